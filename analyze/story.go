@@ -1,0 +1,152 @@
+package analyze
+
+import (
+	"sort"
+
+	"github.com/loopbreak/loopbreak/replay"
+	"github.com/loopbreak/loopbreak/rules"
+)
+
+// Story is an episode's firings compressed into what a reader scans:
+// stuck periods, warning ranges, runs of detections and penalties.
+type Story struct {
+	StuckPeriods []StuckPeriod
+	Warnings     []WarningRun
+	Runs         []Run
+}
+
+// StuckPeriod is a stretch without progress: the timer last reset at
+// turn From-1 and the next progress (or the end) came after To.
+type StuckPeriod struct {
+	From, To int
+	Turns    int // turns stuck at To
+	Score    float64
+	Ongoing  bool // still stuck when the recording ended
+}
+
+// WarningRun is consecutive turns with countdown warnings.
+type WarningRun struct {
+	From, To int
+	Phases   []UrgencyPhase
+}
+
+// UrgencyPhase is a stretch of one urgency within a WarningRun.
+type UrgencyPhase struct {
+	Urgency  string
+	From, To int
+}
+
+// Run groups firings of one rule at one place close in time.
+type Run struct {
+	Rule, Kind  string
+	Key         string    // location key, or the pattern's two keys joined
+	Pattern     [2]string // oscillation only
+	From, To    int
+	Firings     int
+	Adjustments int // score_adjustment firings attributed to this run
+	WouldReject int
+}
+
+// runGap is how many quiet turns still count as the same run.
+const runGap = 3
+
+// BuildStory compresses o.Firings (Analyze with KeepFirings).
+func BuildStory(o *Outcome, ep *replay.Episode, cfg *rules.Config) Story {
+	var s Story
+	s.StuckPeriods = stuckPeriods(o, ep, cfg)
+
+	threshold := cfg.Float("rejection_threshold")
+	open := map[string]*Run{}
+	var runs []*Run
+	oscAt := map[int]string{}  // turn → oscillation run key
+	campAt := map[int]string{} // turn → camping run key
+	for i := range o.Firings {
+		f := &o.Firings[i]
+		switch f.Rule + "/" + f.Kind {
+		case "stuck_warnings/warning":
+			n := len(s.Warnings)
+			if n > 0 && s.Warnings[n-1].To >= f.Turn-1 {
+				w := &s.Warnings[n-1]
+				w.To = f.Turn
+				p := &w.Phases[len(w.Phases)-1]
+				if p.Urgency == f.Urgency {
+					p.To = f.Turn
+				} else {
+					w.Phases = append(w.Phases, UrgencyPhase{f.Urgency, f.Turn, f.Turn})
+				}
+			} else {
+				s.Warnings = append(s.Warnings, WarningRun{From: f.Turn, To: f.Turn, Phases: []UrgencyPhase{{f.Urgency, f.Turn, f.Turn}}})
+			}
+		case "location_revisit/penalty", "oscillation/detection", "camping/detection", "action_novelty/hint":
+			key := f.Location
+			if f.Rule == "oscillation" {
+				p := f.Pattern
+				if p[1] < p[0] {
+					p[0], p[1] = p[1], p[0]
+				}
+				key = p[0] + "\x00" + p[1]
+			}
+			id := f.Rule + "\x00" + key
+			r := open[id]
+			if r == nil || f.Turn-r.To > runGap+1 {
+				r = &Run{Rule: f.Rule, Kind: f.Kind, Key: key, Pattern: f.Pattern, From: f.Turn}
+				open[id] = r
+				runs = append(runs, r)
+			}
+			r.To = f.Turn
+			r.Firings++
+			if f.Rule == "location_revisit" && f.HasBase && f.Adjusted < threshold {
+				r.WouldReject++
+			}
+			if f.Rule == "oscillation" {
+				oscAt[f.Turn] = id
+			}
+			if f.Rule == "camping" {
+				campAt[f.Turn] = id
+			}
+		case "score_adjustment/adjustment":
+			// Rules run oscillation and camping before score_adjustment in
+			// a turn, so the run this adjustment belongs to is open.
+			id, ok := oscAt[f.Turn]
+			if !ok {
+				id, ok = campAt[f.Turn]
+			}
+			if r := open[id]; ok && r != nil {
+				r.Adjustments++
+				if f.Rejected {
+					r.WouldReject++
+				}
+			}
+		}
+	}
+	sort.SliceStable(runs, func(i, j int) bool { return runs[i].From < runs[j].From })
+	for _, r := range runs {
+		s.Runs = append(s.Runs, *r)
+	}
+	return s
+}
+
+func stuckPeriods(o *Outcome, ep *replay.Episode, cfg *rules.Config) []StuckPeriod {
+	if len(ep.Turns) == 0 || !cfg.Bool("enable_velocity_detection") {
+		return nil
+	}
+	minLen := min(cfg.Int("stuck_warning_threshold"), cfg.Int("max_turns_stuck"))
+	var out []StuckPeriod
+	last := 0 // the timer starts at 0 (RULES.md §1)
+	add := func(end int, ongoing bool) {
+		from := max(last+1, ep.Turns[0].N)
+		if end-last >= minLen && end >= from {
+			t := ep.Turn(from)
+			out = append(out, StuckPeriod{From: from, To: end, Turns: end - last, Score: t.Score, Ongoing: ongoing})
+		}
+	}
+	for i := range o.Firings {
+		f := &o.Firings[i]
+		if f.Rule == "progress_velocity" && f.Kind == "reset" {
+			add(f.Turn-1, false)
+			last = f.Turn
+		}
+	}
+	add(o.RecordedTurns, true)
+	return out
+}

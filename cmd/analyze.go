@@ -1,0 +1,127 @@
+package cmd
+
+import (
+	"github.com/spf13/cobra"
+
+	"github.com/loopbreak/loopbreak/analyze"
+	"github.com/loopbreak/loopbreak/report"
+)
+
+// AnalyzeOptions are analyze's inputs.
+type AnalyzeOptions struct {
+	IO      *IOStreams
+	Paths   []string
+	Config  configFlags
+	Input   inputFlags
+	Format  string // text, json, jsonl
+	Color   string // auto, always, never
+	Verbose bool
+}
+
+// NewCmdAnalyze builds `loopbreak analyze`; runF replaces the run in tests.
+func NewCmdAnalyze(ios *IOStreams, runF func(*AnalyzeOptions) error) *cobra.Command {
+	opts := &AnalyzeOptions{IO: ios}
+	c := &cobra.Command{
+		Use:   "analyze [flags] <episode_log.jsonl | dir | ->...",
+		Short: "Replay every rule over episodes and show where it would have fired",
+		Long: `Replay every loop-break rule turn by turn over one episode log, a tree of them
+(every episode_log.jsonl[.gz] below; test_*/test-* directories skipped unless
+--include-tests) or standard input (-), and report where termination,
+penalties and warnings would have fired and what termination would have saved.`,
+		Example: `  loopbreak analyze game_files/episodes/2025-11-03T12:38:53/episode_log.jsonl
+  loopbreak analyze game_files/episodes/
+  loopbreak analyze --config pyproject.toml --format json ep.jsonl > out.json
+  cat ep.jsonl | loopbreak analyze -`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			opts.Paths = args
+			if err := checkFormat(opts.Format, "text", "json", "jsonl"); err != nil {
+				return err
+			}
+			if err := checkColor(opts.Color); err != nil {
+				return err
+			}
+			if runF != nil {
+				return runF(opts)
+			}
+			return analyzeRun(opts)
+		},
+	}
+	opts.Config.register(c.Flags())
+	opts.Input.register(c.Flags())
+	c.Flags().StringVar(&opts.Format, "format", "text", "output `format`: text, json or jsonl (one episode per line, as each finishes)")
+	c.Flags().StringVar(&opts.Color, "color", "auto", "colour the text report: auto, always or never (auto honours NO_COLOR)")
+	c.Flags().BoolVarP(&opts.Verbose, "verbose", "v", false, "add the turn-by-turn trace and every run to the text report")
+	return c
+}
+
+func analyzeRun(opts *AnalyzeOptions) error {
+	cfg, _, err := opts.Config.load(opts.IO.ErrOut)
+	if err != nil {
+		return err
+	}
+	files, err := opts.Input.findLogs(opts.Paths)
+	if err != nil {
+		return err
+	}
+	out := opts.IO.Out
+	text := &report.Text{W: out, Color: opts.IO.ColorEnabled(opts.Color), Verbose: opts.Verbose}
+	jw := &report.JSONWriter{Lines: opts.Format == "jsonl"}
+	if opts.Format != "text" {
+		if err := jw.Begin(out, cfg); err != nil {
+			return err
+		}
+	}
+	var (
+		totals  analyze.Totals
+		rows    []*analyze.Outcome
+		errs    []report.FileError
+		runErr error
+	)
+	analyze.ReadAll(files, opts.IO.In, opts.Input.options(), opts.Input.Jobs, func(fr analyze.FileResult) bool {
+		if fr.Err != nil {
+			if opts.Input.Strict {
+				runErr = fr.Err
+				return false
+			}
+			errs = append(errs, report.FileError{Source: fr.Path, Error: fr.Err.Error()})
+			reportFileError(opts.IO, fr)
+		}
+		for _, ep := range fr.Episodes {
+			if err := strictCheck(opts.Input.Strict, ep); err != nil {
+				runErr = err
+				return false
+			}
+			o := analyze.Analyze(ep, cfg, analyze.Options{KeepFirings: true})
+			totals.Add(o, ep.Diag.Skipped)
+			if opts.Format == "text" {
+				runErr = text.Episode(o, ep, cfg)
+			} else {
+				runErr = jw.Episode(report.NewEpisode(o, ep))
+			}
+			o.Firings = nil // rows keep only the summary
+			rows = append(rows, o)
+			if runErr != nil {
+				return false
+			}
+		}
+		return true
+	})
+	if runErr != nil {
+		return runErr
+	}
+	totals.Finish()
+	if opts.Format == "text" {
+		if len(rows) > 1 || len(errs) > 0 {
+			return text.Summary(rows, &totals, errs)
+		}
+		return nil
+	}
+	return jw.End(&totals, errs)
+}
+
+// reportFileError tells stderr about a file that could not be read; the
+// run goes on without it.
+func reportFileError(ios *IOStreams, fr analyze.FileResult) {
+	ios.ErrOut.Write([]byte("loopbreak: " + fr.Err.Error() + "\n"))
+}

@@ -1,0 +1,117 @@
+package cmd
+
+import (
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/spf13/pflag"
+
+	"github.com/loopbreak/loopbreak/replay"
+	"github.com/loopbreak/loopbreak/rules"
+)
+
+// configFlags are --config and --set, shared by every command that
+// replays rules.
+type configFlags struct {
+	Path string
+	Sets []string
+	// Dir is where a config is discovered without --config ("" = cwd).
+	Dir string
+}
+
+func (c *configFlags) register(fs *pflag.FlagSet) {
+	fs.StringVar(&c.Path, "config", "", "`file` with loop-break keys: a pyproject.toml ([tool.zorkgpt.loop_break]) or a loopbreak.toml ([loop_break]); default ./loopbreak.toml, else ./pyproject.toml")
+	fs.StringArrayVar(&c.Sets, "set", nil, "override a key, `key=value` (repeatable)")
+}
+
+// load builds the effective configuration: defaults, then the file, then
+// --set; warnings (unknown pyproject keys) go to errOut.
+func (c *configFlags) load(errOut io.Writer) (*rules.Config, string, error) {
+	cfg := rules.Default()
+	path := c.Path
+	if path == "" {
+		dir := c.Dir
+		if dir == "" {
+			dir = "."
+		}
+		found, err := rules.Discover(dir)
+		if err != nil {
+			return nil, "", err
+		}
+		path = found
+	} else if _, err := os.Stat(path); err != nil {
+		return nil, "", fmt.Errorf("--config: %w", err)
+	}
+	if path != "" {
+		warnings, err := rules.LoadFile(cfg, path)
+		if err != nil {
+			return nil, "", err
+		}
+		for _, w := range warnings {
+			fmt.Fprintf(errOut, "loopbreak: warning: %s\n", w)
+		}
+	}
+	for _, kv := range c.Sets {
+		if err := cfg.SetString(kv); err != nil {
+			return nil, "", &usageError{err}
+		}
+	}
+	if err := cfg.Validate(); err != nil {
+		return nil, "", cfg.LocateConstraint(err)
+	}
+	return cfg, path, nil
+}
+
+// inputFlags select and read episode logs.
+type inputFlags struct {
+	IncludeTests bool
+	Strict       bool
+	Jobs         int
+}
+
+func (in *inputFlags) register(fs *pflag.FlagSet) {
+	fs.BoolVar(&in.IncludeTests, "include-tests", false, "also read test_*/test-* episode directories when scanning a tree")
+	fs.BoolVar(&in.Strict, "strict", false, "treat any unreadable line or file as an error (exit 2)")
+	fs.IntVarP(&in.Jobs, "jobs", "j", 0, "files read in parallel (default: number of CPUs)")
+}
+
+func (in *inputFlags) options() replay.Options { return replay.Options{Strict: in.Strict} }
+
+// findLogs expands arguments; no log at all is an error worth exit 2.
+func (in *inputFlags) findLogs(args []string) ([]string, error) {
+	files, err := replay.FindLogs(args, in.IncludeTests)
+	if err != nil {
+		return nil, err
+	}
+	if len(files) == 0 {
+		return nil, fmt.Errorf("no episode logs (episode_log.jsonl[.gz]) found in %v", args)
+	}
+	return files, nil
+}
+
+// strictCheck turns a skipped line into an error under --strict (some
+// problems are found after the line was read, while building turns).
+func strictCheck(strict bool, ep *replay.Episode) error {
+	if strict && ep.Diag.Skipped > 0 && len(ep.Diag.Problems) > 0 {
+		return fmt.Errorf("%s", ep.Diag.Problems[0])
+	}
+	return nil
+}
+
+func checkFormat(format string, allowed ...string) error {
+	for _, a := range allowed {
+		if format == a {
+			return nil
+		}
+	}
+	return usageErrorf("--format %q: want one of %v", format, allowed)
+}
+
+func checkColor(mode string) error {
+	switch mode {
+	case "auto", "always", "never":
+		return nil
+	}
+	return usageErrorf("--color %q: want auto, always or never", mode)
+}

@@ -1,0 +1,53 @@
+package cmd
+
+import (
+	"bytes"
+	"io"
+	"os"
+
+	"github.com/mattn/go-isatty"
+)
+
+// IOStreams are the streams a command reads and writes, injected so every
+// command runs in tests without a terminal (the gh CLI's habit).
+type IOStreams struct {
+	In     io.Reader
+	Out    io.Writer
+	ErrOut io.Writer
+
+	StdoutTTY bool
+	StderrTTY bool
+	// Getenv reads the environment (NO_COLOR); tests replace it.
+	Getenv func(string) string
+}
+
+// System returns the process's streams.
+func System() *IOStreams {
+	return &IOStreams{
+		In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr,
+		StdoutTTY: isTerminal(os.Stdout), StderrTTY: isTerminal(os.Stderr),
+		Getenv: os.Getenv,
+	}
+}
+
+func isTerminal(f *os.File) bool {
+	return isatty.IsTerminal(f.Fd()) || isatty.IsCygwinTerminal(f.Fd())
+}
+
+// Test returns streams over buffers, not terminals.
+func Test() (ios *IOStreams, in, out, errOut *bytes.Buffer) {
+	in, out, errOut = &bytes.Buffer{}, &bytes.Buffer{}, &bytes.Buffer{}
+	return &IOStreams{In: in, Out: out, ErrOut: errOut, Getenv: func(string) string { return "" }}, in, out, errOut
+}
+
+// ColorEnabled decides colour for stdout: --color always/never win;
+// auto means a terminal and no NO_COLOR (https://no-color.org).
+func (s *IOStreams) ColorEnabled(mode string) bool {
+	switch mode {
+	case "always":
+		return true
+	case "never":
+		return false
+	}
+	return s.StdoutTTY && s.Getenv("NO_COLOR") == ""
+}

@@ -1,0 +1,51 @@
+// Package cmd holds loopbreak's Cobra commands. Each command has an options
+// struct, a constructor NewCmdX(ios, runF) and a plain xRun(opts); tests
+// call either with injected streams.
+package cmd
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/spf13/cobra"
+)
+
+// NewRootCmd builds the command tree.
+func NewRootCmd(ios *IOStreams) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "loopbreak",
+		Short: "Replay loop-break rules over LLM agent episode logs",
+		Long: `loopbreak replays the ZorkGPT loop-break rules (stuck termination, revisit
+penalties, countdown warnings, oscillation and camping detection) turn by turn
+over recorded episode logs, and shows where they would have fired and what
+that would have saved.`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.SetIn(ios.In)
+	root.SetOut(ios.Out)
+	root.SetErr(ios.ErrOut)
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		return &usageError{fmt.Errorf("%w\nRun '%s --help' for usage.", err, c.CommandPath())}
+	})
+	root.AddCommand(
+		NewCmdAnalyze(ios, nil),
+		NewCmdRules(ios, nil),
+		NewCmdConfig(ios, nil),
+	)
+	return root
+}
+
+// Main runs loopbreak with args and returns the exit code.
+func Main(args []string, ios *IOStreams) int {
+	root := NewRootCmd(ios)
+	root.SetArgs(args)
+	err := root.Execute()
+	if err != nil {
+		var f *failError
+		if !errors.As(err, &f) {
+			fmt.Fprintf(ios.ErrOut, "loopbreak: %v\n", err)
+		}
+	}
+	return exitCode(err)
+}

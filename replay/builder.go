@@ -1,0 +1,495 @@
+package replay
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// collector routes lines to episodes: a line's episode_id names its
+// episode; a line without one belongs to the episode of the line before.
+type collector struct {
+	source    string
+	defaultID string
+	order     []*builder
+	byID      map[string]*builder
+	cur       *builder
+}
+
+func newCollector(source, defaultID string) *collector {
+	return &collector{source: source, defaultID: defaultID, byID: map[string]*builder{}}
+}
+
+func (c *collector) current() *builder {
+	if c.cur == nil {
+		c.cur = newBuilder(c.defaultID, c.source)
+		c.cur.implicit = true
+		c.order = append(c.order, c.cur)
+	}
+	return c.cur
+}
+
+func (c *collector) lineSeen() { c.current().Diag.Lines++ }
+
+func (c *collector) skip(lineNo int, reason string) error {
+	b := c.current()
+	b.Diag.Skipped++
+	err := &LineError{File: c.source, Line: lineNo, Reason: reason}
+	b.Diag.problem(err.Error())
+	return err
+}
+
+// line handles one raw line; last is true for a final line without '\n'.
+func (c *collector) line(raw []byte, lineNo int, last bool) error {
+	trimmed := trimSpace(raw)
+	if len(trimmed) == 0 {
+		return nil
+	}
+	if trimmed[0] != '{' || trimmed[len(trimmed)-1] != '}' {
+		c.lineSeen()
+		if last {
+			return c.skip(lineNo, "truncated final line (crashed run?)")
+		}
+		return c.skip(lineNo, "not a JSON object")
+	}
+	relevant, _ := sniffEventType(trimmed)
+	if !relevant {
+		c.lineSeen()
+		return nil
+	}
+	w, err := decodeLine(trimmed)
+	if err != nil {
+		c.lineSeen()
+		return c.skip(lineNo, "invalid JSON: "+err.Error())
+	}
+	if id, ok := text(w.field(func(e *wireEvent) json.RawMessage { return e.EpisodeID })); ok && strings.TrimSpace(id) != "" {
+		c.route(strings.TrimSpace(id))
+	}
+	b := c.current()
+	b.Diag.Lines++
+	b.event(w, c.source, lineNo)
+	return nil
+}
+
+// route makes id the current episode. Lines read before the first id
+// belong to it when they carried no turns yet (an init line without id).
+func (c *collector) route(id string) {
+	if b, ok := c.byID[id]; ok {
+		c.cur = b
+		return
+	}
+	if c.cur != nil && c.cur.implicit && len(c.cur.slots) == 0 {
+		c.cur.id = id
+		c.cur.implicit = false
+		c.byID[id] = c.cur
+		return
+	}
+	b := newBuilder(id, c.source)
+	c.byID[id] = b
+	c.order = append(c.order, b)
+	c.cur = b
+}
+
+func (c *collector) episodes() []*Episode {
+	out := make([]*Episode, 0, len(c.order))
+	for _, b := range c.order {
+		if b.implicit && len(b.slots) == 0 && b.Diag.Lines == 0 && b.Diag.Skipped == 0 {
+			continue
+		}
+		out = append(out, b.build())
+	}
+	return out
+}
+
+func trimSpace(b []byte) []byte {
+	for len(b) > 0 && (b[0] == ' ' || b[0] == '\t' || b[0] == '\r') {
+		b = b[1:]
+	}
+	// A UTF-8 byte order mark at the start of a file.
+	if len(b) >= 3 && b[0] == 0xef && b[1] == 0xbb && b[2] == 0xbf {
+		b = b[3:]
+	}
+	for len(b) > 0 && (b[len(b)-1] == ' ' || b[len(b)-1] == '\t' || b[len(b)-1] == '\r') {
+		b = b[:len(b)-1]
+	}
+	return b
+}
+
+// slot gathers what the log says about one turn number.
+type slot struct {
+	completed bool // a turn_completed was read
+
+	score       float64
+	hasScore    bool
+	location    string // turn_completed.location as logged
+	hasLocation bool
+	tcAction    string
+	hasTCAction bool
+	tcConf      float64
+	hasTCConf   bool
+
+	fasAction    string
+	hasFASAction bool
+	fasConf      float64
+	hasFASConf   bool
+	lpaBase      float64
+	hasLPABase   bool
+	lpaLoc       string
+
+	moveFrom, moveTo string // room ids of the first and last move
+	hasMove          bool
+	rdcLoc           string
+
+	objectives, rejections, llmCalls int
+}
+
+type builder struct {
+	id       string
+	source   string
+	implicit bool // named after the file, not by an episode_id
+	slots    map[int]*slot
+	maxTurn  int // highest turn with any event (events without a turn go to the open turn)
+	lastDone int // highest completed turn
+
+	hasIDs    bool
+	nameToID  map[string]string
+	idToName  map[string]string
+	objTurns  []int
+	llmLogged bool
+
+	end          string
+	liveStop     int
+	hasLiveStop  bool
+	loggedFinal  float64
+	hasLogFinal  bool
+	Diag         Diagnostics
+	repeatedSeen map[int]bool
+}
+
+func newBuilder(id, source string) *builder {
+	return &builder{id: id, source: source, slots: map[int]*slot{}, nameToID: map[string]string{}, idToName: map[string]string{}}
+}
+
+// slotFor returns turn t's slot; first says the event opens a turn, so
+// a completed slot means a restarted run is logging t again.
+func (b *builder) slotFor(t int, first bool, lineNo int) *slot {
+	s := b.slots[t]
+	if s == nil {
+		s = &slot{}
+		b.slots[t] = s
+	} else if first && s.completed {
+		// Keep the later record: the restarted run is the one that stands.
+		b.Diag.Repeated++
+		if b.repeatedSeen == nil {
+			b.repeatedSeen = map[int]bool{}
+		}
+		if !b.repeatedSeen[t] {
+			b.repeatedSeen[t] = true
+			b.Diag.note(fmt.Sprintf("%s:%d: turn %d logged again (restarted run); the later record is used", b.source, lineNo, t))
+		}
+		*s = slot{}
+	}
+	if t > b.maxTurn {
+		b.maxTurn = t
+	}
+	return s
+}
+
+// openTurn is where an event without a turn number goes.
+func (b *builder) openTurn() int { return b.lastDone + 1 }
+
+func (b *builder) pairName(name, id string) {
+	name = FoldName(name)
+	if name == "" || id == "" {
+		return
+	}
+	if _, ok := b.nameToID[name]; !ok {
+		b.nameToID[name] = id
+	}
+}
+
+func (b *builder) nameRoom(id string, raw json.RawMessage) {
+	if name, ok := text(raw); ok && strings.TrimSpace(name) != "" {
+		if _, seen := b.idToName[id]; !seen {
+			b.idToName[id] = strings.TrimSpace(name)
+		}
+		b.pairName(name, id)
+	}
+}
+
+func (b *builder) event(w *wireEvent, source string, lineNo int) {
+	et := w.eventType()
+	t, hasTurn := w.turn()
+	get := func(f func(*wireEvent) json.RawMessage) json.RawMessage { return w.field(f) }
+	turnOf := func() int {
+		if hasTurn {
+			return t
+		}
+		return b.openTurn()
+	}
+	switch et {
+	case "final_action_selection":
+		s := b.slotFor(turnOf(), true, lineNo)
+		if a, ok := text(get(func(e *wireEvent) json.RawMessage { return e.AgentAction })); ok {
+			s.fasAction, s.hasFASAction = a, true
+		}
+		if f, ok := number(get(func(e *wireEvent) json.RawMessage { return e.CriticConfidence })); ok {
+			s.fasConf, s.hasFASConf = f, true
+		}
+	case "location_penalty_applied":
+		s := b.slotFor(turnOf(), false, lineNo)
+		if f, ok := number(get(func(e *wireEvent) json.RawMessage { return e.BaseConfidence })); ok {
+			s.lpaBase, s.hasLPABase = f, true
+		}
+		if id, ok := roomID(get(func(e *wireEvent) json.RawMessage { return e.LocationID })); ok {
+			b.hasIDs = true
+			s.lpaLoc = id
+			b.nameRoom(id, get(func(e *wireEvent) json.RawMessage { return e.LocationName }))
+		}
+	case "action_rejected":
+		b.slotFor(turnOf(), false, lineNo).rejections++
+	case "llm_call":
+		b.llmLogged = true
+		b.slotFor(turnOf(), false, lineNo).llmCalls++
+	case "map_movement_update":
+		from, okFrom := roomID(get(func(e *wireEvent) json.RawMessage { return e.FromRoomID }))
+		to, okTo := roomID(get(func(e *wireEvent) json.RawMessage { return e.ToRoomID }))
+		if !okFrom && !okTo {
+			b.Diag.note(fmt.Sprintf("%s:%d: map_movement_update without room ids ignored", source, lineNo))
+			return
+		}
+		b.hasIDs = true
+		s := b.slotFor(turnOf(), false, lineNo)
+		if okFrom {
+			b.nameRoom(from, get(func(e *wireEvent) json.RawMessage { return e.FromRoom }))
+		}
+		if okTo {
+			b.nameRoom(to, get(func(e *wireEvent) json.RawMessage { return e.ToRoom }))
+		}
+		if !s.hasMove {
+			s.moveFrom = from
+		}
+		if okTo {
+			s.moveTo = to
+		} else {
+			s.moveTo = from
+		}
+		if s.moveFrom == "" {
+			s.moveFrom = s.moveTo
+		}
+		s.hasMove = true
+	case "room_description_captured":
+		if id, ok := roomID(get(func(e *wireEvent) json.RawMessage { return e.LocationID })); ok {
+			b.hasIDs = true
+			s := b.slotFor(turnOf(), false, lineNo)
+			s.rdcLoc = id
+			b.nameRoom(id, get(func(e *wireEvent) json.RawMessage { return e.LocationName }))
+		}
+	case "objective_completed":
+		o := turnOf()
+		b.slotFor(o, false, lineNo).objectives++
+		b.objTurns = append(b.objTurns, o)
+	case "turn_completed":
+		if !hasTurn {
+			b.Diag.Skipped++
+			b.Diag.problem(fmt.Sprintf("%s:%d: turn_completed without a turn number", source, lineNo))
+			return
+		}
+		s := b.slotFor(t, true, lineNo)
+		s.completed = true
+		if f, ok := number(get(func(e *wireEvent) json.RawMessage { return e.Score })); ok {
+			s.score, s.hasScore = f, true
+		}
+		if l, ok := text(get(func(e *wireEvent) json.RawMessage { return e.Location })); ok {
+			s.location, s.hasLocation = l, true
+		}
+		if a, ok := text(get(func(e *wireEvent) json.RawMessage { return e.Action })); ok {
+			s.tcAction, s.hasTCAction = a, true
+		}
+		if f, ok := number(get(func(e *wireEvent) json.RawMessage { return e.Confidence })); ok {
+			s.tcConf, s.hasTCConf = f, true
+		}
+		if t > b.lastDone {
+			b.lastDone = t
+		}
+	case "stuck_termination":
+		b.end = EndStuckTermination
+		b.liveStop, b.hasLiveStop = turnOf(), true
+	case "game_over_detected":
+		if b.end == "" {
+			b.end = EndGameOver
+		}
+	case "episode_completed", "episode_finalized":
+		if f, ok := number(get(func(e *wireEvent) json.RawMessage { return e.FinalScore })); ok {
+			b.loggedFinal, b.hasLogFinal = f, true
+		}
+		if et == "episode_completed" && b.end != EndStuckTermination {
+			switch r, _ := text(get(func(e *wireEvent) json.RawMessage { return e.Reason })); r {
+			case EndGameOver, EndMaxTurns, EndStuckTermination:
+				b.end = r
+			}
+		}
+	}
+}
+
+// FoldName is the name key: lower case, runs of white space collapsed.
+func FoldName(s string) string {
+	return strings.Join(strings.Fields(strings.ToLower(s)), " ")
+}
+
+func (b *builder) build() *Episode {
+	ep := &Episode{
+		ID:             b.id,
+		Source:         b.source,
+		RoomNames:      map[string]string{},
+		LLMCallsLogged: b.llmLogged,
+		RecordedEnd:    b.end,
+		LiveStopTurn:   b.liveStop,
+		HasLiveStop:    b.hasLiveStop,
+		LoggedFinal:    b.loggedFinal,
+		HasLoggedFinal: b.hasLogFinal,
+		Diag:           b.Diag,
+	}
+	if ep.RecordedEnd == "" {
+		ep.RecordedEnd = EndUnknown
+	}
+	ep.ObjectiveTurns = append([]int(nil), b.objTurns...)
+	sort.Ints(ep.ObjectiveTurns)
+
+	var done []int
+	for t, s := range b.slots {
+		if s.completed {
+			done = append(done, t)
+		}
+	}
+	sort.Ints(done)
+	if len(done) == 0 {
+		ep.LocationKey = KeyRoomName
+		if b.hasIDs {
+			ep.LocationKey = KeyRoomID
+		}
+		for _, s := range b.slots {
+			ep.TailRejections += s.rejections
+			ep.TailLLMCalls += s.llmCalls
+		}
+		return ep
+	}
+	first, last := done[0], done[len(done)-1]
+	for t, s := range b.slots {
+		if t > last {
+			ep.TailRejections += s.rejections
+			ep.TailLLMCalls += s.llmCalls
+		}
+	}
+
+	if b.hasIDs {
+		ep.LocationKey = KeyRoomID
+		for id, n := range b.idToName {
+			ep.RoomNames[id] = n
+		}
+		// Turns that moved pair their turn_completed name with the room
+		// reached: the first turn may need it to find its id.
+		for _, t := range done {
+			if s := b.slots[t]; s.hasMove && s.hasLocation {
+				b.pairName(s.location, s.moveTo)
+			}
+		}
+	} else {
+		ep.LocationKey = KeyRoomName
+	}
+
+	ep.Turns = make([]Turn, 0, last-first+1)
+	var prev *Turn
+	gapStart := 0
+	for t := first; t <= last; t++ {
+		s := b.slots[t]
+		tr := Turn{N: t}
+		if s != nil {
+			tr.Objectives, tr.Rejections, tr.LLMCalls = s.objectives, s.rejections, s.llmCalls
+		}
+		if s == nil || !s.completed {
+			// A gap: nothing changes, no action.
+			tr.Filled = true
+			tr.Score = prev.Score
+			tr.LocStart, tr.LocEnd = prev.LocEnd, prev.LocEnd
+			ep.Diag.Gaps++
+			if gapStart == 0 {
+				gapStart = t
+			}
+			ep.Turns = append(ep.Turns, tr)
+			prev = &ep.Turns[len(ep.Turns)-1]
+			continue
+		}
+		if gapStart != 0 {
+			ep.Diag.note(fmt.Sprintf("%s: turns %d–%d missing from the log; filled with turns that change nothing", b.source, gapStart, t-1))
+			gapStart = 0
+		}
+		switch {
+		case s.hasScore:
+			tr.Score = s.score
+		case prev != nil:
+			tr.Score = prev.Score
+			ep.Diag.note(fmt.Sprintf("%s: turn %d has no score; carried forward", b.source, t))
+		}
+		switch {
+		case s.hasFASAction:
+			tr.Action, tr.HasAction = s.fasAction, true
+		case s.hasTCAction:
+			tr.Action, tr.HasAction = s.tcAction, true
+		}
+		switch {
+		case s.hasLPABase:
+			tr.Base, tr.HasBase = s.lpaBase, true
+		case s.hasFASConf:
+			tr.Base, tr.HasBase = s.fasConf, true
+		case s.hasTCConf:
+			tr.Base, tr.HasBase = s.tcConf, true
+		}
+		if b.hasIDs {
+			switch {
+			case s.hasMove:
+				tr.LocStart, tr.LocEnd, tr.Moved = s.moveFrom, s.moveTo, true
+			case prev != nil:
+				tr.LocStart, tr.LocEnd = prev.LocEnd, prev.LocEnd
+			default:
+				loc := s.rdcLoc
+				if loc == "" {
+					loc = s.lpaLoc
+				}
+				if loc == "" && s.hasLocation {
+					loc = b.nameToID[FoldName(s.location)]
+				}
+				tr.LocStart, tr.LocEnd = loc, loc
+			}
+			if s.hasMove && s.hasLocation {
+				if _, ok := ep.RoomNames[s.moveTo]; !ok {
+					ep.RoomNames[s.moveTo] = strings.TrimSpace(s.location)
+				}
+			}
+		} else {
+			name := ""
+			if prev != nil {
+				name = prev.LocEnd
+			}
+			if s.hasLocation && FoldName(s.location) != "" {
+				name = FoldName(s.location)
+				if _, ok := ep.RoomNames[name]; !ok {
+					ep.RoomNames[name] = strings.TrimSpace(s.location)
+				}
+			}
+			tr.LocEnd = name
+			tr.LocStart = name
+			if prev != nil {
+				tr.LocStart = prev.LocEnd
+				tr.Moved = tr.LocStart != tr.LocEnd
+			}
+		}
+		ep.Turns = append(ep.Turns, tr)
+		prev = &ep.Turns[len(ep.Turns)-1]
+	}
+	if b.hasIDs && ep.Turns[0].LocStart == "" {
+		ep.Diag.note(fmt.Sprintf("%s: no room id for turn %d; its location is unknown until the first move", b.source, first))
+	}
+	return ep
+}

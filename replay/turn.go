@@ -1,0 +1,142 @@
+// Package replay reads agent logs into a turn model: one table of turns per
+// episode, with the diagnostics of what could not be read.
+//
+// The flow is Read (lines → events, see reader.go) → builder (events → turn
+// slots, see builder.go) → Episode.Turns (a gap-free table, see turn.go).
+// Rules never see raw events, only turns, so other log formats can feed the
+// same rules by producing the same table.
+package replay
+
+// LocationKey says what identifies a location in an episode's turn table.
+const (
+	KeyRoomID   = "room_id"   // Z-machine ids from map/penalty/description events
+	KeyRoomName = "room_name" // turn_completed.location, case and spaces folded
+)
+
+// Turn is one row of the turn table (RULES.md section 0).
+type Turn struct {
+	N      int  // turn number
+	Filled bool // synthesised for a gap in the log: changes nothing, has no action
+
+	Score float64 // score after the turn
+
+	// Location keys ("" when unknown). Moved is true when the log records a
+	// move at this turn (map_movement_update, or a change of name in
+	// name-keyed episodes); only such turns teach the map.
+	LocStart, LocEnd string
+	Moved            bool
+
+	Action    string // action executed, as logged
+	HasAction bool
+
+	Base    float64 // critic's unpenalised confidence
+	HasBase bool
+
+	Objectives int // objective_completed events at this turn
+	Rejections int // action_rejected events at this turn
+	LLMCalls   int // per-call events (llm_call) at this turn
+}
+
+// Episode is one episode's turn table plus what the log says about its end.
+type Episode struct {
+	ID     string
+	Source string // file the episode was read from ("-" for stdin)
+
+	// Turns is contiguous: Turns[i].N == Turns[0].N+i. Empty when the log
+	// has no readable turn_completed.
+	Turns []Turn
+
+	LocationKey string            // KeyRoomID or KeyRoomName
+	RoomNames   map[string]string // location key → display name
+
+	// ObjectiveTurns lists every objective completion, sorted, including
+	// ones logged for turns outside the table.
+	ObjectiveTurns []int
+
+	// Tail counts events logged for turns after the last turn_completed
+	// (a crash mid-turn): they still happened after any termination.
+	TailRejections, TailLLMCalls int
+
+	LLMCallsLogged bool // the log records per-call events
+
+	RecordedEnd    string // EndGameOver, EndMaxTurns, EndStuckTermination, EndUnknown
+	LiveStopTurn   int    // turn of the live stuck_termination, 0 when none
+	HasLiveStop    bool
+	LoggedFinal    float64 // episode_completed/finalized final_score when logged
+	HasLoggedFinal bool
+
+	Diag Diagnostics
+}
+
+// How the recording ended.
+const (
+	EndGameOver         = "game_over"
+	EndMaxTurns         = "max_turns"
+	EndStuckTermination = "stuck_termination"
+	EndUnknown          = "unknown" // no end event: crashed, truncated or still running
+)
+
+// RecordedTurns is the last turn with a readable turn_completed (0 if none).
+func (e *Episode) RecordedTurns() int {
+	if len(e.Turns) == 0 {
+		return 0
+	}
+	return e.Turns[len(e.Turns)-1].N
+}
+
+// FinalScore is the score after the last recorded turn.
+func (e *Episode) FinalScore() float64 {
+	if len(e.Turns) == 0 {
+		return 0
+	}
+	return e.Turns[len(e.Turns)-1].Score
+}
+
+// Turn returns the row for turn n, or nil outside the table.
+func (e *Episode) Turn(n int) *Turn {
+	if len(e.Turns) == 0 {
+		return nil
+	}
+	i := n - e.Turns[0].N
+	if i < 0 || i >= len(e.Turns) {
+		return nil
+	}
+	return &e.Turns[i]
+}
+
+// RoomName returns a display name for a location key.
+func (e *Episode) RoomName(key string) string {
+	if n, ok := e.RoomNames[key]; ok && n != "" {
+		return n
+	}
+	if key == "" {
+		return "?"
+	}
+	return key
+}
+
+// Diagnostics accounts for everything the reader could not use.
+type Diagnostics struct {
+	Lines    int      // lines read for this episode (shared lines count for the first episode of a file)
+	Skipped  int      // unreadable lines skipped
+	Problems []string // first problems, "file:line: reason"
+	Notes    []string // non-fatal observations: gaps, repeated turns, missing fields
+	Gaps     int      // turns filled in
+	Repeated int      // turn numbers logged again by a restarted run
+}
+
+// MaxProblems caps how many problems are kept per episode; the count of
+// skipped lines stays exact.
+const MaxProblems = 5
+
+func (d *Diagnostics) problem(msg string) {
+	if len(d.Problems) < MaxProblems {
+		d.Problems = append(d.Problems, msg)
+	}
+}
+
+func (d *Diagnostics) note(msg string) {
+	if len(d.Notes) < MaxProblems {
+		d.Notes = append(d.Notes, msg)
+	}
+}

@@ -1,0 +1,240 @@
+// Package report renders outcomes: the human report (text.go), JSON and
+// JSON Lines (json.go). Renderers take plain writers; callers decide
+// colour and terminal width.
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"strconv"
+
+	"github.com/loopbreak/loopbreak/analyze"
+	"github.com/loopbreak/loopbreak/replay"
+	"github.com/loopbreak/loopbreak/rules"
+)
+
+// SchemaVersion is the version of every JSON document loopbreak writes.
+const SchemaVersion = 1
+
+// Episode is the JSON form of one episode's outcome (README: JSON schema).
+type Episode struct {
+	EpisodeID        string               `json:"episode_id"`
+	Source           string               `json:"source"`
+	RecordedTurns    int                  `json:"recorded_turns"`
+	FinalScore       float64              `json:"final_score"`
+	RecordedEnd      string               `json:"recorded_end"`
+	LocationKey      string               `json:"location_key"`
+	Termination      *analyze.Termination `json:"termination"`
+	Checkpoints      []analyze.Checkpoint `json:"checkpoints"`
+	TurnsSaved       int                  `json:"turns_saved"`
+	LLMCallsSaved    int                  `json:"llm_calls_saved"`
+	LLMCallsMethod   string               `json:"llm_calls_method"`
+	ScoreForfeited   float64              `json:"score_forfeited"`
+	FalseTermination bool                 `json:"false_termination"`
+	Censored         bool                 `json:"censored"`
+	FiringCounts     map[string]int       `json:"firing_counts"`
+	WouldReject      int                  `json:"would_reject"`
+	Diagnostics      Diagnostics          `json:"diagnostics"`
+	Firings          []Firing             `json:"firings"`
+}
+
+// Diagnostics is what the reader could not use.
+type Diagnostics struct {
+	Lines         int      `json:"lines"`
+	Skipped       int      `json:"skipped"`
+	Problems      []string `json:"problems"`
+	Notes         []string `json:"notes"`
+	GapTurns      int      `json:"gap_turns"`
+	RepeatedTurns int      `json:"repeated_turns"`
+}
+
+// NewEpisode builds the JSON form of an outcome.
+func NewEpisode(o *analyze.Outcome, ep *replay.Episode) Episode {
+	e := Episode{
+		EpisodeID:        o.EpisodeID,
+		Source:           o.Source,
+		RecordedTurns:    o.RecordedTurns,
+		FinalScore:       o.FinalScore,
+		RecordedEnd:      o.RecordedEnd,
+		LocationKey:      o.LocationKey,
+		Termination:      o.Termination,
+		Checkpoints:      o.Checkpoints,
+		TurnsSaved:       o.TurnsSaved,
+		LLMCallsSaved:    o.LLMCallsSaved,
+		LLMCallsMethod:   o.LLMCallsMethod,
+		ScoreForfeited:   o.ScoreForfeited,
+		FalseTermination: o.FalseTermination,
+		Censored:         o.Censored,
+		FiringCounts:     o.Counts,
+		WouldReject:      o.WouldReject,
+		Diagnostics: Diagnostics{
+			Lines: ep.Diag.Lines, Skipped: ep.Diag.Skipped,
+			Problems: nonNil(ep.Diag.Problems), Notes: nonNil(ep.Diag.Notes),
+			GapTurns: ep.Diag.Gaps, RepeatedTurns: ep.Diag.Repeated,
+		},
+		Firings: make([]Firing, len(o.Firings)),
+	}
+	if e.Checkpoints == nil {
+		e.Checkpoints = []analyze.Checkpoint{}
+	}
+	for i := range o.Firings {
+		e.Firings[i] = Firing(o.Firings[i])
+	}
+	return e
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+// Firing marshals a rules.Firing as {"turn","rule","kind", fields...}
+// with the fields its rule declares for that kind, in that order.
+type Firing rules.Firing
+
+var kindFields = func() map[string][]string {
+	m := map[string][]string{}
+	for _, r := range rules.Registry {
+		for _, k := range r.Kinds {
+			m[r.Name+"/"+k.Name] = k.Fields
+		}
+	}
+	return m
+}()
+
+func (f Firing) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteString(`{"turn":`)
+	b.WriteString(strconv.Itoa(f.Turn))
+	b.WriteString(`,"rule":`)
+	writeString(&b, f.Rule)
+	b.WriteString(`,"kind":`)
+	writeString(&b, f.Kind)
+	for _, field := range kindFields[f.Rule+"/"+f.Kind] {
+		b.WriteByte(',')
+		writeString(&b, field)
+		b.WriteByte(':')
+		v, err := json.Marshal(FieldValue((*rules.Firing)(&f), field))
+		if err != nil {
+			return nil, err
+		}
+		b.Write(v)
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+// FieldValue returns the value of a documented firing field (nil = null).
+func FieldValue(f *rules.Firing, field string) any {
+	switch field {
+	case "cause":
+		return f.Cause
+	case "urgency":
+		return f.Urgency
+	case "turns_stuck":
+		return f.TurnsStuck
+	case "turns_until_death":
+		return f.TurnsUntilDeath
+	case "score":
+		return f.Score
+	case "visits":
+		return f.Visits
+	case "penalty":
+		return f.Penalty
+	case "base":
+		if !f.HasBase {
+			return nil
+		}
+		return f.Base
+	case "adjusted":
+		if !f.HasBase {
+			return nil
+		}
+		return f.Adjusted
+	case "pattern":
+		return f.Pattern[:]
+	case "location":
+		return f.Location
+	case "destination":
+		return f.Destination
+	case "action":
+		return f.Action
+	case "rejected":
+		return f.Rejected
+	}
+	return nil
+}
+
+func writeString(b *bytes.Buffer, s string) {
+	v, _ := json.Marshal(s)
+	b.Write(v)
+}
+
+// FileError is an input file that could not be read at all.
+type FileError struct {
+	Source string `json:"source"`
+	Error  string `json:"error"`
+}
+
+// JSONWriter streams one analyze document: the header, then episodes as
+// they finish, then the totals. Memory does not grow with the corpus.
+type JSONWriter struct {
+	w     io.Writer
+	n     int
+	Lines bool // JSON Lines: one episode object per line, nothing else
+}
+
+// Begin writes the document head.
+func (j *JSONWriter) Begin(w io.Writer, cfg *rules.Config) error {
+	j.w = w
+	if j.Lines {
+		return nil
+	}
+	head, err := json.Marshal(cfg.Map())
+	if err != nil {
+		return err
+	}
+	_, err = io.WriteString(w, `{"schema_version":`+strconv.Itoa(SchemaVersion)+`,"config":`+string(head)+`,"episodes":[`)
+	return err
+}
+
+// Episode writes one episode.
+func (j *JSONWriter) Episode(e Episode) error {
+	data, err := json.Marshal(e)
+	if err != nil {
+		return err
+	}
+	if j.Lines {
+		data = append(data, '\n')
+	} else if j.n > 0 {
+		data = append([]byte{',', '\n'}, data...)
+	} else {
+		data = append([]byte{'\n'}, data...)
+	}
+	j.n++
+	_, err = j.w.Write(data)
+	return err
+}
+
+// End writes totals and unreadable files, closing the document.
+func (j *JSONWriter) End(t *analyze.Totals, errs []FileError) error {
+	if j.Lines {
+		return nil
+	}
+	if errs == nil {
+		errs = []FileError{}
+	}
+	tot, err := json.Marshal(t)
+	if err != nil {
+		return err
+	}
+	e, err := json.Marshal(errs)
+	if err != nil {
+		return err
+	}
+	_, err = io.WriteString(j.w, "\n],\"totals\":"+string(tot)+",\"errors\":"+string(e)+"}\n")
+	return err
+}

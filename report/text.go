@@ -1,0 +1,352 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/fatih/color"
+
+	"github.com/loopbreak/loopbreak/analyze"
+	"github.com/loopbreak/loopbreak/replay"
+	"github.com/loopbreak/loopbreak/rules"
+)
+
+// Text renders the human report.
+type Text struct {
+	W       io.Writer
+	Color   bool // caller decides (terminal, NO_COLOR, --color)
+	Verbose bool // add the turn-by-turn trace
+	// MaxRuns caps the runs listed per episode (0: 12); -v lists all.
+	MaxRuns int
+
+	bold, red, yellow, green, dim *color.Color
+}
+
+func (r *Text) init() {
+	if r.bold != nil {
+		return
+	}
+	mk := func(a ...color.Attribute) *color.Color {
+		c := color.New(a...)
+		if r.Color {
+			c.EnableColor()
+		} else {
+			c.DisableColor()
+		}
+		return c
+	}
+	r.bold, r.red, r.yellow, r.green, r.dim = mk(color.Bold), mk(color.FgRed, color.Bold), mk(color.FgYellow), mk(color.FgGreen), mk(color.Faint)
+}
+
+// Num formats a score: integers without decimals.
+func Num(f float64) string {
+	if f == math.Trunc(f) && math.Abs(f) < 1e15 {
+		return strconv.FormatInt(int64(f), 10)
+	}
+	return strconv.FormatFloat(f, 'f', -1, 64)
+}
+
+func pctOf(n, d int) string {
+	if d == 0 {
+		return "0%"
+	}
+	return fmt.Sprintf("%.1f%%", float64(n)*100/float64(d))
+}
+
+// Episode writes one episode: its outcome, then its story.
+func (r *Text) Episode(o *analyze.Outcome, ep *replay.Episode, cfg *rules.Config) error {
+	r.init()
+	w := &errWriter{w: r.W}
+	fmt.Fprintf(w, "%s %s\n", r.bold.Sprint("Episode"), r.bold.Sprint(o.EpisodeID))
+	kv := func(k, format string, a ...any) {
+		fmt.Fprintf(w, "  %-18s %s\n", k, fmt.Sprintf(format, a...))
+	}
+	kv("source", "%s", o.Source)
+	keyWord := "room ids"
+	if o.LocationKey == replay.KeyRoomName {
+		keyWord = "room names (no ids in log)"
+	}
+	kv("recorded", "%d turns, final score %s, ended by %s; locations by %s", o.RecordedTurns, Num(o.FinalScore), o.RecordedEnd, keyWord)
+	switch {
+	case o.Termination != nil:
+		t := o.Termination
+		kv("would terminate", "%s (stuck %d turns at score %s)", r.red.Sprintf("at t=%d", t.Turn), t.TurnsStuck, Num(t.Score))
+		kv("turns saved", "%d of %d (%s)", o.TurnsSaved, o.RecordedTurns, pctOf(o.TurnsSaved, o.RecordedTurns))
+		method := "counted from llm_call events"
+		if o.LLMCallsMethod == analyze.CallsEstimated {
+			method = "estimated: 4 per turn + 2 per rejected action"
+		}
+		kv("LLM calls saved", "%d (%s)", o.LLMCallsSaved, method)
+		kv("score forfeited", "%s", Num(o.ScoreForfeited))
+		if o.FalseTermination {
+			kv("false termination", "%s", r.yellow.Sprintf("yes: the recording made progress after t=%d", t.Turn))
+		} else {
+			kv("false termination", "no")
+		}
+	case o.Censored:
+		kv("would terminate", "%s", r.yellow.Sprintf("unknown: censored (the live system stopped the run at t=%d first)", ep.LiveStopTurn))
+	default:
+		kv("would terminate", "%s", r.green.Sprint("never"))
+	}
+	if o.Censored && o.Termination != nil {
+		kv("censored", "yes")
+	}
+	d := ep.Diag
+	lines := fmt.Sprintf("%d read, %d skipped", d.Lines, d.Skipped)
+	if d.Skipped > 0 {
+		lines = r.yellow.Sprint(lines)
+	}
+	kv("log lines", "%s", lines)
+	for _, p := range d.Problems {
+		fmt.Fprintf(w, "    %s\n", r.yellow.Sprint(p))
+	}
+	for _, n := range d.Notes {
+		fmt.Fprintf(w, "    %s\n", r.dim.Sprint(n))
+	}
+
+	story := analyze.BuildStory(o, ep, cfg)
+	if len(o.Checkpoints) > 0 {
+		var cps []string
+		for _, c := range o.Checkpoints {
+			cps = append(cps, fmt.Sprintf("t=%d (%d)", c.Turn, c.TurnsStuck))
+		}
+		kv("check points", "%s", wrapList(cps, 6, strings.Repeat(" ", 21)))
+	}
+	if len(story.StuckPeriods) > 0 {
+		fmt.Fprintf(w, "\n  %s\n", r.bold.Sprint("Stuck periods"))
+		tb := NewTable(indent(w), R, R, R, R, L)
+		tb.Header("from", "to", "turns", "score", "")
+		for _, p := range story.StuckPeriods {
+			note := ""
+			if p.Ongoing {
+				note = "until the end"
+			}
+			if err := tb.Append([]string{strconv.Itoa(p.From), strconv.Itoa(p.To), strconv.Itoa(p.Turns), Num(p.Score), note}); err != nil {
+				return err
+			}
+		}
+		if err := tb.Render(); err != nil {
+			return err
+		}
+	}
+	if len(story.Warnings) > 0 {
+		fmt.Fprintf(w, "\n  %s\n", r.bold.Sprint("Countdown warnings (would have been shown)"))
+		for _, wr := range story.Warnings {
+			var ph []string
+			for _, p := range wr.Phases {
+				ph = append(ph, fmt.Sprintf("%s %s", p.Urgency, span(p.From, p.To)))
+			}
+			fmt.Fprintf(w, "    %-12s %s\n", span(wr.From, wr.To), strings.Join(ph, ", "))
+		}
+	}
+	if len(story.Runs) > 0 {
+		fmt.Fprintf(w, "\n  %s\n", r.bold.Sprint("Penalties and detections (would have fired)"))
+		limit := r.MaxRuns
+		if limit <= 0 {
+			limit = 12
+		}
+		if r.Verbose {
+			limit = len(story.Runs)
+		}
+		tb := NewTable(indent(w), L, L, R, R, R, R)
+		tb.Header("rule", "where", "turns", "firings", "adjustments", "would reject")
+		for i, run := range story.Runs {
+			if i == limit {
+				break
+			}
+			where := ep.RoomName(run.Key)
+			switch run.Rule {
+			case "oscillation":
+				a, b, _ := strings.Cut(run.Key, "\x00")
+				where = ep.RoomName(a) + " ↔ " + ep.RoomName(b)
+			case "action_novelty":
+				where = "repeated actions"
+			}
+			adj := ""
+			if run.Rule == "oscillation" || run.Rule == "camping" {
+				adj = strconv.Itoa(run.Adjustments)
+			}
+			if err := tb.Append([]string{run.Rule, where, span(run.From, run.To), strconv.Itoa(run.Firings), adj, strconv.Itoa(run.WouldReject)}); err != nil {
+				return err
+			}
+		}
+		if err := tb.Render(); err != nil {
+			return err
+		}
+		if n := len(story.Runs) - limit; n > 0 {
+			fmt.Fprintf(w, "    … %d more runs (-v lists all)\n", n)
+		}
+	}
+	if r.Verbose {
+		if err := r.trace(w, o, ep); err != nil {
+			return err
+		}
+	}
+	fmt.Fprintln(w)
+	return w.err
+}
+
+// trace writes every turn with what fired at it.
+func (r *Text) trace(w io.Writer, o *analyze.Outcome, ep *replay.Episode) error {
+	fmt.Fprintf(w, "\n  %s\n", r.bold.Sprint("Turn by turn"))
+	tb := NewTable(indent(w), R, R, L, L, L)
+	tb.Header("turn", "score", "location", "action", "fired")
+	fi := 0
+	for i := range ep.Turns {
+		t := &ep.Turns[i]
+		var fired []string
+		for ; fi < len(o.Firings) && o.Firings[fi].Turn == t.N; fi++ {
+			fired = append(fired, describeFiring(&o.Firings[fi], ep))
+		}
+		action := t.Action
+		if t.Filled {
+			action = "(gap)"
+		}
+		loc := ep.RoomName(t.LocEnd)
+		if t.Moved {
+			loc = ep.RoomName(t.LocStart) + " → " + loc
+		}
+		if err := tb.Append([]string{strconv.Itoa(t.N), Num(t.Score), loc, action, strings.Join(fired, "; ")}); err != nil {
+			return err
+		}
+	}
+	return tb.Render()
+}
+
+func describeFiring(f *rules.Firing, ep *replay.Episode) string {
+	switch f.Rule + "/" + f.Kind {
+	case "progress_velocity/termination":
+		return fmt.Sprintf("TERMINATE (stuck %d)", f.TurnsStuck)
+	case "progress_velocity/checkpoint":
+		return fmt.Sprintf("check point (stuck %d)", f.TurnsStuck)
+	case "progress_velocity/reset":
+		return fmt.Sprintf("reset: %s after %d", f.Cause, f.TurnsStuck)
+	case "stuck_warnings/warning":
+		return fmt.Sprintf("warning %s (%d left)", f.Urgency, f.TurnsUntilDeath)
+	case "location_revisit/penalty":
+		if f.HasBase {
+			return fmt.Sprintf("revisit ×%d %s→%s", f.Visits, Num2(f.Base), Num2(f.Adjusted))
+		}
+		return fmt.Sprintf("revisit ×%d", f.Visits)
+	case "oscillation/detection":
+		return fmt.Sprintf("oscillation %s ↔ %s", ep.RoomName(f.Pattern[0]), ep.RoomName(f.Pattern[1]))
+	case "camping/detection":
+		return fmt.Sprintf("camping %s ×%d", ep.RoomName(f.Location), f.Visits)
+	case "score_adjustment/adjustment":
+		s := fmt.Sprintf("adjust %s→%s", Num2(f.Base), Num2(f.Adjusted))
+		if f.Rejected {
+			s += " REJECT"
+		}
+		return s
+	case "action_novelty/hint":
+		return "repeated action"
+	}
+	return f.Rule + "/" + f.Kind
+}
+
+// Num2 formats a confidence with two decimals.
+func Num2(f float64) string { return strconv.FormatFloat(f, 'f', 2, 64) }
+
+func span(a, b int) string {
+	if a == b {
+		return fmt.Sprintf("t=%d", a)
+	}
+	return fmt.Sprintf("t=%d–%d", a, b)
+}
+
+func wrapList(items []string, perLine int, pad string) string {
+	var b strings.Builder
+	for i, it := range items {
+		if i > 0 {
+			if i%perLine == 0 {
+				b.WriteString(",\n" + pad)
+			} else {
+				b.WriteString(", ")
+			}
+		}
+		b.WriteString(it)
+	}
+	return b.String()
+}
+
+// Summary writes the corpus table and totals.
+func (r *Text) Summary(rows []*analyze.Outcome, t *analyze.Totals, errs []FileError) error {
+	r.init()
+	w := &errWriter{w: r.W}
+	fmt.Fprintf(w, "%s\n", r.bold.Sprintf("Corpus: %d episodes", t.Episodes))
+	tb := NewTable(w, L, R, R, L, R, R, R, R, L)
+	tb.Header("episode", "turns", "final", "ended", "terminate", "saved", "calls saved", "forfeited", "false")
+	for _, o := range rows {
+		term, saved, calls, forf, fals := "-", "-", "-", "-", ""
+		if o.Termination != nil {
+			term = "t=" + strconv.Itoa(o.Termination.Turn)
+			saved, calls, forf = strconv.Itoa(o.TurnsSaved), strconv.Itoa(o.LLMCallsSaved), Num(o.ScoreForfeited)
+			if o.FalseTermination {
+				fals = "yes"
+			}
+		} else if o.Censored {
+			term = "censored"
+		}
+		if err := tb.Append([]string{o.EpisodeID, strconv.Itoa(o.RecordedTurns), Num(o.FinalScore), o.RecordedEnd, term, saved, calls, forf, fals}); err != nil {
+			return err
+		}
+	}
+	tb.Footer("total", strconv.Itoa(t.RecordedTurns), "", "", fmt.Sprintf("%d", t.Terminated), strconv.Itoa(t.TurnsSaved), strconv.Itoa(t.LLMCallsSaved), Num(t.ScoreForfeited), strconv.Itoa(t.FalseTerminations))
+	if err := tb.Render(); err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "\n%d of %d episodes would have been terminated (%d censored); %d of %d turns saved (%.1f%%), %d LLM calls; %d false terminations (%.1f%% of terminated); score forfeited %s.\n",
+		t.Terminated, t.Episodes, t.Censored, t.TurnsSaved, t.RecordedTurns, t.TurnsSavedPct, t.LLMCallsSaved, t.FalseTerminations, t.FalseRatePct, Num(t.ScoreForfeited))
+	if t.LinesSkipped > 0 {
+		fmt.Fprintf(w, "%s\n", r.yellow.Sprintf("%d unreadable lines skipped (see each episode's log lines)", t.LinesSkipped))
+	}
+	for _, e := range errs {
+		fmt.Fprintf(w, "%s\n", r.red.Sprintf("unreadable: %s: %s", e.Source, e.Error))
+	}
+	return w.err
+}
+
+// errWriter keeps the first write error so rendering code stays linear.
+type errWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (e *errWriter) Write(p []byte) (int, error) {
+	if e.err != nil {
+		return 0, e.err
+	}
+	n, err := e.w.Write(p)
+	e.err = err
+	return n, err
+}
+
+// indent prefixes every line with two spaces (tables inside an episode).
+func indent(w io.Writer) io.Writer { return &prefixWriter{w: w, prefix: "  ", bol: true} }
+
+type prefixWriter struct {
+	w      io.Writer
+	prefix string
+	bol    bool
+}
+
+func (p *prefixWriter) Write(b []byte) (int, error) {
+	var out []byte
+	for _, c := range b {
+		if p.bol {
+			out = append(out, p.prefix...)
+			p.bol = false
+		}
+		out = append(out, c)
+		if c == '\n' {
+			p.bol = true
+		}
+	}
+	if _, err := p.w.Write(out); err != nil {
+		return 0, err
+	}
+	return len(b), nil
+}

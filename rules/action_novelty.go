@@ -1,0 +1,45 @@
+package rules
+
+import (
+	"github.com/loopbreak/loopbreak/replay"
+)
+
+// ActionNovelty is RULES.md section 7: the repeated-action hint (Phase 1C).
+var ActionNovelty = &Rule{
+	Name:    "action_novelty",
+	Title:   "hint when an action repeats one of the recent actions",
+	Section: "RULES.md §7",
+	Doc: "Keeps the normalised (trimmed, lower-case) actions of earlier turns and hints \"you have tried " +
+		"this action recently\" when the current action is among the last action_novelty_window of them. " +
+		"Turns without an action (gaps in the log) are skipped.",
+	Params: []Param{
+		boolParam("enable_exploration_hints", "replay repeated-action hints"),
+		intParam("action_novelty_window", 15, "recent actions compared", bound(5), bound(50)),
+	},
+	Kinds: []Kind{
+		{Name: "hint", Doc: "the action was tried recently", Fields: []string{"action"}},
+	},
+	Enabled: func(c *Config) bool { return c.Bool("enable_exploration_hints") },
+	New: func(c *Config, ep *replay.Episode) Stepper {
+		w := c.Int("action_novelty_window")
+		return &actionNovelty{window: w, hist: locHistory{max: max(w, historyLen)}}
+	},
+}
+
+type actionNovelty struct {
+	window int
+	hist   locHistory // of normalised actions
+}
+
+func (a *actionNovelty) Step(t *replay.Turn, env *Env) {
+	if t.Filled || !t.HasAction {
+		return
+	}
+	act := norm(t.Action)
+	h := a.hist.buf
+	w := min(a.window, len(h))
+	if indexOf(h[len(h)-w:], act) >= 0 {
+		env.Report(Firing{Turn: t.N, Rule: "action_novelty", Kind: "hint", Action: act})
+	}
+	a.hist.push(act)
+}

@@ -1,0 +1,66 @@
+package rules
+
+import (
+	"github.com/loopbreak/loopbreak/replay"
+)
+
+// LocationRevisit is RULES.md section 3: the revisit penalty (Phase 1B).
+var LocationRevisit = &Rule{
+	Name:    "location_revisit",
+	Title:   "penalty on the critic's confidence for revisiting a recent location",
+	Section: "RULES.md §3",
+	Doc: "Keeps the last 20 turn-start locations. At each turn it counts how often the current location " +
+		"occurs among the location_revisit_window entries before it (the current entry excluded); each " +
+		"occurrence costs location_revisit_penalty on the critic's confidence, clamped to [0, 1]. " +
+		"Turns whose location is unknown are not recorded.",
+	Params: []Param{
+		boolParam("enable_location_penalty", "replay the revisit penalty"),
+		floatParam("location_revisit_penalty", -0.2, "penalty per recent visit", bound(-1), bound(0)),
+		intParam("location_revisit_window", 5, "recent locations checked (current excluded)", bound(2), bound(20)),
+	},
+	Kinds: []Kind{
+		{Name: "penalty", Doc: "the critic's confidence would have been lowered (adjusted is null when the log has no confidence)", Fields: []string{"location", "visits", "penalty", "base", "adjusted"}},
+	},
+	Enabled: func(c *Config) bool { return c.Bool("enable_location_penalty") },
+	New: func(c *Config, ep *replay.Episode) Stepper {
+		return &locationRevisit{
+			penalty: c.Float("location_revisit_penalty"),
+			window:  c.Int("location_revisit_window"),
+			hist:    locHistory{max: historyLen},
+		}
+	},
+}
+
+type locationRevisit struct {
+	penalty float64
+	window  int
+	hist    locHistory
+}
+
+func clamp01(x float64) float64 { return max(0, min(1, x)) }
+
+func (r *locationRevisit) Step(t *replay.Turn, env *Env) {
+	if t.LocStart == "" {
+		return
+	}
+	r.hist.push(t.LocStart)
+	h := r.hist.buf
+	w := min(r.window, len(h)-1)
+	if w < 1 {
+		return
+	}
+	visits := 0
+	for _, l := range h[len(h)-1-w : len(h)-1] {
+		if l == t.LocStart {
+			visits++
+		}
+	}
+	if visits == 0 {
+		return
+	}
+	f := Firing{Turn: t.N, Rule: "location_revisit", Kind: "penalty", Location: t.LocStart, Visits: visits, Penalty: r.penalty * float64(visits)}
+	if t.HasBase {
+		f.HasBase, f.Base, f.Adjusted = true, t.Base, clamp01(t.Base+f.Penalty)
+	}
+	env.Report(f)
+}

@@ -1,0 +1,51 @@
+package rules
+
+import (
+	"github.com/loopbreak/loopbreak/replay"
+)
+
+// Oscillation is RULES.md section 4: A-B-A-B detection (design spec).
+var Oscillation = &Rule{
+	Name:    "oscillation",
+	Title:   "A-B-A-B movement between two locations",
+	Section: "RULES.md §4",
+	Doc: "Keeps the last 20 turn-start locations and detects an oscillation when the last four read " +
+		"A, B, A, B with A != B. The pattern [A, B] feeds score_adjustment, which penalises actions " +
+		"leading back into it and rewards actions leading away.",
+	Params: []Param{
+		boolParam("enable_loop_detection", "replay oscillation, camping and their score adjustments (rules 4-6)"),
+		floatParam("oscillation_return_penalty", -0.8, "added to the confidence of an action returning into the pattern", bound(-1), bound(0)),
+		floatParam("oscillation_exploration_bonus", 0.5, "added to the confidence of an action leaving the pattern", bound(0), bound(1)),
+	},
+	Kinds: []Kind{
+		{Name: "detection", Doc: "the last four locations form A-B-A-B", Fields: []string{"pattern"}},
+	},
+	Enabled: func(c *Config) bool { return c.Bool("enable_loop_detection") },
+	New: func(c *Config, ep *replay.Episode) Stepper {
+		return &OscillationState{hist: locHistory{max: historyLen}}
+	},
+}
+
+// OscillationState publishes this turn's detection to score_adjustment.
+type OscillationState struct {
+	hist     locHistory
+	Detected bool
+	Pattern  [2]string
+}
+
+func (o *OscillationState) Step(t *replay.Turn, env *Env) {
+	o.Detected = false
+	if t.LocStart == "" {
+		return
+	}
+	o.hist.push(t.LocStart)
+	h := o.hist.buf
+	n := len(h)
+	if n < 4 {
+		return
+	}
+	if h[n-4] == h[n-2] && h[n-3] == h[n-1] && h[n-4] != h[n-3] {
+		o.Detected, o.Pattern = true, [2]string{h[n-4], h[n-3]}
+		env.Report(Firing{Turn: t.N, Rule: "oscillation", Kind: "detection", Pattern: o.Pattern})
+	}
+}

@@ -1,0 +1,116 @@
+// Package rules declares every loop-break rule as a value in one registry,
+// in the spirit of golang.org/x/tools/go/analysis: a Rule has a name, a
+// doc, the configuration keys it owns and a constructor for its per-episode
+// state. Rules never print; they report Firings.
+//
+// Each rule lives in the file named after it (progress_velocity.go, ...);
+// RULES.md, section by section, is the contract they implement.
+package rules
+
+import (
+	"fmt"
+	"regexp"
+
+	"github.com/loopbreak/loopbreak/replay"
+)
+
+// A Rule is one loop-break rule.
+type Rule struct {
+	Name    string  // identifier, as in firings and --fail-on
+	Title   string  // one line
+	Doc     string  // one paragraph: what it does and when it fires
+	Section string  // where RULES.md specifies it
+	Params  []Param // configuration keys the rule owns (its enable key first)
+	Kinds   []Kind  // what it reports
+
+	// Enabled says whether the rule runs under cfg.
+	Enabled func(cfg *Config) bool
+	// Check validates constraints across keys (single-key ranges are on
+	// the Params). Nil when there are none.
+	Check func(cfg *Config) error
+	// Requires names rules whose per-turn results this rule reads; they
+	// run before it within each turn.
+	Requires []string
+	// New returns fresh per-episode state configured from cfg.
+	New func(cfg *Config, ep *replay.Episode) Stepper
+}
+
+// Kind documents one kind of firing and the fields it carries.
+type Kind struct {
+	Name   string
+	Doc    string
+	Fields []string
+}
+
+// A Stepper is a rule's state for one episode. Step is called once per
+// turn in increasing turn order, after the Steppers of required rules.
+type Stepper interface {
+	Step(t *replay.Turn, env *Env)
+}
+
+// Registry is every rule, in RULES.md order. Validate checks it at init.
+var Registry = []*Rule{
+	ProgressVelocity,
+	StuckWarnings,
+	LocationRevisit,
+	Oscillation,
+	Camping,
+	ScoreAdjustment,
+	ActionNovelty,
+}
+
+var identRE = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
+
+// Validate checks a registry: identifier names, docs, unique names and
+// keys, requirements listed earlier, defaults that satisfy their own
+// constraints.
+func Validate(reg []*Rule) error {
+	names := map[string]bool{}
+	keys := map[string]string{}
+	for _, r := range reg {
+		if !identRE.MatchString(r.Name) {
+			return fmt.Errorf("rule %q: name is not an identifier", r.Name)
+		}
+		if names[r.Name] {
+			return fmt.Errorf("rule %q registered twice", r.Name)
+		}
+		if r.Doc == "" || r.Title == "" {
+			return fmt.Errorf("rule %q: missing doc", r.Name)
+		}
+		if r.New == nil || r.Enabled == nil {
+			return fmt.Errorf("rule %q: missing New or Enabled", r.Name)
+		}
+		for _, req := range r.Requires {
+			if !names[req] {
+				return fmt.Errorf("rule %q requires %q, which is not registered before it", r.Name, req)
+			}
+		}
+		names[r.Name] = true
+		for _, p := range r.Params {
+			if other, dup := keys[p.Key]; dup {
+				return fmt.Errorf("key %q declared by both %s and %s", p.Key, other, r.Name)
+			}
+			keys[p.Key] = r.Name
+			if err := p.check(p.Default); err != nil {
+				return fmt.Errorf("rule %q: default of %s: %v", r.Name, p.Key, err)
+			}
+		}
+	}
+	return nil
+}
+
+func init() {
+	if err := Validate(Registry); err != nil {
+		panic(err)
+	}
+}
+
+// Lookup returns the registered rule with that name.
+func Lookup(name string) *Rule {
+	for _, r := range Registry {
+		if r.Name == name {
+			return r
+		}
+	}
+	return nil
+}

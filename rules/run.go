@@ -1,0 +1,124 @@
+package rules
+
+import (
+	"github.com/loopbreak/loopbreak/replay"
+)
+
+// Firing is one decision a rule would have taken at a turn. It is a flat
+// value (no allocation per firing) so sweeps can count millions of them;
+// which fields are meaningful depends on Rule/Kind (see Rule.Kinds).
+type Firing struct {
+	Turn int
+	Rule string
+	Kind string
+
+	Cause           string // progress_velocity/reset
+	Urgency         string // stuck_warnings/warning
+	TurnsStuck      int
+	TurnsUntilDeath int
+	Score           float64
+	Visits          int
+	Penalty         float64
+	Base, Adjusted  float64
+	HasBase         bool // false: no confidence in the log, Base/Adjusted unknown
+	Pattern         [2]string
+	Location        string
+	Destination     string
+	Action          string
+	Rejected        bool
+}
+
+// Env is what a Stepper sees besides its turn: the episode, the steppers
+// of the rules it requires, and the report callback.
+type Env struct {
+	Episode  *replay.Episode
+	report   func(Firing)
+	names    []string
+	steppers []Stepper
+}
+
+// Of returns the Stepper of a rule running in this replay, nil when it is
+// disabled.
+func (e *Env) Of(rule string) Stepper {
+	for i, n := range e.names {
+		if n == rule {
+			return e.steppers[i]
+		}
+	}
+	return nil
+}
+
+// Report records a firing.
+func (e *Env) Report(f Firing) {
+	if e.report != nil {
+		e.report(f)
+	}
+}
+
+// Run replays the enabled rules of set over ep, turn by turn, calling
+// report for each firing in turn order (within a turn, in set order).
+// set must list required rules before the rules that need them, as
+// Registry does; nil means Registry.
+func Run(ep *replay.Episode, cfg *Config, set []*Rule, report func(Firing)) {
+	if set == nil {
+		set = Registry
+	}
+	env := &Env{Episode: ep, report: report}
+	for _, r := range set {
+		if r.Enabled(cfg) {
+			env.names = append(env.names, r.Name)
+			env.steppers = append(env.steppers, r.New(cfg, ep))
+		}
+	}
+	if len(env.steppers) == 0 {
+		return
+	}
+	for i := range ep.Turns {
+		t := &ep.Turns[i]
+		for _, s := range env.steppers {
+			s.Step(t, env)
+		}
+	}
+}
+
+// norm is RULES.md's norm(a): trimmed, lower case.
+func norm(a string) string { return lowerTrim(a) }
+
+func lowerTrim(s string) string {
+	// Fast path: most actions are already lower case ASCII.
+	start, end := 0, len(s)
+	for start < end && isSpace(s[start]) {
+		start++
+	}
+	for end > start && isSpace(s[end-1]) {
+		end--
+	}
+	s = s[start:end]
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 'A' && c <= 'Z' || c >= 0x80 {
+			return toLowerSlow(s)
+		}
+	}
+	return s
+}
+
+func isSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'
+}
+
+// locHistory is a bounded history of location keys (RULES.md keeps 20).
+type locHistory struct {
+	buf []string
+	max int
+}
+
+func (h *locHistory) push(loc string) {
+	if len(h.buf) == h.max {
+		copy(h.buf, h.buf[1:])
+		h.buf = h.buf[:h.max-1]
+	}
+	h.buf = append(h.buf, loc)
+}
+
+const historyLen = 20

@@ -1,0 +1,103 @@
+package rules
+
+import (
+	"strings"
+
+	"github.com/loopbreak/loopbreak/replay"
+)
+
+// ScoreAdjustment is RULES.md section 6: the programmatic score change
+// applied when oscillation or camping is detected.
+var ScoreAdjustment = &Rule{
+	Name:    "score_adjustment",
+	Title:   "penalty or bonus on the critic's confidence during oscillation or camping",
+	Section: "RULES.md §6",
+	Doc: "Predicts where a movement action leads from the map learned on earlier turns of the episode " +
+		"(only turns with a recorded move teach it; the most recent wins). During an oscillation an " +
+		"action back into the pattern loses oscillation_return_penalty and one leading elsewhere gains " +
+		"oscillation_exploration_bonus; during camping an action returning to the camped location loses " +
+		"camping_return_penalty. Below rejection_threshold the action would have been rejected. Unknown " +
+		"destination or no logged confidence: no adjustment.",
+	Params: []Param{
+		floatParam("rejection_threshold", 0.5, "an adjusted confidence below this rejects the action", bound(0), bound(1)),
+	},
+	Kinds: []Kind{
+		{Name: "adjustment", Doc: "the critic's confidence would have been adjusted", Fields: []string{"action", "destination", "base", "adjusted", "rejected"}},
+	},
+	Requires: []string{"oscillation", "camping"},
+	Enabled:  func(c *Config) bool { return c.Bool("enable_loop_detection") },
+	New: func(c *Config, ep *replay.Episode) Stepper {
+		return &scoreAdjustment{
+			oscPenalty: c.Float("oscillation_return_penalty"),
+			oscBonus:   c.Float("oscillation_exploration_bonus"),
+			campPen:    c.Float("camping_return_penalty"),
+			threshold:  c.Float("rejection_threshold"),
+			exits:      map[exit]string{},
+		}
+	},
+}
+
+type exit struct{ from, dir string }
+
+type scoreAdjustment struct {
+	oscPenalty, oscBonus, campPen, threshold float64
+	exits                                    map[exit]string
+}
+
+// directions maps every spelling RULES.md accepts to one canonical name.
+var directions = map[string]string{
+	"n": "north", "north": "north", "s": "south", "south": "south",
+	"e": "east", "east": "east", "w": "west", "west": "west",
+	"ne": "northeast", "northeast": "northeast", "nw": "northwest", "northwest": "northwest",
+	"se": "southeast", "southeast": "southeast", "sw": "southwest", "southwest": "southwest",
+	"u": "up", "up": "up", "d": "down", "down": "down", "in": "in", "out": "out",
+}
+
+// Direction returns the canonical direction of a movement action, "" for
+// any other action: norm, then an optional leading "go ".
+func Direction(action string) string {
+	a := norm(action)
+	if rest, ok := strings.CutPrefix(a, "go "); ok {
+		a = rest
+	}
+	return directions[a]
+}
+
+func (s *scoreAdjustment) Step(t *replay.Turn, env *Env) {
+	if t.Filled || !t.HasAction {
+		return
+	}
+	dir := Direction(t.Action)
+	if dir == "" {
+		return
+	}
+	dest, known := s.exits[exit{t.LocStart, dir}]
+	// Learn from this turn only after predicting: the map is from earlier turns.
+	if t.Moved && t.LocStart != "" && t.LocEnd != "" {
+		s.exits[exit{t.LocStart, dir}] = t.LocEnd
+	}
+	if !known || !t.HasBase {
+		return
+	}
+	osc, _ := env.Of("oscillation").(*OscillationState)
+	camp, _ := env.Of("camping").(*CampingState)
+	score, applied := t.Base, false
+	if osc != nil && osc.Detected {
+		applied = true
+		if dest == osc.Pattern[0] || dest == osc.Pattern[1] {
+			score = max(0, score+s.oscPenalty)
+		} else {
+			score = min(1, score+s.oscBonus)
+		}
+	}
+	if camp != nil && camp.Detected && dest == camp.Location {
+		applied = true
+		score = max(0, score+s.campPen)
+	}
+	if !applied {
+		return
+	}
+	score = clamp01(score)
+	env.Report(Firing{Turn: t.N, Rule: "score_adjustment", Kind: "adjustment", Action: t.Action, Destination: dest,
+		HasBase: true, Base: t.Base, Adjusted: score, Rejected: score < s.threshold})
+}
