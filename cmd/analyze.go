@@ -73,9 +73,9 @@ func analyzeRun(opts *AnalyzeOptions) error {
 		}
 	}
 	var (
-		totals  analyze.Totals
-		rows    []*analyze.Outcome
-		errs    []report.FileError
+		totals analyze.Totals
+		rows   []*analyze.Outcome
+		errs   []report.FileError
 		runErr error
 	)
 	analyze.ReadAll(files, opts.IO.In, opts.Input.options(), opts.Input.Jobs, func(fr analyze.FileResult) bool {

@@ -32,6 +32,7 @@ that would have saved.`,
 		NewCmdAnalyze(ios, nil),
 		NewCmdRules(ios, nil),
 		NewCmdConfig(ios, nil),
+		NewCmdGenerate(ios, nil),
 	)
 	return root
 }

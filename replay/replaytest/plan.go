@@ -1,0 +1,784 @@
+package replaytest
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"strings"
+)
+
+type stepKind int
+
+const (
+	kVerb    stepKind = iota // a non-movement action; the agent stays
+	kMove                    // a direction that changes the room
+	kSelf                    // a direction whose exit leads back to the same room (maze)
+	kRefused                 // a direction the game refuses; the agent stays
+)
+
+type rejection struct {
+	action, justification string
+	score                 float64
+}
+
+// step is one logical turn of the planned episode.
+type step struct {
+	n        int
+	from, to *room
+	kind     stepKind
+	dir      string // canonical direction for kMove/kSelf/kRefused
+	camp     bool
+	gap      bool // played but not logged
+
+	action, response string
+	describes        bool // the response is a room description (room_description_captured)
+	death            bool
+	reasoning        string
+
+	score     int
+	objective string
+
+	rejections []rejection
+	override   *rejection // the final action, accepted by an override despite its low score
+
+	criticScore, baseConf, finalConf float64
+	visits                           int // RULES.md rule 3 revisit count (window 5)
+	penalised                        bool
+
+	// live loop-break events (rule 1)
+	liveScoreChange bool
+	oldScore        int
+	liveObjReset    bool
+	stuckFor        int
+}
+
+type episodePlan struct {
+	steps      []*step // logical turns 1..Turns (+1 for EndTruncated)
+	lastChange int     // rule 1 state after the last recorded turn
+	objectives int
+}
+
+// plan validates s and computes every turn: route, actions, replies,
+// critic numbers, live loop-break events.
+func plan(s *Scenario) (*episodePlan, error) {
+	if err := s.validate(); err != nil {
+		return nil, err
+	}
+	if s.Ending == EndStuckTermination {
+		s.LiveLoopBreak = true
+	}
+	n := s.Turns
+	if s.Ending == EndTruncated {
+		n++
+	}
+	rng := rand.New(rand.NewPCG(s.Seed, 0x726f757465)) // route stream
+	w := &walker{s: s, rng: rng, cur: roomByKey["WEST-OF-HOUSE"]}
+	for i, l := range s.Route {
+		until := min(l.Until, n)
+		var err error
+		if l.Home != "" {
+			err = w.camp(l, until)
+		} else {
+			err = w.walk(l, until)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("replaytest: %s: Route[%d]: %w", s.EpisodeID, i, err)
+		}
+	}
+	if err := w.walk(Leg{}, n); err != nil {
+		return nil, fmt.Errorf("replaytest: %s: %w", s.EpisodeID, err)
+	}
+	p := &episodePlan{steps: w.steps}
+	arng := rand.New(rand.NewPCG(s.Seed, 0x616374696f6e)) // action stream
+	p.fill(s, arng)
+	return p, nil
+}
+
+// walker builds the route turn by turn.
+type walker struct {
+	s     *Scenario
+	rng   *rand.Rand
+	cur   *room
+	steps []*step
+}
+
+func (w *walker) next() int { return len(w.steps) + 1 }
+
+func (w *walker) add(st *step) {
+	st.n = w.next()
+	st.from = w.cur
+	if st.to == nil {
+		st.to = w.cur
+	}
+	st.gap = w.s.inGap(st.n)
+	w.steps = append(w.steps, st)
+	w.cur = st.to
+}
+
+func (w *walker) moveTo(to *room, camp bool) {
+	ds := w.cur.dirTo(to.key)
+	kind := kMove
+	if to == w.cur {
+		kind = kSelf
+	}
+	w.add(&step{to: to, kind: kind, dir: pick(w.rng, ds), camp: camp})
+}
+
+// stay adds a turn without movement: an action, or (sometimes) a direction
+// the game refuses.
+func (w *walker) stay(camp bool, refuseRate float64) {
+	if w.s.inGap(w.next()) {
+		w.add(&step{kind: kVerb})
+		return
+	}
+	if cd := w.cur.closedDirs(); len(cd) > 0 && w.rng.Float64() < refuseRate {
+		w.add(&step{kind: kRefused, dir: pick(w.rng, cd), camp: camp})
+		return
+	}
+	w.add(&step{kind: kVerb, camp: camp})
+}
+
+func roomSet(refs []string) (map[string]bool, error) {
+	if refs == nil {
+		return nil, nil
+	}
+	set := map[string]bool{}
+	for _, ref := range refs {
+		r, err := lookupRoom(ref)
+		if err != nil {
+			return nil, err
+		}
+		set[r.key] = true
+	}
+	return set, nil
+}
+
+// reverse adjacency for directed distances to a target
+var incoming = func() map[string][]string {
+	m := map[string][]string{}
+	for _, r := range roomTable {
+		for _, e := range r.exits {
+			if e.to != r.key && !contains(m[e.to], r.key) {
+				m[e.to] = append(m[e.to], r.key)
+			}
+		}
+	}
+	return m
+}()
+
+// distTo returns, for every room that can reach target inside allowed, the
+// number of moves it needs.
+func distTo(target *room, allowed map[string]bool) map[string]int {
+	dist := map[string]int{target.key: 0}
+	q := []string{target.key}
+	for len(q) > 0 {
+		k := q[0]
+		q = q[1:]
+		for _, src := range incoming[k] {
+			if allowed != nil && !allowed[src] {
+				continue
+			}
+			if _, ok := dist[src]; ok {
+				continue
+			}
+			dist[src] = dist[k] + 1
+			q = append(q, src)
+		}
+	}
+	return dist
+}
+
+// pathTo returns the rooms after from on a shortest path to the nearest room
+// for which goal is true (whole map).
+func pathTo(from *room, goal func(*room) bool) []*room {
+	if goal(from) {
+		return nil
+	}
+	parent := map[string]*room{from.key: nil}
+	q := []*room{from}
+	for len(q) > 0 {
+		r := q[0]
+		q = q[1:]
+		for _, e := range r.exits {
+			nb := roomByKey[e.to]
+			if _, ok := parent[nb.key]; ok {
+				continue
+			}
+			parent[nb.key] = r
+			if goal(nb) {
+				var path []*room
+				for x := nb; x != from; x = parent[x.key] {
+					path = append(path, x)
+				}
+				for i, j := 0, len(path)-1; i < j; i, j = i+1, j-1 {
+					path[i], path[j] = path[j], path[i]
+				}
+				return path
+			}
+			q = append(q, nb)
+		}
+	}
+	return nil
+}
+
+func (w *walker) walk(l Leg, until int) error {
+	allowed, err := roomSet(l.Rooms)
+	if err != nil {
+		return err
+	}
+	rate := l.MoveRate
+	if rate == 0 {
+		rate = 0.45
+	}
+	if allowed != nil && !allowed[w.cur.key] {
+		path := pathTo(w.cur, func(r *room) bool { return allowed[r.key] })
+		if path == nil {
+			return fmt.Errorf("no way from %s into the leg's rooms", w.cur.name)
+		}
+		for i := 0; i < len(path); {
+			if w.next() > until {
+				return fmt.Errorf("leg ending at turn %d is too short to reach its rooms", until)
+			}
+			if w.s.inGap(w.next()) {
+				w.stay(false, 0)
+				continue
+			}
+			w.moveTo(path[i], false)
+			i++
+		}
+	}
+	var target *room
+	var dist map[string]int
+	if l.EndAt != "" {
+		if target, err = lookupRoom(l.EndAt); err != nil {
+			return err
+		}
+		if allowed != nil && !allowed[target.key] {
+			return fmt.Errorf("EndAt %s is not among the leg's rooms", target.name)
+		}
+		dist = distTo(target, allowed)
+		for t := w.next(); t <= until; t++ {
+			if w.s.inGap(t) {
+				return fmt.Errorf("leg with EndAt overlaps the gap at turn %d", t)
+			}
+		}
+	}
+	for w.next() <= until {
+		t := w.next()
+		left := until - t + 1 // turns left, this one included
+		if target != nil {
+			d, ok := dist[w.cur.key]
+			if !ok || d > left {
+				return fmt.Errorf("cannot reach %s from %s by turn %d", target.name, w.cur.name, until)
+			}
+			if d >= left-1 {
+				if d == 0 {
+					w.stay(false, 0.1)
+					continue
+				}
+				var hops []*room
+				for _, nb := range w.cur.neighbours() {
+					if dd, ok := dist[nb.key]; ok && dd == d-1 && (allowed == nil || allowed[nb.key]) {
+						hops = append(hops, nb)
+					}
+				}
+				w.moveTo(pick(w.rng, hops), false)
+				continue
+			}
+		}
+		if w.s.inGap(t) || w.rng.Float64() >= rate {
+			w.stay(false, 0)
+			continue
+		}
+		var cands []exit
+		for _, e := range w.cur.exits {
+			if allowed != nil && !allowed[e.to] {
+				continue
+			}
+			if dist != nil {
+				if dd, ok := dist[e.to]; !ok || dd > left-1 {
+					continue
+				}
+			}
+			cands = append(cands, e)
+		}
+		if len(cands) == 0 || w.rng.Float64() < 0.12 {
+			w.stay(false, 1)
+			continue
+		}
+		e := pick(w.rng, cands)
+		kind := kMove
+		if e.to == w.cur.key {
+			kind = kSelf
+		}
+		w.add(&step{to: roomByKey[e.to], kind: kind, dir: e.dir})
+	}
+	return nil
+}
+
+// camp makes a closed walk around l.Home hitting the Counts exactly.
+func (w *walker) camp(l Leg, until int) error {
+	home, err := lookupRoom(l.Home)
+	if err != nil {
+		return err
+	}
+	start := w.next()
+	for t := start; t <= until; t++ {
+		if w.s.inGap(t) {
+			return fmt.Errorf("camp leg overlaps the gap at turn %d", t)
+		}
+	}
+	for _, r := range pathTo(w.cur, func(r *room) bool { return r == home }) {
+		if w.next() > until {
+			return fmt.Errorf("leg ending at turn %d is too short to reach %s", until, home.name)
+		}
+		w.moveTo(r, true)
+	}
+	length := until - w.next() + 1
+
+	counts := map[string]int{}
+	for ref, c := range l.Counts {
+		r, err := lookupRoom(ref)
+		if err != nil {
+			return err
+		}
+		counts[r.key] = c
+	}
+	inLeg := map[string]bool{home.key: true}
+	if l.Rooms != nil {
+		set, err := roomSet(l.Rooms)
+		if err != nil {
+			return err
+		}
+		for k := range set {
+			inLeg[k] = true
+		}
+	}
+	for k := range counts {
+		inLeg[k] = true
+	}
+	// remaining turns per counted room
+	soFar := map[string]int{}
+	for _, st := range w.steps {
+		if !st.gap {
+			soFar[st.to.key]++
+		}
+	}
+	need := map[string]int{}
+	sumNeed := 0
+	for k, c := range counts {
+		need[k] = c - soFar[k]
+		if need[k] < 0 {
+			return fmt.Errorf("%s already has %d turns by turn %d, more than its count %d", roomByKey[k].name, soFar[k], w.next()-1, c)
+		}
+		sumNeed += need[k]
+	}
+	// active rooms: fillers, and counted rooms still needing turns; home always
+	active := map[string]bool{home.key: true}
+	for k := range inLeg {
+		if c, counted := need[k]; !counted || c > 0 {
+			active[k] = true
+		}
+	}
+	// BFS tree from home over two-way exits between active rooms
+	parent := map[string]string{home.key: ""}
+	children := map[string][]string{}
+	order := []string{home.key}
+	for i := 0; i < len(order); i++ {
+		u := roomByKey[order[i]]
+		for _, nb := range u.neighbours() {
+			if !active[nb.key] || len(nb.dirTo(u.key)) == 0 {
+				continue
+			}
+			if _, seen := parent[nb.key]; seen {
+				continue
+			}
+			parent[nb.key] = u.key
+			children[u.key] = append(children[u.key], nb.key)
+			order = append(order, nb.key)
+		}
+	}
+	for k := range active {
+		if _, ok := parent[k]; !ok {
+			return fmt.Errorf("%s is not connected to %s by two-way exits inside the leg", roomByKey[k].name, home.name)
+		}
+	}
+	minTurns := func(k string) int {
+		m := len(children[k])
+		if k != home.key {
+			m++
+		}
+		return m
+	}
+	c := map[string]int{}
+	var fillers []string
+	fillMin := 0
+	for _, k := range order {
+		if v, counted := need[k]; counted {
+			if v < minTurns(k) {
+				return fmt.Errorf("%s needs at least %d more turns to be walked through, count leaves %d", roomByKey[k].name, minTurns(k), v)
+			}
+			c[k] = v
+		} else {
+			fillers = append(fillers, k)
+			c[k] = minTurns(k)
+			fillMin += c[k]
+		}
+	}
+	spare := length - sumNeed - fillMin
+	if spare < 0 || (spare > 0 && len(fillers) == 0) {
+		return fmt.Errorf("camp counts need %d turns, turns %d..%d give %d", sumNeed+fillMin, w.next(), until, length)
+	}
+	if len(fillers) > 0 {
+		weights := make([]float64, len(fillers))
+		total := 0.0
+		for i, k := range fillers {
+			weights[i] = 0.2 + w.rng.Float64()
+			if k == home.key {
+				weights[i] += 2
+			}
+			total += weights[i]
+		}
+		for ; spare > 0; spare-- {
+			x := w.rng.Float64() * total
+			i := 0
+			for ; i < len(fillers)-1 && x >= weights[i]; i++ {
+				x -= weights[i]
+			}
+			c[fillers[i]]++
+		}
+	}
+	// descents along each tree edge
+	x := map[string]int{}
+	stays := map[string]int{}
+	for _, u := range order {
+		budget := c[u] - x[u]
+		ch := append([]string(nil), children[u]...)
+		w.rng.Shuffle(len(ch), func(i, j int) { ch[i], ch[j] = ch[j], ch[i] })
+		extra := budget - len(ch)
+		for _, v := range ch {
+			x[v] = 1
+			capv := c[v] - len(children[v]) - 1
+			if add := min(extra, capv); add > 0 {
+				a := int(float64(add) * (0.3 + 0.6*w.rng.Float64()))
+				x[v] += a
+				extra -= a
+			}
+		}
+		stays[u] = extra
+	}
+	// assign each descent into v to one of the entries into u
+	assign := map[string][][]string{}
+	for _, u := range order {
+		entries := 1
+		if u != home.key {
+			entries = x[u]
+		}
+		assign[u] = make([][]string, entries)
+		for _, v := range children[u] {
+			for i := 0; i < x[v]; i++ {
+				e := w.rng.IntN(entries)
+				assign[u][e] = append(assign[u][e], v)
+			}
+		}
+		for _, list := range assign[u] {
+			w.rng.Shuffle(len(list), func(i, j int) { list[i], list[j] = list[j], list[i] })
+		}
+	}
+	var seq []string
+	entry := map[string]int{}
+	var visit func(u string)
+	visit = func(u string) {
+		e := entry[u]
+		entry[u]++
+		seq = append(seq, u)
+		for _, v := range assign[u][e] {
+			visit(v)
+			seq = append(seq, u)
+		}
+	}
+	for _, v := range assign[home.key][0] {
+		visit(v)
+		seq = append(seq, home.key)
+	}
+	// stays: extra turns after some occurrences of each room (clumped);
+	// slot -1 is home before the first move
+	extraAt := make([]int, len(seq)+1) // index i+1 for seq[i], 0 for the start
+	slots := map[string][]int{home.key: {0}}
+	for i, k := range seq {
+		slots[k] = append(slots[k], i+1)
+	}
+	for _, u := range order {
+		var used []int
+		for s := stays[u]; s > 0; s-- {
+			var at int
+			if len(used) > 0 && w.rng.Float64() < 0.6 {
+				at = pick(w.rng, used)
+			} else {
+				at = pick(w.rng, slots[u])
+				used = append(used, at)
+			}
+			extraAt[at]++
+		}
+	}
+	stayRefuse := 0.2
+	for i := 0; i < extraAt[0]; i++ {
+		w.stay(true, stayRefuse)
+	}
+	for i, k := range seq {
+		w.moveTo(roomByKey[k], true)
+		for j := 0; j < extraAt[i+1]; j++ {
+			w.stay(true, stayRefuse)
+		}
+	}
+	if w.next() != until+1 {
+		return fmt.Errorf("internal: camp produced %d turns, want %d", w.next()-start, until-start+1)
+	}
+	return nil
+}
+
+// fill decides everything about each turn except timestamps and noise.
+func (p *episodePlan) fill(s *Scenario, rng *rand.Rand) {
+	scores := s.sortedScores()
+	objAt := map[int]bool{}
+	for _, o := range s.Objectives {
+		objAt[o] = true
+	}
+	visited := map[string]bool{}
+	usedVerbs := map[string][]string{} // room key -> recent actions
+	var hist []int                     // loc_start ids, last 20
+	lastChange, tracked := 0, 0
+	lastObj := 0
+	nObj := 0
+	for i, st := range p.steps {
+		visited[st.from.key] = true
+		st.score = scoreAt(scores, st.n)
+		if st.n > s.Turns { // the truncated turn
+			st.score = scoreAt(scores, s.Turns)
+		}
+		if s.Ending == EndGameOver && st.n == s.Turns && !st.gap {
+			st.to, st.kind, st.death = st.from, kVerb, true
+		}
+		p.describe(st, visited, usedVerbs, rng)
+		visited[st.to.key] = true
+
+		if objAt[st.n] {
+			st.objective = objectiveTexts[nObj%len(objectiveTexts)]
+			nObj++
+			lastObj = st.n
+		}
+
+		// critic
+		st.baseConf = math.Round((0.55+0.42*rng.Float64())*100) / 100
+		st.criticScore = math.Round((0.3+0.65*rng.Float64())*100) / 100
+		hist = append(hist, st.from.id)
+		if len(hist) > 20 {
+			hist = hist[1:]
+		}
+		if win := min(5, len(hist)-1); win >= 1 {
+			for _, id := range hist[len(hist)-1-win : len(hist)-1] {
+				if id == st.from.id {
+					st.visits++
+				}
+			}
+		}
+		st.finalConf = st.baseConf
+		if s.WithPenaltyEvents && st.visits > 0 {
+			st.penalised = true
+			adj := st.baseConf + -0.2*float64(st.visits)
+			st.finalConf = max(0, min(1, adj))
+		}
+		canReject := !st.gap && !st.death && (s.NoRejectionsAfter <= 0 || st.n <= s.NoRejectionsAfter) && st.n <= s.Turns
+		if canReject && s.RejectionRate > 0 && rng.Float64() < s.RejectionRate {
+			k := 1
+			if rng.Float64() < 0.3 {
+				k = 2
+			}
+			override := rng.Float64() < 0.15
+			if override {
+				k--
+			}
+			for j := 0; j < k; j++ {
+				a, dir := altAction(st, rng)
+				st.rejections = append(st.rejections, rejection{
+					action:        a,
+					score:         math.Round((-0.9+1.05*rng.Float64())*100) / 100,
+					justification: fmt.Sprintf(pick(rng, justifications), dir, st.from.name),
+				})
+			}
+			if override {
+				st.override = &rejection{
+					action:        st.action,
+					score:         math.Round((-0.5+0.6*rng.Float64())*100) / 100,
+					justification: pick(rng, overrideReasons),
+				}
+				st.criticScore = st.override.score
+			}
+			st.finalConf = math.Round((0.5+0.45*rng.Float64())*100) / 100
+		}
+		st.reasoning = reasoning(s, st, rng)
+
+		// live loop-break, rule 1 (objective progress on)
+		if i == 0 {
+			lastChange, tracked = 0, st.score
+		} else if st.n <= s.Turns {
+			stuck := st.n - lastChange
+			if st.score != tracked {
+				old := tracked
+				lastChange, tracked = st.n, st.score
+				if stuck > 0 {
+					st.liveScoreChange, st.oldScore, st.stuckFor = true, old, stuck
+				}
+			} else if lastObj > 0 && st.n-lastObj <= 1 && stuck > 0 {
+				lastChange = st.n
+				st.liveObjReset, st.stuckFor = true, stuck
+			}
+		}
+	}
+	p.lastChange = lastChange
+	p.objectives = nObj
+}
+
+// describe picks the action text and the game's reply.
+func (p *episodePlan) describe(st *step, visited map[string]bool, used map[string][]string, rng *rand.Rand) {
+	r := st.from
+	switch st.kind {
+	case kMove, kSelf:
+		st.action = phraseDir(st.dir, rng)
+		// brief mode: the full description only on a first visit
+		if !visited[st.to.key] {
+			st.response = st.to.name + "\n" + st.to.desc
+			st.describes = true
+		} else {
+			st.response = st.to.name
+		}
+		return
+	case kRefused:
+		st.action = phraseDir(st.dir, rng)
+		st.response = r.refusal(st.dir)
+		return
+	}
+	if st.death {
+		st.action, st.response = deathFor(r, st.score, st.n)
+		return
+	}
+	recent := used[r.key]
+	var v verb
+	if st.camp && len(recent) > 0 && rng.Float64() < 0.55 {
+		a := pick(rng, recent)
+		v = findVerb(r, a)
+	} else if len(r.verbs) > 0 && rng.Float64() < 0.65 {
+		v = pick(rng, r.verbs)
+	} else {
+		v = pick(rng, genericVerbs)
+	}
+	st.action = v.action
+	st.response = v.response
+	if strings.HasPrefix(v.action, "take ") && v.response == "Taken." {
+		if used["taken:"+v.action] != nil {
+			st.response = "You already have that!"
+		}
+		used["taken:"+v.action] = []string{}
+	}
+	if v.action == "look" {
+		st.response = r.name + "\n" + r.desc
+		st.describes = true
+	}
+	if !contains(recent, v.action) {
+		recent = append(recent, v.action)
+		if len(recent) > 3 {
+			recent = recent[1:]
+		}
+		used[r.key] = recent
+	}
+}
+
+func findVerb(r *room, action string) verb {
+	for _, v := range r.verbs {
+		if v.action == action {
+			return v
+		}
+	}
+	for _, v := range genericVerbs {
+		if v.action == action {
+			return v
+		}
+	}
+	return verb{action, "Nothing happens."}
+}
+
+func phraseDir(d string, rng *rand.Rand) string {
+	x := rng.Float64()
+	switch {
+	case x < 0.6:
+		return d
+	case x < 0.83:
+		if a, ok := dirAbbrev[d]; ok {
+			return a
+		}
+		return d
+	case x < 0.96:
+		return "go " + d
+	default:
+		return strings.ToUpper(d[:1]) + d[1:]
+	}
+}
+
+// altAction is an action the critic rejected before the final one: a
+// direction the room lacks, or a repeated room action.
+func altAction(st *step, rng *rand.Rand) (action, about string) {
+	r := st.from
+	if cd := r.closedDirs(); len(cd) > 0 && rng.Float64() < 0.6 {
+		d := pick(rng, cd)
+		return d, d
+	}
+	v := pick(rng, genericVerbs)
+	if len(r.verbs) > 0 && rng.Float64() < 0.7 {
+		v = pick(rng, r.verbs)
+	}
+	if v.action == st.action {
+		return "wait", "wait"
+	}
+	return v.action, v.action
+}
+
+func deathFor(r *room, score, moves int) (string, string) {
+	tail := fmt.Sprintf("\n\n    ****  You have died  ****\n\nYour score is %d (total of 350 points), in %d moves.\nThis gives you the rank of %s.", score, moves, rank(score))
+	switch r.key {
+	case "TROLL-ROOM":
+		return "attack troll with sword", "The troll's mighty axe crashes down on your skull, and everything goes dark." + tail
+	case "CANYON-VIEW":
+		return "jump", "Nice view, lousy place to jump." + tail
+	}
+	return "wait", "Your lamp has run out of power.\nIt is now pitch black. You are likely to be eaten by a grue.\n\nOh, no! A lurking grue slithered into the room and devoured you!" + tail
+}
+
+func rank(score int) string {
+	switch {
+	case score >= 200:
+		return "Adventurer"
+	case score >= 100:
+		return "Junior Adventurer"
+	case score >= 50:
+		return "Novice Adventurer"
+	case score >= 25:
+		return "Amateur Adventurer"
+	}
+	return "Beginner"
+}
+
+func reasoning(s *Scenario, st *step, rng *rand.Rand) string {
+	var out string
+	switch {
+	case st.kind == kMove || st.kind == kSelf || st.kind == kRefused:
+		out = fmt.Sprintf(pick(rng, moveReasons), st.dir, st.from.name)
+	case st.camp && rng.Float64() < 0.5:
+		out = fmt.Sprintf(pick(rng, stuckReasons), st.action, st.from.name)
+	default:
+		out = fmt.Sprintf(pick(rng, verbReasons), st.action, st.from.name)
+	}
+	if s.Quirks.NonASCII && rng.Float64() < 0.3 {
+		out += pick(rng, nonASCIIBits) + "worth a try."
+	}
+	return out
+}
