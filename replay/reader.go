@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 )
 
 // Options control reading.
@@ -77,14 +78,17 @@ func Read(r io.Reader, source, defaultID string, opts Options) ([]*Episode, erro
 	if maxLine <= 0 {
 		maxLine = DefaultMaxLineBytes
 	}
-	br := bufio.NewReaderSize(r, 1<<20)
+	br := getReader(r)
+	defer putReader(br)
 	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
 		zr, err := gzip.NewReader(br)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", source, err)
 		}
 		defer zr.Close()
-		br = bufio.NewReaderSize(zr, 1<<20)
+		zbr := getReader(zr)
+		defer putReader(zbr)
+		br = zbr
 	}
 
 	c := newCollector(source, defaultID)
@@ -119,6 +123,21 @@ func Read(r io.Reader, source, defaultID string, opts Options) ([]*Episode, erro
 		}
 	}
 	return c.episodes(), nil
+}
+
+// readerPool recycles 1 MiB read buffers: a corpus is thousands of files
+// and zeroing a fresh buffer per file costs more than reading small ones.
+var readerPool = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, 1<<20) }}
+
+func getReader(r io.Reader) *bufio.Reader {
+	br := readerPool.Get().(*bufio.Reader)
+	br.Reset(r)
+	return br
+}
+
+func putReader(br *bufio.Reader) {
+	br.Reset(nil) // drop the file
+	readerPool.Put(br)
 }
 
 // lineReader yields lines of any length up to max without holding more

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -151,12 +152,18 @@ func (r *Text) Episode(o *analyze.Outcome, ep *replay.Episode, cfg *rules.Config
 		if r.Verbose {
 			limit = len(story.Runs)
 		}
+		runs := story.Runs
+		if len(runs) > limit {
+			// Keep the longest runs (most firings), shown in turn order.
+			runs = append([]analyze.Run(nil), runs...)
+			sort.SliceStable(runs, func(i, j int) bool { return runs[i].Firings > runs[j].Firings })
+			runs = runs[:limit]
+			sort.SliceStable(runs, func(i, j int) bool { return runs[i].From < runs[j].From })
+			fmt.Fprintf(w, "  (the %d largest of %d runs; -v lists all)\n", limit, len(story.Runs))
+		}
 		tb := NewTable(indent(w), L, L, R, R, R, R)
 		tb.Header("rule", "where", "turns", "firings", "adjustments", "would reject")
-		for i, run := range story.Runs {
-			if i == limit {
-				break
-			}
+		for _, run := range runs {
 			where := ep.RoomName(run.Key)
 			switch run.Rule {
 			case "oscillation":
@@ -175,9 +182,6 @@ func (r *Text) Episode(o *analyze.Outcome, ep *replay.Episode, cfg *rules.Config
 		}
 		if err := tb.Render(); err != nil {
 			return err
-		}
-		if n := len(story.Runs) - limit; n > 0 {
-			fmt.Fprintf(w, "    … %d more runs (-v lists all)\n", n)
 		}
 	}
 	if r.Verbose {
