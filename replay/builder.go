@@ -155,7 +155,6 @@ type builder struct {
 	hasIDs    bool
 	nameToID  map[string]string
 	idToName  map[string]string
-	objTurns  []int
 	llmLogged bool
 
 	end          string
@@ -287,9 +286,7 @@ func (b *builder) event(w *wireEvent, source string, lineNo int) {
 			b.nameRoom(id, get(func(e *wireEvent) json.RawMessage { return e.LocationName }))
 		}
 	case "objective_completed":
-		o := turnOf()
-		b.slotFor(o, false, lineNo).objectives++
-		b.objTurns = append(b.objTurns, o)
+		b.slotFor(turnOf(), false, lineNo).objectives++
 	case "turn_completed":
 		if !hasTurn {
 			b.Diag.Skipped++
@@ -354,7 +351,13 @@ func (b *builder) build() *Episode {
 	if ep.RecordedEnd == "" {
 		ep.RecordedEnd = EndUnknown
 	}
-	ep.ObjectiveTurns = append([]int(nil), b.objTurns...)
+	// From the slots, so a restarted run's repeat of a turn replaces the
+	// first run's objectives too.
+	for t, s := range b.slots {
+		if s.objectives > 0 {
+			ep.ObjectiveTurns = append(ep.ObjectiveTurns, t)
+		}
+	}
 	sort.Ints(ep.ObjectiveTurns)
 
 	var done []int
