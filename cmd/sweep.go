@@ -1,0 +1,396 @@
+package cmd
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"github.com/loopbreak/loopbreak/analyze"
+	"github.com/loopbreak/loopbreak/replay"
+	"github.com/loopbreak/loopbreak/report"
+	"github.com/loopbreak/loopbreak/rules"
+)
+
+// GridArg is one grid flag as given, in command-line order: Flag is
+// "--max-stuck", "--check-interval", "--warning-threshold" (Key set) or
+// "--grid" (Spec is key=values).
+type GridArg struct {
+	Flag string
+	Key  string
+	Spec string
+}
+
+// SweepOptions are sweep's inputs.
+type SweepOptions struct {
+	IO     *IOStreams
+	Paths  []string
+	Config configFlags
+	Input  inputFlags
+
+	GridArgs []GridArg      // as given
+	Axes     []analyze.Axis // parsed from GridArgs, in order (the first varies slowest)
+
+	MaxFalseRate    string   // as given
+	MaxFalseRatePct *float64 // parsed, in percent; nil without the flag
+
+	ByEpisode bool
+	Format    string // table, json, csv
+	Color     string // auto, always, never
+	Quiet     bool   // no progress bar
+}
+
+// shortGridFlags are the keys with their own flag.
+var shortGridFlags = []struct{ flag, key, usage string }{
+	{"max-stuck", "max_turns_stuck", "max_turns_stuck `values`: a list 30,40,50 or a range start:stop:step (inclusive), or both"},
+	{"check-interval", "stuck_check_interval", "stuck_check_interval `values` (list or range)"},
+	{"warning-threshold", "stuck_warning_threshold", "stuck_warning_threshold `values` (list or range)"},
+}
+
+// gridValue records a grid flag in command-line order; parsing waits for
+// RunE so errors name the flag plainly.
+type gridValue struct {
+	opts *SweepOptions
+	flag string
+	key  string // "" for --grid
+}
+
+func (g *gridValue) String() string { return "" }
+func (g *gridValue) Type() string   { return "values" }
+func (g *gridValue) Set(s string) error {
+	g.opts.GridArgs = append(g.opts.GridArgs, GridArg{Flag: "--" + g.flag, Key: g.key, Spec: s})
+	return nil
+}
+
+// NewCmdSweep builds `loopbreak sweep`; runF replaces the run in tests.
+func NewCmdSweep(ios *IOStreams, runF func(*SweepOptions) error) *cobra.Command {
+	opts := &SweepOptions{IO: ios}
+	c := &cobra.Command{
+		Use:   "sweep [flags] <episode_log.jsonl | dir>...",
+		Short: "Replay a grid of configurations over a corpus and recommend one",
+		Long: `Replay the loop-break rules over every episode once per configuration of a
+grid (the cartesian product of the values given, over the base configuration
+of --config and --set) and compare, configuration by configuration: turns and
+LLM calls saved, false terminations, score forfeited, censored episodes,
+warnings and rejections. Each file is read once whatever the number of
+configurations.
+
+Values are lists (30,40,50) or inclusive ranges (start:stop:step), mixed
+freely; booleans take true,false. The first grid flag varies slowest.
+Combinations that violate a constraint are skipped and listed. Rows that no
+other row beats on turns saved, false terminations and score forfeited at once
+are Pareto-efficient (*). With --max-false-rate P, sweep recommends the row
+saving the most turns whose false terminations are at most P of terminated
+episodes; without it, the efficient row saving the most turns under ZorkGPT's
+5% target.`,
+		Example: `  loopbreak sweep --max-stuck 30,40,50 game_files/episodes/
+  loopbreak sweep --max-stuck 20:80:5 --check-interval 5,10 --warning-threshold 15,20 eps/
+  loopbreak sweep --grid max_turns_stuck=30,40,50 --grid camping_threshold=4,5,6 eps/
+  loopbreak sweep --max-stuck 30:60:10 --max-false-rate 5% --format json eps/ > sweep.json`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			opts.Paths = args
+			if err := checkFormat(opts.Format, "table", "json", "csv"); err != nil {
+				return err
+			}
+			if err := checkColor(opts.Color); err != nil {
+				return err
+			}
+			axes, err := parseGridArgs(opts.GridArgs)
+			if err != nil {
+				return err
+			}
+			opts.Axes = axes
+			if c.Flags().Changed("max-false-rate") {
+				p, err := parseSweepPercent(opts.MaxFalseRate)
+				if err != nil {
+					return usageErrorf("--max-false-rate %q: %v", opts.MaxFalseRate, err)
+				}
+				opts.MaxFalseRatePct = &p
+			}
+			if runF != nil {
+				return runF(opts)
+			}
+			return sweepRun(opts)
+		},
+	}
+	fl := c.Flags()
+	for _, s := range shortGridFlags {
+		fl.Var(&gridValue{opts: opts, flag: s.flag, key: s.key}, s.flag, s.usage)
+	}
+	fl.Var(&gridValue{opts: opts, flag: "grid"}, "grid", "sweep any key: `key=values` (list, range, or true,false); repeatable")
+	opts.Config.register(fl)
+	opts.Input.register(fl)
+	fl.StringVar(&opts.MaxFalseRate, "max-false-rate", "", "recommend the row saving the most turns with false terminations at most `P` of terminated episodes (5% or 0.05)")
+	fl.BoolVar(&opts.ByEpisode, "by-episode", false, "list the episodes whose outcome flips between rows")
+	fl.StringVar(&opts.Format, "format", "table", "output `format`: table, json or csv")
+	fl.StringVar(&opts.Color, "color", "auto", "colour the table: auto, always or never (auto honours NO_COLOR)")
+	fl.BoolVarP(&opts.Quiet, "quiet", "q", false, "no progress bar on stderr")
+	return c
+}
+
+// parseGridArgs turns grid flags into axes; every error is a usage error
+// naming the flag.
+func parseGridArgs(args []GridArg) ([]analyze.Axis, error) {
+	if len(args) == 0 {
+		return nil, usageErrorf("nothing to sweep: give --max-stuck, --check-interval, --warning-threshold or --grid key=values")
+	}
+	var axes []analyze.Axis
+	from := map[string]string{}
+	for _, a := range args {
+		key, spec, label := a.Key, a.Spec, a.Flag
+		if a.Key == "" {
+			k, v, ok := strings.Cut(a.Spec, "=")
+			k = strings.TrimSpace(k)
+			if !ok || k == "" {
+				return nil, usageErrorf("--grid %q: want key=values, e.g. max_turns_stuck=30,40,50", a.Spec)
+			}
+			if _, known := rules.LookupParam(k); !known {
+				return nil, usageErrorf("--grid %s: unknown key%s", k, analyze.SuggestKey(k))
+			}
+			key, spec, label = k, v, "--grid "+k
+		}
+		if prev, dup := from[key]; dup {
+			return nil, usageErrorf("%s: %s is already swept by %s", label, key, prev)
+		}
+		from[key] = label
+		ax, err := analyze.ParseAxis(key, spec)
+		if err != nil {
+			return nil, usageErrorf("%s %q: %v", label, spec, err)
+		}
+		axes = append(axes, ax)
+	}
+	return axes, nil
+}
+
+// parseSweepPercent reads "5%" (0 to 100) or a fraction "0.05" (0 to 1)
+// and returns percent. A bare number above 1 is refused: "5" could mean
+// either.
+func parseSweepPercent(s string) (float64, error) {
+	t := strings.TrimSpace(s)
+	if n, ok := strings.CutSuffix(t, "%"); ok {
+		v, err := strconv.ParseFloat(strings.TrimSpace(n), 64)
+		if err != nil || math.IsNaN(v) || v < 0 || v > 100 {
+			return 0, fmt.Errorf("want a percentage from 0%% to 100%%")
+		}
+		return v, nil
+	}
+	v, err := strconv.ParseFloat(t, 64)
+	if err != nil || math.IsNaN(v) || v < 0 {
+		return 0, fmt.Errorf("want a percentage (5%%) or a fraction (0.05)")
+	}
+	if v > 1 {
+		return 0, fmt.Errorf("ambiguous: write %s%% for a percentage, or a fraction from 0 to 1", t)
+	}
+	return v * 100, nil
+}
+
+func sweepRun(opts *SweepOptions) error {
+	ios := opts.IO
+	cfg, _, err := opts.Config.load(ios.ErrOut)
+	if err != nil {
+		return err
+	}
+	points, skipped, err := analyze.ExpandGrid(cfg, opts.Axes)
+	if err != nil {
+		return &usageError{err}
+	}
+	if len(points) == 0 {
+		var ps []string
+		for _, p := range skipped[0].Params {
+			ps = append(ps, p.String())
+		}
+		return usageErrorf("every combination of the grid violates a constraint, e.g. %s: %s", strings.Join(ps, " "), skipped[0].Reason)
+	}
+	files, err := opts.Input.findLogs(opts.Paths)
+	if err != nil {
+		return err
+	}
+
+	rows := make([]analyze.SweepRow, 1, len(points)+1)
+	configs := make([]*rules.Config, 1, len(points)+1)
+	rows[0].Baseline, configs[0] = true, cfg
+	for _, ax := range opts.Axes {
+		rows[0].Params = append(rows[0].Params, analyze.Setting{Key: ax.Key, Value: cfg.Value(ax.Key)})
+	}
+	for _, p := range points {
+		rows = append(rows, analyze.SweepRow{Params: p.Params})
+		configs = append(configs, p.Config)
+	}
+
+	plan := analyze.NewPlan(configs)
+	acc := analyze.NewSweepTotals(len(configs))
+	bar := newProgressBar(ios, len(files), opts.Quiet)
+	var (
+		errs   []report.FileError
+		flips  []analyze.EpisodeFlip
+		runErr error
+		done   int
+		eps    int
+	)
+	analyze.SweepFiles(files, ios.In, opts.Input.options(), opts.Input.Jobs, plan, func(sf analyze.SweptFile) bool {
+		done++
+		if sf.Err != nil {
+			if opts.Input.Strict {
+				runErr = sf.Err
+				return false
+			}
+			errs = append(errs, report.FileError{Source: sf.Path, Error: sf.Err.Error()})
+			bar.clear()
+			fmt.Fprintf(ios.ErrOut, "loopbreak: %v\n", sf.Err)
+		}
+		for i := range sf.Episodes {
+			se := &sf.Episodes[i]
+			if err := strictCheck(opts.Input.Strict, &replay.Episode{Diag: se.Diag}); err != nil {
+				runErr = err
+				return false
+			}
+			acc.Add(se)
+			eps++
+			if opts.ByEpisode && analyze.Flips(se.Results) {
+				flips = append(flips, analyze.EpisodeFlip{EpisodeID: se.ID, Source: se.Source, Outcomes: se.Results})
+			}
+		}
+		bar.update(done, eps)
+		return true
+	})
+	bar.clear()
+	if runErr != nil {
+		return runErr
+	}
+	for i := range rows {
+		rows[i].Totals = acc.Totals(i)
+	}
+	analyze.MarkPareto(rows)
+	rec := analyze.Recommend(rows, opts.MaxFalseRatePct)
+	s := &report.Sweep{Base: cfg, Axes: opts.Axes, Skipped: skipped, Rows: rows, Recommendation: rec,
+		ByEpisode: opts.ByEpisode, Flips: flips, Errors: errs}
+	switch opts.Format {
+	case "json":
+		return s.JSON(ios.Out)
+	case "csv":
+		// CSV has no room for them: the skipped combinations go to stderr.
+		for _, sk := range skipped {
+			var ps []string
+			for _, p := range sk.Params {
+				ps = append(ps, p.String())
+			}
+			fmt.Fprintf(ios.ErrOut, "loopbreak: skipped %s: %s\n", strings.Join(ps, " "), sk.Reason)
+		}
+		return s.CSV(ios.Out)
+	}
+	width := 0
+	if ios.StdoutTTY {
+		width = terminalWidth(ios.Out, ios.Getenv)
+	}
+	return s.Table(ios.Out, report.SweepTableOptions{Color: ios.ColorEnabled(opts.Color), Width: width})
+}
+
+// terminalWidth is the width of w when it is a terminal, else $COLUMNS,
+// else 80.
+func terminalWidth(w io.Writer, getenv func(string) string) int {
+	if f, ok := w.(*os.File); ok {
+		if cols, _, err := term.GetSize(int(f.Fd())); err == nil && cols > 0 {
+			return cols
+		}
+	}
+	if getenv != nil {
+		if n, err := strconv.Atoi(getenv("COLUMNS")); err == nil && n > 0 {
+			return n
+		}
+	}
+	return 80
+}
+
+// Progress bar timing: nothing for runs shorter than progressDelay, then
+// a redraw at most every progressEvery. Tests shorten the delay.
+var (
+	progressDelay = 500 * time.Millisecond
+	progressEvery = 100 * time.Millisecond
+)
+
+// progressBar draws "files done, episodes, rate, ETA" on one stderr line,
+// only when stderr is a terminal and not --quiet.
+type progressBar struct {
+	w          io.Writer
+	on         bool
+	total      int
+	width      int
+	start      time.Time
+	last       time.Time
+	shown      bool
+	now        func() time.Time
+	files, eps int
+}
+
+func newProgressBar(ios *IOStreams, total int, quiet bool) *progressBar {
+	p := &progressBar{w: ios.ErrOut, total: total, now: time.Now}
+	p.on = ios.StderrTTY && !quiet
+	if p.on {
+		p.width = terminalWidth(ios.ErrOut, ios.Getenv)
+	}
+	p.start = p.now()
+	return p
+}
+
+// update records progress and redraws when due.
+func (p *progressBar) update(files, episodes int) {
+	if !p.on {
+		return
+	}
+	p.files, p.eps = files, episodes
+	now := p.now()
+	if now.Sub(p.start) < progressDelay || (p.shown && now.Sub(p.last) < progressEvery && files < p.total) {
+		return
+	}
+	p.last, p.shown = now, true
+	io.WriteString(p.w, "\r"+p.line(now.Sub(p.start))+"\x1b[K")
+}
+
+// line renders the bar for the elapsed time.
+func (p *progressBar) line(elapsed time.Duration) string {
+	secs := elapsed.Seconds()
+	rate := 0.0
+	if secs > 0 {
+		rate = float64(p.eps) / secs
+	}
+	eta := "?"
+	if p.files > 0 && p.files <= p.total {
+		eta = fmtETA(time.Duration(float64(elapsed) * float64(p.total-p.files) / float64(p.files)))
+	}
+	text := fmt.Sprintf(" %d/%d files · %d episodes · %.0f episodes/s · ETA %s", p.files, p.total, p.eps, rate, eta)
+	barW := min(40, p.width-len("sweep [] ")-len([]rune(text))-1)
+	if barW < 10 {
+		return strings.TrimSpace(text)
+	}
+	fill := 0
+	if p.total > 0 {
+		fill = barW * p.files / p.total
+	}
+	return "sweep [" + strings.Repeat("=", fill) + strings.Repeat(" ", barW-fill) + "]" + text
+}
+
+// clear erases the bar (before other stderr output, and at the end).
+func (p *progressBar) clear() {
+	if p.shown {
+		io.WriteString(p.w, "\r\x1b[K")
+		p.shown = false
+	}
+}
+
+func fmtETA(d time.Duration) string {
+	s := int(d.Round(time.Second) / time.Second)
+	switch {
+	case s < 60:
+		return fmt.Sprintf("%ds", s)
+	case s < 3600:
+		return fmt.Sprintf("%dm%02ds", s/60, s%60)
+	}
+	return fmt.Sprintf("%dh%02dm", s/3600, s/60%60)
+}
