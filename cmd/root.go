@@ -31,6 +31,7 @@ that would have saved.`,
 	root.AddCommand(
 		NewCmdAnalyze(ios, nil),
 		NewCmdSweep(ios, nil),
+		NewCmdCheck(ios, nil),
 		NewCmdRules(ios, nil),
 		NewCmdConfig(ios, nil),
 		NewCmdGenerate(ios, nil),

@@ -1,0 +1,237 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"encoding/xml"
+	"strings"
+	"testing"
+
+	"github.com/loopbreak/loopbreak/analyze"
+)
+
+// sample is a failing comparison: one changed episode, one missing, one
+// unchanged with unreadable lines, one failed gate and one passed.
+func sample(mode string) *Check {
+	tot := &analyze.Totals{Episodes: 3, Terminated: 1, RecordedTurns: 200, TurnsSaved: 20, TurnsSavedPct: 10, FalseTerminations: 1, FalseRatePct: 100, ScoreForfeited: 3}
+	ep := func(id, status string, d ...analyze.Drift) CheckEpisode {
+		return CheckEpisode{EpisodeCheck: analyze.EpisodeCheck{EpisodeID: id, Label: id, Source: "eps/" + id + "/episode_log.jsonl", Status: status, Drift: d},
+			Path: "ci/eps/" + id + "/episode_log.jsonl"}
+	}
+	quiet := ep("E3", analyze.StatusUnchanged)
+	quiet.Skipped, quiet.Problems = 2, []string{"ci/eps/E3/episode_log.jsonl:7: not JSON"}
+	return &Check{
+		Mode: mode, Baseline: "ci/loopbreak.baseline.json",
+		Episodes: []CheckEpisode{
+			ep("E1", analyze.StatusChanged,
+				analyze.Drift{Field: "termination_turn", Baseline: "60", Current: "70", Message: "termination moved t=60 → t=70 (turns saved 213 → 203)"},
+				analyze.Drift{Field: "llm_calls_saved", Baseline: "852", Current: "812", Message: "LLM calls saved 852 → 812"}),
+			ep("E2", analyze.StatusMissing, analyze.Drift{Field: "episode", Baseline: "eps/E2/episode_log.jsonl", Message: "missing: its log could not be read (gzip: invalid header)"}),
+			quiet,
+		},
+		Config: []analyze.ConfigChange{{Key: "max_turns_stuck", Baseline: "40", Current: "50"}},
+		Gates: []analyze.GateResult{
+			{Name: "max-false-rate", Limit: "5%", Value: "100.0%", Passed: false, Message: "false terminations 1 of 1 terminated episodes (100.0%) exceed the limit of 5%"},
+			{Name: "max-forfeit", Limit: "10", Value: "3", Passed: true, Message: "score forfeited 3 in total, at most 10 allowed"},
+		},
+		Totals: tot,
+		Errors: []FileError{{Source: "ci/eps/E2/episode_log.jsonl", Error: "gzip: invalid header"}},
+	}
+}
+
+func TestCheckVerdicts(t *testing.T) {
+	c := sample(CheckCompare)
+	if !c.Failed() || c.Drifted() != 2 || c.GatesFailed() != 1 {
+		t.Fatalf("failed=%v drifted=%d gates=%d", c.Failed(), c.Drifted(), c.GatesFailed())
+	}
+	if got, want := c.Summary(), "FAIL: 2 of 3 episodes drifted from ci/loopbreak.baseline.json (1 changed, 0 new, 1 missing); configuration differs from the baseline's (max_turns_stuck); 1 of 2 policy gates failed"; got != want {
+		t.Errorf("summary\n got %s\nwant %s", got, want)
+	}
+	// Update: drift is what was written, not a failure; the gate still fails.
+	u := sample(CheckUpdate)
+	u.Wrote = true
+	if got, want := u.Summary(), "FAIL: wrote ci/loopbreak.baseline.json: 2 episodes (1 changed, 0 added, 1 removed); configuration changed (max_turns_stuck); 1 of 2 policy gates failed"; got != want {
+		t.Errorf("update summary\n got %s\nwant %s", got, want)
+	}
+	u.Gates = u.Gates[1:]
+	if u.Failed() {
+		t.Error("update with drift and passing gates fails")
+	}
+	u.Wrote = false
+	if got, want := u.Summary(), "PASS: ci/loopbreak.baseline.json is up to date: 2 episodes; configuration changed (max_turns_stuck); 1 policy gate passed"; got != want {
+		t.Errorf("update summary\n got %s\nwant %s", got, want)
+	}
+	g := &Check{Mode: CheckGatesOnly, Totals: &analyze.Totals{}, Episodes: []CheckEpisode{{}}}
+	if got, want := g.Summary(), "PASS: 1 episode checked against policy gates only (no baseline)"; got != want {
+		t.Errorf("gates-only summary %q", got)
+	}
+	p := &Check{Mode: CheckCompare, Baseline: "b.json", Totals: &analyze.Totals{}, Episodes: []CheckEpisode{{}, {}}}
+	if got, want := p.Summary(), "PASS: 2 episodes match b.json"; got != want {
+		t.Errorf("pass summary %q", got)
+	}
+}
+
+func TestCheckText(t *testing.T) {
+	var b bytes.Buffer
+	if err := WriteCheckText(&b, sample(CheckCompare), false); err != nil {
+		t.Fatal(err)
+	}
+	want := `FAIL: 2 of 3 episodes drifted from ci/loopbreak.baseline.json (1 changed, 0 new, 1 missing); configuration differs from the baseline's (max_turns_stuck); 1 of 2 policy gates failed
+
+The configuration differs from the baseline's (this explains outcome drift):
+  max_turns_stuck 40 → 50
+
+Drift:
+  E1: termination moved t=60 → t=70 (turns saved 213 → 203)
+  E1: LLM calls saved 852 → 812
+  E2: missing: its log could not be read (gzip: invalid header)
+
+Policy gates:
+  FAIL  max-false-rate: false terminations 1 of 1 terminated episodes (100.0%) exceed the limit of 5%
+  pass  max-forfeit: score forfeited 3 in total, at most 10 allowed
+
+Unreadable lines:
+  E3: 2 unreadable lines skipped, the episode is still compared (first: ci/eps/E3/episode_log.jsonl:7: not JSON)
+
+Unreadable files:
+  ci/eps/E2/episode_log.jsonl: gzip: invalid header
+
+Corpus: 3 episodes, 1 terminated (0 censored); 20 of 200 turns saved (10.0%); 1 of 1 terminations false (100.0%); score forfeited 3.
+`
+	if b.String() != want {
+		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
+	}
+	b.Reset()
+	WriteCheckText(&b, sample(CheckCompare), true)
+	if !strings.Contains(b.String(), "\x1b[") {
+		t.Error("no colour with color=true")
+	}
+}
+
+func TestCheckJSON(t *testing.T) {
+	var b bytes.Buffer
+	if err := WriteCheckJSON(&b, sample(CheckCompare)); err != nil {
+		t.Fatal(err)
+	}
+	var doc CheckJSON
+	if err := json.Unmarshal(b.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.Result != "fail" || doc.SchemaVersion != SchemaVersion || len(doc.Episodes) != 3 || doc.Episodes[0].Drift[0].Current != "70" ||
+		doc.Episodes[2].LinesSkipped != 2 || len(doc.Gates) != 2 || len(doc.Errors) != 1 || doc.ConfigChanges[0].Key != "max_turns_stuck" {
+		t.Errorf("document %+v", doc)
+	}
+	if strings.Contains(b.String(), "null") {
+		t.Errorf("null where an empty list belongs:\n%s", b.String())
+	}
+}
+
+func TestGitHubEscaping(t *testing.T) {
+	if got := escapeData("50% done\r\nnext: a,b"); got != "50%25 done%0D%0Anext: a,b" {
+		t.Errorf("escapeData: %q", got)
+	}
+	if got := escapeProperty("a:b,c%\n"); got != "a%3Ab%2Cc%25%0A" {
+		t.Errorf("escapeProperty: %q", got)
+	}
+	var b bytes.Buffer
+	ghCommand(&b, "error", "eps/2025-11-04T09:35:24,x/episode_log.jsonl", "loopbreak drift", "E: 100% moved\nagain")
+	if got, want := b.String(), "::error file=eps/2025-11-04T09%3A35%3A24%2Cx/episode_log.jsonl,title=loopbreak drift::E: 100%25 moved%0Aagain\n"; got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+	b.Reset()
+	ghCommand(&b, "notice", "-", "t", "m")
+	if b.String() != "::notice title=t::m\n" {
+		t.Errorf("stdin gets a file property: %q", b.String())
+	}
+}
+
+func TestCheckGitHub(t *testing.T) {
+	var b bytes.Buffer
+	if err := WriteCheckGitHub(&b, sample(CheckCompare)); err != nil {
+		t.Fatal(err)
+	}
+	want := `::notice title=loopbreak check::FAIL: 2 of 3 episodes drifted from ci/loopbreak.baseline.json (1 changed, 0 new, 1 missing); configuration differs from the baseline's (max_turns_stuck); 1 of 2 policy gates failed
+::warning title=loopbreak config::The configuration differs from the baseline's (this explains outcome drift): max_turns_stuck 40 → 50
+::error file=ci/eps/E1/episode_log.jsonl,title=loopbreak drift::E1: termination moved t=60 → t=70 (turns saved 213 → 203)
+::error file=ci/eps/E1/episode_log.jsonl,title=loopbreak drift::E1: LLM calls saved 852 → 812
+::error file=ci/eps/E2/episode_log.jsonl,title=loopbreak drift::E2: missing: its log could not be read (gzip: invalid header)
+::warning file=ci/eps/E3/episode_log.jsonl,title=loopbreak unreadable lines::E3: 2 unreadable lines skipped, the episode is still compared (first: ci/eps/E3/episode_log.jsonl:7: not JSON)
+::error title=loopbreak policy::max-false-rate: false terminations 1 of 1 terminated episodes (100.0%25) exceed the limit of 5%25
+::warning file=ci/eps/E2/episode_log.jsonl,title=loopbreak unreadable file::gzip: invalid header
+`
+	if b.String() != want {
+		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
+	}
+	// Update: the changes written are notices, not errors.
+	b.Reset()
+	u := sample(CheckUpdate)
+	u.Gates = nil
+	WriteCheckGitHub(&b, u)
+	if strings.Contains(b.String(), "::error") || !strings.Contains(b.String(), "::notice file=ci/eps/E1/episode_log.jsonl,title=loopbreak baseline updated::E1: termination moved") {
+		t.Errorf("update annotations:\n%s", b.String())
+	}
+}
+
+func TestCheckMarkdown(t *testing.T) {
+	c := sample(CheckCompare)
+	c.Episodes[0].Drift[1].Message = "a | b\nc"
+	var b bytes.Buffer
+	if err := WriteCheckMarkdown(&b, c); err != nil {
+		t.Fatal(err)
+	}
+	want := "### ❌ loopbreak check: FAIL\n\n" +
+		"2 of 3 episodes drifted from ci/loopbreak.baseline.json (1 changed, 0 new, 1 missing); configuration differs from the baseline's (max_turns_stuck); 1 of 2 policy gates failed.\n\n" +
+		"The configuration differs from the baseline's (this explains outcome drift):\n\n" +
+		"- `max_turns_stuck`: 40 → 50\n\n" +
+		"| episode | status | change |\n| --- | --- | --- |\n" +
+		"| `E1` | changed | termination moved t=60 → t=70 (turns saved 213 → 203) |\n" +
+		"|  |  | a \\| b c |\n" +
+		"| `E2` | missing | missing: its log could not be read (gzip: invalid header) |\n\n" +
+		"| policy gate | limit | value | result |\n| --- | ---: | ---: | --- |\n" +
+		"| `max-false-rate` | 5% | 100.0% | ❌ **fail**: false terminations 1 of 1 terminated episodes (100.0%) exceed the limit of 5% |\n" +
+		"| `max-forfeit` | 10 | 3 | ✅ pass: score forfeited 3 in total, at most 10 allowed |\n\n" +
+		"- ⚠️ E3: 2 unreadable lines skipped, the episode is still compared (first: ci/eps/E3/episode_log.jsonl:7: not JSON)\n" +
+		"- ⚠️ unreadable file ci/eps/E2/episode_log.jsonl: gzip: invalid header\n\n" +
+		"**Corpus:** 3 episodes, 1 terminated (0 censored); 20 of 200 turns saved (10.0%); 1 of 1 terminations false (100.0%); score forfeited 3.\n"
+	if b.String() != want {
+		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
+	}
+	if mdCode("a`b|c") != "a`b\\|c" {
+		t.Errorf("mdCode with a backtick: %q", mdCode("a`b|c"))
+	}
+}
+
+// TestCheckJUnitHostileText: ids and messages with markup, control
+// characters and a CDATA terminator still give well-formed XML that reads
+// back to the same text.
+func TestCheckJUnitHostileText(t *testing.T) {
+	c := sample(CheckCompare)
+	c.Episodes[0].Label = `E1 <&"x"> ` + "\x01"
+	c.Episodes[0].Drift[0].Message = "moved ]]> here & <there>\x00"
+	var b bytes.Buffer
+	if err := WriteCheckJUnit(&b, c); err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Suites []struct {
+			Cases []struct {
+				Name    string `xml:"name,attr"`
+				Failure *struct {
+					Message string `xml:"message,attr"`
+					Text    string `xml:",chardata"`
+				} `xml:"failure"`
+			} `xml:"testcase"`
+		} `xml:"testsuite"`
+	}
+	if err := xml.Unmarshal(b.Bytes(), &doc); err != nil {
+		t.Fatalf("%v\n%s", err, b.String())
+	}
+	tc := doc.Suites[0].Cases[0]
+	if tc.Name != `E1 <&"x"> `+"\uFFFD" {
+		t.Errorf("name %q", tc.Name)
+	}
+	if tc.Failure == nil || !strings.HasPrefix(tc.Failure.Message, "moved ]]> here & <there>\uFFFD (and 1 more)") ||
+		!strings.Contains(tc.Failure.Text, "moved ]]> here & <there>\uFFFD\n") {
+		t.Errorf("failure %+v", tc.Failure)
+	}
+}
