@@ -26,6 +26,9 @@ func (c *collector) current() *builder {
 		c.cur = newBuilder(c.defaultID, c.source)
 		c.cur.implicit = true
 		c.order = append(c.order, c.cur)
+		// Registered under its name: in production the directory name is
+		// the episode id, which later lines may carry.
+		c.byID[c.defaultID] = c.cur
 	}
 	return c.cur
 }
@@ -55,12 +58,21 @@ func (c *collector) line(raw []byte, lineNo int, last bool) error {
 	}
 	relevant, _ := sniffEventType(trimmed)
 	if !relevant {
+		// Not decoded, but its episode_id still decides where the id-less
+		// lines after it belong.
+		if id := sniffEpisodeID(trimmed); id != "" {
+			c.route(id)
+		}
 		c.lineSeen()
 		return nil
 	}
 	w, err := decodeLine(trimmed)
 	if err != nil {
 		c.lineSeen()
+		if last {
+			// A crashed run's cut line can still end in a nested '}'.
+			return c.skip(lineNo, "truncated final line (crashed run?)")
+		}
 		return c.skip(lineNo, "invalid JSON: "+err.Error())
 	}
 	if id, ok := text(w.field(func(e *wireEvent) json.RawMessage { return e.EpisodeID })); ok && strings.TrimSpace(id) != "" {
@@ -68,7 +80,9 @@ func (c *collector) line(raw []byte, lineNo int, last bool) error {
 	}
 	b := c.current()
 	b.Diag.Lines++
-	b.event(w, c.source, lineNo)
+	if reason := b.event(w, c.source, lineNo); reason != "" {
+		return c.skip(lineNo, reason)
+	}
 	return nil
 }
 
@@ -80,6 +94,7 @@ func (c *collector) route(id string) {
 		return
 	}
 	if c.cur != nil && c.cur.implicit && len(c.cur.slots) == 0 {
+		delete(c.byID, c.cur.id)
 		c.cur.id = id
 		c.cur.implicit = false
 		c.byID[id] = c.cur
@@ -142,15 +157,51 @@ type slot struct {
 	rdcLoc           string
 
 	objectives, rejections, llmCalls int
+
+	// redo gathers events of this turn logged after its turn_completed:
+	// a restarted run logging the turn again replaces this record when
+	// its own turn_completed arrives; without one they are late events of
+	// this record and merge into it.
+	redo     *slot
+	redoLine int
+}
+
+// merge adds late events of the same turn: counts add up, anything the
+// record lacks is taken.
+func (s *slot) merge(r *slot) {
+	s.objectives += r.objectives
+	s.rejections += r.rejections
+	s.llmCalls += r.llmCalls
+	if !s.hasFASAction {
+		s.fasAction, s.hasFASAction = r.fasAction, r.hasFASAction
+	}
+	if !s.hasFASConf {
+		s.fasConf, s.hasFASConf = r.fasConf, r.hasFASConf
+	}
+	if !s.hasLPABase {
+		s.lpaBase, s.hasLPABase = r.lpaBase, r.hasLPABase
+	}
+	if s.lpaLoc == "" {
+		s.lpaLoc = r.lpaLoc
+	}
+	if !s.hasMove {
+		s.moveFrom, s.moveTo, s.hasMove = r.moveFrom, r.moveTo, r.hasMove
+	}
+	if s.rdcLoc == "" {
+		s.rdcLoc = r.rdcLoc
+	}
 }
 
 type builder struct {
-	id       string
-	source   string
-	implicit bool // named after the file, not by an episode_id
-	slots    map[int]*slot
-	maxTurn  int // highest turn with any event (events without a turn go to the open turn)
-	lastDone int // highest completed turn
+	id        string
+	source    string
+	implicit  bool // named after the file, not by an episode_id
+	slots     map[int]*slot
+	lastDone  int // highest completed turn (events without a turn go to the next one)
+	lastTurn  int // turn of the latest event; hasLast is false after a restart's init line
+	hasLast   bool
+	firstDone int // lowest completed turn
+	anyDone   bool
 
 	hasIDs    bool
 	nameToID  map[string]string
@@ -170,28 +221,62 @@ func newBuilder(id, source string) *builder {
 	return &builder{id: id, source: source, slots: map[int]*slot{}, nameToID: map[string]string{}, idToName: map[string]string{}}
 }
 
-// slotFor returns turn t's slot; first says the event opens a turn, so
-// a completed slot means a restarted run is logging t again.
-func (b *builder) slotFor(t int, first bool, lineNo int) *slot {
+// MaxTurnGap bounds a jump in turn numbers: a turn_completed further than
+// this from every turn read before is a corrupt turn number, not a gap to
+// fill with a row per missing turn.
+const MaxTurnGap = 100_000
+
+// slotFor returns where an event of turn t goes: its record, or once the
+// turn is completed, the record a restarted run may be logging (redo).
+// Events right after a turn's turn_completed, before any event of another
+// turn or a restart, are late events of the same record; a second
+// final_action_selection opens a new record.
+func (b *builder) slotFor(t int, lineNo int, opens bool) *slot {
 	s := b.slots[t]
 	if s == nil {
 		s = &slot{}
 		b.slots[t] = s
-	} else if first && s.completed {
-		// Keep the later record: the restarted run is the one that stands.
+	}
+	late := b.hasLast && b.lastTurn == t && !opens && s.redo == nil
+	b.lastTurn, b.hasLast = t, true
+	if s.completed && !late {
+		if s.redo == nil {
+			s.redo, s.redoLine = &slot{}, lineNo
+		}
+		return s.redo
+	}
+	return s
+}
+
+// complete returns the record a turn_completed for t closes. A second
+// turn_completed for t is a restarted run logging the turn again: its
+// record (the events since the first one) replaces the first.
+func (b *builder) complete(t int, lineNo int) *slot {
+	s := b.slots[t]
+	switch {
+	case s == nil:
+		s = &slot{}
+		b.slots[t] = s
+	case s.completed:
+		first := lineNo
+		if s.redo != nil {
+			first = s.redoLine
+			s = s.redo
+		} else {
+			s = &slot{}
+		}
+		b.slots[t] = s
 		b.Diag.Repeated++
 		if b.repeatedSeen == nil {
 			b.repeatedSeen = map[int]bool{}
 		}
 		if !b.repeatedSeen[t] {
 			b.repeatedSeen[t] = true
-			b.Diag.note(fmt.Sprintf("%s:%d: turn %d logged again (restarted run); the later record is used", b.source, lineNo, t))
+			b.Diag.note(fmt.Sprintf("%s:%d: turn %d logged again (restarted run); the later record is used", b.source, first, t))
 		}
-		*s = slot{}
 	}
-	if t > b.maxTurn {
-		b.maxTurn = t
-	}
+	s.completed = true
+	b.lastTurn, b.hasLast = t, true
 	return s
 }
 
@@ -217,7 +302,9 @@ func (b *builder) nameRoom(id string, raw json.RawMessage) {
 	}
 }
 
-func (b *builder) event(w *wireEvent, source string, lineNo int) {
+// event adds one decoded line to the episode; a non-empty reason means the
+// line cannot be used (it is skipped and counted by the caller).
+func (b *builder) event(w *wireEvent, source string, lineNo int) (reason string) {
 	et := w.eventType()
 	t, hasTurn := w.turn()
 	get := func(f func(*wireEvent) json.RawMessage) json.RawMessage { return w.field(f) }
@@ -229,7 +316,7 @@ func (b *builder) event(w *wireEvent, source string, lineNo int) {
 	}
 	switch et {
 	case "final_action_selection":
-		s := b.slotFor(turnOf(), true, lineNo)
+		s := b.slotFor(turnOf(), lineNo, true)
 		if a, ok := text(get(func(e *wireEvent) json.RawMessage { return e.AgentAction })); ok {
 			s.fasAction, s.hasFASAction = a, true
 		}
@@ -237,7 +324,7 @@ func (b *builder) event(w *wireEvent, source string, lineNo int) {
 			s.fasConf, s.hasFASConf = f, true
 		}
 	case "location_penalty_applied":
-		s := b.slotFor(turnOf(), false, lineNo)
+		s := b.slotFor(turnOf(), lineNo, false)
 		if f, ok := number(get(func(e *wireEvent) json.RawMessage { return e.BaseConfidence })); ok {
 			s.lpaBase, s.hasLPABase = f, true
 		}
@@ -247,19 +334,19 @@ func (b *builder) event(w *wireEvent, source string, lineNo int) {
 			b.nameRoom(id, get(func(e *wireEvent) json.RawMessage { return e.LocationName }))
 		}
 	case "action_rejected":
-		b.slotFor(turnOf(), false, lineNo).rejections++
+		b.slotFor(turnOf(), lineNo, false).rejections++
 	case "llm_call":
 		b.llmLogged = true
-		b.slotFor(turnOf(), false, lineNo).llmCalls++
+		b.slotFor(turnOf(), lineNo, false).llmCalls++
 	case "map_movement_update":
 		from, okFrom := roomID(get(func(e *wireEvent) json.RawMessage { return e.FromRoomID }))
 		to, okTo := roomID(get(func(e *wireEvent) json.RawMessage { return e.ToRoomID }))
 		if !okFrom && !okTo {
 			b.Diag.note(fmt.Sprintf("%s:%d: map_movement_update without room ids ignored", source, lineNo))
-			return
+			return ""
 		}
 		b.hasIDs = true
-		s := b.slotFor(turnOf(), false, lineNo)
+		s := b.slotFor(turnOf(), lineNo, false)
 		if okFrom {
 			b.nameRoom(from, get(func(e *wireEvent) json.RawMessage { return e.FromRoom }))
 		}
@@ -281,20 +368,20 @@ func (b *builder) event(w *wireEvent, source string, lineNo int) {
 	case "room_description_captured":
 		if id, ok := roomID(get(func(e *wireEvent) json.RawMessage { return e.LocationID })); ok {
 			b.hasIDs = true
-			s := b.slotFor(turnOf(), false, lineNo)
+			s := b.slotFor(turnOf(), lineNo, false)
 			s.rdcLoc = id
 			b.nameRoom(id, get(func(e *wireEvent) json.RawMessage { return e.LocationName }))
 		}
 	case "objective_completed":
-		b.slotFor(turnOf(), false, lineNo).objectives++
+		b.slotFor(turnOf(), lineNo, false).objectives++
 	case "turn_completed":
 		if !hasTurn {
-			b.Diag.Skipped++
-			b.Diag.problem(fmt.Sprintf("%s:%d: turn_completed without a turn number", source, lineNo))
-			return
+			return "turn_completed without a turn number"
 		}
-		s := b.slotFor(t, true, lineNo)
-		s.completed = true
+		if b.anyDone && (t > b.lastDone+MaxTurnGap || t < b.firstDone-MaxTurnGap) {
+			return fmt.Sprintf("turn %d is more than %d turns from the turns %d–%d read before (corrupt turn number?)", t, MaxTurnGap, b.firstDone, b.lastDone)
+		}
+		s := b.complete(t, lineNo)
 		if f, ok := number(get(func(e *wireEvent) json.RawMessage { return e.Score })); ok {
 			s.score, s.hasScore = f, true
 		}
@@ -307,9 +394,15 @@ func (b *builder) event(w *wireEvent, source string, lineNo int) {
 		if f, ok := number(get(func(e *wireEvent) json.RawMessage { return e.Confidence })); ok {
 			s.tcConf, s.hasTCConf = f, true
 		}
-		if t > b.lastDone {
+		if !b.anyDone || t > b.lastDone {
 			b.lastDone = t
 		}
+		if !b.anyDone || t < b.firstDone {
+			b.firstDone = t
+		}
+		b.anyDone = true
+	case "episode_initialized", "orchestrator_init":
+		b.hasLast = false // a (re)started run: what follows is a new record
 	case "stuck_termination":
 		b.end = EndStuckTermination
 		b.liveStop, b.hasLiveStop = turnOf(), true
@@ -328,6 +421,7 @@ func (b *builder) event(w *wireEvent, source string, lineNo int) {
 			}
 		}
 	}
+	return ""
 }
 
 // FoldName is the name key: lower case, runs of white space collapsed.
@@ -350,6 +444,12 @@ func (b *builder) build() *Episode {
 	}
 	if ep.RecordedEnd == "" {
 		ep.RecordedEnd = EndUnknown
+	}
+	for _, s := range b.slots {
+		if s.redo != nil {
+			s.merge(s.redo)
+			s.redo = nil
+		}
 	}
 	// From the slots, so a restarted run's repeat of a turn replaces the
 	// first run's objectives too.

@@ -3,6 +3,7 @@ package replay
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"math"
 	"strconv"
 	"strings"
@@ -31,9 +32,31 @@ var eventTypeKey = []byte(`"event_type"`)
 
 // sniffEventType finds the values of every "event_type" key in a raw line
 // (top level or nested under "extras") and reports whether one is
-// relevant. It never decodes the line: a match on a key inside a string
-// value is impossible because quotes there are escaped.
+// relevant. It does not decode the line: a match on a key inside a string
+// value is impossible because quotes there are escaped. A line that spells
+// ASCII with \u escapes (never Python's json.dumps, but a re-encoded log)
+// could hide its event type from a byte search, so it is decoded instead.
 func sniffEventType(line []byte) (relevant, found bool) {
+	relevant, found = sniffRaw(line)
+	if relevant || !escapesASCII(line) {
+		return relevant, found
+	}
+	w, err := decodeLine(line)
+	if err != nil {
+		return false, found
+	}
+	for _, e := range []*wireEvent{w, w.Extras} {
+		if e != nil && e.EventType != "" {
+			found = true
+			if relevantEvents[e.EventType] {
+				return true, true
+			}
+		}
+	}
+	return false, found
+}
+
+func sniffRaw(line []byte) (relevant, found bool) {
 	rest := line
 	for {
 		i := bytes.Index(rest, eventTypeKey)
@@ -45,17 +68,11 @@ func sniffEventType(line []byte) (relevant, found bool) {
 			continue
 		}
 		rest = rest[i+len(eventTypeKey):]
-		j := 0
-		for j < len(rest) && (rest[j] == ' ' || rest[j] == '\t') {
-			j++
-		}
+		j := skipSpace(rest, 0)
 		if j >= len(rest) || rest[j] != ':' {
 			continue
 		}
-		j++
-		for j < len(rest) && (rest[j] == ' ' || rest[j] == '\t') {
-			j++
-		}
+		j = skipSpace(rest, j+1)
 		if j >= len(rest) || rest[j] != '"' {
 			continue
 		}
@@ -72,32 +89,78 @@ func sniffEventType(line []byte) (relevant, found bool) {
 	}
 }
 
-// wireEvent is the subset of a log line the turn model reads. Values are
-// kept raw because real logs vary in type (ids as ints or strings, turns as
-// floats, NaN confidences).
+var episodeIDKey = []byte(`"episode_id"`)
+
+// sniffEpisodeID returns the value of the first "episode_id" key of a raw
+// line holding a string, trimmed, or "" (as sniffRaw finds event types).
+func sniffEpisodeID(line []byte) string {
+	rest := line
+	for {
+		i := bytes.Index(rest, episodeIDKey)
+		if i < 0 {
+			return ""
+		}
+		escaped := i > 0 && rest[i-1] == '\\'
+		rest = rest[i+len(episodeIDKey):]
+		j := skipSpace(rest, 0)
+		if escaped || j >= len(rest) || rest[j] != ':' {
+			continue
+		}
+		j = skipSpace(rest, j+1)
+		if j >= len(rest) || rest[j] != '"' {
+			return ""
+		}
+		end := skipString(rest, j)
+		if end > len(rest) || end-j < 2 || rest[end-1] != '"' {
+			return ""
+		}
+		id, _ := text(rest[j:end])
+		return strings.TrimSpace(id)
+	}
+}
+
+// escapesASCII reports a \u00XX escape of a printable ASCII character
+// other than '"' and '\\', which Python's json.dumps never writes.
+func escapesASCII(line []byte) bool {
+	rest := line
+	for {
+		i := bytes.Index(rest, []byte(`\u00`))
+		if i < 0 || i+6 > len(rest) {
+			return false
+		}
+		if c, err := strconv.ParseUint(string(rest[i+4:i+6]), 16, 8); err == nil && c >= 0x20 && c < 0x7f && c != '"' && c != '\\' {
+			return true
+		}
+		rest = rest[i+4:]
+	}
+}
+
+// wireEvent is the subset of a log line the turn model reads (filled by
+// decodeLine). Values are kept raw because real logs vary in type (ids as
+// ints or strings, turns as floats, NaN confidences).
 type wireEvent struct {
-	EventType string          `json:"event_type"`
-	EpisodeID json.RawMessage `json:"episode_id"`
-	Turn      json.RawMessage `json:"turn"`
-	TurnNum   json.RawMessage `json:"turn_number"`
+	EventType string
+	EpisodeID json.RawMessage
+	Turn      json.RawMessage
+	TurnNum   json.RawMessage
 
-	AgentAction      json.RawMessage `json:"agent_action"`
-	Action           json.RawMessage `json:"action"`
-	CriticConfidence json.RawMessage `json:"critic_confidence"`
-	BaseConfidence   json.RawMessage `json:"base_confidence"`
-	Confidence       json.RawMessage `json:"confidence"`
-	Score            json.RawMessage `json:"score"`
-	Location         json.RawMessage `json:"location"`
-	LocationID       json.RawMessage `json:"location_id"`
-	LocationName     json.RawMessage `json:"location_name"`
-	FromRoomID       json.RawMessage `json:"from_room_id"`
-	FromRoom         json.RawMessage `json:"from_room"`
-	ToRoomID         json.RawMessage `json:"to_room_id"`
-	ToRoom           json.RawMessage `json:"to_room"`
-	FinalScore       json.RawMessage `json:"final_score"`
-	Reason           json.RawMessage `json:"reason"`
+	AgentAction      json.RawMessage
+	Action           json.RawMessage
+	CriticConfidence json.RawMessage
+	BaseConfidence   json.RawMessage
+	Confidence       json.RawMessage
+	Score            json.RawMessage
+	Location         json.RawMessage
+	LocationID       json.RawMessage
+	LocationName     json.RawMessage
+	FromRoomID       json.RawMessage
+	FromRoom         json.RawMessage
+	ToRoomID         json.RawMessage
+	ToRoom           json.RawMessage
+	FinalScore       json.RawMessage
+	Reason           json.RawMessage
 
-	Extras *wireEvent `json:"extras"`
+	Extras *wireEvent
 }
 
 // field returns the top-level value, else the one nested under extras.
@@ -189,28 +252,192 @@ func roomID(v json.RawMessage) (string, bool) {
 	return s, ok && s != ""
 }
 
-// decodeLine decodes a line; Python's NaN/Infinity literals are replaced
-// by null first when plain decoding fails.
+// decodeLine reads the fields the turn model uses from a line holding one
+// JSON object. Keys match exactly (JSON keys are case-sensitive, unlike
+// encoding/json's struct matching), and a field of an unexpected type is
+// absent rather than a reason to drop the line. Python's NaN/Infinity
+// literals are read as null. Values alias line.
 func decodeLine(line []byte) (*wireEvent, error) {
-	var w wireEvent
-	err := json.Unmarshal(line, &w)
-	if err == nil {
-		return &w, nil
-	}
-	if fixed, changed := sanitizeNonFinite(line); changed {
-		w = wireEvent{}
-		if err2 := json.Unmarshal(fixed, &w); err2 == nil {
-			return &w, nil
+	if !json.Valid(line) {
+		fixed, changed := sanitizeNonFinite(line)
+		if !changed || !json.Valid(fixed) {
+			var v struct{}
+			if err := json.Unmarshal(line, &v); err != nil {
+				return nil, err
+			}
+			return nil, errors.New("invalid JSON")
 		}
+		line = fixed
 	}
-	return nil, err
+	w := &wireEvent{}
+	if !w.fill(line, true) {
+		return nil, errors.New("not a JSON object")
+	}
+	return w, nil
+}
+
+// fill sets w's fields from the members of a valid JSON object; extras
+// is read one level down, as the writer nests it.
+func (w *wireEvent) fill(obj []byte, top bool) bool {
+	return eachMember(obj, func(key, v []byte) {
+		switch string(key) {
+		case "event_type":
+			if len(v) > 0 && v[0] == '"' {
+				w.EventType, _ = text(v)
+			}
+		case "episode_id":
+			w.EpisodeID = v
+		case "turn":
+			w.Turn = v
+		case "turn_number":
+			w.TurnNum = v
+		case "agent_action":
+			w.AgentAction = v
+		case "action":
+			w.Action = v
+		case "critic_confidence":
+			w.CriticConfidence = v
+		case "base_confidence":
+			w.BaseConfidence = v
+		case "confidence":
+			w.Confidence = v
+		case "score":
+			w.Score = v
+		case "location":
+			w.Location = v
+		case "location_id":
+			w.LocationID = v
+		case "location_name":
+			w.LocationName = v
+		case "from_room_id":
+			w.FromRoomID = v
+		case "from_room":
+			w.FromRoom = v
+		case "to_room_id":
+			w.ToRoomID = v
+		case "to_room":
+			w.ToRoom = v
+		case "final_score":
+			w.FinalScore = v
+		case "reason":
+			w.Reason = v
+		case "extras":
+			if top && len(v) > 0 && v[0] == '{' {
+				x := &wireEvent{}
+				if x.fill(v, false) {
+					w.Extras = x
+				}
+			}
+		}
+	})
+}
+
+// eachMember calls fn with each key (unescaped) and raw value of a JSON
+// object that json.Valid accepted. It reports false when data is not an
+// object. It never indexes out of range, whatever data holds.
+func eachMember(data []byte, fn func(key, val []byte)) bool {
+	i := skipSpace(data, 0)
+	if i >= len(data) || data[i] != '{' {
+		return false
+	}
+	i++
+	for {
+		i = skipSpace(data, i)
+		if i >= len(data) {
+			return false
+		}
+		switch data[i] {
+		case '}':
+			return true
+		case ',':
+			i++
+			continue
+		case '"':
+		default:
+			return false
+		}
+		kEnd := skipString(data, i)
+		key := data[i+1 : max(i+1, kEnd-1)]
+		if bytes.IndexByte(key, '\\') >= 0 {
+			var s string
+			if json.Unmarshal(data[i:kEnd], &s) == nil {
+				key = []byte(s)
+			}
+		}
+		i = skipSpace(data, kEnd)
+		if i >= len(data) || data[i] != ':' {
+			return false
+		}
+		i = skipSpace(data, i+1)
+		vEnd := skipValue(data, i)
+		fn(key, data[i:vEnd])
+		i = vEnd
+	}
+}
+
+func skipSpace(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// skipString returns the index after the string starting at b[i] == '"'.
+func skipString(b []byte, i int) int {
+	for j := i + 1; j < len(b); {
+		k := bytes.IndexAny(b[j:], `"\`)
+		if k < 0 {
+			break
+		}
+		j += k
+		if b[j] == '"' {
+			return j + 1
+		}
+		j += 2 // an escape: skip the escaped character
+	}
+	return len(b)
+}
+
+// skipValue returns the index after the value starting at b[i].
+func skipValue(b []byte, i int) int {
+	if i >= len(b) {
+		return i
+	}
+	switch b[i] {
+	case '"':
+		return skipString(b, i)
+	case '{', '[':
+		depth := 0
+		for j := i; j < len(b); {
+			switch b[j] {
+			case '"':
+				j = skipString(b, j)
+				continue
+			case '{', '[':
+				depth++
+			case '}', ']':
+				depth--
+				if depth == 0 {
+					return j + 1
+				}
+			}
+			j++
+		}
+		return len(b)
+	}
+	j := i
+	for j < len(b) && b[j] != ',' && b[j] != '}' && b[j] != ']' && b[j] != ' ' && b[j] != '\t' && b[j] != '\n' && b[j] != '\r' {
+		j++
+	}
+	return j
 }
 
 // sanitizeNonFinite replaces the bare tokens NaN, Infinity and -Infinity
-// (outside strings) with null, keeping everything else byte for byte.
+// (outside strings) with null, keeping everything else byte for byte. It
+// makes one copy of the line, only when there is something to replace.
 func sanitizeNonFinite(line []byte) ([]byte, bool) {
-	var out []byte
-	changed := false
+	var out []byte // nil until the first token
+	copied := 0    // line[:copied] is in out
 	inStr := false
 	for i := 0; i < len(line); i++ {
 		c := line[i]
@@ -226,22 +453,26 @@ func sanitizeNonFinite(line []byte) ([]byte, bool) {
 			inStr = true
 			continue
 		}
-		for _, tok := range []string{"-Infinity", "Infinity", "NaN"} {
-			if c == tok[0] && bytes.HasPrefix(line[i:], []byte(tok)) {
+		if c != 'N' && c != 'I' && c != '-' {
+			continue
+		}
+		for _, tok := range nonFinite {
+			if bytes.HasPrefix(line[i:], tok) {
 				if out == nil {
 					out = make([]byte, 0, len(line))
 				}
-				if !changed {
-					out = append(out, line[:i]...)
-				}
-				changed = true
+				out = append(out, line[copied:i]...)
 				out = append(out, "null"...)
-				// Copy nothing of the token; continue after it.
-				rest := line[i+len(tok):]
-				fixed, _ := sanitizeNonFinite(rest)
-				return append(out, fixed...), true
+				copied = i + len(tok)
+				i = copied - 1
+				break
 			}
 		}
 	}
-	return line, changed
+	if out == nil {
+		return line, false
+	}
+	return append(out, line[copied:]...), true
 }
+
+var nonFinite = [][]byte{[]byte("-Infinity"), []byte("Infinity"), []byte("NaN")}

@@ -65,6 +65,9 @@ func DefaultEpisodeID(path string) string {
 			return dir
 		}
 	}
+	if stem == "" {
+		return base // ".jsonl": better a name made of the extension than none
+	}
 	return stem
 }
 
@@ -83,7 +86,9 @@ func Read(r io.Reader, source, defaultID string, opts Options) ([]*Episode, erro
 	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
 		zr, err := gzip.NewReader(br)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", source, err)
+			// Nothing of the file can be read: a file error, not a line
+			// problem, so no empty episode is reported for it.
+			return nil, fmt.Errorf("%s: not a readable gzip stream: %w", source, err)
 		}
 		defer zr.Close()
 		zbr := getReader(zr)
@@ -149,38 +154,40 @@ type lineReader struct {
 	line int
 }
 
-// next returns the next line without its newline (nil at a clean end).
+// next returns the next line without its line end (nil at a clean end).
 // err is io.EOF with the final line when the input does not end in '\n'.
+// A line is too long when its content, line end excluded, exceeds max.
 func (l *lineReader) next() (line []byte, lineNo int, tooLong bool, err error) {
 	l.buf = l.buf[:0]
+	n := 0 // bytes of this line read so far
 	for {
 		chunk, e := l.r.ReadSlice('\n')
-		if len(l.buf)+len(chunk) > l.max {
+		n += len(chunk)
+		if n > l.max+2 { // room for "\r\n"
 			tooLong = true
-		} else if !tooLong {
-			if e == bufio.ErrBufferFull || len(l.buf) > 0 {
-				l.buf = append(l.buf, chunk...)
-			}
 		}
 		if e == bufio.ErrBufferFull {
-			if len(l.buf) == 0 && !tooLong {
+			if !tooLong {
 				l.buf = append(l.buf, chunk...)
 			}
 			continue
 		}
-		if len(l.buf) == 0 && !tooLong {
-			line = chunk
-		} else {
-			line = l.buf
-		}
-		if e != nil && len(line) == 0 && !tooLong {
+		if n == 0 && e != nil {
 			return nil, l.line, false, e
 		}
 		l.line++
 		if tooLong {
 			return nil, l.line, true, e
 		}
+		line = chunk
+		if len(l.buf) > 0 {
+			l.buf = append(l.buf, chunk...)
+			line = l.buf
+		}
 		line = bytes.TrimRight(line, "\r\n")
+		if len(line) > l.max {
+			return nil, l.line, true, e
+		}
 		return line, l.line, false, e
 	}
 }

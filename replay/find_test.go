@@ -1,0 +1,120 @@
+package replay
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+)
+
+func rtTree(t *testing.T, files ...string) string {
+	t.Helper()
+	root := t.TempDir()
+	for _, f := range files {
+		p := filepath.Join(root, filepath.FromSlash(f))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte("{}\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return root
+}
+
+func TestFindLogs(t *testing.T) {
+	root := rtTree(t,
+		"game_files/episodes/2025-11-04T09:35:24/episode_log.jsonl",
+		"game_files/episodes/2025-11-03T12:38:53/episode_log.jsonl",
+		"game_files/episodes/2025-11-03T12:38:53/notes.txt",
+		"game_files/episodes/2025-11-05T10:00:00/episode_log.jsonl.gz",
+		"game_files/episodes/2025-11-05T10:00:00/episode_log.json",
+		"game_files/episodes/2025-11-05T10:00:00/old/episode_log.jsonl",
+		"game_files/episodes/test_smoke/episode_log.jsonl",
+		"game_files/episodes/test-ci/episode_log.jsonl",
+		"game_files/episodes/testing/episode_log.jsonl", // not a test dir
+		"game_files/episodes/.trash/episode_log.jsonl",
+		"game_files/episodes/2025-11-06T00:00:00/test_sub/episode_log.jsonl",
+		"game_files/episode_log.jsonl",
+		"loose.jsonl",
+	)
+	rel := func(paths []string) []string {
+		var out []string
+		for _, p := range paths {
+			if p == "-" {
+				out = append(out, p)
+				continue
+			}
+			r, err := filepath.Rel(root, p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, filepath.ToSlash(r))
+		}
+		return out
+	}
+	j := func(p string) string { return filepath.Join(root, filepath.FromSlash(p)) }
+	ep := "game_files/episodes/"
+
+	got, err := FindLogs([]string{j("game_files")}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"game_files/episode_log.jsonl",
+		ep + "2025-11-03T12:38:53/episode_log.jsonl",
+		ep + "2025-11-04T09:35:24/episode_log.jsonl",
+		ep + "2025-11-05T10:00:00/episode_log.jsonl.gz",
+		ep + "2025-11-05T10:00:00/old/episode_log.jsonl",
+		ep + "testing/episode_log.jsonl",
+	}
+	if !slices.Equal(rel(got), want) {
+		t.Errorf("scan:\n got %q\nwant %q", rel(got), want)
+	}
+
+	got, _ = FindLogs([]string{j("game_files/episodes")}, true)
+	wantTests := []string{
+		ep + "2025-11-03T12:38:53/episode_log.jsonl",
+		ep + "2025-11-04T09:35:24/episode_log.jsonl",
+		ep + "2025-11-05T10:00:00/episode_log.jsonl.gz",
+		ep + "2025-11-05T10:00:00/old/episode_log.jsonl",
+		ep + "2025-11-06T00:00:00/test_sub/episode_log.jsonl",
+		ep + "test-ci/episode_log.jsonl",
+		ep + "test_smoke/episode_log.jsonl",
+		ep + "testing/episode_log.jsonl",
+	}
+	if !slices.Equal(rel(got), wantTests) {
+		t.Errorf("with tests:\n got %q\nwant %q", rel(got), wantTests)
+	}
+
+	// argument order kept; explicit files and a test dir named as the root are read; "-" passes through
+	got, err = FindLogs([]string{j("loose.jsonl"), "-", j(ep + "test_smoke"), j(ep + "2025-11-04T09:35:24"), j(ep + "2025-11-05T10:00:00/episode_log.json")}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want = []string{"loose.jsonl", "-", ep + "test_smoke/episode_log.jsonl", ep + "2025-11-04T09:35:24/episode_log.jsonl", ep + "2025-11-05T10:00:00/episode_log.json"}
+	if !slices.Equal(rel(got), want) {
+		t.Errorf("explicit:\n got %q\nwant %q", rel(got), want)
+	}
+
+	if _, err := FindLogs([]string{j("nope")}, false); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("missing argument: %v", err)
+	}
+	if got, err := FindLogs(nil, false); err != nil || len(got) != 0 {
+		t.Errorf("no arguments: %v %v", got, err)
+	}
+	// a directory with no logs gives nothing, not an error
+	if got, err := FindLogs([]string{j(ep + "2025-11-03T12:38:53/notes.txt"), t.TempDir()}, false); err != nil || len(got) != 1 {
+		t.Errorf("empty dir: %v %v", got, err)
+	}
+}
+
+func TestIsTestDir(t *testing.T) {
+	for name, want := range map[string]bool{"test_smoke": true, "test-1": true, "test": false, "testing": false, "Test_x": false, "2025-11-03T12:38:53": false, "my_test_x": false} {
+		if IsTestDir(name) != want {
+			t.Errorf("IsTestDir(%q) = %v", name, !want)
+		}
+	}
+}
