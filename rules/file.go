@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 
 	toml "github.com/pelletier/go-toml/v2"
@@ -110,7 +112,7 @@ func LoadFile(cfg *Config, path string) (warnings []string, err error) {
 		}
 		return nil, &FileError{File: path, Msg: fmt.Sprintf("no [%s] table", strings.Join(tp, "."))}
 	}
-	lines := keyLines(data, strings.Join(tp, "."))
+	lines := keyLines(data, tp)
 	for _, key := range SortedKeys(table) {
 		line := lines[key]
 		p, known := LookupParam(key)
@@ -132,35 +134,107 @@ func LoadFile(cfg *Config, path string) (warnings []string, err error) {
 	return warnings, nil
 }
 
-var headerRE = regexp.MustCompile(`^\s*\[\s*([^\[\]]+?)\s*\]\s*(#.*)?$`)
-var keyRE = regexp.MustCompile(`^\s*([A-Za-z0-9_\-]+|"[^"]*")\s*=`)
-
-// keyLines finds the line of each key directly under [table]. go-toml/v2
+// keyLines finds the line of each key of the table named by path, written
+// under its [header], as a dotted key (loop_break.max_turns_stuck = 40) or
+// in an inline table (loop_break = { max_turns_stuck = 40 }). go-toml/v2
 // decodes without positions, so the file is scanned once more by line.
-func keyLines(data []byte, table string) map[string]int {
+func keyLines(data []byte, path []string) map[string]int {
 	out := map[string]int{}
+	record := func(key string, n int) {
+		if _, seen := out[key]; !seen {
+			out[key] = n
+		}
+	}
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(make([]byte, 64<<10), 16<<20)
-	in := false
+	var table []string // the current [header]
 	for n := 1; sc.Scan(); n++ {
-		line := sc.Text()
-		if m := headerRE.FindStringSubmatch(line); m != nil {
-			name := strings.ReplaceAll(m[1], " ", "")
-			name = strings.ReplaceAll(name, `"`, "")
-			in = name == table
+		line := strings.TrimSpace(sc.Text())
+		if strings.HasPrefix(line, "[[") {
+			table = nil // an array of tables is never ours
 			continue
 		}
-		if !in {
+		if rest, ok := strings.CutPrefix(line, "["); ok {
+			parts, after, ok := splitKey(rest)
+			if ok && strings.HasPrefix(strings.TrimSpace(after), "]") {
+				table = parts
+			} else {
+				table = nil
+			}
 			continue
 		}
-		if m := keyRE.FindStringSubmatch(line); m != nil {
-			k := strings.Trim(m[1], `"`)
-			if _, seen := out[k]; !seen {
-				out[k] = n
+		parts, after, ok := splitKey(line)
+		if !ok || !strings.HasPrefix(strings.TrimSpace(after), "=") {
+			continue
+		}
+		full := append(append([]string(nil), table...), parts...)
+		switch {
+		case len(full) == len(path)+1 && slices.Equal(full[:len(path)], path):
+			record(full[len(path)], n)
+		case len(full) <= len(path) && slices.Equal(full, path[:len(full)]):
+			// An inline table holding ours: every key = in it, on this line.
+			value := strings.TrimSpace(after)[1:]
+			for _, m := range inlineKeyRE.FindAllStringSubmatch(value, -1) {
+				if ks, _, ok := splitKey(m[1]); ok && len(ks) > 0 {
+					record(ks[len(ks)-1], n)
+				}
 			}
 		}
 	}
 	return out
+}
+
+var inlineKeyRE = regexp.MustCompile(`[{,]\s*((?:[A-Za-z0-9_\-]+|"[^"]*"|'[^']*')(?:\s*\.\s*(?:[A-Za-z0-9_\-]+|"[^"]*"|'[^']*'))*)\s*=`)
+
+// splitKey reads a TOML dotted key (bare, "basic" or 'literal' parts) at
+// the start of s and returns its parts and what follows it.
+func splitKey(s string) (parts []string, rest string, ok bool) {
+	for {
+		s = strings.TrimLeft(s, " \t")
+		if s == "" {
+			return nil, "", false
+		}
+		var part string
+		switch s[0] {
+		case '"':
+			end := 1
+			for end < len(s) && s[end] != '"' {
+				if s[end] == '\\' {
+					end++
+				}
+				end++
+			}
+			if end >= len(s) {
+				return nil, "", false
+			}
+			u, err := strconv.Unquote(s[:end+1])
+			if err != nil {
+				return nil, "", false
+			}
+			part, s = u, s[end+1:]
+		case '\'':
+			end := strings.IndexByte(s[1:], '\'')
+			if end < 0 {
+				return nil, "", false
+			}
+			part, s = s[1:end+1], s[end+2:]
+		default:
+			end := 0
+			for end < len(s) && (s[end] == '_' || s[end] == '-' || s[end] >= 'a' && s[end] <= 'z' || s[end] >= 'A' && s[end] <= 'Z' || s[end] >= '0' && s[end] <= '9') {
+				end++
+			}
+			if end == 0 {
+				return nil, "", false
+			}
+			part, s = s[:end], s[end:]
+		}
+		parts = append(parts, part)
+		s = strings.TrimLeft(s, " \t")
+		if !strings.HasPrefix(s, ".") {
+			return parts, s, true
+		}
+		s = s[1:]
+	}
 }
 
 // ConstraintFileError locates a violated cross-key constraint at the file

@@ -82,6 +82,9 @@ func (p Param) Coerce(v any) (any, error) {
 			if x != math.Trunc(x) || math.IsInf(x, 0) || math.IsNaN(x) {
 				return nil, fmt.Errorf("must be an integer, got %v", x)
 			}
+			if x >= math.MaxInt64 || x < math.MinInt64 {
+				return nil, fmt.Errorf("must be an integer that fits in 64 bits, got %v", x)
+			}
 			out = int(x)
 		default:
 			return nil, fmt.Errorf("must be an integer, got %s", describe(v))
