@@ -1,0 +1,133 @@
+package rules_test
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/loopbreak/loopbreak/replay"
+	"github.com/loopbreak/loopbreak/rules"
+)
+
+// --- action_novelty (RULES.md §7) ---
+
+var rlNoveltySet = []*rules.Rule{rules.ActionNovelty}
+
+func rlHint(n int, action string) rules.Firing {
+	return rules.Firing{Turn: n, Rule: "action_novelty", Kind: "hint", Action: action}
+}
+
+// rlActs returns one turn per action, numbered from 1. "~" is a filled
+// turn, "-" a turn whose action the log does not give.
+func rlActs(acts ...string) []replay.Turn {
+	var out []replay.Turn
+	for i, a := range acts {
+		t := replay.Turn{N: i + 1, LocStart: "r", LocEnd: "r"}
+		switch a {
+		case "~":
+			t.Filled = true
+		case "-":
+		default:
+			t.Action, t.HasAction = a, true
+		}
+		out = append(out, t)
+	}
+	return out
+}
+
+// rlNumbered returns n distinct actions.
+func rlNumbered(n int) []string {
+	var out []string
+	for i := 1; i <= n; i++ {
+		out = append(out, fmt.Sprintf("examine thing %d", i))
+	}
+	return out
+}
+
+func TestActionNovelty(t *testing.T) {
+	cases := []struct {
+		name  string
+		cfg   []any
+		turns []replay.Turn
+		want  []rules.Firing
+	}{
+		{
+			name:  "first action never hints; immediate repeat does",
+			turns: rlActs("look", "look"),
+			want:  []rules.Firing{rlHint(2, "look")},
+		},
+		{
+			name:  "every repeat within the window",
+			turns: rlActs("a", "b", "a", "b", "c"),
+			want:  []rules.Firing{rlHint(3, "a"), rlHint(4, "b")},
+		},
+		{
+			name:  "window 5: repeat 5 actions back hints",
+			cfg:   []any{"action_novelty_window", 5},
+			turns: rlActs("a", "b", "c", "d", "e", "a"),
+			want:  []rules.Firing{rlHint(6, "a")},
+		},
+		{
+			name:  "window 5: repeat 6 actions back does not",
+			cfg:   []any{"action_novelty_window", 5},
+			turns: rlActs("a", "b", "c", "d", "e", "f", "a"),
+		},
+		{
+			name:  "default window 15: repeat 15 back hints",
+			turns: rlActs(rlConcat([]string{"a"}, rlNumbered(14), []string{"a"})...),
+			want:  []rules.Firing{rlHint(16, "a")},
+		},
+		{
+			name:  "default window 15: repeat 16 back does not",
+			turns: rlActs(rlConcat([]string{"a"}, rlNumbered(15), []string{"a"})...),
+		},
+		{
+			name:  "normalised: trimmed, lower case",
+			turns: rlActs("Open Door", "  open door ", "OPEN DOOR\t", "open  door"),
+			want:  []rules.Firing{rlHint(2, "open door"), rlHint(3, "open door")},
+		},
+		{
+			name:  "filled turns and turns without an action are skipped",
+			cfg:   []any{"action_novelty_window", 5},
+			turns: rlActs("a", "b", "c", "d", "~", "~", "-", "e", "a"),
+			// earlier actions a b c d e: a is among the last 5.
+			want: []rules.Firing{rlHint(9, "a")},
+		},
+		{
+			name:  "window 50 keeps 50 actions: repeat 50 back hints",
+			cfg:   []any{"action_novelty_window", 50},
+			turns: rlActs(rlConcat([]string{"a"}, rlNumbered(49), []string{"a"})...),
+			want:  []rules.Firing{rlHint(51, "a")},
+		},
+		{
+			name:  "window 50: repeat 51 back does not",
+			cfg:   []any{"action_novelty_window", 50},
+			turns: rlActs(rlConcat([]string{"a"}, rlNumbered(50), []string{"a"})...),
+		},
+		{
+			name:  "enable_exploration_hints=false",
+			cfg:   []any{"enable_exploration_hints", false},
+			turns: rlActs("look", "look"),
+		},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got := rlRun(rlEp(c.turns), rlCfg(t, c.cfg...), rlNoveltySet)
+			rlExpect(t, got, c.want)
+		})
+	}
+}
+
+func TestActionNoveltyConfig(t *testing.T) {
+	for _, v := range []int{5, 15, 50} {
+		t.Run(fmt.Sprintf("accepted/%d", v), func(t *testing.T) {
+			if _, err := rlTryCfg("action_novelty_window", v); err != nil {
+				t.Errorf("rejected: %v", err)
+			}
+		})
+	}
+	for _, v := range []int{4, 0, 51} {
+		t.Run(fmt.Sprintf("rejected/%d", v), func(t *testing.T) {
+			rlConfigRejected(t, []string{"action_novelty_window"}, "action_novelty_window", v)
+		})
+	}
+}
