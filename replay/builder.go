@@ -87,13 +87,15 @@ func (c *collector) line(raw []byte, lineNo int, last bool) error {
 }
 
 // route makes id the current episode. Lines read before the first id
-// belong to it when they carried no turns yet (an init line without id).
+// belong to it: a line without an id belongs to the episode of the line
+// before, and the first lines of a file are the first episode's (an init
+// line, or events real logs write without an id).
 func (c *collector) route(id string) {
 	if b, ok := c.byID[id]; ok {
 		c.cur = b
 		return
 	}
-	if c.cur != nil && c.cur.implicit && len(c.cur.slots) == 0 {
+	if c.cur != nil && c.cur.implicit {
 		delete(c.byID, c.cur.id)
 		c.cur.id = id
 		c.cur.implicit = false
@@ -193,15 +195,19 @@ func (s *slot) merge(r *slot) {
 }
 
 type builder struct {
-	id        string
-	source    string
-	implicit  bool // named after the file, not by an episode_id
-	slots     map[int]*slot
-	lastDone  int // highest completed turn (events without a turn go to the next one)
-	lastTurn  int // turn of the latest event; hasLast is false after a restart's init line
-	hasLast   bool
-	firstDone int // lowest completed turn
-	anyDone   bool
+	id       string
+	source   string
+	implicit bool // named after the file, not by an episode_id
+	slots    map[int]*slot
+	lastDone int // highest completed turn (events without a turn go to the next one)
+	lastTurn int // turn of the latest event; hasLast is false after a restart's init line
+	hasLast  bool
+
+	pending     *slot // events of the completed lastTurn since its turn_completed
+	pendingTurn int
+	pendingLine int
+	firstDone   int // lowest completed turn
+	anyDone     bool
 
 	hasIDs    bool
 	nameToID  map[string]string
@@ -226,32 +232,66 @@ func newBuilder(id, source string) *builder {
 // fill with a row per missing turn.
 const MaxTurnGap = 100_000
 
-// slotFor returns where an event of turn t goes: its record, or once the
-// turn is completed, the record a restarted run may be logging (redo).
-// Events right after a turn's turn_completed, before any event of another
-// turn or a restart, are late events of the same record; a second
-// final_action_selection opens a new record.
+// slotFor returns where an event of turn t goes: its record until the
+// turn is completed. After its turn_completed, events of t go to a pending
+// record while nothing else happens: an event of another turn or a
+// restart's init line shows they were late events of the record (they
+// merge into it), while a final_action_selection or a second
+// turn_completed for t shows they began a restarted run's record of t.
+// Events of a completed turn after other turns' events are a restarted
+// run's (redo).
 func (b *builder) slotFor(t int, lineNo int, opens bool) *slot {
+	if b.pending != nil && b.pendingTurn != t {
+		b.closePending()
+	}
 	s := b.slots[t]
 	if s == nil {
 		s = &slot{}
 		b.slots[t] = s
 	}
-	late := b.hasLast && b.lastTurn == t && !opens && s.redo == nil
+	late := b.hasLast && b.lastTurn == t
 	b.lastTurn, b.hasLast = t, true
-	if s.completed && !late {
-		if s.redo == nil {
-			s.redo, s.redoLine = &slot{}, lineNo
-		}
+	switch {
+	case !s.completed:
+		return s
+	case s.redo != nil:
 		return s.redo
+	case late && !opens:
+		if b.pending == nil {
+			b.pending, b.pendingTurn, b.pendingLine = &slot{}, t, lineNo
+		}
+		return b.pending
 	}
-	return s
+	s.redo, s.redoLine = b.takePending(t, lineNo)
+	return s.redo
+}
+
+// takePending returns the pending record of t (and its first line) as the
+// start of a restarted run's record, or a new one starting at lineNo.
+func (b *builder) takePending(t, lineNo int) (*slot, int) {
+	if b.pending != nil && b.pendingTurn == t {
+		r, line := b.pending, b.pendingLine
+		b.pending = nil
+		return r, line
+	}
+	return &slot{}, lineNo
+}
+
+// closePending merges pending late events into their turn's record.
+func (b *builder) closePending() {
+	if b.pending != nil {
+		b.slots[b.pendingTurn].merge(b.pending)
+		b.pending = nil
+	}
 }
 
 // complete returns the record a turn_completed for t closes. A second
 // turn_completed for t is a restarted run logging the turn again: its
 // record (the events since the first one) replaces the first.
 func (b *builder) complete(t int, lineNo int) *slot {
+	if b.pending != nil && b.pendingTurn != t {
+		b.closePending()
+	}
 	s := b.slots[t]
 	switch {
 	case s == nil:
@@ -263,7 +303,7 @@ func (b *builder) complete(t int, lineNo int) *slot {
 			first = s.redoLine
 			s = s.redo
 		} else {
-			s = &slot{}
+			s, first = b.takePending(t, lineNo)
 		}
 		b.slots[t] = s
 		b.Diag.Repeated++
@@ -402,7 +442,9 @@ func (b *builder) event(w *wireEvent, source string, lineNo int) (reason string)
 		}
 		b.anyDone = true
 	case "episode_initialized", "orchestrator_init":
-		b.hasLast = false // a (re)started run: what follows is a new record
+		// A (re)started run: what was pending was late, what follows is new.
+		b.closePending()
+		b.hasLast = false
 	case "stuck_termination":
 		b.end = EndStuckTermination
 		b.liveStop, b.hasLiveStop = turnOf(), true
@@ -445,6 +487,7 @@ func (b *builder) build() *Episode {
 	if ep.RecordedEnd == "" {
 		ep.RecordedEnd = EndUnknown
 	}
+	b.closePending()
 	for _, s := range b.slots {
 		if s.redo != nil {
 			s.merge(s.redo)

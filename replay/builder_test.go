@@ -53,18 +53,19 @@ func TestEpisodesByID(t *testing.T) {
 	}
 }
 
-// Turns logged before the first episode_id stay in an episode named after
-// the file; an id that appears later starts its own episode.
+// Turns logged before the first episode_id belong to the first episode
+// (a line without an id belongs to the episode of the line before).
 func TestEpisodesImplicitFirst(t *testing.T) {
 	in := rtLine("turn_completed", "turn", 1, "score", 0, "location", "Dam") + "\n" +
 		rtLine("orchestrator_init", "episode_id", "A") + "\n" +
-		rtLine("turn_completed", "turn", 1, "score", 3, "location", "Dam") + "\n"
+		rtLine("turn_completed", "turn", 2, "score", 3, "location", "Dam") + "\n" +
+		rtLine("turn_completed", "episode_id", "B", "turn", 1, "score", 7, "location", "Dam") + "\n"
 	eps := rtRead(t, in, Options{})
-	if got := rtIDs(eps); !slices.Equal(got, []string{"default-ep", "A"}) {
+	if got := rtIDs(eps); !slices.Equal(got, []string{"A", "B"}) {
 		t.Fatalf("episodes %v", got)
 	}
-	if eps[0].FinalScore() != 0 || eps[1].FinalScore() != 3 {
-		t.Errorf("scores %v %v", eps[0].FinalScore(), eps[1].FinalScore())
+	if eps[0].RecordedTurns() != 2 || eps[0].Turn(1).Score != 0 || eps[0].FinalScore() != 3 || eps[1].FinalScore() != 7 {
+		t.Errorf("A: turns %d score %v; B: score %v", eps[0].RecordedTurns(), eps[0].FinalScore(), eps[1].FinalScore())
 	}
 	// A file with no id at all is one episode named after the file.
 	ep := rtOne(t, rtLine("turn_completed", "turn", 1, "score", 0, "location", "Dam")+"\n")
@@ -538,5 +539,43 @@ func TestImplicitEpisodeMeetsItsOwnID(t *testing.T) {
 	}
 	if len(eps) != 1 || eps[0].RecordedTurns() != 2 || eps[0].Diag.Gaps != 0 {
 		t.Errorf("episodes %v; want one episode 2025-11-03T12:38:53 with turns 1-2", rtIDs(eps))
+	}
+}
+
+// A run restarted right after a turn's turn_completed logs that turn again:
+// the llm_call lines before its final_action_selection are the restarted
+// record's, while events after a turn_completed followed by other turns are
+// late events of the first record.
+func TestRestartRightAfterTurnCompleted(t *testing.T) {
+	call := func(n int) string { return rtLine("llm_call", "turn", n) + "\n" }
+	in := call(1) + call(1) + rtTurn("E", 1, "look", 0, "Dam", 0.5) +
+		rtLine("action_rejected", "turn", 1) + "\n" + // late event of turn 1
+		call(2) + call(2) + rtTurn("E", 2, "look", 0, "Dam", 0.5) +
+		rtLine("episode_restored", "turn", 1) + "\n" + // irrelevant: no init line
+		call(2) + call(2) + call(2) + rtTurn("E", 2, "wait", 0, "Dam", 0.5)
+	ep := rtOne(t, in)
+	if ep.Diag.Repeated != 1 {
+		t.Fatalf("repeated %d, want 1", ep.Diag.Repeated)
+	}
+	if tr := ep.Turn(1); tr.LLMCalls != 2 || tr.Rejections != 1 {
+		t.Errorf("turn 1: %d calls %d rejections, want 2 and 1", tr.LLMCalls, tr.Rejections)
+	}
+	if tr := ep.Turn(2); tr.LLMCalls != 3 || tr.Action != "wait" {
+		t.Errorf("turn 2: %d calls, action %q; want the restarted record: 3 calls, wait", tr.LLMCalls, tr.Action)
+	}
+}
+
+// Events logged before the first episode_id (real logs write some without
+// one) belong to the first episode.
+func TestEventsBeforeFirstID(t *testing.T) {
+	in := rtLine("llm_call", "turn", 1) + "\n" +
+		rtLine("room_description_captured", "turn", 1, "location_id", 180) + "\n" +
+		rtTurn("A", 1, "look", 0, "West of House", 0.5)
+	eps := rtRead(t, in, Options{})
+	if got := rtIDs(eps); !slices.Equal(got, []string{"A"}) {
+		t.Fatalf("episodes %v, want [A]", got)
+	}
+	if ep := eps[0]; ep.LocationKey != KeyRoomID || !ep.LLMCallsLogged || ep.Turn(1).LocStart != "180" {
+		t.Errorf("key %s, calls logged %v, turn 1 at %q", ep.LocationKey, ep.LLMCallsLogged, ep.Turn(1).LocStart)
 	}
 }
