@@ -68,16 +68,7 @@ type BaselineEpisode struct {
 
 // NewBaseline starts a baseline for cfg.
 func NewBaseline(cfg *rules.Config) *Baseline {
-	return &Baseline{SchemaVersion: BaselineVersion, Config: ConfigValues(cfg), Episodes: []BaselineEpisode{}}
-}
-
-// ConfigValues is every key of cfg with its value.
-func ConfigValues(cfg *rules.Config) map[string]any {
-	m := map[string]any{}
-	for _, k := range rules.Keys() {
-		m[k] = cfg.Value(k)
-	}
-	return m
+	return &Baseline{SchemaVersion: BaselineVersion, Config: cfg.Map(), Episodes: []BaselineEpisode{}}
 }
 
 // BaselineEntry is the baseline form of an outcome.
@@ -416,22 +407,6 @@ func (c ConfigChange) String() string {
 type Comparison struct {
 	Episodes []EpisodeCheck // in canonical order (episode id, then source)
 	Config   []ConfigChange // sorted by key
-}
-
-// Count returns the number of episodes with a status.
-func (c *Comparison) Count(status string) int {
-	n := 0
-	for i := range c.Episodes {
-		if c.Episodes[i].Status == status {
-			n++
-		}
-	}
-	return n
-}
-
-// Drifted is the number of changed, new and missing episodes.
-func (c *Comparison) Drifted() int {
-	return c.Count(StatusChanged) + c.Count(StatusNew) + c.Count(StatusMissing)
 }
 
 // Compare matches the episodes of cur with those of base and lists every
@@ -781,46 +756,39 @@ func FormatPercent(p float64) string {
 	return strconv.FormatFloat(p, 'f', -1, 64) + "%"
 }
 
+// gate is a verdict: the figure (what), then why it passes or fails.
+func gate(name, limit, value string, passed bool, what, pass, fail string) GateResult {
+	g := GateResult{Name: name, Limit: limit, Value: value, Passed: passed, Message: what + fail}
+	if passed {
+		g.Message = what + pass
+	}
+	return g
+}
+
 // MaxFalseRateGate fails when more than limitPct percent of the terminated
 // episodes are false terminations (Totals.FalseRatePct).
 func MaxFalseRateGate(t *Totals, limitPct float64) GateResult {
-	g := GateResult{Name: "max-false-rate", Limit: FormatPercent(limitPct), Value: fmt.Sprintf("%.1f%%", t.FalseRatePct)}
-	g.Passed = t.FalseRatePct <= limitPct+eps
-	what := fmt.Sprintf("false terminations %d of %d terminated episodes (%s)", t.FalseTerminations, t.Terminated, g.Value)
-	if g.Passed {
-		g.Message = what + ", at most " + g.Limit + " allowed"
-	} else {
-		g.Message = what + " exceed the limit of " + g.Limit
-	}
-	return g
+	limit, value := FormatPercent(limitPct), fmt.Sprintf("%.1f%%", t.FalseRatePct)
+	return gate("max-false-rate", limit, value, t.FalseRatePct <= limitPct+eps,
+		fmt.Sprintf("false terminations %d of %d terminated episodes (%s)", t.FalseTerminations, t.Terminated, value),
+		", at most "+limit+" allowed", " exceed the limit of "+limit)
 }
 
 // MinSavedGate fails when the turns saved are less than limitPct percent
 // of the recorded turns (Totals.TurnsSavedPct).
 func MinSavedGate(t *Totals, limitPct float64) GateResult {
-	g := GateResult{Name: "min-saved", Limit: FormatPercent(limitPct), Value: fmt.Sprintf("%.1f%%", t.TurnsSavedPct)}
-	g.Passed = t.TurnsSavedPct+eps >= limitPct
-	what := fmt.Sprintf("turns saved %d of %d recorded turns (%s)", t.TurnsSaved, t.RecordedTurns, g.Value)
-	if g.Passed {
-		g.Message = what + ", at least " + g.Limit + " required"
-	} else {
-		g.Message = what + ", below the required " + g.Limit
-	}
-	return g
+	limit, value := FormatPercent(limitPct), fmt.Sprintf("%.1f%%", t.TurnsSavedPct)
+	return gate("min-saved", limit, value, t.TurnsSavedPct+eps >= limitPct,
+		fmt.Sprintf("turns saved %d of %d recorded turns (%s)", t.TurnsSaved, t.RecordedTurns, value),
+		", at least "+limit+" required", ", below the required "+limit)
 }
 
 // MaxForfeitGate fails when the score forfeited over the corpus exceeds
 // limit.
 func MaxForfeitGate(t *Totals, limit float64) GateResult {
-	g := GateResult{Name: "max-forfeit", Limit: num(limit), Value: num(t.ScoreForfeited)}
-	g.Passed = t.ScoreForfeited <= limit+eps
-	what := fmt.Sprintf("score forfeited %s in total", g.Value)
-	if g.Passed {
-		g.Message = what + ", at most " + g.Limit + " allowed"
-	} else {
-		g.Message = what + " exceeds the limit of " + g.Limit
-	}
-	return g
+	value := num(t.ScoreForfeited)
+	return gate("max-forfeit", num(limit), value, t.ScoreForfeited <= limit+eps,
+		"score forfeited "+value+" in total", ", at most "+num(limit)+" allowed", " exceeds the limit of "+num(limit))
 }
 
 // FailOn is a --fail-on gate: RULE/KIND[:rejected][@EPISODES]. It fails
@@ -828,13 +796,15 @@ func MaxForfeitGate(t *Totals, limit float64) GateResult {
 // :rejected, only firings whose adjusted confidence would have rejected the
 // action count (kinds carrying an adjusted confidence:
 // score_adjustment/adjustment and location_revisit/penalty); EPISODES is a
-// glob on episode ids (path.Match syntax), every episode without it.
+// comma-separated list of globs on episode ids (path.Match syntax), e.g.
+// the team's winning reference episodes; every episode without it.
 type FailOn struct {
 	Spec     string // as written
 	Rule     string
 	Kind     string
 	Rejected bool
-	Episodes string
+	Episodes string   // the scope as written, "" for every episode
+	patterns []string // Episodes, split at commas
 
 	rejectedField bool // the kind carries its own rejected flag
 	fired         int
@@ -882,11 +852,14 @@ func ParseFailOn(spec string) (*FailOn, error) {
 		f.rejectedField = hasField(k.Fields, "rejected")
 	}
 	if scoped {
-		if scope == "" {
-			return nil, fmt.Errorf("--fail-on %q: empty episode pattern after @", spec)
-		}
-		if _, err := path.Match(scope, ""); err != nil {
-			return nil, fmt.Errorf("--fail-on %q: bad episode pattern %q: %v", spec, scope, err)
+		for _, p := range strings.Split(scope, ",") {
+			if p = strings.TrimSpace(p); p == "" {
+				return nil, fmt.Errorf("--fail-on %q: empty episode pattern after @ or a comma", spec)
+			}
+			if _, err := path.Match(p, ""); err != nil {
+				return nil, fmt.Errorf("--fail-on %q: bad episode pattern %q: %v", spec, p, err)
+			}
+			f.patterns = append(f.patterns, p)
 		}
 		f.Episodes = scope
 	}
@@ -909,10 +882,8 @@ func (f *FailOn) NeedsFirings() bool { return f.Rejected }
 // Observe counts the gate's firings in one outcome; threshold is the
 // configuration's rejection_threshold.
 func (f *FailOn) Observe(o *Outcome, threshold float64) {
-	if f.Episodes != "" {
-		if ok, _ := path.Match(f.Episodes, o.EpisodeID); !ok {
-			return
-		}
+	if f.patterns != nil && !f.inScope(o.EpisodeID) {
+		return
 	}
 	n := 0
 	if !f.Rejected {
@@ -932,6 +903,16 @@ func (f *FailOn) Observe(o *Outcome, threshold float64) {
 		f.fired += n
 		f.where = append(f.where, fmt.Sprintf("%s (%d)", o.EpisodeID, n))
 	}
+}
+
+// inScope says whether an episode id matches one of the patterns.
+func (f *FailOn) inScope(id string) bool {
+	for _, p := range f.patterns {
+		if ok, _ := path.Match(p, id); ok {
+			return true
+		}
+	}
+	return false
 }
 
 // Result is the gate's verdict over the episodes observed.

@@ -220,9 +220,6 @@ func TestCompare(t *testing.T) {
 	if status[StatusUnchanged] != 2 || status[StatusChanged] != 3 || status[StatusNew] != 1 || status[StatusMissing] != 2 {
 		t.Errorf("statuses %v", status)
 	}
-	if c.Drifted() != 6 {
-		t.Errorf("Drifted = %d", c.Drifted())
-	}
 	if len(c.Config) != 1 || c.Config[0].String() != "max_turns_stuck 40 → 50" {
 		t.Errorf("config changes %v", c.Config)
 	}
@@ -233,8 +230,13 @@ func TestCompare(t *testing.T) {
 
 	// No baseline: every episode is unchecked, nothing drifts.
 	u := Compare(nil, cur, nil)
-	if u.Drifted() != 0 || u.Count(StatusUnchecked) != len(cur.Episodes) {
+	if len(u.Episodes) != len(cur.Episodes) || len(u.Config) != 0 {
 		t.Errorf("unchecked comparison %+v", u)
+	}
+	for _, e := range u.Episodes {
+		if e.Status != StatusUnchecked || len(e.Drift) != 0 {
+			t.Errorf("unchecked comparison: %+v", e)
+		}
 	}
 }
 
@@ -326,6 +328,7 @@ func TestParseFailOn(t *testing.T) {
 		{" score_adjustment/adjustment:rejected ", "score_adjustment", "adjustment", "", true, true},
 		{"location_revisit/penalty:rejected@2025-11-0?T*", "location_revisit", "penalty", "2025-11-0?T*", true, true},
 		{"camping/detection@2025-11-04T09:35:24", "camping", "detection", "2025-11-04T09:35:24", false, false},
+		{"camping/detection@won-*, 2025-11-04T09:35:24", "camping", "detection", "won-*, 2025-11-04T09:35:24", false, false},
 	}
 	for _, g := range good {
 		f, err := ParseFailOn(g.spec)
@@ -346,6 +349,8 @@ func TestParseFailOn(t *testing.T) {
 		"stuck_warnings/warning:rejected":    "stuck_warnings/warning never rejects an action",
 		"camping/detection@":                 "empty episode pattern",
 		"camping/detection@[":                "bad episode pattern",
+		"camping/detection@a,,b":             "empty episode pattern after @ or a comma",
+		"camping/detection@a,[":              `bad episode pattern "["`,
 	}
 	for spec, want := range bad {
 		if _, err := ParseFailOn(spec); err == nil || !strings.Contains(err.Error(), want) {
@@ -379,6 +384,8 @@ func TestFailOnObserve(t *testing.T) {
 		{"score_adjustment/adjustment:rejected@won-*", "score_adjustment/adjustment would reject an action 1 time in 1 episode matching won-*: won-1 (1)"},
 		{"location_revisit/penalty:rejected", "location_revisit/penalty would reject an action 1 time in 1 episode: won-1 (1)"},
 		{"location_revisit/penalty:rejected@lost-*", "PASS location_revisit/penalty would never reject an action in episodes matching lost-*"},
+		{"score_adjustment/adjustment@won-1,lost-?", "score_adjustment/adjustment fired 4 times in 2 episodes matching won-1,lost-?: won-1 (2), lost-1 (2)"},
+		{"score_adjustment/adjustment@won-2,lost-9", "PASS score_adjustment/adjustment never fired in episodes matching won-2,lost-9"},
 		{"camping/detection", "PASS camping/detection never fired"},
 	}
 	for _, c := range cases {

@@ -51,40 +51,6 @@ type Axis struct {
 	Values []any
 }
 
-// SuggestKey returns " (did you mean KEY?)" for a mistyped key, or "".
-func SuggestKey(key string) string {
-	best, bestD := "", 4
-	for _, k := range rules.Keys() {
-		if d := sweepEditDistance(key, k); d < bestD {
-			best, bestD = k, d
-		}
-	}
-	if best == "" {
-		return ""
-	}
-	return " (did you mean " + best + "?)"
-}
-
-func sweepEditDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
-}
-
 // ParseAxis reads the values of a key: a comma-separated list whose items
 // are values ("30", "0.5", "true") or inclusive ranges "start:stop:step"
 // (numeric keys only), e.g. "20:80:5" or "30,40,50" or "10,20:40:10".
@@ -92,7 +58,9 @@ func sweepEditDistance(a, b string) int {
 func ParseAxis(key, spec string) (Axis, error) {
 	p, ok := rules.LookupParam(key)
 	if !ok {
-		return Axis{}, fmt.Errorf("unknown key%s", SuggestKey(key))
+		// rules words it, with its did-you-mean: unknown key "max_turns_stuk"
+		// (did you mean max_turns_stuck?)
+		return Axis{}, rules.Default().Set(key, nil, rules.Source{})
 	}
 	ax := Axis{Key: key}
 	seen := map[any]bool{}
@@ -556,41 +524,55 @@ type SweptFile struct {
 // their episode is replayed; at most 2×workers files' results are held.
 // emit runs on the caller's goroutine; returning false stops early.
 func SweepFiles(files []string, stdin io.Reader, opts replay.Options, workers int, plan *Plan, emit func(SweptFile) bool) {
+	inOrder(len(files), workers, func() func(int) SweptFile {
+		rp := plan.NewReplayer() // scratch space: one per worker
+		return func(i int) SweptFile {
+			eps, err := replay.ReadFile(files[i], stdin, opts)
+			sf := SweptFile{Path: files[i], Err: err, Episodes: make([]SweptEpisode, len(eps))}
+			for k, ep := range eps {
+				se := &sf.Episodes[k]
+				se.ID, se.Source, se.RecordedTurns, se.Diag = ep.ID, ep.Source, ep.RecordedTurns(), ep.Diag
+				se.Results = make([]Result, len(plan.Configs))
+				rp.Replay(ep, se.Results)
+				eps[k] = nil // let the turn table go
+			}
+			return sf
+		}
+	}, emit)
+}
+
+// inOrder computes n results on a bounded pool of workers (each with the
+// state newWorker gives it) and calls emit with them in index order,
+// whatever the scheduling; at most 2×workers results are held at once.
+// emit runs on the caller's goroutine; returning false stops early.
+// (ReadAll in corpus.go is the same pool with reading as the work.)
+func inOrder[T any](n, workers int, newWorker func() func(i int) T, emit func(T) bool) {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
 	type job struct {
 		i   int
-		out chan SweptFile
+		out chan T
 	}
 	jobs := make(chan job)
-	window := make(chan chan SweptFile, 2*workers)
+	window := make(chan chan T, 2*workers)
 	stop := make(chan struct{})
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			rp := plan.NewReplayer()
+			work := newWorker()
 			for j := range jobs {
-				eps, err := replay.ReadFile(files[j.i], stdin, opts)
-				sf := SweptFile{Path: files[j.i], Err: err, Episodes: make([]SweptEpisode, len(eps))}
-				for k, ep := range eps {
-					se := &sf.Episodes[k]
-					se.ID, se.Source, se.RecordedTurns, se.Diag = ep.ID, ep.Source, ep.RecordedTurns(), ep.Diag
-					se.Results = make([]Result, len(plan.Configs))
-					rp.Replay(ep, se.Results)
-					eps[k] = nil // let the turn table go
-				}
-				j.out <- sf
+				j.out <- work(j.i)
 			}
 		}()
 	}
 	go func() {
 		defer close(window)
 		defer close(jobs)
-		for i := range files {
-			out := make(chan SweptFile, 1)
+		for i := range n {
+			out := make(chan T, 1)
 			select {
 			case window <- out:
 			case <-stop:
@@ -814,8 +796,8 @@ func Recommend(rows []SweepRow, maxFalseRatePct *float64) Recommendation {
 					low = i
 				}
 			}
-			rec.Reason = fmt.Sprintf("No configuration keeps false terminations at or below %s of terminated episodes; the lowest rate is %s's, %s.",
-				fmtPct(limit), describeRow(rows, low), fmtPct(rows[low].Totals.FalseRatePct))
+			rec.Reason = fmt.Sprintf("No configuration keeps false terminations at or below %s of terminated episodes; the lowest rate, %s, is that of %s.",
+				fmtPct(limit), fmtPct(rows[low].Totals.FalseRatePct), describeRow(rows, low))
 			return rec
 		}
 		rows[best].Recommended = true
@@ -886,8 +868,9 @@ func Recommend(rows []SweepRow, maxFalseRatePct *float64) Recommendation {
 		b.WriteString("; no efficient configuration saves more turns.")
 	} else {
 		n := &rows[next].Totals
-		fmt.Fprintf(&b, "; the next efficient one, %s, would save %d more turns but has %d false terminations (%s) and score forfeited %s.",
-			describeRow(rows, next), n.TurnsSaved-t.TurnsSaved, n.FalseTerminations, fmtPct(n.FalseRatePct), fmtNum(n.ScoreForfeited))
+		fmt.Fprintf(&b, "; the next efficient one, %s, would save %d more turns but has %s (%s) and score forfeited %s.",
+			describeRow(rows, next), n.TurnsSaved-t.TurnsSaved, plural(n.FalseTerminations, "false termination", "false terminations"),
+			fmtPct(n.FalseRatePct), fmtNum(n.ScoreForfeited))
 	}
 	rec.Reason = b.String()
 	return rec

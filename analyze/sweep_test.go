@@ -52,8 +52,8 @@ func TestParseAxis(t *testing.T) {
 
 func TestParseAxisErrors(t *testing.T) {
 	cases := []struct{ key, spec, want string }{
-		{"max_turns_stuk", "30", "unknown key (did you mean max_turns_stuck?)"},
-		{"zzzzzzzzzzzz", "30", "unknown key"},
+		{"max_turns_stuk", "30", `unknown key "max_turns_stuk" (did you mean max_turns_stuck?)`},
+		{"zzzzzzzzzzzz", "30", `unknown key "zzzzzzzzzzzz"`},
 		{"max_turns_stuck", "", "no values"},
 		{"max_turns_stuck", "30,,40", "empty value in the list"},
 		{"max_turns_stuck", "abc", `must be an integer, got "abc"`},
@@ -386,7 +386,7 @@ func TestRecommendMaxFalseRate(t *testing.T) {
 	if rec.Row != -1 {
 		t.Fatalf("recommend = %+v, want none", rec)
 	}
-	if want := "No configuration keeps false terminations at or below 1% of terminated episodes; the lowest rate is #0 (max_turns_stuck=30)'s, 4%."; rec.Reason != want {
+	if want := "No configuration keeps false terminations at or below 1% of terminated episodes; the lowest rate, 4%, is that of #0 (max_turns_stuck=30)."; rec.Reason != want {
 		t.Errorf("reason:\n%s\nwant\n%s", rec.Reason, want)
 	}
 	for _, r := range rows {
@@ -426,6 +426,15 @@ func TestRecommendFrontier(t *testing.T) {
 	want = "No Pareto-efficient configuration keeps false terminations under ZorkGPT's 5% target; #0 (max_turns_stuck=20) has the lowest rate (6 of 60, 10%) and saves 500 turns (50%; score forfeited 30); the next efficient one, #2 (max_turns_stuck=10), would save 400 more turns but has 20 false terminations (25%) and score forfeited 90."
 	if rec.Row != 0 || rec.Reason != want {
 		t.Errorf("recommend = %+v\nwant reason %s", rec, want)
+	}
+
+	// One false termination is singular.
+	rows = []SweepRow{row(100, 0, 10, 0, ms(40)), row(150, 1, 11, 4, ms(30))}
+	rows[0].Baseline = true
+	MarkPareto(rows)
+	rec = Recommend(rows, nil)
+	if want := "; the next efficient one, #1 (max_turns_stuck=30), would save 50 more turns but has 1 false termination (9.1%) and score forfeited 4."; rec.Row != 0 || !strings.HasSuffix(rec.Reason, want) {
+		t.Errorf("recommend = %+v\nwant reason ending %s", rec, want)
 	}
 
 	// The top of the frontier.

@@ -59,7 +59,8 @@ Policy gates apply whether or not a baseline is compared:
   --fail-on SPEC       RULE/KIND[:rejected][@EPISODES], repeatable: fail when
                        that rule reports that kind (with :rejected, only when
                        the action would have been rejected; @EPISODES is a
-                       glob on episode ids)
+                       comma-separated list of globs on episode ids, e.g.
+                       the winning reference episodes)
 P is a percentage (5%) or a fraction (0.05).
 
 Exit status: 0 pass, 1 drift or a failed gate, 2 usage, configuration or
@@ -112,52 +113,6 @@ input error (a missing baseline; with --strict, unreadable input).`,
 	fl.Var(&opts.MaxForfeit, "max-forfeit", "fail when the total score forfeited exceeds `N`")
 	fl.StringArrayVar(&opts.FailOn, "fail-on", nil, "fail when a rule reports a kind (`SPEC`: RULE/KIND[:rejected][@EPISODES]; repeatable)")
 	return c
-}
-
-// percentFlag is a share given as "5%" or as a fraction "0.05"; the value
-// is kept in percent.
-type percentFlag struct {
-	Pct   float64
-	Given bool
-}
-
-func (p *percentFlag) String() string {
-	if !p.Given {
-		return ""
-	}
-	return analyze.FormatPercent(p.Pct)
-}
-
-func (p *percentFlag) Type() string { return "percent" }
-
-func (p *percentFlag) Set(s string) error { // implements pflag.Value
-	v, err := parsePercent(s)
-	if err != nil {
-		return err
-	}
-	p.Pct, p.Given = v, true
-	return nil
-}
-
-// parsePercent reads "5%" (0 to 100) or a fraction "0.05" (0 to 1) and
-// returns percent. A bare number above 1 is refused: "5" could mean either.
-func parsePercent(s string) (float64, error) {
-	t := strings.TrimSpace(s)
-	if num, ok := strings.CutSuffix(t, "%"); ok {
-		v, err := strconv.ParseFloat(strings.TrimSpace(num), 64)
-		if err != nil || math.IsNaN(v) || v < 0 || v > 100 {
-			return 0, fmt.Errorf("want a percentage from 0%% to 100%%, got %q", s)
-		}
-		return v, nil
-	}
-	v, err := strconv.ParseFloat(t, 64)
-	if err != nil || math.IsNaN(v) || v < 0 {
-		return 0, fmt.Errorf("want a percentage (5%%) or a fraction (0.05), got %q", s)
-	}
-	if v > 1 {
-		return 0, fmt.Errorf("%q is ambiguous: write %s%% for a percentage or a fraction from 0 to 1", s, t)
-	}
-	return v * 100, nil
 }
 
 // numberFlag is an optional finite number.

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"encoding/xml"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -18,36 +17,11 @@ import (
 	"github.com/loopbreak/loopbreak/analyze"
 )
 
-// checkMain is Main with the check command registered, whether or not
-// root.go registers it yet.
-func checkMain(args []string, ios *IOStreams) int {
-	root := NewRootCmd(ios)
-	registered := false
-	for _, c := range root.Commands() {
-		registered = registered || c.Name() == "check"
-	}
-	if !registered {
-		root.AddCommand(NewCmdCheck(ios, nil))
-	}
-	root.SetArgs(args)
-	err := root.Execute()
-	var f *failError
-	if err != nil && !errors.As(err, &f) {
-		fmt.Fprintf(ios.ErrOut, "loopbreak: %v\n", err)
-	}
-	return exitCode(err)
-}
-
 // runCheck runs `loopbreak check args...` in dir ("" = here) and returns
 // exit code, stdout and stderr.
 func runCheck(t *testing.T, dir string, args ...string) (int, string, string) {
 	t.Helper()
-	ios, _, out, errOut := Test()
-	if dir != "" {
-		t.Chdir(dir)
-	}
-	code := checkMain(append([]string{"check"}, args...), ios)
-	return code, out.String(), errOut.String()
+	return run(t, dir, "", append([]string{"check"}, args...)...)
 }
 
 // checkLog writes an id-keyed episode of n turns walking between two
@@ -362,6 +336,7 @@ func TestCheckGates(t *testing.T) {
 		{[]string{"--max-forfeit", "4"}, 1, "  FAIL  max-forfeit: score forfeited 5 in total exceeds the limit of 4\n"},
 		{[]string{"--max-forfeit", "5"}, 0, "  pass  max-forfeit: score forfeited 5 in total, at most 5 allowed\n"},
 		{[]string{"--fail-on", "progress_velocity/termination"}, 1, "  FAIL  fail-on progress_velocity/termination: progress_velocity/termination fired 2 times in 2 episodes: A (1), B (1)\n"},
+		{[]string{"--fail-on", "progress_velocity/termination@C,B"}, 1, "  FAIL  fail-on progress_velocity/termination@C,B: progress_velocity/termination fired 1 time in 1 episode matching C,B: B (1)\n"},
 		{[]string{"--fail-on", "progress_velocity/termination@C"}, 0, "  pass  fail-on progress_velocity/termination@C: progress_velocity/termination never fired in episodes matching C\n"},
 		// C is the winning episode: no action of it may be rejected.
 		{[]string{"--fail-on", "score_adjustment/adjustment:rejected@C"}, 1, "  FAIL  fail-on score_adjustment/adjustment:rejected@C: score_adjustment/adjustment would reject an action 37 times in 1 episode matching C: C (37)\n"},
@@ -406,9 +381,10 @@ func TestCheckUsageErrors(t *testing.T) {
 		{"no args", nil, "requires at least 1 arg"},
 		{"bad format", []string{"--format", "xml", "eps"}, `--format "xml": want one of [text json junit github markdown]`},
 		{"bad color", []string{"--color", "pink", "eps"}, `--color "pink"`},
-		{"ambiguous percent", []string{"--max-false-rate", "5", "eps"}, `"5" is ambiguous: write 5% for a percentage or a fraction from 0 to 1`},
-		{"percent too big", []string{"--min-saved", "140%", "eps"}, `want a percentage from 0% to 100%, got "140%"`},
-		{"not a percent", []string{"--min-saved", "lots", "eps"}, `want a percentage (5%) or a fraction (0.05), got "lots"`},
+		{"ambiguous percent", []string{"--max-false-rate", "5", "eps"}, `invalid argument "5" for "--max-false-rate" flag: ambiguous: write 5% for a percentage, or 0.05 for a fraction`},
+		{"percent too big", []string{"--min-saved", "140%", "eps"}, `invalid argument "140%" for "--min-saved" flag: want a percentage from 0% to 100%`},
+		{"not a percent", []string{"--min-saved", "lots", "eps"}, `invalid argument "lots" for "--min-saved" flag: want a percentage (5%) or a fraction (0.05)`},
+		{"fraction too big", []string{"--min-saved", "140", "eps"}, `invalid argument "140" for "--min-saved" flag: want a percentage from 0% to 100% or a fraction from 0 to 1`},
 		{"not a number", []string{"--max-forfeit", "ten", "eps"}, `want a number, got "ten"`},
 		{"unknown rule", []string{"--fail-on", "loop/termination", "eps"}, `--fail-on "loop/termination": unknown rule "loop"`},
 		{"unknown kind", []string{"--fail-on", "camping/camp", "eps"}, `rule camping has no kind "camp" (kinds: detection)`},
@@ -465,6 +441,8 @@ func TestCheckRunF(t *testing.T) {
 	}
 }
 
+// TestParsePercent: the one parser behind sweep's --max-false-rate and
+// check's --max-false-rate and --min-saved.
 func TestParsePercent(t *testing.T) {
 	good := map[string]float64{"5%": 5, " 12.5 % ": 12.5, "0%": 0, "100%": 100, "0.05": 5, "1": 100, "0": 0, ".4": 40}
 	for s, want := range good {
@@ -472,10 +450,31 @@ func TestParsePercent(t *testing.T) {
 			t.Errorf("parsePercent(%q) = %v, %v; want %v", s, got, err, want)
 		}
 	}
-	for _, s := range []string{"5", "-1%", "101%", "-0.1", "NaN", "NaN%", "", "%", "1.5"} {
-		if _, err := parsePercent(s); err == nil {
-			t.Errorf("parsePercent(%q) accepted", s)
+	bad := map[string]string{
+		"5":    "ambiguous: write 5% for a percentage, or 0.05 for a fraction",
+		"1.5":  "ambiguous: write 1.5% for a percentage, or 0.015 for a fraction",
+		"140":  "want a percentage from 0% to 100% or a fraction from 0 to 1",
+		"Inf":  "want a percentage from 0% to 100% or a fraction from 0 to 1",
+		"-1%":  "want a percentage from 0% to 100%",
+		"101%": "want a percentage from 0% to 100%",
+		"NaN%": "want a percentage from 0% to 100%",
+		"%":    "want a percentage from 0% to 100%",
+		"-0.1": "want a percentage (5%) or a fraction (0.05)",
+		"NaN":  "want a percentage (5%) or a fraction (0.05)",
+		"":     "want a percentage (5%) or a fraction (0.05)",
+		"few":  "want a percentage (5%) or a fraction (0.05)",
+	}
+	for s, want := range bad {
+		if got, err := parsePercent(s); err == nil || err.Error() != want {
+			t.Errorf("parsePercent(%q) = %v, %v; want error %q", s, got, err, want)
 		}
+	}
+	var p percentFlag
+	if p.String() != "" || p.Ptr() != nil {
+		t.Errorf("unset flag: %q %v", p.String(), p.Ptr())
+	}
+	if err := p.Set("0.125"); err != nil || p.String() != "12.5%" || *p.Ptr() != 12.5 {
+		t.Errorf("Set(0.125): %v %q", err, p.String())
 	}
 }
 
@@ -486,7 +485,7 @@ func TestCheckStdinAndDuplicates(t *testing.T) {
 	ios, in, out, errOut := Test()
 	in.WriteString(log)
 	// The same file named twice is read once.
-	if code := checkMain([]string{"check", "--update", "-", "eps", "eps/A/episode_log.jsonl"}, ios); code != 0 {
+	if code := Main([]string{"check", "--update", "-", "eps", "eps/A/episode_log.jsonl"}, ios); code != 0 {
 		t.Fatalf("exit %d\n%s%s", code, out, errOut)
 	}
 	data, _ := os.ReadFile("loopbreak.baseline.json")
@@ -496,7 +495,7 @@ func TestCheckStdinAndDuplicates(t *testing.T) {
 	}
 	ios, in, out, _ = Test()
 	in.WriteString(log)
-	if code := checkMain([]string{"check", "-", "eps"}, ios); code != 0 {
+	if code := Main([]string{"check", "-", "eps"}, ios); code != 0 {
 		t.Errorf("compare with stdin: exit %d\n%s", code, out)
 	}
 }

@@ -3,7 +3,6 @@ package cmd
 import (
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"strconv"
 	"strings"
@@ -37,8 +36,7 @@ type SweepOptions struct {
 	GridArgs []GridArg      // as given
 	Axes     []analyze.Axis // parsed from GridArgs, in order (the first varies slowest)
 
-	MaxFalseRate    string   // as given
-	MaxFalseRatePct *float64 // parsed, in percent; nil without the flag
+	MaxFalseRate percentFlag // --max-false-rate, in percent
 
 	ByEpisode bool
 	Format    string // table, json, csv
@@ -107,13 +105,6 @@ episodes; without it, the efficient row saving the most turns under ZorkGPT's
 				return err
 			}
 			opts.Axes = axes
-			if c.Flags().Changed("max-false-rate") {
-				p, err := parseSweepPercent(opts.MaxFalseRate)
-				if err != nil {
-					return usageErrorf("--max-false-rate %q: %v", opts.MaxFalseRate, err)
-				}
-				opts.MaxFalseRatePct = &p
-			}
 			if runF != nil {
 				return runF(opts)
 			}
@@ -127,7 +118,7 @@ episodes; without it, the efficient row saving the most turns under ZorkGPT's
 	fl.Var(&gridValue{opts: opts, flag: "grid"}, "grid", "sweep any key: `key=values` (list, range, or true,false); repeatable")
 	opts.Config.register(fl)
 	opts.Input.register(fl)
-	fl.StringVar(&opts.MaxFalseRate, "max-false-rate", "", "recommend the row saving the most turns with false terminations at most `P` of terminated episodes (5% or 0.05)")
+	fl.Var(&opts.MaxFalseRate, "max-false-rate", "recommend the row saving the most turns with false terminations at most `P` of terminated episodes (5% or 0.05)")
 	fl.BoolVar(&opts.ByEpisode, "by-episode", false, "list the episodes whose outcome flips between rows")
 	fl.StringVar(&opts.Format, "format", "table", "output `format`: table, json or csv")
 	fl.StringVar(&opts.Color, "color", "auto", "colour the table: auto, always or never (auto honours NO_COLOR)")
@@ -136,7 +127,7 @@ episodes; without it, the efficient row saving the most turns under ZorkGPT's
 }
 
 // parseGridArgs turns grid flags into axes; every error is a usage error
-// naming the flag.
+// naming the flag and the values as given: --max-stuck "30,abc": ...
 func parseGridArgs(args []GridArg) ([]analyze.Axis, error) {
 	if len(args) == 0 {
 		return nil, usageErrorf("nothing to sweep: give --max-stuck, --check-interval, --warning-threshold or --grid key=values")
@@ -144,51 +135,26 @@ func parseGridArgs(args []GridArg) ([]analyze.Axis, error) {
 	var axes []analyze.Axis
 	from := map[string]string{}
 	for _, a := range args {
-		key, spec, label := a.Key, a.Spec, a.Flag
+		key, values := a.Key, a.Spec
 		if a.Key == "" {
 			k, v, ok := strings.Cut(a.Spec, "=")
-			k = strings.TrimSpace(k)
-			if !ok || k == "" {
+			key, values = strings.TrimSpace(k), v
+			if !ok || key == "" {
 				return nil, usageErrorf("--grid %q: want key=values, e.g. max_turns_stuck=30,40,50", a.Spec)
 			}
-			if _, known := rules.LookupParam(k); !known {
-				return nil, usageErrorf("--grid %s: unknown key%s", k, analyze.SuggestKey(k))
-			}
-			key, spec, label = k, v, "--grid "+k
 		}
+		label := fmt.Sprintf("%s %q", a.Flag, a.Spec)
 		if prev, dup := from[key]; dup {
 			return nil, usageErrorf("%s: %s is already swept by %s", label, key, prev)
 		}
-		from[key] = label
-		ax, err := analyze.ParseAxis(key, spec)
+		from[key] = a.Flag
+		ax, err := analyze.ParseAxis(key, values)
 		if err != nil {
-			return nil, usageErrorf("%s %q: %v", label, spec, err)
+			return nil, usageErrorf("%s: %v", label, err)
 		}
 		axes = append(axes, ax)
 	}
 	return axes, nil
-}
-
-// parseSweepPercent reads "5%" (0 to 100) or a fraction "0.05" (0 to 1)
-// and returns percent. A bare number above 1 is refused: "5" could mean
-// either.
-func parseSweepPercent(s string) (float64, error) {
-	t := strings.TrimSpace(s)
-	if n, ok := strings.CutSuffix(t, "%"); ok {
-		v, err := strconv.ParseFloat(strings.TrimSpace(n), 64)
-		if err != nil || math.IsNaN(v) || v < 0 || v > 100 {
-			return 0, fmt.Errorf("want a percentage from 0%% to 100%%")
-		}
-		return v, nil
-	}
-	v, err := strconv.ParseFloat(t, 64)
-	if err != nil || math.IsNaN(v) || v < 0 {
-		return 0, fmt.Errorf("want a percentage (5%%) or a fraction (0.05)")
-	}
-	if v > 1 {
-		return 0, fmt.Errorf("ambiguous: write %s%% for a percentage, or a fraction from 0 to 1", t)
-	}
-	return v * 100, nil
 }
 
 func sweepRun(opts *SweepOptions) error {
@@ -268,7 +234,7 @@ func sweepRun(opts *SweepOptions) error {
 		rows[i].Totals = acc.Totals(i)
 	}
 	analyze.MarkPareto(rows)
-	rec := analyze.Recommend(rows, opts.MaxFalseRatePct)
+	rec := analyze.Recommend(rows, opts.MaxFalseRate.Ptr())
 	s := &report.Sweep{Base: cfg, Axes: opts.Axes, Skipped: skipped, Rows: rows, Recommendation: rec,
 		ByEpisode: opts.ByEpisode, Flips: flips, Errors: errs}
 	switch opts.Format {

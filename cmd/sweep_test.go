@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -19,33 +18,11 @@ import (
 	"github.com/loopbreak/loopbreak/rules"
 )
 
-// sweepMain is Main with the sweep command registered, whether or not
-// root.go registers it yet.
-func sweepMain(args []string, ios *IOStreams) int {
-	root := NewRootCmd(ios)
-	registered := false
-	for _, c := range root.Commands() {
-		registered = registered || c.Name() == "sweep"
-	}
-	if !registered {
-		root.AddCommand(NewCmdSweep(ios, nil))
-	}
-	root.SetArgs(args)
-	err := root.Execute()
-	var f *failError
-	if err != nil && !errors.As(err, &f) {
-		fmt.Fprintf(ios.ErrOut, "loopbreak: %v\n", err)
-	}
-	return exitCode(err)
-}
-
-// runSweep runs `loopbreak args...` (sweep registered) and returns exit
-// code, stdout and stderr.
+// runSweep runs `loopbreak args...` here and returns exit code, stdout and
+// stderr.
 func runSweep(t *testing.T, args ...string) (int, string, string) {
 	t.Helper()
-	ios, _, out, errOut := Test()
-	code := sweepMain(args, ios)
-	return code, out.String(), errOut.String()
+	return run(t, "", "", args...)
 }
 
 func TestSweepFlags(t *testing.T) {
@@ -67,16 +44,16 @@ func TestSweepFlags(t *testing.T) {
 		{"bad range", []string{"--max-stuck", "80:20:10", log}, `--max-stuck "80:20:10": range "80:20:10": start is above stop`},
 		{"zero step", []string{"--max-stuck", "20:80:0", log}, `--max-stuck "20:80:0": range "20:80:0": step must be positive`},
 		{"grid without =", []string{"--grid", "max_turns_stuck", log}, `--grid "max_turns_stuck": want key=values, e.g. max_turns_stuck=30,40,50`},
-		{"grid unknown key", []string{"--grid", "max_turns_stuk=30,40", log}, "--grid max_turns_stuk: unknown key (did you mean max_turns_stuck?)"},
-		{"grid unknown key, no suggestion", []string{"--grid", "frobnicate=1", log}, "--grid frobnicate: unknown key"},
-		{"grid bad bool", []string{"--grid", "enable_loop_detection=yes", log}, `--grid enable_loop_detection "yes": must be true or false, got "yes"`},
-		{"grid bool range", []string{"--grid", "enable_loop_detection=0:1:1", log}, `--grid enable_loop_detection "0:1:1": range "0:1:1": enable_loop_detection is a boolean; give true,false`},
-		{"grid float bounds", []string{"--grid", "rejection_threshold=0.5,1.5", log}, `--grid rejection_threshold "0.5,1.5": must be in [0, 1], got 1.5`},
-		{"swept twice", []string{"--max-stuck", "30", "--grid", "max_turns_stuck=40", log}, "--grid max_turns_stuck: max_turns_stuck is already swept by --max-stuck"},
-		{"swept twice, same flag", []string{"--max-stuck", "30", "--max-stuck", "40", log}, "--max-stuck: max_turns_stuck is already swept by --max-stuck"},
-		{"false rate ambiguous", []string{"--max-stuck", "30", "--max-false-rate", "5", log}, `--max-false-rate "5": ambiguous: write 5% for a percentage, or a fraction from 0 to 1`},
-		{"false rate not a number", []string{"--max-stuck", "30", "--max-false-rate", "few", log}, `--max-false-rate "few": want a percentage (5%) or a fraction (0.05)`},
-		{"false rate over 100%", []string{"--max-stuck", "30", "--max-false-rate", "150%", log}, `--max-false-rate "150%": want a percentage from 0% to 100%`},
+		{"grid unknown key", []string{"--grid", "max_turns_stuk=30,40", log}, `--grid "max_turns_stuk=30,40": unknown key "max_turns_stuk" (did you mean max_turns_stuck?)`},
+		{"grid unknown key, no suggestion", []string{"--grid", "frobnicate=1", log}, `--grid "frobnicate=1": unknown key "frobnicate"`},
+		{"grid bad bool", []string{"--grid", "enable_loop_detection=yes", log}, `--grid "enable_loop_detection=yes": must be true or false, got "yes"`},
+		{"grid bool range", []string{"--grid", "enable_loop_detection=0:1:1", log}, `--grid "enable_loop_detection=0:1:1": range "0:1:1": enable_loop_detection is a boolean; give true,false`},
+		{"grid float bounds", []string{"--grid", "rejection_threshold=0.5,1.5", log}, `--grid "rejection_threshold=0.5,1.5": must be in [0, 1], got 1.5`},
+		{"swept twice", []string{"--max-stuck", "30", "--grid", "max_turns_stuck=40", log}, `--grid "max_turns_stuck=40": max_turns_stuck is already swept by --max-stuck`},
+		{"swept twice, same flag", []string{"--max-stuck", "30", "--max-stuck", "40", log}, `--max-stuck "40": max_turns_stuck is already swept by --max-stuck`},
+		{"false rate ambiguous", []string{"--max-stuck", "30", "--max-false-rate", "5", log}, `invalid argument "5" for "--max-false-rate" flag: ambiguous: write 5% for a percentage, or 0.05 for a fraction`},
+		{"false rate not a number", []string{"--max-stuck", "30", "--max-false-rate", "few", log}, `invalid argument "few" for "--max-false-rate" flag: want a percentage (5%) or a fraction (0.05)`},
+		{"false rate over 100%", []string{"--max-stuck", "30", "--max-false-rate", "150%", log}, `invalid argument "150%" for "--max-false-rate" flag: want a percentage from 0% to 100%`},
 		{"bad set", []string{"--max-stuck", "30", "--set", "max_turns_stuk=30", log}, "--set max_turns_stuk: unknown key (did you mean max_turns_stuck?)"},
 		{"base violates", []string{"--max-stuck", "30", "--set", "stuck_check_interval=50", log}, "--set stuck_check_interval: max_turns_stuck (40) must be >= stuck_check_interval (50)"},
 		{"all combinations skipped", []string{"--max-stuck", "10,15", log}, "every combination of the grid violates a constraint, e.g. max_turns_stuck=10: stuck_warning_threshold (20) must be < max_turns_stuck (10)"},
@@ -137,18 +114,18 @@ func TestSweepOptions(t *testing.T) {
 	if !reflect.DeepEqual(o.Axes, wantAxes) {
 		t.Errorf("Axes = %+v", o.Axes)
 	}
-	if o.MaxFalseRatePct == nil || *o.MaxFalseRatePct != 5 || !o.ByEpisode || !o.Quiet || o.Format != "json" || o.Input.Jobs != 3 ||
+	if o.MaxFalseRate != (percentFlag{5, true}) || !o.ByEpisode || !o.Quiet || o.Format != "json" || o.Input.Jobs != 3 ||
 		!reflect.DeepEqual(o.Paths, []string{"eps/", "more/"}) {
 		t.Errorf("options = %+v", o)
 	}
 	o = parse("--max-stuck", "30", "eps/")
-	if o.MaxFalseRatePct != nil || o.Format != "table" || o.Color != "auto" || o.ByEpisode || o.Quiet {
+	if o.MaxFalseRate.Given || o.MaxFalseRate.Ptr() != nil || o.Format != "table" || o.Color != "auto" || o.ByEpisode || o.Quiet {
 		t.Errorf("defaults = %+v", o)
 	}
 	for spec, want := range map[string]float64{"5%": 5, "0.05": 5, "0": 0, "1": 100, "12.5%": 12.5, " 5 % ": 5} {
 		o = parse("--max-stuck", "30", "--max-false-rate", spec, "eps/")
-		if o.MaxFalseRatePct == nil || *o.MaxFalseRatePct != want {
-			t.Errorf("--max-false-rate %q = %v, want %v", spec, o.MaxFalseRatePct, want)
+		if p := o.MaxFalseRate.Ptr(); p == nil || *p != want {
+			t.Errorf("--max-false-rate %q = %+v, want %v", spec, o.MaxFalseRate, want)
 		}
 	}
 }
@@ -330,7 +307,7 @@ func TestSweepTableFits(t *testing.T) {
 		}
 		return ""
 	}
-	if code := sweepMain([]string{"sweep", "--max-stuck", "30,40,50", "--check-interval", "5,10", episodesDir}, ios); code != 0 {
+	if code := Main([]string{"sweep", "--max-stuck", "30,40,50", "--check-interval", "5,10", episodesDir}, ios); code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
 	s := out.String()
@@ -375,7 +352,7 @@ func TestSweepProgressBar(t *testing.T) {
 		ios, _, _, errOut := Test()
 		ios.StderrTTY = tty
 		args := append([]string{"sweep", "--format", "json", "--max-stuck", "30,40"}, extra...)
-		if code := sweepMain(append(args, eps), ios); code != 0 {
+		if code := Main(append(args, eps), ios); code != 0 {
 			t.Fatalf("exit %d: %s", code, errOut)
 		}
 		return errOut.String()
@@ -498,7 +475,7 @@ func TestSweepStdin(t *testing.T) {
 	}
 	ios, in, out, errOut := Test()
 	in.Write(data)
-	if code := sweepMain([]string{"sweep", "--format", "csv", "--max-stuck", "30,40", "-"}, ios); code != 0 {
+	if code := Main([]string{"sweep", "--format", "csv", "--max-stuck", "30,40", "-"}, ios); code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
 	if lines := strings.Count(out.String(), "\n"); lines != 4 {

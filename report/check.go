@@ -175,18 +175,25 @@ func skippedLine(e *CheckEpisode) string {
 	return s
 }
 
+// colorMaker returns a constructor of colours switched on or off as told:
+// fatih/color decides from os.Stdout alone, and reports are written to
+// injected writers.
+func colorMaker(on bool) func(...color.Attribute) *color.Color {
+	return func(a ...color.Attribute) *color.Color {
+		c := color.New(a...)
+		if on {
+			c.EnableColor()
+		} else {
+			c.DisableColor()
+		}
+		return c
+	}
+}
+
 // WriteCheckText writes the human report: the summary line first, then
 // configuration changes, drift, gates, unreadable input and the corpus.
 func WriteCheckText(out io.Writer, c *Check, useColor bool) error {
-	mk := func(a ...color.Attribute) *color.Color {
-		x := color.New(a...)
-		if useColor {
-			x.EnableColor()
-		} else {
-			x.DisableColor()
-		}
-		return x
-	}
+	mk := colorMaker(useColor)
 	bold, red, green, yellow := mk(color.Bold), mk(color.FgRed, color.Bold), mk(color.FgGreen, color.Bold), mk(color.FgYellow)
 	w := &errWriter{w: out}
 	verdict := green.Sprint(c.Verdict())

@@ -356,15 +356,7 @@ func maxWidth(lines []string) int {
 // recommendation and why, then what was skipped or unreadable and, with
 // ByEpisode, the episodes whose outcome flips.
 func (s *Sweep) Table(out io.Writer, o SweepTableOptions) error {
-	mk := func(a ...color.Attribute) *color.Color {
-		c := color.New(a...)
-		if o.Color {
-			c.EnableColor()
-		} else {
-			c.DisableColor()
-		}
-		return c
-	}
+	mk := colorMaker(o.Color)
 	bold, green, yellow, red, dim := mk(color.Bold), mk(color.FgGreen, color.Bold), mk(color.FgYellow), mk(color.FgRed, color.Bold), mk(color.Faint)
 	w := &errWriter{w: out}
 	if len(s.Rows) == 0 {
