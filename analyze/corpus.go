@@ -20,32 +20,45 @@ type FileResult struct {
 // held at once, so memory is bounded by a few turn tables, not the corpus.
 // emit runs on the caller's goroutine; returning false stops early.
 func ReadAll(files []string, stdin io.Reader, opts replay.Options, workers int, emit func(FileResult) bool) {
+	inOrder(len(files), workers, func() func(int) FileResult {
+		return func(i int) FileResult {
+			eps, err := replay.ReadFile(files[i], stdin, opts)
+			return FileResult{Path: files[i], Episodes: eps, Err: err}
+		}
+	}, emit)
+}
+
+// inOrder computes n results on a bounded pool of workers (each with the
+// state newWorker gives it) and calls emit with them in index order,
+// whatever the scheduling; at most 2×workers results are held at once.
+// emit runs on the caller's goroutine; returning false stops early.
+func inOrder[T any](n, workers int, newWorker func() func(i int) T, emit func(T) bool) {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
 	type job struct {
 		i   int
-		out chan FileResult
+		out chan T
 	}
 	jobs := make(chan job)
-	window := make(chan chan FileResult, 2*workers)
-	var wg sync.WaitGroup
+	window := make(chan chan T, 2*workers)
 	stop := make(chan struct{})
+	var wg sync.WaitGroup
 	for range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			work := newWorker()
 			for j := range jobs {
-				eps, err := replay.ReadFile(files[j.i], stdin, opts)
-				j.out <- FileResult{Path: files[j.i], Episodes: eps, Err: err}
+				j.out <- work(j.i)
 			}
 		}()
 	}
 	go func() {
 		defer close(window)
 		defer close(jobs)
-		for i := range files {
-			out := make(chan FileResult, 1)
+		for i := range n {
+			out := make(chan T, 1)
 			select {
 			case window <- out:
 			case <-stop:
@@ -61,8 +74,7 @@ func ReadAll(files []string, stdin io.Reader, opts replay.Options, workers int, 
 	stopped := false
 	for out := range window {
 		if stopped {
-			// In-flight workers deliver into buffered channels; don't wait.
-			continue
+			continue // in-flight workers deliver into buffered channels
 		}
 		if !emit(<-out) {
 			stopped = true

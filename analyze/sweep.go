@@ -20,11 +20,9 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"runtime"
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/loopbreak/loopbreak/replay"
 	"github.com/loopbreak/loopbreak/rules"
@@ -539,63 +537,6 @@ func SweepFiles(files []string, stdin io.Reader, opts replay.Options, workers in
 			return sf
 		}
 	}, emit)
-}
-
-// inOrder computes n results on a bounded pool of workers (each with the
-// state newWorker gives it) and calls emit with them in index order,
-// whatever the scheduling; at most 2×workers results are held at once.
-// emit runs on the caller's goroutine; returning false stops early.
-// (ReadAll in corpus.go is the same pool with reading as the work.)
-func inOrder[T any](n, workers int, newWorker func() func(i int) T, emit func(T) bool) {
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	type job struct {
-		i   int
-		out chan T
-	}
-	jobs := make(chan job)
-	window := make(chan chan T, 2*workers)
-	stop := make(chan struct{})
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			work := newWorker()
-			for j := range jobs {
-				j.out <- work(j.i)
-			}
-		}()
-	}
-	go func() {
-		defer close(window)
-		defer close(jobs)
-		for i := range n {
-			out := make(chan T, 1)
-			select {
-			case window <- out:
-			case <-stop:
-				return
-			}
-			select {
-			case jobs <- job{i, out}:
-			case <-stop:
-				return
-			}
-		}
-	}()
-	stopped := false
-	for out := range window {
-		if stopped {
-			continue // in-flight workers deliver into buffered channels
-		}
-		if !emit(<-out) {
-			stopped = true
-			close(stop)
-		}
-	}
-	wg.Wait()
 }
 
 // SweepTotals sums Results per configuration as Totals sums outcomes, with
