@@ -634,6 +634,7 @@ func (b *builder) build() *Episode {
 		ep.Turns = append(ep.Turns, tr)
 		prev = &ep.Turns[len(ep.Turns)-1]
 	}
+	ep.indexStarts()
 	if b.hasIDs && ep.Turns[0].LocStart == "" {
 		ep.Diag.note(fmt.Sprintf("%s: no room id for turn %d; its location is unknown until the first move", b.source, first))
 	}

@@ -66,6 +66,34 @@ type Episode struct {
 	HasLoggedFinal bool
 
 	Diag Diagnostics
+
+	startKeys      []int32 // see StartKeys
+	distinctStarts int
+}
+
+// StartKeys numbers the turns' start locations, for rules that compare
+// them often: keys[i] is equal for equal Turns[i].LocStart and 0 when it is
+// unknown; every key is below distinct. Computed on first use (the reader
+// computes it before an episode is shared between goroutines).
+func (e *Episode) StartKeys() (keys []int32, distinct int) {
+	if len(e.startKeys) != len(e.Turns) {
+		e.indexStarts()
+	}
+	return e.startKeys, e.distinctStarts
+}
+
+func (e *Episode) indexStarts() {
+	ids := map[string]int32{"": 0}
+	e.startKeys = make([]int32, len(e.Turns))
+	for i := range e.Turns {
+		k, ok := ids[e.Turns[i].LocStart]
+		if !ok {
+			k = int32(len(ids))
+			ids[e.Turns[i].LocStart] = k
+		}
+		e.startKeys[i] = k
+	}
+	e.distinctStarts = len(ids)
 }
 
 // How the recording ended.

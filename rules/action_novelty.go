@@ -1,6 +1,8 @@
 package rules
 
 import (
+	"slices"
+
 	"github.com/loopbreak/loopbreak/replay"
 )
 
@@ -38,7 +40,7 @@ func (a *actionNovelty) Step(t *replay.Turn, env *Env) {
 	act := norm(t.Action)
 	h := a.hist.buf
 	w := min(a.window, len(h))
-	if indexOf(h[len(h)-w:], act) >= 0 {
+	if slices.Contains(h[len(h)-w:], act) {
 		env.Report(Firing{Turn: t.N, Rule: "action_novelty", Kind: "hint", Action: act})
 	}
 	a.hist.push(act)

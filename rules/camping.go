@@ -23,57 +23,63 @@ var Camping = &Rule{
 	},
 	Enabled: func(c *Config) bool { return c.Bool("enable_loop_detection") },
 	New: func(c *Config, ep *replay.Episode) Stepper {
-		return &CampingState{threshold: c.Int("camping_threshold"), window: c.Int("camping_window"), hist: locHistory{max: historyLen}}
+		keys, distinct := ep.StartKeys()
+		return &CampingState{threshold: c.Int("camping_threshold"), window: c.Int("camping_window"),
+			ep: ep, keys: keys, counts: make([]int32, distinct), hist: make([]int32, 0, historyLen)}
 	},
 }
 
 // CampingState publishes this turn's detection to score_adjustment.
 type CampingState struct {
 	threshold, window int
-	hist              locHistory
-	Detected          bool
-	Location          string
-	Visits            int
+
+	// Locations are compared as the episode's start keys: sweeps replay
+	// camping once per configuration, so this is their hottest loop.
+	ep     *replay.Episode
+	keys   []int32
+	counts []int32 // scratch, by key
+	hist   []int32 // indices in ep.Turns of the last 20 known start locations
+
+	Detected bool
+	Location string
+	Visits   int
 }
 
 func (c *CampingState) Step(t *replay.Turn, env *Env) {
 	c.Detected = false
-	if t.LocStart == "" {
-		return
+	i := t.N - c.ep.Turns[0].N
+	if c.keys[i] == 0 {
+		return // unknown location: not recorded
 	}
-	c.hist.push(t.LocStart)
-	h := c.hist.buf
-	w := min(c.window, len(h))
+	if len(c.hist) == historyLen {
+		copy(c.hist, c.hist[1:])
+		c.hist = c.hist[:historyLen-1]
+	}
+	c.hist = append(c.hist, int32(i))
+	w := min(c.window, len(c.hist))
 	if w < c.threshold {
 		return
 	}
-	win := h[len(h)-w:]
-	best, bestN := "", 0
-	for i, l := range win {
-		if indexOf(win[:i], l) >= 0 {
-			continue // counted at its first appearance
-		}
-		n := 1
-		for _, m := range win[i+1:] {
-			if m == l {
-				n++
+	win := c.hist[len(c.hist)-w:]
+	bestN := int32(0)
+	for _, j := range win {
+		k := c.keys[j]
+		c.counts[k]++
+		bestN = max(bestN, c.counts[k])
+	}
+	if int(bestN) >= c.threshold {
+		// On a tie, the location that appears first in the window.
+		for _, j := range win {
+			if c.counts[c.keys[j]] == bestN {
+				c.Detected, c.Location, c.Visits = true, c.ep.Turns[j].LocStart, int(bestN)
+				break
 			}
 		}
-		if n > bestN { // strict: ties keep the earlier location
-			best, bestN = l, n
-		}
 	}
-	if bestN >= c.threshold {
-		c.Detected, c.Location, c.Visits = true, best, bestN
-		env.Report(Firing{Turn: t.N, Rule: "camping", Kind: "detection", Location: best, Visits: bestN})
+	for _, j := range win {
+		c.counts[c.keys[j]] = 0
 	}
-}
-
-func indexOf(s []string, x string) int {
-	for i, v := range s {
-		if v == x {
-			return i
-		}
+	if c.Detected {
+		env.Report(Firing{Turn: t.N, Rule: "camping", Kind: "detection", Location: c.Location, Visits: c.Visits})
 	}
-	return -1
 }
