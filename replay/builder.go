@@ -625,7 +625,7 @@ func (b *builder) build() *Episode {
 				}
 			}
 			tr.LocEnd = name
-			tr.LocStart = name
+			tr.LocStart = name // the first turn: no earlier name to start from
 			if prev != nil {
 				tr.LocStart = prev.LocEnd
 				tr.Moved = tr.LocStart != tr.LocEnd
