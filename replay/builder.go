@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"sort"
@@ -15,10 +16,13 @@ type collector struct {
 	order     []*builder
 	byID      map[string]*builder
 	cur       *builder
+
+	fillBudget int        // gap rows left for this file (MaxFilledTurns)
+	dropped    *LineError // the first turn_completed dropped as corrupt
 }
 
 func newCollector(source, defaultID string) *collector {
-	return &collector{source: source, defaultID: defaultID, byID: map[string]*builder{}}
+	return &collector{source: source, defaultID: defaultID, byID: map[string]*builder{}, fillBudget: MaxFilledTurns}
 }
 
 func (c *collector) current() *builder {
@@ -59,9 +63,17 @@ func (c *collector) line(raw []byte, lineNo int, last bool) error {
 	relevant, _ := sniffEventType(trimmed)
 	if !relevant {
 		// Not decoded, but its episode_id still decides where the id-less
-		// lines after it belong.
-		if id := sniffEpisodeID(trimmed); id != "" {
-			c.route(id)
+		// lines after it belong. Most lines name the current episode, which
+		// a byte search confirms; any other id is read as a relevant line's
+		// is (top level, else extras) before switching.
+		if bytes.Contains(trimmed, episodeIDKey) {
+			if id := sniffEpisodeID(trimmed); id == "" || c.cur == nil || id != c.cur.id {
+				if w, err := decodeLine(trimmed); err == nil {
+					if id, ok := text(w.field(func(e *wireEvent) json.RawMessage { return e.EpisodeID })); ok && strings.TrimSpace(id) != "" {
+						c.route(strings.TrimSpace(id))
+					}
+				}
+			}
 		}
 		c.lineSeen()
 		return nil
@@ -92,6 +104,7 @@ func (c *collector) line(raw []byte, lineNo int, last bool) error {
 // line, or events real logs write without an id).
 func (c *collector) route(id string) {
 	if b, ok := c.byID[id]; ok {
+		b.implicit = false // named by the log now: a later new id is another episode
 		c.cur = b
 		return
 	}
@@ -114,7 +127,7 @@ func (c *collector) episodes() []*Episode {
 		if b.implicit && len(b.slots) == 0 && b.Diag.Lines == 0 && b.Diag.Skipped == 0 {
 			continue
 		}
-		out = append(out, b.build())
+		out = append(out, b.build(c))
 	}
 	return out
 }
@@ -166,6 +179,7 @@ type slot struct {
 	// this record and merge into it.
 	redo     *slot
 	redoLine int
+	tcLine   int // line of the turn_completed
 }
 
 // merge adds late events of the same turn: counts add up, anything the
@@ -204,9 +218,9 @@ type builder struct {
 	hasLast  bool
 
 	pending     *slot // events of the completed lastTurn since its turn_completed
+	dupNoted    bool
 	pendingTurn int
 	pendingLine int
-	firstDone   int // lowest completed turn
 	anyDone     bool
 
 	hasIDs    bool
@@ -227,10 +241,15 @@ func newBuilder(id, source string) *builder {
 	return &builder{id: id, source: source, slots: map[int]*slot{}, nameToID: map[string]string{}, idToName: map[string]string{}}
 }
 
-// MaxTurnGap bounds a jump in turn numbers: a turn_completed further than
-// this from every turn read before is a corrupt turn number, not a gap to
-// fill with a row per missing turn.
-const MaxTurnGap = 100_000
+// Corrupt turn numbers must not cost a row per missing turn. Completed
+// turns further than MaxTurnGap from the episode's others are corrupt (the
+// largest group of turns close to one another is kept), and the gap rows of
+// one file total at most MaxFilledTurns; what falls outside is skipped as
+// unreadable. Real logs miss a few turns, not thousands.
+const (
+	MaxTurnGap     = 10_000
+	MaxFilledTurns = 100_000
+)
 
 // slotFor returns where an event of turn t goes: its record until the
 // turn is completed. After its turn_completed, events of t go to a pending
@@ -297,6 +316,13 @@ func (b *builder) complete(t int, lineNo int) *slot {
 	case s == nil:
 		s = &slot{}
 		b.slots[t] = s
+	case s.completed && s.redo == nil && b.pending == nil && b.hasLast && b.lastTurn == t:
+		// Nothing of t since its turn_completed: the same line logged twice
+		// (a duplicated log handler), not a restarted run. One record.
+		if !b.dupNoted {
+			b.dupNoted = true
+			b.Diag.note(fmt.Sprintf("%s:%d: turn_completed of turn %d logged twice in a row; read as one record", b.source, lineNo, t))
+		}
 	case s.completed:
 		first := lineNo
 		if s.redo != nil {
@@ -418,10 +444,8 @@ func (b *builder) event(w *wireEvent, source string, lineNo int) (reason string)
 		if !hasTurn {
 			return "turn_completed without a turn number"
 		}
-		if b.anyDone && (t > b.lastDone+MaxTurnGap || t < b.firstDone-MaxTurnGap) {
-			return fmt.Sprintf("turn %d is more than %d turns from the turns %d–%d read before (corrupt turn number?)", t, MaxTurnGap, b.firstDone, b.lastDone)
-		}
 		s := b.complete(t, lineNo)
+		s.tcLine = lineNo
 		if f, ok := number(get(func(e *wireEvent) json.RawMessage { return e.Score })); ok {
 			s.score, s.hasScore = f, true
 		}
@@ -436,9 +460,6 @@ func (b *builder) event(w *wireEvent, source string, lineNo int) (reason string)
 		}
 		if !b.anyDone || t > b.lastDone {
 			b.lastDone = t
-		}
-		if !b.anyDone || t < b.firstDone {
-			b.firstDone = t
 		}
 		b.anyDone = true
 	case "episode_initialized", "orchestrator_init":
@@ -471,7 +492,70 @@ func FoldName(s string) string {
 	return strings.Join(strings.Fields(strings.ToLower(s)), " ")
 }
 
-func (b *builder) build() *Episode {
+// plausible returns the completed turns (sorted) worth a turn table: the
+// largest group whose consecutive turns are at most MaxTurnGap apart, cut
+// where its gaps would exceed the file's fill budget. The other turns'
+// records are dropped as corrupt turn numbers.
+func (b *builder) plausible(done []int, c *collector) []int {
+	from, to := 0, 0
+	for i, start := 1, 0; i <= len(done); i++ {
+		if i == len(done) || done[i]-done[i-1] > MaxTurnGap {
+			if i-start > to-from {
+				from, to = start, i
+			}
+			start = i
+		}
+	}
+	keep := done[from:to]
+	fill := 0
+	for i := 1; i < len(keep); i++ {
+		if g := keep[i] - keep[i-1] - 1; fill+g <= c.fillBudget {
+			fill += g
+		} else {
+			keep = keep[:i]
+			break
+		}
+	}
+	c.fillBudget -= fill
+	kept := map[int]bool{}
+	for _, t := range keep {
+		kept[t] = true
+	}
+	for _, t := range done {
+		if kept[t] {
+			continue
+		}
+		err := &LineError{File: b.source, Line: b.slots[t].tcLine,
+			Reason: fmt.Sprintf("turn %d is too far from the episode's turns %d–%d (corrupt turn number?)", t, keep[0], keep[len(keep)-1])}
+		b.Diag.Skipped++
+		b.Diag.problem(err.Error())
+		if c.dropped == nil {
+			c.dropped = err
+		}
+		delete(b.slots, t)
+	}
+	return keep
+}
+
+func (b *builder) build(c *collector) *Episode {
+	b.closePending()
+	for _, s := range b.slots {
+		if s.redo != nil {
+			s.merge(s.redo)
+			s.redo = nil
+		}
+	}
+	var done []int
+	for t, s := range b.slots {
+		if s.completed {
+			done = append(done, t)
+		}
+	}
+	sort.Ints(done)
+	if len(done) > 1 {
+		done = b.plausible(done, c)
+	}
+
 	ep := &Episode{
 		ID:             b.id,
 		Source:         b.source,
@@ -487,13 +571,6 @@ func (b *builder) build() *Episode {
 	if ep.RecordedEnd == "" {
 		ep.RecordedEnd = EndUnknown
 	}
-	b.closePending()
-	for _, s := range b.slots {
-		if s.redo != nil {
-			s.merge(s.redo)
-			s.redo = nil
-		}
-	}
 	// From the slots, so a restarted run's repeat of a turn replaces the
 	// first run's objectives too.
 	for t, s := range b.slots {
@@ -503,13 +580,6 @@ func (b *builder) build() *Episode {
 	}
 	sort.Ints(ep.ObjectiveTurns)
 
-	var done []int
-	for t, s := range b.slots {
-		if s.completed {
-			done = append(done, t)
-		}
-	}
-	sort.Ints(done)
 	if len(done) == 0 {
 		ep.LocationKey = KeyRoomName
 		if b.hasIDs {

@@ -2,6 +2,7 @@ package replay
 
 import (
 	"bytes"
+	"errors"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -108,25 +109,35 @@ func TestRepeatedTurns(t *testing.T) {
 	for n := 3; n <= 6; n++ { // restarted run logs 3..5 again
 		b.WriteString(rtTurn("E", n, "second", float64(10*n), "Forest", 0.9))
 	}
-	b.WriteString(rtLine("turn_completed", "episode_id", "E", "turn", 6, "score", 61, "location", "Forest") + "\n") // TC only, again
+	// The same turn_completed twice in a row (a duplicated log handler) is
+	// one record, its later fields winning; a second turn_completed after
+	// other lines of the turn is a restart (turn 7 here).
+	b.WriteString(rtLine("turn_completed", "episode_id", "E", "turn", 6, "score", 61, "location", "Forest") + "\n")
+	b.WriteString(rtTurn("E", 7, "third", 70, "Forest", 0.9))
+	b.WriteString(rtLine("llm_call", "turn", 7) + "\n")
+	b.WriteString(rtLine("turn_completed", "episode_id", "E", "turn", 7, "score", 71, "location", "Forest") + "\n")
 	ep := rtOne(t, b.String())
 	if ep.Diag.Repeated != 4 {
 		t.Errorf("repeated %d, want 4", ep.Diag.Repeated)
 	}
 	line := strings.Count(b.String()[:restart], "\n") + 1
 	rtWantNote(t, ep.Diag, "log.jsonl:"+strconv.Itoa(line)+": turn 3 logged again (restarted run); the later record is used")
-	rtWantNote(t, ep.Diag, ": turn 6 logged again")
-	if ep.RecordedTurns() != 6 || len(ep.Turns) != 6 {
+	rtWantNote(t, ep.Diag, ": turn_completed of turn 6 logged twice in a row; read as one record")
+	rtWantNote(t, ep.Diag, ": turn 7 logged again")
+	if ep.RecordedTurns() != 7 || len(ep.Turns) != 7 {
 		t.Fatalf("turns %d", ep.RecordedTurns())
 	}
-	for n := 1; n <= 6; n++ {
+	for n := 1; n <= 7; n++ {
 		tr := ep.Turn(n)
 		wantA, wantS := "first", float64(n)
 		if n >= 3 {
 			wantA, wantS = "second", float64(10*n)
 		}
-		if n == 6 {
-			wantA, wantS = "", 61
+		switch n {
+		case 6:
+			wantA, wantS = "second", 61
+		case 7:
+			wantA, wantS = "", 71 // the restarted record: an llm_call and turn_completed
 		}
 		if tr.Action != wantA || tr.Score != wantS {
 			t.Errorf("turn %d: action %q score %v, want %q %v", n, tr.Action, tr.Score, wantA, wantS)
@@ -577,5 +588,76 @@ func TestEventsBeforeFirstID(t *testing.T) {
 	}
 	if ep := eps[0]; ep.LocationKey != KeyRoomID || !ep.LLMCallsLogged || ep.Turn(1).LocStart != "180" {
 		t.Errorf("key %s, calls logged %v, turn 1 at %q", ep.LocationKey, ep.LLMCallsLogged, ep.Turn(1).LocStart)
+	}
+}
+
+// An id found for the episode named after the file makes it a logged
+// episode: a later new id is another episode, not a rename.
+func TestImplicitEpisodeThenAnother(t *testing.T) {
+	in := "not json\n" +
+		rtLine("turn_completed", "episode_id", "2025-11-03T12:38:53", "turn", 1, "score", 0, "location", "Dam") + "\n" +
+		rtLine("turn_completed", "episode_id", "2025-11-03T12:38:53", "turn", 2, "score", 5, "location", "Dam") + "\n" +
+		rtLine("episode_initialized", "episode_id", "2025-11-04T09:35:24") + "\n" +
+		rtLine("turn_completed", "episode_id", "2025-11-04T09:35:24", "turn", 1, "score", 1, "location", "Forest") + "\n"
+	eps, err := Read(strings.NewReader(in), "x/2025-11-03T12:38:53/episode_log.jsonl", "2025-11-03T12:38:53", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := rtIDs(eps); !slices.Equal(got, []string{"2025-11-03T12:38:53", "2025-11-04T09:35:24"}) {
+		t.Fatalf("episodes %v", got)
+	}
+	if eps[0].RecordedTurns() != 2 || eps[0].FinalScore() != 5 || eps[1].FinalScore() != 1 || eps[0].Diag.Repeated != 0 {
+		t.Errorf("first: %d turns score %v repeated %d; second: score %v", eps[0].RecordedTurns(), eps[0].FinalScore(), eps[0].Diag.Repeated, eps[1].FinalScore())
+	}
+}
+
+// Corrupt turn numbers cost no row per missing turn: turns far from the
+// episode's others are dropped (the largest group stays, even when the
+// corrupt one comes first), and chained jumps stop at the fill budget.
+func TestCorruptTurnNumbers(t *testing.T) {
+	tc := func(n int) string { return rtLine("turn_completed", "turn", n, "score", 0, "location", "Dam") + "\n" }
+	var b strings.Builder
+	b.WriteString(tc(500_000))
+	for n := 1; n <= 30; n++ {
+		b.WriteString(tc(n))
+	}
+	ep := rtOne(t, b.String())
+	if ep.RecordedTurns() != 30 || len(ep.Turns) != 30 || ep.Diag.Skipped != 1 {
+		t.Errorf("turns %d rows %d skipped %d", ep.RecordedTurns(), len(ep.Turns), ep.Diag.Skipped)
+	}
+	rtWantProblem(t, ep.Diag, "log.jsonl:1: turn 500000 is too far from the episode's turns 1–30 (corrupt turn number?)")
+	_, err := Read(strings.NewReader(b.String()), "log.jsonl", "d", Options{Strict: true})
+	var le *LineError
+	if !errors.As(err, &le) || le.Line != 1 {
+		t.Errorf("strict: %v", err)
+	}
+
+	b.Reset()
+	for i := range 300 {
+		b.WriteString(tc(1 + i*MaxTurnGap))
+	}
+	ep = rtOne(t, b.String())
+	if rows := len(ep.Turns); rows > MaxFilledTurns+300 || ep.Diag.Gaps > MaxFilledTurns {
+		t.Errorf("%d rows, %d gaps: want at most %d gap rows", rows, ep.Diag.Gaps, MaxFilledTurns)
+	}
+	if kept := len(ep.Turns) - ep.Diag.Gaps; kept+ep.Diag.Skipped != 300 {
+		t.Errorf("%d turns kept, %d skipped, want 300 in all", kept, ep.Diag.Skipped)
+	}
+}
+
+// An irrelevant line switches episodes by its own episode_id (top level,
+// else extras), as a relevant line would, never by one nested deeper.
+func TestIrrelevantLineEpisodeIDTopLevel(t *testing.T) {
+	in := rtTurn("A", 1, "n", 0, "Dam", 1) + rtTurn("B", 1, "n", 0, "Dam", 1) +
+		`{"event_type": "memory_recall", "memory": {"episode_id": "A"}, "episode_id": "B"}` + "\n" +
+		rtLine("turn_completed", "turn", 2, "score", 9, "location", "Dam") + "\n" +
+		`{"event_type": "memory_recall", "extras": {"episode_id": "A"}}` + "\n" +
+		rtLine("turn_completed", "turn", 2, "score", 4, "location", "Dam") + "\n"
+	eps := rtRead(t, in, Options{})
+	if got := rtIDs(eps); !slices.Equal(got, []string{"A", "B"}) {
+		t.Fatalf("episodes %v", got)
+	}
+	if eps[0].FinalScore() != 4 || eps[1].FinalScore() != 9 {
+		t.Errorf("A final %v (want 4), B final %v (want 9)", eps[0].FinalScore(), eps[1].FinalScore())
 	}
 }

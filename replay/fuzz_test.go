@@ -61,8 +61,8 @@ func FuzzRead(f *testing.F) {
 		f.Add(data)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		// Turn numbers of 1e5 or more make tables of up to MaxTurnGap rows
-		// per jump: bounded, but slow to fuzz.
+		// Turn numbers of 1e5 or more make tables of up to MaxFilledTurns
+		// gap rows: bounded, but slow to fuzz.
 		if rtHugeTurn.Match(data) {
 			t.Skip()
 		}

@@ -127,7 +127,11 @@ func Read(r io.Reader, source, defaultID string, opts Options) ([]*Episode, erro
 			break
 		}
 	}
-	return c.episodes(), nil
+	eps := c.episodes()
+	if opts.Strict && c.dropped != nil {
+		return eps, c.dropped
+	}
+	return eps, nil
 }
 
 // readerPool recycles 1 MiB read buffers: a corpus is thousands of files
