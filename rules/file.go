@@ -147,20 +147,19 @@ func keyLines(data []byte, path []string) map[string]int {
 	}
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(make([]byte, 64<<10), 16<<20)
-	var table []string // the current [header]
+	var table []string        // the current [header]; nil is the root table
+	other := []string{"\x00"} // a table that is never ours
 	for n := 1; sc.Scan(); n++ {
 		line := strings.TrimSpace(sc.Text())
 		if strings.HasPrefix(line, "[[") {
-			table = nil // an array of tables is never ours
+			table = other // an array of tables is never ours
 			continue
 		}
 		if rest, ok := strings.CutPrefix(line, "["); ok {
-			parts, after, ok := splitKey(rest)
-			if ok && strings.HasPrefix(strings.TrimSpace(after), "]") {
+			if parts, after, ok := splitKey(rest); ok && strings.HasPrefix(strings.TrimSpace(after), "]") {
 				table = parts
-			} else {
-				table = nil
 			}
+			// else: a value's continuation line ("[1, 2],"), the table goes on
 			continue
 		}
 		parts, after, ok := splitKey(line)

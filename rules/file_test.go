@@ -481,3 +481,20 @@ func TestParamParseAndSetString(t *testing.T) {
 		}
 	}
 }
+
+// Lines after an array of tables, or inside a multi-line array, do not
+// move keys to the wrong table or lose their lines.
+func TestLoadFileLineAfterArrays(t *testing.T) {
+	for _, tc := range []struct {
+		name, content string
+		line          int
+	}{
+		{"after [[profiles]]", "[[profiles]]\nloop_break.max_turns_stuck = 99\n[loop_break]\nmax_turns_stuck = 0\n", 4},
+		{"multi-line array", "[loop_break]\nx_list = [\n  [1, 2],\n]\nmax_turns_stuck = 0\n", 5},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, path, _, err := cfLoad(t, "loopbreak.toml", tc.content)
+			cfFileError(t, err, path, tc.line, "max_turns_stuck", "must be >= 1")
+		})
+	}
+}
