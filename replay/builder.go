@@ -1,7 +1,6 @@
 package replay
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"sort"
@@ -66,12 +65,10 @@ func (c *collector) line(raw []byte, lineNo int, last bool) error {
 		// lines after it belong. Most lines name the current episode, which
 		// a byte search confirms; any other id is read as a relevant line's
 		// is (top level, else extras) before switching.
-		if bytes.Contains(trimmed, episodeIDKey) {
-			if id := sniffEpisodeID(trimmed); id == "" || c.cur == nil || id != c.cur.id {
-				if w, err := decodeLine(trimmed); err == nil {
-					if id, ok := text(w.field(func(e *wireEvent) json.RawMessage { return e.EpisodeID })); ok && strings.TrimSpace(id) != "" {
-						c.route(strings.TrimSpace(id))
-					}
+		if id, occurs := sniffEpisodeID(trimmed); occurs && (id == "" || c.cur == nil || id != c.cur.id) {
+			if w, err := decodeLine(trimmed); err == nil {
+				if id, ok := text(w.field(func(e *wireEvent) json.RawMessage { return e.EpisodeID })); ok && strings.TrimSpace(id) != "" {
+					c.route(strings.TrimSpace(id))
 				}
 			}
 		}

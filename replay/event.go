@@ -57,65 +57,63 @@ func sniffEventType(line []byte) (relevant, found bool) {
 }
 
 func sniffRaw(line []byte) (relevant, found bool) {
-	rest := line
-	for {
-		i := bytes.Index(rest, eventTypeKey)
-		if i < 0 {
-			return false, found
-		}
-		if i > 0 && rest[i-1] == '\\' {
-			rest = rest[i+len(eventTypeKey):]
-			continue
-		}
-		rest = rest[i+len(eventTypeKey):]
-		j := skipSpace(rest, 0)
-		if j >= len(rest) || rest[j] != ':' {
-			continue
-		}
-		j = skipSpace(rest, j+1)
-		if j >= len(rest) || rest[j] != '"' {
-			continue
-		}
-		j++
-		k := bytes.IndexByte(rest[j:], '"')
-		if k < 0 {
-			return false, found
+	keyValues(line, eventTypeKey, func(v []byte) bool {
+		if v == nil {
+			return true // not a string: not an event type
 		}
 		found = true
-		if relevantEvents[string(rest[j:j+k])] {
-			return true, true
-		}
-		rest = rest[j+k:]
-	}
+		relevant = relevantEvents[string(v[1:len(v)-1])]
+		return !relevant
+	})
+	return relevant, found
 }
 
 var episodeIDKey = []byte(`"episode_id"`)
 
-// sniffEpisodeID returns the value of the first "episode_id" key of a raw
-// line holding a string, trimmed, or "" (as sniffRaw finds event types).
-func sniffEpisodeID(line []byte) string {
+// sniffEpisodeID returns the first "episode_id" key's value of a raw line,
+// trimmed, when it is a string ("" otherwise), and whether the key occurs.
+func sniffEpisodeID(line []byte) (id string, occurs bool) {
+	keyValues(line, episodeIDKey, func(v []byte) bool {
+		occurs = true
+		if v != nil {
+			id, _ = text(v)
+			id = strings.TrimSpace(id)
+		}
+		return false
+	})
+	return id, occurs
+}
+
+// keyValues calls fn with the raw value of each occurrence of key (quoted,
+// as `"event_type"`) used as a key in a raw line: the string with its
+// quotes, or nil for any other value. It stops when fn returns false or at
+// a string cut by the line's end. A key spelled inside a string value never
+// matches, because quotes there are escaped.
+func keyValues(line, key []byte, fn func(v []byte) bool) {
 	rest := line
 	for {
-		i := bytes.Index(rest, episodeIDKey)
+		i := bytes.Index(rest, key)
 		if i < 0 {
-			return ""
+			return
 		}
 		escaped := i > 0 && rest[i-1] == '\\'
-		rest = rest[i+len(episodeIDKey):]
+		rest = rest[i+len(key):]
 		j := skipSpace(rest, 0)
 		if escaped || j >= len(rest) || rest[j] != ':' {
 			continue
 		}
 		j = skipSpace(rest, j+1)
-		if j >= len(rest) || rest[j] != '"' {
-			return ""
+		var v []byte
+		if j < len(rest) && rest[j] == '"' {
+			end := skipString(rest, j)
+			if end-j < 2 || rest[end-1] != '"' {
+				return // cut line
+			}
+			v, rest = rest[j:end], rest[end:]
 		}
-		end := skipString(rest, j)
-		if end > len(rest) || end-j < 2 || rest[end-1] != '"' {
-			return ""
+		if !fn(v) {
+			return
 		}
-		id, _ := text(rest[j:end])
-		return strings.TrimSpace(id)
 	}
 }
 
