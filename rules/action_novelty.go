@@ -24,13 +24,13 @@ var ActionNovelty = &Rule{
 	Enabled: func(c *Config) bool { return c.Bool("enable_exploration_hints") },
 	New: func(c *Config, ep *replay.Episode) Stepper {
 		w := c.Int("action_novelty_window")
-		return &actionNovelty{window: w, hist: locHistory{max: max(w, historyLen)}}
+		return &actionNovelty{window: w, hist: history[string]{max: max(w, historyLen)}}
 	},
 }
 
 type actionNovelty struct {
 	window int
-	hist   locHistory // of normalised actions
+	hist   history[string] // of normalised actions
 }
 
 func (a *actionNovelty) Step(t *replay.Turn, env *Env) {

@@ -25,7 +25,7 @@ var Camping = &Rule{
 	New: func(c *Config, ep *replay.Episode) Stepper {
 		keys, distinct := ep.StartKeys()
 		return &CampingState{threshold: c.Int("camping_threshold"), window: c.Int("camping_window"),
-			ep: ep, keys: keys, counts: make([]int32, distinct), hist: make([]int32, 0, historyLen)}
+			ep: ep, keys: keys, counts: make([]int32, distinct), hist: history[int32]{max: historyLen}}
 	},
 }
 
@@ -37,8 +37,8 @@ type CampingState struct {
 	// camping once per configuration, so this is their hottest loop.
 	ep     *replay.Episode
 	keys   []int32
-	counts []int32 // scratch, by key
-	hist   []int32 // indices in ep.Turns of the last 20 known start locations
+	counts []int32        // scratch, by key
+	hist   history[int32] // indices in ep.Turns of the last 20 known start locations
 
 	Detected bool
 	Location string
@@ -51,16 +51,12 @@ func (c *CampingState) Step(t *replay.Turn, env *Env) {
 	if c.keys[i] == 0 {
 		return // unknown location: not recorded
 	}
-	if len(c.hist) == historyLen {
-		copy(c.hist, c.hist[1:])
-		c.hist = c.hist[:historyLen-1]
-	}
-	c.hist = append(c.hist, int32(i))
-	w := min(c.window, len(c.hist))
+	c.hist.push(int32(i))
+	w := min(c.window, len(c.hist.buf))
 	if w < c.threshold {
 		return
 	}
-	win := c.hist[len(c.hist)-w:]
+	win := c.hist.buf[len(c.hist.buf)-w:]
 	bestN := int32(0)
 	for _, j := range win {
 		k := c.keys[j]

@@ -26,7 +26,7 @@ var LocationRevisit = &Rule{
 		return &locationRevisit{
 			penalty: c.Float("location_revisit_penalty"),
 			window:  c.Int("location_revisit_window"),
-			hist:    locHistory{max: historyLen},
+			hist:    history[string]{max: historyLen},
 		}
 	},
 }
@@ -34,7 +34,7 @@ var LocationRevisit = &Rule{
 type locationRevisit struct {
 	penalty float64
 	window  int
-	hist    locHistory
+	hist    history[string]
 }
 
 func clamp01(x float64) float64 { return max(0, min(1, x)) }

@@ -22,13 +22,13 @@ var Oscillation = &Rule{
 	},
 	Enabled: func(c *Config) bool { return c.Bool("enable_loop_detection") },
 	New: func(c *Config, ep *replay.Episode) Stepper {
-		return &OscillationState{hist: locHistory{max: historyLen}}
+		return &OscillationState{hist: history[string]{max: historyLen}}
 	},
 }
 
 // OscillationState publishes this turn's detection to score_adjustment.
 type OscillationState struct {
-	hist     locHistory
+	hist     history[string]
 	Detected bool
 	Pattern  [2]string
 }

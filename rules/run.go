@@ -107,18 +107,19 @@ func isSpace(c byte) bool {
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'
 }
 
-// locHistory is a bounded history of location keys (RULES.md keeps 20).
-type locHistory struct {
-	buf []string
+// history keeps the last max values pushed (RULES.md keeps 20 locations;
+// action_novelty keeps max(window, 20) actions).
+type history[T any] struct {
+	buf []T
 	max int
 }
 
-func (h *locHistory) push(loc string) {
+func (h *history[T]) push(v T) {
 	if len(h.buf) == h.max {
 		copy(h.buf, h.buf[1:])
 		h.buf = h.buf[:h.max-1]
 	}
-	h.buf = append(h.buf, loc)
+	h.buf = append(h.buf, v)
 }
 
 const historyLen = 20
