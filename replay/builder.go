@@ -67,9 +67,7 @@ func (c *collector) line(raw []byte, lineNo int, last bool) error {
 		// is (top level, else extras) before switching.
 		if id, occurs := sniffEpisodeID(trimmed); occurs && (id == "" || c.cur == nil || id != c.cur.id) {
 			if w, err := decodeLine(trimmed); err == nil {
-				if id, ok := text(w.field(func(e *wireEvent) json.RawMessage { return e.EpisodeID })); ok && strings.TrimSpace(id) != "" {
-					c.route(strings.TrimSpace(id))
-				}
+				c.routeEvent(w)
 			}
 		}
 		c.lineSeen()
@@ -84,15 +82,20 @@ func (c *collector) line(raw []byte, lineNo int, last bool) error {
 		}
 		return c.skip(lineNo, "invalid JSON: "+err.Error())
 	}
-	if id, ok := text(w.field(func(e *wireEvent) json.RawMessage { return e.EpisodeID })); ok && strings.TrimSpace(id) != "" {
-		c.route(strings.TrimSpace(id))
-	}
+	c.routeEvent(w)
 	b := c.current()
 	b.Diag.Lines++
 	if reason := b.event(w, c.source, lineNo); reason != "" {
 		return c.skip(lineNo, reason)
 	}
 	return nil
+}
+
+// routeEvent makes the episode the line names, if any, the current one.
+func (c *collector) routeEvent(w *wireEvent) {
+	if id, ok := text(w.field(func(e *wireEvent) json.RawMessage { return e.EpisodeID })); ok && strings.TrimSpace(id) != "" {
+		c.route(strings.TrimSpace(id))
+	}
 }
 
 // route makes id the current episode. Lines read before the first id
