@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"errors"
 	"io"
 	"runtime"
 	"sync"
@@ -82,4 +83,20 @@ func inOrder[T any](n, workers int, newWorker func() func(i int) T, emit func(T)
 		}
 	}
 	wg.Wait()
+}
+
+// FileError is an input file that could not be read at all.
+type FileError struct {
+	Source string `json:"source"`
+	Error  string `json:"error"`
+}
+
+// StrictErr is the error Strict makes of an episode with skipped lines:
+// some problems are found after the line was read, while building turns,
+// so the reader cannot refuse them itself.
+func StrictErr(opts replay.Options, d *replay.Diagnostics) error {
+	if opts.Strict && d.Skipped > 0 && len(d.Problems) > 0 {
+		return errors.New(d.Problems[0])
+	}
+	return nil
 }

@@ -75,7 +75,7 @@ func analyzeRun(opts *AnalyzeOptions) error {
 	var (
 		totals analyze.Totals
 		rows   []*analyze.Outcome
-		errs   []report.FileError
+		errs   []analyze.FileError
 		runErr error
 	)
 	analyze.ReadAll(files, opts.IO.In, opts.Input.options(), opts.Input.Jobs, func(fr analyze.FileResult) bool {
@@ -84,11 +84,11 @@ func analyzeRun(opts *AnalyzeOptions) error {
 				runErr = fr.Err
 				return false
 			}
-			errs = append(errs, report.FileError{Source: fr.Path, Error: fr.Err.Error()})
-			reportFileError(opts.IO, fr)
+			errs = append(errs, analyze.FileError{Source: fr.Path, Error: fr.Err.Error()})
+			reportFileError(opts.IO, fr.Err)
 		}
 		for _, ep := range fr.Episodes {
-			if err := strictCheck(opts.Input.Strict, ep); err != nil {
+			if err := analyze.StrictErr(opts.Input.options(), &ep.Diag); err != nil {
 				runErr = err
 				return false
 			}
@@ -122,6 +122,6 @@ func analyzeRun(opts *AnalyzeOptions) error {
 
 // reportFileError tells stderr about a file that could not be read; the
 // run goes on without it.
-func reportFileError(ios *IOStreams, fr analyze.FileResult) {
-	ios.ErrOut.Write([]byte("loopbreak: " + fr.Err.Error() + "\n"))
+func reportFileError(ios *IOStreams, err error) {
+	ios.ErrOut.Write([]byte("loopbreak: " + err.Error() + "\n"))
 }

@@ -90,15 +90,6 @@ func (in *inputFlags) findLogs(args []string) ([]string, error) {
 	return files, nil
 }
 
-// strictCheck turns a skipped line into an error under --strict (some
-// problems are found after the line was read, while building turns).
-func strictCheck(strict bool, ep *replay.Episode) error {
-	if strict && ep.Diag.Skipped > 0 && len(ep.Diag.Problems) > 0 {
-		return fmt.Errorf("%s", ep.Diag.Problems[0])
-	}
-	return nil
-}
-
 func checkFormat(format string, allowed ...string) error {
 	for _, a := range allowed {
 		if format == a {

@@ -12,7 +12,6 @@ import (
 	"golang.org/x/term"
 
 	"github.com/loopbreak/loopbreak/analyze"
-	"github.com/loopbreak/loopbreak/replay"
 	"github.com/loopbreak/loopbreak/report"
 	"github.com/loopbreak/loopbreak/rules"
 )
@@ -194,7 +193,7 @@ func sweepRun(opts *SweepOptions) error {
 	acc := analyze.NewSweepTotals(len(configs))
 	bar := newProgressBar(ios, len(files), opts.Quiet)
 	var (
-		errs   []report.FileError
+		errs   []analyze.FileError
 		flips  []analyze.EpisodeFlip
 		runErr error
 		done   int
@@ -207,13 +206,13 @@ func sweepRun(opts *SweepOptions) error {
 				runErr = sf.Err
 				return false
 			}
-			errs = append(errs, report.FileError{Source: sf.Path, Error: sf.Err.Error()})
+			errs = append(errs, analyze.FileError{Source: sf.Path, Error: sf.Err.Error()})
 			bar.clear()
 			fmt.Fprintf(ios.ErrOut, "loopbreak: %v\n", sf.Err)
 		}
 		for i := range sf.Episodes {
 			se := &sf.Episodes[i]
-			if err := strictCheck(opts.Input.Strict, &replay.Episode{Diag: se.Diag}); err != nil {
+			if err := analyze.StrictErr(opts.Input.options(), &se.Diag); err != nil {
 				runErr = err
 				return false
 			}

@@ -173,12 +173,6 @@ func writeString(b *bytes.Buffer, s string) {
 	b.Write(v)
 }
 
-// FileError is an input file that could not be read at all.
-type FileError struct {
-	Source string `json:"source"`
-	Error  string `json:"error"`
-}
-
 // JSONWriter streams one analyze document: the header, then episodes as
 // they finish, then the totals. Memory does not grow with the corpus.
 type JSONWriter struct {
@@ -220,12 +214,12 @@ func (j *JSONWriter) Episode(e Episode) error {
 }
 
 // End writes totals and unreadable files, closing the document.
-func (j *JSONWriter) End(t *analyze.Totals, errs []FileError) error {
+func (j *JSONWriter) End(t *analyze.Totals, errs []analyze.FileError) error {
 	if j.Lines {
 		return nil
 	}
 	if errs == nil {
-		errs = []FileError{}
+		errs = []analyze.FileError{}
 	}
 	tot, err := json.Marshal(t)
 	if err != nil {

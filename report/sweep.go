@@ -32,7 +32,7 @@ type Sweep struct {
 	// rows (Outcomes has one entry per row).
 	ByEpisode bool
 	Flips     []analyze.EpisodeFlip
-	Errors    []FileError // files that could not be read, excluded from every row
+	Errors    []analyze.FileError // files that could not be read, excluded from every row
 }
 
 // orderedObject marshals as a JSON object with its keys in order.
@@ -112,7 +112,7 @@ type sweepJSON struct {
 	Skipped       []sweepSkippedJSON   `json:"skipped"`
 	Results       []sweepResultJSON    `json:"results"`
 	Recommended   sweepRecommendedJSON `json:"recommended"`
-	Errors        []FileError          `json:"errors"`
+	Errors        []analyze.FileError  `json:"errors"`
 	ByEpisode     *[]sweepEpisodeJSON  `json:"by_episode,omitempty"`
 }
 
@@ -149,7 +149,7 @@ func (s *Sweep) JSON(w io.Writer) error {
 		doc.Recommended.Set = s.setArgs(row)
 	}
 	if doc.Errors == nil {
-		doc.Errors = []FileError{}
+		doc.Errors = []analyze.FileError{}
 	}
 	if s.ByEpisode {
 		eps := []sweepEpisodeJSON{}

@@ -35,7 +35,7 @@ func sweepSample() *Sweep {
 			{Params: ms(50), Totals: tot(2, 200, 0, 0)},
 		},
 		Skipped: []analyze.SkippedPoint{{Params: ms(20), Reason: "why, \"quoted\""}},
-		Errors:  []FileError{{Source: "eps/x/episode_log.jsonl.gz", Error: "gzip: invalid header"}},
+		Errors:  []analyze.FileError{{Source: "eps/x/episode_log.jsonl.gz", Error: "gzip: invalid header"}},
 		Flips: []analyze.EpisodeFlip{{EpisodeID: "E1", Source: "eps/E1/episode_log.jsonl", Outcomes: []analyze.Result{
 			{}, {Terminated: true, TerminationTurn: 50, TurnsSaved: 10, FalseTermination: true}, {Terminated: true, TerminationTurn: 60}, {},
 		}}},
@@ -78,7 +78,7 @@ func TestSweepJSONDocument(t *testing.T) {
 				TerminationTurn *int   `json:"termination_turn"`
 			} `json:"outcomes"`
 		} `json:"by_episode"`
-		Errors []FileError `json:"errors"`
+		Errors []analyze.FileError `json:"errors"`
 	}
 	if err := json.Unmarshal(b.Bytes(), &doc); err != nil {
 		t.Fatal(err)

@@ -277,7 +277,7 @@ func wrapList(items []string, perLine int, pad string) string {
 }
 
 // Summary writes the corpus table and totals.
-func (r *Text) Summary(rows []*analyze.Outcome, t *analyze.Totals, errs []FileError) error {
+func (r *Text) Summary(rows []*analyze.Outcome, t *analyze.Totals, errs []analyze.FileError) error {
 	r.init()
 	w := &errWriter{w: r.W}
 	fmt.Fprintf(w, "%s\n", r.bold.Sprintf("Corpus: %d episodes", t.Episodes))

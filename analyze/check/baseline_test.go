@@ -1,4 +1,4 @@
-package analyze
+package check
 
 import (
 	"bytes"
@@ -8,23 +8,24 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/loopbreak/loopbreak/analyze"
 	"github.com/loopbreak/loopbreak/rules"
 )
 
 func intp(n int) *int { return &n }
 
 // entry is a baseline episode that terminated at term (0: never).
-func entry(id, source string, term, saved int) BaselineEpisode {
-	o := &Outcome{EpisodeID: id, RecordedTurns: 100, FinalScore: 10, LLMCallsMethod: CallsEstimated, Counts: map[string]int{}}
+func entry(id, source string, term, saved int) Entry {
+	o := &analyze.Outcome{EpisodeID: id, RecordedTurns: 100, FinalScore: 10, LLMCallsMethod: analyze.CallsEstimated, Counts: map[string]int{}}
 	if term > 0 {
-		o.Termination = &Termination{Turn: term, TurnsStuck: 40}
-		o.Checkpoints = []Checkpoint{{Turn: term, TurnsStuck: 40}}
+		o.Termination = &analyze.Termination{Turn: term, TurnsStuck: 40}
+		o.Checkpoints = []analyze.Checkpoint{{Turn: term, TurnsStuck: 40}}
 		o.TurnsSaved = saved
 		o.LLMCallsSaved = 4 * saved
 		o.Counts["progress_velocity/termination"] = 1
 		o.Counts["progress_velocity/checkpoint"] = 1
 	}
-	return BaselineEntry(o, source, HashBytes([]byte(id+source)))
+	return NewEntry(o, source, HashBytes([]byte(id+source)))
 }
 
 func TestBaselineEncodeCanonical(t *testing.T) {
@@ -32,10 +33,10 @@ func TestBaselineEncodeCanonical(t *testing.T) {
 	b := entry("a-episode", "eps/a/episode_log.jsonl", 0, 0)
 	c := entry("a-episode", "eps/a2/episode_log.jsonl", 0, 0)
 	b1 := NewBaseline(rules.Default())
-	b1.Episodes = []BaselineEpisode{a, b, c}
+	b1.Episodes = []Entry{a, b, c}
 	b1.Sort()
 	b2 := NewBaseline(rules.Default())
-	b2.Episodes = []BaselineEpisode{c, a, b}
+	b2.Episodes = []Entry{c, a, b}
 	b2.Sort()
 	enc := b1.Encode()
 	if !bytes.Equal(enc, b2.Encode()) {
@@ -108,7 +109,7 @@ func TestBaselineSourceRelative(t *testing.T) {
 	dir := t.TempDir()
 	baseline := filepath.Join(dir, "ci", "loopbreak.baseline.json")
 	log := filepath.Join(dir, "eps", "E1", "episode_log.jsonl")
-	src := BaselineSource(baseline, log)
+	src := SourceOf(baseline, log)
 	if src != "../eps/E1/episode_log.jsonl" {
 		t.Errorf("source %q", src)
 	}
@@ -117,16 +118,16 @@ func TestBaselineSourceRelative(t *testing.T) {
 	}
 	// From the working directory, with relative paths.
 	t.Chdir(dir)
-	if src := BaselineSource("loopbreak.baseline.json", filepath.Join("eps", "E1", "episode_log.jsonl")); src != "eps/E1/episode_log.jsonl" {
+	if src := SourceOf("loopbreak.baseline.json", filepath.Join("eps", "E1", "episode_log.jsonl")); src != "eps/E1/episode_log.jsonl" {
 		t.Errorf("relative source %q", src)
 	}
-	if src := BaselineSource("loopbreak.baseline.json", log); src != "eps/E1/episode_log.jsonl" {
+	if src := SourceOf("loopbreak.baseline.json", log); src != "eps/E1/episode_log.jsonl" {
 		t.Errorf("absolute log, relative baseline: source %q", src)
 	}
 	if got := SourcePath("loopbreak.baseline.json", "eps/E1/episode_log.jsonl"); got != filepath.Join("eps", "E1", "episode_log.jsonl") {
 		t.Errorf("SourcePath = %q", got)
 	}
-	if BaselineSource("x.json", "-") != "-" || SourcePath("x.json", "-") != "-" {
+	if SourceOf("x.json", "-") != "-" || SourcePath("x.json", "-") != "-" {
 		t.Error("stdin is not named -")
 	}
 }
@@ -151,7 +152,7 @@ func lines(c *Comparison) []string {
 
 func TestCompare(t *testing.T) {
 	base := NewBaseline(rules.Default())
-	base.Episodes = []BaselineEpisode{
+	base.Episodes = []Entry{
 		entry("same", "eps/same/episode_log.jsonl", 60, 40),
 		entry("moved", "eps/moved/episode_log.jsonl", 0, 0),
 		entry("gone", "eps/gone/episode_log.jsonl", 50, 50),
@@ -174,7 +175,7 @@ func TestCompare(t *testing.T) {
 	term := entry("term", "eps/term/episode_log.jsonl", 70, 30)
 	term.FalseTermination = true
 	term.ScoreForfeited = 2.5
-	cur.Episodes = []BaselineEpisode{
+	cur.Episodes = []Entry{
 		entry("same", "eps/same/episode_log.jsonl", 60, 40),
 		moved,
 		entry("dup", "eps/d1/episode_log.jsonl", 0, 0),
@@ -242,7 +243,7 @@ func TestCompare(t *testing.T) {
 
 func TestCompareTermination(t *testing.T) {
 	cases := []struct {
-		was, now BaselineEpisode
+		was, now Entry
 		want     []string
 	}{
 		{entry("E", "s", 0, 0), entry("E", "s", 60, 40), []string{
@@ -253,8 +254,8 @@ func TestCompareTermination(t *testing.T) {
 			"E: turns saved 40 → 30", "E: LLM calls saved 160 → 120"}},
 	}
 	for _, c := range cases {
-		base := &Baseline{Episodes: []BaselineEpisode{c.was}}
-		cur := &Baseline{Episodes: []BaselineEpisode{c.now}}
+		base := &Baseline{Episodes: []Entry{c.was}}
+		cur := &Baseline{Episodes: []Entry{c.now}}
 		got := lines(Compare(base, cur, nil))
 		if strings.Join(got, "\n") != strings.Join(c.want, "\n") {
 			t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(c.want, "\n"))
@@ -268,10 +269,10 @@ func TestCompareAllFields(t *testing.T) {
 	now.FiringCounts = map[string]int{"stuck_warnings/warning": 2, "new_rule/x": 0}
 	now.Checkpoints = []int{60, 70}
 	now.RecordedTurns, now.FinalScore = 90, 12
-	now.LLMCallsMethod = CallsLogged
+	now.LLMCallsMethod = analyze.CallsLogged
 	now.Censored = true
 	now.WouldReject = 4
-	got := lines(Compare(&Baseline{Episodes: []BaselineEpisode{was}}, &Baseline{Episodes: []BaselineEpisode{now}}, nil))
+	got := lines(Compare(&Baseline{Episodes: []Entry{was}}, &Baseline{Episodes: []Entry{now}}, nil))
 	want := []string{
 		"E: recorded turns 100 → 90",
 		"E: final score 10 → 12",
@@ -361,8 +362,8 @@ func TestParseFailOn(t *testing.T) {
 
 func TestFailOnObserve(t *testing.T) {
 	const threshold = 0.5
-	outcome := func(id string, fs ...rules.Firing) *Outcome {
-		o := &Outcome{EpisodeID: id, Counts: map[string]int{}, Firings: fs}
+	outcome := func(id string, fs ...rules.Firing) *analyze.Outcome {
+		o := &analyze.Outcome{EpisodeID: id, Counts: map[string]int{}, Firings: fs}
 		for _, f := range fs {
 			o.Counts[f.Rule+"/"+f.Kind]++
 		}
@@ -374,7 +375,7 @@ func TestFailOnObserve(t *testing.T) {
 	pen := func(adjusted float64, hasBase bool) rules.Firing {
 		return rules.Firing{Rule: "location_revisit", Kind: "penalty", Adjusted: adjusted, HasBase: hasBase}
 	}
-	eps := []*Outcome{
+	eps := []*analyze.Outcome{
 		outcome("won-1", adj(true), adj(false), pen(0.3, true), pen(0.1, false)),
 		outcome("lost-1", adj(true), adj(true), pen(0.7, true)),
 	}
@@ -416,10 +417,10 @@ func TestFailOnObserve(t *testing.T) {
 }
 
 func TestGates(t *testing.T) {
-	var tot Totals
-	tot.Add(&Outcome{RecordedTurns: 100, Termination: &Termination{Turn: 60}, TurnsSaved: 40, ScoreForfeited: 5, FalseTermination: true}, 0)
-	tot.Add(&Outcome{RecordedTurns: 100, Termination: &Termination{Turn: 80}, TurnsSaved: 20}, 0)
-	tot.Add(&Outcome{RecordedTurns: 200}, 0)
+	var tot analyze.Totals
+	tot.Add(&analyze.Outcome{RecordedTurns: 100, Termination: &analyze.Termination{Turn: 60}, TurnsSaved: 40, ScoreForfeited: 5, FalseTermination: true}, 0)
+	tot.Add(&analyze.Outcome{RecordedTurns: 100, Termination: &analyze.Termination{Turn: 80}, TurnsSaved: 20}, 0)
+	tot.Add(&analyze.Outcome{RecordedTurns: 200}, 0)
 	tot.Finish() // 50% false, 15% saved, 5 forfeited
 	cases := []struct {
 		g    GateResult
@@ -439,7 +440,7 @@ func TestGates(t *testing.T) {
 		}
 	}
 	// No terminations at all: a false rate of 0 passes any limit.
-	var none Totals
+	var none analyze.Totals
 	none.Finish()
 	if g := MaxFalseRateGate(&none, 0); !g.Passed {
 		t.Errorf("empty corpus: %+v", g)
@@ -448,11 +449,11 @@ func TestGates(t *testing.T) {
 
 // A threshold change, in the words a reviewer reads.
 func ExampleCompare() {
-	was := &Baseline{Episodes: []BaselineEpisode{{
+	was := &Baseline{Episodes: []Entry{{
 		EpisodeID: "2025-11-04T09:35:24", Source: "eps/episode_log.jsonl", LogHash: "sha256:ab",
 		TerminationTurn: intp(60), Checkpoints: []int{60, 70, 80}, TurnsSaved: 213, LLMCallsSaved: 852,
 	}}}
-	now := &Baseline{Episodes: []BaselineEpisode{{
+	now := &Baseline{Episodes: []Entry{{
 		EpisodeID: "2025-11-04T09:35:24", Source: "eps/episode_log.jsonl", LogHash: "sha256:ab",
 		TerminationTurn: intp(70), Checkpoints: []int{70, 80}, TurnsSaved: 203, LLMCallsSaved: 812,
 	}}}
@@ -471,7 +472,7 @@ func ExampleCompare() {
 // trip through the canonical encoding unchanged.
 func FuzzParseBaseline(f *testing.F) {
 	b := NewBaseline(rules.Default())
-	b.Episodes = []BaselineEpisode{entry("E", "eps/E/episode_log.jsonl", 60, 40), entry("F<&>", "-", 0, 0)}
+	b.Episodes = []Entry{entry("E", "eps/E/episode_log.jsonl", 60, 40), entry("F<&>", "-", 0, 0)}
 	f.Add(b.Encode())
 	f.Add([]byte(`{"schema_version": 1, "config": {"k": [1, {"x": null}]}, "episodes": [{"episode_id": "E", "source": "s", "log_hash": "sha256:", "checkpoints": null, "final_score": 1e21}]}`))
 	f.Add([]byte(`{"schema_version": 1}`))

@@ -1,0 +1,289 @@
+package check
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"path/filepath"
+	"runtime"
+	"sync"
+
+	"github.com/loopbreak/loopbreak/analyze"
+	"github.com/loopbreak/loopbreak/replay"
+	"github.com/loopbreak/loopbreak/rules"
+)
+
+// Modes of a check.
+const (
+	ModeCompare   = "compare"    // compare with the baseline
+	ModeUpdate    = "update"     // rewrite the baseline; drift is not a failure
+	ModeGatesOnly = "gates-only" // no baseline: policy gates only
+)
+
+// Options are the inputs of one check.
+type Options struct {
+	Files   []string // episode logs ("-": Stdin); a file named twice is read once
+	Stdin   io.Reader
+	Read    replay.Options
+	Workers int // files read in parallel; 0: GOMAXPROCS
+	Config  *rules.Config
+
+	Mode     string
+	Baseline string // the baseline file (unused in ModeGatesOnly)
+
+	// Policy gates, each applied when non-nil.
+	MaxFalseRatePct *float64
+	MinSavedPct     *float64
+	MaxForfeit      *float64
+	FailOn          []*FailOn // observed as the episodes are replayed
+
+	// OnFileError, if set, hears of each file that cannot be read, in
+	// input order as it happens; the check goes on without the file
+	// (unless Read.Strict, when Run returns the error instead).
+	OnFileError func(path string, err error)
+}
+
+// NoBaselineError is returned by Run when the baseline file to compare
+// with does not exist.
+type NoBaselineError struct{ File string }
+
+func (e *NoBaselineError) Error() string { return "baseline " + e.File + " does not exist" }
+func (e *NoBaselineError) Unwrap() error { return fs.ErrNotExist }
+
+// Result is what one check found.
+type Result struct {
+	Mode     string
+	Baseline string // the baseline file as given
+	Wrote    bool   // update: the file was (re)written; false when already up to date
+	Episodes []Episode
+	Config   []ConfigChange // configuration keys that differ from the baseline's
+	Gates    []GateResult
+	Totals   *analyze.Totals
+	Errors   []analyze.FileError // files that could not be read at all
+}
+
+// Count returns the number of episodes with a status.
+func (r *Result) Count(status string) int {
+	n := 0
+	for i := range r.Episodes {
+		if r.Episodes[i].Status == status {
+			n++
+		}
+	}
+	return n
+}
+
+// Drifted is the number of changed, new and missing episodes.
+func (r *Result) Drifted() int {
+	return r.Count(StatusChanged) + r.Count(StatusNew) + r.Count(StatusMissing)
+}
+
+// GatesFailed is the number of policy gates that failed.
+func (r *Result) GatesFailed() int {
+	n := 0
+	for _, g := range r.Gates {
+		if !g.Passed {
+			n++
+		}
+	}
+	return n
+}
+
+// Failed says whether the check fails: drift (when comparing) or a failed
+// policy gate.
+func (r *Result) Failed() bool {
+	return (r.Mode == ModeCompare && r.Drifted() > 0) || r.GatesFailed() > 0
+}
+
+// Run replays the rules over the files as analyze does, compares each
+// episode's entry with the baseline (ModeCompare), or rewrites the
+// baseline (ModeUpdate), and applies the policy gates.
+func Run(opts Options) (*Result, error) {
+	files := uniqueFiles(opts.Files)
+	var base *Baseline
+	if opts.Mode != ModeGatesOnly {
+		var err error
+		base, err = ReadBaseline(opts.Baseline)
+		switch {
+		case errors.Is(err, fs.ErrNotExist) && opts.Mode == ModeUpdate:
+			base = nil
+		case errors.Is(err, fs.ErrNotExist):
+			return nil, &NoBaselineError{opts.Baseline}
+		case err != nil:
+			return nil, fmt.Errorf("baseline %w", err)
+		}
+	}
+
+	// Standard input can be read once: keep it to hash it and replay it.
+	stdin := opts.Stdin
+	hashes := map[string]string{}
+	for _, f := range files {
+		if f == "-" {
+			data, err := io.ReadAll(stdin)
+			if err != nil {
+				return nil, fmt.Errorf("reading standard input: %w", err)
+			}
+			stdin = bytes.NewReader(data)
+			hashes["-"] = HashBytes(data)
+		}
+	}
+	hashErrs := hashFiles(files, opts.Workers, hashes)
+
+	cfg := opts.Config
+	cur := NewBaseline(cfg)
+	threshold := cfg.Float("rejection_threshold")
+	keep := false
+	for _, f := range opts.FailOn {
+		keep = keep || f.NeedsFirings()
+	}
+	type diagKey struct{ id, source string }
+	type diag struct {
+		skipped  int
+		problems []string
+	}
+	diags := map[diagKey]diag{} // not the episode: its turn table can go
+	var (
+		totals     analyze.Totals
+		errs       []analyze.FileError
+		unreadable = map[string]string{}
+		runErr     error
+	)
+	analyze.ReadAll(files, stdin, opts.Read, opts.Workers, func(fr analyze.FileResult) bool {
+		if fr.Err == nil {
+			fr.Err = hashErrs[fr.Path]
+		}
+		source := SourceOf(opts.Baseline, fr.Path)
+		if fr.Err != nil {
+			if opts.Read.Strict {
+				runErr = fr.Err
+				return false
+			}
+			// A file that cannot be read at all: its episodes, if in the
+			// baseline, are missing.
+			errs = append(errs, analyze.FileError{Source: fr.Path, Error: fr.Err.Error()})
+			unreadable[source] = fr.Err.Error()
+			if opts.OnFileError != nil {
+				opts.OnFileError(fr.Path, fr.Err)
+			}
+			return true
+		}
+		for _, ep := range fr.Episodes {
+			if err := analyze.StrictErr(opts.Read, &ep.Diag); err != nil {
+				runErr = err
+				return false
+			}
+			o := analyze.Analyze(ep, cfg, analyze.Options{KeepFirings: keep})
+			totals.Add(o, ep.Diag.Skipped)
+			for _, f := range opts.FailOn {
+				f.Observe(o, threshold)
+			}
+			cur.Episodes = append(cur.Episodes, NewEntry(o, source, hashes[fr.Path]))
+			if ep.Diag.Skipped > 0 {
+				diags[diagKey{ep.ID, source}] = diag{ep.Diag.Skipped, ep.Diag.Problems}
+			}
+		}
+		return true
+	})
+	if runErr != nil {
+		return nil, runErr
+	}
+	totals.Finish()
+	cur.Sort()
+
+	var cmp *Comparison
+	switch {
+	case opts.Mode == ModeGatesOnly:
+		cmp = Compare(nil, cur, nil)
+	case base == nil: // first update: every episode is added
+		cmp = Compare(&Baseline{Config: cur.Config}, cur, unreadable)
+	default:
+		cmp = Compare(base, cur, unreadable)
+	}
+
+	res := &Result{Mode: opts.Mode, Baseline: opts.Baseline, Config: cmp.Config, Totals: &totals, Errors: errs, Episodes: cmp.Episodes}
+	for i := range res.Episodes {
+		e := &res.Episodes[i]
+		e.Path = SourcePath(opts.Baseline, e.Source)
+		if d, ok := diags[diagKey{e.EpisodeID, e.Source}]; ok && e.Current != nil {
+			e.Skipped, e.Problems = d.skipped, d.problems
+		}
+	}
+	if opts.MaxFalseRatePct != nil {
+		res.Gates = append(res.Gates, MaxFalseRateGate(&totals, *opts.MaxFalseRatePct))
+	}
+	if opts.MinSavedPct != nil {
+		res.Gates = append(res.Gates, MinSavedGate(&totals, *opts.MinSavedPct))
+	}
+	if opts.MaxForfeit != nil {
+		res.Gates = append(res.Gates, MaxForfeitGate(&totals, *opts.MaxForfeit))
+	}
+	for _, f := range opts.FailOn {
+		res.Gates = append(res.Gates, f.Result())
+	}
+
+	if opts.Mode == ModeUpdate {
+		wrote, err := WriteBaseline(opts.Baseline, cur)
+		if err != nil {
+			return nil, fmt.Errorf("writing baseline: %w", err)
+		}
+		res.Wrote = wrote
+	}
+	return res, nil
+}
+
+// uniqueFiles drops a file named twice (a directory and a file inside
+// it): its episodes would otherwise be compared twice.
+func uniqueFiles(files []string) []string {
+	seen := map[string]bool{}
+	out := files[:0:0]
+	for _, f := range files {
+		key := f
+		if f != "-" {
+			if abs, err := filepath.Abs(f); err == nil {
+				key = abs
+			}
+		}
+		if !seen[key] {
+			seen[key] = true
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// hashFiles puts the sha256 of every file into hashes (by path), on up to
+// jobs goroutines, and returns the errors by path.
+func hashFiles(files []string, jobs int, hashes map[string]string) map[string]error {
+	if jobs <= 0 {
+		jobs = runtime.GOMAXPROCS(0)
+	}
+	var (
+		mu   sync.Mutex
+		errs = map[string]error{}
+		wg   sync.WaitGroup
+		sem  = make(chan struct{}, jobs)
+	)
+	for _, f := range files {
+		if f == "-" {
+			continue
+		}
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			h, err := HashFile(f)
+			mu.Lock()
+			defer mu.Unlock()
+			if err != nil {
+				errs[f] = err
+			} else {
+				hashes[f] = h
+			}
+		}()
+	}
+	wg.Wait()
+	return errs
+}
