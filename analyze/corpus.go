@@ -21,7 +21,7 @@ type FileResult struct {
 // held at once, so memory is bounded by a few turn tables, not the corpus.
 // emit runs on the caller's goroutine; returning false stops early.
 func ReadAll(files []string, stdin io.Reader, opts replay.Options, workers int, emit func(FileResult) bool) {
-	inOrder(len(files), workers, func() func(int) FileResult {
+	InOrder(len(files), workers, func() func(int) FileResult {
 		return func(i int) FileResult {
 			eps, err := replay.ReadFile(files[i], stdin, opts)
 			return FileResult{Path: files[i], Episodes: eps, Err: err}
@@ -29,11 +29,11 @@ func ReadAll(files []string, stdin io.Reader, opts replay.Options, workers int, 
 	}, emit)
 }
 
-// inOrder computes n results on a bounded pool of workers (each with the
+// InOrder computes n results on a bounded pool of workers (each with the
 // state newWorker gives it) and calls emit with them in index order,
 // whatever the scheduling; at most 2×workers results are held at once.
 // emit runs on the caller's goroutine; returning false stops early.
-func inOrder[T any](n, workers int, newWorker func() func(i int) T, emit func(T) bool) {
+func InOrder[T any](n, workers int, newWorker func() func(i int) T, emit func(T) bool) {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}

@@ -17,23 +17,9 @@ import (
 	"github.com/olekukonko/tablewriter/tw"
 
 	"github.com/loopbreak/loopbreak/analyze"
+	"github.com/loopbreak/loopbreak/analyze/sweep"
 	"github.com/loopbreak/loopbreak/rules"
 )
-
-// Sweep is the result of one sweep. Rows[0] is the baseline (the base
-// configuration); the others follow the grid order.
-type Sweep struct {
-	Base           *rules.Config
-	Axes           []analyze.Axis
-	Skipped        []analyze.SkippedPoint
-	Rows           []analyze.SweepRow
-	Recommendation analyze.Recommendation
-	// ByEpisode: Flips holds the episodes whose outcome changes between
-	// rows (Outcomes has one entry per row).
-	ByEpisode bool
-	Flips     []analyze.EpisodeFlip
-	Errors    []analyze.FileError // files that could not be read, excluded from every row
-}
 
 // orderedObject marshals as a JSON object with its keys in order.
 type orderedObject struct {
@@ -60,7 +46,7 @@ func (o orderedObject) MarshalJSON() ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-func settingsObject(ps []analyze.Setting) orderedObject {
+func settingsObject(ps []sweep.Setting) orderedObject {
 	o := orderedObject{keys: []string{}, vals: []any{}}
 	for _, p := range ps {
 		o.keys = append(o.keys, p.Key)
@@ -116,8 +102,8 @@ type sweepJSON struct {
 	ByEpisode     *[]sweepEpisodeJSON  `json:"by_episode,omitempty"`
 }
 
-// JSON writes the sweep as one indented JSON document.
-func (s *Sweep) JSON(w io.Writer) error {
+// WriteSweepJSON writes the sweep as one indented JSON document.
+func WriteSweepJSON(w io.Writer, s *sweep.Result) error {
 	doc := sweepJSON{
 		SchemaVersion: SchemaVersion,
 		Base:          orderedObject{keys: rules.Keys()},
@@ -146,7 +132,7 @@ func (s *Sweep) JSON(w io.Writer) error {
 		row := rec.Row
 		p := settingsObject(s.Rows[row].Params)
 		doc.Recommended.Row, doc.Recommended.Params = &row, &p
-		doc.Recommended.Set = s.setArgs(row)
+		doc.Recommended.Set = setArgs(s, row)
 	}
 	if doc.Errors == nil {
 		doc.Errors = []analyze.FileError{}
@@ -175,7 +161,7 @@ func (s *Sweep) JSON(w io.Writer) error {
 }
 
 // setArgs is the row's swept settings as key=value, for --set.
-func (s *Sweep) setArgs(row int) []string {
+func setArgs(s *sweep.Result, row int) []string {
 	out := []string{}
 	for _, p := range s.Rows[row].Params {
 		out = append(out, p.String())
@@ -190,16 +176,16 @@ var sweepCSVMetrics = []string{"episodes", "terminated", "censored", "recorded_t
 
 func csvNum(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
 
-// CSV writes one line per row (header first): row, baseline, the swept
+// WriteSweepCSV writes one line per row (header first): row, baseline, the swept
 // keys, then the totals. With ByEpisode it writes the per-episode table
 // instead: one line per flipping episode and row.
-func (s *Sweep) CSV(w io.Writer) error {
+func WriteSweepCSV(w io.Writer, s *sweep.Result) error {
 	cw := csv.NewWriter(w)
 	head := []string{"row", "baseline"}
 	for _, ax := range s.Axes {
 		head = append(head, ax.Key)
 	}
-	params := func(r *analyze.SweepRow) []string {
+	params := func(r *sweep.Row) []string {
 		var out []string
 		for _, p := range r.Params {
 			out = append(out, rules.FormatValue(p.Value))
@@ -263,14 +249,14 @@ type sweepColumn struct {
 }
 
 // RowName is the table's name for a row: "base" or its number.
-func RowName(rows []analyze.SweepRow, i int) string {
+func RowName(rows []sweep.Row, i int) string {
 	if rows[i].Baseline {
 		return "base"
 	}
 	return strconv.Itoa(i)
 }
 
-func (s *Sweep) columns() []sweepColumn {
+func sweepColumns(s *sweep.Result) []sweepColumn {
 	rows := s.Rows
 	tot := func(i int) *analyze.Totals { return &rows[i].Totals }
 	cols := []sweepColumn{
@@ -314,7 +300,7 @@ func (s *Sweep) columns() []sweepColumn {
 }
 
 // renderColumns renders the rows with the columns shown.
-func (s *Sweep) renderColumns(cols []sweepColumn) ([]string, error) {
+func renderColumns(s *sweep.Result, cols []sweepColumn) ([]string, error) {
 	var buf bytes.Buffer
 	var align []tw.Align
 	var head []string
@@ -351,11 +337,11 @@ func maxWidth(lines []string) int {
 	return w
 }
 
-// Table writes the human report: a headline, the table (recommended row
+// WriteSweepTable writes the human report: a headline, the table (recommended row
 // marked ">" and highlighted with colour, Pareto-efficient rows "*"), the
 // recommendation and why, then what was skipped or unreadable and, with
 // ByEpisode, the episodes whose outcome flips.
-func (s *Sweep) Table(out io.Writer, o SweepTableOptions) error {
+func WriteSweepTable(out io.Writer, s *sweep.Result, o SweepTableOptions) error {
 	mk := colorMaker(o.Color)
 	bold, green, yellow, red, dim := mk(color.Bold), mk(color.FgGreen, color.Bold), mk(color.FgYellow), mk(color.FgRed, color.Bold), mk(color.Faint)
 	w := &errWriter{w: out}
@@ -366,8 +352,8 @@ func (s *Sweep) Table(out io.Writer, o SweepTableOptions) error {
 	fmt.Fprintf(w, "%s\n", bold.Sprintf("Sweep over %s (%d recorded turns): %s and the baseline",
 		sweepPlural(base.Episodes, "episode", "episodes"), base.RecordedTurns, sweepPlural(len(s.Rows)-1, "configuration", "configurations")))
 
-	cols := s.columns()
-	lines, err := s.renderColumns(cols)
+	cols := sweepColumns(s)
+	lines, err := renderColumns(s, cols)
 	if err != nil {
 		return err
 	}
@@ -386,7 +372,7 @@ func (s *Sweep) Table(out io.Writer, o SweepTableOptions) error {
 			break // nothing left to hide
 		}
 		cols = keep
-		if lines, err = s.renderColumns(cols); err != nil {
+		if lines, err = renderColumns(s, cols); err != nil {
 			return err
 		}
 	}
@@ -407,10 +393,10 @@ func (s *Sweep) Table(out io.Writer, o SweepTableOptions) error {
 	rec := s.Recommendation
 	if rec.Row >= 0 && rec.Row < len(s.Rows) {
 		how := "keeps the base configuration"
-		if args := s.setArgs(rec.Row); len(args) > 0 && !s.Rows[rec.Row].Baseline {
+		if args := setArgs(s, rec.Row); len(args) > 0 && !s.Rows[rec.Row].Baseline {
 			how = "--set " + strings.Join(args, " --set ")
 		}
-		fmt.Fprintf(w, "%s %s\n", green.Sprintf("Recommended: %s", analyze.RowLabel(s.Rows, rec.Row)), "("+how+")")
+		fmt.Fprintf(w, "%s %s\n", green.Sprintf("Recommended: %s", sweep.RowLabel(s.Rows, rec.Row)), "("+how+")")
 	} else {
 		fmt.Fprintln(w, yellow.Sprint("No recommendation."))
 	}
@@ -447,7 +433,7 @@ func (s *Sweep) Table(out io.Writer, o SweepTableOptions) error {
 				idW = max(idW, utf8.RuneCountInString(f.EpisodeID))
 			}
 			for _, f := range s.Flips {
-				fmt.Fprintf(w, "  %-*s  %s\n", idW, f.EpisodeID, s.flipLine(&f))
+				fmt.Fprintf(w, "  %-*s  %s\n", idW, f.EpisodeID, flipLine(s, &f))
 			}
 			fmt.Fprintln(w, dim.Sprint("Rows as numbered in the table; see --format json or csv for termination turns."))
 		}
@@ -464,7 +450,7 @@ var classWords = map[string]string{
 
 // flipLine groups an episode's rows by outcome class, classes in order of
 // first appearance: "false termination: base, 1–3 · never terminated: 4–9".
-func (s *Sweep) flipLine(f *analyze.EpisodeFlip) string {
+func flipLine(s *sweep.Result, f *sweep.Flip) string {
 	var order []string
 	byClass := map[string][]int{}
 	for i := range f.Outcomes {
@@ -476,13 +462,13 @@ func (s *Sweep) flipLine(f *analyze.EpisodeFlip) string {
 	}
 	var parts []string
 	for _, c := range order {
-		parts = append(parts, classWords[c]+": "+s.rowRanges(byClass[c]))
+		parts = append(parts, classWords[c]+": "+rowRanges(s, byClass[c]))
 	}
 	return strings.Join(parts, " · ")
 }
 
 // rowRanges writes row indices as "base, 1–3, 7".
-func (s *Sweep) rowRanges(idx []int) string {
+func rowRanges(s *sweep.Result, idx []int) string {
 	var parts []string
 	for i := 0; i < len(idx); {
 		if s.Rows[idx[i]].Baseline {

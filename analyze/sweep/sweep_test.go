@@ -1,4 +1,4 @@
-package analyze
+package sweep
 
 import (
 	"bytes"
@@ -8,11 +8,13 @@ import (
 	"path/filepath"
 	"reflect"
 	"runtime"
+	"sort"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/loopbreak/loopbreak/analyze"
 	"github.com/loopbreak/loopbreak/replay"
 	"github.com/loopbreak/loopbreak/replay/replaytest"
 	"github.com/loopbreak/loopbreak/rules"
@@ -215,16 +217,16 @@ func checkSweepEqualsAnalyze(t *testing.T, axes []Axis) {
 	}
 	plan := NewPlan(configs)
 	rp := plan.NewReplayer()
-	acc := NewSweepTotals(len(configs))
-	want := make([]Totals, len(configs))
+	acc := newTotals(len(configs))
+	want := make([]analyze.Totals, len(configs))
 	for _, ep := range eps {
-		se := SweptEpisode{ID: ep.ID, RecordedTurns: ep.RecordedTurns(), Diag: ep.Diag, Results: make([]Result, len(configs))}
+		se := episode{ID: ep.ID, RecordedTurns: ep.RecordedTurns(), Diag: ep.Diag, Results: make([]analyze.Result, len(configs))}
 		rp.Replay(ep, se.Results)
 		acc.Add(&se)
 		for c, cfg := range configs {
-			o := Analyze(ep, cfg, Options{})
+			o := analyze.Analyze(ep, cfg, analyze.Options{})
 			want[c].Add(o, ep.Diag.Skipped)
-			if got, w := se.Results[c], ResultOf(o); got != w {
+			if got, w := se.Results[c], analyze.ResultOf(o); got != w {
 				t.Fatalf("episode %s, config %d %v:\nsweep   %+v\nanalyze %+v", ep.ID, c, paramsOf(points, c), got, w)
 			}
 		}
@@ -304,14 +306,14 @@ func TestHistMedian(t *testing.T) {
 	}
 }
 
-func row(saved, false_, terminated int, forfeited float64, params ...Setting) SweepRow {
-	t := Totals{TurnsSaved: saved, FalseTerminations: false_, Terminated: terminated, ScoreForfeited: forfeited, RecordedTurns: 1000}
+func row(saved, false_, terminated int, forfeited float64, params ...Setting) Row {
+	t := analyze.Totals{TurnsSaved: saved, FalseTerminations: false_, Terminated: terminated, ScoreForfeited: forfeited, RecordedTurns: 1000}
 	t.TurnsSavedPct = pct(saved, 1000)
 	t.FalseRatePct = pct(false_, terminated)
-	return SweepRow{Params: params, Totals: t}
+	return Row{Params: params, Totals: t}
 }
 
-func paretoOf(rows []SweepRow) []bool {
+func paretoOf(rows []Row) []bool {
 	var out []bool
 	for _, r := range rows {
 		out = append(out, r.Pareto)
@@ -320,7 +322,7 @@ func paretoOf(rows []SweepRow) []bool {
 }
 
 func TestMarkPareto(t *testing.T) {
-	rows := []SweepRow{
+	rows := []Row{
 		row(100, 1, 10, 5),  // baseline: dominated by 1 (more saved, same false, less forfeited)
 		row(120, 1, 10, 4),  // efficient
 		row(300, 3, 20, 20), // efficient: most saved
@@ -336,7 +338,7 @@ func TestMarkPareto(t *testing.T) {
 		t.Errorf("pareto = %v, want %v", got, want)
 	}
 	// The baseline takes part like any row.
-	rows = []SweepRow{row(500, 0, 10, 0), row(400, 1, 10, 2)}
+	rows = []Row{row(500, 0, 10, 0), row(400, 1, 10, 2)}
 	rows[0].Baseline = true
 	MarkPareto(rows)
 	if got := paretoOf(rows); !reflect.DeepEqual(got, []bool{true, false}) {
@@ -347,7 +349,7 @@ func TestMarkPareto(t *testing.T) {
 func ms(v int) Setting { return Setting{"max_turns_stuck", v} }
 
 func TestRecommendMaxFalseRate(t *testing.T) {
-	rows := []SweepRow{
+	rows := []Row{
 		row(200, 1, 40, 5, ms(40)),  // 2.5%
 		row(300, 2, 50, 8, ms(30)),  // 4%
 		row(300, 2, 40, 9, ms(35)),  // 5%: same turns, same false, more forfeited than #1
@@ -397,7 +399,7 @@ func TestRecommendMaxFalseRate(t *testing.T) {
 }
 
 func TestRecommendFrontier(t *testing.T) {
-	rows := []SweepRow{
+	rows := []Row{
 		row(200, 1, 40, 5, ms(40)),  // 2.5%
 		row(300, 2, 50, 8, ms(30)),  // 4%: the most turns under 5%
 		row(100, 3, 40, 9, ms(50)),  // dominated
@@ -416,7 +418,7 @@ func TestRecommendFrontier(t *testing.T) {
 	}
 
 	// Nothing under the target: the lowest rate on the frontier.
-	rows = []SweepRow{
+	rows = []Row{
 		row(500, 6, 60, 30, ms(20)), // 10%
 		row(400, 6, 40, 30, ms(25)), // 15%, dominated
 		row(900, 20, 80, 90, ms(10)),
@@ -429,7 +431,7 @@ func TestRecommendFrontier(t *testing.T) {
 	}
 
 	// One false termination is singular.
-	rows = []SweepRow{row(100, 0, 10, 0, ms(40)), row(150, 1, 11, 4, ms(30))}
+	rows = []Row{row(100, 0, 10, 0, ms(40)), row(150, 1, 11, 4, ms(30))}
 	rows[0].Baseline = true
 	MarkPareto(rows)
 	rec = Recommend(rows, nil)
@@ -438,7 +440,7 @@ func TestRecommendFrontier(t *testing.T) {
 	}
 
 	// The top of the frontier.
-	rows = []SweepRow{row(0, 0, 0, 0, ms(40)), row(100, 0, 10, 0, ms(30))}
+	rows = []Row{row(0, 0, 0, 0, ms(40)), row(100, 0, 10, 0, ms(30))}
 	rows[0].Baseline = true
 	MarkPareto(rows)
 	rec = Recommend(rows, nil)
@@ -448,20 +450,20 @@ func TestRecommendFrontier(t *testing.T) {
 }
 
 func TestFlips(t *testing.T) {
-	never := Result{}
-	term := Result{Terminated: true, TerminationTurn: 60}
-	term70 := Result{Terminated: true, TerminationTurn: 70}
-	fals := Result{Terminated: true, FalseTermination: true}
-	cens := Result{Censored: true}
-	if Flips([]Result{term, term70}) {
+	never := analyze.Result{}
+	term := analyze.Result{Terminated: true, TerminationTurn: 60}
+	term70 := analyze.Result{Terminated: true, TerminationTurn: 70}
+	fals := analyze.Result{Terminated: true, FalseTermination: true}
+	cens := analyze.Result{Censored: true}
+	if flips([]analyze.Result{term, term70}) {
 		t.Error("a later termination is not a flip")
 	}
-	for _, rs := range [][]Result{{never, term}, {term, fals}, {never, cens}, {cens, Result{Censored: true, Terminated: true}, term}} {
-		if !Flips(rs) {
+	for _, rs := range [][]analyze.Result{{never, term}, {term, fals}, {never, cens}, {cens, analyze.Result{Censored: true, Terminated: true}, term}} {
+		if !flips(rs) {
 			t.Errorf("%v should flip", rs)
 		}
 	}
-	if got := (&Result{Censored: true, Terminated: true}).Class(); got != ClassCensored {
+	if got := (&analyze.Result{Censored: true, Terminated: true}).Class(); got != analyze.ClassCensored {
 		t.Errorf("censored with a termination: %s", got)
 	}
 }
@@ -482,7 +484,7 @@ func TestSweepFilesOrderAndErrors(t *testing.T) {
 	plan := NewPlan([]*rules.Config{rules.Default()})
 	for _, workers := range []int{1, 3, 16} {
 		var got []string
-		SweepFiles(files, nil, replay.Options{}, workers, plan, func(sf SweptFile) bool {
+		replayFiles(files, nil, replay.Options{}, workers, plan, func(sf file) bool {
 			s := sf.Path
 			if sf.Err != nil {
 				s += " error"
@@ -501,7 +503,7 @@ func TestSweepFilesOrderAndErrors(t *testing.T) {
 		}
 		// Stopping early returns.
 		n := 0
-		SweepFiles(files, nil, replay.Options{}, workers, plan, func(SweptFile) bool { n++; return n < 3 })
+		replayFiles(files, nil, replay.Options{}, workers, plan, func(file) bool { n++; return n < 3 })
 		if n != 3 {
 			t.Errorf("workers=%d: emit called %d times after stopping at 3", workers, n)
 		}
@@ -586,7 +588,7 @@ func BenchmarkSweep(b *testing.B) {
 	analyzeOnce := func() {
 		cfg := rules.Default()
 		parallelEpisodes(logs, func() func(*replay.Episode) {
-			return func(ep *replay.Episode) { Analyze(ep, cfg, Options{KeepFirings: true}) }
+			return func(ep *replay.Episode) { analyze.Analyze(ep, cfg, analyze.Options{KeepFirings: true}) }
 		})
 	}
 	configs := bench100(b)
@@ -594,7 +596,7 @@ func BenchmarkSweep(b *testing.B) {
 	sweepOnce := func() {
 		parallelEpisodes(logs, func() func(*replay.Episode) {
 			rp := plan.NewReplayer()
-			out := make([]Result, len(configs))
+			out := make([]analyze.Result, len(configs))
 			return func(ep *replay.Episode) { rp.Replay(ep, out) }
 		})
 	}
@@ -643,7 +645,7 @@ func BenchmarkSweep(b *testing.B) {
 		once := func() {
 			parallelEpisodes(logs, func() func(*replay.Episode) {
 				rp := all.NewReplayer()
-				out := make([]Result, len(cfgs))
+				out := make([]analyze.Result, len(cfgs))
 				return func(ep *replay.Episode) { rp.Replay(ep, out) }
 			})
 		}
@@ -655,4 +657,17 @@ func BenchmarkSweep(b *testing.B) {
 		b.ReportMetric(float64(timeIt(once))/float64(timeIt(analyzeOnce)), "x_analyze")
 		b.ReportMetric(float64(all.Replays()), "replays/episode")
 	})
+}
+
+func median(xs []int) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	s := append([]int(nil), xs...)
+	sort.Ints(s)
+	m := len(s) / 2
+	if len(s)%2 == 1 {
+		return float64(s[m])
+	}
+	return float64(s[m-1]+s[m]) / 2
 }
