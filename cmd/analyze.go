@@ -93,7 +93,7 @@ func analyzeRun(opts *AnalyzeOptions) error {
 				return false
 			}
 			o := analyze.Analyze(ep, cfg, analyze.Options{KeepFirings: true})
-			totals.Add(o, ep.Diag.Skipped)
+			totals.Add(&o.Result, o.RecordedTurns, ep.Diag.Skipped)
 			if opts.Format == "text" {
 				runErr = text.Episode(o, ep, cfg)
 			} else {

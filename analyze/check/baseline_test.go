@@ -20,6 +20,7 @@ func entry(id, source string, term, saved int) Entry {
 	if term > 0 {
 		o.Termination = &analyze.Termination{Turn: term, TurnsStuck: 40}
 		o.Checkpoints = []analyze.Checkpoint{{Turn: term, TurnsStuck: 40}}
+		o.Terminated, o.TerminationTurn = true, term
 		o.TurnsSaved = saved
 		o.LLMCallsSaved = 4 * saved
 		o.Counts["progress_velocity/termination"] = 1
@@ -418,9 +419,9 @@ func TestFailOnObserve(t *testing.T) {
 
 func TestGates(t *testing.T) {
 	var tot analyze.Totals
-	tot.Add(&analyze.Outcome{RecordedTurns: 100, Termination: &analyze.Termination{Turn: 60}, TurnsSaved: 40, ScoreForfeited: 5, FalseTermination: true}, 0)
-	tot.Add(&analyze.Outcome{RecordedTurns: 100, Termination: &analyze.Termination{Turn: 80}, TurnsSaved: 20}, 0)
-	tot.Add(&analyze.Outcome{RecordedTurns: 200}, 0)
+	tot.Add(&analyze.Result{Terminated: true, TerminationTurn: 60, TurnsSaved: 40, ScoreForfeited: 5, FalseTermination: true}, 100, 0)
+	tot.Add(&analyze.Result{Terminated: true, TerminationTurn: 80, TurnsSaved: 20}, 100, 0)
+	tot.Add(&analyze.Result{}, 200, 0)
 	tot.Finish() // 50% false, 15% saved, 5 forfeited
 	cases := []struct {
 		g    GateResult

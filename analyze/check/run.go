@@ -175,7 +175,7 @@ func Run(opts Options) (*Result, error) {
 				return false
 			}
 			o := analyze.Analyze(ep, cfg, analyze.Options{KeepFirings: keep})
-			totals.Add(o, ep.Diag.Skipped)
+			totals.Add(&o.Result, o.RecordedTurns, ep.Diag.Skipped)
 			for _, f := range opts.FailOn {
 				f.Observe(o, threshold)
 			}

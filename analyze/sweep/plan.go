@@ -106,21 +106,20 @@ func (p *Plan) Replays() int {
 
 // sweepCompOut is what one replay of a component yields.
 type sweepCompOut struct {
-	term      bool
-	termTurn  int
-	termScore float64
-	warnings  int
-	rejected  int       // score adjustments that reject
-	revisit   []float64 // adjusted confidences of revisit penalties (logged confidence), sorted
+	term        bool
+	termination analyze.Termination
+	warnings    int
+	rejected    int       // score adjustments that reject
+	revisit     []float64 // adjusted confidences of revisit penalties (logged confidence), sorted
 }
 
 // Replayer replays a Plan; it keeps scratch space, so one per goroutine.
 type Replayer struct {
-	p                *Plan
-	outs             [][]sweepCompOut
-	cur              *sweepCompOut
-	report           func(rules.Firing)
-	sufCalls, sufRej []int
+	p      *Plan
+	outs   [][]sweepCompOut
+	cur    *sweepCompOut
+	report func(rules.Firing)
+	tail   analyze.Tail
 }
 
 // NewReplayer returns a Replayer for p.
@@ -138,7 +137,7 @@ func (r *Replayer) count(f rules.Firing) {
 	switch f.Rule {
 	case "progress_velocity":
 		if f.Kind == "termination" && !o.term {
-			o.term, o.termTurn, o.termScore = true, f.Turn, f.Score
+			o.term, o.termination = true, analyze.Termination{Turn: f.Turn, TurnsStuck: f.TurnsStuck, Score: f.Score}
 		}
 	case "stuck_warnings":
 		if f.Kind == "warning" {
@@ -156,8 +155,10 @@ func (r *Replayer) count(f rules.Firing) {
 	}
 }
 
-// Replay computes every configuration's analyze.Result for ep into out, which
-// must have len(p.Configs) entries.
+// Replay computes every configuration's result for ep into out, which
+// must have len(p.Configs) entries: each configuration's Fired is put
+// together from its components' replays, then settled as Analyze settles
+// it.
 func (r *Replayer) Replay(ep *replay.Episode, out []analyze.Result) {
 	p := r.p
 	for ci := range p.comps {
@@ -173,69 +174,20 @@ func (r *Replayer) Replay(ep *replay.Episode, out []analyze.Result) {
 		}
 	}
 	r.cur = nil
-	recorded := ep.RecordedTurns()
-	final := ep.FinalScore()
-	prepared := false
-	lastDiff := -1 // index of the last turn whose score differs from the turn before
+	r.tail.Reset(ep)
 	for c := range p.Configs {
-		res := analyze.Result{}
-		var term *sweepCompOut
+		var f analyze.Fired
 		for ci := range p.comps {
 			o := &r.outs[ci][p.comps[ci].proj[c]]
-			if o.term && term == nil {
-				term = o
+			if o.term && f.Termination == nil {
+				f.Termination = &o.termination
 			}
-			res.Warnings += o.warnings
-			res.WouldReject += o.rejected + sort.SearchFloat64s(o.revisit, p.threshold[c])
+			f.Warnings += o.warnings
+			f.WouldReject += o.rejected + sort.SearchFloat64s(o.revisit, p.threshold[c])
 		}
-		if ep.HasLiveStop && (term == nil || ep.LiveStopTurn < term.termTurn) {
-			res.Censored = true
-		}
-		if term != nil {
-			if !prepared {
-				lastDiff = r.prepare(ep)
-				prepared = true
-			}
-			T := term.termTurn
-			idx := T - ep.Turns[0].N
-			res.Terminated, res.TerminationTurn = true, T
-			res.TurnsSaved = recorded - T
-			res.ScoreForfeited = final - term.termScore
-			res.FalseTermination = lastDiff > idx
-			if p.objOn[c] {
-				if n := len(ep.ObjectiveTurns); n > 0 && ep.ObjectiveTurns[n-1] > T {
-					res.FalseTermination = true
-				}
-			}
-			if ep.LLMCallsLogged {
-				res.LLMCallsSaved = ep.TailLLMCalls + r.sufCalls[idx+1]
-			} else {
-				res.LLMCallsSaved = 4*res.TurnsSaved + 2*(ep.TailRejections+r.sufRej[idx+1])
-			}
-		}
-		out[c] = res
+		out[c] = r.tail.Result(f, p.objOn[c])
 	}
-}
-
-// prepare fills the suffix sums of LLM calls and rejections (index i: the
-// turns from i on) and returns the index of the last score change.
-func (r *Replayer) prepare(ep *replay.Episode) int {
-	n := len(ep.Turns)
-	if cap(r.sufCalls) < n+1 {
-		r.sufCalls, r.sufRej = make([]int, n+1), make([]int, n+1)
-	}
-	r.sufCalls, r.sufRej = r.sufCalls[:n+1], r.sufRej[:n+1]
-	r.sufCalls[n], r.sufRej[n] = 0, 0
-	last := -1
-	for i := n - 1; i >= 0; i-- {
-		t := &ep.Turns[i]
-		r.sufCalls[i] = r.sufCalls[i+1] + t.LLMCalls
-		r.sufRej[i] = r.sufRej[i+1] + t.Rejections
-		if last < 0 && i > 0 && t.Score != ep.Turns[i-1].Score {
-			last = i
-		}
-	}
-	return last
+	r.tail.Reset(nil) // let the episode go
 }
 
 // episode is one episode's results, without its turn table.

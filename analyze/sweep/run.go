@@ -128,7 +128,7 @@ func Run(opts Options) (*Result, error) {
 	}
 
 	plan := NewPlan(configs)
-	acc := newTotals(len(configs))
+	totals := make([]analyze.Totals, len(configs))
 	var (
 		runErr error
 		done   int
@@ -149,7 +149,9 @@ func Run(opts Options) (*Result, error) {
 				runErr = err
 				return false
 			}
-			acc.Add(se)
+			for c := range totals {
+				totals[c].Add(&se.Results[c], se.RecordedTurns, se.Diag.Skipped)
+			}
 			eps++
 			if opts.ByEpisode && flips(se.Results) {
 				res.Flips = append(res.Flips, Flip{EpisodeID: se.ID, Source: se.Source, Outcomes: se.Results})
@@ -164,7 +166,8 @@ func Run(opts Options) (*Result, error) {
 		return nil, runErr
 	}
 	for i := range rows {
-		rows[i].Totals = acc.Totals(i)
+		totals[i].Finish()
+		rows[i].Totals = totals[i]
 	}
 	MarkPareto(rows)
 	res.Rows = rows

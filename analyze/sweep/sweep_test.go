@@ -2,13 +2,11 @@ package sweep
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
 	"runtime"
-	"sort"
 	"strings"
 	"sync"
 	"testing"
@@ -203,7 +201,8 @@ var sweepValues = map[string]string{
 }
 
 // checkSweepEqualsAnalyze replays the grid both ways and compares every
-// episode's result and every configuration's totals.
+// episode's result: the component projections and the firing counts of
+// the Replayer against a plain Analyze per configuration.
 func checkSweepEqualsAnalyze(t *testing.T, axes []Axis) {
 	t.Helper()
 	eps := sweepCorpus()
@@ -217,26 +216,17 @@ func checkSweepEqualsAnalyze(t *testing.T, axes []Axis) {
 	}
 	plan := NewPlan(configs)
 	rp := plan.NewReplayer()
-	acc := newTotals(len(configs))
-	want := make([]analyze.Totals, len(configs))
+	got := make([]analyze.Result, len(configs))
 	for _, ep := range eps {
-		se := episode{ID: ep.ID, RecordedTurns: ep.RecordedTurns(), Diag: ep.Diag, Results: make([]analyze.Result, len(configs))}
-		rp.Replay(ep, se.Results)
-		acc.Add(&se)
+		rp.Replay(ep, got)
 		for c, cfg := range configs {
 			o := analyze.Analyze(ep, cfg, analyze.Options{})
-			want[c].Add(o, ep.Diag.Skipped)
-			if got, w := se.Results[c], analyze.ResultOf(o); got != w {
-				t.Fatalf("episode %s, config %d %v:\nsweep   %+v\nanalyze %+v", ep.ID, c, paramsOf(points, c), got, w)
+			if want := o.Result; got[c] != want {
+				t.Fatalf("episode %s, config %d %v:\nsweep   %+v\nanalyze %+v", ep.ID, c, paramsOf(points, c), got[c], want)
 			}
-		}
-	}
-	for c := range configs {
-		want[c].Finish()
-		g, _ := json.Marshal(acc.Totals(c))
-		w, _ := json.Marshal(want[c])
-		if !bytes.Equal(g, w) {
-			t.Errorf("config %d %v totals:\nsweep   %s\nanalyze %s", c, paramsOf(points, c), g, w)
+			if o.Warnings != o.Counts["stuck_warnings/warning"] {
+				t.Fatalf("episode %s: warnings %d, counted %d", ep.ID, o.Warnings, o.Counts["stuck_warnings/warning"])
+			}
 		}
 	}
 }
@@ -294,22 +284,12 @@ func TestPlanReplaysInvariantComponentsOnce(t *testing.T) {
 	}
 }
 
-func TestHistMedian(t *testing.T) {
-	for _, xs := range [][]int{{}, {5}, {1, 2}, {3, 1, 2}, {4, 4, 1, 9}, {7, 7, 7, 7, 0, 100}} {
-		h := map[int]int{}
-		for _, x := range xs {
-			h[x]++
-		}
-		if got, want := histMedian(h, len(xs)), median(xs); got != want {
-			t.Errorf("histMedian(%v) = %v, want %v", xs, got, want)
-		}
-	}
-}
-
 func row(saved, false_, terminated int, forfeited float64, params ...Setting) Row {
 	t := analyze.Totals{TurnsSaved: saved, FalseTerminations: false_, Terminated: terminated, ScoreForfeited: forfeited, RecordedTurns: 1000}
-	t.TurnsSavedPct = pct(saved, 1000)
-	t.FalseRatePct = pct(false_, terminated)
+	t.TurnsSavedPct = float64(saved) / 10
+	if terminated > 0 {
+		t.FalseRatePct = float64(false_) * 100 / float64(terminated)
+	}
 	return Row{Params: params, Totals: t}
 }
 
@@ -657,17 +637,4 @@ func BenchmarkSweep(b *testing.B) {
 		b.ReportMetric(float64(timeIt(once))/float64(timeIt(analyzeOnce)), "x_analyze")
 		b.ReportMetric(float64(all.Replays()), "replays/episode")
 	})
-}
-
-func median(xs []int) float64 {
-	if len(xs) == 0 {
-		return 0
-	}
-	s := append([]int(nil), xs...)
-	sort.Ints(s)
-	m := len(s) / 2
-	if len(s)%2 == 1 {
-		return float64(s[m])
-	}
-	return float64(s[m-1]+s[m]) / 2
 }
