@@ -48,11 +48,14 @@ type Outcome struct {
 
 	// Firings is every firing in turn order, when Options.KeepFirings.
 	Firings []rules.Firing
+	// Story is the firings compressed for a reader, when Options.Story.
+	Story *Story
 }
 
 // Options control what Analyze keeps.
 type Options struct {
 	KeepFirings bool
+	Story       bool // build Outcome.Story (implies KeepFirings)
 	// Rules is the rule set to replay; nil means rules.Registry.
 	Rules []*rules.Rule
 }
@@ -83,7 +86,7 @@ func Analyze(ep *replay.Episode, cfg *rules.Config, opts Options) *Outcome {
 			f.Rule == "location_revisit" && f.HasBase && f.Adjusted < threshold:
 			fired.WouldReject++
 		}
-		if opts.KeepFirings {
+		if opts.KeepFirings || opts.Story {
 			o.Firings = append(o.Firings, f)
 		}
 	})
@@ -95,6 +98,9 @@ func Analyze(ep *replay.Episode, cfg *rules.Config, opts Options) *Outcome {
 	var tail Tail
 	tail.Reset(ep)
 	o.Result = tail.Result(fired, cfg.Bool("enable_objective_based_progress"))
+	if opts.Story {
+		o.Story = buildStory(o, ep, cfg)
+	}
 	return o
 }
 

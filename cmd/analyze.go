@@ -92,14 +92,14 @@ func analyzeRun(opts *AnalyzeOptions) error {
 				runErr = err
 				return false
 			}
-			o := analyze.Analyze(ep, cfg, analyze.Options{KeepFirings: true})
+			o := analyze.Analyze(ep, cfg, analyze.Options{KeepFirings: true, Story: opts.Format == "text"})
 			totals.Add(&o.Result, o.RecordedTurns, ep.Diag.Skipped)
 			if opts.Format == "text" {
-				runErr = text.Episode(o, ep, cfg)
+				runErr = text.Episode(o, ep)
 			} else {
 				runErr = jw.Episode(report.NewEpisode(o, ep))
 			}
-			o.Firings = nil // rows keep only the summary
+			o.Firings, o.Story = nil, nil // rows keep only the summary
 			rows = append(rows, o)
 			if runErr != nil {
 				return false

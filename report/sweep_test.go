@@ -111,7 +111,7 @@ func TestSweepJSONDocument(t *testing.T) {
 		t.Error("by_episode is not [] when nothing flips")
 	}
 	// No recommendation: row and params null.
-	s.Recommendation = sweep.Recommendation{Row: -1, Criterion: sweep.CriterionMaxFalseRate, Reason: "none"}
+	s.Recommendation = sweep.Recommendation{Row: -1, Criterion: sweep.CriterionMaxFalseRate, MaxFalseRatePct: 1, Lowest: 0, Next: -1}
 	b.Reset()
 	WriteSweepJSON(&b, s)
 	if !strings.Contains(b.String(), "\"recommended\": {\n    \"row\": null,\n    \"params\": null,\n    \"set\": [],") {

@@ -339,37 +339,31 @@ func TestRecommendMaxFalseRate(t *testing.T) {
 	MarkPareto(rows)
 	limit := 5.0
 	rec := Recommend(rows, &limit)
-	if rec.Row != 1 || rec.Criterion != CriterionMaxFalseRate || !rows[1].Recommended {
-		t.Fatalf("recommend = %+v", rec)
+	want := Recommendation{Row: 1, Criterion: CriterionMaxFalseRate, MaxFalseRatePct: 5, Qualifying: 3, Lowest: -1, Next: -1}
+	if rec != want || !rows[1].Recommended {
+		t.Fatalf("recommend = %+v, want %+v", rec, want)
 	}
-	want := "#1 (max_turns_stuck=30) saves the most turns, 300 (30% of recorded turns), of the 3 configurations whose false terminations stay at or below 5% of terminated episodes (its own: 2 of 50, 4%; score forfeited 8)."
-	if rec.Reason != want {
-		t.Errorf("reason:\n%s\nwant\n%s", rec.Reason, want)
-	}
-	// The limit is inclusive: 5% admits #2's 5.0% exactly.
+	// The limit is inclusive: 2.5% admits the baseline's 2.5% exactly.
 	for i := range rows {
 		rows[i].Recommended = false
 	}
 	limit = 2.5
-	if rec := Recommend(rows, &limit); rec.Row != 0 || !strings.HasPrefix(rec.Reason, "The baseline (max_turns_stuck=40) saves the most turns") {
+	if rec := Recommend(rows, &limit); rec.Row != 0 || rec.Qualifying != 1 {
 		t.Errorf("limit 2.5%%: %+v", rec)
 	}
 	limit = 100
 	if rec := Recommend(rows, &limit); rec.Row != 3 {
 		t.Errorf("limit 100%%: %+v", rec)
 	}
-	// Nothing within the limit.
+	// Nothing within the limit: the lowest rate is named.
 	rows = rows[1:]
 	for i := range rows {
 		rows[i].Recommended = false
 	}
 	limit = 1
 	rec = Recommend(rows, &limit)
-	if rec.Row != -1 {
-		t.Fatalf("recommend = %+v, want none", rec)
-	}
-	if want := "No configuration keeps false terminations at or below 1% of terminated episodes; the lowest rate, 4%, is that of #0 (max_turns_stuck=30)."; rec.Reason != want {
-		t.Errorf("reason:\n%s\nwant\n%s", rec.Reason, want)
+	if want := (Recommendation{Row: -1, Criterion: CriterionMaxFalseRate, MaxFalseRatePct: 1, Lowest: 0, Next: -1}); rec != want {
+		t.Fatalf("recommend = %+v, want %+v", rec, want)
 	}
 	for _, r := range rows {
 		if r.Recommended {
@@ -389,12 +383,9 @@ func TestRecommendFrontier(t *testing.T) {
 	rows[0].Baseline = true
 	MarkPareto(rows)
 	rec := Recommend(rows, nil)
-	if rec.Row != 1 || rec.Criterion != CriterionFrontier || rec.MaxFalseRatePct != 5 {
-		t.Fatalf("recommend = %+v", rec)
-	}
-	want := "#1 (max_turns_stuck=30) saves the most turns, 300 (30% of recorded turns), of the Pareto-efficient configurations that keep false terminations under ZorkGPT's 5% target (2 of 50, 4%; score forfeited 8); the next efficient one, #3 (max_turns_stuck=20), would save 200 more turns but has 6 false terminations (10%) and score forfeited 30."
-	if rec.Reason != want {
-		t.Errorf("reason:\n%s\nwant\n%s", rec.Reason, want)
+	want := Recommendation{Row: 1, Criterion: CriterionFrontier, MaxFalseRatePct: 5, Lowest: -1, UnderTarget: true, Next: 3}
+	if rec != want || !rows[1].Recommended {
+		t.Fatalf("recommend = %+v, want %+v", rec, want)
 	}
 
 	// Nothing under the target: the lowest rate on the frontier.
@@ -405,18 +396,8 @@ func TestRecommendFrontier(t *testing.T) {
 	}
 	MarkPareto(rows)
 	rec = Recommend(rows, nil)
-	want = "No Pareto-efficient configuration keeps false terminations under ZorkGPT's 5% target; #0 (max_turns_stuck=20) has the lowest rate (6 of 60, 10%) and saves 500 turns (50%; score forfeited 30); the next efficient one, #2 (max_turns_stuck=10), would save 400 more turns but has 20 false terminations (25%) and score forfeited 90."
-	if rec.Row != 0 || rec.Reason != want {
-		t.Errorf("recommend = %+v\nwant reason %s", rec, want)
-	}
-
-	// One false termination is singular.
-	rows = []Row{row(100, 0, 10, 0, ms(40)), row(150, 1, 11, 4, ms(30))}
-	rows[0].Baseline = true
-	MarkPareto(rows)
-	rec = Recommend(rows, nil)
-	if want := "; the next efficient one, #1 (max_turns_stuck=30), would save 50 more turns but has 1 false termination (9.1%) and score forfeited 4."; rec.Row != 0 || !strings.HasSuffix(rec.Reason, want) {
-		t.Errorf("recommend = %+v\nwant reason ending %s", rec, want)
+	if want := (Recommendation{Row: 0, Criterion: CriterionFrontier, MaxFalseRatePct: 5, Lowest: -1, Next: 2}); rec != want {
+		t.Errorf("recommend = %+v, want %+v", rec, want)
 	}
 
 	// The top of the frontier.
@@ -424,7 +405,7 @@ func TestRecommendFrontier(t *testing.T) {
 	rows[0].Baseline = true
 	MarkPareto(rows)
 	rec = Recommend(rows, nil)
-	if rec.Row != 1 || !strings.HasSuffix(rec.Reason, "; no efficient configuration saves more turns.") {
+	if rec.Row != 1 || rec.Next != -1 || !rec.UnderTarget {
 		t.Errorf("recommend = %+v", rec)
 	}
 }
