@@ -16,6 +16,7 @@ import (
 
 	"github.com/loopbreak/loopbreak/analyze"
 	"github.com/loopbreak/loopbreak/analyze/check"
+	"github.com/loopbreak/loopbreak/report"
 )
 
 // runCheck runs `loopbreak check args...` in dir ("" = here) and returns
@@ -534,8 +535,8 @@ func TestCheckJSONFormat(t *testing.T) {
 			Path      string `json:"path"`
 			Drift     []struct{ Field, Baseline, Current, Message string }
 		} `json:"episodes"`
-		Gates  []check.GateResult `json:"gates"`
-		Totals analyze.Totals     `json:"totals"`
+		Gates  []report.GateJSON `json:"gates"`
+		Totals analyze.Totals    `json:"totals"`
 	}
 	if err := json.Unmarshal([]byte(out), &doc); err != nil {
 		t.Fatalf("%v\n%s", err, out)

@@ -5,7 +5,6 @@ package report
 
 import (
 	"encoding/json"
-	"encoding/xml"
 	"fmt"
 	"io"
 	"strconv"
@@ -81,7 +80,7 @@ func CheckSummary(c *check.Result) string { return checkVerdict(c) + ": " + chec
 func driftLines(c *check.Result) []string {
 	var out []string
 	for i := range c.Episodes {
-		out = append(out, c.Episodes[i].Lines()...)
+		out = append(out, DriftLines(&c.Episodes[i])...)
 	}
 	return out
 }
@@ -144,7 +143,7 @@ func WriteCheckText(out io.Writer, c *check.Result, useColor bool) error {
 	if len(c.Config) > 0 {
 		fmt.Fprintf(w, "\n%s\n", yellow.Sprint(configIntro(c)))
 		for _, ch := range c.Config {
-			fmt.Fprintf(w, "  %s\n", ch)
+			fmt.Fprintf(w, "  %s\n", configChangeLine(ch))
 		}
 	}
 	if lines := driftLines(c); len(lines) > 0 {
@@ -164,7 +163,8 @@ func WriteCheckText(out io.Writer, c *check.Result, useColor bool) error {
 			if !g.Passed {
 				mark = red.Sprint("FAIL")
 			}
-			fmt.Fprintf(w, "  %s  %s: %s\n", mark, g.Name, g.Message)
+			gw := describeGate(&g, c.Totals)
+			fmt.Fprintf(w, "  %s  %s: %s\n", mark, gw.Name, gw.Message)
 		}
 	}
 	first := true
@@ -197,20 +197,28 @@ type CheckJSON struct {
 	Wrote         bool                 `json:"wrote"`    // update: the baseline file was written
 	ConfigChanges []check.ConfigChange `json:"config_changes"`
 	Episodes      []CheckEpisodeJSON   `json:"episodes"`
-	Gates         []check.GateResult   `json:"gates"`
+	Gates         []GateJSON           `json:"gates"`
 	Totals        *analyze.Totals      `json:"totals"`
 	Errors        []analyze.FileError  `json:"errors"`
 }
 
+// DriftJSON is one drift in CheckJSON: check.Drift and its message.
+type DriftJSON struct {
+	Field    string `json:"field"`
+	Baseline string `json:"baseline"`
+	Current  string `json:"current"`
+	Message  string `json:"message"` // in words, without the episode's name
+}
+
 // CheckEpisodeJSON is one episode in CheckJSON.
 type CheckEpisodeJSON struct {
-	EpisodeID    string        `json:"episode_id"`
-	Source       string        `json:"source"` // relative to the baseline's directory
-	Path         string        `json:"path"`   // from the working directory
-	Status       string        `json:"status"` // unchanged, changed, new, missing, unchecked
-	Drift        []check.Drift `json:"drift"`
-	LinesSkipped int           `json:"lines_skipped"`
-	Problems     []string      `json:"problems"`
+	EpisodeID    string      `json:"episode_id"`
+	Source       string      `json:"source"` // relative to the baseline's directory
+	Path         string      `json:"path"`   // from the working directory
+	Status       string      `json:"status"` // unchanged, changed, new, missing, unchecked
+	Drift        []DriftJSON `json:"drift"`
+	LinesSkipped int         `json:"lines_skipped"`
+	Problems     []string    `json:"problems"`
 }
 
 // WriteCheckJSON writes the result as one indented JSON document.
@@ -218,7 +226,7 @@ func WriteCheckJSON(w io.Writer, c *check.Result) error {
 	doc := CheckJSON{
 		SchemaVersion: SchemaVersion, Result: strings.ToLower(checkVerdict(c)), Summary: CheckSummary(c),
 		Mode: c.Mode, Wrote: c.Wrote,
-		ConfigChanges: c.Config, Gates: c.Gates, Totals: c.Totals, Errors: c.Errors,
+		ConfigChanges: c.Config, Totals: c.Totals, Errors: c.Errors,
 		Episodes: make([]CheckEpisodeJSON, len(c.Episodes)),
 	}
 	if c.Mode != check.ModeGatesOnly {
@@ -227,17 +235,19 @@ func WriteCheckJSON(w io.Writer, c *check.Result) error {
 	if doc.ConfigChanges == nil {
 		doc.ConfigChanges = []check.ConfigChange{}
 	}
-	if doc.Gates == nil {
-		doc.Gates = []check.GateResult{}
+	doc.Gates = []GateJSON{}
+	for i := range c.Gates {
+		doc.Gates = append(doc.Gates, describeGate(&c.Gates[i], c.Totals))
 	}
 	if doc.Errors == nil {
 		doc.Errors = []analyze.FileError{}
 	}
 	for i := range c.Episodes {
 		e := &c.Episodes[i]
-		d := e.Drift
-		if d == nil {
-			d = []check.Drift{}
+		d := []DriftJSON{}
+		for j := range e.Drift {
+			x := &e.Drift[j]
+			d = append(d, DriftJSON{Field: x.Field, Baseline: x.Baseline, Current: x.Current, Message: DriftMessage(e, x)})
 		}
 		doc.Episodes[i] = CheckEpisodeJSON{
 			EpisodeID: e.EpisodeID, Source: e.Source, Path: e.Path, Status: e.Status,
@@ -248,281 +258,4 @@ func WriteCheckJSON(w io.Writer, c *check.Result) error {
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
 	return enc.Encode(doc)
-}
-
-// JUnit XML, as the common schema (Jenkins' junit-10.xsd) defines it: the
-// element order and attributes below are the ones it allows.
-type junitSuites struct {
-	XMLName  xml.Name     `xml:"testsuites"`
-	Name     string       `xml:"name,attr"`
-	Tests    int          `xml:"tests,attr"`
-	Failures int          `xml:"failures,attr"`
-	Errors   int          `xml:"errors,attr"`
-	Time     string       `xml:"time,attr"`
-	Suites   []junitSuite `xml:"testsuite"`
-}
-
-type junitSuite struct {
-	Name       string          `xml:"name,attr"`
-	Tests      int             `xml:"tests,attr"`
-	Failures   int             `xml:"failures,attr"`
-	Errors     int             `xml:"errors,attr"`
-	Skipped    int             `xml:"skipped,attr"`
-	Time       string          `xml:"time,attr"`
-	Properties []junitProperty `xml:"properties>property"`
-	Cases      []junitCase     `xml:"testcase"`
-	SystemOut  *junitText      `xml:"system-out"`
-	SystemErr  *junitText      `xml:"system-err"`
-}
-
-type junitProperty struct {
-	Name  string `xml:"name,attr"`
-	Value string `xml:"value,attr"`
-}
-
-type junitCase struct {
-	Classname string        `xml:"classname,attr"`
-	Name      string        `xml:"name,attr"`
-	Time      string        `xml:"time,attr"`
-	Failure   *junitFailure `xml:"failure"`
-	SystemOut *junitText    `xml:"system-out"`
-	SystemErr *junitText    `xml:"system-err"`
-}
-
-type junitFailure struct {
-	Message string `xml:"message,attr"`
-	Type    string `xml:"type,attr"`
-	Text    string `xml:",cdata"`
-}
-
-// junitText is multi-line text kept readable in a CDATA section.
-type junitText struct {
-	Text string `xml:",cdata"`
-}
-
-// cdata makes s safe for a CDATA section (encoding/xml splits "]]>"
-// itself): characters XML 1.0 does not allow become U+FFFD; nil for "".
-func cdata(s string) *junitText {
-	if s == "" {
-		return nil
-	}
-	return &junitText{xmlChars(s)}
-}
-
-func xmlChars(s string) string {
-	return strings.Map(func(r rune) rune {
-		switch {
-		case r == '\t' || r == '\n' || r == '\r',
-			r >= 0x20 && r <= 0xD7FF, r >= 0xE000 && r <= 0xFFFD, r >= 0x10000 && r <= 0x10FFFF:
-			return r
-		}
-		return '\uFFFD'
-	}, s)
-}
-
-// WriteCheckJUnit writes one testsuite with a testcase per episode
-// (classname loopbreak.episode, failing with its drift) and one per policy
-// gate (classname loopbreak.policy). Times are 0 so the file is stable.
-func WriteCheckJUnit(w io.Writer, c *check.Result) error {
-	s := junitSuite{Name: "loopbreak check", Time: "0"}
-	s.Properties = append(s.Properties, junitProperty{"mode", c.Mode})
-	if c.Mode != check.ModeGatesOnly {
-		s.Properties = append(s.Properties, junitProperty{"baseline", c.Baseline})
-	}
-	for _, ch := range c.Config {
-		s.Properties = append(s.Properties, junitProperty{"config_change." + ch.Key, ch.String()})
-	}
-	for i := range c.Episodes {
-		e := &c.Episodes[i]
-		tc := junitCase{Classname: "loopbreak.episode", Name: e.Label, Time: "0"}
-		if len(e.Drift) > 0 {
-			lines := e.Lines()
-			if c.Mode == check.ModeCompare {
-				msg := e.Drift[0].Message
-				if len(e.Drift) > 1 {
-					msg += fmt.Sprintf(" (and %d more)", len(e.Drift)-1)
-				}
-				tc.Failure = &junitFailure{Message: msg, Type: "drift", Text: xmlChars(strings.Join(lines, "\n"))}
-			} else {
-				tc.SystemOut = cdata("written to the baseline:\n" + strings.Join(lines, "\n"))
-			}
-		}
-		if e.Skipped > 0 {
-			tc.SystemErr = cdata(skippedLine(e))
-		}
-		s.Cases = append(s.Cases, tc)
-	}
-	for _, g := range c.Gates {
-		tc := junitCase{Classname: "loopbreak.policy", Name: g.Name, Time: "0"}
-		if g.Passed {
-			tc.SystemOut = cdata(g.Message)
-		} else {
-			tc.Failure = &junitFailure{Message: g.Message, Type: "policy", Text: xmlChars(g.Name + ": " + g.Message)}
-		}
-		s.Cases = append(s.Cases, tc)
-	}
-	for _, tc := range s.Cases {
-		s.Tests++
-		if tc.Failure != nil {
-			s.Failures++
-		}
-	}
-	out := []string{CheckSummary(c)}
-	if len(c.Config) > 0 {
-		out = append(out, configIntro(c))
-		for _, ch := range c.Config {
-			out = append(out, "  "+ch.String())
-		}
-	}
-	out = append(out, "Corpus: "+CorpusLine(c.Totals)+".")
-	s.SystemOut = cdata(strings.Join(out, "\n"))
-	var errs []string
-	for _, e := range c.Errors {
-		errs = append(errs, "unreadable: "+e.Source+": "+e.Error)
-	}
-	s.SystemErr = cdata(strings.Join(errs, "\n"))
-	doc := junitSuites{Name: "loopbreak", Tests: s.Tests, Failures: s.Failures, Time: "0", Suites: []junitSuite{s}}
-	data, err := xml.MarshalIndent(doc, "", "  ")
-	if err != nil {
-		return err
-	}
-	_, err = io.WriteString(w, xml.Header+string(data)+"\n")
-	return err
-}
-
-// GitHub workflow commands:
-// https://docs.github.com/actions/reference/workflow-commands-for-github-actions
-
-// escapeData escapes a workflow command's message.
-func escapeData(s string) string {
-	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
-}
-
-// escapeProperty escapes a workflow command's property value.
-func escapeProperty(s string) string {
-	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
-}
-
-func ghCommand(w io.Writer, cmd, file, title, msg string) {
-	props := []string{}
-	if file != "" && file != "-" {
-		props = append(props, "file="+escapeProperty(file))
-	}
-	props = append(props, "title="+escapeProperty(title))
-	fmt.Fprintf(w, "::%s %s::%s\n", cmd, strings.Join(props, ","), escapeData(msg))
-}
-
-// WriteCheckGitHub writes workflow commands: a notice with the summary,
-// an error per drift line (on the episode's log file) and per failed gate,
-// warnings for configuration changes and unreadable input. In update mode
-// drift lines are notices: they were written to the baseline.
-func WriteCheckGitHub(out io.Writer, c *check.Result) error {
-	w := &errWriter{w: out}
-	ghCommand(w, "notice", "", "loopbreak check", CheckSummary(c))
-	if len(c.Config) > 0 {
-		var chs []string
-		for _, ch := range c.Config {
-			chs = append(chs, ch.String())
-		}
-		ghCommand(w, "warning", "", "loopbreak config", configIntro(c)+" "+strings.Join(chs, ", "))
-	}
-	driftCmd, driftTitle := "error", "loopbreak drift"
-	if c.Mode == check.ModeUpdate {
-		driftCmd, driftTitle = "notice", "loopbreak baseline updated"
-	}
-	for i := range c.Episodes {
-		e := &c.Episodes[i]
-		for _, l := range e.Lines() {
-			ghCommand(w, driftCmd, e.Path, driftTitle, l)
-		}
-		if e.Skipped > 0 {
-			ghCommand(w, "warning", e.Path, "loopbreak unreadable lines", skippedLine(e))
-		}
-	}
-	for _, g := range c.Gates {
-		if !g.Passed {
-			ghCommand(w, "error", "", "loopbreak policy", g.Name+": "+g.Message)
-		}
-	}
-	for _, e := range c.Errors {
-		ghCommand(w, "warning", e.Source, "loopbreak unreadable file", e.Error)
-	}
-	return w.err
-}
-
-// escapeCell makes text safe in a Markdown table cell.
-func escapeCell(s string) string {
-	return strings.NewReplacer("|", `\|`, "\r\n", " ", "\n", " ", "\r", " ").Replace(s)
-}
-
-func mdCode(s string) string {
-	if strings.Contains(s, "`") {
-		return escapeCell(s)
-	}
-	return "`" + escapeCell(s) + "`"
-}
-
-// WriteCheckMarkdown writes a PR comment: a heading with the verdict, the
-// summary, configuration changes, a table of drift (changed, new and
-// missing episodes only) and a table of policy gates.
-func WriteCheckMarkdown(out io.Writer, c *check.Result) error {
-	w := &errWriter{w: out}
-	icon := "✅"
-	if c.Failed() {
-		icon = "❌"
-	}
-	fmt.Fprintf(w, "### %s loopbreak check: %s\n\n%s.\n", icon, checkVerdict(c), escapeCell(checkHeadline(c)))
-	if len(c.Config) > 0 {
-		fmt.Fprintf(w, "\n%s\n\n", configIntro(c))
-		for _, ch := range c.Config {
-			was, now := ch.Baseline, ch.Current
-			if was == "" {
-				was = "(not in the baseline)"
-			}
-			if now == "" {
-				now = "(no such key now)"
-			}
-			fmt.Fprintf(w, "- %s: %s → %s\n", mdCode(ch.Key), escapeCell(was), escapeCell(now))
-		}
-	}
-	if c.Drifted() > 0 {
-		fmt.Fprintf(w, "\n| episode | status | change |\n| --- | --- | --- |\n")
-		for i := range c.Episodes {
-			e := &c.Episodes[i]
-			for j, d := range e.Drift {
-				name, status := "", ""
-				if j == 0 {
-					name, status = mdCode(e.Label), e.Status
-				}
-				fmt.Fprintf(w, "| %s | %s | %s |\n", name, status, escapeCell(d.Message))
-			}
-		}
-	}
-	if len(c.Gates) > 0 {
-		fmt.Fprintf(w, "\n| policy gate | limit | value | result |\n| --- | ---: | ---: | --- |\n")
-		for _, g := range c.Gates {
-			res := "✅ pass"
-			if !g.Passed {
-				res = "❌ **fail**"
-			}
-			fmt.Fprintf(w, "| %s | %s | %s | %s: %s |\n", mdCode(g.Name), escapeCell(g.Limit), escapeCell(g.Value), res, escapeCell(g.Message))
-		}
-	}
-	var notes []string
-	for i := range c.Episodes {
-		if e := &c.Episodes[i]; e.Skipped > 0 {
-			notes = append(notes, skippedLine(e))
-		}
-	}
-	for _, e := range c.Errors {
-		notes = append(notes, "unreadable file "+e.Source+": "+e.Error)
-	}
-	if len(notes) > 0 {
-		fmt.Fprintf(w, "\n")
-		for _, n := range notes {
-			fmt.Fprintf(w, "- ⚠️ %s\n", escapeCell(n))
-		}
-	}
-	fmt.Fprintf(w, "\n**Corpus:** %s.\n", escapeCell(CorpusLine(c.Totals)))
-	return w.err
 }

@@ -19,21 +19,23 @@ func sample(mode string) *check.Result {
 		return check.Episode{EpisodeID: id, Label: id, Source: "eps/" + id + "/episode_log.jsonl", Status: status, Drift: d,
 			Path: "ci/eps/" + id + "/episode_log.jsonl"}
 	}
+	t60, t70 := 60, 70
+	e1 := ep("E1", check.StatusChanged,
+		check.Drift{Field: "termination_turn", Baseline: "60", Current: "70"},
+		check.Drift{Field: "llm_calls_saved", Baseline: "852", Current: "812"})
+	e1.Baseline = &check.Entry{EpisodeID: "E1", TerminationTurn: &t60, TurnsSaved: 213, LLMCallsSaved: 852}
+	e1.Current = &check.Entry{EpisodeID: "E1", TerminationTurn: &t70, TurnsSaved: 203, LLMCallsSaved: 812}
+	e2 := ep("E2", check.StatusMissing, check.Drift{Field: "episode", Baseline: "eps/E2/episode_log.jsonl"})
+	e2.Baseline, e2.Unreadable = &check.Entry{EpisodeID: "E2"}, "gzip: invalid header"
 	quiet := ep("E3", check.StatusUnchanged)
 	quiet.Skipped, quiet.Problems = 2, []string{"ci/eps/E3/episode_log.jsonl:7: not JSON"}
 	return &check.Result{
 		Mode: mode, Baseline: "ci/loopbreak.baseline.json",
-		Episodes: []check.Episode{
-			ep("E1", check.StatusChanged,
-				check.Drift{Field: "termination_turn", Baseline: "60", Current: "70", Message: "termination moved t=60 → t=70 (turns saved 213 → 203)"},
-				check.Drift{Field: "llm_calls_saved", Baseline: "852", Current: "812", Message: "LLM calls saved 852 → 812"}),
-			ep("E2", check.StatusMissing, check.Drift{Field: "episode", Baseline: "eps/E2/episode_log.jsonl", Message: "missing: its log could not be read (gzip: invalid header)"}),
-			quiet,
-		},
-		Config: []check.ConfigChange{{Key: "max_turns_stuck", Baseline: "40", Current: "50"}},
+		Episodes: []check.Episode{e1, e2, quiet},
+		Config:   []check.ConfigChange{{Key: "max_turns_stuck", Baseline: "40", Current: "50"}},
 		Gates: []check.GateResult{
-			{Name: "max-false-rate", Limit: "5%", Value: "100.0%", Passed: false, Message: "false terminations 1 of 1 terminated episodes (100.0%) exceed the limit of 5%"},
-			{Name: "max-forfeit", Limit: "10", Value: "3", Passed: true, Message: "score forfeited 3 in total, at most 10 allowed"},
+			{Kind: check.GateMaxFalseRate, Limit: 5, Passed: false},
+			{Kind: check.GateMaxForfeit, Limit: 10, Passed: true},
 		},
 		Totals: tot,
 		Errors: []analyze.FileError{{Source: "ci/eps/E2/episode_log.jsonl", Error: "gzip: invalid header"}},
@@ -175,7 +177,7 @@ func TestCheckGitHub(t *testing.T) {
 
 func TestCheckMarkdown(t *testing.T) {
 	c := sample(check.ModeCompare)
-	c.Episodes[0].Drift[1].Message = "a | b\nc"
+	c.Episodes[0].Drift[1] = check.Drift{Field: "source", Baseline: "a | b", Current: "c\nd"}
 	var b bytes.Buffer
 	if err := WriteCheckMarkdown(&b, c); err != nil {
 		t.Fatal(err)
@@ -186,7 +188,7 @@ func TestCheckMarkdown(t *testing.T) {
 		"- `max_turns_stuck`: 40 → 50\n\n" +
 		"| episode | status | change |\n| --- | --- | --- |\n" +
 		"| `E1` | changed | termination moved t=60 → t=70 (turns saved 213 → 203) |\n" +
-		"|  |  | a \\| b c |\n" +
+		"|  |  | log moved: a \\| b → c d |\n" +
 		"| `E2` | missing | missing: its log could not be read (gzip: invalid header) |\n\n" +
 		"| policy gate | limit | value | result |\n| --- | ---: | ---: | --- |\n" +
 		"| `max-false-rate` | 5% | 100.0% | ❌ **fail**: false terminations 1 of 1 terminated episodes (100.0%) exceed the limit of 5% |\n" +
@@ -208,7 +210,7 @@ func TestCheckMarkdown(t *testing.T) {
 func TestCheckJUnitHostileText(t *testing.T) {
 	c := sample(check.ModeCompare)
 	c.Episodes[0].Label = `E1 <&"x"> ` + "\x01"
-	c.Episodes[0].Drift[0].Message = "moved ]]> here & <there>\x00"
+	c.Episodes[0].Drift[0] = check.Drift{Field: "source", Baseline: "]]> here", Current: "& <there>\x00"}
 	var b bytes.Buffer
 	if err := WriteCheckJUnit(&b, c); err != nil {
 		t.Fatal(err)
@@ -231,8 +233,8 @@ func TestCheckJUnitHostileText(t *testing.T) {
 	if tc.Name != `E1 <&"x"> `+"\uFFFD" {
 		t.Errorf("name %q", tc.Name)
 	}
-	if tc.Failure == nil || !strings.HasPrefix(tc.Failure.Message, "moved ]]> here & <there>\uFFFD (and 1 more)") ||
-		!strings.Contains(tc.Failure.Text, "moved ]]> here & <there>\uFFFD\n") {
+	if tc.Failure == nil || !strings.HasPrefix(tc.Failure.Message, "log moved: ]]> here → & <there>\uFFFD (and 1 more)") ||
+		!strings.Contains(tc.Failure.Text, "log moved: ]]> here → & <there>\uFFFD\n") {
 		t.Errorf("failure %+v", tc.Failure)
 	}
 }

@@ -5,14 +5,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/loopbreak/loopbreak/analyze"
 	"github.com/loopbreak/loopbreak/rules"
 )
-
-func intp(n int) *int { return &n }
 
 // entry is a baseline episode that terminated at term (0: never).
 func entry(id, source string, term, saved int) Entry {
@@ -143,14 +142,6 @@ func TestHash(t *testing.T) {
 	}
 }
 
-func lines(c *Comparison) []string {
-	var out []string
-	for i := range c.Episodes {
-		out = append(out, c.Episodes[i].Lines()...)
-	}
-	return out
-}
-
 func TestCompare(t *testing.T) {
 	base := NewBaseline(rules.Default())
 	base.Episodes = []Entry{
@@ -186,34 +177,34 @@ func TestCompare(t *testing.T) {
 	}
 	cur.Sort()
 	c := Compare(base, cur, map[string]string{"eps/bad/episode_log.jsonl": "gzip: invalid header"})
-	want := []string{
-		"dup (eps/d2/episode_log.jsonl): log changed (sha256:ffffffffffff… → sha256:ffffffffffff…): the recording changed, not the rules",
-		"dup (eps/d2/episode_log.jsonl): camping/detection fired 0 → 3 times",
-		"fresh: new episode, not in the baseline (never terminates)",
-		"gone: missing: in the baseline (terminates at t=50, turns saved 50) but not among the inputs",
-		"moved: log moved: eps/moved/episode_log.jsonl → eps/moved2/episode_log.jsonl",
-		"term: termination moved t=60 → t=70 (turns saved 40 → 30)",
-		"term: check points t=60 → t=70",
-		"term: LLM calls saved 160 → 120",
-		"term: score forfeited 0 → 2.5",
-		"term: now a false termination: the recording made progress after the termination turn",
-		"unreadable: missing: its log could not be read (gzip: invalid header)",
-	}
-	// The hash of d2 in the baseline is computed, so compare that line by prefix.
-	got := lines(c)
-	if len(got) != len(want) {
-		t.Fatalf("got %d lines, want %d:\n%s", len(got), len(want), strings.Join(got, "\n"))
-	}
-	for i := range want {
-		if i == 0 {
-			if !strings.HasPrefix(got[0], "dup (eps/d2/episode_log.jsonl): log changed (sha256:") || !strings.HasSuffix(got[0], "→ sha256:ffffffffffff…): the recording changed, not the rules") {
-				t.Errorf("line 0: %s", got[0])
+	var got []string
+	for _, e := range c.Episodes {
+		for _, d := range e.Drift {
+			if d.Field == "log_hash" {
+				d.Baseline = "…" // computed
 			}
-			continue
+			got = append(got, fmt.Sprintf("%s %s %s→%s", e.Label, d.Field, d.Baseline, d.Current))
 		}
-		if got[i] != want[i] {
-			t.Errorf("line %d:\n got %s\nwant %s", i, got[i], want[i])
+		if e.Unreadable != "" {
+			got = append(got, e.Label+" unreadable: "+e.Unreadable)
 		}
+	}
+	want := []string{
+		"dup (eps/d2/episode_log.jsonl) log_hash …→sha256:ffffffffffffffffffffffff",
+		"dup (eps/d2/episode_log.jsonl) firing_counts/camping/detection 0→3",
+		"fresh episode →eps/fresh/episode_log.jsonl",
+		"gone episode eps/gone/episode_log.jsonl→",
+		"moved source eps/moved/episode_log.jsonl→eps/moved2/episode_log.jsonl",
+		"term termination_turn 60→70",
+		"term checkpoints [60]→[70]",
+		"term llm_calls_saved 160→120",
+		"term score_forfeited 0→2.5",
+		"term false_termination false→true",
+		"unreadable episode eps/bad/episode_log.jsonl→",
+		"unreadable unreadable: gzip: invalid header",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("drift:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 	status := map[string]int{}
 	for _, e := range c.Episodes {
@@ -222,7 +213,7 @@ func TestCompare(t *testing.T) {
 	if status[StatusUnchanged] != 2 || status[StatusChanged] != 3 || status[StatusNew] != 1 || status[StatusMissing] != 2 {
 		t.Errorf("statuses %v", status)
 	}
-	if len(c.Config) != 1 || c.Config[0].String() != "max_turns_stuck 40 → 50" {
+	if len(c.Config) != 1 || c.Config[0] != (ConfigChange{Key: "max_turns_stuck", Baseline: "40", Current: "50"}) {
 		t.Errorf("config changes %v", c.Config)
 	}
 	d := c.Episodes[0].Drift // dup d1: unchanged
@@ -242,79 +233,14 @@ func TestCompare(t *testing.T) {
 	}
 }
 
-func TestCompareTermination(t *testing.T) {
-	cases := []struct {
-		was, now Entry
-		want     []string
-	}{
-		{entry("E", "s", 0, 0), entry("E", "s", 60, 40), []string{
-			"E: would now terminate at t=60 (turns saved 0 → 40)", "E: check points none → t=60", "E: LLM calls saved 0 → 160"}},
-		{entry("E", "s", 60, 40), entry("E", "s", 0, 0), []string{
-			"E: no longer terminates, was at t=60 (turns saved 40 → 0)", "E: check points t=60 → none", "E: LLM calls saved 160 → 0"}},
-		{entry("E", "s", 60, 40), entry("E", "s", 60, 30), []string{
-			"E: turns saved 40 → 30", "E: LLM calls saved 160 → 120"}},
-	}
-	for _, c := range cases {
-		base := &Baseline{Episodes: []Entry{c.was}}
-		cur := &Baseline{Episodes: []Entry{c.now}}
-		got := lines(Compare(base, cur, nil))
-		if strings.Join(got, "\n") != strings.Join(c.want, "\n") {
-			t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(c.want, "\n"))
-		}
-	}
-}
-
-func TestCompareAllFields(t *testing.T) {
-	was := entry("E", "s", 60, 40)
-	now := was
-	now.FiringCounts = map[string]int{"stuck_warnings/warning": 2, "new_rule/x": 0}
-	now.Checkpoints = []int{60, 70}
-	now.RecordedTurns, now.FinalScore = 90, 12
-	now.LLMCallsMethod = analyze.CallsLogged
-	now.Censored = true
-	now.WouldReject = 4
-	got := lines(Compare(&Baseline{Episodes: []Entry{was}}, &Baseline{Episodes: []Entry{now}}, nil))
-	want := []string{
-		"E: recorded turns 100 → 90",
-		"E: final score 10 → 12",
-		"E: check points t=60 → 2 at t=60, 70",
-		"E: LLM calls estimated → logged",
-		"E: now censored: the live run stopped the recording before the first check point",
-		"E: actions that would be rejected 0 → 4",
-		// progress_velocity/checkpoint restates the check points line.
-		"E: progress_velocity/termination fired 1 → 0 times",
-		"E: stuck_warnings/warning fired 0 → 2 times",
-	}
-	if strings.Join(got, "\n") != strings.Join(want, "\n") {
-		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
-	}
-}
-
-func TestDescribeTurns(t *testing.T) {
-	cases := map[string][]int{
-		"none":                              nil,
-		"t=60":                              {60},
-		"2 at t=60, 70":                     {60, 70},
-		"3 at t=60–80 (every 10)":           {60, 70, 80},
-		"12 at t=60–80, 190–270 (every 10)": {60, 70, 80, 190, 200, 210, 220, 230, 240, 250, 260, 270},
-		"3 at t=10, 30, 60":                 {10, 30, 60},
-		"5 at t=10, 20, 50–70 (every 10)":   {10, 20, 50, 60, 70},
-	}
-	for want, xs := range cases {
-		if got := describeTurns(xs); got != want {
-			t.Errorf("describeTurns(%v) = %q, want %q", xs, got, want)
-		}
-	}
-}
-
 func TestCompareConfig(t *testing.T) {
 	base := map[string]any{"a": 40.0, "b": true, "gone": 1.0, "f": -0.2}
 	cur := map[string]any{"a": 40, "b": false, "new": 3, "f": -0.2}
 	var got []string
 	for _, c := range CompareConfig(base, cur) {
-		got = append(got, c.String())
+		got = append(got, c.Key+" "+c.Baseline+" "+c.Current)
 	}
-	want := "b true → false; gone 1 → (no such key now); new (not in the baseline) → 3"
+	want := "b true false; gone 1 ; new  3"
 	if strings.Join(got, "; ") != want {
 		t.Errorf("got %q, want %q", strings.Join(got, "; "), want)
 	}
@@ -380,15 +306,19 @@ func TestFailOnObserve(t *testing.T) {
 		outcome("won-1", adj(true), adj(false), pen(0.3, true), pen(0.1, false)),
 		outcome("lost-1", adj(true), adj(true), pen(0.7, true)),
 	}
-	cases := []struct{ spec, msg string }{
-		{"score_adjustment/adjustment", "score_adjustment/adjustment fired 4 times in 2 episodes: won-1 (2), lost-1 (2)"},
-		{"score_adjustment/adjustment:rejected", "score_adjustment/adjustment would reject an action 3 times in 2 episodes: won-1 (1), lost-1 (2)"},
-		{"score_adjustment/adjustment:rejected@won-*", "score_adjustment/adjustment would reject an action 1 time in 1 episode matching won-*: won-1 (1)"},
-		{"location_revisit/penalty:rejected", "location_revisit/penalty would reject an action 1 time in 1 episode: won-1 (1)"},
-		{"location_revisit/penalty:rejected@lost-*", "PASS location_revisit/penalty would never reject an action in episodes matching lost-*"},
-		{"score_adjustment/adjustment@won-1,lost-?", "score_adjustment/adjustment fired 4 times in 2 episodes matching won-1,lost-?: won-1 (2), lost-1 (2)"},
-		{"score_adjustment/adjustment@won-2,lost-9", "PASS score_adjustment/adjustment never fired in episodes matching won-2,lost-9"},
-		{"camping/detection", "PASS camping/detection never fired"},
+	cases := []struct {
+		spec  string
+		fired int
+		where []EpisodeCount
+	}{
+		{"score_adjustment/adjustment", 4, []EpisodeCount{{"won-1", 2}, {"lost-1", 2}}},
+		{"score_adjustment/adjustment:rejected", 3, []EpisodeCount{{"won-1", 1}, {"lost-1", 2}}},
+		{"score_adjustment/adjustment:rejected@won-*", 1, []EpisodeCount{{"won-1", 1}}},
+		{"location_revisit/penalty:rejected", 1, []EpisodeCount{{"won-1", 1}}},
+		{"location_revisit/penalty:rejected@lost-*", 0, nil},
+		{"score_adjustment/adjustment@won-1,lost-?", 4, []EpisodeCount{{"won-1", 2}, {"lost-1", 2}}},
+		{"score_adjustment/adjustment@won-2,lost-9", 0, nil},
+		{"camping/detection", 0, nil},
 	}
 	for _, c := range cases {
 		f, err := ParseFailOn(c.spec)
@@ -399,21 +329,9 @@ func TestFailOnObserve(t *testing.T) {
 			f.Observe(o, threshold)
 		}
 		g := f.Result()
-		msg := g.Message
-		if g.Passed {
-			msg = "PASS " + msg
+		if g.Kind != GateFailOn || g.FailOn != f || g.Passed != (c.fired == 0) || f.Fired != c.fired || !reflect.DeepEqual(f.Where, c.where) {
+			t.Errorf("%s: %+v fired %d in %v, want %d in %v", c.spec, g, f.Fired, f.Where, c.fired, c.where)
 		}
-		if msg != c.msg || g.Name != "fail-on "+c.spec {
-			t.Errorf("%s: %s: %q, want %q", c.spec, g.Name, msg, c.msg)
-		}
-	}
-	// Six episodes list five and say how many more.
-	f, _ := ParseFailOn("camping/detection")
-	for i := range 7 {
-		f.Observe(outcome(fmt.Sprint("E", i), rules.Firing{Rule: "camping", Kind: "detection"}), threshold)
-	}
-	if g := f.Result(); !strings.HasSuffix(g.Message, "E3 (1), E4 (1), and 2 more") {
-		t.Errorf("long list: %s", g.Message)
 	}
 }
 
@@ -426,18 +344,17 @@ func TestGates(t *testing.T) {
 	cases := []struct {
 		g    GateResult
 		pass bool
-		msg  string
 	}{
-		{MaxFalseRateGate(&tot, 50), true, "false terminations 1 of 2 terminated episodes (50.0%), at most 50% allowed"},
-		{MaxFalseRateGate(&tot, 5), false, "false terminations 1 of 2 terminated episodes (50.0%) exceed the limit of 5%"},
-		{MinSavedGate(&tot, 15), true, "turns saved 60 of 400 recorded turns (15.0%), at least 15% required"},
-		{MinSavedGate(&tot, 40), false, "turns saved 60 of 400 recorded turns (15.0%), below the required 40%"},
-		{MaxForfeitGate(&tot, 5), true, "score forfeited 5 in total, at most 5 allowed"},
-		{MaxForfeitGate(&tot, 4.5), false, "score forfeited 5 in total exceeds the limit of 4.5"},
+		{MaxFalseRateGate(&tot, 50), true},
+		{MaxFalseRateGate(&tot, 5), false},
+		{MinSavedGate(&tot, 15), true},
+		{MinSavedGate(&tot, 40), false},
+		{MaxForfeitGate(&tot, 5), true},
+		{MaxForfeitGate(&tot, 4.5), false},
 	}
 	for _, c := range cases {
-		if c.g.Passed != c.pass || c.g.Message != c.msg {
-			t.Errorf("%s: passed=%v %q, want %v %q", c.g.Name, c.g.Passed, c.g.Message, c.pass, c.msg)
+		if c.g.Passed != c.pass {
+			t.Errorf("%+v: passed=%v, want %v", c.g, c.g.Passed, c.pass)
 		}
 	}
 	// No terminations at all: a false rate of 0 passes any limit.
@@ -446,27 +363,6 @@ func TestGates(t *testing.T) {
 	if g := MaxFalseRateGate(&none, 0); !g.Passed {
 		t.Errorf("empty corpus: %+v", g)
 	}
-}
-
-// A threshold change, in the words a reviewer reads.
-func ExampleCompare() {
-	was := &Baseline{Episodes: []Entry{{
-		EpisodeID: "2025-11-04T09:35:24", Source: "eps/episode_log.jsonl", LogHash: "sha256:ab",
-		TerminationTurn: intp(60), Checkpoints: []int{60, 70, 80}, TurnsSaved: 213, LLMCallsSaved: 852,
-	}}}
-	now := &Baseline{Episodes: []Entry{{
-		EpisodeID: "2025-11-04T09:35:24", Source: "eps/episode_log.jsonl", LogHash: "sha256:ab",
-		TerminationTurn: intp(70), Checkpoints: []int{70, 80}, TurnsSaved: 203, LLMCallsSaved: 812,
-	}}}
-	for _, e := range Compare(was, now, nil).Episodes {
-		for _, l := range e.Lines() {
-			fmt.Println(l)
-		}
-	}
-	// Output:
-	// 2025-11-04T09:35:24: termination moved t=60 → t=70 (turns saved 213 → 203)
-	// 2025-11-04T09:35:24: check points 3 at t=60–80 (every 10) → 2 at t=70, 80
-	// 2025-11-04T09:35:24: LLM calls saved 852 → 812
 }
 
 // FuzzParseBaseline: any input either fails to parse or survives a round

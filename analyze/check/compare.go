@@ -5,8 +5,6 @@ package check
 // differ.
 
 import (
-	"fmt"
-	"math"
 	"sort"
 	"strconv"
 	"strings"
@@ -31,7 +29,6 @@ type Drift struct {
 	Field    string `json:"field"`
 	Baseline string `json:"baseline"` // as written in the baseline; "" when absent
 	Current  string `json:"current"`  // as it would be written now; "" when absent
-	Message  string `json:"message"`  // in words, without the episode's name
 }
 
 // Episode is one episode of a comparison.
@@ -46,18 +43,13 @@ type Episode struct {
 	Baseline *Entry // nil for a new episode
 	Current  *Entry // nil for a missing episode
 
+	// Unreadable says why the log of a missing episode could not be read
+	// ("" when it was simply not among the inputs).
+	Unreadable string
+
 	Path     string   // the log from the working directory (annotations)
 	Skipped  int      // unreadable lines skipped in its log
 	Problems []string // the first of them, "file:line: reason"
-}
-
-// Lines are the episode's drift lines, "<label>: <message>".
-func (e *Episode) Lines() []string {
-	out := make([]string, len(e.Drift))
-	for i, d := range e.Drift {
-		out[i] = e.Label + ": " + d.Message
-	}
-	return out
 }
 
 // ConfigChange is a configuration key whose value differs from the
@@ -66,17 +58,6 @@ type ConfigChange struct {
 	Key      string `json:"key"`
 	Baseline string `json:"baseline"` // JSON literal; "" when the baseline lacks the key
 	Current  string `json:"current"`  // "" when the key no longer exists
-}
-
-func (c ConfigChange) String() string {
-	was, now := c.Baseline, c.Current
-	if was == "" {
-		was = "(not in the baseline)"
-	}
-	if now == "" {
-		now = "(no such key now)"
-	}
-	return c.Key + " " + was + " → " + now
 }
 
 // Comparison is the result of comparing a corpus with its baseline.
@@ -148,7 +129,7 @@ func Compare(base, cur *Baseline, unreadable map[string]string) *Comparison {
 			}
 		} else {
 			ec.Status = StatusNew
-			ec.Drift = []Drift{{Field: "episode", Current: e.Source, Message: "new episode, not in the baseline (" + describeOutcome(e) + ")"}}
+			ec.Drift = []Drift{{Field: "episode", Current: e.Source}}
 		}
 		c.Episodes = append(c.Episodes, ec)
 	}
@@ -157,13 +138,10 @@ func Compare(base, cur *Baseline, unreadable map[string]string) *Comparison {
 			continue
 		}
 		b := &base.Episodes[j]
-		msg := "missing: in the baseline (" + describeOutcome(b) + ") but not among the inputs"
-		if why, ok := unreadable[b.Source]; ok {
-			msg = "missing: its log could not be read (" + why + ")"
-		}
 		c.Episodes = append(c.Episodes, Episode{
 			EpisodeID: b.EpisodeID, Source: b.Source, Status: StatusMissing, Baseline: b,
-			Drift: []Drift{{Field: "episode", Baseline: b.Source, Message: msg}},
+			Drift:      []Drift{{Field: "episode", Baseline: b.Source}},
+			Unreadable: unreadable[b.Source],
 		})
 	}
 	sort.SliceStable(c.Episodes, func(i, j int) bool {
@@ -192,86 +170,62 @@ func labelEpisodes(eps []Episode) {
 	}
 }
 
-func describeOutcome(e *Entry) string {
-	switch {
-	case e.TerminationTurn != nil:
-		return fmt.Sprintf("terminates at t=%d, turns saved %d", *e.TerminationTurn, e.TurnsSaved)
-	case e.Censored:
-		return "censored: the live run stopped first"
-	}
-	return "never terminates"
-}
-
-// diffEpisode lists the differences between two entries of one episode,
-// in the order of the baseline's fields.
+// diffEpisode lists the fields that differ between two entries of one
+// episode, in the order of the baseline's fields.
 func diffEpisode(b, c *Entry) []Drift {
 	var out []Drift
-	add := func(field, was, now, msg string) {
-		out = append(out, Drift{Field: field, Baseline: was, Current: now, Message: msg})
+	add := func(field, was, now string) {
+		out = append(out, Drift{Field: field, Baseline: was, Current: now})
 	}
 	if b.LogHash != c.LogHash {
-		add("log_hash", b.LogHash, c.LogHash, fmt.Sprintf("log changed (%s → %s): the recording changed, not the rules", shortHash(b.LogHash), shortHash(c.LogHash)))
+		add("log_hash", b.LogHash, c.LogHash)
 	}
 	if b.Source != c.Source {
-		add("source", b.Source, c.Source, fmt.Sprintf("log moved: %s → %s", b.Source, c.Source))
+		add("source", b.Source, c.Source)
 	}
 	if b.RecordedTurns != c.RecordedTurns {
-		add("recorded_turns", strconv.Itoa(b.RecordedTurns), strconv.Itoa(c.RecordedTurns), fmt.Sprintf("recorded turns %d → %d", b.RecordedTurns, c.RecordedTurns))
+		add("recorded_turns", strconv.Itoa(b.RecordedTurns), strconv.Itoa(c.RecordedTurns))
 	}
 	if b.FinalScore != c.FinalScore {
-		add("final_score", lit(b.FinalScore), lit(c.FinalScore), fmt.Sprintf("final score %s → %s", num(b.FinalScore), num(c.FinalScore)))
+		add("final_score", lit(b.FinalScore), lit(c.FinalScore))
 	}
-	// The termination line carries the turns saved, as a reviewer reads
-	// them together: "termination moved t=60 → t=70 (turns saved 213 → 203)".
-	saved := fmt.Sprintf("turns saved %d → %d", b.TurnsSaved, c.TurnsSaved)
-	paren := ""
-	if b.TurnsSaved != c.TurnsSaved {
-		paren = " (" + saved + ")"
-	}
+	// A moved termination carries the turns saved, as a reviewer reads
+	// them together; only an unmoved one has its own turns_saved drift.
 	termMoved := true
 	switch bt, ct := b.TerminationTurn, c.TerminationTurn; {
 	case bt == nil && ct != nil:
-		add("termination_turn", "null", strconv.Itoa(*ct), fmt.Sprintf("would now terminate at t=%d%s", *ct, paren))
+		add("termination_turn", "null", strconv.Itoa(*ct))
 	case bt != nil && ct == nil:
-		add("termination_turn", strconv.Itoa(*bt), "null", fmt.Sprintf("no longer terminates, was at t=%d%s", *bt, paren))
+		add("termination_turn", strconv.Itoa(*bt), "null")
 	case bt != nil && *bt != *ct:
-		add("termination_turn", strconv.Itoa(*bt), strconv.Itoa(*ct), fmt.Sprintf("termination moved t=%d → t=%d%s", *bt, *ct, paren))
+		add("termination_turn", strconv.Itoa(*bt), strconv.Itoa(*ct))
 	default:
 		termMoved = false
 		if b.TurnsSaved != c.TurnsSaved {
-			add("turns_saved", strconv.Itoa(b.TurnsSaved), strconv.Itoa(c.TurnsSaved), saved)
+			add("turns_saved", strconv.Itoa(b.TurnsSaved), strconv.Itoa(c.TurnsSaved))
 		}
 	}
 	cpMoved := !equalInts(b.Checkpoints, c.Checkpoints)
 	if cpMoved {
-		add("checkpoints", intList(b.Checkpoints), intList(c.Checkpoints),
-			fmt.Sprintf("check points %s → %s", describeTurns(b.Checkpoints), describeTurns(c.Checkpoints)))
+		add("checkpoints", intList(b.Checkpoints), intList(c.Checkpoints))
 	}
 	if b.LLMCallsSaved != c.LLMCallsSaved {
-		add("llm_calls_saved", strconv.Itoa(b.LLMCallsSaved), strconv.Itoa(c.LLMCallsSaved), fmt.Sprintf("LLM calls saved %d → %d", b.LLMCallsSaved, c.LLMCallsSaved))
+		add("llm_calls_saved", strconv.Itoa(b.LLMCallsSaved), strconv.Itoa(c.LLMCallsSaved))
 	}
 	if b.LLMCallsMethod != c.LLMCallsMethod {
-		add("llm_calls_method", b.LLMCallsMethod, c.LLMCallsMethod, fmt.Sprintf("LLM calls %s → %s", b.LLMCallsMethod, c.LLMCallsMethod))
+		add("llm_calls_method", b.LLMCallsMethod, c.LLMCallsMethod)
 	}
 	if b.ScoreForfeited != c.ScoreForfeited {
-		add("score_forfeited", lit(b.ScoreForfeited), lit(c.ScoreForfeited), fmt.Sprintf("score forfeited %s → %s", num(b.ScoreForfeited), num(c.ScoreForfeited)))
+		add("score_forfeited", lit(b.ScoreForfeited), lit(c.ScoreForfeited))
 	}
 	if b.FalseTermination != c.FalseTermination {
-		msg := "no longer a false termination"
-		if c.FalseTermination {
-			msg = "now a false termination: the recording made progress after the termination turn"
-		}
-		add("false_termination", strconv.FormatBool(b.FalseTermination), strconv.FormatBool(c.FalseTermination), msg)
+		add("false_termination", strconv.FormatBool(b.FalseTermination), strconv.FormatBool(c.FalseTermination))
 	}
 	if b.Censored != c.Censored {
-		msg := "no longer censored"
-		if c.Censored {
-			msg = "now censored: the live run stopped the recording before the first check point"
-		}
-		add("censored", strconv.FormatBool(b.Censored), strconv.FormatBool(c.Censored), msg)
+		add("censored", strconv.FormatBool(b.Censored), strconv.FormatBool(c.Censored))
 	}
 	if b.WouldReject != c.WouldReject {
-		add("would_reject", strconv.Itoa(b.WouldReject), strconv.Itoa(c.WouldReject), fmt.Sprintf("actions that would be rejected %d → %d", b.WouldReject, c.WouldReject))
+		add("would_reject", strconv.Itoa(b.WouldReject), strconv.Itoa(c.WouldReject))
 	}
 	keys := map[string]bool{}
 	for k := range b.FiringCounts {
@@ -281,27 +235,17 @@ func diffEpisode(b, c *Entry) []Drift {
 		keys[k] = true
 	}
 	for _, k := range rules.SortedKeys(keys) {
-		// These two counts restate the termination and check point lines.
+		// These two counts restate the termination and check point drift.
 		if (k == "progress_velocity/termination" && termMoved) || (k == "progress_velocity/checkpoint" && cpMoved) {
 			continue
 		}
 		// An absent count is 0: a rule added to loopbreak is not drift.
 		if was, now := b.FiringCounts[k], c.FiringCounts[k]; was != now {
-			add("firing_counts/"+k, strconv.Itoa(was), strconv.Itoa(now), fmt.Sprintf("%s fired %d → %d times", k, was, now))
+			add("firing_counts/"+k, strconv.Itoa(was), strconv.Itoa(now))
 		}
 	}
 	return out
 }
-
-func shortHash(h string) string {
-	const n = len("sha256:") + 12
-	if len(h) > n {
-		return h[:n] + "…"
-	}
-	return h
-}
-
-func num(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
 
 func equalInts(a, b []int) bool {
 	if len(a) != len(b) {
@@ -321,46 +265,6 @@ func intList(xs []int) string {
 		s[i] = strconv.Itoa(x)
 	}
 	return "[" + strings.Join(s, ", ") + "]"
-}
-
-// describeTurns writes a list of check point turns compactly: "none",
-// "t=60", "12 at t=60–80, 190–270 (every 10)": runs of three or more at the
-// list's smallest step are ranges.
-func describeTurns(xs []int) string {
-	switch len(xs) {
-	case 0:
-		return "none"
-	case 1:
-		return "t=" + strconv.Itoa(xs[0])
-	}
-	step := math.MaxInt
-	for i := 1; i < len(xs); i++ {
-		if d := xs[i] - xs[i-1]; d > 0 && d < step {
-			step = d
-		}
-	}
-	var parts []string
-	ranged := false
-	start := 0
-	for i := 1; i <= len(xs); i++ {
-		if i < len(xs) && xs[i]-xs[i-1] == step {
-			continue
-		}
-		if i-start >= 3 {
-			parts = append(parts, strconv.Itoa(xs[start])+"–"+strconv.Itoa(xs[i-1]))
-			ranged = true
-		} else {
-			for _, x := range xs[start:i] {
-				parts = append(parts, strconv.Itoa(x))
-			}
-		}
-		start = i
-	}
-	s := fmt.Sprintf("%d at t=%s", len(xs), strings.Join(parts, ", "))
-	if ranged {
-		s += fmt.Sprintf(" (every %d)", step)
-	}
-	return s
 }
 
 // CompareConfig lists the keys whose values differ (numbers compare as

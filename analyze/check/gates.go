@@ -6,65 +6,48 @@ package check
 import (
 	"fmt"
 	"path"
-	"strconv"
 	"strings"
 
 	"github.com/loopbreak/loopbreak/analyze"
 	"github.com/loopbreak/loopbreak/rules"
 )
 
-// GateResult is the verdict of one policy gate.
+// Gate kinds, named as their flags.
+const (
+	GateMaxFalseRate = "max-false-rate"
+	GateMinSaved     = "min-saved"
+	GateMaxForfeit   = "max-forfeit"
+	GateFailOn       = "fail-on"
+)
+
+// GateResult is the verdict of one policy gate. The figure it judged is
+// in the Totals of the check (or, for fail-on, in FailOn).
 type GateResult struct {
-	// Name is the gate as a flag: "max-false-rate", "min-saved",
-	// "max-forfeit" or "fail-on RULE/KIND[:rejected][@EPISODES]".
-	Name    string `json:"name"`
-	Limit   string `json:"limit"`
-	Value   string `json:"value"`
-	Passed  bool   `json:"passed"`
-	Message string `json:"message"`
+	Kind   string
+	Limit  float64 // percent (the rate gates) or score (max-forfeit); unused for fail-on
+	Passed bool
+	FailOn *FailOn // GateFailOn: the gate and what it observed
 }
 
 // eps absorbs float noise in percentages computed from counts.
 const eps = 1e-9
 
-// FormatPercent writes a limit the way the gates take it: "5%", "12.5%".
-func FormatPercent(p float64) string {
-	return strconv.FormatFloat(p, 'f', -1, 64) + "%"
-}
-
-// gate is a verdict: the figure (what), then why it passes or fails.
-func gate(name, limit, value string, passed bool, what, pass, fail string) GateResult {
-	g := GateResult{Name: name, Limit: limit, Value: value, Passed: passed, Message: what + fail}
-	if passed {
-		g.Message = what + pass
-	}
-	return g
-}
-
 // MaxFalseRateGate fails when more than limitPct percent of the terminated
 // episodes are false terminations (Totals.FalseRatePct).
 func MaxFalseRateGate(t *analyze.Totals, limitPct float64) GateResult {
-	limit, value := FormatPercent(limitPct), fmt.Sprintf("%.1f%%", t.FalseRatePct)
-	return gate("max-false-rate", limit, value, t.FalseRatePct <= limitPct+eps,
-		fmt.Sprintf("false terminations %d of %d terminated episodes (%s)", t.FalseTerminations, t.Terminated, value),
-		", at most "+limit+" allowed", " exceed the limit of "+limit)
+	return GateResult{Kind: GateMaxFalseRate, Limit: limitPct, Passed: t.FalseRatePct <= limitPct+eps}
 }
 
 // MinSavedGate fails when the turns saved are less than limitPct percent
 // of the recorded turns (Totals.TurnsSavedPct).
 func MinSavedGate(t *analyze.Totals, limitPct float64) GateResult {
-	limit, value := FormatPercent(limitPct), fmt.Sprintf("%.1f%%", t.TurnsSavedPct)
-	return gate("min-saved", limit, value, t.TurnsSavedPct+eps >= limitPct,
-		fmt.Sprintf("turns saved %d of %d recorded turns (%s)", t.TurnsSaved, t.RecordedTurns, value),
-		", at least "+limit+" required", ", below the required "+limit)
+	return GateResult{Kind: GateMinSaved, Limit: limitPct, Passed: t.TurnsSavedPct+eps >= limitPct}
 }
 
 // MaxForfeitGate fails when the score forfeited over the corpus exceeds
 // limit.
 func MaxForfeitGate(t *analyze.Totals, limit float64) GateResult {
-	value := num(t.ScoreForfeited)
-	return gate("max-forfeit", num(limit), value, t.ScoreForfeited <= limit+eps,
-		"score forfeited "+value+" in total", ", at most "+num(limit)+" allowed", " exceeds the limit of "+num(limit))
+	return GateResult{Kind: GateMaxForfeit, Limit: limit, Passed: t.ScoreForfeited <= limit+eps}
 }
 
 // FailOn is a --fail-on gate: RULE/KIND[:rejected][@EPISODES]. It fails
@@ -82,9 +65,18 @@ type FailOn struct {
 	Episodes string   // the scope as written, "" for every episode
 	patterns []string // Episodes, split at commas
 
+	// Fired counts the firings observed; Where lists the episodes they
+	// were in, in order.
+	Fired int
+	Where []EpisodeCount
+
 	rejectedField bool // the kind carries its own rejected flag
-	fired         int
-	where         []string // "id (n)" per episode that fired
+}
+
+// EpisodeCount is how many times a gate's firing occurred in one episode.
+type EpisodeCount struct {
+	EpisodeID string
+	N         int
 }
 
 // ParseFailOn checks a --fail-on spec against rules.Registry.
@@ -176,8 +168,8 @@ func (f *FailOn) Observe(o *analyze.Outcome, threshold float64) {
 		}
 	}
 	if n > 0 {
-		f.fired += n
-		f.where = append(f.where, fmt.Sprintf("%s (%d)", o.EpisodeID, n))
+		f.Fired += n
+		f.Where = append(f.Where, EpisodeCount{o.EpisodeID, n})
 	}
 }
 
@@ -193,36 +185,5 @@ func (f *FailOn) inScope(id string) bool {
 
 // Result is the gate's verdict over the episodes observed.
 func (f *FailOn) Result() GateResult {
-	what := f.Rule + "/" + f.Kind
-	verb, never := " fired", " never fired"
-	if f.Rejected {
-		verb, never = " would reject an action", " would never reject an action"
-	}
-	scope := ""
-	if f.Episodes != "" {
-		scope = " matching " + f.Episodes
-	}
-	g := GateResult{Name: "fail-on " + f.Spec, Limit: "0", Value: strconv.Itoa(f.fired), Passed: f.fired == 0}
-	if g.Passed {
-		if scope != "" {
-			scope = " in episodes" + scope
-		}
-		g.Message = what + never + scope
-		return g
-	}
-	const show = 5
-	list := f.where
-	if len(list) > show {
-		list = append(list[:show:show], fmt.Sprintf("and %d more", len(f.where)-show))
-	}
-	times := "times"
-	if f.fired == 1 {
-		times = "time"
-	}
-	episodes := "episodes"
-	if len(f.where) == 1 {
-		episodes = "episode"
-	}
-	g.Message = fmt.Sprintf("%s%s %d %s in %d %s%s: %s", what, verb, f.fired, times, len(f.where), episodes, scope, strings.Join(list, ", "))
-	return g
+	return GateResult{Kind: GateFailOn, Passed: f.Fired == 0, FailOn: f}
 }

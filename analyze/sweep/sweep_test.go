@@ -453,10 +453,7 @@ func TestSweepFilesOrderAndErrors(t *testing.T) {
 			got = append(got, s)
 			return true
 		})
-		var want []string
-		for _, f := range files {
-			want = append(want, f)
-		}
+		want := append([]string(nil), files...)
 		want[6] += " error"
 		want[7] += " error"
 		if !reflect.DeepEqual(got, want) {
