@@ -498,3 +498,20 @@ func TestLoadFileLineAfterArrays(t *testing.T) {
 		})
 	}
 }
+
+// Table-like text inside a multi-line string is not a header: the line
+// comes from the TOML parser, not from scanning lines.
+func TestLoadFileLineAfterMultilineString(t *testing.T) {
+	for _, tc := range []struct {
+		name, file, content string
+		line                int
+	}{
+		{"basic string", "pyproject.toml", "[tool.other]\ndoc = \"\"\"\n[tool.zorkgpt.loop_break]\nmax_turns_stuck = 0\n\"\"\"\n[tool.zorkgpt.loop_break]\nmax_turns_stuck = 0\n", 7},
+		{"literal string", "loopbreak.toml", "[other]\ndoc = '''\n[loop_break]\nmax_turns_stuck = 0\n'''\n[loop_break]\nstuck_check_interval = 10\nmax_turns_stuck = 0\n", 8},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, path, _, err := cfLoad(t, tc.file, tc.content)
+			cfFileError(t, err, path, tc.line, "max_turns_stuck", "must be >= 1")
+		})
+	}
+}
