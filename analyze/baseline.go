@@ -13,10 +13,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -130,7 +132,7 @@ func (b *Baseline) Encode() []byte {
 	w.WriteString("{\n")
 	fmt.Fprintf(&w, "  \"schema_version\": %d,\n", b.SchemaVersion)
 	w.WriteString("  \"config\": ")
-	writeObject(&w, "  ", rules.SortedKeys(b.Config), func(k string) string { return lit(b.Config[k]) })
+	writeObject(&w, "  ", slices.Sorted(maps.Keys(b.Config)), func(k string) string { return lit(b.Config[k]) })
 	w.WriteString(",\n  \"episodes\": [")
 	for i := range b.Episodes {
 		if i > 0 {
@@ -176,7 +178,7 @@ func (e *BaselineEpisode) encode(w *bytes.Buffer, ind string) {
 		fmt.Fprintf(w, "%s  %q: %s,\n", ind, f[0], f[1])
 	}
 	fmt.Fprintf(w, "%s  \"firing_counts\": ", ind)
-	writeObject(w, ind+"  ", rules.SortedKeys(e.FiringCounts), func(k string) string { return strconv.Itoa(e.FiringCounts[k]) })
+	writeObject(w, ind+"  ", slices.Sorted(maps.Keys(e.FiringCounts)), func(k string) string { return strconv.Itoa(e.FiringCounts[k]) })
 	fmt.Fprintf(w, "\n%s}", ind)
 }
 
@@ -604,7 +606,7 @@ func diffEpisode(b, c *BaselineEpisode) []Drift {
 	for k := range c.FiringCounts {
 		keys[k] = true
 	}
-	for _, k := range rules.SortedKeys(keys) {
+	for _, k := range slices.Sorted(maps.Keys(keys)) {
 		// These two counts restate the termination and check point lines.
 		if (k == "progress_velocity/termination" && termMoved) || (k == "progress_velocity/checkpoint" && cpMoved) {
 			continue
@@ -698,7 +700,7 @@ func CompareConfig(base, cur map[string]any) []ConfigChange {
 		keys[k] = true
 	}
 	var out []ConfigChange
-	for _, k := range rules.SortedKeys(keys) {
+	for _, k := range slices.Sorted(maps.Keys(keys)) {
 		b, inB := base[k]
 		c, inC := cur[k]
 		if inB && inC && sameValue(b, c) {

@@ -3,6 +3,7 @@ package rules
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -110,7 +111,7 @@ func LoadFile(cfg *Config, path string) (warnings []string, err error) {
 		return nil, &FileError{File: path, Msg: fmt.Sprintf("no [%s] table", strings.Join(tp, "."))}
 	}
 	lines := keyLines(data, tp)
-	for _, key := range SortedKeys(table) {
+	for _, key := range slices.Sorted(maps.Keys(table)) {
 		line := lines[key]
 		p, known := LookupParam(key)
 		if !known {

@@ -1,6 +1,8 @@
 package rules
 
 import (
+	"strings"
+
 	"github.com/loopbreak/loopbreak/replay"
 )
 
@@ -97,7 +99,7 @@ func lowerTrim(s string) string {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		if c >= 'A' && c <= 'Z' || c >= 0x80 {
-			return toLowerSlow(s)
+			return strings.TrimSpace(strings.ToLower(s)) // also trims Unicode spaces
 		}
 	}
 	return s
