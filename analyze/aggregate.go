@@ -1,6 +1,10 @@
 package analyze
 
-import "sort"
+import (
+	"sort"
+
+	"github.com/loopbreak/loopbreak/rules"
+)
 
 // Totals sums outcomes over a corpus.
 type Totals struct {
@@ -27,7 +31,7 @@ func (t *Totals) Add(o *Outcome, skipped int) {
 	t.Episodes++
 	t.RecordedTurns += o.RecordedTurns
 	t.LinesSkipped += skipped
-	t.Warnings += o.Counts["stuck_warnings/warning"]
+	t.Warnings += o.Counts[rules.Warning.Key()]
 	t.WouldReject += o.WouldReject
 	if o.Censored {
 		t.Censored++

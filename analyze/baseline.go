@@ -608,7 +608,7 @@ func diffEpisode(b, c *BaselineEpisode) []Drift {
 	}
 	for _, k := range slices.Sorted(maps.Keys(keys)) {
 		// These two counts restate the termination and check point lines.
-		if (k == "progress_velocity/termination" && termMoved) || (k == "progress_velocity/checkpoint" && cpMoved) {
+		if (k == rules.Termination.Key() && termMoved) || (k == rules.Checkpoint.Key() && cpMoved) {
 			continue
 		}
 		// An absent count is 0: a rule added to loopbreak is not drift.
@@ -808,6 +808,7 @@ type FailOn struct {
 	Episodes string   // the scope as written, "" for every episode
 	patterns []string // Episodes, split at commas
 
+	kind          *rules.Kind
 	rejectedField bool // the kind carries its own rejected flag
 	fired         int
 	where         []string // "id (n)" per episode that fired
@@ -831,18 +832,15 @@ func ParseFailOn(spec string) (*FailOn, error) {
 		}
 		return nil, fmt.Errorf("--fail-on %q: unknown rule %q (rules: %s)", spec, rule, strings.Join(names, ", "))
 	}
-	var k *rules.Kind
+	k := r.Kind(kind)
 	var kinds []string
-	for i := range r.Kinds {
-		kinds = append(kinds, r.Kinds[i].Name)
-		if r.Kinds[i].Name == kind {
-			k = &r.Kinds[i]
-		}
+	for _, x := range r.Kinds {
+		kinds = append(kinds, x.Name)
 	}
 	if k == nil {
 		return nil, fmt.Errorf("--fail-on %q: rule %s has no kind %q (kinds: %s)", spec, rule, kind, strings.Join(kinds, ", "))
 	}
-	f.Rule, f.Kind = rule, kind
+	f.Rule, f.Kind, f.kind = rule, kind, k
 	if qualified {
 		if qual != "rejected" {
 			return nil, fmt.Errorf("--fail-on %q: unknown qualifier %q (the only one is :rejected)", spec, qual)
@@ -893,7 +891,7 @@ func (f *FailOn) Observe(o *Outcome, threshold float64) {
 	} else {
 		for i := range o.Firings {
 			x := &o.Firings[i]
-			if x.Rule != f.Rule || x.Kind != f.Kind {
+			if x.Kind != f.kind {
 				continue
 			}
 			if (f.rejectedField && x.Rejected) || (!f.rejectedField && x.HasBase && x.Adjusted < threshold) {

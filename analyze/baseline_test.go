@@ -364,15 +364,15 @@ func TestFailOnObserve(t *testing.T) {
 	outcome := func(id string, fs ...rules.Firing) *Outcome {
 		o := &Outcome{EpisodeID: id, Counts: map[string]int{}, Firings: fs}
 		for _, f := range fs {
-			o.Counts[f.Rule+"/"+f.Kind]++
+			o.Counts[f.KindKey()]++
 		}
 		return o
 	}
 	adj := func(rejected bool) rules.Firing {
-		return rules.Firing{Rule: "score_adjustment", Kind: "adjustment", Rejected: rejected, HasBase: true}
+		return rules.Firing{Rule: rules.ScoreAdjustment, Kind: rules.Adjustment, Rejected: rejected, HasBase: true}
 	}
 	pen := func(adjusted float64, hasBase bool) rules.Firing {
-		return rules.Firing{Rule: "location_revisit", Kind: "penalty", Adjusted: adjusted, HasBase: hasBase}
+		return rules.Firing{Rule: rules.LocationRevisit, Kind: rules.Penalty, Adjusted: adjusted, HasBase: hasBase}
 	}
 	eps := []*Outcome{
 		outcome("won-1", adj(true), adj(false), pen(0.3, true), pen(0.1, false)),
@@ -408,7 +408,7 @@ func TestFailOnObserve(t *testing.T) {
 	// Six episodes list five and say how many more.
 	f, _ := ParseFailOn("camping/detection")
 	for i := range 7 {
-		f.Observe(outcome(fmt.Sprint("E", i), rules.Firing{Rule: "camping", Kind: "detection"}), threshold)
+		f.Observe(outcome(fmt.Sprint("E", i), rules.Firing{Rule: rules.Camping, Kind: rules.CampingDetection}), threshold)
 	}
 	if g := f.Result(); !strings.HasSuffix(g.Message, "E3 (1), E4 (1), and 2 more") {
 		t.Errorf("long list: %s", g.Message)

@@ -72,16 +72,16 @@ func Analyze(ep *replay.Episode, cfg *rules.Config, opts Options) *Outcome {
 		LocationKey:   ep.LocationKey,
 		Counts:        map[string]int{},
 	}
-	threshold := cfg.Float("rejection_threshold")
+	threshold := rules.RejectionThreshold.Get(cfg)
 	rules.Run(ep, cfg, opts.Rules, func(f rules.Firing) {
-		o.Counts[f.Rule+"/"+f.Kind]++
+		o.Counts[f.KindKey()]++
 		switch {
-		case f.Rule == "progress_velocity" && f.Kind == "termination":
+		case f.Kind == rules.Termination:
 			o.Termination = &Termination{Turn: f.Turn, TurnsStuck: f.TurnsStuck, Score: f.Score}
-		case f.Rule == "progress_velocity" && f.Kind == "checkpoint":
+		case f.Kind == rules.Checkpoint:
 			o.Checkpoints = append(o.Checkpoints, Checkpoint{Turn: f.Turn, TurnsStuck: f.TurnsStuck})
-		case f.Rule == "score_adjustment" && f.Rejected,
-			f.Rule == "location_revisit" && f.HasBase && f.Adjusted < threshold:
+		case f.Rule == rules.ScoreAdjustment && f.Rejected,
+			f.Rule == rules.LocationRevisit && f.HasBase && f.Adjusted < threshold:
 			o.WouldReject++
 		}
 		if opts.KeepFirings {
@@ -118,7 +118,7 @@ func Analyze(ep *replay.Episode, cfg *rules.Config, opts Options) *Outcome {
 		}
 		prev = t.Score
 	}
-	if cfg.Bool("enable_objective_based_progress") {
+	if rules.EnableObjectiveBasedProgress.Get(cfg) {
 		if n := len(ep.ObjectiveTurns); n > 0 && ep.ObjectiveTurns[n-1] > T {
 			o.FalseTermination = true
 		}

@@ -17,6 +17,7 @@ import (
 
 	"github.com/loopbreak/loopbreak/analyze"
 	"github.com/loopbreak/loopbreak/report"
+	"github.com/loopbreak/loopbreak/rules"
 )
 
 // CheckOptions are check's inputs.
@@ -186,7 +187,7 @@ func checkRun(opts *CheckOptions) error {
 	hashErrs := hashFiles(files, opts.Input.Jobs, hashes)
 
 	cur := analyze.NewBaseline(cfg)
-	threshold := cfg.Float("rejection_threshold")
+	threshold := rules.RejectionThreshold.Get(cfg)
 	keep := false
 	for _, f := range opts.failOn {
 		keep = keep || f.NeedsFirings()
