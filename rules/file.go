@@ -183,7 +183,7 @@ func keyParts(p *unstable.Parser, it unstable.Iterator) (parts []string, last *u
 	return parts, last
 }
 
-// ConstraintFileError locates a violated cross-key constraint at the file
+// LocateConstraint locates a violated cross-key constraint at the file
 // line of the first key involved that the file set, if any.
 func (c *Config) LocateConstraint(err error) error {
 	var ce *ConstraintError
