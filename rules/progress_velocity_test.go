@@ -512,6 +512,8 @@ func TestRegistryValidate(t *testing.T) {
 			r.Params = append(r.Params, rules.ProgressVelocity.Params[1])
 		})}, "max_turns_stuck"},
 		{"default outside its bounds", []*rules.Rule{clone(rules.ActionNovelty, func(r *rules.Rule) { r.Params[1].Default = 4 })}, "action_novelty_window"},
+		{"kind value shared", []*rules.Rule{rules.Oscillation, clone(rules.Camping, func(r *rules.Rule) { r.Kinds = rules.Oscillation.Kinds })}, "already lists"},
+		{"kind listed twice", []*rules.Rule{clone(rules.Camping, func(r *rules.Rule) { r.Kinds = []*rules.Kind{rules.CampingDetection, {Name: "detection"}} })}, "twice"},
 		{"fine copy", []*rules.Rule{clone(rules.ProgressVelocity, keep)}, ""},
 	}
 	for _, c := range cases {

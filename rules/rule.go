@@ -82,6 +82,7 @@ var identRE = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
 func Validate(reg []*Rule) error {
 	names := map[string]bool{}
 	seen := map[*Rule]bool{}
+	owner := map[*Kind]string{} // a Kind value belongs to one rule
 	keys := map[string]string{}
 	for _, r := range reg {
 		if !identRE.MatchString(r.Name) {
@@ -106,7 +107,10 @@ func Validate(reg []*Rule) error {
 			if !identRE.MatchString(k.Name) || kinds[k.Name] {
 				return fmt.Errorf("rule %q: kind %q is not an identifier or is listed twice", r.Name, k.Name)
 			}
-			kinds[k.Name] = true
+			if other, dup := owner[k]; dup {
+				return fmt.Errorf("rule %q: kind %q is the value %s already lists", r.Name, k.Name, other)
+			}
+			kinds[k.Name], owner[k] = true, r.Name
 		}
 		names[r.Name] = true
 		seen[r] = true
