@@ -71,19 +71,19 @@ func Analyze(ep *replay.Episode, cfg *rules.Config, opts Options) *Outcome {
 		LocationKey:   ep.LocationKey,
 		Counts:        map[string]int{},
 	}
-	threshold := cfg.Float("rejection_threshold")
+	threshold := rules.RejectionThreshold.Get(cfg)
 	var fired Fired
 	rules.Run(ep, cfg, opts.Rules, func(f rules.Firing) {
-		o.Counts[f.Rule+"/"+f.Kind]++
+		o.Counts[f.KindKey()]++
 		switch {
-		case f.Rule == "progress_velocity" && f.Kind == "termination":
+		case f.Kind == rules.Termination:
 			o.Termination = &Termination{Turn: f.Turn, TurnsStuck: f.TurnsStuck, Score: f.Score}
-		case f.Rule == "progress_velocity" && f.Kind == "checkpoint":
+		case f.Kind == rules.Checkpoint:
 			o.Checkpoints = append(o.Checkpoints, Checkpoint{Turn: f.Turn, TurnsStuck: f.TurnsStuck})
-		case f.Rule == "stuck_warnings" && f.Kind == "warning":
+		case f.Kind == rules.Warning:
 			fired.Warnings++
-		case f.Rule == "score_adjustment" && f.Rejected,
-			f.Rule == "location_revisit" && f.HasBase && f.Adjusted < threshold:
+		case f.Rule == rules.ScoreAdjustment && f.Rejected,
+			f.Rule == rules.LocationRevisit && f.HasBase && f.Adjusted < threshold:
 			fired.WouldReject++
 		}
 		if opts.KeepFirings || opts.Story {
@@ -97,7 +97,7 @@ func Analyze(ep *replay.Episode, cfg *rules.Config, opts Options) *Outcome {
 	}
 	var tail Tail
 	tail.Reset(ep)
-	o.Result = tail.Result(fired, cfg.Bool("enable_objective_based_progress"))
+	o.Result = tail.Result(fired, rules.EnableObjectiveBasedProgress.Get(cfg))
 	if opts.Story {
 		o.Story = buildStory(o, ep, cfg)
 	}

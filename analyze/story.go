@@ -38,7 +38,8 @@ type UrgencyPhase struct {
 
 // Run groups firings of one rule at one place close in time.
 type Run struct {
-	Rule, Kind  string
+	Rule        *rules.Rule
+	Kind        *rules.Kind
 	Key         string    // location key, or the pattern's two keys joined
 	Pattern     [2]string // oscillation only
 	From, To    int
@@ -55,15 +56,15 @@ func buildStory(o *Outcome, ep *replay.Episode, cfg *rules.Config) *Story {
 	s := &Story{}
 	s.StuckPeriods = stuckPeriods(o, ep, cfg)
 
-	threshold := cfg.Float("rejection_threshold")
+	threshold := rules.RejectionThreshold.Get(cfg)
 	open := map[string]*Run{}
 	var runs []*Run
 	oscAt := map[int]string{}  // turn → oscillation run key
 	campAt := map[int]string{} // turn → camping run key
 	for i := range o.Firings {
 		f := &o.Firings[i]
-		switch f.Rule + "/" + f.Kind {
-		case "stuck_warnings/warning":
+		switch f.Kind {
+		case rules.Warning:
 			n := len(s.Warnings)
 			if n > 0 && s.Warnings[n-1].To >= f.Turn-1 {
 				w := &s.Warnings[n-1]
@@ -77,16 +78,16 @@ func buildStory(o *Outcome, ep *replay.Episode, cfg *rules.Config) *Story {
 			} else {
 				s.Warnings = append(s.Warnings, WarningRun{From: f.Turn, To: f.Turn, Phases: []UrgencyPhase{{f.Urgency, f.Turn, f.Turn}}})
 			}
-		case "location_revisit/penalty", "oscillation/detection", "camping/detection", "action_novelty/hint":
+		case rules.Penalty, rules.OscillationDetection, rules.CampingDetection, rules.Hint:
 			key := f.Location
-			if f.Rule == "oscillation" {
+			if f.Rule == rules.Oscillation {
 				p := f.Pattern
 				if p[1] < p[0] {
 					p[0], p[1] = p[1], p[0]
 				}
 				key = p[0] + "\x00" + p[1]
 			}
-			id := f.Rule + "\x00" + key
+			id := f.Rule.Name + "\x00" + key
 			r := open[id]
 			if r == nil || f.Turn-r.To > runGap+1 {
 				r = &Run{Rule: f.Rule, Kind: f.Kind, Key: key, Pattern: f.Pattern, From: f.Turn}
@@ -95,16 +96,16 @@ func buildStory(o *Outcome, ep *replay.Episode, cfg *rules.Config) *Story {
 			}
 			r.To = f.Turn
 			r.Firings++
-			if f.Rule == "location_revisit" && f.HasBase && f.Adjusted < threshold {
+			if f.Rule == rules.LocationRevisit && f.HasBase && f.Adjusted < threshold {
 				r.WouldReject++
 			}
-			if f.Rule == "oscillation" {
+			if f.Rule == rules.Oscillation {
 				oscAt[f.Turn] = id
 			}
-			if f.Rule == "camping" {
+			if f.Rule == rules.Camping {
 				campAt[f.Turn] = id
 			}
-		case "score_adjustment/adjustment":
+		case rules.Adjustment:
 			// Rules run oscillation and camping before score_adjustment in
 			// a turn, so the run this adjustment belongs to is open.
 			id, ok := oscAt[f.Turn]
@@ -127,10 +128,10 @@ func buildStory(o *Outcome, ep *replay.Episode, cfg *rules.Config) *Story {
 }
 
 func stuckPeriods(o *Outcome, ep *replay.Episode, cfg *rules.Config) []StuckPeriod {
-	if len(ep.Turns) == 0 || !cfg.Bool("enable_velocity_detection") {
+	if len(ep.Turns) == 0 || !rules.EnableVelocityDetection.Get(cfg) {
 		return nil
 	}
-	minLen := min(cfg.Int("stuck_warning_threshold"), cfg.Int("max_turns_stuck"))
+	minLen := min(rules.StuckWarningThreshold.Get(cfg), rules.MaxTurnsStuck.Get(cfg))
 	var out []StuckPeriod
 	last := 0 // the timer starts at 0 (RULES.md §1)
 	add := func(end int, ongoing bool) {
@@ -142,7 +143,7 @@ func stuckPeriods(o *Outcome, ep *replay.Episode, cfg *rules.Config) []StuckPeri
 	}
 	for i := range o.Firings {
 		f := &o.Firings[i]
-		if f.Rule == "progress_velocity" && f.Kind == "reset" {
+		if f.Kind == rules.Reset {
 			add(f.Turn-1, false)
 			last = f.Turn
 		}

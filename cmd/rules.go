@@ -45,13 +45,13 @@ func NewCmdRules(ios *IOStreams, runF func(*RulesOptions) error) *cobra.Command 
 }
 
 type ruleDoc struct {
-	Name     string       `json:"name"`
-	Title    string       `json:"title"`
-	Doc      string       `json:"doc"`
-	Section  string       `json:"section"`
-	Params   []paramDoc   `json:"params"`
-	Kinds    []rules.Kind `json:"kinds"`
-	Requires []string     `json:"requires"`
+	Name     string        `json:"name"`
+	Title    string        `json:"title"`
+	Doc      string        `json:"doc"`
+	Section  string        `json:"section"`
+	Params   []paramDoc    `json:"params"`
+	Kinds    []*rules.Kind `json:"kinds"`
+	Requires []string      `json:"requires"`
 }
 
 type paramDoc struct {
@@ -74,9 +74,9 @@ func rulesRun(opts *RulesOptions) error {
 	if opts.Format == "json" {
 		docs := []ruleDoc{}
 		for _, r := range list {
-			d := ruleDoc{Name: r.Name, Title: r.Title, Doc: r.Doc, Section: r.Section, Kinds: r.Kinds, Requires: r.Requires, Params: []paramDoc{}}
-			if d.Requires == nil {
-				d.Requires = []string{}
+			d := ruleDoc{Name: r.Name, Title: r.Title, Doc: r.Doc, Section: r.Section, Kinds: r.Kinds, Requires: []string{}, Params: []paramDoc{}}
+			for _, req := range r.Requires {
+				d.Requires = append(d.Requires, req.Name)
 			}
 			for _, p := range r.Params {
 				d.Params = append(d.Params, paramDoc{Key: p.Key, Type: p.Type.String(), Default: p.Default, Constraint: p.Constraint(), Doc: p.Doc})

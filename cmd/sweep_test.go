@@ -5,9 +5,11 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -418,7 +420,7 @@ func TestSweepJSONSchema(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &doc); err != nil {
 		t.Fatal(err)
 	}
-	keys := rules.SortedKeys(doc)
+	keys := slices.Sorted(maps.Keys(doc))
 	if want := []string{"base", "errors", "grid", "recommended", "results", "schema_version", "skipped"}; !reflect.DeepEqual(keys, want) {
 		t.Errorf("top-level keys %v, want %v (by_episode only with --by-episode)", keys, want)
 	}
@@ -437,11 +439,11 @@ func TestSweepJSONSchema(t *testing.T) {
 		"llm_calls_saved", "median_turns_saved", "params", "pareto", "recommended", "recorded_turns", "row", "score_forfeited",
 		"terminated", "turns_saved", "turns_saved_pct", "warnings", "would_reject"}
 	for _, r := range d.Results {
-		if got := rules.SortedKeys(r); !reflect.DeepEqual(got, resultKeys) {
+		if got := slices.Sorted(maps.Keys(r)); !reflect.DeepEqual(got, resultKeys) {
 			t.Errorf("result keys %v", got)
 		}
 	}
-	if got := rules.SortedKeys(d.Recommended); !reflect.DeepEqual(got, []string{"criterion", "max_false_rate_pct", "params", "reason", "row", "set"}) {
+	if got := slices.Sorted(maps.Keys(d.Recommended)); !reflect.DeepEqual(got, []string{"criterion", "max_false_rate_pct", "params", "reason", "row", "set"}) {
 		t.Errorf("recommended keys %v", got)
 	}
 	if d.Recommended["criterion"] != "frontier" || d.Recommended["max_false_rate_pct"] != 5.0 {

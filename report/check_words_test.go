@@ -209,15 +209,15 @@ func TestFailOnObserve(t *testing.T) {
 	outcome := func(id string, fs ...rules.Firing) *analyze.Outcome {
 		o := &analyze.Outcome{EpisodeID: id, Counts: map[string]int{}, Firings: fs}
 		for _, f := range fs {
-			o.Counts[f.Rule+"/"+f.Kind]++
+			o.Counts[f.KindKey()]++
 		}
 		return o
 	}
 	adj := func(rejected bool) rules.Firing {
-		return rules.Firing{Rule: "score_adjustment", Kind: "adjustment", Rejected: rejected, HasBase: true}
+		return rules.Firing{Rule: rules.ScoreAdjustment, Kind: rules.Adjustment, Rejected: rejected, HasBase: true}
 	}
 	pen := func(adjusted float64, hasBase bool) rules.Firing {
-		return rules.Firing{Rule: "location_revisit", Kind: "penalty", Adjusted: adjusted, HasBase: hasBase}
+		return rules.Firing{Rule: rules.LocationRevisit, Kind: rules.Penalty, Adjusted: adjusted, HasBase: hasBase}
 	}
 	eps := []*analyze.Outcome{
 		outcome("won-1", adj(true), adj(false), pen(0.3, true), pen(0.1, false)),
@@ -254,7 +254,7 @@ func TestFailOnObserve(t *testing.T) {
 	// Six episodes list five and say how many more.
 	f, _ := check.ParseFailOn("camping/detection")
 	for i := range 7 {
-		f.Observe(outcome(fmt.Sprint("E", i), rules.Firing{Rule: "camping", Kind: "detection"}), threshold)
+		f.Observe(outcome(fmt.Sprint("E", i), rules.Firing{Rule: rules.Camping, Kind: rules.CampingDetection}), threshold)
 	}
 	r := f.Result()
 	if g := describeGate(&r, nil); !strings.HasSuffix(g.Message, "E3 (1), E4 (1), and 2 more") {

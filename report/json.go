@@ -95,25 +95,15 @@ func nonNil(s []string) []string {
 // with the fields its rule declares for that kind, in that order.
 type Firing rules.Firing
 
-var kindFields = func() map[string][]string {
-	m := map[string][]string{}
-	for _, r := range rules.Registry {
-		for _, k := range r.Kinds {
-			m[r.Name+"/"+k.Name] = k.Fields
-		}
-	}
-	return m
-}()
-
 func (f Firing) MarshalJSON() ([]byte, error) {
 	var b bytes.Buffer
 	b.WriteString(`{"turn":`)
 	b.WriteString(strconv.Itoa(f.Turn))
 	b.WriteString(`,"rule":`)
-	writeString(&b, f.Rule)
+	writeString(&b, f.Rule.Name)
 	b.WriteString(`,"kind":`)
-	writeString(&b, f.Kind)
-	for _, field := range kindFields[f.Rule+"/"+f.Kind] {
+	writeString(&b, f.Kind.Name)
+	for _, field := range f.Kind.Fields {
 		b.WriteByte(',')
 		writeString(&b, field)
 		b.WriteByte(':')

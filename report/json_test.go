@@ -16,12 +16,12 @@ func TestFiringJSON(t *testing.T) {
 		f    rules.Firing
 		want string
 	}{
-		{rules.Firing{Turn: 40, Rule: "progress_velocity", Kind: "termination", TurnsStuck: 40, Score: 5},
+		{rules.Firing{Turn: 40, Rule: rules.ProgressVelocity, Kind: rules.Termination, TurnsStuck: 40, Score: 5},
 			`{"turn":40,"rule":"progress_velocity","kind":"termination","turns_stuck":40,"score":5}`},
 		// No logged confidence: base and adjusted are null, not 0.
-		{rules.Firing{Turn: 3, Rule: "location_revisit", Kind: "penalty", Location: "1", Visits: 1, Penalty: -0.2},
+		{rules.Firing{Turn: 3, Rule: rules.LocationRevisit, Kind: rules.Penalty, Location: "1", Visits: 1, Penalty: -0.2},
 			`{"turn":3,"rule":"location_revisit","kind":"penalty","location":"1","visits":1,"penalty":-0.2,"base":null,"adjusted":null}`},
-		{rules.Firing{Turn: 4, Rule: "oscillation", Kind: "detection", Pattern: [2]string{"1", "2"}},
+		{rules.Firing{Turn: 4, Rule: rules.Oscillation, Kind: rules.OscillationDetection, Pattern: [2]string{"1", "2"}},
 			`{"turn":4,"rule":"oscillation","kind":"detection","pattern":["1","2"]}`},
 	}
 	for _, c := range cases {
@@ -31,7 +31,7 @@ func TestFiringJSON(t *testing.T) {
 		}
 		// The fields and their order are the rule's declaration.
 		if string(got) != c.want {
-			t.Errorf("%s/%s:\n got %s\nwant %s", c.f.Rule, c.f.Kind, got, c.want)
+			t.Errorf("%s:\n got %s\nwant %s", c.f.KindKey(), got, c.want)
 		}
 	}
 }
@@ -64,11 +64,11 @@ func TestJSONWriterDocument(t *testing.T) {
 			Termination *struct {
 				Turn int `json:"turn"`
 			} `json:"termination"`
-			TurnsSaved       int            `json:"turns_saved"`
-			FalseTermination bool           `json:"false_termination"`
-			FiringCounts     map[string]int `json:"firing_counts"`
-			Diagnostics      Diagnostics    `json:"diagnostics"`
-			Firings          []Firing       `json:"firings"`
+			TurnsSaved       int               `json:"turns_saved"`
+			FalseTermination bool              `json:"false_termination"`
+			FiringCounts     map[string]int    `json:"firing_counts"`
+			Diagnostics      Diagnostics       `json:"diagnostics"`
+			Firings          []json.RawMessage `json:"firings"`
 		} `json:"episodes"`
 		Totals map[string]any      `json:"totals"`
 		Errors []analyze.FileError `json:"errors"`

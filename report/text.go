@@ -170,17 +170,17 @@ func (r *Text) Episode(o *analyze.Outcome, ep *replay.Episode) error {
 		for _, run := range runs {
 			where := ep.RoomName(run.Key)
 			switch run.Rule {
-			case "oscillation":
+			case rules.Oscillation:
 				a, b, _ := strings.Cut(run.Key, "\x00")
 				where = ep.RoomName(a) + " ↔ " + ep.RoomName(b)
-			case "action_novelty":
+			case rules.ActionNovelty:
 				where = "repeated actions"
 			}
 			adj := ""
-			if run.Rule == "oscillation" || run.Rule == "camping" {
+			if run.Rule == rules.Oscillation || run.Rule == rules.Camping {
 				adj = strconv.Itoa(run.Adjustments)
 			}
-			if err := tb.Append([]string{run.Rule, where, span(run.From, run.To), strconv.Itoa(run.Firings), adj, strconv.Itoa(run.WouldReject)}); err != nil {
+			if err := tb.Append([]string{run.Rule.Name, where, span(run.From, run.To), strconv.Itoa(run.Firings), adj, strconv.Itoa(run.WouldReject)}); err != nil {
 				return err
 			}
 		}
@@ -225,34 +225,34 @@ func (r *Text) trace(w io.Writer, o *analyze.Outcome, ep *replay.Episode) error 
 }
 
 func describeFiring(f *rules.Firing, ep *replay.Episode) string {
-	switch f.Rule + "/" + f.Kind {
-	case "progress_velocity/termination":
+	switch f.Kind {
+	case rules.Termination:
 		return fmt.Sprintf("TERMINATE (stuck %d)", f.TurnsStuck)
-	case "progress_velocity/checkpoint":
+	case rules.Checkpoint:
 		return fmt.Sprintf("check point (stuck %d)", f.TurnsStuck)
-	case "progress_velocity/reset":
+	case rules.Reset:
 		return fmt.Sprintf("reset: %s after %d", f.Cause, f.TurnsStuck)
-	case "stuck_warnings/warning":
+	case rules.Warning:
 		return fmt.Sprintf("warning %s (%d left)", f.Urgency, f.TurnsUntilDeath)
-	case "location_revisit/penalty":
+	case rules.Penalty:
 		if f.HasBase {
 			return fmt.Sprintf("revisit ×%d %s→%s", f.Visits, Num2(f.Base), Num2(f.Adjusted))
 		}
 		return fmt.Sprintf("revisit ×%d", f.Visits)
-	case "oscillation/detection":
+	case rules.OscillationDetection:
 		return fmt.Sprintf("oscillation %s ↔ %s", ep.RoomName(f.Pattern[0]), ep.RoomName(f.Pattern[1]))
-	case "camping/detection":
+	case rules.CampingDetection:
 		return fmt.Sprintf("camping %s ×%d", ep.RoomName(f.Location), f.Visits)
-	case "score_adjustment/adjustment":
+	case rules.Adjustment:
 		s := fmt.Sprintf("adjust %s→%s", Num2(f.Base), Num2(f.Adjusted))
 		if f.Rejected {
 			s += " REJECT"
 		}
 		return s
-	case "action_novelty/hint":
+	case rules.Hint:
 		return "repeated action"
 	}
-	return f.Rule + "/" + f.Kind
+	return f.KindKey()
 }
 
 // Num2 formats a confidence with two decimals.

@@ -13,7 +13,7 @@ import (
 var rlNoveltySet = []*rules.Rule{rules.ActionNovelty}
 
 func rlHint(n int, action string) rules.Firing {
-	return rules.Firing{Turn: n, Rule: "action_novelty", Kind: "hint", Action: action}
+	return rules.Firing{Turn: n, Rule: rules.ActionNovelty, Kind: rules.Hint, Action: action}
 }
 
 // rlActs returns one turn per action, numbered from 1. "~" is a filled

@@ -4,6 +4,16 @@ import (
 	"github.com/loopbreak/loopbreak/replay"
 )
 
+// Keys of camping.
+var (
+	campingThreshold     = intParam("camping_threshold", 5, "visits within the window that mean camping", bound(1), nil)
+	campingWindow        = intParam("camping_window", 10, "recent locations examined", bound(1), nil)
+	campingReturnPenalty = floatParam("camping_return_penalty", -0.6, "added to the confidence of an action returning to the camped location", bound(-1), bound(0))
+)
+
+// CampingDetection is the kind of camping.
+var CampingDetection = &Kind{Name: "detection", Doc: "a location fills the window", Fields: []string{"location", "visits"}}
+
 // Camping is RULES.md section 5: repeated returns to one location.
 var Camping = &Rule{
 	Name:    "camping",
@@ -13,24 +23,18 @@ var Camping = &Rule{
 		"each location; when the most frequent reaches camping_threshold the agent is camping there (on a " +
 		"tie, the location that appears first in the window). Runs with enable_loop_detection and feeds " +
 		"score_adjustment.",
-	Params: []Param{
-		intParam("camping_threshold", 5, "visits within the window that mean camping", bound(1), nil),
-		intParam("camping_window", 10, "recent locations examined", bound(1), nil),
-		floatParam("camping_return_penalty", -0.6, "added to the confidence of an action returning to the camped location", bound(-1), bound(0)),
-	},
-	Kinds: []Kind{
-		{Name: "detection", Doc: "a location fills the window", Fields: []string{"location", "visits"}},
-	},
-	Enabled: func(c *Config) bool { return c.Bool("enable_loop_detection") },
+	Params:  []*Param{campingThreshold.Param, campingWindow.Param, campingReturnPenalty.Param},
+	Kinds:   []*Kind{CampingDetection},
+	Enabled: enableLoopDetection.Get,
 	New: func(c *Config, ep *replay.Episode) Stepper {
 		keys, distinct := ep.StartKeys()
-		return &CampingState{threshold: c.Int("camping_threshold"), window: c.Int("camping_window"),
+		return &campingState{threshold: campingThreshold.Get(c), window: campingWindow.Get(c),
 			ep: ep, keys: keys, counts: make([]int32, distinct), hist: history[int32]{max: historyLen}}
 	},
 }
 
-// CampingState publishes this turn's detection to score_adjustment.
-type CampingState struct {
+// campingState publishes this turn's detection to score_adjustment.
+type campingState struct {
 	threshold, window int
 
 	// Locations are compared as the episode's start keys: sweeps replay
@@ -40,13 +44,13 @@ type CampingState struct {
 	counts []int32        // scratch, by key
 	hist   history[int32] // indices in ep.Turns of the last 20 known start locations
 
-	Detected bool
-	Location string
-	Visits   int
+	detected bool
+	location string
+	visits   int
 }
 
-func (c *CampingState) Step(t *replay.Turn, env *Env) {
-	c.Detected = false
+func (c *campingState) Step(t *replay.Turn, env *Env) {
+	c.detected = false
 	i := t.N - c.ep.Turns[0].N
 	if c.keys[i] == 0 {
 		return // unknown location: not recorded
@@ -67,7 +71,7 @@ func (c *CampingState) Step(t *replay.Turn, env *Env) {
 		// On a tie, the location that appears first in the window.
 		for _, j := range win {
 			if c.counts[c.keys[j]] == bestN {
-				c.Detected, c.Location, c.Visits = true, c.ep.Turns[j].LocStart, int(bestN)
+				c.detected, c.location, c.visits = true, c.ep.Turns[j].LocStart, int(bestN)
 				break
 			}
 		}
@@ -75,7 +79,7 @@ func (c *CampingState) Step(t *replay.Turn, env *Env) {
 	for _, j := range win {
 		c.counts[c.keys[j]] = 0
 	}
-	if c.Detected {
-		env.Report(Firing{Turn: t.N, Rule: "camping", Kind: "detection", Location: c.Location, Visits: c.Visits})
+	if c.detected {
+		env.Report(Firing{Turn: t.N, Rule: Camping, Kind: CampingDetection, Location: c.location, Visits: c.visits})
 	}
 }

@@ -13,7 +13,7 @@ import (
 var rlCampingSet = []*rules.Rule{rules.Camping}
 
 func rlCamp(n int, loc string, visits int) rules.Firing {
-	return rules.Firing{Turn: n, Rule: "camping", Kind: "detection", Location: loc, Visits: visits}
+	return rules.Firing{Turn: n, Rule: rules.Camping, Kind: rules.CampingDetection, Location: loc, Visits: visits}
 }
 
 // rlRepeat returns loc n times.

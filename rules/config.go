@@ -2,7 +2,6 @@ package rules
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 )
 
@@ -33,8 +32,8 @@ type Config struct {
 }
 
 // Params lists every registered key in registry order.
-func Params() []Param {
-	var out []Param
+func Params() []*Param {
+	var out []*Param
 	for _, r := range Registry {
 		out = append(out, r.Params...)
 	}
@@ -42,7 +41,7 @@ func Params() []Param {
 }
 
 // LookupParam finds a registered key.
-func LookupParam(key string) (Param, bool) {
+func LookupParam(key string) (*Param, bool) {
 	for _, r := range Registry {
 		for _, p := range r.Params {
 			if p.Key == key {
@@ -50,7 +49,7 @@ func LookupParam(key string) (Param, bool) {
 			}
 		}
 	}
-	return Param{}, false
+	return nil, false
 }
 
 // Default returns the configuration ZorkGPT deploys.
@@ -132,11 +131,8 @@ type ConstraintError struct {
 
 func (e *ConstraintError) Error() string { return e.Msg }
 
-func (c *Config) Int(key string) int       { return c.values[key].(int) }
-func (c *Config) Float(key string) float64 { return c.values[key].(float64) }
-func (c *Config) Bool(key string) bool     { return c.values[key].(bool) }
-
-// Value returns a key's value (int, float64 or bool).
+// Value returns a key's value (int, float64 or bool), nil for an unknown
+// key. Rules read their keys typed, with IntParam.Get and the like.
 func (c *Config) Value(key string) any { return c.values[key] }
 
 // Source returns where a key's value came from.
@@ -192,14 +188,4 @@ func editDistance(a, b string) int {
 		prev, cur = cur, prev
 	}
 	return prev[len(b)]
-}
-
-// SortedKeys returns the keys of m in sorted order (deterministic output).
-func SortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }

@@ -1,18 +1,16 @@
 package rules
 
 import (
-	"bufio"
-	"bytes"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 
 	toml "github.com/pelletier/go-toml/v2"
+	"github.com/pelletier/go-toml/v2/unstable"
 )
 
 // Config files: a loopbreak.toml holds [loop_break]; a pyproject.toml holds
@@ -113,7 +111,7 @@ func LoadFile(cfg *Config, path string) (warnings []string, err error) {
 		return nil, &FileError{File: path, Msg: fmt.Sprintf("no [%s] table", strings.Join(tp, "."))}
 	}
 	lines := keyLines(data, tp)
-	for _, key := range SortedKeys(table) {
+	for _, key := range slices.Sorted(maps.Keys(table)) {
 		line := lines[key]
 		p, known := LookupParam(key)
 		if !known {
@@ -136,107 +134,56 @@ func LoadFile(cfg *Config, path string) (warnings []string, err error) {
 
 // keyLines finds the line of each key of the table named by path, written
 // under its [header], as a dotted key (loop_break.max_turns_stuck = 40) or
-// in an inline table (loop_break = { max_turns_stuck = 40 }). go-toml/v2
-// decodes without positions, so the file is scanned once more by line.
+// in an inline table (loop_break = { max_turns_stuck = 40 }). The decoder
+// gives no positions, so go-toml's own parser walks the file once more: its
+// key nodes carry their byte ranges, and strings are never mistaken for
+// headers. The file already decoded, so a parse error only ends the walk.
 func keyLines(data []byte, path []string) map[string]int {
 	out := map[string]int{}
-	record := func(key string, n int) {
-		if _, seen := out[key]; !seen {
-			out[key] = n
-		}
-	}
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 64<<10), 16<<20)
-	var table []string        // the current [header]; nil is the root table
-	other := []string{"\x00"} // a table that is never ours
-	for n := 1; sc.Scan(); n++ {
-		line := strings.TrimSpace(sc.Text())
-		if strings.HasPrefix(line, "[[") {
-			table = other // an array of tables is never ours
-			continue
-		}
-		if rest, ok := strings.CutPrefix(line, "["); ok {
-			if parts, after, ok := splitKey(rest); ok && strings.HasPrefix(strings.TrimSpace(after), "]") {
-				table = parts
-			}
-			// else: a value's continuation line ("[1, 2],"), the table goes on
-			continue
-		}
-		parts, after, ok := splitKey(line)
-		if !ok || !strings.HasPrefix(strings.TrimSpace(after), "=") {
-			continue
-		}
-		full := append(append([]string(nil), table...), parts...)
-		switch {
-		case len(full) == len(path)+1 && slices.Equal(full[:len(path)], path):
-			record(full[len(path)], n)
-		case len(full) <= len(path) && slices.Equal(full, path[:len(full)]):
-			// An inline table holding ours: every key = in it, on this line.
-			value := strings.TrimSpace(after)[1:]
-			for _, m := range inlineKeyRE.FindAllStringSubmatch(value, -1) {
-				if ks, _, ok := splitKey(m[1]); ok && len(ks) > 0 {
-					record(ks[len(ks)-1], n)
-				}
-			}
+	var p unstable.Parser
+	p.Reset(data)
+	var table []string // the current [header]; nil is the root table
+	for p.NextExpression() {
+		e := p.Expression()
+		switch e.Kind {
+		case unstable.Table:
+			table, _ = keyParts(&p, e.Key())
+		case unstable.ArrayTable:
+			table = []string{"\x00"} // an array of tables is never ours
+		case unstable.KeyValue:
+			collectKeys(&p, e, table, path, out)
 		}
 	}
 	return out
 }
 
-var inlineKeyRE = regexp.MustCompile(`[{,]\s*((?:[A-Za-z0-9_\-]+|"[^"]*"|'[^']*')(?:\s*\.\s*(?:[A-Za-z0-9_\-]+|"[^"]*"|'[^']*'))*)\s*=`)
-
-// splitKey reads a TOML dotted key (bare, "basic" or 'literal' parts) at
-// the start of s and returns its parts and what follows it.
-func splitKey(s string) (parts []string, rest string, ok bool) {
-	for {
-		s = strings.TrimLeft(s, " \t")
-		if s == "" {
-			return nil, "", false
+// collectKeys records the line of kv's key when it names a key of the
+// table at path, and descends into an inline table that holds that table.
+func collectKeys(p *unstable.Parser, kv *unstable.Node, table, path []string, out map[string]int) {
+	parts, last := keyParts(p, kv.Key())
+	full := append(slices.Clip(table), parts...)
+	switch {
+	case len(full) == len(path)+1 && slices.Equal(full[:len(path)], path):
+		if _, seen := out[full[len(path)]]; !seen {
+			out[full[len(path)]] = p.Shape(last.Raw).Start.Line
 		}
-		var part string
-		switch s[0] {
-		case '"':
-			end := 1
-			for end < len(s) && s[end] != '"' {
-				if s[end] == '\\' {
-					end++
-				}
-				end++
-			}
-			if end >= len(s) {
-				return nil, "", false
-			}
-			u, err := strconv.Unquote(s[:end+1])
-			if err != nil {
-				return nil, "", false
-			}
-			part, s = u, s[end+1:]
-		case '\'':
-			end := strings.IndexByte(s[1:], '\'')
-			if end < 0 {
-				return nil, "", false
-			}
-			part, s = s[1:end+1], s[end+2:]
-		default:
-			end := 0
-			for end < len(s) && (s[end] == '_' || s[end] == '-' || s[end] >= 'a' && s[end] <= 'z' || s[end] >= 'A' && s[end] <= 'Z' || s[end] >= '0' && s[end] <= '9') {
-				end++
-			}
-			if end == 0 {
-				return nil, "", false
-			}
-			part, s = s[:end], s[end:]
+	case len(full) <= len(path) && slices.Equal(full, path[:len(full)]) && kv.Value().Kind == unstable.InlineTable:
+		for it := kv.Value().Children(); it.Next(); {
+			collectKeys(p, it.Node(), full, path, out)
 		}
-		parts = append(parts, part)
-		s = strings.TrimLeft(s, " \t")
-		if !strings.HasPrefix(s, ".") {
-			return parts, s, true
-		}
-		s = s[1:]
 	}
 }
 
-// ConstraintFileError locates a violated cross-key constraint at the file
+// keyParts returns a dotted key's parts and its last part's node.
+func keyParts(p *unstable.Parser, it unstable.Iterator) (parts []string, last *unstable.Node) {
+	for it.Next() {
+		last = it.Node()
+		parts = append(parts, string(last.Data))
+	}
+	return parts, last
+}
+
+// LocateConstraint locates a violated cross-key constraint at the file
 // line of the first key involved that the file set, if any.
 func (c *Config) LocateConstraint(err error) error {
 	var ce *ConstraintError

@@ -55,7 +55,7 @@ func cfFileError(t testing.TB, err error, path string, line int, key string, wan
 	}
 }
 
-func cfParam(t testing.TB, key string) rules.Param {
+func cfParam(t testing.TB, key string) *rules.Param {
 	p, ok := rules.LookupParam(key)
 	if !ok {
 		t.Fatalf("no key %s", key)
@@ -120,7 +120,7 @@ func TestLoadFileOwn(t *testing.T) {
 	if err != nil || len(warnings) != 0 {
 		t.Fatalf("err %v, warnings %q", err, warnings)
 	}
-	if cfg.Int("max_turns_stuck") != 50 || cfg.Int("stuck_check_interval") != 5 || cfg.Float("rejection_threshold") != 0.4 {
+	if cfg.Value("max_turns_stuck") != 50 || cfg.Value("stuck_check_interval") != 5 || cfg.Value("rejection_threshold") != 0.4 {
 		t.Errorf("values %v", cfg.Map())
 	}
 	for key, line := range map[string]int{"max_turns_stuck": 3, "stuck_check_interval": 4, "rejection_threshold": 5} {
@@ -136,7 +136,7 @@ func TestLoadFileOwn(t *testing.T) {
 	}
 	py := "[ tool . zorkgpt . loop_break ]  # ours\r\n\r\nmax_turns_stuck = 45\r\n"
 	cfg, _, _, err = cfLoad(t, "pyproject.toml", py)
-	if err != nil || cfg.Int("max_turns_stuck") != 45 || cfg.Source("max_turns_stuck").Line != 3 {
+	if err != nil || cfg.Value("max_turns_stuck") != 45 || cfg.Source("max_turns_stuck").Line != 3 {
 		t.Errorf("spaced header: %v, source %+v", err, cfg.Source("max_turns_stuck"))
 	}
 }
@@ -253,7 +253,7 @@ func TestLoadFileUnknownKeys(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if cfg.Int("max_turns_stuck") != 30 || cfg.Int("stuck_check_interval") != 10 {
+	if cfg.Value("max_turns_stuck") != 30 || cfg.Value("stuck_check_interval") != 10 {
 		t.Errorf("values %v", cfg.Map())
 	}
 	want := []string{
@@ -282,15 +282,15 @@ func TestLoadFileNoTable(t *testing.T) {
 	cfFileError(t, err, path, 0, "", "no [loop_break] table")
 	// any other name reads [loop_break]
 	cfg, _, _, err := cfLoad(t, "strict.toml", "[loop_break]\nmax_turns_stuck = 31\n")
-	if err != nil || cfg.Int("max_turns_stuck") != 31 {
+	if err != nil || cfg.Value("max_turns_stuck") != 31 {
 		t.Errorf("other file name: %v", err)
 	}
 	cfg, path, warnings, err := cfLoad(t, "pyproject.toml", "[tool.zorkgpt]\nmax_turns = 5\n[loop_break]\nmax_turns_stuck = 3\n")
 	if err != nil || len(warnings) != 1 || !strings.Contains(warnings[0], path+": no [tool.zorkgpt.loop_break] table; using defaults") {
 		t.Errorf("pyproject without the table: %v %q", err, warnings)
 	}
-	if cfg.Int("max_turns_stuck") != 40 {
-		t.Errorf("max_turns_stuck %d, want the default 40", cfg.Int("max_turns_stuck"))
+	if cfg.Value("max_turns_stuck") != 40 {
+		t.Errorf("max_turns_stuck %d, want the default 40", cfg.Value("max_turns_stuck"))
 	}
 	if _, err := rules.LoadFile(rules.Default(), filepath.Join(t.TempDir(), "missing.toml")); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("missing file: %v", err)
@@ -466,7 +466,7 @@ func TestParamParseAndSetString(t *testing.T) {
 		}
 	}
 	cfg := rules.Default()
-	if err := cfg.Set("camping_window", int64(12), rules.Source{Kind: "file", File: "f.toml"}); err != nil || cfg.Int("camping_window") != 12 || cfg.Source("camping_window").String() != "f.toml" {
+	if err := cfg.Set("camping_window", int64(12), rules.Source{Kind: "file", File: "f.toml"}); err != nil || cfg.Value("camping_window") != 12 || cfg.Source("camping_window").String() != "f.toml" {
 		t.Errorf("Set: %v", err)
 	}
 	if err := cfg.Set("camping_window", "12", rules.Source{}); err == nil || err.Error() != `camping_window must be an integer, got string "12"` {
@@ -494,6 +494,23 @@ func TestLoadFileLineAfterArrays(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, path, _, err := cfLoad(t, "loopbreak.toml", tc.content)
+			cfFileError(t, err, path, tc.line, "max_turns_stuck", "must be >= 1")
+		})
+	}
+}
+
+// Table-like text inside a multi-line string is not a header: the line
+// comes from the TOML parser, not from scanning lines.
+func TestLoadFileLineAfterMultilineString(t *testing.T) {
+	for _, tc := range []struct {
+		name, file, content string
+		line                int
+	}{
+		{"basic string", "pyproject.toml", "[tool.other]\ndoc = \"\"\"\n[tool.zorkgpt.loop_break]\nmax_turns_stuck = 0\n\"\"\"\n[tool.zorkgpt.loop_break]\nmax_turns_stuck = 0\n", 7},
+		{"literal string", "loopbreak.toml", "[other]\ndoc = '''\n[loop_break]\nmax_turns_stuck = 0\n'''\n[loop_break]\nstuck_check_interval = 10\nmax_turns_stuck = 0\n", 8},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, path, _, err := cfLoad(t, tc.file, tc.content)
 			cfFileError(t, err, path, tc.line, "max_turns_stuck", "must be >= 1")
 		})
 	}

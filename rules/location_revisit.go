@@ -4,6 +4,16 @@ import (
 	"github.com/loopbreak/loopbreak/replay"
 )
 
+// Keys of location_revisit.
+var (
+	enableLocationPenalty  = boolParam("enable_location_penalty", "replay the revisit penalty")
+	locationRevisitPenalty = floatParam("location_revisit_penalty", -0.2, "penalty per recent visit", bound(-1), bound(0))
+	locationRevisitWindow  = intParam("location_revisit_window", 5, "recent locations checked (current excluded)", bound(2), bound(20))
+)
+
+// Penalty is the kind of location_revisit.
+var Penalty = &Kind{Name: "penalty", Doc: "the critic's confidence would have been lowered (adjusted is null when the log has no confidence)", Fields: []string{"location", "visits", "penalty", "base", "adjusted"}}
+
 // LocationRevisit is RULES.md section 3: the revisit penalty (Phase 1B).
 var LocationRevisit = &Rule{
 	Name:    "location_revisit",
@@ -13,19 +23,13 @@ var LocationRevisit = &Rule{
 		"occurs among the location_revisit_window entries before it (the current entry excluded); each " +
 		"occurrence costs location_revisit_penalty on the critic's confidence, clamped to [0, 1]. " +
 		"Turns whose location is unknown are not recorded.",
-	Params: []Param{
-		boolParam("enable_location_penalty", "replay the revisit penalty"),
-		floatParam("location_revisit_penalty", -0.2, "penalty per recent visit", bound(-1), bound(0)),
-		intParam("location_revisit_window", 5, "recent locations checked (current excluded)", bound(2), bound(20)),
-	},
-	Kinds: []Kind{
-		{Name: "penalty", Doc: "the critic's confidence would have been lowered (adjusted is null when the log has no confidence)", Fields: []string{"location", "visits", "penalty", "base", "adjusted"}},
-	},
-	Enabled: func(c *Config) bool { return c.Bool("enable_location_penalty") },
+	Params:  []*Param{enableLocationPenalty.Param, locationRevisitPenalty.Param, locationRevisitWindow.Param},
+	Kinds:   []*Kind{Penalty},
+	Enabled: enableLocationPenalty.Get,
 	New: func(c *Config, ep *replay.Episode) Stepper {
 		return &locationRevisit{
-			penalty: c.Float("location_revisit_penalty"),
-			window:  c.Int("location_revisit_window"),
+			penalty: locationRevisitPenalty.Get(c),
+			window:  locationRevisitWindow.Get(c),
 			hist:    history[string]{max: historyLen},
 		}
 	},
@@ -58,7 +62,7 @@ func (r *locationRevisit) Step(t *replay.Turn, env *Env) {
 	if visits == 0 {
 		return
 	}
-	f := Firing{Turn: t.N, Rule: "location_revisit", Kind: "penalty", Location: t.LocStart, Visits: visits, Penalty: r.penalty * float64(visits)}
+	f := Firing{Turn: t.N, Rule: LocationRevisit, Kind: Penalty, Location: t.LocStart, Visits: visits, Penalty: r.penalty * float64(visits)}
 	if t.HasBase {
 		f.HasBase, f.Base, f.Adjusted = true, t.Base, clamp01(t.Base+f.Penalty)
 	}

@@ -14,7 +14,7 @@ var rlRevisitSet = []*rules.Rule{rules.LocationRevisit}
 
 // rlPenalty is a revisit penalty without a logged confidence.
 func rlPenalty(n int, loc string, visits int, penalty float64) rules.Firing {
-	return rules.Firing{Turn: n, Rule: "location_revisit", Kind: "penalty", Location: loc, Visits: visits, Penalty: penalty}
+	return rules.Firing{Turn: n, Rule: rules.LocationRevisit, Kind: rules.Penalty, Location: loc, Visits: visits, Penalty: penalty}
 }
 
 // rlPenaltyB is a revisit penalty with base and adjusted confidence.

@@ -4,6 +4,17 @@ import (
 	"github.com/loopbreak/loopbreak/replay"
 )
 
+// Keys of oscillation; enable_loop_detection also turns on camping and
+// score_adjustment.
+var (
+	enableLoopDetection         = boolParam("enable_loop_detection", "replay oscillation, camping and their score adjustments (rules 4-6)")
+	oscillationReturnPenalty    = floatParam("oscillation_return_penalty", -0.8, "added to the confidence of an action returning into the pattern", bound(-1), bound(0))
+	oscillationExplorationBonus = floatParam("oscillation_exploration_bonus", 0.5, "added to the confidence of an action leaving the pattern", bound(0), bound(1))
+)
+
+// OscillationDetection is the kind of oscillation.
+var OscillationDetection = &Kind{Name: "detection", Doc: "the last four locations form A-B-A-B", Fields: []string{"pattern"}}
+
 // Oscillation is RULES.md section 4: A-B-A-B detection (design spec).
 var Oscillation = &Rule{
 	Name:    "oscillation",
@@ -12,29 +23,23 @@ var Oscillation = &Rule{
 	Doc: "Keeps the last 20 turn-start locations and detects an oscillation when the last four read " +
 		"A, B, A, B with A != B. The pattern [A, B] feeds score_adjustment, which penalises actions " +
 		"leading back into it and rewards actions leading away.",
-	Params: []Param{
-		boolParam("enable_loop_detection", "replay oscillation, camping and their score adjustments (rules 4-6)"),
-		floatParam("oscillation_return_penalty", -0.8, "added to the confidence of an action returning into the pattern", bound(-1), bound(0)),
-		floatParam("oscillation_exploration_bonus", 0.5, "added to the confidence of an action leaving the pattern", bound(0), bound(1)),
-	},
-	Kinds: []Kind{
-		{Name: "detection", Doc: "the last four locations form A-B-A-B", Fields: []string{"pattern"}},
-	},
-	Enabled: func(c *Config) bool { return c.Bool("enable_loop_detection") },
+	Params:  []*Param{enableLoopDetection.Param, oscillationReturnPenalty.Param, oscillationExplorationBonus.Param},
+	Kinds:   []*Kind{OscillationDetection},
+	Enabled: enableLoopDetection.Get,
 	New: func(c *Config, ep *replay.Episode) Stepper {
-		return &OscillationState{hist: history[string]{max: historyLen}}
+		return &oscillationState{hist: history[string]{max: historyLen}}
 	},
 }
 
-// OscillationState publishes this turn's detection to score_adjustment.
-type OscillationState struct {
+// oscillationState publishes this turn's detection to score_adjustment.
+type oscillationState struct {
 	hist     history[string]
-	Detected bool
-	Pattern  [2]string
+	detected bool
+	pattern  [2]string
 }
 
-func (o *OscillationState) Step(t *replay.Turn, env *Env) {
-	o.Detected = false
+func (o *oscillationState) Step(t *replay.Turn, env *Env) {
+	o.detected = false
 	if t.LocStart == "" {
 		return
 	}
@@ -45,7 +50,7 @@ func (o *OscillationState) Step(t *replay.Turn, env *Env) {
 		return
 	}
 	if h[n-4] == h[n-2] && h[n-3] == h[n-1] && h[n-4] != h[n-3] {
-		o.Detected, o.Pattern = true, [2]string{h[n-4], h[n-3]}
-		env.Report(Firing{Turn: t.N, Rule: "oscillation", Kind: "detection", Pattern: o.Pattern})
+		o.detected, o.pattern = true, [2]string{h[n-4], h[n-3]}
+		env.Report(Firing{Turn: t.N, Rule: Oscillation, Kind: OscillationDetection, Pattern: o.pattern})
 	}
 }

@@ -12,7 +12,7 @@ import (
 var rlOscillationSet = []*rules.Rule{rules.Oscillation}
 
 func rlOsc(n int, a, b string) rules.Firing {
-	return rules.Firing{Turn: n, Rule: "oscillation", Kind: "detection", Pattern: [2]string{a, b}}
+	return rules.Firing{Turn: n, Rule: rules.Oscillation, Kind: rules.OscillationDetection, Pattern: [2]string{a, b}}
 }
 
 func TestOscillation(t *testing.T) {

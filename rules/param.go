@@ -38,20 +38,56 @@ type Param struct {
 
 func bound(f float64) *float64 { return &f }
 
-func intParam(key string, def int, doc string, min, max *float64) Param {
-	return Param{Key: key, Doc: doc, Type: Int, Default: def, Min: min, Max: max}
+// IntParam, FloatParam and BoolParam are typed keys. A rule declares each
+// of its keys once as a package-level value and reads it with Get, so a
+// misspelt key does not compile and a value always has its key's type.
+// Strings name keys only at the edges (TOML files, --set, sweep grids),
+// through LookupParam and Config.Set, which reject unknown keys.
+type (
+	IntParam   struct{ *Param }
+	FloatParam struct{ *Param }
+	BoolParam  struct{ *Param }
+)
+
+// Get returns the key's value in c. Coerce and Parse guarantee the type;
+// a key c does not hold (a rule outside the registry) reads as its default.
+func (p IntParam) Get(c *Config) int {
+	if v, ok := c.values[p.Key].(int); ok {
+		return v
+	}
+	return p.Default.(int)
 }
 
-func floatParam(key string, def float64, doc string, min, max *float64) Param {
-	return Param{Key: key, Doc: doc, Type: Float, Default: def, Min: min, Max: max}
+// Get returns the key's value in c (see IntParam.Get).
+func (p FloatParam) Get(c *Config) float64 {
+	if v, ok := c.values[p.Key].(float64); ok {
+		return v
+	}
+	return p.Default.(float64)
 }
 
-func boolParam(key string, doc string) Param {
-	return Param{Key: key, Doc: doc, Type: Bool, Default: true}
+// Get returns the key's value in c (see IntParam.Get).
+func (p BoolParam) Get(c *Config) bool {
+	if v, ok := c.values[p.Key].(bool); ok {
+		return v
+	}
+	return p.Default.(bool)
+}
+
+func intParam(key string, def int, doc string, min, max *float64) IntParam {
+	return IntParam{&Param{Key: key, Doc: doc, Type: Int, Default: def, Min: min, Max: max}}
+}
+
+func floatParam(key string, def float64, doc string, min, max *float64) FloatParam {
+	return FloatParam{&Param{Key: key, Doc: doc, Type: Float, Default: def, Min: min, Max: max}}
+}
+
+func boolParam(key string, doc string) BoolParam {
+	return BoolParam{&Param{Key: key, Doc: doc, Type: Bool, Default: true}}
 }
 
 // Constraint describes the bounds in words, "" when unbounded.
-func (p Param) Constraint() string {
+func (p *Param) Constraint() string {
 	switch {
 	case p.Min != nil && p.Max != nil:
 		return fmt.Sprintf("must be in [%s, %s]", fmtNum(*p.Min), fmtNum(*p.Max))
@@ -69,7 +105,7 @@ func fmtNum(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
 // parameter's type, then checks its bounds. An integral float is accepted
 // for an integer key and an integer for a number key, as ZorkGPT's own
 // loader does.
-func (p Param) Coerce(v any) (any, error) {
+func (p *Param) Coerce(v any) (any, error) {
 	var out any
 	switch p.Type {
 	case Int:
@@ -134,7 +170,7 @@ func describe(v any) string {
 	return fmt.Sprintf("%T", v)
 }
 
-func (p Param) check(v any) error {
+func (p *Param) check(v any) error {
 	var f float64
 	switch x := v.(type) {
 	case int:
@@ -151,7 +187,7 @@ func (p Param) check(v any) error {
 }
 
 // Parse reads a value written on the command line (--set, sweep grids).
-func (p Param) Parse(s string) (any, error) {
+func (p *Param) Parse(s string) (any, error) {
 	s = strings.TrimSpace(s)
 	switch p.Type {
 	case Bool:

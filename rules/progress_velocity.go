@@ -7,6 +7,22 @@ import (
 	"github.com/loopbreak/loopbreak/replay"
 )
 
+// Keys of progress_velocity; analyze reads EnableObjectiveBasedProgress,
+// stuck_warnings reads MaxTurnsStuck.
+var (
+	EnableVelocityDetection      = boolParam("enable_velocity_detection", "replay stuck termination and countdown warnings (rules 1 and 2)")
+	MaxTurnsStuck                = intParam("max_turns_stuck", 40, "turns without progress before termination", bound(1), nil)
+	stuckCheckInterval           = intParam("stuck_check_interval", 10, "check every N turns (turn % N == 0)", bound(1), nil)
+	EnableObjectiveBasedProgress = boolParam("enable_objective_based_progress", "an objective completion resets the stuck timer too")
+)
+
+// Kinds of progress_velocity.
+var (
+	Termination = &Kind{Name: "termination", Doc: "first check point: the episode would have been terminated here", Fields: []string{"turns_stuck", "score"}}
+	Checkpoint  = &Kind{Name: "checkpoint", Doc: "every check point at or past the threshold, the first included", Fields: []string{"turns_stuck", "score"}}
+	Reset       = &Kind{Name: "reset", Doc: "the stuck timer was reset (cause: score_change or objective_progress_reset)", Fields: []string{"cause", "turns_stuck"}}
+)
+
 // ProgressVelocity is RULES.md section 1: stuck termination (Phase 1A with
 // objective-based progress).
 var ProgressVelocity = &Rule{
@@ -19,22 +35,13 @@ var ProgressVelocity = &Rule{
 		"termination check point. The first check point is where the live system would have ended the " +
 		"episode (stuck_no_progress); later ones would also have fired. Nothing is detected at the first " +
 		"turn, so a score change during it does not count.",
-	Params: []Param{
-		boolParam("enable_velocity_detection", "replay stuck termination and countdown warnings (rules 1 and 2)"),
-		intParam("max_turns_stuck", 40, "turns without progress before termination", bound(1), nil),
-		intParam("stuck_check_interval", 10, "check every N turns (turn % N == 0)", bound(1), nil),
-		boolParam("enable_objective_based_progress", "an objective completion resets the stuck timer too"),
-	},
-	Kinds: []Kind{
-		{Name: "termination", Doc: "first check point: the episode would have been terminated here", Fields: []string{"turns_stuck", "score"}},
-		{Name: "checkpoint", Doc: "every check point at or past the threshold, the first included", Fields: []string{"turns_stuck", "score"}},
-		{Name: "reset", Doc: "the stuck timer was reset (cause: score_change or objective_progress_reset)", Fields: []string{"cause", "turns_stuck"}},
-	},
-	Enabled: func(c *Config) bool { return c.Bool("enable_velocity_detection") },
+	Params:  []*Param{EnableVelocityDetection.Param, MaxTurnsStuck.Param, stuckCheckInterval.Param, EnableObjectiveBasedProgress.Param},
+	Kinds:   []*Kind{Termination, Checkpoint, Reset},
+	Enabled: EnableVelocityDetection.Get,
 	Check: func(c *Config) error {
-		if c.Int("max_turns_stuck") < c.Int("stuck_check_interval") {
-			return &ConstraintError{Keys: []string{"max_turns_stuck", "stuck_check_interval"},
-				Msg: fmt.Sprintf("max_turns_stuck (%d) must be >= stuck_check_interval (%d)", c.Int("max_turns_stuck"), c.Int("stuck_check_interval"))}
+		if MaxTurnsStuck.Get(c) < stuckCheckInterval.Get(c) {
+			return &ConstraintError{Keys: []string{MaxTurnsStuck.Key, stuckCheckInterval.Key},
+				Msg: fmt.Sprintf("max_turns_stuck (%d) must be >= stuck_check_interval (%d)", MaxTurnsStuck.Get(c), stuckCheckInterval.Get(c))}
 		}
 		return nil
 	},
@@ -44,18 +51,18 @@ var ProgressVelocity = &Rule{
 			objs = append([]int(nil), objs...)
 			sort.Ints(objs)
 		}
-		return &Velocity{
-			maxStuck: c.Int("max_turns_stuck"),
-			interval: c.Int("stuck_check_interval"),
-			objOn:    c.Bool("enable_objective_based_progress"),
+		return &velocity{
+			maxStuck: MaxTurnsStuck.Get(c),
+			interval: stuckCheckInterval.Get(c),
+			objOn:    EnableObjectiveBasedProgress.Get(c),
 			objs:     objs,
 		}
 	},
 }
 
-// Velocity is the per-episode state of progress_velocity. StuckBefore is
+// velocity is the per-episode state of progress_velocity. stuckBefore is
 // what stuck_warnings reads: t - last_change at the start of the turn.
-type Velocity struct {
+type velocity struct {
 	maxStuck, interval int
 	objOn              bool
 	objs               []int
@@ -65,39 +72,39 @@ type Velocity struct {
 	lastChange  int
 	tracked     float64
 	terminated  bool
-	StuckBefore int
+	stuckBefore int
 }
 
-func (v *Velocity) Step(t *replay.Turn, env *Env) {
+func (v *velocity) Step(t *replay.Turn, env *Env) {
 	if !v.started {
 		v.started, v.lastChange, v.tracked = true, 0, t.Score
-		v.StuckBefore = t.N
+		v.stuckBefore = t.N
 		return
 	}
 	stuck := t.N - v.lastChange
-	v.StuckBefore = stuck
+	v.stuckBefore = stuck
 	for v.next < len(v.objs) && v.objs[v.next] <= t.N {
 		v.next++
 	}
 	if t.Score != v.tracked {
 		v.lastChange, v.tracked = t.N, t.Score
 		if stuck > 0 {
-			env.Report(Firing{Turn: t.N, Rule: "progress_velocity", Kind: "reset", Cause: "score_change", TurnsStuck: stuck, Score: t.Score})
+			env.Report(Firing{Turn: t.N, Rule: ProgressVelocity, Kind: Reset, Cause: "score_change", TurnsStuck: stuck, Score: t.Score})
 		}
 	} else if v.objOn && v.next > 0 && t.N-v.objs[v.next-1] <= 1 && stuck > 0 {
 		// One completion resets on its own turn and again on the next,
 		// as the live system's window check does.
 		v.lastChange = t.N
-		env.Report(Firing{Turn: t.N, Rule: "progress_velocity", Kind: "reset", Cause: "objective_progress_reset", TurnsStuck: stuck, Score: t.Score})
+		env.Report(Firing{Turn: t.N, Rule: ProgressVelocity, Kind: Reset, Cause: "objective_progress_reset", TurnsStuck: stuck, Score: t.Score})
 	}
 	if t.N%v.interval == 0 && t.N-v.lastChange >= v.maxStuck {
-		f := Firing{Turn: t.N, Rule: "progress_velocity", TurnsStuck: t.N - v.lastChange, Score: t.Score}
+		f := Firing{Turn: t.N, Rule: ProgressVelocity, TurnsStuck: t.N - v.lastChange, Score: t.Score}
 		if !v.terminated {
 			v.terminated = true
-			f.Kind = "termination"
+			f.Kind = Termination
 			env.Report(f)
 		}
-		f.Kind = "checkpoint"
+		f.Kind = Checkpoint
 		env.Report(f)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -114,7 +115,7 @@ func rlB(t replay.Turn, base float64) replay.Turn {
 
 // rlRun replays set over ep and returns the firings of the rules named in
 // only (every firing when only is empty).
-func rlRun(ep *replay.Episode, cfg *rules.Config, set []*rules.Rule, only ...string) []rules.Firing {
+func rlRun(ep *replay.Episode, cfg *rules.Config, set []*rules.Rule, only ...*rules.Rule) []rules.Firing {
 	var out []rules.Firing
 	rules.Run(ep, cfg, set, func(f rules.Firing) {
 		if len(only) == 0 {
@@ -136,20 +137,13 @@ func rlRound(x float64) float64 { return math.Round(x*1e9) / 1e9 }
 // firing's kind; floats are rounded to 1e-9.
 func rlProject(t testing.TB, f rules.Firing) rules.Firing {
 	t.Helper()
-	r := rules.Lookup(f.Rule)
-	if r == nil {
-		t.Fatalf("firing of unknown rule %q", f.Rule)
+	if f.Rule == nil || rules.Lookup(f.Rule.Name) != f.Rule {
+		t.Fatalf("firing of an unregistered rule: %+v", f)
 	}
-	var fields []string
-	found := false
-	for _, k := range r.Kinds {
-		if k.Name == f.Kind {
-			fields, found = k.Fields, true
-		}
+	if !slices.Contains(f.Rule.Kinds, f.Kind) {
+		t.Fatalf("rule %s does not list the kind of %+v", f.Rule.Name, f)
 	}
-	if !found {
-		t.Fatalf("rule %s has no kind %q", f.Rule, f.Kind)
-	}
+	fields := f.Kind.Fields
 	p := rules.Firing{Turn: f.Turn, Rule: f.Rule, Kind: f.Kind}
 	for _, field := range fields {
 		switch field {
@@ -183,14 +177,14 @@ func rlProject(t testing.TB, f rules.Firing) rules.Firing {
 		case "rejected":
 			p.Rejected = f.Rejected
 		default:
-			t.Fatalf("rule %s kind %s: field %q unknown to the tests", f.Rule, f.Kind, field)
+			t.Fatalf("%s: field %q unknown to the tests", f.KindKey(), field)
 		}
 	}
 	return p
 }
 
 func rlString(f rules.Firing) string {
-	s := fmt.Sprintf("%d %s/%s", f.Turn, f.Rule, f.Kind)
+	s := fmt.Sprintf("%d %s", f.Turn, f.KindKey())
 	add := func(k string, v any) { s += fmt.Sprintf(" %s=%v", k, v) }
 	if f.Cause != "" {
 		add("cause", f.Cause)
@@ -270,15 +264,15 @@ func rlConfigRejected(t testing.TB, names []string, kv ...any) {
 var rlVelocitySet = []*rules.Rule{rules.ProgressVelocity}
 
 func rlTerm(n, stuck int, score float64) rules.Firing {
-	return rules.Firing{Turn: n, Rule: "progress_velocity", Kind: "termination", TurnsStuck: stuck, Score: score}
+	return rules.Firing{Turn: n, Rule: rules.ProgressVelocity, Kind: rules.Termination, TurnsStuck: stuck, Score: score}
 }
 
 func rlCheckpoint(n, stuck int, score float64) rules.Firing {
-	return rules.Firing{Turn: n, Rule: "progress_velocity", Kind: "checkpoint", TurnsStuck: stuck, Score: score}
+	return rules.Firing{Turn: n, Rule: rules.ProgressVelocity, Kind: rules.Checkpoint, TurnsStuck: stuck, Score: score}
 }
 
 func rlReset(n int, cause string, stuck int) rules.Firing {
-	return rules.Firing{Turn: n, Rule: "progress_velocity", Kind: "reset", Cause: cause, TurnsStuck: stuck}
+	return rules.Firing{Turn: n, Rule: rules.ProgressVelocity, Kind: rules.Reset, Cause: cause, TurnsStuck: stuck}
 }
 
 const (
@@ -492,7 +486,11 @@ func TestRegistryValidate(t *testing.T) {
 	}
 	clone := func(r *rules.Rule, edit func(*rules.Rule)) *rules.Rule {
 		c := *r
-		c.Params = append([]rules.Param(nil), r.Params...)
+		c.Params = nil
+		for _, p := range r.Params { // deep: cases edit defaults
+			cp := *p
+			c.Params = append(c.Params, &cp)
+		}
 		edit(&c)
 		return &c
 	}
@@ -514,6 +512,8 @@ func TestRegistryValidate(t *testing.T) {
 			r.Params = append(r.Params, rules.ProgressVelocity.Params[1])
 		})}, "max_turns_stuck"},
 		{"default outside its bounds", []*rules.Rule{clone(rules.ActionNovelty, func(r *rules.Rule) { r.Params[1].Default = 4 })}, "action_novelty_window"},
+		{"kind value shared", []*rules.Rule{rules.Oscillation, clone(rules.Camping, func(r *rules.Rule) { r.Kinds = rules.Oscillation.Kinds })}, "already lists"},
+		{"kind listed twice", []*rules.Rule{clone(rules.Camping, func(r *rules.Rule) { r.Kinds = []*rules.Kind{rules.CampingDetection, {Name: "detection"}} })}, "twice"},
 		{"fine copy", []*rules.Rule{clone(rules.ProgressVelocity, keep)}, ""},
 	}
 	for _, c := range cases {

@@ -10,37 +10,52 @@ package rules
 import (
 	"fmt"
 	"regexp"
+	"strings"
 
 	"github.com/loopbreak/loopbreak/replay"
 )
 
 // A Rule is one loop-break rule.
 type Rule struct {
-	Name    string  // identifier, as in firings and --fail-on
-	Title   string  // one line
-	Doc     string  // one paragraph: what it does and when it fires
-	Section string  // where RULES.md specifies it
-	Params  []Param // configuration keys the rule owns (its enable key first)
-	Kinds   []Kind  // what it reports
+	Name    string   // identifier, as in firings and --fail-on
+	Title   string   // one line
+	Doc     string   // one paragraph: what it does and when it fires
+	Section string   // where RULES.md specifies it
+	Params  []*Param // configuration keys the rule owns (its enable key first)
+	Kinds   []*Kind  // what it reports
 
 	// Enabled says whether the rule runs under cfg.
 	Enabled func(cfg *Config) bool
 	// Check validates constraints across keys (single-key ranges are on
 	// the Params). Nil when there are none.
 	Check func(cfg *Config) error
-	// Requires names rules whose per-turn results this rule reads; they
-	// run before it within each turn.
-	Requires []string
+	// Requires lists rules whose per-turn state this rule reads
+	// (Env.Result); they run before it within each turn.
+	Requires []*Rule
 	// New returns fresh per-episode state configured from cfg.
 	New func(cfg *Config, ep *replay.Episode) Stepper
 }
 
-// Kind documents one kind of firing and the fields it carries.
+// Kind documents one kind of firing and the fields it carries. Each kind
+// is a package-level value (Termination, Warning, ...) listed in its
+// rule's Kinds and named by its firings; a kind name shared by two rules
+// gets the rule's name in front (OscillationDetection, CampingDetection).
 type Kind struct {
 	Name   string
 	Doc    string
 	Fields []string
+
+	rule *Rule  // the registered rule listing it, set at init
+	key  string // rule/kind, set at init
 }
+
+// Rule returns the registered rule whose Kinds lists k, nil for a kind
+// outside the registry.
+func (k *Kind) Rule() *Rule { return k.rule }
+
+// Key is "rule/kind", the name outputs, counts and --fail-on use ("" for
+// a kind outside the registry).
+func (k *Kind) Key() string { return k.key }
 
 // A Stepper is a rule's state for one episode. Step is called once per
 // turn in increasing turn order, after the Steppers of required rules.
@@ -66,6 +81,8 @@ var identRE = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
 // constraints.
 func Validate(reg []*Rule) error {
 	names := map[string]bool{}
+	seen := map[*Rule]bool{}
+	owner := map[*Kind]string{} // a Kind value belongs to one rule
 	keys := map[string]string{}
 	for _, r := range reg {
 		if !identRE.MatchString(r.Name) {
@@ -81,11 +98,22 @@ func Validate(reg []*Rule) error {
 			return fmt.Errorf("rule %q: missing New or Enabled", r.Name)
 		}
 		for _, req := range r.Requires {
-			if !names[req] {
-				return fmt.Errorf("rule %q requires %q, which is not registered before it", r.Name, req)
+			if !seen[req] {
+				return fmt.Errorf("rule %q requires %q, which is not registered before it", r.Name, req.Name)
 			}
 		}
+		kinds := map[string]bool{}
+		for _, k := range r.Kinds {
+			if !identRE.MatchString(k.Name) || kinds[k.Name] {
+				return fmt.Errorf("rule %q: kind %q is not an identifier or is listed twice", r.Name, k.Name)
+			}
+			if other, dup := owner[k]; dup {
+				return fmt.Errorf("rule %q: kind %q is the value %s already lists", r.Name, k.Name, other)
+			}
+			kinds[k.Name], owner[k] = true, r.Name
+		}
 		names[r.Name] = true
+		seen[r] = true
 		for _, p := range r.Params {
 			if other, dup := keys[p.Key]; dup {
 				return fmt.Errorf("key %q declared by both %s and %s", p.Key, other, r.Name)
@@ -103,6 +131,11 @@ func init() {
 	if err := Validate(Registry); err != nil {
 		panic(err)
 	}
+	for _, r := range Registry {
+		for _, k := range r.Kinds {
+			k.rule, k.key = r, r.Name+"/"+k.Name
+		}
+	}
 }
 
 // Lookup returns the registered rule with that name.
@@ -113,4 +146,25 @@ func Lookup(name string) *Rule {
 		}
 	}
 	return nil
+}
+
+// Kind returns the rule's kind with that name, nil if it has none.
+func (r *Rule) Kind(name string) *Kind {
+	for _, k := range r.Kinds {
+		if k.Name == name {
+			return k
+		}
+	}
+	return nil
+}
+
+// LookupKind resolves "rule/kind" (as in --fail-on and the counts of an
+// outcome) to registered values; both are nil when either is unknown.
+func LookupKind(key string) (*Rule, *Kind) {
+	name, kind, _ := strings.Cut(key, "/")
+	r := Lookup(name)
+	if r == nil || r.Kind(kind) == nil {
+		return nil, nil
+	}
+	return r, r.Kind(kind)
 }

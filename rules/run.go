@@ -1,6 +1,8 @@
 package rules
 
 import (
+	"strings"
+
 	"github.com/loopbreak/loopbreak/replay"
 )
 
@@ -9,8 +11,8 @@ import (
 // which fields are meaningful depends on Rule/Kind (see Rule.Kinds).
 type Firing struct {
 	Turn int
-	Rule string
-	Kind string
+	Rule *Rule
+	Kind *Kind // one of Rule.Kinds
 
 	Cause           string // progress_velocity/reset
 	Urgency         string // stuck_warnings/warning
@@ -28,24 +30,34 @@ type Firing struct {
 	Rejected        bool
 }
 
+// KindKey is "rule/kind", the name outputs, counts and --fail-on use.
+func (f *Firing) KindKey() string { return f.Rule.Name + "/" + f.Kind.Name }
+
 // Env is what a Stepper sees besides its turn: the episode, the steppers
 // of the rules it requires, and the report callback.
 type Env struct {
 	Episode  *replay.Episode
 	report   func(Firing)
-	names    []string
+	rules    []*Rule
 	steppers []Stepper
 }
 
-// Of returns the Stepper of a rule running in this replay, nil when it is
-// disabled.
-func (e *Env) Of(rule string) Stepper {
-	for i, n := range e.names {
-		if n == rule {
+// Result returns the state of rule r in this replay (r must be in the
+// caller's Requires), nil when r is disabled.
+func (e *Env) Result(r *Rule) Stepper {
+	for i, x := range e.rules {
+		if x == r {
 			return e.steppers[i]
 		}
 	}
 	return nil
+}
+
+// resultOf is Result with the state's concrete type; the zero value when r
+// is disabled.
+func resultOf[T Stepper](e *Env, r *Rule) T {
+	s, _ := e.Result(r).(T)
+	return s
 }
 
 // Report records a firing.
@@ -66,7 +78,7 @@ func Run(ep *replay.Episode, cfg *Config, set []*Rule, report func(Firing)) {
 	env := &Env{Episode: ep, report: report}
 	for _, r := range set {
 		if r.Enabled(cfg) {
-			env.names = append(env.names, r.Name)
+			env.rules = append(env.rules, r)
 			env.steppers = append(env.steppers, r.New(cfg, ep))
 		}
 	}
@@ -97,7 +109,7 @@ func lowerTrim(s string) string {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		if c >= 'A' && c <= 'Z' || c >= 0x80 {
-			return toLowerSlow(s)
+			return strings.TrimSpace(strings.ToLower(s)) // also trims Unicode spaces
 		}
 	}
 	return s

@@ -6,6 +6,13 @@ import (
 	"github.com/loopbreak/loopbreak/replay"
 )
 
+// RejectionThreshold is score_adjustment's key; analyze reads it too (a
+// revisit penalty below it is counted apart).
+var RejectionThreshold = floatParam("rejection_threshold", 0.5, "an adjusted confidence below this rejects the action", bound(0), bound(1))
+
+// Adjustment is the kind of score_adjustment.
+var Adjustment = &Kind{Name: "adjustment", Doc: "the critic's confidence would have been adjusted", Fields: []string{"action", "destination", "base", "adjusted", "rejected"}}
+
 // ScoreAdjustment is RULES.md section 6: the programmatic score change
 // applied when oscillation or camping is detected.
 var ScoreAdjustment = &Rule{
@@ -18,20 +25,16 @@ var ScoreAdjustment = &Rule{
 		"oscillation_exploration_bonus; during camping an action returning to the camped location loses " +
 		"camping_return_penalty. Below rejection_threshold the action would have been rejected. Unknown " +
 		"destination or no logged confidence: no adjustment.",
-	Params: []Param{
-		floatParam("rejection_threshold", 0.5, "an adjusted confidence below this rejects the action", bound(0), bound(1)),
-	},
-	Kinds: []Kind{
-		{Name: "adjustment", Doc: "the critic's confidence would have been adjusted", Fields: []string{"action", "destination", "base", "adjusted", "rejected"}},
-	},
-	Requires: []string{"oscillation", "camping"},
-	Enabled:  func(c *Config) bool { return c.Bool("enable_loop_detection") },
+	Params:   []*Param{RejectionThreshold.Param},
+	Kinds:    []*Kind{Adjustment},
+	Requires: []*Rule{Oscillation, Camping},
+	Enabled:  enableLoopDetection.Get,
 	New: func(c *Config, ep *replay.Episode) Stepper {
 		return &scoreAdjustment{
-			oscPenalty: c.Float("oscillation_return_penalty"),
-			oscBonus:   c.Float("oscillation_exploration_bonus"),
-			campPen:    c.Float("camping_return_penalty"),
-			threshold:  c.Float("rejection_threshold"),
+			oscPenalty: oscillationReturnPenalty.Get(c),
+			oscBonus:   oscillationExplorationBonus.Get(c),
+			campPen:    campingReturnPenalty.Get(c),
+			threshold:  RejectionThreshold.Get(c),
 			exits:      map[exit]string{},
 		}
 	},
@@ -53,9 +56,9 @@ var directions = map[string]string{
 	"u": "up", "up": "up", "d": "down", "down": "down", "in": "in", "out": "out",
 }
 
-// Direction returns the canonical direction of a movement action, "" for
+// direction returns the canonical direction of a movement action, "" for
 // any other action: norm, then an optional leading "go ".
-func Direction(action string) string {
+func direction(action string) string {
 	a := norm(action)
 	if rest, ok := strings.CutPrefix(a, "go "); ok {
 		a = rest
@@ -67,7 +70,7 @@ func (s *scoreAdjustment) Step(t *replay.Turn, env *Env) {
 	if t.Filled || !t.HasAction {
 		return
 	}
-	dir := Direction(t.Action)
+	dir := direction(t.Action)
 	if dir == "" {
 		return
 	}
@@ -79,18 +82,18 @@ func (s *scoreAdjustment) Step(t *replay.Turn, env *Env) {
 	if !known || !t.HasBase {
 		return
 	}
-	osc, _ := env.Of("oscillation").(*OscillationState)
-	camp, _ := env.Of("camping").(*CampingState)
+	osc := resultOf[*oscillationState](env, Oscillation)
+	camp := resultOf[*campingState](env, Camping)
 	score, applied := t.Base, false
-	if osc != nil && osc.Detected {
+	if osc != nil && osc.detected {
 		applied = true
-		if dest == osc.Pattern[0] || dest == osc.Pattern[1] {
+		if dest == osc.pattern[0] || dest == osc.pattern[1] {
 			score = max(0, score+s.oscPenalty)
 		} else {
 			score = min(1, score+s.oscBonus)
 		}
 	}
-	if camp != nil && camp.Detected && dest == camp.Location {
+	if camp != nil && camp.detected && dest == camp.location {
 		applied = true
 		score = max(0, score+s.campPen)
 	}
@@ -98,6 +101,6 @@ func (s *scoreAdjustment) Step(t *replay.Turn, env *Env) {
 		return
 	}
 	score = clamp01(score)
-	env.Report(Firing{Turn: t.N, Rule: "score_adjustment", Kind: "adjustment", Action: t.Action, Destination: dest,
+	env.Report(Firing{Turn: t.N, Rule: ScoreAdjustment, Kind: Adjustment, Action: t.Action, Destination: dest,
 		HasBase: true, Base: t.Base, Adjusted: score, Rejected: score < s.threshold})
 }

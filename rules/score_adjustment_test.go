@@ -12,7 +12,7 @@ import (
 var rlAdjustSet = []*rules.Rule{rules.Oscillation, rules.Camping, rules.ScoreAdjustment}
 
 func rlAdj(n int, action, dest string, base, adjusted float64, rejected bool) rules.Firing {
-	return rules.Firing{Turn: n, Rule: "score_adjustment", Kind: "adjustment", Action: action, Destination: dest,
+	return rules.Firing{Turn: n, Rule: rules.ScoreAdjustment, Kind: rules.Adjustment, Action: action, Destination: dest,
 		HasBase: true, Base: base, Adjusted: adjusted, Rejected: rejected}
 }
 
@@ -179,7 +179,7 @@ func TestScoreAdjustment(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			got := rlRun(rlEp(c.turns), rlCfg(t, c.cfg...), rlAdjustSet, "score_adjustment")
+			got := rlRun(rlEp(c.turns), rlCfg(t, c.cfg...), rlAdjustSet, rules.ScoreAdjustment)
 			rlExpect(t, got, c.want)
 		})
 	}
@@ -231,7 +231,7 @@ func TestScoreAdjustmentDirections(t *testing.T) {
 			if c.same {
 				want = []rules.Firing{rlAdj(4, c.use, "A", 0.9, 0.1, true)}
 			}
-			rlExpect(t, rlRun(rlEp(turns), rlCfg(t), rlAdjustSet, "score_adjustment"), want)
+			rlExpect(t, rlRun(rlEp(turns), rlCfg(t), rlAdjustSet, rules.ScoreAdjustment), want)
 		})
 	}
 }

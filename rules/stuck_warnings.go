@@ -6,6 +6,15 @@ import (
 	"github.com/loopbreak/loopbreak/replay"
 )
 
+// Keys of stuck_warnings; analyze reads StuckWarningThreshold.
+var (
+	enableStuckWarnings   = boolParam("enable_stuck_warnings", "replay countdown warnings")
+	StuckWarningThreshold = intParam("stuck_warning_threshold", 20, "turns stuck before warnings start", bound(0), nil)
+)
+
+// Warning is the kind of stuck_warnings.
+var Warning = &Kind{Name: "warning", Doc: "a countdown warning would have been shown", Fields: []string{"urgency", "turns_stuck", "turns_until_death"}}
+
 // StuckWarnings is RULES.md section 2: countdown warnings (Phase 1C).
 var StuckWarnings = &Rule{
 	Name:    "stuck_warnings",
@@ -15,33 +24,28 @@ var StuckWarnings = &Rule{
 		"has been stuck. From stuck_warning_threshold turns on it warns the agent how many turns remain " +
 		"before termination (max_turns_stuck - stuck), with urgency critical (5 or fewer), urgent (10 or " +
 		"fewer) or stagnation. Off when enable_velocity_detection is false.",
-	Params: []Param{
-		boolParam("enable_stuck_warnings", "replay countdown warnings"),
-		intParam("stuck_warning_threshold", 20, "turns stuck before warnings start", bound(0), nil),
-	},
-	Kinds: []Kind{
-		{Name: "warning", Doc: "a countdown warning would have been shown", Fields: []string{"urgency", "turns_stuck", "turns_until_death"}},
-	},
-	Requires: []string{"progress_velocity"},
+	Params:   []*Param{enableStuckWarnings.Param, StuckWarningThreshold.Param},
+	Kinds:    []*Kind{Warning},
+	Requires: []*Rule{ProgressVelocity},
 	Enabled: func(c *Config) bool {
-		return c.Bool("enable_velocity_detection") && c.Bool("enable_stuck_warnings")
+		return EnableVelocityDetection.Get(c) && enableStuckWarnings.Get(c)
 	},
 	Check: func(c *Config) error {
-		if c.Int("stuck_warning_threshold") >= c.Int("max_turns_stuck") {
-			return &ConstraintError{Keys: []string{"stuck_warning_threshold", "max_turns_stuck"},
-				Msg: fmt.Sprintf("stuck_warning_threshold (%d) must be < max_turns_stuck (%d)", c.Int("stuck_warning_threshold"), c.Int("max_turns_stuck"))}
+		if StuckWarningThreshold.Get(c) >= MaxTurnsStuck.Get(c) {
+			return &ConstraintError{Keys: []string{StuckWarningThreshold.Key, MaxTurnsStuck.Key},
+				Msg: fmt.Sprintf("stuck_warning_threshold (%d) must be < max_turns_stuck (%d)", StuckWarningThreshold.Get(c), MaxTurnsStuck.Get(c))}
 		}
 		return nil
 	},
 	New: func(c *Config, ep *replay.Episode) Stepper {
-		return &stuckWarnings{threshold: c.Int("stuck_warning_threshold"), maxStuck: c.Int("max_turns_stuck")}
+		return &stuckWarnings{threshold: StuckWarningThreshold.Get(c), maxStuck: MaxTurnsStuck.Get(c)}
 	},
 }
 
 type stuckWarnings struct{ threshold, maxStuck int }
 
-// Urgency classifies turns_until_death as the live prompt does.
-func Urgency(turnsUntilDeath int) string {
+// urgency classifies turns_until_death as the live prompt does.
+func urgency(turnsUntilDeath int) string {
 	switch {
 	case turnsUntilDeath <= 5:
 		return "critical"
@@ -52,13 +56,13 @@ func Urgency(turnsUntilDeath int) string {
 }
 
 func (s *stuckWarnings) Step(t *replay.Turn, env *Env) {
-	v, _ := env.Of("progress_velocity").(*Velocity)
+	v := resultOf[*velocity](env, ProgressVelocity)
 	if v == nil {
 		return
 	}
-	stuck := v.StuckBefore
+	stuck := v.stuckBefore
 	if stuck >= s.threshold {
 		left := s.maxStuck - stuck
-		env.Report(Firing{Turn: t.N, Rule: "stuck_warnings", Kind: "warning", Urgency: Urgency(left), TurnsStuck: stuck, TurnsUntilDeath: left})
+		env.Report(Firing{Turn: t.N, Rule: StuckWarnings, Kind: Warning, Urgency: urgency(left), TurnsStuck: stuck, TurnsUntilDeath: left})
 	}
 }

@@ -12,7 +12,7 @@ import (
 var rlWarningSet = []*rules.Rule{rules.ProgressVelocity, rules.StuckWarnings}
 
 func rlWarn(n, stuck, untilDeath int, urgency string) rules.Firing {
-	return rules.Firing{Turn: n, Rule: "stuck_warnings", Kind: "warning", Urgency: urgency, TurnsStuck: stuck, TurnsUntilDeath: untilDeath}
+	return rules.Firing{Turn: n, Rule: rules.StuckWarnings, Kind: rules.Warning, Urgency: urgency, TurnsStuck: stuck, TurnsUntilDeath: untilDeath}
 }
 
 func TestStuckWarnings(t *testing.T) {
@@ -99,7 +99,7 @@ func TestStuckWarnings(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			got := rlRun(rlEp(c.turns, c.objs...), rlCfg(t, c.cfg...), rlWarningSet, "stuck_warnings")
+			got := rlRun(rlEp(c.turns, c.objs...), rlCfg(t, c.cfg...), rlWarningSet, rules.StuckWarnings)
 			rlExpect(t, got, c.want)
 		})
 	}

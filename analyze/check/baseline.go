@@ -13,8 +13,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -129,7 +131,7 @@ func (b *Baseline) Encode() []byte {
 	w.WriteString("{\n")
 	fmt.Fprintf(&w, "  \"schema_version\": %d,\n", b.SchemaVersion)
 	w.WriteString("  \"config\": ")
-	writeObject(&w, "  ", rules.SortedKeys(b.Config), func(k string) string { return lit(b.Config[k]) })
+	writeObject(&w, "  ", slices.Sorted(maps.Keys(b.Config)), func(k string) string { return lit(b.Config[k]) })
 	w.WriteString(",\n  \"episodes\": [")
 	for i := range b.Episodes {
 		if i > 0 {
@@ -175,7 +177,7 @@ func (e *Entry) encode(w *bytes.Buffer, ind string) {
 		fmt.Fprintf(w, "%s  %q: %s,\n", ind, f[0], f[1])
 	}
 	fmt.Fprintf(w, "%s  \"firing_counts\": ", ind)
-	writeObject(w, ind+"  ", rules.SortedKeys(e.FiringCounts), func(k string) string { return strconv.Itoa(e.FiringCounts[k]) })
+	writeObject(w, ind+"  ", slices.Sorted(maps.Keys(e.FiringCounts)), func(k string) string { return strconv.Itoa(e.FiringCounts[k]) })
 	fmt.Fprintf(w, "\n%s}", ind)
 }
 

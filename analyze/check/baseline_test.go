@@ -292,15 +292,15 @@ func TestFailOnObserve(t *testing.T) {
 	outcome := func(id string, fs ...rules.Firing) *analyze.Outcome {
 		o := &analyze.Outcome{EpisodeID: id, Counts: map[string]int{}, Firings: fs}
 		for _, f := range fs {
-			o.Counts[f.Rule+"/"+f.Kind]++
+			o.Counts[f.KindKey()]++
 		}
 		return o
 	}
 	adj := func(rejected bool) rules.Firing {
-		return rules.Firing{Rule: "score_adjustment", Kind: "adjustment", Rejected: rejected, HasBase: true}
+		return rules.Firing{Rule: rules.ScoreAdjustment, Kind: rules.Adjustment, Rejected: rejected, HasBase: true}
 	}
 	pen := func(adjusted float64, hasBase bool) rules.Firing {
-		return rules.Firing{Rule: "location_revisit", Kind: "penalty", Adjusted: adjusted, HasBase: hasBase}
+		return rules.Firing{Rule: rules.LocationRevisit, Kind: rules.Penalty, Adjusted: adjusted, HasBase: hasBase}
 	}
 	eps := []*analyze.Outcome{
 		outcome("won-1", adj(true), adj(false), pen(0.3, true), pen(0.1, false)),

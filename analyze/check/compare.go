@@ -5,6 +5,8 @@ package check
 // differ.
 
 import (
+	"maps"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -234,9 +236,9 @@ func diffEpisode(b, c *Entry) []Drift {
 	for k := range c.FiringCounts {
 		keys[k] = true
 	}
-	for _, k := range rules.SortedKeys(keys) {
+	for _, k := range slices.Sorted(maps.Keys(keys)) {
 		// These two counts restate the termination and check point drift.
-		if (k == "progress_velocity/termination" && termMoved) || (k == "progress_velocity/checkpoint" && cpMoved) {
+		if (k == rules.Termination.Key() && termMoved) || (k == rules.Checkpoint.Key() && cpMoved) {
 			continue
 		}
 		// An absent count is 0: a rule added to loopbreak is not drift.
@@ -278,7 +280,7 @@ func CompareConfig(base, cur map[string]any) []ConfigChange {
 		keys[k] = true
 	}
 	var out []ConfigChange
-	for _, k := range rules.SortedKeys(keys) {
+	for _, k := range slices.Sorted(maps.Keys(keys)) {
 		b, inB := base[k]
 		c, inC := cur[k]
 		if inB && inC && sameValue(b, c) {

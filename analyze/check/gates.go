@@ -70,6 +70,7 @@ type FailOn struct {
 	Fired int
 	Where []EpisodeCount
 
+	kind          *rules.Kind
 	rejectedField bool // the kind carries its own rejected flag
 }
 
@@ -97,18 +98,15 @@ func ParseFailOn(spec string) (*FailOn, error) {
 		}
 		return nil, fmt.Errorf("--fail-on %q: unknown rule %q (rules: %s)", spec, rule, strings.Join(names, ", "))
 	}
-	var k *rules.Kind
+	k := r.Kind(kind)
 	var kinds []string
-	for i := range r.Kinds {
-		kinds = append(kinds, r.Kinds[i].Name)
-		if r.Kinds[i].Name == kind {
-			k = &r.Kinds[i]
-		}
+	for _, x := range r.Kinds {
+		kinds = append(kinds, x.Name)
 	}
 	if k == nil {
 		return nil, fmt.Errorf("--fail-on %q: rule %s has no kind %q (kinds: %s)", spec, rule, kind, strings.Join(kinds, ", "))
 	}
-	f.Rule, f.Kind = rule, kind
+	f.Rule, f.Kind, f.kind = rule, kind, k
 	if qualified {
 		if qual != "rejected" {
 			return nil, fmt.Errorf("--fail-on %q: unknown qualifier %q (the only one is :rejected)", spec, qual)
@@ -155,11 +153,11 @@ func (f *FailOn) Observe(o *analyze.Outcome, threshold float64) {
 	}
 	n := 0
 	if !f.Rejected {
-		n = o.Counts[f.Rule+"/"+f.Kind]
+		n = o.Counts[f.kind.Key()]
 	} else {
 		for i := range o.Firings {
 			x := &o.Firings[i]
-			if x.Rule != f.Rule || x.Kind != f.Kind {
+			if x.Kind != f.kind {
 				continue
 			}
 			if (f.rejectedField && x.Rejected) || (!f.rejectedField && x.HasBase && x.Adjusted < threshold) {

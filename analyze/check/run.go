@@ -133,7 +133,7 @@ func Run(opts Options) (*Result, error) {
 
 	cfg := opts.Config
 	cur := NewBaseline(cfg)
-	threshold := cfg.Float("rejection_threshold")
+	threshold := rules.RejectionThreshold.Get(cfg)
 	keep := false
 	for _, f := range opts.FailOn {
 		keep = keep || f.NeedsFirings()

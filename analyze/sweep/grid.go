@@ -89,7 +89,7 @@ func ParseAxis(key, spec string) (Axis, error) {
 }
 
 // parseRange expands "start:stop:step", stop included when on a step.
-func parseRange(p rules.Param, item string) ([]any, error) {
+func parseRange(p *rules.Param, item string) ([]any, error) {
 	parts := strings.Split(item, ":")
 	if len(parts) != 3 {
 		return nil, fmt.Errorf("range %q: want start:stop:step", item)

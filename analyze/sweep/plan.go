@@ -37,8 +37,8 @@ type sweepComponent struct {
 func NewPlan(configs []*rules.Config) *Plan {
 	p := &Plan{Configs: configs}
 	for _, c := range configs {
-		p.threshold = append(p.threshold, c.Float("rejection_threshold"))
-		p.objOn = append(p.objOn, c.Bool("enable_objective_based_progress"))
+		p.threshold = append(p.threshold, rules.RejectionThreshold.Get(c))
+		p.objOn = append(p.objOn, rules.EnableObjectiveBasedProgress.Get(c))
 	}
 	// Union-find over the registry by Requires.
 	parent := map[string]string{}
@@ -56,7 +56,7 @@ func NewPlan(configs []*rules.Config) *Plan {
 	}
 	for _, r := range rules.Registry {
 		for _, req := range r.Requires {
-			parent[find(r.Name)] = find(req)
+			parent[find(r.Name)] = find(req.Name)
 		}
 	}
 	byRoot := map[string]int{}
@@ -135,19 +135,19 @@ func (p *Plan) NewReplayer() *Replayer {
 func (r *Replayer) count(f rules.Firing) {
 	o := r.cur
 	switch f.Rule {
-	case "progress_velocity":
-		if f.Kind == "termination" && !o.term {
+	case rules.ProgressVelocity:
+		if f.Kind == rules.Termination && !o.term {
 			o.term, o.termination = true, analyze.Termination{Turn: f.Turn, TurnsStuck: f.TurnsStuck, Score: f.Score}
 		}
-	case "stuck_warnings":
-		if f.Kind == "warning" {
+	case rules.StuckWarnings:
+		if f.Kind == rules.Warning {
 			o.warnings++
 		}
-	case "score_adjustment":
+	case rules.ScoreAdjustment:
 		if f.Rejected {
 			o.rejected++
 		}
-	case "location_revisit":
+	case rules.LocationRevisit:
 		// NaN is never below a threshold; keep it out of the sorted list.
 		if f.HasBase && !math.IsNaN(f.Adjusted) {
 			o.revisit = append(o.revisit, f.Adjusted)

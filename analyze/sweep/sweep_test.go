@@ -130,7 +130,7 @@ func TestExpandGrid(t *testing.T) {
 			t.Errorf("skipped %+v", s)
 		}
 	}
-	if base.Int("max_turns_stuck") != 40 {
+	if rules.MaxTurnsStuck.Get(base) != 40 {
 		t.Error("ExpandGrid changed the base configuration")
 	}
 

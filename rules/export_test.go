@@ -1,0 +1,4 @@
+package rules
+
+// Direction is exported to the external tests only.
+var Direction = direction

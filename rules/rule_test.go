@@ -1,0 +1,56 @@
+package rules_test
+
+import (
+	"testing"
+
+	"github.com/loopbreak/loopbreak/rules"
+)
+
+// Kinds are values: each knows its rule, and "rule/kind" finds it back.
+func TestKindValues(t *testing.T) {
+	for _, r := range rules.Registry {
+		for _, k := range r.Kinds {
+			if k.Rule() != r {
+				t.Errorf("%s: Rule() = %v, want %s", k.Name, k.Rule(), r.Name)
+			}
+			if gr, gk := rules.LookupKind(k.Key()); gr != r || gk != k {
+				t.Errorf("LookupKind(%q) = %v, %v", k.Key(), gr, gk)
+			}
+		}
+	}
+	if got := rules.CampingDetection.Key(); got != "camping/detection" {
+		t.Errorf("CampingDetection.Key() = %q", got)
+	}
+	f := rules.Firing{Rule: rules.Oscillation, Kind: rules.OscillationDetection}
+	if got := f.KindKey(); got != "oscillation/detection" {
+		t.Errorf("KindKey() = %q", got)
+	}
+	for _, bad := range []string{"camping/termination", "nope/detection", "camping", ""} {
+		if r, k := rules.LookupKind(bad); r != nil || k != nil {
+			t.Errorf("LookupKind(%q) = %v, %v, want nil", bad, r, k)
+		}
+	}
+}
+
+// Typed keys read what the string edges (Set, SetString) wrote.
+func TestTypedKeys(t *testing.T) {
+	cfg := rules.Default()
+	if rules.MaxTurnsStuck.Get(cfg) != 40 || rules.RejectionThreshold.Get(cfg) != 0.5 || !rules.EnableObjectiveBasedProgress.Get(cfg) {
+		t.Fatal("defaults not read back")
+	}
+	if err := cfg.SetString("max_turns_stuck=55"); err != nil {
+		t.Fatal(err)
+	}
+	if err := cfg.Set("rejection_threshold", int64(1), rules.Source{Kind: "flag"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := cfg.SetString("enable_objective_based_progress=false"); err != nil {
+		t.Fatal(err)
+	}
+	if rules.MaxTurnsStuck.Get(cfg) != 55 || rules.RejectionThreshold.Get(cfg) != 1 || rules.EnableObjectiveBasedProgress.Get(cfg) {
+		t.Error("values set by key name not read back typed")
+	}
+	if err := cfg.SetString("max_turns_stuk=5"); err == nil {
+		t.Error("a misspelt key was accepted")
+	}
+}

@@ -1,7 +1,0 @@
-package rules
-
-import "strings"
-
-func toLowerSlow(s string) string {
-	return strings.TrimSpace(strings.ToLower(s))
-}
