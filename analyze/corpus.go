@@ -7,24 +7,32 @@ import (
 	"sync"
 
 	"github.com/loopbreak/loopbreak/replay"
+	"github.com/loopbreak/loopbreak/rules"
 )
 
-// FileResult is one log file read: its episodes, or why it could not be read.
+// FileResult is one log file read and analysed: its episodes with their
+// outcomes, or why it could not be read.
 type FileResult struct {
 	Path     string
 	Episodes []*replay.Episode
-	Err      error // nil, an open/read error, or with Strict a *replay.LineError
+	Outcomes []*Outcome // Outcomes[i] is Episodes[i]'s
+	Err      error      // nil, an open/read error, or with Strict a *replay.LineError
 }
 
-// ReadAll reads files on a bounded pool of workers and calls emit for each
-// file in input order, whatever the scheduling. At most 2×workers files are
-// held at once, so memory is bounded by a few turn tables, not the corpus.
-// emit runs on the caller's goroutine; returning false stops early.
-func ReadAll(files []string, stdin io.Reader, opts replay.Options, workers int, emit func(FileResult) bool) {
+// Files reads files on a bounded pool of workers, analyses each episode under
+// cfg on the worker that read it, and calls emit for each file in input
+// order, whatever the scheduling. At most 2×workers files are held at
+// once, so memory is bounded by a few turn tables, not the corpus. emit
+// runs on the caller's goroutine; returning false stops early.
+func Files(files []string, stdin io.Reader, read replay.Options, workers int, cfg *rules.Config, opts Options, emit func(FileResult) bool) {
 	InOrder(len(files), workers, func() func(int) FileResult {
 		return func(i int) FileResult {
-			eps, err := replay.ReadFile(files[i], stdin, opts)
-			return FileResult{Path: files[i], Episodes: eps, Err: err}
+			eps, err := replay.ReadFile(files[i], stdin, read)
+			fr := FileResult{Path: files[i], Episodes: eps, Err: err, Outcomes: make([]*Outcome, len(eps))}
+			for k, ep := range eps {
+				fr.Outcomes[k] = Analyze(ep, cfg, opts)
+			}
+			return fr
 		}
 	}, emit)
 }

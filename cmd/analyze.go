@@ -78,7 +78,9 @@ func analyzeRun(opts *AnalyzeOptions) error {
 		errs   []analyze.FileError
 		runErr error
 	)
-	analyze.ReadAll(files, opts.IO.In, opts.Input.options(), opts.Input.Jobs, func(fr analyze.FileResult) bool {
+	// Text shows each episode's story; JSON lists its firings.
+	aopts := analyze.Options{KeepFirings: true, Story: opts.Format == "text"}
+	analyze.Files(files, opts.IO.In, opts.Input.options(), opts.Input.Jobs, cfg, aopts, func(fr analyze.FileResult) bool {
 		if fr.Err != nil {
 			if opts.Input.Strict {
 				runErr = fr.Err
@@ -87,12 +89,12 @@ func analyzeRun(opts *AnalyzeOptions) error {
 			errs = append(errs, analyze.FileError{Source: fr.Path, Error: fr.Err.Error()})
 			reportFileError(opts.IO, fr.Err)
 		}
-		for _, ep := range fr.Episodes {
+		for i, ep := range fr.Episodes {
 			if err := analyze.StrictErr(opts.Input.options(), &ep.Diag); err != nil {
 				runErr = err
 				return false
 			}
-			o := analyze.Analyze(ep, cfg, analyze.Options{KeepFirings: true, Story: opts.Format == "text"})
+			o := fr.Outcomes[i]
 			totals.Add(&o.Result, o.RecordedTurns, ep.Diag.Skipped)
 			if opts.Format == "text" {
 				runErr = text.Episode(o, ep)

@@ -150,7 +150,7 @@ func Run(opts Options) (*Result, error) {
 		unreadable = map[string]string{}
 		runErr     error
 	)
-	analyze.ReadAll(files, stdin, opts.Read, opts.Workers, func(fr analyze.FileResult) bool {
+	analyze.Files(files, stdin, opts.Read, opts.Workers, cfg, analyze.Options{KeepFirings: keep}, func(fr analyze.FileResult) bool {
 		if fr.Err == nil {
 			fr.Err = hashErrs[fr.Path]
 		}
@@ -169,12 +169,12 @@ func Run(opts Options) (*Result, error) {
 			}
 			return true
 		}
-		for _, ep := range fr.Episodes {
+		for i, ep := range fr.Episodes {
 			if err := analyze.StrictErr(opts.Read, &ep.Diag); err != nil {
 				runErr = err
 				return false
 			}
-			o := analyze.Analyze(ep, cfg, analyze.Options{KeepFirings: keep})
+			o := fr.Outcomes[i]
 			totals.Add(&o.Result, o.RecordedTurns, ep.Diag.Skipped)
 			for _, f := range opts.FailOn {
 				f.Observe(o, threshold)

@@ -199,7 +199,7 @@ type episode struct {
 }
 
 // file is one log file: its episodes' results, or why it could not
-// be read (as FileResult).
+// be read (as analyze.FileResult).
 type file struct {
 	Path     string
 	Episodes []episode
