@@ -1,6 +1,9 @@
-// Package analyze turns a replay of the rules over one episode into its
-// outcome (termination, savings, false termination, censoring; RULES.md
-// "Outcome of an episode") and sums outcomes over a corpus.
+// Package analyze turns a replay of the rules over one episode into facts:
+// its Outcome (termination, check points, counts, story) and the Result
+// every command totals (savings, false termination, censoring; RULES.md
+// "Outcome of an episode"). Files runs a corpus on an ordered worker pool
+// and Totals sums Results. Sweeps and checks are the subpackages
+// analyze/sweep and analyze/check; package report words the facts.
 package analyze
 
 import (

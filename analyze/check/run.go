@@ -37,7 +37,7 @@ type Options struct {
 	MaxFalseRatePct *float64
 	MinSavedPct     *float64
 	MaxForfeit      *float64
-	FailOn          []*FailOn // observed as the episodes are replayed
+	FailOn          []*FailOn // observed as the episodes are replayed: one Run each
 
 	// OnFileError, if set, hears of each file that cannot be read, in
 	// input order as it happens; the check goes on without the file
