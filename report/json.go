@@ -1,6 +1,9 @@
-// Package report renders outcomes: the human report (text.go), JSON and
-// JSON Lines (json.go). Renderers take plain writers; callers decide
-// colour and terminal width.
+// Package report turns the facts of analyze, sweep and check into words,
+// tables and documents: analyze's human report (text.go), JSON and JSON
+// Lines (json.go); sweep's table, CSV, JSON and recommendation (sweep*.go);
+// check's drift lines and gate verdicts (check_words.go) in text, JSON,
+// JUnit, GitHub and Markdown (check.go, check_ci.go). Renderers take plain
+// writers; callers decide colour and terminal width.
 package report
 
 import (
