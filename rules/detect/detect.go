@@ -16,7 +16,6 @@ package detect
 import (
 	"fmt"
 	"strings"
-	"time"
 )
 
 // Kind is what a step of a `steps` log is (RULES.md §11).
@@ -61,12 +60,6 @@ type Step struct {
 	// LLMLoopVerdict records a logged Gemini CLI LLM loop check verdict
 	// (LLM_DETECTED_LOOP) at this step; see Gemini.
 	LLMLoopVerdict bool
-}
-
-// blankCall reports an action step that is no call (§11: skipped by the
-// peer detectors).
-func (s Step) blankCall() bool {
-	return s.Kind == KindAction && strings.TrimSpace(s.Action) == ""
 }
 
 // Origins and kinds of firings.
@@ -140,8 +133,6 @@ func checkAll(params []Param, values map[string]float64) error {
 	}
 	return nil
 }
-
-func seconds(d time.Duration) float64 { return d.Seconds() }
 
 // norm is RULES.md §0's norm: trimmed, lower case.
 func norm(s string) string { return strings.ToLower(strings.TrimSpace(s)) }
