@@ -1,0 +1,256 @@
+package detect
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"unicode/utf16"
+)
+
+// GeminiConfig configures the Gemini CLI LoopDetectionService replay.
+type GeminiConfig struct {
+	ToolCallLoopThreshold int // tool_call_loop_threshold (R)
+	ToolCycleMaxLength    int // tool_cycle_max_length (K)
+	ContentChunkSize      int // content_chunk_size (C)
+	ContentLoopThreshold  int // content_loop_threshold (T)
+	ContentMaxHistory     int // content_max_history
+}
+
+// GeminiParams declares the Gemini CLI detector's keys.
+var GeminiParams = []Param{
+	{Key: "tool_call_loop_threshold", Type: IntParam, Default: 5, Min: bound(2), Max: bound(100),
+		Doc: "tool_cycle: how many times a cycle of tool calls repeats"},
+	{Key: "tool_cycle_max_length", Type: IntParam, Default: 5, Min: bound(1), Max: bound(50),
+		Doc: "tool_cycle: the longest cycle of tool calls looked for"},
+	{Key: "content_chunk_size", Type: IntParam, Default: 50, Min: bound(1), Max: bound(10000),
+		Doc: "content_chanting: chunk length in UTF-16 code units"},
+	{Key: "content_loop_threshold", Type: IntParam, Default: 10, Min: bound(2), Max: bound(1000),
+		Doc: "content_chanting: occurrences of a chunk, close together, that make a loop"},
+	{Key: "content_max_history", Type: IntParam, Default: 5000, Min: bound(1), Max: bound(1e7),
+		Doc: "content_chanting: text kept, in UTF-16 code units"},
+}
+
+// DefaultGeminiConfig is LoopDetectionService's hard-coded setting.
+func DefaultGeminiConfig() GeminiConfig {
+	return GeminiConfig{ToolCallLoopThreshold: 5, ToolCycleMaxLength: 5, ContentChunkSize: 50,
+		ContentLoopThreshold: 10, ContentMaxHistory: 5000}
+}
+
+// Validate checks the configuration against GeminiParams.
+func (c GeminiConfig) Validate() error {
+	if err := checkAll(GeminiParams, map[string]float64{
+		"tool_call_loop_threshold": float64(c.ToolCallLoopThreshold),
+		"tool_cycle_max_length":    float64(c.ToolCycleMaxLength),
+		"content_chunk_size":       float64(c.ContentChunkSize),
+		"content_loop_threshold":   float64(c.ContentLoopThreshold),
+		"content_max_history":      float64(c.ContentMaxHistory),
+	}); err != nil {
+		return err
+	}
+	if c.ContentMaxHistory < c.ContentChunkSize {
+		return fmt.Errorf("content_max_history = %d: must be >= content_chunk_size (%d)", c.ContentMaxHistory, c.ContentChunkSize)
+	}
+	return nil
+}
+
+// The Gemini CLI rules.
+const (
+	RuleToolCycle       = "tool_cycle"
+	RuleContentChanting = "content_chanting"
+	RuleLLMLoopCheck    = "llm_loop_check"
+)
+
+// GeminiFiring is one firing of the Gemini CLI detector.
+type GeminiFiring struct {
+	Firing
+	// CycleLength is tool_cycle's least repeating cycle length, 0 for the
+	// other rules.
+	CycleLength int `json:"cycle_length,omitempty"`
+}
+
+// The content element patterns of checkContentLoop, with JavaScript's
+// meaning of \s (Unicode white space and U+FEFF) and `.` (anything but a
+// line terminator) spelt out, since Go's differ.
+const (
+	jsSpace = `[\t\n\v\f\r \x{a0}\x{1680}\x{2000}-\x{200a}\x{2028}\x{2029}\x{202f}\x{205f}\x{3000}\x{feff}]`
+	jsDot   = `[^\n\r\x{2028}\x{2029}]`
+)
+
+var (
+	gemTableRe   = regexp.MustCompile(`(^|\n)` + jsSpace + `*(\|` + jsDot + `*\||[|+-]{3,})`)
+	gemListRe    = regexp.MustCompile(`(^|\n)` + jsSpace + `*[*+]` + jsSpace) // live [*-+] is the range *..+
+	gemNumListRe = regexp.MustCompile(`(^|\n)` + jsSpace + `*\d+\.` + jsSpace)
+	gemHeadingRe = regexp.MustCompile(`(^|\n)#+` + jsSpace)
+	gemQuoteRe   = regexp.MustCompile(`(^|\n)>` + jsSpace)
+	// Live `[+-_=*\u2500-\u257F]`: `+-_` is the range U+002B..U+005F, which
+	// holds digits, upper case letters and most punctuation.
+	gemDividerRe = regexp.MustCompile(`^[\x{2b}-\x{5f}=*\x{2500}-\x{257f}]+$`)
+)
+
+// Gemini replays Gemini CLI's LoopDetectionService.addAndCheck (RULES.md
+// §11) over steps: an action step is a ToolCallRequest (a blank one is
+// skipped), a message step one Content event. tool_cycle and
+// content_chanting share one count of firings: the first is kind feedback
+// (live, a recovery prompt with the state kept), the later ones stop. A
+// step's logged LLM verdict is reported as llm_loop_check, kind recorded,
+// outside that count.
+type Gemini struct {
+	cfg   GeminiConfig
+	fired int
+
+	keys []string // the last K·R tool call keys
+
+	text     []uint16         // streamed content, UTF-16 code units
+	chunks   map[string][]int // chunk → positions where it starts
+	pos      int              // scan position
+	inBlock  bool             // inside a code block
+	chunkBuf []byte
+}
+
+// NewGemini returns a detector with no history.
+func NewGemini(c GeminiConfig) (*Gemini, error) {
+	if err := c.Validate(); err != nil {
+		return nil, fmt.Errorf("gemini-cli: %w", err)
+	}
+	return &Gemini{cfg: c, chunks: make(map[string][]int)}, nil
+}
+
+// Step processes one step and returns its firings.
+func (d *Gemini) Step(s Step) []GeminiFiring {
+	var fs []GeminiFiring
+	rule, cycle := "", 0
+	switch s.Kind {
+	case KindAction:
+		if strings.TrimSpace(s.Action) != "" {
+			d.resetContent() // chanting happens within one stream
+			if cycle = d.toolCycle(s.Action); cycle > 0 {
+				rule = RuleToolCycle
+			}
+		}
+	case KindMessage:
+		if d.contentLoop(s.Output) {
+			rule = RuleContentChanting
+		}
+	}
+	if rule != "" {
+		d.fired++
+		kind := KindStop
+		if d.fired == 1 {
+			kind = KindFeedback
+		}
+		fs = append(fs, GeminiFiring{Firing: Firing{Step: s.N, Rule: rule, Kind: kind, Origin: OriginGemini}, CycleLength: cycle})
+	}
+	if s.LLMLoopVerdict {
+		fs = append(fs, GeminiFiring{Firing: Firing{Step: s.N, Rule: RuleLLMLoopCheck, Kind: KindRecorded, Origin: OriginGemini}})
+	}
+	return fs
+}
+
+// toolCycle adds a tool call's key and returns the least k <= K such that
+// the last k·R keys are the last k repeated R times, 0 when there is none.
+func (d *Gemini) toolCycle(key string) int {
+	r, kmax := d.cfg.ToolCallLoopThreshold, d.cfg.ToolCycleMaxLength
+	if len(d.keys) == r*kmax {
+		copy(d.keys, d.keys[1:])
+		d.keys = d.keys[:len(d.keys)-1]
+	}
+	d.keys = append(d.keys, key)
+	n := len(d.keys)
+	for k := 1; k <= kmax && k*r <= n; k++ {
+		cyclic := true
+		for i := n - k*r; i < n-k && cyclic; i++ {
+			cyclic = d.keys[i] == d.keys[i+k]
+		}
+		if cyclic {
+			return k
+		}
+	}
+	return 0
+}
+
+func (d *Gemini) resetContent() {
+	d.text = d.text[:0]
+	clear(d.chunks)
+	d.pos = 0
+}
+
+// contentLoop is checkContentLoop for one message.
+func (d *Gemini) contentLoop(content string) bool {
+	fences := strings.Count(content, "```")
+	divider := gemDividerRe.MatchString(content)
+	if fences > 0 || divider || gemTableRe.MatchString(content) || gemListRe.MatchString(content) ||
+		gemNumListRe.MatchString(content) || gemHeadingRe.MatchString(content) || gemQuoteRe.MatchString(content) {
+		d.resetContent()
+	}
+	was := d.inBlock
+	if fences%2 == 1 {
+		d.inBlock = !d.inBlock
+	}
+	if was || d.inBlock || divider {
+		return false
+	}
+	d.text = append(d.text, utf16.Encode([]rune(content))...)
+	d.truncate()
+	return d.scan()
+}
+
+// truncate keeps the last content_max_history code units, shifting the
+// positions and dropping those that fall off.
+func (d *Gemini) truncate() {
+	cut := len(d.text) - d.cfg.ContentMaxHistory
+	if cut <= 0 {
+		return
+	}
+	d.text = append(d.text[:0], d.text[cut:]...)
+	d.pos = max(0, d.pos-cut)
+	for k, idx := range d.chunks {
+		kept := idx[:0]
+		for _, p := range idx {
+			if p-cut >= 0 {
+				kept = append(kept, p-cut)
+			}
+		}
+		if len(kept) == 0 {
+			delete(d.chunks, k)
+		} else {
+			d.chunks[k] = kept
+		}
+	}
+}
+
+// key is the code units of text[from:to] as a map key.
+func (d *Gemini) key(from, to int) string {
+	d.chunkBuf = d.chunkBuf[:0]
+	for _, u := range d.text[from:to] {
+		d.chunkBuf = append(d.chunkBuf, byte(u), byte(u>>8))
+	}
+	return string(d.chunkBuf)
+}
+
+// scan is analyzeContentChunksForLoop: it stays at the position where a
+// loop is found, so the next message finds it again.
+func (d *Gemini) scan() bool {
+	c, t := d.cfg.ContentChunkSize, d.cfg.ContentLoopThreshold
+	for ; d.pos+c <= len(d.text); d.pos++ {
+		k := d.key(d.pos, d.pos+c)
+		idx, seen := d.chunks[k]
+		idx = append(idx, d.pos)
+		d.chunks[k] = idx
+		if !seen || len(idx) < t {
+			continue
+		}
+		recent := idx[len(idx)-t:]
+		// The average distance (last − first)/(T−1) must be at most 5·C.
+		if recent[t-1]-recent[0] > 5*c*(t-1) {
+			continue
+		}
+		periods := make(map[string]struct{}, t)
+		for i := range t - 1 {
+			periods[d.key(recent[i], recent[i+1])] = struct{}{}
+		}
+		if len(periods) <= t/2 {
+			return true
+		}
+	}
+	return false
+}
