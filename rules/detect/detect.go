@@ -75,8 +75,7 @@ const (
 )
 
 // Firing is what every firing carries (RULES.md §11: `{step, rule, kind,
-// origin}` + fields). Step is the step number, or the attempt number for
-// task attempts.
+// origin}` + fields). Step is the step (or turn) number, Step.N.
 type Firing struct {
 	Step   int    `json:"step"`
 	Rule   string `json:"rule"`
@@ -120,6 +119,14 @@ func (p Param) check(v float64) error {
 		}
 	}
 	return nil
+}
+
+// b2f is a boolean key's value among the numbers of a values map.
+func b2f(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // checkAll checks values against params, key by key, in params' order.

@@ -32,10 +32,11 @@ func (c FuzzyConfig) Validate() error {
 	if math.IsNaN(c.Threshold) {
 		return fmt.Errorf("fuzzy_threshold is NaN")
 	}
-	return checkAll(FuzzyParams, map[string]float64{
-		"fuzzy_threshold": c.Threshold,
-		"fuzzy_window":    float64(c.Window),
-	})
+	return checkAll(FuzzyParams, c.values())
+}
+
+func (c FuzzyConfig) values() map[string]float64 {
+	return map[string]float64{"fuzzy_threshold": c.Threshold, "fuzzy_window": float64(c.Window)}
 }
 
 // FuzzyFiring is one fuzzy_repeat firing.

@@ -38,19 +38,23 @@ func DefaultGeminiConfig() GeminiConfig {
 
 // Validate checks the configuration against GeminiParams.
 func (c GeminiConfig) Validate() error {
-	if err := checkAll(GeminiParams, map[string]float64{
-		"tool_call_loop_threshold": float64(c.ToolCallLoopThreshold),
-		"tool_cycle_max_length":    float64(c.ToolCycleMaxLength),
-		"content_chunk_size":       float64(c.ContentChunkSize),
-		"content_loop_threshold":   float64(c.ContentLoopThreshold),
-		"content_max_history":      float64(c.ContentMaxHistory),
-	}); err != nil {
+	if err := checkAll(GeminiParams, c.values()); err != nil {
 		return err
 	}
 	if c.ContentMaxHistory < c.ContentChunkSize {
 		return fmt.Errorf("content_max_history = %d: must be >= content_chunk_size (%d)", c.ContentMaxHistory, c.ContentChunkSize)
 	}
 	return nil
+}
+
+func (c GeminiConfig) values() map[string]float64 {
+	return map[string]float64{
+		"tool_call_loop_threshold": float64(c.ToolCallLoopThreshold),
+		"tool_cycle_max_length":    float64(c.ToolCycleMaxLength),
+		"content_chunk_size":       float64(c.ContentChunkSize),
+		"content_loop_threshold":   float64(c.ContentLoopThreshold),
+		"content_max_history":      float64(c.ContentMaxHistory),
+	}
 }
 
 // The Gemini CLI rules.

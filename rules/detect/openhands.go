@@ -36,13 +36,17 @@ func DefaultOpenHandsConfig() OpenHandsConfig {
 
 // Validate checks the configuration against OpenHandsParams.
 func (c OpenHandsConfig) Validate() error {
-	return checkAll(OpenHandsParams, map[string]float64{
+	return checkAll(OpenHandsParams, c.values())
+}
+
+func (c OpenHandsConfig) values() map[string]float64 {
+	return map[string]float64{
 		"repeat_action_observation_count": float64(c.RepeatActionObservationCount),
 		"repeat_action_error_count":       float64(c.RepeatActionErrorCount),
 		"monologue_count":                 float64(c.MonologueCount),
 		"alternating_pair_steps":          float64(c.AlternatingPairSteps),
 		"context_window_error_count":      float64(c.ContextWindowErrorCount),
-	})
+	}
 }
 
 // OpenHandsFiring is one firing of the OpenHands detector; Rule is the

@@ -104,7 +104,11 @@ func DefaultSignatureConfig() SignatureConfig { return SignatureConfig{Threshold
 
 // Validate checks the configuration against SignatureParams.
 func (c SignatureConfig) Validate() error {
-	return checkAll(SignatureParams, map[string]float64{"signature_threshold": float64(c.Threshold)})
+	return checkAll(SignatureParams, c.values())
+}
+
+func (c SignatureConfig) values() map[string]float64 {
+	return map[string]float64{"signature_threshold": float64(c.Threshold)}
 }
 
 // SignatureFiring is one signature_repeat firing.

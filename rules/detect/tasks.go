@@ -62,17 +62,26 @@ func DefaultTaskConfig() TaskConfig {
 
 // Validate checks the configuration against TaskParams.
 func (c TaskConfig) Validate() error {
-	return checkAll(TaskParams, map[string]float64{
-		"max_attempts":                   float64(c.MaxAttempts),
-		"attempt_window":                 c.AttemptWindow.Seconds(),
-		"max_attempts_before_force_next": float64(c.MaxAttemptsBeforeForceNext),
-	})
+	return checkAll(TaskParams, c.values())
 }
 
-// TaskFiring is one task_attempts firing; Firing.Step is the attempt's
-// 1-based record number (`attempt`).
+func (c TaskConfig) values() map[string]float64 {
+	return map[string]float64{
+		"max_attempts":                   float64(c.MaxAttempts),
+		"attempt_window":                 c.AttemptWindow.Seconds(),
+		"enable_auto_unblock":            b2f(c.EnableAutoUnblock),
+		"max_attempts_before_force_next": float64(c.MaxAttemptsBeforeForceNext),
+	}
+}
+
+// TaskFiring is one task_attempts firing (RULES.md §9: `{attempt, rule,
+// kind, origin, task_id, loop_type, recommendation, attempt_count}`).
 type TaskFiring struct {
-	Firing
+	// Attempt is the attempt's 1-based record number.
+	Attempt        int    `json:"attempt"`
+	Rule           string `json:"rule"`
+	Kind           string `json:"kind"`
+	Origin         string `json:"origin"`
 	TaskID         string `json:"task_id"`
 	LoopType       string `json:"loop_type"`
 	Recommendation string `json:"recommendation"`
@@ -183,7 +192,10 @@ func (d *TaskAttempts) Attempt(a Attempt) []TaskFiring {
 		}
 	}
 	return []TaskFiring{{
-		Firing:         Firing{Step: d.n, Rule: "task_attempts", Kind: KindLoop, Origin: OriginGeneric},
+		Attempt:        d.n,
+		Rule:           "task_attempts",
+		Kind:           KindLoop,
+		Origin:         OriginGeneric,
 		TaskID:         a.TaskID,
 		LoopType:       loop,
 		Recommendation: rec,

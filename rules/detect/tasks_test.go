@@ -127,7 +127,7 @@ func TestTaskAttempts(t *testing.T) {
 					if f.Rule != "task_attempts" || f.Kind != KindLoop || f.Origin != OriginGeneric {
 						t.Errorf("firing %+v", f)
 					}
-					got = append(got, fire{f.Step, f.TaskID, f.LoopType, f.Recommendation, f.AttemptCount})
+					got = append(got, fire{f.Attempt, f.TaskID, f.LoopType, f.Recommendation, f.AttemptCount})
 				}
 			}
 			if fmt.Sprint(got) != fmt.Sprint(tt.want) {
