@@ -168,3 +168,36 @@ func TestGeminiConfigValidate(t *testing.T) {
 		t.Error("content_max_history below content_chunk_size accepted")
 	}
 }
+
+// FuzzGeminiContent feeds messages (split at NUL; a leading "!" makes a
+// tool call) to a small detector that truncates often, and checks the scan
+// state stays consistent.
+func FuzzGeminiContent(f *testing.F) {
+	f.Add("abcabcabcabc\x00abcabc\x00!x\x00```\x00abc")
+	f.Add("😀😀😀😀😀😀😀😀\x00OK\x00- a\x00* b")
+	f.Fuzz(func(t *testing.T, in string) {
+		d, err := NewGemini(GeminiConfig{ToolCallLoopThreshold: 2, ToolCycleMaxLength: 2,
+			ContentChunkSize: 3, ContentLoopThreshold: 3, ContentMaxHistory: 20})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, m := range strings.Split(in, "\x00") {
+			s := msg(m)
+			if strings.HasPrefix(m, "!") {
+				s = call(m, "")
+			}
+			s.N = i + 1
+			d.Step(s)
+			if len(d.text) > 20 || d.pos < 0 || d.pos > max(len(d.text), 0) {
+				t.Fatalf("text %d units, scan at %d", len(d.text), d.pos)
+			}
+			for k, idx := range d.chunks {
+				for _, p := range idx {
+					if p < 0 || p+3 > len(d.text) || d.key(p, p+3) != k {
+						t.Fatalf("chunk %q recorded at %d of %d units", k, p, len(d.text))
+					}
+				}
+			}
+		}
+	})
+}
