@@ -141,5 +141,28 @@ func checkAll(params []Param, values map[string]float64) error {
 	return nil
 }
 
+// ring keeps the last cap values, oldest first.
+type ring[T any] struct {
+	buf []T
+	cap int
+}
+
+func newRing[T any](capacity int) ring[T] { return ring[T]{cap: capacity} }
+
+func (r *ring[T]) push(v T) {
+	if len(r.buf) == r.cap {
+		r.buf = append(r.buf[:0], r.buf[1:]...)
+	}
+	r.buf = append(r.buf, v)
+}
+
+// last returns the last n values, nil when there are fewer.
+func (r *ring[T]) last(n int) []T {
+	if len(r.buf) < n {
+		return nil
+	}
+	return r.buf[len(r.buf)-n:]
+}
+
 // norm is RULES.md §0's norm: trimmed, lower case.
 func norm(s string) string { return strings.ToLower(strings.TrimSpace(s)) }

@@ -61,11 +61,10 @@ type fuzzyEntry struct {
 // previous Window steps, of any kind, is at least Threshold, compared as
 // integers (20·LCS >= 9·(len1+len2) at 0.90). The best match decides.
 type FuzzyRepeat struct {
-	num, den *big.Int // Threshold = num/den
-	window   int
-	prev     []fuzzyEntry // oldest first
-	mt       lcsMatcher
-	t1, t2   big.Int // scratch
+	num, twoDen *big.Int // Threshold = num / (twoDen/2)
+	prev        ring[fuzzyEntry]
+	mt          lcsMatcher
+	scratch     big.Int
 }
 
 // NewFuzzyRepeat returns a detector with no history.
@@ -74,24 +73,30 @@ func NewFuzzyRepeat(c FuzzyConfig) (*FuzzyRepeat, error) {
 		return nil, err
 	}
 	// The shortest decimal that reads back as the float is what the user
-	// wrote: 0.9 is 9/10, not the binary float just below it.
+	// wrote: 0.9 is 9/10, not the binary float nearest to it.
 	r, ok := new(big.Rat).SetString(strconv.FormatFloat(c.Threshold, 'f', -1, 64))
 	if !ok {
 		return nil, fmt.Errorf("fuzzy_threshold = %v: not a number", c.Threshold)
 	}
-	return &FuzzyRepeat{num: new(big.Int).Set(r.Num()), den: new(big.Int).Set(r.Denom()), window: c.Window}, nil
+	return &FuzzyRepeat{
+		num:    new(big.Int).Set(r.Num()),
+		twoDen: new(big.Int).Lsh(r.Denom(), 1),
+		prev:   newRing[fuzzyEntry](c.Window),
+	}, nil
 }
 
+var bigOne = big.NewInt(1)
+
 // need is the least LCS that reaches the threshold for a pair whose lengths
-// sum to total: ⌈num·total / (2·den)⌉.
+// sum to total: 2·LCS/total >= num/den ⇔ LCS >= ⌈num·total / (2·den)⌉.
 func (d *FuzzyRepeat) need(total int) int {
-	d.t1.SetInt64(int64(total))
-	d.t1.Mul(&d.t1, d.num)
-	d.t2.Lsh(d.den, 1)
-	d.t1.Add(&d.t1, &d.t2)
-	d.t1.Sub(&d.t1, big.NewInt(1))
-	d.t1.Quo(&d.t1, &d.t2)
-	return int(d.t1.Int64())
+	x := &d.scratch
+	x.SetInt64(int64(total))
+	x.Mul(x, d.num)
+	x.Add(x, d.twoDen)
+	x.Sub(x, bigOne)
+	x.Quo(x, d.twoDen)
+	return int(x.Int64())
 }
 
 // Step compares the step with the previous ones, then remembers it.
@@ -106,8 +111,8 @@ func (d *FuzzyRepeat) Step(s Step) []FuzzyFiring {
 	// the best so far, which narrows the band of the LCS computation.
 	found, best := false, 0 // best is the matched step's number
 	var bestNum, bestDen int64
-	for i := len(d.prev) - 1; i >= 0; i-- {
-		p := &d.prev[i]
+	for i := len(d.prev.buf) - 1; i >= 0; i-- {
+		p := &d.prev.buf[i]
 		total := len(cur.runes) + len(p.runes)
 		if total == 0 {
 			// Two empty texts: similarity 1, nothing can beat it.
@@ -129,11 +134,7 @@ func (d *FuzzyRepeat) Step(s Step) []FuzzyFiring {
 		}
 	}
 
-	if len(d.prev) == d.window {
-		d.prev[0] = fuzzyEntry{}
-		d.prev = append(d.prev[:0], d.prev[1:]...)
-	}
-	d.prev = append(d.prev, cur)
+	d.prev.push(cur)
 	if !found {
 		return nil
 	}

@@ -102,7 +102,7 @@ type Gemini struct {
 	cfg   GeminiConfig
 	fired int
 
-	keys []string // the last K·R tool call keys
+	keys ring[string] // the last K·R tool call keys
 
 	text     []uint16         // streamed content, UTF-16 code units
 	chunks   map[string][]int // chunk → positions where it starts
@@ -116,7 +116,7 @@ func NewGemini(c GeminiConfig) (*Gemini, error) {
 	if err := c.Validate(); err != nil {
 		return nil, fmt.Errorf("gemini-cli: %w", err)
 	}
-	return &Gemini{cfg: c, chunks: make(map[string][]int)}, nil
+	return &Gemini{cfg: c, keys: newRing[string](c.ToolCallLoopThreshold * c.ToolCycleMaxLength), chunks: make(map[string][]int)}, nil
 }
 
 // Step processes one step and returns its firings.
@@ -154,16 +154,13 @@ func (d *Gemini) Step(s Step) []GeminiFiring {
 // the last k·R keys are the last k repeated R times, 0 when there is none.
 func (d *Gemini) toolCycle(key string) int {
 	r, kmax := d.cfg.ToolCallLoopThreshold, d.cfg.ToolCycleMaxLength
-	if len(d.keys) == r*kmax {
-		copy(d.keys, d.keys[1:])
-		d.keys = d.keys[:len(d.keys)-1]
-	}
-	d.keys = append(d.keys, key)
-	n := len(d.keys)
+	d.keys.push(key)
+	keys := d.keys.buf
+	n := len(keys)
 	for k := 1; k <= kmax && k*r <= n; k++ {
 		cyclic := true
 		for i := n - k*r; i < n-k && cyclic; i++ {
-			cyclic = d.keys[i] == d.keys[i+k]
+			cyclic = keys[i] == keys[i+k]
 		}
 		if cyclic {
 			return k

@@ -109,29 +109,6 @@ func (o ohObs) same(p ohObs) bool {
 // code.
 func (o ohObs) isError() bool { return o.kind == ohObsTool && o.err }
 
-// ring keeps the last cap values, oldest first.
-type ring[T any] struct {
-	buf []T
-	cap int
-}
-
-func (r *ring[T]) push(v T) {
-	if len(r.buf) == r.cap {
-		var zero T
-		r.buf[0] = zero
-		r.buf = append(r.buf[:0], r.buf[1:]...)
-	}
-	r.buf = append(r.buf, v)
-}
-
-// last returns the last n values, nil when there are fewer.
-func (r *ring[T]) last(n int) []T {
-	if len(r.buf) < n {
-		return nil
-	}
-	return r.buf[len(r.buf)-n:]
-}
-
 type ohMessage struct {
 	text      string
 	obsBefore int // observations in the history before this message
@@ -165,10 +142,10 @@ func NewOpenHands(c OpenHandsConfig) (*OpenHands, error) {
 	keep := max(c.RepeatActionObservationCount, c.RepeatActionErrorCount, c.AlternatingPairSteps)
 	return &OpenHands{
 		cfg:      c,
-		actions:  ring[ohAction]{cap: keep},
-		obs:      ring[ohObs]{cap: keep},
-		messages: ring[ohMessage]{cap: c.MonologueCount},
-		condens:  ring[int]{cap: c.ContextWindowErrorCount},
+		actions:  newRing[ohAction](keep),
+		obs:      newRing[ohObs](keep),
+		messages: newRing[ohMessage](c.MonologueCount),
+		condens:  newRing[int](c.ContextWindowErrorCount),
 	}, nil
 }
 

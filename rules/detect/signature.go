@@ -124,8 +124,7 @@ type SignatureFiring struct {
 // does.
 type SignatureRepeat struct {
 	threshold int
-	sigs      []string // the most recent last, at most keep
-	keep      int
+	sigs      ring[string]
 }
 
 // NewSignatureRepeat returns a detector with no history.
@@ -133,21 +132,18 @@ func NewSignatureRepeat(c SignatureConfig) (*SignatureRepeat, error) {
 	if err := c.Validate(); err != nil {
 		return nil, err
 	}
-	return &SignatureRepeat{threshold: c.Threshold, keep: max(5, c.Threshold)}, nil
+	return &SignatureRepeat{threshold: c.Threshold, sigs: newRing[string](max(5, c.Threshold))}, nil
 }
 
 // Step adds a step's signature and returns the firing, if any.
 func (d *SignatureRepeat) Step(s Step) []SignatureFiring {
 	sig := Signature(s.Action, s.Output)
-	if len(d.sigs) == d.keep {
-		copy(d.sigs, d.sigs[1:])
-		d.sigs = d.sigs[:d.keep-1]
-	}
-	d.sigs = append(d.sigs, sig)
-	if len(d.sigs) < d.threshold {
+	d.sigs.push(sig)
+	last := d.sigs.last(d.threshold)
+	if last == nil {
 		return nil
 	}
-	for _, p := range d.sigs[len(d.sigs)-d.threshold:] {
+	for _, p := range last {
 		if p != sig {
 			return nil
 		}
