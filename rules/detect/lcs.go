@@ -89,7 +89,16 @@ func (mt *lcsMatcher) lcsAtLeast(a, b []rune, cutoff int) (int, bool) {
 	if len(a) > len(b) {
 		a, b = b, a // the shorter one is the pattern: fewer words
 	}
-	n, ok := mt.bitLCS(a, b, max(cutoff-affix, 0))
+	c := max(cutoff-affix, 0)
+	// Try a small Indel distance budget first, in a narrow band: texts
+	// that are nearly equal (a loop's) are settled cheaply, and the others
+	// fail the try within a few hundred columns.
+	if try := (len(a) + len(b) - max(64, (len(a)+len(b))/64) + 1) / 2; try > c && try <= len(a) {
+		if n, ok := mt.bitLCS(a, b, try); ok {
+			return affix + n, true
+		}
+	}
+	n, ok := mt.bitLCS(a, b, c)
 	return affix + n, ok
 }
 
@@ -99,11 +108,11 @@ func (mt *lcsMatcher) lcsAtLeast(a, b []rune, cutoff int) (int, bool) {
 // An alignment with LCS >= cutoff leaves at most len(a)-cutoff rows and
 // len(b)-cutoff columns unmatched, so at column j it lies on rows
 // [j-(len(b)-cutoff), j+(len(a)-cutoff)]; only the words covering those rows
-// (one row of slack each side) are updated. Words below the band keep their
-// last value and carry nothing into it, words above it stay untouched: the
-// computed value is the LCS of alignments inside the band, exact when the
-// LCS reaches cutoff and below cutoff otherwise (checked against the naive
-// table in the tests).
+// (one row of slack each side) are updated, as rapidfuzz's banded LCS does.
+// Words below the band keep their last value and carry nothing into it,
+// words above it stay untouched: the result is exact when the LCS reaches
+// cutoff and below cutoff otherwise (checked against the naive table, for
+// cutoffs around the LCS, in the property and fuzz tests).
 func (mt *lcsMatcher) bitLCS(a, b []rune, cutoff int) (int, bool) {
 	m, n := len(a), len(b)
 	words := (m + 63) / 64
