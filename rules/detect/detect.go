@@ -87,10 +87,10 @@ type Firing struct {
 type ParamType uint8
 
 const (
-	IntParam      ParamType = iota // Default is an int
-	FloatParam                     // Default is a float64
-	BoolParam                      // Default is a bool
-	DurationParam                  // Default is a time.Duration; bounds in seconds
+	TypeInt      ParamType = iota // Default is an int
+	TypeFloat                     // Default is a float64
+	TypeBool                      // Default is a bool
+	TypeDuration                  // Default is a time.Duration; bounds in seconds
 )
 
 // Param declares one configuration key of a detector.

@@ -58,13 +58,13 @@ func TestParamsDefaults(t *testing.T) {
 			var typ ParamType
 			switch d := p.Default.(type) {
 			case int:
-				want, typ = float64(d), IntParam
+				want, typ = float64(d), TypeInt
 			case float64:
-				want, typ = d, FloatParam
+				want, typ = d, TypeFloat
 			case bool:
-				want, typ = b2f(d), BoolParam
+				want, typ = b2f(d), TypeBool
 			case time.Duration:
-				want, typ = d.Seconds(), DurationParam
+				want, typ = d.Seconds(), TypeDuration
 			default:
 				t.Errorf("%s: default of type %T", p.Key, p.Default)
 			}

@@ -18,9 +18,9 @@ type FuzzyConfig struct {
 
 // FuzzyParams declares fuzzy_repeat's keys.
 var FuzzyParams = []Param{
-	{Key: "fuzzy_threshold", Type: FloatParam, Default: 0.90, Min: bound(0), Max: bound(1),
+	{Key: "fuzzy_threshold", Type: TypeFloat, Default: 0.90, Min: bound(0), Max: bound(1),
 		Doc: "a loop fires when a step's text is at least this similar (Indel ratio) to a previous one"},
-	{Key: "fuzzy_window", Type: IntParam, Default: 5, Min: bound(1), Max: bound(50),
+	{Key: "fuzzy_window", Type: TypeInt, Default: 5, Min: bound(1), Max: bound(50),
 		Doc: "how many previous steps a step is compared with"},
 }
 

@@ -18,15 +18,15 @@ type GeminiConfig struct {
 
 // GeminiParams declares the Gemini CLI detector's keys.
 var GeminiParams = []Param{
-	{Key: "tool_call_loop_threshold", Type: IntParam, Default: 5, Min: bound(2), Max: bound(100),
+	{Key: "tool_call_loop_threshold", Type: TypeInt, Default: 5, Min: bound(2), Max: bound(100),
 		Doc: "tool_cycle: how many times a cycle of tool calls repeats"},
-	{Key: "tool_cycle_max_length", Type: IntParam, Default: 5, Min: bound(1), Max: bound(50),
+	{Key: "tool_cycle_max_length", Type: TypeInt, Default: 5, Min: bound(1), Max: bound(50),
 		Doc: "tool_cycle: the longest cycle of tool calls looked for"},
-	{Key: "content_chunk_size", Type: IntParam, Default: 50, Min: bound(1), Max: bound(10000),
+	{Key: "content_chunk_size", Type: TypeInt, Default: 50, Min: bound(1), Max: bound(10000),
 		Doc: "content_chanting: chunk length in UTF-16 code units"},
-	{Key: "content_loop_threshold", Type: IntParam, Default: 10, Min: bound(2), Max: bound(1000),
+	{Key: "content_loop_threshold", Type: TypeInt, Default: 10, Min: bound(2), Max: bound(1000),
 		Doc: "content_chanting: occurrences of a chunk, close together, that make a loop"},
-	{Key: "content_max_history", Type: IntParam, Default: 5000, Min: bound(1), Max: bound(1e7),
+	{Key: "content_max_history", Type: TypeInt, Default: 5000, Min: bound(1), Max: bound(1e7),
 		Doc: "content_chanting: text kept, in UTF-16 code units"},
 }
 

@@ -16,15 +16,15 @@ type OpenHandsConfig struct {
 
 // OpenHandsParams declares the OpenHands checks' keys.
 var OpenHandsParams = []Param{
-	{Key: "repeat_action_observation_count", Type: IntParam, Default: 4, Min: bound(2), Max: bound(100),
+	{Key: "repeat_action_observation_count", Type: TypeInt, Default: 4, Min: bound(2), Max: bound(100),
 		Doc: "repeat_action_observation: this many last actions the same and last observations the same"},
-	{Key: "repeat_action_error_count", Type: IntParam, Default: 3, Min: bound(2), Max: bound(100),
+	{Key: "repeat_action_error_count", Type: TypeInt, Default: 3, Min: bound(2), Max: bound(100),
 		Doc: "repeat_action_error: this many last actions the same and last observations errors"},
-	{Key: "monologue_count", Type: IntParam, Default: 3, Min: bound(2), Max: bound(100),
+	{Key: "monologue_count", Type: TypeInt, Default: 3, Min: bound(2), Max: bound(100),
 		Doc: "monologue: this many last agent messages equal, no observation between them"},
-	{Key: "alternating_pair_steps", Type: IntParam, Default: 6, Min: bound(4), Max: bound(100),
+	{Key: "alternating_pair_steps", Type: TypeInt, Default: 6, Min: bound(4), Max: bound(100),
 		Doc: "alternating_pair: over this many last actions and observations, each equals the one two before"},
-	{Key: "context_window_error_count", Type: IntParam, Default: 10, Min: bound(2), Max: bound(100),
+	{Key: "context_window_error_count", Type: TypeInt, Default: 10, Min: bound(2), Max: bound(100),
 		Doc: "context_window_error: at least this many condensations, two of the last ones adjacent"},
 }
 

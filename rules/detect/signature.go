@@ -95,7 +95,7 @@ type SignatureConfig struct {
 
 // SignatureParams declares signature_repeat's keys.
 var SignatureParams = []Param{
-	{Key: "signature_threshold", Type: IntParam, Default: 3, Min: bound(2), Max: bound(100),
+	{Key: "signature_threshold", Type: TypeInt, Default: 3, Min: bound(2), Max: bound(100),
 		Doc: "a loop fires when this many consecutive steps have the same signature"},
 }
 

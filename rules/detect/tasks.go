@@ -45,13 +45,13 @@ type TaskConfig struct {
 
 // TaskParams declares task_attempts' keys.
 var TaskParams = []Param{
-	{Key: "max_attempts", Type: IntParam, Default: 3, Min: bound(2), Max: bound(100),
+	{Key: "max_attempts", Type: TypeInt, Default: 3, Min: bound(2), Max: bound(100),
 		Doc: "attempts at a task, inside the window, before its pattern is judged"},
-	{Key: "attempt_window", Type: DurationParam, Default: time.Hour, Min: bound(1e-9),
+	{Key: "attempt_window", Type: TypeDuration, Default: time.Hour, Min: bound(1e-9),
 		Doc: "attempts older than this before the task's latest one are forgotten"},
-	{Key: "enable_auto_unblock", Type: BoolParam, Default: true,
+	{Key: "enable_auto_unblock", Type: TypeBool, Default: true,
 		Doc: "recommend unblock authority for a blocked task spin (else escalate)"},
-	{Key: "max_attempts_before_force_next", Type: IntParam, Default: 5, Min: bound(1), Max: bound(1000),
+	{Key: "max_attempts_before_force_next", Type: TypeInt, Default: 5, Min: bound(1), Max: bound(1000),
 		Doc: "a no-progress repeat recommends force_next from this many attempts on, escalate below"},
 }
 
