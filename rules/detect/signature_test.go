@@ -13,6 +13,8 @@ func TestOutputSignature(t *testing.T) {
 		{"error example", "Error: TypeError - Cannot read property 'id' of null at auth.ts:45", "error:TypeError-auth.ts:45"},
 		{"test example", "Running tests... 2 failed: auth.test.ts - login test timeout, logout test assertion",
 			"test-fail:2-failed: auth.test.ts"},
+		// The seed's prose gives "test-fail:3-auth,login", but these lines
+		// have no colon for its name pattern: the count tells them apart.
 		{"3 failing", "3 tests failing - auth, login, logout", "test-fail:3-"},
 		{"2 failing", "2 tests failing - auth, login", "test-fail:2-"},
 		{"1 failing", "1 test failing - auth", "test-fail:1-"},
