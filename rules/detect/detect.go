@@ -62,6 +62,12 @@ type Step struct {
 	LLMLoopVerdict bool
 }
 
+// noCall says s is an action step with a blank action: no call, which the
+// peer detectors skip (RULES.md §11).
+func (s Step) noCall() bool {
+	return s.Kind == KindAction && strings.TrimSpace(s.Action) == ""
+}
+
 // Origins and kinds of firings.
 const (
 	OriginGeneric   = "generic"

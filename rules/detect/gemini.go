@@ -116,22 +116,24 @@ func NewGemini(c GeminiConfig) (*Gemini, error) {
 	if err := c.Validate(); err != nil {
 		return nil, fmt.Errorf("gemini-cli: %w", err)
 	}
-	return &Gemini{cfg: c, keys: newRing[string](c.ToolCallLoopThreshold * c.ToolCycleMaxLength), chunks: make(map[string][]int)}, nil
+	return &Gemini{
+		cfg:    c,
+		keys:   newRing[string](c.ToolCallLoopThreshold * c.ToolCycleMaxLength),
+		chunks: make(map[string][]int),
+	}, nil
 }
 
 // Step processes one step and returns its firings.
 func (d *Gemini) Step(s Step) []GeminiFiring {
 	var fs []GeminiFiring
 	rule, cycle := "", 0
-	switch s.Kind {
-	case KindAction:
-		if strings.TrimSpace(s.Action) != "" {
-			d.resetContent() // chanting happens within one stream
-			if cycle = d.toolCycle(s.Action); cycle > 0 {
-				rule = RuleToolCycle
-			}
+	switch {
+	case s.Kind == KindAction && !s.noCall():
+		d.resetContent() // chanting happens within one stream
+		if cycle = d.toolCycle(s.Action); cycle > 0 {
+			rule = RuleToolCycle
 		}
-	case KindMessage:
+	case s.Kind == KindMessage:
 		if d.contentLoop(s.Output) {
 			rule = RuleContentChanting
 		}

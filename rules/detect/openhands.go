@@ -1,9 +1,6 @@
 package detect
 
-import (
-	"fmt"
-	"strings"
-)
+import "fmt"
 
 // OpenHandsConfig configures the OpenHands StuckDetector checks.
 type OpenHandsConfig struct {
@@ -160,11 +157,11 @@ func (d *OpenHands) addObs(o ohObs) {
 
 // Step adds the step's events and returns the check that fires, if any.
 func (d *OpenHands) Step(s Step) []OpenHandsFiring {
+	if s.noCall() {
+		return nil
+	}
 	switch s.Kind {
 	case KindAction:
-		if strings.TrimSpace(s.Action) == "" {
-			return nil // no call
-		}
 		d.actions.push(ohAction{text: s.Action})
 		d.events++
 		o := ohObs{kind: ohObsTool, action: s.Action, output: s.Output, err: s.Error}
