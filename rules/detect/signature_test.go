@@ -1,6 +1,7 @@
 package detect
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -100,7 +101,7 @@ func TestSignatureRepeat(t *testing.T) {
 					got = append(got, f.Step)
 				}
 			}
-			if !equalInts(got, tt.want) {
+			if !slices.Equal(got, tt.want) {
 				t.Errorf("fired at %v, want %v", got, tt.want)
 			}
 		})
@@ -125,18 +126,6 @@ func TestSignatureConfigValidate(t *testing.T) {
 	if _, err := NewSignatureRepeat(SignatureConfig{Threshold: 1}); err == nil || !strings.Contains(err.Error(), "signature_threshold") {
 		t.Errorf("threshold 1: err = %v, want one naming signature_threshold", err)
 	}
-}
-
-func equalInts(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 func FuzzOutputSignature(f *testing.F) {
