@@ -210,4 +210,5 @@ func BenchmarkFuzzyRepeat500x10KB(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(fired), "firings")
+	b.ReportMetric(float64(len(steps))*float64(b.N)/b.Elapsed().Seconds(), "steps/s")
 }

@@ -2,7 +2,9 @@ package detect
 
 import (
 	"fmt"
+	"hash/maphash"
 	"regexp"
+	"slices"
 	"strings"
 	"unicode/utf16"
 )
@@ -80,16 +82,22 @@ const (
 	jsDot   = `[^\n\r\x{2028}\x{2029}]`
 )
 
-var (
-	gemTableRe   = regexp.MustCompile(`(^|\n)` + jsSpace + `*(\|` + jsDot + `*\||[|+-]{3,})`)
-	gemListRe    = regexp.MustCompile(`(^|\n)` + jsSpace + `*[*+]` + jsSpace) // live [*-+] is the range *..+
-	gemNumListRe = regexp.MustCompile(`(^|\n)` + jsSpace + `*\d+\.` + jsSpace)
-	gemHeadingRe = regexp.MustCompile(`(^|\n)#+` + jsSpace)
-	gemQuoteRe   = regexp.MustCompile(`(^|\n)>` + jsSpace)
-	// Live `[+-_=*\u2500-\u257F]`: `+-_` is the range U+002B..U+005F, which
-	// holds digits, upper case letters and most punctuation.
-	gemDividerRe = regexp.MustCompile(`^[\x{2b}-\x{5f}=*\x{2500}-\x{257f}]+$`)
-)
+// gemElementRe finds a table, a list item, a heading or a quote: the union,
+// searched in one pass, of checkContentLoop's
+//
+//	(^|\n)\s*(\|.*\||[|+-]{3,})   table
+//	(^|\n)\s*[*-+]\s               list item ([*-+] is the range *..+: "- " is none)
+//	(^|\n)\s*\d+\.\s              numbered list item
+//	(^|\n)#+\s                     heading
+//	(^|\n)>\s                      quote
+var gemElementRe = regexp.MustCompile(`(?:^|\n)(?:` +
+	jsSpace + `*(?:\|` + jsDot + `*\||[|+-]{3,}|[*+]` + jsSpace + `|\d+\.` + jsSpace + `)` +
+	`|#+` + jsSpace + `|>` + jsSpace + `)`)
+
+// gemDividerRe is the live `^[+-_=*\u2500-\u257F]+$`, where `+-_` is the
+// range U+002B..U+005F, which holds digits, upper case letters and most
+// punctuation.
+var gemDividerRe = regexp.MustCompile(`^[\x{2b}-\x{5f}=*\x{2500}-\x{257f}]+$`)
 
 // Gemini replays Gemini CLI's LoopDetectionService.addAndCheck (RULES.md
 // §11) over steps: an action step is a ToolCallRequest (a blank one is
@@ -105,7 +113,9 @@ type Gemini struct {
 	keys ring[string] // the last K·R tool call keys
 
 	text     []uint16         // streamed content, UTF-16 code units
-	chunks   map[string][]int // chunk → positions where it starts
+	seed     maphash.Seed     // of the chunk hashes
+	chunks   map[uint64][]int // chunk hash → positions where it starts
+	clashes  map[string][]int // chunk → positions, for hash collisions
 	pos      int              // scan position
 	inBlock  bool             // inside a code block
 	chunkBuf []byte
@@ -119,7 +129,8 @@ func NewGemini(c GeminiConfig) (*Gemini, error) {
 	return &Gemini{
 		cfg:    c,
 		keys:   newRing[string](c.ToolCallLoopThreshold * c.ToolCycleMaxLength),
-		chunks: make(map[string][]int),
+		seed:   maphash.MakeSeed(),
+		chunks: make(map[uint64][]int),
 	}, nil
 }
 
@@ -174,6 +185,7 @@ func (d *Gemini) toolCycle(key string) int {
 func (d *Gemini) resetContent() {
 	d.text = d.text[:0]
 	clear(d.chunks)
+	clear(d.clashes)
 	d.pos = 0
 }
 
@@ -181,8 +193,7 @@ func (d *Gemini) resetContent() {
 func (d *Gemini) contentLoop(content string) bool {
 	fences := strings.Count(content, "```")
 	divider := gemDividerRe.MatchString(content)
-	if fences > 0 || divider || gemTableRe.MatchString(content) || gemListRe.MatchString(content) ||
-		gemNumListRe.MatchString(content) || gemHeadingRe.MatchString(content) || gemQuoteRe.MatchString(content) {
+	if fences > 0 || divider || gemElementRe.MatchString(content) {
 		d.resetContent()
 	}
 	was := d.inBlock
@@ -206,7 +217,12 @@ func (d *Gemini) truncate() {
 	}
 	d.text = append(d.text[:0], d.text[cut:]...)
 	d.pos = max(0, d.pos-cut)
-	for k, idx := range d.chunks {
+	shiftPositions(d.chunks, cut)
+	shiftPositions(d.clashes, cut)
+}
+
+func shiftPositions[K comparable](m map[K][]int, cut int) {
+	for k, idx := range m {
 		kept := idx[:0]
 		for _, p := range idx {
 			if p-cut >= 0 {
@@ -214,20 +230,49 @@ func (d *Gemini) truncate() {
 			}
 		}
 		if len(kept) == 0 {
-			delete(d.chunks, k)
+			delete(m, k)
 		} else {
-			d.chunks[k] = kept
+			m[k] = kept
 		}
 	}
 }
 
-// key is the code units of text[from:to] as a map key.
-func (d *Gemini) key(from, to int) string {
+// bytes returns the code units of text[from:to] as bytes, in a buffer
+// reused by the next call.
+func (d *Gemini) bytes(from, to int) []byte {
 	d.chunkBuf = d.chunkBuf[:0]
 	for _, u := range d.text[from:to] {
 		d.chunkBuf = append(d.chunkBuf, byte(u), byte(u>>8))
 	}
-	return string(d.chunkBuf)
+	return d.chunkBuf
+}
+
+// record appends p to the positions of the chunk starting at p and returns
+// them. Chunks are found by hash, as live, and told apart exactly: a chunk
+// whose hash a different chunk holds is kept in clashes by its text.
+func (d *Gemini) record(p int) []int {
+	c := d.cfg.ContentChunkSize
+	chunk := d.bytes(p, p+c)
+	if len(d.clashes) > 0 {
+		if idx, ok := d.clashes[string(chunk)]; ok {
+			idx = append(idx, p)
+			d.clashes[string(chunk)] = idx
+			return idx
+		}
+	}
+	h := maphash.Bytes(d.seed, chunk)
+	idx := d.chunks[h]
+	if len(idx) > 0 && !slices.Equal(d.text[idx[0]:idx[0]+c], d.text[p:p+c]) {
+		if d.clashes == nil {
+			d.clashes = make(map[string][]int)
+		}
+		idx = []int{p}
+		d.clashes[string(chunk)] = idx
+		return idx
+	}
+	idx = append(idx, p)
+	d.chunks[h] = idx
+	return idx
 }
 
 // scan is analyzeContentChunksForLoop: it stays at the position where a
@@ -235,11 +280,8 @@ func (d *Gemini) key(from, to int) string {
 func (d *Gemini) scan() bool {
 	c, t := d.cfg.ContentChunkSize, d.cfg.ContentLoopThreshold
 	for ; d.pos+c <= len(d.text); d.pos++ {
-		k := d.key(d.pos, d.pos+c)
-		idx, seen := d.chunks[k]
-		idx = append(idx, d.pos)
-		d.chunks[k] = idx
-		if !seen || len(idx) < t {
+		idx := d.record(d.pos)
+		if len(idx) < t {
 			continue
 		}
 		recent := idx[len(idx)-t:]
@@ -249,7 +291,7 @@ func (d *Gemini) scan() bool {
 		}
 		periods := make(map[string]struct{}, t)
 		for i := range t - 1 {
-			periods[d.key(recent[i], recent[i+1])] = struct{}{}
+			periods[string(d.bytes(recent[i], recent[i+1]))] = struct{}{}
 		}
 		if len(periods) <= t/2 {
 			return true

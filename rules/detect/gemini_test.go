@@ -2,7 +2,9 @@ package detect
 
 import (
 	"fmt"
+	"hash/maphash"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -161,6 +163,23 @@ func TestGeminiDivider(t *testing.T) {
 	}
 }
 
+// TestGeminiElements pins the union of checkContentLoop's element patterns.
+func TestGeminiElements(t *testing.T) {
+	for s, want := range map[string]bool{
+		"| a | b |": true, "x\n  |a|": true, "a | b |": false, "|": false, "|||": true, "+-+": true,
+		"---": true, "x\n---": true, "--": false,
+		"* x": true, "+ x": true, "- x": false, "*x": false, "text\n\n* x": true, "\u00a0* x": true, "a\r* x": false,
+		"1. x": true, "12.\tx": true, "1.x": false, "a 1. x": false,
+		"## h": true, "#h": false, " # h": false, "x\n# h": true,
+		"> q": true, " > q": false, ">q": false,
+		"plain text, no element": false,
+	} {
+		if got := gemElementRe.MatchString(s); got != want {
+			t.Errorf("element %q = %v, want %v", s, got, want)
+		}
+	}
+}
+
 func TestGeminiConfigValidate(t *testing.T) {
 	c := DefaultGeminiConfig()
 	c.ContentMaxHistory = 10
@@ -191,13 +210,45 @@ func FuzzGeminiContent(f *testing.F) {
 			if len(d.text) > 20 || d.pos < 0 || d.pos > max(len(d.text), 0) {
 				t.Fatalf("text %d units, scan at %d", len(d.text), d.pos)
 			}
-			for k, idx := range d.chunks {
+			for h, idx := range d.chunks {
 				for _, p := range idx {
-					if p < 0 || p+3 > len(d.text) || d.key(p, p+3) != k {
-						t.Fatalf("chunk %q recorded at %d of %d units", k, p, len(d.text))
+					if p < 0 || p+3 > len(d.text) || maphash.Bytes(d.seed, d.bytes(p, p+3)) != h ||
+						!slices.Equal(d.text[p:p+3], d.text[idx[0]:idx[0]+3]) {
+						t.Fatalf("chunk %x recorded at %d of %d units", h, p, len(d.text))
+					}
+				}
+			}
+			for k, idx := range d.clashes {
+				for _, p := range idx {
+					if p < 0 || p+3 > len(d.text) || string(d.bytes(p, p+3)) != k {
+						t.Fatalf("clash %q recorded at %d of %d units", k, p, len(d.text))
 					}
 				}
 			}
 		}
 	})
+}
+
+// BenchmarkPeers500x10KB replays the fuzzy benchmark's trace, every third
+// step turned into a message, through both peer detectors.
+func BenchmarkPeers500x10KB(b *testing.B) {
+	steps := benchTrace()
+	var size int64
+	for i := range steps {
+		if i%3 == 0 {
+			steps[i].Kind = KindMessage
+		}
+		size += int64(len(steps[i].Action) + len(steps[i].Output))
+	}
+	b.SetBytes(size)
+	b.ReportAllocs()
+	for b.Loop() {
+		g, _ := NewGemini(DefaultGeminiConfig())
+		o, _ := NewOpenHands(DefaultOpenHandsConfig())
+		for _, s := range steps {
+			g.Step(s)
+			o.Step(s)
+		}
+	}
+	b.ReportMetric(float64(len(steps))*float64(b.N)/b.Elapsed().Seconds(), "steps/s")
 }
