@@ -112,8 +112,8 @@ type Gemini struct {
 
 	keys ring[string] // the last K·R tool call keys
 
-	text     []uint16         // streamed content, UTF-16 code units
-	seed     maphash.Seed     // of the chunk hashes
+	text     []uint16 // streamed content, UTF-16 code units
+	hash     func([]byte) uint64
 	chunks   map[uint64][]int // chunk hash → positions where it starts
 	clashes  map[string][]int // chunk → positions, for hash collisions
 	pos      int              // scan position
@@ -126,10 +126,11 @@ func NewGemini(c GeminiConfig) (*Gemini, error) {
 	if err := c.Validate(); err != nil {
 		return nil, fmt.Errorf("gemini-cli: %w", err)
 	}
+	seed := maphash.MakeSeed()
 	return &Gemini{
 		cfg:    c,
 		keys:   newRing[string](c.ToolCallLoopThreshold * c.ToolCycleMaxLength),
-		seed:   maphash.MakeSeed(),
+		hash:   func(b []byte) uint64 { return maphash.Bytes(seed, b) },
 		chunks: make(map[uint64][]int),
 	}, nil
 }
@@ -260,7 +261,7 @@ func (d *Gemini) record(p int) []int {
 			return idx
 		}
 	}
-	h := maphash.Bytes(d.seed, chunk)
+	h := d.hash(chunk)
 	idx := d.chunks[h]
 	if len(idx) > 0 && !slices.Equal(d.text[idx[0]:idx[0]+c], d.text[p:p+c]) {
 		if d.clashes == nil {
