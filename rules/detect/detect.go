@@ -8,6 +8,9 @@
 //		for _, f := range d.Step(s) { ... }
 //	}
 //
+// SignatureRepeat, FuzzyRepeat, OpenHands and Gemini take Steps;
+// TaskAttempts takes the autopilot's Attempt records instead.
+//
 // Each detector's configuration keys are declared as data (SignatureParams,
 // FuzzyParams, TaskParams, OpenHandsParams, GeminiParams) so that the
 // registry can expose and validate them.
