@@ -1,0 +1,187 @@
+package detect
+
+import (
+	"fmt"
+	"math"
+	"math/big"
+	"strconv"
+)
+
+// FuzzyConfig configures fuzzy_repeat.
+type FuzzyConfig struct {
+	// Threshold is fuzzy_threshold, read as the decimal it is written as
+	// (0.90 is exactly 9/10) and compared exactly.
+	Threshold float64
+	// Window is fuzzy_window: how many previous steps are compared.
+	Window int
+}
+
+// FuzzyParams declares fuzzy_repeat's keys.
+var FuzzyParams = []Param{
+	{Key: "fuzzy_threshold", Type: TypeFloat, Default: 0.90, Min: bound(0), Max: bound(1),
+		Doc: "a loop fires when a step's text is at least this similar (Indel ratio) to a previous one"},
+	{Key: "fuzzy_window", Type: TypeInt, Default: 5, Min: bound(1), Max: bound(50),
+		Doc: "how many previous steps a step is compared with"},
+}
+
+// DefaultFuzzyConfig is fuzzy_repeat's default (Ralph's rapidfuzz setting).
+func DefaultFuzzyConfig() FuzzyConfig { return FuzzyConfig{Threshold: 0.90, Window: 5} }
+
+// Validate checks the configuration against FuzzyParams.
+func (c FuzzyConfig) Validate() error {
+	if math.IsNaN(c.Threshold) {
+		return fmt.Errorf("fuzzy_threshold is NaN")
+	}
+	return checkAll(FuzzyParams, c.values())
+}
+
+func (c FuzzyConfig) values() map[string]float64 {
+	return map[string]float64{"fuzzy_threshold": c.Threshold, "fuzzy_window": float64(c.Window)}
+}
+
+// FuzzyFiring is one fuzzy_repeat firing.
+type FuzzyFiring struct {
+	Firing
+	// MatchedStep is the previous step with the best similarity (the
+	// latest of equals).
+	MatchedStep int `json:"matched_step"`
+	// Similarity is the best similarity rounded to 4 decimals.
+	Similarity float64 `json:"similarity"`
+}
+
+type fuzzyEntry struct {
+	n     int
+	runes []rune
+	hist  histogram
+}
+
+// FuzzyRepeat is the fuzzy_repeat detector (RULES.md §8): a step's text is
+// its raw action followed by its output, no separator; it fires when the
+// text's Indel ratio 2·LCS/(len1+len2) over code points with one of the
+// previous Window steps, of any kind, is at least Threshold, compared as
+// integers (20·LCS >= 9·(len1+len2) at 0.90). The best match decides.
+type FuzzyRepeat struct {
+	num, twoDen *big.Int // Threshold = num / (twoDen/2)
+	prev        ring[fuzzyEntry]
+	mt          lcsMatcher
+	scratch     big.Int
+}
+
+// NewFuzzyRepeat returns a detector with no history.
+func NewFuzzyRepeat(c FuzzyConfig) (*FuzzyRepeat, error) {
+	if err := c.Validate(); err != nil {
+		return nil, err
+	}
+	// The shortest decimal that reads back as the float is what the user
+	// wrote: 0.9 is 9/10, not the binary float nearest to it.
+	r, ok := new(big.Rat).SetString(strconv.FormatFloat(c.Threshold, 'f', -1, 64))
+	if !ok {
+		return nil, fmt.Errorf("fuzzy_threshold = %v: not a number", c.Threshold)
+	}
+	return &FuzzyRepeat{
+		num:    new(big.Int).Set(r.Num()),
+		twoDen: new(big.Int).Lsh(r.Denom(), 1),
+		prev:   newRing[fuzzyEntry](c.Window),
+	}, nil
+}
+
+var bigOne = big.NewInt(1)
+
+// need is the least LCS that reaches the threshold for a pair whose lengths
+// sum to total: 2·LCS/total >= num/den ⇔ LCS >= ⌈num·total / (2·den)⌉.
+func (d *FuzzyRepeat) need(total int) int {
+	x := &d.scratch
+	x.SetInt64(int64(total))
+	x.Mul(x, d.num)
+	x.Add(x, d.twoDen)
+	x.Sub(x, bigOne)
+	x.Quo(x, d.twoDen)
+	return int(x.Int64())
+}
+
+// Step compares the step with the previous ones, then remembers it.
+func (d *FuzzyRepeat) Step(s Step) []FuzzyFiring {
+	cur := fuzzyEntry{n: s.N, runes: []rune(s.Action + s.Output)}
+	cur.hist.add(cur.runes)
+
+	// The best match as the fraction bestNum/bestDen (2·LCS over the
+	// summed lengths); candidates are tried from the latest, and an
+	// earlier one must be strictly better, so the latest wins a tie. Each
+	// candidate only needs its LCS when it beats both the threshold and
+	// the best so far, which narrows the band of the LCS computation.
+	found, best := false, 0 // best is the matched step's number
+	var bestNum, bestDen int64
+	for i := len(d.prev.buf) - 1; i >= 0; i-- {
+		p := &d.prev.buf[i]
+		total := len(cur.runes) + len(p.runes)
+		if total == 0 {
+			// Two empty texts: similarity 1, nothing can beat it.
+			if !found || bestNum < bestDen {
+				found, best, bestNum, bestDen = true, p.n, 1, 1
+			}
+			continue
+		}
+		cutoff := d.need(total)
+		if found {
+			// Beat bestNum/bestDen: 2·L·bestDen > bestNum·total.
+			cutoff = max(cutoff, int(bestNum*int64(total)/(2*bestDen))+1)
+		}
+		if cutoff > cur.hist.bound(&p.hist) {
+			continue
+		}
+		if l, ok := d.mt.lcsAtLeast(cur.runes, p.runes, cutoff); ok {
+			found, best, bestNum, bestDen = true, p.n, 2*int64(l), int64(total)
+		}
+	}
+
+	d.prev.push(cur)
+	if !found {
+		return nil
+	}
+	return []FuzzyFiring{{
+		Firing:      Firing{Step: s.N, Rule: "fuzzy_repeat", Kind: KindLoop, Origin: OriginGeneric},
+		MatchedStep: best,
+		Similarity:  round4(bestNum, bestDen),
+	}}
+}
+
+// round4 rounds num/den to 4 decimals, half up, exactly.
+func round4(num, den int64) float64 {
+	q := (num*20000 + den) / (2 * den)
+	return float64(q) / 1e4
+}
+
+// histogram counts a text's code points: the sum over code points of the
+// smaller count bounds the LCS of two texts from above.
+type histogram struct {
+	ascii [128]int32
+	other map[rune]int32
+}
+
+func (h *histogram) add(rs []rune) {
+	for _, r := range rs {
+		if r >= 0 && r < 128 {
+			h.ascii[r]++
+			continue
+		}
+		if h.other == nil {
+			h.other = make(map[rune]int32)
+		}
+		h.other[r]++
+	}
+}
+
+func (h *histogram) bound(o *histogram) int {
+	n := 0
+	for i, c := range h.ascii {
+		n += int(min(c, o.ascii[i]))
+	}
+	small, large := h.other, o.other
+	if len(small) > len(large) {
+		small, large = large, small
+	}
+	for r, c := range small {
+		n += int(min(c, large[r]))
+	}
+	return n
+}

@@ -1,0 +1,302 @@
+package detect
+
+import (
+	"fmt"
+	"hash/maphash"
+	"regexp"
+	"slices"
+	"strings"
+	"unicode/utf16"
+)
+
+// GeminiConfig configures the Gemini CLI LoopDetectionService replay.
+type GeminiConfig struct {
+	ToolCallLoopThreshold int // tool_call_loop_threshold (R)
+	ToolCycleMaxLength    int // tool_cycle_max_length (K)
+	ContentChunkSize      int // content_chunk_size (C)
+	ContentLoopThreshold  int // content_loop_threshold (T)
+	ContentMaxHistory     int // content_max_history
+}
+
+// GeminiParams declares the Gemini CLI detector's keys.
+var GeminiParams = []Param{
+	{Key: "tool_call_loop_threshold", Type: TypeInt, Default: 5, Min: bound(2), Max: bound(100),
+		Doc: "tool_cycle: how many times a cycle of tool calls repeats"},
+	{Key: "tool_cycle_max_length", Type: TypeInt, Default: 5, Min: bound(1), Max: bound(50),
+		Doc: "tool_cycle: the longest cycle of tool calls looked for"},
+	{Key: "content_chunk_size", Type: TypeInt, Default: 50, Min: bound(1), Max: bound(10000),
+		Doc: "content_chanting: chunk length in UTF-16 code units"},
+	{Key: "content_loop_threshold", Type: TypeInt, Default: 10, Min: bound(2), Max: bound(1000),
+		Doc: "content_chanting: occurrences of a chunk, close together, that make a loop"},
+	{Key: "content_max_history", Type: TypeInt, Default: 5000, Min: bound(1), Max: bound(1e7),
+		Doc: "content_chanting: text kept, in UTF-16 code units"},
+}
+
+// DefaultGeminiConfig is LoopDetectionService's hard-coded setting.
+func DefaultGeminiConfig() GeminiConfig {
+	return GeminiConfig{ToolCallLoopThreshold: 5, ToolCycleMaxLength: 5, ContentChunkSize: 50,
+		ContentLoopThreshold: 10, ContentMaxHistory: 5000}
+}
+
+// Validate checks the configuration against GeminiParams.
+func (c GeminiConfig) Validate() error {
+	if err := checkAll(GeminiParams, c.values()); err != nil {
+		return err
+	}
+	if c.ContentMaxHistory < c.ContentChunkSize {
+		return fmt.Errorf("content_max_history = %d: must be >= content_chunk_size (%d)", c.ContentMaxHistory, c.ContentChunkSize)
+	}
+	return nil
+}
+
+func (c GeminiConfig) values() map[string]float64 {
+	return map[string]float64{
+		"tool_call_loop_threshold": float64(c.ToolCallLoopThreshold),
+		"tool_cycle_max_length":    float64(c.ToolCycleMaxLength),
+		"content_chunk_size":       float64(c.ContentChunkSize),
+		"content_loop_threshold":   float64(c.ContentLoopThreshold),
+		"content_max_history":      float64(c.ContentMaxHistory),
+	}
+}
+
+// The Gemini CLI rules.
+const (
+	RuleToolCycle       = "tool_cycle"
+	RuleContentChanting = "content_chanting"
+	RuleLLMLoopCheck    = "llm_loop_check"
+)
+
+// GeminiFiring is one firing of the Gemini CLI detector.
+type GeminiFiring struct {
+	Firing
+	// CycleLength is tool_cycle's least repeating cycle length, 0 for the
+	// other rules.
+	CycleLength int `json:"cycle_length,omitempty"`
+}
+
+// The content element patterns of checkContentLoop, with JavaScript's
+// meaning of \s (Unicode white space and U+FEFF) and `.` (anything but a
+// line terminator) spelt out, since Go's differ.
+const (
+	jsSpace = `[\t\n\v\f\r \x{a0}\x{1680}\x{2000}-\x{200a}\x{2028}\x{2029}\x{202f}\x{205f}\x{3000}\x{feff}]`
+	jsDot   = `[^\n\r\x{2028}\x{2029}]`
+)
+
+// gemElementRe finds a table, a list item, a heading or a quote: the union,
+// searched in one pass, of checkContentLoop's
+//
+//	(^|\n)\s*(\|.*\||[|+-]{3,})   table
+//	(^|\n)\s*[*-+]\s               list item ([*-+] is the range *..+: "- " is none)
+//	(^|\n)\s*\d+\.\s              numbered list item
+//	(^|\n)#+\s                     heading
+//	(^|\n)>\s                      quote
+var gemElementRe = regexp.MustCompile(`(?:^|\n)(?:` +
+	jsSpace + `*(?:\|` + jsDot + `*\||[|+-]{3,}|[*+]` + jsSpace + `|\d+\.` + jsSpace + `)` +
+	`|#+` + jsSpace + `|>` + jsSpace + `)`)
+
+// gemDividerRe is the live `^[+-_=*\u2500-\u257F]+$`, where `+-_` is the
+// range U+002B..U+005F, which holds digits, upper case letters and most
+// punctuation.
+var gemDividerRe = regexp.MustCompile(`^[\x{2b}-\x{5f}=*\x{2500}-\x{257f}]+$`)
+
+// Gemini replays Gemini CLI's LoopDetectionService.addAndCheck (RULES.md
+// §11) over steps: an action step is a ToolCallRequest (a blank one is
+// skipped), a message step one Content event. tool_cycle and
+// content_chanting share one count of firings: the first is kind feedback
+// (live, a recovery prompt with the state kept), the later ones stop. A
+// step's logged LLM verdict is reported as llm_loop_check, kind recorded,
+// outside that count.
+type Gemini struct {
+	cfg   GeminiConfig
+	fired int
+
+	keys ring[string] // the last K·R tool call keys
+
+	text     []uint16 // streamed content, UTF-16 code units
+	hash     func([]byte) uint64
+	chunks   map[uint64][]int // chunk hash → positions where it starts
+	clashes  map[string][]int // chunk → positions, for hash collisions
+	pos      int              // scan position
+	inBlock  bool             // inside a code block
+	chunkBuf []byte
+}
+
+// NewGemini returns a detector with no history.
+func NewGemini(c GeminiConfig) (*Gemini, error) {
+	if err := c.Validate(); err != nil {
+		return nil, fmt.Errorf("gemini-cli: %w", err)
+	}
+	seed := maphash.MakeSeed()
+	return &Gemini{
+		cfg:    c,
+		keys:   newRing[string](c.ToolCallLoopThreshold * c.ToolCycleMaxLength),
+		hash:   func(b []byte) uint64 { return maphash.Bytes(seed, b) },
+		chunks: make(map[uint64][]int),
+	}, nil
+}
+
+// Step processes one step and returns its firings.
+func (d *Gemini) Step(s Step) []GeminiFiring {
+	var fs []GeminiFiring
+	rule, cycle := "", 0
+	switch {
+	case s.Kind == KindAction && !s.noCall():
+		d.resetContent() // chanting happens within one stream
+		if cycle = d.toolCycle(s.Action); cycle > 0 {
+			rule = RuleToolCycle
+		}
+	case s.Kind == KindMessage:
+		if d.contentLoop(s.Output) {
+			rule = RuleContentChanting
+		}
+	}
+	if rule != "" {
+		d.fired++
+		kind := KindStop
+		if d.fired == 1 {
+			kind = KindFeedback
+		}
+		fs = append(fs, GeminiFiring{Firing: Firing{Step: s.N, Rule: rule, Kind: kind, Origin: OriginGemini}, CycleLength: cycle})
+	}
+	if s.LLMLoopVerdict {
+		fs = append(fs, GeminiFiring{Firing: Firing{Step: s.N, Rule: RuleLLMLoopCheck, Kind: KindRecorded, Origin: OriginGemini}})
+	}
+	return fs
+}
+
+// toolCycle adds a tool call's key and returns the least k <= K such that
+// the last k·R keys are the last k repeated R times, 0 when there is none.
+func (d *Gemini) toolCycle(key string) int {
+	r, kmax := d.cfg.ToolCallLoopThreshold, d.cfg.ToolCycleMaxLength
+	d.keys.push(key)
+	keys := d.keys.buf
+	n := len(keys)
+	for k := 1; k <= kmax && k*r <= n; k++ {
+		cyclic := true
+		for i := n - k*r; i < n-k && cyclic; i++ {
+			cyclic = keys[i] == keys[i+k]
+		}
+		if cyclic {
+			return k
+		}
+	}
+	return 0
+}
+
+func (d *Gemini) resetContent() {
+	d.text = d.text[:0]
+	clear(d.chunks)
+	clear(d.clashes)
+	d.pos = 0
+}
+
+// contentLoop is checkContentLoop for one message.
+func (d *Gemini) contentLoop(content string) bool {
+	fences := strings.Count(content, "```")
+	divider := gemDividerRe.MatchString(content)
+	if fences > 0 || divider || gemElementRe.MatchString(content) {
+		d.resetContent()
+	}
+	was := d.inBlock
+	if fences%2 == 1 {
+		d.inBlock = !d.inBlock
+	}
+	if was || d.inBlock || divider {
+		return false
+	}
+	d.text = append(d.text, utf16.Encode([]rune(content))...)
+	d.truncate()
+	return d.scan()
+}
+
+// truncate keeps the last content_max_history code units, shifting the
+// positions and dropping those that fall off.
+func (d *Gemini) truncate() {
+	cut := len(d.text) - d.cfg.ContentMaxHistory
+	if cut <= 0 {
+		return
+	}
+	d.text = append(d.text[:0], d.text[cut:]...)
+	d.pos = max(0, d.pos-cut)
+	shiftPositions(d.chunks, cut)
+	shiftPositions(d.clashes, cut)
+}
+
+func shiftPositions[K comparable](m map[K][]int, cut int) {
+	for k, idx := range m {
+		kept := idx[:0]
+		for _, p := range idx {
+			if p-cut >= 0 {
+				kept = append(kept, p-cut)
+			}
+		}
+		if len(kept) == 0 {
+			delete(m, k)
+		} else {
+			m[k] = kept
+		}
+	}
+}
+
+// bytes returns the code units of text[from:to] as bytes, in a buffer
+// reused by the next call.
+func (d *Gemini) bytes(from, to int) []byte {
+	d.chunkBuf = d.chunkBuf[:0]
+	for _, u := range d.text[from:to] {
+		d.chunkBuf = append(d.chunkBuf, byte(u), byte(u>>8))
+	}
+	return d.chunkBuf
+}
+
+// record appends p to the positions of the chunk starting at p and returns
+// them. Chunks are found by hash, as live, and told apart exactly: a chunk
+// whose hash a different chunk holds is kept in clashes by its text.
+func (d *Gemini) record(p int) []int {
+	c := d.cfg.ContentChunkSize
+	chunk := d.bytes(p, p+c)
+	if len(d.clashes) > 0 {
+		if idx, ok := d.clashes[string(chunk)]; ok {
+			idx = append(idx, p)
+			d.clashes[string(chunk)] = idx
+			return idx
+		}
+	}
+	h := d.hash(chunk)
+	idx := d.chunks[h]
+	if len(idx) > 0 && !slices.Equal(d.text[idx[0]:idx[0]+c], d.text[p:p+c]) {
+		if d.clashes == nil {
+			d.clashes = make(map[string][]int)
+		}
+		idx = []int{p}
+		d.clashes[string(chunk)] = idx
+		return idx
+	}
+	idx = append(idx, p)
+	d.chunks[h] = idx
+	return idx
+}
+
+// scan is analyzeContentChunksForLoop: it stays at the position where a
+// loop is found, so the next message finds it again.
+func (d *Gemini) scan() bool {
+	c, t := d.cfg.ContentChunkSize, d.cfg.ContentLoopThreshold
+	for ; d.pos+c <= len(d.text); d.pos++ {
+		idx := d.record(d.pos)
+		if len(idx) < t {
+			continue
+		}
+		recent := idx[len(idx)-t:]
+		// The average distance (last − first)/(T−1) must be at most 5·C.
+		if recent[t-1]-recent[0] > 5*c*(t-1) {
+			continue
+		}
+		periods := make(map[string]struct{}, t)
+		for i := range t - 1 {
+			periods[string(d.bytes(recent[i], recent[i+1]))] = struct{}{}
+		}
+		if len(periods) <= t/2 {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,263 @@
+package detect
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func (f GeminiFiring) base() Firing { return f.Firing }
+
+// chant is a 42-code-unit sentence: repeated, the chunk at 0 has its 10th
+// occurrence at 9·42 = 378, seen once the text reaches 378 + 50 = 428 code
+// units, that is with the 11th repetition (462).
+const chant = "Let me look at the config file once more. "
+
+func TestChantLength(t *testing.T) {
+	if len(chant) != 42 {
+		t.Fatalf("len(chant) = %d", len(chant))
+	}
+}
+
+func TestGemini(t *testing.T) {
+	def := DefaultGeminiConfig()
+	cfg := func(f func(*GeminiConfig)) GeminiConfig { c := def; f(&c); return c }
+	a, b, c := call(`read_file {"path":"a"}`, ""), call(`read_file {"path":"b"}`, ""), call(`grep {"q":"x"}`, "")
+	long := func() string { // 300 code units, no 50-unit chunk repeats within it
+		r := rand.New(rand.NewPCG(7, 8))
+		var sb strings.Builder
+		for sb.Len() < 300 {
+			sb.WriteByte(byte('a' + r.IntN(26)))
+		}
+		return sb.String()
+	}()
+	// around puts a message between 6 and 6 repetitions: without a reset
+	// the chunk at 0 has 5 occurrences before the message (the 6th
+	// repetition's chunk runs into it) and its 10th at the 5th repetition
+	// after it, seen with the 6th.
+	around := func(m string) []Step { return cat(repeat(6, msg(chant)), []Step{msg(m)}, repeat(6, msg(chant))) }
+	tests := []struct {
+		name  string
+		cfg   GeminiConfig
+		steps []Step
+		want  []string
+	}{
+		// tool_cycle
+		{"same call 5 times", def, repeat(5, a), []string{"5:tool_cycle/feedback"}},
+		{"same call 4 times", def, repeat(4, a), nil},
+		{"later firings stop", def, repeat(7, a), []string{"5:tool_cycle/feedback", "6:tool_cycle/stop", "7:tool_cycle/stop"}},
+		{"AB 5 times", def, repeat(5, a, b), []string{"10:tool_cycle/feedback"}},
+		{"AB 4.5 times", def, cat(repeat(4, a, b), []Step{a}), nil},
+		{"ABC 5 times", def, repeat(5, a, b, c), []string{"15:tool_cycle/feedback"}},
+		{"R 3", cfg(func(c *GeminiConfig) { c.ToolCallLoopThreshold = 3 }), repeat(3, a), []string{"3:tool_cycle/feedback"}},
+		{"K 1 misses AB", cfg(func(c *GeminiConfig) { c.ToolCycleMaxLength = 1 }), repeat(5, a, b), nil},
+		{"cycle longer than K", def, repeat(5, a, b, c, call("d", ""), call("e", ""), call("f", "")), nil},
+		{"messages do not break a tool cycle", def, []Step{a, msg("thinking"), a, a, msg("again"), a, a},
+			[]string{"7:tool_cycle/feedback"}},
+		{"a blank call is skipped", def, []Step{a, a, call(" ", ""), a, a, a}, []string{"6:tool_cycle/feedback"}},
+
+		// content_chanting
+		{"chanting at the 11th repetition", def, repeat(12, msg(chant)),
+			[]string{"11:content_chanting/feedback", "12:content_chanting/stop"}},
+		{"chanting below", def, repeat(10, msg(chant)), nil},
+		{"one message chanting", def, []Step{msg(strings.Repeat(chant, 11))}, []string{"1:content_chanting/feedback"}},
+		{"a tool call resets the text", def, cat(repeat(9, msg(chant)), []Step{a}, repeat(10, msg(chant))), nil},
+		{"too far apart: 300 > 5·C", def, repeat(12, msg(long)), nil},
+		// 250 = 5·C: the 10th occurrence at 9·250, seen from 2300 units.
+		{"average distance at 5·C", def, repeat(10, msg(long[:250])), []string{"10:content_chanting/feedback"}},
+		{"average distance above 5·C", def, repeat(12, msg(long[:251])), nil},
+		// T 5: the 5th occurrence at 4·42 = 168, seen from 218 units.
+		{"T 5", cfg(func(c *GeminiConfig) { c.ContentLoopThreshold = 5 }), repeat(6, msg(chant)),
+			[]string{"6:content_chanting/feedback"}},
+		// C 10: the 10th occurrence at 378, seen from 388 units.
+		{"C 10", cfg(func(c *GeminiConfig) { c.ContentChunkSize = 10 }), repeat(10, msg(chant)),
+			[]string{"10:content_chanting/feedback"}},
+		{"shared prefix, distinct items", def, func() []Step {
+			var out []Step
+			for i := range 15 {
+				out = append(out, msg(fmt.Sprintf("Now checking the deployment status of the service named %c%c%c. ", 'a'+i, 'k'+i, 'c'+i)))
+			}
+			return out
+		}(), nil},
+		{"UTF-16 code units", def, repeat(8, msg(strings.Repeat("😀", 5))),
+			[]string{"7:content_chanting/feedback", "8:content_chanting/stop"}},
+		{"history truncation shifts positions", def, cat([]Step{msg(strings.Repeat(long, 20))}, repeat(11, msg(chant))),
+			[]string{"12:content_chanting/feedback"}},
+
+		// Resets and elements
+		{"divider OK resets and is not appended", def, around("OK"), nil},
+		{"divider 200", def, around("200"), nil},
+		{"lower case ok is text", def, around("ok"),
+			[]string{"13:content_chanting/feedback"}},
+		{"list item - is not a reset", def, around("- x"),
+			[]string{"13:content_chanting/feedback"}},
+		{"list item * resets", def, around("* x"), nil},
+		{"list item + resets", def, around("\n  + x"), nil},
+		{"numbered item resets", def, around("1. x"), nil},
+		{"heading resets", def, around("## Plan"), nil},
+		{"hashtag is text", def, around("#plan"),
+			[]string{"13:content_chanting/feedback"}},
+		{"quote resets", def, around("> x"), nil},
+		{"table resets", def, around("| a | b |"), nil},
+		{"table rule resets", def, around("x\n+--+"), nil},
+		{"a fence pair resets, not a block", def, cat(repeat(6, msg(chant)), []Step{msg("run `" + "``x``" + "` now")}, repeat(11, msg(chant))),
+			[]string{"18:content_chanting/feedback"}},
+		{"in a code block nothing is appended", def, cat([]Step{msg("```go")}, repeat(12, msg(chant)), []Step{msg("```")}, repeat(11, msg(chant))),
+			[]string{"25:content_chanting/feedback"}},
+
+		// Shared count and the recorded LLM verdict.
+		{"the count is shared", def, cat(repeat(5, a), repeat(11, msg(chant))),
+			[]string{"5:tool_cycle/feedback", "16:content_chanting/stop"}},
+		{"an LLM verdict is recorded, not counted", def, cat([]Step{{Kind: KindMessage, Output: "x", LLMLoopVerdict: true}}, repeat(5, a)),
+			[]string{"1:llm_loop_check/recorded", "6:tool_cycle/feedback"}},
+		{"an LLM verdict with a firing", def, cat(repeat(4, a), []Step{{Kind: KindAction, Action: a.Action, LLMLoopVerdict: true}}),
+			[]string{"5:tool_cycle/feedback", "5:llm_loop_check/recorded"}},
+	}
+	for _, tt := range tests {
+		// Once more with every chunk hashing alike: the clash path must
+		// decide the same.
+		for _, clash := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/clash=%v", tt.name, clash), func(t *testing.T) {
+				d, err := NewGemini(tt.cfg)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if clash {
+					d.hash = func([]byte) uint64 { return 0 }
+				}
+				got := run(tt.steps, d.Step)
+				if fmt.Sprint(got) != fmt.Sprint(tt.want) {
+					t.Errorf("got  %v\nwant %v", got, tt.want)
+				}
+			})
+		}
+	}
+}
+
+func TestGeminiCycleLength(t *testing.T) {
+	a, b := call("a", ""), call("b", "")
+	for _, tt := range []struct {
+		steps []Step
+		want  int
+	}{
+		{repeat(10, a), 1},
+		{repeat(5, a, b), 2},
+		{repeat(5, a, a, b), 3},
+	} {
+		d, _ := NewGemini(DefaultGeminiConfig())
+		var last []GeminiFiring
+		for i, s := range tt.steps {
+			s.N = i + 1
+			last = d.Step(s)
+		}
+		if len(last) != 1 || last[0].CycleLength != tt.want {
+			t.Errorf("last firing %+v, want cycle_length %d", last, tt.want)
+		}
+	}
+}
+
+func TestGeminiDivider(t *testing.T) {
+	for s, want := range map[string]bool{
+		"OK": true, "200": true, "---": true, "===": true, "***": true, "A-Z_[]": true, "─────": true, "╔══╗": true,
+		"ok": false, "": false, "a": false, "--- x": false, "OK\n": false, "▀": false,
+	} {
+		if got := gemDividerRe.MatchString(s); got != want {
+			t.Errorf("divider %q = %v, want %v", s, got, want)
+		}
+	}
+}
+
+// TestGeminiElements pins the union of checkContentLoop's element patterns.
+func TestGeminiElements(t *testing.T) {
+	for s, want := range map[string]bool{
+		"| a | b |": true, "x\n  |a|": true, "a | b |": false, "|": false, "|||": true, "+-+": true,
+		"---": true, "x\n---": true, "--": false,
+		"* x": true, "+ x": true, "- x": false, "*x": false, "text\n\n* x": true, "\u00a0* x": true, "a\r* x": false,
+		"1. x": true, "12.\tx": true, "1.x": false, "a 1. x": false,
+		"## h": true, "#h": false, " # h": false, "x\n# h": true,
+		"> q": true, " > q": false, ">q": false,
+		"plain text, no element": false,
+	} {
+		if got := gemElementRe.MatchString(s); got != want {
+			t.Errorf("element %q = %v, want %v", s, got, want)
+		}
+	}
+}
+
+func TestGeminiConfigValidate(t *testing.T) {
+	c := DefaultGeminiConfig()
+	c.ContentMaxHistory = 10
+	if _, err := NewGemini(c); err == nil {
+		t.Error("content_max_history below content_chunk_size accepted")
+	}
+}
+
+// FuzzGeminiContent feeds messages (split at NUL; a leading "!" makes a
+// tool call) to a small detector that truncates often, and checks the scan
+// state stays consistent.
+func FuzzGeminiContent(f *testing.F) {
+	f.Add("abcabcabcabc\x00abcabc\x00!x\x00```\x00abc")
+	f.Add("😀😀😀😀😀😀😀😀\x00OK\x00- a\x00* b")
+	f.Fuzz(func(t *testing.T, in string) {
+		d, err := NewGemini(GeminiConfig{ToolCallLoopThreshold: 2, ToolCycleMaxLength: 2,
+			ContentChunkSize: 3, ContentLoopThreshold: 3, ContentMaxHistory: 20})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(in)%2 == 1 {
+			d.hash = func(b []byte) uint64 { return uint64(b[0] & 1) } // many clashes
+		}
+		for i, m := range strings.Split(in, "\x00") {
+			s := msg(m)
+			if strings.HasPrefix(m, "!") {
+				s = call(m, "")
+			}
+			s.N = i + 1
+			d.Step(s)
+			if len(d.text) > 20 || d.pos < 0 || d.pos > max(len(d.text), 0) {
+				t.Fatalf("text %d units, scan at %d", len(d.text), d.pos)
+			}
+			for h, idx := range d.chunks {
+				for _, p := range idx {
+					if p < 0 || p+3 > len(d.text) || d.hash(d.bytes(p, p+3)) != h ||
+						!slices.Equal(d.text[p:p+3], d.text[idx[0]:idx[0]+3]) {
+						t.Fatalf("chunk %x recorded at %d of %d units", h, p, len(d.text))
+					}
+				}
+			}
+			for k, idx := range d.clashes {
+				for _, p := range idx {
+					if p < 0 || p+3 > len(d.text) || string(d.bytes(p, p+3)) != k {
+						t.Fatalf("clash %q recorded at %d of %d units", k, p, len(d.text))
+					}
+				}
+			}
+		}
+	})
+}
+
+// BenchmarkPeers500x10KB replays the fuzzy benchmark's trace, every third
+// step turned into a message, through both peer detectors.
+func BenchmarkPeers500x10KB(b *testing.B) {
+	steps := benchTrace()
+	var size int64
+	for i := range steps {
+		if i%3 == 0 {
+			steps[i].Kind = KindMessage
+		}
+		size += int64(len(steps[i].Action) + len(steps[i].Output))
+	}
+	b.SetBytes(size)
+	b.ReportAllocs()
+	for b.Loop() {
+		g, _ := NewGemini(DefaultGeminiConfig())
+		o, _ := NewOpenHands(DefaultOpenHandsConfig())
+		for _, s := range steps {
+			g.Step(s)
+			o.Step(s)
+		}
+	}
+	b.ReportMetric(float64(len(steps))*float64(b.N)/b.Elapsed().Seconds(), "steps/s")
+}

@@ -1,0 +1,192 @@
+package detect
+
+import (
+	"math/bits"
+	"slices"
+)
+
+// lcsMatcher computes LCS lengths over code points with the bit-parallel
+// algorithm of Allison-Dix / Hyyrö ("Bit-parallel LCS-length computation
+// revisited", 2004): the shorter string's positions are bits of a
+// multi-word vector V, each code point of the longer string updates V in
+// O(words) with
+//
+//	u = V & M[c];  V = (V + u) | (V - u)
+//
+// and the LCS is the number of zero bits at the end. Its buffers are reused
+// from pair to pair; a matcher is not safe for concurrent use.
+type lcsMatcher struct {
+	ascii [128]int32     // code point → row+1 in peq, 0 when absent
+	other map[rune]int32 // the same for the rest
+	peq   []uint64       // pattern masks, one row of words per code point
+	rows  int
+	v     []uint64
+}
+
+// row returns the pattern mask row of r, -1 when r is not in the pattern.
+func (mt *lcsMatcher) row(r rune) int {
+	if r >= 0 && r < 128 {
+		return int(mt.ascii[r]) - 1
+	}
+	if i, ok := mt.other[r]; ok {
+		return int(i) - 1
+	}
+	return -1
+}
+
+// build prepares the masks of pattern a over words words.
+func (mt *lcsMatcher) build(a []rune, words int) {
+	for i := range mt.ascii {
+		mt.ascii[i] = 0
+	}
+	clear(mt.other)
+	mt.rows = 0
+	mt.peq = mt.peq[:0]
+	for i, r := range a {
+		k := mt.row(r)
+		if k < 0 {
+			k = mt.rows
+			mt.rows++
+			if r >= 0 && r < 128 {
+				mt.ascii[r] = int32(mt.rows)
+			} else {
+				if mt.other == nil {
+					mt.other = make(map[rune]int32)
+				}
+				mt.other[r] = int32(mt.rows)
+			}
+			mt.peq = slices.Grow(mt.peq, words)[:len(mt.peq)+words]
+			clear(mt.peq[k*words:])
+		}
+		mt.peq[k*words+i/64] |= 1 << (i % 64)
+	}
+}
+
+// lcsAtLeast returns LCS(a, b) and true when it is at least cutoff, and
+// false when it is below (the length then is not computed). Only the
+// diagonal band that an alignment reaching cutoff can use is computed, and
+// the scan stops once cutoff is out of reach; a cutoff <= 0 computes the
+// exact LCS.
+func (mt *lcsMatcher) lcsAtLeast(a, b []rune, cutoff int) (int, bool) {
+	if cutoff > min(len(a), len(b)) {
+		return 0, false
+	}
+	// A common prefix and suffix belong to some longest common subsequence.
+	p := 0
+	for p < len(a) && p < len(b) && a[p] == b[p] {
+		p++
+	}
+	a, b = a[p:], b[p:]
+	s := 0
+	for s < len(a) && s < len(b) && a[len(a)-1-s] == b[len(b)-1-s] {
+		s++
+	}
+	a, b = a[:len(a)-s], b[:len(b)-s]
+	affix := p + s
+	if len(a) == 0 || len(b) == 0 {
+		return affix, affix >= cutoff
+	}
+	if len(a) > len(b) {
+		a, b = b, a // the shorter one is the pattern: fewer words
+	}
+	c := max(cutoff-affix, 0)
+	// Try a small Indel distance budget first, in a narrow band: texts
+	// that are nearly equal (a loop's) are settled cheaply, and the others
+	// fail the try within a few hundred columns.
+	if try := (len(a) + len(b) - max(64, (len(a)+len(b))/64) + 1) / 2; try > c && try <= len(a) {
+		if n, ok := mt.bitLCS(a, b, try); ok {
+			return affix + n, true
+		}
+	}
+	n, ok := mt.bitLCS(a, b, c)
+	return affix + n, ok
+}
+
+// bitLCS is the banded bit-parallel LCS of pattern a (rows) and text b
+// (columns), len(a) <= len(b), both non-empty, 0 <= cutoff <= len(a).
+//
+// An alignment with LCS >= cutoff leaves at most len(a)-cutoff rows and
+// len(b)-cutoff columns unmatched, so at column j it lies on rows
+// [j-(len(b)-cutoff), j+(len(a)-cutoff)]; only the words covering those rows
+// (one row of slack each side) are updated, as rapidfuzz's banded LCS does.
+// Words below the band keep their last value and carry nothing into it,
+// words above it stay untouched: the result is exact when the LCS reaches
+// cutoff and below cutoff otherwise (checked against the naive table, for
+// cutoffs around the LCS, in the property and fuzz tests).
+func (mt *lcsMatcher) bitLCS(a, b []rune, cutoff int) (int, bool) {
+	m, n := len(a), len(b)
+	words := (m + 63) / 64
+	mt.build(a, words)
+	if cap(mt.v) < words {
+		mt.v = make([]uint64, words)
+	}
+	v := mt.v[:words]
+	for i := range v {
+		v[i] = ^uint64(0)
+	}
+	left, right := m-cutoff, n-cutoff // unmatched rows, unmatched columns allowed
+	first, last := 0, min(words, (left+2+63)/64)
+	for j, r := range b {
+		if k := mt.row(r); k >= 0 {
+			vb := v[first:last]
+			pm := mt.peq[k*words+first : k*words+last]
+			pm = pm[:len(vb)] // one bounds check for the loop
+			var carry uint64
+			for w, x := range vb {
+				u := x & pm[w]
+				var sum uint64
+				sum, carry = bits.Add64(x, u, carry)
+				vb[w] = sum | (x - u)
+			}
+		}
+		// The band for column j+1.
+		if lo := j + 1 - right - 1; lo > 0 {
+			first = lo / 64
+		}
+		if hi := j + 1 + left + 2; hi < m {
+			last = (hi + 63) / 64
+		} else {
+			last = words
+		}
+		// Each column adds at most one to the LCS: stop when even a match
+		// in every remaining column cannot reach cutoff.
+		if cutoff > 0 && j%64 == 63 && zeros(v, m)+n-1-j < cutoff {
+			return 0, false
+		}
+	}
+	l := zeros(v, m)
+	return l, l >= cutoff
+}
+
+// zeros counts the zero bits among the first m bits of v.
+func zeros(v []uint64, m int) int {
+	z := 0
+	for w, x := range v {
+		x = ^x
+		if rest := m - w*64; rest < 64 {
+			x &= 1<<rest - 1
+		}
+		z += bits.OnesCount64(x)
+	}
+	return z
+}
+
+// LCS is the length of the longest common subsequence of a and b over code
+// points (an invalid UTF-8 byte is one U+FFFD code point).
+func LCS(a, b string) int {
+	var mt lcsMatcher
+	n, _ := mt.lcsAtLeast([]rune(a), []rune(b), 0)
+	return n
+}
+
+// Similarity is the Indel ratio 2·LCS/(len(a)+len(b)) over code points,
+// 1.0 for two empty strings (RULES.md §8).
+func Similarity(a, b string) float64 {
+	ra, rb := []rune(a), []rune(b)
+	if len(ra)+len(rb) == 0 {
+		return 1
+	}
+	var mt lcsMatcher
+	n, _ := mt.lcsAtLeast(ra, rb, 0)
+	return float64(2*n) / float64(len(ra)+len(rb))
+}

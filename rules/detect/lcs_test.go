@@ -1,0 +1,139 @@
+package detect
+
+import (
+	"math/rand/v2"
+	"testing"
+)
+
+// naiveLCS is the textbook O(n·m) table, the reference for the tests.
+func naiveLCS(a, b []rune) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for i := range a {
+		for j := range b {
+			switch {
+			case a[i] == b[j]:
+				cur[j+1] = prev[j] + 1
+			case prev[j+1] >= cur[j]:
+				cur[j+1] = prev[j+1]
+			default:
+				cur[j+1] = cur[j]
+			}
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+func TestLCSExamples(t *testing.T) {
+	tests := []struct {
+		a, b string
+		lcs  int
+		sim  float64
+	}{
+		{"", "", 0, 1},
+		{"abc", "", 0, 0},
+		{"abc", "abc", 3, 1},
+		{"abcde", "ace", 3, 0.75},
+		{"kitten", "sitting", 4, 8.0 / 13},
+		{"héllo wörld", "hello world", 9, 18.0 / 22},
+		{"日本語テキスト", "日本テキスト語", 6, 12.0 / 14},
+		{"ab", "ba", 1, 0.5},
+	}
+	for _, tt := range tests {
+		if got := LCS(tt.a, tt.b); got != tt.lcs {
+			t.Errorf("LCS(%q, %q) = %d, want %d", tt.a, tt.b, got, tt.lcs)
+		}
+		if got := Similarity(tt.a, tt.b); got != tt.sim {
+			t.Errorf("Similarity(%q, %q) = %v, want %v", tt.a, tt.b, got, tt.sim)
+		}
+	}
+}
+
+func randomRunes(r *rand.Rand, alphabet []rune, n int) []rune {
+	s := make([]rune, n)
+	for i := range s {
+		s[i] = alphabet[r.IntN(len(alphabet))]
+	}
+	return s
+}
+
+// mutate copies s with k random edits, to get pairs near any cutoff.
+func mutate(r *rand.Rand, s, alphabet []rune, k int) []rune {
+	out := append([]rune(nil), s...)
+	for range k {
+		i := r.IntN(len(out) + 1)
+		switch r.IntN(3) {
+		case 0:
+			out = append(out[:i], append([]rune{alphabet[r.IntN(len(alphabet))]}, out[i:]...)...)
+		case 1:
+			if i < len(out) {
+				out = append(out[:i], out[i+1:]...)
+			}
+		default:
+			if i < len(out) {
+				out[i] = alphabet[r.IntN(len(alphabet))]
+			}
+		}
+	}
+	return out
+}
+
+// TestLCSProperty compares the bit-parallel LCS, with and without cutoffs,
+// with the naive table on random strings across word boundaries.
+func TestLCSProperty(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	alphabets := [][]rune{[]rune("ab"), []rune("abcd"), []rune("aé日\U0001F600 x"), []rune("abcdefghijklmnopqrstuvwxyz .,")}
+	var mt lcsMatcher
+	for it := range 3000 {
+		alpha := alphabets[it%len(alphabets)]
+		a := randomRunes(r, alpha, r.IntN(300))
+		var b []rune
+		if r.IntN(2) == 0 {
+			b = randomRunes(r, alpha, r.IntN(300))
+		} else {
+			b = mutate(r, a, alpha, r.IntN(1+len(a)/4+1))
+		}
+		want := naiveLCS(a, b)
+		if got, ok := mt.lcsAtLeast(a, b, 0); got != want || !ok {
+			t.Fatalf("LCS(%q, %q) = %d, %v; want %d", string(a), string(b), got, ok, want)
+		}
+		for range 4 {
+			c := want + r.IntN(21) - 10
+			got, ok := mt.lcsAtLeast(a, b, c)
+			switch {
+			case want >= c && (!ok || got != want):
+				t.Fatalf("cutoff %d: LCS(%q, %q) = %d, %v; want %d, true", c, string(a), string(b), got, ok, want)
+			case want < c && ok:
+				t.Fatalf("cutoff %d: LCS(%q, %q) = %d, true; want false (LCS %d)", c, string(a), string(b), got, want)
+			}
+		}
+	}
+}
+
+func FuzzLCS(f *testing.F) {
+	f.Add("kitten", "sitting")
+	f.Add("", "x")
+	f.Add("héllo\xff", "hello")
+	f.Add("ab", "ba")
+	var mt lcsMatcher
+	f.Fuzz(func(t *testing.T, a, b string) {
+		ra, rb := []rune(a), []rune(b)
+		if len(ra) > 400 || len(rb) > 400 {
+			return
+		}
+		want := naiveLCS(ra, rb)
+		if got := LCS(a, b); got != want {
+			t.Fatalf("LCS(%q, %q) = %d, want %d", a, b, got, want)
+		}
+		for _, c := range []int{want - 1, want, want + 1, (len(ra) + len(rb)) * 9 / 20} {
+			got, ok := mt.lcsAtLeast(ra, rb, c)
+			if (want >= c) != ok || (ok && got != want) {
+				t.Fatalf("cutoff %d: LCS(%q, %q) = %d, %v; want %d", c, a, b, got, ok, want)
+			}
+		}
+		if s := Similarity(a, b); s < 0 || s > 1 {
+			t.Fatalf("Similarity(%q, %q) = %v", a, b, s)
+		}
+	})
+}

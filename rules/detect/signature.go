@@ -1,0 +1,155 @@
+package detect
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// The regular expressions of seed 004's extractSignature, read with Go RE2
+// semantics (RULES.md §8 Readings: ASCII \w \d \s, (?i), `.` stops at \n).
+var (
+	sigErrorRe    = regexp.MustCompile(`(?i)Error:?\s*(\w+).*?at\s*(\S+)`)
+	sigTestRe     = regexp.MustCompile(`(?i)(\d+)\s*(?:tests?\s*)?fail`)
+	sigTestNameRe = regexp.MustCompile(`(?i)fail.*?:\s*\S+`)
+	sigFileRe     = regexp.MustCompile(`(?i)(?:modified|changed|updated|fixed)\s+(\S+\.(?:ts|js|go|py))`)
+	sigActionRe   = regexp.MustCompile(`(?i)(added|removed|fixed|updated|changed)\s+(\w+)`)
+)
+
+// fallbackLen is the number of code points the fallback signature keeps.
+const fallbackLen = 50
+
+// Signature is a step's signature for signature_repeat (RULES.md §8):
+// norm(action) + "|" + OutputSignature(output).
+func Signature(action, output string) string {
+	return norm(action) + "|" + OutputSignature(output)
+}
+
+// OutputSignature is seed 004's extractSignature as RULES.md §8 reads it,
+// tried in order:
+//   - an error: `error:<word>-<location>` ("Error: TypeError - Cannot read
+//     property 'id' of null at auth.ts:45" → `error:TypeError-auth.ts:45`);
+//   - a test failure: `test-fail:<count>-<names>`, count the first number
+//     before "fail", names the first two whole matches of `fail.*?:\s*\S+`
+//     joined by commas, so that 3, 2 and 1 failures differ;
+//   - a file modification: `file:<file>-<word>`, the word the one after an
+//     action verb found after the file ("Fixed auth.ts - updated
+//     validation" → `file:auth.ts-validation`), else "modified";
+//   - else the first 50 code points, lower case, each run of white space
+//     (unicode.IsSpace) turned into one "-".
+func OutputSignature(output string) string {
+	if m := sigErrorRe.FindStringSubmatch(output); m != nil {
+		return "error:" + m[1] + "-" + m[2]
+	}
+	if m := sigTestRe.FindStringSubmatch(output); m != nil {
+		names := sigTestNameRe.FindAllString(output, 2)
+		return fmt.Sprintf("test-fail:%s-%s", m[1], strings.Join(names, ","))
+	}
+	if loc := sigFileRe.FindStringSubmatchIndex(output); loc != nil {
+		action := "modified"
+		// The seed searches the whole output, which finds the verb that
+		// introduced the file ("Fixed") and makes every fix of a file the
+		// same; its own examples need the word after the file's action.
+		if m := sigActionRe.FindStringSubmatch(output[loc[1]:]); m != nil {
+			action = m[2]
+		}
+		return "file:" + output[loc[2]:loc[3]] + "-" + action
+	}
+	return fallbackSignature(output)
+}
+
+func fallbackSignature(output string) string {
+	// Cut after 50 code points (an invalid byte counts as one).
+	cut, n := 0, 0
+	for cut < len(output) && n < fallbackLen {
+		_, size := utf8.DecodeRuneInString(output[cut:])
+		cut += size
+		n++
+	}
+	lower := strings.ToLower(output[:cut])
+	var b strings.Builder
+	b.Grow(len(lower))
+	inSpace := false
+	for _, r := range lower {
+		if unicode.IsSpace(r) {
+			if !inSpace {
+				b.WriteByte('-')
+			}
+			inSpace = true
+			continue
+		}
+		inSpace = false
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// SignatureConfig configures signature_repeat.
+type SignatureConfig struct {
+	// Threshold is signature_threshold: how many equal signatures in a row
+	// make a loop.
+	Threshold int
+}
+
+// SignatureParams declares signature_repeat's keys.
+var SignatureParams = []Param{
+	{Key: "signature_threshold", Type: TypeInt, Default: 3, Min: bound(2), Max: bound(100),
+		Doc: "a loop fires when this many consecutive steps have the same signature"},
+}
+
+// DefaultSignatureConfig is signature_repeat's deployed default.
+func DefaultSignatureConfig() SignatureConfig { return SignatureConfig{Threshold: 3} }
+
+// Validate checks the configuration against SignatureParams.
+func (c SignatureConfig) Validate() error {
+	return checkAll(SignatureParams, c.values())
+}
+
+func (c SignatureConfig) values() map[string]float64 {
+	return map[string]float64{"signature_threshold": float64(c.Threshold)}
+}
+
+// SignatureFiring is one signature_repeat firing.
+type SignatureFiring struct {
+	Firing
+	// Signature is the repeated signature.
+	Signature string `json:"signature"`
+}
+
+// SignatureRepeat is the signature_repeat detector (RULES.md §8): it fires
+// at every step whose last Threshold signatures, its own included, are
+// equal. It keeps max(5, Threshold) signatures, as the design's window of 5
+// does.
+type SignatureRepeat struct {
+	threshold int
+	sigs      ring[string]
+}
+
+// NewSignatureRepeat returns a detector with no history.
+func NewSignatureRepeat(c SignatureConfig) (*SignatureRepeat, error) {
+	if err := c.Validate(); err != nil {
+		return nil, err
+	}
+	return &SignatureRepeat{threshold: c.Threshold, sigs: newRing[string](max(5, c.Threshold))}, nil
+}
+
+// Step adds a step's signature and returns the firing, if any.
+func (d *SignatureRepeat) Step(s Step) []SignatureFiring {
+	sig := Signature(s.Action, s.Output)
+	d.sigs.push(sig)
+	last := d.sigs.last(d.threshold)
+	if last == nil {
+		return nil
+	}
+	for _, p := range last {
+		if p != sig {
+			return nil
+		}
+	}
+	return []SignatureFiring{{
+		Firing:    Firing{Step: s.N, Rule: "signature_repeat", Kind: KindLoop, Origin: OriginGeneric},
+		Signature: sig,
+	}}
+}

@@ -1,0 +1,151 @@
+package detect
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestOutputSignature(t *testing.T) {
+	tests := []struct {
+		name, output, want string
+	}{
+		// Seed 004's examples, as RULES.md §8 reads them.
+		{"error example", "Error: TypeError - Cannot read property 'id' of null at auth.ts:45", "error:TypeError-auth.ts:45"},
+		{"test example", "Running tests... 2 failed: auth.test.ts - login test timeout, logout test assertion",
+			"test-fail:2-failed: auth.test.ts"},
+		// The seed's prose gives "test-fail:3-auth,login", but these lines
+		// have no colon for its name pattern: the count tells them apart.
+		{"3 failing", "3 tests failing - auth, login, logout", "test-fail:3-"},
+		{"2 failing", "2 tests failing - auth, login", "test-fail:2-"},
+		{"1 failing", "1 test failing - auth", "test-fail:1-"},
+		{"fix null check", "Fixed auth.ts - added null check", "file:auth.ts-null"},
+		{"fix validation", "Fixed auth.ts - updated validation", "file:auth.ts-validation"},
+		{"fix refactor", "Fixed auth.ts - refactored handler", "file:auth.ts-modified"},
+		{"modified example", "Modified auth.ts line 45-52, added null check for user.profile", "file:auth.ts-null"},
+		{"research example", "Searched GitHub for 'oauth2 refresh token', found 3 patterns...",
+			"searched-github-for-'oauth2-refresh-token',-found-"},
+
+		// Test names: the first two whole matches, comma-joined.
+		{"test names", "FAIL: test_login\nFAIL: test_logout\nFAIL: test_x\n3 failed",
+			"test-fail:3-FAIL: test_login,FAIL: test_logout"},
+		{"count is leftmost number before fail", "10 passed, 2 failed", "test-fail:2-"},
+		// Extraction order: error first.
+		{"error before test", "Error: x at y; 3 tests failed", "error:x-y;"},
+		{"case insensitive", "ERROR: Boom AT main.go:3", "error:Boom-main.go:3"},
+		// RE2: `.` stops at \n, so the error pattern needs "at" on its line.
+		{"error across lines", "Error: boom\n  at foo.js:1", "error:-boom-at-foo.js:1"},
+		// The seed's pattern finds "at" inside a word.
+		{"at inside word", "Error: TypeError in data.ts", "error:TypeError-a.ts"},
+		// ASCII \w: the file must end in .ts/.js/.go/.py.
+		{"file go", "updated   main.go", "file:main.go-modified"},
+		{"file other ext", "updated README.md", "updated-readme.md"},
+
+		// Fallback: code points, unicode.IsSpace runs.
+		{"empty", "", ""},
+		{"unicode space runs", "Ünïcödé\t\u00a0 Text\n", "ünïcödé-text-"},
+		{"50 code points", strings.Repeat("é", 60), strings.Repeat("é", 50)},
+		{"leading space", "  Hello  World", "-hello-world"},
+		{"invalid utf8 counts one", "\xff" + strings.Repeat("a", 60), "\ufffd" + strings.Repeat("a", 49)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := OutputSignature(tt.output); got != tt.want {
+				t.Errorf("OutputSignature(%q) = %q, want %q", tt.output, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestSignature(t *testing.T) {
+	if got, want := Signature("  LS -la ", "Fixed auth.ts - added null check"), "ls -la|file:auth.ts-null"; got != want {
+		t.Errorf("Signature = %q, want %q", got, want)
+	}
+	if got, want := Signature("", ""), "|"; got != want {
+		t.Errorf("Signature = %q, want %q", got, want)
+	}
+}
+
+func TestSignatureRepeat(t *testing.T) {
+	tests := []struct {
+		name      string
+		threshold int
+		outputs   []string
+		want      []int // steps that fire
+	}{
+		{"seed window example", 3, []string{"a", "b", "a", "a", "a"}, []int{5}},
+		{"fires again while it goes on", 3, []string{"a", "a", "a", "a", "b", "a"}, []int{3, 4}},
+		{"below threshold", 3, []string{"a", "a", "b", "a", "a"}, nil},
+		{"threshold 2", 2, []string{"a", "a", "b", "b", "a"}, []int{2, 4}},
+		{"threshold above keep", 7, []string{"a", "a", "a", "a", "a", "a", "a", "a"}, []int{7, 8}},
+		{"true loop", 3, []string{"Fixed auth.ts - added null check", "Fixed auth.ts - added null check", "Fixed auth.ts - added null check"}, []int{3}},
+		{"different actions on a file", 3, []string{"Fixed auth.ts - added null check", "Fixed auth.ts - updated validation", "Fixed auth.ts - refactored handler"}, nil},
+		{"failures going down", 3, []string{"3 tests failing - auth, login, logout", "2 tests failing - auth, login", "1 test failing - auth"}, nil},
+		{"same signature, different text", 3, []string{"Error: E at x.go:1 (1st)", "Error: E at x.go:1 (2nd)", "error: E at x.go:1"}, []int{3}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d, err := NewSignatureRepeat(SignatureConfig{Threshold: tt.threshold})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []int
+			for i, out := range tt.outputs {
+				for _, f := range d.Step(Step{N: i + 1, Action: "run", Output: out}) {
+					if f.Rule != "signature_repeat" || f.Kind != KindLoop || f.Origin != OriginGeneric {
+						t.Errorf("firing %+v", f)
+					}
+					if want := Signature("run", out); f.Signature != want {
+						t.Errorf("signature %q, want %q", f.Signature, want)
+					}
+					got = append(got, f.Step)
+				}
+			}
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("fired at %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestSignatureRepeatActionCounts(t *testing.T) {
+	d, _ := NewSignatureRepeat(DefaultSignatureConfig())
+	steps := []Step{{N: 1, Action: "a", Output: "x"}, {N: 2, Action: "b", Output: "x"}, {N: 3, Action: " A ", Output: "x"}, {N: 4, Action: "a", Output: "x"}}
+	var got []int
+	for _, s := range steps {
+		for _, f := range d.Step(s) {
+			got = append(got, f.Step)
+		}
+	}
+	if len(got) != 0 {
+		t.Errorf("fired at %v, want none (the action differs at step 2)", got)
+	}
+}
+
+func TestSignatureConfigValidate(t *testing.T) {
+	if _, err := NewSignatureRepeat(SignatureConfig{Threshold: 1}); err == nil || !strings.Contains(err.Error(), "signature_threshold") {
+		t.Errorf("threshold 1: err = %v, want one naming signature_threshold", err)
+	}
+}
+
+func FuzzOutputSignature(f *testing.F) {
+	for _, s := range []string{
+		"Error: TypeError - Cannot read property 'id' of null at auth.ts:45",
+		"3 tests failing - auth, login, logout",
+		"FAIL: a\nFAIL: b\n2 failed",
+		"Fixed auth.ts - updated validation",
+		"\xff\xfe abc", "",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		sig := OutputSignature(s)
+		switch {
+		case strings.HasPrefix(sig, "error:"), strings.HasPrefix(sig, "test-fail:"), strings.HasPrefix(sig, "file:"):
+		default:
+			if n := len([]rune(sig)); n > fallbackLen {
+				t.Errorf("fallback %q has %d code points", sig, n)
+			}
+		}
+	})
+}
