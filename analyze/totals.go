@@ -19,6 +19,7 @@ type Totals struct {
 	MedianTurnsSaved  float64 `json:"median_turns_saved"`
 	Warnings          int     `json:"warnings"`
 	WouldReject       int     `json:"would_reject"`
+	LowConfidence     int     `json:"low_confidence"`
 	LinesSkipped      int     `json:"lines_skipped"`
 
 	saved map[int]int // turns saved → terminated episodes
@@ -32,6 +33,7 @@ func (t *Totals) Add(r *Result, recordedTurns, linesSkipped int) {
 	t.LinesSkipped += linesSkipped
 	t.Warnings += r.Warnings
 	t.WouldReject += r.WouldReject
+	t.LowConfidence += r.LowConfidence
 	if r.Censored {
 		t.Censored++
 	}

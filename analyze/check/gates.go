@@ -52,9 +52,9 @@ func MaxForfeitGate(t *analyze.Totals, limit float64) GateResult {
 
 // FailOn is a --fail-on gate: RULE/KIND[:rejected][@EPISODES]. It fails
 // when the rule reports that kind at all in an episode in scope; with
-// :rejected, only firings whose adjusted confidence would have rejected the
-// action count (kinds carrying an adjusted confidence:
-// score_adjustment/adjustment and location_revisit/penalty); EPISODES is a
+// :rejected, only firings that would have rejected the action count (kinds
+// carrying a rejected flag: score_adjustment/adjustment; a revisit penalty
+// lowers confidence, never the score, so it never rejects); EPISODES is a
 // comma-separated list of globs on episode ids (path.Match syntax), e.g.
 // the team's winning reference episodes; every episode without it.
 type FailOn struct {
@@ -70,8 +70,7 @@ type FailOn struct {
 	Fired int
 	Where []EpisodeCount
 
-	kind          *rules.Kind
-	rejectedField bool // the kind carries its own rejected flag
+	kind *rules.Kind
 }
 
 // EpisodeCount is how many times a gate's firing occurred in one episode.
@@ -111,11 +110,10 @@ func ParseFailOn(spec string) (*FailOn, error) {
 		if qual != "rejected" {
 			return nil, fmt.Errorf("--fail-on %q: unknown qualifier %q (the only one is :rejected)", spec, qual)
 		}
-		if !hasField(k.Fields, "adjusted") {
-			return nil, fmt.Errorf("--fail-on %q: %s/%s never rejects an action; :rejected applies to kinds with an adjusted confidence (score_adjustment/adjustment, location_revisit/penalty)", spec, rule, kind)
+		if !hasField(k.Fields, "rejected") {
+			return nil, fmt.Errorf("--fail-on %q: %s/%s never rejects an action; :rejected applies to score_adjustment/adjustment (a revisit penalty lowers the critic's confidence, not its score)", spec, rule, kind)
 		}
 		f.Rejected = true
-		f.rejectedField = hasField(k.Fields, "rejected")
 	}
 	if scoped {
 		for _, p := range strings.Split(scope, ",") {
@@ -145,9 +143,8 @@ func hasField(fields []string, name string) bool {
 // (Options.KeepFirings); plain RULE/KIND gates use the counts.
 func (f *FailOn) NeedsFirings() bool { return f.Rejected }
 
-// Observe counts the gate's firings in one outcome; threshold is the
-// configuration's rejection_threshold.
-func (f *FailOn) Observe(o *analyze.Outcome, threshold float64) {
+// Observe counts the gate's firings in one outcome.
+func (f *FailOn) Observe(o *analyze.Outcome) {
 	if f.patterns != nil && !f.inScope(o.EpisodeID) {
 		return
 	}
@@ -160,7 +157,8 @@ func (f *FailOn) Observe(o *analyze.Outcome, threshold float64) {
 			if x.Kind != f.kind {
 				continue
 			}
-			if (f.rejectedField && x.Rejected) || (!f.rejectedField && x.HasBase && x.Adjusted < threshold) {
+			// As would_reject: a firing after the cut never happens.
+			if x.Rejected && !o.AfterCut(x) {
 				n++
 			}
 		}

@@ -133,7 +133,6 @@ func Run(opts Options) (*Result, error) {
 
 	cfg := opts.Config
 	cur := NewBaseline(cfg)
-	threshold := rules.RejectionThreshold.Get(cfg)
 	keep := false
 	for _, f := range opts.FailOn {
 		keep = keep || f.NeedsFirings()
@@ -177,7 +176,7 @@ func Run(opts Options) (*Result, error) {
 			o := fr.Outcomes[i]
 			totals.Add(&o.Result, o.RecordedTurns, ep.Diag.Skipped)
 			for _, f := range opts.FailOn {
-				f.Observe(o, threshold)
+				f.Observe(o)
 			}
 			cur.Episodes = append(cur.Episodes, NewEntry(o, source, hashes[fr.Path]))
 			if ep.Diag.Skipped > 0 {
