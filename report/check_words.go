@@ -68,7 +68,7 @@ func DriftMessage(e *check.Episode, d *check.Drift) string {
 		return fmt.Sprintf("score forfeited %s → %s", num(b.ScoreForfeited), num(c.ScoreForfeited))
 	case "false_termination":
 		if c.FalseTermination {
-			return "now a false termination: the recording made progress after the termination turn"
+			return "now a false termination: the score rose above the score at the termination turn"
 		}
 		return "no longer a false termination"
 	case "censored":
@@ -78,6 +78,8 @@ func DriftMessage(e *check.Episode, d *check.Drift) string {
 		return "no longer censored"
 	case "would_reject":
 		return fmt.Sprintf("actions that would be rejected %s → %s", d.Baseline, d.Current)
+	case "low_confidence":
+		return fmt.Sprintf("revisit penalties below 0.3 confidence (could let a rejected action through) %s → %s", d.Baseline, d.Current)
 	}
 	if k, ok := strings.CutPrefix(d.Field, "firing_counts/"); ok {
 		return fmt.Sprintf("%s fired %s → %s times", k, d.Baseline, d.Current)
