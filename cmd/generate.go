@@ -19,6 +19,9 @@ type GenerateOptions struct {
 	Seed     uint64
 	Size     string // e.g. 300MB; empty: no size target
 	MaxNoise string // cap on noise line size; empty: realistic, up to several MB
+
+	// SizeBytes and MaxNoiseBytes are Size and MaxNoise parsed (0: none).
+	SizeBytes, MaxNoiseBytes int64
 }
 
 // NewCmdGenerate builds `loopbreak generate`: synthetic ZorkGPT-format
@@ -40,10 +43,12 @@ endings by game over, turn limit and live stuck termination.`,
 			if opts.Episodes < 1 {
 				return usageErrorf("--episodes must be at least 1")
 			}
-			for _, s := range []string{opts.Size, opts.MaxNoise} {
-				if _, err := parseSize(s); err != nil {
-					return &usageError{err}
-				}
+			var err error
+			if opts.SizeBytes, err = parseSize(opts.Size); err != nil {
+				return usageErrorf("--size %v", err)
+			}
+			if opts.MaxNoiseBytes, err = parseSize(opts.MaxNoise); err != nil {
+				return usageErrorf("--max-noise %v", err)
 			}
 			if runF != nil {
 				return runF(opts)
@@ -59,9 +64,7 @@ endings by game over, turn limit and live stuck termination.`,
 }
 
 func generateRun(opts *GenerateOptions) error {
-	size, _ := parseSize(opts.Size)
-	noise, _ := parseSize(opts.MaxNoise)
-	paths, err := replaytest.WriteCorpusCapped(opts.Dir, opts.Episodes, opts.Seed, size, int(noise))
+	paths, err := replaytest.WriteCorpusCapped(opts.Dir, opts.Episodes, opts.Seed, opts.SizeBytes, int(opts.MaxNoiseBytes))
 	if err != nil {
 		return err
 	}
@@ -80,7 +83,7 @@ func parseSize(s string) (int64, error) {
 	}
 	n, err := humanize.ParseBytes(s)
 	if err != nil || strings.Contains(s, ",") || n > math.MaxInt64 {
-		return 0, fmt.Errorf("size %q: want a size like 300MB or 300MiB", s)
+		return 0, fmt.Errorf("%q: want a size like 300MB or 300MiB", s)
 	}
 	return int64(n), nil
 }

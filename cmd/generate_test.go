@@ -34,7 +34,7 @@ func TestParseSize(t *testing.T) {
 		t.Run(tc.in, func(t *testing.T) {
 			got, err := parseSize(tc.in)
 			if tc.err {
-				want := `size "` + tc.in + `": want a size like 300MB or 300MiB`
+				want := `"` + tc.in + `": want a size like 300MB or 300MiB`
 				if err == nil || err.Error() != want {
 					t.Fatalf("parseSize(%q) = %d, %v; want error %q", tc.in, got, err, want)
 				}
