@@ -22,6 +22,10 @@ that would have saved.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
+	// --version without cobra's -v shorthand: -v is analyze's --verbose.
+	root.Flags().Bool("version", false, "print the version (as 'loopbreak version')")
+	root.Version = versionText()
+	root.SetVersionTemplate("{{.Version}}\n")
 	root.SetIn(ios.In)
 	root.SetOut(ios.Out)
 	root.SetErr(ios.ErrOut)
@@ -35,6 +39,7 @@ that would have saved.`,
 		NewCmdRules(ios, nil),
 		NewCmdConfig(ios, nil),
 		NewCmdGenerate(ios, nil),
+		NewCmdVersion(ios),
 	)
 	return root
 }
