@@ -41,6 +41,7 @@ that would have saved.`,
 		NewCmdGenerate(ios, nil),
 		NewCmdVersion(ios),
 	)
+	registerCompletions(root)
 	return root
 }
 
