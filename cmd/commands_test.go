@@ -242,3 +242,42 @@ func listTree(t *testing.T, root string) string {
 	}
 	return b.String()
 }
+
+// TestRunOutputs: options → output, calling each run function directly,
+// with stdout a terminal and not: these commands print the same either
+// way (no colour, no terminal-width tables), so both match the goldens.
+func TestRunOutputs(t *testing.T) {
+	empty := t.TempDir()
+	for _, tty := range []bool{false, true} {
+		for _, tc := range []struct {
+			golden string
+			run    func(*IOStreams) error
+		}{
+			{"rules/camping-oscillation.txt", func(ios *IOStreams) error {
+				return rulesRun(&RulesOptions{IO: ios, Names: []string{"camping", "oscillation"}, Format: "text"})
+			}},
+			{"rules/all.json", func(ios *IOStreams) error { return rulesRun(&RulesOptions{IO: ios, Format: "json"}) }},
+			{"config/default.txt", func(ios *IOStreams) error {
+				return configRun(&ConfigOptions{IO: ios, Config: configFlags{Dir: empty}, Format: "text"})
+			}},
+			{"config/default.toml", func(ios *IOStreams) error {
+				return configRun(&ConfigOptions{IO: ios, Config: configFlags{Dir: empty}, Format: "toml"})
+			}},
+		} {
+			t.Run(fmt.Sprintf("%s tty=%v", tc.golden, tty), func(t *testing.T) {
+				ios, _, out, errOut := Test()
+				ios.StdoutTTY, ios.StderrTTY = tty, tty
+				if err := tc.run(ios); err != nil || errOut.Len() > 0 {
+					t.Fatalf("%v: %s", err, errOut)
+				}
+				want, err := os.ReadFile(filepath.Join("..", "testdata", tc.golden))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if out.String() != string(want) {
+					t.Errorf("output differs from %s:\n%s", tc.golden, out)
+				}
+			})
+		}
+	}
+}
