@@ -46,3 +46,16 @@ func TestParseSize(t *testing.T) {
 		})
 	}
 }
+
+// FuzzParseSize: any input gives a non-negative size or an error, never a
+// panic.
+func FuzzParseSize(f *testing.F) {
+	for _, s := range []string{"300MB", "1.5GiB", "0", "-1", "NaN", "Inf", "1,5GB", "18446744073709551615", "16EiB", ".5k", "1e3MB"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if n, err := parseSize(s); err == nil && n < 0 {
+			t.Fatalf("parseSize(%q) = %d", s, n)
+		}
+	})
+}
