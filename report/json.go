@@ -35,9 +35,13 @@ type Episode struct {
 	LLMCallsMethod   string               `json:"llm_calls_method"`
 	ScoreForfeited   float64              `json:"score_forfeited"`
 	FalseTermination bool                 `json:"false_termination"`
+	ProgressAfter    *analyze.Progress    `json:"progress_after"`
+	ObjectivesAfter  int                  `json:"objectives_after"`
 	Censored         bool                 `json:"censored"`
 	FiringCounts     map[string]int       `json:"firing_counts"`
+	Warnings         int                  `json:"warnings"`
 	WouldReject      int                  `json:"would_reject"`
+	LowConfidence    int                  `json:"low_confidence"`
 	Diagnostics      Diagnostics          `json:"diagnostics"`
 	Firings          []Firing             `json:"firings"`
 }
@@ -68,9 +72,12 @@ func NewEpisode(o *analyze.Outcome, ep *replay.Episode) Episode {
 		LLMCallsMethod:   o.LLMCallsMethod,
 		ScoreForfeited:   o.ScoreForfeited,
 		FalseTermination: o.FalseTermination,
+		ObjectivesAfter:  o.ObjectivesAfter,
 		Censored:         o.Censored,
 		FiringCounts:     o.Counts,
+		Warnings:         o.Warnings,
 		WouldReject:      o.WouldReject,
+		LowConfidence:    o.LowConfidence,
 		Diagnostics: Diagnostics{
 			Lines: ep.Diag.Lines, Skipped: ep.Diag.Skipped,
 			Problems: nonNil(ep.Diag.Problems), Notes: nonNil(ep.Diag.Notes),
@@ -81,8 +88,12 @@ func NewEpisode(o *analyze.Outcome, ep *replay.Episode) Episode {
 	if e.Checkpoints == nil {
 		e.Checkpoints = []analyze.Checkpoint{}
 	}
+	if o.ProgressAfter.Turn != 0 {
+		p := o.ProgressAfter
+		e.ProgressAfter = &p
+	}
 	for i := range o.Firings {
-		e.Firings[i] = Firing(o.Firings[i])
+		e.Firings[i] = Firing{Firing: o.Firings[i], AfterCut: o.AfterCut(&o.Firings[i])}
 	}
 	return e
 }
@@ -94,9 +105,15 @@ func nonNil(s []string) []string {
 	return s
 }
 
-// Firing marshals a rules.Firing as {"turn","rule","kind", fields...}
-// with the fields its rule declares for that kind, in that order.
-type Firing rules.Firing
+// Firing marshals a rules.Firing as {"turn","rule","kind", fields...,
+// "after_cut"} with the fields its rule declares for that kind, in that
+// order. AfterCut: the firing is after the termination turn, so the
+// terminated run would never have seen it (the outcome's counts leave it
+// out).
+type Firing struct {
+	rules.Firing
+	AfterCut bool
+}
 
 func (f Firing) MarshalJSON() ([]byte, error) {
 	var b bytes.Buffer
@@ -110,12 +127,14 @@ func (f Firing) MarshalJSON() ([]byte, error) {
 		b.WriteByte(',')
 		writeString(&b, field)
 		b.WriteByte(':')
-		v, err := json.Marshal(FieldValue((*rules.Firing)(&f), field))
+		v, err := json.Marshal(FieldValue(&f.Firing, field))
 		if err != nil {
 			return nil, err
 		}
 		b.Write(v)
 	}
+	b.WriteString(`,"after_cut":`)
+	b.WriteString(strconv.FormatBool(f.AfterCut))
 	b.WriteByte('}')
 	return b.Bytes(), nil
 }

@@ -17,15 +17,15 @@ func TestFiringJSON(t *testing.T) {
 		want string
 	}{
 		{rules.Firing{Turn: 40, Rule: rules.ProgressVelocity, Kind: rules.Termination, TurnsStuck: 40, Score: 5},
-			`{"turn":40,"rule":"progress_velocity","kind":"termination","turns_stuck":40,"score":5}`},
+			`{"turn":40,"rule":"progress_velocity","kind":"termination","turns_stuck":40,"score":5,"after_cut":true}`},
 		// No logged confidence: base and adjusted are null, not 0.
 		{rules.Firing{Turn: 3, Rule: rules.LocationRevisit, Kind: rules.Penalty, Location: "1", Visits: 1, Penalty: -0.2},
-			`{"turn":3,"rule":"location_revisit","kind":"penalty","location":"1","visits":1,"penalty":-0.2,"base":null,"adjusted":null}`},
+			`{"turn":3,"rule":"location_revisit","kind":"penalty","location":"1","visits":1,"penalty":-0.2,"base":null,"adjusted":null,"after_cut":false}`},
 		{rules.Firing{Turn: 4, Rule: rules.Oscillation, Kind: rules.OscillationDetection, Pattern: [2]string{"1", "2"}},
-			`{"turn":4,"rule":"oscillation","kind":"detection","pattern":["1","2"]}`},
+			`{"turn":4,"rule":"oscillation","kind":"detection","pattern":["1","2"],"after_cut":true}`},
 	}
 	for _, c := range cases {
-		got, err := json.Marshal(Firing(c.f))
+		got, err := json.Marshal(Firing{Firing: c.f, AfterCut: c.f.Turn > 3})
 		if err != nil {
 			t.Fatal(err)
 		}
