@@ -52,13 +52,20 @@ func TestTextEpisode(t *testing.T) {
 		"  turns saved        20 of 60 (33.3%)\n",
 		"  LLM calls saved    80 (estimated: 4 per turn + 2 per rejected action)\n",
 		"  score forfeited    4\n",
-		"  false termination  yes: the recording made progress after t=40\n",
+		"  false termination  yes: score rose 5 → 9 at t=55\n",
 		"  log lines          300 read, 1 skipped\n    eps/E1/episode_log.jsonl:7: not JSON\n",
 		"  check points       t=40 (40), t=50 (50)\n",
 		"\n  Stuck periods\n",
 		"\n  Countdown warnings (would have been shown)\n    t=20–55      stagnation t=20–29, urgent t=30–34, critical t=35–55\n",
-		"\n  Penalties and detections (would have fired)\n",
-		" oscillation       Kitchen ↔ Attic    t=4–60       57            0             0 \n",
+		// What ZorkGPT would have done first, counted up to the cut by hand:
+		// penalties at t=3–40 (38), below 0.3 from t=5 on (2 visits, 0.6-0.4).
+		"\n  Penalties and hints ZorkGPT would have given (would have fired)\n    up to t=40: 38 revisit penalties, 36 low confidence (below 0.3: could let a rejected action\n",
+		"after cut: firings after t=40, which the terminated run would never have seen\n",
+		" location_revisit  Kitchen           t=3–59       29              18         10 \n",
+		// Then the design's proposals: oscillation from t=4 (37 up to t=40 of
+		// 57), camping from t=9 (32 of 52).
+		"\n  Proposed rules (loop-break design; not in ZorkGPT)\n    up to t=40: 37 oscillation and 32 camping detections, 0 score adjustments, 0 would reject the action\n",
+		" oscillation  Kitchen ↔ Attic   t=4–60       57            0             0         20 \n",
 		" from  to  turns  score   \n  ──────────────────────────\n      1  54     54      5   \n",
 	} {
 		if !strings.Contains(got, want) {
