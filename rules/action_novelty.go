@@ -18,6 +18,7 @@ var Hint = &Kind{Name: "hint", Doc: "the action was tried recently", Fields: []s
 // ActionNovelty is RULES.md section 7: the repeated-action hint (Phase 1C).
 var ActionNovelty = &Rule{
 	Name:    "action_novelty",
+	Origin:  OriginZorkGPT,
 	Title:   "hint when an action repeats one of the recent actions",
 	Section: "docs/rules.md#action_novelty",
 	Doc: "Keeps the normalised (trimmed, lower-case) actions of earlier turns and hints \"you have tried " +

@@ -17,12 +17,13 @@ var CampingDetection = &Kind{Name: "detection", Doc: "a location fills the windo
 // Camping is RULES.md section 5: repeated returns to one location.
 var Camping = &Rule{
 	Name:    "camping",
+	Origin:  OriginDesign,
 	Title:   "one location filling the recent window",
 	Section: "docs/rules.md#camping",
 	Doc: "Over the last camping_window turn-start locations (at least camping_threshold of them), counts " +
 		"each location; when the most frequent reaches camping_threshold the agent is camping there (on a " +
 		"tie, the location that appears first in the window). Runs with enable_loop_detection and feeds " +
-		"score_adjustment.",
+		"score_adjustment. A design proposal: ZorkGPT never shipped it.",
 	Params:  []*Param{campingThreshold.Param, campingWindow.Param, campingReturnPenalty.Param},
 	Kinds:   []*Kind{CampingDetection},
 	Enabled: enableLoopDetection.Get,

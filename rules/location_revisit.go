@@ -17,6 +17,7 @@ var Penalty = &Kind{Name: "penalty", Doc: "the critic's confidence would have be
 // LocationRevisit is RULES.md section 3: the revisit penalty (Phase 1B).
 var LocationRevisit = &Rule{
 	Name:    "location_revisit",
+	Origin:  OriginZorkGPT,
 	Title:   "penalty on the critic's confidence for revisiting a recent location",
 	Section: "docs/rules.md#location_revisit",
 	Doc: "Keeps the last 20 turn-start locations. At each turn it counts how often the current location " +

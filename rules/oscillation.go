@@ -18,11 +18,12 @@ var OscillationDetection = &Kind{Name: "detection", Doc: "the last four location
 // Oscillation is RULES.md section 4: A-B-A-B detection (design spec).
 var Oscillation = &Rule{
 	Name:    "oscillation",
+	Origin:  OriginDesign,
 	Title:   "A-B-A-B movement between two locations",
 	Section: "docs/rules.md#oscillation",
 	Doc: "Keeps the last 20 turn-start locations and detects an oscillation when the last four read " +
 		"A, B, A, B with A != B. The pattern [A, B] feeds score_adjustment, which penalises actions " +
-		"leading back into it and rewards actions leading away.",
+		"leading back into it and rewards actions leading away. A design proposal: ZorkGPT never shipped it.",
 	Params:  []*Param{enableLoopDetection.Param, oscillationReturnPenalty.Param, oscillationExplorationBonus.Param},
 	Kinds:   []*Kind{OscillationDetection},
 	Enabled: enableLoopDetection.Get,

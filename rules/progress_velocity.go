@@ -27,6 +27,7 @@ var (
 // objective-based progress).
 var ProgressVelocity = &Rule{
 	Name:    "progress_velocity",
+	Origin:  OriginZorkGPT,
 	Title:   "stuck termination after max_turns_stuck turns without progress",
 	Section: "docs/rules.md#progress_velocity",
 	Doc: "Tracks the turn of the last progress: a score change (up or down) or, with objective-based " +

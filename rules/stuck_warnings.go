@@ -18,6 +18,7 @@ var Warning = &Kind{Name: "warning", Doc: "a countdown warning would have been s
 // StuckWarnings is RULES.md section 2: countdown warnings (Phase 1C).
 var StuckWarnings = &Rule{
 	Name:    "stuck_warnings",
+	Origin:  OriginZorkGPT,
 	Title:   "countdown warnings once stuck for stuck_warning_threshold turns",
 	Section: "docs/rules.md#stuck_warnings",
 	Doc: "At the start of each turn, before the stuck timer sees the turn, computes how long the episode " +
