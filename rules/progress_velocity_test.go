@@ -176,6 +176,8 @@ func rlProject(t testing.TB, f rules.Firing) rules.Firing {
 			p.Action = f.Action
 		case "rejected":
 			p.Rejected = f.Rejected
+		case "low_confidence":
+			p.LowConfidence = f.LowConfidence
 		default:
 			t.Fatalf("%s: field %q unknown to the tests", f.KindKey(), field)
 		}
@@ -225,6 +227,9 @@ func rlString(f rules.Firing) string {
 	}
 	if f.Rejected {
 		add("rejected", true)
+	}
+	if f.LowConfidence {
+		add("low_confidence", true)
 	}
 	return s
 }
