@@ -178,6 +178,8 @@ func rlProject(t testing.TB, f rules.Firing) rules.Firing {
 			p.Rejected = f.Rejected
 		case "low_confidence":
 			p.LowConfidence = f.LowConfidence
+		case "proposal":
+			p.Proposal = f.Proposal
 		default:
 			t.Fatalf("%s: field %q unknown to the tests", f.KindKey(), field)
 		}
@@ -230,6 +232,9 @@ func rlString(f rules.Firing) string {
 	}
 	if f.LowConfidence {
 		add("low_confidence", true)
+	}
+	if f.Proposal != "" {
+		add("proposal", f.Proposal)
 	}
 	return s
 }

@@ -28,6 +28,7 @@ type Firing struct {
 	Location        string
 	Destination     string
 	Action          string
+	Proposal        string // action_novelty/hint: ProposalExecuted or ProposalRejected
 	Rejected        bool
 }
 
