@@ -6,9 +6,9 @@ import (
 
 // Keys of camping.
 var (
-	campingThreshold     = intParam("camping_threshold", 5, "visits within the window that mean camping", bound(1), nil)
-	campingWindow        = intParam("camping_window", 10, "recent locations examined", bound(1), nil)
-	campingReturnPenalty = floatParam("camping_return_penalty", -0.6, "added to the confidence of an action returning to the camped location", bound(-1), bound(0))
+	campingThreshold     = unread(intParam("camping_threshold", 5, "visits within the window that mean camping", bound(1), nil), liveWithoutDesign)
+	campingWindow        = unread(intParam("camping_window", 10, "recent locations examined", bound(1), nil), liveWithoutDesign)
+	campingReturnPenalty = unread(floatParam("camping_return_penalty", -0.6, "added to the confidence of an action returning to the camped location", bound(-1), bound(0)), liveWithoutDesign)
 )
 
 // CampingDetection is the kind of camping.

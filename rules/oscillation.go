@@ -7,10 +7,14 @@ import (
 // Keys of oscillation; enable_loop_detection also turns on camping and
 // score_adjustment.
 var (
-	enableLoopDetection         = boolParam("enable_loop_detection", "replay oscillation, camping and their score adjustments (rules 4-6)")
-	oscillationReturnPenalty    = floatParam("oscillation_return_penalty", -0.8, "added to the confidence of an action returning into the pattern", bound(-1), bound(0))
-	oscillationExplorationBonus = floatParam("oscillation_exploration_bonus", 0.5, "added to the confidence of an action leaving the pattern", bound(0), bound(1))
+	enableLoopDetection         = unread(boolParam("enable_loop_detection", "replay oscillation, camping and their score adjustments (rules 4-6)"), liveWithoutDesign)
+	oscillationReturnPenalty    = unread(floatParam("oscillation_return_penalty", -0.8, "added to the confidence of an action returning into the pattern", bound(-1), bound(0)), liveWithoutDesign)
+	oscillationExplorationBonus = unread(floatParam("oscillation_exploration_bonus", 0.5, "added to the confidence of an action leaving the pattern", bound(0), bound(1)), liveWithoutDesign)
 )
+
+// liveWithoutDesign is what the live agent does with the design rules'
+// keys: ZorkGPT never shipped rules 4-6, and its loader ignores them.
+const liveWithoutDesign = "run without oscillation and camping detection"
 
 // OscillationDetection is the kind of oscillation.
 var OscillationDetection = &Kind{Name: "detection", Doc: "the last four locations form A-B-A-B", Fields: []string{"pattern"}}

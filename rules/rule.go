@@ -138,6 +138,11 @@ func Validate(reg []*Rule) error {
 			if err := p.check(p.Default); err != nil {
 				return fmt.Errorf("rule %q: default of %s: %v", r.Name, p.Key, err)
 			}
+			if r.Origin == OriginDesign && p.Unread == "" {
+				// ZorkGPT never shipped the design rules: a pyproject.toml
+				// setting their keys must be told the live agent ignores them.
+				return fmt.Errorf("rule %q: key %s of a design rule does not say what ZorkGPT does without it (Unread)", r.Name, p.Key)
+			}
 		}
 	}
 	return nil

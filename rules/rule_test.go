@@ -93,3 +93,15 @@ func TestValidateOrigin(t *testing.T) {
 		t.Errorf("copy of a registered rule: %v", err)
 	}
 }
+
+// Validate refuses a design rule's key that does not say what the live
+// agent does without it: a pyproject.toml setting it must be warned.
+func TestValidateDesignKeysUnread(t *testing.T) {
+	r := *rules.Camping
+	p := *r.Params[0]
+	p.Unread = ""
+	r.Params = []*rules.Param{&p}
+	if err := rules.Validate([]*rules.Rule{&r}); err == nil || !strings.Contains(err.Error(), "Unread") {
+		t.Errorf("Validate = %v, want an error about %s", err, p.Key)
+	}
+}

@@ -8,7 +8,7 @@ import (
 
 // RejectionThreshold is score_adjustment's key; analyze reads it too (a
 // revisit penalty below it is counted apart).
-var RejectionThreshold = floatParam("rejection_threshold", 0.5, "an adjusted confidence below this rejects the action", bound(0), bound(1))
+var RejectionThreshold = unread(floatParam("rejection_threshold", 0.5, "an adjusted confidence below this rejects the action", bound(0), bound(1)), liveWithoutDesign)
 
 // Adjustment is the kind of score_adjustment.
 var Adjustment = &Kind{Name: "adjustment", Doc: "the critic's confidence would have been adjusted", Fields: []string{"action", "destination", "base", "adjusted", "rejected"}}

@@ -9,7 +9,7 @@ import (
 // Keys of stuck_warnings; analyze reads StuckWarningThreshold.
 var (
 	enableStuckWarnings   = boolParam("enable_stuck_warnings", "replay countdown warnings")
-	StuckWarningThreshold = intParam("stuck_warning_threshold", 20, "turns stuck before warnings start", bound(0), nil)
+	StuckWarningThreshold = intParam("stuck_warning_threshold", 20, "turns stuck before warnings start", bound(5), bound(100))
 )
 
 // Warning is the kind of stuck_warnings.
