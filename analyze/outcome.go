@@ -146,12 +146,8 @@ func (fd *Fired) Count(f *rules.Firing) {
 // confidence below 0.3, where ZorkGPT's rejection override could let a
 // rejected action through (RULES.md §3).
 func IsLowConfidence(f *rules.Firing) bool {
-	return f.Kind == rules.Penalty && f.HasBase && f.Adjusted < OverrideConfidence
+	return f.Kind == rules.Penalty && f.LowConfidence
 }
-
-// OverrideConfidence is the confidence below which ZorkGPT's rejection
-// override may let a rejected action through.
-const OverrideConfidence = 0.3
 
 // Tail reads what an episode recorded after a termination turn. Its sums
 // are computed at most once per episode, so a sweep settles every

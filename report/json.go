@@ -105,8 +105,8 @@ func nonNil(s []string) []string {
 	return s
 }
 
-// Firing marshals a rules.Firing as {"turn","rule","kind", fields...,
-// "after_cut"} with the fields its rule declares for that kind, in that
+// Firing marshals a rules.Firing as {"turn","rule","kind","origin",
+// fields..., "after_cut"} with the fields its rule declares for that kind, in that
 // order. AfterCut: the firing is after the termination turn, so the
 // terminated run would never have seen it (the outcome's counts leave it
 // out).
@@ -123,6 +123,8 @@ func (f Firing) MarshalJSON() ([]byte, error) {
 	writeString(&b, f.Rule.Name)
 	b.WriteString(`,"kind":`)
 	writeString(&b, f.Kind.Name)
+	b.WriteString(`,"origin":`)
+	writeString(&b, f.Rule.Origin)
 	for _, field := range f.Kind.Fields {
 		b.WriteByte(',')
 		writeString(&b, field)
@@ -176,6 +178,12 @@ func FieldValue(f *rules.Firing, field string) any {
 		return f.Action
 	case "rejected":
 		return f.Rejected
+	case "low_confidence":
+		// Always a boolean: without a logged confidence there is no
+		// adjusted value, so nothing could slip through the override.
+		return f.LowConfidence
+	case "proposal":
+		return f.Proposal
 	}
 	return nil
 }

@@ -186,7 +186,7 @@ func (r *Text) Episode(o *analyze.Outcome, ep *replay.Episode) error {
 // the design's proposals, keeping turn order.
 func splitRuns(runs []analyze.Run) (deployed, proposed []analyze.Run) {
 	for _, run := range runs {
-		if Origin(run.Rule) == OriginZorkGPT {
+		if run.Rule.Origin == rules.OriginZorkGPT {
 			deployed = append(deployed, run)
 		} else {
 			proposed = append(proposed, run)
