@@ -56,6 +56,10 @@ type Outcome struct {
 	Firings []rules.Firing
 	// Story is the firings compressed for a reader, when Options.Story.
 	Story *Story
+
+	// Live compares the replay with the live system's logged decisions;
+	// nil when the log has none (RULES.md §10).
+	Live *Live
 }
 
 // Options control what Analyze keeps.
@@ -78,7 +82,11 @@ func Analyze(ep *replay.Episode, cfg *rules.Config, opts Options) *Outcome {
 		Counts:        map[string]int{},
 	}
 	var fired Fired
+	var live []rules.Firing // firings the live system logs too
 	rules.Run(ep, cfg, opts.Rules, func(f rules.Firing) {
+		if ep.Live != nil && liveKind(&f) != "" {
+			live = append(live, f)
+		}
 		o.Counts[f.KindKey()]++
 		switch f.Kind {
 		case rules.Termination:
@@ -103,6 +111,7 @@ func Analyze(ep *replay.Episode, cfg *rules.Config, opts Options) *Outcome {
 	var tail Tail
 	tail.Reset(ep)
 	o.Result = tail.Result(fired)
+	o.Live = compareLive(ep, live, cfg)
 	if opts.Story {
 		o.Story = buildStory(o, ep, cfg)
 	}

@@ -21,6 +21,10 @@ type Totals struct {
 	WouldReject       int     `json:"would_reject"`
 	LowConfidence     int     `json:"low_confidence"`
 	LinesSkipped      int     `json:"lines_skipped"`
+	// LiveDisagreements counts episodes whose live run disagrees with the
+	// replay (RULES.md §10). Analyze and check set it; sweep rows do not
+	// compare live runs and leave it out.
+	LiveDisagreements *int `json:"live_disagreements,omitempty"`
 
 	saved map[int]int // turns saved → terminated episodes
 }
@@ -50,6 +54,16 @@ func (t *Totals) Add(r *Result, recordedTurns, linesSkipped int) {
 	t.saved[r.TurnsSaved]++
 	if r.FalseTermination {
 		t.FalseTerminations++
+	}
+}
+
+// AddLive counts one episode's live comparison (nil: no live events).
+func (t *Totals) AddLive(l *Live) {
+	if t.LiveDisagreements == nil {
+		t.LiveDisagreements = new(int)
+	}
+	if l != nil && !l.Agrees() {
+		*t.LiveDisagreements++
 	}
 }
 

@@ -42,6 +42,7 @@ type Episode struct {
 	Warnings         int                  `json:"warnings"`
 	WouldReject      int                  `json:"would_reject"`
 	LowConfidence    int                  `json:"low_confidence"`
+	Live             *LiveJSON            `json:"live"`
 	Diagnostics      Diagnostics          `json:"diagnostics"`
 	Firings          []Firing             `json:"firings"`
 }
@@ -78,6 +79,7 @@ func NewEpisode(o *analyze.Outcome, ep *replay.Episode) Episode {
 		Warnings:         o.Warnings,
 		WouldReject:      o.WouldReject,
 		LowConfidence:    o.LowConfidence,
+		Live:             NewLive(o.Live),
 		Diagnostics: Diagnostics{
 			Lines: ep.Diag.Lines, Skipped: ep.Diag.Skipped,
 			Problems: nonNil(ep.Diag.Problems), Notes: nonNil(ep.Diag.Notes),

@@ -101,6 +101,18 @@ func (r *Text) Episode(o *analyze.Outcome, ep *replay.Episode) error {
 	if o.Censored && o.Termination != nil {
 		kv("censored", "yes")
 	}
+	if o.Live != nil {
+		for i, line := range liveLines(o.Live, o) {
+			if i == 0 {
+				if !o.Live.Agrees() {
+					line = r.yellow.Sprint(line)
+				}
+				kv("live run", "%s", line)
+			} else {
+				fmt.Fprintf(w, "    %s\n", line)
+			}
+		}
+	}
 	d := ep.Diag
 	lines := fmt.Sprintf("%d read, %d skipped", d.Lines, d.Skipped)
 	if d.Skipped > 0 {

@@ -175,6 +175,7 @@ func Run(opts Options) (*Result, error) {
 			}
 			o := fr.Outcomes[i]
 			totals.Add(&o.Result, o.RecordedTurns, ep.Diag.Skipped)
+			totals.AddLive(o.Live)
 			for _, f := range opts.FailOn {
 				f.Observe(o)
 			}
