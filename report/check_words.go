@@ -208,7 +208,10 @@ func describeGate(g *check.GateResult, t *analyze.Totals) GateJSON {
 func describeFailOn(f *check.FailOn, passed bool) GateJSON {
 	what := f.Rule + "/" + f.Kind
 	verb, never := " fired", " never fired"
-	if f.Rejected {
+	switch {
+	case f.Live:
+		what, verb, never = "live runs", " disagree with the replay", " agree with the replay under this configuration"
+	case f.Rejected:
 		verb, never = " would reject an action", " would never reject an action"
 	}
 	scope := ""
@@ -232,6 +235,10 @@ func describeFailOn(f *check.FailOn, passed bool) GateJSON {
 		}
 		list = append(list, fmt.Sprintf("%s (%d)", e.EpisodeID, e.N))
 	}
-	w.Message = fmt.Sprintf("%s%s %s in %s%s: %s", what, verb, sweepPlural(f.Fired, "time", "times"), sweepPlural(len(f.Where), "episode", "episodes"), scope, strings.Join(list, ", "))
+	times := sweepPlural(f.Fired, "time", "times")
+	if f.Live {
+		times = "on " + sweepPlural(f.Fired, "decision", "decisions")
+	}
+	w.Message = fmt.Sprintf("%s%s %s in %s%s: %s", what, verb, times, sweepPlural(len(f.Where), "episode", "episodes"), scope, strings.Join(list, ", "))
 	return w
 }

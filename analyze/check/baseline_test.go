@@ -339,6 +339,40 @@ func TestFailOnObserve(t *testing.T) {
 	}
 }
 
+// --fail-on live fails when a live run's logged decisions disagree with
+// the replay (RULES.md §10), counting the disagreements, in scope only.
+func TestFailOnLive(t *testing.T) {
+	agrees := &analyze.Outcome{EpisodeID: "a", Live: &analyze.Live{Events: 3}}
+	noLive := &analyze.Outcome{EpisodeID: "b"}
+	differs := &analyze.Outcome{EpisodeID: "c-1", Live: &analyze.Live{Events: 3, Disagreements: make([]analyze.LiveDisagreement, 2)}}
+	cases := []struct {
+		spec  string
+		fired int
+		where []EpisodeCount
+	}{
+		{"live", 2, []EpisodeCount{{"c-1", 2}}},
+		{"live@c-*", 2, []EpisodeCount{{"c-1", 2}}},
+		{"live@a,b", 0, nil},
+	}
+	for _, c := range cases {
+		f, err := ParseFailOn(c.spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, o := range []*analyze.Outcome{agrees, noLive, differs} {
+			f.Observe(o)
+		}
+		if r := f.Result(); !f.Live || r.Passed != (c.fired == 0) || f.Fired != c.fired || !reflect.DeepEqual(f.Where, c.where) {
+			t.Errorf("%s: fired %d in %v, want %d in %v", c.spec, f.Fired, f.Where, c.fired, c.where)
+		}
+	}
+	for spec, want := range map[string]string{"live@": "empty episode pattern", "live:rejected": "want RULE/KIND"} {
+		if _, err := ParseFailOn(spec); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("ParseFailOn(%q) = %v, want %q", spec, err, want)
+		}
+	}
+}
+
 func TestGates(t *testing.T) {
 	var tot analyze.Totals
 	tot.Add(&analyze.Result{Terminated: true, TerminationTurn: 60, TurnsSaved: 40, ScoreForfeited: 5, FalseTermination: true}, 100, 0)

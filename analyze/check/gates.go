@@ -58,7 +58,12 @@ func MaxForfeitGate(t *analyze.Totals, limit float64) GateResult {
 // comma-separated list of globs on episode ids (path.Match syntax), e.g.
 // the team's winning reference episodes; every episode without it.
 type FailOn struct {
-	Spec     string // as written
+	Spec string // as written
+	// Live: the spec is "live[@EPISODES]", failing when a live run
+	// disagrees with the replay under the configuration checked (RULES.md
+	// §10), so CI can assert the deployed configuration is the one
+	// reviewed. Fired then counts disagreements; Rule and Kind are empty.
+	Live     bool
 	Rule     string
 	Kind     string
 	Rejected bool
@@ -84,10 +89,14 @@ func ParseFailOn(spec string) (*FailOn, error) {
 	s := strings.TrimSpace(spec)
 	f := &FailOn{Spec: s}
 	rk, scope, scoped := strings.Cut(s, "@")
+	if rk == "live" {
+		f.Live = true
+		return f, f.parseScope(spec, scope, scoped)
+	}
 	rk, qual, qualified := strings.Cut(rk, ":")
 	rule, kind, ok := strings.Cut(rk, "/")
 	if !ok || rule == "" || kind == "" {
-		return nil, fmt.Errorf("--fail-on %q: want RULE/KIND[:rejected][@EPISODES], e.g. progress_velocity/termination", spec)
+		return nil, fmt.Errorf("--fail-on %q: want RULE/KIND[:rejected][@EPISODES] or live[@EPISODES], e.g. progress_velocity/termination", spec)
 	}
 	r := rules.Lookup(rule)
 	if r == nil {
@@ -115,19 +124,28 @@ func ParseFailOn(spec string) (*FailOn, error) {
 		}
 		f.Rejected = true
 	}
-	if scoped {
-		for _, p := range strings.Split(scope, ",") {
-			if p = strings.TrimSpace(p); p == "" {
-				return nil, fmt.Errorf("--fail-on %q: empty episode pattern after @ or a comma", spec)
-			}
-			if _, err := path.Match(p, ""); err != nil {
-				return nil, fmt.Errorf("--fail-on %q: bad episode pattern %q: %v", spec, p, err)
-			}
-			f.patterns = append(f.patterns, p)
-		}
-		f.Episodes = scope
+	if err := f.parseScope(spec, scope, scoped); err != nil {
+		return nil, err
 	}
 	return f, nil
+}
+
+// parseScope reads the @EPISODES part of a spec.
+func (f *FailOn) parseScope(spec, scope string, scoped bool) error {
+	if !scoped {
+		return nil
+	}
+	for _, p := range strings.Split(scope, ",") {
+		if p = strings.TrimSpace(p); p == "" {
+			return fmt.Errorf("--fail-on %q: empty episode pattern after @ or a comma", spec)
+		}
+		if _, err := path.Match(p, ""); err != nil {
+			return fmt.Errorf("--fail-on %q: bad episode pattern %q: %v", spec, p, err)
+		}
+		f.patterns = append(f.patterns, p)
+	}
+	f.Episodes = scope
+	return nil
 }
 
 func hasField(fields []string, name string) bool {
@@ -149,9 +167,14 @@ func (f *FailOn) Observe(o *analyze.Outcome) {
 		return
 	}
 	n := 0
-	if !f.Rejected {
+	switch {
+	case f.Live:
+		if o.Live != nil {
+			n = len(o.Live.Disagreements)
+		}
+	case !f.Rejected:
 		n = o.Counts[f.kind.Key()]
-	} else {
+	default:
 		for i := range o.Firings {
 			x := &o.Firings[i]
 			if x.Kind != f.kind {
