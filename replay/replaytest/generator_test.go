@@ -319,7 +319,8 @@ func checkEpisode(t *testing.T, s Scenario, evs []ev) {
 	if s.Quirks.GapLen > 0 {
 		return // objectives or score changes inside the gap are not visible
 	}
-	cp, changes, resets := rule1(ts, s.Turns, 40, 10)
+	maxStuck, interval := s.liveConfig()
+	cp, changes, resets := rule1(ts, s.Turns, maxStuck, interval)
 	for _, n := range sortedTurns(ts) {
 		tv := ts[n]
 		if s.LiveLoopBreak {
