@@ -58,7 +58,7 @@ type episodePlan struct {
 	// firstCheckPoint is the live system's first termination check point
 	// under Scenario.liveConfig (0: none within the recorded turns).
 	firstCheckPoint int
-	objectives int
+	objectives      int
 }
 
 // plan validates s and computes every turn: route, actions, replies,
