@@ -409,6 +409,11 @@ func (r *Text) Summary(rows []*analyze.Outcome, t *analyze.Totals, errs []analyz
 	}
 	fmt.Fprintf(w, "\n%d of %d episodes would have been terminated (%d censored); %d of %d turns saved (%.1f%%), %d LLM calls; %d false terminations (%.1f%% of terminated); score forfeited %s.\n",
 		t.Terminated, t.Episodes, t.Censored, t.TurnsSaved, t.RecordedTurns, t.TurnsSavedPct, t.LLMCallsSaved, t.FalseTerminations, t.FalseRatePct, Num(t.ScoreForfeited))
+	fmt.Fprintf(w, "Up to each termination: %d countdown warnings; %d low-confidence revisit penalties (could let a rejected action through ZorkGPT's rejection override); the proposed score adjustments would reject %d actions.\n",
+		t.Warnings, t.LowConfidence, t.WouldReject)
+	if n := t.LiveDisagreements; n != nil && *n > 0 {
+		fmt.Fprintf(w, "%s\n", r.yellow.Sprintf("%d live runs disagree with the replay under this configuration (see each episode's live run)", *n))
+	}
 	if t.LinesSkipped > 0 {
 		fmt.Fprintf(w, "%s\n", r.yellow.Sprintf("%d unreadable lines skipped (see each episode's log lines)", t.LinesSkipped))
 	}

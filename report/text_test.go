@@ -139,6 +139,7 @@ func TestTextSummary(t *testing.T) {
  total       90                                    1     20           80          4  1     
 
 1 of 2 episodes would have been terminated (1 censored); 20 of 90 turns saved (22.2%), 80 LLM calls; 1 false terminations (100.0% of terminated); score forfeited 4.
+Up to each termination: 0 countdown warnings; 0 low-confidence revisit penalties (could let a rejected action through ZorkGPT's rejection override); the proposed score adjustments would reject 0 actions.
 1 unreadable lines skipped (see each episode's log lines)
 unreadable: bad.jsonl.gz: gzip: invalid header
 `
