@@ -130,3 +130,27 @@ func TestNewEpisodeEmpty(t *testing.T) {
 		}
 	}
 }
+
+// The live comparison in JSON: null without live events; each
+// disagreement's sides under the live event's field names, null for the
+// side without the decision.
+func TestLiveJSON(t *testing.T) {
+	if NewLive(nil) != nil {
+		t.Error("no live events: want null")
+	}
+	pen := &replay.LiveEvent{Kind: replay.LivePenalty, Turn: 7, Base: 0.6, HasBase: true, Adjusted: 0.4, HasAdjusted: true, Visits: 1, HasVisits: true}
+	l := &analyze.Live{Events: 4, Disagreements: []analyze.LiveDisagreement{
+		{Turn: 7, Kind: replay.LivePenalty, Live: pen, Replay: &rules.Firing{Turn: 7, Rule: rules.LocationRevisit, Kind: rules.Penalty, Visits: 2, Base: 0.6, Adjusted: 0.2, HasBase: true}},
+		{Turn: 9, Kind: replay.LiveScoreChange, Replay: &rules.Firing{Turn: 9, Rule: rules.ProgressVelocity, Kind: rules.Reset, Cause: "score_change", TurnsStuck: 3, Score: 5}},
+	}}
+	got, err := json.Marshal(NewLive(l))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"events":4,"agrees":false,"disagreements":[` +
+		`{"turn":7,"kind":"location_penalty_applied","live":{"adjusted_confidence":0.4,"base_confidence":0.6,"recent_visits":1},"replay":{"adjusted_confidence":0.2,"base_confidence":0.6,"recent_visits":2}},` +
+		`{"turn":9,"kind":"score_change","live":null,"replay":{"new_score":5,"was_stuck_for":3}}],"explained_by":[]}`
+	if string(got) != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+}

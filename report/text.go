@@ -301,6 +301,9 @@ func (r *Text) runs(w io.Writer, o *analyze.Outcome, ep *replay.Episode, runs []
 // trace writes every turn with what fired at it.
 func (r *Text) trace(w io.Writer, o *analyze.Outcome, ep *replay.Episode) error {
 	fmt.Fprintf(w, "\n  %s\n", r.bold.Sprint("Turn by turn"))
+	if o.Termination != nil && o.Termination.Turn < o.RecordedTurns {
+		fmt.Fprintf(w, "  %s\n", r.dim.Sprintf("(turns after t=%d are after the cut: the terminated run never played them)", o.Termination.Turn))
+	}
 	tb := NewTable(indent(w), R, R, L, L, L)
 	tb.Header("turn", "score", "location", "action", "fired")
 	fi := 0
@@ -337,7 +340,11 @@ func describeFiring(f *rules.Firing, ep *replay.Episode) string {
 		return fmt.Sprintf("warning %s (%d left)", f.Urgency, f.TurnsUntilDeath)
 	case rules.Penalty:
 		if f.HasBase {
-			return fmt.Sprintf("revisit ×%d %s→%s", f.Visits, Num2(f.Base), Num2(f.Adjusted))
+			s := fmt.Sprintf("revisit ×%d %s→%s", f.Visits, Num2(f.Base), Num2(f.Adjusted))
+			if f.LowConfidence {
+				s += " low confidence"
+			}
+			return s
 		}
 		return fmt.Sprintf("revisit ×%d", f.Visits)
 	case rules.OscillationDetection:
@@ -351,6 +358,9 @@ func describeFiring(f *rules.Firing, ep *replay.Episode) string {
 		}
 		return s
 	case rules.Hint:
+		if f.Proposal == rules.ProposalRejected {
+			return "repeated action (rejected proposal " + strconv.Quote(f.Action) + ")"
+		}
 		return "repeated action"
 	}
 	return f.KindKey()

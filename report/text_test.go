@@ -147,3 +147,40 @@ unreadable: bad.jsonl.gz: gzip: invalid header
 		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
 	}
 }
+
+// The live run line (RULES.md §10): agreement in one line; a disagreeing
+// termination with what this configuration does and which settings
+// reproduce the live run, the configuration's own interval first.
+func TestTextLiveRun(t *testing.T) {
+	stop := &replay.LiveEvent{Kind: replay.LiveStuckTermination, Turn: 50, Stuck: 30, HasStuck: true, Score: 25, HasScore: true}
+	cases := []struct {
+		name string
+		o    analyze.Outcome
+		want string
+	}{
+		{"agrees", analyze.Outcome{Live: &analyze.Live{Events: 9, Stop: &replay.LiveEvent{Kind: replay.LiveStuckTermination, Turn: 60, Stuck: 40, HasStuck: true}}},
+			"  live run           terminated at t=60 (40 stuck) — the replay agrees\n"},
+		{"agrees without a live stop", analyze.Outcome{Live: &analyze.Live{Events: 3}},
+			"  live run           not terminated (3 live decisions logged) — the replay agrees\n"},
+		{"termination disagrees", analyze.Outcome{Result: analyze.Result{Censored: true}, Live: &analyze.Live{Events: 9, Stop: stop, Interval: 10,
+			Disagreements: []analyze.LiveDisagreement{{Turn: 50, Kind: replay.LiveStuckTermination, Live: stop}},
+			ExplainedBy:   []analyze.LiveSetting{{1, [2]int{30, 30}}, {2, [2]int{29, 30}}, {5, [2]int{26, 30}}, {10, [2]int{21, 30}}, {25, [2]int{25, 30}}}}},
+			"  live run           terminated at t=50 (30 stuck) — the replay disagrees (1 decision)\n" +
+				"    this configuration would not have terminated by then\n" +
+				"    t=50 stuck_termination: live turns_stuck 30, score 25; replay none\n" +
+				"    the live run matches max_turns_stuck 21–30 with stuck_check_interval 10 (or 30 with 1, 29–30 with 2, 26–30 with 5, 1 more in --format json)\n"},
+		{"nothing reproduces it", analyze.Outcome{Termination: &analyze.Termination{Turn: 60, TurnsStuck: 40}, Live: &analyze.Live{Events: 2, Interval: 10,
+			Disagreements: []analyze.LiveDisagreement{{Turn: 60, Kind: replay.LiveStuckTermination}}, ExplainedBy: []analyze.LiveSetting{}}},
+			"    this configuration terminates at t=60 (40 stuck)\n    t=60 stuck_termination: live none; replay none\n" +
+				"    no stuck_check_interval and max_turns_stuck within ZorkGPT's bounds reproduce the live run\n"},
+	}
+	for _, c := range cases {
+		var b bytes.Buffer
+		if err := (&Text{W: &b}).Episode(&c.o, &replay.Episode{}); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(b.String(), c.want) {
+			t.Errorf("%s: missing\n%s\nin\n%s", c.name, c.want, b.String())
+		}
+	}
+}
