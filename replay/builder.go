@@ -61,13 +61,15 @@ func (c *collector) line(raw []byte, lineNo int, last bool) error {
 	}
 	relevant, _ := sniffEventType(trimmed)
 	if !relevant {
-		// Not decoded, but its episode_id still decides where the id-less
-		// lines after it belong. Most lines name the current episode, which
-		// a byte search confirms; any other id is read as a relevant line's
-		// is (top level, else extras) before switching.
-		if id, occurs := sniffEpisodeID(trimmed); occurs && (id == "" || c.cur == nil || id != c.cur.id) {
-			if w, err := decodeLine(trimmed); err == nil {
-				c.routeEvent(w)
+		// Not decoded, but its own episode_id still decides where the
+		// id-less lines after it belong. Most lines name the current
+		// episode; any other id is confirmed by a decode (an invalid line
+		// routes nothing, as a relevant one would not) before switching.
+		if id, ok := text(topEpisodeID(trimmed)); ok {
+			if id = strings.TrimSpace(id); id != "" && (c.cur == nil || id != c.cur.id) {
+				if w, err := decodeLine(trimmed); err == nil {
+					c.routeEvent(w)
+				}
 			}
 		}
 		c.lineSeen()

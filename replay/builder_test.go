@@ -661,3 +661,20 @@ func TestIrrelevantLineEpisodeIDTopLevel(t *testing.T) {
 		t.Errorf("A final %v (want 4), B final %v (want 9)", eps[0].FinalScore(), eps[1].FinalScore())
 	}
 }
+
+// An episode_id nested before the line's own one, naming the current
+// episode, must not hide the switch the top-level id makes (issue 10
+// item 8): the id-less turn after it belongs to A.
+func TestIrrelevantLineNestedIDFirst(t *testing.T) {
+	in := rtTurn("A", 1, "n", 0, "Dam", 1) + rtTurn("B", 1, "n", 0, "Dam", 1) +
+		`{"event_type": "memory_recall", "memory": {"episode_id": "B"}, "episode_id": "A"}` + "\n" +
+		rtLine("turn_completed", "turn", 2, "score", 9, "location", "Dam") + "\n"
+	eps := rtRead(t, in, Options{})
+	if got := rtIDs(eps); !slices.Equal(got, []string{"A", "B"}) {
+		t.Fatalf("episodes %v", got)
+	}
+	if eps[0].RecordedTurns() != 2 || eps[0].FinalScore() != 9 || eps[1].RecordedTurns() != 1 {
+		t.Errorf("A: %d turns, final %v (want 2, 9); B: %d turns (want 1)",
+			eps[0].RecordedTurns(), eps[0].FinalScore(), eps[1].RecordedTurns())
+	}
+}

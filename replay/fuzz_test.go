@@ -284,3 +284,39 @@ func FuzzSanitizeNonFinite(f *testing.F) {
 		}
 	})
 }
+
+// FuzzTopEpisodeID checks the episode-id scanner against encoding/json on
+// any valid JSON object: the line's own id is the top-level episode_id,
+// else extras' (the last of duplicate keys, as encoding/json keeps).
+func FuzzTopEpisodeID(f *testing.F) {
+	for _, l := range rtSeedLines {
+		f.Add([]byte(l))
+	}
+	f.Add([]byte(`{"memory": {"episode_id": "B"}, "episode_id": "A"}`))
+	f.Add([]byte(`{"extras": {"episode_id": "B"}, "episode_id": null}`))
+	f.Add([]byte(`{"episode_id": "A", "episode_id": "B", "extras": {"episode_id": 3}, "extras": {}}`))
+	f.Add([]byte(`{"episode\u005fid": "A", "m": "\"episode_id\": \"B\""}`))
+	f.Add([]byte(`{"a": [{"episode_id": "B"}], "extras": {"x": {"episode_id": "C"}, "episode_id": " D "}}`))
+	f.Fuzz(func(t *testing.T, line []byte) {
+		got := topEpisodeID(line) // never panics, whatever line holds
+		var m map[string]json.RawMessage
+		if !json.Valid(line) || json.Unmarshal(line, &m) != nil {
+			return
+		}
+		want := m["episode_id"]
+		if x := m["extras"]; !present(want) && len(x) > 0 && x[0] == '{' {
+			var xm map[string]json.RawMessage
+			if json.Unmarshal(x, &xm) == nil {
+				want = xm["episode_id"]
+			}
+		}
+		if !present(want) {
+			want = nil
+		}
+		gotID, gotOK := text(got)
+		wantID, wantOK := text(want)
+		if gotID != wantID || gotOK != wantOK {
+			t.Fatalf("topEpisodeID(%s) = %q (%v), encoding/json says %q (%v)", line, gotID, gotOK, wantID, wantOK)
+		}
+	})
+}
