@@ -249,6 +249,12 @@ func newBuilder(id, source string) *builder {
 // one file total at most MaxFilledTurns; what falls outside is skipped as
 // unreadable. Real logs miss a few turns, not thousands.
 const (
+	// MaxTurnNumber bounds valid turn numbers: 0 (episode_initialized's
+	// turn) to far beyond any real episode. A line with a turn outside it is
+	// skipped as unreadable, whatever its event: a negative turn is a
+	// corrupt or foreign record, never an agent's turn.
+	MaxTurnNumber = 100_000_000
+
 	MaxTurnGap     = 10_000
 	MaxFilledTurns = 100_000
 )
@@ -375,6 +381,9 @@ func (b *builder) nameRoom(id string, raw json.RawMessage) {
 func (b *builder) event(w *wireEvent, source string, lineNo int) (reason string) {
 	et := w.eventType()
 	t, hasTurn := w.turn()
+	if hasTurn && (t < 0 || t > MaxTurnNumber) {
+		return fmt.Sprintf("turn number %d out of range (valid: 0 to %d)", t, MaxTurnNumber)
+	}
 	get := func(f func(*wireEvent) json.RawMessage) json.RawMessage { return w.field(f) }
 	turnOf := func() int {
 		if hasTurn {

@@ -678,3 +678,27 @@ func TestIrrelevantLineNestedIDFirst(t *testing.T) {
 			eps[0].RecordedTurns(), eps[0].FinalScore(), eps[1].RecordedTurns())
 	}
 }
+
+// Turn numbers outside 0..MaxTurnNumber are skipped lines with a reason
+// (issue 9 item 4): an episode of only negative turns has no turns, not
+// recorded_turns -1.
+func TestTurnNumbersOutOfRange(t *testing.T) {
+	in := rtLine("final_action_selection", "turn", -1, "agent_action", "n") + "\n" +
+		rtLine("turn_completed", "turn", -1, "score", 0, "location", "Dam") + "\n" +
+		rtLine("turn_completed", "turn", -2, "score", 0, "location", "Dam") + "\n" +
+		rtLine("turn_completed", "turn", MaxTurnNumber+1, "score", 0, "location", "Dam") + "\n"
+	ep := rtOne(t, in)
+	if ep.RecordedTurns() != 0 || len(ep.Turns) != 0 || ep.Diag.Skipped != 4 {
+		t.Errorf("recorded %d, %d rows, skipped %d; want 0, 0, 4", ep.RecordedTurns(), len(ep.Turns), ep.Diag.Skipped)
+	}
+	rtWantProblem(t, ep.Diag, "log.jsonl:2: turn number -1 out of range (valid: 0 to 100000000)")
+	_, err := Read(strings.NewReader(in), "log.jsonl", "d", Options{Strict: true})
+	if err == nil || !strings.Contains(err.Error(), "log.jsonl:1: turn number -1 out of range") {
+		t.Errorf("strict: %v", err)
+	}
+	// Turn 0 and the bound itself are valid.
+	ep = rtOne(t, rtLine("turn_completed", "turn", 0, "score", 1, "location", "Dam")+"\n")
+	if len(ep.Turns) != 1 || ep.Turns[0].N != 0 || ep.Diag.Skipped != 0 {
+		t.Errorf("turn 0: %+v, skipped %d", ep.Turns, ep.Diag.Skipped)
+	}
+}

@@ -213,7 +213,9 @@ func (w *wireEvent) turn() (int, bool) {
 		w.field(func(e *wireEvent) json.RawMessage { return e.Turn }),
 		w.field(func(e *wireEvent) json.RawMessage { return e.TurnNum }),
 	} {
-		if f, ok := number(raw); ok && f == math.Trunc(f) && math.Abs(f) < 1e9 {
+		// Any integral value is the line's turn; the builder decides
+		// whether it is a valid one (MaxTurnNumber).
+		if f, ok := number(raw); ok && f == math.Trunc(f) && math.Abs(f) < 1e15 {
 			return int(f), true
 		}
 	}
