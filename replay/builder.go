@@ -12,12 +12,22 @@ import (
 type collector struct {
 	source    string
 	defaultID string
-	order     []*builder
+	order     []*builder // open episodes, in order of their first line
 	byID      map[string]*builder
 	cur       *builder
 
 	fillBudget int        // gap rows left for this file (MaxFilledTurns)
 	dropped    *LineError // the first turn_completed dropped as corrupt
+	relevant   int        // loop-break events read
+
+	// Finished episodes go to emit. With keepOpen > 0 an episode is
+	// finished once keepOpen others started after its last line; with 0,
+	// at the end of the input.
+	emit     func(*Episode) error
+	keepOpen int
+	started  int   // episodes started so far
+	strict   bool  // a dropped turn stops reading
+	err      error // emit's error, or the dropped turn under strict
 }
 
 func newCollector(source, defaultID string) *collector {
@@ -26,14 +36,70 @@ func newCollector(source, defaultID string) *collector {
 
 func (c *collector) current() *builder {
 	if c.cur == nil {
-		c.cur = newBuilder(c.defaultID, c.source)
+		c.cur = c.open(c.defaultID)
 		c.cur.implicit = true
-		c.order = append(c.order, c.cur)
-		// Registered under its name: in production the directory name is
-		// the episode id, which later lines may carry.
-		c.byID[c.defaultID] = c.cur
 	}
 	return c.cur
+}
+
+// open starts an episode, finishing those the file has moved on from.
+func (c *collector) open(id string) *builder {
+	b := newBuilder(id, c.source)
+	c.started++
+	b.touched = c.started
+	// Registered under its name even when implicit: in production the
+	// directory name is the episode id, which later lines may carry.
+	c.byID[id] = b
+	c.order = append(c.order, b)
+	if c.keepOpen > 0 && c.err == nil {
+		kept := c.order[:0]
+		for _, o := range c.order {
+			if o != b && c.started-o.touched > c.keepOpen {
+				c.finish(o)
+				continue
+			}
+			kept = append(kept, o)
+		}
+		clear(c.order[len(kept):]) // release finished builders
+		c.order = kept
+	}
+	return b
+}
+
+// finish builds an episode, releases its state and emits it.
+func (c *collector) finish(b *builder) {
+	if c.byID[b.id] == b {
+		delete(c.byID, b.id)
+	}
+	if b == c.cur {
+		c.cur = nil
+	}
+	if b.implicit && len(b.slots) == 0 && b.Diag.Lines == 0 && b.Diag.Skipped == 0 {
+		return
+	}
+	dropped := c.dropped
+	ep := b.build(c)
+	if c.err != nil {
+		return
+	}
+	if c.strict && dropped == nil && c.dropped != nil {
+		c.err = c.dropped
+		return
+	}
+	c.err = c.emit(ep)
+}
+
+// finishAll finishes the open episodes in order; it returns err, else the
+// first error finishing gave.
+func (c *collector) finishAll(err error) error {
+	for _, b := range c.order {
+		c.finish(b)
+	}
+	c.order = nil
+	if err != nil {
+		return err
+	}
+	return c.err
 }
 
 func (c *collector) lineSeen() { c.current().Diag.Lines++ }
@@ -86,10 +152,12 @@ func (c *collector) line(raw []byte, lineNo int, last bool) error {
 	}
 	c.routeEvent(w)
 	b := c.current()
+	b.touched = c.started
 	b.Diag.Lines++
 	if reason := b.event(w, c.source, lineNo); reason != "" {
 		return c.skip(lineNo, reason)
 	}
+	c.relevant++
 	return nil
 }
 
@@ -107,7 +175,7 @@ func (c *collector) routeEvent(w *wireEvent) {
 func (c *collector) route(id string) {
 	if b, ok := c.byID[id]; ok {
 		b.implicit = false // named by the log now: a later new id is another episode
-		c.cur = b
+		c.setCurrent(b)
 		return
 	}
 	if c.cur != nil && c.cur.implicit {
@@ -117,21 +185,12 @@ func (c *collector) route(id string) {
 		c.byID[id] = c.cur
 		return
 	}
-	b := newBuilder(id, c.source)
-	c.byID[id] = b
-	c.order = append(c.order, b)
-	c.cur = b
+	c.setCurrent(c.open(id))
 }
 
-func (c *collector) episodes() []*Episode {
-	out := make([]*Episode, 0, len(c.order))
-	for _, b := range c.order {
-		if b.implicit && len(b.slots) == 0 && b.Diag.Lines == 0 && b.Diag.Skipped == 0 {
-			continue
-		}
-		out = append(out, b.build(c))
-	}
-	return out
+func (c *collector) setCurrent(b *builder) {
+	c.cur = b
+	b.touched = c.started
 }
 
 func trimSpace(b []byte) []byte {
@@ -211,6 +270,7 @@ func (s *slot) merge(r *slot) {
 }
 
 type builder struct {
+	touched  int // collector.started when the episode last got a line
 	id       string
 	source   string
 	implicit bool // named after the file, not by an episode_id

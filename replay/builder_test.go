@@ -687,13 +687,19 @@ func TestTurnNumbersOutOfRange(t *testing.T) {
 		rtLine("turn_completed", "turn", -1, "score", 0, "location", "Dam") + "\n" +
 		rtLine("turn_completed", "turn", -2, "score", 0, "location", "Dam") + "\n" +
 		rtLine("turn_completed", "turn", MaxTurnNumber+1, "score", 0, "location", "Dam") + "\n"
+	// Alone, such lines leave no event: a file error naming the first.
+	_, err := Read(strings.NewReader(in), "log.jsonl", "d", Options{})
+	if want := "no loop-break events in log.jsonl (4 lines, 4 unreadable; first: log.jsonl:1: turn number -1 out of range (valid: 0 to 100000000))"; err == nil || err.Error() != want {
+		t.Errorf("alone: %v\nwant %s", err, want)
+	}
+	in = rtLine("episode_initialized", "turn", 0) + "\n" + in
 	ep := rtOne(t, in)
 	if ep.RecordedTurns() != 0 || len(ep.Turns) != 0 || ep.Diag.Skipped != 4 {
 		t.Errorf("recorded %d, %d rows, skipped %d; want 0, 0, 4", ep.RecordedTurns(), len(ep.Turns), ep.Diag.Skipped)
 	}
-	rtWantProblem(t, ep.Diag, "log.jsonl:2: turn number -1 out of range (valid: 0 to 100000000)")
-	_, err := Read(strings.NewReader(in), "log.jsonl", "d", Options{Strict: true})
-	if err == nil || !strings.Contains(err.Error(), "log.jsonl:1: turn number -1 out of range") {
+	rtWantProblem(t, ep.Diag, "log.jsonl:3: turn number -1 out of range (valid: 0 to 100000000)")
+	_, err = Read(strings.NewReader(in), "log.jsonl", "d", Options{Strict: true})
+	if err == nil || !strings.Contains(err.Error(), "log.jsonl:2: turn number -1 out of range") {
 		t.Errorf("strict: %v", err)
 	}
 	// Turn 0 and the bound itself are valid.
