@@ -145,7 +145,7 @@ func checkRun(opts *CheckOptions) error {
 	if err != nil {
 		return err
 	}
-	files, err := opts.Input.findLogs(opts.Paths)
+	files, walkErrs, err := opts.Input.findLogs(opts.Paths, opts.IO.ErrOut)
 	if err != nil {
 		return err
 	}
@@ -200,7 +200,7 @@ func checkRun(opts *CheckOptions) error {
 	diags := map[diagKey]diag{}
 	var (
 		totals     analyze.Totals
-		errs       []report.FileError
+		errs       = walkErrs // what the walk skipped, first
 		unreadable = map[string]string{}
 		runErr     error
 	)

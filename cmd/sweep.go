@@ -174,7 +174,7 @@ func sweepRun(opts *SweepOptions) error {
 		}
 		return usageErrorf("every combination of the grid violates a constraint, e.g. %s: %s", strings.Join(ps, " "), skipped[0].Reason)
 	}
-	files, err := opts.Input.findLogs(opts.Paths)
+	files, walkErrs, err := opts.Input.findLogs(opts.Paths, ios.ErrOut)
 	if err != nil {
 		return err
 	}
@@ -194,7 +194,7 @@ func sweepRun(opts *SweepOptions) error {
 	acc := analyze.NewSweepTotals(len(configs))
 	bar := newProgressBar(ios, len(files), opts.Quiet)
 	var (
-		errs   []report.FileError
+		errs   = walkErrs // what the walk skipped, first
 		flips  []analyze.EpisodeFlip
 		runErr error
 		done   int
