@@ -232,6 +232,12 @@ type slot struct {
 	hasMove          bool
 	rdcLoc           string
 
+	// A map_movement_update with room names only (early logs): folded
+	// names of the first and last move, and its line.
+	nameFrom, nameTo string
+	hasNameMove      bool
+	nameMoveLine     int
+
 	objectives, rejections, llmCalls int
 
 	// redo gathers events of this turn logged after its turn_completed:
@@ -267,6 +273,9 @@ func (s *slot) merge(r *slot) {
 	if s.rdcLoc == "" {
 		s.rdcLoc = r.rdcLoc
 	}
+	if !s.hasNameMove {
+		s.nameFrom, s.nameTo, s.hasNameMove, s.nameMoveLine = r.nameFrom, r.nameTo, r.hasNameMove, r.nameMoveLine
+	}
 }
 
 type builder struct {
@@ -286,6 +295,7 @@ type builder struct {
 	anyDone     bool
 
 	hasIDs    bool
+	names     map[string]string // folded → display name from name-only moves
 	nameToID  map[string]string
 	idToName  map[string]string
 	llmLogged bool
@@ -427,6 +437,19 @@ func (b *builder) pairName(name, id string) {
 	}
 }
 
+// nameDisplay keeps the first spelling of a room name seen in a name-only
+// move, for name-keyed episodes.
+func (b *builder) nameDisplay(raw string) {
+	if k := FoldName(raw); k != "" {
+		if b.names == nil {
+			b.names = map[string]string{}
+		}
+		if _, ok := b.names[k]; !ok {
+			b.names[k] = strings.TrimSpace(raw)
+		}
+	}
+}
+
 func (b *builder) nameRoom(id string, raw json.RawMessage) {
 	if name, ok := text(raw); ok && strings.TrimSpace(name) != "" {
 		if _, seen := b.idToName[id]; !seen {
@@ -479,7 +502,30 @@ func (b *builder) event(w *wireEvent, source string, lineNo int) (reason string)
 		from, okFrom := roomID(get(func(e *wireEvent) json.RawMessage { return e.FromRoomID }))
 		to, okTo := roomID(get(func(e *wireEvent) json.RawMessage { return e.ToRoomID }))
 		if !okFrom && !okTo {
-			b.Diag.note(fmt.Sprintf("%s:%d: map_movement_update without room ids ignored", source, lineNo))
+			// The early format: room names only. In a name-keyed log it is
+			// the turn's move between the folded names (build decides).
+			fromRaw, _ := text(get(func(e *wireEvent) json.RawMessage { return e.FromRoom }))
+			toRaw, _ := text(get(func(e *wireEvent) json.RawMessage { return e.ToRoom }))
+			from, to := FoldName(fromRaw), FoldName(toRaw)
+			if from == "" && to == "" {
+				b.Diag.note(fmt.Sprintf("%s:%d: map_movement_update without rooms ignored", source, lineNo))
+				return ""
+			}
+			b.nameDisplay(fromRaw)
+			b.nameDisplay(toRaw)
+			s := b.slotFor(turnOf(), lineNo, false)
+			if !s.hasNameMove {
+				s.nameFrom, s.nameMoveLine = from, lineNo
+			}
+			if to != "" {
+				s.nameTo = to
+			} else {
+				s.nameTo = from
+			}
+			if s.nameFrom == "" {
+				s.nameFrom = s.nameTo
+			}
+			s.hasNameMove = true
 			return ""
 		}
 		b.hasIDs = true
@@ -736,7 +782,9 @@ func (b *builder) build(c *collector) *Episode {
 		if b.hasIDs {
 			switch {
 			case s.hasMove:
-				tr.LocStart, tr.LocEnd, tr.Moved = s.moveFrom, s.moveTo, true
+				// Live ZorkGPT logs a move event on every turn; one that
+				// stays in its room is no move.
+				tr.LocStart, tr.LocEnd, tr.Moved = s.moveFrom, s.moveTo, s.moveFrom != s.moveTo
 			case prev != nil:
 				tr.LocStart, tr.LocEnd = prev.LocEnd, prev.LocEnd
 			default:
@@ -752,6 +800,19 @@ func (b *builder) build(c *collector) *Episode {
 			if s.hasMove && s.hasLocation {
 				if _, ok := ep.RoomNames[s.moveTo]; !ok {
 					ep.RoomNames[s.moveTo] = strings.TrimSpace(s.location)
+				}
+			}
+			if s.hasNameMove && !s.hasMove {
+				ep.Diag.note(fmt.Sprintf("%s:%d: map_movement_update without room ids ignored (the episode's locations are room ids)", b.source, s.nameMoveLine))
+			}
+		} else if s.hasNameMove {
+			// An early-format move: the turn goes between the folded
+			// names, whatever turn_completed says, and teaches the map
+			// when they differ.
+			tr.LocStart, tr.LocEnd, tr.Moved = s.nameFrom, s.nameTo, s.nameFrom != s.nameTo
+			for _, k := range []string{s.nameFrom, s.nameTo} {
+				if _, ok := ep.RoomNames[k]; !ok && b.names[k] != "" {
+					ep.RoomNames[k] = b.names[k]
 				}
 			}
 		} else {

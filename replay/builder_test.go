@@ -272,7 +272,7 @@ func TestIDKeyedLocations(t *testing.T) {
 		rtLine("room_description_captured", "turn", 3, "location_id", 999) + "\n" + // no move: rdc does not move
 		rtIDTurn(3, "look", nil, nil, 0, "North of House") +
 		rtIDTurn(4, "east", "81", "75", 0, "Behind House") + // ids as strings
-		rtIDTurn(5, "east", 75.0, 75, 0, "Behind House") // a move event to the same room
+		rtIDTurn(5, "east", 75.0, 75, 0, "Behind House") // a move event to the same room: live ZorkGPT's every-turn update, no move
 	ep := rtOne(t, in)
 	if ep.LocationKey != KeyRoomID {
 		t.Fatalf("key %s", ep.LocationKey)
@@ -281,7 +281,7 @@ func TestIDKeyedLocations(t *testing.T) {
 		start, end string
 		moved      bool
 	}{
-		{"180", "81", true}, {"81", "81", false}, {"81", "81", false}, {"81", "75", true}, {"75", "75", true},
+		{"180", "81", true}, {"81", "81", false}, {"81", "81", false}, {"81", "75", true}, {"75", "75", false},
 	}
 	for i, w := range want {
 		tr := ep.Turns[i]
@@ -348,14 +348,40 @@ func TestFirstTurnLocation(t *testing.T) {
 	rtWantNote(t, ep.Diag, "no room id for turn 1")
 }
 
+// Early logs write map_movement_update with room names only: in a
+// name-keyed log it is the turn's move between the folded names (issue 10
+// item 7), which teaches the map; one that stays is no move.
 func TestMovementWithoutIDs(t *testing.T) {
-	in := rtLine("map_movement_update", "turn", 1, "from_room", "West of House", "to_room", "Forest") + "\n" +
-		rtTurn("", 1, "w", 0, "Forest", 0.5)
-	ep := rtOne(t, in)
-	if ep.LocationKey != KeyRoomName || ep.Turns[0].LocEnd != "forest" {
-		t.Errorf("key %s, turn 1 %+v", ep.LocationKey, ep.Turns[0])
+	mmu := func(n int, from, to string) string {
+		return rtLine("map_movement_update", "turn", n, "action", "x", "from_room", from, "to_room", to) + "\n"
 	}
-	rtWantNote(t, ep.Diag, "log.jsonl:1: map_movement_update without room ids ignored")
+	in := mmu(1, "West of House", "Forest") + rtTurn("", 1, "w", 0, "Forest", 0.5) +
+		mmu(2, "Forest", "Forest") + rtTurn("", 2, "w", 0, "Forest", 0.5) +
+		mmu(3, "FOREST", "Forest  Path") + rtTurn("", 3, "n", 0, "forest path", 0.5)
+	ep := rtOne(t, in)
+	if ep.LocationKey != KeyRoomName || len(ep.Diag.Notes) != 0 {
+		t.Fatalf("key %s, notes %q", ep.LocationKey, ep.Diag.Notes)
+	}
+	want := []struct {
+		start, end string
+		moved      bool
+	}{{"west of house", "forest", true}, {"forest", "forest", false}, {"forest", "forest path", true}}
+	for i, w := range want {
+		tr := ep.Turns[i]
+		if tr.LocStart != w.start || tr.LocEnd != w.end || tr.Moved != w.moved {
+			t.Errorf("turn %d: %q→%q moved %v, want %q→%q %v", tr.N, tr.LocStart, tr.LocEnd, tr.Moved, w.start, w.end, w.moved)
+		}
+	}
+	if ep.RoomName("west of house") != "West of House" {
+		t.Errorf("room names %v", ep.RoomNames)
+	}
+	// In an id-keyed log a name-only move cannot be placed: noted.
+	in = mmu(1, "West of House", "Forest") + rtIDTurn(1, "w", 180, 5, 0, "Forest") + mmu(2, "Forest", "Clearing") + rtIDTurn(2, "n", nil, nil, 0, "Clearing")
+	ep = rtOne(t, in)
+	if ep.LocationKey != KeyRoomID || ep.Turns[1].Moved || ep.Turns[1].LocEnd != "5" {
+		t.Errorf("id-keyed: %+v", ep.Turns)
+	}
+	rtWantNote(t, ep.Diag, "log.jsonl:5: map_movement_update without room ids ignored (the episode's locations are room ids)")
 	// only one id: the move goes to (or stays at) it
 	in = rtLine("map_movement_update", "turn", 1, "to_room_id", 8) + "\n" + rtTurn("", 1, "w", 0, "Forest", 0.5) +
 		rtLine("map_movement_update", "turn", 2, "from_room_id", 8) + "\n" + rtTurn("", 2, "w", 0, "Forest", 0.5)
