@@ -734,3 +734,34 @@ func TestTurnNumbersOutOfRange(t *testing.T) {
 		t.Errorf("turn 0: %+v, skipped %d", ep.Turns, ep.Diag.Skipped)
 	}
 }
+
+// The early-format fixture (names-only map_movement_update on every turn)
+// reads as a name-keyed episode whose moves are the events' and whose
+// stays are no moves, without notes.
+func TestEarlyFormatFixture(t *testing.T) {
+	eps, err := ReadFile(filepath.Join("..", "testdata", "episodes", "2025-06-09T20-04-36", "episode_log.jsonl"), nil, Options{Strict: true})
+	if err != nil || len(eps) != 1 {
+		t.Fatalf("%v, %d episodes", err, len(eps))
+	}
+	ep := eps[0]
+	if ep.LocationKey != KeyRoomName || ep.RecordedTurns() != 16 || len(ep.Diag.Notes) != 0 || ep.Diag.Skipped != 0 {
+		t.Fatalf("key %s, %d turns, notes %q, skipped %d", ep.LocationKey, ep.RecordedTurns(), ep.Diag.Notes, ep.Diag.Skipped)
+	}
+	moves, stays := 0, 0
+	for i, tr := range ep.Turns {
+		if i > 0 && tr.LocStart != ep.Turns[i-1].LocEnd {
+			t.Errorf("turn %d starts in %q, previous ended in %q", tr.N, tr.LocStart, ep.Turns[i-1].LocEnd)
+		}
+		if tr.Moved != (tr.LocStart != tr.LocEnd) {
+			t.Errorf("turn %d: %q→%q moved %v", tr.N, tr.LocStart, tr.LocEnd, tr.Moved)
+		}
+		if tr.Moved {
+			moves++
+		} else {
+			stays++
+		}
+	}
+	if ep.Turns[0].LocStart != "west of house" || moves == 0 || stays == 0 {
+		t.Errorf("turn 1 starts in %q; %d moves, %d stays", ep.Turns[0].LocStart, moves, stays)
+	}
+}
