@@ -16,6 +16,7 @@ type GenerateOptions struct {
 	Seed     uint64
 	Size     string // e.g. 300MB; empty: no size target
 	MaxNoise string // cap on noise line size; empty: realistic, up to several MB
+	Format   string // "" (mixed eras), early or live: see replaytest.Format
 }
 
 // NewCmdGenerate builds `loopbreak generate`: synthetic ZorkGPT-format
@@ -37,6 +38,11 @@ endings by game over, turn limit and live stuck termination.`,
 			if opts.Episodes < 1 {
 				return usageErrorf("--episodes must be at least 1")
 			}
+			switch replaytest.Format(opts.Format) {
+			case replaytest.FormatMixed, replaytest.FormatEarly, replaytest.FormatLive:
+			default:
+				return usageErrorf("--log-format %q: want early or live (default: mixed eras)", opts.Format)
+			}
 			for _, s := range []string{opts.Size, opts.MaxNoise} {
 				if _, err := parseSize(s); err != nil {
 					return &usageError{err}
@@ -52,13 +58,14 @@ endings by game over, turn limit and live stuck termination.`,
 	c.Flags().Uint64Var(&opts.Seed, "seed", 1, "random seed (same seed, same corpus)")
 	c.Flags().StringVar(&opts.Size, "size", "", "stop once the corpus reaches this `size` (e.g. 300MB, 1GB)")
 	c.Flags().StringVar(&opts.MaxNoise, "max-noise", "", "cap noise lines (knowledge dumps, raw responses) at this `size`, e.g. 64KB")
+	c.Flags().StringVar(&opts.Format, "log-format", "", "write every episode in one log `format`: early (June 2025: room names only, names-only map_movement_update every turn) or live (ids, map_movement_update every turn); default: mixed eras")
 	return c
 }
 
 func generateRun(opts *GenerateOptions) error {
 	size, _ := parseSize(opts.Size)
 	noise, _ := parseSize(opts.MaxNoise)
-	paths, err := replaytest.WriteCorpusCapped(opts.Dir, opts.Episodes, opts.Seed, size, int(noise))
+	paths, err := replaytest.WriteCorpusFormat(opts.Dir, opts.Episodes, opts.Seed, size, int(noise), replaytest.Format(opts.Format))
 	if err != nil {
 		return err
 	}

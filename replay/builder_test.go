@@ -765,3 +765,28 @@ func TestEarlyFormatFixture(t *testing.T) {
 		t.Errorf("turn 1 starts in %q; %d moves, %d stays", ep.Turns[0].LocStart, moves, stays)
 	}
 }
+
+// Live ZorkGPT's every-turn map_movement_update (from == to when the
+// agent stays) reads as the same turn table as a log with move events only
+// on moves (issue 10 item 7): staying is no move.
+func TestEveryTurnMovesSameTable(t *testing.T) {
+	s := replaytest.Incident20251104()
+	read := func(s replaytest.Scenario) *Episode {
+		var buf bytes.Buffer
+		if err := replaytest.Write(&buf, s); err != nil {
+			t.Fatal(err)
+		}
+		return rtOne(t, buf.String())
+	}
+	want := read(s)
+	s.EveryTurnMoves = true
+	got := read(s)
+	if !slices.Equal(got.Turns, want.Turns) {
+		for i := range got.Turns {
+			if got.Turns[i] != want.Turns[i] {
+				t.Fatalf("turn %d: %+v, without every-turn moves %+v", got.Turns[i].N, got.Turns[i], want.Turns[i])
+			}
+		}
+		t.Fatalf("%d turns, want %d", len(got.Turns), len(want.Turns))
+	}
+}

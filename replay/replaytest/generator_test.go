@@ -775,3 +775,37 @@ func TestEveryTurnMoves(t *testing.T) {
 		t.Error("EveryTurnMoves without WithIDs: no error")
 	}
 }
+
+// A corpus in one format: every turn of every episode logs a names-only
+// move (early) or a move with ids (live, staying included).
+func TestWriteCorpusFormat(t *testing.T) {
+	for _, f := range []Format{FormatEarly, FormatLive} {
+		paths, err := WriteCorpusFormat(t.TempDir(), 6, 3, 0, 2000, f)
+		if err != nil || len(paths) != 6 {
+			t.Fatalf("%s: %v, %d paths", f, err, len(paths))
+		}
+		for _, p := range paths {
+			_, by := episodes(parseFile(t, p))
+			for id, evs := range by {
+				withIDs := map[int]bool{}
+				for _, e := range evs {
+					if _, ok := e.num("from_room_id"); ok && e.typ() == "map_movement_update" {
+						n, _ := e.turnOf()
+						withIDs[n] = true
+					}
+				}
+				for n, tv := range turnsOf(evs) {
+					if tv.location == "" {
+						continue // no turn_completed: a crash's last turn
+					}
+					if f == FormatEarly && (tv.nameMoves == 0 || withIDs[n]) || f == FormatLive && (tv.nameMoves > 0 || !withIDs[n]) {
+						t.Errorf("%s: %s turn %d: %d names-only moves, ids %v", f, id, n, tv.nameMoves, withIDs[n])
+					}
+				}
+			}
+		}
+	}
+	if _, err := WriteCorpusFormat(t.TempDir(), 1, 1, 0, 0, "medieval"); err == nil {
+		t.Error("unknown format: no error")
+	}
+}
