@@ -161,6 +161,33 @@ func (c *collector) line(raw []byte, lineNo int, last bool) error {
 	return nil
 }
 
+// longLine handles a line longer than the read buffer, given its
+// compacted form (lineReader): one that is whole goes the way of any line;
+// one whose kept field is too long, or whose structure breaks, is skipped
+// like a short line would be (silently when the line is irrelevant and
+// looks like an object, as line does).
+func (c *collector) longLine(lr *lineReader, compact []byte, lineNo int, last bool) error {
+	relevant, _ := sniffEventType(compact)
+	switch {
+	case !lr.broken && lr.tooLong != "" && relevant:
+		c.lineSeen()
+		return c.skip(lineNo, fmt.Sprintf("field %q longer than %d bytes", lr.tooLong, MaxFieldBytes))
+	case !lr.broken:
+		return c.line(compact, lineNo, last)
+	}
+	c.lineSeen()
+	shaped := lr.first == '{' && lr.last == '}'
+	switch {
+	case shaped && !relevant:
+		return nil
+	case last:
+		return c.skip(lineNo, "truncated final line (crashed run?)")
+	case !shaped:
+		return c.skip(lineNo, "not a JSON object")
+	}
+	return c.skip(lineNo, "invalid JSON: broken structure in a long line")
+}
+
 // routeEvent makes the episode the line names, if any, the current one.
 func (c *collector) routeEvent(w *wireEvent) {
 	if id, ok := text(w.field(func(e *wireEvent) json.RawMessage { return e.EpisodeID })); ok && strings.TrimSpace(id) != "" {

@@ -220,6 +220,10 @@ func read(r io.Reader, source, defaultID string, opts Options, early bool, emit 
 			if perr := c.skip(lineNo, fmt.Sprintf("line longer than %d bytes", maxLine)); perr != nil && opts.Strict {
 				return st, c.finishAll(perr)
 			}
+		} else if lr.long {
+			if perr := c.longLine(&lr, line, lineNo, err == io.EOF); perr != nil && opts.Strict {
+				return st, c.finishAll(perr)
+			}
 		} else if line != nil {
 			if perr := c.line(line, lineNo, err == io.EOF); perr != nil && opts.Strict {
 				return st, c.finishAll(perr)
@@ -298,20 +302,28 @@ func putReader(br *bufio.Reader) {
 	readerPool.Put(br)
 }
 
-// lineReader yields lines of any length up to max without holding more
-// than one line.
+// lineReader yields lines of any length up to max. A line that fits the
+// read buffer is returned in place; a longer one is never held: it streams
+// through a compactor (longline.go) and comes back as its compacted form,
+// with long set.
 type lineReader struct {
 	r    *bufio.Reader
 	max  int
-	buf  []byte
 	line int
+	comp compactor
+
+	long    bool // the last line was compacted
+	broken  bool // ... and is not one JSON object
+	first   byte // ... its first and last non-space bytes
+	last    byte
+	tooLong string // ... and this kept field exceeded MaxFieldBytes
 }
 
 // next returns the next line without its line end (nil at a clean end).
 // err is io.EOF with the final line when the input does not end in '\n'.
 // A line is too long when its content, line end excluded, exceeds max.
 func (l *lineReader) next() (line []byte, lineNo int, tooLong bool, err error) {
-	l.buf = l.buf[:0]
+	l.long, l.broken, l.tooLong = false, false, ""
 	n := 0 // bytes of this line read so far
 	for {
 		chunk, e := l.r.ReadSlice('\n')
@@ -320,8 +332,12 @@ func (l *lineReader) next() (line []byte, lineNo int, tooLong bool, err error) {
 			tooLong = true
 		}
 		if e == bufio.ErrBufferFull {
+			if !l.long {
+				l.long = true
+				l.comp.reset()
+			}
 			if !tooLong {
-				l.buf = append(l.buf, chunk...)
+				l.comp.feed(chunk)
 			}
 			continue
 		}
@@ -332,15 +348,20 @@ func (l *lineReader) next() (line []byte, lineNo int, tooLong bool, err error) {
 		if tooLong {
 			return nil, l.line, true, e
 		}
-		line = chunk
-		if len(l.buf) > 0 {
-			l.buf = append(l.buf, chunk...)
-			line = l.buf
+		end := len(chunk) - len(bytes.TrimRight(chunk, "\r\n"))
+		if !l.long {
+			line = chunk[:len(chunk)-end]
+			if len(line) > l.max {
+				return nil, l.line, true, e
+			}
+			return line, l.line, false, e
 		}
-		line = bytes.TrimRight(line, "\r\n")
-		if len(line) > l.max {
+		if n-end > l.max {
 			return nil, l.line, true, e
 		}
+		l.comp.feed(chunk[:len(chunk)-end])
+		line, ok := l.comp.end()
+		l.broken, l.first, l.last, l.tooLong = !ok, l.comp.first, l.comp.last, l.comp.tooLong
 		return line, l.line, false, e
 	}
 }
