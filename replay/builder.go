@@ -3,6 +3,7 @@ package replay
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"sort"
 	"strings"
 )
@@ -74,7 +75,7 @@ func (c *collector) finish(b *builder) {
 	if b == c.cur {
 		c.cur = nil
 	}
-	if b.implicit && len(b.slots) == 0 && b.Diag.Lines == 0 && b.Diag.Skipped == 0 {
+	if b.implicit && b.slots.n == 0 && b.Diag.Lines == 0 && b.Diag.Skipped == 0 {
 		return
 	}
 	dropped := c.dropped
@@ -234,46 +235,150 @@ func trimSpace(b []byte) []byte {
 	return b
 }
 
-// slot gathers what the log says about one turn number.
+// slot gathers what the log says about one turn number. It is kept small
+// (strings as symbols of the episode's table, counts as int32) because an
+// episode holds one per turn until it is built: 5 M turns must fit.
 type slot struct {
-	completed bool // a turn_completed was read
+	score, tcConf, fasConf, lpaBase float64
 
-	score       float64
-	hasScore    bool
-	location    string // turn_completed.location as logged
-	hasLocation bool
-	tcAction    string
-	hasTCAction bool
-	tcConf      float64
-	hasTCConf   bool
-
-	fasAction    string
-	hasFASAction bool
-	fasConf      float64
-	hasFASConf   bool
-	lpaBase      float64
-	hasLPABase   bool
-	lpaLoc       string
-
-	moveFrom, moveTo string // room ids of the first and last move
-	hasMove          bool
-	rdcLoc           string
-
+	location            sym // turn_completed.location as logged
+	tcAction, fasAction sym
+	lpaLoc, rdcLoc      sym
+	moveFrom, moveTo    sym // room ids of the first and last move
 	// A map_movement_update with room names only (early logs): folded
-	// names of the first and last move, and its line.
-	nameFrom, nameTo string
-	hasNameMove      bool
-	nameMoveLine     int
+	// names of the first and last move.
+	nameFrom, nameTo sym
 
-	objectives, rejections, llmCalls int
+	objectives, rejections, llmCalls int32
 
-	// redo gathers events of this turn logged after its turn_completed:
-	// a restarted run logging the turn again replaces this record when
-	// its own turn_completed arrives; without one they are late events of
-	// this record and merge into it.
-	redo     *slot
-	redoLine int
-	tcLine   int // line of the turn_completed
+	completed, present                  bool // a turn_completed was read; the slot is in use
+	hasScore, hasLocation, hasTCAction  bool
+	hasTCConf, hasFASAction, hasFASConf bool
+	hasLPABase, hasMove, hasNameMove    bool
+	tcLine, nameMoveLine, redoLine      int32 // lines of the turn_completed, the first name move, redo's first event
+	redo                                *slot
+}
+
+// A line number as stored in a slot: files of more than 2^31 lines name
+// the last representable line.
+func line32(n int) int32 { return int32(min(n, math.MaxInt32)) }
+
+// sym numbers a string of one episode's symbol table (0 is "").
+type sym uint32
+
+type symtab struct {
+	strs []string
+	ids  map[string]sym
+	fold map[sym]sym // FoldName, computed once per distinct string
+}
+
+func (t *symtab) sym(s string) sym {
+	if s == "" {
+		return 0
+	}
+	if id, ok := t.ids[s]; ok {
+		return id
+	}
+	if t.ids == nil {
+		t.ids, t.strs = map[string]sym{}, []string{""}
+	}
+	id := sym(len(t.strs))
+	t.strs = append(t.strs, s)
+	t.ids[s] = id
+	return id
+}
+
+func (t *symtab) str(id sym) string { return t.strs[id] }
+
+// folded returns FoldName of a symbol's string, shared by every turn.
+func (t *symtab) folded(id sym) string {
+	if id == 0 {
+		return ""
+	}
+	f, ok := t.fold[id]
+	if !ok {
+		f = t.sym(FoldName(t.str(id)))
+		if t.fold == nil {
+			t.fold = map[sym]sym{}
+		}
+		t.fold[id] = f
+	}
+	return t.str(f)
+}
+
+// slotTable holds an episode's slots in chunks of consecutive turns:
+// no map entry or allocation per turn, and a corrupt far turn costs one
+// small chunk.
+type slotTable struct {
+	chunks map[int]*[slotChunk]slot
+	n      int
+}
+
+const slotChunk = 128
+
+func (st *slotTable) get(t int) *slot {
+	c := st.chunks[floorDiv(t, slotChunk)]
+	if c == nil {
+		return nil
+	}
+	if s := &c[t-floorDiv(t, slotChunk)*slotChunk]; s.present {
+		return s
+	}
+	return nil
+}
+
+// put returns t's slot, creating an empty one.
+func (st *slotTable) put(t int) *slot {
+	k := floorDiv(t, slotChunk)
+	c := st.chunks[k]
+	if c == nil {
+		if st.chunks == nil {
+			st.chunks = map[int]*[slotChunk]slot{}
+		}
+		c = new([slotChunk]slot)
+		st.chunks[k] = c
+	}
+	s := &c[t-k*slotChunk]
+	if !s.present {
+		s.present = true
+		st.n++
+	}
+	return s
+}
+
+func (st *slotTable) del(t int) {
+	if s := st.get(t); s != nil {
+		*s = slot{}
+		st.n--
+	}
+}
+
+// release frees the chunk holding turn t (build is past it).
+func (st *slotTable) release(t int) { delete(st.chunks, floorDiv(t, slotChunk)) }
+
+// each calls fn for every slot in use, in turn order.
+func (st *slotTable) each(fn func(t int, s *slot)) {
+	keys := make([]int, 0, len(st.chunks))
+	for k := range st.chunks {
+		keys = append(keys, k)
+	}
+	sort.Ints(keys)
+	for _, k := range keys {
+		c := st.chunks[k]
+		for i := range c {
+			if c[i].present {
+				fn(k*slotChunk+i, &c[i])
+			}
+		}
+	}
+}
+
+func floorDiv(a, b int) int {
+	q := a / b
+	if a%b != 0 && a < 0 {
+		q--
+	}
+	return q
 }
 
 // merge adds late events of the same turn: counts add up, anything the
@@ -291,13 +396,13 @@ func (s *slot) merge(r *slot) {
 	if !s.hasLPABase {
 		s.lpaBase, s.hasLPABase = r.lpaBase, r.hasLPABase
 	}
-	if s.lpaLoc == "" {
+	if s.lpaLoc == 0 {
 		s.lpaLoc = r.lpaLoc
 	}
 	if !s.hasMove {
 		s.moveFrom, s.moveTo, s.hasMove = r.moveFrom, r.moveTo, r.hasMove
 	}
-	if s.rdcLoc == "" {
+	if s.rdcLoc == 0 {
 		s.rdcLoc = r.rdcLoc
 	}
 	if !s.hasNameMove {
@@ -310,7 +415,8 @@ type builder struct {
 	id       string
 	source   string
 	implicit bool // named after the file, not by an episode_id
-	slots    map[int]*slot
+	slots    slotTable
+	syms     symtab
 	lastDone int // highest completed turn (events without a turn go to the next one)
 	lastTurn int // turn of the latest event; hasLast is false after a restart's init line
 	hasLast  bool
@@ -337,7 +443,7 @@ type builder struct {
 }
 
 func newBuilder(id, source string) *builder {
-	return &builder{id: id, source: source, slots: map[int]*slot{}, nameToID: map[string]string{}, idToName: map[string]string{}}
+	return &builder{id: id, source: source, nameToID: map[string]string{}, idToName: map[string]string{}}
 }
 
 // Corrupt turn numbers must not cost a row per missing turn. Completed
@@ -368,11 +474,7 @@ func (b *builder) slotFor(t int, lineNo int, opens bool) *slot {
 	if b.pending != nil && b.pendingTurn != t {
 		b.closePending()
 	}
-	s := b.slots[t]
-	if s == nil {
-		s = &slot{}
-		b.slots[t] = s
-	}
+	s := b.slots.put(t)
 	late := b.hasLast && b.lastTurn == t
 	b.lastTurn, b.hasLast = t, true
 	switch {
@@ -386,7 +488,9 @@ func (b *builder) slotFor(t int, lineNo int, opens bool) *slot {
 		}
 		return b.pending
 	}
-	s.redo, s.redoLine = b.takePending(t, lineNo)
+	var first int
+	s.redo, first = b.takePending(t, lineNo)
+	s.redoLine = line32(first)
 	return s.redo
 }
 
@@ -404,7 +508,7 @@ func (b *builder) takePending(t, lineNo int) (*slot, int) {
 // closePending merges pending late events into their turn's record.
 func (b *builder) closePending() {
 	if b.pending != nil {
-		b.slots[b.pendingTurn].merge(b.pending)
+		b.slots.put(b.pendingTurn).merge(b.pending)
 		b.pending = nil
 	}
 }
@@ -416,11 +520,10 @@ func (b *builder) complete(t int, lineNo int) *slot {
 	if b.pending != nil && b.pendingTurn != t {
 		b.closePending()
 	}
-	s := b.slots[t]
+	s := b.slots.get(t)
 	switch {
 	case s == nil:
-		s = &slot{}
-		b.slots[t] = s
+		s = b.slots.put(t)
 	case s.completed && s.redo == nil && b.pending == nil && b.hasLast && b.lastTurn == t:
 		// Nothing of t since its turn_completed: the same line logged twice
 		// (a duplicated log handler), not a restarted run. One record.
@@ -430,13 +533,15 @@ func (b *builder) complete(t int, lineNo int) *slot {
 		}
 	case s.completed:
 		first := lineNo
-		if s.redo != nil {
-			first = s.redoLine
-			s = s.redo
+		r := s.redo
+		if r != nil {
+			first = int(s.redoLine)
 		} else {
-			s, first = b.takePending(t, lineNo)
+			r, first = b.takePending(t, lineNo)
 		}
-		b.slots[t] = s
+		// The restarted run's record replaces the first in the table.
+		*s = *r
+		s.present, s.redo = true, nil
 		b.Diag.Repeated++
 		if b.repeatedSeen == nil {
 			b.repeatedSeen = map[int]bool{}
@@ -505,7 +610,7 @@ func (b *builder) event(w *wireEvent, source string, lineNo int) (reason string)
 	case "final_action_selection":
 		s := b.slotFor(turnOf(), lineNo, true)
 		if a, ok := text(get(func(e *wireEvent) json.RawMessage { return e.AgentAction })); ok {
-			s.fasAction, s.hasFASAction = a, true
+			s.fasAction, s.hasFASAction = b.syms.sym(a), true
 		}
 		if f, ok := number(get(func(e *wireEvent) json.RawMessage { return e.CriticConfidence })); ok {
 			s.fasConf, s.hasFASConf = f, true
@@ -517,7 +622,7 @@ func (b *builder) event(w *wireEvent, source string, lineNo int) (reason string)
 		}
 		if id, ok := roomID(get(func(e *wireEvent) json.RawMessage { return e.LocationID })); ok {
 			b.hasIDs = true
-			s.lpaLoc = id
+			s.lpaLoc = b.syms.sym(id)
 			b.nameRoom(id, get(func(e *wireEvent) json.RawMessage { return e.LocationName }))
 		}
 	case "action_rejected":
@@ -542,14 +647,14 @@ func (b *builder) event(w *wireEvent, source string, lineNo int) (reason string)
 			b.nameDisplay(toRaw)
 			s := b.slotFor(turnOf(), lineNo, false)
 			if !s.hasNameMove {
-				s.nameFrom, s.nameMoveLine = from, lineNo
+				s.nameFrom, s.nameMoveLine = b.syms.sym(from), line32(lineNo)
 			}
 			if to != "" {
-				s.nameTo = to
+				s.nameTo = b.syms.sym(to)
 			} else {
-				s.nameTo = from
+				s.nameTo = b.syms.sym(from)
 			}
-			if s.nameFrom == "" {
+			if s.nameFrom == 0 {
 				s.nameFrom = s.nameTo
 			}
 			s.hasNameMove = true
@@ -564,14 +669,14 @@ func (b *builder) event(w *wireEvent, source string, lineNo int) (reason string)
 			b.nameRoom(to, get(func(e *wireEvent) json.RawMessage { return e.ToRoom }))
 		}
 		if !s.hasMove {
-			s.moveFrom = from
+			s.moveFrom = b.syms.sym(from)
 		}
 		if okTo {
-			s.moveTo = to
+			s.moveTo = b.syms.sym(to)
 		} else {
-			s.moveTo = from
+			s.moveTo = b.syms.sym(from)
 		}
-		if s.moveFrom == "" {
+		if s.moveFrom == 0 {
 			s.moveFrom = s.moveTo
 		}
 		s.hasMove = true
@@ -579,7 +684,7 @@ func (b *builder) event(w *wireEvent, source string, lineNo int) (reason string)
 		if id, ok := roomID(get(func(e *wireEvent) json.RawMessage { return e.LocationID })); ok {
 			b.hasIDs = true
 			s := b.slotFor(turnOf(), lineNo, false)
-			s.rdcLoc = id
+			s.rdcLoc = b.syms.sym(id)
 			b.nameRoom(id, get(func(e *wireEvent) json.RawMessage { return e.LocationName }))
 		}
 	case "objective_completed":
@@ -589,15 +694,15 @@ func (b *builder) event(w *wireEvent, source string, lineNo int) (reason string)
 			return "turn_completed without a turn number"
 		}
 		s := b.complete(t, lineNo)
-		s.tcLine = lineNo
+		s.tcLine = line32(lineNo)
 		if f, ok := number(get(func(e *wireEvent) json.RawMessage { return e.Score })); ok {
 			s.score, s.hasScore = f, true
 		}
 		if l, ok := text(get(func(e *wireEvent) json.RawMessage { return e.Location })); ok {
-			s.location, s.hasLocation = l, true
+			s.location, s.hasLocation = b.syms.sym(l), true
 		}
 		if a, ok := text(get(func(e *wireEvent) json.RawMessage { return e.Action })); ok {
-			s.tcAction, s.hasTCAction = a, true
+			s.tcAction, s.hasTCAction = b.syms.sym(a), true
 		}
 		if f, ok := number(get(func(e *wireEvent) json.RawMessage { return e.Confidence })); ok {
 			s.tcConf, s.hasTCConf = f, true
@@ -661,41 +766,35 @@ func (b *builder) plausible(done []int, c *collector) []int {
 		}
 	}
 	c.fillBudget -= fill
-	kept := map[int]bool{}
-	for _, t := range keep {
-		kept[t] = true
-	}
-	for _, t := range done {
-		if kept[t] {
+	// keep is done[from : from+len(keep)]: the rest is dropped, in order.
+	for i, t := range done {
+		if i >= from && i < from+len(keep) {
 			continue
 		}
-		err := &LineError{File: b.source, Line: b.slots[t].tcLine,
+		err := &LineError{File: b.source, Line: int(b.slots.get(t).tcLine),
 			Reason: fmt.Sprintf("turn %d is too far from the episode's turns %d–%d (corrupt turn number?)", t, keep[0], keep[len(keep)-1])}
 		b.Diag.Skipped++
 		b.Diag.problem(err.Error())
 		if c.dropped == nil {
 			c.dropped = err
 		}
-		delete(b.slots, t)
+		b.slots.del(t)
 	}
 	return keep
 }
 
 func (b *builder) build(c *collector) *Episode {
 	b.closePending()
-	for _, s := range b.slots {
+	var done []int // sorted: each visits turns in order
+	b.slots.each(func(t int, s *slot) {
 		if s.redo != nil {
 			s.merge(s.redo)
 			s.redo = nil
 		}
-	}
-	var done []int
-	for t, s := range b.slots {
 		if s.completed {
 			done = append(done, t)
 		}
-	}
-	sort.Ints(done)
+	})
 	if len(done) > 1 {
 		done = b.plausible(done, c)
 	}
@@ -717,31 +816,30 @@ func (b *builder) build(c *collector) *Episode {
 	}
 	// From the slots, so a restarted run's repeat of a turn replaces the
 	// first run's objectives too.
-	for t, s := range b.slots {
+	b.slots.each(func(t int, s *slot) {
 		if s.objectives > 0 {
 			ep.ObjectiveTurns = append(ep.ObjectiveTurns, t)
 		}
-	}
-	sort.Ints(ep.ObjectiveTurns)
+	})
 
 	if len(done) == 0 {
 		ep.LocationKey = KeyRoomName
 		if b.hasIDs {
 			ep.LocationKey = KeyRoomID
 		}
-		for _, s := range b.slots {
-			ep.TailRejections += s.rejections
-			ep.TailLLMCalls += s.llmCalls
-		}
+		b.slots.each(func(_ int, s *slot) {
+			ep.TailRejections += int(s.rejections)
+			ep.TailLLMCalls += int(s.llmCalls)
+		})
 		return ep
 	}
 	first, last := done[0], done[len(done)-1]
-	for t, s := range b.slots {
+	b.slots.each(func(t int, s *slot) {
 		if t > last {
-			ep.TailRejections += s.rejections
-			ep.TailLLMCalls += s.llmCalls
+			ep.TailRejections += int(s.rejections)
+			ep.TailLLMCalls += int(s.llmCalls)
 		}
-	}
+	})
 
 	if b.hasIDs {
 		ep.LocationKey = KeyRoomID
@@ -751,8 +849,8 @@ func (b *builder) build(c *collector) *Episode {
 		// Turns that moved pair their turn_completed name with the room
 		// reached: the first turn may need it to find its id.
 		for _, t := range done {
-			if s := b.slots[t]; s.hasMove && s.hasLocation {
-				b.pairName(s.location, s.moveTo)
+			if s := b.slots.get(t); s.hasMove && s.hasLocation {
+				b.pairName(b.syms.str(s.location), b.syms.str(s.moveTo))
 			}
 		}
 	} else {
@@ -762,11 +860,15 @@ func (b *builder) build(c *collector) *Episode {
 	ep.Turns = make([]Turn, 0, last-first+1)
 	var prev *Turn
 	gapStart := 0
+	str := b.syms.str
 	for t := first; t <= last; t++ {
-		s := b.slots[t]
+		if t%slotChunk == 0 && t > first {
+			b.slots.release(t - 1) // its turns are in the table now
+		}
+		s := b.slots.get(t)
 		tr := Turn{N: t}
 		if s != nil {
-			tr.Objectives, tr.Rejections, tr.LLMCalls = s.objectives, s.rejections, s.llmCalls
+			tr.Objectives, tr.Rejections, tr.LLMCalls = int(s.objectives), int(s.rejections), int(s.llmCalls)
 		}
 		if s == nil || !s.completed {
 			// A gap: nothing changes, no action.
@@ -794,9 +896,9 @@ func (b *builder) build(c *collector) *Episode {
 		}
 		switch {
 		case s.hasFASAction:
-			tr.Action, tr.HasAction = s.fasAction, true
+			tr.Action, tr.HasAction = str(s.fasAction), true
 		case s.hasTCAction:
-			tr.Action, tr.HasAction = s.tcAction, true
+			tr.Action, tr.HasAction = str(s.tcAction), true
 		}
 		switch {
 		case s.hasLPABase:
@@ -811,22 +913,22 @@ func (b *builder) build(c *collector) *Episode {
 			case s.hasMove:
 				// Live ZorkGPT logs a move event on every turn; one that
 				// stays in its room is no move.
-				tr.LocStart, tr.LocEnd, tr.Moved = s.moveFrom, s.moveTo, s.moveFrom != s.moveTo
+				tr.LocStart, tr.LocEnd, tr.Moved = str(s.moveFrom), str(s.moveTo), s.moveFrom != s.moveTo
 			case prev != nil:
 				tr.LocStart, tr.LocEnd = prev.LocEnd, prev.LocEnd
 			default:
-				loc := s.rdcLoc
+				loc := str(s.rdcLoc)
 				if loc == "" {
-					loc = s.lpaLoc
+					loc = str(s.lpaLoc)
 				}
 				if loc == "" && s.hasLocation {
-					loc = b.nameToID[FoldName(s.location)]
+					loc = b.nameToID[b.syms.folded(s.location)]
 				}
 				tr.LocStart, tr.LocEnd = loc, loc
 			}
 			if s.hasMove && s.hasLocation {
-				if _, ok := ep.RoomNames[s.moveTo]; !ok {
-					ep.RoomNames[s.moveTo] = strings.TrimSpace(s.location)
+				if _, ok := ep.RoomNames[str(s.moveTo)]; !ok {
+					ep.RoomNames[str(s.moveTo)] = strings.TrimSpace(str(s.location))
 				}
 			}
 			if s.hasNameMove && !s.hasMove {
@@ -836,8 +938,8 @@ func (b *builder) build(c *collector) *Episode {
 			// An early-format move: the turn goes between the folded
 			// names, whatever turn_completed says, and teaches the map
 			// when they differ.
-			tr.LocStart, tr.LocEnd, tr.Moved = s.nameFrom, s.nameTo, s.nameFrom != s.nameTo
-			for _, k := range []string{s.nameFrom, s.nameTo} {
+			tr.LocStart, tr.LocEnd, tr.Moved = str(s.nameFrom), str(s.nameTo), s.nameFrom != s.nameTo
+			for _, k := range []string{tr.LocStart, tr.LocEnd} {
 				if _, ok := ep.RoomNames[k]; !ok && b.names[k] != "" {
 					ep.RoomNames[k] = b.names[k]
 				}
@@ -847,10 +949,10 @@ func (b *builder) build(c *collector) *Episode {
 			if prev != nil {
 				name = prev.LocEnd
 			}
-			if s.hasLocation && FoldName(s.location) != "" {
-				name = FoldName(s.location)
+			if f := b.syms.folded(s.location); s.hasLocation && f != "" {
+				name = f
 				if _, ok := ep.RoomNames[name]; !ok {
-					ep.RoomNames[name] = strings.TrimSpace(s.location)
+					ep.RoomNames[name] = strings.TrimSpace(str(s.location))
 				}
 			}
 			tr.LocEnd = name
