@@ -239,24 +239,62 @@ func trimSpace(b []byte) []byte {
 // (strings as symbols of the episode's table, counts as int32) because an
 // episode holds one per turn until it is built: 5 M turns must fit.
 type slot struct {
-	score, tcConf, fasConf, lpaBase float64
+	score float64
+	base  float64 // the critic's unpenalised confidence, from the best source (baseLevel)
 
-	location            sym // turn_completed.location as logged
-	tcAction, fasAction sym
-	lpaLoc, rdcLoc      sym
-	moveFrom, moveTo    sym // room ids of the first and last move
+	location sym // turn_completed.location as logged
+	action   sym // from the best source (actionLevel)
+	startLoc sym // an id the turn starts at without a move (startLevel)
+	moveFrom sym // room ids of the first and last move
+	moveTo   sym
 	// A map_movement_update with room names only (early logs): folded
 	// names of the first and last move.
 	nameFrom, nameTo sym
 
 	objectives, rejections, llmCalls int32
+	tcLine, nameMoveLine             int32 // lines of the turn_completed and the first name move
 
-	completed, present                  bool // a turn_completed was read; the slot is in use
-	hasScore, hasLocation, hasTCAction  bool
-	hasTCConf, hasFASAction, hasFASConf bool
-	hasLPABase, hasMove, hasNameMove    bool
-	tcLine, nameMoveLine, redoLine      int32 // lines of the turn_completed, the first name move, redo's first event
-	redo                                *slot
+	// Sources rank as RULES.md §0 orders them; a value from a better
+	// source replaces one from a worse, a later one from the same source
+	// replaces an earlier one (levels below).
+	baseLevel, actionLevel, startLevel uint8
+
+	completed, present    bool // a turn_completed was read; the slot is in use
+	hasScore, hasLocation bool
+	hasMove, hasNameMove  bool
+	hasRedo               bool // builder.redos holds a restarted run's record of the turn
+}
+
+// Source levels (0: none).
+const (
+	baseTC, baseFAS, baseLPA = 1, 2, 3 // turn_completed.confidence < critic_confidence < base_confidence
+	actionTC, actionFAS      = 1, 2    // turn_completed.action < agent_action
+	startLPA, startRDC       = 1, 2    // location_penalty_applied < room_description_captured
+)
+
+func (s *slot) setBase(level uint8, v float64) {
+	if level >= s.baseLevel {
+		s.base, s.baseLevel = v, level
+	}
+}
+
+func (s *slot) setAction(level uint8, v sym) {
+	if level >= s.actionLevel {
+		s.action, s.actionLevel = v, level
+	}
+}
+
+func (s *slot) setStart(level uint8, v sym) {
+	if level >= s.startLevel {
+		s.startLoc, s.startLevel = v, level
+	}
+}
+
+// redo is a restarted run's record of a completed turn, kept aside (it is
+// rare) until its turn_completed replaces the turn's record.
+type redo struct {
+	s    *slot
+	line int // its first line
 }
 
 // A line number as stored in a slot: files of more than 2^31 lines name
@@ -382,28 +420,23 @@ func floorDiv(a, b int) int {
 }
 
 // merge adds late events of the same turn: counts add up, anything the
-// record lacks is taken.
+// record lacks is taken (r never holds a turn_completed: one would have
+// made it the turn's record).
 func (s *slot) merge(r *slot) {
 	s.objectives += r.objectives
 	s.rejections += r.rejections
 	s.llmCalls += r.llmCalls
-	if !s.hasFASAction {
-		s.fasAction, s.hasFASAction = r.fasAction, r.hasFASAction
+	if r.actionLevel > s.actionLevel {
+		s.action, s.actionLevel = r.action, r.actionLevel
 	}
-	if !s.hasFASConf {
-		s.fasConf, s.hasFASConf = r.fasConf, r.hasFASConf
+	if r.baseLevel > s.baseLevel {
+		s.base, s.baseLevel = r.base, r.baseLevel
 	}
-	if !s.hasLPABase {
-		s.lpaBase, s.hasLPABase = r.lpaBase, r.hasLPABase
-	}
-	if s.lpaLoc == 0 {
-		s.lpaLoc = r.lpaLoc
+	if r.startLevel > s.startLevel {
+		s.startLoc, s.startLevel = r.startLoc, r.startLevel
 	}
 	if !s.hasMove {
 		s.moveFrom, s.moveTo, s.hasMove = r.moveFrom, r.moveTo, r.hasMove
-	}
-	if s.rdcLoc == 0 {
-		s.rdcLoc = r.rdcLoc
 	}
 	if !s.hasNameMove {
 		s.nameFrom, s.nameTo, s.hasNameMove, s.nameMoveLine = r.nameFrom, r.nameTo, r.hasNameMove, r.nameMoveLine
@@ -416,6 +449,7 @@ type builder struct {
 	source   string
 	implicit bool // named after the file, not by an episode_id
 	slots    slotTable
+	redos    map[int]redo // see slot.hasRedo
 	syms     symtab
 	lastDone int // highest completed turn (events without a turn go to the next one)
 	lastTurn int // turn of the latest event; hasLast is false after a restart's init line
@@ -480,18 +514,21 @@ func (b *builder) slotFor(t int, lineNo int, opens bool) *slot {
 	switch {
 	case !s.completed:
 		return s
-	case s.redo != nil:
-		return s.redo
+	case s.hasRedo:
+		return b.redos[t].s
 	case late && !opens:
 		if b.pending == nil {
 			b.pending, b.pendingTurn, b.pendingLine = &slot{}, t, lineNo
 		}
 		return b.pending
 	}
-	var first int
-	s.redo, first = b.takePending(t, lineNo)
-	s.redoLine = line32(first)
-	return s.redo
+	r, first := b.takePending(t, lineNo)
+	if b.redos == nil {
+		b.redos = map[int]redo{}
+	}
+	b.redos[t] = redo{r, first}
+	s.hasRedo = true
+	return r
 }
 
 // takePending returns the pending record of t (and its first line) as the
@@ -524,7 +561,7 @@ func (b *builder) complete(t int, lineNo int) *slot {
 	switch {
 	case s == nil:
 		s = b.slots.put(t)
-	case s.completed && s.redo == nil && b.pending == nil && b.hasLast && b.lastTurn == t:
+	case s.completed && !s.hasRedo && b.pending == nil && b.hasLast && b.lastTurn == t:
 		// Nothing of t since its turn_completed: the same line logged twice
 		// (a duplicated log handler), not a restarted run. One record.
 		if !b.dupNoted {
@@ -533,15 +570,16 @@ func (b *builder) complete(t int, lineNo int) *slot {
 		}
 	case s.completed:
 		first := lineNo
-		r := s.redo
-		if r != nil {
-			first = int(s.redoLine)
+		var r *slot
+		if s.hasRedo {
+			r, first = b.redos[t].s, b.redos[t].line
+			delete(b.redos, t)
 		} else {
 			r, first = b.takePending(t, lineNo)
 		}
 		// The restarted run's record replaces the first in the table.
 		*s = *r
-		s.present, s.redo = true, nil
+		s.present, s.hasRedo = true, false
 		b.Diag.Repeated++
 		if b.repeatedSeen == nil {
 			b.repeatedSeen = map[int]bool{}
@@ -610,19 +648,19 @@ func (b *builder) event(w *wireEvent, source string, lineNo int) (reason string)
 	case "final_action_selection":
 		s := b.slotFor(turnOf(), lineNo, true)
 		if a, ok := text(get(func(e *wireEvent) json.RawMessage { return e.AgentAction })); ok {
-			s.fasAction, s.hasFASAction = b.syms.sym(a), true
+			s.setAction(actionFAS, b.syms.sym(a))
 		}
 		if f, ok := number(get(func(e *wireEvent) json.RawMessage { return e.CriticConfidence })); ok {
-			s.fasConf, s.hasFASConf = f, true
+			s.setBase(baseFAS, f)
 		}
 	case "location_penalty_applied":
 		s := b.slotFor(turnOf(), lineNo, false)
 		if f, ok := number(get(func(e *wireEvent) json.RawMessage { return e.BaseConfidence })); ok {
-			s.lpaBase, s.hasLPABase = f, true
+			s.setBase(baseLPA, f)
 		}
 		if id, ok := roomID(get(func(e *wireEvent) json.RawMessage { return e.LocationID })); ok {
 			b.hasIDs = true
-			s.lpaLoc = b.syms.sym(id)
+			s.setStart(startLPA, b.syms.sym(id))
 			b.nameRoom(id, get(func(e *wireEvent) json.RawMessage { return e.LocationName }))
 		}
 	case "action_rejected":
@@ -684,7 +722,7 @@ func (b *builder) event(w *wireEvent, source string, lineNo int) (reason string)
 		if id, ok := roomID(get(func(e *wireEvent) json.RawMessage { return e.LocationID })); ok {
 			b.hasIDs = true
 			s := b.slotFor(turnOf(), lineNo, false)
-			s.rdcLoc = b.syms.sym(id)
+			s.setStart(startRDC, b.syms.sym(id))
 			b.nameRoom(id, get(func(e *wireEvent) json.RawMessage { return e.LocationName }))
 		}
 	case "objective_completed":
@@ -702,10 +740,10 @@ func (b *builder) event(w *wireEvent, source string, lineNo int) (reason string)
 			s.location, s.hasLocation = b.syms.sym(l), true
 		}
 		if a, ok := text(get(func(e *wireEvent) json.RawMessage { return e.Action })); ok {
-			s.tcAction, s.hasTCAction = b.syms.sym(a), true
+			s.setAction(actionTC, b.syms.sym(a))
 		}
 		if f, ok := number(get(func(e *wireEvent) json.RawMessage { return e.Confidence })); ok {
-			s.tcConf, s.hasTCConf = f, true
+			s.setBase(baseTC, f)
 		}
 		if !b.anyDone || t > b.lastDone {
 			b.lastDone = t
@@ -787,9 +825,9 @@ func (b *builder) build(c *collector) *Episode {
 	b.closePending()
 	var done []int // sorted: each visits turns in order
 	b.slots.each(func(t int, s *slot) {
-		if s.redo != nil {
-			s.merge(s.redo)
-			s.redo = nil
+		if s.hasRedo {
+			s.merge(b.redos[t].s)
+			s.hasRedo = false
 		}
 		if s.completed {
 			done = append(done, t)
@@ -894,19 +932,11 @@ func (b *builder) build(c *collector) *Episode {
 			tr.Score = prev.Score
 			ep.Diag.note(fmt.Sprintf("%s: turn %d has no score; carried forward", b.source, t))
 		}
-		switch {
-		case s.hasFASAction:
-			tr.Action, tr.HasAction = str(s.fasAction), true
-		case s.hasTCAction:
-			tr.Action, tr.HasAction = str(s.tcAction), true
+		if s.actionLevel > 0 {
+			tr.Action, tr.HasAction = str(s.action), true
 		}
-		switch {
-		case s.hasLPABase:
-			tr.Base, tr.HasBase = s.lpaBase, true
-		case s.hasFASConf:
-			tr.Base, tr.HasBase = s.fasConf, true
-		case s.hasTCConf:
-			tr.Base, tr.HasBase = s.tcConf, true
+		if s.baseLevel > 0 {
+			tr.Base, tr.HasBase = s.base, true
 		}
 		if b.hasIDs {
 			switch {
@@ -917,10 +947,7 @@ func (b *builder) build(c *collector) *Episode {
 			case prev != nil:
 				tr.LocStart, tr.LocEnd = prev.LocEnd, prev.LocEnd
 			default:
-				loc := str(s.rdcLoc)
-				if loc == "" {
-					loc = str(s.lpaLoc)
-				}
+				loc := str(s.startLoc)
 				if loc == "" && s.hasLocation {
 					loc = b.nameToID[b.syms.folded(s.location)]
 				}
