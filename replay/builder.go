@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"runtime/debug"
 	"sort"
 	"strings"
 )
@@ -264,6 +265,10 @@ type slot struct {
 	hasMove, hasNameMove  bool
 	hasRedo               bool // builder.redos holds a restarted run's record of the turn
 }
+
+// hugeEpisode is the table size (turns) from which build returns freed
+// memory to the system before allocating the table.
+const hugeEpisode = 1 << 20
 
 // Source levels (0: none).
 const (
@@ -895,6 +900,13 @@ func (b *builder) build(c *collector) *Episode {
 		ep.LocationKey = KeyRoomName
 	}
 
+	if last-first+1 >= hugeEpisode {
+		// The table is one large block that the garbage reading left
+		// behind cannot hold: collect and return that garbage first, so a
+		// huge episode peaks at its slots plus its table, not twice its
+		// slots plus its table (a GC's heap goal).
+		debug.FreeOSMemory()
+	}
 	ep.Turns = make([]Turn, 0, last-first+1)
 	var prev *Turn
 	gapStart := 0
