@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -359,5 +360,84 @@ func FuzzCompactor(f *testing.F) {
 		if g, w := rtWire(got), rtWire(want); g != w {
 			t.Fatalf("%q compacted to %q\n got %s\nwant %s", line, out, g, w)
 		}
+	})
+}
+
+// FuzzSplitEpisodes checks multi-episode splitting against a model: each
+// byte adds a line (an episode's turn with its id, an id-less turn of the
+// current episode, or an irrelevant line that switches episodes by its own
+// id while naming another one nested), and Read and Stream must give every
+// episode exactly the turns the model routed to it.
+func FuzzSplitEpisodes(f *testing.F) {
+	f.Add([]byte{0, 1, 2, 3, 4, 5, 6, 7})
+	f.Add([]byte{8, 8, 9, 2, 6, 10, 14, 3})
+	f.Add([]byte{255, 254, 1, 128, 64, 32, 16})
+	f.Fuzz(func(t *testing.T, ops []byte) {
+		if len(ops) > 2000 {
+			return
+		}
+		ids := []string{"A", "B", "C", "D"}
+		var in strings.Builder
+		turns := map[string]int{} // the model: turns per episode ("" before any id)
+		cur := ""
+		use := func(id string) {
+			if cur == "" && id != "" && turns[id] == 0 {
+				turns[id] = turns[""] // the first id names the lines before it
+				delete(turns, "")
+			}
+			cur = id
+		}
+		for _, op := range ops {
+			id, other := ids[op%4], ids[(op/4)%4]
+			switch (op / 16) % 4 {
+			case 0: // a turn naming its episode
+				use(id)
+				turns[id]++
+				in.WriteString(rtLine("turn_completed", "episode_id", id, "turn", turns[id], "score", 1, "location", "Dam") + "\n")
+			case 1: // an irrelevant line: another id nested first, its own after
+				use(id)
+				in.WriteString(rtLine("memory_recall", "memory", map[string]string{"episode_id": other}, "episode_id", id) + "\n")
+			case 2: // an id-less turn of the current episode
+				turns[cur]++
+				in.WriteString(rtLine("turn_completed", "turn", turns[cur], "score", 1, "location", "Dam") + "\n")
+			default: // an irrelevant line whose own id is under extras
+				use(id)
+				in.WriteString(rtLine("", "extras", map[string]any{"event_type": "llm_retry", "episode_id": id, "x": map[string]string{"episode_id": other}}) + "\n")
+			}
+		}
+		want := map[string]int{}
+		for id, n := range turns {
+			if n > 0 {
+				if id == "" {
+					id = "d"
+				}
+				want[id] = n
+			}
+		}
+		check := func(how string, eps []*Episode, err error) {
+			got := map[string]int{}
+			for _, ep := range eps {
+				if len(ep.Turns) > 0 {
+					got[ep.ID] += len(ep.Turns)
+					if ep.RecordedTurns() != len(ep.Turns) || ep.Diag.Repeated != 0 || ep.Diag.Gaps != 0 {
+						t.Fatalf("%s: %s: %d rows to turn %d, repeated %d", how, ep.ID, len(ep.Turns), ep.RecordedTurns(), ep.Diag.Repeated)
+					}
+				}
+			}
+			if len(want) == 0 {
+				return // no turn at all: an error or turnless episodes
+			}
+			if err != nil || fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Fatalf("%s: turns per episode %v (err %v), model %v", how, got, err, want)
+			}
+		}
+		eps, err := Read(strings.NewReader(in.String()), "log.jsonl", "d", Options{Strict: true})
+		check("Read", eps, err)
+		eps = eps[:0]
+		_, err = Stream(strings.NewReader(in.String()), "log.jsonl", "d", Options{Strict: true}, func(ep *Episode) error {
+			eps = append(eps, ep)
+			return nil
+		})
+		check("Stream", eps, err)
 	})
 }
