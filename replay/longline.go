@@ -61,13 +61,16 @@ type compactor struct {
 	val     []byte
 	tooLong string // a kept field over MaxFieldBytes
 
-	top, extras []byte // kept members, "key": value joined by ", "
+	// Kept members by (unescaped) key: a duplicate key keeps its last
+	// value, as decodeLine reads it, so a line repeating a kept key cannot
+	// grow this beyond one value per key.
+	top, extras members
 	hasExtras   bool
 	first, last byte // first and last non-space bytes of the line
 }
 
 func (c *compactor) reset() {
-	*c = compactor{key: c.key[:0], val: c.val[:0], top: c.top[:0], extras: c.extras[:0]}
+	*c = compactor{key: c.key[:0], val: c.val[:0]}
 }
 
 // feed reads the next bytes of the line (line end excluded).
@@ -152,7 +155,7 @@ func (c *compactor) feed(b []byte) {
 			if !c.inExtra && key == "extras" && ch == '{' {
 				// Read extras member by member; a later extras object
 				// replaces an earlier one, as decodeLine's would.
-				c.inExtra, c.hasExtras, c.extras = true, true, c.extras[:0]
+				c.inExtra, c.hasExtras, c.extras = true, true, nil
 				c.state = cKeyOrEnd
 				i++
 				continue
@@ -270,29 +273,57 @@ func (c *compactor) keyName() string {
 	return string(c.key)
 }
 
+// members are a compacted object's kept members, in first-seen order.
+type members []member
+
+type member struct {
+	key string
+	val []byte
+}
+
+func (m *members) set(key string, val []byte) {
+	for i := range *m {
+		if (*m)[i].key == key {
+			(*m)[i].val = append((*m)[i].val[:0], val...)
+			return
+		}
+	}
+	*m = append(*m, member{key, append([]byte(nil), val...)})
+}
+
+func (m members) appendTo(out []byte) []byte {
+	for i, mb := range m {
+		if i > 0 {
+			out = append(out, ", "...)
+		}
+		k, _ := json.Marshal(mb.key)
+		out = append(append(append(out, k...), ": "...), mb.val...)
+	}
+	return out
+}
+
 // member keeps the value just read under its (unescaped) key.
 func (c *compactor) member() {
-	dst := &c.top
+	if len(c.val) > 0 && c.val[0] != '"' && c.keyName() == "event_type" {
+		return // decodeLine ignores an event_type that is no string, even a later one
+	}
 	if c.inExtra {
-		dst = &c.extras
+		c.extras.set(c.keyName(), c.val)
+	} else {
+		c.top.set(c.keyName(), c.val)
 	}
-	if len(*dst) > 0 {
-		*dst = append(*dst, ", "...)
-	}
-	k, _ := json.Marshal(c.keyName())
-	*dst = append(append(append(*dst, k...), ": "...), c.val...)
 }
 
 // end returns the compacted line (the members kept so far when the line
 // is broken), and ok false when the line is not one JSON object (cut, or
 // broken in its structure).
 func (c *compactor) end() (line []byte, ok bool) {
-	out := append([]byte{'{'}, c.top...)
+	out := c.top.appendTo([]byte{'{'})
 	if c.hasExtras {
 		if len(c.top) > 0 {
 			out = append(out, ", "...)
 		}
-		out = append(append(append(out, `"extras": {`...), c.extras...), '}')
+		out = append(c.extras.appendTo(append(out, `"extras": {`...)), '}')
 	}
 	return append(out, '}'), c.state == cDone
 }

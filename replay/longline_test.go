@@ -25,6 +25,7 @@ func TestCompactorKeepsWhatTheModelReads(t *testing.T) {
 	for _, line := range append(append([]string{}, rtSeedLines[:19]...),
 		`{"message": "`+noise+`", "event_type": "turn_completed", "nested": {"a": [1, {"b": "}"}], "turn": 99}, "turn": 3, "score": 1e2, "location": "Dam", "extras": {"turn": 4, "x": {"episode_id": "Z"}}, "episode_id": "E"}`,
 		`{"extras": {"event_type": "room_description_captured", "turn": 2, "location_id": 79}, "extras": {"location_id": 80}, "message": "m"}`,
+		`{"event_type": "turn_completed", "event_type": 5, "turn": 1, "t\u0075rn": 2, "extras": {"turn": 3}, "extras": {"score": 1}}`,
 		`{"episode\u005fid": "E", "event_type": "llm_call", "turn": -0, "big": [`+strings.Repeat(`"]", `, 500)+`"end"]}`,
 	) {
 		want, err := decodeLine([]byte(line))
@@ -96,5 +97,20 @@ func BenchmarkLongIrrelevantLine(b *testing.B) {
 		if _, err := Read(bytes.NewReader(line), "x", "d", Options{}); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// A line repeating a kept key keeps one value per key, not one per
+// repetition: it cannot make a long line expensive.
+func TestCompactorDuplicateKeys(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`{"event_type": "turn_completed"`)
+	for i := range 1000 {
+		fmt.Fprintf(&b, `, "action": "%s%d"`, strings.Repeat("a", 1000), i)
+	}
+	b.WriteString(`, "turn": 1}`)
+	out, ok, _ := compact([]byte(b.String()), 4096)
+	if !ok || len(out) > 1100 || !strings.Contains(string(out), "a999") {
+		t.Errorf("ok %v, %d bytes kept: want the last action only", ok, len(out))
 	}
 }
