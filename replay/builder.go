@@ -53,7 +53,9 @@ func (c *collector) open(id string) *builder {
 	// directory name is the episode id, which later lines may carry.
 	c.byID[id] = b
 	c.order = append(c.order, b)
-	if c.keepOpen > 0 && c.err == nil {
+	// Until the file shows a loop-break event it may be no log at all (a
+	// file error, NoEventsError): nothing is emitted before.
+	if c.keepOpen > 0 && c.err == nil && c.relevant > 0 {
 		kept := c.order[:0]
 		for _, o := range c.order {
 			if o != b && c.started-o.touched > c.keepOpen {

@@ -61,12 +61,12 @@ func (e *NoEventsError) Error() string {
 	case e.Lines == 0:
 		return msg + " (empty)"
 	case e.Skipped > 0:
-		return fmt.Sprintf("%s (%s, %d unreadable; first: %s)", msg, lines(e.Lines), e.Skipped, e.First)
+		return fmt.Sprintf("%s (%s, %d unreadable; first: %s)", msg, nLines(e.Lines), e.Skipped, e.First)
 	}
-	return fmt.Sprintf("%s (%s, none a ZorkGPT event the rules use)", msg, lines(e.Lines))
+	return fmt.Sprintf("%s (%s, none a ZorkGPT event the rules use)", msg, nLines(e.Lines))
 }
 
-func lines(n int) string {
+func nLines(n int) string {
 	if n == 1 {
 		return "1 line"
 	}

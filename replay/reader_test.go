@@ -740,6 +740,20 @@ func TestStreamInterleaved(t *testing.T) {
 	}
 }
 
+// A file without loop-break events is a file error for Stream too, even
+// when its lines name many episodes: none is emitted.
+func TestStreamNoEvents(t *testing.T) {
+	var in strings.Builder
+	for i := range 30 {
+		fmt.Fprintf(&in, `{"event_type": "zork_response", "episode_id": "E%d", "turn": 1}`+"\n", i)
+	}
+	n := 0
+	_, err := Stream(strings.NewReader(in.String()), "x", "d", Options{}, func(*Episode) error { n++; return nil })
+	if !errors.Is(err, ErrNoEvents) || n != 0 || err.Error() != "no loop-break events in x (30 lines, none a ZorkGPT event the rules use)" {
+		t.Errorf("%d episodes, err %v", n, err)
+	}
+}
+
 // emit's error stops reading and is returned.
 func TestStreamEmitError(t *testing.T) {
 	var in strings.Builder
