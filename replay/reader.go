@@ -29,7 +29,8 @@ type Options struct {
 }
 
 // DefaultMaxLineBytes is far above the largest lines real logs carry
-// (knowledge-base dumps of a few MB) while keeping memory bounded.
+// (knowledge-base dumps of a few MB). Memory does not depend on it: a long
+// line streams by (longline.go).
 const DefaultMaxLineBytes = 256 << 20
 
 // LineError is a problem with one line of input.
