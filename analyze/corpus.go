@@ -41,8 +41,8 @@ func ReadAll(files []string, stdin io.Reader, opts replay.Options, workers int, 
 	if opts.Strict {
 		inOrder(len(files), workers, func() func(int) FileResult {
 			return func(i int) FileResult {
-				eps, err := replay.ReadFile(files[i], stdin, opts)
-				return FileResult{Path: files[i], Episodes: eps, Err: err, Last: true}
+				eps, st, err := replay.ReadFileStats(files[i], stdin, opts)
+				return FileResult{Path: files[i], Episodes: eps, Err: err, Hash: st.Hash, Last: true}
 			}
 		}, emit)
 		return

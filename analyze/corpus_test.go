@@ -62,6 +62,15 @@ func TestReadAllParts(t *testing.T) {
 	if lasts != len(files) || parts <= len(files) {
 		t.Errorf("%d parts, %d last: want more parts than files, one last each", parts, lasts)
 	}
+	// Strict: one part per file, hashed too.
+	ReadAll(files[:1], nil, replay.Options{Hash: true, Strict: true}, 2, func(fr FileResult) bool {
+		data, _ := os.ReadFile(fr.Path)
+		sum := sha256.Sum256(data)
+		if !fr.Last || len(fr.Episodes) != 3 || fr.Hash != "sha256:"+hex.EncodeToString(sum[:]) {
+			t.Errorf("strict: last %v, %d episodes, hash %q", fr.Last, len(fr.Episodes), fr.Hash)
+		}
+		return true
+	})
 	// Stopping early returns without reading on.
 	n := 0
 	ReadAll(files, nil, replay.Options{}, 2, func(fr FileResult) bool {

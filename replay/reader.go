@@ -89,12 +89,19 @@ type Stats struct {
 // ReadFile reads every episode in a log file (.jsonl or gzip-compressed,
 // detected by content). path "-" reads standard input from stdin.
 func ReadFile(path string, stdin io.Reader, opts Options) ([]*Episode, error) {
+	eps, _, err := ReadFileStats(path, stdin, opts)
+	return eps, err
+}
+
+// ReadFileStats is ReadFile with what was learned about the file as a
+// whole (its hash with opts.Hash).
+func ReadFileStats(path string, stdin io.Reader, opts Options) ([]*Episode, Stats, error) {
 	var eps []*Episode
-	_, err := readFile(path, stdin, opts, false, func(ep *Episode) error {
+	st, err := readFile(path, stdin, opts, false, func(ep *Episode) error {
 		eps = append(eps, ep)
 		return nil
 	})
-	return eps, err
+	return eps, st, err
 }
 
 // StreamFile is ReadFile for inputs of any number of episodes: emit gets
