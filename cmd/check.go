@@ -1,17 +1,13 @@
 package cmd
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"math"
 	"path/filepath"
-	"runtime"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/spf13/cobra"
 
@@ -171,21 +167,6 @@ func checkRun(opts *CheckOptions) error {
 		}
 	}
 
-	// Standard input can be read once: keep it to hash it and replay it.
-	stdin := opts.IO.In
-	hashes := map[string]string{}
-	for _, f := range files {
-		if f == "-" {
-			data, err := io.ReadAll(stdin)
-			if err != nil {
-				return fmt.Errorf("reading standard input: %w", err)
-			}
-			stdin = bytes.NewReader(data)
-			hashes["-"] = analyze.HashBytes(data)
-		}
-	}
-	hashErrs := hashFiles(files, opts.Input.Jobs, hashes)
-
 	cur := analyze.NewBaseline(cfg)
 	threshold := rules.RejectionThreshold.Get(cfg)
 	keep := false
@@ -204,9 +185,23 @@ func checkRun(opts *CheckOptions) error {
 		unreadable = map[string]string{}
 		runErr     error
 	)
-	analyze.ReadAll(files, stdin, opts.Input.options(), opts.Input.Jobs, func(fr analyze.FileResult) bool {
-		if fr.Err == nil {
-			fr.Err = hashErrs[fr.Path]
+	// The reader hashes each file as it reads it (once: a pipe or standard
+	// input cannot be read twice); the hash comes with a file's last part,
+	// so the file's entries get it then.
+	ropts := opts.Input.options()
+	ropts.Hash = true
+	fileStart, newFile := 0, true
+	analyze.ReadAll(files, opts.IO.In, ropts, opts.Input.Jobs, func(fr analyze.FileResult) bool {
+		if newFile {
+			fileStart, newFile = len(cur.Episodes), false
+		}
+		if fr.Last {
+			defer func() {
+				newFile = true
+				for i := fileStart; i < len(cur.Episodes); i++ {
+					cur.Episodes[i].LogHash = fr.Hash
+				}
+			}()
 		}
 		source := analyze.BaselineSource(opts.Baseline, fr.Path)
 		if fr.Err != nil {
@@ -231,7 +226,7 @@ func checkRun(opts *CheckOptions) error {
 			for _, f := range opts.failOn {
 				f.Observe(o, threshold)
 			}
-			cur.Episodes = append(cur.Episodes, analyze.BaselineEntry(o, source, hashes[fr.Path]))
+			cur.Episodes = append(cur.Episodes, analyze.BaselineEntry(o, source, ""))
 			if ep.Diag.Skipped > 0 {
 				diags[diagKey{ep.ID, source}] = diag{ep.Diag.Skipped, ep.Diag.Problems}
 			}
@@ -327,39 +322,4 @@ func uniqueFiles(files []string) []string {
 		}
 	}
 	return out
-}
-
-// hashFiles puts the sha256 of every file into hashes (by path), on up to
-// jobs goroutines, and returns the errors by path.
-func hashFiles(files []string, jobs int, hashes map[string]string) map[string]error {
-	if jobs <= 0 {
-		jobs = runtime.GOMAXPROCS(0)
-	}
-	var (
-		mu   sync.Mutex
-		errs = map[string]error{}
-		wg   sync.WaitGroup
-		sem  = make(chan struct{}, jobs)
-	)
-	for _, f := range files {
-		if f == "-" {
-			continue
-		}
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer wg.Done()
-			defer func() { <-sem }()
-			h, err := analyze.HashFile(f)
-			mu.Lock()
-			defer mu.Unlock()
-			if err != nil {
-				errs[f] = err
-			} else {
-				hashes[f] = h
-			}
-		}()
-	}
-	wg.Wait()
-	return errs
 }
