@@ -7,17 +7,19 @@ import (
 	"sync"
 
 	"github.com/loopbreak/loopbreak/replay"
+	"github.com/loopbreak/loopbreak/rules"
 )
 
-// FileResult is one log file read, or a part of one: its episodes, or why
-// it could not be read.
+// FileResult is one log file read and analysed, or a part of one: its
+// episodes with their outcomes, or why it could not be read.
 type FileResult struct {
 	Path     string
 	Episodes []*replay.Episode
-	Err      error // nil, an open/read error, or with Strict a *replay.LineError
+	Outcomes []*Outcome // Outcomes[i] is Episodes[i]'s
+	Err      error      // nil, an open/read error, or with Strict a *replay.LineError
 	// Hash is "sha256:<hex>" of the file as stored, computed while reading
-	// when the options ask for it (replay.Options.Hash), on a file's last
-	// part once it was read to its end.
+	// when the read options ask for it (replay.Options.Hash), on a file's
+	// last part once it was read to its end.
 	Hash string
 	// Last marks a file's last part; Err and Hash are set on it only.
 	Last bool
@@ -30,32 +32,62 @@ const (
 	partTurns    = 1 << 16
 )
 
-// ReadAll reads files on a bounded pool of workers and calls emit with
-// each file's episodes in input order, whatever the scheduling: in parts
-// (one or more per file, the last with Last set), so memory is bounded by
-// a few parts and the episodes a reader keeps open, not by the corpus or
-// by one file. With opts.Strict a file comes as one part (its first
-// problem discards it whole, as before). emit runs on the caller's
-// goroutine; returning false stops early.
-func ReadAll(files []string, stdin io.Reader, opts replay.Options, workers int, emit func(FileResult) bool) {
-	if opts.Strict {
-		inOrder(len(files), workers, func() func(int) FileResult {
+// Files reads files on a bounded pool of workers, analyses each episode
+// under cfg on the worker that read it, and calls emit with each file's
+// episodes in input order, whatever the scheduling: in parts (one or more
+// per file, the last with Last set), so memory is bounded by a few parts
+// and the episodes a reader keeps open (replay.Stream), not by the corpus
+// or by one file. With read.Strict a file comes as one part (its first
+// problem discards it whole). emit runs on the caller's goroutine;
+// returning false stops early.
+func Files(files []string, stdin io.Reader, read replay.Options, workers int, cfg *rules.Config, opts Options, emit func(FileResult) bool) {
+	analyse := func(fr *FileResult) {
+		fr.Outcomes = make([]*Outcome, len(fr.Episodes))
+		for k, ep := range fr.Episodes {
+			fr.Outcomes[k] = Analyze(ep, cfg, opts)
+		}
+	}
+	if read.Strict {
+		InOrder(len(files), workers, func() func(int) FileResult {
 			return func(i int) FileResult {
-				eps, st, err := replay.ReadFileStats(files[i], stdin, opts)
-				return FileResult{Path: files[i], Episodes: eps, Err: err, Hash: st.Hash, Last: true}
+				eps, st, err := replay.ReadFileStats(files[i], stdin, read)
+				fr := FileResult{Path: files[i], Episodes: eps, Err: err, Hash: st.Hash, Last: true}
+				analyse(&fr)
+				return fr
 			}
 		}, emit)
 		return
 	}
-	streamInOrder(files, stdin, opts, workers, emit)
+	streamInOrder(files, workers, func(path string, send func(FileResult) bool) {
+		var batch []*replay.Episode
+		turns := 0
+		flush := func(fr FileResult) bool {
+			fr.Path, fr.Episodes = path, batch
+			analyse(&fr)
+			batch, turns = nil, 0
+			return send(fr)
+		}
+		st, err := replay.StreamFile(path, stdin, read, func(ep *replay.Episode) error {
+			batch = append(batch, ep)
+			turns += len(ep.Turns)
+			if (len(batch) >= partEpisodes || turns >= partTurns) && !flush(FileResult{}) {
+				return errStopped
+			}
+			return nil
+		})
+		if err != errStopped {
+			flush(FileResult{Err: err, Hash: st.Hash, Last: true})
+		}
+	}, emit)
 }
 
 var errStopped = errors.New("stopped")
 
-// streamInOrder is ReadAll's streaming pool: each file's worker sends its
-// parts on the file's own channel, which emit drains in file order; a
-// worker ahead of emit blocks once its channel is full.
-func streamInOrder(files []string, stdin io.Reader, opts replay.Options, workers int, emit func(FileResult) bool) {
+// streamInOrder runs read for each file on a bounded pool of workers;
+// read sends the file's parts, which emit gets in file order: each file
+// has its own bounded channel, drained in turn, and a worker ahead of emit
+// blocks once its channel is full. send reports false once emit stopped.
+func streamInOrder(files []string, workers int, read func(path string, send func(FileResult) bool), emit func(FileResult) bool) {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
@@ -72,7 +104,15 @@ func streamInOrder(files []string, stdin io.Reader, opts replay.Options, workers
 		go func() {
 			defer wg.Done()
 			for j := range jobs {
-				readParts(files[j.i], stdin, opts, j.parts, stop)
+				read(files[j.i], func(fr FileResult) bool {
+					select {
+					case j.parts <- fr:
+						return true
+					case <-stop:
+						return false
+					}
+				})
+				close(j.parts)
 			}
 		}()
 	}
@@ -95,12 +135,13 @@ func streamInOrder(files []string, stdin io.Reader, opts replay.Options, workers
 	}()
 	stopped := false
 	for parts := range window {
+		if stopped {
+			continue // a file never handed to a worker has nobody to close its channel
+		}
 		for fr := range parts {
-			if !stopped && !emit(fr) {
+			if !emit(fr) {
 				stopped = true
 				close(stop)
-			}
-			if stopped {
 				break
 			}
 		}
@@ -108,42 +149,11 @@ func streamInOrder(files []string, stdin io.Reader, opts replay.Options, workers
 	wg.Wait()
 }
 
-// readParts streams one file into parts, closing the channel after the
-// last; it gives up when stop closes.
-func readParts(path string, stdin io.Reader, opts replay.Options, parts chan<- FileResult, stop <-chan struct{}) {
-	defer close(parts)
-	send := func(fr FileResult) bool {
-		select {
-		case parts <- fr:
-			return true
-		case <-stop:
-			return false
-		}
-	}
-	var batch []*replay.Episode
-	turns := 0
-	st, err := replay.StreamFile(path, stdin, opts, func(ep *replay.Episode) error {
-		batch = append(batch, ep)
-		turns += len(ep.Turns)
-		if len(batch) >= partEpisodes || turns >= partTurns {
-			if !send(FileResult{Path: path, Episodes: batch}) {
-				return errStopped
-			}
-			batch, turns = nil, 0
-		}
-		return nil
-	})
-	if err == errStopped {
-		return
-	}
-	send(FileResult{Path: path, Episodes: batch, Err: err, Hash: st.Hash, Last: true})
-}
-
-// inOrder computes n results on a bounded pool of workers (each with the
+// InOrder computes n results on a bounded pool of workers (each with the
 // state newWorker gives it) and calls emit with them in index order,
 // whatever the scheduling; at most 2×workers results are held at once.
 // emit runs on the caller's goroutine; returning false stops early.
-func inOrder[T any](n, workers int, newWorker func() func(i int) T, emit func(T) bool) {
+func InOrder[T any](n, workers int, newWorker func() func(i int) T, emit func(T) bool) {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
@@ -193,4 +203,20 @@ func inOrder[T any](n, workers int, newWorker func() func(i int) T, emit func(T)
 		}
 	}
 	wg.Wait()
+}
+
+// FileError is an input file that could not be read at all.
+type FileError struct {
+	Source string `json:"source"`
+	Error  string `json:"error"`
+}
+
+// StrictErr is the error Strict makes of an episode with skipped lines:
+// some problems are found after the line was read, while building turns,
+// so the reader cannot refuse them itself.
+func StrictErr(opts replay.Options, d *replay.Diagnostics) error {
+	if opts.Strict && d.Skipped > 0 && len(d.Problems) > 0 {
+		return errors.New(d.Problems[0])
+	}
+	return nil
 }

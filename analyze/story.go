@@ -51,9 +51,9 @@ type Run struct {
 // runGap is how many quiet turns still count as the same run.
 const runGap = 3
 
-// BuildStory compresses o.Firings (Analyze with KeepFirings).
-func BuildStory(o *Outcome, ep *replay.Episode, cfg *rules.Config) Story {
-	var s Story
+// buildStory compresses o.Firings.
+func buildStory(o *Outcome, ep *replay.Episode, cfg *rules.Config) *Story {
+	s := &Story{}
 	s.StuckPeriods = stuckPeriods(o, ep, cfg)
 
 	threshold := rules.RejectionThreshold.Get(cfg)

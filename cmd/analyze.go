@@ -78,28 +78,30 @@ func analyzeRun(opts *AnalyzeOptions) error {
 		errs   = walkErrs // what the walk skipped, first
 		runErr error
 	)
-	analyze.ReadAll(files, opts.IO.In, opts.Input.options(), opts.Input.Jobs, func(fr analyze.FileResult) bool {
+	// Text shows each episode's story; JSON lists its firings.
+	aopts := analyze.Options{KeepFirings: true, Story: opts.Format == "text"}
+	analyze.Files(files, opts.IO.In, opts.Input.options(), opts.Input.Jobs, cfg, aopts, func(fr analyze.FileResult) bool {
 		if fr.Err != nil {
 			if opts.Input.Strict {
 				runErr = fr.Err
 				return false
 			}
-			errs = append(errs, report.FileError{Source: fr.Path, Error: fr.Err.Error()})
-			reportFileError(opts.IO, fr)
+			errs = append(errs, analyze.FileError{Source: fr.Path, Error: fr.Err.Error()})
+			reportFileError(opts.IO, fr.Err)
 		}
-		for _, ep := range fr.Episodes {
-			if err := strictCheck(opts.Input.Strict, ep); err != nil {
+		for i, ep := range fr.Episodes {
+			if err := analyze.StrictErr(opts.Input.options(), &ep.Diag); err != nil {
 				runErr = err
 				return false
 			}
-			o := analyze.Analyze(ep, cfg, analyze.Options{KeepFirings: true})
-			totals.Add(o, ep.Diag.Skipped)
+			o := fr.Outcomes[i]
+			totals.Add(&o.Result, o.RecordedTurns, ep.Diag.Skipped)
 			if opts.Format == "text" {
-				runErr = text.Episode(o, ep, cfg)
+				runErr = text.Episode(o, ep)
 			} else {
 				runErr = jw.Episode(report.NewEpisode(o, ep))
 			}
-			o.Firings = nil // rows keep only the summary
+			o.Firings, o.Story = nil, nil // rows keep only the summary
 			rows = append(rows, o)
 			if runErr != nil {
 				return false
@@ -122,6 +124,6 @@ func analyzeRun(opts *AnalyzeOptions) error {
 
 // reportFileError tells stderr about a file that could not be read; the
 // run goes on without it.
-func reportFileError(ios *IOStreams, fr analyze.FileResult) {
-	ios.ErrOut.Write([]byte("loopbreak: " + fr.Err.Error() + "\n"))
+func reportFileError(ios *IOStreams, err error) {
+	ios.ErrOut.Write([]byte("loopbreak: " + err.Error() + "\n"))
 }

@@ -3,17 +3,14 @@ package cmd
 import (
 	"errors"
 	"fmt"
-	"io/fs"
 	"math"
-	"path/filepath"
 	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
 
-	"github.com/loopbreak/loopbreak/analyze"
+	"github.com/loopbreak/loopbreak/analyze/check"
 	"github.com/loopbreak/loopbreak/report"
-	"github.com/loopbreak/loopbreak/rules"
 )
 
 // CheckOptions are check's inputs.
@@ -33,7 +30,7 @@ type CheckOptions struct {
 	MaxForfeit   numberFlag
 	FailOn       []string
 
-	failOn []*analyze.FailOn // FailOn, parsed and checked against the registry
+	failOn []*check.FailOn // FailOn, parsed and checked against the registry
 }
 
 // NewCmdCheck builds `loopbreak check`; runF replaces the run in tests.
@@ -44,7 +41,7 @@ func NewCmdCheck(ios *IOStreams, runF func(*CheckOptions) error) *cobra.Command 
 		Short: "Compare episode outcomes with a committed baseline and policy gates (CI)",
 		Long: `Replay the rules over a set of reference episodes, as analyze does, and compare
 each episode's outcome with a baseline file committed beside them
-(default ` + analyze.DefaultBaseline + `). Drift is any outcome field that
+(default ` + check.DefaultBaseline + `). Drift is any outcome field that
 differs, an episode that is new or missing, or a log whose sha256 changed; each
 difference is reported on its own line. --update rewrites the baseline and
 prints what changed.
@@ -85,7 +82,7 @@ input error (a missing baseline; with --strict, unreadable input).`,
 			}
 			opts.failOn = nil
 			for _, spec := range opts.FailOn {
-				f, err := analyze.ParseFailOn(spec)
+				f, err := check.ParseFailOn(spec)
 				if err != nil {
 					return &usageError{err}
 				}
@@ -100,7 +97,7 @@ input error (a missing baseline; with --strict, unreadable input).`,
 	opts.Config.register(c.Flags())
 	opts.Input.register(c.Flags())
 	fl := c.Flags()
-	fl.StringVar(&opts.Baseline, "baseline", analyze.DefaultBaseline, "baseline `file`; log paths in it are relative to its directory")
+	fl.StringVar(&opts.Baseline, "baseline", check.DefaultBaseline, "baseline `file`; log paths in it are relative to its directory")
 	fl.BoolVar(&opts.Update, "update", false, "write or refresh the baseline and print what changed (drift is not a failure; gates still apply)")
 	fl.BoolVar(&opts.NoBaseline, "no-baseline", false, "apply the policy gates only, without a baseline")
 	fl.StringVar(&opts.Format, "format", "text", "output `format`: text, json, junit, github (workflow annotations) or markdown (PR comment)")
@@ -136,6 +133,15 @@ func (n *numberFlag) Set(s string) error { // implements pflag.Value
 	return nil
 }
 
+// Ptr is the value, nil when the flag was not given.
+func (n *numberFlag) Ptr() *float64 {
+	if !n.Given {
+		return nil
+	}
+	v := n.V
+	return &v
+}
+
 func checkRun(opts *CheckOptions) error {
 	cfg, _, err := opts.Config.load(opts.IO.ErrOut)
 	if err != nil {
@@ -145,138 +151,28 @@ func checkRun(opts *CheckOptions) error {
 	if err != nil {
 		return err
 	}
-	files = uniqueFiles(files)
-
-	mode := report.CheckCompare
-	var base *analyze.Baseline
+	mode := check.ModeCompare
 	switch {
 	case opts.NoBaseline:
-		mode = report.CheckGatesOnly
-	default:
-		base, err = analyze.ReadBaseline(opts.Baseline)
-		if opts.Update {
-			mode = report.CheckUpdate
-		}
-		switch {
-		case errors.Is(err, fs.ErrNotExist) && opts.Update:
-			base, err = nil, nil
-		case errors.Is(err, fs.ErrNotExist):
-			return fmt.Errorf("baseline %s does not exist: create it with loopbreak check --update (or give --baseline FILE, or --no-baseline for the policy gates alone)", opts.Baseline)
-		case err != nil:
-			return fmt.Errorf("baseline %w", err)
-		}
+		mode = check.ModeGatesOnly
+	case opts.Update:
+		mode = check.ModeUpdate
 	}
-
-	cur := analyze.NewBaseline(cfg)
-	threshold := rules.RejectionThreshold.Get(cfg)
-	keep := false
-	for _, f := range opts.failOn {
-		keep = keep || f.NeedsFirings()
-	}
-	type diagKey struct{ id, source string }
-	type diag struct {
-		skipped  int
-		problems []string
-	}
-	diags := map[diagKey]diag{}
-	var (
-		totals     analyze.Totals
-		errs       = walkErrs // what the walk skipped, first
-		unreadable = map[string]string{}
-		runErr     error
-	)
-	// The reader hashes each file as it reads it (once: a pipe or standard
-	// input cannot be read twice); the hash comes with a file's last part,
-	// so the file's entries get it then.
-	ropts := opts.Input.options()
-	ropts.Hash = true
-	fileStart, newFile := 0, true
-	analyze.ReadAll(files, opts.IO.In, ropts, opts.Input.Jobs, func(fr analyze.FileResult) bool {
-		if newFile {
-			fileStart, newFile = len(cur.Episodes), false
-		}
-		if fr.Last {
-			defer func() {
-				newFile = true
-				for i := fileStart; i < len(cur.Episodes); i++ {
-					cur.Episodes[i].LogHash = fr.Hash
-				}
-			}()
-		}
-		source := analyze.BaselineSource(opts.Baseline, fr.Path)
-		if fr.Err != nil {
-			if opts.Input.Strict {
-				runErr = fr.Err
-				return false
-			}
-			// A file that cannot be read at all: its episodes, if in the
-			// baseline, are missing.
-			errs = append(errs, report.FileError{Source: fr.Path, Error: fr.Err.Error()})
-			unreadable[source] = fr.Err.Error()
-			reportFileError(opts.IO, fr)
-			return true
-		}
-		for _, ep := range fr.Episodes {
-			if err := strictCheck(opts.Input.Strict, ep); err != nil {
-				runErr = err
-				return false
-			}
-			o := analyze.Analyze(ep, cfg, analyze.Options{KeepFirings: keep})
-			totals.Add(o, ep.Diag.Skipped)
-			for _, f := range opts.failOn {
-				f.Observe(o, threshold)
-			}
-			cur.Episodes = append(cur.Episodes, analyze.BaselineEntry(o, source, ""))
-			if ep.Diag.Skipped > 0 {
-				diags[diagKey{ep.ID, source}] = diag{ep.Diag.Skipped, ep.Diag.Problems}
-			}
-		}
-		return true
+	res, err := check.Run(check.Options{
+		Files: files, Stdin: opts.IO.In, Read: opts.Input.options(), Workers: opts.Input.Jobs,
+		Config: cfg, Mode: mode, Baseline: opts.Baseline,
+		MaxFalseRatePct: opts.MaxFalseRate.Ptr(), MinSavedPct: opts.MinSaved.Ptr(), MaxForfeit: opts.MaxForfeit.Ptr(),
+		FailOn:      opts.failOn,
+		OnFileError: func(_ string, err error) { reportFileError(opts.IO, err) },
 	})
-	if runErr != nil {
-		return runErr
+	var missing *check.NoBaselineError
+	if errors.As(err, &missing) {
+		return fmt.Errorf("%v: create it with loopbreak check --update (or give --baseline FILE, or --no-baseline for the policy gates alone)", err)
 	}
-	totals.Finish()
-	cur.Sort()
-
-	var cmp *analyze.Comparison
-	switch {
-	case mode == report.CheckGatesOnly:
-		cmp = analyze.Compare(nil, cur, nil)
-	case base == nil: // first --update: every episode is added
-		cmp = analyze.Compare(&analyze.Baseline{Config: cur.Config}, cur, unreadable)
-	default:
-		cmp = analyze.Compare(base, cur, unreadable)
+	if err != nil {
+		return err
 	}
-
-	res := &report.Check{Mode: mode, Baseline: opts.Baseline, Config: cmp.Config, Totals: &totals, Errors: errs}
-	for _, e := range cmp.Episodes {
-		ce := report.CheckEpisode{EpisodeCheck: e, Path: analyze.SourcePath(opts.Baseline, e.Source)}
-		if d, ok := diags[diagKey{e.EpisodeID, e.Source}]; ok && e.Current != nil {
-			ce.Skipped, ce.Problems = d.skipped, d.problems
-		}
-		res.Episodes = append(res.Episodes, ce)
-	}
-	if opts.MaxFalseRate.Given {
-		res.Gates = append(res.Gates, analyze.MaxFalseRateGate(&totals, opts.MaxFalseRate.Pct))
-	}
-	if opts.MinSaved.Given {
-		res.Gates = append(res.Gates, analyze.MinSavedGate(&totals, opts.MinSaved.Pct))
-	}
-	if opts.MaxForfeit.Given {
-		res.Gates = append(res.Gates, analyze.MaxForfeitGate(&totals, opts.MaxForfeit.V))
-	}
-	for _, f := range opts.failOn {
-		res.Gates = append(res.Gates, f.Result())
-	}
-
-	if mode == report.CheckUpdate {
-		wrote, err := analyze.WriteBaseline(opts.Baseline, cur)
-		if err != nil {
-			return fmt.Errorf("writing baseline: %w", err)
-		}
-		res.Wrote = wrote
-	}
+	res.Errors = append(walkErrs, res.Errors...) // what the walk skipped, first
 
 	out := opts.IO.Out
 	switch opts.Format {
@@ -296,30 +192,10 @@ func checkRun(opts *CheckOptions) error {
 	}
 	if opts.Format != "text" && opts.Format != "github" {
 		// The report went to a file or a tool; say the verdict in the log.
-		fmt.Fprintf(opts.IO.ErrOut, "loopbreak check: %s\n", res.Summary())
+		fmt.Fprintf(opts.IO.ErrOut, "loopbreak check: %s\n", report.CheckSummary(res))
 	}
 	if res.Failed() {
-		return &failError{res.Summary()}
+		return &failError{report.CheckSummary(res)}
 	}
 	return nil
-}
-
-// uniqueFiles drops a file named twice (a directory and a file inside
-// it): its episodes would otherwise be compared twice.
-func uniqueFiles(files []string) []string {
-	seen := map[string]bool{}
-	out := files[:0:0]
-	for _, f := range files {
-		key := f
-		if f != "-" {
-			if abs, err := filepath.Abs(f); err == nil {
-				key = abs
-			}
-		}
-		if !seen[key] {
-			seen[key] = true
-			out = append(out, f)
-		}
-	}
-	return out
 }

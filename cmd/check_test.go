@@ -15,6 +15,8 @@ import (
 	"testing"
 
 	"github.com/loopbreak/loopbreak/analyze"
+	"github.com/loopbreak/loopbreak/analyze/check"
+	"github.com/loopbreak/loopbreak/report"
 )
 
 // runCheck runs `loopbreak check args...` in dir ("" = here) and returns
@@ -103,11 +105,11 @@ func TestCheckUpdateThenCompare(t *testing.T) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
 	}
-	data, err := os.ReadFile(filepath.Join(dir, analyze.DefaultBaseline))
+	data, err := os.ReadFile(filepath.Join(dir, check.DefaultBaseline))
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := analyze.ParseBaseline(data)
+	b, err := check.ParseBaseline(data)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -200,7 +202,7 @@ func TestCheckBaselineStable(t *testing.T) {
 			t.Errorf("baseline holds the path %s", d)
 		}
 	}
-	b, _ := analyze.ParseBaseline(one)
+	b, _ := check.ParseBaseline(one)
 	for _, e := range b.Episodes {
 		if filepath.IsAbs(e.Source) || strings.HasPrefix(e.Source, "/") || strings.Contains(e.Source, `\`) {
 			t.Errorf("source %q is not a relative slash path", e.Source)
@@ -436,7 +438,7 @@ func TestCheckRunF(t *testing.T) {
 	if err := c.Execute(); err != nil {
 		t.Fatal(err)
 	}
-	if got.Baseline != analyze.DefaultBaseline || got.Format != "text" || got.MaxFalseRate.Given || got.MaxForfeit.Given || got.failOn != nil {
+	if got.Baseline != check.DefaultBaseline || got.Format != "text" || got.MaxFalseRate.Given || got.MaxForfeit.Given || got.failOn != nil {
 		t.Errorf("defaults %+v", got)
 	}
 }
@@ -489,8 +491,8 @@ func TestCheckStdinAndDuplicates(t *testing.T) {
 		t.Fatalf("exit %d\n%s%s", code, out, errOut)
 	}
 	data, _ := os.ReadFile("loopbreak.baseline.json")
-	b, _ := analyze.ParseBaseline(data)
-	if len(b.Episodes) != 4 || b.Episodes[3].EpisodeID != "S" || b.Episodes[3].Source != "-" || b.Episodes[3].LogHash != analyze.HashBytes([]byte(log)) {
+	b, _ := check.ParseBaseline(data)
+	if len(b.Episodes) != 4 || b.Episodes[3].EpisodeID != "S" || b.Episodes[3].Source != "-" || b.Episodes[3].LogHash != check.HashBytes([]byte(log)) {
 		t.Errorf("baseline:\n%s", data)
 	}
 	ios, in, out, _ = Test()
@@ -523,18 +525,18 @@ func TestCheckJSONFormat(t *testing.T) {
 		t.Fatalf("exit %d", code)
 	}
 	var doc struct {
-		Result        string                 `json:"result"`
-		Summary       string                 `json:"summary"`
-		Baseline      string                 `json:"baseline"`
-		ConfigChanges []analyze.ConfigChange `json:"config_changes"`
+		Result        string               `json:"result"`
+		Summary       string               `json:"summary"`
+		Baseline      string               `json:"baseline"`
+		ConfigChanges []check.ConfigChange `json:"config_changes"`
 		Episodes      []struct {
 			EpisodeID string `json:"episode_id"`
 			Status    string `json:"status"`
 			Path      string `json:"path"`
 			Drift     []struct{ Field, Baseline, Current, Message string }
 		} `json:"episodes"`
-		Gates  []analyze.GateResult `json:"gates"`
-		Totals analyze.Totals       `json:"totals"`
+		Gates  []report.GateJSON `json:"gates"`
+		Totals analyze.Totals    `json:"totals"`
 	}
 	if err := json.Unmarshal([]byte(out), &doc); err != nil {
 		t.Fatalf("%v\n%s", err, out)
@@ -927,7 +929,7 @@ func TestCheckCommittedBaselineFormat(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := analyze.ParseBaseline(data)
+	b, err := check.ParseBaseline(data)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,8 +9,8 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/loopbreak/loopbreak/analyze"
 	"github.com/loopbreak/loopbreak/replay"
-	"github.com/loopbreak/loopbreak/report"
 	"github.com/loopbreak/loopbreak/rules"
 )
 
@@ -85,7 +85,7 @@ func (in *inputFlags) options() replay.Options { return replay.Options{Strict: i
 // What a directory walk skipped (an unreadable directory, a log-named pipe
 // or device) is reported on errOut and returned as file errors, like an
 // unreadable file; with --strict the first is fatal.
-func (in *inputFlags) findLogs(args []string, errOut io.Writer) ([]string, []report.FileError, error) {
+func (in *inputFlags) findLogs(args []string, errOut io.Writer) ([]string, []analyze.FileError, error) {
 	files, skipped, err := replay.Find(args, in.IncludeTests)
 	if err != nil {
 		return nil, nil, err
@@ -93,10 +93,10 @@ func (in *inputFlags) findLogs(args []string, errOut io.Writer) ([]string, []rep
 	if len(skipped) > 0 && in.Strict {
 		return nil, nil, skipped[0]
 	}
-	var errs []report.FileError
+	var errs []analyze.FileError
 	for _, e := range skipped {
 		fmt.Fprintf(errOut, "loopbreak: %v\n", e)
-		errs = append(errs, report.FileError{Source: skippedPath(e), Error: e.Error()})
+		errs = append(errs, analyze.FileError{Source: skippedPath(e), Error: e.Error()})
 	}
 	if len(files) == 0 && len(errs) == 0 {
 		return nil, nil, fmt.Errorf("no episode logs (episode_log.jsonl[.gz]) found in %v", args)
@@ -111,15 +111,6 @@ func skippedPath(err error) string {
 		return pe.Path
 	}
 	return ""
-}
-
-// strictCheck turns a skipped line into an error under --strict (some
-// problems are found after the line was read, while building turns).
-func strictCheck(strict bool, ep *replay.Episode) error {
-	if strict && ep.Diag.Skipped > 0 && len(ep.Diag.Problems) > 0 {
-		return fmt.Errorf("%s", ep.Diag.Problems[0])
-	}
-	return nil
 }
 
 func checkFormat(format string, allowed ...string) error {

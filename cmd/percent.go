@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/loopbreak/loopbreak/analyze"
+	"github.com/loopbreak/loopbreak/report"
 )
 
 // percentFlag is a share given as "5%" or as a fraction "0.05"; the value
@@ -24,7 +24,7 @@ func (p *percentFlag) String() string {
 	if !p.Given {
 		return ""
 	}
-	return analyze.FormatPercent(p.Pct)
+	return report.FormatPercent(p.Pct)
 }
 
 func (p *percentFlag) Type() string { return "percent" }

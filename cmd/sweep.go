@@ -11,10 +11,8 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
-	"github.com/loopbreak/loopbreak/analyze"
-	"github.com/loopbreak/loopbreak/replay"
+	"github.com/loopbreak/loopbreak/analyze/sweep"
 	"github.com/loopbreak/loopbreak/report"
-	"github.com/loopbreak/loopbreak/rules"
 )
 
 // GridArg is one grid flag as given, in command-line order: Flag is
@@ -33,8 +31,8 @@ type SweepOptions struct {
 	Config configFlags
 	Input  inputFlags
 
-	GridArgs []GridArg      // as given
-	Axes     []analyze.Axis // parsed from GridArgs, in order (the first varies slowest)
+	GridArgs []GridArg    // as given
+	Axes     []sweep.Axis // parsed from GridArgs, in order (the first varies slowest)
 
 	MaxFalseRate percentFlag // --max-false-rate, in percent
 
@@ -128,11 +126,11 @@ episodes; without it, the efficient row saving the most turns under ZorkGPT's
 
 // parseGridArgs turns grid flags into axes; every error is a usage error
 // naming the flag and the values as given: --max-stuck "30,abc": ...
-func parseGridArgs(args []GridArg) ([]analyze.Axis, error) {
+func parseGridArgs(args []GridArg) ([]sweep.Axis, error) {
 	if len(args) == 0 {
 		return nil, usageErrorf("nothing to sweep: give --max-stuck, --check-interval, --warning-threshold or --grid key=values")
 	}
-	var axes []analyze.Axis
+	var axes []sweep.Axis
 	from := map[string]string{}
 	for _, a := range args {
 		key, values := a.Key, a.Spec
@@ -148,7 +146,7 @@ func parseGridArgs(args []GridArg) ([]analyze.Axis, error) {
 			return nil, usageErrorf("%s: %s is already swept by %s", label, key, prev)
 		}
 		from[key] = a.Flag
-		ax, err := analyze.ParseAxis(key, values)
+		ax, err := sweep.ParseAxis(key, values)
 		if err != nil {
 			return nil, usageErrorf("%s: %v", label, err)
 		}
@@ -163,99 +161,51 @@ func sweepRun(opts *SweepOptions) error {
 	if err != nil {
 		return err
 	}
-	points, skipped, err := analyze.ExpandGrid(cfg, opts.Axes)
-	if err != nil {
+	// A grid without a valid configuration is refused before any file is
+	// looked for.
+	if err := sweep.CheckGrid(cfg, opts.Axes); err != nil {
 		return &usageError{err}
-	}
-	if len(points) == 0 {
-		var ps []string
-		for _, p := range skipped[0].Params {
-			ps = append(ps, p.String())
-		}
-		return usageErrorf("every combination of the grid violates a constraint, e.g. %s: %s", strings.Join(ps, " "), skipped[0].Reason)
 	}
 	files, walkErrs, err := opts.Input.findLogs(opts.Paths, ios.ErrOut)
 	if err != nil {
 		return err
 	}
-
-	rows := make([]analyze.SweepRow, 1, len(points)+1)
-	configs := make([]*rules.Config, 1, len(points)+1)
-	rows[0].Baseline, configs[0] = true, cfg
-	for _, ax := range opts.Axes {
-		rows[0].Params = append(rows[0].Params, analyze.Setting{Key: ax.Key, Value: cfg.Value(ax.Key)})
-	}
-	for _, p := range points {
-		rows = append(rows, analyze.SweepRow{Params: p.Params})
-		configs = append(configs, p.Config)
-	}
-
-	plan := analyze.NewPlan(configs)
-	acc := analyze.NewSweepTotals(len(configs))
 	bar := newProgressBar(ios, len(files), opts.Quiet)
-	var (
-		errs   = walkErrs // what the walk skipped, first
-		flips  []analyze.EpisodeFlip
-		runErr error
-		done   int
-		eps    int
-	)
-	analyze.SweepFiles(files, ios.In, opts.Input.options(), opts.Input.Jobs, plan, func(sf analyze.SweptFile) bool {
-		done++
-		if sf.Err != nil {
-			if opts.Input.Strict {
-				runErr = sf.Err
-				return false
+	res, err := sweep.Run(sweep.Options{
+		Files: files, Stdin: ios.In, Read: opts.Input.options(), Workers: opts.Input.Jobs,
+		Base: cfg, Axes: opts.Axes, MaxFalseRatePct: opts.MaxFalseRate.Ptr(), ByEpisode: opts.ByEpisode,
+		OnFile: func(p sweep.Progress) {
+			if p.Err != nil {
+				bar.clear()
+				fmt.Fprintf(ios.ErrOut, "loopbreak: %v\n", p.Err)
 			}
-			errs = append(errs, report.FileError{Source: sf.Path, Error: sf.Err.Error()})
-			bar.clear()
-			fmt.Fprintf(ios.ErrOut, "loopbreak: %v\n", sf.Err)
-		}
-		for i := range sf.Episodes {
-			se := &sf.Episodes[i]
-			if err := strictCheck(opts.Input.Strict, &replay.Episode{Diag: se.Diag}); err != nil {
-				runErr = err
-				return false
-			}
-			acc.Add(se)
-			eps++
-			if opts.ByEpisode && analyze.Flips(se.Results) {
-				flips = append(flips, analyze.EpisodeFlip{EpisodeID: se.ID, Source: se.Source, Outcomes: se.Results})
-			}
-		}
-		bar.update(done, eps)
-		return true
+			bar.update(p.Files, p.Episodes)
+		},
 	})
 	bar.clear()
-	if runErr != nil {
-		return runErr
+	if err != nil {
+		return err
 	}
-	for i := range rows {
-		rows[i].Totals = acc.Totals(i)
-	}
-	analyze.MarkPareto(rows)
-	rec := analyze.Recommend(rows, opts.MaxFalseRate.Ptr())
-	s := &report.Sweep{Base: cfg, Axes: opts.Axes, Skipped: skipped, Rows: rows, Recommendation: rec,
-		ByEpisode: opts.ByEpisode, Flips: flips, Errors: errs}
+	res.Errors = append(walkErrs, res.Errors...) // what the walk skipped, first
 	switch opts.Format {
 	case "json":
-		return s.JSON(ios.Out)
+		return report.WriteSweepJSON(ios.Out, res)
 	case "csv":
 		// CSV has no room for them: the skipped combinations go to stderr.
-		for _, sk := range skipped {
+		for _, sk := range res.Skipped {
 			var ps []string
 			for _, p := range sk.Params {
 				ps = append(ps, p.String())
 			}
 			fmt.Fprintf(ios.ErrOut, "loopbreak: skipped %s: %s\n", strings.Join(ps, " "), sk.Reason)
 		}
-		return s.CSV(ios.Out)
+		return report.WriteSweepCSV(ios.Out, res)
 	}
 	width := 0
 	if ios.StdoutTTY {
 		width = terminalWidth(ios.Out, ios.Getenv)
 	}
-	return s.Table(ios.Out, report.SweepTableOptions{Color: ios.ColorEnabled(opts.Color), Width: width})
+	return report.WriteSweepTable(ios.Out, res, report.SweepTableOptions{Color: ios.ColorEnabled(opts.Color), Width: width})
 }
 
 // terminalWidth is the width of w when it is a terminal, else $COLUMNS,

@@ -15,7 +15,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/loopbreak/loopbreak/analyze"
+	"github.com/loopbreak/loopbreak/analyze/sweep"
 	"github.com/loopbreak/loopbreak/replay/replaytest"
 	"github.com/loopbreak/loopbreak/rules"
 )
@@ -106,7 +106,7 @@ func TestSweepOptions(t *testing.T) {
 	if !reflect.DeepEqual(o.GridArgs, wantArgs) {
 		t.Errorf("GridArgs = %+v", o.GridArgs)
 	}
-	wantAxes := []analyze.Axis{
+	wantAxes := []sweep.Axis{
 		{Key: "camping_threshold", Values: []any{4, 5, 6}},
 		{Key: "max_turns_stuck", Values: []any{30, 40}},
 		{Key: "enable_loop_detection", Values: []any{true, false}},

@@ -8,49 +8,52 @@ import (
 	"testing"
 
 	"github.com/loopbreak/loopbreak/analyze"
+	"github.com/loopbreak/loopbreak/analyze/check"
 )
 
 // sample is a failing comparison: one changed episode, one missing, one
 // unchanged with unreadable lines, one failed gate and one passed.
-func sample(mode string) *Check {
+func sample(mode string) *check.Result {
 	tot := &analyze.Totals{Episodes: 3, Terminated: 1, RecordedTurns: 200, TurnsSaved: 20, TurnsSavedPct: 10, FalseTerminations: 1, FalseRatePct: 100, ScoreForfeited: 3}
-	ep := func(id, status string, d ...analyze.Drift) CheckEpisode {
-		return CheckEpisode{EpisodeCheck: analyze.EpisodeCheck{EpisodeID: id, Label: id, Source: "eps/" + id + "/episode_log.jsonl", Status: status, Drift: d},
+	ep := func(id, status string, d ...check.Drift) check.Episode {
+		return check.Episode{EpisodeID: id, Label: id, Source: "eps/" + id + "/episode_log.jsonl", Status: status, Drift: d,
 			Path: "ci/eps/" + id + "/episode_log.jsonl"}
 	}
-	quiet := ep("E3", analyze.StatusUnchanged)
+	t60, t70 := 60, 70
+	e1 := ep("E1", check.StatusChanged,
+		check.Drift{Field: "termination_turn", Baseline: "60", Current: "70"},
+		check.Drift{Field: "llm_calls_saved", Baseline: "852", Current: "812"})
+	e1.Baseline = &check.Entry{EpisodeID: "E1", TerminationTurn: &t60, TurnsSaved: 213, LLMCallsSaved: 852}
+	e1.Current = &check.Entry{EpisodeID: "E1", TerminationTurn: &t70, TurnsSaved: 203, LLMCallsSaved: 812}
+	e2 := ep("E2", check.StatusMissing, check.Drift{Field: "episode", Baseline: "eps/E2/episode_log.jsonl"})
+	e2.Baseline, e2.Unreadable = &check.Entry{EpisodeID: "E2"}, "gzip: invalid header"
+	quiet := ep("E3", check.StatusUnchanged)
 	quiet.Skipped, quiet.Problems = 2, []string{"ci/eps/E3/episode_log.jsonl:7: not JSON"}
-	return &Check{
+	return &check.Result{
 		Mode: mode, Baseline: "ci/loopbreak.baseline.json",
-		Episodes: []CheckEpisode{
-			ep("E1", analyze.StatusChanged,
-				analyze.Drift{Field: "termination_turn", Baseline: "60", Current: "70", Message: "termination moved t=60 → t=70 (turns saved 213 → 203)"},
-				analyze.Drift{Field: "llm_calls_saved", Baseline: "852", Current: "812", Message: "LLM calls saved 852 → 812"}),
-			ep("E2", analyze.StatusMissing, analyze.Drift{Field: "episode", Baseline: "eps/E2/episode_log.jsonl", Message: "missing: its log could not be read (gzip: invalid header)"}),
-			quiet,
-		},
-		Config: []analyze.ConfigChange{{Key: "max_turns_stuck", Baseline: "40", Current: "50"}},
-		Gates: []analyze.GateResult{
-			{Name: "max-false-rate", Limit: "5%", Value: "100.0%", Passed: false, Message: "false terminations 1 of 1 terminated episodes (100.0%) exceed the limit of 5%"},
-			{Name: "max-forfeit", Limit: "10", Value: "3", Passed: true, Message: "score forfeited 3 in total, at most 10 allowed"},
+		Episodes: []check.Episode{e1, e2, quiet},
+		Config:   []check.ConfigChange{{Key: "max_turns_stuck", Baseline: "40", Current: "50"}},
+		Gates: []check.GateResult{
+			{Kind: check.GateMaxFalseRate, Limit: 5, Passed: false},
+			{Kind: check.GateMaxForfeit, Limit: 10, Passed: true},
 		},
 		Totals: tot,
-		Errors: []FileError{{Source: "ci/eps/E2/episode_log.jsonl", Error: "gzip: invalid header"}},
+		Errors: []analyze.FileError{{Source: "ci/eps/E2/episode_log.jsonl", Error: "gzip: invalid header"}},
 	}
 }
 
 func TestCheckVerdicts(t *testing.T) {
-	c := sample(CheckCompare)
+	c := sample(check.ModeCompare)
 	if !c.Failed() || c.Drifted() != 2 || c.GatesFailed() != 1 {
 		t.Fatalf("failed=%v drifted=%d gates=%d", c.Failed(), c.Drifted(), c.GatesFailed())
 	}
-	if got, want := c.Summary(), "FAIL: 2 of 3 episodes drifted from ci/loopbreak.baseline.json (1 changed, 0 new, 1 missing); configuration differs from the baseline's (max_turns_stuck); 1 of 2 policy gates failed"; got != want {
+	if got, want := CheckSummary(c), "FAIL: 2 of 3 episodes drifted from ci/loopbreak.baseline.json (1 changed, 0 new, 1 missing); configuration differs from the baseline's (max_turns_stuck); 1 of 2 policy gates failed"; got != want {
 		t.Errorf("summary\n got %s\nwant %s", got, want)
 	}
 	// Update: drift is what was written, not a failure; the gate still fails.
-	u := sample(CheckUpdate)
+	u := sample(check.ModeUpdate)
 	u.Wrote = true
-	if got, want := u.Summary(), "FAIL: wrote ci/loopbreak.baseline.json: 2 episodes (1 changed, 0 added, 1 removed); configuration changed (max_turns_stuck); 1 of 2 policy gates failed"; got != want {
+	if got, want := CheckSummary(u), "FAIL: wrote ci/loopbreak.baseline.json: 2 episodes (1 changed, 0 added, 1 removed); configuration changed (max_turns_stuck); 1 of 2 policy gates failed"; got != want {
 		t.Errorf("update summary\n got %s\nwant %s", got, want)
 	}
 	u.Gates = u.Gates[1:]
@@ -58,22 +61,22 @@ func TestCheckVerdicts(t *testing.T) {
 		t.Error("update with drift and passing gates fails")
 	}
 	u.Wrote = false
-	if got, want := u.Summary(), "PASS: ci/loopbreak.baseline.json is up to date: 2 episodes; configuration changed (max_turns_stuck); 1 policy gate passed"; got != want {
+	if got, want := CheckSummary(u), "PASS: ci/loopbreak.baseline.json is up to date: 2 episodes; configuration changed (max_turns_stuck); 1 policy gate passed"; got != want {
 		t.Errorf("update summary\n got %s\nwant %s", got, want)
 	}
-	g := &Check{Mode: CheckGatesOnly, Totals: &analyze.Totals{}, Episodes: []CheckEpisode{{}}}
-	if got, want := g.Summary(), "PASS: 1 episode checked against policy gates only (no baseline)"; got != want {
+	g := &check.Result{Mode: check.ModeGatesOnly, Totals: &analyze.Totals{}, Episodes: []check.Episode{{}}}
+	if got, want := CheckSummary(g), "PASS: 1 episode checked against policy gates only (no baseline)"; got != want {
 		t.Errorf("gates-only summary %q", got)
 	}
-	p := &Check{Mode: CheckCompare, Baseline: "b.json", Totals: &analyze.Totals{}, Episodes: []CheckEpisode{{}, {}}}
-	if got, want := p.Summary(), "PASS: 2 episodes match b.json"; got != want {
+	p := &check.Result{Mode: check.ModeCompare, Baseline: "b.json", Totals: &analyze.Totals{}, Episodes: []check.Episode{{}, {}}}
+	if got, want := CheckSummary(p), "PASS: 2 episodes match b.json"; got != want {
 		t.Errorf("pass summary %q", got)
 	}
 }
 
 func TestCheckText(t *testing.T) {
 	var b bytes.Buffer
-	if err := WriteCheckText(&b, sample(CheckCompare), false); err != nil {
+	if err := WriteCheckText(&b, sample(check.ModeCompare), false); err != nil {
 		t.Fatal(err)
 	}
 	want := `FAIL: 2 of 3 episodes drifted from ci/loopbreak.baseline.json (1 changed, 0 new, 1 missing); configuration differs from the baseline's (max_turns_stuck); 1 of 2 policy gates failed
@@ -102,7 +105,7 @@ Corpus: 3 episodes, 1 terminated (0 censored); 20 of 200 turns saved (10.0%); 1 
 		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
 	}
 	b.Reset()
-	WriteCheckText(&b, sample(CheckCompare), true)
+	WriteCheckText(&b, sample(check.ModeCompare), true)
 	if !strings.Contains(b.String(), "\x1b[") {
 		t.Error("no colour with color=true")
 	}
@@ -110,7 +113,7 @@ Corpus: 3 episodes, 1 terminated (0 censored); 20 of 200 turns saved (10.0%); 1 
 
 func TestCheckJSON(t *testing.T) {
 	var b bytes.Buffer
-	if err := WriteCheckJSON(&b, sample(CheckCompare)); err != nil {
+	if err := WriteCheckJSON(&b, sample(check.ModeCompare)); err != nil {
 		t.Fatal(err)
 	}
 	var doc CheckJSON
@@ -147,7 +150,7 @@ func TestGitHubEscaping(t *testing.T) {
 
 func TestCheckGitHub(t *testing.T) {
 	var b bytes.Buffer
-	if err := WriteCheckGitHub(&b, sample(CheckCompare)); err != nil {
+	if err := WriteCheckGitHub(&b, sample(check.ModeCompare)); err != nil {
 		t.Fatal(err)
 	}
 	want := `::notice title=loopbreak check::FAIL: 2 of 3 episodes drifted from ci/loopbreak.baseline.json (1 changed, 0 new, 1 missing); configuration differs from the baseline's (max_turns_stuck); 1 of 2 policy gates failed
@@ -164,7 +167,7 @@ func TestCheckGitHub(t *testing.T) {
 	}
 	// Update: the changes written are notices, not errors.
 	b.Reset()
-	u := sample(CheckUpdate)
+	u := sample(check.ModeUpdate)
 	u.Gates = nil
 	WriteCheckGitHub(&b, u)
 	if strings.Contains(b.String(), "::error") || !strings.Contains(b.String(), "::notice file=ci/eps/E1/episode_log.jsonl,title=loopbreak baseline updated::E1: termination moved") {
@@ -173,8 +176,8 @@ func TestCheckGitHub(t *testing.T) {
 }
 
 func TestCheckMarkdown(t *testing.T) {
-	c := sample(CheckCompare)
-	c.Episodes[0].Drift[1].Message = "a | b\nc"
+	c := sample(check.ModeCompare)
+	c.Episodes[0].Drift[1] = check.Drift{Field: "source", Baseline: "a | b", Current: "c\nd"}
 	var b bytes.Buffer
 	if err := WriteCheckMarkdown(&b, c); err != nil {
 		t.Fatal(err)
@@ -185,7 +188,7 @@ func TestCheckMarkdown(t *testing.T) {
 		"- `max_turns_stuck`: 40 → 50\n\n" +
 		"| episode | status | change |\n| --- | --- | --- |\n" +
 		"| `E1` | changed | termination moved t=60 → t=70 (turns saved 213 → 203) |\n" +
-		"|  |  | a \\| b c |\n" +
+		"|  |  | log moved: a \\| b → c d |\n" +
 		"| `E2` | missing | missing: its log could not be read (gzip: invalid header) |\n\n" +
 		"| policy gate | limit | value | result |\n| --- | ---: | ---: | --- |\n" +
 		"| `max-false-rate` | 5% | 100.0% | ❌ **fail**: false terminations 1 of 1 terminated episodes (100.0%) exceed the limit of 5% |\n" +
@@ -205,9 +208,9 @@ func TestCheckMarkdown(t *testing.T) {
 // characters and a CDATA terminator still give well-formed XML that reads
 // back to the same text.
 func TestCheckJUnitHostileText(t *testing.T) {
-	c := sample(CheckCompare)
+	c := sample(check.ModeCompare)
 	c.Episodes[0].Label = `E1 <&"x"> ` + "\x01"
-	c.Episodes[0].Drift[0].Message = "moved ]]> here & <there>\x00"
+	c.Episodes[0].Drift[0] = check.Drift{Field: "source", Baseline: "]]> here", Current: "& <there>\x00"}
 	var b bytes.Buffer
 	if err := WriteCheckJUnit(&b, c); err != nil {
 		t.Fatal(err)
@@ -230,8 +233,8 @@ func TestCheckJUnitHostileText(t *testing.T) {
 	if tc.Name != `E1 <&"x"> `+"\uFFFD" {
 		t.Errorf("name %q", tc.Name)
 	}
-	if tc.Failure == nil || !strings.HasPrefix(tc.Failure.Message, "moved ]]> here & <there>\uFFFD (and 1 more)") ||
-		!strings.Contains(tc.Failure.Text, "moved ]]> here & <there>\uFFFD\n") {
+	if tc.Failure == nil || !strings.HasPrefix(tc.Failure.Message, "log moved: ]]> here → & <there>\uFFFD (and 1 more)") ||
+		!strings.Contains(tc.Failure.Text, "log moved: ]]> here → & <there>\uFFFD\n") {
 		t.Errorf("failure %+v", tc.Failure)
 	}
 }

@@ -1,6 +1,9 @@
-// Package report renders outcomes: the human report (text.go), JSON and
-// JSON Lines (json.go). Renderers take plain writers; callers decide
-// colour and terminal width.
+// Package report turns the facts of analyze, sweep and check into words,
+// tables and documents: analyze's human report (text.go), JSON and JSON
+// Lines (json.go); sweep's table, CSV, JSON and recommendation (sweep*.go);
+// check's drift lines and gate verdicts (check_words.go) in text, JSON,
+// JUnit, GitHub and Markdown (check.go, check_ci.go). Renderers take plain
+// writers; callers decide colour and terminal width.
 package report
 
 import (
@@ -163,12 +166,6 @@ func writeString(b *bytes.Buffer, s string) {
 	b.Write(v)
 }
 
-// FileError is an input file that could not be read at all.
-type FileError struct {
-	Source string `json:"source"`
-	Error  string `json:"error"`
-}
-
 // JSONWriter streams one analyze document: the header, then episodes as
 // they finish, then the totals. Memory does not grow with the corpus.
 type JSONWriter struct {
@@ -210,12 +207,12 @@ func (j *JSONWriter) Episode(e Episode) error {
 }
 
 // End writes totals and unreadable files, closing the document.
-func (j *JSONWriter) End(t *analyze.Totals, errs []FileError) error {
+func (j *JSONWriter) End(t *analyze.Totals, errs []analyze.FileError) error {
 	if j.Lines {
 		return nil
 	}
 	if errs == nil {
-		errs = []FileError{}
+		errs = []analyze.FileError{}
 	}
 	tot, err := json.Marshal(t)
 	if err != nil {

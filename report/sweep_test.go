@@ -9,13 +9,14 @@ import (
 	"unicode/utf8"
 
 	"github.com/loopbreak/loopbreak/analyze"
+	"github.com/loopbreak/loopbreak/analyze/sweep"
 	"github.com/loopbreak/loopbreak/rules"
 )
 
 // sweepSample is a baseline and three rows over max_turns_stuck, with one
 // skipped combination, one unreadable file and one flipping episode.
-func sweepSample() *Sweep {
-	ms := func(v int) []analyze.Setting { return []analyze.Setting{{Key: "max_turns_stuck", Value: v}} }
+func sweepSample() *sweep.Result {
+	ms := func(v int) []sweep.Setting { return []sweep.Setting{{Key: "max_turns_stuck", Value: v}} }
 	tot := func(term, saved, fals int, forf float64) analyze.Totals {
 		t := analyze.Totals{Episodes: 10, Terminated: term, RecordedTurns: 1000, TurnsSaved: saved, FalseTerminations: fals,
 			ScoreForfeited: forf, LLMCallsSaved: 4 * saved, Warnings: 7, WouldReject: 3, MedianTurnsSaved: 12.5}
@@ -25,23 +26,23 @@ func sweepSample() *Sweep {
 		}
 		return t
 	}
-	s := &Sweep{
+	s := &sweep.Result{
 		Base: rules.Default(),
-		Axes: []analyze.Axis{{Key: "max_turns_stuck", Values: []any{20, 30, 50}}},
-		Rows: []analyze.SweepRow{
+		Axes: []sweep.Axis{{Key: "max_turns_stuck", Values: []any{20, 30, 50}}},
+		Rows: []sweep.Row{
 			{Baseline: true, Params: ms(40), Totals: tot(3, 300, 0, 0)},
 			{Params: ms(20), Totals: tot(6, 600, 3, 40.5)},
 			{Params: ms(30), Totals: tot(5, 500, 1, 10)},
 			{Params: ms(50), Totals: tot(2, 200, 0, 0)},
 		},
-		Skipped: []analyze.SkippedPoint{{Params: ms(20), Reason: "why, \"quoted\""}},
-		Errors:  []FileError{{Source: "eps/x/episode_log.jsonl.gz", Error: "gzip: invalid header"}},
-		Flips: []analyze.EpisodeFlip{{EpisodeID: "E1", Source: "eps/E1/episode_log.jsonl", Outcomes: []analyze.Result{
+		Skipped: []sweep.SkippedPoint{{Params: ms(20), Reason: "why, \"quoted\""}},
+		Errors:  []analyze.FileError{{Source: "eps/x/episode_log.jsonl.gz", Error: "gzip: invalid header"}},
+		Flips: []sweep.Flip{{EpisodeID: "E1", Source: "eps/E1/episode_log.jsonl", Outcomes: []analyze.Result{
 			{}, {Terminated: true, TerminationTurn: 50, TurnsSaved: 10, FalseTermination: true}, {Terminated: true, TerminationTurn: 60}, {},
 		}}},
 	}
-	analyze.MarkPareto(s.Rows)
-	s.Recommendation = analyze.Recommend(s.Rows, nil)
+	sweep.MarkPareto(s.Rows)
+	s.Recommendation = sweep.Recommend(s.Rows, nil)
 	return s
 }
 
@@ -49,7 +50,7 @@ func TestSweepJSONDocument(t *testing.T) {
 	s := sweepSample()
 	s.ByEpisode = true
 	var b bytes.Buffer
-	if err := s.JSON(&b); err != nil {
+	if err := WriteSweepJSON(&b, s); err != nil {
 		t.Fatal(err)
 	}
 	out := b.String()
@@ -78,7 +79,7 @@ func TestSweepJSONDocument(t *testing.T) {
 				TerminationTurn *int   `json:"termination_turn"`
 			} `json:"outcomes"`
 		} `json:"by_episode"`
-		Errors []FileError `json:"errors"`
+		Errors []analyze.FileError `json:"errors"`
 	}
 	if err := json.Unmarshal(b.Bytes(), &doc); err != nil {
 		t.Fatal(err)
@@ -99,20 +100,20 @@ func TestSweepJSONDocument(t *testing.T) {
 	// Without --by-episode the key is absent; an empty list when nothing flips.
 	s.ByEpisode = false
 	b.Reset()
-	s.JSON(&b)
+	WriteSweepJSON(&b, s)
 	if strings.Contains(b.String(), "by_episode") {
 		t.Error("by_episode without ByEpisode")
 	}
 	s.ByEpisode, s.Flips = true, nil
 	b.Reset()
-	s.JSON(&b)
+	WriteSweepJSON(&b, s)
 	if !strings.Contains(b.String(), `"by_episode": []`) {
 		t.Error("by_episode is not [] when nothing flips")
 	}
 	// No recommendation: row and params null.
-	s.Recommendation = analyze.Recommendation{Row: -1, Criterion: analyze.CriterionMaxFalseRate, Reason: "none"}
+	s.Recommendation = sweep.Recommendation{Row: -1, Criterion: sweep.CriterionMaxFalseRate, MaxFalseRatePct: 1, Lowest: 0, Next: -1}
 	b.Reset()
-	s.JSON(&b)
+	WriteSweepJSON(&b, s)
 	if !strings.Contains(b.String(), "\"recommended\": {\n    \"row\": null,\n    \"params\": null,\n    \"set\": [],") {
 		t.Errorf("no recommendation:\n%s", b.String())
 	}
@@ -121,7 +122,7 @@ func TestSweepJSONDocument(t *testing.T) {
 func TestSweepCSVFormat(t *testing.T) {
 	s := sweepSample()
 	var b bytes.Buffer
-	if err := s.CSV(&b); err != nil {
+	if err := WriteSweepCSV(&b, s); err != nil {
 		t.Fatal(err)
 	}
 	recs, err := csv.NewReader(&b).ReadAll()
@@ -136,7 +137,7 @@ func TestSweepCSVFormat(t *testing.T) {
 	}
 	s.ByEpisode = true
 	b.Reset()
-	s.CSV(&b)
+	WriteSweepCSV(&b, s)
 	recs, _ = csv.NewReader(&b).ReadAll()
 	want := [][]string{
 		{"episode_id", "source", "row", "baseline", "max_turns_stuck", "outcome", "termination_turn", "turns_saved"},
@@ -159,7 +160,7 @@ func TestSweepTable(t *testing.T) {
 	s := sweepSample()
 	s.ByEpisode = true
 	var b bytes.Buffer
-	if err := s.Table(&b, SweepTableOptions{}); err != nil {
+	if err := WriteSweepTable(&b, s, SweepTableOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	out := b.String()
@@ -178,7 +179,7 @@ func TestSweepTable(t *testing.T) {
 	// Fitting: hide columns until every table line fits.
 	for _, width := range []int{120, 90, 70} {
 		b.Reset()
-		s.Table(&b, SweepTableOptions{Width: width})
+		WriteSweepTable(&b, s, SweepTableOptions{Width: width})
 		table := strings.SplitN(b.String(), "\n\n", 2)[0]
 		lines := strings.Split(table, "\n")[1:]
 		for _, l := range lines {
@@ -192,7 +193,7 @@ func TestSweepTable(t *testing.T) {
 	}
 	// Colour marks the recommended row.
 	b.Reset()
-	s.Table(&b, SweepTableOptions{Color: true})
+	WriteSweepTable(&b, s, SweepTableOptions{Color: true})
 	for _, l := range strings.Split(b.String(), "\n") {
 		if strings.Contains(l, " >  base") && !strings.HasPrefix(l, "\x1b[") {
 			t.Errorf("recommended row not highlighted: %q", l)
@@ -201,7 +202,7 @@ func TestSweepTable(t *testing.T) {
 }
 
 func TestRowRanges(t *testing.T) {
-	s := &Sweep{Rows: make([]analyze.SweepRow, 12)}
+	s := &sweep.Result{Rows: make([]sweep.Row, 12)}
 	s.Rows[0].Baseline = true
 	for idx, want := range map[string]string{
 		"0":                 "base",
@@ -218,7 +219,7 @@ func TestRowRanges(t *testing.T) {
 			}
 			xs = append(xs, n)
 		}
-		if got := s.rowRanges(xs); got != want {
+		if got := rowRanges(s, xs); got != want {
 			t.Errorf("rowRanges(%s) = %q, want %q", idx, got, want)
 		}
 	}

@@ -57,8 +57,9 @@ func pctOf(n, d int) string {
 	return fmt.Sprintf("%.1f%%", float64(n)*100/float64(d))
 }
 
-// Episode writes one episode: its outcome, then its story.
-func (r *Text) Episode(o *analyze.Outcome, ep *replay.Episode, cfg *rules.Config) error {
+// Episode writes one episode: its outcome, then its story. o comes from
+// analyze.Analyze with Options.Story; ep gives room names and diagnostics.
+func (r *Text) Episode(o *analyze.Outcome, ep *replay.Episode) error {
 	r.init()
 	w := &errWriter{w: r.W}
 	fmt.Fprintf(w, "%s %s\n", r.bold.Sprint("Episode"), r.bold.Sprint(o.EpisodeID))
@@ -108,7 +109,10 @@ func (r *Text) Episode(o *analyze.Outcome, ep *replay.Episode, cfg *rules.Config
 		fmt.Fprintf(w, "    %s\n", r.dim.Sprint(n))
 	}
 
-	story := analyze.BuildStory(o, ep, cfg)
+	story := o.Story
+	if story == nil {
+		story = &analyze.Story{}
+	}
 	if len(o.Checkpoints) > 0 {
 		var cps []string
 		for _, c := range o.Checkpoints {
@@ -277,7 +281,7 @@ func wrapList(items []string, perLine int, pad string) string {
 }
 
 // Summary writes the corpus table and totals.
-func (r *Text) Summary(rows []*analyze.Outcome, t *analyze.Totals, errs []FileError) error {
+func (r *Text) Summary(rows []*analyze.Outcome, t *analyze.Totals, errs []analyze.FileError) error {
 	r.init()
 	w := &errWriter{w: r.W}
 	fmt.Fprintf(w, "%s\n", r.bold.Sprintf("Corpus: %d episodes", t.Episodes))

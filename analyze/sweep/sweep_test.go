@@ -1,8 +1,7 @@
-package analyze
+package sweep
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -13,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/loopbreak/loopbreak/analyze"
 	"github.com/loopbreak/loopbreak/replay"
 	"github.com/loopbreak/loopbreak/replay/replaytest"
 	"github.com/loopbreak/loopbreak/rules"
@@ -201,7 +201,8 @@ var sweepValues = map[string]string{
 }
 
 // checkSweepEqualsAnalyze replays the grid both ways and compares every
-// episode's result and every configuration's totals.
+// episode's result: the component projections and the firing counts of
+// the Replayer against a plain Analyze per configuration.
 func checkSweepEqualsAnalyze(t *testing.T, axes []Axis) {
 	t.Helper()
 	eps := sweepCorpus()
@@ -215,26 +216,17 @@ func checkSweepEqualsAnalyze(t *testing.T, axes []Axis) {
 	}
 	plan := NewPlan(configs)
 	rp := plan.NewReplayer()
-	acc := NewSweepTotals(len(configs))
-	want := make([]Totals, len(configs))
+	got := make([]analyze.Result, len(configs))
 	for _, ep := range eps {
-		se := SweptEpisode{ID: ep.ID, RecordedTurns: ep.RecordedTurns(), Diag: ep.Diag, Results: make([]Result, len(configs))}
-		rp.Replay(ep, se.Results)
-		acc.Add(&se)
+		rp.Replay(ep, got)
 		for c, cfg := range configs {
-			o := Analyze(ep, cfg, Options{})
-			want[c].Add(o, ep.Diag.Skipped)
-			if got, w := se.Results[c], ResultOf(o); got != w {
-				t.Fatalf("episode %s, config %d %v:\nsweep   %+v\nanalyze %+v", ep.ID, c, paramsOf(points, c), got, w)
+			o := analyze.Analyze(ep, cfg, analyze.Options{})
+			if want := o.Result; got[c] != want {
+				t.Fatalf("episode %s, config %d %v:\nsweep   %+v\nanalyze %+v", ep.ID, c, paramsOf(points, c), got[c], want)
 			}
-		}
-	}
-	for c := range configs {
-		want[c].Finish()
-		g, _ := json.Marshal(acc.Totals(c))
-		w, _ := json.Marshal(want[c])
-		if !bytes.Equal(g, w) {
-			t.Errorf("config %d %v totals:\nsweep   %s\nanalyze %s", c, paramsOf(points, c), g, w)
+			if o.Warnings != o.Counts["stuck_warnings/warning"] {
+				t.Fatalf("episode %s: warnings %d, counted %d", ep.ID, o.Warnings, o.Counts["stuck_warnings/warning"])
+			}
 		}
 	}
 }
@@ -292,26 +284,16 @@ func TestPlanReplaysInvariantComponentsOnce(t *testing.T) {
 	}
 }
 
-func TestHistMedian(t *testing.T) {
-	for _, xs := range [][]int{{}, {5}, {1, 2}, {3, 1, 2}, {4, 4, 1, 9}, {7, 7, 7, 7, 0, 100}} {
-		h := map[int]int{}
-		for _, x := range xs {
-			h[x]++
-		}
-		if got, want := histMedian(h, len(xs)), median(xs); got != want {
-			t.Errorf("histMedian(%v) = %v, want %v", xs, got, want)
-		}
+func row(saved, false_, terminated int, forfeited float64, params ...Setting) Row {
+	t := analyze.Totals{TurnsSaved: saved, FalseTerminations: false_, Terminated: terminated, ScoreForfeited: forfeited, RecordedTurns: 1000}
+	t.TurnsSavedPct = float64(saved) / 10
+	if terminated > 0 {
+		t.FalseRatePct = float64(false_) * 100 / float64(terminated)
 	}
+	return Row{Params: params, Totals: t}
 }
 
-func row(saved, false_, terminated int, forfeited float64, params ...Setting) SweepRow {
-	t := Totals{TurnsSaved: saved, FalseTerminations: false_, Terminated: terminated, ScoreForfeited: forfeited, RecordedTurns: 1000}
-	t.TurnsSavedPct = pct(saved, 1000)
-	t.FalseRatePct = pct(false_, terminated)
-	return SweepRow{Params: params, Totals: t}
-}
-
-func paretoOf(rows []SweepRow) []bool {
+func paretoOf(rows []Row) []bool {
 	var out []bool
 	for _, r := range rows {
 		out = append(out, r.Pareto)
@@ -320,7 +302,7 @@ func paretoOf(rows []SweepRow) []bool {
 }
 
 func TestMarkPareto(t *testing.T) {
-	rows := []SweepRow{
+	rows := []Row{
 		row(100, 1, 10, 5),  // baseline: dominated by 1 (more saved, same false, less forfeited)
 		row(120, 1, 10, 4),  // efficient
 		row(300, 3, 20, 20), // efficient: most saved
@@ -336,7 +318,7 @@ func TestMarkPareto(t *testing.T) {
 		t.Errorf("pareto = %v, want %v", got, want)
 	}
 	// The baseline takes part like any row.
-	rows = []SweepRow{row(500, 0, 10, 0), row(400, 1, 10, 2)}
+	rows = []Row{row(500, 0, 10, 0), row(400, 1, 10, 2)}
 	rows[0].Baseline = true
 	MarkPareto(rows)
 	if got := paretoOf(rows); !reflect.DeepEqual(got, []bool{true, false}) {
@@ -347,7 +329,7 @@ func TestMarkPareto(t *testing.T) {
 func ms(v int) Setting { return Setting{"max_turns_stuck", v} }
 
 func TestRecommendMaxFalseRate(t *testing.T) {
-	rows := []SweepRow{
+	rows := []Row{
 		row(200, 1, 40, 5, ms(40)),  // 2.5%
 		row(300, 2, 50, 8, ms(30)),  // 4%
 		row(300, 2, 40, 9, ms(35)),  // 5%: same turns, same false, more forfeited than #1
@@ -357,37 +339,31 @@ func TestRecommendMaxFalseRate(t *testing.T) {
 	MarkPareto(rows)
 	limit := 5.0
 	rec := Recommend(rows, &limit)
-	if rec.Row != 1 || rec.Criterion != CriterionMaxFalseRate || !rows[1].Recommended {
-		t.Fatalf("recommend = %+v", rec)
+	want := Recommendation{Row: 1, Criterion: CriterionMaxFalseRate, MaxFalseRatePct: 5, Qualifying: 3, Lowest: -1, Next: -1}
+	if rec != want || !rows[1].Recommended {
+		t.Fatalf("recommend = %+v, want %+v", rec, want)
 	}
-	want := "#1 (max_turns_stuck=30) saves the most turns, 300 (30% of recorded turns), of the 3 configurations whose false terminations stay at or below 5% of terminated episodes (its own: 2 of 50, 4%; score forfeited 8)."
-	if rec.Reason != want {
-		t.Errorf("reason:\n%s\nwant\n%s", rec.Reason, want)
-	}
-	// The limit is inclusive: 5% admits #2's 5.0% exactly.
+	// The limit is inclusive: 2.5% admits the baseline's 2.5% exactly.
 	for i := range rows {
 		rows[i].Recommended = false
 	}
 	limit = 2.5
-	if rec := Recommend(rows, &limit); rec.Row != 0 || !strings.HasPrefix(rec.Reason, "The baseline (max_turns_stuck=40) saves the most turns") {
+	if rec := Recommend(rows, &limit); rec.Row != 0 || rec.Qualifying != 1 {
 		t.Errorf("limit 2.5%%: %+v", rec)
 	}
 	limit = 100
 	if rec := Recommend(rows, &limit); rec.Row != 3 {
 		t.Errorf("limit 100%%: %+v", rec)
 	}
-	// Nothing within the limit.
+	// Nothing within the limit: the lowest rate is named.
 	rows = rows[1:]
 	for i := range rows {
 		rows[i].Recommended = false
 	}
 	limit = 1
 	rec = Recommend(rows, &limit)
-	if rec.Row != -1 {
-		t.Fatalf("recommend = %+v, want none", rec)
-	}
-	if want := "No configuration keeps false terminations at or below 1% of terminated episodes; the lowest rate, 4%, is that of #0 (max_turns_stuck=30)."; rec.Reason != want {
-		t.Errorf("reason:\n%s\nwant\n%s", rec.Reason, want)
+	if want := (Recommendation{Row: -1, Criterion: CriterionMaxFalseRate, MaxFalseRatePct: 1, Lowest: 0, Next: -1}); rec != want {
+		t.Fatalf("recommend = %+v, want %+v", rec, want)
 	}
 	for _, r := range rows {
 		if r.Recommended {
@@ -397,7 +373,7 @@ func TestRecommendMaxFalseRate(t *testing.T) {
 }
 
 func TestRecommendFrontier(t *testing.T) {
-	rows := []SweepRow{
+	rows := []Row{
 		row(200, 1, 40, 5, ms(40)),  // 2.5%
 		row(300, 2, 50, 8, ms(30)),  // 4%: the most turns under 5%
 		row(100, 3, 40, 9, ms(50)),  // dominated
@@ -407,61 +383,48 @@ func TestRecommendFrontier(t *testing.T) {
 	rows[0].Baseline = true
 	MarkPareto(rows)
 	rec := Recommend(rows, nil)
-	if rec.Row != 1 || rec.Criterion != CriterionFrontier || rec.MaxFalseRatePct != 5 {
-		t.Fatalf("recommend = %+v", rec)
-	}
-	want := "#1 (max_turns_stuck=30) saves the most turns, 300 (30% of recorded turns), of the Pareto-efficient configurations that keep false terminations under ZorkGPT's 5% target (2 of 50, 4%; score forfeited 8); the next efficient one, #3 (max_turns_stuck=20), would save 200 more turns but has 6 false terminations (10%) and score forfeited 30."
-	if rec.Reason != want {
-		t.Errorf("reason:\n%s\nwant\n%s", rec.Reason, want)
+	want := Recommendation{Row: 1, Criterion: CriterionFrontier, MaxFalseRatePct: 5, Lowest: -1, UnderTarget: true, Next: 3}
+	if rec != want || !rows[1].Recommended {
+		t.Fatalf("recommend = %+v, want %+v", rec, want)
 	}
 
 	// Nothing under the target: the lowest rate on the frontier.
-	rows = []SweepRow{
+	rows = []Row{
 		row(500, 6, 60, 30, ms(20)), // 10%
 		row(400, 6, 40, 30, ms(25)), // 15%, dominated
 		row(900, 20, 80, 90, ms(10)),
 	}
 	MarkPareto(rows)
 	rec = Recommend(rows, nil)
-	want = "No Pareto-efficient configuration keeps false terminations under ZorkGPT's 5% target; #0 (max_turns_stuck=20) has the lowest rate (6 of 60, 10%) and saves 500 turns (50%; score forfeited 30); the next efficient one, #2 (max_turns_stuck=10), would save 400 more turns but has 20 false terminations (25%) and score forfeited 90."
-	if rec.Row != 0 || rec.Reason != want {
-		t.Errorf("recommend = %+v\nwant reason %s", rec, want)
-	}
-
-	// One false termination is singular.
-	rows = []SweepRow{row(100, 0, 10, 0, ms(40)), row(150, 1, 11, 4, ms(30))}
-	rows[0].Baseline = true
-	MarkPareto(rows)
-	rec = Recommend(rows, nil)
-	if want := "; the next efficient one, #1 (max_turns_stuck=30), would save 50 more turns but has 1 false termination (9.1%) and score forfeited 4."; rec.Row != 0 || !strings.HasSuffix(rec.Reason, want) {
-		t.Errorf("recommend = %+v\nwant reason ending %s", rec, want)
+	if want := (Recommendation{Row: 0, Criterion: CriterionFrontier, MaxFalseRatePct: 5, Lowest: -1, Next: 2}); rec != want {
+		t.Errorf("recommend = %+v, want %+v", rec, want)
 	}
 
 	// The top of the frontier.
-	rows = []SweepRow{row(0, 0, 0, 0, ms(40)), row(100, 0, 10, 0, ms(30))}
+	rows = []Row{row(0, 0, 0, 0, ms(40)), row(100, 0, 10, 0, ms(30))}
 	rows[0].Baseline = true
 	MarkPareto(rows)
 	rec = Recommend(rows, nil)
-	if rec.Row != 1 || !strings.HasSuffix(rec.Reason, "; no efficient configuration saves more turns.") {
+	if rec.Row != 1 || rec.Next != -1 || !rec.UnderTarget {
 		t.Errorf("recommend = %+v", rec)
 	}
 }
 
 func TestFlips(t *testing.T) {
-	never := Result{}
-	term := Result{Terminated: true, TerminationTurn: 60}
-	term70 := Result{Terminated: true, TerminationTurn: 70}
-	fals := Result{Terminated: true, FalseTermination: true}
-	cens := Result{Censored: true}
-	if Flips([]Result{term, term70}) {
+	never := analyze.Result{}
+	term := analyze.Result{Terminated: true, TerminationTurn: 60}
+	term70 := analyze.Result{Terminated: true, TerminationTurn: 70}
+	fals := analyze.Result{Terminated: true, FalseTermination: true}
+	cens := analyze.Result{Censored: true}
+	if flips([]analyze.Result{term, term70}) {
 		t.Error("a later termination is not a flip")
 	}
-	for _, rs := range [][]Result{{never, term}, {term, fals}, {never, cens}, {cens, Result{Censored: true, Terminated: true}, term}} {
-		if !Flips(rs) {
+	for _, rs := range [][]analyze.Result{{never, term}, {term, fals}, {never, cens}, {cens, analyze.Result{Censored: true, Terminated: true}, term}} {
+		if !flips(rs) {
 			t.Errorf("%v should flip", rs)
 		}
 	}
-	if got := (&Result{Censored: true, Terminated: true}).Class(); got != ClassCensored {
+	if got := (&analyze.Result{Censored: true, Terminated: true}).Class(); got != analyze.ClassCensored {
 		t.Errorf("censored with a termination: %s", got)
 	}
 }
@@ -482,7 +445,7 @@ func TestSweepFilesOrderAndErrors(t *testing.T) {
 	plan := NewPlan([]*rules.Config{rules.Default()})
 	for _, workers := range []int{1, 3, 16} {
 		var got []string
-		SweepFiles(files, nil, replay.Options{}, workers, plan, func(sf SweptFile) bool {
+		replayFiles(files, nil, replay.Options{}, workers, plan, func(sf file) bool {
 			s := sf.Path
 			if sf.Err != nil {
 				s += " error"
@@ -490,10 +453,7 @@ func TestSweepFilesOrderAndErrors(t *testing.T) {
 			got = append(got, s)
 			return true
 		})
-		var want []string
-		for _, f := range files {
-			want = append(want, f)
-		}
+		want := append([]string(nil), files...)
 		want[6] += " error"
 		want[7] += " error"
 		if !reflect.DeepEqual(got, want) {
@@ -501,7 +461,7 @@ func TestSweepFilesOrderAndErrors(t *testing.T) {
 		}
 		// Stopping early returns.
 		n := 0
-		SweepFiles(files, nil, replay.Options{}, workers, plan, func(SweptFile) bool { n++; return n < 3 })
+		replayFiles(files, nil, replay.Options{}, workers, plan, func(file) bool { n++; return n < 3 })
 		if n != 3 {
 			t.Errorf("workers=%d: emit called %d times after stopping at 3", workers, n)
 		}
@@ -586,7 +546,7 @@ func BenchmarkSweep(b *testing.B) {
 	analyzeOnce := func() {
 		cfg := rules.Default()
 		parallelEpisodes(logs, func() func(*replay.Episode) {
-			return func(ep *replay.Episode) { Analyze(ep, cfg, Options{KeepFirings: true}) }
+			return func(ep *replay.Episode) { analyze.Analyze(ep, cfg, analyze.Options{KeepFirings: true}) }
 		})
 	}
 	configs := bench100(b)
@@ -594,7 +554,7 @@ func BenchmarkSweep(b *testing.B) {
 	sweepOnce := func() {
 		parallelEpisodes(logs, func() func(*replay.Episode) {
 			rp := plan.NewReplayer()
-			out := make([]Result, len(configs))
+			out := make([]analyze.Result, len(configs))
 			return func(ep *replay.Episode) { rp.Replay(ep, out) }
 		})
 	}
@@ -643,7 +603,7 @@ func BenchmarkSweep(b *testing.B) {
 		once := func() {
 			parallelEpisodes(logs, func() func(*replay.Episode) {
 				rp := all.NewReplayer()
-				out := make([]Result, len(cfgs))
+				out := make([]analyze.Result, len(cfgs))
 				return func(ep *replay.Episode) { rp.Replay(ep, out) }
 			})
 		}

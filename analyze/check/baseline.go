@@ -1,0 +1,344 @@
+// Package check is `loopbreak check`: a reviewed baseline file holding, per
+// episode, the hash of its log and the outcome the rules gave it, so CI can
+// show which episodes change outcome when a rule or threshold changes;
+// its comparison with a corpus (drift); and policy gates. Run is the one
+// entry point; report words the result.
+package check
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/loopbreak/loopbreak/analyze"
+	"github.com/loopbreak/loopbreak/rules"
+)
+
+// BaselineVersion is the schema version of the baseline file.
+const BaselineVersion = 1
+
+// DefaultBaseline is the baseline file check uses without --baseline.
+const DefaultBaseline = "loopbreak.baseline.json"
+
+// Baseline is the content of a baseline file. Encode writes it in its one
+// canonical form: keys in a fixed order, episodes sorted, no timestamps and
+// no absolute paths, so the same corpus and configuration give the same
+// bytes on every machine.
+type Baseline struct {
+	SchemaVersion int `json:"schema_version"`
+	// Config is every configuration key with the value the baseline was
+	// made with (int, float64 or bool; float64 for numbers read back).
+	Config   map[string]any `json:"config"`
+	Episodes []Entry        `json:"episodes"`
+}
+
+// Entry is one episode's entry: where its log is, what the log
+// held, and the outcome fields of analyze.
+type Entry struct {
+	EpisodeID string `json:"episode_id"`
+	// Source is the log's path relative to the baseline file's directory,
+	// slash-separated ("-" for standard input).
+	Source string `json:"source"`
+	// LogHash is "sha256:<hex>" of the log file's bytes as stored (before
+	// any gzip decoding). Episodes read from one file share it.
+	LogHash          string         `json:"log_hash"`
+	RecordedTurns    int            `json:"recorded_turns"`
+	FinalScore       float64        `json:"final_score"`
+	TerminationTurn  *int           `json:"termination_turn"` // null: never terminated
+	Checkpoints      []int          `json:"checkpoints"`
+	TurnsSaved       int            `json:"turns_saved"`
+	LLMCallsSaved    int            `json:"llm_calls_saved"`
+	LLMCallsMethod   string         `json:"llm_calls_method"`
+	ScoreForfeited   float64        `json:"score_forfeited"`
+	FalseTermination bool           `json:"false_termination"`
+	Censored         bool           `json:"censored"`
+	WouldReject      int            `json:"would_reject"`
+	FiringCounts     map[string]int `json:"firing_counts"` // every registered rule/kind, 0 included
+}
+
+// NewBaseline starts a baseline for cfg.
+func NewBaseline(cfg *rules.Config) *Baseline {
+	return &Baseline{SchemaVersion: BaselineVersion, Config: cfg.Map(), Episodes: []Entry{}}
+}
+
+// NewEntry is the baseline form of an outcome.
+func NewEntry(o *analyze.Outcome, source, hash string) Entry {
+	e := Entry{
+		EpisodeID:        o.EpisodeID,
+		Source:           source,
+		LogHash:          hash,
+		RecordedTurns:    o.RecordedTurns,
+		FinalScore:       o.FinalScore,
+		Checkpoints:      make([]int, len(o.Checkpoints)),
+		TurnsSaved:       o.TurnsSaved,
+		LLMCallsSaved:    o.LLMCallsSaved,
+		LLMCallsMethod:   o.LLMCallsMethod,
+		ScoreForfeited:   o.ScoreForfeited,
+		FalseTermination: o.FalseTermination,
+		Censored:         o.Censored,
+		WouldReject:      o.WouldReject,
+		FiringCounts:     map[string]int{},
+	}
+	if o.Termination != nil {
+		t := o.Termination.Turn
+		e.TerminationTurn = &t
+	}
+	for i, c := range o.Checkpoints {
+		e.Checkpoints[i] = c.Turn
+	}
+	// Every registered kind, so a firing appearing or vanishing is a
+	// changed number in review rather than a line added or removed.
+	for _, r := range rules.Registry {
+		for _, k := range r.Kinds {
+			e.FiringCounts[r.Name+"/"+k.Name] = 0
+		}
+	}
+	for k, n := range o.Counts {
+		e.FiringCounts[k] = n
+	}
+	return e
+}
+
+// Sort puts episodes in their canonical order: by episode id, then source.
+func (b *Baseline) Sort() {
+	sort.SliceStable(b.Episodes, func(i, j int) bool { return lessEpisode(&b.Episodes[i], &b.Episodes[j]) })
+}
+
+func lessEpisode(a, b *Entry) bool {
+	if a.EpisodeID != b.EpisodeID {
+		return a.EpisodeID < b.EpisodeID
+	}
+	return a.Source < b.Source
+}
+
+// Encode writes the canonical form: two-space indentation, one block per
+// episode, config and firing counts sorted by key, check points on one
+// line, a final newline. Episodes are encoded in their current order;
+// call Sort first.
+func (b *Baseline) Encode() []byte {
+	var w bytes.Buffer
+	w.WriteString("{\n")
+	fmt.Fprintf(&w, "  \"schema_version\": %d,\n", b.SchemaVersion)
+	w.WriteString("  \"config\": ")
+	writeObject(&w, "  ", slices.Sorted(maps.Keys(b.Config)), func(k string) string { return lit(b.Config[k]) })
+	w.WriteString(",\n  \"episodes\": [")
+	for i := range b.Episodes {
+		if i > 0 {
+			w.WriteByte(',')
+		}
+		w.WriteString("\n    ")
+		b.Episodes[i].encode(&w, "    ")
+	}
+	if len(b.Episodes) > 0 {
+		w.WriteString("\n  ")
+	}
+	w.WriteString("]\n}\n")
+	return w.Bytes()
+}
+
+func (e *Entry) encode(w *bytes.Buffer, ind string) {
+	term := "null"
+	if e.TerminationTurn != nil {
+		term = strconv.Itoa(*e.TerminationTurn)
+	}
+	cps := make([]string, len(e.Checkpoints))
+	for i, c := range e.Checkpoints {
+		cps[i] = strconv.Itoa(c)
+	}
+	fields := [][2]string{
+		{"episode_id", lit(e.EpisodeID)},
+		{"source", lit(e.Source)},
+		{"log_hash", lit(e.LogHash)},
+		{"recorded_turns", strconv.Itoa(e.RecordedTurns)},
+		{"final_score", lit(e.FinalScore)},
+		{"termination_turn", term},
+		{"checkpoints", "[" + strings.Join(cps, ", ") + "]"},
+		{"turns_saved", strconv.Itoa(e.TurnsSaved)},
+		{"llm_calls_saved", strconv.Itoa(e.LLMCallsSaved)},
+		{"llm_calls_method", lit(e.LLMCallsMethod)},
+		{"score_forfeited", lit(e.ScoreForfeited)},
+		{"false_termination", strconv.FormatBool(e.FalseTermination)},
+		{"censored", strconv.FormatBool(e.Censored)},
+		{"would_reject", strconv.Itoa(e.WouldReject)},
+	}
+	w.WriteString("{\n")
+	for _, f := range fields {
+		fmt.Fprintf(w, "%s  %q: %s,\n", ind, f[0], f[1])
+	}
+	fmt.Fprintf(w, "%s  \"firing_counts\": ", ind)
+	writeObject(w, ind+"  ", slices.Sorted(maps.Keys(e.FiringCounts)), func(k string) string { return strconv.Itoa(e.FiringCounts[k]) })
+	fmt.Fprintf(w, "\n%s}", ind)
+}
+
+func writeObject(w *bytes.Buffer, ind string, keys []string, val func(string) string) {
+	if len(keys) == 0 {
+		w.WriteString("{}")
+		return
+	}
+	w.WriteString("{")
+	for i, k := range keys {
+		if i > 0 {
+			w.WriteByte(',')
+		}
+		fmt.Fprintf(w, "\n%s  %s: %s", ind, lit(k), val(k))
+	}
+	fmt.Fprintf(w, "\n%s}", ind)
+}
+
+// lit is the JSON literal of a scalar, without HTML escaping.
+func lit(v any) string {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return "null" // NaN or Inf: never produced by the rules
+	}
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// ParseBaseline reads a baseline document and checks its shape.
+func ParseBaseline(data []byte) (*Baseline, error) {
+	var b Baseline
+	if err := json.Unmarshal(data, &b); err != nil {
+		var se *json.SyntaxError
+		if errors.As(err, &se) {
+			line := 1 + bytes.Count(data[:min(int(se.Offset), len(data))], []byte("\n"))
+			return nil, fmt.Errorf("line %d: %v", line, err)
+		}
+		return nil, err
+	}
+	switch {
+	case b.SchemaVersion == 0:
+		return nil, errors.New("no schema_version: not a loopbreak baseline")
+	case b.SchemaVersion > BaselineVersion:
+		return nil, fmt.Errorf("schema_version %d is newer than this loopbreak understands (%d); upgrade loopbreak", b.SchemaVersion, BaselineVersion)
+	}
+	if b.Config == nil {
+		b.Config = map[string]any{}
+	}
+	for i := range b.Episodes {
+		e := &b.Episodes[i]
+		switch {
+		case e.EpisodeID == "":
+			return nil, fmt.Errorf("episode %d: no episode_id", i+1)
+		case e.Source == "":
+			return nil, fmt.Errorf("episode %s: no source", e.EpisodeID)
+		case !strings.HasPrefix(e.LogHash, "sha256:"):
+			return nil, fmt.Errorf("episode %s: log_hash %q is not sha256:<hex>", e.EpisodeID, e.LogHash)
+		}
+		if e.FiringCounts == nil {
+			e.FiringCounts = map[string]int{}
+		}
+	}
+	return &b, nil
+}
+
+// ReadBaseline reads a baseline file; a missing file is an error wrapping
+// fs.ErrNotExist.
+func ReadBaseline(file string) (*Baseline, error) {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return nil, err
+	}
+	b, err := ParseBaseline(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", file, err)
+	}
+	return b, nil
+}
+
+// WriteBaseline writes b's canonical bytes to file, through a temporary
+// file renamed into place, creating the directory if needed. It returns
+// false, writing nothing, when the file already holds exactly these bytes.
+func WriteBaseline(file string, b *Baseline) (bool, error) {
+	data := b.Encode()
+	if old, err := os.ReadFile(file); err == nil && bytes.Equal(old, data) {
+		return false, nil
+	}
+	dir := filepath.Dir(file)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return false, err
+	}
+	tmp, err := os.CreateTemp(dir, ".loopbreak-baseline-*")
+	if err != nil {
+		return false, err
+	}
+	_, werr := tmp.Write(data)
+	cerr := tmp.Close()
+	if werr == nil {
+		werr = cerr
+	}
+	if werr == nil {
+		werr = os.Chmod(tmp.Name(), 0o644)
+	}
+	if werr == nil {
+		werr = os.Rename(tmp.Name(), file)
+	}
+	if werr != nil {
+		os.Remove(tmp.Name())
+		return false, werr
+	}
+	return true, nil
+}
+
+// HashFile returns "sha256:<hex>" of a file's bytes as stored.
+func HashFile(file string) (string, error) {
+	f, err := os.Open(file)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", fmt.Errorf("%s: %w", file, err)
+	}
+	return "sha256:" + hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// HashBytes returns "sha256:<hex>" of data.
+func HashBytes(data []byte) string {
+	s := sha256.Sum256(data)
+	return "sha256:" + hex.EncodeToString(s[:])
+}
+
+// SourceOf is how a baseline names a log file: its path relative to
+// the baseline file's directory, slash-separated, so the baseline reads the
+// same on every machine and from any working directory.
+func SourceOf(baselineFile, logFile string) string {
+	if logFile == "-" {
+		return "-"
+	}
+	dir, err1 := filepath.Abs(filepath.Dir(baselineFile))
+	abs, err2 := filepath.Abs(logFile)
+	if err1 == nil && err2 == nil {
+		if rel, err := filepath.Rel(dir, abs); err == nil {
+			return filepath.ToSlash(rel)
+		}
+	}
+	// Another volume (Windows): no relative path exists.
+	return filepath.ToSlash(filepath.Clean(logFile))
+}
+
+// SourcePath turns a baseline source back into a path usable from the
+// working directory (the baseline's directory joined with the source).
+func SourcePath(baselineFile, source string) string {
+	if source == "-" {
+		return source
+	}
+	p := filepath.FromSlash(source)
+	if filepath.IsAbs(p) {
+		return p
+	}
+	return filepath.Join(filepath.Dir(baselineFile), p)
+}

@@ -1,0 +1,187 @@
+package check
+
+// Policy gates: corpus-wide limits (--max-false-rate, --min-saved,
+// --max-forfeit) and --fail-on RULE/KIND[:rejected][@EPISODES].
+
+import (
+	"fmt"
+	"path"
+	"strings"
+
+	"github.com/loopbreak/loopbreak/analyze"
+	"github.com/loopbreak/loopbreak/rules"
+)
+
+// Gate kinds, named as their flags.
+const (
+	GateMaxFalseRate = "max-false-rate"
+	GateMinSaved     = "min-saved"
+	GateMaxForfeit   = "max-forfeit"
+	GateFailOn       = "fail-on"
+)
+
+// GateResult is the verdict of one policy gate. The figure it judged is
+// in the Totals of the check (or, for fail-on, in FailOn).
+type GateResult struct {
+	Kind   string
+	Limit  float64 // percent (the rate gates) or score (max-forfeit); unused for fail-on
+	Passed bool
+	FailOn *FailOn // GateFailOn: the gate and what it observed
+}
+
+// eps absorbs float noise in percentages computed from counts.
+const eps = 1e-9
+
+// MaxFalseRateGate fails when more than limitPct percent of the terminated
+// episodes are false terminations (Totals.FalseRatePct).
+func MaxFalseRateGate(t *analyze.Totals, limitPct float64) GateResult {
+	return GateResult{Kind: GateMaxFalseRate, Limit: limitPct, Passed: t.FalseRatePct <= limitPct+eps}
+}
+
+// MinSavedGate fails when the turns saved are less than limitPct percent
+// of the recorded turns (Totals.TurnsSavedPct).
+func MinSavedGate(t *analyze.Totals, limitPct float64) GateResult {
+	return GateResult{Kind: GateMinSaved, Limit: limitPct, Passed: t.TurnsSavedPct+eps >= limitPct}
+}
+
+// MaxForfeitGate fails when the score forfeited over the corpus exceeds
+// limit.
+func MaxForfeitGate(t *analyze.Totals, limit float64) GateResult {
+	return GateResult{Kind: GateMaxForfeit, Limit: limit, Passed: t.ScoreForfeited <= limit+eps}
+}
+
+// FailOn is a --fail-on gate: RULE/KIND[:rejected][@EPISODES]. It fails
+// when the rule reports that kind at all in an episode in scope; with
+// :rejected, only firings whose adjusted confidence would have rejected the
+// action count (kinds carrying an adjusted confidence:
+// score_adjustment/adjustment and location_revisit/penalty); EPISODES is a
+// comma-separated list of globs on episode ids (path.Match syntax), e.g.
+// the team's winning reference episodes; every episode without it.
+type FailOn struct {
+	Spec     string // as written
+	Rule     string
+	Kind     string
+	Rejected bool
+	Episodes string   // the scope as written, "" for every episode
+	patterns []string // Episodes, split at commas
+
+	// Fired counts the firings observed; Where lists the episodes they
+	// were in, in order.
+	Fired int
+	Where []EpisodeCount
+
+	kind          *rules.Kind
+	rejectedField bool // the kind carries its own rejected flag
+}
+
+// EpisodeCount is how many times a gate's firing occurred in one episode.
+type EpisodeCount struct {
+	EpisodeID string
+	N         int
+}
+
+// ParseFailOn checks a --fail-on spec against rules.Registry.
+func ParseFailOn(spec string) (*FailOn, error) {
+	s := strings.TrimSpace(spec)
+	f := &FailOn{Spec: s}
+	rk, scope, scoped := strings.Cut(s, "@")
+	rk, qual, qualified := strings.Cut(rk, ":")
+	rule, kind, ok := strings.Cut(rk, "/")
+	if !ok || rule == "" || kind == "" {
+		return nil, fmt.Errorf("--fail-on %q: want RULE/KIND[:rejected][@EPISODES], e.g. progress_velocity/termination", spec)
+	}
+	r := rules.Lookup(rule)
+	if r == nil {
+		var names []string
+		for _, x := range rules.Registry {
+			names = append(names, x.Name)
+		}
+		return nil, fmt.Errorf("--fail-on %q: unknown rule %q (rules: %s)", spec, rule, strings.Join(names, ", "))
+	}
+	k := r.Kind(kind)
+	var kinds []string
+	for _, x := range r.Kinds {
+		kinds = append(kinds, x.Name)
+	}
+	if k == nil {
+		return nil, fmt.Errorf("--fail-on %q: rule %s has no kind %q (kinds: %s)", spec, rule, kind, strings.Join(kinds, ", "))
+	}
+	f.Rule, f.Kind, f.kind = rule, kind, k
+	if qualified {
+		if qual != "rejected" {
+			return nil, fmt.Errorf("--fail-on %q: unknown qualifier %q (the only one is :rejected)", spec, qual)
+		}
+		if !hasField(k.Fields, "adjusted") {
+			return nil, fmt.Errorf("--fail-on %q: %s/%s never rejects an action; :rejected applies to kinds with an adjusted confidence (score_adjustment/adjustment, location_revisit/penalty)", spec, rule, kind)
+		}
+		f.Rejected = true
+		f.rejectedField = hasField(k.Fields, "rejected")
+	}
+	if scoped {
+		for _, p := range strings.Split(scope, ",") {
+			if p = strings.TrimSpace(p); p == "" {
+				return nil, fmt.Errorf("--fail-on %q: empty episode pattern after @ or a comma", spec)
+			}
+			if _, err := path.Match(p, ""); err != nil {
+				return nil, fmt.Errorf("--fail-on %q: bad episode pattern %q: %v", spec, p, err)
+			}
+			f.patterns = append(f.patterns, p)
+		}
+		f.Episodes = scope
+	}
+	return f, nil
+}
+
+func hasField(fields []string, name string) bool {
+	for _, f := range fields {
+		if f == name {
+			return true
+		}
+	}
+	return false
+}
+
+// NeedsFirings says whether Observe needs the outcome's Firings
+// (Options.KeepFirings); plain RULE/KIND gates use the counts.
+func (f *FailOn) NeedsFirings() bool { return f.Rejected }
+
+// Observe counts the gate's firings in one outcome; threshold is the
+// configuration's rejection_threshold.
+func (f *FailOn) Observe(o *analyze.Outcome, threshold float64) {
+	if f.patterns != nil && !f.inScope(o.EpisodeID) {
+		return
+	}
+	n := 0
+	if !f.Rejected {
+		n = o.Counts[f.kind.Key()]
+	} else {
+		for i := range o.Firings {
+			x := &o.Firings[i]
+			if x.Kind != f.kind {
+				continue
+			}
+			if (f.rejectedField && x.Rejected) || (!f.rejectedField && x.HasBase && x.Adjusted < threshold) {
+				n++
+			}
+		}
+	}
+	if n > 0 {
+		f.Fired += n
+		f.Where = append(f.Where, EpisodeCount{o.EpisodeID, n})
+	}
+}
+
+// inScope says whether an episode id matches one of the patterns.
+func (f *FailOn) inScope(id string) bool {
+	for _, p := range f.patterns {
+		if ok, _ := path.Match(p, id); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// Result is the gate's verdict over the episodes observed.
+func (f *FailOn) Result() GateResult {
+	return GateResult{Kind: GateFailOn, Passed: f.Fired == 0, FailOn: f}
+}

@@ -1,0 +1,230 @@
+package sweep
+
+// Replaying many configurations at once: a Plan, its Replayer (one per
+// goroutine) and the ordered pool over files.
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/loopbreak/loopbreak/analyze"
+	"github.com/loopbreak/loopbreak/replay"
+	"github.com/loopbreak/loopbreak/rules"
+)
+
+// Plan replays a list of configurations over episodes. It is read-only
+// once built: each goroutine replays through its own Replayer.
+type Plan struct {
+	Configs []*rules.Config
+
+	comps     []sweepComponent
+	threshold []float64 // rejection_threshold per configuration
+	objOn     []bool    // enable_objective_based_progress per configuration
+}
+
+// sweepComponent is a set of rules closed under Requires, with the
+// distinct projections of the configurations onto what it reads.
+type sweepComponent struct {
+	rules []*rules.Rule
+	reps  []*rules.Config // one configuration per distinct projection
+	proj  []int           // configuration index → projection index
+}
+
+// NewPlan prepares the replay of configs (each already validated).
+func NewPlan(configs []*rules.Config) *Plan {
+	p := &Plan{Configs: configs}
+	for _, c := range configs {
+		p.threshold = append(p.threshold, rules.RejectionThreshold.Get(c))
+		p.objOn = append(p.objOn, rules.EnableObjectiveBasedProgress.Get(c))
+	}
+	// Union-find over the registry by Requires.
+	parent := map[string]string{}
+	var find func(string) string
+	find = func(n string) string {
+		if parent[n] == n {
+			return n
+		}
+		r := find(parent[n])
+		parent[n] = r
+		return r
+	}
+	for _, r := range rules.Registry {
+		parent[r.Name] = r.Name
+	}
+	for _, r := range rules.Registry {
+		for _, req := range r.Requires {
+			parent[find(r.Name)] = find(req.Name)
+		}
+	}
+	byRoot := map[string]int{}
+	for _, r := range rules.Registry { // registry order keeps requirements first
+		root := find(r.Name)
+		i, ok := byRoot[root]
+		if !ok {
+			i = len(p.comps)
+			byRoot[root] = i
+			p.comps = append(p.comps, sweepComponent{})
+		}
+		p.comps[i].rules = append(p.comps[i].rules, r)
+	}
+	for ci := range p.comps {
+		comp := &p.comps[ci]
+		seen := map[string]int{}
+		for _, c := range configs {
+			var b strings.Builder
+			for _, r := range comp.rules {
+				fmt.Fprintf(&b, "%s:%v;", r.Name, r.Enabled(c))
+				for _, prm := range r.Params {
+					fmt.Fprintf(&b, "%s=%#v;", prm.Key, c.Value(prm.Key))
+				}
+			}
+			k := b.String()
+			j, ok := seen[k]
+			if !ok {
+				j = len(comp.reps)
+				seen[k] = j
+				comp.reps = append(comp.reps, c)
+			}
+			comp.proj = append(comp.proj, j)
+		}
+	}
+	return p
+}
+
+// Replays is how many component replays the plan runs per episode (one
+// full analyze is len(components)); benchmarks report it.
+func (p *Plan) Replays() int {
+	n := 0
+	for i := range p.comps {
+		n += len(p.comps[i].reps)
+	}
+	return n
+}
+
+// sweepCompOut is what one replay of a component yields.
+type sweepCompOut struct {
+	term        bool
+	termination analyze.Termination
+	warnings    int
+	rejected    int       // score adjustments that reject
+	revisit     []float64 // adjusted confidences of revisit penalties (logged confidence), sorted
+}
+
+// Replayer replays a Plan; it keeps scratch space, so one per goroutine.
+type Replayer struct {
+	p      *Plan
+	outs   [][]sweepCompOut
+	cur    *sweepCompOut
+	report func(rules.Firing)
+	tail   analyze.Tail
+}
+
+// NewReplayer returns a Replayer for p.
+func (p *Plan) NewReplayer() *Replayer {
+	r := &Replayer{p: p, outs: make([][]sweepCompOut, len(p.comps))}
+	for i := range p.comps {
+		r.outs[i] = make([]sweepCompOut, len(p.comps[i].reps))
+	}
+	r.report = r.count
+	return r
+}
+
+func (r *Replayer) count(f rules.Firing) {
+	o := r.cur
+	switch f.Rule {
+	case rules.ProgressVelocity:
+		if f.Kind == rules.Termination && !o.term {
+			o.term, o.termination = true, analyze.Termination{Turn: f.Turn, TurnsStuck: f.TurnsStuck, Score: f.Score}
+		}
+	case rules.StuckWarnings:
+		if f.Kind == rules.Warning {
+			o.warnings++
+		}
+	case rules.ScoreAdjustment:
+		if f.Rejected {
+			o.rejected++
+		}
+	case rules.LocationRevisit:
+		// NaN is never below a threshold; keep it out of the sorted list.
+		if f.HasBase && !math.IsNaN(f.Adjusted) {
+			o.revisit = append(o.revisit, f.Adjusted)
+		}
+	}
+}
+
+// Replay computes every configuration's result for ep into out, which
+// must have len(p.Configs) entries: each configuration's Fired is put
+// together from its components' replays, then settled as Analyze settles
+// it.
+func (r *Replayer) Replay(ep *replay.Episode, out []analyze.Result) {
+	p := r.p
+	for ci := range p.comps {
+		comp := &p.comps[ci]
+		for j, cfg := range comp.reps {
+			o := &r.outs[ci][j]
+			*o = sweepCompOut{revisit: o.revisit[:0]}
+			r.cur = o
+			rules.Run(ep, cfg, comp.rules, r.report)
+			if len(o.revisit) > 1 {
+				sort.Float64s(o.revisit)
+			}
+		}
+	}
+	r.cur = nil
+	r.tail.Reset(ep)
+	for c := range p.Configs {
+		var f analyze.Fired
+		for ci := range p.comps {
+			o := &r.outs[ci][p.comps[ci].proj[c]]
+			if o.term && f.Termination == nil {
+				f.Termination = &o.termination
+			}
+			f.Warnings += o.warnings
+			f.WouldReject += o.rejected + sort.SearchFloat64s(o.revisit, p.threshold[c])
+		}
+		out[c] = r.tail.Result(f, p.objOn[c])
+	}
+	r.tail.Reset(nil) // let the episode go
+}
+
+// episode is one episode's results, without its turn table.
+type episode struct {
+	ID, Source    string
+	RecordedTurns int
+	Diag          replay.Diagnostics
+	Results       []analyze.Result // one per Plan configuration
+}
+
+// file is one log file: its episodes' results, or why it could not
+// be read (as analyze.FileResult).
+type file struct {
+	Path     string
+	Episodes []episode
+	Err      error
+}
+
+// replayFiles reads each file once on a bounded pool of workers, replays
+// plan over its episodes on the worker, and calls emit for each file in
+// input order whatever the scheduling. Turn tables are dropped as soon as
+// their episode is replayed; at most 2×workers files' results are held.
+// emit runs on the caller's goroutine; returning false stops early.
+func replayFiles(files []string, stdin io.Reader, opts replay.Options, workers int, plan *Plan, emit func(file) bool) {
+	analyze.InOrder(len(files), workers, func() func(int) file {
+		rp := plan.NewReplayer() // scratch space: one per worker
+		return func(i int) file {
+			eps, err := replay.ReadFile(files[i], stdin, opts)
+			sf := file{Path: files[i], Err: err, Episodes: make([]episode, len(eps))}
+			for k, ep := range eps {
+				se := &sf.Episodes[k]
+				se.ID, se.Source, se.RecordedTurns, se.Diag = ep.ID, ep.Source, ep.RecordedTurns(), ep.Diag
+				se.Results = make([]analyze.Result, len(plan.Configs))
+				rp.Replay(ep, se.Results)
+				eps[k] = nil // let the turn table go
+			}
+			return sf
+		}
+	}, emit)
+}

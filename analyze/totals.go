@@ -1,0 +1,92 @@
+package analyze
+
+import "sort"
+
+// Totals sums results over a corpus: one configuration's in analyze and
+// check, each configuration's in a sweep. Turns saved are kept as a
+// histogram, so memory is bounded by the longest episode, not the corpus.
+type Totals struct {
+	Episodes          int     `json:"episodes"`
+	Terminated        int     `json:"terminated"`
+	Censored          int     `json:"censored"`
+	RecordedTurns     int     `json:"recorded_turns"`
+	TurnsSaved        int     `json:"turns_saved"`
+	TurnsSavedPct     float64 `json:"turns_saved_pct"`
+	LLMCallsSaved     int     `json:"llm_calls_saved"`
+	FalseTerminations int     `json:"false_terminations"`
+	FalseRatePct      float64 `json:"false_termination_pct"`
+	ScoreForfeited    float64 `json:"score_forfeited"`
+	MedianTurnsSaved  float64 `json:"median_turns_saved"`
+	Warnings          int     `json:"warnings"`
+	WouldReject       int     `json:"would_reject"`
+	LinesSkipped      int     `json:"lines_skipped"`
+
+	saved map[int]int // turns saved → terminated episodes
+}
+
+// Add accumulates one episode's result; recordedTurns and linesSkipped
+// are the episode's.
+func (t *Totals) Add(r *Result, recordedTurns, linesSkipped int) {
+	t.Episodes++
+	t.RecordedTurns += recordedTurns
+	t.LinesSkipped += linesSkipped
+	t.Warnings += r.Warnings
+	t.WouldReject += r.WouldReject
+	if r.Censored {
+		t.Censored++
+	}
+	if !r.Terminated {
+		return
+	}
+	t.Terminated++
+	t.TurnsSaved += r.TurnsSaved
+	t.LLMCallsSaved += r.LLMCallsSaved
+	t.ScoreForfeited += r.ScoreForfeited
+	if t.saved == nil {
+		t.saved = map[int]int{}
+	}
+	t.saved[r.TurnsSaved]++
+	if r.FalseTermination {
+		t.FalseTerminations++
+	}
+}
+
+// Finish computes the derived figures (percentages, median).
+func (t *Totals) Finish() {
+	t.TurnsSavedPct = pct(t.TurnsSaved, t.RecordedTurns)
+	t.FalseRatePct = pct(t.FalseTerminations, t.Terminated)
+	t.MedianTurnsSaved = histMedian(t.saved, t.Terminated)
+}
+
+func pct(n, d int) float64 {
+	if d == 0 {
+		return 0
+	}
+	return float64(n) * 100 / float64(d)
+}
+
+// histMedian is the median of n values given as a histogram.
+func histMedian(h map[int]int, n int) float64 {
+	if n == 0 {
+		return 0
+	}
+	keys := make([]int, 0, len(h))
+	for k := range h {
+		keys = append(keys, k)
+	}
+	sort.Ints(keys)
+	kth := func(k int) int { // 0-based
+		for _, v := range keys {
+			if k < h[v] {
+				return v
+			}
+			k -= h[v]
+		}
+		return keys[len(keys)-1]
+	}
+	m := n / 2
+	if n%2 == 1 {
+		return float64(kth(m))
+	}
+	return float64(kth(m-1)+kth(m)) / 2
+}

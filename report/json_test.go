@@ -1,0 +1,127 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/loopbreak/loopbreak/analyze"
+	"github.com/loopbreak/loopbreak/replay"
+	"github.com/loopbreak/loopbreak/rules"
+)
+
+func TestFiringJSON(t *testing.T) {
+	cases := []struct {
+		f    rules.Firing
+		want string
+	}{
+		{rules.Firing{Turn: 40, Rule: rules.ProgressVelocity, Kind: rules.Termination, TurnsStuck: 40, Score: 5},
+			`{"turn":40,"rule":"progress_velocity","kind":"termination","turns_stuck":40,"score":5}`},
+		// No logged confidence: base and adjusted are null, not 0.
+		{rules.Firing{Turn: 3, Rule: rules.LocationRevisit, Kind: rules.Penalty, Location: "1", Visits: 1, Penalty: -0.2},
+			`{"turn":3,"rule":"location_revisit","kind":"penalty","location":"1","visits":1,"penalty":-0.2,"base":null,"adjusted":null}`},
+		{rules.Firing{Turn: 4, Rule: rules.Oscillation, Kind: rules.OscillationDetection, Pattern: [2]string{"1", "2"}},
+			`{"turn":4,"rule":"oscillation","kind":"detection","pattern":["1","2"]}`},
+	}
+	for _, c := range cases {
+		got, err := json.Marshal(Firing(c.f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The fields and their order are the rule's declaration.
+		if string(got) != c.want {
+			t.Errorf("%s:\n got %s\nwant %s", c.f.KindKey(), got, c.want)
+		}
+	}
+}
+
+func TestJSONWriterDocument(t *testing.T) {
+	ep := stuckEpisode()
+	o := analyze.Analyze(ep, rules.Default(), analyze.Options{KeepFirings: true})
+	var tot analyze.Totals
+	tot.Add(&o.Result, o.RecordedTurns, ep.Diag.Skipped)
+	tot.Finish()
+
+	var b bytes.Buffer
+	jw := &JSONWriter{}
+	if err := jw.Begin(&b, rules.Default()); err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		if err := jw.Episode(NewEpisode(o, ep)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := jw.End(&tot, nil); err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		SchemaVersion int            `json:"schema_version"`
+		Config        map[string]any `json:"config"`
+		Episodes      []struct {
+			EpisodeID   string `json:"episode_id"`
+			Termination *struct {
+				Turn int `json:"turn"`
+			} `json:"termination"`
+			TurnsSaved       int               `json:"turns_saved"`
+			FalseTermination bool              `json:"false_termination"`
+			FiringCounts     map[string]int    `json:"firing_counts"`
+			Diagnostics      Diagnostics       `json:"diagnostics"`
+			Firings          []json.RawMessage `json:"firings"`
+		} `json:"episodes"`
+		Totals map[string]any      `json:"totals"`
+		Errors []analyze.FileError `json:"errors"`
+	}
+	if err := json.Unmarshal(b.Bytes(), &doc); err != nil {
+		t.Fatalf("%v\n%s", err, b.String())
+	}
+	e := doc.Episodes[0]
+	if doc.SchemaVersion != SchemaVersion || doc.Config["max_turns_stuck"] != 40.0 || len(doc.Episodes) != 2 ||
+		e.EpisodeID != "E1" || e.Termination == nil || e.Termination.Turn != 40 || e.TurnsSaved != 20 || !e.FalseTermination ||
+		e.FiringCounts["progress_velocity/termination"] != 1 || len(e.Firings) != len(o.Firings) ||
+		e.Diagnostics.Skipped != 1 || e.Diagnostics.Notes == nil ||
+		doc.Totals["turns_saved"] != 20.0 || doc.Errors == nil || len(doc.Errors) != 0 {
+		t.Errorf("document:\n%s", b.String())
+	}
+	// One episode per line, the document's head and tail around them.
+	if !strings.HasPrefix(b.String(), `{"schema_version":1,"config":{`) || strings.Count(b.String(), "\n") != 4 || !strings.HasSuffix(b.String(), "}\n") {
+		t.Errorf("layout:\n%s", b.String())
+	}
+}
+
+func TestJSONLines(t *testing.T) {
+	ep := stuckEpisode()
+	o := analyze.Analyze(ep, rules.Default(), analyze.Options{KeepFirings: true})
+	var b bytes.Buffer
+	jw := &JSONWriter{Lines: true}
+	jw.Begin(&b, rules.Default())
+	jw.Episode(NewEpisode(o, ep))
+	jw.Episode(NewEpisode(o, ep))
+	jw.End(&analyze.Totals{}, nil)
+	lines := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
+	if len(lines) != 2 {
+		t.Fatalf("want 2 lines, got:\n%s", b.String())
+	}
+	for _, l := range lines {
+		var e map[string]any
+		if err := json.Unmarshal([]byte(l), &e); err != nil || e["episode_id"] != "E1" {
+			t.Errorf("line %s: %v", l, err)
+		}
+	}
+}
+
+// An episode never terminated writes a null termination and empty lists,
+// never null ones.
+func TestNewEpisodeEmpty(t *testing.T) {
+	o := &analyze.Outcome{EpisodeID: "E", Counts: map[string]int{}}
+	data, err := json.Marshal(NewEpisode(o, &replay.Episode{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`"termination":null`, `"checkpoints":[]`, `"problems":[]`, `"notes":[]`, `"firings":[]`} {
+		if !strings.Contains(string(data), want) {
+			t.Errorf("missing %s in %s", want, data)
+		}
+	}
+}

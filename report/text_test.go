@@ -1,0 +1,141 @@
+package report
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/loopbreak/loopbreak/analyze"
+	"github.com/loopbreak/loopbreak/replay"
+	"github.com/loopbreak/loopbreak/rules"
+)
+
+// stuckEpisode is 60 turns at score 5 (one rise at turn 55), pacing
+// between two rooms: terminated at t=40, a false termination, with
+// warnings, revisit penalties and oscillation along the way.
+func stuckEpisode() *replay.Episode {
+	ep := &replay.Episode{ID: "E1", Source: "eps/E1/episode_log.jsonl", LocationKey: replay.KeyRoomID,
+		RoomNames: map[string]string{"1": "Kitchen", "2": "Attic"}, RecordedEnd: "max_turns",
+		Diag: replay.Diagnostics{Lines: 300, Skipped: 1, Problems: []string{"eps/E1/episode_log.jsonl:7: not JSON"}}}
+	for n := 1; n <= 60; n++ {
+		from, to := "1", "2"
+		if n%2 == 0 {
+			from, to = "2", "1"
+		}
+		score := 5.0
+		if n >= 55 {
+			score = 9
+		}
+		ep.Turns = append(ep.Turns, replay.Turn{N: n, Score: score, LocStart: from, LocEnd: to, Moved: true,
+			Action: "go", HasAction: true, Base: 0.6, HasBase: true})
+	}
+	return ep
+}
+
+func renderEpisode(t *testing.T, ep *replay.Episode, text *Text) string {
+	t.Helper()
+	var b bytes.Buffer
+	text.W = &b
+	o := analyze.Analyze(ep, rules.Default(), analyze.Options{KeepFirings: true, Story: true})
+	if err := text.Episode(o, ep); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+func TestTextEpisode(t *testing.T) {
+	got := renderEpisode(t, stuckEpisode(), &Text{})
+	for _, want := range []string{
+		"Episode E1\n  source             eps/E1/episode_log.jsonl\n",
+		"  recorded           60 turns, final score 9, ended by max_turns; locations by room ids\n",
+		"  would terminate    at t=40 (stuck 40 turns at score 5)\n",
+		"  turns saved        20 of 60 (33.3%)\n",
+		"  LLM calls saved    80 (estimated: 4 per turn + 2 per rejected action)\n",
+		"  score forfeited    4\n",
+		"  false termination  yes: the recording made progress after t=40\n",
+		"  log lines          300 read, 1 skipped\n    eps/E1/episode_log.jsonl:7: not JSON\n",
+		"  check points       t=40 (40), t=50 (50)\n",
+		"\n  Stuck periods\n",
+		"\n  Countdown warnings (would have been shown)\n    t=20–55      stagnation t=20–29, urgent t=30–34, critical t=35–55\n",
+		"\n  Penalties and detections (would have fired)\n",
+		" oscillation       Kitchen ↔ Attic    t=4–60       57            0             0 \n",
+		" from  to  turns  score   \n  ──────────────────────────\n      1  54     54      5   \n",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("missing %q in\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "Turn by turn") || strings.Contains(got, "\x1b[") {
+		t.Errorf("trace or colour without asking:\n%s", got)
+	}
+	if !strings.HasSuffix(got, "\n\n") {
+		t.Errorf("an episode ends with a blank line:\n%q", got[len(got)-20:])
+	}
+
+	// -v adds the turn-by-turn trace; colour only when told.
+	v := renderEpisode(t, stuckEpisode(), &Text{Verbose: true, Color: true})
+	for _, want := range []string{"Turn by turn", "TERMINATE (stuck 40)", "Kitchen → Attic", "\x1b["} {
+		if !strings.Contains(v, want) {
+			t.Errorf("verbose: missing %q", want)
+		}
+	}
+	// MaxRuns keeps the largest runs and says so.
+	few := renderEpisode(t, stuckEpisode(), &Text{MaxRuns: 1})
+	if !strings.Contains(few, "(the 1 largest of ") {
+		t.Errorf("MaxRuns 1:\n%s", few)
+	}
+}
+
+func TestTextEpisodeEnds(t *testing.T) {
+	cases := []struct {
+		name string
+		o    analyze.Outcome
+		ep   replay.Episode
+		want string
+	}{
+		{"never", analyze.Outcome{}, replay.Episode{}, "  would terminate    never\n"},
+		{"censored", analyze.Outcome{Result: analyze.Result{Censored: true}}, replay.Episode{LiveStopTurn: 30},
+			"  would terminate    unknown: censored (the live system stopped the run at t=30 first)\n"},
+	}
+	for _, c := range cases {
+		var b bytes.Buffer
+		if err := (&Text{W: &b}).Episode(&c.o, &c.ep); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(b.String(), c.want) || strings.Contains(b.String(), "turns saved") {
+			t.Errorf("%s:\n%s", c.name, b.String())
+		}
+	}
+}
+
+func TestTextSummary(t *testing.T) {
+	rows := []*analyze.Outcome{
+		{EpisodeID: "E1", RecordedTurns: 60, FinalScore: 9, RecordedEnd: "max_turns", Termination: &analyze.Termination{Turn: 40},
+			Result: analyze.Result{Terminated: true, TurnsSaved: 20, LLMCallsSaved: 80, ScoreForfeited: 4, FalseTermination: true}},
+		{EpisodeID: "E2", RecordedTurns: 30, FinalScore: 2.5, RecordedEnd: "stuck_termination", Result: analyze.Result{Censored: true}},
+	}
+	var tot analyze.Totals
+	tot.Add(&rows[0].Result, 60, 1)
+	tot.Add(&rows[1].Result, 30, 0)
+	tot.Finish()
+	var b bytes.Buffer
+	err := (&Text{W: &b}).Summary(rows, &tot, []analyze.FileError{{Source: "bad.jsonl.gz", Error: "gzip: invalid header"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `Corpus: 2 episodes
+ episode  turns  final  ended              terminate  saved  calls saved  forfeited  false 
+───────────────────────────────────────────────────────────────────────────────────────────
+ E1          60      9  max_turns               t=40     20           80          4  yes   
+ E2          30    2.5  stuck_termination   censored      -            -          -        
+───────────────────────────────────────────────────────────────────────────────────────────
+ total       90                                    1     20           80          4  1     
+
+1 of 2 episodes would have been terminated (1 censored); 20 of 90 turns saved (22.2%), 80 LLM calls; 1 false terminations (100.0% of terminated); score forfeited 4.
+1 unreadable lines skipped (see each episode's log lines)
+unreadable: bad.jsonl.gz: gzip: invalid header
+`
+	if b.String() != want {
+		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
+	}
+}
