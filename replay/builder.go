@@ -266,6 +266,11 @@ type slot struct {
 	hasScore, hasLocation bool
 	hasMove, hasNameMove  bool
 	hasRedo               bool // builder.redos holds a restarted run's record of the turn
+
+	// rejected numbers the list of action_rejected.action (in log order)
+	// in builder.rejected; 0 when none. An index, not a slice: a slot per
+	// turn stays small.
+	rejected int32
 }
 
 // hugeEpisode is the table size (turns) from which build returns freed
@@ -429,9 +434,14 @@ func floorDiv(a, b int) int {
 // merge adds late events of the same turn: counts add up, anything the
 // record lacks is taken (r never holds a turn_completed: one would have
 // made it the turn's record).
-func (s *slot) merge(r *slot) {
+func (s *slot) merge(r *slot, b *builder) {
 	s.objectives += r.objectives
 	s.rejections += r.rejections
+	if r.rejected != 0 {
+		for _, a := range b.rejected[r.rejected] {
+			b.reject(s, a)
+		}
+	}
 	s.llmCalls += r.llmCalls
 	if r.actionLevel > s.actionLevel {
 		s.action, s.actionLevel = r.action, r.actionLevel
@@ -457,6 +467,7 @@ type builder struct {
 	implicit bool // named after the file, not by an episode_id
 	slots    slotTable
 	redos    map[int]redo // see slot.hasRedo
+	rejected [][]sym      // see slot.rejected (0 unused)
 	syms     symtab
 	lastDone int // highest completed turn (events without a turn go to the next one)
 	lastTurn int // turn of the latest event; hasLast is false after a restart's init line
@@ -552,7 +563,7 @@ func (b *builder) takePending(t, lineNo int) (*slot, int) {
 // closePending merges pending late events into their turn's record.
 func (b *builder) closePending() {
 	if b.pending != nil {
-		b.slots.put(b.pendingTurn).merge(b.pending)
+		b.slots.put(b.pendingTurn).merge(b.pending, b)
 		b.pending = nil
 	}
 }
@@ -599,6 +610,27 @@ func (b *builder) complete(t int, lineNo int) *slot {
 	s.completed = true
 	b.lastTurn, b.hasLast = t, true
 	return s
+}
+
+// reject adds a rejected action to a slot's list.
+func (b *builder) reject(s *slot, a sym) {
+	if s.rejected == 0 {
+		if len(b.rejected) == 0 {
+			b.rejected = append(b.rejected, nil) // index 0 means none
+		}
+		b.rejected = append(b.rejected, nil)
+		s.rejected = int32(len(b.rejected) - 1)
+	}
+	b.rejected[s.rejected] = append(b.rejected[s.rejected], a)
+}
+
+// rejectedActions returns a slot's rejected actions as strings.
+func (b *builder) rejectedActions(i int32) []string {
+	out := make([]string, len(b.rejected[i]))
+	for k, a := range b.rejected[i] {
+		out[k] = b.syms.str(a)
+	}
+	return out
 }
 
 // openTurn is where an event without a turn number goes.
@@ -671,7 +703,11 @@ func (b *builder) event(w *wireEvent, source string, lineNo int) (reason string)
 			b.nameRoom(id, get(func(e *wireEvent) json.RawMessage { return e.LocationName }))
 		}
 	case "action_rejected":
-		b.slotFor(turnOf(), lineNo, false).rejections++
+		s := b.slotFor(turnOf(), lineNo, false)
+		s.rejections++
+		if a, ok := text(get(func(e *wireEvent) json.RawMessage { return e.Action })); ok {
+			b.reject(s, b.syms.sym(a))
+		}
 	case "llm_call":
 		b.llmLogged = true
 		b.slotFor(turnOf(), lineNo, false).llmCalls++
@@ -833,7 +869,7 @@ func (b *builder) build(c *collector) *Episode {
 	var done []int // sorted: each visits turns in order
 	b.slots.each(func(t int, s *slot) {
 		if s.hasRedo {
-			s.merge(b.redos[t].s)
+			s.merge(b.redos[t].s, b)
 			s.hasRedo = false
 		}
 		if s.completed {
@@ -921,6 +957,12 @@ func (b *builder) build(c *collector) *Episode {
 		tr := Turn{N: t}
 		if s != nil {
 			tr.Objectives, tr.Rejections, tr.LLMCalls = int(s.objectives), int(s.rejections), int(s.llmCalls)
+			if s.rejected != 0 {
+				if ep.Rejected == nil {
+					ep.Rejected = map[int][]string{}
+				}
+				ep.Rejected[t] = b.rejectedActions(s.rejected)
+			}
 		}
 		if s == nil || !s.completed {
 			// A gap: nothing changes, no action.
