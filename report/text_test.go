@@ -164,7 +164,7 @@ func TestTextLiveRun(t *testing.T) {
 			"  live run           not terminated (3 live decisions logged) — the replay agrees\n"},
 		{"termination disagrees", analyze.Outcome{Result: analyze.Result{Censored: true}, Live: &analyze.Live{Events: 9, Stop: stop, Interval: 10,
 			Disagreements: []analyze.LiveDisagreement{{Turn: 50, Kind: replay.LiveStuckTermination, Live: stop}},
-			ExplainedBy:   []analyze.LiveSetting{{1, [2]int{30, 30}}, {2, [2]int{29, 30}}, {5, [2]int{26, 30}}, {10, [2]int{21, 30}}, {25, [2]int{25, 30}}}}},
+			ExplainedBy:   []analyze.LiveSetting{{StuckCheckInterval: 1, MaxTurnsStuck: [2]int{30, 30}}, {StuckCheckInterval: 2, MaxTurnsStuck: [2]int{29, 30}}, {StuckCheckInterval: 5, MaxTurnsStuck: [2]int{26, 30}}, {StuckCheckInterval: 10, MaxTurnsStuck: [2]int{21, 30}}, {StuckCheckInterval: 25, MaxTurnsStuck: [2]int{25, 30}}}}},
 			"  live run           terminated at t=50 (30 stuck) — the replay disagrees (1 decision)\n" +
 				"    this configuration would not have terminated by then\n" +
 				"    t=50 stuck_termination: live turns_stuck 30, score 25; replay none\n" +

@@ -24,7 +24,7 @@
 //	action_rejected (1-2) / critic_override             [RejectionRate]
 //	zork_response
 //	llm_call (extractor)                                [LLMCallEvents]
-//	map_movement_update                                 [WithIDs, the room changed]
+//	map_movement_update                                 [WithIDs, the room changed; every turn with EveryTurnMoves]
 //	room_description_captured                           [WithIDs, the reply describes a room]
 //	objective_completed                                 [Objectives]
 //	llm_call (synthesis)                                [LLMCallEvents]
@@ -35,6 +35,11 @@
 // and the episode ends with stuck_termination, or game_over_detected and
 // episode_completed, or episode_completed alone, then episode_finalized
 // (nothing for a crash, whose last line is cut mid-JSON).
+//
+// EarlyFormat writes the June 2025 shape instead: agent_raw_response_debug,
+// reasoning_extraction_debug, final_reasoning_debug,
+// hybrid_extraction_success, a names-only map_movement_update and
+// turn_completed per turn (see Scenario.EarlyFormat).
 //
 // final_action_selection.agent_action always equals turn_completed.action.
 // A direction that leads nowhere gets "You can't go that way." (or the
@@ -69,5 +74,6 @@
 //	2025-11-09T07:30:00  live run with the deployed max_turns_stuck 40: stuck_termination at 60 (last change at 20)
 //	2025-11-10T21:05:00  live run recorded with max_turns_stuck 30 (Scenario.LiveMaxTurnsStuck): stuck_termination
 //	                     at 50, which a replay with the default 40 disagrees with
+//	2025-06-09T20:04:36  early (June 2025) format: names-only map_movement_update on every turn, 16 turns
 //	test_smoke           tiny 10-turn test episode (ignored by default scans)
 package replaytest

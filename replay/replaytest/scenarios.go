@@ -14,8 +14,6 @@ var (
 	house     = []string{"KITCHEN", "ATTIC", "LIVING-ROOM"}
 	cellarish = []string{"LIVING-ROOM", "KITCHEN", "CELLAR", "TROLL-ROOM", "EAST-OF-CHASM", "GALLERY", "STUDIO",
 		"MAZE-1", "MAZE-2", "MAZE-3", "MAZE-4", "DEAD-END-1"}
-	roundRoomArea = []string{"EW-PASSAGE", "ROUND-ROOM", "LOUD-ROOM", "DAMP-CAVE", "DEEP-CANYON", "NS-PASSAGE",
-		"CHASM-ROOM", "ENGRAVINGS-CAVE", "DOME-ROOM", "RESERVOIR-SOUTH", "STREAM-VIEW"}
 )
 
 func join(lists ...[]string) []string {
@@ -120,6 +118,8 @@ func Fixtures() []Fixture {
 			About: "live run with the deployed max_turns_stuck 40: stuck_termination at 60 (last change at 20); the replay agrees"},
 		{Dir: "2025-11-10T21-05-00", Episodes: []Scenario{liveScenario("2025-11-10T21:05:00", 20251110, 30)},
 			About: "live run recorded with max_turns_stuck 30: stuck_termination at 50 (last change at 20); the default replay disagrees"},
+		{Dir: "2025-06-09T20-04-36", Episodes: []Scenario{earlyScenario()},
+			About: "early (June 2025) format: names-only map_movement_update every turn, 16 turns"},
 		{Dir: "test_smoke", Episodes: []Scenario{smokeScenario()},
 			About: "tiny test episode (ignored by default scans)"},
 	}
@@ -257,6 +257,23 @@ func llmCallsScenario() Scenario {
 		LiveLoopBreak:     true,
 		RejectionRate:     0.15,
 		LLMCallEvents:     true,
+	}
+}
+
+// earlyScenario is a short episode in the early format: names-only moves
+// logged on every turn, the agent oscillating between two rooms so the
+// name-keyed map (rule 6) has moves to learn from.
+func earlyScenario() Scenario {
+	return Scenario{
+		EpisodeID:   "2025-06-09T20:04:36",
+		Seed:        20250609,
+		Turns:       16,
+		MaxTurns:    5000,
+		Scores:      []ScorePoint{{6, 5}},
+		Route:       []Leg{{Until: 16, Home: "PATH", Rooms: []string{"NORTH-OF-HOUSE", "PATH"}, Counts: map[string]int{"NORTH-OF-HOUSE": 5}}},
+		Ending:      EndMaxTurns,
+		EarlyFormat: true,
+		AgentModel:  "qwen/qwen3-235b-a22b",
 	}
 }
 
