@@ -13,6 +13,7 @@ import (
 // run's turns with the live log.
 type Live struct {
 	Events        int               // live decisions in the log
+	Penalties     int               // of those, location_penalty_applied
 	Stop          *replay.LiveEvent // the live stuck_termination; nil: none
 	Disagreements []LiveDisagreement
 	// ExplainedBy lists, when the termination disagrees, the settings of
@@ -37,6 +38,20 @@ func (l *Live) TerminationDisagrees() bool {
 		}
 	}
 	return false
+}
+
+// PenaltyOff says whether the disagreements are only revisit penalties the
+// replay fires in a log without any: the live run had the penalty off.
+func (l *Live) PenaltyOff() bool {
+	if l.Penalties > 0 || len(l.Disagreements) == 0 {
+		return false
+	}
+	for _, d := range l.Disagreements {
+		if d.Kind != replay.LivePenalty {
+			return false
+		}
+	}
+	return true
 }
 
 // LiveDisagreement is one decision the live log and the replay do not
@@ -113,8 +128,11 @@ func compareLive(ep *replay.Episode, firings []rules.Firing, cfg *rules.Config) 
 	seen := map[key]bool{}
 	for i := range ep.Live {
 		e := &ep.Live[i]
-		if e.Kind == replay.LiveStuckTermination {
+		switch e.Kind {
+		case replay.LiveStuckTermination:
 			l.Stop = e
+		case replay.LivePenalty:
+			l.Penalties++
 		}
 		k := key{e.Kind, e.Turn}
 		seen[k] = true

@@ -150,4 +150,14 @@ func TestLivePenalties(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("disagreements %+v, want %+v", got, want)
 	}
+	if o.Live.Penalties != 8 || o.Live.PenaltyOff() {
+		t.Errorf("penalties %d, penalty off %v; want 8, false", o.Live.Penalties, o.Live.PenaltyOff())
+	}
+	// The same run logged without any penalty: the live penalty was off,
+	// and every replayed penalty (t=3..11, the gap aside) is missing.
+	ep.Live = ep.Live[:1]
+	o = Analyze(ep, ocCfg(t), Options{})
+	if len(o.Live.Disagreements) != 9 || !o.Live.PenaltyOff() {
+		t.Errorf("%d disagreements, penalty off %v; want 9, true", len(o.Live.Disagreements), o.Live.PenaltyOff())
+	}
 }

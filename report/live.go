@@ -131,6 +131,10 @@ func liveLines(l *analyze.Live, o *analyze.Outcome) []string {
 			out = append(out, "this configuration never terminates")
 		}
 	}
+	if l.PenaltyOff() {
+		// One cause explains them all: say it instead of listing them.
+		return append(out, "the log has no location_penalty_applied: the live run had the revisit penalty off (enable_location_penalty = false agrees)")
+	}
 	const show = 5
 	for i, d := range l.Disagreements {
 		if i == show {

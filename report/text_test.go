@@ -169,6 +169,10 @@ func TestTextLiveRun(t *testing.T) {
 				"    this configuration would not have terminated by then\n" +
 				"    t=50 stuck_termination: live turns_stuck 30, score 25; replay none\n" +
 				"    the live run matches max_turns_stuck 21–30 with stuck_check_interval 10 (or 30 with 1, 29–30 with 2, 26–30 with 5, 1 more in --format json)\n"},
+		{"no penalty logged: the live penalty was off", analyze.Outcome{Live: &analyze.Live{Events: 2,
+			Disagreements: []analyze.LiveDisagreement{{Turn: 3, Kind: replay.LivePenalty, Replay: &rules.Firing{Visits: 1}}}}},
+			"  live run           not terminated (2 live decisions logged) — the replay disagrees (1 decision)\n" +
+				"    the log has no location_penalty_applied: the live run had the revisit penalty off (enable_location_penalty = false agrees)\n"},
 		{"nothing reproduces it", analyze.Outcome{Termination: &analyze.Termination{Turn: 60, TurnsStuck: 40}, Live: &analyze.Live{Events: 2, Interval: 10,
 			Disagreements: []analyze.LiveDisagreement{{Turn: 60, Kind: replay.LiveStuckTermination}}, ExplainedBy: []analyze.LiveSetting{}}},
 			"    this configuration terminates at t=60 (40 stuck)\n    t=60 stuck_termination: live none; replay none\n" +
