@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/fatih/color"
-	"github.com/olekukonko/tablewriter"
+	"github.com/olekukonko/tablewriter/tw"
 
 	"github.com/loopbreak/loopbreak/analyze"
 	"github.com/loopbreak/loopbreak/replay"
@@ -227,8 +227,8 @@ func (r *Text) deployedSummary(o *analyze.Outcome) string {
 }
 
 func (r *Text) proposedSummary(o *analyze.Outcome) string {
-	return fmt.Sprintf("%s%d oscillation and %d camping detections, %d score adjustments, %d would reject the action",
-		upToCut(o), cutCount(o, rules.OscillationDetection), cutCount(o, rules.CampingDetection), cutCount(o, rules.Adjustment), o.WouldReject)
+	return fmt.Sprintf("%s%d oscillation and %d camping detections, %s, %d would reject the action",
+		upToCut(o), cutCount(o, rules.OscillationDetection), cutCount(o, rules.CampingDetection), plural(cutCount(o, rules.Adjustment), "score adjustment"), o.WouldReject)
 }
 
 // cutCount counts the outcome's firings of kind k at or before the cut.
@@ -260,14 +260,21 @@ func (r *Text) runs(w io.Writer, o *analyze.Outcome, ep *replay.Episode, runs []
 		sort.SliceStable(runs, func(i, j int) bool { return runs[i].From < runs[j].From })
 		fmt.Fprintf(w, "  (the %d largest of %d runs; -v lists all)\n", limit, all)
 	}
-	var tb *tablewriter.Table
+	head := []string{"rule", "where", "turns", "firings", "low confidence"}
 	if proposed {
-		tb = NewTable(indent(w), L, L, R, R, R, R, R)
-		tb.Header("rule", "where", "turns", "firings", "adjustments", "would reject", "after cut")
-	} else {
-		tb = NewTable(indent(w), L, L, R, R, R, R)
-		tb.Header("rule", "where", "turns", "firings", "low confidence", "after cut")
+		head = []string{"rule", "where", "turns", "firings", "adjustments", "would reject"}
 	}
+	// Firings after the cut only exist when the episode is cut.
+	cutCol := o.Termination != nil
+	if cutCol {
+		head = append(head, "after cut")
+	}
+	align := []tw.Align{L, L}
+	for range head[2:] {
+		align = append(align, R)
+	}
+	tb := NewTable(indent(w), align...)
+	tb.Header(head)
 	for _, run := range runs {
 		where := ep.RoomName(run.Key)
 		switch run.Rule {
@@ -283,13 +290,16 @@ func (r *Text) runs(w io.Writer, o *analyze.Outcome, ep *replay.Episode, runs []
 		}
 		row := []string{run.Rule.Name, where, span(run.From, run.To), strconv.Itoa(run.Firings)}
 		if proposed {
-			row = append(row, strconv.Itoa(run.Adjustments), strconv.Itoa(run.WouldReject), cut)
+			row = append(row, strconv.Itoa(run.Adjustments), strconv.Itoa(run.WouldReject))
 		} else {
 			low := ""
 			if run.Rule == rules.LocationRevisit {
 				low = strconv.Itoa(run.LowConfidence)
 			}
-			row = append(row, low, cut)
+			row = append(row, low)
+		}
+		if cutCol {
+			row = append(row, cut)
 		}
 		if err := tb.Append(row); err != nil {
 			return err
