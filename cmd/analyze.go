@@ -4,6 +4,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/loopbreak/loopbreak/analyze"
+	"github.com/loopbreak/loopbreak/analyze/check"
 	"github.com/loopbreak/loopbreak/report"
 )
 
@@ -67,11 +68,7 @@ func analyzeRun(opts *AnalyzeOptions) error {
 	out := opts.IO.Out
 	text := &report.Text{W: out, Color: opts.IO.ColorEnabled(opts.Color), Verbose: opts.Verbose}
 	jw := &report.JSONWriter{Lines: opts.Format == "jsonl"}
-	if opts.Format != "text" {
-		if err := jw.Begin(out, cfg); err != nil {
-			return err
-		}
-	}
+	begun := false // the JSON document starts with the first episode: no episodes, no output
 	var (
 		totals analyze.Totals
 		rows   []*analyze.Outcome
@@ -99,6 +96,12 @@ func analyzeRun(opts *AnalyzeOptions) error {
 			if opts.Format == "text" {
 				runErr = text.Episode(o, ep)
 			} else {
+				if !begun {
+					if runErr = jw.Begin(out, cfg); runErr != nil {
+						return false
+					}
+					begun = true
+				}
 				runErr = jw.Episode(report.NewEpisode(o, ep))
 			}
 			o.Firings, o.Story = nil, nil // rows keep only the summary
@@ -112,6 +115,9 @@ func analyzeRun(opts *AnalyzeOptions) error {
 	if runErr != nil {
 		return runErr
 	}
+	if len(rows) == 0 {
+		return noEpisodesError(files)
+	}
 	totals.Finish()
 	if opts.Format == "text" {
 		if len(rows) > 1 || len(errs) > 0 {
@@ -120,6 +126,12 @@ func analyzeRun(opts *AnalyzeOptions) error {
 		return nil
 	}
 	return jw.End(&totals, errs)
+}
+
+// noEpisodesError is the exit-2 error of a run that read no episode at
+// all: a report, a recommendation or a pass over nothing would mislead.
+func noEpisodesError(files []string) error {
+	return &check.NoEpisodesError{Files: files}
 }
 
 // reportFileError tells stderr about a file that could not be read; the

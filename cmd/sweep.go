@@ -186,6 +186,10 @@ func sweepRun(opts *SweepOptions) error {
 	if err != nil {
 		return err
 	}
+	if len(res.Rows) > 0 && res.Rows[0].Totals.Episodes == 0 {
+		// A recommendation from no data would look like one from data.
+		return noEpisodesError(files)
+	}
 	switch opts.Format {
 	case "json":
 		return report.WriteSweepJSON(ios.Out, res)

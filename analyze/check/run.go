@@ -1,14 +1,17 @@
 package check
 
 import (
-	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
+	"os"
 	"path/filepath"
-	"runtime"
-	"sync"
+	"sort"
+	"strings"
 
 	"github.com/loopbreak/loopbreak/analyze"
 	"github.com/loopbreak/loopbreak/replay"
@@ -43,6 +46,15 @@ type Options struct {
 	// input order as it happens; the check goes on without the file
 	// (unless Read.Strict, when Run returns the error instead).
 	OnFileError func(path string, err error)
+
+	// Prune lets an update drop the entries of logs that could not be
+	// read. Without it those entries are kept as they were and Run
+	// reports them in Result.Kept: an update never forgets an episode
+	// because one read failed.
+	Prune bool
+
+	// Context, if set, stops the check (nothing is written) when done.
+	Context context.Context
 }
 
 // NoBaselineError is returned by Run when the baseline file to compare
@@ -62,6 +74,22 @@ type Result struct {
 	Gates    []GateResult
 	Totals   *analyze.Totals
 	Errors   []analyze.FileError // files that could not be read at all
+	// Kept (update without Prune) lists the unreadable logs whose
+	// baseline entries were kept unchanged; a non-empty Kept is an error
+	// for the caller to report (cmd exits 2).
+	Kept []analyze.FileError
+}
+
+// NoEpisodesError is returned by Run when the inputs hold no episode at
+// all: a check over nothing would pass vacuously.
+type NoEpisodesError struct{ Files []string }
+
+func (e *NoEpisodesError) Error() string {
+	names := e.Files
+	if len(names) > 3 {
+		names = append(names[:3:3], fmt.Sprintf("… (%d files)", len(e.Files)))
+	}
+	return "no episodes in " + strings.Join(names, ", ")
 }
 
 // Count returns the number of episodes with a status.
@@ -101,8 +129,21 @@ func (r *Result) Failed() bool {
 // episode's entry with the baseline (ModeCompare), or rewrites the
 // baseline (ModeUpdate), and applies the policy gates.
 func Run(opts Options) (*Result, error) {
+	ctx := opts.Context
+	if ctx == nil {
+		ctx = context.Background()
+	}
 	files := uniqueFiles(opts.Files)
 	var base *Baseline
+	if opts.Mode == ModeUpdate {
+		// Held until Run returns: a second update of the same
+		// directory fails instead of racing this one to the rename.
+		unlock, err := lockBaseline(opts.Baseline)
+		if err != nil {
+			return nil, err
+		}
+		defer unlock()
+	}
 	if opts.Mode != ModeGatesOnly {
 		var err error
 		base, err = ReadBaseline(opts.Baseline)
@@ -116,21 +157,6 @@ func Run(opts Options) (*Result, error) {
 		}
 	}
 
-	// Standard input can be read once: keep it to hash it and replay it.
-	stdin := opts.Stdin
-	hashes := map[string]string{}
-	for _, f := range files {
-		if f == "-" {
-			data, err := io.ReadAll(stdin)
-			if err != nil {
-				return nil, fmt.Errorf("reading standard input: %w", err)
-			}
-			stdin = bytes.NewReader(data)
-			hashes["-"] = HashBytes(data)
-		}
-	}
-	hashErrs := hashFiles(files, opts.Workers, hashes)
-
 	cfg := opts.Config
 	cur := NewBaseline(cfg)
 	threshold := rules.RejectionThreshold.Get(cfg)
@@ -138,6 +164,7 @@ func Run(opts Options) (*Result, error) {
 	for _, f := range opts.FailOn {
 		keep = keep || f.NeedsFirings()
 	}
+	aopts := analyze.Options{KeepFirings: keep}
 	type diagKey struct{ id, source string }
 	type diag struct {
 		skipped  int
@@ -150,9 +177,11 @@ func Run(opts Options) (*Result, error) {
 		unreadable = map[string]string{}
 		runErr     error
 	)
-	analyze.Files(files, stdin, opts.Read, opts.Workers, cfg, analyze.Options{KeepFirings: keep}, func(fr analyze.FileResult) bool {
-		if fr.Err == nil {
-			fr.Err = hashErrs[fr.Path]
+	analyze.InOrder(len(files), opts.Workers, func() func(int) hashedFile {
+		return func(i int) hashedFile { return readHashed(ctx, files[i], opts.Stdin, opts.Read, cfg, aopts) }
+	}, func(fr hashedFile) bool {
+		if ctx.Err() != nil {
+			return false
 		}
 		source := SourceOf(opts.Baseline, fr.Path)
 		if fr.Err != nil {
@@ -179,15 +208,24 @@ func Run(opts Options) (*Result, error) {
 			for _, f := range opts.FailOn {
 				f.Observe(o, threshold)
 			}
-			cur.Episodes = append(cur.Episodes, NewEntry(o, source, hashes[fr.Path]))
+			cur.Episodes = append(cur.Episodes, NewEntry(o, source, fr.hash))
 			if ep.Diag.Skipped > 0 {
 				diags[diagKey{ep.ID, source}] = diag{ep.Diag.Skipped, ep.Diag.Problems}
 			}
 		}
 		return true
 	})
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("interrupted: %w", context.Cause(ctx))
+	}
 	if runErr != nil {
 		return nil, runErr
+	}
+	if len(cur.Episodes) == 0 && (base == nil || len(base.Episodes) == 0) {
+		// Nothing was read and nothing is expected: no pass over nothing.
+		// (With baseline entries, their episodes are missing: drift, or
+		// in an update kept entries and a failure.)
+		return nil, &NoEpisodesError{files}
 	}
 	totals.Finish()
 	cur.Sort()
@@ -224,13 +262,80 @@ func Run(opts Options) (*Result, error) {
 	}
 
 	if opts.Mode == ModeUpdate {
-		wrote, err := WriteBaseline(opts.Baseline, cur)
+		if base != nil && !opts.Prune {
+			// Keep what the baseline knew of the logs this run could not
+			// read: an unreadable file is not a reviewed removal.
+			kept := map[string]bool{}
+			for _, e := range base.Episodes {
+				if why, ok := unreadable[e.Source]; ok {
+					cur.Episodes = append(cur.Episodes, e)
+					if !kept[e.Source] {
+						kept[e.Source] = true
+						res.Kept = append(res.Kept, analyze.FileError{Source: SourcePath(opts.Baseline, e.Source), Error: why})
+					}
+				}
+			}
+			sort.Slice(res.Kept, func(i, j int) bool { return res.Kept[i].Source < res.Kept[j].Source })
+			cur.Sort()
+		}
+		wrote, err := WriteBaseline(ctx, opts.Baseline, cur)
 		if err != nil {
-			return nil, fmt.Errorf("writing baseline: %w", err)
+			return nil, fmt.Errorf("writing baseline %s: %w", opts.Baseline, err)
 		}
 		res.Wrote = wrote
 	}
 	return res, nil
+}
+
+// hashedFile is one log read once: its episodes, their outcomes and the
+// sha256 of its bytes as stored.
+type hashedFile struct {
+	analyze.FileResult
+	hash string
+}
+
+// readHashed reads a log once, hashing its bytes while the reader parses
+// them: a pipe or FIFO can be read only once, and a file changing between
+// a hash pass and a read pass would pair one content's hash with
+// another's outcome.
+func readHashed(ctx context.Context, path string, stdin io.Reader, read replay.Options, cfg *rules.Config, aopts analyze.Options) hashedFile {
+	fr := hashedFile{FileResult: analyze.FileResult{Path: path}}
+	if ctx.Err() != nil {
+		fr.Err = context.Cause(ctx)
+		return fr
+	}
+	var r io.Reader = stdin
+	if path != "-" {
+		f, err := os.Open(path)
+		if err != nil {
+			fr.Err = err
+			return fr
+		}
+		defer f.Close()
+		r = f
+	}
+	h := sha256.New()
+	tee := io.TeeReader(r, h)
+	eps, err := replay.Read(tee, path, replay.DefaultEpisodeID(path), read)
+	if err == nil {
+		// Bytes the reader left unread (after a gzip stream's end) are
+		// part of the log too.
+		_, err = io.Copy(io.Discard, tee)
+		if err != nil {
+			err = fmt.Errorf("%s: %w", path, err)
+		}
+	}
+	if err != nil {
+		fr.Err = err
+		return fr
+	}
+	fr.hash = "sha256:" + hex.EncodeToString(h.Sum(nil))
+	fr.Episodes = eps
+	fr.Outcomes = make([]*analyze.Outcome, len(eps))
+	for k, ep := range eps {
+		fr.Outcomes[k] = analyze.Analyze(ep, cfg, aopts)
+	}
+	return fr
 }
 
 // uniqueFiles drops a file named twice (a directory and a file inside
@@ -251,39 +356,4 @@ func uniqueFiles(files []string) []string {
 		}
 	}
 	return out
-}
-
-// hashFiles puts the sha256 of every file into hashes (by path), on up to
-// jobs goroutines, and returns the errors by path.
-func hashFiles(files []string, jobs int, hashes map[string]string) map[string]error {
-	if jobs <= 0 {
-		jobs = runtime.GOMAXPROCS(0)
-	}
-	var (
-		mu   sync.Mutex
-		errs = map[string]error{}
-		wg   sync.WaitGroup
-		sem  = make(chan struct{}, jobs)
-	)
-	for _, f := range files {
-		if f == "-" {
-			continue
-		}
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer wg.Done()
-			defer func() { <-sem }()
-			h, err := HashFile(f)
-			mu.Lock()
-			defer mu.Unlock()
-			if err != nil {
-				errs[f] = err
-			} else {
-				hashes[f] = h
-			}
-		}()
-	}
-	wg.Wait()
-	return errs
 }
