@@ -2,7 +2,10 @@ package cmd
 
 import (
 	"fmt"
+	"math"
+	"strings"
 
+	"github.com/dustin/go-humanize"
 	"github.com/spf13/cobra"
 
 	"github.com/loopbreak/loopbreak/replay/replaytest"
@@ -16,6 +19,9 @@ type GenerateOptions struct {
 	Seed     uint64
 	Size     string // e.g. 300MB; empty: no size target
 	MaxNoise string // cap on noise line size; empty: realistic, up to several MB
+
+	// SizeBytes and MaxNoiseBytes are Size and MaxNoise parsed (0: none).
+	SizeBytes, MaxNoiseBytes int64
 }
 
 // NewCmdGenerate builds `loopbreak generate`: synthetic ZorkGPT-format
@@ -30,17 +36,19 @@ func NewCmdGenerate(ios *IOStreams, runF func(*GenerateOptions) error) *cobra.Co
 the order the agent logs them, large noise lines, rejections, objectives, and
 endings by game over, turn limit and live stuck termination.`,
 		Example: `  loopbreak generate --episodes 1000 /tmp/corpus
-  loopbreak generate --episodes 100000 --size 300MB /tmp/big   # stops at 300 MB`,
+  loopbreak generate --episodes 100000 --size 300MB /tmp/big   # stops at 300 MB (300MiB: 300 x 2^20 bytes)`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			opts.Dir = args[0]
 			if opts.Episodes < 1 {
 				return usageErrorf("--episodes must be at least 1")
 			}
-			for _, s := range []string{opts.Size, opts.MaxNoise} {
-				if _, err := parseSize(s); err != nil {
-					return &usageError{err}
-				}
+			var err error
+			if opts.SizeBytes, err = parseSize(opts.Size); err != nil {
+				return usageErrorf("--size %v", err)
+			}
+			if opts.MaxNoiseBytes, err = parseSize(opts.MaxNoise); err != nil {
+				return usageErrorf("--max-noise %v", err)
 			}
 			if runF != nil {
 				return runF(opts)
@@ -50,15 +58,13 @@ endings by game over, turn limit and live stuck termination.`,
 	}
 	c.Flags().IntVarP(&opts.Episodes, "episodes", "n", 100, "number of episodes")
 	c.Flags().Uint64Var(&opts.Seed, "seed", 1, "random seed (same seed, same corpus)")
-	c.Flags().StringVar(&opts.Size, "size", "", "stop once the corpus reaches this `size` (e.g. 300MB, 1GB)")
-	c.Flags().StringVar(&opts.MaxNoise, "max-noise", "", "cap noise lines (knowledge dumps, raw responses) at this `size`, e.g. 64KB")
+	c.Flags().StringVar(&opts.Size, "size", "", "stop once the corpus reaches this `size` (e.g. 300MB = 300,000,000 bytes, 300MiB, 1.5GiB)")
+	c.Flags().StringVar(&opts.MaxNoise, "max-noise", "", "cap noise lines (knowledge dumps, raw responses) at this `size`, e.g. 64KiB")
 	return c
 }
 
 func generateRun(opts *GenerateOptions) error {
-	size, _ := parseSize(opts.Size)
-	noise, _ := parseSize(opts.MaxNoise)
-	paths, err := replaytest.WriteCorpusCapped(opts.Dir, opts.Episodes, opts.Seed, size, int(noise))
+	paths, err := replaytest.WriteCorpusCapped(opts.Dir, opts.Episodes, opts.Seed, opts.SizeBytes, int(opts.MaxNoiseBytes))
 	if err != nil {
 		return err
 	}
@@ -66,22 +72,18 @@ func generateRun(opts *GenerateOptions) error {
 	return nil
 }
 
-// parseSize reads 300MB, 1GB, 512KB or a plain byte count ("" = 0).
+// parseSize reads a byte size as github.com/dustin/go-humanize does:
+// SI units are powers of 1000 (300MB, 1.5GB, 64kB), IEC units powers of
+// 1024 (300MiB, 1.5GiB, 64KiB), a bare number is bytes, case is ignored.
+// "" and 0 mean no limit. Thousands separators are refused: humanize drops
+// commas, which would read a decimal comma (1,5GB) as 15GB.
 func parseSize(s string) (int64, error) {
 	if s == "" {
 		return 0, nil
 	}
-	var n float64
-	var unit string
-	if _, err := fmt.Sscanf(s, "%g%s", &n, &unit); err != nil {
-		if _, err2 := fmt.Sscanf(s, "%g", &n); err2 != nil {
-			return 0, fmt.Errorf("size %q: want a size like 300MB", s)
-		}
+	n, err := humanize.ParseBytes(s)
+	if err != nil || strings.Contains(s, ",") || n > math.MaxInt64 {
+		return 0, fmt.Errorf("%q: want a size like 300MB or 300MiB", s)
 	}
-	mult := map[string]float64{"": 1, "B": 1, "KB": 1 << 10, "MB": 1 << 20, "GB": 1 << 30, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
-	m, ok := mult[unit]
-	if !ok || n < 0 {
-		return 0, fmt.Errorf("size %q: want a size like 300MB", s)
-	}
-	return int64(n * m), nil
+	return int64(n), nil
 }

@@ -22,11 +22,15 @@ that would have saved.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
+	// --version without cobra's -v shorthand: -v is analyze's --verbose.
+	root.Flags().Bool("version", false, "print the version (as 'loopbreak version')")
+	root.Version = versionText()
+	root.SetVersionTemplate("{{.Version}}\n")
 	root.SetIn(ios.In)
 	root.SetOut(ios.Out)
 	root.SetErr(ios.ErrOut)
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		return &usageError{fmt.Errorf("%w\nRun '%s --help' for usage.", err, c.CommandPath())}
+		return &usageError{&flagError{err: err, path: c.CommandPath()}}
 	})
 	root.AddCommand(
 		NewCmdAnalyze(ios, nil),
@@ -35,7 +39,9 @@ that would have saved.`,
 		NewCmdRules(ios, nil),
 		NewCmdConfig(ios, nil),
 		NewCmdGenerate(ios, nil),
+		NewCmdVersion(ios),
 	)
+	registerCompletions(root)
 	return root
 }
 
@@ -52,3 +58,17 @@ func Main(args []string, ios *IOStreams) int {
 	}
 	return exitCode(err)
 }
+
+// flagError is a flag cobra could not parse. Its message points to --help
+// on a second line; the hint is added here rather than written into an
+// error string (staticcheck ST1005).
+type flagError struct {
+	err  error
+	path string // the command's path, "loopbreak analyze"
+}
+
+func (e *flagError) Error() string {
+	return fmt.Sprintf("%v\nRun '%s --help' for usage.", e.err, e.path)
+}
+
+func (e *flagError) Unwrap() error { return e.err }

@@ -1,8 +1,11 @@
 package cmd
 
 import (
+	_ "embed"
 	"encoding/json"
 	"fmt"
+	"io"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -14,7 +17,7 @@ import (
 type RulesOptions struct {
 	IO     *IOStreams
 	Names  []string
-	Format string // text, json
+	Format string // text, json, markdown (docs/rules.md)
 }
 
 // NewCmdRules builds `loopbreak rules [NAME...]`.
@@ -23,10 +26,13 @@ func NewCmdRules(ios *IOStreams, runF func(*RulesOptions) error) *cobra.Command 
 	c := &cobra.Command{
 		Use:   "rules [name...]",
 		Short: "List every rule: what it does, its keys and defaults",
-		Args:  cobra.ArbitraryArgs,
+		Example: `  loopbreak rules camping
+  loopbreak rules --format json
+  loopbreak rules --format markdown > docs/rules.md   # the committed reference`,
+		Args: cobra.ArbitraryArgs,
 		RunE: func(c *cobra.Command, args []string) error {
 			opts.Names = args
-			if err := checkFormat(opts.Format, "text", "json"); err != nil {
+			if err := checkFormat(opts.Format, "text", "json", "markdown"); err != nil {
 				return err
 			}
 			for _, n := range args {
@@ -40,7 +46,7 @@ func NewCmdRules(ios *IOStreams, runF func(*RulesOptions) error) *cobra.Command 
 			return rulesRun(opts)
 		},
 	}
-	c.Flags().StringVar(&opts.Format, "format", "text", "output `format`: text or json")
+	c.Flags().StringVar(&opts.Format, "format", "text", "output `format`: text, json or markdown (the reference committed as docs/rules.md)")
 	return c
 }
 
@@ -74,10 +80,7 @@ func rulesRun(opts *RulesOptions) error {
 	if opts.Format == "json" {
 		docs := []ruleDoc{}
 		for _, r := range list {
-			d := ruleDoc{Name: r.Name, Title: r.Title, Doc: r.Doc, Section: r.Section, Kinds: r.Kinds, Requires: []string{}, Params: []paramDoc{}}
-			for _, req := range r.Requires {
-				d.Requires = append(d.Requires, req.Name)
-			}
+			d := ruleDoc{Name: r.Name, Title: r.Title, Doc: r.Doc, Section: r.Section, Kinds: r.Kinds, Requires: requires(r), Params: []paramDoc{}}
 			for _, p := range r.Params {
 				d.Params = append(d.Params, paramDoc{Key: p.Key, Type: p.Type.String(), Default: p.Default, Constraint: p.Constraint(), Doc: p.Doc})
 			}
@@ -86,6 +89,9 @@ func rulesRun(opts *RulesOptions) error {
 		enc := json.NewEncoder(opts.IO.Out)
 		enc.SetIndent("", "  ")
 		return enc.Encode(map[string]any{"schema_version": 1, "rules": docs})
+	}
+	if opts.Format == "markdown" {
+		return rulesMarkdown(opts.IO.Out, list)
 	}
 	w := opts.IO.Out
 	for i, r := range list {
@@ -112,6 +118,91 @@ func rulesRun(opts *RulesOptions) error {
 		fmt.Fprintf(w, "  fires: %s\n", strings.Join(kinds, ", "))
 	}
 	return nil
+}
+
+// requires names the rules r reads, never nil.
+func requires(r *rules.Rule) []string {
+	names := []string{}
+	for _, req := range r.Requires {
+		names = append(names, req.Name)
+	}
+	return names
+}
+
+// rulesIntro opens docs/rules.md: what a rule is, how turns are stepped,
+// and the index's header.
+//
+//go:embed rules_intro.md
+var rulesIntro string
+
+// rulesMarkdown writes the rules reference, docs/rules.md: an index, then
+// one section per rule whose anchor is its name (docs/rules.md#camping), as
+// each rule's Section cites it.
+func rulesMarkdown(w io.Writer, list []*rules.Rule) error {
+	b := &strings.Builder{}
+	b.WriteString(rulesIntro)
+	for _, r := range list {
+		var kinds []string
+		for _, k := range r.Kinds {
+			kinds = append(kinds, "`"+k.Name+"`")
+		}
+		fmt.Fprintf(b, "| [`%s`](#%s) | %s | %s |\n", r.Name, r.Name, mdCell(r.Title), strings.Join(kinds, ", "))
+	}
+	for _, r := range list {
+		fmt.Fprintf(b, "\n## %s\n\n**%s.**\n\n%s\n", r.Name, mdCell(capitalize(r.Title)), wrap(r.Doc, 79, ""))
+		if req := requires(r); len(req) > 0 {
+			for i, n := range req {
+				req[i] = fmt.Sprintf("[`%s`](#%s)", n, n)
+			}
+			their := "their"
+			if len(req) == 1 {
+				their = "its"
+			}
+			fmt.Fprintf(b, "\nRuns after %s within each turn and reads %s results.\n", strings.Join(req, " and "), their)
+		}
+		if len(r.Params) > 0 {
+			b.WriteString("\n| key | type | default | bounds | meaning |\n| --- | --- | --- | --- | --- |\n")
+			for _, p := range r.Params {
+				fmt.Fprintf(b, "| `%s` | %s | `%s` | %s | %s |\n", p.Key, p.Type, rules.FormatValue(p.Default), mdBounds(p), mdCell(p.Doc))
+			}
+		}
+		b.WriteString("\n| firing | fields | when |\n| --- | --- | --- |\n")
+		for _, k := range r.Kinds {
+			fields := make([]string, len(k.Fields))
+			for i, f := range k.Fields {
+				fields[i] = "`" + f + "`"
+			}
+			fmt.Fprintf(b, "| `%s/%s` | %s | %s |\n", r.Name, k.Name, strings.Join(fields, ", "), mdCell(k.Doc))
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// mdBounds writes a key's bounds as an interval, "" when unbounded.
+func mdBounds(p *rules.Param) string {
+	num := func(f *float64) string { return strconv.FormatFloat(*f, 'g', -1, 64) }
+	switch {
+	case p.Min != nil && p.Max != nil:
+		return "[" + num(p.Min) + ", " + num(p.Max) + "]"
+	case p.Min != nil:
+		return "≥ " + num(p.Min)
+	case p.Max != nil:
+		return "≤ " + num(p.Max)
+	}
+	return ""
+}
+
+// mdCell keeps text inside one table cell.
+func mdCell(s string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(s, "|", `\|`), "\n", " ")
+}
+
+func capitalize(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
 }
 
 // wrap fills text to width, each line prefixed.

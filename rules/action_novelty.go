@@ -19,7 +19,7 @@ var Hint = &Kind{Name: "hint", Doc: "the action was tried recently", Fields: []s
 var ActionNovelty = &Rule{
 	Name:    "action_novelty",
 	Title:   "hint when an action repeats one of the recent actions",
-	Section: "RULES.md §7",
+	Section: "docs/rules.md#action_novelty",
 	Doc: "Keeps the normalised (trimmed, lower-case) actions of earlier turns and hints \"you have tried " +
 		"this action recently\" when the current action is among the last action_novelty_window of them. " +
 		"Turns without an action (gaps in the log) are skipped.",

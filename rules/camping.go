@@ -18,7 +18,7 @@ var CampingDetection = &Kind{Name: "detection", Doc: "a location fills the windo
 var Camping = &Rule{
 	Name:    "camping",
 	Title:   "one location filling the recent window",
-	Section: "RULES.md §5",
+	Section: "docs/rules.md#camping",
 	Doc: "Over the last camping_window turn-start locations (at least camping_threshold of them), counts " +
 		"each location; when the most frequent reaches camping_threshold the agent is camping there (on a " +
 		"tie, the location that appears first in the window). Runs with enable_loop_detection and feeds " +

@@ -18,7 +18,7 @@ var Penalty = &Kind{Name: "penalty", Doc: "the critic's confidence would have be
 var LocationRevisit = &Rule{
 	Name:    "location_revisit",
 	Title:   "penalty on the critic's confidence for revisiting a recent location",
-	Section: "RULES.md §3",
+	Section: "docs/rules.md#location_revisit",
 	Doc: "Keeps the last 20 turn-start locations. At each turn it counts how often the current location " +
 		"occurs among the location_revisit_window entries before it (the current entry excluded); each " +
 		"occurrence costs location_revisit_penalty on the critic's confidence, clamped to [0, 1]. " +

@@ -19,7 +19,7 @@ var OscillationDetection = &Kind{Name: "detection", Doc: "the last four location
 var Oscillation = &Rule{
 	Name:    "oscillation",
 	Title:   "A-B-A-B movement between two locations",
-	Section: "RULES.md §4",
+	Section: "docs/rules.md#oscillation",
 	Doc: "Keeps the last 20 turn-start locations and detects an oscillation when the last four read " +
 		"A, B, A, B with A != B. The pattern [A, B] feeds score_adjustment, which penalises actions " +
 		"leading back into it and rewards actions leading away.",

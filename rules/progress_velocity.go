@@ -28,7 +28,7 @@ var (
 var ProgressVelocity = &Rule{
 	Name:    "progress_velocity",
 	Title:   "stuck termination after max_turns_stuck turns without progress",
-	Section: "RULES.md §1",
+	Section: "docs/rules.md#progress_velocity",
 	Doc: "Tracks the turn of the last progress: a score change (up or down) or, with objective-based " +
 		"progress, an objective completed this turn or the turn before. Every stuck_check_interval turns " +
 		"it checks how long the episode has been stuck; at max_turns_stuck or more that turn is a " +

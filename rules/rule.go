@@ -20,7 +20,7 @@ type Rule struct {
 	Name    string   // identifier, as in firings and --fail-on
 	Title   string   // one line
 	Doc     string   // one paragraph: what it does and when it fires
-	Section string   // where RULES.md specifies it
+	Section string   // where docs/rules.md documents it
 	Params  []*Param // configuration keys the rule owns (its enable key first)
 	Kinds   []*Kind  // what it reports
 

@@ -18,7 +18,7 @@ var Adjustment = &Kind{Name: "adjustment", Doc: "the critic's confidence would h
 var ScoreAdjustment = &Rule{
 	Name:    "score_adjustment",
 	Title:   "penalty or bonus on the critic's confidence during oscillation or camping",
-	Section: "RULES.md §6",
+	Section: "docs/rules.md#score_adjustment",
 	Doc: "Predicts where a movement action leads from the map learned on earlier turns of the episode " +
 		"(only turns with a recorded move teach it; the most recent wins). During an oscillation an " +
 		"action back into the pattern loses oscillation_return_penalty and one leading elsewhere gains " +

@@ -19,7 +19,7 @@ var Warning = &Kind{Name: "warning", Doc: "a countdown warning would have been s
 var StuckWarnings = &Rule{
 	Name:    "stuck_warnings",
 	Title:   "countdown warnings once stuck for stuck_warning_threshold turns",
-	Section: "RULES.md §2",
+	Section: "docs/rules.md#stuck_warnings",
 	Doc: "At the start of each turn, before the stuck timer sees the turn, computes how long the episode " +
 		"has been stuck. From stuck_warning_threshold turns on it warns the agent how many turns remain " +
 		"before termination (max_turns_stuck - stuck), with urgency critical (5 or fewer), urgent (10 or " +
