@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/loopbreak/loopbreak/analyze"
 	"github.com/loopbreak/loopbreak/rules"
@@ -387,4 +388,24 @@ func FuzzParseBaseline(f *testing.F) {
 			t.Fatalf("encoding not stable:\n%s\n---\n%s", enc, enc2)
 		}
 	})
+}
+
+func TestParseBaselineSchemaVersion(t *testing.T) {
+	for _, v := range []string{"-1", "0", "2"} {
+		if _, err := ParseBaseline([]byte(`{"schema_version": ` + v + `, "config": {}, "episodes": []}`)); err == nil {
+			t.Errorf("schema_version %s accepted", v)
+		}
+	}
+}
+
+func TestSourceEscape(t *testing.T) {
+	for _, p := range []string{"eps/a/episode_log.jsonl", "caf\xe9/x", "100%/x", "%E9", "\xff\xfe%", "é/ü"} {
+		s := escapeSource(p)
+		if !utf8.ValidString(s) || unescapeSource(s) != p {
+			t.Errorf("%q → %q → %q", p, s, unescapeSource(s))
+		}
+	}
+	if got := escapeSource("eps/é/episode_log.jsonl"); got != "eps/é/episode_log.jsonl" {
+		t.Errorf("valid path escaped: %q", got)
+	}
 }
