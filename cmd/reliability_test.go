@@ -1,6 +1,8 @@
 package cmd
 
 import (
+	"encoding/json"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -41,5 +43,48 @@ func TestNoEpisodes(t *testing.T) {
 		if code != ExitError || !strings.Contains(errOut, "no episodes in") {
 			t.Errorf("%v: exit %d\n%s%s", args, code, out, errOut)
 		}
+	}
+}
+
+// hugeLog is checkLog's B (terminated at t=50, scoring again at 70) with
+// legal but huge scores: lo from turn 3, hi from turn 70.
+func hugeLog(id, lo, hi string) string {
+	s := checkLog(id, 80, map[int]int{3: 5, 70: 10})
+	s = strings.ReplaceAll(s, `"score":5,`, `"score":`+lo+`,`)
+	s = strings.ReplaceAll(s, `"score":10,`, `"score":`+hi+`,`)
+	return strings.ReplaceAll(s, `"final_score":10`, `"final_score":`+hi)
+}
+
+// Huge scores never make a non-finite number: JSON output stays whole,
+// totals are finite and flagged, and a baseline compares clean with
+// itself.
+func TestHugeScores(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "eps", "H1", "episode_log.jsonl"), hugeLog("H1", "5", "1.7e308"))
+	writeFile(t, filepath.Join(dir, "eps", "H2", "episode_log.jsonl"), hugeLog("H2", "5", "1.7e308"))
+	writeFile(t, filepath.Join(dir, "eps", "H3", "episode_log.jsonl"), hugeLog("H3", "-1.7e308", "1.7e308"))
+	t.Chdir(dir)
+	code, out, errOut := run(t, "", "", "analyze", "--format", "json", "eps")
+	var doc struct {
+		Episodes []struct {
+			ScoreForfeited float64 `json:"score_forfeited"`
+		} `json:"episodes"`
+		Totals map[string]any `json:"totals"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); code != ExitOK || err != nil {
+		t.Fatalf("exit %d, %v\n%s%s", code, err, out, errOut)
+	}
+	if len(doc.Episodes) != 3 || doc.Totals["score_forfeited"] != math.MaxFloat64 || doc.Totals["score_overflow"] != true {
+		t.Errorf("episodes %+v, totals %v", doc.Episodes, doc.Totals)
+	}
+	if code, out, errOut := runCheck(t, "", "--update", "eps"); code != ExitOK {
+		t.Fatalf("update: exit %d\n%s%s", code, out, errOut)
+	}
+	data, _ := os.ReadFile("loopbreak.baseline.json")
+	if strings.Contains(string(data), "null,") && strings.Contains(string(data), `"score_forfeited": null`) {
+		t.Errorf("baseline stores null:\n%s", data)
+	}
+	if code, out, errOut := runCheck(t, "", "eps"); code != ExitOK {
+		t.Errorf("compare with itself: exit %d\n%s%s", code, out, errOut)
 	}
 }

@@ -81,12 +81,12 @@ func NewEntry(o *analyze.Outcome, source, hash string) Entry {
 		Source:           source,
 		LogHash:          hash,
 		RecordedTurns:    o.RecordedTurns,
-		FinalScore:       o.FinalScore,
+		FinalScore:       finite(o.FinalScore),
 		Checkpoints:      make([]int, len(o.Checkpoints)),
 		TurnsSaved:       o.TurnsSaved,
 		LLMCallsSaved:    o.LLMCallsSaved,
 		LLMCallsMethod:   o.LLMCallsMethod,
-		ScoreForfeited:   o.ScoreForfeited,
+		ScoreForfeited:   finite(o.ScoreForfeited), // huge scores overflow a difference
 		FalseTermination: o.FalseTermination,
 		Censored:         o.Censored,
 		WouldReject:      o.WouldReject,
@@ -198,13 +198,23 @@ func writeObject(w *bytes.Buffer, ind string, keys []string, val func(string) st
 	fmt.Fprintf(w, "\n%s}", ind)
 }
 
-// lit is the JSON literal of a scalar, without HTML escaping.
+func finite(x float64) float64 {
+	v, _ := analyze.Finite(x)
+	return v
+}
+
+// lit is the JSON literal of a scalar, without HTML escaping. A
+// non-finite float is clamped (never "null": a null would read back as
+// 0 and show as drift on every later check).
 func lit(v any) string {
+	if f, ok := v.(float64); ok {
+		v = finite(f)
+	}
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(v); err != nil {
-		return "null" // NaN or Inf: never produced by the rules
+		return "null" // not a scalar: never produced
 	}
 	return strings.TrimSuffix(b.String(), "\n")
 }
