@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"strings"
@@ -64,7 +65,14 @@ endings by game over, turn limit and live stuck termination.`,
 }
 
 func generateRun(opts *GenerateOptions) error {
-	paths, err := replaytest.WriteCorpusCapped(opts.Dir, opts.Episodes, opts.Seed, opts.SizeBytes, int(opts.MaxNoiseBytes))
+	// On SIGINT/SIGTERM the episode being written is removed; the
+	// complete ones stay (each one whole, as an uninterrupted run writes it).
+	ctx, stop := signalContext()
+	defer stop()
+	paths, err := replaytest.WriteCorpusContext(ctx, opts.Dir, opts.Episodes, opts.Seed, opts.SizeBytes, int(opts.MaxNoiseBytes))
+	if ctx.Err() != nil {
+		return fmt.Errorf("%v: %d complete episodes under %s, the one being written removed", context.Cause(ctx), len(paths), opts.Dir)
+	}
 	if err != nil {
 		return err
 	}

@@ -2,8 +2,11 @@ package check
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -407,5 +410,30 @@ func TestSourceEscape(t *testing.T) {
 	}
 	if got := escapeSource("eps/é/episode_log.jsonl"); got != "eps/é/episode_log.jsonl" {
 		t.Errorf("valid path escaped: %q", got)
+	}
+}
+
+// An update interrupted before its rename leaves the old baseline and no
+// temporary file; a read-only baseline is refused.
+func TestWriteBaselineInterruptedAndReadOnly(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "b.json")
+	os.WriteFile(file, []byte("old\n"), 0o600)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	b := NewBaseline(rules.Default())
+	if wrote, err := WriteBaseline(ctx, file, b); wrote || err == nil {
+		t.Fatalf("interrupted write: %v %v", wrote, err)
+	}
+	if data, _ := os.ReadFile(file); string(data) != "old\n" {
+		t.Errorf("baseline now %q", data)
+	}
+	if m, _ := filepath.Glob(filepath.Join(dir, TempPattern)); len(m) > 0 {
+		t.Errorf("left behind: %v", m)
+	}
+	os.Chmod(file, 0o400)
+	var ro *ReadOnlyError
+	if _, err := WriteBaseline(context.Background(), file, b); !errors.As(err, &ro) {
+		t.Errorf("read-only: %v", err)
 	}
 }

@@ -312,6 +312,9 @@ func readHashed(ctx context.Context, path string, stdin io.Reader, read replay.O
 			return fr
 		}
 		defer f.Close()
+		// A FIFO whose writer went quiet would block the read forever:
+		// closing the file on cancellation ends it.
+		defer context.AfterFunc(ctx, func() { f.Close() })()
 		r = f
 	}
 	h := sha256.New()

@@ -1,7 +1,10 @@
 package replaytest
 
 import (
+	"context"
+	"fmt"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"time"
 )
@@ -22,6 +25,19 @@ func WriteCorpus(dir string, n int, seed uint64, totalBytes int64) ([]string, er
 // bytes (0: uncapped). Benchmarks over many episodes use it to keep a
 // corpus of thousands of episodes at a size a disk and a CI run can hold.
 func WriteCorpusCapped(dir string, n int, seed uint64, totalBytes int64, maxNoise int) ([]string, error) {
+	return WriteCorpusContext(context.Background(), dir, n, seed, totalBytes, maxNoise)
+}
+
+// PartialName is the name an episode log has while it is being written;
+// it is renamed to episode_log.jsonl once complete, so a corpus never
+// holds a half-written log under the name loopbreak reads.
+const PartialName = ".episode_log.jsonl.partial"
+
+// WriteCorpusContext is WriteCorpusCapped stopping when ctx is done: the
+// episode being written is removed and the complete ones are returned
+// with the context's cause. A partial file left by a killed run
+// (PartialName) is overwritten when that episode is written again.
+func WriteCorpusContext(ctx context.Context, dir string, n int, seed uint64, totalBytes int64, maxNoise int) ([]string, error) {
 	rng := rand.New(rand.NewPCG(seed, 0x636f72707573))
 	t := time.Date(2025, 9, 1, 8, 0, 0, 0, time.UTC).Add(time.Duration(rng.IntN(86400)) * time.Second)
 	var paths []string
@@ -31,10 +47,22 @@ func WriteCorpusCapped(dir string, n int, seed uint64, totalBytes int64, maxNois
 		if maxNoise > 0 {
 			s.NoiseBytes = min(s.NoiseBytes, maxNoise)
 		}
+		if ctx.Err() != nil {
+			return paths, context.Cause(ctx)
+		}
 		path := filepath.Join(dir, s.EpisodeID, "episode_log.jsonl")
-		nb, err := writeFileN(path, s)
+		partial := filepath.Join(dir, s.EpisodeID, PartialName)
+		nb, err := writeFileN(partial, s)
+		if err == nil && ctx.Err() != nil {
+			err = context.Cause(ctx)
+		}
+		if err == nil {
+			err = os.Rename(partial, path)
+		}
 		if err != nil {
-			return paths, err
+			os.Remove(partial)
+			os.Remove(filepath.Dir(partial)) // only if empty
+			return paths, fmt.Errorf("%s: %w", path, err)
 		}
 		paths = append(paths, path)
 		total += nb
