@@ -58,8 +58,13 @@ Policy gates apply whether or not a baseline is compared:
                        the winning reference episodes)
 P is a percentage (5%) or a fraction (0.05).
 
+An update keeps the entries of logs it cannot read and exits 2 naming them
+(--prune drops them); it refuses a read-only baseline and holds a lock so
+two updates cannot race.
+
 Exit status: 0 pass, 1 drift or a failed gate, 2 usage, configuration or
-input error (a missing baseline; with --strict, unreadable input).`,
+input error (a missing baseline, no episodes, an unreadable log during
+--update, an interruption; with --strict, unreadable input).`,
 		Example: `  loopbreak check --update testdata/episodes/
   loopbreak check testdata/episodes/
   loopbreak check --config pyproject.toml --max-false-rate 5% --min-saved 40% eps/
