@@ -210,7 +210,11 @@ func checkRun(opts *CheckOptions) error {
 	if len(res.Kept) > 0 {
 		var b strings.Builder
 		for _, k := range res.Kept {
-			fmt.Fprintf(&b, "\n  %s: %s", k.Source, k.Error)
+			if strings.Contains(k.Error, k.Source) {
+				fmt.Fprintf(&b, "\n  %s", k.Error)
+			} else {
+				fmt.Fprintf(&b, "\n  %s: %s", k.Source, k.Error)
+			}
 		}
 		return fmt.Errorf("kept the baseline entries of %d unreadable log(s), unchanged; fix them, or give --prune to drop their entries:%s", len(res.Kept), b.String())
 	}

@@ -37,12 +37,20 @@ func checkHeadline(c *check.Result) string {
 				d, plural(n, "episode"), c.Baseline, c.Count(check.StatusChanged), c.Count(check.StatusNew), c.Count(check.StatusMissing)))
 		}
 	case check.ModeUpdate:
-		kept := n - c.Count(check.StatusMissing)
+		removed := c.Count(check.StatusMissing) - c.KeptEntries()
+		kept := n - removed
 		if c.Wrote {
 			parts = append(parts, fmt.Sprintf("wrote %s: %s (%d changed, %d added, %d removed)",
-				c.Baseline, plural(kept, "episode"), c.Count(check.StatusChanged), c.Count(check.StatusNew), c.Count(check.StatusMissing)))
+				c.Baseline, plural(kept, "episode"), c.Count(check.StatusChanged), c.Count(check.StatusNew), removed))
 		} else {
 			parts = append(parts, fmt.Sprintf("%s is up to date: %s", c.Baseline, plural(kept, "episode")))
+		}
+		if k := c.KeptEntries(); k > 0 {
+			what := "entries"
+			if k == 1 {
+				what = "entry"
+			}
+			parts = append(parts, fmt.Sprintf("kept %d %s of unreadable logs unchanged (--prune drops them)", k, what))
 		}
 	default:
 		parts = append(parts, plural(n, "episode")+" checked against policy gates only (no baseline)")

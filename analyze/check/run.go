@@ -119,10 +119,25 @@ func (r *Result) GatesFailed() int {
 	return n
 }
 
-// Failed says whether the check fails: drift (when comparing) or a failed
-// policy gate.
+// Failed says whether the check fails: drift (when comparing), a failed
+// policy gate, or (updating) entries kept for unreadable logs.
 func (r *Result) Failed() bool {
-	return (r.Mode == ModeCompare && r.Drifted() > 0) || r.GatesFailed() > 0
+	return (r.Mode == ModeCompare && r.Drifted() > 0) || r.GatesFailed() > 0 || len(r.Kept) > 0
+}
+
+// KeptEntries is the number of missing episodes whose entries an update
+// kept because their log could not be read.
+func (r *Result) KeptEntries() int {
+	if len(r.Kept) == 0 {
+		return 0
+	}
+	n := 0
+	for i := range r.Episodes {
+		if e := &r.Episodes[i]; e.Status == StatusMissing && e.Unreadable != "" {
+			n++
+		}
+	}
+	return n
 }
 
 // Run replays the rules over the files as analyze does, compares each
