@@ -134,3 +134,21 @@ func TestCheckUpdateSIGTERM(t *testing.T) {
 		t.Errorf("left behind: %v", m)
 	}
 }
+
+// A partial episode left by a killed generate (kill -9) is removed by
+// the next run into that directory.
+func TestGenerateRemovesStalePartial(t *testing.T) {
+	dir := t.TempDir()
+	stale := writeFile(t, filepath.Join(dir, "2020-01-01T00:00:00", ".episode_log.jsonl.partial"), "{\"half")
+	old := time.Now().Add(-time.Hour)
+	os.Chtimes(stale, old, old)
+	if code, _, errOut := run(t, "", "", "generate", "--episodes", "1", dir); code != ExitOK {
+		t.Fatal(errOut)
+	}
+	if _, err := os.Stat(stale); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("stale partial episode left: %v", err)
+	}
+	if _, err := os.Stat(filepath.Dir(stale)); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("its empty directory left: %v", err)
+	}
+}
