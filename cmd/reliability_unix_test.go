@@ -54,6 +54,9 @@ func TestCheckBaselineMode(t *testing.T) {
 	bl := filepath.Join(dir, "loopbreak.baseline.json")
 	before, _ := os.ReadFile(bl)
 	os.Chmod(bl, 0o444)
+	if code, out, errOut := runCheck(t, dir, "--update", "eps"); code != ExitOK { // nothing to write
+		t.Errorf("read-only and up to date: exit %d\n%s%s", code, out, errOut)
+	}
 	code, out, errOut := runCheck(t, dir, "--update", "--set", "max_turns_stuck=30", "eps")
 	after, _ := os.ReadFile(bl)
 	if code != ExitError || !strings.Contains(errOut, "loopbreak.baseline.json is read-only") || string(after) != string(before) {

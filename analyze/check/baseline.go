@@ -292,15 +292,15 @@ func (e *ReadOnlyError) Error() string {
 // baseline stays.
 func WriteBaseline(ctx context.Context, file string, b *Baseline) (bool, error) {
 	data := b.Encode()
+	if old, err := os.ReadFile(file); err == nil && bytes.Equal(old, data) {
+		return false, nil // up to date, read-only or not
+	}
 	mode := os.FileMode(0o644)
 	if st, err := os.Stat(file); err == nil {
 		if st.Mode().Perm()&0o200 == 0 {
 			return false, &ReadOnlyError{file}
 		}
 		mode = st.Mode().Perm()
-	}
-	if old, err := os.ReadFile(file); err == nil && bytes.Equal(old, data) {
-		return false, nil
 	}
 	dir := filepath.Dir(file)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
