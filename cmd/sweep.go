@@ -166,7 +166,7 @@ func sweepRun(opts *SweepOptions) error {
 	if err := sweep.CheckGrid(cfg, opts.Axes); err != nil {
 		return &usageError{err}
 	}
-	files, err := opts.Input.findLogs(opts.Paths)
+	files, walkErrs, err := opts.Input.findLogs(opts.Paths, ios.ErrOut)
 	if err != nil {
 		return err
 	}
@@ -186,6 +186,7 @@ func sweepRun(opts *SweepOptions) error {
 	if err != nil {
 		return err
 	}
+	res.Errors = append(walkErrs, res.Errors...) // what the walk skipped, first
 	if len(res.Rows) > 0 && res.Rows[0].Totals.Episodes == 0 {
 		// A recommendation from no data would look like one from data.
 		return noEpisodesError(files)

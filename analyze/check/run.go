@@ -2,13 +2,10 @@ package check
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -192,11 +189,32 @@ func Run(opts Options) (*Result, error) {
 		unreadable = map[string]string{}
 		runErr     error
 	)
-	analyze.InOrder(len(files), opts.Workers, func() func(int) hashedFile {
-		return func(i int) hashedFile { return readHashed(ctx, files[i], opts.Stdin, opts.Read, cfg, aopts) }
-	}, func(fr hashedFile) bool {
+	// The reader hashes each file as it reads it (once: a pipe or standard
+	// input cannot be read twice); the hash comes with a file's last part,
+	// so the file's entries get it then.
+	read := opts.Read
+	read.Hash = true
+	fileStart, newFile := 0, true
+	analyze.Files(files, opts.Stdin, read, opts.Workers, cfg, aopts, func(fr analyze.FileResult) bool {
 		if ctx.Err() != nil {
 			return false
+		}
+		if newFile {
+			fileStart, newFile = len(cur.Episodes), false
+		}
+		if fr.Last {
+			if fr.Err != nil {
+				// A file that could not be read to its end is unreadable
+				// as a whole: no entry from the parts read before the
+				// error (an update keeps the old ones instead).
+				cur.Episodes = cur.Episodes[:fileStart]
+			}
+			defer func() {
+				newFile = true
+				for i := fileStart; i < len(cur.Episodes); i++ {
+					cur.Episodes[i].LogHash = fr.Hash
+				}
+			}()
 		}
 		source := SourceOf(opts.Baseline, fr.Path)
 		if fr.Err != nil {
@@ -223,7 +241,7 @@ func Run(opts Options) (*Result, error) {
 			for _, f := range opts.FailOn {
 				f.Observe(o, threshold)
 			}
-			cur.Episodes = append(cur.Episodes, NewEntry(o, source, fr.hash))
+			cur.Episodes = append(cur.Episodes, NewEntry(o, source, "")) // hashed on the file's last part
 			if ep.Diag.Skipped > 0 {
 				diags[diagKey{ep.ID, source}] = diag{ep.Diag.Skipped, ep.Diag.Problems}
 			}
@@ -300,60 +318,6 @@ func Run(opts Options) (*Result, error) {
 		res.Wrote = wrote
 	}
 	return res, nil
-}
-
-// hashedFile is one log read once: its episodes, their outcomes and the
-// sha256 of its bytes as stored.
-type hashedFile struct {
-	analyze.FileResult
-	hash string
-}
-
-// readHashed reads a log once, hashing its bytes while the reader parses
-// them: a pipe or FIFO can be read only once, and a file changing between
-// a hash pass and a read pass would pair one content's hash with
-// another's outcome.
-func readHashed(ctx context.Context, path string, stdin io.Reader, read replay.Options, cfg *rules.Config, aopts analyze.Options) hashedFile {
-	fr := hashedFile{FileResult: analyze.FileResult{Path: path}}
-	if ctx.Err() != nil {
-		fr.Err = context.Cause(ctx)
-		return fr
-	}
-	var r io.Reader = stdin
-	if path != "-" {
-		f, err := os.Open(path)
-		if err != nil {
-			fr.Err = err
-			return fr
-		}
-		defer f.Close()
-		// A FIFO whose writer went quiet would block the read forever:
-		// closing the file on cancellation ends it.
-		defer context.AfterFunc(ctx, func() { f.Close() })()
-		r = f
-	}
-	h := sha256.New()
-	tee := io.TeeReader(r, h)
-	eps, err := replay.Read(tee, path, replay.DefaultEpisodeID(path), read)
-	if err == nil {
-		// Bytes the reader left unread (after a gzip stream's end) are
-		// part of the log too.
-		_, err = io.Copy(io.Discard, tee)
-		if err != nil {
-			err = fmt.Errorf("%s: %w", path, err)
-		}
-	}
-	if err != nil {
-		fr.Err = err
-		return fr
-	}
-	fr.hash = "sha256:" + hex.EncodeToString(h.Sum(nil))
-	fr.Episodes = eps
-	fr.Outcomes = make([]*analyze.Outcome, len(eps))
-	for k, ep := range eps {
-		fr.Outcomes[k] = analyze.Analyze(ep, cfg, aopts)
-	}
-	return fr
 }
 
 // uniqueFiles drops a file named twice (a directory and a file inside

@@ -25,7 +25,30 @@ func WriteCorpus(dir string, n int, seed uint64, totalBytes int64) ([]string, er
 // bytes (0: uncapped). Benchmarks over many episodes use it to keep a
 // corpus of thousands of episodes at a size a disk and a CI run can hold.
 func WriteCorpusCapped(dir string, n int, seed uint64, totalBytes int64, maxNoise int) ([]string, error) {
-	return WriteCorpusContext(context.Background(), dir, n, seed, totalBytes, maxNoise)
+	return WriteCorpusFormat(dir, n, seed, totalBytes, maxNoise, FormatMixed)
+}
+
+// Format selects the log format of a corpus's episodes.
+type Format string
+
+const (
+	// FormatMixed mixes eras as RandomScenario draws them (WriteCorpus).
+	FormatMixed Format = ""
+	// FormatEarly writes every episode in the June 2025 format
+	// (Scenario.EarlyFormat): names-only moves, no ids.
+	FormatEarly Format = "early"
+	// FormatLive writes every episode as current ZorkGPT does: ids, and a
+	// map_movement_update on every turn (Scenario.EveryTurnMoves).
+	FormatLive Format = "live"
+)
+
+// Formats lists the formats WriteCorpusFormat accepts, for flag help.
+var Formats = []Format{FormatMixed, FormatEarly, FormatLive}
+
+// WriteCorpusFormat is WriteCorpusCapped with every episode in format f;
+// FormatMixed gives WriteCorpusCapped's corpus byte for byte.
+func WriteCorpusFormat(dir string, n int, seed uint64, totalBytes int64, maxNoise int, f Format) ([]string, error) {
+	return WriteCorpusContext(context.Background(), dir, n, seed, totalBytes, maxNoise, f)
 }
 
 // PartialName is the name an episode log has while it is being written;
@@ -33,11 +56,16 @@ func WriteCorpusCapped(dir string, n int, seed uint64, totalBytes int64, maxNois
 // holds a half-written log under the name loopbreak reads.
 const PartialName = ".episode_log.jsonl.partial"
 
-// WriteCorpusContext is WriteCorpusCapped stopping when ctx is done: the
+// WriteCorpusContext is WriteCorpusFormat stopping when ctx is done: the
 // episode being written is removed and the complete ones are returned
 // with the context's cause. A partial file left by a killed run
 // (PartialName) is overwritten when that episode is written again.
-func WriteCorpusContext(ctx context.Context, dir string, n int, seed uint64, totalBytes int64, maxNoise int) ([]string, error) {
+func WriteCorpusContext(ctx context.Context, dir string, n int, seed uint64, totalBytes int64, maxNoise int, f Format) ([]string, error) {
+	switch f {
+	case FormatMixed, FormatEarly, FormatLive:
+	default:
+		return nil, fmt.Errorf("replaytest: unknown format %q (want early, live or empty for mixed)", f)
+	}
 	rng := rand.New(rand.NewPCG(seed, 0x636f72707573))
 	t := time.Date(2025, 9, 1, 8, 0, 0, 0, time.UTC).Add(time.Duration(rng.IntN(86400)) * time.Second)
 	var paths []string
@@ -47,6 +75,7 @@ func WriteCorpusContext(ctx context.Context, dir string, n int, seed uint64, tot
 		if maxNoise > 0 {
 			s.NoiseBytes = min(s.NoiseBytes, maxNoise)
 		}
+		s.setFormat(f)
 		if ctx.Err() != nil {
 			return paths, context.Cause(ctx)
 		}
@@ -230,4 +259,21 @@ func firstLiveCheckpoint(s *Scenario) int {
 		}
 	}
 	return 0
+}
+
+// setFormat makes a random scenario's log format f, keeping its route,
+// scores and length (applied after every random draw, so FormatMixed
+// changes nothing).
+func (s *Scenario) setFormat(f Format) {
+	switch f {
+	case FormatEarly:
+		s.EarlyFormat = true
+		s.WithIDs, s.WithPenaltyEvents, s.LiveLoopBreak, s.LLMCallEvents, s.EveryTurnMoves = false, false, false, false, false
+		s.Quirks.RestartAt, s.Quirks.RestartFrom = 0, 0 // the early writer never restarted
+		if s.Ending == EndStuckTermination {
+			s.Ending = EndMaxTurns // no live loop-break system yet
+		}
+	case FormatLive:
+		s.WithIDs, s.EveryTurnMoves = true, true
+	}
 }
