@@ -116,7 +116,7 @@ func analyzeRun(opts *AnalyzeOptions) error {
 		return runErr
 	}
 	if len(rows) == 0 {
-		return noEpisodesError(files)
+		return noEpisodesError(opts.Paths)
 	}
 	totals.Finish()
 	if opts.Format == "text" {

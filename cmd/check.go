@@ -173,13 +173,17 @@ func checkRun(opts *CheckOptions) error {
 	res, err := runUntilSignal(ctx, func() (*check.Result, error) {
 		return check.Run(check.Options{
 			Files: files, Stdin: opts.IO.In, Read: opts.Input.options(), Workers: opts.Input.Jobs,
-			Config: cfg, Mode: mode, Baseline: opts.Baseline, Prune: opts.Prune, Context: ctx,
+			Config: cfg, Mode: mode, Baseline: opts.Baseline, Prune: opts.Prune, Skipped: walkErrs, Context: ctx,
 			MaxFalseRatePct: opts.MaxFalseRate.Ptr(), MinSavedPct: opts.MinSaved.Ptr(), MaxForfeit: opts.MaxForfeit.Ptr(),
 			FailOn:      opts.failOn,
 			OnFileError: func(_ string, err error) { reportFileError(opts.IO, err) },
 		})
 	})
 	var missing *check.NoBaselineError
+	var none *check.NoEpisodesError
+	if errors.As(err, &none) {
+		return noEpisodesError(opts.Paths)
+	}
 	if errors.As(err, &missing) {
 		return fmt.Errorf("%v: create it with loopbreak check --update (or give --baseline FILE, or --no-baseline for the policy gates alone)", err)
 	}

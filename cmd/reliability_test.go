@@ -89,3 +89,22 @@ func TestHugeScores(t *testing.T) {
 		t.Errorf("compare with itself: exit %d\n%s%s", code, out, errOut)
 	}
 }
+
+// An empty log or one without loop-break events is a file error naming
+// it: alone it is "no episodes" (exit 2); for --update it keeps the
+// baseline entry of the episode it held.
+func TestNoEventsFiles(t *testing.T) {
+	dir := updatedCorpus(t)
+	t.Chdir(dir)
+	empty := writeFile(t, filepath.Join("x", "empty.jsonl"), "")
+	if code, _, errOut := run(t, "", "", "analyze", empty); code != ExitError || !strings.Contains(errOut, "no loop-break events in "+empty) || !strings.Contains(errOut, "no episodes in") {
+		t.Errorf("analyze empty: exit %d, %s", code, errOut)
+	}
+	writeFile(t, filepath.Join("eps", "C", "episode_log.jsonl"), `{"level": "INFO", "message": "not ZorkGPT"}`+"\n")
+	before, _ := os.ReadFile("loopbreak.baseline.json")
+	code, out, errOut := runCheck(t, "", "--update", "eps")
+	after, _ := os.ReadFile("loopbreak.baseline.json")
+	if code != ExitError || !strings.Contains(errOut, "no loop-break events in eps/C/episode_log.jsonl") || string(after) != string(before) {
+		t.Errorf("update: exit %d\n%s%s", code, out, errOut)
+	}
+}

@@ -88,3 +88,22 @@ func TestCheckNonUTF8Path(t *testing.T) {
 		t.Errorf("compare: exit %d\n%s%s", code, out, errOut)
 	}
 }
+
+// A log the directory walk has to skip (here a FIFO where A's log was;
+// an unreadable directory alike) is unreadable for --update too: A's
+// entry is kept and the update fails.
+func TestCheckUpdateKeepsWalkSkipped(t *testing.T) {
+	dir := updatedCorpus(t)
+	bl := filepath.Join(dir, "loopbreak.baseline.json")
+	before, _ := os.ReadFile(bl)
+	a := filepath.Join(dir, "eps", "A", "episode_log.jsonl")
+	os.Remove(a)
+	if err := syscall.Mkfifo(a, 0o644); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	code, out, errOut := runCheck(t, dir, "--update", "eps")
+	after, _ := os.ReadFile(bl)
+	if code != ExitError || !strings.Contains(errOut, "eps/A/episode_log.jsonl") || string(after) != string(before) {
+		t.Errorf("exit %d\n%s%s", code, out, errOut)
+	}
+}

@@ -50,6 +50,12 @@ type Options struct {
 	// because one read failed.
 	Prune bool
 
+	// Skipped are paths the caller's directory walk could not read (an
+	// unreadable directory, a log-named FIFO), already reported: the
+	// baseline's episodes at or below them count as unreadable, not
+	// missing, so an update keeps them.
+	Skipped []analyze.FileError
+
 	// Context, if set, stops the check (nothing is written) when done.
 	Context context.Context
 }
@@ -253,6 +259,17 @@ func Run(opts Options) (*Result, error) {
 	}
 	if runErr != nil {
 		return nil, runErr
+	}
+	for _, sk := range opts.Skipped {
+		if sk.Source == "" || base == nil {
+			continue
+		}
+		p := SourceOf(opts.Baseline, sk.Source)
+		for _, e := range base.Episodes {
+			if _, ok := unreadable[e.Source]; !ok && (e.Source == p || strings.HasPrefix(e.Source, p+"/")) {
+				unreadable[e.Source] = sk.Error
+			}
+		}
 	}
 	if len(cur.Episodes) == 0 && (base == nil || len(base.Episodes) == 0) {
 		// Nothing was read and nothing is expected: no pass over nothing.
