@@ -69,6 +69,7 @@ func analyzeRun(opts *AnalyzeOptions) error {
 	text := &report.Text{W: out, Color: opts.IO.ColorEnabled(opts.Color), Verbose: opts.Verbose}
 	jw := &report.JSONWriter{Lines: opts.Format == "jsonl"}
 	begun := false // the JSON document starts with the first episode: no episodes, no output
+	lastPath := "" // the file being emitted, to name a failure in the document
 	var (
 		totals analyze.Totals
 		rows   []*analyze.Outcome
@@ -78,6 +79,7 @@ func analyzeRun(opts *AnalyzeOptions) error {
 	// Text shows each episode's story; JSON lists its firings.
 	aopts := analyze.Options{KeepFirings: true, Story: opts.Format == "text"}
 	analyze.Files(files, opts.IO.In, opts.Input.options(), opts.Input.Jobs, cfg, aopts, func(fr analyze.FileResult) bool {
+		lastPath = fr.Path
 		if fr.Err != nil {
 			if opts.Input.Strict {
 				runErr = fr.Err
@@ -113,6 +115,12 @@ func analyzeRun(opts *AnalyzeOptions) error {
 		return true
 	})
 	if runErr != nil {
+		if begun && !jw.Lines {
+			// Close the document, naming the failure in its errors:
+			// a consumer never gets half of one.
+			totals.Finish()
+			jw.End(&totals, append(errs, analyze.FileError{Source: lastPath, Error: runErr.Error()}))
+		}
 		return runErr
 	}
 	if len(rows) == 0 {

@@ -108,3 +108,15 @@ func TestNoEventsFiles(t *testing.T) {
 		t.Errorf("update: exit %d\n%s%s", code, out, errOut)
 	}
 }
+
+// A --strict failure after some episodes were written still leaves one
+// whole JSON document (its errors name the failure), never half of one.
+func TestAnalyzeJSONWholeOnError(t *testing.T) {
+	dir := t.TempDir()
+	good := writeFile(t, filepath.Join(dir, "a", "episode_log.jsonl"), stuckLog("A", 20))
+	bad := writeFile(t, filepath.Join(dir, "b", "episode_log.jsonl"), stuckLog("B", 20)+"{not json\n"+stuckLog("B", 20))
+	code, out, errOut := run(t, "", "", "analyze", "--strict", "--format", "json", "-j", "1", good, bad)
+	if code != ExitError || !json.Valid([]byte(out)) || !strings.Contains(out, bad) {
+		t.Errorf("exit %d, valid JSON %v\n%.300s\n%s", code, json.Valid([]byte(out)), out, errOut)
+	}
+}
