@@ -21,6 +21,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/loopbreak/loopbreak/analyze"
@@ -334,13 +335,15 @@ func WriteBaseline(ctx context.Context, file string, b *Baseline) (bool, error) 
 	return true, nil
 }
 
-// removeStaleTemps removes temporary baselines left in dir by a writer
-// killed before it could clean up (kill -9, a crash). Called with the
-// directory's lock held, so no live writer owns one.
-func removeStaleTemps(dir string) {
+// removeStaleTemps removes temporary baselines older than age left in
+// dir by a writer killed before it could clean up (kill -9, a crash).
+// With the directory's lock held no live writer owns one, and age is 0.
+func removeStaleTemps(dir string, age time.Duration) {
 	olds, _ := filepath.Glob(filepath.Join(dir, TempPattern))
 	for _, f := range olds {
-		os.Remove(f)
+		if st, err := os.Stat(f); err == nil && time.Since(st.ModTime()) >= age {
+			os.Remove(f)
+		}
 	}
 }
 

@@ -38,6 +38,6 @@ func lockBaseline(file string) (unlock func(), err error) {
 		}
 		return nil, fmt.Errorf("locking %s: %w", dir, err)
 	}
-	removeStaleTemps(dir)
+	removeStaleTemps(dir, 0)
 	return func() { d.Close() }, nil // closing the descriptor releases the lock
 }
