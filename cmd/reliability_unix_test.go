@@ -107,3 +107,17 @@ func TestCheckUpdateKeepsWalkSkipped(t *testing.T) {
 		t.Errorf("exit %d\n%s%s", code, out, errOut)
 	}
 }
+
+// A log without episode ids in a directory whose name is not UTF-8: the
+// episode is named after the directory, and still matches next time.
+func TestCheckNonUTF8EpisodeName(t *testing.T) {
+	dir := t.TempDir()
+	log := strings.ReplaceAll(checkLog("A", 60, map[int]int{3: 5}), `"episode_id":"A",`, "")
+	writeFile(t, filepath.Join(dir, "eps", "caf\xe9", "episode_log.jsonl"), log)
+	if code, out, errOut := runCheck(t, dir, "--update", "eps"); code != ExitOK {
+		t.Fatalf("update: exit %d\n%s%s", code, out, errOut)
+	}
+	if code, out, errOut := runCheck(t, dir, "eps"); code != ExitOK {
+		t.Errorf("compare: exit %d\n%s%s", code, out, errOut)
+	}
+}

@@ -78,7 +78,9 @@ func NewBaseline(cfg *rules.Config) *Baseline {
 // NewEntry is the baseline form of an outcome.
 func NewEntry(o *analyze.Outcome, source, hash string) Entry {
 	e := Entry{
-		EpisodeID:        o.EpisodeID,
+		// An id taken from a directory name may not be UTF-8; stored as
+		// JSON reads it back, so it matches the next run's.
+		EpisodeID:        strings.ToValidUTF8(o.EpisodeID, "\uFFFD"),
 		Source:           source,
 		LogHash:          hash,
 		RecordedTurns:    o.RecordedTurns,
