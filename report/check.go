@@ -104,7 +104,15 @@ func plural(n int, word string) string {
 func CorpusLine(t *analyze.Totals) string {
 	return fmt.Sprintf("%s, %d terminated (%d censored); %d of %d turns saved (%.1f%%); %d of %d terminations false (%.1f%%); score forfeited %s",
 		plural(t.Episodes, "episode"), t.Terminated, t.Censored, t.TurnsSaved, t.RecordedTurns, t.TurnsSavedPct,
-		t.FalseTerminations, t.Terminated, t.FalseRatePct, Num(t.ScoreForfeited))
+		t.FalseTerminations, t.Terminated, t.FalseRatePct, Num(t.ScoreForfeited)) + saturated(t)
+}
+
+// saturated flags a score total held at the float64 limit.
+func saturated(t *analyze.Totals) string {
+	if t.ScoreOverflow {
+		return " (saturated: the sum exceeds the float64 range)"
+	}
+	return ""
 }
 
 func configIntro(c *check.Result) string {
