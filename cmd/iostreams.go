@@ -17,6 +17,9 @@ type IOStreams struct {
 
 	StdoutTTY bool
 	StderrTTY bool
+	// Width overrides the terminal's width for stdout (tests: 120, 80,
+	// 60); it applies only when StdoutTTY.
+	Width int
 	// Getenv reads the environment (NO_COLOR); tests replace it.
 	Getenv func(string) string
 }
@@ -50,4 +53,17 @@ func (s *IOStreams) ColorEnabled(mode string) bool {
 		return false
 	}
 	return s.StdoutTTY && s.Getenv("NO_COLOR") == ""
+}
+
+// TerminalWidth is the width text reports fit: 0 (no limit, a fixed
+// layout) when stdout is not a terminal, else Width, the terminal's width,
+// $COLUMNS or 80.
+func (s *IOStreams) TerminalWidth() int {
+	if !s.StdoutTTY {
+		return 0
+	}
+	if s.Width > 0 {
+		return s.Width
+	}
+	return terminalWidth(s.Out, s.Getenv)
 }

@@ -2,6 +2,8 @@ package report
 
 import (
 	"io"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/olekukonko/tablewriter"
 	"github.com/olekukonko/tablewriter/renderer"
@@ -35,3 +37,195 @@ const (
 	L = tw.AlignLeft
 	R = tw.AlignRight
 )
+
+// Col is a column of a Grid.
+type Col struct {
+	Head  string
+	Align tw.Align
+	// Drop is the order in which the column is hidden to fit a width (1
+	// first); 0: always shown.
+	Drop int
+	// Wrap lets the column's cells break at spaces onto more lines, and
+	// Cut lets them be shortened with "…", when hiding is not enough.
+	Wrap, Cut bool
+}
+
+// Grid is a table laid out by hand in NewTable's style, so it can be fitted
+// to a terminal: columns hidden by priority, then a prose column wrapped or
+// cut. Trailing blanks are trimmed, so a long last cell pads nothing.
+type Grid struct {
+	Cols   []Col
+	Rows   [][]string
+	Footer []string
+	Indent string
+}
+
+// Render writes the grid within width columns (0: no limit, every column
+// as is) and returns the heads of the columns it hid.
+func (g *Grid) Render(w io.Writer, width int) (hidden []string, err error) {
+	keep := make([]int, len(g.Cols))
+	for i := range keep {
+		keep[i] = i
+	}
+	widths := g.widths(keep)
+	for drop := 1; width > 0 && g.total(widths)+len(g.Indent) > width; drop++ {
+		var next []int
+		found, more := false, false
+		for _, c := range keep {
+			if g.Cols[c].Drop == drop {
+				hidden, found = append(hidden, g.Cols[c].Head), true
+				continue
+			}
+			if g.Cols[c].Drop > drop {
+				more = true
+			}
+			next = append(next, c)
+		}
+		keep = next
+		widths = g.widths(keep)
+		if !found && !more {
+			break
+		}
+	}
+	// Still too wide: give the wrapping or cut columns what is left.
+	if over := g.total(widths) + len(g.Indent) - width; width > 0 && over > 0 {
+		for k, c := range keep {
+			if over <= 0 {
+				break
+			}
+			if col := g.Cols[c]; col.Wrap || col.Cut {
+				nw := max(widths[k]-over, max(8, utf8.RuneCountInString(col.Head)))
+				over -= widths[k] - nw
+				widths[k] = nw
+			}
+		}
+	}
+	var b strings.Builder
+	line := func(cells []string, header bool) {
+		// Split wrapped cells into lines, then print them side by side.
+		parts := make([][]string, len(keep))
+		n := 1
+		for k, c := range keep {
+			s := ""
+			if c < len(cells) {
+				s = cells[c]
+			}
+			switch col := g.Cols[c]; {
+			case utf8.RuneCountInString(s) <= widths[k]:
+				parts[k] = []string{s}
+			case col.Wrap:
+				parts[k] = WrapWords(s, widths[k])
+			default:
+				parts[k] = []string{cutTo(s, widths[k])}
+			}
+			n = max(n, len(parts[k]))
+		}
+		for i := 0; i < n; i++ {
+			var l strings.Builder
+			l.WriteString(g.Indent)
+			for k, c := range keep {
+				s := ""
+				if i < len(parts[k]) {
+					s = parts[k][i]
+				}
+				pad := strings.Repeat(" ", widths[k]-utf8.RuneCountInString(s))
+				if g.Cols[c].Align == tw.AlignRight && !header { // headers left, as NewTable
+					s = pad + s
+				} else {
+					s += pad
+				}
+				l.WriteString(" " + s + " ")
+			}
+			b.WriteString(strings.TrimRight(l.String(), " ") + "\n")
+		}
+	}
+	rule := g.Indent + strings.Repeat("─", g.total(widths)) + "\n"
+	var head []string
+	for _, c := range g.Cols {
+		head = append(head, c.Head)
+	}
+	line(head, true)
+	b.WriteString(rule)
+	for _, r := range g.Rows {
+		line(r, false)
+	}
+	if g.Footer != nil {
+		b.WriteString(rule)
+		line(g.Footer, false)
+	}
+	_, err = io.WriteString(w, b.String())
+	return hidden, err
+}
+
+func (g *Grid) widths(keep []int) []int {
+	ws := make([]int, len(keep))
+	for k, c := range keep {
+		ws[k] = utf8.RuneCountInString(g.Cols[c].Head)
+		for _, r := range append(g.Rows, g.Footer) {
+			if c < len(r) {
+				ws[k] = max(ws[k], utf8.RuneCountInString(r[c]))
+			}
+		}
+	}
+	return ws
+}
+
+func (g *Grid) total(widths []int) int {
+	n := 0
+	for _, w := range widths {
+		n += w + 2
+	}
+	return n
+}
+
+// cutTo shortens s to n runes, ending in "…".
+func cutTo(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	if n < 1 {
+		return ""
+	}
+	return string(r[:n-1]) + "…"
+}
+
+// WrapWords breaks s at spaces into lines of at most n runes; a word
+// longer than n is cut.
+func WrapWords(s string, n int) []string {
+	var lines []string
+	cur := ""
+	for _, word := range strings.Fields(s) {
+		switch {
+		case cur == "":
+			cur = word
+		case utf8.RuneCountInString(cur)+1+utf8.RuneCountInString(word) <= n:
+			cur += " " + word
+		default:
+			lines = append(lines, cur)
+			cur = word
+		}
+		for utf8.RuneCountInString(cur) > n {
+			r := []rune(cur)
+			lines = append(lines, string(r[:n]))
+			cur = string(r[n:])
+		}
+	}
+	if cur != "" || len(lines) == 0 {
+		lines = append(lines, cur)
+	}
+	return lines
+}
+
+// Wrap wraps prose to width (0: as is), the first line after a prefix of
+// first runes and the others indented by pad.
+func Wrap(s string, width, first int, pad string) string {
+	if width <= 0 || first+utf8.RuneCountInString(s) <= width {
+		return s
+	}
+	n := width - max(first, utf8.RuneCountInString(pad))
+	if n < 10 {
+		return s
+	}
+	return strings.Join(WrapWords(s, n), "\n"+pad)
+}
