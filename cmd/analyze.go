@@ -1,6 +1,8 @@
 package cmd
 
 import (
+	"strings"
+
 	"github.com/spf13/cobra"
 
 	"github.com/loopbreak/loopbreak/analyze"
@@ -17,6 +19,9 @@ type AnalyzeOptions struct {
 	Format  string // text, json, jsonl
 	Color   string // auto, always, never
 	Verbose bool
+	// Detail writes every episode in full when several are read (-v too);
+	// without it several episodes are only the corpus table.
+	Detail bool
 }
 
 // NewCmdAnalyze builds `loopbreak analyze`; runF replaces the run in tests.
@@ -52,12 +57,13 @@ penalties and warnings would have fired and what termination would have saved.`,
 	opts.Input.register(c.Flags())
 	c.Flags().StringVar(&opts.Format, "format", "text", "output `format`: text, json or jsonl (one episode per line, as each finishes)")
 	c.Flags().StringVar(&opts.Color, "color", "auto", "colour the text report: auto, always or never (auto honours NO_COLOR)")
-	c.Flags().BoolVarP(&opts.Verbose, "verbose", "v", false, "add the turn-by-turn trace and every run to the text report")
+	c.Flags().BoolVarP(&opts.Verbose, "verbose", "v", false, "add the turn-by-turn trace and every run to the text report (implies --detail)")
+	c.Flags().BoolVar(&opts.Detail, "detail", false, "with several episodes, write each in full before the corpus table")
 	return c
 }
 
 func analyzeRun(opts *AnalyzeOptions) error {
-	cfg, _, err := opts.Config.load(opts.IO.ErrOut)
+	cfg, cfgPath, err := opts.Config.load(opts.IO.ErrOut)
 	if err != nil {
 		return err
 	}
@@ -66,13 +72,17 @@ func analyzeRun(opts *AnalyzeOptions) error {
 		return err
 	}
 	out := opts.IO.Out
-	text := &report.Text{W: out, Color: opts.IO.ColorEnabled(opts.Color), Verbose: opts.Verbose}
+	text := &report.Text{W: out, Color: opts.IO.ColorEnabled(opts.Color), Verbose: opts.Verbose,
+		Width: opts.IO.TerminalWidth(), Config: report.ConfigLine(cfgPath, cfg)}
+	// Several logs are a corpus: its table first, an episode's detail only
+	// when asked for.
+	summaryOnly := len(files) > 1 && !opts.Detail && !opts.Verbose
 	jw := &report.JSONWriter{Lines: opts.Format == "jsonl"}
 	begun := false // the JSON document starts with the first episode: no episodes, no output
 	lastPath := "" // the file being emitted, to name a failure in the document
 	var (
 		totals analyze.Totals
-		rows   []*analyze.Outcome
+		rows   []report.SummaryRow
 		errs   = walkErrs // what the walk skipped, first
 		runErr error
 	)
@@ -97,7 +107,9 @@ func analyzeRun(opts *AnalyzeOptions) error {
 			totals.Add(&o.Result, o.RecordedTurns, ep.Diag.Skipped)
 			totals.AddLive(o.Live)
 			if opts.Format == "text" {
-				runErr = text.Episode(o, ep)
+				if !summaryOnly {
+					runErr = text.Episode(o, ep)
+				}
 			} else {
 				if !begun {
 					if runErr = jw.Begin(out, cfg); runErr != nil {
@@ -108,7 +120,7 @@ func analyzeRun(opts *AnalyzeOptions) error {
 				runErr = jw.Episode(report.NewEpisode(o, ep))
 			}
 			o.Firings, o.Story = nil, nil // rows keep only the summary
-			rows = append(rows, o)
+			rows = append(rows, report.SummaryRow{Outcome: o, Skipped: ep.Diag.Skipped})
 			if runErr != nil {
 				return false
 			}
@@ -129,6 +141,9 @@ func analyzeRun(opts *AnalyzeOptions) error {
 	}
 	totals.Finish()
 	if opts.Format == "text" {
+		if summaryOnly {
+			text.Hint = "One episode in full: loopbreak analyze " + shellQuote(rows[0].Source) + "; every episode: --detail."
+		}
 		if len(rows) > 1 || len(errs) > 0 {
 			return text.Summary(rows, &totals, errs)
 		}
@@ -147,4 +162,12 @@ func noEpisodesError(files []string) error {
 // run goes on without it.
 func reportFileError(ios *IOStreams, err error) {
 	ios.ErrOut.Write([]byte("loopbreak: " + err.Error() + "\n"))
+}
+
+// shellQuote quotes a path for a command line when it needs it.
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:+=,@") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 
 	"github.com/spf13/pflag"
 
@@ -90,6 +91,7 @@ func (in *inputFlags) findLogs(args []string, errOut io.Writer) ([]string, []ana
 	if err != nil {
 		return nil, nil, err
 	}
+	files = dedupeFiles(files)
 	if len(skipped) > 0 && in.Strict {
 		return nil, nil, skipped[0]
 	}
@@ -102,6 +104,42 @@ func (in *inputFlags) findLogs(args []string, errOut io.Writer) ([]string, []ana
 		return nil, nil, fmt.Errorf("no episode logs (episode_log.jsonl[.gz]) found in %v", args)
 	}
 	return files, errs, nil
+}
+
+// dedupeFiles keeps the first of files naming the same log: the same
+// cleaned path (a file given alone and inside a directory given too) or
+// the same file (a link, a second mount), so no episode counts twice.
+func dedupeFiles(files []string) []string {
+	seen := map[string]bool{}
+	var infos []os.FileInfo
+	out := files[:0:0]
+	for _, f := range files {
+		key := f
+		if f != "-" {
+			key = filepath.Clean(f)
+		}
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		if f != "-" {
+			if st, err := os.Stat(f); err == nil && st.Mode().IsRegular() {
+				dup := false
+				for _, prev := range infos {
+					if os.SameFile(prev, st) {
+						dup = true
+						break
+					}
+				}
+				if dup {
+					continue
+				}
+				infos = append(infos, st)
+			}
+		}
+		out = append(out, f)
+	}
+	return out
 }
 
 // skippedPath is the path a skipped entry's error names.

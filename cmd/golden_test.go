@@ -1,10 +1,12 @@
 package cmd
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // episodesDir is the committed fixtures, relative to this package.
@@ -76,5 +78,60 @@ func TestAnalyzeGolden(t *testing.T) {
 			}
 			golden(t, c.name, out.String())
 		})
+	}
+}
+
+// TestWidthGolden runs the text reports as on a terminal of 120, 80 and 60
+// columns (colour off, to keep the goldens readable): tables hide columns
+// by priority and prose wraps, and no line is wider than the terminal.
+func TestWidthGolden(t *testing.T) {
+	incident := filepath.ToSlash(filepath.Join(episodesDir, "2025-11-04T09-35-24", "episode_log.jsonl"))
+	cases := []struct {
+		name string
+		args []string
+	}{
+		{"episode", []string{"analyze", "--color", "never", incident}},
+		{"verbose", []string{"analyze", "--color", "never", "-v", incident}},
+		{"corpus", []string{"analyze", "--color", "never", episodesDir}},
+		{"sweep", []string{"sweep", "--color", "never", "-q", "--max-stuck", "20:60:10", "--check-interval", "5,10", episodesDir}},
+	}
+	for _, width := range []int{120, 80, 60} {
+		for _, c := range cases {
+			name := fmt.Sprintf("width/%s-%d.txt", c.name, width)
+			t.Run(strings.ReplaceAll(name, "/", "_"), func(t *testing.T) {
+				ios, _, out, errOut := Test()
+				ios.StdoutTTY, ios.Width = true, width
+				if code := Main(c.args, ios); code != 0 {
+					t.Fatalf("exit %d: %s", code, errOut)
+				}
+				golden(t, name, out.String())
+				for i, l := range strings.Split(out.String(), "\n") {
+					if n := utf8.RuneCountInString(l); n > width {
+						t.Errorf("line %d is %d wide, over %d: %q", i+1, n, width, l)
+					}
+				}
+			})
+		}
+	}
+}
+
+// Off a terminal the report keeps its fixed layout whatever $COLUMNS says:
+// scripts get the same bytes everywhere.
+func TestNoWidthOffTerminal(t *testing.T) {
+	run := func(cols string) string {
+		ios, _, out, errOut := Test()
+		ios.Getenv = func(k string) string {
+			if k == "COLUMNS" {
+				return cols
+			}
+			return ""
+		}
+		if code := Main([]string{"analyze", episodesDir}, ios); code != 0 {
+			t.Fatalf("exit %d: %s", code, errOut)
+		}
+		return out.String()
+	}
+	if a, b := run("40"), run(""); a != b {
+		t.Errorf("COLUMNS changed the output off a terminal:\n%s\n---\n%s", a, b)
 	}
 }

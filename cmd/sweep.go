@@ -157,7 +157,7 @@ func parseGridArgs(args []GridArg) ([]sweep.Axis, error) {
 
 func sweepRun(opts *SweepOptions) error {
 	ios := opts.IO
-	cfg, _, err := opts.Config.load(ios.ErrOut)
+	cfg, cfgPath, err := opts.Config.load(ios.ErrOut)
 	if err != nil {
 		return err
 	}
@@ -205,11 +205,7 @@ func sweepRun(opts *SweepOptions) error {
 		}
 		return report.WriteSweepCSV(ios.Out, res)
 	}
-	width := 0
-	if ios.StdoutTTY {
-		width = terminalWidth(ios.Out, ios.Getenv)
-	}
-	return report.WriteSweepTable(ios.Out, res, report.SweepTableOptions{Color: ios.ColorEnabled(opts.Color), Width: width})
+	return report.WriteSweepTable(ios.Out, res, report.SweepTableOptions{Color: ios.ColorEnabled(opts.Color), Width: ios.TerminalWidth(), Config: report.ConfigLine(cfgPath, cfg)})
 }
 
 // terminalWidth is the width of w when it is a terminal, else $COLUMNS,

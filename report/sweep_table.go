@@ -24,6 +24,8 @@ type SweepTableOptions struct {
 	// Width is the terminal's width; columns are hidden, least useful
 	// first, until the table fits. 0: no limit (every column).
 	Width int
+	// Config is the line saying what was assumed (ConfigLine), first.
+	Config string
 }
 
 // shortKeys label the common swept keys in the table.
@@ -33,11 +35,19 @@ var shortKeys = map[string]string{
 	"stuck_warning_threshold": "warn at",
 }
 
+// narrowKeys label them when even the short labels do not fit.
+var narrowKeys = map[string]string{
+	"max_turns_stuck":         "stuck",
+	"stuck_check_interval":    "every",
+	"stuck_warning_threshold": "warn",
+}
+
 type sweepColumn struct {
 	head  string
 	align tw.Align
 	drop  int // order in which columns are hidden to fit (1 first); 0: always shown
 	cell  func(i int) string
+	short string // head when hiding is not enough
 }
 
 func sweepColumns(s *sweep.Result) []sweepColumn {
@@ -49,76 +59,60 @@ func sweepColumns(s *sweep.Result) []sweepColumn {
 				return ">"
 			}
 			return ""
-		}},
-		{"#", L, 0, func(i int) string { return rowLabel(rows, i, false) }},
+		}, ""},
+		{"#", L, 0, func(i int) string { return rowLabel(rows, i, false) }, ""},
 	}
 	for k, ax := range s.Axes {
 		head := ax.Key
 		if sh, ok := shortKeys[ax.Key]; ok {
 			head = sh
 		}
-		cols = append(cols, sweepColumn{head, R, 0, func(i int) string { return rules.FormatValue(rows[i].Params[k].Value) }})
+		cols = append(cols, sweepColumn{head, R, 0, func(i int) string { return rules.FormatValue(rows[i].Params[k].Value) }, narrowKeys[ax.Key]})
 	}
 	cols = append(cols,
-		sweepColumn{"terminated", R, 0, func(i int) string { return strconv.Itoa(tot(i).Terminated) }},
-		sweepColumn{"censored", R, 5, func(i int) string { return strconv.Itoa(tot(i).Censored) }},
+		sweepColumn{"terminated", R, 0, func(i int) string { return strconv.Itoa(tot(i).Terminated) }, "cut"},
+		sweepColumn{"censored", R, 5, func(i int) string { return strconv.Itoa(tot(i).Censored) }, ""},
 		sweepColumn{"turns saved", R, 0, func(i int) string {
 			return fmt.Sprintf("%d (%.1f%%)", tot(i).TurnsSaved, tot(i).TurnsSavedPct)
-		}},
-		sweepColumn{"LLM calls saved", R, 4, func(i int) string { return strconv.Itoa(tot(i).LLMCallsSaved) }},
+		}, "saved"},
+		sweepColumn{"LLM calls saved", R, 4, func(i int) string { return strconv.Itoa(tot(i).LLMCallsSaved) }, ""},
 		sweepColumn{"false terminations", R, 0, func(i int) string {
 			return fmt.Sprintf("%d (%.1f%%)", tot(i).FalseTerminations, tot(i).FalseRatePct)
-		}},
-		sweepColumn{"forfeited", R, 0, func(i int) string { return Num(tot(i).ScoreForfeited) }},
-		sweepColumn{"median saved", R, 3, func(i int) string { return Num(tot(i).MedianTurnsSaved) }},
-		sweepColumn{"warnings", R, 2, func(i int) string { return strconv.Itoa(tot(i).Warnings) }},
-		sweepColumn{"would reject", R, 1, func(i int) string { return strconv.Itoa(tot(i).WouldReject) }},
-		sweepColumn{"pareto", L, 0, func(i int) string {
+		}, "false"},
+		sweepColumn{"forfeited", R, 0, func(i int) string { return Num(tot(i).ScoreForfeited) }, "forf."},
+		sweepColumn{"median saved", R, 3, func(i int) string { return Num(tot(i).MedianTurnsSaved) }, ""},
+		sweepColumn{"warnings", R, 2, func(i int) string { return strconv.Itoa(tot(i).Warnings) }, ""},
+		sweepColumn{"would reject", R, 1, func(i int) string { return strconv.Itoa(tot(i).WouldReject) }, ""},
+		sweepColumn{"pareto", L, 6, func(i int) string {
 			if rows[i].Pareto {
 				return "*"
 			}
 			return ""
-		}},
+		}, "*"},
 	)
 	return cols
 }
 
-// renderColumns renders the rows with the columns shown.
-func renderColumns(s *sweep.Result, cols []sweepColumn) ([]string, error) {
-	var buf bytes.Buffer
-	var align []tw.Align
-	var head []string
+// renderColumns lays the rows out within width (0: every column as is),
+// returning the lines and the heads of the columns hidden to fit.
+func renderColumns(s *sweep.Result, cols []sweepColumn, width int) ([]string, []string, error) {
+	g := &Grid{}
 	for _, c := range cols {
-		align = append(align, c.align)
-		head = append(head, c.head)
+		g.Cols = append(g.Cols, Col{Head: c.head, Align: c.align, Drop: c.drop, Short: c.short})
 	}
-	tb := NewTable(&buf, align...)
-	tb.Header(head)
 	for i := range s.Rows {
 		var cells []string
 		for _, c := range cols {
 			cells = append(cells, c.cell(i))
 		}
-		if err := tb.Append(cells); err != nil {
-			return nil, err
-		}
+		g.Rows = append(g.Rows, cells)
 	}
-	if err := tb.Render(); err != nil {
-		return nil, err
+	var buf bytes.Buffer
+	hidden, err := g.Render(&buf, width)
+	if err != nil {
+		return nil, nil, err
 	}
-	lines := strings.Split(strings.TrimRight(buf.String(), "\n"), "\n")
-	for i, l := range lines {
-		lines[i] = strings.TrimRight(l, " ")
-	}
-	return lines, nil
-}
-
-func maxWidth(lines []string) int {
-	w := 0
-	for _, l := range lines {
-		w = max(w, utf8.RuneCountInString(l))
-	}
-	return w
+	return strings.Split(strings.TrimRight(buf.String(), "\n"), "\n"), hidden, nil
 }
 
 // WriteSweepTable writes the human report: a headline, the table (recommended row
@@ -133,32 +127,20 @@ func WriteSweepTable(out io.Writer, s *sweep.Result, o SweepTableOptions) error 
 		return nil
 	}
 	base := &s.Rows[0].Totals
-	fmt.Fprintf(w, "%s\n", bold.Sprintf("Sweep over %s (%d recorded turns): %s and the baseline",
-		sweepPlural(base.Episodes, "episode", "episodes"), base.RecordedTurns, sweepPlural(len(s.Rows)-1, "configuration", "configurations")))
+	if o.Config != "" {
+		fmt.Fprintf(w, "%s\n\n", dim.Sprint(Wrap(o.Config, o.Width, 0, "  ")))
+	}
+	fmt.Fprintf(w, "%s\n", bold.Sprint(Wrap(fmt.Sprintf("Sweep over %s (%d recorded turns): %s and the baseline",
+		sweepPlural(base.Episodes, "episode", "episodes"), base.RecordedTurns, sweepPlural(len(s.Rows)-1, "configuration", "configurations")), o.Width, 0, "")))
 
-	cols := sweepColumns(s)
-	lines, err := renderColumns(s, cols)
+	lines, hidden, err := renderColumns(s, sweepColumns(s), o.Width)
 	if err != nil {
 		return err
 	}
-	var hidden []string
-	for drop := 1; o.Width > 0 && maxWidth(lines) > o.Width; drop++ {
-		var keep []sweepColumn
-		found := false
-		for _, c := range cols {
-			if c.drop == drop {
-				hidden, found = append(hidden, c.head), true
-				continue
-			}
-			keep = append(keep, c)
-		}
-		if !found {
-			break // nothing left to hide
-		}
-		cols = keep
-		if lines, err = renderColumns(s, cols); err != nil {
-			return err
-		}
+	// Prose wraps at word boundaries on a terminal; off one, lines stay
+	// whole (a fixed layout for scripts).
+	para := func(c *color.Color, text string) {
+		fmt.Fprintln(w, c.Sprint(Wrap(text, o.Width, 0, "")))
 	}
 	for i, l := range lines {
 		switch {
@@ -170,9 +152,9 @@ func WriteSweepTable(out io.Writer, s *sweep.Result, o SweepTableOptions) error 
 		fmt.Fprintln(w, l)
 	}
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, dim.Sprint("* Pareto-efficient: no other row saves as many turns or more with no more false terminations and no more score forfeited."))
+	para(dim, "* Pareto-efficient: no other row saves as many turns or more with no more false terminations and no more score forfeited.")
 	if len(hidden) > 0 {
-		fmt.Fprintln(w, dim.Sprintf("Hidden to fit %d columns: %s (--format csv or json has every column).", o.Width, strings.Join(hidden, ", ")))
+		para(dim, fmt.Sprintf("Hidden to fit %d columns: %s (--format csv or json has every column).", o.Width, strings.Join(hidden, ", ")))
 	}
 	rec := s.Recommendation
 	if rec.Row >= 0 && rec.Row < len(s.Rows) {
@@ -180,14 +162,15 @@ func WriteSweepTable(out io.Writer, s *sweep.Result, o SweepTableOptions) error 
 		if args := setArgs(s, rec.Row); len(args) > 0 && !s.Rows[rec.Row].Baseline {
 			how = "--set " + strings.Join(args, " --set ")
 		}
-		fmt.Fprintf(w, "%s %s\n", green.Sprintf("Recommended: %s", rowLabel(s.Rows, rec.Row, true)), "("+how+")")
+		head := "Recommended: " + rowLabel(s.Rows, rec.Row, true)
+		fmt.Fprintf(w, "%s%s\n", green.Sprint(head), Wrap(" ("+how+")", o.Width, utf8.RuneCountInString(head), ""))
 	} else {
 		fmt.Fprintln(w, yellow.Sprint("No recommendation."))
 	}
-	fmt.Fprintln(w, RecommendationReason(s.Rows, rec))
+	para(color.New(), RecommendationReason(s.Rows, rec))
 
 	if base.LinesSkipped > 0 {
-		fmt.Fprintln(w, yellow.Sprintf("%s skipped in the logs read (loopbreak analyze shows where).", sweepPlural(base.LinesSkipped, "unreadable line", "unreadable lines")))
+		para(yellow, fmt.Sprintf("%s skipped in the logs read (loopbreak analyze shows where).", sweepPlural(base.LinesSkipped, "unreadable line", "unreadable lines")))
 	}
 	if len(s.Skipped) > 0 {
 		what := sweepPlural(len(s.Skipped), "combination that violates", "combinations that violate")
@@ -197,13 +180,13 @@ func WriteSweepTable(out io.Writer, s *sweep.Result, o SweepTableOptions) error 
 			for _, p := range sk.Params {
 				ps = append(ps, p.String())
 			}
-			fmt.Fprintf(w, "  %s: %s\n", strings.Join(ps, " "), sk.Reason)
+			fmt.Fprintf(w, "  %s\n", Wrap(strings.Join(ps, " ")+": "+sk.Reason, o.Width, 2, "    "))
 		}
 	}
 	if len(s.Errors) > 0 {
 		fmt.Fprintf(w, "\n%s\n", red.Sprint("Unreadable files, excluded from every row:"))
 		for _, e := range s.Errors {
-			fmt.Fprintf(w, "  %s: %s\n", e.Source, e.Error)
+			fmt.Fprintf(w, "  %s\n", Wrap(e.Source+": "+e.Error, o.Width, 2, "    "))
 		}
 	}
 	if s.ByEpisode {
@@ -211,15 +194,15 @@ func WriteSweepTable(out io.Writer, s *sweep.Result, o SweepTableOptions) error 
 		if len(s.Flips) == 0 {
 			fmt.Fprintln(w, bold.Sprint("No episode changes outcome between rows."))
 		} else {
-			fmt.Fprintf(w, "%s\n", bold.Sprintf("Episodes whose outcome flips (%d of %d; the others have the same outcome in every row):", len(s.Flips), base.Episodes))
+			fmt.Fprintf(w, "%s\n", bold.Sprint(Wrap(fmt.Sprintf("Episodes whose outcome flips (%d of %d; the others have the same outcome in every row):", len(s.Flips), base.Episodes), o.Width, 0, "")))
 			idW := 0
 			for _, f := range s.Flips {
 				idW = max(idW, utf8.RuneCountInString(f.EpisodeID))
 			}
 			for _, f := range s.Flips {
-				fmt.Fprintf(w, "  %-*s  %s\n", idW, f.EpisodeID, flipLine(s, &f))
+				fmt.Fprintf(w, "  %-*s  %s\n", idW, f.EpisodeID, Wrap(flipLine(s, &f), o.Width, idW+4, strings.Repeat(" ", idW+4)))
 			}
-			fmt.Fprintln(w, dim.Sprint("Rows as numbered in the table; see --format json or csv for termination turns."))
+			para(dim, "Rows as numbered in the table; see --format json or csv for termination turns.")
 		}
 	}
 	return w.err

@@ -48,6 +48,8 @@ type Col struct {
 	// Wrap lets the column's cells break at spaces onto more lines, and
 	// Cut lets them be shortened with "…", when hiding is not enough.
 	Wrap, Cut bool
+	// Short is the head used when hiding columns is not enough.
+	Short string
 }
 
 // Grid is a table laid out by hand in NewTable's style, so it can be fitted
@@ -87,18 +89,37 @@ func (g *Grid) Render(w io.Writer, width int) (hidden []string, err error) {
 			break
 		}
 	}
-	// Still too wide: give the wrapping or cut columns what is left.
-	if over := g.total(widths) + len(g.Indent) - width; width > 0 && over > 0 {
-		for k, c := range keep {
-			if over <= 0 {
-				break
+	// Still too wide: abbreviate the heads that have a short form.
+	short := false
+	if width > 0 && g.total(widths)+len(g.Indent) > width {
+		short = true
+		widths = g.widthsShort(keep, true)
+	}
+	// Still too wide: narrow the columns that may wrap (to 24) or be cut
+	// (to 8), wrapping prose first, then cutting names, then wrapping
+	// further.
+	over := g.total(widths) + len(g.Indent) - width
+	narrow := func(ok func(Col) bool, floor int) {
+		// One rune at a time from the widest, so columns share the loss.
+		for over > 0 {
+			best := -1
+			for k, c := range keep {
+				col := g.Cols[c]
+				if ok(col) && widths[k] > max(floor, utf8.RuneCountInString(col.Head)) && (best < 0 || widths[k] > widths[best]) {
+					best = k
+				}
 			}
-			if col := g.Cols[c]; col.Wrap || col.Cut {
-				nw := max(widths[k]-over, max(8, utf8.RuneCountInString(col.Head)))
-				over -= widths[k] - nw
-				widths[k] = nw
+			if best < 0 {
+				return
 			}
+			widths[best]--
+			over--
 		}
+	}
+	if width > 0 {
+		narrow(func(c Col) bool { return c.Wrap }, 24)
+		narrow(func(c Col) bool { return c.Cut }, 8)
+		narrow(func(c Col) bool { return c.Wrap }, 8)
 	}
 	var b strings.Builder
 	line := func(cells []string, header bool) {
@@ -142,7 +163,11 @@ func (g *Grid) Render(w io.Writer, width int) (hidden []string, err error) {
 	rule := g.Indent + strings.Repeat("─", g.total(widths)) + "\n"
 	var head []string
 	for _, c := range g.Cols {
-		head = append(head, c.Head)
+		if short && c.Short != "" {
+			head = append(head, c.Short)
+		} else {
+			head = append(head, c.Head)
+		}
 	}
 	line(head, true)
 	b.WriteString(rule)
@@ -157,10 +182,16 @@ func (g *Grid) Render(w io.Writer, width int) (hidden []string, err error) {
 	return hidden, err
 }
 
-func (g *Grid) widths(keep []int) []int {
+func (g *Grid) widths(keep []int) []int { return g.widthsShort(keep, false) }
+
+func (g *Grid) widthsShort(keep []int, short bool) []int {
 	ws := make([]int, len(keep))
 	for k, c := range keep {
-		ws[k] = utf8.RuneCountInString(g.Cols[c].Head)
+		head := g.Cols[c].Head
+		if short && g.Cols[c].Short != "" {
+			head = g.Cols[c].Short
+		}
+		ws[k] = utf8.RuneCountInString(head)
 		for _, r := range append(g.Rows, g.Footer) {
 			if c < len(r) {
 				ws[k] = max(ws[k], utf8.RuneCountInString(r[c]))

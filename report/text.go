@@ -4,12 +4,12 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/fatih/color"
-	"github.com/olekukonko/tablewriter/tw"
 
 	"github.com/loopbreak/loopbreak/analyze"
 	"github.com/loopbreak/loopbreak/replay"
@@ -23,6 +23,16 @@ type Text struct {
 	Verbose bool // add the turn-by-turn trace
 	// MaxRuns caps the runs listed per episode (0: 12); -v lists all.
 	MaxRuns int
+	// Width is the terminal's width: tables drop or shorten columns and
+	// prose wraps to fit. 0 (not a terminal): a fixed layout, no limit.
+	Width int
+	// Config is the line saying what was assumed (ConfigLine), written
+	// once before the first episode or summary.
+	Config string
+	// Hint, if set, ends the summary: how to see one episode in full.
+	Hint string
+
+	headerDone bool
 
 	bold, red, yellow, green, dim *color.Color
 }
@@ -43,15 +53,74 @@ func (r *Text) init() {
 	r.bold, r.red, r.yellow, r.green, r.dim = mk(color.Bold), mk(color.FgRed, color.Bold), mk(color.FgYellow), mk(color.FgGreen), mk(color.Faint)
 }
 
-// Num formats a score: integers without decimals.
+// Num formats a score: integers without decimals, others to at most 4
+// decimals (a sum of 0.1s is 0.3, not 0.30000000000000004).
 func Num(f float64) string {
-	if f == math.Trunc(f) && math.Abs(f) < 1e15 {
-		return strconv.FormatInt(int64(f), 10)
-	}
 	if math.Abs(f) >= 1e15 {
 		return strconv.FormatFloat(f, 'g', -1, 64) // 1.7e+308, not 309 digits
 	}
+	f = Round(f, 4)
+	if f == math.Trunc(f) {
+		return strconv.FormatInt(int64(f), 10)
+	}
 	return strconv.FormatFloat(f, 'f', -1, 64)
+}
+
+// Round rounds f to n decimals: what an input of confidences (4) or a
+// percentage (2) can mean, without binary float noise. Huge and
+// non-finite values are returned as they are.
+func Round(f float64, n int) float64 {
+	if math.IsInf(f, 0) || math.IsNaN(f) || math.Abs(f) >= 1e15 {
+		return f
+	}
+	p := math.Pow10(n)
+	r := math.Round(f*p) / p
+	if r == 0 {
+		return 0 // no -0
+	}
+	return r
+}
+
+// ConfigLine says what a report assumed: where the configuration came from
+// and the thresholds that decide termination and warnings.
+func ConfigLine(path string, cfg *rules.Config) string {
+	src := "defaults (no config found)"
+	if path != "" {
+		src = path
+		if strings.EqualFold(filepath.Base(path), rules.PyprojectFile) {
+			src += " [tool.zorkgpt.loop_break]"
+		} else {
+			src += " [loop_break]"
+		}
+	}
+	val := func(key string) string {
+		v := rules.FormatValue(cfg.Value(key))
+		if cfg.Source(key).Kind == "flag" {
+			v += " (--set)"
+		}
+		return v
+	}
+	parts := []string{"config: " + src}
+	if b, _ := cfg.Value("enable_velocity_detection").(bool); b {
+		parts = append(parts, "max_turns_stuck "+val("max_turns_stuck"), "every "+val("stuck_check_interval")+" turns")
+	} else {
+		parts = append(parts, "termination off")
+	}
+	if b, _ := cfg.Value("enable_stuck_warnings").(bool); b {
+		parts = append(parts, "warnings from "+val("stuck_warning_threshold"))
+	} else {
+		parts = append(parts, "warnings off")
+	}
+	return strings.Join(parts, " · ")
+}
+
+// header writes the configuration line once.
+func (r *Text) header(w io.Writer) {
+	if r.headerDone || r.Config == "" {
+		return
+	}
+	r.headerDone = true
+	fmt.Fprintf(w, "%s\n\n", r.dim.Sprint(Wrap(r.Config, r.Width, 0, "  ")))
 }
 
 func pctOf(n, d int) string {
@@ -66,9 +135,11 @@ func pctOf(n, d int) string {
 func (r *Text) Episode(o *analyze.Outcome, ep *replay.Episode) error {
 	r.init()
 	w := &errWriter{w: r.W}
+	r.header(w)
 	fmt.Fprintf(w, "%s %s\n", r.bold.Sprint("Episode"), r.bold.Sprint(o.EpisodeID))
+	pad := strings.Repeat(" ", 21)
 	kv := func(k, format string, a ...any) {
-		fmt.Fprintf(w, "  %-18s %s\n", k, fmt.Sprintf(format, a...))
+		fmt.Fprintf(w, "  %-18s %s\n", k, Wrap(fmt.Sprintf(format, a...), r.Width, 21, pad))
 	}
 	kv("source", "%s", o.Source)
 	keyWord := "room ids"
@@ -79,14 +150,18 @@ func (r *Text) Episode(o *analyze.Outcome, ep *replay.Episode) error {
 	switch {
 	case o.Termination != nil:
 		t := o.Termination
-		kv("would terminate", "%s (stuck %d turns at score %s)", r.red.Sprintf("at t=%d", t.Turn), t.TurnsStuck, Num(t.Score))
+		kv("would terminate", "%s (stuck %s at score %s)", r.red.Sprintf("at t=%d", t.Turn), plural(t.TurnsStuck, "turn"), Num(t.Score))
 		kv("turns saved", "%d of %d (%s)", o.TurnsSaved, o.RecordedTurns, pctOf(o.TurnsSaved, o.RecordedTurns))
 		method := "counted from llm_call events"
 		if o.LLMCallsMethod == analyze.CallsEstimated {
 			method = "estimated: 4 per turn + 2 per rejected action"
 		}
 		kv("LLM calls saved", "%d (%s)", o.LLMCallsSaved, method)
-		kv("score forfeited", "%s", Num(o.ScoreForfeited))
+		if o.ScoreForfeited != 0 {
+			kv("score forfeited", "%s (score %s at the cut, %s at the end)", Num(o.ScoreForfeited), Num(t.Score), Num(o.FinalScore))
+		} else {
+			kv("score forfeited", "%s", Num(o.ScoreForfeited))
+		}
 		if o.FalseTermination {
 			p := o.ProgressAfter
 			kv("false termination", "%s", r.yellow.Sprintf("yes: score rose %s → %s at t=%d", Num(t.Score), Num(p.Score), p.Turn))
@@ -112,7 +187,7 @@ func (r *Text) Episode(o *analyze.Outcome, ep *replay.Episode) error {
 				}
 				kv("live run", "%s", line)
 			} else {
-				fmt.Fprintf(w, "    %s\n", line)
+				fmt.Fprintf(w, "    %s\n", Wrap(line, r.Width, 4, "      "))
 			}
 		}
 	}
@@ -123,10 +198,10 @@ func (r *Text) Episode(o *analyze.Outcome, ep *replay.Episode) error {
 	}
 	kv("log lines", "%s", lines)
 	for _, p := range d.Problems {
-		fmt.Fprintf(w, "    %s\n", r.yellow.Sprint(p))
+		fmt.Fprintf(w, "    %s\n", r.yellow.Sprint(Wrap(p, r.Width, 4, "      ")))
 	}
 	for _, n := range d.Notes {
-		fmt.Fprintf(w, "    %s\n", r.dim.Sprint(n))
+		fmt.Fprintf(w, "    %s\n", r.dim.Sprint(Wrap(n, r.Width, 4, "      ")))
 	}
 
 	story := o.Story
@@ -134,53 +209,73 @@ func (r *Text) Episode(o *analyze.Outcome, ep *replay.Episode) error {
 		story = &analyze.Story{}
 	}
 	if len(o.Checkpoints) > 0 {
-		var cps []string
+		// The first check point is the cut; the others only show how long
+		// the replay stayed stuck after it.
+		var cps, after []string
 		for _, c := range o.Checkpoints {
-			cps = append(cps, fmt.Sprintf("t=%d (%d)", c.Turn, c.TurnsStuck))
+			item := fmt.Sprintf("t=%d, stuck %s", c.Turn, plural(c.TurnsStuck, "turn"))
+			if o.Termination != nil && c.Turn > o.Termination.Turn {
+				after = append(after, item)
+			} else {
+				cps = append(cps, item)
+			}
 		}
-		kv("check points", "%s", wrapList(cps, 6, strings.Repeat(" ", 21)))
+		if len(cps) > 0 {
+			kv("check points", "%s", r.list(cps, 21))
+		}
+		if len(after) > 0 {
+			fmt.Fprintf(w, "  %-18s %s\n", "after the cut", r.dim.Sprint(r.list(after, 21)))
+		}
 	}
 	if len(story.StuckPeriods) > 0 {
-		fmt.Fprintf(w, "\n  %s\n", r.bold.Sprint("Stuck periods"))
-		tb := NewTable(indent(w), R, R, R, R, L)
-		tb.Header("from", "to", "turns", "score", "")
+		fmt.Fprintf(w, "\n  %s\n", r.title("Stuck periods"))
+		g := &Grid{Indent: "  ", Cols: []Col{{Head: "from", Align: R}, {Head: "to", Align: R}, {Head: "turns", Align: R}, {Head: "score", Align: R}, {Head: "", Align: L, Wrap: true}}}
 		for _, p := range story.StuckPeriods {
-			note := ""
+			var note []string
 			if p.Ongoing {
-				note = "until the end"
+				note = append(note, "until the end")
 			}
-			if err := tb.Append([]string{strconv.Itoa(p.From), strconv.Itoa(p.To), strconv.Itoa(p.Turns), Num(p.Score), note}); err != nil {
-				return err
+			if o.Termination != nil && p.From > o.Termination.Turn {
+				note = append(note, "after the cut")
 			}
+			g.Rows = append(g.Rows, []string{strconv.Itoa(p.From), strconv.Itoa(p.To), strconv.Itoa(p.Turns), Num(p.Score), strings.Join(note, ", ")})
 		}
-		if err := tb.Render(); err != nil {
+		if _, err := g.Render(w, r.Width); err != nil {
 			return err
 		}
 	}
 	if len(story.Warnings) > 0 {
-		fmt.Fprintf(w, "\n  %s\n", r.bold.Sprint("Countdown warnings (would have been shown)"))
+		fmt.Fprintf(w, "\n  %s\n", r.title("Countdown warnings (would have been shown)"))
 		for _, wr := range story.Warnings {
 			var ph []string
 			for _, p := range wr.Phases {
 				ph = append(ph, fmt.Sprintf("%s %s", p.Urgency, span(p.From, p.To)))
 			}
-			fmt.Fprintf(w, "    %-12s %s\n", span(wr.From, wr.To), strings.Join(ph, ", "))
+			line := strings.Join(ph, ", ")
+			if o.Termination != nil && wr.To > o.Termination.Turn {
+				if wr.From > o.Termination.Turn {
+					line += " (after the cut)"
+				} else {
+					line += fmt.Sprintf(" (after the cut from t=%d)", o.Termination.Turn+1)
+				}
+			}
+			fmt.Fprintf(w, "    %-12s %s\n", span(wr.From, wr.To), Wrap(line, r.Width, 17, strings.Repeat(" ", 17)))
 		}
 	}
 	// What ZorkGPT would have done comes first; the design's proposals,
 	// which ZorkGPT never shipped, after it with their own figures.
 	deployed, proposed := splitRuns(story.Runs)
 	if len(deployed) > 0 {
-		fmt.Fprintf(w, "\n  %s\n", r.bold.Sprint("Penalties and hints ZorkGPT would have given (would have fired)"))
-		fmt.Fprintf(w, "    %s\n", r.deployedSummary(o))
+		fmt.Fprintf(w, "\n  %s\n", r.title("Penalties and hints ZorkGPT would have given (would have fired)"))
+		fmt.Fprintf(w, "    %s\n", Wrap(r.deployedSummary(o), r.Width, 4, "    "))
 		r.cutNote(w, o)
 		if err := r.runs(w, o, ep, deployed, false); err != nil {
 			return err
 		}
 	}
 	if len(proposed) > 0 {
-		fmt.Fprintf(w, "\n  %s\n", r.bold.Sprint("Proposed rules (loop-break design; not in ZorkGPT)"))
-		fmt.Fprintf(w, "    %s\n", r.proposedSummary(o))
+		fmt.Fprintf(w, "\n  %s\n", r.title("Proposed rules (loop-break design; not in ZorkGPT)"))
+		fmt.Fprintf(w, "    %s\n", Wrap(r.proposedSummary(o), r.Width, 4, "    "))
 		if len(deployed) == 0 {
 			r.cutNote(w, o)
 		}
@@ -212,7 +307,7 @@ func splitRuns(runs []analyze.Run) (deployed, proposed []analyze.Run) {
 
 func (r *Text) cutNote(w io.Writer, o *analyze.Outcome) {
 	if o.Termination != nil {
-		fmt.Fprintf(w, "    %s\n", r.dim.Sprintf("after cut: firings after t=%d, which the terminated run would never have seen", o.Termination.Turn))
+		fmt.Fprintf(w, "    %s\n", r.dim.Sprint(Wrap(fmt.Sprintf("after cut: firings after t=%d, which the terminated run would never have seen", o.Termination.Turn), r.Width, 4, "    ")))
 	}
 }
 
@@ -225,8 +320,8 @@ func upToCut(o *analyze.Outcome) string {
 }
 
 func (r *Text) deployedSummary(o *analyze.Outcome) string {
-	return fmt.Sprintf("%s%d revisit penalties, %d low confidence (below 0.3: could let a rejected action\n    through ZorkGPT's rejection override; a penalty never rejects an action)",
-		upToCut(o), cutCount(o, rules.Penalty), o.LowConfidence)
+	return fmt.Sprintf("%s%s, %d low confidence (below 0.3: could let a rejected action through ZorkGPT's rejection override; a penalty never rejects an action)",
+		upToCut(o), sweepPlural(cutCount(o, rules.Penalty), "revisit penalty", "revisit penalties"), o.LowConfidence)
 }
 
 func (r *Text) proposedSummary(o *analyze.Outcome) string {
@@ -261,23 +356,20 @@ func (r *Text) runs(w io.Writer, o *analyze.Outcome, ep *replay.Episode, runs []
 		sort.SliceStable(runs, func(i, j int) bool { return runs[i].Firings > runs[j].Firings })
 		runs = runs[:limit]
 		sort.SliceStable(runs, func(i, j int) bool { return runs[i].From < runs[j].From })
-		fmt.Fprintf(w, "  (the %d largest of %d runs; -v lists all)\n", limit, all)
+		fmt.Fprintf(w, "  %s\n", Wrap(fmt.Sprintf("(the %d largest of %d runs; -v lists all)", limit, all), r.Width, 2, "  "))
 	}
-	head := []string{"rule", "where", "turns", "firings", "low confidence"}
+	// Hidden first to fit a terminal: the counts least read.
+	g := &Grid{Indent: "  ", Cols: []Col{{Head: "rule", Align: L}, {Head: "where", Align: L, Cut: true}, {Head: "turns", Align: R}, {Head: "firings", Align: R, Short: "fired"}}}
 	if proposed {
-		head = []string{"rule", "where", "turns", "firings", "adjustments", "would reject"}
+		g.Cols = append(g.Cols, Col{Head: "adjustments", Align: R, Drop: 1}, Col{Head: "would reject", Align: R, Drop: 2})
+	} else {
+		g.Cols = append(g.Cols, Col{Head: "low confidence", Align: R, Drop: 1})
 	}
 	// Firings after the cut only exist when the episode is cut.
 	cutCol := o.Termination != nil
 	if cutCol {
-		head = append(head, "after cut")
+		g.Cols = append(g.Cols, Col{Head: "after cut", Align: R, Short: "after"})
 	}
-	align := []tw.Align{L, L}
-	for range head[2:] {
-		align = append(align, R)
-	}
-	tb := NewTable(indent(w), align...)
-	tb.Header(head)
 	for _, run := range runs {
 		where := ep.RoomName(run.Key)
 		switch run.Rule {
@@ -304,23 +396,57 @@ func (r *Text) runs(w io.Writer, o *analyze.Outcome, ep *replay.Episode, runs []
 		if cutCol {
 			row = append(row, cut)
 		}
-		if err := tb.Append(row); err != nil {
-			return err
-		}
+		g.Rows = append(g.Rows, row)
 	}
-	return tb.Render()
+	hidden, err := g.Render(w, r.Width)
+	r.hiddenNote(w, hidden)
+	return err
+}
+
+// title is a section heading, bold, wrapped under a two-space indent.
+func (r *Text) title(s string) string { return r.bold.Sprint(Wrap(s, r.Width, 2, "  ")) }
+
+// hiddenNote says which columns were hidden to fit the terminal.
+func (r *Text) hiddenNote(w io.Writer, hidden []string) {
+	if len(hidden) > 0 {
+		fmt.Fprintf(w, "  %s\n", r.dim.Sprint(Wrap(fmt.Sprintf("(hidden to fit %d columns: %s; a wider terminal or --format json shows them)", r.Width, strings.Join(hidden, ", ")), r.Width, 2, "  ")))
+	}
+}
+
+// list joins items with semicolons, wrapped to the width (or 4 to a line
+// without one) under a first line starting at column first.
+func (r *Text) list(items []string, first int) string {
+	if r.Width <= 0 {
+		return wrapList(items, 4, strings.Repeat(" ", first))
+	}
+	return Wrap(strings.Join(items, "; "), r.Width, first, strings.Repeat(" ", first))
 }
 
 // trace writes every turn with what fired at it.
 func (r *Text) trace(w io.Writer, o *analyze.Outcome, ep *replay.Episode) error {
-	fmt.Fprintf(w, "\n  %s\n", r.bold.Sprint("Turn by turn"))
-	if o.Termination != nil && o.Termination.Turn < o.RecordedTurns {
-		fmt.Fprintf(w, "  %s\n", r.dim.Sprintf("(turns after t=%d are after the cut: the terminated run never played them)", o.Termination.Turn))
+	fmt.Fprintf(w, "\n  %s\n", r.title("Turn by turn"))
+	cols := []Col{{Head: "turn", Align: R}, {Head: "score", Align: R}, {Head: "location", Align: L, Cut: true}, {Head: "action", Align: L, Cut: true}, {Head: "fired", Align: L, Wrap: true}}
+	g := &Grid{Indent: "  ", Cols: cols}
+	// Turns after the cut get their own table: the terminated run never
+	// played them.
+	cut := len(ep.Turns)
+	if o.Termination != nil {
+		for i := range ep.Turns {
+			if ep.Turns[i].N > o.Termination.Turn {
+				cut = i
+				break
+			}
+		}
 	}
-	tb := NewTable(indent(w), R, R, L, L, L)
-	tb.Header("turn", "score", "location", "action", "fired")
 	fi := 0
 	for i := range ep.Turns {
+		if i == cut {
+			if _, err := g.Render(w, r.Width); err != nil {
+				return err
+			}
+			fmt.Fprintf(w, "\n  %s\n", r.title(fmt.Sprintf("After the cut (t=%d–%d: the terminated run never played these turns)", ep.Turns[i].N, ep.Turns[len(ep.Turns)-1].N)))
+			g = &Grid{Indent: "  ", Cols: cols}
+		}
 		t := &ep.Turns[i]
 		var fired []string
 		for ; fi < len(o.Firings) && o.Firings[fi].Turn == t.N; fi++ {
@@ -334,23 +460,28 @@ func (r *Text) trace(w io.Writer, o *analyze.Outcome, ep *replay.Episode) error 
 		if t.Moved {
 			loc = ep.RoomName(t.LocStart) + " → " + loc
 		}
-		if err := tb.Append([]string{strconv.Itoa(t.N), Num(t.Score), loc, action, strings.Join(fired, "; ")}); err != nil {
-			return err
-		}
+		g.Rows = append(g.Rows, []string{strconv.Itoa(t.N), Num(t.Score), loc, action, strings.Join(fired, "; ")})
 	}
-	return tb.Render()
+	_, err := g.Render(w, r.Width)
+	return err
 }
 
 func describeFiring(f *rules.Firing, ep *replay.Episode) string {
 	switch f.Kind {
 	case rules.Termination:
-		return fmt.Sprintf("TERMINATE (stuck %d)", f.TurnsStuck)
+		return fmt.Sprintf("TERMINATE (stuck %s)", plural(f.TurnsStuck, "turn"))
 	case rules.Checkpoint:
-		return fmt.Sprintf("check point (stuck %d)", f.TurnsStuck)
+		return fmt.Sprintf("check point (stuck %s)", plural(f.TurnsStuck, "turn"))
 	case rules.Reset:
-		return fmt.Sprintf("reset: %s after %d", f.Cause, f.TurnsStuck)
+		// "objective_progress_reset" as words, so a narrow trace wraps it.
+		cause := strings.ReplaceAll(strings.TrimSuffix(f.Cause, "_reset"), "_", " ")
+		return fmt.Sprintf("reset: %s after %s", cause, plural(f.TurnsStuck, "turn"))
 	case rules.Warning:
-		return fmt.Sprintf("warning %s (%d left)", f.Urgency, f.TurnsUntilDeath)
+		if f.TurnsUntilDeath < 0 {
+			// Past the limit: only a replay that did not stop gets here.
+			return fmt.Sprintf("warning %s (limit passed %s ago)", f.Urgency, plural(-f.TurnsUntilDeath, "turn"))
+		}
+		return fmt.Sprintf("warning %s (%s left)", f.Urgency, plural(f.TurnsUntilDeath, "turn"))
 	case rules.Penalty:
 		if f.HasBase {
 			s := fmt.Sprintf("revisit ×%d %s→%s", f.Visits, Num2(f.Base), Num2(f.Adjusted))
@@ -394,9 +525,9 @@ func wrapList(items []string, perLine int, pad string) string {
 	for i, it := range items {
 		if i > 0 {
 			if i%perLine == 0 {
-				b.WriteString(",\n" + pad)
+				b.WriteString(";\n" + pad)
 			} else {
-				b.WriteString(", ")
+				b.WriteString("; ")
 			}
 		}
 		b.WriteString(it)
@@ -404,15 +535,33 @@ func wrapList(items []string, perLine int, pad string) string {
 	return b.String()
 }
 
-// Summary writes the corpus table and totals.
-func (r *Text) Summary(rows []*analyze.Outcome, t *analyze.Totals, errs []analyze.FileError) error {
+// SummaryRow is one episode of the corpus table.
+type SummaryRow struct {
+	*analyze.Outcome
+	Skipped int // unreadable lines in its log
+}
+
+// Summary writes the corpus table and totals, then footnotes naming the
+// episodes they are about.
+func (r *Text) Summary(rows []SummaryRow, t *analyze.Totals, errs []analyze.FileError) error {
 	r.init()
 	w := &errWriter{w: r.W}
-	fmt.Fprintf(w, "%s\n", r.bold.Sprintf("Corpus: %d episodes", t.Episodes))
-	tb := NewTable(w, L, R, R, L, R, R, R, R, L)
-	tb.Header("episode", "turns", "final", "ended", "terminate", "saved", "calls saved", "forfeited", "false")
+	r.header(w)
+	fmt.Fprintf(w, "%s\n", r.bold.Sprintf("Corpus: %s", sweepPlural(t.Episodes, "episode", "episodes")))
+	g := &Grid{Cols: []Col{
+		{Head: "episode", Align: L, Cut: true},
+		{Head: "turns", Align: R, Drop: 3},
+		{Head: "final", Align: R, Drop: 4},
+		{Head: "ended", Align: L, Drop: 2, Cut: true},
+		{Head: "cut", Align: R},
+		{Head: "saved", Align: R},
+		{Head: "calls saved", Align: R, Drop: 1},
+		{Head: "forfeited", Align: R},
+		{Head: "false", Align: L},
+		{Head: "live", Align: L, Drop: 5},
+	}}
 	for _, o := range rows {
-		term, saved, calls, forf, fals := "-", "-", "-", "-", ""
+		term, saved, calls, forf, fals, live := "-", "-", "-", "-", "", ""
 		if o.Termination != nil {
 			term = "t=" + strconv.Itoa(o.Termination.Turn)
 			saved, calls, forf = strconv.Itoa(o.TurnsSaved), strconv.Itoa(o.LLMCallsSaved), Num(o.ScoreForfeited)
@@ -422,26 +571,53 @@ func (r *Text) Summary(rows []*analyze.Outcome, t *analyze.Totals, errs []analyz
 		} else if o.Censored {
 			term = "censored"
 		}
-		if err := tb.Append([]string{o.EpisodeID, strconv.Itoa(o.RecordedTurns), Num(o.FinalScore), o.RecordedEnd, term, saved, calls, forf, fals}); err != nil {
-			return err
+		if o.Live != nil {
+			live = "agrees"
+			if !o.Live.Agrees() {
+				live = "differs"
+			}
 		}
+		g.Rows = append(g.Rows, []string{o.EpisodeID, strconv.Itoa(o.RecordedTurns), Num(o.FinalScore), o.RecordedEnd, term, saved, calls, forf, fals, live})
 	}
-	tb.Footer("total", strconv.Itoa(t.RecordedTurns), "", "", fmt.Sprintf("%d", t.Terminated), strconv.Itoa(t.TurnsSaved), strconv.Itoa(t.LLMCallsSaved), Num(t.ScoreForfeited), strconv.Itoa(t.FalseTerminations))
-	if err := tb.Render(); err != nil {
+	g.Footer = []string{"total", strconv.Itoa(t.RecordedTurns), "", "", strconv.Itoa(t.Terminated), strconv.Itoa(t.TurnsSaved), strconv.Itoa(t.LLMCallsSaved), Num(t.ScoreForfeited), strconv.Itoa(t.FalseTerminations), ""}
+	hidden, err := g.Render(w, r.Width)
+	if err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "\n%d of %d episodes would have been terminated (%d censored); %d of %d turns saved (%.1f%%), %d LLM calls; %d false terminations (%.1f%% of terminated); score forfeited %s.\n",
-		t.Terminated, t.Episodes, t.Censored, t.TurnsSaved, t.RecordedTurns, t.TurnsSavedPct, t.LLMCallsSaved, t.FalseTerminations, t.FalseRatePct, Num(t.ScoreForfeited))
-	fmt.Fprintf(w, "Up to each termination: %d countdown warnings; %d low-confidence revisit penalties (could let a rejected action through ZorkGPT's rejection override); the proposed score adjustments would reject %d actions.\n",
-		t.Warnings, t.LowConfidence, t.WouldReject)
-	if n := t.LiveDisagreements; n != nil && *n > 0 {
-		fmt.Fprintf(w, "%s\n", r.yellow.Sprintf("%d live runs disagree with the replay under this configuration (see each episode's live run)", *n))
+	if len(hidden) > 0 {
+		fmt.Fprintf(w, "%s\n", r.dim.Sprint(Wrap(fmt.Sprintf("(hidden to fit %d columns: %s; a wider terminal or --format json shows them)", r.Width, strings.Join(hidden, ", ")), r.Width, 0, "")))
+	}
+	para := func(c *color.Color, s string) {
+		fmt.Fprintf(w, "%s\n", c.Sprint(Wrap(s, r.Width, 0, "")))
+	}
+	plain := color.New()
+	plain.DisableColor()
+	fmt.Fprintln(w)
+	para(plain, fmt.Sprintf("%d of %s would have been terminated (%d censored); %d of %s saved (%s), %s; %s (%s of terminated); score forfeited %s.",
+		t.Terminated, sweepPlural(t.Episodes, "episode", "episodes"), t.Censored, t.TurnsSaved, plural(t.RecordedTurns, "turn"), fmtPct(t.TurnsSavedPct), plural(t.LLMCallsSaved, "LLM call"),
+		plural(t.FalseTerminations, "false termination"), fmtPct(t.FalseRatePct), Num(t.ScoreForfeited)))
+	para(plain, fmt.Sprintf("Up to each termination: %s; %s (could let a rejected action through ZorkGPT's rejection override); the proposed score adjustments would reject %s.",
+		plural(t.Warnings, "countdown warning"), sweepPlural(t.LowConfidence, "low-confidence revisit penalty", "low-confidence revisit penalties"), plural(t.WouldReject, "action")))
+	var differ, skipped []string
+	for _, o := range rows {
+		if o.Live != nil && !o.Live.Agrees() {
+			differ = append(differ, o.EpisodeID)
+		}
+		if o.Skipped > 0 {
+			skipped = append(skipped, fmt.Sprintf("%s (%d)", o.EpisodeID, o.Skipped))
+		}
+	}
+	if len(differ) > 0 {
+		para(r.yellow, fmt.Sprintf("%s under this configuration: %s.", sweepPlural(len(differ), "live run disagrees with the replay", "live runs disagree with the replay"), strings.Join(differ, ", ")))
 	}
 	if t.LinesSkipped > 0 {
-		fmt.Fprintf(w, "%s\n", r.yellow.Sprintf("%d unreadable lines skipped (see each episode's log lines)", t.LinesSkipped))
+		para(r.yellow, fmt.Sprintf("%s skipped: %s.", sweepPlural(t.LinesSkipped, "unreadable line", "unreadable lines"), strings.Join(skipped, ", ")))
 	}
 	for _, e := range errs {
-		fmt.Fprintf(w, "%s\n", r.red.Sprintf("unreadable: %s: %s", e.Source, e.Error))
+		para(r.red, fmt.Sprintf("unreadable: %s: %s", e.Source, e.Error))
+	}
+	if r.Hint != "" {
+		para(r.dim, r.Hint)
 	}
 	return w.err
 }
@@ -459,31 +635,4 @@ func (e *errWriter) Write(p []byte) (int, error) {
 	n, err := e.w.Write(p)
 	e.err = err
 	return n, err
-}
-
-// indent prefixes every line with two spaces (tables inside an episode).
-func indent(w io.Writer) io.Writer { return &prefixWriter{w: w, prefix: "  ", bol: true} }
-
-type prefixWriter struct {
-	w      io.Writer
-	prefix string
-	bol    bool
-}
-
-func (p *prefixWriter) Write(b []byte) (int, error) {
-	var out []byte
-	for _, c := range b {
-		if p.bol {
-			out = append(out, p.prefix...)
-			p.bol = false
-		}
-		out = append(out, c)
-		if c == '\n' {
-			p.bol = true
-		}
-	}
-	if _, err := p.w.Write(out); err != nil {
-		return 0, err
-	}
-	return len(b), nil
 }

@@ -2,8 +2,10 @@ package report
 
 import (
 	"bytes"
+	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/loopbreak/loopbreak/analyze"
 	"github.com/loopbreak/loopbreak/replay"
@@ -51,22 +53,22 @@ func TestTextEpisode(t *testing.T) {
 		"  would terminate    at t=40 (stuck 40 turns at score 5)\n",
 		"  turns saved        20 of 60 (33.3%)\n",
 		"  LLM calls saved    80 (estimated: 4 per turn + 2 per rejected action)\n",
-		"  score forfeited    4\n",
+		"  score forfeited    4 (score 5 at the cut, 9 at the end)\n",
 		"  false termination  yes: score rose 5 → 9 at t=55\n",
 		"  log lines          300 read, 1 skipped\n    eps/E1/episode_log.jsonl:7: not JSON\n",
-		"  check points       t=40 (40), t=50 (50)\n",
+		"  check points       t=40, stuck 40 turns\n  after the cut      t=50, stuck 50 turns\n",
 		"\n  Stuck periods\n",
-		"\n  Countdown warnings (would have been shown)\n    t=20–55      stagnation t=20–29, urgent t=30–34, critical t=35–55\n",
+		"\n  Countdown warnings (would have been shown)\n    t=20–55      stagnation t=20–29, urgent t=30–34, critical t=35–55 (after the cut from t=41)\n",
 		// What ZorkGPT would have done first, counted up to the cut by hand:
 		// penalties at t=3–40 (38), below 0.3 from t=5 on (2 visits, 0.6-0.4).
-		"\n  Penalties and hints ZorkGPT would have given (would have fired)\n    up to t=40: 38 revisit penalties, 36 low confidence (below 0.3: could let a rejected action\n",
+		"\n  Penalties and hints ZorkGPT would have given (would have fired)\n    up to t=40: 38 revisit penalties, 36 low confidence (below 0.3: could let a rejected action through",
 		"after cut: firings after t=40, which the terminated run would never have seen\n",
-		" location_revisit  Kitchen           t=3–59       29              18         10 \n",
+		" location_revisit  Kitchen           t=3–59       29              18         10\n",
 		// Then the design's proposals: oscillation from t=4 (37 up to t=40 of
 		// 57), camping from t=9 (32 of 52).
 		"\n  Proposed rules (loop-break design; not in ZorkGPT)\n    up to t=40: 37 oscillation and 32 camping detections, 0 score adjustments, 0 would reject the action\n",
-		" oscillation  Kitchen ↔ Attic   t=4–60       57            0             0         20 \n",
-		" from  to  turns  score   \n  ──────────────────────────\n      1  54     54      5   \n",
+		" oscillation  Kitchen ↔ Attic   t=4–60       57            0             0         20\n",
+		" from  to  turns  score\n  ──────────────────────────\n      1  54     54      5\n",
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("missing %q in\n%s", want, got)
@@ -81,7 +83,7 @@ func TestTextEpisode(t *testing.T) {
 
 	// -v adds the turn-by-turn trace; colour only when told.
 	v := renderEpisode(t, stuckEpisode(), &Text{Verbose: true, Color: true})
-	for _, want := range []string{"Turn by turn", "TERMINATE (stuck 40)", "Kitchen → Attic", "\x1b["} {
+	for _, want := range []string{"Turn by turn", "TERMINATE (stuck 40 turns)", "Kitchen → Attic", "\x1b["} {
 		if !strings.Contains(v, want) {
 			t.Errorf("verbose: missing %q", want)
 		}
@@ -116,10 +118,10 @@ func TestTextEpisodeEnds(t *testing.T) {
 }
 
 func TestTextSummary(t *testing.T) {
-	rows := []*analyze.Outcome{
-		{EpisodeID: "E1", RecordedTurns: 60, FinalScore: 9, RecordedEnd: "max_turns", Termination: &analyze.Termination{Turn: 40},
-			Result: analyze.Result{Terminated: true, TurnsSaved: 20, LLMCallsSaved: 80, ScoreForfeited: 4, FalseTermination: true}},
-		{EpisodeID: "E2", RecordedTurns: 30, FinalScore: 2.5, RecordedEnd: "stuck_termination", Result: analyze.Result{Censored: true}},
+	rows := []SummaryRow{
+		{Outcome: &analyze.Outcome{EpisodeID: "E1", RecordedTurns: 60, FinalScore: 9, RecordedEnd: "max_turns", Termination: &analyze.Termination{Turn: 40},
+			Result: analyze.Result{Terminated: true, TurnsSaved: 20, LLMCallsSaved: 80, ScoreForfeited: 4, FalseTermination: true}}, Skipped: 1},
+		{Outcome: &analyze.Outcome{EpisodeID: "E2", RecordedTurns: 30, FinalScore: 2.5, RecordedEnd: "stuck_termination", Result: analyze.Result{Censored: true}}},
 	}
 	var tot analyze.Totals
 	tot.Add(&rows[0].Result, 60, 1)
@@ -131,20 +133,47 @@ func TestTextSummary(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := `Corpus: 2 episodes
- episode  turns  final  ended              terminate  saved  calls saved  forfeited  false 
-───────────────────────────────────────────────────────────────────────────────────────────
- E1          60      9  max_turns               t=40     20           80          4  yes   
- E2          30    2.5  stuck_termination   censored      -            -          -        
-───────────────────────────────────────────────────────────────────────────────────────────
- total       90                                    1     20           80          4  1     
+ episode  turns  final  ended              cut       saved  calls saved  forfeited  false  live
+────────────────────────────────────────────────────────────────────────────────────────────────
+ E1          60      9  max_turns              t=40     20           80          4  yes
+ E2          30    2.5  stuck_termination  censored      -            -          -
+────────────────────────────────────────────────────────────────────────────────────────────────
+ total       90                                   1     20           80          4  1
 
-1 of 2 episodes would have been terminated (1 censored); 20 of 90 turns saved (22.2%), 80 LLM calls; 1 false terminations (100.0% of terminated); score forfeited 4.
+1 of 2 episodes would have been terminated (1 censored); 20 of 90 turns saved (22.2%), 80 LLM calls; 1 false termination (100% of terminated); score forfeited 4.
 Up to each termination: 0 countdown warnings; 0 low-confidence revisit penalties (could let a rejected action through ZorkGPT's rejection override); the proposed score adjustments would reject 0 actions.
-1 unreadable lines skipped (see each episode's log lines)
+1 unreadable line skipped: E1 (1).
 unreadable: bad.jsonl.gz: gzip: invalid header
 `
 	if b.String() != want {
 		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
+	}
+}
+
+// A table fitted to a terminal hides columns by priority, then wraps or
+// cuts prose, and never writes a line wider than asked.
+func TestGridFits(t *testing.T) {
+	g := &Grid{Indent: "  ", Cols: []Col{{Head: "turn", Align: R}, {Head: "where", Align: L, Cut: true}, {Head: "extra", Align: R, Drop: 1}, {Head: "fired", Align: L, Wrap: true}}}
+	for i := 0; i < 5; i++ {
+		g.Rows = append(g.Rows, []string{strconv.Itoa(i), "Behind House of the Great Underground Empire", "12345", "revisit ×3 0.74→0.14 low confidence; camping Forest ×6; repeated action"})
+	}
+	for _, width := range []int{120, 80, 60, 40} {
+		var b bytes.Buffer
+		hidden, err := g.Render(&b, width)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range strings.Split(strings.TrimRight(b.String(), "\n"), "\n") {
+			if n := utf8.RuneCountInString(l); n > width {
+				t.Errorf("width %d: line of %d: %q", width, n, l)
+			}
+		}
+		if width <= 60 && (len(hidden) != 1 || hidden[0] != "extra") {
+			t.Errorf("width %d: hidden %v, want [extra]", width, hidden)
+		}
+		if !strings.Contains(b.String(), "repeated") {
+			t.Errorf("width %d: the wrapped column lost words:\n%s", width, b.String())
+		}
 	}
 }
 
