@@ -242,7 +242,7 @@ func WriteCheckJSON(w io.Writer, c *check.Result) error {
 	doc := CheckJSON{
 		SchemaVersion: SchemaVersion, Result: strings.ToLower(checkVerdict(c)), Summary: CheckSummary(c),
 		Mode: c.Mode, Wrote: c.Wrote,
-		ConfigChanges: c.Config, Totals: c.Totals, Errors: c.Errors,
+		ConfigChanges: c.Config, Totals: Rounded(c.Totals), Errors: c.Errors,
 		Episodes: make([]CheckEpisodeJSON, len(c.Episodes)),
 	}
 	if c.Mode != check.ModeGatesOnly {

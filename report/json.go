@@ -156,21 +156,23 @@ func FieldValue(f *rules.Firing, field string) any {
 	case "turns_until_death":
 		return f.TurnsUntilDeath
 	case "score":
-		return f.Score
+		return Round(f.Score, 4)
 	case "visits":
 		return f.Visits
 	case "penalty":
-		return f.Penalty
+		// Confidences and penalties to 4 decimals: 0.61, not
+		// 0.6100000000000001 (base minus a sum of penalties).
+		return Round(f.Penalty, 4)
 	case "base":
 		if !f.HasBase {
 			return nil
 		}
-		return f.Base
+		return Round(f.Base, 4)
 	case "adjusted":
 		if !f.HasBase {
 			return nil
 		}
-		return f.Adjusted
+		return Round(f.Adjusted, 4)
 	case "pattern":
 		return f.Pattern[:]
 	case "location":
@@ -218,6 +220,21 @@ func (j *JSONWriter) Begin(w io.Writer, cfg *rules.Config) error {
 	return err
 }
 
+// Rounded is a copy of t with its percentages to 2 decimals: what the
+// counts behind them can mean, without float noise (35.53, not
+// 35.53210202286719). Documents round here, at encoding; the figures
+// compared against limits stay exact.
+func Rounded(t *analyze.Totals) *analyze.Totals {
+	if t == nil {
+		return nil
+	}
+	c := *t
+	c.TurnsSavedPct = Round(c.TurnsSavedPct, 2)
+	c.FalseRatePct = Round(c.FalseRatePct, 2)
+	c.MedianTurnsSaved = Round(c.MedianTurnsSaved, 4)
+	return &c
+}
+
 // finite is x clamped to the float64 range: JSON cannot hold +Inf.
 func finite(x float64) float64 {
 	v, _ := analyze.Finite(x)
@@ -250,7 +267,7 @@ func (j *JSONWriter) End(t *analyze.Totals, errs []analyze.FileError) error {
 	if errs == nil {
 		errs = []analyze.FileError{}
 	}
-	tot, err := json.Marshal(t)
+	tot, err := json.Marshal(Rounded(t))
 	if err != nil {
 		return fmt.Errorf("totals: %w", err)
 	}

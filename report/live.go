@@ -103,7 +103,7 @@ func putInt(m map[string]any, k string, v int, ok bool) {
 
 func putNum(m map[string]any, k string, v float64, ok bool) {
 	if ok {
-		m[k] = v
+		m[k] = Round(v, 4) // confidences: no float noise
 	}
 }
 

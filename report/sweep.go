@@ -118,7 +118,7 @@ func WriteSweepJSON(w io.Writer, s *sweep.Result) error {
 	}
 	for i, r := range s.Rows {
 		doc.Results = append(doc.Results, sweepResultJSON{Row: i, Baseline: r.Baseline, Params: settingsObject(r.Params),
-			Totals: r.Totals, Pareto: r.Pareto, Recommended: r.Recommended})
+			Totals: *Rounded(&r.Totals), Pareto: r.Pareto, Recommended: r.Recommended})
 	}
 	rec := s.Recommendation
 	doc.Recommended = sweepRecommendedJSON{Set: []string{}, Criterion: rec.Criterion, MaxFalseRatePct: rec.MaxFalseRatePct, Reason: RecommendationReason(s.Rows, rec)}
@@ -168,7 +168,11 @@ var sweepCSVMetrics = []string{"episodes", "terminated", "censored", "recorded_t
 	"llm_calls_saved", "false_terminations", "false_termination_pct", "score_forfeited", "median_turns_saved",
 	"warnings", "would_reject", "low_confidence", "lines_skipped", "pareto", "recommended"}
 
-func csvNum(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
+// csvNum writes a number to at most 4 decimals (percentages: csvPct).
+func csvNum(f float64) string { return strconv.FormatFloat(Round(f, 4), 'f', -1, 64) }
+
+// csvPct writes a percentage to at most 2 decimals.
+func csvPct(f float64) string { return strconv.FormatFloat(Round(f, 2), 'f', -1, 64) }
 
 // WriteSweepCSV writes one line per row (header first): row, baseline, the swept
 // keys, then the totals. With ByEpisode it writes the per-episode table
@@ -210,8 +214,8 @@ func WriteSweepCSV(w io.Writer, s *sweep.Result) error {
 		line := append([]string{strconv.Itoa(i), strconv.FormatBool(r.Baseline)}, params(r)...)
 		line = append(line,
 			strconv.Itoa(t.Episodes), strconv.Itoa(t.Terminated), strconv.Itoa(t.Censored), strconv.Itoa(t.RecordedTurns),
-			strconv.Itoa(t.TurnsSaved), csvNum(t.TurnsSavedPct), strconv.Itoa(t.LLMCallsSaved),
-			strconv.Itoa(t.FalseTerminations), csvNum(t.FalseRatePct), csvNum(t.ScoreForfeited), csvNum(t.MedianTurnsSaved),
+			strconv.Itoa(t.TurnsSaved), csvPct(t.TurnsSavedPct), strconv.Itoa(t.LLMCallsSaved),
+			strconv.Itoa(t.FalseTerminations), csvPct(t.FalseRatePct), csvNum(t.ScoreForfeited), csvNum(t.MedianTurnsSaved),
 			strconv.Itoa(t.Warnings), strconv.Itoa(t.WouldReject), strconv.Itoa(t.LowConfidence), strconv.Itoa(t.LinesSkipped),
 			strconv.FormatBool(r.Pareto), strconv.FormatBool(r.Recommended))
 		cw.Write(line)
