@@ -343,3 +343,64 @@ func TestAnalyzeNoEvents(t *testing.T) {
 		t.Errorf("strict: exit %d, %s", code, stderr)
 	}
 }
+
+// Several logs are a corpus: its table first and a line saying how to see
+// one episode; --detail (or -v) adds each episode in full.
+func TestAnalyzeDirSummaryFirst(t *testing.T) {
+	run := func(args ...string) string {
+		t.Helper()
+		ios, _, out, errOut := Test()
+		if code := Main(append([]string{"analyze"}, args...), ios); code != 0 {
+			t.Fatalf("exit %d: %s", code, errOut)
+		}
+		return out.String()
+	}
+	summary := run(episodesDir)
+	if strings.Contains(summary, "\nEpisode ") || !strings.HasPrefix(summary, "config: defaults (no config found)") ||
+		!strings.Contains(summary, "Corpus: 11 episodes") || !strings.Contains(summary, "every episode: --detail.") {
+		t.Errorf("summary:\n%s", summary)
+	}
+	detail := run("--detail", episodesDir)
+	if n := strings.Count(detail, "\nEpisode "); n != 11 || !strings.Contains(detail, "Corpus: 11 episodes") {
+		t.Errorf("--detail: %d episodes in full, want 11:\n%s", n, detail)
+	}
+	if strings.Count(detail, "config: ") != 1 {
+		t.Errorf("--detail: the config line once:\n%s", detail)
+	}
+}
+
+// A log named twice (as is, through another spelling, inside a directory
+// also named, or through a link) is read once.
+func TestAnalyzeDedupesInputs(t *testing.T) {
+	log := filepath.Join(episodesDir, "2025-11-04T09-35-24", "episode_log.jsonl")
+	link := filepath.Join(t.TempDir(), "episode_log.jsonl")
+	abs, _ := filepath.Abs(log)
+	if err := os.Symlink(abs, link); err != nil {
+		t.Skip(err)
+	}
+	for _, args := range [][]string{
+		{log, "./" + log},
+		{log, link},
+		{episodesDir, log},
+	} {
+		ios, _, out, errOut := Test()
+		if code := Main(append([]string{"analyze", "--format", "json"}, args...), ios); code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, errOut)
+		}
+		var doc struct {
+			Episodes []struct {
+				ID string `json:"episode_id"`
+			} `json:"episodes"`
+		}
+		if err := json.Unmarshal(out.Bytes(), &doc); err != nil {
+			t.Fatal(err)
+		}
+		seen := map[string]bool{}
+		for _, e := range doc.Episodes {
+			if seen[e.ID] {
+				t.Errorf("%v: %s read twice", args, e.ID)
+			}
+			seen[e.ID] = true
+		}
+	}
+}

@@ -487,3 +487,69 @@ func TestSweepStdin(t *testing.T) {
 		t.Errorf("stdin sweep:\n%s", out)
 	}
 }
+
+// Issue 13 item 8: warnings and would_reject measure what they say. Both
+// count up to each cut, so a sweep over max_turns_stuck moves the
+// warnings count; would_reject is the score_adjustment firings that
+// reject their action, nothing else, as analyze lists them.
+func TestSweepWarningsAndWouldReject(t *testing.T) {
+	code, out, errOut := runSweep(t, "sweep", "--format", "json", "--max-stuck", "30,40,50", episodesDir)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var doc struct {
+		Results []struct {
+			Params      map[string]any `json:"params"`
+			Warnings    int            `json:"warnings"`
+			WouldReject int            `json:"would_reject"`
+		} `json:"results"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	warnings := map[float64]int{}
+	reject := map[float64]int{}
+	for _, r := range doc.Results {
+		m := r.Params["max_turns_stuck"].(float64)
+		warnings[m], reject[m] = r.Warnings, r.WouldReject
+	}
+	if len(warnings) != 3 || warnings[30] == warnings[40] || warnings[40] == warnings[50] {
+		t.Errorf("warnings do not move with max_turns_stuck: %v", warnings)
+	}
+	for _, m := range []float64{30, 40, 50} {
+		ios, _, aout, aerr := Test()
+		if code := Main([]string{"analyze", "--format", "json", "--set", fmt.Sprintf("max_turns_stuck=%v", m), episodesDir}, ios); code != 0 {
+			t.Fatalf("analyze: exit %d: %s", code, aerr)
+		}
+		var adoc struct {
+			Episodes []struct {
+				Firings []struct {
+					Rule     string `json:"rule"`
+					Rejected bool   `json:"rejected"`
+					AfterCut bool   `json:"after_cut"`
+				} `json:"firings"`
+			} `json:"episodes"`
+		}
+		if err := json.Unmarshal(aout.Bytes(), &adoc); err != nil {
+			t.Fatal(err)
+		}
+		want, other := 0, 0
+		for _, e := range adoc.Episodes {
+			for _, f := range e.Firings {
+				switch {
+				case f.AfterCut:
+				case f.Rule == "score_adjustment" && f.Rejected:
+					want++
+				case f.Rejected:
+					other++
+				}
+			}
+		}
+		if reject[m] != want {
+			t.Errorf("max_turns_stuck=%v: would_reject %d, want the %d rejecting score adjustments up to the cut", m, reject[m], want)
+		}
+		if other != 0 {
+			t.Errorf("max_turns_stuck=%v: %d rejections by other rules", m, other)
+		}
+	}
+}
