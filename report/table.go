@@ -69,8 +69,17 @@ func (g *Grid) Render(w io.Writer, width int) (hidden []string, err error) {
 	for i := range keep {
 		keep[i] = i
 	}
-	widths := g.widths(keep)
-	for drop := 1; width > 0 && g.total(widths)+len(g.Indent) > width; drop++ {
+	// Hide columns by priority until the table fits with its heads as
+	// written or abbreviated (abbreviating keeps more than hiding).
+	short := false
+	fits := func() bool {
+		if g.total(g.widths(keep))+len(g.Indent) <= width {
+			return true
+		}
+		short = g.total(g.widthsShort(keep, true))+len(g.Indent) <= width
+		return short
+	}
+	for drop := 1; width > 0 && !fits(); drop++ {
 		var next []int
 		found, more := false, false
 		for _, c := range keep {
@@ -84,17 +93,12 @@ func (g *Grid) Render(w io.Writer, width int) (hidden []string, err error) {
 			next = append(next, c)
 		}
 		keep = next
-		widths = g.widths(keep)
 		if !found && !more {
+			short = true // nothing left to hide: abbreviate, then narrow
 			break
 		}
 	}
-	// Still too wide: abbreviate the heads that have a short form.
-	short := false
-	if width > 0 && g.total(widths)+len(g.Indent) > width {
-		short = true
-		widths = g.widthsShort(keep, true)
-	}
+	widths := g.widthsShort(keep, short)
 	// Still too wide: narrow the columns that may wrap (to 24) or be cut
 	// (to 8), wrapping prose first, then cutting names, then wrapping
 	// further.
