@@ -224,7 +224,13 @@ func (r *Text) Episode(o *analyze.Outcome, ep *replay.Episode) error {
 			kv("check points", "%s", r.list(cps, 21))
 		}
 		if len(after) > 0 {
-			fmt.Fprintf(w, "  %-18s %s\n", "after the cut", r.dim.Sprint(r.list(after, 21)))
+			// Only a replay that did not stop reaches them: counted, not
+			// listed, unless -v.
+			line := fmt.Sprintf("%d more check points, t=%d–%d (-v lists them)", len(after), o.Checkpoints[len(o.Checkpoints)-len(after)].Turn, o.Checkpoints[len(o.Checkpoints)-1].Turn)
+			if len(after) == 1 || r.Verbose {
+				line = r.list(after, 21)
+			}
+			fmt.Fprintf(w, "  %-18s %s\n", "after the cut", r.dim.Sprint(Wrap(line, r.Width, 21, strings.Repeat(" ", 21))))
 		}
 	}
 	if len(story.StuckPeriods) > 0 {
