@@ -94,6 +94,7 @@ func TestWidthGolden(t *testing.T) {
 		{"verbose", []string{"analyze", "--color", "never", "-v", incident}},
 		{"corpus", []string{"analyze", "--color", "never", episodesDir}},
 		{"sweep", []string{"sweep", "--color", "never", "-q", "--max-stuck", "20:60:10", "--check-interval", "5,10", episodesDir}},
+		{"sweep-by-episode", []string{"sweep", "--color", "never", "-q", "--max-stuck", "30:50:10", "--grid", "enable_objective_based_progress=true,false", "--by-episode", episodesDir}},
 	}
 	for _, width := range []int{120, 80, 60} {
 		for _, c := range cases {

@@ -48,6 +48,7 @@ type sweepColumn struct {
 	drop  int // order in which columns are hidden to fit (1 first); 0: always shown
 	cell  func(i int) string
 	short string // head when hiding is not enough
+	cut   bool   // cells and head may be shortened with "…" (swept values)
 }
 
 func sweepColumns(s *sweep.Result) []sweepColumn {
@@ -59,36 +60,41 @@ func sweepColumns(s *sweep.Result) []sweepColumn {
 				return ">"
 			}
 			return ""
-		}, ""},
-		{"#", L, 0, func(i int) string { return rowLabel(rows, i, false) }, ""},
+		}, "", false},
+		{"#", L, 0, func(i int) string { return rowLabel(rows, i, false) }, "", false},
 	}
 	for k, ax := range s.Axes {
 		head := ax.Key
 		if sh, ok := shortKeys[ax.Key]; ok {
 			head = sh
 		}
-		cols = append(cols, sweepColumn{head, R, 0, func(i int) string { return rules.FormatValue(rows[i].Params[k].Value) }, narrowKeys[ax.Key]})
+		narrow, ok := narrowKeys[ax.Key]
+		if !ok {
+			// Any other key, shortened: the recommendation below names it.
+			narrow = cutTo(strings.TrimPrefix(ax.Key, "enable_"), 12)
+		}
+		cols = append(cols, sweepColumn{head, R, 0, func(i int) string { return rules.FormatValue(rows[i].Params[k].Value) }, narrow, true})
 	}
 	cols = append(cols,
-		sweepColumn{"terminated", R, 0, func(i int) string { return strconv.Itoa(tot(i).Terminated) }, "cut"},
-		sweepColumn{"censored", R, 5, func(i int) string { return strconv.Itoa(tot(i).Censored) }, ""},
+		sweepColumn{"terminated", R, 0, func(i int) string { return strconv.Itoa(tot(i).Terminated) }, "cut", false},
+		sweepColumn{"censored", R, 5, func(i int) string { return strconv.Itoa(tot(i).Censored) }, "", false},
 		sweepColumn{"turns saved", R, 0, func(i int) string {
 			return fmt.Sprintf("%d (%.1f%%)", tot(i).TurnsSaved, tot(i).TurnsSavedPct)
-		}, "saved"},
-		sweepColumn{"LLM calls saved", R, 4, func(i int) string { return strconv.Itoa(tot(i).LLMCallsSaved) }, ""},
+		}, "saved", false},
+		sweepColumn{"LLM calls saved", R, 4, func(i int) string { return strconv.Itoa(tot(i).LLMCallsSaved) }, "", false},
 		sweepColumn{"false terminations", R, 0, func(i int) string {
 			return fmt.Sprintf("%d (%.1f%%)", tot(i).FalseTerminations, tot(i).FalseRatePct)
-		}, "false"},
-		sweepColumn{"forfeited", R, 0, func(i int) string { return Num(tot(i).ScoreForfeited) }, "forf."},
-		sweepColumn{"median saved", R, 3, func(i int) string { return Num(tot(i).MedianTurnsSaved) }, ""},
-		sweepColumn{"warnings", R, 2, func(i int) string { return strconv.Itoa(tot(i).Warnings) }, ""},
-		sweepColumn{"would reject", R, 1, func(i int) string { return strconv.Itoa(tot(i).WouldReject) }, ""},
+		}, "false", false},
+		sweepColumn{"forfeited", R, 0, func(i int) string { return Num(tot(i).ScoreForfeited) }, "forf.", false},
+		sweepColumn{"median saved", R, 3, func(i int) string { return Num(tot(i).MedianTurnsSaved) }, "", false},
+		sweepColumn{"warnings", R, 2, func(i int) string { return strconv.Itoa(tot(i).Warnings) }, "", false},
+		sweepColumn{"would reject", R, 1, func(i int) string { return strconv.Itoa(tot(i).WouldReject) }, "", false},
 		sweepColumn{"pareto", L, 6, func(i int) string {
 			if rows[i].Pareto {
 				return "*"
 			}
 			return ""
-		}, "*"},
+		}, "*", false},
 	)
 	return cols
 }
@@ -98,7 +104,7 @@ func sweepColumns(s *sweep.Result) []sweepColumn {
 func renderColumns(s *sweep.Result, cols []sweepColumn, width int) ([]string, []string, error) {
 	g := &Grid{}
 	for _, c := range cols {
-		g.Cols = append(g.Cols, Col{Head: c.head, Align: c.align, Drop: c.drop, Short: c.short})
+		g.Cols = append(g.Cols, Col{Head: c.head, Align: c.align, Drop: c.drop, Short: c.short, Cut: c.cut})
 	}
 	for i := range s.Rows {
 		var cells []string

@@ -101,15 +101,23 @@ func (g *Grid) Render(w io.Writer, width int) (hidden []string, err error) {
 	widths := g.widthsShort(keep, short)
 	// Still too wide: narrow the columns that may wrap (to 24) or be cut
 	// (to 8), wrapping prose first, then cutting names, then wrapping
-	// further.
+	// further, then cutting names and their heads to 5.
 	over := g.total(widths) + len(g.Indent) - width
-	narrow := func(ok func(Col) bool, floor int) {
+	narrow := func(ok func(Col) bool, floor int, keepHead bool) {
 		// One rune at a time from the widest, so columns share the loss.
 		for over > 0 {
 			best := -1
 			for k, c := range keep {
 				col := g.Cols[c]
-				if ok(col) && widths[k] > max(floor, utf8.RuneCountInString(col.Head)) && (best < 0 || widths[k] > widths[best]) {
+				head := col.Head
+				if short && col.Short != "" {
+					head = col.Short
+				}
+				lo := floor
+				if keepHead {
+					lo = max(floor, utf8.RuneCountInString(head))
+				}
+				if ok(col) && widths[k] > lo && (best < 0 || widths[k] > widths[best]) {
 					best = k
 				}
 			}
@@ -121,9 +129,10 @@ func (g *Grid) Render(w io.Writer, width int) (hidden []string, err error) {
 		}
 	}
 	if width > 0 {
-		narrow(func(c Col) bool { return c.Wrap }, 24)
-		narrow(func(c Col) bool { return c.Cut }, 8)
-		narrow(func(c Col) bool { return c.Wrap }, 8)
+		narrow(func(c Col) bool { return c.Wrap }, 24, true)
+		narrow(func(c Col) bool { return c.Cut }, 8, true)
+		narrow(func(c Col) bool { return c.Wrap }, 8, true)
+		narrow(func(c Col) bool { return c.Cut }, 5, false) // heads cut too
 	}
 	var b strings.Builder
 	line := func(cells []string, header bool) {
