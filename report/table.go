@@ -235,7 +235,7 @@ func cutTo(s string, n int) string {
 }
 
 // WrapWords breaks s at spaces into lines of at most n runes; a word
-// longer than n is cut.
+// longer than n is broken.
 func WrapWords(s string, n int) []string {
 	var lines []string
 	cur := ""
@@ -250,9 +250,21 @@ func WrapWords(s string, n int) []string {
 			cur = word
 		}
 		for utf8.RuneCountInString(cur) > n {
+			// A path breaks after its last "/" that fits, an identifier
+			// after "_" or "-", anything else at the width.
 			r := []rune(cur)
-			lines = append(lines, string(r[:n]))
-			cur = string(r[n:])
+			at := n
+		seps:
+			for _, sep := range "/_-" {
+				for i := n - 1; i > n/3; i-- {
+					if r[i] == sep {
+						at = i + 1
+						break seps
+					}
+				}
+			}
+			lines = append(lines, string(r[:at]))
+			cur = string(r[at:])
 		}
 	}
 	if cur != "" || len(lines) == 0 {
