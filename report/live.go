@@ -114,7 +114,7 @@ func liveLines(l *analyze.Live, o *analyze.Outcome) []string {
 	if l.Stop != nil {
 		what = fmt.Sprintf("terminated at t=%d", l.Stop.Turn)
 		if l.Stop.HasStuck {
-			what += fmt.Sprintf(" (%d stuck)", l.Stop.Stuck)
+			what += fmt.Sprintf(" (stuck %s)", plural(l.Stop.Stuck, "turn"))
 		}
 	}
 	if l.Agrees() {
@@ -124,7 +124,7 @@ func liveLines(l *analyze.Live, o *analyze.Outcome) []string {
 	if l.TerminationDisagrees() {
 		switch {
 		case o.Termination != nil:
-			out = append(out, fmt.Sprintf("this configuration terminates at t=%d (%d stuck)", o.Termination.Turn, o.Termination.TurnsStuck))
+			out = append(out, fmt.Sprintf("this configuration terminates at t=%d (stuck %s)", o.Termination.Turn, plural(o.Termination.TurnsStuck, "turn")))
 		case o.Censored:
 			out = append(out, "this configuration would not have terminated by then")
 		default:

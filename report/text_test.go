@@ -188,13 +188,13 @@ func TestTextLiveRun(t *testing.T) {
 		want string
 	}{
 		{"agrees", analyze.Outcome{Live: &analyze.Live{Events: 9, Stop: &replay.LiveEvent{Kind: replay.LiveStuckTermination, Turn: 60, Stuck: 40, HasStuck: true}}},
-			"  live run           terminated at t=60 (40 stuck) — the replay agrees\n"},
+			"  live run           terminated at t=60 (stuck 40 turns) — the replay agrees\n"},
 		{"agrees without a live stop", analyze.Outcome{Live: &analyze.Live{Events: 3}},
 			"  live run           not terminated (3 live decisions logged) — the replay agrees\n"},
 		{"termination disagrees", analyze.Outcome{Result: analyze.Result{Censored: true}, Live: &analyze.Live{Events: 9, Stop: stop, Interval: 10,
 			Disagreements: []analyze.LiveDisagreement{{Turn: 50, Kind: replay.LiveStuckTermination, Live: stop}},
 			ExplainedBy:   []analyze.LiveSetting{{StuckCheckInterval: 1, MaxTurnsStuck: [2]int{30, 30}}, {StuckCheckInterval: 2, MaxTurnsStuck: [2]int{29, 30}}, {StuckCheckInterval: 5, MaxTurnsStuck: [2]int{26, 30}}, {StuckCheckInterval: 10, MaxTurnsStuck: [2]int{21, 30}}, {StuckCheckInterval: 25, MaxTurnsStuck: [2]int{25, 30}}}}},
-			"  live run           terminated at t=50 (30 stuck) — the replay disagrees (1 decision)\n" +
+			"  live run           terminated at t=50 (stuck 30 turns) — the replay disagrees (1 decision)\n" +
 				"    this configuration would not have terminated by then\n" +
 				"    t=50 stuck_termination: live turns_stuck 30, score 25; replay none\n" +
 				"    the live run matches max_turns_stuck 21–30 with stuck_check_interval 10 (or 30 with 1, 29–30 with 2, 26–30 with 5, 1 more in --format json)\n"},
@@ -204,7 +204,7 @@ func TestTextLiveRun(t *testing.T) {
 				"    the log has no location_penalty_applied: the live run had the revisit penalty off (enable_location_penalty = false agrees)\n"},
 		{"nothing reproduces it", analyze.Outcome{Termination: &analyze.Termination{Turn: 60, TurnsStuck: 40}, Live: &analyze.Live{Events: 2, Interval: 10,
 			Disagreements: []analyze.LiveDisagreement{{Turn: 60, Kind: replay.LiveStuckTermination}}, ExplainedBy: []analyze.LiveSetting{}}},
-			"    this configuration terminates at t=60 (40 stuck)\n    t=60 stuck_termination: live none; replay none\n" +
+			"    this configuration terminates at t=60 (stuck 40 turns)\n    t=60 stuck_termination: live none; replay none\n" +
 				"    no stuck_check_interval and max_turns_stuck within ZorkGPT's bounds reproduce the live run\n"},
 	}
 	for _, c := range cases {
