@@ -16,6 +16,8 @@ type AnalyzeOptions struct {
 	Format  string // text, json, jsonl
 	Color   string // auto, always, never
 	Verbose bool
+	Chart   bool // --chart: the timeline even when stdout is not a terminal
+	ASCII   bool // --ascii: the timeline in plain characters
 }
 
 // NewCmdAnalyze builds `loopbreak analyze`; runF replaces the run in tests.
@@ -52,6 +54,8 @@ penalties and warnings would have fired and what termination would have saved.`,
 	c.Flags().StringVar(&opts.Format, "format", "text", "output `format`: text, json or jsonl (one episode per line, as each finishes)")
 	c.Flags().StringVar(&opts.Color, "color", "auto", "colour the text report: auto, always or never (auto honours NO_COLOR)")
 	c.Flags().BoolVarP(&opts.Verbose, "verbose", "v", false, "add the turn-by-turn trace and every run to the text report")
+	c.Flags().BoolVar(&opts.Chart, "chart", false, "draw each episode's timeline (default: only for a single episode on a terminal)")
+	c.Flags().BoolVar(&opts.ASCII, "ascii", false, "draw the timeline in plain ASCII characters")
 	return c
 }
 
@@ -98,6 +102,9 @@ func analyzeRun(opts *AnalyzeOptions) error {
 			totals.Add(&o.Result, o.RecordedTurns, ep.Diag.Skipped)
 			if opts.Format == "text" {
 				runErr = text.Episode(o, ep)
+				if runErr == nil && showChart(opts, len(files), len(fr.Episodes)) {
+					runErr = writeChart(opts, o, ep, cfg)
+				}
 			} else {
 				runErr = jw.Episode(report.NewEpisode(o, ep))
 			}
