@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"html/template"
 	"io"
+	"math"
 	"sort"
 	"strconv"
 	"strings"
@@ -31,11 +32,12 @@ func asset(name string) string {
 }
 
 // Limits that keep a report of a large corpus small: a chart draws at most
-// MaxChartPoints vertices per series and MaxChartRuns runs of firings
-// (the largest); the caption says when it summarises.
+// MaxChartPoints vertices per series (the caption says when it
+// summarises), and names the MaxTitledRuns largest runs of each rule.
 const (
 	MaxChartPoints = 600
-	MaxChartRuns   = 24
+	MaxTitledRuns  = 3
+	maxRejectMarks = 40
 )
 
 // htmlCell is one table cell: its text, an optional sort key (numbers)
@@ -111,14 +113,15 @@ func (h *HTMLReport) Add(o *analyze.Outcome, ep *replay.Episode) {
 	if ep.HasLiveStop {
 		live = "t=" + strconv.Itoa(ep.LiveStopTurn)
 	}
-	num := func(s string) htmlCell { return htmlCell{Text: s, Sort: strings.TrimPrefix(s, "t=")} }
+	// Sort keys only where the text is not itself the number.
+	num := func(s string) htmlCell { return htmlCell{Text: s} }
 	svg, caption := timelineSVG(tl, anchor)
 	h.eps = append(h.eps, htmlEpisode{
 		ID: o.EpisodeID, Anchor: anchor, Summary: episodeSummary(o, ep), Caption: caption, SVG: svg,
 		Cells: []htmlCell{
 			{Text: o.EpisodeID, Href: "#" + anchor},
 			num(strconv.Itoa(o.RecordedTurns)), num(Num(o.FinalScore)), {Text: o.RecordedEnd},
-			{Text: term, Sort: termSort}, num(saved), num(calls), num(forf), {Text: fals}, {Text: live, Sort: strings.TrimPrefix(live, "t=")},
+			{Text: term, Sort: termSort}, num(saved), num(calls), num(forf), {Text: fals}, {Text: live, Sort: strings.TrimPrefix(strings.TrimPrefix(live, "-"), "t=")},
 		},
 	})
 }
@@ -195,12 +198,14 @@ const (
 	svgLeft   = 70 // labels
 	svgRight  = 10
 	plotW     = svgW - svgLeft - svgRight
-	laneCount = 6 // most-visited rooms with a lane; the rest share one
+	laneCount = 4 // most-visited rooms with a lane
+	laneH     = 9 // a lane's pitch
 )
 
-// svgNum formats a coordinate compactly: one decimal at most.
+// svgNum formats a coordinate compactly: whole units are fine on a
+// 900-unit chart and keep a report of 1,000 episodes small.
 func svgNum(f float64) string {
-	return strconv.FormatFloat(float64(int64(f*10+0.5))/10, 'f', -1, 64)
+	return strconv.Itoa(int(math.Round(f)))
 }
 
 // series reduces per-turn values to the vertices a line needs: turns where
@@ -245,9 +250,12 @@ func timelineSVG(tl *Timeline, id string) (template.HTML, string) {
 	if n == 0 {
 		return "", "No turns were recorded."
 	}
-	span := max(1, tl.Last-tl.First)
+	// Each turn owns a slot of the plot's width: turn t spans x(t) to
+	// x(t+1), so the last ends at the right edge.
+	span := tl.Last - tl.First + 1
 	x := func(turn float64) string { return svgNum(svgLeft + (turn-float64(tl.First))/float64(span)*plotW) }
 	xi := func(turn int) string { return x(float64(turn)) }
+	xr := func(turn int) int { return int(math.Round(svgLeft + float64(turn-tl.First)/float64(span)*plotW)) }
 
 	// Vertical layout, top to bottom.
 	const (
@@ -269,27 +277,27 @@ func timelineSVG(tl *Timeline, id string) (template.HTML, string) {
 	}
 	roomsY := rulesY + ruleH*len(strips) + 6
 	lanes, laneNames, laneTurns, lanePer := roomLanes(tl)
-	axisY := roomsY + 5*len(laneNames) + 4
+	axisY := roomsY + laneH*len(laneNames) + 4
 	height := axisY + 14
 
 	var notes []string
 	var b svgBuilder
 	descID := id + "-desc"
-	b.f(`<svg class="tl" viewBox="0 0 %d %d" role="img" aria-labelledby="%s-title %s" xmlns="http://www.w3.org/2000/svg">`, svgW, height, id, descID)
+	b.f(`<svg class="tl" viewBox="0 0 %d %d" role="img" aria-labelledby="%s-title %s">`, svgW, height, id, descID)
 	b.f(`<title id="%s-title">Timeline of episode `, id)
 	b.text(tl.EpisodeID)
 	b.WriteString(`</title>`)
 	descAt := b.Len() // the description is known once drawn
 
 	label := func(y int, s string) {
-		b.f(`<text class="lab" x="%d" y="%d" text-anchor="end">%s</text>`, svgLeft-4, y, template.HTMLEscapeString(s))
+		b.f(`<text class="e" x="%d" y="%d">%s</text>`, svgLeft-4, y, template.HTMLEscapeString(s))
 	}
 
 	// Stuck periods, hatched behind both panels.
 	if tl.Outcome.Story != nil {
 		for _, p := range tl.Outcome.Story.StuckPeriods {
 			b.f(`<rect class="sp" x="%s" y="%d" width="%s" height="%d"><title>stuck t=%d–%d (%d turns at score %s)</title></rect>`,
-				xi(p.From), scoreY, svgNum(max(1, float64(p.To-p.From)/float64(span)*plotW)), stuckY+stuckH-scoreY, p.From, p.To, p.Turns, Num(p.Score))
+				xi(p.From), scoreY, svgNum(max(1, float64(p.To-p.From+1)/float64(span)*plotW)), stuckY+stuckH-scoreY, p.From, p.To, p.Turns, Num(p.Score))
 		}
 	}
 
@@ -301,19 +309,24 @@ func timelineSVG(tl *Timeline, id string) (template.HTML, string) {
 	label(scoreY+8, "score "+Num(top))
 	label(scoreY+scoreH, "0")
 	b.f(`<path class="ax" d="M%d %dh%d"/>`, svgLeft, scoreY+scoreH, plotW)
+	// Lines are written with relative moves between whole-unit points:
+	// shorter than absolute ones, without drift.
 	path := func(class string, vals []float64, topV float64, y0, h int) bool {
 		idx, v, summ := series(vals, MaxChartPoints)
 		b.f(`<path class="%s" d="`, class)
+		px, py := 0, 0
 		for k := range idx {
 			yy := float64(y0 + h)
 			if topV > 0 {
 				yy -= max(0, v[k]) / topV * float64(h)
 			}
+			cx, cy := xr(tl.First+idx[k]), int(math.Round(yy))
 			if k == 0 {
-				b.f("M%s %s", xi(tl.First+idx[k]), svgNum(yy))
+				b.f("M%d %d", cx, cy)
 			} else {
-				b.f("L%s %s", xi(tl.First+idx[k]), svgNum(yy))
+				b.f("l%d %d", cx-px, cy-py)
 			}
+			px, py = cx, cy
 		}
 		b.WriteString(`"/>`)
 		return summ
@@ -322,19 +335,29 @@ func timelineSVG(tl *Timeline, id string) (template.HTML, string) {
 		notes = append(notes, fmt.Sprintf("the score line is summarised to %d points", MaxChartPoints))
 	}
 
-	// Warning bands: one rect per run of equal urgency, patterned by level.
+	// Warning bands: one path per urgency, patterned by level, its title
+	// listing the ranges.
 	label(warnY+8, "warnings")
-	for i := 0; i < n; {
-		u := tl.Urgency[i]
-		j := i
-		for j < n && tl.Urgency[j] == u {
-			j++
+	for u := urgencyStagnation; u <= urgencyCritical; u++ {
+		var d strings.Builder
+		var ranges []string
+		for i := 0; i < n; {
+			if tl.Urgency[i] != u {
+				i++
+				continue
+			}
+			j := i
+			for j < n && tl.Urgency[j] == u {
+				j++
+			}
+			x0, x1 := xr(tl.First+i), xr(tl.First+j)
+			fmt.Fprintf(&d, "M%d %dh%dv%dh%dz", x0, warnY, max(1, x1-x0), warnH, -max(1, x1-x0))
+			ranges = append(ranges, span2(tl.First+i, tl.First+j-1))
+			i = j
 		}
-		if u != urgencyNone {
-			b.f(`<rect class="w%d" x="%s" y="%d" width="%s" height="%d"><title>%s warnings t=%d–%d</title></rect>`,
-				u, xi(tl.First+i), warnY, svgNum(max(1, float64(j-i)/float64(span+1)*plotW)), warnH, urgencyNames[u], tl.First+i, tl.First+j-1)
+		if len(ranges) > 0 {
+			b.f(`<path class="w%d" d="%s"><title>%s warnings %s</title></path>`, u, d.String(), urgencyNames[u], strings.Join(ranges, ", "))
 		}
-		i = j
 	}
 
 	// Stuck counter and its threshold.
@@ -355,65 +378,103 @@ func timelineSVG(tl *Timeline, id string) (template.HTML, string) {
 		notes = append(notes, fmt.Sprintf("the stuck counter is summarised to %d points", MaxChartPoints))
 	}
 
-	// Runs of firings, one row per rule: the largest MaxChartRuns.
-	var runs []analyze.Run
+	// Runs of firings, one row per rule: every run a bar, one path per
+	// rule whose title names the largest runs (a title per run would
+	// double the size of a large report).
+	var all []analyze.Run
 	if tl.Outcome.Story != nil {
-		runs = tl.Outcome.Story.Runs
-	}
-	if len(runs) > MaxChartRuns {
-		notes = append(notes, fmt.Sprintf("the %d largest of %d runs of firings are marked", MaxChartRuns, len(runs)))
-		runs = append([]analyze.Run(nil), runs...)
-		sort.SliceStable(runs, func(i, j int) bool { return runs[i].Firings > runs[j].Firings })
-		runs = runs[:MaxChartRuns]
+		all = tl.Outcome.Story.Runs
 	}
 	rowOf := map[*rules.Rule]int{}
 	for k, r := range strips {
 		rowOf[r] = k
 		label(rulesY+ruleH*k+8, stripNames[r])
-		b.f(`<path class="ax" d="M%d %dh%d"/>`, svgLeft, rulesY+ruleH*k+ruleH/2, plotW)
+		var mine []analyze.Run
+		var segs [][2]int // pixel spans, merged where runs at different places overlap
+		firings := 0
+		for _, run := range all {
+			if run.Rule != r {
+				continue
+			}
+			mine = append(mine, run)
+			firings += run.Firings
+			x0, x1 := xr(run.From), max(xr(run.To+1), xr(run.From)+2)
+			segs = append(segs, [2]int{x0, x1})
+		}
+		sort.Slice(segs, func(i, j int) bool { return segs[i][0] < segs[j][0] })
+		var d strings.Builder
+		end := -1
+		for i := 0; i < len(segs); {
+			x0, x1 := segs[i][0], segs[i][1]
+			for i++; i < len(segs) && segs[i][0] <= x1+1; i++ {
+				x1 = max(x1, segs[i][1])
+			}
+			if end < 0 {
+				fmt.Fprintf(&d, "M%d %dh%d", x0, rulesY+ruleH*k+ruleH/2, x1-x0)
+			} else {
+				fmt.Fprintf(&d, "m%d 0h%d", x0-end, x1-x0)
+			}
+			end = x1
+		}
+		if len(mine) == 0 {
+			continue
+		}
+		b.f(`<path class="rr" d="%s"><title>`, d.String())
+		b.text(runsTitle(r, mine, firings, tl.ep))
+		b.WriteString(`</title></path>`)
+	}
+	if len(strips) > 0 {
+		b.f(`<path class="ax" d="`)
+		for k := range strips {
+			b.f("M%d %dh%d", svgLeft, rulesY+ruleH*k+ruleH/2, plotW)
+		}
+		b.WriteString(`"/>`)
 	}
 	// Adjustments that would reject belong to oscillation and camping runs
 	// (Story attributes them); their strip shows where they fell.
 	if c := tl.Fired[rules.ScoreAdjustment]; c != nil {
 		k := rowOf[rules.ScoreAdjustment]
 		var at []string
-		b.f(`<g class="run rj"><title>would reject (score_adjustment below rejection_threshold)</title>`)
+		b.WriteString(`<path class="rj" d="`)
+		px := 0
 		for i, v := range c {
-			if v > 0 && len(at) < MaxChartRuns*4 {
+			if v > 0 && len(at) < maxRejectMarks {
 				at = append(at, strconv.Itoa(tl.First+i))
-				b.f(`<path d="M%s %dl3 8h-6z"/>`, xi(tl.First+i), rulesY+ruleH*k+1)
+				if cx := xr(tl.First + i); px == 0 {
+					b.f("M%d %dl3 8h-6z", cx, rulesY+ruleH*k+1)
+					px = cx
+				} else {
+					b.f("m%d 0l3 8h-6z", cx-px) // z returns to the triangle's tip
+					px = cx
+				}
 			}
 		}
-		b.WriteString(`</g>`)
+		b.f(`"><title>would reject at t=%s</title></path>`, strings.Join(at, ", "))
+		if len(at) == maxRejectMarks {
+			notes = append(notes, fmt.Sprintf("the first %d rejections are marked", len(at)))
+		}
 	}
-	for _, r := range runs {
-		k, ok := rowOf[r.Rule]
-		if !ok {
-			continue
-		}
-		class := "run"
-		if r.WouldReject > 0 {
-			class = "run rj"
-		}
-		b.f(`<rect class="%s" x="%s" y="%d" width="%s" height="%d"><title>`, class, xi(r.From), rulesY+ruleH*k+1,
-			svgNum(max(2, float64(r.To-r.From)/float64(span)*plotW)), ruleH-2)
-		b.text(fmt.Sprintf("%s %s %s: %d firings", r.Rule.Name, runPlace(r, tl.ep), span2(r.From, r.To), r.Firings))
-		if r.WouldReject > 0 {
-			b.text(fmt.Sprintf(", %d would reject", r.WouldReject))
-		}
-		b.WriteString(`</title></rect>`)
-	}
-
 	// Rooms: a lane per most-visited room; oscillation zigzags between two
 	// lanes, camping is one long bar.
-	if len(laneNames) > 0 {
-		label(roomsY+7, "rooms")
-	}
 	for k, name := range laneNames {
-		y := roomsY + 5*k + 2
+		y := roomsY + laneH*k + laneH/2
+		short := name
+		if r := []rune(short); len(r) > 14 {
+			short = string(r[:13]) + "…"
+		}
+		b.f(`<text class="e s" x="%d" y="%d">`, svgLeft-4, y+3)
+		b.text(short)
+		b.WriteString(`</text>`)
 		b.f(`<path class="ln" d="`)
-		for _, seg := range lanes[k] {
-			b.f("M%s %dH%s", xi(seg[0]), y, x(float64(seg[1])+0.999))
+		end := 0
+		for j, seg := range lanes[k] {
+			x0, x1 := xr(seg[0]), xr(seg[1]+1)
+			if j == 0 {
+				b.f("M%d %dh%d", x0, y, x1-x0)
+			} else {
+				b.f("m%d 0h%d", x0-end, x1-x0)
+			}
+			end = x1
 		}
 		b.f(`"><title>`)
 		b.text(fmt.Sprintf("%s: %d turns", name, laneTurns[k]))
@@ -425,33 +486,41 @@ func timelineSVG(tl *Timeline, id string) (template.HTML, string) {
 
 	// Check points, the cut and the live stop, over everything.
 	if len(tl.Checks) > 0 {
+		// One path of triangles; beyond maxRejectMarks they would be a
+		// solid row anyway, so the title counts the rest.
 		var ts []string
-		for _, c := range tl.Checks {
-			ts = append(ts, strconv.Itoa(c))
-		}
-		b.f(`<g class="ck"><title>later check points: t=%s</title>`, strings.Join(ts, ", "))
+		b.WriteString(`<path class="ck" d="`)
+		px := 0
 		for k, c := range tl.Checks {
-			if k >= MaxChartRuns*4 {
+			if k >= maxRejectMarks {
+				ts = append(ts, fmt.Sprintf("and %d more", len(tl.Checks)-k))
 				break
 			}
-			b.f(`<path d="M%s %dl-3 -6h6z"/>`, xi(c), marksY)
+			ts = append(ts, strconv.Itoa(c))
+			if cx := xr(c); k == 0 {
+				b.f("M%d %dl-3 -6h6z", cx, marksY)
+				px = cx
+			} else {
+				b.f("m%d 0l-3 -6h6z", cx-px)
+				px = cx
+			}
 		}
-		b.WriteString(`</g>`)
+		b.f(`"><title>later check points: t=%s</title></path>`, strings.Join(ts, ", "))
 	}
 	if tl.LiveStop != 0 {
 		b.f(`<path class="live" d="M%s %dV%d"><title>the live run stopped at t=%d</title></path>`, xi(tl.LiveStop), scoreY-6, axisY, tl.LiveStop)
-		b.f(`<text class="lab" x="%s" y="%d" text-anchor="end">live stop t=%d </text>`, xi(tl.LiveStop), marksY-3, tl.LiveStop)
+		b.f(`<text class="e" x="%s" y="%d">live stop t=%d </text>`, xi(tl.LiveStop), marksY-3, tl.LiveStop)
 	}
 	if tl.Cut != 0 {
 		b.f(`<path class="cut" d="M%s %dV%d"><title>the replay terminates at t=%d</title></path>`, xi(tl.Cut), scoreY-6, axisY, tl.Cut)
-		b.f(`<text class="lab" x="%s" y="%d"> cut t=%d</text>`, xi(tl.Cut), marksY-3, tl.Cut)
+		b.f(`<text x="%s" y="%d"> cut t=%d</text>`, xi(tl.Cut), marksY-3, tl.Cut)
 	}
 
 	// Turn axis.
 	b.f(`<path class="ax" d="M%d %dh%d"/>`, svgLeft, axisY, plotW)
 	step := niceStep(n, 10)
 	for t := (tl.First + step - 1) / step * step; t <= tl.Last; t += step {
-		b.f(`<text class="lab" x="%s" y="%d" text-anchor="middle">%d</text>`, xi(t), axisY+11, t)
+		b.f(`<text class="m" x="%s" y="%d">%d</text>`, xi(t), axisY+11, t)
 	}
 	label(axisY+11, "turn")
 	b.WriteString(`</svg>`)
@@ -487,6 +556,25 @@ func timelineCaption(tl *Timeline, notes []string) string {
 	return s
 }
 
+// runsTitle describes a rule's runs: how many, and the largest.
+func runsTitle(r *rules.Rule, runs []analyze.Run, firings int, ep *replay.Episode) string {
+	t := fmt.Sprintf("%s: %d firings in %d runs", r.Name, firings, len(runs))
+	runs = append([]analyze.Run(nil), runs...)
+	sort.SliceStable(runs, func(i, j int) bool { return runs[i].Firings > runs[j].Firings })
+	var top []string
+	for _, run := range runs[:min(len(runs), MaxTitledRuns)] {
+		s := fmt.Sprintf("%s %s (%d", runPlace(run, ep), span2(run.From, run.To), run.Firings)
+		if run.WouldReject > 0 {
+			s += fmt.Sprintf(", %d would reject", run.WouldReject)
+		}
+		top = append(top, s+")")
+	}
+	if len(runs) > 1 {
+		return t + "; largest: " + strings.Join(top, "; ")
+	}
+	return t + ": " + top[0]
+}
+
 // runPlace names where a run fired.
 func runPlace(r analyze.Run, ep *replay.Episode) string {
 	switch r.Rule {
@@ -507,8 +595,10 @@ func span2(a, b int) string {
 }
 
 // roomLanes groups turns by room: the laneCount most visited rooms get a
-// lane of [from, to] turn segments, the others share one ("other rooms").
-// Beyond MaxChartPoints segments in a lane, turns are bucketed.
+// lane of [from, to] turn segments; a gap in every lane is elsewhere (a
+// lane for the other rooms would cost more bytes than it tells).
+// Beyond MaxChartPoints segments in all lanes, turns are bucketed (per
+// turns a step).
 func roomLanes(tl *Timeline) (lanes [][][2]int, names []string, turns []int, per int) {
 	count := map[string]int{}
 	for _, l := range tl.Loc {
@@ -536,26 +626,19 @@ func roomLanes(tl *Timeline) (lanes [][][2]int, names []string, turns []int, per
 			names = append(names, tl.ep.RoomName(key))
 			turns = append(turns, count[key])
 		} else {
-			laneOf[key] = laneCount
-		}
-	}
-	if len(keys) > laneCount {
-		names = append(names, fmt.Sprintf("%d other rooms", len(keys)-laneCount))
-		turns = append(turns, 0)
-		for _, k := range keys[laneCount:] {
-			turns[laneCount] += count[k]
+			laneOf[key] = -1
 		}
 	}
 	n := len(tl.Loc)
 	per = 1
 	for {
 		lanes = make([][][2]int, len(names))
-		most := 0
+		total := 0
 		for b := 0; b < n; b += per {
 			seen := map[int]bool{}
 			for i := b; i < min(b+per, n); i++ {
-				if l := tl.Loc[i]; l != "" {
-					seen[laneOf[l]] = true
+				if k, ok := laneOf[tl.Loc[i]]; ok && k >= 0 {
+					seen[k] = true
 				}
 			}
 			for k := range seen {
@@ -565,12 +648,12 @@ func roomLanes(tl *Timeline) (lanes [][][2]int, names []string, turns []int, per
 					segs[m-1][1] = to
 				} else {
 					segs = append(segs, [2]int{from, to})
+					total++
 				}
 				lanes[k] = segs
-				most = max(most, len(segs))
 			}
 		}
-		if most <= MaxChartPoints {
+		if total <= MaxChartPoints {
 			return lanes, names, turns, per
 		}
 		per *= 2
