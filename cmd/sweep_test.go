@@ -42,7 +42,7 @@ func TestSweepFlags(t *testing.T) {
 		{"unknown flag", []string{"--max-stuk", "30", log}, "unknown flag: --max-stuk"},
 		{"bad list", []string{"--max-stuck", "30,abc", log}, `--max-stuck "30,abc": must be an integer, got "abc"`},
 		{"empty item", []string{"--check-interval", "5,,10", log}, `--check-interval "5,,10": empty value in the list`},
-		{"out of bounds", []string{"--warning-threshold", "-1", log}, `--warning-threshold "-1": must be >= 0, got -1`},
+		{"out of bounds", []string{"--warning-threshold", "-1", log}, `--warning-threshold "-1": must be in [5, 100], got -1`},
 		{"bad range", []string{"--max-stuck", "80:20:10", log}, `--max-stuck "80:20:10": range "80:20:10": start is above stop`},
 		{"zero step", []string{"--max-stuck", "20:80:0", log}, `--max-stuck "20:80:0": range "20:80:0": step must be positive`},
 		{"grid without =", []string{"--grid", "max_turns_stuck", log}, `--grid "max_turns_stuck": want key=values, e.g. max_turns_stuck=30,40,50`},

@@ -172,6 +172,7 @@ type slot struct {
 	rdcLoc           string
 
 	objectives, rejections, llmCalls int
+	rejected                         []string // action_rejected.action, in log order
 
 	// redo gathers events of this turn logged after its turn_completed:
 	// a restarted run logging the turn again replaces this record when
@@ -187,6 +188,7 @@ type slot struct {
 func (s *slot) merge(r *slot) {
 	s.objectives += r.objectives
 	s.rejections += r.rejections
+	s.rejected = append(s.rejected, r.rejected...)
 	s.llmCalls += r.llmCalls
 	if !s.hasFASAction {
 		s.fasAction, s.hasFASAction = r.fasAction, r.hasFASAction
@@ -400,7 +402,11 @@ func (b *builder) event(w *wireEvent, source string, lineNo int) (reason string)
 			b.nameRoom(id, get(func(e *wireEvent) json.RawMessage { return e.LocationName }))
 		}
 	case "action_rejected":
-		b.slotFor(turnOf(), lineNo, false).rejections++
+		s := b.slotFor(turnOf(), lineNo, false)
+		s.rejections++
+		if a, ok := text(get(func(e *wireEvent) json.RawMessage { return e.Action })); ok {
+			s.rejected = append(s.rejected, a)
+		}
 	case "llm_call":
 		b.llmLogged = true
 		b.slotFor(turnOf(), lineNo, false).llmCalls++
@@ -623,6 +629,12 @@ func (b *builder) build(c *collector) *Episode {
 		tr := Turn{N: t}
 		if s != nil {
 			tr.Objectives, tr.Rejections, tr.LLMCalls = s.objectives, s.rejections, s.llmCalls
+			if len(s.rejected) > 0 {
+				if ep.Rejected == nil {
+					ep.Rejected = map[int][]string{}
+				}
+				ep.Rejected[t] = s.rejected
+			}
 		}
 		if s == nil || !s.completed {
 			// A gap: nothing changes, no action.

@@ -661,3 +661,32 @@ func TestIrrelevantLineEpisodeIDTopLevel(t *testing.T) {
 		t.Errorf("A final %v (want 4), B final %v (want 9)", eps[0].FinalScore(), eps[1].FinalScore())
 	}
 }
+
+// Rejected keeps the actions the critic rejected at each turn, in log
+// order, for action_novelty (RULES.md §7); a restarted run's record of a
+// turn replaces the first one's.
+func TestRejectedActions(t *testing.T) {
+	in := rtLine("action_rejected", "turn", 1, "action", "north") + "\n" +
+		rtLine("action_rejected", "turn_number", 1, "action", "Open Door") + "\n" +
+		rtLine("action_rejected", "turn", 1) + "\n" + // no action: counted, not listed
+		rtTurn("", 1, "look", 0, "Dam", 0.5) +
+		rtTurn("", 2, "look", 0, "Dam", 0.5) +
+		rtLine("action_rejected", "turn", 3, "action", "first run") + "\n" +
+		rtTurn("", 3, "x", 0, "Dam", 0.5) +
+		rtLine("action_rejected", "turn", 3, "action", "second run") + "\n" +
+		rtLine("final_action_selection", "turn", 3, "agent_action", "y") + "\n" +
+		rtTurn("", 3, "y", 0, "Dam", 0.5)
+	ep := rtOne(t, in)
+	want := map[int][]string{1: {"north", "Open Door"}, 3: {"second run"}}
+	if len(ep.Rejected) != len(want) {
+		t.Fatalf("Rejected = %v, want %v", ep.Rejected, want)
+	}
+	for n, w := range want {
+		if !slices.Equal(ep.Rejected[n], w) {
+			t.Errorf("Rejected[%d] = %q, want %q", n, ep.Rejected[n], w)
+		}
+	}
+	if tr := ep.Turn(1); tr.Rejections != 3 {
+		t.Errorf("turn 1: %d rejections, want 3", tr.Rejections)
+	}
+}

@@ -53,6 +53,11 @@ type Episode struct {
 	// ones logged for turns outside the table.
 	ObjectiveTurns []int
 
+	// Rejected maps a turn of the table to the actions the critic rejected
+	// before the executed one (action_rejected.action, in log order); turns
+	// without any are absent. action_novelty checks them too (RULES.md §7).
+	Rejected map[int][]string
+
 	// Tail counts events logged for turns after the last turn_completed
 	// (a crash mid-turn): they still happened after any termination.
 	TailRejections, TailLLMCalls int

@@ -157,6 +157,12 @@ func FieldValue(f *rules.Firing, field string) any {
 		return f.Action
 	case "rejected":
 		return f.Rejected
+	case "low_confidence":
+		// Always a boolean: without a logged confidence there is no
+		// adjusted value, so nothing could slip through the override.
+		return f.LowConfidence
+	case "proposal":
+		return f.Proposal
 	}
 	return nil
 }

@@ -20,7 +20,12 @@ func TestFiringJSON(t *testing.T) {
 			`{"turn":40,"rule":"progress_velocity","kind":"termination","turns_stuck":40,"score":5}`},
 		// No logged confidence: base and adjusted are null, not 0.
 		{rules.Firing{Turn: 3, Rule: rules.LocationRevisit, Kind: rules.Penalty, Location: "1", Visits: 1, Penalty: -0.2},
-			`{"turn":3,"rule":"location_revisit","kind":"penalty","location":"1","visits":1,"penalty":-0.2,"base":null,"adjusted":null}`},
+			`{"turn":3,"rule":"location_revisit","kind":"penalty","location":"1","visits":1,"penalty":-0.2,"base":null,"adjusted":null,"low_confidence":false}`},
+		// Below the override's 0.3: flagged, and it says nothing of rejection.
+		{rules.Firing{Turn: 5, Rule: rules.LocationRevisit, Kind: rules.Penalty, Location: "1", Visits: 2, Penalty: -0.4, HasBase: true, Base: 0.6, Adjusted: 0.2, LowConfidence: true},
+			`{"turn":5,"rule":"location_revisit","kind":"penalty","location":"1","visits":2,"penalty":-0.4,"base":0.6,"adjusted":0.2,"low_confidence":true}`},
+		{rules.Firing{Turn: 6, Rule: rules.ActionNovelty, Kind: rules.Hint, Action: "search", Proposal: rules.ProposalRejected},
+			`{"turn":6,"rule":"action_novelty","kind":"hint","action":"search","proposal":"rejected"}`},
 		{rules.Firing{Turn: 4, Rule: rules.Oscillation, Kind: rules.OscillationDetection, Pattern: [2]string{"1", "2"}},
 			`{"turn":4,"rule":"oscillation","kind":"detection","pattern":["1","2"]}`},
 	}

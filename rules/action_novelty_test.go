@@ -13,7 +13,14 @@ import (
 var rlNoveltySet = []*rules.Rule{rules.ActionNovelty}
 
 func rlHint(n int, action string) rules.Firing {
-	return rules.Firing{Turn: n, Rule: rules.ActionNovelty, Kind: rules.Hint, Action: action}
+	return rules.Firing{Turn: n, Rule: rules.ActionNovelty, Kind: rules.Hint, Action: action, Proposal: "executed"}
+}
+
+// rlHintRej is a hint about a proposal the critic rejected.
+func rlHintRej(n int, action string) rules.Firing {
+	f := rlHint(n, action)
+	f.Proposal = "rejected"
+	return f
 }
 
 // rlActs returns one turn per action, numbered from 1. "~" is a filled
@@ -112,6 +119,75 @@ func TestActionNovelty(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			got := rlRun(rlEp(c.turns), rlCfg(t, c.cfg...), rlNoveltySet)
+			rlExpect(t, got, c.want)
+		})
+	}
+}
+
+// RULES.md §7: every proposal is checked, the rejected ones of turn t (in
+// log order) before action(t); only executed actions enter the history.
+func TestActionNoveltyProposals(t *testing.T) {
+	cases := []struct {
+		name     string
+		cfg      []any
+		turns    []replay.Turn
+		rejected map[int][]string
+		want     []rules.Firing
+	}{
+		{
+			name:     "a rejected proposal repeating an executed action hints, normalised",
+			turns:    rlActs("a", "b"),
+			rejected: map[int][]string{2: {" A "}},
+			want:     []rules.Firing{rlHintRej(2, "a")},
+		},
+		{
+			name:     "rejected proposals in log order, then the executed action",
+			turns:    rlActs("a", "b", "a"),
+			rejected: map[int][]string{3: {"b", "x", "a"}},
+			want:     []rules.Firing{rlHintRej(3, "b"), rlHintRej(3, "a"), rlHint(3, "a")},
+		},
+		{
+			name:  "rejected actions never enter the history",
+			turns: rlActs("a", "b", "z"),
+			// z was only proposed at turn 2; turn 3 executes it for the first time.
+			rejected: map[int][]string{2: {"z", "z"}},
+		},
+		{
+			name:     "a turn's proposals are not compared with each other or its executed action",
+			turns:    rlActs("a", "z"),
+			rejected: map[int][]string{2: {"z", "z"}},
+		},
+		{
+			name:     "window 5 applies to rejected proposals",
+			cfg:      []any{"action_novelty_window", 5},
+			turns:    rlActs("a", "b", "c", "d", "e", "f", "g"),
+			rejected: map[int][]string{7: {"a", "b"}},
+			// last 5 executed before turn 7: b c d e f.
+			want: []rules.Firing{rlHintRej(7, "b")},
+		},
+		{
+			name:     "a turn without an executed action still checks its rejected proposals",
+			turns:    rlActs("a", "-", "a"),
+			rejected: map[int][]string{2: {"a"}},
+			want:     []rules.Firing{rlHintRej(2, "a"), rlHint(3, "a")},
+		},
+		{
+			name:     "filled turns are skipped, their proposals too",
+			turns:    rlActs("a", "~", "b"),
+			rejected: map[int][]string{2: {"a"}},
+		},
+		{
+			name:     "enable_exploration_hints=false",
+			cfg:      []any{"enable_exploration_hints", false},
+			turns:    rlActs("a", "b"),
+			rejected: map[int][]string{2: {"a"}},
+		},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			ep := rlEp(c.turns)
+			ep.Rejected = c.rejected
+			got := rlRun(ep, rlCfg(t, c.cfg...), rlNoveltySet)
 			rlExpect(t, got, c.want)
 		})
 	}

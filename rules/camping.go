@@ -6,9 +6,9 @@ import (
 
 // Keys of camping.
 var (
-	campingThreshold     = intParam("camping_threshold", 5, "visits within the window that mean camping", bound(1), nil)
-	campingWindow        = intParam("camping_window", 10, "recent locations examined", bound(1), nil)
-	campingReturnPenalty = floatParam("camping_return_penalty", -0.6, "added to the confidence of an action returning to the camped location", bound(-1), bound(0))
+	campingThreshold     = unread(intParam("camping_threshold", 5, "visits within the window that mean camping", bound(1), nil), liveWithoutDesign)
+	campingWindow        = unread(intParam("camping_window", 10, "recent locations examined", bound(1), nil), liveWithoutDesign)
+	campingReturnPenalty = unread(floatParam("camping_return_penalty", -0.6, "added to the confidence of an action returning to the camped location", bound(-1), bound(0)), liveWithoutDesign)
 )
 
 // CampingDetection is the kind of camping.
@@ -17,12 +17,13 @@ var CampingDetection = &Kind{Name: "detection", Doc: "a location fills the windo
 // Camping is RULES.md section 5: repeated returns to one location.
 var Camping = &Rule{
 	Name:    "camping",
+	Origin:  OriginDesign,
 	Title:   "one location filling the recent window",
 	Section: "docs/rules.md#camping",
 	Doc: "Over the last camping_window turn-start locations (at least camping_threshold of them), counts " +
 		"each location; when the most frequent reaches camping_threshold the agent is camping there (on a " +
 		"tie, the location that appears first in the window). Runs with enable_loop_detection and feeds " +
-		"score_adjustment.",
+		"score_adjustment. A design proposal: ZorkGPT never shipped it.",
 	Params:  []*Param{campingThreshold.Param, campingWindow.Param, campingReturnPenalty.Param},
 	Kinds:   []*Kind{CampingDetection},
 	Enabled: enableLoopDetection.Get,

@@ -90,8 +90,10 @@ max_turns_stuck = 999
 
 func TestLoadFilePyproject(t *testing.T) {
 	cfg, path, warnings, err := cfLoad(t, "pyproject.toml", cfPyproject)
-	if err != nil || len(warnings) != 0 {
-		t.Fatalf("err %v, warnings %q", err, warnings)
+	// ZorkGPT does not read enable_velocity_detection (RULES.md §1).
+	wantWarn := path + ":13: enable_velocity_detection: ZorkGPT ignores this key; the live agent would terminate stuck episodes whatever this says"
+	if err != nil || len(warnings) != 1 || warnings[0] != wantWarn {
+		t.Fatalf("err %v, warnings %q, want [%q]", err, warnings, wantWarn)
 	}
 	for key, want := range map[string]any{
 		"enable_velocity_detection": true, "max_turns_stuck": 30, "stuck_check_interval": 10,
@@ -145,9 +147,11 @@ func TestLoadFileOwn(t *testing.T) {
 // key and the type wanted.
 func TestLoadFileTypeErrors(t *testing.T) {
 	bad := map[rules.Type][]struct{ lit, got string }{
-		rules.Int:   {{`"30"`, `string "30"`}, {`true`, `boolean true`}, {`2.5`, `2.5`}, {`[1]`, `an array`}, {`{ a = 1 }`, `a table`}, {`nan`, "NaN"}, {`inf`, "Inf"}},
-		rules.Float: {{`"0.5"`, `string "0.5"`}, {`false`, `boolean false`}, {`[0.5]`, `an array`}, {`nan`, "NaN"}, {`-inf`, "-Inf"}},
-		rules.Bool:  {{`1`, `integer 1`}, {`"true"`, `string "true"`}, {`0.0`, `number 0`}, {`[]`, `an array`}},
+		rules.Int: {{`"thirty"`, `string "thirty"`}, {`"30.5"`, `string "30.5"`}, {`""`, `string ""`}, {`true`, `boolean true`},
+			{`2.5`, `2.5`}, {`[1]`, `an array`}, {`{ a = 1 }`, `a table`}, {`nan`, "NaN"}, {`inf`, "Inf"}},
+		rules.Float: {{`"half"`, `string "half"`}, {`"nan"`, `string "nan"`}, {`false`, `boolean false`}, {`[0.5]`, `an array`}, {`nan`, "NaN"}, {`-inf`, "-Inf"}},
+		rules.Bool: {{`2`, `integer 2`}, {`-1`, `integer -1`}, {`"maybe"`, `string "maybe"`}, {`"truee"`, `string "truee"`},
+			{`0.0`, `number 0`}, {`1.0`, `number 1`}, {`[]`, `an array`}},
 	}
 	want := map[rules.Type]string{rules.Int: "must be an integer", rules.Float: "must be", rules.Bool: "must be true or false"}
 	for _, p := range rules.Params() {
@@ -286,7 +290,7 @@ func TestLoadFileNoTable(t *testing.T) {
 		t.Errorf("other file name: %v", err)
 	}
 	cfg, path, warnings, err := cfLoad(t, "pyproject.toml", "[tool.zorkgpt]\nmax_turns = 5\n[loop_break]\nmax_turns_stuck = 3\n")
-	if err != nil || len(warnings) != 1 || !strings.Contains(warnings[0], path+": no [tool.zorkgpt.loop_break] table; using defaults") {
+	if err != nil || len(warnings) != 1 || warnings[0] != path+": [tool.zorkgpt] has no loop_break table; ZorkGPT and loopbreak use the defaults" {
 		t.Errorf("pyproject without the table: %v %q", err, warnings)
 	}
 	if cfg.Value("max_turns_stuck") != 40 {
@@ -327,7 +331,7 @@ func TestLoadFileLineOfDottedKeys(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, path, _, err := cfLoad(t, tc.file, tc.content)
-			cfFileError(t, err, path, tc.line, "max_turns_stuck", "must be >= 1")
+			cfFileError(t, err, path, tc.line, "max_turns_stuck", "must be in [1, 1000]")
 		})
 	}
 }
@@ -368,8 +372,11 @@ func TestDiscover(t *testing.T) {
 		{"own", map[string]string{"loopbreak.toml": "[loop_break]\n"}, "loopbreak.toml"},
 		{"own wins", map[string]string{"loopbreak.toml": "", "pyproject.toml": cfPyproject}, "loopbreak.toml"},
 		{"pyproject with the table", map[string]string{"pyproject.toml": cfPyproject}, "pyproject.toml"},
-		{"pyproject without the table", map[string]string{"pyproject.toml": "[tool.zorkgpt]\nmax_turns = 5\n[loop_break]\nx = 1\n"}, ""},
-		{"pyproject with loop_break not a table", map[string]string{"pyproject.toml": "[tool.zorkgpt]\nloop_break = 5\n"}, ""},
+		// ZorkGPT's file without the loop-break table: returned, so that the
+		// load warns about it (a misspelt table is not silently skipped)
+		{"pyproject without the table", map[string]string{"pyproject.toml": "[tool.zorkgpt]\nmax_turns = 5\n[loop_break]\nx = 1\n"}, "pyproject.toml"},
+		{"pyproject with loop_break not a table", map[string]string{"pyproject.toml": "[tool.zorkgpt]\nloop_break = 5\n"}, "pyproject.toml"},
+		{"pyproject without [tool.zorkgpt]", map[string]string{"pyproject.toml": "[tool.black]\nline-length = 88\n[loop_break]\nx = 1\n"}, ""},
 		// an unparsable pyproject is returned so the load reports its error
 		{"invalid pyproject", map[string]string{"pyproject.toml": "[tool\n"}, "pyproject.toml"},
 		{"other files ignored", map[string]string{"setup.cfg": "[loop_break]\n", "config.toml": "[loop_break]\n"}, ""},
@@ -407,7 +414,7 @@ func ExampleLoadFile() {
 		fmt.Println(strings.TrimPrefix(err.Error(), dir+string(filepath.Separator)))
 	}
 	// Output:
-	// loopbreak.toml:2: max_turns_stuck must be >= 1, got 0
+	// loopbreak.toml:2: max_turns_stuck must be in [1, 1000], got 0
 	// loopbreak.toml:2: max_turns_stuck must be an integer, got string "forty"
 	// loopbreak.toml:2: location_revisit_window must be in [2, 20], got 25
 	// loopbreak.toml:2: unknown key max_turn_stuck (did you mean max_turns_stuck?)
@@ -440,7 +447,8 @@ func TestParamParseAndSetString(t *testing.T) {
 		{"max_turns_stuck=1e2", "", 100},
 		{"max_turns_stuck=abc", `--set max_turns_stuck: must be an integer, got "abc"`, nil},
 		{"max_turns_stuck=2.5", "--set max_turns_stuck: must be an integer, got 2.5", nil},
-		{"max_turns_stuck=0", "--set max_turns_stuck: must be >= 1, got 0", nil},
+		{"max_turns_stuck=0", "--set max_turns_stuck: must be in [1, 1000], got 0", nil},
+		{"max_turns_stuck=1001", "--set max_turns_stuck: must be in [1, 1000], got 1001", nil},
 		{"rejection_threshold=0.25", "", 0.25},
 		{"rejection_threshold=2", "--set rejection_threshold: must be in [0, 1], got 2", nil},
 		{"rejection_threshold=NaN", "--set rejection_threshold: must be a finite number, got NaN", nil},
@@ -469,7 +477,10 @@ func TestParamParseAndSetString(t *testing.T) {
 	if err := cfg.Set("camping_window", int64(12), rules.Source{Kind: "file", File: "f.toml"}); err != nil || cfg.Value("camping_window") != 12 || cfg.Source("camping_window").String() != "f.toml" {
 		t.Errorf("Set: %v", err)
 	}
-	if err := cfg.Set("camping_window", "12", rules.Source{}); err == nil || err.Error() != `camping_window must be an integer, got string "12"` {
+	if err := cfg.Set("camping_window", "12", rules.Source{}); err != nil || cfg.Value("camping_window") != 12 {
+		t.Errorf("Set string of an integer: %v", err)
+	}
+	if err := cfg.Set("camping_window", "twelve", rules.Source{}); err == nil || err.Error() != `camping_window must be an integer, got string "twelve"` {
 		t.Errorf("Set string: %v", err)
 	}
 	if err := cfg.Set("nope", 1, rules.Source{}); err == nil || !strings.HasPrefix(err.Error(), `unknown key "nope"`) {
@@ -494,7 +505,7 @@ func TestLoadFileLineAfterArrays(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, path, _, err := cfLoad(t, "loopbreak.toml", tc.content)
-			cfFileError(t, err, path, tc.line, "max_turns_stuck", "must be >= 1")
+			cfFileError(t, err, path, tc.line, "max_turns_stuck", "must be in [1, 1000]")
 		})
 	}
 }
@@ -511,7 +522,162 @@ func TestLoadFileLineAfterMultilineString(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, path, _, err := cfLoad(t, tc.file, tc.content)
-			cfFileError(t, err, path, tc.line, "max_turns_stuck", "must be >= 1")
+			cfFileError(t, err, path, tc.line, "max_turns_stuck", "must be in [1, 1000]")
 		})
 	}
+}
+
+// RULES.md §1, configuration parity: what ZorkGPT's loader coerces is
+// accepted, and each coercion is noted at its file, line and key.
+func TestLoadFileCoercions(t *testing.T) {
+	for _, tc := range []struct {
+		key, lit string
+		want     any
+		note     string // after "file:3: "
+	}{
+		{"max_turns_stuck", `40.0`, 40, `max_turns_stuck = 40.0: a float; ZorkGPT reads it as 40`},
+		{"max_turns_stuck", `"40"`, 40, `max_turns_stuck = "40": a string; ZorkGPT reads it as 40`},
+		{"stuck_check_interval", `"+5"`, 5, `stuck_check_interval = "+5": a string; ZorkGPT reads it as 5`},
+		{"location_revisit_penalty", `"-0.25"`, -0.25, `location_revisit_penalty = "-0.25": a string; ZorkGPT reads it as -0.25`},
+		{"enable_stuck_warnings", `0`, false, `enable_stuck_warnings = 0: an integer; ZorkGPT reads it as false`},
+		{"enable_stuck_warnings", `1`, true, `enable_stuck_warnings = 1: an integer; ZorkGPT reads it as true`},
+		{"enable_stuck_warnings", `"Yes"`, true, `enable_stuck_warnings = "Yes": a string; ZorkGPT reads it as true`},
+		{"enable_location_penalty", `"OFF"`, false, `enable_location_penalty = "OFF": a string; ZorkGPT reads it as false`},
+		{"enable_location_penalty", `"t"`, true, `enable_location_penalty = "t": a string; ZorkGPT reads it as true`},
+		{"enable_location_penalty", `"N"`, false, `enable_location_penalty = "N": a string; ZorkGPT reads it as false`},
+		{"enable_exploration_hints", `"0"`, false, `enable_exploration_hints = "0": a string; ZorkGPT reads it as false`},
+		{"enable_exploration_hints", `"True"`, true, `enable_exploration_hints = "True": a string; ZorkGPT reads it as true`},
+		// a key ZorkGPT does not read is coerced the same way, noted without
+		// claiming ZorkGPT reads it
+		{"camping_window", `"12"`, 12, `camping_window = "12": a string; read as 12`},
+		// no note: the value has the key's type (an integer for a number key
+		// is TOML's own spelling of 0.0)
+		{"max_turns_stuck", `40`, 40, ``},
+		{"location_revisit_penalty", `0`, 0.0, ``},
+		{"enable_stuck_warnings", `false`, false, ``},
+	} {
+		t.Run(tc.key+"="+tc.lit, func(t *testing.T) {
+			cfg, path, warnings, err := cfLoad(t, "loopbreak.toml", "[loop_break]\n\n"+tc.key+" = "+tc.lit+"\n")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := cfg.Value(tc.key); got != tc.want {
+				t.Errorf("%s = %v (%T), want %v (%T)", tc.key, got, got, tc.want, tc.want)
+			}
+			var want []string
+			if tc.note != "" {
+				want = []string{path + ":3: " + tc.note}
+			}
+			if strings.Join(warnings, "\n") != strings.Join(want, "\n") {
+				t.Errorf("warnings %q, want %q", warnings, want)
+			}
+		})
+	}
+	// Coerced values are range-checked like written ones.
+	_, path, _, err := cfLoad(t, "pyproject.toml", "[tool.zorkgpt.loop_break]\nstuck_warning_threshold = \"4\"\n")
+	cfFileError(t, err, path, 2, "stuck_warning_threshold", "must be in [5, 100], got 4")
+}
+
+// Keys ZorkGPT does not read are warned about in a pyproject.toml (the
+// live agent runs as if they were absent), never in loopbreak.toml; their
+// values still apply to the replay (a what-if).
+func TestLoadFileKeysZorkGPTIgnores(t *testing.T) {
+	const design = "ZorkGPT ignores this key; the live agent would run without oscillation and camping detection"
+	content := "[tool.zorkgpt.loop_break]\nenable_velocity_detection = false\nmax_turns_stuck = 30\nenable_loop_detection = true\n" +
+		"oscillation_return_penalty = -0.5\ncamping_threshold = 4\nrejection_threshold = 0.4\n"
+	cfg, path, warnings, err := cfLoad(t, "pyproject.toml", content)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{ // in file order
+		path + ":2: enable_velocity_detection: ZorkGPT ignores this key; the live agent would terminate stuck episodes whatever this says",
+		path + ":4: enable_loop_detection: " + design,
+		path + ":5: oscillation_return_penalty: " + design,
+		path + ":6: camping_threshold: " + design,
+		path + ":7: rejection_threshold: " + design,
+	}
+	if strings.Join(warnings, "\n") != strings.Join(want, "\n") {
+		t.Errorf("warnings:\n%s\nwant:\n%s", strings.Join(warnings, "\n"), strings.Join(want, "\n"))
+	}
+	if cfg.Value("enable_velocity_detection") != false || cfg.Value("camping_threshold") != 4 || cfg.Value("rejection_threshold") != 0.4 {
+		t.Errorf("values not applied: %v", cfg.Map())
+	}
+	own := strings.Replace(content, "[tool.zorkgpt.loop_break]", "[loop_break]", 1)
+	if _, _, warnings, err := cfLoad(t, "loopbreak.toml", own); err != nil || len(warnings) != 0 {
+		t.Errorf("loopbreak.toml: %v, warnings %q", err, warnings)
+	}
+	// Every design rule's key carries what the live agent does instead.
+	for _, r := range rules.Registry {
+		for _, p := range r.Params {
+			if (r.Origin == rules.OriginDesign) != (p.Unread != "") && p != rules.EnableVelocityDetection.Param {
+				t.Errorf("%s (%s rule): Unread %q", p.Key, r.Origin, p.Unread)
+			}
+		}
+	}
+}
+
+// A pyproject.toml with [tool.zorkgpt] but no loop_break table runs ZorkGPT
+// with its defaults; the warning names the nearest table, a likely typo.
+func TestLoadFileMissingLoopBreakTable(t *testing.T) {
+	for _, tc := range []struct {
+		name, content string
+		line          int
+		warn          string // "" when the load fails
+		errWant       string
+	}{
+		{name: "loop_breaker header", content: "[tool.zorkgpt]\nx = 1\n\n[tool.zorkgpt.loop_breaker]\nmax_turns_stuck = 30\n", line: 4,
+			warn: "[tool.zorkgpt] has no loop_break table but has loop_breaker: did you mean loop_break? ZorkGPT ignores loop_breaker and runs with the defaults; so does this analysis"},
+		{name: "loop-break as a dotted key", content: "[tool.zorkgpt]\nllm = { a = 1 }\nloop-break.max_turns_stuck = 30\n", line: 3,
+			warn: "[tool.zorkgpt] has no loop_break table but has loop-break: did you mean loop_break? ZorkGPT ignores loop-break and runs with the defaults; so does this analysis"},
+		{name: "LoopBreak inline", content: "[tool.zorkgpt]\nLoopBreak = { max_turns_stuck = 30 }\n", line: 2,
+			warn: "[tool.zorkgpt] has no loop_break table but has LoopBreak: did you mean loop_break? ZorkGPT ignores LoopBreak and runs with the defaults; so does this analysis"},
+		{name: "nearest of several", content: "[tool.zorkgpt.orchestrator]\na = 1\n[tool.zorkgpt.loopbreaks]\nb = 1\n[tool.zorkgpt.loopbreak.sub]\nc = 1\n", line: 5,
+			warn: "[tool.zorkgpt] has no loop_break table but has loopbreak: did you mean loop_break? ZorkGPT ignores loopbreak and runs with the defaults; so does this analysis"},
+		{name: "nothing near", content: "[tool.zorkgpt.orchestrator]\nmax_turns_per_episode = 500\n",
+			warn: "[tool.zorkgpt] has no loop_break table; ZorkGPT and loopbreak use the defaults"},
+		{name: "no [tool.zorkgpt] at all", content: "[tool.black]\nline-length = 88\n",
+			warn: "no [tool.zorkgpt.loop_break] table; using defaults"},
+		{name: "loop_break not a table", content: "[tool.zorkgpt]\nloop_break = 5\n", line: 2,
+			errWant: "tool.zorkgpt.loop_break is integer 5, not a table"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg, path, warnings, err := cfLoad(t, "pyproject.toml", tc.content)
+			if tc.errWant != "" {
+				cfFileError(t, err, path, tc.line, "loop_break", tc.errWant)
+				return
+			}
+			loc := path
+			if tc.line > 0 {
+				loc = fmt.Sprintf("%s:%d", path, tc.line)
+			}
+			if err != nil || len(warnings) != 1 || warnings[0] != loc+": "+tc.warn {
+				t.Errorf("err %v, warnings %q, want [%q]", err, warnings, loc+": "+tc.warn)
+			}
+			if cfg.Value("max_turns_stuck") != 40 {
+				t.Errorf("max_turns_stuck = %v, want the default 40", cfg.Value("max_turns_stuck"))
+			}
+		})
+	}
+}
+
+// The notes and warnings users see, as the CLI prints them (after
+// "loopbreak: warning: ").
+func ExampleLoadFile_warnings() {
+	dir, _ := os.MkdirTemp("", "loopbreak-example")
+	defer os.RemoveAll(dir)
+	path := filepath.Join(dir, "pyproject.toml")
+	for _, content := range []string{
+		"[tool.zorkgpt.loop_break]\nmax_turns_stuck = \"40\"\nenable_stuck_warnings = \"yes\"\n",
+		"[tool.zorkgpt]\n\n[tool.zorkgpt.loop_breaker]\nmax_turns_stuck = 30\n",
+	} {
+		os.WriteFile(path, []byte(content), 0o644)
+		warnings, _ := rules.LoadFile(rules.Default(), path)
+		for _, w := range warnings {
+			fmt.Println(strings.TrimPrefix(w, dir+string(filepath.Separator)))
+		}
+	}
+	// Output:
+	// pyproject.toml:2: max_turns_stuck = "40": a string; ZorkGPT reads it as 40
+	// pyproject.toml:3: enable_stuck_warnings = "yes": a string; ZorkGPT reads it as true
+	// pyproject.toml:3: [tool.zorkgpt] has no loop_break table but has loop_breaker: did you mean loop_break? ZorkGPT ignores loop_breaker and runs with the defaults; so does this analysis
 }

@@ -28,6 +28,9 @@ func FuzzLoadConfig(f *testing.F) {
 		"[loop_break]\nmax_turns_stuck = = 3\n",
 		"[ tool . \"zorkgpt\" . loop_break ]\r\nmax_turns_stuck = 50\r\n",
 		"x = \"\"\"\n[loop_break]\n\"\"\"\n[loop_break]\nmax_turns_stuck = 2020-01-01\n",
+		"[tool.zorkgpt.loop_break]\nmax_turns_stuck = \"40\"\nenable_stuck_warnings = \"Yes\"\nenable_exploration_hints = 0\nlocation_revisit_penalty = \"-0.1\"\n",
+		"[tool.zorkgpt]\n[tool.zorkgpt.loop_breaker]\nmax_turns_stuck = 30\n",
+		"[tool.zorkgpt]\nloop_break = 5\n",
 		"",
 	} {
 		f.Add(s)

@@ -11,18 +11,30 @@ var (
 	locationRevisitWindow  = intParam("location_revisit_window", 5, "recent locations checked (current excluded)", bound(2), bound(20))
 )
 
+// OverrideConfidence is the critic confidence below which ZorkGPT's
+// rejection override may let a rejected action through (when it occurs at
+// most twice among the last 8 actions). The penalty lowers the critic's
+// confidence, never its score, so this override is its only live effect: a
+// penalty never rejects, and one leaving less is flagged low_confidence.
+const OverrideConfidence = 0.3
+
 // Penalty is the kind of location_revisit.
-var Penalty = &Kind{Name: "penalty", Doc: "the critic's confidence would have been lowered (adjusted is null when the log has no confidence)", Fields: []string{"location", "visits", "penalty", "base", "adjusted"}}
+// Its Doc stays one line (shell completion shows it); the rule's Doc says
+// what low_confidence means.
+var Penalty = &Kind{Name: "penalty", Doc: "the critic's confidence would have been lowered (adjusted is null when the log has no confidence)", Fields: []string{"location", "visits", "penalty", "base", "adjusted", "low_confidence"}}
 
 // LocationRevisit is RULES.md section 3: the revisit penalty (Phase 1B).
 var LocationRevisit = &Rule{
 	Name:    "location_revisit",
+	Origin:  OriginZorkGPT,
 	Title:   "penalty on the critic's confidence for revisiting a recent location",
 	Section: "docs/rules.md#location_revisit",
 	Doc: "Keeps the last 20 turn-start locations. At each turn it counts how often the current location " +
 		"occurs among the location_revisit_window entries before it (the current entry excluded); each " +
 		"occurrence costs location_revisit_penalty on the critic's confidence, clamped to [0, 1]. " +
-		"Turns whose location is unknown are not recorded.",
+		"Turns whose location is unknown are not recorded. The penalty lowers confidence, not the critic's " +
+		"score, so it never rejects an action; below 0.3 it is flagged low_confidence (ZorkGPT's rejection " +
+		"override could then let a rejected action through).",
 	Params:  []*Param{enableLocationPenalty.Param, locationRevisitPenalty.Param, locationRevisitWindow.Param},
 	Kinds:   []*Kind{Penalty},
 	Enabled: enableLocationPenalty.Get,
@@ -65,6 +77,7 @@ func (r *locationRevisit) Step(t *replay.Turn, env *Env) {
 	f := Firing{Turn: t.N, Rule: LocationRevisit, Kind: Penalty, Location: t.LocStart, Visits: visits, Penalty: r.penalty * float64(visits)}
 	if t.HasBase {
 		f.HasBase, f.Base, f.Adjusted = true, t.Base, clamp01(t.Base+f.Penalty)
+		f.LowConfidence = f.Adjusted < OverrideConfidence
 	}
 	env.Report(f)
 }

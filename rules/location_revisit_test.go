@@ -24,10 +24,24 @@ func rlPenaltyB(n int, loc string, visits int, penalty, base, adjusted float64) 
 	return f
 }
 
+// rlLow flags a penalty firing low_confidence (adjusted < 0.3).
+func rlLow(f rules.Firing) rules.Firing {
+	f.LowConfidence = true
+	return f
+}
+
 // rlWithBase gives every turn of a table the same base confidence.
 func rlWithBase(turns []replay.Turn, base float64) []replay.Turn {
 	for i := range turns {
 		turns[i] = rlB(turns[i], base)
+	}
+	return turns
+}
+
+// rlBases gives each turn its base confidence, in order.
+func rlBases(turns []replay.Turn, bases ...float64) []replay.Turn {
+	for i, b := range bases {
+		turns[i] = rlB(turns[i], b)
 	}
 	return turns
 }
@@ -97,8 +111,8 @@ func TestLocationRevisit(t *testing.T) {
 			name:  "adjusted clamped to 0",
 			turns: rlWithBase(rlPath("A", "B", "A", "C", "A"), 0.3),
 			want: []rules.Firing{
-				rlPenaltyB(3, "A", 1, -0.2, 0.3, 0.1),
-				rlPenaltyB(5, "A", 2, -0.4, 0.3, 0),
+				rlLow(rlPenaltyB(3, "A", 1, -0.2, 0.3, 0.1)),
+				rlLow(rlPenaltyB(5, "A", 2, -0.4, 0.3, 0)),
 			},
 		},
 		{
@@ -112,8 +126,31 @@ func TestLocationRevisit(t *testing.T) {
 			turns: rlWithBase(rlPath("A", "A", "A", "A"), 0.9),
 			want: []rules.Firing{
 				rlPenaltyB(2, "A", 1, -0.5, 0.9, 0.4),
-				rlPenaltyB(3, "A", 2, -1.0, 0.9, 0),
-				rlPenaltyB(4, "A", 3, -1.5, 0.9, 0),
+				rlLow(rlPenaltyB(3, "A", 2, -1.0, 0.9, 0)),
+				rlLow(rlPenaltyB(4, "A", 3, -1.5, 0.9, 0)),
+			},
+		},
+		{
+			name:  "low_confidence: adjusted below 0.3, not at 0.3",
+			turns: rlBases(rlPath("A", "A", "A", "A"), 0.9, 0.5, 0.45, 0.5),
+			// base 0.5 - 0.2 = 0.3 (not below); 0.45 - 0.2*2 = 0.05 (below);
+			// 0.5 - 0.2*3 = -0.1, clamped to 0 (below).
+			want: []rules.Firing{
+				rlPenaltyB(2, "A", 1, -0.2, 0.5, 0.3),
+				rlLow(rlPenaltyB(3, "A", 2, -0.4, 0.45, 0.05)),
+				rlLow(rlPenaltyB(4, "A", 3, -0.6, 0.5, 0)),
+			},
+		},
+		{
+			name: "low_confidence needs a base: 0.7 - 0.2 is not low, a turn without base never is",
+			turns: func() []replay.Turn {
+				ts := rlPath("A", "A", "A")
+				ts[1] = rlB(ts[1], 0.7)
+				return ts
+			}(),
+			want: []rules.Firing{
+				rlPenaltyB(2, "A", 1, -0.2, 0.7, 0.5),
+				rlPenalty(3, "A", 2, -0.4),
 			},
 		},
 		{

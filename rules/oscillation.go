@@ -7,10 +7,14 @@ import (
 // Keys of oscillation; enable_loop_detection also turns on camping and
 // score_adjustment.
 var (
-	enableLoopDetection         = boolParam("enable_loop_detection", "replay oscillation, camping and their score adjustments (rules 4-6)")
-	oscillationReturnPenalty    = floatParam("oscillation_return_penalty", -0.8, "added to the confidence of an action returning into the pattern", bound(-1), bound(0))
-	oscillationExplorationBonus = floatParam("oscillation_exploration_bonus", 0.5, "added to the confidence of an action leaving the pattern", bound(0), bound(1))
+	enableLoopDetection         = unread(boolParam("enable_loop_detection", "replay oscillation, camping and their score adjustments (rules 4-6)"), liveWithoutDesign)
+	oscillationReturnPenalty    = unread(floatParam("oscillation_return_penalty", -0.8, "added to the confidence of an action returning into the pattern", bound(-1), bound(0)), liveWithoutDesign)
+	oscillationExplorationBonus = unread(floatParam("oscillation_exploration_bonus", 0.5, "added to the confidence of an action leaving the pattern", bound(0), bound(1)), liveWithoutDesign)
 )
+
+// liveWithoutDesign is what the live agent does with the design rules'
+// keys: ZorkGPT never shipped rules 4-6, and its loader ignores them.
+const liveWithoutDesign = "run without oscillation and camping detection"
 
 // OscillationDetection is the kind of oscillation.
 var OscillationDetection = &Kind{Name: "detection", Doc: "the last four locations form A-B-A-B", Fields: []string{"pattern"}}
@@ -18,11 +22,12 @@ var OscillationDetection = &Kind{Name: "detection", Doc: "the last four location
 // Oscillation is RULES.md section 4: A-B-A-B detection (design spec).
 var Oscillation = &Rule{
 	Name:    "oscillation",
+	Origin:  OriginDesign,
 	Title:   "A-B-A-B movement between two locations",
 	Section: "docs/rules.md#oscillation",
 	Doc: "Keeps the last 20 turn-start locations and detects an oscillation when the last four read " +
 		"A, B, A, B with A != B. The pattern [A, B] feeds score_adjustment, which penalises actions " +
-		"leading back into it and rewards actions leading away.",
+		"leading back into it and rewards actions leading away. A design proposal: ZorkGPT never shipped it.",
 	Params:  []*Param{enableLoopDetection.Param, oscillationReturnPenalty.Param, oscillationExplorationBonus.Param},
 	Kinds:   []*Kind{OscillationDetection},
 	Enabled: enableLoopDetection.Get,

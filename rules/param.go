@@ -34,6 +34,20 @@ type Param struct {
 	Type     Type
 	Default  any
 	Min, Max *float64 // inclusive bounds, nil when unbounded
+
+	// Unread is set for a key ZorkGPT's loader does not read: what the
+	// live agent does instead, whatever the key says. loopbreak still
+	// honours the key (a what-if) and warns when a pyproject.toml sets it.
+	Unread string
+}
+
+// param gives generic helpers the *Param inside a typed key.
+func (p *Param) param() *Param { return p }
+
+// unread marks a key ZorkGPT does not read (see Param.Unread).
+func unread[P interface{ param() *Param }](p P, live string) P {
+	p.param().Unread = live
+	return p
 }
 
 func bound(f float64) *float64 { return &f }
@@ -101,12 +115,23 @@ func (p *Param) Constraint() string {
 
 func fmtNum(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
 
-// Coerce converts a decoded TOML value (int64, float64, bool, ...) to the
-// parameter's type, then checks its bounds. An integral float is accepted
-// for an integer key and an integer for a number key, as ZorkGPT's own
-// loader does.
+// Coerce converts a decoded TOML value (int64, float64, bool, string, ...)
+// to the parameter's type, then checks its bounds. It accepts what
+// ZorkGPT's loader (pydantic, lax mode) accepts; see coerce.
 func (p *Param) Coerce(v any) (any, error) {
-	var out any
+	out, _, err := p.coerce(v)
+	return out, err
+}
+
+// coerce is Coerce that also says which coercion it applied ("" when v
+// already had the key's TOML type), for the note LoadFile writes: pydantic
+// accepts these silently, so a user may not know ZorkGPT reads "40" as 40.
+//   - integer key: an integral float (40.0), a string of an integer ("40");
+//   - number key: an integer (TOML's own 0 for 0.0, no note), a string of a
+//     finite number ("-0.2");
+//   - boolean key: the integers 0 and 1, and the strings true/false,
+//     yes/no, on/off, t/f, y/n, 1/0 in any case.
+func (p *Param) coerce(v any) (out any, how string, err error) {
 	switch p.Type {
 	case Int:
 		switch x := v.(type) {
@@ -116,14 +141,20 @@ func (p *Param) Coerce(v any) (any, error) {
 			out = int(x)
 		case float64:
 			if x != math.Trunc(x) || math.IsInf(x, 0) || math.IsNaN(x) {
-				return nil, fmt.Errorf("must be an integer, got %v", x)
+				return nil, "", fmt.Errorf("must be an integer, got %v", x)
 			}
 			if x >= math.MaxInt64 || x < math.MinInt64 {
-				return nil, fmt.Errorf("must be an integer that fits in 64 bits, got %v", x)
+				return nil, "", fmt.Errorf("must be an integer that fits in 64 bits, got %v", x)
 			}
-			out = int(x)
+			out, how = int(x), "a float"
+		case string:
+			i, perr := strconv.Atoi(x)
+			if perr != nil {
+				return nil, "", fmt.Errorf("must be an integer, got %s", describe(v))
+			}
+			out, how = i, "a string"
 		default:
-			return nil, fmt.Errorf("must be an integer, got %s", describe(v))
+			return nil, "", fmt.Errorf("must be an integer, got %s", describe(v))
 		}
 	case Float:
 		switch x := v.(type) {
@@ -133,23 +164,51 @@ func (p *Param) Coerce(v any) (any, error) {
 			out = float64(x)
 		case float64:
 			if math.IsInf(x, 0) || math.IsNaN(x) {
-				return nil, fmt.Errorf("must be a finite number, got %v", x)
+				return nil, "", fmt.Errorf("must be a finite number, got %v", x)
 			}
 			out = x
+		case string:
+			f, perr := strconv.ParseFloat(x, 64)
+			if perr != nil || math.IsInf(f, 0) || math.IsNaN(f) {
+				return nil, "", fmt.Errorf("must be a number, got %s", describe(v))
+			}
+			out, how = f, "a string"
 		default:
-			return nil, fmt.Errorf("must be a number, got %s", describe(v))
+			return nil, "", fmt.Errorf("must be a number, got %s", describe(v))
 		}
 	case Bool:
-		b, ok := v.(bool)
-		if !ok {
-			return nil, fmt.Errorf("must be true or false, got %s", describe(v))
+		switch x := v.(type) {
+		case bool:
+			out = x
+		case int64, int:
+			switch fmt.Sprint(x) {
+			case "0":
+				out, how = false, "an integer"
+			case "1":
+				out, how = true, "an integer"
+			default:
+				return nil, "", fmt.Errorf("must be true or false, got %s", describe(v))
+			}
+		case string:
+			b, ok := boolWords[strings.ToLower(x)]
+			if !ok {
+				return nil, "", fmt.Errorf("must be true or false, got %s", describe(v))
+			}
+			out, how = b, "a string"
+		default:
+			return nil, "", fmt.Errorf("must be true or false, got %s", describe(v))
 		}
-		out = b
 	}
 	if err := p.check(out); err != nil {
-		return nil, err
+		return nil, "", err
 	}
-	return out, nil
+	return out, how, nil
+}
+
+// boolWords are the strings pydantic reads as booleans, in lower case.
+var boolWords = map[string]bool{
+	"true": true, "yes": true, "on": true, "t": true, "y": true, "1": true,
+	"false": false, "no": false, "off": false, "f": false, "n": false, "0": false,
 }
 
 func describe(v any) string {

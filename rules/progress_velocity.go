@@ -10,9 +10,11 @@ import (
 // Keys of progress_velocity; analyze reads EnableObjectiveBasedProgress,
 // stuck_warnings reads MaxTurnsStuck.
 var (
-	EnableVelocityDetection      = boolParam("enable_velocity_detection", "replay stuck termination and countdown warnings (rules 1 and 2)")
-	MaxTurnsStuck                = intParam("max_turns_stuck", 40, "turns without progress before termination", bound(1), nil)
-	stuckCheckInterval           = intParam("stuck_check_interval", 10, "check every N turns (turn % N == 0)", bound(1), nil)
+	EnableVelocityDetection = unread(boolParam("enable_velocity_detection", "replay stuck termination and countdown warnings (rules 1 and 2)"),
+		"terminate stuck episodes whatever this says")
+	// Bounds are ZorkGPT's (its loader refuses a value outside them).
+	MaxTurnsStuck                = intParam("max_turns_stuck", 40, "turns without progress before termination", bound(1), bound(1000))
+	stuckCheckInterval           = intParam("stuck_check_interval", 10, "check every N turns (turn % N == 0)", bound(1), bound(100))
 	EnableObjectiveBasedProgress = boolParam("enable_objective_based_progress", "an objective completion resets the stuck timer too")
 )
 
@@ -27,6 +29,7 @@ var (
 // objective-based progress).
 var ProgressVelocity = &Rule{
 	Name:    "progress_velocity",
+	Origin:  OriginZorkGPT,
 	Title:   "stuck termination after max_turns_stuck turns without progress",
 	Section: "docs/rules.md#progress_velocity",
 	Doc: "Tracks the turn of the last progress: a score change (up or down) or, with objective-based " +

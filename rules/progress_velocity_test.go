@@ -176,6 +176,10 @@ func rlProject(t testing.TB, f rules.Firing) rules.Firing {
 			p.Action = f.Action
 		case "rejected":
 			p.Rejected = f.Rejected
+		case "low_confidence":
+			p.LowConfidence = f.LowConfidence
+		case "proposal":
+			p.Proposal = f.Proposal
 		default:
 			t.Fatalf("%s: field %q unknown to the tests", f.KindKey(), field)
 		}
@@ -225,6 +229,12 @@ func rlString(f rules.Firing) string {
 	}
 	if f.Rejected {
 		add("rejected", true)
+	}
+	if f.LowConfidence {
+		add("low_confidence", true)
+	}
+	if f.Proposal != "" {
+		add("proposal", f.Proposal)
 	}
 	return s
 }
@@ -414,11 +424,13 @@ func TestProgressVelocity(t *testing.T) {
 			want:  []rules.Firing{rlTerm(40, 40, 0), rlCheckpoint(40, 40, 0), rlCheckpoint(50, 50, 0)},
 		},
 		{
+			// The smallest max_turns_stuck ZorkGPT accepts: stuck_warning_threshold
+			// is at least 5 and below it.
 			name:  "interval 1",
-			cfg:   []any{"stuck_warning_threshold", 2, "max_turns_stuck", 3, "stuck_check_interval", 1},
-			turns: rlFlat(1, 5, 0),
+			cfg:   []any{"stuck_warning_threshold", 5, "max_turns_stuck", 6, "stuck_check_interval", 1},
+			turns: rlFlat(1, 8, 0),
 			want: []rules.Firing{
-				rlTerm(3, 3, 0), rlCheckpoint(3, 3, 0), rlCheckpoint(4, 4, 0), rlCheckpoint(5, 5, 0),
+				rlTerm(6, 6, 0), rlCheckpoint(6, 6, 0), rlCheckpoint(7, 7, 0), rlCheckpoint(8, 8, 0),
 			},
 		},
 		{
@@ -442,7 +454,11 @@ func TestProgressVelocityConfig(t *testing.T) {
 		kv   []any
 	}{
 		{"max_turns_stuck == stuck_check_interval", []any{"stuck_warning_threshold", 5, "max_turns_stuck", 10, "stuck_check_interval", 10}},
-		{"stuck_check_interval 1", []any{"stuck_warning_threshold", 0, "max_turns_stuck", 1, "stuck_check_interval", 1}},
+		{"stuck_check_interval 1", []any{"stuck_warning_threshold", 5, "max_turns_stuck", 6, "stuck_check_interval", 1}},
+		// ZorkGPT's bounds (RULES.md §1, configuration parity), at their ends
+		{"max_turns_stuck 1000", []any{"max_turns_stuck", 1000}},
+		{"stuck_check_interval 100", []any{"max_turns_stuck", 100, "stuck_check_interval", 100}},
+		{"stuck_warning_threshold 100", []any{"max_turns_stuck", 101, "stuck_warning_threshold", 100}},
 	}
 	for _, c := range ok {
 		t.Run("accepted/"+c.name, func(t *testing.T) {
@@ -460,7 +476,19 @@ func TestProgressVelocityConfig(t *testing.T) {
 			[]any{"stuck_warning_threshold", 5, "max_turns_stuck", 9, "stuck_check_interval", 10}},
 		{"stuck_check_interval 0", []string{"stuck_check_interval"}, []any{"stuck_check_interval", 0}},
 		{"stuck_check_interval negative", []string{"stuck_check_interval"}, []any{"stuck_check_interval", -10}},
-		{"max_turns_stuck 0", []string{"max_turns_stuck"}, []any{"stuck_warning_threshold", 0, "stuck_check_interval", 1, "max_turns_stuck", 0}},
+		{"max_turns_stuck 0", []string{"max_turns_stuck"}, []any{"stuck_warning_threshold", 5, "stuck_check_interval", 1, "max_turns_stuck", 0}},
+		{"max_turns_stuck 1001", []string{"max_turns_stuck", "[1, 1000]"}, []any{"max_turns_stuck", 1001}},
+		{"stuck_check_interval 101", []string{"stuck_check_interval", "[1, 100]"}, []any{"max_turns_stuck", 200, "stuck_check_interval", 101}},
+		{"stuck_warning_threshold 4", []string{"stuck_warning_threshold", "[5, 100]"}, []any{"stuck_warning_threshold", 4}},
+		{"stuck_warning_threshold 101", []string{"stuck_warning_threshold", "[5, 100]"}, []any{"max_turns_stuck", 200, "stuck_warning_threshold", 101}},
+		// max_turns_stuck 5 leaves no valid stuck_warning_threshold (>= 5, < 5)
+		{"max_turns_stuck 5", []string{"stuck_warning_threshold", "max_turns_stuck"},
+			[]any{"stuck_warning_threshold", 5, "stuck_check_interval", 1, "max_turns_stuck", 5}},
+		// The cross-key checks hold with the features off, as in ZorkGPT.
+		{"velocity detection off, max_turns_stuck < stuck_check_interval", []string{"max_turns_stuck", "stuck_check_interval"},
+			[]any{"enable_velocity_detection", false, "stuck_warning_threshold", 5, "max_turns_stuck", 9, "stuck_check_interval", 10}},
+		{"stuck warnings off, threshold == max_turns_stuck", []string{"stuck_warning_threshold", "max_turns_stuck"},
+			[]any{"enable_stuck_warnings", false, "stuck_warning_threshold", 40}},
 	}
 	for _, c := range bad {
 		t.Run("rejected/"+c.name, func(t *testing.T) {

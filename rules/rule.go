@@ -21,6 +21,7 @@ type Rule struct {
 	Title   string   // one line
 	Doc     string   // one paragraph: what it does and when it fires
 	Section string   // where docs/rules.md documents it
+	Origin  string   // where the rule comes from: OriginZorkGPT, OriginDesign
 	Params  []*Param // configuration keys the rule owns (its enable key first)
 	Kinds   []*Kind  // what it reports
 
@@ -35,6 +36,18 @@ type Rule struct {
 	// New returns fresh per-episode state configured from cfg.
 	New func(cfg *Config, ep *replay.Episode) Stepper
 }
+
+// Origins. Outputs keep "what ZorkGPT would have done" apart from "what
+// the proposed rules add" (RULES.md, "Where each rule comes from"), so
+// every rule says which it is. Peer frameworks (generic, openhands,
+// gemini-cli) will add their own.
+const (
+	OriginZorkGPT = "zorkgpt" // deployed in ZorkGPT, checked against its code
+	OriginDesign  = "design"  // proposed by the loop-break design, never shipped
+)
+
+// origins lists the origins Validate accepts.
+var origins = map[string]bool{OriginZorkGPT: true, OriginDesign: true}
 
 // Kind documents one kind of firing and the fields it carries. Each kind
 // is a package-level value (Termination, Warning, ...) listed in its
@@ -76,8 +89,8 @@ var Registry = []*Rule{
 
 var identRE = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
 
-// Validate checks a registry: identifier names, docs, unique names and
-// keys, requirements listed earlier, defaults that satisfy their own
+// Validate checks a registry: identifier names, docs, known origins,
+// unique names and keys, requirements listed earlier, defaults that satisfy their own
 // constraints.
 func Validate(reg []*Rule) error {
 	names := map[string]bool{}
@@ -93,6 +106,9 @@ func Validate(reg []*Rule) error {
 		}
 		if r.Doc == "" || r.Title == "" {
 			return fmt.Errorf("rule %q: missing doc", r.Name)
+		}
+		if !origins[r.Origin] {
+			return fmt.Errorf("rule %q: unknown origin %q", r.Name, r.Origin)
 		}
 		if r.New == nil || r.Enabled == nil {
 			return fmt.Errorf("rule %q: missing New or Enabled", r.Name)
@@ -121,6 +137,11 @@ func Validate(reg []*Rule) error {
 			keys[p.Key] = r.Name
 			if err := p.check(p.Default); err != nil {
 				return fmt.Errorf("rule %q: default of %s: %v", r.Name, p.Key, err)
+			}
+			if r.Origin == OriginDesign && p.Unread == "" {
+				// ZorkGPT never shipped the design rules: a pyproject.toml
+				// setting their keys must be told the live agent ignores them.
+				return fmt.Errorf("rule %q: key %s of a design rule does not say what ZorkGPT does without it (Unread)", r.Name, p.Key)
 			}
 		}
 	}

@@ -1,6 +1,7 @@
 package rules_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/loopbreak/loopbreak/rules"
@@ -52,5 +53,55 @@ func TestTypedKeys(t *testing.T) {
 	}
 	if err := cfg.SetString("max_turns_stuk=5"); err == nil {
 		t.Error("a misspelt key was accepted")
+	}
+}
+
+// Every rule is labelled with its origin (RULES.md, "Where each rule comes
+// from"): rules 1, 2, 3 and 7 are ZorkGPT's, 4, 5 and 6 the design's.
+func TestOrigins(t *testing.T) {
+	want := map[*rules.Rule]string{
+		rules.ProgressVelocity: "zorkgpt",
+		rules.StuckWarnings:    "zorkgpt",
+		rules.LocationRevisit:  "zorkgpt",
+		rules.Oscillation:      "design",
+		rules.Camping:          "design",
+		rules.ScoreAdjustment:  "design",
+		rules.ActionNovelty:    "zorkgpt",
+	}
+	if len(want) != len(rules.Registry) {
+		t.Fatalf("registry has %d rules, the table %d", len(rules.Registry), len(want))
+	}
+	for r, o := range want {
+		if r.Origin != o {
+			t.Errorf("%s: origin %q, want %q", r.Name, r.Origin, o)
+		}
+	}
+}
+
+// Validate refuses a rule without a known origin.
+func TestValidateOrigin(t *testing.T) {
+	for _, origin := range []string{"", "ZorkGPT", "openhands"} {
+		r := *rules.ActionNovelty
+		r.Origin = origin
+		err := rules.Validate([]*rules.Rule{&r})
+		if err == nil || !strings.Contains(err.Error(), "origin") {
+			t.Errorf("origin %q: Validate = %v, want an origin error", origin, err)
+		}
+	}
+	r := *rules.ActionNovelty
+	if err := rules.Validate([]*rules.Rule{&r}); err != nil {
+		t.Errorf("copy of a registered rule: %v", err)
+	}
+}
+
+// Validate refuses a design rule's key that does not say what the live
+// agent does without it: a pyproject.toml setting it must be warned.
+func TestValidateDesignKeysUnread(t *testing.T) {
+	r := *rules.Camping
+	p := *r.Params[0]
+	p.Unread = ""
+	r.Params = []*rules.Param{&p}
+	if err := rules.Validate([]*rules.Rule{&r}); err == nil || !strings.Contains(err.Error(), "Unread") {
+		t.Errorf("Validate = %v, want an error about %s", err, p.Key)
 	}
 }

@@ -23,10 +23,12 @@ type Firing struct {
 	Penalty         float64
 	Base, Adjusted  float64
 	HasBase         bool // false: no confidence in the log, Base/Adjusted unknown
+	LowConfidence   bool // location_revisit/penalty: Adjusted < OverrideConfidence (needs HasBase)
 	Pattern         [2]string
 	Location        string
 	Destination     string
 	Action          string
+	Proposal        string // action_novelty/hint: ProposalExecuted or ProposalRejected
 	Rejected        bool
 }
 

@@ -8,7 +8,7 @@ import (
 
 // RejectionThreshold is score_adjustment's key; analyze reads it too (a
 // revisit penalty below it is counted apart).
-var RejectionThreshold = floatParam("rejection_threshold", 0.5, "an adjusted confidence below this rejects the action", bound(0), bound(1))
+var RejectionThreshold = unread(floatParam("rejection_threshold", 0.5, "an adjusted confidence below this rejects the action", bound(0), bound(1)), liveWithoutDesign)
 
 // Adjustment is the kind of score_adjustment.
 var Adjustment = &Kind{Name: "adjustment", Doc: "the critic's confidence would have been adjusted", Fields: []string{"action", "destination", "base", "adjusted", "rejected"}}
@@ -17,6 +17,7 @@ var Adjustment = &Kind{Name: "adjustment", Doc: "the critic's confidence would h
 // applied when oscillation or camping is detected.
 var ScoreAdjustment = &Rule{
 	Name:    "score_adjustment",
+	Origin:  OriginDesign,
 	Title:   "penalty or bonus on the critic's confidence during oscillation or camping",
 	Section: "docs/rules.md#score_adjustment",
 	Doc: "Predicts where a movement action leads from the map learned on earlier turns of the episode " +
@@ -24,7 +25,7 @@ var ScoreAdjustment = &Rule{
 		"action back into the pattern loses oscillation_return_penalty and one leading elsewhere gains " +
 		"oscillation_exploration_bonus; during camping an action returning to the camped location loses " +
 		"camping_return_penalty. Below rejection_threshold the action would have been rejected. Unknown " +
-		"destination or no logged confidence: no adjustment.",
+		"destination or no logged confidence: no adjustment. A design proposal: ZorkGPT never shipped it.",
 	Params:   []*Param{RejectionThreshold.Param},
 	Kinds:    []*Kind{Adjustment},
 	Requires: []*Rule{Oscillation, Camping},

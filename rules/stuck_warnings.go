@@ -9,7 +9,7 @@ import (
 // Keys of stuck_warnings; analyze reads StuckWarningThreshold.
 var (
 	enableStuckWarnings   = boolParam("enable_stuck_warnings", "replay countdown warnings")
-	StuckWarningThreshold = intParam("stuck_warning_threshold", 20, "turns stuck before warnings start", bound(0), nil)
+	StuckWarningThreshold = intParam("stuck_warning_threshold", 20, "turns stuck before warnings start", bound(5), bound(100))
 )
 
 // Warning is the kind of stuck_warnings.
@@ -18,6 +18,7 @@ var Warning = &Kind{Name: "warning", Doc: "a countdown warning would have been s
 // StuckWarnings is RULES.md section 2: countdown warnings (Phase 1C).
 var StuckWarnings = &Rule{
 	Name:    "stuck_warnings",
+	Origin:  OriginZorkGPT,
 	Title:   "countdown warnings once stuck for stuck_warning_threshold turns",
 	Section: "docs/rules.md#stuck_warnings",
 	Doc: "At the start of each turn, before the stuck timer sees the turn, computes how long the episode " +
