@@ -36,7 +36,7 @@ func asset(name string) string {
 // summarises), and names the MaxTitledRuns largest runs of each rule.
 const (
 	MaxChartPoints = 600
-	MaxTitledRuns  = 3
+	MaxTitledRuns  = 2
 	maxRejectMarks = 40
 )
 
@@ -80,6 +80,7 @@ type htmlPage struct {
 	Footer   string
 	CSS      template.CSS
 	JS       template.JS
+	Frame    template.HTML // shared by the timelines
 }
 
 // HTMLReport collects analysed episodes and writes them as one page: a
@@ -150,6 +151,9 @@ func (h *HTMLReport) Write(w io.Writer, t *analyze.Totals, errs []analyze.FileEr
 
 func writePage(w io.Writer, p *htmlPage) error {
 	p.CSS, p.JS = template.CSS(asset("report.css")), template.JS(asset("report.js"))
+	if len(p.Episodes) > 0 {
+		p.Frame = timelineFrame()
+	}
 	if p.Footer == "" {
 		p.Footer = "Written by loopbreak. Charts: score (solid line), stuck counter (lower line, dashed threshold), hatched stuck periods, warning bands by pattern (dots stagnation, stripes urgent, crosses critical), the cut (dashed red line), later check points (triangles), the live run's stop (dotted green line), runs of firings per rule, and a lane per most-visited room."
 	}
@@ -201,6 +205,42 @@ const (
 	laneCount = 4 // most-visited rooms with a lane
 	laneH     = 9 // a lane's pitch
 )
+
+// Vertical layout of a timeline, top to bottom; every chart shares it, so
+// charts compare at a glance and their fixed labels are drawn once per page
+// (timelineFrame).
+const (
+	marksY = 12  // check point triangles and labels
+	scoreY = 18  // score panel
+	scoreH = 70  //
+	warnY  = 92  // warning band
+	warnH  = 10  //
+	stuckY = 106 // stuck counter panel
+	stuckH = 44  //
+	rulesY = 156 // one row per strip rule
+	ruleH  = 11  //
+)
+
+// timelineFrame is what every timeline shares: the fixed labels and base
+// lines, defined once in the page and drawn by each chart with <use>.
+func timelineFrame() template.HTML {
+	var b svgBuilder
+	b.WriteString(`<g id="lb-frame" class="tl">`)
+	label := func(y int, s string) { b.f(`<text class="e" x="%d" y="%d">%s</text>`, svgLeft-4, y, s) }
+	label(scoreY+scoreH, "0")
+	label(warnY+8, "warnings")
+	label(stuckY+stuckH, "0")
+	b.f(`<path class="ax" d="M%d %dh%dM%d %dh%d`, svgLeft, scoreY+scoreH, plotW, svgLeft, stuckY+stuckH, plotW)
+	for k := range stripRules {
+		b.f("M%d %dh%d", svgLeft, rulesY+ruleH*k+ruleH/2, plotW)
+	}
+	b.WriteString(`"/>`)
+	for k, r := range stripRules {
+		label(rulesY+ruleH*k+8, stripNames[r])
+	}
+	b.WriteString(`</g>`)
+	return template.HTML(b.String())
+}
 
 // svgNum formats a coordinate compactly: whole units are fine on a
 // 900-unit chart and keep a report of 1,000 episodes small.
@@ -257,25 +297,7 @@ func timelineSVG(tl *Timeline, id string) (template.HTML, string) {
 	xi := func(turn int) string { return x(float64(turn)) }
 	xr := func(turn int) int { return int(math.Round(svgLeft + float64(turn-tl.First)/float64(span)*plotW)) }
 
-	// Vertical layout, top to bottom.
-	const (
-		marksY = 12  // check point triangles and labels
-		scoreY = 18  // score panel
-		scoreH = 70  //
-		warnY  = 92  // warning band
-		warnH  = 10  //
-		stuckY = 106 // stuck counter panel
-		stuckH = 44  //
-		rulesY = 156 // one row per strip rule
-		ruleH  = 11  //
-	)
-	var strips []*rules.Rule
-	for _, r := range stripRules {
-		if tl.Fired[r] != nil {
-			strips = append(strips, r)
-		}
-	}
-	roomsY := rulesY + ruleH*len(strips) + 6
+	roomsY := rulesY + ruleH*len(stripRules) + 6
 	lanes, laneNames, laneTurns, lanePer := roomLanes(tl)
 	axisY := roomsY + laneH*len(laneNames) + 4
 	height := axisY + 14
@@ -306,9 +328,8 @@ func timelineSVG(tl *Timeline, id string) (template.HTML, string) {
 	for _, s := range tl.Score {
 		top = max(top, s)
 	}
+	b.WriteString(`<use href="#lb-frame"/>`)
 	label(scoreY+8, "score "+Num(top))
-	label(scoreY+scoreH, "0")
-	b.f(`<path class="ax" d="M%d %dh%d"/>`, svgLeft, scoreY+scoreH, plotW)
 	// Lines are written with relative moves between whole-unit points:
 	// shorter than absolute ones, without drift.
 	path := func(class string, vals []float64, topV float64, y0, h int) bool {
@@ -337,7 +358,6 @@ func timelineSVG(tl *Timeline, id string) (template.HTML, string) {
 
 	// Warning bands: one path per urgency, patterned by level, its title
 	// listing the ranges.
-	label(warnY+8, "warnings")
 	for u := urgencyStagnation; u <= urgencyCritical; u++ {
 		var d strings.Builder
 		var ranges []string
@@ -368,8 +388,6 @@ func timelineSVG(tl *Timeline, id string) (template.HTML, string) {
 		stuckTop = max(stuckTop, stuck[i])
 	}
 	label(stuckY+8, "stuck "+strconv.Itoa(int(stuckTop)))
-	label(stuckY+stuckH, "0")
-	b.f(`<path class="ax" d="M%d %dh%d"/>`, svgLeft, stuckY+stuckH, plotW)
 	if tl.MaxStuck > 0 && stuckTop > 0 {
 		ty := float64(stuckY+stuckH) - float64(tl.MaxStuck)/stuckTop*stuckH
 		b.f(`<path class="th" d="M%d %sh%d"><title>max_turns_stuck = %d</title></path>`, svgLeft, svgNum(ty), plotW, tl.MaxStuck)
@@ -386,9 +404,8 @@ func timelineSVG(tl *Timeline, id string) (template.HTML, string) {
 		all = tl.Outcome.Story.Runs
 	}
 	rowOf := map[*rules.Rule]int{}
-	for k, r := range strips {
+	for k, r := range stripRules {
 		rowOf[r] = k
-		label(rulesY+ruleH*k+8, stripNames[r])
 		var mine []analyze.Run
 		var segs [][2]int // pixel spans, merged where runs at different places overlap
 		firings := 0
@@ -423,13 +440,6 @@ func timelineSVG(tl *Timeline, id string) (template.HTML, string) {
 		b.text(runsTitle(r, mine, firings, tl.ep))
 		b.WriteString(`</title></path>`)
 	}
-	if len(strips) > 0 {
-		b.f(`<path class="ax" d="`)
-		for k := range strips {
-			b.f("M%d %dh%d", svgLeft, rulesY+ruleH*k+ruleH/2, plotW)
-		}
-		b.WriteString(`"/>`)
-	}
 	// Adjustments that would reject belong to oscillation and camping runs
 	// (Story attributes them); their strip shows where they fell.
 	if c := tl.Fired[rules.ScoreAdjustment]; c != nil {
@@ -459,8 +469,8 @@ func timelineSVG(tl *Timeline, id string) (template.HTML, string) {
 	for k, name := range laneNames {
 		y := roomsY + laneH*k + laneH/2
 		short := name
-		if r := []rune(short); len(r) > 14 {
-			short = string(r[:13]) + "…"
+		if r := []rune(short); len(r) > 13 {
+			short = string(r[:12]) + "…"
 		}
 		b.f(`<text class="e s" x="%d" y="%d">`, svgLeft-4, y+3)
 		b.text(short)
@@ -509,19 +519,26 @@ func timelineSVG(tl *Timeline, id string) (template.HTML, string) {
 	}
 	if tl.LiveStop != 0 {
 		b.f(`<path class="live" d="M%s %dV%d"><title>the live run stopped at t=%d</title></path>`, xi(tl.LiveStop), scoreY-6, axisY, tl.LiveStop)
-		b.f(`<text class="e" x="%s" y="%d">live stop t=%d </text>`, xi(tl.LiveStop), marksY-3, tl.LiveStop)
+		b.f(`<text class="e cl lv" x="%d" y="%d">live stop t=%d</text>`, xr(tl.LiveStop)-3, scoreY+22, tl.LiveStop)
 	}
 	if tl.Cut != 0 {
 		b.f(`<path class="cut" d="M%s %dV%d"><title>the replay terminates at t=%d</title></path>`, xi(tl.Cut), scoreY-6, axisY, tl.Cut)
-		b.f(`<text x="%s" y="%d"> cut t=%d</text>`, xi(tl.Cut), marksY-3, tl.Cut)
+		// Inside the score panel, clear of the check point marks above it.
+		if cx := xr(tl.Cut); cx > svgW-70 {
+			b.f(`<text class="cl e" x="%d" y="%d">cut t=%d</text>`, cx-3, scoreY+10, tl.Cut) // left of a cut near the end
+		} else {
+			b.f(`<text class="cl" x="%d" y="%d">cut t=%d</text>`, cx+3, scoreY+10, tl.Cut)
+		}
 	}
 
 	// Turn axis.
 	b.f(`<path class="ax" d="M%d %dh%d"/>`, svgLeft, axisY, plotW)
-	step := niceStep(n, 10)
+	step := niceStep(n, 8)
+	b.f(`<g class="m" transform="translate(0 %d)">`, axisY+11)
 	for t := (tl.First + step - 1) / step * step; t <= tl.Last; t += step {
-		b.f(`<text class="m" x="%s" y="%d">%d</text>`, xi(t), axisY+11, t)
+		b.f(`<text x="%s">%d</text>`, xi(t), t)
 	}
+	b.WriteString(`</g>`)
 	label(axisY+11, "turn")
 	b.WriteString(`</svg>`)
 
