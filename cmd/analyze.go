@@ -64,7 +64,7 @@ func analyzeRun(opts *AnalyzeOptions) error {
 	if err != nil {
 		return err
 	}
-	files, err := opts.Input.findLogs(opts.Paths)
+	files, walkErrs, err := opts.Input.findLogs(opts.Paths, opts.IO.ErrOut)
 	if err != nil {
 		return err
 	}
@@ -79,7 +79,7 @@ func analyzeRun(opts *AnalyzeOptions) error {
 	var (
 		totals analyze.Totals
 		rows   []*analyze.Outcome
-		errs   []analyze.FileError
+		errs   = walkErrs // what the walk skipped, first
 		runErr error
 	)
 	// Text shows each episode's story; JSON lists its firings.

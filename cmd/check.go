@@ -147,7 +147,7 @@ func checkRun(opts *CheckOptions) error {
 	if err != nil {
 		return err
 	}
-	files, err := opts.Input.findLogs(opts.Paths)
+	files, walkErrs, err := opts.Input.findLogs(opts.Paths, opts.IO.ErrOut)
 	if err != nil {
 		return err
 	}
@@ -172,6 +172,7 @@ func checkRun(opts *CheckOptions) error {
 	if err != nil {
 		return err
 	}
+	res.Errors = append(walkErrs, res.Errors...) // what the walk skipped, first
 
 	out := opts.IO.Out
 	switch opts.Format {

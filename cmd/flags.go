@@ -1,12 +1,15 @@
 package cmd
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 
 	"github.com/spf13/pflag"
 
+	"github.com/loopbreak/loopbreak/analyze"
 	"github.com/loopbreak/loopbreak/replay"
 	"github.com/loopbreak/loopbreak/rules"
 )
@@ -79,15 +82,35 @@ func (in *inputFlags) register(fs *pflag.FlagSet) {
 func (in *inputFlags) options() replay.Options { return replay.Options{Strict: in.Strict} }
 
 // findLogs expands arguments; no log at all is an error worth exit 2.
-func (in *inputFlags) findLogs(args []string) ([]string, error) {
-	files, err := replay.FindLogs(args, in.IncludeTests)
+// What a directory walk skipped (an unreadable directory, a log-named pipe
+// or device) is reported on errOut and returned as file errors, like an
+// unreadable file; with --strict the first is fatal.
+func (in *inputFlags) findLogs(args []string, errOut io.Writer) ([]string, []analyze.FileError, error) {
+	files, skipped, err := replay.Find(args, in.IncludeTests)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	if len(files) == 0 {
-		return nil, fmt.Errorf("no episode logs (episode_log.jsonl[.gz]) found in %v", args)
+	if len(skipped) > 0 && in.Strict {
+		return nil, nil, skipped[0]
 	}
-	return files, nil
+	var errs []analyze.FileError
+	for _, e := range skipped {
+		fmt.Fprintf(errOut, "loopbreak: %v\n", e)
+		errs = append(errs, analyze.FileError{Source: skippedPath(e), Error: e.Error()})
+	}
+	if len(files) == 0 && len(errs) == 0 {
+		return nil, nil, fmt.Errorf("no episode logs (episode_log.jsonl[.gz]) found in %v", args)
+	}
+	return files, errs, nil
+}
+
+// skippedPath is the path a skipped entry's error names.
+func skippedPath(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Path
+	}
+	return ""
 }
 
 func checkFormat(format string, allowed ...string) error {

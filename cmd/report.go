@@ -62,14 +62,14 @@ func reportRun(opts *ReportOptions) error {
 	if err != nil {
 		return err
 	}
-	files, err := opts.Input.findLogs(opts.Paths)
+	files, walkErrs, err := opts.Input.findLogs(opts.Paths, opts.IO.ErrOut)
 	if err != nil {
 		return err
 	}
 	html := &report.HTMLReport{Title: opts.Title, MaxStuck: rules.MaxTurnsStuck.Get(cfg)}
 	var (
 		totals analyze.Totals
-		errs   []analyze.FileError
+		errs   = walkErrs // what the walk skipped, first
 		runErr error
 	)
 	aopts := analyze.Options{KeepFirings: true, Story: true}

@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
@@ -48,6 +49,19 @@ func TestReportInBrowser(t *testing.T) {
 	if code := Main([]string{"report", "-o", page, "../testdata/episodes"}, ios); code != 0 {
 		t.Fatalf("report: exit %d: %s", code, errOut)
 	}
+	// What the page must show: a row and a chart per episode, a cut per
+	// terminated one, as analyze counts them.
+	ios, _, out, _ := Test()
+	if code := Main([]string{"analyze", "--format", "json", "../testdata/episodes"}, ios); code != 0 {
+		t.Fatal("analyze failed")
+	}
+	var doc struct {
+		Totals struct{ Episodes, Terminated int }
+	}
+	if err := json.Unmarshal(out.Bytes(), &doc); err != nil || doc.Totals.Episodes < 8 {
+		t.Fatalf("analyze's totals %+v, %v", doc.Totals, err)
+	}
+	eps, terminated := doc.Totals.Episodes, doc.Totals.Terminated
 
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(exe),
@@ -98,14 +112,14 @@ func TestReportInBrowser(t *testing.T) {
 		what, js string
 		want     int
 	}{
-		{"charts", `document.querySelectorAll("svg.tl").length`, 8},
+		{"charts", `document.querySelectorAll("svg.tl").length`, eps},
 		// Drawn with a size, not only present in the DOM.
-		{"charts drawn", `[...document.querySelectorAll("svg.tl")].filter(s => s.getBoundingClientRect().width > 500 && s.getBoundingClientRect().height > 150).length`, 8},
-		{"score and stuck lines drawn", `[...document.querySelectorAll("svg.tl path.sc, svg.tl path.st")].filter(p => p.getBBox().width > 100).length`, 16},
-		{"charts with a title and description", `document.querySelectorAll("svg.tl[role=img] > title + desc").length`, 8},
-		{"episode rows", `document.querySelectorAll("#episodes tbody tr").length`, 8},
+		{"charts drawn", `[...document.querySelectorAll("svg.tl")].filter(s => s.getBoundingClientRect().width > 500 && s.getBoundingClientRect().height > 150).length`, eps},
+		{"score and stuck lines drawn", `[...document.querySelectorAll("svg.tl path.sc, svg.tl path.st")].filter(p => p.getBBox().width > 100).length`, 2 * eps},
+		{"charts with a title and description", `document.querySelectorAll("svg.tl[role=img] > title + desc").length`, eps},
+		{"episode rows", `document.querySelectorAll("#episodes tbody tr").length`, eps},
 		{"sort buttons", `document.querySelectorAll("#episodes thead th button").length`, 10},
-		{"cut lines", `document.querySelectorAll("svg.tl path.cut").length`, 3},
+		{"cut lines", `document.querySelectorAll("svg.tl path.cut").length`, terminated},
 	} {
 		if got := eval(c.js); got != c.want {
 			t.Errorf("%s: %d, want %d", c.what, got, c.want)
@@ -165,7 +179,12 @@ func TestReportInBrowser(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	episode, err := chromedp.Run(ctx, chromedp.Screenshot(chromedp.CSS(`#ep-3 figure`)))
+	// The README's picture: the incident of 2025-11-04T09:35:24.
+	anchor, err := chromedp.Run(ctx, chromedp.Evaluate[string](`[...document.querySelectorAll("section.episode")].find(s => s.querySelector("h2").textContent === "2025-11-04T09:35:24").id`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	episode, err := chromedp.Run(ctx, chromedp.Screenshot(chromedp.CSS("#"+anchor+" figure")))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -168,7 +168,7 @@ func sweepRun(opts *SweepOptions) error {
 	if err := sweep.CheckGrid(cfg, opts.Axes); err != nil {
 		return &usageError{err}
 	}
-	files, err := opts.Input.findLogs(opts.Paths)
+	files, walkErrs, err := opts.Input.findLogs(opts.Paths, ios.ErrOut)
 	if err != nil {
 		return err
 	}
@@ -188,6 +188,7 @@ func sweepRun(opts *SweepOptions) error {
 	if err != nil {
 		return err
 	}
+	res.Errors = append(walkErrs, res.Errors...) // what the walk skipped, first
 	if opts.HTML != "" {
 		if err := writeSweepHTML(ios, opts.HTML, res); err != nil || opts.HTML == "-" {
 			return err
