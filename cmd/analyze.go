@@ -43,6 +43,9 @@ penalties and warnings would have fired and what termination would have saved.`,
 			if err := checkColor(opts.Color); err != nil {
 				return err
 			}
+			if (opts.Chart || opts.ASCII) && opts.Format != "text" {
+				return usageErrorf("--chart and --ascii draw in the text report, not with --format %s", opts.Format)
+			}
 			if runF != nil {
 				return runF(opts)
 			}

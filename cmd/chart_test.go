@@ -42,3 +42,12 @@ func TestAnalyzeChart(t *testing.T) {
 		t.Errorf("--ascii: no ASCII cut mark:\n%s", out)
 	}
 }
+
+func TestAnalyzeChartFlags(t *testing.T) {
+	for _, args := range [][]string{{"--chart", "--format", "json"}, {"--ascii", "--format", "jsonl"}} {
+		code, _, stderr := run(t, "", "", append(append([]string{"analyze"}, args...), "x.jsonl")...)
+		if code != 2 || !strings.Contains(stderr, "--chart and --ascii draw in the text report, not with --format") {
+			t.Errorf("%v: exit %d, stderr %q", args, code, stderr)
+		}
+	}
+}

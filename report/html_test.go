@@ -207,7 +207,7 @@ func TestHTMLReportCharts(t *testing.T) {
 // A long episode is summarised: at most MaxChartPoints vertices per line,
 // MaxChartRuns runs, and the caption says so.
 func TestHTMLReportSummarisesLongEpisodes(t *testing.T) {
-	ep := &replay.Episode{ID: "long", LocationKey: replay.KeyRoomID, RecordedEnd: replay.EndMaxTurns}
+	ep := &replay.Episode{ID: `long <&"'> one`, LocationKey: replay.KeyRoomID, RecordedEnd: replay.EndMaxTurns}
 	for n := 1; n <= 5000; n++ {
 		loc := strconv.Itoa(n % 2) // oscillating all along
 		if n%50 < 20 {
@@ -228,6 +228,7 @@ func TestHTMLReportSummarisesLongEpisodes(t *testing.T) {
 		t.Fatalf("%d charts", len(svgs))
 	}
 	checkCoordinates(t, &svgs[0])
+	chartOf(t, svgs, `long <&"'> one`) // escaped, and read back whole
 	lanes := 0
 	svgs[0].walk(func(n *svgNode) {
 		switch n.attr("class") {
@@ -293,5 +294,20 @@ func TestSweepHTML(t *testing.T) {
 	}
 	if !strings.Contains(b.String(), `<tr class="rec">`) || !strings.Contains(b.String(), "recommended: ") {
 		t.Error("the recommendation is not marked in the table and chart")
+	}
+}
+
+// An episode without turns still gets its row and a sentence, no chart.
+func TestHTMLReportEmptyEpisode(t *testing.T) {
+	ep := &replay.Episode{ID: "E0", RecordedEnd: replay.EndUnknown}
+	h := &HTMLReport{MaxStuck: 40}
+	h.Add(analyze.Analyze(ep, rules.Default(), analyze.Options{KeepFirings: true, Story: true}), ep)
+	var b bytes.Buffer
+	if err := h.Write(&b, &analyze.Totals{Episodes: 1}, []analyze.FileError{{Source: "x.jsonl", Error: "gzip: invalid header"}}); err != nil {
+		t.Fatal(err)
+	}
+	page := b.String()
+	if strings.Contains(page, `<svg class="tl"`) || !strings.Contains(page, "No turns were recorded.") || !strings.Contains(page, "unreadable: x.jsonl: gzip: invalid header") {
+		t.Errorf("page of an empty episode:\n%s", page)
 	}
 }
