@@ -203,6 +203,36 @@ func TestReportInBrowser(t *testing.T) {
 	}
 	t.Logf("screenshots in %s", dir)
 
+	// The sweep page: its chart drawn, every configuration a point, the
+	// table sorting.
+	sweepPage := filepath.Join(dir, "sweep.html")
+	ios, _, _, errOut = Test()
+	if code := Main([]string{"sweep", "-q", "--max-stuck", "30:60:10", "--html", sweepPage, "../testdata/episodes"}, ios); code != 0 {
+		t.Fatalf("sweep: exit %d: %s", code, errOut)
+	}
+	if err := chromedp.Do(ctx, chromedp.Navigate("file://"+sweepPage), chromedp.WaitVisible(chromedp.CSS("#configurations"))); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		what, js string
+		want     int
+	}{
+		{"sweep charts drawn", `[...document.querySelectorAll("svg.sw")].filter(s => s.getBoundingClientRect().width > 500).length`, 1},
+		{"points", `document.querySelectorAll("svg.sw .pt, svg.sw .pf, svg.sw .base").length`, 5},
+		{"recommendation rings", `document.querySelectorAll("svg.sw .rec").length`, 1},
+		{"configuration rows", `document.querySelectorAll("#configurations tbody tr").length`, 5},
+	} {
+		if got := eval(c.js); got != c.want {
+			t.Errorf("%s: %d, want %d", c.what, got, c.want)
+		}
+	}
+	click(`#configurations thead th:nth-child(3) button`) // max stuck, ascending
+	click(`#configurations thead th:nth-child(3) button`) // descending
+	first, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector("#configurations tbody tr").cells[2].textContent`))
+	if err != nil || first != "60" {
+		t.Errorf("after sorting max stuck descending the first row has %q (%v), want 60", first, err)
+	}
+
 	cancel()
 	<-done
 	for _, p := range problems {

@@ -24,7 +24,11 @@ func WriteSweepHTML(w io.Writer, s *sweep.Result, title string) error {
 	hs.Chart, hs.Caption = sweepSVG(s)
 	cols := sweepColumns(s)
 	for _, c := range cols {
-		hs.Head = append(hs.Head, htmlHead{Text: c.head, Num: c.align == R})
+		head := c.head
+		if head == "" {
+			head = "rec." // the marker column: a sort button needs a name
+		}
+		hs.Head = append(hs.Head, htmlHead{Text: head, Num: c.align == R})
 	}
 	for i, r := range s.Rows {
 		row := htmlRow{Rec: r.Recommended}
