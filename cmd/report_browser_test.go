@@ -112,14 +112,15 @@ func TestReportInBrowser(t *testing.T) {
 		what, js string
 		want     int
 	}{
-		{"charts", `document.querySelectorAll("svg.tl").length`, eps},
+		{"charts", `document.querySelectorAll("svg.tl:not(.key)").length`, eps},
 		// Drawn with a size, not only present in the DOM.
-		{"charts drawn", `[...document.querySelectorAll("svg.tl")].filter(s => s.getBoundingClientRect().width > 500 && s.getBoundingClientRect().height > 150).length`, eps},
-		{"score and stuck lines drawn", `[...document.querySelectorAll("svg.tl path.sc, svg.tl path.st")].filter(p => p.getBBox().width > 100).length`, 2 * eps},
-		{"charts with a title and description", `document.querySelectorAll("svg.tl[role=img] > title + desc").length`, eps},
+		{"charts drawn", `[...document.querySelectorAll("svg.tl:not(.key)")].filter(s => s.getBoundingClientRect().width > 500 && s.getBoundingClientRect().height > 150).length`, eps},
+		{"score and stuck lines drawn", `[...document.querySelectorAll("svg.tl:not(.key) path.sc, svg.tl:not(.key) path.st")].filter(p => p.getBBox().width > 100).length`, 2 * eps},
+		{"charts with a title and description", `document.querySelectorAll("svg.tl:not(.key)[role=img] > title + desc").length`, eps},
 		{"episode rows", `document.querySelectorAll("#episodes tbody tr").length`, eps},
 		{"sort buttons", `document.querySelectorAll("#episodes thead th button").length`, 10},
-		{"cut lines", `document.querySelectorAll("svg.tl path.cut").length`, terminated},
+		{"cut lines", `document.querySelectorAll("svg.tl:not(.key) path.cut").length`, terminated},
+		{"key drawn", `[...document.querySelectorAll("svg.key")].filter(s => s.getBoundingClientRect().height > 20).length`, 1},
 	} {
 		if got := eval(c.js); got != c.want {
 			t.Errorf("%s: %d, want %d", c.what, got, c.want)

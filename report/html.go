@@ -81,6 +81,7 @@ type htmlPage struct {
 	CSS      template.CSS
 	JS       template.JS
 	Frame    template.HTML // shared by the timelines
+	Legend   template.HTML // the timelines' key, once above them
 }
 
 // HTMLReport collects analysed episodes and writes them as one page: a
@@ -152,7 +153,7 @@ func (h *HTMLReport) Write(w io.Writer, t *analyze.Totals, errs []analyze.FileEr
 func writePage(w io.Writer, p *htmlPage) error {
 	p.CSS, p.JS = template.CSS(asset("report.css")), template.JS(asset("report.js"))
 	if len(p.Episodes) > 0 {
-		p.Frame = timelineFrame()
+		p.Frame, p.Legend = timelineFrame(), timelineLegend()
 	}
 	if p.Footer == "" {
 		p.Footer = "Written by loopbreak. Charts: score (solid line), stuck counter (lower line, dashed threshold), hatched stuck periods, warning bands by pattern (dots stagnation, stripes urgent, crosses critical), the cut (dashed red line), later check points (triangles), the live run's stop (dotted green line), runs of firings per rule, and a lane per most-visited room."
@@ -239,6 +240,35 @@ func timelineFrame() template.HTML {
 		label(rulesY+ruleH*k+8, stripNames[r])
 	}
 	b.WriteString(`</g>`)
+	return template.HTML(b.String())
+}
+
+// timelineLegend is the key to every timeline, drawn with the charts' own
+// classes so it matches them, each sample named in words.
+func timelineLegend() template.HTML {
+	var b svgBuilder
+	b.WriteString(`<svg class="tl key" viewBox="0 0 900 44" role="img" aria-labelledby="lb-key"><title id="lb-key">Key to the timelines</title>`)
+	items := []struct{ sample, label string }{
+		{`<path class="sc" d="M0 6h24"/>`, "score"},
+		{`<path class="st" d="M0 10l24 -8"/>`, "stuck counter"},
+		{`<path class="th" d="M0 6h24"/>`, "max_turns_stuck"},
+		{`<rect class="sp" width="24" height="12"/>`, "stuck period"},
+		{`<path class="cut" d="M12 -2v16"/>`, "cut: replay stops"},
+		{`<path class="live" d="M12 -2v16"/>`, "live run stopped"},
+		{`<path class="ck" d="M12 12l-3 -6h6z"/>`, "later check point"},
+		{`<rect class="w1" width="24" height="10"/>`, "stagnation warning"},
+		{`<rect class="w2" width="24" height="10"/>`, "urgent warning"},
+		{`<rect class="w3" width="24" height="10"/>`, "critical warning"},
+		{`<path class="rr" d="M0 6h24"/>`, "run of firings"},
+		{`<path class="rj" d="M12 2l3 8h-6z"/>`, "would reject"},
+		{`<path class="ln" d="M0 6h24"/>`, "in a room"},
+	}
+	const perRow, colW = 7, 128
+	for i, it := range items {
+		x, y := (i%perRow)*colW, (i/perRow)*22+4
+		b.f(`<g transform="translate(%d %d)">%s<text x="30" y="10">%s</text></g>`, x, y, it.sample, it.label)
+	}
+	b.WriteString(`</svg>`)
 	return template.HTML(b.String())
 }
 

@@ -193,6 +193,17 @@ func TestHTMLReportCharts(t *testing.T) {
 	if !strings.Contains(page, "The live run stopped at t=80 too: replay and live run agree.") {
 		t.Error("no live-run agreement sentence")
 	}
+	// One key above the charts, well-formed, naming every mark.
+	key := regexp.MustCompile(`(?s)<svg class="tl key".*?</svg>`).FindString(page)
+	var k svgNode
+	if err := xml.Unmarshal([]byte(key), &k); err != nil {
+		t.Fatalf("key: %v", err)
+	}
+	for _, want := range []string{"stuck period", "critical warning", "cut: replay stops", "live run stopped", "would reject", "in a room"} {
+		if !strings.Contains(key, ">"+want+"<") {
+			t.Errorf("the key does not name %q", want)
+		}
+	}
 	// Self-contained: nothing fetched.
 	for _, bad := range []string{"<link", "src=", "@import", "url(http", "https://"} {
 		if strings.Contains(page, bad) {
