@@ -362,24 +362,28 @@ func timelineSVG(tl *Timeline, id string) (template.HTML, string) {
 	label(scoreY+8, "score "+Num(top))
 	// Lines are written with relative moves between whole-unit points:
 	// shorter than absolute ones, without drift.
+	// A value after turn t is drawn at the middle of t's slot; the line
+	// runs flat to both edges, so it spans the plot as the bands do.
+	xc := func(turn int) int {
+		return int(math.Round(svgLeft + (float64(turn-tl.First)+0.5)/float64(span)*plotW))
+	}
 	path := func(class string, vals []float64, topV float64, y0, h int) bool {
 		idx, v, summ := series(vals, MaxChartPoints)
-		b.f(`<path class="%s" d="`, class)
-		px, py := 0, 0
-		for k := range idx {
+		y := func(v float64) int {
 			yy := float64(y0 + h)
 			if topV > 0 {
-				yy -= max(0, v[k]) / topV * float64(h)
+				yy -= max(0, v) / topV * float64(h)
 			}
-			cx, cy := xr(tl.First+idx[k]), int(math.Round(yy))
-			if k == 0 {
-				b.f("M%d %d", cx, cy)
-			} else {
-				b.f("l%d %d", cx-px, cy-py)
-			}
+			return int(math.Round(yy))
+		}
+		px, py := svgLeft, y(v[0])
+		b.f(`<path class="%s" d="M%d %d`, class, px, py)
+		for k := range idx {
+			cx, cy := xc(tl.First+idx[k]), y(v[k])
+			b.f("l%d %d", cx-px, cy-py)
 			px, py = cx, cy
 		}
-		b.WriteString(`"/>`)
+		b.f(`h%d"/>`, svgLeft+plotW-px)
 		return summ
 	}
 	if path("sc", tl.Score, top, scoreY, scoreH) {
