@@ -180,6 +180,13 @@ func episodeSummary(o *analyze.Outcome, ep *replay.Episode) string {
 	if live := liveAgreement(o, ep); live != "" {
 		s += " " + live
 	}
+	if d := &ep.Diag; d.Skipped > 0 {
+		s += fmt.Sprintf(" %d of %d log lines unreadable and skipped", d.Skipped, d.Lines)
+		if len(d.Problems) > 0 {
+			s += " (first: " + d.Problems[0] + ")"
+		}
+		s += "."
+	}
 	return s
 }
 

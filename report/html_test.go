@@ -193,6 +193,9 @@ func TestHTMLReportCharts(t *testing.T) {
 	if !strings.Contains(page, "The live run stopped at t=80 too: replay and live run agree.") {
 		t.Error("no live-run agreement sentence")
 	}
+	if !strings.Contains(page, "1 of 124 log lines unreadable and skipped (first: ") {
+		t.Error("the episode with a truncated line does not say so")
+	}
 	// One key above the charts, well-formed, naming every mark.
 	key := regexp.MustCompile(`(?s)<svg class="tl key".*?</svg>`).FindString(page)
 	var k svgNode
