@@ -115,6 +115,13 @@ func (h *HTMLReport) Add(o *analyze.Outcome, ep *replay.Episode) {
 	if ep.HasLiveStop {
 		live = "t=" + strconv.Itoa(ep.LiveStopTurn)
 	}
+	switch l := o.Live; {
+	case l == nil:
+	case l.Agrees():
+		live = strings.TrimPrefix(live+", agrees", "-, ")
+	default:
+		live = strings.TrimPrefix(fmt.Sprintf("%s, disagrees (%d)", live, len(l.Disagreements)), "-, ")
+	}
 	// Sort keys only where the text is not itself the number.
 	num := func(s string) htmlCell { return htmlCell{Text: s} }
 	svg, caption := timelineSVG(tl, anchor)
@@ -123,13 +130,13 @@ func (h *HTMLReport) Add(o *analyze.Outcome, ep *replay.Episode) {
 		Cells: []htmlCell{
 			{Text: o.EpisodeID, Href: "#" + anchor},
 			num(strconv.Itoa(o.RecordedTurns)), num(Num(o.FinalScore)), {Text: o.RecordedEnd},
-			{Text: term, Sort: termSort}, num(saved), num(calls), num(forf), {Text: fals}, {Text: live, Sort: strings.TrimPrefix(strings.TrimPrefix(live, "-"), "t=")},
+			{Text: term, Sort: termSort}, num(saved), num(calls), num(forf), {Text: fals}, {Text: live},
 		},
 	})
 }
 
 var episodeHead = []htmlHead{{"episode", false}, {"turns", true}, {"final score", true}, {"ended by", false},
-	{"would terminate", true}, {"turns saved", true}, {"LLM calls saved", true}, {"score forfeited", true}, {"false termination", false}, {"live stop", true}}
+	{"would terminate", true}, {"turns saved", true}, {"LLM calls saved", true}, {"score forfeited", true}, {"false termination", false}, {"live run", false}}
 
 // Write writes the page with the corpus totals and unreadable files.
 func (h *HTMLReport) Write(w io.Writer, t *analyze.Totals, errs []analyze.FileError) error {
@@ -167,7 +174,9 @@ func episodeSummary(o *analyze.Outcome, ep *replay.Episode) string {
 	switch {
 	case o.Termination != nil:
 		s += fmt.Sprintf("Would terminate at t=%d (stuck %d turns at score %s), saving %d turns and %d LLM calls", o.Termination.Turn, o.Termination.TurnsStuck, Num(o.Termination.Score), o.TurnsSaved, o.LLMCallsSaved)
-		if o.FalseTermination {
+		if p := o.ProgressAfter; o.FalseTermination && p.Turn != 0 {
+			s += fmt.Sprintf("; a false termination: the score rose %s → %s at t=%d (score %s forfeited).", Num(o.Termination.Score), Num(p.Score), p.Turn, Num(o.ScoreForfeited))
+		} else if o.FalseTermination {
 			s += fmt.Sprintf("; a false termination: the recording made progress after t=%d (score %s forfeited).", o.Termination.Turn, Num(o.ScoreForfeited))
 		} else {
 			s += "; no progress after the cut."
@@ -190,8 +199,17 @@ func episodeSummary(o *analyze.Outcome, ep *replay.Episode) string {
 	return s
 }
 
-// liveAgreement compares the replay's cut with the live run's stop.
+// liveAgreement compares the replay with the live run: every logged
+// decision when the log has them (the text report's words), else only
+// the cut with the live stop.
 func liveAgreement(o *analyze.Outcome, ep *replay.Episode) string {
+	if o.Live != nil {
+		lines := liveLines(o.Live, o)
+		if len(lines) > 4 {
+			lines = append(lines[:3], "…")
+		}
+		return "Live run: " + strings.Join(lines, "; ") + "."
+	}
 	if !ep.HasLiveStop {
 		return ""
 	}
@@ -254,7 +272,7 @@ func timelineFrame() template.HTML {
 // classes so it matches them, each sample named in words.
 func timelineLegend() template.HTML {
 	var b svgBuilder
-	b.WriteString(`<svg class="tl key" viewBox="0 0 900 44" role="img" aria-labelledby="lb-key"><title id="lb-key">Key to the timelines</title>`)
+	b.f(`<svg class="tl key" viewBox="0 0 900 %d" role="img" aria-labelledby="lb-key"><title id="lb-key">Key to the timelines</title>`, 66)
 	items := []struct{ sample, label string }{
 		{`<path class="sc" d="M0 6h24"/>`, "score"},
 		{`<path class="st" d="M0 10l24 -8"/>`, "stuck counter"},
@@ -263,6 +281,8 @@ func timelineLegend() template.HTML {
 		{`<path class="cut" d="M12 -2v16"/>`, "cut: replay stops"},
 		{`<path class="live" d="M12 -2v16"/>`, "live run stopped"},
 		{`<path class="ck" d="M12 12l-3 -6h6z"/>`, "later check point"},
+		{`<circle class="pa" cx="12" cy="6" r="4"/>`, "progress after cut"},
+		{`<path class="ld" d="M9 3l6 6m0 -6l-6 6"/>`, "live differs"},
 		{`<rect class="w1" width="24" height="10"/>`, "stagnation warning"},
 		{`<rect class="w2" width="24" height="10"/>`, "urgent warning"},
 		{`<rect class="w3" width="24" height="10"/>`, "critical warning"},
@@ -558,6 +578,28 @@ func timelineSVG(tl *Timeline, id string) (template.HTML, string) {
 		}
 		b.f(`"><title>later check points: t=%s</title></path>`, strings.Join(ts, ", "))
 	}
+	if tl.Progress != 0 {
+		// The first progress after the cut, on the score line.
+		cy := float64(scoreY + scoreH)
+		if top > 0 {
+			cy -= max(0, tl.ProgressScore) / top * scoreH
+		}
+		b.f(`<circle class="pa" cx="%d" cy="%s" r="4"><title>the score rose to %s at t=%d, after the cut</title></circle>`, xc(tl.Progress), svgNum(cy), Num(tl.ProgressScore), tl.Progress)
+	}
+	if len(tl.LiveDisagree) > 0 {
+		// Crosses on the top row where the live run and the replay differ.
+		var ts []string
+		b.WriteString(`<path class="ld" d="`)
+		for k, d := range tl.LiveDisagree {
+			if k >= maxRejectMarks {
+				ts = append(ts, fmt.Sprintf("and %d more", len(tl.LiveDisagree)-k))
+				break
+			}
+			ts = append(ts, strconv.Itoa(d))
+			b.f("M%d %dl6 6m0 -6l-6 6", xc(d)-3, marksY-7)
+		}
+		b.f(`"><title>live run and replay differ at t=%s</title></path>`, strings.Join(ts, ", "))
+	}
 	if tl.LiveStop != 0 {
 		b.f(`<path class="live" d="M%s %dV%d"><title>the live run stopped at t=%d</title></path>`, xi(tl.LiveStop), scoreY-6, axisY, tl.LiveStop)
 		b.f(`<text class="e cl lv" x="%d" y="%d">live stop t=%d</text>`, xr(tl.LiveStop)-3, scoreY+22, tl.LiveStop)
@@ -598,14 +640,19 @@ func timelineCaption(tl *Timeline, notes []string) string {
 	}
 	if tl.Cut != 0 {
 		s += fmt.Sprintf("; the replay cuts at t=%d", tl.Cut)
-		if o.FalseTermination {
-			s += " and the score still rises after the cut"
+		if tl.Progress != 0 {
+			s += fmt.Sprintf(" and the score still rises after the cut, first at t=%d", tl.Progress)
+		} else if o.FalseTermination {
+			s += " and the recording still makes progress after the cut"
 		}
 	} else {
 		s += "; the replay never cuts"
 	}
 	if tl.LiveStop != 0 {
 		s += fmt.Sprintf("; the live run stopped at t=%d", tl.LiveStop)
+	}
+	if tl.Live != nil && !tl.Live.Agrees() {
+		s += fmt.Sprintf("; %d live decisions differ from the replay's", len(tl.Live.Disagreements))
 	}
 	s += "."
 	if len(notes) > 0 {

@@ -190,8 +190,21 @@ func TestHTMLReportCharts(t *testing.T) {
 	if c := classes(chartOf(t, svgs, "2025-11-06T08:00:00")); c["live"] != 1 {
 		t.Errorf("2025-11-06T08:00:00: no live stop: %v", c)
 	}
-	if !strings.Contains(page, "The live run stopped at t=80 too: replay and live run agree.") {
+	// Fidelity's facts: the live run's agreement in words and marks, the
+	// first progress after a false termination's cut.
+	if !strings.Contains(page, "Live run: terminated at t=80 (40 stuck) — the replay agrees.") {
 		t.Error("no live-run agreement sentence")
+	}
+	if c := classes(chartOf(t, svgs, "2025-11-10T21:05:00")); c["ld"] != 1 || c["live"] != 1 {
+		t.Errorf("2025-11-10T21:05:00 (a live stop the replay lacks): classes %v", c)
+	}
+	if c := classes(chartOf(t, svgs, "2025-11-04T09:35:24")); c["pa"] != 1 {
+		t.Errorf("2025-11-04T09:35:24: no mark of the progress after the cut: %v", c)
+	}
+	for _, want := range []string{"the score rose 10 → 15 at t=90", ">t=50, disagrees (1)<"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("page lacks %q", want)
+		}
 	}
 	if !strings.Contains(page, "1 of 124 log lines unreadable and skipped (first: ") {
 		t.Error("the episode with a truncated line does not say so")

@@ -29,6 +29,15 @@ type Timeline struct {
 	Checks   []int // check points after the cut
 	LiveStop int   // the live system's stuck_termination turn (0: none)
 
+	// Progress is the first turn after the cut whose score rose (0: none,
+	// the termination was not false), and the score it rose to.
+	Progress      int
+	ProgressScore float64
+	// LiveDisagree lists the turns where the live run's logged decisions
+	// and the replay's differ (RULES.md §10); Live is nil without any.
+	LiveDisagree []int
+	Live         *analyze.Live
+
 	// Fired counts, per turn index, the firings of each strip rule.
 	Fired map[*rules.Rule][]int
 
@@ -91,6 +100,19 @@ func NewTimeline(o *analyze.Outcome, ep *replay.Episode, maxStuck int) *Timeline
 	if ep.HasLiveStop {
 		tl.LiveStop = ep.LiveStopTurn
 	}
+	if o.FalseTermination && o.ProgressAfter.Turn != 0 {
+		tl.Progress, tl.ProgressScore = o.ProgressAfter.Turn, o.ProgressAfter.Score
+	}
+	if tl.Live = o.Live; o.Live != nil {
+		if o.Live.Stop != nil {
+			tl.LiveStop = o.Live.Stop.Turn
+		}
+		for _, d := range o.Live.Disagreements {
+			if k := len(tl.LiveDisagree); k == 0 || tl.LiveDisagree[k-1] != d.Turn {
+				tl.LiveDisagree = append(tl.LiveDisagree, d.Turn)
+			}
+		}
+	}
 	// The stuck counter is turns since the last reset; the timer starts
 	// at 0 (RULES.md §1), so a turn's counter is its number minus that.
 	last, fi := 0, 0
@@ -138,15 +160,17 @@ type TimelineOptions struct {
 
 // glyphs are the characters of one style of terminal timeline.
 type glyphs struct {
-	levels  []rune    // bar heights, empty to full
-	urgency [4]rune   // none, stagnation, urgent, critical
-	density [4]rune   // none, few, some, many firings in a column
-	cut     rune      // the termination
-	check   rune      // a later check point
-	live    rune      // the live run's stop
-	rule    rune      // the axis
-	tick    rune      // an axis tick
-	corner  [2]string // the label column's edge: plain, on the axis
+	levels   []rune    // bar heights, empty to full
+	urgency  [4]rune   // none, stagnation, urgent, critical
+	density  [4]rune   // none, few, some, many firings in a column
+	cut      rune      // the termination
+	check    rune      // a later check point
+	live     rune      // the live run's stop
+	progress rune      // the first progress after the cut
+	disagree rune      // a live decision the replay does not share
+	rule     rune      // the axis
+	tick     rune      // an axis tick
+	corner   [2]string // the label column's edge: plain, on the axis
 }
 
 var (
@@ -154,14 +178,14 @@ var (
 		levels:  []rune(" ▁▂▃▄▅▆▇█"),
 		urgency: [4]rune{' ', '░', '▒', '▓'},
 		density: [4]rune{' ', '·', '•', '●'},
-		cut:     '▼', check: '▽', live: '◆',
+		cut:     '▼', check: '▽', live: '◆', progress: '↑', disagree: '≠',
 		rule: '─', tick: '┬', corner: [2]string{"│", "└"},
 	}
 	asciiGlyphs = glyphs{
 		levels:  []rune(" .:-=+*#@"),
 		urgency: [4]rune{' ', '-', '=', '#'},
 		density: [4]rune{' ', '.', 'o', 'O'},
-		cut:     'X', check: '^', live: 'L',
+		cut:     'X', check: '^', live: 'L', progress: '+', disagree: '!',
 		rule: '-', tick: '+', corner: [2]string{"|", "+"},
 	}
 )
@@ -274,13 +298,21 @@ func WriteTimeline(w io.Writer, tl *Timeline, opts TimelineOptions) error {
 	for _, c := range tl.Checks {
 		marks[col(c)] = g.check
 	}
+	if tl.Progress != 0 {
+		marks[col(tl.Progress)] = g.progress
+	}
+	for _, d := range tl.LiveDisagree {
+		if d >= tl.First && d <= tl.Last {
+			marks[col(d)] = g.disagree
+		}
+	}
 	if tl.LiveStop >= tl.First && tl.LiveStop <= tl.Last {
 		marks[col(tl.LiveStop)] = g.live
 	}
 	if tl.Cut != 0 {
 		marks[col(tl.Cut)] = g.cut
 	}
-	if tl.Cut != 0 || tl.LiveStop != 0 {
+	if tl.Cut != 0 || tl.LiveStop != 0 || len(tl.LiveDisagree) > 0 {
 		row("cut", marks)
 	}
 	// One strip per rule that fired: how dense its firings are per column.
@@ -343,6 +375,16 @@ func WriteTimeline(w io.Writer, tl *Timeline, opts TimelineOptions) error {
 	}
 	if len(cut) > 0 {
 		leg = append(leg, strings.Join(cut, "  "))
+	}
+	if tl.Progress != 0 {
+		leg = append(leg, fmt.Sprintf("%c the score rose to %s at t=%d, after the cut", g.progress, Num(tl.ProgressScore), tl.Progress))
+	}
+	if l := tl.Live; l != nil {
+		if l.Agrees() {
+			leg = append(leg, fmt.Sprintf("live run: its %d logged decisions agree with the replay", l.Events))
+		} else {
+			leg = append(leg, fmt.Sprintf("live run: %c %d of its decisions differ from the replay's", g.disagree, len(l.Disagreements)))
+		}
 	}
 	if len(tl.Fired) > 0 {
 		leg = append(leg, fmt.Sprintf("firings per column %c few %c some %c most turns", g.density[1], g.density[2], g.density[3]))
