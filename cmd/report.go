@@ -89,6 +89,7 @@ func reportRun(opts *ReportOptions) error {
 			}
 			o := fr.Outcomes[i]
 			totals.Add(&o.Result, o.RecordedTurns, ep.Diag.Skipped)
+			totals.AddLive(o.Live)
 			html.Add(o, ep)
 		}
 		return true

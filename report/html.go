@@ -151,6 +151,9 @@ func (h *HTMLReport) Write(w io.Writer, t *analyze.Totals, errs []analyze.FileEr
 		Foot: []htmlCell{{Text: "total"}, {Text: strconv.Itoa(t.RecordedTurns)}, {}, {}, {Text: strconv.Itoa(t.Terminated)},
 			{Text: strconv.Itoa(t.TurnsSaved)}, {Text: strconv.Itoa(t.LLMCallsSaved)}, {Text: Num(t.ScoreForfeited)}, {Text: strconv.Itoa(t.FalseTerminations)}, {}},
 	}
+	if n := t.LiveDisagreements; n != nil && *n > 0 {
+		p.Intro = append(p.Intro, fmt.Sprintf("%d live runs disagree with the replay under this configuration (see each episode's live run).", *n))
+	}
 	if t.LinesSkipped > 0 {
 		p.Intro = append(p.Intro, fmt.Sprintf("%d unreadable lines skipped.", t.LinesSkipped))
 	}

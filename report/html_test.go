@@ -118,6 +118,7 @@ func bundledReport(t *testing.T) (string, int) {
 	analyze.Files(files, nil, replay.Options{}, 2, cfg, analyze.Options{KeepFirings: true, Story: true}, func(fr analyze.FileResult) bool {
 		for i, ep := range fr.Episodes {
 			tot.Add(&fr.Outcomes[i].Result, fr.Outcomes[i].RecordedTurns, ep.Diag.Skipped)
+			tot.AddLive(fr.Outcomes[i].Live)
 			h.Add(fr.Outcomes[i], ep)
 		}
 		return true
@@ -201,7 +202,7 @@ func TestHTMLReportCharts(t *testing.T) {
 	if c := classes(chartOf(t, svgs, "2025-11-04T09:35:24")); c["pa"] != 1 {
 		t.Errorf("2025-11-04T09:35:24: no mark of the progress after the cut: %v", c)
 	}
-	for _, want := range []string{"the score rose 10 → 15 at t=90", ">t=50, disagrees (1)<"} {
+	for _, want := range []string{"the score rose 10 → 15 at t=90", ">t=50, disagrees (1)<", "live runs disagree with the replay under this configuration"} {
 		if !strings.Contains(page, want) {
 			t.Errorf("page lacks %q", want)
 		}
