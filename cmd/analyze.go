@@ -19,6 +19,8 @@ type AnalyzeOptions struct {
 	Format  string // text, json, jsonl
 	Color   string // auto, always, never
 	Verbose bool
+	Chart   bool // --chart: the timeline even when stdout is not a terminal
+	ASCII   bool // --ascii: the timeline in plain characters
 	// Detail writes every episode in full when several are read (-v too);
 	// without it several episodes are only the corpus table.
 	Detail bool
@@ -47,6 +49,9 @@ penalties and warnings would have fired and what termination would have saved.`,
 			if err := checkColor(opts.Color); err != nil {
 				return err
 			}
+			if (opts.Chart || opts.ASCII) && opts.Format != "text" {
+				return usageErrorf("--chart and --ascii draw in the text report, not with --format %s", opts.Format)
+			}
 			if runF != nil {
 				return runF(opts)
 			}
@@ -59,6 +64,8 @@ penalties and warnings would have fired and what termination would have saved.`,
 	c.Flags().StringVar(&opts.Color, "color", "auto", "colour the text report: auto, always or never (auto honours NO_COLOR)")
 	c.Flags().BoolVarP(&opts.Verbose, "verbose", "v", false, "add the turn-by-turn trace and every run to the text report (implies --detail)")
 	c.Flags().BoolVar(&opts.Detail, "detail", false, "with several episodes, write each in full before the corpus table")
+	c.Flags().BoolVar(&opts.Chart, "chart", false, "draw each episode's timeline (default: only for a single episode on a terminal)")
+	c.Flags().BoolVar(&opts.ASCII, "ascii", false, "draw the timeline in plain ASCII characters")
 	return c
 }
 
@@ -73,10 +80,10 @@ func analyzeRun(opts *AnalyzeOptions) error {
 	}
 	out := opts.IO.Out
 	text := &report.Text{W: out, Color: opts.IO.ColorEnabled(opts.Color), Verbose: opts.Verbose,
-		Width: opts.IO.TerminalWidth(), Config: report.ConfigLine(cfgPath, cfg)}
+		Width: opts.IO.ReportWidth(), Config: report.ConfigLine(cfgPath, cfg)}
 	// Several logs are a corpus: its table first, an episode's detail only
 	// when asked for.
-	summaryOnly := len(files) > 1 && !opts.Detail && !opts.Verbose
+	summaryOnly := len(files) > 1 && !opts.Detail && !opts.Verbose && !opts.Chart
 	jw := &report.JSONWriter{Lines: opts.Format == "jsonl"}
 	begun := false // the JSON document starts with the first episode: no episodes, no output
 	lastPath := "" // the file being emitted, to name a failure in the document
@@ -109,6 +116,9 @@ func analyzeRun(opts *AnalyzeOptions) error {
 			if opts.Format == "text" {
 				if !summaryOnly {
 					runErr = text.Episode(o, ep)
+					if runErr == nil && showChart(opts, len(files), len(fr.Episodes)) {
+						runErr = writeChart(opts, o, ep, cfg)
+					}
 				}
 			} else {
 				if !begun {

@@ -17,11 +17,11 @@ type IOStreams struct {
 
 	StdoutTTY bool
 	StderrTTY bool
-	// Width overrides the terminal's width for stdout (tests: 120, 80,
-	// 60); it applies only when StdoutTTY.
-	Width int
 	// Getenv reads the environment (NO_COLOR); tests replace it.
 	Getenv func(string) string
+	// Width, when positive, is the terminal width tests pretend to have
+	// (text reports use it only when StdoutTTY: see ReportWidth).
+	Width int
 }
 
 // System returns the process's streams.
@@ -55,15 +55,24 @@ func (s *IOStreams) ColorEnabled(mode string) bool {
 	return s.StdoutTTY && s.Getenv("NO_COLOR") == ""
 }
 
-// TerminalWidth is the width text reports fit: 0 (no limit, a fixed
-// layout) when stdout is not a terminal, else Width, the terminal's width,
-// $COLUMNS or 80.
+// TerminalWidth is the width of stdout: Width when set, the terminal's
+// columns on a terminal ($COLUMNS when it cannot be asked), else 80.
 func (s *IOStreams) TerminalWidth() int {
-	if !s.StdoutTTY {
-		return 0
-	}
 	if s.Width > 0 {
 		return s.Width
 	}
-	return terminalWidth(s.Out, s.Getenv)
+	if s.StdoutTTY {
+		return terminalWidth(s.Out, s.Getenv)
+	}
+	return 80
+}
+
+// ReportWidth is the width text reports fit: 0 (no limit: a fixed,
+// parseable layout) when stdout is not a terminal, else TerminalWidth. A
+// chart always needs a width; a report in a pipe must not depend on one.
+func (s *IOStreams) ReportWidth() int {
+	if !s.StdoutTTY {
+		return 0
+	}
+	return s.TerminalWidth()
 }

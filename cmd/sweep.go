@@ -40,6 +40,7 @@ type SweepOptions struct {
 	Format    string // table, json, csv
 	Color     string // auto, always, never
 	Quiet     bool   // no progress bar
+	HTML      string // --html: also write the sweep as an HTML page to this file ("-": stdout)
 }
 
 // shortGridFlags are the keys with their own flag.
@@ -121,6 +122,7 @@ episodes; without it, the efficient row saving the most turns under ZorkGPT's
 	fl.StringVar(&opts.Format, "format", "table", "output `format`: table, json or csv")
 	fl.StringVar(&opts.Color, "color", "auto", "colour the table: auto, always or never (auto honours NO_COLOR)")
 	fl.BoolVarP(&opts.Quiet, "quiet", "q", false, "no progress bar on stderr")
+	fl.StringVar(&opts.HTML, "html", "", "also write a self-contained HTML page (chart and table) to `file`; - writes it to stdout instead of the table")
 	return c
 }
 
@@ -191,6 +193,11 @@ func sweepRun(opts *SweepOptions) error {
 		// A recommendation from no data would look like one from data.
 		return noEpisodesError(opts.Paths)
 	}
+	if opts.HTML != "" {
+		if err := writeSweepHTML(ios, opts.HTML, res); err != nil || opts.HTML == "-" {
+			return err
+		}
+	}
 	switch opts.Format {
 	case "json":
 		return report.WriteSweepJSON(ios.Out, res)
@@ -205,7 +212,7 @@ func sweepRun(opts *SweepOptions) error {
 		}
 		return report.WriteSweepCSV(ios.Out, res)
 	}
-	return report.WriteSweepTable(ios.Out, res, report.SweepTableOptions{Color: ios.ColorEnabled(opts.Color), Width: ios.TerminalWidth(), Config: report.ConfigLine(cfgPath, cfg)})
+	return report.WriteSweepTable(ios.Out, res, report.SweepTableOptions{Color: ios.ColorEnabled(opts.Color), Width: ios.ReportWidth(), Config: report.ConfigLine(cfgPath, cfg)})
 }
 
 // terminalWidth is the width of w when it is a terminal, else $COLUMNS,
