@@ -64,7 +64,7 @@ func NewEpisode(o *analyze.Outcome, ep *replay.Episode) Episode {
 		EpisodeID:        o.EpisodeID,
 		Source:           o.Source,
 		RecordedTurns:    o.RecordedTurns,
-		FinalScore:       finite(o.FinalScore),
+		FinalScore:       Round(finite(o.FinalScore), 4),
 		RecordedEnd:      o.RecordedEnd,
 		LocationKey:      o.LocationKey,
 		Termination:      o.Termination,
@@ -72,7 +72,7 @@ func NewEpisode(o *analyze.Outcome, ep *replay.Episode) Episode {
 		TurnsSaved:       o.TurnsSaved,
 		LLMCallsSaved:    o.LLMCallsSaved,
 		LLMCallsMethod:   o.LLMCallsMethod,
-		ScoreForfeited:   finite(o.ScoreForfeited), // huge scores overflow a difference
+		ScoreForfeited:   Round(finite(o.ScoreForfeited), 4), // huge scores overflow a difference
 		FalseTermination: o.FalseTermination,
 		ObjectivesAfter:  o.ObjectivesAfter,
 		Censored:         o.Censored,
@@ -232,6 +232,7 @@ func Rounded(t *analyze.Totals) *analyze.Totals {
 	c.TurnsSavedPct = Round(c.TurnsSavedPct, 2)
 	c.FalseRatePct = Round(c.FalseRatePct, 2)
 	c.MedianTurnsSaved = Round(c.MedianTurnsSaved, 4)
+	c.ScoreForfeited = Round(c.ScoreForfeited, 4) // a sum of fractional scores
 	return &c
 }
 

@@ -154,3 +154,30 @@ func TestLiveJSON(t *testing.T) {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}
 }
+
+// Numbers are written as the input could mean them: a confidence minus a
+// sum of penalties is 0.45, not 0.44999999999999996; a percentage has 2
+// decimals; huge and integral values are kept; values stay numbers.
+func TestJSONRoundsNumbers(t *testing.T) {
+	f := Firing{Firing: rules.Firing{Turn: 12, Rule: rules.LocationRevisit, Kind: rules.Penalty, Location: "196", Visits: 3,
+		Penalty: -0.2 * 3, HasBase: true, Base: 0.74, Adjusted: 0.74 - 0.2*3}}
+	b, err := json.Marshal(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := string(b); !strings.Contains(got, `"penalty":-0.6,"base":0.74,"adjusted":0.14,`) {
+		t.Errorf("firing: %s", got)
+	}
+	tot := Rounded(&analyze.Totals{TurnsSavedPct: 100 * 404.0 / 1137, FalseRatePct: 100.0 / 3, ScoreForfeited: 0.1 + 0.2, MedianTurnsSaved: 95.5})
+	b, _ = json.Marshal(tot)
+	for _, want := range []string{`"turns_saved_pct":35.53`, `"false_termination_pct":33.33`, `"score_forfeited":0.3`, `"median_turns_saved":95.5`} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("totals lack %s: %s", want, b)
+		}
+	}
+	for in, want := range map[float64]float64{1.7e308: 1.7e308, -0.00001: 0, 130: 130, 0.30000000000000004: 0.3} {
+		if got := Round(in, 4); got != want {
+			t.Errorf("Round(%v, 4) = %v, want %v", in, got, want)
+		}
+	}
+}
