@@ -217,3 +217,25 @@ func TestTextLiveRun(t *testing.T) {
 		}
 	}
 }
+
+// The first line of a report says what was assumed.
+func TestConfigLine(t *testing.T) {
+	cfg := rules.Default()
+	if got, want := ConfigLine("", cfg), "config: defaults (no config found) · max_turns_stuck 40 · every 10 turns · warnings from 20"; got != want {
+		t.Errorf("defaults:\n got %q\nwant %q", got, want)
+	}
+	for _, kv := range []string{"max_turns_stuck=30", "enable_stuck_warnings=false"} {
+		if err := cfg.SetString(kv); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got, want := ConfigLine("proj/pyproject.toml", cfg), "config: proj/pyproject.toml [tool.zorkgpt.loop_break] · max_turns_stuck 30 (--set) · every 10 turns · warnings off"; got != want {
+		t.Errorf("file and --set:\n got %q\nwant %q", got, want)
+	}
+	if err := cfg.SetString("enable_velocity_detection=false"); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := ConfigLine("loopbreak.toml", cfg), "config: loopbreak.toml [loop_break] · termination off · warnings off"; got != want {
+		t.Errorf("termination off:\n got %q\nwant %q", got, want)
+	}
+}
