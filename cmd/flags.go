@@ -68,26 +68,25 @@ type inputFlags struct {
 	IncludeTests bool
 	Strict       bool
 	Jobs         int
+	Shard        shardFlag
 }
 
 func (in *inputFlags) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&in.IncludeTests, "include-tests", false, "also read test_*/test-* episode directories when scanning a tree")
 	fs.BoolVar(&in.Strict, "strict", false, "treat any unreadable line or file as an error (exit 2)")
 	fs.IntVarP(&in.Jobs, "jobs", "j", 0, "files read in parallel (default: number of CPUs)")
+	fs.Var(&in.Shard, "shard", "read only shard `K/N` of the logs (a stable 1/N, by a hash of each log's path under its argument)")
 }
 
 func (in *inputFlags) options() replay.Options { return replay.Options{Strict: in.Strict} }
 
-// findLogs expands arguments; no log at all is an error worth exit 2.
+// findLogs expands arguments into this shard's logs (see findShard).
 func (in *inputFlags) findLogs(args []string) ([]string, error) {
-	files, err := replay.FindLogs(args, in.IncludeTests)
+	set, err := in.findShard(args)
 	if err != nil {
 		return nil, err
 	}
-	if len(files) == 0 {
-		return nil, fmt.Errorf("no episode logs (episode_log.jsonl[.gz]) found in %v", args)
-	}
-	return files, nil
+	return set.Files, nil
 }
 
 func checkFormat(format string, allowed ...string) error {
