@@ -16,6 +16,7 @@ type AnalyzeOptions struct {
 	Format  string // text, json, jsonl
 	Color   string // auto, always, never
 	Verbose bool
+	Partial partialFlags
 }
 
 // NewCmdAnalyze builds `loopbreak analyze`; runF replaces the run in tests.
@@ -38,6 +39,9 @@ penalties and warnings would have fired and what termination would have saved.`,
 			if err := checkFormat(opts.Format, "text", "json", "jsonl"); err != nil {
 				return err
 			}
+			if opts.Partial.Output != "" && !opts.Partial.Partial {
+				return usageErrorf("-o: only with --partial")
+			}
 			if err := checkColor(opts.Color); err != nil {
 				return err
 			}
@@ -49,6 +53,7 @@ penalties and warnings would have fired and what termination would have saved.`,
 	}
 	opts.Config.register(c.Flags())
 	opts.Input.register(c.Flags())
+	opts.Partial.register(c.Flags())
 	c.Flags().StringVar(&opts.Format, "format", "text", "output `format`: text, json or jsonl (one episode per line, as each finishes)")
 	c.Flags().StringVar(&opts.Color, "color", "auto", "colour the text report: auto, always or never (auto honours NO_COLOR)")
 	c.Flags().BoolVarP(&opts.Verbose, "verbose", "v", false, "add the turn-by-turn trace and every run to the text report")
@@ -59,6 +64,9 @@ func analyzeRun(opts *AnalyzeOptions) error {
 	cfg, _, err := opts.Config.load(opts.IO.ErrOut)
 	if err != nil {
 		return err
+	}
+	if opts.Partial.Partial {
+		return analyzePartialRun(opts, cfg)
 	}
 	files, err := opts.Input.findLogs(opts.Paths)
 	if err != nil {

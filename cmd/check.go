@@ -24,6 +24,7 @@ type CheckOptions struct {
 	NoBaseline bool
 	Format     string // text, json, junit, github, markdown
 	Color      string
+	Partial    partialFlags
 
 	MaxFalseRate percentFlag
 	MinSaved     percentFlag
@@ -96,6 +97,7 @@ input error (a missing baseline; with --strict, unreadable input).`,
 	}
 	opts.Config.register(c.Flags())
 	opts.Input.register(c.Flags())
+	opts.Partial.register(c.Flags())
 	fl := c.Flags()
 	fl.StringVar(&opts.Baseline, "baseline", check.DefaultBaseline, "baseline `file`; log paths in it are relative to its directory")
 	fl.BoolVar(&opts.Update, "update", false, "write or refresh the baseline and print what changed (drift is not a failure; gates still apply)")
@@ -147,16 +149,19 @@ func checkRun(opts *CheckOptions) error {
 	if err != nil {
 		return err
 	}
-	files, err := opts.Input.findLogs(opts.Paths)
-	if err != nil {
-		return err
-	}
 	mode := check.ModeCompare
 	switch {
 	case opts.NoBaseline:
 		mode = check.ModeGatesOnly
 	case opts.Update:
 		mode = check.ModeUpdate
+	}
+	if opts.Partial.Partial {
+		return checkPartialRun(opts, cfg, mode)
+	}
+	files, err := opts.Input.findLogs(opts.Paths)
+	if err != nil {
+		return err
 	}
 	res, err := check.Run(check.Options{
 		Files: files, Stdin: opts.IO.In, Read: opts.Input.options(), Workers: opts.Input.Jobs,
@@ -165,16 +170,27 @@ func checkRun(opts *CheckOptions) error {
 		FailOn:      opts.failOn,
 		OnFileError: func(_ string, err error) { reportFileError(opts.IO, err) },
 	})
+	if err != nil {
+		return checkError(err)
+	}
+	return writeCheck(opts.IO, res, opts.Format, opts.Color)
+}
+
+// checkError says how to make a missing baseline.
+func checkError(err error) error {
 	var missing *check.NoBaselineError
 	if errors.As(err, &missing) {
 		return fmt.Errorf("%v: create it with loopbreak check --update (or give --baseline FILE, or --no-baseline for the policy gates alone)", err)
 	}
-	if err != nil {
-		return err
-	}
+	return err
+}
 
-	out := opts.IO.Out
-	switch opts.Format {
+// writeCheck renders a check's result (a run's or a merge's); a failed
+// check is a *failError.
+func writeCheck(ios *IOStreams, res *check.Result, format, colorMode string) error {
+	var err error
+	out := ios.Out
+	switch format {
 	case "json":
 		err = report.WriteCheckJSON(out, res)
 	case "junit":
@@ -184,14 +200,14 @@ func checkRun(opts *CheckOptions) error {
 	case "markdown":
 		err = report.WriteCheckMarkdown(out, res)
 	default:
-		err = report.WriteCheckText(out, res, opts.IO.ColorEnabled(opts.Color))
+		err = report.WriteCheckText(out, res, ios.ColorEnabled(colorMode))
 	}
 	if err != nil {
 		return err
 	}
-	if opts.Format != "text" && opts.Format != "github" {
+	if format != "text" && format != "github" {
 		// The report went to a file or a tool; say the verdict in the log.
-		fmt.Fprintf(opts.IO.ErrOut, "loopbreak check: %s\n", report.CheckSummary(res))
+		fmt.Fprintf(ios.ErrOut, "loopbreak check: %s\n", report.CheckSummary(res))
 	}
 	if res.Failed() {
 		return &failError{report.CheckSummary(res)}

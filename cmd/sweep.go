@@ -40,6 +40,7 @@ type SweepOptions struct {
 	Format    string // table, json, csv
 	Color     string // auto, always, never
 	Quiet     bool   // no progress bar
+	Partial   partialFlags
 }
 
 // shortGridFlags are the keys with their own flag.
@@ -116,6 +117,7 @@ episodes; without it, the efficient row saving the most turns under ZorkGPT's
 	fl.Var(&gridValue{opts: opts, flag: "grid"}, "grid", "sweep any key: `key=values` (list, range, or true,false); repeatable")
 	opts.Config.register(fl)
 	opts.Input.register(fl)
+	opts.Partial.register(fl)
 	fl.Var(&opts.MaxFalseRate, "max-false-rate", "recommend the row saving the most turns with false terminations at most `P` of terminated episodes (5% or 0.05)")
 	fl.BoolVar(&opts.ByEpisode, "by-episode", false, "list the episodes whose outcome flips between rows")
 	fl.StringVar(&opts.Format, "format", "table", "output `format`: table, json or csv")
@@ -166,6 +168,9 @@ func sweepRun(opts *SweepOptions) error {
 	if err := sweep.CheckGrid(cfg, opts.Axes); err != nil {
 		return &usageError{err}
 	}
+	if opts.Partial.Partial {
+		return sweepPartialRun(opts, cfg)
+	}
 	files, err := opts.Input.findLogs(opts.Paths)
 	if err != nil {
 		return err
@@ -186,7 +191,12 @@ func sweepRun(opts *SweepOptions) error {
 	if err != nil {
 		return err
 	}
-	switch opts.Format {
+	return writeSweep(ios, res, opts.Format, opts.Color)
+}
+
+// writeSweep renders a sweep's result (a run's or a merge's).
+func writeSweep(ios *IOStreams, res *sweep.Result, format, colorMode string) error {
+	switch format {
 	case "json":
 		return report.WriteSweepJSON(ios.Out, res)
 	case "csv":
@@ -204,7 +214,7 @@ func sweepRun(opts *SweepOptions) error {
 	if ios.StdoutTTY {
 		width = terminalWidth(ios.Out, ios.Getenv)
 	}
-	return report.WriteSweepTable(ios.Out, res, report.SweepTableOptions{Color: ios.ColorEnabled(opts.Color), Width: width})
+	return report.WriteSweepTable(ios.Out, res, report.SweepTableOptions{Color: ios.ColorEnabled(colorMode), Width: width})
 }
 
 // terminalWidth is the width of w when it is a terminal, else $COLUMNS,

@@ -101,21 +101,64 @@ func (r *Result) Failed() bool {
 // episode's entry with the baseline (ModeCompare), or rewrites the
 // baseline (ModeUpdate), and applies the policy gates.
 func Run(opts Options) (*Result, error) {
-	files := uniqueFiles(opts.Files)
-	var base *Baseline
-	if opts.Mode != ModeGatesOnly {
-		var err error
-		base, err = ReadBaseline(opts.Baseline)
-		switch {
-		case errors.Is(err, fs.ErrNotExist) && opts.Mode == ModeUpdate:
-			base = nil
-		case errors.Is(err, fs.ErrNotExist):
-			return nil, &NoBaselineError{opts.Baseline}
-		case err != nil:
-			return nil, fmt.Errorf("baseline %w", err)
-		}
+	// The baseline is read first: a missing one fails before the replay.
+	base, err := readBaseline(opts)
+	if err != nil {
+		return nil, err
 	}
+	c, err := Collect(opts)
+	if err != nil {
+		return nil, err
+	}
+	return c.finish(opts, base)
+}
 
+// readBaseline reads the baseline of opts.Mode: nil in ModeGatesOnly, and
+// in ModeUpdate when there is none yet.
+func readBaseline(opts Options) (*Baseline, error) {
+	if opts.Mode == ModeGatesOnly {
+		return nil, nil
+	}
+	base, err := ReadBaseline(opts.Baseline)
+	switch {
+	case errors.Is(err, fs.ErrNotExist) && opts.Mode == ModeUpdate:
+		return nil, nil
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, &NoBaselineError{opts.Baseline}
+	case err != nil:
+		return nil, fmt.Errorf("baseline %w", err)
+	}
+	return base, nil
+}
+
+// Collected is a check's replay before the comparison: what a shard
+// writes into a partial file, and what Finish compares and gates. Its
+// order-dependent lists carry the index of their file in Options.Files.
+type Collected struct {
+	Current    *Baseline // the corpus's entries, sorted
+	Totals     analyze.Totals
+	Errors     []analyze.FileError
+	ErrorFile  []int
+	Unreadable map[string]string // source → error, for files not read at all
+	Diags      []Diag
+	// FailOn[g] is what Options.FailOn[g] observed; WhereFile[g][i] the
+	// file of FailOn[g].Where[i].
+	FailOn    []*FailOn
+	WhereFile [][]int
+}
+
+// Diag is what the reader skipped in an episode with unreadable lines.
+type Diag struct {
+	EpisodeID string   `json:"episode_id"`
+	Source    string   `json:"source"`
+	Skipped   int      `json:"skipped"`
+	Problems  []string `json:"problems"`
+}
+
+// Collect replays the files as Run does, without reading the baseline.
+func Collect(opts Options) (*Collected, error) {
+	files := uniqueFiles(opts.Files)
+	col := &Collected{Unreadable: map[string]string{}, FailOn: opts.FailOn, WhereFile: make([][]int, len(opts.FailOn))}
 	// Standard input can be read once: keep it to hash it and replay it.
 	stdin := opts.Stdin
 	hashes := map[string]string{}
@@ -138,19 +181,18 @@ func Run(opts Options) (*Result, error) {
 	for _, f := range opts.FailOn {
 		keep = keep || f.NeedsFirings()
 	}
-	type diagKey struct{ id, source string }
-	type diag struct {
-		skipped  int
-		problems []string
+	fileIndex := map[string]int{} // uniqueFiles dropped repeats: index in opts.Files
+	for i := len(opts.Files) - 1; i >= 0; i-- {
+		fileIndex[opts.Files[i]] = i
 	}
-	diags := map[diagKey]diag{} // not the episode: its turn table can go
 	var (
 		totals     analyze.Totals
 		errs       []analyze.FileError
-		unreadable = map[string]string{}
+		unreadable = col.Unreadable
 		runErr     error
 	)
 	analyze.Files(files, stdin, opts.Read, opts.Workers, cfg, analyze.Options{KeepFirings: keep}, func(fr analyze.FileResult) bool {
+		fi := fileIndex[fr.Path]
 		if fr.Err == nil {
 			fr.Err = hashErrs[fr.Path]
 		}
@@ -163,6 +205,7 @@ func Run(opts Options) (*Result, error) {
 			// A file that cannot be read at all: its episodes, if in the
 			// baseline, are missing.
 			errs = append(errs, analyze.FileError{Source: fr.Path, Error: fr.Err.Error()})
+			col.ErrorFile = append(col.ErrorFile, fi)
 			unreadable[source] = fr.Err.Error()
 			if opts.OnFileError != nil {
 				opts.OnFileError(fr.Path, fr.Err)
@@ -176,12 +219,15 @@ func Run(opts Options) (*Result, error) {
 			}
 			o := fr.Outcomes[i]
 			totals.Add(&o.Result, o.RecordedTurns, ep.Diag.Skipped)
-			for _, f := range opts.FailOn {
+			for g, f := range opts.FailOn {
 				f.Observe(o, threshold)
+				for len(col.WhereFile[g]) < len(f.Where) {
+					col.WhereFile[g] = append(col.WhereFile[g], fi)
+				}
 			}
 			cur.Episodes = append(cur.Episodes, NewEntry(o, source, hashes[fr.Path]))
 			if ep.Diag.Skipped > 0 {
-				diags[diagKey{ep.ID, source}] = diag{ep.Diag.Skipped, ep.Diag.Problems}
+				col.Diags = append(col.Diags, Diag{ep.ID, source, ep.Diag.Skipped, ep.Diag.Problems})
 			}
 		}
 		return true
@@ -189,8 +235,31 @@ func Run(opts Options) (*Result, error) {
 	if runErr != nil {
 		return nil, runErr
 	}
-	totals.Finish()
 	cur.Sort()
+	col.Current, col.Totals, col.Errors = cur, totals, errs
+	return col, nil
+}
+
+// Finish compares what was collected (by one run, or merged from the
+// shards of one) with the baseline of opts.Mode, applies the gates and,
+// in ModeUpdate, writes the baseline: the rest of Run.
+func (col *Collected) Finish(opts Options) (*Result, error) {
+	base, err := readBaseline(opts)
+	if err != nil {
+		return nil, err
+	}
+	return col.finish(opts, base)
+}
+
+func (col *Collected) finish(opts Options, base *Baseline) (*Result, error) {
+	cur, unreadable, errs := col.Current, col.Unreadable, col.Errors
+	totals := col.Totals
+	totals.Finish()
+	type diagKey struct{ id, source string }
+	diags := map[diagKey]Diag{}
+	for _, d := range col.Diags {
+		diags[diagKey{d.EpisodeID, d.Source}] = d
+	}
 
 	var cmp *Comparison
 	switch {
@@ -207,7 +276,7 @@ func Run(opts Options) (*Result, error) {
 		e := &res.Episodes[i]
 		e.Path = SourcePath(opts.Baseline, e.Source)
 		if d, ok := diags[diagKey{e.EpisodeID, e.Source}]; ok && e.Current != nil {
-			e.Skipped, e.Problems = d.skipped, d.problems
+			e.Skipped, e.Problems = d.Skipped, d.Problems
 		}
 	}
 	if opts.MaxFalseRatePct != nil {
@@ -219,7 +288,7 @@ func Run(opts Options) (*Result, error) {
 	if opts.MaxForfeit != nil {
 		res.Gates = append(res.Gates, MaxForfeitGate(&totals, *opts.MaxForfeit))
 	}
-	for _, f := range opts.FailOn {
+	for _, f := range col.FailOn {
 		res.Gates = append(res.Gates, f.Result())
 	}
 
