@@ -75,6 +75,9 @@ input error (a missing baseline; with --strict, unreadable input).`,
 			if err := checkColor(opts.Color); err != nil {
 				return err
 			}
+			if err := opts.Partial.check(); err != nil {
+				return err
+			}
 			if opts.Update && opts.NoBaseline {
 				return usageErrorf("--update and --no-baseline: choose one")
 			}

@@ -63,6 +63,11 @@ func mergeRun(opts *MergeOptions) error {
 			return err
 		}
 	}
+	return mergeParts(opts, parts)
+}
+
+// mergeParts merges parsed partials; opts.Paths names them.
+func mergeParts(opts *MergeOptions, parts []*partialFile) error {
 	if err := compatible(parts, opts.Paths); err != nil {
 		return err
 	}

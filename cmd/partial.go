@@ -69,6 +69,15 @@ func (p *partialFlags) register(fs *pflag.FlagSet) {
 	fs.StringVarP(&p.Output, "output", "o", "", "write to `file` instead of standard output")
 }
 
+// check refuses -o without --partial (sweep and check print their report
+// to standard output only).
+func (p *partialFlags) check() error {
+	if p.Output != "" && !p.Partial {
+		return usageErrorf("-o: only with --partial")
+	}
+	return nil
+}
+
 // newPartial starts the partial file of a run; settings is marshalled.
 func newPartial(command string, settings any, cfg *rules.Config, in *inputFlags, set *logSet) (*partialFile, error) {
 	s, err := json.Marshal(settings)

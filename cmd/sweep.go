@@ -96,6 +96,9 @@ episodes; without it, the efficient row saving the most turns under ZorkGPT's
 			if err := checkFormat(opts.Format, "table", "json", "csv"); err != nil {
 				return err
 			}
+			if err := opts.Partial.check(); err != nil {
+				return err
+			}
 			if err := checkColor(opts.Color); err != nil {
 				return err
 			}
