@@ -10,31 +10,143 @@ import (
 	"github.com/loopbreak/loopbreak/rules"
 )
 
-// FileResult is one log file read and analysed: its episodes with their
-// outcomes, or why it could not be read.
+// FileResult is one log file read and analysed, or a part of one: its
+// episodes with their outcomes, or why it could not be read.
 type FileResult struct {
 	Path     string
 	Episodes []*replay.Episode
 	Outcomes []*Outcome // Outcomes[i] is Episodes[i]'s
 	Err      error      // nil, an open/read error, or with Strict a *replay.LineError
+	// Hash is "sha256:<hex>" of the file as stored, computed while reading
+	// when the read options ask for it (replay.Options.Hash), on a file's
+	// last part once it was read to its end.
+	Hash string
+	// Last marks a file's last part; Err and Hash are set on it only.
+	Last bool
 }
 
-// Files reads files on a bounded pool of workers, analyses each episode under
-// cfg on the worker that read it, and calls emit for each file in input
-// order, whatever the scheduling. At most 2×workers files are held at
-// once, so memory is bounded by a few turn tables, not the corpus. emit
-// runs on the caller's goroutine; returning false stops early.
+// partEpisodes and partTurns bound a part: a file of a million episodes
+// reaches emit a few dozen episodes at a time.
+const (
+	partEpisodes = 64
+	partTurns    = 1 << 16
+)
+
+// Files reads files on a bounded pool of workers, analyses each episode
+// under cfg on the worker that read it, and calls emit with each file's
+// episodes in input order, whatever the scheduling: in parts (one or more
+// per file, the last with Last set), so memory is bounded by a few parts
+// and the episodes a reader keeps open (replay.Stream), not by the corpus
+// or by one file. With read.Strict a file comes as one part (its first
+// problem discards it whole). emit runs on the caller's goroutine;
+// returning false stops early.
 func Files(files []string, stdin io.Reader, read replay.Options, workers int, cfg *rules.Config, opts Options, emit func(FileResult) bool) {
-	InOrder(len(files), workers, func() func(int) FileResult {
-		return func(i int) FileResult {
-			eps, err := replay.ReadFile(files[i], stdin, read)
-			fr := FileResult{Path: files[i], Episodes: eps, Err: err, Outcomes: make([]*Outcome, len(eps))}
-			for k, ep := range eps {
-				fr.Outcomes[k] = Analyze(ep, cfg, opts)
+	analyse := func(fr *FileResult) {
+		fr.Outcomes = make([]*Outcome, len(fr.Episodes))
+		for k, ep := range fr.Episodes {
+			fr.Outcomes[k] = Analyze(ep, cfg, opts)
+		}
+	}
+	if read.Strict {
+		InOrder(len(files), workers, func() func(int) FileResult {
+			return func(i int) FileResult {
+				eps, st, err := replay.ReadFileStats(files[i], stdin, read)
+				fr := FileResult{Path: files[i], Episodes: eps, Err: err, Hash: st.Hash, Last: true}
+				analyse(&fr)
+				return fr
 			}
-			return fr
+		}, emit)
+		return
+	}
+	streamInOrder(files, workers, func(path string, send func(FileResult) bool) {
+		var batch []*replay.Episode
+		turns := 0
+		flush := func(fr FileResult) bool {
+			fr.Path, fr.Episodes = path, batch
+			analyse(&fr)
+			batch, turns = nil, 0
+			return send(fr)
+		}
+		st, err := replay.StreamFile(path, stdin, read, func(ep *replay.Episode) error {
+			batch = append(batch, ep)
+			turns += len(ep.Turns)
+			if (len(batch) >= partEpisodes || turns >= partTurns) && !flush(FileResult{}) {
+				return errStopped
+			}
+			return nil
+		})
+		if err != errStopped {
+			flush(FileResult{Err: err, Hash: st.Hash, Last: true})
 		}
 	}, emit)
+}
+
+var errStopped = errors.New("stopped")
+
+// streamInOrder runs read for each file on a bounded pool of workers;
+// read sends the file's parts, which emit gets in file order: each file
+// has its own bounded channel, drained in turn, and a worker ahead of emit
+// blocks once its channel is full. send reports false once emit stopped.
+func streamInOrder(files []string, workers int, read func(path string, send func(FileResult) bool), emit func(FileResult) bool) {
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	type job struct {
+		i     int
+		parts chan FileResult
+	}
+	jobs := make(chan job)
+	window := make(chan chan FileResult, 2*workers)
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range jobs {
+				read(files[j.i], func(fr FileResult) bool {
+					select {
+					case j.parts <- fr:
+						return true
+					case <-stop:
+						return false
+					}
+				})
+				close(j.parts)
+			}
+		}()
+	}
+	go func() {
+		defer close(window)
+		defer close(jobs)
+		for i := range files {
+			parts := make(chan FileResult, 4)
+			select {
+			case window <- parts:
+			case <-stop:
+				return
+			}
+			select {
+			case jobs <- job{i, parts}:
+			case <-stop:
+				return
+			}
+		}
+	}()
+	stopped := false
+	for parts := range window {
+		if stopped {
+			continue // a file never handed to a worker has nobody to close its channel
+		}
+		for fr := range parts {
+			if !emit(fr) {
+				stopped = true
+				close(stop)
+				break
+			}
+		}
+	}
+	wg.Wait()
 }
 
 // InOrder computes n results on a bounded pool of workers (each with the

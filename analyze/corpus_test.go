@@ -1,8 +1,12 @@
 package analyze
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/loopbreak/loopbreak/replay"
@@ -48,5 +52,75 @@ func TestFilesOrderAndOutcomes(t *testing.T) {
 		if n != 3 {
 			t.Errorf("workers=%d: emit called %d times after stopping at 3", workers, n)
 		}
+	}
+}
+
+// Files streams a file of many episodes in parts, in file order, with
+// the hash and any error on each file's last part.
+func TestFilesParts(t *testing.T) {
+	dir := t.TempDir()
+	var files []string
+	want := []string{}
+	for f, n := range []int{3, 200, 1} {
+		var b strings.Builder
+		for i := range n {
+			id := fmt.Sprintf("F%d-E%03d", f, i)
+			want = append(want, id)
+			fmt.Fprintf(&b, `{"event_type": "turn_completed", "episode_id": %q, "turn": 1, "score": %d, "location": "Dam"}`+"\n", id, i)
+		}
+		p := filepath.Join(dir, fmt.Sprint(f), "episode_log.jsonl")
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		os.WriteFile(p, []byte(b.String()), 0o644)
+		files = append(files, p)
+	}
+	empty := filepath.Join(dir, "empty.jsonl")
+	os.WriteFile(empty, nil, 0o644)
+	files = append(files, empty)
+	var got []string
+	parts, lasts := 0, 0
+	Files(files, nil, replay.Options{Hash: true}, 2, rules.Default(), Options{}, func(fr FileResult) bool {
+		parts++
+		for _, ep := range fr.Episodes {
+			got = append(got, ep.ID)
+		}
+		if fr.Last {
+			lasts++
+			data, _ := os.ReadFile(fr.Path)
+			sum := sha256.Sum256(data)
+			if fr.Path == empty {
+				if fr.Err == nil || fr.Hash != "" {
+					t.Errorf("empty file: err %v, hash %q", fr.Err, fr.Hash)
+				}
+			} else if fr.Err != nil || fr.Hash != "sha256:"+hex.EncodeToString(sum[:]) {
+				t.Errorf("%s: err %v, hash %q", fr.Path, fr.Err, fr.Hash)
+			}
+		} else if fr.Err != nil || fr.Hash != "" {
+			t.Errorf("%s: a middle part with err %v, hash %q", fr.Path, fr.Err, fr.Hash)
+		}
+		return true
+	})
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("episodes out of order:\n got %v\nwant %v", got, want)
+	}
+	if lasts != len(files) || parts <= len(files) {
+		t.Errorf("%d parts, %d last: want more parts than files, one last each", parts, lasts)
+	}
+	// Strict: one part per file, hashed too.
+	Files(files[:1], nil, replay.Options{Hash: true, Strict: true}, 2, rules.Default(), Options{}, func(fr FileResult) bool {
+		data, _ := os.ReadFile(fr.Path)
+		sum := sha256.Sum256(data)
+		if !fr.Last || len(fr.Episodes) != 3 || fr.Hash != "sha256:"+hex.EncodeToString(sum[:]) {
+			t.Errorf("strict: last %v, %d episodes, hash %q", fr.Last, len(fr.Episodes), fr.Hash)
+		}
+		return true
+	})
+	// Stopping early returns without reading on.
+	n := 0
+	Files(files, nil, replay.Options{}, 2, rules.Default(), Options{}, func(fr FileResult) bool {
+		n++
+		return false
+	})
+	if n != 1 {
+		t.Errorf("emit called %d times after returning false", n)
 	}
 }

@@ -68,7 +68,7 @@ func analyzeRun(opts *AnalyzeOptions) error {
 	if opts.Partial.Partial {
 		return analyzePartialRun(opts, cfg)
 	}
-	files, err := opts.Input.findLogs(opts.Paths)
+	files, walkErrs, err := opts.Input.findLogs(opts.Paths, opts.IO.ErrOut)
 	if err != nil {
 		return err
 	}
@@ -83,7 +83,7 @@ func analyzeRun(opts *AnalyzeOptions) error {
 	var (
 		totals analyze.Totals
 		rows   []*analyze.Outcome
-		errs   []analyze.FileError
+		errs   = walkErrs // what the walk skipped, first
 		runErr error
 	)
 	// Text shows each episode's story; JSON lists its firings.

@@ -322,3 +322,24 @@ func TestAnalyzeColor(t *testing.T) {
 		})
 	}
 }
+
+// An empty file, or one without loop-break events, is a file error naming
+// it (reported, exit 0; exit 2 with --strict), not an episode of 0 turns.
+func TestAnalyzeNoEvents(t *testing.T) {
+	dir := t.TempDir()
+	good := writeFile(t, filepath.Join(dir, "a", "episode_log.jsonl"), stuckLog("A", 20))
+	empty := writeFile(t, filepath.Join(dir, "b", "episode_log.jsonl"), "")
+	other := writeFile(t, filepath.Join(dir, "c", "episode_log.jsonl"), `{"level": "INFO", "message": "not ZorkGPT"}`+"\n")
+	code, out, stderr := run(t, dir, "", "analyze", "--format", "jsonl", good, empty, other)
+	if code != 0 || strings.Count(out, "\n") != 1 {
+		t.Fatalf("exit %d, %d episodes: %s", code, strings.Count(out, "\n"), stderr)
+	}
+	for _, want := range []string{"no loop-break events in " + empty + " (empty)", "no loop-break events in " + other + " (1 line, none"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr %q lacks %q", stderr, want)
+		}
+	}
+	if code, _, stderr := run(t, dir, "", "analyze", "--strict", good, empty); code != 2 || !strings.Contains(stderr, "no loop-break events in "+empty) {
+		t.Errorf("strict: exit %d, %s", code, stderr)
+	}
+}

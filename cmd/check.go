@@ -162,7 +162,7 @@ func checkRun(opts *CheckOptions) error {
 	if opts.Partial.Partial {
 		return checkPartialRun(opts, cfg, mode)
 	}
-	files, err := opts.Input.findLogs(opts.Paths)
+	files, walkErrs, err := opts.Input.findLogs(opts.Paths, opts.IO.ErrOut)
 	if err != nil {
 		return err
 	}
@@ -176,6 +176,7 @@ func checkRun(opts *CheckOptions) error {
 	if err != nil {
 		return checkError(err)
 	}
+	res.Errors = append(walkErrs, res.Errors...) // what the walk skipped, first
 	return writeCheck(opts.IO, res, opts.Format, opts.Color)
 }
 

@@ -18,6 +18,9 @@ var formatValues = map[string][]string{
 	"check":   {"text", "json", "junit", "github", "markdown"},
 	"rules":   {"text", "json", "markdown"},
 	"config":  {"text", "json", "toml"},
+	// merge: every format of analyze, sweep and check; the partials'
+	// command narrows them.
+	"merge": {"text", "json", "jsonl", "table", "csv", "junit", "github", "markdown"},
 }
 
 // registerCompletions completes flag values and arguments of root's

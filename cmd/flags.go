@@ -1,12 +1,15 @@
 package cmd
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 
 	"github.com/spf13/pflag"
 
+	"github.com/loopbreak/loopbreak/analyze"
 	"github.com/loopbreak/loopbreak/replay"
 	"github.com/loopbreak/loopbreak/rules"
 )
@@ -80,13 +83,23 @@ func (in *inputFlags) register(fs *pflag.FlagSet) {
 
 func (in *inputFlags) options() replay.Options { return replay.Options{Strict: in.Strict} }
 
-// findLogs expands arguments into this shard's logs (see findShard).
-func (in *inputFlags) findLogs(args []string) ([]string, error) {
-	set, err := in.findShard(args)
+// findLogs expands arguments into this shard's logs (see findShard) and
+// what the walk skipped.
+func (in *inputFlags) findLogs(args []string, errOut io.Writer) ([]string, []analyze.FileError, error) {
+	set, err := in.findShard(args, errOut)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return set.Files, nil
+	return set.Files, set.WalkErrs, nil
+}
+
+// skippedPath is the path a skipped entry's error names.
+func skippedPath(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Path
+	}
+	return ""
 }
 
 func checkFormat(format string, allowed ...string) error {

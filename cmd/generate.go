@@ -19,6 +19,7 @@ type GenerateOptions struct {
 	Seed     uint64
 	Size     string // e.g. 300MB; empty: no size target
 	MaxNoise string // cap on noise line size; empty: realistic, up to several MB
+	Format   string // "" (mixed eras), early or live: see replaytest.Format
 
 	// SizeBytes and MaxNoiseBytes are Size and MaxNoise parsed (0: none).
 	SizeBytes, MaxNoiseBytes int64
@@ -43,6 +44,11 @@ endings by game over, turn limit and live stuck termination.`,
 			if opts.Episodes < 1 {
 				return usageErrorf("--episodes must be at least 1")
 			}
+			switch replaytest.Format(opts.Format) {
+			case replaytest.FormatMixed, replaytest.FormatEarly, replaytest.FormatLive:
+			default:
+				return usageErrorf("--log-format %q: want early or live (default: mixed eras)", opts.Format)
+			}
 			var err error
 			if opts.SizeBytes, err = parseSize(opts.Size); err != nil {
 				return usageErrorf("--size %v", err)
@@ -60,11 +66,12 @@ endings by game over, turn limit and live stuck termination.`,
 	c.Flags().Uint64Var(&opts.Seed, "seed", 1, "random seed (same seed, same corpus)")
 	c.Flags().StringVar(&opts.Size, "size", "", "stop once the corpus reaches this `size` (e.g. 300MB = 300,000,000 bytes, 300MiB, 1.5GiB)")
 	c.Flags().StringVar(&opts.MaxNoise, "max-noise", "", "cap noise lines (knowledge dumps, raw responses) at this `size`, e.g. 64KiB")
+	c.Flags().StringVar(&opts.Format, "log-format", "", "write every episode in one log `format`: early (June 2025: room names only, names-only map_movement_update every turn) or live (ids, map_movement_update every turn); default: mixed eras")
 	return c
 }
 
 func generateRun(opts *GenerateOptions) error {
-	paths, err := replaytest.WriteCorpusCapped(opts.Dir, opts.Episodes, opts.Seed, opts.SizeBytes, int(opts.MaxNoiseBytes))
+	paths, err := replaytest.WriteCorpusFormat(opts.Dir, opts.Episodes, opts.Seed, opts.SizeBytes, int(opts.MaxNoiseBytes), replaytest.Format(opts.Format))
 	if err != nil {
 		return err
 	}

@@ -37,6 +37,11 @@ check text, json, junit, github or markdown. Without it, the command's default
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			opts.Paths = args
+			if opts.Format != "" {
+				if err := checkFormat(opts.Format, formatValues["merge"]...); err != nil {
+					return err
+				}
+			}
 			if err := checkColor(opts.Color); err != nil {
 				return err
 			}

@@ -52,10 +52,20 @@ type partialInputs struct {
 	Digest string `json:"digest"`
 }
 
-// partialError is an unreadable file and its position among the logs.
+// partialError is an unreadable file and its position among the logs;
+// -1 for what the directory walk skipped, which a run lists first.
 type partialError struct {
 	Log int `json:"log"`
 	analyze.FileError
+}
+
+// walkErrors are the errors of a partial before any log is read.
+func walkErrors(set *logSet) []partialError {
+	errs := []partialError{}
+	for _, e := range set.WalkErrs {
+		errs = append(errs, partialError{Log: -1, FileError: e})
+	}
+	return errs
 }
 
 // partialFlags are --partial and -o, shared by analyze, sweep and check.
@@ -179,7 +189,7 @@ func parsePartial(data []byte) (*partialFile, error) {
 		return nil, fmt.Errorf("partial of unknown command %q", p.Command)
 	case p.Shard.N < 1 || p.Shard.K < 1 || p.Shard.K > p.Shard.N:
 		return nil, fmt.Errorf("bad shard %d/%d", p.Shard.K, p.Shard.N)
-	case p.Inputs.Logs < 1:
+	case p.Inputs.Logs < 0:
 		return nil, fmt.Errorf("bad input count %d", p.Inputs.Logs)
 	case len(p.Settings) == 0 || len(p.Body) == 0 || p.Config == nil:
 		return nil, errors.New("incomplete partial file: settings, config or body missing")
@@ -222,6 +232,14 @@ func (p *partialFile) checkLog(i int) error {
 		return fmt.Errorf("log index %d out of range (%d logs)", i, p.Inputs.Logs)
 	}
 	return nil
+}
+
+// checkErrLog is checkLog for errors, which may come from the walk (-1).
+func (p *partialFile) checkErrLog(i int) error {
+	if i == -1 {
+		return nil
+	}
+	return p.checkLog(i)
 }
 
 // compatible refuses parts that one run could not have produced together:

@@ -37,7 +37,7 @@ type partialEpisode struct {
 // analyzePartialRun is analyze --partial: the shard's episodes and totals
 // into a partial file.
 func analyzePartialRun(opts *AnalyzeOptions, cfg *rules.Config) error {
-	set, err := opts.Input.findShard(opts.Paths)
+	set, err := opts.Input.findShard(opts.Paths, opts.IO.ErrOut)
 	if err != nil {
 		return err
 	}
@@ -48,7 +48,7 @@ func analyzePartialRun(opts *AnalyzeOptions, cfg *rules.Config) error {
 	}
 	var (
 		totals analyze.Totals
-		body   = analyzeBody{Episodes: []partialEpisode{}, Errors: []partialError{}}
+		body   = analyzeBody{Episodes: []partialEpisode{}, Errors: walkErrors(set)}
 		runErr error
 		n      int
 	)
@@ -56,7 +56,9 @@ func analyzePartialRun(opts *AnalyzeOptions, cfg *rules.Config) error {
 	aopts := analyze.Options{KeepFirings: true, Story: settings.Text}
 	analyze.Files(set.Files, opts.IO.In, read, opts.Input.Jobs, cfg, aopts, func(fr analyze.FileResult) bool {
 		log := set.Index[n]
-		n++
+		if fr.Last { // a file comes in parts
+			n++
+		}
 		if fr.Err != nil {
 			if opts.Input.Strict {
 				runErr = fr.Err
@@ -155,7 +157,7 @@ func mergeAnalyze(opts *MergeOptions, parts []*partialFile, names []string) erro
 			}
 		}
 		for _, e := range body.Errors {
-			if err := p.checkLog(e.Log); err != nil {
+			if err := p.checkErrLog(e.Log); err != nil {
 				return fmt.Errorf("%s: error: %v", names[i], err)
 			}
 		}

@@ -46,7 +46,7 @@ type partialWhere struct {
 
 // checkPartialRun is check --partial: the shard's replay, not compared.
 func checkPartialRun(opts *CheckOptions, cfg *rules.Config, mode string) error {
-	set, err := opts.Input.findShard(opts.Paths)
+	set, err := opts.Input.findShard(opts.Paths, opts.IO.ErrOut)
 	if err != nil {
 		return err
 	}
@@ -66,7 +66,7 @@ func checkPartialRun(opts *CheckOptions, cfg *rules.Config, mode string) error {
 	if err != nil {
 		return err
 	}
-	body := checkBody{Entries: col.Current.Episodes, Errors: []partialError{}, Unreadable: col.Unreadable, Diags: col.Diags, FailOn: []partialFailOn{}}
+	body := checkBody{Entries: col.Current.Episodes, Errors: walkErrors(set), Unreadable: col.Unreadable, Diags: col.Diags, FailOn: []partialFailOn{}}
 	if body.Diags == nil {
 		body.Diags = []check.Diag{}
 	}
@@ -132,7 +132,7 @@ func mergeCheck(opts *MergeOptions, parts []*partialFile, names []string) error 
 		}
 		col := &check.Collected{Current: &check.Baseline{Episodes: body.Entries}, Totals: t, Unreadable: body.Unreadable, Diags: body.Diags}
 		for _, e := range body.Errors {
-			if err := p.checkLog(e.Log); err != nil {
+			if err := p.checkErrLog(e.Log); err != nil {
 				return fmt.Errorf("%s: error: %v", names[i], err)
 			}
 			col.Errors = append(col.Errors, e.FileError)

@@ -36,7 +36,7 @@ type partialFlip struct {
 
 // sweepPartialRun is sweep --partial.
 func sweepPartialRun(opts *SweepOptions, cfg *rules.Config) error {
-	set, err := opts.Input.findShard(opts.Paths)
+	set, err := opts.Input.findShard(opts.Paths, opts.IO.ErrOut)
 	if err != nil {
 		return err
 	}
@@ -57,7 +57,7 @@ func sweepPartialRun(opts *SweepOptions, cfg *rules.Config) error {
 	if err != nil {
 		return err
 	}
-	body := sweepBody{Flips: []partialFlip{}, Errors: []partialError{}}
+	body := sweepBody{Flips: []partialFlip{}, Errors: walkErrors(set)}
 	for i := range part.Rows {
 		s, err := part.Rows[i].State()
 		if err != nil {
@@ -117,7 +117,7 @@ func mergeSweep(opts *MergeOptions, parts []*partialFile, names []string) error 
 			x.FlipFile = append(x.FlipFile, f.Log)
 		}
 		for _, e := range body.Errors {
-			if err := p.checkLog(e.Log); err != nil {
+			if err := p.checkErrLog(e.Log); err != nil {
 				return fmt.Errorf("%s: error: %v", names[i], err)
 			}
 			x.Errors = append(x.Errors, e.FileError)

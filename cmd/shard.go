@@ -5,10 +5,12 @@ import (
 	"encoding/hex"
 	"fmt"
 	"hash/fnv"
+	"io"
 	"path/filepath"
 	"strconv"
 	"strings"
 
+	"github.com/loopbreak/loopbreak/analyze"
 	"github.com/loopbreak/loopbreak/replay"
 )
 
@@ -68,21 +70,28 @@ type logSet struct {
 	// the shard keys in input order.
 	Total  int
 	Digest string
+	// WalkErrs are what the walk skipped, given to the first shard.
+	WalkErrs []analyze.FileError
 }
 
 // findShard expands the arguments and keeps the logs of --shard (all of
 // them without it). No log at all is an error worth exit 2; a shard that
-// gets none of them is not (more shards than logs).
-func (in *inputFlags) findShard(args []string) (*logSet, error) {
+// gets none of them is not (more shards than logs). What a directory walk
+// skipped (an unreadable directory, a log-named pipe or device) is
+// reported on errOut and returned as file errors, like an unreadable
+// file, by the first shard only; with --strict the first is fatal.
+func (in *inputFlags) findShard(args []string, errOut io.Writer) (*logSet, error) {
 	set := &logSet{}
 	h := sha256.New()
+	var skipped []error
 	for _, arg := range args {
 		// One argument at a time, to know what each log's key is
-		// relative to; FindLogs keeps argument order.
-		found, err := replay.FindLogs([]string{arg}, in.IncludeTests)
+		// relative to; Find keeps argument order.
+		found, sk, err := replay.Find([]string{arg}, in.IncludeTests)
 		if err != nil {
 			return nil, err
 		}
+		skipped = append(skipped, sk...)
 		for _, path := range found {
 			if path == "-" && in.Shard.on() {
 				return nil, usageErrorf("--shard: standard input (-) cannot be split between shards; name files or directories")
@@ -96,8 +105,17 @@ func (in *inputFlags) findShard(args []string) (*logSet, error) {
 			set.Total++
 		}
 	}
-	if set.Total == 0 {
+	if len(skipped) > 0 && in.Strict {
+		return nil, skipped[0]
+	}
+	if set.Total == 0 && len(skipped) == 0 {
 		return nil, fmt.Errorf("no episode logs (episode_log.jsonl[.gz]) found in %v", args)
+	}
+	if !in.Shard.on() || in.Shard.K == 1 {
+		for _, e := range skipped {
+			fmt.Fprintf(errOut, "loopbreak: %v\n", e)
+			set.WalkErrs = append(set.WalkErrs, analyze.FileError{Source: skippedPath(e), Error: e.Error()})
+		}
 	}
 	set.Digest = "sha256:" + hex.EncodeToString(h.Sum(nil))
 	return set, nil

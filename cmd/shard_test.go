@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -20,7 +21,7 @@ func TestShardUsageErrors(t *testing.T) {
 		{"analyze --shard 1/2 -", "loopbreak: --shard: standard input (-) cannot be split between shards; name files or directories\n"},
 		{"sweep --max-stuck 30 -o part.json " + episodesDir, "loopbreak: -o: only with --partial\n"},
 		{"check -o part.json " + episodesDir, "loopbreak: -o: only with --partial\n"},
-		{"analyze -o part.json " + episodesDir, "loopbreak: -o: only with --partial or --format parquet\n"},
+		{"analyze -o part.json " + episodesDir, "loopbreak: -o: only with --partial\n"},
 		{"merge --color blue x.json", "loopbreak: --color \"blue\": want auto, always or never\n"},
 	} {
 		t.Run(tc.args, func(t *testing.T) {
@@ -59,7 +60,7 @@ func TestShardAssignment(t *testing.T) {
 		got := map[string]int{}
 		for k := 1; k <= n; k++ {
 			in := &inputFlags{Shard: shardFlag{K: k, N: n}}
-			set, err := in.findShard([]string{root})
+			set, err := in.findShard([]string{root}, io.Discard)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -174,7 +174,7 @@ func sweepRun(opts *SweepOptions) error {
 	if opts.Partial.Partial {
 		return sweepPartialRun(opts, cfg)
 	}
-	files, err := opts.Input.findLogs(opts.Paths)
+	files, walkErrs, err := opts.Input.findLogs(opts.Paths, ios.ErrOut)
 	if err != nil {
 		return err
 	}
@@ -194,6 +194,7 @@ func sweepRun(opts *SweepOptions) error {
 	if err != nil {
 		return err
 	}
+	res.Errors = append(walkErrs, res.Errors...) // what the walk skipped, first
 	return writeSweep(ios, res, opts.Format, opts.Color)
 }
 

@@ -272,7 +272,7 @@ func TestIDKeyedLocations(t *testing.T) {
 		rtLine("room_description_captured", "turn", 3, "location_id", 999) + "\n" + // no move: rdc does not move
 		rtIDTurn(3, "look", nil, nil, 0, "North of House") +
 		rtIDTurn(4, "east", "81", "75", 0, "Behind House") + // ids as strings
-		rtIDTurn(5, "east", 75.0, 75, 0, "Behind House") // a move event to the same room
+		rtIDTurn(5, "east", 75.0, 75, 0, "Behind House") // a move event to the same room: live ZorkGPT's every-turn update, no move
 	ep := rtOne(t, in)
 	if ep.LocationKey != KeyRoomID {
 		t.Fatalf("key %s", ep.LocationKey)
@@ -281,7 +281,7 @@ func TestIDKeyedLocations(t *testing.T) {
 		start, end string
 		moved      bool
 	}{
-		{"180", "81", true}, {"81", "81", false}, {"81", "81", false}, {"81", "75", true}, {"75", "75", true},
+		{"180", "81", true}, {"81", "81", false}, {"81", "81", false}, {"81", "75", true}, {"75", "75", false},
 	}
 	for i, w := range want {
 		tr := ep.Turns[i]
@@ -348,14 +348,40 @@ func TestFirstTurnLocation(t *testing.T) {
 	rtWantNote(t, ep.Diag, "no room id for turn 1")
 }
 
+// Early logs write map_movement_update with room names only: in a
+// name-keyed log it is the turn's move between the folded names (issue 10
+// item 7), which teaches the map; one that stays is no move.
 func TestMovementWithoutIDs(t *testing.T) {
-	in := rtLine("map_movement_update", "turn", 1, "from_room", "West of House", "to_room", "Forest") + "\n" +
-		rtTurn("", 1, "w", 0, "Forest", 0.5)
-	ep := rtOne(t, in)
-	if ep.LocationKey != KeyRoomName || ep.Turns[0].LocEnd != "forest" {
-		t.Errorf("key %s, turn 1 %+v", ep.LocationKey, ep.Turns[0])
+	mmu := func(n int, from, to string) string {
+		return rtLine("map_movement_update", "turn", n, "action", "x", "from_room", from, "to_room", to) + "\n"
 	}
-	rtWantNote(t, ep.Diag, "log.jsonl:1: map_movement_update without room ids ignored")
+	in := mmu(1, "West of House", "Forest") + rtTurn("", 1, "w", 0, "Forest", 0.5) +
+		mmu(2, "Forest", "Forest") + rtTurn("", 2, "w", 0, "Forest", 0.5) +
+		mmu(3, "FOREST", "Forest  Path") + rtTurn("", 3, "n", 0, "forest path", 0.5)
+	ep := rtOne(t, in)
+	if ep.LocationKey != KeyRoomName || len(ep.Diag.Notes) != 0 {
+		t.Fatalf("key %s, notes %q", ep.LocationKey, ep.Diag.Notes)
+	}
+	want := []struct {
+		start, end string
+		moved      bool
+	}{{"west of house", "forest", true}, {"forest", "forest", false}, {"forest", "forest path", true}}
+	for i, w := range want {
+		tr := ep.Turns[i]
+		if tr.LocStart != w.start || tr.LocEnd != w.end || tr.Moved != w.moved {
+			t.Errorf("turn %d: %q→%q moved %v, want %q→%q %v", tr.N, tr.LocStart, tr.LocEnd, tr.Moved, w.start, w.end, w.moved)
+		}
+	}
+	if ep.RoomName("west of house") != "West of House" {
+		t.Errorf("room names %v", ep.RoomNames)
+	}
+	// In an id-keyed log a name-only move cannot be placed: noted.
+	in = mmu(1, "West of House", "Forest") + rtIDTurn(1, "w", 180, 5, 0, "Forest") + mmu(2, "Forest", "Clearing") + rtIDTurn(2, "n", nil, nil, 0, "Clearing")
+	ep = rtOne(t, in)
+	if ep.LocationKey != KeyRoomID || ep.Turns[1].Moved || ep.Turns[1].LocEnd != "5" {
+		t.Errorf("id-keyed: %+v", ep.Turns)
+	}
+	rtWantNote(t, ep.Diag, "log.jsonl:5: map_movement_update without room ids ignored (the episode's locations are room ids)")
 	// only one id: the move goes to (or stays at) it
 	in = rtLine("map_movement_update", "turn", 1, "to_room_id", 8) + "\n" + rtTurn("", 1, "w", 0, "Forest", 0.5) +
 		rtLine("map_movement_update", "turn", 2, "from_room_id", 8) + "\n" + rtTurn("", 2, "w", 0, "Forest", 0.5)
@@ -659,6 +685,109 @@ func TestIrrelevantLineEpisodeIDTopLevel(t *testing.T) {
 	}
 	if eps[0].FinalScore() != 4 || eps[1].FinalScore() != 9 {
 		t.Errorf("A final %v (want 4), B final %v (want 9)", eps[0].FinalScore(), eps[1].FinalScore())
+	}
+}
+
+// An episode_id nested before the line's own one, naming the current
+// episode, must not hide the switch the top-level id makes (issue 10
+// item 8): the id-less turn after it belongs to A.
+func TestIrrelevantLineNestedIDFirst(t *testing.T) {
+	in := rtTurn("A", 1, "n", 0, "Dam", 1) + rtTurn("B", 1, "n", 0, "Dam", 1) +
+		`{"event_type": "memory_recall", "memory": {"episode_id": "B"}, "episode_id": "A"}` + "\n" +
+		rtLine("turn_completed", "turn", 2, "score", 9, "location", "Dam") + "\n"
+	eps := rtRead(t, in, Options{})
+	if got := rtIDs(eps); !slices.Equal(got, []string{"A", "B"}) {
+		t.Fatalf("episodes %v", got)
+	}
+	if eps[0].RecordedTurns() != 2 || eps[0].FinalScore() != 9 || eps[1].RecordedTurns() != 1 {
+		t.Errorf("A: %d turns, final %v (want 2, 9); B: %d turns (want 1)",
+			eps[0].RecordedTurns(), eps[0].FinalScore(), eps[1].RecordedTurns())
+	}
+}
+
+// Turn numbers outside 0..MaxTurnNumber are skipped lines with a reason
+// (issue 9 item 4): an episode of only negative turns has no turns, not
+// recorded_turns -1.
+func TestTurnNumbersOutOfRange(t *testing.T) {
+	in := rtLine("final_action_selection", "turn", -1, "agent_action", "n") + "\n" +
+		rtLine("turn_completed", "turn", -1, "score", 0, "location", "Dam") + "\n" +
+		rtLine("turn_completed", "turn", -2, "score", 0, "location", "Dam") + "\n" +
+		rtLine("turn_completed", "turn", MaxTurnNumber+1, "score", 0, "location", "Dam") + "\n"
+	// Alone, such lines leave no event: a file error naming the first.
+	_, err := Read(strings.NewReader(in), "log.jsonl", "d", Options{})
+	if want := "no loop-break events in log.jsonl (4 lines, 4 unreadable; first: log.jsonl:1: turn number -1 out of range (valid: 0 to 100000000))"; err == nil || err.Error() != want {
+		t.Errorf("alone: %v\nwant %s", err, want)
+	}
+	in = rtLine("episode_initialized", "turn", 0) + "\n" + in
+	ep := rtOne(t, in)
+	if ep.RecordedTurns() != 0 || len(ep.Turns) != 0 || ep.Diag.Skipped != 4 {
+		t.Errorf("recorded %d, %d rows, skipped %d; want 0, 0, 4", ep.RecordedTurns(), len(ep.Turns), ep.Diag.Skipped)
+	}
+	rtWantProblem(t, ep.Diag, "log.jsonl:3: turn number -1 out of range (valid: 0 to 100000000)")
+	_, err = Read(strings.NewReader(in), "log.jsonl", "d", Options{Strict: true})
+	if err == nil || !strings.Contains(err.Error(), "log.jsonl:2: turn number -1 out of range") {
+		t.Errorf("strict: %v", err)
+	}
+	// Turn 0 and the bound itself are valid.
+	ep = rtOne(t, rtLine("turn_completed", "turn", 0, "score", 1, "location", "Dam")+"\n")
+	if len(ep.Turns) != 1 || ep.Turns[0].N != 0 || ep.Diag.Skipped != 0 {
+		t.Errorf("turn 0: %+v, skipped %d", ep.Turns, ep.Diag.Skipped)
+	}
+}
+
+// The early-format fixture (names-only map_movement_update on every turn)
+// reads as a name-keyed episode whose moves are the events' and whose
+// stays are no moves, without notes.
+func TestEarlyFormatFixture(t *testing.T) {
+	eps, err := ReadFile(filepath.Join("..", "testdata", "episodes", "2025-06-09T20-04-36", "episode_log.jsonl"), nil, Options{Strict: true})
+	if err != nil || len(eps) != 1 {
+		t.Fatalf("%v, %d episodes", err, len(eps))
+	}
+	ep := eps[0]
+	if ep.LocationKey != KeyRoomName || ep.RecordedTurns() != 16 || len(ep.Diag.Notes) != 0 || ep.Diag.Skipped != 0 {
+		t.Fatalf("key %s, %d turns, notes %q, skipped %d", ep.LocationKey, ep.RecordedTurns(), ep.Diag.Notes, ep.Diag.Skipped)
+	}
+	moves, stays := 0, 0
+	for i, tr := range ep.Turns {
+		if i > 0 && tr.LocStart != ep.Turns[i-1].LocEnd {
+			t.Errorf("turn %d starts in %q, previous ended in %q", tr.N, tr.LocStart, ep.Turns[i-1].LocEnd)
+		}
+		if tr.Moved != (tr.LocStart != tr.LocEnd) {
+			t.Errorf("turn %d: %q→%q moved %v", tr.N, tr.LocStart, tr.LocEnd, tr.Moved)
+		}
+		if tr.Moved {
+			moves++
+		} else {
+			stays++
+		}
+	}
+	if ep.Turns[0].LocStart != "west of house" || moves == 0 || stays == 0 {
+		t.Errorf("turn 1 starts in %q; %d moves, %d stays", ep.Turns[0].LocStart, moves, stays)
+	}
+}
+
+// Live ZorkGPT's every-turn map_movement_update (from == to when the
+// agent stays) reads as the same turn table as a log with move events only
+// on moves (issue 10 item 7): staying is no move.
+func TestEveryTurnMovesSameTable(t *testing.T) {
+	s := replaytest.Incident20251104()
+	read := func(s replaytest.Scenario) *Episode {
+		var buf bytes.Buffer
+		if err := replaytest.Write(&buf, s); err != nil {
+			t.Fatal(err)
+		}
+		return rtOne(t, buf.String())
+	}
+	want := read(s)
+	s.EveryTurnMoves = true
+	got := read(s)
+	if !slices.Equal(got.Turns, want.Turns) {
+		for i := range got.Turns {
+			if got.Turns[i] != want.Turns[i] {
+				t.Fatalf("turn %d: %+v, without every-turn moves %+v", got.Turns[i].N, got.Turns[i], want.Turns[i])
+			}
+		}
+		t.Fatalf("%d turns, want %d", len(got.Turns), len(want.Turns))
 	}
 }
 

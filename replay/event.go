@@ -70,18 +70,41 @@ func sniffRaw(line []byte) (relevant, found bool) {
 
 var episodeIDKey = []byte(`"episode_id"`)
 
-// sniffEpisodeID returns the first "episode_id" key's value of a raw line,
-// trimmed, when it is a string ("" otherwise), and whether the key occurs.
-func sniffEpisodeID(line []byte) (id string, occurs bool) {
-	keyValues(line, episodeIDKey, func(v []byte) bool {
-		occurs = true
-		if v != nil {
-			id, _ = text(v)
-			id = strings.TrimSpace(id)
+// topEpisodeID returns the raw value of a line's own episode_id: the
+// top-level key, else the one under a top-level "extras" object (as the
+// writer nests some components' fields), the last of duplicate keys (as
+// decodeLine and encoding/json read them). An "episode_id" nested anywhere
+// else (a memory record, a copied event) names another episode and never
+// routes the line. nil when the line has none.
+func topEpisodeID(line []byte) json.RawMessage {
+	if !bytes.Contains(line, episodeIDKey) && !bytes.Contains(line, []byte(`\u00`)) {
+		return nil // the common case costs one byte search
+	}
+	var top, extras json.RawMessage
+	eachMember(line, func(key, v []byte) {
+		switch string(key) {
+		case "episode_id":
+			top = v
+		case "extras":
+			if len(v) > 0 && v[0] == '{' {
+				var x json.RawMessage
+				if eachMember(v, func(k, xv []byte) {
+					if string(k) == "episode_id" {
+						x = xv
+					}
+				}) {
+					extras = x // a later extras object replaces an earlier one
+				}
+			}
 		}
-		return false
 	})
-	return id, occurs
+	if present(top) {
+		return top
+	}
+	if present(extras) {
+		return extras
+	}
+	return nil
 }
 
 // keyValues calls fn with the raw value of each occurrence of key (quoted,
@@ -190,7 +213,9 @@ func (w *wireEvent) turn() (int, bool) {
 		w.field(func(e *wireEvent) json.RawMessage { return e.Turn }),
 		w.field(func(e *wireEvent) json.RawMessage { return e.TurnNum }),
 	} {
-		if f, ok := number(raw); ok && f == math.Trunc(f) && math.Abs(f) < 1e9 {
+		// Any integral value is the line's turn; the builder decides
+		// whether it is a valid one (MaxTurnNumber).
+		if f, ok := number(raw); ok && f == math.Trunc(f) && math.Abs(f) < 1e15 {
 			return int(f), true
 		}
 	}

@@ -209,7 +209,9 @@ func TestWireEventTurn(t *testing.T) {
 		{`{"extras": {"turn_number": 5}}`, 5, true},
 		{`{"turn": 1, "extras": {"turn": 4}}`, 1, true},
 		{`{"turn": 2.5}`, 0, false},
-		{`{"turn": 1e12}`, 0, false},
+		{`{"turn": 1e12}`, 1e12, true}, // out of range: the builder skips the line
+		{`{"turn": -3}`, -3, true},
+		{`{"turn": 1e15}`, 0, false},
 		{`{"turn": true}`, 0, false},
 		{`{}`, 0, false},
 	} {

@@ -1,6 +1,8 @@
 package replay
 
 import (
+	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -16,28 +18,49 @@ func IsTestDir(name string) bool {
 	return strings.HasPrefix(name, "test_") || strings.HasPrefix(name, "test-")
 }
 
-// FindLogs expands arguments into log files, in argument order and, within
-// a directory, in lexical order. Files named explicitly are always read;
-// directories are searched for episode_log.jsonl[.gz], skipping test
-// episode directories unless includeTests. "-" stands for stdin.
+// FindLogs expands arguments into log files like Find, but fails on the
+// first entry Find would skip.
 func FindLogs(args []string, includeTests bool) ([]string, error) {
-	var out []string
+	files, skipped, err := Find(args, includeTests)
+	if err == nil && len(skipped) > 0 {
+		err = skipped[0]
+	}
+	return files, err
+}
+
+// Find expands arguments into log files, in argument order and, within a
+// directory, in lexical order. Files named explicitly are always read
+// (a named pipe too, once, as a stream); directories are searched for
+// episode_log.jsonl[.gz], skipping test episode directories unless
+// includeTests. "-" stands for stdin.
+//
+// What a search cannot use is skipped and returned in skipped, the walk
+// going on: a directory that cannot be read (like a file that cannot be,
+// it costs its own logs, not the run) and an entry named like a log that
+// is not a regular file (a named pipe or a device, which a scan must never
+// open: it could block forever or never end). err is for arguments that
+// do not exist.
+func Find(args []string, includeTests bool) (files []string, skipped []error, err error) {
 	for _, arg := range args {
 		if arg == "-" {
-			out = append(out, arg)
+			files = append(files, arg)
 			continue
 		}
 		st, err := os.Stat(arg)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if !st.IsDir() {
-			out = append(out, arg)
+			files = append(files, arg)
 			continue
 		}
-		err = filepath.WalkDir(arg, func(path string, d fs.DirEntry, err error) error {
+		err = walkDir(arg, func(path string, d fs.DirEntry, err error) error {
 			if err != nil {
-				return err
+				skipped = append(skipped, fmt.Errorf("directory skipped: %w", err))
+				if d != nil && d.IsDir() {
+					return filepath.SkipDir
+				}
+				return nil
 			}
 			if d.IsDir() {
 				if path != arg && !includeTests && IsTestDir(d.Name()) {
@@ -49,15 +72,51 @@ func FindLogs(args []string, includeTests bool) ([]string, error) {
 				return nil
 			}
 			for _, n := range LogNames {
-				if d.Name() == n {
-					out = append(out, path)
+				if d.Name() != n {
+					continue
+				}
+				if kind := irregular(path, d); kind != "" {
+					skipped = append(skipped, &fs.PathError{Op: "skip", Path: path, Err: errors.New(kind + ", not a regular file")})
+				} else {
+					files = append(files, path)
 				}
 			}
 			return nil
 		})
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
-	return out, nil
+	return files, skipped, nil
+}
+
+// walkDir is filepath.WalkDir; tests replace it to make a directory
+// unreadable whatever the user running them may read.
+var walkDir = filepath.WalkDir
+
+// irregular names what a log-named entry is when it is neither a regular
+// file nor a link that cannot be followed (following a symbolic link), or
+// returns "".
+func irregular(path string, d fs.DirEntry) string {
+	mode := d.Type()
+	if mode&fs.ModeSymlink != 0 {
+		st, err := os.Stat(path)
+		if err != nil {
+			return "" // a dangling link: opening it reports why, as for any unreadable file
+		}
+		mode = st.Mode().Type()
+	}
+	switch {
+	case mode.IsRegular():
+		return ""
+	case mode&fs.ModeNamedPipe != 0:
+		return "named pipe"
+	case mode&fs.ModeDevice != 0 || mode&fs.ModeCharDevice != 0:
+		return "device"
+	case mode&fs.ModeSocket != 0:
+		return "socket"
+	case mode.IsDir():
+		return "directory"
+	}
+	return "special file"
 }

@@ -118,3 +118,49 @@ func TestIsTestDir(t *testing.T) {
 		}
 	}
 }
+
+// An unreadable sub-directory costs its own logs, like an unreadable file:
+// reported, and the walk goes on (issue 9 item 9).
+func TestFindUnreadableDir(t *testing.T) {
+	root := rtTree(t, "a/episode_log.jsonl", "b/x/episode_log.jsonl", "c/episode_log.jsonl")
+	bad := filepath.Join(root, "b")
+	// Root may read any directory: make b unreadable the way WalkDir sees
+	// one (a second call with the ReadDir error), whoever runs the test.
+	defer func(w func(string, fs.WalkDirFunc) error) { walkDir = w }(walkDir)
+	walkDir = func(r string, fn fs.WalkDirFunc) error {
+		return filepath.WalkDir(r, func(path string, d fs.DirEntry, err error) error {
+			if path == bad && err == nil {
+				if err := fn(path, d, nil); err != nil {
+					return err
+				}
+				return fn(path, d, &fs.PathError{Op: "open", Path: path, Err: fs.ErrPermission})
+			}
+			return fn(path, d, err)
+		})
+	}
+	files, skipped, err := Find([]string{root}, false)
+	if err != nil || len(files) != 2 || len(skipped) != 1 {
+		t.Fatalf("files %v, skipped %v, err %v", files, skipped, err)
+	}
+	if want := "directory skipped: open " + bad + ": permission denied"; skipped[0].Error() != want {
+		t.Errorf("skipped %q, want %q", skipped[0], want)
+	}
+	if !errors.Is(skipped[0], fs.ErrPermission) {
+		t.Errorf("%v is not fs.ErrPermission", skipped[0])
+	}
+}
+
+// The same with a real permission, where the user can lose it.
+func TestFindUnreadableDirChmod(t *testing.T) {
+	if os.Geteuid() == 0 {
+		t.Skip("root reads any directory")
+	}
+	root := rtTree(t, "a/episode_log.jsonl", "b/x/episode_log.jsonl")
+	bad := filepath.Join(root, "b")
+	os.Chmod(bad, 0)
+	defer os.Chmod(bad, 0o755)
+	files, skipped, err := Find([]string{root}, false)
+	if err != nil || len(files) != 1 || len(skipped) != 1 || !errors.Is(skipped[0], fs.ErrPermission) {
+		t.Fatalf("files %v, skipped %v, err %v", files, skipped, err)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -72,13 +73,18 @@ func FuzzRead(f *testing.F) {
 			// error by design (TestReadBadGzipHeader).
 			return
 		}
-		if err != nil {
+		var ne *NoEventsError
+		if errors.As(err, &ne) {
+			if len(eps) != 0 || ne.File != "fuzz" || ne.Skipped > 0 && !strings.HasPrefix(ne.First, "fuzz:") {
+				t.Fatalf("%d episodes with %v", len(eps), err)
+			}
+		} else if err != nil {
 			t.Fatalf("Read without Strict returned %v", err)
 		}
 		rtCheckEpisodes(t, data, eps)
 		_, err = Read(bytes.NewReader(data), "fuzz", "d", Options{Strict: true})
 		var le *LineError
-		if err != nil && !errors.As(err, &le) {
+		if err != nil && !errors.As(err, &le) && !errors.Is(err, ErrNoEvents) {
 			t.Fatalf("Strict: error %v (%T), want a *LineError", err, err)
 		}
 		if le != nil && (le.File != "fuzz" || le.Line < 1) {
@@ -137,11 +143,13 @@ func rtCheckEpisodes(t *testing.T, data []byte, eps []*Episode) {
 						t.Fatalf("filled turn %+v", tr)
 					}
 				}
-				if ep.LocationKey == KeyRoomName && i > 0 && tr.LocStart != ep.Turns[i-1].LocEnd {
-					t.Fatalf("turn %d starts at %q, previous ended at %q", tr.N, tr.LocStart, ep.Turns[i-1].LocEnd)
+				// (A name-keyed turn starts where the previous ended, or
+				// where its name-only move event says.)
+				if ep.LocationKey == KeyRoomName && (tr.LocEnd != FoldName(tr.LocEnd) || tr.LocStart != FoldName(tr.LocStart)) {
+					t.Fatalf("name key %q→%q not folded", tr.LocStart, tr.LocEnd)
 				}
-				if ep.LocationKey == KeyRoomName && tr.LocEnd != FoldName(tr.LocEnd) {
-					t.Fatalf("name key %q not folded", tr.LocEnd)
+				if tr.Moved && tr.LocStart == tr.LocEnd {
+					t.Fatalf("turn %d moved without changing room %q", tr.N, tr.LocEnd)
 				}
 			}
 			if gaps != d.Gaps {
@@ -282,5 +290,154 @@ func FuzzSanitizeNonFinite(f *testing.F) {
 		if v.S != wantS || v.N != nil || len(v.A) != 3 || v.A[0] != nil || v.A[2] == nil {
 			t.Fatalf("sanitized %q decoded to %+v", fixed, v)
 		}
+	})
+}
+
+// FuzzTopEpisodeID checks the episode-id scanner against encoding/json on
+// any valid JSON object: the line's own id is the top-level episode_id,
+// else extras' (the last of duplicate keys, as encoding/json keeps).
+func FuzzTopEpisodeID(f *testing.F) {
+	for _, l := range rtSeedLines {
+		f.Add([]byte(l))
+	}
+	f.Add([]byte(`{"memory": {"episode_id": "B"}, "episode_id": "A"}`))
+	f.Add([]byte(`{"extras": {"episode_id": "B"}, "episode_id": null}`))
+	f.Add([]byte(`{"episode_id": "A", "episode_id": "B", "extras": {"episode_id": 3}, "extras": {}}`))
+	f.Add([]byte(`{"episode\u005fid": "A", "m": "\"episode_id\": \"B\""}`))
+	f.Add([]byte(`{"a": [{"episode_id": "B"}], "extras": {"x": {"episode_id": "C"}, "episode_id": " D "}}`))
+	f.Fuzz(func(t *testing.T, line []byte) {
+		got := topEpisodeID(line) // never panics, whatever line holds
+		var m map[string]json.RawMessage
+		if !json.Valid(line) || json.Unmarshal(line, &m) != nil {
+			return
+		}
+		want := m["episode_id"]
+		if x := m["extras"]; !present(want) && len(x) > 0 && x[0] == '{' {
+			var xm map[string]json.RawMessage
+			if json.Unmarshal(x, &xm) == nil {
+				want = xm["episode_id"]
+			}
+		}
+		if !present(want) {
+			want = nil
+		}
+		gotID, gotOK := text(got)
+		wantID, wantOK := text(want)
+		if gotID != wantID || gotOK != wantOK {
+			t.Fatalf("topEpisodeID(%s) = %q (%v), encoding/json says %q (%v)", line, gotID, gotOK, wantID, wantOK)
+		}
+	})
+}
+
+// FuzzCompactor checks that a line read in chunks by the long-line
+// compactor decodes as the whole line does, for any valid JSON object, and
+// never panics on anything else.
+func FuzzCompactor(f *testing.F) {
+	for _, l := range rtSeedLines {
+		f.Add([]byte(l), uint8(7))
+	}
+	f.Add([]byte(`{"extras": {"turn": 1}, "extras": 3, "a": [{"turn": 2}], "turn": "4"}`), uint8(1))
+	f.Add([]byte(`{"turn\u0020": 1, "t\u0075rn": 2}`), uint8(3))
+	f.Fuzz(func(t *testing.T, line []byte, n uint8) {
+		out, ok, _ := compact(line, int(n)+1) // never panics
+		if !json.Valid(line) || len(bytes.TrimSpace(line)) == 0 || bytes.TrimSpace(line)[0] != '{' {
+			return
+		}
+		if bytes.ContainsAny(line, "\n") || bytes.HasPrefix(line, []byte("\xef\xbb\xbf")) {
+			return // not one line as the reader gives it
+		}
+		want, err := decodeLine(line)
+		if err != nil {
+			t.Fatalf("valid %q: %v", line, err)
+		}
+		if !ok {
+			t.Fatalf("valid %q compacted as broken (%s)", line, out)
+		}
+		got, err := decodeLine(out)
+		if err != nil {
+			t.Fatalf("%q compacted to invalid %q: %v", line, out, err)
+		}
+		if g, w := rtWire(got), rtWire(want); g != w {
+			t.Fatalf("%q compacted to %q\n got %s\nwant %s", line, out, g, w)
+		}
+	})
+}
+
+// FuzzSplitEpisodes checks multi-episode splitting against a model: each
+// byte adds a line (an episode's turn with its id, an id-less turn of the
+// current episode, or an irrelevant line that switches episodes by its own
+// id while naming another one nested), and Read and Stream must give every
+// episode exactly the turns the model routed to it.
+func FuzzSplitEpisodes(f *testing.F) {
+	f.Add([]byte{0, 1, 2, 3, 4, 5, 6, 7})
+	f.Add([]byte{8, 8, 9, 2, 6, 10, 14, 3})
+	f.Add([]byte{255, 254, 1, 128, 64, 32, 16})
+	f.Fuzz(func(t *testing.T, ops []byte) {
+		if len(ops) > 2000 {
+			return
+		}
+		ids := []string{"A", "B", "C", "D"}
+		var in strings.Builder
+		turns := map[string]int{} // the model: turns per episode ("" before any id)
+		cur := ""
+		use := func(id string) {
+			if cur == "" && id != "" && turns[id] == 0 {
+				turns[id] = turns[""] // the first id names the lines before it
+				delete(turns, "")
+			}
+			cur = id
+		}
+		for _, op := range ops {
+			id, other := ids[op%4], ids[(op/4)%4]
+			switch (op / 16) % 4 {
+			case 0: // a turn naming its episode
+				use(id)
+				turns[id]++
+				in.WriteString(rtLine("turn_completed", "episode_id", id, "turn", turns[id], "score", 1, "location", "Dam") + "\n")
+			case 1: // an irrelevant line: another id nested first, its own after
+				use(id)
+				in.WriteString(rtLine("memory_recall", "memory", map[string]string{"episode_id": other}, "episode_id", id) + "\n")
+			case 2: // an id-less turn of the current episode
+				turns[cur]++
+				in.WriteString(rtLine("turn_completed", "turn", turns[cur], "score", 1, "location", "Dam") + "\n")
+			default: // an irrelevant line whose own id is under extras
+				use(id)
+				in.WriteString(rtLine("", "extras", map[string]any{"event_type": "llm_retry", "episode_id": id, "x": map[string]string{"episode_id": other}}) + "\n")
+			}
+		}
+		want := map[string]int{}
+		for id, n := range turns {
+			if n > 0 {
+				if id == "" {
+					id = "d"
+				}
+				want[id] = n
+			}
+		}
+		check := func(how string, eps []*Episode, err error) {
+			got := map[string]int{}
+			for _, ep := range eps {
+				if len(ep.Turns) > 0 {
+					got[ep.ID] += len(ep.Turns)
+					if ep.RecordedTurns() != len(ep.Turns) || ep.Diag.Repeated != 0 || ep.Diag.Gaps != 0 {
+						t.Fatalf("%s: %s: %d rows to turn %d, repeated %d", how, ep.ID, len(ep.Turns), ep.RecordedTurns(), ep.Diag.Repeated)
+					}
+				}
+			}
+			if len(want) == 0 {
+				return // no turn at all: an error or turnless episodes
+			}
+			if err != nil || fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Fatalf("%s: turns per episode %v (err %v), model %v", how, got, err, want)
+			}
+		}
+		eps, err := Read(strings.NewReader(in.String()), "log.jsonl", "d", Options{Strict: true})
+		check("Read", eps, err)
+		eps = eps[:0]
+		_, err = Stream(strings.NewReader(in.String()), "log.jsonl", "d", Options{Strict: true}, func(ep *Episode) error {
+			eps = append(eps, ep)
+			return nil
+		})
+		check("Stream", eps, err)
 	})
 }

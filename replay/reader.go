@@ -4,8 +4,11 @@ import (
 	"bufio"
 	"bytes"
 	"compress/gzip"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
+	"hash"
 	"io"
 	"os"
 	"path/filepath"
@@ -20,10 +23,14 @@ type Options struct {
 	// MaxLineBytes bounds one line; longer lines are skipped as problems.
 	// Zero means DefaultMaxLineBytes.
 	MaxLineBytes int
+	// Hash computes Stats.Hash while reading, so a caller that needs the
+	// file's hash (check's baseline) reads it once, also from a pipe.
+	Hash bool
 }
 
 // DefaultMaxLineBytes is far above the largest lines real logs carry
-// (knowledge-base dumps of a few MB) while keeping memory bounded.
+// (knowledge-base dumps of a few MB). Memory does not depend on it: a long
+// line streams by (longline.go).
 const DefaultMaxLineBytes = 256 << 20
 
 // LineError is a problem with one line of input.
@@ -35,18 +42,86 @@ type LineError struct {
 
 func (e *LineError) Error() string { return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Reason) }
 
+// ErrNoEvents matches (errors.Is) a NoEventsError.
+var ErrNoEvents = errors.New("no loop-break events")
+
+// NoEventsError is a file without a single readable loop-break event: an
+// empty file, another program's log, or one whose every relevant line is
+// unreadable. It is a file error, not an episode of 0 turns, so a wrong
+// path or a broken recording is never mistaken for an empty episode.
+type NoEventsError struct {
+	File    string
+	Lines   int    // non-blank lines read
+	Skipped int    // of which unreadable
+	First   string // the first unreadable line's problem, "file:line: reason"
+}
+
+func (e *NoEventsError) Error() string {
+	msg := "no loop-break events in " + e.File
+	switch {
+	case e.Lines == 0:
+		return msg + " (empty)"
+	case e.Skipped > 0:
+		return fmt.Sprintf("%s (%s, %d unreadable; first: %s)", msg, nLines(e.Lines), e.Skipped, e.First)
+	}
+	return fmt.Sprintf("%s (%s, none a ZorkGPT event the rules use)", msg, nLines(e.Lines))
+}
+
+func nLines(n int) string {
+	if n == 1 {
+		return "1 line"
+	}
+	return fmt.Sprintf("%d lines", n)
+}
+
+// Is makes errors.Is(err, ErrNoEvents) true.
+func (e *NoEventsError) Is(target error) bool { return target == ErrNoEvents }
+
+// Stats is what a read learned about its input as a whole.
+type Stats struct {
+	// Hash is "sha256:<hex>" of the input's bytes as stored (before any
+	// gzip decoding), computed while reading when Options.Hash is set and
+	// the input was read to its end; "" otherwise.
+	Hash  string
+	Bytes int64 // bytes as stored read
+}
+
 // ReadFile reads every episode in a log file (.jsonl or gzip-compressed,
 // detected by content). path "-" reads standard input from stdin.
 func ReadFile(path string, stdin io.Reader, opts Options) ([]*Episode, error) {
+	eps, _, err := ReadFileStats(path, stdin, opts)
+	return eps, err
+}
+
+// ReadFileStats is ReadFile with what was learned about the file as a
+// whole (its hash with opts.Hash).
+func ReadFileStats(path string, stdin io.Reader, opts Options) ([]*Episode, Stats, error) {
+	var eps []*Episode
+	st, err := readFile(path, stdin, opts, false, func(ep *Episode) error {
+		eps = append(eps, ep)
+		return nil
+	})
+	return eps, st, err
+}
+
+// StreamFile is ReadFile for inputs of any number of episodes: emit gets
+// each episode as soon as it is finished (see Stream), so memory does not
+// grow with the file. A non-nil error from emit stops reading and is
+// returned.
+func StreamFile(path string, stdin io.Reader, opts Options, emit func(*Episode) error) (Stats, error) {
+	return readFile(path, stdin, opts, true, emit)
+}
+
+func readFile(path string, stdin io.Reader, opts Options, early bool, emit func(*Episode) error) (Stats, error) {
 	if path == "-" {
-		return Read(stdin, "-", DefaultEpisodeID("-"), opts)
+		return read(stdin, "-", DefaultEpisodeID("-"), opts, early, emit)
 	}
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, err
+		return Stats{}, err
 	}
 	defer f.Close()
-	return Read(f, path, DefaultEpisodeID(path), opts)
+	return read(f, path, DefaultEpisodeID(path), opts, early, emit)
 }
 
 // DefaultEpisodeID names episodes whose lines carry no episode_id:
@@ -75,20 +150,63 @@ func DefaultEpisodeID(path string) string {
 // defaultID names an episode whose lines carry no episode_id.
 // Unreadable lines are skipped and counted (or, with opts.Strict, returned
 // as a *LineError). An I/O error ends reading; what was read is returned
-// with the error.
+// with the error. An input without any loop-break event is a
+// *NoEventsError.
 func Read(r io.Reader, source, defaultID string, opts Options) ([]*Episode, error) {
+	var eps []*Episode
+	_, err := read(r, source, defaultID, opts, false, func(ep *Episode) error {
+		eps = append(eps, ep)
+		return nil
+	})
+	return eps, err
+}
+
+// Stream reads r as Read does and calls emit with each episode once it is
+// finished: when StreamOpenEpisodes other episodes have started since its
+// last line (the file moved on), or at the end of the input. Episodes come
+// out in the order they finish, which is the file's order unless episodes
+// interleave. An episode whose id comes back after it was finished is read
+// as a second episode of that id. A non-nil error from emit stops reading
+// and is returned.
+func Stream(r io.Reader, source, defaultID string, opts Options, emit func(*Episode) error) (Stats, error) {
+	return read(r, source, defaultID, opts, true, emit)
+}
+
+// StreamOpenEpisodes is how many episodes Stream keeps open besides the
+// current one: interleaved writers (a restarted run appending while the
+// old one flushes) stay one episode each, while a file of a million
+// episodes holds a handful at a time.
+const StreamOpenEpisodes = 8
+
+func read(r io.Reader, source, defaultID string, opts Options, early bool, emit func(*Episode) error) (st Stats, err error) {
 	maxLine := opts.MaxLineBytes
 	if maxLine <= 0 {
 		maxLine = DefaultMaxLineBytes
 	}
-	br := getReader(r)
+	// The hash sees the bytes as stored, below the gzip decoder.
+	counted := &countingReader{r: r}
+	if opts.Hash {
+		counted.h = sha256.New()
+	}
+	defer func() {
+		st.Bytes = counted.n
+		if counted.h != nil && err == nil {
+			// Whatever the decoder left unread (bytes after a gzip
+			// stream's end) is part of the file too.
+			if _, derr := io.Copy(io.Discard, counted); derr == nil {
+				st.Bytes = counted.n
+				st.Hash = "sha256:" + hex.EncodeToString(counted.h.Sum(nil))
+			}
+		}
+	}()
+	br := getReader(counted)
 	defer putReader(br)
 	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
 		zr, err := gzip.NewReader(br)
 		if err != nil {
 			// Nothing of the file can be read: a file error, not a line
 			// problem, so no empty episode is reported for it.
-			return nil, fmt.Errorf("%s: not a readable gzip stream: %w", source, err)
+			return st, fmt.Errorf("%s: not a readable gzip stream: %w", source, err)
 		}
 		defer zr.Close()
 		zbr := getReader(zr)
@@ -97,18 +215,30 @@ func Read(r io.Reader, source, defaultID string, opts Options) ([]*Episode, erro
 	}
 
 	c := newCollector(source, defaultID)
+	c.strict = opts.Strict
+	c.emit = emit
+	if early {
+		c.keepOpen = StreamOpenEpisodes
+	}
 	lr := lineReader{r: br, max: maxLine}
 	for {
 		line, lineNo, tooLong, err := lr.next()
 		if tooLong {
 			c.lineSeen()
 			if perr := c.skip(lineNo, fmt.Sprintf("line longer than %d bytes", maxLine)); perr != nil && opts.Strict {
-				return c.episodes(), perr
+				return st, c.finishAll(perr)
+			}
+		} else if lr.long {
+			if perr := c.longLine(&lr, line, lineNo, err == io.EOF); perr != nil && opts.Strict {
+				return st, c.finishAll(perr)
 			}
 		} else if line != nil {
 			if perr := c.line(line, lineNo, err == io.EOF); perr != nil && opts.Strict {
-				return c.episodes(), perr
+				return st, c.finishAll(perr)
 			}
+		}
+		if c.err != nil {
+			return st, c.err // emit refused, or Strict and a dropped turn
 		}
 		if err == io.EOF {
 			break
@@ -122,16 +252,47 @@ func Read(r io.Reader, source, defaultID string, opts Options) ([]*Episode, erro
 			c.current().Diag.Skipped++
 			c.current().Diag.problem(perr.Error())
 			if opts.Strict {
-				return c.episodes(), perr
+				return st, c.finishAll(perr)
 			}
 			break
 		}
 	}
-	eps := c.episodes()
-	if opts.Strict && c.dropped != nil {
-		return eps, c.dropped
+	if c.relevant == 0 {
+		// Nothing the rules use: a file error naming the file (with the
+		// first problem, so no unreadable line goes unreported).
+		ne := &NoEventsError{File: source}
+		for _, b := range c.order {
+			ne.Lines += b.Diag.Lines
+			ne.Skipped += b.Diag.Skipped
+			if ne.First == "" && len(b.Diag.Problems) > 0 {
+				ne.First = b.Diag.Problems[0]
+			}
+		}
+		return st, ne
 	}
-	return eps, nil
+	if err := c.finishAll(nil); err != nil {
+		return st, err
+	}
+	if opts.Strict && c.dropped != nil {
+		return st, c.dropped
+	}
+	return st, nil
+}
+
+// countingReader counts (and, with h, hashes) the bytes read through it.
+type countingReader struct {
+	r io.Reader
+	h hash.Hash
+	n int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	if c.h != nil {
+		c.h.Write(p[:n])
+	}
+	return n, err
 }
 
 // readerPool recycles 1 MiB read buffers: a corpus is thousands of files
@@ -149,20 +310,28 @@ func putReader(br *bufio.Reader) {
 	readerPool.Put(br)
 }
 
-// lineReader yields lines of any length up to max without holding more
-// than one line.
+// lineReader yields lines of any length up to max. A line that fits the
+// read buffer is returned in place; a longer one is never held: it streams
+// through a compactor (longline.go) and comes back as its compacted form,
+// with long set.
 type lineReader struct {
 	r    *bufio.Reader
 	max  int
-	buf  []byte
 	line int
+	comp compactor
+
+	long    bool // the last line was compacted
+	broken  bool // ... and is not one JSON object
+	first   byte // ... its first and last non-space bytes
+	last    byte
+	tooLong string // ... and this kept field exceeded MaxFieldBytes
 }
 
 // next returns the next line without its line end (nil at a clean end).
 // err is io.EOF with the final line when the input does not end in '\n'.
 // A line is too long when its content, line end excluded, exceeds max.
 func (l *lineReader) next() (line []byte, lineNo int, tooLong bool, err error) {
-	l.buf = l.buf[:0]
+	l.long, l.broken, l.tooLong = false, false, ""
 	n := 0 // bytes of this line read so far
 	for {
 		chunk, e := l.r.ReadSlice('\n')
@@ -171,8 +340,12 @@ func (l *lineReader) next() (line []byte, lineNo int, tooLong bool, err error) {
 			tooLong = true
 		}
 		if e == bufio.ErrBufferFull {
+			if !l.long {
+				l.long = true
+				l.comp.reset()
+			}
 			if !tooLong {
-				l.buf = append(l.buf, chunk...)
+				l.comp.feed(chunk)
 			}
 			continue
 		}
@@ -183,15 +356,20 @@ func (l *lineReader) next() (line []byte, lineNo int, tooLong bool, err error) {
 		if tooLong {
 			return nil, l.line, true, e
 		}
-		line = chunk
-		if len(l.buf) > 0 {
-			l.buf = append(l.buf, chunk...)
-			line = l.buf
+		end := len(chunk) - len(bytes.TrimRight(chunk, "\r\n"))
+		if !l.long {
+			line = chunk[:len(chunk)-end]
+			if len(line) > l.max {
+				return nil, l.line, true, e
+			}
+			return line, l.line, false, e
 		}
-		line = bytes.TrimRight(line, "\r\n")
-		if len(line) > l.max {
+		if n-end > l.max {
 			return nil, l.line, true, e
 		}
+		l.comp.feed(chunk[:len(chunk)-end])
+		line, ok := l.comp.end()
+		l.broken, l.first, l.last, l.tooLong = !ok, l.comp.first, l.comp.last, l.comp.tooLong
 		return line, l.line, false, e
 	}
 }

@@ -3,6 +3,8 @@ package replay
 import (
 	"bytes"
 	"compress/gzip"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -287,12 +289,36 @@ func TestReadLineEndsAndBlankLines(t *testing.T) {
 	rtWantProblem(t, ep.Diag, "log.jsonl:6: not a JSON object")
 }
 
-func TestReadEmptyInput(t *testing.T) {
-	for _, in := range []string{"", "\n", "\n\r\n  \n"} {
-		eps, err := Read(strings.NewReader(in), "x", "d", Options{Strict: true})
-		if err != nil || len(eps) != 0 {
-			t.Errorf("%q: %d episodes, err %v; want none", in, len(eps), err)
+// An empty input, or one without a loop-break event, is a file error
+// naming the file (issue 9 item 5), not an episode of 0 turns; its
+// unreadable lines are in the message.
+func TestReadNoEvents(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"", "no loop-break events in x (empty)"},
+		{"\n\r\n  \n", "no loop-break events in x (empty)"},
+		{`{"level": "INFO", "message": "hello"}` + "\n" + rtLine("zork_response", "turn", 1) + "\n",
+			"no loop-break events in x (2 lines, none a ZorkGPT event the rules use)"},
+		{"not json\n" + rtLine("turn_completed", "score", 1) + "\n",
+			"no loop-break events in x (2 lines, 2 unreadable; first: x:1: not a JSON object)"},
+	} {
+		for _, strict := range []bool{false, true} {
+			eps, err := Read(strings.NewReader(tc.in), "x", "d", Options{Strict: strict})
+			var ne *NoEventsError
+			var le *LineError
+			if strict && errors.As(err, &le) && strings.Contains(tc.want, "unreadable") {
+				continue // Strict stops at the first unreadable line
+			}
+			if len(eps) != 0 || !errors.Is(err, ErrNoEvents) {
+				t.Errorf("%q strict=%v: %d episodes, err %v; want ErrNoEvents", tc.in, strict, len(eps), err)
+			} else if errors.As(err, &ne) && !strict && err.Error() != tc.want {
+				t.Errorf("%q: %q, want %q", tc.in, err, tc.want)
+			}
 		}
+	}
+	// One event the rules use is enough: an episode of 0 turns.
+	eps, err := Read(strings.NewReader(rtLine("episode_initialized", "episode_id", "E", "turn", 0)+"\n"), "x", "d", Options{})
+	if err != nil || len(eps) != 1 || len(eps[0].Turns) != 0 {
+		t.Errorf("init only: %v, %d episodes", err, len(eps))
 	}
 }
 
@@ -654,6 +680,110 @@ func TestReadBufferBoundaries(t *testing.T) {
 			if tr := ep.Turn(2); tr == nil || tr.Score != 2 {
 				t.Errorf("n=%d end=%q: turn 2 %+v", n, end, tr)
 			}
+		}
+	}
+}
+
+// ---- streaming ----
+
+// Stream emits each episode once the file has moved on from it, so a file
+// of many episodes holds a few at a time; what it emits equals Read's.
+func TestStreamFinishesEpisodes(t *testing.T) {
+	var in strings.Builder
+	const n = 50
+	for i := range n {
+		id := fmt.Sprintf("E%02d", i)
+		in.WriteString(rtTurn(id, 1, "n", 0, "Dam", 1) + rtTurn(id, 2, "s", float64(i), "Hall", 1))
+	}
+	want, err := Read(strings.NewReader(in.String()), "x", "d", Options{})
+	if err != nil || len(want) != n {
+		t.Fatalf("Read: %v, %d episodes", err, len(want))
+	}
+	var got []*Episode
+	maxOpen := 0
+	_, err = Stream(strings.NewReader(in.String()), "x", "d", Options{}, func(ep *Episode) error {
+		got = append(got, ep)
+		return nil
+	})
+	if err != nil || len(got) != n {
+		t.Fatalf("Stream: %v, %d episodes", err, len(got))
+	}
+	for i := range got {
+		if got[i].ID != want[i].ID || got[i].FinalScore() != want[i].FinalScore() || len(got[i].Turns) != 2 {
+			t.Errorf("episode %d: %s final %v, want %s final %v", i, got[i].ID, got[i].FinalScore(), want[i].ID, want[i].FinalScore())
+		}
+	}
+	// Bounded: the collector holds at most StreamOpenEpisodes+1 episodes.
+	col := newCollector("x", "d")
+	col.keepOpen = StreamOpenEpisodes
+	col.emit = func(*Episode) error { return nil }
+	for _, l := range strings.SplitAfter(in.String(), "\n") {
+		col.line([]byte(strings.TrimSuffix(l, "\n")), 1, false)
+		maxOpen = max(maxOpen, len(col.order), len(col.byID))
+	}
+	if maxOpen > StreamOpenEpisodes+2 {
+		t.Errorf("%d episodes open at once, want at most %d", maxOpen, StreamOpenEpisodes+2)
+	}
+}
+
+// Interleaved episodes within StreamOpenEpisodes stay one episode each.
+func TestStreamInterleaved(t *testing.T) {
+	in := rtTurn("A", 1, "n", 0, "Dam", 1) + rtTurn("B", 1, "n", 0, "Dam", 1) +
+		rtTurn("A", 2, "n", 5, "Dam", 1) + rtTurn("B", 2, "n", 7, "Dam", 1)
+	var got []string
+	_, err := Stream(strings.NewReader(in), "x", "d", Options{}, func(ep *Episode) error {
+		got = append(got, fmt.Sprintf("%s:%d:%v", ep.ID, ep.RecordedTurns(), ep.FinalScore()))
+		return nil
+	})
+	if err != nil || strings.Join(got, " ") != "A:2:5 B:2:7" {
+		t.Errorf("%v %v", err, got)
+	}
+}
+
+// A file without loop-break events is a file error for Stream too, even
+// when its lines name many episodes: none is emitted.
+func TestStreamNoEvents(t *testing.T) {
+	var in strings.Builder
+	for i := range 30 {
+		fmt.Fprintf(&in, `{"event_type": "zork_response", "episode_id": "E%d", "turn": 1}`+"\n", i)
+	}
+	n := 0
+	_, err := Stream(strings.NewReader(in.String()), "x", "d", Options{}, func(*Episode) error { n++; return nil })
+	if !errors.Is(err, ErrNoEvents) || n != 0 || err.Error() != "no loop-break events in x (30 lines, none a ZorkGPT event the rules use)" {
+		t.Errorf("%d episodes, err %v", n, err)
+	}
+}
+
+// emit's error stops reading and is returned.
+func TestStreamEmitError(t *testing.T) {
+	var in strings.Builder
+	for i := range 20 {
+		in.WriteString(rtTurn(fmt.Sprint("E", i), 1, "n", 0, "Dam", 1))
+	}
+	stop := errors.New("stop")
+	calls := 0
+	_, err := Stream(strings.NewReader(in.String()), "x", "d", Options{}, func(*Episode) error {
+		calls++
+		return stop
+	})
+	if err != stop || calls != 1 {
+		t.Errorf("err %v after %d calls", err, calls)
+	}
+}
+
+// The hash is SHA-256 of the bytes as stored (the gzip bytes for a gzip
+// file), computed in the same read; a pipe is read once.
+func TestStreamHash(t *testing.T) {
+	plain := []byte(rtTurn("E", 1, "n", 0, "Dam", 1) + rtNoise(3<<20) + "\n")
+	for name, data := range map[string][]byte{"plain": plain, "gzip": rtGzip(t, plain)} {
+		sum := sha256.Sum256(data)
+		want := "sha256:" + hex.EncodeToString(sum[:])
+		st, err := Stream(iotest.HalfReader(bytes.NewReader(data)), "x", "d", Options{Hash: true}, func(*Episode) error { return nil })
+		if err != nil || st.Hash != want || st.Bytes != int64(len(data)) {
+			t.Errorf("%s: %v, hash %s bytes %d; want %s %d", name, err, st.Hash, st.Bytes, want, len(data))
+		}
+		if st, _ := Stream(bytes.NewReader(data), "x", "d", Options{}, func(*Episode) error { return nil }); st.Hash != "" {
+			t.Errorf("%s: hash %q without Options.Hash", name, st.Hash)
 		}
 	}
 }

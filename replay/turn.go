@@ -13,28 +13,32 @@ const (
 	KeyRoomName = "room_name" // turn_completed.location, case and spaces folded
 )
 
-// Turn is one row of the turn table (RULES.md section 0).
+// Turn is one row of the turn table (RULES.md section 0). Its strings
+// are shared with the episode's other turns (one copy per distinct
+// action or room), and its flags are packed at the end: episodes of
+// millions of turns hold one Turn each.
 type Turn struct {
-	N      int  // turn number
-	Filled bool // synthesised for a gap in the log: changes nothing, has no action
+	N int // turn number
 
 	Score float64 // score after the turn
 
 	// Location keys ("" when unknown). Moved is true when the log records a
-	// move at this turn (map_movement_update, or a change of name in
-	// name-keyed episodes); only such turns teach the map.
+	// move at this turn (a map_movement_update between two rooms, or a
+	// change of name in name-keyed episodes); only such turns teach the map.
 	LocStart, LocEnd string
-	Moved            bool
 
-	Action    string // action executed, as logged
-	HasAction bool
+	Action string // action executed, as logged
 
-	Base    float64 // critic's unpenalised confidence
-	HasBase bool
+	Base float64 // critic's unpenalised confidence
 
 	Objectives int // objective_completed events at this turn
 	Rejections int // action_rejected events at this turn
 	LLMCalls   int // per-call events (llm_call) at this turn
+
+	Filled    bool // synthesised for a gap in the log: changes nothing, has no action
+	Moved     bool
+	HasAction bool
+	HasBase   bool
 }
 
 // Episode is one episode's turn table plus what the log says about its end.

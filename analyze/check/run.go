@@ -1,14 +1,11 @@
 package check
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"path/filepath"
-	"runtime"
-	"sync"
 
 	"github.com/loopbreak/loopbreak/analyze"
 	"github.com/loopbreak/loopbreak/replay"
@@ -159,20 +156,6 @@ type Diag struct {
 func Collect(opts Options) (*Collected, error) {
 	files := uniqueFiles(opts.Files)
 	col := &Collected{Unreadable: map[string]string{}, FailOn: opts.FailOn, WhereFile: make([][]int, len(opts.FailOn))}
-	// Standard input can be read once: keep it to hash it and replay it.
-	stdin := opts.Stdin
-	hashes := map[string]string{}
-	for _, f := range files {
-		if f == "-" {
-			data, err := io.ReadAll(stdin)
-			if err != nil {
-				return nil, fmt.Errorf("reading standard input: %w", err)
-			}
-			stdin = bytes.NewReader(data)
-			hashes["-"] = HashBytes(data)
-		}
-	}
-	hashErrs := hashFiles(files, opts.Workers, hashes)
 
 	cfg := opts.Config
 	cur := NewBaseline(cfg)
@@ -191,10 +174,24 @@ func Collect(opts Options) (*Collected, error) {
 		unreadable = col.Unreadable
 		runErr     error
 	)
-	analyze.Files(files, stdin, opts.Read, opts.Workers, cfg, analyze.Options{KeepFirings: keep}, func(fr analyze.FileResult) bool {
+	// The reader hashes each file as it reads it (once: a pipe or standard
+	// input cannot be read twice); the hash comes with a file's last part,
+	// so the file's entries get it then.
+	read := opts.Read
+	read.Hash = true
+	fileStart, newFile := 0, true
+	analyze.Files(files, opts.Stdin, read, opts.Workers, cfg, analyze.Options{KeepFirings: keep}, func(fr analyze.FileResult) bool {
 		fi := fileIndex[fr.Path]
-		if fr.Err == nil {
-			fr.Err = hashErrs[fr.Path]
+		if newFile {
+			fileStart, newFile = len(cur.Episodes), false
+		}
+		if fr.Last {
+			defer func() {
+				newFile = true
+				for i := fileStart; i < len(cur.Episodes); i++ {
+					cur.Episodes[i].LogHash = fr.Hash
+				}
+			}()
 		}
 		source := SourceOf(opts.Baseline, fr.Path)
 		if fr.Err != nil {
@@ -225,7 +222,7 @@ func Collect(opts Options) (*Collected, error) {
 					col.WhereFile[g] = append(col.WhereFile[g], fi)
 				}
 			}
-			cur.Episodes = append(cur.Episodes, NewEntry(o, source, hashes[fr.Path]))
+			cur.Episodes = append(cur.Episodes, NewEntry(o, source, "")) // hashed on the file's last part
 			if ep.Diag.Skipped > 0 {
 				col.Diags = append(col.Diags, Diag{ep.ID, source, ep.Diag.Skipped, ep.Diag.Problems})
 			}
@@ -320,39 +317,4 @@ func uniqueFiles(files []string) []string {
 		}
 	}
 	return out
-}
-
-// hashFiles puts the sha256 of every file into hashes (by path), on up to
-// jobs goroutines, and returns the errors by path.
-func hashFiles(files []string, jobs int, hashes map[string]string) map[string]error {
-	if jobs <= 0 {
-		jobs = runtime.GOMAXPROCS(0)
-	}
-	var (
-		mu   sync.Mutex
-		errs = map[string]error{}
-		wg   sync.WaitGroup
-		sem  = make(chan struct{}, jobs)
-	)
-	for _, f := range files {
-		if f == "-" {
-			continue
-		}
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer wg.Done()
-			defer func() { <-sem }()
-			h, err := HashFile(f)
-			mu.Lock()
-			defer mu.Unlock()
-			if err != nil {
-				errs[f] = err
-			} else {
-				hashes[f] = h
-			}
-		}()
-	}
-	wg.Wait()
-	return errs
 }

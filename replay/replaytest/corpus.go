@@ -1,6 +1,7 @@
 package replaytest
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"path/filepath"
 	"time"
@@ -22,6 +23,34 @@ func WriteCorpus(dir string, n int, seed uint64, totalBytes int64) ([]string, er
 // bytes (0: uncapped). Benchmarks over many episodes use it to keep a
 // corpus of thousands of episodes at a size a disk and a CI run can hold.
 func WriteCorpusCapped(dir string, n int, seed uint64, totalBytes int64, maxNoise int) ([]string, error) {
+	return WriteCorpusFormat(dir, n, seed, totalBytes, maxNoise, FormatMixed)
+}
+
+// Format selects the log format of a corpus's episodes.
+type Format string
+
+const (
+	// FormatMixed mixes eras as RandomScenario draws them (WriteCorpus).
+	FormatMixed Format = ""
+	// FormatEarly writes every episode in the June 2025 format
+	// (Scenario.EarlyFormat): names-only moves, no ids.
+	FormatEarly Format = "early"
+	// FormatLive writes every episode as current ZorkGPT does: ids, and a
+	// map_movement_update on every turn (Scenario.EveryTurnMoves).
+	FormatLive Format = "live"
+)
+
+// Formats lists the formats WriteCorpusFormat accepts, for flag help.
+var Formats = []Format{FormatMixed, FormatEarly, FormatLive}
+
+// WriteCorpusFormat is WriteCorpusCapped with every episode in format f;
+// FormatMixed gives WriteCorpusCapped's corpus byte for byte.
+func WriteCorpusFormat(dir string, n int, seed uint64, totalBytes int64, maxNoise int, f Format) ([]string, error) {
+	switch f {
+	case FormatMixed, FormatEarly, FormatLive:
+	default:
+		return nil, fmt.Errorf("replaytest: unknown format %q (want early, live or empty for mixed)", f)
+	}
 	rng := rand.New(rand.NewPCG(seed, 0x636f72707573))
 	t := time.Date(2025, 9, 1, 8, 0, 0, 0, time.UTC).Add(time.Duration(rng.IntN(86400)) * time.Second)
 	var paths []string
@@ -31,6 +60,7 @@ func WriteCorpusCapped(dir string, n int, seed uint64, totalBytes int64, maxNois
 		if maxNoise > 0 {
 			s.NoiseBytes = min(s.NoiseBytes, maxNoise)
 		}
+		s.setFormat(f)
 		path := filepath.Join(dir, s.EpisodeID, "episode_log.jsonl")
 		nb, err := writeFileN(path, s)
 		if err != nil {
@@ -202,4 +232,21 @@ func firstLiveCheckpoint(s *Scenario) int {
 		}
 	}
 	return 0
+}
+
+// setFormat makes a random scenario's log format f, keeping its route,
+// scores and length (applied after every random draw, so FormatMixed
+// changes nothing).
+func (s *Scenario) setFormat(f Format) {
+	switch f {
+	case FormatEarly:
+		s.EarlyFormat = true
+		s.WithIDs, s.WithPenaltyEvents, s.LiveLoopBreak, s.LLMCallEvents, s.EveryTurnMoves = false, false, false, false, false
+		s.Quirks.RestartAt, s.Quirks.RestartFrom = 0, 0 // the early writer never restarted
+		if s.Ending == EndStuckTermination {
+			s.Ending = EndMaxTurns // no live loop-break system yet
+		}
+	case FormatLive:
+		s.WithIDs, s.EveryTurnMoves = true, true
+	}
 }

@@ -24,7 +24,7 @@
 //	action_rejected (1-2) / critic_override             [RejectionRate]
 //	zork_response
 //	llm_call (extractor)                                [LLMCallEvents]
-//	map_movement_update                                 [WithIDs, the room changed]
+//	map_movement_update                                 [WithIDs, the room changed; every turn with EveryTurnMoves]
 //	room_description_captured                           [WithIDs, the reply describes a room]
 //	objective_completed                                 [Objectives]
 //	llm_call (synthesis)                                [LLMCallEvents]
@@ -35,6 +35,11 @@
 // and the episode ends with stuck_termination, or game_over_detected and
 // episode_completed, or episode_completed alone, then episode_finalized
 // (nothing for a crash, whose last line is cut mid-JSON).
+//
+// EarlyFormat writes the June 2025 shape instead: agent_raw_response_debug,
+// reasoning_extraction_debug, final_reasoning_debug,
+// hybrid_extraction_success, a names-only map_movement_update and
+// turn_completed per turn (see Scenario.EarlyFormat).
 //
 // final_action_selection.agent_action always equals turn_completed.action.
 // A direction that leads nowhere gets "You can't go that way." (or the
@@ -66,5 +71,6 @@
 //	                     after a restart, NaN/Infinity in llm_usage lines) then 2025-11-07T11:42:19 (25 turns,
 //	                     the file ends with turn 26's zork_response cut mid-line)
 //	2025-11-08T16:45:12  llm_call event for every LLM call, 60 turns
+//	2025-06-09T20:04:36  early (June 2025) format: names-only map_movement_update on every turn, 16 turns
 //	test_smoke           tiny 10-turn test episode (ignored by default scans)
 package replaytest

@@ -216,12 +216,19 @@ func checkEpisode(t *testing.T, s Scenario, evs []ev) {
 	hasIDs := false
 	for _, e := range evs {
 		switch e.typ() {
-		case "map_movement_update", "room_description_captured", "location_penalty_applied":
+		case "map_movement_update":
+			_, ok := e.num("from_room_id")
+			hasIDs = hasIDs || ok
+		case "room_description_captured", "location_penalty_applied":
 			hasIDs = true
 		}
 	}
 	if hasIDs != s.WithIDs {
 		t.Errorf("log has ids: %v, scenario WithIDs %v", hasIDs, s.WithIDs)
+	}
+	if s.EarlyFormat {
+		checkEarly(t, s, evs, ts)
+		return
 	}
 	// action agreement and refusals, per event stream (restart repeats included)
 	sel := map[int]string{}
@@ -238,10 +245,10 @@ func checkEpisode(t *testing.T, s Scenario, evs []ev) {
 		case "zork_response":
 			refused[n] = e.str("zork_response") == "You can't go that way."
 		case "map_movement_update":
-			if refused[n] {
+			if refused[n] && e.int("from_room_id") != e.int("to_room_id") {
 				t.Errorf("turn %d: moved after \"You can't go that way.\"", n)
 			}
-			if e.int("from_room_id") == e.int("to_room_id") {
+			if e.int("from_room_id") == e.int("to_room_id") && !s.EveryTurnMoves {
 				t.Errorf("turn %d: map_movement_update without a room change", n)
 			}
 		}
@@ -688,4 +695,117 @@ func BenchmarkWrite(b *testing.B) {
 	}
 	b.SetBytes(n)
 	b.ReportMetric(float64(s.Turns)*float64(b.N)/b.Elapsed().Seconds(), "turns/s")
+}
+
+// checkEarly checks an early-format episode: no final_action_selection, one
+// names-only map_movement_update per turn chaining the rooms (from_room ==
+// to_room when the agent stays), the early debug lines.
+func checkEarly(t *testing.T, s Scenario, evs []ev, ts map[int]*turnView) {
+	t.Helper()
+	counts := map[string]int{}
+	for _, e := range evs {
+		counts[e.typ()]++
+	}
+	for _, et := range []string{"agent_raw_response_debug", "reasoning_extraction_debug", "final_reasoning_debug"} {
+		if counts[et] != s.Turns {
+			t.Errorf("%d %s lines, want one per turn (%d)", counts[et], et, s.Turns)
+		}
+	}
+	if counts["hybrid_extraction_success"] != s.Turns+1 || counts["final_action_selection"] != 0 {
+		t.Errorf("hybrid_extraction_success %d (want %d), final_action_selection %d (want 0)",
+			counts["hybrid_extraction_success"], s.Turns+1, counts["final_action_selection"])
+	}
+	cur, stays, moves := roomByKey["WEST-OF-HOUSE"].name, 0, 0
+	for n := 1; n <= s.Turns; n++ {
+		tv := ts[n]
+		if tv == nil || tv.nameMoves != 1 {
+			t.Fatalf("turn %d: want one names-only map_movement_update", n)
+		}
+		if tv.fromName != cur || tv.toName != tv.location {
+			t.Errorf("turn %d: %q -> %q, previous turn in %q, turn_completed in %q", n, tv.fromName, tv.toName, cur, tv.location)
+		}
+		if tv.fromName == tv.toName {
+			stays++
+		} else {
+			moves++
+		}
+		cur = tv.toName
+	}
+	if stays == 0 || moves == 0 {
+		t.Errorf("%d moves, %d stays: want both", moves, stays)
+	}
+}
+
+// EveryTurnMoves logs a map_movement_update on every turn, from == to
+// when the agent stays, as live ZorkGPT does.
+func TestEveryTurnMoves(t *testing.T) {
+	s := smokeScenario()
+	s.EveryTurnMoves = true
+	s.Turns = 30
+	path := filepath.Join(t.TempDir(), "episode_log.jsonl")
+	if err := writeFile(path, s); err != nil {
+		t.Fatal(err)
+	}
+	_, by := episodes(parseFile(t, path))
+	evs := by[s.EpisodeID]
+	ts := turnsOf(evs)
+	stays := 0
+	for n := 1; n <= s.Turns; n++ {
+		if _, ok := ts[n]; !ok {
+			t.Fatalf("turn %d missing", n)
+		}
+	}
+	for _, e := range evs {
+		if e.typ() == "map_movement_update" && e.int("from_room_id") == e.int("to_room_id") {
+			stays++
+		}
+	}
+	got := 0
+	for _, e := range evs {
+		if e.typ() == "map_movement_update" {
+			got++
+		}
+	}
+	if got != s.Turns || stays == 0 {
+		t.Errorf("%d map_movement_update lines for %d turns, %d stays", got, s.Turns, stays)
+	}
+	checkEpisode(t, s, evs)
+	s.WithIDs = false
+	if err := Write(io.Discard, s); err == nil {
+		t.Error("EveryTurnMoves without WithIDs: no error")
+	}
+}
+
+// A corpus in one format: every turn of every episode logs a names-only
+// move (early) or a move with ids (live, staying included).
+func TestWriteCorpusFormat(t *testing.T) {
+	for _, f := range []Format{FormatEarly, FormatLive} {
+		paths, err := WriteCorpusFormat(t.TempDir(), 6, 3, 0, 2000, f)
+		if err != nil || len(paths) != 6 {
+			t.Fatalf("%s: %v, %d paths", f, err, len(paths))
+		}
+		for _, p := range paths {
+			_, by := episodes(parseFile(t, p))
+			for id, evs := range by {
+				withIDs := map[int]bool{}
+				for _, e := range evs {
+					if _, ok := e.num("from_room_id"); ok && e.typ() == "map_movement_update" {
+						n, _ := e.turnOf()
+						withIDs[n] = true
+					}
+				}
+				for n, tv := range turnsOf(evs) {
+					if tv.location == "" {
+						continue // no turn_completed: a crash's last turn
+					}
+					if f == FormatEarly && (tv.nameMoves == 0 || withIDs[n]) || f == FormatLive && (tv.nameMoves > 0 || !withIDs[n]) {
+						t.Errorf("%s: %s turn %d: %d names-only moves, ids %v", f, id, n, tv.nameMoves, withIDs[n])
+					}
+				}
+			}
+		}
+	}
+	if _, err := WriteCorpusFormat(t.TempDir(), 1, 1, 0, 0, "medieval"); err == nil {
+		t.Error("unknown format: no error")
+	}
 }

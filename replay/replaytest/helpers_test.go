@@ -131,6 +131,9 @@ type turnView struct {
 	fromID     int
 	toID       int
 	moved      bool
+	nameMoves  int    // names-only map_movement_update events (early format)
+	fromName   string // their from_room and to_room
+	toName     string
 	base       float64
 	hasBase    bool
 	objective  bool
@@ -171,7 +174,14 @@ func turnsOf(evs []ev) map[int]*turnView {
 			get(n).rejections++
 		case "map_movement_update":
 			tv := get(n)
-			tv.moved, tv.fromID, tv.toID = true, e.int("from_room_id"), e.int("to_room_id")
+			if _, ok := e.num("from_room_id"); !ok {
+				tv.nameMoves++
+				tv.fromName, tv.toName = e.str("from_room"), e.str("to_room")
+				break
+			}
+			// Live ZorkGPT logs one every turn: staying is no move.
+			tv.fromID, tv.toID = e.int("from_room_id"), e.int("to_room_id")
+			tv.moved = tv.fromID != tv.toID
 		case "objective_completed":
 			get(n).objective = true
 		case "turn_completed":

@@ -125,6 +125,18 @@ type Scenario struct {
 	// ids. false: an old log with room names only (no map_movement_update,
 	// room_description_captured or location_penalty_applied).
 	WithIDs bool
+	// EveryTurnMoves: map_movement_update on every turn, as live ZorkGPT
+	// logs it, with from_room_id == to_room_id when the agent stays (needs
+	// WithIDs). false: only on turns that change room.
+	EveryTurnMoves bool
+	// EarlyFormat: the June 2025 format LOG_FORMAT.md describes (the public
+	// episode.jsonl of ZorkGPT at commit 61680e8): room names only, no
+	// final_action_selection; each turn logs agent_raw_response_debug,
+	// reasoning_extraction_debug, final_reasoning_debug,
+	// hybrid_extraction_success, a names-only map_movement_update
+	// (from_room == to_room when the agent stays) and turn_completed.
+	// Excludes WithIDs, WithPenaltyEvents, LiveLoopBreak and LLMCallEvents.
+	EarlyFormat bool
 	// WithPenaltyEvents: location_penalty_applied whenever the turn's start
 	// room is among the previous 5 turns' start rooms (needs WithIDs).
 	WithPenaltyEvents bool
@@ -207,6 +219,12 @@ func (s *Scenario) validate() error {
 		if q.GapLen > 0 && q.RestartFrom <= q.GapFrom+q.GapLen-1 && q.GapFrom <= q.RestartAt {
 			return fmt.Errorf("replaytest: %s: restart range overlaps the gap", s.EpisodeID)
 		}
+	}
+	if s.EveryTurnMoves && !s.WithIDs {
+		return fmt.Errorf("replaytest: %s: EveryTurnMoves needs WithIDs", s.EpisodeID)
+	}
+	if s.EarlyFormat && (s.WithIDs || s.WithPenaltyEvents || s.LiveLoopBreak || s.LLMCallEvents) {
+		return fmt.Errorf("replaytest: %s: EarlyFormat logs have no ids, penalty, live or llm_call events", s.EpisodeID)
 	}
 	if s.WithPenaltyEvents && !s.WithIDs {
 		return fmt.Errorf("replaytest: %s: WithPenaltyEvents needs WithIDs", s.EpisodeID)

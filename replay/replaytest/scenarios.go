@@ -14,8 +14,6 @@ var (
 	house     = []string{"KITCHEN", "ATTIC", "LIVING-ROOM"}
 	cellarish = []string{"LIVING-ROOM", "KITCHEN", "CELLAR", "TROLL-ROOM", "EAST-OF-CHASM", "GALLERY", "STUDIO",
 		"MAZE-1", "MAZE-2", "MAZE-3", "MAZE-4", "DEAD-END-1"}
-	roundRoomArea = []string{"EW-PASSAGE", "ROUND-ROOM", "LOUD-ROOM", "DAMP-CAVE", "DEEP-CANYON", "NS-PASSAGE",
-		"CHASM-ROOM", "ENGRAVINGS-CAVE", "DOME-ROOM", "RESERVOIR-SOUTH", "STREAM-VIEW"}
 )
 
 func join(lists ...[]string) []string {
@@ -116,6 +114,8 @@ func Fixtures() []Fixture {
 			About: "all quirks; two episodes in one file, the second cut mid-line"},
 		{Dir: "2025-11-08T16-45-12", Episodes: []Scenario{llmCallsScenario()},
 			About: "llm_call events for every LLM call, 60 turns"},
+		{Dir: "2025-06-09T20-04-36", Episodes: []Scenario{earlyScenario()},
+			About: "early (June 2025) format: names-only map_movement_update every turn, 16 turns"},
 		{Dir: "test_smoke", Episodes: []Scenario{smokeScenario()},
 			About: "tiny test episode (ignored by default scans)"},
 	}
@@ -224,6 +224,23 @@ func llmCallsScenario() Scenario {
 		LiveLoopBreak:     true,
 		RejectionRate:     0.15,
 		LLMCallEvents:     true,
+	}
+}
+
+// earlyScenario is a short episode in the early format: names-only moves
+// logged on every turn, the agent oscillating between two rooms so the
+// name-keyed map (rule 6) has moves to learn from.
+func earlyScenario() Scenario {
+	return Scenario{
+		EpisodeID:   "2025-06-09T20:04:36",
+		Seed:        20250609,
+		Turns:       16,
+		MaxTurns:    5000,
+		Scores:      []ScorePoint{{6, 5}},
+		Route:       []Leg{{Until: 16, Home: "PATH", Rooms: []string{"NORTH-OF-HOUSE", "PATH"}, Counts: map[string]int{"NORTH-OF-HOUSE": 5}}},
+		Ending:      EndMaxTurns,
+		EarlyFormat: true,
+		AgentModel:  "qwen/qwen3-235b-a22b",
 	}
 }
 

@@ -1,0 +1,56 @@
+//go:build unix
+
+package replay
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+// While walking a tree, a log-named FIFO (or device) is skipped and
+// reported, never opened; named explicitly, it is read once as a stream
+// (issue 9 item 7).
+func TestFindSkipsNonRegular(t *testing.T) {
+	root := rtTree(t, "a/episode_log.jsonl", "c/episode_log.jsonl")
+	fifo := filepath.Join(root, "b", "episode_log.jsonl")
+	os.MkdirAll(filepath.Dir(fifo), 0o755)
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	files, skipped, err := Find([]string{root}, false)
+	if err != nil || len(files) != 2 || len(skipped) != 1 {
+		t.Fatalf("files %v, skipped %v, err %v", files, skipped, err)
+	}
+	if want := "skip " + fifo + ": named pipe, not a regular file"; skipped[0].Error() != want {
+		t.Errorf("skipped %q, want %q", skipped[0], want)
+	}
+	if _, err := FindLogs([]string{root}, false); err == nil {
+		t.Error("FindLogs: no error for the FIFO")
+	}
+	// Named explicitly: read as a stream, once.
+	files, skipped, err = Find([]string{fifo}, false)
+	if err != nil || len(skipped) != 0 || !slices.Equal(files, []string{fifo}) {
+		t.Fatalf("explicit: %v %v %v", files, skipped, err)
+	}
+	go func() {
+		w, err := os.OpenFile(fifo, os.O_WRONLY, 0)
+		if err != nil {
+			return
+		}
+		w.WriteString(rtTurn("E", 1, "n", 0, "Dam", 1))
+		w.Close()
+	}()
+	st, err := StreamFile(fifo, nil, Options{Hash: true}, func(ep *Episode) error {
+		if ep.ID != "E" || ep.RecordedTurns() != 1 {
+			t.Errorf("episode %s, %d turns", ep.ID, ep.RecordedTurns())
+		}
+		return nil
+	})
+	if err != nil || !strings.HasPrefix(st.Hash, "sha256:") {
+		t.Errorf("FIFO: %v, hash %q", err, st.Hash)
+	}
+}
