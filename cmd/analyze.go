@@ -17,6 +17,9 @@ type AnalyzeOptions struct {
 	Color   string // auto, always, never
 	Verbose bool
 	Partial partialFlags
+	// ParquetFirings, with --format parquet, also writes one row per
+	// firing to this file.
+	ParquetFirings string
 }
 
 // NewCmdAnalyze builds `loopbreak analyze`; runF replaces the run in tests.
@@ -36,11 +39,11 @@ penalties and warnings would have fired and what termination would have saved.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			opts.Paths = args
-			if err := checkFormat(opts.Format, "text", "json", "jsonl"); err != nil {
+			if err := checkFormat(opts.Format, "text", "json", "jsonl", "parquet"); err != nil {
 				return err
 			}
-			if opts.Partial.Output != "" && !opts.Partial.Partial {
-				return usageErrorf("-o: only with --partial")
+			if err := checkAnalyzeOutput(opts); err != nil {
+				return err
 			}
 			if err := checkColor(opts.Color); err != nil {
 				return err
@@ -54,7 +57,8 @@ penalties and warnings would have fired and what termination would have saved.`,
 	opts.Config.register(c.Flags())
 	opts.Input.register(c.Flags())
 	opts.Partial.register(c.Flags())
-	c.Flags().StringVar(&opts.Format, "format", "text", "output `format`: text, json or jsonl (one episode per line, as each finishes)")
+	c.Flags().StringVar(&opts.Format, "format", "text", "output `format`: text, json, jsonl (one episode per line, as each finishes) or parquet (one row per episode; needs -o)")
+	c.Flags().StringVar(&opts.ParquetFirings, "parquet-firings", "", "with --format parquet, also write one row per firing to `file`")
 	c.Flags().StringVar(&opts.Color, "color", "auto", "colour the text report: auto, always or never (auto honours NO_COLOR)")
 	c.Flags().BoolVarP(&opts.Verbose, "verbose", "v", false, "add the turn-by-turn trace and every run to the text report")
 	return c
@@ -65,8 +69,11 @@ func analyzeRun(opts *AnalyzeOptions) error {
 	if err != nil {
 		return err
 	}
-	if opts.Partial.Partial {
+	switch {
+	case opts.Partial.Partial:
 		return analyzePartialRun(opts, cfg)
+	case opts.Format == "parquet":
+		return analyzeParquetRun(opts, cfg)
 	}
 	files, walkErrs, err := opts.Input.findLogs(opts.Paths, opts.IO.ErrOut)
 	if err != nil {

@@ -13,7 +13,7 @@ import (
 // formatValues are the --format values each command accepts (checkFormat
 // in its RunE); TestCompletionFormats fails when the two disagree.
 var formatValues = map[string][]string{
-	"analyze": {"text", "json", "jsonl"},
+	"analyze": {"text", "json", "jsonl", "parquet"},
 	"sweep":   {"table", "json", "csv"},
 	"check":   {"text", "json", "junit", "github", "markdown"},
 	"rules":   {"text", "json", "markdown"},

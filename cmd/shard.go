@@ -37,9 +37,9 @@ func (s *shardFlag) Set(v string) error { // implements pflag.Value
 	case !ok || kerr != nil || nerr != nil:
 		return fmt.Errorf("want K/N, e.g. 1/4 for the first of 4 shards")
 	case n < 1:
-		return fmt.Errorf("N must be at least 1, got %d", n)
+		return fmt.Errorf("the shard count N must be at least 1, got %d", n)
 	case k < 1 || k > n:
-		return fmt.Errorf("K must be from 1 to %d, got %d", n, k)
+		return fmt.Errorf("the shard number K must be from 1 to %d, got %d", n, k)
 	}
 	s.K, s.N = k, n
 	return nil

@@ -15,13 +15,13 @@ func TestShardUsageErrors(t *testing.T) {
 	for _, tc := range []struct{ args, stderr string }{
 		{"sweep --max-stuck 30 --shard 3 x", "loopbreak: invalid argument \"3\" for \"--shard\" flag: want K/N, e.g. 1/4 for the first of 4 shards\nRun 'loopbreak sweep --help' for usage.\n"},
 		{"analyze --shard a/b x", "loopbreak: invalid argument \"a/b\" for \"--shard\" flag: want K/N, e.g. 1/4 for the first of 4 shards\nRun 'loopbreak analyze --help' for usage.\n"},
-		{"analyze --shard 0/4 x", "loopbreak: invalid argument \"0/4\" for \"--shard\" flag: K must be from 1 to 4, got 0\nRun 'loopbreak analyze --help' for usage.\n"},
-		{"check --shard 5/4 x", "loopbreak: invalid argument \"5/4\" for \"--shard\" flag: K must be from 1 to 4, got 5\nRun 'loopbreak check --help' for usage.\n"},
-		{"analyze --shard 1/0 x", "loopbreak: invalid argument \"1/0\" for \"--shard\" flag: N must be at least 1, got 0\nRun 'loopbreak analyze --help' for usage.\n"},
+		{"analyze --shard 0/4 x", "loopbreak: invalid argument \"0/4\" for \"--shard\" flag: the shard number K must be from 1 to 4, got 0\nRun 'loopbreak analyze --help' for usage.\n"},
+		{"check --shard 5/4 x", "loopbreak: invalid argument \"5/4\" for \"--shard\" flag: the shard number K must be from 1 to 4, got 5\nRun 'loopbreak check --help' for usage.\n"},
+		{"analyze --shard 1/0 x", "loopbreak: invalid argument \"1/0\" for \"--shard\" flag: the shard count N must be at least 1, got 0\nRun 'loopbreak analyze --help' for usage.\n"},
 		{"analyze --shard 1/2 -", "loopbreak: --shard: standard input (-) cannot be split between shards; name files or directories\n"},
 		{"sweep --max-stuck 30 -o part.json " + episodesDir, "loopbreak: -o: only with --partial\n"},
 		{"check -o part.json " + episodesDir, "loopbreak: -o: only with --partial\n"},
-		{"analyze -o part.json " + episodesDir, "loopbreak: -o: only with --partial\n"},
+		{"analyze -o part.json " + episodesDir, "loopbreak: -o: only with --partial or --format parquet\n"},
 		{"merge --color blue x.json", "loopbreak: --color \"blue\": want auto, always or never\n"},
 	} {
 		t.Run(tc.args, func(t *testing.T) {
