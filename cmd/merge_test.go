@@ -1,6 +1,8 @@
 package cmd
 
 import (
+	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -88,4 +90,124 @@ func dropFileErrors(s string) string {
 		keep = append(keep, l)
 	}
 	return strings.Join(keep, "")
+}
+
+// TestMergeRefuses pins the errors of parts that one run could not have
+// produced together, or that are not partials at all (exit 2, the file
+// named).
+func TestMergeRefuses(t *testing.T) {
+	dir := t.TempDir()
+	part := func(name string, args ...string) string {
+		t.Helper()
+		p := filepath.Join(dir, name)
+		args = append(args, "--partial", "-o", p)
+		if code, _, errOut := run(t, "", "", args...); code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, errOut)
+		}
+		return p
+	}
+	p1 := part("p1.json", "analyze", "--format", "json", "--shard", "1/2", episodesDir)
+	p2 := part("p2.json", "analyze", "--format", "json", "--shard", "2/2", episodesDir)
+	other := map[string]string{
+		"config":   part("config.json", "analyze", "--format", "json", "--set", "max_turns_stuck=30", "--shard", "2/2", episodesDir),
+		"n":        part("n.json", "analyze", "--format", "json", "--shard", "2/3", episodesDir),
+		"text":     part("text.json", "analyze", "--shard", "2/2", episodesDir),
+		"sweep":    part("sweep.json", "sweep", "--max-stuck", "30", "--shard", "2/2", episodesDir),
+		"inputs":   part("inputs.json", "analyze", "--format", "json", "--include-tests", "--shard", "2/2", episodesDir),
+		"unshared": part("one.json", "analyze", "--format", "json", episodesDir),
+	}
+	newer := filepath.Join(dir, "newer.json")
+	data, _ := os.ReadFile(p2)
+	os.WriteFile(newer, []byte(strings.Replace(string(data), `"schema_version":1,`, `"schema_version":2,"new":true,`, 1)), 0o644)
+	report := filepath.Join(dir, "report.json")
+	_, out, _ := run(t, "", "", "analyze", "--format", "json", episodesDir)
+	os.WriteFile(report, []byte(out), 0o644)
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{p1}, "cannot merge: shard 2/2 missing"},
+		{[]string{p1, p1}, fmt.Sprintf("cannot merge: shard 1/2 given twice (%s and %s)", p1, p1)},
+		{[]string{p1, other["config"]}, fmt.Sprintf("cannot merge: %s was made with another configuration than %s (max_turns_stuck = 30, not 40)", other["config"], p1)},
+		{[]string{p1, other["n"]}, fmt.Sprintf("cannot merge: %s is shard 2/3, %s is of 2 shards", other["n"], p1)},
+		{[]string{p1, other["text"]}, fmt.Sprintf(`cannot merge: %s was made with other analyze settings than %s ({"text":true,"verbose":false}, not {"text":false,"verbose":false})`, other["text"], p1)},
+		{[]string{p1, other["sweep"]}, fmt.Sprintf("cannot merge: %s is a partial of sweep, %s of analyze", other["sweep"], p1)},
+		{[]string{p1, other["unshared"]}, fmt.Sprintf("cannot merge: %s is shard 1/1, %s is of 2 shards", other["unshared"], p1)},
+		{[]string{p1, newer}, newer + ": partial schema version 2; this loopbreak reads version 1"},
+		{[]string{report}, report + `: not a loopbreak partial file: json: unknown field "episodes"`},
+		{[]string{"--format", "csv", p1, p2}, `--format "csv": want one of [text json jsonl]`},
+		{[]string{"--format", "text", p1, p2}, "--format text: the partials keep no text report (their shards ran with --format json or jsonl); merge with --format json or jsonl, or run the shards with --format text"},
+		{[]string{"--format", "yaml", p1, p2}, `--format "yaml": want one of [text json jsonl table csv junit github markdown]`},
+	} {
+		code, out, errOut := run(t, "", "", append([]string{"merge"}, tc.args...)...)
+		if code != ExitError || out != "" || errOut != "loopbreak: "+tc.want+"\n" {
+			t.Errorf("merge %v: exit %d, stdout %q, stderr %q; want exit 2, stderr %q", tc.args, code, out, errOut, "loopbreak: "+tc.want)
+		}
+	}
+	// Inputs differ: same N, other logs.
+	code, _, errOut := run(t, "", "", "merge", p1, other["inputs"])
+	if code != ExitError || !strings.Contains(errOut, "was made from other inputs than "+p1) || !strings.Contains(errOut, "run every shard over the same arguments") {
+		t.Errorf("other inputs: exit %d, stderr %q", code, errOut)
+	}
+}
+
+// FuzzReadPartial feeds the partial reader and merge anything: they must
+// never panic, and every error must name the file. Seeds are real parts.
+func FuzzReadPartial(f *testing.F) {
+	dir := f.TempDir()
+	for i, args := range [][]string{
+		{"analyze", "--shard", "1/1", episodesDir},
+		{"analyze", "--format", "json", episodesDir + "/2025-11-04T09-35-24"},
+		{"sweep", "--max-stuck", "30,40", "--by-episode", episodesDir},
+		{"check", "--no-baseline", "--fail-on", "camping/detection", "--max-forfeit", "10", episodesDir},
+	} {
+		p := filepath.Join(dir, fmt.Sprintf("seed-%d.json", i))
+		ios, _, _, errOut := Test()
+		if code := Main(append(args, "--partial", "-o", p), ios); code != 0 {
+			f.Fatalf("%v: exit %d: %s", args, code, errOut)
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
+	f.Add([]byte(`{"kind":"loopbreak-partial","schema_version":1,"command":"sweep","settings":{"grid":[{"Flag":"--max-stuck","Key":"max_turns_stuck","Spec":"30"}]},"config":{},"shard":{"k":1,"n":1},"inputs":{"logs":1,"digest":""},"body":{"rows":[]}}`))
+	const name = "part-fuzz.json"
+	f.Fuzz(func(t *testing.T, data []byte) {
+		p, err := readPartial(name, data)
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), name+": ") {
+				t.Fatalf("error does not name the file: %v", err)
+			}
+			return
+		}
+		var s checkSettings
+		if p.Command == "check" && (json.Unmarshal(p.Settings, &s) != nil || s.Mode != "gates-only") {
+			return // a fuzzed baseline path must not be read or written
+		}
+		if p.Command == "sweep" {
+			// A grid of millions of rows is valid, and as slow to merge
+			// as to sweep: not this fuzzer's business.
+			var ss sweepSettings
+			if json.Unmarshal(p.Settings, &ss) == nil {
+				if axes, err := parseGridArgs(ss.Grid); err == nil {
+					n := 1
+					for _, ax := range axes {
+						n *= len(ax.Values)
+					}
+					if n > 1000 {
+						return
+					}
+				}
+			}
+		}
+		p.Shard = partialShard{K: 1, N: 1}
+		ios, _, _, _ := Test()
+		err = mergeParts(&MergeOptions{IO: ios, Paths: []string{name}, Color: "never"}, []*partialFile{p})
+		var fe *failError
+		if err != nil && !errors.As(err, &fe) && !strings.HasPrefix(err.Error(), name+": ") {
+			t.Fatalf("error does not name the file: %v", err)
+		}
+	})
 }
