@@ -8,10 +8,12 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/loopbreak/loopbreak/replay/replaytest"
 )
 
 // shardCorpus is the committed episodes, their test episode (with
-// --include-tests) and an unreadable log, so the merged outputs list
+// --include-tests), 30 generated episodes and an unreadable log, so the merged outputs list
 // episodes and errors from several shards.
 func shardCorpus(t *testing.T) []string {
 	t.Helper()
@@ -23,7 +25,12 @@ func shardCorpus(t *testing.T) []string {
 	if err := os.WriteFile(filepath.Join(bad, "episode_log.jsonl.gz"), []byte("\x1f\x8bnot gzip"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	return []string{"--include-tests", episodesDir, filepath.Dir(bad)}
+	// And a generated corpus, so 7 shards each get several logs.
+	gen := filepath.Join(t.TempDir(), "gen")
+	if _, err := replaytest.WriteCorpusCapped(gen, 30, 12, 0, 2048); err != nil {
+		t.Fatal(err)
+	}
+	return []string{"--include-tests", episodesDir, gen, filepath.Dir(bad)}
 }
 
 // TestMergeEqualsOneRun runs each command once over the corpus and again
