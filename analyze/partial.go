@@ -6,12 +6,14 @@ import (
 	"fmt"
 	"reflect"
 	"sort"
+	"strings"
+	"sync"
 )
 
 // TotalsState is the exact state of a Totals, as shards write it into a
-// partial file: every exported field as Totals marshals it (the derived
-// ones are recomputed by Finish) and the turns-saved histogram the median
-// needs. It is taken from the Totals type itself, so a field added to
+// partial file: every exported field that is a sum, as Totals marshals it
+// (not the figures Finish derives: percentages, the median), and the
+// turns-saved histogram the median needs. It is taken from the Totals type itself, so a field added to
 // Totals is carried without touching this code.
 type TotalsState struct {
 	Sums json.RawMessage `json:"sums"`
@@ -22,7 +24,18 @@ type TotalsState struct {
 
 // State returns t's exact state.
 func (t *Totals) State() (TotalsState, error) {
-	sums, err := json.Marshal(t)
+	data, err := json.Marshal(t)
+	if err != nil {
+		return TotalsState{}, err
+	}
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(data, &fields); err != nil {
+		return TotalsState{}, err
+	}
+	for _, name := range derivedFields() {
+		delete(fields, name)
+	}
+	sums, err := json.Marshal(fields) // keys sorted
 	if err != nil {
 		return TotalsState{}, err
 	}
@@ -93,3 +106,34 @@ func (t *Totals) Merge(o *Totals) {
 		t.saved[k] += n
 	}
 }
+
+// derivedFields are the JSON names of the fields Finish computes, found by
+// watching it: every exported field is set to a value Finish cannot give
+// (-1; 7 for counts, with a histogram to match), and those it overwrites
+// are derived. So a figure added to Finish is left out of states without
+// a list to keep.
+var derivedFields = sync.OnceValue(func() []string {
+	var t Totals
+	v := reflect.ValueOf(&t).Elem()
+	for i := range v.NumField() {
+		switch f := v.Field(i); {
+		case !v.Type().Field(i).IsExported():
+		case f.Kind() == reflect.Int:
+			f.SetInt(7)
+		case f.Kind() == reflect.Float64:
+			f.SetFloat(-1)
+		}
+	}
+	t.saved = map[int]int{7: 7}
+	before := t
+	t.Finish()
+	var names []string
+	bv := reflect.ValueOf(before)
+	for i := range v.NumField() {
+		sf := v.Type().Field(i)
+		if sf.IsExported() && !v.Field(i).Equal(bv.Field(i)) {
+			names = append(names, strings.Split(sf.Tag.Get("json"), ",")[0])
+		}
+	}
+	return names
+})

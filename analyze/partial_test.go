@@ -45,8 +45,12 @@ func TestTotalsStateCarriesEveryField(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !reflect.DeepEqual(&back, tot) {
-			t.Errorf("state round trip:\n got %+v\nwant %+v", back, *tot)
+		// The derived figures are left out, and recomputed alike.
+		want := *tot
+		want.Finish()
+		back.Finish()
+		if !reflect.DeepEqual(back, want) {
+			t.Errorf("state round trip:\n got %+v\nwant %+v", back, want)
 		}
 	}
 	m := a
@@ -132,6 +136,24 @@ func TestTotalsStateErrors(t *testing.T) {
 		_, err := s.Totals()
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: error %v, want %q", tc.state, err, tc.want)
+		}
+	}
+}
+
+// TestDerivedFields: the figures Finish computes are found by watching
+// it, and are the ones it computes today.
+func TestDerivedFields(t *testing.T) {
+	got := strings.Join(derivedFields(), " ")
+	for _, name := range []string{"turns_saved_pct", "false_termination_pct", "median_turns_saved"} {
+		if !strings.Contains(got, name) {
+			t.Errorf("derived fields %q lack %s", got, name)
+		}
+	}
+	for _, name := range []string{"episodes", "turns_saved", "score_forfeited"} {
+		for _, d := range derivedFields() {
+			if d == name {
+				t.Errorf("%s taken for a derived figure", name)
+			}
 		}
 	}
 }

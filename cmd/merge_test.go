@@ -218,3 +218,56 @@ func FuzzReadPartial(f *testing.F) {
 		}
 	})
 }
+
+// TestMergeCheckUpdate: check --update over shards writes, at merge, the
+// baseline one run writes, byte for byte, and says the same.
+func TestMergeCheckUpdate(t *testing.T) {
+	dir := t.TempDir()
+	one, merged := filepath.Join(dir, "one.json"), filepath.Join(dir, "merged.json")
+	code, want, errOut := run(t, "", "", "check", "--update", "--baseline", one, episodesDir)
+	if code != 0 {
+		t.Fatalf("check --update: exit %d: %s", code, errOut)
+	}
+	var parts []string
+	for k := 1; k <= 3; k++ {
+		p := filepath.Join(dir, fmt.Sprintf("part-%d.json", k))
+		if code, _, errOut := run(t, "", "", "check", "--update", "--baseline", merged, "--shard", fmt.Sprintf("%d/3", k), "--partial", "-o", p, episodesDir); code != 0 {
+			t.Fatalf("shard %d: exit %d: %s", k, code, errOut)
+		}
+		parts = append(parts, p)
+	}
+	if _, err := os.Stat(merged); err == nil {
+		t.Fatal("a shard wrote the baseline; only the merge may")
+	}
+	code, got, errOut := run(t, "", "", append([]string{"merge"}, parts...)...)
+	if code != 0 {
+		t.Fatalf("merge: exit %d: %s", code, errOut)
+	}
+	if strings.ReplaceAll(got, merged, one) != want {
+		t.Errorf("merge said\n%s\none run said\n%s", got, want)
+	}
+	a, _ := os.ReadFile(one)
+	b, err := os.ReadFile(merged)
+	if err != nil || string(a) != string(b) {
+		t.Errorf("the merged baseline differs from one run's (err %v)", err)
+	}
+}
+
+// TestPartialGolden pins the partial format of a small sweep: a change
+// to it shows here, and wants schema_version raised if old parts would
+// no longer merge.
+func TestPartialGolden(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "part.json")
+	ep := filepath.ToSlash(filepath.Join(episodesDir, "2025-11-06T08-00-00", "episode_log.jsonl"))
+	if code, _, errOut := run(t, "", "", "sweep", "--max-stuck", "30,40", "--by-episode", "--shard", "1/1", "--partial", "-o", p, ep); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	data, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var v any
+	json.Unmarshal(data, &v)
+	pretty, _ := json.MarshalIndent(v, "", "  ")
+	golden(t, "merge/sweep-part.json", string(pretty)+"\n")
+}
