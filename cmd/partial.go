@@ -130,26 +130,31 @@ func writeOutput(out io.Writer, file string, data []byte) error {
 	})
 }
 
-// writeFileAtomic writes a file through a temporary file beside it.
+// writeFileAtomic writes a file through a temporary file beside it;
+// errors of its own name the file, fill's are returned as they are.
 func writeFileAtomic(file string, fill func(io.Writer) error) error {
+	named := func(err error) error { return fmt.Errorf("writing %s: %w", file, err) }
 	tmp, err := os.CreateTemp(filepath.Dir(file), "."+filepath.Base(file)+".*")
 	if err != nil {
-		return err
+		return named(errors.Unwrap(err)) // CreateTemp's error names the temporary file
 	}
 	defer os.Remove(tmp.Name())
 	// CreateTemp makes 0600; a part is read by the merging job's user.
 	if err := tmp.Chmod(0o644); err != nil {
 		tmp.Close()
-		return err
+		return named(err)
 	}
 	if err := fill(tmp); err != nil {
 		tmp.Close()
 		return err
 	}
 	if err := tmp.Close(); err != nil {
-		return err
+		return named(err)
 	}
-	return os.Rename(tmp.Name(), file)
+	if err := os.Rename(tmp.Name(), file); err != nil {
+		return named(err)
+	}
+	return nil
 }
 
 // readPartial parses one partial file; every error names it.

@@ -99,3 +99,22 @@ func TestShardAssignment(t *testing.T) {
 		}
 	}
 }
+
+// TestOutputFileErrors: a part or Parquet file that cannot be written is
+// named; a run that fails leaves no file, not even a temporary one.
+func TestOutputFileErrors(t *testing.T) {
+	dir := t.TempDir()
+	missing := filepath.Join(dir, "no", "part.json")
+	code, _, errOut := run(t, "", "", "sweep", "--max-stuck", "30", "--partial", "-o", missing, episodesDir)
+	if code != ExitError || errOut != "loopbreak: writing "+missing+": no such file or directory\n" {
+		t.Errorf("exit %d, stderr %q", code, errOut)
+	}
+	out := filepath.Join(dir, "eps.parquet")
+	code, _, errOut = run(t, "", "", "analyze", "--strict", "--format", "parquet", "-o", out, episodesDir)
+	if code != ExitError || strings.Contains(errOut, "writing") {
+		t.Errorf("strict: exit %d, stderr %q", code, errOut)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Errorf("left behind: %v", entries)
+	}
+}
