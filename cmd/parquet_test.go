@@ -42,6 +42,17 @@ func parquetFixture(t *testing.T) (eps, firings string, doc jsonDoc) {
 	return eps, firings, doc
 }
 
+// parquetCovers are the JSON episode's fields that ParquetEpisode
+// carries (firings go to --parquet-firings).
+var parquetCovers = map[string]bool{
+	"episode_id": true, "source": true, "recorded_turns": true, "final_score": true, "recorded_end": true,
+	"location_key": true, "termination": true, "checkpoints": true, "turns_saved": true, "llm_calls_saved": true,
+	"llm_calls_method": true, "score_forfeited": true, "false_termination": true, "censored": true,
+	"firing_counts": true, "would_reject": true, "diagnostics": true, "firings": true,
+	"diagnostics.lines": true, "diagnostics.skipped": true, "diagnostics.problems": true, "diagnostics.notes": true,
+	"diagnostics.gap_turns": true, "diagnostics.repeated_turns": true,
+}
+
 // TestParquetEqualsJSON reads the Parquet files back with the library and
 // holds every row to the JSON output: one row per episode with the same
 // values, one row per firing with the same fields.
@@ -66,7 +77,19 @@ func TestParquetEqualsJSON(t *testing.T) {
 			LLMCallsMethod: e["llm_calls_method"].(string), ScoreForfeited: e["score_forfeited"].(float64),
 			FalseTermination: e["false_termination"].(bool), Censored: e["censored"].(bool), WouldReject: num(e["would_reject"]),
 			FiringCounts: map[string]int64{}, DiagnosticsLines: num(diag["lines"]), DiagnosticsSkipped: num(diag["skipped"]),
-			DiagnosticsGapTurns: num(diag["gap_turns"]), DiagnosticsRepeatTurns: num(diag["repeated_turns"]), Problems: []string{},
+			DiagnosticsGapTurns: num(diag["gap_turns"]), DiagnosticsRepeatTurns: num(diag["repeated_turns"]), Problems: []string{}, Notes: []string{},
+		}
+		// Every field of the JSON has a column: a field added to the
+		// JSON episode fails here until ParquetEpisode carries it.
+		for k := range e {
+			if !parquetCovers[k] {
+				t.Errorf("JSON field %q has no Parquet column (report.ParquetEpisode)", k)
+			}
+		}
+		for k := range diag {
+			if !parquetCovers["diagnostics."+k] {
+				t.Errorf("JSON field diagnostics.%s has no Parquet column (report.ParquetEpisode)", k)
+			}
 		}
 		if term, ok := e["termination"].(map[string]any); ok {
 			turn, stuck, score := num(term["turn"]), num(term["turns_stuck"]), term["score"].(float64)
@@ -81,12 +104,18 @@ func TestParquetEqualsJSON(t *testing.T) {
 		for _, p := range diag["problems"].([]any) {
 			want.Problems = append(want.Problems, p.(string))
 		}
+		for _, n := range diag["notes"].([]any) {
+			want.Notes = append(want.Notes, n.(string))
+		}
 		// The library reads an empty list back as nil.
 		if len(r.Checkpoints) == 0 {
 			r.Checkpoints = []int64{}
 		}
 		if len(r.Problems) == 0 {
 			r.Problems = []string{}
+		}
+		if len(r.Notes) == 0 {
+			r.Notes = []string{}
 		}
 		if !reflect.DeepEqual(r, want) {
 			t.Errorf("row %d:\n got %+v\nwant %+v", i, r, want)

@@ -41,6 +41,7 @@ type ParquetEpisode struct {
 	DiagnosticsGapTurns    int64            `parquet:"gap_turns"`
 	DiagnosticsRepeatTurns int64            `parquet:"repeated_turns"`
 	Problems               []string         `parquet:"problems,list"`
+	Notes                  []string         `parquet:"notes,list"`
 }
 
 // ParquetFiring is one row of --parquet-firings: one firing, its
@@ -66,7 +67,7 @@ func NewParquetEpisode(e *Episode) ParquetEpisode {
 		Censored: e.Censored, WouldReject: int64(e.WouldReject), FiringCounts: make(map[string]int64, len(e.FiringCounts)),
 		DiagnosticsLines: int64(e.Diagnostics.Lines), DiagnosticsSkipped: int64(e.Diagnostics.Skipped),
 		DiagnosticsGapTurns: int64(e.Diagnostics.GapTurns), DiagnosticsRepeatTurns: int64(e.Diagnostics.RepeatedTurns),
-		Problems: e.Diagnostics.Problems,
+		Problems: e.Diagnostics.Problems, Notes: e.Diagnostics.Notes,
 	}
 	if t := e.Termination; t != nil {
 		turn, stuck, score := int64(t.Turn), int64(t.TurnsStuck), t.Score
