@@ -157,3 +157,15 @@ func TestDerivedFields(t *testing.T) {
 		}
 	}
 }
+
+// TestTotalsUnexportedFields: State and Merge carry the one unexported
+// field they know, the turns-saved histogram; another one fails here
+// until they carry it too.
+func TestTotalsUnexportedFields(t *testing.T) {
+	typ := reflect.TypeOf(Totals{})
+	for i := range typ.NumField() {
+		if f := typ.Field(i); !f.IsExported() && f.Name != "saved" {
+			t.Errorf("Totals.%s is not carried by State nor added by Merge", f.Name)
+		}
+	}
+}
