@@ -13,7 +13,7 @@ type AnalyzeOptions struct {
 	Paths   []string
 	Config  configFlags
 	Input   inputFlags
-	Format  string // text, json, jsonl
+	Format  string // text, json, jsonl, parquet
 	Color   string // auto, always, never
 	Verbose bool
 	Partial partialFlags
