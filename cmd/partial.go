@@ -221,10 +221,12 @@ func (p *partialFile) config() (*rules.Config, error) {
 	return cfg, nil
 }
 
-// decodeBody decodes a partial's body strictly into v.
+// decodeBody decodes a partial's body strictly into v, once: the raw body
+// is let go, so a merge holds each episode's bytes once, not twice.
 func (p *partialFile) decodeBody(v any) error {
 	dec := json.NewDecoder(bytes.NewReader(p.Body))
 	dec.DisallowUnknownFields()
+	p.Body = nil
 	if err := dec.Decode(v); err != nil {
 		return fmt.Errorf("%s body: %v", p.Command, err)
 	}
