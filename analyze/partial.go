@@ -79,12 +79,14 @@ func (s TotalsState) Totals() (Totals, error) {
 }
 
 // Merge adds o's episodes to t, as if t had Added them itself (call
-// Finish after). Every exported field is a sum or a figure Finish
-// derives, so each is added field by field by reflection: a field of
-// another kind panics here (and in the tests) until Merge is told how to
-// merge it.
+// Finish after). Every exported field is a sum, a figure Finish derives
+// or a flag that stays set once a sum overflowed, so each is merged field
+// by field by reflection: numbers added (a float sum kept finite as Add
+// keeps it, raising ScoreOverflow), flags or'ed. A field of another kind
+// panics here (and in the tests) until Merge is told how to merge it.
 func (t *Totals) Merge(o *Totals) {
 	tv, ov := reflect.ValueOf(t).Elem(), reflect.ValueOf(o).Elem()
+	overflow := false
 	for i := range tv.NumField() {
 		f := tv.Type().Field(i)
 		if !f.IsExported() {
@@ -94,11 +96,16 @@ func (t *Totals) Merge(o *Totals) {
 		case reflect.Int:
 			tv.Field(i).SetInt(tv.Field(i).Int() + ov.Field(i).Int())
 		case reflect.Float64:
-			tv.Field(i).SetFloat(tv.Field(i).Float() + ov.Field(i).Float())
+			sum, ok := Finite(tv.Field(i).Float() + ov.Field(i).Float())
+			overflow = overflow || !ok
+			tv.Field(i).SetFloat(sum)
+		case reflect.Bool:
+			tv.Field(i).SetBool(tv.Field(i).Bool() || ov.Field(i).Bool())
 		default:
 			panic("analyze: Totals.Merge does not know how to merge " + f.Name + " (" + f.Type.String() + ")")
 		}
 	}
+	t.ScoreOverflow = t.ScoreOverflow || overflow
 	for k, n := range o.saved {
 		if t.saved == nil {
 			t.saved = map[int]int{}

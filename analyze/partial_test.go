@@ -2,6 +2,7 @@ package analyze
 
 import (
 	"encoding/json"
+	"math"
 	"math/rand/v2"
 	"reflect"
 	"strings"
@@ -22,6 +23,8 @@ func setEveryField(t *testing.T, tot *Totals, seed int) {
 			v.Field(i).SetInt(int64(seed*100 + i))
 		case reflect.Float64:
 			v.Field(i).SetFloat(float64(seed*100+i) + 0.5)
+		case reflect.Bool:
+			v.Field(i).SetBool(seed == 1)
 		default:
 			t.Fatalf("Totals.%s is a %s: teach Totals.Merge and this test how to merge it", f.Name, f.Type)
 		}
@@ -62,9 +65,15 @@ func TestTotalsStateCarriesEveryField(t *testing.T) {
 			continue
 		}
 		var got, want float64
-		if f.Type.Kind() == reflect.Int {
+		switch f.Type.Kind() {
+		case reflect.Int:
 			got, want = float64(mv.Field(i).Int()), float64(av.Field(i).Int()+bv.Field(i).Int())
-		} else {
+		case reflect.Bool: // a flag stays set
+			if !mv.Field(i).Bool() {
+				t.Errorf("Merge: %s = false, want true (set in one part)", f.Name)
+			}
+			continue
+		default:
 			got, want = mv.Field(i).Float(), av.Field(i).Float()+bv.Field(i).Float()
 		}
 		if got != want {
@@ -167,5 +176,25 @@ func TestTotalsUnexportedFields(t *testing.T) {
 		if f := typ.Field(i); !f.IsExported() && f.Name != "saved" {
 			t.Errorf("Totals.%s is not carried by State nor added by Merge", f.Name)
 		}
+	}
+}
+
+// TestTotalsMergeOverflow: a score sum that leaves the float64 range in a
+// merge is held finite and flagged, as Add does in one run.
+func TestTotalsMergeOverflow(t *testing.T) {
+	var one, a, b Totals
+	r := Result{Terminated: true, ScoreForfeited: math.MaxFloat64}
+	for _, tot := range []*Totals{&one, &a, &b} {
+		tot.Add(&r, 10, 0)
+	}
+	one.Add(&r, 10, 0)
+	if a.ScoreOverflow || b.ScoreOverflow {
+		t.Fatal("one huge score is no overflow")
+	}
+	a.Merge(&b)
+	one.Finish()
+	a.Finish()
+	if !reflect.DeepEqual(one, a) || !a.ScoreOverflow || a.ScoreForfeited != math.MaxFloat64 {
+		t.Errorf("merged %+v, one run %+v", a, one)
 	}
 }

@@ -72,6 +72,7 @@ type inputFlags struct {
 	Strict       bool
 	Jobs         int
 	Shard        shardFlag
+	args         []string // as findShard was given them, for a partial file
 }
 
 func (in *inputFlags) register(fs *pflag.FlagSet) {

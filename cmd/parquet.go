@@ -33,7 +33,10 @@ func writeParquet(opts *AnalyzeOptions, cfg *rules.Config, files []string, w, fw
 	if fw != nil {
 		firings = report.NewParquetWriter[report.ParquetFiring](fw)
 	}
-	var runErr error
+	var (
+		runErr error
+		n      int
+	)
 	read := opts.Input.options()
 	analyze.Files(files, opts.IO.In, read, opts.Input.Jobs, cfg, analyze.Options{KeepFirings: fw != nil}, func(fr analyze.FileResult) bool {
 		if fr.Err != nil {
@@ -47,6 +50,7 @@ func writeParquet(opts *AnalyzeOptions, cfg *rules.Config, files []string, w, fw
 			if runErr = analyze.StrictErr(read, &ep.Diag); runErr != nil {
 				return false
 			}
+			n++
 			e := report.NewEpisode(fr.Outcomes[i], ep)
 			if runErr = eps.Write(report.NewParquetEpisode(&e)); runErr != nil {
 				return false
@@ -69,6 +73,9 @@ func writeParquet(opts *AnalyzeOptions, cfg *rules.Config, files []string, w, fw
 	})
 	if runErr != nil {
 		return runErr
+	}
+	if n == 0 {
+		return noEpisodesError(opts.Paths) // and no file
 	}
 	if firings != nil {
 		if err := firings.Close(); err != nil {

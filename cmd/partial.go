@@ -32,6 +32,10 @@ type partialFile struct {
 	Kind          string `json:"kind"`
 	SchemaVersion int    `json:"schema_version"`
 	Command       string `json:"command"` // analyze, sweep or check
+	// Args are the command's log arguments as given, to name them as one
+	// run does (no episodes in …); shards may see them under other
+	// mount points, so they are not compared.
+	Args []string `json:"args"`
 	// Settings are the command's flags that shape its output (a grid,
 	// --by-episode, the shard's --format); parts must agree on them.
 	Settings json.RawMessage `json:"settings"`
@@ -94,7 +98,7 @@ func newPartial(command string, settings any, cfg *rules.Config, in *inputFlags,
 	if err != nil {
 		return nil, err
 	}
-	p := &partialFile{Kind: partialKind, SchemaVersion: partialVersion, Command: command, Settings: s, Config: cfg.Map(),
+	p := &partialFile{Kind: partialKind, SchemaVersion: partialVersion, Command: command, Args: in.args, Settings: s, Config: cfg.Map(),
 		Shard: partialShard{K: 1, N: 1}, Inputs: partialInputs{Logs: set.Total, Digest: set.Digest}}
 	if in.Shard.on() {
 		p.Shard = partialShard{K: in.Shard.K, N: in.Shard.N}

@@ -171,6 +171,9 @@ func mergeAnalyze(opts *MergeOptions, parts []*partialFile, names []string) erro
 	for i := range errs {
 		fileErrs[i] = errs[i].FileError
 	}
+	if len(eps) == 0 {
+		return noEpisodesError(parts[0].Args)
+	}
 	totals.Finish()
 	out := opts.IO.Out
 	if format != "text" {

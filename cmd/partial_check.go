@@ -16,6 +16,7 @@ import (
 type checkSettings struct {
 	Mode         string   `json:"mode"`
 	Baseline     string   `json:"baseline"`
+	Prune        bool     `json:"prune"`
 	MaxFalseRate *float64 `json:"max_false_rate_pct"`
 	MinSaved     *float64 `json:"min_saved_pct"`
 	MaxForfeit   *float64 `json:"max_forfeit"`
@@ -50,7 +51,7 @@ func checkPartialRun(opts *CheckOptions, cfg *rules.Config, mode string) error {
 	if err != nil {
 		return err
 	}
-	settings := checkSettings{Mode: mode, Baseline: opts.Baseline, MaxFalseRate: opts.MaxFalseRate.Ptr(), MinSaved: opts.MinSaved.Ptr(), MaxForfeit: opts.MaxForfeit.Ptr(), FailOn: []string{}}
+	settings := checkSettings{Mode: mode, Baseline: opts.Baseline, Prune: opts.Prune, MaxFalseRate: opts.MaxFalseRate.Ptr(), MinSaved: opts.MinSaved.Ptr(), MaxForfeit: opts.MaxForfeit.Ptr(), FailOn: []string{}}
 	for _, f := range opts.failOn {
 		settings.FailOn = append(settings.FailOn, f.Spec)
 	}
@@ -117,7 +118,10 @@ func mergeCheck(opts *MergeOptions, parts []*partialFile, names []string) error 
 		}
 		failOn = append(failOn, f)
 	}
-	var cols []*check.Collected
+	var (
+		cols    []*check.Collected
+		skipped []analyze.FileError // what the walk skipped, listed first
+	)
 	for i, p := range parts {
 		var body checkBody
 		if err := p.decodeBody(&body); err != nil {
@@ -134,6 +138,10 @@ func mergeCheck(opts *MergeOptions, parts []*partialFile, names []string) error 
 		for _, e := range body.Errors {
 			if err := p.checkErrLog(e.Log); err != nil {
 				return fmt.Errorf("%s: error: %v", names[i], err)
+			}
+			if e.Log == -1 {
+				skipped = append(skipped, e.FileError)
+				continue
 			}
 			col.Errors = append(col.Errors, e.FileError)
 			col.ErrorFile = append(col.ErrorFile, e.Log)
@@ -155,12 +163,13 @@ func mergeCheck(opts *MergeOptions, parts []*partialFile, names []string) error 
 	}
 	merged := check.Merge(cfg, failOn, cols)
 	res, err := merged.Finish(check.Options{
-		Config: cfg, Mode: settings.Mode, Baseline: settings.Baseline,
+		Config: cfg, Mode: settings.Mode, Baseline: settings.Baseline, Prune: settings.Prune, Skipped: skipped,
 		MaxFalseRatePct: settings.MaxFalseRate, MinSavedPct: settings.MinSaved, MaxForfeit: settings.MaxForfeit,
 		FailOn: failOn,
 	})
 	if err != nil {
-		return checkError(err)
+		return checkError(err, parts[0].Args)
 	}
+	res.Errors = append(skipped, res.Errors...)
 	return writeCheck(opts.IO, res, format, opts.Color)
 }

@@ -133,5 +133,8 @@ func mergeSweep(opts *MergeOptions, parts []*partialFile, names []string) error 
 	if err != nil {
 		return fmt.Errorf("%s: %v", names[0], err)
 	}
+	if len(res.Rows) > 0 && res.Rows[0].Totals.Episodes == 0 {
+		return noEpisodesError(parts[0].Args)
+	}
 	return writeSweep(opts.IO, res, format, opts.Color)
 }

@@ -81,6 +81,7 @@ type logSet struct {
 // reported on errOut and returned as file errors, like an unreadable
 // file, by the first shard only; with --strict the first is fatal.
 func (in *inputFlags) findShard(args []string, errOut io.Writer) (*logSet, error) {
+	in.args = args
 	set := &logSet{}
 	h := sha256.New()
 	var skipped []error

@@ -1,11 +1,14 @@
 package check
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"path/filepath"
+	"sort"
+	"strings"
 
 	"github.com/loopbreak/loopbreak/analyze"
 	"github.com/loopbreak/loopbreak/replay"
@@ -40,6 +43,21 @@ type Options struct {
 	// input order as it happens; the check goes on without the file
 	// (unless Read.Strict, when Run returns the error instead).
 	OnFileError func(path string, err error)
+
+	// Prune lets an update drop the entries of logs that could not be
+	// read. Without it those entries are kept as they were and Run
+	// reports them in Result.Kept: an update never forgets an episode
+	// because one read failed.
+	Prune bool
+
+	// Skipped are paths the caller's directory walk could not read (an
+	// unreadable directory, a log-named FIFO), already reported: the
+	// baseline's episodes at or below them count as unreadable, not
+	// missing, so an update keeps them.
+	Skipped []analyze.FileError
+
+	// Context, if set, stops the check (nothing is written) when done.
+	Context context.Context
 }
 
 // NoBaselineError is returned by Run when the baseline file to compare
@@ -59,6 +77,22 @@ type Result struct {
 	Gates    []GateResult
 	Totals   *analyze.Totals
 	Errors   []analyze.FileError // files that could not be read at all
+	// Kept (update without Prune) lists the unreadable logs whose
+	// baseline entries were kept unchanged; a non-empty Kept is an error
+	// for the caller to report (cmd exits 2).
+	Kept []analyze.FileError
+}
+
+// NoEpisodesError is returned by Run when the inputs hold no episode at
+// all: a check over nothing would pass vacuously.
+type NoEpisodesError struct{ Files []string }
+
+func (e *NoEpisodesError) Error() string {
+	names := e.Files
+	if len(names) > 3 {
+		names = append(names[:3:3], fmt.Sprintf("… (%d files)", len(e.Files)))
+	}
+	return "no episodes in " + strings.Join(names, ", ")
 }
 
 // Count returns the number of episodes with a status.
@@ -88,44 +122,72 @@ func (r *Result) GatesFailed() int {
 	return n
 }
 
-// Failed says whether the check fails: drift (when comparing) or a failed
-// policy gate.
+// Failed says whether the check fails: drift (when comparing), a failed
+// policy gate, or (updating) entries kept for unreadable logs.
 func (r *Result) Failed() bool {
-	return (r.Mode == ModeCompare && r.Drifted() > 0) || r.GatesFailed() > 0
+	return (r.Mode == ModeCompare && r.Drifted() > 0) || r.GatesFailed() > 0 || len(r.Kept) > 0
+}
+
+// KeptEntries is the number of missing episodes whose entries an update
+// kept because their log could not be read.
+func (r *Result) KeptEntries() int {
+	if len(r.Kept) == 0 {
+		return 0
+	}
+	n := 0
+	for i := range r.Episodes {
+		if e := &r.Episodes[i]; e.Status == StatusMissing && e.Unreadable != "" {
+			n++
+		}
+	}
+	return n
 }
 
 // Run replays the rules over the files as analyze does, compares each
 // episode's entry with the baseline (ModeCompare), or rewrites the
 // baseline (ModeUpdate), and applies the policy gates.
 func Run(opts Options) (*Result, error) {
-	// The baseline is read first: a missing one fails before the replay.
-	base, err := readBaseline(opts)
+	// The baseline is read (and locked, to update it) before the replay:
+	// a missing one fails first.
+	base, unlock, err := openBaseline(opts)
 	if err != nil {
 		return nil, err
 	}
-	c, err := Collect(opts)
+	defer unlock()
+	col, err := Collect(opts)
 	if err != nil {
 		return nil, err
 	}
-	return c.finish(opts, base)
+	return col.finish(opts, base)
 }
 
-// readBaseline reads the baseline of opts.Mode: nil in ModeGatesOnly, and
-// in ModeUpdate when there is none yet.
-func readBaseline(opts Options) (*Baseline, error) {
-	if opts.Mode == ModeGatesOnly {
-		return nil, nil
+// openBaseline reads the baseline of opts.Mode (nil in ModeGatesOnly, and
+// in ModeUpdate when there is none yet); in ModeUpdate it is locked until
+// unlock is called.
+func openBaseline(opts Options) (base *Baseline, unlock func(), err error) {
+	unlock = func() {}
+	if opts.Mode == ModeUpdate {
+		// Held until the check returns: a second update of the same
+		// directory fails instead of racing this one to the rename.
+		if unlock, err = lockBaseline(opts.Baseline); err != nil {
+			return nil, nil, err
+		}
 	}
-	base, err := ReadBaseline(opts.Baseline)
+	if opts.Mode == ModeGatesOnly {
+		return nil, unlock, nil
+	}
+	base, err = ReadBaseline(opts.Baseline)
 	switch {
 	case errors.Is(err, fs.ErrNotExist) && opts.Mode == ModeUpdate:
-		return nil, nil
+		return nil, unlock, nil
 	case errors.Is(err, fs.ErrNotExist):
-		return nil, &NoBaselineError{opts.Baseline}
+		unlock()
+		return nil, nil, &NoBaselineError{opts.Baseline}
 	case err != nil:
-		return nil, fmt.Errorf("baseline %w", err)
+		unlock()
+		return nil, nil, fmt.Errorf("baseline %w", err)
 	}
-	return base, nil
+	return base, unlock, nil
 }
 
 // Collected is a check's replay before the comparison: what a shard
@@ -152,10 +214,18 @@ type Diag struct {
 	Problems  []string `json:"problems"`
 }
 
-// Collect replays the files as Run does, without reading the baseline.
+// Collect replays the files as Run does, without the baseline.
 func Collect(opts Options) (*Collected, error) {
+	ctx := opts.Context
+	if ctx == nil {
+		ctx = context.Background()
+	}
 	files := uniqueFiles(opts.Files)
 	col := &Collected{Unreadable: map[string]string{}, FailOn: opts.FailOn, WhereFile: make([][]int, len(opts.FailOn))}
+	fileIndex := map[string]int{} // uniqueFiles dropped repeats: index in opts.Files
+	for i := len(opts.Files) - 1; i >= 0; i-- {
+		fileIndex[opts.Files[i]] = i
+	}
 
 	cfg := opts.Config
 	cur := NewBaseline(cfg)
@@ -164,10 +234,7 @@ func Collect(opts Options) (*Collected, error) {
 	for _, f := range opts.FailOn {
 		keep = keep || f.NeedsFirings()
 	}
-	fileIndex := map[string]int{} // uniqueFiles dropped repeats: index in opts.Files
-	for i := len(opts.Files) - 1; i >= 0; i-- {
-		fileIndex[opts.Files[i]] = i
-	}
+	aopts := analyze.Options{KeepFirings: keep}
 	var (
 		totals     analyze.Totals
 		errs       []analyze.FileError
@@ -180,12 +247,21 @@ func Collect(opts Options) (*Collected, error) {
 	read := opts.Read
 	read.Hash = true
 	fileStart, newFile := 0, true
-	analyze.Files(files, opts.Stdin, read, opts.Workers, cfg, analyze.Options{KeepFirings: keep}, func(fr analyze.FileResult) bool {
+	analyze.Files(files, opts.Stdin, read, opts.Workers, cfg, aopts, func(fr analyze.FileResult) bool {
+		if ctx.Err() != nil {
+			return false
+		}
 		fi := fileIndex[fr.Path]
 		if newFile {
 			fileStart, newFile = len(cur.Episodes), false
 		}
 		if fr.Last {
+			if fr.Err != nil {
+				// A file that could not be read to its end is unreadable
+				// as a whole: no entry from the parts read before the
+				// error (an update keeps the old ones instead).
+				cur.Episodes = cur.Episodes[:fileStart]
+			}
 			defer func() {
 				newFile = true
 				for i := fileStart; i < len(cur.Episodes); i++ {
@@ -229,6 +305,9 @@ func Collect(opts Options) (*Collected, error) {
 		}
 		return true
 	})
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("interrupted: %w", context.Cause(ctx))
+	}
 	if runErr != nil {
 		return nil, runErr
 	}
@@ -241,22 +320,45 @@ func Collect(opts Options) (*Collected, error) {
 // shards of one) with the baseline of opts.Mode, applies the gates and,
 // in ModeUpdate, writes the baseline: the rest of Run.
 func (col *Collected) Finish(opts Options) (*Result, error) {
-	base, err := readBaseline(opts)
+	base, unlock, err := openBaseline(opts)
 	if err != nil {
 		return nil, err
 	}
+	defer unlock()
 	return col.finish(opts, base)
 }
 
 func (col *Collected) finish(opts Options, base *Baseline) (*Result, error) {
+	ctx := opts.Context
+	if ctx == nil {
+		ctx = context.Background()
+	}
 	cur, unreadable, errs := col.Current, col.Unreadable, col.Errors
 	totals := col.Totals
-	totals.Finish()
 	type diagKey struct{ id, source string }
 	diags := map[diagKey]Diag{}
 	for _, d := range col.Diags {
 		diags[diagKey{d.EpisodeID, d.Source}] = d
 	}
+	for _, sk := range opts.Skipped {
+		if sk.Source == "" || base == nil {
+			continue
+		}
+		p := SourceOf(opts.Baseline, sk.Source)
+		for _, e := range base.Episodes {
+			if _, ok := unreadable[e.Source]; !ok && (e.Source == p || strings.HasPrefix(e.Source, p+"/")) {
+				unreadable[e.Source] = sk.Error
+			}
+		}
+	}
+	if len(cur.Episodes) == 0 && (base == nil || len(base.Episodes) == 0) {
+		// Nothing was read and nothing is expected: no pass over nothing.
+		// (With baseline entries, their episodes are missing: drift, or
+		// in an update kept entries and a failure.)
+		return nil, &NoEpisodesError{uniqueFiles(opts.Files)}
+	}
+	totals.Finish()
+	cur.Sort()
 
 	var cmp *Comparison
 	switch {
@@ -290,9 +392,25 @@ func (col *Collected) finish(opts Options, base *Baseline) (*Result, error) {
 	}
 
 	if opts.Mode == ModeUpdate {
-		wrote, err := WriteBaseline(opts.Baseline, cur)
+		if base != nil && !opts.Prune {
+			// Keep what the baseline knew of the logs this run could not
+			// read: an unreadable file is not a reviewed removal.
+			kept := map[string]bool{}
+			for _, e := range base.Episodes {
+				if why, ok := unreadable[e.Source]; ok {
+					cur.Episodes = append(cur.Episodes, e)
+					if !kept[e.Source] {
+						kept[e.Source] = true
+						res.Kept = append(res.Kept, analyze.FileError{Source: SourcePath(opts.Baseline, e.Source), Error: why})
+					}
+				}
+			}
+			sort.Slice(res.Kept, func(i, j int) bool { return res.Kept[i].Source < res.Kept[j].Source })
+			cur.Sort()
+		}
+		wrote, err := WriteBaseline(ctx, opts.Baseline, cur)
 		if err != nil {
-			return nil, fmt.Errorf("writing baseline: %w", err)
+			return nil, fmt.Errorf("writing baseline %s: %w", opts.Baseline, err)
 		}
 		res.Wrote = wrote
 	}
