@@ -271,3 +271,36 @@ func TestPartialGolden(t *testing.T) {
 	pretty, _ := json.MarshalIndent(v, "", "  ")
 	golden(t, "merge/sweep-part.json", string(pretty)+"\n")
 }
+
+// TestMergeNoEpisodes: parts that hold no episode at all merge into the
+// error one run gives (exit 2, naming the arguments), whatever the shard
+// count; a shard without episodes is no error by itself.
+func TestMergeNoEpisodes(t *testing.T) {
+	dir := t.TempDir()
+	logs := filepath.Join(dir, "eps")
+	p := filepath.Join(logs, "quiet", "episode_log.jsonl")
+	os.MkdirAll(filepath.Dir(p), 0o755)
+	os.WriteFile(p, []byte(`{"event_type":"something_else","episode_id":"x"}`+"\n"), 0o644)
+	for _, args := range [][]string{
+		{"analyze", "--format", "json"},
+		{"sweep", "--max-stuck", "30"},
+		{"check", "--no-baseline"},
+	} {
+		wantCode, _, wantErr := run(t, "", "", append(args, logs)...)
+		if wantCode != ExitError || !strings.Contains(wantErr, "no episodes in "+logs) {
+			t.Fatalf("%v: exit %d, stderr %q", args, wantCode, wantErr)
+		}
+		var parts []string
+		for k := 1; k <= 2; k++ {
+			part := filepath.Join(dir, fmt.Sprintf("%s-%d.json", args[0], k))
+			if code, _, errOut := run(t, "", "", append(args, "--shard", fmt.Sprintf("%d/2", k), "--partial", "-o", part, logs)...); code != 0 {
+				t.Fatalf("%v shard %d: exit %d: %s", args, k, code, errOut)
+			}
+			parts = append(parts, part)
+		}
+		code, out, errOut := run(t, "", "", append([]string{"merge"}, parts...)...)
+		if code != ExitError || out != "" || !strings.HasSuffix(errOut, "loopbreak: no episodes in "+logs+"\n") {
+			t.Errorf("%v: merge exit %d, stdout %q, stderr %q; one run %q", args, code, out, errOut, wantErr)
+		}
+	}
+}
