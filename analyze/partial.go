@@ -79,10 +79,10 @@ func (s TotalsState) Totals() (Totals, error) {
 }
 
 // Merge adds o's episodes to t, as if t had Added them itself (call
-// Finish after). Every exported field is a sum, a figure Finish derives
-// or a flag that stays set once a sum overflowed, so each is merged field
-// by field by reflection: numbers added (a float sum kept finite as Add
-// keeps it, raising ScoreOverflow), flags or'ed. A field of another kind
+// Finish after). Every exported field is a sum (maybe optional: *int), a
+// figure Finish derives or a flag that stays set once a sum overflowed,
+// so each is merged field by field by reflection: numbers added (a float
+// sum kept finite as Add keeps it, raising ScoreOverflow), flags or'ed. A field of another kind
 // panics here (and in the tests) until Merge is told how to merge it.
 func (t *Totals) Merge(o *Totals) {
 	tv, ov := reflect.ValueOf(t).Elem(), reflect.ValueOf(o).Elem()
@@ -101,6 +101,23 @@ func (t *Totals) Merge(o *Totals) {
 			tv.Field(i).SetFloat(sum)
 		case reflect.Bool:
 			tv.Field(i).SetBool(tv.Field(i).Bool() || ov.Field(i).Bool())
+		case reflect.Pointer:
+			// A count only some commands keep (nil: not kept): nil
+			// merged with nil stays nil, else nil counts 0.
+			if f.Type.Elem().Kind() != reflect.Int {
+				panic("analyze: Totals.Merge does not know how to merge " + f.Name + " (" + f.Type.String() + ")")
+			}
+			if ov.Field(i).IsNil() {
+				continue
+			}
+			sum := ov.Field(i).Elem().Int()
+			if !tv.Field(i).IsNil() {
+				sum += tv.Field(i).Elem().Int()
+			}
+			// A new int: t may share its pointer with a copy of itself.
+			n := reflect.New(f.Type.Elem())
+			n.Elem().SetInt(sum)
+			tv.Field(i).Set(n)
 		default:
 			panic("analyze: Totals.Merge does not know how to merge " + f.Name + " (" + f.Type.String() + ")")
 		}

@@ -25,6 +25,12 @@ func setEveryField(t *testing.T, tot *Totals, seed int) {
 			v.Field(i).SetFloat(float64(seed*100+i) + 0.5)
 		case reflect.Bool:
 			v.Field(i).SetBool(seed == 1)
+		case reflect.Pointer:
+			if f.Type.Elem().Kind() != reflect.Int {
+				t.Fatalf("Totals.%s is a %s: teach Totals.Merge and this test how to merge it", f.Name, f.Type)
+			}
+			n := seed*100 + i
+			v.Field(i).Set(reflect.ValueOf(&n))
 		default:
 			t.Fatalf("Totals.%s is a %s: teach Totals.Merge and this test how to merge it", f.Name, f.Type)
 		}
@@ -73,6 +79,8 @@ func TestTotalsStateCarriesEveryField(t *testing.T) {
 				t.Errorf("Merge: %s = false, want true (set in one part)", f.Name)
 			}
 			continue
+		case reflect.Pointer:
+			got, want = float64(mv.Field(i).Elem().Int()), float64(av.Field(i).Elem().Int()+bv.Field(i).Elem().Int())
 		default:
 			got, want = mv.Field(i).Float(), av.Field(i).Float()+bv.Field(i).Float()
 		}

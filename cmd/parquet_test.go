@@ -49,6 +49,7 @@ var parquetCovers = map[string]bool{
 	"location_key": true, "termination": true, "checkpoints": true, "turns_saved": true, "llm_calls_saved": true,
 	"llm_calls_method": true, "score_forfeited": true, "false_termination": true, "censored": true,
 	"firing_counts": true, "would_reject": true, "diagnostics": true, "firings": true,
+	"progress_after": true, "objectives_after": true, "warnings": true, "low_confidence": true, "live": true,
 	"diagnostics.lines": true, "diagnostics.skipped": true, "diagnostics.problems": true, "diagnostics.notes": true,
 	"diagnostics.gap_turns": true, "diagnostics.repeated_turns": true,
 }
@@ -76,6 +77,7 @@ func TestParquetEqualsJSON(t *testing.T) {
 			Checkpoints: []int64{}, TurnsSaved: num(e["turns_saved"]), LLMCallsSaved: num(e["llm_calls_saved"]),
 			LLMCallsMethod: e["llm_calls_method"].(string), ScoreForfeited: e["score_forfeited"].(float64),
 			FalseTermination: e["false_termination"].(bool), Censored: e["censored"].(bool), WouldReject: num(e["would_reject"]),
+			ObjectivesAfter: num(e["objectives_after"]), Warnings: num(e["warnings"]), LowConfidence: num(e["low_confidence"]),
 			FiringCounts: map[string]int64{}, DiagnosticsLines: num(diag["lines"]), DiagnosticsSkipped: num(diag["skipped"]),
 			DiagnosticsGapTurns: num(diag["gap_turns"]), DiagnosticsRepeatTurns: num(diag["repeated_turns"]), Problems: []string{}, Notes: []string{},
 		}
@@ -94,6 +96,24 @@ func TestParquetEqualsJSON(t *testing.T) {
 		if term, ok := e["termination"].(map[string]any); ok {
 			turn, stuck, score := num(term["turn"]), num(term["turns_stuck"]), term["score"].(float64)
 			want.Terminated, want.TerminationTurn, want.TerminationTurnsStuck, want.TerminationScore = true, &turn, &stuck, &score
+		}
+		if pa, ok := e["progress_after"].(map[string]any); ok {
+			turn, score := num(pa["turn"]), pa["score"].(float64)
+			want.ProgressAfterTurn, want.ProgressAfterScore = &turn, &score
+		}
+		if live, ok := e["live"].(map[string]any); ok {
+			agrees := live["agrees"].(bool)
+			want.LiveAgrees = &agrees
+			if r.Live == nil {
+				t.Errorf("row %d: no live column", i)
+			} else {
+				var got any
+				json.Unmarshal([]byte(*r.Live), &got)
+				if !reflect.DeepEqual(got, any(live)) {
+					t.Errorf("row %d: live %s, want %v", i, *r.Live, live)
+				}
+			}
+			want.Live = r.Live // compared above, as objects
 		}
 		for _, c := range e["checkpoints"].([]any) {
 			want.Checkpoints = append(want.Checkpoints, num(c.(map[string]any)["turn"]))
@@ -122,10 +142,11 @@ func TestParquetEqualsJSON(t *testing.T) {
 		}
 		for _, f := range e["firings"].([]any) {
 			m := f.(map[string]any)
-			pf := report.ParquetFiring{EpisodeID: want.EpisodeID, Source: want.Source, Turn: num(m["turn"]), Rule: m["rule"].(string), Kind: m["kind"].(string)}
-			delete(m, "turn")
-			delete(m, "rule")
-			delete(m, "kind")
+			pf := report.ParquetFiring{EpisodeID: want.EpisodeID, Source: want.Source, Turn: num(m["turn"]), Rule: m["rule"].(string), Kind: m["kind"].(string),
+				Origin: m["origin"].(string), AfterCut: m["after_cut"].(bool)}
+			for _, k := range []string{"turn", "rule", "kind", "origin", "after_cut"} {
+				delete(m, k)
+			}
 			b, _ := json.Marshal(m) // keys sorted: compared as objects below
 			pf.Fields = string(b)
 			wantFirings = append(wantFirings, pf)

@@ -74,6 +74,7 @@ func analyzePartialRun(opts *AnalyzeOptions, cfg *rules.Config) error {
 			}
 			o := fr.Outcomes[i]
 			totals.Add(&o.Result, o.RecordedTurns, ep.Diag.Skipped)
+			totals.AddLive(o.Live)
 			pe := partialEpisode{Log: log}
 			if pe.JSON, runErr = json.Marshal(report.NewEpisode(o, ep)); runErr != nil {
 				return false

@@ -229,7 +229,6 @@ func Collect(opts Options) (*Collected, error) {
 
 	cfg := opts.Config
 	cur := NewBaseline(cfg)
-	threshold := rules.RejectionThreshold.Get(cfg)
 	keep := false
 	for _, f := range opts.FailOn {
 		keep = keep || f.NeedsFirings()
@@ -292,8 +291,9 @@ func Collect(opts Options) (*Collected, error) {
 			}
 			o := fr.Outcomes[i]
 			totals.Add(&o.Result, o.RecordedTurns, ep.Diag.Skipped)
+			totals.AddLive(o.Live)
 			for g, f := range opts.FailOn {
-				f.Observe(o, threshold)
+				f.Observe(o)
 				for len(col.WhereFile[g]) < len(f.Where) {
 					col.WhereFile[g] = append(col.WhereFile[g], fi)
 				}
