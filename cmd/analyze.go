@@ -21,6 +21,8 @@ type AnalyzeOptions struct {
 	// ParquetFirings, with --format parquet, also writes one row per
 	// firing to this file.
 	ParquetFirings string
+	Chart          bool // --chart: the timeline even when stdout is not a terminal
+	ASCII          bool // --ascii: the timeline in plain characters
 }
 
 // NewCmdAnalyze builds `loopbreak analyze`; runF replaces the run in tests.
@@ -49,6 +51,9 @@ penalties and warnings would have fired and what termination would have saved.`,
 			if err := checkColor(opts.Color); err != nil {
 				return err
 			}
+			if (opts.Chart || opts.ASCII) && opts.Format != "text" {
+				return usageErrorf("--chart and --ascii draw in the text report, not with --format %s", opts.Format)
+			}
 			if runF != nil {
 				return runF(opts)
 			}
@@ -62,6 +67,8 @@ penalties and warnings would have fired and what termination would have saved.`,
 	c.Flags().StringVar(&opts.ParquetFirings, "parquet-firings", "", "with --format parquet, also write one row per firing to `file`")
 	c.Flags().StringVar(&opts.Color, "color", "auto", "colour the text report: auto, always or never (auto honours NO_COLOR)")
 	c.Flags().BoolVarP(&opts.Verbose, "verbose", "v", false, "add the turn-by-turn trace and every run to the text report")
+	c.Flags().BoolVar(&opts.Chart, "chart", false, "draw each episode's timeline (default: only for a single episode on a terminal)")
+	c.Flags().BoolVar(&opts.ASCII, "ascii", false, "draw the timeline in plain ASCII characters")
 	return c
 }
 
@@ -113,6 +120,9 @@ func analyzeRun(opts *AnalyzeOptions) error {
 			totals.AddLive(o.Live)
 			if opts.Format == "text" {
 				runErr = text.Episode(o, ep)
+				if runErr == nil && showChart(opts, len(files), len(fr.Episodes)) {
+					runErr = writeChart(opts, o, ep, cfg)
+				}
 			} else {
 				if !begun {
 					if runErr = jw.Begin(out, cfg); runErr != nil {

@@ -44,6 +44,11 @@ func registerCompletions(root *cobra.Command) {
 		reg("config", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 			return []string{"toml"}, cobra.ShellCompDirectiveFilterFileExt
 		})
+		htmlFiles := func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+			return []string{"html"}, cobra.ShellCompDirectiveFilterFileExt
+		}
+		reg("output", htmlFiles) // report -o
+		reg("html", htmlFiles)   // sweep --html
 		reg("set", completeKeyValue(false))
 		reg("grid", completeKeyValue(true))
 		reg("fail-on", completeFailOn)

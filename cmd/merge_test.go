@@ -48,6 +48,7 @@ func TestMergeEqualsOneRun(t *testing.T) {
 	}{
 		{"analyze-text", []string{"analyze"}, []string{"text", "json", "jsonl"}, "text"},
 		{"analyze-verbose", []string{"analyze", "-v"}, []string{"text"}, "text"},
+		{"analyze-chart", []string{"analyze", "--chart", "--ascii"}, []string{"text"}, "text"},
 		{"analyze-json", []string{"analyze", "--set", "max_turns_stuck=30"}, []string{"json", "jsonl"}, "json"},
 		{"sweep", []string{"sweep", "--max-stuck", "20:60:10", "--check-interval", "5,10", "--by-episode", "--max-false-rate", "20%"}, []string{"table", "json", "csv"}, ""},
 		{"check", []string{"check", "--baseline", baseline, "--max-false-rate", "5%", "--fail-on", "camping/detection@2025-11-0[34]*", "--fail-on", "score_adjustment/adjustment:rejected", "--fail-on", "live"}, []string{"text", "json", "junit", "github", "markdown"}, ""},

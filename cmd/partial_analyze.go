@@ -17,6 +17,8 @@ import (
 type analyzeSettings struct {
 	Text    bool `json:"text"`
 	Verbose bool `json:"verbose"`
+	Chart   bool `json:"chart,omitempty"` // --chart: each block ends with its timeline
+	ASCII   bool `json:"ascii,omitempty"`
 }
 
 type analyzeBody struct {
@@ -41,7 +43,8 @@ func analyzePartialRun(opts *AnalyzeOptions, cfg *rules.Config) error {
 	if err != nil {
 		return err
 	}
-	settings := analyzeSettings{Text: opts.Format == "text", Verbose: opts.Format == "text" && opts.Verbose}
+	text := opts.Format == "text"
+	settings := analyzeSettings{Text: text, Verbose: text && opts.Verbose, Chart: text && opts.Chart, ASCII: text && opts.Chart && opts.ASCII}
 	p, err := newPartial("analyze", settings, cfg, &opts.Input, set)
 	if err != nil {
 		return err
@@ -84,6 +87,15 @@ func analyzePartialRun(opts *AnalyzeOptions, cfg *rules.Config) error {
 				text := &report.Text{W: &b, Verbose: settings.Verbose}
 				if runErr = text.Episode(o, ep); runErr != nil {
 					return false
+				}
+				if settings.Chart {
+					// As one run draws it into a pipe (80 columns or
+					// $COLUMNS), into this block.
+					chartOpts, ios := *opts, *opts.IO
+					ios.Out, chartOpts.IO = &b, &ios
+					if runErr = writeChart(&chartOpts, o, ep, cfg); runErr != nil {
+						return false
+					}
 				}
 				pe.Text = b.String()
 			}

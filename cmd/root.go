@@ -35,6 +35,7 @@ that would have saved.`,
 	root.AddCommand(
 		NewCmdAnalyze(ios, nil),
 		NewCmdSweep(ios, nil),
+		NewCmdReport(ios, nil),
 		NewCmdCheck(ios, nil),
 		NewCmdMerge(ios, nil),
 		NewCmdRules(ios, nil),

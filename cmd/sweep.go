@@ -41,6 +41,7 @@ type SweepOptions struct {
 	Color     string // auto, always, never
 	Quiet     bool   // no progress bar
 	Partial   partialFlags
+	HTML      string // --html: also write the sweep as an HTML page to this file ("-": stdout)
 }
 
 // shortGridFlags are the keys with their own flag.
@@ -126,6 +127,7 @@ episodes; without it, the efficient row saving the most turns under ZorkGPT's
 	fl.StringVar(&opts.Format, "format", "table", "output `format`: table, json or csv")
 	fl.StringVar(&opts.Color, "color", "auto", "colour the table: auto, always or never (auto honours NO_COLOR)")
 	fl.BoolVarP(&opts.Quiet, "quiet", "q", false, "no progress bar on stderr")
+	fl.StringVar(&opts.HTML, "html", "", "also write a self-contained HTML page (chart and table) to `file`; - writes it to stdout instead of the table")
 	return c
 }
 
@@ -198,6 +200,11 @@ func sweepRun(opts *SweepOptions) error {
 	if len(res.Rows) > 0 && res.Rows[0].Totals.Episodes == 0 {
 		// A recommendation from no data would look like one from data.
 		return noEpisodesError(opts.Paths)
+	}
+	if opts.HTML != "" {
+		if err := writeSweepHTML(ios, opts.HTML, res); err != nil || opts.HTML == "-" {
+			return err
+		}
 	}
 	return writeSweep(ios, res, opts.Format, opts.Color)
 }
