@@ -16,11 +16,15 @@ type AnalyzeOptions struct {
 	Paths   []string
 	Config  configFlags
 	Input   inputFlags
-	Format  string // text, json, jsonl
+	Format  string // text, json, jsonl, parquet
 	Color   string // auto, always, never
 	Verbose bool
-	Chart   bool // --chart: the timeline even when stdout is not a terminal
-	ASCII   bool // --ascii: the timeline in plain characters
+	Partial partialFlags
+	// ParquetFirings, with --format parquet, also writes one row per
+	// firing to this file.
+	ParquetFirings string
+	Chart          bool // --chart: the timeline even when stdout is not a terminal
+	ASCII          bool // --ascii: the timeline in plain characters
 	// Detail writes every episode in full when several are read (-v too);
 	// without it several episodes are only the corpus table.
 	Detail bool
@@ -43,7 +47,10 @@ penalties and warnings would have fired and what termination would have saved.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			opts.Paths = args
-			if err := checkFormat(opts.Format, "text", "json", "jsonl"); err != nil {
+			if err := checkFormat(opts.Format, "text", "json", "jsonl", "parquet"); err != nil {
+				return err
+			}
+			if err := checkAnalyzeOutput(opts); err != nil {
 				return err
 			}
 			if err := checkColor(opts.Color); err != nil {
@@ -60,7 +67,9 @@ penalties and warnings would have fired and what termination would have saved.`,
 	}
 	opts.Config.register(c.Flags())
 	opts.Input.register(c.Flags())
-	c.Flags().StringVar(&opts.Format, "format", "text", "output `format`: text, json or jsonl (one episode per line, as each finishes)")
+	opts.Partial.register(c.Flags())
+	c.Flags().StringVar(&opts.Format, "format", "text", "output `format`: text, json, jsonl (one episode per line, as each finishes) or parquet (one row per episode; needs -o)")
+	c.Flags().StringVar(&opts.ParquetFirings, "parquet-firings", "", "with --format parquet, also write one row per firing to `file`")
 	c.Flags().StringVar(&opts.Color, "color", "auto", "colour the text report: auto, always or never (auto honours NO_COLOR)")
 	c.Flags().BoolVarP(&opts.Verbose, "verbose", "v", false, "add the turn-by-turn trace and every run to the text report (implies --detail)")
 	c.Flags().BoolVar(&opts.Detail, "detail", false, "with several episodes, write each in full before the corpus table")
@@ -74,6 +83,12 @@ func analyzeRun(opts *AnalyzeOptions) error {
 	if err != nil {
 		return err
 	}
+	switch {
+	case opts.Partial.Partial:
+		return analyzePartialRun(opts, cfg, cfgPath)
+	case opts.Format == "parquet":
+		return analyzeParquetRun(opts, cfg)
+	}
 	files, walkErrs, err := opts.Input.findLogs(opts.Paths, opts.IO.ErrOut)
 	if err != nil {
 		return err
@@ -83,7 +98,7 @@ func analyzeRun(opts *AnalyzeOptions) error {
 		Width: opts.IO.ReportWidth(), Config: report.ConfigLine(cfgPath, cfg)}
 	// Several logs are a corpus: its table first, an episode's detail only
 	// when asked for.
-	summaryOnly := len(files) > 1 && !opts.Detail && !opts.Verbose && !opts.Chart
+	summaryOnly := opts.summaryOnly(len(files))
 	jw := &report.JSONWriter{Lines: opts.Format == "jsonl"}
 	begun := false // the JSON document starts with the first episode: no episodes, no output
 	lastPath := "" // the file being emitted, to name a failure in the document
@@ -152,7 +167,7 @@ func analyzeRun(opts *AnalyzeOptions) error {
 	totals.Finish()
 	if opts.Format == "text" {
 		if summaryOnly {
-			text.Hint = "One episode in full: loopbreak analyze " + shellQuote(rows[0].Source) + "; every episode: --detail."
+			text.Hint = detailHint(rows[0].Source)
 		}
 		if len(rows) > 1 || len(errs) > 0 {
 			return text.Summary(rows, &totals, errs)
@@ -160,6 +175,17 @@ func analyzeRun(opts *AnalyzeOptions) error {
 		return nil
 	}
 	return jw.End(&totals, errs)
+}
+
+// summaryOnly says whether a text report of files logs is only the corpus
+// table: several logs, and no --detail, -v or --chart asking for more.
+func (opts *AnalyzeOptions) summaryOnly(files int) bool {
+	return files > 1 && !opts.Detail && !opts.Verbose && !opts.Chart
+}
+
+// detailHint ends a corpus table: how to see one episode in full.
+func detailHint(source string) string {
+	return "One episode in full: loopbreak analyze " + shellQuote(source) + "; every episode: --detail."
 }
 
 // noEpisodesError is the exit-2 error of a run that read no episode at

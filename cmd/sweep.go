@@ -40,6 +40,7 @@ type SweepOptions struct {
 	Format    string // table, json, csv
 	Color     string // auto, always, never
 	Quiet     bool   // no progress bar
+	Partial   partialFlags
 	HTML      string // --html: also write the sweep as an HTML page to this file ("-": stdout)
 }
 
@@ -96,6 +97,9 @@ episodes; without it, the efficient row saving the most turns under ZorkGPT's
 			if err := checkFormat(opts.Format, "table", "json", "csv"); err != nil {
 				return err
 			}
+			if err := opts.Partial.check(); err != nil {
+				return err
+			}
 			if err := checkColor(opts.Color); err != nil {
 				return err
 			}
@@ -117,6 +121,7 @@ episodes; without it, the efficient row saving the most turns under ZorkGPT's
 	fl.Var(&gridValue{opts: opts, flag: "grid"}, "grid", "sweep any key: `key=values` (list, range, or true,false); repeatable")
 	opts.Config.register(fl)
 	opts.Input.register(fl)
+	opts.Partial.register(fl)
 	fl.Var(&opts.MaxFalseRate, "max-false-rate", "recommend the row saving the most turns with false terminations at most `P` of terminated episodes (5% or 0.05)")
 	fl.BoolVar(&opts.ByEpisode, "by-episode", false, "list the episodes whose outcome flips between rows")
 	fl.StringVar(&opts.Format, "format", "table", "output `format`: table, json or csv")
@@ -168,6 +173,9 @@ func sweepRun(opts *SweepOptions) error {
 	if err := sweep.CheckGrid(cfg, opts.Axes); err != nil {
 		return &usageError{err}
 	}
+	if opts.Partial.Partial {
+		return sweepPartialRun(opts, cfg, cfgPath)
+	}
 	files, walkErrs, err := opts.Input.findLogs(opts.Paths, ios.ErrOut)
 	if err != nil {
 		return err
@@ -198,7 +206,13 @@ func sweepRun(opts *SweepOptions) error {
 			return err
 		}
 	}
-	switch opts.Format {
+	return writeSweep(ios, res, opts.Format, opts.Color, report.ConfigLine(cfgPath, cfg))
+}
+
+// writeSweep renders a sweep's result (a run's or a merge's); config is
+// the table's first line, what was assumed.
+func writeSweep(ios *IOStreams, res *sweep.Result, format, colorMode, config string) error {
+	switch format {
 	case "json":
 		return report.WriteSweepJSON(ios.Out, res)
 	case "csv":
@@ -212,7 +226,7 @@ func sweepRun(opts *SweepOptions) error {
 		}
 		return report.WriteSweepCSV(ios.Out, res)
 	}
-	return report.WriteSweepTable(ios.Out, res, report.SweepTableOptions{Color: ios.ColorEnabled(opts.Color), Width: ios.ReportWidth(), Config: report.ConfigLine(cfgPath, cfg)})
+	return report.WriteSweepTable(ios.Out, res, report.SweepTableOptions{Color: ios.ColorEnabled(colorMode), Width: ios.ReportWidth(), Config: config})
 }
 
 // terminalWidth is the width of w when it is a terminal, else $COLUMNS,

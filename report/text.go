@@ -114,6 +114,15 @@ func ConfigLine(path string, cfg *rules.Config) string {
 	return strings.Join(parts, " · ")
 }
 
+// Header writes the configuration line, once per report: before episodes
+// a caller writes itself (a merge of partial files).
+func (r *Text) Header() error {
+	r.init()
+	w := &errWriter{w: r.W}
+	r.header(w)
+	return w.err
+}
+
 // header writes the configuration line once.
 func (r *Text) header(w io.Writer) {
 	if r.headerDone || r.Config == "" {
@@ -545,6 +554,20 @@ func wrapList(items []string, perLine int, pad string) string {
 type SummaryRow struct {
 	*analyze.Outcome
 	Skipped int // unreadable lines in its log
+	// LiveWord is "agrees" or "differs" for a row without Outcome.Live
+	// (read back from JSON); "" means no live run.
+	LiveWord string
+}
+
+// live is the row's live-run column: "", "agrees" or "differs".
+func (o SummaryRow) live() string {
+	if o.Outcome.Live == nil {
+		return o.LiveWord
+	}
+	if o.Outcome.Live.Agrees() {
+		return "agrees"
+	}
+	return "differs"
 }
 
 // Summary writes the corpus table and totals, then footnotes naming the
@@ -577,12 +600,7 @@ func (r *Text) Summary(rows []SummaryRow, t *analyze.Totals, errs []analyze.File
 		} else if o.Censored {
 			term = "censored"
 		}
-		if o.Live != nil {
-			live = "agrees"
-			if !o.Live.Agrees() {
-				live = "differs"
-			}
-		}
+		live = o.live()
 		g.Rows = append(g.Rows, []string{o.EpisodeID, strconv.Itoa(o.RecordedTurns), Num(o.FinalScore), o.RecordedEnd, term, saved, calls, forf, fals, live})
 	}
 	g.Footer = []string{"total", strconv.Itoa(t.RecordedTurns), "", "", strconv.Itoa(t.Terminated), strconv.Itoa(t.TurnsSaved), strconv.Itoa(t.LLMCallsSaved), Num(t.ScoreForfeited), strconv.Itoa(t.FalseTerminations), ""}
@@ -606,7 +624,7 @@ func (r *Text) Summary(rows []SummaryRow, t *analyze.Totals, errs []analyze.File
 		plural(t.Warnings, "countdown warning"), sweepPlural(t.LowConfidence, "low-confidence revisit penalty", "low-confidence revisit penalties"), plural(t.WouldReject, "action")))
 	var differ, skipped []string
 	for _, o := range rows {
-		if o.Live != nil && !o.Live.Agrees() {
+		if o.live() == "differs" {
 			differ = append(differ, o.EpisodeID)
 		}
 		if o.Skipped > 0 {
