@@ -29,6 +29,8 @@ type collector struct {
 	keepOpen int
 	started  int   // episodes started so far
 	strict   bool  // a dropped turn stops reading
+	outputs  bool  // read zork_response lines: Episode.Outputs
+	detected bool  // the format was detected (--input-format auto)
 	err      error // emit's error, or the dropped turn under strict
 }
 
@@ -130,6 +132,9 @@ func (c *collector) line(raw []byte, lineNo int, last bool) error {
 		return c.skip(lineNo, "not a JSON object")
 	}
 	relevant, _ := sniffEventType(trimmed)
+	if !relevant && c.outputs && isZorkResponse(trimmed) {
+		relevant = true
+	}
 	if !relevant {
 		// Not decoded, but its own episode_id still decides where the
 		// id-less lines after it belong. Most lines name the current
@@ -246,6 +251,7 @@ type slot struct {
 	base  float64 // the critic's unpenalised confidence, from the best source (baseLevel)
 
 	location sym // turn_completed.location as logged
+	output   sym // zork_response.zork_response, with Options.Outputs
 	action   sym // from the best source (actionLevel)
 	startLoc sym // an id the turn starts at without a move (startLevel)
 	moveFrom sym // room ids of the first and last move
@@ -266,6 +272,7 @@ type slot struct {
 	hasScore, hasLocation bool
 	hasMove, hasNameMove  bool
 	hasRedo               bool // builder.redos holds a restarted run's record of the turn
+	hasOutput             bool
 
 	// rejected numbers the list of action_rejected.action (in log order)
 	// in builder.rejected; 0 when none. An index, not a slice: a slot per
@@ -454,6 +461,9 @@ func (s *slot) merge(r *slot, b *builder) {
 	}
 	if !s.hasMove {
 		s.moveFrom, s.moveTo, s.hasMove = r.moveFrom, r.moveTo, r.hasMove
+	}
+	if !s.hasOutput {
+		s.output, s.hasOutput = r.output, r.hasOutput
 	}
 	if !s.hasNameMove {
 		s.nameFrom, s.nameTo, s.hasNameMove, s.nameMoveLine = r.nameFrom, r.nameTo, r.hasNameMove, r.nameMoveLine
@@ -684,6 +694,13 @@ func (b *builder) event(w *wireEvent, source string, lineNo int) (reason string)
 		return b.openTurn()
 	}
 	switch et {
+	case "zork_response":
+		// Only read with Options.Outputs (collector.line); the reply
+		// given last for a turn is its output.
+		if v, ok := text(get(func(e *wireEvent) json.RawMessage { return e.ZorkResponse })); ok {
+			s := b.slotFor(turnOf(), lineNo, false)
+			s.output, s.hasOutput = b.syms.sym(v), true
+		}
 	case "final_action_selection":
 		s := b.slotFor(turnOf(), lineNo, true)
 		if a, ok := text(get(func(e *wireEvent) json.RawMessage { return e.AgentAction })); ok {
@@ -891,6 +908,8 @@ func (b *builder) build(c *collector) *Episode {
 		LoggedFinal:    b.loggedFinal,
 		HasLoggedFinal: b.hasLogFinal,
 		Diag:           b.Diag,
+		Format:         FormatZorkGPT,
+		Detected:       c.detected,
 	}
 	if ep.RecordedEnd == "" {
 		ep.RecordedEnd = EndUnknown
@@ -946,6 +965,9 @@ func (b *builder) build(c *collector) *Episode {
 		debug.FreeOSMemory()
 	}
 	ep.Turns = make([]Turn, 0, last-first+1)
+	if c.outputs {
+		ep.Outputs = make([]string, 0, last-first+1)
+	}
 	var prev *Turn
 	gapStart := 0
 	str := b.syms.str
@@ -972,6 +994,9 @@ func (b *builder) build(c *collector) *Episode {
 			ep.Diag.Gaps++
 			if gapStart == 0 {
 				gapStart = t
+			}
+			if c.outputs {
+				ep.Outputs = append(ep.Outputs, "")
 			}
 			ep.Turns = append(ep.Turns, tr)
 			prev = &ep.Turns[len(ep.Turns)-1]
@@ -1044,6 +1069,13 @@ func (b *builder) build(c *collector) *Episode {
 				tr.LocStart = prev.LocEnd
 				tr.Moved = tr.LocStart != tr.LocEnd
 			}
+		}
+		if c.outputs {
+			out := ""
+			if s.hasOutput {
+				out = str(s.output)
+			}
+			ep.Outputs = append(ep.Outputs, out)
 		}
 		ep.Turns = append(ep.Turns, tr)
 		prev = &ep.Turns[len(ep.Turns)-1]

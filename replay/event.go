@@ -56,6 +56,17 @@ func sniffEventType(line []byte) (relevant, found bool) {
 	return false, found
 }
 
+// isZorkResponse says a raw line is a zork_response event: with
+// Options.Outputs its reply is each turn's output (RULES.md §8).
+func isZorkResponse(line []byte) bool {
+	is := false
+	keyValues(line, eventTypeKey, func(v []byte) bool {
+		is = is || string(v) == `"zork_response"`
+		return !is
+	})
+	return is
+}
+
 func sniffRaw(line []byte) (relevant, found bool) {
 	keyValues(line, eventTypeKey, func(v []byte) bool {
 		if v == nil {
@@ -180,6 +191,7 @@ type wireEvent struct {
 	ToRoom           json.RawMessage
 	FinalScore       json.RawMessage
 	Reason           json.RawMessage
+	ZorkResponse     json.RawMessage // read only with Options.Outputs
 
 	Extras *wireEvent
 }
@@ -344,6 +356,8 @@ func (w *wireEvent) fill(obj []byte, top bool) bool {
 			w.FinalScore = v
 		case "reason":
 			w.Reason = v
+		case "zork_response":
+			w.ZorkResponse = v
 		case "extras":
 			if top && len(v) > 0 && v[0] == '{' {
 				x := &wireEvent{}

@@ -28,7 +28,7 @@ var keptKeys = map[string]bool{
 	"base_confidence": true, "confidence": true, "score": true,
 	"location": true, "location_id": true, "location_name": true,
 	"from_room_id": true, "from_room": true, "to_room_id": true, "to_room": true,
-	"final_score": true, "reason": true,
+	"final_score": true, "reason": true, "zork_response": true,
 }
 
 // compactor states, for the object being read (top level or extras).

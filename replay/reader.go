@@ -26,6 +26,18 @@ type Options struct {
 	// Hash computes Stats.Hash while reading, so a caller that needs the
 	// file's hash (check's baseline) reads it once, also from a pipe.
 	Hash bool
+
+	// Format is the log format: FormatZorkGPT ("" too), FormatSteps,
+	// FormatAttempts, or FormatAuto to detect it from the first records
+	// (detect.go). Preset and Fields map a steps log (steps.go); either
+	// makes auto read steps.
+	Format string
+	Preset string
+	Fields map[string]string
+	// Outputs keeps each ZorkGPT turn's output (the game's reply,
+	// zork_response) in Episode.Outputs, for the output rules (RULES.md
+	// §8). Off, the reader skips those lines unread.
+	Outputs bool
 }
 
 // DefaultMaxLineBytes is far above the largest lines real logs carry
@@ -51,6 +63,7 @@ var ErrNoEvents = errors.New("no loop-break events")
 // path or a broken recording is never mistaken for an empty episode.
 type NoEventsError struct {
 	File    string
+	What    string // "" for ZorkGPT logs; "steps" or "attempts"
 	Lines   int    // non-blank lines read
 	Skipped int    // of which unreadable
 	First   string // the first unreadable line's problem, "file:line: reason"
@@ -58,11 +71,17 @@ type NoEventsError struct {
 
 func (e *NoEventsError) Error() string {
 	msg := "no loop-break events in " + e.File
+	if e.What != "" {
+		msg = "no " + e.What + " in " + e.File
+	}
 	switch {
 	case e.Lines == 0:
 		return msg + " (empty)"
 	case e.Skipped > 0:
 		return fmt.Sprintf("%s (%s, %d unreadable; first: %s)", msg, nLines(e.Lines), e.Skipped, e.First)
+	}
+	if e.What != "" {
+		return fmt.Sprintf("%s (%s, none a readable %s record)", msg, nLines(e.Lines), strings.TrimSuffix(e.What, "s"))
 	}
 	return fmt.Sprintf("%s (%s, none a ZorkGPT event the rules use)", msg, nLines(e.Lines))
 }
@@ -214,7 +233,34 @@ func read(r io.Reader, source, defaultID string, opts Options, early bool, emit 
 		br = zbr
 	}
 
+	format, detected := opts.Format, false
+	if format == FormatAuto {
+		if opts.Preset != "" || len(opts.Fields) > 0 {
+			format = FormatSteps
+		} else {
+			var preset string
+			format, preset = DetectFormat(peekStart(br))
+			if opts.Preset == "" {
+				opts.Preset = preset
+			}
+			detected = true
+		}
+	}
+	switch format {
+	case FormatSteps, FormatAttempts:
+		rc := &readContext{source: source, defaultID: defaultID, opts: opts, detected: detected, maxLine: maxLine, emit: emit}
+		if format == FormatSteps {
+			return st, readSteps(br, rc)
+		}
+		return st, readAttempts(&recordSource{br: br, max: maxLine}, rc)
+	case "", FormatZorkGPT:
+	default:
+		return st, fmt.Errorf("unknown input format %q", format)
+	}
+
 	c := newCollector(source, defaultID)
+	c.detected = detected
+	c.outputs = opts.Outputs
 	c.strict = opts.Strict
 	c.emit = emit
 	if early {
