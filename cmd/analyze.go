@@ -5,6 +5,7 @@ import (
 
 	"github.com/loopbreak/loopbreak/analyze"
 	"github.com/loopbreak/loopbreak/report"
+	"github.com/loopbreak/loopbreak/rules"
 )
 
 // AnalyzeOptions are analyze's inputs.
@@ -60,6 +61,7 @@ func analyzeRun(opts *AnalyzeOptions) error {
 	if err != nil {
 		return err
 	}
+	opts.Input.Outputs = rules.NeedsOutputs(cfg)
 	files, walkErrs, err := opts.Input.findLogs(opts.Paths, opts.IO.ErrOut)
 	if err != nil {
 		return err

@@ -30,9 +30,9 @@ func TestCompletion(t *testing.T) {
 		{[]string{"check", "--color", "a"}, "auto\nalways\n:4\n"},
 		{[]string{"analyze", "--config", ""}, "toml\n:8\n"},
 		{[]string{"rules", "camping", "o"}, "oscillation\tA-B-A-B movement between two locations\n:4\n"},
-		{[]string{"rules", "camping", "c"}, ":4\n"},
+		{[]string{"rules", "camping", "cam"}, ":4\n"},
 		// A key ends in "=" and no space (4 no file completion + 2 no space).
-		{[]string{"analyze", "--set", "max_"}, "max_turns_stuck=\tturns without progress before termination (default 40)\n:6\n"},
+		{[]string{"analyze", "--set", "max_t"}, "max_turns_stuck=\tturns without progress before termination (default 40)\n:6\n"},
 		{[]string{"config", "--set", "camping_w"}, "camping_window=\trecent locations examined (default 10)\n:6\n"},
 		{[]string{"sweep", "--grid", "enable_loop"}, "enable_loop_detection=\treplay oscillation, camping and their score adjustments (rules 4-6) (default true)\n:6\n"},
 		{[]string{"check", "--set", "enable_stuck_warnings="}, "enable_stuck_warnings=true\nenable_stuck_warnings=false\n:4\n"},

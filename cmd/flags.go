@@ -6,6 +6,8 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"slices"
+	"strings"
 
 	"github.com/spf13/pflag"
 
@@ -71,21 +73,60 @@ type inputFlags struct {
 	IncludeTests bool
 	Strict       bool
 	Jobs         int
+
+	Format string   // --input-format: auto, zorkgpt, steps, attempts
+	Preset string   // --preset: openhands, gemini-cli
+	Fields []string // --field field=path, for steps logs
+	// Outputs: read each ZorkGPT turn's reply, because an output rule is
+	// enabled (set from the configuration, rules.NeedsOutputs).
+	Outputs bool
+
+	fields map[string]string // Fields, parsed by findLogs
 }
 
 func (in *inputFlags) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&in.IncludeTests, "include-tests", false, "also read test_*/test-* episode directories when scanning a tree")
 	fs.BoolVar(&in.Strict, "strict", false, "treat any unreadable line or file as an error (exit 2)")
 	fs.IntVarP(&in.Jobs, "jobs", "j", 0, "files read in parallel (default: number of CPUs)")
+	fs.StringVar(&in.Format, "input-format", replay.FormatAuto, "log `format`: auto (detected from the first records), zorkgpt, steps or attempts")
+	fs.StringVar(&in.Preset, "preset", "", "read a steps log as a framework writes it: openhands (an event stream or trajectory) or gemini-cli (a session file)")
+	fs.StringArrayVar(&in.Fields, "field", nil, "map a steps field to the log's own name, `field=path` with a dotted path (step=iteration, output=result.text); repeatable")
 }
 
-func (in *inputFlags) options() replay.Options { return replay.Options{Strict: in.Strict} }
+func (in *inputFlags) options() replay.Options {
+	return replay.Options{Strict: in.Strict, Format: in.Format, Preset: in.Preset, Fields: in.fields, Outputs: in.Outputs}
+}
+
+// checkInput validates --input-format, --preset and --field.
+func (in *inputFlags) checkInput() error {
+	if !slices.Contains(replay.Formats, in.Format) {
+		return usageErrorf("--input-format %q: want one of %s", in.Format, strings.Join(replay.Formats, ", "))
+	}
+	if in.Preset != "" && !slices.Contains(replay.Presets, in.Preset) {
+		return usageErrorf("--preset %q: want %s", in.Preset, strings.Join(replay.Presets, " or "))
+	}
+	if (in.Preset != "" || len(in.Fields) > 0) && in.Format != replay.FormatAuto && in.Format != replay.FormatSteps {
+		return usageErrorf("--preset and --field read steps logs, not --input-format %s", in.Format)
+	}
+	if in.Preset != "" && len(in.Fields) > 0 {
+		return usageErrorf("--preset and --field: a preset maps its framework's log itself; use one or the other")
+	}
+	fields, err := replay.ParseFieldMap(in.Fields)
+	if err != nil {
+		return &usageError{err}
+	}
+	in.fields = fields
+	return nil
+}
 
 // findLogs expands arguments; no log at all is an error worth exit 2.
 // What a directory walk skipped (an unreadable directory, a log-named pipe
 // or device) is reported on errOut and returned as file errors, like an
 // unreadable file; with --strict the first is fatal.
 func (in *inputFlags) findLogs(args []string, errOut io.Writer) ([]string, []analyze.FileError, error) {
+	if err := in.checkInput(); err != nil {
+		return nil, nil, err
+	}
 	files, skipped, err := replay.Find(args, in.IncludeTests)
 	if err != nil {
 		return nil, nil, err

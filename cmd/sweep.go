@@ -13,6 +13,7 @@ import (
 
 	"github.com/loopbreak/loopbreak/analyze/sweep"
 	"github.com/loopbreak/loopbreak/report"
+	"github.com/loopbreak/loopbreak/rules"
 )
 
 // GridArg is one grid flag as given, in command-line order: Flag is
@@ -166,6 +167,7 @@ func sweepRun(opts *SweepOptions) error {
 	if err := sweep.CheckGrid(cfg, opts.Axes); err != nil {
 		return &usageError{err}
 	}
+	opts.Input.Outputs = rules.NeedsOutputs(cfg)
 	files, walkErrs, err := opts.Input.findLogs(opts.Paths, ios.ErrOut)
 	if err != nil {
 		return err
