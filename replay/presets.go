@@ -159,9 +159,9 @@ func (o *openHandsReader) finish() []stepRecord {
 // step (a Content event), then each of its tool calls an action step (a
 // ToolCallRequest): name and args as compact JSON, the result's output
 // (else its resultDisplay) as output, status "error" as an error. User
-// messages are not the model's stream and are not steps. A message
-// carrying "loopDetected": "LLM_DETECTED_LOOP" is read as a logged LLM
-// verdict (the chat file itself does not record one).
+// messages are not the model's stream and are not steps. The chat file
+// does not record the LLM loop check's verdict; a steps log can, with the
+// llm_loop field.
 type geminiReader struct{ n int }
 
 func (g *geminiReader) record(m map[string]any) ([]stepRecord, string) {
@@ -191,9 +191,6 @@ func (g *geminiReader) record(m map[string]any) ([]stepRecord, string) {
 		r.output = geminiResult(call)
 		r.info.Error = asText(call["status"]) == "error"
 		out = append(out, r)
-	}
-	if v, _ := m["loopDetected"].(string); v == "LLM_DETECTED_LOOP" && len(out) > 0 {
-		out[len(out)-1].info.LLMLoop = true
 	}
 	return out, ""
 }
