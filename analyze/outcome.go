@@ -48,6 +48,9 @@ type Outcome struct {
 
 	// Counts is the number of firings per "rule/kind".
 	Counts map[string]int
+	// Ran lists the rules replayed over the episode (enabled and applying
+	// to its format), in registry order.
+	Ran []*rules.Rule
 
 	// Firings is every firing in turn order, when Options.KeepFirings.
 	Firings []rules.Firing
@@ -73,6 +76,15 @@ func Analyze(ep *replay.Episode, cfg *rules.Config, opts Options) *Outcome {
 		RecordedEnd:   ep.RecordedEnd,
 		LocationKey:   ep.LocationKey,
 		Counts:        map[string]int{},
+	}
+	set := opts.Rules
+	if set == nil {
+		set = rules.Registry
+	}
+	for _, r := range set {
+		if r.Enabled(cfg) && r.AppliesTo(ep) {
+			o.Ran = append(o.Ran, r)
+		}
 	}
 	threshold := rules.RejectionThreshold.Get(cfg)
 	var fired Fired

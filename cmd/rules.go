@@ -55,6 +55,8 @@ type ruleDoc struct {
 	Title    string        `json:"title"`
 	Doc      string        `json:"doc"`
 	Section  string        `json:"section"`
+	Origin   string        `json:"origin"`
+	Inputs   string        `json:"inputs"`
 	Params   []paramDoc    `json:"params"`
 	Kinds    []*rules.Kind `json:"kinds"`
 	Requires []string      `json:"requires"`
@@ -80,7 +82,7 @@ func rulesRun(opts *RulesOptions) error {
 	if opts.Format == "json" {
 		docs := []ruleDoc{}
 		for _, r := range list {
-			d := ruleDoc{Name: r.Name, Title: r.Title, Doc: r.Doc, Section: r.Section, Kinds: r.Kinds, Requires: requires(r), Params: []paramDoc{}}
+			d := ruleDoc{Name: r.Name, Title: r.Title, Doc: r.Doc, Section: r.Section, Origin: r.Origin, Inputs: r.Inputs(), Kinds: r.Kinds, Requires: requires(r), Params: []paramDoc{}}
 			for _, p := range r.Params {
 				d.Params = append(d.Params, paramDoc{Key: p.Key, Type: p.Type.String(), Default: p.Default, Constraint: p.Constraint(), Doc: p.Doc})
 			}
@@ -100,6 +102,7 @@ func rulesRun(opts *RulesOptions) error {
 		}
 		fmt.Fprintf(w, "%s — %s (%s)\n", r.Name, r.Title, r.Section)
 		fmt.Fprintf(w, "%s\n", wrap(r.Doc, 76, "    "))
+		fmt.Fprintf(w, "  origin: %s; runs on: %s\n", r.Origin, r.Inputs())
 		if len(r.Params) > 0 {
 			fmt.Fprintln(w, "  keys:")
 			for _, p := range r.Params {
@@ -150,6 +153,7 @@ func rulesMarkdown(w io.Writer, list []*rules.Rule) error {
 	}
 	for _, r := range list {
 		fmt.Fprintf(b, "\n## %s\n\n**%s.**\n\n%s\n", r.Name, mdCell(capitalize(r.Title)), wrap(r.Doc, 79, ""))
+		fmt.Fprintf(b, "\nOrigin: `%s`. Runs on: %s.\n", r.Origin, r.Inputs())
 		if req := requires(r); len(req) > 0 {
 			for i, n := range req {
 				req[i] = fmt.Sprintf("[`%s`](#%s)", n, n)

@@ -28,6 +28,7 @@ type Episode struct {
 	FinalScore       float64              `json:"final_score"`
 	RecordedEnd      string               `json:"recorded_end"`
 	LocationKey      string               `json:"location_key"`
+	Input            *InputJSON           `json:"input"`
 	Termination      *analyze.Termination `json:"termination"`
 	Checkpoints      []analyze.Checkpoint `json:"checkpoints"`
 	TurnsSaved       int                  `json:"turns_saved"`
@@ -40,6 +41,11 @@ type Episode struct {
 	WouldReject      int                  `json:"would_reject"`
 	Diagnostics      Diagnostics          `json:"diagnostics"`
 	Firings          []Firing             `json:"firings"`
+	// Detectors is the headline table of a steps or attempts log (one row
+	// per rule that ran, detectors.go); absent for ZorkGPT logs.
+	Detectors []DetectorRow `json:"detectors,omitempty"`
+	// Tasks groups an attempts log's firings by task (detectors.go).
+	Tasks []TaskRow `json:"tasks,omitempty"`
 }
 
 // Diagnostics is what the reader could not use.
@@ -61,6 +67,7 @@ func NewEpisode(o *analyze.Outcome, ep *replay.Episode) Episode {
 		FinalScore:       o.FinalScore,
 		RecordedEnd:      o.RecordedEnd,
 		LocationKey:      o.LocationKey,
+		Input:            newInput(ep),
 		Termination:      o.Termination,
 		Checkpoints:      o.Checkpoints,
 		TurnsSaved:       o.TurnsSaved,
@@ -84,6 +91,10 @@ func NewEpisode(o *analyze.Outcome, ep *replay.Episode) Episode {
 	for i := range o.Firings {
 		e.Firings[i] = Firing(o.Firings[i])
 	}
+	if !isZorkGPT(ep) {
+		e.Detectors = Detectors(o, ep)
+		e.Tasks = Tasks(o, ep)
+	}
 	return e
 }
 
@@ -94,18 +105,26 @@ func nonNil(s []string) []string {
 	return s
 }
 
-// Firing marshals a rules.Firing as {"turn","rule","kind", fields...}
-// with the fields its rule declares for that kind, in that order.
+// Firing marshals a rules.Firing as {"turn","rule","kind","origin",
+// fields...} with the fields its rule declares for that kind, in that
+// order. "turn" is "step" in a steps log and "attempt" in an attempts log
+// (RULES.md §9, §11).
 type Firing rules.Firing
 
 func (f Firing) MarshalJSON() ([]byte, error) {
 	var b bytes.Buffer
-	b.WriteString(`{"turn":`)
+	unit := f.Unit
+	if unit == "" {
+		unit = rules.UnitTurn
+	}
+	b.WriteString(`{"` + unit + `":`)
 	b.WriteString(strconv.Itoa(f.Turn))
 	b.WriteString(`,"rule":`)
 	writeString(&b, f.Rule.Name)
 	b.WriteString(`,"kind":`)
 	writeString(&b, f.Kind.Name)
+	b.WriteString(`,"origin":`)
+	writeString(&b, f.Rule.Origin)
 	for _, field := range f.Kind.Fields {
 		b.WriteByte(',')
 		writeString(&b, field)
@@ -163,6 +182,22 @@ func FieldValue(f *rules.Firing, field string) any {
 		return f.LowConfidence
 	case "proposal":
 		return f.Proposal
+	case "signature":
+		return f.Signature
+	case "similarity":
+		return f.Similarity
+	case "matched_step":
+		return f.MatchedStep
+	case "task_id":
+		return f.TaskID
+	case "loop_type":
+		return f.LoopType
+	case "recommendation":
+		return f.Recommendation
+	case "attempt_count":
+		return f.AttemptCount
+	case "cycle_length":
+		return f.CycleLength
 	}
 	return nil
 }

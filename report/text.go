@@ -61,6 +61,9 @@ func pctOf(n, d int) string {
 // analyze.Analyze with Options.Story; ep gives room names and diagnostics.
 func (r *Text) Episode(o *analyze.Outcome, ep *replay.Episode) error {
 	r.init()
+	if !isZorkGPT(ep) {
+		return r.agentEpisode(o, ep) // detectors.go
+	}
 	w := &errWriter{w: r.W}
 	fmt.Fprintf(w, "%s %s\n", r.bold.Sprint("Episode"), r.bold.Sprint(o.EpisodeID))
 	kv := func(k, format string, a ...any) {
@@ -188,6 +191,7 @@ func (r *Text) Episode(o *analyze.Outcome, ep *replay.Episode) error {
 			return err
 		}
 	}
+	r.outputLoops(w, o)
 	if r.Verbose {
 		if err := r.trace(w, o, ep); err != nil {
 			return err
@@ -251,6 +255,9 @@ func describeFiring(f *rules.Firing, ep *replay.Episode) string {
 		return s
 	case rules.Hint:
 		return "repeated action"
+	}
+	if s := describeAgentFiring(f); s != "" {
+		return s
 	}
 	return f.KindKey()
 }

@@ -1,0 +1,383 @@
+package report
+
+// Reporting the logs of other agents (steps and attempts logs): the
+// headline table "detector × first firing × false alarms", the grouping
+// of task_attempts firings by task, and the words for the firings of the
+// generic and peer rules.
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/loopbreak/loopbreak/analyze"
+	"github.com/loopbreak/loopbreak/replay"
+	"github.com/loopbreak/loopbreak/rules"
+)
+
+// InputJSON says how a log was read.
+type InputJSON struct {
+	Format   string `json:"format"`           // zorkgpt, steps or attempts
+	Preset   string `json:"preset,omitempty"` // openhands, gemini-cli
+	Detected bool   `json:"detected"`         // chosen by --input-format auto
+}
+
+func newInput(ep *replay.Episode) *InputJSON {
+	f := ep.Format
+	if f == "" {
+		f = replay.FormatZorkGPT
+	}
+	return &InputJSON{Format: f, Preset: ep.Preset, Detected: ep.Detected}
+}
+
+func isZorkGPT(ep *replay.Episode) bool {
+	return ep.Format == "" || ep.Format == replay.FormatZorkGPT
+}
+
+// What a false alarm is measured against (DetectorRow.Basis).
+const (
+	BasisScore        = "score"         // steps with a score: the score rose after the firing
+	BasisTaskProgress = "task_progress" // attempts: the task progressed after the firing
+)
+
+// DetectorRow is one rule of the headline table of a steps or attempts
+// log: how often it fired, where first, and how many of its firings were
+// false alarms.
+//
+// A false alarm is a firing after which the agent was not stuck after all:
+// in a steps log with scores, a later step has a higher score than the
+// step that fired (RULES.md's false termination, per firing); in an
+// attempts log, a later attempt at the same task records completed work
+// the firing attempt did not have, or is done when it was not. A steps log
+// without scores cannot tell: false_alarms is null.
+type DetectorRow struct {
+	Rule        string `json:"rule"`
+	Origin      string `json:"origin"`
+	Firings     int    `json:"firings"`
+	First       *int   `json:"first"`                // step (attempt) of the first firing; null: never fired
+	FirstKind   string `json:"first_kind,omitempty"` // its kind
+	FalseAlarms *int   `json:"false_alarms"`
+	Basis       string `json:"false_alarm_basis,omitempty"`
+}
+
+// Detectors builds the headline table: one row per rule that ran, in
+// registry order.
+func Detectors(o *analyze.Outcome, ep *replay.Episode) []DetectorRow {
+	falseAlarm, basis := falseAlarmTest(ep)
+	rows := make([]DetectorRow, 0, len(o.Ran))
+	index := map[*rules.Rule]int{}
+	for _, r := range o.Ran {
+		index[r] = len(rows)
+		row := DetectorRow{Rule: r.Name, Origin: r.Origin, Basis: basis}
+		if falseAlarm != nil {
+			row.FalseAlarms = new(int)
+		}
+		rows = append(rows, row)
+	}
+	for i := range o.Firings {
+		f := &o.Firings[i]
+		k, ok := index[f.Rule]
+		if !ok {
+			continue
+		}
+		if f.Kind == rules.Reset {
+			continue // a reset of the stuck timer is progress, not an alarm
+		}
+		row := &rows[k]
+		row.Firings++
+		if row.First == nil {
+			n := f.Turn
+			row.First, row.FirstKind = &n, f.Kind.Name
+		}
+		if falseAlarm != nil && falseAlarm(f) {
+			*row.FalseAlarms++
+		}
+	}
+	return rows
+}
+
+// falseAlarmTest returns the test of a false alarm for ep, nil when the
+// log cannot tell.
+func falseAlarmTest(ep *replay.Episode) (func(*rules.Firing) bool, string) {
+	switch {
+	case ep.Format == replay.FormatAttempts:
+		return func(f *rules.Firing) bool { return taskProgressedAfter(ep, f.Turn) }, BasisTaskProgress
+	case ep.Format == replay.FormatSteps && ep.HasScore && len(ep.Turns) > 0:
+		// best[i]: the highest score from Turns[i] on.
+		best := make([]float64, len(ep.Turns))
+		for i := len(ep.Turns) - 1; i >= 0; i-- {
+			best[i] = ep.Turns[i].Score
+			if i+1 < len(best) {
+				best[i] = max(best[i], best[i+1])
+			}
+		}
+		first := ep.Turns[0].N
+		return func(f *rules.Firing) bool {
+			i := f.Turn - first
+			return i >= 0 && i+1 < len(best) && best[i+1] > ep.Turns[i].Score
+		}, BasisScore
+	}
+	return nil, ""
+}
+
+// taskProgressedAfter says a later attempt at attempt n's task records
+// work attempt n did not have, or is done when attempt n was not.
+func taskProgressedAfter(ep *replay.Episode, n int) bool {
+	if n < 1 || n > len(ep.Attempts) {
+		return false
+	}
+	a := ep.Attempts[n-1]
+	for _, b := range ep.Attempts[n:] {
+		if b.TaskID != a.TaskID {
+			continue
+		}
+		if b.Status == "done" && a.Status != "done" {
+			return true
+		}
+		for _, w := range b.CompletedWork {
+			if !slices.Contains(a.CompletedWork, w) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// TaskRow is one task of an attempts log on which task_attempts fired.
+type TaskRow struct {
+	TaskID         string `json:"task_id"`
+	Attempts       int    `json:"attempts"`       // the task's attempts in the log
+	LoopType       string `json:"loop_type"`      // at the first firing
+	Recommendation string `json:"recommendation"` // at the first firing
+	// LastRecommendation is the latest firing's, when it changed (a spin
+	// that went on after unblock authority escalates).
+	LastRecommendation string `json:"last_recommendation,omitempty"`
+	FirstFired         int    `json:"first_fired"` // the attempt (record number) of the first firing
+	Firings            int    `json:"firings"`
+	// AttemptsSaved are the task's attempts after the first firing: those
+	// following its recommendation there would have spared.
+	AttemptsSaved int `json:"attempts_saved"`
+}
+
+// Tasks groups the task_attempts firings of an attempts log by task, in
+// the order tasks first fired; nil for other logs.
+func Tasks(o *analyze.Outcome, ep *replay.Episode) []TaskRow {
+	if ep.Format != replay.FormatAttempts {
+		return nil
+	}
+	var rows []TaskRow
+	index := map[string]int{}
+	for i := range o.Firings {
+		f := &o.Firings[i]
+		if f.Rule != rules.TaskAttempts {
+			continue
+		}
+		k, ok := index[f.TaskID]
+		if !ok {
+			k = len(rows)
+			index[f.TaskID] = k
+			rows = append(rows, TaskRow{TaskID: f.TaskID, LoopType: f.LoopType, Recommendation: f.Recommendation, FirstFired: f.Turn})
+		}
+		if f.Kind == rules.Reset {
+			continue // a reset of the stuck timer is progress, not an alarm
+		}
+		row := &rows[k]
+		row.Firings++
+		if f.Recommendation != row.Recommendation {
+			row.LastRecommendation = f.Recommendation
+		}
+	}
+	for i := range rows {
+		row := &rows[i]
+		for n, a := range ep.Attempts {
+			if a.TaskID == row.TaskID {
+				row.Attempts++
+				if n+1 > row.FirstFired {
+					row.AttemptsSaved++
+				}
+			}
+		}
+	}
+	return rows
+}
+
+// unitWord is what an episode's turn numbers count, in words.
+func unitWord(ep *replay.Episode) string { return rules.UnitOf(ep) }
+
+// agentEpisode writes the report of a steps or attempts log: what was
+// read, the headline table, tasks (attempts logs), then the firings.
+func (r *Text) agentEpisode(o *analyze.Outcome, ep *replay.Episode) error {
+	w := &errWriter{w: r.W}
+	fmt.Fprintf(w, "%s %s\n", r.bold.Sprint("Log"), r.bold.Sprint(o.EpisodeID))
+	kv := func(k, format string, a ...any) {
+		fmt.Fprintf(w, "  %-18s %s\n", k, fmt.Sprintf(format, a...))
+	}
+	kv("source", "%s", o.Source)
+	in := newInput(ep)
+	how := in.Format
+	if in.Preset != "" {
+		how += ", preset " + in.Preset
+	}
+	if in.Detected {
+		how += " (detected)"
+	}
+	kv("input", "%s", how)
+	kv("recorded", "%s", recordedWords(ep))
+	d := ep.Diag
+	lines := fmt.Sprintf("%d read, %d skipped", d.Lines, d.Skipped)
+	if d.Skipped > 0 {
+		lines = r.yellow.Sprint(lines)
+	}
+	kv("log lines", "%s", lines)
+	for _, p := range d.Problems {
+		fmt.Fprintf(w, "    %s\n", r.yellow.Sprint(p))
+	}
+	for _, n := range d.Notes {
+		fmt.Fprintf(w, "    %s\n", r.dim.Sprint(n))
+	}
+
+	unit := unitWord(ep)
+	rows := Detectors(o, ep)
+	fmt.Fprintf(w, "\n  %s\n", r.bold.Sprint("Detectors (would have fired)"))
+	tb := NewTable(indent(w), L, L, R, L, R)
+	tb.Header("rule", "origin", "firings", "first "+unit, "false alarms")
+	basis := ""
+	for _, row := range rows {
+		first, fa := "never", "—"
+		if row.First != nil {
+			first = fmt.Sprintf("%d (%s)", *row.First, row.FirstKind)
+		}
+		if row.FalseAlarms != nil {
+			fa = strconv.Itoa(*row.FalseAlarms)
+			basis = row.Basis
+		}
+		if err := tb.Append([]string{row.Rule, row.Origin, strconv.Itoa(row.Firings), first, fa}); err != nil {
+			return err
+		}
+	}
+	if err := tb.Render(); err != nil {
+		return err
+	}
+	switch basis {
+	case BasisScore:
+		fmt.Fprintf(w, "  %s\n", r.dim.Sprint("false alarm: a firing after which the score still rose"))
+	case BasisTaskProgress:
+		fmt.Fprintf(w, "  %s\n", r.dim.Sprint("false alarm: a firing after which the task still progressed (new completed work, or done)"))
+	default:
+		fmt.Fprintf(w, "  %s\n", r.dim.Sprint("false alarms: unknown (the log has no score)"))
+	}
+
+	if tasks := Tasks(o, ep); len(tasks) > 0 {
+		fmt.Fprintf(w, "\n  %s\n", r.bold.Sprint("Tasks (task_attempts would have fired)"))
+		tb := NewTable(indent(w), L, R, L, L, R, R)
+		tb.Header("task", "attempts", "loop type", "recommendation", "first fired", "attempts saved")
+		for _, t := range tasks {
+			rec := t.Recommendation
+			if t.LastRecommendation != "" {
+				rec += " → " + t.LastRecommendation
+			}
+			if err := tb.Append([]string{t.TaskID, strconv.Itoa(t.Attempts), t.LoopType, rec,
+				fmt.Sprintf("attempt %d", t.FirstFired), strconv.Itoa(t.AttemptsSaved)}); err != nil {
+				return err
+			}
+		}
+		if err := tb.Render(); err != nil {
+			return err
+		}
+	}
+
+	if len(o.Firings) > 0 {
+		fmt.Fprintf(w, "\n  %s\n", r.bold.Sprint("Firings"))
+		limit := len(o.Firings)
+		if !r.Verbose && limit > 20 {
+			limit = 20
+		}
+		for _, f := range o.Firings[:limit] {
+			fmt.Fprintf(w, "    %s %-5d %s\n", unit, f.Turn, describeFiring(&f, ep))
+		}
+		if limit < len(o.Firings) {
+			fmt.Fprintf(w, "    %s\n", r.dim.Sprintf("(the first 20 of %d; -v lists all)", len(o.Firings)))
+		}
+	}
+	fmt.Fprintln(w)
+	return w.err
+}
+
+// recordedWords describes what a steps or attempts log holds.
+func recordedWords(ep *replay.Episode) string {
+	if ep.Format == replay.FormatAttempts {
+		tasks := map[string]bool{}
+		for _, a := range ep.Attempts {
+			tasks[a.TaskID] = true
+		}
+		return fmt.Sprintf("%d attempts at %d tasks", len(ep.Attempts), len(tasks))
+	}
+	var n [3]int
+	steps := 0
+	for i, s := range ep.Steps {
+		if ep.Turns[i].Filled {
+			continue
+		}
+		steps++
+		n[s.Kind]++
+	}
+	var parts []string
+	for k, c := range n {
+		if c > 0 {
+			parts = append(parts, plural(c, replay.StepKind(k).String()))
+		}
+	}
+	s := fmt.Sprintf("%s (%s)", plural(steps, "step"), strings.Join(parts, ", "))
+	if ep.HasScore {
+		s += ", final score " + Num(ep.FinalScore())
+	}
+	return s
+}
+
+// describeAgentFiring words the firings of the generic and peer rules;
+// "" for others.
+func describeAgentFiring(f *rules.Firing) string {
+	switch f.Rule {
+	case rules.SignatureRepeat:
+		return fmt.Sprintf("signature_repeat: %q", f.Signature)
+	case rules.FuzzyRepeat:
+		return fmt.Sprintf("fuzzy_repeat: %.4f like %s %d", f.Similarity, f.Unit, f.MatchedStep)
+	case rules.TaskAttempts:
+		return fmt.Sprintf("task_attempts: %s %s (%d attempts) → %s", f.TaskID, f.LoopType, f.AttemptCount, f.Recommendation)
+	case rules.ToolCycle:
+		return fmt.Sprintf("tool_cycle/%s: cycle of %d", f.Kind.Name, f.CycleLength)
+	}
+	if f.Rule.Origin == rules.OriginOpenHands || f.Rule.Origin == rules.OriginGeminiCLI {
+		return f.KindKey()
+	}
+	return ""
+}
+
+// outputLoops writes, for a ZorkGPT episode, the firings of the generic
+// output rules (RULES.md §8 on the game's replies), which the story of the
+// ZorkGPT rules does not cover.
+func (r *Text) outputLoops(w io.Writer, o *analyze.Outcome) {
+	var lines []string
+	for i := range o.Firings {
+		f := &o.Firings[i]
+		if f.Rule.Origin == rules.OriginGeneric {
+			lines = append(lines, fmt.Sprintf("    t=%-5d %s", f.Turn, describeAgentFiring(f)))
+		}
+	}
+	if len(lines) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\n  %s\n", r.bold.Sprint("Output loops (generic rules, would have fired)"))
+	limit := len(lines)
+	if !r.Verbose && limit > 12 {
+		limit = 12
+	}
+	for _, l := range lines[:limit] {
+		fmt.Fprintln(w, l)
+	}
+	if limit < len(lines) {
+		fmt.Fprintf(w, "    %s\n", r.dim.Sprintf("(the first 12 of %d; -v lists all)", len(lines)))
+	}
+}
