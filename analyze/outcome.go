@@ -88,6 +88,7 @@ func Analyze(ep *replay.Episode, cfg *rules.Config, opts Options) *Outcome {
 	}
 	threshold := rules.RejectionThreshold.Get(cfg)
 	var fired Fired
+	judge, _ := AlarmJudge(ep)
 	rules.Run(ep, cfg, opts.Rules, func(f rules.Firing) {
 		o.Counts[f.KindKey()]++
 		switch {
@@ -100,6 +101,12 @@ func Analyze(ep *replay.Episode, cfg *rules.Config, opts Options) *Outcome {
 		case f.Rule == rules.ScoreAdjustment && f.Rejected,
 			f.Rule == rules.LocationRevisit && f.HasBase && f.Adjusted < threshold:
 			fired.WouldReject++
+		}
+		if f.IsLoop() {
+			fired.Loops++
+			if judge != nil && judge(f.Turn) {
+				fired.FalseAlarms++
+			}
 		}
 		if opts.KeepFirings || opts.Story {
 			o.Firings = append(o.Firings, f)
@@ -125,6 +132,8 @@ type Fired struct {
 	Termination *Termination // the first check point; nil: none
 	Warnings    int          // stuck_warnings/warning firings
 	WouldReject int          // firings that would have rejected an action
+	Loops       int          // loop firings of the generic and peer rules (rules.Firing.IsLoop)
+	FalseAlarms int          // of which false alarms (AlarmJudge)
 }
 
 // Tail reads what an episode recorded after a termination turn. Its sums
@@ -149,7 +158,7 @@ func (t *Tail) Reset(ep *replay.Episode) {
 // settle outcomes here.
 func (t *Tail) Result(f Fired, objectiveProgress bool) Result {
 	ep := t.ep
-	r := Result{Warnings: f.Warnings, WouldReject: f.WouldReject}
+	r := Result{Warnings: f.Warnings, WouldReject: f.WouldReject, Loops: f.Loops, FalseAlarms: f.FalseAlarms}
 	if ep.HasLiveStop && (f.Termination == nil || ep.LiveStopTurn < f.Termination.Turn) {
 		// The live system stopped the recording before this configuration
 		// would have: what it would have done later is unknowable.
@@ -214,6 +223,8 @@ type Result struct {
 	Censored         bool
 	Warnings         int // stuck_warnings/warning firings
 	WouldReject      int // penalties and adjustments that would have pushed the critic below rejection_threshold
+	Loops            int // loop firings of the generic and peer rules
+	FalseAlarms      int // loop firings the agent made progress after (AlarmJudge)
 }
 
 // Outcome classes of a Result, as sweep --by-episode reports them.

@@ -19,6 +19,8 @@ type Totals struct {
 	MedianTurnsSaved  float64 `json:"median_turns_saved"`
 	Warnings          int     `json:"warnings"`
 	WouldReject       int     `json:"would_reject"`
+	Loops             int     `json:"loops"`        // loop firings of the generic and peer rules
+	FalseAlarms       int     `json:"false_alarms"` // of which the agent made progress after
 	LinesSkipped      int     `json:"lines_skipped"`
 
 	saved map[int]int // turns saved → terminated episodes
@@ -32,6 +34,8 @@ func (t *Totals) Add(r *Result, recordedTurns, linesSkipped int) {
 	t.LinesSkipped += linesSkipped
 	t.Warnings += r.Warnings
 	t.WouldReject += r.WouldReject
+	t.Loops += r.Loops
+	t.FalseAlarms += r.FalseAlarms
 	if r.Censored {
 		t.Censored++
 	}

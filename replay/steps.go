@@ -119,7 +119,6 @@ type stepTable struct {
 	source  string
 	intern  map[string]string
 	gapRows int
-	last    StepInfo
 }
 
 func newStepTable(id, source string) *stepTable {
@@ -215,11 +214,9 @@ func gapSpan(a, b int) string {
 // JSON array (an OpenHands trajectory); a file holding a single object
 // with a "messages" array is a Gemini CLI session (expanded by the preset).
 type recordSource struct {
-	br      *bufio.Reader
-	max     int
-	line    int
-	records []arrayRecord // a whole-file array, when not JSONL
-	next    int
+	br   *bufio.Reader
+	max  int
+	line int
 }
 
 type arrayRecord struct {

@@ -8,7 +8,6 @@ package report
 import (
 	"fmt"
 	"io"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -38,8 +37,8 @@ func isZorkGPT(ep *replay.Episode) bool {
 
 // What a false alarm is measured against (DetectorRow.Basis).
 const (
-	BasisScore        = "score"         // steps with a score: the score rose after the firing
-	BasisTaskProgress = "task_progress" // attempts: the task progressed after the firing
+	BasisScore        = analyze.BasisScore
+	BasisTaskProgress = analyze.BasisTaskProgress
 )
 
 // DetectorRow is one rule of the headline table of a steps or attempts
@@ -65,13 +64,13 @@ type DetectorRow struct {
 // Detectors builds the headline table: one row per rule that ran, in
 // registry order.
 func Detectors(o *analyze.Outcome, ep *replay.Episode) []DetectorRow {
-	falseAlarm, basis := falseAlarmTest(ep)
+	judge, basis := analyze.AlarmJudge(ep)
 	rows := make([]DetectorRow, 0, len(o.Ran))
 	index := map[*rules.Rule]int{}
 	for _, r := range o.Ran {
 		index[r] = len(rows)
 		row := DetectorRow{Rule: r.Name, Origin: r.Origin, Basis: basis}
-		if falseAlarm != nil {
+		if judge != nil {
 			row.FalseAlarms = new(int)
 		}
 		rows = append(rows, row)
@@ -91,58 +90,11 @@ func Detectors(o *analyze.Outcome, ep *replay.Episode) []DetectorRow {
 			n := f.Turn
 			row.First, row.FirstKind = &n, f.Kind.Name
 		}
-		if falseAlarm != nil && falseAlarm(f) {
+		if judge != nil && judge(f.Turn) {
 			*row.FalseAlarms++
 		}
 	}
 	return rows
-}
-
-// falseAlarmTest returns the test of a false alarm for ep, nil when the
-// log cannot tell.
-func falseAlarmTest(ep *replay.Episode) (func(*rules.Firing) bool, string) {
-	switch {
-	case ep.Format == replay.FormatAttempts:
-		return func(f *rules.Firing) bool { return taskProgressedAfter(ep, f.Turn) }, BasisTaskProgress
-	case ep.Format == replay.FormatSteps && ep.HasScore && len(ep.Turns) > 0:
-		// best[i]: the highest score from Turns[i] on.
-		best := make([]float64, len(ep.Turns))
-		for i := len(ep.Turns) - 1; i >= 0; i-- {
-			best[i] = ep.Turns[i].Score
-			if i+1 < len(best) {
-				best[i] = max(best[i], best[i+1])
-			}
-		}
-		first := ep.Turns[0].N
-		return func(f *rules.Firing) bool {
-			i := f.Turn - first
-			return i >= 0 && i+1 < len(best) && best[i+1] > ep.Turns[i].Score
-		}, BasisScore
-	}
-	return nil, ""
-}
-
-// taskProgressedAfter says a later attempt at attempt n's task records
-// work attempt n did not have, or is done when attempt n was not.
-func taskProgressedAfter(ep *replay.Episode, n int) bool {
-	if n < 1 || n > len(ep.Attempts) {
-		return false
-	}
-	a := ep.Attempts[n-1]
-	for _, b := range ep.Attempts[n:] {
-		if b.TaskID != a.TaskID {
-			continue
-		}
-		if b.Status == "done" && a.Status != "done" {
-			return true
-		}
-		for _, w := range b.CompletedWork {
-			if !slices.Contains(a.CompletedWork, w) {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // TaskRow is one task of an attempts log on which task_attempts fired.

@@ -17,17 +17,28 @@ func TestFiringJSON(t *testing.T) {
 		want string
 	}{
 		{rules.Firing{Turn: 40, Rule: rules.ProgressVelocity, Kind: rules.Termination, TurnsStuck: 40, Score: 5},
-			`{"turn":40,"rule":"progress_velocity","kind":"termination","turns_stuck":40,"score":5}`},
+			`{"turn":40,"rule":"progress_velocity","kind":"termination","origin":"zorkgpt","turns_stuck":40,"score":5}`},
 		// No logged confidence: base and adjusted are null, not 0.
 		{rules.Firing{Turn: 3, Rule: rules.LocationRevisit, Kind: rules.Penalty, Location: "1", Visits: 1, Penalty: -0.2},
-			`{"turn":3,"rule":"location_revisit","kind":"penalty","location":"1","visits":1,"penalty":-0.2,"base":null,"adjusted":null,"low_confidence":false}`},
+			`{"turn":3,"rule":"location_revisit","kind":"penalty","origin":"zorkgpt","location":"1","visits":1,"penalty":-0.2,"base":null,"adjusted":null,"low_confidence":false}`},
 		// Below the override's 0.3: flagged, and it says nothing of rejection.
 		{rules.Firing{Turn: 5, Rule: rules.LocationRevisit, Kind: rules.Penalty, Location: "1", Visits: 2, Penalty: -0.4, HasBase: true, Base: 0.6, Adjusted: 0.2, LowConfidence: true},
-			`{"turn":5,"rule":"location_revisit","kind":"penalty","location":"1","visits":2,"penalty":-0.4,"base":0.6,"adjusted":0.2,"low_confidence":true}`},
+			`{"turn":5,"rule":"location_revisit","kind":"penalty","origin":"zorkgpt","location":"1","visits":2,"penalty":-0.4,"base":0.6,"adjusted":0.2,"low_confidence":true}`},
 		{rules.Firing{Turn: 6, Rule: rules.ActionNovelty, Kind: rules.Hint, Action: "search", Proposal: rules.ProposalRejected},
-			`{"turn":6,"rule":"action_novelty","kind":"hint","action":"search","proposal":"rejected"}`},
+			`{"turn":6,"rule":"action_novelty","kind":"hint","origin":"zorkgpt","action":"search","proposal":"rejected"}`},
 		{rules.Firing{Turn: 4, Rule: rules.Oscillation, Kind: rules.OscillationDetection, Pattern: [2]string{"1", "2"}},
-			`{"turn":4,"rule":"oscillation","kind":"detection","pattern":["1","2"]}`},
+			`{"turn":4,"rule":"oscillation","kind":"detection","origin":"design","pattern":["1","2"]}`},
+		// The other agents' rules: "step" or "attempt" instead of "turn".
+		{rules.Firing{Turn: 6, Unit: rules.UnitStep, Rule: rules.SignatureRepeat, Kind: rules.SignatureLoop, Signature: "run_tests|error:TypeError-auth.ts:45"},
+			`{"step":6,"rule":"signature_repeat","kind":"loop","origin":"generic","signature":"run_tests|error:TypeError-auth.ts:45"}`},
+		{rules.Firing{Turn: 5, Unit: rules.UnitStep, Rule: rules.FuzzyRepeat, Kind: rules.FuzzyLoop, Similarity: 0.9048, MatchedStep: 4},
+			`{"step":5,"rule":"fuzzy_repeat","kind":"loop","origin":"generic","similarity":0.9048,"matched_step":4}`},
+		{rules.Firing{Turn: 8, Unit: rules.UnitAttempt, Rule: rules.TaskAttempts, Kind: rules.TaskLoop, TaskID: "auth", LoopType: "blocked_task_spin", Recommendation: "escalate", AttemptCount: 4},
+			`{"attempt":8,"rule":"task_attempts","kind":"loop","origin":"generic","task_id":"auth","loop_type":"blocked_task_spin","recommendation":"escalate","attempt_count":4}`},
+		{rules.Firing{Turn: 7, Unit: rules.UnitStep, Rule: rules.ToolCycle, Kind: rules.ToolCycleFeedback, CycleLength: 1},
+			`{"step":7,"rule":"tool_cycle","kind":"feedback","origin":"gemini-cli","cycle_length":1}`},
+		{rules.Firing{Turn: 8, Unit: rules.UnitStep, Rule: rules.Monologue, Kind: rules.MonologueStop},
+			`{"step":8,"rule":"monologue","kind":"stop","origin":"openhands"}`},
 	}
 	for _, c := range cases {
 		got, err := json.Marshal(Firing(c.f))

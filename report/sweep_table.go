@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -73,6 +74,29 @@ func sweepColumns(s *sweep.Result) []sweepColumn {
 		sweepColumn{"median saved", R, 3, func(i int) string { return Num(tot(i).MedianTurnsSaved) }},
 		sweepColumn{"warnings", R, 2, func(i int) string { return strconv.Itoa(tot(i).Warnings) }},
 		sweepColumn{"would reject", R, 1, func(i int) string { return strconv.Itoa(tot(i).WouldReject) }},
+	)
+	// The other agents' detectors: their loops and false alarms, when any
+	// fired (detectors.go defines a false alarm).
+	// They are hidden early to fit (with warnings), unless the grid sweeps
+	// their keys.
+	drop := 2
+	for _, ax := range s.Axes {
+		for _, r := range rules.Registry {
+			if r.Origin != rules.OriginZorkGPT && r.Origin != rules.OriginDesign && slices.ContainsFunc(r.Params, func(p *rules.Param) bool { return p.Key == ax.Key }) {
+				drop = 0
+			}
+		}
+	}
+	for i := range rows {
+		if tot(i).Loops > 0 {
+			cols = append(cols,
+				sweepColumn{"loops", R, drop, func(i int) string { return strconv.Itoa(tot(i).Loops) }},
+				sweepColumn{"false alarms", R, drop, func(i int) string { return strconv.Itoa(tot(i).FalseAlarms) }},
+			)
+			break
+		}
+	}
+	cols = append(cols,
 		sweepColumn{"pareto", L, 0, func(i int) string {
 			if rows[i].Pareto {
 				return "*"

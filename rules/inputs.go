@@ -126,3 +126,14 @@ func enableParam(key, doc string) BoolParam {
 
 // round4 keeps similarities to 4 decimals, as firings report them.
 func round4(f float64) float64 { return math.Round(f*1e4) / 1e4 }
+
+// IsLoop says f is a loop firing of the generic or peer rules (kinds
+// loop, stop, feedback; not a recorded verdict): what sweeps and the
+// headline table count as the detector's alarms.
+func (f *Firing) IsLoop() bool {
+	switch f.Rule.Origin {
+	case OriginGeneric, OriginOpenHands, OriginGeminiCLI:
+		return f.Kind != LLMLoopRecorded
+	}
+	return false
+}

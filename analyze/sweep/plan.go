@@ -111,6 +111,8 @@ type sweepCompOut struct {
 	warnings    int
 	rejected    int       // score adjustments that reject
 	revisit     []float64 // adjusted confidences of revisit penalties (logged confidence), sorted
+	loops       int       // loop firings of the generic and peer rules
+	falseAlarms int       // of which false alarms
 }
 
 // Replayer replays a Plan; it keeps scratch space, so one per goroutine.
@@ -120,6 +122,7 @@ type Replayer struct {
 	cur    *sweepCompOut
 	report func(rules.Firing)
 	tail   analyze.Tail
+	judge  func(n int) bool // the episode's false alarm test (analyze.AlarmJudge)
 }
 
 // NewReplayer returns a Replayer for p.
@@ -134,6 +137,12 @@ func (p *Plan) NewReplayer() *Replayer {
 
 func (r *Replayer) count(f rules.Firing) {
 	o := r.cur
+	if f.IsLoop() {
+		o.loops++
+		if r.judge != nil && r.judge(f.Turn) {
+			o.falseAlarms++
+		}
+	}
 	switch f.Rule {
 	case rules.ProgressVelocity:
 		if f.Kind == rules.Termination && !o.term {
@@ -161,6 +170,7 @@ func (r *Replayer) count(f rules.Firing) {
 // it.
 func (r *Replayer) Replay(ep *replay.Episode, out []analyze.Result) {
 	p := r.p
+	r.judge, _ = analyze.AlarmJudge(ep)
 	for ci := range p.comps {
 		comp := &p.comps[ci]
 		for j, cfg := range comp.reps {
@@ -183,11 +193,14 @@ func (r *Replayer) Replay(ep *replay.Episode, out []analyze.Result) {
 				f.Termination = &o.termination
 			}
 			f.Warnings += o.warnings
+			f.Loops += o.loops
+			f.FalseAlarms += o.falseAlarms
 			f.WouldReject += o.rejected + sort.SearchFloat64s(o.revisit, p.threshold[c])
 		}
 		out[c] = r.tail.Result(f, p.objOn[c])
 	}
 	r.tail.Reset(nil) // let the episode go
+	r.judge = nil
 }
 
 // episode is one episode's results, without its turn table.

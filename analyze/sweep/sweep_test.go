@@ -152,9 +152,18 @@ func TestExpandGrid(t *testing.T) {
 // stops, llm_call events, names-only) plus generated episodes, parsed.
 var sweepCorpus = sync.OnceValue(func() []*replay.Episode {
 	var eps []*replay.Episode
-	files, _ := filepath.Glob(filepath.Join("..", "testdata", "episodes", "*", "episode_log.jsonl"))
+	// The ZorkGPT fixtures with their replies (the output rules), and the
+	// other agents' logs, each in its detected format.
+	files, _ := filepath.Glob(filepath.Join("..", "..", "testdata", "episodes", "*", "episode_log.jsonl"))
+	for _, pattern := range []string{"steps/agent.jsonl", "steps/*/*.json*", "attempts/*.jsonl"} {
+		more, _ := filepath.Glob(filepath.Join("..", "..", "testdata", filepath.FromSlash(pattern)))
+		files = append(files, more...)
+	}
+	if len(files) < 10 {
+		panic(fmt.Sprintf("sweepCorpus: only %d committed logs found", len(files)))
+	}
 	for _, f := range files {
-		e, err := replay.ReadFile(f, nil, replay.Options{})
+		e, err := replay.ReadFile(f, nil, replay.Options{Format: replay.FormatAuto, Outputs: true})
 		if err != nil {
 			panic(err)
 		}
