@@ -82,7 +82,7 @@ func Analyze(ep *replay.Episode, cfg *rules.Config, opts Options) *Outcome {
 		set = rules.Registry
 	}
 	for _, r := range set {
-		if r.Enabled(cfg) && r.AppliesTo(ep) {
+		if r.Enabled(cfg) && r.AppliesTo(ep, cfg) {
 			o.Ran = append(o.Ran, r)
 		}
 	}

@@ -162,11 +162,11 @@ func TestAgentLogsFirings(t *testing.T) {
 }
 
 // A ZorkGPT log's replies are outputs: "open door → The door is locked"
-// three times is a signature loop.
+// three times is a signature loop (at turn 3, and again at 4).
 func TestZorkGPTOutputLoop(t *testing.T) {
 	dir := t.TempDir()
 	var b strings.Builder
-	for turn := 1; turn <= 3; turn++ {
+	for turn := 1; turn <= 4; turn++ {
 		b.WriteString(`{"event_type": "zork_response", "episode_id": "E", "turn": ` + jsonNum(turn) + `, "action": "open door", "zork_response": "The door is locked."}` + "\n")
 		b.WriteString(`{"event_type": "turn_completed", "episode_id": "E", "turn": ` + jsonNum(turn) + `, "action": "open door", "score": 0, "location": "West of House"}` + "\n")
 	}
@@ -178,9 +178,15 @@ func TestZorkGPTOutputLoop(t *testing.T) {
 	if in["format"] != "zorkgpt" {
 		t.Errorf("input %v", in)
 	}
-	got := pick(fs, "turn", "signature_repeat")
-	if len(got) != 1 || got[0] != "3 signature_repeat/loop generic" {
-		t.Errorf("signature_repeat %q, want one at turn 3", got)
+	got := pick(fs, "turn", "signature_repeat", "repeat_action_observation", "tool_cycle")
+	if strings.Join(got, "; ") != "3 signature_repeat/loop generic; 4 signature_repeat/loop generic" {
+		t.Errorf("firings %q, want signature_repeat at turns 3 and 4, no peer detector", got)
+	}
+	// The peer detectors on ZorkGPT logs, when asked: four times the same
+	// action and the same reply is OpenHands' repeat_action_observation.
+	fs, _ = firingsOf(t, "--set", "openhands_on_zorkgpt=true", "--set", "gemini_cli_on_zorkgpt=true", path)
+	if got := pick(fs, "turn", "repeat_action_observation", "tool_cycle"); strings.Join(got, "; ") != "4 repeat_action_observation/stop openhands" {
+		t.Errorf("peer firings %q, want repeat_action_observation at turn 4", got)
 	}
 	// With the output rules off the replies are not read: nothing fires.
 	fs, _ = firingsOf(t, "--set", "enable_signature_repeat=false", "--set", "enable_fuzzy_repeat=false", path)

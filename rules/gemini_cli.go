@@ -15,6 +15,7 @@ import (
 // Keys of the Gemini CLI rules.
 var (
 	enableGeminiCLI       = enableParam("enable_gemini_cli", "replay Gemini CLI's LoopDetectionService")
+	geminiCLIOnZorkGPT    = offParam("gemini_cli_on_zorkgpt", "also on ZorkGPT logs (each turn a tool call, the game's reply its result)")
 	toolCallLoopThreshold = detectInt(detect.GeminiParams, "tool_call_loop_threshold")
 	toolCycleMaxLength    = detectInt(detect.GeminiParams, "tool_cycle_max_length")
 	contentChunkSize      = detectInt(detect.GeminiParams, "content_chunk_size")
@@ -46,9 +47,9 @@ var ToolCycle = &Rule{
 		"K·R keys are kept (K tool_cycle_max_length, R tool_call_loop_threshold) and it fires when, for some " +
 		"k ≤ K, the last k·R keys repeat the last k (A×5, AB×5, ...); cycle_length is the least such k. It " +
 		"runs the detector content_chanting and llm_loop_check report from.",
-	Params:  []*Param{enableGeminiCLI.Param, toolCallLoopThreshold.Param, toolCycleMaxLength.Param},
+	Params:  []*Param{enableGeminiCLI.Param, geminiCLIOnZorkGPT.Param, toolCallLoopThreshold.Param, toolCycleMaxLength.Param},
 	Kinds:   []*Kind{ToolCycleFeedback, ToolCycleStop},
-	Enabled: enableGeminiCLI.Get, Applies: onSteps, InputsDoc: "steps",
+	Enabled: enableGeminiCLI.Get, Applies: onStepsOr(geminiCLIOnZorkGPT), InputsDoc: "steps; zorkgpt with gemini_cli_on_zorkgpt",
 	Check: func(c *Config) error {
 		if contentMaxHistory.Get(c) < contentChunkSize.Get(c) {
 			return &ConstraintError{Keys: []string{"content_max_history", "content_chunk_size"},
@@ -113,7 +114,7 @@ func geminiRule(name, title, doc string, params []*Param, kinds ...*Kind) *Rule 
 	r := &Rule{
 		Name: name, Origin: OriginGeminiCLI, Title: title, Section: "docs/rules.md#" + name, Doc: doc,
 		Params: params, Kinds: kinds, Enabled: enableGeminiCLI.Get,
-		Requires: []*Rule{ToolCycle}, Applies: onSteps, InputsDoc: "steps",
+		Requires: []*Rule{ToolCycle}, Applies: onStepsOr(geminiCLIOnZorkGPT), InputsDoc: "steps; zorkgpt with gemini_cli_on_zorkgpt",
 	}
 	r.New = func(*Config, *replay.Episode) Stepper { return geminiCheck{rule: r} }
 	return r

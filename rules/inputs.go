@@ -20,11 +20,13 @@ const notZorkGPT = "run without this rule (ZorkGPT has no such detector)"
 //     stuck_warnings also on steps logs that carry a score;
 //   - signature_repeat and fuzzy_repeat on every log with outputs: steps,
 //     and ZorkGPT logs read with their replies (replay.Options.Outputs);
-//   - the OpenHands and Gemini CLI detectors on steps logs;
+//   - the OpenHands and Gemini CLI detectors on steps logs, and on ZorkGPT
+//     logs (their replies as observations) with openhands_on_zorkgpt /
+//     gemini_cli_on_zorkgpt;
 //   - task_attempts on attempts logs.
-func (r *Rule) AppliesTo(ep *replay.Episode) bool {
+func (r *Rule) AppliesTo(ep *replay.Episode, cfg *Config) bool {
 	if r.Applies != nil {
-		return r.Applies(ep)
+		return r.Applies(ep, cfg)
 	}
 	return isZorkGPT(ep)
 }
@@ -33,16 +35,23 @@ func isZorkGPT(ep *replay.Episode) bool {
 	return ep.Format == "" || ep.Format == replay.FormatZorkGPT
 }
 
-func onScoredSteps(ep *replay.Episode) bool {
+func onScoredSteps(ep *replay.Episode, _ *Config) bool {
 	return isZorkGPT(ep) || (ep.Format == replay.FormatSteps && ep.HasScore)
 }
 
-func withOutputs(ep *replay.Episode) bool {
+func withOutputs(ep *replay.Episode, _ *Config) bool {
 	return ep.Format == replay.FormatSteps || (isZorkGPT(ep) && ep.Outputs != nil)
 }
 
-func onSteps(ep *replay.Episode) bool    { return ep.Format == replay.FormatSteps }
-func onAttempts(ep *replay.Episode) bool { return ep.Format == replay.FormatAttempts }
+func onAttempts(ep *replay.Episode, _ *Config) bool { return ep.Format == replay.FormatAttempts }
+
+// onStepsOr runs a peer detector on steps logs, and on ZorkGPT logs read
+// with their replies when the key says so.
+func onStepsOr(zorkgpt BoolParam) func(*replay.Episode, *Config) bool {
+	return func(ep *replay.Episode, cfg *Config) bool {
+		return ep.Format == replay.FormatSteps || (isZorkGPT(ep) && ep.Outputs != nil && zorkgpt.Get(cfg))
+	}
+}
 
 // Inputs describes where a rule runs, for docs and `loopbreak rules`.
 func (r *Rule) Inputs() string {
@@ -61,7 +70,17 @@ func init() {
 // NeedsOutputs says whether cfg enables a rule that reads each ZorkGPT
 // turn's output, so the reader keeps them (replay.Options.Outputs).
 func NeedsOutputs(cfg *Config) bool {
-	return SignatureRepeat.Enabled(cfg) || FuzzyRepeat.Enabled(cfg)
+	return SignatureRepeat.Enabled(cfg) || FuzzyRepeat.Enabled(cfg) ||
+		(RepeatActionObservation.Enabled(cfg) && openHandsOnZorkGPT.Get(cfg)) ||
+		(ToolCycle.Enabled(cfg) && geminiCLIOnZorkGPT.Get(cfg))
+}
+
+// offParam is a boolean key that defaults to false, for a rule outside
+// ZorkGPT.
+func offParam(key, doc string) BoolParam {
+	p := enableParam(key, doc)
+	p.Default = false
+	return p
 }
 
 // stepOf is turn t as the detectors' Step: for a steps log, its kind,

@@ -16,6 +16,7 @@ import (
 // Keys of the OpenHands rules.
 var (
 	enableOpenHands              = enableParam("enable_openhands", "replay OpenHands' StuckDetector (its five checks)")
+	openHandsOnZorkGPT           = offParam("openhands_on_zorkgpt", "also on ZorkGPT logs (each turn an action, the game's reply its observation)")
 	repeatActionObservationCount = detectInt(detect.OpenHandsParams, "repeat_action_observation_count")
 	repeatActionErrorCount       = detectInt(detect.OpenHandsParams, "repeat_action_error_count")
 	monologueCount               = detectInt(detect.OpenHandsParams, "monologue_count")
@@ -48,9 +49,9 @@ var RepeatActionObservation = &Rule{
 		"observations are taken apart. Fires when the last repeat_action_observation_count actions are the " +
 		"same and so are the last observations (a command's observations compare by action and exit code, " +
 		"its output ignored). It runs the detector whose other checks are the rules after it.",
-	Params: []*Param{enableOpenHands.Param, repeatActionObservationCount.Param},
+	Params: []*Param{enableOpenHands.Param, openHandsOnZorkGPT.Param, repeatActionObservationCount.Param},
 	Kinds:  []*Kind{RepeatActionObservationStop}, Enabled: enableOpenHands.Get,
-	Applies: onSteps, InputsDoc: "steps",
+	Applies: onStepsOr(openHandsOnZorkGPT), InputsDoc: "steps; zorkgpt with openhands_on_zorkgpt",
 	New: func(c *Config, ep *replay.Episode) Stepper {
 		d, err := detect.NewOpenHands(detect.OpenHandsConfig{
 			RepeatActionObservationCount: repeatActionObservationCount.Get(c),
@@ -103,7 +104,7 @@ func openHandsRule(name, title, doc string, p IntParam, kind *Kind) *Rule {
 	r := &Rule{
 		Name: name, Origin: OriginOpenHands, Title: title, Section: "docs/rules.md#" + name, Doc: doc,
 		Params: []*Param{p.Param}, Kinds: []*Kind{kind}, Enabled: enableOpenHands.Get,
-		Requires: []*Rule{RepeatActionObservation}, Applies: onSteps, InputsDoc: "steps",
+		Requires: []*Rule{RepeatActionObservation}, Applies: onStepsOr(openHandsOnZorkGPT), InputsDoc: "steps; zorkgpt with openhands_on_zorkgpt",
 	}
 	r.New = func(*Config, *replay.Episode) Stepper { return openHandsCheck{rule: r, kind: kind} }
 	return r

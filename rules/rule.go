@@ -36,9 +36,9 @@ type Rule struct {
 	// New returns fresh per-episode state configured from cfg.
 	New func(cfg *Config, ep *replay.Episode) Stepper
 	// Applies says whether the rule replays over an episode of that
-	// input format (AppliesTo); nil means ZorkGPT logs only. InputsDoc
-	// says the same in words.
-	Applies   func(ep *replay.Episode) bool
+	// input format under cfg (AppliesTo); nil means ZorkGPT logs only.
+	// InputsDoc says the same in words.
+	Applies   func(ep *replay.Episode, cfg *Config) bool
 	InputsDoc string
 }
 

@@ -113,7 +113,7 @@ func Run(ep *replay.Episode, cfg *Config, set []*Rule, report func(Firing)) {
 	}
 	env := &Env{Episode: ep, report: report, unit: UnitOf(ep)}
 	for _, r := range set {
-		if r.Enabled(cfg) && r.AppliesTo(ep) {
+		if r.Enabled(cfg) && r.AppliesTo(ep, cfg) {
 			env.rules = append(env.rules, r)
 			env.steppers = append(env.steppers, r.New(cfg, ep))
 		}

@@ -219,6 +219,8 @@ var sweepValues = map[string]string{
 	"enable_auto_unblock":             "true,false",
 	"max_attempts_before_force_next":  "1,5,10",
 	"enable_openhands":                "true,false",
+	"openhands_on_zorkgpt":            "false,true",
+	"gemini_cli_on_zorkgpt":           "false,true",
 	"repeat_action_observation_count": "2,4",
 	"repeat_action_error_count":       "2,3",
 	"monologue_count":                 "2,3",
