@@ -178,3 +178,38 @@ func TestParseTimestamp(t *testing.T) {
 		t.Error("soon parsed")
 	}
 }
+
+// FuzzReadZorkGPTOutputs: a ZorkGPT log read with its replies has one
+// output per turn, and the same turns as without.
+func FuzzReadZorkGPTOutputs(f *testing.F) {
+	files, _ := filepath.Glob(filepath.Join("..", "testdata", "episodes", "*", "episode_log.jsonl"))
+	for _, name := range files[:min(3, len(files))] {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
+	f.Add([]byte(`{"event_type": "zork_response", "turn": 1, "zork_response": "Locked."}` + "\n" +
+		`{"event_type": "turn_completed", "turn": 1, "action": "open door", "score": 0}` + "\n" +
+		`{"event_type": "zork_response", "turn": 3, "zork_response": 7}` + "\n" +
+		`{"event_type": "turn_completed", "turn": 3, "score": 0}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		with, err1 := Read(bytes.NewReader(data), "in.jsonl", "in", Options{Outputs: true})
+		without, err2 := Read(bytes.NewReader(data), "in.jsonl", "in", Options{})
+		if len(with) != len(without) {
+			if (err1 == nil) == (err2 == nil) {
+				t.Fatalf("%d episodes with outputs, %d without", len(with), len(without))
+			}
+			return // a file of replies only is readable with outputs, not without
+		}
+		for i, ep := range with {
+			if len(ep.Turns) > 0 && len(ep.Outputs) != len(ep.Turns) {
+				t.Fatalf("episode %d: %d outputs for %d turns", i, len(ep.Outputs), len(ep.Turns))
+			}
+			if len(ep.Turns) != len(without[i].Turns) {
+				t.Fatalf("episode %d: %d turns with outputs, %d without", i, len(ep.Turns), len(without[i].Turns))
+			}
+		}
+	})
+}
