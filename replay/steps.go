@@ -232,7 +232,7 @@ type docError struct {
 
 func (e *docError) Error() string { return e.reason }
 
-// lines returns the next non-blank line (nil at the end) and its number;
+// nextLine returns the next non-blank line (nil at the end) and its number;
 // tooLong is set for a line over max bytes (skipped, not held).
 func (s *recordSource) nextLine() (line []byte, lineNo int, tooLong bool, err error) {
 	for {
@@ -613,7 +613,9 @@ func readSteps(br *bufio.Reader, c *readContext) error {
 			}
 		}
 	}
-	if err := addAll(src0(d), sr.finish()); err != nil {
+	// Steps still pending at the end (an OpenHands call without its
+	// observation) are charged to the last line read.
+	if err := addAll(d.Lines, sr.finish()); err != nil {
 		return err
 	}
 	if relevant == 0 {
@@ -629,9 +631,6 @@ func readSteps(br *bufio.Reader, c *readContext) error {
 	}
 	return c.emit(ep)
 }
-
-// src0 is the line pending steps are charged to: the last line read.
-func src0(d *Diagnostics) int { return d.Lines }
 
 func handleRecord(sr stepReader, m map[string]any, line int, skip func(int, string) error, addAll func(int, []stepRecord) error) error {
 	recs, reason := sr.record(m)
@@ -672,7 +671,7 @@ func isJSONL(br *bufio.Reader) bool {
 	return json.Valid(b[:i]) && len(bytes.TrimSpace(b[i:])) > 0
 }
 
-// sortedKeys is used for deterministic action strings.
+// sortedKeys lists a map's keys in order, for deterministic actions.
 func sortedKeys(m map[string]any) []string {
 	keys := make([]string, 0, len(m))
 	for k := range m {
