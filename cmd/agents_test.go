@@ -195,6 +195,30 @@ func TestZorkGPTOutputLoop(t *testing.T) {
 	}
 }
 
+// A directory of other agents' logs is searched for *.jsonl and *.json
+// when the format is asked for; the preset is recognised per file.
+func TestAgentLogsDirectory(t *testing.T) {
+	ios, _, out, errOut := Test()
+	Main([]string{"analyze", "--format", "jsonl", "--input-format", "steps", "../testdata/steps"}, ios)
+	var got []string
+	for _, line := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+		var e struct {
+			ID    string         `json:"episode_id"`
+			Input map[string]any `json:"input"`
+		}
+		json.Unmarshal([]byte(line), &e)
+		got = append(got, e.ID+":"+jsonNum(e.Input["preset"]))
+	}
+	want := "agent:null session:\"gemini-cli\" events:\"openhands\" trajectory:\"openhands\""
+	if strings.Join(got, " ") != want {
+		t.Errorf("episodes %q, want %s", got, want)
+	}
+	// mapped.jsonl needs its --field mapping: a file error, the run goes on.
+	if !strings.Contains(errOut.String(), "no steps in ../testdata/steps/mapped.jsonl") {
+		t.Errorf("stderr %q", errOut)
+	}
+}
+
 // Bad records are skipped and counted, naming file:line and the reason;
 // --strict makes the first fatal (exit 2); bad flags are usage errors.
 func TestAgentLogsErrors(t *testing.T) {

@@ -127,7 +127,15 @@ func (in *inputFlags) findLogs(args []string, errOut io.Writer) ([]string, []ana
 	if err := in.checkInput(); err != nil {
 		return nil, nil, err
 	}
-	files, skipped, err := replay.Find(args, in.IncludeTests)
+	// A directory holds ZorkGPT's episode_log.jsonl[.gz]; for other
+	// agents' logs, asked for by format, preset or fields, any *.jsonl or
+	// *.json[.gz] below it.
+	match := func(name string) bool { return slices.Contains(replay.LogNames, name) }
+	agents := in.Format == replay.FormatSteps || in.Format == replay.FormatAttempts || in.Preset != "" || len(in.fields) > 0
+	if agents {
+		match = replay.AgentLogName
+	}
+	files, skipped, err := replay.FindMatching(args, in.IncludeTests, match)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -140,6 +148,9 @@ func (in *inputFlags) findLogs(args []string, errOut io.Writer) ([]string, []ana
 		errs = append(errs, analyze.FileError{Source: skippedPath(e), Error: e.Error()})
 	}
 	if len(files) == 0 && len(errs) == 0 {
+		if agents {
+			return nil, nil, fmt.Errorf("no logs (*.jsonl, *.json[.gz]) found in %v", args)
+		}
 		return nil, nil, fmt.Errorf("no episode logs (episode_log.jsonl[.gz]) found in %v", args)
 	}
 	return files, errs, nil

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -41,6 +42,19 @@ func FindLogs(args []string, includeTests bool) ([]string, error) {
 // open: it could block forever or never end). err is for arguments that
 // do not exist.
 func Find(args []string, includeTests bool) (files []string, skipped []error, err error) {
+	return FindMatching(args, includeTests, func(name string) bool { return slices.Contains(LogNames, name) })
+}
+
+// AgentLogName says whether a directory scan for steps or attempts logs
+// picks a file up: *.jsonl, *.json and their .gz.
+func AgentLogName(name string) bool {
+	name = strings.TrimSuffix(name, ".gz")
+	return strings.HasSuffix(name, ".jsonl") || strings.HasSuffix(name, ".json")
+}
+
+// FindMatching is Find with directories searched for the file names match
+// accepts.
+func FindMatching(args []string, includeTests bool, match func(name string) bool) (files []string, skipped []error, err error) {
 	for _, arg := range args {
 		if arg == "-" {
 			files = append(files, arg)
@@ -71,10 +85,7 @@ func Find(args []string, includeTests bool) (files []string, skipped []error, er
 				}
 				return nil
 			}
-			for _, n := range LogNames {
-				if d.Name() != n {
-					continue
-				}
+			if match(d.Name()) {
 				if kind := irregular(path, d); kind != "" {
 					skipped = append(skipped, &fs.PathError{Op: "skip", Path: path, Err: errors.New(kind + ", not a regular file")})
 				} else {

@@ -246,6 +246,12 @@ func read(r io.Reader, source, defaultID string, opts Options, early bool, emit 
 			detected = true
 		}
 	}
+	if format == FormatSteps && opts.Preset == "" && len(opts.Fields) == 0 {
+		// A steps log in a framework's shape needs no --preset either.
+		if f, preset := DetectFormat(peekStart(br)); f == FormatSteps {
+			opts.Preset = preset
+		}
+	}
 	switch format {
 	case FormatSteps, FormatAttempts:
 		rc := &readContext{source: source, defaultID: defaultID, opts: opts, detected: detected, maxLine: maxLine, emit: emit}

@@ -213,3 +213,23 @@ func FuzzReadZorkGPTOutputs(f *testing.F) {
 		}
 	})
 }
+
+// Detection, rule by rule (README: Logs of other agents).
+func TestDetectFormat(t *testing.T) {
+	for _, c := range []struct{ in, format, preset string }{
+		{`[{"id": 0, "action": "system"}]`, FormatSteps, PresetOpenHands},
+		{"{\"level\": \"INFO\"}\n{\"event_type\": \"turn_completed\", \"turn\": 1}", FormatZorkGPT, ""},
+		{`{"task_id": "a", "status": "done", "timestamp": 0}`, FormatAttempts, ""},
+		{"{\n  \"sessionId\": \"s\",\n  \"messages\": []\n}", FormatSteps, PresetGeminiCLI},
+		{`{"type": "gemini", "content": "hi", "toolCalls": []}`, FormatSteps, PresetGeminiCLI},
+		{`{"id": 3, "action": "run", "args": {"command": "ls"}}`, FormatSteps, PresetOpenHands},
+		{`{"id": 4, "observation": "run", "cause": 3, "content": ""}`, FormatSteps, PresetOpenHands},
+		{`{"step": 1, "action": "ls"}`, FormatSteps, ""},
+		{`{"iteration": 1, "tool": {}}`, FormatZorkGPT, ""},
+		{"", FormatZorkGPT, ""},
+	} {
+		if f, p := DetectFormat([]byte(c.in)); f != c.format || p != c.preset {
+			t.Errorf("%q: %s/%s, want %s/%s", c.in, f, p, c.format, c.preset)
+		}
+	}
+}
