@@ -333,3 +333,13 @@ func (r *Text) outputLoops(w io.Writer, o *analyze.Outcome) {
 		fmt.Fprintf(w, "    %s\n", r.dim.Sprintf("(the first 12 of %d; -v lists all)", len(lines)))
 	}
 }
+
+// loopsLine writes the corpus's loops and false alarms of the generic and
+// peer rules, when any fired.
+func loopsLine(w io.Writer, t *analyze.Totals) {
+	if t.Loops == 0 {
+		return
+	}
+	fmt.Fprintf(w, "%s of the other agents' detectors (generic, openhands, gemini-cli) would have fired; %d false alarms (progress after the firing).\n",
+		plural(t.Loops, "loop"), t.FalseAlarms)
+}
