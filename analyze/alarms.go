@@ -10,6 +10,7 @@ import (
 const (
 	BasisScore        = "score"         // steps with a score: the score rose after the firing
 	BasisTaskProgress = "task_progress" // attempts: the task progressed after the firing
+	BasisLabels       = "labels"        // labelled logs: the firing is outside every span judged stuck
 )
 
 // AlarmJudge returns the test of a false alarm for a loop firing at turn

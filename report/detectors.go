@@ -39,6 +39,7 @@ func isZorkGPT(ep *replay.Episode) bool {
 const (
 	BasisScore        = analyze.BasisScore
 	BasisTaskProgress = analyze.BasisTaskProgress
+	BasisLabels       = analyze.BasisLabels
 )
 
 // DetectorRow is one rule of the headline table of a steps or attempts
@@ -62,9 +63,16 @@ type DetectorRow struct {
 }
 
 // Detectors builds the headline table: one row per rule that ran, in
-// registry order.
+// registry order, false alarms judged by analyze.AlarmJudge.
 func Detectors(o *analyze.Outcome, ep *replay.Episode) []DetectorRow {
 	judge, basis := analyze.AlarmJudge(ep)
+	return DetectorsJudged(o, ep, judge, basis)
+}
+
+// DetectorsJudged is Detectors with another test of a false alarm (labels
+// judge a firing by people's spans); a nil judge leaves false alarms
+// unknown.
+func DetectorsJudged(o *analyze.Outcome, ep *replay.Episode, judge func(n int) bool, basis string) []DetectorRow {
 	rows := make([]DetectorRow, 0, len(o.Ran))
 	index := map[*rules.Rule]int{}
 	for _, r := range o.Ran {
@@ -158,9 +166,17 @@ func Tasks(o *analyze.Outcome, ep *replay.Episode) []TaskRow {
 // unitWord is what an episode's turn numbers count, in words.
 func unitWord(ep *replay.Episode) string { return rules.UnitOf(ep) }
 
-// agentEpisode writes the report of a steps or attempts log: what was
-// read, the headline table, tasks (attempts logs), then the firings.
+// agentEpisode writes the report of a steps or attempts log.
 func (r *Text) agentEpisode(o *analyze.Outcome, ep *replay.Episode) error {
+	judge, basis := analyze.AlarmJudge(ep)
+	return r.AgentEpisode(o, ep, judge, basis)
+}
+
+// AgentEpisode writes the report of a steps or attempts log, false alarms
+// judged by judge (see DetectorsJudged): what was read, the headline
+// table, tasks (attempts logs), then the firings.
+func (r *Text) AgentEpisode(o *analyze.Outcome, ep *replay.Episode, judge func(n int) bool, basis string) error {
+	r.init()
 	w := &errWriter{w: r.W}
 	fmt.Fprintf(w, "%s %s\n", r.bold.Sprint("Log"), r.bold.Sprint(o.EpisodeID))
 	kv := func(k, format string, a ...any) {
@@ -191,11 +207,11 @@ func (r *Text) agentEpisode(o *analyze.Outcome, ep *replay.Episode) error {
 	}
 
 	unit := unitWord(ep)
-	rows := Detectors(o, ep)
+	rows := DetectorsJudged(o, ep, judge, basis)
 	fmt.Fprintf(w, "\n  %s\n", r.bold.Sprint("Detectors (would have fired)"))
 	tb := NewTable(indent(w), L, L, R, L, R)
 	tb.Header("rule", "origin", "firings", "first "+unit, "false alarms")
-	basis := ""
+	shown := ""
 	for _, row := range rows {
 		first, fa := "never", "—"
 		if row.First != nil {
@@ -203,7 +219,7 @@ func (r *Text) agentEpisode(o *analyze.Outcome, ep *replay.Episode) error {
 		}
 		if row.FalseAlarms != nil {
 			fa = strconv.Itoa(*row.FalseAlarms)
-			basis = row.Basis
+			shown = row.Basis
 		}
 		if err := tb.Append([]string{row.Rule, row.Origin, strconv.Itoa(row.Firings), first, fa}); err != nil {
 			return err
@@ -212,11 +228,13 @@ func (r *Text) agentEpisode(o *analyze.Outcome, ep *replay.Episode) error {
 	if err := tb.Render(); err != nil {
 		return err
 	}
-	switch basis {
+	switch shown {
 	case BasisScore:
 		fmt.Fprintf(w, "  %s\n", r.dim.Sprint("false alarm: a firing after which the score still rose"))
 	case BasisTaskProgress:
 		fmt.Fprintf(w, "  %s\n", r.dim.Sprint("false alarm: a firing after which the task still progressed (new completed work, or done)"))
+	case BasisLabels:
+		fmt.Fprintf(w, "  %s\n", r.dim.Sprint("false alarm: a firing outside every span the labels judge stuck"))
 	default:
 		fmt.Fprintf(w, "  %s\n", r.dim.Sprint("false alarms: unknown (the log has no score)"))
 	}
