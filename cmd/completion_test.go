@@ -22,7 +22,7 @@ func TestCompletion(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"analyze", "--format", ""}, "text\njson\njsonl\n:4\n"},
+		{[]string{"analyze", "--format", ""}, "text\njson\njsonl\nparquet\n:4\n"},
 		{[]string{"sweep", "--format", "c"}, "csv\n:4\n"},
 		{[]string{"analyze", "--input-format", "s"}, "steps\n:4\n"},
 		{[]string{"check", "--preset", ""}, "openhands\ngemini-cli\n:4\n"},

@@ -73,6 +73,8 @@ type inputFlags struct {
 	IncludeTests bool
 	Strict       bool
 	Jobs         int
+	Shard        shardFlag
+	args         []string // as findShard was given them, for a partial file
 
 	Format string   // --input-format: auto, zorkgpt, steps, attempts
 	Preset string   // --preset: openhands, gemini-cli
@@ -81,13 +83,14 @@ type inputFlags struct {
 	// enabled (set from the configuration, rules.NeedsOutputs).
 	Outputs bool
 
-	fields map[string]string // Fields, parsed by findLogs
+	fields map[string]string // Fields, parsed by checkInput
 }
 
 func (in *inputFlags) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&in.IncludeTests, "include-tests", false, "also read test_*/test-* episode directories when scanning a tree")
 	fs.BoolVar(&in.Strict, "strict", false, "treat any unreadable line or file as an error (exit 2)")
 	fs.IntVarP(&in.Jobs, "jobs", "j", 0, "files read in parallel (default: number of CPUs)")
+	fs.Var(&in.Shard, "shard", "read only shard `K/N` of the logs (a stable 1/N, by a hash of each log's path under its argument)")
 	fs.StringVar(&in.Format, "input-format", replay.FormatAuto, "log `format`: auto (detected from the first records), zorkgpt, steps or attempts")
 	fs.StringVar(&in.Preset, "preset", "", "read a steps log as a framework writes it: openhands (an event stream or trajectory) or gemini-cli (a session file)")
 	fs.StringArrayVar(&in.Fields, "field", nil, "map a steps field to the log's own name, `field=path` with a dotted path (step=iteration, output=result.text); repeatable")
@@ -99,6 +102,9 @@ func (in *inputFlags) options() replay.Options {
 
 // checkInput validates --input-format, --preset and --field.
 func (in *inputFlags) checkInput() error {
+	if in.Format == "" {
+		in.Format = replay.FormatAuto // the flag's default, for flags built in code
+	}
 	if !slices.Contains(replay.Formats, in.Format) {
 		return usageErrorf("--input-format %q: want one of %s", in.Format, strings.Join(replay.Formats, ", "))
 	}
@@ -119,41 +125,21 @@ func (in *inputFlags) checkInput() error {
 	return nil
 }
 
-// findLogs expands arguments; no log at all is an error worth exit 2.
-// What a directory walk skipped (an unreadable directory, a log-named pipe
-// or device) is reported on errOut and returned as file errors, like an
-// unreadable file; with --strict the first is fatal.
+// agentLogs says the logs asked for are other agents' (by format, preset
+// or fields): a directory is searched for any *.jsonl or *.json[.gz], not
+// for ZorkGPT's episode_log.jsonl[.gz].
+func (in *inputFlags) agentLogs() bool {
+	return in.Format == replay.FormatSteps || in.Format == replay.FormatAttempts || in.Preset != "" || len(in.Fields) > 0
+}
+
+// findLogs expands arguments into this shard's logs (see findShard) and
+// what the walk skipped.
 func (in *inputFlags) findLogs(args []string, errOut io.Writer) ([]string, []analyze.FileError, error) {
-	if err := in.checkInput(); err != nil {
-		return nil, nil, err
-	}
-	// A directory holds ZorkGPT's episode_log.jsonl[.gz]; for other
-	// agents' logs, asked for by format, preset or fields, any *.jsonl or
-	// *.json[.gz] below it.
-	match := func(name string) bool { return slices.Contains(replay.LogNames, name) }
-	agents := in.Format == replay.FormatSteps || in.Format == replay.FormatAttempts || in.Preset != "" || len(in.fields) > 0
-	if agents {
-		match = replay.AgentLogName
-	}
-	files, skipped, err := replay.FindMatching(args, in.IncludeTests, match)
+	set, err := in.findShard(args, errOut)
 	if err != nil {
 		return nil, nil, err
 	}
-	if len(skipped) > 0 && in.Strict {
-		return nil, nil, skipped[0]
-	}
-	var errs []analyze.FileError
-	for _, e := range skipped {
-		fmt.Fprintf(errOut, "loopbreak: %v\n", e)
-		errs = append(errs, analyze.FileError{Source: skippedPath(e), Error: e.Error()})
-	}
-	if len(files) == 0 && len(errs) == 0 {
-		if agents {
-			return nil, nil, fmt.Errorf("no logs (*.jsonl, *.json[.gz]) found in %v", args)
-		}
-		return nil, nil, fmt.Errorf("no episode logs (episode_log.jsonl[.gz]) found in %v", args)
-	}
-	return files, errs, nil
+	return set.Files, set.WalkErrs, nil
 }
 
 // skippedPath is the path a skipped entry's error names.
