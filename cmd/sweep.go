@@ -169,7 +169,12 @@ func sweepRun(opts *SweepOptions) error {
 	if err != nil {
 		return err
 	}
+	// The replies are read when the base or any swept key of an output
+	// rule may need them.
 	opts.Input.Outputs = rules.NeedsOutputs(cfg)
+	for _, ax := range opts.Axes {
+		opts.Input.Outputs = opts.Input.Outputs || rules.ReadsOutputs(ax.Key)
+	}
 	// A grid without a valid configuration is refused before any file is
 	// looked for.
 	if err := sweep.CheckGrid(cfg, opts.Axes); err != nil {

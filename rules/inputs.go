@@ -75,6 +75,19 @@ func NeedsOutputs(cfg *Config) bool {
 		(ToolCycle.Enabled(cfg) && geminiCLIOnZorkGPT.Get(cfg))
 }
 
+// ReadsOutputs says whether key belongs to a rule that may read ZorkGPT
+// turns' outputs, so a sweep over it must have them read.
+func ReadsOutputs(key string) bool {
+	for _, r := range []*Rule{SignatureRepeat, FuzzyRepeat, RepeatActionObservation, ToolCycle} {
+		for _, p := range r.Params {
+			if p.Key == key {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // offParam is a boolean key that defaults to false, for a rule outside
 // ZorkGPT.
 func offParam(key, doc string) BoolParam {
