@@ -39,7 +39,9 @@ penalties and warnings would have fired and what termination would have saved.`,
 		Example: `  loopbreak analyze game_files/episodes/2025-11-03T12:38:53/episode_log.jsonl
   loopbreak analyze game_files/episodes/
   loopbreak analyze --config pyproject.toml --format json ep.jsonl > out.json
-  cat ep.jsonl | loopbreak analyze -`,
+  cat ep.jsonl | loopbreak analyze -
+  loopbreak analyze --preset openhands trajectory.json     # another agent's log
+  loopbreak analyze --field step=iteration --field output=result.text run.jsonl`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			opts.Paths = args
