@@ -1,6 +1,8 @@
 package cmd
 
 import (
+	"context"
+
 	"github.com/spf13/cobra"
 
 	"github.com/loopbreak/loopbreak/analyze"
@@ -78,7 +80,11 @@ func analyzeRun(opts *AnalyzeOptions) error {
 	)
 	// Text shows each episode's story; JSON lists its firings.
 	aopts := analyze.Options{KeepFirings: true, Story: opts.Format == "text"}
-	analyze.Files(files, opts.IO.In, opts.Input.options(), opts.Input.Jobs, cfg, aopts, func(fr analyze.FileResult) bool {
+	// SIGINT/SIGTERM stop the reads (even one blocked on a quiet FIFO);
+	// a JSON document begun is closed naming the interruption.
+	ctx, stop := signalContext()
+	defer stop()
+	analyze.Files(ctx, files, opts.IO.In, opts.Input.options(), opts.Input.Jobs, cfg, aopts, func(fr analyze.FileResult) bool {
 		lastPath = fr.Path
 		if fr.Err != nil {
 			if opts.Input.Strict {
@@ -114,6 +120,9 @@ func analyzeRun(opts *AnalyzeOptions) error {
 		}
 		return true
 	})
+	if ctx.Err() != nil && runErr == nil {
+		runErr = context.Cause(ctx)
+	}
 	if runErr != nil {
 		if begun && !jw.Lines {
 			// Close the document, naming the failure in its errors:

@@ -4,6 +4,7 @@ package cmd
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"os"
 	"os/exec"
@@ -13,21 +14,31 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/loopbreak/loopbreak/analyze"
 )
 
 // loopbreakProcess starts this test binary as loopbreak with args in dir.
 func loopbreakProcess(t *testing.T, dir string, args ...string) (*exec.Cmd, *bytes.Buffer) {
 	t.Helper()
-	c := exec.Command(os.Args[0], args...)
+	c, _, stderr := loopbreakProcessOut(t, dir, args...)
+	return c, stderr
+}
+
+// loopbreakProcessOut is loopbreakProcess with its standard output too
+// (read it once the process exited).
+func loopbreakProcessOut(t *testing.T, dir string, args ...string) (c *exec.Cmd, stdout, stderr *bytes.Buffer) {
+	t.Helper()
+	c = exec.Command(os.Args[0], args...)
 	c.Dir = dir
 	c.Env = append(os.Environ(), "LOOPBREAK_TEST_MAIN=1")
-	var stderr bytes.Buffer
-	c.Stderr = &stderr
+	stdout, stderr = new(bytes.Buffer), new(bytes.Buffer)
+	c.Stdout, c.Stderr = stdout, stderr
 	if err := c.Start(); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { c.Process.Kill() })
-	return c, &stderr
+	return c, stdout, stderr
 }
 
 // waitExit waits for c with a timeout and returns its exit code.
@@ -123,7 +134,9 @@ func TestCheckUpdateSIGTERM(t *testing.T) {
 	w.WriteString(checkLog("F", 60, nil)[:500]) // half a log, then silence
 	time.Sleep(100 * time.Millisecond)
 	c.Process.Signal(syscall.SIGTERM)
-	if code := waitExit(t, c); code != ExitError || !strings.Contains(stderr.String(), "interrupted") {
+	// The read itself stopped (the FIFO was closed), not the grace
+	// period running out on a read still blocked ("nothing written").
+	if code := waitExit(t, c); code != ExitError || !strings.Contains(stderr.String(), "interrupted") || strings.Contains(stderr.String(), "nothing written") {
 		t.Fatalf("exit %d, stderr %q", code, stderr)
 	}
 	after, _ := os.ReadFile(bl)
@@ -150,5 +163,42 @@ func TestGenerateRemovesStalePartial(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Dir(stale)); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("its empty directory left: %v", err)
+	}
+}
+
+// SIGTERM during analyze --format json blocked reading a quiet FIFO ends
+// the run: the document begun with the episodes before the FIFO is closed,
+// naming the interruption in its errors, and the exit is 2.
+func TestAnalyzeSIGTERMOnQuietFIFO(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "A", "episode_log.jsonl"), checkLog("A", 60, nil))
+	fifo := filepath.Join(dir, "F", "episode_log.jsonl")
+	os.MkdirAll(filepath.Dir(fifo), 0o755)
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	c, stdout, stderr := loopbreakProcessOut(t, dir, "analyze", "--format", "json", "A/episode_log.jsonl", fifo)
+	w, err := os.OpenFile(fifo, os.O_WRONLY, 0) // blocks until loopbreak opens it
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	w.WriteString(checkLog("F", 60, nil)[:500]) // half a log, then silence
+	time.Sleep(100 * time.Millisecond)
+	c.Process.Signal(syscall.SIGTERM)
+	if code := waitExit(t, c); code != ExitError || !strings.Contains(stderr.String(), "interrupted") {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	var doc struct {
+		Episodes []struct {
+			EpisodeID string `json:"episode_id"`
+		} `json:"episodes"`
+		Errors []analyze.FileError `json:"errors"`
+	}
+	if err := json.Unmarshal(stdout.Bytes(), &doc); err != nil {
+		t.Fatalf("not one JSON document: %v\n%s", err, stdout)
+	}
+	if len(doc.Episodes) != 1 || doc.Episodes[0].EpisodeID != "A" || len(doc.Errors) != 1 || !strings.Contains(doc.Errors[0].Error, "interrupted") {
+		t.Errorf("episodes %+v, errors %+v", doc.Episodes, doc.Errors)
 	}
 }

@@ -201,10 +201,7 @@ func Run(opts Options) (*Result, error) {
 	read := opts.Read
 	read.Hash = true
 	fileStart, newFile := 0, true
-	analyze.Files(files, opts.Stdin, read, opts.Workers, cfg, aopts, func(fr analyze.FileResult) bool {
-		if ctx.Err() != nil {
-			return false
-		}
+	analyze.Files(ctx, files, opts.Stdin, read, opts.Workers, cfg, aopts, func(fr analyze.FileResult) bool {
 		if newFile {
 			fileStart, newFile = len(cur.Episodes), false
 		}
