@@ -58,7 +58,7 @@ type Outcome struct {
 // Options control what Analyze keeps.
 type Options struct {
 	KeepFirings bool
-	Story       bool // build Outcome.Story (implies KeepFirings)
+	Story       bool // build Outcome.Story (as the firings come: they need not be kept)
 	// Rules is the rule set to replay; nil means rules.Registry.
 	Rules []*rules.Rule
 }
@@ -76,6 +76,10 @@ func Analyze(ep *replay.Episode, cfg *rules.Config, opts Options) *Outcome {
 	}
 	threshold := rules.RejectionThreshold.Get(cfg)
 	var fired Fired
+	var story *storyBuilder
+	if opts.Story {
+		story = newStoryBuilder(cfg)
+	}
 	rules.Run(ep, cfg, opts.Rules, func(f rules.Firing) {
 		o.Counts[f.KindKey()]++
 		switch {
@@ -89,7 +93,10 @@ func Analyze(ep *replay.Episode, cfg *rules.Config, opts Options) *Outcome {
 			f.Rule == rules.LocationRevisit && f.HasBase && f.Adjusted < threshold:
 			fired.WouldReject++
 		}
-		if opts.KeepFirings || opts.Story {
+		if story != nil {
+			story.add(&f)
+		}
+		if opts.KeepFirings {
 			o.Firings = append(o.Firings, f)
 		}
 	})
@@ -102,7 +109,7 @@ func Analyze(ep *replay.Episode, cfg *rules.Config, opts Options) *Outcome {
 	tail.Reset(ep)
 	o.Result = tail.Result(fired, rules.EnableObjectiveBasedProgress.Get(cfg))
 	if opts.Story {
-		o.Story = buildStory(o, ep, cfg)
+		o.Story = story.finish(o, ep, cfg)
 	}
 	return o
 }

@@ -74,12 +74,14 @@ func analyzeRun(opts *AnalyzeOptions) error {
 	lastPath := "" // the file being emitted, to name a failure in the document
 	var (
 		totals analyze.Totals
-		rows   []*analyze.Outcome
-		errs   = walkErrs // what the walk skipped, first
+		rows   analyze.Rows // text's summary table; JSON needs only the totals
+		n      int          // episodes reported
+		errs   = walkErrs   // what the walk skipped, first
 		runErr error
 	)
-	// Text shows each episode's story; JSON lists its firings.
-	aopts := analyze.Options{KeepFirings: true, Story: opts.Format == "text"}
+	// Text shows each episode's story (built as the firings come; -v's
+	// trace lists them); JSON lists its firings.
+	aopts := analyze.Options{KeepFirings: opts.Format != "text" || opts.Verbose, Story: opts.Format == "text"}
 	// SIGINT/SIGTERM stop the reads (even one blocked on a quiet FIFO);
 	// a JSON document begun is closed naming the interruption.
 	ctx, stop := signalContext()
@@ -112,8 +114,10 @@ func analyzeRun(opts *AnalyzeOptions) error {
 				}
 				runErr = jw.Episode(report.NewEpisode(o, ep))
 			}
-			o.Firings, o.Story = nil, nil // rows keep only the summary
-			rows = append(rows, o)
+			n++
+			if opts.Format == "text" {
+				rows.Add(o)
+			}
 			if runErr != nil {
 				return false
 			}
@@ -132,13 +136,13 @@ func analyzeRun(opts *AnalyzeOptions) error {
 		}
 		return runErr
 	}
-	if len(rows) == 0 {
+	if n == 0 {
 		return noEpisodesError(opts.Paths)
 	}
 	totals.Finish()
 	if opts.Format == "text" {
-		if len(rows) > 1 || len(errs) > 0 {
-			return text.Summary(rows, &totals, errs)
+		if n > 1 || len(errs) > 0 {
+			return text.Summary(rows.List, &totals, errs)
 		}
 		return nil
 	}
