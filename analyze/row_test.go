@@ -31,6 +31,17 @@ func TestStoryWithoutFiringsAndRows(t *testing.T) {
 			if without.Firings != nil || !reflect.DeepEqual(with.Story, without.Story) {
 				t.Errorf("%s: story without firings %+v, with %+v", ep.ID, without.Story, with.Story)
 			}
+			for i := range with.Firings {
+				f := &with.Firings[i]
+				if !with.AfterCut(f) {
+					without.Story.UpToCut[f.Kind]--
+				}
+			}
+			for k, n := range without.Story.UpToCut {
+				if n != 0 {
+					t.Errorf("%s: %s counted %+d up to the cut", ep.ID, k.Key(), n)
+				}
+			}
 			if len(with.Story.Runs)+len(with.Story.Warnings)+len(with.Story.StuckPeriods) > 0 {
 				stories++
 			}

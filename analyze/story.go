@@ -13,6 +13,9 @@ type Story struct {
 	StuckPeriods []StuckPeriod
 	Warnings     []WarningRun
 	Runs         []Run
+	// UpToCut counts the firings of each kind at or before the cut (all
+	// of them without one).
+	UpToCut map[*rules.Kind]int
 }
 
 // StuckPeriod is a stretch without progress: the timer last reset at
@@ -45,7 +48,12 @@ type Run struct {
 	From, To    int
 	Firings     int
 	Adjustments int // score_adjustment firings attributed to this run
-	WouldReject int
+	WouldReject int // of those, adjustments that would have rejected the action
+	// LowConfidence counts revisit penalties leaving the critic's
+	// confidence below 0.3 (RULES.md §3).
+	LowConfidence int
+	// AfterCut counts the run's firings after the termination turn.
+	AfterCut int
 }
 
 // runGap is how many quiet turns still count as the same run.
@@ -54,22 +62,26 @@ const runGap = 3
 // storyBuilder compresses firings into a Story as the replay reports
 // them, so a story needs no list of the episode's firings.
 type storyBuilder struct {
-	s         Story
-	threshold float64
-	open      map[string]*Run
-	runs      []*Run
-	oscAt     map[int]string // turn → oscillation run key
-	campAt    map[int]string // turn → camping run key
-	resets    []int          // progress_velocity/reset turns, for the stuck periods
+	s      Story
+	o      *Outcome // its Termination is set once the cut has fired
+	open   map[string]*Run
+	runs   []*Run
+	oscAt  map[int]string // turn → oscillation run key (the latest turn only)
+	campAt map[int]string // turn → camping run key (the latest turn only)
+	resets []int          // progress_velocity/reset turns, for the stuck periods
 }
 
-func newStoryBuilder(cfg *rules.Config) *storyBuilder {
-	return &storyBuilder{threshold: rules.RejectionThreshold.Get(cfg), open: map[string]*Run{}, oscAt: map[int]string{}, campAt: map[int]string{}}
+func newStoryBuilder(o *Outcome) *storyBuilder {
+	return &storyBuilder{s: Story{UpToCut: map[*rules.Kind]int{}}, o: o, open: map[string]*Run{}, oscAt: map[int]string{}, campAt: map[int]string{}}
 }
 
-// add takes the next firing, in turn order.
+// add takes the next firing, in turn order. Firings after the cut are
+// known as such when they come: the termination fires first in its turn.
 func (b *storyBuilder) add(f *rules.Firing) {
-	s := &b.s
+	s, o := &b.s, b.o
+	if !o.AfterCut(f) {
+		s.UpToCut[f.Kind]++
+	}
 	switch f.Kind {
 	case rules.Reset:
 		b.resets = append(b.resets, f.Turn)
@@ -105,11 +117,13 @@ func (b *storyBuilder) add(f *rules.Firing) {
 		}
 		r.To = f.Turn
 		r.Firings++
-		if f.Rule == rules.LocationRevisit && f.HasBase && f.Adjusted < b.threshold {
-			r.WouldReject++
+		if o.AfterCut(f) {
+			r.AfterCut++
+		} else if IsLowConfidence(f) {
+			r.LowConfidence++
 		}
-		// Only this turn's detection matters to its adjustments: the
-		// maps hold the current turn alone, not the episode's.
+		// An adjustment looks up its own turn's detection only, so the
+		// maps hold the latest turn, not the episode's.
 		if f.Rule == rules.Oscillation {
 			clear(b.oscAt)
 			b.oscAt[f.Turn] = id
@@ -127,17 +141,17 @@ func (b *storyBuilder) add(f *rules.Firing) {
 		}
 		if r := b.open[id]; ok && r != nil {
 			r.Adjustments++
-			if f.Rejected {
+			if f.Rejected && !o.AfterCut(f) {
 				r.WouldReject++
 			}
 		}
 	}
 }
 
-// finish returns the story of o's episode ep.
-func (b *storyBuilder) finish(o *Outcome, ep *replay.Episode, cfg *rules.Config) *Story {
+// finish returns the story of the outcome's episode ep.
+func (b *storyBuilder) finish(ep *replay.Episode, cfg *rules.Config) *Story {
 	s := &b.s
-	s.StuckPeriods = stuckPeriods(b.resets, o, ep, cfg)
+	s.StuckPeriods = stuckPeriods(b.resets, b.o, ep, cfg)
 	sort.SliceStable(b.runs, func(i, j int) bool { return b.runs[i].From < b.runs[j].From })
 	for _, r := range b.runs {
 		s.Runs = append(s.Runs, *r)

@@ -103,6 +103,7 @@ func analyzeRun(opts *AnalyzeOptions) error {
 			}
 			o := fr.Outcomes[i]
 			totals.Add(&o.Result, o.RecordedTurns, ep.Diag.Skipped)
+			totals.AddLive(o.Live)
 			if opts.Format == "text" {
 				runErr = text.Episode(o, ep)
 			} else {

@@ -178,7 +178,6 @@ func Run(opts Options) (*Result, error) {
 
 	cfg := opts.Config
 	cur := NewBaseline(cfg)
-	threshold := rules.RejectionThreshold.Get(cfg)
 	keep := false
 	for _, f := range opts.FailOn {
 		keep = keep || f.NeedsFirings()
@@ -243,8 +242,9 @@ func Run(opts Options) (*Result, error) {
 			}
 			o := fr.Outcomes[i]
 			totals.Add(&o.Result, o.RecordedTurns, ep.Diag.Skipped)
+			totals.AddLive(o.Live)
 			for _, f := range opts.FailOn {
-				f.Observe(o, threshold)
+				f.Observe(o)
 			}
 			e := NewEntry(o, source, "") // hashed on the file's last part
 			e.FiringCounts = counts.share(e.FiringCounts)
