@@ -236,8 +236,8 @@ func (t *Tail) prepare() {
 	t.sufCalls[n], t.sufRej[n], t.sufMax[n] = 0, 0, math.Inf(-1)
 	for i := n - 1; i >= 0; i-- {
 		tn := &ep.Turns[i]
-		t.sufCalls[i] = t.sufCalls[i+1] + tn.LLMCalls
-		t.sufRej[i] = t.sufRej[i+1] + tn.Rejections
+		t.sufCalls[i] = t.sufCalls[i+1] + int(tn.LLMCalls)
+		t.sufRej[i] = t.sufRej[i+1] + int(tn.Rejections)
 		t.sufMax[i] = max(t.sufMax[i+1], tn.Score)
 	}
 	t.prepared = true
