@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -25,14 +26,31 @@ func loopbreakProcess(t *testing.T, dir string, args ...string) (*exec.Cmd, *byt
 	return c, stderr
 }
 
-// loopbreakProcessOut is loopbreakProcess with its standard output too
-// (read it once the process exited).
-func loopbreakProcessOut(t *testing.T, dir string, args ...string) (c *exec.Cmd, stdout, stderr *bytes.Buffer) {
+// syncBuffer is a bytes.Buffer read while the process writes it.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) Bytes() []byte {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return bytes.Clone(s.b.Bytes())
+}
+
+// loopbreakProcessOut is loopbreakProcess with its standard output too.
+func loopbreakProcessOut(t *testing.T, dir string, args ...string) (c *exec.Cmd, stdout *syncBuffer, stderr *bytes.Buffer) {
 	t.Helper()
 	c = exec.Command(os.Args[0], args...)
 	c.Dir = dir
 	c.Env = append(os.Environ(), "LOOPBREAK_TEST_MAIN=1")
-	stdout, stderr = new(bytes.Buffer), new(bytes.Buffer)
+	stdout, stderr = new(syncBuffer), new(bytes.Buffer)
 	c.Stdout, c.Stderr = stdout, stderr
 	if err := c.Start(); err != nil {
 		t.Fatal(err)
@@ -184,6 +202,7 @@ func TestAnalyzeSIGTERMOnQuietFIFO(t *testing.T) {
 	}
 	defer w.Close()
 	w.WriteString(checkLog("F", 60, nil)[:500]) // half a log, then silence
+	waitFor(t, "episode A written", func() bool { return bytes.Contains(stdout.Bytes(), []byte(`"A"`)) })
 	time.Sleep(100 * time.Millisecond)
 	c.Process.Signal(syscall.SIGTERM)
 	if code := waitExit(t, c); code != ExitError || !strings.Contains(stderr.String(), "interrupted") {
@@ -196,7 +215,7 @@ func TestAnalyzeSIGTERMOnQuietFIFO(t *testing.T) {
 		Errors []analyze.FileError `json:"errors"`
 	}
 	if err := json.Unmarshal(stdout.Bytes(), &doc); err != nil {
-		t.Fatalf("not one JSON document: %v\n%s", err, stdout)
+		t.Fatalf("not one JSON document: %v\n%s", err, stdout.Bytes())
 	}
 	if len(doc.Episodes) != 1 || doc.Episodes[0].EpisodeID != "A" || len(doc.Errors) != 1 || !strings.Contains(doc.Errors[0].Error, "interrupted") {
 		t.Errorf("episodes %+v, errors %+v", doc.Episodes, doc.Errors)
