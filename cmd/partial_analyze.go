@@ -58,7 +58,10 @@ func analyzePartialRun(opts *AnalyzeOptions, cfg *rules.Config) error {
 	)
 	read := opts.Input.options()
 	aopts := analyze.Options{KeepFirings: true, Story: settings.Text}
-	analyze.Files(context.Background(), set.Files, opts.IO.In, read, opts.Input.Jobs, cfg, aopts, func(fr analyze.FileResult) bool {
+	// SIGINT/SIGTERM stop the reads; nothing is written then.
+	ctx, stop := signalContext()
+	defer stop()
+	analyze.Files(ctx, set.Files, opts.IO.In, read, opts.Input.Jobs, cfg, aopts, func(fr analyze.FileResult) bool {
 		log := set.Index[n]
 		if fr.Last { // a file comes in parts
 			n++
@@ -104,6 +107,9 @@ func analyzePartialRun(opts *AnalyzeOptions, cfg *rules.Config) error {
 		}
 		return true
 	})
+	if ctx.Err() != nil {
+		return fmt.Errorf("%v: nothing written", context.Cause(ctx))
+	}
 	if runErr != nil {
 		return runErr
 	}

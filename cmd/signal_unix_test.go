@@ -221,3 +221,37 @@ func TestAnalyzeSIGTERMOnQuietFIFO(t *testing.T) {
 		t.Errorf("episodes %+v, errors %+v", doc.Episodes, doc.Errors)
 	}
 }
+
+// SIGTERM during analyze --format parquet and report, blocked reading a
+// quiet FIFO, exits 2 and leaves no output file, temporary or final.
+func TestWritersSIGTERMOnQuietFIFO(t *testing.T) {
+	for _, args := range [][]string{
+		{"analyze", "--format", "parquet", "-o", "out.parquet"},
+		{"report", "-o", "out.html"},
+	} {
+		t.Run(args[0], func(t *testing.T) {
+			dir := t.TempDir()
+			writeFile(t, filepath.Join(dir, "A", "episode_log.jsonl"), checkLog("A", 60, nil))
+			fifo := filepath.Join(dir, "F", "episode_log.jsonl")
+			os.MkdirAll(filepath.Dir(fifo), 0o755)
+			if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+				t.Skipf("mkfifo: %v", err)
+			}
+			c, stderr := loopbreakProcess(t, dir, append(args, "A/episode_log.jsonl", fifo)...)
+			w, err := os.OpenFile(fifo, os.O_WRONLY, 0) // blocks until loopbreak opens it
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer w.Close()
+			w.WriteString(checkLog("F", 60, nil)[:500]) // half a log, then silence
+			time.Sleep(100 * time.Millisecond)
+			c.Process.Signal(syscall.SIGTERM)
+			if code := waitExit(t, c); code != ExitError || !strings.Contains(stderr.String(), "interrupted") {
+				t.Fatalf("exit %d, stderr %q", code, stderr)
+			}
+			if m, _ := filepath.Glob(filepath.Join(dir, "*out*")); len(m) > 0 {
+				t.Errorf("left behind: %v", m)
+			}
+		})
+	}
+}
