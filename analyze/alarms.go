@@ -65,3 +65,8 @@ func taskProgressedAfter(ep *replay.Episode, n int) bool {
 	}
 	return false
 }
+
+// isZorkGPTLog says ep was read from a ZorkGPT episode log.
+func isZorkGPTLog(ep *replay.Episode) bool {
+	return ep.Format == "" || ep.Format == replay.FormatZorkGPT
+}

@@ -97,6 +97,7 @@ func Analyze(ep *replay.Episode, cfg *rules.Config, opts Options) *Outcome {
 	var story *storyBuilder
 	if opts.Story {
 		story = newStoryBuilder(o)
+		story.agent = !isZorkGPTLog(ep)
 	}
 	var live []rules.Firing // firings the live system logs too
 	judge, _ := AlarmJudge(ep)

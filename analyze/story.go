@@ -16,7 +16,19 @@ type Story struct {
 	// UpToCut counts the firings of each kind at or before the cut (all
 	// of them without one).
 	UpToCut map[*rules.Kind]int
+
+	// AgentFirings is every firing of a steps or attempts log, for its
+	// headline table and tasks (such logs are sessions, not corpora of
+	// millions of turns). Nil for ZorkGPT logs.
+	AgentFirings []rules.Firing
+	// OutputLoops are the first MaxOutputLoops firings of the generic
+	// rules on a ZorkGPT log, of OutputLoopCount in all.
+	OutputLoops     []rules.Firing
+	OutputLoopCount int
 }
+
+// MaxOutputLoops is how many generic firings a ZorkGPT story keeps.
+const MaxOutputLoops = 12
 
 // StuckPeriod is a stretch without progress: the timer last reset at
 // turn From-1 and the next progress (or the end) came after To.
@@ -69,6 +81,7 @@ type storyBuilder struct {
 	oscAt  map[int]string // turn → oscillation run key (the latest turn only)
 	campAt map[int]string // turn → camping run key (the latest turn only)
 	resets []int          // progress_velocity/reset turns, for the stuck periods
+	agent  bool           // a steps or attempts log: keep every firing
 }
 
 func newStoryBuilder(o *Outcome) *storyBuilder {
@@ -79,6 +92,15 @@ func newStoryBuilder(o *Outcome) *storyBuilder {
 // known as such when they come: the termination fires first in its turn.
 func (b *storyBuilder) add(f *rules.Firing) {
 	s, o := &b.s, b.o
+	switch {
+	case b.agent:
+		s.AgentFirings = append(s.AgentFirings, *f)
+	case f.Rule.Origin == rules.OriginGeneric:
+		if s.OutputLoopCount < MaxOutputLoops {
+			s.OutputLoops = append(s.OutputLoops, *f)
+		}
+		s.OutputLoopCount++
+	}
 	if !o.AfterCut(f) {
 		s.UpToCut[f.Kind]++
 	}

@@ -83,8 +83,9 @@ func DetectorsJudged(o *analyze.Outcome, ep *replay.Episode, judge func(n int) b
 		}
 		rows = append(rows, row)
 	}
-	for i := range o.Firings {
-		f := &o.Firings[i]
+	firings := agentFirings(o)
+	for i := range firings {
+		f := &firings[i]
 		k, ok := index[f.Rule]
 		if !ok {
 			continue
@@ -129,8 +130,9 @@ func Tasks(o *analyze.Outcome, ep *replay.Episode) []TaskRow {
 	}
 	var rows []TaskRow
 	index := map[string]int{}
-	for i := range o.Firings {
-		f := &o.Firings[i]
+	firings := agentFirings(o)
+	for i := range firings {
+		f := &firings[i]
 		if f.Rule != rules.TaskAttempts {
 			continue
 		}
@@ -258,17 +260,17 @@ func (r *Text) AgentEpisode(o *analyze.Outcome, ep *replay.Episode, judge func(n
 		}
 	}
 
-	if len(o.Firings) > 0 {
+	if firings := agentFirings(o); len(firings) > 0 {
 		fmt.Fprintf(w, "\n  %s\n", r.bold.Sprint("Firings"))
-		limit := len(o.Firings)
+		limit := len(firings)
 		if !r.Verbose && limit > 20 {
 			limit = 20
 		}
-		for _, f := range o.Firings[:limit] {
+		for _, f := range firings[:limit] {
 			fmt.Fprintf(w, "    %s %-5d %s\n", unit, f.Turn, describeFiring(&f, ep))
 		}
-		if limit < len(o.Firings) {
-			fmt.Fprintf(w, "    %s\n", r.dim.Sprintf("(the first 20 of %d; -v lists all)", len(o.Firings)))
+		if limit < len(firings) {
+			fmt.Fprintf(w, "    %s\n", r.dim.Sprintf("(the first 20 of %d; -v lists all)", len(firings)))
 		}
 	}
 	fmt.Fprintln(w)
@@ -330,26 +332,46 @@ func describeAgentFiring(f *rules.Firing) string {
 // ZorkGPT rules does not cover.
 func (r *Text) outputLoops(w io.Writer, o *analyze.Outcome) {
 	var lines []string
-	for i := range o.Firings {
-		f := &o.Firings[i]
-		if f.Rule.Origin == rules.OriginGeneric {
+	total := 0
+	if o.Firings != nil {
+		for i := range o.Firings {
+			f := &o.Firings[i]
+			if f.Rule.Origin == rules.OriginGeneric {
+				lines = append(lines, fmt.Sprintf("    t=%-5d %s", f.Turn, describeAgentFiring(f)))
+			}
+		}
+		total = len(lines)
+	} else if o.Story != nil {
+		// Without -v the story kept the first few (analyze.MaxOutputLoops).
+		for i := range o.Story.OutputLoops {
+			f := &o.Story.OutputLoops[i]
 			lines = append(lines, fmt.Sprintf("    t=%-5d %s", f.Turn, describeAgentFiring(f)))
 		}
+		total = o.Story.OutputLoopCount
 	}
 	if len(lines) == 0 {
 		return
 	}
 	fmt.Fprintf(w, "\n  %s\n", r.bold.Sprint("Output loops (generic rules, would have fired)"))
 	limit := len(lines)
-	if !r.Verbose && limit > 12 {
-		limit = 12
+	if !r.Verbose && limit > analyze.MaxOutputLoops {
+		limit = analyze.MaxOutputLoops
 	}
 	for _, l := range lines[:limit] {
 		fmt.Fprintln(w, l)
 	}
-	if limit < len(lines) {
-		fmt.Fprintf(w, "    %s\n", r.dim.Sprintf("(the first 12 of %d; -v lists all)", len(lines)))
+	if limit < total {
+		fmt.Fprintf(w, "    %s\n", r.dim.Sprintf("(the first %d of %d; -v lists all)", limit, total))
 	}
+}
+
+// agentFirings are a steps or attempts log's firings: the outcome's when
+// kept, else its story's.
+func agentFirings(o *analyze.Outcome) []rules.Firing {
+	if o.Firings == nil && o.Story != nil {
+		return o.Story.AgentFirings
+	}
+	return o.Firings
 }
 
 // loopsLine writes the corpus's loops and false alarms of the generic and
