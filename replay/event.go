@@ -407,18 +407,41 @@ func skipSpace(b []byte, i int) int {
 
 // skipString returns the index after the string starting at b[i] == '"'.
 func skipString(b []byte, i int) int {
-	for j := i + 1; j < len(b); {
-		k := bytes.IndexAny(b[j:], `"\`)
-		if k < 0 {
-			break
-		}
-		j += k
-		if b[j] == '"' {
-			return j + 1
-		}
-		j += 2 // an escape: skip the escaped character
+	if j := closingQuote(b, i+1); j >= 0 {
+		return j + 1
 	}
 	return len(b)
+}
+
+// closingQuote returns the index of the '"' that ends a string whose
+// content starts at b[i] (not inside an escape), or -1 when b ends first.
+// It jumps from quote to quote with bytes.IndexByte (vectorised, unlike
+// bytes.IndexAny with two bytes, which goes a byte at a time and was half
+// of analyze's time on long lines) and tells an escaped quote by the
+// parity of the backslashes before it: each backslash run is counted once,
+// so the search stays linear.
+func closingQuote(b []byte, i int) int {
+	for i <= len(b) {
+		k := bytes.IndexByte(b[i:], '"')
+		if k < 0 {
+			return -1
+		}
+		j := i + k
+		if backslashesBefore(b, i, j)%2 == 0 {
+			return j
+		}
+		i = j + 1
+	}
+	return -1
+}
+
+// backslashesBefore counts the backslashes right before b[j], down to b[from].
+func backslashesBefore(b []byte, from, j int) int {
+	n := 0
+	for j--; j >= from && b[j] == '\\'; j-- {
+		n++
+	}
+	return n
 }
 
 // skipValue returns the index after the value starting at b[i].
