@@ -7,6 +7,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // relevantEvents are the event types the turn model uses. Every other line
@@ -253,6 +254,9 @@ func text(v json.RawMessage) (string, bool) {
 		return "", false
 	}
 	if v[0] == '"' {
+		if s, ok := plainString(v); ok {
+			return s, true
+		}
 		var s string
 		if json.Unmarshal(v, &s) != nil {
 			return "", false
@@ -263,6 +267,28 @@ func text(v json.RawMessage) (string, bool) {
 		return "", false
 	}
 	return string(v), true
+}
+
+// plainString reads a quoted string without escapes or control bytes
+// (nearly every value in a log) without encoding/json; anything else,
+// invalid UTF-8 included (which json.Unmarshal replaces), is for
+// json.Unmarshal.
+func plainString(v []byte) (string, bool) {
+	if len(v) < 2 || v[len(v)-1] != '"' {
+		return "", false
+	}
+	s := v[1 : len(v)-1]
+	ascii := true
+	for _, c := range s {
+		if c < 0x20 || c == '\\' || c == '"' {
+			return "", false
+		}
+		ascii = ascii && c < 0x80
+	}
+	if !ascii && !utf8.Valid(s) {
+		return "", false
+	}
+	return string(s), true
 }
 
 // roomID reads a room id (int or string) as a location key.
@@ -281,6 +307,17 @@ func roomID(v json.RawMessage) (string, bool) {
 // absent rather than a reason to drop the line. Python's NaN/Infinity
 // literals are read as null. Values alias line.
 func decodeLine(line []byte) (*wireEvent, error) {
+	w := &wireEvent{}
+	if scanLine(line, func(key []byte, esc bool, v []byte) {
+		if esc {
+			key = unescapeKey(key)
+		}
+		w.set(key, v, true)
+	}) {
+		return w, nil
+	}
+	// Invalid (or, should the scanners ever disagree, valid after all):
+	// encoding/json decides and names the problem.
 	if !json.Valid(line) {
 		fixed, changed := sanitizeNonFinite(line)
 		if !changed || !json.Valid(fixed) {
@@ -292,67 +329,83 @@ func decodeLine(line []byte) (*wireEvent, error) {
 		}
 		line = fixed
 	}
-	w := &wireEvent{}
+	w = &wireEvent{}
 	if !w.fill(line, true) {
 		return nil, errors.New("not a JSON object")
 	}
 	return w, nil
 }
 
+// unescapeKey decodes a key holding escapes (left as is if it cannot be).
+func unescapeKey(raw []byte) []byte {
+	var s string
+	if json.Unmarshal(append(append([]byte{'"'}, raw...), '"'), &s) == nil {
+		return []byte(s)
+	}
+	return raw
+}
+
 // fill sets w's fields from the members of a valid JSON object; extras
 // is read one level down, as the writer nests it.
 func (w *wireEvent) fill(obj []byte, top bool) bool {
-	return eachMember(obj, func(key, v []byte) {
-		switch string(key) {
-		case "event_type":
-			if len(v) > 0 && v[0] == '"' {
-				w.EventType, _ = text(v)
-			}
-		case "episode_id":
-			w.EpisodeID = v
-		case "turn":
-			w.Turn = v
-		case "turn_number":
-			w.TurnNum = v
-		case "agent_action":
-			w.AgentAction = v
-		case "action":
-			w.Action = v
-		case "critic_confidence":
-			w.CriticConfidence = v
-		case "base_confidence":
-			w.BaseConfidence = v
-		case "confidence":
-			w.Confidence = v
-		case "score":
-			w.Score = v
-		case "location":
-			w.Location = v
-		case "location_id":
-			w.LocationID = v
-		case "location_name":
-			w.LocationName = v
-		case "from_room_id":
-			w.FromRoomID = v
-		case "from_room":
-			w.FromRoom = v
-		case "to_room_id":
-			w.ToRoomID = v
-		case "to_room":
-			w.ToRoom = v
-		case "final_score":
-			w.FinalScore = v
-		case "reason":
-			w.Reason = v
-		case "extras":
-			if top && len(v) > 0 && v[0] == '{' {
-				x := &wireEvent{}
-				if x.fill(v, false) {
-					w.Extras = x
-				}
+	return eachMember(obj, func(key, v []byte) { w.set(key, v, top) })
+}
+
+// set reads one member. Python's NaN and infinities (left in place inside
+// extras by scanLine) read as null, as sanitizeNonFinite would make them.
+func (w *wireEvent) set(key, v []byte, top bool) {
+	if nonFiniteToken(v) {
+		v = nullLit
+	}
+	switch string(key) {
+	case "event_type":
+		if len(v) > 0 && v[0] == '"' {
+			w.EventType, _ = text(v)
+		}
+	case "episode_id":
+		w.EpisodeID = v
+	case "turn":
+		w.Turn = v
+	case "turn_number":
+		w.TurnNum = v
+	case "agent_action":
+		w.AgentAction = v
+	case "action":
+		w.Action = v
+	case "critic_confidence":
+		w.CriticConfidence = v
+	case "base_confidence":
+		w.BaseConfidence = v
+	case "confidence":
+		w.Confidence = v
+	case "score":
+		w.Score = v
+	case "location":
+		w.Location = v
+	case "location_id":
+		w.LocationID = v
+	case "location_name":
+		w.LocationName = v
+	case "from_room_id":
+		w.FromRoomID = v
+	case "from_room":
+		w.FromRoom = v
+	case "to_room_id":
+		w.ToRoomID = v
+	case "to_room":
+		w.ToRoom = v
+	case "final_score":
+		w.FinalScore = v
+	case "reason":
+		w.Reason = v
+	case "extras":
+		if top && len(v) > 0 && v[0] == '{' {
+			x := &wireEvent{}
+			if x.fill(v, false) {
+				w.Extras = x
 			}
 		}
-	})
+	}
 }
 
 // eachMember calls fn with each key (unescaped) and raw value of a JSON

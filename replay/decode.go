@@ -1,0 +1,274 @@
+package replay
+
+import "bytes"
+
+// The one-pass decoder of relevant lines. It accepts exactly what
+// json.Valid accepts after sanitizeNonFinite (Python's NaN, Infinity and
+// -Infinity read as null), checked by FuzzScanLine against encoding/json,
+// and collects the top-level members on the way. Strings are skipped with
+// closingQuote (a vectorised search for '"') and then checked for control
+// bytes and escapes in a tight loop; json.Valid's per-byte state machine
+// was a quarter of analyze's time. Only an invalid line goes the slow way,
+// through encoding/json, for its error message.
+
+// maxNesting is encoding/json's limit: a deeper value is invalid JSON.
+const maxNesting = 10000
+
+var nullLit = []byte("null")
+
+// scanLine validates line as one JSON object and calls fn with each
+// top-level member: its key (unescaped by the caller when esc) and raw
+// value, NaN and infinities given as null. It reports false when line is
+// not exactly one valid JSON object; fn may have been called by then.
+func scanLine(line []byte, fn func(key []byte, esc bool, val []byte)) bool {
+	i := skipSpace(line, 0)
+	if i >= len(line) || line[i] != '{' {
+		return false
+	}
+	i = skipSpace(line, i+1)
+	if i < len(line) && line[i] == '}' {
+		return skipSpace(line, i+1) == len(line)
+	}
+	for {
+		if i >= len(line) || line[i] != '"' {
+			return false
+		}
+		kEnd, kEsc := validString(line, i)
+		if kEnd < 0 {
+			return false
+		}
+		key := line[i+1 : kEnd-1]
+		i = skipSpace(line, kEnd)
+		if i >= len(line) || line[i] != ':' {
+			return false
+		}
+		i = skipSpace(line, i+1)
+		vEnd := validValue(line, i)
+		if vEnd < 0 {
+			return false
+		}
+		v := line[i:vEnd]
+		if nonFiniteToken(v) {
+			v = nullLit
+		}
+		fn(key, kEsc, v)
+		i = skipSpace(line, vEnd)
+		if i >= len(line) {
+			return false
+		}
+		switch line[i] {
+		case ',':
+			i = skipSpace(line, i+1)
+		case '}':
+			return skipSpace(line, i+1) == len(line)
+		default:
+			return false
+		}
+	}
+}
+
+func nonFiniteToken(v []byte) bool {
+	return len(v) > 2 && (v[0] == 'N' || v[0] == 'I' || v[0] == '-' && v[1] == 'I')
+}
+
+// validString checks the string starting at b[i] == '"' and returns the
+// index after it (-1 when invalid or cut) and whether it holds an escape.
+func validString(b []byte, i int) (end int, esc bool) {
+	j := closingQuote(b, i+1)
+	if j < 0 {
+		return -1, false
+	}
+	s := b[i+1 : j]
+	for k := 0; k < len(s); k++ {
+		c := s[k]
+		if c < 0x20 {
+			return -1, false
+		}
+		if c != '\\' {
+			continue
+		}
+		esc = true
+		k++
+		if k >= len(s) {
+			return -1, false
+		}
+		switch s[k] {
+		case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+		case 'u':
+			if k+5 > len(s) {
+				return -1, false
+			}
+			for _, h := range s[k+1 : k+5] {
+				if !isHex(h) {
+					return -1, false
+				}
+			}
+			k += 4
+		default:
+			return -1, false
+		}
+	}
+	return j + 1, esc
+}
+
+func isHex(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
+}
+
+// validValue checks the value starting at b[i] and returns the index after
+// it, or -1. Arrays and objects are walked with an explicit stack, so a
+// deep line costs no recursion.
+func validValue(b []byte, i int) int {
+	var stack []byte // '{' or '[' of the open containers
+	for {
+		// A value at b[i].
+		if i >= len(b) {
+			return -1
+		}
+		switch c := b[i]; {
+		case c == '"':
+			if i, _ = validString(b, i); i < 0 {
+				return -1
+			}
+		case c == '{' || c == '[':
+			if len(stack)+1 >= maxNesting { // the line's own object is one level
+				return -1
+			}
+			closer := byte('}')
+			if c == '[' {
+				closer = ']'
+			}
+			i = skipSpace(b, i+1)
+			if i < len(b) && b[i] == closer {
+				i++
+				break // an empty container is a whole value
+			}
+			stack = append(stack, c)
+			if c == '{' {
+				if i = memberKey(b, i); i < 0 {
+					return -1
+				}
+			}
+			continue // its first value
+		case c == 't':
+			if i = literal(b, i, "true"); i < 0 {
+				return -1
+			}
+		case c == 'f':
+			if i = literal(b, i, "false"); i < 0 {
+				return -1
+			}
+		case c == 'n':
+			if i = literal(b, i, "null"); i < 0 {
+				return -1
+			}
+		case c == 'N':
+			if i = literal(b, i, "NaN"); i < 0 {
+				return -1
+			}
+		case c == 'I':
+			if i = literal(b, i, "Infinity"); i < 0 {
+				return -1
+			}
+		case c == '-' && i+1 < len(b) && b[i+1] == 'I':
+			if i = literal(b, i, "-Infinity"); i < 0 {
+				return -1
+			}
+		case c == '-' || '0' <= c && c <= '9':
+			if i = jsonNumber(b, i); i < 0 {
+				return -1
+			}
+		default:
+			return -1
+		}
+		// After a value: close containers or go on to the next value.
+		for {
+			if len(stack) == 0 {
+				return i
+			}
+			i = skipSpace(b, i)
+			if i >= len(b) {
+				return -1
+			}
+			open := stack[len(stack)-1]
+			if c := b[i]; c == ',' {
+				i = skipSpace(b, i+1)
+				if open == '{' {
+					if i = memberKey(b, i); i < 0 {
+						return -1
+					}
+				}
+				break
+			} else if open == '{' && c == '}' || open == '[' && c == ']' {
+				stack = stack[:len(stack)-1]
+				i++
+				continue
+			}
+			return -1
+		}
+	}
+}
+
+// memberKey checks `"key" :` at b[i] and returns where its value starts.
+func memberKey(b []byte, i int) int {
+	if i >= len(b) || b[i] != '"' {
+		return -1
+	}
+	if i, _ = validString(b, i); i < 0 {
+		return -1
+	}
+	i = skipSpace(b, i)
+	if i >= len(b) || b[i] != ':' {
+		return -1
+	}
+	return skipSpace(b, i+1)
+}
+
+func literal(b []byte, i int, lit string) int {
+	if !bytes.HasPrefix(b[i:], []byte(lit)) {
+		return -1
+	}
+	return i + len(lit)
+}
+
+// jsonNumber checks a JSON number at b[i]:
+// -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
+func jsonNumber(b []byte, i int) int {
+	if b[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(b) && b[i] == '0':
+		i++
+	case i < len(b) && '1' <= b[i] && b[i] <= '9':
+		i = digits(b, i)
+	default:
+		return -1
+	}
+	if i < len(b) && b[i] == '.' {
+		j := digits(b, i+1)
+		if j == i+1 {
+			return -1
+		}
+		i = j
+	}
+	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
+		i++
+		if i < len(b) && (b[i] == '+' || b[i] == '-') {
+			i++
+		}
+		j := digits(b, i)
+		if j == i {
+			return -1
+		}
+		i = j
+	}
+	return i
+}
+
+func digits(b []byte, i int) int {
+	for i < len(b) && '0' <= b[i] && b[i] <= '9' {
+		i++
+	}
+	return i
+}

@@ -1,0 +1,135 @@
+package replay
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// decodeRef is the decoder scanLine replaced: json.Valid (after
+// sanitizing Python's non-finite numbers), then a member walk.
+func decodeRef(line []byte) (*wireEvent, error) {
+	if !json.Valid(line) {
+		fixed, changed := sanitizeNonFinite(line)
+		if !changed || !json.Valid(fixed) {
+			var v struct{}
+			if err := json.Unmarshal(line, &v); err != nil {
+				return nil, err
+			}
+			return nil, errors.New("invalid JSON")
+		}
+		line = fixed
+	}
+	w := &wireEvent{}
+	if !w.fill(line, true) {
+		return nil, errors.New("not a JSON object")
+	}
+	return w, nil
+}
+
+// wireValues is what the builder can read of w: every field through the
+// accessors it uses.
+func wireValues(w *wireEvent) string {
+	var b strings.Builder
+	b.WriteString(w.eventType())
+	t, ok := w.turn()
+	b.WriteString(strings.Repeat("|", 1) + string(rune('0'+btoi(ok))) + " " + itoa(t))
+	for _, get := range []func(*wireEvent) json.RawMessage{
+		func(e *wireEvent) json.RawMessage { return e.EpisodeID },
+		func(e *wireEvent) json.RawMessage { return e.AgentAction },
+		func(e *wireEvent) json.RawMessage { return e.Action },
+		func(e *wireEvent) json.RawMessage { return e.CriticConfidence },
+		func(e *wireEvent) json.RawMessage { return e.BaseConfidence },
+		func(e *wireEvent) json.RawMessage { return e.Confidence },
+		func(e *wireEvent) json.RawMessage { return e.Score },
+		func(e *wireEvent) json.RawMessage { return e.Location },
+		func(e *wireEvent) json.RawMessage { return e.LocationID },
+		func(e *wireEvent) json.RawMessage { return e.LocationName },
+		func(e *wireEvent) json.RawMessage { return e.FromRoomID },
+		func(e *wireEvent) json.RawMessage { return e.FromRoom },
+		func(e *wireEvent) json.RawMessage { return e.ToRoomID },
+		func(e *wireEvent) json.RawMessage { return e.ToRoom },
+		func(e *wireEvent) json.RawMessage { return e.FinalScore },
+		func(e *wireEvent) json.RawMessage { return e.Reason },
+	} {
+		v := w.field(get)
+		s, okS := text(v)
+		f, okF := number(v)
+		id, okID := roomID(v)
+		b.WriteString("|" + s + itoa(btoi(okS)) + " " + strings.TrimSpace(jsonFloat(f)) + itoa(btoi(okF)) + " " + id + itoa(btoi(okID)))
+	}
+	return b.String()
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }
+
+func jsonFloat(f float64) string { b, _ := json.Marshal(f); return string(b) }
+
+// FuzzScanLine: the one-pass decoder gives encoding/json's verdict (valid
+// or not, with the same error) and the same values, on any line.
+func FuzzScanLine(f *testing.F) {
+	for _, l := range rtSeedLines {
+		f.Add([]byte(l))
+	}
+	for _, l := range []string{
+		`{}`, ` { } `, `{"a":1,}`, `{"a" 1}`, `{"a":01}`, `{"a":-}`, `{"a":1.}`, `{"a":1e}`, `{"a":1e+}`,
+		`{"a":-0.5E-3}`, `{"a":"\x"}`, `{"a":"\u12"}`, `{"a":"\u12g4"}`, "{\"a\":\"\t\"}", `{"a":[1,2,]}`,
+		`{"a":[NaN,-Infinity,Infinity]}`, `{"a":-NaN}`, `{"a":nul}`, `{"a":truex}`, `{"a":{"b":}}`,
+		`{"a":"x"}}`, `{"a":"x"} x`, `{"a\"b":1}`, `{"turn\u0020":1,"turn":2}`, `{"extras":{"turn":NaN,"score":Infinity}}`,
+		`{"extras":{"event_type":"turn_completed"},"extras":1}`, `{"event_type":1,"event_type":"turn_completed"}`,
+		`{"location":"\u00e9\\\"","score":"12"}`, "{\"location\":\"\xff\"}", `{"a":"\\\\"}`, `{"a":"\\\"}`,
+		`{"a":[[[[{}]]]]}`, `{"a":[}`, `{"a":{]}`, `{"a":{"b":1,"c":[true,false,null]}}`, `{"a": 1 , "b" : 2 }`,
+		`{"a":` + strings.Repeat("[", maxNesting) + strings.Repeat("]", maxNesting) + `}`,
+		`{"a":` + strings.Repeat("[", maxNesting-1) + strings.Repeat("]", maxNesting-1) + `}`,
+	} {
+		f.Add([]byte(l))
+	}
+	f.Fuzz(func(t *testing.T, line []byte) {
+		q := fmt.Sprintf("%.200q", line)
+		got, gotErr := decodeLine(line)
+		want, wantErr := decodeRef(line)
+		if (gotErr == nil) != (wantErr == nil) {
+			t.Fatalf("%s: decodeLine error %v, encoding/json %v", q, gotErr, wantErr)
+		}
+		if gotErr != nil {
+			if gotErr.Error() != wantErr.Error() {
+				t.Fatalf("%s: error %q, encoding/json %q", q, gotErr, wantErr)
+			}
+			return
+		}
+		// The fast verdict itself, not only decodeLine's (which falls back).
+		if !scanLine(line, func([]byte, bool, []byte) {}) {
+			t.Fatalf("%s: scanLine refuses a line encoding/json accepts", q)
+		}
+		if g, w := wireValues(got), wireValues(want); g != w {
+			t.Fatalf("%s:\n got %s\nwant %s", q, g, w)
+		}
+	})
+}
+
+// TestScanLineRefuses: scanLine's own verdict on invalid lines (decodeLine
+// would hide a wrong one behind its fallback).
+func TestScanLineRefuses(t *testing.T) {
+	for _, l := range []string{
+		`{"a":1,}`, `{"a" 1}`, `{"a":01}`, `{"a":-}`, `{"a":1.}`, `{"a":1e}`, `{"a":"\x"}`, `{"a":"\u12"}`,
+		"{\"a\":\"\t\"}", `{"a":[1,2,]}`, `{"a":-NaN}`, `{"a":nul}`, `{"a":truex}`, `{"a":"x"}}`, `{"a":"\\\"}`,
+		`{"a":[}`, `{"a":{]}`, `{"a":1`, `{"a":"x`, `{NaN:1}`,
+		`{"a":` + strings.Repeat("[", maxNesting+1) + strings.Repeat("]", maxNesting+1) + `}`,
+	} {
+		if scanLine([]byte(l), func([]byte, bool, []byte) {}) {
+			t.Errorf("scanLine accepts %.200q", l)
+		}
+		if json.Valid([]byte(l)) {
+			t.Errorf("test is wrong: %.200q is valid JSON", l)
+		}
+	}
+}
