@@ -129,13 +129,13 @@ func (c *collector) line(raw []byte, lineNo int, last bool) error {
 		}
 		return c.skip(lineNo, "not a JSON object")
 	}
-	relevant, _ := sniffEventType(trimmed)
+	relevant, rawID := sniffLine(trimmed)
 	if !relevant {
 		// Not decoded, but its own episode_id still decides where the
 		// id-less lines after it belong. Most lines name the current
 		// episode; any other id is confirmed by a decode (an invalid line
 		// routes nothing, as a relevant one would not) before switching.
-		if id, ok := text(topEpisodeID(trimmed)); ok {
+		if id, ok := text(rawID); ok {
 			if id = strings.TrimSpace(id); id != "" && (c.cur == nil || id != c.cur.id) {
 				if w, err := decodeLine(trimmed); err == nil {
 					c.routeEvent(w)

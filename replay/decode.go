@@ -272,3 +272,197 @@ func digits(b []byte, i int) int {
 	}
 	return i
 }
+
+// sniffLine tells whether a line is relevant (sniffEventType) and, when
+// it is not, returns its own episode_id (topEpisodeID), in one walk of
+// the line's structure: strings are jumped over with closingQuote, and
+// every key of every level named event_type is looked at, as the byte
+// search of sniffEventType does. A line the walk cannot vouch for (broken
+// structure, escaped top-level keys or event types, which Python's
+// json.dumps never writes) goes through the two searches instead.
+func sniffLine(line []byte) (relevant bool, id []byte) {
+	if relevant, id, ok := walkLine(line); ok {
+		if relevant {
+			return true, nil
+		}
+		return false, id
+	}
+	if relevant, _ = sniffEventType(line); relevant {
+		return true, nil
+	}
+	return false, topEpisodeID(line)
+}
+
+// walkLine is sniffLine's walk; ok is false when the line must be read
+// the slow way. id is the last top-level episode_id, else the last one of
+// the last extras object.
+func walkLine(line []byte) (relevant bool, id []byte, ok bool) {
+	var top, extras []byte
+	var xRelevant bool // an extras object's, walked by the member func
+	end, relevant, ok := walkMembers(line, 0, func(key, v []byte) bool {
+		switch string(key) {
+		case "episode_id":
+			top = v
+		case "extras":
+			if v[0] == '{' {
+				var x []byte
+				xEnd, r, ok := walkMembers(v, 0, func(key, v []byte) bool {
+					if string(key) == "episode_id" {
+						x = v
+					}
+					return true
+				})
+				if !ok || xEnd != len(v) {
+					return false
+				}
+				xRelevant = xRelevant || r
+				extras = x
+			}
+		}
+		return true
+	})
+	if !ok || skipSpace(line, end) != len(line) {
+		return false, nil, false
+	}
+	relevant = relevant || xRelevant
+	if present(top) {
+		return relevant, top, true
+	}
+	if present(extras) {
+		return relevant, extras, true
+	}
+	return relevant, nil, true
+}
+
+// walkMembers walks the object at b[i], calling member with each key and
+// raw value (a false return fails the walk), and reports where the object
+// ends and whether any event_type key in it, at any depth, names a
+// relevant event. Nested objects and arrays are walked by walkNested,
+// except extras, which member walks itself.
+func walkMembers(b []byte, i int, member func(key, v []byte) bool) (end int, relevant, ok bool) {
+	i = skipSpace(b, i)
+	if i >= len(b) || b[i] != '{' {
+		return 0, false, false
+	}
+	i = skipSpace(b, i+1)
+	if i < len(b) && b[i] == '}' {
+		return i + 1, false, true
+	}
+	for {
+		if i >= len(b) || b[i] != '"' {
+			return 0, false, false
+		}
+		k := closingQuote(b, i+1)
+		if k < 0 {
+			return 0, false, false
+		}
+		key := b[i+1 : k]
+		if bytes.IndexByte(key, '\\') >= 0 {
+			return 0, false, false // an escaped key may spell event_type
+		}
+		i = skipSpace(b, k+1)
+		if i >= len(b) || b[i] != ':' {
+			return 0, false, false
+		}
+		i = skipSpace(b, i+1)
+		if i >= len(b) {
+			return 0, false, false
+		}
+		var vEnd int
+		switch c := b[i]; {
+		case c == '"':
+			q := closingQuote(b, i+1)
+			if q < 0 {
+				return 0, false, false
+			}
+			if string(key) == "event_type" {
+				s := b[i+1 : q]
+				if bytes.IndexByte(s, '\\') >= 0 {
+					return 0, false, false // an escaped event type may be a relevant one
+				}
+				relevant = relevant || relevantEvents[string(s)]
+			}
+			vEnd = q + 1
+		case c == '{' && string(key) == "extras":
+			// member walks it; its end is found here, without looking
+			// at keys (member's walk does).
+			if vEnd = skipValue(b, i); vEnd > len(b) || b[vEnd-1] != '}' {
+				return 0, false, false
+			}
+		case c == '{' || c == '[':
+			var r bool
+			if vEnd, r, ok = walkNested(b, i); !ok {
+				return 0, false, false
+			}
+			relevant = relevant || r
+		default:
+			vEnd = i
+			for vEnd < len(b) {
+				c := b[vEnd]
+				if c == ',' || c == '}' || c == ']' || c == ' ' || c == '\t' || c == '\n' || c == '\r' {
+					break
+				}
+				if c == '"' || c == '{' || c == '[' || c == ':' {
+					return 0, false, false // not a scalar: broken
+				}
+				vEnd++
+			}
+			if vEnd == i {
+				return 0, false, false
+			}
+		}
+		if !member(key, b[i:vEnd]) {
+			return 0, false, false
+		}
+		i = skipSpace(b, vEnd)
+		if i >= len(b) {
+			return 0, false, false
+		}
+		switch b[i] {
+		case ',':
+			i = skipSpace(b, i+1)
+		case '}':
+			return i + 1, relevant, true
+		default:
+			return 0, false, false
+		}
+	}
+}
+
+// walkNested finds the end of the object or array at b[i] and whether a
+// key event_type inside it names a relevant event: any string followed by
+// ':' is a key there, as sniffEventType's byte search takes it.
+func walkNested(b []byte, i int) (end int, relevant, ok bool) {
+	depth := 0
+	for i < len(b) {
+		switch b[i] {
+		case '"':
+			k := closingQuote(b, i+1)
+			if k < 0 {
+				return 0, false, false
+			}
+			if string(b[i+1:k]) == "event_type" {
+				if j := skipSpace(b, k+1); j < len(b) && b[j] == ':' {
+					if j = skipSpace(b, j+1); j < len(b) && b[j] == '"' {
+						q := closingQuote(b, j+1)
+						if q < 0 {
+							return 0, false, false
+						}
+						relevant = relevant || relevantEvents[string(b[j+1:q])]
+					}
+				}
+			}
+			i = k + 1
+			continue
+		case '{', '[':
+			depth++
+		case '}', ']':
+			depth--
+			if depth == 0 {
+				return i + 1, relevant, true
+			}
+		}
+		i++
+	}
+	return 0, false, false
+}

@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -132,4 +133,37 @@ func TestScanLineRefuses(t *testing.T) {
 			t.Errorf("test is wrong: %.200q is valid JSON", l)
 		}
 	}
+}
+
+// FuzzSniffLine: the one walk agrees with the searches it replaces
+// (sniffEventType, then topEpisodeID on an irrelevant line), on any line.
+func FuzzSniffLine(f *testing.F) {
+	for _, l := range rtSeedLines {
+		f.Add([]byte(l))
+	}
+	for _, l := range []string{
+		`{"event_type": "zork_response", "extras": {"event_type": "turn_completed"}}`,
+		`{"message": "{\"event_type\": \"turn_completed\"}", "event_type": "llm_usage"}`,
+		`{"message": "C:\\", "event_type": "llm_call"}`,
+		`{"event_type":"turn_completed","event_type":"zork_response"}`,
+		`{"x":1"event_type":"turn_completed"}`, `{"x":[1,"event_type":"turn_completed"]}`,
+		`{"memory":{"record":{"event_type":"turn_completed","episode_id":"other"}},"episode_id":"E"}`,
+		`{"event\u005ftype":"turn_completed"}`, `{"event_type":"turn\u005fcompleted"}`, `{"a":"\u0041","event_type":"x"}`,
+		`{"extras":{"episode_id":"A"},"extras":{"turn":1}}`, `{"extras":{"episode_id":"A"},"extras":3}`,
+		`{"episode_id":null,"extras":{"episode_id":"B"}}`, `{"episode_id":7}`, `{"episode_id":"A"} x`,
+		`{"extras":{"a":]}}`, `{"a":{"b":"c}`, `{"a":"b"`, `{"a" "b"}`, `{"a":tru"e"}`,
+	} {
+		f.Add([]byte(l))
+	}
+	f.Fuzz(func(t *testing.T, line []byte) {
+		relevant, id := sniffLine(line)
+		wantRelevant, _ := sniffEventType(line)
+		var wantID []byte
+		if !wantRelevant {
+			wantID = topEpisodeID(line)
+		}
+		if relevant != wantRelevant || !bytes.Equal(id, wantID) {
+			t.Fatalf("%.300q: sniffLine %v %q, searches %v %q", line, relevant, id, wantRelevant, wantID)
+		}
+	})
 }
