@@ -25,7 +25,7 @@ func NewCmdAnalyze(ios *IOStreams, runF func(*AnalyzeOptions) error) *cobra.Comm
 		Use:   "analyze [flags] <episode_log.jsonl | dir | ->...",
 		Short: "Replay every rule over episodes and show where it would have fired",
 		Long: `Replay every loop-break rule turn by turn over one episode log, a tree of them
-(every episode_log.jsonl[.gz] below; test_*/test-* directories skipped unless
+(every episode_log.jsonl[.gz|.zst] below; test_*/test-* directories skipped unless
 --include-tests) or standard input (-), and report where termination,
 penalties and warnings would have fired and what termination would have saved.`,
 		Example: `  loopbreak analyze game_files/episodes/2025-11-03T12:38:53/episode_log.jsonl

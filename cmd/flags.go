@@ -99,7 +99,7 @@ func (in *inputFlags) findLogs(args []string, errOut io.Writer) ([]string, []ana
 		errs = append(errs, analyze.FileError{Source: skippedPath(e), Error: e.Error()})
 	}
 	if len(files) == 0 && len(errs) == 0 {
-		return nil, nil, fmt.Errorf("no episode logs (episode_log.jsonl[.gz]) found in %v", args)
+		return nil, nil, fmt.Errorf("no episode logs (episode_log.jsonl[.gz|.zst]) found in %v", args)
 	}
 	return files, errs, nil
 }
