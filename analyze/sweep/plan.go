@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
@@ -20,9 +21,10 @@ import (
 type Plan struct {
 	Configs []*rules.Config
 
-	comps     []sweepComponent
-	threshold []float64 // rejection_threshold per configuration
-	objOn     []bool    // enable_objective_based_progress per configuration
+	comps      []sweepComponent
+	thresholds []float64 // the distinct rejection_threshold values, sorted
+	thrIdx     []int     // configuration index → its threshold in thresholds
+	objOn      []bool    // enable_objective_based_progress per configuration
 }
 
 // sweepComponent is a set of rules closed under Requires, with the
@@ -37,8 +39,14 @@ type sweepComponent struct {
 func NewPlan(configs []*rules.Config) *Plan {
 	p := &Plan{Configs: configs}
 	for _, c := range configs {
-		p.threshold = append(p.threshold, rules.RejectionThreshold.Get(c))
+		p.thresholds = append(p.thresholds, rules.RejectionThreshold.Get(c))
 		p.objOn = append(p.objOn, rules.EnableObjectiveBasedProgress.Get(c))
+	}
+	all := p.thresholds
+	p.thresholds = slices.Compact(slices.Sorted(slices.Values(all)))
+	for _, t := range all {
+		i, _ := slices.BinarySearch(p.thresholds, t)
+		p.thrIdx = append(p.thrIdx, i)
 	}
 	// Union-find over the registry by Requires.
 	parent := map[string]string{}
@@ -109,17 +117,22 @@ type sweepCompOut struct {
 	term        bool
 	termination analyze.Termination
 	warnings    int
-	rejected    int       // score adjustments that reject
-	revisit     []float64 // adjusted confidences of revisit penalties (logged confidence), sorted
+	rejected    int // score adjustments that reject
+	// below[k]: revisit penalties (with a logged confidence) whose
+	// adjusted confidence is below the plan's k-th threshold; nil when
+	// there were none. Counts, not the confidences themselves, so a grid
+	// of many projections does not keep a list per projection.
+	below []int
 }
 
 // Replayer replays a Plan; it keeps scratch space, so one per goroutine.
 type Replayer struct {
-	p      *Plan
-	outs   [][]sweepCompOut
-	cur    *sweepCompOut
-	report func(rules.Firing)
-	tail   analyze.Tail
+	p       *Plan
+	outs    [][]sweepCompOut
+	cur     *sweepCompOut
+	revisit []float64 // the current replay's revisit confidences (scratch)
+	report  func(rules.Firing)
+	tail    analyze.Tail
 }
 
 // NewReplayer returns a Replayer for p.
@@ -150,7 +163,7 @@ func (r *Replayer) count(f rules.Firing) {
 	case rules.LocationRevisit:
 		// NaN is never below a threshold; keep it out of the sorted list.
 		if f.HasBase && !math.IsNaN(f.Adjusted) {
-			o.revisit = append(o.revisit, f.Adjusted)
+			r.revisit = append(r.revisit, f.Adjusted)
 		}
 	}
 }
@@ -165,11 +178,18 @@ func (r *Replayer) Replay(ep *replay.Episode, out []analyze.Result) {
 		comp := &p.comps[ci]
 		for j, cfg := range comp.reps {
 			o := &r.outs[ci][j]
-			*o = sweepCompOut{revisit: o.revisit[:0]}
-			r.cur = o
+			*o = sweepCompOut{below: o.below}
+			clear(o.below)
+			r.cur, r.revisit = o, r.revisit[:0]
 			rules.Run(ep, cfg, comp.rules, r.report)
-			if len(o.revisit) > 1 {
-				sort.Float64s(o.revisit)
+			if len(r.revisit) > 0 {
+				sort.Float64s(r.revisit)
+				if o.below == nil {
+					o.below = make([]int, len(p.thresholds))
+				}
+				for k, t := range p.thresholds {
+					o.below[k] = sort.SearchFloat64s(r.revisit, t)
+				}
 			}
 		}
 	}
@@ -183,7 +203,10 @@ func (r *Replayer) Replay(ep *replay.Episode, out []analyze.Result) {
 				f.Termination = &o.termination
 			}
 			f.Warnings += o.warnings
-			f.WouldReject += o.rejected + sort.SearchFloat64s(o.revisit, p.threshold[c])
+			f.WouldReject += o.rejected
+			if o.below != nil {
+				f.WouldReject += o.below[p.thrIdx[c]]
+			}
 		}
 		out[c] = r.tail.Result(f, p.objOn[c])
 	}
@@ -208,22 +231,35 @@ type file struct {
 
 // replayFiles reads each file once on a bounded pool of workers, replays
 // plan over its episodes on the worker, and calls emit for each file in
-// input order whatever the scheduling. Turn tables are dropped as soon as
-// their episode is replayed; at most 2×workers files' results are held.
-// emit runs on the caller's goroutine; returning false stops early.
+// input order whatever the scheduling. A file is streamed (as analyze
+// reads it): each episode is replayed as soon as it is finished and its
+// turn table dropped, so a file of many episodes holds a handful of turn
+// tables at a time, not all of them; with Strict a file is read whole, as
+// analyze does (its first problem discards it). At most 2×workers files'
+// results are held. emit runs on the caller's goroutine; returning false
+// stops early.
 func replayFiles(files []string, stdin io.Reader, opts replay.Options, workers int, plan *Plan, emit func(file) bool) {
 	analyze.InOrder(len(files), workers, func() func(int) file {
 		rp := plan.NewReplayer() // scratch space: one per worker
 		return func(i int) file {
-			eps, err := replay.ReadFile(files[i], stdin, opts)
-			sf := file{Path: files[i], Err: err, Episodes: make([]episode, len(eps))}
-			for k, ep := range eps {
-				se := &sf.Episodes[k]
-				se.ID, se.Source, se.RecordedTurns, se.Diag = ep.ID, ep.Source, ep.RecordedTurns(), ep.Diag
+			sf := file{Path: files[i]}
+			add := func(ep *replay.Episode) error {
+				se := episode{ID: ep.ID, Source: ep.Source, RecordedTurns: ep.RecordedTurns(), Diag: ep.Diag}
 				se.Results = make([]analyze.Result, len(plan.Configs))
 				rp.Replay(ep, se.Results)
-				eps[k] = nil // let the turn table go
+				sf.Episodes = append(sf.Episodes, se)
+				return nil
 			}
+			if opts.Strict {
+				eps, err := replay.ReadFile(files[i], stdin, opts)
+				for k, ep := range eps {
+					add(ep)
+					eps[k] = nil // let the turn table go
+				}
+				sf.Err = err
+				return sf
+			}
+			_, sf.Err = replay.StreamFile(files[i], stdin, opts, add)
 			return sf
 		}
 	}, emit)
