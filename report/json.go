@@ -196,7 +196,7 @@ func (j *JSONWriter) Begin(w io.Writer, cfg *rules.Config) error {
 
 // Episode writes one episode.
 func (j *JSONWriter) Episode(e Episode) error {
-	data, err := json.Marshal(e)
+	data, err := marshalEpisode(&e)
 	if err != nil {
 		return err
 	}
