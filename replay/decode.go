@@ -1,6 +1,9 @@
 package replay
 
-import "bytes"
+import (
+	"bytes"
+	"encoding/binary"
+)
 
 // The one-pass decoder of relevant lines. It accepts exactly what
 // json.Valid accepts after sanitizeNonFinite (Python's NaN, Infinity and
@@ -79,14 +82,11 @@ func validString(b []byte, i int) (end int, esc bool) {
 		return -1, false
 	}
 	s := b[i+1 : j]
-	for k := 0; k < len(s); k++ {
-		c := s[k]
-		if c < 0x20 {
-			return -1, false
-		}
-		if c != '\\' {
-			continue
-		}
+	if hasControl(s) {
+		return -1, false
+	}
+	// Only the escapes are left to check: from backslash to backslash.
+	for k := bytes.IndexByte(s, '\\'); k >= 0; {
 		esc = true
 		k++
 		if k >= len(s) {
@@ -107,8 +107,33 @@ func validString(b []byte, i int) (end int, esc bool) {
 		default:
 			return -1, false
 		}
+		k++
+		next := bytes.IndexByte(s[k:], '\\')
+		if next < 0 {
+			break
+		}
+		k += next
 	}
 	return j + 1, esc
+}
+
+// hasControl reports a byte below 0x20, which a JSON string must escape;
+// eight bytes at a time (a byte below 0x20 is one whose subtraction of
+// 0x20 borrows while its own high bit is clear).
+func hasControl(s []byte) bool {
+	for len(s) >= 8 {
+		x := binary.LittleEndian.Uint64(s)
+		if (x-0x2020202020202020)&^x&0x8080808080808080 != 0 {
+			return true
+		}
+		s = s[8:]
+	}
+	for _, c := range s {
+		if c < 0x20 {
+			return true
+		}
+	}
+	return false
 }
 
 func isHex(c byte) bool {

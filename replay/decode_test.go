@@ -167,3 +167,25 @@ func FuzzSniffLine(f *testing.F) {
 		}
 	})
 }
+
+// hasControl's word-at-a-time test agrees with a byte loop, whatever
+// the neighbours of the byte in question.
+func TestHasControl(t *testing.T) {
+	for _, fill := range []byte{0x20, 0x21, 0x7f, 0x80, 0x9f, 0xa0, 0xff} {
+		for n := range 19 {
+			for pos := range n {
+				for c := range 256 {
+					s := bytes.Repeat([]byte{fill}, n)
+					s[pos] = byte(c)
+					want := false
+					for _, b := range s {
+						want = want || b < 0x20
+					}
+					if got := hasControl(s); got != want {
+						t.Fatalf("%x: %v", s, got)
+					}
+				}
+			}
+		}
+	}
+}

@@ -183,6 +183,7 @@ type wireEvent struct {
 	Reason           json.RawMessage
 
 	Extras *wireEvent
+	spare  *wireEvent // storage for Extras, kept across decodes
 }
 
 // field returns the top-level value, else the one nested under extras.
@@ -308,13 +309,24 @@ func roomID(v json.RawMessage) (string, bool) {
 // literals are read as null. Values alias line.
 func decodeLine(line []byte) (*wireEvent, error) {
 	w := &wireEvent{}
+	if err := w.decode(line); err != nil {
+		return nil, err
+	}
+	return w, nil
+}
+
+// decode is decodeLine into w, which it resets; a collector decodes every
+// relevant line into the same wireEvent (and extras), which the builder
+// reads before the next line.
+func (w *wireEvent) decode(line []byte) error {
+	*w = wireEvent{spare: w.spare}
 	if scanLine(line, func(key []byte, esc bool, v []byte) {
 		if esc {
 			key = unescapeKey(key)
 		}
 		w.set(key, v, true)
 	}) {
-		return w, nil
+		return nil
 	}
 	// Invalid (or, should the scanners ever disagree, valid after all):
 	// encoding/json decides and names the problem.
@@ -323,17 +335,17 @@ func decodeLine(line []byte) (*wireEvent, error) {
 		if !changed || !json.Valid(fixed) {
 			var v struct{}
 			if err := json.Unmarshal(line, &v); err != nil {
-				return nil, err
+				return err
 			}
-			return nil, errors.New("invalid JSON")
+			return errors.New("invalid JSON")
 		}
 		line = fixed
 	}
-	w = &wireEvent{}
+	*w = wireEvent{spare: w.spare}
 	if !w.fill(line, true) {
-		return nil, errors.New("not a JSON object")
+		return errors.New("not a JSON object")
 	}
-	return w, nil
+	return nil
 }
 
 // unescapeKey decodes a key holding escapes (left as is if it cannot be).
@@ -400,7 +412,16 @@ func (w *wireEvent) set(key, v []byte, top bool) {
 		w.Reason = v
 	case "extras":
 		if top && len(v) > 0 && v[0] == '{' {
-			x := &wireEvent{}
+			// The spare is reused, unless it holds an earlier extras
+			// that this one may yet fail to replace.
+			x := w.spare
+			if x == nil || x == w.Extras {
+				x = &wireEvent{}
+				if w.spare == nil {
+					w.spare = x
+				}
+			}
+			*x = wireEvent{}
 			if x.fill(v, false) {
 				w.Extras = x
 			}
