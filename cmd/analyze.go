@@ -1,6 +1,8 @@
 package cmd
 
 import (
+	"bufio"
+
 	"github.com/spf13/cobra"
 
 	"github.com/loopbreak/loopbreak/analyze"
@@ -55,7 +57,21 @@ penalties and warnings would have fired and what termination would have saved.`,
 	return c
 }
 
+// analyzeRun writes through a buffer: a text report is many small writes
+// per episode, one syscall each on an unbuffered stdout. The buffer is
+// flushed after each part of a file (JSON Lines still come out as files
+// finish) and before anything is said on stderr, so the two interleave as
+// before.
 func analyzeRun(opts *AnalyzeOptions) error {
+	bw := bufio.NewWriterSize(opts.IO.Out, 64<<10)
+	err := analyzeWrite(opts, bw)
+	if ferr := bw.Flush(); err == nil {
+		err = ferr
+	}
+	return err
+}
+
+func analyzeWrite(opts *AnalyzeOptions, bw *bufio.Writer) error {
 	cfg, _, err := opts.Config.load(opts.IO.ErrOut)
 	if err != nil {
 		return err
@@ -64,7 +80,7 @@ func analyzeRun(opts *AnalyzeOptions) error {
 	if err != nil {
 		return err
 	}
-	out := opts.IO.Out
+	out := bw
 	text := &report.Text{W: out, Color: opts.IO.ColorEnabled(opts.Color), Verbose: opts.Verbose}
 	jw := &report.JSONWriter{Lines: opts.Format == "jsonl"}
 	if opts.Format != "text" {
@@ -87,6 +103,9 @@ func analyzeRun(opts *AnalyzeOptions) error {
 				return false
 			}
 			errs = append(errs, analyze.FileError{Source: fr.Path, Error: fr.Err.Error()})
+			if runErr = bw.Flush(); runErr != nil {
+				return false
+			}
 			reportFileError(opts.IO, fr.Err)
 		}
 		for i, ep := range fr.Episodes {
@@ -107,7 +126,8 @@ func analyzeRun(opts *AnalyzeOptions) error {
 				return false
 			}
 		}
-		return true
+		runErr = bw.Flush()
+		return runErr == nil
 	})
 	if runErr != nil {
 		return runErr
