@@ -337,6 +337,10 @@ func walkLine(line []byte) (relevant bool, id []byte, ok bool) {
 					}
 					return true
 				})
+				if ok && xEnd < 0 {
+					xRelevant = true // the line is relevant, whatever its id
+					return true
+				}
 				if !ok || xEnd != len(v) {
 					return false
 				}
@@ -346,6 +350,9 @@ func walkLine(line []byte) (relevant bool, id []byte, ok bool) {
 		}
 		return true
 	})
+	if ok && end < 0 {
+		return true, nil, true // a relevant top-level event_type: no need to look further
+	}
 	if !ok || skipSpace(line, end) != len(line) {
 		return false, nil, false
 	}
@@ -363,7 +370,9 @@ func walkLine(line []byte) (relevant bool, id []byte, ok bool) {
 // raw value (a false return fails the walk), and reports where the object
 // ends and whether any event_type key in it, at any depth, names a
 // relevant event. Nested objects and arrays are walked by walkNested,
-// except extras, which member walks itself.
+// except extras, which member walks itself. A relevant event_type of the
+// object itself ends the walk at once (end -1): the line is decoded
+// anyway, and the search the walk stands for would have said relevant.
 func walkMembers(b []byte, i int, member func(key, v []byte) bool) (end int, relevant, ok bool) {
 	i = skipSpace(b, i)
 	if i >= len(b) || b[i] != '{' {
@@ -405,7 +414,9 @@ func walkMembers(b []byte, i int, member func(key, v []byte) bool) (end int, rel
 				if bytes.IndexByte(s, '\\') >= 0 {
 					return 0, false, false // an escaped event type may be a relevant one
 				}
-				relevant = relevant || relevantEvents[string(s)]
+				if relevantEvents[string(s)] {
+					return -1, true, true
+				}
 			}
 			vEnd = q + 1
 		case c == '{' && string(key) == "extras":
