@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/loopbreak/loopbreak/analyze"
+	"github.com/loopbreak/loopbreak/analyze/check"
 	"github.com/loopbreak/loopbreak/report"
 )
 
@@ -83,11 +84,8 @@ func analyzeWrite(opts *AnalyzeOptions, bw *bufio.Writer) error {
 	out := bw
 	text := &report.Text{W: out, Color: opts.IO.ColorEnabled(opts.Color), Verbose: opts.Verbose}
 	jw := &report.JSONWriter{Lines: opts.Format == "jsonl"}
-	if opts.Format != "text" {
-		if err := jw.Begin(out, cfg); err != nil {
-			return err
-		}
-	}
+	begun := false // the JSON document starts with the first episode: no episodes, no output
+	lastPath := "" // the file being emitted, to name a failure in the document
 	var (
 		totals analyze.Totals
 		rows   []*analyze.Outcome
@@ -97,6 +95,7 @@ func analyzeWrite(opts *AnalyzeOptions, bw *bufio.Writer) error {
 	// Text shows each episode's story; JSON lists its firings.
 	aopts := analyze.Options{KeepFirings: true, Story: opts.Format == "text"}
 	analyze.Files(files, opts.IO.In, opts.Input.options(), opts.Input.Jobs, cfg, aopts, func(fr analyze.FileResult) bool {
+		lastPath = fr.Path
 		if fr.Err != nil {
 			if opts.Input.Strict {
 				runErr = fr.Err
@@ -118,6 +117,12 @@ func analyzeWrite(opts *AnalyzeOptions, bw *bufio.Writer) error {
 			if opts.Format == "text" {
 				runErr = text.Episode(o, ep)
 			} else {
+				if !begun {
+					if runErr = jw.Begin(out, cfg); runErr != nil {
+						return false
+					}
+					begun = true
+				}
 				runErr = jw.Episode(report.NewEpisode(o, ep))
 			}
 			o.Firings, o.Story = nil, nil // rows keep only the summary
@@ -130,7 +135,16 @@ func analyzeWrite(opts *AnalyzeOptions, bw *bufio.Writer) error {
 		return runErr == nil
 	})
 	if runErr != nil {
+		if begun && !jw.Lines {
+			// Close the document, naming the failure in its errors:
+			// a consumer never gets half of one.
+			totals.Finish()
+			jw.End(&totals, append(errs, analyze.FileError{Source: lastPath, Error: runErr.Error()}))
+		}
 		return runErr
+	}
+	if len(rows) == 0 {
+		return noEpisodesError(opts.Paths)
 	}
 	totals.Finish()
 	if opts.Format == "text" {
@@ -140,6 +154,12 @@ func analyzeWrite(opts *AnalyzeOptions, bw *bufio.Writer) error {
 		return nil
 	}
 	return jw.End(&totals, errs)
+}
+
+// noEpisodesError is the exit-2 error of a run that read no episode at
+// all: a report, a recommendation or a pass over nothing would mislead.
+func noEpisodesError(files []string) error {
+	return &check.NoEpisodesError{Files: files}
 }
 
 // reportFileError tells stderr about a file that could not be read; the

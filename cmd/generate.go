@@ -1,9 +1,13 @@
 package cmd
 
 import (
+	"context"
 	"fmt"
 	"math"
+	"os"
+	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/dustin/go-humanize"
 	"github.com/spf13/cobra"
@@ -71,12 +75,34 @@ endings by game over, turn limit and live stuck termination.`,
 }
 
 func generateRun(opts *GenerateOptions) error {
-	paths, err := replaytest.WriteCorpusFormat(opts.Dir, opts.Episodes, opts.Seed, opts.SizeBytes, int(opts.MaxNoiseBytes), replaytest.Format(opts.Format))
+	// On SIGINT/SIGTERM the episode being written is removed; the
+	// complete ones stay (each one whole, as an uninterrupted run writes it).
+	ctx, stop := signalContext()
+	defer stop()
+	removeStalePartials(opts.Dir)
+	paths, err := replaytest.WriteCorpusContext(ctx, opts.Dir, opts.Episodes, opts.Seed, opts.SizeBytes, int(opts.MaxNoiseBytes), replaytest.Format(opts.Format))
+	if ctx.Err() != nil {
+		return fmt.Errorf("%v: %d complete episodes under %s, the one being written removed", context.Cause(ctx), len(paths), opts.Dir)
+	}
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(opts.IO.Out, "wrote %d episodes under %s\n", len(paths), opts.Dir)
 	return nil
+}
+
+// removeStalePartials removes episodes a killed run (kill -9) left half
+// written in dir. A partial file younger than a minute may belong to a
+// generate still running into the same directory: an episode takes
+// well under a second to write.
+func removeStalePartials(dir string) {
+	partials, _ := filepath.Glob(filepath.Join(dir, "*", replaytest.PartialName))
+	for _, p := range partials {
+		if st, err := os.Stat(p); err == nil && time.Since(st.ModTime()) > time.Minute {
+			os.Remove(p)
+			os.Remove(filepath.Dir(p)) // only if empty
+		}
+	}
 }
 
 // parseSize reads a byte size as github.com/dustin/go-humanize does:

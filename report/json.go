@@ -9,6 +9,7 @@ package report
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"strconv"
 
@@ -58,7 +59,7 @@ func NewEpisode(o *analyze.Outcome, ep *replay.Episode) Episode {
 		EpisodeID:        o.EpisodeID,
 		Source:           o.Source,
 		RecordedTurns:    o.RecordedTurns,
-		FinalScore:       o.FinalScore,
+		FinalScore:       finite(o.FinalScore),
 		RecordedEnd:      o.RecordedEnd,
 		LocationKey:      o.LocationKey,
 		Termination:      o.Termination,
@@ -66,7 +67,7 @@ func NewEpisode(o *analyze.Outcome, ep *replay.Episode) Episode {
 		TurnsSaved:       o.TurnsSaved,
 		LLMCallsSaved:    o.LLMCallsSaved,
 		LLMCallsMethod:   o.LLMCallsMethod,
-		ScoreForfeited:   o.ScoreForfeited,
+		ScoreForfeited:   finite(o.ScoreForfeited), // huge scores overflow a difference
 		FalseTermination: o.FalseTermination,
 		Censored:         o.Censored,
 		FiringCounts:     o.Counts,
@@ -194,11 +195,17 @@ func (j *JSONWriter) Begin(w io.Writer, cfg *rules.Config) error {
 	return err
 }
 
-// Episode writes one episode.
+// finite is x clamped to the float64 range: JSON cannot hold +Inf.
+func finite(x float64) float64 {
+	v, _ := analyze.Finite(x)
+	return v
+}
+
+// Episode writes one episode, encoded whole before any byte is written.
 func (j *JSONWriter) Episode(e Episode) error {
 	data, err := marshalEpisode(&e)
 	if err != nil {
-		return err
+		return fmt.Errorf("%s: episode %s: %w", e.Source, e.EpisodeID, err)
 	}
 	if j.Lines {
 		data = append(data, '\n')
@@ -222,7 +229,7 @@ func (j *JSONWriter) End(t *analyze.Totals, errs []analyze.FileError) error {
 	}
 	tot, err := json.Marshal(t)
 	if err != nil {
-		return err
+		return fmt.Errorf("totals: %w", err)
 	}
 	e, err := json.Marshal(errs)
 	if err != nil {

@@ -47,6 +47,9 @@ func Num(f float64) string {
 	if f == math.Trunc(f) && math.Abs(f) < 1e15 {
 		return strconv.FormatInt(int64(f), 10)
 	}
+	if math.Abs(f) >= 1e15 {
+		return strconv.FormatFloat(f, 'g', -1, 64) // 1.7e+308, not 309 digits
+	}
 	return strconv.FormatFloat(f, 'f', -1, 64)
 }
 

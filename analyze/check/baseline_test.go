@@ -2,12 +2,16 @@ package check
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/loopbreak/loopbreak/analyze"
 	"github.com/loopbreak/loopbreak/rules"
@@ -387,4 +391,49 @@ func FuzzParseBaseline(f *testing.F) {
 			t.Fatalf("encoding not stable:\n%s\n---\n%s", enc, enc2)
 		}
 	})
+}
+
+func TestParseBaselineSchemaVersion(t *testing.T) {
+	for _, v := range []string{"-1", "0", "2"} {
+		if _, err := ParseBaseline([]byte(`{"schema_version": ` + v + `, "config": {}, "episodes": []}`)); err == nil {
+			t.Errorf("schema_version %s accepted", v)
+		}
+	}
+}
+
+func TestSourceEscape(t *testing.T) {
+	for _, p := range []string{"eps/a/episode_log.jsonl", "caf\xe9/x", "100%/x", "%E9", "\xff\xfe%", "é/ü"} {
+		s := escapeSource(p)
+		if !utf8.ValidString(s) || unescapeSource(s) != p {
+			t.Errorf("%q → %q → %q", p, s, unescapeSource(s))
+		}
+	}
+	if got := escapeSource("eps/é/episode_log.jsonl"); got != "eps/é/episode_log.jsonl" {
+		t.Errorf("valid path escaped: %q", got)
+	}
+}
+
+// An update interrupted before its rename leaves the old baseline and no
+// temporary file; a read-only baseline is refused.
+func TestWriteBaselineInterruptedAndReadOnly(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "b.json")
+	os.WriteFile(file, []byte("old\n"), 0o600)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	b := NewBaseline(rules.Default())
+	if wrote, err := WriteBaseline(ctx, file, b); wrote || err == nil {
+		t.Fatalf("interrupted write: %v %v", wrote, err)
+	}
+	if data, _ := os.ReadFile(file); string(data) != "old\n" {
+		t.Errorf("baseline now %q", data)
+	}
+	if m, _ := filepath.Glob(filepath.Join(dir, TempPattern)); len(m) > 0 {
+		t.Errorf("left behind: %v", m)
+	}
+	os.Chmod(file, 0o400)
+	var ro *ReadOnlyError
+	if _, err := WriteBaseline(context.Background(), file, b); !errors.As(err, &ro) {
+		t.Errorf("read-only: %v", err)
+	}
 }

@@ -1,8 +1,10 @@
 package replaytest
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"time"
 )
@@ -46,6 +48,19 @@ var Formats = []Format{FormatMixed, FormatEarly, FormatLive}
 // WriteCorpusFormat is WriteCorpusCapped with every episode in format f;
 // FormatMixed gives WriteCorpusCapped's corpus byte for byte.
 func WriteCorpusFormat(dir string, n int, seed uint64, totalBytes int64, maxNoise int, f Format) ([]string, error) {
+	return WriteCorpusContext(context.Background(), dir, n, seed, totalBytes, maxNoise, f)
+}
+
+// PartialName is the name an episode log has while it is being written;
+// it is renamed to episode_log.jsonl once complete, so a corpus never
+// holds a half-written log under the name loopbreak reads.
+const PartialName = ".episode_log.jsonl.partial"
+
+// WriteCorpusContext is WriteCorpusFormat stopping when ctx is done: the
+// episode being written is removed and the complete ones are returned
+// with the context's cause. A partial file left by a killed run
+// (PartialName) is overwritten when that episode is written again.
+func WriteCorpusContext(ctx context.Context, dir string, n int, seed uint64, totalBytes int64, maxNoise int, f Format) ([]string, error) {
 	switch f {
 	case FormatMixed, FormatEarly, FormatLive:
 	default:
@@ -61,10 +76,22 @@ func WriteCorpusFormat(dir string, n int, seed uint64, totalBytes int64, maxNois
 			s.NoiseBytes = min(s.NoiseBytes, maxNoise)
 		}
 		s.setFormat(f)
+		if ctx.Err() != nil {
+			return paths, context.Cause(ctx)
+		}
 		path := filepath.Join(dir, s.EpisodeID, "episode_log.jsonl")
-		nb, err := writeFileN(path, s)
+		partial := filepath.Join(dir, s.EpisodeID, PartialName)
+		nb, err := writeFileN(partial, s)
+		if err == nil && ctx.Err() != nil {
+			err = context.Cause(ctx)
+		}
+		if err == nil {
+			err = os.Rename(partial, path)
+		}
 		if err != nil {
-			return paths, err
+			os.Remove(partial)
+			os.Remove(filepath.Dir(partial)) // only if empty
+			return paths, fmt.Errorf("%s: %w", path, err)
 		}
 		paths = append(paths, path)
 		total += nb
