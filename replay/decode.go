@@ -76,64 +76,63 @@ func nonFiniteToken(v []byte) bool {
 
 // validString checks the string starting at b[i] == '"' and returns the
 // index after it (-1 when invalid or cut) and whether it holds an escape.
+// One pass, eight bytes at a time, finds what matters in a string: its
+// closing quote, a backslash, a control byte (which JSON forbids there).
 func validString(b []byte, i int) (end int, esc bool) {
-	j := closingQuote(b, i+1)
-	if j < 0 {
-		return -1, false
-	}
-	s := b[i+1 : j]
-	if hasControl(s) {
-		return -1, false
-	}
-	// Only the escapes are left to check: from backslash to backslash.
-	for k := bytes.IndexByte(s, '\\'); k >= 0; {
-		esc = true
-		k++
-		if k >= len(s) {
+	j := i + 1
+	for {
+		j = special(b, j)
+		if j >= len(b) {
 			return -1, false
 		}
-		switch s[k] {
+		switch c := b[j]; {
+		case c == '"':
+			return j + 1, esc
+		case c < 0x20:
+			return -1, false
+		}
+		esc = true // a backslash: check its escape
+		j++
+		if j >= len(b) {
+			return -1, false
+		}
+		switch b[j] {
 		case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+			j++
 		case 'u':
-			if k+5 > len(s) {
+			if j+5 > len(b) {
 				return -1, false
 			}
-			for _, h := range s[k+1 : k+5] {
+			for _, h := range b[j+1 : j+5] {
 				if !isHex(h) {
 					return -1, false
 				}
 			}
-			k += 4
+			j += 5
 		default:
 			return -1, false
 		}
-		k++
-		next := bytes.IndexByte(s[k:], '\\')
-		if next < 0 {
-			break
-		}
-		k += next
 	}
-	return j + 1, esc
 }
 
-// hasControl reports a byte below 0x20, which a JSON string must escape;
-// eight bytes at a time (a byte below 0x20 is one whose subtraction of
-// 0x20 borrows while its own high bit is clear).
-func hasControl(s []byte) bool {
-	for len(s) >= 8 {
-		x := binary.LittleEndian.Uint64(s)
-		if (x-0x2020202020202020)&^x&0x8080808080808080 != 0 {
-			return true
+// special returns the index of the first '"', '\\' or byte below 0x20 in
+// b[j:], or len(b). A word holds one when, after XOR with the byte sought
+// (a zero byte where it was), some byte borrows on subtracting 1 (0x20 for
+// the control bytes) with its own high bit clear.
+func special(b []byte, j int) int {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	for j+8 <= len(b) {
+		x := binary.LittleEndian.Uint64(b[j:])
+		q, bs := x^(ones*'"'), x^(ones*'\\')
+		if ((x-ones*0x20)&^x|(q-ones)&^q|(bs-ones)&^bs)&highs != 0 {
+			break
 		}
-		s = s[8:]
+		j += 8
 	}
-	for _, c := range s {
-		if c < 0x20 {
-			return true
-		}
+	for j < len(b) && b[j] >= 0x20 && b[j] != '"' && b[j] != '\\' {
+		j++
 	}
-	return false
+	return j
 }
 
 func isHex(c byte) bool {

@@ -168,21 +168,27 @@ func FuzzSniffLine(f *testing.F) {
 	})
 }
 
-// hasControl's word-at-a-time test agrees with a byte loop, whatever
-// the neighbours of the byte in question.
-func TestHasControl(t *testing.T) {
-	for _, fill := range []byte{0x20, 0x21, 0x7f, 0x80, 0x9f, 0xa0, 0xff} {
+// special's word-at-a-time search agrees with a byte loop, whatever the
+// neighbours of the byte in question and wherever the search starts.
+func TestSpecial(t *testing.T) {
+	naive := func(s []byte, j int) int {
+		for ; j < len(s); j++ {
+			if s[j] < 0x20 || s[j] == '"' || s[j] == '\\' {
+				break
+			}
+		}
+		return j
+	}
+	for _, fill := range []byte{0x20, 0x21, 0x23, 0x5b, 0x5d, 0x7f, 0x80, 0x9f, 0xa0, 0xdc, 0xff} {
 		for n := range 19 {
 			for pos := range n {
 				for c := range 256 {
 					s := bytes.Repeat([]byte{fill}, n)
 					s[pos] = byte(c)
-					want := false
-					for _, b := range s {
-						want = want || b < 0x20
-					}
-					if got := hasControl(s); got != want {
-						t.Fatalf("%x: %v", s, got)
+					for from := range min(n, 3) {
+						if got, want := special(s, from), naive(s, from); got != want {
+							t.Fatalf("%x from %d: %d, want %d", s, from, got, want)
+						}
 					}
 				}
 			}
