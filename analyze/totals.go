@@ -22,7 +22,12 @@ type Totals struct {
 	MedianTurnsSaved  float64 `json:"median_turns_saved"`
 	Warnings          int     `json:"warnings"`
 	WouldReject       int     `json:"would_reject"`
+	LowConfidence     int     `json:"low_confidence"`
 	LinesSkipped      int     `json:"lines_skipped"`
+	// LiveDisagreements counts episodes whose live run disagrees with the
+	// replay (RULES.md §10). Analyze and check set it; sweep rows do not
+	// compare live runs and leave it out.
+	LiveDisagreements *int `json:"live_disagreements,omitempty"`
 	// ScoreOverflow: a score sum left the float64 range (scores near
 	// 1.7e308 are legal JSON); ScoreForfeited then holds the largest
 	// finite value of its sign, so every output stays valid JSON.
@@ -39,6 +44,7 @@ func (t *Totals) Add(r *Result, recordedTurns, linesSkipped int) {
 	t.LinesSkipped += linesSkipped
 	t.Warnings += r.Warnings
 	t.WouldReject += r.WouldReject
+	t.LowConfidence += r.LowConfidence
 	if r.Censored {
 		t.Censored++
 	}
@@ -59,6 +65,16 @@ func (t *Totals) Add(r *Result, recordedTurns, linesSkipped int) {
 	t.saved[r.TurnsSaved]++
 	if r.FalseTermination {
 		t.FalseTerminations++
+	}
+}
+
+// AddLive counts one episode's live comparison (nil: no live events).
+func (t *Totals) AddLive(l *Live) {
+	if t.LiveDisagreements == nil {
+		t.LiveDisagreements = new(int)
+	}
+	if l != nil && !l.Agrees() {
+		*t.LiveDisagreements++
 	}
 }
 

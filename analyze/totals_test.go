@@ -58,12 +58,12 @@ func TestTailReuse(t *testing.T) {
 	short := &replay.Episode{Turns: ocFlat(1, 50, 0)}
 	var tail Tail
 	tail.Reset(long)
-	r := tail.Result(Fired{Termination: &Termination{Turn: 40}}, true)
-	if !r.FalseTermination || r.TurnsSaved != 60 || r.LLMCallsSaved != 4*60+2*60 {
+	r := tail.Result(Fired{Termination: &Termination{Turn: 40}})
+	if !r.FalseTermination || r.ProgressAfter != (Progress{90, 5}) || r.TurnsSaved != 60 || r.LLMCallsSaved != 4*60+2*60 {
 		t.Errorf("long: %+v", r)
 	}
 	tail.Reset(short)
-	r = tail.Result(Fired{Termination: &Termination{Turn: 40}, Warnings: 2}, true)
+	r = tail.Result(Fired{Termination: &Termination{Turn: 40}, Warnings: 2})
 	want := Result{Terminated: true, TerminationTurn: 40, TurnsSaved: 10, LLMCallsSaved: 40, Warnings: 2}
 	if r != want {
 		t.Errorf("short: %+v, want %+v", r, want)

@@ -114,6 +114,7 @@ func analyzeWrite(opts *AnalyzeOptions, bw *bufio.Writer) error {
 			}
 			o := fr.Outcomes[i]
 			totals.Add(&o.Result, o.RecordedTurns, ep.Diag.Skipped)
+			totals.AddLive(o.Live)
 			if opts.Format == "text" {
 				runErr = text.Episode(o, ep)
 			} else {

@@ -53,9 +53,13 @@ Policy gates apply whether or not a baseline is compared:
   --max-forfeit N      total score forfeited
   --fail-on SPEC       RULE/KIND[:rejected][@EPISODES], repeatable: fail when
                        that rule reports that kind (with :rejected, only when
-                       the action would have been rejected; @EPISODES is a
-                       comma-separated list of globs on episode ids, e.g.
-                       the winning reference episodes)
+                       a score adjustment would have rejected the action;
+                       @EPISODES is a comma-separated list of globs on
+                       episode ids, e.g. the winning reference episodes);
+                       live[@EPISODES]: fail when a live run's logged
+                       decisions disagree with the replay under this
+                       configuration (the deployed config is not the one
+                       reviewed)
 P is a percentage (5%) or a fraction (0.05).
 
 An update keeps the entries of logs it cannot read and exits 2 naming them
@@ -115,7 +119,7 @@ input error (a missing baseline, no episodes, an unreadable log during
 	fl.Var(&opts.MaxFalseRate, "max-false-rate", "fail when false terminations exceed this share of terminated episodes (`P`: 5% or 0.05)")
 	fl.Var(&opts.MinSaved, "min-saved", "fail when turns saved are below this share of recorded turns (`P`: 40% or 0.4)")
 	fl.Var(&opts.MaxForfeit, "max-forfeit", "fail when the total score forfeited exceeds `N`")
-	fl.StringArrayVar(&opts.FailOn, "fail-on", nil, "fail when a rule reports a kind (`SPEC`: RULE/KIND[:rejected][@EPISODES]; repeatable)")
+	fl.StringArrayVar(&opts.FailOn, "fail-on", nil, "fail when a rule reports a kind, or a live run disagrees with the replay (`SPEC`: RULE/KIND[:rejected][@EPISODES] or live[@EPISODES]; repeatable)")
 	return c
 }
 

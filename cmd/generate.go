@@ -24,6 +24,9 @@ type GenerateOptions struct {
 	Size     string // e.g. 300MB; empty: no size target
 	MaxNoise string // cap on noise line size; empty: realistic, up to several MB
 	Format   string // "" (mixed eras), early or live: see replaytest.Format
+	// LiveMaxStuck, LiveInterval: the live loop-break configuration the
+	// live episodes were recorded with (0: ZorkGPT's deployed 40 and 10).
+	LiveMaxStuck, LiveInterval int
 
 	// SizeBytes and MaxNoiseBytes are Size and MaxNoise parsed (0: none).
 	SizeBytes, MaxNoiseBytes int64
@@ -53,6 +56,22 @@ endings by game over, turn limit and live stuck termination.`,
 			default:
 				return usageErrorf("--log-format %q: want early or live (default: mixed eras)", opts.Format)
 			}
+			// ZorkGPT's loader bounds and cross-key check (RULES.md §1).
+			maxStuck, interval := opts.LiveMaxStuck, opts.LiveInterval
+			if maxStuck == 0 {
+				maxStuck = 40
+			}
+			if interval == 0 {
+				interval = 10
+			}
+			switch {
+			case maxStuck < 1 || maxStuck > 1000:
+				return usageErrorf("--live-max-stuck must be in [1, 1000], got %d", maxStuck)
+			case interval < 1 || interval > 100:
+				return usageErrorf("--live-check-interval must be in [1, 100], got %d", interval)
+			case maxStuck < interval:
+				return usageErrorf("--live-max-stuck (%d) must be >= --live-check-interval (%d)", maxStuck, interval)
+			}
 			var err error
 			if opts.SizeBytes, err = parseSize(opts.Size); err != nil {
 				return usageErrorf("--size %v", err)
@@ -70,6 +89,8 @@ endings by game over, turn limit and live stuck termination.`,
 	c.Flags().Uint64Var(&opts.Seed, "seed", 1, "random seed (same seed, same corpus)")
 	c.Flags().StringVar(&opts.Size, "size", "", "stop once the corpus reaches this `size` (e.g. 300MB = 300,000,000 bytes, 300MiB, 1.5GiB)")
 	c.Flags().StringVar(&opts.MaxNoise, "max-noise", "", "cap noise lines (knowledge dumps, raw responses) at this `size`, e.g. 64KiB")
+	c.Flags().IntVar(&opts.LiveMaxStuck, "live-max-stuck", 0, "max_turns_stuck the live loop-break system ran with in live episodes (default 40, as deployed)")
+	c.Flags().IntVar(&opts.LiveInterval, "live-check-interval", 0, "stuck_check_interval the live loop-break system ran with (default 10)")
 	c.Flags().StringVar(&opts.Format, "log-format", "", "write every episode in one log `format`: early (June 2025: room names only, names-only map_movement_update every turn) or live (ids, map_movement_update every turn); default: mixed eras")
 	return c
 }
@@ -80,7 +101,8 @@ func generateRun(opts *GenerateOptions) error {
 	ctx, stop := signalContext()
 	defer stop()
 	removeStalePartials(opts.Dir)
-	paths, err := replaytest.WriteCorpusContext(ctx, opts.Dir, opts.Episodes, opts.Seed, opts.SizeBytes, int(opts.MaxNoiseBytes), replaytest.Format(opts.Format))
+	live := replaytest.LiveConfig{MaxTurnsStuck: opts.LiveMaxStuck, CheckInterval: opts.LiveInterval}
+	paths, err := replaytest.WriteCorpusLive(ctx, opts.Dir, opts.Episodes, opts.Seed, opts.SizeBytes, int(opts.MaxNoiseBytes), replaytest.Format(opts.Format), live)
 	if ctx.Err() != nil {
 		return fmt.Errorf("%v: %d complete episodes under %s, the one being written removed", context.Cause(ctx), len(paths), opts.Dir)
 	}

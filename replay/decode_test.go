@@ -54,6 +54,12 @@ func wireValues(w *wireEvent) string {
 		func(e *wireEvent) json.RawMessage { return e.ToRoom },
 		func(e *wireEvent) json.RawMessage { return e.FinalScore },
 		func(e *wireEvent) json.RawMessage { return e.Reason },
+		func(e *wireEvent) json.RawMessage { return e.TurnsStuck },
+		func(e *wireEvent) json.RawMessage { return e.WasStuckFor },
+		func(e *wireEvent) json.RawMessage { return e.OldScore },
+		func(e *wireEvent) json.RawMessage { return e.NewScore },
+		func(e *wireEvent) json.RawMessage { return e.AdjustedConfidence },
+		func(e *wireEvent) json.RawMessage { return e.RecentVisits },
 	} {
 		v := w.field(get)
 		s, okS := text(v)

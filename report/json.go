@@ -36,9 +36,14 @@ type Episode struct {
 	LLMCallsMethod   string               `json:"llm_calls_method"`
 	ScoreForfeited   float64              `json:"score_forfeited"`
 	FalseTermination bool                 `json:"false_termination"`
+	ProgressAfter    *analyze.Progress    `json:"progress_after"`
+	ObjectivesAfter  int                  `json:"objectives_after"`
 	Censored         bool                 `json:"censored"`
 	FiringCounts     map[string]int       `json:"firing_counts"`
+	Warnings         int                  `json:"warnings"`
 	WouldReject      int                  `json:"would_reject"`
+	LowConfidence    int                  `json:"low_confidence"`
+	Live             *LiveJSON            `json:"live"`
 	Diagnostics      Diagnostics          `json:"diagnostics"`
 	Firings          []Firing             `json:"firings"`
 }
@@ -69,9 +74,13 @@ func NewEpisode(o *analyze.Outcome, ep *replay.Episode) Episode {
 		LLMCallsMethod:   o.LLMCallsMethod,
 		ScoreForfeited:   finite(o.ScoreForfeited), // huge scores overflow a difference
 		FalseTermination: o.FalseTermination,
+		ObjectivesAfter:  o.ObjectivesAfter,
 		Censored:         o.Censored,
 		FiringCounts:     o.Counts,
+		Warnings:         o.Warnings,
 		WouldReject:      o.WouldReject,
+		LowConfidence:    o.LowConfidence,
+		Live:             NewLive(o.Live),
 		Diagnostics: Diagnostics{
 			Lines: ep.Diag.Lines, Skipped: ep.Diag.Skipped,
 			Problems: nonNil(ep.Diag.Problems), Notes: nonNil(ep.Diag.Notes),
@@ -82,8 +91,12 @@ func NewEpisode(o *analyze.Outcome, ep *replay.Episode) Episode {
 	if e.Checkpoints == nil {
 		e.Checkpoints = []analyze.Checkpoint{}
 	}
+	if o.ProgressAfter.Turn != 0 {
+		p := o.ProgressAfter
+		e.ProgressAfter = &p
+	}
 	for i := range o.Firings {
-		e.Firings[i] = Firing(o.Firings[i])
+		e.Firings[i] = Firing{Firing: o.Firings[i], AfterCut: o.AfterCut(&o.Firings[i])}
 	}
 	return e
 }
@@ -95,9 +108,15 @@ func nonNil(s []string) []string {
 	return s
 }
 
-// Firing marshals a rules.Firing as {"turn","rule","kind", fields...}
-// with the fields its rule declares for that kind, in that order.
-type Firing rules.Firing
+// Firing marshals a rules.Firing as {"turn","rule","kind","origin",
+// fields..., "after_cut"} with the fields its rule declares for that kind, in that
+// order. AfterCut: the firing is after the termination turn, so the
+// terminated run would never have seen it (the outcome's counts leave it
+// out).
+type Firing struct {
+	rules.Firing
+	AfterCut bool
+}
 
 func (f Firing) MarshalJSON() ([]byte, error) {
 	var b bytes.Buffer
@@ -107,16 +126,20 @@ func (f Firing) MarshalJSON() ([]byte, error) {
 	writeString(&b, f.Rule.Name)
 	b.WriteString(`,"kind":`)
 	writeString(&b, f.Kind.Name)
+	b.WriteString(`,"origin":`)
+	writeString(&b, f.Rule.Origin)
 	for _, field := range f.Kind.Fields {
 		b.WriteByte(',')
 		writeString(&b, field)
 		b.WriteByte(':')
-		v, err := json.Marshal(FieldValue((*rules.Firing)(&f), field))
+		v, err := json.Marshal(FieldValue(&f.Firing, field))
 		if err != nil {
 			return nil, err
 		}
 		b.Write(v)
 	}
+	b.WriteString(`,"after_cut":`)
+	b.WriteString(strconv.FormatBool(f.AfterCut))
 	b.WriteByte('}')
 	return b.Bytes(), nil
 }

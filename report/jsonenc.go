@@ -60,12 +60,34 @@ func (w *jsonEnc) episode(e *Episode) {
 	w.float(e.ScoreForfeited)
 	w.b = append(w.b, `,"false_termination":`...)
 	w.bool(e.FalseTermination)
+	w.b = append(w.b, `,"progress_after":`...)
+	if p := e.ProgressAfter; p == nil {
+		w.b = append(w.b, "null"...)
+	} else {
+		w.b = append(w.b, `{"turn":`...)
+		w.int(p.Turn)
+		w.b = append(w.b, `,"score":`...)
+		w.float(p.Score)
+		w.b = append(w.b, '}')
+	}
+	w.b = append(w.b, `,"objectives_after":`...)
+	w.int(e.ObjectivesAfter)
 	w.b = append(w.b, `,"censored":`...)
 	w.bool(e.Censored)
 	w.b = append(w.b, `,"firing_counts":`...)
 	w.counts(e.FiringCounts)
+	w.b = append(w.b, `,"warnings":`...)
+	w.int(e.Warnings)
 	w.b = append(w.b, `,"would_reject":`...)
 	w.int(e.WouldReject)
+	w.b = append(w.b, `,"low_confidence":`...)
+	w.int(e.LowConfidence)
+	w.b = append(w.b, `,"live":`...)
+	if e.Live == nil {
+		w.b = append(w.b, "null"...)
+	} else {
+		w.value(e.Live) // rare (live runs), and maps of any: encoding/json
+	}
 	w.b = append(w.b, `,"diagnostics":{"lines":`...)
 	d := &e.Diagnostics
 	w.int(d.Lines)
@@ -88,7 +110,7 @@ func (w *jsonEnc) episode(e *Episode) {
 			if i > 0 {
 				w.b = append(w.b, ',')
 			}
-			w.firing((*rules.Firing)(&e.Firings[i]))
+			w.firing(&e.Firings[i].Firing, e.Firings[i].AfterCut)
 		}
 		w.b = append(w.b, ']')
 	}
@@ -166,21 +188,25 @@ func (w *jsonEnc) strs(ss []string) {
 	w.b = append(w.b, ']')
 }
 
-// firing is Firing.MarshalJSON: turn, rule, kind, then the fields the
-// kind declares, in order.
-func (w *jsonEnc) firing(f *rules.Firing) {
+// firing is Firing.MarshalJSON: turn, rule, kind, origin, the fields the
+// kind declares, in order, then after_cut.
+func (w *jsonEnc) firing(f *rules.Firing, afterCut bool) {
 	w.b = append(w.b, `{"turn":`...)
 	w.int(f.Turn)
 	w.b = append(w.b, `,"rule":`...)
 	w.str(f.Rule.Name)
 	w.b = append(w.b, `,"kind":`...)
 	w.str(f.Kind.Name)
+	w.b = append(w.b, `,"origin":`...)
+	w.str(f.Rule.Origin)
 	for _, field := range f.Kind.Fields {
 		w.b = append(w.b, ',')
 		w.str(field)
 		w.b = append(w.b, ':')
 		w.field(f, field)
 	}
+	w.b = append(w.b, `,"after_cut":`...)
+	w.bool(afterCut)
 	w.b = append(w.b, '}')
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"math"
+	"path/filepath"
 	"reflect"
 	"testing"
 	"time"
@@ -34,15 +35,33 @@ func TestAppendEpisodeMatchesEncodingJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	firings := 0
+	// The test episodes too: live runs, early formats, quirks.
+	logs, _ := filepath.Glob("../testdata/episodes/*/episode_log.jsonl")
+	for _, path := range logs {
+		more, err := replay.ReadFile(path, nil, replay.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		eps = append(eps, more...)
+	}
+	firings, live, afterCut := 0, 0, 0
 	var es []Episode
 	for _, ep := range eps {
 		o := analyze.Analyze(ep, rules.Default(), analyze.Options{KeepFirings: true})
 		firings += len(o.Firings)
-		es = append(es, NewEpisode(o, ep))
+		e := NewEpisode(o, ep)
+		if e.Live != nil {
+			live++
+		}
+		for _, f := range e.Firings {
+			if f.AfterCut {
+				afterCut++
+			}
+		}
+		es = append(es, e)
 	}
-	if firings == 0 {
-		t.Fatal("no firings to encode")
+	if firings == 0 || live == 0 || afterCut == 0 {
+		t.Fatalf("%d firings (%d after a cut), %d live runs: the test covers too little", firings, afterCut, live)
 	}
 	odd := es[0]
 	odd.EpisodeID = "é\u2028<script>\x01\"\\"
@@ -53,6 +72,8 @@ func TestAppendEpisodeMatchesEncodingJSON(t *testing.T) {
 	odd.Firings = nil
 	odd.FinalScore, odd.ScoreForfeited = 1e21, -1e-7
 	odd.Termination = &analyze.Termination{Turn: 3, TurnsStuck: 2, Score: 123456789.125}
+	odd.ProgressAfter = &analyze.Progress{Turn: 9, Score: 2.5e-8}
+	odd.Live = &LiveJSON{Events: 2, Disagreements: []DisagreementJSON{{Turn: 1, Kind: "<k>", Live: map[string]any{"b": 1.5, "a": "x&y"}}}, ExplainedBy: []LiveSettingJSON{}}
 	es = append(es, odd)
 	for _, f := range []float64{0, math.Copysign(0, -1), 1e-6, 9.99e-7, 1e20, 12.5e-9, 0.1 + 0.2, math.MaxFloat64, math.SmallestNonzeroFloat64} {
 		e := es[1]
@@ -84,7 +105,7 @@ func TestAppendEpisodeFields(t *testing.T) {
 		t.Errorf("\n got %s\nwant %s", got, want)
 	}
 	// Fields tagged omitempty would hide from the comparison when empty.
-	for typ, n := range map[reflect.Type]int{reflect.TypeFor[Episode](): 18, reflect.TypeFor[Diagnostics](): 6} {
+	for typ, n := range map[reflect.Type]int{reflect.TypeFor[Episode](): 23, reflect.TypeFor[Diagnostics](): 6} {
 		if typ.NumField() != n {
 			t.Errorf("%v has %d fields, the encoder writes %d: update jsonenc.go", typ, typ.NumField(), n)
 		}

@@ -67,6 +67,7 @@ type Entry struct {
 	FalseTermination bool           `json:"false_termination"`
 	Censored         bool           `json:"censored"`
 	WouldReject      int            `json:"would_reject"`
+	LowConfidence    int            `json:"low_confidence"`
 	FiringCounts     map[string]int `json:"firing_counts"` // every registered rule/kind, 0 included
 }
 
@@ -93,6 +94,7 @@ func NewEntry(o *analyze.Outcome, source, hash string) Entry {
 		FalseTermination: o.FalseTermination,
 		Censored:         o.Censored,
 		WouldReject:      o.WouldReject,
+		LowConfidence:    o.LowConfidence,
 		FiringCounts:     map[string]int{},
 	}
 	if o.Termination != nil {
@@ -176,6 +178,7 @@ func (e *Entry) encode(w *bytes.Buffer, ind string) {
 		{"false_termination", strconv.FormatBool(e.FalseTermination)},
 		{"censored", strconv.FormatBool(e.Censored)},
 		{"would_reject", strconv.Itoa(e.WouldReject)},
+		{"low_confidence", strconv.Itoa(e.LowConfidence)},
 	}
 	w.WriteString("{\n")
 	for _, f := range fields {

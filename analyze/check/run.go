@@ -177,7 +177,6 @@ func Run(opts Options) (*Result, error) {
 
 	cfg := opts.Config
 	cur := NewBaseline(cfg)
-	threshold := rules.RejectionThreshold.Get(cfg)
 	keep := false
 	for _, f := range opts.FailOn {
 		keep = keep || f.NeedsFirings()
@@ -244,8 +243,9 @@ func Run(opts Options) (*Result, error) {
 			}
 			o := fr.Outcomes[i]
 			totals.Add(&o.Result, o.RecordedTurns, ep.Diag.Skipped)
+			totals.AddLive(o.Live)
 			for _, f := range opts.FailOn {
-				f.Observe(o, threshold)
+				f.Observe(o)
 			}
 			cur.Episodes = append(cur.Episodes, NewEntry(o, source, "")) // hashed on the file's last part
 			if ep.Diag.Skipped > 0 {

@@ -6,8 +6,6 @@ package sweep
 import (
 	"fmt"
 	"io"
-	"math"
-	"slices"
 	"sort"
 	"strings"
 
@@ -21,10 +19,7 @@ import (
 type Plan struct {
 	Configs []*rules.Config
 
-	comps      []sweepComponent
-	thresholds []float64 // the distinct rejection_threshold values, sorted
-	thrIdx     []int     // configuration index → its threshold in thresholds
-	objOn      []bool    // enable_objective_based_progress per configuration
+	comps []sweepComponent
 }
 
 // sweepComponent is a set of rules closed under Requires, with the
@@ -38,16 +33,6 @@ type sweepComponent struct {
 // NewPlan prepares the replay of configs (each already validated).
 func NewPlan(configs []*rules.Config) *Plan {
 	p := &Plan{Configs: configs}
-	for _, c := range configs {
-		p.thresholds = append(p.thresholds, rules.RejectionThreshold.Get(c))
-		p.objOn = append(p.objOn, rules.EnableObjectiveBasedProgress.Get(c))
-	}
-	all := p.thresholds
-	p.thresholds = slices.Compact(slices.Sorted(slices.Values(all)))
-	for _, t := range all {
-		i, _ := slices.BinarySearch(p.thresholds, t)
-		p.thrIdx = append(p.thrIdx, i)
-	}
 	// Union-find over the registry by Requires.
 	parent := map[string]string{}
 	var find func(string) string
@@ -112,27 +97,23 @@ func (p *Plan) Replays() int {
 	return n
 }
 
-// sweepCompOut is what one replay of a component yields.
+// sweepCompOut is what one replay of a component yields. The counted
+// firings are kept as their turns (in turn order), because a
+// configuration counts only those at or before its termination turn, which
+// another component's replay may decide.
 type sweepCompOut struct {
 	term        bool
 	termination analyze.Termination
-	warnings    int
-	rejected    int // score adjustments that reject
-	// below[k]: revisit penalties (with a logged confidence) whose
-	// adjusted confidence is below the plan's k-th threshold; nil when
-	// there were none. Counts, not the confidences themselves, so a grid
-	// of many projections does not keep a list per projection.
-	below []int
+	counted     [3][]int // turns of warnings, rejecting adjustments, low-confidence penalties
 }
 
 // Replayer replays a Plan; it keeps scratch space, so one per goroutine.
 type Replayer struct {
-	p       *Plan
-	outs    [][]sweepCompOut
-	cur     *sweepCompOut
-	revisit []float64 // the current replay's revisit confidences (scratch)
-	report  func(rules.Firing)
-	tail    analyze.Tail
+	p      *Plan
+	outs   [][]sweepCompOut
+	cur    *sweepCompOut
+	report func(rules.Firing)
+	tail   analyze.Tail
 }
 
 // NewReplayer returns a Replayer for p.
@@ -147,23 +128,16 @@ func (p *Plan) NewReplayer() *Replayer {
 
 func (r *Replayer) count(f rules.Firing) {
 	o := r.cur
-	switch f.Rule {
-	case rules.ProgressVelocity:
-		if f.Kind == rules.Termination && !o.term {
-			o.term, o.termination = true, analyze.Termination{Turn: f.Turn, TurnsStuck: f.TurnsStuck, Score: f.Score}
-		}
-	case rules.StuckWarnings:
-		if f.Kind == rules.Warning {
-			o.warnings++
-		}
-	case rules.ScoreAdjustment:
-		if f.Rejected {
-			o.rejected++
-		}
-	case rules.LocationRevisit:
-		// NaN is never below a threshold; keep it out of the sorted list.
-		if f.HasBase && !math.IsNaN(f.Adjusted) {
-			r.revisit = append(r.revisit, f.Adjusted)
+	if f.Kind == rules.Termination && !o.term {
+		o.term, o.termination = true, analyze.Termination{Turn: f.Turn, TurnsStuck: f.TurnsStuck, Score: f.Score}
+		return
+	}
+	// One firing is at most one of the counts: count it alone to see which.
+	var c analyze.Fired
+	c.Count(&f)
+	for i, n := range [3]int{c.Warnings, c.WouldReject, c.LowConfidence} {
+		if n > 0 {
+			o.counted[i] = append(o.counted[i], f.Turn)
 		}
 	}
 }
@@ -178,19 +152,9 @@ func (r *Replayer) Replay(ep *replay.Episode, out []analyze.Result) {
 		comp := &p.comps[ci]
 		for j, cfg := range comp.reps {
 			o := &r.outs[ci][j]
-			*o = sweepCompOut{below: o.below}
-			clear(o.below)
-			r.cur, r.revisit = o, r.revisit[:0]
+			*o = sweepCompOut{counted: [3][]int{o.counted[0][:0], o.counted[1][:0], o.counted[2][:0]}}
+			r.cur = o
 			rules.Run(ep, cfg, comp.rules, r.report)
-			if len(r.revisit) > 0 {
-				sort.Float64s(r.revisit)
-				if o.below == nil {
-					o.below = make([]int, len(p.thresholds))
-				}
-				for k, t := range p.thresholds {
-					o.below[k] = sort.SearchFloat64s(r.revisit, t)
-				}
-			}
 		}
 	}
 	r.cur = nil
@@ -198,19 +162,28 @@ func (r *Replayer) Replay(ep *replay.Episode, out []analyze.Result) {
 	for c := range p.Configs {
 		var f analyze.Fired
 		for ci := range p.comps {
-			o := &r.outs[ci][p.comps[ci].proj[c]]
-			if o.term && f.Termination == nil {
+			if o := &r.outs[ci][p.comps[ci].proj[c]]; o.term && f.Termination == nil {
 				f.Termination = &o.termination
 			}
-			f.Warnings += o.warnings
-			f.WouldReject += o.rejected
-			if o.below != nil {
-				f.WouldReject += o.below[p.thrIdx[c]]
-			}
 		}
-		out[c] = r.tail.Result(f, p.objOn[c])
+		for ci := range p.comps {
+			o := &r.outs[ci][p.comps[ci].proj[c]]
+			f.Warnings += upTo(o.counted[0], f.Termination)
+			f.WouldReject += upTo(o.counted[1], f.Termination)
+			f.LowConfidence += upTo(o.counted[2], f.Termination)
+		}
+		out[c] = r.tail.Result(f)
 	}
 	r.tail.Reset(nil) // let the episode go
+}
+
+// upTo counts the sorted turns at or before the termination turn (all
+// of them without one).
+func upTo(turns []int, t *analyze.Termination) int {
+	if t == nil {
+		return len(turns)
+	}
+	return sort.SearchInts(turns, t.Turn+1)
 }
 
 // episode is one episode's results, without its turn table.
