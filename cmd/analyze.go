@@ -2,11 +2,13 @@ package cmd
 
 import (
 	"bufio"
+	"bytes"
 
 	"github.com/spf13/cobra"
 
 	"github.com/loopbreak/loopbreak/analyze"
 	"github.com/loopbreak/loopbreak/analyze/check"
+	"github.com/loopbreak/loopbreak/replay"
 	"github.com/loopbreak/loopbreak/report"
 )
 
@@ -94,6 +96,24 @@ func analyzeWrite(opts *AnalyzeOptions, bw *bufio.Writer) error {
 	)
 	// Text shows each episode's story; JSON lists its firings.
 	aopts := analyze.Options{KeepFirings: true, Story: opts.Format == "text"}
+	// Each episode is rendered on the worker that analysed it, in
+	// parallel; here its bytes are only written, in order. Not the
+	// verbose text, whose turn-by-turn trace grows with the episode: it
+	// streams out here as before, rather than be held whole.
+	color := opts.IO.ColorEnabled(opts.Color)
+	switch {
+	case opts.Format == "json" || opts.Format == "jsonl":
+		aopts.Render = func(o *analyze.Outcome, ep *replay.Episode) ([]byte, error) {
+			e := report.NewEpisode(o, ep)
+			return report.EncodeEpisode(&e)
+		}
+	case opts.Format == "text" && !opts.Verbose:
+		aopts.Render = func(o *analyze.Outcome, ep *replay.Episode) ([]byte, error) {
+			var b bytes.Buffer
+			err := (&report.Text{W: &b, Color: color}).Episode(o, ep)
+			return b.Bytes(), err
+		}
+	}
 	analyze.Files(files, opts.IO.In, opts.Input.options(), opts.Input.Jobs, cfg, aopts, func(fr analyze.FileResult) bool {
 		lastPath = fr.Path
 		if fr.Err != nil {
@@ -115,16 +135,24 @@ func analyzeWrite(opts *AnalyzeOptions, bw *bufio.Writer) error {
 			o := fr.Outcomes[i]
 			totals.Add(&o.Result, o.RecordedTurns, ep.Diag.Skipped)
 			totals.AddLive(o.Live)
-			if opts.Format == "text" {
+			switch {
+			case opts.Format == "text" && fr.Rendered == nil: // verbose
 				runErr = text.Episode(o, ep)
-			} else {
+			case opts.Format == "text":
+				// What a failed rendering wrote comes out before its error.
+				if _, runErr = out.Write(fr.Rendered[i]); runErr == nil {
+					runErr = fr.RenderErrs[i]
+				}
+			default:
 				if !begun {
 					if runErr = jw.Begin(out, cfg); runErr != nil {
 						return false
 					}
 					begun = true
 				}
-				runErr = jw.Episode(report.NewEpisode(o, ep))
+				if runErr = fr.RenderErrs[i]; runErr == nil {
+					runErr = jw.Encoded(fr.Rendered[i])
+				}
 			}
 			o.Firings, o.Story = nil, nil // rows keep only the summary
 			rows = append(rows, o)

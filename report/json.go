@@ -226,10 +226,25 @@ func finite(x float64) float64 {
 
 // Episode writes one episode, encoded whole before any byte is written.
 func (j *JSONWriter) Episode(e Episode) error {
-	data, err := marshalEpisode(&e)
+	data, err := EncodeEpisode(&e)
 	if err != nil {
-		return fmt.Errorf("%s: episode %s: %w", e.Source, e.EpisodeID, err)
+		return err
 	}
+	return j.Encoded(data)
+}
+
+// EncodeEpisode is an episode's JSON, as Episode writes it (safe for
+// concurrent use: analyze encodes on its workers).
+func EncodeEpisode(e *Episode) ([]byte, error) {
+	data, err := marshalEpisode(e)
+	if err != nil {
+		return nil, fmt.Errorf("%s: episode %s: %w", e.Source, e.EpisodeID, err)
+	}
+	return data, nil
+}
+
+// Encoded writes one episode encoded by EncodeEpisode.
+func (j *JSONWriter) Encoded(data []byte) error {
 	if j.Lines {
 		data = append(data, '\n')
 	} else if j.n > 0 {
@@ -238,7 +253,7 @@ func (j *JSONWriter) Episode(e Episode) error {
 		data = append([]byte{'\n'}, data...)
 	}
 	j.n++
-	_, err = j.w.Write(data)
+	_, err := j.w.Write(data)
 	return err
 }
 
