@@ -3,6 +3,7 @@ package replay
 import (
 	"bufio"
 	"bytes"
+	stdgzip "compress/gzip"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -353,16 +354,34 @@ func putReader(br *bufio.Reader) {
 // at some 25% less CPU than compress/gzip, the same streams (multi-member
 // included) with the same errors.
 func getGzip(r io.Reader) (*gzip.Reader, error) {
+	var zr *gzip.Reader
+	var err error
 	select {
-	case zr := <-freeGzip:
-		if err := zr.Reset(r); err != nil {
+	case zr = <-freeGzip:
+		if err = zr.Reset(r); err != nil {
 			putGzip(zr)
-			return nil, err
 		}
-		return zr, nil
 	default:
-		return gzip.NewReader(r)
+		zr, err = gzip.NewReader(r)
 	}
+	return zr, stdGzipErr(err)
+}
+
+// stdGzipErr gives a header error compress/gzip's values, as callers
+// (errors.Is) and messages knew them: its ErrHeader, and a header cut
+// short is an unexpected EOF (the magic bytes were there), not io.EOF.
+func stdGzipErr(err error) error {
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, gzip.ErrHeader):
+		return stdgzip.ErrHeader
+	case errors.Is(err, gzip.ErrChecksum):
+		return stdgzip.ErrChecksum
+	case err == io.EOF:
+		return io.ErrUnexpectedEOF
+	}
+	return err
 }
 
 func putGzip(zr *gzip.Reader) {
