@@ -230,7 +230,7 @@ func (j *JSONWriter) Episode(e Episode) error {
 	if err != nil {
 		return err
 	}
-	return j.Encoded(data)
+	return j.EpisodeJSON(data)
 }
 
 // EncodeEpisode is an episode's JSON, as Episode writes it (safe for
@@ -243,8 +243,9 @@ func EncodeEpisode(e *Episode) ([]byte, error) {
 	return data, nil
 }
 
-// Encoded writes one episode encoded by EncodeEpisode.
-func (j *JSONWriter) Encoded(data []byte) error {
+// EpisodeJSON writes one episode already marshalled (merge replays the
+// episodes of partial files this way).
+func (j *JSONWriter) EpisodeJSON(data []byte) error {
 	if j.Lines {
 		data = append(data, '\n')
 	} else if j.n > 0 {

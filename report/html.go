@@ -1,0 +1,223 @@
+package report
+
+// The HTML report: one self-contained file (inline CSS, a small inline
+// script, inline SVG; nothing fetched), so it works attached to a CI run.
+
+import (
+	"embed"
+	"fmt"
+	"html/template"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/loopbreak/loopbreak/analyze"
+	"github.com/loopbreak/loopbreak/replay"
+)
+
+//go:embed assets/page.html.tmpl assets/report.css assets/report.js
+var assets embed.FS
+
+var pageTemplate = template.Must(template.New("page.html.tmpl").ParseFS(assets, "assets/page.html.tmpl"))
+
+func asset(name string) string {
+	b, err := assets.ReadFile("assets/" + name)
+	if err != nil {
+		panic(err) // embedded at build time
+	}
+	return string(b)
+}
+
+// Limits that keep a report of a large corpus small: a chart draws at most
+// MaxChartPoints vertices per series (the caption says when it
+// summarises), and names the MaxTitledRuns largest runs of each rule.
+const (
+	MaxChartPoints = 600
+	MaxTitledRuns  = 2
+	maxRejectMarks = 40
+)
+
+// htmlCell is one table cell: its text, an optional sort key (numbers)
+// and link.
+type htmlCell struct {
+	Text, Sort, Href string
+}
+
+type htmlHead struct {
+	Text string
+	Num  bool
+}
+
+type htmlEpisode struct {
+	ID, Anchor, Summary, Caption string
+	Cells                        []htmlCell
+	SVG                          template.HTML
+}
+
+type htmlRow struct {
+	Cells []htmlCell
+	Rec   bool
+}
+
+type htmlSweep struct {
+	Chart   template.HTML
+	Caption string
+	Head    []htmlHead
+	Rows    []htmlRow
+}
+
+type htmlPage struct {
+	Title    string
+	Intro    []string
+	Head     []htmlHead
+	Episodes []htmlEpisode
+	Foot     []htmlCell
+	Errors   []analyze.FileError
+	Sweep    *htmlSweep
+	Footer   string
+	CSS      template.CSS
+	JS       template.JS
+	Frame    template.HTML // shared by the timelines
+	Legend   template.HTML // the timelines' key, once above them
+}
+
+// HTMLReport collects analysed episodes and writes them as one page: a
+// sortable table, the totals, and a timeline chart per episode. Add keeps
+// only the rendered chart of each episode, so memory grows with the
+// report's size, not the logs'.
+type HTMLReport struct {
+	Title    string
+	MaxStuck int // max_turns_stuck, drawn on the stuck counter
+	eps      []htmlEpisode
+}
+
+// Add renders one episode; o must keep its firings and story
+// (analyze.Options{KeepFirings: true, Story: true}).
+func (h *HTMLReport) Add(o *analyze.Outcome, ep *replay.Episode) {
+	tl := NewTimeline(o, ep, h.MaxStuck)
+	anchor := "ep-" + strconv.Itoa(len(h.eps)+1)
+	term, termSort, saved, calls, forf, fals := "-", "", "-", "-", "-", ""
+	switch {
+	case o.Termination != nil:
+		term, termSort = "t="+strconv.Itoa(o.Termination.Turn), strconv.Itoa(o.Termination.Turn)
+		saved, calls, forf = strconv.Itoa(o.TurnsSaved), strconv.Itoa(o.LLMCallsSaved), Num(o.ScoreForfeited)
+		fals = "no"
+		if o.FalseTermination {
+			fals = "yes"
+		}
+	case o.Censored:
+		term = "censored"
+	}
+	live := "-"
+	if ep.HasLiveStop {
+		live = "t=" + strconv.Itoa(ep.LiveStopTurn)
+	}
+	switch l := o.Live; {
+	case l == nil:
+	case l.Agrees():
+		live = strings.TrimPrefix(live+", agrees", "-, ")
+	default:
+		live = strings.TrimPrefix(fmt.Sprintf("%s, disagrees (%d)", live, len(l.Disagreements)), "-, ")
+	}
+	// Sort keys only where the text is not itself the number.
+	num := func(s string) htmlCell { return htmlCell{Text: s} }
+	svg, caption := timelineSVG(tl, anchor)
+	h.eps = append(h.eps, htmlEpisode{
+		ID: o.EpisodeID, Anchor: anchor, Summary: episodeSummary(o, ep), Caption: caption, SVG: svg,
+		Cells: []htmlCell{
+			{Text: o.EpisodeID, Href: "#" + anchor},
+			num(strconv.Itoa(o.RecordedTurns)), num(Num(o.FinalScore)), {Text: o.RecordedEnd},
+			{Text: term, Sort: termSort}, num(saved), num(calls), num(forf), {Text: fals}, {Text: live},
+		},
+	})
+}
+
+var episodeHead = []htmlHead{{"episode", false}, {"turns", true}, {"final score", true}, {"ended by", false},
+	{"would terminate", true}, {"turns saved", true}, {"LLM calls saved", true}, {"score forfeited", true}, {"false termination", false}, {"live run", false}}
+
+// Write writes the page with the corpus totals and unreadable files.
+func (h *HTMLReport) Write(w io.Writer, t *analyze.Totals, errs []analyze.FileError) error {
+	title := h.Title
+	if title == "" {
+		title = "loopbreak report"
+	}
+	p := &htmlPage{
+		Title: title, Head: episodeHead, Episodes: h.eps, Errors: errs,
+		Intro: []string{fmt.Sprintf("%d of %d episodes would have been terminated (%d censored); %d of %d turns saved (%.1f%%), %d LLM calls; %d false terminations (%.1f%% of terminated); score forfeited %s.",
+			t.Terminated, t.Episodes, t.Censored, t.TurnsSaved, t.RecordedTurns, t.TurnsSavedPct, t.LLMCallsSaved, t.FalseTerminations, t.FalseRatePct, Num(t.ScoreForfeited))},
+		Foot: []htmlCell{{Text: "total"}, {Text: strconv.Itoa(t.RecordedTurns)}, {}, {}, {Text: strconv.Itoa(t.Terminated)},
+			{Text: strconv.Itoa(t.TurnsSaved)}, {Text: strconv.Itoa(t.LLMCallsSaved)}, {Text: Num(t.ScoreForfeited)}, {Text: strconv.Itoa(t.FalseTerminations)}, {}},
+	}
+	if n := t.LiveDisagreements; n != nil && *n > 0 {
+		p.Intro = append(p.Intro, fmt.Sprintf("%d live runs disagree with the replay under this configuration (see each episode's live run).", *n))
+	}
+	if t.LinesSkipped > 0 {
+		p.Intro = append(p.Intro, fmt.Sprintf("%d unreadable lines skipped.", t.LinesSkipped))
+	}
+	return writePage(w, p)
+}
+
+func writePage(w io.Writer, p *htmlPage) error {
+	p.CSS, p.JS = template.CSS(asset("report.css")), template.JS(asset("report.js"))
+	if len(p.Episodes) > 0 {
+		p.Frame, p.Legend = timelineFrame(), timelineLegend()
+	}
+	if p.Footer == "" {
+		p.Footer = "Written by loopbreak. Charts: score (solid line), stuck counter (lower line, dashed threshold), hatched stuck periods, warning bands by pattern (dots stagnation, stripes urgent, crosses critical), the cut (dashed red line), later check points (triangles), the live run's stop (dotted green line), runs of firings per rule, and a lane per most-visited room."
+	}
+	return pageTemplate.Execute(w, p)
+}
+
+// episodeSummary is the episode's outcome in one sentence.
+func episodeSummary(o *analyze.Outcome, ep *replay.Episode) string {
+	s := fmt.Sprintf("%d turns, final score %s, ended by %s. ", o.RecordedTurns, Num(o.FinalScore), o.RecordedEnd)
+	switch {
+	case o.Termination != nil:
+		s += fmt.Sprintf("Would terminate at t=%d (stuck %d turns at score %s), saving %d turns and %d LLM calls", o.Termination.Turn, o.Termination.TurnsStuck, Num(o.Termination.Score), o.TurnsSaved, o.LLMCallsSaved)
+		if p := o.ProgressAfter; o.FalseTermination && p.Turn != 0 {
+			s += fmt.Sprintf("; a false termination: the score rose %s → %s at t=%d (score %s forfeited).", Num(o.Termination.Score), Num(p.Score), p.Turn, Num(o.ScoreForfeited))
+		} else if o.FalseTermination {
+			s += fmt.Sprintf("; a false termination: the recording made progress after t=%d (score %s forfeited).", o.Termination.Turn, Num(o.ScoreForfeited))
+		} else {
+			s += "; no progress after the cut."
+		}
+	case o.Censored:
+		s += fmt.Sprintf("Censored: the live system stopped the run at t=%d first.", ep.LiveStopTurn)
+	default:
+		s += "Would never terminate."
+	}
+	if live := liveAgreement(o, ep); live != "" {
+		s += " " + live
+	}
+	if d := &ep.Diag; d.Skipped > 0 {
+		s += fmt.Sprintf(" %d of %d log lines unreadable and skipped", d.Skipped, d.Lines)
+		if len(d.Problems) > 0 {
+			s += " (first: " + d.Problems[0] + ")"
+		}
+		s += "."
+	}
+	return s
+}
+
+// liveAgreement compares the replay with the live run: every logged
+// decision when the log has them (the text report's words), else only
+// the cut with the live stop.
+func liveAgreement(o *analyze.Outcome, ep *replay.Episode) string {
+	if o.Live != nil {
+		lines := liveLines(o.Live, o)
+		if len(lines) > 4 {
+			lines = append(lines[:3], "…")
+		}
+		return "Live run: " + strings.Join(lines, "; ") + "."
+	}
+	if !ep.HasLiveStop {
+		return ""
+	}
+	switch {
+	case o.Termination == nil:
+		return fmt.Sprintf("The live run stopped at t=%d; the replay would not have.", ep.LiveStopTurn)
+	case o.Termination.Turn == ep.LiveStopTurn:
+		return fmt.Sprintf("The live run stopped at t=%d too: replay and live run agree.", ep.LiveStopTurn)
+	}
+	return fmt.Sprintf("The live run stopped at t=%d; the replay cuts at t=%d: they disagree.", ep.LiveStopTurn, o.Termination.Turn)
+}
