@@ -3,6 +3,7 @@ package cmd
 import (
 	"bufio"
 	"bytes"
+	"context"
 
 	"github.com/spf13/cobra"
 
@@ -112,12 +113,20 @@ func analyzeWrite(opts *AnalyzeOptions, bw *bufio.Writer) error {
 	lastPath := "" // the file being emitted, to name a failure in the document
 	var (
 		totals analyze.Totals
-		rows   []*analyze.Outcome
-		errs   = walkErrs // what the walk skipped, first
+		rows   analyze.Rows // text's summary table; JSON needs only the totals
+		n      int          // episodes reported
+		errs   = walkErrs   // what the walk skipped, first
 		runErr error
 	)
-	// Text shows each episode's story; JSON lists its firings.
-	aopts := analyze.Options{KeepFirings: true, Story: opts.Format == "text"}
+	// Text shows each episode's story (built as the firings come; -v's
+	// trace lists them); JSON lists its firings.
+	// The timeline (--chart, or one episode on a terminal) reads them too.
+	chart := opts.Chart || (opts.IO.StdoutTTY && len(files) == 1)
+	aopts := analyze.Options{KeepFirings: opts.Format != "text" || opts.Verbose || chart, Story: opts.Format == "text"}
+	// SIGINT/SIGTERM stop the reads (even one blocked on a quiet FIFO);
+	// a JSON document begun is closed naming the interruption.
+	ctx, stop := signalContext()
+	defer stop()
 	// Each episode is rendered on the worker that analysed it, in
 	// parallel; here its bytes are only written, in order. Not the
 	// verbose text, whose turn-by-turn trace grows with the episode: it
@@ -136,7 +145,7 @@ func analyzeWrite(opts *AnalyzeOptions, bw *bufio.Writer) error {
 			return b.Bytes(), err
 		}
 	}
-	analyze.Files(files, opts.IO.In, opts.Input.options(), opts.Input.Jobs, cfg, aopts, func(fr analyze.FileResult) bool {
+	analyze.Files(ctx, files, opts.IO.In, opts.Input.options(), opts.Input.Jobs, cfg, aopts, func(fr analyze.FileResult) bool {
 		lastPath = fr.Path
 		if fr.Err != nil {
 			if opts.Input.Strict {
@@ -182,8 +191,10 @@ func analyzeWrite(opts *AnalyzeOptions, bw *bufio.Writer) error {
 					runErr = writeChart(opts, o, ep, cfg)
 				}
 			}
-			o.Firings, o.Story = nil, nil // rows keep only the summary
-			rows = append(rows, o)
+			n++
+			if opts.Format == "text" {
+				rows.Add(o)
+			}
 			if runErr != nil {
 				return false
 			}
@@ -191,6 +202,9 @@ func analyzeWrite(opts *AnalyzeOptions, bw *bufio.Writer) error {
 		runErr = bw.Flush()
 		return runErr == nil
 	})
+	if ctx.Err() != nil && runErr == nil {
+		runErr = context.Cause(ctx)
+	}
 	if runErr != nil {
 		if begun && !jw.Lines {
 			// Close the document, naming the failure in its errors:
@@ -200,13 +214,13 @@ func analyzeWrite(opts *AnalyzeOptions, bw *bufio.Writer) error {
 		}
 		return runErr
 	}
-	if len(rows) == 0 {
+	if n == 0 {
 		return noEpisodesError(opts.Paths)
 	}
 	totals.Finish()
 	if opts.Format == "text" {
-		if len(rows) > 1 || len(errs) > 0 {
-			return text.Summary(rows, &totals, errs)
+		if n > 1 || len(errs) > 0 {
+			return text.Summary(rows.List, &totals, errs)
 		}
 		return nil
 	}

@@ -2,6 +2,7 @@ package replay
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -123,7 +124,7 @@ func TestReadCorruptZstd(t *testing.T) {
 // The hash of a zstd file is of its bytes as stored.
 func TestReadZstdHash(t *testing.T) {
 	z := rtZstd(t, []byte(rtTurn("E", 1, "n", 0, "Dam", 1)))
-	_, st, err := ReadFileStats("-", bytes.NewReader(z), Options{Hash: true})
+	_, st, err := ReadFileStats(context.Background(), "-", bytes.NewReader(z), Options{Hash: true})
 	if err != nil || st.Bytes != int64(len(z)) || !strings.HasPrefix(st.Hash, "sha256:") {
 		t.Errorf("%v %+v", err, st)
 	}

@@ -4,6 +4,7 @@ package sweep
 // goroutine) and the ordered pool over files.
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"sort"
@@ -232,7 +233,7 @@ func replayFiles(files []string, stdin io.Reader, opts replay.Options, workers i
 				sf.Err = err
 				return sf
 			}
-			_, sf.Err = replay.StreamFile(files[i], stdin, opts, add)
+			_, sf.Err = replay.StreamFile(context.Background(), files[i], stdin, opts, add)
 			return sf
 		}
 	}, emit)
