@@ -17,7 +17,11 @@ type FileResult struct {
 	Path     string
 	Episodes []*replay.Episode
 	Outcomes []*Outcome // Outcomes[i] is Episodes[i]'s
-	Err      error      // nil, an open/read error, or with Strict a *replay.LineError
+	// Rendered[i] is Options.Render's output for Episodes[i] (nil
+	// without Render); RenderErrs[i] its error.
+	Rendered   [][]byte
+	RenderErrs []error
+	Err        error // nil, an open/read error, or with Strict a *replay.LineError
 	// Hash is "sha256:<hex>" of the file as stored, computed while reading
 	// when the read options ask for it (replay.Options.Hash), on a file's
 	// last part once it was read to its end.
@@ -48,6 +52,12 @@ func Files(ctx context.Context, files []string, stdin io.Reader, read replay.Opt
 		fr.Outcomes = make([]*Outcome, len(fr.Episodes))
 		for k, ep := range fr.Episodes {
 			fr.Outcomes[k] = Analyze(ep, cfg, opts)
+		}
+		if opts.Render != nil {
+			fr.Rendered, fr.RenderErrs = make([][]byte, len(fr.Episodes)), make([]error, len(fr.Episodes))
+			for k, ep := range fr.Episodes {
+				fr.Rendered[k], fr.RenderErrs[k] = opts.Render(fr.Outcomes[k], ep)
+			}
 		}
 	}
 	emitLive := func(fr FileResult) bool { return ctx.Err() == nil && emit(fr) }

@@ -71,6 +71,10 @@ type Options struct {
 	Story       bool // build Outcome.Story (as the firings come: they need not be kept)
 	// Rules is the rule set to replay; nil means rules.Registry.
 	Rules []*rules.Rule
+	// Render, when set, renders each outcome on the worker that analysed
+	// it (Files: FileResult.Rendered), so output is encoded in parallel
+	// and emit only writes bytes. It must be safe for concurrent use.
+	Render func(o *Outcome, ep *replay.Episode) ([]byte, error)
 }
 
 // Analyze replays the rules over ep under cfg and computes its outcome.

@@ -119,9 +119,9 @@ func (in *inputFlags) findShard(args []string, errOut io.Writer) (*logSet, error
 	}
 	if set.Total == 0 && len(skipped) == 0 {
 		if in.agentLogs() {
-			return nil, fmt.Errorf("no logs (*.jsonl, *.json[.gz]) found in %v", args)
+			return nil, fmt.Errorf("no logs (*.jsonl, *.json[.gz|.zst]) found in %v", args)
 		}
-		return nil, fmt.Errorf("no episode logs (episode_log.jsonl[.gz]) found in %v", args)
+		return nil, fmt.Errorf("no episode logs (episode_log.jsonl[.gz|.zst]) found in %v", args)
 	}
 	if !in.Shard.on() || in.Shard.K == 1 {
 		for _, e := range skipped {

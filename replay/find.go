@@ -11,7 +11,7 @@ import (
 )
 
 // LogNames are the file names a directory scan picks up.
-var LogNames = []string{"episode_log.jsonl", "episode_log.jsonl.gz"}
+var LogNames = []string{"episode_log.jsonl", "episode_log.jsonl.gz", "episode_log.jsonl.zst"}
 
 // IsTestDir reports whether a directory holds test episodes (test_*,
 // test-*), which scans skip unless asked.
@@ -32,7 +32,7 @@ func FindLogs(args []string, includeTests bool) ([]string, error) {
 // Find expands arguments into log files, in argument order and, within a
 // directory, in lexical order. Files named explicitly are always read
 // (a named pipe too, once, as a stream); directories are searched for
-// episode_log.jsonl[.gz], skipping test episode directories unless
+// episode_log.jsonl[.gz|.zst], skipping test episode directories unless
 // includeTests. "-" stands for stdin.
 //
 // What a search cannot use is skipped and returned in skipped, the walk
@@ -46,9 +46,9 @@ func Find(args []string, includeTests bool) (files []string, skipped []error, er
 }
 
 // AgentLogName says whether a directory scan for steps or attempts logs
-// picks a file up: *.jsonl, *.json and their .gz.
+// picks a file up: *.jsonl, *.json and their .gz or .zst.
 func AgentLogName(name string) bool {
-	name = strings.TrimSuffix(name, ".gz")
+	name = strings.TrimSuffix(strings.TrimSuffix(name, ".gz"), ".zst")
 	return strings.HasSuffix(name, ".jsonl") || strings.HasSuffix(name, ".json")
 }
 
