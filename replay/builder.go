@@ -346,7 +346,12 @@ func (t *symtab) sym(s string) sym {
 	return id
 }
 
-func (t *symtab) str(id sym) string { return t.strs[id] }
+func (t *symtab) str(id sym) string {
+	if id == 0 {
+		return "" // also before any string was interned (strs is nil)
+	}
+	return t.strs[id]
+}
 
 // folded returns FoldName of a symbol's string, shared by every turn.
 func (t *symtab) folded(id sym) string {
