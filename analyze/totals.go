@@ -20,6 +20,9 @@ type Totals struct {
 	Warnings          int     `json:"warnings"`
 	WouldReject       int     `json:"would_reject"`
 	LinesSkipped      int     `json:"lines_skipped"`
+	// Labels scores the rules against labelled episodes; nil when none
+	// is labelled (labels.go).
+	Labels *LabelTotals `json:"labels,omitempty"`
 
 	saved map[int]int // turns saved → terminated episodes
 }
