@@ -13,6 +13,7 @@ type AnalyzeOptions struct {
 	Paths   []string
 	Config  configFlags
 	Input   inputFlags
+	Labels  labelFlags
 	Format  string // text, json, jsonl
 	Color   string // auto, always, never
 	Verbose bool
@@ -49,6 +50,7 @@ penalties and warnings would have fired and what termination would have saved.`,
 	}
 	opts.Config.register(c.Flags())
 	opts.Input.register(c.Flags())
+	opts.Labels.register(c.Flags())
 	c.Flags().StringVar(&opts.Format, "format", "text", "output `format`: text, json or jsonl (one episode per line, as each finishes)")
 	c.Flags().StringVar(&opts.Color, "color", "auto", "colour the text report: auto, always or never (auto honours NO_COLOR)")
 	c.Flags().BoolVarP(&opts.Verbose, "verbose", "v", false, "add the turn-by-turn trace and every run to the text report")
@@ -64,6 +66,11 @@ func analyzeRun(opts *AnalyzeOptions) error {
 	if err != nil {
 		return err
 	}
+	labels, err := opts.Labels.load(files)
+	if err != nil {
+		return err
+	}
+	scored := analyze.ScoredKinds(nil, cfg)
 	out := opts.IO.Out
 	text := &report.Text{W: out, Color: opts.IO.ColorEnabled(opts.Color), Verbose: opts.Verbose}
 	jw := &report.JSONWriter{Lines: opts.Format == "jsonl"}
@@ -96,10 +103,24 @@ func analyzeRun(opts *AnalyzeOptions) error {
 			}
 			o := fr.Outcomes[i]
 			totals.Add(&o.Result, o.RecordedTurns, ep.Diag.Skipped)
+			lab, err := labels.For(fr.Path, ep.ID)
+			if err != nil {
+				runErr = err
+				return false
+			}
+			var scores analyze.Scores
+			if lab != nil {
+				scores = analyze.ScoreFirings(lab, scored, o.Firings)
+				totals.AddLabels(lab, scores)
+			}
 			if opts.Format == "text" {
-				runErr = text.Episode(o, ep)
+				if runErr = text.Episode(o, ep); runErr == nil {
+					runErr = text.EpisodeLabels(lab, scores)
+				}
 			} else {
-				runErr = jw.Episode(report.NewEpisode(o, ep))
+				e := report.NewEpisode(o, ep)
+				e.Labels = report.NewEpisodeLabels(lab, scores)
+				runErr = jw.Episode(e)
 			}
 			o.Firings, o.Story = nil, nil // rows keep only the summary
 			rows = append(rows, o)
@@ -115,7 +136,10 @@ func analyzeRun(opts *AnalyzeOptions) error {
 	totals.Finish()
 	if opts.Format == "text" {
 		if len(rows) > 1 || len(errs) > 0 {
-			return text.Summary(rows, &totals, errs)
+			if err := text.Summary(rows, &totals, errs); err != nil {
+				return err
+			}
+			return text.LabelSummary(totals.Labels)
 		}
 		return nil
 	}

@@ -40,6 +40,9 @@ type Episode struct {
 	WouldReject      int                  `json:"would_reject"`
 	Diagnostics      Diagnostics          `json:"diagnostics"`
 	Firings          []Firing             `json:"firings"`
+	// Labels is how the rules scored against the episode's labels; null
+	// when it is unlabelled (labels.go).
+	Labels *EpisodeLabels `json:"labels"`
 }
 
 // Diagnostics is what the reader could not use.
