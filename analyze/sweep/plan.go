@@ -19,6 +19,9 @@ import (
 // once built: each goroutine replays through its own Replayer.
 type Plan struct {
 	Configs []*rules.Config
+	// Labels, when set, scores every configuration's firings against the
+	// labelled episodes (labels.go).
+	Labels *analyze.Labels
 
 	comps     []sweepComponent
 	threshold []float64 // rejection_threshold per configuration
@@ -120,6 +123,7 @@ type Replayer struct {
 	cur    *sweepCompOut
 	report func(rules.Firing)
 	tail   analyze.Tail
+	labelScoring
 }
 
 // NewReplayer returns a Replayer for p.
@@ -133,6 +137,9 @@ func (p *Plan) NewReplayer() *Replayer {
 }
 
 func (r *Replayer) count(f rules.Firing) {
+	if r.scorer != nil {
+		r.scorer.Add(&f)
+	}
 	o := r.cur
 	switch f.Rule {
 	case rules.ProgressVelocity:
@@ -167,7 +174,9 @@ func (r *Replayer) Replay(ep *replay.Episode, out []analyze.Result) {
 			o := &r.outs[ci][j]
 			*o = sweepCompOut{revisit: o.revisit[:0]}
 			r.cur = o
+			r.beginScoring(comp.rules, cfg)
 			rules.Run(ep, cfg, comp.rules, r.report)
+			r.endScoring(ci, j)
 			if len(o.revisit) > 1 {
 				sort.Float64s(o.revisit)
 			}
@@ -196,6 +205,9 @@ type episode struct {
 	RecordedTurns int
 	Diag          replay.Diagnostics
 	Results       []analyze.Result // one per Plan configuration
+	// Labels and Scores (one per configuration) when it is labelled.
+	Labels *analyze.EpisodeLabels
+	Scores []analyze.Scores
 }
 
 // file is one log file: its episodes' results, or why it could not
@@ -204,6 +216,7 @@ type file struct {
 	Path     string
 	Episodes []episode
 	Err      error
+	LabelErr error // a labels file that does not fit the log: fatal
 }
 
 // replayFiles reads each file once on a bounded pool of workers, replays
@@ -221,7 +234,16 @@ func replayFiles(files []string, stdin io.Reader, opts replay.Options, workers i
 				se := &sf.Episodes[k]
 				se.ID, se.Source, se.RecordedTurns, se.Diag = ep.ID, ep.Source, ep.RecordedTurns(), ep.Diag
 				se.Results = make([]analyze.Result, len(plan.Configs))
-				rp.Replay(ep, se.Results)
+				lab, err := plan.Labels.For(files[i], ep.ID)
+				if err != nil && sf.LabelErr == nil {
+					sf.LabelErr = err
+				}
+				if lab != nil {
+					se.Labels, se.Scores = lab, make([]analyze.Scores, len(plan.Configs))
+					rp.ReplayLabelled(ep, lab, se.Results, se.Scores)
+				} else {
+					rp.Replay(ep, se.Results)
+				}
 				eps[k] = nil // let the turn table go
 			}
 			return sf

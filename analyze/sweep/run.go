@@ -42,6 +42,9 @@ type Options struct {
 	MaxFalseRatePct *float64
 	// ByEpisode: collect the episodes whose outcome flips between rows.
 	ByEpisode bool
+	// Labels, when set, scores each row's rules against labelled
+	// episodes (Row.Totals.Labels).
+	Labels *analyze.Labels
 
 	// OnFile, if set, hears of each file as it is done, in input order.
 	OnFile func(Progress)
@@ -67,7 +70,10 @@ type Result struct {
 	// rows.
 	ByEpisode bool
 	Flips     []Flip
-	Errors    []analyze.FileError // files that could not be read, excluded from every row
+	// VariedKinds are the scored rule/kinds whose firings can differ
+	// between rows (their rules read a swept key), in registry order.
+	VariedKinds []string
+	Errors      []analyze.FileError // files that could not be read, excluded from every row
 }
 
 // Flip is an episode whose outcome class differs between rows.
@@ -128,6 +134,8 @@ func Run(opts Options) (*Result, error) {
 	}
 
 	plan := NewPlan(configs)
+	plan.Labels = opts.Labels
+	res.VariedKinds = plan.VariedKinds()
 	totals := make([]analyze.Totals, len(configs))
 	var (
 		runErr error
@@ -136,6 +144,10 @@ func Run(opts Options) (*Result, error) {
 	)
 	replayFiles(opts.Files, opts.Stdin, opts.Read, opts.Workers, plan, func(sf file) bool {
 		done++
+		if sf.LabelErr != nil {
+			runErr = sf.LabelErr
+			return false
+		}
 		if sf.Err != nil {
 			if opts.Read.Strict {
 				runErr = sf.Err
@@ -151,6 +163,9 @@ func Run(opts Options) (*Result, error) {
 			}
 			for c := range totals {
 				totals[c].Add(&se.Results[c], se.RecordedTurns, se.Diag.Skipped)
+				if se.Labels != nil {
+					totals[c].AddLabels(se.Labels, se.Scores[c])
+				}
 			}
 			eps++
 			if opts.ByEpisode && flips(se.Results) {
