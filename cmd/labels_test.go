@@ -155,3 +155,34 @@ func TestLabelsUnlabelledUnchanged(t *testing.T) {
 		t.Fatal("fixture unexpectedly labelled")
 	}
 }
+
+// TestLabelsFixturesGenerated: the labelled logs are the generator's
+// output (loopbreak generate -n 3 --max-noise 100B, seeds 11 and 15), so
+// they can be rebuilt; the labels were written by hand against them.
+func TestLabelsFixturesGenerated(t *testing.T) {
+	want := map[string]string{ // fixture directory → seed
+		"2025-09-01T17-26-00": "11", "2025-09-01T21-24-50": "11", "2025-09-02T02-15-50": "11",
+		"2025-09-02T14-20-56": "15",
+	}
+	out := map[string]string{}
+	for _, seed := range []string{"11", "15"} {
+		dir := filepath.Join(t.TempDir(), seed)
+		if code, _, errOut := run(t, "", "", "generate", "-n", "3", "--seed", seed, "--max-noise", "100B", dir); code != 0 {
+			t.Fatalf("generate: %s", errOut)
+		}
+		out[seed] = dir
+	}
+	for fixture, seed := range want {
+		got, err := os.ReadFile(filepath.Join(out[seed], fixture[:10]+strings.ReplaceAll(fixture[10:], "-", ":"), "episode_log.jsonl"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		have, err := os.ReadFile(filepath.Join(labelsDir, fixture, "episode_log.jsonl"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(got) != string(have) {
+			t.Errorf("%s differs from generate --seed %s", fixture, seed)
+		}
+	}
+}
