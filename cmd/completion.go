@@ -41,6 +41,9 @@ func registerCompletions(root *cobra.Command) {
 		reg("config", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 			return []string{"toml"}, cobra.ShellCompDirectiveFilterFileExt
 		})
+		reg("labels", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+			return []string{"json"}, cobra.ShellCompDirectiveFilterFileExt
+		})
 		reg("set", completeKeyValue(false))
 		reg("grid", completeKeyValue(true))
 		reg("fail-on", completeFailOn)
