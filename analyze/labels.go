@@ -314,14 +314,15 @@ type Labels struct {
 	sidecars map[string]*LabelsFile // log directory → its labels.json; nil: none
 
 	mu     sync.Mutex
-	singly map[string]string // log path → episode the "stuck" form labelled
+	singly map[string]string       // log path → episode the "stuck" form labelled
+	used   map[*EpisodeLabels]bool // labels handed to an episode
 }
 
 // LoadLabels reads explicit (the --labels file; "" for none) and the
 // sidecar of every log in logs. It returns nil, nil when there are no
 // labels at all.
 func LoadLabels(explicit string, logs []string) (*Labels, error) {
-	l := &Labels{sidecars: map[string]*LabelsFile{}, singly: map[string]string{}}
+	l := &Labels{sidecars: map[string]*LabelsFile{}, singly: map[string]string{}, used: map[*EpisodeLabels]bool{}}
 	found := false
 	if explicit != "" {
 		lf, err := ReadLabelsFile(explicit)
@@ -367,28 +368,83 @@ func (l *Labels) For(log, id string) (*EpisodeLabels, error) {
 	if l == nil {
 		return nil, nil
 	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var lf *LabelsFile
+	if log != "-" {
+		lf = l.sidecars[filepath.Dir(log)]
+	}
 	if l.explicit != nil {
 		if e := l.explicit.Episodes[id]; e != nil {
+			l.used[e] = true
+			if lf != nil { // shadowed, not forgotten: no warning for it
+				if lf.Single != nil {
+					l.used[lf.Single] = true
+				} else if se := lf.Episodes[id]; se != nil {
+					l.used[se] = true
+				}
+			}
 			return e, nil
 		}
 	}
-	if log == "-" {
-		return nil, nil
-	}
-	lf := l.sidecars[filepath.Dir(log)]
 	if lf == nil {
 		return nil, nil
 	}
 	if lf.Single == nil {
-		return lf.Episodes[id], nil
+		e := lf.Episodes[id]
+		if e != nil {
+			l.used[e] = true
+		}
+		return e, nil
 	}
-	l.mu.Lock()
-	defer l.mu.Unlock()
 	if prev, ok := l.singly[log]; ok && prev != id {
 		return nil, &LabelsError{File: lf.Path, Path: "$.stuck", Reason: fmt.Sprintf("labels one episode, but %s holds several (%s, %s): key the spans by episode id under \"episodes\"", log, prev, id)}
 	}
 	l.singly[log] = id
+	l.used[lf.Single] = true
 	return lf.Single, nil
+}
+
+// Unused words the labels no episode read so far took: most often a
+// mistyped episode id, which would otherwise silently score nothing.
+func (l *Labels) Unused() []string {
+	if l == nil {
+		return nil
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var out []string
+	check := func(lf *LabelsFile) {
+		if lf == nil {
+			return
+		}
+		if lf.Single != nil && !l.used[lf.Single] {
+			out = append(out, fmt.Sprintf("%s: no episode was read from this directory", lf.Path))
+		}
+		for _, id := range sortedKeys(anyMap(lf.Episodes)) {
+			if !l.used[lf.Episodes[id]] {
+				out = append(out, fmt.Sprintf("%s: $.episodes[%s]: no episode with this id was read", lf.Path, strconv.Quote(id)))
+			}
+		}
+	}
+	check(l.explicit)
+	dirs := make([]string, 0, len(l.sidecars))
+	for d := range l.sidecars {
+		dirs = append(dirs, d)
+	}
+	sort.Strings(dirs)
+	for _, d := range dirs {
+		check(l.sidecars[d])
+	}
+	return out
+}
+
+func anyMap[V any](m map[string]V) map[string]any {
+	out := make(map[string]any, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
 }
 
 // Scored says whether firings of kind k are scored against labels: every

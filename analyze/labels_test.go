@@ -265,6 +265,17 @@ func TestLabelsFor(t *testing.T) {
 	if _, err := l.For(logA, "w"); err == nil || !strings.Contains(err.Error(), "holds several (y, w)") {
 		t.Errorf("second episode of a single-form log: %v", err)
 	}
+	// x was read (its sidecar entry shadowed); nothing is left unused.
+	if u := l.Unused(); len(u) != 0 {
+		t.Errorf("unused: %v", u)
+	}
+	l2, err := LoadLabels(explicit, []string{logB})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if u := l2.Unused(); len(u) != 1 || !strings.Contains(u[0], `all.json: $.episodes["x"]: no episode with this id was read`) {
+		t.Errorf("unused before any episode: %v", u)
+	}
 	write("b/labels.json", `{"stuck":[{"from":1}]}`)
 	if _, err := LoadLabels("", []string{logB}); err == nil || !strings.Contains(err.Error(), `b/labels.json: $.stuck[0]: missing "to"`) {
 		t.Errorf("bad sidecar: %v", err)

@@ -133,6 +133,7 @@ func analyzeRun(opts *AnalyzeOptions) error {
 	if runErr != nil {
 		return runErr
 	}
+	warnUnused(labels, opts.IO.ErrOut)
 	totals.Finish()
 	if opts.Format == "text" {
 		if len(rows) > 1 || len(errs) > 0 {

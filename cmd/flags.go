@@ -150,3 +150,11 @@ func (l *labelFlags) load(files []string) (*analyze.Labels, error) {
 	}
 	return labels, err
 }
+
+// warnUnused tells stderr of labels no episode took (a mistyped id
+// would otherwise score nothing, silently).
+func warnUnused(labels *analyze.Labels, errOut io.Writer) {
+	for _, w := range labels.Unused() {
+		fmt.Fprintf(errOut, "loopbreak: warning: %s\n", w)
+	}
+}

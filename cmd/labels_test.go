@@ -139,6 +139,17 @@ func TestLabelsErrors(t *testing.T) {
 	}
 }
 
+// TestLabelsUnusedWarned: labels for an id no log holds are a warning
+// (a typo would otherwise score nothing), not an error.
+func TestLabelsUnusedWarned(t *testing.T) {
+	path := writeFile(t, filepath.Join(t.TempDir(), "l.json"), `{"episodes":{"2025-09-01T21:24:50":{},"2025-09-01T21:24:5O":{}}}`)
+	code, _, errOut := run(t, "", "", "analyze", "--labels", path, labelsDir)
+	want := `loopbreak: warning: ` + path + `: $.episodes["2025-09-01T21:24:5O"]: no episode with this id was read` + "\n"
+	if code != 0 || errOut != want {
+		t.Errorf("exit %d, stderr %q; want %q", code, errOut, want)
+	}
+}
+
 // TestLabelsUnlabelledUnchanged: without labels the reports carry no
 // scores (JSON labels null, no totals.labels, no extra sweep columns).
 func TestLabelsUnlabelledUnchanged(t *testing.T) {

@@ -201,6 +201,7 @@ func sweepRun(opts *SweepOptions) error {
 	if err != nil {
 		return err
 	}
+	warnUnused(labels, ios.ErrOut)
 	res.Errors = append(walkErrs, res.Errors...) // what the walk skipped, first
 	switch opts.Format {
 	case "json":
