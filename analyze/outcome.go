@@ -7,6 +7,9 @@
 package analyze
 
 import (
+	"math"
+	"sort"
+
 	"github.com/loopbreak/loopbreak/replay"
 	"github.com/loopbreak/loopbreak/rules"
 )
@@ -53,6 +56,10 @@ type Outcome struct {
 	Firings []rules.Firing
 	// Story is the firings compressed for a reader, when Options.Story.
 	Story *Story
+
+	// Live compares the replay with the live system's logged decisions;
+	// nil when the log has none (RULES.md §10).
+	Live *Live
 }
 
 // Options control what Analyze keeps.
@@ -74,20 +81,23 @@ func Analyze(ep *replay.Episode, cfg *rules.Config, opts Options) *Outcome {
 		LocationKey:   ep.LocationKey,
 		Counts:        map[string]int{},
 	}
-	threshold := rules.RejectionThreshold.Get(cfg)
 	var fired Fired
+	var live []rules.Firing // firings the live system logs too
 	rules.Run(ep, cfg, opts.Rules, func(f rules.Firing) {
+		if ep.Live != nil && liveKind(&f) != "" {
+			live = append(live, f)
+		}
 		o.Counts[f.KindKey()]++
-		switch {
-		case f.Kind == rules.Termination:
+		switch f.Kind {
+		case rules.Termination:
 			o.Termination = &Termination{Turn: f.Turn, TurnsStuck: f.TurnsStuck, Score: f.Score}
-		case f.Kind == rules.Checkpoint:
+		case rules.Checkpoint:
 			o.Checkpoints = append(o.Checkpoints, Checkpoint{Turn: f.Turn, TurnsStuck: f.TurnsStuck})
-		case f.Kind == rules.Warning:
-			fired.Warnings++
-		case f.Rule == rules.ScoreAdjustment && f.Rejected,
-			f.Rule == rules.LocationRevisit && f.HasBase && f.Adjusted < threshold:
-			fired.WouldReject++
+		}
+		// Firings come in turn order, the termination first within its
+		// turn: a later firing is after the cut once it is known.
+		if !o.AfterCut(&f) {
+			fired.Count(&f)
 		}
 		if opts.KeepFirings || opts.Story {
 			o.Firings = append(o.Firings, f)
@@ -100,19 +110,52 @@ func Analyze(ep *replay.Episode, cfg *rules.Config, opts Options) *Outcome {
 	}
 	var tail Tail
 	tail.Reset(ep)
-	o.Result = tail.Result(fired, rules.EnableObjectiveBasedProgress.Get(cfg))
+	o.Result = tail.Result(fired)
+	o.Live = compareLive(ep, live, cfg)
 	if opts.Story {
 		o.Story = buildStory(o, ep, cfg)
 	}
 	return o
 }
 
+// AfterCut says whether f fired after the turn where this configuration
+// would have terminated the episode: the run would not have lived to see
+// it (RULES.md "Outcome": after the cut), so the counts an outcome reports
+// leave it out, though it is still listed.
+func (o *Outcome) AfterCut(f *rules.Firing) bool {
+	return o.Termination != nil && f.Turn > o.Termination.Turn
+}
+
 // Fired is what a replay's firings decide under one configuration: where
-// it would have terminated the episode, and the firings totals count.
+// it would have terminated the episode, and the firings totals count (only
+// those at or before the termination turn).
 type Fired struct {
-	Termination *Termination // the first check point; nil: none
-	Warnings    int          // stuck_warnings/warning firings
-	WouldReject int          // firings that would have rejected an action
+	Termination   *Termination // the first check point; nil: none
+	Warnings      int          // stuck_warnings/warning firings
+	WouldReject   int          // score adjustments below rejection_threshold (RULES.md §6)
+	LowConfidence int          // revisit penalties leaving the critic's confidence below 0.3 (§3)
+}
+
+// Count adds f to the counts it belongs to. The caller decides whether f
+// is before the cut.
+func (fd *Fired) Count(f *rules.Firing) {
+	switch {
+	case f.Kind == rules.Warning:
+		fd.Warnings++
+	case f.Kind == rules.Adjustment && f.Rejected:
+		// Only rule 6 rejects: it adjusts the critic's score, which ZorkGPT
+		// compares with its threshold. A revisit penalty lowers confidence.
+		fd.WouldReject++
+	case IsLowConfidence(f):
+		fd.LowConfidence++
+	}
+}
+
+// IsLowConfidence says whether f is a revisit penalty leaving the critic's
+// confidence below 0.3, where ZorkGPT's rejection override could let a
+// rejected action through (RULES.md §3).
+func IsLowConfidence(f *rules.Firing) bool {
+	return f.Kind == rules.Penalty && f.LowConfidence
 }
 
 // Tail reads what an episode recorded after a termination turn. Its sums
@@ -121,9 +164,10 @@ type Fired struct {
 type Tail struct {
 	ep       *replay.Episode
 	prepared bool
-	// sufCalls[i], sufRej[i]: LLM calls and rejections of turns i.. on.
+	// sufCalls[i], sufRej[i]: LLM calls and rejections of turns i.. on;
+	// sufMax[i]: the highest score of turns i.. on.
 	sufCalls, sufRej []int
-	lastChange       int // index of the last turn whose score differs from the turn before; -1: none
+	sufMax           []float64
 }
 
 // Reset starts reading ep, keeping the scratch space.
@@ -132,12 +176,11 @@ func (t *Tail) Reset(ep *replay.Episode) {
 }
 
 // Result computes what terminating the episode where f says (RULES.md
-// "Outcome of an episode") yields; objectiveProgress is the
-// configuration's enable_objective_based_progress. Analyze and sweeps both
-// settle outcomes here.
-func (t *Tail) Result(f Fired, objectiveProgress bool) Result {
+// "Outcome of an episode") yields. Analyze and sweeps both settle outcomes
+// here.
+func (t *Tail) Result(f Fired) Result {
 	ep := t.ep
-	r := Result{Warnings: f.Warnings, WouldReject: f.WouldReject}
+	r := Result{Warnings: f.Warnings, WouldReject: f.WouldReject, LowConfidence: f.LowConfidence}
 	if ep.HasLiveStop && (f.Termination == nil || ep.LiveStopTurn < f.Termination.Turn) {
 		// The live system stopped the recording before this configuration
 		// would have: what it would have done later is unknowable.
@@ -154,13 +197,19 @@ func (t *Tail) Result(f Fired, objectiveProgress bool) Result {
 	r.Terminated, r.TerminationTurn = true, T
 	r.TurnsSaved = ep.RecordedTurns() - T
 	r.ScoreForfeited = ep.FinalScore() - f.Termination.Score
-	// The score moved after T: the recording made progress after the cut.
-	r.FalseTermination = t.lastChange > idx
-	if objectiveProgress {
-		if n := len(ep.ObjectiveTurns); n > 0 && ep.ObjectiveTurns[n-1] > T {
-			r.FalseTermination = true
+	// The game's score rose above the score at the cut: the recording made
+	// progress after it. A decrease (a death) is not progress, nor is an
+	// objective completion alone; those are counted, not judged.
+	if idx+1 < len(ep.Turns) && t.sufMax[idx+1] > f.Termination.Score {
+		for i := idx + 1; i < len(ep.Turns); i++ {
+			if s := ep.Turns[i].Score; s > f.Termination.Score {
+				r.ProgressAfter = Progress{Turn: ep.Turns[i].N, Score: s}
+				break
+			}
 		}
 	}
+	r.FalseTermination = r.ProgressAfter.Turn != 0
+	r.ObjectivesAfter = len(ep.ObjectiveTurns) - sort.SearchInts(ep.ObjectiveTurns, T+1)
 	if ep.LLMCallsLogged {
 		r.LLMCallsSaved = ep.TailLLMCalls + t.sufCalls[idx+1]
 	} else {
@@ -169,23 +218,20 @@ func (t *Tail) Result(f Fired, objectiveProgress bool) Result {
 	return r
 }
 
-// prepare fills the suffix sums and finds the last score change.
+// prepare fills the suffix sums and maxima.
 func (t *Tail) prepare() {
 	ep := t.ep
 	n := len(ep.Turns)
 	if cap(t.sufCalls) < n+1 {
-		t.sufCalls, t.sufRej = make([]int, n+1), make([]int, n+1)
+		t.sufCalls, t.sufRej, t.sufMax = make([]int, n+1), make([]int, n+1), make([]float64, n+1)
 	}
-	t.sufCalls, t.sufRej = t.sufCalls[:n+1], t.sufRej[:n+1]
-	t.sufCalls[n], t.sufRej[n] = 0, 0
-	t.lastChange = -1
+	t.sufCalls, t.sufRej, t.sufMax = t.sufCalls[:n+1], t.sufRej[:n+1], t.sufMax[:n+1]
+	t.sufCalls[n], t.sufRej[n], t.sufMax[n] = 0, 0, math.Inf(-1)
 	for i := n - 1; i >= 0; i-- {
 		tn := &ep.Turns[i]
 		t.sufCalls[i] = t.sufCalls[i+1] + tn.LLMCalls
 		t.sufRej[i] = t.sufRej[i+1] + tn.Rejections
-		if t.lastChange < 0 && i > 0 && tn.Score != ep.Turns[i-1].Score {
-			t.lastChange = i
-		}
+		t.sufMax[i] = max(t.sufMax[i+1], tn.Score)
 	}
 	t.prepared = true
 }
@@ -198,10 +244,25 @@ type Result struct {
 	TurnsSaved       int
 	LLMCallsSaved    int
 	ScoreForfeited   float64
-	FalseTermination bool
+	FalseTermination bool // ProgressAfter is set
 	Censored         bool
-	Warnings         int // stuck_warnings/warning firings
-	WouldReject      int // penalties and adjustments that would have pushed the critic below rejection_threshold
+	// ProgressAfter is the first turn after the termination turn whose
+	// score is above the score at termination (Turn 0: none).
+	ProgressAfter Progress
+	// ObjectivesAfter counts objective completions after the termination
+	// turn: reported, but not progress of the game itself.
+	ObjectivesAfter int
+	// Counts of firings at or before the termination turn (all firings
+	// when there is none).
+	Warnings      int // stuck_warnings/warning firings
+	WouldReject   int // score adjustments that would have rejected the action
+	LowConfidence int // revisit penalties that could let a rejected action through
+}
+
+// Progress is a turn and the score after it.
+type Progress struct {
+	Turn  int     `json:"turn"`
+	Score float64 `json:"score"`
 }
 
 // Outcome classes of a Result, as sweep --by-episode reports them.

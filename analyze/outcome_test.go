@@ -55,6 +55,8 @@ type ocWant struct {
 	method         string
 	forfeited      float64
 	falseTerm, cen bool
+	progress       Progress // ProgressAfter
+	objAfter       int
 }
 
 func TestOutcome(t *testing.T) {
@@ -115,21 +117,40 @@ func TestOutcome(t *testing.T) {
 			ep: func() *replay.Episode {
 				return &replay.Episode{Turns: ocScore(ocFlat(1, 60, 10), 55, 60, 25)}
 			},
-			want: ocWant{term: 40, saved: 20, calls: 80, method: CallsEstimated, forfeited: 15, falseTerm: true},
+			want: ocWant{term: 40, saved: 20, calls: 80, method: CallsEstimated, forfeited: 15, falseTerm: true,
+				progress: Progress{55, 25}},
 		},
 		{
-			name: "score decrease after T: false termination, negative forfeit",
+			name: "score decrease after T (a death): not progress, negative forfeit",
 			ep: func() *replay.Episode {
 				return &replay.Episode{Turns: ocScore(ocFlat(1, 60, 10), 55, 60, 4)}
 			},
-			want: ocWant{term: 40, saved: 20, calls: 80, method: CallsEstimated, forfeited: -6, falseTerm: true},
+			want: ocWant{term: 40, saved: 20, calls: 80, method: CallsEstimated, forfeited: -6},
+		},
+		{
+			name: "death then recovery to the score at T: still no progress",
+			ep: func() *replay.Episode {
+				ts := ocScore(ocFlat(1, 60, 10), 45, 50, 0)
+				return &replay.Episode{Turns: ts} // back at 10 from 51
+			},
+			want: ocWant{term: 40, saved: 20, calls: 80, method: CallsEstimated},
+		},
+		{
+			name: "death then a rise above the score at T: progress at the first turn above it",
+			ep: func() *replay.Episode {
+				ts := ocScore(ocFlat(1, 60, 10), 45, 50, 0)
+				ts = ocScore(ts, 51, 52, 8)
+				return &replay.Episode{Turns: ocScore(ts, 53, 60, 11)}
+			},
+			want: ocWant{term: 40, saved: 20, calls: 80, method: CallsEstimated, forfeited: 1, falseTerm: true,
+				progress: Progress{53, 11}},
 		},
 		{
 			name: "score up and back after T: false termination, nothing forfeited",
 			ep: func() *replay.Episode {
 				return &replay.Episode{Turns: ocScore(ocFlat(1, 60, 10), 50, 50, 15)}
 			},
-			want: ocWant{term: 40, saved: 20, calls: 80, method: CallsEstimated, falseTerm: true},
+			want: ocWant{term: 40, saved: 20, calls: 80, method: CallsEstimated, falseTerm: true, progress: Progress{50, 15}},
 		},
 		{
 			name: "score at termination is score(T), not the starting score",
@@ -137,29 +158,30 @@ func TestOutcome(t *testing.T) {
 				ts := ocScore(ocFlat(1, 70, 0), 2, 70, 3)             // reset at 2: T = 50 (stuck 48)
 				return &replay.Episode{Turns: ocScore(ts, 65, 70, 8)} // +5 after T
 			},
-			want: ocWant{term: 50, saved: 20, calls: 80, method: CallsEstimated, forfeited: 5, falseTerm: true},
+			want: ocWant{term: 50, saved: 20, calls: 80, method: CallsEstimated, forfeited: 5, falseTerm: true,
+				progress: Progress{65, 8}},
 		},
 		{
-			name: "objective completion after T, objective progress on: false termination",
+			name: "objective completion after T without a score rise: counted, not a false termination",
 			ep: func() *replay.Episode {
-				return &replay.Episode{Turns: ocFlat(1, 60, 10), ObjectiveTurns: []int{50}}
+				return &replay.Episode{Turns: ocFlat(1, 60, 10), ObjectiveTurns: []int{50, 55}}
 			},
-			want: ocWant{term: 40, saved: 20, calls: 80, method: CallsEstimated, falseTerm: true},
+			want: ocWant{term: 40, saved: 20, calls: 80, method: CallsEstimated, objAfter: 2},
 		},
 		{
-			name: "objective completion after T, objective progress off: not a false termination",
+			name: "objective progress off changes nothing after T",
 			cfg:  []any{"enable_objective_based_progress", false},
 			ep: func() *replay.Episode {
 				return &replay.Episode{Turns: ocFlat(1, 60, 10), ObjectiveTurns: []int{50}}
 			},
-			want: ocWant{term: 40, saved: 20, calls: 80, method: CallsEstimated},
+			want: ocWant{term: 40, saved: 20, calls: 80, method: CallsEstimated, objAfter: 1},
 		},
 		{
 			name: "objective logged after the last recorded turn counts as after T",
 			ep: func() *replay.Episode {
 				return &replay.Episode{Turns: ocFlat(1, 60, 10), ObjectiveTurns: []int{61}}
 			},
-			want: ocWant{term: 40, saved: 20, calls: 80, method: CallsEstimated, falseTerm: true},
+			want: ocWant{term: 40, saved: 20, calls: 80, method: CallsEstimated, objAfter: 1},
 		},
 		{
 			name: "objective before T: resets, not a false termination",
@@ -238,8 +260,75 @@ func TestOutcome(t *testing.T) {
 			if o.FalseTermination != w.falseTerm {
 				t.Errorf("false_termination %v, want %v", o.FalseTermination, w.falseTerm)
 			}
+			if o.ProgressAfter != w.progress {
+				t.Errorf("progress_after %+v, want %+v", o.ProgressAfter, w.progress)
+			}
+			if o.ObjectivesAfter != w.objAfter {
+				t.Errorf("objectives_after %d, want %d", o.ObjectivesAfter, w.objAfter)
+			}
 			if o.Censored != w.cen {
 				t.Errorf("censored %v, want %v", o.Censored, w.cen)
+			}
+		})
+	}
+}
+
+// TestCountsUpToTheCut: the counts an outcome reports include only
+// firings at or before the termination turn; firing_counts counts all
+// (RULES.md "Outcome": after the cut). would_reject is rule 6 alone, and a
+// revisit penalty below 0.3 is low_confidence, never a rejection (§3).
+func TestCountsUpToTheCut(t *testing.T) {
+	// One room all along, score flat at 10: warnings from t=20 (stuck =
+	// t), termination at t=40. A recorded move north from r back to r at
+	// t=5 teaches the map, so "n" later leads to the camped room r:
+	// base 0.9 - 0.6 = 0.3 < 0.5 rejects (§5, §6).
+	turns := ocFlat(1, 60, 10)
+	turns = ocEdit(turns, 5, 5, func(t *replay.Turn) { t.Action, t.Moved = "n", true })
+	withBase := func(n int, base float64, action string) {
+		turns = ocEdit(turns, n, n, func(t *replay.Turn) { t.Base, t.HasBase, t.Action = base, true, action })
+	}
+	withBase(10, 0.5, "wait") // 5 visits × -0.05: 0.25 < 0.3, low confidence
+	withBase(20, 0.6, "wait") // 0.35: not low
+	withBase(30, 0.9, "n")    // rejecting adjustment; penalty 0.65
+	withBase(50, 0.5, "n")    // after the cut: adjustment rejects, penalty low
+	cases := []struct {
+		name                     string
+		cfg                      []any
+		warn, reject, low        int
+		allWarn, allAdj, allPens int
+	}{
+		{"terminated at 40: counts stop there", nil, 21, 1, 1, 41, 2, 59},
+		{"never terminated: every firing counts", []any{"enable_velocity_detection", false}, 0, 2, 2, 0, 2, 59},
+		{"rejection threshold above a penalty's adjusted confidence: still no rejection", []any{"rejection_threshold", 0.9}, 21, 1, 1, 41, 2, 59},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			ep := &replay.Episode{ID: "cut", LocationKey: replay.KeyRoomID, Turns: append([]replay.Turn(nil), turns...)}
+			cfg := ocCfg(t, append([]any{"location_revisit_penalty", -0.05}, c.cfg...)...)
+			o := Analyze(ep, cfg, Options{KeepFirings: true})
+			if o.Warnings != c.warn || o.WouldReject != c.reject || o.LowConfidence != c.low {
+				t.Errorf("warnings %d, would_reject %d, low_confidence %d; want %d, %d, %d", o.Warnings, o.WouldReject, o.LowConfidence, c.warn, c.reject, c.low)
+			}
+			if n := o.Counts[rules.Warning.Key()]; n != c.allWarn {
+				t.Errorf("firing_counts warnings %d, want %d", n, c.allWarn)
+			}
+			if n := o.Counts[rules.Adjustment.Key()]; n != c.allAdj {
+				t.Errorf("firing_counts adjustments %d, want %d", n, c.allAdj)
+			}
+			if n := o.Counts[rules.Penalty.Key()]; n != c.allPens {
+				t.Errorf("firing_counts penalties %d, want %d", n, c.allPens)
+			}
+			after := 0
+			for i := range o.Firings {
+				if o.AfterCut(&o.Firings[i]) {
+					after++
+					if o.Firings[i].Turn <= 40 {
+						t.Errorf("firing at t=%d marked after the cut", o.Firings[i].Turn)
+					}
+				}
+			}
+			if o.Termination == nil && after != 0 {
+				t.Errorf("%d firings after the cut without a termination", after)
 			}
 		})
 	}

@@ -45,7 +45,12 @@ type Run struct {
 	From, To    int
 	Firings     int
 	Adjustments int // score_adjustment firings attributed to this run
-	WouldReject int
+	WouldReject int // of those, adjustments that would have rejected the action
+	// LowConfidence counts revisit penalties leaving the critic's
+	// confidence below 0.3 (RULES.md §3).
+	LowConfidence int
+	// AfterCut counts the run's firings after the termination turn.
+	AfterCut int
 }
 
 // runGap is how many quiet turns still count as the same run.
@@ -56,7 +61,6 @@ func buildStory(o *Outcome, ep *replay.Episode, cfg *rules.Config) *Story {
 	s := &Story{}
 	s.StuckPeriods = stuckPeriods(o, ep, cfg)
 
-	threshold := rules.RejectionThreshold.Get(cfg)
 	open := map[string]*Run{}
 	var runs []*Run
 	oscAt := map[int]string{}  // turn → oscillation run key
@@ -96,8 +100,10 @@ func buildStory(o *Outcome, ep *replay.Episode, cfg *rules.Config) *Story {
 			}
 			r.To = f.Turn
 			r.Firings++
-			if f.Rule == rules.LocationRevisit && f.HasBase && f.Adjusted < threshold {
-				r.WouldReject++
+			if o.AfterCut(f) {
+				r.AfterCut++
+			} else if IsLowConfidence(f) {
+				r.LowConfidence++
 			}
 			if f.Rule == rules.Oscillation {
 				oscAt[f.Turn] = id
@@ -114,7 +120,7 @@ func buildStory(o *Outcome, ep *replay.Episode, cfg *rules.Config) *Story {
 			}
 			if r := open[id]; ok && r != nil {
 				r.Adjustments++
-				if f.Rejected {
+				if f.Rejected && !o.AfterCut(f) {
 					r.WouldReject++
 				}
 			}

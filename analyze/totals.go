@@ -1,6 +1,9 @@
 package analyze
 
-import "sort"
+import (
+	"math"
+	"sort"
+)
 
 // Totals sums results over a corpus: one configuration's in analyze and
 // check, each configuration's in a sweep. Turns saved are kept as a
@@ -19,7 +22,16 @@ type Totals struct {
 	MedianTurnsSaved  float64 `json:"median_turns_saved"`
 	Warnings          int     `json:"warnings"`
 	WouldReject       int     `json:"would_reject"`
+	LowConfidence     int     `json:"low_confidence"`
 	LinesSkipped      int     `json:"lines_skipped"`
+	// LiveDisagreements counts episodes whose live run disagrees with the
+	// replay (RULES.md §10). Analyze and check set it; sweep rows do not
+	// compare live runs and leave it out.
+	LiveDisagreements *int `json:"live_disagreements,omitempty"`
+	// ScoreOverflow: a score sum left the float64 range (scores near
+	// 1.7e308 are legal JSON); ScoreForfeited then holds the largest
+	// finite value of its sign, so every output stays valid JSON.
+	ScoreOverflow bool `json:"score_overflow,omitempty"`
 	// Labels scores the rules against labelled episodes; nil when none
 	// is labelled (labels.go).
 	Labels *LabelTotals `json:"labels,omitempty"`
@@ -35,6 +47,7 @@ func (t *Totals) Add(r *Result, recordedTurns, linesSkipped int) {
 	t.LinesSkipped += linesSkipped
 	t.Warnings += r.Warnings
 	t.WouldReject += r.WouldReject
+	t.LowConfidence += r.LowConfidence
 	if r.Censored {
 		t.Censored++
 	}
@@ -44,7 +57,11 @@ func (t *Totals) Add(r *Result, recordedTurns, linesSkipped int) {
 	t.Terminated++
 	t.TurnsSaved += r.TurnsSaved
 	t.LLMCallsSaved += r.LLMCallsSaved
-	t.ScoreForfeited += r.ScoreForfeited
+	var ok1, ok2 bool
+	var f float64
+	f, ok1 = Finite(r.ScoreForfeited)
+	t.ScoreForfeited, ok2 = Finite(t.ScoreForfeited + f)
+	t.ScoreOverflow = t.ScoreOverflow || !ok1 || !ok2
 	if t.saved == nil {
 		t.saved = map[int]int{}
 	}
@@ -52,6 +69,31 @@ func (t *Totals) Add(r *Result, recordedTurns, linesSkipped int) {
 	if r.FalseTermination {
 		t.FalseTerminations++
 	}
+}
+
+// AddLive counts one episode's live comparison (nil: no live events).
+func (t *Totals) AddLive(l *Live) {
+	if t.LiveDisagreements == nil {
+		t.LiveDisagreements = new(int)
+	}
+	if l != nil && !l.Agrees() {
+		*t.LiveDisagreements++
+	}
+}
+
+// Finite returns x, or for a non-finite x the nearest finite float64
+// (±MaxFloat64; 0 for NaN) and false: JSON has no Inf or NaN, and a
+// value that cannot be written would cut an output short.
+func Finite(x float64) (float64, bool) {
+	switch {
+	case math.IsNaN(x):
+		return 0, false
+	case math.IsInf(x, 1):
+		return math.MaxFloat64, false
+	case math.IsInf(x, -1):
+		return -math.MaxFloat64, false
+	}
+	return x, true
 }
 
 // Finish computes the derived figures (percentages, median).

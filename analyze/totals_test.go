@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"math"
 	"reflect"
 	"sort"
 	"testing"
@@ -57,14 +58,32 @@ func TestTailReuse(t *testing.T) {
 	short := &replay.Episode{Turns: ocFlat(1, 50, 0)}
 	var tail Tail
 	tail.Reset(long)
-	r := tail.Result(Fired{Termination: &Termination{Turn: 40}}, true)
-	if !r.FalseTermination || r.TurnsSaved != 60 || r.LLMCallsSaved != 4*60+2*60 {
+	r := tail.Result(Fired{Termination: &Termination{Turn: 40}})
+	if !r.FalseTermination || r.ProgressAfter != (Progress{90, 5}) || r.TurnsSaved != 60 || r.LLMCallsSaved != 4*60+2*60 {
 		t.Errorf("long: %+v", r)
 	}
 	tail.Reset(short)
-	r = tail.Result(Fired{Termination: &Termination{Turn: 40}, Warnings: 2}, true)
+	r = tail.Result(Fired{Termination: &Termination{Turn: 40}, Warnings: 2})
 	want := Result{Terminated: true, TerminationTurn: 40, TurnsSaved: 10, LLMCallsSaved: 40, Warnings: 2}
 	if r != want {
 		t.Errorf("short: %+v, want %+v", r, want)
+	}
+}
+
+// Scores near the float64 limit are legal: their sums stay finite and
+// are flagged, so JSON output and baselines never meet +Inf.
+func TestTotalsOverflow(t *testing.T) {
+	var tot Totals
+	tot.Add(&Result{Terminated: true, ScoreForfeited: 1.7e308}, 10, 0)
+	for _, f := range []float64{1.7e308, math.Inf(1)} {
+		tot.Add(&Result{Terminated: true, ScoreForfeited: f}, 10, 0)
+		if tot.ScoreForfeited != math.MaxFloat64 || !tot.ScoreOverflow {
+			t.Fatalf("after %g: %g, overflow %v", f, tot.ScoreForfeited, tot.ScoreOverflow)
+		}
+	}
+	var ok Totals
+	ok.Add(&Result{Terminated: true, ScoreForfeited: 5}, 10, 0)
+	if ok.ScoreOverflow {
+		t.Error("5 flagged as overflow")
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/loopbreak/loopbreak/analyze"
+	"github.com/loopbreak/loopbreak/analyze/check"
 	"github.com/loopbreak/loopbreak/report"
 )
 
@@ -74,11 +75,8 @@ func analyzeRun(opts *AnalyzeOptions) error {
 	out := opts.IO.Out
 	text := &report.Text{W: out, Color: opts.IO.ColorEnabled(opts.Color), Verbose: opts.Verbose}
 	jw := &report.JSONWriter{Lines: opts.Format == "jsonl"}
-	if opts.Format != "text" {
-		if err := jw.Begin(out, cfg); err != nil {
-			return err
-		}
-	}
+	begun := false // the JSON document starts with the first episode: no episodes, no output
+	lastPath := "" // the file being emitted, to name a failure in the document
 	var (
 		totals analyze.Totals
 		rows   []*analyze.Outcome
@@ -88,6 +86,7 @@ func analyzeRun(opts *AnalyzeOptions) error {
 	// Text shows each episode's story; JSON lists its firings.
 	aopts := analyze.Options{KeepFirings: true, Story: opts.Format == "text"}
 	analyze.Files(files, opts.IO.In, opts.Input.options(), opts.Input.Jobs, cfg, aopts, func(fr analyze.FileResult) bool {
+		lastPath = fr.Path
 		if fr.Err != nil {
 			if opts.Input.Strict {
 				runErr = fr.Err
@@ -113,11 +112,18 @@ func analyzeRun(opts *AnalyzeOptions) error {
 				scores = analyze.ScoreFirings(lab, scored, o.Firings)
 				totals.AddLabels(lab, scores)
 			}
+			totals.AddLive(o.Live)
 			if opts.Format == "text" {
 				if runErr = text.Episode(o, ep); runErr == nil {
 					runErr = text.EpisodeLabels(lab, scores)
 				}
 			} else {
+				if !begun {
+					if runErr = jw.Begin(out, cfg); runErr != nil {
+						return false
+					}
+					begun = true
+				}
 				e := report.NewEpisode(o, ep)
 				e.Labels = report.NewEpisodeLabels(lab, scores)
 				runErr = jw.Episode(e)
@@ -131,7 +137,16 @@ func analyzeRun(opts *AnalyzeOptions) error {
 		return true
 	})
 	if runErr != nil {
+		if begun && !jw.Lines {
+			// Close the document, naming the failure in its errors:
+			// a consumer never gets half of one.
+			totals.Finish()
+			jw.End(&totals, append(errs, analyze.FileError{Source: lastPath, Error: runErr.Error()}))
+		}
 		return runErr
+	}
+	if len(rows) == 0 {
+		return noEpisodesError(opts.Paths)
 	}
 	warnUnused(labels, opts.IO.ErrOut)
 	totals.Finish()
@@ -145,6 +160,12 @@ func analyzeRun(opts *AnalyzeOptions) error {
 		return nil
 	}
 	return jw.End(&totals, errs)
+}
+
+// noEpisodesError is the exit-2 error of a run that read no episode at
+// all: a report, a recommendation or a pass over nothing would mislead.
+func noEpisodesError(files []string) error {
+	return &check.NoEpisodesError{Files: files}
 }
 
 // reportFileError tells stderr about a file that could not be read; the

@@ -21,6 +21,7 @@ type CheckOptions struct {
 	Input      inputFlags
 	Baseline   string
 	Update     bool
+	Prune      bool // --update may drop the entries of unreadable logs
 	NoBaseline bool
 	Format     string // text, json, junit, github, markdown
 	Color      string
@@ -52,13 +53,22 @@ Policy gates apply whether or not a baseline is compared:
   --max-forfeit N      total score forfeited
   --fail-on SPEC       RULE/KIND[:rejected][@EPISODES], repeatable: fail when
                        that rule reports that kind (with :rejected, only when
-                       the action would have been rejected; @EPISODES is a
-                       comma-separated list of globs on episode ids, e.g.
-                       the winning reference episodes)
+                       a score adjustment would have rejected the action;
+                       @EPISODES is a comma-separated list of globs on
+                       episode ids, e.g. the winning reference episodes);
+                       live[@EPISODES]: fail when a live run's logged
+                       decisions disagree with the replay under this
+                       configuration (the deployed config is not the one
+                       reviewed)
 P is a percentage (5%) or a fraction (0.05).
 
+An update keeps the entries of logs it cannot read and exits 2 naming them
+(--prune drops them); it refuses a read-only baseline and holds a lock so
+two updates cannot race.
+
 Exit status: 0 pass, 1 drift or a failed gate, 2 usage, configuration or
-input error (a missing baseline; with --strict, unreadable input).`,
+input error (a missing baseline, no episodes, an unreadable log during
+--update, an interruption; with --strict, unreadable input).`,
 		Example: `  loopbreak check --update testdata/episodes/
   loopbreak check testdata/episodes/
   loopbreak check --config pyproject.toml --max-false-rate 5% --min-saved 40% eps/
@@ -73,6 +83,9 @@ input error (a missing baseline; with --strict, unreadable input).`,
 			}
 			if err := checkColor(opts.Color); err != nil {
 				return err
+			}
+			if opts.Prune && !opts.Update {
+				return usageErrorf("--prune needs --update")
 			}
 			if opts.Update && opts.NoBaseline {
 				return usageErrorf("--update and --no-baseline: choose one")
@@ -99,13 +112,14 @@ input error (a missing baseline; with --strict, unreadable input).`,
 	fl := c.Flags()
 	fl.StringVar(&opts.Baseline, "baseline", check.DefaultBaseline, "baseline `file`; log paths in it are relative to its directory")
 	fl.BoolVar(&opts.Update, "update", false, "write or refresh the baseline and print what changed (drift is not a failure; gates still apply)")
+	fl.BoolVar(&opts.Prune, "prune", false, "with --update, drop the entries of logs that cannot be read (without it they are kept and the update fails)")
 	fl.BoolVar(&opts.NoBaseline, "no-baseline", false, "apply the policy gates only, without a baseline")
 	fl.StringVar(&opts.Format, "format", "text", "output `format`: text, json, junit, github (workflow annotations) or markdown (PR comment)")
 	fl.StringVar(&opts.Color, "color", "auto", "colour the text report: auto, always or never (auto honours NO_COLOR)")
 	fl.Var(&opts.MaxFalseRate, "max-false-rate", "fail when false terminations exceed this share of terminated episodes (`P`: 5% or 0.05)")
 	fl.Var(&opts.MinSaved, "min-saved", "fail when turns saved are below this share of recorded turns (`P`: 40% or 0.4)")
 	fl.Var(&opts.MaxForfeit, "max-forfeit", "fail when the total score forfeited exceeds `N`")
-	fl.StringArrayVar(&opts.FailOn, "fail-on", nil, "fail when a rule reports a kind (`SPEC`: RULE/KIND[:rejected][@EPISODES]; repeatable)")
+	fl.StringArrayVar(&opts.FailOn, "fail-on", nil, "fail when a rule reports a kind, or a live run disagrees with the replay (`SPEC`: RULE/KIND[:rejected][@EPISODES] or live[@EPISODES]; repeatable)")
 	return c
 }
 
@@ -158,14 +172,22 @@ func checkRun(opts *CheckOptions) error {
 	case opts.Update:
 		mode = check.ModeUpdate
 	}
-	res, err := check.Run(check.Options{
-		Files: files, Stdin: opts.IO.In, Read: opts.Input.options(), Workers: opts.Input.Jobs,
-		Config: cfg, Mode: mode, Baseline: opts.Baseline,
-		MaxFalseRatePct: opts.MaxFalseRate.Ptr(), MinSavedPct: opts.MinSaved.Ptr(), MaxForfeit: opts.MaxForfeit.Ptr(),
-		FailOn:      opts.failOn,
-		OnFileError: func(_ string, err error) { reportFileError(opts.IO, err) },
+	ctx, stop := signalContext()
+	defer stop()
+	res, err := runUntilSignal(ctx, func() (*check.Result, error) {
+		return check.Run(check.Options{
+			Files: files, Stdin: opts.IO.In, Read: opts.Input.options(), Workers: opts.Input.Jobs,
+			Config: cfg, Mode: mode, Baseline: opts.Baseline, Prune: opts.Prune, Skipped: walkErrs, Context: ctx,
+			MaxFalseRatePct: opts.MaxFalseRate.Ptr(), MinSavedPct: opts.MinSaved.Ptr(), MaxForfeit: opts.MaxForfeit.Ptr(),
+			FailOn:      opts.failOn,
+			OnFileError: func(_ string, err error) { reportFileError(opts.IO, err) },
+		})
 	})
 	var missing *check.NoBaselineError
+	var none *check.NoEpisodesError
+	if errors.As(err, &none) {
+		return noEpisodesError(opts.Paths)
+	}
 	if errors.As(err, &missing) {
 		return fmt.Errorf("%v: create it with loopbreak check --update (or give --baseline FILE, or --no-baseline for the policy gates alone)", err)
 	}
@@ -193,6 +215,17 @@ func checkRun(opts *CheckOptions) error {
 	if opts.Format != "text" && opts.Format != "github" {
 		// The report went to a file or a tool; say the verdict in the log.
 		fmt.Fprintf(opts.IO.ErrOut, "loopbreak check: %s\n", report.CheckSummary(res))
+	}
+	if len(res.Kept) > 0 {
+		var b strings.Builder
+		for _, k := range res.Kept {
+			if strings.Contains(k.Error, k.Source) {
+				fmt.Fprintf(&b, "\n  %s", k.Error)
+			} else {
+				fmt.Fprintf(&b, "\n  %s: %s", k.Source, k.Error)
+			}
+		}
+		return fmt.Errorf("kept the baseline entries of %d unreadable log(s), unchanged; fix them, or give --prune to drop their entries:%s", len(res.Kept), b.String())
 	}
 	if res.Failed() {
 		return &failError{report.CheckSummary(res)}

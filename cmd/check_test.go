@@ -157,9 +157,11 @@ Drift:
   A: termination moved t=50 → t=60 (turns saved 10 → 0)
   A: check points 2 at t=50, 60 → t=60
   A: LLM calls saved 40 → 0
+  A: actions that would be rejected 47 → 57
   B: termination moved t=50 → t=60 (turns saved 30 → 20)
   B: check points 2 at t=50, 60 → t=60
   B: LLM calls saved 120 → 80
+  B: actions that would be rejected 47 → 57
 
 Corpus: 3 episodes, 2 terminated (0 censored); 20 of 180 turns saved (11.1%); 1 of 2 terminations false (50.0%); score forfeited 5.
 `
@@ -564,9 +566,11 @@ func TestCheckGitHubFormat(t *testing.T) {
 ::error file=eps/A/episode_log.jsonl,title=loopbreak drift::A: termination moved t=50 → t=60 (turns saved 10 → 0)
 ::error file=eps/A/episode_log.jsonl,title=loopbreak drift::A: check points 2 at t=50, 60 → t=60
 ::error file=eps/A/episode_log.jsonl,title=loopbreak drift::A: LLM calls saved 40 → 0
+::error file=eps/A/episode_log.jsonl,title=loopbreak drift::A: actions that would be rejected 47 → 57
 ::error file=eps/B/episode_log.jsonl,title=loopbreak drift::B: termination moved t=50 → t=60 (turns saved 30 → 20)
 ::error file=eps/B/episode_log.jsonl,title=loopbreak drift::B: check points 2 at t=50, 60 → t=60
 ::error file=eps/B/episode_log.jsonl,title=loopbreak drift::B: LLM calls saved 120 → 80
+::error file=eps/B/episode_log.jsonl,title=loopbreak drift::B: actions that would be rejected 47 → 57
 ::error title=loopbreak policy::max-false-rate: false terminations 1 of 2 terminated episodes (50.0%25) exceed the limit of 5%25
 `
 	if filepath.Separator != '/' {
@@ -818,8 +822,8 @@ func TestCheckJUnitFormat(t *testing.T) {
 		names = append(names, c.Classname+" "+c.Name+" "+status)
 	}
 	want := []string{
-		"loopbreak.episode A drift: termination moved t=50 → t=60 (turns saved 10 → 0) (and 2 more)",
-		"loopbreak.episode B drift: termination moved t=50 → t=60 (turns saved 30 → 20) (and 2 more)",
+		"loopbreak.episode A drift: termination moved t=50 → t=60 (turns saved 10 → 0) (and 3 more)",
+		"loopbreak.episode B drift: termination moved t=50 → t=60 (turns saved 30 → 20) (and 3 more)",
 		"loopbreak.episode C ok",
 		"loopbreak.policy max-false-rate policy: false terminations 1 of 2 terminated episodes (50.0%) exceed the limit of 5%",
 		"loopbreak.policy min-saved ok",
@@ -828,7 +832,7 @@ func TestCheckJUnitFormat(t *testing.T) {
 	if strings.Join(names, "\n") != strings.Join(want, "\n") {
 		t.Errorf("testcases\n%s\nwant\n%s", strings.Join(names, "\n"), strings.Join(want, "\n"))
 	}
-	if got := s.Cases[0].Failure.Text; got != "A: termination moved t=50 → t=60 (turns saved 10 → 0)\nA: check points 2 at t=50, 60 → t=60\nA: LLM calls saved 40 → 0" {
+	if got := s.Cases[0].Failure.Text; got != "A: termination moved t=50 → t=60 (turns saved 10 → 0)\nA: check points 2 at t=50, 60 → t=60\nA: LLM calls saved 40 → 0\nA: actions that would be rejected 47 → 57" {
 		t.Errorf("failure text %q", got)
 	}
 	if !strings.HasPrefix(s.SystemOut, "FAIL: 2 of 3 episodes drifted") || !strings.Contains(s.SystemOut, "max_turns_stuck 40 → 50") {

@@ -97,15 +97,15 @@ func completeKeyValue(grid bool) cobra.CompletionFunc {
 	}
 }
 
-// completeFailOn completes check --fail-on with every RULE/KIND, and
-// RULE/KIND:rejected for the kinds that carry an adjusted confidence (the
-// ones :rejected applies to).
+// completeFailOn completes check --fail-on with every RULE/KIND,
+// RULE/KIND:rejected for the kinds that carry a rejected flag (the ones
+// :rejected applies to), and live.
 func completeFailOn(_ *cobra.Command, _ []string, toComplete string) ([]string, cobra.ShellCompDirective) {
-	var specs []string
+	specs := []string{"live\ta live run's logged decisions disagree with the replay"}
 	for _, r := range rules.Registry {
 		for _, k := range r.Kinds {
 			specs = append(specs, r.Name+"/"+k.Name+"\t"+k.Doc)
-			if slices.Contains(k.Fields, "adjusted") {
+			if slices.Contains(k.Fields, "rejected") {
 				specs = append(specs, r.Name+"/"+k.Name+":rejected\tonly when the action would have been rejected")
 			}
 		}

@@ -39,8 +39,10 @@ func TestCompletion(t *testing.T) {
 		{[]string{"check", "--set", "enable_stuck_warnings="}, "enable_stuck_warnings=true\nenable_stuck_warnings=false\n:4\n"},
 		{[]string{"sweep", "--grid", "enable_stuck_warnings=t"}, "enable_stuck_warnings=true\nenable_stuck_warnings=true,false\n:4\n"},
 		{[]string{"analyze", "--set", "max_turns_stuck="}, ":4\n"},
-		{[]string{"check", "--fail-on", "location"}, "location_revisit/penalty\tthe critic's confidence would have been lowered (adjusted is null when the log has no confidence)\n" +
-			"location_revisit/penalty:rejected\tonly when the action would have been rejected\n:4\n"},
+		// A revisit penalty never rejects: no :rejected for it.
+		{[]string{"check", "--fail-on", "location"}, "location_revisit/penalty\tthe critic's confidence would have been lowered (adjusted is null when the log has no confidence)\n:4\n"},
+		{[]string{"check", "--fail-on", "score_adjustment/adjustment:"}, "score_adjustment/adjustment:rejected\tonly when the action would have been rejected\n:4\n"},
+		{[]string{"check", "--fail-on", "li"}, "live\ta live run's logged decisions disagree with the replay\n:4\n"},
 		{[]string{"check", "--fail-on", "progress_velocity/t"}, "progress_velocity/termination\tfirst check point: the episode would have been terminated here\n:4\n"},
 	} {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {

@@ -1,9 +1,13 @@
 package cmd
 
 import (
+	"context"
 	"fmt"
 	"math"
+	"os"
+	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/dustin/go-humanize"
 	"github.com/spf13/cobra"
@@ -20,6 +24,9 @@ type GenerateOptions struct {
 	Size     string // e.g. 300MB; empty: no size target
 	MaxNoise string // cap on noise line size; empty: realistic, up to several MB
 	Format   string // "" (mixed eras), early or live: see replaytest.Format
+	// LiveMaxStuck, LiveInterval: the live loop-break configuration the
+	// live episodes were recorded with (0: ZorkGPT's deployed 40 and 10).
+	LiveMaxStuck, LiveInterval int
 
 	// SizeBytes and MaxNoiseBytes are Size and MaxNoise parsed (0: none).
 	SizeBytes, MaxNoiseBytes int64
@@ -49,6 +56,22 @@ endings by game over, turn limit and live stuck termination.`,
 			default:
 				return usageErrorf("--log-format %q: want early or live (default: mixed eras)", opts.Format)
 			}
+			// ZorkGPT's loader bounds and cross-key check (RULES.md §1).
+			maxStuck, interval := opts.LiveMaxStuck, opts.LiveInterval
+			if maxStuck == 0 {
+				maxStuck = 40
+			}
+			if interval == 0 {
+				interval = 10
+			}
+			switch {
+			case maxStuck < 1 || maxStuck > 1000:
+				return usageErrorf("--live-max-stuck must be in [1, 1000], got %d", maxStuck)
+			case interval < 1 || interval > 100:
+				return usageErrorf("--live-check-interval must be in [1, 100], got %d", interval)
+			case maxStuck < interval:
+				return usageErrorf("--live-max-stuck (%d) must be >= --live-check-interval (%d)", maxStuck, interval)
+			}
 			var err error
 			if opts.SizeBytes, err = parseSize(opts.Size); err != nil {
 				return usageErrorf("--size %v", err)
@@ -66,17 +89,42 @@ endings by game over, turn limit and live stuck termination.`,
 	c.Flags().Uint64Var(&opts.Seed, "seed", 1, "random seed (same seed, same corpus)")
 	c.Flags().StringVar(&opts.Size, "size", "", "stop once the corpus reaches this `size` (e.g. 300MB = 300,000,000 bytes, 300MiB, 1.5GiB)")
 	c.Flags().StringVar(&opts.MaxNoise, "max-noise", "", "cap noise lines (knowledge dumps, raw responses) at this `size`, e.g. 64KiB")
+	c.Flags().IntVar(&opts.LiveMaxStuck, "live-max-stuck", 0, "max_turns_stuck the live loop-break system ran with in live episodes (default 40, as deployed)")
+	c.Flags().IntVar(&opts.LiveInterval, "live-check-interval", 0, "stuck_check_interval the live loop-break system ran with (default 10)")
 	c.Flags().StringVar(&opts.Format, "log-format", "", "write every episode in one log `format`: early (June 2025: room names only, names-only map_movement_update every turn) or live (ids, map_movement_update every turn); default: mixed eras")
 	return c
 }
 
 func generateRun(opts *GenerateOptions) error {
-	paths, err := replaytest.WriteCorpusFormat(opts.Dir, opts.Episodes, opts.Seed, opts.SizeBytes, int(opts.MaxNoiseBytes), replaytest.Format(opts.Format))
+	// On SIGINT/SIGTERM the episode being written is removed; the
+	// complete ones stay (each one whole, as an uninterrupted run writes it).
+	ctx, stop := signalContext()
+	defer stop()
+	removeStalePartials(opts.Dir)
+	live := replaytest.LiveConfig{MaxTurnsStuck: opts.LiveMaxStuck, CheckInterval: opts.LiveInterval}
+	paths, err := replaytest.WriteCorpusLive(ctx, opts.Dir, opts.Episodes, opts.Seed, opts.SizeBytes, int(opts.MaxNoiseBytes), replaytest.Format(opts.Format), live)
+	if ctx.Err() != nil {
+		return fmt.Errorf("%v: %d complete episodes under %s, the one being written removed", context.Cause(ctx), len(paths), opts.Dir)
+	}
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(opts.IO.Out, "wrote %d episodes under %s\n", len(paths), opts.Dir)
 	return nil
+}
+
+// removeStalePartials removes episodes a killed run (kill -9) left half
+// written in dir. A partial file younger than a minute may belong to a
+// generate still running into the same directory: an episode takes
+// well under a second to write.
+func removeStalePartials(dir string) {
+	partials, _ := filepath.Glob(filepath.Join(dir, "*", replaytest.PartialName))
+	for _, p := range partials {
+		if st, err := os.Stat(p); err == nil && time.Since(st.ModTime()) > time.Minute {
+			os.Remove(p)
+			os.Remove(filepath.Dir(p)) // only if empty
+		}
+	}
 }
 
 // parseSize reads a byte size as github.com/dustin/go-humanize does:

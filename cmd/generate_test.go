@@ -1,6 +1,9 @@
 package cmd
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestParseSize(t *testing.T) {
 	for _, tc := range []struct {
@@ -58,4 +61,34 @@ func FuzzParseSize(f *testing.F) {
 			t.Fatalf("parseSize(%q) = %d", s, n)
 		}
 	})
+}
+
+// A corpus generated with the live system at max_turns_stuck 30 disagrees
+// with a replay under the deployed 40 and agrees with one under 30: the
+// --fail-on live gate tells the two apart (RULES.md §10).
+func TestGenerateLiveConfigAndGate(t *testing.T) {
+	dir := t.TempDir()
+	if code, _, errOut := run(t, "", "", "generate", "--log-format", "live", "--live-max-stuck", "30", "-n", "12", "--max-noise", "1KB", dir); code != 0 {
+		t.Fatalf("generate: exit %d: %s", code, errOut)
+	}
+	if code, out, _ := run(t, "", "", "check", "--no-baseline", "--fail-on", "live", dir); code != ExitFailure || !strings.Contains(out, "fail-on live: live runs disagree with the replay") {
+		t.Errorf("default configuration: exit %d\n%s", code, out)
+	}
+	if code, out, _ := run(t, "", "", "check", "--no-baseline", "--fail-on", "live", "--set", "max_turns_stuck=30", dir); code != 0 {
+		t.Errorf("the live configuration: exit %d\n%s", code, out)
+	}
+}
+
+func TestGenerateLiveConfigBounds(t *testing.T) {
+	for args, want := range map[string]string{
+		"--live-max-stuck=1001":     "--live-max-stuck must be in [1, 1000], got 1001",
+		"--live-check-interval=101": "--live-check-interval must be in [1, 100], got 101",
+		"--live-max-stuck=5":        "--live-max-stuck (5) must be >= --live-check-interval (10)",
+		"--live-max-stuck=-3":       "--live-max-stuck must be in [1, 1000], got -3",
+	} {
+		code, _, errOut := run(t, "", "", "generate", args, t.TempDir())
+		if code != ExitError || !strings.Contains(errOut, want) {
+			t.Errorf("%s: exit %d, stderr %q, want %q", args, code, errOut, want)
+		}
+	}
 }

@@ -61,6 +61,9 @@ func TestAnalyzeGolden(t *testing.T) {
 		tc{"analyze/incident-2025-11-03-max30.txt", []string{"analyze", "--set", "max_turns_stuck=30", incident1}},
 		// The implementation report's figures: 40 turns, checks every 10.
 		tc{"analyze/incident-2025-11-04-verbose.txt", []string{"analyze", "-v", incident2}},
+		// A live run recorded with max_turns_stuck 30 agrees with a replay
+		// under the configuration it ran with (RULES.md §10).
+		tc{"analyze/live-2025-11-10-max30.txt", []string{"analyze", "--set", "max_turns_stuck=30", filepath.ToSlash(filepath.Join(episodesDir, "2025-11-10T21-05-00", "episode_log.jsonl"))}},
 		tc{"analyze/corpus.txt", []string{"analyze", episodesDir}},
 		tc{"analyze/corpus-with-tests.jsonl", []string{"analyze", "--format", "jsonl", "--include-tests", episodesDir}},
 		tc{"analyze/no-objective-progress.txt", []string{"analyze", "--set", "enable_objective_based_progress=false", "--set", "max_turns_stuck=20", "--set", "stuck_warning_threshold=10", episodesDir}},

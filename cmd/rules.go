@@ -51,13 +51,22 @@ func NewCmdRules(ios *IOStreams, runF func(*RulesOptions) error) *cobra.Command 
 }
 
 type ruleDoc struct {
-	Name     string        `json:"name"`
-	Title    string        `json:"title"`
-	Doc      string        `json:"doc"`
-	Section  string        `json:"section"`
-	Params   []paramDoc    `json:"params"`
-	Kinds    []*rules.Kind `json:"kinds"`
-	Requires []string      `json:"requires"`
+	Name     string     `json:"name"`
+	Title    string     `json:"title"`
+	Doc      string     `json:"doc"`
+	Section  string     `json:"section"`
+	Origin   string     `json:"origin"`
+	Params   []paramDoc `json:"params"`
+	Kinds    []kindDoc  `json:"kinds"`
+	Requires []string   `json:"requires"`
+}
+
+// kindDoc is a rules.Kind with the snake_case keys of every JSON
+// loopbreak writes.
+type kindDoc struct {
+	Name   string   `json:"name"`
+	Doc    string   `json:"doc"`
+	Fields []string `json:"fields"`
 }
 
 type paramDoc struct {
@@ -80,7 +89,10 @@ func rulesRun(opts *RulesOptions) error {
 	if opts.Format == "json" {
 		docs := []ruleDoc{}
 		for _, r := range list {
-			d := ruleDoc{Name: r.Name, Title: r.Title, Doc: r.Doc, Section: r.Section, Kinds: r.Kinds, Requires: requires(r), Params: []paramDoc{}}
+			d := ruleDoc{Name: r.Name, Title: r.Title, Doc: r.Doc, Section: r.Section, Origin: r.Origin, Requires: requires(r), Params: []paramDoc{}, Kinds: []kindDoc{}}
+			for _, k := range r.Kinds {
+				d.Kinds = append(d.Kinds, kindDoc{Name: k.Name, Doc: k.Doc, Fields: append([]string{}, k.Fields...)})
+			}
 			for _, p := range r.Params {
 				d.Params = append(d.Params, paramDoc{Key: p.Key, Type: p.Type.String(), Default: p.Default, Constraint: p.Constraint(), Doc: p.Doc})
 			}
@@ -99,6 +111,7 @@ func rulesRun(opts *RulesOptions) error {
 			fmt.Fprintln(w)
 		}
 		fmt.Fprintf(w, "%s — %s (%s)\n", r.Name, r.Title, r.Section)
+		fmt.Fprintf(w, "  origin: %s\n", originWords(r.Origin))
 		fmt.Fprintf(w, "%s\n", wrap(r.Doc, 76, "    "))
 		if len(r.Params) > 0 {
 			fmt.Fprintln(w, "  keys:")
@@ -118,6 +131,18 @@ func rulesRun(opts *RulesOptions) error {
 		fmt.Fprintf(w, "  fires: %s\n", strings.Join(kinds, ", "))
 	}
 	return nil
+}
+
+// originWords says where a rule comes from (RULES.md, "Where each rule
+// comes from"), so no reader takes a proposal for what ZorkGPT does.
+func originWords(origin string) string {
+	switch origin {
+	case rules.OriginZorkGPT:
+		return "zorkgpt (deployed in ZorkGPT)"
+	case rules.OriginDesign:
+		return "design (proposed by the loop-break design; not in ZorkGPT)"
+	}
+	return origin
 }
 
 // requires names the rules r reads, never nil.
@@ -149,7 +174,7 @@ func rulesMarkdown(w io.Writer, list []*rules.Rule) error {
 		fmt.Fprintf(b, "| [`%s`](#%s) | %s | %s |\n", r.Name, r.Name, mdCell(r.Title), strings.Join(kinds, ", "))
 	}
 	for _, r := range list {
-		fmt.Fprintf(b, "\n## %s\n\n**%s.**\n\n%s\n", r.Name, mdCell(capitalize(r.Title)), wrap(r.Doc, 79, ""))
+		fmt.Fprintf(b, "\n## %s\n\n**%s.**\n\n%s\n\nOrigin: %s.\n", r.Name, mdCell(capitalize(r.Title)), wrap(r.Doc, 79, ""), originWords(r.Origin))
 		if req := requires(r); len(req) > 0 {
 			for i, n := range req {
 				req[i] = fmt.Sprintf("[`%s`](#%s)", n, n)

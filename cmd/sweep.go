@@ -203,6 +203,10 @@ func sweepRun(opts *SweepOptions) error {
 	}
 	warnUnused(labels, ios.ErrOut)
 	res.Errors = append(walkErrs, res.Errors...) // what the walk skipped, first
+	if len(res.Rows) > 0 && res.Rows[0].Totals.Episodes == 0 {
+		// A recommendation from no data would look like one from data.
+		return noEpisodesError(opts.Paths)
+	}
 	switch opts.Format {
 	case "json":
 		return report.WriteSweepJSON(ios.Out, res)

@@ -198,6 +198,9 @@ func TestSweepEqualsAnalyze(t *testing.T) {
 			t.Fatalf("analyze totals has %d fields", len(a.Totals))
 		}
 		for k, want := range a.Totals {
+			if k == "live_disagreements" {
+				continue // a sweep does not compare live runs (README)
+			}
 			if got, ok := row[k]; !ok || got != want {
 				t.Errorf("row %d %v: %s = %v, analyze says %v", i, row["params"], k, got, want)
 			}
@@ -436,7 +439,7 @@ func TestSweepJSONSchema(t *testing.T) {
 		t.Errorf("skipped = %v", d.Skipped)
 	}
 	resultKeys := []string{"baseline", "censored", "episodes", "false_termination_pct", "false_terminations", "lines_skipped",
-		"llm_calls_saved", "median_turns_saved", "params", "pareto", "recommended", "recorded_turns", "row", "score_forfeited",
+		"llm_calls_saved", "low_confidence", "median_turns_saved", "params", "pareto", "recommended", "recorded_turns", "row", "score_forfeited",
 		"terminated", "turns_saved", "turns_saved_pct", "warnings", "would_reject"}
 	for _, r := range d.Results {
 		if got := slices.Sorted(maps.Keys(r)); !reflect.DeepEqual(got, resultKeys) {

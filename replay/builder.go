@@ -485,6 +485,7 @@ type builder struct {
 	idToName  map[string]string
 	llmLogged bool
 
+	live         []LiveEvent
 	end          string
 	liveStop     int
 	hasLiveStop  bool
@@ -693,6 +694,7 @@ func (b *builder) event(w *wireEvent, source string, lineNo int) (reason string)
 			s.setBase(baseFAS, f)
 		}
 	case "location_penalty_applied":
+		b.liveEvent(w, turnOf())
 		s := b.slotFor(turnOf(), lineNo, false)
 		if f, ok := number(get(func(e *wireEvent) json.RawMessage { return e.BaseConfidence })); ok {
 			s.setBase(baseLPA, f)
@@ -796,7 +798,10 @@ func (b *builder) event(w *wireEvent, source string, lineNo int) (reason string)
 		// A (re)started run: what was pending was late, what follows is new.
 		b.closePending()
 		b.hasLast = false
+	case "score_change", "objective_progress_reset":
+		b.liveEvent(w, turnOf())
 	case "stuck_termination":
+		b.liveEvent(w, turnOf())
 		b.end = EndStuckTermination
 		b.liveStop, b.hasLiveStop = turnOf(), true
 	case "game_over_detected":
@@ -891,6 +896,7 @@ func (b *builder) build(c *collector) *Episode {
 		LoggedFinal:    b.loggedFinal,
 		HasLoggedFinal: b.hasLogFinal,
 		Diag:           b.Diag,
+		Live:           liveEvents(b.live),
 	}
 	if ep.RecordedEnd == "" {
 		ep.RecordedEnd = EndUnknown

@@ -20,6 +20,8 @@ var relevantEvents = map[string]bool{
 	"objective_completed":       true,
 	"turn_completed":            true,
 	"stuck_termination":         true,
+	"score_change":              true,
+	"objective_progress_reset":  true,
 	"game_over_detected":        true,
 	"episode_completed":         true,
 	"episode_finalized":         true,
@@ -181,6 +183,14 @@ type wireEvent struct {
 	FinalScore       json.RawMessage
 	Reason           json.RawMessage
 
+	// The live loop-break system's own decisions (RULES.md §10).
+	TurnsStuck         json.RawMessage
+	WasStuckFor        json.RawMessage
+	OldScore           json.RawMessage
+	NewScore           json.RawMessage
+	AdjustedConfidence json.RawMessage
+	RecentVisits       json.RawMessage
+
 	Extras *wireEvent
 }
 
@@ -340,6 +350,18 @@ func (w *wireEvent) fill(obj []byte, top bool) bool {
 			w.ToRoomID = v
 		case "to_room":
 			w.ToRoom = v
+		case "turns_stuck":
+			w.TurnsStuck = v
+		case "was_stuck_for":
+			w.WasStuckFor = v
+		case "old_score":
+			w.OldScore = v
+		case "new_score":
+			w.NewScore = v
+		case "adjusted_confidence":
+			w.AdjustedConfidence = v
+		case "recent_visits":
+			w.RecentVisits = v
 		case "final_score":
 			w.FinalScore = v
 		case "reason":

@@ -29,6 +29,9 @@ var keptKeys = map[string]bool{
 	"location": true, "location_id": true, "location_name": true,
 	"from_room_id": true, "from_room": true, "to_room_id": true, "to_room": true,
 	"final_score": true, "reason": true,
+	// the live loop-break system's decisions (live.go)
+	"turns_stuck": true, "was_stuck_for": true, "old_score": true, "new_score": true,
+	"adjusted_confidence": true, "recent_visits": true,
 }
 
 // compactor states, for the object being read (top level or extras).

@@ -74,6 +74,10 @@ type Episode struct {
 	LoggedFinal    float64 // episode_completed/finalized final_score when logged
 	HasLoggedFinal bool
 
+	// Live lists the live loop-break system's decisions the log carries,
+	// by turn (RULES.md §10); nil when it carries none.
+	Live []LiveEvent
+
 	Diag Diagnostics
 
 	startKeys      []int32 // see StartKeys

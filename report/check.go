@@ -37,12 +37,20 @@ func checkHeadline(c *check.Result) string {
 				d, plural(n, "episode"), c.Baseline, c.Count(check.StatusChanged), c.Count(check.StatusNew), c.Count(check.StatusMissing)))
 		}
 	case check.ModeUpdate:
-		kept := n - c.Count(check.StatusMissing)
+		removed := c.Count(check.StatusMissing) - c.KeptEntries()
+		kept := n - removed
 		if c.Wrote {
 			parts = append(parts, fmt.Sprintf("wrote %s: %s (%d changed, %d added, %d removed)",
-				c.Baseline, plural(kept, "episode"), c.Count(check.StatusChanged), c.Count(check.StatusNew), c.Count(check.StatusMissing)))
+				c.Baseline, plural(kept, "episode"), c.Count(check.StatusChanged), c.Count(check.StatusNew), removed))
 		} else {
 			parts = append(parts, fmt.Sprintf("%s is up to date: %s", c.Baseline, plural(kept, "episode")))
+		}
+		if k := c.KeptEntries(); k > 0 {
+			what := "entries"
+			if k == 1 {
+				what = "entry"
+			}
+			parts = append(parts, fmt.Sprintf("kept %d %s of unreadable logs unchanged (--prune drops them)", k, what))
 		}
 	default:
 		parts = append(parts, plural(n, "episode")+" checked against policy gates only (no baseline)")
@@ -96,7 +104,15 @@ func plural(n int, word string) string {
 func CorpusLine(t *analyze.Totals) string {
 	return fmt.Sprintf("%s, %d terminated (%d censored); %d of %d turns saved (%.1f%%); %d of %d terminations false (%.1f%%); score forfeited %s",
 		plural(t.Episodes, "episode"), t.Terminated, t.Censored, t.TurnsSaved, t.RecordedTurns, t.TurnsSavedPct,
-		t.FalseTerminations, t.Terminated, t.FalseRatePct, Num(t.ScoreForfeited))
+		t.FalseTerminations, t.Terminated, t.FalseRatePct, Num(t.ScoreForfeited)) + saturated(t)
+}
+
+// saturated flags a score total held at the float64 limit.
+func saturated(t *analyze.Totals) string {
+	if t.ScoreOverflow {
+		return " (saturated: the sum exceeds the float64 range)"
+	}
+	return ""
 }
 
 func configIntro(c *check.Result) string {

@@ -68,7 +68,7 @@ func DriftMessage(e *check.Episode, d *check.Drift) string {
 		return fmt.Sprintf("score forfeited %s → %s", num(b.ScoreForfeited), num(c.ScoreForfeited))
 	case "false_termination":
 		if c.FalseTermination {
-			return "now a false termination: the recording made progress after the termination turn"
+			return "now a false termination: the score rose above the score at the termination turn"
 		}
 		return "no longer a false termination"
 	case "censored":
@@ -78,6 +78,8 @@ func DriftMessage(e *check.Episode, d *check.Drift) string {
 		return "no longer censored"
 	case "would_reject":
 		return fmt.Sprintf("actions that would be rejected %s → %s", d.Baseline, d.Current)
+	case "low_confidence":
+		return fmt.Sprintf("revisit penalties below 0.3 confidence (could let a rejected action through) %s → %s", d.Baseline, d.Current)
 	}
 	if k, ok := strings.CutPrefix(d.Field, "firing_counts/"); ok {
 		return fmt.Sprintf("%s fired %s → %s times", k, d.Baseline, d.Current)
@@ -206,7 +208,10 @@ func describeGate(g *check.GateResult, t *analyze.Totals) GateJSON {
 func describeFailOn(f *check.FailOn, passed bool) GateJSON {
 	what := f.Rule + "/" + f.Kind
 	verb, never := " fired", " never fired"
-	if f.Rejected {
+	switch {
+	case f.Live:
+		what, verb, never = "live runs", " disagree with the replay", " agree with the replay under this configuration"
+	case f.Rejected:
 		verb, never = " would reject an action", " would never reject an action"
 	}
 	scope := ""
@@ -230,6 +235,10 @@ func describeFailOn(f *check.FailOn, passed bool) GateJSON {
 		}
 		list = append(list, fmt.Sprintf("%s (%d)", e.EpisodeID, e.N))
 	}
-	w.Message = fmt.Sprintf("%s%s %s in %s%s: %s", what, verb, sweepPlural(f.Fired, "time", "times"), sweepPlural(len(f.Where), "episode", "episodes"), scope, strings.Join(list, ", "))
+	times := sweepPlural(f.Fired, "time", "times")
+	if f.Live {
+		times = "on " + sweepPlural(f.Fired, "decision", "decisions")
+	}
+	w.Message = fmt.Sprintf("%s%s %s in %s%s: %s", what, verb, times, sweepPlural(len(f.Where), "episode", "episodes"), scope, strings.Join(list, ", "))
 	return w
 }

@@ -80,7 +80,7 @@ func TestDriftLines(t *testing.T) {
 		"term: check points t=60 → t=70",
 		"term: LLM calls saved 160 → 120",
 		"term: score forfeited 0 → 2.5",
-		"term: now a false termination: the recording made progress after the termination turn",
+		"term: now a false termination: the score rose above the score at the termination turn",
 		"unreadable: missing: its log could not be read (gzip: invalid header)",
 	}
 	// The hash of d2 in the baseline is computed, so compare that line by prefix.
@@ -205,7 +205,6 @@ func TestConfigChangeLine(t *testing.T) {
 }
 
 func TestFailOnObserve(t *testing.T) {
-	const threshold = 0.5
 	outcome := func(id string, fs ...rules.Firing) *analyze.Outcome {
 		o := &analyze.Outcome{EpisodeID: id, Counts: map[string]int{}, Firings: fs}
 		for _, f := range fs {
@@ -227,8 +226,7 @@ func TestFailOnObserve(t *testing.T) {
 		{"score_adjustment/adjustment", "score_adjustment/adjustment fired 4 times in 2 episodes: won-1 (2), lost-1 (2)"},
 		{"score_adjustment/adjustment:rejected", "score_adjustment/adjustment would reject an action 3 times in 2 episodes: won-1 (1), lost-1 (2)"},
 		{"score_adjustment/adjustment:rejected@won-*", "score_adjustment/adjustment would reject an action 1 time in 1 episode matching won-*: won-1 (1)"},
-		{"location_revisit/penalty:rejected", "location_revisit/penalty would reject an action 1 time in 1 episode: won-1 (1)"},
-		{"location_revisit/penalty:rejected@lost-*", "PASS location_revisit/penalty would never reject an action in episodes matching lost-*"},
+		{"location_revisit/penalty", "location_revisit/penalty fired 3 times in 2 episodes: won-1 (2), lost-1 (1)"},
 		{"score_adjustment/adjustment@won-1,lost-?", "score_adjustment/adjustment fired 4 times in 2 episodes matching won-1,lost-?: won-1 (2), lost-1 (2)"},
 		{"score_adjustment/adjustment@won-2,lost-9", "PASS score_adjustment/adjustment never fired in episodes matching won-2,lost-9"},
 		{"camping/detection", "PASS camping/detection never fired"},
@@ -239,7 +237,7 @@ func TestFailOnObserve(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, o := range eps {
-			f.Observe(o, threshold)
+			f.Observe(o)
 		}
 		r := f.Result()
 		g := describeGate(&r, nil)
@@ -254,7 +252,7 @@ func TestFailOnObserve(t *testing.T) {
 	// Six episodes list five and say how many more.
 	f, _ := check.ParseFailOn("camping/detection")
 	for i := range 7 {
-		f.Observe(outcome(fmt.Sprint("E", i), rules.Firing{Rule: rules.Camping, Kind: rules.CampingDetection}), threshold)
+		f.Observe(outcome(fmt.Sprint("E", i), rules.Firing{Rule: rules.Camping, Kind: rules.CampingDetection}))
 	}
 	r := f.Result()
 	if g := describeGate(&r, nil); !strings.HasSuffix(g.Message, "E3 (1), E4 (1), and 2 more") {

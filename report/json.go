@@ -9,6 +9,7 @@ package report
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"strconv"
 
@@ -35,9 +36,14 @@ type Episode struct {
 	LLMCallsMethod   string               `json:"llm_calls_method"`
 	ScoreForfeited   float64              `json:"score_forfeited"`
 	FalseTermination bool                 `json:"false_termination"`
+	ProgressAfter    *analyze.Progress    `json:"progress_after"`
+	ObjectivesAfter  int                  `json:"objectives_after"`
 	Censored         bool                 `json:"censored"`
 	FiringCounts     map[string]int       `json:"firing_counts"`
+	Warnings         int                  `json:"warnings"`
 	WouldReject      int                  `json:"would_reject"`
+	LowConfidence    int                  `json:"low_confidence"`
+	Live             *LiveJSON            `json:"live"`
 	Diagnostics      Diagnostics          `json:"diagnostics"`
 	Firings          []Firing             `json:"firings"`
 	// Labels is how the rules scored against the episode's labels; null
@@ -61,7 +67,7 @@ func NewEpisode(o *analyze.Outcome, ep *replay.Episode) Episode {
 		EpisodeID:        o.EpisodeID,
 		Source:           o.Source,
 		RecordedTurns:    o.RecordedTurns,
-		FinalScore:       o.FinalScore,
+		FinalScore:       finite(o.FinalScore),
 		RecordedEnd:      o.RecordedEnd,
 		LocationKey:      o.LocationKey,
 		Termination:      o.Termination,
@@ -69,11 +75,15 @@ func NewEpisode(o *analyze.Outcome, ep *replay.Episode) Episode {
 		TurnsSaved:       o.TurnsSaved,
 		LLMCallsSaved:    o.LLMCallsSaved,
 		LLMCallsMethod:   o.LLMCallsMethod,
-		ScoreForfeited:   o.ScoreForfeited,
+		ScoreForfeited:   finite(o.ScoreForfeited), // huge scores overflow a difference
 		FalseTermination: o.FalseTermination,
+		ObjectivesAfter:  o.ObjectivesAfter,
 		Censored:         o.Censored,
 		FiringCounts:     o.Counts,
+		Warnings:         o.Warnings,
 		WouldReject:      o.WouldReject,
+		LowConfidence:    o.LowConfidence,
+		Live:             NewLive(o.Live),
 		Diagnostics: Diagnostics{
 			Lines: ep.Diag.Lines, Skipped: ep.Diag.Skipped,
 			Problems: nonNil(ep.Diag.Problems), Notes: nonNil(ep.Diag.Notes),
@@ -84,8 +94,12 @@ func NewEpisode(o *analyze.Outcome, ep *replay.Episode) Episode {
 	if e.Checkpoints == nil {
 		e.Checkpoints = []analyze.Checkpoint{}
 	}
+	if o.ProgressAfter.Turn != 0 {
+		p := o.ProgressAfter
+		e.ProgressAfter = &p
+	}
 	for i := range o.Firings {
-		e.Firings[i] = Firing(o.Firings[i])
+		e.Firings[i] = Firing{Firing: o.Firings[i], AfterCut: o.AfterCut(&o.Firings[i])}
 	}
 	return e
 }
@@ -97,9 +111,15 @@ func nonNil(s []string) []string {
 	return s
 }
 
-// Firing marshals a rules.Firing as {"turn","rule","kind", fields...}
-// with the fields its rule declares for that kind, in that order.
-type Firing rules.Firing
+// Firing marshals a rules.Firing as {"turn","rule","kind","origin",
+// fields..., "after_cut"} with the fields its rule declares for that kind, in that
+// order. AfterCut: the firing is after the termination turn, so the
+// terminated run would never have seen it (the outcome's counts leave it
+// out).
+type Firing struct {
+	rules.Firing
+	AfterCut bool
+}
 
 func (f Firing) MarshalJSON() ([]byte, error) {
 	var b bytes.Buffer
@@ -109,16 +129,20 @@ func (f Firing) MarshalJSON() ([]byte, error) {
 	writeString(&b, f.Rule.Name)
 	b.WriteString(`,"kind":`)
 	writeString(&b, f.Kind.Name)
+	b.WriteString(`,"origin":`)
+	writeString(&b, f.Rule.Origin)
 	for _, field := range f.Kind.Fields {
 		b.WriteByte(',')
 		writeString(&b, field)
 		b.WriteByte(':')
-		v, err := json.Marshal(FieldValue((*rules.Firing)(&f), field))
+		v, err := json.Marshal(FieldValue(&f.Firing, field))
 		if err != nil {
 			return nil, err
 		}
 		b.Write(v)
 	}
+	b.WriteString(`,"after_cut":`)
+	b.WriteString(strconv.FormatBool(f.AfterCut))
 	b.WriteByte('}')
 	return b.Bytes(), nil
 }
@@ -197,11 +221,17 @@ func (j *JSONWriter) Begin(w io.Writer, cfg *rules.Config) error {
 	return err
 }
 
-// Episode writes one episode.
+// finite is x clamped to the float64 range: JSON cannot hold +Inf.
+func finite(x float64) float64 {
+	v, _ := analyze.Finite(x)
+	return v
+}
+
+// Episode writes one episode, encoded whole before any byte is written.
 func (j *JSONWriter) Episode(e Episode) error {
 	data, err := json.Marshal(e)
 	if err != nil {
-		return err
+		return fmt.Errorf("%s: episode %s: %w", e.Source, e.EpisodeID, err)
 	}
 	if j.Lines {
 		data = append(data, '\n')
@@ -225,7 +255,7 @@ func (j *JSONWriter) End(t *analyze.Totals, errs []analyze.FileError) error {
 	}
 	tot, err := json.Marshal(t)
 	if err != nil {
-		return err
+		return fmt.Errorf("totals: %w", err)
 	}
 	e, err := json.Marshal(errs)
 	if err != nil {

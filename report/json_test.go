@@ -17,20 +17,20 @@ func TestFiringJSON(t *testing.T) {
 		want string
 	}{
 		{rules.Firing{Turn: 40, Rule: rules.ProgressVelocity, Kind: rules.Termination, TurnsStuck: 40, Score: 5},
-			`{"turn":40,"rule":"progress_velocity","kind":"termination","turns_stuck":40,"score":5}`},
+			`{"turn":40,"rule":"progress_velocity","kind":"termination","origin":"zorkgpt","turns_stuck":40,"score":5,"after_cut":true}`},
 		// No logged confidence: base and adjusted are null, not 0.
 		{rules.Firing{Turn: 3, Rule: rules.LocationRevisit, Kind: rules.Penalty, Location: "1", Visits: 1, Penalty: -0.2},
-			`{"turn":3,"rule":"location_revisit","kind":"penalty","location":"1","visits":1,"penalty":-0.2,"base":null,"adjusted":null,"low_confidence":false}`},
+			`{"turn":3,"rule":"location_revisit","kind":"penalty","origin":"zorkgpt","location":"1","visits":1,"penalty":-0.2,"base":null,"adjusted":null,"low_confidence":false,"after_cut":false}`},
 		// Below the override's 0.3: flagged, and it says nothing of rejection.
 		{rules.Firing{Turn: 5, Rule: rules.LocationRevisit, Kind: rules.Penalty, Location: "1", Visits: 2, Penalty: -0.4, HasBase: true, Base: 0.6, Adjusted: 0.2, LowConfidence: true},
-			`{"turn":5,"rule":"location_revisit","kind":"penalty","location":"1","visits":2,"penalty":-0.4,"base":0.6,"adjusted":0.2,"low_confidence":true}`},
+			`{"turn":5,"rule":"location_revisit","kind":"penalty","origin":"zorkgpt","location":"1","visits":2,"penalty":-0.4,"base":0.6,"adjusted":0.2,"low_confidence":true,"after_cut":true}`},
 		{rules.Firing{Turn: 6, Rule: rules.ActionNovelty, Kind: rules.Hint, Action: "search", Proposal: rules.ProposalRejected},
-			`{"turn":6,"rule":"action_novelty","kind":"hint","action":"search","proposal":"rejected"}`},
+			`{"turn":6,"rule":"action_novelty","kind":"hint","origin":"zorkgpt","action":"search","proposal":"rejected","after_cut":true}`},
 		{rules.Firing{Turn: 4, Rule: rules.Oscillation, Kind: rules.OscillationDetection, Pattern: [2]string{"1", "2"}},
-			`{"turn":4,"rule":"oscillation","kind":"detection","pattern":["1","2"]}`},
+			`{"turn":4,"rule":"oscillation","kind":"detection","origin":"design","pattern":["1","2"],"after_cut":true}`},
 	}
 	for _, c := range cases {
-		got, err := json.Marshal(Firing(c.f))
+		got, err := json.Marshal(Firing{Firing: c.f, AfterCut: c.f.Turn > 3})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -128,5 +128,29 @@ func TestNewEpisodeEmpty(t *testing.T) {
 		if !strings.Contains(string(data), want) {
 			t.Errorf("missing %s in %s", want, data)
 		}
+	}
+}
+
+// The live comparison in JSON: null without live events; each
+// disagreement's sides under the live event's field names, null for the
+// side without the decision.
+func TestLiveJSON(t *testing.T) {
+	if NewLive(nil) != nil {
+		t.Error("no live events: want null")
+	}
+	pen := &replay.LiveEvent{Kind: replay.LivePenalty, Turn: 7, Base: 0.6, HasBase: true, Adjusted: 0.4, HasAdjusted: true, Visits: 1, HasVisits: true}
+	l := &analyze.Live{Events: 4, Disagreements: []analyze.LiveDisagreement{
+		{Turn: 7, Kind: replay.LivePenalty, Live: pen, Replay: &rules.Firing{Turn: 7, Rule: rules.LocationRevisit, Kind: rules.Penalty, Visits: 2, Base: 0.6, Adjusted: 0.2, HasBase: true}},
+		{Turn: 9, Kind: replay.LiveScoreChange, Replay: &rules.Firing{Turn: 9, Rule: rules.ProgressVelocity, Kind: rules.Reset, Cause: "score_change", TurnsStuck: 3, Score: 5}},
+	}}
+	got, err := json.Marshal(NewLive(l))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"events":4,"agrees":false,"disagreements":[` +
+		`{"turn":7,"kind":"location_penalty_applied","live":{"adjusted_confidence":0.4,"base_confidence":0.6,"recent_visits":1},"replay":{"adjusted_confidence":0.2,"base_confidence":0.6,"recent_visits":2}},` +
+		`{"turn":9,"kind":"score_change","live":null,"replay":{"new_score":5,"was_stuck_for":3}}],"explained_by":[]}`
+	if string(got) != want {
+		t.Errorf("got  %s\nwant %s", got, want)
 	}
 }

@@ -166,7 +166,7 @@ func setArgs(s *sweep.Result, row int) []string {
 // sweepCSVMetrics are the CSV columns after the parameters.
 var sweepCSVMetrics = []string{"episodes", "terminated", "censored", "recorded_turns", "turns_saved", "turns_saved_pct",
 	"llm_calls_saved", "false_terminations", "false_termination_pct", "score_forfeited", "median_turns_saved",
-	"warnings", "would_reject", "lines_skipped", "pareto", "recommended"}
+	"warnings", "would_reject", "low_confidence", "lines_skipped", "pareto", "recommended"}
 
 func csvNum(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
 
@@ -212,7 +212,7 @@ func WriteSweepCSV(w io.Writer, s *sweep.Result) error {
 			strconv.Itoa(t.Episodes), strconv.Itoa(t.Terminated), strconv.Itoa(t.Censored), strconv.Itoa(t.RecordedTurns),
 			strconv.Itoa(t.TurnsSaved), csvNum(t.TurnsSavedPct), strconv.Itoa(t.LLMCallsSaved),
 			strconv.Itoa(t.FalseTerminations), csvNum(t.FalseRatePct), csvNum(t.ScoreForfeited), csvNum(t.MedianTurnsSaved),
-			strconv.Itoa(t.Warnings), strconv.Itoa(t.WouldReject), strconv.Itoa(t.LinesSkipped),
+			strconv.Itoa(t.Warnings), strconv.Itoa(t.WouldReject), strconv.Itoa(t.LowConfidence), strconv.Itoa(t.LinesSkipped),
 			strconv.FormatBool(r.Pareto), strconv.FormatBool(r.Recommended))
 		cw.Write(append(line, labelCSVCells(s, i)...))
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/fatih/color"
+	"github.com/olekukonko/tablewriter/tw"
 
 	"github.com/loopbreak/loopbreak/analyze"
 	"github.com/loopbreak/loopbreak/replay"
@@ -47,6 +48,9 @@ func Num(f float64) string {
 	if f == math.Trunc(f) && math.Abs(f) < 1e15 {
 		return strconv.FormatInt(int64(f), 10)
 	}
+	if math.Abs(f) >= 1e15 {
+		return strconv.FormatFloat(f, 'g', -1, 64) // 1.7e+308, not 309 digits
+	}
 	return strconv.FormatFloat(f, 'f', -1, 64)
 }
 
@@ -84,9 +88,13 @@ func (r *Text) Episode(o *analyze.Outcome, ep *replay.Episode) error {
 		kv("LLM calls saved", "%d (%s)", o.LLMCallsSaved, method)
 		kv("score forfeited", "%s", Num(o.ScoreForfeited))
 		if o.FalseTermination {
-			kv("false termination", "%s", r.yellow.Sprintf("yes: the recording made progress after t=%d", t.Turn))
+			p := o.ProgressAfter
+			kv("false termination", "%s", r.yellow.Sprintf("yes: score rose %s → %s at t=%d", Num(t.Score), Num(p.Score), p.Turn))
 		} else {
-			kv("false termination", "no")
+			kv("false termination", "no: the score never rose above %s after t=%d", Num(t.Score), t.Turn)
+		}
+		if o.ObjectivesAfter > 0 {
+			kv("objectives after", "%d completed after t=%d (not progress of the game's score)", o.ObjectivesAfter, t.Turn)
 		}
 	case o.Censored:
 		kv("would terminate", "%s", r.yellow.Sprintf("unknown: censored (the live system stopped the run at t=%d first)", ep.LiveStopTurn))
@@ -95,6 +103,18 @@ func (r *Text) Episode(o *analyze.Outcome, ep *replay.Episode) error {
 	}
 	if o.Censored && o.Termination != nil {
 		kv("censored", "yes")
+	}
+	if o.Live != nil {
+		for i, line := range liveLines(o.Live, o) {
+			if i == 0 {
+				if !o.Live.Agrees() {
+					line = r.yellow.Sprint(line)
+				}
+				kv("live run", "%s", line)
+			} else {
+				fmt.Fprintf(w, "    %s\n", line)
+			}
+		}
 	}
 	d := ep.Diag
 	lines := fmt.Sprintf("%d read, %d skipped", d.Lines, d.Skipped)
@@ -147,44 +167,24 @@ func (r *Text) Episode(o *analyze.Outcome, ep *replay.Episode) error {
 			fmt.Fprintf(w, "    %-12s %s\n", span(wr.From, wr.To), strings.Join(ph, ", "))
 		}
 	}
-	if len(story.Runs) > 0 {
-		fmt.Fprintf(w, "\n  %s\n", r.bold.Sprint("Penalties and detections (would have fired)"))
-		limit := r.MaxRuns
-		if limit <= 0 {
-			limit = 12
+	// What ZorkGPT would have done comes first; the design's proposals,
+	// which ZorkGPT never shipped, after it with their own figures.
+	deployed, proposed := splitRuns(story.Runs)
+	if len(deployed) > 0 {
+		fmt.Fprintf(w, "\n  %s\n", r.bold.Sprint("Penalties and hints ZorkGPT would have given (would have fired)"))
+		fmt.Fprintf(w, "    %s\n", r.deployedSummary(o))
+		r.cutNote(w, o)
+		if err := r.runs(w, o, ep, deployed, false); err != nil {
+			return err
 		}
-		if r.Verbose {
-			limit = len(story.Runs)
+	}
+	if len(proposed) > 0 {
+		fmt.Fprintf(w, "\n  %s\n", r.bold.Sprint("Proposed rules (loop-break design; not in ZorkGPT)"))
+		fmt.Fprintf(w, "    %s\n", r.proposedSummary(o))
+		if len(deployed) == 0 {
+			r.cutNote(w, o)
 		}
-		runs := story.Runs
-		if len(runs) > limit {
-			// Keep the longest runs (most firings), shown in turn order.
-			runs = append([]analyze.Run(nil), runs...)
-			sort.SliceStable(runs, func(i, j int) bool { return runs[i].Firings > runs[j].Firings })
-			runs = runs[:limit]
-			sort.SliceStable(runs, func(i, j int) bool { return runs[i].From < runs[j].From })
-			fmt.Fprintf(w, "  (the %d largest of %d runs; -v lists all)\n", limit, len(story.Runs))
-		}
-		tb := NewTable(indent(w), L, L, R, R, R, R)
-		tb.Header("rule", "where", "turns", "firings", "adjustments", "would reject")
-		for _, run := range runs {
-			where := ep.RoomName(run.Key)
-			switch run.Rule {
-			case rules.Oscillation:
-				a, b, _ := strings.Cut(run.Key, "\x00")
-				where = ep.RoomName(a) + " ↔ " + ep.RoomName(b)
-			case rules.ActionNovelty:
-				where = "repeated actions"
-			}
-			adj := ""
-			if run.Rule == rules.Oscillation || run.Rule == rules.Camping {
-				adj = strconv.Itoa(run.Adjustments)
-			}
-			if err := tb.Append([]string{run.Rule.Name, where, span(run.From, run.To), strconv.Itoa(run.Firings), adj, strconv.Itoa(run.WouldReject)}); err != nil {
-				return err
-			}
-		}
-		if err := tb.Render(); err != nil {
+		if err := r.runs(w, o, ep, proposed, true); err != nil {
 			return err
 		}
 	}
@@ -197,9 +197,126 @@ func (r *Text) Episode(o *analyze.Outcome, ep *replay.Episode) error {
 	return w.err
 }
 
+// splitRuns separates the runs of rules deployed in ZorkGPT from those of
+// the design's proposals, keeping turn order.
+func splitRuns(runs []analyze.Run) (deployed, proposed []analyze.Run) {
+	for _, run := range runs {
+		if run.Rule.Origin == rules.OriginZorkGPT {
+			deployed = append(deployed, run)
+		} else {
+			proposed = append(proposed, run)
+		}
+	}
+	return deployed, proposed
+}
+
+func (r *Text) cutNote(w io.Writer, o *analyze.Outcome) {
+	if o.Termination != nil {
+		fmt.Fprintf(w, "    %s\n", r.dim.Sprintf("after cut: firings after t=%d, which the terminated run would never have seen", o.Termination.Turn))
+	}
+}
+
+// upToCut prefixes counts that stop at the termination turn.
+func upToCut(o *analyze.Outcome) string {
+	if o.Termination == nil {
+		return ""
+	}
+	return fmt.Sprintf("up to t=%d: ", o.Termination.Turn)
+}
+
+func (r *Text) deployedSummary(o *analyze.Outcome) string {
+	return fmt.Sprintf("%s%d revisit penalties, %d low confidence (below 0.3: could let a rejected action\n    through ZorkGPT's rejection override; a penalty never rejects an action)",
+		upToCut(o), cutCount(o, rules.Penalty), o.LowConfidence)
+}
+
+func (r *Text) proposedSummary(o *analyze.Outcome) string {
+	return fmt.Sprintf("%s%d oscillation and %d camping detections, %s, %d would reject the action",
+		upToCut(o), cutCount(o, rules.OscillationDetection), cutCount(o, rules.CampingDetection), plural(cutCount(o, rules.Adjustment), "score adjustment"), o.WouldReject)
+}
+
+// cutCount counts the outcome's firings of kind k at or before the cut.
+func cutCount(o *analyze.Outcome, k *rules.Kind) int {
+	n := 0
+	for i := range o.Firings {
+		if o.Firings[i].Kind == k && !o.AfterCut(&o.Firings[i]) {
+			n++
+		}
+	}
+	return n
+}
+
+// runs writes a table of runs of firings, the largest MaxRuns unless
+// Verbose.
+func (r *Text) runs(w io.Writer, o *analyze.Outcome, ep *replay.Episode, runs []analyze.Run, proposed bool) error {
+	limit := r.MaxRuns
+	if limit <= 0 {
+		limit = 12
+	}
+	if r.Verbose {
+		limit = len(runs)
+	}
+	if all := len(runs); all > limit {
+		// Keep the longest runs (most firings), shown in turn order.
+		runs = append([]analyze.Run(nil), runs...)
+		sort.SliceStable(runs, func(i, j int) bool { return runs[i].Firings > runs[j].Firings })
+		runs = runs[:limit]
+		sort.SliceStable(runs, func(i, j int) bool { return runs[i].From < runs[j].From })
+		fmt.Fprintf(w, "  (the %d largest of %d runs; -v lists all)\n", limit, all)
+	}
+	head := []string{"rule", "where", "turns", "firings", "low confidence"}
+	if proposed {
+		head = []string{"rule", "where", "turns", "firings", "adjustments", "would reject"}
+	}
+	// Firings after the cut only exist when the episode is cut.
+	cutCol := o.Termination != nil
+	if cutCol {
+		head = append(head, "after cut")
+	}
+	align := []tw.Align{L, L}
+	for range head[2:] {
+		align = append(align, R)
+	}
+	tb := NewTable(indent(w), align...)
+	tb.Header(head)
+	for _, run := range runs {
+		where := ep.RoomName(run.Key)
+		switch run.Rule {
+		case rules.Oscillation:
+			a, b, _ := strings.Cut(run.Key, "\x00")
+			where = ep.RoomName(a) + " ↔ " + ep.RoomName(b)
+		case rules.ActionNovelty:
+			where = "repeated actions"
+		}
+		cut := ""
+		if run.AfterCut > 0 {
+			cut = strconv.Itoa(run.AfterCut)
+		}
+		row := []string{run.Rule.Name, where, span(run.From, run.To), strconv.Itoa(run.Firings)}
+		if proposed {
+			row = append(row, strconv.Itoa(run.Adjustments), strconv.Itoa(run.WouldReject))
+		} else {
+			low := ""
+			if run.Rule == rules.LocationRevisit {
+				low = strconv.Itoa(run.LowConfidence)
+			}
+			row = append(row, low)
+		}
+		if cutCol {
+			row = append(row, cut)
+		}
+		if err := tb.Append(row); err != nil {
+			return err
+		}
+	}
+	return tb.Render()
+}
+
 // trace writes every turn with what fired at it.
 func (r *Text) trace(w io.Writer, o *analyze.Outcome, ep *replay.Episode) error {
 	fmt.Fprintf(w, "\n  %s\n", r.bold.Sprint("Turn by turn"))
+	if o.Termination != nil && o.Termination.Turn < o.RecordedTurns {
+		fmt.Fprintf(w, "  %s\n", r.dim.Sprintf("(turns after t=%d are after the cut: the terminated run never played them)", o.Termination.Turn))
+	}
 	tb := NewTable(indent(w), R, R, L, L, L)
 	tb.Header("turn", "score", "location", "action", "fired")
 	fi := 0
@@ -236,7 +353,11 @@ func describeFiring(f *rules.Firing, ep *replay.Episode) string {
 		return fmt.Sprintf("warning %s (%d left)", f.Urgency, f.TurnsUntilDeath)
 	case rules.Penalty:
 		if f.HasBase {
-			return fmt.Sprintf("revisit ×%d %s→%s", f.Visits, Num2(f.Base), Num2(f.Adjusted))
+			s := fmt.Sprintf("revisit ×%d %s→%s", f.Visits, Num2(f.Base), Num2(f.Adjusted))
+			if f.LowConfidence {
+				s += " low confidence"
+			}
+			return s
 		}
 		return fmt.Sprintf("revisit ×%d", f.Visits)
 	case rules.OscillationDetection:
@@ -250,6 +371,9 @@ func describeFiring(f *rules.Firing, ep *replay.Episode) string {
 		}
 		return s
 	case rules.Hint:
+		if f.Proposal == rules.ProposalRejected {
+			return "repeated action (rejected proposal " + strconv.Quote(f.Action) + ")"
+		}
 		return "repeated action"
 	}
 	return f.KindKey()
@@ -308,6 +432,11 @@ func (r *Text) Summary(rows []*analyze.Outcome, t *analyze.Totals, errs []analyz
 	}
 	fmt.Fprintf(w, "\n%d of %d episodes would have been terminated (%d censored); %d of %d turns saved (%.1f%%), %d LLM calls; %d false terminations (%.1f%% of terminated); score forfeited %s.\n",
 		t.Terminated, t.Episodes, t.Censored, t.TurnsSaved, t.RecordedTurns, t.TurnsSavedPct, t.LLMCallsSaved, t.FalseTerminations, t.FalseRatePct, Num(t.ScoreForfeited))
+	fmt.Fprintf(w, "Up to each termination: %d countdown warnings; %d low-confidence revisit penalties (could let a rejected action through ZorkGPT's rejection override); the proposed score adjustments would reject %d actions.\n",
+		t.Warnings, t.LowConfidence, t.WouldReject)
+	if n := t.LiveDisagreements; n != nil && *n > 0 {
+		fmt.Fprintf(w, "%s\n", r.yellow.Sprintf("%d live runs disagree with the replay under this configuration (see each episode's live run)", *n))
+	}
 	if t.LinesSkipped > 0 {
 		fmt.Fprintf(w, "%s\n", r.yellow.Sprintf("%d unreadable lines skipped (see each episode's log lines)", t.LinesSkipped))
 	}

@@ -52,13 +52,20 @@ func TestTextEpisode(t *testing.T) {
 		"  turns saved        20 of 60 (33.3%)\n",
 		"  LLM calls saved    80 (estimated: 4 per turn + 2 per rejected action)\n",
 		"  score forfeited    4\n",
-		"  false termination  yes: the recording made progress after t=40\n",
+		"  false termination  yes: score rose 5 → 9 at t=55\n",
 		"  log lines          300 read, 1 skipped\n    eps/E1/episode_log.jsonl:7: not JSON\n",
 		"  check points       t=40 (40), t=50 (50)\n",
 		"\n  Stuck periods\n",
 		"\n  Countdown warnings (would have been shown)\n    t=20–55      stagnation t=20–29, urgent t=30–34, critical t=35–55\n",
-		"\n  Penalties and detections (would have fired)\n",
-		" oscillation       Kitchen ↔ Attic    t=4–60       57            0             0 \n",
+		// What ZorkGPT would have done first, counted up to the cut by hand:
+		// penalties at t=3–40 (38), below 0.3 from t=5 on (2 visits, 0.6-0.4).
+		"\n  Penalties and hints ZorkGPT would have given (would have fired)\n    up to t=40: 38 revisit penalties, 36 low confidence (below 0.3: could let a rejected action\n",
+		"after cut: firings after t=40, which the terminated run would never have seen\n",
+		" location_revisit  Kitchen           t=3–59       29              18         10 \n",
+		// Then the design's proposals: oscillation from t=4 (37 up to t=40 of
+		// 57), camping from t=9 (32 of 52).
+		"\n  Proposed rules (loop-break design; not in ZorkGPT)\n    up to t=40: 37 oscillation and 32 camping detections, 0 score adjustments, 0 would reject the action\n",
+		" oscillation  Kitchen ↔ Attic   t=4–60       57            0             0         20 \n",
 		" from  to  turns  score   \n  ──────────────────────────\n      1  54     54      5   \n",
 	} {
 		if !strings.Contains(got, want) {
@@ -132,10 +139,52 @@ func TestTextSummary(t *testing.T) {
  total       90                                    1     20           80          4  1     
 
 1 of 2 episodes would have been terminated (1 censored); 20 of 90 turns saved (22.2%), 80 LLM calls; 1 false terminations (100.0% of terminated); score forfeited 4.
+Up to each termination: 0 countdown warnings; 0 low-confidence revisit penalties (could let a rejected action through ZorkGPT's rejection override); the proposed score adjustments would reject 0 actions.
 1 unreadable lines skipped (see each episode's log lines)
 unreadable: bad.jsonl.gz: gzip: invalid header
 `
 	if b.String() != want {
 		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
+	}
+}
+
+// The live run line (RULES.md §10): agreement in one line; a disagreeing
+// termination with what this configuration does and which settings
+// reproduce the live run, the configuration's own interval first.
+func TestTextLiveRun(t *testing.T) {
+	stop := &replay.LiveEvent{Kind: replay.LiveStuckTermination, Turn: 50, Stuck: 30, HasStuck: true, Score: 25, HasScore: true}
+	cases := []struct {
+		name string
+		o    analyze.Outcome
+		want string
+	}{
+		{"agrees", analyze.Outcome{Live: &analyze.Live{Events: 9, Stop: &replay.LiveEvent{Kind: replay.LiveStuckTermination, Turn: 60, Stuck: 40, HasStuck: true}}},
+			"  live run           terminated at t=60 (40 stuck) — the replay agrees\n"},
+		{"agrees without a live stop", analyze.Outcome{Live: &analyze.Live{Events: 3}},
+			"  live run           not terminated (3 live decisions logged) — the replay agrees\n"},
+		{"termination disagrees", analyze.Outcome{Result: analyze.Result{Censored: true}, Live: &analyze.Live{Events: 9, Stop: stop, Interval: 10,
+			Disagreements: []analyze.LiveDisagreement{{Turn: 50, Kind: replay.LiveStuckTermination, Live: stop}},
+			ExplainedBy:   []analyze.LiveSetting{{StuckCheckInterval: 1, MaxTurnsStuck: [2]int{30, 30}}, {StuckCheckInterval: 2, MaxTurnsStuck: [2]int{29, 30}}, {StuckCheckInterval: 5, MaxTurnsStuck: [2]int{26, 30}}, {StuckCheckInterval: 10, MaxTurnsStuck: [2]int{21, 30}}, {StuckCheckInterval: 25, MaxTurnsStuck: [2]int{25, 30}}}}},
+			"  live run           terminated at t=50 (30 stuck) — the replay disagrees (1 decision)\n" +
+				"    this configuration would not have terminated by then\n" +
+				"    t=50 stuck_termination: live turns_stuck 30, score 25; replay none\n" +
+				"    the live run matches max_turns_stuck 21–30 with stuck_check_interval 10 (or 30 with 1, 29–30 with 2, 26–30 with 5, 1 more in --format json)\n"},
+		{"no penalty logged: the live penalty was off", analyze.Outcome{Live: &analyze.Live{Events: 2,
+			Disagreements: []analyze.LiveDisagreement{{Turn: 3, Kind: replay.LivePenalty, Replay: &rules.Firing{Visits: 1}}}}},
+			"  live run           not terminated (2 live decisions logged) — the replay disagrees (1 decision)\n" +
+				"    the log has no location_penalty_applied: the live run had the revisit penalty off (enable_location_penalty = false agrees)\n"},
+		{"nothing reproduces it", analyze.Outcome{Termination: &analyze.Termination{Turn: 60, TurnsStuck: 40}, Live: &analyze.Live{Events: 2, Interval: 10,
+			Disagreements: []analyze.LiveDisagreement{{Turn: 60, Kind: replay.LiveStuckTermination}}, ExplainedBy: []analyze.LiveSetting{}}},
+			"    this configuration terminates at t=60 (40 stuck)\n    t=60 stuck_termination: live none; replay none\n" +
+				"    no stuck_check_interval and max_turns_stuck within ZorkGPT's bounds reproduce the live run\n"},
+	}
+	for _, c := range cases {
+		var b bytes.Buffer
+		if err := (&Text{W: &b}).Episode(&c.o, &replay.Episode{}); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(b.String(), c.want) {
+			t.Errorf("%s: missing\n%s\nin\n%s", c.name, c.want, b.String())
+		}
 	}
 }

@@ -3,6 +3,7 @@ package rules
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 )
 
 // Source says where a configuration value came from.
@@ -78,7 +79,7 @@ func (c *Config) Clone() *Config {
 func (c *Config) Set(key string, v any, src Source) error {
 	p, ok := LookupParam(key)
 	if !ok {
-		return fmt.Errorf("unknown key %q%s", key, suggest(key))
+		return fmt.Errorf("unknown key %q%s", ShortKey(key), suggest(key))
 	}
 	val, err := p.Coerce(v)
 	if err != nil {
@@ -98,7 +99,7 @@ func (c *Config) SetString(kv string) error {
 	}
 	p, known := LookupParam(key)
 	if !known {
-		return fmt.Errorf("--set %s: unknown key%s", key, suggest(key))
+		return fmt.Errorf("--set %s: unknown key%s", ShortKey(key), suggest(key))
 	}
 	v, err := p.Parse(val)
 	if err != nil {
@@ -156,10 +157,30 @@ func Keys() []string {
 	return out
 }
 
+// ShortKey is how an error quotes a key: whole up to 40 bytes, else its
+// first 40 bytes (whole characters) and "…", so a runaway key (a 4 MB
+// line) does not flood the terminal.
+func ShortKey(key string) string {
+	const max = 40
+	if len(key) <= max {
+		return key
+	}
+	cut := max
+	for cut > 0 && !utf8.RuneStart(key[cut]) {
+		cut--
+	}
+	return key[:cut] + "…"
+}
+
 // suggest offers the closest known key for a typo.
 func suggest(key string) string {
 	best, bestD := "", 4
 	for _, k := range Keys() {
+		// The length difference bounds the distance from below: a key
+		// far longer than any known one costs no quadratic work.
+		if abs(len(key)-len(k)) >= bestD {
+			continue
+		}
 		if d := editDistance(key, k); d < bestD {
 			best, bestD = k, d
 		}
@@ -168,6 +189,13 @@ func suggest(key string) string {
 		return ""
 	}
 	return fmt.Sprintf(" (did you mean %s?)", best)
+}
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
 }
 
 func editDistance(a, b string) int {

@@ -138,7 +138,7 @@ func LoadFile(cfg *Config, path string) (warnings []string, err error) {
 		line := lines[key]
 		p, known := LookupParam(key)
 		if !known {
-			msg := fmt.Sprintf("unknown key %s%s", key, suggest(key))
+			msg := fmt.Sprintf("unknown key %s%s", ShortKey(key), suggest(key))
 			if py {
 				warn(line, key, msg+" (ignored)")
 				continue

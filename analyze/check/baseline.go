@@ -7,6 +7,7 @@ package check
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -20,6 +21,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
+	"unicode/utf8"
 
 	"github.com/loopbreak/loopbreak/analyze"
 	"github.com/loopbreak/loopbreak/rules"
@@ -64,6 +67,7 @@ type Entry struct {
 	FalseTermination bool           `json:"false_termination"`
 	Censored         bool           `json:"censored"`
 	WouldReject      int            `json:"would_reject"`
+	LowConfidence    int            `json:"low_confidence"`
 	FiringCounts     map[string]int `json:"firing_counts"` // every registered rule/kind, 0 included
 }
 
@@ -75,19 +79,22 @@ func NewBaseline(cfg *rules.Config) *Baseline {
 // NewEntry is the baseline form of an outcome.
 func NewEntry(o *analyze.Outcome, source, hash string) Entry {
 	e := Entry{
-		EpisodeID:        o.EpisodeID,
+		// An id taken from a directory name may not be UTF-8; stored as
+		// JSON reads it back, so it matches the next run's.
+		EpisodeID:        strings.ToValidUTF8(o.EpisodeID, "\uFFFD"),
 		Source:           source,
 		LogHash:          hash,
 		RecordedTurns:    o.RecordedTurns,
-		FinalScore:       o.FinalScore,
+		FinalScore:       finite(o.FinalScore),
 		Checkpoints:      make([]int, len(o.Checkpoints)),
 		TurnsSaved:       o.TurnsSaved,
 		LLMCallsSaved:    o.LLMCallsSaved,
 		LLMCallsMethod:   o.LLMCallsMethod,
-		ScoreForfeited:   o.ScoreForfeited,
+		ScoreForfeited:   finite(o.ScoreForfeited), // huge scores overflow a difference
 		FalseTermination: o.FalseTermination,
 		Censored:         o.Censored,
 		WouldReject:      o.WouldReject,
+		LowConfidence:    o.LowConfidence,
 		FiringCounts:     map[string]int{},
 	}
 	if o.Termination != nil {
@@ -171,6 +178,7 @@ func (e *Entry) encode(w *bytes.Buffer, ind string) {
 		{"false_termination", strconv.FormatBool(e.FalseTermination)},
 		{"censored", strconv.FormatBool(e.Censored)},
 		{"would_reject", strconv.Itoa(e.WouldReject)},
+		{"low_confidence", strconv.Itoa(e.LowConfidence)},
 	}
 	w.WriteString("{\n")
 	for _, f := range fields {
@@ -196,13 +204,23 @@ func writeObject(w *bytes.Buffer, ind string, keys []string, val func(string) st
 	fmt.Fprintf(w, "\n%s}", ind)
 }
 
-// lit is the JSON literal of a scalar, without HTML escaping.
+func finite(x float64) float64 {
+	v, _ := analyze.Finite(x)
+	return v
+}
+
+// lit is the JSON literal of a scalar, without HTML escaping. A
+// non-finite float is clamped (never "null": a null would read back as
+// 0 and show as drift on every later check).
 func lit(v any) string {
+	if f, ok := v.(float64); ok {
+		v = finite(f)
+	}
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(v); err != nil {
-		return "null" // NaN or Inf: never produced by the rules
+		return "null" // not a scalar: never produced
 	}
 	return strings.TrimSuffix(b.String(), "\n")
 }
@@ -221,6 +239,8 @@ func ParseBaseline(data []byte) (*Baseline, error) {
 	switch {
 	case b.SchemaVersion == 0:
 		return nil, errors.New("no schema_version: not a loopbreak baseline")
+	case b.SchemaVersion < 0:
+		return nil, fmt.Errorf("schema_version %d: want %d", b.SchemaVersion, BaselineVersion)
 	case b.SchemaVersion > BaselineVersion:
 		return nil, fmt.Errorf("schema_version %d is newer than this loopbreak understands (%d); upgrade loopbreak", b.SchemaVersion, BaselineVersion)
 	}
@@ -258,29 +278,57 @@ func ReadBaseline(file string) (*Baseline, error) {
 	return b, nil
 }
 
+// TempPattern names the temporary files WriteBaseline writes next to the
+// baseline before renaming one into place.
+const TempPattern = ".loopbreak-baseline-*"
+
+// ReadOnlyError is returned by WriteBaseline for a baseline file without
+// write permission: someone made it read-only on purpose.
+type ReadOnlyError struct{ File string }
+
+func (e *ReadOnlyError) Error() string {
+	return e.File + " is read-only: not overwriting it (make it writable to update it)"
+}
+
 // WriteBaseline writes b's canonical bytes to file, through a temporary
 // file renamed into place, creating the directory if needed. It returns
 // false, writing nothing, when the file already holds exactly these bytes.
-func WriteBaseline(file string, b *Baseline) (bool, error) {
+// A rewrite keeps the file's mode; a read-only file is refused. When ctx
+// is done before the rename, the temporary file is removed and the old
+// baseline stays.
+func WriteBaseline(ctx context.Context, file string, b *Baseline) (bool, error) {
 	data := b.Encode()
 	if old, err := os.ReadFile(file); err == nil && bytes.Equal(old, data) {
-		return false, nil
+		return false, nil // up to date, read-only or not
+	}
+	mode := os.FileMode(0o644)
+	if st, err := os.Stat(file); err == nil {
+		if st.Mode().Perm()&0o200 == 0 {
+			return false, &ReadOnlyError{file}
+		}
+		mode = st.Mode().Perm()
 	}
 	dir := filepath.Dir(file)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return false, err
 	}
-	tmp, err := os.CreateTemp(dir, ".loopbreak-baseline-*")
+	tmp, err := os.CreateTemp(dir, TempPattern)
 	if err != nil {
 		return false, err
 	}
 	_, werr := tmp.Write(data)
+	if werr == nil {
+		werr = tmp.Sync() // the rename must not publish unwritten bytes
+	}
 	cerr := tmp.Close()
 	if werr == nil {
 		werr = cerr
 	}
 	if werr == nil {
-		werr = os.Chmod(tmp.Name(), 0o644)
+		werr = os.Chmod(tmp.Name(), mode)
+	}
+	if werr == nil && ctx.Err() != nil {
+		werr = fmt.Errorf("interrupted: %w", context.Cause(ctx))
 	}
 	if werr == nil {
 		werr = os.Rename(tmp.Name(), file)
@@ -290,6 +338,18 @@ func WriteBaseline(file string, b *Baseline) (bool, error) {
 		return false, werr
 	}
 	return true, nil
+}
+
+// removeStaleTemps removes temporary baselines older than age left in
+// dir by a writer killed before it could clean up (kill -9, a crash).
+// With the directory's lock held no live writer owns one, and age is 0.
+func removeStaleTemps(dir string, age time.Duration) {
+	olds, _ := filepath.Glob(filepath.Join(dir, TempPattern))
+	for _, f := range olds {
+		if st, err := os.Stat(f); err == nil && time.Since(st.ModTime()) >= age {
+			os.Remove(f)
+		}
+	}
 }
 
 // HashFile returns "sha256:<hex>" of a file's bytes as stored.
@@ -323,11 +383,55 @@ func SourceOf(baselineFile, logFile string) string {
 	abs, err2 := filepath.Abs(logFile)
 	if err1 == nil && err2 == nil {
 		if rel, err := filepath.Rel(dir, abs); err == nil {
-			return filepath.ToSlash(rel)
+			return escapeSource(filepath.ToSlash(rel))
 		}
 	}
 	// Another volume (Windows): no relative path exists.
-	return filepath.ToSlash(filepath.Clean(logFile))
+	return escapeSource(filepath.ToSlash(filepath.Clean(logFile)))
+}
+
+// escapeSource makes a path a JSON string that reads back to the same
+// bytes: JSON strings are UTF-8, and encoding/json would replace each
+// invalid byte with U+FFFD, so such a path would never match its log
+// again. '%' becomes %25 and each byte that is not part of valid UTF-8
+// becomes %XX; every other path is stored as it is.
+func escapeSource(p string) string {
+	if utf8.ValidString(p) && !strings.Contains(p, "%") {
+		return p
+	}
+	var b strings.Builder
+	for i := 0; i < len(p); {
+		r, n := utf8.DecodeRuneInString(p[i:])
+		switch {
+		case r == utf8.RuneError && n <= 1, p[i] == '%':
+			fmt.Fprintf(&b, "%%%02X", p[i])
+			i++
+		default:
+			b.WriteString(p[i : i+n])
+			i += n
+		}
+	}
+	return b.String()
+}
+
+// unescapeSource reverses escapeSource; a '%' not followed by two hex
+// digits is kept (a baseline written before sources were escaped).
+func unescapeSource(s string) string {
+	if !strings.Contains(s, "%") {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '%' && i+2 < len(s) {
+			if v, err := strconv.ParseUint(s[i+1:i+3], 16, 8); err == nil {
+				b.WriteByte(byte(v))
+				i += 2
+				continue
+			}
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
 }
 
 // SourcePath turns a baseline source back into a path usable from the
@@ -336,7 +440,7 @@ func SourcePath(baselineFile, source string) string {
 	if source == "-" {
 		return source
 	}
-	p := filepath.FromSlash(source)
+	p := filepath.FromSlash(unescapeSource(source))
 	if filepath.IsAbs(p) {
 		return p
 	}

@@ -2,12 +2,16 @@ package check
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/loopbreak/loopbreak/analyze"
 	"github.com/loopbreak/loopbreak/rules"
@@ -254,7 +258,7 @@ func TestParseFailOn(t *testing.T) {
 	}{
 		{"progress_velocity/termination", "progress_velocity", "termination", "", false, false},
 		{" score_adjustment/adjustment:rejected ", "score_adjustment", "adjustment", "", true, true},
-		{"location_revisit/penalty:rejected@2025-11-0?T*", "location_revisit", "penalty", "2025-11-0?T*", true, true},
+		{"score_adjustment/adjustment:rejected@2025-11-0?T*", "score_adjustment", "adjustment", "2025-11-0?T*", true, true},
 		{"camping/detection@2025-11-04T09:35:24", "camping", "detection", "2025-11-04T09:35:24", false, false},
 		{"camping/detection@won-*, 2025-11-04T09:35:24", "camping", "detection", "won-*, 2025-11-04T09:35:24", false, false},
 	}
@@ -275,6 +279,7 @@ func TestParseFailOn(t *testing.T) {
 		"progress_velocity/terminate":        `rule progress_velocity has no kind "terminate" (kinds: termination, checkpoint, reset)`,
 		"score_adjustment/adjustment:denied": `unknown qualifier "denied"`,
 		"stuck_warnings/warning:rejected":    "stuck_warnings/warning never rejects an action",
+		"location_revisit/penalty:rejected":  "location_revisit/penalty never rejects an action; :rejected applies to score_adjustment/adjustment (a revisit penalty lowers the critic's confidence, not its score)",
 		"camping/detection@":                 "empty episode pattern",
 		"camping/detection@[":                "bad episode pattern",
 		"camping/detection@a,,b":             "empty episode pattern after @ or a comma",
@@ -288,7 +293,6 @@ func TestParseFailOn(t *testing.T) {
 }
 
 func TestFailOnObserve(t *testing.T) {
-	const threshold = 0.5
 	outcome := func(id string, fs ...rules.Firing) *analyze.Outcome {
 		o := &analyze.Outcome{EpisodeID: id, Counts: map[string]int{}, Firings: fs}
 		for _, f := range fs {
@@ -297,7 +301,7 @@ func TestFailOnObserve(t *testing.T) {
 		return o
 	}
 	adj := func(rejected bool) rules.Firing {
-		return rules.Firing{Rule: rules.ScoreAdjustment, Kind: rules.Adjustment, Rejected: rejected, HasBase: true}
+		return rules.Firing{Turn: 10, Rule: rules.ScoreAdjustment, Kind: rules.Adjustment, Rejected: rejected, HasBase: true}
 	}
 	pen := func(adjusted float64, hasBase bool) rules.Firing {
 		return rules.Firing{Rule: rules.LocationRevisit, Kind: rules.Penalty, Adjusted: adjusted, HasBase: hasBase}
@@ -306,16 +310,20 @@ func TestFailOnObserve(t *testing.T) {
 		outcome("won-1", adj(true), adj(false), pen(0.3, true), pen(0.1, false)),
 		outcome("lost-1", adj(true), adj(true), pen(0.7, true)),
 	}
+	// A rejection after the termination turn never happened: :rejected
+	// leaves it out, as would_reject does; the plain kind counts it.
+	late := outcome("cut-1", adj(true), rules.Firing{Turn: 50, Rule: rules.ScoreAdjustment, Kind: rules.Adjustment, Rejected: true})
+	late.Termination = &analyze.Termination{Turn: 40}
+	eps = append(eps, late)
 	cases := []struct {
 		spec  string
 		fired int
 		where []EpisodeCount
 	}{
-		{"score_adjustment/adjustment", 4, []EpisodeCount{{"won-1", 2}, {"lost-1", 2}}},
-		{"score_adjustment/adjustment:rejected", 3, []EpisodeCount{{"won-1", 1}, {"lost-1", 2}}},
+		{"score_adjustment/adjustment", 6, []EpisodeCount{{"won-1", 2}, {"lost-1", 2}, {"cut-1", 2}}},
+		{"score_adjustment/adjustment:rejected", 4, []EpisodeCount{{"won-1", 1}, {"lost-1", 2}, {"cut-1", 1}}},
 		{"score_adjustment/adjustment:rejected@won-*", 1, []EpisodeCount{{"won-1", 1}}},
-		{"location_revisit/penalty:rejected", 1, []EpisodeCount{{"won-1", 1}}},
-		{"location_revisit/penalty:rejected@lost-*", 0, nil},
+		{"location_revisit/penalty", 3, []EpisodeCount{{"won-1", 2}, {"lost-1", 1}}},
 		{"score_adjustment/adjustment@won-1,lost-?", 4, []EpisodeCount{{"won-1", 2}, {"lost-1", 2}}},
 		{"score_adjustment/adjustment@won-2,lost-9", 0, nil},
 		{"camping/detection", 0, nil},
@@ -326,11 +334,45 @@ func TestFailOnObserve(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, o := range eps {
-			f.Observe(o, threshold)
+			f.Observe(o)
 		}
 		g := f.Result()
 		if g.Kind != GateFailOn || g.FailOn != f || g.Passed != (c.fired == 0) || f.Fired != c.fired || !reflect.DeepEqual(f.Where, c.where) {
 			t.Errorf("%s: %+v fired %d in %v, want %d in %v", c.spec, g, f.Fired, f.Where, c.fired, c.where)
+		}
+	}
+}
+
+// --fail-on live fails when a live run's logged decisions disagree with
+// the replay (RULES.md §10), counting the disagreements, in scope only.
+func TestFailOnLive(t *testing.T) {
+	agrees := &analyze.Outcome{EpisodeID: "a", Live: &analyze.Live{Events: 3}}
+	noLive := &analyze.Outcome{EpisodeID: "b"}
+	differs := &analyze.Outcome{EpisodeID: "c-1", Live: &analyze.Live{Events: 3, Disagreements: make([]analyze.LiveDisagreement, 2)}}
+	cases := []struct {
+		spec  string
+		fired int
+		where []EpisodeCount
+	}{
+		{"live", 2, []EpisodeCount{{"c-1", 2}}},
+		{"live@c-*", 2, []EpisodeCount{{"c-1", 2}}},
+		{"live@a,b", 0, nil},
+	}
+	for _, c := range cases {
+		f, err := ParseFailOn(c.spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, o := range []*analyze.Outcome{agrees, noLive, differs} {
+			f.Observe(o)
+		}
+		if r := f.Result(); !f.Live || r.Passed != (c.fired == 0) || f.Fired != c.fired || !reflect.DeepEqual(f.Where, c.where) {
+			t.Errorf("%s: fired %d in %v, want %d in %v", c.spec, f.Fired, f.Where, c.fired, c.where)
+		}
+	}
+	for spec, want := range map[string]string{"live@": "empty episode pattern", "live:rejected": "want RULE/KIND"} {
+		if _, err := ParseFailOn(spec); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("ParseFailOn(%q) = %v, want %q", spec, err, want)
 		}
 	}
 }
@@ -387,4 +429,49 @@ func FuzzParseBaseline(f *testing.F) {
 			t.Fatalf("encoding not stable:\n%s\n---\n%s", enc, enc2)
 		}
 	})
+}
+
+func TestParseBaselineSchemaVersion(t *testing.T) {
+	for _, v := range []string{"-1", "0", "2"} {
+		if _, err := ParseBaseline([]byte(`{"schema_version": ` + v + `, "config": {}, "episodes": []}`)); err == nil {
+			t.Errorf("schema_version %s accepted", v)
+		}
+	}
+}
+
+func TestSourceEscape(t *testing.T) {
+	for _, p := range []string{"eps/a/episode_log.jsonl", "caf\xe9/x", "100%/x", "%E9", "\xff\xfe%", "é/ü"} {
+		s := escapeSource(p)
+		if !utf8.ValidString(s) || unescapeSource(s) != p {
+			t.Errorf("%q → %q → %q", p, s, unescapeSource(s))
+		}
+	}
+	if got := escapeSource("eps/é/episode_log.jsonl"); got != "eps/é/episode_log.jsonl" {
+		t.Errorf("valid path escaped: %q", got)
+	}
+}
+
+// An update interrupted before its rename leaves the old baseline and no
+// temporary file; a read-only baseline is refused.
+func TestWriteBaselineInterruptedAndReadOnly(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "b.json")
+	os.WriteFile(file, []byte("old\n"), 0o600)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	b := NewBaseline(rules.Default())
+	if wrote, err := WriteBaseline(ctx, file, b); wrote || err == nil {
+		t.Fatalf("interrupted write: %v %v", wrote, err)
+	}
+	if data, _ := os.ReadFile(file); string(data) != "old\n" {
+		t.Errorf("baseline now %q", data)
+	}
+	if m, _ := filepath.Glob(filepath.Join(dir, TempPattern)); len(m) > 0 {
+		t.Errorf("left behind: %v", m)
+	}
+	os.Chmod(file, 0o400)
+	var ro *ReadOnlyError
+	if _, err := WriteBaseline(context.Background(), file, b); !errors.As(err, &ro) {
+		t.Errorf("read-only: %v", err)
+	}
 }

@@ -229,6 +229,9 @@ func diffEpisode(b, c *Entry) []Drift {
 	if b.WouldReject != c.WouldReject {
 		add("would_reject", strconv.Itoa(b.WouldReject), strconv.Itoa(c.WouldReject))
 	}
+	if b.LowConfidence != c.LowConfidence {
+		add("low_confidence", strconv.Itoa(b.LowConfidence), strconv.Itoa(c.LowConfidence))
+	}
 	keys := map[string]bool{}
 	for k := range b.FiringCounts {
 		keys[k] = true

@@ -52,13 +52,18 @@ func MaxForfeitGate(t *analyze.Totals, limit float64) GateResult {
 
 // FailOn is a --fail-on gate: RULE/KIND[:rejected][@EPISODES]. It fails
 // when the rule reports that kind at all in an episode in scope; with
-// :rejected, only firings whose adjusted confidence would have rejected the
-// action count (kinds carrying an adjusted confidence:
-// score_adjustment/adjustment and location_revisit/penalty); EPISODES is a
+// :rejected, only firings that would have rejected the action count (kinds
+// carrying a rejected flag: score_adjustment/adjustment; a revisit penalty
+// lowers confidence, never the score, so it never rejects); EPISODES is a
 // comma-separated list of globs on episode ids (path.Match syntax), e.g.
 // the team's winning reference episodes; every episode without it.
 type FailOn struct {
-	Spec     string // as written
+	Spec string // as written
+	// Live: the spec is "live[@EPISODES]", failing when a live run
+	// disagrees with the replay under the configuration checked (RULES.md
+	// §10), so CI can assert the deployed configuration is the one
+	// reviewed. Fired then counts disagreements; Rule and Kind are empty.
+	Live     bool
 	Rule     string
 	Kind     string
 	Rejected bool
@@ -70,8 +75,7 @@ type FailOn struct {
 	Fired int
 	Where []EpisodeCount
 
-	kind          *rules.Kind
-	rejectedField bool // the kind carries its own rejected flag
+	kind *rules.Kind
 }
 
 // EpisodeCount is how many times a gate's firing occurred in one episode.
@@ -85,10 +89,14 @@ func ParseFailOn(spec string) (*FailOn, error) {
 	s := strings.TrimSpace(spec)
 	f := &FailOn{Spec: s}
 	rk, scope, scoped := strings.Cut(s, "@")
+	if rk == "live" {
+		f.Live = true
+		return f, f.parseScope(spec, scope, scoped)
+	}
 	rk, qual, qualified := strings.Cut(rk, ":")
 	rule, kind, ok := strings.Cut(rk, "/")
 	if !ok || rule == "" || kind == "" {
-		return nil, fmt.Errorf("--fail-on %q: want RULE/KIND[:rejected][@EPISODES], e.g. progress_velocity/termination", spec)
+		return nil, fmt.Errorf("--fail-on %q: want RULE/KIND[:rejected][@EPISODES] or live[@EPISODES], e.g. progress_velocity/termination", spec)
 	}
 	r := rules.Lookup(rule)
 	if r == nil {
@@ -111,25 +119,33 @@ func ParseFailOn(spec string) (*FailOn, error) {
 		if qual != "rejected" {
 			return nil, fmt.Errorf("--fail-on %q: unknown qualifier %q (the only one is :rejected)", spec, qual)
 		}
-		if !hasField(k.Fields, "adjusted") {
-			return nil, fmt.Errorf("--fail-on %q: %s/%s never rejects an action; :rejected applies to kinds with an adjusted confidence (score_adjustment/adjustment, location_revisit/penalty)", spec, rule, kind)
+		if !hasField(k.Fields, "rejected") {
+			return nil, fmt.Errorf("--fail-on %q: %s/%s never rejects an action; :rejected applies to score_adjustment/adjustment (a revisit penalty lowers the critic's confidence, not its score)", spec, rule, kind)
 		}
 		f.Rejected = true
-		f.rejectedField = hasField(k.Fields, "rejected")
 	}
-	if scoped {
-		for _, p := range strings.Split(scope, ",") {
-			if p = strings.TrimSpace(p); p == "" {
-				return nil, fmt.Errorf("--fail-on %q: empty episode pattern after @ or a comma", spec)
-			}
-			if _, err := path.Match(p, ""); err != nil {
-				return nil, fmt.Errorf("--fail-on %q: bad episode pattern %q: %v", spec, p, err)
-			}
-			f.patterns = append(f.patterns, p)
-		}
-		f.Episodes = scope
+	if err := f.parseScope(spec, scope, scoped); err != nil {
+		return nil, err
 	}
 	return f, nil
+}
+
+// parseScope reads the @EPISODES part of a spec.
+func (f *FailOn) parseScope(spec, scope string, scoped bool) error {
+	if !scoped {
+		return nil
+	}
+	for _, p := range strings.Split(scope, ",") {
+		if p = strings.TrimSpace(p); p == "" {
+			return fmt.Errorf("--fail-on %q: empty episode pattern after @ or a comma", spec)
+		}
+		if _, err := path.Match(p, ""); err != nil {
+			return fmt.Errorf("--fail-on %q: bad episode pattern %q: %v", spec, p, err)
+		}
+		f.patterns = append(f.patterns, p)
+	}
+	f.Episodes = scope
+	return nil
 }
 
 func hasField(fields []string, name string) bool {
@@ -145,22 +161,27 @@ func hasField(fields []string, name string) bool {
 // (Options.KeepFirings); plain RULE/KIND gates use the counts.
 func (f *FailOn) NeedsFirings() bool { return f.Rejected }
 
-// Observe counts the gate's firings in one outcome; threshold is the
-// configuration's rejection_threshold.
-func (f *FailOn) Observe(o *analyze.Outcome, threshold float64) {
+// Observe counts the gate's firings in one outcome.
+func (f *FailOn) Observe(o *analyze.Outcome) {
 	if f.patterns != nil && !f.inScope(o.EpisodeID) {
 		return
 	}
 	n := 0
-	if !f.Rejected {
+	switch {
+	case f.Live:
+		if o.Live != nil {
+			n = len(o.Live.Disagreements)
+		}
+	case !f.Rejected:
 		n = o.Counts[f.kind.Key()]
-	} else {
+	default:
 		for i := range o.Firings {
 			x := &o.Firings[i]
 			if x.Kind != f.kind {
 				continue
 			}
-			if (f.rejectedField && x.Rejected) || (!f.rejectedField && x.HasBase && x.Adjusted < threshold) {
+			// As would_reject: a firing after the cut never happens.
+			if x.Rejected && !o.AfterCut(x) {
 				n++
 			}
 		}

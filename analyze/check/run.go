@@ -1,11 +1,14 @@
 package check
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"path/filepath"
+	"sort"
+	"strings"
 
 	"github.com/loopbreak/loopbreak/analyze"
 	"github.com/loopbreak/loopbreak/replay"
@@ -40,6 +43,21 @@ type Options struct {
 	// input order as it happens; the check goes on without the file
 	// (unless Read.Strict, when Run returns the error instead).
 	OnFileError func(path string, err error)
+
+	// Prune lets an update drop the entries of logs that could not be
+	// read. Without it those entries are kept as they were and Run
+	// reports them in Result.Kept: an update never forgets an episode
+	// because one read failed.
+	Prune bool
+
+	// Skipped are paths the caller's directory walk could not read (an
+	// unreadable directory, a log-named FIFO), already reported: the
+	// baseline's episodes at or below them count as unreadable, not
+	// missing, so an update keeps them.
+	Skipped []analyze.FileError
+
+	// Context, if set, stops the check (nothing is written) when done.
+	Context context.Context
 }
 
 // NoBaselineError is returned by Run when the baseline file to compare
@@ -59,6 +77,22 @@ type Result struct {
 	Gates    []GateResult
 	Totals   *analyze.Totals
 	Errors   []analyze.FileError // files that could not be read at all
+	// Kept (update without Prune) lists the unreadable logs whose
+	// baseline entries were kept unchanged; a non-empty Kept is an error
+	// for the caller to report (cmd exits 2).
+	Kept []analyze.FileError
+}
+
+// NoEpisodesError is returned by Run when the inputs hold no episode at
+// all: a check over nothing would pass vacuously.
+type NoEpisodesError struct{ Files []string }
+
+func (e *NoEpisodesError) Error() string {
+	names := e.Files
+	if len(names) > 3 {
+		names = append(names[:3:3], fmt.Sprintf("… (%d files)", len(e.Files)))
+	}
+	return "no episodes in " + strings.Join(names, ", ")
 }
 
 // Count returns the number of episodes with a status.
@@ -88,18 +122,46 @@ func (r *Result) GatesFailed() int {
 	return n
 }
 
-// Failed says whether the check fails: drift (when comparing) or a failed
-// policy gate.
+// Failed says whether the check fails: drift (when comparing), a failed
+// policy gate, or (updating) entries kept for unreadable logs.
 func (r *Result) Failed() bool {
-	return (r.Mode == ModeCompare && r.Drifted() > 0) || r.GatesFailed() > 0
+	return (r.Mode == ModeCompare && r.Drifted() > 0) || r.GatesFailed() > 0 || len(r.Kept) > 0
+}
+
+// KeptEntries is the number of missing episodes whose entries an update
+// kept because their log could not be read.
+func (r *Result) KeptEntries() int {
+	if len(r.Kept) == 0 {
+		return 0
+	}
+	n := 0
+	for i := range r.Episodes {
+		if e := &r.Episodes[i]; e.Status == StatusMissing && e.Unreadable != "" {
+			n++
+		}
+	}
+	return n
 }
 
 // Run replays the rules over the files as analyze does, compares each
 // episode's entry with the baseline (ModeCompare), or rewrites the
 // baseline (ModeUpdate), and applies the policy gates.
 func Run(opts Options) (*Result, error) {
+	ctx := opts.Context
+	if ctx == nil {
+		ctx = context.Background()
+	}
 	files := uniqueFiles(opts.Files)
 	var base *Baseline
+	if opts.Mode == ModeUpdate {
+		// Held until Run returns: a second update of the same
+		// directory fails instead of racing this one to the rename.
+		unlock, err := lockBaseline(opts.Baseline)
+		if err != nil {
+			return nil, err
+		}
+		defer unlock()
+	}
 	if opts.Mode != ModeGatesOnly {
 		var err error
 		base, err = ReadBaseline(opts.Baseline)
@@ -115,11 +177,11 @@ func Run(opts Options) (*Result, error) {
 
 	cfg := opts.Config
 	cur := NewBaseline(cfg)
-	threshold := rules.RejectionThreshold.Get(cfg)
 	keep := false
 	for _, f := range opts.FailOn {
 		keep = keep || f.NeedsFirings()
 	}
+	aopts := analyze.Options{KeepFirings: keep}
 	type diagKey struct{ id, source string }
 	type diag struct {
 		skipped  int
@@ -138,11 +200,20 @@ func Run(opts Options) (*Result, error) {
 	read := opts.Read
 	read.Hash = true
 	fileStart, newFile := 0, true
-	analyze.Files(files, opts.Stdin, read, opts.Workers, cfg, analyze.Options{KeepFirings: keep}, func(fr analyze.FileResult) bool {
+	analyze.Files(files, opts.Stdin, read, opts.Workers, cfg, aopts, func(fr analyze.FileResult) bool {
+		if ctx.Err() != nil {
+			return false
+		}
 		if newFile {
 			fileStart, newFile = len(cur.Episodes), false
 		}
 		if fr.Last {
+			if fr.Err != nil {
+				// A file that could not be read to its end is unreadable
+				// as a whole: no entry from the parts read before the
+				// error (an update keeps the old ones instead).
+				cur.Episodes = cur.Episodes[:fileStart]
+			}
 			defer func() {
 				newFile = true
 				for i := fileStart; i < len(cur.Episodes); i++ {
@@ -172,8 +243,9 @@ func Run(opts Options) (*Result, error) {
 			}
 			o := fr.Outcomes[i]
 			totals.Add(&o.Result, o.RecordedTurns, ep.Diag.Skipped)
+			totals.AddLive(o.Live)
 			for _, f := range opts.FailOn {
-				f.Observe(o, threshold)
+				f.Observe(o)
 			}
 			cur.Episodes = append(cur.Episodes, NewEntry(o, source, "")) // hashed on the file's last part
 			if ep.Diag.Skipped > 0 {
@@ -182,8 +254,28 @@ func Run(opts Options) (*Result, error) {
 		}
 		return true
 	})
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("interrupted: %w", context.Cause(ctx))
+	}
 	if runErr != nil {
 		return nil, runErr
+	}
+	for _, sk := range opts.Skipped {
+		if sk.Source == "" || base == nil {
+			continue
+		}
+		p := SourceOf(opts.Baseline, sk.Source)
+		for _, e := range base.Episodes {
+			if _, ok := unreadable[e.Source]; !ok && (e.Source == p || strings.HasPrefix(e.Source, p+"/")) {
+				unreadable[e.Source] = sk.Error
+			}
+		}
+	}
+	if len(cur.Episodes) == 0 && (base == nil || len(base.Episodes) == 0) {
+		// Nothing was read and nothing is expected: no pass over nothing.
+		// (With baseline entries, their episodes are missing: drift, or
+		// in an update kept entries and a failure.)
+		return nil, &NoEpisodesError{files}
 	}
 	totals.Finish()
 	cur.Sort()
@@ -220,9 +312,25 @@ func Run(opts Options) (*Result, error) {
 	}
 
 	if opts.Mode == ModeUpdate {
-		wrote, err := WriteBaseline(opts.Baseline, cur)
+		if base != nil && !opts.Prune {
+			// Keep what the baseline knew of the logs this run could not
+			// read: an unreadable file is not a reviewed removal.
+			kept := map[string]bool{}
+			for _, e := range base.Episodes {
+				if why, ok := unreadable[e.Source]; ok {
+					cur.Episodes = append(cur.Episodes, e)
+					if !kept[e.Source] {
+						kept[e.Source] = true
+						res.Kept = append(res.Kept, analyze.FileError{Source: SourcePath(opts.Baseline, e.Source), Error: why})
+					}
+				}
+			}
+			sort.Slice(res.Kept, func(i, j int) bool { return res.Kept[i].Source < res.Kept[j].Source })
+			cur.Sort()
+		}
+		wrote, err := WriteBaseline(ctx, opts.Baseline, cur)
 		if err != nil {
-			return nil, fmt.Errorf("writing baseline: %w", err)
+			return nil, fmt.Errorf("writing baseline %s: %w", opts.Baseline, err)
 		}
 		res.Wrote = wrote
 	}

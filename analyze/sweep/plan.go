@@ -6,7 +6,6 @@ package sweep
 import (
 	"fmt"
 	"io"
-	"math"
 	"sort"
 	"strings"
 
@@ -23,9 +22,7 @@ type Plan struct {
 	// labelled episodes (labels.go).
 	Labels *analyze.Labels
 
-	comps     []sweepComponent
-	threshold []float64 // rejection_threshold per configuration
-	objOn     []bool    // enable_objective_based_progress per configuration
+	comps []sweepComponent
 }
 
 // sweepComponent is a set of rules closed under Requires, with the
@@ -39,10 +36,6 @@ type sweepComponent struct {
 // NewPlan prepares the replay of configs (each already validated).
 func NewPlan(configs []*rules.Config) *Plan {
 	p := &Plan{Configs: configs}
-	for _, c := range configs {
-		p.threshold = append(p.threshold, rules.RejectionThreshold.Get(c))
-		p.objOn = append(p.objOn, rules.EnableObjectiveBasedProgress.Get(c))
-	}
 	// Union-find over the registry by Requires.
 	parent := map[string]string{}
 	var find func(string) string
@@ -107,13 +100,14 @@ func (p *Plan) Replays() int {
 	return n
 }
 
-// sweepCompOut is what one replay of a component yields.
+// sweepCompOut is what one replay of a component yields. The counted
+// firings are kept as their turns (in turn order), because a
+// configuration counts only those at or before its termination turn, which
+// another component's replay may decide.
 type sweepCompOut struct {
 	term        bool
 	termination analyze.Termination
-	warnings    int
-	rejected    int       // score adjustments that reject
-	revisit     []float64 // adjusted confidences of revisit penalties (logged confidence), sorted
+	counted     [3][]int // turns of warnings, rejecting adjustments, low-confidence penalties
 }
 
 // Replayer replays a Plan; it keeps scratch space, so one per goroutine.
@@ -141,23 +135,16 @@ func (r *Replayer) count(f rules.Firing) {
 		r.scorer.Add(&f)
 	}
 	o := r.cur
-	switch f.Rule {
-	case rules.ProgressVelocity:
-		if f.Kind == rules.Termination && !o.term {
-			o.term, o.termination = true, analyze.Termination{Turn: f.Turn, TurnsStuck: f.TurnsStuck, Score: f.Score}
-		}
-	case rules.StuckWarnings:
-		if f.Kind == rules.Warning {
-			o.warnings++
-		}
-	case rules.ScoreAdjustment:
-		if f.Rejected {
-			o.rejected++
-		}
-	case rules.LocationRevisit:
-		// NaN is never below a threshold; keep it out of the sorted list.
-		if f.HasBase && !math.IsNaN(f.Adjusted) {
-			o.revisit = append(o.revisit, f.Adjusted)
+	if f.Kind == rules.Termination && !o.term {
+		o.term, o.termination = true, analyze.Termination{Turn: f.Turn, TurnsStuck: f.TurnsStuck, Score: f.Score}
+		return
+	}
+	// One firing is at most one of the counts: count it alone to see which.
+	var c analyze.Fired
+	c.Count(&f)
+	for i, n := range [3]int{c.Warnings, c.WouldReject, c.LowConfidence} {
+		if n > 0 {
+			o.counted[i] = append(o.counted[i], f.Turn)
 		}
 	}
 }
@@ -172,14 +159,11 @@ func (r *Replayer) Replay(ep *replay.Episode, out []analyze.Result) {
 		comp := &p.comps[ci]
 		for j, cfg := range comp.reps {
 			o := &r.outs[ci][j]
-			*o = sweepCompOut{revisit: o.revisit[:0]}
+			*o = sweepCompOut{counted: [3][]int{o.counted[0][:0], o.counted[1][:0], o.counted[2][:0]}}
 			r.cur = o
 			r.beginScoring(comp.rules, cfg)
 			rules.Run(ep, cfg, comp.rules, r.report)
 			r.endScoring(ci, j)
-			if len(o.revisit) > 1 {
-				sort.Float64s(o.revisit)
-			}
 		}
 	}
 	r.cur = nil
@@ -187,16 +171,28 @@ func (r *Replayer) Replay(ep *replay.Episode, out []analyze.Result) {
 	for c := range p.Configs {
 		var f analyze.Fired
 		for ci := range p.comps {
-			o := &r.outs[ci][p.comps[ci].proj[c]]
-			if o.term && f.Termination == nil {
+			if o := &r.outs[ci][p.comps[ci].proj[c]]; o.term && f.Termination == nil {
 				f.Termination = &o.termination
 			}
-			f.Warnings += o.warnings
-			f.WouldReject += o.rejected + sort.SearchFloat64s(o.revisit, p.threshold[c])
 		}
-		out[c] = r.tail.Result(f, p.objOn[c])
+		for ci := range p.comps {
+			o := &r.outs[ci][p.comps[ci].proj[c]]
+			f.Warnings += upTo(o.counted[0], f.Termination)
+			f.WouldReject += upTo(o.counted[1], f.Termination)
+			f.LowConfidence += upTo(o.counted[2], f.Termination)
+		}
+		out[c] = r.tail.Result(f)
 	}
 	r.tail.Reset(nil) // let the episode go
+}
+
+// upTo counts the sorted turns at or before the termination turn (all
+// of them without one).
+func upTo(turns []int, t *analyze.Termination) int {
+	if t == nil {
+		return len(turns)
+	}
+	return sort.SearchInts(turns, t.Turn+1)
 }
 
 // episode is one episode's results, without its turn table.

@@ -1,8 +1,10 @@
 package replaytest
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"time"
 )
@@ -46,6 +48,34 @@ var Formats = []Format{FormatMixed, FormatEarly, FormatLive}
 // WriteCorpusFormat is WriteCorpusCapped with every episode in format f;
 // FormatMixed gives WriteCorpusCapped's corpus byte for byte.
 func WriteCorpusFormat(dir string, n int, seed uint64, totalBytes int64, maxNoise int, f Format) ([]string, error) {
+	return WriteCorpusContext(context.Background(), dir, n, seed, totalBytes, maxNoise, f)
+}
+
+// PartialName is the name an episode log has while it is being written;
+// it is renamed to episode_log.jsonl once complete, so a corpus never
+// holds a half-written log under the name loopbreak reads.
+const PartialName = ".episode_log.jsonl.partial"
+
+// WriteCorpusContext is WriteCorpusFormat stopping when ctx is done: the
+// episode being written is removed and the complete ones are returned
+// with the context's cause. A partial file left by a killed run
+// (PartialName) is overwritten when that episode is written again.
+func WriteCorpusContext(ctx context.Context, dir string, n int, seed uint64, totalBytes int64, maxNoise int, f Format) ([]string, error) {
+	return WriteCorpusLive(ctx, dir, n, seed, totalBytes, maxNoise, f, LiveConfig{})
+}
+
+// LiveConfig is the configuration the live loop-break system of a
+// generated corpus runs with; zero values are ZorkGPT's deployed 40 and 10.
+type LiveConfig struct {
+	MaxTurnsStuck, CheckInterval int
+}
+
+// WriteCorpusLive is WriteCorpusContext whose live episodes were recorded
+// with the live system configured as live: their score_change,
+// objective_progress_reset and stuck_termination events are the ones that
+// configuration logs (RULES.md §1, §10). The zero LiveConfig gives
+// WriteCorpusContext's corpus byte for byte.
+func WriteCorpusLive(ctx context.Context, dir string, n int, seed uint64, totalBytes int64, maxNoise int, f Format, live LiveConfig) ([]string, error) {
 	switch f {
 	case FormatMixed, FormatEarly, FormatLive:
 	default:
@@ -56,15 +86,27 @@ func WriteCorpusFormat(dir string, n int, seed uint64, totalBytes int64, maxNois
 	var paths []string
 	var total int64
 	for i := 0; i < n; i++ {
-		s := RandomScenario(rng.Uint64(), t)
+		s := randomScenario(rng.Uint64(), t, live)
 		if maxNoise > 0 {
 			s.NoiseBytes = min(s.NoiseBytes, maxNoise)
 		}
 		s.setFormat(f)
+		if ctx.Err() != nil {
+			return paths, context.Cause(ctx)
+		}
 		path := filepath.Join(dir, s.EpisodeID, "episode_log.jsonl")
-		nb, err := writeFileN(path, s)
+		partial := filepath.Join(dir, s.EpisodeID, PartialName)
+		nb, err := writeFileN(partial, s)
+		if err == nil && ctx.Err() != nil {
+			err = context.Cause(ctx)
+		}
+		if err == nil {
+			err = os.Rename(partial, path)
+		}
 		if err != nil {
-			return paths, err
+			os.Remove(partial)
+			os.Remove(filepath.Dir(partial)) // only if empty
+			return paths, fmt.Errorf("%s: %w", path, err)
 		}
 		paths = append(paths, path)
 		total += nb
@@ -83,11 +125,20 @@ func WriteCorpusFormat(dir string, n int, seed uint64, totalBytes int64, maxNois
 // stuck, checked every 10) would have stopped them: they end there with a
 // stuck termination instead.
 func RandomScenario(seed uint64, start time.Time) Scenario {
+	return randomScenario(seed, start, LiveConfig{})
+}
+
+// randomScenario is RandomScenario with the live system configured as
+// live (its draws are the same: the configuration only decides where a
+// live episode stops).
+func randomScenario(seed uint64, start time.Time, live LiveConfig) Scenario {
 	rng := rand.New(rand.NewPCG(seed, 0x72616e646f6d))
 	s := Scenario{
-		EpisodeID: start.Format("2006-01-02T15:04:05"),
-		Seed:      seed,
-		Start:     start.Add(time.Duration(500+rng.IntN(2500)) * time.Millisecond),
+		EpisodeID:         start.Format("2006-01-02T15:04:05"),
+		Seed:              seed,
+		Start:             start.Add(time.Duration(500+rng.IntN(2500)) * time.Millisecond),
+		LiveMaxTurnsStuck: live.MaxTurnsStuck,
+		LiveCheckInterval: live.CheckInterval,
 	}
 	switch x := rng.Float64(); {
 	case x < 0.3:
@@ -205,9 +256,10 @@ func dedupeSorted(xs []int, maxTurn int) []int {
 }
 
 // firstLiveCheckpoint returns the first turn at which the live rule (RULES.md
-// rule 1 with defaults 40/10, objective progress on) would stop the episode,
-// or 0.
+// rule 1 with the scenario's live configuration, objective progress on)
+// would stop the episode, or 0.
 func firstLiveCheckpoint(s *Scenario) int {
+	maxStuck, interval := s.liveConfig()
 	pts := s.sortedScores()
 	obj := map[int]bool{}
 	for _, o := range s.Objectives {
@@ -227,7 +279,7 @@ func firstLiveCheckpoint(s *Scenario) int {
 		} else if lastObj > 0 && t-lastObj <= 1 && stuck > 0 {
 			lastChange = t
 		}
-		if t%10 == 0 && t-lastChange >= 40 {
+		if t%interval == 0 && t-lastChange >= maxStuck {
 			return t
 		}
 	}

@@ -71,6 +71,9 @@
 //	                     after a restart, NaN/Infinity in llm_usage lines) then 2025-11-07T11:42:19 (25 turns,
 //	                     the file ends with turn 26's zork_response cut mid-line)
 //	2025-11-08T16:45:12  llm_call event for every LLM call, 60 turns
+//	2025-11-09T07:30:00  live run with the deployed max_turns_stuck 40: stuck_termination at 60 (last change at 20)
+//	2025-11-10T21:05:00  live run recorded with max_turns_stuck 30 (Scenario.LiveMaxTurnsStuck): stuck_termination
+//	                     at 50, which a replay with the default 40 disagrees with
 //	2025-06-09T20:04:36  early (June 2025) format: names-only map_movement_update on every turn, 16 turns
 //	test_smoke           tiny 10-turn test episode (ignored by default scans)
 package replaytest

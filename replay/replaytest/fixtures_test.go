@@ -48,7 +48,7 @@ func TestFixtures(t *testing.T) {
 			t.Errorf("%s is %d bytes; fixtures should stay small", rel, len(got))
 		}
 	}
-	if total > 1600<<10 {
-		t.Errorf("fixtures total %d bytes, want under ~1.5 MB", total)
+	if total > 1800<<10 { // the two live-run fixtures (RULES.md §10) took it past 1.6 MB
+		t.Errorf("fixtures total %d bytes, want under ~1.75 MB", total)
 	}
 }

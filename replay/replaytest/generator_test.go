@@ -326,7 +326,8 @@ func checkEpisode(t *testing.T, s Scenario, evs []ev) {
 	if s.Quirks.GapLen > 0 {
 		return // objectives or score changes inside the gap are not visible
 	}
-	cp, changes, resets := rule1(ts, s.Turns, 40, 10)
+	maxStuck, interval := s.liveConfig()
+	cp, changes, resets := rule1(ts, s.Turns, maxStuck, interval)
 	for _, n := range sortedTurns(ts) {
 		tv := ts[n]
 		if s.LiveLoopBreak {
@@ -695,6 +696,20 @@ func BenchmarkWrite(b *testing.B) {
 	}
 	b.SetBytes(n)
 	b.ReportMetric(float64(s.Turns)*float64(b.N)/b.Elapsed().Seconds(), "turns/s")
+}
+
+// A live run ends at its configuration's first check point: Turns that
+// disagree with LiveMaxTurnsStuck is refused rather than written as a log
+// no live system could have produced.
+func TestLiveConfigConsistency(t *testing.T) {
+	s := liveScenario("2025-11-10T21:05:00", 20251110, 30)
+	if err := Write(io.Discard, s); err != nil {
+		t.Fatalf("consistent: %v", err)
+	}
+	s.Turns = 60 // the score last changes at 20: with 30 the run stops at 50
+	if err := Write(io.Discard, s); err == nil || !strings.Contains(err.Error(), "terminates at turn 50, not at Turns 60") {
+		t.Errorf("inconsistent: %v", err)
+	}
 }
 
 // checkEarly checks an early-format episode: no final_action_selection, one

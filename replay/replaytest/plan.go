@@ -55,7 +55,10 @@ type step struct {
 type episodePlan struct {
 	steps      []*step // logical turns 1..Turns (+1 for EndTruncated)
 	lastChange int     // rule 1 state after the last recorded turn
-	objectives int
+	// firstCheckPoint is the live system's first termination check point
+	// under Scenario.liveConfig (0: none within the recorded turns).
+	firstCheckPoint int
+	objectives      int
 }
 
 // plan validates s and computes every turn: route, actions, replies,
@@ -91,6 +94,11 @@ func plan(s *Scenario) (*episodePlan, error) {
 	p := &episodePlan{steps: w.steps}
 	arng := rand.New(rand.NewPCG(s.Seed, 0x616374696f6e)) // action stream
 	p.fill(s, arng)
+	if s.Ending == EndStuckTermination && p.firstCheckPoint != s.Turns {
+		maxStuck, interval := s.liveConfig()
+		return nil, fmt.Errorf("replaytest: %s: a live run with max_turns_stuck %d and stuck_check_interval %d terminates at turn %d, not at Turns %d",
+			s.EpisodeID, maxStuck, interval, p.firstCheckPoint, s.Turns)
+	}
 	return p, nil
 }
 
@@ -539,6 +547,7 @@ func (w *walker) camp(l Leg, until int) error {
 
 // fill decides everything about each turn except timestamps and noise.
 func (p *episodePlan) fill(s *Scenario, rng *rand.Rand) {
+	maxStuck, interval := s.liveConfig()
 	scores := s.sortedScores()
 	objAt := map[int]bool{}
 	for _, o := range s.Objectives {
@@ -632,6 +641,9 @@ func (p *episodePlan) fill(s *Scenario, rng *rand.Rand) {
 			} else if lastObj > 0 && st.n-lastObj <= 1 && stuck > 0 {
 				lastChange = st.n
 				st.liveObjReset, st.stuckFor = true, stuck
+			}
+			if st.n%interval == 0 && st.n-lastChange >= maxStuck && p.firstCheckPoint == 0 {
+				p.firstCheckPoint = st.n
 			}
 		}
 	}

@@ -144,6 +144,11 @@ type Scenario struct {
 	// and objective_progress_reset events, computed as RULES.md rule 1
 	// (the logs predating it, like the two incidents, have none).
 	LiveLoopBreak bool
+	// LiveMaxTurnsStuck, LiveCheckInterval: the configuration the live
+	// system ran with (0: ZorkGPT's deployed 40 and 10). An
+	// EndStuckTermination episode must end at its first check point, so
+	// its live events are consistent with it (RULES.md §1, §10).
+	LiveMaxTurnsStuck, LiveCheckInterval int
 
 	RejectionRate     float64 // probability of 1-2 action_rejected events in a turn
 	NoRejectionsAfter int     // if > 0, no rejection or override after this turn
@@ -241,4 +246,17 @@ func (s *Scenario) sortedScores() []ScorePoint {
 	pts := append([]ScorePoint(nil), s.Scores...)
 	sort.SliceStable(pts, func(i, j int) bool { return pts[i].Turn < pts[j].Turn })
 	return pts
+}
+
+// liveConfig is the live system's max_turns_stuck and
+// stuck_check_interval.
+func (s *Scenario) liveConfig() (maxStuck, interval int) {
+	maxStuck, interval = s.LiveMaxTurnsStuck, s.LiveCheckInterval
+	if maxStuck == 0 {
+		maxStuck = 40
+	}
+	if interval == 0 {
+		interval = 10
+	}
+	return maxStuck, interval
 }

@@ -114,6 +114,10 @@ func Fixtures() []Fixture {
 			About: "all quirks; two episodes in one file, the second cut mid-line"},
 		{Dir: "2025-11-08T16-45-12", Episodes: []Scenario{llmCallsScenario()},
 			About: "llm_call events for every LLM call, 60 turns"},
+		{Dir: "2025-11-09T07-30-00", Episodes: []Scenario{liveScenario("2025-11-09T07:30:00", 20251109, 0)},
+			About: "live run with the deployed max_turns_stuck 40: stuck_termination at 60 (last change at 20); the replay agrees"},
+		{Dir: "2025-11-10T21-05-00", Episodes: []Scenario{liveScenario("2025-11-10T21:05:00", 20251110, 30)},
+			About: "live run recorded with max_turns_stuck 30: stuck_termination at 50 (last change at 20); the default replay disagrees"},
 		{Dir: "2025-06-09T20-04-36", Episodes: []Scenario{earlyScenario()},
 			About: "early (June 2025) format: names-only map_movement_update every turn, 16 turns"},
 		{Dir: "test_smoke", Episodes: []Scenario{smokeScenario()},
@@ -160,6 +164,35 @@ func stuckScenario() Scenario {
 		WithIDs:           true,
 		WithPenaltyEvents: true,
 		LiveLoopBreak:     true,
+		RejectionRate:     0.1,
+	}
+}
+
+// liveScenario is a live run (score_change, objective_progress_reset,
+// location_penalty_applied, stuck_termination) whose score last changes at
+// turn 20, recorded with max_turns_stuck maxStuck (0: the deployed 40)
+// checked every 10 turns: it stops at turn 20 + maxStuck.
+func liveScenario(id string, seed uint64, maxStuck int) Scenario {
+	stop := 20 + 40
+	if maxStuck != 0 {
+		stop = 20 + maxStuck
+	}
+	return Scenario{
+		EpisodeID:  id,
+		Seed:       seed,
+		Turns:      stop,
+		Scores:     []ScorePoint{{8, 10}, {20, 25}},
+		Objectives: []int{8},
+		Route: []Leg{
+			{Until: 20, Rooms: join(aboveGround, house)},
+			{Until: stop, Home: "Kitchen", Rooms: []string{"Kitchen", "Living Room", "Attic"}},
+		},
+		Ending:            EndStuckTermination,
+		MaxTurns:          500,
+		WithIDs:           true,
+		WithPenaltyEvents: true,
+		LiveLoopBreak:     true,
+		LiveMaxTurnsStuck: maxStuck,
 		RejectionRate:     0.1,
 	}
 }
