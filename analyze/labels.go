@@ -700,6 +700,19 @@ func (t *LabelTotals) Merge(o *LabelTotals) {
 	t.Scores.Merge(o.Scores)
 }
 
+// mergeLabelTotals is a's and b's labelled episodes together, nil when
+// neither has any; a new value, since a Totals may share its pointer with
+// a copy of itself (Totals.Merge).
+func mergeLabelTotals(a, b *LabelTotals) *LabelTotals {
+	if a == nil && b == nil {
+		return nil
+	}
+	n := &LabelTotals{Scores: Scores{}}
+	n.Merge(a)
+	n.Merge(b)
+	return n
+}
+
 // AddLabels counts a labelled episode's scores into t.Labels.
 func (t *Totals) AddLabels(lab *EpisodeLabels, s Scores) {
 	if lab == nil {
@@ -792,8 +805,20 @@ func (s *Score) UnmarshalJSON(data []byte) error {
 	if err := json.Unmarshal(data, &j); err != nil {
 		return err
 	}
+	// Counts that no scoring could give are refused, not merged.
+	switch {
+	case j.Firings < 0 || j.Inside < 0 || j.Spans < 0 || j.Caught < 0:
+		return fmt.Errorf("score: negative count")
+	case j.Inside > j.Firings || j.Caught > j.Spans:
+		return fmt.Errorf("score: %d of %d firings inside, %d of %d spans caught", j.Inside, j.Firings, j.Caught, j.Spans)
+	case len(j.LeadTimes) != j.Caught:
+		return fmt.Errorf("score: %d lead times for %d caught spans", len(j.LeadTimes), j.Caught)
+	}
 	*s = Score{Firings: j.Firings, Inside: j.Inside, Spans: j.Spans, Caught: j.Caught}
 	for _, lead := range j.LeadTimes {
+		if lead < 0 {
+			return fmt.Errorf("score: negative lead time %d", lead)
+		}
 		if s.Leads == nil {
 			s.Leads = map[int]int{}
 		}

@@ -153,7 +153,7 @@ func compareLive(ep *replay.Episode, firings []rules.Firing, cfg *rules.Config) 
 	}
 	sortDisagreements(l.Disagreements)
 	if l.TerminationDisagrees() {
-		l.ExplainedBy = explainLive(ep, firings, l)
+		l.ExplainedBy = explainLive(ep, cfg, l)
 	}
 	return l
 }
@@ -173,19 +173,54 @@ func sortDisagreements(ds []LiveDisagreement) {
 }
 
 // explainLive finds the (stuck_check_interval, max_turns_stuck) settings
-// within ZorkGPT's bounds that reproduce the live run's termination (or
-// its absence) and score-change records. The stuck timer does not depend
-// on either key, so score-change records are reproduced by every setting
-// or by none; the termination turn must be a check point whose turns stuck
-// reach max_turns_stuck while every earlier check point's stay below it,
-// which for one interval is one range.
-func explainLive(ep *replay.Episode, firings []rules.Firing, l *Live) []LiveSetting {
-	for _, d := range l.Disagreements {
-		if d.Kind == replay.LiveScoreChange || d.Kind == replay.LiveObjectiveReset {
-			return []LiveSetting{}
+// within ZorkGPT's bounds that reproduce every live termination (or their
+// absence) and every live score-change and objective-reset record. The
+// stuck timer does not depend on either key, so a live reset record is
+// reproduced by every setting or by none; the termination turn must be a
+// check point whose turns stuck reach max_turns_stuck while every earlier
+// check point's stay below it, which for one interval is one range.
+//
+// The question is about the live system, which terminates whatever
+// enable_velocity_detection says (RULES.md §1), so rule 1 is replayed here
+// with that key on: the answer must not change with a what-if switch.
+// Only live records must be reproduced ("every live ... record"): a reset
+// the replay has and the live log lacks (a score change inside a gap, say)
+// is a disagreement, but it does not rule a setting out by itself.
+func explainLive(ep *replay.Episode, cfg *rules.Config, l *Live) []LiveSetting {
+	if len(ep.Turns) == 0 {
+		return []LiveSetting{}
+	}
+	vc := cfg.Clone()
+	if err := vc.Set(rules.EnableVelocityDetection.Key, true, rules.Source{}); err != nil {
+		return []LiveSetting{}
+	}
+	var firings []rules.Firing
+	rules.Run(ep, vc, []*rules.Rule{rules.ProgressVelocity}, func(f rules.Firing) {
+		if f.Kind == rules.Reset {
+			firings = append(firings, f)
+		}
+	})
+	stops := 0
+	for i := range ep.Live {
+		e := &ep.Live[i]
+		switch e.Kind {
+		case replay.LiveStuckTermination:
+			stops++
+		case replay.LiveScoreChange, replay.LiveObjectiveReset:
+			reproduced := false
+			for j := range firings {
+				if f := &firings[j]; f.Turn == e.Turn && f.Cause == e.Kind && sameDecision(e, f) {
+					reproduced = true
+					break
+				}
+			}
+			if !reproduced {
+				return []LiveSetting{}
+			}
 		}
 	}
-	if len(ep.Turns) == 0 {
+	if stops > 1 {
+		// A replay terminates once; no single setting gives two stops.
 		return []LiveSetting{}
 	}
 	// lastChange[i]: the stuck timer's last reset at or before turn

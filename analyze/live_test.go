@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/loopbreak/loopbreak/replay"
+	"github.com/loopbreak/loopbreak/rules"
 )
 
 // liveEp is turns 1..last, a new room every turn (no revisit penalty),
@@ -121,6 +122,38 @@ func TestLiveNoStopExplained(t *testing.T) {
 	set := o.Live.ExplainedBy
 	if len(set) != 100 || set[9] != (LiveSetting{10, [2]int{41, 1000}}) || set[0] != (LiveSetting{1, [2]int{41, 1000}}) || set[99] != (LiveSetting{100, [2]int{100, 1000}}) {
 		t.Errorf("explained by %d settings: %v …", len(set), set[:min(len(set), 10)])
+	}
+}
+
+// explained_by answers a question about the live system, which terminates
+// whatever enable_velocity_detection says, and it asks only that every live
+// record be reproduced: turning rule 1 off, or a reset the replay has and
+// the live log lacks, leaves the answer as it is; two live stops cannot
+// come from one setting. Same run as TestLive's "recorded with
+// max_turns_stuck 30".
+func TestLiveExplainedBy(t *testing.T) {
+	max30 := []LiveSetting{{1, [2]int{30, 30}}, {2, [2]int{29, 30}}, {4, [2]int{27, 30}}, {5, [2]int{26, 30}},
+		{8, [2]int{23, 30}}, {10, [2]int{21, 30}}, {20, [2]int{20, 30}}}
+	cases := []struct {
+		name string
+		ep   *replay.Episode
+		cfg  *rules.Config
+		want []LiveSetting
+	}{
+		{"rule 1 off in the replay", liveEp(40, scoreChange(10, 10), stop(40, 30)), ocCfg(t, "enable_velocity_detection", false), max30},
+		{"a replayed score change the live log lacks", liveEp(40, stop(40, 30)), ocCfg(t), max30},
+		{"two live stops", liveEp(40, stop(20, 10), scoreChange(10, 10), stop(40, 30)), ocCfg(t), []LiveSetting{}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			o := Analyze(c.ep, c.cfg, Options{})
+			if o.Live == nil || !o.Live.TerminationDisagrees() {
+				t.Fatalf("Live = %+v, want a termination disagreement", o.Live)
+			}
+			if !reflect.DeepEqual(o.Live.ExplainedBy, c.want) {
+				t.Errorf("explained by %v, want %v", o.Live.ExplainedBy, c.want)
+			}
+		})
 	}
 }
 

@@ -15,9 +15,15 @@ type AnalyzeOptions struct {
 	Config  configFlags
 	Input   inputFlags
 	Labels  labelFlags
-	Format  string // text, json, jsonl
+	Format  string // text, json, jsonl, parquet
 	Color   string // auto, always, never
 	Verbose bool
+	Partial partialFlags
+	// ParquetFirings, with --format parquet, also writes one row per
+	// firing to this file.
+	ParquetFirings string
+	Chart          bool // --chart: the timeline even when stdout is not a terminal
+	ASCII          bool // --ascii: the timeline in plain characters
 }
 
 // NewCmdAnalyze builds `loopbreak analyze`; runF replaces the run in tests.
@@ -37,11 +43,17 @@ penalties and warnings would have fired and what termination would have saved.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			opts.Paths = args
-			if err := checkFormat(opts.Format, "text", "json", "jsonl"); err != nil {
+			if err := checkFormat(opts.Format, "text", "json", "jsonl", "parquet"); err != nil {
+				return err
+			}
+			if err := checkAnalyzeOutput(opts); err != nil {
 				return err
 			}
 			if err := checkColor(opts.Color); err != nil {
 				return err
+			}
+			if (opts.Chart || opts.ASCII) && opts.Format != "text" {
+				return usageErrorf("--chart and --ascii draw in the text report, not with --format %s", opts.Format)
 			}
 			if runF != nil {
 				return runF(opts)
@@ -52,9 +64,13 @@ penalties and warnings would have fired and what termination would have saved.`,
 	opts.Config.register(c.Flags())
 	opts.Input.register(c.Flags())
 	opts.Labels.register(c.Flags())
-	c.Flags().StringVar(&opts.Format, "format", "text", "output `format`: text, json or jsonl (one episode per line, as each finishes)")
+	opts.Partial.register(c.Flags())
+	c.Flags().StringVar(&opts.Format, "format", "text", "output `format`: text, json, jsonl (one episode per line, as each finishes) or parquet (one row per episode; needs -o)")
+	c.Flags().StringVar(&opts.ParquetFirings, "parquet-firings", "", "with --format parquet, also write one row per firing to `file`")
 	c.Flags().StringVar(&opts.Color, "color", "auto", "colour the text report: auto, always or never (auto honours NO_COLOR)")
 	c.Flags().BoolVarP(&opts.Verbose, "verbose", "v", false, "add the turn-by-turn trace and every run to the text report")
+	c.Flags().BoolVar(&opts.Chart, "chart", false, "draw each episode's timeline (default: only for a single episode on a terminal)")
+	c.Flags().BoolVar(&opts.ASCII, "ascii", false, "draw the timeline in plain ASCII characters")
 	return c
 }
 
@@ -62,6 +78,12 @@ func analyzeRun(opts *AnalyzeOptions) error {
 	cfg, _, err := opts.Config.load(opts.IO.ErrOut)
 	if err != nil {
 		return err
+	}
+	switch {
+	case opts.Partial.Partial:
+		return analyzePartialRun(opts, cfg)
+	case opts.Format == "parquet":
+		return analyzeParquetRun(opts, cfg)
 	}
 	files, walkErrs, err := opts.Input.findLogs(opts.Paths, opts.IO.ErrOut)
 	if err != nil {
@@ -114,7 +136,11 @@ func analyzeRun(opts *AnalyzeOptions) error {
 			}
 			totals.AddLive(o.Live)
 			if opts.Format == "text" {
-				if runErr = text.Episode(o, ep); runErr == nil {
+				runErr = text.Episode(o, ep)
+				if runErr == nil && showChart(opts, len(files), len(fr.Episodes)) {
+					runErr = writeChart(opts, o, ep, cfg)
+				}
+				if runErr == nil {
 					runErr = text.EpisodeLabels(lab, scores)
 				}
 			} else {

@@ -25,6 +25,7 @@ type CheckOptions struct {
 	NoBaseline bool
 	Format     string // text, json, junit, github, markdown
 	Color      string
+	Partial    partialFlags
 
 	MaxFalseRate percentFlag
 	MinSaved     percentFlag
@@ -84,6 +85,9 @@ input error (a missing baseline, no episodes, an unreadable log during
 			if err := checkColor(opts.Color); err != nil {
 				return err
 			}
+			if err := opts.Partial.check(); err != nil {
+				return err
+			}
 			if opts.Prune && !opts.Update {
 				return usageErrorf("--prune needs --update")
 			}
@@ -109,6 +113,7 @@ input error (a missing baseline, no episodes, an unreadable log during
 	}
 	opts.Config.register(c.Flags())
 	opts.Input.register(c.Flags())
+	opts.Partial.register(c.Flags())
 	fl := c.Flags()
 	fl.StringVar(&opts.Baseline, "baseline", check.DefaultBaseline, "baseline `file`; log paths in it are relative to its directory")
 	fl.BoolVar(&opts.Update, "update", false, "write or refresh the baseline and print what changed (drift is not a failure; gates still apply)")
@@ -161,16 +166,19 @@ func checkRun(opts *CheckOptions) error {
 	if err != nil {
 		return err
 	}
-	files, walkErrs, err := opts.Input.findLogs(opts.Paths, opts.IO.ErrOut)
-	if err != nil {
-		return err
-	}
 	mode := check.ModeCompare
 	switch {
 	case opts.NoBaseline:
 		mode = check.ModeGatesOnly
 	case opts.Update:
 		mode = check.ModeUpdate
+	}
+	if opts.Partial.Partial {
+		return checkPartialRun(opts, cfg, mode)
+	}
+	files, walkErrs, err := opts.Input.findLogs(opts.Paths, opts.IO.ErrOut)
+	if err != nil {
+		return err
 	}
 	ctx, stop := signalContext()
 	defer stop()
@@ -183,21 +191,33 @@ func checkRun(opts *CheckOptions) error {
 			OnFileError: func(_ string, err error) { reportFileError(opts.IO, err) },
 		})
 	})
+	if err != nil {
+		return checkError(err, opts.Paths)
+	}
+	res.Errors = append(walkErrs, res.Errors...) // what the walk skipped, first
+	return writeCheck(opts.IO, res, opts.Format, opts.Color)
+}
+
+// checkError names the arguments of a check over no episode, and says
+// how to make a missing baseline.
+func checkError(err error, paths []string) error {
 	var missing *check.NoBaselineError
 	var none *check.NoEpisodesError
 	if errors.As(err, &none) {
-		return noEpisodesError(opts.Paths)
+		return noEpisodesError(paths)
 	}
 	if errors.As(err, &missing) {
 		return fmt.Errorf("%v: create it with loopbreak check --update (or give --baseline FILE, or --no-baseline for the policy gates alone)", err)
 	}
-	if err != nil {
-		return err
-	}
-	res.Errors = append(walkErrs, res.Errors...) // what the walk skipped, first
+	return err
+}
 
-	out := opts.IO.Out
-	switch opts.Format {
+// writeCheck renders a check's result (a run's or a merge's); a failed
+// check is a *failError.
+func writeCheck(ios *IOStreams, res *check.Result, format, colorMode string) error {
+	var err error
+	out := ios.Out
+	switch format {
 	case "json":
 		err = report.WriteCheckJSON(out, res)
 	case "junit":
@@ -207,14 +227,14 @@ func checkRun(opts *CheckOptions) error {
 	case "markdown":
 		err = report.WriteCheckMarkdown(out, res)
 	default:
-		err = report.WriteCheckText(out, res, opts.IO.ColorEnabled(opts.Color))
+		err = report.WriteCheckText(out, res, ios.ColorEnabled(colorMode))
 	}
 	if err != nil {
 		return err
 	}
-	if opts.Format != "text" && opts.Format != "github" {
+	if format != "text" && format != "github" {
 		// The report went to a file or a tool; say the verdict in the log.
-		fmt.Fprintf(opts.IO.ErrOut, "loopbreak check: %s\n", report.CheckSummary(res))
+		fmt.Fprintf(ios.ErrOut, "loopbreak check: %s\n", report.CheckSummary(res))
 	}
 	if len(res.Kept) > 0 {
 		var b strings.Builder

@@ -13,11 +13,14 @@ import (
 // formatValues are the --format values each command accepts (checkFormat
 // in its RunE); TestCompletionFormats fails when the two disagree.
 var formatValues = map[string][]string{
-	"analyze": {"text", "json", "jsonl"},
+	"analyze": {"text", "json", "jsonl", "parquet"},
 	"sweep":   {"table", "json", "csv"},
 	"check":   {"text", "json", "junit", "github", "markdown"},
 	"rules":   {"text", "json", "markdown"},
 	"config":  {"text", "json", "toml"},
+	// merge: every format of analyze, sweep and check; the partials'
+	// command narrows them.
+	"merge": {"text", "json", "jsonl", "table", "csv", "junit", "github", "markdown"},
 }
 
 // registerCompletions completes flag values and arguments of root's
@@ -44,6 +47,11 @@ func registerCompletions(root *cobra.Command) {
 		reg("labels", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 			return []string{"json"}, cobra.ShellCompDirectiveFilterFileExt
 		})
+		htmlFiles := func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+			return []string{"html"}, cobra.ShellCompDirectiveFilterFileExt
+		}
+		reg("output", htmlFiles) // report -o
+		reg("html", htmlFiles)   // sweep --html
 		reg("set", completeKeyValue(false))
 		reg("grid", completeKeyValue(true))
 		reg("fail-on", completeFailOn)

@@ -22,7 +22,7 @@ func TestCompletion(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"analyze", "--format", ""}, "text\njson\njsonl\n:4\n"},
+		{[]string{"analyze", "--format", ""}, "text\njson\njsonl\nparquet\n:4\n"},
 		{[]string{"sweep", "--format", "c"}, "csv\n:4\n"},
 		{[]string{"check", "--format", "j"}, "json\njunit\n:4\n"},
 		{[]string{"rules", "--format", "m"}, "markdown\n:4\n"},

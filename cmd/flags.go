@@ -71,37 +71,27 @@ type inputFlags struct {
 	IncludeTests bool
 	Strict       bool
 	Jobs         int
+	Shard        shardFlag
+	args         []string // as findShard was given them, for a partial file
 }
 
 func (in *inputFlags) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&in.IncludeTests, "include-tests", false, "also read test_*/test-* episode directories when scanning a tree")
 	fs.BoolVar(&in.Strict, "strict", false, "treat any unreadable line or file as an error (exit 2)")
 	fs.IntVarP(&in.Jobs, "jobs", "j", 0, "files read in parallel (default: number of CPUs)")
+	fs.Var(&in.Shard, "shard", "read only shard `K/N` of the logs (a stable 1/N, by a hash of each log's path under its argument)")
 }
 
 func (in *inputFlags) options() replay.Options { return replay.Options{Strict: in.Strict} }
 
-// findLogs expands arguments; no log at all is an error worth exit 2.
-// What a directory walk skipped (an unreadable directory, a log-named pipe
-// or device) is reported on errOut and returned as file errors, like an
-// unreadable file; with --strict the first is fatal.
+// findLogs expands arguments into this shard's logs (see findShard) and
+// what the walk skipped.
 func (in *inputFlags) findLogs(args []string, errOut io.Writer) ([]string, []analyze.FileError, error) {
-	files, skipped, err := replay.Find(args, in.IncludeTests)
+	set, err := in.findShard(args, errOut)
 	if err != nil {
 		return nil, nil, err
 	}
-	if len(skipped) > 0 && in.Strict {
-		return nil, nil, skipped[0]
-	}
-	var errs []analyze.FileError
-	for _, e := range skipped {
-		fmt.Fprintf(errOut, "loopbreak: %v\n", e)
-		errs = append(errs, analyze.FileError{Source: skippedPath(e), Error: e.Error()})
-	}
-	if len(files) == 0 && len(errs) == 0 {
-		return nil, nil, fmt.Errorf("no episode logs (episode_log.jsonl[.gz]) found in %v", args)
-	}
-	return files, errs, nil
+	return set.Files, set.WalkErrs, nil
 }
 
 // skippedPath is the path a skipped entry's error names.

@@ -19,6 +19,8 @@ type IOStreams struct {
 	StderrTTY bool
 	// Getenv reads the environment (NO_COLOR); tests replace it.
 	Getenv func(string) string
+	// Width, when positive, is the terminal width tests pretend to have.
+	Width int
 }
 
 // System returns the process's streams.
@@ -50,4 +52,16 @@ func (s *IOStreams) ColorEnabled(mode string) bool {
 		return false
 	}
 	return s.StdoutTTY && s.Getenv("NO_COLOR") == ""
+}
+
+// TerminalWidth is the width of stdout: Width when set, the terminal's
+// columns on a terminal ($COLUMNS when it cannot be asked), else 80.
+func (s *IOStreams) TerminalWidth() int {
+	if s.Width > 0 {
+		return s.Width
+	}
+	if s.StdoutTTY {
+		return terminalWidth(s.Out, s.Getenv)
+	}
+	return 80
 }

@@ -42,6 +42,8 @@ type SweepOptions struct {
 	Format    string // table, json, csv
 	Color     string // auto, always, never
 	Quiet     bool   // no progress bar
+	Partial   partialFlags
+	HTML      string // --html: also write the sweep as an HTML page to this file ("-": stdout)
 }
 
 // shortGridFlags are the keys with their own flag.
@@ -97,6 +99,9 @@ episodes; without it, the efficient row saving the most turns under ZorkGPT's
 			if err := checkFormat(opts.Format, "table", "json", "csv"); err != nil {
 				return err
 			}
+			if err := opts.Partial.check(); err != nil {
+				return err
+			}
 			if err := checkColor(opts.Color); err != nil {
 				return err
 			}
@@ -121,6 +126,7 @@ episodes; without it, the efficient row saving the most turns under ZorkGPT's
 	fl.Var(&gridValue{opts: opts, flag: "grid"}, "grid", "sweep any key: `key=values` (list, range, or true,false); repeatable")
 	opts.Config.register(fl)
 	opts.Input.register(fl)
+	opts.Partial.register(fl)
 	fl.Var(&opts.MaxFalseRate, "max-false-rate", "recommend the row saving the most turns with false terminations at most `P` of terminated episodes (5% or 0.05)")
 	fl.BoolVar(&opts.ByEpisode, "by-episode", false, "list the episodes whose outcome flips between rows")
 	opts.Labels.register(fl)
@@ -128,6 +134,7 @@ episodes; without it, the efficient row saving the most turns under ZorkGPT's
 	fl.StringVar(&opts.Format, "format", "table", "output `format`: table, json or csv")
 	fl.StringVar(&opts.Color, "color", "auto", "colour the table: auto, always or never (auto honours NO_COLOR)")
 	fl.BoolVarP(&opts.Quiet, "quiet", "q", false, "no progress bar on stderr")
+	fl.StringVar(&opts.HTML, "html", "", "also write a self-contained HTML page (chart and table) to `file`; - writes it to stdout instead of the table")
 	return c
 }
 
@@ -173,6 +180,9 @@ func sweepRun(opts *SweepOptions) error {
 	if err := sweep.CheckGrid(cfg, opts.Axes); err != nil {
 		return &usageError{err}
 	}
+	if opts.Partial.Partial {
+		return sweepPartialRun(opts, cfg)
+	}
 	files, walkErrs, err := opts.Input.findLogs(opts.Paths, ios.ErrOut)
 	if err != nil {
 		return err
@@ -207,7 +217,18 @@ func sweepRun(opts *SweepOptions) error {
 		// A recommendation from no data would look like one from data.
 		return noEpisodesError(opts.Paths)
 	}
-	switch opts.Format {
+	if opts.HTML != "" {
+		if err := writeSweepHTML(ios, opts.HTML, res); err != nil || opts.HTML == "-" {
+			return err
+		}
+	}
+	return writeSweep(ios, res, opts.Format, opts.Color, opts.ByRule)
+}
+
+// writeSweep renders a sweep's result (a run's or a merge's); byRule is
+// --by-rule.
+func writeSweep(ios *IOStreams, res *sweep.Result, format, colorMode string, byRule bool) error {
+	switch format {
 	case "json":
 		return report.WriteSweepJSON(ios.Out, res)
 	case "csv":
@@ -219,7 +240,7 @@ func sweepRun(opts *SweepOptions) error {
 			}
 			fmt.Fprintf(ios.ErrOut, "loopbreak: skipped %s: %s\n", strings.Join(ps, " "), sk.Reason)
 		}
-		if opts.ByRule {
+		if byRule {
 			return report.WriteSweepByRuleCSV(ios.Out, res)
 		}
 		return report.WriteSweepCSV(ios.Out, res)
@@ -228,7 +249,7 @@ func sweepRun(opts *SweepOptions) error {
 	if ios.StdoutTTY {
 		width = terminalWidth(ios.Out, ios.Getenv)
 	}
-	return report.WriteSweepTable(ios.Out, res, report.SweepTableOptions{Color: ios.ColorEnabled(opts.Color), Width: width, ByRule: opts.ByRule})
+	return report.WriteSweepTable(ios.Out, res, report.SweepTableOptions{Color: ios.ColorEnabled(colorMode), Width: width, ByRule: byRule})
 }
 
 // terminalWidth is the width of w when it is a terminal, else $COLUMNS,

@@ -233,6 +233,12 @@ func (j *JSONWriter) Episode(e Episode) error {
 	if err != nil {
 		return fmt.Errorf("%s: episode %s: %w", e.Source, e.EpisodeID, err)
 	}
+	return j.EpisodeJSON(data)
+}
+
+// EpisodeJSON writes one episode already marshalled (merge replays the
+// episodes of partial files this way).
+func (j *JSONWriter) EpisodeJSON(data []byte) error {
 	if j.Lines {
 		data = append(data, '\n')
 	} else if j.n > 0 {
@@ -241,7 +247,7 @@ func (j *JSONWriter) Episode(e Episode) error {
 		data = append([]byte{'\n'}, data...)
 	}
 	j.n++
-	_, err = j.w.Write(data)
+	_, err := j.w.Write(data)
 	return err
 }
 

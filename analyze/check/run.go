@@ -147,32 +147,84 @@ func (r *Result) KeptEntries() int {
 // episode's entry with the baseline (ModeCompare), or rewrites the
 // baseline (ModeUpdate), and applies the policy gates.
 func Run(opts Options) (*Result, error) {
+	// The baseline is read (and locked, to update it) before the replay:
+	// a missing one fails first.
+	base, unlock, err := openBaseline(opts)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	col, err := Collect(opts)
+	if err != nil {
+		return nil, err
+	}
+	return col.finish(opts, base)
+}
+
+// openBaseline reads the baseline of opts.Mode (nil in ModeGatesOnly, and
+// in ModeUpdate when there is none yet); in ModeUpdate it is locked until
+// unlock is called.
+func openBaseline(opts Options) (base *Baseline, unlock func(), err error) {
+	unlock = func() {}
+	if opts.Mode == ModeUpdate {
+		// Held until the check returns: a second update of the same
+		// directory fails instead of racing this one to the rename.
+		if unlock, err = lockBaseline(opts.Baseline); err != nil {
+			return nil, nil, err
+		}
+	}
+	if opts.Mode == ModeGatesOnly {
+		return nil, unlock, nil
+	}
+	base, err = ReadBaseline(opts.Baseline)
+	switch {
+	case errors.Is(err, fs.ErrNotExist) && opts.Mode == ModeUpdate:
+		return nil, unlock, nil
+	case errors.Is(err, fs.ErrNotExist):
+		unlock()
+		return nil, nil, &NoBaselineError{opts.Baseline}
+	case err != nil:
+		unlock()
+		return nil, nil, fmt.Errorf("baseline %w", err)
+	}
+	return base, unlock, nil
+}
+
+// Collected is a check's replay before the comparison: what a shard
+// writes into a partial file, and what Finish compares and gates. Its
+// order-dependent lists carry the index of their file in Options.Files.
+type Collected struct {
+	Current    *Baseline // the corpus's entries, sorted
+	Totals     analyze.Totals
+	Errors     []analyze.FileError
+	ErrorFile  []int
+	Unreadable map[string]string // source → error, for files not read at all
+	Diags      []Diag
+	// FailOn[g] is what Options.FailOn[g] observed; WhereFile[g][i] the
+	// file of FailOn[g].Where[i].
+	FailOn    []*FailOn
+	WhereFile [][]int
+}
+
+// Diag is what the reader skipped in an episode with unreadable lines.
+type Diag struct {
+	EpisodeID string   `json:"episode_id"`
+	Source    string   `json:"source"`
+	Skipped   int      `json:"skipped"`
+	Problems  []string `json:"problems"`
+}
+
+// Collect replays the files as Run does, without the baseline.
+func Collect(opts Options) (*Collected, error) {
 	ctx := opts.Context
 	if ctx == nil {
 		ctx = context.Background()
 	}
 	files := uniqueFiles(opts.Files)
-	var base *Baseline
-	if opts.Mode == ModeUpdate {
-		// Held until Run returns: a second update of the same
-		// directory fails instead of racing this one to the rename.
-		unlock, err := lockBaseline(opts.Baseline)
-		if err != nil {
-			return nil, err
-		}
-		defer unlock()
-	}
-	if opts.Mode != ModeGatesOnly {
-		var err error
-		base, err = ReadBaseline(opts.Baseline)
-		switch {
-		case errors.Is(err, fs.ErrNotExist) && opts.Mode == ModeUpdate:
-			base = nil
-		case errors.Is(err, fs.ErrNotExist):
-			return nil, &NoBaselineError{opts.Baseline}
-		case err != nil:
-			return nil, fmt.Errorf("baseline %w", err)
-		}
+	col := &Collected{Unreadable: map[string]string{}, FailOn: opts.FailOn, WhereFile: make([][]int, len(opts.FailOn))}
+	fileIndex := map[string]int{} // uniqueFiles dropped repeats: index in opts.Files
+	for i := len(opts.Files) - 1; i >= 0; i-- {
+		fileIndex[opts.Files[i]] = i
 	}
 
 	cfg := opts.Config
@@ -182,16 +234,10 @@ func Run(opts Options) (*Result, error) {
 		keep = keep || f.NeedsFirings()
 	}
 	aopts := analyze.Options{KeepFirings: keep}
-	type diagKey struct{ id, source string }
-	type diag struct {
-		skipped  int
-		problems []string
-	}
-	diags := map[diagKey]diag{} // not the episode: its turn table can go
 	var (
 		totals     analyze.Totals
 		errs       []analyze.FileError
-		unreadable = map[string]string{}
+		unreadable = col.Unreadable
 		runErr     error
 	)
 	// The reader hashes each file as it reads it (once: a pipe or standard
@@ -204,6 +250,7 @@ func Run(opts Options) (*Result, error) {
 		if ctx.Err() != nil {
 			return false
 		}
+		fi := fileIndex[fr.Path]
 		if newFile {
 			fileStart, newFile = len(cur.Episodes), false
 		}
@@ -230,6 +277,7 @@ func Run(opts Options) (*Result, error) {
 			// A file that cannot be read at all: its episodes, if in the
 			// baseline, are missing.
 			errs = append(errs, analyze.FileError{Source: fr.Path, Error: fr.Err.Error()})
+			col.ErrorFile = append(col.ErrorFile, fi)
 			unreadable[source] = fr.Err.Error()
 			if opts.OnFileError != nil {
 				opts.OnFileError(fr.Path, fr.Err)
@@ -244,12 +292,15 @@ func Run(opts Options) (*Result, error) {
 			o := fr.Outcomes[i]
 			totals.Add(&o.Result, o.RecordedTurns, ep.Diag.Skipped)
 			totals.AddLive(o.Live)
-			for _, f := range opts.FailOn {
+			for g, f := range opts.FailOn {
 				f.Observe(o)
+				for len(col.WhereFile[g]) < len(f.Where) {
+					col.WhereFile[g] = append(col.WhereFile[g], fi)
+				}
 			}
 			cur.Episodes = append(cur.Episodes, NewEntry(o, source, "")) // hashed on the file's last part
 			if ep.Diag.Skipped > 0 {
-				diags[diagKey{ep.ID, source}] = diag{ep.Diag.Skipped, ep.Diag.Problems}
+				col.Diags = append(col.Diags, Diag{ep.ID, source, ep.Diag.Skipped, ep.Diag.Problems})
 			}
 		}
 		return true
@@ -259,6 +310,35 @@ func Run(opts Options) (*Result, error) {
 	}
 	if runErr != nil {
 		return nil, runErr
+	}
+	cur.Sort()
+	col.Current, col.Totals, col.Errors = cur, totals, errs
+	return col, nil
+}
+
+// Finish compares what was collected (by one run, or merged from the
+// shards of one) with the baseline of opts.Mode, applies the gates and,
+// in ModeUpdate, writes the baseline: the rest of Run.
+func (col *Collected) Finish(opts Options) (*Result, error) {
+	base, unlock, err := openBaseline(opts)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	return col.finish(opts, base)
+}
+
+func (col *Collected) finish(opts Options, base *Baseline) (*Result, error) {
+	ctx := opts.Context
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	cur, unreadable, errs := col.Current, col.Unreadable, col.Errors
+	totals := col.Totals
+	type diagKey struct{ id, source string }
+	diags := map[diagKey]Diag{}
+	for _, d := range col.Diags {
+		diags[diagKey{d.EpisodeID, d.Source}] = d
 	}
 	for _, sk := range opts.Skipped {
 		if sk.Source == "" || base == nil {
@@ -275,7 +355,7 @@ func Run(opts Options) (*Result, error) {
 		// Nothing was read and nothing is expected: no pass over nothing.
 		// (With baseline entries, their episodes are missing: drift, or
 		// in an update kept entries and a failure.)
-		return nil, &NoEpisodesError{files}
+		return nil, &NoEpisodesError{uniqueFiles(opts.Files)}
 	}
 	totals.Finish()
 	cur.Sort()
@@ -295,7 +375,7 @@ func Run(opts Options) (*Result, error) {
 		e := &res.Episodes[i]
 		e.Path = SourcePath(opts.Baseline, e.Source)
 		if d, ok := diags[diagKey{e.EpisodeID, e.Source}]; ok && e.Current != nil {
-			e.Skipped, e.Problems = d.skipped, d.problems
+			e.Skipped, e.Problems = d.Skipped, d.Problems
 		}
 	}
 	if opts.MaxFalseRatePct != nil {
@@ -307,7 +387,7 @@ func Run(opts Options) (*Result, error) {
 	if opts.MaxForfeit != nil {
 		res.Gates = append(res.Gates, MaxForfeitGate(&totals, *opts.MaxForfeit))
 	}
-	for _, f := range opts.FailOn {
+	for _, f := range col.FailOn {
 		res.Gates = append(res.Gates, f.Result())
 	}
 

@@ -116,27 +116,56 @@ func expand(base *rules.Config, axes []Axis) ([]Point, []SkippedPoint, error) {
 // file that cannot be read is left out of every row (with Read.Strict, Run
 // returns its error instead).
 func Run(opts Options) (*Result, error) {
-	points, skipped, err := expand(opts.Base, opts.Axes)
+	c, err := collect(opts)
 	if err != nil {
 		return nil, err
 	}
+	return c.finish(opts.MaxFalseRatePct), nil
+}
 
-	res := &Result{Base: opts.Base, Axes: opts.Axes, Skipped: skipped, ByEpisode: opts.ByEpisode}
+// collected is a sweep before its rows are finished: what a shard
+// writes into a partial file (partial.go).
+type collected struct {
+	res    *Result // Rows without Totals, Recommendation unset
+	totals []analyze.Totals
+	// flipFile[i] and errFile[i] are the index in Options.Files of
+	// res.Flips[i]'s and res.Errors[i]'s file.
+	flipFile, errFile []int
+}
+
+// newCollected lays out the rows of a grid over base: the baseline row,
+// then one per valid point.
+func newCollected(base *rules.Config, axes []Axis, byEpisode bool) (*collected, []*rules.Config, error) {
+	points, skipped, err := expand(base, axes)
+	if err != nil {
+		return nil, nil, err
+	}
+	res := &Result{Base: base, Axes: axes, Skipped: skipped, ByEpisode: byEpisode}
 	rows := make([]Row, 1, len(points)+1)
 	configs := make([]*rules.Config, 1, len(points)+1)
-	rows[0].Baseline, configs[0] = true, opts.Base
-	for _, ax := range opts.Axes {
-		rows[0].Params = append(rows[0].Params, Setting{Key: ax.Key, Value: opts.Base.Value(ax.Key)})
+	rows[0].Baseline, configs[0] = true, base
+	for _, ax := range axes {
+		rows[0].Params = append(rows[0].Params, Setting{Key: ax.Key, Value: base.Value(ax.Key)})
 	}
 	for _, p := range points {
 		rows = append(rows, Row{Params: p.Params})
 		configs = append(configs, p.Config)
 	}
+	res.Rows = rows
+	return &collected{res: res, totals: make([]analyze.Totals, len(configs))}, configs, nil
+}
 
+// collect replays every configuration over every episode and totals the
+// rows.
+func collect(opts Options) (*collected, error) {
+	c, configs, err := newCollected(opts.Base, opts.Axes, opts.ByEpisode)
+	if err != nil {
+		return nil, err
+	}
+	res, totals := c.res, c.totals
 	plan := NewPlan(configs)
 	plan.Labels = opts.Labels
 	res.VariedKinds = plan.VariedKinds()
-	totals := make([]analyze.Totals, len(configs))
 	var (
 		runErr error
 		done   int
@@ -154,6 +183,7 @@ func Run(opts Options) (*Result, error) {
 				return false
 			}
 			res.Errors = append(res.Errors, analyze.FileError{Source: sf.Path, Error: sf.Err.Error()})
+			c.errFile = append(c.errFile, done-1)
 		}
 		for i := range sf.Episodes {
 			se := &sf.Episodes[i]
@@ -170,6 +200,7 @@ func Run(opts Options) (*Result, error) {
 			eps++
 			if opts.ByEpisode && flips(se.Results) {
 				res.Flips = append(res.Flips, Flip{EpisodeID: se.ID, Source: se.Source, Outcomes: se.Results})
+				c.flipFile = append(c.flipFile, done-1)
 			}
 		}
 		if opts.OnFile != nil {
@@ -180,14 +211,20 @@ func Run(opts Options) (*Result, error) {
 	if runErr != nil {
 		return nil, runErr
 	}
-	for i := range rows {
-		totals[i].Finish()
-		rows[i].Totals = totals[i]
+	return c, nil
+}
+
+// finish computes the rows' figures, marks the Pareto frontier and
+// recommends a row.
+func (c *collected) finish(maxFalseRatePct *float64) *Result {
+	res := c.res
+	for i := range res.Rows {
+		c.totals[i].Finish()
+		res.Rows[i].Totals = c.totals[i]
 	}
-	MarkPareto(rows)
-	res.Rows = rows
-	res.Recommendation = Recommend(rows, opts.MaxFalseRatePct)
-	return res, nil
+	MarkPareto(res.Rows)
+	res.Recommendation = Recommend(res.Rows, maxFalseRatePct)
+	return res
 }
 
 // flips says whether the results of one episode change class across rows.

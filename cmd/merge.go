@@ -1,0 +1,86 @@
+package cmd
+
+import (
+	"os"
+
+	"github.com/spf13/cobra"
+)
+
+// MergeOptions are merge's inputs.
+type MergeOptions struct {
+	IO    *IOStreams
+	Paths []string
+	// Format is the output format of the partials' command ("": its
+	// default); Color as that command's --color.
+	Format string
+	Color  string
+}
+
+// NewCmdMerge builds `loopbreak merge`; runF replaces the run in tests.
+func NewCmdMerge(ios *IOStreams, runF func(*MergeOptions) error) *cobra.Command {
+	opts := &MergeOptions{IO: ios}
+	c := &cobra.Command{
+		Use:   "merge [flags] <part.json>...",
+		Short: "Merge the partial results of sharded runs into the report of one run",
+		Long: `Merge the partial files that analyze, sweep or check wrote with --shard K/N
+--partial into the report one run over every shard's logs would print, byte for
+byte. Every shard 1/N to N/N must be given once, made by the same command with
+the same configuration, settings and inputs; anything else is refused.
+
+--format takes the formats of the partials' command: analyze text (when the
+shards ran with --format text), json or jsonl; sweep table, json or csv;
+check text, json, junit, github or markdown. Without it, the command's default
+(analyze: text if the partials keep text, else json).`,
+		Example: `  loopbreak sweep --shard 1/4 --partial -o part-1.json --max-stuck 30,40,50 eps/
+  loopbreak merge part-*.json
+  loopbreak merge --format csv part-*.json > sweep.csv`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			opts.Paths = args
+			if opts.Format != "" {
+				if err := checkFormat(opts.Format, formatValues["merge"]...); err != nil {
+					return err
+				}
+			}
+			if err := checkColor(opts.Color); err != nil {
+				return err
+			}
+			if runF != nil {
+				return runF(opts)
+			}
+			return mergeRun(opts)
+		},
+	}
+	fl := c.Flags()
+	fl.StringVar(&opts.Format, "format", "", "output `format` of the partials' command (default: its default)")
+	fl.StringVar(&opts.Color, "color", "auto", "colour the text report or table: auto, always or never (auto honours NO_COLOR)")
+	return c
+}
+
+func mergeRun(opts *MergeOptions) error {
+	parts := make([]*partialFile, len(opts.Paths))
+	for i, name := range opts.Paths {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			return err
+		}
+		if parts[i], err = readPartial(name, data); err != nil {
+			return err
+		}
+	}
+	return mergeParts(opts, parts)
+}
+
+// mergeParts merges parsed partials; opts.Paths names them.
+func mergeParts(opts *MergeOptions, parts []*partialFile) error {
+	if err := compatible(parts, opts.Paths); err != nil {
+		return err
+	}
+	switch parts[0].Command {
+	case "analyze":
+		return mergeAnalyze(opts, parts, opts.Paths)
+	case "sweep":
+		return mergeSweep(opts, parts, opts.Paths)
+	}
+	return mergeCheck(opts, parts, opts.Paths)
+}

@@ -1,0 +1,114 @@
+package cmd
+
+import (
+	"io"
+
+	"github.com/loopbreak/loopbreak/analyze"
+	"github.com/loopbreak/loopbreak/report"
+	"github.com/loopbreak/loopbreak/rules"
+)
+
+// analyzeParquetRun is analyze --format parquet -o FILE: one row per
+// episode (and with --parquet-firings one per firing), streamed as the
+// files are read. An unreadable file is reported on stderr and left out;
+// the totals are a query away, so nothing goes to stdout.
+func analyzeParquetRun(opts *AnalyzeOptions, cfg *rules.Config) error {
+	files, _, err := opts.Input.findLogs(opts.Paths, opts.IO.ErrOut)
+	if err != nil {
+		return err
+	}
+	return writeFileAtomic(opts.Partial.Output, func(w io.Writer) error {
+		if opts.ParquetFirings == "" {
+			return writeParquet(opts, cfg, files, w, nil)
+		}
+		return writeFileAtomic(opts.ParquetFirings, func(fw io.Writer) error {
+			return writeParquet(opts, cfg, files, w, fw)
+		})
+	})
+}
+
+func writeParquet(opts *AnalyzeOptions, cfg *rules.Config, files []string, w, fw io.Writer) error {
+	eps := report.NewParquetWriter[report.ParquetEpisode](w)
+	var firings *report.ParquetWriter[report.ParquetFiring]
+	if fw != nil {
+		firings = report.NewParquetWriter[report.ParquetFiring](fw)
+	}
+	var (
+		runErr error
+		n      int
+	)
+	read := opts.Input.options()
+	labels, err := opts.Labels.load(files)
+	if err != nil {
+		return err
+	}
+	scored := analyze.ScoredKinds(nil, cfg)
+	analyze.Files(files, opts.IO.In, read, opts.Input.Jobs, cfg, analyze.Options{KeepFirings: fw != nil || labels != nil}, func(fr analyze.FileResult) bool {
+		if fr.Err != nil {
+			if opts.Input.Strict {
+				runErr = fr.Err
+				return false
+			}
+			reportFileError(opts.IO, fr.Err)
+		}
+		for i, ep := range fr.Episodes {
+			if runErr = analyze.StrictErr(read, &ep.Diag); runErr != nil {
+				return false
+			}
+			n++
+			e := report.NewEpisode(fr.Outcomes[i], ep)
+			lab, err := labels.For(fr.Path, ep.ID)
+			if err != nil {
+				runErr = err
+				return false
+			}
+			if lab != nil {
+				e.Labels = report.NewEpisodeLabels(lab, analyze.ScoreFirings(lab, scored, fr.Outcomes[i].Firings))
+			}
+			if runErr = eps.Write(report.NewParquetEpisode(&e)); runErr != nil {
+				return false
+			}
+			if firings == nil {
+				continue
+			}
+			rows, err := report.NewParquetFirings(&e)
+			if err != nil {
+				runErr = err
+				return false
+			}
+			for _, r := range rows {
+				if runErr = firings.Write(r); runErr != nil {
+					return false
+				}
+			}
+		}
+		return true
+	})
+	if runErr != nil {
+		return runErr
+	}
+	if n == 0 {
+		return noEpisodesError(opts.Paths) // and no file
+	}
+	if firings != nil {
+		if err := firings.Close(); err != nil {
+			return err
+		}
+	}
+	return eps.Close()
+}
+
+// checkAnalyzeOutput checks -o, --partial and --parquet-firings together.
+func checkAnalyzeOutput(opts *AnalyzeOptions) error {
+	switch {
+	case opts.Partial.Partial && opts.Format == "parquet":
+		return usageErrorf("--partial and --format parquet: choose one (each shard can write its own Parquet file)")
+	case opts.Format == "parquet" && (opts.Partial.Output == "" || opts.Partial.Output == "-"):
+		return usageErrorf("--format parquet: give the file with -o (Parquet is not written to a pipe)")
+	case opts.ParquetFirings != "" && opts.Format != "parquet":
+		return usageErrorf("--parquet-firings: only with --format parquet")
+	case opts.Partial.Output != "" && !opts.Partial.Partial && opts.Format != "parquet":
+		return usageErrorf("-o: only with --partial or --format parquet")
+	}
+	return nil
+}

@@ -1,0 +1,325 @@
+package cmd
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/loopbreak/loopbreak/analyze"
+	"github.com/loopbreak/loopbreak/rules"
+)
+
+// A partial file is what `analyze|sweep|check --partial` writes for one
+// shard and `loopbreak merge` reads: exact sums and histograms (never a
+// mean), the per-episode rows the final output lists, and enough about
+// the run (command, settings, configuration, inputs, shard) to refuse to
+// merge parts that do not belong together. README: "Partial files".
+const (
+	partialKind    = "loopbreak-partial"
+	partialVersion = 1
+)
+
+// partialFile is the document; Body depends on Command.
+type partialFile struct {
+	Kind          string `json:"kind"`
+	SchemaVersion int    `json:"schema_version"`
+	Command       string `json:"command"` // analyze, sweep or check
+	// Args are the command's log arguments as given, to name them as one
+	// run does (no episodes in …); shards may see them under other
+	// mount points, so they are not compared.
+	Args []string `json:"args"`
+	// Settings are the command's flags that shape its output (a grid,
+	// --by-episode, the shard's --format); parts must agree on them.
+	Settings json.RawMessage `json:"settings"`
+	Config   map[string]any  `json:"config"`
+	Shard    partialShard    `json:"shard"`
+	Inputs   partialInputs   `json:"inputs"`
+	Body     json.RawMessage `json:"body"`
+}
+
+type partialShard struct {
+	K int `json:"k"`
+	N int `json:"n"`
+}
+
+// partialInputs describe every shard's logs, not just this one's.
+type partialInputs struct {
+	Logs   int    `json:"logs"`
+	Digest string `json:"digest"`
+}
+
+// partialError is an unreadable file and its position among the logs;
+// -1 for what the directory walk skipped, which a run lists first.
+type partialError struct {
+	Log int `json:"log"`
+	analyze.FileError
+}
+
+// walkErrors are the errors of a partial before any log is read.
+func walkErrors(set *logSet) []partialError {
+	errs := []partialError{}
+	for _, e := range set.WalkErrs {
+		errs = append(errs, partialError{Log: -1, FileError: e})
+	}
+	return errs
+}
+
+// partialFlags are --partial and -o, shared by analyze, sweep and check.
+type partialFlags struct {
+	Partial bool
+	Output  string
+}
+
+func (p *partialFlags) register(fs *pflag.FlagSet) {
+	fs.BoolVar(&p.Partial, "partial", false, "write a mergeable partial result (JSON) for `loopbreak merge` instead of the report; use with --shard")
+	fs.StringVarP(&p.Output, "output", "o", "", "write to `file` instead of standard output")
+}
+
+// check refuses -o without --partial (sweep and check print their report
+// to standard output only).
+func (p *partialFlags) check() error {
+	if p.Output != "" && !p.Partial {
+		return usageErrorf("-o: only with --partial")
+	}
+	return nil
+}
+
+// newPartial starts the partial file of a run; settings is marshalled.
+func newPartial(command string, settings any, cfg *rules.Config, in *inputFlags, set *logSet) (*partialFile, error) {
+	s, err := json.Marshal(settings)
+	if err != nil {
+		return nil, err
+	}
+	p := &partialFile{Kind: partialKind, SchemaVersion: partialVersion, Command: command, Args: in.args, Settings: s, Config: cfg.Map(),
+		Shard: partialShard{K: 1, N: 1}, Inputs: partialInputs{Logs: set.Total, Digest: set.Digest}}
+	if in.Shard.on() {
+		p.Shard = partialShard{K: in.Shard.K, N: in.Shard.N}
+	}
+	return p, nil
+}
+
+// write marshals body into the partial and writes it to -o or out.
+func (p *partialFile) write(out io.Writer, output string, body any) error {
+	b, err := json.Marshal(body)
+	if err != nil {
+		return err
+	}
+	p.Body = b
+	data, err := json.Marshal(p)
+	if err != nil {
+		return err
+	}
+	data = append(data, '\n')
+	return writeOutput(out, output, data)
+}
+
+// writeOutput writes data to the file (atomically: a killed shard leaves
+// no half-written part for a merge to choke on) or, without one, to out.
+func writeOutput(out io.Writer, file string, data []byte) error {
+	if file == "" || file == "-" {
+		_, err := out.Write(data)
+		return err
+	}
+	return writeFileAtomic(file, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
+}
+
+// writeFileAtomic writes a file through a temporary file beside it;
+// errors of its own name the file, fill's are returned as they are.
+func writeFileAtomic(file string, fill func(io.Writer) error) error {
+	named := func(err error) error { return fmt.Errorf("writing %s: %w", file, err) }
+	tmp, err := os.CreateTemp(filepath.Dir(file), "."+filepath.Base(file)+".*")
+	if err != nil {
+		return named(errors.Unwrap(err)) // CreateTemp's error names the temporary file
+	}
+	defer os.Remove(tmp.Name())
+	// CreateTemp makes 0600; a part is read by the merging job's user.
+	if err := tmp.Chmod(0o644); err != nil {
+		tmp.Close()
+		return named(err)
+	}
+	if err := fill(tmp); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return named(err)
+	}
+	if err := os.Rename(tmp.Name(), file); err != nil {
+		return named(err)
+	}
+	return nil
+}
+
+// readPartial parses one partial file; every error names it.
+func readPartial(name string, data []byte) (*partialFile, error) {
+	p, err := parsePartial(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return p, nil
+}
+
+func parsePartial(data []byte) (*partialFile, error) {
+	var p partialFile
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&p); err != nil {
+		var probe struct {
+			Kind          string `json:"kind"`
+			SchemaVersion int    `json:"schema_version"`
+		}
+		// Say "a newer loopbreak" rather than "unknown field" when that
+		// is the reason.
+		if json.Unmarshal(data, &probe) == nil && probe.Kind == partialKind && probe.SchemaVersion > partialVersion {
+			return nil, fmt.Errorf("partial schema version %d; this loopbreak reads version %d", probe.SchemaVersion, partialVersion)
+		}
+		return nil, fmt.Errorf("not a loopbreak partial file: %v", err)
+	}
+	if dec.More() {
+		return nil, errors.New("not a loopbreak partial file: data after the document")
+	}
+	switch {
+	case p.Kind != partialKind:
+		return nil, fmt.Errorf("not a loopbreak partial file (kind %q, want %q)", p.Kind, partialKind)
+	case p.SchemaVersion != partialVersion:
+		return nil, fmt.Errorf("partial schema version %d; this loopbreak reads version %d", p.SchemaVersion, partialVersion)
+	case p.Command != "analyze" && p.Command != "sweep" && p.Command != "check":
+		return nil, fmt.Errorf("partial of unknown command %q", p.Command)
+	case p.Shard.N < 1 || p.Shard.K < 1 || p.Shard.K > p.Shard.N:
+		return nil, fmt.Errorf("bad shard %d/%d", p.Shard.K, p.Shard.N)
+	case p.Inputs.Logs < 0:
+		return nil, fmt.Errorf("bad input count %d", p.Inputs.Logs)
+	case len(p.Settings) == 0 || len(p.Body) == 0 || p.Config == nil:
+		return nil, errors.New("incomplete partial file: settings, config or body missing")
+	}
+	return &p, nil
+}
+
+// config rebuilds the configuration a partial was made with.
+func (p *partialFile) config() (*rules.Config, error) {
+	cfg := rules.Default()
+	for _, k := range rules.Keys() {
+		if _, ok := p.Config[k]; !ok {
+			return nil, fmt.Errorf("config: key %s missing", k)
+		}
+	}
+	for k, v := range p.Config {
+		if err := cfg.Set(k, v, rules.Source{Kind: "partial"}); err != nil {
+			return nil, fmt.Errorf("config: %v", err)
+		}
+	}
+	if err := cfg.Validate(); err != nil {
+		return nil, fmt.Errorf("config: %v", err)
+	}
+	return cfg, nil
+}
+
+// decodeBody decodes a partial's body strictly into v, once: the raw body
+// is let go, so a merge holds each episode's bytes once, not twice.
+func (p *partialFile) decodeBody(v any) error {
+	dec := json.NewDecoder(bytes.NewReader(p.Body))
+	dec.DisallowUnknownFields()
+	p.Body = nil
+	if err := dec.Decode(v); err != nil {
+		return fmt.Errorf("%s body: %v", p.Command, err)
+	}
+	return nil
+}
+
+// checkLog says whether a log position is one of the inputs.
+func (p *partialFile) checkLog(i int) error {
+	if i < 0 || i >= p.Inputs.Logs {
+		return fmt.Errorf("log index %d out of range (%d logs)", i, p.Inputs.Logs)
+	}
+	return nil
+}
+
+// checkErrLog is checkLog for errors, which may come from the walk (-1).
+func (p *partialFile) checkErrLog(i int) error {
+	if i == -1 {
+		return nil
+	}
+	return p.checkLog(i)
+}
+
+// compatible refuses parts that one run could not have produced together:
+// another command, settings, configuration or corpus, another N, a shard
+// given twice or missing. names[i] is parts[i]'s file.
+func compatible(parts []*partialFile, names []string) error {
+	first := parts[0]
+	cfg0, _ := json.Marshal(first.Config)
+	seen := map[int]string{}
+	for i, p := range parts {
+		what := ""
+		cfg, _ := json.Marshal(p.Config)
+		switch {
+		case p.Command != first.Command:
+			what = fmt.Sprintf("is a partial of %s, %s of %s", p.Command, names[0], first.Command)
+		case !bytes.Equal(compactJSON(p.Settings), compactJSON(first.Settings)):
+			what = fmt.Sprintf("was made with other %s settings than %s (%s, not %s)", p.Command, names[0], compactJSON(p.Settings), compactJSON(first.Settings))
+		case !bytes.Equal(cfg, cfg0):
+			what = fmt.Sprintf("was made with another configuration than %s (%s)", names[0], configDiff(first.Config, p.Config))
+		case p.Inputs != first.Inputs:
+			what = fmt.Sprintf("was made from other inputs than %s (%d logs, %s; not %d, %s): run every shard over the same arguments", names[0], p.Inputs.Logs, p.Inputs.Digest, first.Inputs.Logs, first.Inputs.Digest)
+		case p.Shard.N != first.Shard.N:
+			what = fmt.Sprintf("is shard %d/%d, %s is of %d shards", p.Shard.K, p.Shard.N, names[0], first.Shard.N)
+		}
+		if what != "" {
+			return fmt.Errorf("cannot merge: %s %s", names[i], what)
+		}
+		if prev, dup := seen[p.Shard.K]; dup {
+			return fmt.Errorf("cannot merge: shard %d/%d given twice (%s and %s)", p.Shard.K, p.Shard.N, prev, names[i])
+		}
+		seen[p.Shard.K] = names[i]
+	}
+	var missing []string
+	for k := 1; k <= first.Shard.N; k++ {
+		if _, ok := seen[k]; !ok {
+			missing = append(missing, fmt.Sprintf("%d/%d", k, first.Shard.N))
+		}
+	}
+	if len(missing) > 0 {
+		return fmt.Errorf("cannot merge: shard %s missing", strings.Join(missing, ", "))
+	}
+	return nil
+}
+
+func compactJSON(b []byte) []byte {
+	var out bytes.Buffer
+	if json.Compact(&out, b) != nil {
+		return b
+	}
+	return out.Bytes()
+}
+
+// configDiff names the keys whose values differ.
+func configDiff(a, b map[string]any) string {
+	keys := map[string]bool{}
+	for k := range a {
+		keys[k] = true
+	}
+	for k := range b {
+		keys[k] = true
+	}
+	var diff []string
+	for k := range keys {
+		x, _ := json.Marshal(a[k])
+		y, _ := json.Marshal(b[k])
+		if !bytes.Equal(x, y) {
+			diff = append(diff, fmt.Sprintf("%s = %s, not %s", k, y, x))
+		}
+	}
+	sort.Strings(diff)
+	return strings.Join(diff, "; ")
+}

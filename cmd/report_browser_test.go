@@ -1,0 +1,245 @@
+package cmd
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+var docsScreenshots = flag.Bool("docs-screenshots", false, "write docs/report.png and docs/report-episode.png from the browser test")
+
+// chromium finds a Chromium or Chrome to drive. Locally the test skips
+// without one; on CI (CI=true) a missing browser is a failure, so the
+// report is always seen rendered there (.ci/run installs chromium).
+func chromium(t *testing.T) string {
+	t.Helper()
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	if os.Getenv("CI") == "true" {
+		t.Fatal("no chromium on PATH: CI must render the HTML report (apt-get install -y chromium)")
+	}
+	t.Skip("no chromium on PATH; install it to render the HTML report")
+	return ""
+}
+
+// TestReportInBrowser opens the report of the bundled episodes in headless
+// Chromium as a reader would: no console error, a chart per episode drawn
+// with a size, the table sorting on a click, and a screenshot.
+func TestReportInBrowser(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a browser")
+	}
+	exe := chromium(t)
+	dir := t.TempDir()
+	page := filepath.Join(dir, "report.html")
+	ios, _, _, errOut := Test()
+	if code := Main([]string{"report", "-o", page, "../testdata/episodes"}, ios); code != 0 {
+		t.Fatalf("report: exit %d: %s", code, errOut)
+	}
+	// What the page must show: a row and a chart per episode, a cut per
+	// terminated one, as analyze counts them.
+	ios, _, out, _ := Test()
+	if code := Main([]string{"analyze", "--format", "json", "../testdata/episodes"}, ios); code != 0 {
+		t.Fatal("analyze failed")
+	}
+	var doc struct {
+		Totals struct{ Episodes, Terminated int }
+	}
+	if err := json.Unmarshal(out.Bytes(), &doc); err != nil || doc.Totals.Episodes < 8 {
+		t.Fatalf("analyze's totals %+v, %v", doc.Totals, err)
+	}
+	eps, terminated := doc.Totals.Episodes, doc.Totals.Terminated
+
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(exe),
+		chromedp.NoSandbox, // CI containers run as root
+		chromedp.DisableGPU,
+		chromedp.WindowSize(1000, 900),
+	)
+	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	defer cancelAlloc()
+	bctx, cancelBrowser := chromedp.NewContext(actx)
+	defer cancelBrowser()
+	ctx, cancel := context.WithTimeout(bctx, 90*time.Second)
+	defer cancel()
+
+	// Every console error or warning, uncaught exception and browser log
+	// error (a resource that failed to load) is a failure.
+	var problems []string
+	messages := chromedp.Console(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for m, err := range messages {
+			if err != nil {
+				return
+			}
+			if m.Type == chromedp.ConsoleError || m.Type == chromedp.ConsoleWarning || m.IsException() {
+				problems = append(problems, m.String())
+			}
+		}
+	}()
+
+	eval := func(js string) int {
+		t.Helper()
+		n, err := chromedp.Run(ctx, chromedp.Evaluate[int](js))
+		if err != nil {
+			t.Fatalf("%s: %v", js, err)
+		}
+		return n
+	}
+	if err := chromedp.Do(ctx,
+		chromedp.EmulateViewport(1000, 900),
+		chromedp.Navigate("file://"+page),
+		chromedp.WaitVisible(chromedp.CSS("#episodes")),
+	); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		what, js string
+		want     int
+	}{
+		{"charts", `document.querySelectorAll("svg.tl:not(.key)").length`, eps},
+		// Drawn with a size, not only present in the DOM.
+		{"charts drawn", `[...document.querySelectorAll("svg.tl:not(.key)")].filter(s => s.getBoundingClientRect().width > 500 && s.getBoundingClientRect().height > 150).length`, eps},
+		{"score and stuck lines drawn", `[...document.querySelectorAll("svg.tl:not(.key) path.sc, svg.tl:not(.key) path.st")].filter(p => p.getBBox().width > 100).length`, 2 * eps},
+		{"charts with a title and description", `document.querySelectorAll("svg.tl:not(.key)[role=img] > title + desc").length`, eps},
+		{"episode rows", `document.querySelectorAll("#episodes tbody tr").length`, eps},
+		{"sort buttons", `document.querySelectorAll("#episodes thead th button").length`, 10},
+		{"cut lines", `document.querySelectorAll("svg.tl:not(.key) path.cut").length`, terminated},
+		{"key drawn", `[...document.querySelectorAll("svg.key")].filter(s => s.getBoundingClientRect().height > 20).length`, 1},
+	} {
+		if got := eval(c.js); got != c.want {
+			t.Errorf("%s: %d, want %d", c.what, got, c.want)
+		}
+	}
+
+	// Sorting: a click on "turns" sorts ascending, a second descending.
+	column := func(i int) []string {
+		cells, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](fmt.Sprintf(`[...document.querySelectorAll("#episodes tbody tr")].map(r => r.cells[%d].textContent)`, i)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return cells
+	}
+	turns := func() []int {
+		var n []int
+		for _, c := range column(1) {
+			v, err := strconv.Atoi(c)
+			if err != nil {
+				t.Fatalf("turns cell %q", c)
+			}
+			n = append(n, v)
+		}
+		return n
+	}
+	click := func(sel string) {
+		t.Helper()
+		// A missing button fails in seconds, not at the test's deadline.
+		cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		defer cancel()
+		if err := chromedp.Do(cctx, chromedp.Click(chromedp.CSS(sel))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	click(`#episodes thead th:nth-child(2) button`)
+	// Read live from the page: the DOM domain's copy of attributes lags.
+	state, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector("#episodes thead th:nth-child(2)").getAttribute("aria-sort")`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := turns(); !slices.IsSorted(got) || state != "ascending" {
+		t.Errorf("after one click on turns: %v, aria-sort %q; want ascending", got, state)
+	}
+	click(`#episodes thead th:nth-child(2) button`)
+	got := turns()
+	slices.Reverse(got)
+	if !slices.IsSorted(got) {
+		t.Errorf("after two clicks on turns: %v; want descending", turns())
+	}
+	click(`#episodes thead th:nth-child(1) button`)
+	if ids := column(0); !slices.IsSorted(ids) {
+		t.Errorf("after a click on episode: %v; want sorted", ids)
+	}
+	// The pictures show the page as it opens, in reading order.
+	if err := chromedp.Do(ctx, chromedp.Navigate("file://"+page), chromedp.WaitVisible(chromedp.CSS("#episodes"))); err != nil {
+		t.Fatal(err)
+	}
+
+	full, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The README's picture: the incident of 2025-11-04T09:35:24.
+	anchor, err := chromedp.Run(ctx, chromedp.Evaluate[string](`[...document.querySelectorAll("section.episode")].find(s => s.querySelector("h2").textContent === "2025-11-04T09:35:24").id`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	episode, err := chromedp.Run(ctx, chromedp.Screenshot(chromedp.CSS("#"+anchor+" figure")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, png := range map[string][]byte{"report.png": full, "report-episode.png": episode} {
+		if len(png) < 1000 {
+			t.Errorf("%s: %d bytes", name, len(png))
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), png, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if *docsScreenshots {
+			if err := os.WriteFile(filepath.Join("..", "docs", name), png, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	t.Logf("screenshots in %s", dir)
+
+	// The sweep page: its chart drawn, every configuration a point, the
+	// table sorting.
+	sweepPage := filepath.Join(dir, "sweep.html")
+	ios, _, _, errOut = Test()
+	if code := Main([]string{"sweep", "-q", "--max-stuck", "30:60:10", "--html", sweepPage, "../testdata/episodes"}, ios); code != 0 {
+		t.Fatalf("sweep: exit %d: %s", code, errOut)
+	}
+	if err := chromedp.Do(ctx, chromedp.Navigate("file://"+sweepPage), chromedp.WaitVisible(chromedp.CSS("#configurations"))); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		what, js string
+		want     int
+	}{
+		{"sweep charts drawn", `[...document.querySelectorAll("svg.sw")].filter(s => s.getBoundingClientRect().width > 500).length`, 1},
+		{"points", `document.querySelectorAll("svg.sw .pt, svg.sw .pf, svg.sw .base").length`, 5},
+		{"recommendation rings", `document.querySelectorAll("svg.sw .rec").length`, 1},
+		{"configuration rows", `document.querySelectorAll("#configurations tbody tr").length`, 5},
+	} {
+		if got := eval(c.js); got != c.want {
+			t.Errorf("%s: %d, want %d", c.what, got, c.want)
+		}
+	}
+	click(`#configurations thead th:nth-child(3) button`) // max stuck, ascending
+	click(`#configurations thead th:nth-child(3) button`) // descending
+	first, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector("#configurations tbody tr").cells[2].textContent`))
+	if err != nil || first != "60" {
+		t.Errorf("after sorting max stuck descending the first row has %q (%v), want 60", first, err)
+	}
+
+	cancel()
+	<-done
+	for _, p := range problems {
+		t.Error(p)
+	}
+}

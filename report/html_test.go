@@ -1,0 +1,341 @@
+package report
+
+import (
+	"bytes"
+	"encoding/xml"
+	"math"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/loopbreak/loopbreak/analyze"
+	"github.com/loopbreak/loopbreak/analyze/sweep"
+	"github.com/loopbreak/loopbreak/replay"
+	"github.com/loopbreak/loopbreak/rules"
+)
+
+// svgNode is an element of a parsed SVG, with its attributes and
+// children, enough to check structure.
+type svgNode struct {
+	XMLName  xml.Name
+	Attrs    []xml.Attr `xml:",any,attr"`
+	Text     string     `xml:",chardata"`
+	Children []svgNode  `xml:",any"`
+}
+
+func (n *svgNode) attr(name string) string {
+	for _, a := range n.Attrs {
+		if a.Name.Local == name {
+			return a.Value
+		}
+	}
+	return ""
+}
+
+func (n *svgNode) walk(f func(*svgNode)) {
+	f(n)
+	for i := range n.Children {
+		n.Children[i].walk(f)
+	}
+}
+
+var svgRe = regexp.MustCompile(`(?s)<svg class="(tl|sw)".*?</svg>`)
+
+// parseSVGs parses every chart in a page as XML.
+func parseSVGs(t *testing.T, page string) []svgNode {
+	t.Helper()
+	var out []svgNode
+	for _, s := range svgRe.FindAllString(page, -1) {
+		var n svgNode
+		if err := xml.Unmarshal([]byte(s), &n); err != nil {
+			t.Fatalf("chart is not well-formed XML: %v\n%.300s", err, s)
+		}
+		out = append(out, n)
+	}
+	return out
+}
+
+var numRe = regexp.MustCompile(`-?[0-9.]+(?:e[-+]?[0-9]+)?|NaN|Inf`)
+
+// checkCoordinates fails on NaN or infinite coordinates and on any outside
+// the chart's viewBox.
+func checkCoordinates(t *testing.T, svg *svgNode) {
+	t.Helper()
+	vb := strings.Fields(svg.attr("viewBox"))
+	if len(vb) != 4 {
+		t.Fatalf("viewBox %q", svg.attr("viewBox"))
+	}
+	w, _ := strconv.ParseFloat(vb[2], 64)
+	h, _ := strconv.ParseFloat(vb[3], 64)
+	svg.walk(func(n *svgNode) {
+		for _, a := range n.Attrs {
+			switch a.Name.Local {
+			case "x", "y", "width", "height", "cx", "cy", "r", "d":
+			default:
+				continue
+			}
+			for _, s := range numRe.FindAllString(a.Value, -1) {
+				v, err := strconv.ParseFloat(s, 64)
+				if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+					t.Errorf("<%s %s=%q>: %q is not a number", n.XMLName.Local, a.Name.Local, a.Value, s)
+					return
+				}
+				// Path commands are relative or absolute; either way no
+				// number exceeds the chart's size.
+				if math.Abs(v) > max(w, h)+1 {
+					t.Errorf("<%s %s=%q>: %v outside the %vx%v chart", n.XMLName.Local, a.Name.Local, a.Value, v, w, h)
+					return
+				}
+			}
+		}
+	})
+}
+
+// classes counts elements by class.
+func classes(svg *svgNode) map[string]int {
+	m := map[string]int{}
+	svg.walk(func(n *svgNode) {
+		for _, c := range strings.Fields(n.attr("class")) {
+			m[c]++
+		}
+	})
+	return m
+}
+
+// bundledReport renders the report of testdata/episodes and says how many
+// episodes it holds.
+func bundledReport(t *testing.T) (string, int) {
+	t.Helper()
+	cfg := rules.Default()
+	h := &HTMLReport{MaxStuck: rules.MaxTurnsStuck.Get(cfg)}
+	var tot analyze.Totals
+	files, err := replay.FindLogs([]string{filepath.Join("..", "testdata", "episodes")}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	analyze.Files(files, nil, replay.Options{}, 2, cfg, analyze.Options{KeepFirings: true, Story: true}, func(fr analyze.FileResult) bool {
+		for i, ep := range fr.Episodes {
+			tot.Add(&fr.Outcomes[i].Result, fr.Outcomes[i].RecordedTurns, ep.Diag.Skipped)
+			tot.AddLive(fr.Outcomes[i].Live)
+			h.Add(fr.Outcomes[i], ep)
+		}
+		return true
+	})
+	tot.Finish()
+	var b bytes.Buffer
+	if err := h.Write(&b, &tot, nil); err != nil {
+		t.Fatal(err)
+	}
+	return b.String(), tot.Episodes
+}
+
+// chartOf finds the chart of an episode by its title.
+func chartOf(t *testing.T, svgs []svgNode, id string) *svgNode {
+	t.Helper()
+	for i := range svgs {
+		for _, c := range svgs[i].Children {
+			if c.XMLName.Local == "title" && c.Text == "Timeline of episode "+id {
+				return &svgs[i]
+			}
+		}
+	}
+	t.Fatalf("no chart of %s", id)
+	return nil
+}
+
+func TestHTMLReportCharts(t *testing.T) {
+	page, episodes := bundledReport(t)
+	svgs := parseSVGs(t, page)
+	if len(svgs) != episodes || episodes < 8 {
+		t.Fatalf("%d charts, want one per bundled episode (%d)", len(svgs), episodes)
+	}
+	for _, svg := range svgs {
+		var title, desc string
+		for _, c := range svg.Children {
+			switch c.XMLName.Local {
+			case "title":
+				title = c.Text
+			case "desc":
+				desc = c.Text
+			}
+		}
+		if !strings.HasPrefix(title, "Timeline of episode ") || !strings.HasPrefix(desc, "Turns ") || svg.attr("role") != "img" {
+			t.Errorf("chart without a title, desc or role: %q %q", title, desc)
+		}
+		checkCoordinates(t, &svg)
+		c := classes(&svg)
+		for _, want := range []string{"sc", "st", "th", "ln"} {
+			if c[want] == 0 {
+				t.Errorf("%s: no %q element", title, want)
+			}
+		}
+		// Every mark and band explains itself on hover.
+		svg.walk(func(n *svgNode) {
+			cl := n.attr("class")
+			if cl == "sp" || cl == "rr" || strings.HasPrefix(cl, "w") || strings.HasPrefix(cl, "run") || cl == "cut" || cl == "live" || cl == "ck" {
+				if len(n.Children) == 0 || n.Children[0].XMLName.Local != "title" || n.Children[0].Text == "" {
+					t.Errorf("%s: <%s class=%q> has no <title>", title, n.XMLName.Local, cl)
+				}
+			}
+		})
+	}
+	// The terminated incident: the cut, later check points, warnings of
+	// every urgency, stuck periods.
+	c := classes(chartOf(t, svgs, "2025-11-04T09:35:24"))
+	if c["cut"] != 1 || c["ck"] != 1 || c["w1"] == 0 || c["w2"] == 0 || c["w3"] == 0 || c["sp"] != 3 {
+		t.Errorf("2025-11-04T09:35:24: classes %v", c)
+	}
+	// The live run's stop, and the agreement in words.
+	if c := classes(chartOf(t, svgs, "2025-11-06T08:00:00")); c["live"] != 1 {
+		t.Errorf("2025-11-06T08:00:00: no live stop: %v", c)
+	}
+	// Fidelity's facts: the live run's agreement in words and marks, the
+	// first progress after a false termination's cut.
+	if !strings.Contains(page, "Live run: terminated at t=80 (40 stuck) — the replay agrees.") {
+		t.Error("no live-run agreement sentence")
+	}
+	if c := classes(chartOf(t, svgs, "2025-11-10T21:05:00")); c["ld"] != 1 || c["live"] != 1 {
+		t.Errorf("2025-11-10T21:05:00 (a live stop the replay lacks): classes %v", c)
+	}
+	if c := classes(chartOf(t, svgs, "2025-11-04T09:35:24")); c["pa"] != 1 {
+		t.Errorf("2025-11-04T09:35:24: no mark of the progress after the cut: %v", c)
+	}
+	for _, want := range []string{"the score rose 10 → 15 at t=90", ">t=50, disagrees (1)<", "live runs disagree with the replay under this configuration"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("page lacks %q", want)
+		}
+	}
+	if !strings.Contains(page, "1 of 124 log lines unreadable and skipped (first: ") {
+		t.Error("the episode with a truncated line does not say so")
+	}
+	// One key above the charts, well-formed, naming every mark.
+	key := regexp.MustCompile(`(?s)<svg class="tl key".*?</svg>`).FindString(page)
+	var k svgNode
+	if err := xml.Unmarshal([]byte(key), &k); err != nil {
+		t.Fatalf("key: %v", err)
+	}
+	for _, want := range []string{"stuck period", "critical warning", "cut: replay stops", "live run stopped", "would reject", "in a room"} {
+		if !strings.Contains(key, ">"+want+"<") {
+			t.Errorf("the key does not name %q", want)
+		}
+	}
+	// Self-contained: nothing fetched.
+	for _, bad := range []string{"<link", "src=", "@import", "url(http", "https://"} {
+		if strings.Contains(page, bad) {
+			t.Errorf("page contains %q: it must not fetch anything", bad)
+		}
+	}
+	if n := strings.Count(page, "<tr>"); n != 1+episodes+1 {
+		t.Errorf("%d table rows, want a header, %d episodes and the total", n, episodes)
+	}
+}
+
+// A long episode is summarised: at most MaxChartPoints vertices per line,
+// MaxChartRuns runs, and the caption says so.
+func TestHTMLReportSummarisesLongEpisodes(t *testing.T) {
+	ep := &replay.Episode{ID: `long <&"'> one`, LocationKey: replay.KeyRoomID, RecordedEnd: replay.EndMaxTurns}
+	for n := 1; n <= 5000; n++ {
+		loc := strconv.Itoa(n % 2) // oscillating all along
+		if n%50 < 20 {
+			loc = strconv.Itoa(2 + n%17)
+		}
+		ep.Turns = append(ep.Turns, replay.Turn{N: n, Score: float64(n / 5 % 7), LocStart: loc, LocEnd: loc, Moved: true, Action: "go " + strconv.Itoa(n%3), HasAction: true})
+	}
+	cfg := rules.Default()
+	o := analyze.Analyze(ep, cfg, analyze.Options{KeepFirings: true, Story: true})
+	h := &HTMLReport{MaxStuck: 40}
+	h.Add(o, ep)
+	var b bytes.Buffer
+	if err := h.Write(&b, &analyze.Totals{}, nil); err != nil {
+		t.Fatal(err)
+	}
+	svgs := parseSVGs(t, b.String())
+	if len(svgs) != 1 {
+		t.Fatalf("%d charts", len(svgs))
+	}
+	checkCoordinates(t, &svgs[0])
+	chartOf(t, svgs, `long <&"'> one`) // escaped, and read back whole
+	lanes := 0
+	svgs[0].walk(func(n *svgNode) {
+		switch n.attr("class") {
+		case "sc", "st":
+			if v := strings.Count(n.attr("d"), "l"); v > MaxChartPoints {
+				t.Errorf("%s line has %d vertices, over %d", n.attr("class"), v, MaxChartPoints)
+			}
+		case "ln":
+			lanes += strings.Count(n.attr("d"), "h")
+		}
+	})
+	if lanes > MaxChartPoints {
+		t.Errorf("room lanes have %d segments, over %d", lanes, MaxChartPoints)
+	}
+	for _, want := range []string{"Summarised:", "the score line is summarised to 600 points", "room lanes show"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("caption does not say %q", want)
+		}
+	}
+	if len(b.String()) > 40_000 {
+		t.Errorf("a 5,000-turn episode takes %d bytes", len(b.String()))
+	}
+}
+
+func TestSeries(t *testing.T) {
+	idx, v, summ := series([]float64{0, 0, 0, 5, 5, 1, 2, 3, 4}, 100)
+	if summ || len(idx) != 6 || idx[2] != 3 || v[3] != 5 || idx[5] != 8 {
+		t.Errorf("series kept %v %v %v; want the ends and the turns where the slope changes", idx, v, summ)
+	}
+}
+
+func TestSweepHTML(t *testing.T) {
+	files, err := replay.FindLogs([]string{filepath.Join("..", "testdata", "episodes")}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ax, err := sweep.ParseAxis("max_turns_stuck", "30:60:10")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := sweep.Run(sweep.Options{Files: files, Base: rules.Default(), Axes: []sweep.Axis{ax}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := WriteSweepHTML(&b, res, ""); err != nil {
+		t.Fatal(err)
+	}
+	svgs := parseSVGs(t, b.String())
+	if len(svgs) != 1 {
+		t.Fatalf("%d charts, want 1", len(svgs))
+	}
+	checkCoordinates(t, &svgs[0])
+	c := classes(&svgs[0])
+	pareto := 0
+	for _, r := range res.Rows {
+		if r.Pareto && !r.Baseline {
+			pareto++
+		}
+	}
+	if c["base"] != 1 || c["rec"] != 1 || c["pf"] != pareto || c["pt"]+c["pf"]+c["base"] != len(res.Rows) {
+		t.Errorf("classes %v for %d rows, %d efficient", c, len(res.Rows), pareto)
+	}
+	if !strings.Contains(b.String(), `<tr class="rec">`) || !strings.Contains(b.String(), "recommended: ") {
+		t.Error("the recommendation is not marked in the table and chart")
+	}
+}
+
+// An episode without turns still gets its row and a sentence, no chart.
+func TestHTMLReportEmptyEpisode(t *testing.T) {
+	ep := &replay.Episode{ID: "E0", RecordedEnd: replay.EndUnknown}
+	h := &HTMLReport{MaxStuck: 40}
+	h.Add(analyze.Analyze(ep, rules.Default(), analyze.Options{KeepFirings: true, Story: true}), ep)
+	var b bytes.Buffer
+	if err := h.Write(&b, &analyze.Totals{Episodes: 1}, []analyze.FileError{{Source: "x.jsonl", Error: "gzip: invalid header"}}); err != nil {
+		t.Fatal(err)
+	}
+	page := b.String()
+	if strings.Contains(page, `<svg class="tl"`) || !strings.Contains(page, "No turns were recorded.") || !strings.Contains(page, "unreadable: x.jsonl: gzip: invalid header") {
+		t.Errorf("page of an empty episode:\n%s", page)
+	}
+}

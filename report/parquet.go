@@ -1,0 +1,187 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"strconv"
+
+	"github.com/parquet-go/parquet-go"
+	"github.com/parquet-go/parquet-go/compress/zstd"
+)
+
+// ParquetEpisode is one row of analyze --format parquet: the JSON
+// episode's fields (README: JSON output) as typed columns, so DuckDB,
+// Spark or BigQuery can query outcomes across millions of episodes. The
+// firings are a file of their own (ParquetFiring).
+type ParquetEpisode struct {
+	EpisodeID             string           `parquet:"episode_id,dict"`
+	Source                string           `parquet:"source,dict"`
+	RecordedTurns         int64            `parquet:"recorded_turns"`
+	FinalScore            float64          `parquet:"final_score"`
+	RecordedEnd           string           `parquet:"recorded_end,dict"`
+	LocationKey           string           `parquet:"location_key,dict"`
+	Terminated            bool             `parquet:"terminated"`
+	TerminationTurn       *int64           `parquet:"termination_turn,optional"`
+	TerminationTurnsStuck *int64           `parquet:"termination_turns_stuck,optional"`
+	TerminationScore      *float64         `parquet:"termination_score,optional"`
+	Checkpoints           []int64          `parquet:"checkpoints,list"`
+	TurnsSaved            int64            `parquet:"turns_saved"`
+	LLMCallsSaved         int64            `parquet:"llm_calls_saved"`
+	LLMCallsMethod        string           `parquet:"llm_calls_method,dict"`
+	ScoreForfeited        float64          `parquet:"score_forfeited"`
+	FalseTermination      bool             `parquet:"false_termination"`
+	ProgressAfterTurn     *int64           `parquet:"progress_after_turn,optional"`
+	ProgressAfterScore    *float64         `parquet:"progress_after_score,optional"`
+	ObjectivesAfter       int64            `parquet:"objectives_after"`
+	Censored              bool             `parquet:"censored"`
+	Warnings              int64            `parquet:"warnings"`
+	WouldReject           int64            `parquet:"would_reject"`
+	LowConfidence         int64            `parquet:"low_confidence"`
+	FiringCounts          map[string]int64 `parquet:"firing_counts"`
+	// LiveAgrees is null without live events; Live is the JSON's live
+	// object (disagreements, explained_by), null likewise.
+	LiveAgrees *bool   `parquet:"live_agrees,optional"`
+	Live       *string `parquet:"live,optional"`
+	// Labels is the JSON's labels object (null when unlabelled).
+	Labels                 *string  `parquet:"labels,optional"`
+	DiagnosticsLines       int64    `parquet:"lines"`
+	DiagnosticsSkipped     int64    `parquet:"lines_skipped"`
+	DiagnosticsGapTurns    int64    `parquet:"gap_turns"`
+	DiagnosticsRepeatTurns int64    `parquet:"repeated_turns"`
+	Problems               []string `parquet:"problems,list"`
+	Notes                  []string `parquet:"notes,list"`
+}
+
+// ParquetFiring is one row of --parquet-firings: one firing, its
+// episode, and its kind's fields as the JSON object the firing JSON holds
+// (json_extract(fields, '$.adjusted') in DuckDB), since each kind has its
+// own fields.
+type ParquetFiring struct {
+	EpisodeID string `parquet:"episode_id,dict"`
+	Source    string `parquet:"source,dict"`
+	Turn      int64  `parquet:"turn"`
+	Rule      string `parquet:"rule,dict"`
+	Kind      string `parquet:"kind,dict"`
+	Origin    string `parquet:"origin,dict"`
+	Fields    string `parquet:"fields,json"`
+	AfterCut  bool   `parquet:"after_cut"`
+}
+
+// NewParquetEpisode is the Parquet row of an episode's JSON form.
+func NewParquetEpisode(e *Episode) ParquetEpisode {
+	p := ParquetEpisode{
+		EpisodeID: e.EpisodeID, Source: e.Source, RecordedTurns: int64(e.RecordedTurns), FinalScore: e.FinalScore,
+		RecordedEnd: e.RecordedEnd, LocationKey: e.LocationKey, Terminated: e.Termination != nil,
+		Checkpoints: make([]int64, len(e.Checkpoints)), TurnsSaved: int64(e.TurnsSaved), LLMCallsSaved: int64(e.LLMCallsSaved),
+		LLMCallsMethod: e.LLMCallsMethod, ScoreForfeited: e.ScoreForfeited, FalseTermination: e.FalseTermination,
+		ObjectivesAfter: int64(e.ObjectivesAfter), Censored: e.Censored, Warnings: int64(e.Warnings),
+		WouldReject: int64(e.WouldReject), LowConfidence: int64(e.LowConfidence), FiringCounts: make(map[string]int64, len(e.FiringCounts)),
+		DiagnosticsLines: int64(e.Diagnostics.Lines), DiagnosticsSkipped: int64(e.Diagnostics.Skipped),
+		DiagnosticsGapTurns: int64(e.Diagnostics.GapTurns), DiagnosticsRepeatTurns: int64(e.Diagnostics.RepeatedTurns),
+		Problems: e.Diagnostics.Problems, Notes: e.Diagnostics.Notes,
+	}
+	if t := e.Termination; t != nil {
+		turn, stuck, score := int64(t.Turn), int64(t.TurnsStuck), t.Score
+		p.TerminationTurn, p.TerminationTurnsStuck, p.TerminationScore = &turn, &stuck, &score
+	}
+	if pa := e.ProgressAfter; pa != nil {
+		turn, score := int64(pa.Turn), pa.Score
+		p.ProgressAfterTurn, p.ProgressAfterScore = &turn, &score
+	}
+	if e.Live != nil {
+		agrees := e.Live.Agrees
+		p.LiveAgrees = &agrees
+		if data, err := json.Marshal(e.Live); err == nil {
+			s := string(data)
+			p.Live = &s
+		}
+	}
+	if e.Labels != nil {
+		if data, err := json.Marshal(e.Labels); err == nil {
+			s := string(data)
+			p.Labels = &s
+		}
+	}
+	for i, c := range e.Checkpoints {
+		p.Checkpoints[i] = int64(c.Turn)
+	}
+	for k, n := range e.FiringCounts {
+		p.FiringCounts[k] = int64(n)
+	}
+	return p
+}
+
+// ParquetWriter streams rows of T into a Parquet file: rows are buffered
+// a row group at a time, so memory does not grow with the corpus.
+type ParquetWriter[T any] struct {
+	w   *parquet.GenericWriter[T]
+	buf []T
+}
+
+// parquetRowGroup bounds the rows held before a row group is written.
+const parquetRowGroup = 8192
+
+// NewParquetWriter starts a Parquet file on w; zstd, as DuckDB, Spark
+// and BigQuery all read it.
+func NewParquetWriter[T any](w io.Writer) *ParquetWriter[T] {
+	return &ParquetWriter[T]{w: parquet.NewGenericWriter[T](w,
+		parquet.Compression(&zstd.Codec{}),
+		parquet.MaxRowsPerRowGroup(parquetRowGroup),
+		parquet.CreatedBy("loopbreak", "", ""),
+		parquet.KeyValueMetadata("loopbreak.schema_version", strconv.Itoa(SchemaVersion)),
+	)}
+}
+
+// Write adds one row.
+func (p *ParquetWriter[T]) Write(row T) error {
+	p.buf = append(p.buf, row)
+	if len(p.buf) < parquetRowGroup {
+		return nil
+	}
+	return p.flush()
+}
+
+func (p *ParquetWriter[T]) flush() error {
+	if len(p.buf) == 0 {
+		return nil
+	}
+	_, err := p.w.Write(p.buf)
+	clear(p.buf)
+	p.buf = p.buf[:0]
+	return err
+}
+
+// Close writes what is buffered and the file's footer.
+func (p *ParquetWriter[T]) Close() error {
+	if err := p.flush(); err != nil {
+		return err
+	}
+	return p.w.Close()
+}
+
+// NewParquetFirings are the firing rows of an episode's JSON form.
+func NewParquetFirings(e *Episode) ([]ParquetFiring, error) {
+	rows := make([]ParquetFiring, len(e.Firings))
+	for i := range e.Firings {
+		f := &e.Firings[i].Firing
+		var b bytes.Buffer
+		b.WriteByte('{')
+		for k, field := range f.Kind.Fields {
+			if k > 0 {
+				b.WriteByte(',')
+			}
+			writeString(&b, field)
+			b.WriteByte(':')
+			v, err := json.Marshal(FieldValue(f, field))
+			if err != nil {
+				return nil, err
+			}
+			b.Write(v)
+		}
+		b.WriteByte('}')
+		rows[i] = ParquetFiring{EpisodeID: e.EpisodeID, Source: e.Source, Turn: int64(f.Turn), Rule: f.Rule.Name, Kind: f.Kind.Name,
+			Origin: f.Rule.Origin, Fields: b.String(), AfterCut: e.Firings[i].AfterCut}
+	}
+	return rows, nil
+}
