@@ -197,3 +197,50 @@ func TestLabelsFixturesGenerated(t *testing.T) {
 		}
 	}
 }
+
+// TestLabelsShardsMerge: a sweep over shards, each scoring its own
+// episodes, merges into the document one run writes, byte for byte.
+func TestLabelsShardsMerge(t *testing.T) {
+	dir := t.TempDir()
+	grid := []string{"--labels", labelsFile, "--max-stuck", "25,35", "--grid", "camping_threshold=3,5", labelsDir}
+	var parts []string
+	for _, k := range []string{"1/2", "2/2"} {
+		out := filepath.Join(dir, strings.ReplaceAll(k, "/", "-")+".json")
+		if code, _, errOut := runSweep(t, append([]string{"sweep", "--shard", k, "--partial", "-o", out}, grid...)...); code != 0 {
+			t.Fatalf("shard %s: exit %d: %s", k, code, errOut)
+		}
+		parts = append(parts, out)
+	}
+	code, merged, errOut := run(t, "", "", append([]string{"merge", "--format", "json"}, parts...)...)
+	if code != 0 {
+		t.Fatalf("merge: exit %d: %s", code, errOut)
+	}
+	_, one, _ := runSweep(t, append([]string{"sweep", "--format", "json"}, grid...)...)
+	if merged != one || !strings.Contains(one, `"labels"`) {
+		t.Errorf("merged shards differ from one run")
+	}
+}
+
+// TestLabelsAnalyzeShardsMerge: analyze over shards merges into one run's
+// text and JSON, labels included.
+func TestLabelsAnalyzeShardsMerge(t *testing.T) {
+	for _, format := range []string{"text", "json"} {
+		dir := t.TempDir()
+		var parts []string
+		for _, k := range []string{"1/2", "2/2"} {
+			out := filepath.Join(dir, strings.ReplaceAll(k, "/", "-")+".json")
+			if code, _, errOut := run(t, "", "", "analyze", "--format", format, "--shard", k, "--partial", "-o", out, "--labels", labelsFile, labelsDir); code != 0 {
+				t.Fatalf("shard %s: exit %d: %s", k, code, errOut)
+			}
+			parts = append(parts, out)
+		}
+		code, merged, errOut := run(t, "", "", append([]string{"merge", "--format", format}, parts...)...)
+		if code != 0 {
+			t.Fatalf("merge: exit %d: %s", code, errOut)
+		}
+		_, one, _ := run(t, "", "", "analyze", "--format", format, "--labels", labelsFile, labelsDir)
+		if merged != one || !strings.Contains(one, "labels") {
+			t.Errorf("%s: merged shards differ from one run:\n%s", format, merged)
+		}
+	}
+}
