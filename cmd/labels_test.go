@@ -211,13 +211,15 @@ func TestLabelsShardsMerge(t *testing.T) {
 		}
 		parts = append(parts, out)
 	}
-	code, merged, errOut := run(t, "", "", append([]string{"merge", "--format", "json"}, parts...)...)
-	if code != 0 {
-		t.Fatalf("merge: exit %d: %s", code, errOut)
-	}
-	_, one, _ := runSweep(t, append([]string{"sweep", "--format", "json"}, grid...)...)
-	if merged != one || !strings.Contains(one, `"labels"`) {
-		t.Errorf("merged shards differ from one run")
+	for format, want := range map[string]string{"json": `"labels"`, "table": "F1 camping"} {
+		code, merged, errOut := run(t, "", "", append([]string{"merge", "--format", format}, parts...)...)
+		if code != 0 {
+			t.Fatalf("merge: exit %d: %s", code, errOut)
+		}
+		_, one, _ := runSweep(t, append([]string{"sweep", "--format", format}, grid...)...)
+		if merged != one || !strings.Contains(one, want) {
+			t.Errorf("%s: merged shards differ from one run:\n%s\n%s", format, merged, one)
+		}
 	}
 }
 

@@ -152,6 +152,9 @@ func newCollected(base *rules.Config, axes []Axis, byEpisode bool) (*collected, 
 		configs = append(configs, p.Config)
 	}
 	res.Rows = rows
+	// Merged partials have no plan of their own: the rows' layout says
+	// which kinds the grid varies.
+	res.VariedKinds = NewPlan(configs).VariedKinds()
 	return &collected{res: res, totals: make([]analyze.Totals, len(configs))}, configs, nil
 }
 
@@ -165,7 +168,6 @@ func collect(opts Options) (*collected, error) {
 	res, totals := c.res, c.totals
 	plan := NewPlan(configs)
 	plan.Labels = opts.Labels
-	res.VariedKinds = plan.VariedKinds()
 	var (
 		runErr error
 		done   int
