@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"context"
 	"errors"
 	"io"
 	"runtime"
@@ -39,23 +40,28 @@ const (
 // and the episodes a reader keeps open (replay.Stream), not by the corpus
 // or by one file. With read.Strict a file comes as one part (its first
 // problem discards it whole). emit runs on the caller's goroutine;
-// returning false stops early.
-func Files(files []string, stdin io.Reader, read replay.Options, workers int, cfg *rules.Config, opts Options, emit func(FileResult) bool) {
+// returning false stops early. Once ctx is done no further part is
+// emitted and the reads stop promptly (replay.StreamFile), even one
+// blocked on a quiet FIFO; the caller tells an interruption by ctx.Err.
+func Files(ctx context.Context, files []string, stdin io.Reader, read replay.Options, workers int, cfg *rules.Config, opts Options, emit func(FileResult) bool) {
 	analyse := func(fr *FileResult) {
 		fr.Outcomes = make([]*Outcome, len(fr.Episodes))
 		for k, ep := range fr.Episodes {
 			fr.Outcomes[k] = Analyze(ep, cfg, opts)
 		}
 	}
+	emitLive := func(fr FileResult) bool { return ctx.Err() == nil && emit(fr) }
 	if read.Strict {
 		InOrder(len(files), workers, func() func(int) FileResult {
 			return func(i int) FileResult {
-				eps, st, err := replay.ReadFileStats(files[i], stdin, read)
+				eps, st, err := replay.ReadFileStats(ctx, files[i], stdin, read)
 				fr := FileResult{Path: files[i], Episodes: eps, Err: err, Hash: st.Hash, Last: true}
-				analyse(&fr)
+				if ctx.Err() == nil {
+					analyse(&fr)
+				}
 				return fr
 			}
-		}, emit)
+		}, emitLive)
 		return
 	}
 	streamInOrder(files, workers, func(path string, send func(FileResult) bool) {
@@ -67,7 +73,7 @@ func Files(files []string, stdin io.Reader, read replay.Options, workers int, cf
 			batch, turns = nil, 0
 			return send(fr)
 		}
-		st, err := replay.StreamFile(path, stdin, read, func(ep *replay.Episode) error {
+		st, err := replay.StreamFile(ctx, path, stdin, read, func(ep *replay.Episode) error {
 			batch = append(batch, ep)
 			turns += len(ep.Turns)
 			if (len(batch) >= partEpisodes || turns >= partTurns) && !flush(FileResult{}) {
@@ -78,7 +84,7 @@ func Files(files []string, stdin io.Reader, read replay.Options, workers int, cf
 		if err != errStopped {
 			flush(FileResult{Err: err, Hash: st.Hash, Last: true})
 		}
-	}, emit)
+	}, emitLive)
 }
 
 var errStopped = errors.New("stopped")

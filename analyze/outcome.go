@@ -65,7 +65,7 @@ type Outcome struct {
 // Options control what Analyze keeps.
 type Options struct {
 	KeepFirings bool
-	Story       bool // build Outcome.Story (implies KeepFirings)
+	Story       bool // build Outcome.Story (as the firings come: they need not be kept)
 	// Rules is the rule set to replay; nil means rules.Registry.
 	Rules []*rules.Rule
 }
@@ -82,6 +82,10 @@ func Analyze(ep *replay.Episode, cfg *rules.Config, opts Options) *Outcome {
 		Counts:        map[string]int{},
 	}
 	var fired Fired
+	var story *storyBuilder
+	if opts.Story {
+		story = newStoryBuilder(o)
+	}
 	var live []rules.Firing // firings the live system logs too
 	rules.Run(ep, cfg, opts.Rules, func(f rules.Firing) {
 		if ep.Live != nil && liveKind(&f) != "" {
@@ -99,7 +103,10 @@ func Analyze(ep *replay.Episode, cfg *rules.Config, opts Options) *Outcome {
 		if !o.AfterCut(&f) {
 			fired.Count(&f)
 		}
-		if opts.KeepFirings || opts.Story {
+		if story != nil {
+			story.add(&f)
+		}
+		if opts.KeepFirings {
 			o.Firings = append(o.Firings, f)
 		}
 	})
@@ -113,7 +120,7 @@ func Analyze(ep *replay.Episode, cfg *rules.Config, opts Options) *Outcome {
 	o.Result = tail.Result(fired)
 	o.Live = compareLive(ep, live, cfg)
 	if opts.Story {
-		o.Story = buildStory(o, ep, cfg)
+		o.Story = story.finish(ep, cfg)
 	}
 	return o
 }
@@ -229,8 +236,8 @@ func (t *Tail) prepare() {
 	t.sufCalls[n], t.sufRej[n], t.sufMax[n] = 0, 0, math.Inf(-1)
 	for i := n - 1; i >= 0; i-- {
 		tn := &ep.Turns[i]
-		t.sufCalls[i] = t.sufCalls[i+1] + tn.LLMCalls
-		t.sufRej[i] = t.sufRej[i+1] + tn.Rejections
+		t.sufCalls[i] = t.sufCalls[i+1] + int(tn.LLMCalls)
+		t.sufRej[i] = t.sufRej[i+1] + int(tn.Rejections)
 		t.sufMax[i] = max(t.sufMax[i+1], tn.Score)
 	}
 	t.prepared = true

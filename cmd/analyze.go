@@ -1,6 +1,8 @@
 package cmd
 
 import (
+	"context"
+
 	"github.com/spf13/cobra"
 
 	"github.com/loopbreak/loopbreak/analyze"
@@ -101,13 +103,21 @@ func analyzeRun(opts *AnalyzeOptions) error {
 	lastPath := "" // the file being emitted, to name a failure in the document
 	var (
 		totals analyze.Totals
-		rows   []*analyze.Outcome
-		errs   = walkErrs // what the walk skipped, first
+		rows   analyze.Rows // text's summary table; JSON needs only the totals
+		n      int          // episodes reported
+		errs   = walkErrs   // what the walk skipped, first
 		runErr error
 	)
-	// Text shows each episode's story; JSON lists its firings.
-	aopts := analyze.Options{KeepFirings: true, Story: opts.Format == "text"}
-	analyze.Files(files, opts.IO.In, opts.Input.options(), opts.Input.Jobs, cfg, aopts, func(fr analyze.FileResult) bool {
+	// Text shows each episode's story (built as the firings come; -v's
+	// trace lists them); JSON lists its firings.
+	// The timeline (--chart, or one episode on a terminal) reads them too.
+	chart := opts.Chart || (opts.IO.StdoutTTY && len(files) == 1)
+	aopts := analyze.Options{KeepFirings: opts.Format != "text" || opts.Verbose || chart || labels != nil, Story: opts.Format == "text"}
+	// SIGINT/SIGTERM stop the reads (even one blocked on a quiet FIFO);
+	// a JSON document begun is closed naming the interruption.
+	ctx, stop := signalContext()
+	defer stop()
+	analyze.Files(ctx, files, opts.IO.In, opts.Input.options(), opts.Input.Jobs, cfg, aopts, func(fr analyze.FileResult) bool {
 		lastPath = fr.Path
 		if fr.Err != nil {
 			if opts.Input.Strict {
@@ -154,14 +164,19 @@ func analyzeRun(opts *AnalyzeOptions) error {
 				e.Labels = report.NewEpisodeLabels(lab, scores)
 				runErr = jw.Episode(e)
 			}
-			o.Firings, o.Story = nil, nil // rows keep only the summary
-			rows = append(rows, o)
+			n++
+			if opts.Format == "text" {
+				rows.Add(o)
+			}
 			if runErr != nil {
 				return false
 			}
 		}
 		return true
 	})
+	if ctx.Err() != nil && runErr == nil {
+		runErr = context.Cause(ctx)
+	}
 	if runErr != nil {
 		if begun && !jw.Lines {
 			// Close the document, naming the failure in its errors:
@@ -171,14 +186,14 @@ func analyzeRun(opts *AnalyzeOptions) error {
 		}
 		return runErr
 	}
-	if len(rows) == 0 {
+	if n == 0 {
 		return noEpisodesError(opts.Paths)
 	}
 	warnUnused(labels, opts.IO.ErrOut)
 	totals.Finish()
 	if opts.Format == "text" {
-		if len(rows) > 1 || len(errs) > 0 {
-			if err := text.Summary(rows, &totals, errs); err != nil {
+		if n > 1 || len(errs) > 0 {
+			if err := text.Summary(rows.List, &totals, errs); err != nil {
 				return err
 			}
 			return text.LabelSummary(totals.Labels)

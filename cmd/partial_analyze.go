@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"sort"
@@ -63,7 +64,10 @@ func analyzePartialRun(opts *AnalyzeOptions, cfg *rules.Config) error {
 	}
 	scored := analyze.ScoredKinds(nil, cfg)
 	aopts := analyze.Options{KeepFirings: true, Story: settings.Text}
-	analyze.Files(set.Files, opts.IO.In, read, opts.Input.Jobs, cfg, aopts, func(fr analyze.FileResult) bool {
+	// SIGINT/SIGTERM stop the reads; nothing is written then.
+	ctx, stop := signalContext()
+	defer stop()
+	analyze.Files(ctx, set.Files, opts.IO.In, read, opts.Input.Jobs, cfg, aopts, func(fr analyze.FileResult) bool {
 		log := set.Index[n]
 		if fr.Last { // a file comes in parts
 			n++
@@ -124,6 +128,9 @@ func analyzePartialRun(opts *AnalyzeOptions, cfg *rules.Config) error {
 		}
 		return true
 	})
+	if ctx.Err() != nil {
+		return fmt.Errorf("%v: nothing written", context.Cause(ctx))
+	}
 	if runErr != nil {
 		return runErr
 	}
@@ -225,21 +232,21 @@ func mergeAnalyze(opts *MergeOptions, parts []*partialFile, names []string) erro
 		}
 		return jw.End(&totals, fileErrs)
 	}
-	rows := make([]*analyze.Outcome, len(eps))
+	var rows analyze.Rows
 	for i, e := range eps {
 		var r summaryRow
 		if err := json.Unmarshal(e.JSON, &r); err != nil {
 			return fmt.Errorf("episode %d: %v", i, err)
 		}
-		rows[i] = &analyze.Outcome{EpisodeID: r.EpisodeID, RecordedTurns: r.RecordedTurns, FinalScore: r.FinalScore, RecordedEnd: r.RecordedEnd, Termination: r.Termination,
-			Result: analyze.Result{TurnsSaved: r.TurnsSaved, LLMCallsSaved: r.LLMCallsSaved, ScoreForfeited: r.ScoreForfeited, FalseTermination: r.FalseTermination, Censored: r.Censored}}
+		rows.Add(&analyze.Outcome{EpisodeID: r.EpisodeID, RecordedTurns: r.RecordedTurns, FinalScore: r.FinalScore, RecordedEnd: r.RecordedEnd, Termination: r.Termination,
+			Result: analyze.Result{TurnsSaved: r.TurnsSaved, LLMCallsSaved: r.LLMCallsSaved, ScoreForfeited: r.ScoreForfeited, FalseTermination: r.FalseTermination, Censored: r.Censored}})
 		if _, err := out.Write([]byte(e.Text)); err != nil {
 			return err
 		}
 	}
-	if len(rows) > 1 || len(fileErrs) > 0 {
+	if len(rows.List) > 1 || len(fileErrs) > 0 {
 		text := &report.Text{W: out, Color: opts.IO.ColorEnabled(opts.Color)}
-		if err := text.Summary(rows, &totals, fileErrs); err != nil {
+		if err := text.Summary(rows.List, &totals, fileErrs); err != nil {
 			return err
 		}
 		return text.LabelSummary(totals.Labels)

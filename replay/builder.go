@@ -962,7 +962,7 @@ func (b *builder) build(c *collector) *Episode {
 		s := b.slots.get(t)
 		tr := Turn{N: t}
 		if s != nil {
-			tr.Objectives, tr.Rejections, tr.LLMCalls = int(s.objectives), int(s.rejections), int(s.llmCalls)
+			tr.Objectives, tr.Rejections, tr.LLMCalls = s.objectives, s.rejections, s.llmCalls
 			if s.rejected != 0 {
 				if ep.Rejected == nil {
 					ep.Rejected = map[int][]string{}

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"compress/gzip"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -89,15 +90,15 @@ type Stats struct {
 // ReadFile reads every episode in a log file (.jsonl or gzip-compressed,
 // detected by content). path "-" reads standard input from stdin.
 func ReadFile(path string, stdin io.Reader, opts Options) ([]*Episode, error) {
-	eps, _, err := ReadFileStats(path, stdin, opts)
+	eps, _, err := ReadFileStats(context.Background(), path, stdin, opts)
 	return eps, err
 }
 
 // ReadFileStats is ReadFile with what was learned about the file as a
-// whole (its hash with opts.Hash).
-func ReadFileStats(path string, stdin io.Reader, opts Options) ([]*Episode, Stats, error) {
+// whole (its hash with opts.Hash); ctx stops it as it stops StreamFile.
+func ReadFileStats(ctx context.Context, path string, stdin io.Reader, opts Options) ([]*Episode, Stats, error) {
 	var eps []*Episode
-	st, err := readFile(path, stdin, opts, false, func(ep *Episode) error {
+	st, err := readFile(ctx, path, stdin, opts, false, func(ep *Episode) error {
 		eps = append(eps, ep)
 		return nil
 	})
@@ -107,21 +108,30 @@ func ReadFileStats(path string, stdin io.Reader, opts Options) ([]*Episode, Stat
 // StreamFile is ReadFile for inputs of any number of episodes: emit gets
 // each episode as soon as it is finished (see Stream), so memory does not
 // grow with the file. A non-nil error from emit stops reading and is
-// returned.
-func StreamFile(path string, stdin io.Reader, opts Options, emit func(*Episode) error) (Stats, error) {
-	return readFile(path, stdin, opts, true, emit)
+// returned. Once ctx is done the read stops, between lines and between
+// reads, and returns ctx's cause; a read blocked on a FIFO whose writer is
+// quiet is ended by closing the file.
+func StreamFile(ctx context.Context, path string, stdin io.Reader, opts Options, emit func(*Episode) error) (Stats, error) {
+	return readFile(ctx, path, stdin, opts, true, emit)
 }
 
-func readFile(path string, stdin io.Reader, opts Options, early bool, emit func(*Episode) error) (Stats, error) {
+func readFile(ctx context.Context, path string, stdin io.Reader, opts Options, early bool, emit func(*Episode) error) (Stats, error) {
 	if path == "-" {
-		return read(stdin, "-", DefaultEpisodeID("-"), opts, early, emit)
+		return read(ctx, stdin, "-", DefaultEpisodeID("-"), opts, early, emit)
 	}
 	f, err := os.Open(path)
 	if err != nil {
 		return Stats{}, err
 	}
 	defer f.Close()
-	return read(f, path, DefaultEpisodeID(path), opts, early, emit)
+	// Pipes and FIFOs are read through the runtime poller, so closing
+	// the file wakes a Read blocked on a silent writer.
+	defer context.AfterFunc(ctx, func() { f.Close() })()
+	st, err := read(ctx, f, path, DefaultEpisodeID(path), opts, early, emit)
+	if ctx.Err() != nil {
+		return st, context.Cause(ctx) // not the "file already closed" the Close caused
+	}
+	return st, err
 }
 
 // DefaultEpisodeID names episodes whose lines carry no episode_id:
@@ -154,7 +164,7 @@ func DefaultEpisodeID(path string) string {
 // *NoEventsError.
 func Read(r io.Reader, source, defaultID string, opts Options) ([]*Episode, error) {
 	var eps []*Episode
-	_, err := read(r, source, defaultID, opts, false, func(ep *Episode) error {
+	_, err := read(context.Background(), r, source, defaultID, opts, false, func(ep *Episode) error {
 		eps = append(eps, ep)
 		return nil
 	})
@@ -168,8 +178,8 @@ func Read(r io.Reader, source, defaultID string, opts Options) ([]*Episode, erro
 // interleave. An episode whose id comes back after it was finished is read
 // as a second episode of that id. A non-nil error from emit stops reading
 // and is returned.
-func Stream(r io.Reader, source, defaultID string, opts Options, emit func(*Episode) error) (Stats, error) {
-	return read(r, source, defaultID, opts, true, emit)
+func Stream(ctx context.Context, r io.Reader, source, defaultID string, opts Options, emit func(*Episode) error) (Stats, error) {
+	return read(ctx, r, source, defaultID, opts, true, emit)
 }
 
 // StreamOpenEpisodes is how many episodes Stream keeps open besides the
@@ -178,13 +188,13 @@ func Stream(r io.Reader, source, defaultID string, opts Options, emit func(*Epis
 // episodes holds a handful at a time.
 const StreamOpenEpisodes = 8
 
-func read(r io.Reader, source, defaultID string, opts Options, early bool, emit func(*Episode) error) (st Stats, err error) {
+func read(ctx context.Context, r io.Reader, source, defaultID string, opts Options, early bool, emit func(*Episode) error) (st Stats, err error) {
 	maxLine := opts.MaxLineBytes
 	if maxLine <= 0 {
 		maxLine = DefaultMaxLineBytes
 	}
 	// The hash sees the bytes as stored, below the gzip decoder.
-	counted := &countingReader{r: r}
+	counted := &countingReader{r: r, ctx: ctx}
 	if opts.Hash {
 		counted.h = sha256.New()
 	}
@@ -222,6 +232,9 @@ func read(r io.Reader, source, defaultID string, opts Options, early bool, emit 
 	}
 	lr := lineReader{r: br, max: maxLine}
 	for {
+		if ctx.Err() != nil {
+			return st, context.Cause(ctx)
+		}
 		line, lineNo, tooLong, err := lr.next()
 		if tooLong {
 			c.lineSeen()
@@ -242,6 +255,9 @@ func read(r io.Reader, source, defaultID string, opts Options, early bool, emit 
 		}
 		if err == io.EOF {
 			break
+		}
+		if err != nil && ctx.Err() != nil {
+			return st, context.Cause(ctx) // interrupted: no episode is finished from a part
 		}
 		if err != nil {
 			reason := err.Error()
@@ -279,14 +295,20 @@ func read(r io.Reader, source, defaultID string, opts Options, early bool, emit 
 	return st, nil
 }
 
-// countingReader counts (and, with h, hashes) the bytes read through it.
+// countingReader counts (and, with h, hashes) the bytes read through it;
+// once ctx is done it reads no more (a long line or a gzip stream is many
+// reads between two lines).
 type countingReader struct {
-	r io.Reader
-	h hash.Hash
-	n int64
+	r   io.Reader
+	ctx context.Context
+	h   hash.Hash
+	n   int64
 }
 
 func (c *countingReader) Read(p []byte) (int, error) {
+	if c.ctx.Err() != nil {
+		return 0, context.Cause(c.ctx)
+	}
 	n, err := c.r.Read(p)
 	c.n += int64(n)
 	if c.h != nil {

@@ -31,9 +31,11 @@ type Turn struct {
 
 	Base float64 // critic's unpenalised confidence
 
-	Objectives int // objective_completed events at this turn
-	Rejections int // action_rejected events at this turn
-	LLMCalls   int // per-call events (llm_call) at this turn
+	// Counts of events at this turn, int32 as the builder counts them:
+	// with the flags they fill 16 bytes of the row, not 32.
+	Objectives int32 // objective_completed events
+	Rejections int32 // action_rejected events
+	LLMCalls   int32 // per-call events (llm_call)
 
 	Filled    bool // synthesised for a gap in the log: changes nothing, has no action
 	Moved     bool

@@ -236,6 +236,9 @@ func (r *Text) proposedSummary(o *analyze.Outcome) string {
 
 // cutCount counts the outcome's firings of kind k at or before the cut.
 func cutCount(o *analyze.Outcome, k *rules.Kind) int {
+	if o.Story != nil && o.Story.UpToCut != nil {
+		return o.Story.UpToCut[k] // counted as the firings came: they need not be kept
+	}
 	n := 0
 	for i := range o.Firings {
 		if o.Firings[i].Kind == k && !o.AfterCut(&o.Firings[i]) {
@@ -405,16 +408,17 @@ func wrapList(items []string, perLine int, pad string) string {
 }
 
 // Summary writes the corpus table and totals.
-func (r *Text) Summary(rows []*analyze.Outcome, t *analyze.Totals, errs []analyze.FileError) error {
+func (r *Text) Summary(rows []analyze.Row, t *analyze.Totals, errs []analyze.FileError) error {
 	r.init()
 	w := &errWriter{w: r.W}
 	fmt.Fprintf(w, "%s\n", r.bold.Sprintf("Corpus: %d episodes", t.Episodes))
 	tb := NewTable(w, L, R, R, L, R, R, R, R, L)
 	tb.Header("episode", "turns", "final", "ended", "terminate", "saved", "calls saved", "forfeited", "false")
-	for _, o := range rows {
+	for i := range rows {
+		o := &rows[i]
 		term, saved, calls, forf, fals := "-", "-", "-", "-", ""
-		if o.Termination != nil {
-			term = "t=" + strconv.Itoa(o.Termination.Turn)
+		if o.Terminated {
+			term = "t=" + strconv.Itoa(o.TerminationTurn)
 			saved, calls, forf = strconv.Itoa(o.TurnsSaved), strconv.Itoa(o.LLMCallsSaved), Num(o.ScoreForfeited)
 			if o.FalseTermination {
 				fals = "yes"

@@ -126,7 +126,11 @@ func TestTextSummary(t *testing.T) {
 	tot.Add(&rows[1].Result, 30, 0)
 	tot.Finish()
 	var b bytes.Buffer
-	err := (&Text{W: &b}).Summary(rows, &tot, []analyze.FileError{{Source: "bad.jsonl.gz", Error: "gzip: invalid header"}})
+	var summary analyze.Rows
+	for _, o := range rows {
+		summary.Add(o)
+	}
+	err := (&Text{W: &b}).Summary(summary.List, &tot, []analyze.FileError{{Source: "bad.jsonl.gz", Error: "gzip: invalid header"}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -33,7 +33,12 @@ type Firing struct {
 }
 
 // KindKey is "rule/kind", the name outputs, counts and --fail-on use.
-func (f *Firing) KindKey() string { return f.Rule.Name + "/" + f.Kind.Name }
+func (f *Firing) KindKey() string {
+	if k := f.Kind.Key(); k != "" && f.Kind.rule == f.Rule {
+		return k // a registered kind's own string: no allocation per firing
+	}
+	return f.Rule.Name + "/" + f.Kind.Name
+}
 
 // Env is what a Stepper sees besides its turn: the episode, the steppers
 // of the rules it requires, and the report callback.
