@@ -1,12 +1,15 @@
 package cmd
 
 import (
+	"bufio"
+	"bytes"
 	"context"
 
 	"github.com/spf13/cobra"
 
 	"github.com/loopbreak/loopbreak/analyze"
 	"github.com/loopbreak/loopbreak/analyze/check"
+	"github.com/loopbreak/loopbreak/replay"
 	"github.com/loopbreak/loopbreak/report"
 )
 
@@ -35,7 +38,7 @@ func NewCmdAnalyze(ios *IOStreams, runF func(*AnalyzeOptions) error) *cobra.Comm
 		Use:   "analyze [flags] <episode_log.jsonl | dir | ->...",
 		Short: "Replay every rule over episodes and show where it would have fired",
 		Long: `Replay every loop-break rule turn by turn over one episode log, a tree of them
-(every episode_log.jsonl[.gz] below; test_*/test-* directories skipped unless
+(every episode_log.jsonl[.gz|.zst] below; test_*/test-* directories skipped unless
 --include-tests) or standard input (-), and report where termination,
 penalties and warnings would have fired and what termination would have saved.`,
 		Example: `  loopbreak analyze game_files/episodes/2025-11-03T12:38:53/episode_log.jsonl
@@ -76,7 +79,21 @@ penalties and warnings would have fired and what termination would have saved.`,
 	return c
 }
 
+// analyzeRun writes through a buffer: a text report is many small writes
+// per episode, one syscall each on an unbuffered stdout. The buffer is
+// flushed after each part of a file (JSON Lines still come out as files
+// finish) and before anything is said on stderr, so the two interleave as
+// before.
 func analyzeRun(opts *AnalyzeOptions) error {
+	bw := bufio.NewWriterSize(opts.IO.Out, 64<<10)
+	err := analyzeWrite(opts, bw)
+	if ferr := bw.Flush(); err == nil {
+		err = ferr
+	}
+	return err
+}
+
+func analyzeWrite(opts *AnalyzeOptions, bw *bufio.Writer) error {
 	cfg, _, err := opts.Config.load(opts.IO.ErrOut)
 	if err != nil {
 		return err
@@ -95,8 +112,7 @@ func analyzeRun(opts *AnalyzeOptions) error {
 	if err != nil {
 		return err
 	}
-	scored := analyze.ScoredKinds(nil, cfg)
-	out := opts.IO.Out
+	out := bw
 	text := &report.Text{W: out, Color: opts.IO.ColorEnabled(opts.Color), Verbose: opts.Verbose}
 	jw := &report.JSONWriter{Lines: opts.Format == "jsonl"}
 	begun := false // the JSON document starts with the first episode: no episodes, no output
@@ -112,11 +128,39 @@ func analyzeRun(opts *AnalyzeOptions) error {
 	// trace lists them); JSON lists its firings.
 	// The timeline (--chart, or one episode on a terminal) reads them too.
 	chart := opts.Chart || (opts.IO.StdoutTTY && len(files) == 1)
-	aopts := analyze.Options{KeepFirings: opts.Format != "text" || opts.Verbose || chart || labels != nil, Story: opts.Format == "text"}
+	// Labels are looked up and scored on the workers too (before they
+	// render), from the firings kept for it.
+	aopts := analyze.Options{KeepFirings: opts.Format != "text" || opts.Verbose || chart || labels != nil, Story: opts.Format == "text", Labels: labels}
 	// SIGINT/SIGTERM stop the reads (even one blocked on a quiet FIFO);
 	// a JSON document begun is closed naming the interruption.
 	ctx, stop := signalContext()
 	defer stop()
+	// Each episode is rendered on the worker that analysed it, in
+	// parallel; here its bytes are only written, in order. Not the
+	// verbose text, whose turn-by-turn trace grows with the episode: it
+	// streams out here as before, rather than be held whole. The labels
+	// table follows the episode's text, unless a timeline may come
+	// between them (--chart, or one file on a terminal): then it is
+	// written here, after the timeline.
+	color := opts.IO.ColorEnabled(opts.Color)
+	switch {
+	case opts.Format == "json" || opts.Format == "jsonl":
+		aopts.Render = func(o *analyze.Outcome, ep *replay.Episode) ([]byte, error) {
+			e := report.NewEpisode(o, ep)
+			e.Labels = report.NewEpisodeLabels(o.Labels, o.Scores)
+			return report.EncodeEpisode(&e)
+		}
+	case opts.Format == "text" && !opts.Verbose:
+		aopts.Render = func(o *analyze.Outcome, ep *replay.Episode) ([]byte, error) {
+			var b bytes.Buffer
+			t := &report.Text{W: &b, Color: color}
+			err := t.Episode(o, ep)
+			if err == nil && !chart {
+				err = t.EpisodeLabels(o.Labels, o.Scores)
+			}
+			return b.Bytes(), err
+		}
+	}
 	analyze.Files(ctx, files, opts.IO.In, opts.Input.options(), opts.Input.Jobs, cfg, aopts, func(fr analyze.FileResult) bool {
 		lastPath = fr.Path
 		if fr.Err != nil {
@@ -125,6 +169,9 @@ func analyzeRun(opts *AnalyzeOptions) error {
 				return false
 			}
 			errs = append(errs, analyze.FileError{Source: fr.Path, Error: fr.Err.Error()})
+			if runErr = bw.Flush(); runErr != nil {
+				return false
+			}
 			reportFileError(opts.IO, fr.Err)
 		}
 		for i, ep := range fr.Episodes {
@@ -134,35 +181,42 @@ func analyzeRun(opts *AnalyzeOptions) error {
 			}
 			o := fr.Outcomes[i]
 			totals.Add(&o.Result, o.RecordedTurns, ep.Diag.Skipped)
-			lab, err := labels.For(fr.Path, ep.ID)
-			if err != nil {
-				runErr = err
+			if fr.LabelErrs != nil && fr.LabelErrs[i] != nil {
+				runErr = fr.LabelErrs[i]
 				return false
 			}
-			var scores analyze.Scores
-			if lab != nil {
-				scores = analyze.ScoreFirings(lab, scored, o.Firings)
-				totals.AddLabels(lab, scores)
+			if o.Labels != nil {
+				totals.AddLabels(o.Labels, o.Scores)
 			}
 			totals.AddLive(o.Live)
-			if opts.Format == "text" {
+			switch {
+			case opts.Format == "text" && fr.Rendered == nil: // verbose
 				runErr = text.Episode(o, ep)
-				if runErr == nil && showChart(opts, len(files), len(fr.Episodes)) {
-					runErr = writeChart(opts, o, ep, cfg)
+			case opts.Format == "text":
+				// What a failed rendering wrote comes out before its error.
+				if _, runErr = out.Write(fr.Rendered[i]); runErr == nil {
+					runErr = fr.RenderErrs[i]
 				}
-				if runErr == nil {
-					runErr = text.EpisodeLabels(lab, scores)
-				}
-			} else {
+			default:
 				if !begun {
 					if runErr = jw.Begin(out, cfg); runErr != nil {
 						return false
 					}
 					begun = true
 				}
-				e := report.NewEpisode(o, ep)
-				e.Labels = report.NewEpisodeLabels(lab, scores)
-				runErr = jw.Episode(e)
+				if runErr = fr.RenderErrs[i]; runErr == nil {
+					runErr = jw.EpisodeJSON(fr.Rendered[i])
+				}
+			}
+			if opts.Format == "text" && runErr == nil && showChart(opts, len(files), len(fr.Episodes)) {
+				// The chart goes straight to stdout: the buffer first.
+				if runErr = bw.Flush(); runErr == nil {
+					runErr = writeChart(opts, o, ep, cfg)
+				}
+			}
+			if opts.Format == "text" && runErr == nil && (fr.Rendered == nil || chart) {
+				// Not rendered with the episode (above): after its timeline.
+				runErr = text.EpisodeLabels(o.Labels, o.Scores)
 			}
 			n++
 			if opts.Format == "text" {
@@ -172,7 +226,8 @@ func analyzeRun(opts *AnalyzeOptions) error {
 				return false
 			}
 		}
-		return true
+		runErr = bw.Flush()
+		return runErr == nil
 	})
 	if ctx.Err() != nil && runErr == nil {
 		runErr = context.Cause(ctx)

@@ -110,7 +110,7 @@ func (in *inputFlags) findShard(args []string, errOut io.Writer) (*logSet, error
 		return nil, skipped[0]
 	}
 	if set.Total == 0 && len(skipped) == 0 {
-		return nil, fmt.Errorf("no episode logs (episode_log.jsonl[.gz]) found in %v", args)
+		return nil, fmt.Errorf("no episode logs (episode_log.jsonl[.gz|.zst]) found in %v", args)
 	}
 	if !in.Shard.on() || in.Shard.K == 1 {
 		for _, e := range skipped {

@@ -21,6 +21,7 @@ type collector struct {
 	fillBudget int        // gap rows left for this file (MaxFilledTurns)
 	dropped    *LineError // the first turn_completed dropped as corrupt
 	relevant   int        // loop-break events read
+	wire       wireEvent  // the line being read (values alias it)
 
 	// Finished episodes go to emit. With keepOpen > 0 an episode is
 	// finished once keepOpen others started after its last line; with 0,
@@ -129,15 +130,15 @@ func (c *collector) line(raw []byte, lineNo int, last bool) error {
 		}
 		return c.skip(lineNo, "not a JSON object")
 	}
-	relevant, _ := sniffEventType(trimmed)
+	relevant, rawID := sniffLine(trimmed)
 	if !relevant {
 		// Not decoded, but its own episode_id still decides where the
 		// id-less lines after it belong. Most lines name the current
 		// episode; any other id is confirmed by a decode (an invalid line
 		// routes nothing, as a relevant one would not) before switching.
-		if id, ok := text(topEpisodeID(trimmed)); ok {
+		if id, ok := text(rawID); ok {
 			if id = strings.TrimSpace(id); id != "" && (c.cur == nil || id != c.cur.id) {
-				if w, err := decodeLine(trimmed); err == nil {
+				if w := &c.wire; w.decode(trimmed) == nil {
 					c.routeEvent(w)
 				}
 			}
@@ -145,8 +146,8 @@ func (c *collector) line(raw []byte, lineNo int, last bool) error {
 		c.lineSeen()
 		return nil
 	}
-	w, err := decodeLine(trimmed)
-	if err != nil {
+	w := &c.wire
+	if err := w.decode(trimmed); err != nil {
 		c.lineSeen()
 		if last {
 			// A crashed run's cut line can still end in a nested '}'.

@@ -10,7 +10,7 @@ import (
 )
 
 // LogNames are the file names a directory scan picks up.
-var LogNames = []string{"episode_log.jsonl", "episode_log.jsonl.gz"}
+var LogNames = []string{"episode_log.jsonl", "episode_log.jsonl.gz", "episode_log.jsonl.zst"}
 
 // IsTestDir reports whether a directory holds test episodes (test_*,
 // test-*), which scans skip unless asked.
@@ -31,7 +31,7 @@ func FindLogs(args []string, includeTests bool) ([]string, error) {
 // Find expands arguments into log files, in argument order and, within a
 // directory, in lexical order. Files named explicitly are always read
 // (a named pipe too, once, as a stream); directories are searched for
-// episode_log.jsonl[.gz], skipping test episode directories unless
+// episode_log.jsonl[.gz|.zst], skipping test episode directories unless
 // includeTests. "-" stands for stdin.
 //
 // What a search cannot use is skipped and returned in skipped, the walk

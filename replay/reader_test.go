@@ -432,10 +432,16 @@ func TestReadCorruptGzip(t *testing.T) {
 // cannot be read at all: it is a file error naming the file (reported and
 // skipped by the commands, as rg does), not an empty episode.
 func TestReadBadGzipHeader(t *testing.T) {
-	for _, in := range []string{"\x1f\x8b", "\x1f\x8b\x08\x00\x00", "\x1f\x8bnot gzip at all\n" + rtTurn("E", 1, "n", 0, "Dam", 1)} {
+	// A comment flag with the header cut in its comment (FuzzRead).
+	cutComment := "\x1f\x8b\b0000000"
+	for _, in := range []string{"\x1f\x8b", "\x1f\x8b\x08\x00\x00", cutComment, "\x1f\x8bnot gzip at all\n" + rtTurn("E", 1, "n", 0, "Dam", 1)} {
 		eps, err := Read(strings.NewReader(in), "x.gz", "d", Options{})
 		if err == nil || !strings.HasPrefix(err.Error(), "x.gz: not a readable gzip stream") || len(eps) != 0 {
 			t.Errorf("%q: %d episodes, error %v; want none and a file error naming x.gz", in, len(eps), err)
+		}
+		// compress/gzip's error values, whichever decoder reads.
+		if !errors.Is(err, gzip.ErrHeader) && !errors.Is(err, io.ErrUnexpectedEOF) {
+			t.Errorf("%q: %v is neither gzip.ErrHeader nor io.ErrUnexpectedEOF", in, err)
 		}
 	}
 }

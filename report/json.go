@@ -229,11 +229,21 @@ func finite(x float64) float64 {
 
 // Episode writes one episode, encoded whole before any byte is written.
 func (j *JSONWriter) Episode(e Episode) error {
-	data, err := json.Marshal(e)
+	data, err := EncodeEpisode(&e)
 	if err != nil {
-		return fmt.Errorf("%s: episode %s: %w", e.Source, e.EpisodeID, err)
+		return err
 	}
 	return j.EpisodeJSON(data)
+}
+
+// EncodeEpisode is an episode's JSON, as Episode writes it (safe for
+// concurrent use: analyze encodes on its workers).
+func EncodeEpisode(e *Episode) ([]byte, error) {
+	data, err := marshalEpisode(e)
+	if err != nil {
+		return nil, fmt.Errorf("%s: episode %s: %w", e.Source, e.EpisodeID, err)
+	}
+	return data, nil
 }
 
 // EpisodeJSON writes one episode already marshalled (merge replays the

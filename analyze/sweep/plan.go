@@ -4,6 +4,7 @@ package sweep
 // goroutine) and the ordered pool over files.
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"sort"
@@ -217,18 +218,20 @@ type file struct {
 
 // replayFiles reads each file once on a bounded pool of workers, replays
 // plan over its episodes on the worker, and calls emit for each file in
-// input order whatever the scheduling. Turn tables are dropped as soon as
-// their episode is replayed; at most 2×workers files' results are held.
-// emit runs on the caller's goroutine; returning false stops early.
+// input order whatever the scheduling. A file is streamed (as analyze
+// reads it): each episode is replayed as soon as it is finished and its
+// turn table dropped, so a file of many episodes holds a handful of turn
+// tables at a time, not all of them; with Strict a file is read whole, as
+// analyze does (its first problem discards it). At most 2×workers files'
+// results are held. emit runs on the caller's goroutine; returning false
+// stops early.
 func replayFiles(files []string, stdin io.Reader, opts replay.Options, workers int, plan *Plan, emit func(file) bool) {
 	analyze.InOrder(len(files), workers, func() func(int) file {
 		rp := plan.NewReplayer() // scratch space: one per worker
 		return func(i int) file {
-			eps, err := replay.ReadFile(files[i], stdin, opts)
-			sf := file{Path: files[i], Err: err, Episodes: make([]episode, len(eps))}
-			for k, ep := range eps {
-				se := &sf.Episodes[k]
-				se.ID, se.Source, se.RecordedTurns, se.Diag = ep.ID, ep.Source, ep.RecordedTurns(), ep.Diag
+			sf := file{Path: files[i]}
+			add := func(ep *replay.Episode) error {
+				se := episode{ID: ep.ID, Source: ep.Source, RecordedTurns: ep.RecordedTurns(), Diag: ep.Diag}
 				se.Results = make([]analyze.Result, len(plan.Configs))
 				lab, err := plan.Labels.For(files[i], ep.ID)
 				if err != nil && sf.LabelErr == nil {
@@ -240,8 +243,19 @@ func replayFiles(files []string, stdin io.Reader, opts replay.Options, workers i
 				} else {
 					rp.Replay(ep, se.Results)
 				}
-				eps[k] = nil // let the turn table go
+				sf.Episodes = append(sf.Episodes, se)
+				return nil
 			}
+			if opts.Strict {
+				eps, err := replay.ReadFile(files[i], stdin, opts)
+				for k, ep := range eps {
+					add(ep)
+					eps[k] = nil // let the turn table go
+				}
+				sf.Err = err
+				return sf
+			}
+			_, sf.Err = replay.StreamFile(context.Background(), files[i], stdin, opts, add)
 			return sf
 		}
 	}, emit)
