@@ -21,7 +21,10 @@ type FileResult struct {
 	// without Render); RenderErrs[i] its error.
 	Rendered   [][]byte
 	RenderErrs []error
-	Err        error // nil, an open/read error, or with Strict a *replay.LineError
+	// LabelErrs[i] is the error looking up Episodes[i]'s labels (nil
+	// without Options.Labels): a labels file that does not fit the log.
+	LabelErrs []error
+	Err       error // nil, an open/read error, or with Strict a *replay.LineError
 	// Hash is "sha256:<hex>" of the file as stored, computed while reading
 	// when the read options ask for it (replay.Options.Hash), on a file's
 	// last part once it was read to its end.
@@ -48,10 +51,26 @@ const (
 // emitted and the reads stop promptly (replay.StreamFile), even one
 // blocked on a quiet FIFO; the caller tells an interruption by ctx.Err.
 func Files(ctx context.Context, files []string, stdin io.Reader, read replay.Options, workers int, cfg *rules.Config, opts Options, emit func(FileResult) bool) {
+	var scored []string
+	if opts.Labels != nil {
+		scored = ScoredKinds(opts.Rules, cfg)
+	}
 	analyse := func(fr *FileResult) {
 		fr.Outcomes = make([]*Outcome, len(fr.Episodes))
 		for k, ep := range fr.Episodes {
 			fr.Outcomes[k] = Analyze(ep, cfg, opts)
+		}
+		if opts.Labels != nil {
+			// A file's parts are read in turn on one worker: its episodes
+			// are looked up in order, as For's one-episode check needs.
+			fr.LabelErrs = make([]error, len(fr.Episodes))
+			for k, ep := range fr.Episodes {
+				o := fr.Outcomes[k]
+				o.Labels, fr.LabelErrs[k] = opts.Labels.For(fr.Path, ep.ID)
+				if o.Labels != nil {
+					o.Scores = ScoreFirings(o.Labels, scored, o.Firings)
+				}
+			}
 		}
 		if opts.Render != nil {
 			fr.Rendered, fr.RenderErrs = make([][]byte, len(fr.Episodes)), make([]error, len(fr.Episodes))

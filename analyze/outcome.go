@@ -63,6 +63,12 @@ type Outcome struct {
 	// Live compares the replay with the live system's logged decisions;
 	// nil when the log has none (RULES.md §10).
 	Live *Live
+
+	// Labels are the episode's labels and Scores how its firings fared
+	// against them, when Files looked them up (Options.Labels); nil when
+	// it is unlabelled.
+	Labels *EpisodeLabels
+	Scores Scores
 }
 
 // Options control what Analyze keeps.
@@ -75,6 +81,11 @@ type Options struct {
 	// it (Files: FileResult.Rendered), so output is encoded in parallel
 	// and emit only writes bytes. It must be safe for concurrent use.
 	Render func(o *Outcome, ep *replay.Episode) ([]byte, error)
+	// Labels, when set, has Files look up each episode's labels by its
+	// file's path and score its firings (which KeepFirings must keep) on
+	// the worker, before Render: Outcome.Labels and Outcome.Scores, a
+	// lookup's error in FileResult.LabelErrs.
+	Labels *Labels
 }
 
 // Analyze replays the rules over ep under cfg and computes its outcome.

@@ -34,6 +34,9 @@ type Totals struct {
 	// 1.7e308 are legal JSON); ScoreForfeited then holds the largest
 	// finite value of its sign, so every output stays valid JSON.
 	ScoreOverflow bool `json:"score_overflow,omitempty"`
+	// Labels scores the rules against labelled episodes; nil when none
+	// is labelled (labels.go).
+	Labels *LabelTotals `json:"labels,omitempty"`
 
 	saved map[int]int // turns saved → terminated episodes
 }

@@ -20,6 +20,7 @@ type AnalyzeOptions struct {
 	Paths   []string
 	Config  configFlags
 	Input   inputFlags
+	Labels  labelFlags
 	Format  string // text, json, jsonl, parquet
 	Color   string // auto, always, never
 	Verbose bool
@@ -70,6 +71,7 @@ penalties and warnings would have fired and what termination would have saved.`,
 	}
 	opts.Config.register(c.Flags())
 	opts.Input.register(c.Flags())
+	opts.Labels.register(c.Flags())
 	opts.Partial.register(c.Flags())
 	c.Flags().StringVar(&opts.Format, "format", "text", "output `format`: text, json, jsonl (one episode per line, as each finishes) or parquet (one row per episode; needs -o)")
 	c.Flags().StringVar(&opts.ParquetFirings, "parquet-firings", "", "with --format parquet, also write one row per firing to `file`")
@@ -110,6 +112,10 @@ func analyzeWrite(opts *AnalyzeOptions, bw *bufio.Writer) error {
 	if err != nil {
 		return err
 	}
+	labels, err := opts.Labels.load(files)
+	if err != nil {
+		return err
+	}
 	out := bw
 	text := &report.Text{W: out, Color: opts.IO.ColorEnabled(opts.Color), Verbose: opts.Verbose}
 	jw := &report.JSONWriter{Lines: opts.Format == "jsonl"}
@@ -126,7 +132,9 @@ func analyzeWrite(opts *AnalyzeOptions, bw *bufio.Writer) error {
 	// trace lists them); JSON lists its firings.
 	// The timeline (--chart, or one episode on a terminal) reads them too.
 	chart := opts.Chart || (opts.IO.StdoutTTY && len(files) == 1)
-	aopts := analyze.Options{KeepFirings: opts.Format != "text" || opts.Verbose || chart, Story: opts.Format == "text"}
+	// Labels are looked up and scored on the workers too (before they
+	// render), from the firings kept for it.
+	aopts := analyze.Options{KeepFirings: opts.Format != "text" || opts.Verbose || chart || labels != nil, Story: opts.Format == "text", Labels: labels}
 	// SIGINT/SIGTERM stop the reads (even one blocked on a quiet FIFO);
 	// a JSON document begun is closed naming the interruption.
 	ctx, stop := signalContext()
@@ -134,18 +142,26 @@ func analyzeWrite(opts *AnalyzeOptions, bw *bufio.Writer) error {
 	// Each episode is rendered on the worker that analysed it, in
 	// parallel; here its bytes are only written, in order. Not the
 	// verbose text, whose turn-by-turn trace grows with the episode: it
-	// streams out here as before, rather than be held whole.
+	// streams out here as before, rather than be held whole. The labels
+	// table follows the episode's text, unless a timeline may come
+	// between them (--chart, or one file on a terminal): then it is
+	// written here, after the timeline.
 	color := opts.IO.ColorEnabled(opts.Color)
 	switch {
 	case opts.Format == "json" || opts.Format == "jsonl":
 		aopts.Render = func(o *analyze.Outcome, ep *replay.Episode) ([]byte, error) {
 			e := report.NewEpisode(o, ep)
+			e.Labels = report.NewEpisodeLabels(o.Labels, o.Scores)
 			return report.EncodeEpisode(&e)
 		}
 	case opts.Format == "text" && !opts.Verbose:
 		aopts.Render = func(o *analyze.Outcome, ep *replay.Episode) ([]byte, error) {
 			var b bytes.Buffer
-			err := (&report.Text{W: &b, Color: color}).Episode(o, ep)
+			t := &report.Text{W: &b, Color: color}
+			err := t.Episode(o, ep)
+			if err == nil && !chart {
+				err = t.EpisodeLabels(o.Labels, o.Scores)
+			}
 			return b.Bytes(), err
 		}
 	}
@@ -169,6 +185,13 @@ func analyzeWrite(opts *AnalyzeOptions, bw *bufio.Writer) error {
 			}
 			o := fr.Outcomes[i]
 			totals.Add(&o.Result, o.RecordedTurns, ep.Diag.Skipped)
+			if fr.LabelErrs != nil && fr.LabelErrs[i] != nil {
+				runErr = fr.LabelErrs[i]
+				return false
+			}
+			if o.Labels != nil {
+				totals.AddLabels(o.Labels, o.Scores)
+			}
 			totals.AddLive(o.Live)
 			switch {
 			case opts.Format == "text" && fr.Rendered == nil: // verbose
@@ -194,6 +217,10 @@ func analyzeWrite(opts *AnalyzeOptions, bw *bufio.Writer) error {
 				if runErr = bw.Flush(); runErr == nil {
 					runErr = writeChart(opts, o, ep, cfg)
 				}
+			}
+			if opts.Format == "text" && runErr == nil && (fr.Rendered == nil || chart) {
+				// Not rendered with the episode (above): after its timeline.
+				runErr = text.EpisodeLabels(o.Labels, o.Scores)
 			}
 			n++
 			if opts.Format == "text" {
@@ -221,10 +248,14 @@ func analyzeWrite(opts *AnalyzeOptions, bw *bufio.Writer) error {
 	if n == 0 {
 		return noEpisodesError(opts.Paths)
 	}
+	warnUnused(labels, opts.IO.ErrOut)
 	totals.Finish()
 	if opts.Format == "text" {
 		if n > 1 || len(errs) > 0 {
-			return text.Summary(rows.List, &totals, errs)
+			if err := text.Summary(rows.List, &totals, errs); err != nil {
+				return err
+			}
+			return text.LabelSummary(totals.Labels)
 		}
 		return nil
 	}

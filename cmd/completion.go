@@ -45,6 +45,9 @@ func registerCompletions(root *cobra.Command) {
 		reg("config", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 			return []string{"toml"}, cobra.ShellCompDirectiveFilterFileExt
 		})
+		reg("labels", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+			return []string{"json"}, cobra.ShellCompDirectiveFilterFileExt
+		})
 		htmlFiles := func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 			return []string{"html"}, cobra.ShellCompDirectiveFilterFileExt
 		}

@@ -32,6 +32,7 @@ func TestCompletion(t *testing.T) {
 		{[]string{"config", "--format", "t"}, "text\ntoml\n:4\n"},
 		{[]string{"check", "--color", "a"}, "auto\nalways\n:4\n"},
 		{[]string{"analyze", "--config", ""}, "toml\n:8\n"},
+		{[]string{"sweep", "--labels", ""}, "json\n:8\n"},
 		{[]string{"rules", "camping", "o"}, "oscillation\tA-B-A-B movement between two locations\n:4\n"},
 		{[]string{"rules", "camping", "cam"}, ":4\n"},
 		// A key ends in "=" and no space (4 no file completion + 2 no space).

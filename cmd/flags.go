@@ -167,3 +167,32 @@ func checkColor(mode string) error {
 	}
 	return usageErrorf("--color %q: want auto, always or never", mode)
 }
+
+// labelFlags is --labels, for the commands that score rules against
+// labelled episodes (analyze, sweep).
+type labelFlags struct {
+	Path string
+}
+
+func (l *labelFlags) register(fs *pflag.FlagSet) {
+	fs.StringVar(&l.Path, "labels", "", "`file` of episodes a person labelled, {\"episodes\": {id: {\"stuck\": [{\"from\": N, \"to\": N}]}}}; sidecar labels.json files next to the logs are read too")
+}
+
+// load reads --labels and the sidecars of files; nil when nothing is
+// labelled. A labels file that breaks the format is an error (exit 2)
+// before any output.
+func (l *labelFlags) load(files []string) (*analyze.Labels, error) {
+	labels, err := analyze.LoadLabels(l.Path, files)
+	if err != nil && l.Path != "" && errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("--labels: %w", err)
+	}
+	return labels, err
+}
+
+// warnUnused tells stderr of labels no episode took (a mistyped id
+// would otherwise score nothing, silently).
+func warnUnused(labels *analyze.Labels, errOut io.Writer) {
+	for _, w := range labels.Unused() {
+		fmt.Fprintf(errOut, "loopbreak: warning: %s\n", w)
+	}
+}

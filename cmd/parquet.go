@@ -43,7 +43,12 @@ func writeParquet(ctx context.Context, opts *AnalyzeOptions, cfg *rules.Config, 
 		n      int
 	)
 	read := opts.Input.options()
-	analyze.Files(ctx, files, opts.IO.In, read, opts.Input.Jobs, cfg, analyze.Options{KeepFirings: fw != nil}, func(fr analyze.FileResult) bool {
+	labels, err := opts.Labels.load(files)
+	if err != nil {
+		return err
+	}
+	scored := analyze.ScoredKinds(nil, cfg)
+	analyze.Files(ctx, files, opts.IO.In, read, opts.Input.Jobs, cfg, analyze.Options{KeepFirings: fw != nil || labels != nil}, func(fr analyze.FileResult) bool {
 		if fr.Err != nil {
 			if opts.Input.Strict {
 				runErr = fr.Err
@@ -57,6 +62,14 @@ func writeParquet(ctx context.Context, opts *AnalyzeOptions, cfg *rules.Config, 
 			}
 			n++
 			e := report.NewEpisode(fr.Outcomes[i], ep)
+			lab, err := labels.For(fr.Path, ep.ID)
+			if err != nil {
+				runErr = err
+				return false
+			}
+			if lab != nil {
+				e.Labels = report.NewEpisodeLabels(lab, analyze.ScoreFirings(lab, scored, fr.Outcomes[i].Firings))
+			}
 			if runErr = eps.Write(report.NewParquetEpisode(&e)); runErr != nil {
 				return false
 			}

@@ -49,7 +49,7 @@ var parquetCovers = map[string]bool{
 	"location_key": true, "termination": true, "checkpoints": true, "turns_saved": true, "llm_calls_saved": true,
 	"llm_calls_method": true, "score_forfeited": true, "false_termination": true, "censored": true,
 	"firing_counts": true, "would_reject": true, "diagnostics": true, "firings": true,
-	"progress_after": true, "objectives_after": true, "warnings": true, "low_confidence": true, "live": true,
+	"progress_after": true, "objectives_after": true, "warnings": true, "low_confidence": true, "live": true, "labels": true,
 	"diagnostics.lines": true, "diagnostics.skipped": true, "diagnostics.problems": true, "diagnostics.notes": true,
 	"diagnostics.gap_turns": true, "diagnostics.repeated_turns": true,
 	"input": true, "loops": true, "false_alarms": true, "detectors": true, "tasks": true,
@@ -122,6 +122,9 @@ func TestParquetEqualsJSON(t *testing.T) {
 				}
 			}
 			want.Live = r.Live // compared above, as objects
+		}
+		if e["labels"] != nil {
+			t.Errorf("row %d: labels %v in an unlabelled fixture", i, e["labels"])
 		}
 		for _, c := range e["checkpoints"].([]any) {
 			want.Checkpoints = append(want.Checkpoints, num(c.(map[string]any)["turn"]))

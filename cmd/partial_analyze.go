@@ -57,6 +57,12 @@ func analyzePartialRun(opts *AnalyzeOptions, cfg *rules.Config) error {
 		n      int
 	)
 	read := opts.Input.options()
+	// Each shard scores its own episodes; the totals' exact scores merge.
+	labels, err := opts.Labels.load(set.Files)
+	if err != nil {
+		return err
+	}
+	scored := analyze.ScoredKinds(nil, cfg)
 	aopts := analyze.Options{KeepFirings: true, Story: settings.Text}
 	// SIGINT/SIGTERM stop the reads; nothing is written then.
 	ctx, stop := signalContext()
@@ -82,8 +88,20 @@ func analyzePartialRun(opts *AnalyzeOptions, cfg *rules.Config) error {
 			o := fr.Outcomes[i]
 			totals.Add(&o.Result, o.RecordedTurns, ep.Diag.Skipped)
 			totals.AddLive(o.Live)
+			lab, err := labels.For(fr.Path, ep.ID)
+			if err != nil {
+				runErr = err
+				return false
+			}
+			var scores analyze.Scores
+			if lab != nil {
+				scores = analyze.ScoreFirings(lab, scored, o.Firings)
+				totals.AddLabels(lab, scores)
+			}
 			pe := partialEpisode{Log: log}
-			if pe.JSON, runErr = json.Marshal(report.NewEpisode(o, ep)); runErr != nil {
+			e := report.NewEpisode(o, ep)
+			e.Labels = report.NewEpisodeLabels(lab, scores)
+			if pe.JSON, runErr = json.Marshal(e); runErr != nil {
 				return false
 			}
 			if settings.Text {
@@ -100,6 +118,9 @@ func analyzePartialRun(opts *AnalyzeOptions, cfg *rules.Config) error {
 					if runErr = writeChart(&chartOpts, o, ep, cfg); runErr != nil {
 						return false
 					}
+				}
+				if runErr = text.EpisodeLabels(lab, scores); runErr != nil {
+					return false
 				}
 				pe.Text = b.String()
 			}
@@ -225,7 +246,10 @@ func mergeAnalyze(opts *MergeOptions, parts []*partialFile, names []string) erro
 	}
 	if len(rows.List) > 1 || len(fileErrs) > 0 {
 		text := &report.Text{W: out, Color: opts.IO.ColorEnabled(opts.Color)}
-		return text.Summary(rows.List, &totals, fileErrs)
+		if err := text.Summary(rows.List, &totals, fileErrs); err != nil {
+			return err
+		}
+		return text.LabelSummary(totals.Labels)
 	}
 	return nil
 }

@@ -54,6 +54,9 @@ type Episode struct {
 	Detectors []DetectorRow `json:"detectors,omitempty"`
 	// Tasks groups an attempts log's firings by task (detectors.go).
 	Tasks []TaskRow `json:"tasks,omitempty"`
+	// Labels is how the rules scored against the episode's labels; null
+	// when it is unlabelled (labels.go).
+	Labels *EpisodeLabels `json:"labels"`
 }
 
 // Diagnostics is what the reader could not use.

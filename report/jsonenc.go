@@ -130,6 +130,12 @@ func (w *jsonEnc) episode(e *Episode) {
 		w.b = append(w.b, `,"tasks":`...)
 		w.value(e.Tasks)
 	}
+	w.b = append(w.b, `,"labels":`...)
+	if e.Labels == nil {
+		w.b = append(w.b, "null"...)
+	} else {
+		w.value(e.Labels) // rare (labelled episodes), and maps: encoding/json
+	}
 	w.b = append(w.b, '}')
 }
 

@@ -75,6 +75,14 @@ func TestAppendEpisodeMatchesEncodingJSON(t *testing.T) {
 	odd.ProgressAfter = &analyze.Progress{Turn: 9, Score: 2.5e-8}
 	odd.Live = &LiveJSON{Events: 2, Disagreements: []DisagreementJSON{{Turn: 1, Kind: "<k>", Live: map[string]any{"b": 1.5, "a": "x&y"}}}, ExplainedBy: []LiveSettingJSON{}}
 	es = append(es, odd)
+	// Labelled: spans (one with a note to escape) and scores with lead times.
+	labelled := es[1]
+	labelled.Labels = NewEpisodeLabels(&analyze.EpisodeLabels{Source: "x/labels.json", Stuck: []analyze.Span{{From: 3, To: 9, Note: "<loop> & \"q\""}, {From: 12, To: 14}}},
+		analyze.Scores{"a/termination": {Firings: 2, Inside: 1, Spans: 2, Caught: 1, Leads: map[int]int{2: 1}}, "b/warning": {Spans: 2}})
+	es = append(es, labelled)
+	neverStuck := es[2]
+	neverStuck.Labels = NewEpisodeLabels(&analyze.EpisodeLabels{Source: "labels.json"}, nil)
+	es = append(es, neverStuck)
 	for _, f := range []float64{0, math.Copysign(0, -1), 1e-6, 9.99e-7, 1e20, 12.5e-9, 0.1 + 0.2, math.MaxFloat64, math.SmallestNonzeroFloat64} {
 		e := es[1]
 		e.FinalScore = f
@@ -105,9 +113,9 @@ func TestAppendEpisodeFields(t *testing.T) {
 		t.Errorf("\n got %s\nwant %s", got, want)
 	}
 	// Fields tagged omitempty would hide from the comparison when empty.
-	// 28: input, loops, false_alarms, and detectors and tasks (omitempty,
+	// 29: input, loops, false_alarms, labels, and detectors and tasks (omitempty,
 	// held to encoding/json by TestAgentEpisodeJSON).
-	for typ, n := range map[reflect.Type]int{reflect.TypeFor[Episode](): 28, reflect.TypeFor[Diagnostics](): 6} {
+	for typ, n := range map[reflect.Type]int{reflect.TypeFor[Episode](): 29, reflect.TypeFor[Diagnostics](): 6} {
 		if typ.NumField() != n {
 			t.Errorf("%v has %d fields, the encoder writes %d: update jsonenc.go", typ, typ.NumField(), n)
 		}

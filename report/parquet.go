@@ -50,8 +50,10 @@ type ParquetEpisode struct {
 	Live       *string `parquet:"live,optional"`
 	// Detectors and Tasks are the JSON's headline table and tasks of a
 	// steps or attempts log, null for ZorkGPT logs.
-	Detectors              *string  `parquet:"detectors,optional"`
-	Tasks                  *string  `parquet:"tasks,optional"`
+	Detectors *string `parquet:"detectors,optional"`
+	Tasks     *string `parquet:"tasks,optional"`
+	// Labels is the JSON's labels object (null when unlabelled).
+	Labels                 *string  `parquet:"labels,optional"`
 	DiagnosticsLines       int64    `parquet:"lines"`
 	DiagnosticsSkipped     int64    `parquet:"lines_skipped"`
 	DiagnosticsGapTurns    int64    `parquet:"gap_turns"`
@@ -117,6 +119,12 @@ func NewParquetEpisode(e *Episode) ParquetEpisode {
 		if data, err := json.Marshal(e.Tasks); err == nil {
 			s := string(data)
 			p.Tasks = &s
+		}
+	}
+	if e.Labels != nil {
+		if data, err := json.Marshal(e.Labels); err == nil {
+			s := string(data)
+			p.Labels = &s
 		}
 	}
 	for i, c := range e.Checkpoints {

@@ -203,7 +203,7 @@ func WriteSweepCSV(w io.Writer, s *sweep.Result) error {
 		cw.Flush()
 		return cw.Error()
 	}
-	cw.Write(append(head, sweepCSVMetrics...))
+	cw.Write(append(append(head, sweepCSVMetrics...), labelCSVHead(s)...))
 	for i := range s.Rows {
 		r := &s.Rows[i]
 		t := &r.Totals
@@ -214,7 +214,7 @@ func WriteSweepCSV(w io.Writer, s *sweep.Result) error {
 			strconv.Itoa(t.FalseTerminations), csvNum(t.FalseRatePct), csvNum(t.ScoreForfeited), csvNum(t.MedianTurnsSaved),
 			strconv.Itoa(t.Warnings), strconv.Itoa(t.WouldReject), strconv.Itoa(t.LowConfidence), strconv.Itoa(t.Loops), strconv.Itoa(t.FalseAlarms), strconv.Itoa(t.LinesSkipped),
 			strconv.FormatBool(r.Pareto), strconv.FormatBool(r.Recommended))
-		cw.Write(line)
+		cw.Write(append(line, labelCSVCells(s, i)...))
 	}
 	cw.Flush()
 	return cw.Error()

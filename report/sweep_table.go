@@ -25,6 +25,8 @@ type SweepTableOptions struct {
 	// Width is the terminal's width; columns are hidden, least useful
 	// first, until the table fits. 0: no limit (every column).
 	Width int
+	// ByRule adds every rule's scores against labels per row (labels.go).
+	ByRule bool
 }
 
 // shortKeys label the common swept keys in the table.
@@ -104,6 +106,8 @@ func sweepColumns(s *sweep.Result) []sweepColumn {
 			return ""
 		}},
 	)
+	// F1 against labels, when labelled, before the Pareto mark.
+	cols = append(cols[:len(cols)-1], append(labelColumns(s), cols[len(cols)-1])...)
 	return cols
 }
 
@@ -244,6 +248,11 @@ func WriteSweepTable(out io.Writer, s *sweep.Result, o SweepTableOptions) error 
 				fmt.Fprintf(w, "  %-*s  %s\n", idW, f.EpisodeID, flipLine(s, &f))
 			}
 			fmt.Fprintln(w, dim.Sprint("Rows as numbered in the table; see --format json or csv for termination turns."))
+		}
+	}
+	if o.ByRule {
+		if err := writeSweepByRule(w, s, bold.Sprintf); err != nil {
+			return err
 		}
 	}
 	return w.err

@@ -19,6 +19,9 @@ import (
 // once built: each goroutine replays through its own Replayer.
 type Plan struct {
 	Configs []*rules.Config
+	// Labels, when set, scores every configuration's firings against the
+	// labelled episodes (labels.go).
+	Labels *analyze.Labels
 
 	comps []sweepComponent
 }
@@ -116,6 +119,7 @@ type Replayer struct {
 	report func(rules.Firing)
 	tail   analyze.Tail
 	judge  func(n int) bool // the episode's false alarm test (analyze.AlarmJudge)
+	labelScoring
 }
 
 // NewReplayer returns a Replayer for p.
@@ -129,6 +133,9 @@ func (p *Plan) NewReplayer() *Replayer {
 }
 
 func (r *Replayer) count(f rules.Firing) {
+	if r.scorer != nil {
+		r.scorer.Add(&f)
+	}
 	o := r.cur
 	if f.Kind == rules.Termination && !o.term {
 		o.term, o.termination = true, analyze.Termination{Turn: f.Turn, TurnsStuck: f.TurnsStuck, Score: f.Score}
@@ -158,7 +165,9 @@ func (r *Replayer) Replay(ep *replay.Episode, out []analyze.Result) {
 			o := &r.outs[ci][j]
 			*o = sweepCompOut{counted: [5][]int{o.counted[0][:0], o.counted[1][:0], o.counted[2][:0], o.counted[3][:0], o.counted[4][:0]}}
 			r.cur = o
+			r.beginScoring(comp.rules, cfg)
 			rules.Run(ep, cfg, comp.rules, r.report)
+			r.endScoring(ci, j)
 		}
 	}
 	r.cur = nil
@@ -199,6 +208,9 @@ type episode struct {
 	RecordedTurns int
 	Diag          replay.Diagnostics
 	Results       []analyze.Result // one per Plan configuration
+	// Labels and Scores (one per configuration) when it is labelled.
+	Labels *analyze.EpisodeLabels
+	Scores []analyze.Scores
 }
 
 // file is one log file: its episodes' results, or why it could not
@@ -207,6 +219,7 @@ type file struct {
 	Path     string
 	Episodes []episode
 	Err      error
+	LabelErr error // a labels file that does not fit the log: fatal
 }
 
 // replayFiles reads each file once on a bounded pool of workers, replays
@@ -226,7 +239,16 @@ func replayFiles(files []string, stdin io.Reader, opts replay.Options, workers i
 			add := func(ep *replay.Episode) error {
 				se := episode{ID: ep.ID, Source: ep.Source, RecordedTurns: ep.RecordedTurns(), Diag: ep.Diag}
 				se.Results = make([]analyze.Result, len(plan.Configs))
-				rp.Replay(ep, se.Results)
+				lab, err := plan.Labels.For(files[i], ep.ID)
+				if err != nil && sf.LabelErr == nil {
+					sf.LabelErr = err
+				}
+				if lab != nil {
+					se.Labels, se.Scores = lab, make([]analyze.Scores, len(plan.Configs))
+					rp.ReplayLabelled(ep, lab, se.Results, se.Scores)
+				} else {
+					rp.Replay(ep, se.Results)
+				}
 				sf.Episodes = append(sf.Episodes, se)
 				return nil
 			}
