@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"context"
 	"errors"
 	"io"
 	"runtime"
@@ -16,7 +17,14 @@ type FileResult struct {
 	Path     string
 	Episodes []*replay.Episode
 	Outcomes []*Outcome // Outcomes[i] is Episodes[i]'s
-	Err      error      // nil, an open/read error, or with Strict a *replay.LineError
+	// Rendered[i] is Options.Render's output for Episodes[i] (nil
+	// without Render); RenderErrs[i] its error.
+	Rendered   [][]byte
+	RenderErrs []error
+	// LabelErrs[i] is the error looking up Episodes[i]'s labels (nil
+	// without Options.Labels): a labels file that does not fit the log.
+	LabelErrs []error
+	Err       error // nil, an open/read error, or with Strict a *replay.LineError
 	// Hash is "sha256:<hex>" of the file as stored, computed while reading
 	// when the read options ask for it (replay.Options.Hash), on a file's
 	// last part once it was read to its end.
@@ -39,23 +47,50 @@ const (
 // and the episodes a reader keeps open (replay.Stream), not by the corpus
 // or by one file. With read.Strict a file comes as one part (its first
 // problem discards it whole). emit runs on the caller's goroutine;
-// returning false stops early.
-func Files(files []string, stdin io.Reader, read replay.Options, workers int, cfg *rules.Config, opts Options, emit func(FileResult) bool) {
+// returning false stops early. Once ctx is done no further part is
+// emitted and the reads stop promptly (replay.StreamFile), even one
+// blocked on a quiet FIFO; the caller tells an interruption by ctx.Err.
+func Files(ctx context.Context, files []string, stdin io.Reader, read replay.Options, workers int, cfg *rules.Config, opts Options, emit func(FileResult) bool) {
+	var scored []string
+	if opts.Labels != nil {
+		scored = ScoredKinds(opts.Rules, cfg)
+	}
 	analyse := func(fr *FileResult) {
 		fr.Outcomes = make([]*Outcome, len(fr.Episodes))
 		for k, ep := range fr.Episodes {
 			fr.Outcomes[k] = Analyze(ep, cfg, opts)
 		}
+		if opts.Labels != nil {
+			// A file's parts are read in turn on one worker: its episodes
+			// are looked up in order, as For's one-episode check needs.
+			fr.LabelErrs = make([]error, len(fr.Episodes))
+			for k, ep := range fr.Episodes {
+				o := fr.Outcomes[k]
+				o.Labels, fr.LabelErrs[k] = opts.Labels.For(fr.Path, ep.ID)
+				if o.Labels != nil {
+					o.Scores = ScoreFirings(o.Labels, scored, o.Firings)
+				}
+			}
+		}
+		if opts.Render != nil {
+			fr.Rendered, fr.RenderErrs = make([][]byte, len(fr.Episodes)), make([]error, len(fr.Episodes))
+			for k, ep := range fr.Episodes {
+				fr.Rendered[k], fr.RenderErrs[k] = opts.Render(fr.Outcomes[k], ep)
+			}
+		}
 	}
+	emitLive := func(fr FileResult) bool { return ctx.Err() == nil && emit(fr) }
 	if read.Strict {
 		InOrder(len(files), workers, func() func(int) FileResult {
 			return func(i int) FileResult {
-				eps, st, err := replay.ReadFileStats(files[i], stdin, read)
+				eps, st, err := replay.ReadFileStats(ctx, files[i], stdin, read)
 				fr := FileResult{Path: files[i], Episodes: eps, Err: err, Hash: st.Hash, Last: true}
-				analyse(&fr)
+				if ctx.Err() == nil {
+					analyse(&fr)
+				}
 				return fr
 			}
-		}, emit)
+		}, emitLive)
 		return
 	}
 	streamInOrder(files, workers, func(path string, send func(FileResult) bool) {
@@ -67,7 +102,7 @@ func Files(files []string, stdin io.Reader, read replay.Options, workers int, cf
 			batch, turns = nil, 0
 			return send(fr)
 		}
-		st, err := replay.StreamFile(path, stdin, read, func(ep *replay.Episode) error {
+		st, err := replay.StreamFile(ctx, path, stdin, read, func(ep *replay.Episode) error {
 			batch = append(batch, ep)
 			turns += len(ep.Turns)
 			if (len(batch) >= partEpisodes || turns >= partTurns) && !flush(FileResult{}) {
@@ -78,7 +113,7 @@ func Files(files []string, stdin io.Reader, read replay.Options, workers int, cf
 		if err != errStopped {
 			flush(FileResult{Err: err, Hash: st.Hash, Last: true})
 		}
-	}, emit)
+	}, emitLive)
 }
 
 var errStopped = errors.New("stopped")

@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -31,7 +32,7 @@ func TestFilesOrderAndOutcomes(t *testing.T) {
 	cfg := rules.Default()
 	for _, workers := range []int{1, 3, 16} {
 		i := 0
-		Files(files, nil, replay.Options{}, workers, cfg, Options{}, func(fr FileResult) bool {
+		Files(context.Background(), files, nil, replay.Options{}, workers, cfg, Options{}, func(fr FileResult) bool {
 			if fr.Path != files[i] || (fr.Err != nil) != (i == 4 || i == 5) || len(fr.Outcomes) != len(fr.Episodes) {
 				t.Errorf("workers=%d, file %d: %s err=%v, %d outcomes for %d episodes", workers, i, fr.Path, fr.Err, len(fr.Outcomes), len(fr.Episodes))
 			}
@@ -48,7 +49,7 @@ func TestFilesOrderAndOutcomes(t *testing.T) {
 		}
 		// Stopping early returns.
 		n := 0
-		Files(files, nil, replay.Options{}, workers, cfg, Options{}, func(FileResult) bool { n++; return n < 3 })
+		Files(context.Background(), files, nil, replay.Options{}, workers, cfg, Options{}, func(FileResult) bool { n++; return n < 3 })
 		if n != 3 {
 			t.Errorf("workers=%d: emit called %d times after stopping at 3", workers, n)
 		}
@@ -78,7 +79,7 @@ func TestFilesParts(t *testing.T) {
 	files = append(files, empty)
 	var got []string
 	parts, lasts := 0, 0
-	Files(files, nil, replay.Options{Hash: true}, 2, rules.Default(), Options{}, func(fr FileResult) bool {
+	Files(context.Background(), files, nil, replay.Options{Hash: true}, 2, rules.Default(), Options{}, func(fr FileResult) bool {
 		parts++
 		for _, ep := range fr.Episodes {
 			got = append(got, ep.ID)
@@ -106,7 +107,7 @@ func TestFilesParts(t *testing.T) {
 		t.Errorf("%d parts, %d last: want more parts than files, one last each", parts, lasts)
 	}
 	// Strict: one part per file, hashed too.
-	Files(files[:1], nil, replay.Options{Hash: true, Strict: true}, 2, rules.Default(), Options{}, func(fr FileResult) bool {
+	Files(context.Background(), files[:1], nil, replay.Options{Hash: true, Strict: true}, 2, rules.Default(), Options{}, func(fr FileResult) bool {
 		data, _ := os.ReadFile(fr.Path)
 		sum := sha256.Sum256(data)
 		if !fr.Last || len(fr.Episodes) != 3 || fr.Hash != "sha256:"+hex.EncodeToString(sum[:]) {
@@ -116,7 +117,7 @@ func TestFilesParts(t *testing.T) {
 	})
 	// Stopping early returns without reading on.
 	n := 0
-	Files(files, nil, replay.Options{}, 2, rules.Default(), Options{}, func(fr FileResult) bool {
+	Files(context.Background(), files, nil, replay.Options{}, 2, rules.Default(), Options{}, func(fr FileResult) bool {
 		n++
 		return false
 	})

@@ -51,6 +51,9 @@ type Outcome struct {
 
 	// Counts is the number of firings per "rule/kind".
 	Counts map[string]int
+	// Ran lists the rules replayed over the episode (enabled and applying
+	// to its format), in registry order.
+	Ran []*rules.Rule
 
 	// Firings is every firing in turn order, when Options.KeepFirings.
 	Firings []rules.Firing
@@ -60,14 +63,29 @@ type Outcome struct {
 	// Live compares the replay with the live system's logged decisions;
 	// nil when the log has none (RULES.md §10).
 	Live *Live
+
+	// Labels are the episode's labels and Scores how its firings fared
+	// against them, when Files looked them up (Options.Labels); nil when
+	// it is unlabelled.
+	Labels *EpisodeLabels
+	Scores Scores
 }
 
 // Options control what Analyze keeps.
 type Options struct {
 	KeepFirings bool
-	Story       bool // build Outcome.Story (implies KeepFirings)
+	Story       bool // build Outcome.Story (as the firings come: they need not be kept)
 	// Rules is the rule set to replay; nil means rules.Registry.
 	Rules []*rules.Rule
+	// Render, when set, renders each outcome on the worker that analysed
+	// it (Files: FileResult.Rendered), so output is encoded in parallel
+	// and emit only writes bytes. It must be safe for concurrent use.
+	Render func(o *Outcome, ep *replay.Episode) ([]byte, error)
+	// Labels, when set, has Files look up each episode's labels by its
+	// file's path and score its firings (which KeepFirings must keep) on
+	// the worker, before Render: Outcome.Labels and Outcome.Scores, a
+	// lookup's error in FileResult.LabelErrs.
+	Labels *Labels
 }
 
 // Analyze replays the rules over ep under cfg and computes its outcome.
@@ -81,8 +99,23 @@ func Analyze(ep *replay.Episode, cfg *rules.Config, opts Options) *Outcome {
 		LocationKey:   ep.LocationKey,
 		Counts:        map[string]int{},
 	}
+	set := opts.Rules
+	if set == nil {
+		set = rules.Registry
+	}
+	for _, r := range set {
+		if r.Enabled(cfg) && r.AppliesTo(ep, cfg) {
+			o.Ran = append(o.Ran, r)
+		}
+	}
 	var fired Fired
+	var story *storyBuilder
+	if opts.Story {
+		story = newStoryBuilder(o)
+		story.agent = !isZorkGPTLog(ep)
+	}
 	var live []rules.Firing // firings the live system logs too
+	judge, _ := AlarmJudge(ep)
 	rules.Run(ep, cfg, opts.Rules, func(f rules.Firing) {
 		if ep.Live != nil && liveKind(&f) != "" {
 			live = append(live, f)
@@ -98,8 +131,12 @@ func Analyze(ep *replay.Episode, cfg *rules.Config, opts Options) *Outcome {
 		// turn: a later firing is after the cut once it is known.
 		if !o.AfterCut(&f) {
 			fired.Count(&f)
+			fired.CountLoop(&f, judge)
 		}
-		if opts.KeepFirings || opts.Story {
+		if story != nil {
+			story.add(&f)
+		}
+		if opts.KeepFirings {
 			o.Firings = append(o.Firings, f)
 		}
 	})
@@ -113,7 +150,7 @@ func Analyze(ep *replay.Episode, cfg *rules.Config, opts Options) *Outcome {
 	o.Result = tail.Result(fired)
 	o.Live = compareLive(ep, live, cfg)
 	if opts.Story {
-		o.Story = buildStory(o, ep, cfg)
+		o.Story = story.finish(ep, cfg)
 	}
 	return o
 }
@@ -134,6 +171,21 @@ type Fired struct {
 	Warnings      int          // stuck_warnings/warning firings
 	WouldReject   int          // score adjustments below rejection_threshold (RULES.md §6)
 	LowConfidence int          // revisit penalties leaving the critic's confidence below 0.3 (§3)
+	Loops         int          // loop firings of the generic and peer rules (rules.Firing.IsLoop)
+	FalseAlarms   int          // of which the agent made progress after (AlarmJudge)
+}
+
+// CountLoop adds f to Loops when it is a loop firing of the generic or
+// peer rules, and to FalseAlarms when judge (AlarmJudge's, nil when the
+// log cannot tell) says the agent made progress after it. The caller
+// decides whether f is before the cut.
+func (fd *Fired) CountLoop(f *rules.Firing, judge func(n int) bool) {
+	if f.IsLoop() {
+		fd.Loops++
+		if judge != nil && judge(f.Turn) {
+			fd.FalseAlarms++
+		}
+	}
 }
 
 // Count adds f to the counts it belongs to. The caller decides whether f
@@ -180,7 +232,7 @@ func (t *Tail) Reset(ep *replay.Episode) {
 // here.
 func (t *Tail) Result(f Fired) Result {
 	ep := t.ep
-	r := Result{Warnings: f.Warnings, WouldReject: f.WouldReject, LowConfidence: f.LowConfidence}
+	r := Result{Warnings: f.Warnings, WouldReject: f.WouldReject, LowConfidence: f.LowConfidence, Loops: f.Loops, FalseAlarms: f.FalseAlarms}
 	if ep.HasLiveStop && (f.Termination == nil || ep.LiveStopTurn < f.Termination.Turn) {
 		// The live system stopped the recording before this configuration
 		// would have: what it would have done later is unknowable.
@@ -229,8 +281,8 @@ func (t *Tail) prepare() {
 	t.sufCalls[n], t.sufRej[n], t.sufMax[n] = 0, 0, math.Inf(-1)
 	for i := n - 1; i >= 0; i-- {
 		tn := &ep.Turns[i]
-		t.sufCalls[i] = t.sufCalls[i+1] + tn.LLMCalls
-		t.sufRej[i] = t.sufRej[i+1] + tn.Rejections
+		t.sufCalls[i] = t.sufCalls[i+1] + int(tn.LLMCalls)
+		t.sufRej[i] = t.sufRej[i+1] + int(tn.Rejections)
 		t.sufMax[i] = max(t.sufMax[i+1], tn.Score)
 	}
 	t.prepared = true
@@ -257,6 +309,8 @@ type Result struct {
 	Warnings      int // stuck_warnings/warning firings
 	WouldReject   int // score adjustments that would have rejected the action
 	LowConfidence int // revisit penalties that could let a rejected action through
+	Loops         int // loop firings of the generic and peer rules
+	FalseAlarms   int // of which the agent made progress after (AlarmJudge)
 }
 
 // Progress is a turn and the score after it.

@@ -102,6 +102,10 @@ func (t *Totals) Merge(o *Totals) {
 		case reflect.Bool:
 			tv.Field(i).SetBool(tv.Field(i).Bool() || ov.Field(i).Bool())
 		case reflect.Pointer:
+			if f.Type == reflect.TypeFor[*LabelTotals]() {
+				t.Labels = mergeLabelTotals(t.Labels, o.Labels)
+				continue
+			}
 			// A count only some commands keep (nil: not kept): nil
 			// merged with nil stays nil, else nil counts 0.
 			if f.Type.Elem().Kind() != reflect.Int {

@@ -26,6 +26,13 @@ func setEveryField(t *testing.T, tot *Totals, seed int) {
 		case reflect.Bool:
 			v.Field(i).SetBool(seed == 1)
 		case reflect.Pointer:
+			if f.Type == reflect.TypeFor[*LabelTotals]() {
+				lt := &LabelTotals{Episodes: seed, NeverStuck: 1, Spans: 2 * seed, Scores: Scores{
+					"stuck_warnings/warning": {Firings: seed * 10, Inside: seed, Spans: 2 * seed, Caught: 1, Leads: map[int]int{seed: 1}},
+				}}
+				v.Field(i).Set(reflect.ValueOf(lt))
+				continue
+			}
 			if f.Type.Elem().Kind() != reflect.Int {
 				t.Fatalf("Totals.%s is a %s: teach Totals.Merge and this test how to merge it", f.Name, f.Type)
 			}
@@ -80,6 +87,16 @@ func TestTotalsStateCarriesEveryField(t *testing.T) {
 			}
 			continue
 		case reflect.Pointer:
+			if l, ok := mv.Field(i).Interface().(*LabelTotals); ok {
+				w := a.Labels.Scores["stuck_warnings/warning"].Firings + b.Labels.Scores["stuck_warnings/warning"].Firings
+				if l.Episodes != a.Labels.Episodes+b.Labels.Episodes || l.Scores["stuck_warnings/warning"].Firings != w || len(l.Scores["stuck_warnings/warning"].Leads) != 2 {
+					t.Errorf("Merge: Labels = %+v", l)
+				}
+				if a.Labels.Episodes != 1 {
+					t.Error("Merge changed the Labels of the Totals it was copied from")
+				}
+				continue
+			}
 			got, want = float64(mv.Field(i).Elem().Int()), float64(av.Field(i).Elem().Int()+bv.Field(i).Elem().Int())
 		default:
 			got, want = mv.Field(i).Float(), av.Field(i).Float()+bv.Field(i).Float()

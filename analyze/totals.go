@@ -23,6 +23,8 @@ type Totals struct {
 	Warnings          int     `json:"warnings"`
 	WouldReject       int     `json:"would_reject"`
 	LowConfidence     int     `json:"low_confidence"`
+	Loops             int     `json:"loops"`        // loop firings of the generic and peer rules
+	FalseAlarms       int     `json:"false_alarms"` // of which the agent made progress after
 	LinesSkipped      int     `json:"lines_skipped"`
 	// LiveDisagreements counts episodes whose live run disagrees with the
 	// replay (RULES.md §10). Analyze and check set it; sweep rows do not
@@ -32,6 +34,9 @@ type Totals struct {
 	// 1.7e308 are legal JSON); ScoreForfeited then holds the largest
 	// finite value of its sign, so every output stays valid JSON.
 	ScoreOverflow bool `json:"score_overflow,omitempty"`
+	// Labels scores the rules against labelled episodes; nil when none
+	// is labelled (labels.go).
+	Labels *LabelTotals `json:"labels,omitempty"`
 
 	saved map[int]int // turns saved → terminated episodes
 }
@@ -45,6 +50,8 @@ func (t *Totals) Add(r *Result, recordedTurns, linesSkipped int) {
 	t.Warnings += r.Warnings
 	t.WouldReject += r.WouldReject
 	t.LowConfidence += r.LowConfidence
+	t.Loops += r.Loops
+	t.FalseAlarms += r.FalseAlarms
 	if r.Censored {
 		t.Censored++
 	}

@@ -1,13 +1,18 @@
 package cmd
 
 import (
+	"bufio"
+	"bytes"
+	"context"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/loopbreak/loopbreak/analyze"
 	"github.com/loopbreak/loopbreak/analyze/check"
+	"github.com/loopbreak/loopbreak/replay"
 	"github.com/loopbreak/loopbreak/report"
+	"github.com/loopbreak/loopbreak/rules"
 )
 
 // AnalyzeOptions are analyze's inputs.
@@ -16,6 +21,7 @@ type AnalyzeOptions struct {
 	Paths   []string
 	Config  configFlags
 	Input   inputFlags
+	Labels  labelFlags
 	Format  string // text, json, jsonl, parquet
 	Color   string // auto, always, never
 	Verbose bool
@@ -37,13 +43,15 @@ func NewCmdAnalyze(ios *IOStreams, runF func(*AnalyzeOptions) error) *cobra.Comm
 		Use:   "analyze [flags] <episode_log.jsonl | dir | ->...",
 		Short: "Replay every rule over episodes and show where it would have fired",
 		Long: `Replay every loop-break rule turn by turn over one episode log, a tree of them
-(every episode_log.jsonl[.gz] below; test_*/test-* directories skipped unless
+(every episode_log.jsonl[.gz|.zst] below; test_*/test-* directories skipped unless
 --include-tests) or standard input (-), and report where termination,
 penalties and warnings would have fired and what termination would have saved.`,
 		Example: `  loopbreak analyze game_files/episodes/2025-11-03T12:38:53/episode_log.jsonl
   loopbreak analyze game_files/episodes/
   loopbreak analyze --config pyproject.toml --format json ep.jsonl > out.json
-  cat ep.jsonl | loopbreak analyze -`,
+  cat ep.jsonl | loopbreak analyze -
+  loopbreak analyze --preset openhands trajectory.json     # another agent's log
+  loopbreak analyze --field step=iteration --field output=result.text run.jsonl`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			opts.Paths = args
@@ -67,6 +75,7 @@ penalties and warnings would have fired and what termination would have saved.`,
 	}
 	opts.Config.register(c.Flags())
 	opts.Input.register(c.Flags())
+	opts.Labels.register(c.Flags())
 	opts.Partial.register(c.Flags())
 	c.Flags().StringVar(&opts.Format, "format", "text", "output `format`: text, json, jsonl (one episode per line, as each finishes) or parquet (one row per episode; needs -o)")
 	c.Flags().StringVar(&opts.ParquetFirings, "parquet-firings", "", "with --format parquet, also write one row per firing to `file`")
@@ -78,11 +87,26 @@ penalties and warnings would have fired and what termination would have saved.`,
 	return c
 }
 
+// analyzeRun writes through a buffer: a text report is many small writes
+// per episode, one syscall each on an unbuffered stdout. The buffer is
+// flushed after each part of a file (JSON Lines still come out as files
+// finish) and before anything is said on stderr, so the two interleave as
+// before.
 func analyzeRun(opts *AnalyzeOptions) error {
+	bw := bufio.NewWriterSize(opts.IO.Out, 64<<10)
+	err := analyzeWrite(opts, bw)
+	if ferr := bw.Flush(); err == nil {
+		err = ferr
+	}
+	return err
+}
+
+func analyzeWrite(opts *AnalyzeOptions, bw *bufio.Writer) error {
 	cfg, cfgPath, err := opts.Config.load(opts.IO.ErrOut)
 	if err != nil {
 		return err
 	}
+	opts.Input.Outputs = rules.NeedsOutputs(cfg)
 	switch {
 	case opts.Partial.Partial:
 		return analyzePartialRun(opts, cfg, cfgPath)
@@ -93,9 +117,14 @@ func analyzeRun(opts *AnalyzeOptions) error {
 	if err != nil {
 		return err
 	}
-	out := opts.IO.Out
+	labels, err := opts.Labels.load(files)
+	if err != nil {
+		return err
+	}
+	out := bw
+	width := opts.IO.ReportWidth()
 	text := &report.Text{W: out, Color: opts.IO.ColorEnabled(opts.Color), Verbose: opts.Verbose,
-		Width: opts.IO.ReportWidth(), Config: report.ConfigLine(cfgPath, cfg)}
+		Width: width, Config: report.ConfigLine(cfgPath, cfg)}
 	// Several logs are a corpus: its table first, an episode's detail only
 	// when asked for.
 	summaryOnly := opts.summaryOnly(len(files))
@@ -104,13 +133,49 @@ func analyzeRun(opts *AnalyzeOptions) error {
 	lastPath := "" // the file being emitted, to name a failure in the document
 	var (
 		totals analyze.Totals
-		rows   []report.SummaryRow
-		errs   = walkErrs // what the walk skipped, first
+		rows   []report.SummaryRow // text's summary table; JSON needs only the totals
+		n      int                 // episodes reported
+		errs   = walkErrs          // what the walk skipped, first
 		runErr error
 	)
-	// Text shows each episode's story; JSON lists its firings.
-	aopts := analyze.Options{KeepFirings: true, Story: opts.Format == "text"}
-	analyze.Files(files, opts.IO.In, opts.Input.options(), opts.Input.Jobs, cfg, aopts, func(fr analyze.FileResult) bool {
+	// Text shows each episode's story (built as the firings come; -v's
+	// trace lists them); JSON lists its firings.
+	// The timeline (--chart, or one episode on a terminal) reads them too.
+	chart := opts.Chart || (opts.IO.StdoutTTY && len(files) == 1)
+	// Labels are looked up and scored on the workers too (before they
+	// render), from the firings kept for it.
+	aopts := analyze.Options{KeepFirings: opts.Format != "text" || opts.Verbose || chart || labels != nil, Story: opts.Format == "text", Labels: labels}
+	// SIGINT/SIGTERM stop the reads (even one blocked on a quiet FIFO);
+	// a JSON document begun is closed naming the interruption.
+	ctx, stop := signalContext()
+	defer stop()
+	// Each episode is rendered on the worker that analysed it, in
+	// parallel; here its bytes are only written, in order. Not the
+	// verbose text, whose turn-by-turn trace grows with the episode: it
+	// streams out here as before, rather than be held whole. The labels
+	// table follows the episode's text, unless a timeline may come
+	// between them (--chart, or one file on a terminal): then it is
+	// written here, after the timeline.
+	color := opts.IO.ColorEnabled(opts.Color)
+	switch {
+	case opts.Format == "json" || opts.Format == "jsonl":
+		aopts.Render = func(o *analyze.Outcome, ep *replay.Episode) ([]byte, error) {
+			e := report.NewEpisode(o, ep)
+			e.Labels = report.NewEpisodeLabels(o.Labels, o.Scores)
+			return report.EncodeEpisode(&e)
+		}
+	case opts.Format == "text" && !opts.Verbose && !summaryOnly:
+		aopts.Render = func(o *analyze.Outcome, ep *replay.Episode) ([]byte, error) {
+			var b bytes.Buffer
+			t := &report.Text{W: &b, Color: color, Width: width}
+			err := t.Episode(o, ep)
+			if err == nil && !chart {
+				err = t.EpisodeLabels(o.Labels, o.Scores)
+			}
+			return b.Bytes(), err
+		}
+	}
+	analyze.Files(ctx, files, opts.IO.In, opts.Input.options(), opts.Input.Jobs, cfg, aopts, func(fr analyze.FileResult) bool {
 		lastPath = fr.Path
 		if fr.Err != nil {
 			if opts.Input.Strict {
@@ -118,6 +183,9 @@ func analyzeRun(opts *AnalyzeOptions) error {
 				return false
 			}
 			errs = append(errs, analyze.FileError{Source: fr.Path, Error: fr.Err.Error()})
+			if runErr = bw.Flush(); runErr != nil {
+				return false
+			}
 			reportFileError(opts.IO, fr.Err)
 		}
 		for i, ep := range fr.Episodes {
@@ -127,31 +195,61 @@ func analyzeRun(opts *AnalyzeOptions) error {
 			}
 			o := fr.Outcomes[i]
 			totals.Add(&o.Result, o.RecordedTurns, ep.Diag.Skipped)
+			if fr.LabelErrs != nil && fr.LabelErrs[i] != nil {
+				runErr = fr.LabelErrs[i]
+				return false
+			}
+			if o.Labels != nil {
+				totals.AddLabels(o.Labels, o.Scores)
+			}
 			totals.AddLive(o.Live)
-			if opts.Format == "text" {
-				if !summaryOnly {
-					runErr = text.Episode(o, ep)
-					if runErr == nil && showChart(opts, len(files), len(fr.Episodes)) {
-						runErr = writeChart(opts, o, ep, cfg)
+			switch {
+			case opts.Format == "text" && summaryOnly:
+			case opts.Format == "text" && fr.Rendered == nil: // verbose
+				runErr = text.Episode(o, ep)
+			case opts.Format == "text":
+				// The config line before the first episode; what a failed
+				// rendering wrote comes out before its error.
+				if runErr = text.Header(); runErr == nil {
+					if _, runErr = out.Write(fr.Rendered[i]); runErr == nil {
+						runErr = fr.RenderErrs[i]
 					}
 				}
-			} else {
+			default:
 				if !begun {
 					if runErr = jw.Begin(out, cfg); runErr != nil {
 						return false
 					}
 					begun = true
 				}
-				runErr = jw.Episode(report.NewEpisode(o, ep))
+				if runErr = fr.RenderErrs[i]; runErr == nil {
+					runErr = jw.EpisodeJSON(fr.Rendered[i])
+				}
 			}
-			o.Firings, o.Story = nil, nil // rows keep only the summary
-			rows = append(rows, report.SummaryRow{Outcome: o, Skipped: ep.Diag.Skipped})
+			if opts.Format == "text" && !summaryOnly && runErr == nil && showChart(opts, len(files), len(fr.Episodes)) {
+				// The chart goes straight to stdout: the buffer first.
+				if runErr = bw.Flush(); runErr == nil {
+					runErr = writeChart(opts, o, ep, cfg)
+				}
+			}
+			if opts.Format == "text" && !summaryOnly && runErr == nil && (fr.Rendered == nil || chart) {
+				// Not rendered with the episode (above): after its timeline.
+				runErr = text.EpisodeLabels(o.Labels, o.Scores)
+			}
+			n++
+			if opts.Format == "text" {
+				rows = append(rows, report.NewSummaryRow(o, ep.Diag.Skipped))
+			}
 			if runErr != nil {
 				return false
 			}
 		}
-		return true
+		runErr = bw.Flush()
+		return runErr == nil
 	})
+	if ctx.Err() != nil && runErr == nil {
+		runErr = context.Cause(ctx)
+	}
 	if runErr != nil {
 		if begun && !jw.Lines {
 			// Close the document, naming the failure in its errors:
@@ -161,16 +259,20 @@ func analyzeRun(opts *AnalyzeOptions) error {
 		}
 		return runErr
 	}
-	if len(rows) == 0 {
+	if n == 0 {
 		return noEpisodesError(opts.Paths)
 	}
+	warnUnused(labels, opts.IO.ErrOut)
 	totals.Finish()
 	if opts.Format == "text" {
 		if summaryOnly {
 			text.Hint = detailHint(rows[0].Source)
 		}
-		if len(rows) > 1 || len(errs) > 0 {
-			return text.Summary(rows, &totals, errs)
+		if n > 1 || len(errs) > 0 {
+			if err := text.Summary(rows, &totals, errs); err != nil {
+				return err
+			}
+			return text.LabelSummary(totals.Labels)
 		}
 		return nil
 	}

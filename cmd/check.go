@@ -11,6 +11,7 @@ import (
 
 	"github.com/loopbreak/loopbreak/analyze/check"
 	"github.com/loopbreak/loopbreak/report"
+	"github.com/loopbreak/loopbreak/rules"
 )
 
 // CheckOptions are check's inputs.
@@ -166,6 +167,7 @@ func checkRun(opts *CheckOptions) error {
 	if err != nil {
 		return err
 	}
+	opts.Input.Outputs = rules.NeedsOutputs(cfg)
 	mode := check.ModeCompare
 	switch {
 	case opts.NoBaseline:

@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/loopbreak/loopbreak/replay"
 	"github.com/loopbreak/loopbreak/rules"
 )
 
@@ -44,6 +45,9 @@ func registerCompletions(root *cobra.Command) {
 		reg("config", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 			return []string{"toml"}, cobra.ShellCompDirectiveFilterFileExt
 		})
+		reg("labels", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+			return []string{"json"}, cobra.ShellCompDirectiveFilterFileExt
+		})
 		htmlFiles := func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 			return []string{"html"}, cobra.ShellCompDirectiveFilterFileExt
 		}
@@ -52,10 +56,25 @@ func registerCompletions(root *cobra.Command) {
 		reg("set", completeKeyValue(false))
 		reg("grid", completeKeyValue(true))
 		reg("fail-on", completeFailOn)
+		reg("input-format", fixed(replay.Formats...))
+		reg("preset", fixed(replay.Presets...))
+		reg("field", completeField)
 	}
 	if c, _, err := root.Find([]string{"rules"}); err == nil && c != root {
 		c.ValidArgsFunction = completeRuleNames
 	}
+}
+
+// completeField completes the steps fields of --field, then a path.
+func completeField(_ *cobra.Command, _ []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+	if strings.Contains(toComplete, "=") {
+		return nil, cobra.ShellCompDirectiveNoFileComp
+	}
+	var out []string
+	for _, f := range replay.StepFields {
+		out = append(out, f+"=")
+	}
+	return withPrefix(out, toComplete), cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveNoSpace
 }
 
 // fixed completes one of values.

@@ -7,6 +7,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 
 	"github.com/spf13/pflag"
 
@@ -74,6 +76,15 @@ type inputFlags struct {
 	Jobs         int
 	Shard        shardFlag
 	args         []string // as findShard was given them, for a partial file
+
+	Format string   // --input-format: auto, zorkgpt, steps, attempts
+	Preset string   // --preset: openhands, gemini-cli
+	Fields []string // --field field=path, for steps logs
+	// Outputs: read each ZorkGPT turn's reply, because an output rule is
+	// enabled (set from the configuration, rules.NeedsOutputs).
+	Outputs bool
+
+	fields map[string]string // Fields, parsed by checkInput
 }
 
 func (in *inputFlags) register(fs *pflag.FlagSet) {
@@ -81,9 +92,46 @@ func (in *inputFlags) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&in.Strict, "strict", false, "treat any unreadable line or file as an error (exit 2)")
 	fs.IntVarP(&in.Jobs, "jobs", "j", 0, "files read in parallel (default: number of CPUs)")
 	fs.Var(&in.Shard, "shard", "read only shard `K/N` of the logs (a stable 1/N, by a hash of each log's path under its argument)")
+	fs.StringVar(&in.Format, "input-format", replay.FormatAuto, "log `format`: auto (detected from the first records), zorkgpt, steps or attempts")
+	fs.StringVar(&in.Preset, "preset", "", "read a steps log as a framework writes it: openhands (an event stream or trajectory) or gemini-cli (a session file)")
+	fs.StringArrayVar(&in.Fields, "field", nil, "map a steps field to the log's own name, `field=path` with a dotted path (step=iteration, output=result.text); repeatable")
 }
 
-func (in *inputFlags) options() replay.Options { return replay.Options{Strict: in.Strict} }
+func (in *inputFlags) options() replay.Options {
+	return replay.Options{Strict: in.Strict, Format: in.Format, Preset: in.Preset, Fields: in.fields, Outputs: in.Outputs}
+}
+
+// checkInput validates --input-format, --preset and --field.
+func (in *inputFlags) checkInput() error {
+	if in.Format == "" {
+		in.Format = replay.FormatAuto // the flag's default, for flags built in code
+	}
+	if !slices.Contains(replay.Formats, in.Format) {
+		return usageErrorf("--input-format %q: want one of %s", in.Format, strings.Join(replay.Formats, ", "))
+	}
+	if in.Preset != "" && !slices.Contains(replay.Presets, in.Preset) {
+		return usageErrorf("--preset %q: want %s", in.Preset, strings.Join(replay.Presets, " or "))
+	}
+	if (in.Preset != "" || len(in.Fields) > 0) && in.Format != replay.FormatAuto && in.Format != replay.FormatSteps {
+		return usageErrorf("--preset and --field read steps logs, not --input-format %s", in.Format)
+	}
+	if in.Preset != "" && len(in.Fields) > 0 {
+		return usageErrorf("--preset and --field: a preset maps its framework's log itself; use one or the other")
+	}
+	fields, err := replay.ParseFieldMap(in.Fields)
+	if err != nil {
+		return &usageError{err}
+	}
+	in.fields = fields
+	return nil
+}
+
+// agentLogs says the logs asked for are other agents' (by format, preset
+// or fields): a directory is searched for any *.jsonl or *.json[.gz], not
+// for ZorkGPT's episode_log.jsonl[.gz].
+func (in *inputFlags) agentLogs() bool {
+	return in.Format == replay.FormatSteps || in.Format == replay.FormatAttempts || in.Preset != "" || len(in.Fields) > 0
+}
 
 // findLogs expands arguments into this shard's logs (see findShard) and
 // what the walk skipped.
@@ -156,4 +204,33 @@ func checkColor(mode string) error {
 		return nil
 	}
 	return usageErrorf("--color %q: want auto, always or never", mode)
+}
+
+// labelFlags is --labels, for the commands that score rules against
+// labelled episodes (analyze, sweep).
+type labelFlags struct {
+	Path string
+}
+
+func (l *labelFlags) register(fs *pflag.FlagSet) {
+	fs.StringVar(&l.Path, "labels", "", "`file` of episodes a person labelled, {\"episodes\": {id: {\"stuck\": [{\"from\": N, \"to\": N}]}}}; sidecar labels.json files next to the logs are read too")
+}
+
+// load reads --labels and the sidecars of files; nil when nothing is
+// labelled. A labels file that breaks the format is an error (exit 2)
+// before any output.
+func (l *labelFlags) load(files []string) (*analyze.Labels, error) {
+	labels, err := analyze.LoadLabels(l.Path, files)
+	if err != nil && l.Path != "" && errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("--labels: %w", err)
+	}
+	return labels, err
+}
+
+// warnUnused tells stderr of labels no episode took (a mistyped id
+// would otherwise score nothing, silently).
+func warnUnused(labels *analyze.Labels, errOut io.Writer) {
+	for _, w := range labels.Unused() {
+		fmt.Fprintf(errOut, "loopbreak: warning: %s\n", w)
+	}
 }

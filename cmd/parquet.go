@@ -1,6 +1,8 @@
 package cmd
 
 import (
+	"context"
+	"fmt"
 	"io"
 
 	"github.com/loopbreak/loopbreak/analyze"
@@ -17,17 +19,20 @@ func analyzeParquetRun(opts *AnalyzeOptions, cfg *rules.Config) error {
 	if err != nil {
 		return err
 	}
+	// SIGINT/SIGTERM stop the reads; the files being written are removed.
+	ctx, stop := signalContext()
+	defer stop()
 	return writeFileAtomic(opts.Partial.Output, func(w io.Writer) error {
 		if opts.ParquetFirings == "" {
-			return writeParquet(opts, cfg, files, w, nil)
+			return writeParquet(ctx, opts, cfg, files, w, nil)
 		}
 		return writeFileAtomic(opts.ParquetFirings, func(fw io.Writer) error {
-			return writeParquet(opts, cfg, files, w, fw)
+			return writeParquet(ctx, opts, cfg, files, w, fw)
 		})
 	})
 }
 
-func writeParquet(opts *AnalyzeOptions, cfg *rules.Config, files []string, w, fw io.Writer) error {
+func writeParquet(ctx context.Context, opts *AnalyzeOptions, cfg *rules.Config, files []string, w, fw io.Writer) error {
 	eps := report.NewParquetWriter[report.ParquetEpisode](w)
 	var firings *report.ParquetWriter[report.ParquetFiring]
 	if fw != nil {
@@ -38,7 +43,12 @@ func writeParquet(opts *AnalyzeOptions, cfg *rules.Config, files []string, w, fw
 		n      int
 	)
 	read := opts.Input.options()
-	analyze.Files(files, opts.IO.In, read, opts.Input.Jobs, cfg, analyze.Options{KeepFirings: fw != nil}, func(fr analyze.FileResult) bool {
+	labels, err := opts.Labels.load(files)
+	if err != nil {
+		return err
+	}
+	scored := analyze.ScoredKinds(nil, cfg)
+	analyze.Files(ctx, files, opts.IO.In, read, opts.Input.Jobs, cfg, analyze.Options{KeepFirings: fw != nil || labels != nil}, func(fr analyze.FileResult) bool {
 		if fr.Err != nil {
 			if opts.Input.Strict {
 				runErr = fr.Err
@@ -52,6 +62,14 @@ func writeParquet(opts *AnalyzeOptions, cfg *rules.Config, files []string, w, fw
 			}
 			n++
 			e := report.NewEpisode(fr.Outcomes[i], ep)
+			lab, err := labels.For(fr.Path, ep.ID)
+			if err != nil {
+				runErr = err
+				return false
+			}
+			if lab != nil {
+				e.Labels = report.NewEpisodeLabels(lab, analyze.ScoreFirings(lab, scored, fr.Outcomes[i].Firings))
+			}
 			if runErr = eps.Write(report.NewParquetEpisode(&e)); runErr != nil {
 				return false
 			}
@@ -71,6 +89,9 @@ func writeParquet(opts *AnalyzeOptions, cfg *rules.Config, files []string, w, fw
 		}
 		return true
 	})
+	if ctx.Err() != nil {
+		return fmt.Errorf("%v: nothing written", context.Cause(ctx))
+	}
 	if runErr != nil {
 		return runErr
 	}

@@ -49,9 +49,10 @@ var parquetCovers = map[string]bool{
 	"location_key": true, "termination": true, "checkpoints": true, "turns_saved": true, "llm_calls_saved": true,
 	"llm_calls_method": true, "score_forfeited": true, "false_termination": true, "censored": true,
 	"firing_counts": true, "would_reject": true, "diagnostics": true, "firings": true,
-	"progress_after": true, "objectives_after": true, "warnings": true, "low_confidence": true, "live": true,
+	"progress_after": true, "objectives_after": true, "warnings": true, "low_confidence": true, "live": true, "labels": true,
 	"diagnostics.lines": true, "diagnostics.skipped": true, "diagnostics.problems": true, "diagnostics.notes": true,
 	"diagnostics.gap_turns": true, "diagnostics.repeated_turns": true,
+	"input": true, "loops": true, "false_alarms": true, "detectors": true, "tasks": true,
 }
 
 // TestParquetEqualsJSON reads the Parquet files back with the library and
@@ -78,6 +79,7 @@ func TestParquetEqualsJSON(t *testing.T) {
 			LLMCallsMethod: e["llm_calls_method"].(string), ScoreForfeited: e["score_forfeited"].(float64),
 			FalseTermination: e["false_termination"].(bool), Censored: e["censored"].(bool), WouldReject: num(e["would_reject"]),
 			ObjectivesAfter: num(e["objectives_after"]), Warnings: num(e["warnings"]), LowConfidence: num(e["low_confidence"]),
+			Loops: num(e["loops"]), FalseAlarms: num(e["false_alarms"]),
 			FiringCounts: map[string]int64{}, DiagnosticsLines: num(diag["lines"]), DiagnosticsSkipped: num(diag["skipped"]),
 			DiagnosticsGapTurns: num(diag["gap_turns"]), DiagnosticsRepeatTurns: num(diag["repeated_turns"]), Problems: []string{}, Notes: []string{},
 		}
@@ -91,6 +93,12 @@ func TestParquetEqualsJSON(t *testing.T) {
 		for k := range diag {
 			if !parquetCovers["diagnostics."+k] {
 				t.Errorf("JSON field diagnostics.%s has no Parquet column (report.ParquetEpisode)", k)
+			}
+		}
+		if in, ok := e["input"].(map[string]any); ok {
+			want.InputFormat, want.InputDetected = in["format"].(string), in["detected"].(bool)
+			if p, ok := in["preset"].(string); ok {
+				want.InputPreset = p
 			}
 		}
 		if term, ok := e["termination"].(map[string]any); ok {
@@ -114,6 +122,9 @@ func TestParquetEqualsJSON(t *testing.T) {
 				}
 			}
 			want.Live = r.Live // compared above, as objects
+		}
+		if e["labels"] != nil {
+			t.Errorf("row %d: labels %v in an unlabelled fixture", i, e["labels"])
 		}
 		for _, c := range e["checkpoints"].([]any) {
 			want.Checkpoints = append(want.Checkpoints, num(c.(map[string]any)["turn"]))

@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"sort"
@@ -64,8 +65,17 @@ func analyzePartialRun(opts *AnalyzeOptions, cfg *rules.Config, cfgPath string) 
 		n      int
 	)
 	read := opts.Input.options()
+	// Each shard scores its own episodes; the totals' exact scores merge.
+	labels, err := opts.Labels.load(set.Files)
+	if err != nil {
+		return err
+	}
+	scored := analyze.ScoredKinds(nil, cfg)
 	aopts := analyze.Options{KeepFirings: true, Story: settings.Text}
-	analyze.Files(set.Files, opts.IO.In, read, opts.Input.Jobs, cfg, aopts, func(fr analyze.FileResult) bool {
+	// SIGINT/SIGTERM stop the reads; nothing is written then.
+	ctx, stop := signalContext()
+	defer stop()
+	analyze.Files(ctx, set.Files, opts.IO.In, read, opts.Input.Jobs, cfg, aopts, func(fr analyze.FileResult) bool {
 		log := set.Index[n]
 		if fr.Last { // a file comes in parts
 			n++
@@ -86,8 +96,20 @@ func analyzePartialRun(opts *AnalyzeOptions, cfg *rules.Config, cfgPath string) 
 			o := fr.Outcomes[i]
 			totals.Add(&o.Result, o.RecordedTurns, ep.Diag.Skipped)
 			totals.AddLive(o.Live)
+			lab, err := labels.For(fr.Path, ep.ID)
+			if err != nil {
+				runErr = err
+				return false
+			}
+			var scores analyze.Scores
+			if lab != nil {
+				scores = analyze.ScoreFirings(lab, scored, o.Firings)
+				totals.AddLabels(lab, scores)
+			}
 			pe := partialEpisode{Log: log}
-			if pe.JSON, runErr = json.Marshal(report.NewEpisode(o, ep)); runErr != nil {
+			e := report.NewEpisode(o, ep)
+			e.Labels = report.NewEpisodeLabels(lab, scores)
+			if pe.JSON, runErr = json.Marshal(e); runErr != nil {
 				return false
 			}
 			if settings.Text && !settings.SummaryOnly {
@@ -105,12 +127,18 @@ func analyzePartialRun(opts *AnalyzeOptions, cfg *rules.Config, cfgPath string) 
 						return false
 					}
 				}
+				if runErr = text.EpisodeLabels(lab, scores); runErr != nil {
+					return false
+				}
 				pe.Text = b.String()
 			}
 			body.Episodes = append(body.Episodes, pe)
 		}
 		return true
 	})
+	if ctx.Err() != nil {
+		return fmt.Errorf("%v: nothing written", context.Cause(ctx))
+	}
 	if runErr != nil {
 		return runErr
 	}
@@ -229,9 +257,9 @@ func mergeAnalyze(opts *MergeOptions, parts []*partialFile, names []string) erro
 		if err := json.Unmarshal(e.JSON, &r); err != nil {
 			return fmt.Errorf("episode %d: %v", i, err)
 		}
-		rows[i] = report.SummaryRow{Outcome: &analyze.Outcome{EpisodeID: r.EpisodeID, Source: r.Source, RecordedTurns: r.RecordedTurns, FinalScore: r.FinalScore, RecordedEnd: r.RecordedEnd, Termination: r.Termination,
+		rows[i] = report.NewSummaryRow(&analyze.Outcome{EpisodeID: r.EpisodeID, Source: r.Source, RecordedTurns: r.RecordedTurns, FinalScore: r.FinalScore, RecordedEnd: r.RecordedEnd, Termination: r.Termination,
 			Result: analyze.Result{TurnsSaved: r.TurnsSaved, LLMCallsSaved: r.LLMCallsSaved, ScoreForfeited: r.ScoreForfeited, FalseTermination: r.FalseTermination, Censored: r.Censored}},
-			Skipped: r.Diagnostics.Skipped}
+			r.Diagnostics.Skipped)
 		if r.Live != nil {
 			rows[i].LiveWord = "differs"
 			if r.Live.Agrees {
@@ -246,7 +274,10 @@ func mergeAnalyze(opts *MergeOptions, parts []*partialFile, names []string) erro
 		if settings.SummaryOnly {
 			text.Hint = detailHint(rows[0].Source)
 		}
-		return text.Summary(rows, &totals, fileErrs)
+		if err := text.Summary(rows, &totals, fileErrs); err != nil {
+			return err
+		}
+		return text.LabelSummary(totals.Labels)
 	}
 	return nil
 }

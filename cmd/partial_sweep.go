@@ -49,9 +49,14 @@ func sweepPartialRun(opts *SweepOptions, cfg *rules.Config, cfgPath string) erro
 	if err != nil {
 		return err
 	}
+	// Each shard scores its own episodes; the rows' exact scores merge.
+	labels, err := opts.Labels.load(set.Files)
+	if err != nil {
+		return err
+	}
 	part, err := sweep.RunPartial(sweep.Options{
 		Files: set.Files, Stdin: opts.IO.In, Read: opts.Input.options(), Workers: opts.Input.Jobs,
-		Base: cfg, Axes: opts.Axes, ByEpisode: opts.ByEpisode,
+		Base: cfg, Axes: opts.Axes, ByEpisode: opts.ByEpisode, Labels: labels,
 		OnFile: func(p sweep.Progress) {
 			if p.Err != nil {
 				fmt.Fprintf(opts.IO.ErrOut, "loopbreak: %v\n", p.Err)
@@ -140,5 +145,5 @@ func mergeSweep(opts *MergeOptions, parts []*partialFile, names []string) error 
 	if len(res.Rows) > 0 && res.Rows[0].Totals.Episodes == 0 {
 		return noEpisodesError(parts[0].Args)
 	}
-	return writeSweep(opts.IO, res, format, opts.Color, settings.ConfigLine)
+	return writeSweep(opts.IO, res, format, opts.Color, settings.ConfigLine, false)
 }

@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -73,7 +74,10 @@ func reportRun(opts *ReportOptions) error {
 		runErr error
 	)
 	aopts := analyze.Options{KeepFirings: true, Story: true}
-	analyze.Files(files, opts.IO.In, opts.Input.options(), opts.Input.Jobs, cfg, aopts, func(fr analyze.FileResult) bool {
+	// SIGINT/SIGTERM stop the reads; nothing is written then.
+	ctx, stop := signalContext()
+	defer stop()
+	analyze.Files(ctx, files, opts.IO.In, opts.Input.options(), opts.Input.Jobs, cfg, aopts, func(fr analyze.FileResult) bool {
 		if fr.Err != nil {
 			if opts.Input.Strict {
 				runErr = fr.Err
@@ -94,6 +98,9 @@ func reportRun(opts *ReportOptions) error {
 		}
 		return true
 	})
+	if ctx.Err() != nil {
+		return fmt.Errorf("%v: nothing written", context.Cause(ctx))
+	}
 	if runErr != nil {
 		return runErr
 	}

@@ -56,6 +56,7 @@ type ruleDoc struct {
 	Doc      string     `json:"doc"`
 	Section  string     `json:"section"`
 	Origin   string     `json:"origin"`
+	Inputs   string     `json:"inputs"`
 	Params   []paramDoc `json:"params"`
 	Kinds    []kindDoc  `json:"kinds"`
 	Requires []string   `json:"requires"`
@@ -89,7 +90,7 @@ func rulesRun(opts *RulesOptions) error {
 	if opts.Format == "json" {
 		docs := []ruleDoc{}
 		for _, r := range list {
-			d := ruleDoc{Name: r.Name, Title: r.Title, Doc: r.Doc, Section: r.Section, Origin: r.Origin, Requires: requires(r), Params: []paramDoc{}, Kinds: []kindDoc{}}
+			d := ruleDoc{Name: r.Name, Title: r.Title, Doc: r.Doc, Section: r.Section, Origin: r.Origin, Inputs: r.Inputs(), Requires: requires(r), Params: []paramDoc{}, Kinds: []kindDoc{}}
 			for _, k := range r.Kinds {
 				d.Kinds = append(d.Kinds, kindDoc{Name: k.Name, Doc: k.Doc, Fields: append([]string{}, k.Fields...)})
 			}
@@ -111,7 +112,7 @@ func rulesRun(opts *RulesOptions) error {
 			fmt.Fprintln(w)
 		}
 		fmt.Fprintf(w, "%s — %s (%s)\n", r.Name, r.Title, r.Section)
-		fmt.Fprintf(w, "  origin: %s\n", originWords(r.Origin))
+		fmt.Fprintf(w, "  origin: %s; runs on: %s\n", originWords(r.Origin), r.Inputs())
 		fmt.Fprintf(w, "%s\n", wrap(r.Doc, 76, "    "))
 		if len(r.Params) > 0 {
 			fmt.Fprintln(w, "  keys:")
@@ -141,6 +142,12 @@ func originWords(origin string) string {
 		return "zorkgpt (deployed in ZorkGPT)"
 	case rules.OriginDesign:
 		return "design (proposed by the loop-break design; not in ZorkGPT)"
+	case rules.OriginGeneric:
+		return "generic (output and task loops of any agent; not in ZorkGPT)"
+	case rules.OriginOpenHands:
+		return "openhands (OpenHands' StuckDetector, replayed; not in ZorkGPT)"
+	case rules.OriginGeminiCLI:
+		return "gemini-cli (Gemini CLI's LoopDetectionService, replayed; not in ZorkGPT)"
 	}
 	return origin
 }
@@ -174,7 +181,7 @@ func rulesMarkdown(w io.Writer, list []*rules.Rule) error {
 		fmt.Fprintf(b, "| [`%s`](#%s) | %s | %s |\n", r.Name, r.Name, mdCell(r.Title), strings.Join(kinds, ", "))
 	}
 	for _, r := range list {
-		fmt.Fprintf(b, "\n## %s\n\n**%s.**\n\n%s\n\nOrigin: %s.\n", r.Name, mdCell(capitalize(r.Title)), wrap(r.Doc, 79, ""), originWords(r.Origin))
+		fmt.Fprintf(b, "\n## %s\n\n**%s.**\n\n%s\n\nOrigin: %s. Runs on: %s.\n", r.Name, mdCell(capitalize(r.Title)), wrap(r.Doc, 79, ""), originWords(r.Origin), r.Inputs())
 		if req := requires(r); len(req) > 0 {
 			for i, n := range req {
 				req[i] = fmt.Sprintf("[`%s`](#%s)", n, n)

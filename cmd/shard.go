@@ -7,6 +7,7 @@ import (
 	"hash/fnv"
 	"io"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -81,7 +82,14 @@ type logSet struct {
 // reported on errOut and returned as file errors, like an unreadable
 // file, by the first shard only; with --strict the first is fatal.
 func (in *inputFlags) findShard(args []string, errOut io.Writer) (*logSet, error) {
+	if err := in.checkInput(); err != nil {
+		return nil, err
+	}
 	in.args = args
+	match := func(name string) bool { return slices.Contains(replay.LogNames, name) }
+	if in.agentLogs() {
+		match = replay.AgentLogName
+	}
 	set := &logSet{}
 	h := sha256.New()
 	var skipped []error
@@ -89,7 +97,7 @@ func (in *inputFlags) findShard(args []string, errOut io.Writer) (*logSet, error
 	for _, arg := range args {
 		// One argument at a time, to know what each log's key is
 		// relative to; Find keeps argument order.
-		found, sk, err := replay.Find([]string{arg}, in.IncludeTests)
+		found, sk, err := replay.FindMatching([]string{arg}, in.IncludeTests, match)
 		if err != nil {
 			return nil, err
 		}
@@ -114,7 +122,10 @@ func (in *inputFlags) findShard(args []string, errOut io.Writer) (*logSet, error
 		return nil, skipped[0]
 	}
 	if set.Total == 0 && len(skipped) == 0 {
-		return nil, fmt.Errorf("no episode logs (episode_log.jsonl[.gz]) found in %v", args)
+		if in.agentLogs() {
+			return nil, fmt.Errorf("no logs (*.jsonl, *.json[.gz|.zst]) found in %v", args)
+		}
+		return nil, fmt.Errorf("no episode logs (episode_log.jsonl[.gz|.zst]) found in %v", args)
 	}
 	if !in.Shard.on() || in.Shard.K == 1 {
 		for _, e := range skipped {

@@ -35,9 +35,10 @@ func signalContext() (context.Context, func()) {
 var errInterrupted = errors.New("interrupted")
 
 // cleanupGrace is how long an interrupted run may take to remove what it
-// was writing before the command returns anyway (a read blocked on a FIFO
-// whose writer went quiet never returns by itself).
-const cleanupGrace = 5 * time.Second
+// was writing before the command returns anyway. Reads stop at once (a
+// read blocked on a quiet FIFO is closed); what no context reaches is
+// opening a FIFO no writer ever opened, which blocks in the kernel.
+const cleanupGrace = time.Second
 
 // runUntilSignal runs f on its own goroutine and returns its result, or,
 // once ctx is done, waits up to cleanupGrace for f to clean up and

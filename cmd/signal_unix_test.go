@@ -4,30 +4,59 @@ package cmd
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/loopbreak/loopbreak/analyze"
 )
 
 // loopbreakProcess starts this test binary as loopbreak with args in dir.
 func loopbreakProcess(t *testing.T, dir string, args ...string) (*exec.Cmd, *bytes.Buffer) {
 	t.Helper()
-	c := exec.Command(os.Args[0], args...)
+	c, _, stderr := loopbreakProcessOut(t, dir, args...)
+	return c, stderr
+}
+
+// syncBuffer is a bytes.Buffer read while the process writes it.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) Bytes() []byte {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return bytes.Clone(s.b.Bytes())
+}
+
+// loopbreakProcessOut is loopbreakProcess with its standard output too.
+func loopbreakProcessOut(t *testing.T, dir string, args ...string) (c *exec.Cmd, stdout *syncBuffer, stderr *bytes.Buffer) {
+	t.Helper()
+	c = exec.Command(os.Args[0], args...)
 	c.Dir = dir
 	c.Env = append(os.Environ(), "LOOPBREAK_TEST_MAIN=1")
-	var stderr bytes.Buffer
-	c.Stderr = &stderr
+	stdout, stderr = new(syncBuffer), new(bytes.Buffer)
+	c.Stdout, c.Stderr = stdout, stderr
 	if err := c.Start(); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { c.Process.Kill() })
-	return c, &stderr
+	return c, stdout, stderr
 }
 
 // waitExit waits for c with a timeout and returns its exit code.
@@ -123,7 +152,9 @@ func TestCheckUpdateSIGTERM(t *testing.T) {
 	w.WriteString(checkLog("F", 60, nil)[:500]) // half a log, then silence
 	time.Sleep(100 * time.Millisecond)
 	c.Process.Signal(syscall.SIGTERM)
-	if code := waitExit(t, c); code != ExitError || !strings.Contains(stderr.String(), "interrupted") {
+	// The read itself stopped (the FIFO was closed), not the grace
+	// period running out on a read still blocked ("nothing written").
+	if code := waitExit(t, c); code != ExitError || !strings.Contains(stderr.String(), "interrupted") || strings.Contains(stderr.String(), "nothing written") {
 		t.Fatalf("exit %d, stderr %q", code, stderr)
 	}
 	after, _ := os.ReadFile(bl)
@@ -150,5 +181,77 @@ func TestGenerateRemovesStalePartial(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Dir(stale)); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("its empty directory left: %v", err)
+	}
+}
+
+// SIGTERM during analyze --format json blocked reading a quiet FIFO ends
+// the run: the document begun with the episodes before the FIFO is closed,
+// naming the interruption in its errors, and the exit is 2.
+func TestAnalyzeSIGTERMOnQuietFIFO(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "A", "episode_log.jsonl"), checkLog("A", 60, nil))
+	fifo := filepath.Join(dir, "F", "episode_log.jsonl")
+	os.MkdirAll(filepath.Dir(fifo), 0o755)
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	c, stdout, stderr := loopbreakProcessOut(t, dir, "analyze", "--format", "json", "A/episode_log.jsonl", fifo)
+	w, err := os.OpenFile(fifo, os.O_WRONLY, 0) // blocks until loopbreak opens it
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	w.WriteString(checkLog("F", 60, nil)[:500]) // half a log, then silence
+	waitFor(t, "episode A written", func() bool { return bytes.Contains(stdout.Bytes(), []byte(`"A"`)) })
+	time.Sleep(100 * time.Millisecond)
+	c.Process.Signal(syscall.SIGTERM)
+	if code := waitExit(t, c); code != ExitError || !strings.Contains(stderr.String(), "interrupted") {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	var doc struct {
+		Episodes []struct {
+			EpisodeID string `json:"episode_id"`
+		} `json:"episodes"`
+		Errors []analyze.FileError `json:"errors"`
+	}
+	if err := json.Unmarshal(stdout.Bytes(), &doc); err != nil {
+		t.Fatalf("not one JSON document: %v\n%s", err, stdout.Bytes())
+	}
+	if len(doc.Episodes) != 1 || doc.Episodes[0].EpisodeID != "A" || len(doc.Errors) != 1 || !strings.Contains(doc.Errors[0].Error, "interrupted") {
+		t.Errorf("episodes %+v, errors %+v", doc.Episodes, doc.Errors)
+	}
+}
+
+// SIGTERM during analyze --format parquet and report, blocked reading a
+// quiet FIFO, exits 2 and leaves no output file, temporary or final.
+func TestWritersSIGTERMOnQuietFIFO(t *testing.T) {
+	for _, args := range [][]string{
+		{"analyze", "--format", "parquet", "-o", "out.parquet"},
+		{"report", "-o", "out.html"},
+	} {
+		t.Run(args[0], func(t *testing.T) {
+			dir := t.TempDir()
+			writeFile(t, filepath.Join(dir, "A", "episode_log.jsonl"), checkLog("A", 60, nil))
+			fifo := filepath.Join(dir, "F", "episode_log.jsonl")
+			os.MkdirAll(filepath.Dir(fifo), 0o755)
+			if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+				t.Skipf("mkfifo: %v", err)
+			}
+			c, stderr := loopbreakProcess(t, dir, append(args, "A/episode_log.jsonl", fifo)...)
+			w, err := os.OpenFile(fifo, os.O_WRONLY, 0) // blocks until loopbreak opens it
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer w.Close()
+			w.WriteString(checkLog("F", 60, nil)[:500]) // half a log, then silence
+			time.Sleep(100 * time.Millisecond)
+			c.Process.Signal(syscall.SIGTERM)
+			if code := waitExit(t, c); code != ExitError || !strings.Contains(stderr.String(), "interrupted") {
+				t.Fatalf("exit %d, stderr %q", code, stderr)
+			}
+			if m, _ := filepath.Glob(filepath.Join(dir, "*out*")); len(m) > 0 {
+				t.Errorf("left behind: %v", m)
+			}
+		})
 	}
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/loopbreak/loopbreak/analyze/sweep"
 	"github.com/loopbreak/loopbreak/report"
+	"github.com/loopbreak/loopbreak/rules"
 )
 
 // GridArg is one grid flag as given, in command-line order: Flag is
@@ -30,6 +31,7 @@ type SweepOptions struct {
 	Paths  []string
 	Config configFlags
 	Input  inputFlags
+	Labels labelFlags
 
 	GridArgs []GridArg    // as given
 	Axes     []sweep.Axis // parsed from GridArgs, in order (the first varies slowest)
@@ -37,6 +39,7 @@ type SweepOptions struct {
 	MaxFalseRate percentFlag // --max-false-rate, in percent
 
 	ByEpisode bool
+	ByRule    bool   // every rule's scores against labels per row
 	Format    string // table, json, csv
 	Color     string // auto, always, never
 	Quiet     bool   // no progress bar
@@ -103,6 +106,9 @@ episodes; without it, the efficient row saving the most turns under ZorkGPT's
 			if err := checkColor(opts.Color); err != nil {
 				return err
 			}
+			if opts.ByRule && opts.ByEpisode && opts.Format == "csv" {
+				return usageErrorf("--by-rule and --by-episode each give CSV its own table: choose one")
+			}
 			axes, err := parseGridArgs(opts.GridArgs)
 			if err != nil {
 				return err
@@ -124,6 +130,8 @@ episodes; without it, the efficient row saving the most turns under ZorkGPT's
 	opts.Partial.register(fl)
 	fl.Var(&opts.MaxFalseRate, "max-false-rate", "recommend the row saving the most turns with false terminations at most `P` of terminated episodes (5% or 0.05)")
 	fl.BoolVar(&opts.ByEpisode, "by-episode", false, "list the episodes whose outcome flips between rows")
+	opts.Labels.register(fl)
+	fl.BoolVar(&opts.ByRule, "by-rule", false, "with labelled episodes: every rule's precision, recall, F1 and lead time per row (CSV: one line per row and rule)")
 	fl.StringVar(&opts.Format, "format", "table", "output `format`: table, json or csv")
 	fl.StringVar(&opts.Color, "color", "auto", "colour the table: auto, always or never (auto honours NO_COLOR)")
 	fl.BoolVarP(&opts.Quiet, "quiet", "q", false, "no progress bar on stderr")
@@ -168,6 +176,12 @@ func sweepRun(opts *SweepOptions) error {
 	if err != nil {
 		return err
 	}
+	// The replies are read when the base or any swept key of an output
+	// rule may need them.
+	opts.Input.Outputs = rules.NeedsOutputs(cfg)
+	for _, ax := range opts.Axes {
+		opts.Input.Outputs = opts.Input.Outputs || rules.ReadsOutputs(ax.Key)
+	}
 	// A grid without a valid configuration is refused before any file is
 	// looked for.
 	if err := sweep.CheckGrid(cfg, opts.Axes); err != nil {
@@ -180,10 +194,18 @@ func sweepRun(opts *SweepOptions) error {
 	if err != nil {
 		return err
 	}
+	labels, err := opts.Labels.load(files)
+	if err != nil {
+		return err
+	}
+	if opts.ByRule && labels == nil {
+		return usageErrorf("--by-rule: no labelled episodes (give --labels FILE or put a labels.json next to the logs)")
+	}
 	bar := newProgressBar(ios, len(files), opts.Quiet)
 	res, err := sweep.Run(sweep.Options{
 		Files: files, Stdin: ios.In, Read: opts.Input.options(), Workers: opts.Input.Jobs,
 		Base: cfg, Axes: opts.Axes, MaxFalseRatePct: opts.MaxFalseRate.Ptr(), ByEpisode: opts.ByEpisode,
+		Labels: labels,
 		OnFile: func(p sweep.Progress) {
 			if p.Err != nil {
 				bar.clear()
@@ -196,6 +218,7 @@ func sweepRun(opts *SweepOptions) error {
 	if err != nil {
 		return err
 	}
+	warnUnused(labels, ios.ErrOut)
 	res.Errors = append(walkErrs, res.Errors...) // what the walk skipped, first
 	if len(res.Rows) > 0 && res.Rows[0].Totals.Episodes == 0 {
 		// A recommendation from no data would look like one from data.
@@ -206,12 +229,12 @@ func sweepRun(opts *SweepOptions) error {
 			return err
 		}
 	}
-	return writeSweep(ios, res, opts.Format, opts.Color, report.ConfigLine(cfgPath, cfg))
+	return writeSweep(ios, res, opts.Format, opts.Color, report.ConfigLine(cfgPath, cfg), opts.ByRule)
 }
 
 // writeSweep renders a sweep's result (a run's or a merge's); config is
-// the table's first line, what was assumed.
-func writeSweep(ios *IOStreams, res *sweep.Result, format, colorMode, config string) error {
+// the table's first line, what was assumed; byRule is --by-rule.
+func writeSweep(ios *IOStreams, res *sweep.Result, format, colorMode, config string, byRule bool) error {
 	switch format {
 	case "json":
 		return report.WriteSweepJSON(ios.Out, res)
@@ -224,9 +247,12 @@ func writeSweep(ios *IOStreams, res *sweep.Result, format, colorMode, config str
 			}
 			fmt.Fprintf(ios.ErrOut, "loopbreak: skipped %s: %s\n", strings.Join(ps, " "), sk.Reason)
 		}
+		if byRule {
+			return report.WriteSweepByRuleCSV(ios.Out, res)
+		}
 		return report.WriteSweepCSV(ios.Out, res)
 	}
-	return report.WriteSweepTable(ios.Out, res, report.SweepTableOptions{Color: ios.ColorEnabled(colorMode), Width: ios.ReportWidth(), Config: config})
+	return report.WriteSweepTable(ios.Out, res, report.SweepTableOptions{Color: ios.ColorEnabled(colorMode), Width: ios.ReportWidth(), Config: config, ByRule: byRule})
 }
 
 // terminalWidth is the width of w when it is a terminal, else $COLUMNS,

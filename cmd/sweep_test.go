@@ -438,8 +438,8 @@ func TestSweepJSONSchema(t *testing.T) {
 	if len(d.Skipped) != 2 || d.Skipped[0]["reason"] != "stuck_warning_threshold (20) must be < max_turns_stuck (20)" {
 		t.Errorf("skipped = %v", d.Skipped)
 	}
-	resultKeys := []string{"baseline", "censored", "episodes", "false_termination_pct", "false_terminations", "lines_skipped",
-		"llm_calls_saved", "low_confidence", "median_turns_saved", "params", "pareto", "recommended", "recorded_turns", "row", "score_forfeited",
+	resultKeys := []string{"baseline", "censored", "episodes", "false_alarms", "false_termination_pct", "false_terminations", "lines_skipped",
+		"llm_calls_saved", "loops", "low_confidence", "median_turns_saved", "params", "pareto", "recommended", "recorded_turns", "row", "score_forfeited",
 		"terminated", "turns_saved", "turns_saved_pct", "warnings", "would_reject"}
 	for _, r := range d.Results {
 		if got := slices.Sorted(maps.Keys(r)); !reflect.DeepEqual(got, resultKeys) {

@@ -41,11 +41,10 @@ var rtBenchLog = sync.OnceValues(func() ([]byte, int) {
 
 func BenchmarkRead(b *testing.B) {
 	data, turns := rtBenchLog()
-	z := rtGzip(b, data)
 	for _, bc := range []struct {
 		name  string
 		input []byte
-	}{{"plain", data}, {"gzip", z}} {
+	}{{"plain", data}, {"gzip", rtGzip(b, data)}, {"zstd", rtZstd(b, data)}} {
 		b.Run(bc.name, func(b *testing.B) {
 			b.SetBytes(int64(len(data))) // MB/s of log text either way
 			b.ReportAllocs()
@@ -83,6 +82,51 @@ func BenchmarkReadLongLine(b *testing.B) {
 			for b.Loop() {
 				if _, err := Read(bytes.NewReader(in), "bench", "d", Options{Strict: true}); err != nil {
 					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkDecodeLine: one relevant line, decoded in one pass (scanLine)
+// and, for comparison, the way it was (json.Valid, then a member walk).
+func BenchmarkDecodeLine(b *testing.B) {
+	line := []byte(rtSeedLines[2]) // final_action_selection, with reasoning
+	for _, bc := range []struct {
+		name   string
+		decode func([]byte) (*wireEvent, error)
+	}{{"scanLine", decodeLine}, {"encoding-json", decodeRef}} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.SetBytes(int64(len(line)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := bc.decode(line); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkSniffLine: event type and episode id of an irrelevant line, in
+// one walk and with the three searches it replaced.
+func BenchmarkSniffLine(b *testing.B) {
+	line := []byte(rtSeedLines[6]) // zork_response
+	for _, bc := range []struct {
+		name  string
+		sniff func([]byte) (bool, []byte)
+	}{{"walk", sniffLine}, {"searches", func(l []byte) (bool, []byte) {
+		if r, _ := sniffEventType(l); r {
+			return true, nil
+		}
+		return false, topEpisodeID(l)
+	}}} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.SetBytes(int64(len(line)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if r, id := bc.sniff(line); r || id == nil {
+					b.Fatal(r, id)
 				}
 			}
 		})

@@ -21,6 +21,7 @@ type collector struct {
 	fillBudget int        // gap rows left for this file (MaxFilledTurns)
 	dropped    *LineError // the first turn_completed dropped as corrupt
 	relevant   int        // loop-break events read
+	wire       wireEvent  // the line being read (values alias it)
 
 	// Finished episodes go to emit. With keepOpen > 0 an episode is
 	// finished once keepOpen others started after its last line; with 0,
@@ -29,6 +30,8 @@ type collector struct {
 	keepOpen int
 	started  int   // episodes started so far
 	strict   bool  // a dropped turn stops reading
+	outputs  bool  // read zork_response lines: Episode.Outputs
+	detected bool  // the format was detected (--input-format auto)
 	err      error // emit's error, or the dropped turn under strict
 }
 
@@ -129,15 +132,18 @@ func (c *collector) line(raw []byte, lineNo int, last bool) error {
 		}
 		return c.skip(lineNo, "not a JSON object")
 	}
-	relevant, _ := sniffEventType(trimmed)
+	relevant, rawID := sniffLine(trimmed)
+	if !relevant && c.outputs && isZorkResponse(trimmed) {
+		relevant = true
+	}
 	if !relevant {
 		// Not decoded, but its own episode_id still decides where the
 		// id-less lines after it belong. Most lines name the current
 		// episode; any other id is confirmed by a decode (an invalid line
 		// routes nothing, as a relevant one would not) before switching.
-		if id, ok := text(topEpisodeID(trimmed)); ok {
+		if id, ok := text(rawID); ok {
 			if id = strings.TrimSpace(id); id != "" && (c.cur == nil || id != c.cur.id) {
-				if w, err := decodeLine(trimmed); err == nil {
+				if w := &c.wire; w.decode(trimmed) == nil {
 					c.routeEvent(w)
 				}
 			}
@@ -145,8 +151,8 @@ func (c *collector) line(raw []byte, lineNo int, last bool) error {
 		c.lineSeen()
 		return nil
 	}
-	w, err := decodeLine(trimmed)
-	if err != nil {
+	w := &c.wire
+	if err := w.decode(trimmed); err != nil {
 		c.lineSeen()
 		if last {
 			// A crashed run's cut line can still end in a nested '}'.
@@ -246,6 +252,7 @@ type slot struct {
 	base  float64 // the critic's unpenalised confidence, from the best source (baseLevel)
 
 	location sym // turn_completed.location as logged
+	output   sym // zork_response.zork_response, with Options.Outputs
 	action   sym // from the best source (actionLevel)
 	startLoc sym // an id the turn starts at without a move (startLevel)
 	moveFrom sym // room ids of the first and last move
@@ -266,6 +273,7 @@ type slot struct {
 	hasScore, hasLocation bool
 	hasMove, hasNameMove  bool
 	hasRedo               bool // builder.redos holds a restarted run's record of the turn
+	hasOutput             bool
 
 	// rejected numbers the list of action_rejected.action (in log order)
 	// in builder.rejected; 0 when none. An index, not a slice: a slot per
@@ -338,7 +346,12 @@ func (t *symtab) sym(s string) sym {
 	return id
 }
 
-func (t *symtab) str(id sym) string { return t.strs[id] }
+func (t *symtab) str(id sym) string {
+	if id == 0 {
+		return "" // also before any string was interned (strs is nil)
+	}
+	return t.strs[id]
+}
 
 // folded returns FoldName of a symbol's string, shared by every turn.
 func (t *symtab) folded(id sym) string {
@@ -454,6 +467,9 @@ func (s *slot) merge(r *slot, b *builder) {
 	}
 	if !s.hasMove {
 		s.moveFrom, s.moveTo, s.hasMove = r.moveFrom, r.moveTo, r.hasMove
+	}
+	if !s.hasOutput {
+		s.output, s.hasOutput = r.output, r.hasOutput
 	}
 	if !s.hasNameMove {
 		s.nameFrom, s.nameTo, s.hasNameMove, s.nameMoveLine = r.nameFrom, r.nameTo, r.hasNameMove, r.nameMoveLine
@@ -685,6 +701,13 @@ func (b *builder) event(w *wireEvent, source string, lineNo int) (reason string)
 		return b.openTurn()
 	}
 	switch et {
+	case "zork_response":
+		// Only read with Options.Outputs (collector.line); the reply
+		// given last for a turn is its output.
+		if v, ok := text(get(func(e *wireEvent) json.RawMessage { return e.ZorkResponse })); ok {
+			s := b.slotFor(turnOf(), lineNo, false)
+			s.output, s.hasOutput = b.syms.sym(v), true
+		}
 	case "final_action_selection":
 		s := b.slotFor(turnOf(), lineNo, true)
 		if a, ok := text(get(func(e *wireEvent) json.RawMessage { return e.AgentAction })); ok {
@@ -897,6 +920,8 @@ func (b *builder) build(c *collector) *Episode {
 		HasLoggedFinal: b.hasLogFinal,
 		Diag:           b.Diag,
 		Live:           liveEvents(b.live),
+		Format:         FormatZorkGPT,
+		Detected:       c.detected,
 	}
 	if ep.RecordedEnd == "" {
 		ep.RecordedEnd = EndUnknown
@@ -952,6 +977,9 @@ func (b *builder) build(c *collector) *Episode {
 		debug.FreeOSMemory()
 	}
 	ep.Turns = make([]Turn, 0, last-first+1)
+	if c.outputs {
+		ep.Outputs = make([]string, 0, last-first+1)
+	}
 	var prev *Turn
 	gapStart := 0
 	str := b.syms.str
@@ -962,7 +990,7 @@ func (b *builder) build(c *collector) *Episode {
 		s := b.slots.get(t)
 		tr := Turn{N: t}
 		if s != nil {
-			tr.Objectives, tr.Rejections, tr.LLMCalls = int(s.objectives), int(s.rejections), int(s.llmCalls)
+			tr.Objectives, tr.Rejections, tr.LLMCalls = s.objectives, s.rejections, s.llmCalls
 			if s.rejected != 0 {
 				if ep.Rejected == nil {
 					ep.Rejected = map[int][]string{}
@@ -978,6 +1006,9 @@ func (b *builder) build(c *collector) *Episode {
 			ep.Diag.Gaps++
 			if gapStart == 0 {
 				gapStart = t
+			}
+			if c.outputs {
+				ep.Outputs = append(ep.Outputs, "")
 			}
 			ep.Turns = append(ep.Turns, tr)
 			prev = &ep.Turns[len(ep.Turns)-1]
@@ -1050,6 +1081,13 @@ func (b *builder) build(c *collector) *Episode {
 				tr.LocStart = prev.LocEnd
 				tr.Moved = tr.LocStart != tr.LocEnd
 			}
+		}
+		if c.outputs {
+			out := ""
+			if s.hasOutput {
+				out = str(s.output)
+			}
+			ep.Outputs = append(ep.Outputs, out)
 		}
 		ep.Turns = append(ep.Turns, tr)
 		prev = &ep.Turns[len(ep.Turns)-1]

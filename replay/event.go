@@ -7,6 +7,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // relevantEvents are the event types the turn model uses. Every other line
@@ -56,6 +57,17 @@ func sniffEventType(line []byte) (relevant, found bool) {
 		}
 	}
 	return false, found
+}
+
+// isZorkResponse says a raw line is a zork_response event: with
+// Options.Outputs its reply is each turn's output (RULES.md §8).
+func isZorkResponse(line []byte) bool {
+	is := false
+	keyValues(line, eventTypeKey, func(v []byte) bool {
+		is = is || string(v) == `"zork_response"`
+		return !is
+	})
+	return is
 }
 
 func sniffRaw(line []byte) (relevant, found bool) {
@@ -182,6 +194,7 @@ type wireEvent struct {
 	ToRoom           json.RawMessage
 	FinalScore       json.RawMessage
 	Reason           json.RawMessage
+	ZorkResponse     json.RawMessage // read only with Options.Outputs
 
 	// The live loop-break system's own decisions (RULES.md §10).
 	TurnsStuck         json.RawMessage
@@ -192,6 +205,7 @@ type wireEvent struct {
 	RecentVisits       json.RawMessage
 
 	Extras *wireEvent
+	spare  *wireEvent // storage for Extras, kept across decodes
 }
 
 // field returns the top-level value, else the one nested under extras.
@@ -263,6 +277,9 @@ func text(v json.RawMessage) (string, bool) {
 		return "", false
 	}
 	if v[0] == '"' {
+		if s, ok := plainString(v); ok {
+			return s, true
+		}
 		var s string
 		if json.Unmarshal(v, &s) != nil {
 			return "", false
@@ -273,6 +290,28 @@ func text(v json.RawMessage) (string, bool) {
 		return "", false
 	}
 	return string(v), true
+}
+
+// plainString reads a quoted string without escapes or control bytes
+// (nearly every value in a log) without encoding/json; anything else,
+// invalid UTF-8 included (which json.Unmarshal replaces), is for
+// json.Unmarshal.
+func plainString(v []byte) (string, bool) {
+	if len(v) < 2 || v[len(v)-1] != '"' {
+		return "", false
+	}
+	s := v[1 : len(v)-1]
+	ascii := true
+	for _, c := range s {
+		if c < 0x20 || c == '\\' || c == '"' {
+			return "", false
+		}
+		ascii = ascii && c < 0x80
+	}
+	if !ascii && !utf8.Valid(s) {
+		return "", false
+	}
+	return string(s), true
 }
 
 // roomID reads a room id (int or string) as a location key.
@@ -291,90 +330,139 @@ func roomID(v json.RawMessage) (string, bool) {
 // absent rather than a reason to drop the line. Python's NaN/Infinity
 // literals are read as null. Values alias line.
 func decodeLine(line []byte) (*wireEvent, error) {
+	w := &wireEvent{}
+	if err := w.decode(line); err != nil {
+		return nil, err
+	}
+	return w, nil
+}
+
+// decode is decodeLine into w, which it resets; a collector decodes every
+// relevant line into the same wireEvent (and extras), which the builder
+// reads before the next line.
+func (w *wireEvent) decode(line []byte) error {
+	*w = wireEvent{spare: w.spare}
+	if scanLine(line, func(key []byte, esc bool, v []byte) {
+		if esc {
+			key = unescapeKey(key)
+		}
+		w.set(key, v, true)
+	}) {
+		return nil
+	}
+	// Invalid (or, should the scanners ever disagree, valid after all):
+	// encoding/json decides and names the problem.
 	if !json.Valid(line) {
 		fixed, changed := sanitizeNonFinite(line)
 		if !changed || !json.Valid(fixed) {
 			var v struct{}
 			if err := json.Unmarshal(line, &v); err != nil {
-				return nil, err
+				return err
 			}
-			return nil, errors.New("invalid JSON")
+			return errors.New("invalid JSON")
 		}
 		line = fixed
 	}
-	w := &wireEvent{}
+	*w = wireEvent{spare: w.spare}
 	if !w.fill(line, true) {
-		return nil, errors.New("not a JSON object")
+		return errors.New("not a JSON object")
 	}
-	return w, nil
+	return nil
+}
+
+// unescapeKey decodes a key holding escapes (left as is if it cannot be).
+func unescapeKey(raw []byte) []byte {
+	var s string
+	if json.Unmarshal(append(append([]byte{'"'}, raw...), '"'), &s) == nil {
+		return []byte(s)
+	}
+	return raw
 }
 
 // fill sets w's fields from the members of a valid JSON object; extras
 // is read one level down, as the writer nests it.
 func (w *wireEvent) fill(obj []byte, top bool) bool {
-	return eachMember(obj, func(key, v []byte) {
-		switch string(key) {
-		case "event_type":
-			if len(v) > 0 && v[0] == '"' {
-				w.EventType, _ = text(v)
-			}
-		case "episode_id":
-			w.EpisodeID = v
-		case "turn":
-			w.Turn = v
-		case "turn_number":
-			w.TurnNum = v
-		case "agent_action":
-			w.AgentAction = v
-		case "action":
-			w.Action = v
-		case "critic_confidence":
-			w.CriticConfidence = v
-		case "base_confidence":
-			w.BaseConfidence = v
-		case "confidence":
-			w.Confidence = v
-		case "score":
-			w.Score = v
-		case "location":
-			w.Location = v
-		case "location_id":
-			w.LocationID = v
-		case "location_name":
-			w.LocationName = v
-		case "from_room_id":
-			w.FromRoomID = v
-		case "from_room":
-			w.FromRoom = v
-		case "to_room_id":
-			w.ToRoomID = v
-		case "to_room":
-			w.ToRoom = v
-		case "turns_stuck":
-			w.TurnsStuck = v
-		case "was_stuck_for":
-			w.WasStuckFor = v
-		case "old_score":
-			w.OldScore = v
-		case "new_score":
-			w.NewScore = v
-		case "adjusted_confidence":
-			w.AdjustedConfidence = v
-		case "recent_visits":
-			w.RecentVisits = v
-		case "final_score":
-			w.FinalScore = v
-		case "reason":
-			w.Reason = v
-		case "extras":
-			if top && len(v) > 0 && v[0] == '{' {
-				x := &wireEvent{}
-				if x.fill(v, false) {
-					w.Extras = x
+	return eachMember(obj, func(key, v []byte) { w.set(key, v, top) })
+}
+
+// set reads one member. Python's NaN and infinities (left in place inside
+// extras by scanLine) read as null, as sanitizeNonFinite would make them.
+func (w *wireEvent) set(key, v []byte, top bool) {
+	if nonFiniteToken(v) {
+		v = nullLit
+	}
+	switch string(key) {
+	case "event_type":
+		if len(v) > 0 && v[0] == '"' {
+			w.EventType, _ = text(v)
+		}
+	case "episode_id":
+		w.EpisodeID = v
+	case "turn":
+		w.Turn = v
+	case "turn_number":
+		w.TurnNum = v
+	case "agent_action":
+		w.AgentAction = v
+	case "action":
+		w.Action = v
+	case "critic_confidence":
+		w.CriticConfidence = v
+	case "base_confidence":
+		w.BaseConfidence = v
+	case "confidence":
+		w.Confidence = v
+	case "score":
+		w.Score = v
+	case "location":
+		w.Location = v
+	case "location_id":
+		w.LocationID = v
+	case "location_name":
+		w.LocationName = v
+	case "from_room_id":
+		w.FromRoomID = v
+	case "from_room":
+		w.FromRoom = v
+	case "to_room_id":
+		w.ToRoomID = v
+	case "to_room":
+		w.ToRoom = v
+	case "turns_stuck":
+		w.TurnsStuck = v
+	case "was_stuck_for":
+		w.WasStuckFor = v
+	case "old_score":
+		w.OldScore = v
+	case "new_score":
+		w.NewScore = v
+	case "adjusted_confidence":
+		w.AdjustedConfidence = v
+	case "recent_visits":
+		w.RecentVisits = v
+	case "final_score":
+		w.FinalScore = v
+	case "reason":
+		w.Reason = v
+	case "zork_response":
+		w.ZorkResponse = v
+	case "extras":
+		if top && len(v) > 0 && v[0] == '{' {
+			// The spare is reused, unless it holds an earlier extras
+			// that this one may yet fail to replace.
+			x := w.spare
+			if x == nil || x == w.Extras {
+				x = &wireEvent{}
+				if w.spare == nil {
+					w.spare = x
 				}
 			}
+			*x = wireEvent{}
+			if x.fill(v, false) {
+				w.Extras = x
+			}
 		}
-	})
+	}
 }
 
 // eachMember calls fn with each key (unescaped) and raw value of a JSON
@@ -429,18 +517,41 @@ func skipSpace(b []byte, i int) int {
 
 // skipString returns the index after the string starting at b[i] == '"'.
 func skipString(b []byte, i int) int {
-	for j := i + 1; j < len(b); {
-		k := bytes.IndexAny(b[j:], `"\`)
-		if k < 0 {
-			break
-		}
-		j += k
-		if b[j] == '"' {
-			return j + 1
-		}
-		j += 2 // an escape: skip the escaped character
+	if j := closingQuote(b, i+1); j >= 0 {
+		return j + 1
 	}
 	return len(b)
+}
+
+// closingQuote returns the index of the '"' that ends a string whose
+// content starts at b[i] (not inside an escape), or -1 when b ends first.
+// It jumps from quote to quote with bytes.IndexByte (vectorised, unlike
+// bytes.IndexAny with two bytes, which goes a byte at a time and was half
+// of analyze's time on long lines) and tells an escaped quote by the
+// parity of the backslashes before it: each backslash run is counted once,
+// so the search stays linear.
+func closingQuote(b []byte, i int) int {
+	for i <= len(b) {
+		k := bytes.IndexByte(b[i:], '"')
+		if k < 0 {
+			return -1
+		}
+		j := i + k
+		if backslashesBefore(b, i, j)%2 == 0 {
+			return j
+		}
+		i = j + 1
+	}
+	return -1
+}
+
+// backslashesBefore counts the backslashes right before b[j], down to b[from].
+func backslashesBefore(b []byte, from, j int) int {
+	n := 0
+	for j--; j >= from && b[j] == '\\'; j-- {
+		n++
+	}
+	return n
 }
 
 // skipValue returns the index after the value starting at b[i].

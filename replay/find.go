@@ -6,11 +6,12 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
 // LogNames are the file names a directory scan picks up.
-var LogNames = []string{"episode_log.jsonl", "episode_log.jsonl.gz"}
+var LogNames = []string{"episode_log.jsonl", "episode_log.jsonl.gz", "episode_log.jsonl.zst"}
 
 // IsTestDir reports whether a directory holds test episodes (test_*,
 // test-*), which scans skip unless asked.
@@ -31,7 +32,7 @@ func FindLogs(args []string, includeTests bool) ([]string, error) {
 // Find expands arguments into log files, in argument order and, within a
 // directory, in lexical order. Files named explicitly are always read
 // (a named pipe too, once, as a stream); directories are searched for
-// episode_log.jsonl[.gz], skipping test episode directories unless
+// episode_log.jsonl[.gz|.zst], skipping test episode directories unless
 // includeTests. "-" stands for stdin.
 //
 // What a search cannot use is skipped and returned in skipped, the walk
@@ -41,6 +42,19 @@ func FindLogs(args []string, includeTests bool) ([]string, error) {
 // open: it could block forever or never end). err is for arguments that
 // do not exist.
 func Find(args []string, includeTests bool) (files []string, skipped []error, err error) {
+	return FindMatching(args, includeTests, func(name string) bool { return slices.Contains(LogNames, name) })
+}
+
+// AgentLogName says whether a directory scan for steps or attempts logs
+// picks a file up: *.jsonl, *.json and their .gz or .zst.
+func AgentLogName(name string) bool {
+	name = strings.TrimSuffix(strings.TrimSuffix(name, ".gz"), ".zst")
+	return strings.HasSuffix(name, ".jsonl") || strings.HasSuffix(name, ".json")
+}
+
+// FindMatching is Find with directories searched for the file names match
+// accepts.
+func FindMatching(args []string, includeTests bool, match func(name string) bool) (files []string, skipped []error, err error) {
 	for _, arg := range args {
 		if arg == "-" {
 			files = append(files, arg)
@@ -71,10 +85,7 @@ func Find(args []string, includeTests bool) (files []string, skipped []error, er
 				}
 				return nil
 			}
-			for _, n := range LogNames {
-				if d.Name() != n {
-					continue
-				}
+			if match(d.Name()) {
 				if kind := irregular(path, d); kind != "" {
 					skipped = append(skipped, &fs.PathError{Op: "skip", Path: path, Err: errors.New(kind + ", not a regular file")})
 				} else {

@@ -3,12 +3,15 @@
 package replay
 
 import (
+	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // While walking a tree, a log-named FIFO (or device) is skipped and
@@ -44,7 +47,7 @@ func TestFindSkipsNonRegular(t *testing.T) {
 		w.WriteString(rtTurn("E", 1, "n", 0, "Dam", 1))
 		w.Close()
 	}()
-	st, err := StreamFile(fifo, nil, Options{Hash: true}, func(ep *Episode) error {
+	st, err := StreamFile(context.Background(), fifo, nil, Options{Hash: true}, func(ep *Episode) error {
 		if ep.ID != "E" || ep.RecordedTurns() != 1 {
 			t.Errorf("episode %s, %d turns", ep.ID, ep.RecordedTurns())
 		}
@@ -52,5 +55,41 @@ func TestFindSkipsNonRegular(t *testing.T) {
 	})
 	if err != nil || !strings.HasPrefix(st.Hash, "sha256:") {
 		t.Errorf("FIFO: %v, hash %q", err, st.Hash)
+	}
+}
+
+// A read blocked on a FIFO whose writer went quiet ends when ctx is
+// cancelled: StreamFile returns the cause and no episode of the part read.
+func TestStreamFileCancelQuietFIFO(t *testing.T) {
+	fifo := filepath.Join(t.TempDir(), "episode_log.jsonl")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	w := make(chan *os.File, 1)
+	go func() {
+		f, err := os.OpenFile(fifo, os.O_WRONLY, 0)
+		if err != nil {
+			close(w)
+			return
+		}
+		f.WriteString(rtTurn("E", 1, "n", 0, "Dam", 1)) // then silence, the file left open
+		w <- f
+	}()
+	ctx, cancel := context.WithCancelCause(context.Background())
+	stop := errors.New("stop")
+	done := make(chan struct{})
+	defer close(done)
+	go func() {
+		if f, ok := <-w; ok {
+			defer f.Close()
+			time.Sleep(50 * time.Millisecond) // the reader is blocked by now, or soon
+			cancel(stop)
+			<-done // the writer stays open: only the cancel can end the read
+		}
+	}()
+	emitted := 0
+	_, err := StreamFile(ctx, fifo, nil, Options{}, func(*Episode) error { emitted++; return nil })
+	if !errors.Is(err, stop) || emitted != 0 {
+		t.Errorf("err %v, %d episodes emitted", err, emitted)
 	}
 }

@@ -3,6 +3,7 @@ package replay
 import (
 	"bytes"
 	"compress/gzip"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -434,7 +435,7 @@ func FuzzSplitEpisodes(f *testing.F) {
 		eps, err := Read(strings.NewReader(in.String()), "log.jsonl", "d", Options{Strict: true})
 		check("Read", eps, err)
 		eps = eps[:0]
-		_, err = Stream(strings.NewReader(in.String()), "log.jsonl", "d", Options{Strict: true}, func(ep *Episode) error {
+		_, err = Stream(context.Background(), strings.NewReader(in.String()), "log.jsonl", "d", Options{Strict: true}, func(ep *Episode) error {
 			eps = append(eps, ep)
 			return nil
 		})

@@ -28,7 +28,7 @@ var keptKeys = map[string]bool{
 	"base_confidence": true, "confidence": true, "score": true,
 	"location": true, "location_id": true, "location_name": true,
 	"from_room_id": true, "from_room": true, "to_room_id": true, "to_room": true,
-	"final_score": true, "reason": true,
+	"final_score": true, "reason": true, "zork_response": true,
 	// the live loop-break system's decisions (live.go)
 	"turns_stuck": true, "was_stuck_for": true, "old_score": true, "new_score": true,
 	"adjusted_confidence": true, "recent_visits": true,
@@ -209,21 +209,17 @@ func (c *compactor) value(b []byte, i int) int {
 				i++
 				continue
 			}
-			// The bulk of a long line is one string: jump to its next
-			// quote or backslash.
-			k := bytes.IndexAny(b[i:], `"\`)
-			if k < 0 {
+			// The bulk of a long line is one string: jump to its closing
+			// quote (closingQuote); a chunk ending inside the string
+			// carries an odd run of backslashes over as esc.
+			j := closingQuote(b, i)
+			if j < 0 {
+				c.esc = backslashesBefore(b, i, len(b))%2 == 1
 				i = len(b)
 				continue
 			}
-			i += k
-			if b[i] == '\\' {
-				c.esc = true
-				i++
-				continue
-			}
 			c.inStr = false
-			i++
+			i = j + 1
 			done = c.nest == 0
 		case c.scalar:
 			if ch == ',' || ch == '}' || ch == ']' || ch == ' ' || ch == '\t' || ch == '\r' || ch == '\n' {

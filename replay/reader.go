@@ -3,7 +3,8 @@ package replay
 import (
 	"bufio"
 	"bytes"
-	"compress/gzip"
+	stdgzip "compress/gzip"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -13,7 +14,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
+
+	"github.com/klauspost/compress/gzip"
+	"github.com/klauspost/compress/zstd"
 )
 
 // Options control reading.
@@ -26,6 +29,18 @@ type Options struct {
 	// Hash computes Stats.Hash while reading, so a caller that needs the
 	// file's hash (check's baseline) reads it once, also from a pipe.
 	Hash bool
+
+	// Format is the log format: FormatZorkGPT ("" too), FormatSteps,
+	// FormatAttempts, or FormatAuto to detect it from the first records
+	// (detect.go). Preset and Fields map a steps log (steps.go); either
+	// makes auto read steps.
+	Format string
+	Preset string
+	Fields map[string]string
+	// Outputs keeps each ZorkGPT turn's output (the game's reply,
+	// zork_response) in Episode.Outputs, for the output rules (RULES.md
+	// §8). Off, the reader skips those lines unread.
+	Outputs bool
 }
 
 // DefaultMaxLineBytes is far above the largest lines real logs carry
@@ -51,6 +66,7 @@ var ErrNoEvents = errors.New("no loop-break events")
 // path or a broken recording is never mistaken for an empty episode.
 type NoEventsError struct {
 	File    string
+	What    string // "" for ZorkGPT logs; "steps" or "attempts"
 	Lines   int    // non-blank lines read
 	Skipped int    // of which unreadable
 	First   string // the first unreadable line's problem, "file:line: reason"
@@ -58,11 +74,17 @@ type NoEventsError struct {
 
 func (e *NoEventsError) Error() string {
 	msg := "no loop-break events in " + e.File
+	if e.What != "" {
+		msg = "no " + e.What + " in " + e.File
+	}
 	switch {
 	case e.Lines == 0:
 		return msg + " (empty)"
 	case e.Skipped > 0:
 		return fmt.Sprintf("%s (%s, %d unreadable; first: %s)", msg, nLines(e.Lines), e.Skipped, e.First)
+	}
+	if e.What != "" {
+		return fmt.Sprintf("%s (%s, none a readable %s record)", msg, nLines(e.Lines), strings.TrimSuffix(e.What, "s"))
 	}
 	return fmt.Sprintf("%s (%s, none a ZorkGPT event the rules use)", msg, nLines(e.Lines))
 }
@@ -86,18 +108,18 @@ type Stats struct {
 	Bytes int64 // bytes as stored read
 }
 
-// ReadFile reads every episode in a log file (.jsonl or gzip-compressed,
-// detected by content). path "-" reads standard input from stdin.
+// ReadFile reads every episode in a log file (.jsonl, gzip- or
+// zstd-compressed, detected by content). path "-" reads standard input from stdin.
 func ReadFile(path string, stdin io.Reader, opts Options) ([]*Episode, error) {
-	eps, _, err := ReadFileStats(path, stdin, opts)
+	eps, _, err := ReadFileStats(context.Background(), path, stdin, opts)
 	return eps, err
 }
 
 // ReadFileStats is ReadFile with what was learned about the file as a
-// whole (its hash with opts.Hash).
-func ReadFileStats(path string, stdin io.Reader, opts Options) ([]*Episode, Stats, error) {
+// whole (its hash with opts.Hash); ctx stops it as it stops StreamFile.
+func ReadFileStats(ctx context.Context, path string, stdin io.Reader, opts Options) ([]*Episode, Stats, error) {
 	var eps []*Episode
-	st, err := readFile(path, stdin, opts, false, func(ep *Episode) error {
+	st, err := readFile(ctx, path, stdin, opts, false, func(ep *Episode) error {
 		eps = append(eps, ep)
 		return nil
 	})
@@ -107,21 +129,30 @@ func ReadFileStats(path string, stdin io.Reader, opts Options) ([]*Episode, Stat
 // StreamFile is ReadFile for inputs of any number of episodes: emit gets
 // each episode as soon as it is finished (see Stream), so memory does not
 // grow with the file. A non-nil error from emit stops reading and is
-// returned.
-func StreamFile(path string, stdin io.Reader, opts Options, emit func(*Episode) error) (Stats, error) {
-	return readFile(path, stdin, opts, true, emit)
+// returned. Once ctx is done the read stops, between lines and between
+// reads, and returns ctx's cause; a read blocked on a FIFO whose writer is
+// quiet is ended by closing the file.
+func StreamFile(ctx context.Context, path string, stdin io.Reader, opts Options, emit func(*Episode) error) (Stats, error) {
+	return readFile(ctx, path, stdin, opts, true, emit)
 }
 
-func readFile(path string, stdin io.Reader, opts Options, early bool, emit func(*Episode) error) (Stats, error) {
+func readFile(ctx context.Context, path string, stdin io.Reader, opts Options, early bool, emit func(*Episode) error) (Stats, error) {
 	if path == "-" {
-		return read(stdin, "-", DefaultEpisodeID("-"), opts, early, emit)
+		return read(ctx, stdin, "-", DefaultEpisodeID("-"), opts, early, emit)
 	}
 	f, err := os.Open(path)
 	if err != nil {
 		return Stats{}, err
 	}
 	defer f.Close()
-	return read(f, path, DefaultEpisodeID(path), opts, early, emit)
+	// Pipes and FIFOs are read through the runtime poller, so closing
+	// the file wakes a Read blocked on a silent writer.
+	defer context.AfterFunc(ctx, func() { f.Close() })()
+	st, err := read(ctx, f, path, DefaultEpisodeID(path), opts, early, emit)
+	if ctx.Err() != nil {
+		return st, context.Cause(ctx) // not the "file already closed" the Close caused
+	}
+	return st, err
 }
 
 // DefaultEpisodeID names episodes whose lines carry no episode_id:
@@ -132,7 +163,7 @@ func DefaultEpisodeID(path string) string {
 	}
 	base := filepath.Base(path)
 	stem := base
-	for _, ext := range []string{".gz", ".jsonl", ".json", ".log"} {
+	for _, ext := range []string{".gz", ".zst", ".jsonl", ".json", ".log"} {
 		stem = strings.TrimSuffix(stem, ext)
 	}
 	if stem == "episode_log" || stem == "" {
@@ -154,7 +185,7 @@ func DefaultEpisodeID(path string) string {
 // *NoEventsError.
 func Read(r io.Reader, source, defaultID string, opts Options) ([]*Episode, error) {
 	var eps []*Episode
-	_, err := read(r, source, defaultID, opts, false, func(ep *Episode) error {
+	_, err := read(context.Background(), r, source, defaultID, opts, false, func(ep *Episode) error {
 		eps = append(eps, ep)
 		return nil
 	})
@@ -168,8 +199,8 @@ func Read(r io.Reader, source, defaultID string, opts Options) ([]*Episode, erro
 // interleave. An episode whose id comes back after it was finished is read
 // as a second episode of that id. A non-nil error from emit stops reading
 // and is returned.
-func Stream(r io.Reader, source, defaultID string, opts Options, emit func(*Episode) error) (Stats, error) {
-	return read(r, source, defaultID, opts, true, emit)
+func Stream(ctx context.Context, r io.Reader, source, defaultID string, opts Options, emit func(*Episode) error) (Stats, error) {
+	return read(ctx, r, source, defaultID, opts, true, emit)
 }
 
 // StreamOpenEpisodes is how many episodes Stream keeps open besides the
@@ -178,13 +209,13 @@ func Stream(r io.Reader, source, defaultID string, opts Options, emit func(*Epis
 // episodes holds a handful at a time.
 const StreamOpenEpisodes = 8
 
-func read(r io.Reader, source, defaultID string, opts Options, early bool, emit func(*Episode) error) (st Stats, err error) {
+func read(ctx context.Context, r io.Reader, source, defaultID string, opts Options, early bool, emit func(*Episode) error) (st Stats, err error) {
 	maxLine := opts.MaxLineBytes
 	if maxLine <= 0 {
 		maxLine = DefaultMaxLineBytes
 	}
 	// The hash sees the bytes as stored, below the gzip decoder.
-	counted := &countingReader{r: r}
+	counted := &countingReader{r: r, ctx: ctx}
 	if opts.Hash {
 		counted.h = sha256.New()
 	}
@@ -201,20 +232,69 @@ func read(r io.Reader, source, defaultID string, opts Options, early bool, emit 
 	}()
 	br := getReader(counted)
 	defer putReader(br)
-	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
-		zr, err := gzip.NewReader(br)
+	magic, _ := br.Peek(4)
+	switch {
+	case bytes.HasPrefix(magic, gzipMagic):
+		zr, err := getGzip(br)
 		if err != nil {
 			// Nothing of the file can be read: a file error, not a line
 			// problem, so no empty episode is reported for it.
 			return st, fmt.Errorf("%s: not a readable gzip stream: %w", source, err)
 		}
-		defer zr.Close()
+		defer putGzip(zr)
 		zbr := getReader(zr)
 		defer putReader(zbr)
 		br = zbr
+	case bytes.Equal(magic, zstdMagic):
+		zr, err := getZstd(br)
+		if err != nil {
+			return st, fmt.Errorf("%s: not a readable zstd stream: %w", source, err)
+		}
+		defer putZstd(zr)
+		zbr := getReader(zr)
+		defer putReader(zbr)
+		// The decoder reads nothing until asked: a stream broken from its
+		// first frame is a file error, as a bad gzip header is.
+		if _, err := zbr.Peek(1); err != nil && err != io.EOF {
+			return st, fmt.Errorf("%s: not a readable zstd stream: %w", source, err)
+		}
+		br = zbr
+	}
+
+	format, detected := opts.Format, false
+	if format == FormatAuto {
+		if opts.Preset != "" || len(opts.Fields) > 0 {
+			format = FormatSteps
+		} else {
+			var preset string
+			format, preset = DetectFormat(peekStart(br))
+			if opts.Preset == "" {
+				opts.Preset = preset
+			}
+			detected = true
+		}
+	}
+	if format == FormatSteps && opts.Preset == "" && len(opts.Fields) == 0 {
+		// A steps log in a framework's shape needs no --preset either.
+		if f, preset := DetectFormat(peekStart(br)); f == FormatSteps {
+			opts.Preset = preset
+		}
+	}
+	switch format {
+	case FormatSteps, FormatAttempts:
+		rc := &readContext{source: source, defaultID: defaultID, opts: opts, detected: detected, maxLine: maxLine, emit: emit}
+		if format == FormatSteps {
+			return st, readSteps(br, rc)
+		}
+		return st, readAttempts(&recordSource{br: br, max: maxLine}, rc)
+	case "", FormatZorkGPT:
+	default:
+		return st, fmt.Errorf("unknown input format %q", format)
 	}
 
 	c := newCollector(source, defaultID)
+	c.detected = detected
+	c.outputs = opts.Outputs
 	c.strict = opts.Strict
 	c.emit = emit
 	if early {
@@ -222,6 +302,9 @@ func read(r io.Reader, source, defaultID string, opts Options, early bool, emit 
 	}
 	lr := lineReader{r: br, max: maxLine}
 	for {
+		if ctx.Err() != nil {
+			return st, context.Cause(ctx)
+		}
 		line, lineNo, tooLong, err := lr.next()
 		if tooLong {
 			c.lineSeen()
@@ -242,6 +325,9 @@ func read(r io.Reader, source, defaultID string, opts Options, early bool, emit 
 		}
 		if err == io.EOF {
 			break
+		}
+		if err != nil && ctx.Err() != nil {
+			return st, context.Cause(ctx) // interrupted: no episode is finished from a part
 		}
 		if err != nil {
 			reason := err.Error()
@@ -279,14 +365,20 @@ func read(r io.Reader, source, defaultID string, opts Options, early bool, emit 
 	return st, nil
 }
 
-// countingReader counts (and, with h, hashes) the bytes read through it.
+// countingReader counts (and, with h, hashes) the bytes read through it;
+// once ctx is done it reads no more (a long line or a gzip stream is many
+// reads between two lines).
 type countingReader struct {
-	r io.Reader
-	h hash.Hash
-	n int64
+	r   io.Reader
+	ctx context.Context
+	h   hash.Hash
+	n   int64
 }
 
 func (c *countingReader) Read(p []byte) (int, error) {
+	if c.ctx.Err() != nil {
+		return 0, context.Cause(c.ctx)
+	}
 	n, err := c.r.Read(p)
 	c.n += int64(n)
 	if c.h != nil {
@@ -295,19 +387,111 @@ func (c *countingReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// readerPool recycles 1 MiB read buffers: a corpus is thousands of files
-// and zeroing a fresh buffer per file costs more than reading small ones.
-var readerPool = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, 1<<20) }}
+// Compressed input is recognised by its first bytes, whatever its name.
+var (
+	gzipMagic = []byte{0x1f, 0x8b}
+	zstdMagic = []byte{0x28, 0xb5, 0x2f, 0xfd}
+)
+
+// Read buffers (1 MiB) and decoders are kept on free lists rather than in
+// a sync.Pool, which the GC empties: a corpus is thousands of files, and
+// zeroing a fresh buffer per file (page faults included) cost 6-11% of
+// analyze. The lists hold what the busiest moment used, one buffer per
+// reading worker (two with a decoder), up to freeMax of each.
+const freeMax = 64
+
+var (
+	freeReaders = make(chan *bufio.Reader, freeMax)
+	freeGzip    = make(chan *gzip.Reader, freeMax)
+	freeZstd    = make(chan *zstd.Decoder, freeMax)
+)
 
 func getReader(r io.Reader) *bufio.Reader {
-	br := readerPool.Get().(*bufio.Reader)
-	br.Reset(r)
-	return br
+	select {
+	case br := <-freeReaders:
+		br.Reset(r)
+		return br
+	default:
+		return bufio.NewReaderSize(r, 1<<20)
+	}
 }
 
 func putReader(br *bufio.Reader) {
 	br.Reset(nil) // drop the file
-	readerPool.Put(br)
+	select {
+	case freeReaders <- br:
+	default:
+	}
+}
+
+// getGzip reads through github.com/klauspost/compress/gzip, which decodes
+// at some 25% less CPU than compress/gzip, the same streams (multi-member
+// included) with the same errors.
+func getGzip(r io.Reader) (*gzip.Reader, error) {
+	var zr *gzip.Reader
+	var err error
+	select {
+	case zr = <-freeGzip:
+		if err = zr.Reset(r); err != nil {
+			putGzip(zr)
+		}
+	default:
+		zr, err = gzip.NewReader(r)
+	}
+	return zr, stdGzipErr(err)
+}
+
+// stdGzipErr gives a header error compress/gzip's values, as callers
+// (errors.Is) and messages knew them: its ErrHeader, and a header cut
+// short is an unexpected EOF (the magic bytes were there), not io.EOF.
+func stdGzipErr(err error) error {
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, gzip.ErrHeader):
+		return stdgzip.ErrHeader
+	case errors.Is(err, gzip.ErrChecksum):
+		return stdgzip.ErrChecksum
+	case err == io.EOF:
+		return io.ErrUnexpectedEOF
+	}
+	return err
+}
+
+func putGzip(zr *gzip.Reader) {
+	select {
+	case freeGzip <- zr:
+	default:
+	}
+}
+
+// zstdMaxWindow bounds a zstd stream's window (what decoding holds):
+// 128 MiB, zstd's own limit without --long=31 (a frame asking for more is
+// an error, not a memory blow-up).
+const zstdMaxWindow = 128 << 20
+
+func getZstd(r io.Reader) (*zstd.Decoder, error) {
+	select {
+	case zr := <-freeZstd:
+		if err := zr.Reset(r); err != nil {
+			putZstd(zr)
+			return nil, err
+		}
+		return zr, nil
+	default:
+		// One goroutine per stream: the workers already read files in
+		// parallel.
+		return zstd.NewReader(r, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxWindow(zstdMaxWindow))
+	}
+}
+
+func putZstd(zr *zstd.Decoder) {
+	zr.Reset(nil) // drop the file
+	select {
+	case freeZstd <- zr:
+	default:
+		zr.Close()
+	}
 }
 
 // lineReader yields lines of any length up to max. A line that fits the

@@ -3,6 +3,7 @@ package replay
 import (
 	"bytes"
 	"compress/gzip"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -431,10 +432,16 @@ func TestReadCorruptGzip(t *testing.T) {
 // cannot be read at all: it is a file error naming the file (reported and
 // skipped by the commands, as rg does), not an empty episode.
 func TestReadBadGzipHeader(t *testing.T) {
-	for _, in := range []string{"\x1f\x8b", "\x1f\x8b\x08\x00\x00", "\x1f\x8bnot gzip at all\n" + rtTurn("E", 1, "n", 0, "Dam", 1)} {
+	// A comment flag with the header cut in its comment (FuzzRead).
+	cutComment := "\x1f\x8b\b0000000"
+	for _, in := range []string{"\x1f\x8b", "\x1f\x8b\x08\x00\x00", cutComment, "\x1f\x8bnot gzip at all\n" + rtTurn("E", 1, "n", 0, "Dam", 1)} {
 		eps, err := Read(strings.NewReader(in), "x.gz", "d", Options{})
 		if err == nil || !strings.HasPrefix(err.Error(), "x.gz: not a readable gzip stream") || len(eps) != 0 {
 			t.Errorf("%q: %d episodes, error %v; want none and a file error naming x.gz", in, len(eps), err)
+		}
+		// compress/gzip's error values, whichever decoder reads.
+		if !errors.Is(err, gzip.ErrHeader) && !errors.Is(err, io.ErrUnexpectedEOF) {
+			t.Errorf("%q: %v is neither gzip.ErrHeader nor io.ErrUnexpectedEOF", in, err)
 		}
 	}
 }
@@ -701,7 +708,7 @@ func TestStreamFinishesEpisodes(t *testing.T) {
 	}
 	var got []*Episode
 	maxOpen := 0
-	_, err = Stream(strings.NewReader(in.String()), "x", "d", Options{}, func(ep *Episode) error {
+	_, err = Stream(context.Background(), strings.NewReader(in.String()), "x", "d", Options{}, func(ep *Episode) error {
 		got = append(got, ep)
 		return nil
 	})
@@ -731,7 +738,7 @@ func TestStreamInterleaved(t *testing.T) {
 	in := rtTurn("A", 1, "n", 0, "Dam", 1) + rtTurn("B", 1, "n", 0, "Dam", 1) +
 		rtTurn("A", 2, "n", 5, "Dam", 1) + rtTurn("B", 2, "n", 7, "Dam", 1)
 	var got []string
-	_, err := Stream(strings.NewReader(in), "x", "d", Options{}, func(ep *Episode) error {
+	_, err := Stream(context.Background(), strings.NewReader(in), "x", "d", Options{}, func(ep *Episode) error {
 		got = append(got, fmt.Sprintf("%s:%d:%v", ep.ID, ep.RecordedTurns(), ep.FinalScore()))
 		return nil
 	})
@@ -748,7 +755,7 @@ func TestStreamNoEvents(t *testing.T) {
 		fmt.Fprintf(&in, `{"event_type": "zork_response", "episode_id": "E%d", "turn": 1}`+"\n", i)
 	}
 	n := 0
-	_, err := Stream(strings.NewReader(in.String()), "x", "d", Options{}, func(*Episode) error { n++; return nil })
+	_, err := Stream(context.Background(), strings.NewReader(in.String()), "x", "d", Options{}, func(*Episode) error { n++; return nil })
 	if !errors.Is(err, ErrNoEvents) || n != 0 || err.Error() != "no loop-break events in x (30 lines, none a ZorkGPT event the rules use)" {
 		t.Errorf("%d episodes, err %v", n, err)
 	}
@@ -762,7 +769,7 @@ func TestStreamEmitError(t *testing.T) {
 	}
 	stop := errors.New("stop")
 	calls := 0
-	_, err := Stream(strings.NewReader(in.String()), "x", "d", Options{}, func(*Episode) error {
+	_, err := Stream(context.Background(), strings.NewReader(in.String()), "x", "d", Options{}, func(*Episode) error {
 		calls++
 		return stop
 	})
@@ -778,11 +785,11 @@ func TestStreamHash(t *testing.T) {
 	for name, data := range map[string][]byte{"plain": plain, "gzip": rtGzip(t, plain)} {
 		sum := sha256.Sum256(data)
 		want := "sha256:" + hex.EncodeToString(sum[:])
-		st, err := Stream(iotest.HalfReader(bytes.NewReader(data)), "x", "d", Options{Hash: true}, func(*Episode) error { return nil })
+		st, err := Stream(context.Background(), iotest.HalfReader(bytes.NewReader(data)), "x", "d", Options{Hash: true}, func(*Episode) error { return nil })
 		if err != nil || st.Hash != want || st.Bytes != int64(len(data)) {
 			t.Errorf("%s: %v, hash %s bytes %d; want %s %d", name, err, st.Hash, st.Bytes, want, len(data))
 		}
-		if st, _ := Stream(bytes.NewReader(data), "x", "d", Options{}, func(*Episode) error { return nil }); st.Hash != "" {
+		if st, _ := Stream(context.Background(), bytes.NewReader(data), "x", "d", Options{}, func(*Episode) error { return nil }); st.Hash != "" {
 			t.Errorf("%s: hash %q without Options.Hash", name, st.Hash)
 		}
 	}

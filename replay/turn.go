@@ -31,9 +31,11 @@ type Turn struct {
 
 	Base float64 // critic's unpenalised confidence
 
-	Objectives int // objective_completed events at this turn
-	Rejections int // action_rejected events at this turn
-	LLMCalls   int // per-call events (llm_call) at this turn
+	// Counts of events at this turn, int32 as the builder counts them:
+	// with the flags they fill 16 bytes of the row, not 32.
+	Objectives int32 // objective_completed events
+	Rejections int32 // action_rejected events
+	LLMCalls   int32 // per-call events (llm_call)
 
 	Filled    bool // synthesised for a gap in the log: changes nothing, has no action
 	Moved     bool
@@ -80,6 +82,29 @@ type Episode struct {
 
 	Diag Diagnostics
 
+	// Format is the log format the episode was read from (FormatZorkGPT,
+	// FormatSteps, FormatAttempts); Preset names the steps mapping
+	// (PresetOpenHands, PresetGeminiCLI, "" for fields) and Detected says
+	// the format was chosen by --input-format auto.
+	Format   string
+	Preset   string
+	Detected bool
+
+	// Outputs[i] is Turns[i]'s output: the game's reply (zork_response)
+	// in a ZorkGPT log read with Options.Outputs, the tool result or the
+	// message text of a step. Strings are interned per episode, so an
+	// output repeated by a loop is stored once. Nil when not read.
+	Outputs []string
+	// Steps[i] is what a steps log says about Turns[i] besides its action
+	// and output; nil for other formats.
+	Steps []StepInfo
+	// HasScore: some step of a steps log carries a score, so the progress
+	// rules (RULES.md §1–2) apply to it.
+	HasScore bool
+	// Attempts[i] is record i+1 of an attempts log (Turns[i].N == i+1);
+	// nil for other formats.
+	Attempts []Attempt
+
 	startKeys      []int32 // see StartKeys
 	distinctStarts int
 }
@@ -107,6 +132,18 @@ func (e *Episode) indexStarts() {
 		e.startKeys[i] = k
 	}
 	e.distinctStarts = len(ids)
+}
+
+// Output returns turn n's output, "" when none was read.
+func (e *Episode) Output(n int) string {
+	if len(e.Outputs) == 0 || len(e.Turns) == 0 {
+		return ""
+	}
+	i := n - e.Turns[0].N
+	if i < 0 || i >= len(e.Outputs) {
+		return ""
+	}
+	return e.Outputs[i]
 }
 
 // How the recording ended.

@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"context"
 	"encoding/xml"
 	"math"
 	"path/filepath"
@@ -115,7 +116,7 @@ func bundledReport(t *testing.T) (string, int) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	analyze.Files(files, nil, replay.Options{}, 2, cfg, analyze.Options{KeepFirings: true, Story: true}, func(fr analyze.FileResult) bool {
+	analyze.Files(context.Background(), files, nil, replay.Options{}, 2, cfg, analyze.Options{KeepFirings: true, Story: true}, func(fr analyze.FileResult) bool {
 		for i, ep := range fr.Episodes {
 			tot.Add(&fr.Outcomes[i].Result, fr.Outcomes[i].RecordedTurns, ep.Diag.Skipped)
 			tot.AddLive(fr.Outcomes[i].Live)

@@ -29,6 +29,7 @@ type Episode struct {
 	FinalScore       float64              `json:"final_score"`
 	RecordedEnd      string               `json:"recorded_end"`
 	LocationKey      string               `json:"location_key"`
+	Input            *InputJSON           `json:"input"`
 	Termination      *analyze.Termination `json:"termination"`
 	Checkpoints      []analyze.Checkpoint `json:"checkpoints"`
 	TurnsSaved       int                  `json:"turns_saved"`
@@ -43,9 +44,19 @@ type Episode struct {
 	Warnings         int                  `json:"warnings"`
 	WouldReject      int                  `json:"would_reject"`
 	LowConfidence    int                  `json:"low_confidence"`
+	Loops            int                  `json:"loops"`        // loop firings of the generic and peer rules, up to the cut
+	FalseAlarms      int                  `json:"false_alarms"` // of which the agent made progress after (detectors.go)
 	Live             *LiveJSON            `json:"live"`
 	Diagnostics      Diagnostics          `json:"diagnostics"`
 	Firings          []Firing             `json:"firings"`
+	// Detectors is the headline table of a steps or attempts log (one row
+	// per rule that ran, detectors.go); absent for ZorkGPT logs.
+	Detectors []DetectorRow `json:"detectors,omitempty"`
+	// Tasks groups an attempts log's firings by task (detectors.go).
+	Tasks []TaskRow `json:"tasks,omitempty"`
+	// Labels is how the rules scored against the episode's labels; null
+	// when it is unlabelled (labels.go).
+	Labels *EpisodeLabels `json:"labels"`
 }
 
 // Diagnostics is what the reader could not use.
@@ -67,6 +78,7 @@ func NewEpisode(o *analyze.Outcome, ep *replay.Episode) Episode {
 		FinalScore:       Round(finite(o.FinalScore), 4),
 		RecordedEnd:      o.RecordedEnd,
 		LocationKey:      o.LocationKey,
+		Input:            newInput(ep),
 		Termination:      o.Termination,
 		Checkpoints:      o.Checkpoints,
 		TurnsSaved:       o.TurnsSaved,
@@ -80,6 +92,8 @@ func NewEpisode(o *analyze.Outcome, ep *replay.Episode) Episode {
 		Warnings:         o.Warnings,
 		WouldReject:      o.WouldReject,
 		LowConfidence:    o.LowConfidence,
+		Loops:            o.Loops,
+		FalseAlarms:      o.FalseAlarms,
 		Live:             NewLive(o.Live),
 		Diagnostics: Diagnostics{
 			Lines: ep.Diag.Lines, Skipped: ep.Diag.Skipped,
@@ -98,6 +112,10 @@ func NewEpisode(o *analyze.Outcome, ep *replay.Episode) Episode {
 	for i := range o.Firings {
 		e.Firings[i] = Firing{Firing: o.Firings[i], AfterCut: o.AfterCut(&o.Firings[i])}
 	}
+	if !isZorkGPT(ep) {
+		e.Detectors = Detectors(o, ep)
+		e.Tasks = Tasks(o, ep)
+	}
 	return e
 }
 
@@ -110,7 +128,8 @@ func nonNil(s []string) []string {
 
 // Firing marshals a rules.Firing as {"turn","rule","kind","origin",
 // fields..., "after_cut"} with the fields its rule declares for that kind, in that
-// order. AfterCut: the firing is after the termination turn, so the
+// order. "turn" is "step" in a steps log and "attempt" in an attempts log
+// (RULES.md §9, §11). AfterCut: the firing is after the termination turn, so the
 // terminated run would never have seen it (the outcome's counts leave it
 // out).
 type Firing struct {
@@ -120,7 +139,11 @@ type Firing struct {
 
 func (f Firing) MarshalJSON() ([]byte, error) {
 	var b bytes.Buffer
-	b.WriteString(`{"turn":`)
+	unit := f.Unit
+	if unit == "" {
+		unit = rules.UnitTurn
+	}
+	b.WriteString(`{"` + unit + `":`)
 	b.WriteString(strconv.Itoa(f.Turn))
 	b.WriteString(`,"rule":`)
 	writeString(&b, f.Rule.Name)
@@ -189,6 +212,22 @@ func FieldValue(f *rules.Firing, field string) any {
 		return f.LowConfidence
 	case "proposal":
 		return f.Proposal
+	case "signature":
+		return f.Signature
+	case "similarity":
+		return f.Similarity
+	case "matched_step":
+		return f.MatchedStep
+	case "task_id":
+		return f.TaskID
+	case "loop_type":
+		return f.LoopType
+	case "recommendation":
+		return f.Recommendation
+	case "attempt_count":
+		return f.AttemptCount
+	case "cycle_length":
+		return f.CycleLength
 	}
 	return nil
 }
@@ -244,11 +283,21 @@ func finite(x float64) float64 {
 
 // Episode writes one episode, encoded whole before any byte is written.
 func (j *JSONWriter) Episode(e Episode) error {
-	data, err := json.Marshal(e)
+	data, err := EncodeEpisode(&e)
 	if err != nil {
-		return fmt.Errorf("%s: episode %s: %w", e.Source, e.EpisodeID, err)
+		return err
 	}
 	return j.EpisodeJSON(data)
+}
+
+// EncodeEpisode is an episode's JSON, as Episode writes it (safe for
+// concurrent use: analyze encodes on its workers).
+func EncodeEpisode(e *Episode) ([]byte, error) {
+	data, err := marshalEpisode(e)
+	if err != nil {
+		return nil, fmt.Errorf("%s: episode %s: %w", e.Source, e.EpisodeID, err)
+	}
+	return data, nil
 }
 
 // EpisodeJSON writes one episode already marshalled (merge replays the

@@ -28,6 +28,17 @@ func TestFiringJSON(t *testing.T) {
 			`{"turn":6,"rule":"action_novelty","kind":"hint","origin":"zorkgpt","action":"search","proposal":"rejected","after_cut":true}`},
 		{rules.Firing{Turn: 4, Rule: rules.Oscillation, Kind: rules.OscillationDetection, Pattern: [2]string{"1", "2"}},
 			`{"turn":4,"rule":"oscillation","kind":"detection","origin":"design","pattern":["1","2"],"after_cut":true}`},
+		// The other agents' rules: "step" or "attempt" instead of "turn".
+		{rules.Firing{Turn: 6, Unit: rules.UnitStep, Rule: rules.SignatureRepeat, Kind: rules.SignatureLoop, Signature: "run_tests|error:TypeError-auth.ts:45"},
+			`{"step":6,"rule":"signature_repeat","kind":"loop","origin":"generic","signature":"run_tests|error:TypeError-auth.ts:45","after_cut":true}`},
+		{rules.Firing{Turn: 5, Unit: rules.UnitStep, Rule: rules.FuzzyRepeat, Kind: rules.FuzzyLoop, Similarity: 0.9048, MatchedStep: 4},
+			`{"step":5,"rule":"fuzzy_repeat","kind":"loop","origin":"generic","similarity":0.9048,"matched_step":4,"after_cut":true}`},
+		{rules.Firing{Turn: 8, Unit: rules.UnitAttempt, Rule: rules.TaskAttempts, Kind: rules.TaskLoop, TaskID: "auth", LoopType: "blocked_task_spin", Recommendation: "escalate", AttemptCount: 4},
+			`{"attempt":8,"rule":"task_attempts","kind":"loop","origin":"generic","task_id":"auth","loop_type":"blocked_task_spin","recommendation":"escalate","attempt_count":4,"after_cut":true}`},
+		{rules.Firing{Turn: 7, Unit: rules.UnitStep, Rule: rules.ToolCycle, Kind: rules.ToolCycleFeedback, CycleLength: 1},
+			`{"step":7,"rule":"tool_cycle","kind":"feedback","origin":"gemini-cli","cycle_length":1,"after_cut":true}`},
+		{rules.Firing{Turn: 8, Unit: rules.UnitStep, Rule: rules.Monologue, Kind: rules.MonologueStop},
+			`{"step":8,"rule":"monologue","kind":"stop","origin":"openhands","after_cut":true}`},
 	}
 	for _, c := range cases {
 		got, err := json.Marshal(Firing{Firing: c.f, AfterCut: c.f.Turn > 3})

@@ -21,6 +21,9 @@ type ParquetEpisode struct {
 	FinalScore            float64          `parquet:"final_score"`
 	RecordedEnd           string           `parquet:"recorded_end,dict"`
 	LocationKey           string           `parquet:"location_key,dict"`
+	InputFormat           string           `parquet:"input_format,dict"`
+	InputPreset           string           `parquet:"input_preset,dict"`
+	InputDetected         bool             `parquet:"input_detected"`
 	Terminated            bool             `parquet:"terminated"`
 	TerminationTurn       *int64           `parquet:"termination_turn,optional"`
 	TerminationTurnsStuck *int64           `parquet:"termination_turns_stuck,optional"`
@@ -38,11 +41,19 @@ type ParquetEpisode struct {
 	Warnings              int64            `parquet:"warnings"`
 	WouldReject           int64            `parquet:"would_reject"`
 	LowConfidence         int64            `parquet:"low_confidence"`
+	Loops                 int64            `parquet:"loops"`
+	FalseAlarms           int64            `parquet:"false_alarms"`
 	FiringCounts          map[string]int64 `parquet:"firing_counts"`
 	// LiveAgrees is null without live events; Live is the JSON's live
 	// object (disagreements, explained_by), null likewise.
-	LiveAgrees             *bool    `parquet:"live_agrees,optional"`
-	Live                   *string  `parquet:"live,optional"`
+	LiveAgrees *bool   `parquet:"live_agrees,optional"`
+	Live       *string `parquet:"live,optional"`
+	// Detectors and Tasks are the JSON's headline table and tasks of a
+	// steps or attempts log, null for ZorkGPT logs.
+	Detectors *string `parquet:"detectors,optional"`
+	Tasks     *string `parquet:"tasks,optional"`
+	// Labels is the JSON's labels object (null when unlabelled).
+	Labels                 *string  `parquet:"labels,optional"`
 	DiagnosticsLines       int64    `parquet:"lines"`
 	DiagnosticsSkipped     int64    `parquet:"lines_skipped"`
 	DiagnosticsGapTurns    int64    `parquet:"gap_turns"`
@@ -74,7 +85,7 @@ func NewParquetEpisode(e *Episode) ParquetEpisode {
 		Checkpoints: make([]int64, len(e.Checkpoints)), TurnsSaved: int64(e.TurnsSaved), LLMCallsSaved: int64(e.LLMCallsSaved),
 		LLMCallsMethod: e.LLMCallsMethod, ScoreForfeited: e.ScoreForfeited, FalseTermination: e.FalseTermination,
 		ObjectivesAfter: int64(e.ObjectivesAfter), Censored: e.Censored, Warnings: int64(e.Warnings),
-		WouldReject: int64(e.WouldReject), LowConfidence: int64(e.LowConfidence), FiringCounts: make(map[string]int64, len(e.FiringCounts)),
+		WouldReject: int64(e.WouldReject), LowConfidence: int64(e.LowConfidence), Loops: int64(e.Loops), FalseAlarms: int64(e.FalseAlarms), FiringCounts: make(map[string]int64, len(e.FiringCounts)),
 		DiagnosticsLines: int64(e.Diagnostics.Lines), DiagnosticsSkipped: int64(e.Diagnostics.Skipped),
 		DiagnosticsGapTurns: int64(e.Diagnostics.GapTurns), DiagnosticsRepeatTurns: int64(e.Diagnostics.RepeatedTurns),
 		Problems: e.Diagnostics.Problems, Notes: e.Diagnostics.Notes,
@@ -93,6 +104,27 @@ func NewParquetEpisode(e *Episode) ParquetEpisode {
 		if data, err := json.Marshal(e.Live); err == nil {
 			s := string(data)
 			p.Live = &s
+		}
+	}
+	if in := e.Input; in != nil {
+		p.InputFormat, p.InputPreset, p.InputDetected = in.Format, in.Preset, in.Detected
+	}
+	if e.Detectors != nil {
+		if data, err := json.Marshal(e.Detectors); err == nil {
+			s := string(data)
+			p.Detectors = &s
+		}
+	}
+	if e.Tasks != nil {
+		if data, err := json.Marshal(e.Tasks); err == nil {
+			s := string(data)
+			p.Tasks = &s
+		}
+	}
+	if e.Labels != nil {
+		if data, err := json.Marshal(e.Labels); err == nil {
+			s := string(data)
+			p.Labels = &s
 		}
 	}
 	for i, c := range e.Checkpoints {

@@ -166,7 +166,7 @@ func setArgs(s *sweep.Result, row int) []string {
 // sweepCSVMetrics are the CSV columns after the parameters.
 var sweepCSVMetrics = []string{"episodes", "terminated", "censored", "recorded_turns", "turns_saved", "turns_saved_pct",
 	"llm_calls_saved", "false_terminations", "false_termination_pct", "score_forfeited", "median_turns_saved",
-	"warnings", "would_reject", "low_confidence", "lines_skipped", "pareto", "recommended"}
+	"warnings", "would_reject", "low_confidence", "loops", "false_alarms", "lines_skipped", "pareto", "recommended"}
 
 // csvNum writes a number to at most 4 decimals (percentages: csvPct).
 func csvNum(f float64) string { return strconv.FormatFloat(Round(f, 4), 'f', -1, 64) }
@@ -207,7 +207,7 @@ func WriteSweepCSV(w io.Writer, s *sweep.Result) error {
 		cw.Flush()
 		return cw.Error()
 	}
-	cw.Write(append(head, sweepCSVMetrics...))
+	cw.Write(append(append(head, sweepCSVMetrics...), labelCSVHead(s)...))
 	for i := range s.Rows {
 		r := &s.Rows[i]
 		t := &r.Totals
@@ -216,9 +216,9 @@ func WriteSweepCSV(w io.Writer, s *sweep.Result) error {
 			strconv.Itoa(t.Episodes), strconv.Itoa(t.Terminated), strconv.Itoa(t.Censored), strconv.Itoa(t.RecordedTurns),
 			strconv.Itoa(t.TurnsSaved), csvPct(t.TurnsSavedPct), strconv.Itoa(t.LLMCallsSaved),
 			strconv.Itoa(t.FalseTerminations), csvPct(t.FalseRatePct), csvNum(t.ScoreForfeited), csvNum(t.MedianTurnsSaved),
-			strconv.Itoa(t.Warnings), strconv.Itoa(t.WouldReject), strconv.Itoa(t.LowConfidence), strconv.Itoa(t.LinesSkipped),
+			strconv.Itoa(t.Warnings), strconv.Itoa(t.WouldReject), strconv.Itoa(t.LowConfidence), strconv.Itoa(t.Loops), strconv.Itoa(t.FalseAlarms), strconv.Itoa(t.LinesSkipped),
 			strconv.FormatBool(r.Pareto), strconv.FormatBool(r.Recommended))
-		cw.Write(line)
+		cw.Write(append(line, labelCSVCells(s, i)...))
 	}
 	cw.Flush()
 	return cw.Error()

@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -24,6 +25,8 @@ type SweepTableOptions struct {
 	// Width is the terminal's width; columns are hidden, least useful
 	// first, until the table fits. 0: no limit (every column).
 	Width int
+	// ByRule adds every rule's scores against labels per row (labels.go).
+	ByRule bool
 	// Config is the line saying what was assumed (ConfigLine), first.
 	Config string
 }
@@ -89,6 +92,29 @@ func sweepColumns(s *sweep.Result) []sweepColumn {
 		sweepColumn{"median saved", R, 3, func(i int) string { return Num(tot(i).MedianTurnsSaved) }, "", false},
 		sweepColumn{"warnings", R, 2, func(i int) string { return strconv.Itoa(tot(i).Warnings) }, "", false},
 		sweepColumn{"would reject", R, 1, func(i int) string { return strconv.Itoa(tot(i).WouldReject) }, "", false},
+	)
+	// The other agents' detectors: their loops and false alarms, when any
+	// fired (detectors.go defines a false alarm).
+	// They are hidden early to fit (with warnings), unless the grid sweeps
+	// their keys.
+	drop := 2
+	for _, ax := range s.Axes {
+		for _, r := range rules.Registry {
+			if r.Origin != rules.OriginZorkGPT && r.Origin != rules.OriginDesign && slices.ContainsFunc(r.Params, func(p *rules.Param) bool { return p.Key == ax.Key }) {
+				drop = 0
+			}
+		}
+	}
+	for i := range rows {
+		if tot(i).Loops > 0 {
+			cols = append(cols,
+				sweepColumn{"loops", R, drop, func(i int) string { return strconv.Itoa(tot(i).Loops) }, "", false},
+				sweepColumn{"false alarms", R, drop, func(i int) string { return strconv.Itoa(tot(i).FalseAlarms) }, "", false},
+			)
+			break
+		}
+	}
+	cols = append(cols,
 		sweepColumn{"pareto", L, 6, func(i int) string {
 			if rows[i].Pareto {
 				return "*"
@@ -96,6 +122,8 @@ func sweepColumns(s *sweep.Result) []sweepColumn {
 			return ""
 		}, "*", false},
 	)
+	// F1 against labels, when labelled, before the Pareto mark.
+	cols = append(cols[:len(cols)-1], append(labelColumns(s), cols[len(cols)-1])...)
 	return cols
 }
 
@@ -209,6 +237,11 @@ func WriteSweepTable(out io.Writer, s *sweep.Result, o SweepTableOptions) error 
 				fmt.Fprintf(w, "  %-*s  %s\n", idW, f.EpisodeID, Wrap(flipLine(s, &f), o.Width, idW+4, strings.Repeat(" ", idW+4)))
 			}
 			para(dim, "Rows as numbered in the table; see --format json or csv for termination turns.")
+		}
+	}
+	if o.ByRule {
+		if err := writeSweepByRule(w, s, bold.Sprintf); err != nil {
+			return err
 		}
 	}
 	return w.err

@@ -132,7 +132,7 @@ func TestSweepCSVFormat(t *testing.T) {
 	if got := strings.Join(recs[0], ","); got != "row,baseline,max_turns_stuck,"+strings.Join(sweepCSVMetrics, ",") {
 		t.Errorf("header %s", got)
 	}
-	if got := strings.Join(recs[2], ","); got != "1,false,20,10,6,0,1000,600,60,2400,3,50,40.5,12.5,7,3,0,0,true,false" {
+	if got := strings.Join(recs[2], ","); got != "1,false,20,10,6,0,1000,600,60,2400,3,50,40.5,12.5,7,3,0,0,0,0,true,false" {
 		t.Errorf("row 1: %s", got)
 	}
 	s.ByEpisode = true

@@ -1,8 +1,10 @@
 package report
 
 import (
+	"fmt"
 	"io"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/olekukonko/tablewriter"
@@ -13,7 +15,64 @@ import (
 // NewTable returns the compact table style every report uses: no outer
 // border, a rule under the header and above the footer, headers as
 // written. align gives each column's alignment.
-func NewTable(w io.Writer, align ...tw.Align) *tablewriter.Table {
+//
+// Making a tablewriter.Table allocates a 10,240-entry cache (an eighth of
+// a text report's CPU, one table per episode and section): a table is
+// taken back when it has rendered and handed out, reset, for the next
+// table of the same alignments. One not rendered is simply dropped.
+func NewTable(w io.Writer, align ...tw.Align) *Table {
+	key := fmt.Sprint(align)
+	tablesMu.Lock()
+	free := tables[key]
+	var t *Table
+	if n := len(free); n > 0 {
+		t, tables[key] = free[n-1], free[:n-1]
+	}
+	tablesMu.Unlock()
+	if t != nil {
+		t.out.w = w
+		t.Table.Reset()
+		return t
+	}
+	t = &Table{key: key, out: &retarget{w: w}}
+	t.Table = newTable(t.out, align)
+	return t
+}
+
+// Table is a tablewriter.Table that goes back to NewTable's free list
+// once rendered.
+type Table struct {
+	*tablewriter.Table
+	key string
+	out *retarget
+}
+
+// Render renders the table, then frees it for reuse: t must not be used
+// after.
+func (t *Table) Render() error {
+	err := t.Table.Render()
+	t.out.w = nil // drop the writer
+	tablesMu.Lock()
+	if len(tables[t.key]) < maxFreeTables {
+		tables[t.key] = append(tables[t.key], t)
+	}
+	tablesMu.Unlock()
+	return err
+}
+
+// retarget lets a kept table write to the next caller's writer.
+type retarget struct{ w io.Writer }
+
+func (r *retarget) Write(p []byte) (int, error) { return r.w.Write(p) }
+
+const maxFreeTables = 8 // per alignment set: as many as render at once
+
+var (
+	tablesMu sync.Mutex
+	tables   = map[string][]*Table{}
+)
+
+func newTable(w io.Writer, align []tw.Align) *tablewriter.Table {
 	return tablewriter.NewTable(w,
 		tablewriter.WithRenderer(renderer.NewBlueprint(tw.Rendition{
 			Borders: tw.BorderNone,
@@ -284,4 +343,31 @@ func Wrap(s string, width, first int, pad string) string {
 		return s
 	}
 	return strings.Join(WrapWords(s, n), "\n"+pad)
+}
+
+// indent prefixes every line with two spaces (tables inside an episode).
+func indent(w io.Writer) io.Writer { return &prefixWriter{w: w, prefix: "  ", bol: true} }
+
+type prefixWriter struct {
+	w      io.Writer
+	prefix string
+	bol    bool
+}
+
+func (p *prefixWriter) Write(b []byte) (int, error) {
+	var out []byte
+	for _, c := range b {
+		if p.bol {
+			out = append(out, p.prefix...)
+			p.bol = false
+		}
+		out = append(out, c)
+		if c == '\n' {
+			p.bol = true
+		}
+	}
+	if _, err := p.w.Write(out); err != nil {
+		return 0, err
+	}
+	return len(b), nil
 }

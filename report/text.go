@@ -1,6 +1,7 @@
 package report
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"math"
@@ -143,6 +144,9 @@ func pctOf(n, d int) string {
 // analyze.Analyze with Options.Story; ep gives room names and diagnostics.
 func (r *Text) Episode(o *analyze.Outcome, ep *replay.Episode) error {
 	r.init()
+	if !isZorkGPT(ep) {
+		return r.agentEpisode(o, ep) // detectors.go
+	}
 	w := &errWriter{w: r.W}
 	r.header(w)
 	fmt.Fprintf(w, "%s %s\n", r.bold.Sprint("Episode"), r.bold.Sprint(o.EpisodeID))
@@ -298,6 +302,7 @@ func (r *Text) Episode(o *analyze.Outcome, ep *replay.Episode) error {
 			return err
 		}
 	}
+	r.outputLoops(w, o)
 	if r.Verbose {
 		if err := r.trace(w, o, ep); err != nil {
 			return err
@@ -346,6 +351,9 @@ func (r *Text) proposedSummary(o *analyze.Outcome) string {
 
 // cutCount counts the outcome's firings of kind k at or before the cut.
 func cutCount(o *analyze.Outcome, k *rules.Kind) int {
+	if o.Story != nil && o.Story.UpToCut != nil {
+		return o.Story.UpToCut[k] // counted as the firings came: they need not be kept
+	}
 	n := 0
 	for i := range o.Firings {
 		if o.Firings[i].Kind == k && !o.AfterCut(&o.Firings[i]) {
@@ -522,6 +530,9 @@ func describeFiring(f *rules.Firing, ep *replay.Episode) string {
 		}
 		return "repeated action"
 	}
+	if s := describeAgentFiring(f); s != "" {
+		return s
+	}
 	return f.KindKey()
 }
 
@@ -552,22 +563,29 @@ func wrapList(items []string, perLine int, pad string) string {
 
 // SummaryRow is one episode of the corpus table.
 type SummaryRow struct {
-	*analyze.Outcome
-	Skipped int // unreadable lines in its log
+	analyze.Row
+	Source  string // its log, for the hint
+	Skipped int    // unreadable lines in its log
 	// LiveWord is "agrees" or "differs" for a row without Outcome.Live
 	// (read back from JSON); "" means no live run.
 	LiveWord string
 }
 
 // live is the row's live-run column: "", "agrees" or "differs".
-func (o SummaryRow) live() string {
-	if o.Outcome.Live == nil {
-		return o.LiveWord
+func (o SummaryRow) live() string { return o.LiveWord }
+
+// NewSummaryRow keeps what the corpus table shows of an episode.
+func NewSummaryRow(o *analyze.Outcome, skipped int) SummaryRow {
+	var rs analyze.Rows
+	rs.Add(o)
+	r := SummaryRow{Row: rs.List[0], Source: o.Source, Skipped: skipped}
+	if o.Live != nil {
+		r.LiveWord = "differs"
+		if o.Live.Agrees() {
+			r.LiveWord = "agrees"
+		}
 	}
-	if o.Outcome.Live.Agrees() {
-		return "agrees"
-	}
-	return "differs"
+	return r
 }
 
 // Summary writes the corpus table and totals, then footnotes naming the
@@ -591,8 +609,8 @@ func (r *Text) Summary(rows []SummaryRow, t *analyze.Totals, errs []analyze.File
 	}}
 	for _, o := range rows {
 		term, saved, calls, forf, fals, live := "-", "-", "-", "-", "", ""
-		if o.Termination != nil {
-			term = "t=" + strconv.Itoa(o.Termination.Turn)
+		if o.Terminated {
+			term = "t=" + strconv.Itoa(o.TerminationTurn)
 			saved, calls, forf = strconv.Itoa(o.TurnsSaved), strconv.Itoa(o.LLMCallsSaved), Num(o.ScoreForfeited)
 			if o.FalseTermination {
 				fals = "yes"
@@ -622,6 +640,13 @@ func (r *Text) Summary(rows []SummaryRow, t *analyze.Totals, errs []analyze.File
 		plural(t.FalseTerminations, "false termination"), fmtPct(t.FalseRatePct), Num(t.ScoreForfeited)))
 	para(plain, fmt.Sprintf("Up to each termination: %s; %s (could let a rejected action through ZorkGPT's rejection override); the proposed score adjustments would reject %s.",
 		plural(t.Warnings, "countdown warning"), sweepPlural(t.LowConfidence, "low-confidence revisit penalty", "low-confidence revisit penalties"), plural(t.WouldReject, "action")))
+	var loops bytes.Buffer
+	loopsLine(&loops, t) // detectors.go
+	for _, l := range strings.Split(strings.TrimRight(loops.String(), "\n"), "\n") {
+		if l != "" {
+			para(plain, l)
+		}
+	}
 	var differ, skipped []string
 	for _, o := range rows {
 		if o.live() == "differs" {

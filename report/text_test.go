@@ -119,13 +119,13 @@ func TestTextEpisodeEnds(t *testing.T) {
 
 func TestTextSummary(t *testing.T) {
 	rows := []SummaryRow{
-		{Outcome: &analyze.Outcome{EpisodeID: "E1", RecordedTurns: 60, FinalScore: 9, RecordedEnd: "max_turns", Termination: &analyze.Termination{Turn: 40},
-			Result: analyze.Result{Terminated: true, TurnsSaved: 20, LLMCallsSaved: 80, ScoreForfeited: 4, FalseTermination: true}}, Skipped: 1},
-		{Outcome: &analyze.Outcome{EpisodeID: "E2", RecordedTurns: 30, FinalScore: 2.5, RecordedEnd: "stuck_termination", Result: analyze.Result{Censored: true}}},
+		NewSummaryRow(&analyze.Outcome{EpisodeID: "E1", RecordedTurns: 60, FinalScore: 9, RecordedEnd: "max_turns", Termination: &analyze.Termination{Turn: 40},
+			Result: analyze.Result{Terminated: true, TurnsSaved: 20, LLMCallsSaved: 80, ScoreForfeited: 4, FalseTermination: true}}, 1),
+		NewSummaryRow(&analyze.Outcome{EpisodeID: "E2", RecordedTurns: 30, FinalScore: 2.5, RecordedEnd: "stuck_termination", Result: analyze.Result{Censored: true}}, 0),
 	}
 	var tot analyze.Totals
-	tot.Add(&rows[0].Result, 60, 1)
-	tot.Add(&rows[1].Result, 30, 0)
+	tot.Add(&analyze.Result{Terminated: true, TurnsSaved: 20, LLMCallsSaved: 80, ScoreForfeited: 4, FalseTermination: true}, 60, 1)
+	tot.Add(&analyze.Result{Censored: true}, 30, 0)
 	tot.Finish()
 	var b bytes.Buffer
 	err := (&Text{W: &b}).Summary(rows, &tot, []analyze.FileError{{Source: "bad.jsonl.gz", Error: "gzip: invalid header"}})

@@ -206,7 +206,7 @@ func TestLoadFileRangeErrors(t *testing.T) {
 			cfg, _, _, err := cfLoad(t, "loopbreak.toml", fmt.Sprintf("[loop_break]\n%s = %s\n", p.Key, lit))
 			if err != nil {
 				t.Errorf("%s = %s: %v", p.Key, lit, err)
-			} else if got := fmt.Sprint(cfg.Value(p.Key)); got != fmt.Sprint(*b) {
+			} else if got := fmt.Sprint(cfg.Value(p.Key)); got != lit && got != fmt.Sprint(*b) {
 				t.Errorf("%s = %s read as %s", p.Key, lit, got)
 			}
 		}
@@ -606,10 +606,11 @@ func TestLoadFileKeysZorkGPTIgnores(t *testing.T) {
 	if _, _, warnings, err := cfLoad(t, "loopbreak.toml", own); err != nil || len(warnings) != 0 {
 		t.Errorf("loopbreak.toml: %v, warnings %q", err, warnings)
 	}
-	// Every design rule's key carries what the live agent does instead.
+	// Every key of a rule ZorkGPT does not ship carries what the live
+	// agent does instead.
 	for _, r := range rules.Registry {
 		for _, p := range r.Params {
-			if (r.Origin == rules.OriginDesign) != (p.Unread != "") && p != rules.EnableVelocityDetection.Param {
+			if (r.Origin != rules.OriginZorkGPT) != (p.Unread != "") && p != rules.EnableVelocityDetection.Param {
 				t.Errorf("%s (%s rule): Unread %q", p.Key, r.Origin, p.Unread)
 			}
 		}

@@ -5,6 +5,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // Type is a parameter's TOML type.
@@ -39,6 +40,10 @@ type Param struct {
 	// live agent does instead, whatever the key says. loopbreak still
 	// honours the key (a what-if) and warns when a pyproject.toml sets it.
 	Unread string
+
+	// Seconds marks an integer key counted in seconds that also accepts a
+	// Go duration string ("1h", "90m") in TOML and on the command line.
+	Seconds bool
 }
 
 // param gives generic helpers the *Param inside a typed key.
@@ -90,6 +95,21 @@ func (p BoolParam) Get(c *Config) bool {
 
 func intParam(key string, def int, doc string, min, max *float64) IntParam {
 	return IntParam{&Param{Key: key, Doc: doc, Type: Int, Default: def, Min: min, Max: max}}
+}
+
+// secondsParam is an integer key in seconds (see Param.Seconds), for a
+// rule outside ZorkGPT.
+func secondsParam(key string, def int, doc string, min, max *float64) IntParam {
+	return IntParam{&Param{Key: key, Doc: doc, Type: Int, Default: def, Min: min, Max: max, Seconds: true, Unread: notZorkGPT}}
+}
+
+// durationSeconds reads a duration string as whole seconds.
+func durationSeconds(s string) (int, bool) {
+	d, err := time.ParseDuration(strings.TrimSpace(s))
+	if err != nil || d%time.Second != 0 {
+		return 0, false
+	}
+	return int(d / time.Second), true
 }
 
 func floatParam(key string, def float64, doc string, min, max *float64) FloatParam {
@@ -149,6 +169,13 @@ func (p *Param) coerce(v any) (out any, how string, err error) {
 			out, how = int(x), "a float"
 		case string:
 			i, perr := strconv.Atoi(x)
+			if perr != nil && p.Seconds {
+				if secs, ok := durationSeconds(x); ok {
+					out = secs
+					break
+				}
+				return nil, "", fmt.Errorf("must be an integer (seconds) or a duration such as \"1h\", got %s", describe(v))
+			}
 			if perr != nil {
 				return nil, "", fmt.Errorf("must be an integer, got %s", describe(v))
 			}
@@ -261,6 +288,12 @@ func (p *Param) Parse(s string) (any, error) {
 		}
 		if f, err := strconv.ParseFloat(s, 64); err == nil {
 			return p.Coerce(f)
+		}
+		if p.Seconds {
+			if secs, ok := durationSeconds(s); ok {
+				return p.Coerce(secs)
+			}
+			return nil, fmt.Errorf("must be an integer (seconds) or a duration such as \"1h\", got %q", s)
 		}
 		return nil, fmt.Errorf("must be an integer, got %q", s)
 	default:

@@ -21,7 +21,7 @@ type Rule struct {
 	Title   string   // one line
 	Doc     string   // one paragraph: what it does and when it fires
 	Section string   // where docs/rules.md documents it
-	Origin  string   // where the rule comes from: OriginZorkGPT, OriginDesign
+	Origin  string   // where the rule comes from: OriginZorkGPT, OriginDesign, OriginGeneric, ...
 	Params  []*Param // configuration keys the rule owns (its enable key first)
 	Kinds   []*Kind  // what it reports
 
@@ -35,19 +35,30 @@ type Rule struct {
 	Requires []*Rule
 	// New returns fresh per-episode state configured from cfg.
 	New func(cfg *Config, ep *replay.Episode) Stepper
+	// Applies says whether the rule replays over an episode of that
+	// input format under cfg (AppliesTo); nil means ZorkGPT logs only.
+	// InputsDoc says the same in words.
+	Applies   func(ep *replay.Episode, cfg *Config) bool
+	InputsDoc string
 }
 
 // Origins. Outputs keep "what ZorkGPT would have done" apart from "what
 // the proposed rules add" (RULES.md, "Where each rule comes from"), so
-// every rule says which it is. Peer frameworks (generic, openhands,
-// gemini-cli) will add their own.
+// every rule says which it is; the generic rules and the peer frameworks'
+// detectors have their own.
 const (
-	OriginZorkGPT = "zorkgpt" // deployed in ZorkGPT, checked against its code
-	OriginDesign  = "design"  // proposed by the loop-break design, never shipped
+	OriginZorkGPT   = "zorkgpt"    // deployed in ZorkGPT, checked against its code
+	OriginDesign    = "design"     // proposed by the loop-break design, never shipped
+	OriginGeneric   = "generic"    // output and task loops of any agent (RULES.md §8, §9)
+	OriginOpenHands = "openhands"  // OpenHands' StuckDetector (RULES.md §11)
+	OriginGeminiCLI = "gemini-cli" // Gemini CLI's LoopDetectionService (RULES.md §11)
 )
 
+// Origins lists the origins, in the order outputs group them.
+var Origins = []string{OriginZorkGPT, OriginDesign, OriginGeneric, OriginOpenHands, OriginGeminiCLI}
+
 // origins lists the origins Validate accepts.
-var origins = map[string]bool{OriginZorkGPT: true, OriginDesign: true}
+var origins = map[string]bool{OriginZorkGPT: true, OriginDesign: true, OriginGeneric: true, OriginOpenHands: true, OriginGeminiCLI: true}
 
 // Kind documents one kind of firing and the fields it carries. Each kind
 // is a package-level value (Termination, Warning, ...) listed in its
@@ -85,6 +96,17 @@ var Registry = []*Rule{
 	Camping,
 	ScoreAdjustment,
 	ActionNovelty,
+	SignatureRepeat,
+	FuzzyRepeat,
+	TaskAttempts,
+	RepeatActionObservation,
+	RepeatActionError,
+	Monologue,
+	AlternatingPair,
+	ContextWindowError,
+	ToolCycle,
+	ContentChanting,
+	LLMLoopCheck,
 }
 
 var identRE = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
@@ -138,10 +160,10 @@ func Validate(reg []*Rule) error {
 			if err := p.check(p.Default); err != nil {
 				return fmt.Errorf("rule %q: default of %s: %v", r.Name, p.Key, err)
 			}
-			if r.Origin == OriginDesign && p.Unread == "" {
-				// ZorkGPT never shipped the design rules: a pyproject.toml
+			if r.Origin != OriginZorkGPT && p.Unread == "" {
+				// ZorkGPT never shipped the other rules: a pyproject.toml
 				// setting their keys must be told the live agent ignores them.
-				return fmt.Errorf("rule %q: key %s of a design rule does not say what ZorkGPT does without it (Unread)", r.Name, p.Key)
+				return fmt.Errorf("rule %q: key %s of a %s rule does not say what ZorkGPT does without it (Unread)", r.Name, p.Key, r.Origin)
 			}
 		}
 	}

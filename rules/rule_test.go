@@ -57,7 +57,8 @@ func TestTypedKeys(t *testing.T) {
 }
 
 // Every rule is labelled with its origin (RULES.md, "Where each rule comes
-// from"): rules 1, 2, 3 and 7 are ZorkGPT's, 4, 5 and 6 the design's.
+// from"): rules 1, 2, 3 and 7 are ZorkGPT's, 4, 5 and 6 the design's, §8
+// and §9 generic, §11 the peer frameworks'.
 func TestOrigins(t *testing.T) {
 	want := map[*rules.Rule]string{
 		rules.ProgressVelocity: "zorkgpt",
@@ -67,6 +68,18 @@ func TestOrigins(t *testing.T) {
 		rules.Camping:          "design",
 		rules.ScoreAdjustment:  "design",
 		rules.ActionNovelty:    "zorkgpt",
+
+		rules.SignatureRepeat:         "generic",
+		rules.FuzzyRepeat:             "generic",
+		rules.TaskAttempts:            "generic",
+		rules.RepeatActionObservation: "openhands",
+		rules.RepeatActionError:       "openhands",
+		rules.Monologue:               "openhands",
+		rules.AlternatingPair:         "openhands",
+		rules.ContextWindowError:      "openhands",
+		rules.ToolCycle:               "gemini-cli",
+		rules.ContentChanting:         "gemini-cli",
+		rules.LLMLoopCheck:            "gemini-cli",
 	}
 	if len(want) != len(rules.Registry) {
 		t.Fatalf("registry has %d rules, the table %d", len(rules.Registry), len(want))
@@ -80,7 +93,7 @@ func TestOrigins(t *testing.T) {
 
 // Validate refuses a rule without a known origin.
 func TestValidateOrigin(t *testing.T) {
-	for _, origin := range []string{"", "ZorkGPT", "openhands"} {
+	for _, origin := range []string{"", "ZorkGPT", "OpenHands", "gemini"} {
 		r := *rules.ActionNovelty
 		r.Origin = origin
 		err := rules.Validate([]*rules.Rule{&r})

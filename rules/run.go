@@ -30,16 +30,35 @@ type Firing struct {
 	Action          string
 	Proposal        string // action_novelty/hint: ProposalExecuted or ProposalRejected
 	Rejected        bool
+
+	// Unit is what Turn numbers: "turn" (a ZorkGPT log), "step" (a steps
+	// log) or "attempt" (an attempts log), set by Run.
+	Unit string
+
+	Signature      string  // signature_repeat/loop
+	Similarity     float64 // fuzzy_repeat/loop, to 4 decimals
+	MatchedStep    int     // fuzzy_repeat/loop: the previous step matched
+	TaskID         string  // task_attempts/loop
+	LoopType       string  // task_attempts/loop: completed_task_revisit, blocked_task_spin, no_progress_repeat
+	Recommendation string  // task_attempts/loop: force_next, unblock_authority, escalate
+	AttemptCount   int     // task_attempts/loop: the task's attempts in the window
+	CycleLength    int     // tool_cycle: the least repeating cycle
 }
 
 // KindKey is "rule/kind", the name outputs, counts and --fail-on use.
-func (f *Firing) KindKey() string { return f.Rule.Name + "/" + f.Kind.Name }
+func (f *Firing) KindKey() string {
+	if k := f.Kind.Key(); k != "" && f.Kind.rule == f.Rule {
+		return k // a registered kind's own string: no allocation per firing
+	}
+	return f.Rule.Name + "/" + f.Kind.Name
+}
 
 // Env is what a Stepper sees besides its turn: the episode, the steppers
 // of the rules it requires, and the report callback.
 type Env struct {
 	Episode  *replay.Episode
 	report   func(Firing)
+	unit     string
 	rules    []*Rule
 	steppers []Stepper
 }
@@ -65,11 +84,31 @@ func resultOf[T Stepper](e *Env, r *Rule) T {
 // Report records a firing.
 func (e *Env) Report(f Firing) {
 	if e.report != nil {
+		f.Unit = e.unit
 		e.report(f)
 	}
 }
 
-// Run replays the enabled rules of set over ep, turn by turn, calling
+// Units of Firing.Turn.
+const (
+	UnitTurn    = "turn"
+	UnitStep    = "step"
+	UnitAttempt = "attempt"
+)
+
+// UnitOf is what an episode's turn numbers count.
+func UnitOf(ep *replay.Episode) string {
+	switch ep.Format {
+	case replay.FormatSteps:
+		return UnitStep
+	case replay.FormatAttempts:
+		return UnitAttempt
+	}
+	return UnitTurn
+}
+
+// Run replays the enabled rules of set that apply to ep's format
+// (Rule.AppliesTo) over ep, turn by turn, calling
 // report for each firing in turn order (within a turn, in set order).
 // set must list required rules before the rules that need them, as
 // Registry does; nil means Registry.
@@ -77,9 +116,9 @@ func Run(ep *replay.Episode, cfg *Config, set []*Rule, report func(Firing)) {
 	if set == nil {
 		set = Registry
 	}
-	env := &Env{Episode: ep, report: report}
+	env := &Env{Episode: ep, report: report, unit: UnitOf(ep)}
 	for _, r := range set {
-		if r.Enabled(cfg) {
+		if r.Enabled(cfg) && r.AppliesTo(ep, cfg) {
 			env.rules = append(env.rules, r)
 			env.steppers = append(env.steppers, r.New(cfg, ep))
 		}

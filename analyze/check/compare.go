@@ -160,13 +160,24 @@ func Compare(base, cur *Baseline, unreadable map[string]string) *Comparison {
 // labelEpisodes names each episode by its id, adding the source where an
 // id is shared (two files holding the same episode id).
 func labelEpisodes(eps []Episode) {
-	n := map[string]int{}
-	for i := range eps {
-		n[eps[i].EpisodeID]++
+	// Sorted by id (Compare's order), a shared id has an equal neighbour:
+	// no map of a million ids.
+	sorted := sort.SliceIsSorted(eps, func(i, j int) bool { return eps[i].EpisodeID < eps[j].EpisodeID })
+	var n map[string]int
+	if !sorted {
+		n = map[string]int{}
+		for i := range eps {
+			n[eps[i].EpisodeID]++
+		}
 	}
 	for i := range eps {
-		eps[i].Label = eps[i].EpisodeID
-		if n[eps[i].EpisodeID] > 1 {
+		id := eps[i].EpisodeID
+		eps[i].Label = id
+		shared := n[id] > 1
+		if sorted {
+			shared = (i > 0 && eps[i-1].EpisodeID == id) || (i+1 < len(eps) && eps[i+1].EpisodeID == id)
+		}
+		if shared {
 			eps[i].Label += " (" + eps[i].Source + ")"
 		}
 	}

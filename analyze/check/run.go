@@ -2,6 +2,7 @@ package check
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -246,10 +247,8 @@ func Collect(opts Options) (*Collected, error) {
 	read := opts.Read
 	read.Hash = true
 	fileStart, newFile := 0, true
-	analyze.Files(files, opts.Stdin, read, opts.Workers, cfg, aopts, func(fr analyze.FileResult) bool {
-		if ctx.Err() != nil {
-			return false
-		}
+	counts := newSharedCounts()
+	analyze.Files(ctx, files, opts.Stdin, read, opts.Workers, cfg, aopts, func(fr analyze.FileResult) bool {
 		fi := fileIndex[fr.Path]
 		if newFile {
 			fileStart, newFile = len(cur.Episodes), false
@@ -298,7 +297,9 @@ func Collect(opts Options) (*Collected, error) {
 					col.WhereFile[g] = append(col.WhereFile[g], fi)
 				}
 			}
-			cur.Episodes = append(cur.Episodes, NewEntry(o, source, "")) // hashed on the file's last part
+			e := NewEntry(o, source, "") // hashed on the file's last part
+			e.FiringCounts = counts.share(e.FiringCounts)
+			cur.Episodes = append(cur.Episodes, e)
 			if ep.Diag.Skipped > 0 {
 				col.Diags = append(col.Diags, Diag{ep.ID, source, ep.Diag.Skipped, ep.Diag.Problems})
 			}
@@ -371,9 +372,15 @@ func (col *Collected) finish(opts Options, base *Baseline) (*Result, error) {
 	}
 
 	res := &Result{Mode: opts.Mode, Baseline: opts.Baseline, Config: cmp.Config, Totals: &totals, Errors: errs, Episodes: cmp.Episodes}
+	paths := map[string]string{} // one path string per source, not per episode
 	for i := range res.Episodes {
 		e := &res.Episodes[i]
-		e.Path = SourcePath(opts.Baseline, e.Source)
+		p, ok := paths[e.Source]
+		if !ok {
+			p = SourcePath(opts.Baseline, e.Source)
+			paths[e.Source] = p
+		}
+		e.Path = p
 		if d, ok := diags[diagKey{e.EpisodeID, e.Source}]; ok && e.Current != nil {
 			e.Skipped, e.Problems = d.Skipped, d.Problems
 		}
@@ -435,4 +442,45 @@ func uniqueFiles(files []string) []string {
 		}
 	}
 	return out
+}
+
+// sharedCounts hands out one FiringCounts map per distinct set of counts:
+// a map of every registered kind costs far more than the rest of an
+// entry, and a million episodes have a handful of distinct count sets.
+// Entries never modify their counts, so sharing is safe.
+type sharedCounts struct {
+	kinds int
+	m     map[string]map[string]int
+	key   []byte
+}
+
+// sharedCountsMax bounds the table: counts that are all different are
+// kept per entry, as before, rather than twice.
+const sharedCountsMax = 1 << 16
+
+func newSharedCounts() *sharedCounts {
+	s := &sharedCounts{m: map[string]map[string]int{}}
+	for _, r := range rules.Registry {
+		s.kinds += len(r.Kinds)
+	}
+	return s
+}
+
+func (s *sharedCounts) share(m map[string]int) map[string]int {
+	if len(m) != s.kinds {
+		return m // a kind outside the registry: not in the key
+	}
+	s.key = s.key[:0]
+	for _, r := range rules.Registry {
+		for _, k := range r.Kinds {
+			s.key = binary.AppendUvarint(s.key, uint64(m[k.Key()]))
+		}
+	}
+	if shared, ok := s.m[string(s.key)]; ok {
+		return shared
+	}
+	if len(s.m) < sharedCountsMax {
+		s.m[string(s.key)] = m
+	}
+	return m
 }

@@ -4,6 +4,7 @@ package sweep
 // goroutine) and the ordered pool over files.
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"sort"
@@ -18,6 +19,9 @@ import (
 // once built: each goroutine replays through its own Replayer.
 type Plan struct {
 	Configs []*rules.Config
+	// Labels, when set, scores every configuration's firings against the
+	// labelled episodes (labels.go).
+	Labels *analyze.Labels
 
 	comps []sweepComponent
 }
@@ -104,7 +108,7 @@ func (p *Plan) Replays() int {
 type sweepCompOut struct {
 	term        bool
 	termination analyze.Termination
-	counted     [3][]int // turns of warnings, rejecting adjustments, low-confidence penalties
+	counted     [5][]int // turns of warnings, rejecting adjustments, low-confidence penalties, loops, false alarms
 }
 
 // Replayer replays a Plan; it keeps scratch space, so one per goroutine.
@@ -114,6 +118,8 @@ type Replayer struct {
 	cur    *sweepCompOut
 	report func(rules.Firing)
 	tail   analyze.Tail
+	judge  func(n int) bool // the episode's false alarm test (analyze.AlarmJudge)
+	labelScoring
 }
 
 // NewReplayer returns a Replayer for p.
@@ -127,6 +133,9 @@ func (p *Plan) NewReplayer() *Replayer {
 }
 
 func (r *Replayer) count(f rules.Firing) {
+	if r.scorer != nil {
+		r.scorer.Add(&f)
+	}
 	o := r.cur
 	if f.Kind == rules.Termination && !o.term {
 		o.term, o.termination = true, analyze.Termination{Turn: f.Turn, TurnsStuck: f.TurnsStuck, Score: f.Score}
@@ -135,7 +144,8 @@ func (r *Replayer) count(f rules.Firing) {
 	// One firing is at most one of the counts: count it alone to see which.
 	var c analyze.Fired
 	c.Count(&f)
-	for i, n := range [3]int{c.Warnings, c.WouldReject, c.LowConfidence} {
+	c.CountLoop(&f, r.judge)
+	for i, n := range [5]int{c.Warnings, c.WouldReject, c.LowConfidence, c.Loops, c.FalseAlarms} {
 		if n > 0 {
 			o.counted[i] = append(o.counted[i], f.Turn)
 		}
@@ -148,13 +158,16 @@ func (r *Replayer) count(f rules.Firing) {
 // it.
 func (r *Replayer) Replay(ep *replay.Episode, out []analyze.Result) {
 	p := r.p
+	r.judge, _ = analyze.AlarmJudge(ep)
 	for ci := range p.comps {
 		comp := &p.comps[ci]
 		for j, cfg := range comp.reps {
 			o := &r.outs[ci][j]
-			*o = sweepCompOut{counted: [3][]int{o.counted[0][:0], o.counted[1][:0], o.counted[2][:0]}}
+			*o = sweepCompOut{counted: [5][]int{o.counted[0][:0], o.counted[1][:0], o.counted[2][:0], o.counted[3][:0], o.counted[4][:0]}}
 			r.cur = o
+			r.beginScoring(comp.rules, cfg)
 			rules.Run(ep, cfg, comp.rules, r.report)
+			r.endScoring(ci, j)
 		}
 	}
 	r.cur = nil
@@ -171,10 +184,13 @@ func (r *Replayer) Replay(ep *replay.Episode, out []analyze.Result) {
 			f.Warnings += upTo(o.counted[0], f.Termination)
 			f.WouldReject += upTo(o.counted[1], f.Termination)
 			f.LowConfidence += upTo(o.counted[2], f.Termination)
+			f.Loops += upTo(o.counted[3], f.Termination)
+			f.FalseAlarms += upTo(o.counted[4], f.Termination)
 		}
 		out[c] = r.tail.Result(f)
 	}
 	r.tail.Reset(nil) // let the episode go
+	r.judge = nil
 }
 
 // upTo counts the sorted turns at or before the termination turn (all
@@ -192,6 +208,9 @@ type episode struct {
 	RecordedTurns int
 	Diag          replay.Diagnostics
 	Results       []analyze.Result // one per Plan configuration
+	// Labels and Scores (one per configuration) when it is labelled.
+	Labels *analyze.EpisodeLabels
+	Scores []analyze.Scores
 }
 
 // file is one log file: its episodes' results, or why it could not
@@ -200,26 +219,49 @@ type file struct {
 	Path     string
 	Episodes []episode
 	Err      error
+	LabelErr error // a labels file that does not fit the log: fatal
 }
 
 // replayFiles reads each file once on a bounded pool of workers, replays
 // plan over its episodes on the worker, and calls emit for each file in
-// input order whatever the scheduling. Turn tables are dropped as soon as
-// their episode is replayed; at most 2×workers files' results are held.
-// emit runs on the caller's goroutine; returning false stops early.
+// input order whatever the scheduling. A file is streamed (as analyze
+// reads it): each episode is replayed as soon as it is finished and its
+// turn table dropped, so a file of many episodes holds a handful of turn
+// tables at a time, not all of them; with Strict a file is read whole, as
+// analyze does (its first problem discards it). At most 2×workers files'
+// results are held. emit runs on the caller's goroutine; returning false
+// stops early.
 func replayFiles(files []string, stdin io.Reader, opts replay.Options, workers int, plan *Plan, emit func(file) bool) {
 	analyze.InOrder(len(files), workers, func() func(int) file {
 		rp := plan.NewReplayer() // scratch space: one per worker
 		return func(i int) file {
-			eps, err := replay.ReadFile(files[i], stdin, opts)
-			sf := file{Path: files[i], Err: err, Episodes: make([]episode, len(eps))}
-			for k, ep := range eps {
-				se := &sf.Episodes[k]
-				se.ID, se.Source, se.RecordedTurns, se.Diag = ep.ID, ep.Source, ep.RecordedTurns(), ep.Diag
+			sf := file{Path: files[i]}
+			add := func(ep *replay.Episode) error {
+				se := episode{ID: ep.ID, Source: ep.Source, RecordedTurns: ep.RecordedTurns(), Diag: ep.Diag}
 				se.Results = make([]analyze.Result, len(plan.Configs))
-				rp.Replay(ep, se.Results)
-				eps[k] = nil // let the turn table go
+				lab, err := plan.Labels.For(files[i], ep.ID)
+				if err != nil && sf.LabelErr == nil {
+					sf.LabelErr = err
+				}
+				if lab != nil {
+					se.Labels, se.Scores = lab, make([]analyze.Scores, len(plan.Configs))
+					rp.ReplayLabelled(ep, lab, se.Results, se.Scores)
+				} else {
+					rp.Replay(ep, se.Results)
+				}
+				sf.Episodes = append(sf.Episodes, se)
+				return nil
 			}
+			if opts.Strict {
+				eps, err := replay.ReadFile(files[i], stdin, opts)
+				for k, ep := range eps {
+					add(ep)
+					eps[k] = nil // let the turn table go
+				}
+				sf.Err = err
+				return sf
+			}
+			_, sf.Err = replay.StreamFile(context.Background(), files[i], stdin, opts, add)
 			return sf
 		}
 	}, emit)

@@ -42,6 +42,9 @@ type Options struct {
 	MaxFalseRatePct *float64
 	// ByEpisode: collect the episodes whose outcome flips between rows.
 	ByEpisode bool
+	// Labels, when set, scores each row's rules against labelled
+	// episodes (Row.Totals.Labels).
+	Labels *analyze.Labels
 
 	// OnFile, if set, hears of each file as it is done, in input order.
 	OnFile func(Progress)
@@ -67,7 +70,10 @@ type Result struct {
 	// rows.
 	ByEpisode bool
 	Flips     []Flip
-	Errors    []analyze.FileError // files that could not be read, excluded from every row
+	// VariedKinds are the scored rule/kinds whose firings can differ
+	// between rows (their rules read a swept key), in registry order.
+	VariedKinds []string
+	Errors      []analyze.FileError // files that could not be read, excluded from every row
 }
 
 // Flip is an episode whose outcome class differs between rows.
@@ -146,6 +152,9 @@ func newCollected(base *rules.Config, axes []Axis, byEpisode bool) (*collected, 
 		configs = append(configs, p.Config)
 	}
 	res.Rows = rows
+	// Merged partials have no plan of their own: the rows' layout says
+	// which kinds the grid varies.
+	res.VariedKinds = NewPlan(configs).VariedKinds()
 	return &collected{res: res, totals: make([]analyze.Totals, len(configs))}, configs, nil
 }
 
@@ -158,6 +167,7 @@ func collect(opts Options) (*collected, error) {
 	}
 	res, totals := c.res, c.totals
 	plan := NewPlan(configs)
+	plan.Labels = opts.Labels
 	var (
 		runErr error
 		done   int
@@ -165,6 +175,10 @@ func collect(opts Options) (*collected, error) {
 	)
 	replayFiles(opts.Files, opts.Stdin, opts.Read, opts.Workers, plan, func(sf file) bool {
 		done++
+		if sf.LabelErr != nil {
+			runErr = sf.LabelErr
+			return false
+		}
 		if sf.Err != nil {
 			if opts.Read.Strict {
 				runErr = sf.Err
@@ -181,6 +195,9 @@ func collect(opts Options) (*collected, error) {
 			}
 			for c := range totals {
 				totals[c].Add(&se.Results[c], se.RecordedTurns, se.Diag.Skipped)
+				if se.Labels != nil {
+					totals[c].AddLabels(se.Labels, se.Scores[c])
+				}
 			}
 			eps++
 			if opts.ByEpisode && flips(se.Results) {

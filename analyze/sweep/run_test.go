@@ -1,6 +1,7 @@
 package sweep
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -67,7 +68,7 @@ func TestRun(t *testing.T) {
 	}
 	for r, cfg := range configs {
 		var want analyze.Totals
-		analyze.Files(files[:len(files)-1], nil, replay.Options{}, 1, cfg, analyze.Options{}, func(fr analyze.FileResult) bool {
+		analyze.Files(context.Background(), files[:len(files)-1], nil, replay.Options{}, 1, cfg, analyze.Options{}, func(fr analyze.FileResult) bool {
 			for i, o := range fr.Outcomes {
 				want.Add(&o.Result, o.RecordedTurns, fr.Episodes[i].Diag.Skipped)
 			}

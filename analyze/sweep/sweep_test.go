@@ -152,9 +152,18 @@ func TestExpandGrid(t *testing.T) {
 // stops, llm_call events, names-only) plus generated episodes, parsed.
 var sweepCorpus = sync.OnceValue(func() []*replay.Episode {
 	var eps []*replay.Episode
-	files, _ := filepath.Glob(filepath.Join("..", "testdata", "episodes", "*", "episode_log.jsonl"))
+	// The ZorkGPT fixtures with their replies (the output rules), and the
+	// other agents' logs, each in its detected format.
+	files, _ := filepath.Glob(filepath.Join("..", "..", "testdata", "episodes", "*", "episode_log.jsonl"))
+	for _, pattern := range []string{"steps/agent.jsonl", "steps/*/*.json*", "attempts/*.jsonl"} {
+		more, _ := filepath.Glob(filepath.Join("..", "..", "testdata", filepath.FromSlash(pattern)))
+		files = append(files, more...)
+	}
+	if len(files) < 10 {
+		panic(fmt.Sprintf("sweepCorpus: only %d committed logs found", len(files)))
+	}
 	for _, f := range files {
-		e, err := replay.ReadFile(f, nil, replay.Options{})
+		e, err := replay.ReadFile(f, nil, replay.Options{Format: replay.FormatAuto, Outputs: true})
 		if err != nil {
 			panic(err)
 		}
@@ -198,6 +207,31 @@ var sweepValues = map[string]string{
 	"rejection_threshold":             "0.1,0.5,0.9",
 	"enable_exploration_hints":        "true,false",
 	"action_novelty_window":           "5,15,50",
+
+	"enable_signature_repeat":         "true,false",
+	"signature_threshold":             "2,3,5",
+	"enable_fuzzy_repeat":             "true,false",
+	"fuzzy_threshold":                 "0.8,0.9,1",
+	"fuzzy_window":                    "1,5,10",
+	"enable_task_attempts":            "true,false",
+	"max_attempts":                    "2,3,5",
+	"attempt_window":                  "60,3600,1h",
+	"enable_auto_unblock":             "true,false",
+	"max_attempts_before_force_next":  "1,5,10",
+	"enable_openhands":                "true,false",
+	"openhands_on_zorkgpt":            "false,true",
+	"gemini_cli_on_zorkgpt":           "false,true",
+	"repeat_action_observation_count": "2,4",
+	"repeat_action_error_count":       "2,3",
+	"monologue_count":                 "2,3",
+	"alternating_pair_steps":          "4,6",
+	"context_window_error_count":      "2,10",
+	"enable_gemini_cli":               "true,false",
+	"tool_call_loop_threshold":        "2,5",
+	"tool_cycle_max_length":           "1,5",
+	"content_chunk_size":              "10,50",
+	"content_loop_threshold":          "2,10",
+	"content_max_history":             "100,5000",
 }
 
 // checkSweepEqualsAnalyze replays the grid both ways and compares every
@@ -285,9 +319,11 @@ func TestPlanReplaysInvariantComponentsOnce(t *testing.T) {
 	}
 	p := NewPlan(configs)
 	// progress_velocity+stuck_warnings: 20 distinct (the baseline is one of
-	// them); location_revisit, loop detection, action_novelty: once each.
-	if got := p.Replays(); got != 20+3 {
-		t.Errorf("Replays() = %d, want 23", got)
+	// them); location_revisit, loop detection, action_novelty, and the
+	// five components of the other agents' rules (signature_repeat,
+	// fuzzy_repeat, task_attempts, OpenHands, Gemini CLI): once each.
+	if got := p.Replays(); got != 20+3+5 {
+		t.Errorf("Replays() = %d, want 28", got)
 	}
 }
 

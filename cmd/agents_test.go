@@ -1,0 +1,281 @@
+package cmd
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// The committed logs of other agents (written by replay/agentlogs_test.go).
+var (
+	stepsLog      = "../testdata/steps/agent.jsonl"
+	mappedLog     = "../testdata/steps/mapped.jsonl"
+	openHandsLog  = "../testdata/steps/openhands/events.jsonl"
+	openHandsTraj = "../testdata/steps/openhands/trajectory.json"
+	geminiLog     = "../testdata/steps/gemini-cli/session.json"
+	attemptsLog   = "../testdata/attempts/autopilot.jsonl"
+	mappedFields  = []string{"--field", "step=iteration", "--field", "action=tool.call", "--field", "output=result.text", "--field", "error=result.failed"}
+)
+
+// TestAgentLogsGolden pins analyze's text and JSON for each format and
+// preset.
+func TestAgentLogsGolden(t *testing.T) {
+	type tc struct {
+		name string
+		args []string
+	}
+	cases := []tc{
+		{"steps/agent.txt", []string{"analyze", stepsLog}},
+		{"steps/agent.json", []string{"analyze", "--format", "json", stepsLog}},
+		{"steps/mapped.txt", append(append([]string{"analyze"}, mappedFields...), mappedLog)},
+		{"steps/openhands.txt", []string{"analyze", "--preset", "openhands", openHandsLog}},
+		{"steps/openhands.json", []string{"analyze", "--format", "json", openHandsLog}},
+		{"steps/openhands-trajectory.txt", []string{"analyze", openHandsTraj}},
+		{"steps/gemini-cli.txt", []string{"analyze", "--preset", "gemini-cli", geminiLog}},
+		{"steps/gemini-cli.json", []string{"analyze", "--format", "json", geminiLog}},
+		{"attempts/autopilot.txt", []string{"analyze", attemptsLog}},
+		{"attempts/autopilot.json", []string{"analyze", "--format", "json", attemptsLog}},
+		{"attempts/window-30m.txt", []string{"analyze", "--set", "attempt_window=30m", attemptsLog}},
+	}
+	for _, c := range cases {
+		t.Run(strings.ReplaceAll(c.name, "/", "_"), func(t *testing.T) {
+			ios, _, out, errOut := Test()
+			if code := Main(c.args, ios); code != 0 {
+				t.Fatalf("exit %d: %s", code, errOut)
+			}
+			golden(t, "analyze/"+c.name, out.String())
+		})
+	}
+}
+
+// firingsOf runs analyze --format json and returns the first episode's
+// firings and input.
+func firingsOf(t *testing.T, args ...string) ([]map[string]any, map[string]any) {
+	t.Helper()
+	ios, _, out, errOut := Test()
+	if code := Main(append([]string{"analyze", "--format", "json"}, args...), ios); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var doc struct {
+		Episodes []struct {
+			Input   map[string]any   `json:"input"`
+			Firings []map[string]any `json:"firings"`
+		} `json:"episodes"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &doc); err != nil || len(doc.Episodes) != 1 {
+		t.Fatalf("%v: %s", err, out)
+	}
+	return doc.Episodes[0].Firings, doc.Episodes[0].Input
+}
+
+// pick lists "unit rule/kind" of the firings of the given rules.
+func pick(fs []map[string]any, unit string, rules ...string) []string {
+	var out []string
+	for _, f := range fs {
+		for _, r := range rules {
+			if f["rule"] == r {
+				out = append(out, strings.TrimSuffix(strings.TrimSuffix(
+					jsonNum(f[unit])+" "+r+"/"+f["kind"].(string)+" "+f["origin"].(string), " "), " "))
+			}
+		}
+	}
+	return out
+}
+
+func jsonNum(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+// The firings each log must give, derived by hand from RULES.md.
+func TestAgentLogsFirings(t *testing.T) {
+	// OpenHands: steps are ls, then pytest ×4 (same action, same exit
+	// code 1: the observations are the same whatever the output), then the
+	// same message ×3. repeat_action_observation (4) fires at the 4th
+	// pytest, step 5; monologue (3) at the 3rd message, step 8. The event
+	// stream and the trajectory are the same events.
+	for _, log := range []string{openHandsLog, openHandsTraj} {
+		fs, in := firingsOf(t, log)
+		if in["format"] != "steps" || in["preset"] != "openhands" || in["detected"] != true {
+			t.Errorf("%s: input %v", log, in)
+		}
+		got := pick(fs, "step", "repeat_action_observation", "repeat_action_error", "monologue", "alternating_pair", "context_window_error")
+		want := []string{"5 repeat_action_observation/stop openhands", "8 monologue/stop openhands"}
+		if strings.Join(got, "; ") != strings.Join(want, "; ") {
+			t.Errorf("%s: OpenHands firings %q, want %q", log, got, want)
+		}
+	}
+
+	// Gemini CLI: a message (1), make (2), read_file ×6 (3–8). The last 5
+	// keys are one call repeated at step 7 (feedback, the first loop) and
+	// 8 (stop). signature_repeat (3) fires from the 3rd read_file, step 5.
+	fs, _ := firingsOf(t, geminiLog)
+	if got, want := pick(fs, "step", "tool_cycle"), []string{"7 tool_cycle/feedback gemini-cli", "8 tool_cycle/stop gemini-cli"}; strings.Join(got, "; ") != strings.Join(want, "; ") {
+		t.Errorf("tool_cycle %q, want %q", got, want)
+	}
+	if got := pick(fs, "step", "signature_repeat"); len(got) != 4 || got[0] != "5 signature_repeat/loop generic" {
+		t.Errorf("signature_repeat %q, want 4 firings from step 5", got)
+	}
+
+	// Steps: run_tests gives the same TypeError at steps 4, 5, 6: the
+	// signature "run_tests|error:TypeError-auth.ts:45" three times fires at
+	// 6; deploy fails the same way at 11–14: fires at 13 and 14.
+	fs, _ = firingsOf(t, stepsLog)
+	if got, want := pick(fs, "step", "signature_repeat"), []string{"6 signature_repeat/loop generic", "13 signature_repeat/loop generic", "14 signature_repeat/loop generic"}; strings.Join(got, "; ") != strings.Join(want, "; ") {
+		t.Errorf("signature_repeat %q, want %q", got, want)
+	}
+	for _, f := range fs {
+		if f["rule"] == "signature_repeat" && f["step"] == 6.0 && f["signature"] != "run_tests|error:TypeError-auth.ts:45" {
+			t.Errorf("signature at step 6: %v", f["signature"])
+		}
+		if f["rule"] == "fuzzy_repeat" && f["step"] == 5.0 && (f["similarity"] != 1.0 || f["matched_step"] != 4.0) {
+			t.Errorf("fuzzy_repeat at step 5: %v, want similarity 1 with step 4", f)
+		}
+	}
+
+	// Attempts (RULES.md §9 with the defaults; see the log's generator):
+	// auth spins at 5 (unblock_authority) and 8 (escalate), docs is
+	// revisited at 6 (force_next), tests repeats at 10 (escalate: 3 < 5).
+	fs, _ = firingsOf(t, attemptsLog)
+	var got []string
+	for _, f := range fs {
+		got = append(got, jsonNum(f["attempt"])+" "+f["task_id"].(string)+" "+f["loop_type"].(string)+" "+f["recommendation"].(string))
+	}
+	want := []string{"5 auth blocked_task_spin unblock_authority", "6 docs completed_task_revisit force_next",
+		"8 auth blocked_task_spin escalate", "10 tests no_progress_repeat escalate"}
+	if strings.Join(got, "; ") != strings.Join(want, "; ") {
+		t.Errorf("task_attempts %q, want %q", got, want)
+	}
+	// A 30-minute window: auth's attempts at 0, 10, 20 min still spin at
+	// 5; at 8 (30 min) the window holds 10, 20, 30: spin, escalate.
+	fs, _ = firingsOf(t, "--set", "attempt_window=1800", attemptsLog)
+	if len(fs) != 4 {
+		t.Errorf("attempt_window=1800: %d firings, want 4", len(fs))
+	}
+	// A 5-minute window keeps no three attempts of a task.
+	fs, _ = firingsOf(t, "--set", "attempt_window=5m", attemptsLog)
+	if len(fs) != 0 {
+		t.Errorf("attempt_window=5m: %d firings, want 0", len(fs))
+	}
+}
+
+// A ZorkGPT log's replies are outputs: "open door → The door is locked"
+// three times is a signature loop (at turn 3, and again at 4).
+func TestZorkGPTOutputLoop(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	for turn := 1; turn <= 4; turn++ {
+		b.WriteString(`{"event_type": "zork_response", "episode_id": "E", "turn": ` + jsonNum(turn) + `, "action": "open door", "zork_response": "The door is locked."}` + "\n")
+		b.WriteString(`{"event_type": "turn_completed", "episode_id": "E", "turn": ` + jsonNum(turn) + `, "action": "open door", "score": 0, "location": "West of House"}` + "\n")
+	}
+	path := filepath.Join(dir, "episode_log.jsonl")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fs, in := firingsOf(t, path)
+	if in["format"] != "zorkgpt" {
+		t.Errorf("input %v", in)
+	}
+	got := pick(fs, "turn", "signature_repeat", "repeat_action_observation", "tool_cycle")
+	if strings.Join(got, "; ") != "3 signature_repeat/loop generic; 4 signature_repeat/loop generic" {
+		t.Errorf("firings %q, want signature_repeat at turns 3 and 4, no peer detector", got)
+	}
+	// The peer detectors on ZorkGPT logs, when asked: four times the same
+	// action and the same reply is OpenHands' repeat_action_observation.
+	fs, _ = firingsOf(t, "--set", "openhands_on_zorkgpt=true", "--set", "gemini_cli_on_zorkgpt=true", path)
+	if got := pick(fs, "turn", "repeat_action_observation", "tool_cycle"); strings.Join(got, "; ") != "4 repeat_action_observation/stop openhands" {
+		t.Errorf("peer firings %q, want repeat_action_observation at turn 4", got)
+	}
+	// With the output rules off the replies are not read: nothing fires.
+	fs, _ = firingsOf(t, "--set", "enable_signature_repeat=false", "--set", "enable_fuzzy_repeat=false", path)
+	if len(pick(fs, "turn", "signature_repeat", "fuzzy_repeat")) != 0 {
+		t.Errorf("output rules off: %v", fs)
+	}
+}
+
+// A directory of other agents' logs is searched for *.jsonl and *.json
+// when the format is asked for; the preset is recognised per file.
+func TestAgentLogsDirectory(t *testing.T) {
+	ios, _, out, errOut := Test()
+	Main([]string{"analyze", "--format", "jsonl", "--input-format", "steps", "../testdata/steps"}, ios)
+	var got []string
+	for _, line := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+		var e struct {
+			ID    string         `json:"episode_id"`
+			Input map[string]any `json:"input"`
+		}
+		json.Unmarshal([]byte(line), &e)
+		got = append(got, e.ID+":"+jsonNum(e.Input["preset"]))
+	}
+	want := "agent:null session:\"gemini-cli\" events:\"openhands\" trajectory:\"openhands\""
+	if strings.Join(got, " ") != want {
+		t.Errorf("episodes %q, want %s", got, want)
+	}
+	// mapped.jsonl needs its --field mapping: a file error, the run goes on.
+	if !strings.Contains(errOut.String(), "no steps in ../testdata/steps/mapped.jsonl") {
+		t.Errorf("stderr %q", errOut)
+	}
+}
+
+// Bad records are skipped and counted, naming file:line and the reason;
+// --strict makes the first fatal (exit 2); bad flags are usage errors.
+func TestAgentLogsErrors(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.jsonl")
+	os.WriteFile(bad, []byte(`{"step": 1, "action": "ls", "output": "a"}
+not json
+{"action": "ls"}
+{"step": 1, "action": "ls", "output": "again"}
+{"step": "two", "output": "x"}
+{"step": 2, "output": "done", "kind": "message"}
+`), 0o644)
+	ios, _, out, errOut := Test()
+	if code := Main([]string{"analyze", "--format", "json", "--input-format", "steps", bad}, ios); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{
+		bad + `:2: invalid JSON`, bad + `:3: no step number`, bad + `:4: step 1 does not follow step 1`, bad + `:5: step two is not an integer`,
+	} {
+		if !strings.Contains(out.String(), jsonEscape(want)) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	if !strings.Contains(out.String(), `"skipped":4`) {
+		t.Errorf("4 lines not counted as skipped:\n%s", out)
+	}
+	ios, _, _, errOut = Test()
+	if code := Main([]string{"analyze", "--strict", "--input-format", "steps", bad}, ios); code != 2 || !strings.Contains(errOut.String(), bad+":2: invalid JSON") {
+		t.Errorf("--strict: exit %d, stderr %q", code, errOut)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--input-format", "csv"}, `--input-format "csv": want one of auto, zorkgpt, steps, attempts`},
+		{[]string{"--preset", "autogpt"}, `--preset "autogpt": want openhands or gemini-cli`},
+		{[]string{"--field", "steps=iteration"}, `--field steps: unknown field`},
+		{[]string{"--field", "step"}, `want field=path`},
+		{[]string{"--input-format", "attempts", "--preset", "openhands"}, `not --input-format attempts`},
+		{[]string{"--set", "attempt_window=soon"}, `attempt_window: must be an integer (seconds) or a duration`},
+	} {
+		ios, _, _, errOut := Test()
+		if code := Main(append(append([]string{"analyze"}, c.args...), stepsLog), ios); code != 2 || !strings.Contains(errOut.String(), c.want) {
+			t.Errorf("%v: exit %d, stderr %q, want %q", c.args, code, errOut, c.want)
+		}
+	}
+	// An attempts log with nothing readable is a file error.
+	empty := filepath.Join(dir, "attempts.jsonl")
+	os.WriteFile(empty, []byte(`{"task_id": "a", "status": "stuck", "timestamp": 0}`+"\n"), 0o644)
+	ios, _, _, errOut = Test()
+	Main([]string{"analyze", "--input-format", "attempts", empty}, ios)
+	if want := `no attempts in ` + empty + ` (1 line, 1 unreadable; first: ` + empty + `:1: status "stuck" is not one of pending, in_progress, blocked, done)`; !strings.Contains(errOut.String(), want) {
+		t.Errorf("stderr %q, want %q", errOut, want)
+	}
+}
+
+func jsonEscape(s string) string {
+	b, _ := json.Marshal(s)
+	return strings.Trim(string(b), `"`)
+}

@@ -1,0 +1,161 @@
+package replay
+
+// Reading `attempts` logs: an autopilot's attempts at tasks, one record a
+// line (RULES.md §9), for the task_attempts rule.
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Attempt is one record of an attempts log.
+type Attempt struct {
+	TaskID        string
+	Status        string // pending, in_progress, blocked or done
+	Blockers      []string
+	CompletedWork []string
+	SessionID     string
+	Timestamp     time.Time
+}
+
+// AttemptStatuses are the statuses an attempt may have.
+var AttemptStatuses = []string{"pending", "in_progress", "blocked", "done"}
+
+// parseAttempt reads one record; a non-empty reason says why it is skipped.
+func parseAttempt(m map[string]any) (Attempt, string) {
+	var a Attempt
+	id, ok := m["task_id"]
+	if !ok || id == nil || strings.TrimSpace(asText(id)) == "" {
+		return a, "no task_id"
+	}
+	a.TaskID = asText(id)
+	a.Status = strings.ToLower(strings.TrimSpace(asText(m["status"])))
+	known := false
+	for _, s := range AttemptStatuses {
+		known = known || s == a.Status
+	}
+	if !known {
+		return a, fmt.Sprintf("status %q is not one of %s", asText(m["status"]), strings.Join(AttemptStatuses, ", "))
+	}
+	var reason string
+	if a.Blockers, reason = stringList(m["blockers"], "blockers"); reason != "" {
+		return a, reason
+	}
+	if a.CompletedWork, reason = stringList(m["completed_work"], "completed_work"); reason != "" {
+		return a, reason
+	}
+	a.SessionID = asText(m["session_id"])
+	ts, ok := m["timestamp"]
+	if !ok || ts == nil {
+		return a, "no timestamp"
+	}
+	if a.Timestamp, reason = parseTimestamp(ts); reason != "" {
+		return a, reason
+	}
+	return a, ""
+}
+
+// stringList reads a list of strings; null or absent is empty.
+func stringList(v any, key string) ([]string, string) {
+	if v == nil {
+		return nil, ""
+	}
+	xs, ok := v.([]any)
+	if !ok {
+		return nil, key + " is not a list"
+	}
+	out := make([]string, 0, len(xs))
+	for _, x := range xs {
+		out = append(out, asText(x))
+	}
+	return out, ""
+}
+
+// parseTimestamp reads RFC 3339 (with or without a zone: none is UTC) or
+// epoch milliseconds (a number, or a string of digits).
+func parseTimestamp(v any) (time.Time, string) {
+	if s, ok := v.(string); ok {
+		s = strings.TrimSpace(s)
+		for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05.999999999", "2006-01-02 15:04:05.999999999Z07:00", "2006-01-02 15:04:05.999999999"} {
+			if t, err := time.Parse(layout, s); err == nil {
+				return t, ""
+			}
+		}
+		if ms, err := strconv.ParseInt(s, 10, 64); err == nil {
+			return time.UnixMilli(ms).UTC(), ""
+		}
+		return time.Time{}, fmt.Sprintf("timestamp %q is neither RFC 3339 nor epoch milliseconds", s)
+	}
+	if f, ok := asFloat(v); ok && f >= -1e15 && f <= 1e15 {
+		return time.UnixMilli(int64(f)).UTC(), ""
+	}
+	return time.Time{}, fmt.Sprintf("timestamp %s is neither RFC 3339 nor epoch milliseconds", asText(v))
+}
+
+// readAttempts reads an attempts log: one episode per file, attempt i
+// (1-based, in log order) being turn i of the table.
+func readAttempts(src *recordSource, c *readContext) error {
+	ep := &Episode{ID: c.defaultID, Source: c.source, Format: FormatAttempts, Detected: c.detected,
+		LocationKey: KeyRoomName, RecordedEnd: EndUnknown, RoomNames: map[string]string{}, Rejected: map[int][]string{}}
+	d := &ep.Diag
+	tasks := map[string]string{}
+	skip := func(line int, reason string) error {
+		d.Skipped++
+		e := &LineError{File: c.source, Line: line, Reason: reason}
+		d.problem(e.Error())
+		if c.opts.Strict {
+			return e
+		}
+		return nil
+	}
+	for {
+		line, lineNo, tooLong, err := src.nextLine()
+		if tooLong {
+			d.Lines++
+			if perr := skip(lineNo, fmt.Sprintf("line longer than %d bytes", c.maxLine)); perr != nil {
+				return perr
+			}
+		} else if line != nil {
+			d.Lines++
+			m, derr := decodeObject(line)
+			var a Attempt
+			reason := ""
+			if derr != nil {
+				reason = derr.Error()
+			} else {
+				a, reason = parseAttempt(m)
+			}
+			if reason != "" {
+				if perr := skip(lineNo, reason); perr != nil {
+					return perr
+				}
+			} else {
+				// Task ids are few and repeat: keep one copy of each.
+				if s, ok := tasks[a.TaskID]; ok {
+					a.TaskID = s
+				} else {
+					tasks[a.TaskID] = a.TaskID
+				}
+				ep.Attempts = append(ep.Attempts, a)
+				ep.Turns = append(ep.Turns, Turn{N: len(ep.Attempts)})
+			}
+		}
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return fmt.Errorf("%s:%d: %w", c.source, lineNo+1, err)
+		}
+	}
+	if len(ep.Attempts) == 0 {
+		ne := &NoEventsError{File: c.source, Lines: d.Lines, Skipped: d.Skipped, What: "attempts"}
+		if len(d.Problems) > 0 {
+			ne.First = d.Problems[0]
+		}
+		return ne
+	}
+	return c.emit(ep)
+}

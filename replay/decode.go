@@ -1,0 +1,503 @@
+package replay
+
+import (
+	"bytes"
+	"encoding/binary"
+)
+
+// The one-pass decoder of relevant lines. It accepts exactly what
+// json.Valid accepts after sanitizeNonFinite (Python's NaN, Infinity and
+// -Infinity read as null), checked by FuzzScanLine against encoding/json,
+// and collects the top-level members on the way. Strings are skipped with
+// closingQuote (a vectorised search for '"') and then checked for control
+// bytes and escapes in a tight loop; json.Valid's per-byte state machine
+// was a quarter of analyze's time. Only an invalid line goes the slow way,
+// through encoding/json, for its error message.
+
+// maxNesting is encoding/json's limit: a deeper value is invalid JSON.
+const maxNesting = 10000
+
+var nullLit = []byte("null")
+
+// scanLine validates line as one JSON object and calls fn with each
+// top-level member: its key (unescaped by the caller when esc) and raw
+// value, NaN and infinities given as null. It reports false when line is
+// not exactly one valid JSON object; fn may have been called by then.
+func scanLine(line []byte, fn func(key []byte, esc bool, val []byte)) bool {
+	i := skipSpace(line, 0)
+	if i >= len(line) || line[i] != '{' {
+		return false
+	}
+	i = skipSpace(line, i+1)
+	if i < len(line) && line[i] == '}' {
+		return skipSpace(line, i+1) == len(line)
+	}
+	for {
+		if i >= len(line) || line[i] != '"' {
+			return false
+		}
+		kEnd, kEsc := validString(line, i)
+		if kEnd < 0 {
+			return false
+		}
+		key := line[i+1 : kEnd-1]
+		i = skipSpace(line, kEnd)
+		if i >= len(line) || line[i] != ':' {
+			return false
+		}
+		i = skipSpace(line, i+1)
+		vEnd := validValue(line, i)
+		if vEnd < 0 {
+			return false
+		}
+		v := line[i:vEnd]
+		if nonFiniteToken(v) {
+			v = nullLit
+		}
+		fn(key, kEsc, v)
+		i = skipSpace(line, vEnd)
+		if i >= len(line) {
+			return false
+		}
+		switch line[i] {
+		case ',':
+			i = skipSpace(line, i+1)
+		case '}':
+			return skipSpace(line, i+1) == len(line)
+		default:
+			return false
+		}
+	}
+}
+
+func nonFiniteToken(v []byte) bool {
+	return len(v) > 2 && (v[0] == 'N' || v[0] == 'I' || v[0] == '-' && v[1] == 'I')
+}
+
+// validString checks the string starting at b[i] == '"' and returns the
+// index after it (-1 when invalid or cut) and whether it holds an escape.
+// One pass, eight bytes at a time, finds what matters in a string: its
+// closing quote, a backslash, a control byte (which JSON forbids there).
+func validString(b []byte, i int) (end int, esc bool) {
+	j := i + 1
+	for {
+		j = special(b, j)
+		if j >= len(b) {
+			return -1, false
+		}
+		switch c := b[j]; {
+		case c == '"':
+			return j + 1, esc
+		case c < 0x20:
+			return -1, false
+		}
+		esc = true // a backslash: check its escape
+		j++
+		if j >= len(b) {
+			return -1, false
+		}
+		switch b[j] {
+		case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+			j++
+		case 'u':
+			if j+5 > len(b) {
+				return -1, false
+			}
+			for _, h := range b[j+1 : j+5] {
+				if !isHex(h) {
+					return -1, false
+				}
+			}
+			j += 5
+		default:
+			return -1, false
+		}
+	}
+}
+
+// special returns the index of the first '"', '\\' or byte below 0x20 in
+// b[j:], or len(b). A word holds one when, after XOR with the byte sought
+// (a zero byte where it was), some byte borrows on subtracting 1 (0x20 for
+// the control bytes) with its own high bit clear.
+func special(b []byte, j int) int {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	for j+8 <= len(b) {
+		x := binary.LittleEndian.Uint64(b[j:])
+		q, bs := x^(ones*'"'), x^(ones*'\\')
+		if ((x-ones*0x20)&^x|(q-ones)&^q|(bs-ones)&^bs)&highs != 0 {
+			break
+		}
+		j += 8
+	}
+	for j < len(b) && b[j] >= 0x20 && b[j] != '"' && b[j] != '\\' {
+		j++
+	}
+	return j
+}
+
+func isHex(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
+}
+
+// validValue checks the value starting at b[i] and returns the index after
+// it, or -1. Arrays and objects are walked with an explicit stack, so a
+// deep line costs no recursion.
+func validValue(b []byte, i int) int {
+	var stack []byte // '{' or '[' of the open containers
+	for {
+		// A value at b[i].
+		if i >= len(b) {
+			return -1
+		}
+		switch c := b[i]; {
+		case c == '"':
+			if i, _ = validString(b, i); i < 0 {
+				return -1
+			}
+		case c == '{' || c == '[':
+			if len(stack)+1 >= maxNesting { // the line's own object is one level
+				return -1
+			}
+			closer := byte('}')
+			if c == '[' {
+				closer = ']'
+			}
+			i = skipSpace(b, i+1)
+			if i < len(b) && b[i] == closer {
+				i++
+				break // an empty container is a whole value
+			}
+			stack = append(stack, c)
+			if c == '{' {
+				if i = memberKey(b, i); i < 0 {
+					return -1
+				}
+			}
+			continue // its first value
+		case c == 't':
+			if i = literal(b, i, "true"); i < 0 {
+				return -1
+			}
+		case c == 'f':
+			if i = literal(b, i, "false"); i < 0 {
+				return -1
+			}
+		case c == 'n':
+			if i = literal(b, i, "null"); i < 0 {
+				return -1
+			}
+		case c == 'N':
+			if i = literal(b, i, "NaN"); i < 0 {
+				return -1
+			}
+		case c == 'I':
+			if i = literal(b, i, "Infinity"); i < 0 {
+				return -1
+			}
+		case c == '-' && i+1 < len(b) && b[i+1] == 'I':
+			if i = literal(b, i, "-Infinity"); i < 0 {
+				return -1
+			}
+		case c == '-' || '0' <= c && c <= '9':
+			if i = jsonNumber(b, i); i < 0 {
+				return -1
+			}
+		default:
+			return -1
+		}
+		// After a value: close containers or go on to the next value.
+		for {
+			if len(stack) == 0 {
+				return i
+			}
+			i = skipSpace(b, i)
+			if i >= len(b) {
+				return -1
+			}
+			open := stack[len(stack)-1]
+			if c := b[i]; c == ',' {
+				i = skipSpace(b, i+1)
+				if open == '{' {
+					if i = memberKey(b, i); i < 0 {
+						return -1
+					}
+				}
+				break
+			} else if open == '{' && c == '}' || open == '[' && c == ']' {
+				stack = stack[:len(stack)-1]
+				i++
+				continue
+			}
+			return -1
+		}
+	}
+}
+
+// memberKey checks `"key" :` at b[i] and returns where its value starts.
+func memberKey(b []byte, i int) int {
+	if i >= len(b) || b[i] != '"' {
+		return -1
+	}
+	if i, _ = validString(b, i); i < 0 {
+		return -1
+	}
+	i = skipSpace(b, i)
+	if i >= len(b) || b[i] != ':' {
+		return -1
+	}
+	return skipSpace(b, i+1)
+}
+
+func literal(b []byte, i int, lit string) int {
+	if !bytes.HasPrefix(b[i:], []byte(lit)) {
+		return -1
+	}
+	return i + len(lit)
+}
+
+// jsonNumber checks a JSON number at b[i]:
+// -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
+func jsonNumber(b []byte, i int) int {
+	if b[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(b) && b[i] == '0':
+		i++
+	case i < len(b) && '1' <= b[i] && b[i] <= '9':
+		i = digits(b, i)
+	default:
+		return -1
+	}
+	if i < len(b) && b[i] == '.' {
+		j := digits(b, i+1)
+		if j == i+1 {
+			return -1
+		}
+		i = j
+	}
+	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
+		i++
+		if i < len(b) && (b[i] == '+' || b[i] == '-') {
+			i++
+		}
+		j := digits(b, i)
+		if j == i {
+			return -1
+		}
+		i = j
+	}
+	return i
+}
+
+func digits(b []byte, i int) int {
+	for i < len(b) && '0' <= b[i] && b[i] <= '9' {
+		i++
+	}
+	return i
+}
+
+// sniffLine tells whether a line is relevant (sniffEventType) and, when
+// it is not, returns its own episode_id (topEpisodeID), in one walk of
+// the line's structure: strings are jumped over with closingQuote, and
+// every key of every level named event_type is looked at, as the byte
+// search of sniffEventType does. A line the walk cannot vouch for (broken
+// structure, escaped top-level keys or event types, which Python's
+// json.dumps never writes) goes through the two searches instead.
+func sniffLine(line []byte) (relevant bool, id []byte) {
+	if relevant, id, ok := walkLine(line); ok {
+		if relevant {
+			return true, nil
+		}
+		return false, id
+	}
+	if relevant, _ = sniffEventType(line); relevant {
+		return true, nil
+	}
+	return false, topEpisodeID(line)
+}
+
+// walkLine is sniffLine's walk; ok is false when the line must be read
+// the slow way. id is the last top-level episode_id, else the last one of
+// the last extras object.
+func walkLine(line []byte) (relevant bool, id []byte, ok bool) {
+	var top, extras []byte
+	var xRelevant bool // an extras object's, walked by the member func
+	end, relevant, ok := walkMembers(line, 0, func(key, v []byte) bool {
+		switch string(key) {
+		case "episode_id":
+			top = v
+		case "extras":
+			if v[0] == '{' {
+				var x []byte
+				xEnd, r, ok := walkMembers(v, 0, func(key, v []byte) bool {
+					if string(key) == "episode_id" {
+						x = v
+					}
+					return true
+				})
+				if ok && xEnd < 0 {
+					xRelevant = true // the line is relevant, whatever its id
+					return true
+				}
+				if !ok || xEnd != len(v) {
+					return false
+				}
+				xRelevant = xRelevant || r
+				extras = x
+			}
+		}
+		return true
+	})
+	if ok && end < 0 {
+		return true, nil, true // a relevant top-level event_type: no need to look further
+	}
+	if !ok || skipSpace(line, end) != len(line) {
+		return false, nil, false
+	}
+	relevant = relevant || xRelevant
+	if present(top) {
+		return relevant, top, true
+	}
+	if present(extras) {
+		return relevant, extras, true
+	}
+	return relevant, nil, true
+}
+
+// walkMembers walks the object at b[i], calling member with each key and
+// raw value (a false return fails the walk), and reports where the object
+// ends and whether any event_type key in it, at any depth, names a
+// relevant event. Nested objects and arrays are walked by walkNested,
+// except extras, which member walks itself. A relevant event_type of the
+// object itself ends the walk at once (end -1): the line is decoded
+// anyway, and the search the walk stands for would have said relevant.
+func walkMembers(b []byte, i int, member func(key, v []byte) bool) (end int, relevant, ok bool) {
+	i = skipSpace(b, i)
+	if i >= len(b) || b[i] != '{' {
+		return 0, false, false
+	}
+	i = skipSpace(b, i+1)
+	if i < len(b) && b[i] == '}' {
+		return i + 1, false, true
+	}
+	for {
+		if i >= len(b) || b[i] != '"' {
+			return 0, false, false
+		}
+		k := closingQuote(b, i+1)
+		if k < 0 {
+			return 0, false, false
+		}
+		key := b[i+1 : k]
+		if bytes.IndexByte(key, '\\') >= 0 {
+			return 0, false, false // an escaped key may spell event_type
+		}
+		i = skipSpace(b, k+1)
+		if i >= len(b) || b[i] != ':' {
+			return 0, false, false
+		}
+		i = skipSpace(b, i+1)
+		if i >= len(b) {
+			return 0, false, false
+		}
+		var vEnd int
+		switch c := b[i]; {
+		case c == '"':
+			q := closingQuote(b, i+1)
+			if q < 0 {
+				return 0, false, false
+			}
+			if string(key) == "event_type" {
+				s := b[i+1 : q]
+				if bytes.IndexByte(s, '\\') >= 0 {
+					return 0, false, false // an escaped event type may be a relevant one
+				}
+				if relevantEvents[string(s)] {
+					return -1, true, true
+				}
+			}
+			vEnd = q + 1
+		case c == '{' && string(key) == "extras":
+			// member walks it; its end is found here, without looking
+			// at keys (member's walk does).
+			if vEnd = skipValue(b, i); vEnd > len(b) || b[vEnd-1] != '}' {
+				return 0, false, false
+			}
+		case c == '{' || c == '[':
+			var r bool
+			if vEnd, r, ok = walkNested(b, i); !ok {
+				return 0, false, false
+			}
+			relevant = relevant || r
+		default:
+			vEnd = i
+			for vEnd < len(b) {
+				c := b[vEnd]
+				if c == ',' || c == '}' || c == ']' || c == ' ' || c == '\t' || c == '\n' || c == '\r' {
+					break
+				}
+				if c == '"' || c == '{' || c == '[' || c == ':' {
+					return 0, false, false // not a scalar: broken
+				}
+				vEnd++
+			}
+			if vEnd == i {
+				return 0, false, false
+			}
+		}
+		if !member(key, b[i:vEnd]) {
+			return 0, false, false
+		}
+		i = skipSpace(b, vEnd)
+		if i >= len(b) {
+			return 0, false, false
+		}
+		switch b[i] {
+		case ',':
+			i = skipSpace(b, i+1)
+		case '}':
+			return i + 1, relevant, true
+		default:
+			return 0, false, false
+		}
+	}
+}
+
+// walkNested finds the end of the object or array at b[i] and whether a
+// key event_type inside it names a relevant event: any string followed by
+// ':' is a key there, as sniffEventType's byte search takes it.
+func walkNested(b []byte, i int) (end int, relevant, ok bool) {
+	depth := 0
+	for i < len(b) {
+		switch b[i] {
+		case '"':
+			k := closingQuote(b, i+1)
+			if k < 0 {
+				return 0, false, false
+			}
+			if string(b[i+1:k]) == "event_type" {
+				if j := skipSpace(b, k+1); j < len(b) && b[j] == ':' {
+					if j = skipSpace(b, j+1); j < len(b) && b[j] == '"' {
+						q := closingQuote(b, j+1)
+						if q < 0 {
+							return 0, false, false
+						}
+						relevant = relevant || relevantEvents[string(b[j+1:q])]
+					}
+				}
+			}
+			i = k + 1
+			continue
+		case '{', '[':
+			depth++
+		case '}', ']':
+			depth--
+			if depth == 0 {
+				return i + 1, relevant, true
+			}
+		}
+		i++
+	}
+	return 0, false, false
+}

@@ -1,0 +1,203 @@
+package replay
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// decodeRef is the decoder scanLine replaced: json.Valid (after
+// sanitizing Python's non-finite numbers), then a member walk.
+func decodeRef(line []byte) (*wireEvent, error) {
+	if !json.Valid(line) {
+		fixed, changed := sanitizeNonFinite(line)
+		if !changed || !json.Valid(fixed) {
+			var v struct{}
+			if err := json.Unmarshal(line, &v); err != nil {
+				return nil, err
+			}
+			return nil, errors.New("invalid JSON")
+		}
+		line = fixed
+	}
+	w := &wireEvent{}
+	if !w.fill(line, true) {
+		return nil, errors.New("not a JSON object")
+	}
+	return w, nil
+}
+
+// wireValues is what the builder can read of w: every field through the
+// accessors it uses.
+func wireValues(w *wireEvent) string {
+	var b strings.Builder
+	b.WriteString(w.eventType())
+	t, ok := w.turn()
+	b.WriteString(strings.Repeat("|", 1) + string(rune('0'+btoi(ok))) + " " + itoa(t))
+	for _, get := range []func(*wireEvent) json.RawMessage{
+		func(e *wireEvent) json.RawMessage { return e.EpisodeID },
+		func(e *wireEvent) json.RawMessage { return e.AgentAction },
+		func(e *wireEvent) json.RawMessage { return e.Action },
+		func(e *wireEvent) json.RawMessage { return e.CriticConfidence },
+		func(e *wireEvent) json.RawMessage { return e.BaseConfidence },
+		func(e *wireEvent) json.RawMessage { return e.Confidence },
+		func(e *wireEvent) json.RawMessage { return e.Score },
+		func(e *wireEvent) json.RawMessage { return e.Location },
+		func(e *wireEvent) json.RawMessage { return e.LocationID },
+		func(e *wireEvent) json.RawMessage { return e.LocationName },
+		func(e *wireEvent) json.RawMessage { return e.FromRoomID },
+		func(e *wireEvent) json.RawMessage { return e.FromRoom },
+		func(e *wireEvent) json.RawMessage { return e.ToRoomID },
+		func(e *wireEvent) json.RawMessage { return e.ToRoom },
+		func(e *wireEvent) json.RawMessage { return e.FinalScore },
+		func(e *wireEvent) json.RawMessage { return e.Reason },
+		func(e *wireEvent) json.RawMessage { return e.TurnsStuck },
+		func(e *wireEvent) json.RawMessage { return e.WasStuckFor },
+		func(e *wireEvent) json.RawMessage { return e.OldScore },
+		func(e *wireEvent) json.RawMessage { return e.NewScore },
+		func(e *wireEvent) json.RawMessage { return e.AdjustedConfidence },
+		func(e *wireEvent) json.RawMessage { return e.RecentVisits },
+	} {
+		v := w.field(get)
+		s, okS := text(v)
+		f, okF := number(v)
+		id, okID := roomID(v)
+		b.WriteString("|" + s + itoa(btoi(okS)) + " " + strings.TrimSpace(jsonFloat(f)) + itoa(btoi(okF)) + " " + id + itoa(btoi(okID)))
+	}
+	return b.String()
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }
+
+func jsonFloat(f float64) string { b, _ := json.Marshal(f); return string(b) }
+
+// FuzzScanLine: the one-pass decoder gives encoding/json's verdict (valid
+// or not, with the same error) and the same values, on any line.
+func FuzzScanLine(f *testing.F) {
+	for _, l := range rtSeedLines {
+		f.Add([]byte(l))
+	}
+	for _, l := range []string{
+		`{}`, ` { } `, `{"a":1,}`, `{"a" 1}`, `{"a":01}`, `{"a":-}`, `{"a":1.}`, `{"a":1e}`, `{"a":1e+}`,
+		`{"a":-0.5E-3}`, `{"a":"\x"}`, `{"a":"\u12"}`, `{"a":"\u12g4"}`, "{\"a\":\"\t\"}", `{"a":[1,2,]}`,
+		`{"a":[NaN,-Infinity,Infinity]}`, `{"a":-NaN}`, `{"a":nul}`, `{"a":truex}`, `{"a":{"b":}}`,
+		`{"a":"x"}}`, `{"a":"x"} x`, `{"a\"b":1}`, `{"turn\u0020":1,"turn":2}`, `{"extras":{"turn":NaN,"score":Infinity}}`,
+		`{"extras":{"event_type":"turn_completed"},"extras":1}`, `{"event_type":1,"event_type":"turn_completed"}`,
+		`{"location":"\u00e9\\\"","score":"12"}`, "{\"location\":\"\xff\"}", `{"a":"\\\\"}`, `{"a":"\\\"}`,
+		`{"a":[[[[{}]]]]}`, `{"a":[}`, `{"a":{]}`, `{"a":{"b":1,"c":[true,false,null]}}`, `{"a": 1 , "b" : 2 }`,
+		`{"a":` + strings.Repeat("[", maxNesting) + strings.Repeat("]", maxNesting) + `}`,
+		`{"a":` + strings.Repeat("[", maxNesting-1) + strings.Repeat("]", maxNesting-1) + `}`,
+	} {
+		f.Add([]byte(l))
+	}
+	f.Fuzz(func(t *testing.T, line []byte) {
+		q := fmt.Sprintf("%.200q", line)
+		got, gotErr := decodeLine(line)
+		want, wantErr := decodeRef(line)
+		if (gotErr == nil) != (wantErr == nil) {
+			t.Fatalf("%s: decodeLine error %v, encoding/json %v", q, gotErr, wantErr)
+		}
+		if gotErr != nil {
+			if gotErr.Error() != wantErr.Error() {
+				t.Fatalf("%s: error %q, encoding/json %q", q, gotErr, wantErr)
+			}
+			return
+		}
+		// The fast verdict itself, not only decodeLine's (which falls back).
+		if !scanLine(line, func([]byte, bool, []byte) {}) {
+			t.Fatalf("%s: scanLine refuses a line encoding/json accepts", q)
+		}
+		if g, w := wireValues(got), wireValues(want); g != w {
+			t.Fatalf("%s:\n got %s\nwant %s", q, g, w)
+		}
+	})
+}
+
+// TestScanLineRefuses: scanLine's own verdict on invalid lines (decodeLine
+// would hide a wrong one behind its fallback).
+func TestScanLineRefuses(t *testing.T) {
+	for _, l := range []string{
+		`{"a":1,}`, `{"a" 1}`, `{"a":01}`, `{"a":-}`, `{"a":1.}`, `{"a":1e}`, `{"a":"\x"}`, `{"a":"\u12"}`,
+		"{\"a\":\"\t\"}", `{"a":[1,2,]}`, `{"a":-NaN}`, `{"a":nul}`, `{"a":truex}`, `{"a":"x"}}`, `{"a":"\\\"}`,
+		`{"a":[}`, `{"a":{]}`, `{"a":1`, `{"a":"x`, `{NaN:1}`,
+		`{"a":` + strings.Repeat("[", maxNesting+1) + strings.Repeat("]", maxNesting+1) + `}`,
+	} {
+		if scanLine([]byte(l), func([]byte, bool, []byte) {}) {
+			t.Errorf("scanLine accepts %.200q", l)
+		}
+		if json.Valid([]byte(l)) {
+			t.Errorf("test is wrong: %.200q is valid JSON", l)
+		}
+	}
+}
+
+// FuzzSniffLine: the one walk agrees with the searches it replaces
+// (sniffEventType, then topEpisodeID on an irrelevant line), on any line.
+func FuzzSniffLine(f *testing.F) {
+	for _, l := range rtSeedLines {
+		f.Add([]byte(l))
+	}
+	for _, l := range []string{
+		`{"event_type": "zork_response", "extras": {"event_type": "turn_completed"}}`,
+		`{"message": "{\"event_type\": \"turn_completed\"}", "event_type": "llm_usage"}`,
+		`{"message": "C:\\", "event_type": "llm_call"}`,
+		`{"event_type":"turn_completed","event_type":"zork_response"}`,
+		`{"x":1"event_type":"turn_completed"}`, `{"x":[1,"event_type":"turn_completed"]}`,
+		`{"memory":{"record":{"event_type":"turn_completed","episode_id":"other"}},"episode_id":"E"}`,
+		`{"event\u005ftype":"turn_completed"}`, `{"event_type":"turn\u005fcompleted"}`, `{"a":"\u0041","event_type":"x"}`,
+		`{"extras":{"episode_id":"A"},"extras":{"turn":1}}`, `{"extras":{"episode_id":"A"},"extras":3}`,
+		`{"episode_id":null,"extras":{"episode_id":"B"}}`, `{"episode_id":7}`, `{"episode_id":"A"} x`,
+		`{"extras":{"a":]}}`, `{"a":{"b":"c}`, `{"a":"b"`, `{"a" "b"}`, `{"a":tru"e"}`,
+	} {
+		f.Add([]byte(l))
+	}
+	f.Fuzz(func(t *testing.T, line []byte) {
+		relevant, id := sniffLine(line)
+		wantRelevant, _ := sniffEventType(line)
+		var wantID []byte
+		if !wantRelevant {
+			wantID = topEpisodeID(line)
+		}
+		if relevant != wantRelevant || !bytes.Equal(id, wantID) {
+			t.Fatalf("%.300q: sniffLine %v %q, searches %v %q", line, relevant, id, wantRelevant, wantID)
+		}
+	})
+}
+
+// special's word-at-a-time search agrees with a byte loop, whatever the
+// neighbours of the byte in question and wherever the search starts.
+func TestSpecial(t *testing.T) {
+	naive := func(s []byte, j int) int {
+		for ; j < len(s); j++ {
+			if s[j] < 0x20 || s[j] == '"' || s[j] == '\\' {
+				break
+			}
+		}
+		return j
+	}
+	for _, fill := range []byte{0x20, 0x21, 0x23, 0x5b, 0x5d, 0x7f, 0x80, 0x9f, 0xa0, 0xdc, 0xff} {
+		for n := range 19 {
+			for pos := range n {
+				for c := range 256 {
+					s := bytes.Repeat([]byte{fill}, n)
+					s[pos] = byte(c)
+					for from := range min(n, 3) {
+						if got, want := special(s, from), naive(s, from); got != want {
+							t.Fatalf("%x from %d: %d, want %d", s, from, got, want)
+						}
+					}
+				}
+			}
+		}
+	}
+}

@@ -1,0 +1,110 @@
+package replay
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+)
+
+// readContext is what the steps and attempts readers share with read.
+type readContext struct {
+	source, defaultID string
+	opts              Options
+	detected          bool
+	maxLine           int
+	emit              func(*Episode) error
+}
+
+// detectBytes is how much of an input --input-format auto looks at.
+const detectBytes = 64 << 10
+
+// peekStart returns the buffered start of the input without consuming it.
+func peekStart(br *bufio.Reader) []byte {
+	b, _ := br.Peek(min(detectBytes, br.Size()))
+	return b
+}
+
+// DetectFormat guesses a log's format from its first bytes (the first
+// records, up to 64 KiB), returning the format and, for steps, the preset:
+//   - a JSON array (an OpenHands trajectory) → steps, openhands;
+//   - any of the first records with "event_type" → zorkgpt;
+//   - a record with "task_id" and "status" → attempts;
+//   - an object with "sessionId" and "messages", or a record with "type"
+//     and "toolCalls" → steps, gemini-cli;
+//   - a record with "action" or "observation" and one of "args",
+//     "extras", "cause" → steps, openhands;
+//   - a record with "step" and "action" or "output" → steps;
+//   - else zorkgpt, whose reader then says what it found.
+//
+// Records are looked at by their top-level keys only, so a long first
+// line cut at 64 KiB still counts by the keys before the cut.
+func DetectFormat(start []byte) (format, preset string) {
+	trimmed := bytes.TrimLeft(start, " \t\r\n")
+	if len(trimmed) > 0 && trimmed[0] == '[' {
+		return FormatSteps, PresetOpenHands
+	}
+	if len(trimmed) > 0 && trimmed[0] == '{' && !bytes.Contains(firstLine(trimmed), []byte(`"event_type"`)) {
+		// A pretty-printed session: its keys span lines.
+		if bytes.Contains(trimmed, []byte(`"sessionId"`)) && bytes.Contains(trimmed, []byte(`"messages"`)) {
+			return FormatSteps, PresetGeminiCLI
+		}
+	}
+	lines := bytes.Split(start, []byte("\n"))
+	for i, line := range lines {
+		if i >= 20 {
+			break
+		}
+		line = bytes.TrimSpace(line)
+		if len(line) == 0 || line[0] != '{' {
+			continue
+		}
+		keys := topKeys(line)
+		has := func(k string) bool { return keys[k] }
+		switch {
+		case has("event_type"):
+			return FormatZorkGPT, ""
+		case has("task_id") && has("status"):
+			return FormatAttempts, ""
+		case has("sessionId") && has("messages"), has("type") && (has("toolCalls") || has("content")) && !has("step"):
+			return FormatSteps, PresetGeminiCLI
+		case (has("action") || has("observation")) && (has("args") || has("extras") || has("cause")):
+			return FormatSteps, PresetOpenHands
+		case has("step") && (has("action") || has("output")):
+			return FormatSteps, ""
+		}
+	}
+	return FormatZorkGPT, ""
+}
+
+func firstLine(b []byte) []byte {
+	if i := bytes.IndexByte(b, '\n'); i >= 0 {
+		return b[:i]
+	}
+	return b
+}
+
+// topKeys lists an object's top-level keys, reading as far as the bytes
+// go (a line cut short still gives the keys before the cut).
+func topKeys(line []byte) map[string]bool {
+	keys := map[string]bool{}
+	dec := json.NewDecoder(bytes.NewReader(line))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return keys
+	}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return keys
+		}
+		k, ok := t.(string)
+		if !ok {
+			return keys
+		}
+		keys[k] = true
+		var skip json.RawMessage
+		if err := dec.Decode(&skip); err != nil {
+			return keys
+		}
+	}
+	return keys
+}

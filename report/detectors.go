@@ -1,0 +1,386 @@
+package report
+
+// Reporting the logs of other agents (steps and attempts logs): the
+// headline table "detector × first firing × false alarms", the grouping
+// of task_attempts firings by task, and the words for the firings of the
+// generic and peer rules.
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/loopbreak/loopbreak/analyze"
+	"github.com/loopbreak/loopbreak/replay"
+	"github.com/loopbreak/loopbreak/rules"
+)
+
+// InputJSON says how a log was read.
+type InputJSON struct {
+	Format   string `json:"format"`           // zorkgpt, steps or attempts
+	Preset   string `json:"preset,omitempty"` // openhands, gemini-cli
+	Detected bool   `json:"detected"`         // chosen by --input-format auto
+}
+
+func newInput(ep *replay.Episode) *InputJSON {
+	f := ep.Format
+	if f == "" {
+		f = replay.FormatZorkGPT
+	}
+	return &InputJSON{Format: f, Preset: ep.Preset, Detected: ep.Detected}
+}
+
+func isZorkGPT(ep *replay.Episode) bool {
+	return ep.Format == "" || ep.Format == replay.FormatZorkGPT
+}
+
+// What a false alarm is measured against (DetectorRow.Basis).
+const (
+	BasisScore        = analyze.BasisScore
+	BasisTaskProgress = analyze.BasisTaskProgress
+	BasisLabels       = analyze.BasisLabels
+)
+
+// DetectorRow is one rule of the headline table of a steps or attempts
+// log: how often it fired, where first, and how many of its firings were
+// false alarms.
+//
+// A false alarm is a firing after which the agent was not stuck after all:
+// in a steps log with scores, a later step has a higher score than the
+// step that fired (RULES.md's false termination, per firing); in an
+// attempts log, a later attempt at the same task records completed work
+// the firing attempt did not have, or is done when it was not. A steps log
+// without scores cannot tell: false_alarms is null.
+type DetectorRow struct {
+	Rule        string `json:"rule"`
+	Origin      string `json:"origin"`
+	Firings     int    `json:"firings"`
+	First       *int   `json:"first"`                // step (attempt) of the first firing; null: never fired
+	FirstKind   string `json:"first_kind,omitempty"` // its kind
+	FalseAlarms *int   `json:"false_alarms"`
+	Basis       string `json:"false_alarm_basis,omitempty"`
+}
+
+// Detectors builds the headline table: one row per rule that ran, in
+// registry order, false alarms judged by analyze.AlarmJudge.
+func Detectors(o *analyze.Outcome, ep *replay.Episode) []DetectorRow {
+	judge, basis := analyze.AlarmJudge(ep)
+	return DetectorsJudged(o, ep, judge, basis)
+}
+
+// DetectorsJudged is Detectors with another test of a false alarm (labels
+// judge a firing by people's spans); a nil judge leaves false alarms
+// unknown.
+func DetectorsJudged(o *analyze.Outcome, ep *replay.Episode, judge func(n int) bool, basis string) []DetectorRow {
+	rows := make([]DetectorRow, 0, len(o.Ran))
+	index := map[*rules.Rule]int{}
+	for _, r := range o.Ran {
+		index[r] = len(rows)
+		row := DetectorRow{Rule: r.Name, Origin: r.Origin, Basis: basis}
+		if judge != nil {
+			row.FalseAlarms = new(int)
+		}
+		rows = append(rows, row)
+	}
+	firings := agentFirings(o)
+	for i := range firings {
+		f := &firings[i]
+		k, ok := index[f.Rule]
+		if !ok {
+			continue
+		}
+		if f.Kind == rules.Reset {
+			continue // a reset of the stuck timer is progress, not an alarm
+		}
+		row := &rows[k]
+		row.Firings++
+		if row.First == nil {
+			n := f.Turn
+			row.First, row.FirstKind = &n, f.Kind.Name
+		}
+		if judge != nil && judge(f.Turn) {
+			*row.FalseAlarms++
+		}
+	}
+	return rows
+}
+
+// TaskRow is one task of an attempts log on which task_attempts fired.
+type TaskRow struct {
+	TaskID         string `json:"task_id"`
+	Attempts       int    `json:"attempts"`       // the task's attempts in the log
+	LoopType       string `json:"loop_type"`      // at the first firing
+	Recommendation string `json:"recommendation"` // at the first firing
+	// LastRecommendation is the latest firing's, when it changed (a spin
+	// that went on after unblock authority escalates).
+	LastRecommendation string `json:"last_recommendation,omitempty"`
+	FirstFired         int    `json:"first_fired"` // the attempt (record number) of the first firing
+	Firings            int    `json:"firings"`
+	// AttemptsSaved are the task's attempts after the first firing: those
+	// following its recommendation there would have spared.
+	AttemptsSaved int `json:"attempts_saved"`
+}
+
+// Tasks groups the task_attempts firings of an attempts log by task, in
+// the order tasks first fired; nil for other logs.
+func Tasks(o *analyze.Outcome, ep *replay.Episode) []TaskRow {
+	if ep.Format != replay.FormatAttempts {
+		return nil
+	}
+	var rows []TaskRow
+	index := map[string]int{}
+	firings := agentFirings(o)
+	for i := range firings {
+		f := &firings[i]
+		if f.Rule != rules.TaskAttempts {
+			continue
+		}
+		k, ok := index[f.TaskID]
+		if !ok {
+			k = len(rows)
+			index[f.TaskID] = k
+			rows = append(rows, TaskRow{TaskID: f.TaskID, LoopType: f.LoopType, Recommendation: f.Recommendation, FirstFired: f.Turn})
+		}
+		if f.Kind == rules.Reset {
+			continue // a reset of the stuck timer is progress, not an alarm
+		}
+		row := &rows[k]
+		row.Firings++
+		if f.Recommendation != row.Recommendation {
+			row.LastRecommendation = f.Recommendation
+		}
+	}
+	for i := range rows {
+		row := &rows[i]
+		for n, a := range ep.Attempts {
+			if a.TaskID == row.TaskID {
+				row.Attempts++
+				if n+1 > row.FirstFired {
+					row.AttemptsSaved++
+				}
+			}
+		}
+	}
+	return rows
+}
+
+// unitWord is what an episode's turn numbers count, in words.
+func unitWord(ep *replay.Episode) string { return rules.UnitOf(ep) }
+
+// agentEpisode writes the report of a steps or attempts log.
+func (r *Text) agentEpisode(o *analyze.Outcome, ep *replay.Episode) error {
+	judge, basis := analyze.AlarmJudge(ep)
+	return r.AgentEpisode(o, ep, judge, basis)
+}
+
+// AgentEpisode writes the report of a steps or attempts log, false alarms
+// judged by judge (see DetectorsJudged): what was read, the headline
+// table, tasks (attempts logs), then the firings.
+func (r *Text) AgentEpisode(o *analyze.Outcome, ep *replay.Episode, judge func(n int) bool, basis string) error {
+	r.init()
+	w := &errWriter{w: r.W}
+	fmt.Fprintf(w, "%s %s\n", r.bold.Sprint("Log"), r.bold.Sprint(o.EpisodeID))
+	kv := func(k, format string, a ...any) {
+		fmt.Fprintf(w, "  %-18s %s\n", k, fmt.Sprintf(format, a...))
+	}
+	kv("source", "%s", o.Source)
+	in := newInput(ep)
+	how := in.Format
+	if in.Preset != "" {
+		how += ", preset " + in.Preset
+	}
+	if in.Detected {
+		how += " (detected)"
+	}
+	kv("input", "%s", how)
+	kv("recorded", "%s", recordedWords(ep))
+	d := ep.Diag
+	lines := fmt.Sprintf("%d read, %d skipped", d.Lines, d.Skipped)
+	if d.Skipped > 0 {
+		lines = r.yellow.Sprint(lines)
+	}
+	kv("log lines", "%s", lines)
+	for _, p := range d.Problems {
+		fmt.Fprintf(w, "    %s\n", r.yellow.Sprint(p))
+	}
+	for _, n := range d.Notes {
+		fmt.Fprintf(w, "    %s\n", r.dim.Sprint(n))
+	}
+
+	unit := unitWord(ep)
+	rows := DetectorsJudged(o, ep, judge, basis)
+	fmt.Fprintf(w, "\n  %s\n", r.bold.Sprint("Detectors (would have fired)"))
+	tb := NewTable(indent(w), L, L, R, L, R)
+	tb.Header("rule", "origin", "firings", "first "+unit, "false alarms")
+	shown := ""
+	for _, row := range rows {
+		first, fa := "never", "—"
+		if row.First != nil {
+			first = fmt.Sprintf("%d (%s)", *row.First, row.FirstKind)
+		}
+		if row.FalseAlarms != nil {
+			fa = strconv.Itoa(*row.FalseAlarms)
+			shown = row.Basis
+		}
+		if err := tb.Append([]string{row.Rule, row.Origin, strconv.Itoa(row.Firings), first, fa}); err != nil {
+			return err
+		}
+	}
+	if err := tb.Render(); err != nil {
+		return err
+	}
+	switch shown {
+	case BasisScore:
+		fmt.Fprintf(w, "  %s\n", r.dim.Sprint("false alarm: a firing after which the score still rose"))
+	case BasisTaskProgress:
+		fmt.Fprintf(w, "  %s\n", r.dim.Sprint("false alarm: a firing after which the task still progressed (new completed work, or done)"))
+	case BasisLabels:
+		fmt.Fprintf(w, "  %s\n", r.dim.Sprint("false alarm: a firing outside every span the labels judge stuck"))
+	default:
+		fmt.Fprintf(w, "  %s\n", r.dim.Sprint("false alarms: unknown (the log has no score)"))
+	}
+
+	if tasks := Tasks(o, ep); len(tasks) > 0 {
+		fmt.Fprintf(w, "\n  %s\n", r.bold.Sprint("Tasks (task_attempts would have fired)"))
+		tb := NewTable(indent(w), L, R, L, L, R, R)
+		tb.Header("task", "attempts", "loop type", "recommendation", "first fired", "attempts saved")
+		for _, t := range tasks {
+			rec := t.Recommendation
+			if t.LastRecommendation != "" {
+				rec += " → " + t.LastRecommendation
+			}
+			if err := tb.Append([]string{t.TaskID, strconv.Itoa(t.Attempts), t.LoopType, rec,
+				fmt.Sprintf("attempt %d", t.FirstFired), strconv.Itoa(t.AttemptsSaved)}); err != nil {
+				return err
+			}
+		}
+		if err := tb.Render(); err != nil {
+			return err
+		}
+	}
+
+	if firings := agentFirings(o); len(firings) > 0 {
+		fmt.Fprintf(w, "\n  %s\n", r.bold.Sprint("Firings"))
+		limit := len(firings)
+		if !r.Verbose && limit > 20 {
+			limit = 20
+		}
+		for _, f := range firings[:limit] {
+			fmt.Fprintf(w, "    %s %-5d %s\n", unit, f.Turn, describeFiring(&f, ep))
+		}
+		if limit < len(firings) {
+			fmt.Fprintf(w, "    %s\n", r.dim.Sprintf("(the first 20 of %d; -v lists all)", len(firings)))
+		}
+	}
+	fmt.Fprintln(w)
+	return w.err
+}
+
+// recordedWords describes what a steps or attempts log holds.
+func recordedWords(ep *replay.Episode) string {
+	if ep.Format == replay.FormatAttempts {
+		tasks := map[string]bool{}
+		for _, a := range ep.Attempts {
+			tasks[a.TaskID] = true
+		}
+		return fmt.Sprintf("%d attempts at %d tasks", len(ep.Attempts), len(tasks))
+	}
+	var n [3]int
+	steps := 0
+	for i, s := range ep.Steps {
+		if ep.Turns[i].Filled {
+			continue
+		}
+		steps++
+		n[s.Kind]++
+	}
+	var parts []string
+	for k, c := range n {
+		if c > 0 {
+			parts = append(parts, plural(c, replay.StepKind(k).String()))
+		}
+	}
+	s := fmt.Sprintf("%s (%s)", plural(steps, "step"), strings.Join(parts, ", "))
+	if ep.HasScore {
+		s += ", final score " + Num(ep.FinalScore())
+	}
+	return s
+}
+
+// describeAgentFiring words the firings of the generic and peer rules;
+// "" for others.
+func describeAgentFiring(f *rules.Firing) string {
+	switch f.Rule {
+	case rules.SignatureRepeat:
+		return fmt.Sprintf("signature_repeat: %q", f.Signature)
+	case rules.FuzzyRepeat:
+		return fmt.Sprintf("fuzzy_repeat: %.4f like %s %d", f.Similarity, f.Unit, f.MatchedStep)
+	case rules.TaskAttempts:
+		return fmt.Sprintf("task_attempts: %s %s (%d attempts) → %s", f.TaskID, f.LoopType, f.AttemptCount, f.Recommendation)
+	case rules.ToolCycle:
+		return fmt.Sprintf("tool_cycle/%s: cycle of %d", f.Kind.Name, f.CycleLength)
+	}
+	if f.Rule.Origin == rules.OriginOpenHands || f.Rule.Origin == rules.OriginGeminiCLI {
+		return f.KindKey()
+	}
+	return ""
+}
+
+// outputLoops writes, for a ZorkGPT episode, the firings of the generic
+// output rules (RULES.md §8 on the game's replies), which the story of the
+// ZorkGPT rules does not cover.
+func (r *Text) outputLoops(w io.Writer, o *analyze.Outcome) {
+	var lines []string
+	total := 0
+	if o.Firings != nil {
+		for i := range o.Firings {
+			f := &o.Firings[i]
+			if f.Rule.Origin == rules.OriginGeneric {
+				lines = append(lines, fmt.Sprintf("    t=%-5d %s", f.Turn, describeAgentFiring(f)))
+			}
+		}
+		total = len(lines)
+	} else if o.Story != nil {
+		// Without -v the story kept the first few (analyze.MaxOutputLoops).
+		for i := range o.Story.OutputLoops {
+			f := &o.Story.OutputLoops[i]
+			lines = append(lines, fmt.Sprintf("    t=%-5d %s", f.Turn, describeAgentFiring(f)))
+		}
+		total = o.Story.OutputLoopCount
+	}
+	if len(lines) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\n  %s\n", r.bold.Sprint("Output loops (generic rules, would have fired)"))
+	limit := len(lines)
+	if !r.Verbose && limit > analyze.MaxOutputLoops {
+		limit = analyze.MaxOutputLoops
+	}
+	for _, l := range lines[:limit] {
+		// Fitted to a terminal: a long signature wraps under its turn.
+		fmt.Fprintln(w, "    "+Wrap(strings.TrimLeft(l, " "), r.Width, 4, strings.Repeat(" ", 12)))
+	}
+	if limit < total {
+		fmt.Fprintf(w, "    %s\n", r.dim.Sprintf("(the first %d of %d; -v lists all)", limit, total))
+	}
+}
+
+// agentFirings are a steps or attempts log's firings: the outcome's when
+// kept, else its story's.
+func agentFirings(o *analyze.Outcome) []rules.Firing {
+	if o.Firings == nil && o.Story != nil {
+		return o.Story.AgentFirings
+	}
+	return o.Firings
+}
+
+// loopsLine writes the corpus's loops and false alarms of the generic and
+// peer rules, when any fired.
+func loopsLine(w io.Writer, t *analyze.Totals) {
+	if t.Loops == 0 {
+		return
+	}
+	fmt.Fprintf(w, "%s of the other agents' detectors (generic, openhands, gemini-cli) would have fired; %d false alarms (progress after the firing).\n",
+		plural(t.Loops, "loop"), t.FalseAlarms)
+}

@@ -1,0 +1,171 @@
+package rules
+
+// Which rules run on which input format, and the glue between the turn
+// table and the detectors of rules/detect (RULES.md §8, §9, §11).
+
+import (
+	"math"
+
+	"github.com/loopbreak/loopbreak/replay"
+	"github.com/loopbreak/loopbreak/rules/detect"
+)
+
+// notZorkGPT is what the live ZorkGPT agent does about the keys of rules it
+// never had (Param.Unread): a pyproject.toml setting them is told so.
+const notZorkGPT = "run without this rule (ZorkGPT has no such detector)"
+
+// AppliesTo says whether r replays over ep's format at all (its Enabled
+// says whether the configuration turns it on):
+//   - the ZorkGPT family runs on ZorkGPT logs; progress_velocity and
+//     stuck_warnings also on steps logs that carry a score;
+//   - signature_repeat and fuzzy_repeat on every log with outputs: steps,
+//     and ZorkGPT logs read with their replies (replay.Options.Outputs);
+//   - the OpenHands and Gemini CLI detectors on steps logs, and on ZorkGPT
+//     logs (their replies as observations) with openhands_on_zorkgpt /
+//     gemini_cli_on_zorkgpt;
+//   - task_attempts on attempts logs.
+func (r *Rule) AppliesTo(ep *replay.Episode, cfg *Config) bool {
+	if r.Applies != nil {
+		return r.Applies(ep, cfg)
+	}
+	return isZorkGPT(ep)
+}
+
+func isZorkGPT(ep *replay.Episode) bool {
+	return ep.Format == "" || ep.Format == replay.FormatZorkGPT
+}
+
+func onScoredSteps(ep *replay.Episode, _ *Config) bool {
+	return isZorkGPT(ep) || (ep.Format == replay.FormatSteps && ep.HasScore)
+}
+
+func withOutputs(ep *replay.Episode, _ *Config) bool {
+	return ep.Format == replay.FormatSteps || (isZorkGPT(ep) && ep.Outputs != nil)
+}
+
+func onAttempts(ep *replay.Episode, _ *Config) bool { return ep.Format == replay.FormatAttempts }
+
+// onStepsOr runs a peer detector on steps logs, and on ZorkGPT logs read
+// with their replies when the key says so.
+func onStepsOr(zorkgpt BoolParam) func(*replay.Episode, *Config) bool {
+	return func(ep *replay.Episode, cfg *Config) bool {
+		return ep.Format == replay.FormatSteps || (isZorkGPT(ep) && ep.Outputs != nil && zorkgpt.Get(cfg))
+	}
+}
+
+// Inputs describes where a rule runs, for docs and `loopbreak rules`.
+func (r *Rule) Inputs() string {
+	if r.InputsDoc != "" {
+		return r.InputsDoc
+	}
+	return "zorkgpt"
+}
+
+func init() {
+	for _, r := range []*Rule{ProgressVelocity, StuckWarnings} {
+		r.Applies, r.InputsDoc = onScoredSteps, "zorkgpt; steps with a score"
+	}
+}
+
+// NeedsOutputs says whether cfg enables a rule that reads each ZorkGPT
+// turn's output, so the reader keeps them (replay.Options.Outputs).
+func NeedsOutputs(cfg *Config) bool {
+	return SignatureRepeat.Enabled(cfg) || FuzzyRepeat.Enabled(cfg) ||
+		(RepeatActionObservation.Enabled(cfg) && openHandsOnZorkGPT.Get(cfg)) ||
+		(ToolCycle.Enabled(cfg) && geminiCLIOnZorkGPT.Get(cfg))
+}
+
+// ReadsOutputs says whether key belongs to a rule that may read ZorkGPT
+// turns' outputs, so a sweep over it must have them read.
+func ReadsOutputs(key string) bool {
+	for _, r := range []*Rule{SignatureRepeat, FuzzyRepeat, RepeatActionObservation, ToolCycle} {
+		for _, p := range r.Params {
+			if p.Key == key {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// offParam is a boolean key that defaults to false, for a rule outside
+// ZorkGPT.
+func offParam(key, doc string) BoolParam {
+	p := enableParam(key, doc)
+	p.Default = false
+	return p
+}
+
+// stepOf is turn t as the detectors' Step: for a steps log, its kind,
+// error and exit code; for a ZorkGPT turn, an action step whose output is
+// the game's reply. Filled turns (gaps) are no step.
+func stepOf(t *replay.Turn, ep *replay.Episode) (detect.Step, bool) {
+	if t.Filled {
+		return detect.Step{}, false
+	}
+	s := detect.Step{N: t.N, Kind: detect.KindAction, Action: t.Action, Output: ep.Output(t.N)}
+	if len(ep.Steps) > 0 {
+		info := ep.Steps[t.N-ep.Turns[0].N]
+		s.Kind = detect.Kind(info.Kind) // replay.StepKind has detect.Kind's order
+		s.Error, s.LLMLoopVerdict = info.Error, info.LLMLoop
+		if info.HasExitCode {
+			code := info.ExitCode
+			s.ExitCode = &code
+		}
+	}
+	return s, true
+}
+
+// fromDetect declares a rule's key from a detector's Param, so bounds,
+// defaults and docs live once, with the detector.
+func fromDetect(p detect.Param) *Param {
+	out := &Param{Key: p.Key, Doc: p.Doc, Default: p.Default, Min: p.Min, Max: p.Max, Unread: notZorkGPT}
+	switch p.Type {
+	case detect.TypeInt:
+		out.Type = Int
+	case detect.TypeFloat:
+		out.Type = Float
+	case detect.TypeBool:
+		out.Type = Bool
+	}
+	return out
+}
+
+func detectParam(params []detect.Param, key string) detect.Param {
+	for _, p := range params {
+		if p.Key == key {
+			return p
+		}
+	}
+	panic("rules: detector key " + key + " not declared")
+}
+
+func detectInt(params []detect.Param, key string) IntParam {
+	return IntParam{fromDetect(detectParam(params, key))}
+}
+
+func detectFloat(params []detect.Param, key string) FloatParam {
+	return FloatParam{fromDetect(detectParam(params, key))}
+}
+
+func detectBool(params []detect.Param, key string) BoolParam {
+	return BoolParam{fromDetect(detectParam(params, key))}
+}
+
+func enableParam(key, doc string) BoolParam {
+	return unread(boolParam(key, doc), notZorkGPT)
+}
+
+// round4 keeps similarities to 4 decimals, as firings report them.
+func round4(f float64) float64 { return math.Round(f*1e4) / 1e4 }
+
+// IsLoop says f is a loop firing of the generic or peer rules (kinds
+// loop, stop, feedback; not a recorded verdict): what sweeps and the
+// headline table count as the detector's alarms.
+func (f *Firing) IsLoop() bool {
+	switch f.Rule.Origin {
+	case OriginGeneric, OriginOpenHands, OriginGeminiCLI:
+		return f.Kind != LLMLoopRecorded
+	}
+	return false
+}
