@@ -35,7 +35,7 @@ type Totals struct {
 	// finite value of its sign, so every output stays valid JSON.
 	ScoreOverflow bool `json:"score_overflow,omitempty"`
 	// Labels scores the rules against labelled episodes; nil when none
-	// is labelled (labels.go).
+	// is labelled (labeltotals.go).
 	Labels *LabelTotals `json:"labels,omitempty"`
 
 	saved map[int]int // turns saved → terminated episodes

@@ -1,0 +1,263 @@
+package replay
+
+// Building an episode's gap-free turn table from its slots.
+
+import (
+	"fmt"
+	"runtime/debug"
+	"strings"
+)
+
+// FoldName is the name key: lower case, runs of white space collapsed.
+func FoldName(s string) string {
+	return strings.Join(strings.Fields(strings.ToLower(s)), " ")
+}
+
+// plausible returns the completed turns (sorted) worth a turn table: the
+// largest group whose consecutive turns are at most MaxTurnGap apart, cut
+// where its gaps would exceed the file's fill budget. The other turns'
+// records are dropped as corrupt turn numbers.
+func (b *builder) plausible(done []int, c *collector) []int {
+	from, to := 0, 0
+	for i, start := 1, 0; i <= len(done); i++ {
+		if i == len(done) || done[i]-done[i-1] > MaxTurnGap {
+			if i-start > to-from {
+				from, to = start, i
+			}
+			start = i
+		}
+	}
+	keep := done[from:to]
+	fill := 0
+	for i := 1; i < len(keep); i++ {
+		if g := keep[i] - keep[i-1] - 1; fill+g <= c.fillBudget {
+			fill += g
+		} else {
+			keep = keep[:i]
+			break
+		}
+	}
+	c.fillBudget -= fill
+	// keep is done[from : from+len(keep)]: the rest is dropped, in order.
+	for i, t := range done {
+		if i >= from && i < from+len(keep) {
+			continue
+		}
+		err := &LineError{File: b.source, Line: int(b.slots.get(t).tcLine),
+			Reason: fmt.Sprintf("turn %d is too far from the episode's turns %d–%d (corrupt turn number?)", t, keep[0], keep[len(keep)-1])}
+		b.Diag.Skipped++
+		b.Diag.problem(err.Error())
+		if c.dropped == nil {
+			c.dropped = err
+		}
+		b.slots.del(t)
+	}
+	return keep
+}
+
+func (b *builder) build(c *collector) *Episode {
+	b.closePending()
+	var done []int // sorted: each visits turns in order
+	b.slots.each(func(t int, s *slot) {
+		if s.hasRedo {
+			s.merge(b.redos[t].s, b)
+			s.hasRedo = false
+		}
+		if s.completed {
+			done = append(done, t)
+		}
+	})
+	if len(done) > 1 {
+		done = b.plausible(done, c)
+	}
+
+	ep := &Episode{
+		ID:             b.id,
+		Source:         b.source,
+		RoomNames:      map[string]string{},
+		LLMCallsLogged: b.llmLogged,
+		RecordedEnd:    b.end,
+		LiveStopTurn:   b.liveStop,
+		HasLiveStop:    b.hasLiveStop,
+		LoggedFinal:    b.loggedFinal,
+		HasLoggedFinal: b.hasLogFinal,
+		Diag:           b.Diag,
+		Live:           liveEvents(b.live),
+		Format:         FormatZorkGPT,
+		Detected:       c.detected,
+	}
+	if ep.RecordedEnd == "" {
+		ep.RecordedEnd = EndUnknown
+	}
+	// From the slots, so a restarted run's repeat of a turn replaces the
+	// first run's objectives too.
+	b.slots.each(func(t int, s *slot) {
+		if s.objectives > 0 {
+			ep.ObjectiveTurns = append(ep.ObjectiveTurns, t)
+		}
+	})
+
+	if len(done) == 0 {
+		ep.LocationKey = KeyRoomName
+		if b.hasIDs {
+			ep.LocationKey = KeyRoomID
+		}
+		b.slots.each(func(_ int, s *slot) {
+			ep.TailRejections += int(s.rejections)
+			ep.TailLLMCalls += int(s.llmCalls)
+		})
+		return ep
+	}
+	first, last := done[0], done[len(done)-1]
+	b.slots.each(func(t int, s *slot) {
+		if t > last {
+			ep.TailRejections += int(s.rejections)
+			ep.TailLLMCalls += int(s.llmCalls)
+		}
+	})
+
+	if b.hasIDs {
+		ep.LocationKey = KeyRoomID
+		for id, n := range b.idToName {
+			ep.RoomNames[id] = n
+		}
+		// Turns that moved pair their turn_completed name with the room
+		// reached: the first turn may need it to find its id.
+		for _, t := range done {
+			if s := b.slots.get(t); s.hasMove && s.hasLocation {
+				b.pairName(b.syms.str(s.location), b.syms.str(s.moveTo))
+			}
+		}
+	} else {
+		ep.LocationKey = KeyRoomName
+	}
+
+	if last-first+1 >= hugeEpisode {
+		// The table is one large block that the garbage reading left
+		// behind cannot hold: collect and return that garbage first, so a
+		// huge episode peaks at its slots plus its table, not twice its
+		// slots plus its table (a GC's heap goal).
+		debug.FreeOSMemory()
+	}
+	ep.Turns = make([]Turn, 0, last-first+1)
+	if c.outputs {
+		ep.Outputs = make([]string, 0, last-first+1)
+	}
+	var prev *Turn
+	gapStart := 0
+	str := b.syms.str
+	for t := first; t <= last; t++ {
+		if t%slotChunk == 0 && t > first {
+			b.slots.release(t - 1) // its turns are in the table now
+		}
+		s := b.slots.get(t)
+		tr := Turn{N: t}
+		if s != nil {
+			tr.Objectives, tr.Rejections, tr.LLMCalls = s.objectives, s.rejections, s.llmCalls
+			if s.rejected != 0 {
+				if ep.Rejected == nil {
+					ep.Rejected = map[int][]string{}
+				}
+				ep.Rejected[t] = b.rejectedActions(s.rejected)
+			}
+		}
+		if s == nil || !s.completed {
+			// A gap: nothing changes, no action.
+			tr.Filled = true
+			tr.Score = prev.Score
+			tr.LocStart, tr.LocEnd = prev.LocEnd, prev.LocEnd
+			ep.Diag.Gaps++
+			if gapStart == 0 {
+				gapStart = t
+			}
+			if c.outputs {
+				ep.Outputs = append(ep.Outputs, "")
+			}
+			ep.Turns = append(ep.Turns, tr)
+			prev = &ep.Turns[len(ep.Turns)-1]
+			continue
+		}
+		if gapStart != 0 {
+			ep.Diag.note(fmt.Sprintf("%s: turns %d–%d missing from the log; filled with turns that change nothing", b.source, gapStart, t-1))
+			gapStart = 0
+		}
+		switch {
+		case s.hasScore:
+			tr.Score = s.score
+		case prev != nil:
+			tr.Score = prev.Score
+			ep.Diag.note(fmt.Sprintf("%s: turn %d has no score; carried forward", b.source, t))
+		}
+		if s.actionLevel > 0 {
+			tr.Action, tr.HasAction = str(s.action), true
+		}
+		if s.baseLevel > 0 {
+			tr.Base, tr.HasBase = s.base, true
+		}
+		if b.hasIDs {
+			switch {
+			case s.hasMove:
+				// Live ZorkGPT logs a move event on every turn; one that
+				// stays in its room is no move.
+				tr.LocStart, tr.LocEnd, tr.Moved = str(s.moveFrom), str(s.moveTo), s.moveFrom != s.moveTo
+			case prev != nil:
+				tr.LocStart, tr.LocEnd = prev.LocEnd, prev.LocEnd
+			default:
+				loc := str(s.startLoc)
+				if loc == "" && s.hasLocation {
+					loc = b.nameToID[b.syms.folded(s.location)]
+				}
+				tr.LocStart, tr.LocEnd = loc, loc
+			}
+			if s.hasMove && s.hasLocation {
+				if _, ok := ep.RoomNames[str(s.moveTo)]; !ok {
+					ep.RoomNames[str(s.moveTo)] = strings.TrimSpace(str(s.location))
+				}
+			}
+			if s.hasNameMove && !s.hasMove {
+				ep.Diag.note(fmt.Sprintf("%s:%d: map_movement_update without room ids ignored (the episode's locations are room ids)", b.source, s.nameMoveLine))
+			}
+		} else if s.hasNameMove {
+			// An early-format move: the turn goes between the folded
+			// names, whatever turn_completed says, and teaches the map
+			// when they differ.
+			tr.LocStart, tr.LocEnd, tr.Moved = str(s.nameFrom), str(s.nameTo), s.nameFrom != s.nameTo
+			for _, k := range []string{tr.LocStart, tr.LocEnd} {
+				if _, ok := ep.RoomNames[k]; !ok && b.names[k] != "" {
+					ep.RoomNames[k] = b.names[k]
+				}
+			}
+		} else {
+			name := ""
+			if prev != nil {
+				name = prev.LocEnd
+			}
+			if f := b.syms.folded(s.location); s.hasLocation && f != "" {
+				name = f
+				if _, ok := ep.RoomNames[name]; !ok {
+					ep.RoomNames[name] = strings.TrimSpace(str(s.location))
+				}
+			}
+			tr.LocEnd = name
+			tr.LocStart = name // the first turn: no earlier name to start from
+			if prev != nil {
+				tr.LocStart = prev.LocEnd
+				tr.Moved = tr.LocStart != tr.LocEnd
+			}
+		}
+		if c.outputs {
+			out := ""
+			if s.hasOutput {
+				out = str(s.output)
+			}
+			ep.Outputs = append(ep.Outputs, out)
+		}
+		ep.Turns = append(ep.Turns, tr)
+		prev = &ep.Turns[len(ep.Turns)-1]
+	}
+	ep.indexStarts()
+	if b.hasIDs && ep.Turns[0].LocStart == "" {
+		ep.Diag.note(fmt.Sprintf("%s: no room id for turn %d; its location is unknown until the first move", b.source, first))
+	}
+	return ep
+}

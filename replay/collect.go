@@ -1,0 +1,245 @@
+package replay
+
+// Routing lines to episodes: the collector decides which episode a line
+// belongs to and when an episode is finished.
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+)
+
+// collector routes lines to episodes: a line's episode_id names its
+// episode; a line without one belongs to the episode of the line before.
+type collector struct {
+	source    string
+	defaultID string
+	order     []*builder // open episodes, in order of their first line
+	byID      map[string]*builder
+	cur       *builder
+
+	fillBudget int        // gap rows left for this file (MaxFilledTurns)
+	dropped    *LineError // the first turn_completed dropped as corrupt
+	relevant   int        // loop-break events read
+	wire       wireEvent  // the line being read (values alias it)
+
+	// Finished episodes go to emit. With keepOpen > 0 an episode is
+	// finished once keepOpen others started after its last line; with 0,
+	// at the end of the input.
+	emit     func(*Episode) error
+	keepOpen int
+	started  int   // episodes started so far
+	strict   bool  // a dropped turn stops reading
+	outputs  bool  // read zork_response lines: Episode.Outputs
+	detected bool  // the format was detected (--input-format auto)
+	err      error // emit's error, or the dropped turn under strict
+}
+
+func newCollector(source, defaultID string) *collector {
+	return &collector{source: source, defaultID: defaultID, byID: map[string]*builder{}, fillBudget: MaxFilledTurns}
+}
+
+func (c *collector) current() *builder {
+	if c.cur == nil {
+		c.cur = c.open(c.defaultID)
+		c.cur.implicit = true
+	}
+	return c.cur
+}
+
+// open starts an episode, finishing those the file has moved on from.
+func (c *collector) open(id string) *builder {
+	b := newBuilder(id, c.source)
+	c.started++
+	b.touched = c.started
+	// Registered under its name even when implicit: in production the
+	// directory name is the episode id, which later lines may carry.
+	c.byID[id] = b
+	c.order = append(c.order, b)
+	// Until the file shows a loop-break event it may be no log at all (a
+	// file error, NoEventsError): nothing is emitted before.
+	if c.keepOpen > 0 && c.err == nil && c.relevant > 0 {
+		kept := c.order[:0]
+		for _, o := range c.order {
+			if o != b && c.started-o.touched > c.keepOpen {
+				c.finish(o)
+				continue
+			}
+			kept = append(kept, o)
+		}
+		clear(c.order[len(kept):]) // release finished builders
+		c.order = kept
+	}
+	return b
+}
+
+// finish builds an episode, releases its state and emits it.
+func (c *collector) finish(b *builder) {
+	if c.byID[b.id] == b {
+		delete(c.byID, b.id)
+	}
+	if b == c.cur {
+		c.cur = nil
+	}
+	if b.implicit && b.slots.n == 0 && b.Diag.Lines == 0 && b.Diag.Skipped == 0 {
+		return
+	}
+	dropped := c.dropped
+	ep := b.build(c)
+	if c.err != nil {
+		return
+	}
+	if c.strict && dropped == nil && c.dropped != nil {
+		c.err = c.dropped
+		return
+	}
+	c.err = c.emit(ep)
+}
+
+// finishAll finishes the open episodes in order; it returns err, else the
+// first error finishing gave.
+func (c *collector) finishAll(err error) error {
+	for _, b := range c.order {
+		c.finish(b)
+	}
+	c.order = nil
+	if err != nil {
+		return err
+	}
+	return c.err
+}
+
+func (c *collector) lineSeen() { c.current().Diag.Lines++ }
+
+func (c *collector) skip(lineNo int, reason string) error {
+	b := c.current()
+	b.Diag.Skipped++
+	err := &LineError{File: c.source, Line: lineNo, Reason: reason}
+	b.Diag.problem(err.Error())
+	return err
+}
+
+// line handles one raw line; last is true for a final line without '\n'.
+func (c *collector) line(raw []byte, lineNo int, last bool) error {
+	trimmed := trimSpace(raw)
+	if len(trimmed) == 0 {
+		return nil
+	}
+	if trimmed[0] != '{' || trimmed[len(trimmed)-1] != '}' {
+		c.lineSeen()
+		if last {
+			return c.skip(lineNo, "truncated final line (crashed run?)")
+		}
+		return c.skip(lineNo, "not a JSON object")
+	}
+	relevant, rawID := sniffLine(trimmed)
+	if !relevant && c.outputs && isZorkResponse(trimmed) {
+		relevant = true
+	}
+	if !relevant {
+		// Not decoded, but its own episode_id still decides where the
+		// id-less lines after it belong. Most lines name the current
+		// episode; any other id is confirmed by a decode (an invalid line
+		// routes nothing, as a relevant one would not) before switching.
+		if id, ok := text(rawID); ok {
+			if id = strings.TrimSpace(id); id != "" && (c.cur == nil || id != c.cur.id) {
+				if w := &c.wire; w.decode(trimmed) == nil {
+					c.routeEvent(w)
+				}
+			}
+		}
+		c.lineSeen()
+		return nil
+	}
+	w := &c.wire
+	if err := w.decode(trimmed); err != nil {
+		c.lineSeen()
+		if last {
+			// A crashed run's cut line can still end in a nested '}'.
+			return c.skip(lineNo, "truncated final line (crashed run?)")
+		}
+		return c.skip(lineNo, "invalid JSON: "+err.Error())
+	}
+	c.routeEvent(w)
+	b := c.current()
+	b.touched = c.started
+	b.Diag.Lines++
+	if reason := b.event(w, c.source, lineNo); reason != "" {
+		return c.skip(lineNo, reason)
+	}
+	c.relevant++
+	return nil
+}
+
+// longLine handles a line longer than the read buffer, given its
+// compacted form (lineReader): one that is whole goes the way of any line;
+// one whose kept field is too long, or whose structure breaks, is skipped
+// like a short line would be (silently when the line is irrelevant and
+// looks like an object, as line does).
+func (c *collector) longLine(lr *lineReader, compact []byte, lineNo int, last bool) error {
+	relevant, _ := sniffEventType(compact)
+	switch {
+	case !lr.broken && lr.tooLong != "" && relevant:
+		c.lineSeen()
+		return c.skip(lineNo, fmt.Sprintf("field %q longer than %d bytes", lr.tooLong, MaxFieldBytes))
+	case !lr.broken:
+		return c.line(compact, lineNo, last)
+	}
+	c.lineSeen()
+	shaped := lr.first == '{' && lr.last == '}'
+	switch {
+	case shaped && !relevant:
+		return nil
+	case last:
+		return c.skip(lineNo, "truncated final line (crashed run?)")
+	case !shaped:
+		return c.skip(lineNo, "not a JSON object")
+	}
+	return c.skip(lineNo, "invalid JSON: broken structure in a long line")
+}
+
+// routeEvent makes the episode the line names, if any, the current one.
+func (c *collector) routeEvent(w *wireEvent) {
+	if id, ok := text(w.field(func(e *wireEvent) json.RawMessage { return e.EpisodeID })); ok && strings.TrimSpace(id) != "" {
+		c.route(strings.TrimSpace(id))
+	}
+}
+
+// route makes id the current episode. Lines read before the first id
+// belong to it: a line without an id belongs to the episode of the line
+// before, and the first lines of a file are the first episode's (an init
+// line, or events real logs write without an id).
+func (c *collector) route(id string) {
+	if b, ok := c.byID[id]; ok {
+		b.implicit = false // named by the log now: a later new id is another episode
+		c.setCurrent(b)
+		return
+	}
+	if c.cur != nil && c.cur.implicit {
+		delete(c.byID, c.cur.id)
+		c.cur.id = id
+		c.cur.implicit = false
+		c.byID[id] = c.cur
+		return
+	}
+	c.setCurrent(c.open(id))
+}
+
+func (c *collector) setCurrent(b *builder) {
+	c.cur = b
+	b.touched = c.started
+}
+
+func trimSpace(b []byte) []byte {
+	for len(b) > 0 && (b[0] == ' ' || b[0] == '\t' || b[0] == '\r') {
+		b = b[1:]
+	}
+	// A UTF-8 byte order mark at the start of a file.
+	if len(b) >= 3 && b[0] == 0xef && b[1] == 0xbb && b[2] == 0xbf {
+		b = b[3:]
+	}
+	for len(b) > 0 && (b[len(b)-1] == ' ' || b[len(b)-1] == '\t' || b[len(b)-1] == '\r') {
+		b = b[:len(b)-1]
+	}
+	return b
+}

@@ -1,0 +1,209 @@
+package replay
+
+// Input bytes: counted and hashed, decompressed (pooled gzip, zstd), split in lines.
+
+import (
+	"bufio"
+	"bytes"
+	stdgzip "compress/gzip"
+	"context"
+	"errors"
+	"hash"
+	"io"
+
+	"github.com/klauspost/compress/gzip"
+	"github.com/klauspost/compress/zstd"
+)
+
+// countingReader counts (and, with h, hashes) the bytes read through it;
+// once ctx is done it reads no more (a long line or a gzip stream is many
+// reads between two lines).
+type countingReader struct {
+	r   io.Reader
+	ctx context.Context
+	h   hash.Hash
+	n   int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	if c.ctx.Err() != nil {
+		return 0, context.Cause(c.ctx)
+	}
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	if c.h != nil {
+		c.h.Write(p[:n])
+	}
+	return n, err
+}
+
+// Compressed input is recognised by its first bytes, whatever its name.
+var (
+	gzipMagic = []byte{0x1f, 0x8b}
+	zstdMagic = []byte{0x28, 0xb5, 0x2f, 0xfd}
+)
+
+// Read buffers (1 MiB) and decoders are kept on free lists rather than in
+// a sync.Pool, which the GC empties: a corpus is thousands of files, and
+// zeroing a fresh buffer per file (page faults included) cost 6-11% of
+// analyze. The lists hold what the busiest moment used, one buffer per
+// reading worker (two with a decoder), up to freeMax of each.
+const freeMax = 64
+
+var (
+	freeReaders = make(chan *bufio.Reader, freeMax)
+	freeGzip    = make(chan *gzip.Reader, freeMax)
+	freeZstd    = make(chan *zstd.Decoder, freeMax)
+)
+
+func getReader(r io.Reader) *bufio.Reader {
+	select {
+	case br := <-freeReaders:
+		br.Reset(r)
+		return br
+	default:
+		return bufio.NewReaderSize(r, 1<<20)
+	}
+}
+
+func putReader(br *bufio.Reader) {
+	br.Reset(nil) // drop the file
+	select {
+	case freeReaders <- br:
+	default:
+	}
+}
+
+// getGzip reads through github.com/klauspost/compress/gzip, which decodes
+// at some 25% less CPU than compress/gzip, the same streams (multi-member
+// included) with the same errors.
+func getGzip(r io.Reader) (*gzip.Reader, error) {
+	var zr *gzip.Reader
+	var err error
+	select {
+	case zr = <-freeGzip:
+		if err = zr.Reset(r); err != nil {
+			putGzip(zr)
+		}
+	default:
+		zr, err = gzip.NewReader(r)
+	}
+	return zr, stdGzipErr(err)
+}
+
+// stdGzipErr gives a header error compress/gzip's values, as callers
+// (errors.Is) and messages knew them: its ErrHeader, and a header cut
+// short is an unexpected EOF (the magic bytes were there), not io.EOF.
+func stdGzipErr(err error) error {
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, gzip.ErrHeader):
+		return stdgzip.ErrHeader
+	case errors.Is(err, gzip.ErrChecksum):
+		return stdgzip.ErrChecksum
+	case err == io.EOF:
+		return io.ErrUnexpectedEOF
+	}
+	return err
+}
+
+func putGzip(zr *gzip.Reader) {
+	select {
+	case freeGzip <- zr:
+	default:
+	}
+}
+
+// zstdMaxWindow bounds a zstd stream's window (what decoding holds):
+// 128 MiB, zstd's own limit without --long=31 (a frame asking for more is
+// an error, not a memory blow-up).
+const zstdMaxWindow = 128 << 20
+
+func getZstd(r io.Reader) (*zstd.Decoder, error) {
+	select {
+	case zr := <-freeZstd:
+		if err := zr.Reset(r); err != nil {
+			putZstd(zr)
+			return nil, err
+		}
+		return zr, nil
+	default:
+		// One goroutine per stream: the workers already read files in
+		// parallel.
+		return zstd.NewReader(r, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxWindow(zstdMaxWindow))
+	}
+}
+
+func putZstd(zr *zstd.Decoder) {
+	zr.Reset(nil) // drop the file
+	select {
+	case freeZstd <- zr:
+	default:
+		zr.Close()
+	}
+}
+
+// lineReader yields lines of any length up to max. A line that fits the
+// read buffer is returned in place; a longer one is never held: it streams
+// through a compactor (longline.go) and comes back as its compacted form,
+// with long set.
+type lineReader struct {
+	r    *bufio.Reader
+	max  int
+	line int
+	comp compactor
+
+	long    bool // the last line was compacted
+	broken  bool // ... and is not one JSON object
+	first   byte // ... its first and last non-space bytes
+	last    byte
+	tooLong string // ... and this kept field exceeded MaxFieldBytes
+}
+
+// next returns the next line without its line end (nil at a clean end).
+// err is io.EOF with the final line when the input does not end in '\n'.
+// A line is too long when its content, line end excluded, exceeds max.
+func (l *lineReader) next() (line []byte, lineNo int, tooLong bool, err error) {
+	l.long, l.broken, l.tooLong = false, false, ""
+	n := 0 // bytes of this line read so far
+	for {
+		chunk, e := l.r.ReadSlice('\n')
+		n += len(chunk)
+		if n > l.max+2 { // room for "\r\n"
+			tooLong = true
+		}
+		if e == bufio.ErrBufferFull {
+			if !l.long {
+				l.long = true
+				l.comp.reset()
+			}
+			if !tooLong {
+				l.comp.feed(chunk)
+			}
+			continue
+		}
+		if n == 0 && e != nil {
+			return nil, l.line, false, e
+		}
+		l.line++
+		if tooLong {
+			return nil, l.line, true, e
+		}
+		end := len(chunk) - len(bytes.TrimRight(chunk, "\r\n"))
+		if !l.long {
+			line = chunk[:len(chunk)-end]
+			if len(line) > l.max {
+				return nil, l.line, true, e
+			}
+			return line, l.line, false, e
+		}
+		if n-end > l.max {
+			return nil, l.line, true, e
+		}
+		l.comp.feed(chunk[:len(chunk)-end])
+		line, ok := l.comp.end()
+		l.broken, l.first, l.last, l.tooLong = !ok, l.comp.first, l.comp.last, l.comp.tooLong
+		return line, l.line, false, e
+	}
+}

@@ -1,0 +1,241 @@
+package replay
+
+// Per-turn reading state: slots of interned symbols in chunked tables,
+// small enough that an episode of millions of turns fits.
+
+import (
+	"math"
+	"sort"
+)
+
+// slot gathers what the log says about one turn number. It is kept small
+// (strings as symbols of the episode's table, counts as int32) because an
+// episode holds one per turn until it is built: 5 M turns must fit.
+type slot struct {
+	score float64
+	base  float64 // the critic's unpenalised confidence, from the best source (baseLevel)
+
+	location sym // turn_completed.location as logged
+	output   sym // zork_response.zork_response, with Options.Outputs
+	action   sym // from the best source (actionLevel)
+	startLoc sym // an id the turn starts at without a move (startLevel)
+	moveFrom sym // room ids of the first and last move
+	moveTo   sym
+	// A map_movement_update with room names only (early logs): folded
+	// names of the first and last move.
+	nameFrom, nameTo sym
+
+	objectives, rejections, llmCalls int32
+	tcLine, nameMoveLine             int32 // lines of the turn_completed and the first name move
+
+	// Sources rank as RULES.md §0 orders them; a value from a better
+	// source replaces one from a worse, a later one from the same source
+	// replaces an earlier one (levels below).
+	baseLevel, actionLevel, startLevel uint8
+
+	completed, present    bool // a turn_completed was read; the slot is in use
+	hasScore, hasLocation bool
+	hasMove, hasNameMove  bool
+	hasRedo               bool // builder.redos holds a restarted run's record of the turn
+	hasOutput             bool
+
+	// rejected numbers the list of action_rejected.action (in log order)
+	// in builder.rejected; 0 when none. An index, not a slice: a slot per
+	// turn stays small.
+	rejected int32
+}
+
+// hugeEpisode is the table size (turns) from which build returns freed
+// memory to the system before allocating the table.
+const hugeEpisode = 1 << 20
+
+// Source levels (0: none).
+const (
+	baseTC, baseFAS, baseLPA = 1, 2, 3 // turn_completed.confidence < critic_confidence < base_confidence
+	actionTC, actionFAS      = 1, 2    // turn_completed.action < agent_action
+	startLPA, startRDC       = 1, 2    // location_penalty_applied < room_description_captured
+)
+
+func (s *slot) setBase(level uint8, v float64) {
+	if level >= s.baseLevel {
+		s.base, s.baseLevel = v, level
+	}
+}
+
+func (s *slot) setAction(level uint8, v sym) {
+	if level >= s.actionLevel {
+		s.action, s.actionLevel = v, level
+	}
+}
+
+func (s *slot) setStart(level uint8, v sym) {
+	if level >= s.startLevel {
+		s.startLoc, s.startLevel = v, level
+	}
+}
+
+// redo is a restarted run's record of a completed turn, kept aside (it is
+// rare) until its turn_completed replaces the turn's record.
+type redo struct {
+	s    *slot
+	line int // its first line
+}
+
+// A line number as stored in a slot: files of more than 2^31 lines name
+// the last representable line.
+func line32(n int) int32 { return int32(min(n, math.MaxInt32)) }
+
+// sym numbers a string of one episode's symbol table (0 is "").
+type sym uint32
+
+type symtab struct {
+	strs []string
+	ids  map[string]sym
+	fold map[sym]sym // FoldName, computed once per distinct string
+}
+
+func (t *symtab) sym(s string) sym {
+	if s == "" {
+		return 0
+	}
+	if id, ok := t.ids[s]; ok {
+		return id
+	}
+	if t.ids == nil {
+		t.ids, t.strs = map[string]sym{}, []string{""}
+	}
+	id := sym(len(t.strs))
+	t.strs = append(t.strs, s)
+	t.ids[s] = id
+	return id
+}
+
+func (t *symtab) str(id sym) string {
+	if id == 0 {
+		return "" // also before any string was interned (strs is nil)
+	}
+	return t.strs[id]
+}
+
+// folded returns FoldName of a symbol's string, shared by every turn.
+func (t *symtab) folded(id sym) string {
+	if id == 0 {
+		return ""
+	}
+	f, ok := t.fold[id]
+	if !ok {
+		f = t.sym(FoldName(t.str(id)))
+		if t.fold == nil {
+			t.fold = map[sym]sym{}
+		}
+		t.fold[id] = f
+	}
+	return t.str(f)
+}
+
+// slotTable holds an episode's slots in chunks of consecutive turns:
+// no map entry or allocation per turn, and a corrupt far turn costs one
+// small chunk.
+type slotTable struct {
+	chunks map[int]*[slotChunk]slot
+	n      int
+}
+
+const slotChunk = 128
+
+func (st *slotTable) get(t int) *slot {
+	c := st.chunks[floorDiv(t, slotChunk)]
+	if c == nil {
+		return nil
+	}
+	if s := &c[t-floorDiv(t, slotChunk)*slotChunk]; s.present {
+		return s
+	}
+	return nil
+}
+
+// put returns t's slot, creating an empty one.
+func (st *slotTable) put(t int) *slot {
+	k := floorDiv(t, slotChunk)
+	c := st.chunks[k]
+	if c == nil {
+		if st.chunks == nil {
+			st.chunks = map[int]*[slotChunk]slot{}
+		}
+		c = new([slotChunk]slot)
+		st.chunks[k] = c
+	}
+	s := &c[t-k*slotChunk]
+	if !s.present {
+		s.present = true
+		st.n++
+	}
+	return s
+}
+
+func (st *slotTable) del(t int) {
+	if s := st.get(t); s != nil {
+		*s = slot{}
+		st.n--
+	}
+}
+
+// release frees the chunk holding turn t (build is past it).
+func (st *slotTable) release(t int) { delete(st.chunks, floorDiv(t, slotChunk)) }
+
+// each calls fn for every slot in use, in turn order.
+func (st *slotTable) each(fn func(t int, s *slot)) {
+	keys := make([]int, 0, len(st.chunks))
+	for k := range st.chunks {
+		keys = append(keys, k)
+	}
+	sort.Ints(keys)
+	for _, k := range keys {
+		c := st.chunks[k]
+		for i := range c {
+			if c[i].present {
+				fn(k*slotChunk+i, &c[i])
+			}
+		}
+	}
+}
+
+func floorDiv(a, b int) int {
+	q := a / b
+	if a%b != 0 && a < 0 {
+		q--
+	}
+	return q
+}
+
+// merge adds late events of the same turn: counts add up, anything the
+// record lacks is taken (r never holds a turn_completed: one would have
+// made it the turn's record).
+func (s *slot) merge(r *slot, b *builder) {
+	s.objectives += r.objectives
+	s.rejections += r.rejections
+	if r.rejected != 0 {
+		for _, a := range b.rejected[r.rejected] {
+			b.reject(s, a)
+		}
+	}
+	s.llmCalls += r.llmCalls
+	if r.actionLevel > s.actionLevel {
+		s.action, s.actionLevel = r.action, r.actionLevel
+	}
+	if r.baseLevel > s.baseLevel {
+		s.base, s.baseLevel = r.base, r.baseLevel
+	}
+	if r.startLevel > s.startLevel {
+		s.startLoc, s.startLevel = r.startLoc, r.startLevel
+	}
+	if !s.hasMove {
+		s.moveFrom, s.moveTo, s.hasMove = r.moveFrom, r.moveTo, r.hasMove
+	}
+	if !s.hasOutput {
+		s.output, s.hasOutput = r.output, r.hasOutput
+	}
+	if !s.hasNameMove {
+		s.nameFrom, s.nameTo, s.hasNameMove, s.nameMoveLine = r.nameFrom, r.nameTo, r.hasNameMove, r.nameMoveLine
+	}
+}

@@ -1,0 +1,191 @@
+package replay
+
+// A step record's values: dotted paths, text, numbers and flags (mapStep).
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// decodeObject decodes one record, numbers kept as json.Number.
+func decodeObject(raw []byte) (map[string]any, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		if san, ok := sanitizeNonFinite(raw); ok {
+			return decodeObject(san)
+		}
+		return nil, fmt.Errorf("invalid JSON")
+	}
+	if dec.More() {
+		return nil, fmt.Errorf("more than one JSON value on the line")
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil, fmt.Errorf("not a JSON object")
+	}
+	return m, nil
+}
+
+// lookup follows a dotted path into nested objects.
+func lookup(m map[string]any, path string) (any, bool) {
+	var cur any = m
+	for _, part := range strings.Split(path, ".") {
+		obj, ok := cur.(map[string]any)
+		if !ok {
+			return nil, false
+		}
+		if cur, ok = obj[part]; !ok {
+			return nil, false
+		}
+	}
+	return cur, cur != nil
+}
+
+// asText reads a value as text: a string as is, anything else as its
+// compact JSON (a structured tool result is still an output).
+func asText(v any) string {
+	switch x := v.(type) {
+	case string:
+		return x
+	case nil:
+		return ""
+	}
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+// asInt reads an integral number, or a string holding one.
+func asInt(v any) (int, bool) {
+	var f float64
+	switch x := v.(type) {
+	case json.Number:
+		var err error
+		if f, err = x.Float64(); err != nil {
+			return 0, false
+		}
+	case string:
+		var err error
+		if f, err = strconv.ParseFloat(strings.TrimSpace(x), 64); err != nil {
+			return 0, false
+		}
+	case float64:
+		f = x
+	default:
+		return 0, false
+	}
+	if f != math.Trunc(f) || math.Abs(f) > MaxTurnNumber*10 {
+		return 0, false
+	}
+	return int(f), true
+}
+
+func asFloat(v any) (float64, bool) {
+	switch x := v.(type) {
+	case json.Number:
+		f, err := x.Float64()
+		return f, err == nil && !math.IsInf(f, 0) && !math.IsNaN(f)
+	case string:
+		f, err := strconv.ParseFloat(strings.TrimSpace(x), 64)
+		return f, err == nil && !math.IsInf(f, 0) && !math.IsNaN(f)
+	case float64:
+		return x, true
+	}
+	return 0, false
+}
+
+// asBool reads a flag: a boolean, a non-zero number, or a string such as
+// "true" / "error".
+func asBool(v any) bool {
+	switch x := v.(type) {
+	case bool:
+		return x
+	case json.Number:
+		f, err := x.Float64()
+		return err == nil && f != 0
+	case string:
+		switch strings.ToLower(strings.TrimSpace(x)) {
+		case "", "false", "0", "no", "ok", "success", "none", "null":
+			return false
+		}
+		return true
+	}
+	return false
+}
+
+// mapStep reads one record of the steps format through fields (field →
+// dotted path; a field not in the map is read under its own name).
+func mapStep(m map[string]any, fields map[string]string) (stepRecord, string) {
+	path := func(f string) string {
+		if p, ok := fields[f]; ok {
+			return p
+		}
+		return f
+	}
+	var r stepRecord
+	if v, ok := lookup(m, path("step")); ok {
+		n, ok := asInt(v)
+		if !ok {
+			return r, fmt.Sprintf("step %s is not an integer", asText(v))
+		}
+		r.n, r.hasStep = n, true
+	}
+	if v, ok := lookup(m, path("action")); ok {
+		r.action, r.hasAction = asText(v), true
+	}
+	if v, ok := lookup(m, path("output")); ok {
+		r.output, r.hasText = asText(v), true
+	}
+	r.info.Kind = StepAction
+	if v, ok := lookup(m, path("kind")); ok {
+		switch k := strings.ToLower(strings.TrimSpace(asText(v))); k {
+		case "action", "":
+		case "message":
+			r.info.Kind = StepMessage
+		case "condensation":
+			r.info.Kind = StepCondensation
+		default:
+			return r, fmt.Sprintf("kind %q is not action, message or condensation", k)
+		}
+	} else if !r.hasAction {
+		r.info.Kind = StepMessage // text without a call is the agent speaking
+	}
+	if v, ok := lookup(m, path("error")); ok {
+		r.info.Error = asBool(v)
+	}
+	if v, ok := lookup(m, path("exit_code")); ok {
+		if c, ok := asInt(v); ok {
+			r.info.ExitCode, r.info.HasExitCode = c, true
+		}
+	}
+	if v, ok := lookup(m, path("llm_loop")); ok {
+		r.info.LLMLoop = asBool(v)
+	}
+	if v, ok := lookup(m, path("score")); ok {
+		if f, ok := asFloat(v); ok {
+			r.score, r.hasScore = f, true
+		}
+	}
+	if v, ok := lookup(m, path("location")); ok {
+		if s := asText(v); strings.TrimSpace(s) != "" {
+			r.location, r.hasLoc = s, true
+		}
+	}
+	return r, ""
+}
+
+// sortedKeys lists a map's keys in order, for deterministic actions.
+func sortedKeys(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
