@@ -93,7 +93,8 @@ func Files(ctx context.Context, files []string, stdin io.Reader, read replay.Opt
 		}, emitLive)
 		return
 	}
-	streamInOrder(files, workers, func(path string, send func(FileResult) bool) {
+	readFile := func(i int, send func(FileResult) bool) {
+		path := files[i]
 		var batch []*replay.Episode
 		turns := 0
 		flush := func(fr FileResult) bool {
@@ -113,35 +114,49 @@ func Files(ctx context.Context, files []string, stdin io.Reader, read replay.Opt
 		if err != errStopped {
 			flush(FileResult{Err: err, Hash: st.Hash, Last: true})
 		}
-	}, emitLive)
+	}
+	StreamInOrder(len(files), workers, func() func(int, func(FileResult) bool) { return readFile }, emitLive)
 }
 
 var errStopped = errors.New("stopped")
 
-// streamInOrder runs read for each file on a bounded pool of workers;
-// read sends the file's parts, which emit gets in file order: each file
-// has its own bounded channel, drained in turn, and a worker ahead of emit
-// blocks once its channel is full. send reports false once emit stopped.
-func streamInOrder(files []string, workers int, read func(path string, send func(FileResult) bool), emit func(FileResult) bool) {
+// InOrder computes n results on a bounded pool of workers (each with the
+// state newWorker gives it) and calls emit with them in index order,
+// whatever the scheduling; at most 2×workers results are held at once.
+// emit runs on the caller's goroutine; returning false stops early.
+func InOrder[T any](n, workers int, newWorker func() func(i int) T, emit func(T) bool) {
+	StreamInOrder(n, workers, func() func(int, func(T) bool) {
+		work := newWorker()
+		return func(i int, send func(T) bool) { send(work(i)) }
+	}, emit)
+}
+
+// StreamInOrder is InOrder for work that yields several parts per index
+// (a file's episodes as they are read): each index has its own bounded
+// channel, drained in turn, so emit gets the parts in index order and a
+// worker ahead of emit blocks once its channel is full. send reports false
+// once emit stopped.
+func StreamInOrder[T any](n, workers int, newWorker func() func(i int, send func(T) bool), emit func(T) bool) {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
 	type job struct {
 		i     int
-		parts chan FileResult
+		parts chan T
 	}
 	jobs := make(chan job)
-	window := make(chan chan FileResult, 2*workers)
+	window := make(chan chan T, 2*workers)
 	stop := make(chan struct{})
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			work := newWorker()
 			for j := range jobs {
-				read(files[j.i], func(fr FileResult) bool {
+				work(j.i, func(v T) bool {
 					select {
-					case j.parts <- fr:
+					case j.parts <- v:
 						return true
 					case <-stop:
 						return false
@@ -154,8 +169,8 @@ func streamInOrder(files []string, workers int, read func(path string, send func
 	go func() {
 		defer close(window)
 		defer close(jobs)
-		for i := range files {
-			parts := make(chan FileResult, 4)
+		for i := range n {
+			parts := make(chan T, 4)
 			select {
 			case window <- parts:
 			case <-stop:
@@ -171,70 +186,14 @@ func streamInOrder(files []string, workers int, read func(path string, send func
 	stopped := false
 	for parts := range window {
 		if stopped {
-			continue // a file never handed to a worker has nobody to close its channel
+			continue // an index never handed to a worker has nobody to close its channel
 		}
-		for fr := range parts {
-			if !emit(fr) {
+		for v := range parts {
+			if !emit(v) {
 				stopped = true
 				close(stop)
 				break
 			}
-		}
-	}
-	wg.Wait()
-}
-
-// InOrder computes n results on a bounded pool of workers (each with the
-// state newWorker gives it) and calls emit with them in index order,
-// whatever the scheduling; at most 2×workers results are held at once.
-// emit runs on the caller's goroutine; returning false stops early.
-func InOrder[T any](n, workers int, newWorker func() func(i int) T, emit func(T) bool) {
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	type job struct {
-		i   int
-		out chan T
-	}
-	jobs := make(chan job)
-	window := make(chan chan T, 2*workers)
-	stop := make(chan struct{})
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			work := newWorker()
-			for j := range jobs {
-				j.out <- work(j.i)
-			}
-		}()
-	}
-	go func() {
-		defer close(window)
-		defer close(jobs)
-		for i := range n {
-			out := make(chan T, 1)
-			select {
-			case window <- out:
-			case <-stop:
-				return
-			}
-			select {
-			case jobs <- job{i, out}:
-			case <-stop:
-				return
-			}
-		}
-	}()
-	stopped := false
-	for out := range window {
-		if stopped {
-			continue // in-flight workers deliver into buffered channels
-		}
-		if !emit(<-out) {
-			stopped = true
-			close(stop)
 		}
 	}
 	wg.Wait()

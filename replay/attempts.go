@@ -102,15 +102,7 @@ func readAttempts(src *recordSource, c *readContext) error {
 		LocationKey: KeyRoomName, RecordedEnd: EndUnknown, RoomNames: map[string]string{}, Rejected: map[int][]string{}}
 	d := &ep.Diag
 	tasks := map[string]string{}
-	skip := func(line int, reason string) error {
-		d.Skipped++
-		e := &LineError{File: c.source, Line: line, Reason: reason}
-		d.problem(e.Error())
-		if c.opts.Strict {
-			return e
-		}
-		return nil
-	}
+	skip := func(line int, reason string) error { return c.skip(d, line, reason) }
 	for {
 		line, lineNo, tooLong, err := src.nextLine()
 		if tooLong {

@@ -15,6 +15,18 @@ type readContext struct {
 	emit              func(*Episode) error
 }
 
+// skip counts a line the episode d belongs to cannot use and notes why;
+// the error it returns is fatal only with Strict (nil otherwise).
+func (c *readContext) skip(d *Diagnostics, line int, reason string) error {
+	d.Skipped++
+	e := &LineError{File: c.source, Line: line, Reason: reason}
+	d.problem(e.Error())
+	if c.opts.Strict {
+		return e
+	}
+	return nil
+}
+
 // detectBytes is how much of an input --input-format auto looks at.
 const detectBytes = 64 << 10
 

@@ -247,15 +247,7 @@ func readSteps(br *bufio.Reader, c *readContext) error {
 	t.ep.Preset, t.ep.Detected = c.opts.Preset, c.detected
 	d := &t.ep.Diag
 	relevant := 0
-	skip := func(line int, reason string) error {
-		d.Skipped++
-		e := &LineError{File: c.source, Line: line, Reason: reason}
-		d.problem(e.Error())
-		if c.opts.Strict {
-			return e
-		}
-		return nil
-	}
+	skip := func(line int, reason string) error { return c.skip(d, line, reason) }
 	addAll := func(line int, recs []stepRecord) error {
 		for _, r := range recs {
 			if reason := t.add(r); reason != "" {
