@@ -195,18 +195,7 @@ func (r *Text) AgentEpisode(o *analyze.Outcome, ep *replay.Episode, judge func(n
 	}
 	kv("input", "%s", how)
 	kv("recorded", "%s", recordedWords(ep))
-	d := ep.Diag
-	lines := fmt.Sprintf("%d read, %d skipped", d.Lines, d.Skipped)
-	if d.Skipped > 0 {
-		lines = r.yellow.Sprint(lines)
-	}
-	kv("log lines", "%s", lines)
-	for _, p := range d.Problems {
-		fmt.Fprintf(w, "    %s\n", r.yellow.Sprint(p))
-	}
-	for _, n := range d.Notes {
-		fmt.Fprintf(w, "    %s\n", r.dim.Sprint(n))
-	}
+	r.logLines(w, kv, ep.Diag)
 
 	unit := unitWord(ep)
 	rows := DetectorsJudged(o, ep, judge, basis)

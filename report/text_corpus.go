@@ -1,0 +1,124 @@
+package report
+
+// The corpus table of several episodes: one row each, totals, footnotes.
+
+import (
+	"bytes"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/fatih/color"
+
+	"github.com/loopbreak/loopbreak/analyze"
+)
+
+// SummaryRow is one episode of the corpus table.
+type SummaryRow struct {
+	analyze.Row
+	Source  string // its log, for the hint
+	Skipped int    // unreadable lines in its log
+	// LiveWord is "agrees" or "differs" for a row without Outcome.Live
+	// (read back from JSON); "" means no live run.
+	LiveWord string
+}
+
+// live is the row's live-run column: "", "agrees" or "differs".
+func (o SummaryRow) live() string { return o.LiveWord }
+
+// NewSummaryRow keeps what the corpus table shows of an episode.
+func NewSummaryRow(o *analyze.Outcome, skipped int) SummaryRow {
+	var rs analyze.Rows
+	rs.Add(o)
+	r := SummaryRow{Row: rs.List[0], Source: o.Source, Skipped: skipped}
+	if o.Live != nil {
+		r.LiveWord = "differs"
+		if o.Live.Agrees() {
+			r.LiveWord = "agrees"
+		}
+	}
+	return r
+}
+
+// Summary writes the corpus table and totals, then footnotes naming the
+// episodes they are about.
+func (r *Text) Summary(rows []SummaryRow, t *analyze.Totals, errs []analyze.FileError) error {
+	r.init()
+	w := &errWriter{w: r.W}
+	r.header(w)
+	fmt.Fprintf(w, "%s\n", r.bold.Sprintf("Corpus: %s", sweepPlural(t.Episodes, "episode", "episodes")))
+	g := &Grid{Cols: []Col{
+		{Head: "episode", Align: L, Cut: true},
+		{Head: "turns", Align: R, Drop: 3},
+		{Head: "final", Align: R, Drop: 4},
+		{Head: "ended", Align: L, Drop: 2, Cut: true},
+		{Head: "cut", Align: R},
+		{Head: "saved", Align: R},
+		{Head: "calls saved", Align: R, Drop: 1},
+		{Head: "forfeited", Align: R},
+		{Head: "false", Align: L},
+		{Head: "live", Align: L, Drop: 5},
+	}}
+	for _, o := range rows {
+		term, saved, calls, forf, fals, live := "-", "-", "-", "-", "", ""
+		if o.Terminated {
+			term = "t=" + strconv.Itoa(o.TerminationTurn)
+			saved, calls, forf = strconv.Itoa(o.TurnsSaved), strconv.Itoa(o.LLMCallsSaved), Num(o.ScoreForfeited)
+			if o.FalseTermination {
+				fals = "yes"
+			}
+		} else if o.Censored {
+			term = "censored"
+		}
+		live = o.live()
+		g.Rows = append(g.Rows, []string{o.EpisodeID, strconv.Itoa(o.RecordedTurns), Num(o.FinalScore), o.RecordedEnd, term, saved, calls, forf, fals, live})
+	}
+	g.Footer = []string{"total", strconv.Itoa(t.RecordedTurns), "", "", strconv.Itoa(t.Terminated), strconv.Itoa(t.TurnsSaved), strconv.Itoa(t.LLMCallsSaved), Num(t.ScoreForfeited), strconv.Itoa(t.FalseTerminations), ""}
+	hidden, err := g.Render(w, r.Width)
+	if err != nil {
+		return err
+	}
+	if len(hidden) > 0 {
+		fmt.Fprintf(w, "%s\n", r.dim.Sprint(Wrap(fmt.Sprintf("(hidden to fit %d columns: %s; a wider terminal or --format json shows them)", r.Width, strings.Join(hidden, ", ")), r.Width, 0, "")))
+	}
+	para := func(c *color.Color, s string) {
+		fmt.Fprintf(w, "%s\n", c.Sprint(Wrap(s, r.Width, 0, "")))
+	}
+	plain := color.New()
+	plain.DisableColor()
+	fmt.Fprintln(w)
+	para(plain, fmt.Sprintf("%d of %s would have been terminated (%d censored); %d of %s saved (%s), %s; %s (%s of terminated); score forfeited %s.",
+		t.Terminated, sweepPlural(t.Episodes, "episode", "episodes"), t.Censored, t.TurnsSaved, plural(t.RecordedTurns, "turn"), fmtPct(t.TurnsSavedPct), plural(t.LLMCallsSaved, "LLM call"),
+		plural(t.FalseTerminations, "false termination"), fmtPct(t.FalseRatePct), Num(t.ScoreForfeited)))
+	para(plain, fmt.Sprintf("Up to each termination: %s; %s (could let a rejected action through ZorkGPT's rejection override); the proposed score adjustments would reject %s.",
+		plural(t.Warnings, "countdown warning"), sweepPlural(t.LowConfidence, "low-confidence revisit penalty", "low-confidence revisit penalties"), plural(t.WouldReject, "action")))
+	var loops bytes.Buffer
+	loopsLine(&loops, t) // detectors.go
+	for _, l := range strings.Split(strings.TrimRight(loops.String(), "\n"), "\n") {
+		if l != "" {
+			para(plain, l)
+		}
+	}
+	var differ, skipped []string
+	for _, o := range rows {
+		if o.live() == "differs" {
+			differ = append(differ, o.EpisodeID)
+		}
+		if o.Skipped > 0 {
+			skipped = append(skipped, fmt.Sprintf("%s (%d)", o.EpisodeID, o.Skipped))
+		}
+	}
+	if len(differ) > 0 {
+		para(r.yellow, fmt.Sprintf("%s under this configuration: %s.", sweepPlural(len(differ), "live run disagrees with the replay", "live runs disagree with the replay"), strings.Join(differ, ", ")))
+	}
+	if t.LinesSkipped > 0 {
+		para(r.yellow, fmt.Sprintf("%s skipped: %s.", sweepPlural(t.LinesSkipped, "unreadable line", "unreadable lines"), strings.Join(skipped, ", ")))
+	}
+	for _, e := range errs {
+		para(r.red, fmt.Sprintf("unreadable: %s: %s", e.Source, e.Error))
+	}
+	if r.Hint != "" {
+		para(r.dim, r.Hint)
+	}
+	return w.err
+}
