@@ -163,7 +163,7 @@ func (n *numberFlag) Ptr() *float64 {
 }
 
 func checkRun(opts *CheckOptions) error {
-	cfg, _, err := opts.Config.load(opts.IO.ErrOut)
+	cfg, cfgPath, err := opts.Config.load(opts.IO.ErrOut)
 	if err != nil {
 		return err
 	}
@@ -176,7 +176,7 @@ func checkRun(opts *CheckOptions) error {
 		mode = check.ModeUpdate
 	}
 	if opts.Partial.Partial {
-		return checkPartialRun(opts, cfg, mode)
+		return checkPartialRun(opts, cfg, cfgPath, mode)
 	}
 	files, walkErrs, err := opts.Input.findLogs(opts.Paths, opts.IO.ErrOut)
 	if err != nil {
@@ -197,7 +197,7 @@ func checkRun(opts *CheckOptions) error {
 		return checkError(err, opts.Paths)
 	}
 	res.Errors = append(walkErrs, res.Errors...) // what the walk skipped, first
-	return writeCheck(opts.IO, res, opts.Format, opts.Color)
+	return writeCheck(opts.IO, res, opts.Format, opts.Color, report.ConfigLine(cfgPath, cfg))
 }
 
 // checkError names the arguments of a check over no episode, and says
@@ -215,8 +215,8 @@ func checkError(err error, paths []string) error {
 }
 
 // writeCheck renders a check's result (a run's or a merge's); a failed
-// check is a *failError.
-func writeCheck(ios *IOStreams, res *check.Result, format, colorMode string) error {
+// check is a *failError. configLine is what the text report assumed.
+func writeCheck(ios *IOStreams, res *check.Result, format, colorMode, configLine string) error {
 	var err error
 	out := ios.Out
 	switch format {
@@ -229,7 +229,7 @@ func writeCheck(ios *IOStreams, res *check.Result, format, colorMode string) err
 	case "markdown":
 		err = report.WriteCheckMarkdown(out, res)
 	default:
-		err = report.WriteCheckText(out, res, ios.ColorEnabled(colorMode))
+		err = report.WriteCheckText(out, res, ios.ColorEnabled(colorMode), configLine)
 	}
 	if err != nil {
 		return err

@@ -128,7 +128,8 @@ func TestCheckUpdateThenCompare(t *testing.T) {
 	if code != 0 || errOut != "" {
 		t.Fatalf("compare: exit %d\n%s%s", code, out, errOut)
 	}
-	want := "PASS: 3 episodes match loopbreak.baseline.json\n\n" +
+	want := "PASS: 3 episodes match loopbreak.baseline.json\n" +
+		"config: defaults (no config found) · max_turns_stuck 40 · every 10 turns · warnings from 20\n\n" +
 		"Corpus: 3 episodes, 2 terminated (0 censored); 40 of 180 turns saved (22.2%); 1 of 2 terminations false (50.0%); score forfeited 5.\n"
 	if out != want {
 		t.Errorf("compare output\n%s\nwant\n%s", out, want)
@@ -140,15 +141,20 @@ func TestCheckUpdateThenCompare(t *testing.T) {
 func TestCheckThresholdDrift(t *testing.T) {
 	dir := updatedCorpus(t)
 	writeFile(t, filepath.Join(dir, "pyproject.toml"), "[tool.zorkgpt.loop_break]\nmax_turns_stuck = 50\n")
-	for _, args := range [][]string{
-		{"--set", "max_turns_stuck=50", "eps"},
-		{"--config", "pyproject.toml", "eps"},
+	for _, c := range []struct {
+		args   []string
+		config string // the report's second line: what it assumed
+	}{
+		{[]string{"--set", "max_turns_stuck=50", "eps"}, "pyproject.toml [tool.zorkgpt.loop_break] · max_turns_stuck 50 (--set)"},
+		{[]string{"--config", "pyproject.toml", "eps"}, "pyproject.toml [tool.zorkgpt.loop_break] · max_turns_stuck 50"},
 	} {
+		args := c.args
 		code, out, errOut := runCheck(t, dir, args...)
 		if code != ExitFailure {
 			t.Fatalf("%v: exit %d, want 1\n%s%s", args, code, out, errOut)
 		}
 		want := `FAIL: 2 of 3 episodes drifted from loopbreak.baseline.json (2 changed, 0 new, 0 missing); configuration differs from the baseline's (max_turns_stuck)
+config: ` + c.config + ` · every 10 turns · warnings from 20
 
 The configuration differs from the baseline's (this explains outcome drift):
   max_turns_stuck 40 → 50

@@ -6,6 +6,7 @@ import (
 
 	"github.com/loopbreak/loopbreak/analyze"
 	"github.com/loopbreak/loopbreak/analyze/check"
+	"github.com/loopbreak/loopbreak/report"
 	"github.com/loopbreak/loopbreak/rules"
 )
 
@@ -21,6 +22,9 @@ type checkSettings struct {
 	MinSaved     *float64 `json:"min_saved_pct"`
 	MaxForfeit   *float64 `json:"max_forfeit"`
 	FailOn       []string `json:"fail_on"`
+	// ConfigLine is the text report's second line (the shard knows the
+	// configuration file's name; the merge only its values).
+	ConfigLine string `json:"config_line,omitempty"`
 }
 
 type checkBody struct {
@@ -46,12 +50,12 @@ type partialWhere struct {
 }
 
 // checkPartialRun is check --partial: the shard's replay, not compared.
-func checkPartialRun(opts *CheckOptions, cfg *rules.Config, mode string) error {
+func checkPartialRun(opts *CheckOptions, cfg *rules.Config, cfgPath, mode string) error {
 	set, err := opts.Input.findShard(opts.Paths, opts.IO.ErrOut)
 	if err != nil {
 		return err
 	}
-	settings := checkSettings{Mode: mode, Baseline: opts.Baseline, Prune: opts.Prune, MaxFalseRate: opts.MaxFalseRate.Ptr(), MinSaved: opts.MinSaved.Ptr(), MaxForfeit: opts.MaxForfeit.Ptr(), FailOn: []string{}}
+	settings := checkSettings{ConfigLine: report.ConfigLine(cfgPath, cfg), Mode: mode, Baseline: opts.Baseline, Prune: opts.Prune, MaxFalseRate: opts.MaxFalseRate.Ptr(), MinSaved: opts.MinSaved.Ptr(), MaxForfeit: opts.MaxForfeit.Ptr(), FailOn: []string{}}
 	for _, f := range opts.failOn {
 		settings.FailOn = append(settings.FailOn, f.Spec)
 	}
@@ -171,5 +175,5 @@ func mergeCheck(opts *MergeOptions, parts []*partialFile, names []string) error 
 		return checkError(err, parts[0].Args)
 	}
 	res.Errors = append(skipped, res.Errors...)
-	return writeCheck(opts.IO, res, format, opts.Color)
+	return writeCheck(opts.IO, res, format, opts.Color, settings.ConfigLine)
 }

@@ -147,7 +147,10 @@ func colorMaker(on bool) func(...color.Attribute) *color.Color {
 
 // WriteCheckText writes the human report: the summary line first, then
 // configuration changes, drift, gates, unreadable input and the corpus.
-func WriteCheckText(out io.Writer, c *check.Result, useColor bool) error {
+//
+// The configuration line (what was assumed, as every text report says)
+// comes second: CI logs and people look for the verdict first.
+func WriteCheckText(out io.Writer, c *check.Result, useColor bool, configLine string) error {
 	mk := colorMaker(useColor)
 	bold, red, green, yellow := mk(color.Bold), mk(color.FgRed, color.Bold), mk(color.FgGreen, color.Bold), mk(color.FgYellow)
 	w := &errWriter{w: out}
@@ -156,6 +159,9 @@ func WriteCheckText(out io.Writer, c *check.Result, useColor bool) error {
 		verdict = red.Sprint(checkVerdict(c))
 	}
 	fmt.Fprintf(w, "%s: %s\n", verdict, checkHeadline(c))
+	if configLine != "" {
+		fmt.Fprintf(w, "%s\n", configLine)
+	}
 	if len(c.Config) > 0 {
 		fmt.Fprintf(w, "\n%s\n", yellow.Sprint(configIntro(c)))
 		for _, ch := range c.Config {
