@@ -59,7 +59,7 @@ summarised (at most 600 points per line, the largest runs marked).`,
 }
 
 func reportRun(opts *ReportOptions) error {
-	cfg, _, err := opts.Config.load(opts.IO.ErrOut)
+	cfg, cfgPath, err := opts.Config.load(opts.IO.ErrOut)
 	if err != nil {
 		return err
 	}
@@ -67,7 +67,7 @@ func reportRun(opts *ReportOptions) error {
 	if err != nil {
 		return err
 	}
-	html := &report.HTMLReport{Title: opts.Title, MaxStuck: rules.MaxTurnsStuck.Get(cfg)}
+	html := &report.HTMLReport{Title: opts.Title, Config: report.ConfigLine(cfgPath, cfg), MaxStuck: rules.MaxTurnsStuck.Get(cfg)}
 	var (
 		totals analyze.Totals
 		errs   = walkErrs // what the walk skipped, first
@@ -136,6 +136,6 @@ func writeHTMLTo(ios *IOStreams, path string, write func(io.Writer) error) error
 }
 
 // writeSweepHTML writes sweep --html's page.
-func writeSweepHTML(ios *IOStreams, path string, res *sweep.Result) error {
-	return writeHTMLTo(ios, path, func(w io.Writer) error { return report.WriteSweepHTML(w, res, "") })
+func writeSweepHTML(ios *IOStreams, path string, res *sweep.Result, configLine string) error {
+	return writeHTMLTo(ios, path, func(w io.Writer) error { return report.WriteSweepHTML(w, res, "", configLine) })
 }

@@ -225,7 +225,7 @@ func sweepRun(opts *SweepOptions) error {
 		return noEpisodesError(opts.Paths)
 	}
 	if opts.HTML != "" {
-		if err := writeSweepHTML(ios, opts.HTML, res); err != nil || opts.HTML == "-" {
+		if err := writeSweepHTML(ios, opts.HTML, res, report.ConfigLine(cfgPath, cfg)); err != nil || opts.HTML == "-" {
 			return err
 		}
 	}

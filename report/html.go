@@ -87,7 +87,8 @@ type htmlPage struct {
 // report's size, not the logs'.
 type HTMLReport struct {
 	Title    string
-	MaxStuck int // max_turns_stuck, drawn on the stuck counter
+	Config   string // what the report assumed (ConfigLine), its first line under the title
+	MaxStuck int    // max_turns_stuck, drawn on the stuck counter
 	eps      []htmlEpisode
 }
 
@@ -147,6 +148,9 @@ func (h *HTMLReport) Write(w io.Writer, t *analyze.Totals, errs []analyze.FileEr
 			t.Terminated, t.Episodes, t.Censored, t.TurnsSaved, t.RecordedTurns, t.TurnsSavedPct, t.LLMCallsSaved, t.FalseTerminations, t.FalseRatePct, Num(t.ScoreForfeited))},
 		Foot: []htmlCell{{Text: "total"}, {Text: strconv.Itoa(t.RecordedTurns)}, {}, {}, {Text: strconv.Itoa(t.Terminated)},
 			{Text: strconv.Itoa(t.TurnsSaved)}, {Text: strconv.Itoa(t.LLMCallsSaved)}, {Text: Num(t.ScoreForfeited)}, {Text: strconv.Itoa(t.FalseTerminations)}, {}},
+	}
+	if h.Config != "" {
+		p.Intro = append([]string{h.Config}, p.Intro...)
 	}
 	if n := t.LiveDisagreements; n != nil && *n > 0 {
 		p.Intro = append(p.Intro, fmt.Sprintf("%d live runs disagree with the replay under this configuration (see each episode's live run).", *n))

@@ -16,7 +16,7 @@ import (
 )
 
 // WriteSweepHTML writes a sweep as one self-contained HTML page.
-func WriteSweepHTML(w io.Writer, s *sweep.Result, title string) error {
+func WriteSweepHTML(w io.Writer, s *sweep.Result, title, configLine string) error {
 	if title == "" {
 		title = "loopbreak sweep"
 	}
@@ -41,6 +41,9 @@ func WriteSweepHTML(w io.Writer, s *sweep.Result, title string) error {
 	if len(s.Rows) > 0 {
 		t := &s.Rows[0].Totals
 		p.Intro = append([]string{fmt.Sprintf("%d configurations and the baseline over %d episodes (%d recorded turns).", len(s.Rows)-1, t.Episodes, t.RecordedTurns)}, p.Intro...)
+	}
+	if configLine != "" {
+		p.Intro = append([]string{configLine}, p.Intro...)
 	}
 	for _, sk := range s.Skipped {
 		var ps []string

@@ -110,7 +110,7 @@ func classes(svg *svgNode) map[string]int {
 func bundledReport(t *testing.T) (string, int) {
 	t.Helper()
 	cfg := rules.Default()
-	h := &HTMLReport{MaxStuck: rules.MaxTurnsStuck.Get(cfg)}
+	h := &HTMLReport{MaxStuck: rules.MaxTurnsStuck.Get(cfg), Config: ConfigLine("", cfg)}
 	var tot analyze.Totals
 	files, err := replay.FindLogs([]string{filepath.Join("..", "testdata", "episodes")}, false)
 	if err != nil {
@@ -303,7 +303,7 @@ func TestSweepHTML(t *testing.T) {
 		t.Fatal(err)
 	}
 	var b bytes.Buffer
-	if err := WriteSweepHTML(&b, res, ""); err != nil {
+	if err := WriteSweepHTML(&b, res, "", ""); err != nil {
 		t.Fatal(err)
 	}
 	svgs := parseSVGs(t, b.String())
@@ -338,5 +338,17 @@ func TestHTMLReportEmptyEpisode(t *testing.T) {
 	page := b.String()
 	if strings.Contains(page, `<svg class="tl"`) || !strings.Contains(page, "No turns were recorded.") || !strings.Contains(page, "unreadable: x.jsonl: gzip: invalid header") {
 		t.Errorf("page of an empty episode:\n%s", page)
+	}
+}
+
+// The page says what it assumed first, under its title, as the text
+// report does.
+func TestHTMLConfigLine(t *testing.T) {
+	page, _ := bundledReport(t)
+	want := `<h1>loopbreak report</h1>
+<p class="totals">config: defaults (no config found) · max_turns_stuck 40 · every 10 turns · warnings from 20</p>`
+	if !strings.Contains(page, want) {
+		i := strings.Index(page, "<h1>")
+		t.Errorf("page head:\n%s\nwant\n%s", page[i:min(len(page), i+300)], want)
 	}
 }
