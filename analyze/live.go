@@ -116,7 +116,7 @@ func compareLive(ep *replay.Episode, firings []rules.Firing, cfg *rules.Config) 
 		return nil
 	}
 	l := &Live{Events: len(ep.Live)}
-	l.Interval, _ = cfg.Value("stuck_check_interval").(int)
+	l.Interval = rules.StuckCheckInterval.Get(cfg)
 	type key struct {
 		kind string
 		turn int

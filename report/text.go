@@ -92,21 +92,21 @@ func ConfigLine(path string, cfg *rules.Config) string {
 			src += " [loop_break]"
 		}
 	}
-	val := func(key string) string {
-		v := rules.FormatValue(cfg.Value(key))
-		if cfg.Source(key).Kind == "flag" {
+	val := func(p rules.IntParam) string {
+		v := strconv.Itoa(p.Get(cfg))
+		if cfg.Source(p.Key).Kind == "flag" {
 			v += " (--set)"
 		}
 		return v
 	}
 	parts := []string{"config: " + src}
-	if b, _ := cfg.Value("enable_velocity_detection").(bool); b {
-		parts = append(parts, "max_turns_stuck "+val("max_turns_stuck"), "every "+val("stuck_check_interval")+" turns")
+	if rules.EnableVelocityDetection.Get(cfg) {
+		parts = append(parts, "max_turns_stuck "+val(rules.MaxTurnsStuck), "every "+val(rules.StuckCheckInterval)+" turns")
 	} else {
 		parts = append(parts, "termination off")
 	}
-	if b, _ := cfg.Value("enable_stuck_warnings").(bool); b {
-		parts = append(parts, "warnings from "+val("stuck_warning_threshold"))
+	if rules.EnableStuckWarnings.Get(cfg) {
+		parts = append(parts, "warnings from "+val(rules.StuckWarningThreshold))
 	} else {
 		parts = append(parts, "warnings off")
 	}

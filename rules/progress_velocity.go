@@ -14,7 +14,7 @@ var (
 		"terminate stuck episodes whatever this says")
 	// Bounds are ZorkGPT's (its loader refuses a value outside them).
 	MaxTurnsStuck                = intParam("max_turns_stuck", 40, "turns without progress before termination", bound(1), bound(1000))
-	stuckCheckInterval           = intParam("stuck_check_interval", 10, "check every N turns (turn % N == 0)", bound(1), bound(100))
+	StuckCheckInterval           = intParam("stuck_check_interval", 10, "check every N turns (turn % N == 0)", bound(1), bound(100))
 	EnableObjectiveBasedProgress = boolParam("enable_objective_based_progress", "an objective completion resets the stuck timer too")
 )
 
@@ -38,13 +38,13 @@ var ProgressVelocity = &Rule{
 		"termination check point. The first check point is where the live system would have ended the " +
 		"episode (stuck_no_progress); later ones would also have fired. Nothing is detected at the first " +
 		"turn, so a score change during it does not count.",
-	Params:  []*Param{EnableVelocityDetection.Param, MaxTurnsStuck.Param, stuckCheckInterval.Param, EnableObjectiveBasedProgress.Param},
+	Params:  []*Param{EnableVelocityDetection.Param, MaxTurnsStuck.Param, StuckCheckInterval.Param, EnableObjectiveBasedProgress.Param},
 	Kinds:   []*Kind{Termination, Checkpoint, Reset},
 	Enabled: EnableVelocityDetection.Get,
 	Check: func(c *Config) error {
-		if MaxTurnsStuck.Get(c) < stuckCheckInterval.Get(c) {
-			return &ConstraintError{Keys: []string{MaxTurnsStuck.Key, stuckCheckInterval.Key},
-				Msg: fmt.Sprintf("max_turns_stuck (%d) must be >= stuck_check_interval (%d)", MaxTurnsStuck.Get(c), stuckCheckInterval.Get(c))}
+		if MaxTurnsStuck.Get(c) < StuckCheckInterval.Get(c) {
+			return &ConstraintError{Keys: []string{MaxTurnsStuck.Key, StuckCheckInterval.Key},
+				Msg: fmt.Sprintf("max_turns_stuck (%d) must be >= stuck_check_interval (%d)", MaxTurnsStuck.Get(c), StuckCheckInterval.Get(c))}
 		}
 		return nil
 	},
@@ -56,7 +56,7 @@ var ProgressVelocity = &Rule{
 		}
 		return &velocity{
 			maxStuck: MaxTurnsStuck.Get(c),
-			interval: stuckCheckInterval.Get(c),
+			interval: StuckCheckInterval.Get(c),
 			objOn:    EnableObjectiveBasedProgress.Get(c),
 			objs:     objs,
 		}

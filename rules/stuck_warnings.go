@@ -8,7 +8,7 @@ import (
 
 // Keys of stuck_warnings; analyze reads StuckWarningThreshold.
 var (
-	enableStuckWarnings   = boolParam("enable_stuck_warnings", "replay countdown warnings")
+	EnableStuckWarnings   = boolParam("enable_stuck_warnings", "replay countdown warnings")
 	StuckWarningThreshold = intParam("stuck_warning_threshold", 20, "turns stuck before warnings start", bound(5), bound(100))
 )
 
@@ -25,11 +25,11 @@ var StuckWarnings = &Rule{
 		"has been stuck. From stuck_warning_threshold turns on it warns the agent how many turns remain " +
 		"before termination (max_turns_stuck - stuck), with urgency critical (5 or fewer), urgent (10 or " +
 		"fewer) or stagnation. Off when enable_velocity_detection is false.",
-	Params:   []*Param{enableStuckWarnings.Param, StuckWarningThreshold.Param},
+	Params:   []*Param{EnableStuckWarnings.Param, StuckWarningThreshold.Param},
 	Kinds:    []*Kind{Warning},
 	Requires: []*Rule{ProgressVelocity},
 	Enabled: func(c *Config) bool {
-		return EnableVelocityDetection.Get(c) && enableStuckWarnings.Get(c)
+		return EnableVelocityDetection.Get(c) && EnableStuckWarnings.Get(c)
 	},
 	Check: func(c *Config) error {
 		if StuckWarningThreshold.Get(c) >= MaxTurnsStuck.Get(c) {
