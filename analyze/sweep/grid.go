@@ -163,52 +163,103 @@ type SkippedPoint struct {
 	Reason string
 }
 
-// ExpandGrid returns the cartesian product of the axes over base, in grid
-// order (the first axis varies slowest), without the combinations that
-// fail Config.Validate, which are returned apart with the reason.
-func ExpandGrid(base *rules.Config, axes []Axis) ([]Point, []SkippedPoint, error) {
+// grid is the cartesian product of axes over a base configuration,
+// enumerated by index (the first axis varies slowest) rather than
+// materialised: a point's configuration exists only while it is looked at,
+// so 10,000 points cost no more than one.
+type grid struct {
+	base *rules.Config
+	axes []Axis
+	n    int
+}
+
+// newGrid checks the axes: at least one, none twice, none empty, at most
+// MaxGridPoints points.
+func newGrid(base *rules.Config, axes []Axis) (*grid, error) {
 	if len(axes) == 0 {
-		return nil, nil, fmt.Errorf("no key to sweep")
+		return nil, fmt.Errorf("no key to sweep")
 	}
 	n := 1
 	seen := map[string]bool{}
 	for _, ax := range axes {
 		if seen[ax.Key] {
-			return nil, nil, fmt.Errorf("%s is swept twice", ax.Key)
+			return nil, fmt.Errorf("%s is swept twice", ax.Key)
 		}
 		seen[ax.Key] = true
 		if len(ax.Values) == 0 {
-			return nil, nil, fmt.Errorf("%s has no values", ax.Key)
+			return nil, fmt.Errorf("%s has no values", ax.Key)
 		}
 		n *= len(ax.Values)
 		if n > MaxGridPoints {
-			return nil, nil, fmt.Errorf("the grid has more than %d configurations", MaxGridPoints)
+			return nil, fmt.Errorf("the grid has more than %d configurations", MaxGridPoints)
 		}
+	}
+	return &grid{base: base, axes: axes, n: n}, nil
+}
+
+// point writes point k's settings into params (len(axes) entries) and
+// sets them on cfg, which must be a clone of the base that only points
+// of this grid have touched: every point sets every swept key, so cfg is
+// then the base plus point k. The error is a value a key refuses.
+func (g *grid) point(k int, params []Setting, cfg *rules.Config) error {
+	for i := len(g.axes) - 1; i >= 0; i-- { // the last axis turns fastest
+		ax := &g.axes[i]
+		v := ax.Values[k%len(ax.Values)]
+		k /= len(ax.Values)
+		params[i] = Setting{ax.Key, v}
+	}
+	for _, s := range params {
+		if err := cfg.Set(s.Key, s.Value, rules.Source{Kind: "flag"}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// each calls valid or skipped for every point in grid order, with the
+// point's settings (owned by the callee) and, for a valid one, a
+// configuration valid only during the call.
+func (g *grid) each(valid func(params []Setting, cfg *rules.Config) error, skipped func(SkippedPoint)) error {
+	cfg := g.base.Clone()
+	na := len(g.axes)
+	var slab []Setting // the points' settings, allocated a few hundred at a time
+	for k := range g.n {
+		if len(slab) < na {
+			slab = make([]Setting, min(256, g.n-k)*na)
+		}
+		params := slab[:na:na]
+		slab = slab[na:]
+		if err := g.point(k, params, cfg); err != nil {
+			return err
+		}
+		if err := cfg.Validate(); err != nil {
+			skipped(SkippedPoint{Params: params, Reason: err.Error()})
+			continue
+		}
+		if err := valid(params, cfg); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// ExpandGrid returns the cartesian product of the axes over base, in grid
+// order (the first axis varies slowest), without the combinations that
+// fail Config.Validate, which are returned apart with the reason. Each
+// point holds its own configuration; Run enumerates the grid instead.
+func ExpandGrid(base *rules.Config, axes []Axis) ([]Point, []SkippedPoint, error) {
+	g, err := newGrid(base, axes)
+	if err != nil {
+		return nil, nil, err
 	}
 	var points []Point
 	var skipped []SkippedPoint
-	idx := make([]int, len(axes))
-	for range n {
-		params := make([]Setting, len(axes))
-		cfg := base.Clone()
-		for i, ax := range axes {
-			params[i] = Setting{ax.Key, ax.Values[idx[i]]}
-			if err := cfg.Set(ax.Key, ax.Values[idx[i]], rules.Source{Kind: "flag"}); err != nil {
-				return nil, nil, err
-			}
-		}
-		if err := cfg.Validate(); err != nil {
-			skipped = append(skipped, SkippedPoint{Params: params, Reason: err.Error()})
-		} else {
-			points = append(points, Point{Params: params, Config: cfg})
-		}
-		for i := len(idx) - 1; i >= 0; i-- { // odometer: the last axis turns fastest
-			idx[i]++
-			if idx[i] < len(axes[i].Values) {
-				break
-			}
-			idx[i] = 0
-		}
+	err = g.each(func(params []Setting, cfg *rules.Config) error {
+		points = append(points, Point{Params: params, Config: cfg.Clone()})
+		return nil
+	}, func(s SkippedPoint) { skipped = append(skipped, s) })
+	if err != nil {
+		return nil, nil, err
 	}
 	return points, skipped, nil
 }
