@@ -6,6 +6,7 @@ package sweep
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -197,50 +198,59 @@ func newGrid(base *rules.Config, axes []Axis) (*grid, error) {
 	return &grid{base: base, axes: axes, n: n}, nil
 }
 
-// point writes point k's settings into params (len(axes) entries) and
-// sets them on cfg, which must be a clone of the base that only points
-// of this grid have touched: every point sets every swept key, so cfg is
-// then the base plus point k. The error is a value a key refuses.
-func (g *grid) point(k int, params []Setting, cfg *rules.Config) error {
+// settings writes point k's settings into params (len(axes) entries).
+func (g *grid) settings(k int, params []Setting) {
 	for i := len(g.axes) - 1; i >= 0; i-- { // the last axis turns fastest
 		ax := &g.axes[i]
-		v := ax.Values[k%len(ax.Values)]
+		params[i] = Setting{ax.Key, ax.Values[k%len(ax.Values)]}
 		k /= len(ax.Values)
-		params[i] = Setting{ax.Key, v}
 	}
-	for _, s := range params {
-		if err := cfg.Set(s.Key, s.Value, rules.Source{Kind: "flag"}); err != nil {
+}
+
+// each calls valid or skipped for every point in grid order: valid with
+// the point's index and a configuration that holds only during the
+// call, skipped with the point's settings and reason.
+func (g *grid) each(valid func(k int, cfg *rules.Config) error, skipped func(SkippedPoint)) error {
+	cfg := g.base.Clone()
+	params := make([]Setting, len(g.axes))
+	for k := range g.n {
+		g.settings(k, params)
+		// Every point sets every swept key, so cfg is the base plus
+		// point k.
+		for _, s := range params {
+			if err := cfg.Set(s.Key, s.Value, rules.Source{Kind: "flag"}); err != nil {
+				return err
+			}
+		}
+		if err := cfg.Validate(); err != nil {
+			skipped(SkippedPoint{Params: slices.Clone(params), Reason: err.Error()})
+			continue
+		}
+		if err := valid(k, cfg); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// each calls valid or skipped for every point in grid order, with the
-// point's settings (owned by the callee) and, for a valid one, a
-// configuration valid only during the call.
-func (g *grid) each(valid func(params []Setting, cfg *rules.Config) error, skipped func(SkippedPoint)) error {
-	cfg := g.base.Clone()
+// rows lays out the rows of the points listed (grid indexes): the
+// baseline's, with the base's values of the swept keys, then one per
+// point, in order. Their settings share a few allocations.
+func (g *grid) rows(points []int32) []Row {
 	na := len(g.axes)
-	var slab []Setting // the points' settings, allocated a few hundred at a time
-	for k := range g.n {
-		if len(slab) < na {
-			slab = make([]Setting, min(256, g.n-k)*na)
-		}
-		params := slab[:na:na]
-		slab = slab[na:]
-		if err := g.point(k, params, cfg); err != nil {
-			return err
-		}
-		if err := cfg.Validate(); err != nil {
-			skipped(SkippedPoint{Params: params, Reason: err.Error()})
-			continue
-		}
-		if err := valid(params, cfg); err != nil {
-			return err
-		}
+	rows := make([]Row, 1+len(points))
+	rows[0].Baseline = true
+	slab := make([]Setting, na*len(rows))
+	for i, ax := range g.axes {
+		slab[i] = Setting{Key: ax.Key, Value: g.base.Value(ax.Key)}
 	}
-	return nil
+	rows[0].Params = slab[:na:na]
+	for i, k := range points {
+		params := slab[(i+1)*na : (i+2)*na : (i+2)*na]
+		g.settings(int(k), params)
+		rows[i+1].Params = params
+	}
+	return rows
 }
 
 // ExpandGrid returns the cartesian product of the axes over base, in grid
@@ -254,7 +264,9 @@ func ExpandGrid(base *rules.Config, axes []Axis) ([]Point, []SkippedPoint, error
 	}
 	var points []Point
 	var skipped []SkippedPoint
-	err = g.each(func(params []Setting, cfg *rules.Config) error {
+	err = g.each(func(k int, cfg *rules.Config) error {
+		params := make([]Setting, len(axes))
+		g.settings(k, params)
 		points = append(points, Point{Params: params, Config: cfg.Clone()})
 		return nil
 	}, func(s SkippedPoint) { skipped = append(skipped, s) })

@@ -53,7 +53,7 @@ func (r *Replayer) ReplayLabelled(ep *replay.Episode, lab *analyze.EpisodeLabels
 	for c := range scores {
 		s := analyze.Scores{}
 		for ci := range p.comps {
-			s.Merge(r.labelScoring.scores[ci][p.comps[ci].proj[c]])
+			s.Merge(r.labelScoring.scores[ci][projOf(p.comps[ci].proj, c)])
 		}
 		scores[c] = s
 	}

@@ -52,6 +52,7 @@ func Merge(base *rules.Config, axes []Axis, byEpisode bool, maxFalseRatePct *flo
 	if err != nil {
 		return nil, err
 	}
+	c.res.Rows = c.grid.rows(c.points)
 	type flip struct {
 		file int
 		f    Flip

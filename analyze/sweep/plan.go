@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"sort"
 	"sync"
 
@@ -54,7 +55,34 @@ type sweepComponent struct {
 	rules      []*rules.Rule
 	terminates bool
 	reps       []*rules.Config // one configuration per distinct projection
-	proj       []int32         // configuration index → projection index
+	proj       []int32         // configuration → projection; nil: one projection (projOf)
+	// A configuration's firing counts from this component depend on its
+	// projection and on where its termination class cuts the episode:
+	// they are settled once per distinct (projection, class) pair, right
+	// after the projection's replay, so no replay's firings outlive it.
+	// pairClass[i] is pair i's class; the pairs of projection j are
+	// repPairs[repStart[j]:repStart[j+1]]; pair[c] is configuration c's
+	// (nil: its class, as in a component of one projection).
+	pairClass []int32
+	repPairs  []int32
+	repStart  []int32
+	pair      []int32
+}
+
+// projOf is proj[c], 0 when proj is nil.
+func projOf(proj []int32, c int) int32 {
+	if proj == nil {
+		return 0
+	}
+	return proj[c]
+}
+
+// pairOf is configuration c's pair in component comp.
+func (p *Plan) pairOf(comp *sweepComponent, c int) int32 {
+	if comp.pair == nil {
+		return p.class[c]
+	}
+	return comp.pair[c]
 }
 
 // planBuilder adds configurations to a Plan one at a time, so a grid
@@ -63,6 +91,8 @@ type planBuilder struct {
 	p       *Plan
 	seen    []map[string]int32 // per component: projection key → index
 	classes map[string]int32
+	pairs   []map[[2]int32]int32 // per component: (projection, class) → pair
+	pairRep [][]int32            // per component: pair → projection
 	key     []byte
 }
 
@@ -102,9 +132,11 @@ func newPlanBuilder() *planBuilder {
 			comp.terminates = comp.terminates || k == rules.Termination
 		}
 	}
-	b := &planBuilder{p: p, seen: make([]map[string]int32, len(p.comps)), classes: map[string]int32{}}
+	b := &planBuilder{p: p, seen: make([]map[string]int32, len(p.comps)), classes: map[string]int32{},
+		pairs: make([]map[[2]int32]int32, len(p.comps)), pairRep: make([][]int32, len(p.comps))}
 	for i := range p.comps {
 		b.seen[i] = map[string]int32{}
+		b.pairs[i] = map[[2]int32]int32{}
 		if p.comps[i].terminates {
 			p.terms = append(p.terms, i)
 		}
@@ -148,12 +180,48 @@ func (b *planBuilder) add(cfg *rules.Config) {
 		}
 	}
 	p.class = append(p.class, k)
+	for ci := range p.comps {
+		comp := &p.comps[ci]
+		key := [2]int32{comp.proj[p.n], k}
+		i, ok := b.pairs[ci][key]
+		if !ok {
+			i = int32(len(comp.pairClass))
+			b.pairs[ci][key] = i
+			comp.pairClass = append(comp.pairClass, k)
+			b.pairRep[ci] = append(b.pairRep[ci], key[0])
+		}
+		comp.pair = append(comp.pair, i)
+	}
 	p.n++
 }
 
 func (b *planBuilder) plan() *Plan {
 	p := b.p
 	b.p = nil
+	for ci := range p.comps {
+		comp := &p.comps[ci]
+		// Index the pairs by projection.
+		comp.repStart = make([]int32, len(comp.reps)+1)
+		for _, j := range b.pairRep[ci] {
+			comp.repStart[j+1]++
+		}
+		for j := range comp.reps {
+			comp.repStart[j+1] += comp.repStart[j]
+		}
+		comp.repPairs = make([]int32, len(comp.pairClass))
+		next := slices.Clone(comp.repStart)
+		for i, j := range b.pairRep[ci] {
+			comp.repPairs[next[j]] = int32(i)
+			next[j]++
+		}
+		// Most components have one projection: nothing to index.
+		if len(comp.reps) == 1 {
+			comp.proj = nil
+		}
+		if slices.Equal(comp.pair, p.class) {
+			comp.pair = nil
+		}
+	}
 	return p
 }
 
@@ -214,12 +282,16 @@ func (p *Plan) Classes() int { return p.classes }
 
 // sweepCompOut is what one replay of a component yields. The counted
 // firings are kept as their turns (in turn order), because a
-// configuration counts only those at or before its termination turn, which
-// another component's replay may decide.
+// configuration counts only those at or before its termination turn.
 type sweepCompOut struct {
 	term        bool
 	termination analyze.Termination
 	counted     [5][]int // turns of warnings, rejecting adjustments, low-confidence penalties, loops, false alarms
+}
+
+// reset empties o, keeping its space.
+func (o *sweepCompOut) reset() {
+	*o = sweepCompOut{counted: [5][]int{o.counted[0][:0], o.counted[1][:0], o.counted[2][:0], o.counted[3][:0], o.counted[4][:0]}}
 }
 
 // counts are a configuration's firing counts (Result's Warnings,
@@ -227,19 +299,31 @@ type sweepCompOut struct {
 // order.
 type counts [5]int
 
+// epCounts are counts in one episode: int32 holds an episode's turns.
+type epCounts [5]int32
+
+// cut is where one projection of a terminating component terminates an
+// episode.
+type cut struct {
+	ok bool
+	t  analyze.Termination
+}
+
 // Replayer replays a Plan; it keeps scratch space, so one per goroutine.
 type Replayer struct {
 	p      *Plan
-	outs   [][]sweepCompOut
+	out    sweepCompOut   // the replay being counted
+	kept   []sweepCompOut // terminating components' replays, while several can terminate (keepCuts)
 	cur    *sweepCompOut
 	report func(rules.Firing)
 	tail   analyze.Tail
 	judge  func(n int) bool // the episode's false alarm test (analyze.AlarmJudge)
 	labelScoring
 
+	cuts   [][]cut                // terminating component → projection → its cut
 	terms  []*analyze.Termination // per class: where it cuts the episode (nil: nowhere)
-	active []int                  // components with a counted firing in some projection
-	full   []analyze.Result       // per class, without counts
+	pairs  [][]epCounts           // component → pair → counts in the episode replayed (nil until one fires)
+	active []int                  // components with a firing counted
 
 	// What Accumulate added up over the episodes this Replayer replayed,
 	// in whatever order: the firing counts per configuration and the
@@ -250,14 +334,22 @@ type Replayer struct {
 
 // NewReplayer returns a Replayer for p.
 func (p *Plan) NewReplayer() *Replayer {
-	r := &Replayer{p: p, outs: make([][]sweepCompOut, len(p.comps)), terms: make([]*analyze.Termination, p.classes),
-		full: make([]analyze.Result, p.classes)}
-	for i := range p.comps {
-		r.outs[i] = make([]sweepCompOut, len(p.comps[i].reps))
+	r := &Replayer{p: p, cuts: make([][]cut, len(p.comps)), terms: make([]*analyze.Termination, p.classes),
+		pairs: make([][]epCounts, len(p.comps))}
+	for ci := range p.comps {
+		if comp := &p.comps[ci]; comp.terminates {
+			r.cuts[ci] = make([]cut, len(comp.reps))
+		}
 	}
 	r.report = r.count
 	return r
 }
+
+// keepCuts says whether terminating components' replays must be kept
+// until all are done: with several, a class's cut is the first of
+// theirs; with one (as in the registry), each projection's own
+// termination is its classes' cut.
+func (p *Plan) keepCuts() bool { return len(p.terms) > 1 }
 
 func (r *Replayer) count(f rules.Firing) {
 	if r.scorer != nil {
@@ -279,59 +371,125 @@ func (r *Replayer) count(f rules.Firing) {
 	}
 }
 
+// replayRep replays projection j of component ci into o.
+func (r *Replayer) replayRep(ep *replay.Episode, ci, j int, o *sweepCompOut) {
+	comp := &r.p.comps[ci]
+	o.reset()
+	r.cur = o
+	r.beginScoring(comp.rules, comp.reps[j])
+	rules.Run(ep, comp.reps[j], comp.rules, r.report)
+	r.endScoring(ci, j)
+	r.cur = nil
+}
+
+// settle counts o, projection j's replay of component ci, for each of
+// its pairs; own is the cut of o itself, for the one terminating
+// component, else nil (each pair's class says).
+func (r *Replayer) settle(ci, j int, o *sweepCompOut, own *cut) {
+	comp := &r.p.comps[ci]
+	empty := true
+	for _, turns := range o.counted {
+		empty = empty && len(turns) == 0
+	}
+	if r.pairs[ci] == nil {
+		if empty {
+			return // as long as nothing fires, the component needs no counts
+		}
+		r.pairs[ci] = make([]epCounts, len(comp.pairClass))
+	}
+	for _, pi := range comp.repPairs[comp.repStart[j]:comp.repStart[j+1]] {
+		n := &r.pairs[ci][pi]
+		if empty {
+			*n = epCounts{}
+			continue
+		}
+		t := r.terms[comp.pairClass[pi]]
+		if own != nil {
+			t = nil
+			if own.ok {
+				t = &own.t
+			}
+		}
+		for i := range n {
+			n[i] = int32(upTo(o.counted[i], t))
+		}
+	}
+	if !empty && (len(r.active) == 0 || r.active[len(r.active)-1] != ci) {
+		r.active = append(r.active, ci)
+	}
+}
+
 // replayComponents replays every projection of every component over ep,
-// then settles where each termination class cuts it and which components
-// counted firings.
+// terminating components first: where each termination class cuts the
+// episode (terms), then each pair's firing counts.
 func (r *Replayer) replayComponents(ep *replay.Episode) {
 	p := r.p
 	r.judge, _ = analyze.AlarmJudge(ep)
 	r.active = r.active[:0]
-	for ci := range p.comps {
-		comp := &p.comps[ci]
-		active := false
-		for j, cfg := range comp.reps {
-			o := &r.outs[ci][j]
-			*o = sweepCompOut{counted: [5][]int{o.counted[0][:0], o.counted[1][:0], o.counted[2][:0], o.counted[3][:0], o.counted[4][:0]}}
-			r.cur = o
-			r.beginScoring(comp.rules, cfg)
-			rules.Run(ep, cfg, comp.rules, r.report)
-			r.endScoring(ci, j)
-			for _, turns := range o.counted {
-				active = active || len(turns) > 0
+	keep := p.keepCuts()
+	if keep && r.kept == nil {
+		for _, ci := range p.terms {
+			r.kept = slices.Grow(r.kept, len(p.comps[ci].reps))
+		}
+		r.kept = r.kept[:cap(r.kept)]
+	}
+	kept := r.kept
+	for _, ci := range p.terms {
+		for j := range p.comps[ci].reps {
+			o := &r.out
+			if keep {
+				o, kept = &kept[0], kept[1:]
+			}
+			r.replayRep(ep, ci, j, o)
+			c := &r.cuts[ci][j]
+			*c = cut{o.term, o.termination}
+			if !keep {
+				r.settle(ci, j, o, c)
 			}
 		}
-		if active {
-			r.active = append(r.active, ci)
-		}
 	}
-	r.cur = nil
 	nt := len(p.terms)
 	for k := range r.terms {
 		r.terms[k] = nil
 		// The first terminating component that terminates, as Analyze
 		// takes the first termination firing.
 		for i, ci := range p.terms {
-			if o := &r.outs[ci][p.classProj[k*nt+i]]; o.term {
-				r.terms[k] = &o.termination
+			if c := &r.cuts[ci][p.classProj[k*nt+i]]; c.ok {
+				r.terms[k] = &c.t
 				break
 			}
 		}
 	}
-	r.tail.Reset(ep)
-	for k := range r.full {
-		r.full[k] = r.tail.Result(analyze.Fired{Termination: r.terms[k]})
+	if keep {
+		kept = r.kept
+		for _, ci := range p.terms {
+			for j := range p.comps[ci].reps {
+				r.settle(ci, j, &kept[0], nil)
+				kept = kept[1:]
+			}
+		}
 	}
+	for ci := range p.comps {
+		if p.comps[ci].terminates {
+			continue
+		}
+		for j := range p.comps[ci].reps {
+			r.replayRep(ep, ci, j, &r.out)
+			r.settle(ci, j, &r.out, nil)
+		}
+	}
+	sort.Ints(r.active) // component order, as counts add up
+	r.tail.Reset(ep)
 }
 
 // counts returns configuration c's firing counts in the episode replayed.
 func (r *Replayer) counts(c int) counts {
 	p := r.p
 	var n counts
-	t := r.terms[p.class[c]]
 	for _, ci := range r.active {
-		o := &r.outs[ci][p.comps[ci].proj[c]]
+		m := &r.pairs[ci][p.pairOf(&p.comps[ci], c)]
 		for i := range n {
-			n[i] += upTo(o.counted[i], t)
+			n[i] += int(m[i])
 		}
 	}
 	return n
@@ -339,10 +497,9 @@ func (r *Replayer) counts(c int) counts {
 
 // result is configuration c's result of the episode replayed.
 func (r *Replayer) result(c int) analyze.Result {
-	res := r.full[r.p.class[c]]
 	n := r.counts(c)
-	res.Warnings, res.WouldReject, res.LowConfidence, res.Loops, res.FalseAlarms = n[0], n[1], n[2], n[3], n[4]
-	return res
+	return r.tail.Result(analyze.Fired{Termination: r.terms[r.p.class[c]],
+		Warnings: n[0], WouldReject: n[1], LowConfidence: n[2], Loops: n[3], FalseAlarms: n[4]})
 }
 
 // done lets the episode go.
@@ -370,6 +527,12 @@ type classResult struct {
 	ScoreForfeited            float64
 	Terminated, Censored      bool
 	FalseTermination          bool
+}
+
+// class is the outcome class (Result.Class).
+func (c *classResult) class() string {
+	r := analyze.Result{Terminated: c.Terminated, Censored: c.Censored, FalseTermination: c.FalseTermination}
+	return r.Class()
 }
 
 // Accumulate replays ep (labelled lab, or nil) for every configuration
@@ -416,13 +579,15 @@ func (r *Replayer) Accumulate(ep *replay.Episode, lab *analyze.EpisodeLabels) ([
 		}
 	}
 	classes := p.getClasses()
-	for k := range r.full {
-		f := &r.full[k]
+	flip := false
+	for k := range classes {
+		f := r.tail.Result(analyze.Fired{Termination: r.terms[k]})
 		classes[k] = classResult{TurnsSaved: f.TurnsSaved, LLMCallsSaved: f.LLMCallsSaved, ScoreForfeited: f.ScoreForfeited,
 			Terminated: f.Terminated, Censored: f.Censored, FalseTermination: f.FalseTermination}
+		flip = flip || classes[k].class() != classes[0].class()
 	}
 	var outcomes []analyze.Result
-	if p.flips && r.flips() {
+	if p.flips && flip {
 		outcomes = make([]analyze.Result, p.n)
 		for c := range outcomes {
 			outcomes[c] = r.result(c)
@@ -430,17 +595,6 @@ func (r *Replayer) Accumulate(ep *replay.Episode, lab *analyze.EpisodeLabels) ([
 	}
 	r.done()
 	return classes, outcomes
-}
-
-// flips says whether the outcome class differs between configurations
-// (every termination class has one).
-func (r *Replayer) flips() bool {
-	for k := 1; k < len(r.full); k++ {
-		if r.full[k].Class() != r.full[0].Class() {
-			return true
-		}
-	}
-	return false
 }
 
 // getClasses and putClasses recycle the per-episode class results, which

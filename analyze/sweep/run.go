@@ -110,8 +110,12 @@ func Run(opts Options) (*Result, error) {
 // collected is a sweep before its rows are finished: what a shard
 // writes into a partial file (partial.go).
 type collected struct {
-	res *Result // Recommendation unset; Rows' Totals finished when finished is set
-	// finished: the Totals are finished (a run finishes them per
+	res *Result // Rows unset until totalled; Recommendation unset
+	// grid and points (its valid points' indexes) give the rows; they
+	// are laid out once totalled, so replaying never holds them.
+	grid   *grid
+	points []int32
+	// finished: the rows' Totals are finished (a run finishes them per
 	// termination class).
 	finished bool
 	// flipFile[i] and errFile[i] are the index in Options.Files of
@@ -119,42 +123,39 @@ type collected struct {
 	flipFile, errFile []int
 }
 
-// newCollected lays out the rows of a grid over base, the baseline row
-// then one per valid point, and plans their replay. A grid with no valid
-// point is a *GridError.
+// newCollected enumerates a grid over base, keeping its valid points'
+// indexes and its skipped points, and plans the replay of the baseline
+// then every valid point. A grid with no valid point is a *GridError.
 func newCollected(base *rules.Config, axes []Axis, byEpisode bool) (*collected, *Plan, error) {
 	g, err := newGrid(base, axes)
 	if err != nil {
 		return nil, nil, &GridError{err}
 	}
-	res := &Result{Base: base, Axes: axes, ByEpisode: byEpisode}
-	res.Rows = []Row{{Baseline: true}}
-	for _, ax := range axes {
-		res.Rows[0].Params = append(res.Rows[0].Params, Setting{Key: ax.Key, Value: base.Value(ax.Key)})
-	}
+	c := &collected{res: &Result{Base: base, Axes: axes, ByEpisode: byEpisode}, grid: g}
 	b := newPlanBuilder()
 	b.add(base)
-	err = g.each(func(params []Setting, cfg *rules.Config) error {
-		res.Rows = append(res.Rows, Row{Params: params})
+	err = g.each(func(k int, cfg *rules.Config) error {
+		c.points = append(c.points, int32(k))
 		b.add(cfg)
 		return nil
-	}, func(s SkippedPoint) { res.Skipped = append(res.Skipped, s) })
+	}, func(s SkippedPoint) { c.res.Skipped = append(c.res.Skipped, s) })
 	if err != nil {
 		return nil, nil, &GridError{err}
 	}
-	if len(res.Rows) == 1 {
+	if len(c.points) == 0 {
+		sk := c.res.Skipped[0]
 		var ps []string
-		for _, p := range res.Skipped[0].Params {
+		for _, p := range sk.Params {
 			ps = append(ps, p.String())
 		}
-		return nil, nil, &GridError{fmt.Errorf("every combination of the grid violates a constraint, e.g. %s: %s", strings.Join(ps, " "), res.Skipped[0].Reason)}
+		return nil, nil, &GridError{fmt.Errorf("every combination of the grid violates a constraint, e.g. %s: %s", strings.Join(ps, " "), sk.Reason)}
 	}
 	plan := b.plan()
 	plan.flips = byEpisode
 	// Merged partials have no plan of their own: the rows' layout says
 	// which kinds the grid varies.
-	res.VariedKinds = plan.VariedKinds()
-	return &collected{res: res}, plan, nil
+	c.res.VariedKinds = plan.VariedKinds()
+	return c, plan, nil
 }
 
 // collect replays every configuration over every episode and totals the
@@ -228,6 +229,42 @@ func collect(opts Options) (*collected, error) {
 	for k := range classes {
 		classes[k].Finish()
 	}
+	class, sums := plan.class, sumCounts(rps)
+	var (
+		scored [][]analyze.Scores // component → projection → scores
+		projs  [][]int32          // component → configuration → projection
+	)
+	if anyLabel {
+		scored = sumScores(plan, rps)
+		for ci := range plan.comps {
+			projs = append(projs, plan.comps[ci].proj)
+		}
+	}
+	plan, rps = nil, nil // the replay's scratch space goes before the rows come
+	res.Rows = c.grid.rows(c.points)
+	for i := range res.Rows {
+		t := &res.Rows[i].Totals
+		*t = classes[class[i]]
+		if sums != nil {
+			n := &sums[i]
+			t.Warnings, t.WouldReject, t.LowConfidence, t.Loops, t.FalseAlarms = n[0], n[1], n[2], n[3], n[4]
+		}
+		if anyLabel {
+			l := labelled
+			l.Scores = analyze.Scores{}
+			for ci, proj := range projs {
+				l.Scores.Merge(scored[ci][projOf(proj, i)])
+			}
+			t.Labels = &l
+		}
+	}
+	c.finished = true
+	return c, nil
+}
+
+// sumCounts adds up the workers' firing counts per configuration (nil:
+// no episode).
+func sumCounts(rps []*Replayer) []counts {
 	var sums []counts
 	for _, rp := range rps {
 		if sums == nil {
@@ -240,39 +277,24 @@ func collect(opts Options) (*collected, error) {
 			}
 		}
 	}
-	var scored [][]analyze.Scores // component → projection → scores
-	if anyLabel {
-		scored = make([][]analyze.Scores, len(plan.comps))
-		for ci := range plan.comps {
-			scored[ci] = make([]analyze.Scores, len(plan.comps[ci].reps))
-			for j := range scored[ci] {
-				scored[ci][j] = analyze.Scores{}
-				for _, rp := range rps {
-					if rp.scored != nil {
-						scored[ci][j].Merge(rp.scored[ci][j])
-					}
+	return sums
+}
+
+// sumScores adds up the workers' label scores per component projection.
+func sumScores(plan *Plan, rps []*Replayer) [][]analyze.Scores {
+	scored := make([][]analyze.Scores, len(plan.comps))
+	for ci := range plan.comps {
+		scored[ci] = make([]analyze.Scores, len(plan.comps[ci].reps))
+		for j := range scored[ci] {
+			scored[ci][j] = analyze.Scores{}
+			for _, rp := range rps {
+				if rp.scored != nil {
+					scored[ci][j].Merge(rp.scored[ci][j])
 				}
 			}
 		}
 	}
-	for i := range res.Rows {
-		t := &res.Rows[i].Totals
-		*t = classes[plan.class[i]]
-		if sums != nil {
-			n := &sums[i]
-			t.Warnings, t.WouldReject, t.LowConfidence, t.Loops, t.FalseAlarms = n[0], n[1], n[2], n[3], n[4]
-		}
-		if anyLabel {
-			l := labelled
-			l.Scores = analyze.Scores{}
-			for ci := range plan.comps {
-				l.Scores.Merge(scored[ci][plan.comps[ci].proj[i]])
-			}
-			t.Labels = &l
-		}
-	}
-	c.finished = true
-	return c, nil
+	return scored
 }
 
 // finish computes the rows' figures, marks the Pareto frontier and
