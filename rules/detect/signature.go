@@ -40,14 +40,24 @@ func Signature(action, output string) string {
 //   - else the first 50 code points, lower case, each run of white space
 //     (unicode.IsSpace) turned into one "-".
 func OutputSignature(output string) string {
-	if m := sigErrorRe.FindStringSubmatch(output); m != nil {
-		return "error:" + m[1] + "-" + m[2]
+	// Each pattern needs a word that (?i) matches only in ASCII (none of
+	// its letters is k or s, the two with non-ASCII case folds), so a
+	// byte search rules most outputs out before the backtracking matcher,
+	// which has no literal prefix to skip ahead with under (?i).
+	if containsFold(output, "error") {
+		if m := sigErrorRe.FindStringSubmatch(output); m != nil {
+			return "error:" + m[1] + "-" + m[2]
+		}
 	}
-	if m := sigTestRe.FindStringSubmatch(output); m != nil {
+	if !containsFold(output, "fail") {
+		// sigTestRe needs "fail"
+	} else if m := sigTestRe.FindStringSubmatch(output); m != nil {
 		names := sigTestNameRe.FindAllString(output, 2)
 		return fmt.Sprintf("test-fail:%s-%s", m[1], strings.Join(names, ","))
 	}
-	if loc := sigFileRe.FindStringSubmatchIndex(output); loc != nil {
+	if !containsAnyFold(output, fileVerbs) {
+		// sigFileRe needs one of its verbs
+	} else if loc := sigFileRe.FindStringSubmatchIndex(output); loc != nil {
 		action := "modified"
 		// The seed searches the whole output, which finds the verb that
 		// introduced the file ("Fixed") and makes every fix of a file the
@@ -58,6 +68,37 @@ func OutputSignature(output string) string {
 		return "file:" + output[loc[2]:loc[3]] + "-" + action
 	}
 	return fallbackSignature(output)
+}
+
+// fileVerbs are the words sigFileRe starts with.
+var fileVerbs = []string{"modified", "changed", "updated", "fixed"}
+
+// containsFold reports whether s contains word (lower-case ASCII letters)
+// in any ASCII case.
+func containsFold(s, word string) bool {
+	return containsAnyFold(s, []string{word})
+}
+
+// containsAnyFold reports whether s contains one of words (lower-case
+// ASCII letters) in any ASCII case. b|0x20 equals a lower-case letter only
+// for that letter and its upper case.
+func containsAnyFold(s string, words []string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i] | 0x20
+	next:
+		for _, w := range words {
+			if c != w[0] || len(s)-i < len(w) {
+				continue
+			}
+			for j := 1; j < len(w); j++ {
+				if s[i+j]|0x20 != w[j] {
+					continue next
+				}
+			}
+			return true
+		}
+	}
+	return false
 }
 
 func fallbackSignature(output string) string {
