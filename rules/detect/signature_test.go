@@ -137,6 +137,7 @@ func FuzzOutputSignature(f *testing.F) {
 		"Fixed auth.ts - updated validation",
 		"\xff\xfe abc", "",
 		"ERRor x \u212a at y", "FaIL 3 \u017ftests", "CHANGED a.go fixed b", "modifie fixe faI erro",
+		"A\t\n\v\f\r B\u0085C\u00a0D", strings.Repeat("Open the Door ", 20), "x\x1cy\x1fz",
 	} {
 		f.Add(s)
 	}
@@ -144,6 +145,9 @@ func FuzzOutputSignature(f *testing.F) {
 		sig := OutputSignature(s)
 		if want := regexOnlySignature(s); sig != want {
 			t.Errorf("OutputSignature(%q) = %q, the regular expressions alone give %q", s, sig, want)
+		}
+		if got, want := Signature(s, s), norm(s)+"|"+regexOnlySignature(s); got != want {
+			t.Errorf("Signature(%q, %[1]q) = %q, want %q", s, got, want)
 		}
 		switch {
 		case strings.HasPrefix(sig, "error:"), strings.HasPrefix(sig, "test-fail:"), strings.HasPrefix(sig, "file:"):
