@@ -211,11 +211,11 @@ func (j *jsonStream) field(k string, v any) {
 // structFields writes the fields of struct v, as its json tags name them.
 func (j *jsonStream) structFields(v any) {
 	b := j.encode(v, "")
-	// {\n  "a": 1,\n  "b": ...\n}: splice its fields in as our own.
-	b = bytes.TrimSuffix(bytes.TrimPrefix(b, []byte("{\n  ")), []byte("\n}"))
-	if len(b) == 0 || j.err != nil {
+	if string(b) == "{}" || j.err != nil {
 		return
 	}
+	// {\n  "a": 1,\n  "b": ...\n}: splice its fields in as our own.
+	b = bytes.TrimSuffix(bytes.TrimPrefix(b, []byte("{\n  ")), []byte("\n}"))
 	if j.n == 0 {
 		j.write([]byte("{\n  "))
 	} else {
