@@ -319,6 +319,7 @@ type Replayer struct {
 	tail   analyze.Tail
 	judge  func(n int) bool // the episode's false alarm test (analyze.AlarmJudge)
 	labelScoring
+	release func() // ends rules.Share
 
 	cuts   [][]cut                // terminating component → projection → its cut
 	terms  []*analyze.Termination // per class: where it cuts the episode (nil: nowhere)
@@ -425,6 +426,7 @@ func (r *Replayer) settle(ci, j int, o *sweepCompOut, own *cut) {
 func (r *Replayer) replayComponents(ep *replay.Episode) {
 	p := r.p
 	r.judge, _ = analyze.AlarmJudge(ep)
+	r.release = rules.Share(ep) // what the rules derive from the episode alone, once for every replay
 	r.active = r.active[:0]
 	keep := p.keepCuts()
 	if keep && r.kept == nil {
@@ -504,8 +506,9 @@ func (r *Replayer) result(c int) analyze.Result {
 
 // done lets the episode go.
 func (r *Replayer) done() {
+	r.release()
 	r.tail.Reset(nil)
-	r.judge = nil
+	r.judge, r.release = nil, nil
 }
 
 // Replay computes every configuration's result for ep into out, which
