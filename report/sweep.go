@@ -305,7 +305,8 @@ func WriteSweepCSV(w io.Writer, s *sweep.Result) error {
 		cw.Flush()
 		return cw.Error()
 	}
-	cw.Write(append(append(head, sweepCSVMetrics...), labelCSVHead(s)...))
+	kinds := sweepLabelKinds(s) // once: every row's kinds are read
+	cw.Write(append(append(head, sweepCSVMetrics...), labelCSVHead(s, kinds)...))
 	for i := range s.Rows {
 		r := &s.Rows[i]
 		t := &r.Totals
@@ -316,7 +317,7 @@ func WriteSweepCSV(w io.Writer, s *sweep.Result) error {
 			strconv.Itoa(t.FalseTerminations), csvPct(t.FalseRatePct), csvNum(t.ScoreForfeited), csvNum(t.MedianTurnsSaved),
 			strconv.Itoa(t.Warnings), strconv.Itoa(t.WouldReject), strconv.Itoa(t.LowConfidence), strconv.Itoa(t.Loops), strconv.Itoa(t.FalseAlarms), strconv.Itoa(t.LinesSkipped),
 			strconv.FormatBool(r.Pareto), strconv.FormatBool(r.Recommended))
-		cw.Write(append(line, labelCSVCells(s, i)...))
+		cw.Write(append(line, labelCSVCells(s, i, kinds)...))
 	}
 	cw.Flush()
 	return cw.Error()
