@@ -253,7 +253,17 @@ func collect(opts Options) (*collected, error) {
 			l := labelled
 			l.Scores = analyze.Scores{}
 			for ci, proj := range projs {
-				l.Scores.Merge(scored[ci][projOf(proj, i)])
+				for k, sc := range scored[ci][projOf(proj, i)] {
+					if prev, dup := l.Scores[k]; dup { // not so in the registry: a kind is one rule's
+						sum := &analyze.Score{}
+						sum.Merge(prev)
+						sum.Merge(sc)
+						sc = sum
+					}
+					// Shared by the rows of one projection: nothing
+					// changes a finished row's scores.
+					l.Scores[k] = sc
+				}
 			}
 			t.Labels = &l
 		}
