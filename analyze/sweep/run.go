@@ -1,10 +1,11 @@
 // Package sweep is `loopbreak sweep`: one corpus, many configurations. A
-// grid of values (Axis) expands into configurations (ExpandGrid); a Plan
-// replays all of them over each parsed episode (Replayer), so a file is
-// read once however many configurations there are, on analyze's ordered
-// pool; the results are totalled per configuration exactly as analyze
-// totals outcomes; MarkPareto and Recommend read the rows. Run is the one
-// entry point; report words the result.
+// grid of values (Axis) is enumerated point by point, never held as
+// configurations; a Plan replays all of them over each parsed episode
+// (Replayer), so a file is read once however many configurations there
+// are, on analyze's ordered pool; the results are totalled per
+// configuration exactly as analyze totals outcomes; MarkPareto and
+// Recommend read the rows. Run is the one entry point; report words the
+// result.
 //
 // A Plan does not replay every rule for every configuration. Rules that
 // require one another form components ({progress_velocity, stuck_warnings},
@@ -15,6 +16,14 @@
 // A grid over max_turns_stuck replays the loop-detection rules once per
 // episode. The tests hold sweep results equal to analyze.Analyze, key by
 // key.
+//
+// Nor does a sweep keep anything per configuration and episode. What a
+// termination decides (and the order-sensitive score sum with it) is
+// totalled once per termination class, configurations whose terminating
+// components have the same projection; firing counts, exact integers, are
+// settled per (projection, class) pair and added up per configuration by
+// each worker, in any order. A configuration costs a few indexes and
+// counters while replaying and its row once done (memory_test.go).
 package sweep
 
 import (
