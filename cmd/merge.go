@@ -101,9 +101,14 @@ func openPart(name string) (io.ReaderAt, int64, func(), error) {
 	if err != nil {
 		return nil, 0, nil, fmt.Errorf("%s: copying it to read it twice: %w", name, err)
 	}
+	// Gone at once where the system allows it: nothing is left behind
+	// if the merge is killed (a SIGPIPE from merge ... | head).
+	unlinked := os.Remove(tmp.Name()) == nil
 	closeTmp := func() {
 		tmp.Close()
-		os.Remove(tmp.Name())
+		if !unlinked {
+			os.Remove(tmp.Name())
+		}
 	}
 	// Plain reader and writer: the error says which side failed.
 	size, err := io.Copy(struct{ io.Writer }{tmp}, struct{ io.Reader }{f})

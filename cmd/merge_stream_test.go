@@ -229,3 +229,55 @@ func TestMergeBadAnalyzePart(t *testing.T) {
 		t.Errorf("episodes out of order: %q", errOut)
 	}
 }
+
+// TestMergeAnalyzeMemberOrder: a part's members may come in any order, as
+// JSON allows: the totals before the episodes (as shards wrote them before
+// they streamed), or the body before the header (keys sorted): the merge
+// prints the same.
+func TestMergeAnalyzeMemberOrder(t *testing.T) {
+	dir := t.TempDir()
+	corpus := []string{"--include-tests", episodesDir}
+	for _, f := range []string{"text", "json"} {
+		var parts []string
+		for k := 1; k <= 3; k++ {
+			p := filepath.Join(dir, fmt.Sprintf("%s-%d.json", f, k))
+			if code, _, errOut := run(t, "", "", append([]string{"analyze", "--detail", "--format", f, "--shard", fmt.Sprintf("%d/3", k), "--partial", "-o", p}, corpus...)...); code != 0 {
+				t.Fatalf("exit %d: %s", code, errOut)
+			}
+			parts = append(parts, p)
+		}
+		_, want, _ := run(t, "", "", append([]string{"merge"}, parts...)...)
+		if want == "" {
+			t.Fatal("the merge printed nothing")
+		}
+		for _, layout := range []string{"totals first", "keys sorted"} {
+			var moved []string
+			for _, p := range parts {
+				data, _ := os.ReadFile(p)
+				var doc map[string]json.RawMessage
+				if err := json.Unmarshal(data, &doc); err != nil {
+					t.Fatal(err)
+				}
+				if layout == "totals first" {
+					var body analyzeBody
+					if err := json.Unmarshal(doc["body"], &body); err != nil {
+						t.Fatal(err)
+					}
+					doc["body"], _ = json.Marshal(body)
+				}
+				// A map marshals its keys sorted: "body" before "command".
+				data, _ = json.Marshal(doc)
+				if layout == "keys sorted" && !bytes.HasPrefix(data, []byte(`{"args":`)) {
+					t.Fatalf("%.40s", data)
+				}
+				m := filepath.Join(dir, strings.ReplaceAll(layout, " ", "-")+"-"+filepath.Base(p))
+				os.WriteFile(m, data, 0o644)
+				moved = append(moved, m)
+			}
+			code, got, errOut := run(t, "", "", append([]string{"merge"}, moved...)...)
+			if code != 0 || got != want {
+				t.Errorf("%s parts, %s: exit %d, %s; output equal: %v", f, layout, code, errOut, got == want)
+			}
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -9,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -52,6 +54,7 @@ type partialFile struct {
 	size     int64
 	dec      *json.Decoder
 	bodyNext bool
+	bodyHeld bool // an analyze body read before its header, held in src
 	hasBody  bool
 	unknown  error // the first unknown field, reported once the version is known
 }
@@ -132,6 +135,66 @@ func (p *partialFile) write(out io.Writer, output string, body any) error {
 	return writeOutput(out, output, data)
 }
 
+// partialStream is a partial whose body is written as it is made, member
+// by member: memory does not grow with the shard. Nothing is written
+// unless commit is reached (then all of it).
+type partialStream struct {
+	o *outputFile
+	w *bufio.Writer
+}
+
+// stream starts writing p to -o or out: the header and the body's
+// opening brace.
+func (p *partialFile) stream(out io.Writer, output string) (*partialStream, error) {
+	p.Body = json.RawMessage("0")
+	head, err := json.Marshal(p)
+	p.Body = nil
+	if err != nil {
+		return nil, err
+	}
+	head, ok := bytes.CutSuffix(head, []byte(`"body":0}`))
+	if !ok {
+		return nil, errors.New("partial header: body is not its last field") // a bug
+	}
+	o, err := createOutput(out, output)
+	if err != nil {
+		return nil, err
+	}
+	s := &partialStream{o: o, w: bufio.NewWriterSize(o.tmp, 64<<10)}
+	s.w.Write(head)
+	s.w.WriteString(`"body":{`)
+	return s, nil
+}
+
+// raw writes b as it is (bufio keeps the first error for flush).
+func (s *partialStream) raw(b []byte) { s.w.Write(b) }
+
+// member writes the body member key: v, after a comma unless first.
+func (s *partialStream) member(first bool, key string, v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	if !first {
+		s.w.WriteByte(',')
+	}
+	s.w.WriteString(strconv.Quote(key) + ":")
+	s.w.Write(b)
+	return nil
+}
+
+// commit ends the document and puts it in place.
+func (s *partialStream) commit() error {
+	s.w.WriteString("}}\n")
+	if err := s.w.Flush(); err != nil {
+		return s.o.named(err)
+	}
+	return s.o.commit()
+}
+
+// abort writes nothing, unless committed.
+func (s *partialStream) abort() { s.o.abort() }
+
 // writeOutput writes data to the file (atomically: a killed shard leaves
 // no half-written part for a merge to choke on) or, without one, to out.
 func writeOutput(out io.Writer, file string, data []byte) error {
@@ -148,28 +211,101 @@ func writeOutput(out io.Writer, file string, data []byte) error {
 // writeFileAtomic writes a file through a temporary file beside it;
 // errors of its own name the file, fill's are returned as they are.
 func writeFileAtomic(file string, fill func(io.Writer) error) error {
-	named := func(err error) error { return fmt.Errorf("writing %s: %w", file, err) }
-	tmp, err := os.CreateTemp(filepath.Dir(file), "."+filepath.Base(file)+".*")
+	o, err := createOutput(nil, file)
 	if err != nil {
-		return named(errors.Unwrap(err)) // CreateTemp's error names the temporary file
+		return err
 	}
-	defer os.Remove(tmp.Name())
+	defer o.abort()
+	if err := fill(o.tmp); err != nil {
+		return err
+	}
+	return o.commit()
+}
+
+// outputFile is an output written through a temporary file and put in
+// place whole by commit, so that an error or a kill leaves nothing half
+// written: renamed to file, or, without one, copied to out.
+type outputFile struct {
+	tmp      *os.File
+	file     string
+	out      io.Writer
+	unlinked bool // tmp has no name left
+}
+
+// createOutput starts the output to file ("" or "-": to out); errors of
+// its own name the file.
+func createOutput(out io.Writer, file string) (*outputFile, error) {
+	if file == "-" {
+		file = ""
+	}
+	dir, pattern := os.TempDir(), "loopbreak-output-*"
+	if file != "" {
+		dir, pattern = filepath.Dir(file), "."+filepath.Base(file)+".*"
+	}
+	tmp, err := os.CreateTemp(dir, pattern)
+	if err != nil {
+		if file == "" {
+			return nil, fmt.Errorf("a temporary file for the output: %w", err)
+		}
+		return nil, fmt.Errorf("writing %s: %w", file, errors.Unwrap(err)) // CreateTemp's error names the temporary file
+	}
+	o := &outputFile{tmp: tmp, file: file, out: out}
+	if file == "" {
+		// Gone at once where the system allows it: a SIGPIPE that
+		// kills the copy to out leaves nothing behind.
+		o.unlinked = os.Remove(tmp.Name()) == nil
+		return o, nil
+	}
 	// CreateTemp makes 0600; a part is read by the merging job's user.
 	if err := tmp.Chmod(0o644); err != nil {
-		tmp.Close()
-		return named(err)
+		o.abort()
+		return nil, o.named(err)
 	}
-	if err := fill(tmp); err != nil {
-		tmp.Close()
+	return o, nil
+}
+
+func (o *outputFile) remove(tmp *os.File) {
+	if !o.unlinked {
+		os.Remove(tmp.Name())
+	}
+}
+
+func (o *outputFile) named(err error) error {
+	if o.file == "" {
+		return err
+	}
+	return fmt.Errorf("writing %s: %w", o.file, err)
+}
+
+// commit puts the output in place.
+func (o *outputFile) commit() error {
+	tmp := o.tmp
+	o.tmp = nil
+	defer o.remove(tmp) // once renamed, nothing to remove
+	if o.file == "" {
+		defer tmp.Close()
+		if _, err := tmp.Seek(0, io.SeekStart); err != nil {
+			return err
+		}
+		_, err := io.Copy(o.out, tmp)
 		return err
 	}
 	if err := tmp.Close(); err != nil {
-		return named(err)
+		return o.named(err)
 	}
-	if err := os.Rename(tmp.Name(), file); err != nil {
-		return named(err)
+	if err := os.Rename(tmp.Name(), o.file); err != nil {
+		return o.named(err)
 	}
 	return nil
+}
+
+// abort removes the temporary file, unless committed.
+func (o *outputFile) abort() {
+	if o.tmp != nil {
+		o.tmp.Close()
+		o.remove(o.tmp)
+		o.tmp = nil
+	}
 }
 
 // readPartial parses one partial file held in memory; every error names it.
@@ -296,11 +432,20 @@ func (p *partialFile) readEnd() error {
 		p.Body = nil
 		p.dec = json.NewDecoder(io.NewSectionReader(p.src, 0, p.size))
 		p.dec.DisallowUnknownFields()
-		p.bodyNext = true
+		p.bodyNext, p.bodyHeld = true, true
 		return nil
 	}
 	p.dec = nil
 	return nil
+}
+
+// readBodyEnd reads what follows an analyze body.
+func (p *partialFile) readBodyEnd() error {
+	if p.bodyHeld { // the body alone, the rest read already
+		p.bodyNext, p.dec = false, nil
+		return nil
+	}
+	return p.readEnd()
 }
 
 // checkHead checks the header fields read so far.

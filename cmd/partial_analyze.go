@@ -30,6 +30,10 @@ type analyzeSettings struct {
 	SummaryOnly bool   `json:"summary_only,omitempty"`
 }
 
+// analyzeBody is an analyze partial's body. A shard writes it as it goes
+// (episodes first: analyzePartialRun) and the merge reads it as it goes
+// (scanAnalyzeBody), members in any order: earlier shards wrote the
+// totals first, from a body held whole.
 type analyzeBody struct {
 	Totals   analyze.TotalsState `json:"totals"`
 	Episodes []partialEpisode    `json:"episodes"`
@@ -62,10 +66,12 @@ func analyzePartialRun(opts *AnalyzeOptions, cfg *rules.Config, cfgPath string) 
 		return err
 	}
 	var (
-		totals analyze.Totals
-		body   = analyzeBody{Episodes: []partialEpisode{}, Errors: walkErrors(set)}
-		runErr error
-		n      int
+		totals  analyze.Totals
+		errs    = walkErrors(set)
+		runErr  error
+		n       int
+		lastLog = -1
+		written int
 	)
 	read := opts.Input.options()
 	// Each shard scores its own episodes; the totals' exact scores merge.
@@ -75,6 +81,15 @@ func analyzePartialRun(opts *AnalyzeOptions, cfg *rules.Config, cfgPath string) 
 	}
 	scored := analyze.ScoredKinds(nil, cfg)
 	aopts := analyze.Options{KeepFirings: true, Story: settings.Text}
+	// Episodes are written as they come, the totals and errors after
+	// them (the body's member order is free: a reader takes any).
+	out, err := p.stream(opts.IO.Out, opts.Partial.Output)
+	if err != nil {
+		return err
+	}
+	defer out.abort()
+	out.raw([]byte(`"episodes":[`))
+	var line []byte
 	// SIGINT/SIGTERM stop the reads; nothing is written then.
 	ctx, stop := signalContext()
 	defer stop()
@@ -88,7 +103,7 @@ func analyzePartialRun(opts *AnalyzeOptions, cfg *rules.Config, cfgPath string) 
 				runErr = fr.Err
 				return false
 			}
-			body.Errors = append(body.Errors, partialError{Log: log, FileError: analyze.FileError{Source: fr.Path, Error: fr.Err.Error()}})
+			errs = append(errs, partialError{Log: log, FileError: analyze.FileError{Source: fr.Path, Error: fr.Err.Error()}})
 			reportFileError(opts.IO, fr.Err)
 		}
 		for i, ep := range fr.Episodes {
@@ -109,12 +124,28 @@ func analyzePartialRun(opts *AnalyzeOptions, cfg *rules.Config, cfgPath string) 
 				scores = analyze.ScoreFirings(lab, scored, o.Firings)
 				totals.AddLabels(lab, scores)
 			}
-			pe := partialEpisode{Log: log}
-			e := report.NewEpisode(o, ep)
-			e.Labels = report.NewEpisodeLabels(lab, scores)
-			if pe.JSON, runErr = json.Marshal(e); runErr != nil {
+			// The merge reads each part in log order (mergeAnalyze):
+			// Files emits in input order, and Index grows with it.
+			if log < lastLog {
+				runErr = fmt.Errorf("partial: log %d after log %d", log, lastLog) // a bug
 				return false
 			}
+			lastLog = log
+			e := report.NewEpisode(o, ep)
+			e.Labels = report.NewEpisodeLabels(lab, scores)
+			js, err := json.Marshal(e)
+			if err != nil {
+				runErr = err
+				return false
+			}
+			if written > 0 {
+				out.raw([]byte{','})
+			}
+			written++
+			// As json.Marshal(partialEpisode{...}) writes it; js is
+			// compact already.
+			line = fmt.Appendf(line[:0], `{"log":%d,"json":`, log)
+			line = append(line, js...)
 			if settings.Text && !settings.SummaryOnly {
 				var b bytes.Buffer
 				text := &report.Text{W: &b, Verbose: settings.Verbose}
@@ -133,9 +164,16 @@ func analyzePartialRun(opts *AnalyzeOptions, cfg *rules.Config, cfgPath string) 
 				if runErr = text.EpisodeLabels(lab, scores); runErr != nil {
 					return false
 				}
-				pe.Text = b.String()
+				if b.Len() > 0 {
+					t, err := json.Marshal(b.String())
+					if err != nil {
+						runErr = err
+						return false
+					}
+					line = append(append(line, `,"text":`...), t...)
+				}
 			}
-			body.Episodes = append(body.Episodes, pe)
+			out.raw(append(line, '}'))
 		}
 		return true
 	})
@@ -145,10 +183,18 @@ func analyzePartialRun(opts *AnalyzeOptions, cfg *rules.Config, cfgPath string) 
 	if runErr != nil {
 		return runErr
 	}
-	if body.Totals, err = totals.State(); err != nil {
+	state, err := totals.State()
+	if err != nil {
 		return err
 	}
-	return p.write(opts.IO.Out, opts.Partial.Output, body)
+	out.raw([]byte("]"))
+	if err := out.member(false, "totals", state); err != nil {
+		return err
+	}
+	if err := out.member(false, "errors", errs); err != nil {
+		return err
+	}
+	return out.commit()
 }
 
 // summaryRow is what the text summary reads of an episode's JSON.
@@ -338,7 +384,7 @@ func (p *partialFile) scanAnalyzeBody(rows *mergeRows) (*analyzeScan, error) {
 	default:
 		return nil, bodyErr(fmt.Errorf("json: cannot read %v as an analyze body", tok))
 	}
-	if err := p.readEnd(); err != nil {
+	if err := p.readBodyEnd(); err != nil {
 		return nil, err
 	}
 	if s.totals, err = state.Totals(); err != nil {
