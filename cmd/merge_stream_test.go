@@ -281,3 +281,32 @@ func TestMergeAnalyzeMemberOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestAnalyzePartialStdout: a part written to standard output is the one
+// -o writes, with or without a temporary directory to stage it in, and a
+// shard that fails (--strict on an unreadable log) prints nothing.
+func TestAnalyzePartialStdout(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "part.json")
+	args := []string{"analyze", "--detail", "--shard", "1/2", "--partial", "--include-tests", episodesDir}
+	if code, _, errOut := run(t, "", "", append(args, "-o", p)...); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	want, _ := os.ReadFile(p)
+	for _, tmp := range []string{dir, filepath.Join(dir, "missing")} {
+		t.Setenv("TMPDIR", tmp)
+		code, got, errOut := run(t, "", "", args...)
+		if code != 0 || got != string(want) {
+			t.Errorf("TMPDIR=%s: exit %d, %s; the part equals -o's: %v", tmp, code, errOut, got == string(want))
+		}
+	}
+	t.Setenv("TMPDIR", dir)
+	corpus := shardCorpus(t)
+	code, got, _ := run(t, "", "", append([]string{"analyze", "--strict", "--partial"}, corpus...)...)
+	if code == 0 || got != "" {
+		t.Errorf("--strict over an unreadable log: exit %d, %d bytes printed", code, len(got))
+	}
+	if left, _ := filepath.Glob(filepath.Join(dir, "loopbreak-output-*")); len(left) > 0 {
+		t.Errorf("left behind: %v", left)
+	}
+}

@@ -160,7 +160,7 @@ func (p *partialFile) stream(out io.Writer, output string) (*partialStream, erro
 	if err != nil {
 		return nil, err
 	}
-	s := &partialStream{o: o, w: bufio.NewWriterSize(o.tmp, 64<<10)}
+	s := &partialStream{o: o, w: bufio.NewWriterSize(o.w(), 64<<10)}
 	s.w.Write(head)
 	s.w.WriteString(`"body":{`)
 	return s, nil
@@ -227,9 +227,18 @@ func writeFileAtomic(file string, fill func(io.Writer) error) error {
 // written: renamed to file, or, without one, copied to out.
 type outputFile struct {
 	tmp      *os.File
+	held     *bytes.Buffer // instead of tmp, when none could be made
 	file     string
 	out      io.Writer
 	unlinked bool // tmp has no name left
+}
+
+// w is where the output goes until commit.
+func (o *outputFile) w() io.Writer {
+	if o.held != nil {
+		return o.held
+	}
+	return o.tmp
 }
 
 // createOutput starts the output to file ("" or "-": to out); errors of
@@ -244,8 +253,8 @@ func createOutput(out io.Writer, file string) (*outputFile, error) {
 	}
 	tmp, err := os.CreateTemp(dir, pattern)
 	if err != nil {
-		if file == "" {
-			return nil, fmt.Errorf("a temporary file for the output: %w", err)
+		if file == "" { // no temporary directory: held in memory
+			return &outputFile{out: out, held: &bytes.Buffer{}}, nil
 		}
 		return nil, fmt.Errorf("writing %s: %w", file, errors.Unwrap(err)) // CreateTemp's error names the temporary file
 	}
@@ -279,6 +288,11 @@ func (o *outputFile) named(err error) error {
 
 // commit puts the output in place.
 func (o *outputFile) commit() error {
+	if o.held != nil {
+		_, err := o.out.Write(o.held.Bytes())
+		o.held = nil
+		return err
+	}
 	tmp := o.tmp
 	o.tmp = nil
 	defer o.remove(tmp) // once renamed, nothing to remove
@@ -301,6 +315,7 @@ func (o *outputFile) commit() error {
 
 // abort removes the temporary file, unless committed.
 func (o *outputFile) abort() {
+	o.held = nil
 	if o.tmp != nil {
 		o.tmp.Close()
 		o.remove(o.tmp)
