@@ -161,18 +161,37 @@ func isSpace(c byte) bool {
 }
 
 // history keeps the last max values pushed (RULES.md keeps 20 locations;
-// action_novelty keeps max(window, 20) actions).
+// action_novelty keeps max(window, 20) actions); buf is them, oldest
+// first. It is a window sliding over a backing array of twice max, so a
+// push copies the window once every max pushes, not every time: sweeps
+// push once per turn and configuration.
 type history[T any] struct {
 	buf []T
 	max int
+	all []T // backing array; buf is its window
 }
 
 func (h *history[T]) push(v T) {
-	if len(h.buf) == h.max {
-		copy(h.buf, h.buf[1:])
-		h.buf = h.buf[:h.max-1]
+	if h.max <= 0 {
+		return
 	}
-	h.buf = append(h.buf, v)
+	if len(h.buf) < h.max {
+		h.buf = append(h.buf, v)
+		return
+	}
+	if h.all == nil {
+		h.all = make([]T, 2*h.max)
+		h.buf = h.all[:copy(h.all, h.buf)]
+	}
+	start := len(h.all) - cap(h.buf) // where the window begins in all
+	if start+h.max == len(h.all) {
+		// The window reached the end: move its newest max-1 to the front.
+		n := copy(h.all, h.buf[1:])
+		clear(h.all[n:]) // let dropped strings go
+		h.buf = append(h.all[:n], v)
+		return
+	}
+	h.buf = append(h.buf[1:], v)
 }
 
 const historyLen = 20
