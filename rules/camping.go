@@ -27,6 +27,7 @@ var Camping = &Rule{
 	Params:  []*Param{campingThreshold.Param, campingWindow.Param, campingReturnPenalty.Param},
 	Kinds:   []*Kind{CampingDetection},
 	Enabled: enableLoopDetection.Get,
+	Reads:   []*Param{enableLoopDetection.Param, campingThreshold.Param, campingWindow.Param},
 	New: func(c *Config, ep *replay.Episode) Stepper {
 		keys, distinct := ep.StartKeys()
 		return &campingState{threshold: campingThreshold.Get(c), window: campingWindow.Get(c),

@@ -31,6 +31,7 @@ var Oscillation = &Rule{
 	Params:  []*Param{enableLoopDetection.Param, oscillationReturnPenalty.Param, oscillationExplorationBonus.Param},
 	Kinds:   []*Kind{OscillationDetection},
 	Enabled: enableLoopDetection.Get,
+	Reads:   []*Param{enableLoopDetection.Param},
 	New: func(c *Config, ep *replay.Episode) Stepper {
 		return &oscillationState{hist: history[string]{max: historyLen}}
 	},

@@ -33,6 +33,13 @@ type Rule struct {
 	// Requires lists rules whose per-turn state this rule reads
 	// (Env.Result); they run before it within each turn.
 	Requires []*Rule
+	// Reads lists every key Enabled, Applies and New read, the rule's
+	// own and other rules' (score_adjustment reads the penalties
+	// oscillation and camping declare). RunShared steps a rule once for
+	// all the configurations of a grid that vary none of them. Nil: the
+	// rule may read any key of the rules Requires connects it to, and is
+	// never shared.
+	Reads []*Param
 	// New returns fresh per-episode state configured from cfg.
 	New func(cfg *Config, ep *replay.Episode) Stepper
 	// Applies says whether the rule replays over an episode of that

@@ -134,6 +134,109 @@ func Run(ep *replay.Episode, cfg *Config, set []*Rule, report func(Firing)) {
 	}
 }
 
+// RunShared replays set over ep under each of cfgs at once, turn by turn:
+// report(i, f) hears configuration i's firings in the order Run(ep,
+// cfgs[i], set, ...) reports them. A rule that reads (Rule.Reads) the same
+// values under every cfg, requires only such rules of set, and runs under
+// every cfg or under none is stepped once per turn for all of them, its
+// firings reported to each; the others are stepped once per
+// configuration, reading the shared rules' state through Env.Result. A
+// sweep's grid varies a few keys of a component: the rules that do not
+// read them are replayed once, not once per configuration.
+func RunShared(ep *replay.Episode, cfgs []*Config, set []*Rule, report func(i int, f Firing)) {
+	if set == nil {
+		set = Registry
+	}
+	if len(cfgs) == 0 || report == nil {
+		return
+	}
+	unit := UnitOf(ep)
+	var buf []Firing // the shared rules' firings of the current turn
+	common := &Env{Episode: ep, unit: unit, report: func(f Firing) { buf = append(buf, f) }}
+	inSet := map[*Rule]bool{}
+	isShared := map[*Rule]bool{}
+	for _, r := range set {
+		inSet[r] = true
+		runs := r.Enabled(cfgs[0]) && r.AppliesTo(ep, cfgs[0])
+		ok := r.Reads != nil
+		for _, p := range r.Reads {
+			v := cfgs[0].Value(p.Key)
+			for _, cfg := range cfgs[1:] {
+				ok = ok && cfg.Value(p.Key) == v
+			}
+		}
+		for _, req := range r.Requires {
+			ok = ok && (!inSet[req] || isShared[req])
+		}
+		for _, cfg := range cfgs[1:] {
+			if !ok {
+				break
+			}
+			ok = runs == (r.Enabled(cfg) && r.AppliesTo(ep, cfg))
+		}
+		if ok {
+			isShared[r] = true
+			if runs {
+				common.rules = append(common.rules, r)
+				common.steppers = append(common.steppers, r.New(cfgs[0], ep))
+			}
+		}
+	}
+	// ends[k] is where shared stepper k's firings of the turn end in buf.
+	ends := make([]int, len(common.steppers))
+	envs := make([]*Env, len(cfgs))
+	// from[i][j] is, for stepper j of envs[i], the shared stepper it is
+	// (its firings are buf[ends[k-1]:ends[k]]), -1 for its own.
+	from := make([][]int, len(cfgs))
+	work := len(common.steppers) > 0
+	for i, cfg := range cfgs {
+		env := &Env{Episode: ep, unit: unit, report: func(f Firing) { report(i, f) }}
+		k := 0
+		for _, r := range set {
+			switch {
+			case isShared[r]:
+				if k < len(common.rules) && common.rules[k] == r {
+					env.rules, env.steppers = append(env.rules, r), append(env.steppers, common.steppers[k])
+					from[i] = append(from[i], k)
+					k++
+				}
+			case r.Enabled(cfg) && r.AppliesTo(ep, cfg):
+				env.rules, env.steppers = append(env.rules, r), append(env.steppers, r.New(cfg, ep))
+				from[i] = append(from[i], -1)
+				work = true
+			}
+		}
+		envs[i] = env
+	}
+	if !work {
+		return
+	}
+	for ti := range ep.Turns {
+		t := &ep.Turns[ti]
+		buf = buf[:0]
+		for k, s := range common.steppers {
+			s.Step(t, common)
+			ends[k] = len(buf)
+		}
+		for i, env := range envs {
+			for j, s := range env.steppers {
+				k := from[i][j]
+				if k < 0 {
+					s.Step(t, env)
+					continue
+				}
+				start := 0
+				if k > 0 {
+					start = ends[k-1]
+				}
+				for _, f := range buf[start:ends[k]] {
+					report(i, f)
+				}
+			}
+		}
+	}
+}
+
 // norm is RULES.md's norm(a): trimmed, lower case.
 func norm(a string) string { return lowerTrim(a) }
 

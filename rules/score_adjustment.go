@@ -31,6 +31,8 @@ var ScoreAdjustment = &Rule{
 	Kinds:    []*Kind{Adjustment},
 	Requires: []*Rule{Oscillation, Camping},
 	Enabled:  enableLoopDetection.Get,
+	Reads: []*Param{enableLoopDetection.Param, oscillationReturnPenalty.Param, oscillationExplorationBonus.Param,
+		campingReturnPenalty.Param, RejectionThreshold.Param},
 	New: func(c *Config, ep *replay.Episode) Stepper {
 		s := &scoreAdjustment{
 			oscPenalty: oscillationReturnPenalty.Get(c),

@@ -1,0 +1,189 @@
+package rules_test
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"path/filepath"
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/loopbreak/loopbreak/replay"
+	"github.com/loopbreak/loopbreak/replay/replaytest"
+	"github.com/loopbreak/loopbreak/rules"
+)
+
+// sharedEpisodes are the committed logs of every format and generated
+// ZorkGPT episodes.
+func sharedEpisodes(t *testing.T) []*replay.Episode {
+	var eps []*replay.Episode
+	files, _ := filepath.Glob(filepath.Join("..", "testdata", "episodes", "*", "episode_log.jsonl"))
+	for _, pattern := range []string{"steps/agent.jsonl", "steps/*/*.json*", "attempts/*.jsonl"} {
+		more, _ := filepath.Glob(filepath.Join("..", "testdata", filepath.FromSlash(pattern)))
+		files = append(files, more...)
+	}
+	if len(files) < 10 {
+		t.Fatalf("only %d committed logs found", len(files))
+	}
+	for _, f := range files {
+		e, err := replay.ReadFile(f, nil, replay.Options{Format: replay.FormatAuto, Outputs: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		eps = append(eps, e...)
+	}
+	start := time.Date(2025, 10, 1, 8, 0, 0, 0, time.UTC)
+	for i := range 20 {
+		s := replaytest.RandomScenario(uint64(9100+i), start.Add(time.Duration(i)*3*time.Hour))
+		s.NoiseBytes = 0
+		var buf bytes.Buffer
+		if err := replaytest.Write(&buf, s); err != nil {
+			t.Fatal(err)
+		}
+		e, err := replay.Read(&buf, "gen", s.EpisodeID, replay.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		eps = append(eps, e...)
+	}
+	return eps
+}
+
+// randomValue is a valid value of p: its default, nudged.
+func randomValue(rng *rand.Rand, p *rules.Param) any {
+	switch d := p.Default.(type) {
+	case bool:
+		return rng.IntN(2) == 0
+	case int:
+		return max(1, d+rng.IntN(2*d+3)-d-1)
+	case float64:
+		v, err := p.Coerce(d + (rng.Float64()-0.5)*d)
+		if err != nil {
+			return d
+		}
+		return v
+	}
+	return p.Default
+}
+
+// TestRunSharedEqualsRun: for random grids over a few keys, RunShared
+// reports to each configuration exactly the firings Run reports under it,
+// in the same order, with the rules whose Reads do not vary shared.
+func TestRunSharedEqualsRun(t *testing.T) {
+	eps := sharedEpisodes(t)
+	rng := rand.New(rand.NewPCG(3, 4))
+	params := rules.Params()
+	var loopKeys []*rules.Param
+	for _, r := range rules.Registry {
+		if r.Reads != nil {
+			loopKeys = append(loopKeys, r.Reads...)
+		}
+	}
+	for trial := range 30 {
+		// Vary one to three keys over up to 6 configurations.
+		var keys []*rules.Param
+		for range 1 + rng.IntN(3) {
+			p := params[rng.IntN(len(params))]
+			if rng.IntN(2) == 0 { // the keys of the rules that declare Reads, more often
+				p = loopKeys[rng.IntN(len(loopKeys))]
+			}
+			keys = append(keys, p)
+		}
+		var cfgs []*rules.Config
+		for range 1 + rng.IntN(6) {
+			cfg := rules.Default()
+			for _, p := range keys {
+				// A value out of the key's bounds leaves the default.
+				_ = cfg.Set(p.Key, randomValue(rng, p), rules.Source{Kind: "flag"})
+			}
+			if cfg.Validate() == nil {
+				cfgs = append(cfgs, cfg)
+			}
+		}
+		for _, ep := range eps {
+			got := make([][]rules.Firing, len(cfgs))
+			rules.RunShared(ep, cfgs, nil, func(i int, f rules.Firing) { got[i] = append(got[i], f) })
+			for i, cfg := range cfgs {
+				var want []rules.Firing
+				rules.Run(ep, cfg, nil, func(f rules.Firing) { want = append(want, f) })
+				if !reflect.DeepEqual(got[i], want) {
+					t.Fatalf("trial %d, episode %s, config %d of %d (%s): RunShared reported %d firings, Run %d\n%s",
+						trial, ep.ID, i, len(cfgs), keyNames(keys), len(got[i]), len(want), firstDiff(got[i], want))
+				}
+			}
+		}
+	}
+}
+
+func keyNames(ps []*rules.Param) []string {
+	var s []string
+	for _, p := range ps {
+		s = append(s, p.Key)
+	}
+	return s
+}
+
+func firstDiff(got, want []rules.Firing) string {
+	for i := range min(len(got), len(want)) {
+		if !reflect.DeepEqual(got[i], want[i]) {
+			return fmt.Sprintf("at %d: %+v\nwant %+v", i, got[i], want[i])
+		}
+	}
+	if len(got) > len(want) {
+		return fmt.Sprintf("extra: %+v", got[len(want)])
+	}
+	if len(want) > len(got) {
+		return fmt.Sprintf("missing: %s %+v", want[len(got)].KindKey(), want[len(got)])
+	}
+	return ""
+}
+
+// TestReadsComplete: a key outside the Reads of a rule and of the rules
+// it requires does not change the rule's firings.
+func TestReadsComplete(t *testing.T) {
+	eps := sharedEpisodes(t)
+	rng := rand.New(rand.NewPCG(5, 6))
+	var reads func(r *rules.Rule, into map[string]bool)
+	reads = func(r *rules.Rule, into map[string]bool) {
+		for _, p := range r.Reads {
+			into[p.Key] = true
+		}
+		for _, req := range r.Requires {
+			reads(req, into)
+		}
+	}
+	for _, r := range rules.Registry {
+		if r.Reads == nil {
+			continue
+		}
+		read := map[string]bool{}
+		reads(r, read)
+		firings := func(cfg *rules.Config) []rules.Firing {
+			var fs []rules.Firing
+			for _, ep := range eps {
+				rules.Run(ep, cfg, nil, func(f rules.Firing) {
+					if f.Rule == r {
+						fs = append(fs, f)
+					}
+				})
+			}
+			return fs
+		}
+		want := firings(rules.Default())
+		for _, p := range rules.Params() {
+			if read[p.Key] {
+				continue
+			}
+			for range 2 {
+				cfg := rules.Default()
+				if cfg.Set(p.Key, randomValue(rng, p), rules.Source{Kind: "flag"}) != nil || cfg.Validate() != nil {
+					continue
+				}
+				if got := firings(cfg); !reflect.DeepEqual(got, want) {
+					t.Errorf("%s: %s = %v changes its firings, but it reads %v", r.Name, p.Key, cfg.Value(p.Key), r.Reads)
+				}
+			}
+		}
+	}
+}
