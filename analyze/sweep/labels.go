@@ -20,21 +20,20 @@ type labelScoring struct {
 	scores [][]analyze.Scores     // component → projection → scores
 }
 
-// beginScoring starts scoring one component replay of set under cfg.
-func (r *Replayer) beginScoring(set []*rules.Rule, cfg *rules.Config) {
+// newScorer scores one component replay of set under cfg; nil when the
+// episode is not labelled.
+func (r *Replayer) newScorer(set []*rules.Rule, cfg *rules.Config) *analyze.Scorer {
 	if r.lab == nil {
-		return
+		return nil
 	}
-	r.scorer = analyze.NewScorer(r.lab, analyze.ScoredKinds(set, cfg))
+	return analyze.NewScorer(r.lab, analyze.ScoredKinds(set, cfg))
 }
 
-// endScoring keeps the scores of that replay.
-func (r *Replayer) endScoring(ci, j int) {
-	if r.scorer == nil {
-		return
+// keepScores keeps the scores s of projection j of component ci.
+func (r *Replayer) keepScores(ci, j int, s *analyze.Scorer) {
+	if s != nil {
+		r.scores[ci][j] = s.Scores()
 	}
-	r.scores[ci][j] = r.scorer.Scores()
-	r.scorer = nil
 }
 
 // ReplayLabelled is Replay for an episode labelled lab; it also puts each

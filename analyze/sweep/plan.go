@@ -54,8 +54,12 @@ type Plan struct {
 type sweepComponent struct {
 	rules      []*rules.Rule
 	terminates bool
-	reps       []*rules.Config // one configuration per distinct projection
-	proj       []int32         // configuration → projection; nil: one projection (projOf)
+	// shares: some rule declares what it reads (rules.Rule.Reads), so the
+	// projections are replayed together (rules.RunShared), the rules
+	// whose reads they do not vary stepped once for all of them.
+	shares bool
+	reps   []*rules.Config // one configuration per distinct projection
+	proj   []int32         // configuration → projection; nil: one projection (projOf)
 	// A configuration's firing counts from this component depend on its
 	// projection and on where its termination class cuts the episode:
 	// they are settled once per distinct (projection, class) pair, right
@@ -128,6 +132,7 @@ func newPlanBuilder() *planBuilder {
 		}
 		comp := &p.comps[i]
 		comp.rules = append(comp.rules, r)
+		comp.shares = comp.shares || r.Reads != nil
 		for _, k := range r.Kinds {
 			comp.terminates = comp.terminates || k == rules.Termination
 		}
@@ -311,13 +316,17 @@ type cut struct {
 
 // Replayer replays a Plan; it keeps scratch space, so one per goroutine.
 type Replayer struct {
-	p      *Plan
-	out    sweepCompOut   // the replay being counted
-	kept   []sweepCompOut // terminating components' replays, while several can terminate (keepCuts)
-	cur    *sweepCompOut
-	report func(rules.Firing)
-	tail   analyze.Tail
-	judge  func(n int) bool // the episode's false alarm test (analyze.AlarmJudge)
+	p       *Plan
+	out     sweepCompOut   // the replay being counted
+	batch   []sweepCompOut // scratch of the projections replayed together (replayReps)
+	outs    []*sweepCompOut
+	scorers []*analyze.Scorer // per projection replayed together, when labelled
+	shared  func(int, rules.Firing)
+	kept    []sweepCompOut // terminating components' replays, while several can terminate (keepCuts)
+	cur     *sweepCompOut
+	report  func(rules.Firing)
+	tail    analyze.Tail
+	judge   func(n int) bool // the episode's false alarm test (analyze.AlarmJudge)
 	labelScoring
 	release func() // ends rules.Share
 
@@ -343,6 +352,7 @@ func (p *Plan) NewReplayer() *Replayer {
 		}
 	}
 	r.report = r.count
+	r.shared = r.countShared
 	return r
 }
 
@@ -372,15 +382,64 @@ func (r *Replayer) count(f rules.Firing) {
 	}
 }
 
-// replayRep replays projection j of component ci into o.
-func (r *Replayer) replayRep(ep *replay.Episode, ci, j int, o *sweepCompOut) {
+// countShared counts a firing of the i-th projection replayed together.
+func (r *Replayer) countShared(i int, f rules.Firing) {
+	r.cur, r.scorer = r.outs[i], r.scorers[i]
+	r.count(f)
+}
+
+// sharedTurns bounds turns times projections replayed together: each
+// keeps its counted firings until the batch is done.
+const sharedTurns = 1 << 16
+
+// replayReps replays every projection j of component ci into slot(j)
+// (nil: scratch space, valid until done returns) and calls done with it.
+// A component whose rules declare what they read replays its projections
+// in batches, together (rules.RunShared): a grid over camping's keys steps
+// oscillation once per batch, not once per projection.
+func (r *Replayer) replayReps(ep *replay.Episode, ci int, slot func(j int) *sweepCompOut, done func(j int, o *sweepCompOut)) {
 	comp := &r.p.comps[ci]
-	o.reset()
-	r.cur = o
-	r.beginScoring(comp.rules, comp.reps[j])
-	rules.Run(ep, comp.reps[j], comp.rules, r.report)
-	r.endScoring(ci, j)
-	r.cur = nil
+	if !comp.shares || len(comp.reps) == 1 {
+		for j := range comp.reps {
+			o := &r.out
+			if slot != nil {
+				o = slot(j)
+			}
+			o.reset()
+			r.cur = o
+			r.scorer = r.newScorer(comp.rules, comp.reps[j])
+			rules.Run(ep, comp.reps[j], comp.rules, r.report)
+			r.keepScores(ci, j, r.scorer)
+			r.cur, r.scorer = nil, nil
+			done(j, o)
+		}
+		return
+	}
+	n := min(64, max(1, sharedTurns/(len(ep.Turns)+1)))
+	if slot == nil && len(r.batch) < n {
+		r.batch = append(r.batch, make([]sweepCompOut, n-len(r.batch))...)
+	}
+	for b := 0; b < len(comp.reps); b += n {
+		e := min(b+n, len(comp.reps))
+		r.outs, r.scorers = r.outs[:0], r.scorers[:0]
+		for j := b; j < e; j++ {
+			var o *sweepCompOut
+			if slot != nil {
+				o = slot(j)
+			} else {
+				o = &r.batch[j-b]
+			}
+			o.reset()
+			r.outs = append(r.outs, o)
+			r.scorers = append(r.scorers, r.newScorer(comp.rules, comp.reps[j]))
+		}
+		rules.RunShared(ep, comp.reps[b:e], comp.rules, r.shared)
+		r.cur, r.scorer = nil, nil
+		for j := b; j < e; j++ {
+			r.keepScores(ci, j, r.scorers[j-b])
+			done(j, r.outs[j-b])
+		}
+	}
 }
 
 // settle counts o, projection j's replay of component ci, for each of
@@ -437,17 +496,19 @@ func (r *Replayer) replayComponents(ep *replay.Episode) {
 	}
 	kept := r.kept
 	for _, ci := range p.terms {
-		for j := range p.comps[ci].reps {
-			o := &r.out
-			if keep {
-				o, kept = &kept[0], kept[1:]
-			}
-			r.replayRep(ep, ci, j, o)
+		var slot func(int) *sweepCompOut
+		if keep {
+			slot = func(j int) *sweepCompOut { return &kept[j] }
+		}
+		r.replayReps(ep, ci, slot, func(j int, o *sweepCompOut) {
 			c := &r.cuts[ci][j]
 			*c = cut{o.term, o.termination}
 			if !keep {
 				r.settle(ci, j, o, c)
 			}
+		})
+		if keep {
+			kept = kept[len(p.comps[ci].reps):]
 		}
 	}
 	nt := len(p.terms)
@@ -475,10 +536,7 @@ func (r *Replayer) replayComponents(ep *replay.Episode) {
 		if p.comps[ci].terminates {
 			continue
 		}
-		for j := range p.comps[ci].reps {
-			r.replayRep(ep, ci, j, &r.out)
-			r.settle(ci, j, &r.out, nil)
-		}
+		r.replayReps(ep, ci, nil, func(j int, o *sweepCompOut) { r.settle(ci, j, o, nil) })
 	}
 	sort.Ints(r.active) // component order, as counts add up
 	r.tail.Reset(ep)
