@@ -30,21 +30,22 @@ var Camping = &Rule{
 	Reads:   []*Param{enableLoopDetection.Param, campingThreshold.Param, campingWindow.Param},
 	New: func(c *Config, ep *replay.Episode) Stepper {
 		keys, distinct := ep.StartKeys()
-		return &campingState{threshold: campingThreshold.Get(c), window: campingWindow.Get(c),
-			ep: ep, keys: keys, counts: make([]int32, distinct), hist: history[int32]{max: historyLen}}
+		// The window is the last camping_window of the 20 locations kept.
+		return &campingState{threshold: campingThreshold.Get(c), ep: ep, keys: keys,
+			win: newModeWindow(min(campingWindow.Get(c), historyLen), distinct)}
 	},
 }
 
 // campingState publishes this turn's detection to score_adjustment.
 type campingState struct {
-	threshold, window int
+	threshold int
 
-	// Locations are compared as the episode's start keys: sweeps replay
-	// camping once per configuration, so this is their hottest loop.
-	ep     *replay.Episode
-	keys   []int32
-	counts []int32        // scratch, by key
-	hist   history[int32] // indices in ep.Turns of the last 20 known start locations
+	// Locations are compared as the episode's start keys, counted as the
+	// window slides: sweeps replay camping once per configuration, so
+	// this is their hottest loop.
+	ep   *replay.Episode
+	keys []int32
+	win  modeWindow // indices in ep.Turns of the last known start locations, by key
 
 	detected bool
 	location string
@@ -57,31 +58,11 @@ func (c *campingState) Step(t *replay.Turn, env *Env) {
 	if c.keys[i] == 0 {
 		return // unknown location: not recorded
 	}
-	c.hist.push(int32(i))
-	w := min(c.window, len(c.hist.buf))
-	if w < c.threshold {
+	c.win.push(int32(i), c.keys[i])
+	if c.win.len() < c.threshold || int(c.win.best) < c.threshold {
 		return
 	}
-	win := c.hist.buf[len(c.hist.buf)-w:]
-	bestN := int32(0)
-	for _, j := range win {
-		k := c.keys[j]
-		c.counts[k]++
-		bestN = max(bestN, c.counts[k])
-	}
-	if int(bestN) >= c.threshold {
-		// On a tie, the location that appears first in the window.
-		for _, j := range win {
-			if c.counts[c.keys[j]] == bestN {
-				c.detected, c.location, c.visits = true, c.ep.Turns[j].LocStart, int(bestN)
-				break
-			}
-		}
-	}
-	for _, j := range win {
-		c.counts[c.keys[j]] = 0
-	}
-	if c.detected {
-		env.Report(Firing{Turn: t.N, Rule: Camping, Kind: CampingDetection, Location: c.location, Visits: c.visits})
-	}
+	// On a tie, the location that appears first in the window.
+	c.detected, c.location, c.visits = true, c.ep.Turns[c.win.mode()].LocStart, int(c.win.best)
+	env.Report(Firing{Turn: t.N, Rule: Camping, Kind: CampingDetection, Location: c.location, Visits: c.visits})
 }

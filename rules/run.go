@@ -298,3 +298,62 @@ func (h *history[T]) push(v T) {
 }
 
 const historyLen = 20
+
+// modeWindow counts the keys of the last w items pushed and tracks the
+// highest count, in constant time per push: camping asks, every turn and
+// configuration of a sweep, whether one location fills its window.
+type modeWindow struct {
+	w      int
+	items  []int32 // ring of the last w items, oldest at head once full
+	keys   []int32 // their keys
+	head   int
+	counts []int32 // by key
+	numAt  []int32 // numAt[c]: keys counted c times
+	best   int32   // the highest count
+}
+
+// newModeWindow is a window of the last w items whose keys are below
+// distinct.
+func newModeWindow(w, distinct int) modeWindow {
+	w = max(w, 1)
+	return modeWindow{w: w, items: make([]int32, 0, w), keys: make([]int32, 0, w),
+		counts: make([]int32, distinct), numAt: make([]int32, w+1)}
+}
+
+// len is how many items the window holds.
+func (m *modeWindow) len() int { return len(m.items) }
+
+func (m *modeWindow) push(item, key int32) {
+	if len(m.items) < m.w {
+		m.items, m.keys = append(m.items, item), append(m.keys, key)
+	} else {
+		old := m.keys[m.head]
+		c := m.counts[old]
+		m.numAt[c]--
+		if c == m.best && m.numAt[c] == 0 {
+			m.best--
+		}
+		m.counts[old] = c - 1
+		m.numAt[c-1]++
+		m.items[m.head], m.keys[m.head] = item, key
+		m.head = (m.head + 1) % m.w
+	}
+	c := m.counts[key] + 1
+	m.counts[key] = c
+	m.numAt[c-1]--
+	m.numAt[c]++
+	m.best = max(m.best, c)
+}
+
+// mode returns the item, oldest first in the window, whose key is counted
+// best times.
+func (m *modeWindow) mode() int32 {
+	n := len(m.keys)
+	for i := range n {
+		j := (m.head + i) % n
+		if m.counts[m.keys[j]] == m.best {
+			return m.items[j]
+		}
+	}
+	return -1 // unreachable: some key is counted best times
+}
