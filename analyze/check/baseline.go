@@ -6,6 +6,7 @@
 package check
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"crypto/sha256"
@@ -135,11 +136,7 @@ func lessEpisode(a, b *Entry) bool {
 // call Sort first.
 func (b *Baseline) Encode() []byte {
 	var w bytes.Buffer
-	w.WriteString("{\n")
-	fmt.Fprintf(&w, "  \"schema_version\": %d,\n", b.SchemaVersion)
-	w.WriteString("  \"config\": ")
-	writeObject(&w, "  ", slices.Sorted(maps.Keys(b.Config)), func(k string) string { return lit(b.Config[k]) })
-	w.WriteString(",\n  \"episodes\": [")
+	b.encodeHead(&w)
 	for i := range b.Episodes {
 		if i > 0 {
 			w.WriteByte(',')
@@ -150,9 +147,21 @@ func (b *Baseline) Encode() []byte {
 	if len(b.Episodes) > 0 {
 		w.WriteString("\n  ")
 	}
-	w.WriteString("]\n}\n")
+	w.WriteString(encodeTail)
 	return w.Bytes()
 }
+
+// encodeHead writes what comes before the episodes; encodeTail follows
+// them.
+func (b *Baseline) encodeHead(w *bytes.Buffer) {
+	w.WriteString("{\n")
+	fmt.Fprintf(w, "  \"schema_version\": %d,\n", b.SchemaVersion)
+	w.WriteString("  \"config\": ")
+	writeObject(w, "  ", slices.Sorted(maps.Keys(b.Config)), func(k string) string { return lit(b.Config[k]) })
+	w.WriteString(",\n  \"episodes\": [")
+}
+
+const encodeTail = "]\n}\n"
 
 func (e *Entry) encode(w *bytes.Buffer, ind string) {
 	term := "null"
@@ -236,13 +245,21 @@ func ParseBaseline(data []byte) (*Baseline, error) {
 		}
 		return nil, err
 	}
+	if err := b.check(); err != nil {
+		return nil, err
+	}
+	return &b, nil
+}
+
+// check checks a decoded baseline's shape, filling in empty maps.
+func (b *Baseline) check() error {
 	switch {
 	case b.SchemaVersion == 0:
-		return nil, errors.New("no schema_version: not a loopbreak baseline")
+		return errors.New("no schema_version: not a loopbreak baseline")
 	case b.SchemaVersion < 0:
-		return nil, fmt.Errorf("schema_version %d: want %d", b.SchemaVersion, BaselineVersion)
+		return fmt.Errorf("schema_version %d: want %d", b.SchemaVersion, BaselineVersion)
 	case b.SchemaVersion > BaselineVersion:
-		return nil, fmt.Errorf("schema_version %d is newer than this loopbreak understands (%d); upgrade loopbreak", b.SchemaVersion, BaselineVersion)
+		return fmt.Errorf("schema_version %d is newer than this loopbreak understands (%d); upgrade loopbreak", b.SchemaVersion, BaselineVersion)
 	}
 	if b.Config == nil {
 		b.Config = map[string]any{}
@@ -251,31 +268,154 @@ func ParseBaseline(data []byte) (*Baseline, error) {
 		e := &b.Episodes[i]
 		switch {
 		case e.EpisodeID == "":
-			return nil, fmt.Errorf("episode %d: no episode_id", i+1)
+			return fmt.Errorf("episode %d: no episode_id", i+1)
 		case e.Source == "":
-			return nil, fmt.Errorf("episode %s: no source", e.EpisodeID)
+			return fmt.Errorf("episode %s: no source", e.EpisodeID)
 		case !strings.HasPrefix(e.LogHash, "sha256:"):
-			return nil, fmt.Errorf("episode %s: log_hash %q is not sha256:<hex>", e.EpisodeID, e.LogHash)
+			return fmt.Errorf("episode %s: log_hash %q is not sha256:<hex>", e.EpisodeID, e.LogHash)
 		}
 		if e.FiringCounts == nil {
 			e.FiringCounts = map[string]int{}
 		}
 	}
-	return &b, nil
+	return nil
 }
 
 // ReadBaseline reads a baseline file; a missing file is an error wrapping
-// fs.ErrNotExist.
+// fs.ErrNotExist. The file is decoded an entry at a time, and what the
+// entries repeat (sources, hashes, firing counts) is stored once: a
+// baseline of a million episodes costs its entries, not its text.
 func ReadBaseline(file string) (*Baseline, error) {
-	data, err := os.ReadFile(file)
+	f, err := os.Open(file)
 	if err != nil {
 		return nil, err
 	}
-	b, err := ParseBaseline(data)
-	if err != nil {
+	b, ok := decodeBaseline(bufio.NewReaderSize(f, 256<<10))
+	f.Close()
+	if !ok {
+		// Not a baseline read in one pass (bad JSON, a wrong type): read
+		// whole by encoding/json, for its error as it always was.
+		data, err := os.ReadFile(file)
+		if err != nil {
+			return nil, err
+		}
+		if b, err = ParseBaseline(data); err != nil {
+			return nil, fmt.Errorf("%s: %w", file, err)
+		}
+		return b, nil
+	}
+	if err := b.check(); err != nil {
 		return nil, fmt.Errorf("%s: %w", file, err)
 	}
 	return b, nil
+}
+
+// decodeBaseline decodes a baseline document as json.Unmarshal would,
+// holding one entry's text at a time; false for anything else (which
+// Unmarshal then explains).
+func decodeBaseline(r io.Reader) (*Baseline, bool) {
+	dec := json.NewDecoder(r)
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil, false
+	}
+	var b Baseline
+	in := newInterner()
+	for dec.More() {
+		t, err := dec.Token()
+		key, ok := t.(string)
+		if err != nil || !ok {
+			return nil, false
+		}
+		if strings.EqualFold(key, "episodes") {
+			t, err := dec.Token()
+			switch {
+			case err != nil:
+				return nil, false
+			case t == nil: // null
+				b.Episodes = nil
+				continue
+			case t != json.Delim('['):
+				return nil, false
+			}
+			b.Episodes = b.Episodes[:0]
+			if b.Episodes == nil {
+				b.Episodes = []Entry{}
+			}
+			for dec.More() {
+				var e Entry
+				if err := dec.Decode(&e); err != nil {
+					return nil, false
+				}
+				in.entry(&e)
+				b.Episodes = append(b.Episodes, e)
+			}
+			if t, err := dec.Token(); err != nil || t != json.Delim(']') {
+				return nil, false
+			}
+			continue
+		}
+		// Any other key as Unmarshal takes it (case, duplicates, null).
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return nil, false
+		}
+		k, _ := json.Marshal(key)
+		doc := append(append(append(append([]byte("{"), k...), ':'), raw...), '}')
+		episodes := b.Episodes
+		if err := json.Unmarshal(doc, &b); err != nil {
+			return nil, false
+		}
+		b.Episodes = episodes
+	}
+	if t, err := dec.Token(); err != nil || t != json.Delim('}') {
+		return nil, false
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, false // something after the document
+	}
+	return &b, true
+}
+
+// interner stores once the strings and firing counts entries repeat.
+type interner struct {
+	strs   map[string]string
+	counts map[string]map[string]int
+	key    []byte
+}
+
+// internMax bounds each table: values that are all different are kept
+// per entry, as they came.
+const internMax = 1 << 16
+
+func newInterner() *interner {
+	return &interner{strs: map[string]string{}, counts: map[string]map[string]int{}}
+}
+
+func (in *interner) str(s string) string {
+	if v, ok := in.strs[s]; ok {
+		return v
+	}
+	if len(in.strs) < internMax {
+		in.strs[s] = s
+	}
+	return s
+}
+
+func (in *interner) entry(e *Entry) {
+	e.Source, e.LogHash, e.LLMCallsMethod = in.str(e.Source), in.str(e.LogHash), in.str(e.LLMCallsMethod)
+	if e.FiringCounts == nil {
+		return
+	}
+	in.key = in.key[:0]
+	for _, k := range slices.Sorted(maps.Keys(e.FiringCounts)) {
+		in.key = strconv.AppendQuote(in.key, k)
+		in.key = strconv.AppendInt(in.key, int64(e.FiringCounts[k]), 10)
+	}
+	if m, ok := in.counts[string(in.key)]; ok {
+		e.FiringCounts = m
+	} else if len(in.counts) < internMax {
+		in.counts[string(in.key)] = e.FiringCounts
+	}
 }
 
 // TempPattern names the temporary files WriteBaseline writes next to the
@@ -298,7 +438,19 @@ func (e *ReadOnlyError) Error() string {
 // baseline stays.
 func WriteBaseline(ctx context.Context, file string, b *Baseline) (bool, error) {
 	data := b.Encode()
-	if old, err := os.ReadFile(file); err == nil && bytes.Equal(old, data) {
+	return writeBaseline(ctx, file, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
+}
+
+// writeBaseline is WriteBaseline of the bytes write writes, called once
+// to compare them with the file's (streaming: neither is held), then, if
+// they differ, once more into the temporary file.
+func writeBaseline(ctx context.Context, file string, write func(io.Writer) error) (bool, error) {
+	if same, err := sameAsFile(file, write); err != nil {
+		return false, err
+	} else if same {
 		return false, nil // up to date, read-only or not
 	}
 	mode := os.FileMode(0o644)
@@ -316,7 +468,11 @@ func WriteBaseline(ctx context.Context, file string, b *Baseline) (bool, error) 
 	if err != nil {
 		return false, err
 	}
-	_, werr := tmp.Write(data)
+	bw := bufio.NewWriterSize(tmp, 256<<10)
+	werr := write(bw)
+	if werr == nil {
+		werr = bw.Flush()
+	}
 	if werr == nil {
 		werr = tmp.Sync() // the rename must not publish unwritten bytes
 	}
@@ -338,6 +494,51 @@ func WriteBaseline(ctx context.Context, file string, b *Baseline) (bool, error) 
 		return false, werr
 	}
 	return true, nil
+}
+
+// errDiffers stops a comparison at the first byte that differs.
+var errDiffers = errors.New("differs")
+
+// sameAsFile says whether file holds exactly the bytes write writes; a
+// file that cannot be read is not the same. Only write's own errors are
+// returned.
+func sameAsFile(file string, write func(io.Writer) error) (bool, error) {
+	f, err := os.Open(file)
+	if err != nil {
+		return false, nil
+	}
+	defer f.Close()
+	c := &compareWriter{r: bufio.NewReaderSize(f, 64<<10)}
+	switch err := write(c); {
+	case errors.Is(err, errDiffers) || c.differs:
+		return false, nil
+	case err != nil:
+		return false, err
+	}
+	_, err = c.r.ReadByte() // the file must end here too
+	return err == io.EOF, nil
+}
+
+// compareWriter compares what is written with what r reads.
+type compareWriter struct {
+	r       *bufio.Reader
+	buf     []byte
+	differs bool
+}
+
+func (c *compareWriter) Write(p []byte) (int, error) {
+	if c.differs {
+		return 0, errDiffers
+	}
+	if cap(c.buf) < len(p) {
+		c.buf = make([]byte, len(p))
+	}
+	b := c.buf[:len(p)]
+	if _, err := io.ReadFull(c.r, b); err != nil || !bytes.Equal(b, p) {
+		c.differs = true
+		return 0, errDiffers
+	}
+	return len(p), nil
 }
 
 // removeStaleTemps removes temporary baselines older than age left in

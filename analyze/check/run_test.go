@@ -29,24 +29,26 @@ func TestRun(t *testing.T) {
 
 	opts.Mode = ModeUpdate
 	res, err := Run(opts)
-	if err != nil || !res.Wrote || res.Count(StatusNew) != len(res.Episodes) || len(res.Episodes) == 0 || res.Failed() {
+	if err != nil || !res.Wrote || res.Count(StatusNew) != len(res.Episodes) || len(res.Episodes) == 0 || res.Total() != len(res.Episodes) || res.Failed() {
 		t.Fatalf("first update: %+v, %v", res, err)
 	}
 	res, err = Run(opts)
-	if err != nil || res.Wrote || res.Count(StatusUnchanged) != len(res.Episodes) {
+	if err != nil || res.Wrote || res.Count(StatusUnchanged) != res.Total() || res.Total() == 0 {
 		t.Fatalf("second update: %+v, %v", res, err)
 	}
 
 	opts.Mode = ModeCompare
 	none := -1.0
 	opts.MaxForfeit = &none // forfeiting nothing is still above -1
+	opts.Every = true
 	res, err = Run(opts)
-	if err != nil || res.Drifted() != 0 || res.GatesFailed() != 1 || !res.Failed() || res.Totals.Episodes != len(res.Episodes) {
+	if err != nil || res.Drifted() != 0 || res.GatesFailed() != 1 || !res.Failed() || res.Totals.Episodes != len(res.Episodes) || res.Total() != len(res.Episodes) {
 		t.Fatalf("compare: %+v, %v", res, err)
 	}
-	if e := res.Episodes[0]; e.Path != SourcePath(opts.Baseline, e.Source) || e.Current == nil || e.Baseline == nil {
+	if e := res.Episodes[0]; e.Path != SourcePath(opts.Baseline, e.Source) || e.Status != StatusUnchanged {
 		t.Errorf("episode %+v", e)
 	}
+	opts.Every = false
 
 	// An unreadable file: reported as it happens, its episodes missing.
 	opts.MaxForfeit = nil
