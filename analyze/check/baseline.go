@@ -253,6 +253,19 @@ func ParseBaseline(data []byte) (*Baseline, error) {
 
 // check checks a decoded baseline's shape, filling in empty maps.
 func (b *Baseline) check() error {
+	if err := b.checkHead(); err != nil {
+		return err
+	}
+	for i := range b.Episodes {
+		if err := checkEntry(i, &b.Episodes[i]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkHead checks the schema version, filling in an empty config.
+func (b *Baseline) checkHead() error {
 	switch {
 	case b.SchemaVersion == 0:
 		return errors.New("no schema_version: not a loopbreak baseline")
@@ -264,37 +277,90 @@ func (b *Baseline) check() error {
 	if b.Config == nil {
 		b.Config = map[string]any{}
 	}
-	for i := range b.Episodes {
-		e := &b.Episodes[i]
-		switch {
-		case e.EpisodeID == "":
-			return fmt.Errorf("episode %d: no episode_id", i+1)
-		case e.Source == "":
-			return fmt.Errorf("episode %s: no source", e.EpisodeID)
-		case !strings.HasPrefix(e.LogHash, "sha256:"):
-			return fmt.Errorf("episode %s: log_hash %q is not sha256:<hex>", e.EpisodeID, e.LogHash)
-		}
-		if e.FiringCounts == nil {
-			e.FiringCounts = map[string]int{}
-		}
+	return nil
+}
+
+// checkEntry checks entry i (from 0), filling in empty firing counts.
+func checkEntry(i int, e *Entry) error {
+	switch {
+	case e.EpisodeID == "":
+		return fmt.Errorf("episode %d: no episode_id", i+1)
+	case e.Source == "":
+		return fmt.Errorf("episode %s: no source", e.EpisodeID)
+	case !strings.HasPrefix(e.LogHash, "sha256:"):
+		return fmt.Errorf("episode %s: log_hash %q is not sha256:<hex>", e.EpisodeID, e.LogHash)
+	}
+	if e.FiringCounts == nil {
+		e.FiringCounts = map[string]int{}
 	}
 	return nil
 }
 
 // ReadBaseline reads a baseline file; a missing file is an error wrapping
 // fs.ErrNotExist. The file is decoded an entry at a time, and what the
-// entries repeat (sources, hashes, firing counts) is stored once: a
-// baseline of a million episodes costs its entries, not its text.
+// entries repeat (sources, hashes, firing counts) is stored once.
 func ReadBaseline(file string) (*Baseline, error) {
+	in := newInterner()
+	var eps []Entry
+	b, err := readBaseline(file, func(e *Entry) {
+		in.entry(e)
+		eps = append(eps, *e)
+	})
+	if err != nil || b.Episodes != nil {
+		return b, err // read whole
+	}
+	b.Episodes = eps
+	if b.Episodes == nil {
+		b.Episodes = []Entry{}
+	}
+	return b, nil
+}
+
+// readStore reads a baseline file into a compact store, as a check
+// compares with it.
+func readStore(file string) (*baseStore, error) {
+	var s *baseStore
+	b, err := readBaseline(file, func(e *Entry) {
+		if s == nil {
+			s = newBaseStore(nil)
+		}
+		s.add(e)
+	})
+	switch {
+	case err != nil:
+		return nil, err
+	case b.Episodes != nil: // read whole
+		return storeOf(b), nil
+	case s == nil:
+		s = newBaseStore(nil)
+	}
+	s.Config = b.Config
+	s.done()
+	return s, nil
+}
+
+// readBaseline reads a baseline file, handing add each entry, checked,
+// as it is decoded; it returns the rest (no Episodes). A file that is not
+// a baseline decoded in one pass (bad JSON, a wrong type, an odd shape)
+// is read whole by encoding/json, for its error as it always was, or,
+// if it reads after all, returned whole with its Episodes.
+func readBaseline(file string, add func(*Entry)) (*Baseline, error) {
 	f, err := os.Open(file)
 	if err != nil {
 		return nil, err
 	}
-	b, ok := decodeBaseline(bufio.NewReaderSize(f, 256<<10))
+	var entryErr error
+	n := 0
+	b, ok := decodeBaseline(bufio.NewReaderSize(f, 256<<10), func(e *Entry) {
+		if entryErr == nil {
+			if entryErr = checkEntry(n, e); entryErr == nil {
+				add(e)
+			}
+		}
+		n++
+	})
 	f.Close()
 	if !ok {
-		// Not a baseline read in one pass (bad JSON, a wrong type): read
-		// whole by encoding/json, for its error as it always was.
 		data, err := os.ReadFile(file)
 		if err != nil {
 			return nil, err
@@ -302,24 +368,30 @@ func ReadBaseline(file string) (*Baseline, error) {
 		if b, err = ParseBaseline(data); err != nil {
 			return nil, fmt.Errorf("%s: %w", file, err)
 		}
+		if b.Episodes == nil {
+			b.Episodes = []Entry{}
+		}
 		return b, nil
 	}
-	if err := b.check(); err != nil {
+	if err := b.checkHead(); err != nil {
 		return nil, fmt.Errorf("%s: %w", file, err)
+	}
+	if entryErr != nil {
+		return nil, fmt.Errorf("%s: %w", file, entryErr)
 	}
 	return b, nil
 }
 
 // decodeBaseline decodes a baseline document as json.Unmarshal would,
-// holding one entry's text at a time; false for anything else (which
-// Unmarshal then explains).
-func decodeBaseline(r io.Reader) (*Baseline, bool) {
+// holding one entry's text at a time and handing each entry to add; false
+// for anything else (which Unmarshal then explains).
+func decodeBaseline(r io.Reader, add func(*Entry)) (*Baseline, bool) {
 	dec := json.NewDecoder(r)
 	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
 		return nil, false
 	}
 	var b Baseline
-	in := newInterner()
+	seen := false
 	for dec.More() {
 		t, err := dec.Token()
 		key, ok := t.(string)
@@ -327,27 +399,25 @@ func decodeBaseline(r io.Reader) (*Baseline, bool) {
 			return nil, false
 		}
 		if strings.EqualFold(key, "episodes") {
+			if seen {
+				return nil, false // twice: as Unmarshal makes of it
+			}
+			seen = true
 			t, err := dec.Token()
 			switch {
 			case err != nil:
 				return nil, false
 			case t == nil: // null
-				b.Episodes = nil
 				continue
 			case t != json.Delim('['):
 				return nil, false
-			}
-			b.Episodes = b.Episodes[:0]
-			if b.Episodes == nil {
-				b.Episodes = []Entry{}
 			}
 			for dec.More() {
 				var e Entry
 				if err := dec.Decode(&e); err != nil {
 					return nil, false
 				}
-				in.entry(&e)
-				b.Episodes = append(b.Episodes, e)
+				add(&e)
 			}
 			if t, err := dec.Token(); err != nil || t != json.Delim(']') {
 				return nil, false
@@ -361,11 +431,9 @@ func decodeBaseline(r io.Reader) (*Baseline, bool) {
 		}
 		k, _ := json.Marshal(key)
 		doc := append(append(append(append([]byte("{"), k...), ':'), raw...), '}')
-		episodes := b.Episodes
-		if err := json.Unmarshal(doc, &b); err != nil {
+		if err := json.Unmarshal(doc, &b); err != nil || b.Episodes != nil {
 			return nil, false
 		}
-		b.Episodes = episodes
 	}
 	if t, err := dec.Token(); err != nil || t != json.Delim('}') {
 		return nil, false

@@ -51,6 +51,11 @@ type Episode struct {
 	Path     string   // the log from the working directory (annotations)
 	Skipped  int      // unreadable lines skipped in its log
 	Problems []string // the first of them, "file:line: reason"
+
+	// As a comparison is made (tally):
+	seq         int64 // arrival order; a missing episode's after every current one
+	base        int32 // the matched baseline entry, -1 when none
+	hashPending bool  // matched before its log's hash was known
 }
 
 // ConfigChange is a configuration key whose value differs from the
@@ -75,7 +80,11 @@ type Comparison struct {
 // explain missing episodes. (Run compares as it replays, keeping only
 // what its report names; Compare lists every episode.)
 func Compare(base, cur *Baseline, unreadable map[string]string) *Comparison {
-	t := newTally(base, base == nil, true)
+	var store *baseStore
+	if base != nil {
+		store = storeOf(base)
+	}
+	t := newTally(store, base == nil, true)
 	for i := range cur.Episodes {
 		t.add(&cur.Episodes[i], true, 0, nil)
 	}

@@ -264,7 +264,7 @@ type entrySink interface {
 // openBaseline reads the baseline of opts.Mode (nil in ModeGatesOnly, and
 // in ModeUpdate when there is none yet); in ModeUpdate it is locked until
 // unlock is called.
-func openBaseline(opts Options) (base *Baseline, unlock func(), err error) {
+func openBaseline(opts Options) (base *baseStore, unlock func(), err error) {
 	unlock = func() {}
 	if opts.Mode == ModeUpdate {
 		// Held until the check returns: a second update of the same
@@ -276,7 +276,7 @@ func openBaseline(opts Options) (base *Baseline, unlock func(), err error) {
 	if opts.Mode == ModeGatesOnly {
 		return nil, unlock, nil
 	}
-	base, err = ReadBaseline(opts.Baseline)
+	base, err = readStore(opts.Baseline)
 	switch {
 	case errors.Is(err, fs.ErrNotExist) && opts.Mode == ModeUpdate:
 		return nil, unlock, nil
@@ -457,7 +457,7 @@ func (col *Collected) Finish(opts Options) (*Result, error) {
 
 // finish completes the comparison t made of what was replayed, applies
 // the gates and, in ModeUpdate, writes the baseline from sorter.
-func (col *Collected) finish(opts Options, base *Baseline, t *tally, sorter *entrySorter) (*Result, error) {
+func (col *Collected) finish(opts Options, base *baseStore, t *tally, sorter *entrySorter) (*Result, error) {
 	ctx := opts.Context
 	if ctx == nil {
 		ctx = context.Background()
@@ -469,13 +469,14 @@ func (col *Collected) finish(opts Options, base *Baseline, t *tally, sorter *ent
 			continue
 		}
 		p := SourceOf(opts.Baseline, sk.Source)
-		for _, e := range base.Episodes {
-			if _, ok := unreadable[e.Source]; !ok && (e.Source == p || strings.HasPrefix(e.Source, p+"/")) {
-				unreadable[e.Source] = sk.Error
+		for j := range base.n() {
+			src := base.source(j)
+			if _, ok := unreadable[src]; !ok && (src == p || strings.HasPrefix(src, p+"/")) {
+				unreadable[src] = sk.Error
 			}
 		}
 	}
-	if t.current == 0 && (base == nil || len(base.Episodes) == 0) {
+	if t.current == 0 && base.n() == 0 {
 		// Nothing was read and nothing is expected: no pass over nothing.
 		// (With baseline entries, their episodes are missing: drift, or
 		// in an update kept entries and a failure.)
@@ -516,14 +517,15 @@ func (col *Collected) finish(opts Options, base *Baseline, t *tally, sorter *ent
 			// Keep what the baseline knew of the logs this run could not
 			// read: an unreadable file is not a reviewed removal.
 			kept := map[string]bool{}
-			for _, e := range base.Episodes {
-				if why, ok := unreadable[e.Source]; ok {
-					if err := sorter.add(e, false); err != nil {
+			for j := range base.n() {
+				src := base.source(j)
+				if why, ok := unreadable[src]; ok {
+					if err := sorter.add(*base.entry(j), false); err != nil {
 						return nil, err
 					}
-					if !kept[e.Source] {
-						kept[e.Source] = true
-						res.Kept = append(res.Kept, analyze.FileError{Source: SourcePath(opts.Baseline, e.Source), Error: why})
+					if !kept[src] {
+						kept[src] = true
+						res.Kept = append(res.Kept, analyze.FileError{Source: SourcePath(opts.Baseline, src), Error: why})
 					}
 				}
 			}

@@ -17,13 +17,13 @@ import (
 // it could not be read to its end (dropFile). finish then pairs moved
 // logs, lists the missing episodes and names every row.
 type tally struct {
-	base      *Baseline // nil: nothing to compare with
-	gatesOnly bool      // no baseline: every episode unchecked
-	every     bool      // keep a row for every episode, not only those a report names
-	order     []int32   // base.Episodes indexes by (id, source); nil when already in that order
-	used      []bool    // base entries matched
+	base      *baseStore // nil: nothing to compare with
+	gatesOnly bool       // no baseline: every episode unchecked
+	every     bool       // keep a row for every episode, not only those a report names
+	used      []bool     // base entries matched
+	scratch   Entry      // a base entry being compared
 
-	rows     []row
+	rows     []Episode
 	fileRows int            // rows[fileRows:] are the current log's
 	pending  []pendingMatch // the current log's matched episodes, no row kept (yet)
 	quiet    int            // episodes with no row: unchanged, or unchecked (gates only)
@@ -39,14 +39,6 @@ type tally struct {
 	seed    maphash.Seed
 }
 
-// row is an episode a report names (or every episode, with tally.every).
-type row struct {
-	Episode
-	seq         int64 // arrival order; a missing episode's after every current one
-	base        int32 // the matched baseline entry, -1 when none
-	hashPending bool  // matched before its log's hash was known
-}
-
 // pendingMatch is an episode matched with its baseline entry and so far
 // unchanged, waiting for its log's hash.
 type pendingMatch struct {
@@ -54,54 +46,8 @@ type pendingMatch struct {
 	seq  int64
 }
 
-func newTally(base *Baseline, gatesOnly, every bool) *tally {
-	t := &tally{base: base, gatesOnly: gatesOnly, every: every, seed: maphash.MakeSeed()}
-	if base != nil {
-		t.used = make([]bool, len(base.Episodes))
-		sorted := sort.SliceIsSorted(base.Episodes, func(i, j int) bool { return lessEpisode(&base.Episodes[i], &base.Episodes[j]) })
-		if !sorted {
-			// A baseline edited by hand: an index in canonical order, a
-			// tenth of the size of a map from keys.
-			t.order = make([]int32, len(base.Episodes))
-			for i := range t.order {
-				t.order[i] = int32(i)
-			}
-			sort.SliceStable(t.order, func(i, j int) bool {
-				return lessEpisode(&base.Episodes[t.order[i]], &base.Episodes[t.order[j]])
-			})
-		}
-	}
-	return t
-}
-
-// find is the baseline entry of (id, source), -1 if none; of several, the
-// last (as a map from keys filled in order would hold).
-func (t *tally) find(id, source string) int {
-	if t.base == nil {
-		return -1
-	}
-	n := len(t.base.Episodes)
-	at := func(k int) *Entry {
-		if t.order != nil {
-			return &t.base.Episodes[t.order[k]]
-		}
-		return &t.base.Episodes[k]
-	}
-	// The first entry past the key, then one back.
-	k := sort.Search(n, func(k int) bool {
-		e := at(k)
-		if e.EpisodeID != id {
-			return e.EpisodeID > id
-		}
-		return e.Source > source
-	}) - 1
-	if k < 0 || at(k).EpisodeID != id || at(k).Source != source {
-		return -1
-	}
-	if t.order != nil {
-		return int(t.order[k])
-	}
-	return k
+func newTally(base *baseStore, gatesOnly, every bool) *tally {
+	return &tally{base: base, gatesOnly: gatesOnly, every: every, used: make([]bool, base.n()), seed: maphash.MakeSeed()}
 }
 
 // add compares one episode's entry. known says e.LogHash is final; else
@@ -114,7 +60,7 @@ func (t *tally) add(e *Entry, known bool, skipped int, problems []string) {
 	keep := t.every || skipped > 0
 	if t.gatesOnly {
 		if keep {
-			t.rows = append(t.rows, row{Episode: Episode{EpisodeID: e.EpisodeID, Source: e.Source, Status: StatusUnchecked, Skipped: skipped, Problems: problems}, seq: seq, base: -1})
+			t.rows = append(t.rows, Episode{EpisodeID: e.EpisodeID, Source: e.Source, Status: StatusUnchecked, Skipped: skipped, Problems: problems, seq: seq, base: -1})
 		} else {
 			t.fileQ++
 			t.ids = append(t.ids, maphash.String(t.seed, e.EpisodeID))
@@ -124,17 +70,19 @@ func (t *tally) add(e *Entry, known bool, skipped int, problems []string) {
 		}
 		return
 	}
-	j := t.find(e.EpisodeID, e.Source)
+	j := t.base.find(e.EpisodeID, e.Source)
 	if j < 0 || t.used[j] {
 		// New, or a moved log (paired in finish): either way named.
 		c := *e
-		t.rows = append(t.rows, row{Episode: Episode{
+		t.rows = append(t.rows, Episode{
 			EpisodeID: e.EpisodeID, Source: e.Source, Status: StatusNew, Current: &c, Skipped: skipped, Problems: problems,
-			Drift: []Drift{{Field: "episode", Current: e.Source}},
-		}, seq: seq, base: -1})
+			Drift: []Drift{{Field: "episode", Current: e.Source}}, seq: seq, base: -1,
+		})
 	} else {
 		t.used[j] = true
-		b := &t.base.Episodes[j]
+		b := &t.scratch
+		b.EpisodeID = e.EpisodeID
+		t.base.decode(j, b)
 		c := e
 		if !known {
 			// Its log's hash is compared when the log ends.
@@ -145,10 +93,10 @@ func (t *tally) add(e *Entry, known bool, skipped int, problems []string) {
 		drift := diffEpisode(b, c)
 		switch {
 		case len(drift) > 0:
-			cur := *e
-			t.rows = append(t.rows, row{Episode: Episode{EpisodeID: e.EpisodeID, Source: e.Source, Status: StatusChanged, Drift: drift, Baseline: b, Current: &cur, Skipped: skipped, Problems: problems}, seq: seq, base: int32(j), hashPending: !known})
+			cur, was := *e, *b
+			t.rows = append(t.rows, Episode{EpisodeID: e.EpisodeID, Source: e.Source, Status: StatusChanged, Drift: drift, Baseline: &was, Current: &cur, Skipped: skipped, Problems: problems, seq: seq, base: int32(j), hashPending: !known})
 		case keep:
-			t.rows = append(t.rows, row{Episode: Episode{EpisodeID: e.EpisodeID, Source: e.Source, Status: StatusUnchanged, Skipped: skipped, Problems: problems}, seq: seq, base: int32(j), hashPending: !known})
+			t.rows = append(t.rows, Episode{EpisodeID: e.EpisodeID, Source: e.Source, Status: StatusUnchanged, Skipped: skipped, Problems: problems, seq: seq, base: int32(j), hashPending: !known})
 		case known:
 			t.fileQ++
 		default:
@@ -175,19 +123,17 @@ func (t *tally) endFile(hash string) {
 		if r.Current != nil {
 			r.Current.LogHash = hash
 		}
-		b := &t.base.Episodes[r.base]
-		if b.LogHash != hash {
-			t.hashDrift(r, b, hash)
+		if t.base.hash(int(r.base)) != hash {
+			t.hashDrift(r, hash)
 		}
 	}
 	for _, p := range t.pending {
-		b := &t.base.Episodes[p.base]
-		if b.LogHash == hash {
+		if t.base.hash(int(p.base)) == hash {
 			t.fileQ++
 			continue
 		}
-		t.rows = append(t.rows, row{Episode: Episode{EpisodeID: b.EpisodeID, Source: b.Source, Status: StatusUnchanged}, seq: p.seq, base: p.base})
-		t.hashDrift(&t.rows[len(t.rows)-1], b, hash)
+		t.rows = append(t.rows, Episode{EpisodeID: t.base.id(int(p.base)), Source: t.base.source(int(p.base)), Status: StatusUnchanged, seq: p.seq, base: p.base})
+		t.hashDrift(&t.rows[len(t.rows)-1], hash)
 	}
 	t.pending = t.pending[:0]
 	t.quiet += t.fileQ
@@ -197,10 +143,13 @@ func (t *tally) endFile(hash string) {
 }
 
 // hashDrift adds the log_hash drift, the first of an entry's fields.
-func (t *tally) hashDrift(r *row, b *Entry, hash string) {
+func (t *tally) hashDrift(r *Episode, hash string) {
+	if r.Baseline == nil {
+		r.Baseline = t.base.entry(int(r.base))
+	}
+	b := r.Baseline
 	r.Drift = slices.Insert(r.Drift, 0, Drift{Field: "log_hash", Baseline: b.LogHash, Current: hash})
 	r.Status = StatusChanged
-	r.Baseline = b
 	if r.Current == nil {
 		// Nothing else drifted: the baseline's outcome, from a new log.
 		c := *b
@@ -232,16 +181,16 @@ func (t *tally) dropFile() {
 func (t *tally) finish(unreadable map[string]string) {
 	if t.base != nil {
 		t.pairMoved()
-		for j := range t.base.Episodes {
+		for j := range t.base.n() {
 			if t.used[j] {
 				continue
 			}
-			b := &t.base.Episodes[j]
-			t.rows = append(t.rows, row{Episode: Episode{
+			b := t.base.entry(j)
+			t.rows = append(t.rows, Episode{
 				EpisodeID: b.EpisodeID, Source: b.Source, Status: StatusMissing, Baseline: b,
 				Drift:      []Drift{{Field: "episode", Baseline: b.Source}},
-				Unreadable: unreadable[b.Source],
-			}, seq: t.seq + int64(j), base: int32(j)})
+				Unreadable: unreadable[b.Source], seq: t.seq + int64(j), base: int32(j),
+			})
 		}
 	}
 	sort.Slice(t.rows, func(i, j int) bool {
@@ -270,10 +219,15 @@ func (t *tally) pairMoved() {
 		return
 	}
 	leftBase := map[string][]int{}
-	for j := range t.base.Episodes {
-		id := t.base.Episodes[j].EpisodeID
-		if _, ok := leftCur[id]; ok && !t.used[j] && len(leftBase[id]) < 2 {
-			leftBase[id] = append(leftBase[id], j)
+	for j := range t.base.n() {
+		if t.used[j] {
+			continue
+		}
+		if _, ok := leftCur[string(t.base.idBytes(j))]; ok {
+			id := t.base.id(j)
+			if len(leftBase[id]) < 2 {
+				leftBase[id] = append(leftBase[id], j)
+			}
 		}
 	}
 	dropped := false
@@ -282,7 +236,7 @@ func (t *tally) pairMoved() {
 		if len(is) != 1 || len(js) != 1 {
 			continue
 		}
-		r, b := &t.rows[is[0]], &t.base.Episodes[js[0]]
+		r, b := &t.rows[is[0]], t.base.entry(js[0])
 		t.used[js[0]] = true
 		r.base, r.Baseline = int32(js[0]), b
 		r.Drift = diffEpisode(b, r.Current)
@@ -300,7 +254,7 @@ func (t *tally) pairMoved() {
 		}
 	}
 	if dropped {
-		t.rows = slices.DeleteFunc(t.rows, func(r row) bool { return r.Status == "" })
+		t.rows = slices.DeleteFunc(t.rows, func(r Episode) bool { return r.Status == "" })
 	}
 }
 
@@ -336,11 +290,9 @@ func (t *tally) label() {
 				n[t.rows[i].EpisodeID]++ // kept rows have no hash in ids
 			}
 		default:
-			if t.base != nil {
-				for j := range t.base.Episodes {
-					if _, ok := n[t.base.Episodes[j].EpisodeID]; ok {
-						n[t.base.Episodes[j].EpisodeID]++
-					}
+			for j := range t.base.n() {
+				if _, ok := n[string(t.base.idBytes(j))]; ok {
+					n[string(t.base.idBytes(j))]++
 				}
 			}
 			for i := range t.rows {
@@ -377,10 +329,4 @@ func (t *tally) statuses() map[string]int {
 }
 
 // episodes are the rows, in order.
-func (t *tally) episodes() []Episode {
-	out := make([]Episode, len(t.rows))
-	for i := range t.rows {
-		out[i] = t.rows[i].Episode
-	}
-	return out
-}
+func (t *tally) episodes() []Episode { return t.rows }
