@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -164,38 +165,120 @@ func (b *Baseline) encodeHead(w *bytes.Buffer) {
 const encodeTail = "]\n}\n"
 
 func (e *Entry) encode(w *bytes.Buffer, ind string) {
-	term := "null"
+	// Appended directly (a million entries are written, and compared
+	// before that): the bytes fmt and encoding/json wrote.
+	b := w.AvailableBuffer()
+	b = append(b, "{\n"...)
+	field := func(name string) {
+		b = append(b, ind...)
+		b = append(b, "  \""...)
+		b = append(b, name...)
+		b = append(b, "\": "...)
+	}
+	end := func() { b = append(b, ",\n"...) }
+	field("episode_id")
+	b = appendLitString(b, e.EpisodeID)
+	end()
+	field("source")
+	b = appendLitString(b, e.Source)
+	end()
+	field("log_hash")
+	b = appendLitString(b, e.LogHash)
+	end()
+	field("recorded_turns")
+	b = strconv.AppendInt(b, int64(e.RecordedTurns), 10)
+	end()
+	field("final_score")
+	b = appendLitFloat(b, e.FinalScore)
+	end()
+	field("termination_turn")
 	if e.TerminationTurn != nil {
-		term = strconv.Itoa(*e.TerminationTurn)
+		b = strconv.AppendInt(b, int64(*e.TerminationTurn), 10)
+	} else {
+		b = append(b, "null"...)
 	}
-	cps := make([]string, len(e.Checkpoints))
+	end()
+	field("checkpoints")
+	b = append(b, '[')
 	for i, c := range e.Checkpoints {
-		cps[i] = strconv.Itoa(c)
+		if i > 0 {
+			b = append(b, ", "...)
+		}
+		b = strconv.AppendInt(b, int64(c), 10)
 	}
-	fields := [][2]string{
-		{"episode_id", lit(e.EpisodeID)},
-		{"source", lit(e.Source)},
-		{"log_hash", lit(e.LogHash)},
-		{"recorded_turns", strconv.Itoa(e.RecordedTurns)},
-		{"final_score", lit(e.FinalScore)},
-		{"termination_turn", term},
-		{"checkpoints", "[" + strings.Join(cps, ", ") + "]"},
-		{"turns_saved", strconv.Itoa(e.TurnsSaved)},
-		{"llm_calls_saved", strconv.Itoa(e.LLMCallsSaved)},
-		{"llm_calls_method", lit(e.LLMCallsMethod)},
-		{"score_forfeited", lit(e.ScoreForfeited)},
-		{"false_termination", strconv.FormatBool(e.FalseTermination)},
-		{"censored", strconv.FormatBool(e.Censored)},
-		{"would_reject", strconv.Itoa(e.WouldReject)},
-		{"low_confidence", strconv.Itoa(e.LowConfidence)},
+	b = append(b, ']')
+	end()
+	field("turns_saved")
+	b = strconv.AppendInt(b, int64(e.TurnsSaved), 10)
+	end()
+	field("llm_calls_saved")
+	b = strconv.AppendInt(b, int64(e.LLMCallsSaved), 10)
+	end()
+	field("llm_calls_method")
+	b = appendLitString(b, e.LLMCallsMethod)
+	end()
+	field("score_forfeited")
+	b = appendLitFloat(b, e.ScoreForfeited)
+	end()
+	field("false_termination")
+	b = strconv.AppendBool(b, e.FalseTermination)
+	end()
+	field("censored")
+	b = strconv.AppendBool(b, e.Censored)
+	end()
+	field("would_reject")
+	b = strconv.AppendInt(b, int64(e.WouldReject), 10)
+	end()
+	field("low_confidence")
+	b = strconv.AppendInt(b, int64(e.LowConfidence), 10)
+	end()
+	field("firing_counts")
+	if len(e.FiringCounts) == 0 {
+		b = append(b, "{}"...)
+	} else {
+		b = append(b, '{')
+		for i, k := range slices.Sorted(maps.Keys(e.FiringCounts)) {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, '\n')
+			b = append(b, ind...)
+			b = append(b, "    "...)
+			b = appendLitString(b, k)
+			b = append(b, ": "...)
+			b = strconv.AppendInt(b, int64(e.FiringCounts[k]), 10)
+		}
+		b = append(b, '\n')
+		b = append(b, ind...)
+		b = append(b, "  }"...)
 	}
-	w.WriteString("{\n")
-	for _, f := range fields {
-		fmt.Fprintf(w, "%s  %q: %s,\n", ind, f[0], f[1])
+	b = append(b, '\n')
+	b = append(b, ind...)
+	b = append(b, '}')
+	w.Write(b)
+}
+
+// appendLitString appends lit(s): a string of printable ASCII other than
+// a quote or backslash as it is, any other through encoding/json.
+func appendLitString(b []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' {
+			return append(b, lit(s)...)
+		}
 	}
-	fmt.Fprintf(w, "%s  \"firing_counts\": ", ind)
-	writeObject(w, ind+"  ", slices.Sorted(maps.Keys(e.FiringCounts)), func(k string) string { return strconv.Itoa(e.FiringCounts[k]) })
-	fmt.Fprintf(w, "\n%s}", ind)
+	b = append(b, '"')
+	b = append(b, s...)
+	return append(b, '"')
+}
+
+// appendLitFloat appends lit(f): where encoding/json writes a float64
+// without an exponent (0, or 1e-6 <= |f| < 1e21), strconv's shortest
+// form is its form.
+func appendLitFloat(b []byte, f float64) []byte {
+	if a := math.Abs(f); a == 0 || (a >= 1e-6 && a < 1e21) {
+		return strconv.AppendFloat(b, f, 'f', -1, 64)
+	}
+	return append(b, lit(f)...)
 }
 
 func writeObject(w *bytes.Buffer, ind string, keys []string, val func(string) string) {

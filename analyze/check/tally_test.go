@@ -8,10 +8,14 @@ package check
 import (
 	"bytes"
 	"fmt"
+	"maps"
+	"math"
 	"math/rand"
 	"os"
 	"reflect"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -534,6 +538,70 @@ func TestReadBaselineAsParse(t *testing.T) {
 			if e := store.entry(j); !reflect.DeepEqual(*e, w) {
 				t.Errorf("%s: entry %d\ngot  %+v\nwant %+v", doc, j, *e, w)
 			}
+		}
+	}
+}
+
+// referenceEncode is Entry.encode as it was, through fmt and
+// encoding/json.
+func referenceEncode(e *Entry, w *bytes.Buffer, ind string) {
+	term := "null"
+	if e.TerminationTurn != nil {
+		term = strconv.Itoa(*e.TerminationTurn)
+	}
+	cps := make([]string, len(e.Checkpoints))
+	for i, c := range e.Checkpoints {
+		cps[i] = strconv.Itoa(c)
+	}
+	fields := [][2]string{
+		{"episode_id", lit(e.EpisodeID)},
+		{"source", lit(e.Source)},
+		{"log_hash", lit(e.LogHash)},
+		{"recorded_turns", strconv.Itoa(e.RecordedTurns)},
+		{"final_score", lit(e.FinalScore)},
+		{"termination_turn", term},
+		{"checkpoints", "[" + strings.Join(cps, ", ") + "]"},
+		{"turns_saved", strconv.Itoa(e.TurnsSaved)},
+		{"llm_calls_saved", strconv.Itoa(e.LLMCallsSaved)},
+		{"llm_calls_method", lit(e.LLMCallsMethod)},
+		{"score_forfeited", lit(e.ScoreForfeited)},
+		{"false_termination", strconv.FormatBool(e.FalseTermination)},
+		{"censored", strconv.FormatBool(e.Censored)},
+		{"would_reject", strconv.Itoa(e.WouldReject)},
+		{"low_confidence", strconv.Itoa(e.LowConfidence)},
+	}
+	w.WriteString("{\n")
+	for _, f := range fields {
+		fmt.Fprintf(w, "%s  %q: %s,\n", ind, f[0], f[1])
+	}
+	fmt.Fprintf(w, "%s  \"firing_counts\": ", ind)
+	writeObject(w, ind+"  ", slices.Sorted(maps.Keys(e.FiringCounts)), func(k string) string { return strconv.Itoa(e.FiringCounts[k]) })
+	fmt.Fprintf(w, "\n%s}", ind)
+}
+
+// Entries are encoded byte for byte as fmt and encoding/json wrote them,
+// whatever their strings and numbers.
+func TestEntryEncodeAsBefore(t *testing.T) {
+	r := rand.New(rand.NewSource(11))
+	strs := []string{"", "ep-1", "a\"b", `back\slash`, "tab\there", "nl\n", "<html>&", "é", "\u2028", "\xff\xfe", "\x00", "~ ", "sha256:00ff"}
+	floats := []float64{0, math.Copysign(0, -1), 1, -1, 0.1 + 0.2, 1e-6, 9.99e-7, 1e-7, 1e20, 1e21, 1e22, -1e21, 123456.789, math.MaxFloat64, math.SmallestNonzeroFloat64, math.Inf(1), math.Inf(-1), math.NaN()}
+	pick := func(xs []string) string { return xs[r.Intn(len(xs))] }
+	for range 5000 {
+		e := randomEntry(r)
+		e.EpisodeID, e.Source, e.LogHash, e.LLMCallsMethod = pick(strs), pick(strs), pick(strs), pick(strs)
+		e.FinalScore, e.ScoreForfeited = floats[r.Intn(len(floats))], floats[r.Intn(len(floats))]
+		e.RecordedTurns, e.WouldReject = r.Intn(3)-1, -r.Intn(1<<40)
+		e.FiringCounts[pick(strs)] = r.Intn(5) - 2
+		if r.Intn(5) == 0 {
+			e.FiringCounts = nil
+		}
+		var got, want bytes.Buffer
+		got.WriteString("x")
+		want.WriteString("x")
+		e.encode(&got, "    ")
+		referenceEncode(&e, &want, "    ")
+		if got.String() != want.String() {
+			t.Fatalf("got\n%s\nwant\n%s", got.String(), want.String())
 		}
 	}
 }
