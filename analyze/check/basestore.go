@@ -14,7 +14,7 @@ import (
 // baseStore holds a baseline's entries as records in blocks of a MiB:
 // the id, then numbers as varints; what entries repeat (sources, log
 // hashes, LLM call methods, sets of firing counts) is numbered in tables.
-// A million entries cost about 60 MB, where []Entry cost 200 MB and
+// A million entries cost about 50 MB, where []Entry cost 200 MB and
 // encoding/json's decoding of the file several times that. Entries are
 // found by (id, source) by binary search.
 type baseStore struct {
