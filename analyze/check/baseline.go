@@ -635,7 +635,7 @@ func writeBaseline(ctx context.Context, file string, write func(io.Writer) error
 		werr = os.Chmod(tmp.Name(), mode)
 	}
 	if werr == nil && ctx.Err() != nil {
-		werr = fmt.Errorf("interrupted: %w", context.Cause(ctx))
+		werr = interrupted(ctx)
 	}
 	if werr == nil {
 		werr = os.Rename(tmp.Name(), file)

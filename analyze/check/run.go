@@ -413,7 +413,7 @@ func replayFiles(opts Options, sink entrySink, diags bool) (*Collected, error) {
 		return true
 	})
 	if err := ctx.Err(); err != nil {
-		return nil, fmt.Errorf("interrupted: %w", context.Cause(ctx))
+		return nil, interrupted(ctx)
 	}
 	if runErr != nil {
 		return nil, runErr
@@ -611,4 +611,14 @@ func (s *sharedCounts) share(m map[string]int) map[string]int {
 		s.m[string(s.key)] = m
 	}
 	return m
+}
+
+// interrupted is the error of a run ctx stopped: its cause, said to be an
+// interruption unless it already says so (a signal's does).
+func interrupted(ctx context.Context) error {
+	cause := context.Cause(ctx)
+	if strings.Contains(cause.Error(), "interrupted") {
+		return cause
+	}
+	return fmt.Errorf("interrupted: %w", cause)
 }
