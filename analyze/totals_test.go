@@ -54,8 +54,8 @@ func TestTotalsFigures(t *testing.T) {
 // TestTailReuse settles a long episode and then a short one with the same
 // Tail: the scratch space of the first must not leak into the second.
 func TestTailReuse(t *testing.T) {
-	long := &replay.Episode{Turns: ocEdit(ocScore(ocFlat(1, 100, 0), 90, 100, 5), 1, 100, func(t *replay.Turn) { t.Rejections = 1 })}
-	short := &replay.Episode{Turns: ocFlat(1, 50, 0)}
+	long := withRows(&replay.Episode{}, ocEdit(ocScore(ocFlat(1, 100, 0), 90, 100, 5), 1, 100, func(t *replay.Row) { t.Rejections = 1 }))
+	short := withRows(&replay.Episode{}, ocFlat(1, 50, 0))
 	var tail Tail
 	tail.Reset(long)
 	r := tail.Result(Fired{Termination: &Termination{Turn: 40}})

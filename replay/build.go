@@ -141,7 +141,7 @@ func (b *builder) build(c *collector) *Episode {
 	}
 	ep.Turns = make([]Turn, 0, last-first+1)
 	if c.outputs {
-		ep.Outputs = make([]string, 0, last-first+1)
+		ep.Outputs = make([]Sym, 0, last-first+1)
 	}
 	var prev *Turn
 	gapStart := 0
@@ -153,7 +153,7 @@ func (b *builder) build(c *collector) *Episode {
 		s := b.slots.get(t)
 		tr := Turn{N: t}
 		if s != nil {
-			tr.Objectives, tr.Rejections, tr.LLMCalls = s.objectives, s.rejections, s.llmCalls
+			tr.Rejections, tr.LLMCalls = s.rejections, s.llmCalls
 			if s.rejected != 0 {
 				if ep.Rejected == nil {
 					ep.Rejected = map[int][]string{}
@@ -171,7 +171,7 @@ func (b *builder) build(c *collector) *Episode {
 				gapStart = t
 			}
 			if c.outputs {
-				ep.Outputs = append(ep.Outputs, "")
+				ep.Outputs = append(ep.Outputs, 0)
 			}
 			ep.Turns = append(ep.Turns, tr)
 			prev = &ep.Turns[len(ep.Turns)-1]
@@ -189,7 +189,7 @@ func (b *builder) build(c *collector) *Episode {
 			ep.Diag.note(fmt.Sprintf("%s: turn %d has no score; carried forward", b.source, t))
 		}
 		if s.actionLevel > 0 {
-			tr.Action, tr.HasAction = str(s.action), true
+			tr.Action, tr.HasAction = s.action, true
 		}
 		if s.baseLevel > 0 {
 			tr.Base, tr.HasBase = s.base, true
@@ -199,13 +199,13 @@ func (b *builder) build(c *collector) *Episode {
 			case s.hasMove:
 				// Live ZorkGPT logs a move event on every turn; one that
 				// stays in its room is no move.
-				tr.LocStart, tr.LocEnd, tr.Moved = str(s.moveFrom), str(s.moveTo), s.moveFrom != s.moveTo
+				tr.LocStart, tr.LocEnd, tr.Moved = s.moveFrom, s.moveTo, s.moveFrom != s.moveTo
 			case prev != nil:
 				tr.LocStart, tr.LocEnd = prev.LocEnd, prev.LocEnd
 			default:
-				loc := str(s.startLoc)
-				if loc == "" && s.hasLocation {
-					loc = b.nameToID[b.syms.folded(s.location)]
+				loc := s.startLoc
+				if loc == 0 && s.hasLocation {
+					loc = b.syms.sym(b.nameToID[str(b.syms.folded(s.location))])
 				}
 				tr.LocStart, tr.LocEnd = loc, loc
 			}
@@ -221,21 +221,21 @@ func (b *builder) build(c *collector) *Episode {
 			// An early-format move: the turn goes between the folded
 			// names, whatever turn_completed says, and teaches the map
 			// when they differ.
-			tr.LocStart, tr.LocEnd, tr.Moved = str(s.nameFrom), str(s.nameTo), s.nameFrom != s.nameTo
-			for _, k := range []string{tr.LocStart, tr.LocEnd} {
+			tr.LocStart, tr.LocEnd, tr.Moved = s.nameFrom, s.nameTo, s.nameFrom != s.nameTo
+			for _, k := range []string{str(tr.LocStart), str(tr.LocEnd)} {
 				if _, ok := ep.RoomNames[k]; !ok && b.names[k] != "" {
 					ep.RoomNames[k] = b.names[k]
 				}
 			}
 		} else {
-			name := ""
+			name := Sym(0)
 			if prev != nil {
 				name = prev.LocEnd
 			}
-			if f := b.syms.folded(s.location); s.hasLocation && f != "" {
+			if f := b.syms.folded(s.location); s.hasLocation && f != 0 {
 				name = f
-				if _, ok := ep.RoomNames[name]; !ok {
-					ep.RoomNames[name] = strings.TrimSpace(str(s.location))
+				if _, ok := ep.RoomNames[str(name)]; !ok {
+					ep.RoomNames[str(name)] = strings.TrimSpace(str(s.location))
 				}
 			}
 			tr.LocEnd = name
@@ -246,17 +246,18 @@ func (b *builder) build(c *collector) *Episode {
 			}
 		}
 		if c.outputs {
-			out := ""
+			out := Sym(0)
 			if s.hasOutput {
-				out = str(s.output)
+				out = s.output
 			}
 			ep.Outputs = append(ep.Outputs, out)
 		}
 		ep.Turns = append(ep.Turns, tr)
 		prev = &ep.Turns[len(ep.Turns)-1]
 	}
+	ep.syms = symtab{strs: b.syms.strs}
 	ep.indexStarts()
-	if b.hasIDs && ep.Turns[0].LocStart == "" {
+	if b.hasIDs && ep.Turns[0].LocStart == 0 {
 		ep.Diag.note(fmt.Sprintf("%s: no room id for turn %d; its location is unknown until the first move", b.source, first))
 	}
 	return ep

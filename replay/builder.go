@@ -17,7 +17,7 @@ type builder struct {
 	implicit bool // named after the file, not by an episode_id
 	slots    slotTable
 	redos    map[int]redo // see slot.hasRedo
-	rejected [][]sym      // see slot.rejected (0 unused)
+	rejected [][]Sym      // see slot.rejected (0 unused)
 	syms     symtab
 	lastDone int // highest completed turn (events without a turn go to the next one)
 	lastTurn int // turn of the latest event; hasLast is false after a restart's init line
@@ -164,7 +164,7 @@ func (b *builder) complete(t int, lineNo int) *slot {
 }
 
 // reject adds a rejected action to a slot's list.
-func (b *builder) reject(s *slot, a sym) {
+func (b *builder) reject(s *slot, a Sym) {
 	if s.rejected == 0 {
 		if len(b.rejected) == 0 {
 			b.rejected = append(b.rejected, nil) // index 0 means none

@@ -15,15 +15,15 @@ type slot struct {
 	score float64
 	base  float64 // the critic's unpenalised confidence, from the best source (baseLevel)
 
-	location sym // turn_completed.location as logged
-	output   sym // zork_response.zork_response, with Options.Outputs
-	action   sym // from the best source (actionLevel)
-	startLoc sym // an id the turn starts at without a move (startLevel)
-	moveFrom sym // room ids of the first and last move
-	moveTo   sym
+	location Sym // turn_completed.location as logged
+	output   Sym // zork_response.zork_response, with Options.Outputs
+	action   Sym // from the best source (actionLevel)
+	startLoc Sym // an id the turn starts at without a move (startLevel)
+	moveFrom Sym // room ids of the first and last move
+	moveTo   Sym
 	// A map_movement_update with room names only (early logs): folded
 	// names of the first and last move.
-	nameFrom, nameTo sym
+	nameFrom, nameTo Sym
 
 	objectives, rejections, llmCalls int32
 	tcLine, nameMoveLine             int32 // lines of the turn_completed and the first name move
@@ -62,13 +62,13 @@ func (s *slot) setBase(level uint8, v float64) {
 	}
 }
 
-func (s *slot) setAction(level uint8, v sym) {
+func (s *slot) setAction(level uint8, v Sym) {
 	if level >= s.actionLevel {
 		s.action, s.actionLevel = v, level
 	}
 }
 
-func (s *slot) setStart(level uint8, v sym) {
+func (s *slot) setStart(level uint8, v Sym) {
 	if level >= s.startLevel {
 		s.startLoc, s.startLevel = v, level
 	}
@@ -85,16 +85,14 @@ type redo struct {
 // the last representable line.
 func line32(n int) int32 { return int32(min(n, math.MaxInt32)) }
 
-// sym numbers a string of one episode's symbol table (0 is "").
-type sym uint32
-
+// symtab interns an episode's strings as Syms (Episode.Str reads them).
 type symtab struct {
 	strs []string
-	ids  map[string]sym
-	fold map[sym]sym // FoldName, computed once per distinct string
+	ids  map[string]Sym
+	fold map[Sym]Sym // FoldName, computed once per distinct string
 }
 
-func (t *symtab) sym(s string) sym {
+func (t *symtab) sym(s string) Sym {
 	if s == "" {
 		return 0
 	}
@@ -102,35 +100,38 @@ func (t *symtab) sym(s string) sym {
 		return id
 	}
 	if t.ids == nil {
-		t.ids, t.strs = map[string]sym{}, []string{""}
+		t.ids = map[string]Sym{}
 	}
-	id := sym(len(t.strs))
+	if len(t.strs) == 0 {
+		t.strs = []string{""}
+	}
+	id := Sym(len(t.strs))
 	t.strs = append(t.strs, s)
 	t.ids[s] = id
 	return id
 }
 
-func (t *symtab) str(id sym) string {
+func (t *symtab) str(id Sym) string {
 	if id == 0 {
 		return "" // also before any string was interned (strs is nil)
 	}
 	return t.strs[id]
 }
 
-// folded returns FoldName of a symbol's string, shared by every turn.
-func (t *symtab) folded(id sym) string {
+// folded returns the Sym of FoldName of a Sym's string, computed once.
+func (t *symtab) folded(id Sym) Sym {
 	if id == 0 {
-		return ""
+		return 0
 	}
 	f, ok := t.fold[id]
 	if !ok {
 		f = t.sym(FoldName(t.str(id)))
 		if t.fold == nil {
-			t.fold = map[sym]sym{}
+			t.fold = map[Sym]Sym{}
 		}
 		t.fold[id] = f
 	}
-	return t.str(f)
+	return f
 }
 
 // slotTable holds an episode's slots in chunks of consecutive turns:

@@ -178,13 +178,13 @@ func (r *Text) trace(w io.Writer, o *analyze.Outcome, ep *replay.Episode) error 
 		for ; fi < len(o.Firings) && o.Firings[fi].Turn == t.N; fi++ {
 			fired = append(fired, describeFiring(&o.Firings[fi], ep))
 		}
-		action := t.Action
+		action := ep.Str(t.Action)
 		if t.Filled {
 			action = "(gap)"
 		}
-		loc := ep.RoomName(t.LocEnd)
+		loc := ep.RoomName(ep.Str(t.LocEnd))
 		if t.Moved {
-			loc = ep.RoomName(t.LocStart) + " → " + loc
+			loc = ep.RoomName(ep.Str(t.LocStart)) + " → " + loc
 		}
 		g.Rows = append(g.Rows, []string{strconv.Itoa(t.N), Num(t.Score), loc, action, strings.Join(fired, "; ")})
 	}

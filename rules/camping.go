@@ -46,7 +46,7 @@ type campingState struct {
 	hist   history[int32] // indices in ep.Turns of the last 20 known start locations
 
 	detected bool
-	location string
+	location replay.Sym
 	visits   int
 }
 
@@ -81,6 +81,6 @@ func (c *campingState) Step(t *replay.Turn, env *Env) {
 		c.counts[c.keys[j]] = 0
 	}
 	if c.detected {
-		env.Report(Firing{Turn: t.N, Rule: Camping, Kind: CampingDetection, Location: c.location, Visits: c.visits})
+		env.Report(Firing{Turn: t.N, Rule: Camping, Kind: CampingDetection, Location: env.Episode.Str(c.location), Visits: c.visits})
 	}
 }

@@ -36,16 +36,19 @@ var ScoreAdjustment = &Rule{
 			oscBonus:   oscillationExplorationBonus.Get(c),
 			campPen:    campingReturnPenalty.Get(c),
 			threshold:  RejectionThreshold.Get(c),
-			exits:      map[exit]string{},
+			exits:      map[exit]replay.Sym{},
 		}
 	},
 }
 
-type exit struct{ from, dir string }
+type exit struct {
+	from replay.Sym
+	dir  string
+}
 
 type scoreAdjustment struct {
 	oscPenalty, oscBonus, campPen, threshold float64
-	exits                                    map[exit]string
+	exits                                    map[exit]replay.Sym
 }
 
 // directions maps every spelling RULES.md accepts to one canonical name.
@@ -71,13 +74,13 @@ func (s *scoreAdjustment) Step(t *replay.Turn, env *Env) {
 	if t.Filled || !t.HasAction {
 		return
 	}
-	dir := direction(t.Action)
+	dir := direction(env.Episode.Str(t.Action))
 	if dir == "" {
 		return
 	}
 	dest, known := s.exits[exit{t.LocStart, dir}]
 	// Learn from this turn only after predicting: the map is from earlier turns.
-	if t.Moved && t.LocStart != "" && t.LocEnd != "" {
+	if t.Moved && t.LocStart != 0 && t.LocEnd != 0 {
 		s.exits[exit{t.LocStart, dir}] = t.LocEnd
 	}
 	if !known || !t.HasBase {
@@ -102,6 +105,7 @@ func (s *scoreAdjustment) Step(t *replay.Turn, env *Env) {
 		return
 	}
 	score = clamp01(score)
-	env.Report(Firing{Turn: t.N, Rule: ScoreAdjustment, Kind: Adjustment, Action: t.Action, Destination: dest,
+	ep := env.Episode
+	env.Report(Firing{Turn: t.N, Rule: ScoreAdjustment, Kind: Adjustment, Action: ep.Str(t.Action), Destination: ep.Str(dest),
 		HasBase: true, Base: t.Base, Adjusted: score, Rejected: score < s.threshold})
 }
