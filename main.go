@@ -8,5 +8,6 @@ import (
 )
 
 func main() {
+	tuneGC()
 	os.Exit(cmd.Main(os.Args[1:], cmd.System()))
 }

@@ -40,6 +40,10 @@ const (
 	partTurns    = 1 << 16
 )
 
+// maxReusedFirings bounds the firing list a worker keeps for its next
+// episode (Options.RenderLast): about 20 MB.
+const maxReusedFirings = 1 << 16
+
 // Files reads files on a bounded pool of workers, analyses each episode
 // under cfg on the worker that read it, and calls emit with each file's
 // episodes in input order, whatever the scheduling: in parts (one or more
@@ -55,51 +59,70 @@ func Files(ctx context.Context, files []string, stdin io.Reader, read replay.Opt
 	if opts.Labels != nil {
 		scored = ScoredKinds(opts.Rules, cfg)
 	}
-	analyse := func(fr *FileResult) {
-		fr.Outcomes = make([]*Outcome, len(fr.Episodes))
-		for k, ep := range fr.Episodes {
-			fr.Outcomes[k] = Analyze(ep, cfg, opts)
-		}
+	// analyse analyses, labels and renders a part's episodes, one after
+	// the other; firings is its worker's buffer (Options.RenderLast).
+	analyse := func(fr *FileResult, firings *[]rules.Firing) {
+		n := len(fr.Episodes)
+		fr.Outcomes = make([]*Outcome, n)
 		if opts.Labels != nil {
-			// A file's parts are read in turn on one worker: its episodes
-			// are looked up in order, as For's one-episode check needs.
-			fr.LabelErrs = make([]error, len(fr.Episodes))
-			for k, ep := range fr.Episodes {
-				o := fr.Outcomes[k]
+			fr.LabelErrs = make([]error, n)
+		}
+		if opts.Render != nil {
+			fr.Rendered, fr.RenderErrs = make([][]byte, n), make([]error, n)
+		}
+		reuse := opts.RenderLast && opts.Render != nil
+		for k, ep := range fr.Episodes {
+			var o *Outcome
+			if reuse {
+				o = analyzeInto(ep, cfg, opts, *firings)
+			} else {
+				o = Analyze(ep, cfg, opts)
+			}
+			fr.Outcomes[k] = o
+			if opts.Labels != nil {
+				// A file's parts are read in turn on one worker: its
+				// episodes are looked up in order, as For's one-episode
+				// check needs.
 				o.Labels, fr.LabelErrs[k] = opts.Labels.For(fr.Path, ep.ID)
 				if o.Labels != nil {
 					o.Scores = ScoreFirings(o.Labels, scored, o.Firings)
 				}
 			}
-		}
-		if opts.Render != nil {
-			fr.Rendered, fr.RenderErrs = make([][]byte, len(fr.Episodes)), make([]error, len(fr.Episodes))
-			for k, ep := range fr.Episodes {
-				fr.Rendered[k], fr.RenderErrs[k] = opts.Render(fr.Outcomes[k], ep)
+			if opts.Render != nil {
+				fr.Rendered[k], fr.RenderErrs[k] = opts.Render(o, ep)
+			}
+			if reuse {
+				// Keep the list for the next episode, unless one huge
+				// episode grew it: that would stay allocated to the end.
+				if cap(o.Firings) <= maxReusedFirings {
+					*firings = o.Firings[:0]
+				}
+				o.Firings = nil
 			}
 		}
 	}
 	emitLive := func(fr FileResult) bool { return ctx.Err() == nil && emit(fr) }
 	if read.Strict {
 		InOrder(len(files), workers, func() func(int) FileResult {
+			var firings []rules.Firing // this worker's
 			return func(i int) FileResult {
 				eps, st, err := replay.ReadFileStats(ctx, files[i], stdin, read)
 				fr := FileResult{Path: files[i], Episodes: eps, Err: err, Hash: st.Hash, Last: true}
 				if ctx.Err() == nil {
-					analyse(&fr)
+					analyse(&fr, &firings)
 				}
 				return fr
 			}
 		}, emitLive)
 		return
 	}
-	readFile := func(i int, send func(FileResult) bool) {
+	readFile := func(i int, send func(FileResult) bool, firings *[]rules.Firing) {
 		path := files[i]
 		var batch []*replay.Episode
 		turns := 0
 		flush := func(fr FileResult) bool {
 			fr.Path, fr.Episodes = path, batch
-			analyse(&fr)
+			analyse(&fr, firings)
 			batch, turns = nil, 0
 			return send(fr)
 		}
@@ -115,7 +138,10 @@ func Files(ctx context.Context, files []string, stdin io.Reader, read replay.Opt
 			flush(FileResult{Err: err, Hash: st.Hash, Last: true})
 		}
 	}
-	StreamInOrder(len(files), workers, func() func(int, func(FileResult) bool) { return readFile }, emitLive)
+	StreamInOrder(len(files), workers, func() func(int, func(FileResult) bool) {
+		var firings []rules.Firing // this worker's
+		return func(i int, send func(FileResult) bool) { readFile(i, send, &firings) }
+	}, emitLive)
 }
 
 var errStopped = errors.New("stopped")

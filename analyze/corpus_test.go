@@ -125,3 +125,62 @@ func TestFilesParts(t *testing.T) {
 		t.Errorf("emit called %d times after returning false", n)
 	}
 }
+
+// TestFilesRenderLast: with RenderLast the workers reuse one firing list,
+// and each episode renders the firings Analyze gives it (not a later
+// episode's, written over them), in strict and streaming reads alike;
+// the outcomes emit sees hold none.
+func TestFilesRenderLast(t *testing.T) {
+	dir := t.TempDir()
+	paths, err := replaytest.WriteCorpusCapped(dir, 6, 3, 0, 1<<10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := rules.Default()
+	render := func(o *Outcome, ep *replay.Episode) ([]byte, error) {
+		var b strings.Builder
+		for i := range o.Firings {
+			f := &o.Firings[i]
+			fmt.Fprintf(&b, "%s %d %s %s|", ep.ID, f.Turn, f.KindKey(), f.Location)
+		}
+		return []byte(b.String()), nil
+	}
+	want := map[string]string{}
+	firings := 0
+	for _, p := range paths {
+		eps, err := replay.ReadFile(p, nil, replay.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, ep := range eps {
+			o := Analyze(ep, cfg, Options{KeepFirings: true})
+			b, _ := render(o, ep)
+			want[ep.ID] = string(b)
+			firings += len(o.Firings)
+		}
+	}
+	if firings == 0 {
+		t.Fatal("the corpus has no firings to reuse")
+	}
+	for _, strict := range []bool{false, true} {
+		for _, workers := range []int{1, 2} {
+			opts := Options{KeepFirings: true, Render: render, RenderLast: true}
+			seen := 0
+			Files(context.Background(), paths, nil, replay.Options{Strict: strict}, workers, cfg, opts, func(fr FileResult) bool {
+				for k, ep := range fr.Episodes {
+					seen++
+					if got := string(fr.Rendered[k]); got != want[ep.ID] {
+						t.Errorf("strict=%v workers=%d %s: rendered\n%s\nwant\n%s", strict, workers, ep.ID, got, want[ep.ID])
+					}
+					if fr.Outcomes[k].Firings != nil {
+						t.Errorf("strict=%v workers=%d %s: outcome keeps %d firings after rendering", strict, workers, ep.ID, len(fr.Outcomes[k].Firings))
+					}
+				}
+				return true
+			})
+			if seen != len(want) {
+				t.Errorf("strict=%v workers=%d: %d episodes, want %d", strict, workers, seen, len(want))
+			}
+		}
+	}
+}

@@ -86,11 +86,22 @@ type Options struct {
 	// the worker, before Render: Outcome.Labels and Outcome.Scores, a
 	// lookup's error in FileResult.LabelErrs.
 	Labels *Labels
+	// RenderLast says Render is the last reader of an outcome's firings:
+	// Files then reuses their memory for the worker's next episode, so a
+	// corpus does not allocate (and fault in, and collect) a fresh firing
+	// list for each of its episodes. Outcome.Firings is nil once rendered.
+	RenderLast bool
 }
 
 // Analyze replays the rules over ep under cfg and computes its outcome.
 func Analyze(ep *replay.Episode, cfg *rules.Config, opts Options) *Outcome {
+	return analyzeInto(ep, cfg, opts, nil)
+}
+
+// analyzeInto is Analyze appending the firings it keeps to firings[:0].
+func analyzeInto(ep *replay.Episode, cfg *rules.Config, opts Options, firings []rules.Firing) *Outcome {
 	o := &Outcome{
+		Firings:       firings[:0],
 		EpisodeID:     ep.ID,
 		Source:        ep.Source,
 		RecordedTurns: ep.RecordedTurns(),
@@ -140,6 +151,9 @@ func Analyze(ep *replay.Episode, cfg *rules.Config, opts Options) *Outcome {
 			o.Firings = append(o.Firings, f)
 		}
 	})
+	if len(o.Firings) == 0 {
+		o.Firings = nil // as without a buffer: no firings is nil
+	}
 	fired.Termination = o.Termination
 	o.LLMCallsMethod = CallsEstimated
 	if ep.LLMCallsLogged {

@@ -159,6 +159,7 @@ func analyzeWrite(opts *AnalyzeOptions, bw *bufio.Writer) error {
 	color := opts.IO.ColorEnabled(opts.Color)
 	switch {
 	case opts.Format == "json" || opts.Format == "jsonl":
+		aopts.RenderLast = true // the bytes are all emit writes
 		aopts.Render = func(o *analyze.Outcome, ep *replay.Episode) ([]byte, error) {
 			e := report.NewEpisode(o, ep)
 			e.Labels = report.NewEpisodeLabels(o.Labels, o.Scores)

@@ -115,7 +115,7 @@ func BenchmarkSniffLine(b *testing.B) {
 	for _, bc := range []struct {
 		name  string
 		sniff func([]byte) (bool, []byte)
-	}{{"walk", sniffLine}, {"searches", func(l []byte) (bool, []byte) {
+	}{{"walk", func(l []byte) (bool, []byte) { return sniffLine(l, false) }}, {"searches", func(l []byte) (bool, []byte) {
 		if r, _ := sniffEventType(l); r {
 			return true, nil
 		}

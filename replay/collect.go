@@ -132,10 +132,7 @@ func (c *collector) line(raw []byte, lineNo int, last bool) error {
 		}
 		return c.skip(lineNo, "not a JSON object")
 	}
-	relevant, rawID := sniffLine(trimmed)
-	if !relevant && c.outputs && isZorkResponse(trimmed) {
-		relevant = true
-	}
+	relevant, rawID := sniffLine(trimmed, c.outputs)
 	if !relevant {
 		// Not decoded, but its own episode_id still decides where the
 		// id-less lines after it belong. Most lines name the current

@@ -304,14 +304,22 @@ func digits(b []byte, i int) int {
 // search of sniffEventType does. A line the walk cannot vouch for (broken
 // structure, escaped top-level keys or event types, which Python's
 // json.dumps never writes) goes through the two searches instead.
-func sniffLine(line []byte) (relevant bool, id []byte) {
-	if relevant, id, ok := walkLine(line); ok {
+//
+// With outputs (Options.Outputs), a zork_response line is relevant too,
+// as isZorkResponse's search finds it: the same walk tells, rather than a
+// second search through every line the walk called irrelevant.
+func sniffLine(line []byte, outputs bool) (relevant bool, id []byte) {
+	set := relevantEvents
+	if outputs {
+		set = relevantWithOutputs
+	}
+	if relevant, id, ok := walkLine(line, set); ok {
 		if relevant {
 			return true, nil
 		}
 		return false, id
 	}
-	if relevant, _ = sniffEventType(line); relevant {
+	if relevant, _ = sniffEventType(line); relevant || outputs && isZorkResponse(line) {
 		return true, nil
 	}
 	return false, topEpisodeID(line)
@@ -320,17 +328,17 @@ func sniffLine(line []byte) (relevant bool, id []byte) {
 // walkLine is sniffLine's walk; ok is false when the line must be read
 // the slow way. id is the last top-level episode_id, else the last one of
 // the last extras object.
-func walkLine(line []byte) (relevant bool, id []byte, ok bool) {
+func walkLine(line []byte, set map[string]bool) (relevant bool, id []byte, ok bool) {
 	var top, extras []byte
 	var xRelevant bool // an extras object's, walked by the member func
-	end, relevant, ok := walkMembers(line, 0, func(key, v []byte) bool {
+	end, relevant, ok := walkMembers(line, 0, set, func(key, v []byte) bool {
 		switch string(key) {
 		case "episode_id":
 			top = v
 		case "extras":
 			if v[0] == '{' {
 				var x []byte
-				xEnd, r, ok := walkMembers(v, 0, func(key, v []byte) bool {
+				xEnd, r, ok := walkMembers(v, 0, set, func(key, v []byte) bool {
 					if string(key) == "episode_id" {
 						x = v
 					}
@@ -372,7 +380,7 @@ func walkLine(line []byte) (relevant bool, id []byte, ok bool) {
 // except extras, which member walks itself. A relevant event_type of the
 // object itself ends the walk at once (end -1): the line is decoded
 // anyway, and the search the walk stands for would have said relevant.
-func walkMembers(b []byte, i int, member func(key, v []byte) bool) (end int, relevant, ok bool) {
+func walkMembers(b []byte, i int, set map[string]bool, member func(key, v []byte) bool) (end int, relevant, ok bool) {
 	i = skipSpace(b, i)
 	if i >= len(b) || b[i] != '{' {
 		return 0, false, false
@@ -413,7 +421,7 @@ func walkMembers(b []byte, i int, member func(key, v []byte) bool) (end int, rel
 				if bytes.IndexByte(s, '\\') >= 0 {
 					return 0, false, false // an escaped event type may be a relevant one
 				}
-				if relevantEvents[string(s)] {
+				if set[string(s)] {
 					return -1, true, true
 				}
 			}
@@ -426,7 +434,7 @@ func walkMembers(b []byte, i int, member func(key, v []byte) bool) (end int, rel
 			}
 		case c == '{' || c == '[':
 			var r bool
-			if vEnd, r, ok = walkNested(b, i); !ok {
+			if vEnd, r, ok = walkNested(b, i, set); !ok {
 				return 0, false, false
 			}
 			relevant = relevant || r
@@ -467,7 +475,7 @@ func walkMembers(b []byte, i int, member func(key, v []byte) bool) (end int, rel
 // walkNested finds the end of the object or array at b[i] and whether a
 // key event_type inside it names a relevant event: any string followed by
 // ':' is a key there, as sniffEventType's byte search takes it.
-func walkNested(b []byte, i int) (end int, relevant, ok bool) {
+func walkNested(b []byte, i int, set map[string]bool) (end int, relevant, ok bool) {
 	depth := 0
 	for i < len(b) {
 		switch b[i] {
@@ -483,7 +491,7 @@ func walkNested(b []byte, i int) (end int, relevant, ok bool) {
 						if q < 0 {
 							return 0, false, false
 						}
-						relevant = relevant || relevantEvents[string(b[j+1:q])]
+						relevant = relevant || set[string(b[j+1:q])]
 					}
 				}
 			}

@@ -158,18 +158,24 @@ func FuzzSniffLine(f *testing.F) {
 		`{"extras":{"episode_id":"A"},"extras":{"turn":1}}`, `{"extras":{"episode_id":"A"},"extras":3}`,
 		`{"episode_id":null,"extras":{"episode_id":"B"}}`, `{"episode_id":7}`, `{"episode_id":"A"} x`,
 		`{"extras":{"a":]}}`, `{"a":{"b":"c}`, `{"a":"b"`, `{"a" "b"}`, `{"a":tru"e"}`,
+		`{"event_type": "zork_response", "episode_id": "E", "zork_response": "ok"}`,
+		`{"x": {"event_type": "zork_response"}, "episode_id": "E"}`, `{"event_type": "zork\u005fresponse"}`,
+		`{"event_type": "zork_response", "a": ]}`,
 	} {
 		f.Add([]byte(l))
 	}
 	f.Fuzz(func(t *testing.T, line []byte) {
-		relevant, id := sniffLine(line)
-		wantRelevant, _ := sniffEventType(line)
-		var wantID []byte
-		if !wantRelevant {
-			wantID = topEpisodeID(line)
-		}
-		if relevant != wantRelevant || !bytes.Equal(id, wantID) {
-			t.Fatalf("%.300q: sniffLine %v %q, searches %v %q", line, relevant, id, wantRelevant, wantID)
+		for _, outputs := range []bool{false, true} {
+			relevant, id := sniffLine(line, outputs)
+			wantRelevant, _ := sniffEventType(line)
+			wantRelevant = wantRelevant || outputs && isZorkResponse(line)
+			var wantID []byte
+			if !wantRelevant {
+				wantID = topEpisodeID(line)
+			}
+			if relevant != wantRelevant || !bytes.Equal(id, wantID) {
+				t.Fatalf("%.300q outputs=%v: sniffLine %v %q, searches %v %q", line, outputs, relevant, id, wantRelevant, wantID)
+			}
 		}
 	})
 }

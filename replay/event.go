@@ -5,6 +5,7 @@ package replay
 import (
 	"bytes"
 	"encoding/json"
+	"maps"
 	"strconv"
 )
 
@@ -28,6 +29,14 @@ var relevantEvents = map[string]bool{
 	"orchestrator_init":         true,
 	"llm_call":                  true,
 }
+
+// relevantWithOutputs is relevantEvents and zork_response, whose replies
+// are the turns' outputs with Options.Outputs.
+var relevantWithOutputs = func() map[string]bool {
+	m := maps.Clone(relevantEvents)
+	m["zork_response"] = true
+	return m
+}()
 
 var eventTypeKey = []byte(`"event_type"`)
 

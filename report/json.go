@@ -110,7 +110,7 @@ func NewEpisode(o *analyze.Outcome, ep *replay.Episode) Episode {
 		e.ProgressAfter = &p
 	}
 	for i := range o.Firings {
-		e.Firings[i] = Firing{Firing: o.Firings[i], AfterCut: o.AfterCut(&o.Firings[i])}
+		e.Firings[i] = Firing{Firing: &o.Firings[i], AfterCut: o.AfterCut(&o.Firings[i])}
 	}
 	if !isZorkGPT(ep) {
 		e.Detectors = Detectors(o, ep)
@@ -133,7 +133,9 @@ func nonNil(s []string) []string {
 // terminated run would never have seen it (the outcome's counts leave it
 // out).
 type Firing struct {
-	rules.Firing
+	// A pointer into the outcome's firings: an episode's report does not
+	// copy its firings (tens of thousands of 300-byte structs per corpus).
+	*rules.Firing
 	AfterCut bool
 }
 
@@ -155,7 +157,7 @@ func (f Firing) MarshalJSON() ([]byte, error) {
 		b.WriteByte(',')
 		writeString(&b, field)
 		b.WriteByte(':')
-		v, err := json.Marshal(FieldValue(&f.Firing, field))
+		v, err := json.Marshal(FieldValue(f.Firing, field))
 		if err != nil {
 			return nil, err
 		}

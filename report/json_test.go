@@ -41,7 +41,7 @@ func TestFiringJSON(t *testing.T) {
 			`{"step":8,"rule":"monologue","kind":"stop","origin":"openhands","after_cut":true}`},
 	}
 	for _, c := range cases {
-		got, err := json.Marshal(Firing{Firing: c.f, AfterCut: c.f.Turn > 3})
+		got, err := json.Marshal(Firing{Firing: &c.f, AfterCut: c.f.Turn > 3})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -170,7 +170,7 @@ func TestLiveJSON(t *testing.T) {
 // sum of penalties is 0.45, not 0.44999999999999996; a percentage has 2
 // decimals; huge and integral values are kept; values stay numbers.
 func TestJSONRoundsNumbers(t *testing.T) {
-	f := Firing{Firing: rules.Firing{Turn: 12, Rule: rules.LocationRevisit, Kind: rules.Penalty, Location: "196", Visits: 3,
+	f := Firing{Firing: &rules.Firing{Turn: 12, Rule: rules.LocationRevisit, Kind: rules.Penalty, Location: "196", Visits: 3,
 		Penalty: -0.2 * 3, HasBase: true, Base: 0.74, Adjusted: 0.74 - 0.2*3}}
 	b, err := json.Marshal(f)
 	if err != nil {

@@ -116,7 +116,7 @@ func (w *jsonEnc) episode(e *Episode) {
 			if i > 0 {
 				w.b = append(w.b, ',')
 			}
-			w.firing(&e.Firings[i].Firing, e.Firings[i].AfterCut)
+			w.firing(e.Firings[i].Firing, e.Firings[i].AfterCut)
 		}
 		w.b = append(w.b, ']')
 	}

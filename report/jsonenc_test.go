@@ -128,8 +128,8 @@ func TestAgentEpisodeJSON(t *testing.T) {
 	one := 1
 	e := Episode{EpisodeID: "s", Input: &InputJSON{Format: "steps", Preset: "openhands", Detected: true}, Loops: 2, FalseAlarms: 1,
 		Firings: []Firing{
-			{Firing: rules.Firing{Turn: 5, Unit: rules.UnitStep, Rule: rules.FuzzyRepeat, Kind: rules.FuzzyLoop, Similarity: 0.9048, MatchedStep: 4}},
-			{Firing: rules.Firing{Turn: 8, Unit: rules.UnitAttempt, Rule: rules.TaskAttempts, Kind: rules.TaskLoop, TaskID: "a", LoopType: "blocked_task_spin", Recommendation: "escalate", AttemptCount: 4}},
+			{Firing: &rules.Firing{Turn: 5, Unit: rules.UnitStep, Rule: rules.FuzzyRepeat, Kind: rules.FuzzyLoop, Similarity: 0.9048, MatchedStep: 4}},
+			{Firing: &rules.Firing{Turn: 8, Unit: rules.UnitAttempt, Rule: rules.TaskAttempts, Kind: rules.TaskLoop, TaskID: "a", LoopType: "blocked_task_spin", Recommendation: "escalate", AttemptCount: 4}},
 		},
 		Detectors: []DetectorRow{{Rule: "fuzzy_repeat", Origin: "generic", Firings: 1, First: &one, FirstKind: "loop", FalseAlarms: &one, Basis: BasisScore}},
 		Tasks:     []TaskRow{{TaskID: "a", Attempts: 4, LoopType: "blocked_task_spin", Recommendation: "escalate", FirstFired: 8, Firings: 1}},

@@ -188,7 +188,7 @@ func (p *ParquetWriter[T]) Close() error {
 func NewParquetFirings(e *Episode) ([]ParquetFiring, error) {
 	rows := make([]ParquetFiring, len(e.Firings))
 	for i := range e.Firings {
-		f := &e.Firings[i].Firing
+		f := e.Firings[i].Firing
 		var b bytes.Buffer
 		b.WriteByte('{')
 		for k, field := range f.Kind.Fields {

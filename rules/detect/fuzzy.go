@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"math/bits"
 	"strconv"
 )
 
@@ -62,9 +63,19 @@ type fuzzyEntry struct {
 // integers (20·LCS >= 9·(len1+len2) at 0.90). The best match decides.
 type FuzzyRepeat struct {
 	num, twoDen *big.Int // Threshold = num / (twoDen/2)
-	prev        ring[fuzzyEntry]
-	mt          lcsMatcher
-	scratch     big.Int
+	// num64, twoDen64 are num and twoDen when both fit in 64 bits (any
+	// threshold written with up to 18 decimals): need then takes a 128-bit
+	// product instead of big.Int arithmetic at every comparison.
+	num64, twoDen64 uint64
+	fits64          bool
+
+	window int
+	// prev holds the previous steps, oldest first; an entry that leaves
+	// the window is kept in spare and its buffers reused by the next step.
+	prev    []*fuzzyEntry
+	spare   *fuzzyEntry
+	mt      lcsMatcher
+	scratch big.Int
 }
 
 // NewFuzzyRepeat returns a detector with no history.
@@ -78,11 +89,15 @@ func NewFuzzyRepeat(c FuzzyConfig) (*FuzzyRepeat, error) {
 	if !ok {
 		return nil, fmt.Errorf("fuzzy_threshold = %v: not a number", c.Threshold)
 	}
-	return &FuzzyRepeat{
+	d := &FuzzyRepeat{
 		num:    new(big.Int).Set(r.Num()),
 		twoDen: new(big.Int).Lsh(r.Denom(), 1),
-		prev:   newRing[fuzzyEntry](c.Window),
-	}, nil
+		window: c.Window,
+	}
+	if d.num.IsUint64() && d.twoDen.IsUint64() {
+		d.num64, d.twoDen64, d.fits64 = d.num.Uint64(), d.twoDen.Uint64(), true
+	}
+	return d, nil
 }
 
 var bigOne = big.NewInt(1)
@@ -90,6 +105,16 @@ var bigOne = big.NewInt(1)
 // need is the least LCS that reaches the threshold for a pair whose lengths
 // sum to total: 2·LCS/total >= num/den ⇔ LCS >= ⌈num·total / (2·den)⌉.
 func (d *FuzzyRepeat) need(total int) int {
+	if d.fits64 {
+		// num <= twoDen/2, so the quotient is at most total/2 and the high
+		// word stays below twoDen, as Div64 requires.
+		hi, lo := bits.Mul64(d.num64, uint64(total))
+		var c uint64
+		lo, c = bits.Add64(lo, d.twoDen64-1, 0)
+		hi += c
+		q, _ := bits.Div64(hi, lo, d.twoDen64)
+		return int(q)
+	}
 	x := &d.scratch
 	x.SetInt64(int64(total))
 	x.Mul(x, d.num)
@@ -101,7 +126,21 @@ func (d *FuzzyRepeat) need(total int) int {
 
 // Step compares the step with the previous ones, then remembers it.
 func (d *FuzzyRepeat) Step(s Step) []FuzzyFiring {
-	cur := fuzzyEntry{n: s.N, runes: []rune(s.Action + s.Output)}
+	cur := d.spare
+	if cur == nil {
+		cur = new(fuzzyEntry)
+	}
+	d.spare = nil
+	cur.n = s.N
+	// Ranging over a string reads an invalid byte as U+FFFD, as []rune does.
+	cur.runes = cur.runes[:0]
+	for _, r := range s.Action {
+		cur.runes = append(cur.runes, r)
+	}
+	for _, r := range s.Output {
+		cur.runes = append(cur.runes, r)
+	}
+	cur.hist.reset()
 	cur.hist.add(cur.runes)
 
 	// The best match as the fraction bestNum/bestDen (2·LCS over the
@@ -111,8 +150,8 @@ func (d *FuzzyRepeat) Step(s Step) []FuzzyFiring {
 	// the best so far, which narrows the band of the LCS computation.
 	found, best := false, 0 // best is the matched step's number
 	var bestNum, bestDen int64
-	for i := len(d.prev.buf) - 1; i >= 0; i-- {
-		p := &d.prev.buf[i]
+	for i := len(d.prev) - 1; i >= 0; i-- {
+		p := d.prev[i]
 		total := len(cur.runes) + len(p.runes)
 		if total == 0 {
 			// Two empty texts: similarity 1, nothing can beat it.
@@ -134,7 +173,13 @@ func (d *FuzzyRepeat) Step(s Step) []FuzzyFiring {
 		}
 	}
 
-	d.prev.push(cur)
+	if len(d.prev) == d.window {
+		d.spare = d.prev[0]
+		copy(d.prev, d.prev[1:])
+		d.prev[len(d.prev)-1] = cur
+	} else {
+		d.prev = append(d.prev, cur)
+	}
 	if !found {
 		return nil
 	}
@@ -154,13 +199,25 @@ func round4(num, den int64) float64 {
 // histogram counts a text's code points: the sum over code points of the
 // smaller count bounds the LCS of two texts from above.
 type histogram struct {
-	ascii [128]int32
-	other map[rune]int32
+	ascii   [128]int32
+	present []uint8 // the ASCII code points counted, each once
+	other   map[rune]int32
+}
+
+func (h *histogram) reset() {
+	for _, c := range h.present {
+		h.ascii[c] = 0
+	}
+	h.present = h.present[:0]
+	clear(h.other)
 }
 
 func (h *histogram) add(rs []rune) {
 	for _, r := range rs {
 		if r >= 0 && r < 128 {
+			if h.ascii[r] == 0 {
+				h.present = append(h.present, uint8(r))
+			}
 			h.ascii[r]++
 			continue
 		}
@@ -173,8 +230,8 @@ func (h *histogram) add(rs []rune) {
 
 func (h *histogram) bound(o *histogram) int {
 	n := 0
-	for i, c := range h.ascii {
-		n += int(min(c, o.ascii[i]))
+	for _, c := range h.present {
+		n += int(min(h.ascii[c], o.ascii[c]))
 	}
 	small, large := h.other, o.other
 	if len(small) > len(large) {

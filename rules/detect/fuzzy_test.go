@@ -212,3 +212,26 @@ func BenchmarkFuzzyRepeat500x10KB(b *testing.B) {
 	b.ReportMetric(float64(fired), "firings")
 	b.ReportMetric(float64(len(steps))*float64(b.N)/b.Elapsed().Seconds(), "steps/s")
 }
+
+// TestFuzzyNeed64 holds need's 64-bit path to its big.Int path, the
+// definition, over thresholds written with up to 18 decimals.
+func TestFuzzyNeed64(t *testing.T) {
+	for _, th := range []float64{0, 0.9, 0.95, 1, 0.123456789012345678, 0.5, 0.3333, 0.999999999999} {
+		d, err := NewFuzzyRepeat(FuzzyConfig{Threshold: th, Window: 5})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !d.fits64 {
+			t.Fatalf("threshold %v does not take the 64-bit path", th)
+		}
+		for _, total := range []int{1, 2, 3, 19, 20, 21, 999, 1 << 20, 1<<31 - 1} {
+			got := d.need(total)
+			d.fits64 = false
+			want := d.need(total)
+			d.fits64 = true
+			if got != want {
+				t.Errorf("threshold %v, total %d: need = %d, big.Int gives %d", th, total, got, want)
+			}
+		}
+	}
+}

@@ -24,7 +24,15 @@ const fallbackLen = 50
 // Signature is a step's signature for signature_repeat (RULES.md §8):
 // norm(action) + "|" + OutputSignature(output).
 func Signature(action, output string) string {
-	return norm(action) + "|" + OutputSignature(output)
+	a := norm(action)
+	if sig, ok := structuredSignature(output); ok {
+		return a + "|" + sig
+	}
+	// The common case, one allocation: the buffer stays on the stack.
+	var buf [128]byte
+	b := append(buf[:0], a...)
+	b = append(b, '|')
+	return string(appendFallback(b, output))
 }
 
 // OutputSignature is seed 004's extractSignature as RULES.md §8 reads it,
@@ -40,14 +48,33 @@ func Signature(action, output string) string {
 //   - else the first 50 code points, lower case, each run of white space
 //     (unicode.IsSpace) turned into one "-".
 func OutputSignature(output string) string {
-	if m := sigErrorRe.FindStringSubmatch(output); m != nil {
-		return "error:" + m[1] + "-" + m[2]
+	if sig, ok := structuredSignature(output); ok {
+		return sig
 	}
-	if m := sigTestRe.FindStringSubmatch(output); m != nil {
+	return fallbackSignature(output)
+}
+
+// structuredSignature is OutputSignature's first three cases; false when
+// none applies.
+func structuredSignature(output string) (string, bool) {
+	// Each pattern needs a word that (?i) matches only in ASCII (none of
+	// its letters is k or s, the two with non-ASCII case folds), so a
+	// byte search rules most outputs out before the backtracking matcher,
+	// which has no literal prefix to skip ahead with under (?i).
+	if containsFold(output, "error") {
+		if m := sigErrorRe.FindStringSubmatch(output); m != nil {
+			return "error:" + m[1] + "-" + m[2], true
+		}
+	}
+	if !containsFold(output, "fail") {
+		// sigTestRe needs "fail"
+	} else if m := sigTestRe.FindStringSubmatch(output); m != nil {
 		names := sigTestNameRe.FindAllString(output, 2)
-		return fmt.Sprintf("test-fail:%s-%s", m[1], strings.Join(names, ","))
+		return fmt.Sprintf("test-fail:%s-%s", m[1], strings.Join(names, ",")), true
 	}
-	if loc := sigFileRe.FindStringSubmatchIndex(output); loc != nil {
+	if !containsAnyFold(output, fileVerbs) {
+		// sigFileRe needs one of its verbs
+	} else if loc := sigFileRe.FindStringSubmatchIndex(output); loc != nil {
 		action := "modified"
 		// The seed searches the whole output, which finds the verb that
 		// introduced the file ("Fixed") and makes every fix of a file the
@@ -55,9 +82,66 @@ func OutputSignature(output string) string {
 		if m := sigActionRe.FindStringSubmatch(output[loc[1]:]); m != nil {
 			action = m[2]
 		}
-		return "file:" + output[loc[2]:loc[3]] + "-" + action
+		return "file:" + output[loc[2]:loc[3]] + "-" + action, true
 	}
-	return fallbackSignature(output)
+	return "", false
+}
+
+// appendFallback appends fallbackSignature(output) to b, byte by byte
+// while the first fallbackLen code points are ASCII (where lower case and
+// unicode.IsSpace are a byte's), through fallbackSignature otherwise.
+func appendFallback(b []byte, output string) []byte {
+	start := len(b)
+	inSpace := false
+	for i := 0; i < len(output) && i < fallbackLen; i++ {
+		c := output[i]
+		switch {
+		case c >= utf8.RuneSelf:
+			return append(b[:start], fallbackSignature(output)...)
+		case c == ' ' || c >= '\t' && c <= '\r':
+			if !inSpace {
+				b = append(b, '-')
+			}
+			inSpace = true
+			continue
+		case c >= 'A' && c <= 'Z':
+			c += 'a' - 'A'
+		}
+		inSpace = false
+		b = append(b, c)
+	}
+	return b
+}
+
+// fileVerbs are the words sigFileRe starts with.
+var fileVerbs = []string{"modified", "changed", "updated", "fixed"}
+
+// containsFold reports whether s contains word (lower-case ASCII letters)
+// in any ASCII case.
+func containsFold(s, word string) bool {
+	return containsAnyFold(s, []string{word})
+}
+
+// containsAnyFold reports whether s contains one of words (lower-case
+// ASCII letters) in any ASCII case. b|0x20 equals a lower-case letter only
+// for that letter and its upper case.
+func containsAnyFold(s string, words []string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i] | 0x20
+	next:
+		for _, w := range words {
+			if c != w[0] || len(s)-i < len(w) {
+				continue
+			}
+			for j := 1; j < len(w); j++ {
+				if s[i+j]|0x20 != w[j] {
+					continue next
+				}
+			}
+			return true
+		}
+	}
+	return false
 }
 
 func fallbackSignature(output string) string {

@@ -1,6 +1,7 @@
 package detect
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -135,11 +136,19 @@ func FuzzOutputSignature(f *testing.F) {
 		"FAIL: a\nFAIL: b\n2 failed",
 		"Fixed auth.ts - updated validation",
 		"\xff\xfe abc", "",
+		"ERRor x \u212a at y", "FaIL 3 \u017ftests", "CHANGED a.go fixed b", "modifie fixe faI erro",
+		"A\t\n\v\f\r B\u0085C\u00a0D", strings.Repeat("Open the Door ", 20), "x\x1cy\x1fz",
 	} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		sig := OutputSignature(s)
+		if want := regexOnlySignature(s); sig != want {
+			t.Errorf("OutputSignature(%q) = %q, the regular expressions alone give %q", s, sig, want)
+		}
+		if got, want := Signature(s, s), norm(s)+"|"+regexOnlySignature(s); got != want {
+			t.Errorf("Signature(%q, %[1]q) = %q, want %q", s, got, want)
+		}
 		switch {
 		case strings.HasPrefix(sig, "error:"), strings.HasPrefix(sig, "test-fail:"), strings.HasPrefix(sig, "file:"):
 		default:
@@ -148,4 +157,41 @@ func FuzzOutputSignature(f *testing.F) {
 			}
 		}
 	})
+}
+
+// regexOnlySignature is OutputSignature without the byte searches that
+// rule outputs out before each regular expression.
+func regexOnlySignature(output string) string {
+	if m := sigErrorRe.FindStringSubmatch(output); m != nil {
+		return "error:" + m[1] + "-" + m[2]
+	}
+	if m := sigTestRe.FindStringSubmatch(output); m != nil {
+		names := sigTestNameRe.FindAllString(output, 2)
+		return fmt.Sprintf("test-fail:%s-%s", m[1], strings.Join(names, ","))
+	}
+	if loc := sigFileRe.FindStringSubmatchIndex(output); loc != nil {
+		action := "modified"
+		if m := sigActionRe.FindStringSubmatch(output[loc[1]:]); m != nil {
+			action = m[2]
+		}
+		return "file:" + output[loc[2]:loc[3]] + "-" + action
+	}
+	return fallbackSignature(output)
+}
+
+func TestContainsAnyFold(t *testing.T) {
+	for _, tc := range []struct {
+		s    string
+		want bool
+	}{
+		{"an ERROR here", true}, {"Err0r", false}, {"erro", false}, {"", false},
+		{"xxerror", true}, {"error", true}, {"eRrOr!", true}, {"\xc5\xa1rror", false},
+	} {
+		if got := containsFold(tc.s, "error"); got != tc.want {
+			t.Errorf("containsFold(%q, error) = %v, want %v", tc.s, got, tc.want)
+		}
+	}
+	if !containsAnyFold("we Fixed it", fileVerbs) || containsAnyFold("fixe modifie", fileVerbs) {
+		t.Error("containsAnyFold(fileVerbs) is wrong")
+	}
 }
