@@ -59,11 +59,11 @@ func (b *builder) build(c *collector) *Episode {
 	b.closePending()
 	var done []int // sorted: each visits turns in order
 	b.slots.each(func(t int, s *slot) {
-		if s.hasRedo {
-			s.merge(b.redos[t].s, b)
-			s.hasRedo = false
+		if rd, ok := b.redos[t]; ok {
+			s.merge(rd.s, b)
+			delete(b.redos, t)
 		}
-		if s.completed {
+		if s.is(completed) {
 			done = append(done, t)
 		}
 	})
@@ -92,7 +92,7 @@ func (b *builder) build(c *collector) *Episode {
 	// From the slots, so a restarted run's repeat of a turn replaces the
 	// first run's objectives too.
 	b.slots.each(func(t int, s *slot) {
-		if s.objectives > 0 {
+		if s.is(hasObjective) {
 			ep.ObjectiveTurns = append(ep.ObjectiveTurns, t)
 		}
 	})
@@ -119,13 +119,13 @@ func (b *builder) build(c *collector) *Episode {
 	if b.hasIDs {
 		ep.LocationKey = KeyRoomID
 		for id, n := range b.idToName {
-			ep.RoomNames[id] = n
+			ep.RoomNames[b.syms.str(id)] = n
 		}
 		// Turns that moved pair their turn_completed name with the room
 		// reached: the first turn may need it to find its id.
 		for _, t := range done {
-			if s := b.slots.get(t); s.hasMove && s.hasLocation {
-				b.pairName(b.syms.str(s.location), b.syms.str(s.moveTo))
+			if s := b.slots.get(t); s.is(hasMove) && s.is(hasLocation) {
+				b.pairName(s.location, s.to)
 			}
 		}
 	} else {
@@ -161,7 +161,7 @@ func (b *builder) build(c *collector) *Episode {
 				ep.Rejected[t] = b.rejectedActions(s.rejected)
 			}
 		}
-		if s == nil || !s.completed {
+		if s == nil || !s.is(completed) {
 			// A gap: nothing changes, no action.
 			tr.Filled = true
 			tr.Score = prev.Score
@@ -182,7 +182,7 @@ func (b *builder) build(c *collector) *Episode {
 			gapStart = 0
 		}
 		switch {
-		case s.hasScore:
+		case s.is(hasScore):
 			tr.Score = s.score
 		case prev != nil:
 			tr.Score = prev.Score
@@ -196,35 +196,35 @@ func (b *builder) build(c *collector) *Episode {
 		}
 		if b.hasIDs {
 			switch {
-			case s.hasMove:
+			case s.is(hasMove):
 				// Live ZorkGPT logs a move event on every turn; one that
 				// stays in its room is no move.
-				tr.LocStart, tr.LocEnd, tr.Moved = s.moveFrom, s.moveTo, s.moveFrom != s.moveTo
+				tr.LocStart, tr.LocEnd, tr.Moved = s.from, s.to, s.from != s.to
 			case prev != nil:
 				tr.LocStart, tr.LocEnd = prev.LocEnd, prev.LocEnd
 			default:
 				loc := s.startLoc
-				if loc == 0 && s.hasLocation {
-					loc = b.syms.sym(b.nameToID[str(b.syms.folded(s.location))])
+				if loc == 0 && s.is(hasLocation) {
+					loc = b.nameToID[b.syms.folded(s.location)]
 				}
 				tr.LocStart, tr.LocEnd = loc, loc
 			}
-			if s.hasMove && s.hasLocation {
-				if _, ok := ep.RoomNames[str(s.moveTo)]; !ok {
-					ep.RoomNames[str(s.moveTo)] = strings.TrimSpace(str(s.location))
+			if s.is(hasMove) && s.is(hasLocation) {
+				if _, ok := ep.RoomNames[str(s.to)]; !ok {
+					ep.RoomNames[str(s.to)] = strings.TrimSpace(str(s.location))
 				}
 			}
-			if s.hasNameMove && !s.hasMove {
+			if s.is(hasNameMove) && !s.is(hasMove) {
 				ep.Diag.note(fmt.Sprintf("%s:%d: map_movement_update without room ids ignored (the episode's locations are room ids)", b.source, s.nameMoveLine))
 			}
-		} else if s.hasNameMove {
+		} else if s.is(hasNameMove) {
 			// An early-format move: the turn goes between the folded
 			// names, whatever turn_completed says, and teaches the map
 			// when they differ.
-			tr.LocStart, tr.LocEnd, tr.Moved = s.nameFrom, s.nameTo, s.nameFrom != s.nameTo
-			for _, k := range []string{str(tr.LocStart), str(tr.LocEnd)} {
-				if _, ok := ep.RoomNames[k]; !ok && b.names[k] != "" {
-					ep.RoomNames[k] = b.names[k]
+			tr.LocStart, tr.LocEnd, tr.Moved = s.from, s.to, s.from != s.to
+			for _, k := range []Sym{tr.LocStart, tr.LocEnd} {
+				if _, ok := ep.RoomNames[str(k)]; !ok && b.names[k] != "" {
+					ep.RoomNames[str(k)] = b.names[k]
 				}
 			}
 		} else {
@@ -232,7 +232,7 @@ func (b *builder) build(c *collector) *Episode {
 			if prev != nil {
 				name = prev.LocEnd
 			}
-			if f := b.syms.folded(s.location); s.hasLocation && f != 0 {
+			if f := b.syms.folded(s.location); s.is(hasLocation) && f != 0 {
 				name = f
 				if _, ok := ep.RoomNames[str(name)]; !ok {
 					ep.RoomNames[str(name)] = strings.TrimSpace(str(s.location))
@@ -247,7 +247,7 @@ func (b *builder) build(c *collector) *Episode {
 		}
 		if c.outputs {
 			out := Sym(0)
-			if s.hasOutput {
+			if s.is(hasOutput) {
 				out = s.output
 			}
 			ep.Outputs = append(ep.Outputs, out)

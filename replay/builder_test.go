@@ -830,3 +830,51 @@ func TestTurnRowSize(t *testing.T) {
 		t.Errorf("Turn is %d bytes, want at most 48", n)
 	}
 }
+
+// A slot is 64 bytes, so a chunk of them is one 8 KiB span.
+func TestSlotSize(t *testing.T) {
+	if n := unsafe.Sizeof(slot{}); n > 64 {
+		t.Errorf("slot is %d bytes, want at most 64", n)
+	}
+}
+
+// A turn may log both an id move and a name-only move, in either order,
+// and as late events merged into its record: the id move's rooms are the
+// turn's (the name move's share its storage in the slot), and only a turn
+// without an id move notes its name move.
+func TestIDAndNameMovesOfOneTurn(t *testing.T) {
+	idMove := func(n int, from, to int) string {
+		return rtLine("map_movement_update", "turn", n, "from_room_id", from, "to_room_id", to) + "\n"
+	}
+	nameMove := func(n int, from, to string) string {
+		return rtLine("map_movement_update", "turn", n, "from_room", from, "to_room", to) + "\n"
+	}
+	tc := func(n int, loc string) string { return rtTurn("", n, "go", 0, loc, 0.5) }
+	cases := []struct {
+		name, in   string
+		start, end string
+		note       bool
+	}{
+		{"name move, then id move", nameMove(1, "A", "B") + idMove(1, 7, 8) + tc(1, "B"), "7", "8", false},
+		{"id move, then name move", idMove(1, 7, 8) + nameMove(1, "A", "B") + tc(1, "B"), "7", "8", false},
+		{"late id move after a name move", nameMove(1, "A", "B") + tc(1, "B") + idMove(1, 7, 8) + tc(2, "B"), "7", "8", false},
+		{"late name move after an id move", idMove(1, 7, 8) + tc(1, "B") + nameMove(1, "A", "B") + tc(2, "B"), "7", "8", false},
+		{"name move only, id from a later turn", nameMove(1, "A", "B") + tc(1, "B") + idMove(2, 8, 9) + tc(2, "C"), "", "", true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			ep := rtOne(t, c.in)
+			tr := ep.Row(ep.Turn(1))
+			if tr.LocStart != c.start || tr.LocEnd != c.end {
+				t.Errorf("turn 1 %q→%q, want %q→%q", tr.LocStart, tr.LocEnd, c.start, c.end)
+			}
+			noted := false
+			for _, n := range ep.Diag.Notes {
+				noted = noted || strings.Contains(n, "map_movement_update without room ids ignored")
+			}
+			if noted != c.note {
+				t.Errorf("notes %q, want the name move noted: %v", ep.Diag.Notes, c.note)
+			}
+		})
+	}
+}
