@@ -13,63 +13,80 @@ func FoldName(s string) string {
 	return strings.Join(strings.Fields(strings.ToLower(s)), " ")
 }
 
-// plausible returns the completed turns (sorted) worth a turn table: the
-// largest group whose consecutive turns are at most MaxTurnGap apart, cut
-// where its gaps would exceed the file's fill budget. The other turns'
-// records are dropped as corrupt turn numbers.
-func (b *builder) plausible(done []int, c *collector) []int {
-	from, to := 0, 0
-	for i, start := 1, 0; i <= len(done); i++ {
-		if i == len(done) || done[i]-done[i-1] > MaxTurnGap {
-			if i-start > to-from {
-				from, to = start, i
+// plausible keeps the completed turns worth a turn table: the largest
+// group whose consecutive turns are at most MaxTurnGap apart, cut where
+// its gaps would exceed the file's fill budget. It returns the first and
+// last turns kept (ok false when no turn was completed); the other
+// completed turns' records are dropped as corrupt turn numbers. It walks
+// the slots rather than listing the turns: a list would cost 8 bytes a
+// turn on top of the slots.
+func (b *builder) plausible(c *collector) (first, last int, ok bool) {
+	// The largest group (the first of equal ones).
+	var from, prev, n, bestN int
+	b.slots.each(func(t int, s *slot) {
+		if !s.is(completed) {
+			return
+		}
+		if n > 0 && t-prev > MaxTurnGap {
+			if n > bestN {
+				first, last, bestN = from, prev, n
 			}
-			start = i
+			n = 0
 		}
+		if n == 0 {
+			from = t
+		}
+		prev = t
+		n++
+	})
+	if n == 0 && bestN == 0 {
+		return 0, 0, false
 	}
-	keep := done[from:to]
-	fill := 0
-	for i := 1; i < len(keep); i++ {
-		if g := keep[i] - keep[i-1] - 1; fill+g <= c.fillBudget {
+	if n > bestN {
+		first, last = from, prev
+	}
+	// Its gaps, up to the fill budget.
+	fill, cut := 0, false
+	prev = first
+	b.slots.each(func(t int, s *slot) {
+		if cut || t <= first || t > last || !s.is(completed) {
+			return
+		}
+		if g := t - prev - 1; fill+g <= c.fillBudget {
 			fill += g
+			prev = t
 		} else {
-			keep = keep[:i]
-			break
+			cut = true
 		}
-	}
+	})
+	last = prev
 	c.fillBudget -= fill
-	// keep is done[from : from+len(keep)]: the rest is dropped, in order.
-	for i, t := range done {
-		if i >= from && i < from+len(keep) {
-			continue
+	// The rest is dropped, in order.
+	b.slots.each(func(t int, s *slot) {
+		if (t >= first && t <= last) || !s.is(completed) {
+			return
 		}
-		err := &LineError{File: b.source, Line: int(b.slots.get(t).tcLine),
-			Reason: fmt.Sprintf("turn %d is too far from the episode's turns %d–%d (corrupt turn number?)", t, keep[0], keep[len(keep)-1])}
+		err := &LineError{File: b.source, Line: int(s.tcLine),
+			Reason: fmt.Sprintf("turn %d is too far from the episode's turns %d–%d (corrupt turn number?)", t, first, last)}
 		b.Diag.Skipped++
 		b.Diag.problem(err.Error())
 		if c.dropped == nil {
 			c.dropped = err
 		}
 		b.slots.del(t)
-	}
-	return keep
+	})
+	return first, last, true
 }
 
 func (b *builder) build(c *collector) *Episode {
 	b.closePending()
-	var done []int // sorted: each visits turns in order
 	b.slots.each(func(t int, s *slot) {
 		if rd, ok := b.redos[t]; ok {
 			s.merge(rd.s, b)
 			delete(b.redos, t)
 		}
-		if s.is(completed) {
-			done = append(done, t)
-		}
 	})
-	if len(done) > 1 {
-		done = b.plausible(done, c)
-	}
+	first, last, anyDone := b.plausible(c)
 
 	ep := &Episode{
 		ID:             b.id,
@@ -97,7 +114,7 @@ func (b *builder) build(c *collector) *Episode {
 		}
 	})
 
-	if len(done) == 0 {
+	if !anyDone {
 		ep.LocationKey = KeyRoomName
 		if b.hasIDs {
 			ep.LocationKey = KeyRoomID
@@ -108,7 +125,6 @@ func (b *builder) build(c *collector) *Episode {
 		})
 		return ep
 	}
-	first, last := done[0], done[len(done)-1]
 	b.slots.each(func(t int, s *slot) {
 		if t > last {
 			ep.TailRejections += int(s.rejections)
@@ -123,16 +139,17 @@ func (b *builder) build(c *collector) *Episode {
 		}
 		// Turns that moved pair their turn_completed name with the room
 		// reached: the first turn may need it to find its id.
-		for _, t := range done {
-			if s := b.slots.get(t); s.is(hasMove) && s.is(hasLocation) {
+		b.slots.each(func(t int, s *slot) {
+			if t >= first && t <= last && s.is(completed) && s.is(hasMove) && s.is(hasLocation) {
 				b.pairName(s.location, s.to)
 			}
-		}
+		})
 	} else {
 		ep.LocationKey = KeyRoomName
 	}
 
-	if last-first+1 >= hugeEpisode {
+	huge := last-first+1 >= hugeEpisode
+	if huge {
 		// The table is one large block that the garbage reading left
 		// behind cannot hold: collect and return that garbage first, so a
 		// huge episode peaks at its slots plus its table, not twice its
@@ -149,6 +166,13 @@ func (b *builder) build(c *collector) *Episode {
 	for t := first; t <= last; t++ {
 		if t%slotChunk == 0 && t > first {
 			b.slots.release(t - 1) // its turns are in the table now
+			if huge && t%releaseTurns == 0 {
+				// The table's pages are touched as it fills, from fresh
+				// memory: hand the slots behind it back to the system as
+				// it goes, so a huge episode peaks at about its slots,
+				// not its slots plus its table.
+				debug.FreeOSMemory()
+			}
 		}
 		s := b.slots.get(t)
 		tr := Turn{N: t}

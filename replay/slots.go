@@ -65,6 +65,11 @@ func (s *slot) set(f slotFlags)     { s.flags |= f }
 // memory to the system before allocating the table.
 const hugeEpisode = 1 << 20
 
+// releaseTurns is how often (turns) build returns the slots it has
+// turned into rows, in a huge episode: a collection each time, cheap as
+// slots and rows hold no pointers.
+const releaseTurns = 1 << 18
+
 // Source levels (0: none).
 const (
 	baseTC, baseFAS, baseLPA = 1, 2, 3 // turn_completed.confidence < critic_confidence < base_confidence
