@@ -51,9 +51,20 @@ type FuzzyFiring struct {
 }
 
 type fuzzyEntry struct {
-	n     int
-	runes []rune
-	hist  histogram
+	n      int
+	runes  []rune
+	hist   histogram
+	hasHis bool // hist is counted: only when a comparison needs it
+}
+
+// histogram returns e's code point counts, counting them the first time.
+func (e *fuzzyEntry) histogram() *histogram {
+	if !e.hasHis {
+		e.hist.reset()
+		e.hist.add(e.runes)
+		e.hasHis = true
+	}
+	return &e.hist
 }
 
 // FuzzyRepeat is the fuzzy_repeat detector (RULES.md §8): a step's text is
@@ -140,8 +151,7 @@ func (d *FuzzyRepeat) Step(s Step) []FuzzyFiring {
 	for _, r := range s.Output {
 		cur.runes = append(cur.runes, r)
 	}
-	cur.hist.reset()
-	cur.hist.add(cur.runes)
+	cur.hasHis = false
 
 	// The best match as the fraction bestNum/bestDen (2·LCS over the
 	// summed lengths); candidates are tried from the latest, and an
@@ -165,7 +175,9 @@ func (d *FuzzyRepeat) Step(s Step) []FuzzyFiring {
 			// Beat bestNum/bestDen: 2·L·bestDen > bestNum·total.
 			cutoff = max(cutoff, int(bestNum*int64(total)/(2*bestDen))+1)
 		}
-		if cutoff > cur.hist.bound(&p.hist) {
+		// The LCS is at most the shorter text, then at most the code
+		// points the two share: most pairs fail the first, cheap test.
+		if cutoff > min(len(cur.runes), len(p.runes)) || cutoff > cur.histogram().bound(p.histogram()) {
 			continue
 		}
 		if l, ok := d.mt.lcsAtLeast(cur.runes, p.runes, cutoff); ok {
