@@ -157,9 +157,6 @@ func (b *builder) build(c *collector) *Episode {
 		debug.FreeOSMemory()
 	}
 	ep.Turns = make([]Turn, 0, last-first+1)
-	if c.outputs {
-		ep.Outputs = make([]Sym, 0, last-first+1)
-	}
 	var prev *Turn
 	gapStart := 0
 	str := b.syms.str
@@ -193,9 +190,6 @@ func (b *builder) build(c *collector) *Episode {
 			ep.Diag.Gaps++
 			if gapStart == 0 {
 				gapStart = t
-			}
-			if c.outputs {
-				ep.Outputs = append(ep.Outputs, 0)
 			}
 			ep.Turns = append(ep.Turns, tr)
 			prev = &ep.Turns[len(ep.Turns)-1]
@@ -269,15 +263,22 @@ func (b *builder) build(c *collector) *Episode {
 				tr.Moved = tr.LocStart != tr.LocEnd
 			}
 		}
-		if c.outputs {
-			out := Sym(0)
-			if s.is(hasOutput) {
-				out = s.output
+		if s.is(hasOutput) && s.output != 0 {
+			if ep.Outputs == nil {
+				// The first turn with an output: the turns before have none.
+				ep.Outputs = make([]Sym, len(ep.Turns), last-first+1)
 			}
-			ep.Outputs = append(ep.Outputs, out)
+			ep.Outputs = ep.Outputs[:len(ep.Turns)]
+			ep.Outputs = append(ep.Outputs, s.output)
 		}
 		ep.Turns = append(ep.Turns, tr)
 		prev = &ep.Turns[len(ep.Turns)-1]
+	}
+	switch {
+	case ep.Outputs != nil:
+		ep.Outputs = ep.Outputs[:len(ep.Turns)] // turns after the last output have none
+	case c.outputs:
+		ep.Outputs = []Sym{} // read, but no turn has an output: no table of zeros
 	}
 	ep.syms = symtab{strs: b.syms.strs}
 	ep.indexStarts()

@@ -878,3 +878,27 @@ func TestIDAndNameMovesOfOneTurn(t *testing.T) {
 		})
 	}
 }
+
+// A ZorkGPT log read with outputs has a Sym per turn from the first reply
+// on, and none (not nil) when no turn has a reply: no table of zeros.
+func TestOutputsOfSomeTurns(t *testing.T) {
+	reply := func(n int, text string) string {
+		return rtLine("zork_response", "turn", n, "zork_response", text) + "\n"
+	}
+	in := rtTurn("", 1, "n", 0, "Dam", 0.5) + reply(2, "Locked.") + rtTurn("", 2, "open", 0, "Dam", 0.5) +
+		rtTurn("", 3, "n", 0, "Dam", 0.5) + rtTurn("", 5, "s", 0, "Dam", 0.5)
+	eps := rtRead(t, in, Options{Outputs: true})
+	ep := eps[0]
+	if len(ep.Outputs) != len(ep.Turns) {
+		t.Fatalf("%d outputs for %d turns", len(ep.Outputs), len(ep.Turns))
+	}
+	for n, want := range map[int]string{1: "", 2: "Locked.", 3: "", 4: "", 5: ""} {
+		if got := ep.Output(n); got != want {
+			t.Errorf("turn %d: output %q, want %q", n, got, want)
+		}
+	}
+	eps = rtRead(t, rtTurn("", 1, "n", 0, "Dam", 0.5), Options{Outputs: true})
+	if eps[0].Outputs == nil || len(eps[0].Outputs) != 0 || eps[0].Output(1) != "" {
+		t.Errorf("no replies: outputs %v (nil %v)", eps[0].Outputs, eps[0].Outputs == nil)
+	}
+}

@@ -108,7 +108,8 @@ type Episode struct {
 	// Outputs[i] is Turns[i]'s output (Output spells it out): the game's
 	// reply (zork_response) in a ZorkGPT log read with Options.Outputs,
 	// the tool result or the message text of a step. A Sym, so an output
-	// repeated by a loop is stored once. Nil when not read.
+	// repeated by a loop is stored once. Nil when not read; empty when
+	// read but no turn has one.
 	Outputs []Sym
 	// Steps[i] is what a steps log says about Turns[i] besides its action
 	// and output; nil for other formats.
