@@ -123,8 +123,9 @@ type Episode struct {
 
 	syms symtab // the strings of the episode's Syms
 
-	startKeys      []int32 // see StartKeys
-	distinctStarts int
+	startKeys  []int32 // see StartKeys
+	startSyms  []Sym
+	keyedTurns int // turns when they were computed
 }
 
 // Str returns the string s stands for in this episode ("" for 0, and for
@@ -170,29 +171,30 @@ func (e *Episode) AppendRows(rows ...Row) {
 }
 
 // StartKeys numbers the turns' start locations densely, for rules that
-// count them in arrays: keys[i] is equal for equal Turns[i].LocStart and 0
-// when it is unknown; every key is below distinct (Syms are not dense: they
-// number actions and outputs too). Computed on first use (the reader
-// computes it before an episode is shared between goroutines).
-func (e *Episode) StartKeys() (keys []int32, distinct int) {
-	if len(e.startKeys) != len(e.Turns) {
+// count them in arrays (Syms are not dense: they number actions and
+// outputs too). keys[Turns[i].LocStart] is the location's key, 1 and up in
+// order of first appearance, 0 when it is unknown; syms[k] is key k's
+// location, so len(syms) bounds the keys. Both are indexed by Sym or key,
+// not by turn: a few bytes per distinct string, not 4 per turn. Computed
+// on first use (the reader computes them before an episode is shared
+// between goroutines).
+func (e *Episode) StartKeys() (keys []int32, syms []Sym) {
+	if e.keyedTurns != len(e.Turns) || len(e.startKeys) != max(1, len(e.syms.strs)) {
 		e.indexStarts()
 	}
-	return e.startKeys, e.distinctStarts
+	return e.startKeys, e.startSyms
 }
 
 func (e *Episode) indexStarts() {
-	ids := map[Sym]int32{0: 0}
-	e.startKeys = make([]int32, len(e.Turns))
+	e.startKeys = make([]int32, max(1, len(e.syms.strs)))
+	e.startSyms = []Sym{0}
 	for i := range e.Turns {
-		k, ok := ids[e.Turns[i].LocStart]
-		if !ok {
-			k = int32(len(ids))
-			ids[e.Turns[i].LocStart] = k
+		if s := e.Turns[i].LocStart; s != 0 && e.startKeys[s] == 0 {
+			e.startKeys[s] = int32(len(e.startSyms))
+			e.startSyms = append(e.startSyms, s)
 		}
-		e.startKeys[i] = k
 	}
-	e.distinctStarts = len(ids)
+	e.keyedTurns = len(e.Turns)
 }
 
 // Output returns turn n's output, "" when none was read.
