@@ -1,6 +1,9 @@
 package cmd
 
 import (
+	"errors"
+	"fmt"
+	"io"
 	"os"
 
 	"github.com/spf13/cobra"
@@ -60,15 +63,74 @@ check text, json, junit, github or markdown. Without it, the command's default
 func mergeRun(opts *MergeOptions) error {
 	parts := make([]*partialFile, len(opts.Paths))
 	for i, name := range opts.Paths {
-		data, err := os.ReadFile(name)
+		src, size, closeSrc, err := openPart(name)
 		if err != nil {
 			return err
 		}
-		if parts[i], err = readPartial(name, data); err != nil {
+		defer closeSrc()
+		if parts[i], err = readPartialAt(name, src, size); err != nil {
 			return err
 		}
 	}
 	return mergeParts(opts, parts)
+}
+
+// openPart opens a part to be read, maybe twice (analyze: see
+// mergeAnalyze), from the file as it was opened even if a shard replaces
+// it meanwhile. A part that cannot be read twice (a pipe: merge <(...))
+// is first copied to a temporary file.
+func openPart(name string) (io.ReaderAt, int64, func(), error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, 0, nil, err
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, 0, nil, err
+	}
+	switch {
+	case fi.Mode().IsRegular():
+		return f, fi.Size(), func() { f.Close() }, nil
+	case fi.IsDir():
+		f.Close()
+		return nil, 0, nil, fmt.Errorf("%s: a directory, not a partial file", name)
+	}
+	defer f.Close()
+	tmp, err := os.CreateTemp("", "loopbreak-merge-*.json")
+	if err != nil {
+		return nil, 0, nil, fmt.Errorf("%s: copying it to read it twice: %w", name, err)
+	}
+	// Gone at once where the system allows it: nothing is left behind
+	// if the merge is killed (a SIGPIPE from merge ... | head).
+	unlinked := os.Remove(tmp.Name()) == nil
+	closeTmp := func() {
+		tmp.Close()
+		if !unlinked {
+			os.Remove(tmp.Name())
+		}
+	}
+	// Plain reader and writer: the error says which side failed.
+	size, err := io.Copy(struct{ io.Writer }{tmp}, struct{ io.Reader }{f})
+	if err != nil {
+		closeTmp()
+		var pe *os.PathError
+		if errors.As(err, &pe) && pe.Path == tmp.Name() {
+			return nil, 0, nil, fmt.Errorf("%s: copying it to read it twice: %w", name, err)
+		}
+		return nil, 0, nil, fmt.Errorf("%s: %w", name, unwrapPath(err))
+	}
+	return tmp, size, closeTmp, nil
+}
+
+// unwrapPath drops an *os.PathError's operation and path, for a caller
+// that names the file itself.
+func unwrapPath(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
 }
 
 // mergeParts merges parsed partials; opts.Paths names them.

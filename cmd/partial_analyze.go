@@ -2,9 +2,12 @@ package cmd
 
 import (
 	"bytes"
+	"container/heap"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"sort"
 
 	"github.com/loopbreak/loopbreak/analyze"
@@ -27,6 +30,10 @@ type analyzeSettings struct {
 	SummaryOnly bool   `json:"summary_only,omitempty"`
 }
 
+// analyzeBody is an analyze partial's body. A shard writes it as it goes
+// (episodes first: analyzePartialRun) and the merge reads it as it goes
+// (scanAnalyzeBody), members in any order: earlier shards wrote the
+// totals first, from a body held whole.
 type analyzeBody struct {
 	Totals   analyze.TotalsState `json:"totals"`
 	Episodes []partialEpisode    `json:"episodes"`
@@ -59,10 +66,12 @@ func analyzePartialRun(opts *AnalyzeOptions, cfg *rules.Config, cfgPath string) 
 		return err
 	}
 	var (
-		totals analyze.Totals
-		body   = analyzeBody{Episodes: []partialEpisode{}, Errors: walkErrors(set)}
-		runErr error
-		n      int
+		totals  analyze.Totals
+		errs    = walkErrors(set)
+		runErr  error
+		n       int
+		lastLog = -1
+		written int
 	)
 	read := opts.Input.options()
 	// Each shard scores its own episodes; the totals' exact scores merge.
@@ -72,6 +81,15 @@ func analyzePartialRun(opts *AnalyzeOptions, cfg *rules.Config, cfgPath string) 
 	}
 	scored := analyze.ScoredKinds(nil, cfg)
 	aopts := analyze.Options{KeepFirings: true, Story: settings.Text}
+	// Episodes are written as they come, the totals and errors after
+	// them (the body's member order is free: a reader takes any).
+	out, err := p.stream(opts.IO.Out, opts.Partial.Output)
+	if err != nil {
+		return err
+	}
+	defer out.abort()
+	out.raw([]byte(`"episodes":[`))
+	var line []byte
 	// SIGINT/SIGTERM stop the reads; nothing is written then.
 	ctx, stop := signalContext()
 	defer stop()
@@ -85,7 +103,7 @@ func analyzePartialRun(opts *AnalyzeOptions, cfg *rules.Config, cfgPath string) 
 				runErr = fr.Err
 				return false
 			}
-			body.Errors = append(body.Errors, partialError{Log: log, FileError: analyze.FileError{Source: fr.Path, Error: fr.Err.Error()}})
+			errs = append(errs, partialError{Log: log, FileError: analyze.FileError{Source: fr.Path, Error: fr.Err.Error()}})
 			reportFileError(opts.IO, fr.Err)
 		}
 		for i, ep := range fr.Episodes {
@@ -106,12 +124,28 @@ func analyzePartialRun(opts *AnalyzeOptions, cfg *rules.Config, cfgPath string) 
 				scores = analyze.ScoreFirings(lab, scored, o.Firings)
 				totals.AddLabels(lab, scores)
 			}
-			pe := partialEpisode{Log: log}
-			e := report.NewEpisode(o, ep)
-			e.Labels = report.NewEpisodeLabels(lab, scores)
-			if pe.JSON, runErr = json.Marshal(e); runErr != nil {
+			// The merge reads each part in log order (mergeAnalyze):
+			// Files emits in input order, and Index grows with it.
+			if log < lastLog {
+				runErr = fmt.Errorf("partial: log %d after log %d", log, lastLog) // a bug
 				return false
 			}
+			lastLog = log
+			e := report.NewEpisode(o, ep)
+			e.Labels = report.NewEpisodeLabels(lab, scores)
+			js, err := json.Marshal(e)
+			if err != nil {
+				runErr = err
+				return false
+			}
+			if written > 0 {
+				out.raw([]byte{','})
+			}
+			written++
+			// As json.Marshal(partialEpisode{...}) writes it; js is
+			// compact already.
+			line = fmt.Appendf(line[:0], `{"log":%d,"json":`, log)
+			line = append(line, js...)
 			if settings.Text && !settings.SummaryOnly {
 				var b bytes.Buffer
 				text := &report.Text{W: &b, Verbose: settings.Verbose}
@@ -130,9 +164,16 @@ func analyzePartialRun(opts *AnalyzeOptions, cfg *rules.Config, cfgPath string) 
 				if runErr = text.EpisodeLabels(lab, scores); runErr != nil {
 					return false
 				}
-				pe.Text = b.String()
+				if b.Len() > 0 {
+					t, err := json.Marshal(b.String())
+					if err != nil {
+						runErr = err
+						return false
+					}
+					line = append(append(line, `,"text":`...), t...)
+				}
 			}
-			body.Episodes = append(body.Episodes, pe)
+			out.raw(append(line, '}'))
 		}
 		return true
 	})
@@ -142,10 +183,18 @@ func analyzePartialRun(opts *AnalyzeOptions, cfg *rules.Config, cfgPath string) 
 	if runErr != nil {
 		return runErr
 	}
-	if body.Totals, err = totals.State(); err != nil {
+	state, err := totals.State()
+	if err != nil {
 		return err
 	}
-	return p.write(opts.IO.Out, opts.Partial.Output, body)
+	out.raw([]byte("]"))
+	if err := out.member(false, "totals", state); err != nil {
+		return err
+	}
+	if err := out.member(false, "errors", errs); err != nil {
+		return err
+	}
+	return out.commit()
 }
 
 // summaryRow is what the text summary reads of an episode's JSON.
@@ -169,7 +218,15 @@ type summaryRow struct {
 	Censored         bool                 `json:"censored"`
 }
 
-// mergeAnalyze prints what analyze over every shard's logs prints.
+// mergeAnalyze prints what analyze over every shard's logs prints,
+// holding one episode per part at a time (and, for the text summary, one
+// row per episode). Each part lists its episodes in log order, so the
+// order of one run is a k-way merge by log of the parts' lists; ties go
+// to the part named first, as a stable sort of the parts in argument
+// order. A first pass reads every part through, checking it and keeping
+// its totals and unreadable files, so that a bad part stops the merge
+// before it prints anything; the second prints the episodes, reading
+// them again, one at a time.
 func mergeAnalyze(opts *MergeOptions, parts []*partialFile, names []string) error {
 	var settings analyzeSettings
 	if err := json.Unmarshal(parts[0].Settings, &settings); err != nil {
@@ -193,54 +250,46 @@ func mergeAnalyze(opts *MergeOptions, parts []*partialFile, names []string) erro
 		return fmt.Errorf("%s: %v", names[0], err)
 	}
 	var (
-		totals analyze.Totals
-		eps    []partialEpisode
-		errs   []partialError
+		totals   analyze.Totals
+		errs     []partialError
+		rows     *mergeRows
+		scans    = make([]*analyzeScan, len(parts))
+		episodes int
+		texts    bool
 	)
+	if format == "text" {
+		rows = &mergeRows{}
+	}
 	for i, p := range parts {
-		var body analyzeBody
-		if err := p.decodeBody(&body); err != nil {
-			return fmt.Errorf("%s: %v", names[i], err)
-		}
-		t, err := body.Totals.Totals()
+		s, err := p.scanAnalyzeBody(rows)
 		if err != nil {
 			return fmt.Errorf("%s: %v", names[i], err)
 		}
-		totals.Merge(&t)
-		for _, e := range body.Episodes {
-			if err := p.checkLog(e.Log); err != nil {
-				return fmt.Errorf("%s: episode: %v", names[i], err)
-			}
-		}
-		for _, e := range body.Errors {
-			if err := p.checkErrLog(e.Log); err != nil {
-				return fmt.Errorf("%s: error: %v", names[i], err)
-			}
-		}
-		eps = append(eps, body.Episodes...)
-		errs = append(errs, body.Errors...)
+		totals.Merge(&s.totals)
+		errs = append(errs, s.errs...)
+		scans[i] = s
+		episodes += s.episodes
+		texts = texts || s.texts
 	}
-	// Stable: one file's episodes are in one part, in their order.
-	sort.SliceStable(eps, func(i, j int) bool { return eps[i].Log < eps[j].Log })
+	// Stable: the walk's errors (-1) first, then each log's in its order.
 	sort.SliceStable(errs, func(i, j int) bool { return errs[i].Log < errs[j].Log })
 	fileErrs := make([]analyze.FileError, len(errs))
 	for i := range errs {
 		fileErrs[i] = errs[i].FileError
 	}
-	if len(eps) == 0 {
+	if episodes == 0 {
 		return noEpisodesError(parts[0].Args)
 	}
 	totals.Finish()
+	m := &episodeMerge{parts: parts, names: names, scans: scans, keepJSON: format != "text", keepText: format == "text"}
 	out := opts.IO.Out
 	if format != "text" {
 		jw := &report.JSONWriter{Lines: format == "jsonl"}
 		if err := jw.Begin(out, cfg); err != nil {
 			return err
 		}
-		for _, e := range eps {
-			if err := jw.EpisodeJSON(e.JSON); err != nil {
-				return err
-			}
+		if err := m.run(func(e *mergeEpisode) error { return jw.EpisodeJSON(e.JSON.data) }); err != nil {
+			return err
 		}
 		if len(fileErrs) == 0 {
 			fileErrs = nil
@@ -251,33 +300,348 @@ func mergeAnalyze(opts *MergeOptions, parts []*partialFile, names []string) erro
 	if err := text.Header(); err != nil {
 		return err
 	}
-	rows := make([]report.SummaryRow, len(eps))
-	for i, e := range eps {
-		var r summaryRow
-		if err := json.Unmarshal(e.JSON, &r); err != nil {
-			return fmt.Errorf("episode %d: %v", i, err)
-		}
-		rows[i] = report.NewSummaryRow(&analyze.Outcome{EpisodeID: r.EpisodeID, Source: r.Source, RecordedTurns: r.RecordedTurns, FinalScore: r.FinalScore, RecordedEnd: r.RecordedEnd, Termination: r.Termination,
-			Result: analyze.Result{TurnsSaved: r.TurnsSaved, LLMCallsSaved: r.LLMCallsSaved, ScoreForfeited: r.ScoreForfeited, FalseTermination: r.FalseTermination, Censored: r.Censored}},
-			r.Diagnostics.Skipped)
-		if r.Live != nil {
-			rows[i].LiveWord = "differs"
-			if r.Live.Agrees {
-				rows[i].LiveWord = "agrees"
-			}
-		}
-		if _, err := out.Write([]byte(e.Text)); err != nil {
+	if texts { // else (the corpus table alone) there is nothing to read again
+		if err := m.run(func(e *mergeEpisode) error {
+			_, err := io.WriteString(out, e.Text.text)
+			return err
+		}); err != nil {
 			return err
 		}
 	}
-	if len(rows) > 1 || len(fileErrs) > 0 {
+	if episodes > 1 || len(fileErrs) > 0 {
+		summary := rows.sorted()
 		if settings.SummaryOnly {
-			text.Hint = detailHint(rows[0].Source)
+			text.Hint = detailHint(summary[0].Source)
 		}
-		if err := text.Summary(rows, &totals, fileErrs); err != nil {
+		if err := text.Summary(summary, &totals, fileErrs); err != nil {
 			return err
 		}
 		return text.LabelSummary(totals.Labels)
 	}
 	return nil
+}
+
+// analyzeScan is what the first pass keeps of an analyze part.
+type analyzeScan struct {
+	totals   analyze.Totals
+	errs     []partialError
+	episodes int
+	texts    bool  // some episode has a text report
+	at       int64 // the offset of the episodes array in the part's source; -1: none
+}
+
+// scanAnalyzeBody reads an analyze part's body through (then the rest of
+// the document): its totals and errors, and each episode, checked and let
+// go (with rows, its summary row kept).
+func (p *partialFile) scanAnalyzeBody(rows *mergeRows) (*analyzeScan, error) {
+	if !p.bodyNext {
+		return nil, errors.New("analyze body: read twice") // a bug, not an input
+	}
+	dec := p.dec
+	s := &analyzeScan{at: -1}
+	var state analyze.TotalsState
+	bodyErr := func(err error) error {
+		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+			return p.syntaxError(err)
+		}
+		return fmt.Errorf("analyze body: %v", err)
+	}
+	tok, err := dec.Token()
+	if err != nil {
+		return nil, bodyErr(err)
+	}
+	switch tok {
+	case nil: // null: nothing, as an empty object
+	case json.Delim('{'):
+		seen := map[string]bool{}
+		for dec.More() {
+			tok, err := dec.Token()
+			if err != nil {
+				return nil, bodyErr(err)
+			}
+			key, _ := tok.(string)
+			if seen[key] {
+				return nil, fmt.Errorf("analyze body: %q given twice", key)
+			}
+			seen[key] = true
+			switch key {
+			case "totals":
+				err = dec.Decode(&state)
+			case "errors":
+				err = dec.Decode(&s.errs)
+			case "episodes":
+				err = s.scanEpisodes(p, rows)
+			default:
+				err = fmt.Errorf("json: unknown field %q", key)
+			}
+			if err != nil {
+				return nil, bodyErr(err)
+			}
+		}
+		if _, err := dec.Token(); err != nil {
+			return nil, bodyErr(err)
+		}
+	default:
+		return nil, bodyErr(fmt.Errorf("json: cannot read %v as an analyze body", tok))
+	}
+	if err := p.readBodyEnd(); err != nil {
+		return nil, err
+	}
+	if s.totals, err = state.Totals(); err != nil {
+		return nil, err
+	}
+	for _, e := range s.errs {
+		if err := p.checkErrLog(e.Log); err != nil {
+			return nil, fmt.Errorf("error: %v", err)
+		}
+	}
+	return s, nil
+}
+
+// scanEpisodes reads the episodes array: each episode is decoded, checked
+// (its log in range and not before the previous one's) and let go.
+func (s *analyzeScan) scanEpisodes(p *partialFile, rows *mergeRows) error {
+	tok, err := p.dec.Token()
+	if err != nil || tok == nil {
+		return err
+	}
+	if tok != json.Delim('[') {
+		return fmt.Errorf("json: cannot read %v as episodes", tok)
+	}
+	s.at = p.dec.InputOffset() - 1
+	last := -1
+	var e scanEpisode
+	for p.dec.More() {
+		e = scanEpisode{}
+		if rows != nil {
+			e.JSON.row = &summaryRow{}
+		}
+		if err := p.dec.Decode(&e); err != nil {
+			if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+				return err
+			}
+			return fmt.Errorf("episode %d: %v", s.episodes, err)
+		}
+		if err := p.checkLog(e.Log); err != nil {
+			return fmt.Errorf("episode %d: %v", s.episodes, err)
+		}
+		if e.Log < last {
+			return fmt.Errorf("episode %d: log %d after log %d: a part lists its episodes in log order", s.episodes, e.Log, last)
+		}
+		last = e.Log
+		if rows != nil {
+			if !e.JSON.seen {
+				return fmt.Errorf("episode %d: no json", s.episodes)
+			}
+			rows.add(e.Log, e.JSON.row)
+		}
+		s.texts = s.texts || e.Text.nonEmpty
+		s.episodes++
+	}
+	_, err = p.dec.Token()
+	return err
+}
+
+// scanEpisode is a partialEpisode as the first pass reads it: the JSON
+// scanned (with a row, read into it), the text checked to be a string.
+type scanEpisode struct {
+	Log  int        `json:"log"`
+	JSON rowJSON    `json:"json"`
+	Text textProbed `json:"text"`
+}
+
+type rowJSON struct {
+	row  *summaryRow
+	seen bool
+}
+
+func (r *rowJSON) UnmarshalJSON(b []byte) error {
+	r.seen = true
+	if r.row == nil {
+		return nil
+	}
+	return json.Unmarshal(b, r.row)
+}
+
+type textProbed struct{ nonEmpty bool }
+
+func (t *textProbed) UnmarshalJSON(b []byte) error {
+	switch {
+	case string(b) == "null":
+	case b[0] == '"':
+		t.nonEmpty = len(b) > 2
+	default:
+		return errors.New("json: text: not a string")
+	}
+	return nil
+}
+
+// mergeEpisode is a partialEpisode as the second pass reads it: what the
+// format prints, the rest only scanned.
+type mergeEpisode struct {
+	Log  int      `json:"log"`
+	JSON keptJSON `json:"json"`
+	Text keptText `json:"text"`
+}
+
+type keptJSON struct {
+	keep bool
+	data []byte // reused from episode to episode
+}
+
+func (k *keptJSON) UnmarshalJSON(b []byte) error {
+	if k.keep {
+		k.data = append(k.data[:0], b...)
+	}
+	return nil
+}
+
+type keptText struct {
+	keep bool
+	text string
+}
+
+func (k *keptText) UnmarshalJSON(b []byte) error {
+	if k.keep {
+		k.text = ""
+		return json.Unmarshal(b, &k.text)
+	}
+	return nil
+}
+
+// episodeMerge is the second pass: a cursor per part on its next episode,
+// in a heap by (log, part).
+type episodeMerge struct {
+	parts              []*partialFile
+	names              []string
+	scans              []*analyzeScan
+	keepJSON, keepText bool
+	heap               []*episodeCursor
+	held               int // cursors holding an episode
+}
+
+// episodeCursor reads one part's episodes, one at a time, into ep.
+type episodeCursor struct {
+	part int
+	dec  *json.Decoder
+	left int // episodes the first pass counted, not yet read
+	ep   mergeEpisode
+	full bool // ep holds an episode
+}
+
+// mergeHeld, when set (tests), is told after each episode read how many
+// decoded episodes the merge holds.
+var mergeHeld func(int)
+
+// run calls print with every episode of the parts in log order.
+func (m *episodeMerge) run(print func(*mergeEpisode) error) error {
+	m.heap = m.heap[:0]
+	for i, s := range m.scans {
+		if s.episodes == 0 {
+			continue
+		}
+		p := m.parts[i]
+		c := &episodeCursor{part: i, left: s.episodes, dec: json.NewDecoder(io.NewSectionReader(p.src, s.at, p.size-s.at))}
+		c.dec.DisallowUnknownFields()
+		c.ep.JSON.keep, c.ep.Text.keep = m.keepJSON, m.keepText
+		if tok, err := c.dec.Token(); err != nil || tok != json.Delim('[') {
+			return m.changed(i, fmt.Errorf("no episodes at byte %d (%v)", s.at, err))
+		}
+		if err := m.next(c); err != nil {
+			return err
+		}
+		m.heap = append(m.heap, c)
+	}
+	heap.Init(m)
+	for len(m.heap) > 0 {
+		c := m.heap[0]
+		if err := print(&c.ep); err != nil {
+			return err
+		}
+		if c.left == 0 {
+			heap.Pop(m)
+			c.full = false
+			m.held--
+			continue
+		}
+		if err := m.next(c); err != nil {
+			return err
+		}
+		heap.Fix(m, 0)
+	}
+	return nil
+}
+
+// next reads c's next episode.
+func (m *episodeMerge) next(c *episodeCursor) error {
+	c.ep.Log, c.ep.JSON.data, c.ep.Text.text = 0, c.ep.JSON.data[:0], ""
+	if !c.dec.More() {
+		return m.changed(c.part, errors.New("fewer episodes than the first reading"))
+	}
+	if err := c.dec.Decode(&c.ep); err != nil {
+		return m.changed(c.part, err)
+	}
+	c.left--
+	if !c.full {
+		c.full = true
+		m.held++
+	}
+	if mergeHeld != nil {
+		mergeHeld(m.held)
+	}
+	return nil
+}
+
+// changed is an error of the second reading of a part that the first
+// found sound.
+func (m *episodeMerge) changed(part int, err error) error {
+	return fmt.Errorf("%s: changed while merging: %v", m.names[part], err)
+}
+
+// heap.Interface, by (log, part): a stable k-way merge.
+func (m *episodeMerge) Len() int { return len(m.heap) }
+func (m *episodeMerge) Less(i, j int) bool {
+	a, b := m.heap[i], m.heap[j]
+	return a.ep.Log < b.ep.Log || (a.ep.Log == b.ep.Log && a.part < b.part)
+}
+func (m *episodeMerge) Swap(i, j int) { m.heap[i], m.heap[j] = m.heap[j], m.heap[i] }
+func (m *episodeMerge) Push(x any)    { m.heap = append(m.heap, x.(*episodeCursor)) }
+func (m *episodeMerge) Pop() any {
+	c := m.heap[len(m.heap)-1]
+	m.heap = m.heap[:len(m.heap)-1]
+	return c
+}
+
+// mergeRows are the text summary's rows, part after part, with their
+// logs; sorted stably by log they are in the order of one run.
+type mergeRows struct {
+	rows []report.SummaryRow
+	logs []int
+}
+
+func (r *mergeRows) add(log int, s *summaryRow) {
+	row := report.NewSummaryRow(&analyze.Outcome{EpisodeID: s.EpisodeID, Source: s.Source, RecordedTurns: s.RecordedTurns, FinalScore: s.FinalScore, RecordedEnd: s.RecordedEnd, Termination: s.Termination,
+		Result: analyze.Result{TurnsSaved: s.TurnsSaved, LLMCallsSaved: s.LLMCallsSaved, ScoreForfeited: s.ScoreForfeited, FalseTermination: s.FalseTermination, Censored: s.Censored}},
+		s.Diagnostics.Skipped)
+	if s.Live != nil {
+		row.LiveWord = "differs"
+		if s.Live.Agrees {
+			row.LiveWord = "agrees"
+		}
+	}
+	r.rows = append(r.rows, row)
+	r.logs = append(r.logs, log)
+}
+
+// sorted sorts in place (no second copy of the rows) and returns them.
+func (r *mergeRows) sorted() []report.SummaryRow {
+	sort.Stable(r)
+	return r.rows
+}
+
+func (r *mergeRows) Len() int           { return len(r.rows) }
+func (r *mergeRows) Less(i, j int) bool { return r.logs[i] < r.logs[j] }
+func (r *mergeRows) Swap(i, j int) {
+	r.rows[i], r.rows[j] = r.rows[j], r.rows[i]
+	r.logs[i], r.logs[j] = r.logs[j], r.logs[i]
 }

@@ -208,26 +208,27 @@ func csvLead(s *analyze.Score) string {
 
 // labelCSVHead and labelCSVCells are the CSV columns after the totals
 // when episodes are labelled: the labelled episodes and spans, then per
-// rule/kind precision, recall, F1 (percent) and median lead time. A rule
-// disabled in a row, or an undefined ratio, is an empty cell.
-func labelCSVHead(s *sweep.Result) []string {
+// rule/kind (kinds, sweepLabelKinds) precision, recall, F1 (percent) and
+// median lead time. A rule disabled in a row, or an undefined ratio, is an
+// empty cell.
+func labelCSVHead(s *sweep.Result, kinds []string) []string {
 	if !sweepLabelled(s) {
 		return nil
 	}
 	head := []string{"labelled_episodes", "labelled_spans"}
-	for _, k := range sweepLabelKinds(s) {
+	for _, k := range kinds {
 		head = append(head, k+":precision_pct", k+":recall_pct", k+":f1_pct", k+":lead_median")
 	}
 	return head
 }
 
-func labelCSVCells(s *sweep.Result, row int) []string {
+func labelCSVCells(s *sweep.Result, row int, kinds []string) []string {
 	if !sweepLabelled(s) {
 		return nil
 	}
 	l := s.Rows[row].Totals.Labels
 	cells := []string{strconv.Itoa(l.Episodes), strconv.Itoa(l.Spans)}
-	for _, k := range sweepLabelKinds(s) {
+	for _, k := range kinds {
 		sc := l.Scores[k]
 		if sc == nil {
 			cells = append(cells, "", "", "", "")

@@ -4,6 +4,7 @@ package report
 // table for people, JSON (schema version 1, README: "sweep JSON") or CSV.
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
@@ -85,26 +86,26 @@ type sweepEpisodeJSON struct {
 	Outcomes  []sweepOutcomeJSON `json:"outcomes"`
 }
 
+// sweepJSON is the document's fields before the rows, in order; the
+// rows ("results"), "recommended", "errors" and "by_episode" follow
+// (WriteSweepJSON).
 type sweepJSON struct {
-	SchemaVersion int                  `json:"schema_version"`
-	Base          orderedObject        `json:"base"`
-	Grid          orderedObject        `json:"grid"`
-	Skipped       []sweepSkippedJSON   `json:"skipped"`
-	Results       []sweepResultJSON    `json:"results"`
-	Recommended   sweepRecommendedJSON `json:"recommended"`
-	Errors        []analyze.FileError  `json:"errors"`
-	ByEpisode     *[]sweepEpisodeJSON  `json:"by_episode,omitempty"`
+	SchemaVersion int                `json:"schema_version"`
+	Base          orderedObject      `json:"base"`
+	Grid          orderedObject      `json:"grid"`
+	Skipped       []sweepSkippedJSON `json:"skipped"`
 }
 
-// WriteSweepJSON writes the sweep as one indented JSON document.
+// WriteSweepJSON writes the sweep as one indented JSON document. It is
+// written a row (and a flipping episode) at a time, as json.Encoder with
+// two-space indentation writes it whole: a grid of 10,000 rows is never
+// held encoded.
 func WriteSweepJSON(w io.Writer, s *sweep.Result) error {
 	doc := sweepJSON{
 		SchemaVersion: SchemaVersion,
 		Base:          orderedObject{keys: rules.Keys()},
 		Grid:          orderedObject{keys: []string{}, vals: []any{}},
 		Skipped:       []sweepSkippedJSON{},
-		Results:       []sweepResultJSON{},
-		Errors:        s.Errors,
 	}
 	for _, k := range doc.Base.keys {
 		doc.Base.vals = append(doc.Base.vals, s.Base.Value(k))
@@ -116,24 +117,31 @@ func WriteSweepJSON(w io.Writer, s *sweep.Result) error {
 	for _, sk := range s.Skipped {
 		doc.Skipped = append(doc.Skipped, sweepSkippedJSON{settingsObject(sk.Params), sk.Reason})
 	}
-	for i, r := range s.Rows {
-		doc.Results = append(doc.Results, sweepResultJSON{Row: i, Baseline: r.Baseline, Params: settingsObject(r.Params),
-			Totals: *Rounded(&r.Totals), Pareto: r.Pareto, Recommended: r.Recommended})
-	}
 	rec := s.Recommendation
-	doc.Recommended = sweepRecommendedJSON{Set: []string{}, Criterion: rec.Criterion, MaxFalseRatePct: rec.MaxFalseRatePct, Reason: RecommendationReason(s.Rows, rec)}
+	recommended := sweepRecommendedJSON{Set: []string{}, Criterion: rec.Criterion, MaxFalseRatePct: rec.MaxFalseRatePct, Reason: RecommendationReason(s.Rows, rec)}
 	if rec.Row >= 0 && rec.Row < len(s.Rows) {
 		row := rec.Row
 		p := settingsObject(s.Rows[row].Params)
-		doc.Recommended.Row, doc.Recommended.Params = &row, &p
-		doc.Recommended.Set = setArgs(s, row)
+		recommended.Row, recommended.Params = &row, &p
+		recommended.Set = setArgs(s, row)
 	}
-	if doc.Errors == nil {
-		doc.Errors = []analyze.FileError{}
+	errs := s.Errors
+	if errs == nil {
+		errs = []analyze.FileError{}
 	}
+	bw := bufio.NewWriter(w)
+	j := &jsonStream{w: bw}
+	j.structFields(doc)
+	j.array("results", len(s.Rows), func(i int) any {
+		r := &s.Rows[i]
+		return sweepResultJSON{Row: i, Baseline: r.Baseline, Params: settingsObject(r.Params),
+			Totals: *Rounded(&r.Totals), Pareto: r.Pareto, Recommended: r.Recommended}
+	})
+	j.field("recommended", recommended)
+	j.field("errors", errs)
 	if s.ByEpisode {
-		eps := []sweepEpisodeJSON{}
-		for _, f := range s.Flips {
+		j.array("by_episode", len(s.Flips), func(k int) any {
+			f := &s.Flips[k]
 			e := sweepEpisodeJSON{EpisodeID: f.EpisodeID, Source: f.Source, Outcomes: []sweepOutcomeJSON{}}
 			for i := range f.Outcomes {
 				r := &f.Outcomes[i]
@@ -144,14 +152,104 @@ func WriteSweepJSON(w io.Writer, s *sweep.Result) error {
 				}
 				e.Outcomes = append(e.Outcomes, o)
 			}
-			eps = append(eps, e)
-		}
-		doc.ByEpisode = &eps
+			return e
+		})
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
+	j.end()
+	if j.err != nil {
+		return j.err
+	}
+	return bw.Flush()
+}
+
+// jsonStream writes one JSON object field by field, byte for byte as
+// json.Encoder with SetIndent("", "  ") and SetEscapeHTML(false) writes
+// it whole, so an array can be written an element at a time.
+type jsonStream struct {
+	w   io.Writer
+	err error
+	buf bytes.Buffer
+	n   int // fields written
+}
+
+// encode returns v encoded at a depth whose lines start with prefix.
+func (j *jsonStream) encode(v any, prefix string) []byte {
+	j.buf.Reset()
+	enc := json.NewEncoder(&j.buf)
+	enc.SetIndent(prefix, "  ")
 	enc.SetEscapeHTML(false) // reasons say "<" and ">"
-	return enc.Encode(doc)
+	if err := enc.Encode(v); err != nil && j.err == nil {
+		j.err = err
+	}
+	return bytes.TrimSuffix(j.buf.Bytes(), []byte("\n"))
+}
+
+func (j *jsonStream) write(b []byte) {
+	if j.err == nil {
+		_, j.err = j.w.Write(b)
+	}
+}
+
+// key starts the next field.
+func (j *jsonStream) key(k string) {
+	if j.n == 0 {
+		j.write([]byte("{\n  "))
+	} else {
+		j.write([]byte(",\n  "))
+	}
+	j.n++
+	name, _ := json.Marshal(k)
+	j.write(append(name, ':', ' '))
+}
+
+// field writes one field.
+func (j *jsonStream) field(k string, v any) {
+	j.key(k)
+	j.write(j.encode(v, "  "))
+}
+
+// structFields writes the fields of struct v, as its json tags name them.
+func (j *jsonStream) structFields(v any) {
+	b := j.encode(v, "")
+	if string(b) == "{}" || j.err != nil {
+		return
+	}
+	// {\n  "a": 1,\n  "b": ...\n}: splice its fields in as our own.
+	b = bytes.TrimSuffix(bytes.TrimPrefix(b, []byte("{\n  ")), []byte("\n}"))
+	if j.n == 0 {
+		j.write([]byte("{\n  "))
+	} else {
+		j.write([]byte(",\n  "))
+	}
+	j.n++
+	j.write(b)
+}
+
+// array writes an array field of n elements, elem(i) each.
+func (j *jsonStream) array(k string, n int, elem func(i int) any) {
+	j.key(k)
+	if n == 0 {
+		j.write([]byte("[]"))
+		return
+	}
+	j.write([]byte("["))
+	for i := range n {
+		if i > 0 {
+			j.write([]byte(","))
+		}
+		j.write([]byte("\n    "))
+		j.write(j.encode(elem(i), "    "))
+	}
+	j.write([]byte("\n  ]"))
+}
+
+// end closes the object.
+func (j *jsonStream) end() {
+	if j.n == 0 {
+		j.write([]byte("{}\n"))
+		return
+	}
+	j.write([]byte("\n}\n"))
 }
 
 // setArgs is the row's swept settings as key=value, for --set.
@@ -207,7 +305,8 @@ func WriteSweepCSV(w io.Writer, s *sweep.Result) error {
 		cw.Flush()
 		return cw.Error()
 	}
-	cw.Write(append(append(head, sweepCSVMetrics...), labelCSVHead(s)...))
+	kinds := sweepLabelKinds(s) // once: every row's kinds are read
+	cw.Write(append(append(head, sweepCSVMetrics...), labelCSVHead(s, kinds)...))
 	for i := range s.Rows {
 		r := &s.Rows[i]
 		t := &r.Totals
@@ -218,7 +317,7 @@ func WriteSweepCSV(w io.Writer, s *sweep.Result) error {
 			strconv.Itoa(t.FalseTerminations), csvPct(t.FalseRatePct), csvNum(t.ScoreForfeited), csvNum(t.MedianTurnsSaved),
 			strconv.Itoa(t.Warnings), strconv.Itoa(t.WouldReject), strconv.Itoa(t.LowConfidence), strconv.Itoa(t.Loops), strconv.Itoa(t.FalseAlarms), strconv.Itoa(t.LinesSkipped),
 			strconv.FormatBool(r.Pareto), strconv.FormatBool(r.Recommended))
-		cw.Write(append(line, labelCSVCells(s, i)...))
+		cw.Write(append(line, labelCSVCells(s, i, kinds)...))
 	}
 	cw.Flush()
 	return cw.Error()

@@ -134,12 +134,16 @@ func renderColumns(s *sweep.Result, cols []sweepColumn, width int) ([]string, []
 	for _, c := range cols {
 		g.Cols = append(g.Cols, Col{Head: c.head, Align: c.align, Drop: c.drop, Short: c.short, Cut: c.cut})
 	}
+	// One allocation for every row's cells: a grid of 10,000 rows is
+	// 150,000 of them.
+	all := make([]string, len(s.Rows)*len(cols))
+	g.Rows = make([][]string, len(s.Rows))
 	for i := range s.Rows {
-		var cells []string
-		for _, c := range cols {
-			cells = append(cells, c.cell(i))
+		cells := all[i*len(cols) : (i+1)*len(cols) : (i+1)*len(cols)]
+		for k, c := range cols {
+			cells[k] = c.cell(i)
 		}
-		g.Rows = append(g.Rows, cells)
+		g.Rows[i] = cells
 	}
 	var buf bytes.Buffer
 	hidden, err := g.Render(&buf, width)

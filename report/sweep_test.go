@@ -230,3 +230,63 @@ func TestRowRanges(t *testing.T) {
 		}
 	}
 }
+
+// TestJSONStreamEqualsEncoder holds jsonStream, which writes a sweep's
+// rows one at a time, to the bytes json.Encoder writes for the whole
+// object: nested and empty arrays and objects, HTML characters left
+// alone, an array of one element and one of none.
+func TestJSONStreamEqualsEncoder(t *testing.T) {
+	type elem struct {
+		A    int               `json:"a"`
+		Tags []string          `json:"tags"`
+		M    map[string]any    `json:"m"`
+		P    *orderedObject    `json:"p,omitempty"`
+		E    []json.RawMessage `json:"e"`
+	}
+	type head struct {
+		V    int           `json:"v"`
+		Base orderedObject `json:"base"`
+		Why  string        `json:"why"`
+	}
+	type whole struct {
+		head
+		Rows  []elem `json:"rows"`
+		One   []elem `json:"one"`
+		None  []elem `json:"none"`
+		After string `json:"after"`
+	}
+	o := orderedObject{keys: []string{"k<", "z"}, vals: []any{[]int{1, 2}, 0.5}}
+	rows := []elem{
+		{A: 1, Tags: []string{"a & b", "<c>"}, M: map[string]any{"x": []any{}, "y": map[string]any{}}, P: &o, E: []json.RawMessage{}},
+		{A: 2, Tags: []string{}, M: map[string]any{}},
+	}
+	w := whole{head: head{V: 1, Base: o, Why: "a < b, é"}, Rows: rows, One: rows[:1], None: []elem{}, After: "end"}
+	var want bytes.Buffer
+	enc := json.NewEncoder(&want)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(w); err != nil {
+		t.Fatal(err)
+	}
+	var got bytes.Buffer
+	j := &jsonStream{w: &got}
+	j.structFields(w.head)
+	for _, a := range []struct {
+		k  string
+		es []elem
+	}{{"rows", w.Rows}, {"one", w.One}, {"none", w.None}} {
+		j.array(a.k, len(a.es), func(i int) any { return a.es[i] })
+	}
+	j.field("after", w.After)
+	j.end()
+	if j.err != nil || got.String() != want.String() {
+		t.Errorf("err %v, got:\n%s\nwant:\n%s", j.err, got.String(), want.String())
+	}
+	var empty bytes.Buffer
+	e := &jsonStream{w: &empty}
+	e.structFields(struct{}{})
+	e.end()
+	if empty.String() != "{}\n" {
+		t.Errorf("no fields: %q", empty.String())
+	}
+}

@@ -3,6 +3,7 @@ package rules
 import (
 	"fmt"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -26,7 +27,10 @@ func (s Source) String() string {
 	return "default"
 }
 
-// Config holds a value for every registered key.
+// Config holds a value for every registered key. It stores only the keys
+// set (by a file, --set or a sweep); the others read as their defaults, so
+// a configuration costs what was set on it, not the registry's size
+// (a sweep keeps thousands).
 type Config struct {
 	values  map[string]any
 	sources map[string]Source
@@ -55,12 +59,7 @@ func LookupParam(key string) (*Param, bool) {
 
 // Default returns the configuration ZorkGPT deploys.
 func Default() *Config {
-	c := &Config{values: map[string]any{}, sources: map[string]Source{}}
-	for _, p := range Params() {
-		c.values[p.Key] = p.Default
-		c.sources[p.Key] = Source{Kind: "default"}
-	}
-	return c
+	return &Config{values: map[string]any{}, sources: map[string]Source{}}
 }
 
 // Clone returns an independent copy.
@@ -134,16 +133,41 @@ func (e *ConstraintError) Error() string { return e.Msg }
 
 // Value returns a key's value (int, float64 or bool), nil for an unknown
 // key. Rules read their keys typed, with IntParam.Get and the like.
-func (c *Config) Value(key string) any { return c.values[key] }
+func (c *Config) Value(key string) any {
+	if v, ok := c.values[key]; ok {
+		return v
+	}
+	if p := paramIndex()[key]; p != nil {
+		return p.Default
+	}
+	return nil
+}
 
 // Source returns where a key's value came from.
-func (c *Config) Source(key string) Source { return c.sources[key] }
+func (c *Config) Source(key string) Source {
+	if s, ok := c.sources[key]; ok {
+		return s
+	}
+	if paramIndex()[key] != nil {
+		return Source{Kind: "default"}
+	}
+	return Source{}
+}
+
+// paramIndex is LookupParam as a map, for Value and Source.
+var paramIndex = sync.OnceValue(func() map[string]*Param {
+	m := map[string]*Param{}
+	for _, p := range Params() {
+		m[p.Key] = p
+	}
+	return m
+})
 
 // Map returns key → value for every key, for JSON output.
 func (c *Config) Map() map[string]any {
-	m := make(map[string]any, len(c.values))
-	for k, v := range c.values {
-		m[k] = v
+	m := map[string]any{}
+	for _, p := range Params() {
+		m[p.Key] = c.Value(p.Key)
 	}
 	return m
 }

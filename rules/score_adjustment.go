@@ -2,6 +2,7 @@ package rules
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/loopbreak/loopbreak/replay"
 )
@@ -31,13 +32,18 @@ var ScoreAdjustment = &Rule{
 	Requires: []*Rule{Oscillation, Camping},
 	Enabled:  enableLoopDetection.Get,
 	New: func(c *Config, ep *replay.Episode) Stepper {
-		return &scoreAdjustment{
+		s := &scoreAdjustment{
 			oscPenalty: oscillationReturnPenalty.Get(c),
 			oscBonus:   oscillationExplorationBonus.Get(c),
 			campPen:    campingReturnPenalty.Get(c),
 			threshold:  RejectionThreshold.Get(c),
-			exits:      map[exit]replay.Sym{},
 		}
+		if sh, ok := shared.Load(ep); ok {
+			s.dests = sh.(*sharedEpisode).destinations(ep)
+		} else {
+			s.exits = map[exit]replay.Sym{}
+		}
+		return s
 	},
 }
 
@@ -49,6 +55,57 @@ type exit struct {
 type scoreAdjustment struct {
 	oscPenalty, oscBonus, campPen, threshold float64
 	exits                                    map[exit]replay.Sym
+	// dests, when the episode is shared, is where each turn's move is
+	// predicted to lead, from the whole episode's map (destinations);
+	// turn counts the Steps.
+	dests []int32
+	turn  int
+}
+
+// shared holds the episodes replayed several times (Share).
+var shared sync.Map // *replay.Episode → *sharedEpisode
+
+type sharedEpisode struct {
+	once  sync.Once
+	dests []int32
+}
+
+// Share marks ep as about to be replayed several times, until release is
+// called: what rules derive from the episode alone is then derived once,
+// not once per replay. A sweep replays each episode once per setting of a
+// component's keys; score_adjustment's map of exits learned turn by turn
+// is the same in every replay.
+func Share(ep *replay.Episode) (release func()) {
+	shared.Store(ep, &sharedEpisode{})
+	return func() { shared.Delete(ep) }
+}
+
+// destinations is, per turn of ep, the turn whose LocEnd its movement
+// action is predicted to reach from the exits learned on earlier turns,
+// -1 when there is none (Step's prediction, computed once).
+func (sh *sharedEpisode) destinations(ep *replay.Episode) []int32 {
+	sh.once.Do(func() {
+		sh.dests = make([]int32, len(ep.Turns))
+		exits := map[exit]int32{}
+		for i := range ep.Turns {
+			t := &ep.Turns[i]
+			sh.dests[i] = -1
+			if t.Filled || !t.HasAction {
+				continue
+			}
+			dir := direction(ep.Str(t.Action))
+			if dir == "" {
+				continue
+			}
+			if j, known := exits[exit{t.LocStart, dir}]; known {
+				sh.dests[i] = j
+			}
+			if t.Moved && t.LocStart != 0 && t.LocEnd != 0 {
+				exits[exit{t.LocStart, dir}] = int32(i)
+			}
+		}
+	})
+	return sh.dests
 }
 
 // directions maps every spelling RULES.md accepts to one canonical name.
@@ -71,18 +128,7 @@ func direction(action string) string {
 }
 
 func (s *scoreAdjustment) Step(t *replay.Turn, env *Env) {
-	if t.Filled || !t.HasAction {
-		return
-	}
-	dir := direction(env.Episode.Str(t.Action))
-	if dir == "" {
-		return
-	}
-	dest, known := s.exits[exit{t.LocStart, dir}]
-	// Learn from this turn only after predicting: the map is from earlier turns.
-	if t.Moved && t.LocStart != 0 && t.LocEnd != 0 {
-		s.exits[exit{t.LocStart, dir}] = t.LocEnd
-	}
+	dest, known := s.predict(t, env)
 	if !known || !t.HasBase {
 		return
 	}
@@ -108,4 +154,30 @@ func (s *scoreAdjustment) Step(t *replay.Turn, env *Env) {
 	ep := env.Episode
 	env.Report(Firing{Turn: t.N, Rule: ScoreAdjustment, Kind: Adjustment, Action: ep.Str(t.Action), Destination: ep.Str(dest),
 		HasBase: true, Base: t.Base, Adjusted: score, Rejected: score < s.threshold})
+}
+
+// predict returns where t's movement action leads by the exits learned on
+// earlier turns of the episode, and whether it is known.
+func (s *scoreAdjustment) predict(t *replay.Turn, env *Env) (replay.Sym, bool) {
+	if s.dests != nil {
+		j := s.dests[s.turn]
+		s.turn++
+		if j < 0 {
+			return 0, false
+		}
+		return env.Episode.Turns[j].LocEnd, true
+	}
+	if t.Filled || !t.HasAction {
+		return 0, false
+	}
+	dir := direction(env.Episode.Str(t.Action))
+	if dir == "" {
+		return 0, false
+	}
+	dest, known := s.exits[exit{t.LocStart, dir}]
+	// Learn from this turn only after predicting: the map is from earlier turns.
+	if t.Moved && t.LocStart != 0 && t.LocEnd != 0 {
+		s.exits[exit{t.LocStart, dir}] = t.LocEnd
+	}
+	return dest, known
 }

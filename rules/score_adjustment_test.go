@@ -179,8 +179,16 @@ func TestScoreAdjustment(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			got := rlRun(rlEp(c.turns), rlCfg(t, c.cfg...), rlAdjustSet, rules.ScoreAdjustment)
+			ep := rlEp(c.turns)
+			got := rlRun(ep, rlCfg(t, c.cfg...), rlAdjustSet, rules.ScoreAdjustment)
 			rlExpect(t, got, c.want)
+			// Shared, as a sweep replays it: the exits are learned once,
+			// the firings are the same in every replay.
+			release := rules.Share(ep)
+			for range 2 {
+				rlExpect(t, rlRun(ep, rlCfg(t, c.cfg...), rlAdjustSet, rules.ScoreAdjustment), c.want)
+			}
+			release()
 		})
 	}
 }

@@ -6,6 +6,7 @@ package sweep
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -163,52 +164,114 @@ type SkippedPoint struct {
 	Reason string
 }
 
-// ExpandGrid returns the cartesian product of the axes over base, in grid
-// order (the first axis varies slowest), without the combinations that
-// fail Config.Validate, which are returned apart with the reason.
-func ExpandGrid(base *rules.Config, axes []Axis) ([]Point, []SkippedPoint, error) {
+// grid is the cartesian product of axes over a base configuration,
+// enumerated by index (the first axis varies slowest) rather than
+// materialised: a point's configuration exists only while it is looked at,
+// so 10,000 points cost no more than one.
+type grid struct {
+	base *rules.Config
+	axes []Axis
+	n    int
+}
+
+// newGrid checks the axes: at least one, none twice, none empty, at most
+// MaxGridPoints points.
+func newGrid(base *rules.Config, axes []Axis) (*grid, error) {
 	if len(axes) == 0 {
-		return nil, nil, fmt.Errorf("no key to sweep")
+		return nil, fmt.Errorf("no key to sweep")
 	}
 	n := 1
 	seen := map[string]bool{}
 	for _, ax := range axes {
 		if seen[ax.Key] {
-			return nil, nil, fmt.Errorf("%s is swept twice", ax.Key)
+			return nil, fmt.Errorf("%s is swept twice", ax.Key)
 		}
 		seen[ax.Key] = true
 		if len(ax.Values) == 0 {
-			return nil, nil, fmt.Errorf("%s has no values", ax.Key)
+			return nil, fmt.Errorf("%s has no values", ax.Key)
 		}
 		n *= len(ax.Values)
 		if n > MaxGridPoints {
-			return nil, nil, fmt.Errorf("the grid has more than %d configurations", MaxGridPoints)
+			return nil, fmt.Errorf("the grid has more than %d configurations", MaxGridPoints)
 		}
 	}
-	var points []Point
-	var skipped []SkippedPoint
-	idx := make([]int, len(axes))
-	for range n {
-		params := make([]Setting, len(axes))
-		cfg := base.Clone()
-		for i, ax := range axes {
-			params[i] = Setting{ax.Key, ax.Values[idx[i]]}
-			if err := cfg.Set(ax.Key, ax.Values[idx[i]], rules.Source{Kind: "flag"}); err != nil {
-				return nil, nil, err
+	return &grid{base: base, axes: axes, n: n}, nil
+}
+
+// settings writes point k's settings into params (len(axes) entries).
+func (g *grid) settings(k int, params []Setting) {
+	for i := len(g.axes) - 1; i >= 0; i-- { // the last axis turns fastest
+		ax := &g.axes[i]
+		params[i] = Setting{ax.Key, ax.Values[k%len(ax.Values)]}
+		k /= len(ax.Values)
+	}
+}
+
+// each calls valid or skipped for every point in grid order: valid with
+// the point's index and a configuration that holds only during the
+// call, skipped with the point's settings and reason.
+func (g *grid) each(valid func(k int, cfg *rules.Config) error, skipped func(SkippedPoint)) error {
+	cfg := g.base.Clone()
+	params := make([]Setting, len(g.axes))
+	for k := range g.n {
+		g.settings(k, params)
+		// Every point sets every swept key, so cfg is the base plus
+		// point k.
+		for _, s := range params {
+			if err := cfg.Set(s.Key, s.Value, rules.Source{Kind: "flag"}); err != nil {
+				return err
 			}
 		}
 		if err := cfg.Validate(); err != nil {
-			skipped = append(skipped, SkippedPoint{Params: params, Reason: err.Error()})
-		} else {
-			points = append(points, Point{Params: params, Config: cfg})
+			skipped(SkippedPoint{Params: slices.Clone(params), Reason: err.Error()})
+			continue
 		}
-		for i := len(idx) - 1; i >= 0; i-- { // odometer: the last axis turns fastest
-			idx[i]++
-			if idx[i] < len(axes[i].Values) {
-				break
-			}
-			idx[i] = 0
+		if err := valid(k, cfg); err != nil {
+			return err
 		}
+	}
+	return nil
+}
+
+// rows lays out the rows of the points listed (grid indexes): the
+// baseline's, with the base's values of the swept keys, then one per
+// point, in order. Their settings share a few allocations.
+func (g *grid) rows(points []int32) []Row {
+	na := len(g.axes)
+	rows := make([]Row, 1+len(points))
+	rows[0].Baseline = true
+	slab := make([]Setting, na*len(rows))
+	for i, ax := range g.axes {
+		slab[i] = Setting{Key: ax.Key, Value: g.base.Value(ax.Key)}
+	}
+	rows[0].Params = slab[:na:na]
+	for i, k := range points {
+		params := slab[(i+1)*na : (i+2)*na : (i+2)*na]
+		g.settings(int(k), params)
+		rows[i+1].Params = params
+	}
+	return rows
+}
+
+// ExpandGrid returns the cartesian product of the axes over base, in grid
+// order (the first axis varies slowest), without the combinations that
+// fail Config.Validate, which are returned apart with the reason. Each
+// point holds its own configuration; Run enumerates the grid instead.
+func ExpandGrid(base *rules.Config, axes []Axis) ([]Point, []SkippedPoint, error) {
+	g, err := newGrid(base, axes)
+	if err != nil {
+		return nil, nil, err
+	}
+	var points []Point
+	var skipped []SkippedPoint
+	err = g.each(func(k int, cfg *rules.Config) error {
+		params := make([]Setting, len(axes))
+		g.settings(k, params)
+		points = append(points, Point{Params: params, Config: cfg.Clone()})
+		return nil
+	}, func(s SkippedPoint) { skipped = append(skipped, s) })
+	if err != nil {
+		return nil, nil, err
 	}
 	return points, skipped, nil
 }

@@ -38,7 +38,7 @@ func (r *Replayer) endScoring(ci, j int) {
 }
 
 // ReplayLabelled is Replay for an episode labelled lab; it also puts each
-// configuration's scores into scores (len(p.Configs) entries).
+// configuration's scores into scores (Len() entries).
 func (r *Replayer) ReplayLabelled(ep *replay.Episode, lab *analyze.EpisodeLabels, out []analyze.Result, scores []analyze.Scores) {
 	p := r.p
 	if r.labelScoring.scores == nil {
@@ -50,10 +50,10 @@ func (r *Replayer) ReplayLabelled(ep *replay.Episode, lab *analyze.EpisodeLabels
 	r.lab = lab
 	r.Replay(ep, out)
 	r.lab = nil
-	for c := range p.Configs {
+	for c := range scores {
 		s := analyze.Scores{}
 		for ci := range p.comps {
-			s.Merge(r.labelScoring.scores[ci][p.comps[ci].proj[c]])
+			s.Merge(r.labelScoring.scores[ci][projOf(p.comps[ci].proj, c)])
 		}
 		scores[c] = s
 	}

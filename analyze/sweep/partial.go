@@ -36,7 +36,11 @@ func RunPartial(opts Options) (*Partial, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Partial{Rows: c.totals, Flips: c.res.Flips, FlipFile: c.flipFile, Errors: c.res.Errors, ErrorFile: c.errFile}, nil
+	rows := make([]analyze.Totals, len(c.res.Rows))
+	for i := range rows {
+		rows[i] = c.res.Rows[i].Totals
+	}
+	return &Partial{Rows: rows, Flips: c.res.Flips, FlipFile: c.flipFile, Errors: c.res.Errors, ErrorFile: c.errFile}, nil
 }
 
 // Merge finishes partials made with the same base, axes and by-episode
@@ -48,6 +52,7 @@ func Merge(base *rules.Config, axes []Axis, byEpisode bool, maxFalseRatePct *flo
 	if err != nil {
 		return nil, err
 	}
+	c.res.Rows = c.grid.rows(c.points)
 	type flip struct {
 		file int
 		f    Flip
@@ -61,18 +66,18 @@ func Merge(base *rules.Config, axes []Axis, byEpisode bool, maxFalseRatePct *flo
 		errs  []ferr
 	)
 	for k, p := range parts {
-		if len(p.Rows) != len(c.totals) {
-			return nil, &PartError{k, fmt.Errorf("%d rows, the grid has %d", len(p.Rows), len(c.totals))}
+		if len(p.Rows) != len(c.res.Rows) {
+			return nil, &PartError{k, fmt.Errorf("%d rows, the grid has %d", len(p.Rows), len(c.res.Rows))}
 		}
 		if len(p.FlipFile) != len(p.Flips) || len(p.ErrorFile) != len(p.Errors) {
 			return nil, &PartError{k, fmt.Errorf("flips or errors without their file")}
 		}
 		for i := range p.Rows {
-			c.totals[i].Merge(&p.Rows[i])
+			c.res.Rows[i].Totals.Merge(&p.Rows[i])
 		}
 		for i, f := range p.Flips {
-			if len(f.Outcomes) != len(c.totals) {
-				return nil, &PartError{k, fmt.Errorf("episode %s: %d outcomes, the grid has %d rows", f.EpisodeID, len(f.Outcomes), len(c.totals))}
+			if len(f.Outcomes) != len(c.res.Rows) {
+				return nil, &PartError{k, fmt.Errorf("episode %s: %d outcomes, the grid has %d rows", f.EpisodeID, len(f.Outcomes), len(c.res.Rows))}
 			}
 			flips = append(flips, flip{p.FlipFile[i], f})
 		}

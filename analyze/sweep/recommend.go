@@ -26,16 +26,41 @@ func dominates(a, b *analyze.Totals) bool {
 }
 
 // MarkPareto sets Pareto on the rows no other row dominates (the baseline
-// takes part).
+// takes part). Dominance reads three figures, and a row can only be
+// dominated by one whose figures differ, so the distinct figures are
+// compared, not the rows: a grid's rows of one termination class share
+// them (10,000 rows, a hundred distinct).
 func MarkPareto(rows []Row) {
+	type figures struct {
+		saved, falseTerms int
+		forfeited         float64
+	}
+	index := map[figures]int{}
+	var distinct []analyze.Totals
+	of := make([]int, len(rows))
 	for i := range rows {
-		rows[i].Pareto = true
-		for j := range rows {
-			if j != i && dominates(&rows[j].Totals, &rows[i].Totals) {
-				rows[i].Pareto = false
+		t := &rows[i].Totals
+		f := figures{t.TurnsSaved, t.FalseTerminations, t.ScoreForfeited}
+		k, ok := index[f]
+		if !ok {
+			k = len(distinct)
+			index[f] = k
+			distinct = append(distinct, analyze.Totals{TurnsSaved: f.saved, FalseTerminations: f.falseTerms, ScoreForfeited: f.forfeited})
+		}
+		of[i] = k
+	}
+	efficient := make([]bool, len(distinct))
+	for a := range distinct {
+		efficient[a] = true
+		for b := range distinct {
+			if b != a && dominates(&distinct[b], &distinct[a]) {
+				efficient[a] = false
 				break
 			}
 		}
+	}
+	for i := range rows {
+		rows[i].Pareto = efficient[of[i]]
 	}
 }
 

@@ -1,10 +1,11 @@
 // Package sweep is `loopbreak sweep`: one corpus, many configurations. A
-// grid of values (Axis) expands into configurations (ExpandGrid); a Plan
-// replays all of them over each parsed episode (Replayer), so a file is
-// read once however many configurations there are, on analyze's ordered
-// pool; the results are totalled per configuration exactly as analyze
-// totals outcomes; MarkPareto and Recommend read the rows. Run is the one
-// entry point; report words the result.
+// grid of values (Axis) is enumerated point by point, never held as
+// configurations; a Plan replays all of them over each parsed episode
+// (Replayer), so a file is read once however many configurations there
+// are, on analyze's ordered pool; the results are totalled per
+// configuration exactly as analyze totals outcomes; MarkPareto and
+// Recommend read the rows. Run is the one entry point; report words the
+// result.
 //
 // A Plan does not replay every rule for every configuration. Rules that
 // require one another form components ({progress_velocity, stuck_warnings},
@@ -15,6 +16,14 @@
 // A grid over max_turns_stuck replays the loop-detection rules once per
 // episode. The tests hold sweep results equal to analyze.Analyze, key by
 // key.
+//
+// Nor does a sweep keep anything per configuration and episode. What a
+// termination decides (and the order-sensitive score sum with it) is
+// totalled once per termination class, configurations whose terminating
+// components have the same projection; firing counts, exact integers, are
+// settled per (projection, class) pair and added up per configuration by
+// each worker, in any order. A configuration costs a few indexes and
+// counters while replaying and its row once done (memory_test.go).
 package sweep
 
 import (
@@ -91,24 +100,8 @@ func (e *GridError) Unwrap() error { return e.Err }
 // CheckGrid returns the *GridError Run would return for this grid, before
 // any file is read.
 func CheckGrid(base *rules.Config, axes []Axis) error {
-	_, _, err := expand(base, axes)
+	_, _, err := newCollected(base, axes, false)
 	return err
-}
-
-// expand is ExpandGrid, refusing a grid without a valid configuration.
-func expand(base *rules.Config, axes []Axis) ([]Point, []SkippedPoint, error) {
-	points, skipped, err := ExpandGrid(base, axes)
-	if err != nil {
-		return nil, nil, &GridError{err}
-	}
-	if len(points) == 0 {
-		var ps []string
-		for _, p := range skipped[0].Params {
-			ps = append(ps, p.String())
-		}
-		return nil, nil, &GridError{fmt.Errorf("every combination of the grid violates a constraint, e.g. %s: %s", strings.Join(ps, " "), skipped[0].Reason)}
-	}
-	return points, skipped, nil
 }
 
 // Run expands the grid over opts.Base, replays every configuration and the
@@ -126,103 +119,211 @@ func Run(opts Options) (*Result, error) {
 // collected is a sweep before its rows are finished: what a shard
 // writes into a partial file (partial.go).
 type collected struct {
-	res    *Result // Rows without Totals, Recommendation unset
-	totals []analyze.Totals
+	res *Result // Rows unset until totalled; Recommendation unset
+	// grid and points (its valid points' indexes) give the rows; they
+	// are laid out once totalled, so replaying never holds them.
+	grid   *grid
+	points []int32
+	// finished: the rows' Totals are finished (a run finishes them per
+	// termination class).
+	finished bool
 	// flipFile[i] and errFile[i] are the index in Options.Files of
 	// res.Flips[i]'s and res.Errors[i]'s file.
 	flipFile, errFile []int
 }
 
-// newCollected lays out the rows of a grid over base: the baseline row,
-// then one per valid point.
-func newCollected(base *rules.Config, axes []Axis, byEpisode bool) (*collected, []*rules.Config, error) {
-	points, skipped, err := expand(base, axes)
+// newCollected enumerates a grid over base, keeping its valid points'
+// indexes and its skipped points, and plans the replay of the baseline
+// then every valid point. A grid with no valid point is a *GridError.
+func newCollected(base *rules.Config, axes []Axis, byEpisode bool) (*collected, *Plan, error) {
+	g, err := newGrid(base, axes)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, &GridError{err}
 	}
-	res := &Result{Base: base, Axes: axes, Skipped: skipped, ByEpisode: byEpisode}
-	rows := make([]Row, 1, len(points)+1)
-	configs := make([]*rules.Config, 1, len(points)+1)
-	rows[0].Baseline, configs[0] = true, base
-	for _, ax := range axes {
-		rows[0].Params = append(rows[0].Params, Setting{Key: ax.Key, Value: base.Value(ax.Key)})
+	c := &collected{res: &Result{Base: base, Axes: axes, ByEpisode: byEpisode}, grid: g}
+	b := newPlanBuilder()
+	b.add(base)
+	err = g.each(func(k int, cfg *rules.Config) error {
+		c.points = append(c.points, int32(k))
+		b.add(cfg)
+		return nil
+	}, func(s SkippedPoint) { c.res.Skipped = append(c.res.Skipped, s) })
+	if err != nil {
+		return nil, nil, &GridError{err}
 	}
-	for _, p := range points {
-		rows = append(rows, Row{Params: p.Params})
-		configs = append(configs, p.Config)
+	if len(c.points) == 0 {
+		sk := c.res.Skipped[0]
+		var ps []string
+		for _, p := range sk.Params {
+			ps = append(ps, p.String())
+		}
+		return nil, nil, &GridError{fmt.Errorf("every combination of the grid violates a constraint, e.g. %s: %s", strings.Join(ps, " "), sk.Reason)}
 	}
-	res.Rows = rows
+	plan := b.plan()
+	plan.flips = byEpisode
 	// Merged partials have no plan of their own: the rows' layout says
 	// which kinds the grid varies.
-	res.VariedKinds = NewPlan(configs).VariedKinds()
-	return &collected{res: res, totals: make([]analyze.Totals, len(configs))}, configs, nil
+	c.res.VariedKinds = plan.VariedKinds()
+	return c, plan, nil
 }
 
 // collect replays every configuration over every episode and totals the
-// rows.
+// rows. What derives from a termination is totalled per termination
+// class, in episode order (as analyze adds up scores); the firing counts
+// and label scores, exact integers, are added up by the workers in any
+// order and put together per row at the end. Memory grows with the
+// grid by a few words per configuration, not by its totals.
 func collect(opts Options) (*collected, error) {
-	c, configs, err := newCollected(opts.Base, opts.Axes, opts.ByEpisode)
+	c, plan, err := newCollected(opts.Base, opts.Axes, opts.ByEpisode)
 	if err != nil {
 		return nil, err
 	}
-	res, totals := c.res, c.totals
-	plan := NewPlan(configs)
+	res := c.res
 	plan.Labels = opts.Labels
 	var (
-		runErr error
-		done   int
-		eps    int
+		runErr   error
+		done     int
+		eps      int
+		classes  = make([]analyze.Totals, plan.Classes())
+		labelled analyze.LabelTotals // the labelled episodes' counts, common to every row
+		anyLabel bool
 	)
-	replayFiles(opts.Files, opts.Stdin, opts.Read, opts.Workers, plan, func(sf file) bool {
-		done++
-		if sf.LabelErr != nil {
-			runErr = sf.LabelErr
+	rps := replayFiles(opts.Files, opts.Stdin, opts.Read, opts.Workers, plan, func(pt *part) bool {
+		if pt.End {
+			done++
+			if pt.LabelErr != nil {
+				runErr = pt.LabelErr
+				return false
+			}
+			if pt.Err != nil {
+				if opts.Read.Strict {
+					runErr = pt.Err
+					return false
+				}
+				res.Errors = append(res.Errors, analyze.FileError{Source: pt.Path, Error: pt.Err.Error()})
+				c.errFile = append(c.errFile, done-1)
+			}
+			if opts.OnFile != nil {
+				opts.OnFile(Progress{Path: pt.Path, Err: pt.Err, Files: done, Episodes: eps})
+			}
+			return true
+		}
+		if err := analyze.StrictErr(opts.Read, &pt.Diag); err != nil {
+			runErr = err
 			return false
 		}
-		if sf.Err != nil {
-			if opts.Read.Strict {
-				runErr = sf.Err
-				return false
-			}
-			res.Errors = append(res.Errors, analyze.FileError{Source: sf.Path, Error: sf.Err.Error()})
-			c.errFile = append(c.errFile, done-1)
+		for k := range classes {
+			cr := &pt.Classes[k]
+			r := analyze.Result{Terminated: cr.Terminated, TurnsSaved: cr.TurnsSaved, LLMCallsSaved: cr.LLMCallsSaved,
+				ScoreForfeited: cr.ScoreForfeited, FalseTermination: cr.FalseTermination, Censored: cr.Censored}
+			classes[k].Add(&r, pt.RecordedTurns, pt.Diag.Skipped)
 		}
-		for i := range sf.Episodes {
-			se := &sf.Episodes[i]
-			if err := analyze.StrictErr(opts.Read, &se.Diag); err != nil {
-				runErr = err
-				return false
-			}
-			for c := range totals {
-				totals[c].Add(&se.Results[c], se.RecordedTurns, se.Diag.Skipped)
-				if se.Labels != nil {
-					totals[c].AddLabels(se.Labels, se.Scores[c])
-				}
-			}
-			eps++
-			if opts.ByEpisode && flips(se.Results) {
-				res.Flips = append(res.Flips, Flip{EpisodeID: se.ID, Source: se.Source, Outcomes: se.Results})
-				c.flipFile = append(c.flipFile, done-1)
-			}
+		plan.putClasses(pt.Classes)
+		if pt.Labels != nil {
+			anyLabel = true
+			labelled.Add(pt.Labels, nil)
 		}
-		if opts.OnFile != nil {
-			opts.OnFile(Progress{Path: sf.Path, Err: sf.Err, Files: done, Episodes: eps})
+		eps++
+		if pt.Outcomes != nil {
+			res.Flips = append(res.Flips, Flip{EpisodeID: pt.ID, Source: pt.Source, Outcomes: pt.Outcomes})
+			c.flipFile = append(c.flipFile, done)
 		}
 		return true
 	})
 	if runErr != nil {
 		return nil, runErr
 	}
+	// Every configuration's totals: its class's, with its own counts and
+	// scores.
+	for k := range classes {
+		classes[k].Finish()
+	}
+	class, sums := plan.class, sumCounts(rps)
+	var (
+		scored [][]analyze.Scores // component → projection → scores
+		projs  [][]int32          // component → configuration → projection
+	)
+	if anyLabel {
+		scored = sumScores(plan, rps)
+		for ci := range plan.comps {
+			projs = append(projs, plan.comps[ci].proj)
+		}
+	}
+	plan, rps = nil, nil // the replay's scratch space goes before the rows come
+	res.Rows = c.grid.rows(c.points)
+	for i := range res.Rows {
+		t := &res.Rows[i].Totals
+		*t = classes[class[i]]
+		if sums != nil {
+			n := &sums[i]
+			t.Warnings, t.WouldReject, t.LowConfidence, t.Loops, t.FalseAlarms = n[0], n[1], n[2], n[3], n[4]
+		}
+		if anyLabel {
+			l := labelled
+			l.Scores = analyze.Scores{}
+			for ci, proj := range projs {
+				for k, sc := range scored[ci][projOf(proj, i)] {
+					if prev, dup := l.Scores[k]; dup { // not so in the registry: a kind is one rule's
+						sum := &analyze.Score{}
+						sum.Merge(prev)
+						sum.Merge(sc)
+						sc = sum
+					}
+					// Shared by the rows of one projection: nothing
+					// changes a finished row's scores.
+					l.Scores[k] = sc
+				}
+			}
+			t.Labels = &l
+		}
+	}
+	c.finished = true
 	return c, nil
+}
+
+// sumCounts adds up the workers' firing counts per configuration (nil:
+// no episode).
+func sumCounts(rps []*Replayer) []counts {
+	var sums []counts
+	for _, rp := range rps {
+		if sums == nil {
+			sums = rp.sums
+			continue
+		}
+		for c, n := range rp.sums {
+			for i := range n {
+				sums[c][i] += n[i]
+			}
+		}
+	}
+	return sums
+}
+
+// sumScores adds up the workers' label scores per component projection.
+func sumScores(plan *Plan, rps []*Replayer) [][]analyze.Scores {
+	scored := make([][]analyze.Scores, len(plan.comps))
+	for ci := range plan.comps {
+		scored[ci] = make([]analyze.Scores, len(plan.comps[ci].reps))
+		for j := range scored[ci] {
+			scored[ci][j] = analyze.Scores{}
+			for _, rp := range rps {
+				if rp.scored != nil {
+					scored[ci][j].Merge(rp.scored[ci][j])
+				}
+			}
+		}
+	}
+	return scored
 }
 
 // finish computes the rows' figures, marks the Pareto frontier and
 // recommends a row.
 func (c *collected) finish(maxFalseRatePct *float64) *Result {
 	res := c.res
-	for i := range res.Rows {
-		c.totals[i].Finish()
-		res.Rows[i].Totals = c.totals[i]
+	if !c.finished {
+		for i := range res.Rows {
+			res.Rows[i].Totals.Finish()
+		}
 	}
 	MarkPareto(res.Rows)
 	res.Recommendation = Recommend(res.Rows, maxFalseRatePct)

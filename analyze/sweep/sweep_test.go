@@ -488,9 +488,12 @@ func TestSweepFilesOrderAndErrors(t *testing.T) {
 	plan := NewPlan([]*rules.Config{rules.Default()})
 	for _, workers := range []int{1, 3, 16} {
 		var got []string
-		replayFiles(files, nil, replay.Options{}, workers, plan, func(sf file) bool {
-			s := sf.Path
-			if sf.Err != nil {
+		replayFiles(files, nil, replay.Options{}, workers, plan, func(pt *part) bool {
+			if !pt.End {
+				return true
+			}
+			s := pt.Path
+			if pt.Err != nil {
 				s += " error"
 			}
 			got = append(got, s)
@@ -504,7 +507,12 @@ func TestSweepFilesOrderAndErrors(t *testing.T) {
 		}
 		// Stopping early returns.
 		n := 0
-		replayFiles(files, nil, replay.Options{}, workers, plan, func(file) bool { n++; return n < 3 })
+		replayFiles(files, nil, replay.Options{}, workers, plan, func(pt *part) bool {
+			if pt.End {
+				n++
+			}
+			return n < 3
+		})
 		if n != 3 {
 			t.Errorf("workers=%d: emit called %d times after stopping at 3", workers, n)
 		}
