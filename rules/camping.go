@@ -28,9 +28,9 @@ var Camping = &Rule{
 	Kinds:   []*Kind{CampingDetection},
 	Enabled: enableLoopDetection.Get,
 	New: func(c *Config, ep *replay.Episode) Stepper {
-		keys, distinct := ep.StartKeys()
+		keys, syms := ep.StartKeys()
 		return &campingState{threshold: campingThreshold.Get(c), window: campingWindow.Get(c),
-			ep: ep, keys: keys, counts: make([]int32, distinct), hist: history[int32]{max: historyLen}}
+			keys: keys, syms: syms, counts: make([]int32, len(syms)), hist: history[int32]{max: historyLen}}
 	},
 }
 
@@ -40,47 +40,46 @@ type campingState struct {
 
 	// Locations are compared as the episode's start keys: sweeps replay
 	// camping once per configuration, so this is their hottest loop.
-	ep     *replay.Episode
-	keys   []int32
+	keys   []int32        // by Sym (replay.Episode.StartKeys)
+	syms   []replay.Sym   // by key
 	counts []int32        // scratch, by key
-	hist   history[int32] // indices in ep.Turns of the last 20 known start locations
+	hist   history[int32] // keys of the last 20 known start locations
 
 	detected bool
-	location string
+	location replay.Sym
 	visits   int
 }
 
 func (c *campingState) Step(t *replay.Turn, env *Env) {
 	c.detected = false
-	i := t.N - c.ep.Turns[0].N
-	if c.keys[i] == 0 {
+	k := c.keys[t.LocStart]
+	if k == 0 {
 		return // unknown location: not recorded
 	}
-	c.hist.push(int32(i))
+	c.hist.push(k)
 	w := min(c.window, len(c.hist.buf))
 	if w < c.threshold {
 		return
 	}
 	win := c.hist.buf[len(c.hist.buf)-w:]
 	bestN := int32(0)
-	for _, j := range win {
-		k := c.keys[j]
+	for _, k := range win {
 		c.counts[k]++
 		bestN = max(bestN, c.counts[k])
 	}
 	if int(bestN) >= c.threshold {
 		// On a tie, the location that appears first in the window.
-		for _, j := range win {
-			if c.counts[c.keys[j]] == bestN {
-				c.detected, c.location, c.visits = true, c.ep.Turns[j].LocStart, int(bestN)
+		for _, k := range win {
+			if c.counts[k] == bestN {
+				c.detected, c.location, c.visits = true, c.syms[k], int(bestN)
 				break
 			}
 		}
 	}
-	for _, j := range win {
-		c.counts[c.keys[j]] = 0
+	for _, k := range win {
+		c.counts[k] = 0
 	}
 	if c.detected {
-		env.Report(Firing{Turn: t.N, Rule: Camping, Kind: CampingDetection, Location: c.location, Visits: c.visits})
+		env.Report(Firing{Turn: t.N, Rule: Camping, Kind: CampingDetection, Location: env.Episode.Str(c.location), Visits: c.visits})
 	}
 }
