@@ -27,20 +27,34 @@ func AlarmJudge(ep *replay.Episode) (func(n int) bool, string) {
 	case ep.Format == replay.FormatAttempts:
 		return func(n int) bool { return taskProgressedAfter(ep, n) }, BasisTaskProgress
 	case (ep.Format != replay.FormatSteps || ep.HasScore) && len(ep.Turns) > 0:
-		// best[i]: the highest score after Turns[i].
-		best := make([]float64, len(ep.Turns))
-		top := ep.Turns[len(ep.Turns)-1].Score
-		for i := len(ep.Turns) - 1; i >= 0; i-- {
-			best[i] = top
-			top = max(top, ep.Turns[i].Score)
-		}
+		peaks := scorePeaks(ep.Turns)
 		first := ep.Turns[0].N
 		return func(n int) bool {
 			i := n - first
-			return i >= 0 && i+1 < len(best) && best[i] > ep.Turns[i].Score
+			if i < 0 || i+1 >= len(ep.Turns) {
+				return false
+			}
+			// The highest score after turn i is the first peak's after it.
+			k, _ := slices.BinarySearch(peaks, int32(i+1))
+			return ep.Turns[peaks[k]].Score > ep.Turns[i].Score
 		}, BasisScore
 	}
 	return nil, ""
+}
+
+// scorePeaks returns, in order, the indices of the turns whose score is
+// above every later turn's: the highest score after any turn is the first
+// peak's after it. A score that mostly rises has a handful of peaks, where
+// a table of the highest score after each turn would cost 8 bytes a turn.
+func scorePeaks(turns []replay.Turn) []int32 {
+	var peaks []int32
+	for i := len(turns) - 1; i >= 0; i-- {
+		if len(peaks) == 0 || turns[i].Score > turns[peaks[len(peaks)-1]].Score {
+			peaks = append(peaks, int32(i))
+		}
+	}
+	slices.Reverse(peaks)
+	return peaks
 }
 
 // taskProgressedAfter says a later attempt at attempt n's task records

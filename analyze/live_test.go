@@ -13,16 +13,16 @@ import (
 // score 0 until t=10 and 5 from t=10: rule 1 resets at t=10 after 10
 // stuck turns, then is stuck t-10 turns.
 func liveEp(last int, live ...replay.LiveEvent) *replay.Episode {
-	var ts []replay.Turn
+	var ts []replay.Row
 	for n := 1; n <= last; n++ {
 		s := 0.0
 		if n >= 10 {
 			s = 5
 		}
 		loc := strconv.Itoa(n)
-		ts = append(ts, replay.Turn{N: n, Score: s, LocStart: loc, LocEnd: loc, Action: "a" + loc, HasAction: true})
+		ts = append(ts, replay.Row{N: n, Score: s, LocStart: loc, LocEnd: loc, Action: "a" + loc, HasAction: true})
 	}
-	ep := &replay.Episode{ID: "live", LocationKey: replay.KeyRoomID, Turns: ts, Live: live}
+	ep := withRows(&replay.Episode{ID: "live", LocationKey: replay.KeyRoomID, Live: live}, ts)
 	for _, e := range live {
 		if e.Kind == replay.LiveStuckTermination {
 			ep.HasLiveStop, ep.LiveStopTurn, ep.RecordedEnd = true, e.Turn, replay.EndStuckTermination
@@ -163,7 +163,7 @@ func TestLiveExplainedBy(t *testing.T) {
 func TestLivePenalties(t *testing.T) {
 	ep := liveEp(12)
 	for i := range ep.Turns { // rooms a, b, a, b, ...: revisits from t=3
-		ep.Turns[i].LocStart = string(rune('a' + i%2))
+		ep.Turns[i].LocStart = ep.Sym(string(rune('a' + i%2)))
 		ep.Turns[i].LocEnd = ep.Turns[i].LocStart
 		ep.Turns[i].Base, ep.Turns[i].HasBase = 0.9, true
 	}

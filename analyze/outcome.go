@@ -224,21 +224,23 @@ func IsLowConfidence(f *rules.Firing) bool {
 	return f.Kind == rules.Penalty && f.LowConfidence
 }
 
-// Tail reads what an episode recorded after a termination turn. Its sums
-// are computed at most once per episode, so a sweep settles every
-// configuration against one Tail.
+// Tail reads what an episode recorded after a termination turn. The
+// first termination it settles is read off the turns after it; a second
+// (a sweep settles every configuration against one Tail) computes suffix
+// sums once, 24 bytes a turn, so the rest cost O(1). A single analysis of
+// an episode of millions of turns never holds them.
 type Tail struct {
-	ep       *replay.Episode
-	prepared bool
+	ep      *replay.Episode
+	settled int // terminations settled since Reset
 	// sufCalls[i], sufRej[i]: LLM calls and rejections of turns i.. on;
-	// sufMax[i]: the highest score of turns i.. on.
+	// sufMax[i]: the highest score of turns i.. on. Valid once settled > 1.
 	sufCalls, sufRej []int
 	sufMax           []float64
 }
 
 // Reset starts reading ep, keeping the scratch space.
 func (t *Tail) Reset(ep *replay.Episode) {
-	t.ep, t.prepared = ep, false
+	t.ep, t.settled = ep, 0
 }
 
 // Result computes what terminating the episode where f says (RULES.md
@@ -255,7 +257,7 @@ func (t *Tail) Result(f Fired) Result {
 	if f.Termination == nil {
 		return r
 	}
-	if !t.prepared {
+	if t.settled++; t.settled == 2 {
 		t.prepare()
 	}
 	T := f.Termination.Turn
@@ -266,7 +268,7 @@ func (t *Tail) Result(f Fired) Result {
 	// The game's score rose above the score at the cut: the recording made
 	// progress after it. A decrease (a death) is not progress, nor is an
 	// objective completion alone; those are counted, not judged.
-	if idx+1 < len(ep.Turns) && t.sufMax[idx+1] > f.Termination.Score {
+	if idx+1 < len(ep.Turns) && (t.settled == 1 || t.sufMax[idx+1] > f.Termination.Score) {
 		for i := idx + 1; i < len(ep.Turns); i++ {
 			if s := ep.Turns[i].Score; s > f.Termination.Score {
 				r.ProgressAfter = Progress{Turn: ep.Turns[i].N, Score: s}
@@ -276,12 +278,26 @@ func (t *Tail) Result(f Fired) Result {
 	}
 	r.FalseTermination = r.ProgressAfter.Turn != 0
 	r.ObjectivesAfter = len(ep.ObjectiveTurns) - sort.SearchInts(ep.ObjectiveTurns, T+1)
+	calls, rejections := t.after(idx)
 	if ep.LLMCallsLogged {
-		r.LLMCallsSaved = ep.TailLLMCalls + t.sufCalls[idx+1]
+		r.LLMCallsSaved = ep.TailLLMCalls + calls
 	} else {
-		r.LLMCallsSaved = 4*r.TurnsSaved + 2*(ep.TailRejections+t.sufRej[idx+1])
+		r.LLMCallsSaved = 4*r.TurnsSaved + 2*(ep.TailRejections+rejections)
 	}
 	return r
+}
+
+// after returns the LLM calls and rejections of the turns after
+// Turns[idx].
+func (t *Tail) after(idx int) (calls, rejections int) {
+	if t.settled > 1 {
+		return t.sufCalls[idx+1], t.sufRej[idx+1]
+	}
+	for i := idx + 1; i < len(t.ep.Turns); i++ {
+		calls += int(t.ep.Turns[i].LLMCalls)
+		rejections += int(t.ep.Turns[i].Rejections)
+	}
+	return calls, rejections
 }
 
 // prepare fills the suffix sums and maxima.
@@ -299,7 +315,6 @@ func (t *Tail) prepare() {
 		t.sufRej[i] = t.sufRej[i+1] + int(tn.Rejections)
 		t.sufMax[i] = max(t.sufMax[i+1], tn.Score)
 	}
-	t.prepared = true
 }
 
 // Result is what one configuration does to one episode: the figures

@@ -12,17 +12,23 @@ import (
 // default configuration (max_turns_stuck 40, stuck_check_interval 10)
 // unless a case overrides it. Expected values are worked out by hand.
 
+// withRows gives ep the turn table rows.
+func withRows(ep *replay.Episode, rows []replay.Row) *replay.Episode {
+	ep.AppendRows(rows...)
+	return ep
+}
+
 // ocFlat returns turns first..last with a constant score.
-func ocFlat(first, last int, score float64) []replay.Turn {
-	var out []replay.Turn
+func ocFlat(first, last int, score float64) []replay.Row {
+	var out []replay.Row
 	for n := first; n <= last; n++ {
-		out = append(out, replay.Turn{N: n, Score: score, LocStart: "r", LocEnd: "r", Action: "wait", HasAction: true})
+		out = append(out, replay.Row{N: n, Score: score, LocStart: "r", LocEnd: "r", Action: "wait", HasAction: true})
 	}
 	return out
 }
 
 // ocEdit applies edit to every turn from..to.
-func ocEdit(turns []replay.Turn, from, to int, edit func(*replay.Turn)) []replay.Turn {
+func ocEdit(turns []replay.Row, from, to int, edit func(*replay.Row)) []replay.Row {
 	for i := range turns {
 		if turns[i].N >= from && turns[i].N <= to {
 			edit(&turns[i])
@@ -31,8 +37,8 @@ func ocEdit(turns []replay.Turn, from, to int, edit func(*replay.Turn)) []replay
 	return turns
 }
 
-func ocScore(turns []replay.Turn, from, to int, score float64) []replay.Turn {
-	return ocEdit(turns, from, to, func(t *replay.Turn) { t.Score = score })
+func ocScore(turns []replay.Row, from, to int, score float64) []replay.Row {
+	return ocEdit(turns, from, to, func(t *replay.Row) { t.Score = score })
 }
 
 func ocCfg(t testing.TB, kv ...any) *rules.Config {
@@ -70,16 +76,16 @@ func TestOutcome(t *testing.T) {
 			name: "no termination: zeros",
 			ep: func() *replay.Episode {
 				// score changes but no check point is ever reached
-				return &replay.Episode{Turns: ocScore(ocFlat(1, 39, 0), 30, 39, 5), TailRejections: 3}
+				return withRows(&replay.Episode{TailRejections: 3}, ocScore(ocFlat(1, 39, 0), 30, 39, 5))
 			},
 			want: ocWant{method: CallsEstimated},
 		},
 		{
 			name: "no termination, calls logged: zeros",
 			ep: func() *replay.Episode {
-				ts := ocEdit(ocFlat(1, 45, 0), 1, 45, func(t *replay.Turn) { t.LLMCalls = 4 })
+				ts := ocEdit(ocFlat(1, 45, 0), 1, 45, func(t *replay.Row) { t.LLMCalls = 4 })
 				ts = ocScore(ts, 20, 45, 1) // last_change 20: 40-20 = 20 < 40
-				return &replay.Episode{Turns: ts, LLMCallsLogged: true, TailLLMCalls: 2}
+				return withRows(&replay.Episode{LLMCallsLogged: true, TailLLMCalls: 2}, ts)
 			},
 			want: ocWant{method: CallsLogged},
 		},
@@ -87,10 +93,10 @@ func TestOutcome(t *testing.T) {
 			name: "estimated calls: 4 per turn after T plus 2 per rejection after T, tail included",
 			ep: func() *replay.Episode {
 				ts := ocFlat(1, 60, 10)
-				ts = ocEdit(ts, 40, 40, func(t *replay.Turn) { t.Rejections = 5 }) // at T: not saved
-				ts = ocEdit(ts, 45, 45, func(t *replay.Turn) { t.Rejections = 2 })
-				ts = ocEdit(ts, 60, 60, func(t *replay.Turn) { t.Rejections = 1 })
-				return &replay.Episode{Turns: ts, TailRejections: 1}
+				ts = ocEdit(ts, 40, 40, func(t *replay.Row) { t.Rejections = 5 }) // at T: not saved
+				ts = ocEdit(ts, 45, 45, func(t *replay.Row) { t.Rejections = 2 })
+				ts = ocEdit(ts, 60, 60, func(t *replay.Row) { t.Rejections = 1 })
+				return withRows(&replay.Episode{TailRejections: 1}, ts)
 			},
 			// saved 60-40 = 20; 4*20 + 2*(2+1+1) = 88.
 			want: ocWant{term: 40, saved: 20, calls: 88, method: CallsEstimated},
@@ -98,8 +104,8 @@ func TestOutcome(t *testing.T) {
 		{
 			name: "logged calls: llm_call events after T, tail included",
 			ep: func() *replay.Episode {
-				ts := ocEdit(ocFlat(1, 60, 10), 1, 60, func(t *replay.Turn) { t.LLMCalls, t.Rejections = 5, 1 })
-				return &replay.Episode{Turns: ts, LLMCallsLogged: true, TailLLMCalls: 3, TailRejections: 2}
+				ts := ocEdit(ocFlat(1, 60, 10), 1, 60, func(t *replay.Row) { t.LLMCalls, t.Rejections = 5, 1 })
+				return withRows(&replay.Episode{LLMCallsLogged: true, TailLLMCalls: 3, TailRejections: 2}, ts)
 			},
 			// 20 turns * 5 + 3 in the tail; rejections are not estimated.
 			want: ocWant{term: 40, saved: 20, calls: 103, method: CallsLogged},
@@ -107,15 +113,15 @@ func TestOutcome(t *testing.T) {
 		{
 			name: "logged calls: none after T means 0, not an estimate",
 			ep: func() *replay.Episode {
-				ts := ocEdit(ocFlat(1, 50, 10), 1, 40, func(t *replay.Turn) { t.LLMCalls = 4 })
-				return &replay.Episode{Turns: ts, LLMCallsLogged: true}
+				ts := ocEdit(ocFlat(1, 50, 10), 1, 40, func(t *replay.Row) { t.LLMCalls = 4 })
+				return withRows(&replay.Episode{LLMCallsLogged: true}, ts)
 			},
 			want: ocWant{term: 40, saved: 10, calls: 0, method: CallsLogged},
 		},
 		{
 			name: "score increase after T: false termination, score forfeited",
 			ep: func() *replay.Episode {
-				return &replay.Episode{Turns: ocScore(ocFlat(1, 60, 10), 55, 60, 25)}
+				return withRows(&replay.Episode{}, ocScore(ocFlat(1, 60, 10), 55, 60, 25))
 			},
 			want: ocWant{term: 40, saved: 20, calls: 80, method: CallsEstimated, forfeited: 15, falseTerm: true,
 				progress: Progress{55, 25}},
@@ -123,7 +129,7 @@ func TestOutcome(t *testing.T) {
 		{
 			name: "score decrease after T (a death): not progress, negative forfeit",
 			ep: func() *replay.Episode {
-				return &replay.Episode{Turns: ocScore(ocFlat(1, 60, 10), 55, 60, 4)}
+				return withRows(&replay.Episode{}, ocScore(ocFlat(1, 60, 10), 55, 60, 4))
 			},
 			want: ocWant{term: 40, saved: 20, calls: 80, method: CallsEstimated, forfeited: -6},
 		},
@@ -131,7 +137,7 @@ func TestOutcome(t *testing.T) {
 			name: "death then recovery to the score at T: still no progress",
 			ep: func() *replay.Episode {
 				ts := ocScore(ocFlat(1, 60, 10), 45, 50, 0)
-				return &replay.Episode{Turns: ts} // back at 10 from 51
+				return withRows(&replay.Episode{}, ts) // back at 10 from 51
 			},
 			want: ocWant{term: 40, saved: 20, calls: 80, method: CallsEstimated},
 		},
@@ -140,7 +146,7 @@ func TestOutcome(t *testing.T) {
 			ep: func() *replay.Episode {
 				ts := ocScore(ocFlat(1, 60, 10), 45, 50, 0)
 				ts = ocScore(ts, 51, 52, 8)
-				return &replay.Episode{Turns: ocScore(ts, 53, 60, 11)}
+				return withRows(&replay.Episode{}, ocScore(ts, 53, 60, 11))
 			},
 			want: ocWant{term: 40, saved: 20, calls: 80, method: CallsEstimated, forfeited: 1, falseTerm: true,
 				progress: Progress{53, 11}},
@@ -148,15 +154,15 @@ func TestOutcome(t *testing.T) {
 		{
 			name: "score up and back after T: false termination, nothing forfeited",
 			ep: func() *replay.Episode {
-				return &replay.Episode{Turns: ocScore(ocFlat(1, 60, 10), 50, 50, 15)}
+				return withRows(&replay.Episode{}, ocScore(ocFlat(1, 60, 10), 50, 50, 15))
 			},
 			want: ocWant{term: 40, saved: 20, calls: 80, method: CallsEstimated, falseTerm: true, progress: Progress{50, 15}},
 		},
 		{
 			name: "score at termination is score(T), not the starting score",
 			ep: func() *replay.Episode {
-				ts := ocScore(ocFlat(1, 70, 0), 2, 70, 3)             // reset at 2: T = 50 (stuck 48)
-				return &replay.Episode{Turns: ocScore(ts, 65, 70, 8)} // +5 after T
+				ts := ocScore(ocFlat(1, 70, 0), 2, 70, 3)                  // reset at 2: T = 50 (stuck 48)
+				return withRows(&replay.Episode{}, ocScore(ts, 65, 70, 8)) // +5 after T
 			},
 			want: ocWant{term: 50, saved: 20, calls: 80, method: CallsEstimated, forfeited: 5, falseTerm: true,
 				progress: Progress{65, 8}},
@@ -164,7 +170,7 @@ func TestOutcome(t *testing.T) {
 		{
 			name: "objective completion after T without a score rise: counted, not a false termination",
 			ep: func() *replay.Episode {
-				return &replay.Episode{Turns: ocFlat(1, 60, 10), ObjectiveTurns: []int{50, 55}}
+				return withRows(&replay.Episode{ObjectiveTurns: []int{50, 55}}, ocFlat(1, 60, 10))
 			},
 			want: ocWant{term: 40, saved: 20, calls: 80, method: CallsEstimated, objAfter: 2},
 		},
@@ -172,14 +178,14 @@ func TestOutcome(t *testing.T) {
 			name: "objective progress off changes nothing after T",
 			cfg:  []any{"enable_objective_based_progress", false},
 			ep: func() *replay.Episode {
-				return &replay.Episode{Turns: ocFlat(1, 60, 10), ObjectiveTurns: []int{50}}
+				return withRows(&replay.Episode{ObjectiveTurns: []int{50}}, ocFlat(1, 60, 10))
 			},
 			want: ocWant{term: 40, saved: 20, calls: 80, method: CallsEstimated, objAfter: 1},
 		},
 		{
 			name: "objective logged after the last recorded turn counts as after T",
 			ep: func() *replay.Episode {
-				return &replay.Episode{Turns: ocFlat(1, 60, 10), ObjectiveTurns: []int{61}}
+				return withRows(&replay.Episode{ObjectiveTurns: []int{61}}, ocFlat(1, 60, 10))
 			},
 			want: ocWant{term: 40, saved: 20, calls: 80, method: CallsEstimated, objAfter: 1},
 		},
@@ -187,30 +193,30 @@ func TestOutcome(t *testing.T) {
 			name: "objective before T: resets, not a false termination",
 			ep: func() *replay.Episode {
 				// resets at 5 and 6: 40-6 = 34 < 40, T = 50 (44)
-				return &replay.Episode{Turns: ocFlat(1, 60, 10), ObjectiveTurns: []int{5}}
+				return withRows(&replay.Episode{ObjectiveTurns: []int{5}}, ocFlat(1, 60, 10))
 			},
 			want: ocWant{term: 50, saved: 10, calls: 40, method: CallsEstimated},
 		},
 		{
 			name: "first turn not 1: recorded_turns is the last turn number",
 			ep: func() *replay.Episode {
-				return &replay.Episode{Turns: ocFlat(35, 62, 10)}
+				return withRows(&replay.Episode{}, ocFlat(35, 62, 10))
 			},
 			want: ocWant{term: 40, saved: 22, calls: 88, method: CallsEstimated},
 		},
 		{
 			name: "censored: live stop strictly before the first check point",
 			ep: func() *replay.Episode {
-				return &replay.Episode{Turns: ocFlat(1, 30, 10), RecordedEnd: replay.EndStuckTermination,
-					HasLiveStop: true, LiveStopTurn: 30}
+				return withRows(&replay.Episode{RecordedEnd: replay.EndStuckTermination,
+					HasLiveStop: true, LiveStopTurn: 30}, ocFlat(1, 30, 10))
 			},
 			want: ocWant{method: CallsEstimated, cen: true},
 		},
 		{
 			name: "live stop at the check point turn: terminated with 0 turns saved, not censored",
 			ep: func() *replay.Episode {
-				return &replay.Episode{Turns: ocFlat(1, 40, 10), RecordedEnd: replay.EndStuckTermination,
-					HasLiveStop: true, LiveStopTurn: 40, TailRejections: 0}
+				return withRows(&replay.Episode{RecordedEnd: replay.EndStuckTermination,
+					HasLiveStop: true, LiveStopTurn: 40, TailRejections: 0}, ocFlat(1, 40, 10))
 			},
 			want: ocWant{term: 40, saved: 0, calls: 0, method: CallsEstimated},
 		},
@@ -218,8 +224,8 @@ func TestOutcome(t *testing.T) {
 			name: "live stop after a stricter configuration's check point: not censored",
 			cfg:  []any{"max_turns_stuck", 20, "stuck_warning_threshold", 10},
 			ep: func() *replay.Episode {
-				return &replay.Episode{Turns: ocFlat(1, 30, 10), RecordedEnd: replay.EndStuckTermination,
-					HasLiveStop: true, LiveStopTurn: 30}
+				return withRows(&replay.Episode{RecordedEnd: replay.EndStuckTermination,
+					HasLiveStop: true, LiveStopTurn: 30}, ocFlat(1, 30, 10))
 			},
 			want: ocWant{term: 20, saved: 10, calls: 40, method: CallsEstimated},
 		},
@@ -227,7 +233,7 @@ func TestOutcome(t *testing.T) {
 			name: "velocity detection off: never terminated",
 			cfg:  []any{"enable_velocity_detection", false},
 			ep: func() *replay.Episode {
-				return &replay.Episode{Turns: ocScore(ocFlat(1, 80, 10), 70, 80, 20), TailRejections: 2}
+				return withRows(&replay.Episode{TailRejections: 2}, ocScore(ocFlat(1, 80, 10), 70, 80, 20))
 			},
 			want: ocWant{method: CallsEstimated},
 		},
@@ -283,9 +289,9 @@ func TestCountsUpToTheCut(t *testing.T) {
 	// t=5 teaches the map, so "n" later leads to the camped room r:
 	// base 0.9 - 0.6 = 0.3 < 0.5 rejects (§5, §6).
 	turns := ocFlat(1, 60, 10)
-	turns = ocEdit(turns, 5, 5, func(t *replay.Turn) { t.Action, t.Moved = "n", true })
+	turns = ocEdit(turns, 5, 5, func(t *replay.Row) { t.Action, t.Moved = "n", true })
 	withBase := func(n int, base float64, action string) {
-		turns = ocEdit(turns, n, n, func(t *replay.Turn) { t.Base, t.HasBase, t.Action = base, true, action })
+		turns = ocEdit(turns, n, n, func(t *replay.Row) { t.Base, t.HasBase, t.Action = base, true, action })
 	}
 	withBase(10, 0.5, "wait") // 5 visits × -0.05: 0.25 < 0.3, low confidence
 	withBase(20, 0.6, "wait") // 0.35: not low
@@ -303,7 +309,7 @@ func TestCountsUpToTheCut(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			ep := &replay.Episode{ID: "cut", LocationKey: replay.KeyRoomID, Turns: append([]replay.Turn(nil), turns...)}
+			ep := withRows(&replay.Episode{ID: "cut", LocationKey: replay.KeyRoomID}, append([]replay.Row(nil), turns...))
 			cfg := ocCfg(t, append([]any{"location_revisit_penalty", -0.05}, c.cfg...)...)
 			o := Analyze(ep, cfg, Options{KeepFirings: true})
 			if o.Warnings != c.warn || o.WouldReject != c.reject || o.LowConfidence != c.low {

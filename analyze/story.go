@@ -1,7 +1,7 @@
 package analyze
 
 import (
-	"sort"
+	"math/bits"
 
 	"github.com/loopbreak/loopbreak/replay"
 	"github.com/loopbreak/loopbreak/rules"
@@ -72,20 +72,69 @@ type Run struct {
 const runGap = 3
 
 // storyBuilder compresses firings into a Story as the replay reports
-// them, so a story needs no list of the episode's firings.
+// them, so a story needs no list of the episode's firings. A firing
+// allocates nothing: its run is found by key, runs are kept by value in
+// the order they start (turn order), in chunks, so the hundreds of
+// thousands of runs of an episode of millions of turns are not copied
+// each time a slice of them grows.
 type storyBuilder struct {
 	s      Story
-	o      *Outcome // its Termination is set once the cut has fired
-	open   map[string]*Run
-	runs   []*Run
-	oscAt  map[int]string // turn → oscillation run key (the latest turn only)
-	campAt map[int]string // turn → camping run key (the latest turn only)
+	o      *Outcome       // its Termination is set once the cut has fired
+	runs   [][]Run        // the runs so far, in chunks (s.Runs once finished)
+	nRuns  int            // runs in runs
+	open   map[runKey]int // the latest run of a rule at a place: its number
+	osc    turnRun        // the oscillation run that fired at the latest turn
+	camp   turnRun        // the camping run that fired at the latest turn
 	resets []int          // progress_velocity/reset turns, for the stuck periods
 	agent  bool           // a steps or attempts log: keep every firing
 }
 
+// Chunk k of storyBuilder.runs holds 4<<k runs up to maxRunChunk (chunk
+// fullChunk on), so a story of a few runs allocates a few.
+const (
+	fullChunk   = 8
+	maxRunChunk = 4 << fullChunk
+)
+
+// run returns run number i.
+func (b *storyBuilder) run(i int) *Run {
+	const before = maxRunChunk - 4 // runs in the chunks before fullChunk
+	if i < before {
+		k := bits.Len(uint(i/4+1)) - 1
+		return &b.runs[k][i-4*(1<<k-1)]
+	}
+	i -= before
+	return &b.runs[fullChunk+i/maxRunChunk][i%maxRunChunk]
+}
+
+// newRun adds r and returns its number.
+func (b *storyBuilder) newRun(r Run) int {
+	if n := len(b.runs); n == 0 || len(b.runs[n-1]) == cap(b.runs[n-1]) {
+		b.runs = append(b.runs, make([]Run, 0, 4<<min(n, fullChunk)))
+	}
+	c := &b.runs[len(b.runs)-1]
+	*c = append(*c, r)
+	b.nRuns++
+	return b.nRuns - 1
+}
+
+// runKey is a run's rule and place: a location, or an oscillation's two
+// locations in order.
+type runKey struct {
+	rule *rules.Rule
+	a, b string
+}
+
+// turnRun is the run a detection at turn fed (an adjustment looks up its
+// own turn's detection only).
+type turnRun struct {
+	turn int
+	run  int // its number (storyBuilder.run)
+	ok   bool
+}
+
 func newStoryBuilder(o *Outcome) *storyBuilder {
-	return &storyBuilder{s: Story{UpToCut: map[*rules.Kind]int{}}, o: o, open: map[string]*Run{}, oscAt: map[int]string{}, campAt: map[int]string{}}
+	return &storyBuilder{s: Story{UpToCut: map[*rules.Kind]int{}}, o: o, open: map[runKey]int{}}
 }
 
 // add takes the next firing, in turn order. Firings after the cut are
@@ -122,21 +171,20 @@ func (b *storyBuilder) add(f *rules.Firing) {
 			s.Warnings = append(s.Warnings, WarningRun{From: f.Turn, To: f.Turn, Phases: []UrgencyPhase{{f.Urgency, f.Turn, f.Turn}}})
 		}
 	case rules.Penalty, rules.OscillationDetection, rules.CampingDetection, rules.Hint:
-		key := f.Location
+		id := runKey{rule: f.Rule, a: f.Location}
 		if f.Rule == rules.Oscillation {
-			p := f.Pattern
-			if p[1] < p[0] {
-				p[0], p[1] = p[1], p[0]
+			id.a, id.b = min(f.Pattern[0], f.Pattern[1]), max(f.Pattern[0], f.Pattern[1])
+		}
+		i, ok := b.open[id]
+		if !ok || f.Turn-b.run(i).To > runGap+1 {
+			key := id.a
+			if f.Rule == rules.Oscillation {
+				key = id.a + "\x00" + id.b
 			}
-			key = p[0] + "\x00" + p[1]
+			i = b.newRun(Run{Rule: f.Rule, Kind: f.Kind, Key: key, Pattern: f.Pattern, From: f.Turn})
+			b.open[id] = i
 		}
-		id := f.Rule.Name + "\x00" + key
-		r := b.open[id]
-		if r == nil || f.Turn-r.To > runGap+1 {
-			r = &Run{Rule: f.Rule, Kind: f.Kind, Key: key, Pattern: f.Pattern, From: f.Turn}
-			b.open[id] = r
-			b.runs = append(b.runs, r)
-		}
+		r := b.run(i)
 		r.To = f.Turn
 		r.Firings++
 		if o.AfterCut(f) {
@@ -144,24 +192,21 @@ func (b *storyBuilder) add(f *rules.Firing) {
 		} else if IsLowConfidence(f) {
 			r.LowConfidence++
 		}
-		// An adjustment looks up its own turn's detection only, so the
-		// maps hold the latest turn, not the episode's.
 		if f.Rule == rules.Oscillation {
-			clear(b.oscAt)
-			b.oscAt[f.Turn] = id
+			b.osc = turnRun{f.Turn, i, true}
 		}
 		if f.Rule == rules.Camping {
-			clear(b.campAt)
-			b.campAt[f.Turn] = id
+			b.camp = turnRun{f.Turn, i, true}
 		}
 	case rules.Adjustment:
 		// Rules run oscillation and camping before score_adjustment in
 		// a turn, so the run this adjustment belongs to is open.
-		id, ok := b.oscAt[f.Turn]
-		if !ok {
-			id, ok = b.campAt[f.Turn]
+		d := b.osc
+		if !d.ok || d.turn != f.Turn {
+			d = b.camp
 		}
-		if r := b.open[id]; ok && r != nil {
+		if d.ok && d.turn == f.Turn {
+			r := b.run(d.run)
 			r.Adjustments++
 			if f.Rejected && !o.AfterCut(f) {
 				r.WouldReject++
@@ -174,10 +219,20 @@ func (b *storyBuilder) add(f *rules.Firing) {
 func (b *storyBuilder) finish(ep *replay.Episode, cfg *rules.Config) *Story {
 	s := &b.s
 	s.StuckPeriods = stuckPeriods(b.resets, b.o, ep, cfg)
-	sort.SliceStable(b.runs, func(i, j int) bool { return b.runs[i].From < b.runs[j].From })
-	for _, r := range b.runs {
-		s.Runs = append(s.Runs, *r)
+	// Runs start in turn order (firings come in turn order): they are
+	// sorted by From already.
+	switch len(b.runs) {
+	case 0:
+	case 1:
+		s.Runs = b.runs[0]
+	default:
+		s.Runs = make([]Run, 0, b.nRuns)
+		for i, c := range b.runs {
+			s.Runs = append(s.Runs, c...)
+			b.runs[i] = nil
+		}
 	}
+	b.runs = nil
 	return s
 }
 

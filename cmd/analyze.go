@@ -133,9 +133,9 @@ func analyzeWrite(opts *AnalyzeOptions, bw *bufio.Writer) error {
 	lastPath := "" // the file being emitted, to name a failure in the document
 	var (
 		totals analyze.Totals
-		rows   []report.SummaryRow // text's summary table; JSON needs only the totals
-		n      int                 // episodes reported
-		errs   = walkErrs          // what the walk skipped, first
+		rows   report.CorpusRows // text's summary table; JSON needs only the totals
+		n      int               // episodes reported
+		errs   = walkErrs        // what the walk skipped, first
 		runErr error
 	)
 	// Text shows each episode's story (built as the firings come; -v's
@@ -239,7 +239,7 @@ func analyzeWrite(opts *AnalyzeOptions, bw *bufio.Writer) error {
 			}
 			n++
 			if opts.Format == "text" {
-				rows = append(rows, report.NewSummaryRow(o, ep.Diag.Skipped))
+				rows.Add(report.NewSummaryRow(o, ep.Diag.Skipped))
 			}
 			if runErr != nil {
 				return false
@@ -267,10 +267,10 @@ func analyzeWrite(opts *AnalyzeOptions, bw *bufio.Writer) error {
 	totals.Finish()
 	if opts.Format == "text" {
 		if summaryOnly {
-			text.Hint = detailHint(rows[0].Source)
+			text.Hint = detailHint(rows.FirstSource())
 		}
 		if n > 1 || len(errs) > 0 {
-			if err := text.Summary(rows, &totals, errs); err != nil {
+			if err := text.Corpus(&rows, &totals, errs); err != nil {
 				return err
 			}
 			return text.LabelSummary(totals.Labels)

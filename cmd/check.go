@@ -189,7 +189,7 @@ func checkRun(opts *CheckOptions) error {
 			Files: files, Stdin: opts.IO.In, Read: opts.Input.options(), Workers: opts.Input.Jobs,
 			Config: cfg, Mode: mode, Baseline: opts.Baseline, Prune: opts.Prune, Skipped: walkErrs, Context: ctx,
 			MaxFalseRatePct: opts.MaxFalseRate.Ptr(), MinSavedPct: opts.MinSaved.Ptr(), MaxForfeit: opts.MaxForfeit.Ptr(),
-			FailOn:      opts.failOn,
+			FailOn: opts.failOn, Every: listsEvery(opts.Format),
 			OnFileError: func(_ string, err error) { reportFileError(opts.IO, err) },
 		})
 	})
@@ -199,6 +199,11 @@ func checkRun(opts *CheckOptions) error {
 	res.Errors = append(walkErrs, res.Errors...) // what the walk skipped, first
 	return writeCheck(opts.IO, res, opts.Format, opts.Color, report.ConfigLine(cfgPath, cfg))
 }
+
+// listsEvery says whether a check report lists every episode (JSON, a
+// JUnit testcase each), not only those that drifted or had unreadable
+// lines.
+func listsEvery(format string) bool { return format == "json" || format == "junit" }
 
 // checkError names the arguments of a check over no episode, and says
 // how to make a missing baseline.

@@ -169,7 +169,7 @@ func mergeCheck(opts *MergeOptions, parts []*partialFile, names []string) error 
 	res, err := merged.Finish(check.Options{
 		Config: cfg, Mode: settings.Mode, Baseline: settings.Baseline, Prune: settings.Prune, Skipped: skipped,
 		MaxFalseRatePct: settings.MaxFalseRate, MinSavedPct: settings.MinSaved, MaxForfeit: settings.MaxForfeit,
-		FailOn: failOn,
+		FailOn: failOn, Every: listsEvery(format),
 	})
 	if err != nil {
 		return checkError(err, parts[0].Args)

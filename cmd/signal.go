@@ -36,8 +36,8 @@ var errInterrupted = errors.New("interrupted")
 
 // cleanupGrace is how long an interrupted run may take to remove what it
 // was writing before the command returns anyway. Reads stop at once (a
-// read blocked on a quiet FIFO is closed); what no context reaches is
-// opening a FIFO no writer ever opened, which blocks in the kernel.
+// read blocked on a quiet FIFO is closed, an open blocked on a FIFO no
+// writer opened is given up: replay.openCtx).
 const cleanupGrace = time.Second
 
 // runUntilSignal runs f on its own goroutine and returns its result, or,

@@ -255,3 +255,31 @@ func TestWritersSIGTERMOnQuietFIFO(t *testing.T) {
 		})
 	}
 }
+
+// SIGINT while analyze, check and report wait to open a FIFO no writer
+// ever opens (open(2) blocks in the kernel) ends them at once, exit 2:
+// the open is given up, as Ctrl-C gives up `cat fifo`.
+func TestSIGINTOnUnopenedFIFO(t *testing.T) {
+	for _, args := range [][]string{
+		{"analyze"},
+		{"check", "--no-baseline"},
+		{"report", "-o", "out.html"},
+	} {
+		t.Run(args[0], func(t *testing.T) {
+			dir := t.TempDir()
+			fifo := filepath.Join(dir, "fifo.jsonl")
+			if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+				t.Skipf("mkfifo: %v", err)
+			}
+			c, _, stderr := loopbreakProcessOut(t, dir, append(args, fifo)...)
+			time.Sleep(200 * time.Millisecond) // loopbreak is blocked opening it by now, or soon
+			c.Process.Signal(syscall.SIGINT)
+			if code := waitExit(t, c); code != ExitError || !strings.Contains(stderr.String(), "interrupted") {
+				t.Fatalf("exit %d, stderr %q", code, stderr)
+			}
+			if strings.Count(stderr.String(), "interrupted") != 1 {
+				t.Errorf("stderr %q says interrupted more than once", stderr)
+			}
+		})
+	}
+}

@@ -13,63 +13,80 @@ func FoldName(s string) string {
 	return strings.Join(strings.Fields(strings.ToLower(s)), " ")
 }
 
-// plausible returns the completed turns (sorted) worth a turn table: the
-// largest group whose consecutive turns are at most MaxTurnGap apart, cut
-// where its gaps would exceed the file's fill budget. The other turns'
-// records are dropped as corrupt turn numbers.
-func (b *builder) plausible(done []int, c *collector) []int {
-	from, to := 0, 0
-	for i, start := 1, 0; i <= len(done); i++ {
-		if i == len(done) || done[i]-done[i-1] > MaxTurnGap {
-			if i-start > to-from {
-				from, to = start, i
+// plausible keeps the completed turns worth a turn table: the largest
+// group whose consecutive turns are at most MaxTurnGap apart, cut where
+// its gaps would exceed the file's fill budget. It returns the first and
+// last turns kept (ok false when no turn was completed); the other
+// completed turns' records are dropped as corrupt turn numbers. It walks
+// the slots rather than listing the turns: a list would cost 8 bytes a
+// turn on top of the slots.
+func (b *builder) plausible(c *collector) (first, last int, ok bool) {
+	// The largest group (the first of equal ones).
+	var from, prev, n, bestN int
+	b.slots.each(func(t int, s *slot) {
+		if !s.is(completed) {
+			return
+		}
+		if n > 0 && t-prev > MaxTurnGap {
+			if n > bestN {
+				first, last, bestN = from, prev, n
 			}
-			start = i
+			n = 0
 		}
+		if n == 0 {
+			from = t
+		}
+		prev = t
+		n++
+	})
+	if n == 0 && bestN == 0 {
+		return 0, 0, false
 	}
-	keep := done[from:to]
-	fill := 0
-	for i := 1; i < len(keep); i++ {
-		if g := keep[i] - keep[i-1] - 1; fill+g <= c.fillBudget {
+	if n > bestN {
+		first, last = from, prev
+	}
+	// Its gaps, up to the fill budget.
+	fill, cut := 0, false
+	prev = first
+	b.slots.each(func(t int, s *slot) {
+		if cut || t <= first || t > last || !s.is(completed) {
+			return
+		}
+		if g := t - prev - 1; fill+g <= c.fillBudget {
 			fill += g
+			prev = t
 		} else {
-			keep = keep[:i]
-			break
+			cut = true
 		}
-	}
+	})
+	last = prev
 	c.fillBudget -= fill
-	// keep is done[from : from+len(keep)]: the rest is dropped, in order.
-	for i, t := range done {
-		if i >= from && i < from+len(keep) {
-			continue
+	// The rest is dropped, in order.
+	b.slots.each(func(t int, s *slot) {
+		if (t >= first && t <= last) || !s.is(completed) {
+			return
 		}
-		err := &LineError{File: b.source, Line: int(b.slots.get(t).tcLine),
-			Reason: fmt.Sprintf("turn %d is too far from the episode's turns %d–%d (corrupt turn number?)", t, keep[0], keep[len(keep)-1])}
+		err := &LineError{File: b.source, Line: int(s.tcLine),
+			Reason: fmt.Sprintf("turn %d is too far from the episode's turns %d–%d (corrupt turn number?)", t, first, last)}
 		b.Diag.Skipped++
 		b.Diag.problem(err.Error())
 		if c.dropped == nil {
 			c.dropped = err
 		}
 		b.slots.del(t)
-	}
-	return keep
+	})
+	return first, last, true
 }
 
 func (b *builder) build(c *collector) *Episode {
 	b.closePending()
-	var done []int // sorted: each visits turns in order
 	b.slots.each(func(t int, s *slot) {
-		if s.hasRedo {
-			s.merge(b.redos[t].s, b)
-			s.hasRedo = false
-		}
-		if s.completed {
-			done = append(done, t)
+		if rd, ok := b.redos[t]; ok {
+			s.merge(rd.s, b)
+			delete(b.redos, t)
 		}
 	})
-	if len(done) > 1 {
-		done = b.plausible(done, c)
-	}
+	first, last, anyDone := b.plausible(c)
 
 	ep := &Episode{
 		ID:             b.id,
@@ -92,12 +109,12 @@ func (b *builder) build(c *collector) *Episode {
 	// From the slots, so a restarted run's repeat of a turn replaces the
 	// first run's objectives too.
 	b.slots.each(func(t int, s *slot) {
-		if s.objectives > 0 {
+		if s.is(hasObjective) {
 			ep.ObjectiveTurns = append(ep.ObjectiveTurns, t)
 		}
 	})
 
-	if len(done) == 0 {
+	if !anyDone {
 		ep.LocationKey = KeyRoomName
 		if b.hasIDs {
 			ep.LocationKey = KeyRoomID
@@ -108,7 +125,6 @@ func (b *builder) build(c *collector) *Episode {
 		})
 		return ep
 	}
-	first, last := done[0], done[len(done)-1]
 	b.slots.each(func(t int, s *slot) {
 		if t > last {
 			ep.TailRejections += int(s.rejections)
@@ -119,20 +135,21 @@ func (b *builder) build(c *collector) *Episode {
 	if b.hasIDs {
 		ep.LocationKey = KeyRoomID
 		for id, n := range b.idToName {
-			ep.RoomNames[id] = n
+			ep.RoomNames[b.syms.str(id)] = n
 		}
 		// Turns that moved pair their turn_completed name with the room
 		// reached: the first turn may need it to find its id.
-		for _, t := range done {
-			if s := b.slots.get(t); s.hasMove && s.hasLocation {
-				b.pairName(b.syms.str(s.location), b.syms.str(s.moveTo))
+		b.slots.each(func(t int, s *slot) {
+			if t >= first && t <= last && s.is(completed) && s.is(hasMove) && s.is(hasLocation) {
+				b.pairName(s.location, s.to)
 			}
-		}
+		})
 	} else {
 		ep.LocationKey = KeyRoomName
 	}
 
-	if last-first+1 >= hugeEpisode {
+	huge := last-first+1 >= hugeEpisode
+	if huge {
 		// The table is one large block that the garbage reading left
 		// behind cannot hold: collect and return that garbage first, so a
 		// huge episode peaks at its slots plus its table, not twice its
@@ -140,20 +157,24 @@ func (b *builder) build(c *collector) *Episode {
 		debug.FreeOSMemory()
 	}
 	ep.Turns = make([]Turn, 0, last-first+1)
-	if c.outputs {
-		ep.Outputs = make([]string, 0, last-first+1)
-	}
 	var prev *Turn
 	gapStart := 0
 	str := b.syms.str
 	for t := first; t <= last; t++ {
 		if t%slotChunk == 0 && t > first {
 			b.slots.release(t - 1) // its turns are in the table now
+			if huge && t%releaseTurns == 0 {
+				// The table's pages are touched as it fills, from fresh
+				// memory: hand the slots behind it back to the system as
+				// it goes, so a huge episode peaks at about its slots,
+				// not its slots plus its table.
+				debug.FreeOSMemory()
+			}
 		}
 		s := b.slots.get(t)
 		tr := Turn{N: t}
 		if s != nil {
-			tr.Objectives, tr.Rejections, tr.LLMCalls = s.objectives, s.rejections, s.llmCalls
+			tr.Rejections, tr.LLMCalls = s.rejections, s.llmCalls
 			if s.rejected != 0 {
 				if ep.Rejected == nil {
 					ep.Rejected = map[int][]string{}
@@ -161,7 +182,7 @@ func (b *builder) build(c *collector) *Episode {
 				ep.Rejected[t] = b.rejectedActions(s.rejected)
 			}
 		}
-		if s == nil || !s.completed {
+		if s == nil || !s.is(completed) {
 			// A gap: nothing changes, no action.
 			tr.Filled = true
 			tr.Score = prev.Score
@@ -169,9 +190,6 @@ func (b *builder) build(c *collector) *Episode {
 			ep.Diag.Gaps++
 			if gapStart == 0 {
 				gapStart = t
-			}
-			if c.outputs {
-				ep.Outputs = append(ep.Outputs, "")
 			}
 			ep.Turns = append(ep.Turns, tr)
 			prev = &ep.Turns[len(ep.Turns)-1]
@@ -182,60 +200,60 @@ func (b *builder) build(c *collector) *Episode {
 			gapStart = 0
 		}
 		switch {
-		case s.hasScore:
+		case s.is(hasScore):
 			tr.Score = s.score
 		case prev != nil:
 			tr.Score = prev.Score
 			ep.Diag.note(fmt.Sprintf("%s: turn %d has no score; carried forward", b.source, t))
 		}
 		if s.actionLevel > 0 {
-			tr.Action, tr.HasAction = str(s.action), true
+			tr.Action, tr.HasAction = s.action, true
 		}
 		if s.baseLevel > 0 {
 			tr.Base, tr.HasBase = s.base, true
 		}
 		if b.hasIDs {
 			switch {
-			case s.hasMove:
+			case s.is(hasMove):
 				// Live ZorkGPT logs a move event on every turn; one that
 				// stays in its room is no move.
-				tr.LocStart, tr.LocEnd, tr.Moved = str(s.moveFrom), str(s.moveTo), s.moveFrom != s.moveTo
+				tr.LocStart, tr.LocEnd, tr.Moved = s.from, s.to, s.from != s.to
 			case prev != nil:
 				tr.LocStart, tr.LocEnd = prev.LocEnd, prev.LocEnd
 			default:
-				loc := str(s.startLoc)
-				if loc == "" && s.hasLocation {
+				loc := s.startLoc
+				if loc == 0 && s.is(hasLocation) {
 					loc = b.nameToID[b.syms.folded(s.location)]
 				}
 				tr.LocStart, tr.LocEnd = loc, loc
 			}
-			if s.hasMove && s.hasLocation {
-				if _, ok := ep.RoomNames[str(s.moveTo)]; !ok {
-					ep.RoomNames[str(s.moveTo)] = strings.TrimSpace(str(s.location))
+			if s.is(hasMove) && s.is(hasLocation) {
+				if _, ok := ep.RoomNames[str(s.to)]; !ok {
+					ep.RoomNames[str(s.to)] = strings.TrimSpace(str(s.location))
 				}
 			}
-			if s.hasNameMove && !s.hasMove {
+			if s.is(hasNameMove) && !s.is(hasMove) {
 				ep.Diag.note(fmt.Sprintf("%s:%d: map_movement_update without room ids ignored (the episode's locations are room ids)", b.source, s.nameMoveLine))
 			}
-		} else if s.hasNameMove {
+		} else if s.is(hasNameMove) {
 			// An early-format move: the turn goes between the folded
 			// names, whatever turn_completed says, and teaches the map
 			// when they differ.
-			tr.LocStart, tr.LocEnd, tr.Moved = str(s.nameFrom), str(s.nameTo), s.nameFrom != s.nameTo
-			for _, k := range []string{tr.LocStart, tr.LocEnd} {
-				if _, ok := ep.RoomNames[k]; !ok && b.names[k] != "" {
-					ep.RoomNames[k] = b.names[k]
+			tr.LocStart, tr.LocEnd, tr.Moved = s.from, s.to, s.from != s.to
+			for _, k := range []Sym{tr.LocStart, tr.LocEnd} {
+				if _, ok := ep.RoomNames[str(k)]; !ok && b.names[k] != "" {
+					ep.RoomNames[str(k)] = b.names[k]
 				}
 			}
 		} else {
-			name := ""
+			name := Sym(0)
 			if prev != nil {
 				name = prev.LocEnd
 			}
-			if f := b.syms.folded(s.location); s.hasLocation && f != "" {
+			if f := b.syms.folded(s.location); s.is(hasLocation) && f != 0 {
 				name = f
-				if _, ok := ep.RoomNames[name]; !ok {
-					ep.RoomNames[name] = strings.TrimSpace(str(s.location))
+				if _, ok := ep.RoomNames[str(name)]; !ok {
+					ep.RoomNames[str(name)] = strings.TrimSpace(str(s.location))
 				}
 			}
 			tr.LocEnd = name
@@ -245,18 +263,26 @@ func (b *builder) build(c *collector) *Episode {
 				tr.Moved = tr.LocStart != tr.LocEnd
 			}
 		}
-		if c.outputs {
-			out := ""
-			if s.hasOutput {
-				out = str(s.output)
+		if s.is(hasOutput) && s.output != 0 {
+			if ep.Outputs == nil {
+				// The first turn with an output: the turns before have none.
+				ep.Outputs = make([]Sym, len(ep.Turns), last-first+1)
 			}
-			ep.Outputs = append(ep.Outputs, out)
+			ep.Outputs = ep.Outputs[:len(ep.Turns)]
+			ep.Outputs = append(ep.Outputs, s.output)
 		}
 		ep.Turns = append(ep.Turns, tr)
 		prev = &ep.Turns[len(ep.Turns)-1]
 	}
+	switch {
+	case ep.Outputs != nil:
+		ep.Outputs = ep.Outputs[:len(ep.Turns)] // turns after the last output have none
+	case c.outputs:
+		ep.Outputs = []Sym{} // read, but no turn has an output: no table of zeros
+	}
+	ep.syms = symtab{strs: b.syms.strs}
 	ep.indexStarts()
-	if b.hasIDs && ep.Turns[0].LocStart == "" {
+	if b.hasIDs && ep.Turns[0].LocStart == 0 {
 		ep.Diag.note(fmt.Sprintf("%s: no room id for turn %d; its location is unknown until the first move", b.source, first))
 	}
 	return ep

@@ -16,8 +16,8 @@ type builder struct {
 	source   string
 	implicit bool // named after the file, not by an episode_id
 	slots    slotTable
-	redos    map[int]redo // see slot.hasRedo
-	rejected [][]sym      // see slot.rejected (0 unused)
+	redos    map[int]redo // restarted runs' records of completed turns (rare)
+	rejected [][]Sym      // see slot.rejected (0 unused)
 	syms     symtab
 	lastDone int // highest completed turn (events without a turn go to the next one)
 	lastTurn int // turn of the latest event; hasLast is false after a restart's init line
@@ -30,9 +30,9 @@ type builder struct {
 	anyDone     bool
 
 	hasIDs    bool
-	names     map[string]string // folded → display name from name-only moves
-	nameToID  map[string]string
-	idToName  map[string]string
+	names     map[Sym]string // folded name → display name from name-only moves
+	nameToID  map[Sym]Sym    // folded name → the first room id seen with it
+	idToName  map[Sym]string // room id → display name
 	llmLogged bool
 
 	live         []LiveEvent
@@ -46,7 +46,7 @@ type builder struct {
 }
 
 func newBuilder(id, source string) *builder {
-	return &builder{id: id, source: source, nameToID: map[string]string{}, idToName: map[string]string{}}
+	return &builder{id: id, source: source, nameToID: map[Sym]Sym{}, idToName: map[Sym]string{}}
 }
 
 // Corrupt turn numbers must not cost a row per missing turn. Completed
@@ -81,9 +81,9 @@ func (b *builder) slotFor(t int, lineNo int, opens bool) *slot {
 	late := b.hasLast && b.lastTurn == t
 	b.lastTurn, b.hasLast = t, true
 	switch {
-	case !s.completed:
+	case !s.is(completed):
 		return s
-	case s.hasRedo:
+	case b.redos[t].s != nil:
 		return b.redos[t].s
 	case late && !opens:
 		if b.pending == nil {
@@ -96,7 +96,6 @@ func (b *builder) slotFor(t int, lineNo int, opens bool) *slot {
 		b.redos = map[int]redo{}
 	}
 	b.redos[t] = redo{r, first}
-	s.hasRedo = true
 	return r
 }
 
@@ -130,25 +129,25 @@ func (b *builder) complete(t int, lineNo int) *slot {
 	switch {
 	case s == nil:
 		s = b.slots.put(t)
-	case s.completed && !s.hasRedo && b.pending == nil && b.hasLast && b.lastTurn == t:
+	case s.is(completed) && b.redos[t].s == nil && b.pending == nil && b.hasLast && b.lastTurn == t:
 		// Nothing of t since its turn_completed: the same line logged twice
 		// (a duplicated log handler), not a restarted run. One record.
 		if !b.dupNoted {
 			b.dupNoted = true
 			b.Diag.note(fmt.Sprintf("%s:%d: turn_completed of turn %d logged twice in a row; read as one record", b.source, lineNo, t))
 		}
-	case s.completed:
+	case s.is(completed):
 		first := lineNo
 		var r *slot
-		if s.hasRedo {
-			r, first = b.redos[t].s, b.redos[t].line
+		if rd, ok := b.redos[t]; ok {
+			r, first = rd.s, rd.line
 			delete(b.redos, t)
 		} else {
 			r, first = b.takePending(t, lineNo)
 		}
 		// The restarted run's record replaces the first in the table.
 		*s = *r
-		s.present, s.hasRedo = true, false
+		s.set(inUse)
 		b.Diag.Repeated++
 		if b.repeatedSeen == nil {
 			b.repeatedSeen = map[int]bool{}
@@ -158,13 +157,13 @@ func (b *builder) complete(t int, lineNo int) *slot {
 			b.Diag.note(fmt.Sprintf("%s:%d: turn %d logged again (restarted run); the later record is used", b.source, first, t))
 		}
 	}
-	s.completed = true
+	s.set(completed)
 	b.lastTurn, b.hasLast = t, true
 	return s
 }
 
 // reject adds a rejected action to a slot's list.
-func (b *builder) reject(s *slot, a sym) {
+func (b *builder) reject(s *slot, a Sym) {
 	if s.rejected == 0 {
 		if len(b.rejected) == 0 {
 			b.rejected = append(b.rejected, nil) // index 0 means none
@@ -187,33 +186,36 @@ func (b *builder) rejectedActions(i int32) []string {
 // openTurn is where an event without a turn number goes.
 func (b *builder) openTurn() int { return b.lastDone + 1 }
 
-func (b *builder) pairName(name, id string) {
-	name = FoldName(name)
-	if name == "" || id == "" {
+// pairName pairs a room name (its Sym as logged) with a room id, unless
+// the name has an id already.
+func (b *builder) pairName(name, id Sym) {
+	folded := b.syms.folded(name)
+	if folded == 0 || id == 0 {
 		return
 	}
-	if _, ok := b.nameToID[name]; !ok {
-		b.nameToID[name] = id
+	if _, ok := b.nameToID[folded]; !ok {
+		b.nameToID[folded] = id
 	}
 }
 
 // nameDisplay keeps the first spelling of a room name seen in a name-only
-// move, for name-keyed episodes.
-func (b *builder) nameDisplay(raw string) {
-	if k := FoldName(raw); k != "" {
+// move (raw, as logged), for name-keyed episodes.
+func (b *builder) nameDisplay(raw Sym) {
+	if k := b.syms.folded(raw); k != 0 {
 		if b.names == nil {
-			b.names = map[string]string{}
+			b.names = map[Sym]string{}
 		}
 		if _, ok := b.names[k]; !ok {
-			b.names[k] = strings.TrimSpace(raw)
+			b.names[k] = strings.TrimSpace(b.syms.str(raw))
 		}
 	}
 }
 
-func (b *builder) nameRoom(id string, raw json.RawMessage) {
-	if name, ok := text(raw); ok && strings.TrimSpace(name) != "" {
+func (b *builder) nameRoom(id Sym, raw json.RawMessage) {
+	// A blank name folds to 0 (pairName's check) and names nothing.
+	if name, ok := b.syms.text(raw); ok && b.syms.folded(name) != 0 {
 		if _, seen := b.idToName[id]; !seen {
-			b.idToName[id] = strings.TrimSpace(name)
+			b.idToName[id] = strings.TrimSpace(b.syms.str(name))
 		}
 		b.pairName(name, id)
 	}
@@ -238,14 +240,15 @@ func (b *builder) event(w *wireEvent, source string, lineNo int) (reason string)
 	case "zork_response":
 		// Only read with Options.Outputs (collector.line); the reply
 		// given last for a turn is its output.
-		if v, ok := text(get(func(e *wireEvent) json.RawMessage { return e.ZorkResponse })); ok {
+		if v, ok := b.syms.text(get(func(e *wireEvent) json.RawMessage { return e.ZorkResponse })); ok {
 			s := b.slotFor(turnOf(), lineNo, false)
-			s.output, s.hasOutput = b.syms.sym(v), true
+			s.output = v
+			s.set(hasOutput)
 		}
 	case "final_action_selection":
 		s := b.slotFor(turnOf(), lineNo, true)
-		if a, ok := text(get(func(e *wireEvent) json.RawMessage { return e.AgentAction })); ok {
-			s.setAction(actionFAS, b.syms.sym(a))
+		if a, ok := b.syms.text(get(func(e *wireEvent) json.RawMessage { return e.AgentAction })); ok {
+			s.setAction(actionFAS, a)
 		}
 		if f, ok := number(get(func(e *wireEvent) json.RawMessage { return e.CriticConfidence })); ok {
 			s.setBase(baseFAS, f)
@@ -256,48 +259,53 @@ func (b *builder) event(w *wireEvent, source string, lineNo int) (reason string)
 		if f, ok := number(get(func(e *wireEvent) json.RawMessage { return e.BaseConfidence })); ok {
 			s.setBase(baseLPA, f)
 		}
-		if id, ok := roomID(get(func(e *wireEvent) json.RawMessage { return e.LocationID })); ok {
+		if id, ok := b.syms.roomID(get(func(e *wireEvent) json.RawMessage { return e.LocationID })); ok {
 			b.hasIDs = true
-			s.setStart(startLPA, b.syms.sym(id))
+			s.setStart(startLPA, id)
 			b.nameRoom(id, get(func(e *wireEvent) json.RawMessage { return e.LocationName }))
 		}
 	case "action_rejected":
 		s := b.slotFor(turnOf(), lineNo, false)
 		s.rejections++
-		if a, ok := text(get(func(e *wireEvent) json.RawMessage { return e.Action })); ok {
-			b.reject(s, b.syms.sym(a))
+		if a, ok := b.syms.text(get(func(e *wireEvent) json.RawMessage { return e.Action })); ok {
+			b.reject(s, a)
 		}
 	case "llm_call":
 		b.llmLogged = true
 		b.slotFor(turnOf(), lineNo, false).llmCalls++
 	case "map_movement_update":
-		from, okFrom := roomID(get(func(e *wireEvent) json.RawMessage { return e.FromRoomID }))
-		to, okTo := roomID(get(func(e *wireEvent) json.RawMessage { return e.ToRoomID }))
+		from, okFrom := b.syms.roomID(get(func(e *wireEvent) json.RawMessage { return e.FromRoomID }))
+		to, okTo := b.syms.roomID(get(func(e *wireEvent) json.RawMessage { return e.ToRoomID }))
 		if !okFrom && !okTo {
 			// The early format: room names only. In a name-keyed log it is
 			// the turn's move between the folded names (build decides).
-			fromRaw, _ := text(get(func(e *wireEvent) json.RawMessage { return e.FromRoom }))
-			toRaw, _ := text(get(func(e *wireEvent) json.RawMessage { return e.ToRoom }))
-			from, to := FoldName(fromRaw), FoldName(toRaw)
-			if from == "" && to == "" {
+			fromRaw, _ := b.syms.text(get(func(e *wireEvent) json.RawMessage { return e.FromRoom }))
+			toRaw, _ := b.syms.text(get(func(e *wireEvent) json.RawMessage { return e.ToRoom }))
+			from, to := b.syms.folded(fromRaw), b.syms.folded(toRaw)
+			if from == 0 && to == 0 {
 				b.Diag.note(fmt.Sprintf("%s:%d: map_movement_update without rooms ignored", source, lineNo))
 				return ""
 			}
 			b.nameDisplay(fromRaw)
 			b.nameDisplay(toRaw)
 			s := b.slotFor(turnOf(), lineNo, false)
-			if !s.hasNameMove {
-				s.nameFrom, s.nameMoveLine = b.syms.sym(from), line32(lineNo)
+			if !s.is(hasMove) { // else the rooms are the id move's (slot.from)
+				if !s.is(hasNameMove) {
+					s.from = from
+				}
+				if to != 0 {
+					s.to = to
+				} else {
+					s.to = from
+				}
+				if s.from == 0 {
+					s.from = s.to
+				}
 			}
-			if to != "" {
-				s.nameTo = b.syms.sym(to)
-			} else {
-				s.nameTo = b.syms.sym(from)
+			if !s.is(hasNameMove) {
+				s.nameMoveLine = line32(lineNo)
 			}
-			if s.nameFrom == 0 {
-				s.nameFrom = s.nameTo
-			}
-			s.hasNameMove = true
+			s.set(hasNameMove)
 			return ""
 		}
 		b.hasIDs = true
@@ -308,27 +316,27 @@ func (b *builder) event(w *wireEvent, source string, lineNo int) (reason string)
 		if okTo {
 			b.nameRoom(to, get(func(e *wireEvent) json.RawMessage { return e.ToRoom }))
 		}
-		if !s.hasMove {
-			s.moveFrom = b.syms.sym(from)
+		if !s.is(hasMove) {
+			s.from = from // a name move's rooms give way (slot.from)
 		}
 		if okTo {
-			s.moveTo = b.syms.sym(to)
+			s.to = to
 		} else {
-			s.moveTo = b.syms.sym(from)
+			s.to = from
 		}
-		if s.moveFrom == 0 {
-			s.moveFrom = s.moveTo
+		if s.from == 0 {
+			s.from = s.to
 		}
-		s.hasMove = true
+		s.set(hasMove)
 	case "room_description_captured":
-		if id, ok := roomID(get(func(e *wireEvent) json.RawMessage { return e.LocationID })); ok {
+		if id, ok := b.syms.roomID(get(func(e *wireEvent) json.RawMessage { return e.LocationID })); ok {
 			b.hasIDs = true
 			s := b.slotFor(turnOf(), lineNo, false)
-			s.setStart(startRDC, b.syms.sym(id))
+			s.setStart(startRDC, id)
 			b.nameRoom(id, get(func(e *wireEvent) json.RawMessage { return e.LocationName }))
 		}
 	case "objective_completed":
-		b.slotFor(turnOf(), lineNo, false).objectives++
+		b.slotFor(turnOf(), lineNo, false).set(hasObjective)
 	case "turn_completed":
 		if !hasTurn {
 			return "turn_completed without a turn number"
@@ -336,13 +344,15 @@ func (b *builder) event(w *wireEvent, source string, lineNo int) (reason string)
 		s := b.complete(t, lineNo)
 		s.tcLine = line32(lineNo)
 		if f, ok := number(get(func(e *wireEvent) json.RawMessage { return e.Score })); ok {
-			s.score, s.hasScore = f, true
+			s.score = f
+			s.set(hasScore)
 		}
-		if l, ok := text(get(func(e *wireEvent) json.RawMessage { return e.Location })); ok {
-			s.location, s.hasLocation = b.syms.sym(l), true
+		if l, ok := b.syms.text(get(func(e *wireEvent) json.RawMessage { return e.Location })); ok {
+			s.location = l
+			s.set(hasLocation)
 		}
-		if a, ok := text(get(func(e *wireEvent) json.RawMessage { return e.Action })); ok {
-			s.setAction(actionTC, b.syms.sym(a))
+		if a, ok := b.syms.text(get(func(e *wireEvent) json.RawMessage { return e.Action })); ok {
+			s.setAction(actionTC, a)
 		}
 		if f, ok := number(get(func(e *wireEvent) json.RawMessage { return e.Confidence })); ok {
 			s.setBase(baseTC, f)

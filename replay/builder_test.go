@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/loopbreak/loopbreak/replay/replaytest"
 )
@@ -128,7 +129,7 @@ func TestRepeatedTurns(t *testing.T) {
 		t.Fatalf("turns %d", ep.RecordedTurns())
 	}
 	for n := 1; n <= 7; n++ {
-		tr := ep.Turn(n)
+		tr := ep.Row(ep.Turn(n))
 		wantA, wantS := "first", float64(n)
 		if n >= 3 {
 			wantA, wantS = "second", float64(10*n)
@@ -143,8 +144,8 @@ func TestRepeatedTurns(t *testing.T) {
 			t.Errorf("turn %d: action %q score %v, want %q %v", n, tr.Action, tr.Score, wantA, wantS)
 		}
 	}
-	if tr := ep.Turn(4); tr.Objectives != 0 || tr.Rejections != 0 || len(ep.ObjectiveTurns) != 0 {
-		t.Errorf("turn 4 keeps the first run's events: %+v, objectives %v", *tr, ep.ObjectiveTurns)
+	if tr := ep.Row(ep.Turn(4)); tr.Rejections != 0 || len(ep.ObjectiveTurns) != 0 {
+		t.Errorf("turn 4 keeps the first run's events: %+v, objectives %v", tr, ep.ObjectiveTurns)
 	}
 	if ep.Diag.Gaps != 0 {
 		t.Errorf("gaps %d", ep.Diag.Gaps)
@@ -167,7 +168,8 @@ func TestRepeatedTurnKeepsItsLLMCalls(t *testing.T) {
 	if ep.Diag.Repeated != 5 || !ep.LLMCallsLogged {
 		t.Fatalf("repeated %d, llm calls logged %v", ep.Diag.Repeated, ep.LLMCallsLogged)
 	}
-	for _, tr := range ep.Turns {
+	for i := range ep.Turns {
+		tr := ep.Row(&ep.Turns[i])
 		if want := 4 + 2*tr.Rejections; tr.LLMCalls != want {
 			t.Errorf("turn %d: %d LLM calls, want %d (4 + 2 per rejection)", tr.N, tr.LLMCalls, want)
 		}
@@ -185,9 +187,9 @@ func TestGaps(t *testing.T) {
 		t.Fatalf("rows %d gaps %d", len(ep.Turns), ep.Diag.Gaps)
 	}
 	for _, n := range []int{3, 4, 5, 7, 8} {
-		tr := ep.Turn(n)
+		tr := ep.Row(ep.Turn(n))
 		if !tr.Filled || tr.HasAction || tr.HasBase || tr.Moved || tr.Action != "" {
-			t.Errorf("turn %d = %+v", n, *tr)
+			t.Errorf("turn %d = %+v", n, tr)
 		}
 		wantLoc, wantScore := "dam lobby", 10.0
 		if n > 6 {
@@ -200,12 +202,13 @@ func TestGaps(t *testing.T) {
 	if ep.Turn(4).Rejections != 1 {
 		t.Errorf("turn 4 rejections %d", ep.Turn(4).Rejections)
 	}
-	if tr := ep.Turn(6); tr.Filled || tr.LocStart != "dam lobby" || tr.LocEnd != "maintenance room" || !tr.Moved {
-		t.Errorf("turn 6 = %+v", *tr)
+	if tr := ep.Row(ep.Turn(6)); tr.Filled || tr.LocStart != "dam lobby" || tr.LocEnd != "maintenance room" || !tr.Moved {
+		t.Errorf("turn 6 = %+v", tr)
 	}
 	rtWantNote(t, ep.Diag, "log.jsonl: turns 3–5 missing from the log")
 	rtWantNote(t, ep.Diag, "log.jsonl: turns 7–8 missing from the log")
-	for i, tr := range ep.Turns {
+	for i := range ep.Turns {
+		tr := ep.Row(&ep.Turns[i])
 		if tr.N != i+1 {
 			t.Fatalf("row %d is turn %d", i, tr.N)
 		}
@@ -250,7 +253,7 @@ func TestNameKeyedLocations(t *testing.T) {
 		{"north of house", "west of house", true},
 	}
 	for i, w := range want {
-		tr := ep.Turns[i]
+		tr := ep.Row(&ep.Turns[i])
 		if tr.LocStart != w.start || tr.LocEnd != w.end || tr.Moved != w.moved {
 			t.Errorf("turn %d: %q→%q moved %v, want %q→%q %v", tr.N, tr.LocStart, tr.LocEnd, tr.Moved, w.start, w.end, w.moved)
 		}
@@ -284,7 +287,7 @@ func TestIDKeyedLocations(t *testing.T) {
 		{"180", "81", true}, {"81", "81", false}, {"81", "81", false}, {"81", "75", true}, {"75", "75", false},
 	}
 	for i, w := range want {
-		tr := ep.Turns[i]
+		tr := ep.Row(&ep.Turns[i])
 		if tr.LocStart != w.start || tr.LocEnd != w.end || tr.Moved != w.moved {
 			t.Errorf("turn %d: %q→%q moved %v, want %q→%q %v", tr.N, tr.LocStart, tr.LocEnd, tr.Moved, w.start, w.end, w.moved)
 		}
@@ -330,7 +333,7 @@ func TestFirstTurnLocation(t *testing.T) {
 			if ep.LocationKey != KeyRoomID {
 				t.Fatalf("key %s", ep.LocationKey)
 			}
-			if tr := ep.Turns[0]; tr.LocStart != c.want {
+			if tr := ep.Row(&ep.Turns[0]); tr.LocStart != c.want {
 				t.Errorf("turn 1 starts at %q (ends %q), want %q", tr.LocStart, tr.LocEnd, c.want)
 			}
 			for _, n := range ep.Diag.Notes {
@@ -342,7 +345,7 @@ func TestFirstTurnLocation(t *testing.T) {
 	}
 	// Nothing names the first room: unknown until the first move, noted.
 	ep := rtOne(t, tc(1, "Cellar")+rtIDTurn(2, "n", 5, 6, 0, "Troll Room"))
-	if ep.Turns[0].LocStart != "" || ep.Turns[1].LocStart != "5" {
+	if ep.Str(ep.Turns[0].LocStart) != "" || ep.Str(ep.Turns[1].LocStart) != "5" {
 		t.Errorf("turns %+v", ep.Turns)
 	}
 	rtWantNote(t, ep.Diag, "no room id for turn 1")
@@ -367,7 +370,7 @@ func TestMovementWithoutIDs(t *testing.T) {
 		moved      bool
 	}{{"west of house", "forest", true}, {"forest", "forest", false}, {"forest", "forest path", true}}
 	for i, w := range want {
-		tr := ep.Turns[i]
+		tr := ep.Row(&ep.Turns[i])
 		if tr.LocStart != w.start || tr.LocEnd != w.end || tr.Moved != w.moved {
 			t.Errorf("turn %d: %q→%q moved %v, want %q→%q %v", tr.N, tr.LocStart, tr.LocEnd, tr.Moved, w.start, w.end, w.moved)
 		}
@@ -378,7 +381,7 @@ func TestMovementWithoutIDs(t *testing.T) {
 	// In an id-keyed log a name-only move cannot be placed: noted.
 	in = mmu(1, "West of House", "Forest") + rtIDTurn(1, "w", 180, 5, 0, "Forest") + mmu(2, "Forest", "Clearing") + rtIDTurn(2, "n", nil, nil, 0, "Clearing")
 	ep = rtOne(t, in)
-	if ep.LocationKey != KeyRoomID || ep.Turns[1].Moved || ep.Turns[1].LocEnd != "5" {
+	if ep.LocationKey != KeyRoomID || ep.Turns[1].Moved || ep.Str(ep.Turns[1].LocEnd) != "5" {
 		t.Errorf("id-keyed: %+v", ep.Turns)
 	}
 	rtWantNote(t, ep.Diag, "log.jsonl:5: map_movement_update without room ids ignored (the episode's locations are room ids)")
@@ -386,10 +389,10 @@ func TestMovementWithoutIDs(t *testing.T) {
 	in = rtLine("map_movement_update", "turn", 1, "to_room_id", 8) + "\n" + rtTurn("", 1, "w", 0, "Forest", 0.5) +
 		rtLine("map_movement_update", "turn", 2, "from_room_id", 8) + "\n" + rtTurn("", 2, "w", 0, "Forest", 0.5)
 	ep = rtOne(t, in)
-	if tr := ep.Turns[0]; tr.LocStart != "8" || tr.LocEnd != "8" {
+	if tr := ep.Row(&ep.Turns[0]); tr.LocStart != "8" || tr.LocEnd != "8" {
 		t.Errorf("turn 1 %+v", tr)
 	}
-	if tr := ep.Turns[1]; tr.LocStart != "8" || tr.LocEnd != "8" {
+	if tr := ep.Row(&ep.Turns[1]); tr.LocStart != "8" || tr.LocEnd != "8" {
 		t.Errorf("turn 2 %+v", tr)
 	}
 }
@@ -431,7 +434,7 @@ func TestActionAndBase(t *testing.T) {
 		{"up", true, 0.9, true},
 	}
 	for i, w := range want {
-		tr := ep.Turns[i]
+		tr := ep.Row(&ep.Turns[i])
 		if tr.Action != w.action || tr.HasAction != w.hasA || tr.Base != w.base || tr.HasBase != w.hasBase {
 			t.Errorf("turn %d: action %q/%v base %v/%v, want %q/%v %v/%v", tr.N, tr.Action, tr.HasAction, tr.Base, tr.HasBase, w.action, w.hasA, w.base, w.hasBase)
 		}
@@ -454,11 +457,11 @@ func TestObjectivesRejectionsLLMCalls(t *testing.T) {
 		rtLine("objective_completed", "turn", 3) + "\n" +
 		rtLine("objective_completed", "turn", 50) + "\n"
 	ep := rtOne(t, in)
-	if tr := ep.Turn(1); tr.LLMCalls != 2 || tr.Rejections != 2 || tr.Objectives != 2 {
-		t.Errorf("turn 1 = %+v", *tr)
+	if tr := ep.Row(ep.Turn(1)); tr.LLMCalls != 2 || tr.Rejections != 2 {
+		t.Errorf("turn 1 = %+v", tr)
 	}
-	if tr := ep.Turn(2); tr.Objectives != 1 || tr.Rejections != 0 || tr.LLMCalls != 0 {
-		t.Errorf("turn 2 = %+v", *tr)
+	if tr := ep.Row(ep.Turn(2)); tr.Rejections != 0 || tr.LLMCalls != 0 {
+		t.Errorf("turn 2 = %+v", tr)
 	}
 	if !slices.Equal(ep.ObjectiveTurns, []int{1, 2, 3, 50}) {
 		t.Errorf("objective turns %v", ep.ObjectiveTurns)
@@ -488,8 +491,8 @@ func TestEventsWithoutTurn(t *testing.T) {
 		rtLine("turn_completed", "turn", 2, "score", 1, "location", "Dam") + "\n" +
 		rtLine("turn_completed", "score", 1, "location", "Dam") + "\n" // no turn: skipped
 	ep := rtOne(t, in)
-	if tr := ep.Turn(2); tr.Action != "dig" || tr.Rejections != 1 {
-		t.Errorf("turn 2 = %+v", *tr)
+	if tr := ep.Row(ep.Turn(2)); tr.Action != "dig" || tr.Rejections != 1 {
+		t.Errorf("turn 2 = %+v", tr)
 	}
 	if ep.Diag.Skipped != 1 {
 		t.Errorf("skipped %d", ep.Diag.Skipped)
@@ -594,10 +597,10 @@ func TestRestartRightAfterTurnCompleted(t *testing.T) {
 	if ep.Diag.Repeated != 1 {
 		t.Fatalf("repeated %d, want 1", ep.Diag.Repeated)
 	}
-	if tr := ep.Turn(1); tr.LLMCalls != 2 || tr.Rejections != 1 {
+	if tr := ep.Row(ep.Turn(1)); tr.LLMCalls != 2 || tr.Rejections != 1 {
 		t.Errorf("turn 1: %d calls %d rejections, want 2 and 1", tr.LLMCalls, tr.Rejections)
 	}
-	if tr := ep.Turn(2); tr.LLMCalls != 3 || tr.Action != "wait" {
+	if tr := ep.Row(ep.Turn(2)); tr.LLMCalls != 3 || tr.Action != "wait" {
 		t.Errorf("turn 2: %d calls, action %q; want the restarted record: 3 calls, wait", tr.LLMCalls, tr.Action)
 	}
 }
@@ -612,8 +615,8 @@ func TestEventsBeforeFirstID(t *testing.T) {
 	if got := rtIDs(eps); !slices.Equal(got, []string{"A"}) {
 		t.Fatalf("episodes %v, want [A]", got)
 	}
-	if ep := eps[0]; ep.LocationKey != KeyRoomID || !ep.LLMCallsLogged || ep.Turn(1).LocStart != "180" {
-		t.Errorf("key %s, calls logged %v, turn 1 at %q", ep.LocationKey, ep.LLMCallsLogged, ep.Turn(1).LocStart)
+	if ep := eps[0]; ep.LocationKey != KeyRoomID || !ep.LLMCallsLogged || ep.Str(ep.Turn(1).LocStart) != "180" {
+		t.Errorf("key %s, calls logged %v, turn 1 at %q", ep.LocationKey, ep.LLMCallsLogged, ep.Str(ep.Turn(1).LocStart))
 	}
 }
 
@@ -748,9 +751,10 @@ func TestEarlyFormatFixture(t *testing.T) {
 		t.Fatalf("key %s, %d turns, notes %q, skipped %d", ep.LocationKey, ep.RecordedTurns(), ep.Diag.Notes, ep.Diag.Skipped)
 	}
 	moves, stays := 0, 0
-	for i, tr := range ep.Turns {
-		if i > 0 && tr.LocStart != ep.Turns[i-1].LocEnd {
-			t.Errorf("turn %d starts in %q, previous ended in %q", tr.N, tr.LocStart, ep.Turns[i-1].LocEnd)
+	for i := range ep.Turns {
+		tr := ep.Row(&ep.Turns[i])
+		if i > 0 && tr.LocStart != ep.Str(ep.Turns[i-1].LocEnd) {
+			t.Errorf("turn %d starts in %q, previous ended in %q", tr.N, tr.LocStart, ep.Str(ep.Turns[i-1].LocEnd))
 		}
 		if tr.Moved != (tr.LocStart != tr.LocEnd) {
 			t.Errorf("turn %d: %q→%q moved %v", tr.N, tr.LocStart, tr.LocEnd, tr.Moved)
@@ -761,8 +765,8 @@ func TestEarlyFormatFixture(t *testing.T) {
 			stays++
 		}
 	}
-	if ep.Turns[0].LocStart != "west of house" || moves == 0 || stays == 0 {
-		t.Errorf("turn 1 starts in %q; %d moves, %d stays", ep.Turns[0].LocStart, moves, stays)
+	if ep.Str(ep.Turns[0].LocStart) != "west of house" || moves == 0 || stays == 0 {
+		t.Errorf("turn 1 starts in %q; %d moves, %d stays", ep.Str(ep.Turns[0].LocStart), moves, stays)
 	}
 }
 
@@ -815,7 +819,86 @@ func TestRejectedActions(t *testing.T) {
 			t.Errorf("Rejected[%d] = %q, want %q", n, ep.Rejected[n], w)
 		}
 	}
-	if tr := ep.Turn(1); tr.Rejections != 3 {
+	if tr := ep.Row(ep.Turn(1)); tr.Rejections != 3 {
 		t.Errorf("turn 1: %d rejections, want 3", tr.Rejections)
+	}
+}
+
+// A turn row is 48 bytes: an episode of 5 M turns holds 5 M of them.
+func TestTurnRowSize(t *testing.T) {
+	if n := unsafe.Sizeof(Turn{}); n > 48 {
+		t.Errorf("Turn is %d bytes, want at most 48", n)
+	}
+}
+
+// A slot is 64 bytes, so a chunk of them is one 8 KiB span.
+func TestSlotSize(t *testing.T) {
+	if n := unsafe.Sizeof(slot{}); n > 64 {
+		t.Errorf("slot is %d bytes, want at most 64", n)
+	}
+}
+
+// A turn may log both an id move and a name-only move, in either order,
+// and as late events merged into its record: the id move's rooms are the
+// turn's (the name move's share its storage in the slot), and only a turn
+// without an id move notes its name move.
+func TestIDAndNameMovesOfOneTurn(t *testing.T) {
+	idMove := func(n int, from, to int) string {
+		return rtLine("map_movement_update", "turn", n, "from_room_id", from, "to_room_id", to) + "\n"
+	}
+	nameMove := func(n int, from, to string) string {
+		return rtLine("map_movement_update", "turn", n, "from_room", from, "to_room", to) + "\n"
+	}
+	tc := func(n int, loc string) string { return rtTurn("", n, "go", 0, loc, 0.5) }
+	cases := []struct {
+		name, in   string
+		start, end string
+		note       bool
+	}{
+		{"name move, then id move", nameMove(1, "A", "B") + idMove(1, 7, 8) + tc(1, "B"), "7", "8", false},
+		{"id move, then name move", idMove(1, 7, 8) + nameMove(1, "A", "B") + tc(1, "B"), "7", "8", false},
+		{"late id move after a name move", nameMove(1, "A", "B") + tc(1, "B") + idMove(1, 7, 8) + tc(2, "B"), "7", "8", false},
+		{"late name move after an id move", idMove(1, 7, 8) + tc(1, "B") + nameMove(1, "A", "B") + tc(2, "B"), "7", "8", false},
+		{"name move only, id from a later turn", nameMove(1, "A", "B") + tc(1, "B") + idMove(2, 8, 9) + tc(2, "C"), "", "", true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			ep := rtOne(t, c.in)
+			tr := ep.Row(ep.Turn(1))
+			if tr.LocStart != c.start || tr.LocEnd != c.end {
+				t.Errorf("turn 1 %q→%q, want %q→%q", tr.LocStart, tr.LocEnd, c.start, c.end)
+			}
+			noted := false
+			for _, n := range ep.Diag.Notes {
+				noted = noted || strings.Contains(n, "map_movement_update without room ids ignored")
+			}
+			if noted != c.note {
+				t.Errorf("notes %q, want the name move noted: %v", ep.Diag.Notes, c.note)
+			}
+		})
+	}
+}
+
+// A ZorkGPT log read with outputs has a Sym per turn from the first reply
+// on, and none (not nil) when no turn has a reply: no table of zeros.
+func TestOutputsOfSomeTurns(t *testing.T) {
+	reply := func(n int, text string) string {
+		return rtLine("zork_response", "turn", n, "zork_response", text) + "\n"
+	}
+	in := rtTurn("", 1, "n", 0, "Dam", 0.5) + reply(2, "Locked.") + rtTurn("", 2, "open", 0, "Dam", 0.5) +
+		rtTurn("", 3, "n", 0, "Dam", 0.5) + rtTurn("", 5, "s", 0, "Dam", 0.5)
+	eps := rtRead(t, in, Options{Outputs: true})
+	ep := eps[0]
+	if len(ep.Outputs) != len(ep.Turns) {
+		t.Fatalf("%d outputs for %d turns", len(ep.Outputs), len(ep.Turns))
+	}
+	for n, want := range map[int]string{1: "", 2: "Locked.", 3: "", 4: "", 5: ""} {
+		if got := ep.Output(n); got != want {
+			t.Errorf("turn %d: output %q, want %q", n, got, want)
+		}
+	}
+	eps = rtRead(t, rtTurn("", 1, "n", 0, "Dam", 0.5), Options{Outputs: true})
+	if eps[0].Outputs == nil || len(eps[0].Outputs) != 0 || eps[0].Output(1) != "" {
+		t.Errorf("no replies: outputs %v (nil %v)", eps[0].Outputs, eps[0].Outputs == nil)
 	}
 }

@@ -4,6 +4,7 @@ package replay
 // belongs to and when an episode is finished.
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -138,8 +139,8 @@ func (c *collector) line(raw []byte, lineNo int, last bool) error {
 		// id-less lines after it belong. Most lines name the current
 		// episode; any other id is confirmed by a decode (an invalid line
 		// routes nothing, as a relevant one would not) before switching.
-		if id, ok := text(rawID); ok {
-			if id = strings.TrimSpace(id); id != "" && (c.cur == nil || id != c.cur.id) {
+		if id, ok := episodeID(rawID); ok {
+			if len(id) > 0 && (c.cur == nil || string(id) != c.cur.id) {
 				if w := &c.wire; w.decode(trimmed) == nil {
 					c.routeEvent(w)
 				}
@@ -195,23 +196,35 @@ func (c *collector) longLine(lr *lineReader, compact []byte, lineNo int, last bo
 	return c.skip(lineNo, "invalid JSON: broken structure in a long line")
 }
 
+// episodeID reads an episode_id value, trimmed. A plain JSON string
+// (nearly every id) is read in place: a line of an episode already open
+// copies nothing.
+func episodeID(v json.RawMessage) ([]byte, bool) {
+	if raw, ok := plainBytes(v); ok {
+		return bytes.TrimSpace(raw), true
+	}
+	s, ok := text(v)
+	return []byte(strings.TrimSpace(s)), ok
+}
+
 // routeEvent makes the episode the line names, if any, the current one.
 func (c *collector) routeEvent(w *wireEvent) {
-	if id, ok := text(w.field(func(e *wireEvent) json.RawMessage { return e.EpisodeID })); ok && strings.TrimSpace(id) != "" {
-		c.route(strings.TrimSpace(id))
+	if id, ok := episodeID(w.field(func(e *wireEvent) json.RawMessage { return e.EpisodeID })); ok && len(id) > 0 {
+		c.route(id)
 	}
 }
 
-// route makes id the current episode. Lines read before the first id
-// belong to it: a line without an id belongs to the episode of the line
-// before, and the first lines of a file are the first episode's (an init
-// line, or events real logs write without an id).
-func (c *collector) route(id string) {
-	if b, ok := c.byID[id]; ok {
+// route makes the episode named id the current one. Lines read before the
+// first id belong to it: a line without an id belongs to the episode of
+// the line before, and the first lines of a file are the first episode's
+// (an init line, or events real logs write without an id).
+func (c *collector) route(rawID []byte) {
+	if b, ok := c.byID[string(rawID)]; ok {
 		b.implicit = false // named by the log now: a later new id is another episode
 		c.setCurrent(b)
 		return
 	}
+	id := string(rawID)
 	if c.cur != nil && c.cur.implicit {
 		delete(c.byID, c.cur.id)
 		c.cur.id = id

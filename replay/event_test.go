@@ -137,8 +137,8 @@ func TestDecodeLineNonFinite(t *testing.T) {
 	// The line is still used, the NaN field absent.
 	prev := rtTurn("E", 3, "n", 10, "Dam", 0.5)
 	ep := rtOne(t, prev+strings.Replace(line, `"turn": 4`, `"episode_id": "E", "turn": 4`, 1)+"\n")
-	tr := ep.Turn(4)
-	if tr == nil || tr.Filled || tr.Score != 10 || tr.HasBase || tr.Action != "say NaN" || tr.LocEnd != "infinity room" {
+	tr := ep.Row(ep.Turn(4))
+	if ep.Turn(4) == nil || tr.Filled || tr.Score != 10 || tr.HasBase || tr.Action != "say NaN" || tr.LocEnd != "infinity room" {
 		t.Errorf("turn 4 = %+v", tr)
 	}
 	rtWantNote(t, ep.Diag, "turn 4 has no score; carried forward")
@@ -284,11 +284,11 @@ func TestUnicodeEscapes(t *testing.T) {
 		rtLine("turn_completed", "turn", 1, "score", 0, "location", rtRaw(`"Caf\u00e9  D\u00c9J\u00c0"`)) + "\n" +
 		rtLine("turn_completed", "turn", 2, "score", 0, "location", "café déjà") + "\n"
 	ep := rtOne(t, in)
-	if a := ep.Turn(1).Action; a != "say «bonjour» 🚨" {
+	if a := ep.Str(ep.Turn(1).Action); a != "say «bonjour» 🚨" {
 		t.Errorf("action %q", a)
 	}
-	if ep.Turn(1).LocEnd != "café déjà" || ep.Turn(2).LocEnd != "café déjà" || ep.Turn(2).Moved {
-		t.Errorf("locations %q %q moved %v", ep.Turn(1).LocEnd, ep.Turn(2).LocEnd, ep.Turn(2).Moved)
+	if ep.Str(ep.Turn(1).LocEnd) != "café déjà" || ep.Str(ep.Turn(2).LocEnd) != "café déjà" || ep.Turn(2).Moved {
+		t.Errorf("locations %q %q moved %v", ep.Str(ep.Turn(1).LocEnd), ep.Str(ep.Turn(2).LocEnd), ep.Turn(2).Moved)
 	}
 	if n := ep.RoomName("café déjà"); n != "Café  DÉJÀ" {
 		t.Errorf("room name %q", n)
@@ -300,7 +300,7 @@ func TestUnicodeEscapes(t *testing.T) {
 func TestKeysCaseSensitive(t *testing.T) {
 	line := `{"event_type": "turn_completed", "turn": 3, "score": 5, "location": "Dam", "Score": "n/a", "TURN": 99, "Location": {"x": 1}}`
 	ep := rtOne(t, line+"\n")
-	if tr := ep.Turn(3); ep.RecordedTurns() != 3 || tr == nil || tr.Score != 5 || tr.LocEnd != "dam" {
+	if tr := ep.Row(ep.Turn(3)); ep.RecordedTurns() != 3 || ep.Turn(3) == nil || tr.Score != 5 || tr.LocEnd != "dam" {
 		t.Errorf("recorded turns %d, turn 3 = %+v; want turn 3 with score 5 at dam", ep.RecordedTurns(), tr)
 	}
 }

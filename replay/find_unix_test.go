@@ -93,3 +93,26 @@ func TestStreamFileCancelQuietFIFO(t *testing.T) {
 		t.Errorf("err %v, %d episodes emitted", err, emitted)
 	}
 }
+
+// A FIFO that no writer ever opens blocks its open(2) in the kernel; a
+// cancel ends the read all the same (the open is given up).
+func TestStreamFileCancelUnopenedFIFO(t *testing.T) {
+	fifo := filepath.Join(t.TempDir(), "episode_log.jsonl")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	ctx, cancel := context.WithCancelCause(context.Background())
+	stop := errors.New("stop")
+	go func() {
+		time.Sleep(50 * time.Millisecond) // the open is blocked by now, or soon
+		cancel(stop)
+	}()
+	_, err := StreamFile(ctx, fifo, nil, Options{}, func(*Episode) error { return nil })
+	if !errors.Is(err, stop) {
+		t.Errorf("err %v, want the cancel's cause", err)
+	}
+	// The abandoned open ends when a writer comes, and closes its file.
+	if w, err := os.OpenFile(fifo, os.O_WRONLY, 0); err == nil {
+		w.Close()
+	}
+}

@@ -134,7 +134,8 @@ func rtCheckEpisodes(t *testing.T, data []byte, eps []*Episode) {
 				t.Fatalf("first or last turn filled")
 			}
 			gaps := 0
-			for i, tr := range ep.Turns {
+			for i := range ep.Turns {
+				tr := ep.Row(&ep.Turns[i])
 				if tr.N != ep.Turns[0].N+i {
 					t.Fatalf("row %d is turn %d", i, tr.N)
 				}

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -136,7 +137,7 @@ func readFile(ctx context.Context, path string, stdin io.Reader, opts Options, e
 	if path == "-" {
 		return read(ctx, stdin, "-", DefaultEpisodeID("-"), opts, early, emit)
 	}
-	f, err := os.Open(path)
+	f, err := openCtx(ctx, path)
 	if err != nil {
 		return Stats{}, err
 	}
@@ -149,6 +150,37 @@ func readFile(ctx context.Context, path string, stdin io.Reader, opts Options, e
 		return st, context.Cause(ctx) // not the "file already closed" the Close caused
 	}
 	return st, err
+}
+
+// openCtx opens path for reading. Opening a FIFO blocks in the kernel
+// until some writer opens it, which no signal ends: a FIFO is opened on
+// its own goroutine, and when ctx is done first the open is given up
+// (the goroutine closes the file if a writer ever comes), so Ctrl-C ends
+// `loopbreak analyze fifo` as it ends `cat fifo`.
+func openCtx(ctx context.Context, path string) (*os.File, error) {
+	if fi, err := os.Stat(path); err != nil || fi.Mode()&fs.ModeNamedPipe == 0 {
+		return os.Open(path)
+	}
+	type opened struct {
+		f   *os.File
+		err error
+	}
+	ch := make(chan opened, 1)
+	go func() {
+		f, err := os.Open(path)
+		ch <- opened{f, err}
+	}()
+	select {
+	case o := <-ch:
+		return o.f, o.err
+	case <-ctx.Done():
+		go func() {
+			if o := <-ch; o.f != nil {
+				o.f.Close()
+			}
+		}()
+		return nil, context.Cause(ctx)
+	}
 }
 
 // DefaultEpisodeID names episodes whose lines carry no episode_id:

@@ -154,8 +154,8 @@ func TestReadLongLines(t *testing.T) {
 			if ep.RecordedTurns() != 3 || len(ep.Turns) != 3 {
 				t.Fatalf("turns %d (%d rows), want 3", ep.RecordedTurns(), len(ep.Turns))
 			}
-			if tr := ep.Turn(2); tr.Filled || tr.Score != 5 || tr.Action != "wait" {
-				t.Errorf("turn 2 = %+v", *tr)
+			if tr := ep.Row(ep.Turn(2)); tr.Filled || tr.Score != 5 || tr.Action != "wait" {
+				t.Errorf("turn 2 = %+v", tr)
 			}
 			if ep.Diag.Skipped != 1 {
 				t.Errorf("skipped %d, want 1", ep.Diag.Skipped)
@@ -280,8 +280,8 @@ func TestReadLineEndsAndBlankLines(t *testing.T) {
 			if ep.RecordedTurns() != 2 || ep.Diag.Skipped != 0 || ep.Diag.Lines != 4 {
 				t.Fatalf("turns %d skipped %d lines %d, problems %q", ep.RecordedTurns(), ep.Diag.Skipped, ep.Diag.Lines, ep.Diag.Problems)
 			}
-			if tr := ep.Turn(2); tr.Action != "south" || tr.LocEnd != "dam lobby" || tr.Score != 5 {
-				t.Errorf("turn 2 = %+v", *tr)
+			if tr := ep.Row(ep.Turn(2)); tr.Action != "south" || tr.LocEnd != "dam lobby" || tr.Score != 5 {
+				t.Errorf("turn 2 = %+v", tr)
 			}
 		})
 	}
@@ -626,12 +626,13 @@ func TestReadIncidentFixtures(t *testing.T) {
 				t.Errorf("%s: score(%d) = %v, want %v", tc.dir, n, got, s)
 			}
 		}
-		for i, tr := range ep.Turns {
+		for i := range ep.Turns {
+			tr := ep.Row(&ep.Turns[i])
 			if tr.N != ep.Turns[0].N+i || !tr.HasAction || !tr.HasBase || tr.LocStart == "" || tr.LocEnd == "" {
 				t.Fatalf("%s: row %d = %+v", tc.dir, i, tr)
 			}
-			if i > 0 && tr.LocStart != ep.Turns[i-1].LocEnd {
-				t.Fatalf("%s: turn %d starts at %s, previous ended at %s", tc.dir, tr.N, tr.LocStart, ep.Turns[i-1].LocEnd)
+			if i > 0 && tr.LocStart != ep.Str(ep.Turns[i-1].LocEnd) {
+				t.Fatalf("%s: turn %d starts at %s, previous ended at %s", tc.dir, tr.N, tr.LocStart, ep.Str(ep.Turns[i-1].LocEnd))
 			}
 		}
 	}

@@ -4,50 +4,75 @@ package replay
 // small enough that an episode of millions of turns fits.
 
 import (
+	"bytes"
+	"encoding/json"
 	"math"
 	"sort"
+	"strconv"
 )
 
-// slot gathers what the log says about one turn number. It is kept small
-// (strings as symbols of the episode's table, counts as int32) because an
-// episode holds one per turn until it is built: 5 M turns must fit.
+// slot gathers what the log says about one turn number. An episode holds
+// one per turn until it is built, so it is 64 bytes (a chunk of them is
+// 8 KiB): strings as Syms, counts as int32, flags as bits.
 type slot struct {
 	score float64
 	base  float64 // the critic's unpenalised confidence, from the best source (baseLevel)
 
-	location sym // turn_completed.location as logged
-	output   sym // zork_response.zork_response, with Options.Outputs
-	action   sym // from the best source (actionLevel)
-	startLoc sym // an id the turn starts at without a move (startLevel)
-	moveFrom sym // room ids of the first and last move
-	moveTo   sym
-	// A map_movement_update with room names only (early logs): folded
-	// names of the first and last move.
-	nameFrom, nameTo sym
+	location Sym // turn_completed.location as logged
+	output   Sym // zork_response.zork_response, with Options.Outputs
+	action   Sym // from the best source (actionLevel)
+	startLoc Sym // an id the turn starts at without a move (startLevel)
+	// The rooms of the turn's move: with hasMove, the room ids of its
+	// first and last map_movement_update; else, with hasNameMove, the
+	// folded names of its first and last name-only one (early logs). An
+	// id move makes the name move's rooms unused (build), so they share.
+	from, to Sym
 
-	objectives, rejections, llmCalls int32
-	tcLine, nameMoveLine             int32 // lines of the turn_completed and the first name move
+	rejections, llmCalls int32
+	tcLine, nameMoveLine int32 // lines of the turn_completed and the first name move
+
+	// rejected numbers the list of action_rejected.action (in log order)
+	// in builder.rejected; 0 when none. An index, not a slice: a slot per
+	// turn stays small.
+	rejected int32
 
 	// Sources rank as RULES.md §0 orders them; a value from a better
 	// source replaces one from a worse, a later one from the same source
 	// replaces an earlier one (levels below).
 	baseLevel, actionLevel, startLevel uint8
 
-	completed, present    bool // a turn_completed was read; the slot is in use
-	hasScore, hasLocation bool
-	hasMove, hasNameMove  bool
-	hasRedo               bool // builder.redos holds a restarted run's record of the turn
-	hasOutput             bool
-
-	// rejected numbers the list of action_rejected.action (in log order)
-	// in builder.rejected; 0 when none. An index, not a slice: a slot per
-	// turn stays small.
-	rejected int32
+	flags slotFlags
 }
 
+// slotFlags are a slot's booleans, one bit each.
+type slotFlags uint8
+
+const (
+	inUse        slotFlags = 1 << iota // the slot is in use
+	completed                          // a turn_completed was read
+	hasScore                           // score was logged
+	hasLocation                        // location was logged
+	hasMove                            // from, to are a move between room ids
+	hasNameMove                        // a name-only move was logged (from, to without hasMove)
+	hasOutput                          // output was logged
+	hasObjective                       // an objective_completed was logged
+)
+
+func (s *slot) is(f slotFlags) bool { return s.flags&f != 0 }
+func (s *slot) set(f slotFlags)     { s.flags |= f }
+
 // hugeEpisode is the table size (turns) from which build returns freed
-// memory to the system before allocating the table.
-const hugeEpisode = 1 << 20
+// memory to the system before allocating the table and as it fills
+// (releaseTurns). Below it the slots are a few MB; from it on, a forced
+// collection also sets the next one's goal from the table, not from the
+// slots it replaced: at 1 << 20, a million turns analysed peaked 70 MB
+// higher, the analysis's garbage piling up under a goal twice the slots.
+const hugeEpisode = 1 << 18
+
+// releaseTurns is how often (turns) build returns the slots it has
+// turned into rows, in a huge episode: a collection each time, cheap as
+// slots and rows hold no pointers.
+const releaseTurns = 1 << 18
 
 // Source levels (0: none).
 const (
@@ -62,13 +87,13 @@ func (s *slot) setBase(level uint8, v float64) {
 	}
 }
 
-func (s *slot) setAction(level uint8, v sym) {
+func (s *slot) setAction(level uint8, v Sym) {
 	if level >= s.actionLevel {
 		s.action, s.actionLevel = v, level
 	}
 }
 
-func (s *slot) setStart(level uint8, v sym) {
+func (s *slot) setStart(level uint8, v Sym) {
 	if level >= s.startLevel {
 		s.startLoc, s.startLevel = v, level
 	}
@@ -85,16 +110,14 @@ type redo struct {
 // the last representable line.
 func line32(n int) int32 { return int32(min(n, math.MaxInt32)) }
 
-// sym numbers a string of one episode's symbol table (0 is "").
-type sym uint32
-
+// symtab interns an episode's strings as Syms (Episode.Str reads them).
 type symtab struct {
 	strs []string
-	ids  map[string]sym
-	fold map[sym]sym // FoldName, computed once per distinct string
+	ids  map[string]Sym
+	fold map[Sym]Sym // FoldName, computed once per distinct string
 }
 
-func (t *symtab) sym(s string) sym {
+func (t *symtab) sym(s string) Sym {
 	if s == "" {
 		return 0
 	}
@@ -102,35 +125,95 @@ func (t *symtab) sym(s string) sym {
 		return id
 	}
 	if t.ids == nil {
-		t.ids, t.strs = map[string]sym{}, []string{""}
+		t.ids = map[string]Sym{}
 	}
-	id := sym(len(t.strs))
+	if len(t.strs) == 0 {
+		t.strs = []string{""}
+	}
+	id := Sym(len(t.strs))
 	t.strs = append(t.strs, s)
 	t.ids[s] = id
 	return id
 }
 
-func (t *symtab) str(id sym) string {
+// bytes is sym of string(b), copying b only when the string is new.
+func (t *symtab) bytes(b []byte) Sym {
+	if len(b) == 0 {
+		return 0
+	}
+	if id, ok := t.ids[string(b)]; ok {
+		return id
+	}
+	return t.sym(string(b))
+}
+
+// text reads a JSON value as text does and interns it; a plain string
+// the table already has is looked up in place, so the lines of a long
+// episode, which repeat a few actions and rooms, copy nothing.
+func (t *symtab) text(v json.RawMessage) (Sym, bool) {
+	if raw, ok := plainBytes(v); ok {
+		return t.bytes(raw), true
+	}
+	s, ok := text(v)
+	if !ok {
+		return 0, false
+	}
+	return t.sym(s), true
+}
+
+// roomID reads a room id as roomID does and interns it, in place when
+// it can.
+func (t *symtab) roomID(v json.RawMessage) (Sym, bool) {
+	if raw, ok := plainBytes(v); ok {
+		raw = bytes.TrimSpace(raw)
+		if len(raw) == 0 || isNumberText(raw) {
+			// A blank id is none; a number in a string is read as a number.
+			return t.roomIDString(v)
+		}
+		return t.bytes(raw), true
+	}
+	if f, ok := number(v); ok && f == math.Trunc(f) && math.Abs(f) < 1e18 {
+		var buf [24]byte
+		return t.bytes(strconv.AppendInt(buf[:0], int64(f), 10)), true
+	}
+	return t.roomIDString(v)
+}
+
+// isNumberText says whether strconv reads b as a number (number would).
+func isNumberText(b []byte) bool {
+	_, err := strconv.ParseFloat(string(b), 64)
+	return err == nil
+}
+
+func (t *symtab) roomIDString(v json.RawMessage) (Sym, bool) {
+	id, ok := roomID(v)
+	if !ok {
+		return 0, false
+	}
+	return t.sym(id), true
+}
+
+func (t *symtab) str(id Sym) string {
 	if id == 0 {
 		return "" // also before any string was interned (strs is nil)
 	}
 	return t.strs[id]
 }
 
-// folded returns FoldName of a symbol's string, shared by every turn.
-func (t *symtab) folded(id sym) string {
+// folded returns the Sym of FoldName of a Sym's string, computed once.
+func (t *symtab) folded(id Sym) Sym {
 	if id == 0 {
-		return ""
+		return 0
 	}
 	f, ok := t.fold[id]
 	if !ok {
 		f = t.sym(FoldName(t.str(id)))
 		if t.fold == nil {
-			t.fold = map[sym]sym{}
+			t.fold = map[Sym]Sym{}
 		}
 		t.fold[id] = f
 	}
-	return t.str(f)
+	return f
 }
 
 // slotTable holds an episode's slots in chunks of consecutive turns:
@@ -148,7 +231,7 @@ func (st *slotTable) get(t int) *slot {
 	if c == nil {
 		return nil
 	}
-	if s := &c[t-floorDiv(t, slotChunk)*slotChunk]; s.present {
+	if s := &c[t-floorDiv(t, slotChunk)*slotChunk]; s.is(inUse) {
 		return s
 	}
 	return nil
@@ -166,8 +249,8 @@ func (st *slotTable) put(t int) *slot {
 		st.chunks[k] = c
 	}
 	s := &c[t-k*slotChunk]
-	if !s.present {
-		s.present = true
+	if !s.is(inUse) {
+		s.set(inUse)
 		st.n++
 	}
 	return s
@@ -193,7 +276,7 @@ func (st *slotTable) each(fn func(t int, s *slot)) {
 	for _, k := range keys {
 		c := st.chunks[k]
 		for i := range c {
-			if c[i].present {
+			if c[i].is(inUse) {
 				fn(k*slotChunk+i, &c[i])
 			}
 		}
@@ -212,7 +295,7 @@ func floorDiv(a, b int) int {
 // record lacks is taken (r never holds a turn_completed: one would have
 // made it the turn's record).
 func (s *slot) merge(r *slot, b *builder) {
-	s.objectives += r.objectives
+	s.flags |= r.flags & hasObjective
 	s.rejections += r.rejections
 	if r.rejected != 0 {
 		for _, a := range b.rejected[r.rejected] {
@@ -229,13 +312,19 @@ func (s *slot) merge(r *slot, b *builder) {
 	if r.startLevel > s.startLevel {
 		s.startLoc, s.startLevel = r.startLoc, r.startLevel
 	}
-	if !s.hasMove {
-		s.moveFrom, s.moveTo, s.hasMove = r.moveFrom, r.moveTo, r.hasMove
+	if !s.is(hasOutput) && r.is(hasOutput) {
+		s.output = r.output
+		s.set(hasOutput)
 	}
-	if !s.hasOutput {
-		s.output, s.hasOutput = r.output, r.hasOutput
+	// The first of the two records with an id move gives the rooms, else
+	// the first with a name move (see slot.from).
+	switch {
+	case s.is(hasMove):
+	case r.is(hasMove), !s.is(hasNameMove) && r.is(hasNameMove):
+		s.from, s.to = r.from, r.to
 	}
-	if !s.hasNameMove {
-		s.nameFrom, s.nameTo, s.hasNameMove, s.nameMoveLine = r.nameFrom, r.nameTo, r.hasNameMove, r.nameMoveLine
+	if !s.is(hasNameMove) && r.is(hasNameMove) {
+		s.nameMoveLine = r.nameMoveLine
 	}
+	s.flags |= r.flags & (hasMove | hasNameMove)
 }

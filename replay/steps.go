@@ -113,7 +113,6 @@ const maxStepGapRows = 100_000
 type stepTable struct {
 	ep      *Episode
 	source  string
-	intern  map[string]string
 	gapRows int
 }
 
@@ -121,16 +120,7 @@ func newStepTable(id, source string) *stepTable {
 	return &stepTable{
 		ep:     &Episode{ID: id, Source: source, Format: FormatSteps, LocationKey: KeyRoomName, RecordedEnd: EndUnknown, Rejected: map[int][]string{}},
 		source: source,
-		intern: map[string]string{},
 	}
-}
-
-func (t *stepTable) str(s string) string {
-	if v, ok := t.intern[s]; ok {
-		return v
-	}
-	t.intern[s] = s
-	return s
 }
 
 // add appends a record; a non-empty reason says why it was skipped.
@@ -161,7 +151,7 @@ func (t *stepTable) add(r stepRecord) string {
 			for n := prev.N + 1; n < r.n; n++ {
 				p := &ep.Turns[len(ep.Turns)-1]
 				ep.Turns = append(ep.Turns, Turn{N: n, Score: p.Score, LocStart: p.LocEnd, LocEnd: p.LocEnd, Filled: true})
-				ep.Outputs = append(ep.Outputs, "")
+				ep.Outputs = append(ep.Outputs, 0)
 				ep.Steps = append(ep.Steps, StepInfo{Kind: StepAction})
 			}
 			prev = &ep.Turns[len(ep.Turns)-1]
@@ -176,7 +166,7 @@ func (t *stepTable) add(r stepRecord) string {
 		ep.HasScore = true
 	}
 	if r.hasLoc {
-		loc := t.str(FoldName(r.location))
+		loc := ep.syms.sym(FoldName(r.location))
 		if prev == nil {
 			turn.LocStart = loc
 		}
@@ -185,15 +175,15 @@ func (t *stepTable) add(r stepRecord) string {
 		if ep.RoomNames == nil {
 			ep.RoomNames = map[string]string{}
 		}
-		if _, ok := ep.RoomNames[loc]; !ok {
-			ep.RoomNames[loc] = strings.TrimSpace(r.location)
+		if _, ok := ep.RoomNames[ep.Str(loc)]; !ok {
+			ep.RoomNames[ep.Str(loc)] = strings.TrimSpace(r.location)
 		}
 	}
 	if r.info.Kind == StepAction && strings.TrimSpace(r.action) != "" {
-		turn.Action, turn.HasAction = t.str(r.action), true
+		turn.Action, turn.HasAction = ep.syms.sym(r.action), true
 	}
 	ep.Turns = append(ep.Turns, turn)
-	ep.Outputs = append(ep.Outputs, t.str(r.output))
+	ep.Outputs = append(ep.Outputs, ep.syms.sym(r.output))
 	ep.Steps = append(ep.Steps, r.info)
 	return ""
 }
@@ -347,6 +337,7 @@ func readSteps(br *bufio.Reader, c *readContext) error {
 	if ep.RoomNames == nil {
 		ep.RoomNames = map[string]string{}
 	}
+	ep.syms.ids = nil // the strings stay; the map that interned them goes
 	return c.emit(ep)
 }
 

@@ -13,27 +13,31 @@ const (
 	KeyRoomName = "room_name" // turn_completed.location, case and spaces folded
 )
 
-// Turn is one row of the turn table (RULES.md section 0). Its strings
-// are shared with the episode's other turns (one copy per distinct
-// action or room), and its flags are packed at the end: episodes of
-// millions of turns hold one Turn each.
+// Sym numbers a string of an episode's symbol table: within an episode
+// equal strings have equal Syms, and 0 is "". A turn row holds Syms, not
+// strings (4 bytes, not 16), so rules compare locations and actions as
+// integers; Episode.Str spells one out.
+type Sym uint32
+
+// Turn is one row of the turn table (RULES.md section 0). Episodes of
+// millions of turns hold one each, so a row is 48 bytes: strings are Syms
+// of the episode (one copy per distinct action or room), counts are int32
+// and the flags are packed at the end.
 type Turn struct {
 	N int // turn number
 
 	Score float64 // score after the turn
+	Base  float64 // critic's unpenalised confidence
 
-	// Location keys ("" when unknown). Moved is true when the log records a
-	// move at this turn (a map_movement_update between two rooms, or a
-	// change of name in name-keyed episodes); only such turns teach the map.
-	LocStart, LocEnd string
+	// Location keys (0, "", when unknown). Moved is true when the log
+	// records a move at this turn (a map_movement_update between two
+	// rooms, or a change of name in name-keyed episodes); only such turns
+	// teach the map.
+	LocStart, LocEnd Sym
 
-	Action string // action executed, as logged
+	Action Sym // action executed, as logged
 
-	Base float64 // critic's unpenalised confidence
-
-	// Counts of events at this turn, int32 as the builder counts them:
-	// with the flags they fill 16 bytes of the row, not 32.
-	Objectives int32 // objective_completed events
+	// Counts of events at this turn, int32 as the builder counts them.
 	Rejections int32 // action_rejected events
 	LLMCalls   int32 // per-call events (llm_call)
 
@@ -41,6 +45,17 @@ type Turn struct {
 	Moved     bool
 	HasAction bool
 	HasBase   bool
+}
+
+// Row is a Turn with its strings spelled out: how a turn table is written
+// by hand (Episode.AppendRows) and read whole (Episode.Row).
+type Row struct {
+	N                        int
+	Score, Base              float64
+	LocStart, LocEnd, Action string
+	Rejections, LLMCalls     int32
+	Filled, Moved            bool
+	HasAction, HasBase       bool
 }
 
 // Episode is one episode's turn table plus what the log says about its end.
@@ -90,11 +105,12 @@ type Episode struct {
 	Preset   string
 	Detected bool
 
-	// Outputs[i] is Turns[i]'s output: the game's reply (zork_response)
-	// in a ZorkGPT log read with Options.Outputs, the tool result or the
-	// message text of a step. Strings are interned per episode, so an
-	// output repeated by a loop is stored once. Nil when not read.
-	Outputs []string
+	// Outputs[i] is Turns[i]'s output (Output spells it out): the game's
+	// reply (zork_response) in a ZorkGPT log read with Options.Outputs,
+	// the tool result or the message text of a step. A Sym, so an output
+	// repeated by a loop is stored once. Nil when not read; empty when
+	// read but no turn has one.
+	Outputs []Sym
 	// Steps[i] is what a steps log says about Turns[i] besides its action
 	// and output; nil for other formats.
 	Steps []StepInfo
@@ -105,33 +121,80 @@ type Episode struct {
 	// nil for other formats.
 	Attempts []Attempt
 
-	startKeys      []int32 // see StartKeys
-	distinctStarts int
+	syms symtab // the strings of the episode's Syms
+
+	startKeys  []int32 // see StartKeys
+	startSyms  []Sym
+	keyedTurns int // turns when they were computed
 }
 
-// StartKeys numbers the turns' start locations, for rules that compare
-// them often: keys[i] is equal for equal Turns[i].LocStart and 0 when it is
-// unknown; every key is below distinct. Computed on first use (the reader
-// computes it before an episode is shared between goroutines).
-func (e *Episode) StartKeys() (keys []int32, distinct int) {
-	if len(e.startKeys) != len(e.Turns) {
+// Str returns the string s stands for in this episode ("" for 0, and for
+// a Sym the episode does not have).
+func (e *Episode) Str(s Sym) string {
+	if int(s) >= len(e.syms.strs) {
+		return ""
+	}
+	return e.syms.strs[s]
+}
+
+// Sym returns the Sym of str in this episode, adding it to the table if
+// new: how a turn table is written by hand. Not safe once the episode is
+// shared between goroutines.
+func (e *Episode) Sym(str string) Sym {
+	if e.syms.ids == nil && len(e.syms.strs) > 1 {
+		// Built episodes keep their strings, not the map that interned
+		// them (a map entry per distinct output is bigger than the string).
+		e.syms.ids = make(map[string]Sym, len(e.syms.strs))
+		for i, v := range e.syms.strs[1:] {
+			e.syms.ids[v] = Sym(i + 1)
+		}
+	}
+	return e.syms.sym(str)
+}
+
+// Row returns turn t of this episode with its strings spelled out.
+func (e *Episode) Row(t *Turn) Row {
+	return Row{N: t.N, Score: t.Score, Base: t.Base,
+		LocStart: e.Str(t.LocStart), LocEnd: e.Str(t.LocEnd), Action: e.Str(t.Action),
+		Rejections: t.Rejections, LLMCalls: t.LLMCalls,
+		Filled: t.Filled, Moved: t.Moved, HasAction: t.HasAction, HasBase: t.HasBase}
+}
+
+// AppendRows adds rows to the turn table, interning their strings.
+func (e *Episode) AppendRows(rows ...Row) {
+	for _, r := range rows {
+		e.Turns = append(e.Turns, Turn{N: r.N, Score: r.Score, Base: r.Base,
+			LocStart: e.Sym(r.LocStart), LocEnd: e.Sym(r.LocEnd), Action: e.Sym(r.Action),
+			Rejections: r.Rejections, LLMCalls: r.LLMCalls,
+			Filled: r.Filled, Moved: r.Moved, HasAction: r.HasAction, HasBase: r.HasBase})
+	}
+}
+
+// StartKeys numbers the turns' start locations densely, for rules that
+// count them in arrays (Syms are not dense: they number actions and
+// outputs too). keys[Turns[i].LocStart] is the location's key, 1 and up in
+// order of first appearance, 0 when it is unknown; syms[k] is key k's
+// location, so len(syms) bounds the keys. Both are indexed by Sym or key,
+// not by turn: a few bytes per distinct string, not 4 per turn. Computed
+// on first use (the reader computes them before an episode is shared
+// between goroutines).
+func (e *Episode) StartKeys() (keys []int32, syms []Sym) {
+	if e.keyedTurns != len(e.Turns) || len(e.startKeys) != max(1, len(e.syms.strs)) {
 		e.indexStarts()
 	}
-	return e.startKeys, e.distinctStarts
+	return e.startKeys, e.startSyms
 }
 
 func (e *Episode) indexStarts() {
-	ids := map[string]int32{"": 0}
-	e.startKeys = make([]int32, len(e.Turns))
+	e.startKeys = make([]int32, max(1, len(e.syms.strs)))
+	e.startSyms = []Sym{0}
 	for i := range e.Turns {
-		k, ok := ids[e.Turns[i].LocStart]
-		if !ok {
-			k = int32(len(ids))
-			ids[e.Turns[i].LocStart] = k
+		if s := e.Turns[i].LocStart; s != 0 && e.startKeys[s] == 0 {
+			e.startKeys[s] = int32(len(e.startSyms))
+			e.startSyms = append(e.startSyms, s)
 		}
-		e.startKeys[i] = k
 	}
-	e.distinctStarts = len(ids)
+	e.keyedTurns = len(e.Turns)
 }
 
 // Output returns turn n's output, "" when none was read.
@@ -143,7 +206,7 @@ func (e *Episode) Output(n int) string {
 	if i < 0 || i >= len(e.Outputs) {
 		return ""
 	}
-	return e.Outputs[i]
+	return e.Str(e.Outputs[i])
 }
 
 // How the recording ended.

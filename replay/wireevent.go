@@ -138,22 +138,55 @@ func text(v json.RawMessage) (string, bool) {
 // invalid UTF-8 included (which json.Unmarshal replaces), is for
 // json.Unmarshal.
 func plainString(v []byte) (string, bool) {
-	if len(v) < 2 || v[len(v)-1] != '"' {
+	s, ok := plainBytes(v)
+	if !ok {
 		return "", false
+	}
+	return string(s), true
+}
+
+// plainBytes is plainString without the copy: the bytes between the
+// quotes, aliasing v.
+func plainBytes(v []byte) ([]byte, bool) {
+	if len(v) < 2 || v[0] != '"' || v[len(v)-1] != '"' {
+		return nil, false
 	}
 	s := v[1 : len(v)-1]
 	ascii := true
 	for _, c := range s {
 		if c < 0x20 || c == '\\' || c == '"' {
-			return "", false
+			return nil, false
 		}
 		ascii = ascii && c < 0x80
 	}
 	if !ascii && !utf8.Valid(s) {
-		return "", false
+		return nil, false
 	}
-	return string(s), true
+	return s, true
 }
+
+// eventTypeName reads an event_type value. The types the reader uses
+// come back as the names it already holds, so decoding a line's type
+// copies nothing.
+func eventTypeName(v []byte) string {
+	if raw, ok := plainBytes(v); ok {
+		if name, ok := eventNames[string(raw)]; ok {
+			return name
+		}
+	}
+	s, _ := text(v)
+	return s
+}
+
+// eventNames maps each relevant event type (zork_response included) to
+// itself.
+var eventNames = func() map[string]string {
+	m := map[string]string{}
+	for name := range relevantWithOutputs {
+		m[name] = name
+	}
+	return m
+}()
 
 // roomID reads a room id (int or string) as a location key.
 func roomID(v json.RawMessage) (string, bool) {
@@ -235,7 +268,7 @@ func (w *wireEvent) set(key, v []byte, top bool) {
 	switch string(key) {
 	case "event_type":
 		if len(v) > 0 && v[0] == '"' {
-			w.EventType, _ = text(v)
+			w.EventType = eventTypeName(v)
 		}
 	case "episode_id":
 		w.EpisodeID = v

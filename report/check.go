@@ -27,7 +27,7 @@ func checkVerdict(c *check.Result) string {
 // checkHeadline says what happened in one line, without the verdict.
 func checkHeadline(c *check.Result) string {
 	var parts []string
-	n := len(c.Episodes)
+	n := c.Total()
 	switch c.Mode {
 	case check.ModeCompare:
 		if d := c.Drifted(); d == 0 {

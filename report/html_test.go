@@ -242,7 +242,7 @@ func TestHTMLReportSummarisesLongEpisodes(t *testing.T) {
 		if n%50 < 20 {
 			loc = strconv.Itoa(2 + n%17)
 		}
-		ep.Turns = append(ep.Turns, replay.Turn{N: n, Score: float64(n / 5 % 7), LocStart: loc, LocEnd: loc, Moved: true, Action: "go " + strconv.Itoa(n%3), HasAction: true})
+		ep.AppendRows(replay.Row{N: n, Score: float64(n / 5 % 7), LocStart: loc, LocEnd: loc, Moved: true, Action: "go " + strconv.Itoa(n%3), HasAction: true})
 	}
 	cfg := rules.Default()
 	o := analyze.Analyze(ep, cfg, analyze.Options{KeepFirings: true, Story: true})

@@ -115,15 +115,22 @@ type Col struct {
 // to a terminal: columns hidden by priority, then a prose column wrapped or
 // cut. Trailing blanks are trimmed, so a long last cell pads nothing.
 type Grid struct {
-	Cols   []Col
-	Rows   [][]string
+	Cols []Col
+	Rows [][]string
+	// Each, if set, yields further rows after Rows, as often as Render
+	// needs them (twice): a table of a million rows is then never held
+	// as cells.
+	Each   func(yield func(cells []string))
 	Footer []string
 	Indent string
+
+	cellWidths []int // the widest cell of each column, heads aside
 }
 
 // Render writes the grid within width columns (0: no limit, every column
 // as is) and returns the heads of the columns it hid.
 func (g *Grid) Render(w io.Writer, width int) (hidden []string, err error) {
+	g.cellWidths = nil // measured afresh: Rows may have changed since a last Render
 	keep := make([]int, len(g.Cols))
 	for i := range keep {
 		keep[i] = i
@@ -241,34 +248,61 @@ func (g *Grid) Render(w io.Writer, width int) (hidden []string, err error) {
 			head = append(head, c.Head)
 		}
 	}
+	// Written out every 64 KiB, not held whole: a table of a million
+	// rows is tens of MB of text.
+	flush := func(limit int) {
+		if err == nil && b.Len() >= limit {
+			_, err = io.WriteString(w, b.String())
+			b.Reset()
+		}
+	}
 	line(head, true)
 	b.WriteString(rule)
-	for _, r := range g.Rows {
+	g.eachRow(func(r []string) {
 		line(r, false)
-	}
+		flush(64 << 10)
+	})
 	if g.Footer != nil {
 		b.WriteString(rule)
 		line(g.Footer, false)
 	}
-	_, err = io.WriteString(w, b.String())
+	flush(0)
 	return hidden, err
+}
+
+// eachRow calls f with Rows, then what Each yields.
+func (g *Grid) eachRow(f func([]string)) {
+	for _, r := range g.Rows {
+		f(r)
+	}
+	if g.Each != nil {
+		g.Each(f)
+	}
 }
 
 func (g *Grid) widths(keep []int) []int { return g.widthsShort(keep, false) }
 
 func (g *Grid) widthsShort(keep []int, short bool) []int {
+	if g.cellWidths == nil {
+		// Once per grid: the fitting asks for widths many times.
+		g.cellWidths = make([]int, len(g.Cols))
+		measure := func(r []string) {
+			for c := range g.cellWidths {
+				if c < len(r) {
+					g.cellWidths[c] = max(g.cellWidths[c], utf8.RuneCountInString(r[c]))
+				}
+			}
+		}
+		g.eachRow(measure)
+		measure(g.Footer)
+	}
 	ws := make([]int, len(keep))
 	for k, c := range keep {
 		head := g.Cols[c].Head
 		if short && g.Cols[c].Short != "" {
 			head = g.Cols[c].Short
 		}
-		ws[k] = utf8.RuneCountInString(head)
-		for _, r := range append(g.Rows, g.Footer) {
-			if c < len(r) {
-				ws[k] = max(ws[k], utf8.RuneCountInString(r[c]))
-			}
-		}
+		ws[k] = max(utf8.RuneCountInString(head), g.cellWidths[c])
 	}
 	return ws
 }

@@ -275,7 +275,7 @@ func (r *Text) Episode(o *analyze.Outcome, ep *replay.Episode) error {
 		fmt.Fprintf(w, "\n  %s\n", r.title("Penalties and hints ZorkGPT would have given (would have fired)"))
 		fmt.Fprintf(w, "    %s\n", Wrap(r.deployedSummary(o), r.Width, 4, "    "))
 		r.cutNote(w, o)
-		if err := r.runs(w, o, ep, deployed, false); err != nil {
+		if err := r.runs(w, o, ep, story.Runs, deployed, false); err != nil {
 			return err
 		}
 	}
@@ -285,7 +285,7 @@ func (r *Text) Episode(o *analyze.Outcome, ep *replay.Episode) error {
 		if len(deployed) == 0 {
 			r.cutNote(w, o)
 		}
-		if err := r.runs(w, o, ep, proposed, true); err != nil {
+		if err := r.runs(w, o, ep, story.Runs, proposed, true); err != nil {
 			return err
 		}
 	}

@@ -4,6 +4,7 @@ package report
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"strconv"
 	"strings"
@@ -40,9 +41,109 @@ func NewSummaryRow(o *analyze.Outcome, skipped int) SummaryRow {
 	return r
 }
 
+// CorpusRows are the corpus table's rows as they come, kept compactly:
+// each row's cells as bytes in blocks of a MiB (tens of bytes a row,
+// where a million SummaryRows and their cells held 1.5 GB), and the
+// episodes the footnotes name (live runs that differ, unreadable lines),
+// as many as those footnotes print.
+type CorpusRows struct {
+	n       int
+	blocks  [][]byte
+	differ  []string
+	skipped []string
+	first   string // the first row's source, for the detail hint
+	cells   []string
+}
+
+const corpusBlock = 1 << 20
+
+// Add keeps o's row.
+func (c *CorpusRows) Add(o SummaryRow) {
+	if c.n == 0 {
+		c.first = o.Source
+	}
+	c.n++
+	if o.live() == "differs" {
+		c.differ = append(c.differ, o.EpisodeID)
+	}
+	if o.Skipped > 0 {
+		c.skipped = append(c.skipped, fmt.Sprintf("%s (%d)", o.EpisodeID, o.Skipped))
+	}
+	c.cells = summaryCells(o, c.cells[:0])
+	size := 0
+	for _, s := range c.cells {
+		size += binary.MaxVarintLen64 + len(s)
+	}
+	if len(c.blocks) == 0 || cap(c.blocks[len(c.blocks)-1])-len(c.blocks[len(c.blocks)-1]) < size {
+		c.blocks = append(c.blocks, make([]byte, 0, max(corpusBlock, size)))
+	}
+	b := c.blocks[len(c.blocks)-1]
+	for _, s := range c.cells {
+		b = binary.AppendUvarint(b, uint64(len(s)))
+		b = append(b, s...)
+	}
+	c.blocks[len(c.blocks)-1] = b
+}
+
+// Len is the number of rows.
+func (c *CorpusRows) Len() int { return c.n }
+
+// FirstSource is the first row's log ("" without rows).
+func (c *CorpusRows) FirstSource() string { return c.first }
+
+// each yields every row's cells in order; the slice is reused.
+func (c *CorpusRows) each(yield func([]string)) {
+	cells := make([]string, summaryCols)
+	for _, b := range c.blocks {
+		for len(b) > 0 {
+			// One string per row, its cells sliced from it.
+			var at [summaryCols][2]int
+			off := 0
+			for i := range at {
+				n, k := binary.Uvarint(b[off:])
+				at[i] = [2]int{off + k, off + k + int(n)}
+				off = at[i][1]
+			}
+			row := string(b[:off])
+			b = b[off:]
+			for i := range at {
+				cells[i] = row[at[i][0]:at[i][1]]
+			}
+			yield(cells)
+		}
+	}
+}
+
+// summaryCols is the number of the corpus table's columns.
+const summaryCols = 10
+
+// summaryCells are o's cells in the corpus table, appended to cells.
+func summaryCells(o SummaryRow, cells []string) []string {
+	term, saved, calls, forf, fals := "-", "-", "-", "-", ""
+	if o.Terminated {
+		term = "t=" + strconv.Itoa(o.TerminationTurn)
+		saved, calls, forf = strconv.Itoa(o.TurnsSaved), strconv.Itoa(o.LLMCallsSaved), Num(o.ScoreForfeited)
+		if o.FalseTermination {
+			fals = "yes"
+		}
+	} else if o.Censored {
+		term = "censored"
+	}
+	return append(cells, o.EpisodeID, strconv.Itoa(o.RecordedTurns), Num(o.FinalScore), o.RecordedEnd, term, saved, calls, forf, fals, o.live())
+}
+
 // Summary writes the corpus table and totals, then footnotes naming the
 // episodes they are about.
 func (r *Text) Summary(rows []SummaryRow, t *analyze.Totals, errs []analyze.FileError) error {
+	var c CorpusRows
+	for _, o := range rows {
+		c.Add(o)
+	}
+	return r.Corpus(&c, t, errs)
+}
+
+// Corpus is Summary of rows collected as they came.
+func (r *Text) Corpus(rows *CorpusRows, t *analyze.Totals, errs []analyze.FileError) error {
 	r.init()
 	w := &errWriter{w: r.W}
 	r.header(w)
@@ -59,20 +160,7 @@ func (r *Text) Summary(rows []SummaryRow, t *analyze.Totals, errs []analyze.File
 		{Head: "false", Align: L},
 		{Head: "live", Align: L, Drop: 5},
 	}}
-	for _, o := range rows {
-		term, saved, calls, forf, fals, live := "-", "-", "-", "-", "", ""
-		if o.Terminated {
-			term = "t=" + strconv.Itoa(o.TerminationTurn)
-			saved, calls, forf = strconv.Itoa(o.TurnsSaved), strconv.Itoa(o.LLMCallsSaved), Num(o.ScoreForfeited)
-			if o.FalseTermination {
-				fals = "yes"
-			}
-		} else if o.Censored {
-			term = "censored"
-		}
-		live = o.live()
-		g.Rows = append(g.Rows, []string{o.EpisodeID, strconv.Itoa(o.RecordedTurns), Num(o.FinalScore), o.RecordedEnd, term, saved, calls, forf, fals, live})
-	}
+	g.Each = rows.each
 	g.Footer = []string{"total", strconv.Itoa(t.RecordedTurns), "", "", strconv.Itoa(t.Terminated), strconv.Itoa(t.TurnsSaved), strconv.Itoa(t.LLMCallsSaved), Num(t.ScoreForfeited), strconv.Itoa(t.FalseTerminations), ""}
 	hidden, err := g.Render(w, r.Width)
 	if err != nil {
@@ -99,15 +187,7 @@ func (r *Text) Summary(rows []SummaryRow, t *analyze.Totals, errs []analyze.File
 			para(plain, l)
 		}
 	}
-	var differ, skipped []string
-	for _, o := range rows {
-		if o.live() == "differs" {
-			differ = append(differ, o.EpisodeID)
-		}
-		if o.Skipped > 0 {
-			skipped = append(skipped, fmt.Sprintf("%s (%d)", o.EpisodeID, o.Skipped))
-		}
-	}
+	differ, skipped := rows.differ, rows.skipped
 	if len(differ) > 0 {
 		para(r.yellow, fmt.Sprintf("%s under this configuration: %s.", sweepPlural(len(differ), "live run disagrees with the replay", "live runs disagree with the replay"), strings.Join(differ, ", ")))
 	}

@@ -6,6 +6,7 @@ package report
 import (
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -16,16 +17,37 @@ import (
 )
 
 // splitRuns separates the runs of rules deployed in ZorkGPT from those of
-// the design's proposals, keeping turn order.
-func splitRuns(runs []analyze.Run) (deployed, proposed []analyze.Run) {
-	for _, run := range runs {
-		if run.Rule.Origin == rules.OriginZorkGPT {
-			deployed = append(deployed, run)
+// the design's proposals, keeping turn order: indices into runs, which an
+// episode of millions of turns may have hundreds of thousands of.
+func splitRuns(runs []analyze.Run) (deployed, proposed []int32) {
+	for i := range runs {
+		if runs[i].Rule.Origin == rules.OriginZorkGPT {
+			deployed = append(deployed, int32(i))
 		} else {
-			proposed = append(proposed, run)
+			proposed = append(proposed, int32(i))
 		}
 	}
 	return deployed, proposed
+}
+
+// largestRuns returns the limit runs of which (indices into runs, in
+// turn order) with the most firings, the earlier of equal ones, in turn
+// order; equal starts keep the order of firings. It keeps the limit only,
+// rather than sorting a copy of every run.
+func largestRuns(runs []analyze.Run, which []int32, limit int) []int32 {
+	top := make([]int32, 0, limit+1)
+	for _, i := range which {
+		k := len(top)
+		for k > 0 && runs[top[k-1]].Firings < runs[i].Firings {
+			k--
+		}
+		if k < limit {
+			top = slices.Insert(top, k, i)
+			top = top[:min(len(top), limit)]
+		}
+	}
+	sort.SliceStable(top, func(a, b int) bool { return runs[top[a]].From < runs[top[b]].From })
+	return top
 }
 
 func (r *Text) cutNote(w io.Writer, o *analyze.Outcome) {
@@ -68,21 +90,18 @@ func cutCount(o *analyze.Outcome, k *rules.Kind) int {
 
 // runs writes a table of runs of firings, the largest MaxRuns unless
 // Verbose.
-func (r *Text) runs(w io.Writer, o *analyze.Outcome, ep *replay.Episode, runs []analyze.Run, proposed bool) error {
+func (r *Text) runs(w io.Writer, o *analyze.Outcome, ep *replay.Episode, all []analyze.Run, which []int32, proposed bool) error {
 	limit := r.MaxRuns
 	if limit <= 0 {
 		limit = 12
 	}
 	if r.Verbose {
-		limit = len(runs)
+		limit = len(which)
 	}
-	if all := len(runs); all > limit {
+	if n := len(which); n > limit {
 		// Keep the longest runs (most firings), shown in turn order.
-		runs = append([]analyze.Run(nil), runs...)
-		sort.SliceStable(runs, func(i, j int) bool { return runs[i].Firings > runs[j].Firings })
-		runs = runs[:limit]
-		sort.SliceStable(runs, func(i, j int) bool { return runs[i].From < runs[j].From })
-		fmt.Fprintf(w, "  %s\n", Wrap(fmt.Sprintf("(the %d largest of %d runs; -v lists all)", limit, all), r.Width, 2, "  "))
+		which = largestRuns(all, which, limit)
+		fmt.Fprintf(w, "  %s\n", Wrap(fmt.Sprintf("(the %d largest of %d runs; -v lists all)", limit, n), r.Width, 2, "  "))
 	}
 	// Hidden first to fit a terminal: the counts least read.
 	g := &Grid{Indent: "  ", Cols: []Col{{Head: "rule", Align: L}, {Head: "where", Align: L, Cut: true}, {Head: "turns", Align: R}, {Head: "firings", Align: R, Short: "fired"}}}
@@ -96,7 +115,8 @@ func (r *Text) runs(w io.Writer, o *analyze.Outcome, ep *replay.Episode, runs []
 	if cutCol {
 		g.Cols = append(g.Cols, Col{Head: "after cut", Align: R, Short: "after"})
 	}
-	for _, run := range runs {
+	for _, i := range which {
+		run := &all[i]
 		where := ep.RoomName(run.Key)
 		switch run.Rule {
 		case rules.Oscillation:
@@ -178,13 +198,13 @@ func (r *Text) trace(w io.Writer, o *analyze.Outcome, ep *replay.Episode) error 
 		for ; fi < len(o.Firings) && o.Firings[fi].Turn == t.N; fi++ {
 			fired = append(fired, describeFiring(&o.Firings[fi], ep))
 		}
-		action := t.Action
+		action := ep.Str(t.Action)
 		if t.Filled {
 			action = "(gap)"
 		}
-		loc := ep.RoomName(t.LocEnd)
+		loc := ep.RoomName(ep.Str(t.LocEnd))
 		if t.Moved {
-			loc = ep.RoomName(t.LocStart) + " → " + loc
+			loc = ep.RoomName(ep.Str(t.LocStart)) + " → " + loc
 		}
 		g.Rows = append(g.Rows, []string{strconv.Itoa(t.N), Num(t.Score), loc, action, strings.Join(fired, "; ")})
 	}

@@ -28,7 +28,7 @@ func stuckEpisode() *replay.Episode {
 		if n >= 55 {
 			score = 9
 		}
-		ep.Turns = append(ep.Turns, replay.Turn{N: n, Score: score, LocStart: from, LocEnd: to, Moved: true,
+		ep.AppendRows(replay.Row{N: n, Score: score, LocStart: from, LocEnd: to, Moved: true,
 			Action: "go", HasAction: true, Base: 0.6, HasBase: true})
 	}
 	return ep

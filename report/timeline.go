@@ -95,7 +95,7 @@ func NewTimeline(o *analyze.Outcome, ep *replay.Episode, maxStuck int) *Timeline
 	tl.First, tl.Last = ep.Turns[0].N, ep.Turns[n-1].N
 	for i := range ep.Turns {
 		t := &ep.Turns[i]
-		tl.Score[i], tl.Loc[i] = t.Score, t.LocEnd
+		tl.Score[i], tl.Loc[i] = t.Score, ep.Str(t.LocEnd)
 	}
 	if ep.HasLiveStop {
 		tl.LiveStop = ep.LiveStopTurn

@@ -60,7 +60,7 @@ func (a *actionNovelty) Step(t *replay.Turn, env *Env) {
 	if !t.HasAction {
 		return
 	}
-	act := norm(t.Action)
+	act := norm(env.Episode.Str(t.Action))
 	if slices.Contains(recent, act) {
 		env.Report(Firing{Turn: t.N, Rule: ActionNovelty, Kind: Hint, Action: act, Proposal: ProposalExecuted})
 	}

@@ -25,10 +25,10 @@ func rlHintRej(n int, action string) rules.Firing {
 
 // rlActs returns one turn per action, numbered from 1. "~" is a filled
 // turn, "-" a turn whose action the log does not give.
-func rlActs(acts ...string) []replay.Turn {
-	var out []replay.Turn
+func rlActs(acts ...string) []replay.Row {
+	var out []replay.Row
 	for i, a := range acts {
-		t := replay.Turn{N: i + 1, LocStart: "r", LocEnd: "r"}
+		t := replay.Row{N: i + 1, LocStart: "r", LocEnd: "r"}
 		switch a {
 		case "~":
 			t.Filled = true
@@ -54,7 +54,7 @@ func TestActionNovelty(t *testing.T) {
 	cases := []struct {
 		name  string
 		cfg   []any
-		turns []replay.Turn
+		turns []replay.Row
 		want  []rules.Firing
 	}{
 		{
@@ -130,7 +130,7 @@ func TestActionNoveltyProposals(t *testing.T) {
 	cases := []struct {
 		name     string
 		cfg      []any
-		turns    []replay.Turn
+		turns    []replay.Row
 		rejected map[int][]string
 		want     []rules.Firing
 	}{

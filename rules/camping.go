@@ -29,10 +29,10 @@ var Camping = &Rule{
 	Enabled: enableLoopDetection.Get,
 	Reads:   []*Param{enableLoopDetection.Param, campingThreshold.Param, campingWindow.Param},
 	New: func(c *Config, ep *replay.Episode) Stepper {
-		keys, distinct := ep.StartKeys()
+		keys, syms := ep.StartKeys()
 		// The window is the last camping_window of the 20 locations kept.
-		return &campingState{threshold: campingThreshold.Get(c), ep: ep, keys: keys,
-			win: newModeWindow(min(campingWindow.Get(c), historyLen), distinct)}
+		return &campingState{threshold: campingThreshold.Get(c), keys: keys, syms: syms,
+			win: newModeWindow(min(campingWindow.Get(c), historyLen), len(syms))}
 	},
 }
 
@@ -43,26 +43,26 @@ type campingState struct {
 	// Locations are compared as the episode's start keys, counted as the
 	// window slides: sweeps replay camping once per configuration, so
 	// this is their hottest loop.
-	ep   *replay.Episode
-	keys []int32
-	win  modeWindow // indices in ep.Turns of the last known start locations, by key
+	keys []int32      // by Sym (replay.Episode.StartKeys)
+	syms []replay.Sym // by key
+	win  modeWindow   // keys of the last known start locations
 
 	detected bool
-	location string
+	location replay.Sym
 	visits   int
 }
 
 func (c *campingState) Step(t *replay.Turn, env *Env) {
 	c.detected = false
-	i := t.N - c.ep.Turns[0].N
-	if c.keys[i] == 0 {
+	k := c.keys[t.LocStart]
+	if k == 0 {
 		return // unknown location: not recorded
 	}
-	c.win.push(int32(i), c.keys[i])
+	c.win.push(k, k)
 	if c.win.len() < c.threshold || int(c.win.best) < c.threshold {
 		return
 	}
 	// On a tie, the location that appears first in the window.
-	c.detected, c.location, c.visits = true, c.ep.Turns[c.win.mode()].LocStart, int(c.win.best)
-	env.Report(Firing{Turn: t.N, Rule: Camping, Kind: CampingDetection, Location: c.location, Visits: c.visits})
+	c.detected, c.location, c.visits = true, c.syms[c.win.mode()], int(c.win.best)
+	env.Report(Firing{Turn: t.N, Rule: Camping, Kind: CampingDetection, Location: env.Episode.Str(c.location), Visits: c.visits})
 }

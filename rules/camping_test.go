@@ -25,7 +25,7 @@ func TestCamping(t *testing.T) {
 	cases := []struct {
 		name  string
 		cfg   []any
-		turns []replay.Turn
+		turns []replay.Row
 		want  []rules.Firing
 	}{
 		{

@@ -103,7 +103,7 @@ func stepOf(t *replay.Turn, ep *replay.Episode) (detect.Step, bool) {
 	if t.Filled {
 		return detect.Step{}, false
 	}
-	s := detect.Step{N: t.N, Kind: detect.KindAction, Action: t.Action, Output: ep.Output(t.N)}
+	s := detect.Step{N: t.N, Kind: detect.KindAction, Action: ep.Str(t.Action), Output: ep.Output(t.N)}
 	if len(ep.Steps) > 0 {
 		info := ep.Steps[t.N-ep.Turns[0].N]
 		s.Kind = detect.Kind(info.Kind) // replay.StepKind has detect.Kind's order

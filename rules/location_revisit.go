@@ -42,7 +42,7 @@ var LocationRevisit = &Rule{
 		return &locationRevisit{
 			penalty: locationRevisitPenalty.Get(c),
 			window:  locationRevisitWindow.Get(c),
-			hist:    history[string]{max: historyLen},
+			hist:    history[replay.Sym]{max: historyLen},
 		}
 	},
 }
@@ -50,13 +50,13 @@ var LocationRevisit = &Rule{
 type locationRevisit struct {
 	penalty float64
 	window  int
-	hist    history[string]
+	hist    history[replay.Sym]
 }
 
 func clamp01(x float64) float64 { return max(0, min(1, x)) }
 
 func (r *locationRevisit) Step(t *replay.Turn, env *Env) {
-	if t.LocStart == "" {
+	if t.LocStart == 0 {
 		return
 	}
 	r.hist.push(t.LocStart)
@@ -74,7 +74,7 @@ func (r *locationRevisit) Step(t *replay.Turn, env *Env) {
 	if visits == 0 {
 		return
 	}
-	f := Firing{Turn: t.N, Rule: LocationRevisit, Kind: Penalty, Location: t.LocStart, Visits: visits, Penalty: r.penalty * float64(visits)}
+	f := Firing{Turn: t.N, Rule: LocationRevisit, Kind: Penalty, Location: env.Episode.Str(t.LocStart), Visits: visits, Penalty: r.penalty * float64(visits)}
 	if t.HasBase {
 		f.HasBase, f.Base, f.Adjusted = true, t.Base, clamp01(t.Base+f.Penalty)
 		f.LowConfidence = f.Adjusted < OverrideConfidence

@@ -31,7 +31,7 @@ func rlLow(f rules.Firing) rules.Firing {
 }
 
 // rlWithBase gives every turn of a table the same base confidence.
-func rlWithBase(turns []replay.Turn, base float64) []replay.Turn {
+func rlWithBase(turns []replay.Row, base float64) []replay.Row {
 	for i := range turns {
 		turns[i] = rlB(turns[i], base)
 	}
@@ -39,7 +39,7 @@ func rlWithBase(turns []replay.Turn, base float64) []replay.Turn {
 }
 
 // rlBases gives each turn its base confidence, in order.
-func rlBases(turns []replay.Turn, bases ...float64) []replay.Turn {
+func rlBases(turns []replay.Row, bases ...float64) []replay.Row {
 	for i, b := range bases {
 		turns[i] = rlB(turns[i], b)
 	}
@@ -67,7 +67,7 @@ func TestLocationRevisit(t *testing.T) {
 	cases := []struct {
 		name  string
 		cfg   []any
-		turns []replay.Turn
+		turns []replay.Row
 		want  []rules.Firing
 	}{
 		{
@@ -143,7 +143,7 @@ func TestLocationRevisit(t *testing.T) {
 		},
 		{
 			name: "low_confidence needs a base: 0.7 - 0.2 is not low, a turn without base never is",
-			turns: func() []replay.Turn {
+			turns: func() []replay.Row {
 				ts := rlPath("A", "A", "A")
 				ts[1] = rlB(ts[1], 0.7)
 				return ts
@@ -161,7 +161,7 @@ func TestLocationRevisit(t *testing.T) {
 		},
 		{
 			name: "no base: penalty fires, adjusted absent",
-			turns: func() []replay.Turn {
+			turns: func() []replay.Row {
 				ts := rlPath("A", "B", "A")
 				ts[1] = rlB(ts[1], 0.8) // only turn 2 has a confidence
 				return ts

@@ -33,20 +33,20 @@ var Oscillation = &Rule{
 	Enabled: enableLoopDetection.Get,
 	Reads:   []*Param{enableLoopDetection.Param},
 	New: func(c *Config, ep *replay.Episode) Stepper {
-		return &oscillationState{hist: history[string]{max: historyLen}}
+		return &oscillationState{hist: history[replay.Sym]{max: historyLen}}
 	},
 }
 
 // oscillationState publishes this turn's detection to score_adjustment.
 type oscillationState struct {
-	hist     history[string]
+	hist     history[replay.Sym]
 	detected bool
-	pattern  [2]string
+	pattern  [2]replay.Sym
 }
 
 func (o *oscillationState) Step(t *replay.Turn, env *Env) {
 	o.detected = false
-	if t.LocStart == "" {
+	if t.LocStart == 0 {
 		return
 	}
 	o.hist.push(t.LocStart)
@@ -56,7 +56,8 @@ func (o *oscillationState) Step(t *replay.Turn, env *Env) {
 		return
 	}
 	if h[n-4] == h[n-2] && h[n-3] == h[n-1] && h[n-4] != h[n-3] {
-		o.detected, o.pattern = true, [2]string{h[n-4], h[n-3]}
-		env.Report(Firing{Turn: t.N, Rule: Oscillation, Kind: OscillationDetection, Pattern: o.pattern})
+		o.detected, o.pattern = true, [2]replay.Sym{h[n-4], h[n-3]}
+		ep := env.Episode
+		env.Report(Firing{Turn: t.N, Rule: Oscillation, Kind: OscillationDetection, Pattern: [2]string{ep.Str(h[n-4]), ep.Str(h[n-3])}})
 	}
 }

@@ -19,7 +19,7 @@ func TestOscillation(t *testing.T) {
 	cases := []struct {
 		name  string
 		cfg   []any
-		turns []replay.Turn
+		turns []replay.Row
 		want  []rules.Firing
 	}{
 		{

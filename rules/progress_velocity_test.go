@@ -41,23 +41,29 @@ func rlCfg(t testing.TB, kv ...any) *rules.Config {
 	return cfg
 }
 
+// withRows gives ep the turn table rows.
+func withRows(ep *replay.Episode, rows []replay.Row) *replay.Episode {
+	ep.AppendRows(rows...)
+	return ep
+}
+
 // rlEp wraps a turn table (and objective completion turns) in an episode.
-func rlEp(turns []replay.Turn, objs ...int) *replay.Episode {
-	return &replay.Episode{ID: "rl", Source: "-", Turns: turns, LocationKey: replay.KeyRoomID, ObjectiveTurns: objs}
+func rlEp(turns []replay.Row, objs ...int) *replay.Episode {
+	return withRows(&replay.Episode{ID: "rl", Source: "-", LocationKey: replay.KeyRoomID, ObjectiveTurns: objs}, turns)
 }
 
 // rlFlat returns turns first..last with a constant score, all in room "r"
 // with the action "wait".
-func rlFlat(first, last int, score float64) []replay.Turn {
-	var out []replay.Turn
+func rlFlat(first, last int, score float64) []replay.Row {
+	var out []replay.Row
 	for n := first; n <= last; n++ {
-		out = append(out, replay.Turn{N: n, Score: score, LocStart: "r", LocEnd: "r", Action: "wait", HasAction: true})
+		out = append(out, replay.Row{N: n, Score: score, LocStart: "r", LocEnd: "r", Action: "wait", HasAction: true})
 	}
 	return out
 }
 
 // rlScoreFrom sets the score of every turn from n on.
-func rlScoreFrom(turns []replay.Turn, n int, score float64) []replay.Turn {
+func rlScoreFrom(turns []replay.Row, n int, score float64) []replay.Row {
 	for i := range turns {
 		if turns[i].N >= n {
 			turns[i].Score = score
@@ -67,7 +73,7 @@ func rlScoreFrom(turns []replay.Turn, n int, score float64) []replay.Turn {
 }
 
 // rlFillAt turns turn n into a filled turn (a gap in the log).
-func rlFillAt(turns []replay.Turn, n int) []replay.Turn {
+func rlFillAt(turns []replay.Row, n int) []replay.Row {
 	for i := range turns {
 		if turns[i].N == n {
 			turns[i].Filled, turns[i].Action, turns[i].HasAction = true, "", false
@@ -79,12 +85,12 @@ func rlFillAt(turns []replay.Turn, n int) []replay.Turn {
 // rlPath returns one turn per entry, numbered from 1: turn i starts at
 // locs[i] and ends where turn i+1 starts (a move when they differ). An
 // entry "~X" is a filled turn at X (no action, no move).
-func rlPath(locs ...string) []replay.Turn {
-	var out []replay.Turn
+func rlPath(locs ...string) []replay.Row {
+	var out []replay.Row
 	for i, l := range locs {
-		t := replay.Turn{N: i + 1, Action: "look", HasAction: true}
+		t := replay.Row{N: i + 1, Action: "look", HasAction: true}
 		if f, ok := strings.CutPrefix(l, "~"); ok {
-			t = replay.Turn{N: i + 1, Filled: true, LocStart: f, LocEnd: f}
+			t = replay.Row{N: i + 1, Filled: true, LocStart: f, LocEnd: f}
 		} else {
 			t.LocStart, t.LocEnd = l, l
 			if i+1 < len(locs) {
@@ -98,17 +104,17 @@ func rlPath(locs ...string) []replay.Turn {
 }
 
 // rlGo is turn n: action at from, with a recorded move to to.
-func rlGo(n int, from, action, to string) replay.Turn {
-	return replay.Turn{N: n, LocStart: from, LocEnd: to, Moved: true, Action: action, HasAction: true}
+func rlGo(n int, from, action, to string) replay.Row {
+	return replay.Row{N: n, LocStart: from, LocEnd: to, Moved: true, Action: action, HasAction: true}
 }
 
 // rlStay is turn n: action at loc, no move recorded.
-func rlStay(n int, loc, action string) replay.Turn {
-	return replay.Turn{N: n, LocStart: loc, LocEnd: loc, Action: action, HasAction: true}
+func rlStay(n int, loc, action string) replay.Row {
+	return replay.Row{N: n, LocStart: loc, LocEnd: loc, Action: action, HasAction: true}
 }
 
 // rlB gives a turn the critic's base confidence.
-func rlB(t replay.Turn, base float64) replay.Turn {
+func rlB(t replay.Row, base float64) replay.Row {
 	t.Base, t.HasBase = base, true
 	return t
 }
@@ -294,7 +300,7 @@ func TestProgressVelocity(t *testing.T) {
 	cases := []struct {
 		name  string
 		cfg   []any
-		turns []replay.Turn
+		turns []replay.Row
 		objs  []int
 		want  []rules.Firing
 	}{

@@ -43,17 +43,20 @@ var ScoreAdjustment = &Rule{
 		if sh, ok := shared.Load(ep); ok {
 			s.dests = sh.(*sharedEpisode).destinations(ep)
 		} else {
-			s.exits = map[exit]string{}
+			s.exits = map[exit]replay.Sym{}
 		}
 		return s
 	},
 }
 
-type exit struct{ from, dir string }
+type exit struct {
+	from replay.Sym
+	dir  string
+}
 
 type scoreAdjustment struct {
 	oscPenalty, oscBonus, campPen, threshold float64
-	exits                                    map[exit]string
+	exits                                    map[exit]replay.Sym
 	// dests, when the episode is shared, is where each turn's move is
 	// predicted to lead, from the whole episode's map (destinations);
 	// turn counts the Steps.
@@ -92,14 +95,14 @@ func (sh *sharedEpisode) destinations(ep *replay.Episode) []int32 {
 			if t.Filled || !t.HasAction {
 				continue
 			}
-			dir := direction(t.Action)
+			dir := direction(ep.Str(t.Action))
 			if dir == "" {
 				continue
 			}
 			if j, known := exits[exit{t.LocStart, dir}]; known {
 				sh.dests[i] = j
 			}
-			if t.Moved && t.LocStart != "" && t.LocEnd != "" {
+			if t.Moved && t.LocStart != 0 && t.LocEnd != 0 {
 				exits[exit{t.LocStart, dir}] = int32(i)
 			}
 		}
@@ -150,31 +153,32 @@ func (s *scoreAdjustment) Step(t *replay.Turn, env *Env) {
 		return
 	}
 	score = clamp01(score)
-	env.Report(Firing{Turn: t.N, Rule: ScoreAdjustment, Kind: Adjustment, Action: t.Action, Destination: dest,
+	ep := env.Episode
+	env.Report(Firing{Turn: t.N, Rule: ScoreAdjustment, Kind: Adjustment, Action: ep.Str(t.Action), Destination: ep.Str(dest),
 		HasBase: true, Base: t.Base, Adjusted: score, Rejected: score < s.threshold})
 }
 
 // predict returns where t's movement action leads by the exits learned on
 // earlier turns of the episode, and whether it is known.
-func (s *scoreAdjustment) predict(t *replay.Turn, env *Env) (string, bool) {
+func (s *scoreAdjustment) predict(t *replay.Turn, env *Env) (replay.Sym, bool) {
 	if s.dests != nil {
 		j := s.dests[s.turn]
 		s.turn++
 		if j < 0 {
-			return "", false
+			return 0, false
 		}
 		return env.Episode.Turns[j].LocEnd, true
 	}
 	if t.Filled || !t.HasAction {
-		return "", false
+		return 0, false
 	}
-	dir := direction(t.Action)
+	dir := direction(env.Episode.Str(t.Action))
 	if dir == "" {
-		return "", false
+		return 0, false
 	}
 	dest, known := s.exits[exit{t.LocStart, dir}]
 	// Learn from this turn only after predicting: the map is from earlier turns.
-	if t.Moved && t.LocStart != "" && t.LocEnd != "" {
+	if t.Moved && t.LocStart != 0 && t.LocEnd != 0 {
 		s.exits[exit{t.LocStart, dir}] = t.LocEnd
 	}
 	return dest, known

@@ -18,8 +18,8 @@ func rlAdj(n int, action, dest string, base, adjusted float64, rejected bool) ru
 
 // rlOscAB: A -north-> B -south-> A -north-> B, then last at turn 4 (at B,
 // history A B A B: oscillation [A B]; B south -> A is known).
-func rlOscAB(last replay.Turn) []replay.Turn {
-	return []replay.Turn{
+func rlOscAB(last replay.Row) []replay.Row {
+	return []replay.Row{
 		rlGo(1, "A", "north", "B"),
 		rlGo(2, "B", "south", "A"),
 		rlGo(3, "A", "north", "B"),
@@ -31,7 +31,7 @@ func TestScoreAdjustment(t *testing.T) {
 	cases := []struct {
 		name  string
 		cfg   []any
-		turns []replay.Turn
+		turns []replay.Row
 		want  []rules.Firing
 	}{
 		{
@@ -70,14 +70,14 @@ func TestScoreAdjustment(t *testing.T) {
 		},
 		{
 			name: "destination from earlier turns only, not from the turn itself",
-			turns: []replay.Turn{
+			turns: []replay.Row{
 				rlGo(1, "A", "xyzzy", "B"), rlGo(2, "B", "xyzzy", "A"), rlGo(3, "A", "xyzzy", "B"),
 				rlB(rlGo(4, "B", "south", "A"), 0.9),
 			},
 		},
 		{
 			name: "oscillation: destination elsewhere, exploration bonus",
-			turns: []replay.Turn{
+			turns: []replay.Row{
 				rlGo(1, "B", "east", "C"), rlGo(2, "C", "west", "B"), rlGo(3, "B", "north", "A"),
 				rlGo(4, "A", "south", "B"), rlGo(5, "B", "north", "A"), rlGo(6, "A", "south", "B"),
 				rlB(rlGo(7, "B", "east", "C"), 0.3), // history ... A B A B: [A B]; B east -> C
@@ -86,7 +86,7 @@ func TestScoreAdjustment(t *testing.T) {
 		},
 		{
 			name: "exploration bonus clamped at 1",
-			turns: []replay.Turn{
+			turns: []replay.Row{
 				rlGo(1, "B", "east", "C"), rlGo(2, "C", "west", "B"), rlGo(3, "B", "north", "A"),
 				rlGo(4, "A", "south", "B"), rlGo(5, "B", "north", "A"), rlGo(6, "A", "south", "B"),
 				rlB(rlGo(7, "B", "east", "C"), 0.9),
@@ -95,7 +95,7 @@ func TestScoreAdjustment(t *testing.T) {
 		},
 		{
 			name: "the most recent move wins",
-			turns: []replay.Turn{
+			turns: []replay.Row{
 				rlGo(1, "B", "south", "C"), rlGo(2, "C", "xyzzy", "A"), rlGo(3, "A", "xyzzy", "B"),
 				rlGo(4, "B", "south", "A"), // B south now leads to A
 				rlGo(5, "A", "xyzzy", "B"),
@@ -105,7 +105,7 @@ func TestScoreAdjustment(t *testing.T) {
 		},
 		{
 			name: "a turn without a recorded move does not teach",
-			turns: []replay.Turn{
+			turns: []replay.Row{
 				rlStay(1, "B", "south"), rlGo(2, "B", "xyzzy", "A"), rlGo(3, "A", "xyzzy", "B"),
 				rlGo(4, "B", "xyzzy", "A"), rlGo(5, "A", "xyzzy", "B"),
 				rlB(rlGo(6, "B", "south", "A"), 0.9), // oscillation [A B], B south unknown
@@ -113,7 +113,7 @@ func TestScoreAdjustment(t *testing.T) {
 		},
 		{
 			name: "a turn without a recorded move does not erase",
-			turns: []replay.Turn{
+			turns: []replay.Row{
 				rlGo(1, "B", "south", "A"), rlGo(2, "A", "xyzzy", "B"),
 				rlStay(3, "B", "south"), // blocked this time
 				rlGo(4, "B", "xyzzy", "A"), rlGo(5, "A", "xyzzy", "B"), rlGo(6, "B", "xyzzy", "A"), rlGo(7, "A", "xyzzy", "B"),
@@ -123,12 +123,12 @@ func TestScoreAdjustment(t *testing.T) {
 		},
 		{
 			name: "filled turn: skipped even when it carries an action and a base",
-			turns: rlOscAB(replay.Turn{N: 4, Filled: true, LocStart: "B", LocEnd: "B",
+			turns: rlOscAB(replay.Row{N: 4, Filled: true, LocStart: "B", LocEnd: "B",
 				Action: "south", HasAction: true, Base: 0.9, HasBase: true}),
 		},
 		{
 			name: "filled turn: does not teach the map",
-			turns: []replay.Turn{
+			turns: []replay.Row{
 				rlGo(1, "A", "xyzzy", "B"),
 				{N: 2, Filled: true, LocStart: "B", LocEnd: "A", Moved: true, Action: "south", HasAction: true},
 				rlGo(3, "A", "xyzzy", "B"),
@@ -137,7 +137,7 @@ func TestScoreAdjustment(t *testing.T) {
 		},
 		{
 			name: "camping alone, destination elsewhere: nothing; destination the camped location: penalty",
-			turns: []replay.Turn{
+			turns: []replay.Row{
 				rlGo(1, "A", "north", "B"), rlGo(2, "B", "south", "A"),
 				rlGo(3, "A", "east", "C"), rlGo(4, "C", "west", "A"),
 				rlGo(5, "A", "west", "D"), rlGo(6, "D", "east", "A"),
@@ -149,7 +149,7 @@ func TestScoreAdjustment(t *testing.T) {
 		},
 		{
 			name: "oscillation bonus then camping penalty, in that order",
-			turns: []replay.Turn{
+			turns: []replay.Row{
 				rlGo(1, "A", "south", "C"),
 				rlStay(2, "C", "look"), rlStay(3, "C", "look"), rlStay(4, "C", "look"), rlStay(5, "C", "look"),
 				rlGo(6, "C", "north", "A"), rlGo(7, "A", "east", "B"), rlGo(8, "B", "west", "A"),
@@ -162,7 +162,7 @@ func TestScoreAdjustment(t *testing.T) {
 		},
 		{
 			name: "oscillation and camping penalties both apply",
-			turns: []replay.Turn{
+			turns: []replay.Row{
 				rlGo(1, "A", "north", "B"), rlGo(2, "B", "south", "A"), rlGo(3, "A", "north", "B"),
 				rlGo(4, "B", "south", "A"), rlGo(5, "A", "north", "B"), rlGo(6, "B", "south", "A"),
 				rlGo(7, "A", "north", "B"), rlGo(8, "B", "south", "A"), rlGo(9, "A", "north", "B"),
@@ -229,7 +229,7 @@ func TestScoreAdjustmentDirections(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.teach+"|"+c.use, func(t *testing.T) {
-			turns := []replay.Turn{
+			turns := []replay.Row{
 				rlGo(1, "A", "xyzzy", "B"),
 				rlGo(2, "B", c.teach, "A"),
 				rlGo(3, "A", "xyzzy", "B"),

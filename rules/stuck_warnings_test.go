@@ -30,7 +30,7 @@ func TestStuckWarnings(t *testing.T) {
 	cases := []struct {
 		name  string
 		cfg   []any
-		turns []replay.Turn
+		turns []replay.Row
 		objs  []int
 		want  []rules.Firing
 	}{

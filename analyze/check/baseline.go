@@ -6,6 +6,7 @@
 package check
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"crypto/sha256"
@@ -15,6 +16,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -135,11 +137,7 @@ func lessEpisode(a, b *Entry) bool {
 // call Sort first.
 func (b *Baseline) Encode() []byte {
 	var w bytes.Buffer
-	w.WriteString("{\n")
-	fmt.Fprintf(&w, "  \"schema_version\": %d,\n", b.SchemaVersion)
-	w.WriteString("  \"config\": ")
-	writeObject(&w, "  ", slices.Sorted(maps.Keys(b.Config)), func(k string) string { return lit(b.Config[k]) })
-	w.WriteString(",\n  \"episodes\": [")
+	b.encodeHead(&w)
 	for i := range b.Episodes {
 		if i > 0 {
 			w.WriteByte(',')
@@ -150,43 +148,137 @@ func (b *Baseline) Encode() []byte {
 	if len(b.Episodes) > 0 {
 		w.WriteString("\n  ")
 	}
-	w.WriteString("]\n}\n")
+	w.WriteString(encodeTail)
 	return w.Bytes()
 }
 
-func (e *Entry) encode(w *bytes.Buffer, ind string) {
-	term := "null"
-	if e.TerminationTurn != nil {
-		term = strconv.Itoa(*e.TerminationTurn)
-	}
-	cps := make([]string, len(e.Checkpoints))
-	for i, c := range e.Checkpoints {
-		cps[i] = strconv.Itoa(c)
-	}
-	fields := [][2]string{
-		{"episode_id", lit(e.EpisodeID)},
-		{"source", lit(e.Source)},
-		{"log_hash", lit(e.LogHash)},
-		{"recorded_turns", strconv.Itoa(e.RecordedTurns)},
-		{"final_score", lit(e.FinalScore)},
-		{"termination_turn", term},
-		{"checkpoints", "[" + strings.Join(cps, ", ") + "]"},
-		{"turns_saved", strconv.Itoa(e.TurnsSaved)},
-		{"llm_calls_saved", strconv.Itoa(e.LLMCallsSaved)},
-		{"llm_calls_method", lit(e.LLMCallsMethod)},
-		{"score_forfeited", lit(e.ScoreForfeited)},
-		{"false_termination", strconv.FormatBool(e.FalseTermination)},
-		{"censored", strconv.FormatBool(e.Censored)},
-		{"would_reject", strconv.Itoa(e.WouldReject)},
-		{"low_confidence", strconv.Itoa(e.LowConfidence)},
-	}
+// encodeHead writes what comes before the episodes; encodeTail follows
+// them.
+func (b *Baseline) encodeHead(w *bytes.Buffer) {
 	w.WriteString("{\n")
-	for _, f := range fields {
-		fmt.Fprintf(w, "%s  %q: %s,\n", ind, f[0], f[1])
+	fmt.Fprintf(w, "  \"schema_version\": %d,\n", b.SchemaVersion)
+	w.WriteString("  \"config\": ")
+	writeObject(w, "  ", slices.Sorted(maps.Keys(b.Config)), func(k string) string { return lit(b.Config[k]) })
+	w.WriteString(",\n  \"episodes\": [")
+}
+
+const encodeTail = "]\n}\n"
+
+func (e *Entry) encode(w *bytes.Buffer, ind string) {
+	// Appended directly (a million entries are written, and compared
+	// before that): the bytes fmt and encoding/json wrote.
+	b := w.AvailableBuffer()
+	b = append(b, "{\n"...)
+	field := func(name string) {
+		b = append(b, ind...)
+		b = append(b, "  \""...)
+		b = append(b, name...)
+		b = append(b, "\": "...)
 	}
-	fmt.Fprintf(w, "%s  \"firing_counts\": ", ind)
-	writeObject(w, ind+"  ", slices.Sorted(maps.Keys(e.FiringCounts)), func(k string) string { return strconv.Itoa(e.FiringCounts[k]) })
-	fmt.Fprintf(w, "\n%s}", ind)
+	end := func() { b = append(b, ",\n"...) }
+	field("episode_id")
+	b = appendLitString(b, e.EpisodeID)
+	end()
+	field("source")
+	b = appendLitString(b, e.Source)
+	end()
+	field("log_hash")
+	b = appendLitString(b, e.LogHash)
+	end()
+	field("recorded_turns")
+	b = strconv.AppendInt(b, int64(e.RecordedTurns), 10)
+	end()
+	field("final_score")
+	b = appendLitFloat(b, e.FinalScore)
+	end()
+	field("termination_turn")
+	if e.TerminationTurn != nil {
+		b = strconv.AppendInt(b, int64(*e.TerminationTurn), 10)
+	} else {
+		b = append(b, "null"...)
+	}
+	end()
+	field("checkpoints")
+	b = append(b, '[')
+	for i, c := range e.Checkpoints {
+		if i > 0 {
+			b = append(b, ", "...)
+		}
+		b = strconv.AppendInt(b, int64(c), 10)
+	}
+	b = append(b, ']')
+	end()
+	field("turns_saved")
+	b = strconv.AppendInt(b, int64(e.TurnsSaved), 10)
+	end()
+	field("llm_calls_saved")
+	b = strconv.AppendInt(b, int64(e.LLMCallsSaved), 10)
+	end()
+	field("llm_calls_method")
+	b = appendLitString(b, e.LLMCallsMethod)
+	end()
+	field("score_forfeited")
+	b = appendLitFloat(b, e.ScoreForfeited)
+	end()
+	field("false_termination")
+	b = strconv.AppendBool(b, e.FalseTermination)
+	end()
+	field("censored")
+	b = strconv.AppendBool(b, e.Censored)
+	end()
+	field("would_reject")
+	b = strconv.AppendInt(b, int64(e.WouldReject), 10)
+	end()
+	field("low_confidence")
+	b = strconv.AppendInt(b, int64(e.LowConfidence), 10)
+	end()
+	field("firing_counts")
+	if len(e.FiringCounts) == 0 {
+		b = append(b, "{}"...)
+	} else {
+		b = append(b, '{')
+		for i, k := range slices.Sorted(maps.Keys(e.FiringCounts)) {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, '\n')
+			b = append(b, ind...)
+			b = append(b, "    "...)
+			b = appendLitString(b, k)
+			b = append(b, ": "...)
+			b = strconv.AppendInt(b, int64(e.FiringCounts[k]), 10)
+		}
+		b = append(b, '\n')
+		b = append(b, ind...)
+		b = append(b, "  }"...)
+	}
+	b = append(b, '\n')
+	b = append(b, ind...)
+	b = append(b, '}')
+	w.Write(b)
+}
+
+// appendLitString appends lit(s): a string of printable ASCII other than
+// a quote or backslash as it is, any other through encoding/json.
+func appendLitString(b []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' {
+			return append(b, lit(s)...)
+		}
+	}
+	b = append(b, '"')
+	b = append(b, s...)
+	return append(b, '"')
+}
+
+// appendLitFloat appends lit(f): where encoding/json writes a float64
+// without an exponent (0, or 1e-6 <= |f| < 1e21), strconv's shortest
+// form is its form.
+func appendLitFloat(b []byte, f float64) []byte {
+	if a := math.Abs(f); a == 0 || (a >= 1e-6 && a < 1e21) {
+		return strconv.AppendFloat(b, f, 'f', -1, 64)
+	}
+	return append(b, lit(f)...)
 }
 
 func writeObject(w *bytes.Buffer, ind string, keys []string, val func(string) string) {
@@ -236,46 +328,245 @@ func ParseBaseline(data []byte) (*Baseline, error) {
 		}
 		return nil, err
 	}
-	switch {
-	case b.SchemaVersion == 0:
-		return nil, errors.New("no schema_version: not a loopbreak baseline")
-	case b.SchemaVersion < 0:
-		return nil, fmt.Errorf("schema_version %d: want %d", b.SchemaVersion, BaselineVersion)
-	case b.SchemaVersion > BaselineVersion:
-		return nil, fmt.Errorf("schema_version %d is newer than this loopbreak understands (%d); upgrade loopbreak", b.SchemaVersion, BaselineVersion)
-	}
-	if b.Config == nil {
-		b.Config = map[string]any{}
-	}
-	for i := range b.Episodes {
-		e := &b.Episodes[i]
-		switch {
-		case e.EpisodeID == "":
-			return nil, fmt.Errorf("episode %d: no episode_id", i+1)
-		case e.Source == "":
-			return nil, fmt.Errorf("episode %s: no source", e.EpisodeID)
-		case !strings.HasPrefix(e.LogHash, "sha256:"):
-			return nil, fmt.Errorf("episode %s: log_hash %q is not sha256:<hex>", e.EpisodeID, e.LogHash)
-		}
-		if e.FiringCounts == nil {
-			e.FiringCounts = map[string]int{}
-		}
+	if err := b.check(); err != nil {
+		return nil, err
 	}
 	return &b, nil
 }
 
+// check checks a decoded baseline's shape, filling in empty maps.
+func (b *Baseline) check() error {
+	if err := b.checkHead(); err != nil {
+		return err
+	}
+	for i := range b.Episodes {
+		if err := checkEntry(i, &b.Episodes[i]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkHead checks the schema version, filling in an empty config.
+func (b *Baseline) checkHead() error {
+	switch {
+	case b.SchemaVersion == 0:
+		return errors.New("no schema_version: not a loopbreak baseline")
+	case b.SchemaVersion < 0:
+		return fmt.Errorf("schema_version %d: want %d", b.SchemaVersion, BaselineVersion)
+	case b.SchemaVersion > BaselineVersion:
+		return fmt.Errorf("schema_version %d is newer than this loopbreak understands (%d); upgrade loopbreak", b.SchemaVersion, BaselineVersion)
+	}
+	if b.Config == nil {
+		b.Config = map[string]any{}
+	}
+	return nil
+}
+
+// checkEntry checks entry i (from 0), filling in empty firing counts.
+func checkEntry(i int, e *Entry) error {
+	switch {
+	case e.EpisodeID == "":
+		return fmt.Errorf("episode %d: no episode_id", i+1)
+	case e.Source == "":
+		return fmt.Errorf("episode %s: no source", e.EpisodeID)
+	case !strings.HasPrefix(e.LogHash, "sha256:"):
+		return fmt.Errorf("episode %s: log_hash %q is not sha256:<hex>", e.EpisodeID, e.LogHash)
+	}
+	if e.FiringCounts == nil {
+		e.FiringCounts = map[string]int{}
+	}
+	return nil
+}
+
 // ReadBaseline reads a baseline file; a missing file is an error wrapping
-// fs.ErrNotExist.
+// fs.ErrNotExist. The file is decoded an entry at a time, and what the
+// entries repeat (sources, hashes, firing counts) is stored once.
 func ReadBaseline(file string) (*Baseline, error) {
-	data, err := os.ReadFile(file)
+	in := newInterner()
+	var eps []Entry
+	b, err := readBaseline(file, func(e *Entry) {
+		in.entry(e)
+		eps = append(eps, *e)
+	})
+	if err != nil || b.Episodes != nil {
+		return b, err // read whole
+	}
+	b.Episodes = eps
+	if b.Episodes == nil {
+		b.Episodes = []Entry{}
+	}
+	return b, nil
+}
+
+// readStore reads a baseline file into a compact store, as a check
+// compares with it.
+func readStore(file string) (*baseStore, error) {
+	var s *baseStore
+	b, err := readBaseline(file, func(e *Entry) {
+		if s == nil {
+			s = newBaseStore(nil)
+		}
+		s.add(e)
+	})
+	switch {
+	case err != nil:
+		return nil, err
+	case b.Episodes != nil: // read whole
+		return storeOf(b), nil
+	case s == nil:
+		s = newBaseStore(nil)
+	}
+	s.Config = b.Config
+	s.done()
+	return s, nil
+}
+
+// readBaseline reads a baseline file, handing add each entry, checked,
+// as it is decoded; it returns the rest (no Episodes). A file that is not
+// a baseline decoded in one pass (bad JSON, a wrong type, an odd shape)
+// is read whole by encoding/json, for its error as it always was, or,
+// if it reads after all, returned whole with its Episodes.
+func readBaseline(file string, add func(*Entry)) (*Baseline, error) {
+	f, err := os.Open(file)
 	if err != nil {
 		return nil, err
 	}
-	b, err := ParseBaseline(data)
-	if err != nil {
+	var entryErr error
+	n := 0
+	b, ok := decodeBaseline(bufio.NewReaderSize(f, 256<<10), func(e *Entry) {
+		if entryErr == nil {
+			if entryErr = checkEntry(n, e); entryErr == nil {
+				add(e)
+			}
+		}
+		n++
+	})
+	f.Close()
+	if !ok {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			return nil, err
+		}
+		if b, err = ParseBaseline(data); err != nil {
+			return nil, fmt.Errorf("%s: %w", file, err)
+		}
+		if b.Episodes == nil {
+			b.Episodes = []Entry{}
+		}
+		return b, nil
+	}
+	if err := b.checkHead(); err != nil {
 		return nil, fmt.Errorf("%s: %w", file, err)
 	}
+	if entryErr != nil {
+		return nil, fmt.Errorf("%s: %w", file, entryErr)
+	}
 	return b, nil
+}
+
+// decodeBaseline decodes a baseline document as json.Unmarshal would,
+// holding one entry's text at a time and handing each entry to add; false
+// for anything else (which Unmarshal then explains).
+func decodeBaseline(r io.Reader, add func(*Entry)) (*Baseline, bool) {
+	dec := json.NewDecoder(r)
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil, false
+	}
+	var b Baseline
+	seen := false
+	for dec.More() {
+		t, err := dec.Token()
+		key, ok := t.(string)
+		if err != nil || !ok {
+			return nil, false
+		}
+		if strings.EqualFold(key, "episodes") {
+			if seen {
+				return nil, false // twice: as Unmarshal makes of it
+			}
+			seen = true
+			t, err := dec.Token()
+			switch {
+			case err != nil:
+				return nil, false
+			case t == nil: // null
+				continue
+			case t != json.Delim('['):
+				return nil, false
+			}
+			for dec.More() {
+				var e Entry
+				if err := dec.Decode(&e); err != nil {
+					return nil, false
+				}
+				add(&e)
+			}
+			if t, err := dec.Token(); err != nil || t != json.Delim(']') {
+				return nil, false
+			}
+			continue
+		}
+		// Any other key as Unmarshal takes it (case, duplicates, null).
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return nil, false
+		}
+		k, _ := json.Marshal(key)
+		doc := append(append(append(append([]byte("{"), k...), ':'), raw...), '}')
+		if err := json.Unmarshal(doc, &b); err != nil || b.Episodes != nil {
+			return nil, false
+		}
+	}
+	if t, err := dec.Token(); err != nil || t != json.Delim('}') {
+		return nil, false
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, false // something after the document
+	}
+	return &b, true
+}
+
+// interner stores once the strings and firing counts entries repeat.
+type interner struct {
+	strs   map[string]string
+	counts map[string]map[string]int
+	key    []byte
+}
+
+// internMax bounds each table: values that are all different are kept
+// per entry, as they came.
+const internMax = 1 << 16
+
+func newInterner() *interner {
+	return &interner{strs: map[string]string{}, counts: map[string]map[string]int{}}
+}
+
+func (in *interner) str(s string) string {
+	if v, ok := in.strs[s]; ok {
+		return v
+	}
+	if len(in.strs) < internMax {
+		in.strs[s] = s
+	}
+	return s
+}
+
+func (in *interner) entry(e *Entry) {
+	e.Source, e.LogHash, e.LLMCallsMethod = in.str(e.Source), in.str(e.LogHash), in.str(e.LLMCallsMethod)
+	if e.FiringCounts == nil {
+		return
+	}
+	in.key = in.key[:0]
+	for _, k := range slices.Sorted(maps.Keys(e.FiringCounts)) {
+		in.key = strconv.AppendQuote(in.key, k)
+		in.key = strconv.AppendInt(in.key, int64(e.FiringCounts[k]), 10)
+	}
+	if m, ok := in.counts[string(in.key)]; ok {
+		e.FiringCounts = m
+	} else if len(in.counts) < internMax {
+		in.counts[string(in.key)] = e.FiringCounts
+	}
 }
 
 // TempPattern names the temporary files WriteBaseline writes next to the
@@ -298,7 +589,19 @@ func (e *ReadOnlyError) Error() string {
 // baseline stays.
 func WriteBaseline(ctx context.Context, file string, b *Baseline) (bool, error) {
 	data := b.Encode()
-	if old, err := os.ReadFile(file); err == nil && bytes.Equal(old, data) {
+	return writeBaseline(ctx, file, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
+}
+
+// writeBaseline is WriteBaseline of the bytes write writes, called once
+// to compare them with the file's (streaming: neither is held), then, if
+// they differ, once more into the temporary file.
+func writeBaseline(ctx context.Context, file string, write func(io.Writer) error) (bool, error) {
+	if same, err := sameAsFile(file, write); err != nil {
+		return false, err
+	} else if same {
 		return false, nil // up to date, read-only or not
 	}
 	mode := os.FileMode(0o644)
@@ -316,7 +619,11 @@ func WriteBaseline(ctx context.Context, file string, b *Baseline) (bool, error) 
 	if err != nil {
 		return false, err
 	}
-	_, werr := tmp.Write(data)
+	bw := bufio.NewWriterSize(tmp, 256<<10)
+	werr := write(bw)
+	if werr == nil {
+		werr = bw.Flush()
+	}
 	if werr == nil {
 		werr = tmp.Sync() // the rename must not publish unwritten bytes
 	}
@@ -328,7 +635,7 @@ func WriteBaseline(ctx context.Context, file string, b *Baseline) (bool, error) 
 		werr = os.Chmod(tmp.Name(), mode)
 	}
 	if werr == nil && ctx.Err() != nil {
-		werr = fmt.Errorf("interrupted: %w", context.Cause(ctx))
+		werr = interrupted(ctx)
 	}
 	if werr == nil {
 		werr = os.Rename(tmp.Name(), file)
@@ -338,6 +645,51 @@ func WriteBaseline(ctx context.Context, file string, b *Baseline) (bool, error) 
 		return false, werr
 	}
 	return true, nil
+}
+
+// errDiffers stops a comparison at the first byte that differs.
+var errDiffers = errors.New("differs")
+
+// sameAsFile says whether file holds exactly the bytes write writes; a
+// file that cannot be read is not the same. Only write's own errors are
+// returned.
+func sameAsFile(file string, write func(io.Writer) error) (bool, error) {
+	f, err := os.Open(file)
+	if err != nil {
+		return false, nil
+	}
+	defer f.Close()
+	c := &compareWriter{r: bufio.NewReaderSize(f, 64<<10)}
+	switch err := write(c); {
+	case errors.Is(err, errDiffers) || c.differs:
+		return false, nil
+	case err != nil:
+		return false, err
+	}
+	_, err = c.r.ReadByte() // the file must end here too
+	return err == io.EOF, nil
+}
+
+// compareWriter compares what is written with what r reads.
+type compareWriter struct {
+	r       *bufio.Reader
+	buf     []byte
+	differs bool
+}
+
+func (c *compareWriter) Write(p []byte) (int, error) {
+	if c.differs {
+		return 0, errDiffers
+	}
+	if cap(c.buf) < len(p) {
+		c.buf = make([]byte, len(p))
+	}
+	b := c.buf[:len(p)]
+	if _, err := io.ReadFull(c.r, b); err != nil || !bytes.Equal(b, p) {
+		c.differs = true
+		return 0, errDiffers
+	}
+	return len(p), nil
 }
 
 // removeStaleTemps removes temporary baselines older than age left in

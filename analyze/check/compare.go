@@ -7,7 +7,6 @@ package check
 import (
 	"maps"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -52,6 +51,11 @@ type Episode struct {
 	Path     string   // the log from the working directory (annotations)
 	Skipped  int      // unreadable lines skipped in its log
 	Problems []string // the first of them, "file:line: reason"
+
+	// As a comparison is made (tally):
+	seq         int64 // arrival order; a missing episode's after every current one
+	base        int32 // the matched baseline entry, -1 when none
+	hashPending bool  // matched before its log's hash was known
 }
 
 // ConfigChange is a configuration key whose value differs from the
@@ -73,114 +77,23 @@ type Comparison struct {
 // both sides exactly once is the same episode whose log moved. base nil
 // means there is nothing to compare with (every episode is unchecked).
 // unreadable maps the sources of files that could not be read to why, to
-// explain missing episodes.
+// explain missing episodes. (Run compares as it replays, keeping only
+// what its report names; Compare lists every episode.)
 func Compare(base, cur *Baseline, unreadable map[string]string) *Comparison {
-	c := &Comparison{}
-	if base == nil {
-		for i := range cur.Episodes {
-			e := &cur.Episodes[i]
-			c.Episodes = append(c.Episodes, Episode{EpisodeID: e.EpisodeID, Source: e.Source, Status: StatusUnchecked, Current: e})
-		}
-		labelEpisodes(c.Episodes)
-		return c
+	var store *baseStore
+	if base != nil {
+		store = storeOf(base)
 	}
-	c.Config = CompareConfig(base.Config, cur.Config)
-
-	type key struct{ id, source string }
-	baseAt := map[key]int{}
-	for i := range base.Episodes {
-		baseAt[key{base.Episodes[i].EpisodeID, base.Episodes[i].Source}] = i
-	}
-	usedBase := make([]bool, len(base.Episodes))
-	pairOf := make([]int, len(cur.Episodes)) // index into base, -1 when none
+	t := newTally(store, base == nil, true)
 	for i := range cur.Episodes {
-		pairOf[i] = -1
-		if j, ok := baseAt[key{cur.Episodes[i].EpisodeID, cur.Episodes[i].Source}]; ok && !usedBase[j] {
-			pairOf[i] = j
-			usedBase[j] = true
-		}
+		t.add(&cur.Episodes[i], true, 0, nil)
 	}
-	// Moved logs: one unmatched episode with the id on each side.
-	leftBase, leftCur := map[string][]int{}, map[string][]int{}
-	for j := range base.Episodes {
-		if !usedBase[j] {
-			leftBase[base.Episodes[j].EpisodeID] = append(leftBase[base.Episodes[j].EpisodeID], j)
-		}
+	t.finish(unreadable)
+	c := &Comparison{Episodes: t.episodes()}
+	if base != nil {
+		c.Config = CompareConfig(base.Config, cur.Config)
 	}
-	for i := range cur.Episodes {
-		if pairOf[i] < 0 {
-			leftCur[cur.Episodes[i].EpisodeID] = append(leftCur[cur.Episodes[i].EpisodeID], i)
-		}
-	}
-	for id, is := range leftCur {
-		if js := leftBase[id]; len(is) == 1 && len(js) == 1 {
-			pairOf[is[0]] = js[0]
-			usedBase[js[0]] = true
-		}
-	}
-
-	for i := range cur.Episodes {
-		e := &cur.Episodes[i]
-		ec := Episode{EpisodeID: e.EpisodeID, Source: e.Source, Current: e}
-		if j := pairOf[i]; j >= 0 {
-			ec.Baseline = &base.Episodes[j]
-			ec.Drift = diffEpisode(ec.Baseline, e)
-			ec.Status = StatusUnchanged
-			if len(ec.Drift) > 0 {
-				ec.Status = StatusChanged
-			}
-		} else {
-			ec.Status = StatusNew
-			ec.Drift = []Drift{{Field: "episode", Current: e.Source}}
-		}
-		c.Episodes = append(c.Episodes, ec)
-	}
-	for j := range base.Episodes {
-		if usedBase[j] {
-			continue
-		}
-		b := &base.Episodes[j]
-		c.Episodes = append(c.Episodes, Episode{
-			EpisodeID: b.EpisodeID, Source: b.Source, Status: StatusMissing, Baseline: b,
-			Drift:      []Drift{{Field: "episode", Baseline: b.Source}},
-			Unreadable: unreadable[b.Source],
-		})
-	}
-	sort.SliceStable(c.Episodes, func(i, j int) bool {
-		a, b := &c.Episodes[i], &c.Episodes[j]
-		if a.EpisodeID != b.EpisodeID {
-			return a.EpisodeID < b.EpisodeID
-		}
-		return a.Source < b.Source
-	})
-	labelEpisodes(c.Episodes)
 	return c
-}
-
-// labelEpisodes names each episode by its id, adding the source where an
-// id is shared (two files holding the same episode id).
-func labelEpisodes(eps []Episode) {
-	// Sorted by id (Compare's order), a shared id has an equal neighbour:
-	// no map of a million ids.
-	sorted := sort.SliceIsSorted(eps, func(i, j int) bool { return eps[i].EpisodeID < eps[j].EpisodeID })
-	var n map[string]int
-	if !sorted {
-		n = map[string]int{}
-		for i := range eps {
-			n[eps[i].EpisodeID]++
-		}
-	}
-	for i := range eps {
-		id := eps[i].EpisodeID
-		eps[i].Label = id
-		shared := n[id] > 1
-		if sorted {
-			shared = (i > 0 && eps[i-1].EpisodeID == id) || (i+1 < len(eps) && eps[i+1].EpisodeID == id)
-		}
-		if shared {
-			eps[i].Label += " (" + eps[i].Source + ")"
-		}
-	}
 }
 
 // diffEpisode lists the fields that differ between two entries of one

@@ -1,6 +1,7 @@
 package check
 
 import (
+	"bytes"
 	"context"
 	"encoding/binary"
 	"errors"
@@ -59,6 +60,12 @@ type Options struct {
 
 	// Context, if set, stops the check (nothing is written) when done.
 	Context context.Context
+
+	// Every keeps every episode in Result.Episodes (a report that lists
+	// them all: JSON, JUnit); without it only the episodes a report names
+	// are kept (drift, unreadable lines), so a check of a million
+	// episodes holds the baseline and its drift, not a row per episode.
+	Every bool
 }
 
 // NoBaselineError is returned by Run when the baseline file to compare
@@ -73,7 +80,13 @@ type Result struct {
 	Mode     string
 	Baseline string // the baseline file as given
 	Wrote    bool   // update: the file was (re)written; false when already up to date
+	// Episodes are the episodes of the comparison that drifted or had
+	// unreadable lines (every episode with Options.Every), in canonical
+	// order. Baseline and Current are set on an episode that drifted.
 	Episodes []Episode
+	// Statuses counts every episode of the comparison by status; nil
+	// means Episodes lists them all (a result made by hand).
+	Statuses map[string]int
 	Config   []ConfigChange // configuration keys that differ from the baseline's
 	Gates    []GateResult
 	Totals   *analyze.Totals
@@ -98,11 +111,27 @@ func (e *NoEpisodesError) Error() string {
 
 // Count returns the number of episodes with a status.
 func (r *Result) Count(status string) int {
+	if r.Statuses != nil {
+		return r.Statuses[status]
+	}
 	n := 0
 	for i := range r.Episodes {
 		if r.Episodes[i].Status == status {
 			n++
 		}
+	}
+	return n
+}
+
+// Total is the number of episodes in the comparison: the corpus's and
+// the baseline's missing ones.
+func (r *Result) Total() int {
+	if r.Statuses == nil {
+		return len(r.Episodes)
+	}
+	n := 0
+	for _, c := range r.Statuses {
+		n += c
 	}
 	return n
 }
@@ -130,7 +159,8 @@ func (r *Result) Failed() bool {
 }
 
 // KeptEntries is the number of missing episodes whose entries an update
-// kept because their log could not be read.
+// kept because their log could not be read (missing episodes are always
+// in Episodes).
 func (r *Result) KeptEntries() int {
 	if len(r.Kept) == 0 {
 		return 0
@@ -155,17 +185,86 @@ func Run(opts Options) (*Result, error) {
 		return nil, err
 	}
 	defer unlock()
-	col, err := Collect(opts)
+	// Each episode is compared as its log is read, and in an update its
+	// entry goes to the new baseline's sorter: nothing per episode is
+	// kept but what the report names.
+	t := newTally(base, opts.Mode == ModeGatesOnly, opts.Every)
+	var sorter *entrySorter
+	if opts.Mode == ModeUpdate {
+		sorter = newEntrySorter()
+		defer sorter.close()
+	}
+	col, err := replayFiles(opts, &streamSink{t: t, sorter: sorter}, false)
 	if err != nil {
 		return nil, err
 	}
-	return col.finish(opts, base)
+	return col.finish(opts, base, t, sorter)
+}
+
+// streamSink compares each entry as it comes and, in an update, keeps it
+// for the new baseline.
+type streamSink struct {
+	t      *tally
+	sorter *entrySorter
+}
+
+func (s *streamSink) add(e *Entry, skipped int, problems []string) error {
+	s.t.add(e, false, skipped, problems)
+	if s.sorter != nil {
+		return s.sorter.add(*e, true)
+	}
+	return nil
+}
+
+func (s *streamSink) endFile(hash string) {
+	s.t.endFile(hash)
+	if s.sorter != nil {
+		s.sorter.endFile(hash)
+	}
+}
+
+func (s *streamSink) dropFile() {
+	s.t.dropFile()
+	if s.sorter != nil {
+		s.sorter.dropFile()
+	}
+}
+
+// collectSink keeps every entry (a shard's partial file lists them).
+type collectSink struct {
+	cur   *Baseline
+	start int // the current log's first entry
+}
+
+func (s *collectSink) add(e *Entry, _ int, _ []string) error {
+	s.cur.Episodes = append(s.cur.Episodes, *e)
+	return nil
+}
+
+func (s *collectSink) endFile(hash string) {
+	for i := s.start; i < len(s.cur.Episodes); i++ {
+		s.cur.Episodes[i].LogHash = hash
+	}
+	s.start = len(s.cur.Episodes)
+}
+
+func (s *collectSink) dropFile() {
+	s.cur.Episodes = s.cur.Episodes[:s.start]
+}
+
+// entrySink takes a replay's entries a log at a time: the log's hash
+// comes when it ends, or the log could not be read to its end and its
+// entries are dropped.
+type entrySink interface {
+	add(e *Entry, skipped int, problems []string) error
+	endFile(hash string)
+	dropFile()
 }
 
 // openBaseline reads the baseline of opts.Mode (nil in ModeGatesOnly, and
 // in ModeUpdate when there is none yet); in ModeUpdate it is locked until
 // unlock is called.
-func openBaseline(opts Options) (base *Baseline, unlock func(), err error) {
+func openBaseline(opts Options) (base *baseStore, unlock func(), err error) {
 	unlock = func() {}
 	if opts.Mode == ModeUpdate {
 		// Held until the check returns: a second update of the same
@@ -177,7 +276,7 @@ func openBaseline(opts Options) (base *Baseline, unlock func(), err error) {
 	if opts.Mode == ModeGatesOnly {
 		return nil, unlock, nil
 	}
-	base, err = ReadBaseline(opts.Baseline)
+	base, err = readStore(opts.Baseline)
 	switch {
 	case errors.Is(err, fs.ErrNotExist) && opts.Mode == ModeUpdate:
 		return nil, unlock, nil
@@ -217,6 +316,20 @@ type Diag struct {
 
 // Collect replays the files as Run does, without the baseline.
 func Collect(opts Options) (*Collected, error) {
+	cur := NewBaseline(opts.Config)
+	col, err := replayFiles(opts, &collectSink{cur: cur}, true)
+	if err != nil {
+		return nil, err
+	}
+	cur.Sort()
+	col.Current = cur
+	return col, nil
+}
+
+// replayFiles replays the files, summing the totals, observing the
+// fail-on gates and handing each episode's entry to sink. diags: list
+// the episodes with unreadable lines in Collected.Diags.
+func replayFiles(opts Options, sink entrySink, diags bool) (*Collected, error) {
 	ctx := opts.Context
 	if ctx == nil {
 		ctx = context.Background()
@@ -229,7 +342,6 @@ func Collect(opts Options) (*Collected, error) {
 	}
 
 	cfg := opts.Config
-	cur := NewBaseline(cfg)
 	keep := false
 	for _, f := range opts.FailOn {
 		keep = keep || f.NeedsFirings()
@@ -246,26 +358,18 @@ func Collect(opts Options) (*Collected, error) {
 	// so the file's entries get it then.
 	read := opts.Read
 	read.Hash = true
-	fileStart, newFile := 0, true
 	counts := newSharedCounts()
 	analyze.Files(ctx, files, opts.Stdin, read, opts.Workers, cfg, aopts, func(fr analyze.FileResult) bool {
 		fi := fileIndex[fr.Path]
-		if newFile {
-			fileStart, newFile = len(cur.Episodes), false
-		}
 		if fr.Last {
 			if fr.Err != nil {
 				// A file that could not be read to its end is unreadable
 				// as a whole: no entry from the parts read before the
 				// error (an update keeps the old ones instead).
-				cur.Episodes = cur.Episodes[:fileStart]
+				sink.dropFile()
+			} else {
+				defer func() { sink.endFile(fr.Hash) }()
 			}
-			defer func() {
-				newFile = true
-				for i := fileStart; i < len(cur.Episodes); i++ {
-					cur.Episodes[i].LogHash = fr.Hash
-				}
-			}()
 		}
 		source := SourceOf(opts.Baseline, fr.Path)
 		if fr.Err != nil {
@@ -299,21 +403,22 @@ func Collect(opts Options) (*Collected, error) {
 			}
 			e := NewEntry(o, source, "") // hashed on the file's last part
 			e.FiringCounts = counts.share(e.FiringCounts)
-			cur.Episodes = append(cur.Episodes, e)
-			if ep.Diag.Skipped > 0 {
+			if runErr = sink.add(&e, ep.Diag.Skipped, ep.Diag.Problems); runErr != nil {
+				return false
+			}
+			if diags && ep.Diag.Skipped > 0 {
 				col.Diags = append(col.Diags, Diag{ep.ID, source, ep.Diag.Skipped, ep.Diag.Problems})
 			}
 		}
 		return true
 	})
 	if err := ctx.Err(); err != nil {
-		return nil, fmt.Errorf("interrupted: %w", context.Cause(ctx))
+		return nil, interrupted(ctx)
 	}
 	if runErr != nil {
 		return nil, runErr
 	}
-	cur.Sort()
-	col.Current, col.Totals, col.Errors = cur, totals, errs
+	col.Totals, col.Errors = totals, errs
 	return col, nil
 }
 
@@ -326,52 +431,64 @@ func (col *Collected) Finish(opts Options) (*Result, error) {
 		return nil, err
 	}
 	defer unlock()
-	return col.finish(opts, base)
-}
-
-func (col *Collected) finish(opts Options, base *Baseline) (*Result, error) {
-	ctx := opts.Context
-	if ctx == nil {
-		ctx = context.Background()
+	t := newTally(base, opts.Mode == ModeGatesOnly, opts.Every)
+	var sorter *entrySorter
+	if opts.Mode == ModeUpdate {
+		sorter = newEntrySorter()
+		defer sorter.close()
 	}
-	cur, unreadable, errs := col.Current, col.Unreadable, col.Errors
-	totals := col.Totals
 	type diagKey struct{ id, source string }
 	diags := map[diagKey]Diag{}
 	for _, d := range col.Diags {
 		diags[diagKey{d.EpisodeID, d.Source}] = d
 	}
+	for i := range col.Current.Episodes {
+		e := &col.Current.Episodes[i]
+		d := diags[diagKey{e.EpisodeID, e.Source}]
+		t.add(e, true, d.Skipped, d.Problems)
+		if sorter != nil {
+			if err := sorter.add(*e, false); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return col.finish(opts, base, t, sorter)
+}
+
+// finish completes the comparison t made of what was replayed, applies
+// the gates and, in ModeUpdate, writes the baseline from sorter.
+func (col *Collected) finish(opts Options, base *baseStore, t *tally, sorter *entrySorter) (*Result, error) {
+	ctx := opts.Context
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	unreadable, errs := col.Unreadable, col.Errors
+	totals := col.Totals
 	for _, sk := range opts.Skipped {
 		if sk.Source == "" || base == nil {
 			continue
 		}
 		p := SourceOf(opts.Baseline, sk.Source)
-		for _, e := range base.Episodes {
-			if _, ok := unreadable[e.Source]; !ok && (e.Source == p || strings.HasPrefix(e.Source, p+"/")) {
-				unreadable[e.Source] = sk.Error
+		for j := range base.n() {
+			src := base.source(j)
+			if _, ok := unreadable[src]; !ok && (src == p || strings.HasPrefix(src, p+"/")) {
+				unreadable[src] = sk.Error
 			}
 		}
 	}
-	if len(cur.Episodes) == 0 && (base == nil || len(base.Episodes) == 0) {
+	if t.current == 0 && base.n() == 0 {
 		// Nothing was read and nothing is expected: no pass over nothing.
 		// (With baseline entries, their episodes are missing: drift, or
 		// in an update kept entries and a failure.)
 		return nil, &NoEpisodesError{uniqueFiles(opts.Files)}
 	}
 	totals.Finish()
-	cur.Sort()
+	t.finish(unreadable)
 
-	var cmp *Comparison
-	switch {
-	case opts.Mode == ModeGatesOnly:
-		cmp = Compare(nil, cur, nil)
-	case base == nil: // first update: every episode is added
-		cmp = Compare(&Baseline{Config: cur.Config}, cur, unreadable)
-	default:
-		cmp = Compare(base, cur, unreadable)
+	res := &Result{Mode: opts.Mode, Baseline: opts.Baseline, Totals: &totals, Errors: errs, Episodes: t.episodes(), Statuses: t.statuses()}
+	if base != nil && opts.Mode != ModeGatesOnly {
+		res.Config = CompareConfig(base.Config, opts.Config.Map())
 	}
-
-	res := &Result{Mode: opts.Mode, Baseline: opts.Baseline, Config: cmp.Config, Totals: &totals, Errors: errs, Episodes: cmp.Episodes}
 	paths := map[string]string{} // one path string per source, not per episode
 	for i := range res.Episodes {
 		e := &res.Episodes[i]
@@ -381,9 +498,6 @@ func (col *Collected) finish(opts Options, base *Baseline) (*Result, error) {
 			paths[e.Source] = p
 		}
 		e.Path = p
-		if d, ok := diags[diagKey{e.EpisodeID, e.Source}]; ok && e.Current != nil {
-			e.Skipped, e.Problems = d.Skipped, d.Problems
-		}
 	}
 	if opts.MaxFalseRatePct != nil {
 		res.Gates = append(res.Gates, MaxFalseRateGate(&totals, *opts.MaxFalseRatePct))
@@ -403,19 +517,33 @@ func (col *Collected) finish(opts Options, base *Baseline) (*Result, error) {
 			// Keep what the baseline knew of the logs this run could not
 			// read: an unreadable file is not a reviewed removal.
 			kept := map[string]bool{}
-			for _, e := range base.Episodes {
-				if why, ok := unreadable[e.Source]; ok {
-					cur.Episodes = append(cur.Episodes, e)
-					if !kept[e.Source] {
-						kept[e.Source] = true
-						res.Kept = append(res.Kept, analyze.FileError{Source: SourcePath(opts.Baseline, e.Source), Error: why})
+			for j := range base.n() {
+				src := base.source(j)
+				if why, ok := unreadable[src]; ok {
+					if err := sorter.add(*base.entry(j), false); err != nil {
+						return nil, err
+					}
+					if !kept[src] {
+						kept[src] = true
+						res.Kept = append(res.Kept, analyze.FileError{Source: SourcePath(opts.Baseline, src), Error: why})
 					}
 				}
 			}
 			sort.Slice(res.Kept, func(i, j int) bool { return res.Kept[i].Source < res.Kept[j].Source })
-			cur.Sort()
 		}
-		wrote, err := WriteBaseline(ctx, opts.Baseline, cur)
+		head := NewBaseline(opts.Config)
+		wrote, err := writeBaseline(ctx, opts.Baseline, func(w io.Writer) error {
+			var b bytes.Buffer
+			head.encodeHead(&b)
+			if _, err := w.Write(b.Bytes()); err != nil {
+				return err
+			}
+			if err := sorter.writeEntries(w); err != nil {
+				return err
+			}
+			_, err := io.WriteString(w, encodeTail)
+			return err
+		})
 		if err != nil {
 			return nil, fmt.Errorf("writing baseline %s: %w", opts.Baseline, err)
 		}
@@ -483,4 +611,14 @@ func (s *sharedCounts) share(m map[string]int) map[string]int {
 		s.m[string(s.key)] = m
 	}
 	return m
+}
+
+// interrupted is the error of a run ctx stopped: its cause, said to be an
+// interruption unless it already says so (a signal's does).
+func interrupted(ctx context.Context) error {
+	cause := context.Cause(ctx)
+	if strings.Contains(cause.Error(), "interrupted") {
+		return cause
+	}
+	return fmt.Errorf("interrupted: %w", cause)
 }

@@ -1,7 +1,9 @@
 package check
 
 import (
+	"bytes"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -29,24 +31,26 @@ func TestRun(t *testing.T) {
 
 	opts.Mode = ModeUpdate
 	res, err := Run(opts)
-	if err != nil || !res.Wrote || res.Count(StatusNew) != len(res.Episodes) || len(res.Episodes) == 0 || res.Failed() {
+	if err != nil || !res.Wrote || res.Count(StatusNew) != len(res.Episodes) || len(res.Episodes) == 0 || res.Total() != len(res.Episodes) || res.Failed() {
 		t.Fatalf("first update: %+v, %v", res, err)
 	}
 	res, err = Run(opts)
-	if err != nil || res.Wrote || res.Count(StatusUnchanged) != len(res.Episodes) {
+	if err != nil || res.Wrote || res.Count(StatusUnchanged) != res.Total() || res.Total() == 0 {
 		t.Fatalf("second update: %+v, %v", res, err)
 	}
 
 	opts.Mode = ModeCompare
 	none := -1.0
 	opts.MaxForfeit = &none // forfeiting nothing is still above -1
+	opts.Every = true
 	res, err = Run(opts)
-	if err != nil || res.Drifted() != 0 || res.GatesFailed() != 1 || !res.Failed() || res.Totals.Episodes != len(res.Episodes) {
+	if err != nil || res.Drifted() != 0 || res.GatesFailed() != 1 || !res.Failed() || res.Totals.Episodes != len(res.Episodes) || res.Total() != len(res.Episodes) {
 		t.Fatalf("compare: %+v, %v", res, err)
 	}
-	if e := res.Episodes[0]; e.Path != SourcePath(opts.Baseline, e.Source) || e.Current == nil || e.Baseline == nil {
+	if e := res.Episodes[0]; e.Path != SourcePath(opts.Baseline, e.Source) || e.Status != StatusUnchanged {
 		t.Errorf("episode %+v", e)
 	}
+	opts.Every = false
 
 	// An unreadable file: reported as it happens, its episodes missing.
 	opts.MaxForfeit = nil
@@ -68,5 +72,56 @@ func TestRun(t *testing.T) {
 	opts.Read.Strict = true
 	if _, err := Run(opts); err == nil {
 		t.Error("strict: no error for an unreadable file")
+	}
+}
+
+// tinyLog is n episodes of three turns in one log, as .ci/bench's tiny().
+func tinyLog(n int) []byte {
+	var b []byte
+	for e := range n {
+		for t := 1; t <= 3; t++ {
+			b = fmt.Appendf(b, `{"timestamp": "2025-11-01T00:00:00.000000", "level": "INFO", "message": "m", "event_type": "turn_completed", "episode_id": "ep-%07d", "turn": %d, "action": "north", "score": %d, "location": "Dam", "confidence": 0.5}`+"\n", e, t, t)
+		}
+	}
+	return b
+}
+
+// A check of many episodes in one log keeps a row for none of them when
+// none drifts (every one with Every), and an update spilling its entries
+// through many runs writes the baseline byte for byte as one held in
+// memory.
+func TestRunKeepsNoRowPerEpisode(t *testing.T) {
+	const n = 3000
+	dir := t.TempDir()
+	log := filepath.Join(dir, "tiny.jsonl")
+	if err := os.WriteFile(log, tinyLog(n), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	opts := Options{Files: []string{log}, Config: rules.Default(), Mode: ModeUpdate, Baseline: filepath.Join(dir, "held.json")}
+	if _, err := Run(opts); err != nil {
+		t.Fatal(err)
+	}
+	defer func(n int) { sortRun = n }(sortRun)
+	sortRun = 100
+	opts.Baseline = filepath.Join(dir, "spilled.json")
+	if _, err := Run(opts); err != nil {
+		t.Fatal(err)
+	}
+	held, _ := os.ReadFile(filepath.Join(dir, "held.json"))
+	spilled, _ := os.ReadFile(filepath.Join(dir, "spilled.json"))
+	if !bytes.Equal(held, spilled) || !bytes.Contains(held, []byte(`"episode_id": "ep-0002999"`)) {
+		t.Fatalf("spilled baseline differs from the held one (%d and %d bytes)", len(spilled), len(held))
+	}
+	for _, mode := range []string{ModeCompare, ModeUpdate, ModeGatesOnly} {
+		opts.Mode = mode
+		res, err := Run(opts)
+		if err != nil || len(res.Episodes) != 0 || res.Total() != n || res.Failed() || res.Wrote {
+			t.Fatalf("%s: %d rows kept, %d episodes, %v", mode, len(res.Episodes), res.Total(), err)
+		}
+		opts.Every = true
+		if res, err = Run(opts); err != nil || len(res.Episodes) != n {
+			t.Fatalf("%s, every episode: %d rows, %v", mode, len(res.Episodes), err)
+		}
+		opts.Every = false
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"math/big"
 	"math/bits"
 	"strconv"
+	"sync"
 )
 
 // FuzzyConfig configures fuzzy_repeat.
@@ -51,20 +52,24 @@ type FuzzyFiring struct {
 }
 
 type fuzzyEntry struct {
-	n      int
-	runes  []rune
-	hist   histogram
-	hasHis bool // hist is counted: only when a comparison needs it
+	n     int
+	runes []rune
+	hist  *histogram // nil until a comparison needs it (a short episode's
+	// steps rarely do: 600 bytes each)
+	hasHis bool // hist is counted
 }
 
 // histogram returns e's code point counts, counting them the first time.
 func (e *fuzzyEntry) histogram() *histogram {
 	if !e.hasHis {
+		if e.hist == nil {
+			e.hist = new(histogram)
+		}
 		e.hist.reset()
 		e.hist.add(e.runes)
 		e.hasHis = true
 	}
-	return &e.hist
+	return e.hist
 }
 
 // FuzzyRepeat is the fuzzy_repeat detector (RULES.md §8): a step's text is
@@ -85,7 +90,7 @@ type FuzzyRepeat struct {
 	// the window is kept in spare and its buffers reused by the next step.
 	prev    []*fuzzyEntry
 	spare   *fuzzyEntry
-	mt      lcsMatcher
+	mt      *lcsMatcher // made at the first LCS an episode needs
 	scratch big.Int
 }
 
@@ -94,15 +99,13 @@ func NewFuzzyRepeat(c FuzzyConfig) (*FuzzyRepeat, error) {
 	if err := c.Validate(); err != nil {
 		return nil, err
 	}
-	// The shortest decimal that reads back as the float is what the user
-	// wrote: 0.9 is 9/10, not the binary float nearest to it.
-	r, ok := new(big.Rat).SetString(strconv.FormatFloat(c.Threshold, 'f', -1, 64))
-	if !ok {
-		return nil, fmt.Errorf("fuzzy_threshold = %v: not a number", c.Threshold)
+	th, err := fuzzyFraction(c.Threshold)
+	if err != nil {
+		return nil, err
 	}
 	d := &FuzzyRepeat{
-		num:    new(big.Int).Set(r.Num()),
-		twoDen: new(big.Int).Lsh(r.Denom(), 1),
+		num:    new(big.Int).Set(th.num),
+		twoDen: new(big.Int).Set(th.twoDen),
 		window: c.Window,
 	}
 	if d.num.IsUint64() && d.twoDen.IsUint64() {
@@ -112,6 +115,30 @@ func NewFuzzyRepeat(c FuzzyConfig) (*FuzzyRepeat, error) {
 }
 
 var bigOne = big.NewInt(1)
+
+// fraction is a threshold as num / (twoDen/2).
+type fraction struct{ num, twoDen *big.Int }
+
+// fractions caches fuzzyFraction: a detector is made per episode, and a
+// corpus of short episodes would parse the same threshold for each.
+var fractions sync.Map // float64 → fraction
+
+// fuzzyFraction reads a threshold as the decimal it is written as: the
+// shortest decimal that reads back as the float is what the user wrote,
+// so 0.9 is 9/10, not the binary float nearest to it. The result is
+// shared: callers copy it.
+func fuzzyFraction(th float64) (fraction, error) {
+	if f, ok := fractions.Load(th); ok {
+		return f.(fraction), nil
+	}
+	r, ok := new(big.Rat).SetString(strconv.FormatFloat(th, 'f', -1, 64))
+	if !ok {
+		return fraction{}, fmt.Errorf("fuzzy_threshold = %v: not a number", th)
+	}
+	f := fraction{num: new(big.Int).Set(r.Num()), twoDen: new(big.Int).Lsh(r.Denom(), 1)}
+	fractions.Store(th, f)
+	return f, nil
+}
 
 // need is the least LCS that reaches the threshold for a pair whose lengths
 // sum to total: 2·LCS/total >= num/den ⇔ LCS >= ⌈num·total / (2·den)⌉.
@@ -179,6 +206,9 @@ func (d *FuzzyRepeat) Step(s Step) []FuzzyFiring {
 		// points the two share: most pairs fail the first, cheap test.
 		if cutoff > min(len(cur.runes), len(p.runes)) || cutoff > cur.histogram().bound(p.histogram()) {
 			continue
+		}
+		if d.mt == nil {
+			d.mt = new(lcsMatcher)
 		}
 		if l, ok := d.mt.lcsAtLeast(cur.runes, p.runes, cutoff); ok {
 			found, best, bestNum, bestDen = true, p.n, 2*int64(l), int64(total)

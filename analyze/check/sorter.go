@@ -1,0 +1,417 @@
+package check
+
+// A new baseline's entries put in their canonical order without holding
+// them all: runs of sortRun entries are sorted in memory and spilled, in
+// a compact binary form, to a temporary file; the baseline is then
+// written by merging the runs.
+
+import (
+	"bufio"
+	"bytes"
+	"container/heap"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"sort"
+)
+
+// sortRun is how many entries are held in memory before they are
+// spilled (a few MB of entries); a variable so tests can spill small
+// corpora.
+var sortRun = 1 << 15
+
+// entrySorter collects a baseline's entries as a check replays them, a
+// log at a time (their log hash comes when the log ends), and writes
+// them in canonical order: by episode id, then source, then as they came
+// (what Baseline.Sort, a stable sort, gives).
+type entrySorter struct {
+	run     []sortItem // not spilled yet
+	spill   *os.File   // runs spilled so far, one after another
+	spillW  *bufio.Writer
+	runs    []spillRun
+	written int64
+
+	hashes  []string // per log, once it ended: its hash
+	dropped []bool   // per log: not read to its end, its entries dropped
+	seq     int64
+
+	keys     map[string]uint64 // firing count keys, numbered in the spill
+	keyNames []string
+	buf      []byte
+	sorted   bool
+}
+
+// sortItem is one entry; log -1: its LogHash is final, else the hash of
+// the log it came from.
+type sortItem struct {
+	e   *Entry
+	seq int64
+	log int32
+}
+
+type spillRun struct{ off, size int64 }
+
+func newEntrySorter() *entrySorter {
+	return &entrySorter{keys: map[string]uint64{}}
+}
+
+// add takes an entry of the current log (pending: its hash comes with
+// endFile) or, pending false, one whose LogHash is final.
+func (s *entrySorter) add(e Entry, pending bool) error {
+	it := sortItem{e: &e, seq: s.seq, log: -1}
+	s.seq++
+	if pending {
+		it.log = int32(len(s.hashes))
+	}
+	s.run = append(s.run, it)
+	if len(s.run) >= sortRun {
+		return s.spillRun()
+	}
+	return nil
+}
+
+// endFile ends the current log with its hash.
+func (s *entrySorter) endFile(hash string) {
+	s.hashes = append(s.hashes, hash)
+	s.dropped = append(s.dropped, false)
+}
+
+// dropFile ends the current log, dropping its entries.
+func (s *entrySorter) dropFile() {
+	log := int32(len(s.hashes))
+	n := len(s.run)
+	for n > 0 && s.run[n-1].log == log {
+		n--
+	}
+	clear(s.run[n:])
+	s.run = s.run[:n]
+	s.hashes = append(s.hashes, "")
+	s.dropped = append(s.dropped, true) // for entries already spilled
+}
+
+func lessItem(a, b *sortItem) bool {
+	if a.e.EpisodeID != b.e.EpisodeID {
+		return a.e.EpisodeID < b.e.EpisodeID
+	}
+	if a.e.Source != b.e.Source {
+		return a.e.Source < b.e.Source
+	}
+	return a.seq < b.seq
+}
+
+func (s *entrySorter) sortRun() {
+	sort.Slice(s.run, func(i, j int) bool { return lessItem(&s.run[i], &s.run[j]) })
+}
+
+// spillRun writes the run, sorted, to the spill file.
+func (s *entrySorter) spillRun() error {
+	if s.spill == nil {
+		f, err := os.CreateTemp("", "loopbreak-sort-*")
+		if err != nil {
+			return fmt.Errorf("sorting the baseline: %w", err)
+		}
+		s.spill, s.spillW = f, bufio.NewWriterSize(f, 256<<10)
+	}
+	s.sortRun()
+	start := s.written
+	for i := range s.run {
+		s.buf = s.appendItem(s.buf[:0], &s.run[i])
+		n, err := s.spillW.Write(s.buf)
+		s.written += int64(n)
+		if err != nil {
+			return fmt.Errorf("sorting the baseline: %w", err)
+		}
+	}
+	s.runs = append(s.runs, spillRun{start, s.written - start})
+	clear(s.run)
+	s.run = s.run[:0]
+	return nil
+}
+
+// close removes the spill file.
+func (s *entrySorter) close() {
+	if s.spill != nil {
+		s.spill.Close()
+		os.Remove(s.spill.Name())
+		s.spill = nil
+	}
+}
+
+// writeEntries writes the entries in order as Baseline.Encode does
+// between the brackets of "episodes"; it may be called more than once.
+func (s *entrySorter) writeEntries(w io.Writer) error {
+	if !s.sorted {
+		s.sortRun()
+		if s.spillW != nil {
+			if err := s.spillW.Flush(); err != nil {
+				return fmt.Errorf("sorting the baseline: %w", err)
+			}
+		}
+		s.sorted = true
+	}
+	var h itemHeap
+	for _, r := range s.runs {
+		c := &cursor{s: s, r: bufio.NewReaderSize(io.NewSectionReader(s.spill, r.off, r.size), 32<<10)}
+		if err := c.next(); err != nil {
+			return err
+		}
+		if c.ok {
+			h = append(h, c)
+		}
+	}
+	if mem := (&cursor{s: s, mem: s.run}); mem.next() == nil && mem.ok {
+		h = append(h, mem)
+	}
+	heap.Init(&h)
+	var b bytes.Buffer
+	n := 0
+	for len(h) > 0 {
+		c := h[0]
+		it := c.item
+		if it.log < 0 || !s.dropped[it.log] {
+			if it.log >= 0 {
+				it.e.LogHash = s.hashes[it.log]
+			}
+			b.Reset()
+			if n > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString("\n    ")
+			it.e.encode(&b, "    ")
+			if _, err := w.Write(b.Bytes()); err != nil {
+				return err
+			}
+			n++
+		}
+		if err := c.next(); err != nil {
+			return err
+		}
+		if c.ok {
+			heap.Fix(&h, 0)
+		} else {
+			heap.Pop(&h)
+		}
+	}
+	if n > 0 {
+		_, err := io.WriteString(w, "\n  ")
+		return err
+	}
+	return nil
+}
+
+// cursor reads one sorted run: spilled (r) or in memory (mem).
+type cursor struct {
+	s    *entrySorter
+	r    *bufio.Reader
+	mem  []sortItem
+	item sortItem
+	ok   bool
+}
+
+func (c *cursor) next() error {
+	if c.r == nil {
+		c.ok = len(c.mem) > 0
+		if c.ok {
+			c.item, c.mem = c.mem[0], c.mem[1:]
+		}
+		return nil
+	}
+	it, err := c.s.readItem(c.r)
+	if err == io.EOF {
+		c.ok = false
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("sorting the baseline: reading back: %w", err)
+	}
+	c.item, c.ok = it, true
+	return nil
+}
+
+type itemHeap []*cursor
+
+func (h itemHeap) Len() int           { return len(h) }
+func (h itemHeap) Less(i, j int) bool { return lessItem(&h[i].item, &h[j].item) }
+func (h itemHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *itemHeap) Push(x any)        { *h = append(*h, x.(*cursor)) }
+func (h *itemHeap) Pop() any {
+	old := *h
+	c := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return c
+}
+
+// The spill's record of an entry: its length, then the fields in the
+// order of Entry, numbers as varints (floats as their 8 bytes), strings
+// length-prefixed, firing count keys by number.
+
+func appendString(b []byte, s string) []byte {
+	b = binary.AppendUvarint(b, uint64(len(s)))
+	return append(b, s...)
+}
+
+func (s *entrySorter) appendItem(b []byte, it *sortItem) []byte {
+	b = append(b, 0, 0, 0, 0) // the record's length
+	e := it.e
+	b = binary.AppendVarint(b, it.seq)
+	b = binary.AppendVarint(b, int64(it.log))
+	b = appendString(b, e.EpisodeID)
+	b = appendString(b, e.Source)
+	b = appendString(b, e.LogHash)
+	b = binary.AppendVarint(b, int64(e.RecordedTurns))
+	b = binary.LittleEndian.AppendUint64(b, math.Float64bits(e.FinalScore))
+	if e.TerminationTurn == nil {
+		b = append(b, 0)
+	} else {
+		b = append(b, 1)
+		b = binary.AppendVarint(b, int64(*e.TerminationTurn))
+	}
+	b = binary.AppendUvarint(b, uint64(len(e.Checkpoints)))
+	for _, c := range e.Checkpoints {
+		b = binary.AppendVarint(b, int64(c))
+	}
+	b = binary.AppendVarint(b, int64(e.TurnsSaved))
+	b = binary.AppendVarint(b, int64(e.LLMCallsSaved))
+	b = appendString(b, e.LLMCallsMethod)
+	b = binary.LittleEndian.AppendUint64(b, math.Float64bits(e.ScoreForfeited))
+	var flags byte
+	if e.FalseTermination {
+		flags |= 1
+	}
+	if e.Censored {
+		flags |= 2
+	}
+	b = append(b, flags)
+	b = binary.AppendVarint(b, int64(e.WouldReject))
+	b = binary.AppendVarint(b, int64(e.LowConfidence))
+	b = binary.AppendUvarint(b, uint64(len(e.FiringCounts)))
+	for k, n := range e.FiringCounts {
+		num, ok := s.keys[k]
+		if !ok {
+			num = uint64(len(s.keyNames))
+			s.keys[k] = num
+			s.keyNames = append(s.keyNames, k)
+		}
+		b = binary.AppendUvarint(b, num)
+		b = binary.AppendVarint(b, int64(n))
+	}
+	binary.LittleEndian.PutUint32(b, uint32(len(b)-4))
+	return b
+}
+
+var errRecord = errors.New("corrupt record")
+
+// readItem reads back a record appendItem wrote.
+func (s *entrySorter) readItem(r *bufio.Reader) (sortItem, error) {
+	var head [4]byte
+	if _, err := io.ReadFull(r, head[:]); err != nil {
+		return sortItem{}, err // io.EOF at a record's start: the run's end
+	}
+	n := binary.LittleEndian.Uint32(head[:])
+	if cap(s.buf) < int(n) {
+		s.buf = make([]byte, n)
+	}
+	b := s.buf[:n]
+	if _, err := io.ReadFull(r, b); err != nil {
+		return sortItem{}, errRecord
+	}
+	d := decoder{b: b}
+	it := sortItem{e: &Entry{}}
+	e := it.e
+	it.seq = d.varint()
+	if it.log = int32(d.varint()); int(it.log) >= len(s.hashes) {
+		return sortItem{}, errRecord
+	}
+	e.EpisodeID, e.Source, e.LogHash = d.str(), d.str(), d.str()
+	e.RecordedTurns = int(d.varint())
+	e.FinalScore = d.float()
+	if d.byte() == 1 {
+		t := int(d.varint())
+		e.TerminationTurn = &t
+	}
+	e.Checkpoints = make([]int, min(d.uvarint(), uint64(len(b))))
+	for i := range e.Checkpoints {
+		e.Checkpoints[i] = int(d.varint())
+	}
+	e.TurnsSaved = int(d.varint())
+	e.LLMCallsSaved = int(d.varint())
+	e.LLMCallsMethod = d.str()
+	e.ScoreForfeited = d.float()
+	flags := d.byte()
+	e.FalseTermination, e.Censored = flags&1 != 0, flags&2 != 0
+	e.WouldReject = int(d.varint())
+	e.LowConfidence = int(d.varint())
+	k := min(d.uvarint(), uint64(len(b)))
+	e.FiringCounts = make(map[string]int, k)
+	for range k {
+		num := d.uvarint()
+		if num >= uint64(len(s.keyNames)) {
+			return sortItem{}, errRecord
+		}
+		e.FiringCounts[s.keyNames[num]] = int(d.varint())
+	}
+	if d.bad || len(d.b) != 0 {
+		return sortItem{}, errRecord
+	}
+	return it, nil
+}
+
+// decoder reads a record; bad is set once it ran short.
+type decoder struct {
+	b   []byte
+	bad bool
+}
+
+func (d *decoder) varint() int64 {
+	v, n := binary.Varint(d.b)
+	if n <= 0 {
+		d.bad, d.b = true, nil
+		return 0
+	}
+	d.b = d.b[n:]
+	return v
+}
+
+func (d *decoder) uvarint() uint64 {
+	v, n := binary.Uvarint(d.b)
+	if n <= 0 {
+		d.bad, d.b = true, nil
+		return 0
+	}
+	d.b = d.b[n:]
+	return v
+}
+
+func (d *decoder) str() string {
+	n := d.uvarint()
+	if n > uint64(len(d.b)) {
+		d.bad, d.b = true, nil
+		return ""
+	}
+	s := string(d.b[:n])
+	d.b = d.b[n:]
+	return s
+}
+
+func (d *decoder) byte() byte {
+	if len(d.b) == 0 {
+		d.bad = true
+		return 0
+	}
+	c := d.b[0]
+	d.b = d.b[1:]
+	return c
+}
+
+func (d *decoder) float() float64 {
+	if len(d.b) < 8 {
+		d.bad, d.b = true, nil
+		return 0
+	}
+	f := math.Float64frombits(binary.LittleEndian.Uint64(d.b))
+	d.b = d.b[8:]
+	return f
+}
