@@ -28,6 +28,8 @@ func TestSweepLabelsEqualAnalyze(t *testing.T) {
 		{{"max_turns_stuck", "20:60:20"}, {"stuck_warning_threshold", "10,15"}},
 		{{"camping_threshold", "2,5"}, {"enable_loop_detection", "true,false"}, {"location_revisit_window", "3,8"}},
 		{{"enable_velocity_detection", "false,true"}, {"enable_stuck_warnings", "true,false"}, {"action_novelty_window", "5,20"}},
+		// Replayed together, oscillation once: its scores reach every row.
+		{{"camping_threshold", "1:9:2"}, {"camping_window", "3:20:4"}, {"rejection_threshold", "0.3,0.7"}},
 	}
 	eps := sweepCorpus()
 	for gi, g := range grids {

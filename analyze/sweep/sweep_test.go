@@ -296,6 +296,11 @@ func TestSweepEqualsAnalyzeEveryKey(t *testing.T) {
 		{{"max_turns_stuck", "30,50"}, {"camping_threshold", "3,5"}, {"rejection_threshold", "0.3,0.7"}},
 		{{"enable_loop_detection", "true,false"}, {"location_revisit_window", "3,8"}, {"enable_objective_based_progress", "false,true"}},
 		{{"enable_velocity_detection", "false,true"}, {"enable_stuck_warnings", "true,false"}, {"action_novelty_window", "5,20"}},
+		// The loop-detection rules replayed together (rules.RunShared),
+		// oscillation once for them: more projections than a batch holds.
+		{{"camping_threshold", "1:10:1"}, {"camping_window", "1:21:2"}},
+		{{"camping_window", "2,7,20"}, {"oscillation_exploration_bonus", "0,0.5"}, {"max_turns_stuck", "30,50"}},
+		{{"camping_return_penalty", "-1,0"}, {"rejection_threshold", "0.2,0.8"}, {"enable_loop_detection", "true,false"}},
 	}
 	for i, g := range grids {
 		t.Run(fmt.Sprintf("grid%d", i), func(t *testing.T) {
