@@ -14,8 +14,12 @@
 // on which of its rules are enabled, so it is replayed once per distinct
 // projection of the configurations onto those, not once per configuration.
 // A grid over max_turns_stuck replays the loop-detection rules once per
-// episode. The tests hold sweep results equal to analyze.Analyze, key by
-// key.
+// episode. The projections of a component whose rules declare what they
+// read (rules.Rule.Reads) are replayed together, in batches
+// (rules.RunShared): a rule reading none of the keys they differ in is
+// stepped once per batch, so a grid over camping's keys steps oscillation
+// once, not once per projection. The tests hold sweep results equal to
+// analyze.Analyze, key by key and over grids.
 //
 // Nor does a sweep keep anything per configuration and episode. What a
 // termination decides (and the order-sensitive score sum with it) is
