@@ -90,32 +90,7 @@ func (s *baseStore) add(e *Entry) {
 	source := s.str(e.Source)
 	b = binary.AppendUvarint(b, source)
 	b = binary.AppendUvarint(b, s.str(e.LogHash))
-	b = binary.AppendVarint(b, int64(e.RecordedTurns))
-	b = appendFloat(b, e.FinalScore)
-	if e.TerminationTurn == nil {
-		b = append(b, 0)
-	} else {
-		b = append(b, 1)
-		b = binary.AppendVarint(b, int64(*e.TerminationTurn))
-	}
-	b = binary.AppendUvarint(b, uint64(len(e.Checkpoints)))
-	for _, c := range e.Checkpoints {
-		b = binary.AppendVarint(b, int64(c))
-	}
-	b = binary.AppendVarint(b, int64(e.TurnsSaved))
-	b = binary.AppendVarint(b, int64(e.LLMCallsSaved))
-	b = binary.AppendUvarint(b, s.str(e.LLMCallsMethod))
-	b = appendFloat(b, e.ScoreForfeited)
-	var flags byte
-	if e.FalseTermination {
-		flags |= 1
-	}
-	if e.Censored {
-		flags |= 2
-	}
-	b = append(b, flags)
-	b = binary.AppendVarint(b, int64(e.WouldReject))
-	b = binary.AppendVarint(b, int64(e.LowConfidence))
+	b = appendFigures(b, e, func(b []byte, v string) []byte { return binary.AppendUvarint(b, s.str(v)) })
 	b = binary.AppendUvarint(b, s.counts(e.FiringCounts))
 	s.rec = b
 
@@ -167,6 +142,38 @@ func compareBytes(a, b []byte) int {
 		return 1
 	}
 	return 0
+}
+
+// appendFigures appends an entry's outcome figures, from recorded_turns
+// to low_confidence, as the store's records and the sorter's spilled
+// records both hold them; str appends a string as the record keeps one.
+func appendFigures(b []byte, e *Entry, str func(b []byte, s string) []byte) []byte {
+	b = binary.AppendVarint(b, int64(e.RecordedTurns))
+	b = appendFloat(b, e.FinalScore)
+	if e.TerminationTurn == nil {
+		b = append(b, 0)
+	} else {
+		b = append(b, 1)
+		b = binary.AppendVarint(b, int64(*e.TerminationTurn))
+	}
+	b = binary.AppendUvarint(b, uint64(len(e.Checkpoints)))
+	for _, c := range e.Checkpoints {
+		b = binary.AppendVarint(b, int64(c))
+	}
+	b = binary.AppendVarint(b, int64(e.TurnsSaved))
+	b = binary.AppendVarint(b, int64(e.LLMCallsSaved))
+	b = str(b, e.LLMCallsMethod)
+	b = appendFloat(b, e.ScoreForfeited)
+	var flags byte
+	if e.FalseTermination {
+		flags |= 1
+	}
+	if e.Censored {
+		flags |= 2
+	}
+	b = append(b, flags)
+	b = binary.AppendVarint(b, int64(e.WouldReject))
+	return binary.AppendVarint(b, int64(e.LowConfidence))
 }
 
 func appendFloat(b []byte, f float64) []byte {

@@ -261,32 +261,7 @@ func (s *entrySorter) appendItem(b []byte, it *sortItem) []byte {
 	b = appendString(b, e.EpisodeID)
 	b = appendString(b, e.Source)
 	b = appendString(b, e.LogHash)
-	b = binary.AppendVarint(b, int64(e.RecordedTurns))
-	b = binary.LittleEndian.AppendUint64(b, math.Float64bits(e.FinalScore))
-	if e.TerminationTurn == nil {
-		b = append(b, 0)
-	} else {
-		b = append(b, 1)
-		b = binary.AppendVarint(b, int64(*e.TerminationTurn))
-	}
-	b = binary.AppendUvarint(b, uint64(len(e.Checkpoints)))
-	for _, c := range e.Checkpoints {
-		b = binary.AppendVarint(b, int64(c))
-	}
-	b = binary.AppendVarint(b, int64(e.TurnsSaved))
-	b = binary.AppendVarint(b, int64(e.LLMCallsSaved))
-	b = appendString(b, e.LLMCallsMethod)
-	b = binary.LittleEndian.AppendUint64(b, math.Float64bits(e.ScoreForfeited))
-	var flags byte
-	if e.FalseTermination {
-		flags |= 1
-	}
-	if e.Censored {
-		flags |= 2
-	}
-	b = append(b, flags)
-	b = binary.AppendVarint(b, int64(e.WouldReject))
-	b = binary.AppendVarint(b, int64(e.LowConfidence))
+	b = appendFigures(b, e, appendString)
 	b = binary.AppendUvarint(b, uint64(len(e.FiringCounts)))
 	for k, n := range e.FiringCounts {
 		num, ok := s.keys[k]
