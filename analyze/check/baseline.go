@@ -696,7 +696,12 @@ func (c *compareWriter) Write(p []byte) (int, error) {
 // dir by a writer killed before it could clean up (kill -9, a crash).
 // With the directory's lock held no live writer owns one, and age is 0.
 func removeStaleTemps(dir string, age time.Duration) {
-	olds, _ := filepath.Glob(filepath.Join(dir, TempPattern))
+	removeStaleTempsIn(dir, TempPattern, age)
+}
+
+// removeStaleTempsIn removes the files of pattern in dir older than age.
+func removeStaleTempsIn(dir, pattern string, age time.Duration) {
+	olds, _ := filepath.Glob(filepath.Join(dir, pattern))
 	for _, f := range olds {
 		if st, err := os.Stat(f); err == nil && time.Since(st.ModTime()) >= age {
 			os.Remove(f)

@@ -290,3 +290,19 @@ func (s *baseStore) find(id, source string) int {
 	}
 	return -1
 }
+
+// countID is the number of entries of an episode id.
+func (s *baseStore) countID(id string) int {
+	if s == nil {
+		return 0
+	}
+	idAt := func(k int) string {
+		if s.order != nil {
+			k = int(s.order[k])
+		}
+		return string(s.idBytes(k))
+	}
+	lo := sort.Search(len(s.at), func(k int) bool { return idAt(k) >= id })
+	hi := sort.Search(len(s.at), func(k int) bool { return idAt(k) > id })
+	return hi - lo
+}

@@ -56,6 +56,7 @@ type Episode struct {
 	seq         int64 // arrival order; a missing episode's after every current one
 	base        int32 // the matched baseline entry, -1 when none
 	hashPending bool  // matched before its log's hash was known
+	open        bool  // spilled before its log ended
 }
 
 // ConfigChange is a configuration key whose value differs from the
@@ -88,12 +89,17 @@ func Compare(base, cur *Baseline, unreadable map[string]string) *Comparison {
 	for i := range cur.Episodes {
 		t.add(&cur.Episodes[i], true, 0, nil)
 	}
-	t.finish(unreadable)
-	c := &Comparison{Episodes: t.episodes()}
+	defer t.close()
+	// Errors are of the temporary files rows go to past rowRun: a
+	// comparison that could not hold its rows lists what it could.
+	var c Comparison
+	if t.finish(unreadable) == nil {
+		c.Episodes, _ = t.episodes()
+	}
 	if base != nil {
 		c.Config = CompareConfig(base.Config, cur.Config)
 	}
-	return c
+	return &c
 }
 
 // diffEpisode lists the fields that differ between two entries of one

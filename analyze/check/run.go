@@ -95,6 +95,34 @@ type Result struct {
 	// baseline entries were kept unchanged; a non-empty Kept is an error
 	// for the caller to report (cmd exits 2).
 	Kept []analyze.FileError
+
+	// rows, when set, hold the episodes instead of Episodes: more than a
+	// check holds in memory, read back by EachEpisode until Close.
+	rows        *rowFile
+	keptEntries int // missing episodes of unreadable logs, when counted
+	counted     bool
+}
+
+// EachEpisode calls f with each episode of the result, in order (those
+// of Episodes, or of the temporary file a large result holds them in);
+// the episode is f's only for the call. It stops at f's first error.
+func (r *Result) EachEpisode(f func(*Episode) error) error {
+	if r.rows != nil {
+		return r.rows.each(f)
+	}
+	for i := range r.Episodes {
+		if err := f(&r.Episodes[i]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Close removes the temporary file a large result holds its episodes in;
+// EachEpisode lists none after it.
+func (r *Result) Close() {
+	r.rows.close()
+	r.rows = nil
 }
 
 // NoEpisodesError is returned by Run when the inputs hold no episode at
@@ -165,6 +193,9 @@ func (r *Result) KeptEntries() int {
 	if len(r.Kept) == 0 {
 		return 0
 	}
+	if r.counted {
+		return r.keptEntries
+	}
 	n := 0
 	for i := range r.Episodes {
 		if e := &r.Episodes[i]; e.Status == StatusMissing && e.Unreadable != "" {
@@ -177,7 +208,7 @@ func (r *Result) KeptEntries() int {
 // Run replays the rules over the files as analyze does, compares each
 // episode's entry with the baseline (ModeCompare), or rewrites the
 // baseline (ModeUpdate), and applies the policy gates.
-func Run(opts Options) (*Result, error) {
+func Run(opts Options) (res *Result, err error) {
 	// The baseline is read (and locked, to update it) before the replay:
 	// a missing one fails first.
 	base, unlock, err := openBaseline(opts)
@@ -189,6 +220,11 @@ func Run(opts Options) (*Result, error) {
 	// entry goes to the new baseline's sorter: nothing per episode is
 	// kept but what the report names.
 	t := newTally(base, opts.Mode == ModeGatesOnly, opts.Every)
+	defer func() {
+		if err != nil {
+			t.close()
+		}
+	}()
 	var sorter *entrySorter
 	if opts.Mode == ModeUpdate {
 		sorter = newEntrySorter()
@@ -425,13 +461,18 @@ func replayFiles(opts Options, sink entrySink, diags bool) (*Collected, error) {
 // Finish compares what was collected (by one run, or merged from the
 // shards of one) with the baseline of opts.Mode, applies the gates and,
 // in ModeUpdate, writes the baseline: the rest of Run.
-func (col *Collected) Finish(opts Options) (*Result, error) {
+func (col *Collected) Finish(opts Options) (res *Result, err error) {
 	base, unlock, err := openBaseline(opts)
 	if err != nil {
 		return nil, err
 	}
 	defer unlock()
 	t := newTally(base, opts.Mode == ModeGatesOnly, opts.Every)
+	defer func() {
+		if err != nil {
+			t.close()
+		}
+	}()
 	var sorter *entrySorter
 	if opts.Mode == ModeUpdate {
 		sorter = newEntrySorter()
@@ -483,21 +524,15 @@ func (col *Collected) finish(opts Options, base *baseStore, t *tally, sorter *en
 		return nil, &NoEpisodesError{uniqueFiles(opts.Files)}
 	}
 	totals.Finish()
-	t.finish(unreadable)
+	t.pathOf = func(source string) string { return SourcePath(opts.Baseline, source) }
+	if err := t.finish(unreadable); err != nil {
+		return nil, err
+	}
 
-	res := &Result{Mode: opts.Mode, Baseline: opts.Baseline, Totals: &totals, Errors: errs, Episodes: t.episodes(), Statuses: t.statuses()}
+	res := &Result{Mode: opts.Mode, Baseline: opts.Baseline, Totals: &totals, Errors: errs, Episodes: t.out, Statuses: t.statuses(),
+		rows: t.final, keptEntries: t.keptEntries, counted: true}
 	if base != nil && opts.Mode != ModeGatesOnly {
 		res.Config = CompareConfig(base.Config, opts.Config.Map())
-	}
-	paths := map[string]string{} // one path string per source, not per episode
-	for i := range res.Episodes {
-		e := &res.Episodes[i]
-		p, ok := paths[e.Source]
-		if !ok {
-			p = SourcePath(opts.Baseline, e.Source)
-			paths[e.Source] = p
-		}
-		e.Path = p
 	}
 	if opts.MaxFalseRatePct != nil {
 		res.Gates = append(res.Gates, MaxFalseRateGate(&totals, *opts.MaxFalseRatePct))

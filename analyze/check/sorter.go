@@ -109,7 +109,7 @@ func (s *entrySorter) sortRun() {
 // spillRun writes the run, sorted, to the spill file.
 func (s *entrySorter) spillRun() error {
 	if s.spill == nil {
-		f, err := os.CreateTemp("", "loopbreak-sort-*")
+		f, err := createSpill("loopbreak-sort-*")
 		if err != nil {
 			return fmt.Errorf("sorting the baseline: %w", err)
 		}
@@ -134,8 +134,7 @@ func (s *entrySorter) spillRun() error {
 // close removes the spill file.
 func (s *entrySorter) close() {
 	if s.spill != nil {
-		s.spill.Close()
-		os.Remove(s.spill.Name())
+		closeSpill(s.spill)
 		s.spill = nil
 	}
 }

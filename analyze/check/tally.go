@@ -7,6 +7,7 @@ package check
 
 import (
 	"hash/maphash"
+	"maps"
 	"slices"
 	"sort"
 )
@@ -37,6 +38,31 @@ type tally struct {
 	ids     []uint64
 	fileIDs int
 	seed    maphash.Seed
+
+	// Past rowRun, rows go to spill in sorted runs; a run may hold rows
+	// of the log still being read (open), which learn its hash, or are
+	// dropped with it, when they are read back: spillLogs[openLog].
+	spill     *rowFile
+	spillLogs []spillLog
+	openLog   int32
+	openBases []int32 // the base entries of the open log's spilled rows
+	err       error   // of spilling
+
+	// As finish names the rows: the first rowRun in out, the rest (with
+	// them) in final.
+	out         []Episode
+	final       *rowFile
+	counts      map[string]int // rows by status
+	keptEntries int            // missing rows of unreadable logs
+	pathOf      func(source string) string
+	paths       map[string]string
+	maxHeld     int // the most rows held at once in rows or out (tests)
+}
+
+// spillLog is a log some rows of which were spilled before it ended.
+type spillLog struct {
+	hash    string
+	dropped bool
 }
 
 // pendingMatch is an episode matched with its baseline entry and so far
@@ -47,7 +73,7 @@ type pendingMatch struct {
 }
 
 func newTally(base *baseStore, gatesOnly, every bool) *tally {
-	return &tally{base: base, gatesOnly: gatesOnly, every: every, used: make([]bool, base.n()), seed: maphash.MakeSeed()}
+	return &tally{base: base, gatesOnly: gatesOnly, every: every, used: make([]bool, base.n()), seed: maphash.MakeSeed(), openLog: -1, counts: map[string]int{}}
 }
 
 // add compares one episode's entry. known says e.LogHash is final; else
@@ -68,6 +94,7 @@ func (t *tally) add(e *Entry, known bool, skipped int, problems []string) {
 		if known {
 			t.endFile("")
 		}
+		t.bound()
 		return
 	}
 	j := t.base.find(e.EpisodeID, e.Source)
@@ -106,26 +133,82 @@ func (t *tally) add(e *Entry, known bool, skipped int, problems []string) {
 	if known {
 		t.endFile("")
 	}
+	t.bound()
+}
+
+// bound spills the rows once rowRun are held.
+func (t *tally) bound() {
+	t.maxHeld = max(t.maxHeld, len(t.rows))
+	if len(t.rows) >= rowRun && t.err == nil {
+		t.err = t.spillRows()
+	}
+}
+
+// spillRows writes the rows, sorted, as one run of the spill.
+func (t *tally) spillRows() error {
+	if t.spill == nil {
+		rf, err := newRowFile()
+		if err != nil {
+			return err
+		}
+		t.spill = rf
+	}
+	if t.fileRows < len(t.rows) && t.openLog < 0 {
+		t.openLog = int32(len(t.spillLogs))
+		t.spillLogs = append(t.spillLogs, spillLog{})
+	}
+	for i := t.fileRows; i < len(t.rows); i++ {
+		r := &t.rows[i]
+		r.open = true
+		if r.base >= 0 {
+			t.openBases = append(t.openBases, r.base)
+		}
+	}
+	sortRows(t.rows)
+	start := t.spill.startRun()
+	for i := range t.rows {
+		r := &t.rows[i]
+		log := int32(-1)
+		if r.open {
+			log = t.openLog
+		}
+		if err := t.spill.write(r, log); err != nil {
+			return err
+		}
+	}
+	t.spill.endRun(start)
+	clear(t.rows)
+	t.rows, t.fileRows = t.rows[:0], 0
+	return nil
+}
+
+// settle gives a spilled row of a log that ended with hash what endFile
+// gives the rows it holds.
+func (t *tally) settle(r *Episode, hash string) {
+	if !r.hashPending {
+		if r.Current != nil && hash != "" {
+			r.Current.LogHash = hash
+		}
+		return
+	}
+	r.hashPending = false
+	if r.Current != nil {
+		r.Current.LogHash = hash
+	}
+	if t.base.hash(int(r.base)) != hash {
+		t.hashDrift(r, hash)
+	}
 }
 
 // endFile ends the current log, whose hash is now known: its episodes'
 // log_hash is compared, and they are counted.
 func (t *tally) endFile(hash string) {
 	for i := t.fileRows; i < len(t.rows); i++ {
-		r := &t.rows[i]
-		if !r.hashPending {
-			if r.Current != nil && hash != "" {
-				r.Current.LogHash = hash
-			}
-			continue
-		}
-		r.hashPending = false
-		if r.Current != nil {
-			r.Current.LogHash = hash
-		}
-		if t.base.hash(int(r.base)) != hash {
-			t.hashDrift(r, hash)
-		}
+		t.settle(&t.rows[i], hash)
+	}
+	if t.openLog >= 0 {
+		t.spillLogs[t.openLog].hash = hash
+		t.openLog, t.openBases = -1, t.openBases[:0]
 	}
 	for _, p := range t.pending {
 		if t.base.hash(int(p.base)) == hash {
@@ -140,6 +223,7 @@ func (t *tally) endFile(hash string) {
 	t.current += t.fileCur
 	t.fileQ, t.fileCur = 0, 0
 	t.fileRows, t.fileIDs = len(t.rows), len(t.ids)
+	t.bound()
 }
 
 // hashDrift adds the log_hash drift, the first of an entry's fields.
@@ -169,6 +253,13 @@ func (t *tally) dropFile() {
 	for _, p := range t.pending {
 		t.used[p.base] = false
 	}
+	if t.openLog >= 0 {
+		t.spillLogs[t.openLog].dropped = true
+		for _, b := range t.openBases {
+			t.used[b] = false
+		}
+		t.openLog, t.openBases = -1, t.openBases[:0]
+	}
 	clear(t.rows[t.fileRows:]) // no pointers kept past the length
 	t.rows = t.rows[:t.fileRows]
 	t.pending = t.pending[:0]
@@ -177,147 +268,238 @@ func (t *tally) dropFile() {
 }
 
 // finish pairs moved logs, lists the missing episodes (unreadable says
-// why a source could not be read), and orders and names the rows.
-func (t *tally) finish(unreadable map[string]string) {
+// why a source could not be read), and orders and names the rows: the
+// rows held and spilled are merged in order with the missing ones, one
+// episode id at a time.
+func (t *tally) finish(unreadable map[string]string) error {
+	defer t.closeSpill()
+	if t.err != nil {
+		return t.err
+	}
+	sortRows(t.rows)
+	cs := []*rowCursor{memCursor(t.rows)}
+	if t.spill != nil {
+		if err := t.spill.flush(); err != nil {
+			return err
+		}
+		for i := range t.spill.runs {
+			cs = append(cs, t.spill.cursor(i))
+		}
+	}
 	if t.base != nil {
-		t.pairMoved()
-		for j := range t.base.n() {
-			if t.used[j] {
-				continue
-			}
-			b := t.base.entry(j)
-			t.rows = append(t.rows, Episode{
-				EpisodeID: b.EpisodeID, Source: b.Source, Status: StatusMissing, Baseline: b,
-				Drift:      []Drift{{Field: "episode", Baseline: b.Source}},
-				Unreadable: unreadable[b.Source], seq: t.seq + int64(j), base: int32(j),
-			})
-		}
+		cs = append(cs, t.missingCursor(unreadable))
 	}
-	sort.Slice(t.rows, func(i, j int) bool {
-		a, b := &t.rows[i], &t.rows[j]
-		if a.EpisodeID != b.EpisodeID {
-			return a.EpisodeID < b.EpisodeID
+	if t.gatesOnly && !t.every {
+		slices.Sort(t.ids)
+	}
+	var group []Episode
+	err := mergeRows(cs, func(r *Episode, log int32) error {
+		if log >= 0 {
+			l := &t.spillLogs[log]
+			if l.dropped {
+				return nil
+			}
+			t.settle(r, l.hash)
 		}
-		if a.Source != b.Source {
-			return a.Source < b.Source
+		if len(group) > 0 && group[0].EpisodeID != r.EpisodeID {
+			if err := t.finishGroup(group); err != nil {
+				return err
+			}
+			clear(group)
+			group = group[:0]
 		}
-		return a.seq < b.seq
+		group = append(group, *r)
+		return nil
 	})
-	t.label()
+	if err == nil && len(group) > 0 {
+		err = t.finishGroup(group)
+	}
+	clear(t.rows)
+	t.rows = nil
+	if err == nil && t.final != nil {
+		t.final.endRun(0)
+		err = t.final.flush()
+	}
+	return err
 }
 
-// pairMoved matches the episodes left over on both sides: an id left
-// exactly once on each is the same episode, its log moved.
-func (t *tally) pairMoved() {
-	leftCur := map[string][]int{}
-	for i := range t.rows {
-		if r := &t.rows[i]; r.base < 0 {
-			leftCur[r.EpisodeID] = append(leftCur[r.EpisodeID], i)
-		}
-	}
-	if len(leftCur) == 0 {
-		return
-	}
-	leftBase := map[string][]int{}
+// missingCursor lists the baseline entries no episode matched, in order.
+func (t *tally) missingCursor(unreadable map[string]string) *rowCursor {
+	var js []int32
 	for j := range t.base.n() {
-		if t.used[j] {
-			continue
-		}
-		if _, ok := leftCur[string(t.base.idBytes(j))]; ok {
-			id := t.base.id(j)
-			if len(leftBase[id]) < 2 {
-				leftBase[id] = append(leftBase[id], j)
-			}
+		if !t.used[j] {
+			js = append(js, int32(j))
 		}
 	}
-	dropped := false
-	for id, is := range leftCur {
-		js := leftBase[id]
-		if len(is) != 1 || len(js) != 1 {
-			continue
+	sort.Slice(js, func(a, b int) bool {
+		x, y := int(js[a]), int(js[b])
+		if c := compareBytes(t.base.idBytes(x), t.base.idBytes(y)); c != 0 {
+			return c < 0
 		}
-		r, b := &t.rows[is[0]], t.base.entry(js[0])
-		t.used[js[0]] = true
-		r.base, r.Baseline = int32(js[0]), b
-		r.Drift = diffEpisode(b, r.Current)
-		r.Status = StatusUnchanged
-		if len(r.Drift) > 0 {
-			r.Status = StatusChanged
-		} else {
-			// Only a duplicate baseline entry pairs without drift.
-			r.Baseline, r.Current = nil, nil
-			if !t.every && r.Skipped == 0 {
-				r.Status = "" // no row: dropped below
-				t.quiet++
-				dropped = true
-			}
+		if sx, sy := t.base.source(x), t.base.source(y); sx != sy {
+			return sx < sy
 		}
+		return x < y
+	})
+	c := &rowCursor{log: -1}
+	c.next = func() (bool, error) {
+		if len(js) == 0 {
+			return false, nil
+		}
+		j := int(js[0])
+		js = js[1:]
+		b := t.base.entry(j)
+		c.row = Episode{
+			EpisodeID: b.EpisodeID, Source: b.Source, Status: StatusMissing, Baseline: b,
+			Drift:      []Drift{{Field: "episode", Baseline: b.Source}},
+			Unreadable: unreadable[b.Source], seq: t.seq + int64(j), base: int32(j),
+		}
+		return true, nil
 	}
-	if dropped {
-		t.rows = slices.DeleteFunc(t.rows, func(r Episode) bool { return r.Status == "" })
-	}
+	return c
 }
 
-// label names each row by its id, adding the source where an id is
-// shared by two episodes of the comparison.
-func (t *tally) label() {
-	shared := func(i int) bool {
-		id := t.rows[i].EpisodeID
-		return (i > 0 && t.rows[i-1].EpisodeID == id) || (i+1 < len(t.rows) && t.rows[i+1].EpisodeID == id)
+// finishGroup pairs a moved log among the rows of one episode id, names
+// them and hands them on.
+func (t *tally) finishGroup(group []Episode) error {
+	if t.base != nil {
+		group = t.pairMoved(group)
 	}
-	if !t.every {
-		// Rows are kept for a few episodes: count each kept id over the
-		// whole comparison, which is every baseline entry (matched or
-		// missing) and every new episode; without a baseline, every
-		// episode (by hash: two ids sharing one by chance, 1 in 2^64,
-		// would name their sources needlessly).
-		n := map[string]int{}
-		for i := range t.rows {
-			n[t.rows[i].EpisodeID] = 0
-		}
-		switch {
-		case t.gatesOnly:
-			hashes := map[uint64]string{}
-			for id := range n {
-				hashes[maphash.String(t.seed, id)] = id
+	// An id is shared by two episodes of the comparison: with every row
+	// kept, two rows; else count the episodes no row was kept for, which
+	// without a baseline are known by their ids' hashes (two ids sharing
+	// one by chance, 1 in 2^64, would name their sources needlessly).
+	n := len(group)
+	if !t.every && n > 0 {
+		id := group[0].EpisodeID
+		if t.gatesOnly {
+			h := maphash.String(t.seed, id)
+			lo, _ := slices.BinarySearch(t.ids, h)
+			for k := lo; k < len(t.ids) && t.ids[k] == h; k++ {
+				n++
 			}
-			for _, h := range t.ids {
-				if id, ok := hashes[h]; ok {
-					n[id]++
-				}
-			}
-			for i := range t.rows {
-				n[t.rows[i].EpisodeID]++ // kept rows have no hash in ids
-			}
-		default:
-			for j := range t.base.n() {
-				if _, ok := n[string(t.base.idBytes(j))]; ok {
-					n[string(t.base.idBytes(j))]++
-				}
-			}
-			for i := range t.rows {
-				if t.rows[i].base < 0 {
-					n[t.rows[i].EpisodeID]++
+		} else {
+			n = t.base.countID(id)
+			for i := range group {
+				if group[i].base < 0 {
+					n++
 				}
 			}
 		}
-		shared = func(i int) bool { return n[t.rows[i].EpisodeID] > 1 }
 	}
-	for i := range t.rows {
-		r := &t.rows[i]
+	for i := range group {
+		r := &group[i]
 		r.Label = r.EpisodeID
-		if shared(i) {
+		if n > 1 {
 			r.Label += " (" + r.Source + ")"
 		}
+		if err := t.emit(r); err != nil {
+			return err
+		}
 	}
+	return nil
+}
+
+// pairMoved matches the rows of one id left over on both sides: an id
+// left exactly once on each is the same episode, its log moved.
+func (t *tally) pairMoved(group []Episode) []Episode {
+	cur, miss := -1, -1
+	nCur, nMiss := 0, 0
+	for i := range group {
+		switch r := &group[i]; {
+		case r.base < 0:
+			cur, nCur = i, nCur+1
+		case r.Status == StatusMissing:
+			miss, nMiss = i, nMiss+1
+		}
+	}
+	if nCur != 1 || nMiss != 1 {
+		return group
+	}
+	r, b := &group[cur], group[miss].Baseline
+	r.base, r.Baseline = group[miss].base, b
+	r.Drift = diffEpisode(b, r.Current)
+	r.Status = StatusUnchanged
+	drop := false
+	if len(r.Drift) > 0 {
+		r.Status = StatusChanged
+	} else {
+		// Only a duplicate baseline entry pairs without drift.
+		r.Baseline, r.Current = nil, nil
+		if !t.every && r.Skipped == 0 {
+			t.quiet++
+			drop = true
+		}
+	}
+	out := group[:0]
+	for i := range group {
+		if i != miss && (i != cur || !drop) {
+			out = append(out, group[i])
+		}
+	}
+	clear(group[len(out):])
+	return out
+}
+
+// emit hands on a finished row: to out, or past rowRun rows to final.
+func (t *tally) emit(r *Episode) error {
+	if t.pathOf != nil {
+		if t.paths == nil {
+			t.paths = map[string]string{}
+		}
+		p, ok := t.paths[r.Source]
+		if !ok {
+			if len(t.paths) >= 1<<12 {
+				clear(t.paths) // one per source, but not a million
+			}
+			p = t.pathOf(r.Source)
+			t.paths[r.Source] = p
+		}
+		r.Path = p
+	}
+	t.counts[r.Status]++
+	if r.Status == StatusMissing && r.Unreadable != "" {
+		t.keptEntries++
+	}
+	if t.final == nil && len(t.out) < rowRun {
+		t.out = append(t.out, *r)
+		t.maxHeld = max(t.maxHeld, len(t.out))
+		return nil
+	}
+	if t.final == nil {
+		rf, err := newRowFile()
+		if err != nil {
+			return err
+		}
+		t.final = rf
+		for i := range t.out {
+			if err := rf.write(&t.out[i], -1); err != nil {
+				return err
+			}
+		}
+		clear(t.out)
+		t.out = nil
+	}
+	return t.final.write(r, -1)
+}
+
+// closeSpill removes the spilled runs.
+func (t *tally) closeSpill() {
+	t.spill.close()
+	t.spill = nil
+}
+
+// close removes the tally's temporary files: on an error, or once its
+// rows are no longer read.
+func (t *tally) close() {
+	t.closeSpill()
+	t.final.close()
+	t.final = nil
 }
 
 // statuses counts the comparison's episodes by status.
 func (t *tally) statuses() map[string]int {
-	s := map[string]int{}
-	for i := range t.rows {
-		s[t.rows[i].Status]++
-	}
+	s := maps.Clone(t.counts)
 	if t.quiet > 0 {
 		if t.gatesOnly {
 			s[StatusUnchecked] += t.quiet
@@ -329,4 +511,14 @@ func (t *tally) statuses() map[string]int {
 }
 
 // episodes are the rows, in order.
-func (t *tally) episodes() []Episode { return t.rows }
+func (t *tally) episodes() ([]Episode, error) {
+	if t.final == nil {
+		return t.out, nil
+	}
+	var out []Episode
+	err := t.final.each(func(r *Episode) error {
+		out = append(out, *r)
+		return nil
+	})
+	return out, err
+}

@@ -218,7 +218,9 @@ func streamed(base *Baseline, files []corpusFile, gatesOnly, every bool) (*tally
 			t.endFile(f.hash)
 		}
 	}
-	t.finish(unreadable)
+	if err := t.finish(unreadable); err != nil {
+		panic(err)
+	}
 	return t, unreadable
 }
 
@@ -274,8 +276,47 @@ func describeRow(e *Episode) string {
 // counts of the comparison that held them all: every row with every
 // episode kept, and the named ones (drift, unreadable lines) without.
 func TestTallyMatchesHeldComparison(t *testing.T) {
+	tallyMatchesHeld(t, 3000, nil)
+}
+
+// Rows spilled past a small bound: no more than the bound are ever held,
+// and the rows read back are those held in memory, field for field.
+func TestTallySpillsRowsPastBound(t *testing.T) {
+	defer func(n int) { rowRun = n }(rowRun)
+	for _, bound := range []int{1, 2, 3, 7} {
+		rowRun = 1 << 14
+		var held [][]Episode
+		tallyMatchesHeld(t, 600, func(tl *tally, rows []Episode) { held = append(held, rows) })
+		rowRun = bound
+		i, spilled := 0, 0
+		tallyMatchesHeld(t, 600, func(tl *tally, rows []Episode) {
+			if tl.maxHeld > bound {
+				t.Fatalf("bound %d: %d rows held at once", bound, tl.maxHeld)
+			}
+			if tl.spill != nil {
+				t.Fatalf("bound %d: spill file left open", bound)
+			}
+			if len(rows) > bound {
+				spilled++
+			}
+			if !reflect.DeepEqual(rows, held[i]) {
+				t.Fatalf("bound %d, comparison %d: rows read back\n%+v\nwant\n%+v", bound, i, rows, held[i])
+			}
+			i++
+		})
+		if spilled == 0 {
+			t.Fatalf("bound %d: nothing spilled", bound)
+		}
+	}
+}
+
+// tallyMatchesHeld compares cases random corpora as they stream with the
+// comparison that held them all; each (with every row and without) is
+// handed to seen if set.
+func tallyMatchesHeld(t *testing.T, cases int, seen func(*tally, []Episode)) {
+	t.Helper()
 	r := rand.New(rand.NewSource(9))
-	for n := range 3000 {
+	for n := range cases {
 		base, files := randomCase(r)
 		mode := []string{ModeCompare, ModeUpdate, ModeGatesOnly}[n%3]
 		if mode == ModeUpdate && n%2 == 0 {
@@ -316,8 +357,16 @@ func TestTallyMatchesHeldComparison(t *testing.T) {
 		for _, every := range []bool{true, false} {
 			tl, _ := streamed(base, files, mode == ModeGatesOnly, every)
 			var got []string
-			for i := range tl.rows {
-				got = append(got, describeRow(&tl.rows[i])+fmt.Sprint("|", tl.rows[i].Skipped))
+			rows, err := tl.episodes()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if seen != nil {
+				seen(tl, rows)
+			}
+			tl.close()
+			for i := range rows {
+				got = append(got, describeRow(&rows[i])+fmt.Sprint("|", rows[i].Skipped))
 			}
 			w := wantNamed
 			if every {
@@ -363,8 +412,8 @@ func TestTallyKeepsNoRowPerEpisode(t *testing.T) {
 		}
 		tl.endFile("sha256:big")
 		tl.finish(nil)
-		if len(tl.rows) != 0 || len(tl.pending) != 0 || tl.quiet != n || tl.current != n {
-			t.Errorf("gates only %v: %d rows, %d pending, %d counted of %d", gatesOnly, len(tl.rows), len(tl.pending), tl.quiet, n)
+		if len(tl.out) != 0 || len(tl.pending) != 0 || tl.quiet != n || tl.current != n {
+			t.Errorf("gates only %v: %d rows, %d pending, %d counted of %d", gatesOnly, len(tl.out), len(tl.pending), tl.quiet, n)
 		}
 	}
 	// The log changed: every episode drifted, and is named.
@@ -375,8 +424,10 @@ func TestTallyKeepsNoRowPerEpisode(t *testing.T) {
 	}
 	tl.endFile("sha256:other")
 	tl.finish(nil)
-	if len(tl.rows) != n || tl.rows[0].Drift[0].Field != "log_hash" || tl.rows[0].Status != StatusChanged {
-		t.Errorf("%d rows for %d changed episodes; first %+v", len(tl.rows), n, tl.rows[0])
+	rows, err := tl.episodes()
+	tl.close()
+	if err != nil || len(rows) != n || rows[0].Drift[0].Field != "log_hash" || rows[0].Status != StatusChanged {
+		t.Fatalf("%d rows for %d changed episodes (%v)", len(rows), n, err)
 	}
 }
 
