@@ -222,6 +222,7 @@ func checkError(err error, paths []string) error {
 // writeCheck renders a check's result (a run's or a merge's); a failed
 // check is a *failError. configLine is what the text report assumed.
 func writeCheck(ios *IOStreams, res *check.Result, format, colorMode, configLine string) error {
+	defer res.Close() // the temporary file of a large result's rows
 	var err error
 	out := ios.Out
 	switch format {

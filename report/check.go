@@ -4,6 +4,7 @@ package report
 // text, JSON, JUnit XML, GitHub workflow commands or Markdown.
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -84,15 +85,6 @@ func checkHeadline(c *check.Result) string {
 // CheckSummary is the verdict and the headline: "PASS: 8 episodes match ...".
 func CheckSummary(c *check.Result) string { return checkVerdict(c) + ": " + checkHeadline(c) }
 
-// driftLines are every drift line, "<episode>: <message>", in order.
-func driftLines(c *check.Result) []string {
-	var out []string
-	for i := range c.Episodes {
-		out = append(out, DriftLines(&c.Episodes[i])...)
-	}
-	return out
-}
-
 func plural(n int, word string) string {
 	if n == 1 {
 		return "1 " + word
@@ -168,15 +160,26 @@ func WriteCheckText(out io.Writer, c *check.Result, useColor bool, configLine st
 			fmt.Fprintf(w, "  %s\n", configChangeLine(ch))
 		}
 	}
-	if lines := driftLines(c); len(lines) > 0 {
-		head := "Drift:"
-		if c.Mode == check.ModeUpdate {
-			head = "Changes written to the baseline:"
-		}
-		fmt.Fprintf(w, "\n%s\n", bold.Sprint(head))
-		for _, l := range lines {
+	// Every drift line, "<episode>: <message>", in order, read from the
+	// result's rows as they are written (a million new episodes are not
+	// held as lines).
+	head := "Drift:"
+	if c.Mode == check.ModeUpdate {
+		head = "Changes written to the baseline:"
+	}
+	headed := false
+	err := c.EachEpisode(func(e *check.Episode) error {
+		for _, l := range DriftLines(e) {
+			if !headed {
+				fmt.Fprintf(w, "\n%s\n", bold.Sprint(head))
+				headed = true
+			}
 			fmt.Fprintf(w, "  %s\n", l)
 		}
+		return w.err
+	})
+	if err != nil {
+		return err
 	}
 	if len(c.Gates) > 0 {
 		fmt.Fprintf(w, "\n%s\n", bold.Sprint("Policy gates:"))
@@ -190,14 +193,18 @@ func WriteCheckText(out io.Writer, c *check.Result, useColor bool, configLine st
 		}
 	}
 	first := true
-	for i := range c.Episodes {
-		if e := &c.Episodes[i]; e.Skipped > 0 {
+	err = c.EachEpisode(func(e *check.Episode) error {
+		if e.Skipped > 0 {
 			if first {
 				fmt.Fprintf(w, "\n%s\n", bold.Sprint("Unreadable lines:"))
 				first = false
 			}
 			fmt.Fprintf(w, "  %s\n", yellow.Sprint(skippedLine(e)))
 		}
+		return w.err
+	})
+	if err != nil {
+		return err
 	}
 	if len(c.Errors) > 0 {
 		fmt.Fprintf(w, "\n%s\n", bold.Sprint("Unreadable files:"))
@@ -243,13 +250,15 @@ type CheckEpisodeJSON struct {
 	Problems     []string    `json:"problems"`
 }
 
-// WriteCheckJSON writes the result as one indented JSON document.
-func WriteCheckJSON(w io.Writer, c *check.Result) error {
+// WriteCheckJSON writes the result as one indented JSON document. The
+// episodes are encoded one at a time as they are read from the result,
+// between the rest of the document's two halves: the bytes are those of
+// encoding the whole document, without holding a row per episode.
+func WriteCheckJSON(out io.Writer, c *check.Result) error {
 	doc := CheckJSON{
 		SchemaVersion: SchemaVersion, Result: strings.ToLower(checkVerdict(c)), Summary: CheckSummary(c),
 		Mode: c.Mode, Wrote: c.Wrote,
 		ConfigChanges: c.Config, Totals: Rounded(c.Totals), Errors: c.Errors,
-		Episodes: make([]CheckEpisodeJSON, len(c.Episodes)),
 	}
 	if c.Mode != check.ModeGatesOnly {
 		doc.Baseline = c.Baseline
@@ -264,20 +273,55 @@ func WriteCheckJSON(w io.Writer, c *check.Result) error {
 	if doc.Errors == nil {
 		doc.Errors = []analyze.FileError{}
 	}
-	for i := range c.Episodes {
-		e := &c.Episodes[i]
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(doc); err != nil {
+		return err
+	}
+	// Episodes nil is encoded as null: the only top-level "episodes" key,
+	// as a string's newlines are escaped.
+	const hole = "\n  \"episodes\": null"
+	whole := b.Bytes()
+	at := bytes.Index(whole, []byte(hole)) + len(hole) - len("null")
+	w := &errWriter{w: out}
+	w.Write(whole[:at])
+	n := 0
+	var eb bytes.Buffer
+	ee := json.NewEncoder(&eb)
+	ee.SetIndent("    ", "  ")
+	ee.SetEscapeHTML(false)
+	err := c.EachEpisode(func(e *check.Episode) error {
 		d := []DriftJSON{}
 		for j := range e.Drift {
 			x := &e.Drift[j]
 			d = append(d, DriftJSON{Field: x.Field, Baseline: x.Baseline, Current: x.Current, Message: DriftMessage(e, x)})
 		}
-		doc.Episodes[i] = CheckEpisodeJSON{
+		eb.Reset()
+		if n == 0 {
+			eb.WriteString("[\n    ")
+		} else {
+			eb.WriteString(",\n    ")
+		}
+		n++
+		if err := ee.Encode(CheckEpisodeJSON{
 			EpisodeID: e.EpisodeID, Source: e.Source, Path: e.Path, Status: e.Status,
 			Drift: d, LinesSkipped: e.Skipped, Problems: nonNil(e.Problems),
+		}); err != nil {
+			return err
 		}
+		w.Write(bytes.TrimSuffix(eb.Bytes(), []byte("\n")))
+		return w.err
+	})
+	if err != nil {
+		return err
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(doc)
+	if n == 0 {
+		io.WriteString(w, "[]")
+	} else {
+		io.WriteString(w, "\n  ]")
+	}
+	w.Write(whole[at+len("null"):])
+	return w.err
 }
