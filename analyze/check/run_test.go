@@ -2,11 +2,14 @@ package check
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"reflect"
+	"runtime"
 	"testing"
 
 	"github.com/loopbreak/loopbreak/replay/replaytest"
@@ -123,5 +126,56 @@ func TestRunKeepsNoRowPerEpisode(t *testing.T) {
 			t.Fatalf("%s, every episode: %d rows, %v", mode, len(res.Episodes), err)
 		}
 		opts.Every = false
+	}
+}
+
+// An update of many new episodes holds their rows in a temporary file
+// past rowRun: the rows read back are those held in memory, and the file
+// has no name from the moment it is made (no exit leaves it behind).
+func TestRunSpillsNewRows(t *testing.T) {
+	const n = 3000
+	dir := t.TempDir()
+	log := filepath.Join(dir, "tiny.jsonl")
+	if err := os.WriteFile(log, tinyLog(n), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	opts := Options{Files: []string{log}, Config: rules.Default(), Mode: ModeUpdate, Baseline: filepath.Join(dir, "held.json")}
+	held, err := Run(opts)
+	if err != nil || held.rows != nil || len(held.Episodes) != n {
+		t.Fatalf("held: %d rows, %v", len(held.Episodes), err)
+	}
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	defer func(n, m int) { rowRun, sortRun = n, m }(rowRun, sortRun)
+	rowRun, sortRun = 100, 100
+	opts.Baseline = filepath.Join(dir, "spilled.json")
+	res, err := Run(opts)
+	if err != nil || res.rows == nil || len(res.Episodes) != 0 || res.Count(StatusNew) != n {
+		t.Fatalf("spilled: %d rows in memory, %d new, %v", len(res.Episodes), res.Count(StatusNew), err)
+	}
+	if names, _ := os.ReadDir(tmp); runtime.GOOS != "windows" && len(names) != 0 {
+		t.Errorf("temporary files named: %v", names)
+	}
+	for range 2 { // a report may read the rows more than once
+		var got []Episode
+		if err := res.EachEpisode(func(e *Episode) error { got = append(got, *e); return nil }); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, held.Episodes) {
+			t.Fatalf("%d rows read back differ from the %d held", len(got), len(held.Episodes))
+		}
+	}
+	res.Close()
+
+	// Interrupted: nothing left either.
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	opts.Context = ctx
+	opts.Baseline = filepath.Join(dir, "interrupted.json")
+	if _, err := Run(opts); err == nil {
+		t.Fatal("interrupted run: no error")
+	}
+	if names, _ := os.ReadDir(tmp); len(names) != 0 {
+		t.Errorf("temporary files left: %v", names)
 	}
 }
