@@ -61,10 +61,11 @@ type Options struct {
 	// Context, if set, stops the check (nothing is written) when done.
 	Context context.Context
 
-	// Every keeps every episode in Result.Episodes (a report that lists
-	// them all: JSON, JUnit); without it only the episodes a report names
-	// are kept (drift, unreadable lines), so a check of a million
-	// episodes holds the baseline and its drift, not a row per episode.
+	// Every keeps every episode in the result (a report that lists them
+	// all: JSON, JUnit); without it only the episodes a report names are
+	// kept (drift, unreadable lines), so a check of a million episodes
+	// holds the baseline and its drift, not a row per episode. Either way
+	// rows past a bound are held in a temporary file (Result.EachEpisode).
 	Every bool
 }
 
@@ -83,6 +84,8 @@ type Result struct {
 	// Episodes are the episodes of the comparison that drifted or had
 	// unreadable lines (every episode with Options.Every), in canonical
 	// order. Baseline and Current are set on an episode that drifted.
+	// A result of more episodes than a check holds in memory has them in
+	// a temporary file instead: EachEpisode reads either.
 	Episodes []Episode
 	// Statuses counts every episode of the comparison by status; nil
 	// means Episodes lists them all (a result made by hand).

@@ -2,8 +2,9 @@ package check
 
 // Comparing a corpus with its baseline one episode at a time, as the
 // episodes are replayed: a finished episode is compared and released, so
-// a check holds the baseline, the episodes its report names and counters,
-// never a row per episode of the corpus.
+// a check holds the baseline, the episodes its report names (up to rowRun
+// of them, the rest spilled: rows.go) and counters, never a row per
+// episode of the corpus.
 
 import (
 	"hash/maphash"
