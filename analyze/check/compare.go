@@ -6,6 +6,7 @@ package check
 
 import (
 	"maps"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -89,13 +90,10 @@ func Compare(base, cur *Baseline, unreadable map[string]string) *Comparison {
 	for i := range cur.Episodes {
 		t.add(&cur.Episodes[i], true, 0, nil)
 	}
-	defer t.close()
-	// Errors are of the temporary files rows go to past rowRun: a
-	// comparison that could not hold its rows lists what it could.
-	var c Comparison
-	if t.finish(unreadable) == nil {
-		c.Episodes, _ = t.episodes()
-	}
+	// cur is held: so are the rows, never spilled (nor failing to be).
+	t.limit = math.MaxInt
+	t.finish(unreadable)
+	c := Comparison{Episodes: t.out}
 	if base != nil {
 		c.Config = CompareConfig(base.Config, cur.Config)
 	}

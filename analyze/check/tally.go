@@ -40,16 +40,17 @@ type tally struct {
 	fileIDs int
 	seed    maphash.Seed
 
-	// Past rowRun, rows go to spill in sorted runs; a run may hold rows
-	// of the log still being read (open), which learn its hash, or are
-	// dropped with it, when they are read back: spillLogs[openLog].
+	// Past limit (rowRun) rows go to spill in sorted runs; a run may
+	// hold rows of the log still being read (open), which learn its hash,
+	// or are dropped with it, when read back: spillLogs[openLog].
+	limit     int
 	spill     *rowFile
 	spillLogs []spillLog
 	openLog   int32
 	openBases []int32 // the base entries of the open log's spilled rows
 	err       error   // of spilling
 
-	// As finish names the rows: the first rowRun in out, the rest (with
+	// As finish names the rows: the first limit in out, the rest (with
 	// them) in final.
 	out         []Episode
 	final       *rowFile
@@ -74,7 +75,7 @@ type pendingMatch struct {
 }
 
 func newTally(base *baseStore, gatesOnly, every bool) *tally {
-	return &tally{base: base, gatesOnly: gatesOnly, every: every, used: make([]bool, base.n()), seed: maphash.MakeSeed(), openLog: -1, counts: map[string]int{}}
+	return &tally{base: base, gatesOnly: gatesOnly, every: every, used: make([]bool, base.n()), seed: maphash.MakeSeed(), limit: rowRun, openLog: -1, counts: map[string]int{}}
 }
 
 // add compares one episode's entry. known says e.LogHash is final; else
@@ -137,10 +138,10 @@ func (t *tally) add(e *Entry, known bool, skipped int, problems []string) {
 	t.bound()
 }
 
-// bound spills the rows once rowRun are held.
+// bound spills the rows once limit are held.
 func (t *tally) bound() {
 	t.maxHeld = max(t.maxHeld, len(t.rows))
-	if len(t.rows) >= rowRun && t.err == nil {
+	if len(t.rows) >= t.limit && t.err == nil {
 		t.err = t.spillRows()
 	}
 }
@@ -442,7 +443,7 @@ func (t *tally) pairMoved(group []Episode) []Episode {
 	return out
 }
 
-// emit hands on a finished row: to out, or past rowRun rows to final.
+// emit hands on a finished row: to out, or past limit rows to final.
 func (t *tally) emit(r *Episode) error {
 	if t.pathOf != nil {
 		if t.paths == nil {
@@ -462,7 +463,7 @@ func (t *tally) emit(r *Episode) error {
 	if r.Status == StatusMissing && r.Unreadable != "" {
 		t.keptEntries++
 	}
-	if t.final == nil && len(t.out) < rowRun {
+	if t.final == nil && len(t.out) < t.limit {
 		t.out = append(t.out, *r)
 		t.maxHeld = max(t.maxHeld, len(t.out))
 		return nil
