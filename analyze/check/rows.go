@@ -278,34 +278,38 @@ type rowCursor struct {
 	log  int32
 }
 
-type rowHeap []*rowCursor
+// runHeap is a min-heap of the cursors of sorted runs (heap.Interface),
+// ordered by less: the k-way merges of spilled rows and spilled entries.
+type runHeap[C any] struct {
+	cs   []C
+	less func(a, b C) bool
+}
 
-func (h rowHeap) Len() int           { return len(h) }
-func (h rowHeap) Less(i, j int) bool { return lessRow(&h[i].row, &h[j].row) }
-func (h rowHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
-func (h *rowHeap) Push(x any)        { *h = append(*h, x.(*rowCursor)) }
-func (h *rowHeap) Pop() any {
-	old := *h
-	c := old[len(old)-1]
-	*h = old[:len(old)-1]
+func (h *runHeap[C]) Len() int           { return len(h.cs) }
+func (h *runHeap[C]) Less(i, j int) bool { return h.less(h.cs[i], h.cs[j]) }
+func (h *runHeap[C]) Swap(i, j int)      { h.cs[i], h.cs[j] = h.cs[j], h.cs[i] }
+func (h *runHeap[C]) Push(x any)         { h.cs = append(h.cs, x.(C)) }
+func (h *runHeap[C]) Pop() any {
+	c := h.cs[len(h.cs)-1]
+	h.cs = h.cs[:len(h.cs)-1]
 	return c
 }
 
 // mergeRows calls f with the rows of the cursors in canonical order.
 func mergeRows(cs []*rowCursor, f func(r *Episode, log int32) error) error {
-	var h rowHeap
+	h := &runHeap[*rowCursor]{less: func(a, b *rowCursor) bool { return lessRow(&a.row, &b.row) }}
 	for _, c := range cs {
 		ok, err := c.next()
 		if err != nil {
 			return err
 		}
 		if ok {
-			h = append(h, c)
+			h.cs = append(h.cs, c)
 		}
 	}
-	heap.Init(&h)
-	for len(h) > 0 {
-		c := h[0]
+	heap.Init(h)
+	for len(h.cs) > 0 {
+		c := h.cs[0]
 		if err := f(&c.row, c.log); err != nil {
 			return err
 		}
@@ -314,9 +318,9 @@ func mergeRows(cs []*rowCursor, f func(r *Episode, log int32) error) error {
 			return err
 		}
 		if ok {
-			heap.Fix(&h, 0)
+			heap.Fix(h, 0)
 		} else {
-			heap.Pop(&h)
+			heap.Pop(h)
 		}
 	}
 	return nil

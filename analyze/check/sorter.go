@@ -151,24 +151,24 @@ func (s *entrySorter) writeEntries(w io.Writer) error {
 		}
 		s.sorted = true
 	}
-	var h itemHeap
+	h := &runHeap[*cursor]{less: func(a, b *cursor) bool { return lessItem(&a.item, &b.item) }}
 	for _, r := range s.runs {
 		c := &cursor{s: s, r: bufio.NewReaderSize(io.NewSectionReader(s.spill, r.off, r.size), 32<<10)}
 		if err := c.next(); err != nil {
 			return err
 		}
 		if c.ok {
-			h = append(h, c)
+			h.cs = append(h.cs, c)
 		}
 	}
 	if mem := (&cursor{s: s, mem: s.run}); mem.next() == nil && mem.ok {
-		h = append(h, mem)
+		h.cs = append(h.cs, mem)
 	}
-	heap.Init(&h)
+	heap.Init(h)
 	var b bytes.Buffer
 	n := 0
-	for len(h) > 0 {
-		c := h[0]
+	for len(h.cs) > 0 {
+		c := h.cs[0]
 		it := c.item
 		if it.log < 0 || !s.dropped[it.log] {
 			if it.log >= 0 {
@@ -189,9 +189,9 @@ func (s *entrySorter) writeEntries(w io.Writer) error {
 			return err
 		}
 		if c.ok {
-			heap.Fix(&h, 0)
+			heap.Fix(h, 0)
 		} else {
-			heap.Pop(&h)
+			heap.Pop(h)
 		}
 	}
 	if n > 0 {
@@ -228,19 +228,6 @@ func (c *cursor) next() error {
 	}
 	c.item, c.ok = it, true
 	return nil
-}
-
-type itemHeap []*cursor
-
-func (h itemHeap) Len() int           { return len(h) }
-func (h itemHeap) Less(i, j int) bool { return lessItem(&h[i].item, &h[j].item) }
-func (h itemHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
-func (h *itemHeap) Push(x any)        { *h = append(*h, x.(*cursor)) }
-func (h *itemHeap) Pop() any {
-	old := *h
-	c := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return c
 }
 
 // The spill's record of an entry: its length, then the fields in the
