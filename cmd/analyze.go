@@ -157,13 +157,23 @@ func analyzeWrite(opts *AnalyzeOptions, bw *bufio.Writer) error {
 	// between them (--chart, or one file on a terminal): then it is
 	// written here, after the timeline.
 	color := opts.IO.ColorEnabled(opts.Color)
+	var renderBufs chan []byte // JSON formats: written episodes' buffers
 	switch {
 	case opts.Format == "json" || opts.Format == "jsonl":
+		// An episode's JSON is written, then its buffer goes back to the
+		// workers (renderBufs): tens of KB an episode are not allocated,
+		// grown and faulted in afresh for each.
+		renderBufs = make(chan []byte, 4*max(opts.Input.Jobs, 1))
 		aopts.RenderLast = true // the bytes are all emit writes
 		aopts.Render = func(o *analyze.Outcome, ep *replay.Episode) ([]byte, error) {
 			e := report.NewEpisode(o, ep)
 			e.Labels = report.NewEpisodeLabels(o.Labels, o.Scores)
-			return report.EncodeEpisode(&e)
+			var b []byte
+			select {
+			case b = <-renderBufs:
+			default:
+			}
+			return report.AppendEpisode(b, &e)
 		}
 	case opts.Format == "text" && !opts.Verbose && !summaryOnly:
 		aopts.Render = func(o *analyze.Outcome, ep *replay.Episode) ([]byte, error) {
@@ -226,6 +236,7 @@ func analyzeWrite(opts *AnalyzeOptions, bw *bufio.Writer) error {
 				if runErr = fr.RenderErrs[i]; runErr == nil {
 					runErr = jw.EpisodeJSON(fr.Rendered[i])
 				}
+				recycleRendered(renderBufs, fr.Rendered[i])
 			}
 			if opts.Format == "text" && !summaryOnly && runErr == nil && showChart(opts, len(files), len(fr.Episodes)) {
 				// The chart goes straight to stdout: the buffer first.
@@ -309,4 +320,20 @@ func shellQuote(s string) string {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// maxRecycled bounds a buffer kept for reuse: one huge episode's JSON is
+// not held to the end of the run.
+const maxRecycled = 1 << 20
+
+// recycleRendered hands a written episode's buffer back to bufs (nil:
+// buffers are not reused).
+func recycleRendered(bufs chan []byte, b []byte) {
+	if bufs == nil || cap(b) == 0 || cap(b) > maxRecycled {
+		return
+	}
+	select {
+	case bufs <- b[:0]:
+	default:
+	}
 }

@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"bufio"
 	"bytes"
 	"container/heap"
 	"context"
@@ -284,17 +285,23 @@ func mergeAnalyze(opts *MergeOptions, parts []*partialFile, names []string) erro
 	m := &episodeMerge{parts: parts, names: names, scans: scans, keepJSON: format != "text", keepText: format == "text"}
 	out := opts.IO.Out
 	if format != "text" {
+		// Buffered: an episode is written in a few pieces (JSONWriter).
+		bw := bufio.NewWriterSize(out, 64<<10)
 		jw := &report.JSONWriter{Lines: format == "jsonl"}
-		if err := jw.Begin(out, cfg); err != nil {
+		if err := jw.Begin(bw, cfg); err != nil {
 			return err
 		}
 		if err := m.run(func(e *mergeEpisode) error { return jw.EpisodeJSON(e.JSON.data) }); err != nil {
+			bw.Flush() // what was merged before the failure, as unbuffered
 			return err
 		}
 		if len(fileErrs) == 0 {
 			fileErrs = nil
 		}
-		return jw.End(&totals, fileErrs)
+		if err := jw.End(&totals, fileErrs); err != nil {
+			return err
+		}
+		return bw.Flush()
 	}
 	text := &report.Text{W: out, Color: opts.IO.ColorEnabled(opts.Color), Width: opts.IO.ReportWidth(), Config: settings.ConfigLine}
 	if err := text.Header(); err != nil {

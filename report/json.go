@@ -295,7 +295,13 @@ func (j *JSONWriter) Episode(e Episode) error {
 // EncodeEpisode is an episode's JSON, as Episode writes it (safe for
 // concurrent use: analyze encodes on its workers).
 func EncodeEpisode(e *Episode) ([]byte, error) {
-	data, err := marshalEpisode(e)
+	return AppendEpisode(nil, e)
+}
+
+// AppendEpisode is EncodeEpisode appending to dst, so a caller can reuse
+// its buffers from episode to episode.
+func AppendEpisode(dst []byte, e *Episode) ([]byte, error) {
+	data, err := appendEpisode(dst, e)
 	if err != nil {
 		return nil, fmt.Errorf("%s: episode %s: %w", e.Source, e.EpisodeID, err)
 	}
@@ -305,16 +311,28 @@ func EncodeEpisode(e *Episode) ([]byte, error) {
 // EpisodeJSON writes one episode already marshalled (merge replays the
 // episodes of partial files this way).
 func (j *JSONWriter) EpisodeJSON(data []byte) error {
-	if j.Lines {
-		data = append(data, '\n')
-	} else if j.n > 0 {
-		data = append([]byte{',', '\n'}, data...)
-	} else {
-		data = append([]byte{'\n'}, data...)
+	// The separator and the episode are written apart: joining them would
+	// copy each episode (tens of KB) once more.
+	var sep string
+	switch {
+	case j.Lines:
+	case j.n > 0:
+		sep = ",\n"
+	default:
+		sep = "\n"
 	}
 	j.n++
-	_, err := j.w.Write(data)
-	return err
+	if _, err := io.WriteString(j.w, sep); err != nil {
+		return err
+	}
+	if _, err := j.w.Write(data); err != nil {
+		return err
+	}
+	if j.Lines {
+		_, err := io.WriteString(j.w, "\n")
+		return err
+	}
+	return nil
 }
 
 // End writes totals and unreadable files, closing the document.

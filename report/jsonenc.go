@@ -20,7 +20,12 @@ import (
 
 // marshalEpisode is json.Marshal(e).
 func marshalEpisode(e *Episode) ([]byte, error) {
-	w := jsonEnc{b: make([]byte, 0, 512+128*len(e.Firings))}
+	return appendEpisode(make([]byte, 0, 512+128*len(e.Firings)), e)
+}
+
+// appendEpisode is marshalEpisode appending to dst.
+func appendEpisode(dst []byte, e *Episode) ([]byte, error) {
+	w := jsonEnc{b: dst}
 	w.episode(e)
 	if w.refused {
 		return json.Marshal(e) // its error, as before
