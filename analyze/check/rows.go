@@ -221,24 +221,7 @@ func (rf *rowFile) readEntry(d *decoder, max int) (*Entry, bool) {
 		return nil, true
 	}
 	e := &Entry{EpisodeID: d.str(), Source: d.str(), LogHash: d.str()}
-	e.RecordedTurns = int(d.varint())
-	e.FinalScore = d.float()
-	if d.byte() == 1 {
-		t := int(d.varint())
-		e.TerminationTurn = &t
-	}
-	e.Checkpoints = make([]int, min(d.uvarint(), uint64(max)))
-	for i := range e.Checkpoints {
-		e.Checkpoints[i] = int(d.varint())
-	}
-	e.TurnsSaved = int(d.varint())
-	e.LLMCallsSaved = int(d.varint())
-	e.LLMCallsMethod = d.str()
-	e.ScoreForfeited = d.float()
-	flags := d.byte()
-	e.FalseTermination, e.Censored = flags&1 != 0, flags&2 != 0
-	e.WouldReject = int(d.varint())
-	e.LowConfidence = int(d.varint())
+	d.figures(e, uint64(max))
 	if d.byte() == 0 && len(e.Checkpoints) == 0 {
 		e.Checkpoints = nil
 	}

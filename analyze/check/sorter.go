@@ -287,24 +287,7 @@ func (s *entrySorter) readItem(r *bufio.Reader) (sortItem, error) {
 		return sortItem{}, errRecord
 	}
 	e.EpisodeID, e.Source, e.LogHash = d.str(), d.str(), d.str()
-	e.RecordedTurns = int(d.varint())
-	e.FinalScore = d.float()
-	if d.byte() == 1 {
-		t := int(d.varint())
-		e.TerminationTurn = &t
-	}
-	e.Checkpoints = make([]int, min(d.uvarint(), uint64(len(b))))
-	for i := range e.Checkpoints {
-		e.Checkpoints[i] = int(d.varint())
-	}
-	e.TurnsSaved = int(d.varint())
-	e.LLMCallsSaved = int(d.varint())
-	e.LLMCallsMethod = d.str()
-	e.ScoreForfeited = d.float()
-	flags := d.byte()
-	e.FalseTermination, e.Censored = flags&1 != 0, flags&2 != 0
-	e.WouldReject = int(d.varint())
-	e.LowConfidence = int(d.varint())
+	d.figures(e, uint64(len(b)))
 	k := min(d.uvarint(), uint64(len(b)))
 	e.FiringCounts = make(map[string]int, k)
 	for range k {
@@ -324,6 +307,30 @@ func (s *entrySorter) readItem(r *bufio.Reader) (sortItem, error) {
 type decoder struct {
 	b   []byte
 	bad bool
+}
+
+// figures reads what appendFigures wrote with inline strings
+// (appendString) into e; a count above limit is cut to limit (a corrupt
+// record then runs short, setting bad).
+func (d *decoder) figures(e *Entry, limit uint64) {
+	e.RecordedTurns = int(d.varint())
+	e.FinalScore = d.float()
+	if d.byte() == 1 {
+		t := int(d.varint())
+		e.TerminationTurn = &t
+	}
+	e.Checkpoints = make([]int, min(d.uvarint(), limit))
+	for i := range e.Checkpoints {
+		e.Checkpoints[i] = int(d.varint())
+	}
+	e.TurnsSaved = int(d.varint())
+	e.LLMCallsSaved = int(d.varint())
+	e.LLMCallsMethod = d.str()
+	e.ScoreForfeited = d.float()
+	flags := d.byte()
+	e.FalseTermination, e.Censored = flags&1 != 0, flags&2 != 0
+	e.WouldReject = int(d.varint())
+	e.LowConfidence = int(d.varint())
 }
 
 func (d *decoder) varint() int64 {
