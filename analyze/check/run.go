@@ -208,36 +208,61 @@ func (r *Result) KeptEntries() int {
 	return n
 }
 
+// runState is what Run and Finish hold while they compare: the baseline
+// (read, and locked to update it), the tally comparing episodes with it
+// and, in ModeUpdate, the new baseline's sorter.
+type runState struct {
+	base   *baseStore
+	unlock func()
+	t      *tally
+	sorter *entrySorter
+}
+
+// startRun reads (and locks) the baseline first, so a missing one fails
+// before any replay.
+func startRun(opts Options) (*runState, error) {
+	base, unlock, err := openBaseline(opts)
+	if err != nil {
+		return nil, err
+	}
+	st := &runState{base: base, unlock: unlock, t: newTally(base, opts.Mode == ModeGatesOnly, opts.Every)}
+	if opts.Mode == ModeUpdate {
+		st.sorter = newEntrySorter()
+	}
+	return st, nil
+}
+
+// end releases what startRun took; err is the run's: a failed run's
+// tally is closed too (a finished one's result owns it).
+func (st *runState) end(err error) {
+	if st.sorter != nil {
+		st.sorter.close()
+	}
+	if err != nil {
+		st.t.close()
+	}
+	st.unlock()
+}
+
 // Run replays the rules over the files as analyze does, compares each
 // episode's entry with the baseline (ModeCompare), or rewrites the
 // baseline (ModeUpdate), and applies the policy gates.
 func Run(opts Options) (res *Result, err error) {
 	// The baseline is read (and locked, to update it) before the replay:
 	// a missing one fails first.
-	base, unlock, err := openBaseline(opts)
+	st, err := startRun(opts)
 	if err != nil {
 		return nil, err
 	}
-	defer unlock()
+	defer func() { st.end(err) }()
 	// Each episode is compared as its log is read, and in an update its
 	// entry goes to the new baseline's sorter: nothing per episode is
 	// kept but what the report names.
-	t := newTally(base, opts.Mode == ModeGatesOnly, opts.Every)
-	defer func() {
-		if err != nil {
-			t.close()
-		}
-	}()
-	var sorter *entrySorter
-	if opts.Mode == ModeUpdate {
-		sorter = newEntrySorter()
-		defer sorter.close()
-	}
-	col, err := replayFiles(opts, &streamSink{t: t, sorter: sorter}, false)
+	col, err := replayFiles(opts, &streamSink{t: st.t, sorter: st.sorter}, false)
 	if err != nil {
 		return nil, err
 	}
-	return col.finish(opts, base, t, sorter)
+	return col.finish(opts, st.base, st.t, st.sorter)
 }
 
 // streamSink compares each entry as it comes and, in an update, keeps it
@@ -465,22 +490,12 @@ func replayFiles(opts Options, sink entrySink, diags bool) (*Collected, error) {
 // shards of one) with the baseline of opts.Mode, applies the gates and,
 // in ModeUpdate, writes the baseline: the rest of Run.
 func (col *Collected) Finish(opts Options) (res *Result, err error) {
-	base, unlock, err := openBaseline(opts)
+	st, err := startRun(opts)
 	if err != nil {
 		return nil, err
 	}
-	defer unlock()
-	t := newTally(base, opts.Mode == ModeGatesOnly, opts.Every)
-	defer func() {
-		if err != nil {
-			t.close()
-		}
-	}()
-	var sorter *entrySorter
-	if opts.Mode == ModeUpdate {
-		sorter = newEntrySorter()
-		defer sorter.close()
-	}
+	defer func() { st.end(err) }()
+	base, t, sorter := st.base, st.t, st.sorter
 	type diagKey struct{ id, source string }
 	diags := map[diagKey]Diag{}
 	for _, d := range col.Diags {
