@@ -7,33 +7,17 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/loopbreak/loopbreak/replay/replaytest"
 )
 
 // episodesDir is the committed fixtures, relative to this package.
 const episodesDir = "../testdata/episodes"
 
-// golden compares got with testdata/<name>, rewriting it under -update
-// and leaving <name>.got beside it on a mismatch.
+// golden compares got with testdata/<name> (replaytest.Golden).
 func golden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("..", "testdata", name)
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./cmd -update to create it)", err)
-	}
-	if string(want) != got {
-		os.WriteFile(path+".got", []byte(got), 0o644)
-		t.Errorf("%s differs from the output (see %s.got; go test ./cmd -update accepts it)", path, path)
-	}
+	replaytest.Golden(t, filepath.Join("..", "testdata", name), got, *update, "go test ./cmd -update")
 }
 
 // TestAnalyzeGolden runs analyze on every committed episode, as text and

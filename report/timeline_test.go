@@ -4,13 +4,13 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/loopbreak/loopbreak/analyze"
 	"github.com/loopbreak/loopbreak/replay"
+	"github.com/loopbreak/loopbreak/replay/replaytest"
 	"github.com/loopbreak/loopbreak/rules"
 )
 
@@ -32,28 +32,10 @@ func timelineOf(ep *replay.Episode) *Timeline {
 	return NewTimeline(o, ep, rules.MaxTurnsStuck.Get(cfg))
 }
 
-// golden compares got with testdata/<name>, rewriting it with -update and
-// leaving <name>.got beside it on a mismatch.
+// golden compares got with testdata/<name> (replaytest.Golden).
 func golden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./report -update)", err)
-	}
-	if string(want) != got {
-		os.WriteFile(path+".got", []byte(got), 0o644)
-		t.Errorf("%s differs (got written to %s.got; -update accepts it):\n%s", path, path, got)
-	}
+	replaytest.Golden(t, filepath.Join("testdata", name), got, *update, "go test ./report -update")
 }
 
 func TestWriteTimelineGolden(t *testing.T) {
