@@ -31,10 +31,9 @@ type rowFile struct {
 	written int64
 	runs    []spillRun
 
-	keys     map[string]uint64 // firing count keys, numbered
-	keyNames []string
-	buf      []byte
-	rbuf     []byte
+	keys countKeys // firing count keys, numbered
+	buf  []byte
+	rbuf []byte
 }
 
 func newRowFile() (*rowFile, error) {
@@ -42,7 +41,7 @@ func newRowFile() (*rowFile, error) {
 	if err != nil {
 		return nil, fmt.Errorf("holding the report's rows: %w", err)
 	}
-	return &rowFile{f: f, w: bufio.NewWriterSize(f, 256<<10), keys: map[string]uint64{}}, nil
+	return &rowFile{f: f, w: bufio.NewWriterSize(f, 256<<10)}, nil
 }
 
 // close removes the file.
@@ -152,18 +151,7 @@ func (rf *rowFile) appendEntry(b []byte, e *Entry) []byte {
 		return append(b, 0)
 	}
 	b = append(b, 1)
-	b = binary.AppendUvarint(b, uint64(len(e.FiringCounts)))
-	for k, n := range e.FiringCounts {
-		num, ok := rf.keys[k]
-		if !ok {
-			num = uint64(len(rf.keyNames))
-			rf.keys[k] = num
-			rf.keyNames = append(rf.keyNames, k)
-		}
-		b = binary.AppendUvarint(b, num)
-		b = binary.AppendVarint(b, int64(n))
-	}
-	return b
+	return rf.keys.appendCounts(b, e.FiringCounts)
 }
 
 // readRow reads back a record appendRow wrote; io.EOF at a run's end.
@@ -226,14 +214,9 @@ func (rf *rowFile) readEntry(d *decoder, max int) (*Entry, bool) {
 		e.Checkpoints = nil
 	}
 	if d.byte() == 1 {
-		k := min(d.uvarint(), uint64(max))
-		e.FiringCounts = make(map[string]int, k)
-		for range k {
-			num := d.uvarint()
-			if num >= uint64(len(rf.keyNames)) {
-				return nil, false
-			}
-			e.FiringCounts[rf.keyNames[num]] = int(d.varint())
+		var ok bool
+		if e.FiringCounts, ok = rf.keys.readCounts(d, uint64(max)); !ok {
+			return nil, false
 		}
 	}
 	return e, true

@@ -38,10 +38,9 @@ type entrySorter struct {
 	dropped []bool   // per log: not read to its end, its entries dropped
 	seq     int64
 
-	keys     map[string]uint64 // firing count keys, numbered in the spill
-	keyNames []string
-	buf      []byte
-	sorted   bool
+	keys   countKeys // firing count keys, numbered in the spill
+	buf    []byte
+	sorted bool
 }
 
 // sortItem is one entry; log -1: its LogHash is final, else the hash of
@@ -55,7 +54,7 @@ type sortItem struct {
 type spillRun struct{ off, size int64 }
 
 func newEntrySorter() *entrySorter {
-	return &entrySorter{keys: map[string]uint64{}}
+	return &entrySorter{}
 }
 
 // add takes an entry of the current log (pending: its hash comes with
@@ -248,17 +247,7 @@ func (s *entrySorter) appendItem(b []byte, it *sortItem) []byte {
 	b = appendString(b, e.Source)
 	b = appendString(b, e.LogHash)
 	b = appendFigures(b, e, appendString)
-	b = binary.AppendUvarint(b, uint64(len(e.FiringCounts)))
-	for k, n := range e.FiringCounts {
-		num, ok := s.keys[k]
-		if !ok {
-			num = uint64(len(s.keyNames))
-			s.keys[k] = num
-			s.keyNames = append(s.keyNames, k)
-		}
-		b = binary.AppendUvarint(b, num)
-		b = binary.AppendVarint(b, int64(n))
-	}
+	b = s.keys.appendCounts(b, e.FiringCounts)
 	binary.LittleEndian.PutUint32(b, uint32(len(b)-4))
 	return b
 }
@@ -288,14 +277,9 @@ func (s *entrySorter) readItem(r *bufio.Reader) (sortItem, error) {
 	}
 	e.EpisodeID, e.Source, e.LogHash = d.str(), d.str(), d.str()
 	d.figures(e, uint64(len(b)))
-	k := min(d.uvarint(), uint64(len(b)))
-	e.FiringCounts = make(map[string]int, k)
-	for range k {
-		num := d.uvarint()
-		if num >= uint64(len(s.keyNames)) {
-			return sortItem{}, errRecord
-		}
-		e.FiringCounts[s.keyNames[num]] = int(d.varint())
+	var ok bool
+	if e.FiringCounts, ok = s.keys.readCounts(&d, uint64(len(b))); !ok {
+		return sortItem{}, errRecord
 	}
 	if d.bad || len(d.b) != 0 {
 		return sortItem{}, errRecord
@@ -307,6 +291,47 @@ func (s *entrySorter) readItem(r *bufio.Reader) (sortItem, error) {
 type decoder struct {
 	b   []byte
 	bad bool
+}
+
+// countKeys numbers firing count keys for a spill file's records, which
+// hold each key's number, not its text.
+type countKeys struct {
+	nums  map[string]uint64
+	names []string
+}
+
+// appendCounts appends m as its length, then each key's number and count.
+func (ck *countKeys) appendCounts(b []byte, m map[string]int) []byte {
+	if ck.nums == nil {
+		ck.nums = map[string]uint64{}
+	}
+	b = binary.AppendUvarint(b, uint64(len(m)))
+	for k, n := range m {
+		num, ok := ck.nums[k]
+		if !ok {
+			num = uint64(len(ck.names))
+			ck.nums[k] = num
+			ck.names = append(ck.names, k)
+		}
+		b = binary.AppendUvarint(b, num)
+		b = binary.AppendVarint(b, int64(n))
+	}
+	return b
+}
+
+// readCounts reads back what appendCounts wrote (a length above limit is
+// cut to limit); false for a key number it never gave.
+func (ck *countKeys) readCounts(d *decoder, limit uint64) (map[string]int, bool) {
+	k := min(d.uvarint(), limit)
+	m := make(map[string]int, k)
+	for range k {
+		num := d.uvarint()
+		if num >= uint64(len(ck.names)) {
+			return nil, false
+		}
+		m[ck.names[num]] = int(d.varint())
+	}
+	return m, true
 }
 
 // figures reads what appendFigures wrote with inline strings
