@@ -40,10 +40,6 @@ const (
 	partTurns    = 1 << 16
 )
 
-// maxReusedFirings bounds the firing list a worker keeps for its next
-// episode (Options.RenderLast): about 20 MB.
-const maxReusedFirings = 1 << 16
-
 // Files reads files on a bounded pool of workers, analyses each episode
 // under cfg on the worker that read it, and calls emit with each file's
 // episodes in input order, whatever the scheduling: in parts (one or more
@@ -60,8 +56,8 @@ func Files(ctx context.Context, files []string, stdin io.Reader, read replay.Opt
 		scored = ScoredKinds(opts.Rules, cfg)
 	}
 	// analyse analyses, labels and renders a part's episodes, one after
-	// the other; firings is its worker's buffer (Options.RenderLast).
-	analyse := func(fr *FileResult, firings *[]rules.Firing) {
+	// the other; sc is its worker's (Options.RenderLast).
+	analyse := func(fr *FileResult, sc *scratch) {
 		n := len(fr.Episodes)
 		fr.Outcomes = make([]*Outcome, n)
 		if opts.Labels != nil {
@@ -74,7 +70,7 @@ func Files(ctx context.Context, files []string, stdin io.Reader, read replay.Opt
 		for k, ep := range fr.Episodes {
 			var o *Outcome
 			if reuse {
-				o = analyzeInto(ep, cfg, opts, *firings)
+				o = analyzeInto(ep, cfg, opts, sc)
 			} else {
 				o = Analyze(ep, cfg, opts)
 			}
@@ -92,37 +88,32 @@ func Files(ctx context.Context, files []string, stdin io.Reader, read replay.Opt
 				fr.Rendered[k], fr.RenderErrs[k] = opts.Render(o, ep)
 			}
 			if reuse {
-				// Keep the list for the next episode, unless one huge
-				// episode grew it: that would stay allocated to the end.
-				if cap(o.Firings) <= maxReusedFirings {
-					*firings = o.Firings[:0]
-				}
-				o.Firings = nil
+				o.Firings = nil // sc's again
 			}
 		}
 	}
 	emitLive := func(fr FileResult) bool { return ctx.Err() == nil && emit(fr) }
 	if read.Strict {
 		InOrder(len(files), workers, func() func(int) FileResult {
-			var firings []rules.Firing // this worker's
+			var sc scratch // this worker's
 			return func(i int) FileResult {
 				eps, st, err := replay.ReadFileStats(ctx, files[i], stdin, read)
 				fr := FileResult{Path: files[i], Episodes: eps, Err: err, Hash: st.Hash, Last: true}
 				if ctx.Err() == nil {
-					analyse(&fr, &firings)
+					analyse(&fr, &sc)
 				}
 				return fr
 			}
 		}, emitLive)
 		return
 	}
-	readFile := func(i int, send func(FileResult) bool, firings *[]rules.Firing) {
+	readFile := func(i int, send func(FileResult) bool, sc *scratch) {
 		path := files[i]
 		var batch []*replay.Episode
 		turns := 0
 		flush := func(fr FileResult) bool {
 			fr.Path, fr.Episodes = path, batch
-			analyse(&fr, firings)
+			analyse(&fr, sc)
 			batch, turns = nil, 0
 			return send(fr)
 		}
@@ -139,8 +130,8 @@ func Files(ctx context.Context, files []string, stdin io.Reader, read replay.Opt
 		}
 	}
 	StreamInOrder(len(files), workers, func() func(int, func(FileResult) bool) {
-		var firings []rules.Firing // this worker's
-		return func(i int, send func(FileResult) bool) { readFile(i, send, &firings) }
+		var sc scratch // this worker's
+		return func(i int, send func(FileResult) bool) { readFile(i, send, &sc) }
 	}, emitLive)
 }
 

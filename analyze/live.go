@@ -109,6 +109,16 @@ func sameDecision(e *replay.LiveEvent, f *rules.Firing) bool {
 	return true
 }
 
+// copyFiring is a copy of *f (nil for nil): a worker reuses the list
+// compareLive reads for its next episode (scratch).
+func copyFiring(f *rules.Firing) *rules.Firing {
+	if f == nil {
+		return nil
+	}
+	c := *f
+	return &c
+}
+
 // compareLive holds the replay's firings (those with a live kind, in turn
 // order) against ep.Live; nil without live events.
 func compareLive(ep *replay.Episode, firings []rules.Firing, cfg *rules.Config) *Live {
@@ -138,7 +148,7 @@ func compareLive(ep *replay.Episode, firings []rules.Firing, cfg *rules.Config) 
 		seen[k] = true
 		f := replayed[k]
 		if f == nil || !sameDecision(e, f) {
-			l.Disagreements = append(l.Disagreements, LiveDisagreement{Turn: e.Turn, Kind: e.Kind, Live: e, Replay: f})
+			l.Disagreements = append(l.Disagreements, LiveDisagreement{Turn: e.Turn, Kind: e.Kind, Live: e, Replay: copyFiring(f)})
 		}
 	}
 	// Replay firings the live run should have logged: within its turns.
@@ -149,7 +159,7 @@ func compareLive(ep *replay.Episode, firings []rules.Firing, cfg *rules.Config) 
 		if t := ep.Turn(f.Turn); k.kind == "" || seen[k] || t == nil || t.Filled {
 			continue
 		}
-		l.Disagreements = append(l.Disagreements, LiveDisagreement{Turn: f.Turn, Kind: k.kind, Replay: f})
+		l.Disagreements = append(l.Disagreements, LiveDisagreement{Turn: f.Turn, Kind: k.kind, Replay: copyFiring(f)})
 	}
 	sortDisagreements(l.Disagreements)
 	if l.TerminationDisagrees() {

@@ -8,6 +8,7 @@ package analyze
 
 import (
 	"math"
+	"slices"
 	"sort"
 
 	"github.com/loopbreak/loopbreak/replay"
@@ -98,10 +99,47 @@ func Analyze(ep *replay.Episode, cfg *rules.Config, opts Options) *Outcome {
 	return analyzeInto(ep, cfg, opts, nil)
 }
 
-// analyzeInto is Analyze appending the firings it keeps to firings[:0].
-func analyzeInto(ep *replay.Episode, cfg *rules.Config, opts Options, firings []rules.Firing) *Outcome {
+// scratch is a worker's memory that analyzeInto reuses from one episode
+// to the next (Options.RenderLast): a corpus does not allocate, grow and
+// fault in fresh lists for each of its episodes.
+type scratch struct {
+	firings []rules.Firing // Outcome.Firings
+	live    []rules.Firing // the firings the live system logs too (compareLive copies what it keeps)
+}
+
+// maxReusedFirings bounds the lists a worker keeps for its next episode
+// (Options.RenderLast): about 20 MB each.
+const maxReusedFirings = 1 << 16
+
+// keep takes back an analysed episode's lists for the next, unless one
+// huge episode grew them: that would stay allocated to the end.
+func (sc *scratch) keep(firings, live []rules.Firing) {
+	if cap(firings) <= maxReusedFirings {
+		sc.firings = firings[:0]
+	}
+	if cap(live) <= maxReusedFirings {
+		sc.live = live[:0]
+	}
+}
+
+// appendFiring appends f, doubling a full list: append grows a large one
+// by a quarter, allocating (and faulting in) about five times what it
+// ends up holding.
+func appendFiring(fs []rules.Firing, f *rules.Firing) []rules.Firing {
+	if len(fs) == cap(fs) {
+		fs = slices.Grow(fs, max(len(fs), 32))
+	}
+	return append(fs, *f)
+}
+
+// analyzeInto is Analyze reusing sc's lists (nil: fresh ones).
+func analyzeInto(ep *replay.Episode, cfg *rules.Config, opts Options, sc *scratch) *Outcome {
+	var firings, live []rules.Firing // live: firings the live system logs too
+	if sc != nil {
+		firings, live = sc.firings[:0], sc.live[:0]
+	}
 	o := &Outcome{
-		Firings:       firings[:0],
+		Firings:       firings,
 		EpisodeID:     ep.ID,
 		Source:        ep.Source,
 		RecordedTurns: ep.RecordedTurns(),
@@ -125,11 +163,10 @@ func analyzeInto(ep *replay.Episode, cfg *rules.Config, opts Options, firings []
 		story = newStoryBuilder(o)
 		story.agent = !isZorkGPTLog(ep)
 	}
-	var live []rules.Firing // firings the live system logs too
 	judge, _ := AlarmJudge(ep)
 	rules.Run(ep, cfg, opts.Rules, func(f rules.Firing) {
 		if ep.Live != nil && liveKind(&f) != "" {
-			live = append(live, f)
+			live = appendFiring(live, &f)
 		}
 		o.Counts[f.KindKey()]++
 		switch f.Kind {
@@ -148,7 +185,7 @@ func analyzeInto(ep *replay.Episode, cfg *rules.Config, opts Options, firings []
 			story.add(&f)
 		}
 		if opts.KeepFirings {
-			o.Firings = append(o.Firings, f)
+			o.Firings = appendFiring(o.Firings, &f)
 		}
 	})
 	if len(o.Firings) == 0 {
@@ -163,6 +200,9 @@ func analyzeInto(ep *replay.Episode, cfg *rules.Config, opts Options, firings []
 	tail.Reset(ep)
 	o.Result = tail.Result(fired)
 	o.Live = compareLive(ep, live, cfg)
+	if sc != nil {
+		sc.keep(o.Firings, live)
+	}
 	if opts.Story {
 		o.Story = story.finish(ep, cfg)
 	}

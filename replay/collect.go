@@ -87,6 +87,7 @@ func (c *collector) finish(b *builder) {
 	}
 	dropped := c.dropped
 	ep := b.build(c)
+	b.slots.releaseAll() // for the next episodes' slots
 	if c.err != nil {
 		return
 	}

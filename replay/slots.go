@@ -245,7 +245,7 @@ func (st *slotTable) put(t int) *slot {
 		if st.chunks == nil {
 			st.chunks = map[int]*[slotChunk]slot{}
 		}
-		c = new([slotChunk]slot)
+		c = newChunk()
 		st.chunks[k] = c
 	}
 	s := &c[t-k*slotChunk]
@@ -264,7 +264,47 @@ func (st *slotTable) del(t int) {
 }
 
 // release frees the chunk holding turn t (build is past it).
-func (st *slotTable) release(t int) { delete(st.chunks, floorDiv(t, slotChunk)) }
+func (st *slotTable) release(t int) {
+	k := floorDiv(t, slotChunk)
+	if c := st.chunks[k]; c != nil {
+		freeChunk(c)
+		delete(st.chunks, k)
+	}
+}
+
+// releaseAll frees every chunk (the episode is built).
+func (st *slotTable) releaseAll() {
+	for _, c := range st.chunks {
+		freeChunk(c)
+	}
+	st.chunks, st.n = nil, 0
+}
+
+// Chunks of episodes already built are kept for the next ones (a corpus
+// is mostly episodes of a few hundred turns, a few chunks each): a fresh
+// chunk is memory the kernel faults in, and the first read of a page
+// before its first write faults it twice. freeChunks holds what a few
+// concurrent readers use; a huge episode's chunks beyond it go to the GC.
+var freeChunks = make(chan *[slotChunk]slot, 64)
+
+func newChunk() *[slotChunk]slot {
+	select {
+	case c := <-freeChunks:
+		return c
+	default:
+	}
+	c := new([slotChunk]slot)
+	*c = [slotChunk]slot{} // written before it is read: one fault a page
+	return c
+}
+
+func freeChunk(c *[slotChunk]slot) {
+	*c = [slotChunk]slot{}
+	select {
+	case freeChunks <- c:
+	default:
+	}
+}
 
 // each calls fn for every slot in use, in turn order.
 func (st *slotTable) each(fn func(t int, s *slot)) {

@@ -20,11 +20,19 @@ import (
 
 // marshalEpisode is json.Marshal(e).
 func marshalEpisode(e *Episode) ([]byte, error) {
-	return appendEpisode(make([]byte, 0, 512+128*len(e.Firings)), e)
+	return appendEpisode(nil, e)
 }
+
+// episodeBytes is about what an episode of n firings encodes in, a little
+// more rather than less.
+func episodeBytes(n int) int { return 2048 + 160*n }
 
 // appendEpisode is marshalEpisode appending to dst.
 func appendEpisode(dst []byte, e *Episode) ([]byte, error) {
+	// Room for the whole episode up front (a firing encodes in some 150
+	// bytes): grown by append, a buffer of hundreds of KB is allocated,
+	// copied and faulted in afresh at each quarter it grows by.
+	dst = slices.Grow(dst, episodeBytes(len(e.Firings)))
 	w := jsonEnc{b: dst}
 	w.episode(e)
 	if w.refused {

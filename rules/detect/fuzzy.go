@@ -172,6 +172,9 @@ func (d *FuzzyRepeat) Step(s Step) []FuzzyFiring {
 	cur.n = s.N
 	// Ranging over a string reads an invalid byte as U+FFFD, as []rune does.
 	cur.runes = cur.runes[:0]
+	if n := len(s.Action) + len(s.Output); cap(cur.runes) < n {
+		cur.runes = make([]rune, 0, n) // at most a code point a byte: no regrowth
+	}
 	for _, r := range s.Action {
 		cur.runes = append(cur.runes, r)
 	}
