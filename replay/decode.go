@@ -3,6 +3,7 @@ package replay
 import (
 	"bytes"
 	"encoding/binary"
+	"math/bits"
 )
 
 // The one-pass decoder of relevant lines. It accepts exactly what
@@ -119,13 +120,15 @@ func validString(b []byte, i int) (end int, esc bool) {
 // b[j:], or len(b). A word holds one when, after XOR with the byte sought
 // (a zero byte where it was), some byte borrows on subtracting 1 (0x20 for
 // the control bytes) with its own high bit clear.
+// A borrow only carries upwards, from a byte that holds one, so the
+// lowest flagged byte of the word is the first that does.
 func special(b []byte, j int) int {
 	const ones, highs = 0x0101010101010101, 0x8080808080808080
 	for j+8 <= len(b) {
 		x := binary.LittleEndian.Uint64(b[j:])
 		q, bs := x^(ones*'"'), x^(ones*'\\')
-		if ((x-ones*0x20)&^x|(q-ones)&^q|(bs-ones)&^bs)&highs != 0 {
-			break
+		if m := ((x-ones*0x20)&^x | (q-ones)&^q | (bs-ones)&^bs) & highs; m != 0 {
+			return j + bits.TrailingZeros64(m)/8
 		}
 		j += 8
 	}
