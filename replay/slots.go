@@ -115,6 +115,8 @@ type symtab struct {
 	strs []string
 	ids  map[string]Sym
 	fold map[Sym]Sym // FoldName, computed once per distinct string
+
+	scratch []byte // an escaped string, unescaped to be looked up
 }
 
 func (t *symtab) sym(s string) Sym {
@@ -153,6 +155,12 @@ func (t *symtab) bytes(b []byte) Sym {
 func (t *symtab) text(v json.RawMessage) (Sym, bool) {
 	if raw, ok := plainBytes(v); ok {
 		return t.bytes(raw), true
+	}
+	if len(v) > 0 && v[0] == '"' {
+		if b, ok := appendUnquoted(t.scratch[:0], v); ok {
+			t.scratch = b
+			return t.bytes(b), true
+		}
 	}
 	s, ok := text(v)
 	if !ok {

@@ -8,6 +8,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode/utf16"
 	"unicode/utf8"
 )
 
@@ -97,6 +98,9 @@ func number(v json.RawMessage) (float64, bool) {
 	if !present(v) {
 		return 0, false
 	}
+	if f, ok := plainNumber(v); ok {
+		return f, true
+	}
 	s := string(v)
 	if s[0] == '"' {
 		var str string
@@ -112,6 +116,49 @@ func number(v json.RawMessage) (float64, bool) {
 	return f, true
 }
 
+// plainNumber reads the numbers logs hold (turns, scores, confidences:
+// -?digits(.digits)?, at most 15 digits in all) as strconv.ParseFloat
+// does, without it: the digits make an integer below 2^53 and the
+// fraction divides it by a power of ten up to 10^15, both exact in a
+// float64, so the one rounding of the quotient is the correctly rounded
+// value (strconv's own exact fast path). Anything else is not read.
+func plainNumber(v []byte) (float64, bool) {
+	i, neg := 0, false
+	if len(v) > 0 && v[0] == '-' {
+		i, neg = 1, true
+	}
+	var m uint64
+	digits, frac := 0, -1 // frac: digits after '.', -1 before it
+	for ; i < len(v); i++ {
+		c := v[i]
+		switch {
+		case '0' <= c && c <= '9':
+			m = m*10 + uint64(c-'0')
+			digits++
+			if frac >= 0 {
+				frac++
+			}
+		case c == '.' && frac < 0 && digits > 0:
+			frac = 0
+		default:
+			return 0, false
+		}
+	}
+	if digits == 0 || digits > 15 || frac == 0 {
+		return 0, false
+	}
+	f := float64(m)
+	if frac > 0 {
+		f /= pow10[frac]
+	}
+	if neg {
+		f = -f
+	}
+	return f, true
+}
+
+var pow10 = [...]float64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15}
+
 // text reads a JSON string; numbers are returned as written.
 func text(v json.RawMessage) (string, bool) {
 	if !present(v) {
@@ -120,6 +167,9 @@ func text(v json.RawMessage) (string, bool) {
 	if v[0] == '"' {
 		if s, ok := plainString(v); ok {
 			return s, true
+		}
+		if b, ok := appendUnquoted(nil, v); ok {
+			return string(b), true
 		}
 		var s string
 		if json.Unmarshal(v, &s) != nil {
@@ -337,4 +387,96 @@ func (w *wireEvent) set(key, v []byte, top bool) {
 			}
 		}
 	}
+}
+
+// appendUnquoted appends the JSON string token v (quotes included, the
+// whole of v), unescaped, to dst, as json.Unmarshal into a string reads it:
+// invalid UTF-8 and lone surrogates become U+FFFD. It reports false for
+// anything but one well-formed string token, which callers hand to
+// encoding/json (for its verdict). Escaped strings are common in logs (a
+// game's reply holds newlines); encoding/json validated and decoded each
+// with its scanner and an allocation.
+func appendUnquoted(dst, v []byte) ([]byte, bool) {
+	if len(v) < 2 || v[0] != '"' || v[len(v)-1] != '"' {
+		return dst, false
+	}
+	s := v[1 : len(v)-1]
+	for r := 0; r < len(s); {
+		c := s[r]
+		switch {
+		case c == '\\':
+			if r+1 >= len(s) {
+				return dst, false
+			}
+			switch s[r+1] {
+			case '"', '\\', '/':
+				dst = append(dst, s[r+1])
+			case 'b':
+				dst = append(dst, '\b')
+			case 'f':
+				dst = append(dst, '\f')
+			case 'n':
+				dst = append(dst, '\n')
+			case 'r':
+				dst = append(dst, '\r')
+			case 't':
+				dst = append(dst, '\t')
+			case 'u':
+				rr := hex4(s[r+2:])
+				if rr < 0 {
+					return dst, false
+				}
+				r += 6
+				if utf16.IsSurrogate(rr) {
+					if len(s)-r >= 6 && s[r] == '\\' && s[r+1] == 'u' {
+						if rr1 := hex4(s[r+2:]); rr1 >= 0 {
+							if d := utf16.DecodeRune(rr, rr1); d != utf8.RuneError {
+								dst = utf8.AppendRune(dst, d)
+								r += 6
+								continue
+							}
+						}
+					}
+					rr = utf8.RuneError
+				}
+				dst = utf8.AppendRune(dst, rr)
+				continue
+			default:
+				return dst, false
+			}
+			r += 2
+		case c == '"' || c < 0x20:
+			return dst, false
+		case c < utf8.RuneSelf:
+			dst = append(dst, c)
+			r++
+		default:
+			rr, size := utf8.DecodeRune(s[r:])
+			dst = utf8.AppendRune(dst, rr)
+			r += size
+		}
+	}
+	return dst, true
+}
+
+// hex4 reads four hex digits at the start of b, or returns -1.
+func hex4(b []byte) rune {
+	if len(b) < 4 {
+		return -1
+	}
+	var r rune
+	for _, c := range b[:4] {
+		switch {
+		case '0' <= c && c <= '9':
+			c -= '0'
+		case 'a' <= c && c <= 'f':
+			c -= 'a' - 10
+		case 'A' <= c && c <= 'F':
+			c -= 'A' - 10
+		default:
+			return -1
+		}
+		r = r<<4 | rune(c)
+	}
+	return r
 }
