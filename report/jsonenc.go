@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"sync"
 
 	"github.com/loopbreak/loopbreak/analyze"
 	"github.com/loopbreak/loopbreak/rules"
@@ -235,21 +236,53 @@ func (w *jsonEnc) firing(f *rules.Firing, afterCut bool) {
 		w.b = append(w.b, `{"turn":`...)
 	}
 	w.int(f.Turn)
-	w.b = append(w.b, `,"rule":`...)
-	w.str(f.Rule.Name)
-	w.b = append(w.b, `,"kind":`...)
-	w.str(f.Kind.Name)
-	w.b = append(w.b, `,"origin":`...)
-	w.str(f.Rule.Origin)
-	for _, field := range f.Kind.Fields {
-		w.b = append(w.b, ',')
-		w.str(field)
-		w.b = append(w.b, ':')
+	h := headOf(f.Rule, f.Kind)
+	w.b = append(w.b, h.head...)
+	for i, field := range f.Kind.Fields {
+		w.b = append(w.b, h.keys[i]...)
 		w.field(f, field)
 	}
 	w.b = append(w.b, `,"after_cut":`...)
 	w.bool(afterCut)
 	w.b = append(w.b, '}')
+}
+
+// firingHead is what every firing of a kind encodes alike: its rule,
+// kind and origin members, and the keys of its fields (",key:"), encoded
+// once per kind instead of at each of an episode's thousands of firings.
+type firingHead struct {
+	head []byte
+	keys [][]byte
+}
+
+var firingHeads sync.Map // headKey → *firingHead
+
+type headKey struct {
+	rule *rules.Rule
+	kind *rules.Kind
+}
+
+func headOf(r *rules.Rule, k *rules.Kind) *firingHead {
+	if h, ok := firingHeads.Load(headKey{r, k}); ok {
+		return h.(*firingHead)
+	}
+	w := jsonEnc{}
+	w.b = append(w.b, `,"rule":`...)
+	w.str(r.Name)
+	w.b = append(w.b, `,"kind":`...)
+	w.str(k.Name)
+	w.b = append(w.b, `,"origin":`...)
+	w.str(r.Origin)
+	h := &firingHead{head: w.b}
+	for _, field := range k.Fields {
+		w = jsonEnc{}
+		w.b = append(w.b, ',')
+		w.str(field)
+		w.b = append(w.b, ':')
+		h.keys = append(h.keys, w.b)
+	}
+	v, _ := firingHeads.LoadOrStore(headKey{r, k}, h)
+	return v.(*firingHead)
 }
 
 // field writes FieldValue(f, field) without boxing it in an interface

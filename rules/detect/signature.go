@@ -2,6 +2,7 @@ package detect
 
 import (
 	"fmt"
+	"math/bits"
 	"regexp"
 	"strings"
 	"unicode"
@@ -61,18 +62,19 @@ func structuredSignature(output string) (string, bool) {
 	// its letters is k or s, the two with non-ASCII case folds), so a
 	// byte search rules most outputs out before the backtracking matcher,
 	// which has no literal prefix to skip ahead with under (?i).
-	if containsFold(output, "error") {
+	words := signatureWords(output)
+	if words&wordError != 0 {
 		if m := sigErrorRe.FindStringSubmatch(output); m != nil {
 			return "error:" + m[1] + "-" + m[2], true
 		}
 	}
-	if !containsFold(output, "fail") {
+	if words&wordFail == 0 {
 		// sigTestRe needs "fail"
 	} else if m := sigTestRe.FindStringSubmatch(output); m != nil {
 		names := sigTestNameRe.FindAllString(output, 2)
 		return fmt.Sprintf("test-fail:%s-%s", m[1], strings.Join(names, ",")), true
 	}
-	if !containsAnyFold(output, fileVerbs) {
+	if words&wordFileVerb == 0 {
 		// sigFileRe needs one of its verbs
 	} else if loc := sigFileRe.FindStringSubmatchIndex(output); loc != nil {
 		action := "modified"
@@ -113,35 +115,62 @@ func appendFallback(b []byte, output string) []byte {
 	return b
 }
 
-// fileVerbs are the words sigFileRe starts with.
-var fileVerbs = []string{"modified", "changed", "updated", "fixed"}
+// The words the patterns need, as signatureWords reports them.
+const (
+	wordError    = 1 << iota // sigErrorRe's "error"
+	wordFail                 // sigTestRe's "fail"
+	wordFileVerb             // one of the verbs sigFileRe starts with
+	allWords     = wordError | wordFail | wordFileVerb
+)
 
-// containsFold reports whether s contains word (lower-case ASCII letters)
-// in any ASCII case.
-func containsFold(s, word string) bool {
-	return containsAnyFold(s, []string{word})
+var sigWords = [...]struct {
+	word string // lower-case ASCII letters
+	bit  uint8
+}{
+	{"error", wordError}, {"fail", wordFail},
+	{"modified", wordFileVerb}, {"changed", wordFileVerb}, {"updated", wordFileVerb}, {"fixed", wordFileVerb},
 }
 
-// containsAnyFold reports whether s contains one of words (lower-case
-// ASCII letters) in any ASCII case. b|0x20 equals a lower-case letter only
-// for that letter and its upper case.
-func containsAnyFold(s string, words []string) bool {
+// sigFirst[b] has bit i set when sigWords[i] starts with byte b, in
+// either ASCII case.
+var sigFirst = func() (t [256]uint8) {
+	for i, w := range sigWords {
+		t[w.word[0]] |= 1 << i
+		t[w.word[0]-('a'-'A')] |= 1 << i
+	}
+	return t
+}()
+
+// signatureWords reports which of the patterns' words s contains, in any
+// ASCII case, in one pass over s (a step's output is searched for all
+// of them).
+func signatureWords(s string) (found uint8) {
 	for i := 0; i < len(s); i++ {
-		c := s[i] | 0x20
-	next:
-		for _, w := range words {
-			if c != w[0] || len(s)-i < len(w) {
-				continue
-			}
-			for j := 1; j < len(w); j++ {
-				if s[i+j]|0x20 != w[j] {
-					continue next
+		for cands := sigFirst[s[i]]; cands != 0; cands &= cands - 1 {
+			w := &sigWords[bits.TrailingZeros8(cands)]
+			if found&w.bit == 0 && hasFoldAt(s, i, w.word) {
+				if found |= w.bit; found == allWords {
+					return found
 				}
 			}
-			return true
 		}
 	}
-	return false
+	return found
+}
+
+// hasFoldAt reports whether s[i:] starts with word (lower-case ASCII
+// letters) in any ASCII case: b|0x20 equals a lower-case letter only for
+// that letter and its upper case.
+func hasFoldAt(s string, i int, word string) bool {
+	if len(s)-i < len(word) {
+		return false
+	}
+	for j := 1; j < len(word); j++ {
+		if s[i+j]|0x20 != word[j] {
+			return false
+		}
+	}
+	return true
 }
 
 func fallbackSignature(output string) string {
