@@ -45,6 +45,14 @@ func appendEpisode(dst []byte, e *Episode) ([]byte, error) {
 type jsonEnc struct {
 	b       []byte
 	refused bool // a value json.Marshal refuses (NaN, infinities)
+	// heads caches headOf for the kinds of this episode's firings, a
+	// handful: a pointer comparison each, before the shared map.
+	heads []cachedHead
+}
+
+type cachedHead struct {
+	key headKey
+	h   *firingHead
 }
 
 func (w *jsonEnc) episode(e *Episode) {
@@ -236,7 +244,7 @@ func (w *jsonEnc) firing(f *rules.Firing, afterCut bool) {
 		w.b = append(w.b, `{"turn":`...)
 	}
 	w.int(f.Turn)
-	h := headOf(f.Rule, f.Kind)
+	h := w.head(f.Rule, f.Kind)
 	w.b = append(w.b, h.head...)
 	for i, field := range f.Kind.Fields {
 		w.b = append(w.b, h.keys[i]...)
@@ -260,6 +268,20 @@ var firingHeads sync.Map // headKey → *firingHead
 type headKey struct {
 	rule *rules.Rule
 	kind *rules.Kind
+}
+
+func (w *jsonEnc) head(r *rules.Rule, k *rules.Kind) *firingHead {
+	key := headKey{r, k}
+	for i := range w.heads {
+		if w.heads[i].key == key {
+			return w.heads[i].h
+		}
+	}
+	h := headOf(r, k)
+	if len(w.heads) < 16 {
+		w.heads = append(w.heads, cachedHead{key, h})
+	}
+	return h
 }
 
 func headOf(r *rules.Rule, k *rules.Kind) *firingHead {

@@ -41,6 +41,8 @@ var FuzzyRepeat = &Rule{
 
 type fuzzyRepeat struct{ d *detect.FuzzyRepeat }
 
+func (s *fuzzyRepeat) release() { s.d.Release() }
+
 func (s *fuzzyRepeat) Step(t *replay.Turn, env *Env) {
 	st, ok := stepOf(t, env.Episode)
 	if !ok {

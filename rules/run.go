@@ -132,6 +132,19 @@ func Run(ep *replay.Episode, cfg *Config, set []*Rule, report func(Firing)) {
 			s.Step(t, env)
 		}
 	}
+	release(env.steppers)
+}
+
+// releaser is a Stepper holding memory the next episode's steppers can
+// reuse: release hands it over once the episode is replayed.
+type releaser interface{ release() }
+
+func release(steppers []Stepper) {
+	for _, s := range steppers {
+		if r, ok := s.(releaser); ok {
+			r.release()
+		}
+	}
 }
 
 // RunShared replays set over ep under each of cfgs at once, turn by turn:
@@ -211,6 +224,16 @@ func RunShared(ep *replay.Episode, cfgs []*Config, set []*Rule, report func(i in
 	if !work {
 		return
 	}
+	defer func() {
+		release(common.steppers)
+		for i, env := range envs {
+			for j, s := range env.steppers {
+				if from[i][j] < 0 {
+					release([]Stepper{s})
+				}
+			}
+		}
+	}()
 	for ti := range ep.Turns {
 		t := &ep.Turns[ti]
 		buf = buf[:0]

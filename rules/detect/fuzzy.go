@@ -164,9 +164,9 @@ func (d *FuzzyRepeat) need(total int) int {
 
 // Step compares the step with the previous ones, then remembers it.
 func (d *FuzzyRepeat) Step(s Step) []FuzzyFiring {
-	cur := d.spare
+	cur := d.spare // all of it is set below
 	if cur == nil {
-		cur = new(fuzzyEntry)
+		cur = newFuzzyEntry()
 	}
 	d.spare = nil
 	cur.n = s.N
@@ -233,6 +233,38 @@ func (d *FuzzyRepeat) Step(s Step) []FuzzyFiring {
 		MatchedStep: best,
 		Similarity:  round4(bestNum, bestDen),
 	}}
+}
+
+// Release hands the detector's step buffers to the next detector made
+// (an episode's replay is over; d is not stepped again): a corpus of
+// episodes does not allocate and fault in fresh ones for each.
+func (d *FuzzyRepeat) Release() {
+	for _, e := range d.prev {
+		freeFuzzyEntry(e)
+	}
+	if d.spare != nil {
+		freeFuzzyEntry(d.spare)
+	}
+	d.prev, d.spare = nil, nil
+}
+
+// freeEntries holds released entries, a few windows' worth.
+var freeEntries = make(chan *fuzzyEntry, 64)
+
+func newFuzzyEntry() *fuzzyEntry {
+	select {
+	case e := <-freeEntries:
+		return e
+	default:
+		return new(fuzzyEntry)
+	}
+}
+
+func freeFuzzyEntry(e *fuzzyEntry) {
+	select {
+	case freeEntries <- e:
+	default:
+	}
 }
 
 // round4 rounds num/den to 4 decimals, half up, exactly.
