@@ -50,41 +50,57 @@ var (
 const freeMax = 64
 
 var (
-	freeReaders = make(chan *bufio.Reader, freeMax)
-	freeGzip    = make(chan *gzip.Reader, freeMax)
-	freeZstd    = make(chan *zstd.Decoder, freeMax)
+	freeReaders = make(freeList[*bufio.Reader], freeMax)
+	freeGzip    = make(freeList[*gzip.Reader], freeMax)
+	freeZstd    = make(freeList[*zstd.Decoder], freeMax)
 )
 
-func getReader(r io.Reader) *bufio.Reader {
+// freeList is a bounded free list: what get finds was put by an earlier
+// user; what put finds no room for is left to its caller.
+type freeList[T any] chan T
+
+func (l freeList[T]) get() (v T, ok bool) {
 	select {
-	case br := <-freeReaders:
+	case v = <-l:
+		return v, true
+	default:
+		return v, false
+	}
+}
+
+func (l freeList[T]) put(v T) bool {
+	select {
+	case l <- v:
+		return true
+	default:
+		return false
+	}
+}
+
+func getReader(r io.Reader) *bufio.Reader {
+	if br, ok := freeReaders.get(); ok {
 		br.Reset(r)
 		return br
-	default:
-		return bufio.NewReaderSize(r, 1<<20)
 	}
+	return bufio.NewReaderSize(r, 1<<20)
 }
 
 func putReader(br *bufio.Reader) {
 	br.Reset(nil) // drop the file
-	select {
-	case freeReaders <- br:
-	default:
-	}
+	freeReaders.put(br)
 }
 
 // getGzip reads through github.com/klauspost/compress/gzip, which decodes
 // at some 25% less CPU than compress/gzip, the same streams (multi-member
 // included) with the same errors.
 func getGzip(r io.Reader) (*gzip.Reader, error) {
-	var zr *gzip.Reader
+	zr, ok := freeGzip.get()
 	var err error
-	select {
-	case zr = <-freeGzip:
+	if ok {
 		if err = zr.Reset(r); err != nil {
 			putGzip(zr)
 		}
-	default:
+	} else {
 		zr, err = gzip.NewReader(r)
 	}
 	return zr, stdGzipErr(err)
@@ -107,12 +123,7 @@ func stdGzipErr(err error) error {
 	return err
 }
 
-func putGzip(zr *gzip.Reader) {
-	select {
-	case freeGzip <- zr:
-	default:
-	}
-}
+func putGzip(zr *gzip.Reader) { freeGzip.put(zr) }
 
 // zstdMaxWindow bounds a zstd stream's window (what decoding holds):
 // 128 MiB, zstd's own limit without --long=31 (a frame asking for more is
@@ -120,25 +131,21 @@ func putGzip(zr *gzip.Reader) {
 const zstdMaxWindow = 128 << 20
 
 func getZstd(r io.Reader) (*zstd.Decoder, error) {
-	select {
-	case zr := <-freeZstd:
+	if zr, ok := freeZstd.get(); ok {
 		if err := zr.Reset(r); err != nil {
 			putZstd(zr)
 			return nil, err
 		}
 		return zr, nil
-	default:
-		// One goroutine per stream: the workers already read files in
-		// parallel.
-		return zstd.NewReader(r, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxWindow(zstdMaxWindow))
 	}
+	// One goroutine per stream: the workers already read files in
+	// parallel.
+	return zstd.NewReader(r, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxWindow(zstdMaxWindow))
 }
 
 func putZstd(zr *zstd.Decoder) {
 	zr.Reset(nil) // drop the file
-	select {
-	case freeZstd <- zr:
-	default:
+	if !freeZstd.put(zr) {
 		zr.Close()
 	}
 }

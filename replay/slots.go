@@ -290,28 +290,21 @@ func (st *slotTable) releaseAll() {
 
 // Chunks of episodes already built are kept for the next ones (a corpus
 // is mostly episodes of a few hundred turns, a few chunks each): a fresh
-// chunk is memory the kernel faults in, and the first read of a page
-// before its first write faults it twice. freeChunks holds what a few
-// concurrent readers use; a huge episode's chunks beyond it go to the GC.
-var freeChunks = make(chan *[slotChunk]slot, 64)
+// chunk is memory the kernel faults in, twice a page when it is read
+// before it is written. freeChunks holds what a few concurrent readers
+// use; a huge episode's chunks beyond it go to the GC.
+var freeChunks = make(freeList[*[slotChunk]slot], 64)
 
 func newChunk() *[slotChunk]slot {
-	select {
-	case c := <-freeChunks:
+	if c, ok := freeChunks.get(); ok {
 		return c
-	default:
 	}
-	c := new([slotChunk]slot)
-	*c = [slotChunk]slot{} // written before it is read: one fault a page
-	return c
+	return new([slotChunk]slot)
 }
 
 func freeChunk(c *[slotChunk]slot) {
 	*c = [slotChunk]slot{}
-	select {
-	case freeChunks <- c:
-	default:
-	}
+	freeChunks.put(c)
 }
 
 // each calls fn for every slot in use, in turn order.

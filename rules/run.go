@@ -141,9 +141,13 @@ type releaser interface{ release() }
 
 func release(steppers []Stepper) {
 	for _, s := range steppers {
-		if r, ok := s.(releaser); ok {
-			r.release()
-		}
+		releaseStepper(s)
+	}
+}
+
+func releaseStepper(s Stepper) {
+	if r, ok := s.(releaser); ok {
+		r.release()
 	}
 }
 
@@ -229,7 +233,7 @@ func RunShared(ep *replay.Episode, cfgs []*Config, set []*Rule, report func(i in
 		for i, env := range envs {
 			for j, s := range env.steppers {
 				if from[i][j] < 0 {
-					release([]Stepper{s})
+					releaseStepper(s)
 				}
 			}
 		}
