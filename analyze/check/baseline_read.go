@@ -1,0 +1,267 @@
+package check
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// ParseBaseline reads a baseline document and checks its shape.
+func ParseBaseline(data []byte) (*Baseline, error) {
+	var b Baseline
+	if err := json.Unmarshal(data, &b); err != nil {
+		var se *json.SyntaxError
+		if errors.As(err, &se) {
+			line := 1 + bytes.Count(data[:min(int(se.Offset), len(data))], []byte("\n"))
+			return nil, fmt.Errorf("line %d: %v", line, err)
+		}
+		return nil, err
+	}
+	if err := b.check(); err != nil {
+		return nil, err
+	}
+	return &b, nil
+}
+
+// check checks a decoded baseline's shape, filling in empty maps.
+func (b *Baseline) check() error {
+	if err := b.checkHead(); err != nil {
+		return err
+	}
+	for i := range b.Episodes {
+		if err := checkEntry(i, &b.Episodes[i]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkHead checks the schema version, filling in an empty config.
+func (b *Baseline) checkHead() error {
+	switch {
+	case b.SchemaVersion == 0:
+		return errors.New("no schema_version: not a loopbreak baseline")
+	case b.SchemaVersion < 0:
+		return fmt.Errorf("schema_version %d: want %d", b.SchemaVersion, BaselineVersion)
+	case b.SchemaVersion > BaselineVersion:
+		return fmt.Errorf("schema_version %d is newer than this loopbreak understands (%d); upgrade loopbreak", b.SchemaVersion, BaselineVersion)
+	}
+	if b.Config == nil {
+		b.Config = map[string]any{}
+	}
+	return nil
+}
+
+// checkEntry checks entry i (from 0), filling in empty firing counts.
+func checkEntry(i int, e *Entry) error {
+	switch {
+	case e.EpisodeID == "":
+		return fmt.Errorf("episode %d: no episode_id", i+1)
+	case e.Source == "":
+		return fmt.Errorf("episode %s: no source", e.EpisodeID)
+	case !strings.HasPrefix(e.LogHash, "sha256:"):
+		return fmt.Errorf("episode %s: log_hash %q is not sha256:<hex>", e.EpisodeID, e.LogHash)
+	}
+	if e.FiringCounts == nil {
+		e.FiringCounts = map[string]int{}
+	}
+	return nil
+}
+
+// ReadBaseline reads a baseline file; a missing file is an error wrapping
+// fs.ErrNotExist. The file is decoded an entry at a time, and what the
+// entries repeat (sources, hashes, firing counts) is stored once.
+func ReadBaseline(file string) (*Baseline, error) {
+	in := newInterner()
+	var eps []Entry
+	b, err := readBaseline(file, func(e *Entry) {
+		in.entry(e)
+		eps = append(eps, *e)
+	})
+	if err != nil || b.Episodes != nil {
+		return b, err // read whole
+	}
+	b.Episodes = eps
+	if b.Episodes == nil {
+		b.Episodes = []Entry{}
+	}
+	return b, nil
+}
+
+// readStore reads a baseline file into a compact store, as a check
+// compares with it.
+func readStore(file string) (*baseStore, error) {
+	var s *baseStore
+	b, err := readBaseline(file, func(e *Entry) {
+		if s == nil {
+			s = newBaseStore(nil)
+		}
+		s.add(e)
+	})
+	switch {
+	case err != nil:
+		return nil, err
+	case b.Episodes != nil: // read whole
+		return storeOf(b), nil
+	case s == nil:
+		s = newBaseStore(nil)
+	}
+	s.Config = b.Config
+	s.done()
+	return s, nil
+}
+
+// readBaseline reads a baseline file, handing add each entry, checked,
+// as it is decoded; it returns the rest (no Episodes). A file that is not
+// a baseline decoded in one pass (bad JSON, a wrong type, an odd shape)
+// is read whole by encoding/json, for its error as it always was, or,
+// if it reads after all, returned whole with its Episodes.
+func readBaseline(file string, add func(*Entry)) (*Baseline, error) {
+	f, err := os.Open(file)
+	if err != nil {
+		return nil, err
+	}
+	var entryErr error
+	n := 0
+	b, ok := decodeBaseline(bufio.NewReaderSize(f, 256<<10), func(e *Entry) {
+		if entryErr == nil {
+			if entryErr = checkEntry(n, e); entryErr == nil {
+				add(e)
+			}
+		}
+		n++
+	})
+	f.Close()
+	if !ok {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			return nil, err
+		}
+		if b, err = ParseBaseline(data); err != nil {
+			return nil, fmt.Errorf("%s: %w", file, err)
+		}
+		if b.Episodes == nil {
+			b.Episodes = []Entry{}
+		}
+		return b, nil
+	}
+	if err := b.checkHead(); err != nil {
+		return nil, fmt.Errorf("%s: %w", file, err)
+	}
+	if entryErr != nil {
+		return nil, fmt.Errorf("%s: %w", file, entryErr)
+	}
+	return b, nil
+}
+
+// decodeBaseline decodes a baseline document as json.Unmarshal would,
+// holding one entry's text at a time and handing each entry to add; false
+// for anything else (which Unmarshal then explains).
+func decodeBaseline(r io.Reader, add func(*Entry)) (*Baseline, bool) {
+	dec := json.NewDecoder(r)
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil, false
+	}
+	var b Baseline
+	seen := false
+	for dec.More() {
+		t, err := dec.Token()
+		key, ok := t.(string)
+		if err != nil || !ok {
+			return nil, false
+		}
+		if strings.EqualFold(key, "episodes") {
+			if seen {
+				return nil, false // twice: as Unmarshal makes of it
+			}
+			seen = true
+			t, err := dec.Token()
+			switch {
+			case err != nil:
+				return nil, false
+			case t == nil: // null
+				continue
+			case t != json.Delim('['):
+				return nil, false
+			}
+			for dec.More() {
+				var e Entry
+				if err := dec.Decode(&e); err != nil {
+					return nil, false
+				}
+				add(&e)
+			}
+			if t, err := dec.Token(); err != nil || t != json.Delim(']') {
+				return nil, false
+			}
+			continue
+		}
+		// Any other key as Unmarshal takes it (case, duplicates, null).
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return nil, false
+		}
+		k, _ := json.Marshal(key)
+		doc := append(append(append(append([]byte("{"), k...), ':'), raw...), '}')
+		if err := json.Unmarshal(doc, &b); err != nil || b.Episodes != nil {
+			return nil, false
+		}
+	}
+	if t, err := dec.Token(); err != nil || t != json.Delim('}') {
+		return nil, false
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, false // something after the document
+	}
+	return &b, true
+}
+
+// interner stores once the strings and firing counts entries repeat.
+type interner struct {
+	strs   map[string]string
+	counts map[string]map[string]int
+	key    []byte
+}
+
+// internMax bounds each table: values that are all different are kept
+// per entry, as they came.
+const internMax = 1 << 16
+
+func newInterner() *interner {
+	return &interner{strs: map[string]string{}, counts: map[string]map[string]int{}}
+}
+
+func (in *interner) str(s string) string {
+	if v, ok := in.strs[s]; ok {
+		return v
+	}
+	if len(in.strs) < internMax {
+		in.strs[s] = s
+	}
+	return s
+}
+
+func (in *interner) entry(e *Entry) {
+	e.Source, e.LogHash, e.LLMCallsMethod = in.str(e.Source), in.str(e.LogHash), in.str(e.LLMCallsMethod)
+	if e.FiringCounts == nil {
+		return
+	}
+	in.key = in.key[:0]
+	for _, k := range slices.Sorted(maps.Keys(e.FiringCounts)) {
+		in.key = strconv.AppendQuote(in.key, k)
+		in.key = strconv.AppendInt(in.key, int64(e.FiringCounts[k]), 10)
+	}
+	if m, ok := in.counts[string(in.key)]; ok {
+		e.FiringCounts = m
+	} else if len(in.counts) < internMax {
+		in.counts[string(in.key)] = e.FiringCounts
+	}
+}
