@@ -23,11 +23,11 @@ func analyzeParquetRun(opts *AnalyzeOptions, cfg *rules.Config) error {
 	// SIGINT/SIGTERM stop the reads; the files being written are removed.
 	ctx, stop := signalContext()
 	defer stop()
-	return outfile.Write(opts.Partial.Output, outfile.Options{}, func(w io.Writer) error {
+	return outfile.Write(opts.Partial.Output, outfile.Options{Out: opts.IO.Out}, func(w io.Writer) error {
 		if opts.ParquetFirings == "" {
 			return writeParquet(ctx, opts, cfg, files, w, nil)
 		}
-		return outfile.Write(opts.ParquetFirings, outfile.Options{}, func(fw io.Writer) error {
+		return outfile.Write(opts.ParquetFirings, outfile.Options{Out: opts.IO.Out}, func(fw io.Writer) error {
 			return writeParquet(ctx, opts, cfg, files, w, fw)
 		})
 	})

@@ -113,7 +113,7 @@ func writeHTMLTo(ios *IOStreams, path string, write func(io.Writer) error) error
 	if path == "-" {
 		return write(ios.Out)
 	}
-	return outfile.Write(path, outfile.Options{Pattern: ".loopbreak-*.html"}, write)
+	return outfile.Write(path, outfile.Options{Out: ios.Out}, write)
 }
 
 // writeSweepHTML writes sweep --html's page.

@@ -3,6 +3,15 @@
 // an error, a signal or a kill never leaves a half-written report,
 // Parquet file, partial file or baseline for a reader to choke on. Every
 // writer of loopbreak goes through it. It imports nothing of loopbreak.
+//
+// What cannot be replaced is written to, never replaced: standard output
+// ("-", /dev/stdout), a FIFO, a device, anything under /dev or /proc. Its
+// bytes are staged in an unlinked temporary file and copied at Commit, so
+// a failed run writes nothing there either.
+//
+// Temporary files are named .loopbreak-tmp-<target>-<random> and locked
+// (flock, on Unix) by their writer; a later Create in the same directory
+// removes those whose writer is gone (killed by kill -9).
 package outfile
 
 import (
@@ -12,6 +21,9 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
+	"time"
+	"unicode/utf8"
 )
 
 // Options say how Create writes.
@@ -44,43 +56,45 @@ type File struct {
 	raw      bool
 	unlinked bool // tmp has no name left
 	before   func() error
+	direct   string // a target written to at Commit, not replaced
 }
+
+// TempPrefix starts the name of every temporary file Create makes beside
+// its target (unless Options.Pattern says otherwise).
+const TempPrefix = ".loopbreak-tmp-"
 
 // Create starts the output to file ("" or "-": to o.Out); errors of its
 // own name the file.
 func Create(file string, o Options) (*File, error) {
-	if file == "-" {
+	if file == "-" || (o.Out != nil && isStdout(file)) {
 		file = ""
 	}
-	dir, pattern := os.TempDir(), "loopbreak-output-*"
-	if file != "" {
-		dir, pattern = filepath.Dir(file), "."+filepath.Base(file)+".*"
-		if o.Pattern != "" {
-			pattern = o.Pattern
-		}
-		if o.MkdirAll {
-			if err := os.MkdirAll(dir, 0o755); err != nil {
-				return nil, (&File{file: file, raw: o.Raw}).named(err)
-			}
+	if file != "" && isDirect(file) {
+		return createStaged(o.Out, file), nil
+	}
+	if file == "" {
+		return createStaged(o.Out, ""), nil
+	}
+	dir := filepath.Dir(file)
+	pattern := TempPrefix + shortBase(filepath.Base(file)) + "-*"
+	if o.Pattern != "" {
+		pattern = o.Pattern
+	}
+	if o.MkdirAll {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return nil, (&File{file: file, raw: o.Raw}).named(err)
 		}
 	}
+	RemoveStale(dir)
 	tmp, err := os.CreateTemp(dir, pattern)
 	if err != nil {
-		if file == "" { // no temporary directory: held in memory
-			return &File{out: o.Out, held: &bytes.Buffer{}}, nil
-		}
 		if o.Raw {
 			return nil, err
 		}
 		return nil, fmt.Errorf("writing %s: %w", file, errors.Unwrap(err)) // CreateTemp's error names the temporary file
 	}
+	lock(tmp) // held until closed: a live writer's file is not stale
 	f := &File{tmp: tmp, file: file, out: o.Out, raw: o.Raw, before: o.BeforeRename}
-	if file == "" {
-		// Gone at once where the system allows it: a SIGPIPE that
-		// kills the copy to out leaves nothing behind.
-		f.unlinked = os.Remove(tmp.Name()) == nil
-		return f, nil
-	}
 	// CreateTemp makes 0600; an output is read by others (a part by the
 	// merging job's user, a report by a web server).
 	mode := o.Mode
@@ -92,6 +106,73 @@ func Create(file string, o Options) (*File, error) {
 		return nil, f.named(err)
 	}
 	return f, nil
+}
+
+// createStaged starts an output copied at Commit to out or, when direct
+// is named, to that file opened then: staged in a temporary file unlinked
+// at once where the system allows it (a SIGPIPE that kills the copy
+// leaves nothing behind), or held in memory without a temporary
+// directory.
+func createStaged(out io.Writer, direct string) *File {
+	tmp, err := os.CreateTemp(os.TempDir(), "loopbreak-output-*")
+	if err != nil {
+		return &File{out: out, direct: direct, held: &bytes.Buffer{}}
+	}
+	f := &File{tmp: tmp, out: out, direct: direct}
+	f.unlinked = os.Remove(tmp.Name()) == nil
+	return f
+}
+
+// isStdout says whether file names standard output.
+func isStdout(file string) bool {
+	switch filepath.Clean(file) {
+	case "/dev/stdout", "/dev/fd/1", "/proc/self/fd/1":
+		return true
+	}
+	return false
+}
+
+// isDirect says whether file must be written to, never replaced: a FIFO,
+// a device, a socket, or anything under /dev or /proc (/dev/stderr is a
+// link to whatever standard error is, a regular file included).
+func isDirect(file string) bool {
+	if abs, err := filepath.Abs(file); err == nil && (strings.HasPrefix(abs, "/dev/") || strings.HasPrefix(abs, "/proc/")) {
+		return true
+	}
+	st, err := os.Stat(file)
+	return err == nil && !st.Mode().IsRegular() && !st.IsDir()
+}
+
+// shortBase keeps a temporary file's name within the system's limit
+// (255 bytes), whole UTF-8 characters.
+func shortBase(base string) string {
+	const max = 100
+	if len(base) <= max {
+		return base
+	}
+	cut := max
+	for cut > 0 && !utf8.RuneStart(base[cut]) {
+		cut--
+	}
+	return base[:cut]
+}
+
+// staleAge is how long a temporary file must have been left unwritten
+// before it can be stale: a writer locks its file just after creating it.
+const staleAge = 10 * time.Second
+
+// RemoveStale removes from dir the temporary files of Create whose writer
+// is gone: unlocked (on Unix; elsewhere, untouched for a day) and not
+// written to for staleAge.
+func RemoveStale(dir string) {
+	olds, _ := filepath.Glob(filepath.Join(dir, TempPrefix+"*"))
+	for _, name := range olds {
+		st, err := os.Lstat(name)
+		if err != nil || !st.Mode().IsRegular() || time.Since(st.ModTime()) < staleAge {
+			continue
+		}
+		removeIfUnlocked(name, st)
+	}
 }
 
 // Write writes to the temporary file (or memory) until Commit.
@@ -113,10 +194,14 @@ func (f *File) remove(tmp *os.File) {
 
 // named says which file an error is about.
 func (f *File) named(err error) error {
-	if f.file == "" || f.raw {
+	name := f.file
+	if f.direct != "" {
+		name = f.direct
+	}
+	if name == "" || f.raw {
 		return err
 	}
-	return fmt.Errorf("writing %s: %w", f.file, err)
+	return fmt.Errorf("writing %s: %w", name, err)
 }
 
 // Named is an error of the caller's while writing to f, named as f's own.
@@ -127,9 +212,9 @@ func (f *File) Named(err error) error { return f.named(err) }
 // remove.
 func (f *File) Commit() error {
 	if f.held != nil {
-		_, err := f.out.Write(f.held.Bytes())
+		held := f.held
 		f.held = nil
-		return err
+		return f.copyOut(held)
 	}
 	tmp := f.tmp
 	if tmp == nil {
@@ -142,8 +227,7 @@ func (f *File) Commit() error {
 		if _, err := tmp.Seek(0, io.SeekStart); err != nil {
 			return err
 		}
-		_, err := io.Copy(f.out, tmp)
-		return err
+		return f.copyOut(tmp)
 	}
 	if err := tmp.Sync(); err != nil { // the rename must not publish unwritten bytes
 		tmp.Close()
@@ -161,6 +245,39 @@ func (f *File) Commit() error {
 		return f.named(err)
 	}
 	return nil
+}
+
+// copyOut copies a staged output to standard output or, opened now, to
+// its direct target (appended to: a file behind /dev/fd/N keeps what its
+// shell's redirection put there).
+func (f *File) copyOut(r io.Reader) error {
+	if f.direct == "" {
+		_, err := io.Copy(f.out, r)
+		return err
+	}
+	d, err := os.OpenFile(f.direct, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		return f.named(unwrapPath(err))
+	}
+	// Plain writer and reader: the error says which side failed.
+	_, err = io.Copy(struct{ io.Writer }{d}, struct{ io.Reader }{r})
+	if cerr := d.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return f.named(unwrapPath(err))
+	}
+	return nil
+}
+
+// unwrapPath drops an *os.PathError's operation and path, for a caller
+// that names the file itself.
+func unwrapPath(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
 }
 
 // Abort removes the temporary file, unless committed; it may be deferred

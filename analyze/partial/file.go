@@ -117,7 +117,7 @@ func Write(out io.Writer, output string, p *File, body any) error {
 		_, err := out.Write(data)
 		return err
 	}
-	return outfile.Write(output, outfile.Options{}, func(w io.Writer) error {
+	return outfile.Write(output, outfile.Options{Out: out}, func(w io.Writer) error {
 		_, err := w.Write(data)
 		return err
 	})
