@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math"
 	"reflect"
 	"sort"
 	"strings"
@@ -70,10 +71,16 @@ func (s TotalsState) Totals() (Totals, error) {
 			return Totals{}, fmt.Errorf("totals: turns saved histogram: %d turns listed twice", kv[0])
 		}
 		t.saved[kv[0]] = kv[1]
+		if kv[1] > math.MaxInt-n {
+			return Totals{}, fmt.Errorf("totals: turns saved histogram: episodes overflow")
+		}
 		n += kv[1]
 	}
 	if n != t.Terminated {
 		return Totals{}, fmt.Errorf("totals: turns saved histogram counts %d episodes, %d terminated", n, t.Terminated)
+	}
+	if err := t.checkCounts(); err != nil {
+		return Totals{}, err
 	}
 	return t, nil
 }

@@ -51,7 +51,14 @@ func TestTotalsStateCarriesEveryField(t *testing.T) {
 	var a, b Totals
 	setEveryField(t, &a, 1)
 	setEveryField(t, &b, 2)
-	a.Terminated, b.Terminated = 0, 0 // no histogram to match
+	// Counts that agree with each other, as a run's do: a state that
+	// could not come from a run is refused (checkCounts).
+	for seed, tot := range []*Totals{&a, &b} {
+		seed++
+		tot.Episodes, tot.Loops, tot.Terminated = 1000*seed, 1000*seed, 500*seed
+		tot.saved = map[int]int{7: tot.Terminated}
+		tot.TurnsSaved = 7 * tot.Terminated
+	}
 	for _, tot := range []*Totals{&a, &b} {
 		s, err := tot.State()
 		if err != nil {
@@ -162,6 +169,15 @@ func TestTotalsStateErrors(t *testing.T) {
 		{`{"sums":{"terminated":2},"turns_saved_histogram":[[4,1],[4,1]]}`, "4 turns listed twice"},
 		{`{"sums":{"terminated":2},"turns_saved_histogram":[[4,1]]}`, "counts 1 episodes, 2 terminated"},
 		{`{"sums":[],"turns_saved_histogram":[]}`, "totals: json"},
+		// Counts no run gives (issue 23: a merge summed them).
+		{`{"sums":{"episodes":-3},"turns_saved_histogram":[]}`, "totals: episodes is negative (-3)"},
+		{`{"sums":{"episodes":1,"live_disagreements":-1},"turns_saved_histogram":[]}`, "live_disagreements is negative"},
+		{`{"sums":{"episodes":2,"terminated":1,"turns_saved":-4},"turns_saved_histogram":[[-4,1]]}`, "turns_saved is negative"},
+		{`{"sums":{"episodes":1,"terminated":1,"turns_saved":9223372036854775805},"turns_saved_histogram":[[4,1]]}`, "adds up to 4 turns, turns_saved is 9223372036854775805"},
+		{`{"sums":{"episodes":1,"terminated":2,"turns_saved":8},"turns_saved_histogram":[[4,2]]}`, "terminated 2 of 1 episodes"},
+		{`{"sums":{"episodes":3,"censored":4},"turns_saved_histogram":[]}`, "censored 4 of 3 episodes"},
+		{`{"sums":{"episodes":3,"loops":1,"false_alarms":2},"turns_saved_histogram":[]}`, "false_alarms 2 of 1 loops"},
+		{`{"sums":{"episodes":9,"terminated":2,"turns_saved":8},"turns_saved_histogram":[[4,9223372036854775807],[5,9223372036854775807]]}`, "overflow"},
 	} {
 		var s TotalsState
 		if err := json.Unmarshal([]byte(tc.state), &s); err != nil {
@@ -221,5 +237,23 @@ func TestTotalsMergeOverflow(t *testing.T) {
 	a.Finish()
 	if !reflect.DeepEqual(one, a) || !a.ScoreOverflow || a.ScoreForfeited != math.MaxFloat64 {
 		t.Errorf("merged %+v, one run %+v", a, one)
+	}
+}
+
+// TestMergeCheckedOverflow: a merge whose sums would wrap is refused and
+// leaves the totals as they were; one that fits merges as Merge does.
+func TestMergeCheckedOverflow(t *testing.T) {
+	a := Totals{Episodes: math.MaxInt - 1, TurnsSaved: 5}
+	b := Totals{Episodes: 2}
+	if err := a.MergeChecked(&b); err == nil || !strings.Contains(err.Error(), "episodes overflows") {
+		t.Errorf("MergeChecked: %v", err)
+	}
+	if a.Episodes != math.MaxInt-1 {
+		t.Errorf("a refused merge changed the totals: %d episodes", a.Episodes)
+	}
+	live := 1
+	c := Totals{Episodes: 1, LiveDisagreements: &live}
+	if err := c.MergeChecked(&Totals{Episodes: 1, LiveDisagreements: &live}); err != nil || c.Episodes != 2 || *c.LiveDisagreements != 2 {
+		t.Errorf("MergeChecked: %v, %+v", err, c)
 	}
 }

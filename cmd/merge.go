@@ -3,11 +3,13 @@ package cmd
 import (
 	"bufio"
 	"io"
+	"path/filepath"
 	"sort"
 
 	"github.com/spf13/cobra"
 
 	"github.com/loopbreak/loopbreak/analyze"
+	"github.com/loopbreak/loopbreak/analyze/check"
 	"github.com/loopbreak/loopbreak/analyze/partial"
 	"github.com/loopbreak/loopbreak/analyze/sweep"
 	"github.com/loopbreak/loopbreak/report"
@@ -21,6 +23,11 @@ type MergeOptions struct {
 	// default); Color as that command's --color.
 	Format string
 	Color  string
+	// Update and Baseline are check's: the merge writes a baseline only
+	// with --update, only at the path --baseline names (never one a part
+	// names), and that must be the one the shards were given.
+	Update   bool
+	Baseline string
 }
 
 // NewCmdMerge builds `loopbreak merge`; runF replaces the run in tests.
@@ -37,10 +44,16 @@ the same configuration, settings and inputs; anything else is refused.
 --format takes the formats of the partials' command: analyze text (when the
 shards ran with --format text), json or jsonl; sweep table, json or csv;
 check text, json, junit, github or markdown. Without it, the command's default
-(analyze: text if the partials keep text, else json).`,
+(analyze: text if the partials keep text, else json).
+
+Partials of check --update are merged with --update, which writes the baseline
+at --baseline (default ` + check.DefaultBaseline + `): the path the shards were
+given, as their entries' log paths are relative to its directory. The merge
+writes nowhere else, and never where a part says.`,
 		Example: `  loopbreak sweep --shard 1/4 --partial -o part-1.json --max-stuck 30,40,50 eps/
   loopbreak merge part-*.json
-  loopbreak merge --format csv part-*.json > sweep.csv`,
+  loopbreak merge --format csv part-*.json > sweep.csv
+  loopbreak merge --update --baseline ci/loopbreak.baseline.json check-*.json`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			opts.Paths = args
@@ -60,6 +73,8 @@ check text, json, junit, github or markdown. Without it, the command's default
 	}
 	fl := c.Flags()
 	fl.StringVar(&opts.Format, "format", "", "output `format` of the partials' command (default: its default)")
+	fl.BoolVar(&opts.Update, "update", false, "check partials made with --update: write the baseline (at --baseline)")
+	fl.StringVar(&opts.Baseline, "baseline", "", "check partials: the baseline `file`, the one the shards were given (with --update, default "+check.DefaultBaseline+"; without, the shards')")
 	fl.StringVar(&opts.Color, "color", "auto", "colour the text report or table: auto, always or never (auto honours NO_COLOR)")
 	return c
 }
@@ -82,6 +97,9 @@ func mergeParts(opts *MergeOptions, parts []*partial.File) error {
 	m, err := partial.Merge(parts, opts.Paths)
 	if err != nil {
 		return err
+	}
+	if m.Command != "check" && (opts.Update || opts.Baseline != "") {
+		return usageErrorf("--update and --baseline: only for the partials of check, not of %s", m.Command)
 	}
 	switch m.Command {
 	case "analyze":
@@ -249,9 +267,38 @@ func mergeCheck(opts *MergeOptions, m *partial.Merger) error {
 	if err := m.Settings(&settings); err != nil {
 		return err
 	}
+	if err := mergeBaseline(opts, &settings); err != nil {
+		return err
+	}
 	res, err := m.Check(&settings, listsEvery(format))
 	if err != nil {
 		return checkError(err, m.Args)
 	}
 	return writeCheck(opts.IO, res, format, opts.Color, settings.ConfigLine)
+}
+
+// mergeBaseline decides the baseline a check merge reads and writes from
+// merge's own flags: a part's baseline path is only compared with them,
+// so a part cannot make the merge write anywhere.
+func mergeBaseline(opts *MergeOptions, settings *partial.CheckSettings) error {
+	switch {
+	case settings.Mode == check.ModeUpdate && !opts.Update:
+		return usageErrorf("the partials were made by check --update: merge them with --update (and --baseline FILE) to write the baseline, or run the shards without --update to compare")
+	case settings.Mode != check.ModeUpdate && opts.Update:
+		return usageErrorf("--update: the partials were made by check without --update; run the shards with --update")
+	case settings.Mode == check.ModeGatesOnly && opts.Baseline != "":
+		return usageErrorf("--baseline: the partials were made by check --no-baseline")
+	}
+	file := opts.Baseline
+	switch {
+	case file == "" && opts.Update:
+		file = check.DefaultBaseline
+	case file == "":
+		return nil // compare: read the shards' baseline, write nothing
+	}
+	if filepath.Clean(file) != filepath.Clean(settings.Baseline) {
+		return usageErrorf("--baseline %s: the shards were given --baseline %s, and their entries name logs relative to its directory; merge with --baseline %s", file, settings.Baseline, settings.Baseline)
+	}
+	settings.Baseline = file
+	return nil
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/loopbreak/loopbreak/analyze"
 	"github.com/loopbreak/loopbreak/analyze/partial"
 )
 
@@ -60,8 +61,22 @@ func bigAnalyzeParts(t *testing.T, n, perPart int) ([]string, int64) {
 			t.Fatal(err)
 		}
 		w := bufio.NewWriter(f)
-		fmt.Fprintf(w, `{"kind":%s,"schema_version":%s,"command":%s,"args":%s,"settings":%s,"config":%s,"shard":{"k":%d,"n":%d},"inputs":{"logs":%d,"digest":"sha256:x"},"body":{"totals":%s,"episodes":[`,
-			doc["kind"], doc["schema_version"], doc["command"], doc["args"], doc["settings"], doc["config"], k, n, n*perPart, body.Totals)
+		// The part's totals count its episodes, and its shard_logs are
+		// the logs it lists: a merge checks both.
+		var tot analyze.Totals
+		logs := []int{}
+		for i := range perPart {
+			tot.Add(&analyze.Result{}, 1, 0)
+			logs = append(logs, k-1+i*n)
+		}
+		state, err := tot.State()
+		if err != nil {
+			t.Fatal(err)
+		}
+		totals, _ := json.Marshal(state)
+		shardLogs, _ := json.Marshal(logs)
+		fmt.Fprintf(w, `{"kind":%s,"schema_version":%s,"command":%s,"args":%s,"settings":%s,"config":%s,"shard":{"k":%d,"n":%d},"inputs":{"logs":%d,"digest":"sha256:x"},"shard_logs":%s,"body":{"totals":%s,"episodes":[`,
+			doc["kind"], doc["schema_version"], doc["command"], doc["args"], doc["settings"], doc["config"], k, n, n*perPart, shardLogs, totals)
 		for i := range perPart {
 			log := k - 1 + i*n
 			if i > 0 {

@@ -127,7 +127,7 @@ func TestMergeRefuses(t *testing.T) {
 	}
 	newer := filepath.Join(dir, "newer.json")
 	data, _ := os.ReadFile(p2)
-	os.WriteFile(newer, []byte(strings.Replace(string(data), `"schema_version":1,`, `"schema_version":2,"new":true,`, 1)), 0o644)
+	os.WriteFile(newer, []byte(strings.Replace(string(data), `"schema_version":2,`, `"schema_version":3,"new":true,`, 1)), 0o644)
 	report := filepath.Join(dir, "report.json")
 	_, out, _ := run(t, "", "", "analyze", "--format", "json", episodesDir)
 	os.WriteFile(report, []byte(out), 0o644)
@@ -142,7 +142,7 @@ func TestMergeRefuses(t *testing.T) {
 		{[]string{p1, other["text"]}, fmt.Sprintf(`cannot merge: %s was made with other analyze settings than %s ({"text":true,"verbose":false,"config_line":"config: defaults (no config found) · max_turns_stuck 40 · every 10 turns · warnings from 20","summary_only":true}, not {"text":false,"verbose":false})`, other["text"], p1)},
 		{[]string{p1, other["sweep"]}, fmt.Sprintf("cannot merge: %s is a partial of sweep, %s of analyze", other["sweep"], p1)},
 		{[]string{p1, other["unshared"]}, fmt.Sprintf("cannot merge: %s is shard 1/1, %s is of 2 shards", other["unshared"], p1)},
-		{[]string{p1, newer}, newer + ": partial schema version 2; this loopbreak reads version 1"},
+		{[]string{p1, newer}, newer + ": partial schema version 3; this loopbreak reads version 2"},
 		{[]string{report}, report + `: not a loopbreak partial file: json: unknown field "episodes"`},
 		{[]string{"--format", "csv", p1, p2}, `--format "csv": want one of [text json jsonl]`},
 		{[]string{"--format", "text", p1, p2}, "--format text: the partials keep no text report (their shards ran with --format json or jsonl); merge with --format json or jsonl, or run the shards with --format text"},
@@ -181,7 +181,7 @@ func FuzzReadPartial(f *testing.F) {
 		}
 		f.Add(data)
 	}
-	f.Add([]byte(`{"kind":"loopbreak-partial","schema_version":1,"command":"sweep","settings":{"grid":[{"Flag":"--max-stuck","Key":"max_turns_stuck","Spec":"30"}]},"config":{},"shard":{"k":1,"n":1},"inputs":{"logs":1,"digest":""},"body":{"rows":[]}}`))
+	f.Add([]byte(`{"kind":"loopbreak-partial","schema_version":2,"command":"sweep","settings":{"grid":[{"Flag":"--max-stuck","Key":"max_turns_stuck","Spec":"30"}]},"config":{},"shard":{"k":1,"n":1},"inputs":{"logs":1,"digest":""},"shard_logs":[0],"body":{"rows":[]}}`))
 	const name = "part-fuzz.json"
 	f.Fuzz(func(t *testing.T, data []byte) {
 		p, err := partial.ReadBytes(name, data)
@@ -251,7 +251,16 @@ func TestMergeCheckUpdate(t *testing.T) {
 	if _, err := os.Stat(merged); err == nil {
 		t.Fatal("a shard wrote the baseline; only the merge may")
 	}
-	code, got, errOut := run(t, "", "", append([]string{"merge"}, parts...)...)
+	// Without --update the merge writes nothing (issue 23: it wrote the
+	// baseline a part names).
+	code, _, errOut = run(t, "", "", append([]string{"merge"}, parts...)...)
+	if code != ExitError || !strings.Contains(errOut, "merge them with --update") {
+		t.Fatalf("merge without --update: exit %d: %s", code, errOut)
+	}
+	if _, err := os.Stat(merged); err == nil {
+		t.Fatal("merge without --update wrote the baseline")
+	}
+	code, got, errOut := run(t, "", "", append([]string{"merge", "--update", "--baseline", merged}, parts...)...)
 	if code != 0 {
 		t.Fatalf("merge: exit %d: %s", code, errOut)
 	}
@@ -314,5 +323,80 @@ func TestMergeNoEpisodes(t *testing.T) {
 		if code != ExitError || out != "" || !strings.HasSuffix(errOut, "loopbreak: no episodes in "+logs+"\n") {
 			t.Errorf("%v: merge exit %d, stdout %q, stderr %q; one run %q", args, code, out, errOut, wantErr)
 		}
+	}
+}
+
+// TestMergeWritesOnlyWhereItsFlagsSay (issue 23 item 4): a check
+// --update part carries its shards' baseline path; merge used to create
+// directories and write a baseline there, an absolute or ../ path taken
+// from the part, with no flag asking for a write. Now it writes only with
+// --update, only at --baseline, which must be the shards' path.
+func TestMergeWritesOnlyWhereItsFlagsSay(t *testing.T) {
+	dir := t.TempDir()
+	base := filepath.Join(dir, "ci", "base.json")
+	evil := filepath.Join(dir, "elsewhere", "deep", "planted.json")
+	var parts, forged []string
+	for k := 1; k <= 2; k++ {
+		p := filepath.Join(dir, fmt.Sprintf("part-%d.json", k))
+		if code, _, errOut := run(t, "", "", "check", "--update", "--baseline", base, "--shard", fmt.Sprintf("%d/2", k), "--partial", "-o", p, episodesDir); code != 0 {
+			t.Fatalf("shard %d: exit %d: %s", k, code, errOut)
+		}
+		parts = append(parts, p)
+		data, _ := os.ReadFile(p)
+		want, _ := json.Marshal(base)
+		evilJSON, _ := json.Marshal(evil)
+		f := filepath.Join(dir, fmt.Sprintf("forged-%d.json", k))
+		os.WriteFile(f, []byte(strings.Replace(string(data), `"baseline":`+string(want), `"baseline":`+string(evilJSON), 1)), 0o644)
+		forged = append(forged, f)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{forged, "merge them with --update"},
+		{append([]string{"--update"}, forged...), "the shards were given --baseline " + evil},
+		{append([]string{"--update", "--baseline", base}, forged...), "the shards were given --baseline " + evil},
+		{append([]string{"--update", "--baseline", base + "x"}, parts...), "the shards were given --baseline " + base},
+	} {
+		code, out, errOut := run(t, "", "", append([]string{"merge"}, tc.args...)...)
+		if code != ExitError || out != "" || !strings.Contains(errOut, tc.want) {
+			t.Errorf("merge %v: exit %d, stdout %q, stderr %q; want %q", tc.args, code, out, errOut, tc.want)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "elsewhere")); err == nil {
+		t.Error("the merge created the directory a part named")
+	}
+	if _, err := os.Stat(base); err == nil {
+		t.Error("a refused merge wrote the baseline")
+	}
+	if code, _, errOut := run(t, "", "", append([]string{"merge", "--update", "--baseline", base}, parts...)...); code != 0 {
+		t.Fatalf("merge --update --baseline: exit %d: %s", code, errOut)
+	}
+	if _, err := os.Stat(base); err != nil {
+		t.Errorf("merge --update --baseline wrote no baseline: %v", err)
+	}
+	// Flags of check on other commands' partials.
+	sw := filepath.Join(dir, "sweep.json")
+	run(t, "", "", "sweep", "--max-stuck", "30", "--partial", "-o", sw, episodesDir)
+	if code, _, errOut := run(t, "", "", "merge", "--update", sw); code != ExitError || !strings.Contains(errOut, "only for the partials of check, not of sweep") {
+		t.Errorf("merge --update of sweep partials: exit %d, %s", code, errOut)
+	}
+}
+
+// TestMergeRefusesRelabelledSweepPart (issue 23 item 10): a sweep part
+// relabelled as the other shard (one shard doubled, one missing) merged
+// with exit 0; its rows say nothing of its logs, its shard_logs do.
+func TestMergeRefusesRelabelledSweepPart(t *testing.T) {
+	dir := t.TempDir()
+	p1 := filepath.Join(dir, "part-1.json")
+	if code, _, errOut := run(t, "", "", "sweep", "--max-stuck", "30", "--shard", "1/2", "--partial", "-o", p1, episodesDir); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	data, _ := os.ReadFile(p1)
+	p2 := filepath.Join(dir, "relabelled.json")
+	os.WriteFile(p2, []byte(strings.Replace(string(data), `"shard":{"k":1,"n":2}`, `"shard":{"k":2,"n":2}`, 1)), 0o644)
+	code, out, errOut := run(t, "", "", "merge", p1, p2)
+	if code != ExitError || out != "" || !strings.Contains(errOut, "a part is not the shard it says it is") {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
 }

@@ -12,6 +12,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/loopbreak/loopbreak/analyze"
 )
 
 // ParseBaseline reads a baseline document and checks its shape.
@@ -72,6 +74,18 @@ func checkEntry(i int, e *Entry) error {
 	}
 	if e.FiringCounts == nil {
 		e.FiringCounts = map[string]int{}
+	}
+	return nil
+}
+
+// CheckEntry checks an entry read from elsewhere than a baseline (a
+// partial file): as a baseline's, and no count negative.
+func CheckEntry(i int, e *Entry) error {
+	if err := checkEntry(i, e); err != nil {
+		return err
+	}
+	if err := analyze.NonNegative(e); err != nil {
+		return fmt.Errorf("episode %s: %v", e.EpisodeID, err)
 	}
 	return nil
 }

@@ -171,7 +171,12 @@ func (m *Merger) Analyze(row func(log int, r *EpisodeRow)) (*AnalyzeMerge, error
 		if err != nil {
 			return nil, fmt.Errorf("%s: %v", m.names[i], err)
 		}
-		a.Totals.Merge(&s.totals)
+		if s.totals.Episodes != s.episodes {
+			return nil, fmt.Errorf("%s: its totals count %d episodes, it lists %d", m.names[i], s.totals.Episodes, s.episodes)
+		}
+		if err := a.Totals.MergeChecked(&s.totals); err != nil {
+			return nil, fmt.Errorf("%s: %v", m.names[i], err)
+		}
 		errs = append(errs, s.errs...)
 		a.scans[i] = s
 		a.Episodes += s.episodes

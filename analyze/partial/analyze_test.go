@@ -19,6 +19,9 @@ func writeAnalyzeParts(t *testing.T, n, per int) []string {
 	var names []string
 	for k := 1; k <= n; k++ {
 		set := &LogSet{Shard: Shard{K: k, N: n}, Total: n * per, Digest: "sha256:test"}
+		for log := k - 1; log < n*per; log += n {
+			set.Index = append(set.Index, log)
+		}
 		p, err := New("analyze", AnalyzeSettings{}, rules.Default(), []string{"eps"}, set)
 		if err != nil {
 			t.Fatal(err)
@@ -106,7 +109,8 @@ func TestReadRefuses(t *testing.T) {
 		{"empty", "", "not a loopbreak partial file: empty"},
 		{"array", "[]", "not a loopbreak partial file: not a JSON object"},
 		{"truncated", string(good[:len(good)/2]), "truncated partial file"},
-		{"newer", strings.Replace(string(good), `"schema_version":1`, `"schema_version":9`, 1), "partial schema version 9; this loopbreak reads version 1"},
+		{"newer", strings.Replace(string(good), `"schema_version":2`, `"schema_version":9`, 1), "partial schema version 9; this loopbreak reads version 2"},
+		{"older", strings.Replace(string(good), `"schema_version":2`, `"schema_version":1`, 1), "partial schema version 1; this loopbreak reads version 2"},
 		{"kind", strings.Replace(string(good), Kind, "other", 1), `kind "other"`},
 		{"shard", strings.Replace(string(good), `"shard":{"k":1,"n":1}`, `"shard":{"k":2,"n":1}`, 1), "bad shard 2/1"},
 	} {

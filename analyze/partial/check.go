@@ -2,6 +2,7 @@ package partial
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/loopbreak/loopbreak/analyze"
 	"github.com/loopbreak/loopbreak/analyze/check"
@@ -97,6 +98,9 @@ func (m *Merger) Check(settings *CheckSettings, every bool) (*check.Result, erro
 	var (
 		cols    []*check.Collected
 		skipped []analyze.FileError // what the walk skipped, listed first
+		sum     analyze.Totals      // as far as read: an overflow names its part
+		fired   = make([]int, len(failOn))
+		keys    = map[[2]string]int{} // source and episode → the part that has it
 	)
 	for i, p := range m.parts {
 		var body CheckBody
@@ -110,6 +114,23 @@ func (m *Merger) Check(settings *CheckSettings, every bool) (*check.Result, erro
 		if err != nil {
 			return nil, fmt.Errorf("%s: %v", m.names[i], err)
 		}
+		if err := sum.MergeChecked(&t); err != nil {
+			return nil, fmt.Errorf("%s: %v", m.names[i], err)
+		}
+		for j := range body.Entries {
+			e := &body.Entries[j]
+			if err := check.CheckEntry(j, e); err != nil {
+				return nil, fmt.Errorf("%s: entries: %v", m.names[i], err)
+			}
+			key := [2]string{e.Source, e.EpisodeID}
+			if prev, dup := keys[key]; dup {
+				return nil, fmt.Errorf("%s: episode %s of %s is in %s too: a part is not the shard it says it is", m.names[i], e.EpisodeID, e.Source, m.names[prev])
+			}
+			keys[key] = i
+		}
+		if err := analyze.NonNegative(body.Diags); err != nil {
+			return nil, fmt.Errorf("%s: diagnostics: %v", m.names[i], err)
+		}
 		col := &check.Collected{Current: &check.Baseline{Episodes: body.Entries}, Totals: t, Unreadable: body.Unreadable, Diags: body.Diags}
 		for _, e := range body.Errors {
 			if err := p.checkErrLog(e.Log); err != nil {
@@ -122,12 +143,19 @@ func (m *Merger) Check(settings *CheckSettings, every bool) (*check.Result, erro
 			col.Errors = append(col.Errors, e.FileError)
 			col.ErrorFile = append(col.ErrorFile, e.Log)
 		}
-		for _, pf := range body.FailOn {
+		for g, pf := range body.FailOn {
+			if pf.Fired < 0 || pf.Fired > math.MaxInt-fired[g] {
+				return nil, fmt.Errorf("%s: fail-on: %d firings: negative or overflowing", m.names[i], pf.Fired)
+			}
+			fired[g] += pf.Fired
 			f := &check.FailOn{Fired: pf.Fired}
 			var files []int
 			for _, w := range pf.Where {
 				if err := p.checkLog(w.Log); err != nil {
 					return nil, fmt.Errorf("%s: fail-on: %v", m.names[i], err)
+				}
+				if w.N < 0 {
+					return nil, fmt.Errorf("%s: fail-on: episode %s: %d firings", m.names[i], w.EpisodeID, w.N)
 				}
 				f.Where = append(f.Where, check.EpisodeCount{EpisodeID: w.EpisodeID, N: w.N})
 				files = append(files, w.Log)

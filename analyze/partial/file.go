@@ -28,7 +28,8 @@ const (
 	// Kind is a partial file's "kind".
 	Kind = "loopbreak-partial"
 	// Version is the schema version this loopbreak writes and reads.
-	Version = 1
+	// 2: shard_logs, the logs each part covers.
+	Version = 2
 )
 
 // File is the document; Body depends on Command.
@@ -46,6 +47,9 @@ type File struct {
 	Config   map[string]any  `json:"config"`
 	Shard    Shard           `json:"shard"`
 	Inputs   Inputs          `json:"inputs"`
+	// ShardLogs are the positions among all the logs of this shard's,
+	// ascending: a merge checks that the parts cover every log once.
+	ShardLogs []int `json:"shard_logs"`
 	// Body is a sweep's or check's body. An analyze body is not held:
 	// the merge streams it from src (analyze.go).
 	Body json.RawMessage `json:"body"`
@@ -60,6 +64,10 @@ type File struct {
 	hasBody  bool
 	unknown  error  // the first unknown field, reported once the version is known
 	close    func() // Open's: releases src
+	// owner[i] is the part (index among the merged ones) that covers log
+	// i, and part is this one's: set by Merge.
+	owner []int32
+	part  int32
 }
 
 // Inputs describe every shard's logs, not just this one's.
@@ -92,7 +100,7 @@ func New(command string, settings any, cfg *rules.Config, args []string, set *Lo
 		return nil, err
 	}
 	p := &File{Kind: Kind, SchemaVersion: Version, Command: command, Args: args, Settings: s, Config: cfg.Map(),
-		Shard: Shard{K: 1, N: 1}, Inputs: Inputs{Logs: set.Total, Digest: set.Digest}}
+		Shard: Shard{K: 1, N: 1}, Inputs: Inputs{Logs: set.Total, Digest: set.Digest}, ShardLogs: append([]int{}, set.Index...)}
 	if set.Shard.On() {
 		p.Shard = Shard{K: set.Shard.K, N: set.Shard.N}
 	}

@@ -76,6 +76,43 @@ func compatible(parts []*File, names []string) error {
 	if len(missing) > 0 {
 		return fmt.Errorf("cannot merge: shard %s missing", strings.Join(missing, ", "))
 	}
+	return cover(parts, names)
+}
+
+// cover checks that the parts' shard_logs cover every log of the inputs
+// once (a part relabelled as another shard doubles one shard's logs and
+// leaves another's out), and records which part covers each, for
+// checkLog.
+func cover(parts []*File, names []string) error {
+	total := parts[0].Inputs.Logs
+	sum := 0
+	for i, p := range parts {
+		for j, l := range p.ShardLogs {
+			if l < 0 || l >= total || (j > 0 && l <= p.ShardLogs[j-1]) {
+				return fmt.Errorf("cannot merge: %s: shard_logs: %d is out of range or out of order (%d logs)", names[i], l, total)
+			}
+		}
+		sum += len(p.ShardLogs) // no overflow: each is at most total
+	}
+	if sum < total {
+		return fmt.Errorf("cannot merge: the parts cover %d of the %d logs their inputs have: a part is not the shard it says it is", sum, total)
+	}
+	// sum >= total, so this is no larger than the lists read.
+	owner := make([]int32, total)
+	for i := range owner {
+		owner[i] = -1
+	}
+	for i, p := range parts {
+		for _, l := range p.ShardLogs {
+			if prev := owner[l]; prev >= 0 {
+				return fmt.Errorf("cannot merge: %s and %s both cover log %d: a part is not the shard it says it is", names[prev], names[i], l)
+			}
+			owner[l] = int32(i)
+		}
+	}
+	for i, p := range parts {
+		p.owner, p.part = owner, int32(i)
+	}
 	return nil
 }
 

@@ -160,6 +160,8 @@ func (p *File) readFields() error {
 			v = &p.Shard
 		case "inputs":
 			v = &p.Inputs
+		case "shard_logs":
+			v = &p.ShardLogs
 		case "body":
 			if p.hasBody {
 				return errors.New("not a loopbreak partial file: body given twice")
@@ -331,10 +333,14 @@ func (p *File) decodeBody(v any) error {
 	return nil
 }
 
-// checkLog says whether a log position is one of the inputs.
+// checkLog says whether a log position is one of the inputs, and one
+// this part covers.
 func (p *File) checkLog(i int) error {
 	if i < 0 || i >= p.Inputs.Logs {
 		return fmt.Errorf("log index %d out of range (%d logs)", i, p.Inputs.Logs)
+	}
+	if p.owner != nil && p.owner[i] != p.part {
+		return fmt.Errorf("log %d is not one of shard %d/%d's (shard_logs)", i, p.Shard.K, p.Shard.N)
 	}
 	return nil
 }

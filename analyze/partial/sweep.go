@@ -75,7 +75,10 @@ func (m *Merger) Sweep(settings *SweepSettings, parseGrid func([]GridArg) ([]swe
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", m.names[0], err)
 	}
-	var sp []*sweep.Partial
+	var (
+		sp   []*sweep.Partial
+		sums []analyze.Totals // each row's, as far as read: an overflow names its part
+	)
 	for i, p := range m.parts {
 		var body SweepBody
 		if err := p.decodeBody(&body); err != nil {
@@ -87,11 +90,23 @@ func (m *Merger) Sweep(settings *SweepSettings, parseGrid func([]GridArg) ([]swe
 			if err != nil {
 				return nil, fmt.Errorf("%s: %v", m.names[i], err)
 			}
+			if r := len(x.Rows); r < len(sums) {
+				if err := sums[r].MergeChecked(&t); err != nil {
+					return nil, fmt.Errorf("%s: row %d: %v", m.names[i], r, err)
+				}
+			} else {
+				// A copy of its own: Merge adds into the histogram.
+				sums = append(sums, analyze.Totals{})
+				sums[r].Merge(&t)
+			}
 			x.Rows = append(x.Rows, t)
 		}
 		for _, f := range body.Flips {
 			if err := p.checkLog(f.Log); err != nil {
 				return nil, fmt.Errorf("%s: flip: %v", m.names[i], err)
+			}
+			if err := analyze.NonNegative(f.Outcomes); err != nil {
+				return nil, fmt.Errorf("%s: flip: episode %s: outcome %v", m.names[i], f.EpisodeID, err)
 			}
 			x.Flips = append(x.Flips, sweep.Flip{EpisodeID: f.EpisodeID, Source: f.Source, Outcomes: f.Outcomes})
 			x.FlipFile = append(x.FlipFile, f.Log)
