@@ -7,16 +7,21 @@ import (
 
 // dedupe tells a log already found: the same cleaned path (a file given
 // alone and inside a directory given too) or the same file (a link, a
-// second mount), so no episode counts twice.
+// second mount), so no episode counts twice. Files are told apart by
+// their device and inode where the system has them (fileKey), so N logs
+// cost N map lookups; elsewhere each is compared with every earlier one
+// (os.SameFile).
 type dedupe struct {
 	seen  map[string]bool
-	infos []os.FileInfo
+	keys  map[fileKey]bool
+	infos []os.FileInfo // without fileKey
 }
 
 // dup reports whether path names a log seen before, remembering it.
 func (d *dedupe) dup(path string) bool {
 	if d.seen == nil {
 		d.seen = map[string]bool{}
+		d.keys = map[fileKey]bool{}
 	}
 	key := path
 	if path != "-" {
@@ -32,6 +37,13 @@ func (d *dedupe) dup(path string) bool {
 	st, err := os.Stat(path)
 	if err != nil || !st.Mode().IsRegular() {
 		return false // a pipe is read as it is named
+	}
+	if k, ok := keyOf(st); ok {
+		if d.keys[k] {
+			return true
+		}
+		d.keys[k] = true
+		return false
 	}
 	for _, prev := range d.infos {
 		if os.SameFile(prev, st) {
