@@ -12,8 +12,8 @@ import (
 // command, spreadsheet formulas, Markdown, HTML, bidi and zero-width
 // characters, NUL and a byte that is not UTF-8.
 var Payloads = []string{
-	"\x1b[2J",                                  // clear the screen
-	"\x1b]52;c;ZXZpbA==\x07",                   // OSC 52: write the clipboard
+	"\x1b[2J",                // clear the screen
+	"\x1b]52;c;ZXZpbA==\x07", // OSC 52: write the clipboard
 	"\x1b]8;;http://x/\x1b\\link\x1b]8;;\x1b\\", // OSC 8: a hyperlink
 	"\n::error file=src/app.go,line=1::forged",
 	"=cmd|' /C calc'!A0",
