@@ -73,12 +73,71 @@ func needsEscape(s string) bool {
 	return false
 }
 
-// Term makes s safe to print on a terminal, on one line.
+// Term makes s safe to print on a terminal, on one line, and in a CI
+// log: a value that could start a line there is no workflow command.
 func Term(s string) string {
-	if !needsEscape(s) {
+	if !needsEscape(s) && !ciCommand(s, true) {
 		return s
 	}
-	return string(appendTerm(make([]byte, 0, len(s)+16), s, false, false))
+	return string(defuse(appendTerm(make([]byte, 0, len(s)+16), s, false, false), true))
+}
+
+// ciCommand reports whether s holds what a GitHub Actions runner reads as
+// a workflow command in a line of a step's output: "::" first on a line
+// after blanks (the runner trims them: ActionCommand.TryParseV2 in
+// actions/runner, src/Runner.Common/ActionCommand.cs), or the legacy
+// "##[", which ActionCommand.TryParse finds anywhere in a line. bol: s
+// starts a line (a value is taken to, wherever it is put).
+func ciCommand(s string, bol bool) bool {
+	if strings.Contains(s, "##[") {
+		return true
+	}
+	for {
+		if bol && strings.HasPrefix(strings.TrimLeft(s, " \t"), "::") {
+			return true
+		}
+		i := strings.IndexByte(s, '\n')
+		if i < 0 {
+			return false
+		}
+		s, bol = s[i+1:], true
+	}
+}
+
+// defuse rewrites what ciCommand finds, visibly: the first ':' of a
+// line's leading "::" as \x3a, the second '#' of "##[" as \x23.
+func defuse(b []byte, bol bool) []byte {
+	if !ciCommand(unsafe.String(unsafe.SliceData(b), len(b)), bol) {
+		return b
+	}
+	out := make([]byte, 0, len(b)+8)
+	for i := 0; i < len(b); i++ {
+		if bol {
+			j := i
+			for j < len(b) && (b[j] == ' ' || b[j] == '\t') {
+				j++
+			}
+			if j+1 < len(b) && b[j] == ':' && b[j+1] == ':' {
+				out = append(out, b[i:j]...)
+				out = append(out, `\x3a`...)
+				i = j // the second ':' is copied below
+				bol = false
+				continue
+			}
+			bol = false
+		}
+		switch {
+		case b[i] == '#' && i+2 < len(b) && b[i+1] == '#' && b[i+2] == '[':
+			out = append(out, '#', '\\', 'x', '2', '3')
+			i++ // past the second '#'; '[' is copied next
+		case b[i] == '\n':
+			out = append(out, '\n')
+			bol = true
+		default:
+			out = append(out, b[i])
+		}
+	}
+	return out
 }
 
 const hexDigits = "0123456789abcdef"
@@ -165,6 +224,7 @@ type termWriter struct {
 	w    io.Writer
 	sgr  bool
 	line bool // StderrWriter: one message per Write
+	mid  bool // the last Write did not end a line
 }
 
 // TermWriter returns a writer that escapes, in everything written to w,
@@ -211,21 +271,23 @@ func (t *termWriter) Write(p []byte) (int, error) {
 	s := unsafe.String(&p[0], len(p))
 	if t.line {
 		body, nl := strings.CutSuffix(s, "\n")
-		if !needsEscape(body) {
+		if !needsEscape(body) && !ciCommand(body, true) {
 			return t.write(p, len(p))
 		}
 		// A buffer per escaped message, not one per writer: stderr is
 		// written from more than one goroutine.
-		b := appendTerm(make([]byte, 0, len(p)+16), body, false, false)
+		b := defuse(appendTerm(make([]byte, 0, len(p)+16), body, false, false), true)
 		if nl {
 			b = append(b, '\n')
 		}
 		return t.write(b, len(p))
 	}
-	if !needsEscapeKeep(s, t.sgr) {
+	bol := !t.mid
+	t.mid = p[len(p)-1] != '\n'
+	if !needsEscapeKeep(s, t.sgr) && !ciCommand(s, bol) {
 		return t.write(p, len(p))
 	}
-	return t.write(appendTerm(make([]byte, 0, len(p)+16), s, true, t.sgr), len(p))
+	return t.write(defuse(appendTerm(make([]byte, 0, len(p)+16), s, true, t.sgr), bol), len(p))
 }
 
 // write writes b and reports n (the caller's length) on success.

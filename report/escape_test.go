@@ -4,70 +4,19 @@ import (
 	"bytes"
 	"strings"
 	"testing"
-	"unicode/utf8"
+
+	"github.com/loopbreak/loopbreak/report/reporttest"
 )
 
-// Payloads is the hostile set every writer is tested with (here and in
-// cmd's TestHostileContent): terminal sequences, a forged workflow
-// command, spreadsheet formulas, Markdown, HTML, bidi and zero-width
-// characters, NUL and a byte that is not UTF-8.
-var Payloads = []string{
-	"\x1b[2J",                // clear the screen
-	"\x1b]52;c;ZXZpbA==\x07", // OSC 52: write the clipboard
-	"\x1b]8;;http://x/\x1b\\link\x1b]8;;\x1b\\", // OSC 8: a hyperlink
-	"\n::error file=src/app.go,line=1::forged",
-	"=cmd|' /C calc'!A0",
-	"@SUM(1)",
-	"+1",
-	"-1",
-	"a`b``c```d",
-	"`lead",
-	"trail`",
-	"![img](http://x)",
-	"@mention",
-	"<script>alert(1)</script>",
-	"abc\u202edcb", // right-to-left override
-	"zero\u200bwidth",
-	"nul\x00byte",
-	"bad\xffutf8",
-	"c1\u009bcsi",
-	"cr\rover",
-	"tab\tin",
-}
+// Payloads are the hostile strings every writer is tested with.
+var Payloads = reporttest.Payloads
 
-// assertTermSafe fails if out has a raw control byte (other than the
-// newlines and tabs allowed), a bidi or zero-width character, invalid
-// UTF-8, or a line that starts with "::".
-func assertTermSafe(t *testing.T, what, out string, allowLayout bool) {
+// assertTermSafe fails if out is not safe on a terminal (reporttest.TermSafe).
+func assertTermSafe(t *testing.T, what, out string, layout bool) {
 	t.Helper()
-	for i := 0; i < len(out); {
-		c := out[i]
-		if c < 0x20 || c == 0x7f {
-			if !(allowLayout && (c == '\n' || c == '\t')) {
-				t.Errorf("%s: raw control byte %#x at %d: %q", what, c, i, around(out, i))
-				return
-			}
-		}
-		r, n := utf8.DecodeRuneInString(out[i:])
-		if r == utf8.RuneError && n == 1 {
-			t.Errorf("%s: invalid UTF-8 at %d: %q", what, i, around(out, i))
-			return
-		}
-		if r >= 0x80 && !printable(r) {
-			t.Errorf("%s: unprintable %U at %d: %q", what, r, i, around(out, i))
-			return
-		}
-		i += n
+	if err := reporttest.TermSafe(out, layout); err != nil {
+		t.Errorf("%s: %v", what, err)
 	}
-	for _, l := range strings.Split(out, "\n") {
-		if strings.HasPrefix(strings.TrimLeft(l, " \t"), "::") {
-			t.Errorf("%s: a line starts with '::': %q", what, l)
-		}
-	}
-}
-
-func around(s string, i int) string {
-	return s[max(0, i-20):min(len(s), i+20)]
 }
 
 func TestTerm(t *testing.T) {
@@ -89,6 +38,13 @@ func TestTerm(t *testing.T) {
 		{"tag\U000E0041", `tag\U000e0041`},
 		{"nbsp\u00a0ok", "nbsp\u00a0ok"}, // a space, shown as one
 		{`back\slash`, `back\slash`},
+		// What a CI runner would run: "::" first on a line (blanks
+		// trimmed), "##[" anywhere.
+		{"::error file=a::forged", `\x3a:error file=a::forged`},
+		{"  ::warning::x", `  \x3a:warning::x`},
+		{"\n::error::x", `\n::error::x`}, // escaped newline: not a line start
+		{"a ##[error]b", `a #\x23[error]b`},
+		{"09:35:24 a::b", "09:35:24 a::b"},
 	} {
 		if got := Term(tc.in); got != tc.want {
 			t.Errorf("Term(%q) = %q, want %q", tc.in, got, tc.want)
@@ -114,16 +70,32 @@ func TestTermWriter(t *testing.T) {
 		if got := strings.Contains(out, "\x1b[1mbold\x1b[0m"); got != color {
 			t.Errorf("color %v: SGR kept = %v", color, got)
 		}
-		// The newline in the forged payload is the report's here (it is
-		// written raw): the writer alone cannot tell; Term does that.
-		// Everything else must be escaped.
+		// The newline in the forged payload is taken for the report's
+		// own here (it is written raw: only Term, where a value is put
+		// into a line, knows it is not), but the line it starts is not a
+		// workflow command, and everything else is escaped.
+		if !strings.Contains(out, "\n\\x3a:error file=src/app.go") {
+			t.Errorf("a line starting with '::' passed: %q", out)
+		}
 		out = strings.ReplaceAll(out, "\x1b[1m", "")
 		out = strings.ReplaceAll(out, "\x1b[0m", "")
-		out = strings.ReplaceAll(out, "\n::error", "\n  error")
 		assertTermSafe(t, "TermWriter", out, true)
 		if strings.Contains(out, "\x1b]") || strings.Contains(out, "\x1b[2J") {
 			t.Errorf("an escape sequence passed: %q", out)
 		}
+	}
+}
+
+// TestTermWriterLineStarts: a line start is known across Writes.
+func TestTermWriterLineStarts(t *testing.T) {
+	var b bytes.Buffer
+	w := TermWriter(&b, false)
+	for _, s := range []string{"::a\n", "x", "::b\n", "  ::c\n", "d ##[error]e\n"} {
+		w.Write([]byte(s))
+	}
+	want := "\\x3a:a\nx::b\n  \\x3a:c\nd #\\x23[error]e\n"
+	if b.String() != want {
+		t.Errorf("got %q, want %q", b.String(), want)
 	}
 }
 
@@ -197,8 +169,8 @@ func FuzzTerm(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		out := Term(s)
-		assertTermSafe(t, "Term", "value: "+out, false) // a value is never a line's start
-		if !needsEscape(s) && out != s {
+		assertTermSafe(t, "Term", out, false)
+		if !needsEscape(s) && !ciCommand(s, true) && out != s {
 			t.Errorf("Term changed safe %q to %q", s, out)
 		}
 		if Term(out) != out {
