@@ -2,8 +2,11 @@ package report
 
 import (
 	"bytes"
+	"io"
+	"os"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/loopbreak/loopbreak/report/reporttest"
 )
@@ -181,4 +184,45 @@ func FuzzTerm(f *testing.F) {
 			t.Errorf("MarkdownCode(%q) has a line break", s)
 		}
 	})
+}
+
+// BenchmarkTermWriter: the cost of the boundary on a benign verbose text
+// report (nothing to escape: the fast path), written line by line as the
+// renderers write it.
+func BenchmarkTermWriter(b *testing.B) {
+	data, err := os.ReadFile("../testdata/analyze/incident-2025-11-04-verbose.txt")
+	if err != nil {
+		b.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(data), "\n")
+	w := TermWriter(io.Discard, false)
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, l := range lines {
+			w.Write([]byte(l))
+		}
+	}
+}
+
+// TestGridEscapedWidths: a table measures its cells as they are printed,
+// escaped, so its columns stay aligned; no raw control byte is written.
+func TestGridEscapedWidths(t *testing.T) {
+	g := &Grid{Cols: []Col{{Head: "room", Align: L}, {Head: "turns", Align: R}}}
+	for i, p := range Payloads {
+		g.Rows = append(g.Rows, []string{p, strings.Repeat("9", i%3+1)})
+	}
+	g.Footer = []string{"x\u200by", "1"}
+	var b bytes.Buffer
+	if _, err := g.Render(&b, 0); err != nil {
+		t.Fatal(err)
+	}
+	assertTermSafe(t, "Grid", b.String(), false)
+	lines := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
+	width := utf8.RuneCountInString(lines[1]) // the rule under the head
+	for _, l := range lines[2:] {
+		if l != lines[1] && utf8.RuneCountInString(l) != width-1 { // rows end in the number: one blank trimmed
+			t.Errorf("row %q is %d wide, the rule %d", l, utf8.RuneCountInString(l), width)
+		}
+	}
 }

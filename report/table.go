@@ -289,7 +289,7 @@ func (g *Grid) eachRow(f func([]string)) {
 // none needs it (the usual case: no copy).
 func termCells(cells []string) []string {
 	for i, c := range cells {
-		if needsEscape(c) {
+		if needsEscape(c) || ciCommand(c, true) {
 			out := make([]string, len(cells))
 			for j, c := range cells {
 				if j < i {
