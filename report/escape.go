@@ -16,6 +16,8 @@ package report
 //     No quotes are added and a backslash is not doubled: the output is
 //     for people (JSON is the form for programs), and benign text stays
 //     byte for byte what it was.
+//     A GitHub workflow command cannot be formed either (defuse): a
+//     leading "::" becomes \x3a: and "##[" becomes #\x23[.
 //   - TermWriter: the same at the boundary of a text report, for whatever
 //     a renderer did not escape itself: it keeps the report's own line
 //     breaks and tabs, and its colours (SGR) only when colour is on.
