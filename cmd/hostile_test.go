@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -88,6 +89,13 @@ func hostileCorpus(t *testing.T, dir string) []string {
 	}
 	lb.WriteString(`, "not an episode \u001b[2J\n::error file=l::forged": {"stuck": []}}}`)
 	writeFile(t, filepath.Join(dir, "labels.json"), lb.String())
+	// A steps log (another agent) looping on a hostile action and output.
+	var st strings.Builder
+	for i := 1; i <= 12; i++ {
+		fmt.Fprintf(&st, `{"step": %d, "action": %s, "output": %s, "error": true, "kind": "action", "score": 0, "location": %s}`+"\n",
+			i, rawJSON(action), rawJSON("out\x1b[2J\n::error file=o::forged ##[error]x \u202e"), rawJSON(roomB))
+	}
+	writeFile(t, filepath.Join(dir, "steps", "s\n::error file=s::forged\x1b[2J.jsonl"), st.String())
 	writeFile(t, filepath.Join(dir, "hostile.toml"), "[loop_break]\n\"\\u001b[2J\\n::error file=k::forged\\u202e\" = 1\n")
 	return ids
 }
@@ -123,6 +131,14 @@ func TestHostileContent(t *testing.T) {
 		{"analyze verbose", []string{"analyze", "-v", "--color", "always", "eps"}, func(t *testing.T, out string) {
 			// Colour on: only colour sequences may carry ESC.
 			termSafe("stdout", regexp.MustCompile("\x1b\\[[0-9;]*m").ReplaceAllString(out, ""))
+		}},
+		{"analyze steps", []string{"analyze", "-v", "--input-format", "steps", "steps"}, func(t *testing.T, out string) {
+			termSafe("stdout", out)
+			for _, want := range []string{`s\n::error file=s::forged\x1b[2J.jsonl`, `#\x23[error]x`} {
+				if !strings.Contains(out, want) {
+					t.Errorf("%q is not shown escaped:\n%s", want, out)
+				}
+			}
 		}},
 		{"analyze config key", []string{"analyze", "--config", "hostile.toml", "eps"}, nil},
 		{"sweep text", []string{"sweep", "-q", "--max-stuck", "40:70:30", "--by-episode", "eps"}, text},
@@ -222,7 +238,7 @@ func TestHostileContent(t *testing.T) {
 				t.Fatalf("no output; stderr:\n%s", errOut)
 			}
 			c.check(t, out)
-			if !strings.Contains(errOut, "loopbreak: ") {
+			if slices.Contains(c.args, "eps") && !strings.Contains(errOut, "loopbreak: ") {
 				t.Errorf("stderr names no problem (the unreadable log):\n%s", errOut)
 			}
 		})
