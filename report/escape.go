@@ -52,6 +52,13 @@ var safeASCII = func() (t [256]bool) {
 // (bidi controls, zero-width, BOM, tags), C1 controls, U+2028/U+2029,
 // private-use and unassigned code points are not.
 func printable(r rune) bool {
+	switch {
+	// The blocks reports write most, all printable, decided without a
+	// table search: Latin letters past the soft hyphen (U+00AD, a format
+	// character), dashes, quotes and the ellipsis, arrows, box drawing.
+	case r >= 0xae && r <= 0x2ff, r >= 0x2010 && r <= 0x2027, r >= 0x2190 && r <= 0x21ff, r >= 0x2500 && r <= 0x257f:
+		return true
+	}
 	return unicode.IsPrint(r) || unicode.Is(unicode.Zs, r)
 }
 

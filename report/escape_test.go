@@ -6,6 +6,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/loopbreak/loopbreak/report/reporttest"
@@ -223,6 +224,17 @@ func TestGridEscapedWidths(t *testing.T) {
 	for _, l := range lines[2:] {
 		if l != lines[1] && utf8.RuneCountInString(l) != width-1 { // rows end in the number: one blank trimmed
 			t.Errorf("row %q is %d wide, the rule %d", l, utf8.RuneCountInString(l), width)
+		}
+	}
+}
+
+// TestPrintableFastPath: the ranges printable accepts without a table
+// search agree with the table.
+func TestPrintableFastPath(t *testing.T) {
+	for r := rune(0x80); r < 0x3000; r++ {
+		want := unicode.IsPrint(r) || unicode.Is(unicode.Zs, r)
+		if got := printable(r); got != want {
+			t.Errorf("printable(%U) = %v, want %v", r, got, want)
 		}
 	}
 }
