@@ -245,15 +245,15 @@ func writeCheck(ios *IOStreams, res *check.Result, format, colorMode, configLine
 		fmt.Fprintf(ios.ErrOut, "loopbreak check: %s\n", report.CheckSummary(res))
 	}
 	if len(res.Kept) > 0 {
-		var b strings.Builder
+		lines := []string{fmt.Sprintf("kept the baseline entries of %d unreadable log(s), unchanged; fix them, or give --prune to drop their entries:", len(res.Kept))}
 		for _, k := range res.Kept {
 			if strings.Contains(k.Error, k.Source) {
-				fmt.Fprintf(&b, "\n  %s", k.Error)
+				lines = append(lines, "  "+report.Term(k.Error))
 			} else {
-				fmt.Fprintf(&b, "\n  %s: %s", k.Source, k.Error)
+				lines = append(lines, "  "+report.Term(k.Source+": "+k.Error))
 			}
 		}
-		return fmt.Errorf("kept the baseline entries of %d unreadable log(s), unchanged; fix them, or give --prune to drop their entries:%s", len(res.Kept), b.String())
+		return &linesError{lines}
 	}
 	if res.Failed() {
 		return &failError{report.CheckSummary(res)}

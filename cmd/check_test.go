@@ -603,14 +603,14 @@ func TestCheckMarkdownFormat(t *testing.T) {
 	for _, want := range []string{
 		"### ❌ loopbreak check: FAIL\n",
 		"| episode | status | change |\n| --- | --- | --- |\n| `A` | changed | termination moved t=50 → t=60 (turns saved 10 → 0) |\n|  |  | check points 2 at t=50, 60 → t=60 |\n",
-		"- `max_turns_stuck`: 40 → 50\n",
+		"- `max_turns_stuck`: `40` → `50`\n",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("markdown lacks %q:\n%s", want, out)
 		}
 	}
 	code, out, _ = runCheck(t, dir, "--format", "markdown", "eps")
-	if code != 0 || !strings.HasPrefix(out, "### ✅ loopbreak check: PASS\n\n3 episodes match loopbreak.baseline.json.\n") || strings.Contains(out, "| episode") {
+	if code != 0 || !strings.HasPrefix(out, "### ✅ loopbreak check: PASS\n\n3 episodes match `loopbreak.baseline.json`.\n") || strings.Contains(out, "| episode") {
 		t.Errorf("pass: exit %d\n%s", code, out)
 	}
 }

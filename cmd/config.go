@@ -76,7 +76,7 @@ func configRun(opts *ConfigOptions) error {
 	if path == "" {
 		fmt.Fprintln(w, "config file: none (defaults)")
 	} else {
-		fmt.Fprintf(w, "config file: %s\n", path)
+		fmt.Fprintf(w, "config file: %s\n", report.Term(path))
 	}
 	tb := report.NewTable(w, report.L, report.R, report.L)
 	tb.Header("key", "value", "source")

@@ -3,6 +3,7 @@ package cmd
 import (
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // Exit codes, in one place.
@@ -19,6 +20,13 @@ func (e *usageError) Error() string { return e.err.Error() }
 func (e *usageError) Unwrap() error { return e.err }
 
 func usageErrorf(format string, a ...any) error { return &usageError{fmt.Errorf(format, a...)} }
+
+// linesError is an error of several lines, each a message of its own on
+// stderr (which keeps a message on one line: report.StderrWriter). Values
+// in a line are escaped (report.Term) where the line is made.
+type linesError struct{ lines []string }
+
+func (e *linesError) Error() string { return strings.Join(e.lines, "\n") }
 
 // failError means the command ran and reports a failure (exit 1); its
 // message has been printed already.

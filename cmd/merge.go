@@ -170,8 +170,12 @@ func mergeAnalyze(opts *MergeOptions, m *partial.Merger) error {
 		return err
 	}
 	if a.Texts { // else (the corpus table alone) there is nothing to read again
+		// A part's rendered text is read back from a file anyone could
+		// have written: it leaves through the same terminal boundary as
+		// every text report.
+		tw := report.TermWriter(out, text.Color)
 		if err := a.Each(false, true, func(_ []byte, t string) error {
-			_, err := io.WriteString(out, t)
+			_, err := io.WriteString(tw, t)
 			return err
 		}); err != nil {
 			return err

@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -78,7 +80,11 @@ func TestReportInBrowser(t *testing.T) {
 
 	// Every console error or warning, uncaught exception and browser log
 	// error (a resource that failed to load) is a failure.
-	var problems []string
+	// A Content-Security-Policy violation is a browser log error too.
+	var (
+		problemsMu sync.Mutex
+		problems   []string
+	)
 	messages := chromedp.Console(ctx)
 	done := make(chan struct{})
 	go func() {
@@ -88,7 +94,9 @@ func TestReportInBrowser(t *testing.T) {
 				return
 			}
 			if m.Type == chromedp.ConsoleError || m.Type == chromedp.ConsoleWarning || m.IsException() {
+				problemsMu.Lock()
 				problems = append(problems, m.String())
+				problemsMu.Unlock()
 			}
 		}
 	}()
@@ -121,6 +129,11 @@ func TestReportInBrowser(t *testing.T) {
 		{"sort buttons", `document.querySelectorAll("#episodes thead th button").length`, 10},
 		{"cut lines", `document.querySelectorAll("svg.tl:not(.key) path.cut").length`, terminated},
 		{"key drawn", `[...document.querySelectorAll("svg.key")].filter(s => s.getBoundingClientRect().height > 20).length`, 1},
+		// Under the page's strict CSP: the policy is there, its own
+		// stylesheet applied (the body's width) and its own script ran
+		// (the sort buttons above are made by it).
+		{"strict CSP", `document.querySelectorAll('meta[http-equiv="Content-Security-Policy"][content^="default-src \'none\'"]').length`, 1},
+		{"stylesheet applied", `getComputedStyle(document.body).maxWidth === "1000px" ? 1 : 0`, 1},
 	} {
 		if got := eval(c.js); got != c.want {
 			t.Errorf("%s: %d, want %d", c.what, got, c.want)
@@ -237,9 +250,55 @@ func TestReportInBrowser(t *testing.T) {
 		t.Errorf("after sorting max stuck descending the first row has %q (%v), want 60", first, err)
 	}
 
+	// The policy is enforced, and a violation is seen: the same page with
+	// a script and a style attribute a value might have smuggled in, and
+	// an image from the network, runs none of them and reports each.
+	problemsMu.Lock()
+	before := len(problems)
+	problemsMu.Unlock()
+	html, err := os.ReadFile(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tampered := filepath.Join(dir, "tampered.html")
+	evil := `<script>document.title = "ran"</script><p id="evil" style="color:red">x</p><img src="http://127.0.0.1:9/x.png">`
+	if err := os.WriteFile(tampered, []byte(strings.Replace(string(html), "</body>", evil+"</body>", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Do(ctx, chromedp.Navigate("file://"+tampered), chromedp.WaitVisible(chromedp.CSS("#episodes"))); err != nil {
+		t.Fatal(err)
+	}
+	if got := eval(`document.title === "ran" ? 1 : 0`); got != 0 {
+		t.Error("an inline script not in the CSP ran")
+	}
+	if got := eval(`getComputedStyle(document.getElementById("evil")).color === "rgb(255, 0, 0)" ? 1 : 0`); got != 0 {
+		t.Error("an inline style attribute applied under the CSP")
+	}
+	if got := eval(`document.querySelectorAll("#episodes thead th button").length`); got != 10 {
+		t.Errorf("the page's own script did not run beside a blocked one: %d sort buttons", got)
+	}
+	var violations []string
+	for wait := time.Now().Add(5 * time.Second); time.Now().Before(wait); time.Sleep(50 * time.Millisecond) {
+		problemsMu.Lock()
+		violations = slices.Clone(problems[before:])
+		problemsMu.Unlock()
+		if len(violations) >= 2 {
+			break
+		}
+	}
+	csp := 0
+	for _, v := range violations {
+		if strings.Contains(v, "Content Security Policy") {
+			csp++
+		}
+	}
+	if csp < 2 {
+		t.Errorf("the blocked script and style were not reported as CSP violations: %q", violations)
+	}
+
 	cancel()
 	<-done
-	for _, p := range problems {
+	for _, p := range problems[:before] {
 		t.Error(p)
 	}
 }

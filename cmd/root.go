@@ -6,12 +6,19 @@ package cmd
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/loopbreak/loopbreak/report"
 )
 
 // NewRootCmd builds the command tree.
 func NewRootCmd(ios *IOStreams) *cobra.Command {
+	// Every message on stderr is one line, whatever a value in it holds
+	// (report.StderrWriter): a file name, an episode id or a key from a
+	// log or a config file cannot clear the screen or start a line.
+	ios.ErrOut = report.StderrWriter(ios.ErrOut)
 	root := &cobra.Command{
 		Use:   "loopbreak",
 		Short: "Replay loop-break rules over LLM agent episode logs",
@@ -54,7 +61,21 @@ func Main(args []string, ios *IOStreams) int {
 	err := root.Execute()
 	if err != nil {
 		var f *failError
-		if !errors.As(err, &f) {
+		var fe *flagError
+		var le *linesError
+		switch {
+		case errors.As(err, &le):
+			for i, l := range strings.Split(err.Error(), "\n") {
+				if i == 0 {
+					l = "loopbreak: " + l
+				}
+				fmt.Fprintln(ios.ErrOut, l)
+			}
+		case errors.As(err, &fe):
+			// Two messages: stderr keeps a message on one line.
+			fmt.Fprintf(ios.ErrOut, "loopbreak: %v\n", fe.err)
+			fmt.Fprintf(ios.ErrOut, "Run '%s --help' for usage.\n", fe.path)
+		case !errors.As(err, &f):
 			fmt.Fprintf(ios.ErrOut, "loopbreak: %v\n", err)
 		}
 	}

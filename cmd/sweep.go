@@ -293,10 +293,10 @@ type progressBar struct {
 }
 
 func newProgressBar(ios *IOStreams, total int, quiet bool) *progressBar {
-	p := &progressBar{w: ios.ErrOut, total: total, now: time.Now}
+	p := &progressBar{w: report.Unwrap(ios.ErrOut), total: total, now: time.Now} // its own \r and erase sequence
 	p.on = ios.StderrTTY && !quiet
 	if p.on {
-		p.width = terminalWidth(ios.ErrOut, ios.Getenv)
+		p.width = terminalWidth(report.Unwrap(ios.ErrOut), ios.Getenv)
 	}
 	p.start = p.now()
 	return p

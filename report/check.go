@@ -26,25 +26,27 @@ func checkVerdict(c *check.Result) string {
 }
 
 // checkHeadline says what happened in one line, without the verdict.
-func checkHeadline(c *check.Result) string {
+func checkHeadline(c *check.Result) string { return checkHeadlineQ(c, plain) }
+
+func checkHeadlineQ(c *check.Result, q quote) string {
 	var parts []string
 	n := c.Total()
 	switch c.Mode {
 	case check.ModeCompare:
 		if d := c.Drifted(); d == 0 {
-			parts = append(parts, fmt.Sprintf("%s match %s", plural(n, "episode"), c.Baseline))
+			parts = append(parts, fmt.Sprintf("%s match %s", plural(n, "episode"), q(c.Baseline)))
 		} else {
 			parts = append(parts, fmt.Sprintf("%d of %s drifted from %s (%d changed, %d new, %d missing)",
-				d, plural(n, "episode"), c.Baseline, c.Count(check.StatusChanged), c.Count(check.StatusNew), c.Count(check.StatusMissing)))
+				d, plural(n, "episode"), q(c.Baseline), c.Count(check.StatusChanged), c.Count(check.StatusNew), c.Count(check.StatusMissing)))
 		}
 	case check.ModeUpdate:
 		removed := c.Count(check.StatusMissing) - c.KeptEntries()
 		kept := n - removed
 		if c.Wrote {
 			parts = append(parts, fmt.Sprintf("wrote %s: %s (%d changed, %d added, %d removed)",
-				c.Baseline, plural(kept, "episode"), c.Count(check.StatusChanged), c.Count(check.StatusNew), removed))
+				q(c.Baseline), plural(kept, "episode"), c.Count(check.StatusChanged), c.Count(check.StatusNew), removed))
 		} else {
-			parts = append(parts, fmt.Sprintf("%s is up to date: %s", c.Baseline, plural(kept, "episode")))
+			parts = append(parts, fmt.Sprintf("%s is up to date: %s", q(c.Baseline), plural(kept, "episode")))
 		}
 		if k := c.KeptEntries(); k > 0 {
 			what := "entries"
@@ -64,7 +66,7 @@ func checkHeadline(c *check.Result) string {
 				keys = append(keys, fmt.Sprintf("%d more", len(c.Config)-3))
 				break
 			}
-			keys = append(keys, ch.Key)
+			keys = append(keys, q(ch.Key))
 		}
 		what := "configuration differs from the baseline's"
 		if c.Mode == check.ModeUpdate {
@@ -114,10 +116,12 @@ func configIntro(c *check.Result) string {
 	return "The configuration differs from the baseline's (this explains outcome drift):"
 }
 
-func skippedLine(e *check.Episode) string {
-	s := fmt.Sprintf("%s: %s skipped, the episode is still compared", e.Label, plural(e.Skipped, "unreadable line"))
+func skippedLine(e *check.Episode) string { return skippedLineQ(e, plain) }
+
+func skippedLineQ(e *check.Episode, q quote) string {
+	s := fmt.Sprintf("%s: %s skipped, the episode is still compared", q(e.Label), plural(e.Skipped, "unreadable line"))
 	if len(e.Problems) > 0 {
-		s += " (first: " + e.Problems[0] + ")"
+		s += " (first: " + q(e.Problems[0]) + ")"
 	}
 	return s
 }
@@ -145,19 +149,21 @@ func colorMaker(on bool) func(...color.Attribute) *color.Color {
 func WriteCheckText(out io.Writer, c *check.Result, useColor bool, configLine string) error {
 	mk := colorMaker(useColor)
 	bold, red, green, yellow := mk(color.Bold), mk(color.FgRed, color.Bold), mk(color.FgGreen, color.Bold), mk(color.FgYellow)
-	w := &errWriter{w: out}
+	// Each line is escaped whole (Term) before it is coloured: a line's
+	// values (episode ids, paths, keys from the baseline) stay on it.
+	w := &errWriter{w: TermWriter(out, useColor)}
 	verdict := green.Sprint(checkVerdict(c))
 	if c.Failed() {
 		verdict = red.Sprint(checkVerdict(c))
 	}
-	fmt.Fprintf(w, "%s: %s\n", verdict, checkHeadline(c))
+	fmt.Fprintf(w, "%s: %s\n", verdict, Term(checkHeadline(c)))
 	if configLine != "" {
-		fmt.Fprintf(w, "%s\n", configLine)
+		fmt.Fprintf(w, "%s\n", Term(configLine))
 	}
 	if len(c.Config) > 0 {
 		fmt.Fprintf(w, "\n%s\n", yellow.Sprint(configIntro(c)))
 		for _, ch := range c.Config {
-			fmt.Fprintf(w, "  %s\n", configChangeLine(ch))
+			fmt.Fprintf(w, "  %s\n", Term(configChangeLine(ch)))
 		}
 	}
 	// Every drift line, "<episode>: <message>", in order, read from the
@@ -174,7 +180,7 @@ func WriteCheckText(out io.Writer, c *check.Result, useColor bool, configLine st
 				fmt.Fprintf(w, "\n%s\n", bold.Sprint(head))
 				headed = true
 			}
-			fmt.Fprintf(w, "  %s\n", l)
+			fmt.Fprintf(w, "  %s\n", Term(l))
 		}
 		return w.err
 	})
@@ -189,7 +195,7 @@ func WriteCheckText(out io.Writer, c *check.Result, useColor bool, configLine st
 				mark = red.Sprint("FAIL")
 			}
 			gw := describeGate(&g, c.Totals)
-			fmt.Fprintf(w, "  %s  %s: %s\n", mark, gw.Name, gw.Message)
+			fmt.Fprintf(w, "  %s  %s\n", mark, Term(gw.Name+": "+gw.Message))
 		}
 	}
 	first := true
@@ -199,7 +205,7 @@ func WriteCheckText(out io.Writer, c *check.Result, useColor bool, configLine st
 				fmt.Fprintf(w, "\n%s\n", bold.Sprint("Unreadable lines:"))
 				first = false
 			}
-			fmt.Fprintf(w, "  %s\n", yellow.Sprint(skippedLine(e)))
+			fmt.Fprintf(w, "  %s\n", yellow.Sprint(Term(skippedLine(e))))
 		}
 		return w.err
 	})
@@ -209,7 +215,7 @@ func WriteCheckText(out io.Writer, c *check.Result, useColor bool, configLine st
 	if len(c.Errors) > 0 {
 		fmt.Fprintf(w, "\n%s\n", bold.Sprint("Unreadable files:"))
 		for _, e := range c.Errors {
-			fmt.Fprintf(w, "  %s\n", red.Sprintf("%s: %s", e.Source, e.Error))
+			fmt.Fprintf(w, "  %s\n", red.Sprint(Term(e.Source+": "+e.Error)))
 		}
 	}
 	fmt.Fprintf(w, "\nCorpus: %s.\n", CorpusLine(c.Totals))

@@ -263,17 +263,21 @@ func WriteCheckGitHub(out io.Writer, c *check.Result) error {
 	return w.err
 }
 
-// escapeCell makes text safe in a Markdown table cell.
+// In a PR comment every value (episode id, path, key, a string from the
+// baseline, a reader's problem) is a code span (MarkdownCode), so no
+// image, link, mention, emphasis or HTML in it renders; the program's own
+// words around it are plain. Lines are escaped whole (Term), so nothing
+// breaks a table row or a list item.
+
+// escapeCell makes a line safe in a Markdown table cell: on one line, and
+// "|" escaped (GFM splits a row at "|" before it reads code spans, and
+// unescapes "\|" inside them).
 func escapeCell(s string) string {
-	return strings.NewReplacer("|", `\|`, "\r\n", " ", "\n", " ", "\r", " ").Replace(s)
+	return strings.ReplaceAll(Term(s), "|", `\|`)
 }
 
-func mdCode(s string) string {
-	if strings.Contains(s, "`") {
-		return escapeCell(s)
-	}
-	return "`" + escapeCell(s) + "`"
-}
+// mdCode is a value as a code span in a table cell.
+func mdCode(s string) string { return escapeCell(MarkdownCode(s)) }
 
 // WriteCheckMarkdown writes a PR comment: a heading with the verdict, the
 // summary, configuration changes, a table of drift (changed, new and
@@ -284,18 +288,12 @@ func WriteCheckMarkdown(out io.Writer, c *check.Result) error {
 	if c.Failed() {
 		icon = "❌"
 	}
-	fmt.Fprintf(w, "### %s loopbreak check: %s\n\n%s.\n", icon, checkVerdict(c), escapeCell(checkHeadline(c)))
+	fmt.Fprintf(w, "### %s loopbreak check: %s\n\n%s.\n", icon, checkVerdict(c), Term(checkHeadlineQ(c, MarkdownCode)))
 	if len(c.Config) > 0 {
 		fmt.Fprintf(w, "\n%s\n\n", configIntro(c))
 		for _, ch := range c.Config {
-			was, now := ch.Baseline, ch.Current
-			if was == "" {
-				was = "(not in the baseline)"
-			}
-			if now == "" {
-				now = "(no such key now)"
-			}
-			fmt.Fprintf(w, "- %s: %s → %s\n", mdCode(ch.Key), escapeCell(was), escapeCell(now))
+			was, now := configChangeValues(ch, MarkdownCode)
+			fmt.Fprintf(w, "- %s: %s → %s\n", MarkdownCode(ch.Key), was, now)
 		}
 	}
 	if c.Drifted() > 0 {
@@ -306,7 +304,7 @@ func WriteCheckMarkdown(out io.Writer, c *check.Result) error {
 				if j == 0 {
 					name, status = mdCode(e.Label), e.Status
 				}
-				fmt.Fprintf(w, "| %s | %s | %s |\n", name, status, escapeCell(DriftMessage(e, &e.Drift[j])))
+				fmt.Fprintf(w, "| %s | %s | %s |\n", name, status, escapeCell(driftMessage(e, &e.Drift[j], MarkdownCode)))
 			}
 			return w.err
 		})
@@ -321,14 +319,14 @@ func WriteCheckMarkdown(out io.Writer, c *check.Result) error {
 			if !g.Passed {
 				res = "❌ **fail**"
 			}
-			gw := describeGate(&g, c.Totals)
+			gw := describeGateQ(&g, c.Totals, MarkdownCode)
 			fmt.Fprintf(w, "| %s | %s | %s | %s: %s |\n", mdCode(gw.Name), escapeCell(gw.Limit), escapeCell(gw.Value), res, escapeCell(gw.Message))
 		}
 	}
 	var notes []string // the episodes with unreadable lines: a few
 	err := c.EachEpisode(func(e *check.Episode) error {
 		if e.Skipped > 0 {
-			notes = append(notes, skippedLine(e))
+			notes = append(notes, skippedLineQ(e, MarkdownCode))
 		}
 		return nil
 	})
@@ -336,12 +334,12 @@ func WriteCheckMarkdown(out io.Writer, c *check.Result) error {
 		return err
 	}
 	for _, e := range c.Errors {
-		notes = append(notes, "unreadable file "+e.Source+": "+e.Error)
+		notes = append(notes, "unreadable file "+MarkdownCode(e.Source)+": "+MarkdownCode(e.Error))
 	}
 	if len(notes) > 0 {
 		fmt.Fprintf(w, "\n")
 		for _, n := range notes {
-			fmt.Fprintf(w, "- ⚠️ %s\n", escapeCell(n))
+			fmt.Fprintf(w, "- ⚠️ %s\n", Term(n))
 		}
 	}
 	fmt.Fprintf(w, "\n**Corpus:** %s.\n", escapeCell(CorpusLine(c.Totals)))

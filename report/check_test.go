@@ -182,24 +182,28 @@ func TestCheckMarkdown(t *testing.T) {
 	if err := WriteCheckMarkdown(&b, c); err != nil {
 		t.Fatal(err)
 	}
+	// Values are code spans (paths, keys, values, problems); a newline
+	// in one is shown as \n and a "|" escaped for the table.
 	want := "### ❌ loopbreak check: FAIL\n\n" +
-		"2 of 3 episodes drifted from ci/loopbreak.baseline.json (1 changed, 0 new, 1 missing); configuration differs from the baseline's (max_turns_stuck); 1 of 2 policy gates failed.\n\n" +
+		"2 of 3 episodes drifted from `ci/loopbreak.baseline.json` (1 changed, 0 new, 1 missing); configuration differs from the baseline's (`max_turns_stuck`); 1 of 2 policy gates failed.\n\n" +
 		"The configuration differs from the baseline's (this explains outcome drift):\n\n" +
-		"- `max_turns_stuck`: 40 → 50\n\n" +
+		"- `max_turns_stuck`: `40` → `50`\n\n" +
 		"| episode | status | change |\n| --- | --- | --- |\n" +
 		"| `E1` | changed | termination moved t=60 → t=70 (turns saved 213 → 203) |\n" +
-		"|  |  | log moved: a \\| b → c d |\n" +
-		"| `E2` | missing | missing: its log could not be read (gzip: invalid header) |\n\n" +
+		"|  |  | log moved: `a \\| b` → `c\\nd` |\n" +
+		"| `E2` | missing | missing: its log could not be read (`gzip: invalid header`) |\n\n" +
 		"| policy gate | limit | value | result |\n| --- | ---: | ---: | --- |\n" +
 		"| `max-false-rate` | 5% | 100.0% | ❌ **fail**: false terminations 1 of 1 terminated episodes (100.0%) exceed the limit of 5% |\n" +
 		"| `max-forfeit` | 10 | 3 | ✅ pass: score forfeited 3 in total, at most 10 allowed |\n\n" +
-		"- ⚠️ E3: 2 unreadable lines skipped, the episode is still compared (first: ci/eps/E3/episode_log.jsonl:7: not JSON)\n" +
-		"- ⚠️ unreadable file ci/eps/E2/episode_log.jsonl: gzip: invalid header\n\n" +
+		"- ⚠️ `E3`: 2 unreadable lines skipped, the episode is still compared (first: `ci/eps/E3/episode_log.jsonl:7: not JSON`)\n" +
+		"- ⚠️ unreadable file `ci/eps/E2/episode_log.jsonl`: `gzip: invalid header`\n\n" +
 		"**Corpus:** 3 episodes, 1 terminated (0 censored); 20 of 200 turns saved (10.0%); 1 of 1 terminations false (100.0%); score forfeited 3.\n"
 	if b.String() != want {
 		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
 	}
-	if mdCode("a`b|c") != "a`b\\|c" {
+	// A backtick no longer ends the code span (it was dropped before,
+	// and the value rendered as Markdown).
+	if mdCode("a`b|c") != "``a`b\\|c``" {
 		t.Errorf("mdCode with a backtick: %q", mdCode("a`b|c"))
 	}
 }

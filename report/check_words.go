@@ -22,8 +22,18 @@ func DriftLines(e *check.Episode) []string {
 	return out
 }
 
+// quote marks a value (a path, an episode id, a string from the baseline)
+// inside program words: plain for text (escaped whole by the writer),
+// JSON, JUnit and workflow commands; a Markdown code span for a PR
+// comment, so nothing in a value renders.
+type quote func(string) string
+
+func plain(s string) string { return s }
+
 // DriftMessage says what one drift of e means, without the episode's name.
-func DriftMessage(e *check.Episode, d *check.Drift) string {
+func DriftMessage(e *check.Episode, d *check.Drift) string { return driftMessage(e, d, plain) }
+
+func driftMessage(e *check.Episode, d *check.Drift, q quote) string {
 	b, c := e.Baseline, e.Current
 	switch d.Field {
 	case "episode":
@@ -31,13 +41,13 @@ func DriftMessage(e *check.Episode, d *check.Drift) string {
 		case e.Status == check.StatusNew:
 			return "new episode, not in the baseline (" + describeOutcome(c) + ")"
 		case e.Unreadable != "":
-			return "missing: its log could not be read (" + e.Unreadable + ")"
+			return "missing: its log could not be read (" + q(e.Unreadable) + ")"
 		}
 		return "missing: in the baseline (" + describeOutcome(b) + ") but not among the inputs"
 	case "log_hash":
 		return fmt.Sprintf("log changed (%s → %s): the recording changed, not the rules", shortHash(d.Baseline), shortHash(d.Current))
 	case "source":
-		return fmt.Sprintf("log moved: %s → %s", d.Baseline, d.Current)
+		return fmt.Sprintf("log moved: %s → %s", q(d.Baseline), q(d.Current))
 	case "recorded_turns":
 		return fmt.Sprintf("recorded turns %s → %s", d.Baseline, d.Current)
 	case "final_score":
@@ -63,7 +73,7 @@ func DriftMessage(e *check.Episode, d *check.Drift) string {
 	case "llm_calls_saved":
 		return fmt.Sprintf("LLM calls saved %s → %s", d.Baseline, d.Current)
 	case "llm_calls_method":
-		return fmt.Sprintf("LLM calls %s → %s", d.Baseline, d.Current)
+		return fmt.Sprintf("LLM calls %s → %s", q(d.Baseline), q(d.Current))
 	case "score_forfeited":
 		return fmt.Sprintf("score forfeited %s → %s", num(b.ScoreForfeited), num(c.ScoreForfeited))
 	case "false_termination":
@@ -82,9 +92,9 @@ func DriftMessage(e *check.Episode, d *check.Drift) string {
 		return fmt.Sprintf("revisit penalties below 0.3 confidence (could let a rejected action through) %s → %s", d.Baseline, d.Current)
 	}
 	if k, ok := strings.CutPrefix(d.Field, "firing_counts/"); ok {
-		return fmt.Sprintf("%s fired %s → %s times", k, d.Baseline, d.Current)
+		return fmt.Sprintf("%s fired %s → %s times", q(k), q(d.Baseline), q(d.Current))
 	}
-	return fmt.Sprintf("%s %s → %s", d.Field, d.Baseline, d.Current)
+	return fmt.Sprintf("%s %s → %s", q(d.Field), q(d.Baseline), q(d.Current))
 }
 
 func describeOutcome(e *check.Entry) string {
@@ -149,14 +159,21 @@ func describeTurns(xs []int) string {
 
 // configChangeLine is "key was → now".
 func configChangeLine(c check.ConfigChange) string {
-	was, now := c.Baseline, c.Current
-	if was == "" {
+	was, now := configChangeValues(c, plain)
+	return c.Key + " " + was + " → " + now
+}
+
+// configChangeValues are a change's old and new values, quoted, or what
+// their absence means.
+func configChangeValues(c check.ConfigChange, q quote) (was, now string) {
+	was, now = q(c.Baseline), q(c.Current)
+	if c.Baseline == "" {
 		was = "(not in the baseline)"
 	}
-	if now == "" {
+	if c.Current == "" {
 		now = "(no such key now)"
 	}
-	return c.Key + " " + was + " → " + now
+	return was, now
 }
 
 // FormatPercent writes a limit the way the gates take it: "5%", "12.5%".
@@ -177,6 +194,10 @@ type GateJSON struct {
 // describeGate words g; t is the check's totals, the figures the corpus
 // gates judged.
 func describeGate(g *check.GateResult, t *analyze.Totals) GateJSON {
+	return describeGateQ(g, t, plain)
+}
+
+func describeGateQ(g *check.GateResult, t *analyze.Totals, q quote) GateJSON {
 	// verdict is the figure (what), then why it passes or fails.
 	verdict := func(name, limit, value, what, pass, fail string) GateJSON {
 		w := GateJSON{Name: name, Limit: limit, Value: value, Passed: g.Passed, Message: what + fail}
@@ -201,11 +222,11 @@ func describeGate(g *check.GateResult, t *analyze.Totals) GateJSON {
 		return verdict(g.Kind, limit, value,
 			"score forfeited "+value+" in total", ", at most "+limit+" allowed", " exceeds the limit of "+limit)
 	}
-	return describeFailOn(g.FailOn, g.Passed)
+	return describeFailOn(g.FailOn, g.Passed, q)
 }
 
 // describeFailOn words a --fail-on gate: what fired, how often, where.
-func describeFailOn(f *check.FailOn, passed bool) GateJSON {
+func describeFailOn(f *check.FailOn, passed bool, q quote) GateJSON {
 	what := f.Rule + "/" + f.Kind
 	verb, never := " fired", " never fired"
 	switch {
@@ -216,7 +237,7 @@ func describeFailOn(f *check.FailOn, passed bool) GateJSON {
 	}
 	scope := ""
 	if f.Episodes != "" {
-		scope = " matching " + f.Episodes
+		scope = " matching " + q(f.Episodes)
 	}
 	w := GateJSON{Name: "fail-on " + f.Spec, Limit: "0", Value: strconv.Itoa(f.Fired), Passed: passed}
 	if passed {
@@ -233,7 +254,7 @@ func describeFailOn(f *check.FailOn, passed bool) GateJSON {
 			list = append(list, fmt.Sprintf("and %d more", len(f.Where)-show))
 			break
 		}
-		list = append(list, fmt.Sprintf("%s (%d)", e.EpisodeID, e.N))
+		list = append(list, fmt.Sprintf("%s (%d)", q(e.EpisodeID), e.N))
 	}
 	times := sweepPlural(f.Fired, "time", "times")
 	if f.Live {

@@ -179,12 +179,12 @@ func (r *Text) agentEpisode(o *analyze.Outcome, ep *replay.Episode) error {
 // table, tasks (attempts logs), then the firings.
 func (r *Text) AgentEpisode(o *analyze.Outcome, ep *replay.Episode, judge func(n int) bool, basis string) error {
 	r.init()
-	w := &errWriter{w: r.W}
-	fmt.Fprintf(w, "%s %s\n", r.bold.Sprint("Log"), r.bold.Sprint(o.EpisodeID))
+	w := &errWriter{w: r.out()}
+	fmt.Fprintf(w, "%s %s\n", r.bold.Sprint("Log"), r.bold.Sprint(Term(o.EpisodeID)))
 	kv := func(k, format string, a ...any) {
 		fmt.Fprintf(w, "  %-18s %s\n", k, fmt.Sprintf(format, a...))
 	}
-	kv("source", "%s", o.Source)
+	kv("source", "%s", Term(o.Source))
 	in := newInput(ep)
 	how := in.Format
 	if in.Preset != "" {
@@ -256,7 +256,7 @@ func (r *Text) AgentEpisode(o *analyze.Outcome, ep *replay.Episode, judge func(n
 			limit = 20
 		}
 		for _, f := range firings[:limit] {
-			fmt.Fprintf(w, "    %s %-5d %s\n", unit, f.Turn, describeFiring(&f, ep))
+			fmt.Fprintf(w, "    %s %-5d %s\n", unit, f.Turn, Term(describeFiring(&f, ep)))
 		}
 		if limit < len(firings) {
 			fmt.Fprintf(w, "    %s\n", r.dim.Sprintf("(the first 20 of %d; -v lists all)", len(firings)))
@@ -326,7 +326,7 @@ func (r *Text) outputLoops(w io.Writer, o *analyze.Outcome) {
 		for i := range o.Firings {
 			f := &o.Firings[i]
 			if f.Rule.Origin == rules.OriginGeneric {
-				lines = append(lines, fmt.Sprintf("    t=%-5d %s", f.Turn, describeAgentFiring(f)))
+				lines = append(lines, fmt.Sprintf("    t=%-5d %s", f.Turn, Term(describeAgentFiring(f))))
 			}
 		}
 		total = len(lines)
@@ -334,7 +334,7 @@ func (r *Text) outputLoops(w io.Writer, o *analyze.Outcome) {
 		// Without -v the story kept the first few (analyze.MaxOutputLoops).
 		for i := range o.Story.OutputLoops {
 			f := &o.Story.OutputLoops[i]
-			lines = append(lines, fmt.Sprintf("    t=%-5d %s", f.Turn, describeAgentFiring(f)))
+			lines = append(lines, fmt.Sprintf("    t=%-5d %s", f.Turn, Term(describeAgentFiring(f))))
 		}
 		total = o.Story.OutputLoopCount
 	}

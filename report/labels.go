@@ -104,9 +104,9 @@ func (r *Text) EpisodeLabels(lab *analyze.EpisodeLabels, s analyze.Scores) error
 		return nil
 	}
 	r.init()
-	w := &errWriter{w: r.W}
-	fmt.Fprintf(w, "  %s\n", r.bold.Sprintf("Against labels (%s)", lab.Source))
-	fmt.Fprintf(w, "  %-18s %s\n", "labelled stuck", spansWord(lab.Stuck))
+	w := &errWriter{w: r.out()}
+	fmt.Fprintf(w, "  %s\n", r.bold.Sprintf("Against labels (%s)", Term(lab.Source)))
+	fmt.Fprintf(w, "  %-18s %s\n", "labelled stuck", Term(spansWord(lab.Stuck)))
 	if err := writeScores(indent(w), s); err != nil {
 		return err
 	}
@@ -121,7 +121,7 @@ func (r *Text) LabelSummary(t *analyze.LabelTotals) error {
 		return nil
 	}
 	r.init()
-	w := &errWriter{w: r.W}
+	w := &errWriter{w: r.out()}
 	fmt.Fprintf(w, "\n%s\n", r.bold.Sprintf("Against labels: %d labelled episodes (%d never stuck), %d stuck spans", t.Episodes, t.NeverStuck, t.Spans))
 	if err := writeScores(w, t.Scores); err != nil {
 		return err

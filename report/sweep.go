@@ -289,6 +289,8 @@ func WriteSweepCSV(w io.Writer, s *sweep.Result) error {
 		return out
 	}
 	if s.ByEpisode {
+		// Ids and paths are text from the logs: CSVCell. Parameters and
+		// counts are numbers the program wrote (a "-1" stays a number).
 		cw.Write(append(append([]string{"episode_id", "source"}, head...), "outcome", "termination_turn", "turns_saved"))
 		for _, f := range s.Flips {
 			for i := range f.Outcomes {
@@ -297,7 +299,7 @@ func WriteSweepCSV(w io.Writer, s *sweep.Result) error {
 				if r.Terminated {
 					turn = strconv.Itoa(r.TerminationTurn)
 				}
-				line := []string{f.EpisodeID, f.Source, strconv.Itoa(i), strconv.FormatBool(s.Rows[i].Baseline)}
+				line := []string{CSVCell(f.EpisodeID), CSVCell(f.Source), strconv.Itoa(i), strconv.FormatBool(s.Rows[i].Baseline)}
 				line = append(line, params(&s.Rows[i])...)
 				cw.Write(append(line, r.Class(), turn, strconv.Itoa(r.TurnsSaved)))
 			}

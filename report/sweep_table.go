@@ -160,13 +160,13 @@ func renderColumns(s *sweep.Result, cols []sweepColumn, width int) ([]string, []
 func WriteSweepTable(out io.Writer, s *sweep.Result, o SweepTableOptions) error {
 	mk := colorMaker(o.Color)
 	bold, green, yellow, red, dim := mk(color.Bold), mk(color.FgGreen, color.Bold), mk(color.FgYellow), mk(color.FgRed, color.Bold), mk(color.Faint)
-	w := &errWriter{w: out}
+	w := &errWriter{w: TermWriter(out, o.Color)}
 	if len(s.Rows) == 0 {
 		return nil
 	}
 	base := &s.Rows[0].Totals
 	if o.Config != "" {
-		fmt.Fprintf(w, "%s\n\n", dim.Sprint(Wrap(o.Config, o.Width, 0, "  ")))
+		fmt.Fprintf(w, "%s\n\n", dim.Sprint(Wrap(Term(o.Config), o.Width, 0, "  ")))
 	}
 	fmt.Fprintf(w, "%s\n", bold.Sprint(Wrap(fmt.Sprintf("Sweep over %s (%d recorded turns): %s and the baseline",
 		sweepPlural(base.Episodes, "episode", "episodes"), base.RecordedTurns, sweepPlural(len(s.Rows)-1, "configuration", "configurations")), o.Width, 0, "")))
@@ -218,13 +218,13 @@ func WriteSweepTable(out io.Writer, s *sweep.Result, o SweepTableOptions) error 
 			for _, p := range sk.Params {
 				ps = append(ps, p.String())
 			}
-			fmt.Fprintf(w, "  %s\n", Wrap(strings.Join(ps, " ")+": "+sk.Reason, o.Width, 2, "    "))
+			fmt.Fprintf(w, "  %s\n", Wrap(Term(strings.Join(ps, " ")+": "+sk.Reason), o.Width, 2, "    "))
 		}
 	}
 	if len(s.Errors) > 0 {
 		fmt.Fprintf(w, "\n%s\n", red.Sprint("Unreadable files, excluded from every row:"))
 		for _, e := range s.Errors {
-			fmt.Fprintf(w, "  %s\n", Wrap(e.Source+": "+e.Error, o.Width, 2, "    "))
+			fmt.Fprintf(w, "  %s\n", Wrap(Term(e.Source+": "+e.Error), o.Width, 2, "    "))
 		}
 	}
 	if s.ByEpisode {
@@ -235,10 +235,10 @@ func WriteSweepTable(out io.Writer, s *sweep.Result, o SweepTableOptions) error 
 			fmt.Fprintf(w, "%s\n", bold.Sprint(Wrap(fmt.Sprintf("Episodes whose outcome flips (%d of %d; the others have the same outcome in every row):", len(s.Flips), base.Episodes), o.Width, 0, "")))
 			idW := 0
 			for _, f := range s.Flips {
-				idW = max(idW, utf8.RuneCountInString(f.EpisodeID))
+				idW = max(idW, utf8.RuneCountInString(Term(f.EpisodeID)))
 			}
 			for _, f := range s.Flips {
-				fmt.Fprintf(w, "  %-*s  %s\n", idW, f.EpisodeID, Wrap(flipLine(s, &f), o.Width, idW+4, strings.Repeat(" ", idW+4)))
+				fmt.Fprintf(w, "  %-*s  %s\n", idW, Term(f.EpisodeID), Wrap(flipLine(s, &f), o.Width, idW+4, strings.Repeat(" ", idW+4)))
 			}
 			para(dim, "Rows as numbered in the table; see --format json or csv for termination turns.")
 		}

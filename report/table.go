@@ -47,6 +47,10 @@ type Table struct {
 	out *retarget
 }
 
+// Append adds a row, each cell escaped for the terminal (Term): a cell
+// holds one line, and tablewriter measures what is printed.
+func (t *Table) Append(cells []string) error { return t.Table.Append(termCells(cells)) }
+
 // Render renders the table, then frees it for reuse: t must not be used
 // after.
 func (t *Table) Render() error {
@@ -256,7 +260,7 @@ func (g *Grid) Render(w io.Writer, width int) (hidden []string, err error) {
 			b.Reset()
 		}
 	}
-	line(head, true)
+	line(termCells(head), true)
 	b.WriteString(rule)
 	g.eachRow(func(r []string) {
 		line(r, false)
@@ -264,20 +268,40 @@ func (g *Grid) Render(w io.Writer, width int) (hidden []string, err error) {
 	})
 	if g.Footer != nil {
 		b.WriteString(rule)
-		line(g.Footer, false)
+		line(termCells(g.Footer), false)
 	}
 	flush(0)
 	return hidden, err
 }
 
-// eachRow calls f with Rows, then what Each yields.
+// eachRow calls f with Rows, then what Each yields, each cell escaped
+// for the terminal (Term): a cell is one line, and measured as printed.
 func (g *Grid) eachRow(f func([]string)) {
 	for _, r := range g.Rows {
-		f(r)
+		f(termCells(r))
 	}
 	if g.Each != nil {
-		g.Each(f)
+		g.Each(func(r []string) { f(termCells(r)) })
 	}
+}
+
+// termCells returns cells with each escaped by Term: cells itself when
+// none needs it (the usual case: no copy).
+func termCells(cells []string) []string {
+	for i, c := range cells {
+		if needsEscape(c) || ciCommand(c, true) {
+			out := make([]string, len(cells))
+			for j, c := range cells {
+				if j < i {
+					out[j] = c
+				} else {
+					out[j] = Term(c)
+				}
+			}
+			return out
+		}
+	}
+	return cells
 }
 
 func (g *Grid) widths(keep []int) []int { return g.widthsShort(keep, false) }
@@ -294,7 +318,7 @@ func (g *Grid) widthsShort(keep []int, short bool) []int {
 			}
 		}
 		g.eachRow(measure)
-		measure(g.Footer)
+		measure(termCells(g.Footer))
 	}
 	ws := make([]int, len(keep))
 	for k, c := range keep {

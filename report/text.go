@@ -36,6 +36,11 @@ type Text struct {
 	bold, red, yellow, green, dim *color.Color
 }
 
+// out is where the report is written: W behind TermWriter, so nothing a
+// log says can act on the terminal even where a renderer did not escape
+// a value itself.
+func (r *Text) out() io.Writer { return TermWriter(r.W, r.Color) }
+
 func (r *Text) init() {
 	if r.bold != nil {
 		return
@@ -117,7 +122,7 @@ func ConfigLine(path string, cfg *rules.Config) string {
 // a caller writes itself (a merge of partial files).
 func (r *Text) Header() error {
 	r.init()
-	w := &errWriter{w: r.W}
+	w := &errWriter{w: r.out()}
 	r.header(w)
 	return w.err
 }
@@ -128,7 +133,7 @@ func (r *Text) header(w io.Writer) {
 		return
 	}
 	r.headerDone = true
-	fmt.Fprintf(w, "%s\n\n", r.dim.Sprint(Wrap(r.Config, r.Width, 0, "  ")))
+	fmt.Fprintf(w, "%s\n\n", r.dim.Sprint(Wrap(Term(r.Config), r.Width, 0, "  ")))
 }
 
 func pctOf(n, d int) string {
@@ -145,14 +150,14 @@ func (r *Text) Episode(o *analyze.Outcome, ep *replay.Episode) error {
 	if !isZorkGPT(ep) {
 		return r.agentEpisode(o, ep) // detectors.go
 	}
-	w := &errWriter{w: r.W}
+	w := &errWriter{w: r.out()}
 	r.header(w)
-	fmt.Fprintf(w, "%s %s\n", r.bold.Sprint("Episode"), r.bold.Sprint(o.EpisodeID))
+	fmt.Fprintf(w, "%s %s\n", r.bold.Sprint("Episode"), r.bold.Sprint(Term(o.EpisodeID)))
 	pad := strings.Repeat(" ", 21)
 	kv := func(k, format string, a ...any) {
 		fmt.Fprintf(w, "  %-18s %s\n", k, Wrap(fmt.Sprintf(format, a...), r.Width, 21, pad))
 	}
-	kv("source", "%s", o.Source)
+	kv("source", "%s", Term(o.Source))
 	keyWord := "room ids"
 	if o.LocationKey == replay.KeyRoomName {
 		keyWord = "room names (no ids in log)"
@@ -192,6 +197,7 @@ func (r *Text) Episode(o *analyze.Outcome, ep *replay.Episode) error {
 	}
 	if o.Live != nil {
 		for i, line := range liveLines(o.Live, o) {
+			line = Term(line)
 			if i == 0 {
 				if !o.Live.Agrees() {
 					line = r.yellow.Sprint(line)
@@ -308,10 +314,10 @@ func (r *Text) logLines(w io.Writer, kv func(k, format string, a ...any), d repl
 	}
 	kv("log lines", "%s", lines)
 	for _, p := range d.Problems {
-		fmt.Fprintf(w, "    %s\n", r.yellow.Sprint(Wrap(p, r.Width, 4, "      ")))
+		fmt.Fprintf(w, "    %s\n", r.yellow.Sprint(Wrap(Term(p), r.Width, 4, "      ")))
 	}
 	for _, n := range d.Notes {
-		fmt.Fprintf(w, "    %s\n", r.dim.Sprint(Wrap(n, r.Width, 4, "      ")))
+		fmt.Fprintf(w, "    %s\n", r.dim.Sprint(Wrap(Term(n), r.Width, 4, "      ")))
 	}
 }
 

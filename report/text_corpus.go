@@ -145,7 +145,7 @@ func (r *Text) Summary(rows []SummaryRow, t *analyze.Totals, errs []analyze.File
 // Corpus is Summary of rows collected as they came.
 func (r *Text) Corpus(rows *CorpusRows, t *analyze.Totals, errs []analyze.FileError) error {
 	r.init()
-	w := &errWriter{w: r.W}
+	w := &errWriter{w: r.out()}
 	r.header(w)
 	fmt.Fprintf(w, "%s\n", r.bold.Sprintf("Corpus: %s", sweepPlural(t.Episodes, "episode", "episodes")))
 	g := &Grid{Cols: []Col{
@@ -170,7 +170,8 @@ func (r *Text) Corpus(rows *CorpusRows, t *analyze.Totals, errs []analyze.FileEr
 		fmt.Fprintf(w, "%s\n", r.dim.Sprint(Wrap(fmt.Sprintf("(hidden to fit %d columns: %s; a wider terminal or --format json shows them)", r.Width, strings.Join(hidden, ", ")), r.Width, 0, "")))
 	}
 	para := func(c *color.Color, s string) {
-		fmt.Fprintf(w, "%s\n", c.Sprint(Wrap(s, r.Width, 0, "")))
+		// s holds episode ids and file names: one line each, escaped.
+		fmt.Fprintf(w, "%s\n", c.Sprint(Wrap(Term(s), r.Width, 0, "")))
 	}
 	plain := color.New()
 	plain.DisableColor()

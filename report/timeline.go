@@ -208,7 +208,7 @@ func WriteTimeline(w io.Writer, tl *Timeline, opts TimelineOptions) error {
 		width = 80
 	}
 	n := len(tl.Score)
-	ew := &errWriter{w: w}
+	ew := &errWriter{w: TermWriter(w, false)}
 	if n == 0 {
 		fmt.Fprintf(ew, "  (no turns to draw)\n")
 		return ew.err
