@@ -59,6 +59,7 @@ type StepInfo struct {
 	HasExitCode bool // a shell command's result
 	ExitCode    int
 	LLMLoop     bool // a logged LLM loop verdict (Gemini CLI's LLM_DETECTED_LOOP)
+	NewPrompt   bool // a user prompt came before this step (Gemini CLI resets there)
 }
 
 // StepFields are the fields of a step record, as --field names them.

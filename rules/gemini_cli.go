@@ -43,10 +43,16 @@ var ToolCycle = &Rule{
 	Origin:  OriginGeminiCLI,
 	Title:   "Gemini CLI: a cycle of tool calls repeats tool_call_loop_threshold times",
 	Section: "docs/rules.md#tool_cycle",
-	Doc: "Gemini CLI's checkToolCallLoop: each tool call's key is its action (name and arguments); the last " +
-		"K·R keys are kept (K tool_cycle_max_length, R tool_call_loop_threshold) and it fires when, for some " +
-		"k ≤ K, the last k·R keys repeat the last k (A×5, AB×5, ...); cycle_length is the least such k. It " +
-		"runs the detector content_chanting and llm_loop_check report from.",
+	Doc: "Gemini CLI's LoopDetectionService.checkToolCallLoop (@google/gemini-cli-core 0.61.0, " +
+		"dist/src/services/loopDetectionService.js; unchanged since 0.55), fed as GeminiClient.processTurn " +
+		"(dist/src/core/client.js) feeds it: reset at each user prompt (a new prompt_id; not at tool " +
+		"results, the \"System: Potential loop detected\" recovery prompt or \"Please continue.\"). A tool " +
+		"call's key is name + \":\" + JSON.stringify(args), the arguments in the order the model sent them; " +
+		"the last K·R keys are kept (K tool_cycle_max_length, R tool_call_loop_threshold) and it fires when, " +
+		"for some k ≤ K, the last k·R keys repeat the last k (A×5, AB×5, ...); cycle_length is the least such " +
+		"k. The prompt's first firing is feedback, the second stop (the prompt ends). gemini-cli@0.52 " +
+		"(5 consecutive identical calls, no cycles: 0.52.0's consecutive count) is tool_cycle_max_length = 1. " +
+		"It runs the detector content_chanting and llm_loop_check report from.",
 	Params:  []*Param{enableGeminiCLI.Param, geminiCLIOnZorkGPT.Param, toolCallLoopThreshold.Param, toolCycleMaxLength.Param},
 	Kinds:   []*Kind{ToolCycleFeedback, ToolCycleStop},
 	Enabled: enableGeminiCLI.Get, Applies: onStepsOr(geminiCLIOnZorkGPT), InputsDoc: "steps; zorkgpt with gemini_cli_on_zorkgpt",
