@@ -158,7 +158,7 @@ func (d *Gemini) Step(s Step) []GeminiFiring {
 		if cycle = d.toolCycle(s.Action); cycle > 0 {
 			rule = RuleToolCycle
 		}
-	case s.Kind == KindMessage:
+	case s.Kind == KindMessage && s.Output != "": // empty text is no Content event (Turn.run)
 		if d.contentLoop(s.Output) {
 			rule = RuleContentChanting
 		}
