@@ -40,10 +40,12 @@ func geminiCLIDir(t *testing.T) string {
 	if _, err := exec.LookPath("node"); err != nil {
 		missing = "node is not installed"
 	} else {
-		for _, pkg := range []string{"gemini-cli-core", "gemini-cli"} {
-			b, err := os.ReadFile(filepath.Join(dir, "node_modules", "@google", pkg, "package.json"))
-			if err != nil || !bytes.Contains(b, []byte(`"version": "`+geminiCLIVersion+`"`)) {
-				missing = fmt.Sprintf("@google/%s@%s is not installed in %s (run .ci/npm-test-deps)", pkg, geminiCLIVersion, dir)
+		for _, pkg := range []struct{ path, version string }{
+			{"@google/gemini-cli-core", geminiCLIVersion}, {"@google/gemini-cli", geminiCLIVersion}, {"gemini-cli-core-0.52", "0.52.0"},
+		} {
+			b, err := os.ReadFile(filepath.Join(dir, "node_modules", filepath.FromSlash(pkg.path), "package.json"))
+			if err != nil || !bytes.Contains(b, []byte(`"version": "`+pkg.version+`"`)) {
+				missing = fmt.Sprintf("%s@%s is not installed in %s (run .ci/npm-test-deps)", pkg.path, pkg.version, dir)
 			}
 		}
 	}
@@ -260,8 +262,27 @@ func genSession(r *rand.Rand) []diffEvent {
 	return evs
 }
 
+// TestGeminiDifferential compares the default (0.55–0.61) with the real
+// 0.61.0, and gemini-cli@0.52 (tool_cycle_max_length = 1) with the real
+// 0.52.0, whose checkToolCallLoop counts consecutive identical calls.
 func TestGeminiDifferential(t *testing.T) {
 	dir := geminiCLIDir(t)
+	v52 := detect.DefaultGeminiConfig()
+	v52.ToolCycleMaxLength = 1
+	for _, v := range []struct {
+		name, pkg string
+		cfg       detect.GeminiConfig
+	}{
+		{geminiCLIVersion, "@google/gemini-cli-core", detect.DefaultGeminiConfig()},
+		{"0.52.0", "gemini-cli-core-0.52", v52},
+	} {
+		t.Run(v.name, func(t *testing.T) {
+			geminiDifferential(t, filepath.Join(dir, "node_modules", filepath.FromSlash(v.pkg)), v.name, v.cfg)
+		})
+	}
+}
+
+func geminiDifferential(t *testing.T, core, version string, cfg detect.GeminiConfig) {
 	_, file, _, _ := runtime.Caller(0)
 	driver := filepath.Join(filepath.Dir(file), "..", "rules", "testdata", "gemini-cli", "driver.mjs")
 	r := rand.New(rand.NewPCG(20, 61))
@@ -283,7 +304,7 @@ func TestGeminiDifferential(t *testing.T) {
 	if err := os.WriteFile(input, in, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command("node", driver, filepath.Join(dir, "node_modules", "@google", "gemini-cli-core"), input)
+	cmd := exec.Command("node", driver, core, input)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
@@ -311,7 +332,7 @@ func TestGeminiDifferential(t *testing.T) {
 			want = append(want, fmt.Sprintf("event %d:%s/%s", int(f.get("i").num), rule, kind))
 		}
 		steps, at := diffSteps(t, events)
-		d, err := detect.NewGemini(detect.DefaultGeminiConfig())
+		d, err := detect.NewGemini(cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -341,5 +362,5 @@ func TestGeminiDifferential(t *testing.T) {
 	if fired < n/3 {
 		t.Errorf("only %d firings in %d sessions: the sessions do not loop enough to compare", fired, n)
 	}
-	t.Logf("%d sessions, %d firings, all equal to @google/gemini-cli-core@%s's", n, fired, geminiCLIVersion)
+	t.Logf("%d sessions, %d firings, all equal to @google/gemini-cli-core@%s's", n, fired, version)
 }
