@@ -209,7 +209,7 @@ func TestAgentLogsDirectory(t *testing.T) {
 		json.Unmarshal([]byte(line), &e)
 		got = append(got, e.ID+":"+jsonNum(e.Input["preset"]))
 	}
-	want := "agent:null session:\"gemini-cli\" events:\"openhands\" trajectory:\"openhands\""
+	want := "agent:null session-2025-11-12T14-00-3f0c9a7e:\"gemini-cli\" session:\"gemini-cli\" events:\"openhands\" trajectory:\"openhands\""
 	if strings.Join(got, " ") != want {
 		t.Errorf("episodes %q, want %s", got, want)
 	}

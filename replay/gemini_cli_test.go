@@ -11,7 +11,7 @@ import (
 	"testing"
 )
 
-var updateGemini = flag.Bool("update-gemini", false, "rewrite the Gemini CLI reader's golden files (testdata/steps/gemini-cli/*.steps)")
+var updateGemini = flag.Bool("update-gemini", false, "rewrite the Gemini CLI reader's golden files (replay/testdata/gemini-cli/*.steps)")
 
 // dumpSteps writes what the reader made of a session, one step a line,
 // then its live events and notes.
@@ -52,7 +52,7 @@ func dumpSteps(ep *Episode) string {
 // makes of them with their .steps golden files (go test ./replay
 // -update-gemini rewrites them).
 func TestGeminiReaderGolden(t *testing.T) {
-	for _, name := range []string{"session.jsonl", "session.json"} {
+	for _, name := range []string{"session-2025-11-12T14-00-3f0c9a7e.jsonl", "session.json"} {
 		t.Run(name, func(t *testing.T) {
 			path := filepath.Join("..", "testdata", "steps", "gemini-cli", name)
 			eps, err := ReadFile(path, nil, Options{Format: FormatAuto})
@@ -67,7 +67,7 @@ func TestGeminiReaderGolden(t *testing.T) {
 				t.Errorf("preset %q, %d lines skipped: %v", ep.Preset, ep.Diag.Skipped, ep.Diag.Problems)
 			}
 			got := dumpSteps(ep)
-			golden := path + ".steps"
+			golden := filepath.Join("testdata", "gemini-cli", name+".steps")
 			if *updateGemini {
 				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
 					t.Fatal(err)
@@ -185,7 +185,7 @@ func TestGeminiReaderProblems(t *testing.T) {
 // FuzzGeminiReader: whatever the lines, the reader does not panic, and
 // every problem names its line.
 func FuzzGeminiReader(f *testing.F) {
-	seed, _ := os.ReadFile(filepath.Join("..", "testdata", "steps", "gemini-cli", "session.jsonl"))
+	seed, _ := os.ReadFile(filepath.Join("..", "testdata", "steps", "gemini-cli", "session-2025-11-12T14-00-3f0c9a7e.jsonl"))
 	f.Add(seed)
 	f.Add([]byte(geminiMeta + "\n" + `{"$rewindTo":"x"}` + "\n" + `{"$set":{"messages":[{"id":"a","type":"user","content":"System: Potential loop detected. Details: Repeated tool call: q with arguments {"}]}}`))
 	f.Fuzz(func(t *testing.T, data []byte) {

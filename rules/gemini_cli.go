@@ -24,8 +24,8 @@ var (
 )
 
 const (
-	feedbackDoc = "the first loop of the session: live, a recovery prompt, the session goes on"
-	stopDoc     = "a later loop: live, the session ends"
+	feedbackDoc = "the first loop of a user prompt: live, a recovery prompt, the prompt goes on"
+	stopDoc     = "the prompt's second loop: live, the prompt ends"
 )
 
 // Kinds of the Gemini CLI rules.
@@ -130,7 +130,9 @@ func geminiRule(name, title, doc string, params []*Param, kinds ...*Kind) *Rule 
 var (
 	ContentChanting = geminiRule(detect.RuleContentChanting,
 		"Gemini CLI: the same chunk of text comes back content_loop_threshold times, close together",
-		"Gemini CLI's checkContentLoop over the agent's messages: text is cut in chunks of content_chunk_size "+
+		"Gemini CLI's LoopDetectionService.checkContentLoop (@google/gemini-cli-core 0.61.0, "+
+			"dist/src/services/loopDetectionService.js) over the model's text, one Content event a message "+
+			"(thought parts out; reset at a user prompt, as tool_cycle): text is cut in chunks of content_chunk_size "+
 			"UTF-16 code units; a chunk seen content_loop_threshold times with an average distance of at most "+
 			"5 chunks (and the text between taking few values) is a loop. A tool call, code fences, tables, "+
 			"lists, headings, quotes and dividers reset or pause it, with the live patterns' quirks "+
@@ -139,7 +141,8 @@ var (
 		ContentChantingFeedback, ContentChantingStop)
 	LLMLoopCheck = geminiRule(detect.RuleLLMLoopCheck,
 		"Gemini CLI: the log records the LLM loop check's verdict",
-		"Gemini CLI's checkForLoopWithLLM asks a model; that cannot be replayed, so a step whose log "+
-			"records LLM_DETECTED_LOOP is reported as it was.",
+		"Gemini CLI's checkForLoopWithLLM (loopDetectionService.js, 0.61.0) asks a model; that cannot be "+
+			"replayed, so a step whose log records LLM_DETECTED_LOOP (in a chat recording, a recovery prompt "+
+			"whose details are the model's analysis) is reported as it was.",
 		nil, LLMLoopRecorded)
 )
