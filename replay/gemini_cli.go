@@ -58,17 +58,22 @@ const (
 type geminiReader struct {
 	msgs     []*geminiMsg // in the loader's order; nil: deleted
 	byID     map[string]int
-	live     map[string]*geminiLive // by the recovery prompt's message id
-	liveList []*geminiLive
-	epoch    int // resumes so far
+	live     map[string]*geminiLive   // by the recovery prompt's message id
+	liveList []*geminiLive            // in the order recorded
+	liveAt   map[string][]*geminiLive // by the message they follow
+	epoch    int                      // resumes so far
 	legacy   bool
 	note     []string
 	lastLine int
 }
 
+// geminiMsg is a kept message, reduced to what the steps need (a whole
+// recording is held until its end, so not the parsed message).
 type geminiMsg struct {
-	v     *jsValue
-	epoch int
+	id     string
+	epoch  int
+	prompt bool         // a user prompt
+	steps  []stepRecord // a gemini message's text and tool calls
 }
 
 // geminiLive is a recorded recovery prompt: its details, and the message
@@ -165,10 +170,11 @@ func (g *geminiReader) addAs(id string, m *jsValue, line int) {
 		g.byID = map[string]int{}
 	}
 	if i, ok := g.byID[id]; ok {
-		g.msgs[i] = &geminiMsg{v: m, epoch: g.msgs[i].epoch}
+		g.msgs[i] = geminiReduce(id, m, g.msgs[i].epoch)
 		return
 	}
-	if detail, ok := geminiLiveDetail(m); ok {
+	detail, isLive := geminiLiveDetail(m)
+	if isLive {
 		if g.live == nil {
 			g.live = map[string]*geminiLive{}
 		}
@@ -176,18 +182,55 @@ func (g *geminiReader) addAs(id string, m *jsValue, line int) {
 			l := &geminiLive{detail: detail, after: g.lastID(), line: line}
 			g.live[id] = l
 			g.liveList = append(g.liveList, l)
+			if g.liveAt == nil {
+				g.liveAt = map[string][]*geminiLive{}
+			}
+			g.liveAt[l.after] = append(g.liveAt[l.after], l)
 		}
 	}
 	g.byID[id] = len(g.msgs)
-	g.msgs = append(g.msgs, &geminiMsg{v: m, epoch: g.epoch})
+	g.msgs = append(g.msgs, geminiReduce(id, m, g.epoch))
+}
+
+// geminiReduce keeps what a message gives the replay: whether it is a
+// user prompt, and its steps.
+func geminiReduce(id string, v *jsValue, epoch int) *geminiMsg {
+	msg := &geminiMsg{id: id, epoch: epoch}
+	switch typ, _ := v.get("type").text(); typ {
+	case "user":
+		text, fr := geminiPartsText(v.get("content"), false)
+		_, live := geminiLiveDetail(v)
+		msg.prompt = !fr && !live && text != "Please continue."
+	case "gemini":
+		if text, _ := geminiPartsText(v.get("content"), true); text != "" {
+			msg.steps = append(msg.steps, stepRecord{info: StepInfo{Kind: StepMessage}, output: text, hasText: true})
+		}
+		if calls := v.get("toolCalls"); calls != nil && calls.kind == jsArray {
+			for _, c := range calls.arr {
+				if c.kind != jsObject {
+					continue
+				}
+				name, _ := c.get("name").text()
+				args := c.get("args")
+				if !jsTruthy(args) {
+					args = &jsValue{kind: jsObject}
+				}
+				r := stepRecord{info: StepInfo{Kind: StepAction}, action: geminiKey(name, args), hasAction: true, hasText: true}
+				r.output = geminiCallResult(c)
+				status, _ := c.get("status").text()
+				r.info.Error = status == "error"
+				msg.steps = append(msg.steps, r)
+			}
+		}
+	}
+	return msg
 }
 
 // lastID is the id of the last message present, "" when none is.
 func (g *geminiReader) lastID() string {
 	for i := len(g.msgs) - 1; i >= 0; i-- {
 		if g.msgs[i] != nil {
-			id, _ := g.msgs[i].v.get("id").text()
-			return id
+			return g.msgs[i].id
 		}
 	}
 	return ""
@@ -202,8 +245,7 @@ func (g *geminiReader) rewind(id string) {
 	}
 	for i := at; i < len(g.msgs); i++ {
 		if g.msgs[i] != nil {
-			mid, _ := g.msgs[i].v.get("id").text()
-			delete(g.byID, mid)
+			delete(g.byID, g.msgs[i].id)
 			g.msgs[i] = nil
 		}
 	}
@@ -284,8 +326,8 @@ func (g *geminiReader) finish() []stepRecord {
 		out = append(out, r)
 	}
 	emitLive := func(after string) {
-		for _, l := range g.liveList {
-			if !l.used && l.after == after {
+		for _, l := range g.liveAt[after] {
+			if !l.used {
 				l.used = true
 				step(g.liveStep(l))
 			}
@@ -300,39 +342,14 @@ func (g *geminiReader) finish() []stepRecord {
 			prompt = prompt || epoch >= 0
 			epoch = m.epoch
 		}
-		v := m.v
-		id, _ := v.get("id").text()
-		switch typ, _ := v.get("type").text(); typ {
-		case "user":
-			text, fr := geminiPartsText(v.get("content"), false)
-			_, live := g.live[id]
-			if !fr && !live && text != "Please continue." {
-				prompt = true
-			}
-		case "gemini":
-			if text, _ := geminiPartsText(v.get("content"), true); text != "" {
-				step(stepRecord{info: StepInfo{Kind: StepMessage}, output: text, hasText: true})
-			}
-			if calls := v.get("toolCalls"); calls != nil && calls.kind == jsArray {
-				for _, c := range calls.arr {
-					if c.kind != jsObject {
-						continue
-					}
-					name, _ := c.get("name").text()
-					args := c.get("args")
-					if !jsTruthy(args) {
-						args = &jsValue{kind: jsObject}
-					}
-					r := stepRecord{info: StepInfo{Kind: StepAction}, action: geminiKey(name, args), hasAction: true, hasText: true}
-					r.output = geminiCallResult(c)
-					status, _ := c.get("status").text()
-					r.info.Error = status == "error"
-					step(r)
-				}
-			}
+		if m.prompt {
+			prompt = true
 		}
-		if id != "" {
-			emitLive(id)
+		for _, r := range m.steps {
+			step(r)
+		}
+		if m.id != "" {
+			emitLive(m.id)
 		}
 	}
 	for _, l := range g.liveList {

@@ -40,7 +40,8 @@ type jsValue struct {
 	num  float64
 	str  string // a string, WTF-8
 	arr  []*jsValue
-	obj  []jsMember // in JavaScript's property order
+	obj  []jsMember          // in JavaScript's property order
+	keys map[string]struct{} // obj's keys, once it has many
 }
 
 type jsMember struct {
@@ -196,11 +197,24 @@ func (p *jsParser) object(depth int) (*jsValue, error) {
 // keeps its place and takes the new value; an array index key goes before
 // the other keys, in numeric order.
 func (v *jsValue) set(key string, val *jsValue) {
-	for i := range v.obj {
-		if v.obj[i].key == key {
-			v.obj[i].val = val
-			return
+	const indexFrom = 32 // a map only for big objects: most have a few keys
+	if v.keys == nil && len(v.obj) >= indexFrom {
+		v.keys = make(map[string]struct{}, 2*len(v.obj))
+		for _, m := range v.obj {
+			v.keys[m.key] = struct{}{}
 		}
+	}
+	_, seen := v.keys[key]
+	if v.keys == nil || seen {
+		for i := range v.obj {
+			if v.obj[i].key == key {
+				v.obj[i].val = val
+				return
+			}
+		}
+	}
+	if v.keys != nil {
+		v.keys[key] = struct{}{}
 	}
 	m := jsMember{key: key, val: val}
 	if idx, ok := arrayIndex(key); ok {
@@ -325,8 +339,12 @@ func (p *jsParser) string() (string, error) {
 		case c < 0x20:
 			return "", p.errorf("a control character in a string")
 		case c < utf8.RuneSelf:
-			sb.WriteByte(c)
-			p.i++
+			j := p.i + 1
+			for j < len(p.b) && p.b[j] >= 0x20 && p.b[j] < utf8.RuneSelf && p.b[j] != '"' && p.b[j] != '\\' {
+				j++
+			}
+			sb.Write(p.b[p.i:j])
+			p.i = j
 		default:
 			r, n := utf8.DecodeRune(p.b[p.i:])
 			if r == utf8.RuneError && n <= 1 {

@@ -227,8 +227,13 @@ func explainWords(set []analyze.LiveSetting, interval int) string {
 // recovery prompts) against the replay: where the agent's own detector
 // fired, then each disagreement.
 func agentLiveLines(l *analyze.Live, ep *replay.Episode) []string {
+	const show = 5
 	var at []string
-	for _, e := range ep.Live {
+	for i, e := range ep.Live {
+		if i == show {
+			at = append(at, fmt.Sprintf("… (%d in all)", len(ep.Live)))
+			break
+		}
 		at = append(at, fmt.Sprintf("%d (%s)", e.Turn, e.Rule))
 	}
 	what := "the agent's detector fired at step " + strings.Join(at, ", ")
@@ -236,7 +241,11 @@ func agentLiveLines(l *analyze.Live, ep *replay.Episode) []string {
 		return []string{what + " — the replay agrees"}
 	}
 	out := []string{fmt.Sprintf("%s — the replay disagrees (%s)", what, plural(len(l.Disagreements), "decision"))}
-	for _, d := range l.Disagreements {
+	for i, d := range l.Disagreements {
+		if i == show {
+			out = append(out, fmt.Sprintf("… and %d more (--format json lists all)", len(l.Disagreements)-show))
+			break
+		}
 		out = append(out, fmt.Sprintf("step %d %s: %s", d.Turn, d.Kind, describeDisagreement(&d)))
 	}
 	return out
