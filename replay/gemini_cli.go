@@ -411,3 +411,43 @@ func geminiCallResult(c *jsValue) string {
 }
 
 func (g *geminiReader) notes() []string { return g.note }
+
+// GeminiToolKey is the text Gemini CLI's loop detector hashes for a tool
+// call (LoopDetectionService.getToolCallKey, 0.61.0): name + ":" +
+// JSON.stringify(args), args as JSON.parse read them from the model's
+// JSON (args is that JSON text; empty or null is {}, as Turn's
+// handlePendingFunctionCall defaults it). The name is trimmed, a blank one
+// "generic_tool", as handlePendingFunctionCall names it.
+func GeminiToolKey(name string, args []byte) (string, error) {
+	v := &jsValue{kind: jsObject}
+	if len(strings.TrimSpace(string(args))) > 0 {
+		parsed, err := parseJS(args)
+		if err != nil {
+			return "", err
+		}
+		if parsed.kind != jsNull && !(parsed.kind == jsBool && !parsed.b) && !(parsed.kind == jsNumber && parsed.num == 0) &&
+			!(parsed.kind == jsString && parsed.str == "") {
+			v = parsed
+		}
+	}
+	return geminiKey(name, v), nil
+}
+
+func geminiKey(name string, args *jsValue) string {
+	name = strings.TrimFunc(name, jsSpace)
+	if name == "" {
+		name = "generic_tool"
+	}
+	return string(appendJS(append([]byte(name), ':'), args))
+}
+
+// jsSpace is JavaScript's white space and line terminators, what
+// String.prototype.trim removes (Go's unicode.IsSpace differs on U+0085
+// and U+FEFF).
+func jsSpace(r rune) bool {
+	switch r {
+	case '\t', '\n', '\v', '\f', '\r', ' ', 0xA0, 0x1680, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000, 0xFEFF:
+		return true
+	}
+	return r >= 0x2000 && r <= 0x200A
+}
