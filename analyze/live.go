@@ -88,6 +88,11 @@ func liveKind(f *rules.Firing) string {
 		return replay.LiveObjectiveReset
 	case f.Kind == rules.Penalty:
 		return replay.LivePenalty
+	case f.Kind == rules.ToolCycleFeedback, f.Kind == rules.ContentChantingFeedback, f.Kind == rules.LLMLoopRecorded:
+		// Gemini CLI records the recovery prompt of a prompt's first
+		// detection, and an LLM verdict's; a second detection is not
+		// recorded.
+		return replay.LiveGeminiLoop
 	}
 	return ""
 }
@@ -98,6 +103,8 @@ func sameDecision(e *replay.LiveEvent, f *rules.Firing) bool {
 	switch e.Kind {
 	case replay.LiveStuckTermination, replay.LiveScoreChange, replay.LiveObjectiveReset:
 		return !e.HasStuck || e.Stuck == f.TurnsStuck
+	case replay.LiveGeminiLoop:
+		return e.Rule == f.Rule.Name
 	case replay.LivePenalty:
 		if e.HasVisits && e.Visits != f.Visits {
 			return false

@@ -35,6 +35,8 @@ func TestAgentLogsGolden(t *testing.T) {
 		{"steps/openhands-trajectory.txt", []string{"analyze", openHandsTraj}},
 		{"steps/gemini-cli.txt", []string{"analyze", "--preset", "gemini-cli", geminiLog}},
 		{"steps/gemini-cli.json", []string{"analyze", "--format", "json", geminiLog}},
+		{"steps/gemini-cli-jsonl.txt", []string{"analyze", "../testdata/steps/gemini-cli/session-2025-11-12T14-00-3f0c9a7e.jsonl"}},
+		{"steps/gemini-cli-jsonl.json", []string{"analyze", "--format", "json", "../testdata/steps/gemini-cli/session-2025-11-12T14-00-3f0c9a7e.jsonl"}},
 		{"attempts/autopilot.txt", []string{"analyze", attemptsLog}},
 		{"attempts/autopilot.json", []string{"analyze", "--format", "json", attemptsLog}},
 		{"attempts/window-30m.txt", []string{"analyze", "--set", "attempt_window=30m", attemptsLog}},
@@ -209,7 +211,7 @@ func TestAgentLogsDirectory(t *testing.T) {
 		json.Unmarshal([]byte(line), &e)
 		got = append(got, e.ID+":"+jsonNum(e.Input["preset"]))
 	}
-	want := "agent:null session:\"gemini-cli\" events:\"openhands\" trajectory:\"openhands\""
+	want := "agent:null session-2025-11-12T14-00-3f0c9a7e:\"gemini-cli\" session:\"gemini-cli\" events:\"openhands\" trajectory:\"openhands\""
 	if strings.Join(got, " ") != want {
 		t.Errorf("episodes %q, want %s", got, want)
 	}

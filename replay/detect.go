@@ -41,8 +41,10 @@ func peekStart(br *bufio.Reader) []byte {
 //   - a JSON array (an OpenHands trajectory) → steps, openhands;
 //   - any of the first records with "event_type" → zorkgpt;
 //   - a record with "task_id" and "status" → attempts;
-//   - an object with "sessionId" and "messages", or a record with "type"
-//     and "toolCalls" → steps, gemini-cli;
+//   - an object with "sessionId" and "messages", a record with "sessionId"
+//     and "projectHash" (a session-*.jsonl's metadata line), "$set" or
+//     "$rewindTo", or a record with "type" and "toolCalls" or "content" →
+//     steps, gemini-cli;
 //   - a record with "action" or "observation" and one of "args",
 //     "extras", "cause" → steps, openhands;
 //   - a record with "step" and "action" or "output" → steps;
@@ -77,7 +79,8 @@ func DetectFormat(start []byte) (format, preset string) {
 			return FormatZorkGPT, ""
 		case has("task_id") && has("status"):
 			return FormatAttempts, ""
-		case has("sessionId") && has("messages"), has("type") && (has("toolCalls") || has("content")) && !has("step"):
+		case has("sessionId") && (has("messages") || has("projectHash")), has("$rewindTo"), has("$set"),
+			has("type") && (has("toolCalls") || has("content")) && !has("step"):
 			return FormatSteps, PresetGeminiCLI
 		case (has("action") || has("observation")) && (has("args") || has("extras") || has("cause")):
 			return FormatSteps, PresetOpenHands

@@ -34,6 +34,9 @@ type LiveEvent struct {
 	HasBase, HasAdjusted bool
 	Visits               int
 	HasVisits            bool
+	// LiveGeminiLoop: the rule the details name (tool_cycle,
+	// content_chanting, llm_loop_check) and the details.
+	Rule, Detail string
 }
 
 // liveEvent records the live decision a line carries.

@@ -59,6 +59,7 @@ type StepInfo struct {
 	HasExitCode bool // a shell command's result
 	ExitCode    int
 	LLMLoop     bool // a logged LLM loop verdict (Gemini CLI's LLM_DETECTED_LOOP)
+	NewPrompt   bool // a user prompt came before this step (Gemini CLI resets there)
 }
 
 // StepFields are the fields of a step record, as --field names them.
@@ -102,6 +103,7 @@ type stepRecord struct {
 	score              float64
 	hasScore, hasStep  bool
 	hasAction, hasText bool
+	live               *LiveEvent // a live detection the log records at this step (Turn set by add)
 }
 
 // maxStepGapRows bounds the rows filled for gaps in step numbers in one
@@ -185,6 +187,11 @@ func (t *stepTable) add(r stepRecord) string {
 	ep.Turns = append(ep.Turns, turn)
 	ep.Outputs = append(ep.Outputs, ep.syms.sym(r.output))
 	ep.Steps = append(ep.Steps, r.info)
+	if r.live != nil {
+		e := *r.live
+		e.Turn = r.n
+		ep.Live = append(ep.Live, e)
+	}
 	return ""
 }
 
@@ -214,6 +221,15 @@ func (f fieldReader) record(m map[string]any) ([]stepRecord, string) {
 }
 
 func (fieldReader) finish() []stepRecord { return nil }
+
+// rawStepReader reads records from their JSON text, not decoded by Go
+// (the Gemini CLI reader needs JavaScript's key order and strings), and
+// has notes for the episode at the end.
+type rawStepReader interface {
+	stepReader
+	recordRaw(raw []byte, line int) ([]stepRecord, string)
+	notes() []string
+}
 
 func newStepReader(preset string, fields map[string]string) (stepReader, error) {
 	switch preset {
@@ -252,25 +268,16 @@ func readSteps(br *bufio.Reader, c *readContext) error {
 	}
 	handle := func(line int, raw []byte) error {
 		d.Lines++
+		if rr, ok := sr.(rawStepReader); ok {
+			recs, reason := rr.recordRaw(raw, line)
+			if reason != "" {
+				return skip(line, reason)
+			}
+			return addAll(line, recs)
+		}
 		m, err := decodeObject(raw)
 		if err != nil {
 			return skip(line, err.Error())
-		}
-		if msgs, ok := m["messages"].([]any); ok && c.opts.Preset == PresetGeminiCLI {
-			// A whole Gemini CLI session: each message is a record.
-			for _, msg := range msgs {
-				mm, ok := msg.(map[string]any)
-				if !ok {
-					if err := skip(line, "a message that is not an object"); err != nil {
-						return err
-					}
-					continue
-				}
-				if err := handleRecord(sr, mm, line, skip, addAll); err != nil {
-					return err
-				}
-			}
-			return nil
 		}
 		return handleRecord(sr, m, line, skip, addAll)
 	}
@@ -325,6 +332,11 @@ func readSteps(br *bufio.Reader, c *readContext) error {
 	// observation) are charged to the last line read.
 	if err := addAll(d.Lines, sr.finish()); err != nil {
 		return err
+	}
+	if rr, ok := sr.(rawStepReader); ok {
+		for _, n := range rr.notes() {
+			d.note(n)
+		}
 	}
 	if relevant == 0 {
 		ne := &NoEventsError{File: c.source, Lines: d.Lines, Skipped: d.Skipped, What: "steps"}

@@ -195,6 +195,18 @@ func (r *Text) AgentEpisode(o *analyze.Outcome, ep *replay.Episode, judge func(n
 	}
 	kv("input", "%s", how)
 	kv("recorded", "%s", recordedWords(ep))
+	if o.Live != nil {
+		for i, line := range agentLiveLines(o.Live, ep) {
+			if i == 0 {
+				if !o.Live.Agrees() {
+					line = r.yellow.Sprint(line)
+				}
+				kv("live run", "%s", line)
+			} else {
+				fmt.Fprintf(w, "    %s\n", Wrap(line, r.Width, 4, "      "))
+			}
+		}
+	}
 	r.logLines(w, kv, ep.Diag)
 
 	unit := unitWord(ep)

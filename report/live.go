@@ -66,6 +66,8 @@ func liveFields(e *replay.LiveEvent) map[string]any {
 		putInt(m, "was_stuck_for", e.Stuck, e.HasStuck)
 	case replay.LiveObjectiveReset:
 		putInt(m, "was_stuck_for", e.Stuck, e.HasStuck)
+	case replay.LiveGeminiLoop:
+		m["rule"] = e.Rule
 	case replay.LivePenalty:
 		putNum(m, "base_confidence", e.Base, e.HasBase)
 		putNum(m, "adjusted_confidence", e.Adjusted, e.HasAdjusted)
@@ -87,6 +89,8 @@ func replayFields(kind string, f *rules.Firing) map[string]any {
 		m["new_score"], m["was_stuck_for"] = f.Score, f.TurnsStuck
 	case replay.LiveObjectiveReset:
 		m["was_stuck_for"] = f.TurnsStuck
+	case replay.LiveGeminiLoop:
+		m["rule"] = f.Rule.Name
 	case replay.LivePenalty:
 		putNum(m, "base_confidence", f.Base, f.HasBase)
 		putNum(m, "adjusted_confidence", f.Adjusted, f.HasBase)
@@ -180,6 +184,7 @@ var liveFieldOrder = map[string][]string{
 	replay.LiveScoreChange:      {"old_score", "new_score", "was_stuck_for"},
 	replay.LiveObjectiveReset:   {"was_stuck_for"},
 	replay.LivePenalty:          {"base_confidence", "adjusted_confidence", "recent_visits"},
+	replay.LiveGeminiLoop:       {"rule"},
 }
 
 // explainWords says which settings reproduce the live run, the
@@ -216,4 +221,32 @@ func explainWords(set []analyze.LiveSetting, interval int) string {
 		w += fmt.Sprintf(" (or %s%s)", strings.Join(others, ", "), more)
 	}
 	return w
+}
+
+// agentLiveLines words an agent log's live detections (Gemini CLI's
+// recovery prompts) against the replay: where the agent's own detector
+// fired, then each disagreement.
+func agentLiveLines(l *analyze.Live, ep *replay.Episode) []string {
+	const show = 5
+	var at []string
+	for i, e := range ep.Live {
+		if i == show {
+			at = append(at, fmt.Sprintf("… (%d in all)", len(ep.Live)))
+			break
+		}
+		at = append(at, fmt.Sprintf("%d (%s)", e.Turn, e.Rule))
+	}
+	what := "the agent's detector fired at step " + strings.Join(at, ", ")
+	if l.Agrees() {
+		return []string{what + " — the replay agrees"}
+	}
+	out := []string{fmt.Sprintf("%s — the replay disagrees (%s)", what, plural(len(l.Disagreements), "decision"))}
+	for i, d := range l.Disagreements {
+		if i == show {
+			out = append(out, fmt.Sprintf("… and %d more (--format json lists all)", len(l.Disagreements)-show))
+			break
+		}
+		out = append(out, fmt.Sprintf("step %d %s: %s", d.Turn, d.Kind, describeDisagreement(&d)))
+	}
+	return out
 }

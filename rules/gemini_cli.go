@@ -24,8 +24,8 @@ var (
 )
 
 const (
-	feedbackDoc = "the first loop of the session: live, a recovery prompt, the session goes on"
-	stopDoc     = "a later loop: live, the session ends"
+	feedbackDoc = "the first loop of a user prompt: live, a recovery prompt, the prompt goes on"
+	stopDoc     = "the prompt's second loop: live, the prompt ends"
 )
 
 // Kinds of the Gemini CLI rules.
@@ -43,10 +43,16 @@ var ToolCycle = &Rule{
 	Origin:  OriginGeminiCLI,
 	Title:   "Gemini CLI: a cycle of tool calls repeats tool_call_loop_threshold times",
 	Section: "docs/rules.md#tool_cycle",
-	Doc: "Gemini CLI's checkToolCallLoop: each tool call's key is its action (name and arguments); the last " +
-		"K·R keys are kept (K tool_cycle_max_length, R tool_call_loop_threshold) and it fires when, for some " +
-		"k ≤ K, the last k·R keys repeat the last k (A×5, AB×5, ...); cycle_length is the least such k. It " +
-		"runs the detector content_chanting and llm_loop_check report from.",
+	Doc: "Gemini CLI's LoopDetectionService.checkToolCallLoop (@google/gemini-cli-core 0.61.0, " +
+		"dist/src/services/loopDetectionService.js; unchanged since 0.55), fed as GeminiClient.processTurn " +
+		"(dist/src/core/client.js) feeds it: reset at each user prompt (a new prompt_id; not at tool " +
+		"results, the \"System: Potential loop detected\" recovery prompt or \"Please continue.\"). A tool " +
+		"call's key is name + \":\" + JSON.stringify(args), the arguments in the order the model sent them; " +
+		"the last K·R keys are kept (K tool_cycle_max_length, R tool_call_loop_threshold) and it fires when, " +
+		"for some k ≤ K, the last k·R keys repeat the last k (A×5, AB×5, ...); cycle_length is the least such " +
+		"k. The prompt's first firing is feedback, the second stop (the prompt ends). gemini-cli@0.52 " +
+		"(5 consecutive identical calls, no cycles: 0.52.0's consecutive count) is tool_cycle_max_length = 1. " +
+		"It runs the detector content_chanting and llm_loop_check report from.",
 	Params:  []*Param{enableGeminiCLI.Param, geminiCLIOnZorkGPT.Param, toolCallLoopThreshold.Param, toolCycleMaxLength.Param},
 	Kinds:   []*Kind{ToolCycleFeedback, ToolCycleStop},
 	Enabled: enableGeminiCLI.Get, Applies: onStepsOr(geminiCLIOnZorkGPT), InputsDoc: "steps; zorkgpt with gemini_cli_on_zorkgpt",
@@ -124,7 +130,9 @@ func geminiRule(name, title, doc string, params []*Param, kinds ...*Kind) *Rule 
 var (
 	ContentChanting = geminiRule(detect.RuleContentChanting,
 		"Gemini CLI: the same chunk of text comes back content_loop_threshold times, close together",
-		"Gemini CLI's checkContentLoop over the agent's messages: text is cut in chunks of content_chunk_size "+
+		"Gemini CLI's LoopDetectionService.checkContentLoop (@google/gemini-cli-core 0.61.0, "+
+			"dist/src/services/loopDetectionService.js) over the model's text, one Content event a message "+
+			"(thought parts out; reset at a user prompt, as tool_cycle): text is cut in chunks of content_chunk_size "+
 			"UTF-16 code units; a chunk seen content_loop_threshold times with an average distance of at most "+
 			"5 chunks (and the text between taking few values) is a loop. A tool call, code fences, tables, "+
 			"lists, headings, quotes and dividers reset or pause it, with the live patterns' quirks "+
@@ -133,7 +141,8 @@ var (
 		ContentChantingFeedback, ContentChantingStop)
 	LLMLoopCheck = geminiRule(detect.RuleLLMLoopCheck,
 		"Gemini CLI: the log records the LLM loop check's verdict",
-		"Gemini CLI's checkForLoopWithLLM asks a model; that cannot be replayed, so a step whose log "+
-			"records LLM_DETECTED_LOOP is reported as it was.",
+		"Gemini CLI's checkForLoopWithLLM (loopDetectionService.js, 0.61.0) asks a model; that cannot be "+
+			"replayed, so a step whose log records LLM_DETECTED_LOOP (in a chat recording, a recovery prompt "+
+			"whose details are the model's analysis) is reported as it was.",
 		nil, LLMLoopRecorded)
 )

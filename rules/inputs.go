@@ -107,7 +107,7 @@ func stepOf(t *replay.Turn, ep *replay.Episode) (detect.Step, bool) {
 	if len(ep.Steps) > 0 {
 		info := ep.Steps[t.N-ep.Turns[0].N]
 		s.Kind = detect.Kind(info.Kind) // replay.StepKind has detect.Kind's order
-		s.Error, s.LLMLoopVerdict = info.Error, info.LLMLoop
+		s.Error, s.LLMLoopVerdict, s.NewPrompt = info.Error, info.LLMLoop, info.NewPrompt
 		if info.HasExitCode {
 			code := info.ExitCode
 			s.ExitCode = &code

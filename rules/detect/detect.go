@@ -60,6 +60,9 @@ type Step struct {
 	Error bool
 	// ExitCode is set for a shell command's result.
 	ExitCode *int
+	// NewPrompt says a new user prompt comes before this step: the Gemini
+	// CLI detector resets there (a new prompt_id).
+	NewPrompt bool
 	// LLMLoopVerdict records a logged Gemini CLI LLM loop check verdict
 	// (LLM_DETECTED_LOOP) at this step; see Gemini.
 	LLMLoopVerdict bool

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf16"
+	"unicode/utf8"
 )
 
 // GeminiConfig configures the Gemini CLI LoopDetectionService replay.
@@ -99,16 +100,24 @@ var gemElementRe = regexp.MustCompile(`(?:^|\n)(?:` +
 // punctuation.
 var gemDividerRe = regexp.MustCompile(`^[\x{2b}-\x{5f}=*\x{2500}-\x{257f}]+$`)
 
-// Gemini replays Gemini CLI's LoopDetectionService.addAndCheck (RULES.md
-// §11) over steps: an action step is a ToolCallRequest (a blank one is
-// skipped), a message step one Content event. tool_cycle and
-// content_chanting share one count of firings: the first is kind feedback
-// (live, a recovery prompt with the state kept), the later ones stop. A
-// step's logged LLM verdict is reported as llm_loop_check, kind recorded,
-// outside that count.
+// Gemini replays Gemini CLI's LoopDetectionService (RULES.md §11;
+// @google/gemini-cli-core 0.61.0 dist/src/services/loopDetectionService.js)
+// as core/client.js feeds it: a step with NewPrompt first resets it
+// (LoopDetectionService.reset, called by GeminiClient.sendMessageStream
+// when the prompt_id changes: tool history, text, chunk table, scan
+// position and the firing count go; "in a code block" stays), then an
+// action step is a ToolCallRequest (a blank one is skipped) and a message
+// step one Content event (addAndCheck). tool_cycle and content_chanting
+// share the prompt's count of firings: the first is kind feedback (live,
+// _recoverFromLoop calls clearDetection and sends a recovery prompt under
+// the same prompt_id, the state kept), the second stop (live, the prompt
+// ends: the detector sees nothing more until the next prompt, so neither
+// does the replay). A step's logged LLM verdict is reported as
+// llm_loop_check, kind recorded, outside that count.
 type Gemini struct {
-	cfg   GeminiConfig
-	fired int
+	cfg     GeminiConfig
+	fired   int  // firings in the current prompt (detectedCount)
+	stopped bool // the prompt ended with a stop firing
 
 	keys ring[string] // the last K·R tool call keys
 
@@ -138,14 +147,18 @@ func NewGemini(c GeminiConfig) (*Gemini, error) {
 // Step processes one step and returns its firings.
 func (d *Gemini) Step(s Step) []GeminiFiring {
 	var fs []GeminiFiring
+	if s.NewPrompt {
+		d.reset()
+	}
 	rule, cycle := "", 0
 	switch {
+	case d.stopped:
 	case s.Kind == KindAction && !s.noCall():
 		d.resetContent() // chanting happens within one stream
 		if cycle = d.toolCycle(s.Action); cycle > 0 {
 			rule = RuleToolCycle
 		}
-	case s.Kind == KindMessage:
+	case s.Kind == KindMessage && s.Output != "": // empty text is no Content event (Turn.run)
 		if d.contentLoop(s.Output) {
 			rule = RuleContentChanting
 		}
@@ -155,6 +168,8 @@ func (d *Gemini) Step(s Step) []GeminiFiring {
 		kind := KindStop
 		if d.fired == 1 {
 			kind = KindFeedback
+		} else {
+			d.stopped = true
 		}
 		fs = append(fs, GeminiFiring{Firing: Firing{Step: s.N, Rule: rule, Kind: kind, Origin: OriginGemini}, CycleLength: cycle})
 	}
@@ -183,6 +198,13 @@ func (d *Gemini) toolCycle(key string) int {
 	return 0
 }
 
+// reset is LoopDetectionService.reset at a new prompt.
+func (d *Gemini) reset() {
+	d.keys.buf = d.keys.buf[:0]
+	d.resetContent()
+	d.fired, d.stopped = 0, false
+}
+
 func (d *Gemini) resetContent() {
 	d.text = d.text[:0]
 	clear(d.chunks)
@@ -204,7 +226,7 @@ func (d *Gemini) contentLoop(content string) bool {
 	if was || d.inBlock || divider {
 		return false
 	}
-	d.text = append(d.text, utf16.Encode([]rune(content))...)
+	d.text = AppendUTF16(d.text, content)
 	d.truncate()
 	return d.scan()
 }
@@ -299,4 +321,33 @@ func (d *Gemini) scan() bool {
 		}
 	}
 	return false
+}
+
+// AppendUTF16 appends s's UTF-16 code units to dst, as a JavaScript string
+// holds them. s is WTF-8: a lone surrogate (which a JavaScript string can
+// hold and JSON can escape, "\ud800") is its 3-byte encoding, ED A0 80 to
+// ED BF BF, and becomes that one code unit; any other invalid byte becomes
+// U+FFFD, as Node's UTF-8 decoder reads it.
+func AppendUTF16(dst []uint16, s string) []uint16 {
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && n == 1 {
+			if i+2 < len(s) && s[i] == 0xED && s[i+1] >= 0xA0 && s[i+1] <= 0xBF && s[i+2] >= 0x80 && s[i+2] <= 0xBF {
+				dst = append(dst, 0xD000|uint16(s[i+1]&0x3F)<<6|uint16(s[i+2]&0x3F))
+				i += 3
+				continue
+			}
+			dst = append(dst, 0xFFFD)
+			i++
+			continue
+		}
+		if r >= 0x10000 {
+			r1, r2 := utf16.EncodeRune(r)
+			dst = append(dst, uint16(r1), uint16(r2))
+		} else {
+			dst = append(dst, uint16(r))
+		}
+		i += n
+	}
+	return dst
 }

@@ -47,7 +47,12 @@ func TestGemini(t *testing.T) {
 		// tool_cycle
 		{"same call 5 times", def, repeat(5, a), []string{"5:tool_cycle/feedback"}},
 		{"same call 4 times", def, repeat(4, a), nil},
-		{"later firings stop", def, repeat(7, a), []string{"5:tool_cycle/feedback", "6:tool_cycle/stop", "7:tool_cycle/stop"}},
+		{"the second firing stops the prompt", def, repeat(7, a), []string{"5:tool_cycle/feedback", "6:tool_cycle/stop"}},
+		{"a new prompt resets", def, cat(repeat(4, a), prompt(repeat(4, a)...)), nil},
+		{"a new prompt resets the count", def, cat(repeat(6, a), prompt(repeat(5, a)...)),
+			[]string{"5:tool_cycle/feedback", "6:tool_cycle/stop", "11:tool_cycle/feedback"}},
+		{"a new prompt resets the text", def, cat(repeat(9, msg(chant)), prompt(repeat(10, msg(chant))...)), nil},
+		{"a new prompt keeps the code block", def, cat([]Step{msg("```go")}, prompt(repeat(12, msg(chant))...)), nil},
 		{"AB 5 times", def, repeat(5, a, b), []string{"10:tool_cycle/feedback"}},
 		{"AB 4.5 times", def, cat(repeat(4, a, b), []Step{a}), nil},
 		{"ABC 5 times", def, repeat(5, a, b, c), []string{"15:tool_cycle/feedback"}},
@@ -136,13 +141,34 @@ func TestGemini(t *testing.T) {
 	}
 }
 
+// prompt marks the first step as following a new user prompt.
+func prompt(steps ...Step) []Step {
+	out := slices.Clone(steps)
+	out[0].NewPrompt = true
+	return out
+}
+
+func TestAppendUTF16(t *testing.T) {
+	for in, want := range map[string][]uint16{
+		"a😀":            {'a', 0xD83D, 0xDE00},
+		"\xed\xa0\x80x": {0xD800, 'x'},
+		"\xed\xbf\xbf":  {0xDFFF},
+		"\xffa":         {0xFFFD, 'a'},
+		"é":             {0xE9},
+	} {
+		if got := AppendUTF16(nil, in); !slices.Equal(got, want) {
+			t.Errorf("AppendUTF16(%q) = %x, want %x", in, got, want)
+		}
+	}
+}
+
 func TestGeminiCycleLength(t *testing.T) {
 	a, b := call("a", ""), call("b", "")
 	for _, tt := range []struct {
 		steps []Step
 		want  int
 	}{
-		{repeat(10, a), 1},
+		{repeat(5, a), 1},
 		{repeat(5, a, b), 2},
 		{repeat(5, a, a, b), 3},
 	} {
@@ -150,7 +176,9 @@ func TestGeminiCycleLength(t *testing.T) {
 		var last []GeminiFiring
 		for i, s := range tt.steps {
 			s.N = i + 1
-			last = d.Step(s)
+			if fs := d.Step(s); len(fs) > 0 && last == nil {
+				last = fs
+			}
 		}
 		if len(last) != 1 || last[0].CycleLength != tt.want {
 			t.Errorf("last firing %+v, want cycle_length %d", last, tt.want)

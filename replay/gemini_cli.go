@@ -1,0 +1,453 @@
+package replay
+
+// The Gemini CLI reader: a chat recording as ChatRecordingService writes it
+// and loadConversationRecord reads it back (@google/gemini-cli-core 0.61.0,
+// dist/src/services/chatRecordingService.js), turned into the events
+// GeminiClient feeds its LoopDetectionService (dist/src/core/client.js).
+
+import (
+	"fmt"
+	"strings"
+)
+
+// LiveGeminiLoop is a live Gemini CLI loop detection the recording keeps:
+// the recovery prompt _recoverFromLoop sends after the prompt's first
+// detection, "System: Potential loop detected. Details: …". A second
+// detection ends the prompt and is not recorded.
+const LiveGeminiLoop = "loop_detected"
+
+// The recovery prompt's words (client.js _recoverFromLoop) and its details
+// (loopDetectionService.js addAndCheck; an LLM verdict's details are its
+// analysis).
+const (
+	geminiLivePrefix    = "System: Potential loop detected. Details: "
+	geminiLiveSuffix    = ". Please take a step back and confirm you're making forward progress."
+	geminiToolDetail    = "Repeated tool call: "
+	geminiToolArgs      = " with arguments "
+	geminiContentDetail = "Repeating content detected: "
+)
+
+// geminiReader reads a Gemini CLI session: a session-*.jsonl recording (a
+// metadata line, then messages, "$set" metadata updates and "$rewindTo"
+// rewinds, one record a line), or a legacy session-*.json document
+// ({sessionId, projectHash, messages: [...]}). It keeps the messages as the
+// CLI's loader does (a message recorded again under its id replaces the
+// first in its place; "$rewindTo" drops that message and everything after
+// it, all of them when the id is unknown; "$set" with messages replaces
+// them all) and makes its steps at the end, in the messages' order:
+//
+//   - a gemini message's text (its content string, or its text parts that
+//     are not thought parts; empty is no Content event) is a message step;
+//     then each tool call an action step whose action is the detector's
+//     key, name + ":" + JSON.stringify(args) (GeminiToolKey), with the
+//     result's output (else resultDisplay) and status "error";
+//   - a user message is a new user prompt (the next step has NewPrompt),
+//     except tool results (functionResponse parts), "Please continue." and
+//     the recovery prompt, which the client sends under the same prompt_id;
+//   - the recovery prompt is the live detection (LiveGeminiLoop) at the
+//     step that fired. The CLI aborts the response it fired on, so that
+//     step is not recorded: a repeated tool call is rebuilt from the
+//     details (its name and JSON.stringify(args) are there); repeated
+//     content cannot be, and an LLM verdict fires before any event, so for
+//     those a message step without text marks the place (the LLM one
+//     flagged as a logged verdict, llm_loop_check).
+//
+// A session resumed by a later CLI process (its "$set" of sessionId) is
+// noted; the new process's detector starts afresh, so its first step has
+// NewPrompt.
+type geminiReader struct {
+	msgs     []*geminiMsg // in the loader's order; nil: deleted
+	byID     map[string]int
+	live     map[string]*geminiLive   // by the recovery prompt's message id
+	liveList []*geminiLive            // in the order recorded
+	liveAt   map[string][]*geminiLive // by the message they follow
+	epoch    int                      // resumes so far
+	legacy   bool
+	note     []string
+	lastLine int
+}
+
+// geminiMsg is a kept message, reduced to what the steps need (a whole
+// recording is held until its end, so not the parsed message).
+type geminiMsg struct {
+	id     string
+	epoch  int
+	prompt bool         // a user prompt
+	steps  []stepRecord // a gemini message's text and tool calls
+}
+
+// geminiLive is a recorded recovery prompt: its details, and the message
+// it followed when recorded, where the detection belongs.
+type geminiLive struct {
+	detail string
+	after  string // message id; "" at the start
+	line   int
+	used   bool
+}
+
+func (g *geminiReader) record(map[string]any) ([]stepRecord, string) {
+	return nil, "internal: the Gemini CLI reader reads raw records"
+}
+
+// recordRaw reads one record (a line, or a whole legacy document).
+func (g *geminiReader) recordRaw(raw []byte, line int) ([]stepRecord, string) {
+	g.lastLine = line
+	v, err := parseJS(raw)
+	if err != nil {
+		return nil, err.Error()
+	}
+	if v.kind != jsObject {
+		return nil, "not a Gemini CLI record: not a JSON object"
+	}
+	// The loader's order of tests (loadConversationRecord).
+	if to, ok := v.get("$rewindTo").text(); ok {
+		g.rewind(to)
+		return nil, ""
+	}
+	if _, ok := v.get("id").text(); ok {
+		g.add(v, line)
+		return nil, ""
+	}
+	if set := v.get("$set"); set != nil && set.kind == jsObject && set.get("$set") == nil {
+		if _, ok := set.get("sessionId").text(); ok && len(g.byID) > 0 {
+			g.epoch++
+			g.note = append(g.note, fmt.Sprintf("line %d: the session was resumed by a new CLI process (its loop detector starts afresh)", line))
+		}
+		if msgs := set.get("messages"); msgs != nil && msgs.kind == jsArray {
+			g.msgs, g.byID = g.msgs[:0], map[string]int{}
+			for _, m := range msgs.arr {
+				if _, ok := m.get("id").text(); ok {
+					g.add(m, line)
+				}
+			}
+		}
+		return nil, ""
+	}
+	_, hasSession := v.get("sessionId").text()
+	_, hasProject := v.get("projectHash").text()
+	msgs := v.get("messages")
+	switch {
+	case hasSession && hasProject:
+		if msgs != nil && msgs.kind == jsArray {
+			for _, m := range msgs.arr {
+				if _, ok := m.get("id").text(); ok {
+					g.add(m, line)
+				}
+			}
+		}
+		return nil, ""
+	case hasSession && msgs != nil && msgs.kind == jsArray:
+		// A legacy record without projectHash: the loader's fallback takes
+		// its messages as they are, ids or not.
+		g.legacy = true
+		for i, m := range msgs.arr {
+			if m.kind != jsObject {
+				continue
+			}
+			id, ok := m.get("id").text()
+			if !ok {
+				id = fmt.Sprintf("\x00legacy-%d", i)
+			}
+			g.addAs(id, m, line)
+		}
+		return nil, ""
+	case v.get("type") != nil && v.get("id") == nil:
+		return nil, "a Gemini CLI message without an id (the CLI's loader skips it)"
+	}
+	return nil, "not a Gemini CLI record (a message with an id, \"$set\", \"$rewindTo\" or the session's metadata)"
+}
+
+func (g *geminiReader) add(m *jsValue, line int) {
+	id, _ := m.get("id").text()
+	g.addAs(id, m, line)
+}
+
+// addAs sets message id as a JavaScript Map does: in place when present,
+// else at the end. A recovery prompt is remembered as a live detection,
+// after the message before it.
+func (g *geminiReader) addAs(id string, m *jsValue, line int) {
+	if g.byID == nil {
+		g.byID = map[string]int{}
+	}
+	if i, ok := g.byID[id]; ok {
+		g.msgs[i] = geminiReduce(id, m, g.msgs[i].epoch)
+		return
+	}
+	detail, isLive := geminiLiveDetail(m)
+	if isLive {
+		if g.live == nil {
+			g.live = map[string]*geminiLive{}
+		}
+		if _, seen := g.live[id]; !seen {
+			l := &geminiLive{detail: detail, after: g.lastID(), line: line}
+			g.live[id] = l
+			g.liveList = append(g.liveList, l)
+			if g.liveAt == nil {
+				g.liveAt = map[string][]*geminiLive{}
+			}
+			g.liveAt[l.after] = append(g.liveAt[l.after], l)
+		}
+	}
+	g.byID[id] = len(g.msgs)
+	g.msgs = append(g.msgs, geminiReduce(id, m, g.epoch))
+}
+
+// geminiReduce keeps what a message gives the replay: whether it is a
+// user prompt, and its steps.
+func geminiReduce(id string, v *jsValue, epoch int) *geminiMsg {
+	msg := &geminiMsg{id: id, epoch: epoch}
+	switch typ, _ := v.get("type").text(); typ {
+	case "user":
+		text, fr := geminiPartsText(v.get("content"), false)
+		_, live := geminiLiveDetail(v)
+		msg.prompt = !fr && !live && text != "Please continue."
+	case "gemini":
+		if text, _ := geminiPartsText(v.get("content"), true); text != "" {
+			msg.steps = append(msg.steps, stepRecord{info: StepInfo{Kind: StepMessage}, output: text, hasText: true})
+		}
+		if calls := v.get("toolCalls"); calls != nil && calls.kind == jsArray {
+			for _, c := range calls.arr {
+				if c.kind != jsObject {
+					continue
+				}
+				name, _ := c.get("name").text()
+				args := c.get("args")
+				if !jsTruthy(args) {
+					args = &jsValue{kind: jsObject}
+				}
+				r := stepRecord{info: StepInfo{Kind: StepAction}, action: geminiKey(name, args), hasAction: true, hasText: true}
+				r.output = geminiCallResult(c)
+				status, _ := c.get("status").text()
+				r.info.Error = status == "error"
+				msg.steps = append(msg.steps, r)
+			}
+		}
+	}
+	return msg
+}
+
+// lastID is the id of the last message present, "" when none is.
+func (g *geminiReader) lastID() string {
+	for i := len(g.msgs) - 1; i >= 0; i-- {
+		if g.msgs[i] != nil {
+			return g.msgs[i].id
+		}
+	}
+	return ""
+}
+
+// rewind drops message id and every message after it; all of them when
+// id is unknown.
+func (g *geminiReader) rewind(id string) {
+	at, ok := g.byID[id]
+	if !ok {
+		at = 0
+	}
+	for i := at; i < len(g.msgs); i++ {
+		if g.msgs[i] != nil {
+			delete(g.byID, g.msgs[i].id)
+			g.msgs[i] = nil
+		}
+	}
+}
+
+// geminiLiveDetail returns a recovery prompt's details.
+func geminiLiveDetail(m *jsValue) (string, bool) {
+	if typ, _ := m.get("type").text(); typ != "user" {
+		return "", false
+	}
+	text, _ := geminiPartsText(m.get("content"), false)
+	rest, ok := strings.CutPrefix(text, geminiLivePrefix)
+	if !ok {
+		return "", false
+	}
+	if i := strings.LastIndex(rest, geminiLiveSuffix); i >= 0 {
+		rest = rest[:i]
+	}
+	return rest, true
+}
+
+// geminiPartsText is a content's text: a string, or the text parts of a
+// list (thought parts left out when noThoughts); functionResponse says a
+// part is a tool result.
+func geminiPartsText(v *jsValue, noThoughts bool) (text string, functionResponse bool) {
+	if v == nil {
+		return "", false
+	}
+	switch v.kind {
+	case jsString:
+		return v.str, false
+	case jsArray:
+		var b strings.Builder
+		for _, p := range v.arr {
+			if p.get("functionResponse") != nil {
+				functionResponse = true
+			}
+			t, ok := p.get("text").text()
+			if !ok || (noThoughts && jsTruthy(p.get("thought"))) {
+				continue
+			}
+			b.WriteString(t)
+		}
+		return b.String(), functionResponse
+	case jsObject: // a single part
+		t, _ := v.get("text").text()
+		return t, v.get("functionResponse") != nil
+	}
+	return "", false
+}
+
+// jsTruthy is JavaScript's truthiness of a value (nil: undefined).
+func jsTruthy(v *jsValue) bool {
+	if v == nil {
+		return false
+	}
+	switch v.kind {
+	case jsNull:
+		return false
+	case jsBool:
+		return v.b
+	case jsNumber:
+		return v.num != 0 && v.num == v.num
+	case jsString:
+		return v.str != ""
+	}
+	return true
+}
+
+func (g *geminiReader) finish() []stepRecord {
+	var out []stepRecord
+	n, prompt, epoch := 0, false, -1
+	step := func(r stepRecord) {
+		n++
+		r.n, r.hasStep = n, true
+		r.info.NewPrompt = prompt
+		prompt = false
+		out = append(out, r)
+	}
+	emitLive := func(after string) {
+		for _, l := range g.liveAt[after] {
+			if !l.used {
+				l.used = true
+				step(g.liveStep(l))
+			}
+		}
+	}
+	emitLive("")
+	for _, m := range g.msgs {
+		if m == nil {
+			continue
+		}
+		if m.epoch != epoch {
+			prompt = prompt || epoch >= 0
+			epoch = m.epoch
+		}
+		if m.prompt {
+			prompt = true
+		}
+		for _, r := range m.steps {
+			step(r)
+		}
+		if m.id != "" {
+			emitLive(m.id)
+		}
+	}
+	for _, l := range g.liveList {
+		if !l.used {
+			g.note = append(g.note, fmt.Sprintf("line %d: a live loop detection after a message the session no longer has (rewound): not replayed", l.line))
+		}
+	}
+	if g.legacy {
+		g.note = append(g.note, "a legacy session-*.json without projectHash: its messages read as they are")
+	}
+	return out
+}
+
+// liveStep is the step a recorded detection fired at.
+func (g *geminiReader) liveStep(l *geminiLive) stepRecord {
+	r := stepRecord{info: StepInfo{Kind: StepMessage}, hasText: true,
+		live: &LiveEvent{Kind: LiveGeminiLoop, Detail: l.detail}}
+	switch {
+	case strings.HasPrefix(l.detail, geminiToolDetail):
+		r.live.Rule = "tool_cycle"
+		call := strings.TrimPrefix(l.detail, geminiToolDetail)
+		if name, args, ok := strings.Cut(call, geminiToolArgs); ok {
+			if key, err := GeminiToolKey(name, []byte(args)); err == nil {
+				r.info.Kind, r.action, r.hasAction = StepAction, key, true
+				g.note = append(g.note, fmt.Sprintf("line %d: the tool call the live detector fired on is not recorded (the CLI drops that response); rebuilt from the recovery prompt", l.line))
+				return r
+			}
+		}
+		g.note = append(g.note, fmt.Sprintf("line %d: a live tool call loop whose call the details do not give", l.line))
+	case strings.HasPrefix(l.detail, geminiContentDetail):
+		r.live.Rule = "content_chanting"
+		g.note = append(g.note, fmt.Sprintf("line %d: the text the live detector fired on is not recorded (the CLI drops that response): the replay cannot see it", l.line))
+	default:
+		r.live.Rule = "llm_loop_check"
+		r.info.LLMLoop = true
+	}
+	return r
+}
+
+// geminiCallResult is a tool call's output: its function responses'
+// output (or error) text, else resultDisplay.
+func geminiCallResult(c *jsValue) string {
+	var b strings.Builder
+	if res := c.get("result"); res != nil && res.kind == jsArray {
+		for _, p := range res.arr {
+			resp := p.get("functionResponse").get("response")
+			for _, k := range []string{"output", "error"} {
+				if s, ok := resp.get(k).text(); ok {
+					b.WriteString(s)
+				}
+			}
+		}
+	}
+	if b.Len() == 0 {
+		s, _ := c.get("resultDisplay").text()
+		return s
+	}
+	return b.String()
+}
+
+func (g *geminiReader) notes() []string { return g.note }
+
+// GeminiToolKey is the text Gemini CLI's loop detector hashes for a tool
+// call (LoopDetectionService.getToolCallKey, 0.61.0): name + ":" +
+// JSON.stringify(args), args as JSON.parse read them from the model's
+// JSON (args is that JSON text; empty or null is {}, as Turn's
+// handlePendingFunctionCall defaults it). The name is trimmed, a blank one
+// "generic_tool", as handlePendingFunctionCall names it.
+func GeminiToolKey(name string, args []byte) (string, error) {
+	v := &jsValue{kind: jsObject}
+	if len(strings.TrimSpace(string(args))) > 0 {
+		parsed, err := parseJS(args)
+		if err != nil {
+			return "", err
+		}
+		if parsed.kind != jsNull && !(parsed.kind == jsBool && !parsed.b) && !(parsed.kind == jsNumber && parsed.num == 0) &&
+			!(parsed.kind == jsString && parsed.str == "") {
+			v = parsed
+		}
+	}
+	return geminiKey(name, v), nil
+}
+
+func geminiKey(name string, args *jsValue) string {
+	name = strings.TrimFunc(name, jsSpace)
+	if name == "" {
+		name = "generic_tool"
+	}
+	return string(appendJS(append([]byte(name), ':'), args))
+}
+
+// jsSpace is JavaScript's white space and line terminators, what
+// String.prototype.trim removes (Go's unicode.IsSpace differs on U+0085
+// and U+FEFF).
+func jsSpace(r rune) bool {
+	switch r {
+	case '\t', '\n', '\v', '\f', '\r', ' ', 0xA0, 0x1680, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000, 0xFEFF:
+		return true
+	}
+	return r >= 0x2000 && r <= 0x200A
+}
