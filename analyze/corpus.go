@@ -157,6 +157,9 @@ func StreamInOrder[T any](n, workers int, newWorker func() func(i int, send func
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
+	// A worker per index at most: each holds its own buffers, so a
+	// --jobs far above the number of files allocated for nothing.
+	workers = min(workers, n)
 	type job struct {
 		i     int
 		parts chan T
