@@ -68,11 +68,15 @@ func Files(ctx context.Context, files []string, stdin io.Reader, read replay.Opt
 		}
 		reuse := opts.RenderLast && opts.Render != nil
 		for k, ep := range fr.Episodes {
-			var o *Outcome
+			var use *scratch
 			if reuse {
-				o = analyzeInto(ep, cfg, opts, sc)
-			} else {
-				o = Analyze(ep, cfg, opts)
+				use = sc
+			}
+			o, err := analyzeInto(ctx, ep, cfg, opts, use)
+			if err != nil {
+				// Interrupted: emitLive drops this part (ctx is done),
+				// so its missing outcomes are never seen.
+				return
 			}
 			fr.Outcomes[k] = o
 			if opts.Labels != nil {
