@@ -133,6 +133,10 @@ func ParseLabels(name string, data []byte) (*LabelsFile, error) {
 	if !ok {
 		return nil, fail("$.episodes", "must be an object keyed by episode id, got %s", jsonType(top["episodes"]))
 	}
+	if id, lines, dup := repeatedEpisode(data); dup {
+		// encoding/json keeps the last silently: which spans were meant?
+		return nil, fail("$.episodes["+strconv.Quote(id)+"]", "listed twice, on lines %d and %d", lines[0], lines[1])
+	}
 	lf.Episodes = make(map[string]*EpisodeLabels, len(eps))
 	for _, id := range sortedKeys(eps) {
 		path := "$.episodes[" + strconv.Quote(id) + "]"
@@ -158,6 +162,54 @@ func ParseLabels(name string, data []byte) (*LabelsFile, error) {
 		lf.Episodes[id] = &EpisodeLabels{Source: name, Stuck: spans}
 	}
 	return lf, nil
+}
+
+// repeatedEpisode finds the first episode id the "episodes" object of a
+// valid labels document lists twice, with the lines of both keys.
+func repeatedEpisode(data []byte) (id string, lines [2]int, found bool) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	lineAt := func() int { return bytes.Count(data[:dec.InputOffset()], []byte{'\n'}) + 1 }
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return "", lines, false
+	}
+	seen := map[string]int{}
+	for dec.More() {
+		k, err := dec.Token()
+		if err != nil {
+			return "", lines, false
+		}
+		if k != "episodes" {
+			var skip json.RawMessage
+			if dec.Decode(&skip) != nil {
+				return "", lines, false
+			}
+			continue
+		}
+		if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+			return "", lines, false
+		}
+		for dec.More() {
+			kt, err := dec.Token()
+			key, ok := kt.(string)
+			if err != nil || !ok {
+				return "", lines, false
+			}
+			line := lineAt() // the key just read ends on this line
+			if first, dup := seen[key]; dup {
+				return key, [2]int{first, line}, true
+			}
+			seen[key] = line
+			var skip json.RawMessage
+			if dec.Decode(&skip) != nil {
+				return "", lines, false
+			}
+		}
+		if _, err := dec.Token(); err != nil { // the episodes object's '}'
+			return "", lines, false
+		}
+	}
+	return "", lines, false
 }
 
 // parseSpans validates a list of spans and returns them sorted by From.
