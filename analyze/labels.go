@@ -14,6 +14,8 @@ import (
 	"os"
 	"sort"
 	"strconv"
+
+	"github.com/loopbreak/loopbreak/replay"
 )
 
 // LabelsSidecar is the file name read next to each log.
@@ -278,8 +280,10 @@ func parseSpans(v any, path string, fail func(path, format string, a ...any) err
 	return sorted, nil
 }
 
-// maxLabelTurn matches the reader's bound on turn numbers.
-const maxLabelTurn = 100_000_000
+// maxLabelTurn matches the readers' largest number: a steps log's step
+// may be any integer up to 2^53 (replay.MaxStepNumber), above ZorkGPT's
+// turns.
+const maxLabelTurn = replay.MaxStepNumber
 
 func turnNumber(v any) (int, error) {
 	n, ok := v.(json.Number)
@@ -288,11 +292,18 @@ func turnNumber(v any) (int, error) {
 	}
 	i, err := strconv.ParseInt(n.String(), 10, 64)
 	if err != nil {
-		if f, ferr := strconv.ParseFloat(n.String(), 64); ferr == nil && f == math.Trunc(f) && math.Abs(f) <= maxLabelTurn {
-			i = int64(f) // 21.0 is 21; 21.5 is not a turn
-		} else {
+		// 21.0 is 21, 1e12 is 10^12; 21.5 is not a turn. A value past
+		// int64 is range-checked as a float, before any conversion.
+		f, ferr := strconv.ParseFloat(n.String(), 64)
+		switch {
+		case (ferr != nil && !errors.Is(ferr, strconv.ErrRange)) || f != math.Trunc(f):
 			return 0, fmt.Errorf("must be an integer, got %s", n)
+		case f < 0:
+			return 0, fmt.Errorf("must not be negative, got %s", n)
+		case f > maxLabelTurn:
+			return 0, fmt.Errorf("must be at most %d, got %s", maxLabelTurn, n)
 		}
+		i = int64(f)
 	}
 	if i < 0 {
 		return 0, fmt.Errorf("must not be negative, got %d", i)

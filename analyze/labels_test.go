@@ -218,7 +218,9 @@ func TestParseLabels(t *testing.T) {
 		{`{"episodes":{"a":{"stuck":[{"from":50,"to":60},{"from":10,"to":50}]}}}`, `l.json: $.episodes["a"].stuck[0]: overlaps $.episodes["a"].stuck[1] (10–50)`},
 		{`{"stuck":[{"from":1,"to":2,"note":3}]}`, "l.json: $.stuck[0].note: must be a string, got a number"},
 		{`{"stuck":[{"from":1,"to":2}]} {}`, "more than one value"},
-		{`{"stuck":[{"from":1,"to":1e9}]}`, "$.stuck[0].to: must be an integer, got 1e9"},
+		{`{"stuck":[{"from":1,"to":1e300}]}`, "$.stuck[0].to: must be at most 9007199254740992, got 1e300"},
+		{`{"stuck":[{"from":1,"to":-1e300}]}`, "$.stuck[0].to: must not be negative, got -1e300"},
+		{`{"stuck":[{"from":1,"to":1e400}]}`, "$.stuck[0].to: must be at most 9007199254740992, got 1e400"},
 	}
 	for _, c := range bad {
 		_, err := ParseLabels("l.json", []byte(c.doc))
@@ -371,5 +373,18 @@ func TestUnreadableSidecar(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, LabelsSidecar), []byte(`{"stuck": 1}`), 0o644)
 	if _, err := LoadLabels("", []string{filepath.Join(dir, "episode_log.jsonl")}); err == nil {
 		t.Error("a malformed sidecar was accepted")
+	}
+}
+
+// A span may name any step a steps log may number (up to 2^53), not only
+// ZorkGPT's turns: 10^12 is a step.
+func TestLabelsStepRange(t *testing.T) {
+	lf, err := ParseLabels("l.json", []byte(`{"episodes": {"a": {"stuck": [{"from": 1000000000000, "to": 9007199254740992}]}}}`))
+	if err != nil || lf.Episodes["a"].Stuck[0].From != 1e12 {
+		t.Fatalf("%v %v", lf, err)
+	}
+	_, err = ParseLabels("l.json", []byte(`{"episodes": {"a": {"stuck": [{"from": 1, "to": 9007199254740993}]}}}`))
+	if want := `l.json: $.episodes["a"].stuck[0].to: must be at most 9007199254740992, got 9007199254740993`; err == nil || err.Error() != want {
+		t.Fatalf("got %v, want %s", err, want)
 	}
 }
