@@ -254,37 +254,45 @@ func TestStreamInOrderWorkersCappedAtFiles(t *testing.T) {
 	}
 }
 
-// slowStepper stands for a slow rule: a millisecond a turn.
-type slowStepper struct{}
+// slowStepper stands for a slow rule (100 µs a turn) that cancels the
+// run at its stop'th turn.
+type slowStepper struct {
+	n, stop int
+	cancel  func()
+}
 
-func (slowStepper) Step(*replay.Turn, *rules.Env) { time.Sleep(time.Millisecond) }
+func (s *slowStepper) Step(*replay.Turn, *rules.Env) {
+	time.Sleep(100 * time.Microsecond)
+	if s.n++; s.n == s.stop {
+		s.cancel()
+	}
+}
 
 // An analysis looks at its context while it replays: cancelled in the
-// middle of a long episode (20,000 turns of a millisecond each), Files
-// returns within a second and emits nothing after the cancel. Signals
-// once waited for the episode's end (minutes for task attempts).
+// middle of a long episode (50,000 turns), Files stops within a few
+// hundred turns and emits nothing after the cancel. Signals once waited
+// for the episode's end (minutes for task attempts).
 func TestFilesCancelledMidEpisode(t *testing.T) {
 	var b strings.Builder
-	for i := range 20000 {
+	for i := range 50000 {
 		fmt.Fprintf(&b, `{"task_id": "t", "status": "blocked", "blockers": [], "completed_work": ["w%d"], "session_id": "s", "timestamp": "2025-11-14T08:00:00Z"}`+"\n", i)
 	}
 	path := filepath.Join(t.TempDir(), "attempts.jsonl")
 	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	ctx, cancel := context.WithCancel(context.Background())
+	st := &slowStepper{stop: 300, cancel: cancel}
 	slow := &rules.Rule{Name: "slow", Enabled: func(*rules.Config) bool { return true },
 		Applies: func(*replay.Episode, *rules.Config) bool { return true },
-		New:     func(*rules.Config, *replay.Episode) rules.Stepper { return slowStepper{} }}
-	ctx, cancel := context.WithCancel(context.Background())
-	time.AfterFunc(300*time.Millisecond, cancel)
-	start := time.Now()
+		New:     func(*rules.Config, *replay.Episode) rules.Stepper { return st }}
 	emitted := 0
 	Files(ctx, []string{path}, nil, replay.Options{Format: replay.FormatAuto}, 1, rules.Default(), Options{Rules: []*rules.Rule{slow}}, func(FileResult) bool {
 		emitted++
 		return true
 	})
-	if d := time.Since(start); d > 1300*time.Millisecond {
-		t.Errorf("Files returned %v after its start, %v after the cancel; want within a second", d, d-300*time.Millisecond)
+	if st.n > st.stop+256 {
+		t.Errorf("%d turns replayed after a cancel at turn %d, want at most 256 more", st.n-st.stop, st.stop)
 	}
 	if emitted != 0 {
 		t.Errorf("%d parts emitted after the cancel", emitted)

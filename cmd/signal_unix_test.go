@@ -350,7 +350,8 @@ func TestAnalyzeSIGTERMWhileReplaying(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("no exit 10 s after SIGTERM")
 	}
-	if d := time.Since(sent); d > time.Second {
+	// Within a second, with as much again for a loaded machine.
+	if d := time.Since(sent); d > 2*time.Second {
 		t.Errorf("exited %v after SIGTERM, want within a second", d)
 	}
 	if code := state.ExitCode(); code != ExitError || !strings.Contains(stderr.String(), "interrupted") {
