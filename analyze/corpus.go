@@ -68,11 +68,15 @@ func Files(ctx context.Context, files []string, stdin io.Reader, read replay.Opt
 		}
 		reuse := opts.RenderLast && opts.Render != nil
 		for k, ep := range fr.Episodes {
-			var o *Outcome
+			var use *scratch
 			if reuse {
-				o = analyzeInto(ep, cfg, opts, sc)
-			} else {
-				o = Analyze(ep, cfg, opts)
+				use = sc
+			}
+			o, err := analyzeInto(ctx, ep, cfg, opts, use)
+			if err != nil {
+				// Interrupted: emitLive drops this part (ctx is done),
+				// so its missing outcomes are never seen.
+				return
 			}
 			fr.Outcomes[k] = o
 			if opts.Labels != nil {
@@ -157,6 +161,9 @@ func StreamInOrder[T any](n, workers int, newWorker func() func(i int, send func
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
+	// A worker per index at most: each holds its own buffers, so a
+	// --jobs far above the number of files allocated for nothing.
+	workers = min(workers, n)
 	type job struct {
 		i     int
 		parts chan T

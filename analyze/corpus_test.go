@@ -8,8 +8,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/loopbreak/loopbreak/replay"
 	"github.com/loopbreak/loopbreak/replay/replaytest"
@@ -232,5 +235,66 @@ func TestFilesRenderLast(t *testing.T) {
 				t.Errorf("strict=%v workers=%d: %d episodes, want %d", strict, workers, seen, len(want))
 			}
 		}
+	}
+}
+
+// The pool starts no more workers than there are files: each worker holds
+// its own buffers, so -j 1000000 over 3 logs allocated a million of them.
+func TestStreamInOrderWorkersCappedAtFiles(t *testing.T) {
+	for _, c := range []struct{ n, workers, want int }{{3, 1000000, 3}, {3, 2, 2}, {0, 8, 0}, {5, 0, min(5, runtime.GOMAXPROCS(0))}} {
+		var started atomic.Int32
+		var got []int
+		InOrder(c.n, c.workers, func() func(int) int {
+			started.Add(1)
+			return func(i int) int { return i }
+		}, func(i int) bool { got = append(got, i); return true })
+		if int(started.Load()) != c.want || len(got) != c.n {
+			t.Errorf("%d items, %d workers: %d workers started, %d results; want %d, %d", c.n, c.workers, started.Load(), len(got), c.want, c.n)
+		}
+	}
+}
+
+// slowStepper stands for a slow rule (100 µs a turn) that cancels the
+// run at its stop'th turn.
+type slowStepper struct {
+	n, stop int
+	cancel  func()
+}
+
+func (s *slowStepper) Step(*replay.Turn, *rules.Env) {
+	time.Sleep(100 * time.Microsecond)
+	if s.n++; s.n == s.stop {
+		s.cancel()
+	}
+}
+
+// An analysis looks at its context while it replays: cancelled in the
+// middle of a long episode (50,000 turns), Files stops within a few
+// hundred turns and emits nothing after the cancel. Signals once waited
+// for the episode's end (minutes for task attempts).
+func TestFilesCancelledMidEpisode(t *testing.T) {
+	var b strings.Builder
+	for i := range 50000 {
+		fmt.Fprintf(&b, `{"task_id": "t", "status": "blocked", "blockers": [], "completed_work": ["w%d"], "session_id": "s", "timestamp": "2025-11-14T08:00:00Z"}`+"\n", i)
+	}
+	path := filepath.Join(t.TempDir(), "attempts.jsonl")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	st := &slowStepper{stop: 300, cancel: cancel}
+	slow := &rules.Rule{Name: "slow", Enabled: func(*rules.Config) bool { return true },
+		Applies: func(*replay.Episode, *rules.Config) bool { return true },
+		New:     func(*rules.Config, *replay.Episode) rules.Stepper { return st }}
+	emitted := 0
+	Files(ctx, []string{path}, nil, replay.Options{Format: replay.FormatAuto}, 1, rules.Default(), Options{Rules: []*rules.Rule{slow}}, func(FileResult) bool {
+		emitted++
+		return true
+	})
+	if st.n > st.stop+256 {
+		t.Errorf("%d turns replayed after a cancel at turn %d, want at most 256 more", st.n-st.stop, st.stop)
+	}
+	if emitted != 0 {
+		t.Errorf("%d parts emitted after the cancel", emitted)
 	}
 }

@@ -14,6 +14,8 @@ import (
 	"os"
 	"sort"
 	"strconv"
+
+	"github.com/loopbreak/loopbreak/replay"
 )
 
 // LabelsSidecar is the file name read next to each log.
@@ -133,6 +135,10 @@ func ParseLabels(name string, data []byte) (*LabelsFile, error) {
 	if !ok {
 		return nil, fail("$.episodes", "must be an object keyed by episode id, got %s", jsonType(top["episodes"]))
 	}
+	if id, lines, dup := repeatedEpisode(data); dup {
+		// encoding/json keeps the last silently: which spans were meant?
+		return nil, fail("$.episodes["+strconv.Quote(id)+"]", "listed twice, on lines %d and %d", lines[0], lines[1])
+	}
 	lf.Episodes = make(map[string]*EpisodeLabels, len(eps))
 	for _, id := range sortedKeys(eps) {
 		path := "$.episodes[" + strconv.Quote(id) + "]"
@@ -158,6 +164,54 @@ func ParseLabels(name string, data []byte) (*LabelsFile, error) {
 		lf.Episodes[id] = &EpisodeLabels{Source: name, Stuck: spans}
 	}
 	return lf, nil
+}
+
+// repeatedEpisode finds the first episode id the "episodes" object of a
+// valid labels document lists twice, with the lines of both keys.
+func repeatedEpisode(data []byte) (id string, lines [2]int, found bool) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	lineAt := func() int { return bytes.Count(data[:dec.InputOffset()], []byte{'\n'}) + 1 }
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return "", lines, false
+	}
+	seen := map[string]int{}
+	for dec.More() {
+		k, err := dec.Token()
+		if err != nil {
+			return "", lines, false
+		}
+		if k != "episodes" {
+			var skip json.RawMessage
+			if dec.Decode(&skip) != nil {
+				return "", lines, false
+			}
+			continue
+		}
+		if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+			return "", lines, false
+		}
+		for dec.More() {
+			kt, err := dec.Token()
+			key, ok := kt.(string)
+			if err != nil || !ok {
+				return "", lines, false
+			}
+			line := lineAt() // the key just read ends on this line
+			if first, dup := seen[key]; dup {
+				return key, [2]int{first, line}, true
+			}
+			seen[key] = line
+			var skip json.RawMessage
+			if dec.Decode(&skip) != nil {
+				return "", lines, false
+			}
+		}
+		if _, err := dec.Token(); err != nil { // the episodes object's '}'
+			return "", lines, false
+		}
+	}
+	return "", lines, false
 }
 
 // parseSpans validates a list of spans and returns them sorted by From.
@@ -226,8 +280,10 @@ func parseSpans(v any, path string, fail func(path, format string, a ...any) err
 	return sorted, nil
 }
 
-// maxLabelTurn matches the reader's bound on turn numbers.
-const maxLabelTurn = 100_000_000
+// maxLabelTurn matches the readers' largest number: a steps log's step
+// may be any integer up to 2^53 (replay.MaxStepNumber), above ZorkGPT's
+// turns.
+const maxLabelTurn = replay.MaxStepNumber
 
 func turnNumber(v any) (int, error) {
 	n, ok := v.(json.Number)
@@ -236,11 +292,18 @@ func turnNumber(v any) (int, error) {
 	}
 	i, err := strconv.ParseInt(n.String(), 10, 64)
 	if err != nil {
-		if f, ferr := strconv.ParseFloat(n.String(), 64); ferr == nil && f == math.Trunc(f) && math.Abs(f) <= maxLabelTurn {
-			i = int64(f) // 21.0 is 21; 21.5 is not a turn
-		} else {
+		// 21.0 is 21, 1e12 is 10^12; 21.5 is not a turn. A value past
+		// int64 is range-checked as a float, before any conversion.
+		f, ferr := strconv.ParseFloat(n.String(), 64)
+		switch {
+		case (ferr != nil && !errors.Is(ferr, strconv.ErrRange)) || f != math.Trunc(f):
 			return 0, fmt.Errorf("must be an integer, got %s", n)
+		case f < 0:
+			return 0, fmt.Errorf("must not be negative, got %s", n)
+		case f > maxLabelTurn:
+			return 0, fmt.Errorf("must be at most %d, got %s", maxLabelTurn, n)
 		}
+		i = int64(f)
 	}
 	if i < 0 {
 		return 0, fmt.Errorf("must not be negative, got %d", i)

@@ -218,7 +218,9 @@ func TestParseLabels(t *testing.T) {
 		{`{"episodes":{"a":{"stuck":[{"from":50,"to":60},{"from":10,"to":50}]}}}`, `l.json: $.episodes["a"].stuck[0]: overlaps $.episodes["a"].stuck[1] (10–50)`},
 		{`{"stuck":[{"from":1,"to":2,"note":3}]}`, "l.json: $.stuck[0].note: must be a string, got a number"},
 		{`{"stuck":[{"from":1,"to":2}]} {}`, "more than one value"},
-		{`{"stuck":[{"from":1,"to":1e9}]}`, "$.stuck[0].to: must be an integer, got 1e9"},
+		{`{"stuck":[{"from":1,"to":1e300}]}`, "$.stuck[0].to: must be at most 9007199254740992, got 1e300"},
+		{`{"stuck":[{"from":1,"to":-1e300}]}`, "$.stuck[0].to: must not be negative, got -1e300"},
+		{`{"stuck":[{"from":1,"to":1e400}]}`, "$.stuck[0].to: must be at most 9007199254740992, got 1e400"},
 	}
 	for _, c := range bad {
 		_, err := ParseLabels("l.json", []byte(c.doc))
@@ -320,4 +322,69 @@ func FuzzParseLabels(f *testing.F) {
 			ScoreFirings(e, nil, []rules.Firing{warn(0), warn(50), warn(1 << 30)})
 		}
 	})
+}
+
+// The same episode twice in a labels file is refused, naming both lines:
+// encoding/json kept the last silently.
+func TestParseLabelsRepeatedEpisode(t *testing.T) {
+	doc := "{\"episodes\": {\n  \"a\": {\"stuck\": [{\"from\": 1, \"to\": 3}]},\n  \"b\": {\"stuck\": []},\n  \"a\": {\"stuck\": [{\"from\": 5, \"to\": 9}]}\n}}\n"
+	_, err := ParseLabels("l.json", []byte(doc))
+	if want := `l.json: $.episodes["a"]: listed twice, on lines 2 and 4`; err == nil || err.Error() != want {
+		t.Fatalf("got %v, want %s", err, want)
+	}
+	// Distinct ids, and the same id under two other keys, are fine.
+	if _, err := ParseLabels("l.json", []byte(`{"episodes": {"a": {"stuck": []}, "b": {"stuck": []}}}`)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A sidecar labels.json that is there but cannot be read (a symlink loop,
+// a link to a directory, a dangling link) is reported as any unreadable
+// file is, and the run goes on; it once aborted the whole run.
+func TestUnreadableSidecar(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		make   func(dir string) error
+		reason string
+	}{
+		{"symlink loop", func(dir string) error { return os.Symlink("labels.json", filepath.Join(dir, LabelsSidecar)) }, "too many levels of symbolic links"},
+		{"link to a directory", func(dir string) error { return os.Symlink(".", filepath.Join(dir, LabelsSidecar)) }, "is a directory"},
+		{"dangling link", func(dir string) error { return os.Symlink("gone.json", filepath.Join(dir, LabelsSidecar)) }, "no such file or directory"},
+	} {
+		dir := t.TempDir()
+		if err := c.make(dir); err != nil {
+			t.Fatal(err)
+		}
+		log := filepath.Join(dir, "episode_log.jsonl")
+		l, err := LoadLabels("", []string{log})
+		if err != nil {
+			t.Fatalf("%s: LoadLabels: %v, want a warning", c.name, err)
+		}
+		if lab, err := l.For(log, "e"); lab != nil || err != nil {
+			t.Errorf("%s: For = %v, %v; want no labels", c.name, lab, err)
+		}
+		want := filepath.Join(dir, LabelsSidecar) + ": unreadable (" + c.reason + "): its labels are not used"
+		if got := l.Unused(); len(got) != 1 || got[0] != want {
+			t.Errorf("%s: warnings %q, want %q", c.name, got, want)
+		}
+	}
+	// A sidecar that breaks the format still stops the run before any output.
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, LabelsSidecar), []byte(`{"stuck": 1}`), 0o644)
+	if _, err := LoadLabels("", []string{filepath.Join(dir, "episode_log.jsonl")}); err == nil {
+		t.Error("a malformed sidecar was accepted")
+	}
+}
+
+// A span may name any step a steps log may number (up to 2^53), not only
+// ZorkGPT's turns: 10^12 is a step.
+func TestLabelsStepRange(t *testing.T) {
+	lf, err := ParseLabels("l.json", []byte(`{"episodes": {"a": {"stuck": [{"from": 1000000000000, "to": 9007199254740992}]}}}`))
+	if err != nil || lf.Episodes["a"].Stuck[0].From != 1e12 {
+		t.Fatalf("%v %v", lf, err)
+	}
+	_, err = ParseLabels("l.json", []byte(`{"episodes": {"a": {"stuck": [{"from": 1, "to": 9007199254740993}]}}}`))
+	if want := `l.json: $.episodes["a"].stuck[0].to: must be at most 9007199254740992, got 9007199254740993`; err == nil || err.Error() != want {
+		t.Fatalf("got %v, want %s", err, want)
+	}
 }

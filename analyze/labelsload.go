@@ -20,6 +20,11 @@ type Labels struct {
 	explicit *LabelsFile
 	sidecars map[string]*LabelsFile // log directory → its labels.json; nil: none
 
+	// unreadable words each sidecar that is there but cannot be read (a
+	// symlink to a file this user may not read, a loop, a directory):
+	// like an unreadable log, it is reported and the run goes on.
+	unreadable []string
+
 	mu     sync.Mutex
 	singly map[string]string       // log path → episode the "stuck" form labelled
 	used   map[*EpisodeLabels]bool // labels handed to an episode
@@ -51,19 +56,40 @@ func LoadLabels(explicit string, logs []string) (*Labels, error) {
 		}
 		path := filepath.Join(dir, LabelsSidecar)
 		lf, err := ReadLabelsFile(path)
+		var le *LabelsError
 		switch {
-		case errors.Is(err, os.ErrNotExist):
+		case errors.Is(err, os.ErrNotExist) && !isLink(path):
 			l.sidecars[dir] = nil
 			continue
+		case err != nil && !errors.As(err, &le):
+			l.sidecars[dir] = nil
+			l.unreadable = append(l.unreadable, fmt.Sprintf("%s: unreadable (%s): its labels are not used", path, ioReason(err)))
+			continue
 		case err != nil:
-			return nil, err
+			return nil, err // a labels file that breaks the format stops the run
 		}
 		l.sidecars[dir], found = lf, true
 	}
-	if !found {
+	if !found && len(l.unreadable) == 0 {
 		return nil, nil
 	}
 	return l, nil
+}
+
+// isLink says path is a symbolic link (a dangling one is unreadable,
+// not absent).
+func isLink(path string) bool {
+	fi, err := os.Lstat(path)
+	return err == nil && fi.Mode()&os.ModeSymlink != 0
+}
+
+// ioReason is an I/O error without the path the warning names already.
+func ioReason(err error) string {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
 }
 
 // For returns the labels of episode id read from log, nil when it is
@@ -112,15 +138,16 @@ func (l *Labels) For(log, id string) (*EpisodeLabels, error) {
 	return lf.Single, nil
 }
 
-// Unused words the labels no episode read so far took: most often a
-// mistyped episode id, which would otherwise silently score nothing.
+// Unused words the sidecars that could not be read, then the labels no
+// episode read so far took: most often a mistyped episode id, which would
+// otherwise silently score nothing.
 func (l *Labels) Unused() []string {
 	if l == nil {
 		return nil
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	var out []string
+	out := append([]string(nil), l.unreadable...)
 	check := func(lf *LabelsFile) {
 		if lf == nil {
 			return

@@ -7,6 +7,7 @@
 package analyze
 
 import (
+	"context"
 	"math"
 	"slices"
 	"sort"
@@ -96,7 +97,8 @@ type Options struct {
 
 // Analyze replays the rules over ep under cfg and computes its outcome.
 func Analyze(ep *replay.Episode, cfg *rules.Config, opts Options) *Outcome {
-	return analyzeInto(ep, cfg, opts, nil)
+	o, _ := analyzeInto(context.Background(), ep, cfg, opts, nil)
+	return o
 }
 
 // scratch is a worker's memory that analyzeInto reuses from one episode
@@ -132,8 +134,10 @@ func appendFiring(fs []rules.Firing, f *rules.Firing) []rules.Firing {
 	return append(fs, *f)
 }
 
-// analyzeInto is Analyze reusing sc's lists (nil: fresh ones).
-func analyzeInto(ep *replay.Episode, cfg *rules.Config, opts Options, sc *scratch) *Outcome {
+// analyzeInto is Analyze reusing sc's lists (nil: fresh ones). Once ctx
+// is done the replay stops within a few hundred turns and the error is
+// ctx's cause; the outcome is then nil.
+func analyzeInto(ctx context.Context, ep *replay.Episode, cfg *rules.Config, opts Options, sc *scratch) (*Outcome, error) {
 	var firings, live []rules.Firing // live: firings the live system logs too
 	if sc != nil {
 		firings, live = sc.firings[:0], sc.live[:0]
@@ -164,7 +168,7 @@ func analyzeInto(ep *replay.Episode, cfg *rules.Config, opts Options, sc *scratc
 		story.agent = !isZorkGPTLog(ep)
 	}
 	judge, _ := AlarmJudge(ep)
-	rules.Run(ep, cfg, opts.Rules, func(f rules.Firing) {
+	err := rules.RunContext(ctx, ep, cfg, opts.Rules, func(f rules.Firing) {
 		if ep.Live != nil && liveKind(&f) != "" {
 			live = appendFiring(live, &f)
 		}
@@ -188,6 +192,9 @@ func analyzeInto(ep *replay.Episode, cfg *rules.Config, opts Options, sc *scratc
 			o.Firings = appendFiring(o.Firings, &f)
 		}
 	})
+	if err != nil {
+		return nil, err
+	}
 	if len(o.Firings) == 0 {
 		o.Firings = nil // as without a buffer: no firings is nil
 	}
@@ -206,7 +213,7 @@ func analyzeInto(ep *replay.Episode, cfg *rules.Config, opts Options, sc *scratc
 	if opts.Story {
 		o.Story = story.finish(ep, cfg)
 	}
-	return o
+	return o, nil
 }
 
 // AfterCut says whether f fired after the turn where this configuration

@@ -6,7 +6,9 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -90,12 +92,36 @@ type inputFlags struct {
 func (in *inputFlags) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&in.IncludeTests, "include-tests", false, "also read test_*/test-* episode directories when scanning a tree")
 	fs.BoolVar(&in.Strict, "strict", false, "treat any unreadable line or file as an error (exit 2)")
-	fs.IntVarP(&in.Jobs, "jobs", "j", 0, "files read in parallel (default: number of CPUs)")
+	fs.VarP((*jobsValue)(&in.Jobs), "jobs", "j", "files read in parallel (default: number of CPUs; at most 4 per CPU)")
 	fs.Var(&in.Shard, "shard", "read only shard `K/N` of the logs (a stable 1/N, by a hash of each log's path under its argument)")
 	fs.StringVar(&in.Format, "input-format", replay.FormatAuto, "log `format`: auto (detected from the first records), zorkgpt, steps or attempts")
 	fs.StringVar(&in.Preset, "preset", "", "read a steps log as a framework writes it: openhands (an event stream or trajectory) or gemini-cli (a session file)")
 	fs.StringArrayVar(&in.Fields, "field", nil, "map a steps field to the log's own name, `field=path` with a dotted path (step=iteration, output=result.text); repeatable")
 }
+
+// jobsValue is -j: a positive number of files read at once. Each worker
+// holds read buffers and an episode or more, so a huge -j is capped at
+// maxJobs (analyze.StreamInOrder also caps it at the number of files).
+type jobsValue int
+
+// maxJobs is the most workers -j starts: a few per CPU keep the CPUs busy
+// through reads and decompression; more only add memory.
+func maxJobs() int { return 4 * runtime.NumCPU() }
+
+func (j *jobsValue) Set(s string) error {
+	n, err := strconv.ParseInt(strings.TrimSpace(s), 0, 64)
+	if err != nil {
+		return errors.New("want a whole number of files read in parallel")
+	}
+	if n <= 0 {
+		return errors.New("want at least 1 file read at a time (leave -j out for one per CPU)")
+	}
+	*j = jobsValue(min(n, int64(maxJobs())))
+	return nil
+}
+
+func (j *jobsValue) String() string { return strconv.Itoa(int(*j)) }
+func (j *jobsValue) Type() string   { return "int" }
 
 func (in *inputFlags) options() replay.Options {
 	return replay.Options{Strict: in.Strict, Format: in.Format, Preset: in.Preset, Fields: in.fields, Outputs: in.Outputs}

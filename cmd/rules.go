@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -213,7 +212,7 @@ func rulesMarkdown(w io.Writer, list []*rules.Rule) error {
 
 // mdBounds writes a key's bounds as an interval, "" when unbounded.
 func mdBounds(p *rules.Param) string {
-	num := func(f *float64) string { return strconv.FormatFloat(*f, 'g', -1, 64) }
+	num := func(f *float64) string { return rules.FormatBound(*f) }
 	switch {
 	case p.Min != nil && p.Max != nil:
 		return "[" + num(p.Min) + ", " + num(p.Max) + "]"

@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -281,5 +282,79 @@ func TestSIGINTOnUnopenedFIFO(t *testing.T) {
 				t.Errorf("stderr %q says interrupted more than once", stderr)
 			}
 		})
+	}
+}
+
+// hasOpen reports whether process pid has file path open, from Linux's
+// /proc; ok is false where /proc cannot tell.
+func hasOpen(pid int, path string) (open, ok bool) {
+	fds, err := os.ReadDir(fmt.Sprintf("/proc/%d/fd", pid))
+	if err != nil {
+		return false, false
+	}
+	for _, fd := range fds {
+		if target, err := os.Readlink(fmt.Sprintf("/proc/%d/fd/%s", pid, fd.Name())); err == nil && target == path {
+			return true, true
+		}
+	}
+	return false, true
+}
+
+// SIGTERM while analyze replays a long episode (the log read and closed,
+// 40,000 attempts at one task) stops it within a second: the replay
+// looks at the signal's context as it steps, where it once ran on for
+// the rest of the episode (minutes for task attempts).
+func TestAnalyzeSIGTERMWhileReplaying(t *testing.T) {
+	if _, err := os.Stat("/proc/self/fdinfo"); err != nil {
+		t.Skip("no /proc to tell when the log is read")
+	}
+	dir := t.TempDir()
+	var b strings.Builder
+	for i := range 40000 {
+		fmt.Fprintf(&b, `{"task_id": "t", "status": "%s", "blockers": [], "completed_work": ["w%d"], "session_id": "s%d", "timestamp": "2025-11-14T08:00:00Z"}`+"\n",
+			[]string{"pending", "in_progress", "blocked", "done"}[i%4], i, i)
+	}
+	path := filepath.Join(dir, "attempts.jsonl")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c, stderr := loopbreakProcess(t, dir, "analyze", path)
+	exited := make(chan struct{})
+	var state *os.ProcessState
+	go func() { state, _ = c.Process.Wait(); close(exited) }()
+	// The log is read whole, closed, then replayed: once it was seen
+	// open and is closed, the replay has begun.
+	seen := false
+	for start := time.Now(); ; time.Sleep(time.Millisecond) {
+		select {
+		case <-exited:
+			t.Skip("the analysis finished before the log was seen read: nothing long to interrupt")
+		default:
+		}
+		open, ok := hasOpen(c.Process.Pid, path)
+		if !ok {
+			t.Skip("/proc does not show the process's files")
+		}
+		if seen && !open {
+			break
+		}
+		seen = seen || open
+		if time.Since(start) > 30*time.Second {
+			t.Fatal("the log was never read to its end")
+		}
+	}
+	c.Process.Signal(syscall.SIGTERM)
+	sent := time.Now()
+	select {
+	case <-exited:
+	case <-time.After(10 * time.Second):
+		t.Fatal("no exit 10 s after SIGTERM")
+	}
+	// Within a second, with as much again for a loaded machine.
+	if d := time.Since(sent); d > 2*time.Second {
+		t.Errorf("exited %v after SIGTERM, want within a second", d)
+	}
+	if code := state.ExitCode(); code != ExitError || !strings.Contains(stderr.String(), "interrupted") {
+		t.Errorf("exit %d, stderr %q", code, stderr)
 	}
 }

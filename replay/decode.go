@@ -312,6 +312,13 @@ func digits(b []byte, i int) int {
 // as isZorkResponse's search finds it: the same walk tells, rather than a
 // second search through every line the walk called irrelevant.
 func sniffLine(line []byte, outputs bool) (relevant bool, id []byte) {
+	if bytes.IndexByte(line, 0) >= 0 {
+		// A raw NUL is never JSON (Python writes \u0000), and one
+		// between "event_type" and its value hides the event from both
+		// searches: the line is decoded, so it is reported as invalid
+		// rather than passed over as irrelevant.
+		return true, nil
+	}
 	set := relevantEvents
 	if outputs {
 		set = relevantWithOutputs

@@ -161,6 +161,7 @@ func FuzzSniffLine(f *testing.F) {
 		`{"event_type": "zork_response", "episode_id": "E", "zork_response": "ok"}`,
 		`{"x": {"event_type": "zork_response"}, "episode_id": "E"}`, `{"event_type": "zork\u005fresponse"}`,
 		`{"event_type": "zork_response", "a": ]}`,
+		"{\"event_type\"\x00: \"turn_completed\"}", "{\"event_type\": \"llm_usage\", \"episode_id\": \"E\x00\"}",
 	} {
 		f.Add([]byte(l))
 	}
@@ -168,7 +169,9 @@ func FuzzSniffLine(f *testing.F) {
 		for _, outputs := range []bool{false, true} {
 			relevant, id := sniffLine(line, outputs)
 			wantRelevant, _ := sniffEventType(line)
-			wantRelevant = wantRelevant || outputs && isZorkResponse(line)
+			// A raw NUL is never JSON: such a line goes to the decoder,
+			// which refuses it (issue 23).
+			wantRelevant = wantRelevant || outputs && isZorkResponse(line) || bytes.IndexByte(line, 0) >= 0
 			var wantID []byte
 			if !wantRelevant {
 				wantID = topEpisodeID(line)

@@ -125,6 +125,12 @@ func stdGzipErr(err error) error {
 
 func putGzip(zr *gzip.Reader) { freeGzip.put(zr) }
 
+// corruptMember says err is a compressed member's checksum failing: its
+// bytes were handed on before the check, and are not to be trusted.
+func corruptMember(err error) bool {
+	return errors.Is(err, stdgzip.ErrChecksum) || errors.Is(err, gzip.ErrChecksum) || errors.Is(err, zstd.ErrCRCMismatch)
+}
+
 // zstdMaxWindow bounds a zstd stream's window (what decoding holds):
 // 128 MiB, zstd's own limit without --long=31 (a frame asking for more is
 // an error, not a memory blow-up).

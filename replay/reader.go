@@ -329,6 +329,7 @@ func read(ctx context.Context, r io.Reader, source, defaultID string, opts Optio
 		c.keepOpen = StreamOpenEpisodes
 	}
 	lr := lineReader{r: br, max: maxLine}
+	var readErr error // what ended the input early, as a line problem
 	for {
 		if ctx.Err() != nil {
 			return st, context.Cause(ctx)
@@ -363,6 +364,14 @@ func read(ctx context.Context, r io.Reader, source, defaultID string, opts Optio
 				reason = "input ends unexpectedly (truncated compressed file?)"
 			}
 			perr := &LineError{File: source, Line: lineNo + 1, Reason: reason}
+			if corruptMember(err) {
+				// The checksum comes at the member's end, after its lines:
+				// they may be corrupt, so the episodes still open are not
+				// finished from them; the file is an error.
+				perr.Reason += ": the compressed data is corrupt; its episodes are not read"
+				return st, perr
+			}
+			readErr = perr
 			c.current().Diag.Skipped++
 			c.current().Diag.problem(perr.Error())
 			if opts.Strict {
@@ -370,6 +379,12 @@ func read(ctx context.Context, r io.Reader, source, defaultID string, opts Optio
 			}
 			break
 		}
+	}
+	if c.relevant == 0 && readErr != nil {
+		// Nothing read before the input broke (a corrupt deflate stream
+		// after a valid gzip header): the break is the file's error, not
+		// an empty file.
+		return st, readErr
 	}
 	if c.relevant == 0 {
 		// Nothing the rules use: a file error naming the file (with the

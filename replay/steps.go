@@ -133,8 +133,8 @@ func (t *stepTable) add(r stepRecord) string {
 	if !r.hasAction && !r.hasText {
 		return fmt.Sprintf("step %d has neither an action nor an output", r.n)
 	}
-	if r.n < 0 || r.n > MaxTurnNumber {
-		return fmt.Sprintf("step number %d out of range", r.n)
+	if r.n < 0 || r.n > MaxStepNumber {
+		return fmt.Sprintf("step %d is out of range (valid: 0 to 2^53)", r.n)
 	}
 	ep := t.ep
 	var prev *Turn

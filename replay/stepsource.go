@@ -109,6 +109,20 @@ func readDocument(r io.Reader, max int) ([]arrayRecord, json.RawMessage, error) 
 		}
 		out = append(out, arrayRecord{line: lineAt(at), raw: raw})
 	}
+	// The array's closing ']', then nothing but spaces: garbage after it
+	// (a second document, a log line appended) is a problem, not ignored.
+	if tok, err := dec.Token(); err != nil || tok != json.Delim(']') {
+		reason := "the JSON array is not closed"
+		if err != nil {
+			reason = "invalid JSON in the array: " + err.Error()
+		}
+		return out, nil, &docError{line: lineAt(dec.InputOffset()), reason: reason}
+	}
+	end := dec.InputOffset()
+	if rest := bytes.TrimLeft(data[end:], " \t\r\n"); len(rest) > 0 {
+		at := int64(len(data) - len(rest))
+		return out, nil, &docError{line: lineAt(at), reason: "text after the JSON array's closing ]"}
+	}
 	return out, nil, nil
 }
 

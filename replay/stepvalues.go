@@ -5,6 +5,7 @@ package replay
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"sort"
@@ -61,27 +62,52 @@ func asText(v any) string {
 	return string(b)
 }
 
-// asInt reads an integral number, or a string holding one.
+// MaxStepNumber is the largest step number: 2^53, beyond which a JSON
+// number (a float64 to most writers) no longer holds every integer.
+const MaxStepNumber = 1 << 53
+
+// asInt reads an integral number, or a string holding one, of at most
+// MaxStepNumber either way.
 func asInt(v any) (int, bool) {
-	var f float64
+	n, integral := asInteger(v)
+	return n, integral && n >= -MaxStepNumber && n <= MaxStepNumber
+}
+
+// asInteger reads an integral number, or a string holding one: integral
+// is false for anything else. n is exact for an integer written in full;
+// one beyond int64 or written with an exponent is read through float64
+// (and clamped to int64's range, past MaxStepNumber either way).
+func asInteger(v any) (n int, integral bool) {
+	var s string
 	switch x := v.(type) {
 	case json.Number:
-		var err error
-		if f, err = x.Float64(); err != nil {
-			return 0, false
-		}
+		s = string(x)
 	case string:
-		var err error
-		if f, err = strconv.ParseFloat(strings.TrimSpace(x), 64); err != nil {
-			return 0, false
-		}
+		s = strings.TrimSpace(x)
 	case float64:
-		f = x
+		return floatInteger(x)
 	default:
 		return 0, false
 	}
-	if f != math.Trunc(f) || math.Abs(f) > MaxTurnNumber*10 {
+	if i, err := strconv.ParseInt(s, 10, 64); err == nil {
+		return int(i), true
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil && !errors.Is(err, strconv.ErrRange) {
 		return 0, false
+	}
+	return floatInteger(f)
+}
+
+// floatInteger converts an integral f to an int, range-checked first.
+func floatInteger(f float64) (int, bool) {
+	switch {
+	case math.IsNaN(f) || f != math.Trunc(f):
+		return 0, false
+	case f >= math.MaxInt64:
+		return math.MaxInt64, true
+	case f <= math.MinInt64:
+		return math.MinInt64, true
 	}
 	return int(f), true
 }
@@ -130,9 +156,12 @@ func mapStep(m map[string]any, fields map[string]string) (stepRecord, string) {
 	}
 	var r stepRecord
 	if v, ok := lookup(m, path("step")); ok {
-		n, ok := asInt(v)
-		if !ok {
+		n, integral := asInteger(v)
+		if !integral {
 			return r, fmt.Sprintf("step %s is not an integer", asText(v))
+		}
+		if n < 0 || n > MaxStepNumber {
+			return r, fmt.Sprintf("step %s is out of range (valid: 0 to 2^53)", asText(v))
 		}
 		r.n, r.hasStep = n, true
 	}

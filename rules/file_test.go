@@ -191,7 +191,7 @@ func TestLoadFileRangeErrors(t *testing.T) {
 			}
 			content := fmt.Sprintf("[loop_break]\n\n%s = %s\n", p.Key, lit)
 			_, path, _, err := cfLoad(t, "loopbreak.toml", content)
-			cfFileError(t, err, path, 3, p.Key, p.Key+" must be", p.Constraint(), "got "+fmt.Sprint(v))
+			cfFileError(t, err, path, 3, p.Key, p.Key+" must be", p.Constraint(), "got "+rules.FormatBound(v))
 			n++
 		}
 		// the bounds themselves are accepted

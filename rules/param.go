@@ -98,10 +98,19 @@ func intParam(key string, def int, doc string, min, max *float64) IntParam {
 }
 
 // secondsParam is an integer key in seconds (see Param.Seconds), for a
-// rule outside ZorkGPT.
+// rule outside ZorkGPT. Its rule multiplies it into a time.Duration, so
+// it is never above MaxSeconds, whatever max says: a larger value would
+// wrap to a negative Duration after its bounds were checked.
 func secondsParam(key string, def int, doc string, min, max *float64) IntParam {
+	if max == nil || *max > MaxSeconds {
+		max = bound(MaxSeconds)
+	}
 	return IntParam{&Param{Key: key, Doc: doc, Type: Int, Default: def, Min: min, Max: max, Seconds: true, Unread: notZorkGPT}}
 }
+
+// MaxSeconds is the most whole seconds a time.Duration holds
+// (9,223,372,036: some 292 years).
+const MaxSeconds = float64(math.MaxInt64 / int64(time.Second))
 
 // durationSeconds reads a duration string as whole seconds.
 func durationSeconds(s string) (int, bool) {
@@ -124,16 +133,23 @@ func boolParam(key string, doc string) BoolParam {
 func (p *Param) Constraint() string {
 	switch {
 	case p.Min != nil && p.Max != nil:
-		return fmt.Sprintf("must be in [%s, %s]", fmtNum(*p.Min), fmtNum(*p.Max))
+		return fmt.Sprintf("must be in [%s, %s]", FormatBound(*p.Min), FormatBound(*p.Max))
 	case p.Min != nil:
-		return fmt.Sprintf("must be >= %s", fmtNum(*p.Min))
+		return fmt.Sprintf("must be >= %s", FormatBound(*p.Min))
 	case p.Max != nil:
-		return fmt.Sprintf("must be <= %s", fmtNum(*p.Max))
+		return fmt.Sprintf("must be <= %s", FormatBound(*p.Max))
 	}
 	return ""
 }
 
-func fmtNum(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
+// FormatBound writes a bound or value: whole numbers in full (9223372036, not
+// 9.223372036e+09), others as short as they read back.
+func FormatBound(f float64) string {
+	if f == math.Trunc(f) && math.Abs(f) < 1e15 {
+		return strconv.FormatFloat(f, 'f', -1, 64)
+	}
+	return strconv.FormatFloat(f, 'g', -1, 64)
+}
 
 // Coerce converts a decoded TOML value (int64, float64, bool, string, ...)
 // to the parameter's type, then checks its bounds. It accepts what
@@ -267,7 +283,7 @@ func (p *Param) check(v any) error {
 		return nil
 	}
 	if (p.Min != nil && f < *p.Min) || (p.Max != nil && f > *p.Max) {
-		return fmt.Errorf("%s, got %s", p.Constraint(), fmtNum(f))
+		return fmt.Errorf("%s, got %s", p.Constraint(), FormatBound(f))
 	}
 	return nil
 }

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"context"
 	"strings"
 
 	"github.com/loopbreak/loopbreak/replay"
@@ -113,6 +114,19 @@ func UnitOf(ep *replay.Episode) string {
 // set must list required rules before the rules that need them, as
 // Registry does; nil means Registry.
 func Run(ep *replay.Episode, cfg *Config, set []*Rule, report func(Firing)) {
+	RunContext(context.Background(), ep, cfg, set, report)
+}
+
+// ctxTurns is how many turns a replay steps between two looks at its
+// context: a look is a non-blocking receive, a few nanoseconds per
+// ctxTurns turns, while even a slow rule (task attempts on one task,
+// milliseconds a turn) replays ctxTurns turns well within a second.
+const ctxTurns = 256
+
+// RunContext is Run that stops between turns once ctx is done, returning
+// ctx's cause; nil when every turn was replayed. SIGINT and SIGTERM end
+// an analysis this way within a second, however long the episode.
+func RunContext(ctx context.Context, ep *replay.Episode, cfg *Config, set []*Rule, report func(Firing)) error {
 	if set == nil {
 		set = Registry
 	}
@@ -124,15 +138,24 @@ func Run(ep *replay.Episode, cfg *Config, set []*Rule, report func(Firing)) {
 		}
 	}
 	if len(env.steppers) == 0 {
-		return
+		return nil
 	}
+	defer release(env.steppers)
+	done := ctx.Done() // nil for a context never done: no look at all
 	for i := range ep.Turns {
+		if done != nil && i%ctxTurns == 0 {
+			select {
+			case <-done:
+				return context.Cause(ctx)
+			default:
+			}
+		}
 		t := &ep.Turns[i]
 		for _, s := range env.steppers {
 			s.Step(t, env)
 		}
 	}
-	release(env.steppers)
+	return nil
 }
 
 // releaser is a Stepper holding memory the next episode's steppers can
@@ -161,11 +184,17 @@ func releaseStepper(s Stepper) {
 // sweep's grid varies a few keys of a component: the rules that do not
 // read them are replayed once, not once per configuration.
 func RunShared(ep *replay.Episode, cfgs []*Config, set []*Rule, report func(i int, f Firing)) {
+	RunSharedContext(context.Background(), ep, cfgs, set, report)
+}
+
+// RunSharedContext is RunShared that stops between turns once ctx is
+// done, as RunContext does, returning ctx's cause.
+func RunSharedContext(ctx context.Context, ep *replay.Episode, cfgs []*Config, set []*Rule, report func(i int, f Firing)) error {
 	if set == nil {
 		set = Registry
 	}
 	if len(cfgs) == 0 || report == nil {
-		return
+		return nil
 	}
 	unit := UnitOf(ep)
 	var buf []Firing // the shared rules' firings of the current turn
@@ -226,7 +255,7 @@ func RunShared(ep *replay.Episode, cfgs []*Config, set []*Rule, report func(i in
 		envs[i] = env
 	}
 	if !work {
-		return
+		return nil
 	}
 	defer func() {
 		release(common.steppers)
@@ -238,7 +267,15 @@ func RunShared(ep *replay.Episode, cfgs []*Config, set []*Rule, report func(i in
 			}
 		}
 	}()
+	done := ctx.Done()
 	for ti := range ep.Turns {
+		if done != nil && ti%ctxTurns == 0 {
+			select {
+			case <-done:
+				return context.Cause(ctx)
+			default:
+			}
+		}
 		t := &ep.Turns[ti]
 		buf = buf[:0]
 		for k, s := range common.steppers {
@@ -262,6 +299,7 @@ func RunShared(ep *replay.Episode, cfgs []*Config, set []*Rule, report func(i in
 			}
 		}
 	}
+	return nil
 }
 
 // norm is RULES.md's norm(a): trimmed, lower case.

@@ -136,10 +136,10 @@ func parseRange(p *rules.Param, item string) ([]any, error) {
 		if x > stop+step*1e-9 {
 			break
 		}
-		var raw any
-		if p.Type == rules.Int {
-			raw = int64(math.Round(x))
-		} else {
+		// Coerce range-checks the float before converting it: a range
+		// near 1e300 is refused by its bounds, not wrapped into an int.
+		raw := math.Round(x)
+		if p.Type != rules.Int {
 			raw = math.Round(x*scale) / scale
 		}
 		v, err := p.Coerce(raw)
