@@ -41,6 +41,7 @@ that would have saved.`,
 		NewCmdRules(ios, nil),
 		NewCmdConfig(ios, nil),
 		NewCmdGenerate(ios, nil),
+		NewCmdWatch(ios, nil),
 		NewCmdVersion(ios),
 	)
 	registerCompletions(root)

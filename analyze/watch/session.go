@@ -1,0 +1,338 @@
+package watch
+
+// One followed file: reading it again as it grows and reporting the new
+// firings of its episodes.
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"hash/maphash"
+	"io"
+	"io/fs"
+	"os"
+	"strconv"
+	"time"
+
+	"github.com/loopbreak/loopbreak/analyze"
+	"github.com/loopbreak/loopbreak/replay"
+	"github.com/loopbreak/loopbreak/rules"
+)
+
+// session is one followed file.
+type session struct {
+	path string
+
+	info  os.FileInfo // the file last read: SameFile tells a replacement
+	size  int64       // its size then
+	mtime time.Time
+
+	read      int64 // bytes read: up to the last complete line
+	lineStart int64 // where the last complete line read starts
+	whole     bool  // read whole at each change (one JSON document, compressed)
+	kindKnown bool  // whole was decided (on the first bytes)
+
+	eps map[string]*episode // by id and occurrence
+
+	lastChange time.Time // the file's last change seen
+	settleAt   time.Time // pending firings are reported then; zero: none
+	nextRead   time.Time // a read is not started before (see cost)
+	dirty      bool      // changed since the last read
+	idle       bool      // ended by Options.Idle; a write resumes it
+	silent     bool      // the first read with FromEnd: nothing reported
+	problem    string    // the last problem reported, said once
+}
+
+// episode is what a session remembers of one of its episodes between
+// reads.
+type episode struct {
+	id       string
+	reported int    // firings reported
+	sum      uint64 // hash of them, in order
+	pending  []rules.Firing
+	cut      []bool // pending firings' after_cut
+	ended    bool   // its end was reported
+	summary  Summary
+}
+
+var seed = maphash.MakeSeed()
+
+// mix adds a firing to a running hash of a firing list.
+func mix(sum uint64, f *rules.Firing) uint64 {
+	return sum*1099511628211 ^ maphash.Comparable(seed, *f)
+}
+
+// stat looks at the file: deleted, replaced, truncated or changed.
+func (w *watcher) stat(s *session, now time.Time) {
+	fi, err := os.Stat(s.path)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			w.close(s, "deleted")
+			return
+		}
+		w.problem(s, err.Error())
+		return
+	}
+	if !fi.Mode().IsRegular() {
+		w.problem(s, "not a regular file")
+		return
+	}
+	switch {
+	case s.info != nil && !os.SameFile(s.info, fi):
+		w.restart(s, "replaced by a new file at the path")
+	case s.info != nil && !s.whole && fi.Size() < s.read:
+		w.restart(s, fmt.Sprintf("truncated from %d to %d bytes", s.read, fi.Size()))
+	}
+	if s.info != nil && fi.Size() == s.size && fi.ModTime().Equal(s.mtime) {
+		return
+	}
+	s.info, s.size, s.mtime = fi, fi.Size(), fi.ModTime()
+	s.lastChange = now
+	s.dirty = true
+	if s.idle {
+		s.idle = false
+		for _, e := range s.eps {
+			if e.ended && e.summary.RecordedEnd == replay.EndUnknown {
+				e.ended = false // written again after an idle end: followed again
+			}
+		}
+	}
+}
+
+// restart forgets what was read of the session's file.
+func (w *watcher) restart(s *session, reason string) {
+	w.emit(Event{Kind: Restart, Session: s.path, Reason: reason})
+	s.info, s.size, s.read, s.lineStart = nil, 0, 0, 0
+	s.kindKnown, s.whole = false, false
+	s.eps = map[string]*episode{}
+	s.settleAt = time.Time{}
+	s.problem = ""
+}
+
+// update reads the session's file again if complete lines were added,
+// and reports the episodes' new final firings.
+func (w *watcher) update(s *session, now time.Time) {
+	s.dirty = false
+	f, err := os.Open(s.path)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			w.close(s, "deleted")
+			return
+		}
+		w.problem(s, err.Error())
+		return
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		w.problem(s, err.Error())
+		return
+	}
+	size := fi.Size()
+	if !s.kindKnown {
+		if size == 0 {
+			return
+		}
+		s.whole, s.kindKnown = readWhole(f), true
+	}
+	limit := size
+	if !s.whole {
+		limit, err = lastLineEnd(f, s.read, size)
+		if err != nil {
+			w.problem(s, err.Error())
+			return
+		}
+		if limit <= s.read {
+			return // a partial line: wait for its newline
+		}
+		s.lineStart, err = lineStartBefore(f, limit)
+		if err != nil {
+			w.problem(s, err.Error())
+			return
+		}
+	} else {
+		s.lineStart = 0
+	}
+	start := time.Now()
+	seen := map[string]int{} // occurrences of each id in this read
+	_, err = replay.Stream(w.ctx, io.NewSectionReader(f, 0, limit), s.path, replay.DefaultEpisodeID(s.path), w.opts.Read,
+		func(ep *replay.Episode) error {
+			seen[ep.ID]++
+			w.episode(s, ep, ep.ID+"\x00"+strconv.Itoa(seen[ep.ID]), now)
+			return w.err
+		})
+	s.read = limit
+	// A read that takes d is not followed by another for 2d: at most a
+	// third of a core for a huge log, however often it is written.
+	s.nextRead = now.Add(2 * time.Since(start))
+	switch {
+	case err == nil, w.err != nil && errors.Is(err, w.err):
+		s.problem = ""
+	case w.ctx.Err() != nil:
+	case errors.Is(err, replay.ErrNoEvents):
+		// Nothing the rules read yet (a log just begun): say it once.
+		w.problem(s, err.Error()+"; waiting")
+	default:
+		w.problem(s, err.Error())
+	}
+	if s.silent {
+		// --from-end: what is there was read, not reported.
+		for _, e := range s.eps {
+			e.settle(s, w)
+		}
+		s.silent = false
+		s.settleAt = time.Time{}
+	}
+}
+
+// readWhole says a file is read whole at each change: compressed, or one
+// JSON document (an array, or a pretty-printed object) rather than lines.
+func readWhole(f *os.File) bool {
+	head := make([]byte, 4096)
+	n, _ := f.ReadAt(head, 0)
+	head = head[:n]
+	if bytes.HasPrefix(head, []byte{0x1f, 0x8b}) || bytes.HasPrefix(head, []byte{0x28, 0xb5, 0x2f, 0xfd}) {
+		return true
+	}
+	t := bytes.TrimLeft(head, " \t\r\n\xef\xbb\xbf")
+	if len(t) > 0 && t[0] == '[' {
+		return true
+	}
+	if len(t) > 0 && t[0] == '{' {
+		// An object whose first line is not whole: a pretty-printed
+		// document, not JSON Lines.
+		i := bytes.IndexByte(t, '\n')
+		return i >= 0 && !bytes.HasSuffix(bytes.TrimRight(t[:i], " \t\r"), []byte("}"))
+	}
+	return false
+}
+
+// lastLineEnd returns the offset just past the last newline in [from,
+// size), from when there is none.
+func lastLineEnd(f *os.File, from, size int64) (int64, error) {
+	buf := make([]byte, 32<<10)
+	for end := size; end > from; {
+		n := min(int64(len(buf)), end-from)
+		b := buf[:n]
+		if _, err := f.ReadAt(b, end-n); err != nil && err != io.EOF {
+			return from, err
+		}
+		if i := bytes.LastIndexByte(b, '\n'); i >= 0 {
+			return end - n + int64(i) + 1, nil
+		}
+		end -= n
+	}
+	return from, nil
+}
+
+// lineStartBefore returns where the line ending at end (just past its
+// newline) starts.
+func lineStartBefore(f *os.File, end int64) (int64, error) {
+	if end <= 1 {
+		return 0, nil
+	}
+	pos, err := lastLineEnd(f, 0, end-1)
+	return pos, err
+}
+
+// episode takes one episode of a read: its new firings that are final
+// are reported, the others kept pending.
+func (w *watcher) episode(s *session, ep *replay.Episode, key string, now time.Time) {
+	e := s.eps[key]
+	if e == nil {
+		e = &episode{id: ep.ID}
+		s.eps[key] = e
+	}
+	o := analyze.Analyze(ep, w.opts.Config, analyze.Options{KeepFirings: true})
+	fired := o.Firings
+	// The firings reported must still be the list's beginning.
+	n, sum := min(e.reported, len(fired)), uint64(0)
+	for i := range n {
+		sum = mix(sum, &fired[i])
+	}
+	if n != e.reported || sum != e.sum {
+		if !s.silent {
+			w.emit(Event{Kind: Revised, Session: s.path, Episode: e.id, Offset: s.lineStart,
+				Reason: fmt.Sprintf("the %d firings reported are no longer the episode's first on reading it again; following the new list", e.reported)})
+		}
+		e.reported, e.sum = n, sum
+	}
+	ended := ep.RecordedEnd != "" && ep.RecordedEnd != replay.EndUnknown
+	final := len(fired)
+	if !ended && len(ep.Turns) > 0 {
+		last := ep.Turns[len(ep.Turns)-1].N
+		for final > e.reported && fired[final-1].Turn >= last {
+			final--
+		}
+	}
+	e.summary = Summary{Unit: rules.UnitOf(ep), Turns: o.RecordedTurns, Firings: len(fired), Counts: o.Counts,
+		Termination: o.Termination, RecordedEnd: ep.RecordedEnd}
+	for i := e.reported; i < final; i++ {
+		w.fire(s, e, &fired[i], o.AfterCut(&fired[i]))
+		if w.err != nil {
+			return
+		}
+	}
+	e.pending, e.cut = e.pending[:0], e.cut[:0]
+	for i := final; i < len(fired); i++ {
+		e.pending = append(e.pending, fired[i])
+		e.cut = append(e.cut, o.AfterCut(&fired[i]))
+	}
+	if len(e.pending) > 0 {
+		s.settleAt = now.Add(w.opts.Settle)
+	}
+	if ended && !e.ended {
+		e.settle(s, w)
+		e.ended = true
+		if !s.silent {
+			w.emit(Event{Kind: End, Session: s.path, Episode: e.id, Offset: s.lineStart, Reason: "ended: " + ep.RecordedEnd, Summary: &e.summary})
+		}
+	}
+}
+
+// fire reports one firing (silently on a FromEnd first read).
+func (w *watcher) fire(s *session, e *episode, f *rules.Firing, afterCut bool) {
+	e.reported++
+	e.sum = mix(e.sum, f)
+	if s.silent {
+		return
+	}
+	w.emit(Event{Kind: Firing, Session: s.path, Episode: e.id, Offset: s.lineStart, Firing: f, AfterCut: afterCut})
+}
+
+// settle reports the episode's pending firings.
+func (e *episode) settle(s *session, w *watcher) {
+	for i := range e.pending {
+		w.fire(s, e, &e.pending[i], e.cut[i])
+		if w.err != nil {
+			break
+		}
+	}
+	e.pending, e.cut = e.pending[:0], e.cut[:0]
+}
+
+// close ends the session's open episodes with their summaries.
+func (w *watcher) close(s *session, reason string) {
+	for _, key := range sortedKeys(s.eps) {
+		e := s.eps[key]
+		e.settle(s, w)
+		if !e.ended {
+			e.ended = true
+			w.emit(Event{Kind: End, Session: s.path, Episode: e.id, Offset: s.read, Reason: reason, Summary: &e.summary})
+		}
+	}
+	s.settleAt = time.Time{}
+	if reason == "deleted" {
+		w.drop(s)
+	}
+}
+
+// problem reports what keeps a session from being read, once per
+// message.
+func (w *watcher) problem(s *session, msg string) {
+	if msg == s.problem {
+		return
+	}
+	s.problem = msg
+	w.emit(Event{Kind: Problem, Session: s.path, Reason: msg})
+}
