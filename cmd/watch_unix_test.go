@@ -37,6 +37,7 @@ func watchEpisode(t *testing.T, seed uint64, turns int) []byte {
 	s.Objectives = objs
 	s.WithIDs, s.WithPenaltyEvents = true, true
 	s.NoiseBytes = 0
+	s.Quirks = replaytest.Quirks{} // a restart planned past the cut turns
 	if s.Ending == replaytest.EndStuckTermination || s.Ending == replaytest.EndTruncated {
 		s.Ending = replaytest.EndMaxTurns
 		s.LiveLoopBreak = false
@@ -61,6 +62,7 @@ type watchLine struct {
 	Episode string `json:"episode"`
 	Reason  string `json:"reason"`
 	Turn    int    `json:"turn"`
+	Step    int    `json:"step"`
 	Rule    string `json:"rule"`
 	Kind    string `json:"kind"`
 	Firings int    `json:"firings"`
@@ -79,6 +81,7 @@ func watchLines(t *testing.T, out []byte) []watchLine {
 			t.Fatalf("watch wrote a line that is not JSON: %v\n%s", err, raw)
 		}
 		l.raw = raw
+		l.Turn += l.Step // one of them: the unit's number
 		ls = append(ls, l)
 	}
 	return ls
@@ -285,4 +288,291 @@ func firstDiff(got, want []string) string {
 		}
 	}
 	return ""
+}
+
+// repeatLog is a steps log whose agent runs the same command n times:
+// tool_cycle/stop fires at step 6.
+func repeatLog(n int, action string) []byte {
+	var b bytes.Buffer
+	for i := 1; i <= n; i++ {
+		rec, _ := json.Marshal(map[string]any{"step": i, "kind": "action", "action": action, "output": "1 failing"})
+		b.Write(append(rec, '\n'))
+	}
+	return b.Bytes()
+}
+
+// waitWatchExit waits for the process to end and returns its exit code.
+func waitWatchExit(t *testing.T, c *exec.Cmd, timeout time.Duration) int {
+	t.Helper()
+	done := make(chan error, 1)
+	go func() { done <- c.Wait() }()
+	select {
+	case err := <-done:
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			return ee.ExitCode()
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		return 0
+	case <-time.After(timeout):
+		t.Fatalf("watch did not exit within %v", timeout)
+	}
+	return -1
+}
+
+// TestWatchExitOnExec: --exit-on stops at the first tool_cycle/stop with
+// exit 3, naming it, after --exec ran for it with the firing on stdin and
+// the LOOPBREAK_* variables.
+func TestWatchExitOnExec(t *testing.T) {
+	dir := t.TempDir()
+	log, envOut, stdinOut := filepath.Join(dir, "run.jsonl"), filepath.Join(dir, "env.txt"), filepath.Join(dir, "stdin.json")
+	if err := os.WriteFile(log, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	script := `printf '%s %s %s %s %s\n' "$LOOPBREAK_RULE" "$LOOPBREAK_KIND" "$LOOPBREAK_STEP" "$LOOPBREAK_UNIT" "$LOOPBREAK_SESSION" >> ` + envOut + `; cat >> ` + stdinOut
+	c, out, stderr := startWatch(t, "--exit-on", "tool_cycle/stop", "--exec", script, log)
+	waitLines(t, out, stderr, 10*time.Second, "start", func(ls []watchLine) bool { return len(ls) > 0 })
+	go writeSlowly(t, log, repeatLog(12, "run_shell npm test"), 7)
+	if code := waitWatchExit(t, c, 20*time.Second); code != ExitMatch {
+		t.Fatalf("exit %d, want %d; stderr %s", code, ExitMatch, stderr)
+	}
+	if !strings.Contains(stderr.String(), "--exit-on tool_cycle/stop: "+log+" step 6") {
+		t.Errorf("stderr %q does not name the match", stderr)
+	}
+	env, _ := os.ReadFile(envOut)
+	if string(env) != "tool_cycle stop 6 step "+log+"\n" {
+		t.Errorf("--exec saw %q, want one run for tool_cycle/stop at step 6", env)
+	}
+	in, _ := os.ReadFile(stdinOut)
+	if want := `{"step":6,"rule":"tool_cycle","kind":"stop","origin":"gemini-cli","cycle_length":1,"after_cut":false}` + "\n"; string(in) != want {
+		t.Errorf("--exec stdin %q, want %q", in, want)
+	}
+	ls := watchLines(t, out.Bytes())
+	if last := ls[len(ls)-1]; last.Rule != "tool_cycle" || last.Kind != "stop" || last.Turn != 6 {
+		t.Errorf("last line %s, want the matching firing", last.raw)
+	}
+}
+
+// TestWatchExecFails: a failing --exec is reported on stderr at each
+// firing, and the watch goes on to report every firing.
+func TestWatchExecFails(t *testing.T) {
+	dir := t.TempDir()
+	log := filepath.Join(dir, "run.jsonl")
+	data := repeatLog(9, "run_shell npm test")
+	if err := os.WriteFile(log, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c, out, stderr := startWatch(t, "--exec", "echo refused >&2; exit 7", "--exec-on", "repeat_action_observation/stop", log)
+	want := analyzeFirings(t, log)
+	ls := waitLines(t, out, stderr, 10*time.Second, "every firing", func(ls []watchLine) bool { return len(watchFirings(ls, log)) == len(want) })
+	if got := watchFirings(ls, log); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("firings differ from analyze's:\n%s", firstDiff(got, want))
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for strings.Count(stderr.String(), "exit status 7") < 6 && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	stopWatch(t, c, stderr)
+	// repeat_action_observation/stop fires at steps 4 to 9.
+	if n := strings.Count(stderr.String(), "exit status 7"); n != 6 || strings.Count(stderr.String(), "refused") != 6 {
+		t.Errorf("stderr reports %d failures, want 6:\n%s", n, stderr)
+	}
+	if !strings.Contains(stderr.String(), "--exec for "+log+" step 4 repeat_action_observation/stop: exit status 7") {
+		t.Errorf("stderr does not name the failing firing:\n%s", stderr)
+	}
+}
+
+// TestWatchTruncateReplaceDelete: a truncated file and a file replaced at
+// the path start the session over (and say so), a deleted file ends it,
+// and a file created again at the path is a new session.
+func TestWatchTruncateReplaceDelete(t *testing.T) {
+	dir := t.TempDir()
+	log := filepath.Join(dir, "episode_log.jsonl")
+	data := watchEpisode(t, 5, 80)
+	want := analyzeFirings(t, writeTemp(t, data))
+	half := data[:bytes.IndexByte(data[len(data)/2:], '\n')+len(data)/2+1]
+	if err := os.WriteFile(log, half, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c, out, stderr := startWatch(t, log)
+	ls := waitLines(t, out, stderr, 10*time.Second, "firings of the first half", func(ls []watchLine) bool { return len(watchFirings(ls, log)) > 0 })
+	if err := os.Truncate(log, 0); err != nil {
+		t.Fatal(err)
+	}
+	ls = waitLines(t, out, stderr, 10*time.Second, "restart after truncation", func(ls []watchLine) bool {
+		return count(ls, func(l watchLine) bool { return l.Event == "restart" && strings.HasPrefix(l.Reason, "truncated") }) == 1
+	})
+	mark := len(ls)
+	writeSlowly(t, log, data, 1)
+	ls = waitLines(t, out, stderr, 10*time.Second, "the episode's end", func(ls []watchLine) bool {
+		return count(ls[mark:], func(l watchLine) bool { return l.Event == "end" }) == 1
+	})
+	if got := watchFirings(ls[mark:], log); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("after truncation: %d firings, analyze %d:\n%s", len(got), len(want), firstDiff(got, want))
+	}
+
+	// Replaced: another file renamed over the path.
+	mark = len(ls)
+	tmp := filepath.Join(dir, "new.tmp")
+	if err := os.WriteFile(tmp, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(tmp, log); err != nil {
+		t.Fatal(err)
+	}
+	ls = waitLines(t, out, stderr, 10*time.Second, "the replaced file's end", func(ls []watchLine) bool {
+		return count(ls[mark:], func(l watchLine) bool { return l.Event == "end" }) == 1
+	})
+	if ls[mark].Event != "restart" || !strings.HasPrefix(ls[mark].Reason, "replaced") {
+		t.Errorf("after a replacement: %s, want a restart saying so", ls[mark].raw)
+	}
+	if got := watchFirings(ls[mark:], log); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("after replacement: %d firings, analyze %d:\n%s", len(got), len(want), firstDiff(got, want))
+	}
+
+	// Deleted while an episode is open, then created again.
+	mark = len(ls)
+	if err := os.WriteFile(tmp, half, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(tmp, log); err != nil {
+		t.Fatal(err)
+	}
+	waitLines(t, out, stderr, 10*time.Second, "the half episode's firings", func(ls []watchLine) bool {
+		return len(watchFirings(ls[mark:], log)) > 0
+	})
+	if err := os.Remove(log); err != nil {
+		t.Fatal(err)
+	}
+	ls = waitLines(t, out, stderr, 10*time.Second, "end at deletion", func(ls []watchLine) bool {
+		return count(ls[mark:], func(l watchLine) bool { return l.Event == "end" && l.Reason == "deleted" }) == 1
+	})
+	mark = len(ls)
+	if err := os.WriteFile(log, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ls = waitLines(t, out, stderr, 10*time.Second, "the new file's end", func(ls []watchLine) bool {
+		return count(ls[mark:], func(l watchLine) bool { return l.Event == "end" }) == 1
+	})
+	if ls[mark].Event != "start" || ls[mark].Reason != "new session" {
+		t.Errorf("a file created again: %s, want a new session", ls[mark].raw)
+	}
+	if got := watchFirings(ls[mark:], log); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("created again: %d firings, analyze %d:\n%s", len(got), len(want), firstDiff(got, want))
+	}
+	stopWatch(t, c, stderr)
+}
+
+func writeTemp(t *testing.T, data []byte) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "episode_log.jsonl")
+	if err := os.WriteFile(p, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestWatchIdle: a session without a write for --idle ends with its
+// summary, its last turn's firings reported; a write resumes it. SIGTERM
+// then ends it with a summary naming the interruption.
+func TestWatchIdle(t *testing.T) {
+	dir := t.TempDir()
+	log := filepath.Join(dir, "run.jsonl")
+	data := repeatLog(9, "run_shell npm test")
+	first := data[:len(data)/9*7] // steps 1-7
+	if err := os.WriteFile(log, first, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c, out, stderr := startWatch(t, "--idle", "300ms", log)
+	ls := waitLines(t, out, stderr, 10*time.Second, "an idle end", func(ls []watchLine) bool {
+		return count(ls, func(l watchLine) bool { return l.Event == "end" }) == 1
+	})
+	want := analyzeFirings(t, writeTemp(t, first))
+	end := ls[len(ls)-1]
+	if end.Event != "end" || end.Reason != "idle for 300ms" || end.Firings != len(want) {
+		t.Errorf("idle end %s, want reason idle and %d firings", end.raw, len(want))
+	}
+	if got := watchFirings(ls, log); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("before idle: %s", firstDiff(got, want))
+	}
+	mark := len(ls)
+	f, err := os.OpenFile(log, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Write(data[len(first):])
+	f.Close()
+	want = analyzeFirings(t, log)
+	ls = waitLines(t, out, stderr, 10*time.Second, "the second idle end", func(ls []watchLine) bool {
+		return count(ls[mark:], func(l watchLine) bool { return l.Event == "end" }) == 1
+	})
+	if got := watchFirings(ls, log); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("after resuming: %s", firstDiff(got, want))
+	}
+	// Written again, then interrupted before it is idle.
+	f, _ = os.OpenFile(log, os.O_APPEND|os.O_WRONLY, 0)
+	f.Write(repeatLog(10, "run_shell npm test")[len(data):])
+	f.Close()
+	mark = len(ls)
+	waitLines(t, out, stderr, 10*time.Second, "step 10's firings", func(ls []watchLine) bool {
+		return count(ls[mark:], func(l watchLine) bool { return l.Turn == 10 }) > 0
+	})
+	stopWatch(t, c, stderr)
+	ls = watchLines(t, out.Bytes())
+	if last := ls[len(ls)-1]; last.Event != "end" || last.Reason != "interrupted" {
+		t.Errorf("after SIGTERM: %s, want an interrupted end", last.raw)
+	}
+}
+
+// TestWatchPollFromEnd: with --poll and --from-end, what a directory holds
+// at the start is not reported, a session created later is, whole.
+func TestWatchPollFromEnd(t *testing.T) {
+	dir := t.TempDir()
+	old := filepath.Join(dir, "a", "episode_log.jsonl")
+	os.Mkdir(filepath.Dir(old), 0o755)
+	data := watchEpisode(t, 5, 60)
+	if err := os.WriteFile(old, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c, out, stderr := startWatch(t, "--poll", "50ms", "--from-end", dir)
+	waitLines(t, out, stderr, 10*time.Second, "start", func(ls []watchLine) bool { return len(ls) > 0 })
+	fresh := filepath.Join(dir, "b", "episode_log.jsonl")
+	os.Mkdir(filepath.Dir(fresh), 0o755)
+	writeSlowly(t, fresh, data, 2)
+	want := analyzeFirings(t, fresh)
+	ls := waitLines(t, out, stderr, 10*time.Second, "the new session's end", func(ls []watchLine) bool {
+		return count(ls, func(l watchLine) bool { return l.Event == "end" }) == 1
+	})
+	if got := watchFirings(ls, fresh); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("new session: %d firings, analyze %d:\n%s", len(got), len(want), firstDiff(got, want))
+	}
+	if n := len(watchFirings(ls, old)); n != 0 {
+		t.Errorf("--from-end reported %d firings of a log already there", n)
+	}
+	stopWatch(t, c, stderr)
+}
+
+// TestWatchTextEscapes: the text output quotes what a log says that a
+// terminal would obey (escape sequences), in paths and in fields.
+func TestWatchTextEscapes(t *testing.T) {
+	dir := t.TempDir()
+	log := filepath.Join(dir, "run\x1b[31m.jsonl")
+	if err := os.WriteFile(log, repeatLog(7, "rm -rf \x1b[2J\x07"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ios, _, out, errOut := Test()
+	if code := Main([]string{"watch", "--exit-on", "tool_cycle/stop", log}, ios); code != ExitMatch {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if bytes.ContainsAny(out.Bytes(), "\x1b\x07") || bytes.ContainsAny(errOut.Bytes(), "\x1b\x07") {
+		t.Errorf("raw control characters reached the output:\n%q\n%q", out, errOut)
+	}
+	if !strings.Contains(out.String(), `\x1b[2j\a`) || !strings.Contains(out.String(), `"`+strings.ReplaceAll(log, "\x1b", `\x1b`)+`"`) {
+		t.Errorf("escaped values missing:\n%s", out)
+	}
+	if !strings.Contains(out.String(), "step 6: tool_cycle/stop cycle_length=1") {
+		t.Errorf("no text line for the firing:\n%s", out)
+	}
 }
