@@ -263,7 +263,7 @@ func TestWatchEqualsAnalyze(t *testing.T) {
 			t.Errorf("%s: no start event for a new session", path)
 		}
 		for _, l := range ls {
-			if l.Event == "end" && l.Session == path && (!strings.HasPrefix(l.Reason, "ended: ") || l.Firings != len(want[path])) {
+			if l.Event == "end" && l.Session == path && (!strings.HasPrefix(l.Reason, "recorded end: ") || l.Firings != len(want[path])) {
 				t.Errorf("%s: end %s", path, l.raw)
 			}
 			if l.Event == "revised" || l.Event == "restart" {

@@ -285,7 +285,7 @@ func (w *watcher) episode(s *session, ep *replay.Episode, key string, now time.T
 		e.settle(s, w)
 		e.ended = true
 		if !s.silent {
-			w.emit(Event{Kind: End, Session: s.path, Episode: e.id, Offset: s.lineStart, Reason: "ended: " + ep.RecordedEnd, Summary: &e.summary})
+			w.emit(Event{Kind: End, Session: s.path, Episode: e.id, Offset: s.lineStart, Reason: "recorded end: " + ep.RecordedEnd, Summary: &e.summary})
 		}
 	}
 }
