@@ -5,6 +5,7 @@ package watch
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"hash/maphash"
@@ -30,6 +31,7 @@ type session struct {
 	read      int64 // bytes read: up to the last complete line
 	lineStart int64 // where the last complete line read starts
 	whole     bool  // read whole at each change (one JSON document, compressed)
+	document  bool  // whole, and one JSON document: read only when it is valid
 	kindKnown bool  // whole was decided (on the first bytes)
 
 	eps map[string]*episode // by id and occurrence
@@ -103,7 +105,7 @@ func (w *watcher) stat(s *session, now time.Time) {
 func (w *watcher) restart(s *session, reason string) {
 	w.emit(Event{Kind: Restart, Session: s.path, Reason: reason})
 	s.info, s.size, s.read, s.lineStart = nil, 0, 0, 0
-	s.kindKnown, s.whole = false, false
+	s.kindKnown, s.whole, s.document = false, false, false
 	s.eps = map[string]*episode{}
 	s.settleAt = time.Time{}
 	s.problem = ""
@@ -133,7 +135,11 @@ func (w *watcher) update(s *session, now time.Time) {
 		if size == 0 {
 			return
 		}
-		s.whole, s.kindKnown = readWhole(f), true
+		var known bool
+		if s.whole, s.document, known = readWhole(f); !known {
+			return // a first line still being written
+		}
+		s.kindKnown = true
 	}
 	limit := size
 	if !s.whole {
@@ -154,8 +160,23 @@ func (w *watcher) update(s *session, now time.Time) {
 		s.lineStart = 0
 	}
 	start := time.Now()
+	var r io.Reader = io.NewSectionReader(f, 0, limit)
+	if s.document {
+		// Rewritten whole (Gemini CLI's writeFileSync truncates, then
+		// writes): a document cut short is a write in progress, not a
+		// session whose steps went away. It is read once it is whole.
+		data, err := io.ReadAll(r)
+		if err != nil {
+			w.problem(s, err.Error())
+			return
+		}
+		if !json.Valid(data) {
+			return
+		}
+		r = bytes.NewReader(data)
+	}
 	seen := map[string]int{} // occurrences of each id in this read
-	_, err = replay.Stream(w.ctx, io.NewSectionReader(f, 0, limit), s.path, replay.DefaultEpisodeID(s.path), w.opts.Read,
+	_, err = replay.Stream(w.ctx, r, s.path, replay.DefaultEpisodeID(s.path), w.opts.Read,
 		func(ep *replay.Episode) error {
 			seen[ep.ID]++
 			w.episode(s, ep, ep.ID+"\x00"+strconv.Itoa(seen[ep.ID]), now)
@@ -169,8 +190,10 @@ func (w *watcher) update(s *session, now time.Time) {
 	case err == nil, w.err != nil && errors.Is(err, w.err):
 		s.problem = ""
 	case w.ctx.Err() != nil:
+	case errors.Is(err, replay.ErrNoEvents) && limit < noEventsBytes:
+		// Nothing the rules read yet: a log just begun (ZorkGPT's first
+		// lines are its set-up, a turn comes seconds later).
 	case errors.Is(err, replay.ErrNoEvents):
-		// Nothing the rules read yet (a log just begun): say it once.
 		w.problem(s, err.Error()+"; waiting")
 	default:
 		w.problem(s, err.Error())
@@ -185,26 +208,38 @@ func (w *watcher) update(s *session, now time.Time) {
 	}
 }
 
+// noEventsBytes is how much of a file without a loop-break event is a
+// log just begun; past it, the file is said to have none (a wrong file
+// named, another program's log) while it is still followed.
+const noEventsBytes = 64 << 10
+
 // readWhole says a file is read whole at each change: compressed, or one
 // JSON document (an array, or a pretty-printed object) rather than lines.
-func readWhole(f *os.File) bool {
+// known is false while the file's start cannot tell yet (a first line
+// without its newline).
+func readWhole(f io.ReaderAt) (whole, document, known bool) {
 	head := make([]byte, 4096)
 	n, _ := f.ReadAt(head, 0)
+	full := n == len(head)
 	head = head[:n]
 	if bytes.HasPrefix(head, []byte{0x1f, 0x8b}) || bytes.HasPrefix(head, []byte{0x28, 0xb5, 0x2f, 0xfd}) {
-		return true
+		return true, false, true
 	}
 	t := bytes.TrimLeft(head, " \t\r\n\xef\xbb\xbf")
-	if len(t) > 0 && t[0] == '[' {
-		return true
-	}
-	if len(t) > 0 && t[0] == '{' {
+	i := bytes.IndexByte(t, '\n')
+	switch {
+	case len(t) > 0 && t[0] == '[':
+		return true, true, true
+	case i < 0 && !full:
+		// A first line still being written (a record of JSON Lines, or
+		// the start of a pretty-printed document).
+		return false, false, false
+	case len(t) > 0 && t[0] == '{' && i >= 0 && !bytes.HasSuffix(bytes.TrimRight(t[:i], " \t\r"), []byte("}")):
 		// An object whose first line is not whole: a pretty-printed
 		// document, not JSON Lines.
-		i := bytes.IndexByte(t, '\n')
-		return i >= 0 && !bytes.HasSuffix(bytes.TrimRight(t[:i], " \t\r"), []byte("}"))
+		return true, true, true
 	}
-	return false
+	return false, false, true
 }
 
 // lastLineEnd returns the offset just past the last newline in [from,
