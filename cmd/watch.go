@@ -103,7 +103,7 @@ firing as JSON on its standard input.`,
 	f.DurationVar(&opts.Poll, "poll", 0, "stat the logs at this `interval` instead of waiting for file system events (NFS, some container mounts)")
 	f.DurationVar(&opts.Idle, "idle", 0, "end a session after this `long` without a write (0: never)")
 	f.StringArrayVar(&opts.ExitOn, "exit-on", nil, "exit 3 at the first firing of `rule/kind` (repeatable)")
-	f.StringVar(&opts.Exec, "exec", "", "run `command` (sh -c) per firing, the firing as JSON on stdin, LOOPBREAK_SESSION, _EPISODE, _RULE, _KIND, _STEP, _UNIT set")
+	f.StringVar(&opts.Exec, "exec", "", "run `command` (sh -c) per firing, its JSON line on stdin, LOOPBREAK_SESSION, _EPISODE, _RULE, _KIND, _STEP, _UNIT set")
 	f.StringArrayVar(&opts.ExecOn, "exec-on", nil, "run --exec only for `rule/kind` (repeatable; default: the --exit-on kinds, else every firing)")
 	return c
 }
@@ -147,7 +147,8 @@ type watchOutput struct {
 	opts           *WatchOptions
 	exitOn, execOn map[string]bool
 	mu             sync.Mutex // stderr, shared with --exec's goroutines
-	execs          sync.WaitGroup
+	execs          sync.WaitGroup // --exec runs queued or running
+	queue          chan execJob
 	buf            []byte
 }
 
@@ -180,9 +181,33 @@ func firingJSON(e *watch.Event) ([]byte, error) {
 	return report.Firing{Firing: e.Firing, AfterCut: e.AfterCut}.MarshalJSON()
 }
 
-// jsonl writes one object per event: a firing is {"event", "session",
-// "episode", "offset"} followed by the members analyze gives it.
+// firingLine is a firing's JSON line: {"event", "session", "episode",
+// "offset"} followed by the members analyze gives it.
+func (w *watchOutput) firingLine(e watch.Event) ([]byte, error) {
+	fj, err := firingJSON(&e)
+	if err != nil {
+		return nil, err
+	}
+	b := []byte(`{"event":"firing","session":`)
+	b = appendJSONString(b, e.Session)
+	b = append(b, `,"episode":`...)
+	b = appendJSONString(b, e.Episode)
+	b = append(b, `,"offset":`...)
+	b = strconv.AppendInt(b, e.Offset, 10)
+	b = append(b, ',')
+	b = append(b, fj[1:]...) // its members and its closing brace
+	return append(b, '\n'), nil
+}
+
+// jsonl writes one object per event.
 func (w *watchOutput) jsonl(e watch.Event) error {
+	if e.Kind == watch.Firing {
+		line, err := w.firingLine(e)
+		if err == nil {
+			_, err = w.opts.IO.Out.Write(line)
+		}
+		return err
+	}
 	b := w.buf[:0]
 	b = append(b, `{"event":`...)
 	b = strconv.AppendQuote(b, eventName(e.Kind)) // ASCII names
@@ -193,15 +218,6 @@ func (w *watchOutput) jsonl(e watch.Event) error {
 		b = appendJSONString(b, e.Episode)
 	}
 	switch e.Kind {
-	case watch.Firing:
-		b = append(b, `,"offset":`...)
-		b = strconv.AppendInt(b, e.Offset, 10)
-		fj, err := firingJSON(&e)
-		if err != nil {
-			return err
-		}
-		b = append(b, ',')
-		b = append(b, fj[1:len(fj)-1]...) // its members, closed below
 	case watch.End:
 		b = append(b, `,"reason":`...)
 		b = appendJSONString(b, e.Reason)
@@ -336,39 +352,58 @@ func quoteControl(s string) string {
 	return s
 }
 
-// exec runs --exec for a firing on a goroutine of its own; its failure is
-// told on stderr, the watch goes on.
+// execJob is one run of --exec.
+type execJob struct {
+	in   []byte   // the firing's JSON line
+	env  []string // LOOPBREAK_*
+	what string   // the firing, for a failure's message
+}
+
+// exec queues --exec for a firing. One worker runs the commands in the
+// order of their firings; a full queue holds the watch back rather than
+// start hundreds of processes at once. A command's failure is told on
+// stderr; the watch goes on.
 func (w *watchOutput) exec(e watch.Event) {
-	in, err := firingJSON(&e)
+	in, err := w.firingLine(e)
 	if err != nil {
 		return
 	}
 	f := e.Firing
-	env := append(os.Environ(),
-		"LOOPBREAK_SESSION="+e.Session,
-		"LOOPBREAK_EPISODE="+e.Episode,
-		"LOOPBREAK_RULE="+f.Rule.Name,
-		"LOOPBREAK_KIND="+f.Kind.Name,
-		"LOOPBREAK_STEP="+strconv.Itoa(f.Turn),
-		"LOOPBREAK_UNIT="+f.Unit,
-	)
-	what := fmt.Sprintf("%s %s %d %s", quoteControl(e.Session), f.Unit, f.Turn, f.KindKey())
+	job := execJob{in: in, what: fmt.Sprintf("%s %s %d %s", quoteControl(e.Session), f.Unit, f.Turn, f.KindKey()),
+		env: append(os.Environ(),
+			"LOOPBREAK_SESSION="+e.Session,
+			"LOOPBREAK_EPISODE="+e.Episode,
+			"LOOPBREAK_RULE="+f.Rule.Name,
+			"LOOPBREAK_KIND="+f.Kind.Name,
+			"LOOPBREAK_STEP="+strconv.Itoa(f.Turn),
+			"LOOPBREAK_UNIT="+f.Unit,
+		)}
+	if w.queue == nil {
+		w.queue = make(chan execJob, 64)
+		go func() {
+			for job := range w.queue {
+				w.run(job)
+				w.execs.Done()
+			}
+		}()
+	}
 	w.execs.Add(1)
-	go func() {
-		defer w.execs.Done()
-		c := exec.Command("sh", "-c", w.opts.Exec)
-		c.Env = env
-		c.Stdin = bytes.NewReader(append(in, '\n'))
-		var out bytes.Buffer
-		c.Stdout, c.Stderr = &out, &out
-		err := c.Run()
-		w.mu.Lock()
-		defer w.mu.Unlock()
-		if out.Len() > 0 {
-			w.opts.IO.ErrOut.Write(out.Bytes())
-		}
-		if err != nil {
-			fmt.Fprintf(w.opts.IO.ErrOut, "loopbreak: --exec for %s: %v\n", what, err)
-		}
-	}()
+	w.queue <- job
+}
+
+func (w *watchOutput) run(job execJob) {
+	c := exec.Command("sh", "-c", w.opts.Exec)
+	c.Env = job.env
+	c.Stdin = bytes.NewReader(job.in)
+	var out bytes.Buffer
+	c.Stdout, c.Stderr = &out, &out
+	err := c.Run()
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if out.Len() > 0 {
+		w.opts.IO.ErrOut.Write(out.Bytes())
+	}
+	if err != nil {
+		fmt.Fprintf(w.opts.IO.ErrOut, "loopbreak: --exec for %s: %v\n", job.what, err)
+	}
 }

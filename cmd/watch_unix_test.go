@@ -345,13 +345,15 @@ func TestWatchExitOnExec(t *testing.T) {
 	if string(env) != "tool_cycle stop 6 step "+log+"\n" {
 		t.Errorf("--exec saw %q, want one run for tool_cycle/stop at step 6", env)
 	}
-	in, _ := os.ReadFile(stdinOut)
-	if want := `{"step":6,"rule":"tool_cycle","kind":"stop","origin":"gemini-cli","cycle_length":1,"after_cut":false}` + "\n"; string(in) != want {
-		t.Errorf("--exec stdin %q, want %q", in, want)
-	}
 	ls := watchLines(t, out.Bytes())
-	if last := ls[len(ls)-1]; last.Rule != "tool_cycle" || last.Kind != "stop" || last.Turn != 6 {
+	last := ls[len(ls)-1]
+	if last.Rule != "tool_cycle" || last.Kind != "stop" || last.Turn != 6 {
 		t.Errorf("last line %s, want the matching firing", last.raw)
+	}
+	// Its standard input: the firing's line, as watch printed it.
+	in, _ := os.ReadFile(stdinOut)
+	if string(in) != last.raw+"\n" || !strings.HasSuffix(last.raw, `,"step":6,"rule":"tool_cycle","kind":"stop","origin":"gemini-cli","cycle_length":1,"after_cut":false}`) {
+		t.Errorf("--exec stdin %q, want %q", in, last.raw+"\n")
 	}
 }
 

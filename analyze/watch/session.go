@@ -28,7 +28,8 @@ type session struct {
 	size  int64       // its size then
 	mtime time.Time
 
-	read      int64 // bytes read: up to the last complete line
+	read      int64  // bytes read: up to the last complete line
+	head      []byte // the file's first bytes when read: a rewrite changes them
 	lineStart int64 // where the last complete line read starts
 	whole     bool  // read whole at each change (one JSON document, compressed)
 	document  bool  // whole, and one JSON document: read only when it is valid
@@ -104,7 +105,7 @@ func (w *watcher) stat(s *session, now time.Time) {
 // restart forgets what was read of the session's file.
 func (w *watcher) restart(s *session, reason string) {
 	w.emit(Event{Kind: Restart, Session: s.path, Reason: reason})
-	s.info, s.size, s.read, s.lineStart = nil, 0, 0, 0
+	s.info, s.size, s.read, s.lineStart, s.head = nil, 0, 0, 0, nil
 	s.kindKnown, s.whole, s.document = false, false, false
 	s.eps = map[string]*episode{}
 	s.settleAt = time.Time{}
@@ -140,6 +141,16 @@ func (w *watcher) update(s *session, now time.Time) {
 			return // a first line still being written
 		}
 		s.kindKnown = true
+	}
+	if !s.whole && len(s.head) > 0 {
+		// Truncated and written again past the old size between two
+		// looks: the same inode, a larger size, other first bytes.
+		head := make([]byte, len(s.head))
+		if n, _ := f.ReadAt(head, 0); n < len(head) || !bytes.Equal(head, s.head) {
+			w.restart(s, "rewritten from its start")
+			s.kindKnown = true // still lines
+			s.info, s.size, s.mtime = fi, size, fi.ModTime()
+		}
 	}
 	limit := size
 	if !s.whole {
@@ -183,6 +194,12 @@ func (w *watcher) update(s *session, now time.Time) {
 			return w.err
 		})
 	s.read = limit
+	if !s.whole && len(s.head) < headBytes {
+		s.head = make([]byte, min(limit, headBytes))
+		if n, _ := f.ReadAt(s.head, 0); n < len(s.head) {
+			s.head = s.head[:n]
+		}
+	}
 	// A read that takes d is not followed by another for 2d: at most a
 	// third of a core for a huge log, however often it is written.
 	s.nextRead = now.Add(2 * time.Since(start))
@@ -207,6 +224,9 @@ func (w *watcher) update(s *session, now time.Time) {
 		s.settleAt = time.Time{}
 	}
 }
+
+// headBytes of a file's start are kept to tell a rewrite from an append.
+const headBytes = 256
 
 // noEventsBytes is how much of a file without a loop-break event is a
 // log just begun; past it, the file is said to have none (a wrong file

@@ -215,3 +215,59 @@ func TestRunDocumentRewritten(t *testing.T) {
 		t.Errorf("%d end events, want 1", ends)
 	}
 }
+
+// stepsLog is a steps log of n steps running the same command.
+func stepsLog(n int, action string) []byte {
+	var b bytes.Buffer
+	for i := 1; i <= n; i++ {
+		fmt.Fprintf(&b, `{"step": %d, "kind": "action", "action": %q, "output": "1 failing"}`+"\n", i, action)
+	}
+	return b.Bytes()
+}
+
+// TestRunRewrittenInPlace: a log of lines written again from its start,
+// in place and longer than before (os.WriteFile: truncate, then write,
+// perhaps between two looks), starts the session over, saying so, and
+// reports the new content's firings; nothing is reported as revised.
+func TestRunRewrittenInPlace(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "run.jsonl")
+	if err := os.WriteFile(path, stepsLog(7, "run a"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg := rules.Default()
+	first := analyzeKeys(t, path, cfg)
+	c := &collector{}
+	ctx, cancel := context.WithCancelCause(context.Background())
+	defer cancel(nil)
+	done := make(chan error, 1)
+	go func() {
+		done <- Run(ctx, []string{path}, Options{Read: replay.Options{Format: replay.FormatAuto}, Config: cfg}, c.emit)
+	}()
+	c.wait(t, "the first content's firings", func(c *collector) bool { return len(c.keys) == len(first) })
+	if err := os.WriteFile(path, stepsLog(12, "run b"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	second := analyzeKeys(t, path, cfg)
+	c.wait(t, "the second content's firings", func(c *collector) bool { return len(c.keys) == len(first)+len(second) })
+	cancel(errors.New("test over"))
+	<-done
+	if got := strings.Join(c.keys[len(first):], "\n"); got != strings.Join(second, "\n") {
+		t.Errorf("after the rewrite:\n%s\nwant:\n%s", got, strings.Join(second, "\n"))
+	}
+	restarts := 0
+	for _, e := range c.events {
+		switch e.Kind {
+		case Restart:
+			restarts++
+			if e.Reason != "rewritten from its start" && !strings.HasPrefix(e.Reason, "truncated") {
+				t.Errorf("restart %q", e.Reason)
+			}
+		case Revised, Problem:
+			t.Errorf("unexpected event %+v", e)
+		}
+	}
+	if restarts != 1 {
+		t.Errorf("%d restarts, want 1", restarts)
+	}
+}
