@@ -146,7 +146,7 @@ func kindSet(keys []string) map[string]bool {
 type watchOutput struct {
 	opts           *WatchOptions
 	exitOn, execOn map[string]bool
-	mu             sync.Mutex // stderr, shared with --exec's goroutines
+	mu             sync.Mutex     // stderr, shared with --exec's goroutines
 	execs          sync.WaitGroup // --exec runs queued or running
 	queue          chan execJob
 	buf            []byte

@@ -30,10 +30,10 @@ type session struct {
 
 	read      int64  // bytes read: up to the last complete line
 	head      []byte // the file's first bytes when read: a rewrite changes them
-	lineStart int64 // where the last complete line read starts
-	whole     bool  // read whole at each change (one JSON document, compressed)
-	document  bool  // whole, and one JSON document: read only when it is valid
-	kindKnown bool  // whole was decided (on the first bytes)
+	lineStart int64  // where the last complete line read starts
+	whole     bool   // read whole at each change (one JSON document, compressed)
+	document  bool   // whole, and one JSON document: read only when it is valid
+	kindKnown bool   // whole was decided (on the first bytes)
 
 	eps map[string]*episode // by id and occurrence
 

@@ -127,7 +127,7 @@ func (c *collector) wait(t *testing.T, what string, cond func(c *collector) bool
 		if time.Now().After(deadline) {
 			c.mu.Lock()
 			defer c.mu.Unlock()
-			t.Fatalf("no %s within 10s; events %+v", what, c.events)
+			t.Fatalf("waited 10s for %s; events %+v", what, c.events)
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
@@ -226,8 +226,8 @@ func stepsLog(n int, action string) []byte {
 }
 
 // TestRunRewrittenInPlace: a log of lines written again from its start,
-// in place and longer than before (os.WriteFile: truncate, then write,
-// perhaps between two looks), starts the session over, saying so, and
+// in place and longer than before (as a truncation and a write between
+// two looks would leave it), starts the session over, saying so, and
 // reports the new content's firings; nothing is reported as revised.
 func TestRunRewrittenInPlace(t *testing.T) {
 	dir := t.TempDir()
@@ -245,9 +245,16 @@ func TestRunRewrittenInPlace(t *testing.T) {
 		done <- Run(ctx, []string{path}, Options{Read: replay.Options{Format: replay.FormatAuto}, Config: cfg}, c.emit)
 	}()
 	c.wait(t, "the first content's firings", func(c *collector) bool { return len(c.keys) == len(first) })
-	if err := os.WriteFile(path, stepsLog(12, "run b"), 0o644); err != nil {
+	// Written over from its start, never shorter: only its first
+	// bytes tell.
+	f, err := os.OpenFile(path, os.O_WRONLY, 0)
+	if err != nil {
 		t.Fatal(err)
 	}
+	if _, err := f.WriteAt(stepsLog(12, "run b"), 0); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
 	second := analyzeKeys(t, path, cfg)
 	c.wait(t, "the second content's firings", func(c *collector) bool { return len(c.keys) == len(first)+len(second) })
 	cancel(errors.New("test over"))
