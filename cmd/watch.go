@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -69,6 +70,9 @@ firing as JSON on its standard input.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			opts.Paths = args
+			if slices.Contains(args, "-") {
+				return usageErrorf("watch follows files and directories, not standard input (analyze - reads a stream)")
+			}
 			if err := checkFormat(opts.Format, "text", "jsonl"); err != nil {
 				return err
 			}
@@ -281,6 +285,9 @@ func appendJSONString(b []byte, s string) []byte {
 func (w *watchOutput) text(e watch.Event) error {
 	var b strings.Builder
 	b.WriteString(time.Now().Format("15:04:05 "))
+	if e.Session == "" {
+		b.WriteString("loopbreak watch") // about the watch itself (file system events)
+	}
 	b.WriteString(quoteControl(e.Session))
 	if e.Episode != "" && e.Episode != replay.DefaultEpisodeID(e.Session) {
 		b.WriteString(" [" + quoteControl(e.Episode) + "]")
