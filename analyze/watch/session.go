@@ -37,6 +37,10 @@ type session struct {
 
 	eps map[string]*episode // by id and occurrence
 
+	zork    bool  // a ZorkGPT log: only lines with markers are worth a read
+	scanned int64 // bytes scanned for markers
+	skipped bool  // complete lines were left unread (no marker)
+
 	lastChange time.Time // the file's last change seen
 	settleAt   time.Time // pending firings are reported then; zero: none
 	nextRead   time.Time // a read is not started before (see cost)
@@ -106,6 +110,7 @@ func (w *watcher) stat(s *session, now time.Time) {
 func (w *watcher) restart(s *session, reason string) {
 	w.emit(Event{Kind: Restart, Session: s.path, Reason: reason})
 	s.info, s.size, s.read, s.lineStart, s.head = nil, 0, 0, 0, nil
+	s.zork, s.scanned, s.skipped = false, 0, false
 	s.kindKnown, s.whole, s.document = false, false, false
 	s.eps = map[string]*episode{}
 	s.settleAt = time.Time{}
@@ -114,7 +119,13 @@ func (w *watcher) restart(s *session, reason string) {
 
 // update reads the session's file again if complete lines were added,
 // and reports the episodes' new final firings.
-func (w *watcher) update(s *session, now time.Time) {
+//
+// In a ZorkGPT log, lines that carry no turn_completed and no end record
+// add no row to the turn table and end nothing (a turn's row is made by
+// its turn_completed; the lines before it are the open turn's), so they
+// cannot make a firing final: they are scanned for those event names and
+// read with the next line that has one (force reads them anyway).
+func (w *watcher) update(s *session, now time.Time, force bool) {
 	s.dirty = false
 	f, err := os.Open(s.path)
 	if err != nil {
@@ -162,6 +173,18 @@ func (w *watcher) update(s *session, now time.Time) {
 		if limit <= s.read {
 			return // a partial line: wait for its newline
 		}
+		if s.zork && !force {
+			found, err := hasMarker(f, max(s.read, s.scanned), limit)
+			if err != nil {
+				w.problem(s, err.Error())
+				return
+			}
+			s.scanned = limit
+			if !found {
+				s.skipped = true
+				return
+			}
+		}
 		s.lineStart, err = lineStartBefore(f, limit)
 		if err != nil {
 			w.problem(s, err.Error())
@@ -187,13 +210,16 @@ func (w *watcher) update(s *session, now time.Time) {
 		r = bytes.NewReader(data)
 	}
 	seen := map[string]int{} // occurrences of each id in this read
+	zork := true
 	_, err = replay.Stream(w.ctx, r, s.path, replay.DefaultEpisodeID(s.path), w.opts.Read,
 		func(ep *replay.Episode) error {
+			zork = zork && ep.Format == replay.FormatZorkGPT
 			seen[ep.ID]++
 			w.episode(s, ep, ep.ID+"\x00"+strconv.Itoa(seen[ep.ID]), now)
 			return w.err
 		})
-	s.read = limit
+	s.read, s.scanned, s.skipped = limit, limit, false
+	s.zork = zork && len(seen) > 0 && !s.whole
 	if !s.whole && len(s.head) < headBytes {
 		s.head = make([]byte, min(limit, headBytes))
 		if n, _ := f.ReadAt(s.head, 0); n < len(s.head) {
@@ -223,6 +249,35 @@ func (w *watcher) update(s *session, now time.Time) {
 		s.silent = false
 		s.settleAt = time.Time{}
 	}
+}
+
+// markers are the event names of the lines that make a ZorkGPT turn's
+// firings final: its row (turn_completed) and the episode's end
+// (replay/builder.go's end events).
+var markers = [][]byte{[]byte("turn_completed"), []byte("stuck_termination"), []byte("game_over_detected"),
+	[]byte("episode_completed"), []byte("episode_finalized")}
+
+// hasMarker says whether [from, to) holds a marker.
+func hasMarker(f io.ReaderAt, from, to int64) (bool, error) {
+	const overlap = 32 // longer than any marker: one cut by a chunk is whole in the next
+	buf := make([]byte, 64<<10)
+	for pos := from; pos < to; {
+		n := min(int64(len(buf)), to-pos)
+		b := buf[:n]
+		if _, err := f.ReadAt(b, pos); err != nil && err != io.EOF {
+			return false, err
+		}
+		for _, m := range markers {
+			if bytes.Contains(b, m) {
+				return true, nil
+			}
+		}
+		if pos+n >= to {
+			break
+		}
+		pos += n - overlap
+	}
+	return false, nil
 }
 
 // headBytes of a file's start are kept to tell a rewrite from an append.

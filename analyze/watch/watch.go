@@ -3,6 +3,7 @@ package watch
 // The loop: finding sessions, waiting for changes and timers.
 
 import (
+	"cmp"
 	"context"
 	"io/fs"
 	"os"
@@ -94,6 +95,7 @@ type watcher struct {
 	sessions map[string]*session // by cleaned path
 	fsw      *fsnotify.Watcher
 	watched  map[string]bool // directories watched
+	polling  bool            // poll (Options.Poll, or a second when a watch failed)
 }
 
 // Run follows paths (files and directories) until ctx is done or emit
@@ -199,7 +201,12 @@ func (w *watcher) watchDir(dir string) {
 		return
 	}
 	if err := w.fsw.Add(dir); err != nil {
-		w.emit(Event{Kind: Problem, Session: dir, Reason: "cannot watch: " + err.Error()})
+		// Out of inotify watches (fs.inotify.max_user_watches), or a
+		// directory gone: its sessions are still looked at, by polling.
+		if !w.polling {
+			w.emit(Event{Kind: Problem, Session: dir, Reason: "cannot watch (" + err.Error() + "); polling every second as well"})
+			w.polling = true
+		}
 		return
 	}
 	w.watched[dir] = true
@@ -220,7 +227,7 @@ func (w *watcher) found(path string, first bool) {
 	}
 	w.stat(s, time.Now())
 	if s.dirty {
-		w.update(s, time.Now())
+		w.update(s, time.Now(), false)
 	}
 }
 
@@ -272,14 +279,19 @@ func (w *watcher) loop() error {
 		events, errs = w.fsw.Events, w.fsw.Errors
 	}
 	var tick <-chan time.Time
-	if w.opts.Poll > 0 {
-		t := time.NewTicker(w.opts.Poll)
-		defer t.Stop()
-		tick = t.C
-	}
+	var ticker *time.Ticker
+	defer func() {
+		if ticker != nil {
+			ticker.Stop()
+		}
+	}()
 	timer := time.NewTimer(time.Hour)
 	defer timer.Stop()
 	for w.err == nil {
+		if ticker == nil && (w.opts.Poll > 0 || w.polling) {
+			ticker = time.NewTicker(cmp.Or(w.opts.Poll, time.Second))
+			tick = ticker.C
+		}
 		now := time.Now()
 		w.due(now)
 		if w.err != nil {
@@ -355,7 +367,7 @@ func (w *watcher) due(now time.Time) {
 			continue
 		}
 		if s.dirty && !now.Before(s.nextRead) {
-			w.update(s, now)
+			w.update(s, now, false)
 		}
 		if w.sessions[key] == nil {
 			continue // deleted
@@ -367,6 +379,9 @@ func (w *watcher) due(now time.Time) {
 			}
 		}
 		if w.opts.Idle > 0 && !s.idle && !s.lastChange.IsZero() && now.Sub(s.lastChange) >= w.opts.Idle && !s.dirty {
+			if s.skipped {
+				w.update(s, now, true) // what was left unread, before the summary
+			}
 			s.idle = true
 			w.close(s, "idle for "+w.opts.Idle.String())
 		}
@@ -401,8 +416,8 @@ func (w *watcher) next() (wake time.Time, ok bool) {
 func (w *watcher) finish(reason string) {
 	for _, key := range sortedKeys(w.sessions) {
 		s := w.sessions[key]
-		if s.dirty && w.ctx.Err() == nil {
-			w.update(s, time.Now())
+		if (s.dirty || s.skipped) && w.ctx.Err() == nil {
+			w.update(s, time.Now(), true)
 		}
 		w.close(s, reason)
 	}
