@@ -43,21 +43,26 @@
 // bounded open episodes, an episode's firings) plus, per episode, a count
 // and a hash of the firings reported and the few firings of its last
 // turn. CPU is a read of the file per batch of lines: quadratic over a
-// run, which a run of a few thousand turns (megabytes) does not notice; a
-// session whose read takes long is read at most once per twice that long,
-// so a huge log costs at most about a third of a core, however fast it
-// grows. Idle sessions cost nothing: the loop sleeps on file system
-// events (fsnotify) or, with Options.Poll, wakes once per interval to
-// stat the sessions and rescan the directories.
+// run. A ZorkGPT log is read only when the new lines hold a
+// turn_completed or an end record, the only lines that can make a firing
+// final (update's doc), so a run costs a read per turn, not per line;
+// a run of a few thousand turns (megabytes) does not notice. A session
+// whose read takes d is read at most once per 2d, so a huge log costs at
+// most about a third of a core, however fast it grows. Idle sessions cost
+// nothing: the loop sleeps on file system events (fsnotify) or, with
+// Options.Poll (or when a directory cannot be watched), wakes once per
+// interval to stat the sessions and rescan the directories.
 //
 // # Files
 //
 // A partial last line waits for its newline (the read stops at the last
-// one). A file that shrinks below what was read (truncation) or whose
+// one). A file that shrinks below what was read (truncation), whose first
+// bytes changed (truncated and written again between two looks) or whose
 // path names a new file (replacement: another inode) starts its session
 // over and says so (Restart); a deleted file ends its session. A file
 // that is one JSON document (an OpenHands trajectory, a Gemini CLI
 // session-*.json), rewritten whole at each change, is read whole on each
-// change, and only firings not reported before are reported. A
+// change once it is valid JSON again (a rewrite in place truncates, then
+// writes), and only firings not reported before are reported. A
 // compressed log is read whole on each change too.
 package watch
