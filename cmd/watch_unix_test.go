@@ -35,6 +35,12 @@ func watchEpisode(t *testing.T, seed uint64, turns int) []byte {
 		}
 	}
 	s.Objectives = objs
+	for _, leg := range s.Route {
+		if leg.Until > s.Turns {
+			s.Route = nil // planned past the cut: a random walk instead
+			break
+		}
+	}
 	s.WithIDs, s.WithPenaltyEvents = true, true
 	s.NoiseBytes = 0
 	s.Quirks = replaytest.Quirks{} // a restart planned past the cut turns
@@ -217,8 +223,15 @@ func stopWatch(t *testing.T, c *exec.Cmd, stderr *bytes.Buffer) {
 func TestWatchEqualsAnalyze(t *testing.T) {
 	dir := t.TempDir()
 	args := []string{"--set", "enable_loop_detection=true"}
+	// A session there at the start: once watch has found it, its first
+	// scan has listed the directory, and the episodes below are new ones.
+	old := filepath.Join(dir, "old", "episode_log.jsonl")
+	os.Mkdir(filepath.Dir(old), 0o755)
+	if err := os.WriteFile(old, watchEpisode(t, 7, 20), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	c, out, stderr := startWatch(t, append(args, dir)...)
-	time.Sleep(100 * time.Millisecond) // its first scan: the sessions are new ones
+	waitLines(t, out, stderr, 10*time.Second, "the first session", func(ls []watchLine) bool { return len(ls) > 0 })
 	eps := map[string][]byte{}
 	for i, seed := range []uint64{3, 11} {
 		sub := filepath.Join(dir, "ep"+string(rune('a'+i)))
@@ -252,7 +265,7 @@ func TestWatchEqualsAnalyze(t *testing.T) {
 		t.Fatal("the episodes fire nothing: the test would prove nothing")
 	}
 	ls := waitLines(t, out, stderr, 20*time.Second, "end of both episodes", func(ls []watchLine) bool {
-		return count(ls, func(l watchLine) bool { return l.Event == "end" }) == len(eps)
+		return count(ls, func(l watchLine) bool { return l.Event == "end" && l.Session != old }) == len(eps)
 	})
 	for path := range eps {
 		got := watchFirings(ls, path)
