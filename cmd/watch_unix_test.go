@@ -542,7 +542,8 @@ func TestWatchIdle(t *testing.T) {
 }
 
 // TestWatchPollFromEnd: with --poll and --from-end, what a directory holds
-// at the start is not reported, a session created later is, whole.
+// at the start is not reported; a session created later is, whole, and so
+// is what is written later into a file that was there, empty.
 func TestWatchPollFromEnd(t *testing.T) {
 	dir := t.TempDir()
 	old := filepath.Join(dir, "a", "episode_log.jsonl")
@@ -551,8 +552,13 @@ func TestWatchPollFromEnd(t *testing.T) {
 	if err := os.WriteFile(old, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
+	empty := filepath.Join(dir, "c", "episode_log.jsonl") // there at the start, written later
+	os.Mkdir(filepath.Dir(empty), 0o755)
+	if err := os.WriteFile(empty, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	c, out, stderr := startWatch(t, "--poll", "50ms", "--from-end", dir)
-	waitLines(t, out, stderr, 10*time.Second, "start", func(ls []watchLine) bool { return len(ls) > 0 })
+	waitLines(t, out, stderr, 10*time.Second, "start", func(ls []watchLine) bool { return len(ls) == 2 })
 	fresh := filepath.Join(dir, "b", "episode_log.jsonl")
 	os.Mkdir(filepath.Dir(fresh), 0o755)
 	writeSlowly(t, fresh, data, 2)
@@ -562,6 +568,17 @@ func TestWatchPollFromEnd(t *testing.T) {
 	})
 	if got := watchFirings(ls, fresh); strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("new session: %d firings, analyze %d:\n%s", len(got), len(want), firstDiff(got, want))
+	}
+	// Steps, several at once: their first read has firings to report.
+	if err := os.WriteFile(empty, repeatLog(9, "make"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	want = analyzeFirings(t, empty)
+	ls = waitLines(t, out, stderr, 10*time.Second, "the once empty log's firings", func(ls []watchLine) bool {
+		return len(watchFirings(ls, empty)) >= len(want)
+	})
+	if got := watchFirings(ls, empty); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("a log empty at the start: %d firings, analyze %d:\n%s", len(got), len(want), firstDiff(got, want))
 	}
 	if n := len(watchFirings(ls, old)); n != 0 {
 		t.Errorf("--from-end reported %d firings of a log already there", n)

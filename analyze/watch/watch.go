@@ -229,6 +229,9 @@ func (w *watcher) found(path string, first bool) {
 	if s.dirty {
 		w.update(s, time.Now(), false)
 	}
+	// FromEnd skips what the file holds now: what comes later is
+	// reported, even when nothing could be read yet (an empty file).
+	s.silent = false
 }
 
 func (w *watcher) drop(s *session) { delete(w.sessions, s.path) }
