@@ -131,9 +131,28 @@ func watchRun(opts *WatchOptions) error {
 	wopts := watch.Options{Read: opts.Input.options(), Config: cfg, Match: match, IncludeTests: opts.Input.IncludeTests,
 		FromEnd: opts.FromEnd, Poll: opts.Poll, Idle: opts.Idle}
 	err = watch.Run(ctx, opts.Paths, wopts, out.event)
-	out.execs.Wait()
+	// The commands --exec started finish, unless the watch was
+	// interrupted: then they get execGrace, as a second Ctrl-C is not to
+	// be needed.
+	done := make(chan struct{})
+	go func() {
+		out.execs.Wait()
+		close(done)
+	}()
+	if ctx.Err() == nil {
+		<-done
+		return err
+	}
+	select {
+	case <-done:
+	case <-time.After(execGrace):
+		fmt.Fprintf(opts.IO.ErrOut, "loopbreak: --exec: a command still running after %v is left behind\n", execGrace)
+	}
 	return err
 }
+
+// execGrace is how long an interrupted watch waits for --exec's commands.
+const execGrace = 5 * time.Second
 
 func kindSet(keys []string) map[string]bool {
 	if len(keys) == 0 {
