@@ -61,8 +61,8 @@ watch reported are those 'analyze --format jsonl' reports, in order.
 
 A summary line ends each episode: at the agent's own end record, after --idle
 without a write, when its file is deleted, or at Ctrl-C. --exit-on stops at the
-first firing of a kind (exit 3); --exec runs a shell command per firing, the
-firing as JSON on its standard input.`,
+first firing of a kind (exit 3); --exec runs a shell command per firing (or per
+firing of the --exec-on kinds), the firing's JSON line on its standard input.`,
 		Example: `  loopbreak watch game_files/episodes/
   loopbreak watch --set enable_loop_detection=true --set camping_threshold=6 game_files/episodes/
   loopbreak watch --input-format steps --exit-on tool_cycle/stop --exec 'kill -INT $AGENT_PID' run.jsonl
@@ -101,11 +101,11 @@ firing as JSON on its standard input.`,
 	f.BoolVar(&opts.Input.IncludeTests, "include-tests", false, "also follow test_*/test-* episode directories")
 	f.StringVar(&opts.Input.Format, "input-format", replay.FormatAuto, "log `format`: auto (detected from the first records), zorkgpt, steps or attempts")
 	f.StringVar(&opts.Input.Preset, "preset", "", "read a steps log as a framework writes it: openhands or gemini-cli")
-	f.StringArrayVar(&opts.Input.Fields, "field", nil, "map a steps field to the log's own name, `field=path` (repeatable)")
+	f.StringArrayVar(&opts.Input.Fields, "field", nil, "map a steps `field` to the log's own name, field=path with a dotted path (repeatable)")
 	f.StringVar(&opts.Format, "format", "text", "output `format`: text or jsonl (one JSON object per firing and per episode end)")
 	f.BoolVar(&opts.FromEnd, "from-end", false, "report only what is written from now on (what the logs hold is read, not reported)")
 	f.DurationVar(&opts.Poll, "poll", 0, "stat the logs at this `interval` instead of waiting for file system events (NFS, some container mounts)")
-	f.DurationVar(&opts.Idle, "idle", 0, "end a session after this `long` without a write (0: never)")
+	f.DurationVar(&opts.Idle, "idle", 0, "end a session after this `duration` without a write (0: never)")
 	f.StringArrayVar(&opts.ExitOn, "exit-on", nil, "exit 3 at the first firing of `rule/kind` (repeatable)")
 	f.StringVar(&opts.Exec, "exec", "", "run `command` (sh -c) per firing, its JSON line on stdin, LOOPBREAK_SESSION, _EPISODE, _RULE, _KIND, _STEP, _UNIT set")
 	f.StringArrayVar(&opts.ExecOn, "exec-on", nil, "run --exec only for `rule/kind` (repeatable; default: the --exit-on kinds, else every firing)")
