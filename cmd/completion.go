@@ -19,6 +19,7 @@ var formatValues = map[string][]string{
 	"check":   {"text", "json", "junit", "github", "markdown"},
 	"rules":   {"text", "json", "markdown"},
 	"config":  {"text", "json", "toml"},
+	"watch":   {"text", "jsonl"},
 	// merge: every format of analyze, sweep and check; the partials'
 	// command narrows them.
 	"merge": {"text", "json", "jsonl", "table", "csv", "junit", "github", "markdown"},

@@ -43,5 +43,9 @@ func exitCode(err error) int {
 	if errors.As(err, &f) {
 		return ExitFailure
 	}
+	var m *matchError // watch's --exit-on
+	if errors.As(err, &m) {
+		return ExitMatch
+	}
 	return ExitError
 }

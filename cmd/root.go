@@ -48,6 +48,7 @@ that would have saved.`,
 		NewCmdRules(ios, nil),
 		NewCmdConfig(ios, nil),
 		NewCmdGenerate(ios, nil),
+		NewCmdWatch(ios, nil),
 		NewCmdVersion(ios),
 	)
 	registerCompletions(root)
