@@ -13,8 +13,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 
@@ -194,7 +192,7 @@ func (w *watchOutput) event(e watch.Event) error {
 	}
 	if w.exitOn[key] {
 		w.execs.Wait() // the command acts before the watch exits
-		return &matchError{fmt.Sprintf("--exit-on %s: %s %s %d", key, quoteControl(e.Session), e.Firing.Unit, e.Firing.Turn)}
+		return &matchError{fmt.Sprintf("--exit-on %s: %s %s %d", key, report.Term(e.Session), e.Firing.Unit, e.Firing.Turn)}
 	}
 	return nil
 }
@@ -307,9 +305,9 @@ func (w *watchOutput) text(e watch.Event) error {
 	if e.Session == "" {
 		b.WriteString("loopbreak watch") // about the watch itself (file system events)
 	}
-	b.WriteString(quoteControl(e.Session))
+	b.WriteString(report.Term(e.Session))
 	if e.Episode != "" && e.Episode != replay.DefaultEpisodeID(e.Session) {
-		b.WriteString(" [" + quoteControl(e.Episode) + "]")
+		b.WriteString(" [" + report.Term(e.Episode) + "]")
 	}
 	switch e.Kind {
 	case watch.Firing:
@@ -323,7 +321,7 @@ func (w *watchOutput) text(e watch.Event) error {
 		}
 	case watch.End:
 		s := e.Summary
-		fmt.Fprintf(&b, " ended (%s): %d %ss, %d firings", quoteControl(e.Reason), s.Turns, s.Unit, s.Firings)
+		fmt.Fprintf(&b, " ended (%s): %d %ss, %d firings", report.Term(e.Reason), s.Turns, s.Unit, s.Firings)
 		if s.Termination != nil {
 			fmt.Fprintf(&b, ", would have stopped at %s %d", s.Unit, s.Termination.Turn)
 		}
@@ -337,11 +335,11 @@ func (w *watchOutput) text(e watch.Event) error {
 			b.WriteString(" following (" + e.Reason + ")")
 		}
 	case watch.Restart:
-		b.WriteString(" starting over: " + quoteControl(e.Reason))
+		b.WriteString(" starting over: " + report.Term(e.Reason))
 	case watch.Revised:
-		b.WriteString(" revised: " + quoteControl(e.Reason))
+		b.WriteString(" revised: " + report.Term(e.Reason))
 	case watch.Problem:
-		b.WriteString(": " + quoteControl(e.Reason))
+		b.WriteString(": " + report.Term(e.Reason))
 	}
 	b.WriteByte('\n')
 	_, err := io.WriteString(w.opts.IO.Out, b.String())
@@ -365,19 +363,6 @@ func textValue(v any) string {
 	return fmt.Sprint(v)
 }
 
-// quoteControl keeps a log's bytes from reaching a terminal raw: a string
-// with control characters, or bytes that are not UTF-8, is quoted
-// (strconv.Quote), others are left as they are. A stand-in for the shared
-// escaping report/ is to have.
-func quoteControl(s string) string {
-	for _, r := range s {
-		if r == utf8.RuneError || unicode.IsControl(r) || r == '\u2028' || r == '\u2029' || unicode.Is(unicode.Bidi_Control, r) {
-			return strconv.Quote(s)
-		}
-	}
-	return s
-}
-
 // execJob is one run of --exec.
 type execJob struct {
 	in   []byte   // the firing's JSON line
@@ -395,7 +380,7 @@ func (w *watchOutput) exec(e watch.Event) {
 		return
 	}
 	f := e.Firing
-	job := execJob{in: in, what: fmt.Sprintf("%s %s %d %s", quoteControl(e.Session), f.Unit, f.Turn, f.KindKey()),
+	job := execJob{in: in, what: fmt.Sprintf("%s %s %d %s", report.Term(e.Session), f.Unit, f.Turn, f.KindKey()),
 		env: append(os.Environ(),
 			"LOOPBREAK_SESSION="+e.Session,
 			"LOOPBREAK_EPISODE="+e.Episode,

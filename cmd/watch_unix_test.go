@@ -601,7 +601,7 @@ func TestWatchTextEscapes(t *testing.T) {
 	if bytes.ContainsAny(out.Bytes(), "\x1b\x07") || bytes.ContainsAny(errOut.Bytes(), "\x1b\x07") {
 		t.Errorf("raw control characters reached the output:\n%q\n%q", out, errOut)
 	}
-	if !strings.Contains(out.String(), `\x1b[2j\a`) || !strings.Contains(out.String(), `"`+strings.ReplaceAll(log, "\x1b", `\x1b`)+`"`) {
+	if !strings.Contains(out.String(), `\x1b[2j\a`) || !strings.Contains(out.String(), strings.ReplaceAll(log, "\x1b", `\x1b`)) {
 		t.Errorf("escaped values missing:\n%s", out)
 	}
 	if !strings.Contains(out.String(), "step 6: tool_cycle/stop cycle_length=1") {
