@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestFuzzyRepeat(t *testing.T) {
@@ -325,5 +326,70 @@ func TestFuzzyNeed64(t *testing.T) {
 				t.Errorf("threshold %v, total %d: need = %d, big.Int gives %d", th, total, got, want)
 			}
 		}
+	}
+}
+
+// logText is n bytes of log-like lines over a small vocabulary.
+func logText(r *rand.Rand, n int) string {
+	words := strings.Fields("the a request handler failed retry connection timeout user auth token " +
+		"database query returned rows file not found permission denied build test passed compile error " +
+		"module import config value missing null pointer index out of range warning deprecated")
+	var b strings.Builder
+	for b.Len() < n {
+		fmt.Fprintf(&b, "2026-11-23T12:%02d:%02d.%03dZ INFO [%s] ", r.IntN(60), r.IntN(60), r.IntN(1000), words[r.IntN(len(words))])
+		for range 6 + r.IntN(8) {
+			b.WriteString(words[r.IntN(len(words))])
+			b.WriteByte(' ')
+		}
+		fmt.Fprintf(&b, "id=%d\n", r.IntN(100000))
+	}
+	return b.String()[:n]
+}
+
+// fuzzyPairs are the shapes of issue 25's fuzzy_repeat benchmark: a 1 MB
+// output kept, then the next one: the same with 0.5% of its bytes
+// changed (a loop: fires), its lines shuffled, or new text.
+func fuzzyPairs() map[string][2]string {
+	r := rand.New(rand.NewPCG(7, 8))
+	const size = 1 << 20
+	a := logText(r, size)
+	near := []byte(a)
+	for range size / 200 {
+		near[r.IntN(len(near))] = "abcdefghijklmnopqrstuvwxyz0123456789 "[r.IntN(37)]
+	}
+	lines := strings.SplitAfter(a, "\n")
+	r.Shuffle(len(lines), func(i, j int) { lines[i], lines[j] = lines[j], lines[i] })
+	return map[string][2]string{
+		"near-duplicate": {a, string(near)},
+		"shuffled-lines": {a, strings.Join(lines, "")},
+		"random-text":    {a, logText(r, size)},
+	}
+}
+
+// BenchmarkFuzzyRepeat1MB times one step: a 1 MB output compared with
+// the 1 MB output kept (issue 25: ≤ 100 ms a step).
+func BenchmarkFuzzyRepeat1MB(b *testing.B) {
+	pairs := fuzzyPairs()
+	for _, name := range []string{"near-duplicate", "shuffled-lines", "random-text"} {
+		p := pairs[name]
+		b.Run(name, func(b *testing.B) {
+			fired := 0
+			var cpu time.Duration
+			for range b.N {
+				b.StopTimer()
+				d, _ := NewFuzzyRepeat(DefaultFuzzyConfig())
+				d.Step(Step{N: 1, Output: p[0]})
+				before := cpuTime()
+				b.StartTimer()
+				fired = len(d.Step(Step{N: 2, Output: p[1]}))
+				b.StopTimer()
+				cpu += cpuTime() - before
+				b.StartTimer()
+			}
+			b.ReportMetric(float64(fired), "fired")
+			// Wall time on a shared machine counts the waits; CPU time is
+			// the step's cost.
+			b.ReportMetric(float64(cpu.Milliseconds())/float64(b.N), "cpu-ms/op")
+		})
 	}
 }

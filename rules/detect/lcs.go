@@ -90,16 +90,41 @@ func (mt *lcsMatcher) lcsAtLeast(a, b []rune, cutoff int) (int, bool) {
 		a, b = b, a // the shorter one is the pattern: fewer words
 	}
 	c := max(cutoff-affix, 0)
-	// Try a small Indel distance budget first, in a narrow band: texts
-	// that are nearly equal (a loop's) are settled cheaply, and the others
-	// fail the try within a few hundred columns.
-	if try := (len(a) + len(b) - max(64, (len(a)+len(b))/64) + 1) / 2; try > c && try <= len(a) {
-		if n, ok := mt.bitLCS(a, b, try); ok {
+	// The band, and so the cost, grows with the Indel distance allowed
+	// (len(a)+len(b)-2·cutoff). Near-duplicates (a loop's outputs) are
+	// far closer than the threshold allows: try budgets from small up,
+	// doubling, so that their cost follows their own distance. A try
+	// that succeeds is exact (its LCS reaches its cutoff, above c); one
+	// that fails stops as soon as its budget is spent (bitLCS's bound).
+	// The main diagonal's matches are an alignment, so its distance is a
+	// budget that cannot fail: substitutions alone are settled at once.
+	total := len(a) + len(b)
+	allowed := total - 2*c
+	diag := total - 2*diagonalMatches(a, b)
+	for budget := max(512, 2*(len(b)-len(a))); budget <= allowed/4; budget *= 2 {
+		if budget >= diag {
+			budget = diag
+		}
+		if n, ok := mt.bitLCS(a, b, (total-budget+1)/2); ok {
 			return affix + n, true
+		}
+		if budget == diag {
+			break // cannot happen: the diagonal's alignment reaches it
 		}
 	}
 	n, ok := mt.bitLCS(a, b, c)
 	return affix + n, ok
+}
+
+// diagonalMatches counts the positions where a and b agree.
+func diagonalMatches(a, b []rune) int {
+	n := 0
+	for i := range min(len(a), len(b)) {
+		if a[i] == b[i] {
+			n++
+		}
+	}
+	return n
 }
 
 // bitLCS is the banded bit-parallel LCS of pattern a (rows) and text b
@@ -126,6 +151,9 @@ func (mt *lcsMatcher) bitLCS(a, b []rune, cutoff int) (int, bool) {
 	}
 	left, right := m-cutoff, n-cutoff // unmatched rows, unmatched columns allowed
 	first, last := 0, min(words, (left+2+63)/64)
+	// below counts the zero bits of the words under the band: they no
+	// longer change.
+	below, counted := 0, 0
 	for j, r := range b {
 		if k := mt.row(r); k >= 0 {
 			vb := v[first:last]
@@ -148,10 +176,32 @@ func (mt *lcsMatcher) bitLCS(a, b []rune, cutoff int) (int, bool) {
 		} else {
 			last = words
 		}
-		// Each column adds at most one to the LCS: stop when even a match
-		// in every remaining column cannot reach cutoff.
-		if cutoff > 0 && j%64 == 63 && zeros(v, m)+n-1-j < cutoff {
-			return 0, false
+		// Stop when no alignment can still reach cutoff. With k columns
+		// left, a path at row i ends with at most D[i] + min(m-i, k),
+		// which is largest at i* = m-k (D grows by at most one a row):
+		// below it, D[i*] + k; above it, m-i falls as fast as D can rise.
+		if cutoff > 0 && j%64 == 63 {
+			for ; counted < first; counted++ {
+				below += zeros(v[counted:counted+1], 64)
+			}
+			k := n - 1 - j
+			if k == 0 {
+				// The last column: the count below decides.
+			} else if i := m - k; i <= 0 {
+				if k < cutoff {
+					return 0, false
+				}
+			} else if w := i / 64; w >= first {
+				d := below + zeros(v[first:w], (w-first)*64)
+				if rest := i % 64; rest > 0 {
+					d += zeros(v[w:w+1], rest)
+				}
+				if d+k < cutoff {
+					return 0, false
+				}
+			} else if zeros(v, m)+k < cutoff {
+				return 0, false
+			}
 		}
 	}
 	l := zeros(v, m)

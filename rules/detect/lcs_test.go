@@ -137,3 +137,48 @@ func FuzzLCS(f *testing.F) {
 		}
 	})
 }
+
+// TestLCSLongProperty holds the fast paths of lcsAtLeast (budgets tried
+// from small up, the diagonal's budget, the early stop) to the naive table
+// on texts long enough to take them: near-duplicates (substitutions only,
+// or any edits), shuffled blocks and random text, at cutoffs around the
+// LCS and at the 0.90 threshold.
+func TestLCSLongProperty(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	alphabets := [][]rune{[]rune("ab"), []rune("abcdefghijklmnopqrstuvwxyz .,\n"), []rune("aé日\U0001F600 x")}
+	var mt lcsMatcher
+	for it := range 60 {
+		alpha := alphabets[it%len(alphabets)]
+		a := randomRunes(r, alpha, 600+r.IntN(2500))
+		var b []rune
+		switch it % 4 {
+		case 0: // substitutions only: the diagonal's budget
+			b = append([]rune(nil), a...)
+			for range r.IntN(len(a)/10 + 1) {
+				b[r.IntN(len(b))] = alpha[r.IntN(len(alpha))]
+			}
+		case 1:
+			b = mutate(r, a, alpha, r.IntN(len(a)/5+1))
+		case 2: // blocks shuffled
+			blocks := [][]rune{}
+			for i := 0; i < len(a); i += 100 {
+				blocks = append(blocks, a[i:min(i+100, len(a))])
+			}
+			r.Shuffle(len(blocks), func(i, j int) { blocks[i], blocks[j] = blocks[j], blocks[i] })
+			for _, bl := range blocks {
+				b = append(b, bl...)
+			}
+		default:
+			b = randomRunes(r, alpha, len(a)+r.IntN(200)-100)
+		}
+		want := naiveLCS(a, b)
+		total := len(a) + len(b)
+		cutoffs := []int{0, want - 1, want, want + 1, want + r.IntN(200) - 100, (9*total + 19) / 20}
+		for _, c := range cutoffs {
+			got, ok := mt.lcsAtLeast(a, b, c)
+			if (want >= c) != ok || (ok && got != want) {
+				t.Fatalf("case %d (%d+%d runes), cutoff %d: %d, %v; want LCS %d", it, len(a), len(b), c, got, ok, want)
+			}
+		}
+	}
+}
