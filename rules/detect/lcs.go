@@ -2,7 +2,6 @@ package detect
 
 import (
 	"math/bits"
-	"slices"
 )
 
 // lcsMatcher computes LCS lengths over code points with the bit-parallel
@@ -34,31 +33,37 @@ func (mt *lcsMatcher) row(r rune) int {
 	return -1
 }
 
-// build prepares the masks of pattern a over words words.
+// build prepares the masks of pattern a over words words: rows are
+// numbered first, so the masks are allocated once.
 func (mt *lcsMatcher) build(a []rune, words int) {
 	for i := range mt.ascii {
 		mt.ascii[i] = 0
 	}
 	clear(mt.other)
 	mt.rows = 0
-	mt.peq = mt.peq[:0]
-	for i, r := range a {
-		k := mt.row(r)
-		if k < 0 {
-			k = mt.rows
-			mt.rows++
-			if r >= 0 && r < 128 {
-				mt.ascii[r] = int32(mt.rows)
-			} else {
-				if mt.other == nil {
-					mt.other = make(map[rune]int32)
-				}
-				mt.other[r] = int32(mt.rows)
-			}
-			mt.peq = slices.Grow(mt.peq, words)[:len(mt.peq)+words]
-			clear(mt.peq[k*words:])
+	for _, r := range a {
+		if mt.row(r) >= 0 {
+			continue
 		}
-		mt.peq[k*words+i/64] |= 1 << (i % 64)
+		mt.rows++
+		if r >= 0 && r < 128 {
+			mt.ascii[r] = int32(mt.rows)
+		} else {
+			if mt.other == nil {
+				mt.other = make(map[rune]int32)
+			}
+			mt.other[r] = int32(mt.rows)
+		}
+	}
+	n := mt.rows * words
+	if cap(mt.peq) < n {
+		mt.peq = make([]uint64, n)
+	} else {
+		mt.peq = mt.peq[:n]
+		clear(mt.peq)
+	}
+	for i, r := range a {
+		mt.peq[mt.row(r)*words+i/64] |= 1 << (i % 64)
 	}
 }
 
@@ -154,8 +159,17 @@ func (mt *lcsMatcher) bitLCS(a, b []rune, cutoff int) (int, bool) {
 	// below counts the zero bits of the words under the band: they no
 	// longer change.
 	below, counted := 0, 0
+	var sh *bandShrink
+	if cutoff > 0 && m >= shrinkFrom {
+		sh = mt.newShrink(a, b, m+n-2*cutoff)
+	}
+	capLast := words // the band's top is held under capLast (sh)
 	for j, r := range b {
-		if k := mt.row(r); k >= 0 {
+		k := mt.row(r)
+		if sh != nil {
+			sh.column(k)
+		}
+		if k >= 0 {
 			vb := v[first:last]
 			pm := mt.peq[k*words+first : k*words+last]
 			pm = pm[:len(vb)] // one bounds check for the loop
@@ -169,12 +183,24 @@ func (mt *lcsMatcher) bitLCS(a, b []rune, cutoff int) (int, bool) {
 		}
 		// The band for column j+1.
 		if lo := j + 1 - right - 1; lo > 0 {
-			first = lo / 64
+			first = max(first, lo/64)
 		}
+		top := words
 		if hi := j + 1 + left + 2; hi < m {
-			last = (hi + 63) / 64
-		} else {
-			last = words
+			top = (hi + 63) / 64
+		}
+		last = max(last, min(top, capLast))
+		if sh != nil && j%64 == 63 {
+			// Narrow the band to the rows an alignment within the budget
+			// can use (bandShrink); the bottom for good, the top for the
+			// next 64 columns.
+			for first < last && sh.belowOut(first, j+1, zeros(v[first:first+1], 64), below+zerosUpTo(v, counted, first)) {
+				first++
+			}
+			if first >= last {
+				return 0, false
+			}
+			capLast = sh.topCap(last, min(words, top+1), j+1, below+zerosUpTo(v, counted, first)+zeros(v[first:last], (last-first)*64))
 		}
 		// Stop when no alignment can still reach cutoff. With k columns
 		// left, a path at row i ends with at most D[i] + min(m-i, k),
@@ -208,6 +234,14 @@ func (mt *lcsMatcher) bitLCS(a, b []rune, cutoff int) (int, bool) {
 	return l, l >= cutoff
 }
 
+// zerosUpTo counts the zero bits of the words [from, to) of v.
+func zerosUpTo(v []uint64, from, to int) int {
+	if to <= from {
+		return 0
+	}
+	return zeros(v[from:to], (to-from)*64)
+}
+
 // zeros counts the zero bits among the first m bits of v.
 func zeros(v []uint64, m int) int {
 	z := 0
@@ -239,4 +273,107 @@ func Similarity(a, b string) float64 {
 	var mt lcsMatcher
 	n, _ := mt.lcsAtLeast(ra, rb, 0)
 	return float64(2*n) / float64(len(ra)+len(rb))
+}
+
+// shrinkFrom is the pattern length from which bitLCS narrows its band with
+// a bandShrink (below it the bookkeeping costs more than it saves).
+var shrinkFrom = 4096
+
+// bandShrink narrows bitLCS's band to the rows an alignment within the
+// Indel budget (len(a)+len(b)-2·cutoff) can still use. An alignment at
+// row i after j columns has spent at least i+j-2·D[i] (D from the band:
+// the alignment is in it) and will spend at least the code point
+// histogram distance of what is left, Σ|count in a[i:] − count in b[j:]|.
+// Rows where the two exceed the budget are left out: at the bottom for
+// good (an alignment there later would have passed through them), at the
+// top until the next check, with the slack the bounds can lose meanwhile.
+// Both bounds are taken for a whole word of 64 rows, loosened by 64.
+type bandShrink struct {
+	mt       *lcsMatcher
+	a        []rune
+	budget   int
+	cb       []int32 // counts in b[j:]
+	lo, hi   []int32 // counts in a[pLo:], a[pHi:]
+	pLo, pHi int
+	hLo, hHi int // the histogram distances of the two suffixes of a with b[j:]
+	other    int // index of the code points of b not in a
+}
+
+func (mt *lcsMatcher) newShrink(a, b []rune, budget int) *bandShrink {
+	k := mt.rows + 1
+	s := &bandShrink{mt: mt, a: a, budget: budget, other: mt.rows,
+		cb: make([]int32, k), lo: make([]int32, k), hi: make([]int32, k)}
+	for _, r := range b {
+		s.cb[s.idx(r)]++
+	}
+	for _, r := range a {
+		s.lo[s.idx(r)]++
+	}
+	copy(s.hi, s.lo)
+	for c := range s.cb {
+		s.hLo += abs32(s.lo[c] - s.cb[c])
+	}
+	s.hHi = s.hLo
+	return s
+}
+
+func (s *bandShrink) idx(r rune) int {
+	if k := s.mt.row(r); k >= 0 {
+		return k
+	}
+	return s.other
+}
+
+func abs32(x int32) int {
+	if x < 0 {
+		return int(-x)
+	}
+	return int(x)
+}
+
+// column takes the column's code point (its row k, -1 when not in a) out
+// of b's suffix.
+func (s *bandShrink) column(k int) {
+	c := k
+	if c < 0 {
+		c = s.other
+	}
+	s.hLo += abs32(s.lo[c]-s.cb[c]+1) - abs32(s.lo[c]-s.cb[c])
+	s.hHi += abs32(s.hi[c]-s.cb[c]+1) - abs32(s.hi[c]-s.cb[c])
+	s.cb[c]--
+}
+
+// advance takes a[*p:to] out of the suffix counted in ca.
+func (s *bandShrink) advance(ca []int32, h, p *int, to int) {
+	for ; *p < to && *p < len(s.a); *p++ {
+		c := s.idx(s.a[*p])
+		*h += abs32(ca[c]-1-s.cb[c]) - abs32(ca[c]-s.cb[c])
+		ca[c]--
+	}
+}
+
+// belowOut says no alignment within the budget can use word w (rows
+// [64w, 64w+64)) after jc columns, where zBelow zero bits lie under it
+// and zw in it; w is the band's lowest word.
+func (s *bandShrink) belowOut(w, jc, zw, zBelow int) bool {
+	s.advance(s.lo, &s.hLo, &s.pLo, 64*w)
+	spent := 64*w + jc - 2*(zBelow+zw)
+	return spent+s.hLo-64 > s.budget
+}
+
+// topCap returns the first word from `from` on (below `to`) that no
+// alignment within the budget can reach in the next 64 columns, where
+// dTop is D at the band's top (jc columns done); `to` if there is none.
+func (s *bandShrink) topCap(from, to, jc, dTop int) int {
+	for w := from; w < to; w++ {
+		s.advance(s.hi, &s.hHi, &s.pHi, 64*w)
+		// An alignment entering row 64w or above in a later column has at
+		// most one more match there; over 64 columns the two bounds can
+		// each fall by 64.
+		spent := 64*w + jc - 2*(dTop+1)
+		if spent+s.hHi-64-128 > s.budget {
+			return w
+		}
+	}
+	return to
 }

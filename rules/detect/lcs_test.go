@@ -147,6 +147,8 @@ func TestLCSLongProperty(t *testing.T) {
 	r := rand.New(rand.NewPCG(9, 10))
 	alphabets := [][]rune{[]rune("ab"), []rune("abcdefghijklmnopqrstuvwxyz .,\n"), []rune("aé日\U0001F600 x")}
 	var mt lcsMatcher
+	defaultShrink := shrinkFrom
+	defer func() { shrinkFrom = defaultShrink }()
 	for it := range 60 {
 		alpha := alphabets[it%len(alphabets)]
 		a := randomRunes(r, alpha, 600+r.IntN(2500))
@@ -174,10 +176,14 @@ func TestLCSLongProperty(t *testing.T) {
 		want := naiveLCS(a, b)
 		total := len(a) + len(b)
 		cutoffs := []int{0, want - 1, want, want + 1, want + r.IntN(200) - 100, (9*total + 19) / 20}
-		for _, c := range cutoffs {
-			got, ok := mt.lcsAtLeast(a, b, c)
-			if (want >= c) != ok || (ok && got != want) {
-				t.Fatalf("case %d (%d+%d runes), cutoff %d: %d, %v; want LCS %d", it, len(a), len(b), c, got, ok, want)
+		// With and without the band's narrowing (bandShrink).
+		for _, from := range []int{defaultShrink, 64} {
+			shrinkFrom = from
+			for _, c := range cutoffs {
+				got, ok := mt.lcsAtLeast(a, b, c)
+				if (want >= c) != ok || (ok && got != want) {
+					t.Fatalf("case %d (%d+%d runes), shrink from %d, cutoff %d: %d, %v; want LCS %d", it, len(a), len(b), from, c, got, ok, want)
+				}
 			}
 		}
 	}
