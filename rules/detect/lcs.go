@@ -106,7 +106,22 @@ func (mt *lcsMatcher) lcsAtLeast(a, b []rune, cutoff int) (int, bool) {
 	total := len(a) + len(b)
 	allowed := total - 2*c
 	diag := total - 2*diagonalMatches(a, b)
-	for budget := max(512, 2*(len(b)-len(a))); budget <= allowed/4; budget *= 2 {
+	// No budget below the histogram distance can succeed (it bounds the
+	// Indel distance from below); the diagonal's, when near it, is tried
+	// first.
+	start := 512
+	if allowed/4 >= start {
+		var ha, hb histogram
+		ha.add(a)
+		hb.add(b)
+		start = max(start, total-2*ha.bound(&hb))
+	}
+	if diag <= 4*start && diag < allowed {
+		// An alignment of this distance exists: the try cannot fail.
+		n, _ := mt.bitLCS(a, b, (total-diag+1)/2)
+		return affix + n, true
+	}
+	for budget := start; budget <= allowed/4; budget *= 2 {
 		if budget >= diag {
 			budget = diag
 		}
