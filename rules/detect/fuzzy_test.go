@@ -393,3 +393,33 @@ func BenchmarkFuzzyRepeat1MB(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkFuzzyRepeatChain1MB is issue 25's measurement: 10 steps of
+// 1 MB outputs, each the previous with 0.5% of its bytes changed (it cost
+// 17.6 s). Each step fires, so only the first output is kept, and the
+// later steps are compared with it, further and further away.
+func BenchmarkFuzzyRepeatChain1MB(b *testing.B) {
+	r := rand.New(rand.NewPCG(11, 12))
+	const size = 1 << 20
+	outs := []string{logText(r, size)}
+	for len(outs) < 10 {
+		next := []byte(outs[len(outs)-1])
+		for range size / 200 {
+			next[r.IntN(len(next))] = "abcdefghijklmnopqrstuvwxyz0123456789 "[r.IntN(37)]
+		}
+		outs = append(outs, string(next))
+	}
+	fired := 0
+	var cpu time.Duration
+	for range b.N {
+		before := cpuTime()
+		d, _ := NewFuzzyRepeat(DefaultFuzzyConfig())
+		fired = 0
+		for i, out := range outs {
+			fired += len(d.Step(Step{N: i + 1, Output: out}))
+		}
+		cpu += cpuTime() - before
+	}
+	b.ReportMetric(float64(fired), "firings")
+	b.ReportMetric(float64(cpu.Milliseconds())/float64(b.N)/float64(len(outs)), "cpu-ms/step")
+}
