@@ -20,6 +20,9 @@ type lcsMatcher struct {
 	peq   []uint64       // pattern masks, one row of words per code point
 	rows  int
 	v     []uint64
+
+	ha, hb histogram  // lcsAtLeast's, reused
+	shrink bandShrink // bitLCS's, reused
 }
 
 // row returns the pattern mask row of r, -1 when r is not in the pattern.
@@ -111,10 +114,11 @@ func (mt *lcsMatcher) lcsAtLeast(a, b []rune, cutoff int) (int, bool) {
 	// first.
 	start := 512
 	if allowed/4 >= start {
-		var ha, hb histogram
-		ha.add(a)
-		hb.add(b)
-		start = max(start, total-2*ha.bound(&hb))
+		mt.ha.reset()
+		mt.hb.reset()
+		mt.ha.add(a)
+		mt.hb.add(b)
+		start = max(start, total-2*mt.ha.bound(&mt.hb))
 	}
 	if diag <= 4*start && diag < allowed {
 		// An alignment of this distance exists: the try cannot fail.
@@ -316,8 +320,17 @@ type bandShrink struct {
 
 func (mt *lcsMatcher) newShrink(a, b []rune, budget int) *bandShrink {
 	k := mt.rows + 1
-	s := &bandShrink{mt: mt, a: a, budget: budget, other: mt.rows,
-		cb: make([]int32, k), lo: make([]int32, k), hi: make([]int32, k)}
+	s := &mt.shrink
+	grow := func(x []int32) []int32 {
+		if cap(x) < k {
+			return make([]int32, k)
+		}
+		x = x[:k]
+		clear(x)
+		return x
+	}
+	*s = bandShrink{mt: mt, a: a, budget: budget, other: mt.rows,
+		cb: grow(s.cb), lo: grow(s.lo), hi: grow(s.hi)}
 	for _, r := range b {
 		s.cb[s.idx(r)]++
 	}
