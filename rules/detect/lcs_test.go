@@ -85,6 +85,8 @@ func TestLCSProperty(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	alphabets := [][]rune{[]rune("ab"), []rune("abcd"), []rune("aé日\U0001F600 x"), []rune("abcdefghijklmnopqrstuvwxyz .,")}
 	var mt lcsMatcher
+	defaultShrink := shrinkFrom
+	defer func() { shrinkFrom = defaultShrink }()
 	for it := range 3000 {
 		alpha := alphabets[it%len(alphabets)]
 		a := randomRunes(r, alpha, r.IntN(300))
@@ -98,6 +100,8 @@ func TestLCSProperty(t *testing.T) {
 		if got, ok := mt.lcsAtLeast(a, b, 0); got != want || !ok {
 			t.Fatalf("LCS(%q, %q) = %d, %v; want %d", string(a), string(b), got, ok, want)
 		}
+		// Odd cases narrow the band from 64 code points (bandShrink).
+		shrinkFrom = []int{defaultShrink, 64}[it%2]
 		for range 4 {
 			c := want + r.IntN(21) - 10
 			got, ok := mt.lcsAtLeast(a, b, c)
@@ -108,6 +112,7 @@ func TestLCSProperty(t *testing.T) {
 				t.Fatalf("cutoff %d: LCS(%q, %q) = %d, true; want false (LCS %d)", c, string(a), string(b), got, want)
 			}
 		}
+		shrinkFrom = defaultShrink
 	}
 }
 
@@ -126,10 +131,14 @@ func FuzzLCS(f *testing.F) {
 		if got := LCS(a, b); got != want {
 			t.Fatalf("LCS(%q, %q) = %d, want %d", a, b, got, want)
 		}
-		for _, c := range []int{want - 1, want, want + 1, (len(ra) + len(rb)) * 9 / 20} {
-			got, ok := mt.lcsAtLeast(ra, rb, c)
-			if (want >= c) != ok || (ok && got != want) {
-				t.Fatalf("cutoff %d: LCS(%q, %q) = %d, %v; want %d", c, a, b, got, ok, want)
+		defer func(old int) { shrinkFrom = old }(shrinkFrom)
+		for _, from := range []int{shrinkFrom, 64} { // with the band's narrowing too
+			shrinkFrom = from
+			for _, c := range []int{want - 1, want, want + 1, (len(ra) + len(rb)) * 9 / 20} {
+				got, ok := mt.lcsAtLeast(ra, rb, c)
+				if (want >= c) != ok || (ok && got != want) {
+					t.Fatalf("shrink from %d, cutoff %d: LCS(%q, %q) = %d, %v; want %d", from, c, a, b, got, ok, want)
+				}
 			}
 		}
 		if s := Similarity(a, b); s < 0 || s > 1 {
