@@ -161,7 +161,9 @@ func diagonalMatches(a, b []rune) int {
 // Words below the band keep their last value and carry nothing into it,
 // words above it stay untouched: the result is exact when the LCS reaches
 // cutoff and below cutoff otherwise (checked against the naive table, for
-// cutoffs around the LCS, in the property and fuzz tests).
+// cutoffs around the LCS, in the property and fuzz tests). From
+// shrinkFrom code points a bandShrink narrows the band further, to the
+// rows an alignment can still use within the budget.
 func (mt *lcsMatcher) bitLCS(a, b []rune, cutoff int) (int, bool) {
 	m, n := len(a), len(b)
 	words := (m + 63) / 64
