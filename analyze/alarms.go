@@ -25,7 +25,13 @@ const (
 func AlarmJudge(ep *replay.Episode) (func(n int) bool, string) {
 	switch {
 	case ep.Format == replay.FormatAttempts:
-		return func(n int) bool { return taskProgressedAfter(ep, n) }, BasisTaskProgress
+		var progressed []bool // computed at the first question
+		return func(n int) bool {
+			if progressed == nil {
+				progressed = tasksProgressed(ep.Attempts)
+			}
+			return n >= 1 && n <= len(progressed) && progressed[n-1]
+		}, BasisTaskProgress
 	case (ep.Format != replay.FormatSteps || ep.HasScore) && len(ep.Turns) > 0:
 		peaks := scorePeaks(ep.Turns)
 		first := ep.Turns[0].N
@@ -57,27 +63,49 @@ func scorePeaks(turns []replay.Turn) []int32 {
 	return peaks
 }
 
-// taskProgressedAfter says a later attempt at attempt n's task records
-// work attempt n did not have, or is done when attempt n was not.
-func taskProgressedAfter(ep *replay.Episode, n int) bool {
-	if n < 1 || n > len(ep.Attempts) {
-		return false
+// tasksProgressed says, for each attempt, whether a later attempt at its
+// task records work it did not have, or is done when it was not. One pass
+// from the end keeps, per task, the work recorded after the attempt and
+// whether a later one is done: some later attempt has work the attempt
+// lacks exactly when that union is not within the attempt's work.
+func tasksProgressed(attempts []replay.Attempt) []bool {
+	type later struct {
+		work map[string]struct{}
+		done bool
 	}
-	a := ep.Attempts[n-1]
-	for _, b := range ep.Attempts[n:] {
-		if b.TaskID != a.TaskID {
-			continue
+	tasks := map[string]*later{}
+	out := make([]bool, len(attempts))
+	for i := len(attempts) - 1; i >= 0; i-- {
+		a := &attempts[i]
+		l := tasks[a.TaskID]
+		if l == nil {
+			l = &later{work: map[string]struct{}{}}
+			tasks[a.TaskID] = l
 		}
-		if b.Status == "done" && a.Status != "done" {
-			return true
-		}
-		for _, w := range b.CompletedWork {
-			if !slices.Contains(a.CompletedWork, w) {
-				return true
+		p := l.done && a.Status != "done"
+		if !p && len(l.work) > 0 {
+			// The union of distinct strings cannot fit in fewer.
+			p = len(l.work) > len(a.CompletedWork)
+			if !p {
+				mine := make(map[string]struct{}, len(a.CompletedWork))
+				for _, w := range a.CompletedWork {
+					mine[w] = struct{}{}
+				}
+				for w := range l.work {
+					if _, ok := mine[w]; !ok {
+						p = true
+						break
+					}
+				}
 			}
 		}
+		out[i] = p
+		for _, w := range a.CompletedWork {
+			l.work[w] = struct{}{}
+		}
+		l.done = l.done || a.Status == "done"
 	}
-	return false
+	return out
 }
 
 // isZorkGPTLog says ep was read from a ZorkGPT episode log.

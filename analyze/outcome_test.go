@@ -175,6 +175,13 @@ func TestOutcome(t *testing.T) {
 			want: ocWant{term: 40, saved: 20, calls: 80, method: CallsEstimated, objAfter: 2},
 		},
 		{
+			name: "two completions at one turn after T count twice",
+			ep: func() *replay.Episode {
+				return withRows(&replay.Episode{ObjectiveTurns: []int{50, 50, 55}}, ocFlat(1, 60, 10))
+			},
+			want: ocWant{term: 40, saved: 20, calls: 80, method: CallsEstimated, objAfter: 3},
+		},
+		{
 			name: "objective progress off changes nothing after T",
 			cfg:  []any{"enable_objective_based_progress", false},
 			ep: func() *replay.Episode {

@@ -14,14 +14,17 @@ import (
 // Attempt is one record of an attempts log.
 type Attempt struct {
 	TaskID        string
-	Status        string // pending, in_progress, blocked or done
+	Status        string // as logged: pending, in_progress, blocked, done, completed, ...
 	Blockers      []string
 	CompletedWork []string
 	SessionID     string
 	Timestamp     time.Time
 }
 
-// AttemptStatuses are the statuses an attempt may have.
+// AttemptStatuses are the autopilot's usual statuses. Any other string is
+// read too: the component compares a status only with "done" and
+// "completed", and its state machine has more (needs_review,
+// needs_improvement).
 var AttemptStatuses = []string{"pending", "in_progress", "blocked", "done"}
 
 // parseAttempt reads one record; a non-empty reason says why it is skipped.
@@ -32,14 +35,11 @@ func parseAttempt(m map[string]any) (Attempt, string) {
 		return a, "no task_id"
 	}
 	a.TaskID = asText(id)
-	a.Status = strings.ToLower(strings.TrimSpace(asText(m["status"])))
-	known := false
-	for _, s := range AttemptStatuses {
-		known = known || s == a.Status
+	st, ok := m["status"].(string)
+	if !ok || strings.TrimSpace(st) == "" {
+		return a, "no status (a string)"
 	}
-	if !known {
-		return a, fmt.Sprintf("status %q is not one of %s", asText(m["status"]), strings.Join(AttemptStatuses, ", "))
-	}
+	a.Status = st // as logged: the component compares it exactly
 	var reason string
 	if a.Blockers, reason = stringList(m["blockers"], "blockers"); reason != "" {
 		return a, reason

@@ -73,6 +73,7 @@ func (b *builder) plausible(c *collector) (first, last int, ok bool) {
 		if c.dropped == nil {
 			c.dropped = err
 		}
+		delete(b.objectives, s)
 		b.slots.del(t)
 	})
 	return first, last, true
@@ -107,10 +108,12 @@ func (b *builder) build(c *collector) *Episode {
 		ep.RecordedEnd = EndUnknown
 	}
 	// From the slots, so a restarted run's repeat of a turn replaces the
-	// first run's objectives too.
+	// first run's objectives too; a turn is listed once per completion.
 	b.slots.each(func(t int, s *slot) {
 		if s.is(hasObjective) {
-			ep.ObjectiveTurns = append(ep.ObjectiveTurns, t)
+			for range max(1, b.objectives[s]) {
+				ep.ObjectiveTurns = append(ep.ObjectiveTurns, t)
+			}
 		}
 	})
 

@@ -23,6 +23,11 @@ type builder struct {
 	lastTurn int // turn of the latest event; hasLast is false after a restart's init line
 	hasLast  bool
 
+	// objectives counts each record's objective_completed events (a slot
+	// only flags them: it has no room left); it follows the records as
+	// they merge and replace one another.
+	objectives map[*slot]int
+
 	pending     *slot // events of the completed lastTurn since its turn_completed
 	dupNoted    bool
 	pendingTurn int
@@ -110,6 +115,24 @@ func (b *builder) takePending(t, lineNo int) (*slot, int) {
 	return &slot{}, lineNo
 }
 
+// moveObjectives gives record r's objective count to s, added to s's
+// (a merge) or instead of it (a replacement).
+func (b *builder) moveObjectives(s, r *slot, replace bool) {
+	if b.objectives == nil {
+		return
+	}
+	n := b.objectives[r]
+	delete(b.objectives, r)
+	if !replace {
+		n += b.objectives[s]
+	}
+	if n == 0 {
+		delete(b.objectives, s)
+	} else {
+		b.objectives[s] = n
+	}
+}
+
 // closePending merges pending late events into their turn's record.
 func (b *builder) closePending() {
 	if b.pending != nil {
@@ -147,6 +170,7 @@ func (b *builder) complete(t int, lineNo int) *slot {
 		}
 		// The restarted run's record replaces the first in the table.
 		*s = *r
+		b.moveObjectives(s, r, true)
 		s.set(inUse)
 		b.Diag.Repeated++
 		if b.repeatedSeen == nil {
@@ -336,7 +360,12 @@ func (b *builder) event(w *wireEvent, source string, lineNo int) (reason string)
 			b.nameRoom(id, get(func(e *wireEvent) json.RawMessage { return e.LocationName }))
 		}
 	case "objective_completed":
-		b.slotFor(turnOf(), lineNo, false).set(hasObjective)
+		s := b.slotFor(turnOf(), lineNo, false)
+		s.set(hasObjective)
+		if b.objectives == nil {
+			b.objectives = map[*slot]int{}
+		}
+		b.objectives[s]++
 	case "turn_completed":
 		if !hasTurn {
 			return "turn_completed without a turn number"

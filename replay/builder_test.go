@@ -441,6 +441,22 @@ func TestActionAndBase(t *testing.T) {
 	}
 }
 
+// Each objective_completed is a completion, also two at one turn (issue
+// 20: objectives_after counted turns); the count follows the turn's record
+// as late events merge into it and as a restarted run's record replaces it.
+func TestObjectiveCompletionsCounted(t *testing.T) {
+	obj := func(n int) string { return rtLine("objective_completed", "turn", n) + "\n" }
+	in := obj(1) + obj(1) + rtTurn("", 1, "n", 0, "Dam", 0.5) +
+		rtTurn("", 2, "n", 0, "Dam", 0.5) + obj(2) + // late: merged into turn 2
+		obj(3) + obj(3) + rtTurn("", 3, "n", 0, "Dam", 0.5) +
+		rtLine("final_action_selection", "turn", 3, "agent_action", "s") + "\n" + obj(3) + // a restarted run's turn 3
+		rtLine("turn_completed", "turn", 3, "action", "s", "score", 0, "location", "Dam", "confidence", 0.5) + "\n"
+	ep := rtOne(t, in)
+	if !slices.Equal(ep.ObjectiveTurns, []int{1, 1, 2, 3}) {
+		t.Errorf("objective turns %v, want [1 1 2 3]", ep.ObjectiveTurns)
+	}
+}
+
 func TestObjectivesRejectionsLLMCalls(t *testing.T) {
 	in := rtLine("llm_call", "turn", 1, "component", "agent") + "\n" +
 		rtLine("llm_call", "turn", 1, "component", "critic") + "\n" +
@@ -463,7 +479,7 @@ func TestObjectivesRejectionsLLMCalls(t *testing.T) {
 	if tr := ep.Row(ep.Turn(2)); tr.Rejections != 0 || tr.LLMCalls != 0 {
 		t.Errorf("turn 2 = %+v", tr)
 	}
-	if !slices.Equal(ep.ObjectiveTurns, []int{1, 2, 3, 50}) {
+	if !slices.Equal(ep.ObjectiveTurns, []int{1, 1, 2, 3, 50}) { // turn 1 logs two completions
 		t.Errorf("objective turns %v", ep.ObjectiveTurns)
 	}
 	if !ep.LLMCallsLogged || ep.TailLLMCalls != 1 || ep.TailRejections != 1 {

@@ -169,7 +169,7 @@ func rtCheckEpisodes(t *testing.T, data []byte, eps []*Episode) {
 			}
 		}
 		for i := 1; i < len(ep.ObjectiveTurns); i++ {
-			if ep.ObjectiveTurns[i] <= ep.ObjectiveTurns[i-1] {
+			if ep.ObjectiveTurns[i] < ep.ObjectiveTurns[i-1] {
 				t.Fatalf("objective turns %v", ep.ObjectiveTurns)
 			}
 		}

@@ -337,6 +337,7 @@ func floorDiv(a, b int) int {
 // made it the turn's record).
 func (s *slot) merge(r *slot, b *builder) {
 	s.flags |= r.flags & hasObjective
+	b.moveObjectives(s, r, false)
 	s.rejections += r.rejections
 	if r.rejected != 0 {
 		for _, a := range b.rejected[r.rejected] {

@@ -70,8 +70,9 @@ type Episode struct {
 	LocationKey string            // KeyRoomID or KeyRoomName
 	RoomNames   map[string]string // location key → display name
 
-	// ObjectiveTurns lists every objective completion, sorted, including
-	// ones logged for turns outside the table.
+	// ObjectiveTurns lists every objective completion by its turn, sorted,
+	// including ones logged for turns outside the table: a turn with two
+	// completions is listed twice.
 	ObjectiveTurns []int
 
 	// Rejected maps a turn of the table to the actions the critic rejected

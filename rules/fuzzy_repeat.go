@@ -13,18 +13,21 @@ var (
 )
 
 // FuzzyLoop is the kind of fuzzy_repeat.
-var FuzzyLoop = &Kind{Name: "loop", Doc: "the step's text is at least fuzzy_threshold similar to one of the previous fuzzy_window steps", Fields: []string{"similarity", "matched_step"}}
+var FuzzyLoop = &Kind{Name: "loop", Doc: "the step's output is at least fuzzy_threshold similar to one of the outputs kept", Fields: []string{"similarity", "matched_step"}}
 
-// FuzzyRepeat is RULES.md §8: a step nearly identical to a recent one.
+// FuzzyRepeat is RULES.md §8: Ralph's detect_loop, an output nearly
+// identical to a recent one.
 var FuzzyRepeat = &Rule{
 	Name:    "fuzzy_repeat",
 	Origin:  OriginGeneric,
-	Title:   "loop when a step nearly repeats one of the last fuzzy_window steps",
+	Title:   "loop when a step's output nearly repeats one of the last fuzzy_window outputs kept",
 	Section: "docs/rules.md#fuzzy_repeat",
-	Doc: "A step's text is its raw action followed by its output. It fires when the text's similarity " +
-		"2·LCS/(len1+len2) over characters (the Indel ratio) with one of the previous fuzzy_window steps, of " +
-		"any kind, is at least fuzzy_threshold, compared exactly; the best match decides (matched_step, " +
-		"the latest on a tie; similarity to 4 decimals).",
+	Doc: "Ralph's SafetyGuard.detect_loop (mikeyobrien/ralph-orchestrator src/ralph_orchestrator/safety.py " +
+		"at 2c49ef9) with rapidfuzz's fuzz.ratio: a step's output (not its action) is compared with the outputs " +
+		"kept (at most fuzzy_window, the oldest dropped); it fires when one has similarity 2·LCS/(len1+len2) " +
+		"over code points (the Indel ratio) at least fuzzy_threshold, compared exactly. An empty output never " +
+		"fires and is never kept; an output that fires is not kept. Reported: the best match (matched_step, the " +
+		"latest on a tie) and its similarity to 4 decimals.",
 	Params:    []*Param{enableFuzzyRepeat.Param, fuzzyThreshold.Param, fuzzyWindow.Param},
 	Kinds:     []*Kind{FuzzyLoop},
 	Enabled:   enableFuzzyRepeat.Get,

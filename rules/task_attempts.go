@@ -15,10 +15,11 @@ var (
 	attemptWindow              = secondsParam("attempt_window", 3600, "attempts older than this many seconds before the task's latest one are forgotten (a duration such as \"1h\" is accepted)", bound(1), nil)
 	enableAutoUnblock          = detectBool(detect.TaskParams, "enable_auto_unblock")
 	maxAttemptsBeforeForceNext = detectInt(detect.TaskParams, "max_attempts_before_force_next")
+	attemptsRecovery           = detectBool(detect.TaskParams, "attempts_recovery")
 )
 
 // TaskLoop is the kind of task_attempts.
-var TaskLoop = &Kind{Name: "loop", Doc: "a task's last max_attempts attempts in the window repeat one pattern (loop_type) with the same completed work",
+var TaskLoop = &Kind{Name: "loop", Doc: "a task's last max_attempts attempts in the window are all done, spin on the same blockers, or repeat the same blockers and completed work (loop_type)",
 	Fields: []string{"task_id", "loop_type", "recommendation", "attempt_count"}}
 
 // TaskAttempts is RULES.md §9: an autopilot going round a task.
@@ -27,14 +28,16 @@ var TaskAttempts = &Rule{
 	Origin:  OriginGeneric,
 	Title:   "loop when a task's recent attempts repeat without new work",
 	Section: "docs/rules.md#task_attempts",
-	Doc: "After each attempt, its task's window is its attempts less than attempt_window before the task's " +
-		"latest. With at least max_attempts there, the last max_attempts are judged, provided their " +
-		"completed work is the same: all done is completed_task_revisit (force_next); all blocked on the " +
-		"same blockers is blocked_task_spin (unblock_authority the first time, escalate after, or always " +
-		"without enable_auto_unblock); all of one status is no_progress_repeat (force_next from " +
-		"max_attempts_before_force_next attempts in the window, escalate below). Replay never clears a " +
-		"task's attempts, so a loop fires at each further attempt.",
-	Params:    []*Param{enableTaskAttempts.Param, maxAttempts.Param, attemptWindow.Param, enableAutoUnblock.Param, maxAttemptsBeforeForceNext.Param},
+	Doc: "The autopilot's LoopDetector as it runs (nateschmiedehaus/WeatherVane " +
+		"tools/wvo_mcp/src/orchestrator/loop_detector.ts at f9495d8: recordAttempt, detectLoop, applyRecovery), " +
+		"each attempt's timestamp standing for Date.now(). recordAttempt drops the task's attempts at or before " +
+		"attempt_window before this one. detectLoop, with at least max_attempts attempts, takes the first that " +
+		"holds on the last max_attempts: all done or completed is completed_task_revisit (force_next); the same " +
+		"non-empty blockers (sort().join(',')) is blocked_task_spin (unblock_authority, escalate without " +
+		"enable_auto_unblock); the same blockers and completed work is no_progress_repeat (force_next from " +
+		"max_attempts_before_force_next attempts in the window, escalate below). attempt_count is the task's " +
+		"attempts in the window. With attempts_recovery (applyRecovery) a firing clears the task's attempts.",
+	Params:    []*Param{enableTaskAttempts.Param, maxAttempts.Param, attemptWindow.Param, enableAutoUnblock.Param, maxAttemptsBeforeForceNext.Param, attemptsRecovery.Param},
 	Kinds:     []*Kind{TaskLoop},
 	Enabled:   enableTaskAttempts.Get,
 	Applies:   onAttempts,
@@ -45,6 +48,7 @@ var TaskAttempts = &Rule{
 			AttemptWindow:              time.Duration(attemptWindow.Get(c)) * time.Second,
 			EnableAutoUnblock:          enableAutoUnblock.Get(c),
 			MaxAttemptsBeforeForceNext: maxAttemptsBeforeForceNext.Get(c),
+			AttemptsRecovery:           attemptsRecovery.Get(c),
 		})
 		if err != nil {
 			panic(err) // the configuration was validated against the same bounds

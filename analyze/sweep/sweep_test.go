@@ -218,6 +218,7 @@ var sweepValues = map[string]string{
 	"attempt_window":                  "60,3600,1h",
 	"enable_auto_unblock":             "true,false",
 	"max_attempts_before_force_next":  "1,5,10",
+	"attempts_recovery":               "true,false",
 	"enable_openhands":                "true,false",
 	"openhands_on_zorkgpt":            "false,true",
 	"gemini_cli_on_zorkgpt":           "false,true",

@@ -39,7 +39,7 @@ func ExampleFuzzyRepeat() {
 		}
 	}
 	// Output:
-	// step 2: fuzzy_repeat matches step 1 at 0.9714
+	// step 2: fuzzy_repeat matches step 1 at 0.9615
 }
 
 func ExampleNewFuzzyRepeat_invalid() {

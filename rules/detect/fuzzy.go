@@ -21,9 +21,9 @@ type FuzzyConfig struct {
 // FuzzyParams declares fuzzy_repeat's keys.
 var FuzzyParams = []Param{
 	{Key: "fuzzy_threshold", Type: TypeFloat, Default: 0.90, Min: bound(0), Max: bound(1),
-		Doc: "a loop fires when a step's text is at least this similar (Indel ratio) to a previous one"},
+		Doc: "a loop fires when a step's output is at least this similar (Indel ratio) to one kept"},
 	{Key: "fuzzy_window", Type: TypeInt, Default: 5, Min: bound(1), Max: bound(50),
-		Doc: "how many previous steps a step is compared with"},
+		Doc: "how many outputs are kept to compare with (the oldest dropped)"},
 }
 
 // DefaultFuzzyConfig is fuzzy_repeat's default (Ralph's rapidfuzz setting).
@@ -72,11 +72,16 @@ func (e *fuzzyEntry) histogram() *histogram {
 	return e.hist
 }
 
-// FuzzyRepeat is the fuzzy_repeat detector (RULES.md §8): a step's text is
-// its raw action followed by its output, no separator; it fires when the
-// text's Indel ratio 2·LCS/(len1+len2) over code points with one of the
-// previous Window steps, of any kind, is at least Threshold, compared as
-// integers (20·LCS >= 9·(len1+len2) at 0.90). The best match decides.
+// FuzzyRepeat is the fuzzy_repeat detector (RULES.md §8), Ralph's
+// SafetyGuard.detect_loop (mikeyobrien/ralph-orchestrator
+// src/ralph_orchestrator/safety.py at 2c49ef9): a step's output (its
+// action is not compared) is compared with the outputs kept, at most
+// Window, oldest dropped; it fires when one has rapidfuzz's fuzz.ratio,
+// the Indel ratio 2·LCS/(len1+len2) over code points, at least Threshold,
+// compared as integers (20·LCS >= 9·(len1+len2) at 0.90). An empty output
+// never fires and is never kept; an output that fires is not kept
+// (detect_loop returns before appending). The firing reports the best
+// match (the latest of equals), where detect_loop stops at the first.
 type FuzzyRepeat struct {
 	num, twoDen *big.Int // Threshold = num / (twoDen/2)
 	// num64, twoDen64 are num and twoDen when both fit in 64 bits (any
@@ -86,8 +91,9 @@ type FuzzyRepeat struct {
 	fits64          bool
 
 	window int
-	// prev holds the previous steps, oldest first; an entry that leaves
-	// the window is kept in spare and its buffers reused by the next step.
+	// prev holds the outputs kept, oldest first; an entry that leaves the
+	// window, or is not kept, is held in spare and its buffers reused by
+	// the next step.
 	prev    []*fuzzyEntry
 	spare   *fuzzyEntry
 	mt      *lcsMatcher // made at the first LCS an episode needs
@@ -162,8 +168,12 @@ func (d *FuzzyRepeat) need(total int) int {
 	return int(x.Int64())
 }
 
-// Step compares the step with the previous ones, then remembers it.
+// Step compares the step's output with the outputs kept, then keeps it
+// unless it is empty or fired.
 func (d *FuzzyRepeat) Step(s Step) []FuzzyFiring {
+	if s.Output == "" {
+		return nil
+	}
 	cur := d.spare // all of it is set below
 	if cur == nil {
 		cur = newFuzzyEntry()
@@ -172,11 +182,8 @@ func (d *FuzzyRepeat) Step(s Step) []FuzzyFiring {
 	cur.n = s.N
 	// Ranging over a string reads an invalid byte as U+FFFD, as []rune does.
 	cur.runes = cur.runes[:0]
-	if n := len(s.Action) + len(s.Output); cap(cur.runes) < n {
+	if n := len(s.Output); cap(cur.runes) < n {
 		cur.runes = make([]rune, 0, n) // at most a code point a byte: no regrowth
-	}
-	for _, r := range s.Action {
-		cur.runes = append(cur.runes, r)
 	}
 	for _, r := range s.Output {
 		cur.runes = append(cur.runes, r)
@@ -192,14 +199,7 @@ func (d *FuzzyRepeat) Step(s Step) []FuzzyFiring {
 	var bestNum, bestDen int64
 	for i := len(d.prev) - 1; i >= 0; i-- {
 		p := d.prev[i]
-		total := len(cur.runes) + len(p.runes)
-		if total == 0 {
-			// Two empty texts: similarity 1, nothing can beat it.
-			if !found || bestNum < bestDen {
-				found, best, bestNum, bestDen = true, p.n, 1, 1
-			}
-			continue
-		}
+		total := len(cur.runes) + len(p.runes) // > 0: neither is empty
 		cutoff := d.need(total)
 		if found {
 			// Beat bestNum/bestDen: 2·L·bestDen > bestNum·total.
@@ -218,7 +218,9 @@ func (d *FuzzyRepeat) Step(s Step) []FuzzyFiring {
 		}
 	}
 
-	if len(d.prev) == d.window {
+	if found {
+		d.spare = cur
+	} else if len(d.prev) == d.window {
 		d.spare = d.prev[0]
 		copy(d.prev, d.prev[1:])
 		d.prev[len(d.prev)-1] = cur
@@ -233,6 +235,17 @@ func (d *FuzzyRepeat) Step(s Step) []FuzzyFiring {
 		MatchedStep: best,
 		Similarity:  round4(bestNum, bestDen),
 	}}
+}
+
+// Kept is the number of outputs kept (Ralph's len(recent_outputs)).
+func (d *FuzzyRepeat) Kept() int { return len(d.prev) }
+
+// Reset forgets the outputs kept (Ralph's SafetyGuard.reset).
+func (d *FuzzyRepeat) Reset() {
+	for _, e := range d.prev {
+		freeFuzzyEntry(e)
+	}
+	d.prev = d.prev[:0]
 }
 
 // Release hands the detector's step buffers to the next detector made

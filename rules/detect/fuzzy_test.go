@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestFuzzyRepeat(t *testing.T) {
@@ -19,36 +20,49 @@ func TestFuzzyRepeat(t *testing.T) {
 		want  []fire
 	}{
 		{"exactly at 0.90 fires", DefaultFuzzyConfig(), []Step{
-			{N: 1, Action: "aaaa", Output: "aaaaaa"},
+			{N: 1, Action: "aaaa", Output: "aaaaaaaaaa"},
 			{N: 2, Kind: KindMessage, Output: "aaaaaaaaab"}, // LCS 9, lengths 10+10: 20·9 >= 9·20
 		}, []fire{{2, 1, 0.9}}},
 		{"just below 0.90", DefaultFuzzyConfig(), []Step{
 			{N: 1, Output: "aaaaaaaaaa"},
 			{N: 2, Output: "aaaaaaaabb"}, // 16/20
 		}, nil},
-		{"odd total needs the ceiling", DefaultFuzzyConfig(), []Step{
+		{"odd total needs the ceiling; a firing output is not kept", DefaultFuzzyConfig(), []Step{
 			{N: 1, Output: "abcdefghij"},
 			{N: 2, Output: "abcdefghi"}, // LCS 9: 20·9=180 >= 9·19=171 → 0.9474
-			{N: 3, Output: "abcdefgh"},  // vs 2: 16/17=0.9412; vs 1: 16/18
-		}, []fire{{2, 1, 0.9474}, {3, 2, 0.9412}}},
-		{"latest wins a tie", DefaultFuzzyConfig(), []Step{
-			{N: 1, Output: "abcdefghij"}, {N: 2, Output: "abcdefghij"}, {N: 3, Output: "abcdefghij"},
-		}, []fire{{2, 1, 1}, {3, 2, 1}}},
-		{"best match beats the latest", DefaultFuzzyConfig(), []Step{
-			{N: 1, Output: "aaaaaaaaaa"}, {N: 2, Output: "aaaaaaaaab"}, {N: 3, Output: "aaaaaaaaaa"},
+			{N: 3, Output: "abcdefgh"},  // vs 1 only: 16/18 (vs 2 it would be 16/17)
+		}, []fire{{2, 1, 0.9474}}},
+		{"latest wins a tie among those kept", DefaultFuzzyConfig(), []Step{
+			{N: 1, Output: "abcdefghij"}, {N: 2, Output: "abcdefghik"}, {N: 3, Output: "abcdefghij"},
 		}, []fire{{2, 1, 0.9}, {3, 1, 1}}},
+		{"best match beats the latest", DefaultFuzzyConfig(), []Step{
+			{N: 1, Output: "aaaaaaaaaa"}, {N: 2, Output: "xxxxxxxxxx"}, {N: 3, Output: "aaaaaaaaab"},
+			{N: 4, Output: "aaaaaaaaaa"},
+		}, []fire{{3, 1, 0.9}, {4, 1, 1}}},
+		{"the best of several, latest of equals", DefaultFuzzyConfig(), []Step{
+			{N: 1, Output: "aaaaaaaaaa"}, {N: 2, Output: "aaaaaaaaaa"}, // 2 fires, not kept
+			{N: 3, Output: "bbbbbbbbbb"}, {N: 4, Output: "bbbbbbbbbbbbbbbbbbbb"}, {N: 5, Output: "aaaaaaaaab"},
+		}, []fire{{2, 1, 1}, {5, 1, 0.9}}},
 		{"window 2 forgets step 1", FuzzyConfig{Threshold: 0.9, Window: 2}, []Step{
 			{N: 1, Output: "xyzxyzxyzx"}, {N: 2, Output: "0000000000"}, {N: 3, Output: "1111111111"}, {N: 4, Output: "xyzxyzxyzx"},
 		}, nil},
 		{"window 3 remembers step 1", FuzzyConfig{Threshold: 0.9, Window: 3}, []Step{
 			{N: 1, Output: "xyzxyzxyzx"}, {N: 2, Output: "0000000000"}, {N: 3, Output: "1111111111"}, {N: 4, Output: "xyzxyzxyzx"},
 		}, []fire{{4, 1, 1}}},
-		{"two empty texts", DefaultFuzzyConfig(), []Step{
-			{N: 7, Kind: KindMessage}, {N: 9, Kind: KindCondensation},
-		}, []fire{{9, 7, 1}}},
-		{"empty and non-empty", DefaultFuzzyConfig(), []Step{{N: 1}, {N: 2, Output: "x"}}, nil},
-		{"raw action and output, no separator", DefaultFuzzyConfig(), []Step{
-			{N: 1, Action: "ab", Output: "cd"}, {N: 2, Action: "abc", Output: "d"},
+		{"firings do not use the window", FuzzyConfig{Threshold: 0.9, Window: 2}, []Step{
+			{N: 1, Output: "xyzxyzxyzx"}, {N: 2, Output: "0000000000"}, {N: 3, Output: "0000000000"}, {N: 4, Output: "0000000000"},
+			{N: 5, Output: "xyzxyzxyzx"},
+		}, []fire{{3, 2, 1}, {4, 2, 1}, {5, 1, 1}}},
+		{"empty outputs never fire and are never kept", FuzzyConfig{Threshold: 0.9, Window: 2}, []Step{
+			{N: 1, Output: "xyzxyzxyzx"}, {N: 2, Kind: KindMessage}, {N: 3, Kind: KindCondensation}, {N: 4, Action: "ls"},
+			{N: 5, Output: "0000000000"}, {N: 6, Output: "xyzxyzxyzx"},
+		}, []fire{{6, 1, 1}}},
+		{"threshold 0 fires on any two outputs, never on empty", FuzzyConfig{Threshold: 0, Window: 5}, []Step{
+			{N: 1, Output: "ab"}, {N: 2}, {N: 3, Output: "cd"},
+		}, []fire{{3, 1, 0}}},
+		{"outputs only: the action is not compared", DefaultFuzzyConfig(), []Step{
+			{N: 1, Action: "ab", Output: "cd"}, {N: 2, Action: "xy", Output: "cd"},
+			{N: 3, Action: "ab", Output: "zz"},
 		}, []fire{{2, 1, 1}}},
 		{"rounded to 4 decimals", FuzzyConfig{Threshold: 0.5, Window: 5}, []Step{
 			{N: 1, Output: "abcdefg"}, {N: 2, Output: "abcdefx"}, // 12/14
@@ -63,14 +77,11 @@ func TestFuzzyRepeat(t *testing.T) {
 		{"threshold 0.95 above and below", FuzzyConfig{Threshold: 0.95, Window: 5}, []Step{
 			{N: 1, Output: strings.Repeat("a", 20)},
 			{N: 2, Output: strings.Repeat("a", 19) + "b"},  // 38/40 = 0.95
-			{N: 3, Output: strings.Repeat("a", 18) + "bb"}, // vs 2: LCS 19, 38/40; vs 1: 36/40
-		}, []fire{{2, 1, 0.95}, {3, 2, 0.95}}},
-		{"threshold 1 needs equal texts", FuzzyConfig{Threshold: 1, Window: 5}, []Step{
+			{N: 3, Output: strings.Repeat("a", 18) + "bb"}, // vs 1 only: 36/40
+		}, []fire{{2, 1, 0.95}}},
+		{"threshold 1 needs equal outputs", FuzzyConfig{Threshold: 1, Window: 5}, []Step{
 			{N: 1, Output: "ab"}, {N: 2, Output: "abc"}, {N: 3, Output: "ab"},
 		}, []fire{{3, 1, 1}}},
-		{"threshold 0 always fires", FuzzyConfig{Threshold: 0, Window: 5}, []Step{
-			{N: 1, Output: "ab"}, {N: 2, Output: "cd"},
-		}, []fire{{2, 1, 0}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -92,6 +103,78 @@ func TestFuzzyRepeat(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestSafetyGuardDetectLoop translates Ralph's tests/test_loop_detection.py
+// (mikeyobrien/ralph-orchestrator at 2c49ef9) case for case: each output is
+// one step; want is detect_loop's answer for each. Failure counting and
+// the safety check are not detect_loop's and are left out of the cases
+// that mix them in.
+func TestSafetyGuardDetectLoop(t *testing.T) {
+	tests := []struct {
+		name    string
+		outputs []string
+		want    []bool
+	}{
+		{"test_loop_detected_identical_outputs", []string{
+			"Checking the database for user information...", "Checking the database for user information..."},
+			[]bool{false, true}},
+		{"test_loop_detected_similar_outputs", []string{
+			"I'm checking the database for user information now.", "I'm checking the database for user information here."},
+			[]bool{false, true}},
+		{"test_no_loop_different_outputs", []string{
+			"Step 1: Creating the configuration file", "Step 2: Installing dependencies from requirements.txt",
+			"Step 3: Running the test suite", "Step 4: Building the documentation", "Step 5: Deploying to production server"},
+			[]bool{false, false, false, false, false}},
+		{"test_loop_detection_window_size", []string{
+			"Starting database connection and initializing schema", "Parsing configuration from YAML file successfully",
+			"Downloading dependencies from remote repository", "Compiling TypeScript source files to JavaScript",
+			"Running integration tests against staging server", "Deploying application to production cluster now",
+			"Starting database connection and initializing schema"},
+			[]bool{false, false, false, false, false, false, false}},
+		{"test_loop_detection_empty_output", []string{"", ""}, []bool{false, false}},
+		{"test_loop_detection_short_outputs", []string{"Done", "Done"}, []bool{false, true}},
+		{"test_loop_threshold_boundary", []string{
+			"Processing data from the input source now", "Computing results from the output target here"},
+			[]bool{false, false}},
+		{"test_loop_detection_with_numbers", []string{"Iteration 1: Processing batch", "Iteration 2: Processing batch"},
+			[]bool{false, true}},
+		{"test_no_loop_with_substantively_different_outputs", []string{
+			"Step 1: Reading configuration file", "Step 2: Connecting to database", "Step 3: Executing query and fetching results"},
+			[]bool{false, false, false}},
+		{"test_loop_detection_multiline", []string{
+			"Starting task...\nWorking on step 1\nWorking on step 2\nTask complete.",
+			"Starting task...\nWorking on step 1\nWorking on step 2\nTask complete."},
+			[]bool{false, true}},
+		{"test_consecutive_failures_independent", []string{"Test output", "Test output"}, []bool{false, true}},
+		// Ralph asserts nothing of these two outputs (a ratio of 0.875).
+		{"test_safety_check_passes_with_loop_detection", []string{"Output 1", "Output 2"}, []bool{false, false}},
+		{"test_loop_detection_after_max_iterations", []string{"Final output"}, []bool{false}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d, _ := NewFuzzyRepeat(DefaultFuzzyConfig())
+			for i, out := range tt.outputs {
+				if got := len(d.Step(Step{N: i + 1, Output: out})) > 0; got != tt.want[i] {
+					t.Errorf("output %d (%q): detect_loop %v, want %v", i+1, out, got, tt.want[i])
+				}
+			}
+		})
+	}
+	t.Run("test_reset_clears_loop_history", func(t *testing.T) {
+		d, _ := NewFuzzyRepeat(DefaultFuzzyConfig())
+		d.Step(Step{N: 1, Output: "Repeating output pattern"})
+		if d.Kept() != 1 {
+			t.Errorf("%d outputs kept, want 1", d.Kept())
+		}
+		d.Reset()
+		if d.Kept() != 0 {
+			t.Errorf("%d outputs kept after reset, want 0", d.Kept())
+		}
+		if fs := d.Step(Step{N: 2, Output: "Repeating output pattern"}); len(fs) != 0 {
+			t.Errorf("fired after reset: %+v", fs)
+		}
+	})
 }
 
 func TestFuzzyConfigValidate(t *testing.T) {
@@ -116,7 +199,11 @@ func TestFuzzyRepeatProperty(t *testing.T) {
 		}
 		frac := map[float64][2]int{0.9: {9, 10}, 0.75: {3, 4}, 0.5: {1, 2}, 0.97: {97, 100}}[cfg.Threshold]
 		num, den := frac[0], frac[1]
-		var texts [][]rune
+		type kept struct {
+			n     int
+			runes []rune
+		}
+		var texts []kept
 		base := randomRunes(r, alpha, r.IntN(150))
 		for n := 1; n <= 12; n++ {
 			var txt []rune
@@ -125,22 +212,24 @@ func TestFuzzyRepeatProperty(t *testing.T) {
 			} else {
 				txt = mutate(r, base, alpha, r.IntN(8))
 			}
-			// Naive: best over the window, latest on a tie.
+			// Naive: best over the outputs kept, latest on a tie; an
+			// empty output or one that fires is not kept.
 			wantStep, wantNum, wantDen := 0, 0, 1
-			for k := len(texts) - 1; k >= 0 && k >= len(texts)-cfg.Window; k-- {
-				l, tot := naiveLCS(txt, texts[k]), len(txt)+len(texts[k])
-				sn, sd := 2*l, tot
-				if tot == 0 {
-					sn, sd = 1, 1
-				}
-				if 2*den*l < num*tot && tot > 0 {
+			for k := len(texts) - 1; k >= 0 && len(txt) > 0; k-- {
+				l, tot := naiveLCS(txt, texts[k].runes), len(txt)+len(texts[k].runes)
+				if 2*den*l < num*tot {
 					continue
 				}
-				if wantStep == 0 || sn*wantDen > wantNum*sd {
-					wantStep, wantNum, wantDen = k+1, sn, sd
+				if wantStep == 0 || 2*l*wantDen > wantNum*tot {
+					wantStep, wantNum, wantDen = texts[k].n, 2*l, tot
 				}
 			}
-			texts = append(texts, txt)
+			if len(txt) > 0 && wantStep == 0 {
+				texts = append(texts, kept{n, txt})
+				if len(texts) > cfg.Window {
+					texts = texts[1:]
+				}
+			}
 			fs := d.Step(Step{N: n, Output: string(txt)})
 			switch {
 			case wantStep == 0 && len(fs) != 0:
@@ -238,4 +327,99 @@ func TestFuzzyNeed64(t *testing.T) {
 			}
 		}
 	}
+}
+
+// logText is n bytes of log-like lines over a small vocabulary.
+func logText(r *rand.Rand, n int) string {
+	words := strings.Fields("the a request handler failed retry connection timeout user auth token " +
+		"database query returned rows file not found permission denied build test passed compile error " +
+		"module import config value missing null pointer index out of range warning deprecated")
+	var b strings.Builder
+	for b.Len() < n {
+		fmt.Fprintf(&b, "2026-11-23T12:%02d:%02d.%03dZ INFO [%s] ", r.IntN(60), r.IntN(60), r.IntN(1000), words[r.IntN(len(words))])
+		for range 6 + r.IntN(8) {
+			b.WriteString(words[r.IntN(len(words))])
+			b.WriteByte(' ')
+		}
+		fmt.Fprintf(&b, "id=%d\n", r.IntN(100000))
+	}
+	return b.String()[:n]
+}
+
+// fuzzyPairs are the shapes of issue 25's fuzzy_repeat benchmark: a 1 MB
+// output kept, then the next one: the same with 0.5% of its bytes
+// changed (a loop: fires), its lines shuffled, or new text.
+func fuzzyPairs() map[string][2]string {
+	r := rand.New(rand.NewPCG(7, 8))
+	const size = 1 << 20
+	a := logText(r, size)
+	near := []byte(a)
+	for range size / 200 {
+		near[r.IntN(len(near))] = "abcdefghijklmnopqrstuvwxyz0123456789 "[r.IntN(37)]
+	}
+	lines := strings.SplitAfter(a, "\n")
+	r.Shuffle(len(lines), func(i, j int) { lines[i], lines[j] = lines[j], lines[i] })
+	return map[string][2]string{
+		"near-duplicate": {a, string(near)},
+		"shuffled-lines": {a, strings.Join(lines, "")},
+		"random-text":    {a, logText(r, size)},
+	}
+}
+
+// BenchmarkFuzzyRepeat1MB times one step: a 1 MB output compared with
+// the 1 MB output kept (issue 25: ≤ 100 ms a step).
+func BenchmarkFuzzyRepeat1MB(b *testing.B) {
+	pairs := fuzzyPairs()
+	for _, name := range []string{"near-duplicate", "shuffled-lines", "random-text"} {
+		p := pairs[name]
+		b.Run(name, func(b *testing.B) {
+			fired := 0
+			var cpu time.Duration
+			for range b.N {
+				b.StopTimer()
+				d, _ := NewFuzzyRepeat(DefaultFuzzyConfig())
+				d.Step(Step{N: 1, Output: p[0]})
+				before := cpuTime()
+				b.StartTimer()
+				fired = len(d.Step(Step{N: 2, Output: p[1]}))
+				b.StopTimer()
+				cpu += cpuTime() - before
+				b.StartTimer()
+			}
+			b.ReportMetric(float64(fired), "fired")
+			// Wall time on a shared machine counts the waits; CPU time is
+			// the step's cost.
+			b.ReportMetric(float64(cpu.Milliseconds())/float64(b.N), "cpu-ms/op")
+		})
+	}
+}
+
+// BenchmarkFuzzyRepeatChain1MB is issue 25's measurement: 10 steps of
+// 1 MB outputs, each the previous with 0.5% of its bytes changed (it cost
+// 17.6 s). Each step fires, so only the first output is kept, and the
+// later steps are compared with it, further and further away.
+func BenchmarkFuzzyRepeatChain1MB(b *testing.B) {
+	r := rand.New(rand.NewPCG(11, 12))
+	const size = 1 << 20
+	outs := []string{logText(r, size)}
+	for len(outs) < 10 {
+		next := []byte(outs[len(outs)-1])
+		for range size / 200 {
+			next[r.IntN(len(next))] = "abcdefghijklmnopqrstuvwxyz0123456789 "[r.IntN(37)]
+		}
+		outs = append(outs, string(next))
+	}
+	fired := 0
+	var cpu time.Duration
+	for range b.N {
+		before := cpuTime()
+		d, _ := NewFuzzyRepeat(DefaultFuzzyConfig())
+		fired = 0
+		for i, out := range outs {
+			fired += len(d.Step(Step{N: i + 1, Output: out}))
+		}
+		cpu += cpuTime() - before
+	}
+	b.ReportMetric(float64(fired), "firings")
+	b.ReportMetric(float64(cpu.Milliseconds())/float64(b.N)/float64(len(outs)), "cpu-ms/step")
 }

@@ -2,7 +2,6 @@ package detect
 
 import (
 	"math/bits"
-	"slices"
 )
 
 // lcsMatcher computes LCS lengths over code points with the bit-parallel
@@ -21,6 +20,9 @@ type lcsMatcher struct {
 	peq   []uint64       // pattern masks, one row of words per code point
 	rows  int
 	v     []uint64
+
+	ha, hb histogram  // lcsAtLeast's, reused
+	shrink bandShrink // bitLCS's, reused
 }
 
 // row returns the pattern mask row of r, -1 when r is not in the pattern.
@@ -34,31 +36,37 @@ func (mt *lcsMatcher) row(r rune) int {
 	return -1
 }
 
-// build prepares the masks of pattern a over words words.
+// build prepares the masks of pattern a over words words: rows are
+// numbered first, so the masks are allocated once.
 func (mt *lcsMatcher) build(a []rune, words int) {
 	for i := range mt.ascii {
 		mt.ascii[i] = 0
 	}
 	clear(mt.other)
 	mt.rows = 0
-	mt.peq = mt.peq[:0]
-	for i, r := range a {
-		k := mt.row(r)
-		if k < 0 {
-			k = mt.rows
-			mt.rows++
-			if r >= 0 && r < 128 {
-				mt.ascii[r] = int32(mt.rows)
-			} else {
-				if mt.other == nil {
-					mt.other = make(map[rune]int32)
-				}
-				mt.other[r] = int32(mt.rows)
-			}
-			mt.peq = slices.Grow(mt.peq, words)[:len(mt.peq)+words]
-			clear(mt.peq[k*words:])
+	for _, r := range a {
+		if mt.row(r) >= 0 {
+			continue
 		}
-		mt.peq[k*words+i/64] |= 1 << (i % 64)
+		mt.rows++
+		if r >= 0 && r < 128 {
+			mt.ascii[r] = int32(mt.rows)
+		} else {
+			if mt.other == nil {
+				mt.other = make(map[rune]int32)
+			}
+			mt.other[r] = int32(mt.rows)
+		}
+	}
+	n := mt.rows * words
+	if cap(mt.peq) < n {
+		mt.peq = make([]uint64, n)
+	} else {
+		mt.peq = mt.peq[:n]
+		clear(mt.peq)
+	}
+	for i, r := range a {
+		mt.peq[mt.row(r)*words+i/64] |= 1 << (i % 64)
 	}
 }
 
@@ -90,16 +98,57 @@ func (mt *lcsMatcher) lcsAtLeast(a, b []rune, cutoff int) (int, bool) {
 		a, b = b, a // the shorter one is the pattern: fewer words
 	}
 	c := max(cutoff-affix, 0)
-	// Try a small Indel distance budget first, in a narrow band: texts
-	// that are nearly equal (a loop's) are settled cheaply, and the others
-	// fail the try within a few hundred columns.
-	if try := (len(a) + len(b) - max(64, (len(a)+len(b))/64) + 1) / 2; try > c && try <= len(a) {
-		if n, ok := mt.bitLCS(a, b, try); ok {
+	// The band, and so the cost, grows with the Indel distance allowed
+	// (len(a)+len(b)-2·cutoff). Near-duplicates (a loop's outputs) are
+	// far closer than the threshold allows: try budgets from small up,
+	// doubling, so that their cost follows their own distance. A try
+	// that succeeds is exact (its LCS reaches its cutoff, above c); one
+	// that fails stops as soon as its budget is spent (bitLCS's bound).
+	// The main diagonal's matches are an alignment, so its distance is a
+	// budget that cannot fail: substitutions alone are settled at once.
+	total := len(a) + len(b)
+	allowed := total - 2*c
+	diag := total - 2*diagonalMatches(a, b)
+	// No budget below the histogram distance can succeed (it bounds the
+	// Indel distance from below); the diagonal's, when near it, is tried
+	// first.
+	start := 512
+	if allowed/4 >= start {
+		mt.ha.reset()
+		mt.hb.reset()
+		mt.ha.add(a)
+		mt.hb.add(b)
+		start = max(start, total-2*mt.ha.bound(&mt.hb))
+	}
+	if diag <= 4*start && diag < allowed {
+		// An alignment of this distance exists: the try cannot fail.
+		n, _ := mt.bitLCS(a, b, (total-diag+1)/2)
+		return affix + n, true
+	}
+	for budget := start; budget <= allowed/4; budget *= 2 {
+		if budget >= diag {
+			budget = diag
+		}
+		if n, ok := mt.bitLCS(a, b, (total-budget+1)/2); ok {
 			return affix + n, true
+		}
+		if budget == diag {
+			break // cannot happen: the diagonal's alignment reaches it
 		}
 	}
 	n, ok := mt.bitLCS(a, b, c)
 	return affix + n, ok
+}
+
+// diagonalMatches counts the positions where a and b agree.
+func diagonalMatches(a, b []rune) int {
+	n := 0
+	for i := range min(len(a), len(b)) {
+		if a[i] == b[i] {
+			n++
+		}
+	}
+	return n
 }
 
 // bitLCS is the banded bit-parallel LCS of pattern a (rows) and text b
@@ -112,7 +161,9 @@ func (mt *lcsMatcher) lcsAtLeast(a, b []rune, cutoff int) (int, bool) {
 // Words below the band keep their last value and carry nothing into it,
 // words above it stay untouched: the result is exact when the LCS reaches
 // cutoff and below cutoff otherwise (checked against the naive table, for
-// cutoffs around the LCS, in the property and fuzz tests).
+// cutoffs around the LCS, in the property and fuzz tests). From
+// shrinkFrom code points a bandShrink narrows the band further, to the
+// rows an alignment can still use within the budget.
 func (mt *lcsMatcher) bitLCS(a, b []rune, cutoff int) (int, bool) {
 	m, n := len(a), len(b)
 	words := (m + 63) / 64
@@ -126,8 +177,20 @@ func (mt *lcsMatcher) bitLCS(a, b []rune, cutoff int) (int, bool) {
 	}
 	left, right := m-cutoff, n-cutoff // unmatched rows, unmatched columns allowed
 	first, last := 0, min(words, (left+2+63)/64)
+	// below counts the zero bits of the words under the band: they no
+	// longer change.
+	below, counted := 0, 0
+	var sh *bandShrink
+	if cutoff > 0 && m >= shrinkFrom {
+		sh = mt.newShrink(a, b, m+n-2*cutoff)
+	}
+	capLast := words // the band's top is held under capLast (sh)
 	for j, r := range b {
-		if k := mt.row(r); k >= 0 {
+		k := mt.row(r)
+		if sh != nil {
+			sh.column(k)
+		}
+		if k >= 0 {
 			vb := v[first:last]
 			pm := mt.peq[k*words+first : k*words+last]
 			pm = pm[:len(vb)] // one bounds check for the loop
@@ -141,21 +204,63 @@ func (mt *lcsMatcher) bitLCS(a, b []rune, cutoff int) (int, bool) {
 		}
 		// The band for column j+1.
 		if lo := j + 1 - right - 1; lo > 0 {
-			first = lo / 64
+			first = max(first, lo/64)
 		}
+		top := words
 		if hi := j + 1 + left + 2; hi < m {
-			last = (hi + 63) / 64
-		} else {
-			last = words
+			top = (hi + 63) / 64
 		}
-		// Each column adds at most one to the LCS: stop when even a match
-		// in every remaining column cannot reach cutoff.
-		if cutoff > 0 && j%64 == 63 && zeros(v, m)+n-1-j < cutoff {
-			return 0, false
+		last = max(last, min(top, capLast))
+		if sh != nil && j%64 == 63 {
+			// Narrow the band to the rows an alignment within the budget
+			// can use (bandShrink); the bottom for good, the top for the
+			// next 64 columns.
+			for first < last && sh.belowOut(first, j+1, zeros(v[first:first+1], 64), below+zerosUpTo(v, counted, first)) {
+				first++
+			}
+			if first >= last {
+				return 0, false
+			}
+			capLast = sh.topCap(last, min(words, top+1), j+1, below+zerosUpTo(v, counted, first)+zeros(v[first:last], (last-first)*64))
+		}
+		// Stop when no alignment can still reach cutoff. With k columns
+		// left, a path at row i ends with at most D[i] + min(m-i, k),
+		// which is largest at i* = m-k (D grows by at most one a row):
+		// below it, D[i*] + k; above it, m-i falls as fast as D can rise.
+		if cutoff > 0 && j%64 == 63 {
+			for ; counted < first; counted++ {
+				below += zeros(v[counted:counted+1], 64)
+			}
+			k := n - 1 - j
+			if k == 0 {
+				// The last column: the count below decides.
+			} else if i := m - k; i <= 0 {
+				if k < cutoff {
+					return 0, false
+				}
+			} else if w := i / 64; w >= first {
+				d := below + zeros(v[first:w], (w-first)*64)
+				if rest := i % 64; rest > 0 {
+					d += zeros(v[w:w+1], rest)
+				}
+				if d+k < cutoff {
+					return 0, false
+				}
+			} else if zeros(v, m)+k < cutoff {
+				return 0, false
+			}
 		}
 	}
 	l := zeros(v, m)
 	return l, l >= cutoff
+}
+
+// zerosUpTo counts the zero bits of the words [from, to) of v.
+func zerosUpTo(v []uint64, from, to int) int {
+	if to <= from {
+		return 0
+	}
+	return zeros(v[from:to], (to-from)*64)
 }
 
 // zeros counts the zero bits among the first m bits of v.
@@ -189,4 +294,116 @@ func Similarity(a, b string) float64 {
 	var mt lcsMatcher
 	n, _ := mt.lcsAtLeast(ra, rb, 0)
 	return float64(2*n) / float64(len(ra)+len(rb))
+}
+
+// shrinkFrom is the pattern length from which bitLCS narrows its band with
+// a bandShrink (below it the bookkeeping costs more than it saves).
+var shrinkFrom = 4096
+
+// bandShrink narrows bitLCS's band to the rows an alignment within the
+// Indel budget (len(a)+len(b)-2·cutoff) can still use. An alignment at
+// row i after j columns has spent at least i+j-2·D[i] (D from the band:
+// the alignment is in it) and will spend at least the code point
+// histogram distance of what is left, Σ|count in a[i:] − count in b[j:]|.
+// Rows where the two exceed the budget are left out: at the bottom for
+// good (an alignment there later would have passed through them), at the
+// top until the next check, with the slack the bounds can lose meanwhile.
+// Both bounds are taken for a whole word of 64 rows, loosened by 64.
+type bandShrink struct {
+	mt       *lcsMatcher
+	a        []rune
+	budget   int
+	cb       []int32 // counts in b[j:]
+	lo, hi   []int32 // counts in a[pLo:], a[pHi:]
+	pLo, pHi int
+	hLo, hHi int // the histogram distances of the two suffixes of a with b[j:]
+	other    int // index of the code points of b not in a
+}
+
+func (mt *lcsMatcher) newShrink(a, b []rune, budget int) *bandShrink {
+	k := mt.rows + 1
+	s := &mt.shrink
+	grow := func(x []int32) []int32 {
+		if cap(x) < k {
+			return make([]int32, k)
+		}
+		x = x[:k]
+		clear(x)
+		return x
+	}
+	*s = bandShrink{mt: mt, a: a, budget: budget, other: mt.rows,
+		cb: grow(s.cb), lo: grow(s.lo), hi: grow(s.hi)}
+	for _, r := range b {
+		s.cb[s.idx(r)]++
+	}
+	for _, r := range a {
+		s.lo[s.idx(r)]++
+	}
+	copy(s.hi, s.lo)
+	for c := range s.cb {
+		s.hLo += abs32(s.lo[c] - s.cb[c])
+	}
+	s.hHi = s.hLo
+	return s
+}
+
+func (s *bandShrink) idx(r rune) int {
+	if k := s.mt.row(r); k >= 0 {
+		return k
+	}
+	return s.other
+}
+
+func abs32(x int32) int {
+	if x < 0 {
+		return int(-x)
+	}
+	return int(x)
+}
+
+// column takes the column's code point (its row k, -1 when not in a) out
+// of b's suffix.
+func (s *bandShrink) column(k int) {
+	c := k
+	if c < 0 {
+		c = s.other
+	}
+	s.hLo += abs32(s.lo[c]-s.cb[c]+1) - abs32(s.lo[c]-s.cb[c])
+	s.hHi += abs32(s.hi[c]-s.cb[c]+1) - abs32(s.hi[c]-s.cb[c])
+	s.cb[c]--
+}
+
+// advance takes a[*p:to] out of the suffix counted in ca.
+func (s *bandShrink) advance(ca []int32, h, p *int, to int) {
+	for ; *p < to && *p < len(s.a); *p++ {
+		c := s.idx(s.a[*p])
+		*h += abs32(ca[c]-1-s.cb[c]) - abs32(ca[c]-s.cb[c])
+		ca[c]--
+	}
+}
+
+// belowOut says no alignment within the budget can use word w (rows
+// [64w, 64w+64)) after jc columns, where zBelow zero bits lie under it
+// and zw in it; w is the band's lowest word.
+func (s *bandShrink) belowOut(w, jc, zw, zBelow int) bool {
+	s.advance(s.lo, &s.hLo, &s.pLo, 64*w)
+	spent := 64*w + jc - 2*(zBelow+zw)
+	return spent+s.hLo-64 > s.budget
+}
+
+// topCap returns the first word from `from` on (below `to`) that no
+// alignment within the budget can reach in the next 64 columns, where
+// dTop is D at the band's top (jc columns done); `to` if there is none.
+func (s *bandShrink) topCap(from, to, jc, dTop int) int {
+	for w := from; w < to; w++ {
+		s.advance(s.hi, &s.hHi, &s.pHi, 64*w)
+		// An alignment entering row 64w or above in a later column has at
+		// most one more match there; over 64 columns the two bounds can
+		// each fall by 64.
+		spent := 64*w + jc - 2*(dTop+1)
+		if spent+s.hHi-64-128 > s.budget {
+			return w
+		}
+	}
+	return to
 }

@@ -85,6 +85,8 @@ func TestLCSProperty(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	alphabets := [][]rune{[]rune("ab"), []rune("abcd"), []rune("aé日\U0001F600 x"), []rune("abcdefghijklmnopqrstuvwxyz .,")}
 	var mt lcsMatcher
+	defaultShrink := shrinkFrom
+	defer func() { shrinkFrom = defaultShrink }()
 	for it := range 3000 {
 		alpha := alphabets[it%len(alphabets)]
 		a := randomRunes(r, alpha, r.IntN(300))
@@ -98,6 +100,8 @@ func TestLCSProperty(t *testing.T) {
 		if got, ok := mt.lcsAtLeast(a, b, 0); got != want || !ok {
 			t.Fatalf("LCS(%q, %q) = %d, %v; want %d", string(a), string(b), got, ok, want)
 		}
+		// Odd cases narrow the band from 64 code points (bandShrink).
+		shrinkFrom = []int{defaultShrink, 64}[it%2]
 		for range 4 {
 			c := want + r.IntN(21) - 10
 			got, ok := mt.lcsAtLeast(a, b, c)
@@ -108,6 +112,7 @@ func TestLCSProperty(t *testing.T) {
 				t.Fatalf("cutoff %d: LCS(%q, %q) = %d, true; want false (LCS %d)", c, string(a), string(b), got, want)
 			}
 		}
+		shrinkFrom = defaultShrink
 	}
 }
 
@@ -126,14 +131,69 @@ func FuzzLCS(f *testing.F) {
 		if got := LCS(a, b); got != want {
 			t.Fatalf("LCS(%q, %q) = %d, want %d", a, b, got, want)
 		}
-		for _, c := range []int{want - 1, want, want + 1, (len(ra) + len(rb)) * 9 / 20} {
-			got, ok := mt.lcsAtLeast(ra, rb, c)
-			if (want >= c) != ok || (ok && got != want) {
-				t.Fatalf("cutoff %d: LCS(%q, %q) = %d, %v; want %d", c, a, b, got, ok, want)
+		defer func(old int) { shrinkFrom = old }(shrinkFrom)
+		for _, from := range []int{shrinkFrom, 64} { // with the band's narrowing too
+			shrinkFrom = from
+			for _, c := range []int{want - 1, want, want + 1, (len(ra) + len(rb)) * 9 / 20} {
+				got, ok := mt.lcsAtLeast(ra, rb, c)
+				if (want >= c) != ok || (ok && got != want) {
+					t.Fatalf("shrink from %d, cutoff %d: LCS(%q, %q) = %d, %v; want %d", from, c, a, b, got, ok, want)
+				}
 			}
 		}
 		if s := Similarity(a, b); s < 0 || s > 1 {
 			t.Fatalf("Similarity(%q, %q) = %v", a, b, s)
 		}
 	})
+}
+
+// TestLCSLongProperty holds the fast paths of lcsAtLeast (budgets tried
+// from small up, the diagonal's budget, the early stop) to the naive table
+// on texts long enough to take them: near-duplicates (substitutions only,
+// or any edits), shuffled blocks and random text, at cutoffs around the
+// LCS and at the 0.90 threshold.
+func TestLCSLongProperty(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	alphabets := [][]rune{[]rune("ab"), []rune("abcdefghijklmnopqrstuvwxyz .,\n"), []rune("aé日\U0001F600 x")}
+	var mt lcsMatcher
+	defaultShrink := shrinkFrom
+	defer func() { shrinkFrom = defaultShrink }()
+	for it := range 60 {
+		alpha := alphabets[it%len(alphabets)]
+		a := randomRunes(r, alpha, 600+r.IntN(2500))
+		var b []rune
+		switch it % 4 {
+		case 0: // substitutions only: the diagonal's budget
+			b = append([]rune(nil), a...)
+			for range r.IntN(len(a)/10 + 1) {
+				b[r.IntN(len(b))] = alpha[r.IntN(len(alpha))]
+			}
+		case 1:
+			b = mutate(r, a, alpha, r.IntN(len(a)/5+1))
+		case 2: // blocks shuffled
+			blocks := [][]rune{}
+			for i := 0; i < len(a); i += 100 {
+				blocks = append(blocks, a[i:min(i+100, len(a))])
+			}
+			r.Shuffle(len(blocks), func(i, j int) { blocks[i], blocks[j] = blocks[j], blocks[i] })
+			for _, bl := range blocks {
+				b = append(b, bl...)
+			}
+		default:
+			b = randomRunes(r, alpha, len(a)+r.IntN(200)-100)
+		}
+		want := naiveLCS(a, b)
+		total := len(a) + len(b)
+		cutoffs := []int{0, want - 1, want, want + 1, want + r.IntN(200) - 100, (9*total + 19) / 20}
+		// With and without the band's narrowing (bandShrink).
+		for _, from := range []int{defaultShrink, 64} {
+			shrinkFrom = from
+			for _, c := range cutoffs {
+				got, ok := mt.lcsAtLeast(a, b, c)
+				if (want >= c) != ok || (ok && got != want) {
+					t.Fatalf("case %d (%d+%d runes), shrink from %d, cutoff %d: %d, %v; want LCS %d", it, len(a), len(b), from, c, got, ok, want)
+				}
+			}
+		}
+	}
 }

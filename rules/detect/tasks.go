@@ -3,15 +3,19 @@ package detect
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"time"
+	"unicode/utf8"
 )
 
-// Task statuses of the autopilot (seed 003).
+// Task statuses of the autopilot (seed 003). Statuses are any string: the
+// component compares them with "done" and "completed" only.
 const (
 	StatusPending    = "pending"
 	StatusInProgress = "in_progress"
 	StatusBlocked    = "blocked"
 	StatusDone       = "done"
+	StatusCompleted  = "completed"
 )
 
 // Loop types and recommendations of task_attempts (RULES.md §9).
@@ -41,6 +45,7 @@ type TaskConfig struct {
 	AttemptWindow              time.Duration // attempt_window
 	EnableAutoUnblock          bool          // enable_auto_unblock
 	MaxAttemptsBeforeForceNext int           // max_attempts_before_force_next
+	AttemptsRecovery           bool          // attempts_recovery
 }
 
 // TaskParams declares task_attempts' keys.
@@ -53,11 +58,14 @@ var TaskParams = []Param{
 		Doc: "recommend unblock authority for a blocked task spin (else escalate)"},
 	{Key: "max_attempts_before_force_next", Type: TypeInt, Default: 5, Min: bound(1), Max: bound(1000),
 		Doc: "a no-progress repeat recommends force_next from this many attempts on, escalate below"},
+	{Key: "attempts_recovery", Type: TypeBool, Default: true,
+		Doc: "a firing clears its task's attempts, as the component's applyRecovery does (off: every further attempt fires again)"},
 }
 
-// DefaultTaskConfig is the seed's recommended configuration.
+// DefaultTaskConfig is the component's default configuration.
 func DefaultTaskConfig() TaskConfig {
-	return TaskConfig{MaxAttempts: 3, AttemptWindow: time.Hour, EnableAutoUnblock: true, MaxAttemptsBeforeForceNext: 5}
+	return TaskConfig{MaxAttempts: 3, AttemptWindow: time.Hour, EnableAutoUnblock: true, MaxAttemptsBeforeForceNext: 5,
+		AttemptsRecovery: true}
 }
 
 // Validate checks the configuration against TaskParams.
@@ -71,6 +79,7 @@ func (c TaskConfig) values() map[string]float64 {
 		"attempt_window":                 c.AttemptWindow.Seconds(),
 		"enable_auto_unblock":            b2f(c.EnableAutoUnblock),
 		"max_attempts_before_force_next": float64(c.MaxAttemptsBeforeForceNext),
+		"attempts_recovery":              b2f(c.AttemptsRecovery),
 	}
 }
 
@@ -89,39 +98,158 @@ type TaskFiring struct {
 	AttemptCount int `json:"attempt_count"`
 }
 
-type taskAttempt struct {
-	status   string
-	blockers []string // sorted
-	work     []string // sorted
-	at       time.Time
+// taskNode is one recorded attempt of a task, a node of the task's list of
+// attempts in log order.
+type taskNode struct {
+	at         time.Time
+	status     string
+	blockers   string // blockers.sort().join(',')
+	work       string // completedWork.sort().join(',')
+	prev, next int    // neighbours in log order; -1 for none
 }
 
+// taskState is a task's recorded attempts. The component filters the
+// whole list by timestamp at every record; here the attempts sit in a
+// linked list (log order, for the last max_attempts) indexed by a min-heap
+// on timestamps (for the drop), so that an attempt costs O(log n) whatever
+// the order of the timestamps, where refiltering cost O(n).
 type taskState struct {
-	attempts []taskAttempt // log order, those inside the window
-	latest   time.Time
-	unblock  bool // unblock authority was recommended
+	nodes      []taskNode
+	head, tail int
+	byTime     []int // min-heap of live nodes' indices by timestamp
+	live       int
 }
 
-// TaskAttempts is the task_attempts detector (RULES.md §9 and its
-// Readings, from seed 003's loop_detector.ts). Attempts are replayed in log
-// order; after each, its task's window holds its attempts with latest −
-// timestamp < AttemptWindow, latest being the task's latest timestamp. With
-// at least MaxAttempts there, the last MaxAttempts are judged, provided
-// their completed work is the same (work that differs is never a loop):
-//   - all done: completed_task_revisit, force_next;
-//   - all blocked on the same non-empty blockers: blocked_task_spin,
-//     unblock_authority the first time for the task, escalate at every
-//     later spin and whenever auto-unblock is off;
-//   - all of one status: no_progress_repeat, force_next once the window
-//     holds MaxAttemptsBeforeForceNext attempts, escalate before.
+func (s *taskState) reset() {
+	s.nodes, s.byTime = s.nodes[:0], s.byTime[:0]
+	s.head, s.tail, s.live = -1, -1, 0
+}
+
+func (s *taskState) before(i, j int) bool {
+	return s.nodes[s.byTime[i]].at.Before(s.nodes[s.byTime[j]].at)
+}
+
+func (s *taskState) siftUp(i int) {
+	for i > 0 {
+		p := (i - 1) / 2
+		if !s.before(i, p) {
+			return
+		}
+		s.byTime[i], s.byTime[p] = s.byTime[p], s.byTime[i]
+		i = p
+	}
+}
+
+func (s *taskState) siftDown(i int) {
+	n := len(s.byTime)
+	for {
+		m := i
+		if l := 2*i + 1; l < n && s.before(l, m) {
+			m = l
+		}
+		if r := 2*i + 2; r < n && s.before(r, m) {
+			m = r
+		}
+		if m == i {
+			return
+		}
+		s.byTime[i], s.byTime[m] = s.byTime[m], s.byTime[i]
+		i = m
+	}
+}
+
+func (s *taskState) push(n taskNode) {
+	n.prev, n.next = s.tail, -1
+	i := len(s.nodes)
+	s.nodes = append(s.nodes, n)
+	if s.tail >= 0 {
+		s.nodes[s.tail].next = i
+	} else {
+		s.head = i
+	}
+	s.tail = i
+	s.live++
+	s.byTime = append(s.byTime, i)
+	s.siftUp(len(s.byTime) - 1)
+}
+
+// dropOlder removes the attempts at or before cutoff (the component keeps
+// `a.timestamp > cutoff`).
+func (s *taskState) dropOlder(now time.Time, window time.Duration) {
+	for len(s.byTime) > 0 && now.Sub(s.nodes[s.byTime[0]].at) >= window {
+		i := s.byTime[0]
+		last := len(s.byTime) - 1
+		s.byTime[0] = s.byTime[last]
+		s.byTime = s.byTime[:last]
+		s.siftDown(0)
+		n := &s.nodes[i]
+		if n.prev >= 0 {
+			s.nodes[n.prev].next = n.next
+		} else {
+			s.head = n.next
+		}
+		if n.next >= 0 {
+			s.nodes[n.next].prev = n.prev
+		} else {
+			s.tail = n.prev
+		}
+		s.live--
+	}
+	if s.live == 0 {
+		s.reset()
+	} else if len(s.nodes) > 2*s.live+64 {
+		s.compact()
+	}
+}
+
+// compact drops the removed nodes, keeping memory proportional to the
+// attempts in the window.
+func (s *taskState) compact() {
+	nodes := make([]taskNode, 0, 2*s.live)
+	for i := s.head; i >= 0; i = s.nodes[i].next {
+		n := s.nodes[i]
+		n.prev, n.next = len(nodes)-1, len(nodes)+1
+		nodes = append(nodes, n)
+	}
+	nodes[len(nodes)-1].next = -1
+	s.nodes, s.head, s.tail = nodes, 0, len(nodes)-1
+	s.byTime = s.byTime[:0]
+	for i := range nodes {
+		s.byTime = append(s.byTime, i)
+	}
+	for i := len(s.byTime)/2 - 1; i >= 0; i-- {
+		s.siftDown(i)
+	}
+}
+
+// TaskAttempts is the task_attempts detector: the autopilot's LoopDetector
+// (nateschmiedehaus/WeatherVane tools/wvo_mcp/src/orchestrator/
+// loop_detector.ts at f9495d8) replayed over logged attempts, with each
+// attempt's own timestamp standing for Date.now().
 //
-// Blockers and work compare as sorted lists. Unlike the live recovery,
-// replay never clears a task's attempts, so a loop fires at every further
-// attempt.
+// Record is recordAttempt: the attempt is appended to its task's list, and
+// the task's attempts at or before `timestamp − AttemptWindow` are dropped.
+// Detect is detectLoop: none for an empty task id or fewer than
+// MaxAttempts attempts; else, on the last MaxAttempts attempts, the first
+// of these that holds:
+//   - every status "done" or "completed": completed_task_revisit,
+//     force_next;
+//   - the same blockers on each, not empty: blocked_task_spin,
+//     unblock_authority (escalate without EnableAutoUnblock);
+//   - the same blockers (possibly none) and the same completed work on
+//     each: no_progress_repeat, force_next from MaxAttemptsBeforeForceNext
+//     attempts in the list, escalate below.
+//
+// Lists compare as JavaScript's `sort().join(',')` strings (UTF-16 order;
+// ["a,b"] equals ["a", "b"]); attempt_count is the task's list length.
+// Recover is applyRecovery's `attempts.delete(taskId)`. Attempt does all
+// three, Recover only when AttemptsRecovery is on and the attempt fired.
 type TaskAttempts struct {
-	cfg   TaskConfig
-	n     int
-	tasks map[string]*taskState
+	cfg    TaskConfig
+	n      int
+	tasks  map[string]*taskState
+	recent []*taskNode
+	sorted []string
 }
 
 // NewTaskAttempts returns a detector with no attempts.
@@ -132,73 +260,139 @@ func NewTaskAttempts(c TaskConfig) (*TaskAttempts, error) {
 	return &TaskAttempts{cfg: c, tasks: make(map[string]*taskState)}, nil
 }
 
-func sortedCopy(s []string) []string {
-	c := slices.Clone(s)
-	slices.Sort(c)
-	return c
-}
-
-// Attempt records the next attempt and returns the firing, if any.
+// Attempt records the next attempt, detects and, with AttemptsRecovery,
+// recovers; it returns the firing, if any.
 func (d *TaskAttempts) Attempt(a Attempt) []TaskFiring {
 	d.n++
-	ts := d.tasks[a.TaskID]
-	if ts == nil {
-		ts = &taskState{latest: a.Timestamp}
-		d.tasks[a.TaskID] = ts
-	}
-	if a.Timestamp.After(ts.latest) {
-		ts.latest = a.Timestamp
-	}
-	ts.attempts = append(ts.attempts, taskAttempt{
-		status:   a.Status,
-		blockers: sortedCopy(a.Blockers),
-		work:     sortedCopy(a.CompletedWork),
-		at:       a.Timestamp,
-	})
-	// The latest timestamp never decreases: an attempt out of the window
-	// stays out, so it is dropped.
-	ts.attempts = slices.DeleteFunc(ts.attempts, func(x taskAttempt) bool {
-		return ts.latest.Sub(x.at) >= d.cfg.AttemptWindow
-	})
-	window := len(ts.attempts)
-	if window < d.cfg.MaxAttempts {
+	d.Record(a)
+	f, ok := d.Detect(a.TaskID)
+	if !ok {
 		return nil
 	}
-	last := ts.attempts[window-d.cfg.MaxAttempts:]
-	first := last[0]
-	sameStatus, sameWork, sameBlockers := true, true, true
-	for _, x := range last[1:] {
-		sameStatus = sameStatus && x.status == first.status
-		sameWork = sameWork && slices.Equal(x.work, first.work)
-		sameBlockers = sameBlockers && slices.Equal(x.blockers, first.blockers)
+	if d.cfg.AttemptsRecovery {
+		d.Recover(a.TaskID)
 	}
-	if !sameWork || !sameStatus {
-		return nil
+	f.Attempt = d.n
+	return []TaskFiring{f}
+}
+
+// Record is the component's recordAttempt, at the attempt's timestamp.
+func (d *TaskAttempts) Record(a Attempt) {
+	s := d.tasks[a.TaskID]
+	if s == nil {
+		s = &taskState{}
+		s.reset()
+		d.tasks[a.TaskID] = s
 	}
-	var loop, rec string
+	s.push(taskNode{at: a.Timestamp, status: a.Status,
+		blockers: d.jsSortJoin(a.Blockers), work: d.jsSortJoin(a.CompletedWork)})
+	s.dropOlder(a.Timestamp, d.cfg.AttemptWindow)
+}
+
+// Count is the number of the task's attempts kept (the component's
+// getStatus attemptCount; 0 for a task it does not list).
+func (d *TaskAttempts) Count(taskID string) int {
+	if s := d.tasks[taskID]; s != nil {
+		return s.live
+	}
+	return 0
+}
+
+// Recover forgets the task's attempts (applyRecovery's last act).
+func (d *TaskAttempts) Recover(taskID string) {
+	if s := d.tasks[taskID]; s != nil {
+		s.reset()
+	}
+}
+
+// Clear forgets every task's attempts (the component's clear).
+func (d *TaskAttempts) Clear() { clear(d.tasks) }
+
+// Detect is the component's detectLoop for taskID; the firing's Attempt
+// is left 0.
+func (d *TaskAttempts) Detect(taskID string) (TaskFiring, bool) {
+	s := d.tasks[taskID]
+	k := d.cfg.MaxAttempts
+	if taskID == "" || s == nil || s.live < k {
+		return TaskFiring{}, false
+	}
+	d.recent = d.recent[:0]
+	for i := s.tail; i >= 0 && len(d.recent) < k; i = s.nodes[i].prev {
+		d.recent = append(d.recent, &s.nodes[i])
+	}
+	slices.Reverse(d.recent)
+	first := d.recent[0]
+	allCompleted, sameBlockers, sameWork := true, true, true
+	for _, x := range d.recent {
+		allCompleted = allCompleted && (x.status == StatusDone || x.status == StatusCompleted)
+		sameBlockers = sameBlockers && x.blockers == first.blockers
+		sameWork = sameWork && x.work == first.work
+	}
+	f := TaskFiring{Rule: "task_attempts", Kind: KindLoop, Origin: OriginGeneric, TaskID: taskID, AttemptCount: s.live}
 	switch {
-	case first.status == StatusDone:
-		loop, rec = LoopCompletedTaskRevisit, RecommendForceNext
-	case first.status == StatusBlocked && sameBlockers && len(first.blockers) > 0:
-		loop, rec = LoopBlockedTaskSpin, RecommendUnblockAuthority
-		if !d.cfg.EnableAutoUnblock || ts.unblock {
-			rec = RecommendEscalate
+	case allCompleted:
+		f.LoopType, f.Recommendation = LoopCompletedTaskRevisit, RecommendForceNext
+	case sameBlockers && first.blockers != "":
+		f.LoopType, f.Recommendation = LoopBlockedTaskSpin, RecommendUnblockAuthority
+		if !d.cfg.EnableAutoUnblock {
+			f.Recommendation = RecommendEscalate
 		}
-		ts.unblock = ts.unblock || rec == RecommendUnblockAuthority
+	case sameBlockers && sameWork:
+		f.LoopType, f.Recommendation = LoopNoProgressRepeat, RecommendEscalate
+		if s.live >= d.cfg.MaxAttemptsBeforeForceNext {
+			f.Recommendation = RecommendForceNext
+		}
 	default:
-		loop, rec = LoopNoProgressRepeat, RecommendEscalate
-		if window >= d.cfg.MaxAttemptsBeforeForceNext {
-			rec = RecommendForceNext
-		}
+		return TaskFiring{}, false
 	}
-	return []TaskFiring{{
-		Attempt:        d.n,
-		Rule:           "task_attempts",
-		Kind:           KindLoop,
-		Origin:         OriginGeneric,
-		TaskID:         a.TaskID,
-		LoopType:       loop,
-		Recommendation: rec,
-		AttemptCount:   window,
-	}}
+	return f, true
+}
+
+// jsSortJoin is JavaScript's `xs.sort().join(',')`: strings ordered by
+// UTF-16 code units.
+func (d *TaskAttempts) jsSortJoin(xs []string) string {
+	switch len(xs) {
+	case 0:
+		return ""
+	case 1:
+		return xs[0]
+	}
+	d.sorted = append(d.sorted[:0], xs...)
+	slices.SortFunc(d.sorted, compareUTF16)
+	return strings.Join(d.sorted, ",")
+}
+
+// compareUTF16 orders strings as JavaScript compares them: by UTF-16 code
+// units, where a character above U+FFFF (a surrogate pair, from U+D800)
+// sorts before U+E000–U+FFFF. Byte order breaks ties between strings whose
+// invalid UTF-8 decodes alike.
+func compareUTF16(a, b string) int {
+	i, j := 0, 0
+	for i < len(a) && j < len(b) {
+		r1, n1 := utf8.DecodeRuneInString(a[i:])
+		r2, n2 := utf8.DecodeRuneInString(b[j:])
+		if r1 != r2 {
+			u1, u2 := firstUnit(r1), firstUnit(r2)
+			if u1 != u2 {
+				return int(u1) - int(u2)
+			}
+			return int(r1) - int(r2) // one high surrogate: the low ones follow the code points
+		}
+		i, j = i+n1, j+n2
+	}
+	switch {
+	case i < len(a):
+		return 1
+	case j < len(b):
+		return -1
+	}
+	return strings.Compare(a, b)
+}
+
+// firstUnit is the first UTF-16 code unit of r.
+func firstUnit(r rune) rune {
+	if r >= 0x10000 {
+		return 0xD800 + (r-0x10000)>>10
+	}
+	return r
 }
