@@ -235,6 +235,9 @@ func readSteps(br *bufio.Reader, c *readContext) error {
 	}
 	t := newStepTable(c.defaultID, c.source)
 	t.ep.Preset, t.ep.Detected = c.opts.Preset, c.detected
+	if h, ok := sr.(interface{ start(*Episode) }); ok {
+		h.start(t.ep) // a reader that records more than steps
+	}
 	d := &t.ep.Diag
 	relevant := 0
 	skip := func(line int, reason string) error { return c.skip(d, line, reason) }

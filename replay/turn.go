@@ -95,6 +95,10 @@ type Episode struct {
 	// by turn (RULES.md §10); nil when it carries none.
 	Live []LiveEvent
 
+	// OpenHands is an OpenHands log's controller history, event by event,
+	// for the StuckDetector replay (openhands.go); nil for other logs.
+	OpenHands []OpenHandsEvent
+
 	Diag Diagnostics
 
 	// Format is the log format the episode was read from (FormatZorkGPT,
