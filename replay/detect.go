@@ -46,6 +46,8 @@ func peekStart(br *bufio.Reader) []byte {
 //   - a record with "action" or "observation" and one of "args",
 //     "extras", "cause" → steps, openhands;
 //   - a record with "step" and "action" or "output" → steps;
+//   - a record with "action" or "observation", no "step" and no "type"
+//     (OpenHands' 2024 shape, which its reader reports) → steps, openhands;
 //   - else zorkgpt, whose reader then says what it found.
 //
 // Records are looked at by their top-level keys only, so a long first
@@ -83,6 +85,10 @@ func DetectFormat(start []byte) (format, preset string) {
 			return FormatSteps, PresetOpenHands
 		case has("step") && (has("action") || has("output")):
 			return FormatSteps, ""
+		case (has("action") || has("observation")) && !has("type") && !has("step"):
+			// An OpenHands event of 2024 (dataclasses.asdict, its fields
+			// at the top level): the OpenHands reader names the shape.
+			return FormatSteps, PresetOpenHands
 		}
 	}
 	return FormatZorkGPT, ""

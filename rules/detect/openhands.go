@@ -12,6 +12,11 @@ type OpenHandsConfig struct {
 	MonologueCount               int // monologue_count
 	AlternatingPairSteps         int // alternating_pair_steps
 	ContextWindowErrorCount      int // context_window_error_count
+	// Interactive is is_stuck(headless_mode=False): only the history after
+	// the last user message counts. loopbreak replays headless runs (the
+	// default of evaluations and of the CLI's --headless); the unit tests
+	// of the interactive mode run with it.
+	Interactive bool
 }
 
 // OpenHandsParams declares the OpenHands checks' keys.
@@ -157,7 +162,11 @@ func NewOpenHands(c OpenHandsConfig) (*OpenHands, error) {
 // keeps e.
 func (d *OpenHands) Add(e *OpenHandsEvent, ask bool) string {
 	switch e.Class {
-	case OHUserMessage, OHNull:
+	case OHUserMessage:
+		if d.cfg.Interactive {
+			d.reset()
+		}
+	case OHNull:
 	default:
 		if e.Class.IsAction() {
 			if e.Class == OHAgentMessage {
@@ -173,10 +182,25 @@ func (d *OpenHands) Add(e *OpenHandsEvent, ask bool) string {
 		}
 		d.events++
 	}
-	if !ask || d.events < 3 {
+	if !ask {
+		return ""
+	}
+	return d.IsStuck()
+}
+
+// IsStuck is is_stuck over the history added so far: the check that holds
+// first, "" for none.
+func (d *OpenHands) IsStuck() string {
+	if d.events < 3 {
 		return ""
 	}
 	return d.check()
+}
+
+// reset forgets the history (interactive mode, at a user message).
+func (d *OpenHands) reset() {
+	d.events, d.obsCount = 0, 0
+	d.actions.buf, d.obs.buf, d.messages.buf, d.condens.buf = d.actions.buf[:0], d.obs.buf[:0], d.messages.buf[:0], d.condens.buf[:0]
 }
 
 // Step adds a steps-log step as events (an action step: its action, then
