@@ -93,16 +93,7 @@ func (e *openHandsEngine) Step(t *replay.Turn, env *Env) {
 		// where the controller asks it; the step reports the first check
 		// that fired at any of its events.
 		for ; e.next < len(ep.OpenHands) && int(ep.OpenHands[e.next].N) <= t.N; e.next++ {
-			ev := &ep.OpenHands[e.next]
-			if !ev.InHistory && !ev.Ask {
-				continue
-			}
-			cls := detect.OHNull // not in the history: is_stuck drops it
-			if ev.InHistory {
-				cls = detect.OpenHandsClass(ev.Class) // replay.OpenHandsClass has detect's order
-			}
-			de := &detect.OpenHandsEvent{Class: cls, Key: ep.Str(ev.Key), Text: ep.Str(ev.Text)}
-			if rule := e.d.Add(de, ev.Ask); rule != "" && e.fired == "" {
+			if rule := addOpenHandsEvent(e.d, ep, &ep.OpenHands[e.next]); rule != "" && e.fired == "" {
 				e.fired = rule
 			}
 		}
@@ -114,6 +105,19 @@ func (e *openHandsEngine) Step(t *replay.Turn, env *Env) {
 	if e.fired == RepeatActionObservation.Name {
 		env.Report(Firing{Turn: t.N, Rule: RepeatActionObservation, Kind: RepeatActionObservationStop})
 	}
+}
+
+// addOpenHandsEvent hands one event of an OpenHands log's history to d
+// and returns the check that holds when the controller asks after it.
+func addOpenHandsEvent(d *detect.OpenHands, ep *replay.Episode, ev *replay.OpenHandsEvent) string {
+	if !ev.InHistory && !ev.Ask {
+		return ""
+	}
+	cls := detect.OHNull // not in the history: is_stuck drops it
+	if ev.InHistory {
+		cls = detect.OpenHandsClass(ev.Class) // replay.OpenHandsClass has detect's order
+	}
+	return d.Add(&detect.OpenHandsEvent{Class: cls, Key: ep.Str(ev.Key), Text: ep.Str(ev.Text)}, ev.Ask)
 }
 
 // openHandsCheck reports the steps where its check fired.

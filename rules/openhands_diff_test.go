@@ -1,0 +1,120 @@
+package rules
+
+// The OpenHands replay against the real StuckDetector. The cases of
+// testdata/steps/openhands/stuck-differential.json.gz (named scenarios for
+// each reading of RULES.md §11, and 150 random streams) were written by
+// the real event classes and event_to_dict (All-Hands-AI/OpenHands
+// 156d068) in a scratch directory outside this repository, with stub
+// modules for litellm and the controller's State; "asked" lists, for each
+// event after which AgentController.should_step lets the controller ask,
+// what the real stuck.py StuckDetector.is_stuck(headless_mode=True) said
+// (its stuck_analysis.loop_type, "" for False). The test reads each
+// stream with the OpenHands reader and asks the replay at the same
+// events: every answer must be the same.
+
+import (
+	"bytes"
+	"compress/gzip"
+	"encoding/json"
+	"errors"
+	"os"
+	"testing"
+
+	"github.com/loopbreak/loopbreak/replay"
+	"github.com/loopbreak/loopbreak/rules/detect"
+)
+
+// openHandsLoopTypes maps StuckAnalysis.loop_type to the rule of the check.
+var openHandsLoopTypes = map[string]string{
+	"":                                     "",
+	"repeating_action_observation":         detect.RuleRepeatActionObservation,
+	"repeating_action_error":               detect.RuleRepeatActionError,
+	"monologue":                            detect.RuleMonologue,
+	"repeating_action_observation_pattern": detect.RuleAlternatingPair,
+	"context_window_error":                 detect.RuleContextWindowError,
+}
+
+func TestOpenHandsAgainstRealStuckDetector(t *testing.T) {
+	f, err := os.Open("../testdata/steps/openhands/stuck-differential.json.gz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var corpus struct {
+		Cases []struct {
+			Name   string            `json:"name"`
+			Events []json.RawMessage `json:"events"`
+			Asked  []string          `json:"asked"`
+		} `json:"cases"`
+	}
+	if err := json.NewDecoder(zr).Decode(&corpus); err != nil {
+		t.Fatal(err)
+	}
+	if len(corpus.Cases) < 150 {
+		t.Fatalf("%d cases", len(corpus.Cases))
+	}
+	fired := 0
+	for _, c := range corpus.Cases {
+		var buf bytes.Buffer
+		for _, e := range c.Events {
+			buf.Write(e)
+			buf.WriteByte('\n')
+		}
+		eps, err := replay.Read(&buf, c.Name, c.Name, replay.Options{Format: replay.FormatSteps, Preset: replay.PresetOpenHands, Strict: true})
+		var noSteps *replay.NoEventsError
+		if errors.As(err, &noSteps) {
+			// Only a system prompt, user messages and null events: no
+			// step to report on; the real detector must not fire either.
+			for _, lt := range c.Asked {
+				if lt != "" {
+					t.Errorf("%s: no steps read, the real StuckDetector fires %s", c.Name, lt)
+				}
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%s: %v", c.Name, err)
+			continue
+		}
+		d, err := detect.NewOpenHands(detect.DefaultOpenHandsConfig())
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		ep := eps[0]
+		for i := range ep.OpenHands {
+			ev := &ep.OpenHands[i]
+			rule := addOpenHandsEvent(d, ep, ev)
+			if ev.Ask {
+				got = append(got, rule)
+			}
+		}
+		var want []string
+		for _, lt := range c.Asked {
+			r, ok := openHandsLoopTypes[lt]
+			if !ok {
+				t.Fatalf("%s: unknown loop_type %q", c.Name, lt)
+			}
+			want = append(want, r)
+			if r != "" {
+				fired++
+			}
+		}
+		if len(got) != len(want) {
+			t.Errorf("%s: asked %d times, the controller %d times", c.Name, len(got), len(want))
+			continue
+		}
+		for i := range got {
+			if got[i] != want[i] {
+				t.Errorf("%s: ask %d: replay %q, real StuckDetector %q", c.Name, i+1, got[i], want[i])
+			}
+		}
+	}
+	if fired < 100 {
+		t.Errorf("only %d firings in the corpus: it tests little", fired)
+	}
+}
