@@ -88,6 +88,9 @@ func liveKind(f *rules.Firing) string {
 		return replay.LiveObjectiveReset
 	case f.Kind == rules.Penalty:
 		return replay.LivePenalty
+	case f.Rule != nil && f.Rule.Origin == rules.OriginOpenHands:
+		// OpenHands logs its StuckDetector's verdict, not which check.
+		return replay.LiveOpenHandsStuck
 	}
 	return ""
 }
@@ -139,7 +142,7 @@ func compareLive(ep *replay.Episode, firings []rules.Firing, cfg *rules.Config) 
 	for i := range ep.Live {
 		e := &ep.Live[i]
 		switch e.Kind {
-		case replay.LiveStuckTermination:
+		case replay.LiveStuckTermination, replay.LiveOpenHandsStuck:
 			l.Stop = e
 		case replay.LivePenalty:
 			l.Penalties++

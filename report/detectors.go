@@ -196,6 +196,15 @@ func (r *Text) AgentEpisode(o *analyze.Outcome, ep *replay.Episode, judge func(n
 	kv("input", "%s", how)
 	kv("recorded", "%s", recordedWords(ep))
 	r.logLines(w, kv, ep.Diag)
+	if o.Live != nil { // the agent's own detector's recorded verdicts
+		for i, line := range liveLines(o.Live, o) {
+			k := ""
+			if i == 0 {
+				k = "live run"
+			}
+			kv(k, "%s", line)
+		}
+	}
 
 	unit := unitWord(ep)
 	rows := DetectorsJudged(o, ep, judge, basis)

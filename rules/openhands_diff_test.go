@@ -1,7 +1,7 @@
 package rules
 
 // The OpenHands replay against the real StuckDetector. The cases of
-// testdata/steps/openhands/stuck-differential.json.gz (named scenarios for
+// testdata/openhands/stuck-differential.json.gz (named scenarios for
 // each reading of RULES.md §11, and 150 random streams) were written by
 // the real event classes and event_to_dict (All-Hands-AI/OpenHands
 // 156d068) in a scratch directory outside this repository, with stub
@@ -35,7 +35,7 @@ var openHandsLoopTypes = map[string]string{
 }
 
 func TestOpenHandsAgainstRealStuckDetector(t *testing.T) {
-	f, err := os.Open("../testdata/steps/openhands/stuck-differential.json.gz")
+	f, err := os.Open("../testdata/openhands/stuck-differential.json.gz")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,54 @@
+package cmd
+
+import (
+	"strings"
+	"testing"
+)
+
+// OpenHands logs written by the real event classes and event_to_dict
+// (All-Hands-AI/OpenHands 156d068) with our own content, each ending in
+// the verdict the controller records when is_stuck fires (an
+// AgentStateChangedObservation: agent_state error, reason
+// AgentStuckInLoopError).
+var (
+	openHandsLiveStuck     = "../testdata/openhands/live-stuck.jsonl"
+	openHandsLiveDisagrees = "../testdata/openhands/live-disagrees.jsonl"
+)
+
+// TestOpenHandsLiveGolden pins analyze's text and JSON for a recorded
+// verdict the replay shares (repeat_action_observation at step 5, where
+// the real stuck.py fires too) and one it does not (each retry has its own
+// thought: the real stuck.py does not fire).
+func TestOpenHandsLiveGolden(t *testing.T) {
+	cases := []struct{ name, log, format string }{
+		{"steps/openhands-live-stuck.txt", openHandsLiveStuck, "text"},
+		{"steps/openhands-live-stuck.json", openHandsLiveStuck, "json"},
+		{"steps/openhands-live-disagrees.txt", openHandsLiveDisagrees, "text"},
+	}
+	for _, c := range cases {
+		t.Run(strings.ReplaceAll(c.name, "/", "_"), func(t *testing.T) {
+			ios, _, out, errOut := Test()
+			if code := Main([]string{"analyze", "--format", c.format, c.log}, ios); code != 0 {
+				t.Fatalf("exit %d: %s", code, errOut)
+			}
+			golden(t, "analyze/"+c.name, out.String())
+		})
+	}
+}
+
+// TestOpenHandsLiveVerdict: the live verdict read and reconciled.
+func TestOpenHandsLiveVerdict(t *testing.T) {
+	for _, c := range []struct {
+		log    string
+		agrees bool
+	}{{openHandsLiveStuck, true}, {openHandsLiveDisagrees, false}} {
+		ios, _, out, errOut := Test()
+		if code := Main([]string{"analyze", "--format", "json", c.log}, ios); code != 0 {
+			t.Fatalf("exit %d: %s", code, errOut)
+		}
+		want := `"live":{"events":1,"agrees":` + map[bool]string{true: "true", false: "false"}[c.agrees]
+		if !strings.Contains(strings.ReplaceAll(strings.ReplaceAll(out.String(), " ", ""), "\n", ""), want) {
+			t.Errorf("%s: no %s in\n%s", c.log, want, out)
+		}
+	}
+}
