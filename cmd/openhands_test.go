@@ -13,6 +13,10 @@ import (
 var (
 	openHandsLiveStuck     = "../testdata/openhands/live-stuck.jsonl"
 	openHandsLiveDisagrees = "../testdata/openhands/live-disagrees.jsonl"
+	// An evaluation output.jsonl: three instances, one a line (the third
+	// with the 2024 [action, observation] pairs); two end in the stuck
+	// error, where the real stuck.py fires too.
+	openHandsEvalOutput = "../testdata/openhands/output.jsonl"
 )
 
 // TestOpenHandsLiveGolden pins analyze's text and JSON for a recorded
@@ -24,6 +28,7 @@ func TestOpenHandsLiveGolden(t *testing.T) {
 		{"steps/openhands-live-stuck.txt", openHandsLiveStuck, "text"},
 		{"steps/openhands-live-stuck.json", openHandsLiveStuck, "json"},
 		{"steps/openhands-live-disagrees.txt", openHandsLiveDisagrees, "text"},
+		{"steps/openhands-eval-output.txt", openHandsEvalOutput, "text"},
 	}
 	for _, c := range cases {
 		t.Run(strings.ReplaceAll(c.name, "/", "_"), func(t *testing.T) {

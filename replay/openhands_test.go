@@ -2,6 +2,7 @@ package replay
 
 import (
 	"bytes"
+	"os"
 	"strings"
 	"testing"
 )
@@ -136,25 +137,70 @@ func TestOpenHands2024Shape(t *testing.T) {
 func FuzzReadOpenHands(f *testing.F) {
 	agentSeeds(f)
 	f.Add([]byte(ohLog))
+	if data, err := os.ReadFile("../testdata/openhands/output.jsonl"); err == nil {
+		f.Add(data)
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		checkAgentRead(t, data, Options{Format: FormatSteps, Preset: PresetOpenHands})
 		eps, err := Read(bytes.NewReader(data), "in.jsonl", "in", Options{Format: FormatSteps, Preset: PresetOpenHands})
 		if err != nil {
 			return
 		}
-		ep := eps[0]
-		first, last := int32(ep.Turns[0].N), int32(ep.Turns[len(ep.Turns)-1].N)
-		prev := first
-		for i, e := range ep.OpenHands {
-			if e.N < prev || e.N > last {
-				t.Fatalf("event %d at step %d: steps %d–%d, previous %d", i, e.N, first, last, prev)
+		for _, ep := range eps {
+			first, last := int32(ep.Turns[0].N), int32(ep.Turns[len(ep.Turns)-1].N)
+			prev := first
+			for i, e := range ep.OpenHands {
+				if e.N < prev || e.N > last {
+					t.Fatalf("event %d at step %d: steps %d–%d, previous %d", i, e.N, first, last, prev)
+				}
+				prev = e.N
 			}
-			prev = e.N
-		}
-		for _, l := range ep.Live {
-			if l.Turn < int(first) || l.Turn > int(last) {
-				t.Fatalf("live verdict at step %d: steps %d–%d", l.Turn, first, last)
+			for _, l := range ep.Live {
+				if l.Turn < int(first) || l.Turn > int(last) {
+					t.Fatalf("live verdict at step %d: steps %d–%d", l.Turn, first, last)
+				}
 			}
 		}
 	})
+}
+
+// An evaluation output: one instance a line, each an episode named by its
+// instance_id, the 2024 pairs too; error's stuck verdict is the live
+// verdict at the last step; a line that is not an instance is charged to
+// the episode before it (the next one at the start).
+func TestOpenHandsEvalOutput(t *testing.T) {
+	data, err := os.ReadFile("../testdata/openhands/output.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(data), "\n")
+	log := "{\"note\": 1}\n" + lines[0] + lines[1] + "not json\n" + lines[2]
+	eps, err := Read(strings.NewReader(log), "output.jsonl", "output", Options{Format: FormatAuto})
+	if err != nil {
+		t.Fatal(err)
+	}
+	type want struct {
+		id             string
+		steps, live    int
+		lines, skipped int
+	}
+	wants := []want{{"acme__cache-101", 4, 4, 2, 1}, {"acme__docs-7", 3, 0, 2, 1}, {"acme__typo-3", 3, 3, 1, 0}}
+	if len(eps) != len(wants) {
+		t.Fatalf("%d episodes, want %d", len(eps), len(wants))
+	}
+	for i, w := range wants {
+		ep := eps[i]
+		live := 0
+		if len(ep.Live) == 1 && ep.Live[0].Kind == LiveOpenHandsStuck {
+			live = ep.Live[0].Turn
+		}
+		got := want{ep.ID, len(ep.Turns), live, ep.Diag.Lines, ep.Diag.Skipped}
+		if got != w || ep.Preset != PresetOpenHands {
+			t.Errorf("episode %d: %+v (%s), want %+v", i, got, ep.Preset, w)
+		}
+	}
+	if _, err := Read(strings.NewReader(log), "output.jsonl", "output", Options{Format: FormatAuto, Strict: true}); err == nil ||
+		!strings.Contains(err.Error(), "output.jsonl:1: not an OpenHands evaluation instance") {
+		t.Errorf("strict: %v", err)
+	}
 }

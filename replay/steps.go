@@ -229,6 +229,9 @@ func newStepReader(preset string, fields map[string]string) (stepReader, error) 
 
 // readSteps reads a steps log: one episode (one session) per file.
 func readSteps(br *bufio.Reader, c *readContext) error {
+	if c.opts.Preset == PresetOpenHands && isOpenHandsEval(peekStart(br)) {
+		return readOpenHandsEval(br, c) // one instance a line
+	}
 	sr, err := newStepReader(c.opts.Preset, c.opts.Fields)
 	if err != nil {
 		return err
