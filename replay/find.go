@@ -30,7 +30,8 @@ func FindLogs(args []string, includeTests bool) ([]string, error) {
 }
 
 // Find expands arguments into log files, in argument order and, within a
-// directory, in lexical order. Files named explicitly are always read
+// directory, in lexical order; a search for agent logs takes an OpenHands
+// event store directory (events/<id>.json) as one log. Files named explicitly are always read
 // (a named pipe too, once, as a stream); directories are searched for
 // episode_log.jsonl[.gz|.zst], skipping test episode directories unless
 // includeTests. "-" stands for stdin.
@@ -81,6 +82,12 @@ func FindMatching(args []string, includeTests bool, match func(name string) bool
 					return filepath.SkipDir
 				}
 				if path != arg && strings.HasPrefix(d.Name(), ".") {
+					return filepath.SkipDir
+				}
+				if match("0.json") && IsEventStore(path) {
+					// An OpenHands event store is one log, not a log per
+					// event file (openhands_store.go).
+					files = append(files, path)
 					return filepath.SkipDir
 				}
 				return nil

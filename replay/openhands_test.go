@@ -2,7 +2,9 @@ package replay
 
 import (
 	"bytes"
+	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -202,5 +204,57 @@ func TestOpenHandsEvalOutput(t *testing.T) {
 	if _, err := Read(strings.NewReader(log), "output.jsonl", "output", Options{Format: FormatAuto, Strict: true}); err == nil ||
 		!strings.Contains(err.Error(), "output.jsonl:1: not an OpenHands evaluation instance") {
 		t.Errorf("strict: %v", err)
+	}
+}
+
+// The V0 event store: sessions/<sid>/events/<id>.json, one event a file,
+// is one log in numeric order (10.json after 9.json), named by <sid>; a
+// scan for agent logs takes the directory, not each file.
+func TestOpenHandsEventStore(t *testing.T) {
+	data, err := os.ReadFile("../testdata/openhands/live-stuck.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	if len(lines) < 11 {
+		t.Fatalf("%d events: the test needs ids past 9", len(lines))
+	}
+	root := t.TempDir()
+	store := filepath.Join(root, "sessions", "conv-1", "events")
+	if err := os.MkdirAll(store, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for i, l := range lines {
+		if err := os.WriteFile(filepath.Join(store, fmt.Sprintf("%d.json", i)), []byte(l), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Files the store does not write are not events.
+	if err := os.WriteFile(filepath.Join(root, "sessions", "conv-1", "metadata.json"), []byte(`{"title": "x"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	files, _, err := FindMatching([]string{root}, false, AgentLogName)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{store, filepath.Join(root, "sessions", "conv-1", "metadata.json")}; strings.Join(files, " ") != strings.Join(want, " ") {
+		t.Errorf("found %q, want %q", files, want)
+	}
+	if zork, _, _ := Find([]string{root}, false); len(zork) != 0 {
+		t.Errorf("a ZorkGPT scan found %q", zork)
+	}
+	eps, err := ReadFile(store, nil, Options{Format: FormatAuto})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := Read(strings.NewReader(string(data)), "x", "x", Options{Format: FormatAuto})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ep := eps[0]
+	if len(eps) != 1 || ep.ID != "conv-1" || len(ep.Turns) != len(want[0].Turns) || ep.Diag.Lines != len(lines) ||
+		len(ep.OpenHands) != len(want[0].OpenHands) || len(ep.Live) != 1 {
+		t.Errorf("%d episodes: %s, %d steps (want %d), %d lines, %d events (want %d), live %v",
+			len(eps), ep.ID, len(ep.Turns), len(want[0].Turns), ep.Diag.Lines, len(ep.OpenHands), len(want[0].OpenHands), ep.Live)
 	}
 }
