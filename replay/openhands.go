@@ -76,6 +76,11 @@ type OpenHandsEvent struct {
 	Class     OpenHandsClass
 	InHistory bool
 	Ask       bool
+	// Depth is the delegation level: events after an AgentDelegateAction
+	// ("delegate") until its AgentDelegateObservation go to the delegate's
+	// controller (AgentController.on_event), whose own history and
+	// StuckDetector they feed, not the parent's.
+	Depth     uint8
 	Key, Text Sym
 }
 
@@ -86,6 +91,7 @@ type openHandsReader struct {
 	pending *stepRecord // an action waiting for its observation
 	pendID  string
 	ep      *Episode
+	depth   uint8 // delegation level of the next event
 }
 
 func (o *openHandsReader) start(ep *Episode) { o.ep = ep }
@@ -108,7 +114,7 @@ func (o *openHandsReader) eventAt(n int, cls OpenHandsClass, inHistory, ask bool
 	if o.ep == nil {
 		return
 	}
-	e := OpenHandsEvent{N: int32(max(n, 1)), Class: cls, InHistory: inHistory, Ask: ask, Key: o.ep.syms.sym(key)}
+	e := OpenHandsEvent{N: int32(max(n, 1)), Class: cls, InHistory: inHistory, Ask: ask, Depth: o.depth, Key: o.ep.syms.sym(key)}
 	if text != "" {
 		e.Text = o.ep.syms.sym(text)
 	}
@@ -231,6 +237,9 @@ func (o *openHandsReader) actionEvent(act, src string, args map[string]any, newS
 		n++
 	}
 	o.eventAt(n, cls, true, ask, "a:"+act+"\x00"+canonicalJSON(args), text)
+	if act == "delegate" && o.depth < 255 {
+		o.depth++ // what follows is the delegate's
+	}
 }
 
 // observationEvent records an observation as the controller sees it, and
@@ -238,6 +247,9 @@ func (o *openHandsReader) actionEvent(act, src string, args map[string]any, newS
 func (o *openHandsReader) observationEvent(obs string, m map[string]any, content string, extras map[string]any) {
 	if extras["hidden"] == true {
 		return
+	}
+	if obs == "delegate" && o.depth > 0 {
+		o.depth-- // the delegate's result is the parent's
 	}
 	switch obs {
 	case "agent_state_changed":

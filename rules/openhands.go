@@ -11,8 +11,9 @@ import (
 // detector whose five checks are tried in order, at most one firing per
 // step. On an OpenHands log it replays the controller's history event by
 // event (replay.Episode.OpenHands), asked where AgentController._step
-// asks it; on other steps logs each step is an action and its
-// observation, asked after each step. Each check is a rule of
+// asks it, a delegate's events with the delegate's own detector; on other
+// steps logs each step is an action and its observation, asked after each
+// step. Each check is a rule of
 // its own, so `--fail-on monologue/stop` and `loopbreak rules` name it;
 // repeat_action_observation, the first, runs the detector and the four
 // others (which require it) report the steps where their check was the one
@@ -73,7 +74,7 @@ var RepeatActionObservation = &Rule{
 		if err != nil {
 			panic(err) // the configuration was validated against the same bounds
 		}
-		return &openHandsEngine{d: d}
+		return &openHandsEngine{d: d, cfg: d.Config()}
 	},
 }
 
@@ -84,6 +85,10 @@ type openHandsEngine struct {
 	d     *detect.OpenHands
 	fired string
 	next  int
+	// delegates[i] is the StuckDetector of the delegate at level i+1 of
+	// an OpenHands log (AgentController.start_delegate gives each its own).
+	delegates []*detect.OpenHands
+	cfg       detect.OpenHandsConfig
 }
 
 func (e *openHandsEngine) Step(t *replay.Turn, env *Env) {
@@ -93,7 +98,8 @@ func (e *openHandsEngine) Step(t *replay.Turn, env *Env) {
 		// where the controller asks it; the step reports the first check
 		// that fired at any of its events.
 		for ; e.next < len(ep.OpenHands) && int(ep.OpenHands[e.next].N) <= t.N; e.next++ {
-			if rule := addOpenHandsEvent(e.d, ep, &ep.OpenHands[e.next]); rule != "" && e.fired == "" {
+			ev := &ep.OpenHands[e.next]
+			if rule := addOpenHandsEvent(e.detector(int(ev.Depth)), ep, ev); rule != "" && e.fired == "" {
 				e.fired = rule
 			}
 		}
@@ -105,6 +111,24 @@ func (e *openHandsEngine) Step(t *replay.Turn, env *Env) {
 	if e.fired == RepeatActionObservation.Name {
 		env.Report(Firing{Turn: t.N, Rule: RepeatActionObservation, Kind: RepeatActionObservationStop})
 	}
+}
+
+// detector is the StuckDetector of delegation level depth: the parent's
+// at 0; a delegate's, new when the delegation begins, dropped when it
+// ends.
+func (e *openHandsEngine) detector(depth int) *detect.OpenHands {
+	if depth == 0 {
+		e.delegates = e.delegates[:0]
+		return e.d
+	}
+	for len(e.delegates) > depth {
+		e.delegates = e.delegates[:len(e.delegates)-1]
+	}
+	for len(e.delegates) < depth {
+		d, _ := detect.NewOpenHands(e.cfg) // the parent's configuration, already valid
+		e.delegates = append(e.delegates, d)
+	}
+	return e.delegates[depth-1]
 }
 
 // addOpenHandsEvent hands one event of an OpenHands log's history to d

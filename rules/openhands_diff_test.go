@@ -17,7 +17,9 @@ import (
 	"compress/gzip"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/loopbreak/loopbreak/replay"
@@ -116,5 +118,52 @@ func TestOpenHandsAgainstRealStuckDetector(t *testing.T) {
 	}
 	if fired < 100 {
 		t.Errorf("only %d firings in the corpus: it tests little", fired)
+	}
+}
+
+// A delegate's events feed its own StuckDetector, not the parent's
+// (AgentController.on_event forwards them; start_delegate gives the
+// delegate its own): a message the parent says twice and the delegate
+// once is no monologue of either; four ls calls in the delegate are four
+// in its history.
+func TestOpenHandsDelegates(t *testing.T) {
+	id := 0
+	ev := func(s string) string {
+		id++
+		return strings.Replace(s, "{", fmt.Sprintf(`{"id": %d, `, id), 1)
+	}
+	ls := func() string {
+		return ev(`{"source": "agent", "action": "run", "args": {"command": "ls", "thought": ""}}`) + "\n" +
+			ev(fmt.Sprintf(`{"source": "agent", "cause": %d, "observation": "run", "content": "a", "extras": {"command": "ls", "metadata": {"exit_code": 0}}}`, id)) + "\n"
+	}
+	delegate := func() string {
+		return ev(`{"source": "agent", "action": "delegate", "args": {"agent": "BrowsingAgent", "inputs": {"task": "t"}, "thought": ""}}`) + "\n" +
+			ev(`{"source": "user", "action": "message", "args": {"content": "TASK: t", "wait_for_response": false}}`) + "\n"
+	}
+	back := func() string {
+		return ev(`{"source": "agent", "observation": "delegate", "content": "done", "extras": {"outputs": {}}}`) + "\n"
+	}
+	firings := func(log string) []string {
+		t.Helper()
+		eps, err := replay.Read(strings.NewReader(log), "d", "d", replay.Options{Format: replay.FormatSteps, Preset: replay.PresetOpenHands, Strict: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		Run(eps[0], Default(), Registry, func(f Firing) {
+			if f.Rule.Origin == OriginOpenHands {
+				got = append(got, fmt.Sprintf("%d:%s", f.Turn, f.Rule.Name))
+			}
+		})
+		return got
+	}
+	say := func() string {
+		return ev(`{"source": "agent", "action": "message", "args": {"content": "I will look.", "wait_for_response": false}}`) + "\n"
+	}
+	if got := firings(say() + say() + delegate() + say() + back()); got != nil {
+		t.Errorf("a message said twice by the parent, once by the delegate: %v, want no monologue", got)
+	}
+	if got := firings(ls() + delegate() + ls() + ls() + ls() + ls() + back()); strings.Join(got, " ") != "6:repeat_action_observation" {
+		t.Errorf("four in the delegate: %v, want 6:repeat_action_observation", got)
 	}
 }

@@ -157,6 +157,9 @@ func NewOpenHands(c OpenHandsConfig) (*OpenHands, error) {
 	}, nil
 }
 
+// Config returns the detector's configuration.
+func (d *OpenHands) Config() OpenHandsConfig { return d.cfg }
+
 // Add appends e to the history (unless is_stuck filters it out) and, when
 // ask is set, returns the check that holds ("" for none). The detector
 // keeps e.
