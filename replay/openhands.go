@@ -69,8 +69,12 @@ const (
 // and exit code); Text an IPython cell's code or output. InHistory says
 // the event enters state.history; Ask that the controller asks is_stuck
 // after it (AgentController.should_step: a user message, an agent message
-// not waiting for a response, a delegate, condensation or condensation
-// request action, an observation, a NullObservation caused by a recall).
+// not waiting for a response, a condensation or condensation request
+// action, an observation, a NullObservation caused by a recall; not the
+// delegate action, after which should_step sees the delegate). Not
+// replayed: the agent-state and pending-action gates of _step (the
+// controller does not step while an action awaits its observation or the
+// state is not running), which a log records too loosely.
 type OpenHandsEvent struct {
 	N         int32
 	Class     OpenHandsClass
@@ -217,17 +221,24 @@ func (o *openHandsReader) actionEvent(act, src string, args map[string]any, newS
 	var text string
 	switch act {
 	case "message":
-		if src == "user" {
+		switch src {
+		case "user":
 			cls, ask = OHUserMessage, true
-		} else {
+		case "agent":
 			// An agent message waiting for a response sets the state to
 			// awaiting_user_input first: the controller does not step.
 			cls, ask = OHAgentMessage, args["wait_for_response"] != true
+		default:
+			// Neither the user's (is_stuck keeps it) nor the agent's
+			// (no monologue); should_step takes any MessageAction.
+			ask = true
 		}
 	case "run_ipython":
 		cls, text = OHIPythonAction, asText(args["code"])
-	case "delegate", "condensation", "condensation_request":
+	case "condensation", "condensation_request":
 		ask = true
+		// A delegate action asks nothing: start_delegate has set the
+		// delegate when should_step looks, and it returns False.
 	}
 	if !inHistory {
 		return // _on_event returns before anything for a hidden event

@@ -54,9 +54,9 @@ var RepeatActionObservation = &Rule{
 	Doc: "OpenHands' stuck.py StuckDetector._is_stuck_repeating_action_observation (All-Hands-AI/OpenHands " +
 		"156d068). The history is the controller's (agent_controller.py _on_event: every event but Null, agent " +
 		"state and hidden ones; is_stuck then drops user messages), asked after each event should_step accepts " +
-		"(an observation, an agent message not waiting for a response, a condensation or delegate action, a user " +
-		"message). Fires when the last repeat_action_observation_count actions are equal and so are the last " +
-		"observations, by _eq_no_pid: dataclass equality over every field (thought, security_risk and " +
+		"(an observation, an agent message not waiting for a response, a condensation action, a user message); a " +
+		"delegate's events feed its own detector. Fires when the last repeat_action_observation_count actions " +
+		"are equal and so are the last observations, by _eq_no_pid: dataclass equality over every field (thought, security_risk and " +
 		"confirmation_state included; not ids, timestamps, source, cause or tool metadata), a " +
 		"CmdOutputObservation by command and exit code only, IPython cells with edit_file_by_replace( by their " +
 		"first 3 lines. It runs the detector whose other checks are the rules after it.",
