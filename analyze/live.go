@@ -91,6 +91,8 @@ func liveKind(f *rules.Firing) string {
 	case f.Rule != nil && f.Rule.Origin == rules.OriginOpenHands:
 		// OpenHands logs its StuckDetector's verdict, not which check.
 		return replay.LiveOpenHandsStuck
+	case f.Rule != nil && f.Rule.Origin == rules.OriginOpenHandsV1 && f.Kind.Name == "stop":
+		return replay.LiveOpenHandsV1Stuck
 	}
 	return ""
 }
@@ -142,7 +144,7 @@ func compareLive(ep *replay.Episode, firings []rules.Firing, cfg *rules.Config) 
 	for i := range ep.Live {
 		e := &ep.Live[i]
 		switch e.Kind {
-		case replay.LiveStuckTermination, replay.LiveOpenHandsStuck:
+		case replay.LiveStuckTermination, replay.LiveOpenHandsStuck, replay.LiveOpenHandsV1Stuck:
 			l.Stop = e
 		case replay.LivePenalty:
 			l.Penalties++

@@ -257,7 +257,7 @@ not json
 		want string
 	}{
 		{[]string{"--input-format", "csv"}, `--input-format "csv": want one of auto, zorkgpt, steps, attempts`},
-		{[]string{"--preset", "autogpt"}, `--preset "autogpt": want openhands or gemini-cli`},
+		{[]string{"--preset", "autogpt"}, `--preset "autogpt": want openhands or openhands-v1 or gemini-cli`},
 		{[]string{"--field", "steps=iteration"}, `--field steps: unknown field`},
 		{[]string{"--field", "step"}, `want field=path`},
 		{[]string{"--input-format", "attempts", "--preset", "openhands"}, `not --input-format attempts`},

@@ -17,6 +17,12 @@ var (
 	// with the 2024 [action, observation] pairs); two end in the stuck
 	// error, where the real stuck.py fires too.
 	openHandsEvalOutput = "../testdata/openhands/output.jsonl"
+	// OpenHands V1 events, one per line, in the shape of the SDK's own
+	// fixture (tests/sdk/conversation/goal/fixtures/events.jsonl): four
+	// equal calls and the stuck status; three failing calls, the nudge
+	// message, a fourth and the stuck status.
+	openHandsV1Stuck = "../testdata/openhands/v1-stuck.jsonl"
+	openHandsV1Nudge = "../testdata/openhands/v1-nudge.jsonl"
 )
 
 // TestOpenHandsLiveGolden pins analyze's text and JSON for a recorded
@@ -29,6 +35,8 @@ func TestOpenHandsLiveGolden(t *testing.T) {
 		{"steps/openhands-live-stuck.json", openHandsLiveStuck, "json"},
 		{"steps/openhands-live-disagrees.txt", openHandsLiveDisagrees, "text"},
 		{"steps/openhands-eval-output.txt", openHandsEvalOutput, "text"},
+		{"steps/openhands-v1-stuck.txt", openHandsV1Stuck, "text"},
+		{"steps/openhands-v1-nudge.txt", openHandsV1Nudge, "text"},
 	}
 	for _, c := range cases {
 		t.Run(strings.ReplaceAll(c.name, "/", "_"), func(t *testing.T) {
@@ -46,7 +54,7 @@ func TestOpenHandsLiveVerdict(t *testing.T) {
 	for _, c := range []struct {
 		log    string
 		agrees bool
-	}{{openHandsLiveStuck, true}, {openHandsLiveDisagrees, false}} {
+	}{{openHandsLiveStuck, true}, {openHandsLiveDisagrees, false}, {openHandsV1Stuck, true}, {openHandsV1Nudge, true}} {
 		ios, _, out, errOut := Test()
 		if code := Main([]string{"analyze", "--format", "json", c.log}, ios); code != 0 {
 			t.Fatalf("exit %d: %s", code, errOut)

@@ -39,6 +39,8 @@ func peekStart(br *bufio.Reader) []byte {
 // DetectFormat guesses a log's format from its first bytes (the first
 // records, up to 64 KiB), returning the format and, for steps, the preset:
 //   - a JSON array (an OpenHands trajectory) → steps, openhands;
+//   - a record with "id" and a "kind" naming an event class → steps,
+//     openhands-v1;
 //   - a record with "instance_id" and "history" (an OpenHands evaluation
 //     output.jsonl) → steps, openhands;
 //   - any of the first records with "event_type" → zorkgpt;
@@ -77,6 +79,8 @@ func DetectFormat(start []byte) (format, preset string) {
 		keys := topKeys(line)
 		has := func(k string) bool { return keys[k] }
 		switch {
+		case isOpenHandsV1(keys, line):
+			return FormatSteps, PresetOpenHandsV1
 		case has("instance_id") && has("history"):
 			return FormatSteps, PresetOpenHands // an OpenHands evaluation output
 		case has("event_type"):

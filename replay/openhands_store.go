@@ -1,13 +1,15 @@
 package replay
 
-// The OpenHands V0 on-disk event store: the FileStore writes each event
+// The OpenHands on-disk event stores. V0's FileStore writes each event
 // of a conversation to its own file, sessions/<sid>/events/<id>.json
 // (users/<uid>/conversations/<sid>/events/<id>.json with a user;
 // openhands/storage/locations.py get_conversation_event_filename,
 // All-Hands-AI/OpenHands 156d068), each json.dumps(event_to_dict(event))
 // on one line. The store is one session: its files are read as one log,
 // in the numeric order of their ids (10.json after 9.json), one event a
-// line, the episode named by <sid>.
+// line, the episode named by <sid>. V1 (software-agent-sdk
+// conversation/event_store.py) writes conversations/<id>/events/
+// event-<idx>-<event id>.json, read the same way in idx order.
 
 import (
 	"errors"
@@ -20,10 +22,11 @@ import (
 	"strings"
 )
 
-// eventStoreIDs returns the ids of dir's <id>.json files, in numeric
-// order, and whether dir is an event store: named events and holding at
-// least one such file.
-func eventStoreIDs(dir string) ([]int64, bool) {
+// eventStoreFiles returns the event files of dir in the numeric order of
+// their ids, and whether dir is an event store: named events and holding
+// at least one V0 <id>.json or V1 event-<idx>-<event id>.json
+// (software-agent-sdk persistence_const.py EVENT_NAME_RE).
+func eventStoreFiles(dir string) ([]string, bool) {
 	if filepath.Base(dir) != "events" {
 		return nil, false
 	}
@@ -31,47 +34,66 @@ func eventStoreIDs(dir string) ([]int64, bool) {
 	if err != nil {
 		return nil, false
 	}
-	var ids []int64
+	type file struct {
+		id   int64
+		name string
+	}
+	var files []file
 	for _, e := range entries {
 		if id, ok := eventFileID(e.Name()); ok && !e.IsDir() {
-			ids = append(ids, id)
+			files = append(files, file{id, e.Name()})
 		}
 	}
-	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
-	return ids, len(ids) > 0
+	sort.Slice(files, func(i, j int) bool { return files[i].id < files[j].id })
+	names := make([]string, len(files))
+	for i, f := range files {
+		names[i] = f.name
+	}
+	return names, len(names) > 0
 }
 
-// eventFileID reads <id>.json's id: digits only, as the store writes it.
+// eventFileID reads an event file's number: V0's <id>.json, V1's
+// event-<idx>-<event id>.json (idx of 5 digits or more).
 func eventFileID(name string) (int64, bool) {
 	stem, ok := strings.CutSuffix(name, ".json")
-	if !ok || stem == "" || strings.Trim(stem, "0123456789") != "" {
+	if !ok {
 		return 0, false
 	}
-	id, err := strconv.ParseInt(stem, 10, 64)
-	return id, err == nil
+	if rest, ok := strings.CutPrefix(stem, "event-"); ok {
+		idx, id, ok := strings.Cut(rest, "-")
+		if !ok || len(idx) < 5 || len(id) < 8 || strings.Trim(id, "0123456789abcdefABCDEF-") != "" {
+			return 0, false
+		}
+		stem = idx
+	}
+	if stem == "" || strings.Trim(stem, "0123456789") != "" {
+		return 0, false
+	}
+	n, err := strconv.ParseInt(stem, 10, 64)
+	return n, err == nil
 }
 
-// IsEventStore says dir is an OpenHands V0 event store, read as one log.
+// IsEventStore says dir is an OpenHands event store, read as one log.
 func IsEventStore(dir string) bool {
-	_, ok := eventStoreIDs(dir)
+	_, ok := eventStoreFiles(dir)
 	return ok
 }
 
 // storeReader reads an event store's files one after the other, each
 // followed by a newline, opening one file at a time.
 type storeReader struct {
-	dir string
-	ids []int64
-	cur *os.File
-	sep bool // the newline after cur is due
+	dir   string
+	names []string
+	cur   *os.File
+	sep   bool // the newline after cur is due
 }
 
 func openEventStore(dir string) (*storeReader, error) {
-	ids, ok := eventStoreIDs(dir)
+	names, ok := eventStoreFiles(dir)
 	if !ok {
-		return nil, fmt.Errorf("%s: a directory, not an OpenHands event store (events/<id>.json)", dir)
+		return nil, fmt.Errorf("%s: a directory, not an OpenHands event store (events/<id>.json or events/event-<idx>-<id>.json)", dir)
 	}
-	return &storeReader{dir: dir, ids: ids}, nil
+	return &storeReader{dir: dir, names: names}, nil
 }
 
 func (s *storeReader) Read(p []byte) (int, error) {
@@ -85,14 +107,14 @@ func (s *storeReader) Read(p []byte) (int, error) {
 			return 1, nil
 		}
 		if s.cur == nil {
-			if len(s.ids) == 0 {
+			if len(s.names) == 0 {
 				return 0, io.EOF
 			}
-			f, err := os.Open(filepath.Join(s.dir, strconv.FormatInt(s.ids[0], 10)+".json"))
+			f, err := os.Open(filepath.Join(s.dir, s.names[0]))
 			if err != nil {
 				return 0, err
 			}
-			s.ids, s.cur = s.ids[1:], f
+			s.names, s.cur = s.names[1:], f
 		}
 		n, err := s.cur.Read(p)
 		if errors.Is(err, io.EOF) {

@@ -30,7 +30,7 @@ const (
 )
 
 // Presets lists the values --preset accepts.
-var Presets = []string{PresetOpenHands, PresetGeminiCLI}
+var Presets = []string{PresetOpenHands, PresetOpenHandsV1, PresetGeminiCLI}
 
 // StepKind is what a step is (RULES.md §11).
 type StepKind uint8
@@ -221,6 +221,8 @@ func newStepReader(preset string, fields map[string]string) (stepReader, error) 
 		return fieldReader{fields}, nil
 	case PresetOpenHands:
 		return &openHandsReader{}, nil
+	case PresetOpenHandsV1:
+		return &openHandsV1Reader{}, nil
 	case PresetGeminiCLI:
 		return &geminiReader{}, nil
 	}

@@ -98,6 +98,9 @@ type Episode struct {
 	// OpenHands is an OpenHands log's controller history, event by event,
 	// for the StuckDetector replay (openhands.go); nil for other logs.
 	OpenHands []OpenHandsEvent
+	// OpenHandsV1 is an OpenHands V1 log's events, for its StuckDetector
+	// replay (openhands_v1.go); nil for other logs.
+	OpenHandsV1 []OpenHandsV1Event
 
 	Diag Diagnostics
 

@@ -319,7 +319,7 @@ func describeAgentFiring(f *rules.Firing) string {
 	case rules.ToolCycle:
 		return fmt.Sprintf("tool_cycle/%s: cycle of %d", f.Kind.Name, f.CycleLength)
 	}
-	if f.Rule.Origin == rules.OriginOpenHands || f.Rule.Origin == rules.OriginGeminiCLI {
+	if f.Rule.Origin == rules.OriginOpenHands || f.Rule.Origin == rules.OriginOpenHandsV1 || f.Rule.Origin == rules.OriginGeminiCLI {
 		return f.KindKey()
 	}
 	return ""

@@ -91,7 +91,7 @@ func replayFields(kind string, f *rules.Firing) map[string]any {
 		putNum(m, "base_confidence", f.Base, f.HasBase)
 		putNum(m, "adjusted_confidence", f.Adjusted, f.HasBase)
 		m["recent_visits"] = f.Visits
-	case replay.LiveOpenHandsStuck:
+	case replay.LiveOpenHandsStuck, replay.LiveOpenHandsV1Stuck:
 		m["check"] = f.Rule.Name
 	}
 	return m
@@ -115,6 +115,8 @@ func liveLines(l *analyze.Live, o *analyze.Outcome) []string {
 	what := fmt.Sprintf("not terminated (%d live decisions logged)", l.Events)
 	if l.Stop != nil && l.Stop.Kind == replay.LiveOpenHandsStuck {
 		what = fmt.Sprintf("stopped at step %d (AgentStuckInLoopError)", l.Stop.Turn)
+	} else if l.Stop != nil && l.Stop.Kind == replay.LiveOpenHandsV1Stuck {
+		what = fmt.Sprintf("stopped at step %d (execution_status stuck)", l.Stop.Turn)
 	} else if l.Stop != nil {
 		what = fmt.Sprintf("terminated at t=%d", l.Stop.Turn)
 		if l.Stop.HasStuck {
@@ -146,7 +148,7 @@ func liveLines(l *analyze.Live, o *analyze.Outcome) []string {
 			break
 		}
 		at := fmt.Sprintf("t=%d", d.Turn)
-		if d.Kind == replay.LiveOpenHandsStuck {
+		if d.Kind == replay.LiveOpenHandsStuck || d.Kind == replay.LiveOpenHandsV1Stuck {
 			at = fmt.Sprintf("step %d", d.Turn)
 		}
 		out = append(out, fmt.Sprintf("%s %s: %s", at, d.Kind, describeDisagreement(&d)))
@@ -189,6 +191,7 @@ var liveFieldOrder = map[string][]string{
 	replay.LiveObjectiveReset:   {"was_stuck_for"},
 	replay.LivePenalty:          {"base_confidence", "adjusted_confidence", "recent_visits"},
 	replay.LiveOpenHandsStuck:   {"check"},
+	replay.LiveOpenHandsV1Stuck: {"check"},
 }
 
 // explainWords says which settings reproduce the live run, the

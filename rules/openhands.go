@@ -62,7 +62,7 @@ var RepeatActionObservation = &Rule{
 		"first 3 lines. It runs the detector whose other checks are the rules after it.",
 	Params: []*Param{enableOpenHands.Param, openHandsOnZorkGPT.Param, repeatActionObservationCount.Param},
 	Kinds:  []*Kind{RepeatActionObservationStop}, Enabled: enableOpenHands.Get,
-	Applies: onStepsOr(openHandsOnZorkGPT), InputsDoc: "steps; zorkgpt with openhands_on_zorkgpt",
+	Applies: notV1(onStepsOr(openHandsOnZorkGPT)), InputsDoc: "steps (not openhands-v1); zorkgpt with openhands_on_zorkgpt",
 	New: func(c *Config, ep *replay.Episode) Stepper {
 		d, err := detect.NewOpenHands(detect.OpenHandsConfig{
 			RepeatActionObservationCount: repeatActionObservationCount.Get(c),
@@ -76,6 +76,11 @@ var RepeatActionObservation = &Rule{
 		}
 		return &openHandsEngine{d: d, cfg: d.Config()}
 	},
+}
+
+// notV1 keeps V0's detector off OpenHands V1 logs, which have their own.
+func notV1(f func(*replay.Episode, *Config) bool) func(*replay.Episode, *Config) bool {
+	return func(ep *replay.Episode, c *Config) bool { return ep.Preset != replay.PresetOpenHandsV1 && f(ep, c) }
 }
 
 // openHandsEngine is the detector's state; fired is the check that fired
@@ -160,7 +165,8 @@ func openHandsRule(name, title, doc string, p IntParam, kind *Kind) *Rule {
 	r := &Rule{
 		Name: name, Origin: OriginOpenHands, Title: title, Section: "docs/rules.md#" + name, Doc: doc,
 		Params: []*Param{p.Param}, Kinds: []*Kind{kind}, Enabled: enableOpenHands.Get,
-		Requires: []*Rule{RepeatActionObservation}, Applies: onStepsOr(openHandsOnZorkGPT), InputsDoc: "steps; zorkgpt with openhands_on_zorkgpt",
+		Requires: []*Rule{RepeatActionObservation}, Applies: notV1(onStepsOr(openHandsOnZorkGPT)),
+		InputsDoc: "steps (not openhands-v1); zorkgpt with openhands_on_zorkgpt",
 	}
 	r.New = func(*Config, *replay.Episode) Stepper { return openHandsCheck{rule: r, kind: kind} }
 	return r

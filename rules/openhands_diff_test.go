@@ -167,3 +167,20 @@ func TestOpenHandsDelegates(t *testing.T) {
 		t.Errorf("four in the delegate: %v, want 6:repeat_action_observation", got)
 	}
 }
+
+// Each OpenHands detector runs on its own version's logs only.
+func TestOpenHandsVersionsApart(t *testing.T) {
+	v0 := &replay.Episode{Format: replay.FormatSteps, Preset: replay.PresetOpenHands}
+	v1 := &replay.Episode{Format: replay.FormatSteps, Preset: replay.PresetOpenHandsV1}
+	cfg := Default()
+	for _, r := range []*Rule{RepeatActionObservation, Monologue, ContextWindowError} {
+		if !r.AppliesTo(v0, cfg) || r.AppliesTo(v1, cfg) {
+			t.Errorf("%s: on V0 %v, on V1 %v", r.Name, r.AppliesTo(v0, cfg), r.AppliesTo(v1, cfg))
+		}
+	}
+	for _, r := range []*Rule{V1RepeatActionObservation, V1RepeatActionError, V1Monologue, V1AlternatingPattern} {
+		if r.AppliesTo(v0, cfg) || !r.AppliesTo(v1, cfg) {
+			t.Errorf("%s: on V0 %v, on V1 %v", r.Name, r.AppliesTo(v0, cfg), r.AppliesTo(v1, cfg))
+		}
+	}
+}
