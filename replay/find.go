@@ -84,11 +84,19 @@ func FindMatching(args []string, includeTests bool, match func(name string) bool
 				if path != arg && strings.HasPrefix(d.Name(), ".") {
 					return filepath.SkipDir
 				}
-				if match("0.json") && IsEventStore(path) {
+				if match("0.json") {
 					// An OpenHands event store is one log, not a log per
-					// event file (openhands_store.go).
-					files = append(files, path)
-					return filepath.SkipDir
+					// event file (openhands_store.go); the conversation
+					// directory holding it is that one session (its
+					// metadata.json or base_state.json are no logs).
+					store := path
+					if !IsEventStore(store) {
+						store = filepath.Join(path, "events")
+					}
+					if IsEventStore(store) {
+						files = append(files, store)
+						return filepath.SkipDir
+					}
 				}
 				return nil
 			}
