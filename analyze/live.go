@@ -93,6 +93,8 @@ func liveKind(f *rules.Firing) string {
 		return replay.LiveOpenHandsStuck
 	case f.Rule != nil && f.Rule.Origin == rules.OriginOpenHandsV1 && f.Kind.Name == "stop":
 		return replay.LiveOpenHandsV1Stuck
+	case f.Rule != nil && f.Rule.Origin == rules.OriginOpenHandsV1 && f.Kind.Name == "feedback":
+		return replay.LiveOpenHandsV1Nudge
 	}
 	return ""
 }

@@ -1,6 +1,9 @@
 package cmd
 
 import (
+	"os"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -59,9 +62,37 @@ func TestOpenHandsLiveVerdict(t *testing.T) {
 		if code := Main([]string{"analyze", "--format", "json", c.log}, ios); code != 0 {
 			t.Fatalf("exit %d: %s", code, errOut)
 		}
-		want := `"live":{"events":1,"agrees":` + map[bool]string{true: "true", false: "false"}[c.agrees]
-		if !strings.Contains(strings.ReplaceAll(strings.ReplaceAll(out.String(), " ", ""), "\n", ""), want) {
+		want := regexp.MustCompile(`"live":\{"events":[1-9][0-9]*,"agrees":` + map[bool]string{true: "true", false: "false"}[c.agrees])
+		if !want.MatchString(out.String()) {
 			t.Errorf("%s: no %s in\n%s", c.log, want, out)
 		}
+	}
+}
+
+// A recorded V1 nudge the replay does not give (one failing call fewer
+// before it) is a disagreement, step by step.
+func TestOpenHandsV1NudgeDisagrees(t *testing.T) {
+	data, err := os.ReadFile(openHandsV1Nudge)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(data), "\n")
+	var kept []string
+	for i, l := range lines {
+		if i == 4 || i == 5 { // the first call and its error
+			continue
+		}
+		kept = append(kept, l)
+	}
+	path := filepath.Join(t.TempDir(), "nudge.jsonl")
+	if err := os.WriteFile(path, []byte(strings.Join(kept, "")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ios, _, out, errOut := Test()
+	if code := Main([]string{"analyze", path}, ios); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if !strings.Contains(out.String(), "step 2 openhands_v1_nudge: live logged; replay none") {
+		t.Errorf("no nudge disagreement at step 2 in\n%s", out)
 	}
 }

@@ -32,9 +32,16 @@ import (
 // PresetOpenHandsV1 is the OpenHands V1 (software-agent-sdk) preset.
 const PresetOpenHandsV1 = "openhands-v1"
 
-// LiveOpenHandsV1Stuck is the live kind of V1's recorded verdict: the
-// conversation's execution_status set to stuck.
-const LiveOpenHandsV1Stuck = "openhands_v1_stuck"
+// Live kinds of V1's recorded verdicts: the conversation's
+// execution_status set to stuck, and the action-error nudge message
+// (get_action_error_nudge's text, from the environment).
+const (
+	LiveOpenHandsV1Stuck = "openhands_v1_stuck"
+	LiveOpenHandsV1Nudge = "openhands_v1_nudge"
+)
+
+// v1NudgePrefix begins every action-error nudge message.
+const v1NudgePrefix = "You've called `"
 
 // OpenHandsV1Class follows detect.V1Class.
 type OpenHandsV1Class uint8
@@ -176,10 +183,15 @@ func (o *openHandsV1Reader) record(m map[string]any) ([]stepRecord, string) {
 	case "MessageEvent":
 		ev.Class = OHV1Message
 		ev.Key = o.sym(src + "\x00" + canonicalJSON(m["llm_message"]))
-		if src == "agent" {
+		msg, _ := m["llm_message"].(map[string]any)
+		switch text := v1Text(msg["content"]); {
+		case src == "agent":
 			o.askBefore()
-			msg, _ := m["llm_message"].(map[string]any)
-			newStep(stepRecord{info: StepInfo{Kind: StepMessage}, output: v1Text(msg["content"]), hasText: true})
+			newStep(stepRecord{info: StepInfo{Kind: StepMessage}, output: text, hasText: true})
+		case src == "environment" && strings.HasPrefix(text, v1NudgePrefix) && strings.Contains(text, " times in a row and gotten the same error each time: "):
+			if o.ep != nil {
+				o.ep.Live = append(o.ep.Live, LiveEvent{Kind: LiveOpenHandsV1Nudge, Turn: max(o.n, 1)})
+			}
 		}
 	case "CondensationSummaryEvent":
 		ev.Class = OHV1CondensationSummary

@@ -91,7 +91,7 @@ func replayFields(kind string, f *rules.Firing) map[string]any {
 		putNum(m, "base_confidence", f.Base, f.HasBase)
 		putNum(m, "adjusted_confidence", f.Adjusted, f.HasBase)
 		m["recent_visits"] = f.Visits
-	case replay.LiveOpenHandsStuck, replay.LiveOpenHandsV1Stuck:
+	case replay.LiveOpenHandsStuck, replay.LiveOpenHandsV1Stuck, replay.LiveOpenHandsV1Nudge:
 		m["check"] = f.Rule.Name
 	}
 	return m
@@ -148,7 +148,7 @@ func liveLines(l *analyze.Live, o *analyze.Outcome) []string {
 			break
 		}
 		at := fmt.Sprintf("t=%d", d.Turn)
-		if d.Kind == replay.LiveOpenHandsStuck || d.Kind == replay.LiveOpenHandsV1Stuck {
+		if d.Kind == replay.LiveOpenHandsStuck || d.Kind == replay.LiveOpenHandsV1Stuck || d.Kind == replay.LiveOpenHandsV1Nudge {
 			at = fmt.Sprintf("step %d", d.Turn)
 		}
 		out = append(out, fmt.Sprintf("%s %s: %s", at, d.Kind, describeDisagreement(&d)))
@@ -192,6 +192,7 @@ var liveFieldOrder = map[string][]string{
 	replay.LivePenalty:          {"base_confidence", "adjusted_confidence", "recent_visits"},
 	replay.LiveOpenHandsStuck:   {"check"},
 	replay.LiveOpenHandsV1Stuck: {"check"},
+	replay.LiveOpenHandsV1Nudge: {"check"},
 }
 
 // explainWords says which settings reproduce the live run, the
