@@ -84,6 +84,8 @@ type openHandsV1Reader struct {
 	ids      []string      // their action ids and tool call ids, two per action
 	lastResp string
 	ep       *Episode
+	lastNode string // the last tree node's id, for the branch check
+	branched bool
 }
 
 func (o *openHandsV1Reader) start(ep *Episode) { o.ep = ep }
@@ -123,7 +125,17 @@ func (o *openHandsV1Reader) record(m map[string]any) ([]stepRecord, string) {
 	}
 	src, _ := m["source"].(string)
 	id := asText(m["id"])
-	_, tree := m["parent_id"]
+	parent, tree := m["parent_id"].(string)
+	if tree && kind != "ConversationStateUpdateEvent" && kind != "ConversationErrorEvent" {
+		// The active branch is the path from the last event to the root;
+		// an event whose parent is not the event before it starts another
+		// branch (navigation, forks), which this replay does not follow.
+		if parent != "__root__" && o.lastNode != "" && parent != o.lastNode && !o.branched && o.ep != nil {
+			o.branched = true
+			o.ep.Diag.note("a branched conversation (an event's parent_id is not the event before it): replayed in log order, not along its active branch")
+		}
+		o.lastNode = id
+	}
 	ev := OpenHandsV1Event{Tree: tree, Source: o.sym(src)}
 	var out []stepRecord
 	newStep := func(r stepRecord) {

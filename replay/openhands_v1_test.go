@@ -109,3 +109,23 @@ func FuzzReadOpenHandsV1(f *testing.F) {
 		}
 	})
 }
+
+// A conversation that branched (an event whose parent is not the event
+// before it) is noted: the replay follows the log, not the active branch.
+func TestOpenHandsV1Branched(t *testing.T) {
+	log := `{"id":"a","source":"user","llm_message":{"role":"user","content":[{"type":"text","text":"go"}]},"parent_id":"__root__","kind":"MessageEvent"}
+{"id":"b","source":"agent","llm_message":{"role":"assistant","content":[{"type":"text","text":"one"}]},"parent_id":"a","kind":"MessageEvent"}
+{"id":"c","source":"agent","llm_message":{"role":"assistant","content":[{"type":"text","text":"other"}]},"parent_id":"a","kind":"MessageEvent"}
+`
+	eps, err := Read(strings.NewReader(log), "b.jsonl", "b", Options{Format: FormatAuto})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := eps[0].Diag.Notes; len(n) != 1 || !strings.Contains(n[0], "branched conversation") {
+		t.Errorf("notes %q", n)
+	}
+	eps, _ = Read(strings.NewReader(strings.Replace(log, `"text":"other"}]},"parent_id":"a"`, `"text":"other"}]},"parent_id":"b"`, 1)), "s.jsonl", "s", Options{Format: FormatAuto})
+	if len(eps) != 1 || len(eps[0].Diag.Notes) != 0 {
+		t.Errorf("a straight conversation noted: %v", eps[0].Diag.Notes)
+	}
+}
