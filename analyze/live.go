@@ -77,8 +77,11 @@ const (
 )
 
 // liveKind is the live event type a replay firing is compared with, ""
-// for firings the live system does not log.
-func liveKind(f *rules.Firing) string {
+// for firings the live system does not log. A peer detector's firing is
+// compared only in its own agent's log: the steps format runs OpenHands'
+// detector on a Gemini CLI recording too, but Gemini CLI never records
+// an OpenHands verdict, so its silence there is no disagreement.
+func liveKind(ep *replay.Episode, f *rules.Firing) string {
 	switch {
 	case f.Kind == rules.Termination:
 		return replay.LiveStuckTermination
@@ -88,11 +91,18 @@ func liveKind(f *rules.Firing) string {
 		return replay.LiveObjectiveReset
 	case f.Kind == rules.Penalty:
 		return replay.LivePenalty
-	case f.Kind == rules.ToolCycleFeedback, f.Kind == rules.ContentChantingFeedback, f.Kind == rules.LLMLoopRecorded:
+	case (f.Kind == rules.ToolCycleFeedback || f.Kind == rules.ContentChantingFeedback || f.Kind == rules.LLMLoopRecorded) && ep.Preset == replay.PresetGeminiCLI:
 		// Gemini CLI records the recovery prompt of a prompt's first
 		// detection, and an LLM verdict's; a second detection is not
 		// recorded.
 		return replay.LiveGeminiLoop
+	case f.Rule != nil && f.Rule.Origin == rules.OriginOpenHands && ep.Preset == replay.PresetOpenHands:
+		// OpenHands logs its StuckDetector's verdict, not which check.
+		return replay.LiveOpenHandsStuck
+	case f.Rule != nil && f.Rule.Origin == rules.OriginOpenHandsV1 && f.Kind.Name == "stop" && ep.Preset == replay.PresetOpenHandsV1:
+		return replay.LiveOpenHandsV1Stuck
+	case f.Rule != nil && f.Rule.Origin == rules.OriginOpenHandsV1 && f.Kind.Name == "feedback" && ep.Preset == replay.PresetOpenHandsV1:
+		return replay.LiveOpenHandsV1Nudge
 	}
 	return ""
 }
@@ -140,13 +150,13 @@ func compareLive(ep *replay.Episode, firings []rules.Firing, cfg *rules.Config) 
 	}
 	replayed := map[key]*rules.Firing{}
 	for i := range firings {
-		replayed[key{liveKind(&firings[i]), firings[i].Turn}] = &firings[i]
+		replayed[key{liveKind(ep, &firings[i]), firings[i].Turn}] = &firings[i]
 	}
 	seen := map[key]bool{}
 	for i := range ep.Live {
 		e := &ep.Live[i]
 		switch e.Kind {
-		case replay.LiveStuckTermination:
+		case replay.LiveStuckTermination, replay.LiveOpenHandsStuck, replay.LiveOpenHandsV1Stuck:
 			l.Stop = e
 		case replay.LivePenalty:
 			l.Penalties++
@@ -162,7 +172,7 @@ func compareLive(ep *replay.Episode, firings []rules.Firing, cfg *rules.Config) 
 	// A gap turn was never logged, so its silence says nothing.
 	for i := range firings {
 		f := &firings[i]
-		k := key{liveKind(f), f.Turn}
+		k := key{liveKind(ep, f), f.Turn}
 		if t := ep.Turn(f.Turn); k.kind == "" || seen[k] || t == nil || t.Filled {
 			continue
 		}

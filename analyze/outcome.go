@@ -169,7 +169,7 @@ func analyzeInto(ctx context.Context, ep *replay.Episode, cfg *rules.Config, opt
 	}
 	judge, _ := AlarmJudge(ep)
 	err := rules.RunContext(ctx, ep, cfg, opts.Rules, func(f rules.Firing) {
-		if ep.Live != nil && liveKind(&f) != "" {
+		if ep.Live != nil && liveKind(ep, &f) != "" {
 			live = appendFiring(live, &f)
 		}
 		o.Counts[f.KindKey()]++

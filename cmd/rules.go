@@ -145,6 +145,8 @@ func originWords(origin string) string {
 		return "generic (output and task loops of any agent; not in ZorkGPT)"
 	case rules.OriginOpenHands:
 		return "openhands (OpenHands' StuckDetector, replayed; not in ZorkGPT)"
+	case rules.OriginOpenHandsV1:
+		return "openhands-v1 (OpenHands V1's StuckDetector, replayed; not in ZorkGPT)"
 	case rules.OriginGeminiCLI:
 		return "gemini-cli (Gemini CLI's LoopDetectionService, replayed; not in ZorkGPT)"
 	}

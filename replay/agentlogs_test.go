@@ -4,7 +4,7 @@ package replay_test
 // are written by this file: `go test ./replay -update` rewrites them, and
 // without -update the test fails when a committed file is not what this
 // file writes. Each log is in the shape its source writes (see the
-// comments of replay/presets.go for the OpenHands and Gemini CLI shapes).
+// comments of replay/openhands.go and replay/gemini_cli.go for the OpenHands and Gemini CLI shapes).
 
 import (
 	"bytes"

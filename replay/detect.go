@@ -39,6 +39,10 @@ func peekStart(br *bufio.Reader) []byte {
 // DetectFormat guesses a log's format from its first bytes (the first
 // records, up to 64 KiB), returning the format and, for steps, the preset:
 //   - a JSON array (an OpenHands trajectory) → steps, openhands;
+//   - a record with "id" and a "kind" naming an event class → steps,
+//     openhands-v1;
+//   - a record with "instance_id" and "history" (an OpenHands evaluation
+//     output.jsonl) → steps, openhands;
 //   - any of the first records with "event_type" → zorkgpt;
 //   - a record with "task_id" and "status" → attempts;
 //   - an object with "sessionId" and "messages", a record with "sessionId"
@@ -48,6 +52,8 @@ func peekStart(br *bufio.Reader) []byte {
 //   - a record with "action" or "observation" and one of "args",
 //     "extras", "cause" → steps, openhands;
 //   - a record with "step" and "action" or "output" → steps;
+//   - a record with "action" or "observation", no "step" and no "type"
+//     (OpenHands' 2024 shape, which its reader reports) → steps, openhands;
 //   - else zorkgpt, whose reader then says what it found.
 //
 // Records are looked at by their top-level keys only, so a long first
@@ -75,6 +81,10 @@ func DetectFormat(start []byte) (format, preset string) {
 		keys := topKeys(line)
 		has := func(k string) bool { return keys[k] }
 		switch {
+		case isOpenHandsV1(keys, line):
+			return FormatSteps, PresetOpenHandsV1
+		case has("instance_id") && has("history"):
+			return FormatSteps, PresetOpenHands // an OpenHands evaluation output
 		case has("event_type"):
 			return FormatZorkGPT, ""
 		case has("task_id") && has("status"):
@@ -86,6 +96,10 @@ func DetectFormat(start []byte) (format, preset string) {
 			return FormatSteps, PresetOpenHands
 		case has("step") && (has("action") || has("output")):
 			return FormatSteps, ""
+		case (has("action") || has("observation")) && !has("type") && !has("step"):
+			// An OpenHands event of 2024 (dataclasses.asdict, its fields
+			// at the top level): the OpenHands reader names the shape.
+			return FormatSteps, PresetOpenHands
 		}
 	}
 	return FormatZorkGPT, ""

@@ -30,7 +30,8 @@ func FindLogs(args []string, includeTests bool) ([]string, error) {
 }
 
 // Find expands arguments into log files, in argument order and, within a
-// directory, in lexical order. Files named explicitly are always read
+// directory, in lexical order; a search for agent logs takes an OpenHands
+// event store directory (events/<id>.json) as one log. Files named explicitly are always read
 // (a named pipe too, once, as a stream); directories are searched for
 // episode_log.jsonl[.gz|.zst], skipping test episode directories unless
 // includeTests. "-" stands for stdin.
@@ -82,6 +83,20 @@ func FindMatching(args []string, includeTests bool, match func(name string) bool
 				}
 				if path != arg && strings.HasPrefix(d.Name(), ".") {
 					return filepath.SkipDir
+				}
+				if match("0.json") {
+					// An OpenHands event store is one log, not a log per
+					// event file (openhands_store.go); the conversation
+					// directory holding it is that one session (its
+					// metadata.json or base_state.json are no logs).
+					store := path
+					if !IsEventStore(store) {
+						store = filepath.Join(path, "events")
+					}
+					if IsEventStore(store) {
+						files = append(files, store)
+						return filepath.SkipDir
+					}
 				}
 				return nil
 			}

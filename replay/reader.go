@@ -137,6 +137,16 @@ func readFile(ctx context.Context, path string, stdin io.Reader, opts Options, e
 	if path == "-" {
 		return read(ctx, stdin, "-", DefaultEpisodeID("-"), opts, early, emit)
 	}
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		// An OpenHands event store: its event files, as one session
+		// named by its conversation (openhands_store.go).
+		sr, err := openEventStore(path)
+		if err != nil {
+			return Stats{}, err
+		}
+		defer sr.Close()
+		return read(ctx, sr, path, filepath.Base(filepath.Dir(path)), opts, early, emit)
+	}
 	f, err := openCtx(ctx, path)
 	if err != nil {
 		return Stats{}, err

@@ -30,7 +30,7 @@ const (
 )
 
 // Presets lists the values --preset accepts.
-var Presets = []string{PresetOpenHands, PresetGeminiCLI}
+var Presets = []string{PresetOpenHands, PresetOpenHandsV1, PresetGeminiCLI}
 
 // StepKind is what a step is (RULES.md §11).
 type StepKind uint8
@@ -237,6 +237,8 @@ func newStepReader(preset string, fields map[string]string) (stepReader, error) 
 		return fieldReader{fields}, nil
 	case PresetOpenHands:
 		return &openHandsReader{}, nil
+	case PresetOpenHandsV1:
+		return &openHandsV1Reader{}, nil
 	case PresetGeminiCLI:
 		return &geminiReader{}, nil
 	}
@@ -245,12 +247,18 @@ func newStepReader(preset string, fields map[string]string) (stepReader, error) 
 
 // readSteps reads a steps log: one episode (one session) per file.
 func readSteps(br *bufio.Reader, c *readContext) error {
+	if c.opts.Preset == PresetOpenHands && isOpenHandsEval(peekStart(br)) {
+		return readOpenHandsEval(br, c) // one instance a line
+	}
 	sr, err := newStepReader(c.opts.Preset, c.opts.Fields)
 	if err != nil {
 		return err
 	}
 	t := newStepTable(c.defaultID, c.source)
 	t.ep.Preset, t.ep.Detected = c.opts.Preset, c.detected
+	if h, ok := sr.(interface{ start(*Episode) }); ok {
+		h.start(t.ep) // a reader that records more than steps
+	}
 	d := &t.ep.Diag
 	relevant := 0
 	skip := func(line int, reason string) error { return c.skip(d, line, reason) }

@@ -96,6 +96,13 @@ type Episode struct {
 	// by turn (RULES.md §10); nil when it carries none.
 	Live []LiveEvent
 
+	// OpenHands is an OpenHands log's controller history, event by event,
+	// for the StuckDetector replay (openhands.go); nil for other logs.
+	OpenHands []OpenHandsEvent
+	// OpenHandsV1 is an OpenHands V1 log's events, for its StuckDetector
+	// replay (openhands_v1.go); nil for other logs.
+	OpenHandsV1 []OpenHandsV1Event
+
 	Diag Diagnostics
 
 	// Format is the log format the episode was read from (FormatZorkGPT,

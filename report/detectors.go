@@ -208,6 +208,15 @@ func (r *Text) AgentEpisode(o *analyze.Outcome, ep *replay.Episode, judge func(n
 		}
 	}
 	r.logLines(w, kv, ep.Diag)
+	if o.Live != nil { // the agent's own detector's recorded verdicts
+		for i, line := range liveLines(o.Live, o) {
+			k := ""
+			if i == 0 {
+				k = "live run"
+			}
+			kv(k, "%s", line)
+		}
+	}
 
 	unit := unitWord(ep)
 	rows := DetectorsJudged(o, ep, judge, basis)
@@ -322,7 +331,7 @@ func describeAgentFiring(f *rules.Firing) string {
 	case rules.ToolCycle:
 		return fmt.Sprintf("tool_cycle/%s: cycle of %d", f.Kind.Name, f.CycleLength)
 	}
-	if f.Rule.Origin == rules.OriginOpenHands || f.Rule.Origin == rules.OriginGeminiCLI {
+	if f.Rule.Origin == rules.OriginOpenHands || f.Rule.Origin == rules.OriginOpenHandsV1 || f.Rule.Origin == rules.OriginGeminiCLI {
 		return f.KindKey()
 	}
 	return ""

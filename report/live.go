@@ -95,6 +95,8 @@ func replayFields(kind string, f *rules.Firing) map[string]any {
 		putNum(m, "base_confidence", f.Base, f.HasBase)
 		putNum(m, "adjusted_confidence", f.Adjusted, f.HasBase)
 		m["recent_visits"] = f.Visits
+	case replay.LiveOpenHandsStuck, replay.LiveOpenHandsV1Stuck, replay.LiveOpenHandsV1Nudge:
+		m["check"] = f.Rule.Name
 	}
 	return m
 }
@@ -115,7 +117,11 @@ func putNum(m map[string]any, k string, v float64, ok bool) {
 // what the live run's configuration may have been.
 func liveLines(l *analyze.Live, o *analyze.Outcome) []string {
 	what := fmt.Sprintf("not terminated (%d live decisions logged)", l.Events)
-	if l.Stop != nil {
+	if l.Stop != nil && l.Stop.Kind == replay.LiveOpenHandsStuck {
+		what = fmt.Sprintf("stopped at step %d (AgentStuckInLoopError)", l.Stop.Turn)
+	} else if l.Stop != nil && l.Stop.Kind == replay.LiveOpenHandsV1Stuck {
+		what = fmt.Sprintf("stopped at step %d (execution_status stuck)", l.Stop.Turn)
+	} else if l.Stop != nil {
 		what = fmt.Sprintf("terminated at t=%d", l.Stop.Turn)
 		if l.Stop.HasStuck {
 			what += fmt.Sprintf(" (stuck %s)", plural(l.Stop.Stuck, "turn"))
@@ -145,7 +151,11 @@ func liveLines(l *analyze.Live, o *analyze.Outcome) []string {
 			out = append(out, fmt.Sprintf("… and %d more (--format json lists all)", len(l.Disagreements)-show))
 			break
 		}
-		out = append(out, fmt.Sprintf("t=%d %s: %s", d.Turn, d.Kind, describeDisagreement(&d)))
+		at := fmt.Sprintf("t=%d", d.Turn)
+		if d.Kind == replay.LiveOpenHandsStuck || d.Kind == replay.LiveOpenHandsV1Stuck || d.Kind == replay.LiveOpenHandsV1Nudge {
+			at = fmt.Sprintf("step %d", d.Turn)
+		}
+		out = append(out, fmt.Sprintf("%s %s: %s", at, d.Kind, describeDisagreement(&d)))
 	}
 	if l.TerminationDisagrees() {
 		out = append(out, explainWords(l.ExplainedBy, l.Interval))
@@ -185,6 +195,9 @@ var liveFieldOrder = map[string][]string{
 	replay.LiveObjectiveReset:   {"was_stuck_for"},
 	replay.LivePenalty:          {"base_confidence", "adjusted_confidence", "recent_visits"},
 	replay.LiveGeminiLoop:       {"rule"},
+	replay.LiveOpenHandsStuck:   {"check"},
+	replay.LiveOpenHandsV1Stuck: {"check"},
+	replay.LiveOpenHandsV1Nudge: {"check"},
 }
 
 // explainWords says which settings reproduce the live run, the

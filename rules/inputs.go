@@ -164,7 +164,7 @@ func round4(f float64) float64 { return math.Round(f*1e4) / 1e4 }
 // headline table count as the detector's alarms.
 func (f *Firing) IsLoop() bool {
 	switch f.Rule.Origin {
-	case OriginGeneric, OriginOpenHands, OriginGeminiCLI:
+	case OriginGeneric, OriginOpenHands, OriginOpenHandsV1, OriginGeminiCLI:
 		return f.Kind != LLMLoopRecorded
 	}
 	return false

@@ -5,8 +5,15 @@ import (
 	"github.com/loopbreak/loopbreak/rules/detect"
 )
 
-// OpenHands' StuckDetector (RULES.md §11) is one detector whose five checks
-// are tried in order, at most one firing per step. Each check is a rule of
+// OpenHands' StuckDetector (RULES.md §11; All-Hands-AI/OpenHands
+// openhands/controller/stuck.py StuckDetector.is_stuck(headless_mode=True),
+// read at 156d068, Nov 2025: its checks unchanged since March 2025) is one
+// detector whose five checks are tried in order, at most one firing per
+// step. On an OpenHands log it replays the controller's history event by
+// event (replay.Episode.OpenHands), asked where AgentController._step
+// asks it, a delegate's events with the delegate's own detector; on other
+// steps logs each step is an action and its observation, asked after each
+// step. Each check is a rule of
 // its own, so `--fail-on monologue/stop` and `loopbreak rules` name it;
 // repeat_action_observation, the first, runs the detector and the four
 // others (which require it) report the steps where their check was the one
@@ -44,14 +51,18 @@ var RepeatActionObservation = &Rule{
 	Origin:  OriginOpenHands,
 	Title:   "OpenHands: the same action with the same observation, repeat_action_observation_count times",
 	Section: "docs/rules.md#repeat_action_observation",
-	Doc: "OpenHands' _is_stuck_repeating_action_observation. The history is each tool call's action then " +
-		"its observation, a message's action, a condensation's observation; the last N actions and last N " +
-		"observations are taken apart. Fires when the last repeat_action_observation_count actions are the " +
-		"same and so are the last observations (a command's observations compare by action and exit code, " +
-		"its output ignored). It runs the detector whose other checks are the rules after it.",
+	Doc: "OpenHands' stuck.py StuckDetector._is_stuck_repeating_action_observation (All-Hands-AI/OpenHands " +
+		"156d068). The history is the controller's (agent_controller.py _on_event: every event but Null, agent " +
+		"state and hidden ones; is_stuck then drops user messages), asked after each event should_step accepts " +
+		"(an observation, an agent message not waiting for a response, a condensation action, a user message); a " +
+		"delegate's events feed its own detector. Fires when the last repeat_action_observation_count actions " +
+		"are equal and so are the last observations, by _eq_no_pid: dataclass equality over every field (thought, security_risk and " +
+		"confirmation_state included; not ids, timestamps, source, cause or tool metadata), a " +
+		"CmdOutputObservation by command and exit code only, IPython cells with edit_file_by_replace( by their " +
+		"first 3 lines. It runs the detector whose other checks are the rules after it.",
 	Params: []*Param{enableOpenHands.Param, openHandsOnZorkGPT.Param, repeatActionObservationCount.Param},
 	Kinds:  []*Kind{RepeatActionObservationStop}, Enabled: enableOpenHands.Get,
-	Applies: onStepsOr(openHandsOnZorkGPT), InputsDoc: "steps; zorkgpt with openhands_on_zorkgpt",
+	Applies: notV1(onStepsOr(openHandsOnZorkGPT)), InputsDoc: "steps (not openhands-v1); zorkgpt with openhands_on_zorkgpt",
 	New: func(c *Config, ep *replay.Episode) Stepper {
 		d, err := detect.NewOpenHands(detect.OpenHandsConfig{
 			RepeatActionObservationCount: repeatActionObservationCount.Get(c),
@@ -63,29 +74,79 @@ var RepeatActionObservation = &Rule{
 		if err != nil {
 			panic(err) // the configuration was validated against the same bounds
 		}
-		return &openHandsEngine{d: d}
+		return &openHandsEngine{d: d, cfg: d.Config()}
 	},
 }
 
+// notV1 keeps V0's detector off OpenHands V1 logs, which have their own.
+func notV1(f func(*replay.Episode, *Config) bool) func(*replay.Episode, *Config) bool {
+	return func(ep *replay.Episode, c *Config) bool { return ep.Preset != replay.PresetOpenHandsV1 && f(ep, c) }
+}
+
 // openHandsEngine is the detector's state; fired is the check that fired
-// at the current step, "" for none.
+// at the current step, "" for none; next is the first event of an
+// OpenHands log's history not yet added.
 type openHandsEngine struct {
 	d     *detect.OpenHands
 	fired string
+	next  int
+	// delegates[i] is the StuckDetector of the delegate at level i+1 of
+	// an OpenHands log (AgentController.start_delegate gives each its own).
+	delegates []*detect.OpenHands
+	cfg       detect.OpenHandsConfig
 }
 
 func (e *openHandsEngine) Step(t *replay.Turn, env *Env) {
 	e.fired = ""
-	st, ok := stepOf(t, env.Episode)
-	if !ok {
-		return
-	}
-	for _, f := range e.d.Step(st) {
-		e.fired = f.Rule
+	if ep := env.Episode; ep.OpenHands != nil {
+		// An OpenHands log: its history event by event, is_stuck asked
+		// where the controller asks it; the step reports the first check
+		// that fired at any of its events.
+		for ; e.next < len(ep.OpenHands) && int(ep.OpenHands[e.next].N) <= t.N; e.next++ {
+			ev := &ep.OpenHands[e.next]
+			if rule := addOpenHandsEvent(e.detector(int(ev.Depth)), ep, ev); rule != "" && e.fired == "" {
+				e.fired = rule
+			}
+		}
+	} else if st, ok := stepOf(t, env.Episode); ok {
+		for _, f := range e.d.Step(st) {
+			e.fired = f.Rule
+		}
 	}
 	if e.fired == RepeatActionObservation.Name {
 		env.Report(Firing{Turn: t.N, Rule: RepeatActionObservation, Kind: RepeatActionObservationStop})
 	}
+}
+
+// detector is the StuckDetector of delegation level depth: the parent's
+// at 0; a delegate's, new when the delegation begins, dropped when it
+// ends.
+func (e *openHandsEngine) detector(depth int) *detect.OpenHands {
+	if depth == 0 {
+		e.delegates = e.delegates[:0]
+		return e.d
+	}
+	for len(e.delegates) > depth {
+		e.delegates = e.delegates[:len(e.delegates)-1]
+	}
+	for len(e.delegates) < depth {
+		d, _ := detect.NewOpenHands(e.cfg) // the parent's configuration, already valid
+		e.delegates = append(e.delegates, d)
+	}
+	return e.delegates[depth-1]
+}
+
+// addOpenHandsEvent hands one event of an OpenHands log's history to d
+// and returns the check that holds when the controller asks after it.
+func addOpenHandsEvent(d *detect.OpenHands, ep *replay.Episode, ev *replay.OpenHandsEvent) string {
+	if !ev.InHistory && !ev.Ask {
+		return ""
+	}
+	cls := detect.OHNull // not in the history: is_stuck drops it
+	if ev.InHistory {
+		cls = detect.OpenHandsClass(ev.Class) // replay.OpenHandsClass has detect's order
+	}
+	return d.Add(&detect.OpenHandsEvent{Class: cls, Key: ep.Str(ev.Key), Text: ep.Str(ev.Text)}, ev.Ask)
 }
 
 // openHandsCheck reports the steps where its check fired.
@@ -104,7 +165,8 @@ func openHandsRule(name, title, doc string, p IntParam, kind *Kind) *Rule {
 	r := &Rule{
 		Name: name, Origin: OriginOpenHands, Title: title, Section: "docs/rules.md#" + name, Doc: doc,
 		Params: []*Param{p.Param}, Kinds: []*Kind{kind}, Enabled: enableOpenHands.Get,
-		Requires: []*Rule{RepeatActionObservation}, Applies: onStepsOr(openHandsOnZorkGPT), InputsDoc: "steps; zorkgpt with openhands_on_zorkgpt",
+		Requires: []*Rule{RepeatActionObservation}, Applies: notV1(onStepsOr(openHandsOnZorkGPT)),
+		InputsDoc: "steps (not openhands-v1); zorkgpt with openhands_on_zorkgpt",
 	}
 	r.New = func(*Config, *replay.Episode) Stepper { return openHandsCheck{rule: r, kind: kind} }
 	return r
@@ -114,23 +176,27 @@ func openHandsRule(name, title, doc string, p IntParam, kind *Kind) *Rule {
 var (
 	RepeatActionError = openHandsRule(detect.RuleRepeatActionError,
 		"OpenHands: the same action, repeat_action_error_count times, each ending in an error",
-		"OpenHands' _is_stuck_repeating_action_error: the last repeat_action_error_count actions are the same "+
-			"and the last observations are errors (error, no exit code; their texts may differ). Its IPython "+
-			"SyntaxError variant is not replayed.",
+		"OpenHands' stuck.py _is_stuck_repeating_action_error (156d068): the last repeat_action_error_count "+
+			"actions are equal (_eq_no_pid) and the last observations are ErrorObservations (their texts may "+
+			"differ), or IPythonRunCellObservations ending in the same SyntaxError line before the two Jupyter "+
+			"lines (_check_for_consistent_line_error, _check_for_consistent_invalid_syntax).",
 		repeatActionErrorCount, RepeatActionErrorStop)
 	Monologue = openHandsRule(detect.RuleMonologue,
 		"OpenHands: the agent says the same thing monologue_count times with nothing in between",
-		"OpenHands' _is_stuck_monologue: the last monologue_count agent messages are equal and no observation "+
-			"came between the first and the last.",
+		"OpenHands' stuck.py _is_stuck_monologue (156d068): the last monologue_count agent MessageActions are "+
+			"equal (==: content, thought, wait_for_response… every field) and no observation came between the "+
+			"first and the last.",
 		monologueCount, MonologueStop)
 	AlternatingPair = openHandsRule(detect.RuleAlternatingPair,
 		"OpenHands: actions and observations alternate A-B-A-B over alternating_pair_steps",
-		"OpenHands' _is_stuck_action_observation_pattern: over the last alternating_pair_steps actions each "+
-			"equals the one two before, and the same for the observations (A ≠ B is not required, as live).",
+		"OpenHands' stuck.py _is_stuck_action_observation_pattern (156d068): over the last alternating_pair_steps "+
+			"actions each equals the one two before (_eq_no_pid), and the same for the observations (A ≠ B is "+
+			"not required, as live).",
 		alternatingPairSteps, AlternatingPairStop)
 	ContextWindowError = openHandsRule(detect.RuleContextWindowError,
 		"OpenHands: condensations come back to back",
-		"OpenHands' _is_stuck_context_window_error: at least context_window_error_count condensations, two "+
-			"of the last ones adjacent in the history.",
+		"OpenHands' stuck.py _is_stuck_context_window_error (156d068): at least context_window_error_count "+
+			"AgentCondensationObservations (a `condense` observation; a condensation action is an action), two "+
+			"of the last ones adjacent in the filtered history.",
 		contextWindowErrorCount, ContextWindowErrorStop)
 )

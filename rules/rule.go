@@ -59,13 +59,15 @@ const (
 	OriginGeneric   = "generic"    // output and task loops of any agent (RULES.md §8, §9)
 	OriginOpenHands = "openhands"  // OpenHands' StuckDetector (RULES.md §11)
 	OriginGeminiCLI = "gemini-cli" // Gemini CLI's LoopDetectionService (RULES.md §11)
+	// OriginOpenHandsV1 is OpenHands V1's (software-agent-sdk) StuckDetector (RULES.md §11).
+	OriginOpenHandsV1 = "openhands-v1"
 )
 
 // Origins lists the origins, in the order outputs group them.
-var Origins = []string{OriginZorkGPT, OriginDesign, OriginGeneric, OriginOpenHands, OriginGeminiCLI}
+var Origins = []string{OriginZorkGPT, OriginDesign, OriginGeneric, OriginOpenHands, OriginOpenHandsV1, OriginGeminiCLI}
 
 // origins lists the origins Validate accepts.
-var origins = map[string]bool{OriginZorkGPT: true, OriginDesign: true, OriginGeneric: true, OriginOpenHands: true, OriginGeminiCLI: true}
+var origins = map[string]bool{OriginZorkGPT: true, OriginDesign: true, OriginGeneric: true, OriginOpenHands: true, OriginOpenHandsV1: true, OriginGeminiCLI: true}
 
 // Kind documents one kind of firing and the fields it carries. Each kind
 // is a package-level value (Termination, Warning, ...) listed in its
@@ -111,6 +113,10 @@ var Registry = []*Rule{
 	Monologue,
 	AlternatingPair,
 	ContextWindowError,
+	V1RepeatActionObservation,
+	V1RepeatActionError,
+	V1Monologue,
+	V1AlternatingPattern,
 	ToolCycle,
 	ContentChanting,
 	LLMLoopCheck,

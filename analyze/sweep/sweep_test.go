@@ -227,6 +227,11 @@ var sweepValues = map[string]string{
 	"monologue_count":                 "2,3",
 	"alternating_pair_steps":          "4,6",
 	"context_window_error_count":      "2,10",
+	"enable_openhands_v1":             "true,false",
+	"v1_action_observation":           "2,4",
+	"v1_action_error":                 "1,3",
+	"v1_monologue":                    "2,3",
+	"v1_alternating_pattern":          "4,6",
 	"enable_gemini_cli":               "true,false",
 	"tool_call_loop_threshold":        "2,5",
 	"tool_cycle_max_length":           "1,5",
@@ -326,10 +331,11 @@ func TestPlanReplaysInvariantComponentsOnce(t *testing.T) {
 	p := NewPlan(configs)
 	// progress_velocity+stuck_warnings: 20 distinct (the baseline is one of
 	// them); location_revisit, loop detection, action_novelty, and the
-	// five components of the other agents' rules (signature_repeat,
-	// fuzzy_repeat, task_attempts, OpenHands, Gemini CLI): once each.
-	if got := p.Replays(); got != 20+3+5 {
-		t.Errorf("Replays() = %d, want 28", got)
+	// six components of the other agents' rules (signature_repeat,
+	// fuzzy_repeat, task_attempts, OpenHands, OpenHands V1, Gemini CLI):
+	// once each.
+	if got := p.Replays(); got != 20+3+6 {
+		t.Errorf("Replays() = %d, want 29", got)
 	}
 }
 

@@ -1,6 +1,9 @@
 package detect
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // OpenHandsConfig configures the OpenHands StuckDetector checks.
 type OpenHandsConfig struct {
@@ -9,6 +12,11 @@ type OpenHandsConfig struct {
 	MonologueCount               int // monologue_count
 	AlternatingPairSteps         int // alternating_pair_steps
 	ContextWindowErrorCount      int // context_window_error_count
+	// Interactive is is_stuck(headless_mode=False): only the history after
+	// the last user message counts. loopbreak replays headless runs (the
+	// default of evaluations and of the CLI's --headless); the unit tests
+	// of the interactive mode run with it.
+	Interactive bool
 }
 
 // OpenHandsParams declares the OpenHands checks' keys.
@@ -61,74 +69,77 @@ const (
 	RuleContextWindowError      = "context_window_error"
 )
 
-// ohAction is an action event: a tool call or an agent message.
-type ohAction struct {
-	message bool
-	text    string // the call's action, or the message's text
-}
-
-type ohObsKind uint8
+// OpenHandsClass says what an OpenHandsEvent is, as far as the
+// StuckDetector's isinstance tests look.
+type OpenHandsClass uint8
 
 const (
-	ohObsTool    ohObsKind = iota // a tool's result without exit code
-	ohObsCmd                      // a shell command's result (CmdOutputObservation)
-	ohObsCondens                  // AgentCondensationObservation
+	OHOtherAction   OpenHandsClass = iota // any other Action
+	OHAgentMessage                        // MessageAction, source agent
+	OHUserMessage                         // MessageAction, source user: is_stuck drops it
+	OHIPythonAction                       // IPythonRunCellAction: Text is its code
+	OHOtherObs                            // any other Observation
+	OHCmdObs                              // CmdOutputObservation: Key is its command and exit code
+	OHErrorObs                            // ErrorObservation
+	OHIPythonObs                          // IPythonRunCellObservation: Text is its content
+	OHCondensation                        // AgentCondensationObservation
+	OHNull                                // NullAction, NullObservation: is_stuck drops them
 )
 
-// ohObs is an observation event.
-type ohObs struct {
-	kind   ohObsKind
-	action string // the step's action, for ohObsCmd
-	exit   int
-	output string
-	err    bool
+// IsAction says the class is an Action's.
+func (c OpenHandsClass) IsAction() bool { return c <= OHIPythonAction || c == OHNull }
+
+// OpenHandsEvent is one event of the controller's state.history as
+// StuckDetector sees it. Key holds what `==` compares: the event's class
+// and every dataclass field (for a CmdOutputObservation, only what
+// _eq_no_pid compares: command and exit code), so two events are equal
+// when their Keys are.
+type OpenHandsEvent struct {
+	Class OpenHandsClass
+	Key   string
+	Text  string
 }
 
-// same is _eq_no_pid for actions: ids, timestamps, source and cause are
-// not compared.
-func (a ohAction) same(b ohAction) bool { return a == b }
-
-// same is _eq_no_pid for observations. Two command outputs are the same
-// when their commands and exit codes are, whatever they printed (the
-// CmdOutputObservation quirk: a poll printing new text is the same); the
-// others by type and content.
-func (o ohObs) same(p ohObs) bool {
-	if o.kind != p.kind {
-		return false
+// ohEqNoPid is StuckDetector._eq_no_pid: two IPythonRunCellActions whose
+// code both contain `edit_file_by_replace(` are equal when the first has
+// more than 2 lines and their first 3 lines are equal; everything else
+// by Key (dataclass equality; CmdOutputObservation's Key is already
+// command and exit code only).
+func ohEqNoPid(a, b *OpenHandsEvent) bool {
+	const edit = "edit_file_by_replace("
+	if a.Class == OHIPythonAction && b.Class == OHIPythonAction && strings.Contains(a.Text, edit) && strings.Contains(b.Text, edit) {
+		la, lb := strings.Split(a.Text, "\n"), strings.Split(b.Text, "\n")
+		if len(la) <= 2 || len(lb) < 3 {
+			return false
+		}
+		return la[0] == lb[0] && la[1] == lb[1] && la[2] == lb[2]
 	}
-	if o.kind == ohObsCmd {
-		return o.action == p.action && o.exit == p.exit
-	}
-	return o.output == p.output && o.err == p.err
+	return a.Class == b.Class && a.Key == b.Key
 }
 
-// isError says o is an ErrorObservation: a failed tool call without exit
-// code.
-func (o ohObs) isError() bool { return o.kind == ohObsTool && o.err }
-
+// ohMessage is an agent message of the filtered history: its position and
+// the observations before it.
 type ohMessage struct {
-	text      string
-	obsBefore int // observations in the history before this message
+	ev        *OpenHandsEvent
+	pos       int
+	obsBefore int
 }
 
-// OpenHands replays OpenHands' StuckDetector.is_stuck in headless mode
-// (RULES.md §11). Each step extends the history: an action step with its
-// action then its observation, a message step with an action, a
-// condensation step with an observation; a blank action step is skipped.
-// After each step, with at least 3 events, the first of the five checks
-// that holds fires (kind stop); a firing resets nothing.
-//
-// The history is kept bounded: the last actions and observations the
-// checks look at, the last messages with the number of observations before
-// each, the positions of the last condensations.
+// OpenHands replays OpenHands' StuckDetector.is_stuck(headless_mode=True)
+// (RULES.md §11) over the controller's history, one event at a time: Add
+// appends an event and, when the controller would ask, returns the check
+// that holds first. The filtered history (user messages and Null events
+// dropped) is kept bounded: the last actions and observations the checks
+// look at, the last agent messages with the number of observations before
+// each, and the positions of the last condensations.
 type OpenHands struct {
 	cfg      OpenHandsConfig
-	events   int
+	events   int // events in the filtered history
 	obsCount int
-	actions  ring[ohAction]
-	obs      ring[ohObs]
+	actions  ring[*OpenHandsEvent]
+	obs      ring[*OpenHandsEvent]
 	messages ring[ohMessage]
-	condens  ring[int] // history positions of condensations
+	condens  ring[int] // filtered-history positions of condensations
 }
 
 // NewOpenHands returns a detector with an empty history.
@@ -139,97 +150,137 @@ func NewOpenHands(c OpenHandsConfig) (*OpenHands, error) {
 	keep := max(c.RepeatActionObservationCount, c.RepeatActionErrorCount, c.AlternatingPairSteps)
 	return &OpenHands{
 		cfg:      c,
-		actions:  newRing[ohAction](keep),
-		obs:      newRing[ohObs](keep),
+		actions:  newRing[*OpenHandsEvent](keep),
+		obs:      newRing[*OpenHandsEvent](keep),
 		messages: newRing[ohMessage](c.MonologueCount),
 		condens:  newRing[int](c.ContextWindowErrorCount),
 	}, nil
 }
 
-func (d *OpenHands) addObs(o ohObs) {
-	if o.kind == ohObsCondens {
-		d.condens.push(d.events)
+// Config returns the detector's configuration.
+func (d *OpenHands) Config() OpenHandsConfig { return d.cfg }
+
+// Add appends e to the history (unless is_stuck filters it out) and, when
+// ask is set, returns the check that holds ("" for none). The detector
+// keeps e.
+func (d *OpenHands) Add(e *OpenHandsEvent, ask bool) string {
+	switch e.Class {
+	case OHUserMessage:
+		if d.cfg.Interactive {
+			d.reset()
+		}
+	case OHNull:
+	default:
+		if e.Class.IsAction() {
+			if e.Class == OHAgentMessage {
+				d.messages.push(ohMessage{ev: e, pos: d.events, obsBefore: d.obsCount})
+			}
+			d.actions.push(e)
+		} else {
+			if e.Class == OHCondensation {
+				d.condens.push(d.events)
+			}
+			d.obs.push(e)
+			d.obsCount++
+		}
+		d.events++
 	}
-	d.obs.push(o)
-	d.obsCount++
-	d.events++
+	if !ask {
+		return ""
+	}
+	return d.IsStuck()
 }
 
-// Step adds the step's events and returns the check that fires, if any.
+// IsStuck is is_stuck over the history added so far: the check that holds
+// first, "" for none.
+func (d *OpenHands) IsStuck() string {
+	if d.events < 3 {
+		return ""
+	}
+	return d.check()
+}
+
+// reset forgets the history (interactive mode, at a user message).
+func (d *OpenHands) reset() {
+	d.events, d.obsCount = 0, 0
+	d.actions.buf, d.obs.buf, d.messages.buf, d.condens.buf = d.actions.buf[:0], d.obs.buf[:0], d.messages.buf[:0], d.condens.buf[:0]
+}
+
+// Step adds a steps-log step as events (an action step: its action, then
+// its observation; a message step: an agent message; a condensation step:
+// an AgentCondensationObservation) and asks once, after the step; a blank
+// action step is skipped.
 func (d *OpenHands) Step(s Step) []OpenHandsFiring {
 	if s.noCall() {
 		return nil
 	}
+	var rule string
 	switch s.Kind {
 	case KindAction:
-		d.actions.push(ohAction{text: s.Action})
-		d.events++
-		o := ohObs{kind: ohObsTool, action: s.Action, output: s.Output, err: s.Error}
-		if s.ExitCode != nil {
-			o.kind, o.exit = ohObsCmd, *s.ExitCode
+		d.Add(&OpenHandsEvent{Class: OHOtherAction, Key: s.Action}, false)
+		o := &OpenHandsEvent{Class: OHOtherObs, Key: s.Output}
+		switch {
+		case s.ExitCode != nil:
+			o.Class, o.Key = OHCmdObs, fmt.Sprintf("%s\x00%d", s.Action, *s.ExitCode)
+		case s.Error:
+			o.Class = OHErrorObs
 		}
-		d.addObs(o)
+		rule = d.Add(o, true)
 	case KindMessage:
-		d.messages.push(ohMessage{text: s.Output, obsBefore: d.obsCount})
-		d.actions.push(ohAction{message: true, text: s.Output})
-		d.events++
+		rule = d.Add(&OpenHandsEvent{Class: OHAgentMessage, Key: s.Output}, true)
 	case KindCondensation:
-		d.addObs(ohObs{kind: ohObsCondens, output: s.Output})
+		rule = d.Add(&OpenHandsEvent{Class: OHCondensation, Key: s.Output}, true)
 	default:
 		return nil
 	}
-	if d.events < 3 {
+	if rule == "" {
 		return nil
 	}
-	if rule := d.check(); rule != "" {
-		return []OpenHandsFiring{{Firing{Step: s.N, Rule: rule, Kind: KindStop, Origin: OriginOpenHands}}}
-	}
-	return nil
+	return []OpenHandsFiring{{Firing{Step: s.N, Rule: rule, Kind: KindStop, Origin: OriginOpenHands}}}
 }
 
-// allSame says xs is not nil and all its values are the same.
-func allSame[T any](xs []T, same func(T, T) bool) bool {
-	if xs == nil {
-		return false
+// lastN returns the last n values of r, most recent first as is_stuck
+// collects them, fewer when r holds fewer.
+func lastN(r *ring[*OpenHandsEvent], n int) []*OpenHandsEvent {
+	b := r.buf
+	if len(b) > n {
+		b = b[len(b)-n:]
 	}
-	for _, x := range xs[:len(xs)-1] {
-		if !same(x, xs[len(xs)-1]) {
+	out := make([]*OpenHandsEvent, len(b))
+	for i, e := range b {
+		out[len(b)-1-i] = e
+	}
+	return out
+}
+
+// allEq says every event of xs is _eq_no_pid to xs[0] (xs[0] the first
+// argument, as in `all(self._eq_no_pid(last[0], a) for a in last)`).
+func allEq(xs []*OpenHandsEvent) bool {
+	for _, x := range xs {
+		if !ohEqNoPid(xs[0], x) {
 			return false
 		}
 	}
 	return true
 }
 
-// alternating says xs is not nil and each of its values equals the one
-// two before it.
-func alternating[T any](xs []T, same func(T, T) bool) bool {
-	if xs == nil {
-		return false
-	}
-	for i := range len(xs) - 2 {
-		if !same(xs[i], xs[i+2]) {
-			return false
-		}
-	}
-	return true
-}
-
-// check runs the checks in is_stuck's order and returns the first that
+// check runs is_stuck's scenarios in order and returns the first that
 // holds.
 func (d *OpenHands) check() string {
 	c := d.cfg
-	if n := c.RepeatActionObservationCount; allSame(d.actions.last(n), ohAction.same) && allSame(d.obs.last(n), ohObs.same) {
+	if n := c.RepeatActionObservationCount; len(d.actions.buf) >= n && len(d.obs.buf) >= n &&
+		allEq(lastN(&d.actions, n)) && allEq(lastN(&d.obs, n)) {
 		return RuleRepeatActionObservation
 	}
-	if n := c.RepeatActionErrorCount; allSame(d.actions.last(n), ohAction.same) {
-		if obs := d.obs.last(n); obs != nil && allErrors(obs) {
+	if n := c.RepeatActionErrorCount; len(d.actions.buf) >= n && len(d.obs.buf) >= n && allEq(lastN(&d.actions, n)) {
+		if obs := lastN(&d.obs, n); allClass(obs, OHErrorObs) || (allClass(obs, OHIPythonObs) && ipythonSyntaxLoop(obs)) {
 			return RuleRepeatActionError
 		}
 	}
 	if msgs := d.messages.last(c.MonologueCount); msgs != nil {
 		equal := true
-		for _, m := range msgs[1:] {
-			equal = equal && m.text == msgs[0].text
+		for _, m := range msgs {
+			equal = equal && m.ev.Key == msgs[0].ev.Key
 		}
 		// No observation between the first and the last message: true
 		// until a new message comes, whatever follows the last one.
@@ -237,22 +288,37 @@ func (d *OpenHands) check() string {
 			return RuleMonologue
 		}
 	}
-	if n := c.AlternatingPairSteps; alternating(d.actions.last(n), ohAction.same) && alternating(d.obs.last(n), ohObs.same) {
+	if n := c.AlternatingPairSteps; d.events >= n && len(d.actions.buf) >= n && len(d.obs.buf) >= n &&
+		alternating(lastN(&d.actions, n)) && alternating(lastN(&d.obs, n)) {
 		return RuleAlternatingPair
 	}
-	if pos := d.condens.last(c.ContextWindowErrorCount); pos != nil {
-		for i := range len(pos) - 1 {
-			if pos[i+1] == pos[i]+1 {
-				return RuleContextWindowError
+	if n := c.ContextWindowErrorCount; d.events >= n {
+		if pos := d.condens.last(n); pos != nil {
+			for i := range len(pos) - 1 {
+				if pos[i+1] == pos[i]+1 {
+					return RuleContextWindowError
+				}
 			}
 		}
 	}
 	return ""
 }
 
-func allErrors(obs []ohObs) bool {
-	for _, o := range obs {
-		if !o.isError() {
+// alternating is _is_stuck_action_observation_pattern's test, generalised
+// to any even count: each event equals the one two after it, compared
+// from the first of each parity (x0 with x2, x4…; x1 with x3, x5…).
+func alternating(xs []*OpenHandsEvent) bool {
+	for i := 2; i < len(xs); i++ {
+		if !ohEqNoPid(xs[i%2], xs[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func allClass(xs []*OpenHandsEvent, c OpenHandsClass) bool {
+	for _, x := range xs {
+		if x.Class != c {
 			return false
 		}
 	}

@@ -1,0 +1,441 @@
+package replay
+
+// Reading OpenHands V0 events (the `openhands` preset of the steps format)
+// as event_to_dict writes them (openhands/events/serialization/event.py,
+// All-Hands-AI/OpenHands 156d068, Nov 2025): each event is one object,
+//
+//	{"id": 5, "source": "agent", "message": "...", "action": "run",
+//	 "args": {"command": "ls", "thought": "...", ...}, "tool_call_metadata": {...}}
+//	{"id": 6, "cause": 5, "observation": "run", "content": "...",
+//	 "extras": {"command": "ls", "metadata": {"exit_code": 0, ...}}, "success": true}
+//
+// args (an action's) and content and extras (an observation's) hold every
+// dataclass field of the event; id, timestamp, source, cause, message,
+// timeout and tool_call_metadata are not fields. Events come one per line
+// (an event stream dump) or in one JSON array (a trajectory:
+// save_trajectory_path, which writes state.history).
+//
+// Two things are read from one pass:
+//   - steps, for every rule of the steps format: a tool call is one step
+//     (the action and the observation whose cause is its id; the next
+//     observation when the cause is missing); an agent message is a message
+//     step, a condensation action a condensation step;
+//   - Episode.OpenHands, the controller's history for the StuckDetector
+//     replay (RULES.md §11): every event except those the controller's
+//     agent_history_filter drops (NullAction, NullObservation,
+//     ChangeAgentStateAction, AgentStateChangedObservation, hidden events),
+//     each with its class, its equality key, and whether the controller
+//     asks is_stuck after it.
+//
+// The live verdict: when is_stuck fires, AgentController._step reacts with
+// AgentStuckInLoopError('Agent got stuck in a loop') (RuntimeError before
+// Dec 2024): the agent state goes to error, logged as an
+// AgentStateChangedObservation whose extras.reason (since 2025) names it;
+// the CLI's loop recovery (Oct 2025) logs a LoopDetectionObservation
+// ("loop_detection"). Either is a LiveOpenHandsStuck event at the step.
+
+import (
+	"encoding/json"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// LiveOpenHandsStuck is the live kind of OpenHands' recorded stuck
+// verdict.
+const LiveOpenHandsStuck = "openhands_stuck"
+
+// OpenHandsClass is what an OpenHands event is to the StuckDetector; the
+// values follow detect.OpenHandsClass.
+type OpenHandsClass uint8
+
+const (
+	OHOtherAction OpenHandsClass = iota
+	OHAgentMessage
+	OHUserMessage
+	OHIPythonAction
+	OHOtherObs
+	OHCmdObs
+	OHErrorObs
+	OHIPythonObs
+	OHCondensation
+	OHNull
+)
+
+// OpenHandsEvent is one event the OpenHands controller handles: N is the
+// step it belongs to (the step it makes, else the last step begun, else
+// the first); Key is what the StuckDetector's equality compares (the
+// class and every dataclass field, or a CmdOutputObservation's command
+// and exit code); Text an IPython cell's code or output. InHistory says
+// the event enters state.history; Ask that the controller asks is_stuck
+// after it (AgentController.should_step: a user message, an agent message
+// not waiting for a response, a condensation or condensation request
+// action, an observation, a NullObservation caused by a recall; not the
+// delegate action, after which should_step sees the delegate). Not
+// replayed: the agent-state and pending-action gates of _step (the
+// controller does not step while an action awaits its observation or the
+// state is not running), which a log records too loosely.
+type OpenHandsEvent struct {
+	N         int32
+	Class     OpenHandsClass
+	InHistory bool
+	Ask       bool
+	// Depth is the delegation level: events after an AgentDelegateAction
+	// ("delegate") until its AgentDelegateObservation go to the delegate's
+	// controller (AgentController.on_event), whose own history and
+	// StuckDetector they feed, not the parent's.
+	Depth     uint8
+	Key, Text Sym
+}
+
+// openHandsReader reads OpenHands V0 events into steps and, when started
+// on an episode, its OpenHands history.
+type openHandsReader struct {
+	n       int
+	pending *stepRecord // an action waiting for its observation
+	pendID  string
+	ep      *Episode
+	depth   uint8 // delegation level of the next event
+}
+
+func (o *openHandsReader) start(ep *Episode) { o.ep = ep }
+
+// openHandsNotSteps are events that are not steps of their own: the system
+// prompt, recalls, user rejections, state changes, null events.
+var openHandsNotSteps = map[string]bool{
+	"null": true, "agent_state_changed": true, "recall": true, "system": true,
+	"change_agent_state": true, "user_rejected": true, "loop_detection": true,
+}
+
+// event records one event of the history at the current step.
+func (o *openHandsReader) event(cls OpenHandsClass, inHistory, ask bool, key, text string) {
+	o.eventAt(o.n, cls, inHistory, ask, key, text)
+}
+
+// eventAt records one event of the history at step n (the first step
+// before any).
+func (o *openHandsReader) eventAt(n int, cls OpenHandsClass, inHistory, ask bool, key, text string) {
+	if o.ep == nil {
+		return
+	}
+	e := OpenHandsEvent{N: int32(max(n, 1)), Class: cls, InHistory: inHistory, Ask: ask, Depth: o.depth, Key: o.ep.syms.sym(key)}
+	if text != "" {
+		e.Text = o.ep.syms.sym(text)
+	}
+	o.ep.OpenHands = append(o.ep.OpenHands, e)
+}
+
+// oldShape names the 2024 shape (dataclasses.asdict: the fields at the top
+// level), which this reader does not misread as an event of no fields.
+const oldShape = "an OpenHands 2024 event (dataclasses.asdict: fields at the top level, no %s): not event_to_dict's shape"
+
+func (o *openHandsReader) record(m map[string]any) ([]stepRecord, string) {
+	var out []stepRecord
+	flush := func() {
+		if o.pending != nil {
+			out = append(out, *o.pending)
+			o.pending = nil
+		}
+	}
+	if act, ok := m["action"].(string); ok {
+		args, ok := m["args"].(map[string]any)
+		if !ok {
+			if _, has := m["args"]; !has {
+				return nil, strings.Replace(oldShape, "%s", `"args"`, 1)
+			}
+			return nil, `an OpenHands action whose "args" is not an object`
+		}
+		src, _ := m["source"].(string)
+		o.actionEvent(act, src, args, !openHandsNotSteps[act] && !(act == "message" && src == "user"))
+		if openHandsNotSteps[act] {
+			return nil, ""
+		}
+		switch act {
+		case "message":
+			if src == "user" {
+				return nil, ""
+			}
+			flush()
+			o.n++
+			return append(out, stepRecord{n: o.n, hasStep: true, info: StepInfo{Kind: StepMessage}, output: asText(args["content"]), hasText: true}), ""
+		case "condensation":
+			flush()
+			o.n++
+			summary, _ := args["summary"].(string)
+			return append(out, stepRecord{n: o.n, hasStep: true, info: StepInfo{Kind: StepCondensation}, output: summary, hasText: true}), ""
+		}
+		flush()
+		o.n++
+		o.pending = &stepRecord{n: o.n, hasStep: true, info: StepInfo{Kind: StepAction}, action: openHandsAction(act, args), hasAction: true}
+		o.pendID = asText(m["id"])
+		return out, ""
+	}
+	obs, ok := m["observation"].(string)
+	if !ok {
+		return nil, "neither an action nor an observation"
+	}
+	extras, ok := m["extras"].(map[string]any)
+	if !ok {
+		if _, has := m["extras"]; !has {
+			return nil, strings.Replace(oldShape, "%s", `"extras"`, 1)
+		}
+		return nil, `an OpenHands observation whose "extras" is not an object`
+	}
+	content := asText(m["content"])
+	cause := asText(m["cause"])
+	// The event is recorded once its step is known: an observation of the
+	// pending call belongs to the call's step.
+	defer o.observationEvent(obs, m, content, extras)
+	if openHandsNotSteps[obs] {
+		return nil, ""
+	}
+	if obs == "condense" { // AgentCondensationObservation
+		flush()
+		o.n++
+		return append(out, stepRecord{n: o.n, hasStep: true, info: StepInfo{Kind: StepCondensation}, output: content, hasText: true}), ""
+	}
+	if o.pending == nil || (cause != "" && cause != o.pendID) {
+		// An observation of no pending call (a user command's output, or
+		// one whose action was not logged): a step with no call.
+		flush()
+		o.n++
+		r := stepRecord{n: o.n, hasStep: true, info: StepInfo{Kind: StepAction}, output: content, hasText: true}
+		openHandsResult(&r, obs, extras)
+		return append(out, r), ""
+	}
+	r := o.pending
+	o.pending = nil
+	r.output, r.hasText = content, true
+	openHandsResult(r, obs, extras)
+	return append(out, *r), ""
+}
+
+// actionEvent records an action as the controller sees it; newStep says
+// it begins the next step.
+func (o *openHandsReader) actionEvent(act, src string, args map[string]any, newStep bool) {
+	if act == "null" || act == "change_agent_state" {
+		return // not in the history, and should_step is false
+	}
+	inHistory := args["hidden"] != true
+	cls, ask := OHOtherAction, false
+	var text string
+	switch act {
+	case "message":
+		switch src {
+		case "user":
+			cls, ask = OHUserMessage, true
+		case "agent":
+			// An agent message waiting for a response sets the state to
+			// awaiting_user_input first: the controller does not step.
+			cls, ask = OHAgentMessage, args["wait_for_response"] != true
+		default:
+			// Neither the user's (is_stuck keeps it) nor the agent's
+			// (no monologue); should_step takes any MessageAction.
+			ask = true
+		}
+	case "run_ipython":
+		cls, text = OHIPythonAction, asText(args["code"])
+	case "condensation", "condensation_request":
+		ask = true
+		// A delegate action asks nothing: start_delegate has set the
+		// delegate when should_step looks, and it returns False.
+	}
+	if !inHistory {
+		return // _on_event returns before anything for a hidden event
+	}
+	n := o.n
+	if newStep {
+		n++
+	}
+	o.eventAt(n, cls, true, ask, "a:"+act+"\x00"+canonicalJSON(args), text)
+	if act == "delegate" && o.depth < 255 {
+		o.depth++ // what follows is the delegate's
+	}
+}
+
+// observationEvent records an observation as the controller sees it, and
+// the live stuck verdict an observation carries.
+func (o *openHandsReader) observationEvent(obs string, m map[string]any, content string, extras map[string]any) {
+	if extras["hidden"] == true {
+		return
+	}
+	if obs == "delegate" && o.depth > 0 {
+		o.depth-- // the delegate's result is the parent's
+	}
+	switch obs {
+	case "agent_state_changed":
+		if state, _ := extras["agent_state"].(string); state == "error" {
+			if reason, _ := extras["reason"].(string); strings.Contains(reason, "stuck in a loop") {
+				o.live()
+			}
+		}
+		return
+	case "null":
+		c, ok := asInt(m["cause"])
+		if ok && c > 0 {
+			o.event(OHNull, false, true, "", "")
+		}
+		return
+	case "loop_detection":
+		o.live()
+	}
+	cls, text := OHOtherObs, ""
+	key := "o:" + obs + "\x00" + canonicalJSON(content) + "\x00" + canonicalJSON(extras)
+	switch obs {
+	case "run":
+		cls = OHCmdObs
+		key = "c:" + asText(extras["command"]) + "\x00" + canonicalJSON(openHandsExitCode(extras))
+	case "error":
+		cls = OHErrorObs
+	case "run_ipython":
+		cls, text = OHIPythonObs, content
+	case "condense":
+		cls = OHCondensation
+	}
+	o.event(cls, true, true, key, text)
+}
+
+// live records the live stuck verdict at the current step.
+func (o *openHandsReader) live() {
+	if o.ep != nil {
+		o.ep.Live = append(o.ep.Live, LiveEvent{Kind: LiveOpenHandsStuck, Turn: max(o.n, 1)})
+	}
+}
+
+// openHandsExitCode is CmdOutputObservation.exit_code: metadata.exit_code
+// (since Jan 2025), the exit_code field before, -1 (the default) when
+// neither is logged.
+func openHandsExitCode(extras map[string]any) any {
+	if md, ok := extras["metadata"].(map[string]any); ok {
+		if c, ok := md["exit_code"]; ok {
+			return c
+		}
+	}
+	if c, ok := extras["exit_code"]; ok {
+		return c
+	}
+	return json.Number("-1")
+}
+
+// openHandsResult sets error and exit code from an observation: an
+// ErrorObservation is an error; a command's exit code is in
+// extras.metadata.exit_code (older versions: extras.exit_code).
+func openHandsResult(r *stepRecord, obs string, extras map[string]any) {
+	r.info.Error = obs == "error"
+	var code any
+	if md, ok := extras["metadata"].(map[string]any); ok {
+		code = md["exit_code"]
+	}
+	if code == nil {
+		code = extras["exit_code"]
+	}
+	if c, ok := asInt(code); ok && code != nil {
+		r.info.ExitCode, r.info.HasExitCode = c, true
+	}
+}
+
+// openHandsVolatile are args the generic rules leave out of a step's
+// action (the model's thought, confirmation bookkeeping): they compare
+// the call. The StuckDetector's own key keeps them all.
+var openHandsVolatile = map[string]bool{"thought": true, "confirmation_state": true, "security_risk": true, "hidden": true}
+
+// openHandsAction is the action's name and its args as compact JSON, keys
+// sorted.
+func openHandsAction(name string, args map[string]any) string {
+	kept := map[string]any{}
+	for _, k := range sortedKeys(args) {
+		if !openHandsVolatile[k] {
+			kept[k] = args[k]
+		}
+	}
+	b, _ := json.Marshal(kept)
+	return name + " " + string(b)
+}
+
+func (o *openHandsReader) finish() []stepRecord {
+	if o.pending == nil {
+		return nil
+	}
+	r := *o.pending
+	o.pending = nil
+	return []stepRecord{r}
+}
+
+// canonicalJSON writes v so that two values Python's == holds equal (as
+// dataclass equality compares field values decoded from JSON) write the
+// same: object keys sorted (dict equality ignores order), numbers by
+// value (1 == 1.0), booleans as the numbers they equal (True == 1).
+func canonicalJSON(v any) string {
+	var b strings.Builder
+	writeCanonical(&b, v)
+	return b.String()
+}
+
+func writeCanonical(b *strings.Builder, v any) {
+	switch x := v.(type) {
+	case nil:
+		b.WriteString("null")
+	case bool:
+		if x {
+			b.WriteString("1")
+		} else {
+			b.WriteString("0")
+		}
+	case json.Number:
+		b.WriteString(canonicalNumber(string(x)))
+	case float64:
+		b.WriteString(canonicalNumber(strconv.FormatFloat(x, 'g', -1, 64)))
+	case string:
+		q, _ := json.Marshal(x)
+		b.Write(q)
+	case []any:
+		b.WriteByte('[')
+		for i, e := range x {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			writeCanonical(b, e)
+		}
+		b.WriteByte(']')
+	case map[string]any:
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		b.WriteByte('{')
+		for i, k := range keys {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			q, _ := json.Marshal(k)
+			b.Write(q)
+			b.WriteByte(':')
+			writeCanonical(b, x[k])
+		}
+		b.WriteByte('}')
+	default:
+		q, _ := json.Marshal(x)
+		b.Write(q)
+	}
+}
+
+// canonicalNumber writes an integer literal as its digits and any other
+// number by its float64 value, an integral one as an integer (Python:
+// 2 == 2.0).
+func canonicalNumber(s string) string {
+	if !strings.ContainsAny(s, ".eE") {
+		if i, err := strconv.ParseInt(s, 10, 64); err == nil {
+			return strconv.FormatInt(i, 10)
+		}
+		return s
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		return s
+	}
+	if f == float64(int64(f)) && f > -1e18 && f < 1e18 {
+		return strconv.FormatInt(int64(f), 10)
+	}
+	return strconv.FormatFloat(f, 'g', -1, 64)
+}

@@ -1,0 +1,207 @@
+package replay
+
+// OpenHands V0 evaluation output (evaluation/utils/shared.py EvalOutput,
+// written one instance a line to output.jsonl by the benchmarks'
+// run_infer.py, All-Hands-AI/OpenHands 156d068):
+//
+//	{"instance_id": "django__django-11099", "instruction": "...",
+//	 "history": [{event_to_dict}, ...], "metrics": {...},
+//	 "error": "AgentStuckInLoopError: Agent got stuck in a loop", ...}
+//
+// history is state.history (the controller's history: no agent state
+// changes) as event_to_dict writes it, or, in 2024 outputs, a list of
+// [action, observation] pairs (compatibility_for_eval_history_pairs).
+// Each instance is one episode, named by its instance_id; error, the
+// controller's state.last_error, holds the live stuck verdict, which
+// AgentController._step sets as the last thing of the run.
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// isOpenHandsEval says one of the first records of start (as
+// DetectFormat looks at them) is an evaluation instance.
+func isOpenHandsEval(start []byte) bool {
+	for i, line := range bytes.SplitN(start, []byte("\n"), 21) {
+		if i == 20 {
+			break
+		}
+		line = bytes.TrimSpace(line)
+		if len(line) == 0 || line[0] != '{' {
+			continue
+		}
+		if keys := topKeys(line); keys["instance_id"] && keys["history"] {
+			return true
+		}
+	}
+	return false
+}
+
+// readOpenHandsEval reads an evaluation output: one episode per line.
+// A line that is not an instance is charged to the episode before it (to
+// the next one at the start of the file).
+func readOpenHandsEval(br *bufio.Reader, c *readContext) error {
+	var pending *Episode
+	var carry Diagnostics // problems of lines before the first instance
+	emitted := 0
+	diag := func() *Diagnostics {
+		if pending != nil {
+			return &pending.Diag
+		}
+		return &carry
+	}
+	flush := func() error {
+		if pending == nil {
+			return nil
+		}
+		ep := pending
+		pending = nil
+		if ep.RoomNames == nil {
+			ep.RoomNames = map[string]string{}
+		}
+		ep.syms.ids = nil
+		emitted++
+		return c.emit(ep)
+	}
+	handle := func(lineNo int, raw []byte) error {
+		m, err := decodeObject(raw)
+		if err != nil {
+			diag().Lines++
+			return c.skip(diag(), lineNo, err.Error())
+		}
+		hist, ok := m["history"].([]any)
+		if !ok {
+			diag().Lines++
+			return c.skip(diag(), lineNo, `not an OpenHands evaluation instance (no "history" list)`)
+		}
+		ep, err := readEvalInstance(m, hist, lineNo, c)
+		if err != nil {
+			return err
+		}
+		if ep == nil {
+			d := diag()
+			d.Lines++
+			return c.skip(d, lineNo, fmt.Sprintf("instance %s: no step in its history", asText(m["instance_id"])))
+		}
+		if err := flush(); err != nil {
+			return err
+		}
+		if emitted == 0 {
+			ep.Diag.Lines += carry.Lines
+			ep.Diag.Skipped += carry.Skipped
+			ep.Diag.Problems = append(carry.Problems, ep.Diag.Problems...)
+			if len(ep.Diag.Problems) > MaxProblems {
+				ep.Diag.Problems = ep.Diag.Problems[:MaxProblems]
+			}
+			carry = Diagnostics{}
+		}
+		pending = ep
+		return nil
+	}
+	src := recordSource{br: br, max: c.maxLine}
+	for {
+		line, lineNo, tooLong, err := src.nextLine()
+		if tooLong {
+			diag().Lines++
+			if perr := c.skip(diag(), lineNo, fmt.Sprintf("line longer than %d bytes", c.maxLine)); perr != nil {
+				return perr
+			}
+		} else if line != nil {
+			if perr := handle(lineNo, line); perr != nil {
+				return perr
+			}
+		}
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return fmt.Errorf("%s:%d: %w", c.source, lineNo+1, err)
+		}
+	}
+	if pending == nil && emitted == 0 {
+		ne := &NoEventsError{File: c.source, Lines: carry.Lines, Skipped: carry.Skipped, What: "steps"}
+		if len(carry.Problems) > 0 {
+			ne.First = carry.Problems[0]
+		}
+		return ne
+	}
+	return flush()
+}
+
+// readEvalInstance reads one instance's history into an episode; nil when
+// it has no step. Unreadable history items are problems of its line.
+func readEvalInstance(m map[string]any, hist []any, lineNo int, c *readContext) (*Episode, error) {
+	id := asText(m["instance_id"])
+	if strings.TrimSpace(id) == "" {
+		id = fmt.Sprintf("%s#%d", c.defaultID, lineNo)
+	}
+	t := newStepTable(id, c.source)
+	t.ep.Preset, t.ep.Detected = PresetOpenHands, c.detected
+	o := &openHandsReader{}
+	o.start(t.ep)
+	d := &t.ep.Diag
+	d.Lines = 1
+	steps := 0
+	skipped := false
+	// A bad history item is a problem of the instance's line, which still
+	// counts once among the skipped lines (the rest of it is read).
+	skip := func(reason string) error {
+		err := c.skip(d, lineNo, reason)
+		if skipped {
+			d.Skipped--
+		}
+		skipped = true
+		return err
+	}
+	add := func(recs []stepRecord) error {
+		for _, r := range recs {
+			if reason := t.add(r); reason != "" {
+				if err := skip(reason); err != nil {
+					return err
+				}
+				continue
+			}
+			steps++
+		}
+		return nil
+	}
+	event := func(i int, v any) error {
+		ev, ok := v.(map[string]any)
+		if !ok {
+			return skip(fmt.Sprintf("history[%d] is not an event object", i))
+		}
+		recs, reason := o.record(ev)
+		if reason != "" {
+			return skip(fmt.Sprintf("history[%d]: %s", i, reason))
+		}
+		return add(recs)
+	}
+	for i, item := range hist {
+		if pair, ok := item.([]any); ok && len(pair) == 2 {
+			// 2024: [action, observation] pairs.
+			for _, v := range pair {
+				if err := event(i, v); err != nil {
+					return nil, err
+				}
+			}
+			continue
+		}
+		if err := event(i, item); err != nil {
+			return nil, err
+		}
+	}
+	if err := add(o.finish()); err != nil {
+		return nil, err
+	}
+	if steps == 0 {
+		return nil, nil
+	}
+	if e, _ := m["error"].(string); strings.Contains(e, "stuck in a loop") {
+		o.live()
+	}
+	return t.ep, nil
+}

@@ -1,0 +1,131 @@
+package replay
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// A V1 log (testdata/openhands/v1-stuck.jsonl, in the shape of the SDK's
+// own fixture tests/sdk/conversation/goal/fixtures/events.jsonl): status
+// updates, the system prompt, a user message, four ls-like calls and the
+// stuck status.
+func TestOpenHandsV1Events(t *testing.T) {
+	eps, err := ReadFile("../testdata/openhands/v1-stuck.jsonl", nil, Options{Format: FormatAuto})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ep := eps[0]
+	if ep.Preset != PresetOpenHandsV1 || len(ep.Turns) != 4 {
+		t.Fatalf("preset %s, %d steps", ep.Preset, len(ep.Turns))
+	}
+	var got []string
+	for _, e := range ep.OpenHandsV1 {
+		s := fmt.Sprintf("%d:%d", e.N, e.Class)
+		if e.Artifact {
+			s += "a"
+		}
+		if e.Ask {
+			s += "?"
+		}
+		got = append(got, s)
+	}
+	// The run loop checks before each step: after the user message's
+	// status update (before the first call), after each observation, and
+	// before the stuck status.
+	want := "1:0a 1:0 1:5 1:0a? 1:1 1:2? 2:1 2:2? 3:1 3:2? 4:1 4:2? 4:0a"
+	if strings.Join(got, " ") != want {
+		t.Errorf("events %q\nwant     %q", strings.Join(got, " "), want)
+	}
+	if len(ep.Live) != 1 || ep.Live[0].Kind != LiveOpenHandsV1Stuck || ep.Live[0].Turn != 4 {
+		t.Errorf("live %+v", ep.Live)
+	}
+	for i := range ep.Steps {
+		if !ep.Steps[i].HasExitCode || ep.Steps[i].ExitCode != 1 {
+			t.Errorf("step %d: %+v, want exit code 1", i+1, ep.Steps[i])
+		}
+	}
+}
+
+// The V1 event store: conversations/<id>/events/event-<idx>-<id>.json, in
+// idx order (00010 after 00009, 100000 after 99999).
+func TestOpenHandsV1EventStore(t *testing.T) {
+	data, err := os.ReadFile("../testdata/openhands/v1-nudge.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	dir := filepath.Join(t.TempDir(), "conversations", "c0ffee", "events")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	idx := []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 99999, 100000}
+	if len(lines) != len(idx) {
+		t.Fatalf("%d lines", len(lines))
+	}
+	for i, l := range lines {
+		name := fmt.Sprintf("event-%05d-%08x-0000-0000-0000-%012x.json", idx[i], i, i)
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(l), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	eps, err := ReadFile(dir, nil, Options{Format: FormatAuto})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := Read(bytes.NewReader(data), "x", "x", Options{Format: FormatAuto})
+	if eps[0].ID != "c0ffee" || len(eps[0].Turns) != len(want[0].Turns) || len(eps[0].OpenHandsV1) != len(want[0].OpenHandsV1) {
+		t.Errorf("%s: %d steps (want %d), %d events (want %d)", eps[0].ID, len(eps[0].Turns), len(want[0].Turns), len(eps[0].OpenHandsV1), len(want[0].OpenHandsV1))
+	}
+}
+
+// FuzzReadOpenHandsV1: whatever the bytes, the V1 events belong to steps
+// of the table, in order.
+func FuzzReadOpenHandsV1(f *testing.F) {
+	agentSeeds(f)
+	for _, name := range []string{"v1-stuck.jsonl", "v1-nudge.jsonl"} {
+		if data, err := os.ReadFile(filepath.Join("..", "testdata", "openhands", name)); err == nil {
+			f.Add(data)
+		}
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		checkAgentRead(t, data, Options{Format: FormatSteps, Preset: PresetOpenHandsV1})
+		eps, err := Read(bytes.NewReader(data), "in.jsonl", "in", Options{Format: FormatSteps, Preset: PresetOpenHandsV1})
+		if err != nil {
+			return
+		}
+		for _, ep := range eps {
+			first, last := int32(ep.Turns[0].N), int32(ep.Turns[len(ep.Turns)-1].N)
+			prev := first
+			for i, e := range ep.OpenHandsV1 {
+				if e.N < prev || e.N > last {
+					t.Fatalf("event %d at step %d: steps %d–%d, previous %d", i, e.N, first, last, prev)
+				}
+				prev = e.N
+			}
+		}
+	})
+}
+
+// A conversation that branched (an event whose parent is not the event
+// before it) is noted: the replay follows the log, not the active branch.
+func TestOpenHandsV1Branched(t *testing.T) {
+	log := `{"id":"a","source":"user","llm_message":{"role":"user","content":[{"type":"text","text":"go"}]},"parent_id":"__root__","kind":"MessageEvent"}
+{"id":"b","source":"agent","llm_message":{"role":"assistant","content":[{"type":"text","text":"one"}]},"parent_id":"a","kind":"MessageEvent"}
+{"id":"c","source":"agent","llm_message":{"role":"assistant","content":[{"type":"text","text":"other"}]},"parent_id":"a","kind":"MessageEvent"}
+`
+	eps, err := Read(strings.NewReader(log), "b.jsonl", "b", Options{Format: FormatAuto})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := eps[0].Diag.Notes; len(n) != 1 || !strings.Contains(n[0], "branched conversation") {
+		t.Errorf("notes %q", n)
+	}
+	eps, _ = Read(strings.NewReader(strings.Replace(log, `"text":"other"}]},"parent_id":"a"`, `"text":"other"}]},"parent_id":"b"`, 1)), "s.jsonl", "s", Options{Format: FormatAuto})
+	if len(eps) != 1 || len(eps[0].Diag.Notes) != 0 {
+		t.Errorf("a straight conversation noted: %v", eps[0].Diag.Notes)
+	}
+}
