@@ -72,6 +72,9 @@ func DetectFormat(start []byte) (format, preset string) {
 		}
 		keys := topKeys(line)
 		has := func(k string) bool { return keys[k] }
+		if a := detectAgent(keys); a != "" {
+			return FormatSteps, a
+		}
 		switch {
 		case has("event_type"):
 			return FormatZorkGPT, ""

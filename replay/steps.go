@@ -32,6 +32,12 @@ const (
 // Presets lists the values --preset accepts.
 var Presets = []string{PresetOpenHands, PresetGeminiCLI}
 
+func init() {
+	// The agents of agent_presets.go are presets and input formats both.
+	Presets = append(Presets, agentPresets...)
+	Formats = append(Formats, agentPresets...)
+}
+
 // StepKind is what a step is (RULES.md §11).
 type StepKind uint8
 
@@ -59,6 +65,11 @@ type StepInfo struct {
 	HasExitCode bool // a shell command's result
 	ExitCode    int
 	LLMLoop     bool // a logged LLM loop verdict (Gemini CLI's LLM_DETECTED_LOOP)
+	Thinking    bool // a message step holding the model's reasoning, not its text
+	Prompt      bool // a user prompt came in before this step (a detector may reset)
+	// Canonical is the action with its arguments' keys sorted, when the
+	// reader keeps the arguments in the order logged in the action (0: none).
+	Canonical Sym
 }
 
 // StepFields are the fields of a step record, as --field names them.
@@ -102,6 +113,7 @@ type stepRecord struct {
 	score              float64
 	hasScore, hasStep  bool
 	hasAction, hasText bool
+	canonical          string // see StepInfo.Canonical
 }
 
 // maxStepGapRows bounds the rows filled for gaps in step numbers in one
@@ -181,6 +193,9 @@ func (t *stepTable) add(r stepRecord) string {
 	}
 	if r.info.Kind == StepAction && strings.TrimSpace(r.action) != "" {
 		turn.Action, turn.HasAction = ep.syms.sym(r.action), true
+		if r.canonical != "" {
+			r.info.Canonical = ep.syms.sym(r.canonical)
+		}
 	}
 	ep.Turns = append(ep.Turns, turn)
 	ep.Outputs = append(ep.Outputs, ep.syms.sym(r.output))
@@ -224,6 +239,9 @@ func newStepReader(preset string, fields map[string]string) (stepReader, error) 
 	case PresetGeminiCLI:
 		return &geminiReader{}, nil
 	}
+	if r := newAgentReader(preset); r != nil {
+		return r, nil
+	}
 	return nil, fmt.Errorf("unknown preset %q (want %s)", preset, strings.Join(Presets, " or "))
 }
 
@@ -252,6 +270,13 @@ func readSteps(br *bufio.Reader, c *readContext) error {
 	}
 	handle := func(line int, raw []byte) error {
 		d.Lines++
+		if rr, ok := sr.(rawStepReader); ok {
+			recs, reason := rr.recordRaw(raw)
+			if reason != "" {
+				return skip(line, reason)
+			}
+			return addAll(line, recs)
+		}
 		m, err := decodeObject(raw)
 		if err != nil {
 			return skip(line, err.Error())
@@ -275,7 +300,7 @@ func readSteps(br *bufio.Reader, c *readContext) error {
 		return handleRecord(sr, m, line, skip, addAll)
 	}
 
-	if first := peekFirstByte(br); first == '[' || (first == '{' && c.opts.Preset == PresetGeminiCLI && !isJSONL(br)) {
+	if first := peekFirstByte(br); first == '[' || (first == '{' && (c.opts.Preset == PresetGeminiCLI || wholeDocument(c.opts.Preset)) && !isJSONL(br)) {
 		recs, doc, err := readDocument(br, c.maxLine)
 		if doc != nil {
 			if err := handle(1, doc); err != nil {

@@ -1,0 +1,55 @@
+package cmd
+
+import (
+	"strings"
+	"testing"
+)
+
+// The agents' own logs (testdata/agents: fixtures written by hand in the
+// shape each agent writes).
+var (
+	claudeCodeLog = "../testdata/agents/claude-code/projects/-home-dev-calc/3f1c2a9e-7b4d-4e21-9c55-0a8e6d2f1b37.jsonl"
+	codexLog      = "../testdata/agents/codex/sessions/2026/11/20/rollout-2026-11-20T11-00-00-0199a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5b.jsonl"
+)
+
+// TestAgentReadersGolden pins analyze on each agent's log, detected from
+// its content and forced with --input-format.
+func TestAgentReadersGolden(t *testing.T) {
+	cases := []struct {
+		name string
+		args []string
+	}{
+		{"agents/claude-code.txt", []string{"analyze", claudeCodeLog}},
+		{"agents/claude-code.json", []string{"analyze", "--format", "json", claudeCodeLog}},
+		{"agents/codex.txt", []string{"analyze", codexLog}},
+		{"agents/codex.json", []string{"analyze", "--format", "json", codexLog}},
+	}
+	for _, c := range cases {
+		t.Run(strings.ReplaceAll(c.name, "/", "_"), func(t *testing.T) {
+			ios, _, out, errOut := Test()
+			if code := Main(c.args, ios); code != 0 {
+				t.Fatalf("exit %d: %s", code, errOut)
+			}
+			golden(t, "analyze/"+c.name, out.String())
+		})
+	}
+}
+
+// --input-format NAME (and its alias --preset NAME) forces an agent's
+// reader; the input reports it, not as detected.
+func TestAgentReadersForced(t *testing.T) {
+	for _, c := range []struct {
+		log, name string
+	}{{claudeCodeLog, "claude-code"}, {codexLog, "codex"}} {
+		for _, flag := range []string{"--input-format", "--preset"} {
+			_, in := firingsOf(t, flag, c.name, c.log)
+			if in["preset"] != c.name || in["detected"] == true {
+				t.Errorf("%s %s: input %v", flag, c.name, in)
+			}
+		}
+		_, in := firingsOf(t, c.log)
+		if in["preset"] != c.name || in["detected"] != true {
+			t.Errorf("auto %s: input %v", c.name, in)
+		}
+	}
+}
