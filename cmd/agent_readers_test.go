@@ -10,6 +10,7 @@ import (
 var (
 	claudeCodeLog = "../testdata/agents/claude-code/projects/-home-dev-calc/3f1c2a9e-7b4d-4e21-9c55-0a8e6d2f1b37.jsonl"
 	codexLog      = "../testdata/agents/codex/sessions/2026/11/20/rollout-2026-11-20T11-00-00-0199a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5b.jsonl"
+	sweAgentLog   = "../testdata/agents/swe-agent/run/calc__calc-1.traj"
 )
 
 // TestAgentReadersGolden pins analyze on each agent's log, detected from
@@ -23,6 +24,8 @@ func TestAgentReadersGolden(t *testing.T) {
 		{"agents/claude-code.json", []string{"analyze", "--format", "json", claudeCodeLog}},
 		{"agents/codex.txt", []string{"analyze", codexLog}},
 		{"agents/codex.json", []string{"analyze", "--format", "json", codexLog}},
+		{"agents/swe-agent.txt", []string{"analyze", sweAgentLog}},
+		{"agents/swe-agent.json", []string{"analyze", "--format", "json", sweAgentLog}},
 	}
 	for _, c := range cases {
 		t.Run(strings.ReplaceAll(c.name, "/", "_"), func(t *testing.T) {
@@ -40,7 +43,7 @@ func TestAgentReadersGolden(t *testing.T) {
 func TestAgentReadersForced(t *testing.T) {
 	for _, c := range []struct {
 		log, name string
-	}{{claudeCodeLog, "claude-code"}, {codexLog, "codex"}} {
+	}{{claudeCodeLog, "claude-code"}, {codexLog, "codex"}, {sweAgentLog, "swe-agent"}} {
 		for _, flag := range []string{"--input-format", "--preset"} {
 			_, in := firingsOf(t, flag, c.name, c.log)
 			if in["preset"] != c.name || in["detected"] == true {

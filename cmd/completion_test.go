@@ -24,8 +24,8 @@ func TestCompletion(t *testing.T) {
 	}{
 		{[]string{"analyze", "--format", ""}, "text\njson\njsonl\nparquet\n:4\n"},
 		{[]string{"sweep", "--format", "c"}, "csv\n:4\n"},
-		{[]string{"analyze", "--input-format", "s"}, "steps\n:4\n"},
-		{[]string{"check", "--preset", ""}, "openhands\ngemini-cli\nclaude-code\ncodex\n:4\n"},
+		{[]string{"analyze", "--input-format", "s"}, "steps\nswe-agent\n:4\n"},
+		{[]string{"check", "--preset", ""}, "openhands\ngemini-cli\nclaude-code\ncodex\nswe-agent\n:4\n"},
 		{[]string{"analyze", "--input-format", "c"}, "claude-code\ncodex\n:4\n"},
 		{[]string{"sweep", "--field", "ou"}, "output=\n:6\n"},
 		{[]string{"check", "--format", "j"}, "json\njunit\n:4\n"},

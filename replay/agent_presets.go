@@ -8,6 +8,7 @@ package replay
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"strings"
 )
 
@@ -15,17 +16,26 @@ import (
 const (
 	PresetClaudeCode = "claude-code"
 	PresetCodex      = "codex"
+	PresetSWEAgent   = "swe-agent"
 )
 
 // agentPresets lists the agents registered here, in the order they are
 // listed to users.
-var agentPresets = []string{PresetClaudeCode, PresetCodex}
+var agentPresets = []string{PresetClaudeCode, PresetCodex, PresetSWEAgent}
 
 // rawStepReader is a stepReader that reads a record from its bytes, to
 // keep what decoding into a map loses (the order of a call's argument
 // keys, which some agents' detectors compare).
 type rawStepReader interface {
 	recordRaw(raw []byte) ([]stepRecord, string)
+}
+
+// docStepReader is a stepReader for an agent that writes a session as
+// one JSON document: it streams the document itself, calling add with
+// the steps of each element and skip with why an element is unusable;
+// a *docError ends the document.
+type docStepReader interface {
+	readDoc(r io.Reader, add func(line int, recs []stepRecord) error, skip func(line int, reason string) error) error
 }
 
 // newAgentReader returns the reader of an agent's format, nil for a name
@@ -36,6 +46,8 @@ func newAgentReader(preset string) stepReader {
 		return &claudeCodeReader{}
 	case PresetCodex:
 		return &codexReader{}
+	case PresetSWEAgent:
+		return &sweAgentReader{}
 	}
 	return nil
 }
@@ -55,6 +67,19 @@ func agentFormat(format, preset string) (string, string) {
 		}
 	}
 	return format, preset
+}
+
+// detectAgentDocument recognises an agent's session written as one
+// pretty-printed JSON document from its start ("" when none): a SWE-agent
+// trajectory's first key is "trajectory".
+func detectAgentDocument(trimmed []byte) string {
+	if json.Valid(firstLine(trimmed)) {
+		return "" // a JSONL record on the first line
+	}
+	if keys := topKeys(trimmed); keys["trajectory"] && !keys["step"] {
+		return PresetSWEAgent
+	}
+	return ""
 }
 
 // detectAgent recognises an agent's JSONL record by its top-level keys
@@ -221,8 +246,12 @@ func (q *stepQueue) ready(all bool) []stepRecord {
 // AgentSessionName says whether a file name is one an agent of this file
 // gives a session, so a directory scan picks it up with no flag: Claude
 // Code's <session uuid>.jsonl (and a subagent's agent-<id>.jsonl), Codex's
-// rollout-<time>-<uuid>.jsonl. The file is then read by its content.
+// rollout-<time>-<uuid>.jsonl, SWE-agent's <instance>.traj. The file is
+// then read by its content.
 func AgentSessionName(name string) bool {
+	if strings.HasSuffix(name, ".traj") && len(name) > len(".traj") {
+		return true
+	}
 	base, ok := strings.CutSuffix(strings.TrimSuffix(strings.TrimSuffix(name, ".gz"), ".zst"), ".jsonl")
 	if !ok {
 		return false

@@ -12,6 +12,7 @@ import (
 var (
 	claudeCodeFixture = filepath.Join("..", "testdata", "agents", "claude-code", "projects", "-home-dev-calc", "3f1c2a9e-7b4d-4e21-9c55-0a8e6d2f1b37.jsonl")
 	codexFixture      = filepath.Join("..", "testdata", "agents", "codex", "sessions", "2026", "11", "20", "rollout-2026-11-20T11-00-00-0199a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5b.jsonl")
+	sweAgentFixture   = filepath.Join("..", "testdata", "agents", "swe-agent", "run", "calc__calc-1.traj")
 )
 
 // stepView is a step as the tests compare it.
@@ -209,6 +210,7 @@ func TestDetectAgents(t *testing.T) {
 	for _, c := range []struct{ path, preset string }{
 		{claudeCodeFixture, PresetClaudeCode},
 		{codexFixture, PresetCodex},
+		{sweAgentFixture, PresetSWEAgent},
 	} {
 		data, err := os.ReadFile(c.path)
 		if err != nil {
@@ -239,7 +241,7 @@ func TestAgentSessionName(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{claudeCodeFixture, codexFixture}
+	want := []string{claudeCodeFixture, codexFixture, sweAgentFixture}
 	n := 0
 	for _, w := range want {
 		for _, f := range files {
@@ -256,7 +258,7 @@ func TestAgentSessionName(t *testing.T) {
 // The agents' readers never panic, number their steps 1, 2, 3… and
 // fail only with Strict.
 func FuzzAgentReaders(f *testing.F) {
-	for _, p := range []string{claudeCodeFixture, codexFixture} {
+	for _, p := range []string{claudeCodeFixture, codexFixture, sweAgentFixture} {
 		if data, err := os.ReadFile(p); err == nil {
 			f.Add(data, uint8(0))
 			f.Add(data, uint8(1))
@@ -281,4 +283,60 @@ func FuzzAgentReaders(f *testing.F) {
 			}
 		}
 	})
+}
+
+func TestSWEAgentReader(t *testing.T) {
+	tb := "Traceback (most recent call last):"
+	want := []stepView{
+		{kind: "action", action: `find_file "calc.py"`, output: "Found 1 matches", exit: -1},
+		{kind: "action", action: "open src/calc.py", output: "[File: /testbed/src/calc.py (4 lines total)]", exit: -1},
+		{kind: "action", action: "edit 2:2\n    if b == 0:\n        raise ValueError(\"divide by zero\")\n    return a / b\nend_of_edit", output: "[File: /testbed/src/calc.py (6 lines total)]", exit: -1},
+		{kind: "action", action: "python reproduce.py", output: tb, exit: -1},
+		{kind: "action", action: "python reproduce.py", output: tb, exit: -1},
+		{kind: "action", action: "python reproduce.py", output: tb, exit: -1},
+		{kind: "action", action: "submit", output: "diff --git", exit: -1},
+	}
+	ep := readOne(t, sweAgentFixture, Options{Format: FormatAuto})
+	if ep.Preset != PresetSWEAgent || !ep.Detected {
+		t.Errorf("preset %q detected %v, want swe-agent detected", ep.Preset, ep.Detected)
+	}
+	checkSteps(t, ep, want)
+}
+
+// A .traj is one document: problems name the line an element starts on.
+func TestSWEAgentReaderProblems(t *testing.T) {
+	cases := []struct {
+		name, doc string
+		steps     int
+		problems  []string
+	}{
+		{"bad element", "{\n  \"info\": {\"a\": [1, 2]},\n  \"trajectory\": [\n    {\"action\": \"ls\", \"observation\": \"a\"},\n    {\"observation\": \"b\"},\n    {\"action\": 5}\n  ]\n}\n",
+			1, []string{`t.traj:5: a trajectory step without "action"`, "t.traj:6: a trajectory step that is not an object of strings"}},
+		{"cut short", "{\n  \"trajectory\": [\n    {\"action\": \"ls\", \"observation\": \"a\"},\n    {\"action\": \"pwd\", \"obs",
+			1, []string{"t.traj:4: invalid JSON in the trajectory"}},
+		{"no trajectory", "{\n  \"history\": []\n}", 0, []string{`no "trajectory" array`}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			eps, err := Read(strings.NewReader(c.doc), "t.traj", "d", Options{Format: PresetSWEAgent})
+			var problems []string
+			steps := 0
+			if err != nil {
+				problems = []string{err.Error()}
+			} else {
+				steps, problems = len(eps[0].Turns), eps[0].Diag.Problems
+			}
+			if steps != c.steps || len(problems) != len(c.problems) {
+				t.Fatalf("%d steps, problems %q; want %d, %q", steps, problems, c.steps, c.problems)
+			}
+			for i := range c.problems {
+				if !strings.Contains(problems[i], c.problems[i]) {
+					t.Errorf("problem %q, want %q in it", problems[i], c.problems[i])
+				}
+			}
+			if _, err := Read(strings.NewReader(c.doc), "t.traj", "d", Options{Format: PresetSWEAgent, Strict: true}); err == nil {
+				t.Error("--strict: no error")
+			}
+		})
+	}
 }

@@ -55,6 +55,11 @@ func DetectFormat(start []byte) (format, preset string) {
 	if len(trimmed) > 0 && trimmed[0] == '[' {
 		return FormatSteps, PresetOpenHands
 	}
+	if len(trimmed) > 0 && trimmed[0] == '{' {
+		if a := detectAgentDocument(trimmed); a != "" {
+			return FormatSteps, a
+		}
+	}
 	if len(trimmed) > 0 && trimmed[0] == '{' && !bytes.Contains(firstLine(trimmed), []byte(`"event_type"`)) {
 		// A pretty-printed session: its keys span lines.
 		if bytes.Contains(trimmed, []byte(`"sessionId"`)) && bytes.Contains(trimmed, []byte(`"messages"`)) {

@@ -300,7 +300,20 @@ func readSteps(br *bufio.Reader, c *readContext) error {
 		return handleRecord(sr, m, line, skip, addAll)
 	}
 
-	if first := peekFirstByte(br); first == '[' || (first == '{' && (c.opts.Preset == PresetGeminiCLI || wholeDocument(c.opts.Preset)) && !isJSONL(br)) {
+	if dr, ok := sr.(docStepReader); ok {
+		add := func(line int, recs []stepRecord) error { d.Lines++; return addAll(line, recs) }
+		skipRec := func(line int, reason string) error { d.Lines++; return skip(line, reason) }
+		if err := dr.readDoc(br, add, skipRec); err != nil {
+			de, ok := err.(*docError)
+			if !ok {
+				return err // a --strict problem, or the file cannot be read
+			}
+			d.Lines++
+			if err := skip(de.line, de.reason); err != nil {
+				return err
+			}
+		}
+	} else if first := peekFirstByte(br); first == '[' || (first == '{' && (c.opts.Preset == PresetGeminiCLI || wholeDocument(c.opts.Preset)) && !isJSONL(br)) {
 		recs, doc, err := readDocument(br, c.maxLine)
 		if doc != nil {
 			if err := handle(1, doc); err != nil {
