@@ -11,6 +11,8 @@ var (
 	claudeCodeLog = "../testdata/agents/claude-code/projects/-home-dev-calc/3f1c2a9e-7b4d-4e21-9c55-0a8e6d2f1b37.jsonl"
 	codexLog      = "../testdata/agents/codex/sessions/2026/11/20/rollout-2026-11-20T11-00-00-0199a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5b.jsonl"
 	sweAgentLog   = "../testdata/agents/swe-agent/run/calc__calc-1.traj"
+	clineLog      = "../testdata/agents/cline/tasks/1763632800000/api_conversation_history.json"
+	rooLog        = "../testdata/agents/roo/tasks/0b7c9e2a-4f1d-4a8e-9c3b-5d6e7f8a9b0c/api_conversation_history.json"
 )
 
 // TestAgentReadersGolden pins analyze on each agent's log, detected from
@@ -26,6 +28,9 @@ func TestAgentReadersGolden(t *testing.T) {
 		{"agents/codex.json", []string{"analyze", "--format", "json", codexLog}},
 		{"agents/swe-agent.txt", []string{"analyze", sweAgentLog}},
 		{"agents/swe-agent.json", []string{"analyze", "--format", "json", sweAgentLog}},
+		{"agents/cline.txt", []string{"analyze", clineLog}},
+		{"agents/cline.json", []string{"analyze", "--format", "json", clineLog}},
+		{"agents/roo.txt", []string{"analyze", "--input-format", "roo", rooLog}},
 	}
 	for _, c := range cases {
 		t.Run(strings.ReplaceAll(c.name, "/", "_"), func(t *testing.T) {
@@ -43,7 +48,7 @@ func TestAgentReadersGolden(t *testing.T) {
 func TestAgentReadersForced(t *testing.T) {
 	for _, c := range []struct {
 		log, name string
-	}{{claudeCodeLog, "claude-code"}, {codexLog, "codex"}, {sweAgentLog, "swe-agent"}} {
+	}{{claudeCodeLog, "claude-code"}, {codexLog, "codex"}, {sweAgentLog, "swe-agent"}, {clineLog, "cline"}} {
 		for _, flag := range []string{"--input-format", "--preset"} {
 			_, in := firingsOf(t, flag, c.name, c.log)
 			if in["preset"] != c.name || in["detected"] == true {
@@ -54,5 +59,17 @@ func TestAgentReadersForced(t *testing.T) {
 		if in["preset"] != c.name || in["detected"] != true {
 			t.Errorf("auto %s: input %v", c.name, in)
 		}
+	}
+}
+
+// A Cline task's ui_messages.json is recognised and refused, pointing to
+// the file the steps are read from.
+func TestClineUIMessagesRefused(t *testing.T) {
+	ios, _, _, errOut := Test()
+	if code := Main([]string{"analyze", "../testdata/agents/cline/tasks/1763632800000/ui_messages.json"}, ios); code != 2 {
+		t.Fatalf("exit %d, want 2", code)
+	}
+	if !strings.Contains(errOut.String(), "read from the task's api_conversation_history.json") {
+		t.Errorf("stderr %q does not point to api_conversation_history.json", errOut)
 	}
 }

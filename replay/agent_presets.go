@@ -9,6 +9,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
+	"path/filepath"
 	"strings"
 )
 
@@ -17,11 +18,13 @@ const (
 	PresetClaudeCode = "claude-code"
 	PresetCodex      = "codex"
 	PresetSWEAgent   = "swe-agent"
+	PresetCline      = "cline"
+	PresetRoo        = "roo"
 )
 
 // agentPresets lists the agents registered here, in the order they are
 // listed to users.
-var agentPresets = []string{PresetClaudeCode, PresetCodex, PresetSWEAgent}
+var agentPresets = []string{PresetClaudeCode, PresetCodex, PresetSWEAgent, PresetCline, PresetRoo}
 
 // rawStepReader is a stepReader that reads a record from its bytes, to
 // keep what decoding into a map loses (the order of a call's argument
@@ -48,6 +51,8 @@ func newAgentReader(preset string) stepReader {
 		return &codexReader{}
 	case PresetSWEAgent:
 		return &sweAgentReader{}
+	case PresetCline, PresetRoo:
+		return &clineReader{}
 	}
 	return nil
 }
@@ -78,6 +83,41 @@ func detectAgentDocument(trimmed []byte) string {
 	}
 	if keys := topKeys(trimmed); keys["trajectory"] && !keys["step"] {
 		return PresetSWEAgent
+	}
+	return ""
+}
+
+// agentEpisodeID names an episode after what its agent names the session
+// when the file name does not ("" to keep the default): a Cline or Roo
+// Code task is its folder, a .traj its instance.
+func agentEpisodeID(preset, source string) string {
+	base := filepath.Base(source)
+	switch {
+	case (preset == PresetCline || preset == PresetRoo) && base == "api_conversation_history.json":
+		if dir := filepath.Base(filepath.Dir(source)); dir != "." && dir != string(filepath.Separator) {
+			return dir
+		}
+	case preset == PresetSWEAgent && strings.HasSuffix(base, ".traj") && len(base) > len(".traj"):
+		return strings.TrimSuffix(base, ".traj")
+	}
+	return ""
+}
+
+// detectAgentArray recognises an agent's session written as one JSON
+// array from its first element ("" when none): a Cline or Roo Code task's
+// api_conversation_history.json (role and content, no OpenHands action or
+// observation) or ui_messages.json (ts and type say/ask).
+func detectAgentArray(trimmed []byte) string {
+	elem := bytes.TrimLeft(trimmed[1:], " \t\r\n")
+	if len(elem) == 0 || elem[0] != '{' {
+		return ""
+	}
+	keys := topKeys(elem)
+	switch {
+	case keys["action"] || keys["observation"]:
+		return ""
+	case keys["role"] && keys["content"], keys["ts"] && keys["type"] && (keys["say"] || keys["ask"]):
+		return PresetCline
 	}
 	return ""
 }
@@ -117,11 +157,22 @@ func callAction(name string, args []byte) (action, canonical string) {
 	if err := dec.Decode(&v); err != nil {
 		return action, action
 	}
-	b, err := json.Marshal(v)
-	if err != nil {
+	var out bytes.Buffer
+	enc := json.NewEncoder(&out)
+	enc.SetEscapeHTML(false) // as logged: "<" stays "<"
+	if err := enc.Encode(v); err != nil {
 		return action, action
 	}
-	return action, name + " " + string(b)
+	return action, name + " " + strings.TrimSuffix(out.String(), "\n")
+}
+
+// jsonString is s as a JSON string, without HTML escapes.
+func jsonString(s string) string {
+	var out bytes.Buffer
+	enc := json.NewEncoder(&out)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(s)
+	return strings.TrimSuffix(out.String(), "\n")
 }
 
 // joinTexts joins the text of content blocks ([{type, text}...]) or
@@ -246,10 +297,11 @@ func (q *stepQueue) ready(all bool) []stepRecord {
 // AgentSessionName says whether a file name is one an agent of this file
 // gives a session, so a directory scan picks it up with no flag: Claude
 // Code's <session uuid>.jsonl (and a subagent's agent-<id>.jsonl), Codex's
-// rollout-<time>-<uuid>.jsonl, SWE-agent's <instance>.traj. The file is
-// then read by its content.
+// rollout-<time>-<uuid>.jsonl, SWE-agent's <instance>.traj, a Cline or
+// Roo Code task's api_conversation_history.json. The file is then read by
+// its content.
 func AgentSessionName(name string) bool {
-	if strings.HasSuffix(name, ".traj") && len(name) > len(".traj") {
+	if strings.HasSuffix(name, ".traj") && len(name) > len(".traj") || name == "api_conversation_history.json" {
 		return true
 	}
 	base, ok := strings.CutSuffix(strings.TrimSuffix(strings.TrimSuffix(name, ".gz"), ".zst"), ".jsonl")

@@ -211,6 +211,7 @@ func TestDetectAgents(t *testing.T) {
 		{claudeCodeFixture, PresetClaudeCode},
 		{codexFixture, PresetCodex},
 		{sweAgentFixture, PresetSWEAgent},
+		{clineFixture, PresetCline},
 	} {
 		data, err := os.ReadFile(c.path)
 		if err != nil {
@@ -241,7 +242,7 @@ func TestAgentSessionName(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{claudeCodeFixture, codexFixture, sweAgentFixture}
+	want := []string{claudeCodeFixture, codexFixture, sweAgentFixture, clineFixture, rooFixture}
 	n := 0
 	for _, w := range want {
 		for _, f := range files {
@@ -258,7 +259,7 @@ func TestAgentSessionName(t *testing.T) {
 // The agents' readers never panic, number their steps 1, 2, 3… and
 // fail only with Strict.
 func FuzzAgentReaders(f *testing.F) {
-	for _, p := range []string{claudeCodeFixture, codexFixture, sweAgentFixture} {
+	for _, p := range []string{claudeCodeFixture, codexFixture, sweAgentFixture, clineFixture, rooFixture} {
 		if data, err := os.ReadFile(p); err == nil {
 			f.Add(data, uint8(0))
 			f.Add(data, uint8(1))
@@ -338,5 +339,99 @@ func TestSWEAgentReaderProblems(t *testing.T) {
 				t.Error("--strict: no error")
 			}
 		})
+	}
+}
+
+var (
+	clineFixture = filepath.Join("..", "testdata", "agents", "cline", "tasks", "1763632800000", "api_conversation_history.json")
+	rooFixture   = filepath.Join("..", "testdata", "agents", "roo", "tasks", "0b7c9e2a-4f1d-4a8e-9c3b-5d6e7f8a9b0c", "api_conversation_history.json")
+)
+
+func TestClineReader(t *testing.T) {
+	ep := readOne(t, clineFixture, Options{Format: FormatAuto})
+	if ep.Preset != PresetCline || !ep.Detected || ep.ID != "1763632800000" {
+		t.Errorf("preset %q detected %v id %q, want cline detected 1763632800000", ep.Preset, ep.Detected, ep.ID)
+	}
+	npm := func(try int) string {
+		return `execute_command {"command":"npm test","requires_approval":"false","task_progress":"- [x] Fix divide\n- [ ] Verify (try ` + string(rune('0'+try)) + `)"}`
+	}
+	npmSwapped := `execute_command {"requires_approval":"false","command":"npm test","task_progress":"- [x] Fix divide\n- [ ] Verify (try 4)"}`
+	fail := "Command executed.\nOutput:\nFAIL src/calc.test.ts\n  ● divide › throws on zero\n    expect(received).toThrow(RangeError)"
+	want := []stepView{
+		{kind: "message", output: "I'll run the tests", exit: -1, prompt: true},
+		{kind: "action", action: `execute_command {"command":"npm test","requires_approval":"false"}`, output: "Command executed.\nOutput:\nFAIL", exit: -1},
+		{kind: "action", action: `read_file {"path":"src/calc.ts"}`, output: "export function divide", exit: -1},
+		{kind: "message", output: "Divide must throw", exit: -1},
+		{kind: "action", action: `replace_in_file {"path":"src/calc.ts","diff":"------- SEARCH\n  return a / b\n=======\n  if (b === 0) throw new RangeError(\"divide by zero\")\n  return a / b\n+++++++ REPLACE","task_progress":"- [x] Run tests\n- [x] Fix divide\n- [ ] Verify"}`,
+			canonical: `replace_in_file {"diff":"------- SEARCH\n  return a / b\n=======\n  if (b === 0) throw new RangeError(\"divide by zero\")\n  return a / b\n+++++++ REPLACE","path":"src/calc.ts","task_progress":"- [x] Run tests\n- [x] Fix divide\n- [ ] Verify"}`,
+			output:    "The content was successfully saved", exit: -1},
+		{kind: "message", output: "Running the tests again.", exit: -1},
+		{kind: "action", action: npm(1), output: fail, exit: -1},
+		{kind: "message", output: "Running the tests again.", exit: -1},
+		{kind: "action", action: npm(2), output: fail, exit: -1},
+		{kind: "message", output: "Running the tests again.", exit: -1},
+		{kind: "action", action: npm(3), output: fail, exit: -1},
+		{kind: "message", output: "Running the tests again.", exit: -1},
+		{kind: "action", action: npmSwapped, canonical: npm(4), output: fail, exit: -1},
+		{kind: "message", output: "Running the tests again.", exit: -1},
+		{kind: "action", action: npm(5), output: fail, exit: -1},
+		// The user's feedback comes before the next step.
+		{kind: "action", action: `write_to_file {"path":"src/errors.ts","content":"export class DivideByZeroError extends RangeError {}"}`,
+			canonical: `write_to_file {"content":"export class DivideByZeroError extends RangeError {}","path":"src/errors.ts"}`, output: "The content was successfully saved", exit: -1, prompt: true},
+		{kind: "action", action: `attempt_completion {"result":"divide now throws DivideByZeroError on a zero divisor."}`, exit: -1},
+	}
+	checkSteps(t, ep, want)
+	if out := ep.Str(ep.Outputs[10]); strings.Contains(out, "[WARNING]") {
+		t.Errorf("Cline's own warning read as the tool's output: %q", out)
+	}
+}
+
+func TestRooReader(t *testing.T) {
+	ep := readOne(t, rooFixture, Options{Format: PresetRoo})
+	if ep.Preset != PresetRoo || ep.Detected || ep.ID != "0b7c9e2a-4f1d-4a8e-9c3b-5d6e7f8a9b0c" {
+		t.Errorf("preset %q detected %v id %q", ep.Preset, ep.Detected, ep.ID)
+	}
+	test := `read_file {"files":[{"path":"src/calc.test.ts"}]}`
+	want := []stepView{
+		{kind: "message", output: "Run the tests first.", exit: -1, prompt: true, thinking: true},
+		{kind: "action", action: `execute_command {"command":"npm test","cwd":"/home/dev/calc"}`, output: "Command executed in terminal", exit: -1},
+		{kind: "action", action: `read_file {"files":[{"path":"src/calc.ts"}]}`, output: "<files><file><path>src/calc.ts</path>", exit: -1},
+		{kind: "action", action: test, output: "<files>", exit: -1},
+		{kind: "action", action: test, output: "<files>", exit: -1},
+		{kind: "action", action: test, output: "<files>", exit: -1},
+		{kind: "action", action: test, output: "<files>", exit: -1},
+	}
+	checkSteps(t, ep, want)
+	if auto := readOne(t, rooFixture, Options{Format: FormatAuto}); auto.Preset != PresetCline {
+		t.Errorf("a Roo Code task detected as %q: its content is Cline's shape, read as cline unless told", auto.Preset)
+	}
+}
+
+func TestParseClineText(t *testing.T) {
+	cases := []struct {
+		in   string
+		want []clinePart
+	}{
+		{"just text", []clinePart{{text: "just text"}}},
+		{"<read_file>\n<path> a.ts </path>\n</read_file>", []clinePart{{tool: "read_file", params: []byte(`{"path":"a.ts"}`)}}},
+		{"see <b>bold</b> <unknown_tool><x>1</x></unknown_tool>", []clinePart{{text: "see <b>bold</b> <unknown_tool><x>1</x></unknown_tool>"}}},
+		// write_to_file content runs to the last </content>: it may hold the tags.
+		{"<write_to_file><path>x.xml</path><content><content>in</content></write_to_file></content></write_to_file>",
+			[]clinePart{{tool: "write_to_file", params: []byte(`{"path":"x.xml","content":"<content>in</content></write_to_file>"}`)}}},
+		// A tool use cut short is kept, its open value to the end.
+		{"<execute_command><command>ls -l", []clinePart{{tool: "execute_command", params: []byte(`{"command":"ls -l"}`)}}},
+		{"<thinking>hmm</thinking>ok", []clinePart{{text: "hmm", thinking: true}, {text: "ok"}}},
+	}
+	for _, c := range cases {
+		got := parseClineText(c.in)
+		if len(got) != len(c.want) {
+			t.Errorf("%q: %d parts %+v, want %+v", c.in, len(got), got, c.want)
+			continue
+		}
+		for i := range got {
+			if got[i].text != c.want[i].text || got[i].tool != c.want[i].tool || got[i].thinking != c.want[i].thinking || string(got[i].params) != string(c.want[i].params) {
+				t.Errorf("%q part %d: %+v (%s), want %+v (%s)", c.in, i, got[i], got[i].params, c.want[i], c.want[i].params)
+			}
+		}
 	}
 }

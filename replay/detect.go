@@ -53,6 +53,9 @@ func peekStart(br *bufio.Reader) []byte {
 func DetectFormat(start []byte) (format, preset string) {
 	trimmed := bytes.TrimLeft(start, " \t\r\n")
 	if len(trimmed) > 0 && trimmed[0] == '[' {
+		if a := detectAgentArray(trimmed); a != "" {
+			return FormatSteps, a
+		}
 		return FormatSteps, PresetOpenHands
 	}
 	if len(trimmed) > 0 && trimmed[0] == '{' {

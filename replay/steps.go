@@ -253,6 +253,9 @@ func readSteps(br *bufio.Reader, c *readContext) error {
 	}
 	t := newStepTable(c.defaultID, c.source)
 	t.ep.Preset, t.ep.Detected = c.opts.Preset, c.detected
+	if id := agentEpisodeID(c.opts.Preset, c.source); id != "" {
+		t.ep.ID = id
+	}
 	d := &t.ep.Diag
 	relevant := 0
 	skip := func(line int, reason string) error { return c.skip(d, line, reason) }
