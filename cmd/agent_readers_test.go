@@ -12,6 +12,7 @@ var (
 	codexLog      = "../testdata/agents/codex/sessions/2026/11/20/rollout-2026-11-20T11-00-00-0199a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5b.jsonl"
 	sweAgentLog   = "../testdata/agents/swe-agent/run/calc__calc-1.traj"
 	clineLog      = "../testdata/agents/cline/tasks/1763632800000/api_conversation_history.json"
+	aiderLog      = "../testdata/agents/aider/calc/.aider.chat.history.md"
 	rooLog        = "../testdata/agents/roo/tasks/0b7c9e2a-4f1d-4a8e-9c3b-5d6e7f8a9b0c/api_conversation_history.json"
 )
 
@@ -31,6 +32,7 @@ func TestAgentReadersGolden(t *testing.T) {
 		{"agents/cline.txt", []string{"analyze", clineLog}},
 		{"agents/cline.json", []string{"analyze", "--format", "json", clineLog}},
 		{"agents/roo.txt", []string{"analyze", "--input-format", "roo", rooLog}},
+		{"agents/aider.txt", []string{"analyze", aiderLog}},
 	}
 	for _, c := range cases {
 		t.Run(strings.ReplaceAll(c.name, "/", "_"), func(t *testing.T) {
@@ -48,7 +50,7 @@ func TestAgentReadersGolden(t *testing.T) {
 func TestAgentReadersForced(t *testing.T) {
 	for _, c := range []struct {
 		log, name string
-	}{{claudeCodeLog, "claude-code"}, {codexLog, "codex"}, {sweAgentLog, "swe-agent"}, {clineLog, "cline"}} {
+	}{{claudeCodeLog, "claude-code"}, {codexLog, "codex"}, {sweAgentLog, "swe-agent"}, {clineLog, "cline"}, {aiderLog, "aider"}} {
 		for _, flag := range []string{"--input-format", "--preset"} {
 			_, in := firingsOf(t, flag, c.name, c.log)
 			if in["preset"] != c.name || in["detected"] == true {

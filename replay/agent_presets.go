@@ -20,11 +20,12 @@ const (
 	PresetSWEAgent   = "swe-agent"
 	PresetCline      = "cline"
 	PresetRoo        = "roo"
+	PresetAider      = "aider"
 )
 
 // agentPresets lists the agents registered here, in the order they are
 // listed to users.
-var agentPresets = []string{PresetClaudeCode, PresetCodex, PresetSWEAgent, PresetCline, PresetRoo}
+var agentPresets = []string{PresetClaudeCode, PresetCodex, PresetSWEAgent, PresetCline, PresetRoo, PresetAider}
 
 // rawStepReader is a stepReader that reads a record from its bytes, to
 // keep what decoding into a map loses (the order of a call's argument
@@ -53,6 +54,8 @@ func newAgentReader(preset string) stepReader {
 		return &sweAgentReader{}
 	case PresetCline, PresetRoo:
 		return &clineReader{}
+	case PresetAider:
+		return &aiderReader{}
 	}
 	return nil
 }
@@ -87,13 +90,23 @@ func detectAgentDocument(trimmed []byte) string {
 	return ""
 }
 
+// agentNote is what an agent's episodes say about themselves ("" for
+// nothing).
+func agentNote(preset string) string {
+	if preset == PresetAider {
+		return aiderNote
+	}
+	return ""
+}
+
 // agentEpisodeID names an episode after what its agent names the session
 // when the file name does not ("" to keep the default): a Cline or Roo
-// Code task is its folder, a .traj its instance.
+// Code task, an Aider history are their folder, a .traj its instance.
 func agentEpisodeID(preset, source string) string {
 	base := filepath.Base(source)
 	switch {
-	case (preset == PresetCline || preset == PresetRoo) && base == "api_conversation_history.json":
+	case (preset == PresetCline || preset == PresetRoo) && base == "api_conversation_history.json",
+		preset == PresetAider && base == ".aider.chat.history.md":
 		if dir := filepath.Base(filepath.Dir(source)); dir != "." && dir != string(filepath.Separator) {
 			return dir
 		}
@@ -298,10 +311,11 @@ func (q *stepQueue) ready(all bool) []stepRecord {
 // gives a session, so a directory scan picks it up with no flag: Claude
 // Code's <session uuid>.jsonl (and a subagent's agent-<id>.jsonl), Codex's
 // rollout-<time>-<uuid>.jsonl, SWE-agent's <instance>.traj, a Cline or
-// Roo Code task's api_conversation_history.json. The file is then read by
+// Roo Code task's api_conversation_history.json, Aider's
+// .aider.chat.history.md. The file is then read by
 // its content.
 func AgentSessionName(name string) bool {
-	if strings.HasSuffix(name, ".traj") && len(name) > len(".traj") || name == "api_conversation_history.json" {
+	if strings.HasSuffix(name, ".traj") && len(name) > len(".traj") || name == "api_conversation_history.json" || name == ".aider.chat.history.md" {
 		return true
 	}
 	base, ok := strings.CutSuffix(strings.TrimSuffix(strings.TrimSuffix(name, ".gz"), ".zst"), ".jsonl")

@@ -212,6 +212,7 @@ func TestDetectAgents(t *testing.T) {
 		{codexFixture, PresetCodex},
 		{sweAgentFixture, PresetSWEAgent},
 		{clineFixture, PresetCline},
+		{aiderFixture, PresetAider},
 	} {
 		data, err := os.ReadFile(c.path)
 		if err != nil {
@@ -242,7 +243,7 @@ func TestAgentSessionName(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{claudeCodeFixture, codexFixture, sweAgentFixture, clineFixture, rooFixture}
+	want := []string{claudeCodeFixture, codexFixture, sweAgentFixture, clineFixture, rooFixture, aiderFixture}
 	n := 0
 	for _, w := range want {
 		for _, f := range files {
@@ -259,7 +260,7 @@ func TestAgentSessionName(t *testing.T) {
 // The agents' readers never panic, number their steps 1, 2, 3… and
 // fail only with Strict.
 func FuzzAgentReaders(f *testing.F) {
-	for _, p := range []string{claudeCodeFixture, codexFixture, sweAgentFixture, clineFixture, rooFixture} {
+	for _, p := range []string{claudeCodeFixture, codexFixture, sweAgentFixture, clineFixture, rooFixture, aiderFixture} {
 		if data, err := os.ReadFile(p); err == nil {
 			f.Add(data, uint8(0))
 			f.Add(data, uint8(1))
@@ -433,5 +434,28 @@ func TestParseClineText(t *testing.T) {
 				t.Errorf("%q part %d: %+v (%s), want %+v (%s)", c.in, i, got[i], got[i].params, c.want[i], c.want[i].params)
 			}
 		}
+	}
+}
+
+var aiderFixture = filepath.Join("..", "testdata", "agents", "aider", "calc", ".aider.chat.history.md")
+
+func TestAiderReader(t *testing.T) {
+	ep := readOne(t, aiderFixture, Options{Format: FormatAuto})
+	if ep.Preset != PresetAider || !ep.Detected || ep.ID != "calc" {
+		t.Errorf("preset %q detected %v id %q, want aider detected calc", ep.Preset, ep.Detected, ep.ID)
+	}
+	want := []stepView{
+		{kind: "message", output: "I'll make divide check its divisor.\ncalc.py\n```python\n<<<<<<< SEARCH", exit: -1, prompt: true},
+		// /run's output is Aider's; the next user line is the prompt.
+		{kind: "message", output: "The test expects the message \"division by zero\".", exit: -1, prompt: true},
+		// A new session is a prompt too.
+		{kind: "message", output: "calc.py\n```python", exit: -1, prompt: true},
+	}
+	checkSteps(t, ep, want)
+	if !strings.Contains(ep.Str(ep.Outputs[0]), ">>>>>>> REPLACE\n```") {
+		t.Errorf("a fenced edit's \">\" lines are the reply's: %q", ep.Str(ep.Outputs[0]))
+	}
+	if len(ep.Diag.Notes) == 0 || !strings.Contains(ep.Diag.Notes[0], "messages only") {
+		t.Errorf("notes %q do not say the history is messages only", ep.Diag.Notes)
 	}
 }

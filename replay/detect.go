@@ -52,6 +52,9 @@ func peekStart(br *bufio.Reader) []byte {
 // line cut at 64 KiB still counts by the keys before the cut.
 func DetectFormat(start []byte) (format, preset string) {
 	trimmed := bytes.TrimLeft(start, " \t\r\n")
+	if isAiderHistory(trimmed) {
+		return FormatSteps, PresetAider
+	}
 	if len(trimmed) > 0 && trimmed[0] == '[' {
 		if a := detectAgentArray(trimmed); a != "" {
 			return FormatSteps, a

@@ -256,6 +256,9 @@ func readSteps(br *bufio.Reader, c *readContext) error {
 	if id := agentEpisodeID(c.opts.Preset, c.source); id != "" {
 		t.ep.ID = id
 	}
+	if n := agentNote(c.opts.Preset); n != "" {
+		t.ep.Diag.note(n)
+	}
 	d := &t.ep.Diag
 	relevant := 0
 	skip := func(line int, reason string) error { return c.skip(d, line, reason) }
