@@ -75,3 +75,23 @@ func TestClineUIMessagesRefused(t *testing.T) {
 		t.Errorf("stderr %q does not point to api_conversation_history.json", errOut)
 	}
 }
+
+// Cline's and Roo Code's checks fire on their fixtures where the agents'
+// own detectors fired live: Cline's warning after the third identical
+// npm test (step 11) and its mistake limit at the fifth (step 15); Roo's
+// refusal of the fourth identical read_file (step 7).
+func TestAgentRepeatFirings(t *testing.T) {
+	fs, _ := firingsOf(t, clineLog)
+	if got, want := pick(fs, "step", "cline_repeated_tool"), []string{"11 cline_repeated_tool/feedback cline", "15 cline_repeated_tool/stop cline"}; strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("cline: %q, want %q", got, want)
+	}
+	fs, _ = firingsOf(t, "--input-format", "roo", rooLog)
+	if got, want := pick(fs, "step", "roo_tool_repetition"), []string{"7 roo_tool_repetition/stop roo"}; strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("roo: %q, want %q", got, want)
+	}
+	// Goose's is off by default; on, it denies the fourth identical read.
+	fs, _ = firingsOf(t, "--set", "enable_goose=true", "--input-format", "roo", rooLog)
+	if got, want := pick(fs, "step", "goose_repetition"), []string{"7 goose_repetition/stop goose"}; strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("goose: %q, want %q", got, want)
+	}
+}

@@ -400,7 +400,7 @@ func TestRooReader(t *testing.T) {
 		{kind: "action", action: test, output: "<files>", exit: -1},
 		{kind: "action", action: test, output: "<files>", exit: -1},
 		{kind: "action", action: test, output: "<files>", exit: -1},
-		{kind: "action", action: test, output: "<files>", exit: -1},
+		{kind: "action", action: test, output: "The tool execution failed", err: true, exit: -1},
 	}
 	checkSteps(t, ep, want)
 	if auto := readOne(t, rooFixture, Options{Format: FormatAuto}); auto.Preset != PresetCline {

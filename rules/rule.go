@@ -62,10 +62,11 @@ const (
 )
 
 // Origins lists the origins, in the order outputs group them.
-var Origins = []string{OriginZorkGPT, OriginDesign, OriginGeneric, OriginOpenHands, OriginGeminiCLI}
+var Origins = []string{OriginZorkGPT, OriginDesign, OriginGeneric, OriginOpenHands, OriginGeminiCLI, OriginCline, OriginRoo, OriginGoose}
 
 // origins lists the origins Validate accepts.
-var origins = map[string]bool{OriginZorkGPT: true, OriginDesign: true, OriginGeneric: true, OriginOpenHands: true, OriginGeminiCLI: true}
+var origins = map[string]bool{OriginZorkGPT: true, OriginDesign: true, OriginGeneric: true, OriginOpenHands: true, OriginGeminiCLI: true,
+	OriginCline: true, OriginRoo: true, OriginGoose: true}
 
 // Kind documents one kind of firing and the fields it carries. Each kind
 // is a package-level value (Termination, Warning, ...) listed in its
@@ -114,6 +115,9 @@ var Registry = []*Rule{
 	ToolCycle,
 	ContentChanting,
 	LLMLoopCheck,
+	ClineRepeat,
+	RooRepeat,
+	GooseRepeat,
 }
 
 var identRE = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
