@@ -154,6 +154,12 @@ func TestAgentReadersEdges(t *testing.T) {
 		{"claude: call never answered", PresetClaudeCode,
 			`{"type":"assistant","parentUuid":null,"uuid":"a","message":{"role":"assistant","content":[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"sleep 99"}},{"type":"text","text":"waiting"}]}}`,
 			[]string{`action: Bash {"command":"sleep 99"}`, "message: waiting"}, 0},
+		{"claude: a subagent's file is its sidechain records", PresetClaudeCode,
+			`{"type":"user","parentUuid":null,"isSidechain":true,"uuid":"s1","message":{"role":"user","content":"find callers"}}` + "\n" +
+				`{"type":"assistant","parentUuid":"s1","isSidechain":true,"uuid":"s2","message":{"role":"assistant","content":[{"type":"tool_use","id":"t","name":"Grep","input":{"pattern":"Divide"}}]}}` + "\n" +
+				`{"type":"assistant","parentUuid":null,"isSidechain":false,"uuid":"m1","message":{"role":"assistant","content":[{"type":"text","text":"main"}]}}` + "\n" +
+				`{"type":"user","parentUuid":"s2","isSidechain":true,"uuid":"s3","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t","content":"calc.go:3"}]}}`,
+			[]string{`action: Grep {"pattern":"Divide"}`}, 0},
 		{"claude: result of no call", PresetClaudeCode,
 			`{"type":"user","parentUuid":null,"uuid":"u","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"zz","content":"orphan","is_error":true}]}}`,
 			[]string{"action: orphan"}, 0},

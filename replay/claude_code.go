@@ -32,14 +32,21 @@ import (
 // output the tool_result whose tool_use_id is the block's id (is_error an
 // error). A text block is a message step, a thinking block a message step
 // marked Thinking. A user prompt (a user record that is not tool results
-// nor isMeta) marks the next step Prompt. Subagent records (isSidechain)
-// are another conversation and are not steps of this one; system,
+// nor isMeta) marks the next step Prompt. A file is one conversation: the
+// main one, or a subagent's (agent-<id>.jsonl, every record isSidechain)
+// when its first message is a sidechain's; records of the other kind
+// (older versions wrote a subagent's records into the main file) are
+// another conversation and are not steps of this one. System,
 // summary, file-history-snapshot and queue-operation records are not
 // steps. A record whose uuid was already read (a resumed session writes
 // some again) is read once.
 type claudeCodeReader struct {
 	q    stepQueue
 	seen map[string]bool
+	// side says which conversation the file is: unknown until its first
+	// user or assistant record, then the main one or a subagent's.
+	side      int8
+	sidechain bool
 }
 
 // claudeCodeNotSteps are record types that are not the model's stream.
@@ -90,7 +97,10 @@ func (c *claudeCodeReader) recordRaw(raw []byte) ([]stepRecord, string) {
 	if rec.Type != "user" && rec.Type != "assistant" {
 		return nil, fmt.Sprintf("not a Claude Code record (type %q; want user, assistant, system or summary)", rec.Type)
 	}
-	if rec.IsSidechain {
+	if c.side == 0 {
+		c.side, c.sidechain = 1, rec.IsSidechain
+	}
+	if rec.IsSidechain != c.sidechain {
 		return nil, ""
 	}
 	if rec.UUID != "" {
