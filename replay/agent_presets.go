@@ -188,8 +188,9 @@ func jsonString(s string) string {
 	return strings.TrimSuffix(out.String(), "\n")
 }
 
-// joinTexts joins the text of content blocks ([{type, text}...]) or
-// returns a string as it is; other values are their compact JSON.
+// joinTexts joins the text of content blocks ([{type, text}...]), a
+// block without text (an image) standing as "[type]", or returns a string
+// as it is; other values are their compact JSON.
 func joinTexts(raw json.RawMessage) string {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
@@ -207,20 +208,24 @@ func joinTexts(raw json.RawMessage) string {
 			Text *string `json:"text"`
 		}
 		if json.Unmarshal(raw, &blocks) == nil {
-			var b bytes.Buffer
-			all := true
+			var b strings.Builder
 			for _, bl := range blocks {
-				if bl.Text == nil {
-					all = false
-					continue
+				switch {
+				case bl.Text != nil:
+					b.WriteString(*bl.Text)
+				case bl.Type != "":
+					b.WriteString("[" + bl.Type + "]") // an image's bytes are no output to compare
+				default:
+					return compactRaw(raw) // not content blocks
 				}
-				b.WriteString(*bl.Text)
 			}
-			if all || b.Len() > 0 {
-				return b.String()
-			}
+			return b.String()
 		}
 	}
+	return compactRaw(raw)
+}
+
+func compactRaw(raw json.RawMessage) string {
 	var buf bytes.Buffer
 	if json.Compact(&buf, raw) == nil {
 		return buf.String()

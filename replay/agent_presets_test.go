@@ -2,6 +2,7 @@ package replay
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -463,5 +464,23 @@ func TestAiderReader(t *testing.T) {
 	}
 	if len(ep.Diag.Notes) == 0 || !strings.Contains(ep.Diag.Notes[0], "messages only") {
 		t.Errorf("notes %q do not say the history is messages only", ep.Diag.Notes)
+	}
+}
+
+func TestJoinTexts(t *testing.T) {
+	for in, want := range map[string]string{
+		`"plain"`: "plain",
+		`[{"type":"text","text":"a"},{"type":"text","text":"b"}]`:                    "ab",
+		`[{"type":"text","text":"see "},{"type":"image","source":{"data":"iVBOR"}}]`: "see [image]",
+		`[1, 2]`:        "[1,2]",
+		`{"k": "v"}`:    `{"k":"v"}`,
+		`null`:          "",
+		`[{"x": 1}]`:    `[{"x":1}]`,
+		`[]`:            "",
+		`"unterminated`: `"unterminated`,
+	} {
+		if got := joinTexts(json.RawMessage(in)); got != want {
+			t.Errorf("joinTexts(%s) = %q, want %q", in, got, want)
+		}
 	}
 }
