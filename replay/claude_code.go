@@ -2,6 +2,7 @@ package replay
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 )
@@ -54,18 +55,49 @@ var claudeCodeNotSteps = map[string]bool{
 	"system": true, "summary": true, "file-history-snapshot": true, "queue-operation": true,
 }
 
+// claudeCodeRecord is decoded in one pass, message and blocks included
+// (each json.Unmarshal validates all it is given first).
 type claudeCodeRecord struct {
-	Type        string          `json:"type"`
-	UUID        string          `json:"uuid"`
-	IsSidechain bool            `json:"isSidechain"`
-	IsMeta      bool            `json:"isMeta"`
-	Message     json.RawMessage `json:"message"`
+	Type        string             `json:"type"`
+	UUID        string             `json:"uuid"`
+	IsSidechain bool               `json:"isSidechain"`
+	IsMeta      bool               `json:"isMeta"`
+	Message     *claudeCodeMessage `json:"message"`
 }
 
 type claudeCodeMessage struct {
-	Role    string          `json:"role"`
-	Content json.RawMessage `json:"content"`
+	Role    string            `json:"role"`
+	Content claudeCodeContent `json:"content"`
 }
+
+// claudeCodeContent is a message's content: a string (one text block) or
+// content blocks.
+type claudeCodeContent struct {
+	blocks []claudeCodeBlock
+	set    bool
+}
+
+func (c *claudeCodeContent) UnmarshalJSON(b []byte) error {
+	switch firstByte(b) {
+	case '"':
+		var s string
+		if err := json.Unmarshal(b, &s); err != nil {
+			return err
+		}
+		c.blocks, c.set = []claudeCodeBlock{{Type: "text", Text: s}}, true
+	case '[':
+		if err := json.Unmarshal(b, &c.blocks); err != nil {
+			return err
+		}
+		c.set = true
+	case 'n': // null: no content
+	default:
+		return errClaudeCodeContent
+	}
+	return nil
+}
+
+var errClaudeCodeContent = errors.New("a message whose content is neither text nor content blocks")
 
 type claudeCodeBlock struct {
 	Type      string          `json:"type"`
@@ -88,6 +120,9 @@ func (c *claudeCodeReader) recordRaw(raw []byte) ([]stepRecord, string) {
 	if err := json.Unmarshal(raw, &rec); err != nil {
 		if _, derr := decodeObject(raw); derr != nil {
 			return nil, derr.Error()
+		}
+		if errors.Is(err, errClaudeCodeContent) {
+			return nil, "a Claude Code " + rec.Type + " record: " + err.Error()
 		}
 		return nil, "not a Claude Code record: " + err.Error()
 	}
@@ -112,18 +147,10 @@ func (c *claudeCodeReader) recordRaw(raw []byte) ([]stepRecord, string) {
 		}
 		c.seen[rec.UUID] = true
 	}
-	var msg claudeCodeMessage
-	if err := json.Unmarshal(rec.Message, &msg); err != nil || len(msg.Content) == 0 {
+	if rec.Message == nil || !rec.Message.Content.set {
 		return nil, fmt.Sprintf("a Claude Code %s record without a message", rec.Type)
 	}
-	var blocks []claudeCodeBlock
-	if c0 := firstByte(msg.Content); c0 == '"' {
-		var s string
-		_ = json.Unmarshal(msg.Content, &s)
-		blocks = []claudeCodeBlock{{Type: "text", Text: s}}
-	} else if err := json.Unmarshal(msg.Content, &blocks); err != nil {
-		return nil, "a Claude Code message whose content is neither text nor content blocks"
-	}
+	blocks := rec.Message.Content.blocks
 	if rec.Type == "user" {
 		return c.user(blocks, rec.IsMeta), ""
 	}
