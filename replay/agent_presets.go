@@ -139,9 +139,13 @@ func detectAgentArray(trimmed []byte) string {
 // ("" when it is no agent's of this file).
 func detectAgent(keys map[string]bool) string {
 	switch {
-	case keys["type"] && (keys["parentUuid"] || keys["leafUuid"]) && !keys["step"]:
-		// Every Claude Code record but the summary has parentUuid (null
-		// for a session's first); a summary has leafUuid.
+	case keys["type"] && (keys["parentUuid"] || keys["leafUuid"]) && !keys["step"],
+		keys["type"] && keys["messageId"] && keys["snapshot"],
+		keys["type"] && keys["operation"] && keys["sessionId"]:
+		// Every Claude Code message record has parentUuid (null for a
+		// session's first), a summary leafUuid; a session may open with a
+		// file-history-snapshot or a queue-operation (which has a
+		// "content": not to be taken for a Gemini CLI message).
 		return PresetClaudeCode
 	case keys["timestamp"] && keys["type"] && keys["payload"] && !keys["step"]:
 		return PresetCodex

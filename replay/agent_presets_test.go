@@ -231,6 +231,21 @@ func TestDetectAgents(t *testing.T) {
 	}
 }
 
+// The records a Claude Code session may open with.
+func TestDetectClaudeCodeOpenings(t *testing.T) {
+	user := `{"parentUuid":null,"isSidechain":false,"type":"user","message":{"role":"user","content":"hi"},"uuid":"u"}`
+	for _, first := range []string{
+		`{"type":"summary","summary":"Fix the test","leafUuid":"x"}`,
+		`{"type":"file-history-snapshot","messageId":"m","snapshot":{"messageId":"m","trackedFileBackups":{}},"isSnapshotUpdate":false}`,
+		`{"type":"queue-operation","operation":"enqueue","timestamp":"2026-11-20T10:00:00Z","content":"next","sessionId":"s"}`,
+		user,
+	} {
+		if f, p := DetectFormat([]byte(first + "\n" + user + "\n")); f != FormatSteps || p != PresetClaudeCode {
+			t.Errorf("%s: detected %s/%s, want steps/claude-code", first, f, p)
+		}
+	}
+}
+
 func TestAgentSessionName(t *testing.T) {
 	for name, want := range map[string]bool{
 		"3f1c2a9e-7b4d-4e21-9c55-0a8e6d2f1b37.jsonl":                             true,
