@@ -147,7 +147,10 @@ func detectAgent(keys map[string]bool) string {
 		// file-history-snapshot or a queue-operation (which has a
 		// "content": not to be taken for a Gemini CLI message).
 		return PresetClaudeCode
-	case keys["timestamp"] && keys["type"] && keys["payload"] && !keys["step"]:
+	case keys["timestamp"] && keys["type"] && keys["payload"] && !keys["step"],
+		keys["id"] && keys["timestamp"] && keys["instructions"] && !keys["type"]:
+		// A rollout line; or a legacy rollout's header (its bare
+		// response items would pass for Gemini CLI messages).
 		return PresetCodex
 	}
 	return ""

@@ -180,6 +180,14 @@ func TestAgentReadersEdges(t *testing.T) {
 			`{"timestamp":"t","type":"response_item","payload":{"type":"function_call_output","call_id":"x","output":"lost"}}` + "\n" +
 				`{"timestamp":"t","type":"response_item","payload":{"type":"local_shell_call","call_id":null,"status":"completed","action":{"type":"exec","command":["ls"]}}}`,
 			[]string{"action: lost", `action: local_shell {"type":"exec","command":["ls"]}`}, 0},
+		{"codex: a legacy rollout", PresetCodex,
+			`{"id":"0199","timestamp":"2025-06-01T10:00:00Z","instructions":null,"git":{"branch":"main"}}` + "\n" +
+				`{"record_type":"state"}` + "\n" +
+				`{"type":"message","id":null,"role":"user","content":[{"type":"input_text","text":"fix it"}]}` + "\n" +
+				`{"type":"function_call","id":"fc_1","name":"shell","arguments":"{\"command\":[\"ls\"]}","call_id":"call_1"}` + "\n" +
+				`{"type":"function_call_output","call_id":"call_1","output":"{\"output\":\"a.go\\n\",\"metadata\":{\"exit_code\":0}}"}` + "\n" +
+				`{"record_type":"state"}`,
+			[]string{`action: shell {"command":["ls"]}`}, 0},
 		{"codex: unknown line type", PresetCodex,
 			`{"timestamp":"t","type":"response_item","payload":{"type":"message","role":"assistant","content":[{"type":"output_text","text":"ok"}]}}` + "\n" +
 				`{"timestamp":"t","type":"mystery","payload":{}}`,

@@ -27,6 +27,11 @@ import (
 // custom_tool_call_output, web_search_call), at commit
 // 001cb8e233f250c7086c791c51390286c087faea.
 //
+// Legacy rollouts (written before RolloutLine carried type and payload)
+// open with a header {"id", "timestamp", "instructions", "git"}, mark
+// state with {"record_type": "state"} and write the response items bare,
+// one a line: they are read the same way.
+//
 // Steps: a function_call, custom_tool_call or local_shell_call is an
 // action step (name and arguments as logged, plus the sorted form),
 // completed by the output with its call_id; an output that is itself a
@@ -42,8 +47,17 @@ type codexReader struct {
 }
 
 type codexLine struct {
-	Type    string          `json:"type"`
-	Payload json.RawMessage `json:"payload"`
+	Type       string          `json:"type"`
+	Payload    json.RawMessage `json:"payload"`
+	RecordType string          `json:"record_type"`
+	ID         json.RawMessage `json:"id"`
+}
+
+// codexItemTypes are the ResponseItem types a legacy rollout writes bare.
+var codexItemTypes = map[string]bool{
+	"message": true, "reasoning": true, "local_shell_call": true, "function_call": true,
+	"function_call_output": true, "custom_tool_call": true, "custom_tool_call_output": true,
+	"web_search_call": true,
 }
 
 type codexItem struct {
@@ -71,6 +85,18 @@ func (c *codexReader) recordRaw(raw []byte) ([]stepRecord, string) {
 			return nil, derr.Error()
 		}
 		return nil, "not a Codex rollout line: " + err.Error()
+	}
+	if len(line.Payload) == 0 {
+		// A legacy rollout: a session header, state markers and bare
+		// response items.
+		switch {
+		case line.RecordType != "":
+			return nil, ""
+		case line.Type == "" && len(line.ID) > 0:
+			return nil, "" // the session header {"id", "timestamp", "instructions", "git"}
+		case codexItemTypes[line.Type]:
+			line.Payload, line.Type = raw, "response_item"
+		}
 	}
 	var it codexItem
 	if len(line.Payload) > 0 && firstByte(line.Payload) == '{' {
