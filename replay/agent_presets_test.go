@@ -507,3 +507,54 @@ func TestJoinTexts(t *testing.T) {
 		}
 	}
 }
+
+// parseClineText never panics, and every tool use's parameters are a
+// JSON object.
+func FuzzParseClineText(f *testing.F) {
+	f.Add("<read_file>\n<path>a.ts</path>\n</read_file>")
+	f.Add("<write_to_file><path>x</path><content>a</content></write_to_file></content></write_to_file>")
+	f.Add("<thinking>hmm<execute_command><command>ls")
+	f.Add("<<<<>>><read_file><<path>></path>")
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, p := range parseClineText(s) {
+			if p.tool == "" {
+				continue
+			}
+			var m map[string]string
+			if err := json.Unmarshal(p.params, &m); err != nil {
+				t.Fatalf("%q: tool %s params %s: %v", s, p.tool, p.params, err)
+			}
+		}
+	})
+}
+
+// A folder holding one session of each agent: a directory scan finds each
+// session once, and each is read auto-detected, with no problem, as one
+// episode of its agent (a Roo Code task's content is Cline's shape).
+func TestAgentsFolder(t *testing.T) {
+	files, skipped, err := Find([]string{filepath.Join("..", "testdata", "agents")}, false)
+	if err != nil || len(skipped) > 0 {
+		t.Fatal(err, skipped)
+	}
+	want := map[string]string{
+		claudeCodeFixture: PresetClaudeCode, codexFixture: PresetCodex, sweAgentFixture: PresetSWEAgent,
+		clineFixture: PresetCline, rooFixture: PresetCline, aiderFixture: PresetAider,
+	}
+	if len(files) != len(want) {
+		t.Errorf("found %q, want the %d sessions", files, len(want))
+	}
+	for _, f := range files {
+		eps, err := ReadFile(f, nil, Options{Format: FormatAuto})
+		if err != nil {
+			t.Errorf("%s: %v", f, err)
+			continue
+		}
+		if len(eps) != 1 {
+			t.Errorf("%s: %d episodes, want 1", f, len(eps))
+			continue
+		}
+		if eps[0].Preset != want[f] || !eps[0].Detected || eps[0].Diag.Skipped != 0 || len(eps[0].Turns) == 0 {
+			t.Errorf("%s: %d episodes, preset %q (want %q), detected %v, %d skipped", f, len(eps), eps[0].Preset, want[f], eps[0].Detected, eps[0].Diag.Skipped)
+		}
+	}
+}
