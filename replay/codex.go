@@ -78,32 +78,52 @@ func (c *codexReader) record(map[string]any) ([]stepRecord, string) {
 	return nil, "a Codex record read without its bytes"
 }
 
+// codexFast is a rollout line decoded in one pass, its payload included
+// (json.Unmarshal validates all it is given first: a second pass over the
+// payload costs as much again).
+type codexFast struct {
+	Type    string     `json:"type"`
+	Payload *codexItem `json:"payload"`
+}
+
 func (c *codexReader) recordRaw(raw []byte) ([]stepRecord, string) {
-	var line codexLine
-	if err := json.Unmarshal(raw, &line); err != nil {
-		if _, derr := decodeObject(raw); derr != nil {
-			return nil, derr.Error()
-		}
-		return nil, "not a Codex rollout line: " + err.Error()
-	}
-	if len(line.Payload) == 0 {
-		// A legacy rollout: a session header, state markers and bare
-		// response items.
-		switch {
-		case line.RecordType != "":
-			return nil, ""
-		case line.Type == "" && len(line.ID) > 0:
-			return nil, "" // the session header {"id", "timestamp", "instructions", "git"}
-		case codexItemTypes[line.Type]:
-			line.Payload, line.Type = raw, "response_item"
-		}
-	}
+	var fast codexFast
 	var it codexItem
-	if len(line.Payload) > 0 && firstByte(line.Payload) == '{' {
-		if err := json.Unmarshal(line.Payload, &it); err != nil {
-			return nil, "a Codex " + line.Type + " whose payload cannot be read: " + err.Error()
+	lineType := ""
+	if err := json.Unmarshal(raw, &fast); err == nil && fast.Payload != nil {
+		lineType, it = fast.Type, *fast.Payload
+	} else {
+		var line codexLine
+		if err := json.Unmarshal(raw, &line); err != nil {
+			if _, derr := decodeObject(raw); derr != nil {
+				return nil, derr.Error()
+			}
+			return nil, "not a Codex rollout line: " + err.Error()
+		}
+		if len(line.Payload) == 0 {
+			// A legacy rollout: a session header, state markers and bare
+			// response items.
+			switch {
+			case line.RecordType != "":
+				return nil, ""
+			case line.Type == "" && len(line.ID) > 0:
+				return nil, "" // the session header {"id", "timestamp", "instructions", "git"}
+			case codexItemTypes[line.Type]:
+				line.Payload, line.Type = raw, "response_item"
+			}
+		}
+		lineType = line.Type
+		if len(line.Payload) > 0 && firstByte(line.Payload) == '{' {
+			if err := json.Unmarshal(line.Payload, &it); err != nil {
+				switch line.Type {
+				case "session_meta", "turn_context", "event_msg":
+					return nil, "" // not steps, whatever their fields hold
+				}
+				return nil, "a Codex " + line.Type + " whose payload cannot be read: " + err.Error()
+			}
 		}
 	}
+	line := codexLine{Type: lineType}
 	switch line.Type {
 	case "session_meta", "turn_context":
 		return nil, ""
