@@ -24,8 +24,9 @@ func TestCompletion(t *testing.T) {
 	}{
 		{[]string{"analyze", "--format", ""}, "text\njson\njsonl\nparquet\n:4\n"},
 		{[]string{"sweep", "--format", "c"}, "csv\n:4\n"},
-		{[]string{"analyze", "--input-format", "s"}, "steps\n:4\n"},
-		{[]string{"check", "--preset", ""}, "openhands\nopenhands-v1\ngemini-cli\n:4\n"},
+		{[]string{"analyze", "--input-format", "s"}, "steps\nswe-agent\n:4\n"},
+		{[]string{"check", "--preset", ""}, "openhands\nopenhands-v1\ngemini-cli\nclaude-code\ncodex\nswe-agent\ncline\nroo\naider\n:4\n"},
+		{[]string{"analyze", "--input-format", "c"}, "claude-code\ncodex\ncline\n:4\n"},
 		{[]string{"sweep", "--field", "ou"}, "output=\n:6\n"},
 		{[]string{"check", "--format", "j"}, "json\njunit\n:4\n"},
 		{[]string{"rules", "--format", "m"}, "markdown\n:4\n"},

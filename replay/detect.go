@@ -60,8 +60,19 @@ func peekStart(br *bufio.Reader) []byte {
 // line cut at 64 KiB still counts by the keys before the cut.
 func DetectFormat(start []byte) (format, preset string) {
 	trimmed := bytes.TrimLeft(start, " \t\r\n")
+	if isAiderHistory(trimmed) {
+		return FormatSteps, PresetAider
+	}
 	if len(trimmed) > 0 && trimmed[0] == '[' {
+		if a := detectAgentArray(trimmed); a != "" {
+			return FormatSteps, a
+		}
 		return FormatSteps, PresetOpenHands
+	}
+	if len(trimmed) > 0 && trimmed[0] == '{' {
+		if a := detectAgentDocument(trimmed); a != "" {
+			return FormatSteps, a
+		}
 	}
 	if len(trimmed) > 0 && trimmed[0] == '{' && !bytes.Contains(firstLine(trimmed), []byte(`"event_type"`)) {
 		// A pretty-printed session: its keys span lines.
@@ -80,6 +91,9 @@ func DetectFormat(start []byte) (format, preset string) {
 		}
 		keys := topKeys(line)
 		has := func(k string) bool { return keys[k] }
+		if a := detectAgent(keys); a != "" {
+			return FormatSteps, a
+		}
 		switch {
 		case isOpenHandsV1(keys, line):
 			return FormatSteps, PresetOpenHandsV1

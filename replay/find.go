@@ -43,7 +43,7 @@ func FindLogs(args []string, includeTests bool) ([]string, error) {
 // open: it could block forever or never end). err is for arguments that
 // do not exist.
 func Find(args []string, includeTests bool) (files []string, skipped []error, err error) {
-	return FindMatching(args, includeTests, func(name string) bool { return slices.Contains(LogNames, name) })
+	return FindMatching(args, includeTests, func(name string) bool { return slices.Contains(LogNames, name) || AgentSessionName(name) })
 }
 
 // AgentLogName says whether a directory scan for steps or attempts logs

@@ -300,6 +300,7 @@ func read(ctx context.Context, r io.Reader, source, defaultID string, opts Optio
 	}
 
 	format, detected := opts.Format, false
+	format, opts.Preset = agentFormat(format, opts.Preset)
 	if format == FormatAuto {
 		if opts.Preset != "" || len(opts.Fields) > 0 {
 			format = FormatSteps

@@ -32,6 +32,12 @@ const (
 // Presets lists the values --preset accepts.
 var Presets = []string{PresetOpenHands, PresetOpenHandsV1, PresetGeminiCLI}
 
+func init() {
+	// The agents of agent_presets.go are presets and input formats both.
+	Presets = append(Presets, agentPresets...)
+	Formats = append(Formats, agentPresets...)
+}
+
 // StepKind is what a step is (RULES.md §11).
 type StepKind uint8
 
@@ -59,7 +65,11 @@ type StepInfo struct {
 	HasExitCode bool // a shell command's result
 	ExitCode    int
 	LLMLoop     bool // a logged LLM loop verdict (Gemini CLI's LLM_DETECTED_LOOP)
-	NewPrompt   bool // a user prompt came before this step (Gemini CLI resets there)
+	NewPrompt   bool // a user prompt came in before this step (a detector may reset: Gemini CLI does)
+	Thinking    bool // a message step holding the model's reasoning, not its text
+	// Canonical is the action with its arguments' keys sorted, when the
+	// reader keeps the arguments in the order logged in the action (0: none).
+	Canonical Sym
 }
 
 // StepFields are the fields of a step record, as --field names them.
@@ -104,6 +114,7 @@ type stepRecord struct {
 	hasScore, hasStep  bool
 	hasAction, hasText bool
 	live               *LiveEvent // a live detection the log records at this step (Turn set by add)
+	canonical          string     // see StepInfo.Canonical
 }
 
 // maxStepGapRows bounds the rows filled for gaps in step numbers in one
@@ -183,6 +194,9 @@ func (t *stepTable) add(r stepRecord) string {
 	}
 	if r.info.Kind == StepAction && strings.TrimSpace(r.action) != "" {
 		turn.Action, turn.HasAction = ep.syms.sym(r.action), true
+		if r.canonical != "" {
+			r.info.Canonical = ep.syms.sym(r.canonical)
+		}
 	}
 	ep.Turns = append(ep.Turns, turn)
 	ep.Outputs = append(ep.Outputs, ep.syms.sym(r.output))
@@ -222,12 +236,17 @@ func (f fieldReader) record(m map[string]any) ([]stepRecord, string) {
 
 func (fieldReader) finish() []stepRecord { return nil }
 
-// rawStepReader reads records from their JSON text, not decoded by Go
-// (the Gemini CLI reader needs JavaScript's key order and strings), and
-// has notes for the episode at the end.
+// rawStepReader reads records from their JSON text, not decoded into a
+// Go map, to keep what that loses (the order of a call's argument keys,
+// which some agents' detectors compare; JavaScript's strings for the
+// Gemini CLI's keys).
 type rawStepReader interface {
 	stepReader
 	recordRaw(raw []byte, line int) ([]stepRecord, string)
+}
+
+// notingStepReader has notes for the episode at the end of the log.
+type notingStepReader interface {
 	notes() []string
 }
 
@@ -241,6 +260,9 @@ func newStepReader(preset string, fields map[string]string) (stepReader, error) 
 		return &openHandsV1Reader{}, nil
 	case PresetGeminiCLI:
 		return &geminiReader{}, nil
+	}
+	if r := newAgentReader(preset); r != nil {
+		return r, nil
 	}
 	return nil, fmt.Errorf("unknown preset %q (want %s)", preset, strings.Join(Presets, " or "))
 }
@@ -258,6 +280,12 @@ func readSteps(br *bufio.Reader, c *readContext) error {
 	t.ep.Preset, t.ep.Detected = c.opts.Preset, c.detected
 	if h, ok := sr.(interface{ start(*Episode) }); ok {
 		h.start(t.ep) // a reader that records more than steps
+	}
+	if id := agentEpisodeID(c.opts.Preset, c.source); id != "" {
+		t.ep.ID = id
+	}
+	if n := agentNote(c.opts.Preset); n != "" {
+		t.ep.Diag.note(n)
 	}
 	d := &t.ep.Diag
 	relevant := 0
@@ -290,7 +318,20 @@ func readSteps(br *bufio.Reader, c *readContext) error {
 		return handleRecord(sr, m, line, skip, addAll)
 	}
 
-	if first := peekFirstByte(br); first == '[' || (first == '{' && c.opts.Preset == PresetGeminiCLI && !isJSONL(br)) {
+	if dr, ok := sr.(docStepReader); ok {
+		add := func(line int, recs []stepRecord) error { d.Lines++; return addAll(line, recs) }
+		skipRec := func(line int, reason string) error { d.Lines++; return skip(line, reason) }
+		if err := dr.readDoc(br, add, skipRec); err != nil {
+			de, ok := err.(*docError)
+			if !ok {
+				return err // a --strict problem, or the file cannot be read
+			}
+			d.Lines++
+			if err := skip(de.line, de.reason); err != nil {
+				return err
+			}
+		}
+	} else if first := peekFirstByte(br); first == '[' || (first == '{' && (c.opts.Preset == PresetGeminiCLI || wholeDocument(c.opts.Preset)) && !isJSONL(br)) {
 		recs, doc, err := readDocument(br, c.maxLine)
 		if doc != nil {
 			if err := handle(1, doc); err != nil {
@@ -341,8 +382,8 @@ func readSteps(br *bufio.Reader, c *readContext) error {
 	if err := addAll(d.Lines, sr.finish()); err != nil {
 		return err
 	}
-	if rr, ok := sr.(rawStepReader); ok {
-		for _, n := range rr.notes() {
+	if nr, ok := sr.(notingStepReader); ok {
+		for _, n := range nr.notes() {
 			d.note(n)
 		}
 	}

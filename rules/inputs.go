@@ -23,7 +23,9 @@ const notZorkGPT = "run without this rule (ZorkGPT has no such detector)"
 //   - the OpenHands and Gemini CLI detectors on steps logs, and on ZorkGPT
 //     logs (their replies as observations) with openhands_on_zorkgpt /
 //     gemini_cli_on_zorkgpt;
-//   - task_attempts on attempts logs.
+//   - task_attempts on attempts logs;
+//   - Cline's and Roo Code's checks on steps logs read as that agent's
+//     (cline, roo); Goose's on any steps log (it is off by default).
 func (r *Rule) AppliesTo(ep *replay.Episode, cfg *Config) bool {
 	if r.Applies != nil {
 		return r.Applies(ep, cfg)
@@ -164,7 +166,7 @@ func round4(f float64) float64 { return math.Round(f*1e4) / 1e4 }
 // headline table count as the detector's alarms.
 func (f *Firing) IsLoop() bool {
 	switch f.Rule.Origin {
-	case OriginGeneric, OriginOpenHands, OriginOpenHandsV1, OriginGeminiCLI:
+	case OriginGeneric, OriginOpenHands, OriginOpenHandsV1, OriginGeminiCLI, OriginCline, OriginRoo, OriginGoose:
 		return f.Kind != LLMLoopRecorded
 	}
 	return false

@@ -64,10 +64,11 @@ const (
 )
 
 // Origins lists the origins, in the order outputs group them.
-var Origins = []string{OriginZorkGPT, OriginDesign, OriginGeneric, OriginOpenHands, OriginOpenHandsV1, OriginGeminiCLI}
+var Origins = []string{OriginZorkGPT, OriginDesign, OriginGeneric, OriginOpenHands, OriginOpenHandsV1, OriginGeminiCLI, OriginCline, OriginRoo, OriginGoose}
 
 // origins lists the origins Validate accepts.
-var origins = map[string]bool{OriginZorkGPT: true, OriginDesign: true, OriginGeneric: true, OriginOpenHands: true, OriginOpenHandsV1: true, OriginGeminiCLI: true}
+var origins = map[string]bool{OriginZorkGPT: true, OriginDesign: true, OriginGeneric: true, OriginOpenHands: true, OriginOpenHandsV1: true, OriginGeminiCLI: true,
+	OriginCline: true, OriginRoo: true, OriginGoose: true}
 
 // Kind documents one kind of firing and the fields it carries. Each kind
 // is a package-level value (Termination, Warning, ...) listed in its
@@ -120,6 +121,9 @@ var Registry = []*Rule{
 	ToolCycle,
 	ContentChanting,
 	LLMLoopCheck,
+	ClineRepeat,
+	RooRepeat,
+	GooseRepeat,
 }
 
 var identRE = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)

@@ -84,6 +84,9 @@ func TestOrigins(t *testing.T) {
 		rules.ToolCycle:                 "gemini-cli",
 		rules.ContentChanting:           "gemini-cli",
 		rules.LLMLoopCheck:              "gemini-cli",
+		rules.ClineRepeat:               "cline",
+		rules.RooRepeat:                 "roo",
+		rules.GooseRepeat:               "goose",
 	}
 	if len(want) != len(rules.Registry) {
 		t.Fatalf("registry has %d rules, the table %d", len(rules.Registry), len(want))

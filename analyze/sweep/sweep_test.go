@@ -238,6 +238,13 @@ var sweepValues = map[string]string{
 	"content_chunk_size":              "10,50",
 	"content_loop_threshold":          "2,10",
 	"content_max_history":             "100,5000",
+	"enable_cline":                    "true,false",
+	"cline_soft_threshold":            "2,3",
+	"cline_hard_threshold":            "4,5",
+	"enable_roo":                      "true,false",
+	"roo_consecutive_mistake_limit":   "0,3",
+	"enable_goose":                    "false,true",
+	"goose_max_tool_repetitions":      "1,3",
 }
 
 // checkSweepEqualsAnalyze replays the grid both ways and compares every
@@ -331,11 +338,11 @@ func TestPlanReplaysInvariantComponentsOnce(t *testing.T) {
 	p := NewPlan(configs)
 	// progress_velocity+stuck_warnings: 20 distinct (the baseline is one of
 	// them); location_revisit, loop detection, action_novelty, and the
-	// six components of the other agents' rules (signature_repeat,
-	// fuzzy_repeat, task_attempts, OpenHands, OpenHands V1, Gemini CLI):
-	// once each.
-	if got := p.Replays(); got != 20+3+6 {
-		t.Errorf("Replays() = %d, want 29", got)
+	// nine components of the other agents' rules (signature_repeat,
+	// fuzzy_repeat, task_attempts, OpenHands, OpenHands V1, Gemini CLI,
+	// Cline, Roo Code, Goose): once each.
+	if got := p.Replays(); got != 20+3+9 {
+		t.Errorf("Replays() = %d, want 32", got)
 	}
 }
 

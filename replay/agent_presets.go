@@ -1,0 +1,353 @@
+package replay
+
+// The agents read as they write their logs, beside the two presets of
+// presets.go: each has a reader in a file named after it (claude_code.go,
+// codex.go, ...), registered here. Each name is both a --preset and an
+// --input-format value.
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"path/filepath"
+	"strings"
+)
+
+// Agents' formats (Episode.Preset; --input-format and --preset values).
+const (
+	PresetClaudeCode = "claude-code"
+	PresetCodex      = "codex"
+	PresetSWEAgent   = "swe-agent"
+	PresetCline      = "cline"
+	PresetRoo        = "roo"
+	PresetAider      = "aider"
+)
+
+// agentPresets lists the agents registered here, in the order they are
+// listed to users.
+var agentPresets = []string{PresetClaudeCode, PresetCodex, PresetSWEAgent, PresetCline, PresetRoo, PresetAider}
+
+// docStepReader is a stepReader for an agent that writes a session as
+// one JSON document: it streams the document itself, calling add with
+// the steps of each element and skip with why an element is unusable;
+// a *docError ends the document.
+type docStepReader interface {
+	readDoc(r io.Reader, add func(line int, recs []stepRecord) error, skip func(line int, reason string) error) error
+}
+
+// newAgentReader returns the reader of an agent's format, nil for a name
+// that is not one.
+func newAgentReader(preset string) stepReader {
+	switch preset {
+	case PresetClaudeCode:
+		return &claudeCodeReader{}
+	case PresetCodex:
+		return &codexReader{}
+	case PresetSWEAgent:
+		return &sweAgentReader{}
+	case PresetCline, PresetRoo:
+		return &clineReader{}
+	case PresetAider:
+		return &aiderReader{}
+	}
+	return nil
+}
+
+// wholeDocument says an agent writes a session as one JSON document (not
+// one record a line).
+func wholeDocument(preset string) bool {
+	return false
+}
+
+// agentFormat maps an --input-format naming an agent to the steps format
+// and that agent's preset; other formats are returned as they are.
+func agentFormat(format, preset string) (string, string) {
+	for _, a := range agentPresets {
+		if format == a {
+			return FormatSteps, a
+		}
+	}
+	return format, preset
+}
+
+// detectAgentDocument recognises an agent's session written as one
+// pretty-printed JSON document from its start ("" when none): a SWE-agent
+// trajectory's first key is "trajectory".
+func detectAgentDocument(trimmed []byte) string {
+	if json.Valid(firstLine(trimmed)) {
+		return "" // a JSONL record on the first line
+	}
+	if keys := topKeys(trimmed); keys["trajectory"] && !keys["step"] {
+		return PresetSWEAgent
+	}
+	return ""
+}
+
+// agentNote is what an agent's episodes say about themselves ("" for
+// nothing).
+func agentNote(preset string) string {
+	if preset == PresetAider {
+		return aiderNote
+	}
+	return ""
+}
+
+// agentEpisodeID names an episode after what its agent names the session
+// when the file name does not ("" to keep the default): a Cline or Roo
+// Code task, an Aider history are their folder, a .traj its instance.
+func agentEpisodeID(preset, source string) string {
+	base := filepath.Base(source)
+	switch {
+	case (preset == PresetCline || preset == PresetRoo) && base == "api_conversation_history.json",
+		preset == PresetAider && base == ".aider.chat.history.md":
+		if dir := filepath.Base(filepath.Dir(source)); dir != "." && dir != string(filepath.Separator) {
+			return dir
+		}
+	case preset == PresetSWEAgent && strings.HasSuffix(base, ".traj") && len(base) > len(".traj"):
+		return strings.TrimSuffix(base, ".traj")
+	}
+	return ""
+}
+
+// detectAgentArray recognises an agent's session written as one JSON
+// array from its first element ("" when none): a Cline or Roo Code task's
+// api_conversation_history.json (role and content, no OpenHands action or
+// observation) or ui_messages.json (ts and type say/ask).
+func detectAgentArray(trimmed []byte) string {
+	elem := bytes.TrimLeft(trimmed[1:], " \t\r\n")
+	if len(elem) == 0 || elem[0] != '{' {
+		return ""
+	}
+	keys := topKeys(elem)
+	switch {
+	case keys["action"] || keys["observation"]:
+		return ""
+	case keys["role"] && keys["content"], keys["ts"] && keys["type"] && (keys["say"] || keys["ask"]):
+		return PresetCline
+	}
+	return ""
+}
+
+// detectAgent recognises an agent's JSONL record by its top-level keys
+// ("" when it is no agent's of this file).
+func detectAgent(keys map[string]bool) string {
+	switch {
+	case keys["type"] && (keys["parentUuid"] || keys["leafUuid"]) && !keys["step"],
+		keys["type"] && keys["messageId"] && keys["snapshot"],
+		keys["type"] && keys["operation"] && keys["sessionId"]:
+		// Every Claude Code message record has parentUuid (null for a
+		// session's first), a summary leafUuid; a session may open with a
+		// file-history-snapshot or a queue-operation (which has a
+		// "content": not to be taken for a Gemini CLI message).
+		return PresetClaudeCode
+	case keys["timestamp"] && keys["type"] && keys["payload"] && !keys["step"],
+		keys["id"] && keys["timestamp"] && keys["instructions"] && !keys["type"]:
+		// A rollout line; or a legacy rollout's header (its bare
+		// response items would pass for Gemini CLI messages).
+		return PresetCodex
+	}
+	return ""
+}
+
+// callAction spells a tool call as an action: name, a space and the
+// arguments as compact JSON in the order logged; canonical is the same
+// with the keys sorted at every depth (as encoding/json writes a map).
+// args that are not valid JSON are kept as they are, in both.
+func callAction(name string, args []byte) (action, canonical string) {
+	args = bytes.TrimSpace(args)
+	if len(args) == 0 {
+		return name, name
+	}
+	var buf bytes.Buffer
+	if err := json.Compact(&buf, args); err != nil {
+		s := name + " " + string(args)
+		return s, s
+	}
+	action = name + " " + buf.String()
+	var v any
+	dec := json.NewDecoder(bytes.NewReader(args))
+	dec.UseNumber()
+	if err := dec.Decode(&v); err != nil {
+		return action, action
+	}
+	var out bytes.Buffer
+	enc := json.NewEncoder(&out)
+	enc.SetEscapeHTML(false) // as logged: "<" stays "<"
+	if err := enc.Encode(v); err != nil {
+		return action, action
+	}
+	return action, name + " " + strings.TrimSuffix(out.String(), "\n")
+}
+
+// jsonString is s as a JSON string, without HTML escapes.
+func jsonString(s string) string {
+	var out bytes.Buffer
+	enc := json.NewEncoder(&out)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(s)
+	return strings.TrimSuffix(out.String(), "\n")
+}
+
+// joinTexts joins the text of content blocks ([{type, text}...]), a
+// block without text (an image) standing as "[type]", or returns a string
+// as it is; other values are their compact JSON.
+func joinTexts(raw json.RawMessage) string {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
+		return ""
+	}
+	switch raw[0] {
+	case '"':
+		var s string
+		if json.Unmarshal(raw, &s) == nil {
+			return s
+		}
+	case '[':
+		var blocks []struct {
+			Type string  `json:"type"`
+			Text *string `json:"text"`
+		}
+		if json.Unmarshal(raw, &blocks) == nil {
+			var b strings.Builder
+			for _, bl := range blocks {
+				switch {
+				case bl.Text != nil:
+					b.WriteString(*bl.Text)
+				case bl.Type != "":
+					b.WriteString("[" + bl.Type + "]") // an image's bytes are no output to compare
+				default:
+					return compactRaw(raw) // not content blocks
+				}
+			}
+			return b.String()
+		}
+	}
+	return compactRaw(raw)
+}
+
+func compactRaw(raw json.RawMessage) string {
+	var buf bytes.Buffer
+	if json.Compact(&buf, raw) == nil {
+		return buf.String()
+	}
+	return string(raw)
+}
+
+// stepQueue holds an agent's steps in record order until each is
+// complete (a call waits for its result, found by the agent's call id),
+// so the steps are numbered in record order whatever order the results
+// come in.
+type stepQueue struct {
+	n       int
+	queue   []*queuedStep
+	pending map[string]*queuedStep // call id → call waiting for its result
+	prompt  bool                   // a user prompt came in since the last step
+}
+
+type queuedStep struct {
+	rec     stepRecord
+	waiting bool
+}
+
+// maxQueued bounds the steps held back for a result that may never come.
+const maxQueued = 4096
+
+// push adds a step; a call with an id waits for result(id).
+func (q *stepQueue) push(r stepRecord, callID string) {
+	if q.prompt {
+		r.info.NewPrompt, q.prompt = true, false
+	}
+	p := &queuedStep{rec: r}
+	q.queue = append(q.queue, p)
+	if callID != "" {
+		if q.pending == nil {
+			q.pending = map[string]*queuedStep{}
+		}
+		if old, ok := q.pending[callID]; ok {
+			old.waiting = false // an id used twice: the first call gets no result
+		}
+		p.waiting = true
+		q.pending[callID] = p
+	}
+}
+
+// result completes the call with that id and returns it; nil when none
+// waits for it.
+func (q *stepQueue) result(callID, output string, isErr bool) *stepRecord {
+	p, ok := q.pending[callID]
+	if !ok {
+		return nil
+	}
+	delete(q.pending, callID)
+	p.waiting = false
+	p.rec.output, p.rec.hasText = output, true
+	p.rec.info.Error = p.rec.info.Error || isErr
+	return &p.rec
+}
+
+// ready returns the steps before the first call still waiting (all of
+// them with all set, or when too many are held), numbered in order.
+func (q *stepQueue) ready(all bool) []stepRecord {
+	var out []stepRecord
+	i := 0
+	for ; i < len(q.queue); i++ {
+		p := q.queue[i]
+		if p.waiting && !all && len(q.queue)-i <= maxQueued {
+			break
+		}
+		if p.waiting {
+			p.waiting = false
+			for id, w := range q.pending {
+				if w == p {
+					delete(q.pending, id)
+				}
+			}
+		}
+		q.n++
+		p.rec.n, p.rec.hasStep = q.n, true
+		out = append(out, p.rec)
+	}
+	clear(q.queue[:i])
+	q.queue = q.queue[i:]
+	return out
+}
+
+// AgentSessionName says whether a file name is one an agent of this file
+// gives a session, so a directory scan picks it up with no flag: Claude
+// Code's <session uuid>.jsonl (and a subagent's agent-<id>.jsonl), Codex's
+// rollout-<time>-<uuid>.jsonl, SWE-agent's <instance>.traj, a Cline or
+// Roo Code task's api_conversation_history.json, Aider's
+// .aider.chat.history.md. The file is then read by
+// its content.
+func AgentSessionName(name string) bool {
+	if strings.HasSuffix(name, ".traj") && len(name) > len(".traj") || name == "api_conversation_history.json" || name == ".aider.chat.history.md" {
+		return true
+	}
+	base, ok := strings.CutSuffix(strings.TrimSuffix(strings.TrimSuffix(name, ".gz"), ".zst"), ".jsonl")
+	if !ok {
+		return false
+	}
+	return isUUID(base) || (strings.HasPrefix(base, "agent-") && len(base) > len("agent-")) ||
+		(strings.HasPrefix(base, "rollout-") && len(base) > len("rollout-"))
+}
+
+// isUUID says s is a UUID in its 8-4-4-4-12 hex spelling.
+func isUUID(s string) bool {
+	if len(s) != 36 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch i {
+		case 8, 13, 18, 23:
+			if c != '-' {
+				return false
+			}
+		default:
+			if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
+				return false
+			}
+		}
+	}
+	return true
+}

@@ -1,0 +1,337 @@
+package replay
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+)
+
+// clineReader reads a Cline or Roo Code task as the extension writes it:
+// a folder tasks/<task id>/ holding api_conversation_history.json (the
+// messages sent to the model, one JSON array) and ui_messages.json (what
+// the chat panel shows). The steps come from api_conversation_history.json,
+// because that is what both agents' repetition detectors see: the tool use
+// the model wrote, parsed from its message:
+//
+//	[{"role":"user","content":[{"type":"text","text":"<task>\nFix the divide test\n</task>"}]},
+//	 {"role":"assistant","content":[{"type":"text","text":"I'll run the tests.\n\n<execute_command>\n<command>npm test</command>\n<requires_approval>false</requires_approval>\n</execute_command>"}]},
+//	 {"role":"user","content":[{"type":"text","text":"[execute_command for 'npm test'] Result:"},{"type":"text","text":"FAIL ..."}]},
+//	 ...]
+//
+// or, with native tool calls, tool_use {id, name, input} blocks answered
+// by tool_result {tool_use_id, content, is_error} blocks.
+//
+// Source: cline/cline src/core/assistant-message/parse-assistant-message.ts
+// (parseAssistantMessageV2: a tool use is <tool_name> with one
+// <param>value</param> a parameter, values trimmed, write_to_file and
+// new_rule content up to the last </content>) at commit
+// 06a9f7b4d993f44fa42d77ddbe612fd0875a46e1, and src/core/task/index.ts
+// (the task's api_conversation_history, a tool's result sent back as
+// "[<tool> for '<target>'] Result:" text) at the same commit. Roo Code
+// (RooCodeInc/Roo-Code, a fork of Cline) writes the same two files.
+//
+// Steps: each tool use is an action step, its name and its parameters as
+// JSON in the order written (plus the sorted form), its output the result
+// the next user message carries; a result that says the tool failed
+// ("The tool execution failed", "<error>") is an error. The assistant's
+// text around the tool uses is a message step, its reasoning (a
+// "thinking" block, or Roo's <thinking> text) a message step marked
+// Thinking. User text that is not a tool result (the <task>, <feedback>,
+// <answer> a user types) is a prompt. The two agents' files cannot be
+// told apart by their content: a task is read as Cline's unless
+// --input-format roo says it is Roo Code's. A ui_messages.json is
+// recognised and refused with a pointer to its sibling.
+type clineReader struct {
+	q       stepQueue
+	waiting []*queuedStep // XML tool uses waiting for the next user message
+}
+
+type clineMessage struct {
+	Role    string          `json:"role"`
+	Content json.RawMessage `json:"content"`
+	Type    string          `json:"type"` // ui_messages.json: say or ask
+	Say     string          `json:"say"`
+	Ask     string          `json:"ask"`
+}
+
+func (c *clineReader) record(map[string]any) ([]stepRecord, string) {
+	return nil, "a Cline task message read without its bytes"
+}
+
+func (c *clineReader) recordRaw(raw []byte, _ int) ([]stepRecord, string) {
+	var m clineMessage
+	if err := json.Unmarshal(raw, &m); err != nil {
+		if _, derr := decodeObject(raw); derr != nil {
+			return nil, derr.Error()
+		}
+		return nil, "not a Cline task message: " + err.Error()
+	}
+	if m.Role == "" && (m.Type == "say" || m.Type == "ask") {
+		return nil, "a Cline/Roo Code ui_messages.json entry: the steps are read from the task's api_conversation_history.json"
+	}
+	var blocks []claudeCodeBlock
+	if firstByte(m.Content) == '"' {
+		var s string
+		_ = json.Unmarshal(m.Content, &s)
+		blocks = []claudeCodeBlock{{Type: "text", Text: s}}
+	} else if err := json.Unmarshal(m.Content, &blocks); err != nil {
+		return nil, fmt.Sprintf("a Cline task message (role %q) whose content is neither text nor content blocks", m.Role)
+	}
+	switch m.Role {
+	case "assistant":
+		c.release() // tool uses no user message answered
+		for _, b := range blocks {
+			switch b.Type {
+			case "text":
+				c.assistantText(b.Text)
+			case "thinking", "reasoning":
+				if t := b.Thinking + b.Text; strings.TrimSpace(t) != "" {
+					c.q.push(stepRecord{info: StepInfo{Kind: StepMessage, Thinking: true}, output: t, hasText: true}, "")
+				}
+			case "tool_use":
+				action, canon := callAction(b.Name, b.Input)
+				c.q.push(stepRecord{info: StepInfo{Kind: StepAction}, action: action, canonical: canon, hasAction: true}, b.ID)
+			}
+		}
+	case "user":
+		c.user(blocks)
+	default:
+		return nil, fmt.Sprintf("not a Cline task message (role %q; want user or assistant)", m.Role)
+	}
+	return c.q.ready(false), ""
+}
+
+// assistantText splits the model's text into text and XML tool uses.
+func (c *clineReader) assistantText(text string) {
+	for _, part := range parseClineText(text) {
+		if part.tool == "" {
+			if strings.TrimSpace(part.text) != "" {
+				c.q.push(stepRecord{info: StepInfo{Kind: StepMessage, Thinking: part.thinking}, output: part.text, hasText: true}, "")
+			}
+			continue
+		}
+		action, canon := callAction(part.tool, part.params)
+		c.q.push(stepRecord{info: StepInfo{Kind: StepAction}, action: action, canonical: canon, hasAction: true}, "")
+		p := c.q.queue[len(c.q.queue)-1]
+		p.waiting = true
+		c.waiting = append(c.waiting, p)
+	}
+}
+
+// user reads a user message: native tool results by id, XML tool results
+// in order to the tool uses of the message before, the rest prompts.
+func (c *clineReader) user(blocks []claudeCodeBlock) {
+	var results []string
+	resultErr, expectBody := false, false
+	for _, b := range blocks {
+		switch b.Type {
+		case "tool_result":
+			out := joinTexts(b.Content)
+			isErr := b.IsError || strings.Contains(out, "The tool execution failed")
+			if c.q.result(b.ToolUseID, out, isErr) == nil {
+				c.q.push(stepRecord{info: StepInfo{Kind: StepAction, Error: isErr}, output: out, hasText: true}, "")
+			}
+		case "text":
+			t := strings.TrimSpace(b.Text)
+			switch {
+			case strings.HasPrefix(t, "[") && strings.Contains(firstLineString(t), "] Result:"):
+				// A tool's result: its header line, then its text here
+				// or in the next block.
+				_, body, _ := strings.Cut(t, "\n")
+				results = append(results, strings.TrimSpace(body))
+				expectBody = strings.TrimSpace(body) == ""
+				resultErr = resultErr || strings.Contains(t, "The tool execution failed") || strings.Contains(t, "<error>")
+			case expectBody:
+				results[len(results)-1] = t
+				expectBody = false
+				resultErr = resultErr || strings.Contains(t, "The tool execution failed") || strings.Contains(t, "<error>")
+			case t == "", strings.HasPrefix(t, "<environment_details>"), strings.HasPrefix(t, "[WARNING]"), strings.HasPrefix(t, "[ERROR]"):
+				// What the agent adds to the user's turn: its environment,
+				// its own warnings (a live detection: not yet read).
+			default:
+				c.q.prompt = true // the user's words: <task>, <feedback>, <answer>
+			}
+		}
+	}
+	for i, p := range c.waiting {
+		if i < len(results) {
+			p.rec.output, p.rec.hasText = results[i], true
+			p.rec.info.Error = resultErr
+		}
+	}
+	c.release()
+}
+
+func (c *clineReader) release() {
+	for _, p := range c.waiting {
+		p.waiting = false
+	}
+	clear(c.waiting)
+	c.waiting = c.waiting[:0]
+}
+
+func firstLineString(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+func (c *clineReader) finish() []stepRecord { return c.q.ready(true) }
+
+// clineToolNames are the tool uses Cline's and Roo Code's parsers know
+// (toolUseNames); a tag of another name is text.
+var clineToolNames = map[string]bool{
+	"execute_command": true, "read_file": true, "write_to_file": true, "replace_in_file": true,
+	"search_files": true, "list_files": true, "list_code_definition_names": true, "browser_action": true,
+	"use_mcp_tool": true, "access_mcp_resource": true, "ask_followup_question": true,
+	"plan_mode_respond": true, "load_mcp_documentation": true, "attempt_completion": true,
+	"new_task": true, "condense": true, "summarize_task": true, "report_bug": true, "new_rule": true,
+	"web_fetch": true, "web_search": true, "focus_chain": true,
+	// Roo Code's own.
+	"apply_diff": true, "insert_content": true, "search_and_replace": true, "codebase_search": true,
+	"switch_mode": true, "fetch_instructions": true, "update_todo_list": true, "run_slash_command": true,
+	"generate_image": true,
+}
+
+type clinePart struct {
+	text     string
+	thinking bool
+	tool     string
+	params   []byte // the parameters as a JSON object, in the order written
+}
+
+// parseClineText cuts an assistant message into text and tool uses, as
+// parseAssistantMessageV2 does: <tool> ... </tool> with <param>value</param>
+// inside (values trimmed; write_to_file and new_rule content ends at the
+// last </content>). A tool use left open at the end is kept (partial).
+// Roo Code's <thinking>…</thinking> text is reasoning.
+func parseClineText(s string) []clinePart {
+	var out []clinePart
+	add := func(t string, thinking bool) {
+		if t = strings.TrimSpace(t); t != "" {
+			out = append(out, clinePart{text: t, thinking: thinking})
+		}
+	}
+	text := func(t string) {
+		for t != "" {
+			i := strings.Index(t, "<thinking>")
+			if i < 0 {
+				add(t, false)
+				return
+			}
+			add(t[:i], false)
+			rest := t[i+len("<thinking>"):]
+			j := strings.Index(rest, "</thinking>")
+			if j < 0 {
+				add(rest, true)
+				return
+			}
+			add(rest[:j], true)
+			t = rest[j+len("</thinking>"):]
+		}
+	}
+	for {
+		start, name := -1, ""
+		for i := strings.IndexByte(s, '<'); i >= 0; {
+			if j := strings.IndexByte(s[i:], '>'); j > 0 && clineToolNames[s[i+1:i+j]] {
+				start, name = i, s[i+1:i+j]
+				break
+			}
+			k := strings.IndexByte(s[i+1:], '<')
+			if k < 0 {
+				break
+			}
+			i += 1 + k
+		}
+		if start < 0 {
+			text(s)
+			return out
+		}
+		text(s[:start])
+		body := s[start+len(name)+2:]
+		end := strings.Index(body, "</"+name+">")
+		rest := ""
+		if end >= 0 {
+			if (name == "write_to_file" || name == "new_rule") && strings.Contains(body[end:], "</content>") {
+				// content may hold the tool's closing tag: it ends at the last </content>.
+				if last := strings.LastIndex(body, "</content>"); last >= 0 {
+					if e2 := strings.Index(body[last:], "</"+name+">"); e2 >= 0 {
+						end = last + e2
+					}
+				}
+			}
+			rest = body[end+len(name)+3:]
+			body = body[:end]
+		}
+		out = append(out, clinePart{tool: name, params: clineParams(name, body)})
+		if end < 0 {
+			return out
+		}
+		s = rest
+	}
+}
+
+// clineParams reads <param>value</param> pairs into a JSON object, in the
+// order written; a later value of the same param replaces the first.
+func clineParams(tool, body string) []byte {
+	var keys []string
+	vals := map[string]string{}
+	for {
+		i := strings.IndexByte(body, '<')
+		if i < 0 {
+			break
+		}
+		j := strings.IndexByte(body[i:], '>')
+		if j < 0 {
+			break
+		}
+		name := body[i+1 : i+j]
+		if !isParamName(name) {
+			body = body[i+1:]
+			continue
+		}
+		val := body[i+j+1:]
+		closing := "</" + name + ">"
+		k := strings.Index(val, closing)
+		if name == "content" && (tool == "write_to_file" || tool == "new_rule") {
+			k = strings.LastIndex(val, closing)
+		}
+		if k < 0 {
+			k = len(val) // a partial value runs to the end
+		}
+		if _, ok := vals[name]; !ok {
+			keys = append(keys, name)
+		}
+		vals[name] = strings.TrimSpace(val[:k])
+		if k+len(closing) > len(val) {
+			break
+		}
+		body = val[k+len(closing):]
+	}
+	var b strings.Builder
+	b.WriteByte('{')
+	for i, k := range keys {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(jsonString(k))
+		b.WriteByte(':')
+		b.WriteString(jsonString(vals[k]))
+	}
+	b.WriteByte('}')
+	return []byte(b.String())
+}
+
+func isParamName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c == '_' || (i > 0 && c >= '0' && c <= '9')) {
+			return false
+		}
+	}
+	return true
+}

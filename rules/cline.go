@@ -1,0 +1,199 @@
+package rules
+
+import (
+	"bytes"
+	"encoding/json"
+	"sort"
+	"strings"
+
+	"github.com/loopbreak/loopbreak/replay"
+)
+
+// Cline's repeated tool call check (RULES.md §11): each tool call is
+// compared with the one before; the count of consecutive identical calls
+// warns the model at cline_soft_threshold (a [WARNING] in its next turn)
+// and escalates at cline_hard_threshold (the mistake limit: the task
+// stops and asks the user).
+
+// Keys of the Cline rule.
+var (
+	enableCline        = enableParam("enable_cline", "replay Cline's repeated tool call check")
+	clineSoftThreshold = unread(intParam("cline_soft_threshold", 3, "identical consecutive calls that draw Cline's warning (LOOP_DETECTION_SOFT_THRESHOLD)", bound(1), nil), notZorkGPT)
+	clineHardThreshold = unread(intParam("cline_hard_threshold", 5, "identical consecutive calls that reach Cline's mistake limit (LOOP_DETECTION_HARD_THRESHOLD)", bound(1), nil), notZorkGPT)
+)
+
+// Kinds of the Cline rule.
+var (
+	ClineFeedback = &Kind{Name: "feedback", Doc: "the soft threshold: live, a warning added to the model's next turn; the task goes on"}
+	ClineStop     = &Kind{Name: "stop", Doc: "the hard threshold: live, the mistake limit is reached and the task stops for the user"}
+)
+
+// OriginCline and the other agents' origins (RULES.md §11).
+const (
+	OriginCline = "cline" // Cline's repeated tool call check
+	OriginRoo   = "roo"   // Roo Code's ToolRepetitionDetector
+	OriginGoose = "goose" // Goose's RepetitionInspector
+)
+
+// ClineRepeat replays Cline's checkRepeatedToolCall.
+var ClineRepeat = &Rule{
+	Name:    "cline_repeated_tool",
+	Origin:  OriginCline,
+	Title:   "Cline: the same tool call, consecutively, cline_soft_threshold and cline_hard_threshold times",
+	Section: "docs/rules.md#cline_repeated_tool",
+	Doc: "Cline's checkRepeatedToolCall (cline/cline src/core/task/loop-detection.ts, checkRepeatedToolCall and " +
+		"toolCallSignature, at commit 60c5f9f299fe3a2eca7d4b8e46643dd26361f1d8; called by ToolExecutor after each " +
+		"tool runs): a call with the same name and the same signature (its parameters as JSON, keys sorted, " +
+		"task_progress left out) as the call before adds one to the count, any other call sets it to 1. It fires " +
+		"feedback when the count equals cline_soft_threshold and stop when it equals cline_hard_threshold (equals: " +
+		"a run of 7 fires at 3 and 5 only). Only tool calls are compared; messages between them change nothing.",
+	Params:  []*Param{enableCline.Param, clineSoftThreshold.Param, clineHardThreshold.Param},
+	Kinds:   []*Kind{ClineFeedback, ClineStop},
+	Enabled: enableCline.Get, Applies: onPreset(replay.PresetCline), InputsDoc: "steps read as cline",
+	Check: func(c *Config) error {
+		if clineHardThreshold.Get(c) <= clineSoftThreshold.Get(c) {
+			return &ConstraintError{Keys: []string{"cline_hard_threshold", "cline_soft_threshold"},
+				Msg: "cline_hard_threshold must be > cline_soft_threshold"}
+		}
+		return nil
+	},
+	New: func(c *Config, _ *replay.Episode) Stepper {
+		return &clineState{soft: clineSoftThreshold.Get(c), hard: clineHardThreshold.Get(c)}
+	},
+}
+
+// clineState is checkRepeatedToolCall's TaskState: the last call and the
+// count.
+type clineState struct {
+	soft, hard int
+	last       string
+	has        bool
+	count      int
+}
+
+func (s *clineState) Step(t *replay.Turn, env *Env) {
+	call, ok := toolCallOf(t, env.Episode)
+	if !ok {
+		return
+	}
+	if k, fired := s.check(clineSignature(call)); fired {
+		env.Report(Firing{Turn: t.N, Rule: ClineRepeat, Kind: k})
+	}
+}
+
+// check counts one call by its name and signature (key) and says what
+// fires.
+func (s *clineState) check(key string) (*Kind, bool) {
+	if s.has && key == s.last {
+		s.count++
+	} else {
+		s.count = 1
+	}
+	s.last, s.has = key, true
+	switch s.count {
+	case s.soft:
+		return ClineFeedback, true
+	case s.hard:
+		return ClineStop, true
+	}
+	return nil, false
+}
+
+// clineIgnored are parameters toolCallSignature leaves out (IGNORED_PARAMS).
+var clineIgnored = map[string]bool{"task_progress": true}
+
+// clineSignature is the name and toolCallSignature of a call: its
+// top-level parameters, task_progress left out, keys sorted.
+func clineSignature(c toolCall) string {
+	return c.name + "\n" + sortedTop(c.args, clineIgnored)
+}
+
+// toolCall is a step's tool call: its name and its arguments as logged
+// (raw JSON, nil when the action is not "name {json}").
+type toolCall struct {
+	name string
+	args json.RawMessage
+	raw  string // the whole action, as logged
+}
+
+// toolCallOf reads a turn's tool call from its action: "name {json}" as
+// the agents' readers write it, or an action of another shape as a call
+// of that name with no arguments. Steps that are no call (messages, a
+// result without its call, a gap) give false.
+func toolCallOf(t *replay.Turn, ep *replay.Episode) (toolCall, bool) {
+	st, ok := stepOf(t, ep)
+	if !ok || st.Action == "" || (len(ep.Steps) > 0 && ep.Steps[t.N-ep.Turns[0].N].Kind != replay.StepAction) {
+		return toolCall{}, false
+	}
+	name, args, found := strings.Cut(st.Action, " ")
+	if found && json.Valid([]byte(args)) && strings.HasPrefix(strings.TrimSpace(args), "{") {
+		return toolCall{name: name, args: json.RawMessage(args), raw: st.Action}, true
+	}
+	return toolCall{name: st.Action, raw: st.Action}, true
+}
+
+// sortedTop writes a JSON object with its top-level keys sorted (nested
+// values as they are, compacted), leaving out the ignored keys; arguments
+// that are not an object are returned compacted.
+func sortedTop(args json.RawMessage, ignored map[string]bool) string {
+	var m map[string]json.RawMessage
+	if len(args) == 0 {
+		return "{}"
+	}
+	if err := json.Unmarshal(args, &m); err != nil {
+		return compactJSON(args)
+	}
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		if !ignored[k] {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	var b strings.Builder
+	b.WriteByte('{')
+	for i, k := range keys {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		kb, _ := json.Marshal(k)
+		b.Write(kb)
+		b.WriteByte(':')
+		b.WriteString(compactJSON(m[k]))
+	}
+	b.WriteByte('}')
+	return b.String()
+}
+
+func compactJSON(raw json.RawMessage) string {
+	var buf bytes.Buffer
+	if json.Compact(&buf, raw) != nil {
+		return string(raw)
+	}
+	return buf.String()
+}
+
+// onPreset runs a rule on steps logs read as one agent's.
+func onPreset(preset string) func(*replay.Episode, *Config) bool {
+	return func(ep *replay.Episode, _ *Config) bool {
+		return ep.Format == replay.FormatSteps && ep.Preset == preset
+	}
+}
+
+// canonicalJSON writes a JSON value with the keys of every object sorted
+// (numbers as written): what an order-blind equality compares.
+func canonicalJSON(raw json.RawMessage) string {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return compactJSON(raw)
+	}
+	var out bytes.Buffer
+	enc := json.NewEncoder(&out)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return compactJSON(raw)
+	}
+	return strings.TrimSuffix(out.String(), "\n")
+}
