@@ -6,13 +6,13 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/spf13/pflag"
 
 	"github.com/loopbreak/loopbreak/analyze"
+	"github.com/loopbreak/loopbreak/analyze/partial"
 	"github.com/loopbreak/loopbreak/replay"
 	"github.com/loopbreak/loopbreak/rules"
 )
@@ -74,7 +74,7 @@ type inputFlags struct {
 	IncludeTests bool
 	Strict       bool
 	Jobs         int
-	Shard        shardFlag
+	Shard        partial.Shard
 	args         []string // as findShard was given them, for a partial file
 
 	Format string   // --input-format: auto, zorkgpt, steps, attempts
@@ -133,6 +133,44 @@ func (in *inputFlags) agentLogs() bool {
 	return in.Format == replay.FormatSteps || in.Format == replay.FormatAttempts || in.Preset != "" || len(in.Fields) > 0
 }
 
+// findShard expands the arguments and keeps the logs of --shard (all of
+// them without it), each read once (partial.Select). No log at all is an
+// error worth exit 2; a shard that gets none of them is not (more shards
+// than logs). What a directory walk skipped (an unreadable directory, a
+// log-named pipe or device) is reported on errOut and returned as file
+// errors, like an unreadable file, by the first shard only; with --strict
+// the first is fatal.
+func (in *inputFlags) findShard(args []string, errOut io.Writer) (*partial.LogSet, error) {
+	if err := in.checkInput(); err != nil {
+		return nil, err
+	}
+	in.args = args
+	match := func(name string) bool { return slices.Contains(replay.LogNames, name) }
+	if in.agentLogs() {
+		match = replay.AgentLogName
+	}
+	set, err := partial.Select(args, partial.SelectOptions{Shard: in.Shard, IncludeTests: in.IncludeTests, Match: match})
+	if errors.Is(err, partial.ErrStdinShard) {
+		return nil, &usageError{err}
+	}
+	if err != nil {
+		return nil, err
+	}
+	if len(set.Skipped) > 0 && in.Strict {
+		return nil, set.Skipped[0]
+	}
+	if set.Total == 0 && len(set.Skipped) == 0 {
+		if in.agentLogs() {
+			return nil, fmt.Errorf("no logs (*.jsonl, *.json[.gz|.zst]) found in %v", args)
+		}
+		return nil, fmt.Errorf("no episode logs (episode_log.jsonl[.gz|.zst]) found in %v", args)
+	}
+	for _, e := range set.WalkErrs {
+		fmt.Fprintf(errOut, "loopbreak: %s\n", e.Error)
+	}
+	return set, nil
+}
+
 // findLogs expands arguments into this shard's logs (see findShard) and
 // what the walk skipped.
 func (in *inputFlags) findLogs(args []string, errOut io.Writer) ([]string, []analyze.FileError, error) {
@@ -141,52 +179,6 @@ func (in *inputFlags) findLogs(args []string, errOut io.Writer) ([]string, []ana
 		return nil, nil, err
 	}
 	return set.Files, set.WalkErrs, nil
-}
-
-// logDedupe tells a log already found: the same cleaned path (a file
-// given alone and inside a directory given too) or the same file (a link,
-// a second mount), so no episode counts twice.
-type logDedupe struct {
-	seen  map[string]bool
-	infos []os.FileInfo
-}
-
-// dup reports whether path names a log seen before, remembering it.
-func (d *logDedupe) dup(path string) bool {
-	if d.seen == nil {
-		d.seen = map[string]bool{}
-	}
-	key := path
-	if path != "-" {
-		key = filepath.Clean(path)
-	}
-	if d.seen[key] {
-		return true
-	}
-	d.seen[key] = true
-	if path == "-" {
-		return false
-	}
-	st, err := os.Stat(path)
-	if err != nil || !st.Mode().IsRegular() {
-		return false // a pipe is read as it is named
-	}
-	for _, prev := range d.infos {
-		if os.SameFile(prev, st) {
-			return true
-		}
-	}
-	d.infos = append(d.infos, st)
-	return false
-}
-
-// skippedPath is the path a skipped entry's error names.
-func skippedPath(err error) string {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Path
-	}
-	return ""
 }
 
 func checkFormat(format string, allowed ...string) error {

@@ -1,12 +1,16 @@
 package cmd
 
 import (
-	"errors"
-	"fmt"
+	"bufio"
 	"io"
-	"os"
+	"sort"
 
 	"github.com/spf13/cobra"
+
+	"github.com/loopbreak/loopbreak/analyze"
+	"github.com/loopbreak/loopbreak/analyze/partial"
+	"github.com/loopbreak/loopbreak/analyze/sweep"
+	"github.com/loopbreak/loopbreak/report"
 )
 
 // MergeOptions are merge's inputs.
@@ -61,88 +65,193 @@ check text, json, junit, github or markdown. Without it, the command's default
 }
 
 func mergeRun(opts *MergeOptions) error {
-	parts := make([]*partialFile, len(opts.Paths))
+	parts := make([]*partial.File, len(opts.Paths))
 	for i, name := range opts.Paths {
-		src, size, closeSrc, err := openPart(name)
+		p, err := partial.Open(name)
 		if err != nil {
 			return err
 		}
-		defer closeSrc()
-		if parts[i], err = readPartialAt(name, src, size); err != nil {
-			return err
-		}
+		defer p.Close()
+		parts[i] = p
 	}
 	return mergeParts(opts, parts)
 }
 
-// openPart opens a part to be read, maybe twice (analyze: see
-// mergeAnalyze), from the file as it was opened even if a shard replaces
-// it meanwhile. A part that cannot be read twice (a pipe: merge <(...))
-// is first copied to a temporary file.
-func openPart(name string) (io.ReaderAt, int64, func(), error) {
-	f, err := os.Open(name)
-	if err != nil {
-		return nil, 0, nil, err
-	}
-	fi, err := f.Stat()
-	if err != nil {
-		f.Close()
-		return nil, 0, nil, err
-	}
-	switch {
-	case fi.Mode().IsRegular():
-		return f, fi.Size(), func() { f.Close() }, nil
-	case fi.IsDir():
-		f.Close()
-		return nil, 0, nil, fmt.Errorf("%s: a directory, not a partial file", name)
-	}
-	defer f.Close()
-	tmp, err := os.CreateTemp("", "loopbreak-merge-*.json")
-	if err != nil {
-		return nil, 0, nil, fmt.Errorf("%s: copying it to read it twice: %w", name, err)
-	}
-	// Gone at once where the system allows it: nothing is left behind
-	// if the merge is killed (a SIGPIPE from merge ... | head).
-	unlinked := os.Remove(tmp.Name()) == nil
-	closeTmp := func() {
-		tmp.Close()
-		if !unlinked {
-			os.Remove(tmp.Name())
-		}
-	}
-	// Plain reader and writer: the error says which side failed.
-	size, err := io.Copy(struct{ io.Writer }{tmp}, struct{ io.Reader }{f})
-	if err != nil {
-		closeTmp()
-		var pe *os.PathError
-		if errors.As(err, &pe) && pe.Path == tmp.Name() {
-			return nil, 0, nil, fmt.Errorf("%s: copying it to read it twice: %w", name, err)
-		}
-		return nil, 0, nil, fmt.Errorf("%s: %w", name, unwrapPath(err))
-	}
-	return tmp, size, closeTmp, nil
-}
-
-// unwrapPath drops an *os.PathError's operation and path, for a caller
-// that names the file itself.
-func unwrapPath(err error) error {
-	var pe *os.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
-}
-
 // mergeParts merges parsed partials; opts.Paths names them.
-func mergeParts(opts *MergeOptions, parts []*partialFile) error {
-	if err := compatible(parts, opts.Paths); err != nil {
+func mergeParts(opts *MergeOptions, parts []*partial.File) error {
+	m, err := partial.Merge(parts, opts.Paths)
+	if err != nil {
 		return err
 	}
-	switch parts[0].Command {
+	switch m.Command {
 	case "analyze":
-		return mergeAnalyze(opts, parts, opts.Paths)
+		return mergeAnalyze(opts, m)
 	case "sweep":
-		return mergeSweep(opts, parts, opts.Paths)
+		return mergeSweep(opts, m)
 	}
-	return mergeCheck(opts, parts, opts.Paths)
+	return mergeCheck(opts, m)
+}
+
+// mergeAnalyze prints what analyze over every shard's logs prints,
+// holding one episode per part at a time (and, for the text summary, one
+// row per episode).
+func mergeAnalyze(opts *MergeOptions, m *partial.Merger) error {
+	var settings partial.AnalyzeSettings
+	if err := m.Settings(&settings); err != nil {
+		return err
+	}
+	format := opts.Format
+	if format == "" {
+		format = "json"
+		if settings.Text {
+			format = "text"
+		}
+	}
+	if err := checkFormat(format, "text", "json", "jsonl"); err != nil {
+		return err
+	}
+	if format == "text" && !settings.Text {
+		return usageErrorf("--format text: the partials keep no text report (their shards ran with --format json or jsonl); merge with --format json or jsonl, or run the shards with --format text")
+	}
+	var rows *mergeRows
+	var addRow func(int, *partial.EpisodeRow)
+	if format == "text" {
+		rows = &mergeRows{}
+		addRow = rows.add
+	}
+	a, err := m.Analyze(addRow)
+	if err != nil {
+		return err
+	}
+	if a.Episodes == 0 {
+		return noEpisodesError(m.Args)
+	}
+	fileErrs := a.Errors
+	out := opts.IO.Out
+	if format != "text" {
+		// Buffered: an episode is written in a few pieces (JSONWriter).
+		bw := bufio.NewWriterSize(out, 64<<10)
+		jw := &report.JSONWriter{Lines: format == "jsonl"}
+		if err := jw.Begin(bw, a.Config); err != nil {
+			return err
+		}
+		if err := a.Each(true, false, func(js []byte, _ string) error { return jw.EpisodeJSON(js) }); err != nil {
+			bw.Flush() // what was merged before the failure, as unbuffered
+			return err
+		}
+		if len(fileErrs) == 0 {
+			fileErrs = nil
+		}
+		if err := jw.End(&a.Totals, fileErrs); err != nil {
+			return err
+		}
+		return bw.Flush()
+	}
+	text := &report.Text{W: out, Color: opts.IO.ColorEnabled(opts.Color), Width: opts.IO.ReportWidth(), Config: settings.ConfigLine}
+	if err := text.Header(); err != nil {
+		return err
+	}
+	if a.Texts { // else (the corpus table alone) there is nothing to read again
+		if err := a.Each(false, true, func(_ []byte, t string) error {
+			_, err := io.WriteString(out, t)
+			return err
+		}); err != nil {
+			return err
+		}
+	}
+	if a.Episodes > 1 || len(fileErrs) > 0 {
+		summary := rows.sorted()
+		if settings.SummaryOnly {
+			text.Hint = detailHint(summary[0].Source)
+		}
+		if err := text.Summary(summary, &a.Totals, fileErrs); err != nil {
+			return err
+		}
+		return text.LabelSummary(a.Totals.Labels)
+	}
+	return nil
+}
+
+// mergeRows are the text summary's rows, part after part, with their
+// logs; sorted stably by log they are in the order of one run.
+type mergeRows struct {
+	rows []report.SummaryRow
+	logs []int
+}
+
+func (r *mergeRows) add(log int, s *partial.EpisodeRow) {
+	row := report.NewSummaryRow(&analyze.Outcome{EpisodeID: s.EpisodeID, Source: s.Source, RecordedTurns: s.RecordedTurns, FinalScore: s.FinalScore, RecordedEnd: s.RecordedEnd, Termination: s.Termination,
+		Result: analyze.Result{TurnsSaved: s.TurnsSaved, LLMCallsSaved: s.LLMCallsSaved, ScoreForfeited: s.ScoreForfeited, FalseTermination: s.FalseTermination, Censored: s.Censored}},
+		s.Diagnostics.Skipped)
+	if s.Live != nil {
+		row.LiveWord = "differs"
+		if s.Live.Agrees {
+			row.LiveWord = "agrees"
+		}
+	}
+	r.rows = append(r.rows, row)
+	r.logs = append(r.logs, log)
+}
+
+// sorted sorts in place (no second copy of the rows) and returns them.
+func (r *mergeRows) sorted() []report.SummaryRow {
+	sort.Stable(r)
+	return r.rows
+}
+
+func (r *mergeRows) Len() int           { return len(r.rows) }
+func (r *mergeRows) Less(i, j int) bool { return r.logs[i] < r.logs[j] }
+func (r *mergeRows) Swap(i, j int) {
+	r.rows[i], r.rows[j] = r.rows[j], r.rows[i]
+	r.logs[i], r.logs[j] = r.logs[j], r.logs[i]
+}
+
+// mergeSweep prints what sweep over every shard's logs prints.
+func mergeSweep(opts *MergeOptions, m *partial.Merger) error {
+	format := opts.Format
+	if format == "" {
+		format = "table"
+	}
+	if err := checkFormat(format, "table", "json", "csv"); err != nil {
+		return err
+	}
+	var settings partial.SweepSettings
+	if err := m.Settings(&settings); err != nil {
+		return err
+	}
+	res, err := m.Sweep(&settings, func(grid []partial.GridArg) ([]sweep.Axis, error) {
+		args := make([]GridArg, len(grid))
+		for i, g := range grid {
+			args[i] = GridArg(g)
+		}
+		return parseGridArgs(args)
+	})
+	if err != nil {
+		return err
+	}
+	if len(res.Rows) > 0 && res.Rows[0].Totals.Episodes == 0 {
+		return noEpisodesError(m.Args)
+	}
+	return writeSweep(opts.IO, res, format, opts.Color, settings.ConfigLine, false)
+}
+
+// mergeCheck compares the union of the shards with the baseline and
+// gates it, as check over every shard's logs does.
+func mergeCheck(opts *MergeOptions, m *partial.Merger) error {
+	format := opts.Format
+	if format == "" {
+		format = "text"
+	}
+	if err := checkFormat(format, "text", "json", "junit", "github", "markdown"); err != nil {
+		return err
+	}
+	var settings partial.CheckSettings
+	if err := m.Settings(&settings); err != nil {
+		return err
+	}
+	res, err := m.Check(&settings, listsEvery(format))
+	if err != nil {
+		return checkError(err, m.Args)
+	}
+	return writeCheck(opts.IO, res, format, opts.Color, settings.ConfigLine)
 }

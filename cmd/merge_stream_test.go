@@ -10,6 +10,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/loopbreak/loopbreak/analyze/partial"
 )
 
 // bigAnalyzeParts writes n analyze parts of perPart episodes each, the
@@ -33,8 +35,8 @@ func bigAnalyzeParts(t *testing.T, n, perPart int) ([]string, int64) {
 		t.Fatal(err)
 	}
 	var body struct {
-		Totals   json.RawMessage  `json:"totals"`
-		Episodes []partialEpisode `json:"episodes"`
+		Totals   json.RawMessage   `json:"totals"`
+		Episodes []partial.Episode `json:"episodes"`
 	}
 	if err := json.Unmarshal(doc["body"], &body); err != nil || len(body.Episodes) != 1 {
 		t.Fatalf("template body: %v, %d episodes", err, len(body.Episodes))
@@ -132,32 +134,6 @@ func TestMergeAnalyzeMemoryBounded(t *testing.T) {
 	}
 }
 
-// TestMergeAnalyzeHoldsOneEpisodePerPart: whatever the number of
-// episodes, the merge holds at most one decoded episode per part, and
-// lists them in log order.
-func TestMergeAnalyzeHoldsOneEpisodePerPart(t *testing.T) {
-	parts, _ := bigAnalyzeParts(t, 4, 50)
-	held := 0
-	mergeHeld = func(n int) { held = max(held, n) }
-	defer func() { mergeHeld = nil }()
-	ios, _, out, errOut := Test()
-	if err := mergeRun(&MergeOptions{IO: ios, Paths: parts, Format: "jsonl", Color: "never"}); err != nil {
-		t.Fatalf("%v (%s)", err, errOut)
-	}
-	if held < 1 || held > len(parts) {
-		t.Errorf("the merge held up to %d decoded episodes at once; want 1 to %d (one per part)", held, len(parts))
-	}
-	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
-	if len(lines) != 200 {
-		t.Fatalf("%d lines, want 200", len(lines))
-	}
-	for i, l := range lines {
-		if want := fmt.Sprintf(`-%d"`, i); !strings.Contains(l[:200], want) {
-			t.Fatalf("line %d is not the episode of log %d: %.200s", i, i, l)
-		}
-	}
-}
-
 // TestMergeBadAnalyzePart cuts a real analyze part short at every length
 // and changes single bytes of it: the merge never panics, and either
 // prints what it would print anyway or fails (exit 2) naming the part,
@@ -215,7 +191,7 @@ func TestMergeBadAnalyzePart(t *testing.T) {
 	data, _ := os.ReadFile(good[3])
 	var doc map[string]json.RawMessage
 	json.Unmarshal(data, &doc)
-	var body analyzeBody
+	var body partial.AnalyzeBody
 	json.Unmarshal(doc["body"], &body)
 	if len(body.Episodes) < 2 {
 		t.Fatalf("shard 2/2 has %d episodes", len(body.Episodes))
@@ -259,7 +235,7 @@ func TestMergeAnalyzeMemberOrder(t *testing.T) {
 					t.Fatal(err)
 				}
 				if layout == "totals first" {
-					var body analyzeBody
+					var body partial.AnalyzeBody
 					if err := json.Unmarshal(doc["body"], &body); err != nil {
 						t.Fatal(err)
 					}

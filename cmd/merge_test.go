@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/loopbreak/loopbreak/analyze/partial"
 	"github.com/loopbreak/loopbreak/replay/replaytest"
 )
 
@@ -183,23 +184,27 @@ func FuzzReadPartial(f *testing.F) {
 	f.Add([]byte(`{"kind":"loopbreak-partial","schema_version":1,"command":"sweep","settings":{"grid":[{"Flag":"--max-stuck","Key":"max_turns_stuck","Spec":"30"}]},"config":{},"shard":{"k":1,"n":1},"inputs":{"logs":1,"digest":""},"body":{"rows":[]}}`))
 	const name = "part-fuzz.json"
 	f.Fuzz(func(t *testing.T, data []byte) {
-		p, err := readPartial(name, data)
+		p, err := partial.ReadBytes(name, data)
 		if err != nil {
 			if !strings.HasPrefix(err.Error(), name+": ") {
 				t.Fatalf("error does not name the file: %v", err)
 			}
 			return
 		}
-		var s checkSettings
+		var s partial.CheckSettings
 		if p.Command == "check" && (json.Unmarshal(p.Settings, &s) != nil || s.Mode != "gates-only") {
 			return // a fuzzed baseline path must not be read or written
 		}
 		if p.Command == "sweep" {
 			// A grid of millions of rows is valid, and as slow to merge
 			// as to sweep: not this fuzzer's business.
-			var ss sweepSettings
+			var ss partial.SweepSettings
 			if json.Unmarshal(p.Settings, &ss) == nil {
-				if axes, err := parseGridArgs(ss.Grid); err == nil {
+				var grid []GridArg
+				for _, g := range ss.Grid {
+					grid = append(grid, GridArg(g))
+				}
+				if axes, err := parseGridArgs(grid); err == nil {
 					n := 1
 					for _, ax := range axes {
 						n *= len(ax.Values)
@@ -210,9 +215,9 @@ func FuzzReadPartial(f *testing.F) {
 				}
 			}
 		}
-		p.Shard = partialShard{K: 1, N: 1}
+		p.Shard = partial.Shard{K: 1, N: 1}
 		ios, _, out, _ := Test()
-		err = mergeParts(&MergeOptions{IO: ios, Paths: []string{name}, Color: "never"}, []*partialFile{p})
+		err = mergeParts(&MergeOptions{IO: ios, Paths: []string{name}, Color: "never"}, []*partial.File{p})
 		var fe *failError
 		if err != nil && !errors.As(err, &fe) {
 			if !strings.HasPrefix(err.Error(), name+": ") {

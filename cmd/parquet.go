@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/loopbreak/loopbreak/analyze"
+	"github.com/loopbreak/loopbreak/analyze/outfile"
 	"github.com/loopbreak/loopbreak/report"
 	"github.com/loopbreak/loopbreak/rules"
 )
@@ -22,11 +23,11 @@ func analyzeParquetRun(opts *AnalyzeOptions, cfg *rules.Config) error {
 	// SIGINT/SIGTERM stop the reads; the files being written are removed.
 	ctx, stop := signalContext()
 	defer stop()
-	return writeFileAtomic(opts.Partial.Output, func(w io.Writer) error {
+	return outfile.Write(opts.Partial.Output, outfile.Options{}, func(w io.Writer) error {
 		if opts.ParquetFirings == "" {
 			return writeParquet(ctx, opts, cfg, files, w, nil)
 		}
-		return writeFileAtomic(opts.ParquetFirings, func(fw io.Writer) error {
+		return outfile.Write(opts.ParquetFirings, outfile.Options{}, func(fw io.Writer) error {
 			return writeParquet(ctx, opts, cfg, files, w, fw)
 		})
 	})

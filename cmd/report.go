@@ -4,12 +4,11 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 
 	"github.com/spf13/cobra"
 
 	"github.com/loopbreak/loopbreak/analyze"
+	"github.com/loopbreak/loopbreak/analyze/outfile"
 	"github.com/loopbreak/loopbreak/analyze/sweep"
 	"github.com/loopbreak/loopbreak/report"
 	"github.com/loopbreak/loopbreak/rules"
@@ -114,25 +113,7 @@ func writeHTMLTo(ios *IOStreams, path string, write func(io.Writer) error) error
 	if path == "-" {
 		return write(ios.Out)
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".loopbreak-*.html")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if err := write(tmp); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	return nil
+	return outfile.Write(path, outfile.Options{Pattern: ".loopbreak-*.html"}, write)
 }
 
 // writeSweepHTML writes sweep --html's page.

@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/loopbreak/loopbreak/analyze/outfile"
 )
 
 // TempPattern names the temporary files WriteBaseline writes next to the
@@ -53,38 +55,26 @@ func writeBaseline(ctx context.Context, file string, write func(io.Writer) error
 		}
 		mode = st.Mode().Perm()
 	}
-	dir := filepath.Dir(file)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return false, err
-	}
-	tmp, err := os.CreateTemp(dir, TempPattern)
+	f, err := outfile.Create(file, outfile.Options{Pattern: TempPattern, Mode: mode, MkdirAll: true, Raw: true,
+		BeforeRename: func() error {
+			if ctx.Err() != nil {
+				return interrupted(ctx)
+			}
+			return nil
+		}})
 	if err != nil {
 		return false, err
 	}
-	bw := bufio.NewWriterSize(tmp, 256<<10)
-	werr := write(bw)
-	if werr == nil {
-		werr = bw.Flush()
+	defer f.Abort()
+	bw := bufio.NewWriterSize(f, 256<<10)
+	if err := write(bw); err != nil {
+		return false, err
 	}
-	if werr == nil {
-		werr = tmp.Sync() // the rename must not publish unwritten bytes
+	if err := bw.Flush(); err != nil {
+		return false, err
 	}
-	cerr := tmp.Close()
-	if werr == nil {
-		werr = cerr
-	}
-	if werr == nil {
-		werr = os.Chmod(tmp.Name(), mode)
-	}
-	if werr == nil && ctx.Err() != nil {
-		werr = interrupted(ctx)
-	}
-	if werr == nil {
-		werr = os.Rename(tmp.Name(), file)
-	}
-	if werr != nil {
-		os.Remove(tmp.Name())
-		return false, werr
+	if err := f.Commit(); err != nil {
+		return false, err
 	}
 	return true, nil
 }
