@@ -151,31 +151,47 @@ type AnalyzeMerge struct {
 	scans []*analyzeScan
 }
 
-// Analyze merges analyze parts, holding one episode per part at a time.
-// Each part lists its episodes in log order, so the order of one run is
-// a k-way merge by log of the parts' lists; ties go to the part named
-// first, as a stable sort of the parts in argument order. This first pass
-// reads every part through, checking it and keeping its totals and
-// unreadable files, so that a bad part stops the merge before anything
-// is printed; Each then reads the episodes again, one at a time. row,
-// when not nil, is given each episode's summary row, part after part.
+// Analyze merges analyze parts, holding a few episodes per part at a
+// time. Each part lists its episodes in log order, so the order of one
+// run is a k-way merge by log of the parts' lists; ties go to the part
+// named first, as a stable sort of the parts in argument order. This
+// first pass reads every part through, checking it and keeping its
+// totals and unreadable files, so that a bad part stops the merge before
+// anything is printed; Each then reads the episodes again. Parts are read
+// on workers, in parallel (up to GOMAXPROCS); the first bad part in
+// argument order is the one reported. row, when not nil, is given each
+// episode's summary row, part after part (the rows are held until every
+// part is read).
 func (m *Merger) Analyze(row func(log int, r *EpisodeRow)) (*AnalyzeMerge, error) {
 	cfg, err := m.parts[0].config()
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", m.names[0], err)
 	}
 	a := &AnalyzeMerge{Config: cfg, parts: m.parts, names: m.names, scans: make([]*analyzeScan, len(m.parts))}
+	scanErrs := make([]error, len(m.parts))
+	rows := make([][]loggedRow, len(m.parts))
+	parallel(len(m.parts), func(i int) {
+		var add func(int, *EpisodeRow)
+		if row != nil {
+			add = func(log int, r *EpisodeRow) { rows[i] = append(rows[i], loggedRow{log, r}) }
+		}
+		a.scans[i], scanErrs[i] = m.parts[i].scanAnalyzeBody(add)
+	})
 	var errs []Error
-	for i, p := range m.parts {
-		s, err := p.scanAnalyzeBody(row)
-		if err != nil {
+	for i, s := range a.scans {
+		if err := scanErrs[i]; err != nil {
 			return nil, fmt.Errorf("%s: %v", m.names[i], err)
 		}
 		a.Totals.Merge(&s.totals)
 		errs = append(errs, s.errs...)
-		a.scans[i] = s
 		a.Episodes += s.episodes
 		a.Texts = a.Texts || s.texts
+	}
+	for i := range rows {
+		for _, r := range rows[i] {
+			row(r.log, r.row)
+		}
+		rows[i] = nil
 	}
 	// Stable: the walk's errors (-1) first, then each log's in its order.
 	sort.SliceStable(errs, func(i, j int) bool { return errs[i].Log < errs[j].Log })
@@ -185,6 +201,12 @@ func (m *Merger) Analyze(row func(log int, r *EpisodeRow)) (*AnalyzeMerge, error
 	}
 	a.Totals.Finish()
 	return a, nil
+}
+
+// loggedRow is a summary row and its log, held until its part's turn.
+type loggedRow struct {
+	log int
+	row *EpisodeRow
 }
 
 // analyzeScan is what the first pass keeps of an analyze part.
@@ -326,7 +348,7 @@ func (r *rowJSON) UnmarshalJSON(b []byte) error {
 	if r.row == nil {
 		return nil
 	}
-	return json.Unmarshal(b, r.row)
+	return json.Unmarshal(rowMembers(b), r.row)
 }
 
 type textProbed struct{ nonEmpty bool }
