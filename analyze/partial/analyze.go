@@ -214,8 +214,10 @@ type analyzeScan struct {
 	totals   analyze.Totals
 	errs     []Error
 	episodes int
-	texts    bool  // some episode has a text report
-	at       int64 // the offset of the episodes array in the part's source; -1: none
+	texts    bool   // some episode has a text report
+	at       int64  // the offset of the episodes array in the part's source; -1: none
+	end      int64  // the offset just past its last episode
+	sum      uint64 // hashRange of [at, end)
 }
 
 // scanAnalyzeBody reads an analyze part's body through (then the rest of
@@ -326,7 +328,13 @@ func (s *analyzeScan) scanEpisodes(p *File, row func(int, *EpisodeRow)) error {
 		s.texts = s.texts || e.Text.nonEmpty
 		s.episodes++
 	}
-	_, err = p.dec.Token()
+	// What the second reading will read again (to the last episode's
+	// end), hashed: it reads without checking (episodes.go).
+	s.end = p.dec.InputOffset()
+	if _, err = p.dec.Token(); err != nil {
+		return err
+	}
+	s.sum, err = hashRange(p.src, s.at, s.end)
 	return err
 }
 

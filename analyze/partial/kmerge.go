@@ -102,16 +102,12 @@ func (m *episodeMerge) run(print func(*mergeEpisode) error) error {
 			continue
 		}
 		p := m.parts[i]
-		dec := json.NewDecoder(io.NewSectionReader(p.src, s.at, p.size-s.at))
-		dec.DisallowUnknownFields()
-		if tok, err := dec.Token(); err != nil || tok != json.Delim('[') {
-			return m.changed(i, fmt.Errorf("no episodes at byte %d (%v)", s.at, err))
-		}
+		r := newEpisodeReader(io.NewSectionReader(p.src, s.at, p.size-s.at))
 		c := &episodeCursor{part: i, in: make(chan decoded, mergeAhead), free: make(chan *mergeEpisode, mergeAhead+2)}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			m.decode(c, dec, s.episodes, done)
+			m.decode(c, r, s, done)
 		}()
 		if err := m.next(c); err != nil {
 			return err
@@ -139,9 +135,11 @@ func (m *episodeMerge) run(print func(*mergeEpisode) error) error {
 	return nil
 }
 
-// decode is part c's worker: it decodes the part's left episodes into
-// c.in, in order, an error (and nothing after it) ending the part early.
-func (m *episodeMerge) decode(c *episodeCursor, dec *json.Decoder, left int, done <-chan struct{}) {
+// decode is part c's worker: it reads the part's episodes (s.episodes of
+// them) into c.in, in order, an error (and nothing after it) ending the
+// part early. The bytes read are those the first pass checked (s.sum),
+// or the last episode is an error.
+func (m *episodeMerge) decode(c *episodeCursor, r *episodeReader, s *analyzeScan, done <-chan struct{}) {
 	defer close(c.in)
 	send := func(d decoded) bool {
 		select {
@@ -151,7 +149,7 @@ func (m *episodeMerge) decode(c *episodeCursor, dec *json.Decoder, left int, don
 			return false
 		}
 	}
-	for ; left > 0; left-- {
+	for left := s.episodes; left > 0; left-- {
 		var ep *mergeEpisode
 		select {
 		case ep = <-c.free:
@@ -159,13 +157,17 @@ func (m *episodeMerge) decode(c *episodeCursor, dec *json.Decoder, left int, don
 			ep = &mergeEpisode{}
 		}
 		ep.JSON.keep, ep.Text.keep = m.keepJSON, m.keepText
-		ep.Log, ep.JSON.data, ep.Text.text = 0, ep.JSON.data[:0], ""
-		if !dec.More() {
+		elem, ok := r.next()
+		if !ok {
 			send(decoded{err: m.changed(c.part, errors.New("fewer episodes than the first reading"))})
 			return
 		}
-		if err := dec.Decode(ep); err != nil {
+		if err := decodeEpisode(elem, ep); err != nil {
 			send(decoded{err: m.changed(c.part, err)})
+			return
+		}
+		if left == 1 && r.h.Sum64() != s.sum {
+			send(decoded{err: m.changed(c.part, errChanged)})
 			return
 		}
 		n := m.held.Add(1)
