@@ -158,10 +158,15 @@ func readBaseline(file string, start func() func(*Entry)) (*Baseline, error) {
 		b, ok := dec(f, checked())
 		return b, ok, nil
 	}
-	b, ok, err := decode(decodeCanonical)
-	if err != nil {
-		return nil, err
+	var b *Baseline
+	ok := false
+	if st, err := os.Stat(file); err == nil && st.Mode().IsRegular() {
+		// Read twice if need be; a pipe is read once, by encoding/json.
+		if b, ok, err = decode(decodeCanonical); err != nil {
+			return nil, err
+		}
 	}
+	var err error
 	if !ok {
 		b, ok, err = decode(func(r io.Reader, add func(*Entry)) (*Baseline, bool) {
 			return decodeBaseline(bufio.NewReaderSize(r, 256<<10), add)
