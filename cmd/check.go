@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
 	"math"
@@ -224,7 +225,9 @@ func checkError(err error, paths []string) error {
 func writeCheck(ios *IOStreams, res *check.Result, format, colorMode, configLine string) error {
 	defer res.Close() // the temporary file of a large result's rows
 	var err error
-	out := ios.Out
+	// Buffered: a report of a million rows is a million lines, each a
+	// write to the terminal or pipe otherwise.
+	out := bufio.NewWriterSize(ios.Out, 64<<10)
 	switch format {
 	case "json":
 		err = report.WriteCheckJSON(out, res)
@@ -236,6 +239,9 @@ func writeCheck(ios *IOStreams, res *check.Result, format, colorMode, configLine
 		err = report.WriteCheckMarkdown(out, res)
 	default:
 		err = report.WriteCheckText(out, res, ios.ColorEnabled(colorMode), configLine)
+	}
+	if ferr := out.Flush(); err == nil {
+		err = ferr
 	}
 	if err != nil {
 		return err

@@ -94,11 +94,14 @@ func CheckEntry(i int, e *Entry) error {
 // fs.ErrNotExist. The file is decoded an entry at a time, and what the
 // entries repeat (sources, hashes, firing counts) is stored once.
 func ReadBaseline(file string) (*Baseline, error) {
-	in := newInterner()
 	var eps []Entry
-	b, err := readBaseline(file, func(e *Entry) {
-		in.entry(e)
-		eps = append(eps, *e)
+	b, err := readBaseline(file, func() func(*Entry) {
+		in := newInterner()
+		eps = nil
+		return func(e *Entry) {
+			in.entry(e)
+			eps = append(eps, *e)
+		}
 	})
 	if err != nil || b.Episodes != nil {
 		return b, err // read whole
@@ -114,11 +117,14 @@ func ReadBaseline(file string) (*Baseline, error) {
 // compares with it.
 func readStore(file string) (*baseStore, error) {
 	var s *baseStore
-	b, err := readBaseline(file, func(e *Entry) {
-		if s == nil {
-			s = newBaseStore(nil)
+	b, err := readBaseline(file, func() func(*Entry) {
+		s = nil
+		return func(e *Entry) {
+			if s == nil {
+				s = newBaseStore(nil)
+			}
+			s.add(e)
 		}
-		s.add(e)
 	})
 	switch {
 	case err != nil:
@@ -133,27 +139,56 @@ func readStore(file string) (*baseStore, error) {
 	return s, nil
 }
 
-// readBaseline reads a baseline file, handing add each entry, checked,
-// as it is decoded; it returns the rest (no Episodes). A file that is not
-// a baseline decoded in one pass (bad JSON, a wrong type, an odd shape)
-// is read whole by encoding/json, for its error as it always was, or,
-// if it reads after all, returned whole with its Episodes.
-func readBaseline(file string, add func(*Entry)) (*Baseline, error) {
-	f, err := os.Open(file)
-	if err != nil {
-		return nil, err
-	}
+// readBaseline reads a baseline file, handing each entry, checked, as it
+// is decoded to the function start returns; it returns the rest (no
+// Episodes). A file in the canonical form (what loopbreak writes) is
+// read by decodeCanonical; any other is read from its start again (start
+// is called again for a fresh one) by encoding/json an entry at a time;
+// and a file that is not a baseline decoded in one pass (bad JSON, a
+// wrong type, an odd shape) is read whole by encoding/json, for its
+// error as it always was, or, if it reads after all, returned whole with
+// its Episodes.
+func readBaseline(file string, start func() func(*Entry)) (*Baseline, error) {
 	var entryErr error
 	n := 0
-	b, ok := decodeBaseline(bufio.NewReaderSize(f, 256<<10), func(e *Entry) {
-		if entryErr == nil {
-			if entryErr = checkEntry(n, e); entryErr == nil {
-				add(e)
+	checked := func() func(*Entry) {
+		add := start()
+		entryErr, n = nil, 0
+		return func(e *Entry) {
+			if entryErr == nil {
+				if entryErr = checkEntry(n, e); entryErr == nil {
+					add(e)
+				}
 			}
+			n++
 		}
-		n++
-	})
-	f.Close()
+	}
+	decode := func(dec func(io.Reader, func(*Entry)) (*Baseline, bool)) (*Baseline, bool, error) {
+		f, err := os.Open(file)
+		if err != nil {
+			return nil, false, err
+		}
+		defer f.Close()
+		b, ok := dec(f, checked())
+		return b, ok, nil
+	}
+	var b *Baseline
+	ok := false
+	if st, err := os.Stat(file); err == nil && st.Mode().IsRegular() {
+		// Read twice if need be; a pipe is read once, by encoding/json.
+		if b, ok, err = decode(decodeCanonical); err != nil {
+			return nil, err
+		}
+	}
+	var err error
+	if !ok {
+		b, ok, err = decode(func(r io.Reader, add func(*Entry)) (*Baseline, bool) {
+			return decodeBaseline(bufio.NewReaderSize(r, 256<<10), add)
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
 	if !ok {
 		data, err := os.ReadFile(file)
 		if err != nil {

@@ -4,11 +4,14 @@ package check
 // record of a few dozen bytes, decoded when a comparison needs it.
 
 import (
+	"bytes"
 	"encoding/binary"
 	"maps"
 	"math"
+	"reflect"
 	"slices"
 	"sort"
+	"unsafe"
 )
 
 // baseStore holds a baseline's entries as records in blocks of a MiB:
@@ -33,6 +36,7 @@ type baseStore struct {
 	strNames []string
 	sets     map[string]uint64
 	setMaps  []map[string]int
+	setOf    map[unsafe.Pointer]uint64 // a map of setMaps → its number
 	key      []byte
 	rec      []byte
 }
@@ -40,7 +44,7 @@ type baseStore struct {
 const storeBlock = 1 << 20
 
 func newBaseStore(config map[string]any) *baseStore {
-	s := &baseStore{Config: config, strs: map[string]uint64{}, sets: map[string]uint64{}}
+	s := &baseStore{Config: config, strs: map[string]uint64{}, sets: map[string]uint64{}, setOf: map[unsafe.Pointer]uint64{}}
 	s.last.sorted = true
 	return s
 }
@@ -66,7 +70,15 @@ func (s *baseStore) str(v string) uint64 {
 }
 
 // counts numbers a set of firing counts; the sets are shared, read only.
+// A map already numbered (decodeCanonical hands one map to every entry
+// of the same counts) is known by its identity, without sorting its
+// keys again; only maps the store keeps are known so (a map dropped could
+// have its address reused).
 func (s *baseStore) counts(m map[string]int) uint64 {
+	p := reflect.ValueOf(m).UnsafePointer()
+	if n, ok := s.setOf[p]; ok && p != nil {
+		return n
+	}
 	s.key = s.key[:0]
 	for _, k := range slices.Sorted(maps.Keys(m)) {
 		s.key = appendString(s.key, k)
@@ -78,6 +90,8 @@ func (s *baseStore) counts(m map[string]int) uint64 {
 		s.sets[string(s.key)] = n
 		if m == nil {
 			m = map[string]int{}
+		} else {
+			s.setOf[p] = n
 		}
 		s.setMaps = append(s.setMaps, m)
 	}
@@ -304,5 +318,23 @@ func (s *baseStore) countID(id string) int {
 	}
 	lo := sort.Search(len(s.at), func(k int) bool { return idAt(k) >= id })
 	hi := sort.Search(len(s.at), func(k int) bool { return idAt(k) > id })
+	return hi - lo
+}
+
+// countIDAt is the number of entries of entry j's episode id: with the
+// records in canonical order they are j's neighbours, counted without a
+// search.
+func (s *baseStore) countIDAt(j int) int {
+	if s.order != nil {
+		return s.countID(s.id(j))
+	}
+	id := s.idBytes(j)
+	lo, hi := j, j+1
+	for lo > 0 && bytes.Equal(s.idBytes(lo-1), id) {
+		lo--
+	}
+	for hi < len(s.at) && bytes.Equal(s.idBytes(hi), id) {
+		hi++
+	}
 	return hi - lo
 }

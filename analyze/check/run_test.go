@@ -179,3 +179,44 @@ func TestRunSpillsNewRows(t *testing.T) {
 		t.Errorf("temporary files left: %v", names)
 	}
 }
+
+// BenchmarkCheckBigBaseline: a check of 10 logs against a baseline of
+// 100,000 entries, most of them missing (each a row of the report): the
+// cost per baseline entry (issue 25: ~19 µs an entry, through
+// encoding/json). .ci/bench's BIGBASE=1 times the command at 1,000,000.
+//
+//	go test -run '^$' -bench CheckBigBaseline ./analyze/check
+func BenchmarkCheckBigBaseline(b *testing.B) {
+	const entries, logs = 100_000, 10
+	dir := b.TempDir()
+	base := NewBaseline(rules.Default())
+	var files []string
+	for i := range logs {
+		f := filepath.Join(dir, fmt.Sprintf("log-%d.jsonl", i))
+		if err := os.WriteFile(f, tinyLog(1), 0o644); err != nil {
+			b.Fatal(err)
+		}
+		files = append(files, f)
+	}
+	for i := range entries {
+		base.Episodes = append(base.Episodes, entry(fmt.Sprintf("ep-%07d", i), fmt.Sprintf("eps/%07d/episode_log.jsonl", i), 40+i%50, i%30))
+	}
+	base.Sort()
+	file := filepath.Join(dir, "big.baseline.json")
+	if err := os.WriteFile(file, base.Encode(), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for range b.N {
+		res, err := Run(Options{Files: files, Config: rules.Default(), Mode: ModeCompare, Baseline: file})
+		if err != nil {
+			b.Fatal(err)
+		}
+		n := 0
+		if err := res.EachEpisode(func(*Episode) error { n++; return nil }); err != nil || n < entries {
+			b.Fatalf("%d rows, %v", n, err)
+		}
+		res.Close()
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/entries, "ns/entry")
+}

@@ -15,7 +15,9 @@ import (
 	"io"
 	"math"
 	"os"
+	"reflect"
 	"sort"
+	"unsafe"
 )
 
 // sortRun is how many entries are held in memory before they are
@@ -294,18 +296,41 @@ type decoder struct {
 }
 
 // countKeys numbers firing count keys for a spill file's records, which
-// hold each key's number, not its text.
+// hold each key's number, not its text. A set of counts met again (the
+// maps entries share: a baseline store's, sharedCounts') is held once
+// and a record holds its number: every missing episode of a large
+// baseline carries one of a handful of sets. The file's reader is its
+// writer, so the numbers need not be in the file.
 type countKeys struct {
 	nums  map[string]uint64
 	names []string
+	setOf map[unsafe.Pointer]uint64 // a map of sets → its number
+	sets  []map[string]int          // held, so no other map takes their addresses
 }
 
-// appendCounts appends m as its length, then each key's number and count.
+// countSetsMax bounds the sets held (each a map of every kind, a KB or
+// two); past it counts are written in full.
+var countSetsMax = 1 << 10
+
+// appendCounts appends m as 0 and its set's number, or as its length
+// plus one, then each key's number and count.
 func (ck *countKeys) appendCounts(b []byte, m map[string]int) []byte {
 	if ck.nums == nil {
 		ck.nums = map[string]uint64{}
+		ck.setOf = map[unsafe.Pointer]uint64{}
 	}
-	b = binary.AppendUvarint(b, uint64(len(m)))
+	p := reflect.ValueOf(m).UnsafePointer()
+	set, ok := ck.setOf[p]
+	if !ok && p != nil && len(ck.sets) < countSetsMax {
+		set, ok = uint64(len(ck.sets)), true
+		ck.setOf[p] = set
+		ck.sets = append(ck.sets, m)
+	}
+	if ok {
+		b = append(b, 0)
+		return binary.AppendUvarint(b, set)
+	}
+	b = binary.AppendUvarint(b, uint64(len(m))+1)
 	for k, n := range m {
 		num, ok := ck.nums[k]
 		if !ok {
@@ -320,9 +345,18 @@ func (ck *countKeys) appendCounts(b []byte, m map[string]int) []byte {
 }
 
 // readCounts reads back what appendCounts wrote (a length above limit is
-// cut to limit); false for a key number it never gave.
+// cut to limit); false for a key or set number it never gave. A set's
+// map is shared, not to be modified (entries never modify their counts).
 func (ck *countKeys) readCounts(d *decoder, limit uint64) (map[string]int, bool) {
-	k := min(d.uvarint(), limit)
+	k := d.uvarint()
+	if k == 0 {
+		set := d.uvarint()
+		if set >= uint64(len(ck.sets)) {
+			return nil, false
+		}
+		return ck.sets[set], true
+	}
+	k = min(k-1, limit)
 	m := make(map[string]int, k)
 	for range k {
 		num := d.uvarint()

@@ -333,6 +333,11 @@ func (t *tally) missingCursor(unreadable map[string]string) *rowCursor {
 			js = append(js, int32(j))
 		}
 	}
+	if t.base.order == nil {
+		// The records are in canonical order (a baseline loopbreak
+		// wrote): so are js, ties in record order.
+		return t.missingRows(js, unreadable)
+	}
 	sort.Slice(js, func(a, b int) bool {
 		x, y := int(js[a]), int(js[b])
 		if c := compareBytes(t.base.idBytes(x), t.base.idBytes(y)); c != 0 {
@@ -343,6 +348,11 @@ func (t *tally) missingCursor(unreadable map[string]string) *rowCursor {
 		}
 		return x < y
 	})
+	return t.missingRows(js, unreadable)
+}
+
+// missingRows lists the baseline entries js, as missing rows.
+func (t *tally) missingRows(js []int32, unreadable map[string]string) *rowCursor {
 	c := &rowCursor{log: -1}
 	c.next = func() (bool, error) {
 		if len(js) == 0 {
@@ -381,11 +391,18 @@ func (t *tally) finishGroup(group []Episode) error {
 				n++
 			}
 		} else {
-			n = t.base.countID(id)
+			n, at := 0, -1
 			for i := range group {
 				if group[i].base < 0 {
 					n++
+				} else {
+					at = int(group[i].base)
 				}
+			}
+			if at >= 0 {
+				n += t.base.countIDAt(at)
+			} else {
+				n += t.base.countID(id)
 			}
 		}
 	}

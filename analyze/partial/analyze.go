@@ -151,24 +151,35 @@ type AnalyzeMerge struct {
 	scans []*analyzeScan
 }
 
-// Analyze merges analyze parts, holding one episode per part at a time.
-// Each part lists its episodes in log order, so the order of one run is
-// a k-way merge by log of the parts' lists; ties go to the part named
-// first, as a stable sort of the parts in argument order. This first pass
-// reads every part through, checking it and keeping its totals and
-// unreadable files, so that a bad part stops the merge before anything
-// is printed; Each then reads the episodes again, one at a time. row,
-// when not nil, is given each episode's summary row, part after part.
+// Analyze merges analyze parts, holding a few episodes per part at a
+// time. Each part lists its episodes in log order, so the order of one
+// run is a k-way merge by log of the parts' lists; ties go to the part
+// named first, as a stable sort of the parts in argument order. This
+// first pass reads every part through, checking it and keeping its
+// totals and unreadable files, so that a bad part stops the merge before
+// anything is printed; Each then reads the episodes again. Parts are read
+// on workers, in parallel (up to GOMAXPROCS); the first bad part in
+// argument order is the one reported. row, when not nil, is given each
+// episode's summary row, part after part (the rows are held until every
+// part is read).
 func (m *Merger) Analyze(row func(log int, r *EpisodeRow)) (*AnalyzeMerge, error) {
 	cfg, err := m.parts[0].config()
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", m.names[0], err)
 	}
 	a := &AnalyzeMerge{Config: cfg, parts: m.parts, names: m.names, scans: make([]*analyzeScan, len(m.parts))}
+	scanErrs := make([]error, len(m.parts))
+	rows := make([][]loggedRow, len(m.parts))
+	parallel(len(m.parts), func(i int) {
+		var add func(int, *EpisodeRow)
+		if row != nil {
+			add = func(log int, r *EpisodeRow) { rows[i] = append(rows[i], loggedRow{log, r}) }
+		}
+		a.scans[i], scanErrs[i] = m.parts[i].scanAnalyzeBody(add)
+	})
 	var errs []Error
-	for i, p := range m.parts {
-		s, err := p.scanAnalyzeBody(row)
-		if err != nil {
+	for i, s := range a.scans {
+		if err := scanErrs[i]; err != nil {
 			return nil, fmt.Errorf("%s: %v", m.names[i], err)
 		}
 		if s.totals.Episodes != s.episodes {
@@ -178,9 +189,14 @@ func (m *Merger) Analyze(row func(log int, r *EpisodeRow)) (*AnalyzeMerge, error
 			return nil, fmt.Errorf("%s: %v", m.names[i], err)
 		}
 		errs = append(errs, s.errs...)
-		a.scans[i] = s
 		a.Episodes += s.episodes
 		a.Texts = a.Texts || s.texts
+	}
+	for i := range rows {
+		for _, r := range rows[i] {
+			row(r.log, r.row)
+		}
+		rows[i] = nil
 	}
 	// Stable: the walk's errors (-1) first, then each log's in its order.
 	sort.SliceStable(errs, func(i, j int) bool { return errs[i].Log < errs[j].Log })
@@ -192,13 +208,21 @@ func (m *Merger) Analyze(row func(log int, r *EpisodeRow)) (*AnalyzeMerge, error
 	return a, nil
 }
 
+// loggedRow is a summary row and its log, held until its part's turn.
+type loggedRow struct {
+	log int
+	row *EpisodeRow
+}
+
 // analyzeScan is what the first pass keeps of an analyze part.
 type analyzeScan struct {
 	totals   analyze.Totals
 	errs     []Error
 	episodes int
-	texts    bool  // some episode has a text report
-	at       int64 // the offset of the episodes array in the part's source; -1: none
+	texts    bool   // some episode has a text report
+	at       int64  // the offset of the episodes array in the part's source; -1: none
+	end      int64  // the offset just past its last episode
+	sum      uint64 // hashRange of [at, end)
 }
 
 // scanAnalyzeBody reads an analyze part's body through (then the rest of
@@ -309,7 +333,13 @@ func (s *analyzeScan) scanEpisodes(p *File, row func(int, *EpisodeRow)) error {
 		s.texts = s.texts || e.Text.nonEmpty
 		s.episodes++
 	}
-	_, err = p.dec.Token()
+	// What the second reading will read again (to the last episode's
+	// end), hashed: it reads without checking (episodes.go).
+	s.end = p.dec.InputOffset()
+	if _, err = p.dec.Token(); err != nil {
+		return err
+	}
+	s.sum, err = hashRange(p.src, s.at, s.end)
 	return err
 }
 
@@ -331,7 +361,7 @@ func (r *rowJSON) UnmarshalJSON(b []byte) error {
 	if r.row == nil {
 		return nil
 	}
-	return json.Unmarshal(b, r.row)
+	return json.Unmarshal(rowMembers(b), r.row)
 }
 
 type textProbed struct{ nonEmpty bool }

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sync"
+	"sync/atomic"
 )
 
 // Each calls f with every episode of the parts in log order: its JSON
@@ -50,86 +52,158 @@ func (k *keptText) UnmarshalJSON(b []byte) error {
 }
 
 // episodeMerge is the second pass: a cursor per part on its next episode,
-// in a heap by (log, part).
+// in a heap by (log, part). Each part's episodes are decoded on a worker
+// of their own, a few ahead of the merge (mergeAhead), so the parts'
+// decoding runs in parallel and the merge only compares and prints.
 type episodeMerge struct {
 	parts              []*File
 	names              []string
 	scans              []*analyzeScan
 	keepJSON, keepText bool
 	heap               []*episodeCursor
-	held               int // cursors holding an episode
+	held               atomic.Int64 // decoded episodes not yet printed
 }
 
-// episodeCursor reads one part's episodes, one at a time, into ep.
+// mergeAhead is how many episodes a part's worker decodes ahead of the
+// merge: the merge holds at most mergeAhead+2 decoded episodes per part.
+const mergeAhead = 4
+
+// episodeCursor is one part's episodes, as its worker decodes them.
 type episodeCursor struct {
 	part int
-	dec  *json.Decoder
-	left int // episodes the first pass counted, not yet read
-	ep   mergeEpisode
-	full bool // ep holds an episode
+	ep   *mergeEpisode // the part's next episode in the merge
+	in   chan decoded  // from the worker, in order; closed after its last
+	free chan *mergeEpisode
 }
 
-// mergeHeld, when set (tests), is told after each episode read how many
-// decoded episodes the merge holds.
+// decoded is a worker's next episode, or the error that ends its part.
+type decoded struct {
+	ep  *mergeEpisode
+	err error
+}
+
+// mergeHeld, when set (tests), is told after each episode decoded how
+// many decoded episodes the merge holds.
 var mergeHeld func(int)
+
+var heldMu sync.Mutex // workers tell mergeHeld one at a time
 
 // run calls print with every episode of the parts in log order.
 func (m *episodeMerge) run(print func(*mergeEpisode) error) error {
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	defer func() {
+		close(done) // stops the workers of a merge that ends early
+		wg.Wait()
+	}()
 	m.heap = m.heap[:0]
 	for i, s := range m.scans {
 		if s.episodes == 0 {
 			continue
 		}
 		p := m.parts[i]
-		c := &episodeCursor{part: i, left: s.episodes, dec: json.NewDecoder(io.NewSectionReader(p.src, s.at, p.size-s.at))}
-		c.dec.DisallowUnknownFields()
-		c.ep.JSON.keep, c.ep.Text.keep = m.keepJSON, m.keepText
-		if tok, err := c.dec.Token(); err != nil || tok != json.Delim('[') {
-			return m.changed(i, fmt.Errorf("no episodes at byte %d (%v)", s.at, err))
-		}
+		r := newEpisodeReader(io.NewSectionReader(p.src, s.at, p.size-s.at))
+		c := &episodeCursor{part: i, in: make(chan decoded, mergeAhead), free: make(chan *mergeEpisode, mergeAhead+2)}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			m.decode(c, r, s, done)
+		}()
 		if err := m.next(c); err != nil {
 			return err
 		}
-		m.heap = append(m.heap, c)
+		if c.ep != nil {
+			m.heap = append(m.heap, c)
+		}
 	}
 	heap.Init(m)
 	for len(m.heap) > 0 {
 		c := m.heap[0]
-		if err := print(&c.ep); err != nil {
+		if err := print(c.ep); err != nil {
 			return err
 		}
-		if c.left == 0 {
-			heap.Pop(m)
-			c.full = false
-			m.held--
-			continue
-		}
+		m.release(c)
 		if err := m.next(c); err != nil {
 			return err
+		}
+		if c.ep == nil {
+			heap.Pop(m)
+			continue
 		}
 		heap.Fix(m, 0)
 	}
 	return nil
 }
 
-// next reads c's next episode.
+// decode is part c's worker: it reads the part's episodes (s.episodes of
+// them) into c.in, in order, an error (and nothing after it) ending the
+// part early. The bytes read are those the first pass checked (s.sum),
+// or the last episode is an error.
+func (m *episodeMerge) decode(c *episodeCursor, r *episodeReader, s *analyzeScan, done <-chan struct{}) {
+	defer close(c.in)
+	send := func(d decoded) bool {
+		select {
+		case c.in <- d:
+			return true
+		case <-done:
+			return false
+		}
+	}
+	for left := s.episodes; left > 0; left-- {
+		var ep *mergeEpisode
+		select {
+		case ep = <-c.free:
+		default:
+			ep = &mergeEpisode{}
+		}
+		ep.JSON.keep, ep.Text.keep = m.keepJSON, m.keepText
+		elem, ok := r.next()
+		if !ok {
+			send(decoded{err: m.changed(c.part, errors.New("fewer episodes than the first reading"))})
+			return
+		}
+		if err := decodeEpisode(elem, ep); err != nil {
+			send(decoded{err: m.changed(c.part, err)})
+			return
+		}
+		if left == 1 && r.h.Sum64() != s.sum {
+			send(decoded{err: m.changed(c.part, errChanged)})
+			return
+		}
+		n := m.held.Add(1)
+		if mergeHeld != nil {
+			heldMu.Lock()
+			mergeHeld(int(n))
+			heldMu.Unlock()
+		}
+		if !send(decoded{ep: ep}) {
+			return
+		}
+	}
+}
+
+// next takes c's next episode from its worker (c.ep nil after its last).
 func (m *episodeMerge) next(c *episodeCursor) error {
-	c.ep.Log, c.ep.JSON.data, c.ep.Text.text = 0, c.ep.JSON.data[:0], ""
-	if !c.dec.More() {
-		return m.changed(c.part, errors.New("fewer episodes than the first reading"))
+	d, ok := <-c.in
+	if !ok {
+		c.ep = nil
+		return nil
 	}
-	if err := c.dec.Decode(&c.ep); err != nil {
-		return m.changed(c.part, err)
+	if d.err != nil {
+		return d.err
 	}
-	c.left--
-	if !c.full {
-		c.full = true
-		m.held++
-	}
-	if mergeHeld != nil {
-		mergeHeld(m.held)
-	}
+	c.ep = d.ep
 	return nil
+}
+
+// release hands c's printed episode back to its worker.
+func (m *episodeMerge) release(c *episodeCursor) {
+	m.held.Add(-1)
+	select {
+	case c.free <- c.ep:
+	default:
+	}
+	c.ep = nil
 }
 
 // changed is an error of the second reading of a part that the first
