@@ -412,11 +412,11 @@ func TestWatchTruncateReplaceDelete(t *testing.T) {
 		t.Fatal(err)
 	}
 	c, out, stderr := startWatch(t, log)
-	ls := waitLines(t, out, stderr, 10*time.Second, "firings of the first half", func(ls []watchLine) bool { return len(watchFirings(ls, log)) > 0 })
+	waitLines(t, out, stderr, 10*time.Second, "firings of the first half", func(ls []watchLine) bool { return len(watchFirings(ls, log)) > 0 })
 	if err := os.Truncate(log, 0); err != nil {
 		t.Fatal(err)
 	}
-	ls = waitLines(t, out, stderr, 10*time.Second, "restart after truncation", func(ls []watchLine) bool {
+	ls := waitLines(t, out, stderr, 10*time.Second, "restart after truncation", func(ls []watchLine) bool {
 		return count(ls, func(l watchLine) bool { return l.Event == "restart" && strings.HasPrefix(l.Reason, "truncated") }) == 1
 	})
 	mark := len(ls)

@@ -40,7 +40,6 @@ type episodeReader struct {
 	err    error
 	h      maphash.Hash
 	opened bool
-	elems  int
 }
 
 func newEpisodeReader(r io.Reader) *episodeReader {
