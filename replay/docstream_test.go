@@ -230,3 +230,30 @@ func FuzzDocumentStream(f *testing.F) {
 		}
 	})
 }
+
+// A JSONL steps log's padding is not held either: a line of 64 MB of
+// spaces before a record costs next to nothing, and is no problem.
+func TestStepsLinePaddingIsBounded(t *testing.T) {
+	const chunks = 1024
+	block := strings.Repeat(" ", 64<<10)
+	gen := func(i int) string {
+		switch {
+		case i < chunks:
+			return block
+		case i == chunks:
+			return `{"step": 1, "action": "ls", "output": "x"}` + "\n"
+		}
+		return ""
+	}
+	var eps []*Episode
+	var err error
+	n := allocated(func() {
+		eps, err = Read(&genReader{next: gen}, "steps.jsonl", "s", Options{Format: FormatSteps, Fields: stepFields})
+	})
+	if err != nil || len(eps) != 1 || len(eps[0].Turns) != 1 || eps[0].Diag.Skipped != 0 {
+		t.Fatalf("%d episodes, %v", len(eps), err)
+	}
+	if n > 8<<20 {
+		t.Errorf("a 64 MB line of spaces allocated %d MB; want under 8 MB", n>>20)
+	}
+}

@@ -30,13 +30,19 @@ type docError struct {
 func (e *docError) Error() string { return e.reason }
 
 // nextLine returns the next non-blank line (nil at the end) and its number;
-// tooLong is set for a line over max bytes (skipped, not held).
+// tooLong is set for a line over max bytes, its leading white space not
+// counted (skipped, not held).
 func (s *recordSource) nextLine() (line []byte, lineNo int, tooLong bool, err error) {
 	for {
 		var buf []byte
 		n := 0
 		for {
 			chunk, e := s.br.ReadSlice('\n')
+			if len(buf) == 0 && !tooLong {
+				// Leading white space is neither held nor counted: a line
+				// of padding costs nothing, as between a document's tokens.
+				chunk = bytes.TrimLeft(chunk, " \t\r")
+			}
 			n += len(chunk)
 			if n <= s.max+2 {
 				buf = append(buf, chunk...)
