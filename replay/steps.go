@@ -332,22 +332,13 @@ func readSteps(br *bufio.Reader, c *readContext) error {
 			}
 		}
 	} else if first := peekFirstByte(br); first == '[' || (first == '{' && (c.opts.Preset == PresetGeminiCLI || wholeDocument(c.opts.Preset)) && !isJSONL(br)) {
-		recs, doc, err := readDocument(br, c.maxLine)
-		if doc != nil {
-			if err := handle(1, doc); err != nil {
-				return err
-			}
-		}
-		for _, rec := range recs {
-			if err := handle(rec.line, rec.raw); err != nil {
-				return err
-			}
-		}
-		if err != nil {
-			var de *docError
-			if de2, ok := err.(*docError); ok {
-				de = de2
-			} else {
+		skipElement := func(line int, reason string) error { d.Lines++; return skip(line, reason) }
+		if err := readDocument(br, c.maxLine, handle, skipElement); err != nil {
+			de, ok := err.(*docError)
+			if !ok {
+				if _, isLine := err.(*LineError); isLine {
+					return err // a --strict problem
+				}
 				return fmt.Errorf("%s: %w", c.source, err)
 			}
 			d.Lines++

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strconv"
 )
 
 // recordSource yields a file's JSON records with the line each starts on.
@@ -20,11 +21,6 @@ type recordSource struct {
 	line int
 }
 
-type arrayRecord struct {
-	line int
-	raw  json.RawMessage
-}
-
 // errArray reports a whole-file document that cannot be read.
 type docError struct {
 	line   int
@@ -34,13 +30,19 @@ type docError struct {
 func (e *docError) Error() string { return e.reason }
 
 // nextLine returns the next non-blank line (nil at the end) and its number;
-// tooLong is set for a line over max bytes (skipped, not held).
+// tooLong is set for a line over max bytes, its leading white space not
+// counted (skipped, not held).
 func (s *recordSource) nextLine() (line []byte, lineNo int, tooLong bool, err error) {
 	for {
 		var buf []byte
 		n := 0
 		for {
 			chunk, e := s.br.ReadSlice('\n')
+			if len(buf) == 0 && !tooLong {
+				// Leading white space is neither held nor counted: a line
+				// of padding costs nothing, as between a document's tokens.
+				chunk = bytes.TrimLeft(chunk, " \t\r")
+			}
 			n += len(chunk)
 			if n <= s.max+2 {
 				buf = append(buf, chunk...)
@@ -72,58 +74,266 @@ func (s *recordSource) nextLine() (line []byte, lineNo int, tooLong bool, err er
 	}
 }
 
-// readDocument reads a whole-file JSON value: an array of records, or an
-// object (a Gemini CLI session), with the line each element starts on.
-func readDocument(r io.Reader, max int) ([]arrayRecord, json.RawMessage, error) {
-	data, err := io.ReadAll(io.LimitReader(r, int64(max)+1))
+// readDocument reads a whole-file JSON value as a stream: each element
+// of an array (an OpenHands trajectory), or the one object (a Gemini CLI
+// session), is passed to fn with the line it starts on, one at a time, so
+// a trajectory costs its largest element, not its size. An element over
+// max bytes is scanned past without being held and passed to skip;
+// white space between tokens is not held (a run of it is one space), so
+// padding costs nothing wherever it is. The structure's problems (not an
+// array, invalid JSON in an element, the array not closed, text after it)
+// are a *docError; the elements before it have been passed on.
+func readDocument(br *bufio.Reader, max int, fn func(line int, raw []byte) error, skip func(line int, reason string) error) error {
+	d := &docScanner{br: br, max: max, line: 1}
+	first, err := d.skipSpace()
 	if err != nil {
-		return nil, nil, err
+		return d.fail(err, d.line, "not a JSON array")
 	}
-	if len(data) > max {
-		return nil, nil, &docError{line: 1, reason: fmt.Sprintf("a JSON document longer than %d bytes", max)}
-	}
-	lineAt := func(off int64) int { return 1 + bytes.Count(data[:min(int(off), len(data))], []byte("\n")) }
-	trimmed := bytes.TrimSpace(data)
-	if len(trimmed) > 0 && trimmed[0] == '{' {
-		if !json.Valid(trimmed) {
-			return nil, nil, &docError{line: 1, reason: "not a valid JSON document"}
+	if first == '{' { // one whole object: the element is the document
+		raw, line, tooLong, err := d.value()
+		if err != nil {
+			return d.fail(err, line, "not a valid JSON document")
 		}
-		return nil, trimmed, nil
+		if tooLong {
+			return &docError{line: line, reason: fmt.Sprintf("a JSON document longer than %d bytes", max)}
+		}
+		if _, err := d.skipSpace(); err != io.EOF || !json.Valid(raw) {
+			if err != nil && err != io.EOF {
+				return err
+			}
+			return &docError{line: 1, reason: "not a valid JSON document"}
+		}
+		return fn(line, raw)
 	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	if _, err := dec.Token(); err != nil { // '['
-		return nil, nil, &docError{line: 1, reason: "not a JSON array: " + err.Error()}
+	if first != '[' {
+		return &docError{line: d.line, reason: "not a JSON array: " + syntaxReason([]byte{first})}
 	}
-	var out []arrayRecord
-	for dec.More() {
-		start := dec.InputOffset()
-		var raw json.RawMessage
-		if err := dec.Decode(&raw); err != nil {
+	d.consume(1)
+	for n := 0; ; n++ {
+		c, err := d.skipSpace()
+		if err != nil {
+			return d.fail(err, d.line, "the JSON array is not closed")
+		}
+		if c == ']' && n == 0 {
+			d.consume(1)
+			break
+		}
+		raw, line, tooLong, err := d.value()
+		if err != nil {
+			return d.fail(err, line, "invalid JSON in the array")
+		}
+		switch {
+		case tooLong:
+			if err := skip(line, fmt.Sprintf("array element longer than %d bytes", max)); err != nil {
+				return err
+			}
+		case !json.Valid(raw):
 			// The rest of the array cannot be delimited: keep what was read.
-			return out, nil, &docError{line: lineAt(start), reason: "invalid JSON in the array: " + err.Error()}
+			return &docError{line: line, reason: "invalid JSON in the array: " + syntaxReason(raw)}
+		default:
+			if err := fn(line, raw); err != nil {
+				return err
+			}
 		}
-		// InputOffset points before the separator and spaces: skip them.
-		at := start
-		for at < int64(len(data)) && (data[at] == ',' || data[at] == ' ' || data[at] == '\n' || data[at] == '\r' || data[at] == '\t') {
-			at++
+		c, err = d.skipSpace()
+		if err != nil {
+			return d.fail(err, d.line, "the JSON array is not closed")
 		}
-		out = append(out, arrayRecord{line: lineAt(at), raw: raw})
+		d.consume(1)
+		if c == ']' {
+			break
+		}
+		if c != ',' {
+			return &docError{line: d.line, reason: fmt.Sprintf("invalid JSON in the array: invalid character %s after array element", quoteChar(c))}
+		}
 	}
 	// The array's closing ']', then nothing but spaces: garbage after it
 	// (a second document, a log line appended) is a problem, not ignored.
-	if tok, err := dec.Token(); err != nil || tok != json.Delim(']') {
-		reason := "the JSON array is not closed"
+	if _, err := d.skipSpace(); err != io.EOF {
 		if err != nil {
-			reason = "invalid JSON in the array: " + err.Error()
+			return err
 		}
-		return out, nil, &docError{line: lineAt(dec.InputOffset()), reason: reason}
+		return &docError{line: d.line, reason: "text after the JSON array's closing ]"}
 	}
-	end := dec.InputOffset()
-	if rest := bytes.TrimLeft(data[end:], " \t\r\n"); len(rest) > 0 {
-		at := int64(len(data) - len(rest))
-		return out, nil, &docError{line: lineAt(at), reason: "text after the JSON array's closing ]"}
+	return nil
+}
+
+// docScanner delimits JSON values in a stream, counting lines.
+type docScanner struct {
+	br   *bufio.Reader
+	max  int
+	line int // the line of the next byte
+}
+
+// fail turns the end of the input into a docError with reason (a read
+// error stays an error of the file).
+func (d *docScanner) fail(err error, line int, reason string) error {
+	if err == io.EOF || err == io.ErrUnexpectedEOF {
+		return &docError{line: line, reason: reason + ": unexpected EOF"}
 	}
-	return out, nil, nil
+	return err
+}
+
+func (d *docScanner) consume(n int) { _, _ = d.br.Discard(n) }
+
+// skipSpace consumes JSON white space and returns the next byte, not
+// consumed (io.EOF at the end).
+func (d *docScanner) skipSpace() (byte, error) {
+	for {
+		if _, err := d.br.Peek(1); err != nil {
+			return 0, err
+		}
+		chunk, _ := d.br.Peek(d.br.Buffered())
+		for i, c := range chunk {
+			switch c {
+			case '\n':
+				d.line++
+			case ' ', '\t', '\r':
+			default:
+				d.consume(i)
+				return c, nil
+			}
+		}
+		d.consume(len(chunk))
+	}
+}
+
+// value reads the JSON value at the next byte (after skipSpace): an
+// object or array to its matching bracket, a string to its closing quote,
+// anything else to the next delimiter. It is delimited, not validated. A
+// run of white space between tokens is held as one space; a value over
+// max bytes so held is read to its end and returned as tooLong.
+func (d *docScanner) value() (raw []byte, line int, tooLong bool, err error) {
+	line = d.line
+	var buf []byte
+	hold := func(b []byte) {
+		if !tooLong && len(buf)+len(b) <= d.max {
+			buf = append(buf, b...)
+			return
+		}
+		tooLong, buf = true, nil
+	}
+	depth, inStr, esc, space, scalar, started := 0, false, false, false, false, false
+	for {
+		if _, err := d.br.Peek(1); err != nil {
+			if err == io.EOF && scalar {
+				break // a number or literal ends with the input
+			}
+			if err == io.EOF {
+				err = io.ErrUnexpectedEOF
+			}
+			return nil, line, false, err
+		}
+		chunk, _ := d.br.Peek(d.br.Buffered())
+		i, done := 0, false
+	scan:
+		for i < len(chunk) {
+			c := chunk[i]
+			switch {
+			case !started:
+				started = true
+				switch c {
+				case '{', '[':
+					depth = 1
+				case '"':
+					inStr = true
+				default:
+					scalar = true // its first byte is held even if a delimiter: the reason names it
+				}
+				hold(chunk[i : i+1])
+				i++
+			case inStr:
+				if esc {
+					esc = false
+					hold(chunk[i : i+1])
+					i++
+					continue
+				}
+				// Copy up to the next quote, backslash or newline at once.
+				j := bytes.IndexAny(chunk[i:], "\"\\\n")
+				if j < 0 {
+					hold(chunk[i:])
+					i = len(chunk)
+					continue
+				}
+				hold(chunk[i : i+j+1])
+				i += j + 1
+				switch chunk[i-1] {
+				case '\\':
+					esc = true
+				case '\n':
+					d.line++
+				case '"':
+					inStr = false
+					if depth == 0 {
+						done = true
+						break scan
+					}
+				}
+			case scalar:
+				switch c {
+				case ',', ']', '}', '[', '{', '"', ' ', '\t', '\r', '\n':
+					done = true
+					break scan
+				}
+				hold(chunk[i : i+1])
+				i++
+			default:
+				i++
+				switch c {
+				case ' ', '\t', '\r', '\n':
+					if c == '\n' {
+						d.line++
+					}
+					space = true
+					continue
+				case '"':
+					inStr = true
+				case '{', '[':
+					depth++
+				case '}', ']':
+					depth--
+				}
+				if space {
+					hold([]byte{' '})
+					space = false
+				}
+				hold(chunk[i-1 : i])
+				if depth == 0 {
+					done = true
+					break scan
+				}
+			}
+		}
+		d.consume(i)
+		if done {
+			break
+		}
+	}
+	if tooLong {
+		return nil, line, true, nil
+	}
+	return buf, line, false, nil
+}
+
+// syntaxReason is encoding/json's word on why raw is not JSON.
+func syntaxReason(raw []byte) string {
+	var v json.RawMessage
+	if err := json.Unmarshal(raw, &v); err != nil {
+		return err.Error()
+	}
+	return "not JSON"
+}
+
+func quoteChar(c byte) string {
+	if c == '\'' {
+		return `'\''`
+	}
+	if c == '"' {
+		return `'"'`
+	}
+	s := strconv.Quote(string(c))
+	return "'" + s[1:len(s)-1] + "'"
 }
 
 func peekFirstByte(br *bufio.Reader) byte {
