@@ -196,7 +196,7 @@ func TestReportInBrowser(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The README's picture: the incident of 2025-11-04T09:35:24.
+	// The picture of docs/output.md: the incident of 2025-11-04T09:35:24.
 	anchor, err := chromedp.Run(ctx, chromedp.Evaluate[string](`[...document.querySelectorAll("section.episode")].find(s => s.querySelector("h2").textContent === "2025-11-04T09:35:24").id`))
 	if err != nil {
 		t.Fatal(err)

@@ -199,7 +199,7 @@ func TestSweepEqualsAnalyze(t *testing.T) {
 		}
 		for k, want := range a.Totals {
 			if k == "live_disagreements" {
-				continue // a sweep does not compare live runs (README)
+				continue // a sweep does not compare live runs (docs/sweep.md)
 			}
 			if got, ok := row[k]; !ok || got != want {
 				t.Errorf("row %d %v: %s = %v, analyze says %v", i, row["params"], k, got, want)

@@ -230,7 +230,7 @@ func FuzzReadZorkGPTOutputs(f *testing.F) {
 	})
 }
 
-// Detection, rule by rule (README: Logs of other agents).
+// Detection, rule by rule (docs/formats.md: Logs of other agents).
 func TestDetectFormat(t *testing.T) {
 	for _, c := range []struct{ in, format, preset string }{
 		{`[{"id": 0, "action": "system"}]`, FormatSteps, PresetOpenHands},

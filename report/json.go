@@ -21,7 +21,7 @@ import (
 // SchemaVersion is the version of every JSON document loopbreak writes.
 const SchemaVersion = 1
 
-// Episode is the JSON form of one episode's outcome (README: JSON schema).
+// Episode is the JSON form of one episode's outcome (docs/output.md: JSON output).
 type Episode struct {
 	EpisodeID        string               `json:"episode_id"`
 	Source           string               `json:"source"`

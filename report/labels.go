@@ -1,6 +1,6 @@
 package report
 
-// Scores against labelled episodes (README: "Labelled episodes"): the
+// Scores against labelled episodes (docs/labels.md): the
 // per-episode JSON field and the text tables "rule · precision · recall ·
 // F1 · lead time".
 

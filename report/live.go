@@ -9,7 +9,7 @@ import (
 	"github.com/loopbreak/loopbreak/rules"
 )
 
-// LiveJSON is the JSON form of an episode's live comparison (README:
+// LiveJSON is the JSON form of an episode's live comparison (docs/output.md:
 // JSON output, "live").
 type LiveJSON struct {
 	Events        int                `json:"events"`

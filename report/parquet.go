@@ -11,7 +11,7 @@ import (
 )
 
 // ParquetEpisode is one row of analyze --format parquet: the JSON
-// episode's fields (README: JSON output) as typed columns, so DuckDB,
+// episode's fields (docs/output.md: JSON output) as typed columns, so DuckDB,
 // Spark or BigQuery can query outcomes across millions of episodes. The
 // firings are a file of their own (ParquetFiring).
 type ParquetEpisode struct {

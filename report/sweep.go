@@ -1,7 +1,7 @@
 package report
 
 // Rendering of `loopbreak sweep`: one result model (Sweep) written as a
-// table for people, JSON (schema version 1, README: "sweep JSON") or CSV.
+// table for people, JSON (schema version 1, docs/sweep.md: "Sweep JSON") or CSV.
 
 import (
 	"bufio"

@@ -8,7 +8,7 @@
 // shard and `loopbreak merge` reads: exact sums and histograms (never a
 // mean), the per-episode rows the final output lists, and enough about
 // the run (command, settings, configuration, inputs, shard) to refuse to
-// merge parts that do not belong together. README: "Partial files".
+// merge parts that do not belong together. docs/sharding.md: "Partial files".
 package partial
 
 import (
