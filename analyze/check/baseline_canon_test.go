@@ -18,7 +18,7 @@ import (
 // encoding/json (decodeBaseline), returning each one's head and entries.
 func decodeBoth(data []byte) (canon, std *Baseline, canonOK, stdOK bool) {
 	var ce, se []Entry
-	canon, canonOK = decodeCanonical(bytes.NewReader(data), func(e *Entry) { ce = append(ce, *e) })
+	canon, canonOK = decodeCanonical(bytes.NewReader(data), func(e *Entry) { ce = append(ce, *e) }, nil, nil)
 	std, stdOK = decodeBaseline(bytes.NewReader(data), func(e *Entry) { se = append(se, *e) })
 	if canon != nil {
 		canon.Episodes = ce
@@ -167,14 +167,14 @@ func TestReadStoreCanonicalAndNot(t *testing.T) {
 	if err := os.WriteFile(editFile, edited, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := decodeCanonical(bytes.NewReader(data), func(*Entry) {}); !ok {
+	if _, ok := decodeCanonical(bytes.NewReader(data), func(*Entry) {}, nil, nil); !ok {
 		t.Fatal("canonical file refused")
 	}
-	if _, ok := decodeCanonical(bytes.NewReader(edited), func(*Entry) {}); ok {
+	if _, ok := decodeCanonical(bytes.NewReader(edited), func(*Entry) {}, nil, nil); ok {
 		t.Fatal("edited file accepted as canonical")
 	}
 	for _, file := range []string{canonFile, editFile} {
-		s, err := readStore(file)
+		s, _, err := readStore(file, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
