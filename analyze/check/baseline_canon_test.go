@@ -141,7 +141,44 @@ func FuzzDecodeCanonical(f *testing.F) {
 		if canonOK && (!stdOK || !reflect.DeepEqual(canon, std)) {
 			t.Fatalf("canonical read differs from encoding/json's (json ok %v):\ncanonical %+v\njson      %+v", stdOK, canon, std)
 		}
+		if canonOK {
+			canonFiltered(t, data, canon.Episodes)
+		}
 	})
+}
+
+// canonFiltered: a canonical read that passes over the entries want
+// refuses (by the id and source read from their first lines) hands on
+// exactly the others of the whole read, and counts the rest.
+func canonFiltered(t *testing.T, data []byte, all []Entry) {
+	t.Helper()
+	want := func(id, src []byte) bool { return (len(id)+len(src))%2 == 0 }
+	var got []Entry
+	skipped := 0
+	_, ok := decodeCanonical(bytes.NewReader(data), func(e *Entry) { got = append(got, *e) }, want, func() { skipped++ })
+	var exp []Entry
+	for _, e := range all {
+		if want([]byte(e.EpisodeID), []byte(e.Source)) {
+			exp = append(exp, e)
+		}
+	}
+	if !ok || !reflect.DeepEqual(got, exp) || skipped != len(all)-len(exp) {
+		t.Fatalf("filtered read (ok %v, %d skipped): %+v\nwant %+v", ok, skipped, got, exp)
+	}
+}
+
+// TestDecodeCanonicalFiltered: the filtered read of baselines of escaped
+// and odd ids and sources.
+func TestDecodeCanonicalFiltered(t *testing.T) {
+	r := rand.New(rand.NewSource(5))
+	for n := range 40 {
+		data := oddBaseline(r, n).Encode()
+		canon, _, ok, _ := decodeBoth(data)
+		if !ok {
+			t.Fatalf("%d entries: not canonical", n)
+		}
+		canonFiltered(t, data, canon.Episodes)
+	}
 }
 
 // readStore reads a large canonical baseline without encoding/json, and
