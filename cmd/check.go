@@ -188,7 +188,7 @@ func checkRun(opts *CheckOptions) error {
 	res, err := runUntilSignal(ctx, func() (*check.Result, error) {
 		return check.Run(check.Options{
 			Files: files, Stdin: opts.IO.In, Read: opts.Input.options(), Workers: opts.Input.Jobs,
-			Config: cfg, Mode: mode, Baseline: opts.Baseline, Prune: opts.Prune, Skipped: walkErrs, Context: ctx,
+			Config: cfg, Mode: mode, Baseline: opts.Baseline, Prune: opts.Prune, Skipped: walkErrs, Context: ctx, Scope: opts.Paths,
 			MaxFalseRatePct: opts.MaxFalseRate.Ptr(), MinSavedPct: opts.MinSaved.Ptr(), MaxForfeit: opts.MaxForfeit.Ptr(),
 			FailOn: opts.failOn, Every: listsEvery(opts.Format),
 			OnFileError: func(_ string, err error) { reportFileError(opts.IO, err) },

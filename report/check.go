@@ -160,6 +160,9 @@ func WriteCheckText(out io.Writer, c *check.Result, useColor bool, configLine st
 	if configLine != "" {
 		fmt.Fprintf(w, "%s\n", Term(configLine))
 	}
+	if line := OutOfScopeLine(c); line != "" {
+		fmt.Fprintf(w, "%s\n", line)
+	}
 	if len(c.Config) > 0 {
 		fmt.Fprintf(w, "\n%s\n", yellow.Sprint(configIntro(c)))
 		for _, ch := range c.Config {
@@ -222,14 +225,34 @@ func WriteCheckText(out io.Writer, c *check.Result, useColor bool, configLine st
 	return w.err
 }
 
+// OutOfScopeLine says how many baseline entries a check left out, their
+// logs outside the paths it was given; "" when none.
+func OutOfScopeLine(c *check.Result) string {
+	if c.OutOfScope == 0 {
+		return ""
+	}
+	what := "entries"
+	if c.OutOfScope == 1 {
+		what = "entry"
+	}
+	kept := "not compared"
+	if c.Mode == check.ModeUpdate {
+		kept = "kept unchanged"
+	}
+	return fmt.Sprintf("%d baseline %s out of scope (logs outside the paths given): %s", c.OutOfScope, what, kept)
+}
+
 // CheckJSON is the document `check --format json` writes.
 type CheckJSON struct {
-	SchemaVersion int                  `json:"schema_version"`
-	Result        string               `json:"result"` // "pass" or "fail": exit 0 or 1
-	Summary       string               `json:"summary"`
-	Mode          string               `json:"mode"`
-	Baseline      string               `json:"baseline"` // "" with --no-baseline
-	Wrote         bool                 `json:"wrote"`    // update: the baseline file was written
+	SchemaVersion int    `json:"schema_version"`
+	Result        string `json:"result"` // "pass" or "fail": exit 0 or 1
+	Summary       string `json:"summary"`
+	Mode          string `json:"mode"`
+	Baseline      string `json:"baseline"` // "" with --no-baseline
+	Wrote         bool   `json:"wrote"`    // update: the baseline file was written
+	// OutOfScope counts the baseline entries whose logs lie outside the
+	// paths checked: not compared, kept by an update (absent when none).
+	OutOfScope    int                  `json:"out_of_scope,omitempty"`
 	ConfigChanges []check.ConfigChange `json:"config_changes"`
 	Episodes      []CheckEpisodeJSON   `json:"episodes"`
 	Gates         []GateJSON           `json:"gates"`
@@ -263,7 +286,7 @@ type CheckEpisodeJSON struct {
 func WriteCheckJSON(out io.Writer, c *check.Result) error {
 	doc := CheckJSON{
 		SchemaVersion: SchemaVersion, Result: strings.ToLower(checkVerdict(c)), Summary: CheckSummary(c),
-		Mode: c.Mode, Wrote: c.Wrote,
+		Mode: c.Mode, Wrote: c.Wrote, OutOfScope: c.OutOfScope,
 		ConfigChanges: c.Config, Totals: Rounded(c.Totals), Errors: c.Errors,
 	}
 	if c.Mode != check.ModeGatesOnly {

@@ -97,8 +97,11 @@ const canonHeadMax = 1 << 20
 // decodeCanonical decodes a baseline in its canonical form, handing add
 // each entry (what encoding/json would decode from it); it returns the
 // rest (no Episodes). False at the first byte the canonical form would
-// not hold, entries possibly handed on already.
-func decodeCanonical(r io.Reader, add func(*Entry)) (*Baseline, bool) {
+// not hold, entries possibly handed on already. An entry whose id and
+// source want refuses (nil wants all) is not decoded: skip is called
+// instead, so a check of a few logs passes over the rest of a large
+// baseline at the cost of finding their lines.
+func decodeCanonical(r io.Reader, add func(*Entry), want func(id, source []byte) bool, skip func()) (*Baseline, bool) {
 	c := &canonReader{r: r, buf: make([]byte, 256<<10)}
 	b, empty, ok := c.head()
 	if !ok {
@@ -123,8 +126,15 @@ func decodeCanonical(r io.Reader, add func(*Entry)) (*Baseline, bool) {
 		if !ok {
 			return nil, false
 		}
+		body = body[:len(body)-len("\n    }")]
+		if want != nil {
+			if id, src, ok := canonKey(body); ok && !want(id, src) {
+				skip()
+				continue
+			}
+		}
 		var e Entry
-		if !d.entry(body[:len(body)-len("\n    }")], &e) {
+		if !d.entry(body, &e) {
 			return nil, false
 		}
 		add(&e)
@@ -283,6 +293,43 @@ func (d *canonDecoder) entry(body []byte, e *Entry) bool {
 		return ok
 	}
 	return false
+}
+
+// canonKey is the episode id and source of an entry's lines, read from
+// its first two lines without decoding the rest; false if those lines are
+// not as Encode writes them (the entry is then decoded whole, and
+// judged).
+func canonKey(body []byte) (id, source []byte, ok bool) {
+	i := bytes.IndexByte(body, '\n')
+	if i < 0 {
+		return nil, nil, false
+	}
+	l := body[i+1:]
+	if j := bytes.IndexByte(l, '\n'); j >= 0 {
+		l = l[:j]
+	}
+	id, ok = canonValue(body[:i], `      "episode_id": "`)
+	if !ok {
+		return nil, nil, false
+	}
+	source, ok = canonValue(l, `      "source": "`)
+	return id, source, ok
+}
+
+// canonValue is the string of a line `<pre>...",` (pre ends with the
+// opening quote).
+func canonValue(l []byte, pre string) ([]byte, bool) {
+	if !hasPrefix(l, pre) || len(l) < len(pre)+2 || string(l[len(l)-2:]) != `",` {
+		return nil, false
+	}
+	v := l[len(pre) : len(l)-2]
+	for _, c := range v {
+		if c < 0x20 || c > 0x7e || c == '"' || c == '\\' {
+			s, ok := canonString(l[len(pre)-1 : len(l)-1])
+			return []byte(s), ok
+		}
+	}
+	return v, true
 }
 
 // checkpoints decodes "[1, 2, 3]".

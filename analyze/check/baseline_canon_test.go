@@ -18,7 +18,7 @@ import (
 // encoding/json (decodeBaseline), returning each one's head and entries.
 func decodeBoth(data []byte) (canon, std *Baseline, canonOK, stdOK bool) {
 	var ce, se []Entry
-	canon, canonOK = decodeCanonical(bytes.NewReader(data), func(e *Entry) { ce = append(ce, *e) })
+	canon, canonOK = decodeCanonical(bytes.NewReader(data), func(e *Entry) { ce = append(ce, *e) }, nil, nil)
 	std, stdOK = decodeBaseline(bytes.NewReader(data), func(e *Entry) { se = append(se, *e) })
 	if canon != nil {
 		canon.Episodes = ce
@@ -141,7 +141,44 @@ func FuzzDecodeCanonical(f *testing.F) {
 		if canonOK && (!stdOK || !reflect.DeepEqual(canon, std)) {
 			t.Fatalf("canonical read differs from encoding/json's (json ok %v):\ncanonical %+v\njson      %+v", stdOK, canon, std)
 		}
+		if canonOK {
+			canonFiltered(t, data, canon.Episodes)
+		}
 	})
+}
+
+// canonFiltered: a canonical read that passes over the entries want
+// refuses (by the id and source read from their first lines) hands on
+// exactly the others of the whole read, and counts the rest.
+func canonFiltered(t *testing.T, data []byte, all []Entry) {
+	t.Helper()
+	want := func(id, src []byte) bool { return (len(id)+len(src))%2 == 0 }
+	var got []Entry
+	skipped := 0
+	_, ok := decodeCanonical(bytes.NewReader(data), func(e *Entry) { got = append(got, *e) }, want, func() { skipped++ })
+	var exp []Entry
+	for _, e := range all {
+		if want([]byte(e.EpisodeID), []byte(e.Source)) {
+			exp = append(exp, e)
+		}
+	}
+	if !ok || !reflect.DeepEqual(got, exp) || skipped != len(all)-len(exp) {
+		t.Fatalf("filtered read (ok %v, %d skipped): %+v\nwant %+v", ok, skipped, got, exp)
+	}
+}
+
+// TestDecodeCanonicalFiltered: the filtered read of baselines of escaped
+// and odd ids and sources.
+func TestDecodeCanonicalFiltered(t *testing.T) {
+	r := rand.New(rand.NewSource(5))
+	for n := range 40 {
+		data := oddBaseline(r, n).Encode()
+		canon, _, ok, _ := decodeBoth(data)
+		if !ok {
+			t.Fatalf("%d entries: not canonical", n)
+		}
+		canonFiltered(t, data, canon.Episodes)
+	}
 }
 
 // readStore reads a large canonical baseline without encoding/json, and
@@ -167,14 +204,14 @@ func TestReadStoreCanonicalAndNot(t *testing.T) {
 	if err := os.WriteFile(editFile, edited, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := decodeCanonical(bytes.NewReader(data), func(*Entry) {}); !ok {
+	if _, ok := decodeCanonical(bytes.NewReader(data), func(*Entry) {}, nil, nil); !ok {
 		t.Fatal("canonical file refused")
 	}
-	if _, ok := decodeCanonical(bytes.NewReader(edited), func(*Entry) {}); ok {
+	if _, ok := decodeCanonical(bytes.NewReader(edited), func(*Entry) {}, nil, nil); ok {
 		t.Fatal("edited file accepted as canonical")
 	}
 	for _, file := range []string{canonFile, editFile} {
-		s, err := readStore(file)
+		s, _, err := readStore(file, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

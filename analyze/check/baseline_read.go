@@ -95,7 +95,7 @@ func CheckEntry(i int, e *Entry) error {
 // entries repeat (sources, hashes, firing counts) is stored once.
 func ReadBaseline(file string) (*Baseline, error) {
 	var eps []Entry
-	b, err := readBaseline(file, func() func(*Entry) {
+	b, _, err := readBaseline(file, nil, func() func(*Entry) {
 		in := newInterner()
 		eps = nil
 		return func(e *Entry) {
@@ -114,10 +114,15 @@ func ReadBaseline(file string) (*Baseline, error) {
 }
 
 // readStore reads a baseline file into a compact store, as a check
-// compares with it.
-func readStore(file string) (*baseStore, error) {
+// compares with it: only the entries in scope (sc nil: all), the others
+// counted in out.
+func readStore(file string, sc *scope) (st *baseStore, out int, err error) {
 	var s *baseStore
-	b, err := readBaseline(file, func() func(*Entry) {
+	var want func(id, src []byte) bool
+	if sc != nil {
+		want = func(_, src []byte) bool { return sc.inBytes(src) }
+	}
+	b, out, err := readBaseline(file, want, func() func(*Entry) {
 		s = nil
 		return func(e *Entry) {
 			if s == nil {
@@ -128,33 +133,40 @@ func readStore(file string) (*baseStore, error) {
 	})
 	switch {
 	case err != nil:
-		return nil, err
+		return nil, 0, err
 	case b.Episodes != nil: // read whole
-		return storeOf(b), nil
+		return storeOf(b), out, nil
 	case s == nil:
 		s = newBaseStore(nil)
 	}
 	s.Config = b.Config
 	s.done()
-	return s, nil
+	return s, out, nil
 }
 
 // readBaseline reads a baseline file, handing each entry, checked, as it
 // is decoded to the function start returns; it returns the rest (no
-// Episodes). A file in the canonical form (what loopbreak writes) is
-// read by decodeCanonical; any other is read from its start again (start
-// is called again for a fresh one) by encoding/json an entry at a time;
-// and a file that is not a baseline decoded in one pass (bad JSON, a
-// wrong type, an odd shape) is read whole by encoding/json, for its
-// error as it always was, or, if it reads after all, returned whole with
-// its Episodes.
-func readBaseline(file string, start func() func(*Entry)) (*Baseline, error) {
+// Episodes). Entries whose id and source want refuses (nil: none) are counted in
+// skipped, not handed on (a canonical file's are not even decoded). A
+// file in the canonical form (what loopbreak writes) is read by
+// decodeCanonical; any other is read from its start again (start is
+// called again for a fresh one) by encoding/json an entry at a time; and
+// a file that is not a baseline decoded in one pass (bad JSON, a wrong
+// type, an odd shape) is read whole by encoding/json, for its error as it
+// always was, or, if it reads after all, returned whole with its
+// Episodes (those want takes).
+func readBaseline(file string, want func(id, source []byte) bool, start func() func(*Entry)) (b *Baseline, skipped int, err error) {
 	var entryErr error
 	n := 0
+	skip := func() { n++; skipped++ }
 	checked := func() func(*Entry) {
 		add := start()
-		entryErr, n = nil, 0
+		entryErr, n, skipped = nil, 0, 0
 		return func(e *Entry) {
+			if want != nil && !want([]byte(e.EpisodeID), []byte(e.Source)) {
+				skip()
+				return
+			}
 			if entryErr == nil {
 				if entryErr = checkEntry(n, e); entryErr == nil {
 					add(e)
@@ -172,43 +184,50 @@ func readBaseline(file string, start func() func(*Entry)) (*Baseline, error) {
 		b, ok := dec(f, checked())
 		return b, ok, nil
 	}
-	var b *Baseline
 	ok := false
 	if st, err := os.Stat(file); err == nil && st.Mode().IsRegular() {
 		// Read twice if need be; a pipe is read once, by encoding/json.
-		if b, ok, err = decode(decodeCanonical); err != nil {
-			return nil, err
+		if b, ok, err = decode(func(r io.Reader, add func(*Entry)) (*Baseline, bool) {
+			return decodeCanonical(r, add, want, skip)
+		}); err != nil {
+			return nil, 0, err
 		}
 	}
-	var err error
 	if !ok {
 		b, ok, err = decode(func(r io.Reader, add func(*Entry)) (*Baseline, bool) {
 			return decodeBaseline(bufio.NewReaderSize(r, 256<<10), add)
 		})
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 	}
 	if !ok {
 		data, err := os.ReadFile(file)
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 		if b, err = ParseBaseline(data); err != nil {
-			return nil, fmt.Errorf("%s: %w", file, err)
+			return nil, 0, fmt.Errorf("%s: %w", file, err)
 		}
-		if b.Episodes == nil {
-			b.Episodes = []Entry{}
+		skipped = 0
+		eps := []Entry{}
+		for _, e := range b.Episodes {
+			if want != nil && !want([]byte(e.EpisodeID), []byte(e.Source)) {
+				skipped++
+				continue
+			}
+			eps = append(eps, e)
 		}
-		return b, nil
+		b.Episodes = eps
+		return b, skipped, nil
 	}
 	if err := b.checkHead(); err != nil {
-		return nil, fmt.Errorf("%s: %w", file, err)
+		return nil, 0, fmt.Errorf("%s: %w", file, err)
 	}
 	if entryErr != nil {
-		return nil, fmt.Errorf("%s: %w", file, entryErr)
+		return nil, 0, fmt.Errorf("%s: %w", file, entryErr)
 	}
-	return b, nil
+	return b, skipped, nil
 }
 
 // decodeBaseline decodes a baseline document as json.Unmarshal would,

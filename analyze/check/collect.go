@@ -155,7 +155,7 @@ func (col *Collected) Finish(opts Options) (res *Result, err error) {
 		return nil, err
 	}
 	defer func() { st.end(err) }()
-	base, t, sorter := st.base, st.t, st.sorter
+	t, sorter := st.t, st.sorter
 	type diagKey struct{ id, source string }
 	diags := map[diagKey]Diag{}
 	for _, d := range col.Diags {
@@ -171,12 +171,13 @@ func (col *Collected) Finish(opts Options) (res *Result, err error) {
 			}
 		}
 	}
-	return col.finish(opts, base, t, sorter)
+	return col.finish(opts, st)
 }
 
-// finish completes the comparison t made of what was replayed, applies
-// the gates and, in ModeUpdate, writes the baseline from sorter.
-func (col *Collected) finish(opts Options, base *baseStore, t *tally, sorter *entrySorter) (*Result, error) {
+// finish completes the comparison st.t made of what was replayed, applies
+// the gates and, in ModeUpdate, writes the baseline from st.sorter.
+func (col *Collected) finish(opts Options, st *runState) (*Result, error) {
+	base, t, sorter := st.base, st.t, st.sorter
 	ctx := opts.Context
 	if ctx == nil {
 		ctx = context.Background()
@@ -201,6 +202,9 @@ func (col *Collected) finish(opts Options, base *baseStore, t *tally, sorter *en
 		// in an update kept entries and a failure.)
 		return nil, &NoEpisodesError{uniqueFiles(opts.Files)}
 	}
+	if err := pullMoved(opts, st); err != nil {
+		return nil, err
+	}
 	totals.Finish()
 	t.pathOf = func(source string) string { return SourcePath(opts.Baseline, source) }
 	if err := t.finish(unreadable); err != nil {
@@ -208,7 +212,7 @@ func (col *Collected) finish(opts Options, base *baseStore, t *tally, sorter *en
 	}
 
 	res := &Result{Mode: opts.Mode, Baseline: opts.Baseline, Totals: &totals, Errors: errs, Episodes: t.out, Statuses: t.statuses(),
-		rows: t.final, keptEntries: t.keptEntries, counted: true}
+		rows: t.final, keptEntries: t.keptEntries, counted: true, OutOfScope: st.out - len(t.movedIn)}
 	if base != nil && opts.Mode != ModeGatesOnly {
 		res.Config = CompareConfig(base.Config, opts.Config.Map())
 	}
@@ -243,6 +247,11 @@ func (col *Collected) finish(opts Options, base *baseStore, t *tally, sorter *en
 				}
 			}
 			sort.Slice(res.Kept, func(i, j int) bool { return res.Kept[i].Source < res.Kept[j].Source })
+		}
+		if st.out > len(t.movedIn) {
+			if err := keepOutOfScope(opts, sorter, t.movedIn); err != nil {
+				return nil, err
+			}
 		}
 		head := NewBaseline(opts.Config)
 		wrote, err := writeBaseline(ctx, opts.Baseline, func(w io.Writer) error {

@@ -54,6 +54,13 @@ type Options struct {
 	// missing, so an update keeps them.
 	Skipped []analyze.FileError
 
+	// Scope are the paths the check was given (files, directories, "-"):
+	// a baseline entry whose log is not at or below one of them is out of
+	// scope, neither compared nor missing (Result.OutOfScope counts
+	// them), and an update keeps it unchanged, --prune or not. Empty:
+	// every entry is in scope.
+	Scope []string
+
 	// Context, if set, stops the check (nothing is written) when done.
 	Context context.Context
 
@@ -94,6 +101,10 @@ type Result struct {
 	// baseline entries were kept unchanged; a non-empty Kept is an error
 	// for the caller to report (cmd exits 2).
 	Kept []analyze.FileError
+	// OutOfScope is the number of baseline entries whose logs lie outside
+	// the paths checked (Options.Scope): not compared, and kept by an
+	// update.
+	OutOfScope int
 
 	// rows, when set, hold the episodes instead of Episodes: more than a
 	// check holds in memory, read back by EachEpisode until Close.
@@ -209,6 +220,7 @@ func (r *Result) KeptEntries() int {
 // and, in ModeUpdate, the new baseline's sorter.
 type runState struct {
 	base   *baseStore
+	out    int // baseline entries out of scope
 	unlock func()
 	t      *tally
 	sorter *entrySorter
@@ -217,11 +229,12 @@ type runState struct {
 // startRun reads (and locks) the baseline first, so a missing one fails
 // before any replay.
 func startRun(opts Options) (*runState, error) {
-	base, unlock, err := openBaseline(opts)
+	base, out, unlock, err := openBaseline(opts)
 	if err != nil {
 		return nil, err
 	}
-	st := &runState{base: base, unlock: unlock, t: newTally(base, opts.Mode == ModeGatesOnly, opts.Every)}
+	st := &runState{base: base, out: out, unlock: unlock, t: newTally(base, opts.Mode == ModeGatesOnly, opts.Every)}
+	st.t.track = out > 0
 	if opts.Mode == ModeUpdate {
 		st.sorter = newEntrySorter()
 	}
@@ -258,7 +271,7 @@ func Run(opts Options) (res *Result, err error) {
 	if err != nil {
 		return nil, err
 	}
-	return col.finish(opts, st.base, st.t, st.sorter)
+	return col.finish(opts, st)
 }
 
 // streamSink compares each entry as it comes and, in an update, keeps it
@@ -322,30 +335,86 @@ type entrySink interface {
 }
 
 // openBaseline reads the baseline of opts.Mode (nil in ModeGatesOnly, and
-// in ModeUpdate when there is none yet); in ModeUpdate it is locked until
-// unlock is called.
-func openBaseline(opts Options) (base *baseStore, unlock func(), err error) {
+// in ModeUpdate when there is none yet): its entries in opts.Scope, the
+// others counted in out; in ModeUpdate it is locked until unlock is
+// called.
+func openBaseline(opts Options) (base *baseStore, out int, unlock func(), err error) {
 	unlock = func() {}
 	if opts.Mode == ModeUpdate {
 		// Held until the check returns: a second update of the same
 		// directory fails instead of racing this one to the rename.
 		if unlock, err = lockBaseline(opts.Baseline); err != nil {
-			return nil, nil, err
+			return nil, 0, nil, err
 		}
 	}
 	if opts.Mode == ModeGatesOnly {
-		return nil, unlock, nil
+		return nil, 0, unlock, nil
 	}
-	base, err = readStore(opts.Baseline)
+	base, out, err = readStore(opts.Baseline, newScope(opts.Baseline, opts.Scope))
 	switch {
 	case errors.Is(err, fs.ErrNotExist) && opts.Mode == ModeUpdate:
-		return nil, unlock, nil
+		return nil, 0, unlock, nil
 	case errors.Is(err, fs.ErrNotExist):
 		unlock()
-		return nil, nil, &NoBaselineError{opts.Baseline}
+		return nil, 0, nil, &NoBaselineError{opts.Baseline}
 	case err != nil:
 		unlock()
-		return nil, nil, fmt.Errorf("baseline %w", err)
+		return nil, 0, nil, fmt.Errorf("baseline %w", err)
 	}
-	return base, unlock, nil
+	return base, out, unlock, nil
+}
+
+// keepOutOfScope hands the baseline's entries out of scope to the new
+// baseline's sorter, unchanged: read again (they were not held), under
+// the update's lock. Those of logs that moved into scope are not kept:
+// the moved log's entry replaces them.
+func keepOutOfScope(opts Options, sorter *entrySorter, moved map[[2]string]bool) error {
+	sc := newScope(opts.Baseline, opts.Scope)
+	var addErr error
+	want := func(id, src []byte) bool {
+		return !sc.inBytes(src) && !moved[[2]string{string(id), string(src)}]
+	}
+	_, _, err := readBaseline(opts.Baseline, want, func() func(*Entry) {
+		return func(e *Entry) {
+			if addErr == nil {
+				addErr = sorter.add(*e, false)
+			}
+		}
+	})
+	if err != nil {
+		return fmt.Errorf("baseline %w", err)
+	}
+	return addErr
+}
+
+// pullMoved brings back the baseline's entries out of scope whose
+// episode ids are those of new episodes: a log moved into the paths
+// checked is paired with its entry, as without scoping (finish drops
+// those left unpaired). Read again, and only when some episode is new.
+func pullMoved(opts Options, st *runState) error {
+	t := st.t
+	if st.out == 0 || len(t.newIDs) == 0 || st.base == nil {
+		return nil
+	}
+	sc := newScope(opts.Baseline, opts.Scope)
+	want := func(id, src []byte) bool { return !sc.inBytes(src) && t.newIDs[string(id)] }
+	var pulled []Entry
+	_, _, err := readBaseline(opts.Baseline, want, func() func(*Entry) {
+		pulled = nil
+		return func(e *Entry) { pulled = append(pulled, *e) }
+	})
+	if err != nil {
+		return fmt.Errorf("baseline %w", err)
+	}
+	if len(pulled) == 0 {
+		return nil
+	}
+	t.outside = map[int32]bool{}
+	for i := range pulled {
+		t.outside[int32(st.base.n())] = true
+		st.base.add(&pulled[i])
+		t.used = append(t.used, false)
+	}
+	st.base.done()
+	return nil
 }

@@ -56,9 +56,17 @@ type tally struct {
 	final       *rowFile
 	counts      map[string]int // rows by status
 	keptEntries int            // missing rows of unreadable logs
-	pathOf      func(source string) string
-	paths       map[string]string
-	maxHeld     int // the most rows held at once in rows or out (tests)
+	// With entries out of scope: the ids of new episodes (a log moved
+	// into scope is paired with its entry: pullMoved), the entries
+	// brought back so, and those paired, by id and source.
+	track   bool
+	newIDs  map[string]bool
+	outside map[int32]bool
+	movedIn map[[2]string]bool
+
+	pathOf  func(source string) string
+	paths   map[string]string
+	maxHeld int // the most rows held at once in rows or out (tests)
 }
 
 // spillLog is a log some rows of which were spilled before it ended.
@@ -102,6 +110,12 @@ func (t *tally) add(e *Entry, known bool, skipped int, problems []string) {
 	j := t.base.find(e.EpisodeID, e.Source)
 	if j < 0 || t.used[j] {
 		// New, or a moved log (paired in finish): either way named.
+		if t.track {
+			if t.newIDs == nil {
+				t.newIDs = map[string]bool{}
+			}
+			t.newIDs[e.EpisodeID] = true
+		}
 		c := *e
 		t.rows = append(t.rows, Episode{
 			EpisodeID: e.EpisodeID, Source: e.Source, Status: StatusNew, Current: &c, Skipped: skipped, Problems: problems,
@@ -408,6 +422,15 @@ func (t *tally) finishGroup(group []Episode) error {
 	}
 	for i := range group {
 		r := &group[i]
+		if r.base >= 0 && t.outside[r.base] {
+			if r.Status == StatusMissing {
+				continue // out of scope after all: no log moved from it
+			}
+			if t.movedIn == nil {
+				t.movedIn = map[[2]string]bool{}
+			}
+			t.movedIn[[2]string{r.EpisodeID, t.base.source(int(r.base))}] = true
+		}
 		r.Label = r.EpisodeID
 		if n > 1 {
 			r.Label += " (" + r.Source + ")"

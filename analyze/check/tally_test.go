@@ -564,7 +564,7 @@ func TestReadBaselineAsParse(t *testing.T) {
 			werr = fmt.Errorf("%s: %w", file, werr)
 		}
 		got, gerr := ReadBaseline(file)
-		store, serr := readStore(file)
+		store, _, serr := readStore(file, nil)
 		if fmt.Sprint(gerr) != fmt.Sprint(werr) || fmt.Sprint(serr) != fmt.Sprint(werr) {
 			t.Errorf("%s:\nReadBaseline: %v\nreadStore: %v\nwant %v", doc, gerr, serr, werr)
 			continue

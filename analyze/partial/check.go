@@ -166,8 +166,11 @@ func (m *Merger) Check(settings *CheckSettings, every bool) (*check.Result, erro
 		cols = append(cols, col)
 	}
 	merged := check.Merge(cfg, failOn, cols)
+	// Scoped to the paths the shards were given (every shard is given the
+	// same ones and picks its logs among them), not to a shard's logs:
+	// the union of the shards is checked as one run over those paths.
 	res, err := merged.Finish(check.Options{
-		Config: cfg, Mode: settings.Mode, Baseline: settings.Baseline, Prune: settings.Prune, Skipped: skipped,
+		Config: cfg, Mode: settings.Mode, Baseline: settings.Baseline, Prune: settings.Prune, Skipped: skipped, Scope: m.Args,
 		MaxFalseRatePct: settings.MaxFalseRate, MinSavedPct: settings.MinSaved, MaxForfeit: settings.MaxForfeit,
 		FailOn: failOn, Every: every,
 	})
