@@ -103,6 +103,14 @@ func liveKind(ep *replay.Episode, f *rules.Firing) string {
 		return replay.LiveOpenHandsV1Stuck
 	case f.Rule != nil && f.Rule.Origin == rules.OriginOpenHandsV1 && f.Kind.Name == "feedback" && ep.Preset == replay.PresetOpenHandsV1:
 		return replay.LiveOpenHandsV1Nudge
+	case f.Rule == rules.ClineRepeat && f.Kind == rules.ClineFeedback && ep.Preset == replay.PresetCline:
+		return replay.LiveClineWarning
+	case f.Rule == rules.ClineRepeat && f.Kind == rules.ClineStop && ep.Preset == replay.PresetCline:
+		// Kept in the history only when the user answered the limit
+		// with words (see replay's clineReader).
+		return replay.LiveClineStop
+	case f.Rule == rules.RooRepeat && ep.Preset == replay.PresetRoo:
+		return replay.LiveRooRefusal
 	}
 	return ""
 }
@@ -156,7 +164,7 @@ func compareLive(ep *replay.Episode, firings []rules.Firing, cfg *rules.Config) 
 	for i := range ep.Live {
 		e := &ep.Live[i]
 		switch e.Kind {
-		case replay.LiveStuckTermination, replay.LiveOpenHandsStuck, replay.LiveOpenHandsV1Stuck:
+		case replay.LiveStuckTermination, replay.LiveOpenHandsStuck, replay.LiveOpenHandsV1Stuck, replay.LiveClineStop, replay.LiveRooRefusal:
 			l.Stop = e
 		case replay.LivePenalty:
 			l.Penalties++

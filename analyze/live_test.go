@@ -194,3 +194,26 @@ func TestLivePenalties(t *testing.T) {
 		t.Errorf("%d disagreements, penalty off %v; want 9, true", len(o.Live.Disagreements), o.Live.PenaltyOff())
 	}
 }
+
+// Cline's and Roo Code's firings are held against their own agent's
+// verdicts only: the same firing in another agent's log has no live kind.
+func TestLiveKindClineRoo(t *testing.T) {
+	cases := []struct {
+		preset string
+		f      rules.Firing
+		want   string
+	}{
+		{replay.PresetCline, rules.Firing{Rule: rules.ClineRepeat, Kind: rules.ClineFeedback}, replay.LiveClineWarning},
+		{replay.PresetCline, rules.Firing{Rule: rules.ClineRepeat, Kind: rules.ClineStop}, replay.LiveClineStop},
+		{replay.PresetRoo, rules.Firing{Rule: rules.RooRepeat, Kind: rules.RooStop}, replay.LiveRooRefusal},
+		{replay.PresetRoo, rules.Firing{Rule: rules.ClineRepeat, Kind: rules.ClineStop}, ""},
+		{replay.PresetCline, rules.Firing{Rule: rules.RooRepeat, Kind: rules.RooStop}, ""},
+		{replay.PresetGeminiCLI, rules.Firing{Rule: rules.ClineRepeat, Kind: rules.ClineFeedback}, ""},
+	}
+	for _, c := range cases {
+		ep := &replay.Episode{Preset: c.preset}
+		if got := liveKind(ep, &c.f); got != c.want {
+			t.Errorf("%s %s/%s: %q, want %q", c.preset, c.f.Rule.Name, c.f.Kind.Name, got, c.want)
+		}
+	}
+}

@@ -14,6 +14,10 @@ var (
 	clineLog      = "../testdata/agents/cline/tasks/1763632800000/api_conversation_history.json"
 	aiderLog      = "../testdata/agents/aider/calc/.aider.chat.history.md"
 	rooLog        = "../testdata/agents/roo/tasks/0b7c9e2a-4f1d-4a8e-9c3b-5d6e7f8a9b0c/api_conversation_history.json"
+	// Live verdicts the replay does not share (testdata/agents-live: out of
+	// the folder whose scan the reader tests pin).
+	clineLiveLog = "../testdata/agents-live/cline/tasks/1763650000000/api_conversation_history.json"
+	rooLiveLog   = "../testdata/agents-live/roo/tasks/5f0c1d2e-3a4b-4c5d-8e6f-7a8b9c0d1e2f/api_conversation_history.json"
 )
 
 // TestAgentReadersGolden pins analyze on each agent's log, detected from
@@ -32,6 +36,11 @@ func TestAgentReadersGolden(t *testing.T) {
 		{"agents/cline.txt", []string{"analyze", clineLog}},
 		{"agents/cline.json", []string{"analyze", "--format", "json", clineLog}},
 		{"agents/roo.txt", []string{"analyze", "--input-format", "roo", rooLog}},
+		{"agents/roo.json", []string{"analyze", "--format", "json", "--input-format", "roo", rooLog}},
+		{"agents/cline-live-disagrees.txt", []string{"analyze", clineLiveLog}},
+		{"agents/cline-live-disagrees.json", []string{"analyze", "--format", "json", clineLiveLog}},
+		{"agents/roo-live-disagrees.txt", []string{"analyze", "--input-format", "roo", rooLiveLog}},
+		{"agents/roo-live-limit2.txt", []string{"analyze", "--input-format", "roo", "--set", "roo_consecutive_mistake_limit=2", rooLiveLog}},
 		{"agents/aider.txt", []string{"analyze", aiderLog}},
 	}
 	for _, c := range cases {

@@ -290,7 +290,9 @@ func TestAgentSessionName(t *testing.T) {
 // The agents' readers never panic, number their steps 1, 2, 3… and
 // fail only with Strict.
 func FuzzAgentReaders(f *testing.F) {
-	for _, p := range []string{claudeCodeFixture, codexFixture, sweAgentFixture, clineFixture, rooFixture, aiderFixture} {
+	clineLive := filepath.Join("..", "testdata", "agents-live", "cline", "tasks", "1763650000000", "api_conversation_history.json")
+	rooLive := filepath.Join("..", "testdata", "agents-live", "roo", "tasks", "5f0c1d2e-3a4b-4c5d-8e6f-7a8b9c0d1e2f", "api_conversation_history.json")
+	for _, p := range []string{claudeCodeFixture, codexFixture, sweAgentFixture, clineFixture, rooFixture, aiderFixture, clineLive, rooLive} {
 		if data, err := os.ReadFile(p); err == nil {
 			f.Add(data, uint8(0))
 			f.Add(data, uint8(1))
@@ -405,15 +407,32 @@ func TestClineReader(t *testing.T) {
 		{kind: "message", output: "Running the tests again.", exit: -1},
 		{kind: "action", action: npmSwapped, canonical: npm(4), output: fail, exit: -1},
 		{kind: "message", output: "Running the tests again.", exit: -1},
-		{kind: "action", action: npm(5), output: fail, exit: -1},
+		// The user's answer to the mistake limit replaces the result.
+		{kind: "action", action: npm(5), output: "", exit: -1},
 		// The user's feedback comes before the next step.
 		{kind: "action", action: `write_to_file {"path":"src/errors.ts","content":"export class DivideByZeroError extends RangeError {}"}`,
 			canonical: `write_to_file {"content":"export class DivideByZeroError extends RangeError {}","path":"src/errors.ts"}`, output: "The content was successfully saved", exit: -1, prompt: true},
 		{kind: "action", action: `attempt_completion {"result":"divide now throws DivideByZeroError on a zero divisor."}`, exit: -1},
 	}
 	checkSteps(t, ep, want)
-	if out := ep.Str(ep.Outputs[10]); strings.Contains(out, "[WARNING]") {
+	if out := ep.Str(ep.Outputs[10]); strings.Contains(out, "consecutively") {
 		t.Errorf("Cline's own warning read as the tool's output: %q", out)
+	}
+	checkLive(t, ep, []LiveEvent{
+		{Kind: LiveClineWarning, Turn: 11, Rule: "cline_repeated_tool/feedback"},
+		{Kind: LiveClineStop, Turn: 15, Rule: "mistake_limit_reached"},
+	})
+}
+
+func checkLive(t *testing.T, ep *Episode, want []LiveEvent) {
+	t.Helper()
+	if len(ep.Live) != len(want) {
+		t.Fatalf("live events %+v, want %+v", ep.Live, want)
+	}
+	for i := range want {
+		if ep.Live[i] != want[i] {
+			t.Errorf("live event %d: %+v, want %+v", i, ep.Live[i], want[i])
+		}
 	}
 }
 
@@ -430,9 +449,10 @@ func TestRooReader(t *testing.T) {
 		{kind: "action", action: test, output: "<files>", exit: -1},
 		{kind: "action", action: test, output: "<files>", exit: -1},
 		{kind: "action", action: test, output: "<files>", exit: -1},
-		{kind: "action", action: test, output: "The tool execution failed", err: true, exit: -1},
+		{kind: "action", action: test, output: `{"status":"error","message":"The tool execution failed"`, err: true, exit: -1},
 	}
 	checkSteps(t, ep, want)
+	checkLive(t, ep, []LiveEvent{{Kind: LiveRooRefusal, Turn: 7, Rule: "roo_tool_repetition/stop"}})
 	if auto := readOne(t, rooFixture, Options{Format: FormatAuto}); auto.Preset != PresetCline {
 		t.Errorf("a Roo Code task detected as %q: its content is Cline's shape, read as cline unless told", auto.Preset)
 	}

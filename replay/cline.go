@@ -41,10 +41,42 @@ import (
 // told apart by their content: a task is read as Cline's unless
 // --input-format roo says it is Roo Code's. A ui_messages.json is
 // recognised and refused with a pointer to its sibling.
+//
+// Live verdicts: what each agent's repetition detector writes into the
+// next user message is a live event at the call it fired on:
+//
+//   - Cline (src/core/task/ToolExecutor.ts, after a tool's result, at
+//     60c5f9f): at the soft threshold a text block
+//     formatResponse.repeatedToolCall, "Tool [<name>] has been called 3
+//     times consecutively with identical arguments. …", after that
+//     call's result (LiveClineWarning). At the hard threshold the mistake
+//     count is set to the limit and the next request asks the user
+//     mistake_limit_reached (src/core/task/index.ts); only when the user
+//     answers with words does the history keep it, as
+//     formatResponse.tooManyMistakes, "You seem to be having trouble
+//     proceeding. The user has provided the following feedback …",
+//     which replaces the call's result (LiveClineStop at the last call of
+//     the message before). Answered with the button, the limit is in
+//     ui_messages.json only and is not read; and failed tool uses reach
+//     the same limit with the same words, which then show as a live stop
+//     the replay does not share.
+//   - Roo Code (src/core/assistant-message/presentAssistantMessage.ts at
+//     37479466): a call ToolRepetitionDetector refuses gets the result
+//     formatResponse.toolError("Tool call repetition limit reached for
+//     <name>. Please try a different approach.") (LiveRooRefusal).
 type clineReader struct {
-	q       stepQueue
-	waiting []*queuedStep // XML tool uses waiting for the next user message
+	q        stepQueue
+	waiting  []*queuedStep // XML tool uses waiting for the next user message
+	lastCall *queuedStep   // the last tool use of the assistant message before
 }
+
+// The agents' own words for their detectors' verdicts (see clineReader).
+const (
+	clineWarningHead = "Tool ["
+	clineWarningBody = " times consecutively with identical arguments."
+	clineMistakes    = "You seem to be having trouble proceeding. The user has provided the following feedback to help guide you:"
+	rooRefusal       = "Tool call repetition limit reached for "
+)
 
 type clineMessage struct {
 	Role    string          `json:"role"`
@@ -80,6 +112,7 @@ func (c *clineReader) recordRaw(raw []byte, _ int) ([]stepRecord, string) {
 	switch m.Role {
 	case "assistant":
 		c.release() // tool uses no user message answered
+		c.lastCall = nil
 		for _, b := range blocks {
 			switch b.Type {
 			case "text":
@@ -91,6 +124,7 @@ func (c *clineReader) recordRaw(raw []byte, _ int) ([]stepRecord, string) {
 			case "tool_use":
 				action, canon := callAction(b.Name, b.Input)
 				c.q.push(stepRecord{info: StepInfo{Kind: StepAction}, action: action, canonical: canon, hasAction: true}, b.ID)
+				c.lastCall = c.q.queue[len(c.q.queue)-1]
 			}
 		}
 	case "user":
@@ -115,21 +149,42 @@ func (c *clineReader) assistantText(text string) {
 		p := c.q.queue[len(c.q.queue)-1]
 		p.waiting = true
 		c.waiting = append(c.waiting, p)
+		c.lastCall = p
 	}
 }
 
 // user reads a user message: native tool results by id, XML tool results
-// in order to the tool uses of the message before, the rest prompts.
+// in order to the tool uses of the message before, the rest prompts; a
+// live verdict is marked on the call it fired on.
 func (c *clineReader) user(blocks []claudeCodeBlock) {
 	var results []string
 	resultErr, expectBody := false, false
+	var last *stepRecord // the call whose result came last
+	mark := func(r *stepRecord, kind, rule string) {
+		if r != nil && r.live == nil {
+			r.live = &LiveEvent{Kind: kind, Rule: rule}
+		}
+	}
+	xmlResult := func(body string) {
+		if i := len(results) - 1; i < len(c.waiting) {
+			last = &c.waiting[i].rec
+			if strings.Contains(body, rooRefusal) {
+				mark(last, LiveRooRefusal, "roo_tool_repetition/stop")
+			}
+		}
+	}
 	for _, b := range blocks {
 		switch b.Type {
 		case "tool_result":
 			out := joinTexts(b.Content)
 			isErr := b.IsError || strings.Contains(out, "The tool execution failed")
-			if c.q.result(b.ToolUseID, out, isErr) == nil {
+			last = c.q.result(b.ToolUseID, out, isErr)
+			if last == nil {
 				c.q.push(stepRecord{info: StepInfo{Kind: StepAction, Error: isErr}, output: out, hasText: true}, "")
+				last = &c.q.queue[len(c.q.queue)-1].rec
+			}
+			if strings.Contains(out, rooRefusal) {
+				mark(last, LiveRooRefusal, "roo_tool_repetition/stop")
 			}
 		case "text":
 			t := strings.TrimSpace(b.Text)
@@ -141,13 +196,29 @@ func (c *clineReader) user(blocks []claudeCodeBlock) {
 				results = append(results, strings.TrimSpace(body))
 				expectBody = strings.TrimSpace(body) == ""
 				resultErr = resultErr || strings.Contains(t, "The tool execution failed") || strings.Contains(t, "<error>")
+				xmlResult(body)
 			case expectBody:
 				results[len(results)-1] = t
 				expectBody = false
 				resultErr = resultErr || strings.Contains(t, "The tool execution failed") || strings.Contains(t, "<error>")
+				xmlResult(t)
+			case strings.HasPrefix(t, clineWarningHead) && strings.Contains(t, clineWarningBody):
+				// Cline's soft threshold, after the result of the call
+				// it fired on.
+				if last == nil && c.lastCall != nil {
+					last = &c.lastCall.rec
+				}
+				mark(last, LiveClineWarning, "cline_repeated_tool/feedback")
+			case strings.HasPrefix(t, clineMistakes):
+				// Cline's mistake limit answered with the user's words:
+				// they replace the last call's result.
+				if c.lastCall != nil {
+					mark(&c.lastCall.rec, LiveClineStop, "mistake_limit_reached")
+				}
+				c.q.prompt = true
 			case t == "", strings.HasPrefix(t, "<environment_details>"), strings.HasPrefix(t, "[WARNING]"), strings.HasPrefix(t, "[ERROR]"):
 				// What the agent adds to the user's turn: its environment,
-				// its own warnings (a live detection: not yet read).
+				// its own notices.
 			default:
 				c.q.prompt = true // the user's words: <task>, <feedback>, <answer>
 			}
@@ -160,6 +231,7 @@ func (c *clineReader) user(blocks []claudeCodeBlock) {
 		}
 	}
 	c.release()
+	c.lastCall = nil
 }
 
 func (c *clineReader) release() {

@@ -15,6 +15,17 @@ const (
 	LivePenalty          = "location_penalty_applied"
 )
 
+// Kinds of the Cline and Roo Code repetition verdicts a task's
+// api_conversation_history.json keeps (see clineReader): Cline's warning
+// at its soft threshold, Cline's mistake limit reached (the hard
+// threshold) when the user answered it with feedback, and Roo Code's
+// refused repeated call.
+const (
+	LiveClineWarning = "cline_loop_warning"
+	LiveClineStop    = "cline_mistake_limit"
+	LiveRooRefusal   = "roo_repetition_limit"
+)
+
 // LiveEvent is one decision of the live loop-break system. A field the
 // line lacks has its Has flag false, and is not compared.
 type LiveEvent struct {

@@ -97,6 +97,8 @@ func replayFields(kind string, f *rules.Firing) map[string]any {
 		m["recent_visits"] = f.Visits
 	case replay.LiveOpenHandsStuck, replay.LiveOpenHandsV1Stuck, replay.LiveOpenHandsV1Nudge:
 		m["check"] = f.Rule.Name
+	case replay.LiveClineWarning, replay.LiveClineStop, replay.LiveRooRefusal:
+		m["check"] = f.Rule.Name + "/" + f.Kind.Name
 	}
 	return m
 }
@@ -121,6 +123,10 @@ func liveLines(l *analyze.Live, o *analyze.Outcome) []string {
 		what = fmt.Sprintf("stopped at step %d (AgentStuckInLoopError)", l.Stop.Turn)
 	} else if l.Stop != nil && l.Stop.Kind == replay.LiveOpenHandsV1Stuck {
 		what = fmt.Sprintf("stopped at step %d (execution_status stuck)", l.Stop.Turn)
+	} else if l.Stop != nil && l.Stop.Kind == replay.LiveClineStop {
+		what = fmt.Sprintf("stopped at step %d (mistake_limit_reached)", l.Stop.Turn)
+	} else if l.Stop != nil && l.Stop.Kind == replay.LiveRooRefusal {
+		what = fmt.Sprintf("refused the call at step %d (tool repetition limit)", l.Stop.Turn)
 	} else if l.Stop != nil {
 		what = fmt.Sprintf("terminated at t=%d", l.Stop.Turn)
 		if l.Stop.HasStuck {
@@ -152,7 +158,8 @@ func liveLines(l *analyze.Live, o *analyze.Outcome) []string {
 			break
 		}
 		at := fmt.Sprintf("t=%d", d.Turn)
-		if d.Kind == replay.LiveOpenHandsStuck || d.Kind == replay.LiveOpenHandsV1Stuck || d.Kind == replay.LiveOpenHandsV1Nudge {
+		if d.Kind == replay.LiveOpenHandsStuck || d.Kind == replay.LiveOpenHandsV1Stuck || d.Kind == replay.LiveOpenHandsV1Nudge ||
+			d.Kind == replay.LiveClineWarning || d.Kind == replay.LiveClineStop || d.Kind == replay.LiveRooRefusal {
 			at = fmt.Sprintf("step %d", d.Turn)
 		}
 		out = append(out, fmt.Sprintf("%s %s: %s", at, d.Kind, describeDisagreement(&d)))
@@ -198,6 +205,9 @@ var liveFieldOrder = map[string][]string{
 	replay.LiveOpenHandsStuck:   {"check"},
 	replay.LiveOpenHandsV1Stuck: {"check"},
 	replay.LiveOpenHandsV1Nudge: {"check"},
+	replay.LiveClineWarning:     {"check"},
+	replay.LiveClineStop:        {"check"},
+	replay.LiveRooRefusal:       {"check"},
 }
 
 // explainWords says which settings reproduce the live run, the
