@@ -124,7 +124,8 @@ func analyzeWrite(opts *AnalyzeOptions, bw *bufio.Writer) error {
 	out := bw
 	width := opts.IO.ReportWidth()
 	text := &report.Text{W: out, Color: opts.IO.ColorEnabled(opts.Color), Verbose: opts.Verbose,
-		Width: width, Config: report.ConfigLine(cfgPath, cfg)}
+		Width: width, Config: report.ConfigLine(cfgPath, cfg), AgentConfig: report.AgentConfigLine(cfgPath, cfg),
+		Detectors: &report.DetectorTotals{}}
 	// Several logs are a corpus: its table first, an episode's detail only
 	// when asked for.
 	summaryOnly := opts.summaryOnly(len(files))
@@ -221,7 +222,7 @@ func analyzeWrite(opts *AnalyzeOptions, bw *bufio.Writer) error {
 			case opts.Format == "text":
 				// The config line before the first episode; what a failed
 				// rendering wrote comes out before its error.
-				if runErr = text.Header(); runErr == nil {
+				if runErr = text.HeaderFor(ep); runErr == nil {
 					if _, runErr = out.Write(fr.Rendered[i]); runErr == nil {
 						runErr = fr.RenderErrs[i]
 					}
@@ -251,6 +252,7 @@ func analyzeWrite(opts *AnalyzeOptions, bw *bufio.Writer) error {
 			n++
 			if opts.Format == "text" {
 				rows.Add(report.NewSummaryRow(o, ep.Diag.Skipped))
+				text.Detectors.Add(o, ep)
 			}
 			if runErr != nil {
 				return false

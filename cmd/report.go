@@ -66,7 +66,7 @@ func reportRun(opts *ReportOptions) error {
 	if err != nil {
 		return err
 	}
-	html := &report.HTMLReport{Title: opts.Title, Config: report.ConfigLine(cfgPath, cfg), MaxStuck: rules.MaxTurnsStuck.Get(cfg)}
+	html := &report.HTMLReport{Title: opts.Title, Config: report.ConfigLine(cfgPath, cfg), AgentConfig: report.AgentConfigLine(cfgPath, cfg), MaxStuck: rules.MaxTurnsStuck.Get(cfg)}
 	var (
 		totals analyze.Totals
 		errs   = walkErrs // what the walk skipped, first

@@ -165,6 +165,33 @@ func Tasks(o *analyze.Outcome, ep *replay.Episode) []TaskRow {
 	return rows
 }
 
+// AgentName names the agent that wrote a log, for the reports' words:
+// ZorkGPT, OpenHands or Gemini CLI, else "" (a steps or attempts log of
+// an agent loopbreak has no preset for).
+func AgentName(ep *replay.Episode) string {
+	switch {
+	case isZorkGPT(ep):
+		return "ZorkGPT"
+	case ep.Preset == replay.PresetOpenHands:
+		return "OpenHands"
+	case ep.Preset == replay.PresetGeminiCLI:
+		return "Gemini CLI"
+	}
+	return ""
+}
+
+// AgentPossessive is "OpenHands'", "Gemini CLI's", or "the agent's".
+func AgentPossessive(ep *replay.Episode) string {
+	n := AgentName(ep)
+	switch {
+	case n == "":
+		return "the agent's"
+	case strings.HasSuffix(n, "s"):
+		return n + "'"
+	}
+	return n + "'s"
+}
+
 // unitWord is what an episode's turn numbers count, in words.
 func unitWord(ep *replay.Episode) string { return rules.UnitOf(ep) }
 
@@ -180,6 +207,7 @@ func (r *Text) agentEpisode(o *analyze.Outcome, ep *replay.Episode) error {
 func (r *Text) AgentEpisode(o *analyze.Outcome, ep *replay.Episode, judge func(n int) bool, basis string) error {
 	r.init()
 	w := &errWriter{w: r.out()}
+	r.headerOf(w, false)
 	fmt.Fprintf(w, "%s %s\n", r.bold.Sprint("Log"), r.bold.Sprint(Term(o.EpisodeID)))
 	kv := func(k, format string, a ...any) {
 		fmt.Fprintf(w, "  %-18s %s\n", k, fmt.Sprintf(format, a...))
@@ -199,7 +227,7 @@ func (r *Text) AgentEpisode(o *analyze.Outcome, ep *replay.Episode, judge func(n
 
 	unit := unitWord(ep)
 	rows := DetectorsJudged(o, ep, judge, basis)
-	fmt.Fprintf(w, "\n  %s\n", r.bold.Sprint("Detectors (would have fired)"))
+	fmt.Fprintf(w, "\n  %s\n", r.bold.Sprint("Detectors on "+AgentPossessive(ep)+" log (would have fired)"))
 	tb := NewTable(indent(w), L, L, R, L, R)
 	tb.Header("rule", "origin", "firings", "first "+unit, "false alarms")
 	shown := ""
@@ -370,6 +398,6 @@ func loopsLine(w io.Writer, t *analyze.Totals) {
 	if t.Loops == 0 {
 		return
 	}
-	fmt.Fprintf(w, "%s of the other agents' detectors (generic, openhands, gemini-cli) would have fired; %d false alarms (progress after the firing).\n",
-		plural(t.Loops, "loop"), t.FalseAlarms)
+	fmt.Fprintf(w, "%s of the generic and coding-agent detectors (generic, openhands, gemini-cli) would have fired; %s (progress after the firing).\n",
+		plural(t.Loops, "loop"), plural(t.FalseAlarms, "false alarm"))
 }

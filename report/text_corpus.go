@@ -145,6 +145,9 @@ func (r *Text) Summary(rows []SummaryRow, t *analyze.Totals, errs []analyze.File
 // Corpus is Summary of rows collected as they came.
 func (r *Text) Corpus(rows *CorpusRows, t *analyze.Totals, errs []analyze.FileError) error {
 	r.init()
+	if r.Detectors.AgentsOnly() {
+		return r.agentCorpus(r.Detectors, t, errs) // detectors_corpus.go
+	}
 	w := &errWriter{w: r.out()}
 	r.header(w)
 	fmt.Fprintf(w, "%s\n", r.bold.Sprintf("Corpus: %s", sweepPlural(t.Episodes, "episode", "episodes")))
