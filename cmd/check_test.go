@@ -404,7 +404,7 @@ func TestCheckUsageErrors(t *testing.T) {
 		{"missing baseline", []string{"--baseline", "absent.json", "eps"}, "baseline absent.json does not exist: create it with loopbreak check --update"},
 		{"bad set", []string{"--set", "max_turns_stuck=abc", "eps"}, "--set max_turns_stuck: must be an integer"},
 		{"missing dir", []string{"nowhere"}, "nowhere: no such file"},
-		{"empty dir", []string{"empty"}, "no episode logs"},
+		{"empty dir", []string{"empty"}, "no logs found in "},
 	}
 	os.Mkdir(filepath.Join(dir, "empty"), 0o755)
 	for _, c := range cases {
