@@ -553,3 +553,38 @@ func TestSweepWarningsAndWouldReject(t *testing.T) {
 		}
 	}
 }
+
+// A grid that changes no termination (a detector's key; any grid on logs
+// without a score) is ranked by loops and false alarms: the
+// recommendation says so, the varied key is never cut, and nothing speaks
+// of turns saved.
+func TestSweepDetectorGrid(t *testing.T) {
+	for _, width := range []int{120, 80, 60} {
+		ios, _, out, errOut := Test()
+		ios.StdoutTTY, ios.Width = true, width
+		if code := Main([]string{"sweep", "-q", "--color", "never", "--grid", "fuzzy_threshold=0.8:0.95:0.05", stepsLog}, ios); code != 0 {
+			t.Fatalf("exit %d: %s", code, errOut)
+		}
+		got := out.String()
+		flat := " " + strings.Join(strings.Fields(got), " ") + " " // wrapped prose as one line
+		for _, want := range []string{" fuzzy_threshold ", " loops ", "Recommended: #4 (--set fuzzy_threshold=0.95)", "ranked by the detectors", "7 (12 loops, 5 false alarms"} {
+			if !strings.Contains(flat, want) {
+				t.Errorf("at %d columns, no %q in\n%s", width, want, got)
+			}
+		}
+		for _, not := range []string{"…", "saves the most turns", "0 of 0"} {
+			if strings.Contains(got, not) {
+				t.Errorf("at %d columns, %q in\n%s", width, not, got)
+			}
+		}
+		for _, l := range strings.Split(got, "\n") {
+			if n := utf8.RuneCountInString(l); n > width {
+				t.Errorf("%d columns over %d: %q", n, width, l)
+			}
+		}
+	}
+	code, out, _ := runSweep(t, "sweep", "-q", "--max-stuck", "30:50:10", openHandsLog)
+	if code != 0 || !strings.Contains(out, "the baseline stays") || strings.Contains(out, "saves the most turns") {
+		t.Errorf("a grid on a log without a score: exit %d\n%s", code, out)
+	}
+}
