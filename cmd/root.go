@@ -51,6 +51,7 @@ that would have saved.`,
 		NewCmdVersion(ios),
 	)
 	registerCompletions(root)
+	setHelpWidth(root, ios.TerminalWidth()) // help.go
 	return root
 }
 
