@@ -139,6 +139,7 @@ func TestUsageErrors(t *testing.T) {
 func TestRulesGolden(t *testing.T) {
 	for _, tc := range []struct{ name, args string }{
 		{"rules/all.txt", "rules"},
+		{"rules/all-full.txt", "rules --all"},
 		{"rules/all.json", "rules --format json"},
 		{"rules/camping-oscillation.txt", "rules camping oscillation"},
 	} {

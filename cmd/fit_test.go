@@ -20,6 +20,9 @@ func TestTextFitsTerminal(t *testing.T) {
 	}
 	cases = append(cases,
 		[]string{"help", "analyze"},
+		[]string{"rules"},
+		[]string{"rules", "--all"},
+		[]string{"rules", "camping", "task_attempts"},
 		[]string{"analyze", stepsLog},
 		[]string{"analyze", "--chart", openHandsLog},
 		[]string{"analyze", geminiLog},
