@@ -70,6 +70,9 @@ penalties and warnings would have fired and what termination would have saved.`,
 			if runF != nil {
 				return runF(opts)
 			}
+			if !opts.Partial.Partial && opts.Format != "parquet" {
+				return toFile(opts.IO, opts.Partial.Output, func() error { return analyzeRun(opts) })
+			}
 			return analyzeRun(opts)
 		},
 	}

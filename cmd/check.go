@@ -109,6 +109,9 @@ input error (a missing baseline, no episodes, an unreadable log during
 			if runF != nil {
 				return runF(opts)
 			}
+			if !opts.Partial.Partial {
+				return toFile(opts.IO, opts.Partial.Output, func() error { return checkRun(opts) })
+			}
 			return checkRun(opts)
 		},
 	}

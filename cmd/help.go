@@ -43,6 +43,41 @@ func setHelpWidth(root *cobra.Command, width int) {
 	root.Annotations[widthAnnotation] = strconv.Itoa(width)
 	root.SetHelpTemplate(helpTemplate)
 	root.SetUsageTemplate(usageTemplate)
+	root.SetHelpCommand(newHelpCmd(root))
+}
+
+// newHelpCmd is cobra's help command, except that an unknown topic is an
+// error (exit 2) with the commands it may have meant.
+func newHelpCmd(root *cobra.Command) *cobra.Command {
+	return &cobra.Command{
+		Use:   "help [command]",
+		Short: "Help about any command",
+		Args:  cobra.ArbitraryArgs,
+		ValidArgsFunction: func(c *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+			var names []string
+			for _, sub := range root.Commands() {
+				if sub.IsAvailableCommand() {
+					names = append(names, sub.Name())
+				}
+			}
+			return names, cobra.ShellCompDirectiveNoFileComp
+		},
+		RunE: func(c *cobra.Command, args []string) error {
+			cmd, rest, err := root.Find(args)
+			if err != nil || cmd == nil || len(rest) > 0 {
+				topic := strings.Join(args, " ")
+				msg := fmt.Sprintf("unknown help topic %q", topic)
+				if len(args) > 0 {
+					if s := root.SuggestionsFor(args[len(args)-1]); len(s) > 0 {
+						msg += " (did you mean " + strings.Join(s, " or ") + "?)"
+					}
+				}
+				return usageErrorf("%s; 'loopbreak help' lists the commands", msg)
+			}
+			cmd.InitDefaultHelpFlag()
+			return cmd.Help()
+		},
+	}
 }
 
 func helpWidth(c *cobra.Command) int {

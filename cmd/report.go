@@ -104,7 +104,13 @@ func reportRun(opts *ReportOptions) error {
 		return runErr
 	}
 	totals.Finish()
-	return writeHTMLTo(opts.IO, opts.Output, func(w io.Writer) error { return html.Write(w, &totals, errs) })
+	if err := writeHTMLTo(opts.IO, opts.Output, func(w io.Writer) error { return html.Write(w, &totals, errs) }); err != nil {
+		return err
+	}
+	if opts.Output != "-" && opts.IO.StderrTTY {
+		fmt.Fprintf(opts.IO.ErrOut, "loopbreak: wrote %s (%s)\n", opts.Output, plural(totals.Episodes, "episode"))
+	}
+	return nil
 }
 
 // writeHTMLTo writes a page to path ("-": stdout) through a temporary

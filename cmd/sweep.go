@@ -117,6 +117,9 @@ episodes; without it, the efficient row saving the most turns under ZorkGPT's
 			if runF != nil {
 				return runF(opts)
 			}
+			if !opts.Partial.Partial {
+				return toFile(opts.IO, opts.Partial.Output, func() error { return sweepRun(opts) })
+			}
 			return sweepRun(opts)
 		},
 	}

@@ -1,0 +1,52 @@
+package cmd
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// -o FILE writes every format of analyze, sweep and check to the file,
+// byte for byte what standard output gets; a terminal is told.
+func TestOutputEveryFormat(t *testing.T) {
+	dir := t.TempDir()
+	for _, args := range [][]string{
+		{"analyze", stepsLog},
+		{"analyze", "--format", "json", stepsLog},
+		{"analyze", "--format", "jsonl", attemptsLog},
+		{"sweep", "-q", "--grid", "fuzzy_threshold=0.8,0.9", stepsLog},
+		{"sweep", "-q", "--format", "csv", "--max-stuck", "30,40", "../testdata/episodes"},
+		{"check", "--no-baseline", "--format", "markdown", "../testdata/episodes"},
+	} {
+		name := strings.Join(args, " ")
+		ios, _, want, _ := Test()
+		wantCode := Main(args, ios)
+		path := filepath.Join(dir, "out")
+		ios, _, out, errOut := Test()
+		ios.StderrTTY = true
+		if code := Main(append(append([]string{}, args[:1]...), append([]string{"-o", path}, args[1:]...)...), ios); code != wantCode {
+			t.Errorf("%s -o: exit %d, want %d: %s", name, code, wantCode, errOut)
+			continue
+		}
+		got, err := os.ReadFile(path)
+		if err != nil || string(got) != want.String() || out.Len() != 0 {
+			t.Errorf("%s -o: file %q (%v), stdout %q; want the report %q", name, got, err, out, want)
+		}
+		if !strings.Contains(errOut.String(), "wrote "+path) {
+			t.Errorf("%s -o: stderr %q", name, errOut)
+		}
+		os.Remove(path)
+	}
+}
+
+// help of no such command is an error with the commands it may mean.
+func TestHelpUnknownTopic(t *testing.T) {
+	code, out, errOut := run(t, "", "", "help", "analyz")
+	if code != ExitError || out != "" || !strings.Contains(errOut, `unknown help topic "analyz" (did you mean analyze?)`) {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	if code, out, _ := run(t, "", "", "help", "sweep"); code != 0 || !strings.Contains(out, "Usage:") {
+		t.Errorf("help sweep: exit %d: %s", code, out)
+	}
+}
