@@ -72,7 +72,7 @@ func TestAnalyzeFlags(t *testing.T) {
 		wantErr string
 	}{
 		{"no args", []string{"analyze"}, 2, "requires at least 1 arg"},
-		{"bad format", []string{"analyze", "--format", "yaml", log}, 2, `--format "yaml": want one of [text json jsonl parquet]`},
+		{"bad format", []string{"analyze", "--format", "yaml", log}, 2, `--format "yaml": want one of text, json, jsonl, parquet`},
 		{"bad color", []string{"analyze", "--color", "sometimes", log}, 2, `--color "sometimes"`},
 		{"unknown flag", []string{"analyze", "--nope", log}, 2, "unknown flag: --nope"},
 		{"missing file", []string{"analyze", filepath.Join(dir, "absent.jsonl")}, 2, "absent.jsonl: no such file"},

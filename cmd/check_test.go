@@ -389,7 +389,7 @@ func TestCheckUsageErrors(t *testing.T) {
 		wantErr string
 	}{
 		{"no args", nil, "requires at least 1 arg"},
-		{"bad format", []string{"--format", "xml", "eps"}, `--format "xml": want one of [text json junit github markdown]`},
+		{"bad format", []string{"--format", "xml", "eps"}, `--format "xml": want one of text, json, junit, github, markdown`},
 		{"bad color", []string{"--color", "pink", "eps"}, `--color "pink"`},
 		{"ambiguous percent", []string{"--max-false-rate", "5", "eps"}, `invalid argument "5" for "--max-false-rate" flag: ambiguous: write 5% for a percentage, or 0.05 for a fraction`},
 		{"percent too big", []string{"--min-saved", "140%", "eps"}, `invalid argument "140%" for "--min-saved" flag: want a percentage from 0% to 100%`},

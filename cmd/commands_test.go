@@ -46,7 +46,7 @@ func TestRulesFlags(t *testing.T) {
 		t.Fatalf("names and format: %+v, %v", opts, err)
 	}
 	for _, tc := range []struct{ args, want string }{
-		{"--format yaml", `--format "yaml": want one of [text json markdown]`},
+		{"--format yaml", `--format "yaml": want one of text, json, markdown`},
 		{"camping nope", `unknown rule "nope" (see 'loopbreak rules')`},
 		{"--nope", "unknown flag: --nope"},
 	} {
@@ -71,7 +71,7 @@ func TestConfigFlags(t *testing.T) {
 		t.Fatalf("flags: %+v, %v", opts, err)
 	}
 	for _, tc := range []struct{ args, want string }{
-		{"--format yaml", `--format "yaml": want one of [text json toml]`},
+		{"--format yaml", `--format "yaml": want one of text, json, toml`},
 		{"extra", `unknown command "extra" for "config"`},
 		{"--set", `flag needs an argument: --set`},
 	} {
@@ -122,7 +122,7 @@ func TestUsageErrors(t *testing.T) {
 		{"config --nope", "loopbreak: unknown flag: --nope\nRun 'loopbreak config --help' for usage.\n"},
 		{"generate --seed x out", "loopbreak: invalid argument \"x\" for \"--seed\" flag: strconv.ParseUint: parsing \"x\": invalid syntax\nRun 'loopbreak generate --help' for usage.\n"},
 		{"generate --size NaN out", "loopbreak: --size \"NaN\": want a size like 300MB or 300MiB\n"},
-		{"rules --format yaml", "loopbreak: --format \"yaml\": want one of [text json markdown]\n"},
+		{"rules --format yaml", "loopbreak: --format \"yaml\": want one of text, json, markdown\n"},
 		{"rules nope", "loopbreak: unknown rule \"nope\" (see 'loopbreak rules')\n"},
 		{"config extra", "loopbreak: unknown command \"extra\" for \"loopbreak config\"\n"},
 	} {

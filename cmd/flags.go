@@ -200,7 +200,7 @@ func checkFormat(format string, allowed ...string) error {
 			return nil
 		}
 	}
-	return usageErrorf("--format %q: want one of %v", format, allowed)
+	return usageErrorf("--format %q: want one of %s", format, strings.Join(allowed, ", "))
 }
 
 func checkColor(mode string) error {
@@ -297,4 +297,27 @@ func plural(n int, word string) string {
 		return "1 " + word
 	}
 	return fmt.Sprintf("%d %ss", n, word)
+}
+
+// jsonFlag is --json, as gh users reach for it: the same as --format json.
+type jsonFlag struct{ format *string }
+
+func (j jsonFlag) String() string   { return "false" }
+func (j jsonFlag) Type() string     { return "bool" }
+func (j jsonFlag) IsBoolFlag() bool { return true }
+func (j jsonFlag) Set(v string) error {
+	switch v {
+	case "true":
+		*j.format = "json"
+	case "false":
+	default:
+		return fmt.Errorf("want true or false, got %q", v)
+	}
+	return nil
+}
+
+// addJSONFlag adds --json beside --format.
+func addJSONFlag(fs *pflag.FlagSet, format *string) {
+	f := fs.VarPF(jsonFlag{format}, "json", "", "the same as --format json")
+	f.NoOptDefVal = "true"
 }

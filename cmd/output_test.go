@@ -50,3 +50,20 @@ func TestHelpUnknownTopic(t *testing.T) {
 		t.Errorf("help sweep: exit %d: %s", code, out)
 	}
 }
+
+// --json is --format json wherever --format takes json.
+func TestJSONAlias(t *testing.T) {
+	for _, args := range [][]string{
+		{"analyze", stepsLog},
+		{"sweep", "-q", "--max-stuck", "30,40", stepsLog},
+		{"check", "--no-baseline", "../testdata/episodes"},
+		{"rules", "camping"},
+		{"config"},
+	} {
+		_, want, _ := run(t, "", "", append([]string{args[0], "--format", "json"}, args[1:]...)...)
+		code, got, errOut := run(t, "", "", append([]string{args[0], "--json"}, args[1:]...)...)
+		if code > 1 || got != want || !strings.HasPrefix(got, "{") {
+			t.Errorf("%s --json: exit %d %s\n%.200s\nwant\n%.200s", args[0], code, errOut, got, want)
+		}
+	}
+}

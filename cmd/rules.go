@@ -51,6 +51,7 @@ func NewCmdRules(ios *IOStreams, runF func(*RulesOptions) error) *cobra.Command 
 	}
 	c.Flags().BoolVar(&opts.All, "all", false, "every rule in full (without names, text lists one line per rule)")
 	c.Flags().StringVar(&opts.Format, "format", "text", "output `format`: text, json or markdown (the reference committed as docs/rules.md)")
+	addJSONFlag(c.Flags(), &opts.Format)
 	return c
 }
 

@@ -37,7 +37,7 @@ func TestSweepFlags(t *testing.T) {
 	}{
 		{"no args", []string{"--max-stuck", "30"}, "requires at least 1 arg(s), only received 0"},
 		{"nothing to sweep", []string{log}, "nothing to sweep: give --max-stuck, --check-interval, --warning-threshold or --grid key=values"},
-		{"bad format", []string{"--max-stuck", "30", "--format", "text", log}, `--format "text": want one of [table json csv]`},
+		{"bad format", []string{"--max-stuck", "30", "--format", "yaml", log}, `--format "yaml": want one of text, table, json, csv`},
 		{"bad color", []string{"--max-stuck", "30", "--color", "sometimes", log}, `--color "sometimes": want auto, always or never`},
 		{"unknown flag", []string{"--max-stuk", "30", log}, "unknown flag: --max-stuk"},
 		{"bad list", []string{"--max-stuck", "30,abc", log}, `--max-stuck "30,abc": must be an integer, got "abc"`},
