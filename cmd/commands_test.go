@@ -87,7 +87,7 @@ func TestConfigFlags(t *testing.T) {
 
 func TestGenerateFlags(t *testing.T) {
 	opts, err := parseCmd(t, NewCmdGenerate, "out")
-	if err != nil || *opts != (GenerateOptions{IO: opts.IO, Dir: "out", Episodes: 100, Seed: 1}) {
+	if err != nil || *opts != (GenerateOptions{IO: opts.IO, Dir: "out", Episodes: 100, Seed: 1, Size: "50MB", SizeBytes: 50_000_000}) {
 		t.Fatalf("defaults: %+v, %v", opts, err)
 	}
 	opts, err = parseCmd(t, NewCmdGenerate, "-n", "3", "--seed", "7", "--size", "1.5GiB", "--max-noise", "64kB", "out")
@@ -213,11 +213,12 @@ func TestGenerateGolden(t *testing.T) {
 	golden(t, "generate/seed7-n3.txt", out+listTree(t, filepath.Join(dir, "corpus")))
 }
 
-// TestGenerateSize: --size stops at the first episode that reaches it.
+// TestGenerateSize: --size stops at the first episode that reaches it,
+// and says so; by default generate stops at 50 MB.
 func TestGenerateSize(t *testing.T) {
 	dir := t.TempDir()
 	code, out, errOut := run(t, "", "", "generate", "-n", "5", "--size", "1B", dir)
-	if want := fmt.Sprintf("wrote 1 episodes under %s\n", dir); code != 0 || out != want || errOut != "" {
+	if want := fmt.Sprintf("wrote 1 episode (1.9 MB) under %s\nstopped at --size 1B, before 5 episodes (--size 0: no limit)\n", dir); code != 0 || out != want || errOut != "" {
 		t.Fatalf("exit %d, stdout %q, stderr %q; want %q", code, out, errOut, want)
 	}
 }
