@@ -44,7 +44,7 @@ func NewCmdGenerate(ios *IOStreams, runF func(*GenerateOptions) error) *cobra.Co
 the order the agent logs them, large noise lines, rejections, objectives, and
 endings by game over, turn limit and live stuck termination.`,
 		Example: `  loopbreak generate /tmp/corpus                 # at most 50 MB
-  loopbreak generate --episodes 1000 --size 0 /tmp/corpus   # about 9 GB: no limit
+  loopbreak generate --episodes 1000 --size 0 /tmp/corpus   # several GB: no limit
   loopbreak generate --episodes 100000 --size 300MB /tmp/big   # stops at 300 MB (300MiB: 300 x 2^20 bytes)`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
@@ -88,7 +88,7 @@ endings by game over, turn limit and live stuck termination.`,
 	}
 	c.Flags().IntVarP(&opts.Episodes, "episodes", "n", 100, "number of episodes")
 	c.Flags().Uint64Var(&opts.Seed, "seed", 1, "random seed (same seed, same corpus)")
-	c.Flags().StringVar(&opts.Size, "size", "50MB", "stop once the corpus reaches this `size` (e.g. 300MB = 300,000,000 bytes, 300MiB, 1.5GiB; 0: no limit); an episode is about 9 MB")
+	c.Flags().StringVar(&opts.Size, "size", "50MB", "stop once the corpus reaches this `size` (e.g. 300MB = 300,000,000 bytes, 300MiB, 1.5GiB; 0: no limit); an episode is a few MB")
 	c.Flags().StringVar(&opts.MaxNoise, "max-noise", "", "cap noise lines (knowledge dumps, raw responses) at this `size`, e.g. 64KiB")
 	c.Flags().IntVar(&opts.LiveMaxStuck, "live-max-stuck", 0, "max_turns_stuck the live loop-break system ran with in live episodes (default 40, as deployed)")
 	c.Flags().IntVar(&opts.LiveInterval, "live-check-interval", 0, "stuck_check_interval the live loop-break system ran with (default 10)")
