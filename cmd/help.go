@@ -233,3 +233,56 @@ func flagUsages(fs *pflag.FlagSet, width int) string {
 	}
 	return strings.TrimRight(b.String(), "\n")
 }
+
+// flagSuggestion adds to an unknown flag's error the flag meant, when one
+// is close: "unknown flag: --max-stuk (did you mean --max-stuck?)".
+func flagSuggestion(c *cobra.Command, err error) error {
+	msg := err.Error()
+	name, ok := strings.CutPrefix(msg, "unknown flag: --")
+	if !ok {
+		return err
+	}
+	var names []string
+	c.Flags().VisitAll(func(f *pflag.Flag) {
+		if !f.Hidden {
+			names = append(names, f.Name)
+		}
+	})
+	if best := closest(name, names); best != "" {
+		return fmt.Errorf("%s (did you mean --%s?)", msg, best)
+	}
+	return err
+}
+
+// closest is the candidate nearest to s by edit distance, if it is near
+// (at most a third of s's length, and 3), else "".
+func closest(s string, candidates []string) string {
+	best, bestD := "", min(3, max(1, len(s)/3))+1
+	for _, c := range candidates {
+		if d := editDistance(s, c); d < bestD {
+			best, bestD = c, d
+		}
+	}
+	return best
+}
+
+// editDistance is the Levenshtein distance between a and b, in bytes.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}

@@ -44,7 +44,8 @@ func Test() (ios *IOStreams, in, out, errOut *bytes.Buffer) {
 }
 
 // ColorEnabled decides colour for stdout: --color always/never win;
-// auto means a terminal and no NO_COLOR (https://no-color.org).
+// auto means a terminal, no NO_COLOR (https://no-color.org) and a TERM
+// other than dumb.
 func (s *IOStreams) ColorEnabled(mode string) bool {
 	switch mode {
 	case "always":
@@ -52,7 +53,9 @@ func (s *IOStreams) ColorEnabled(mode string) bool {
 	case "never":
 		return false
 	}
-	return s.StdoutTTY && s.Getenv("NO_COLOR") == ""
+	// A dumb terminal (TERM=dumb: Emacs' shell, some CI logs) shows
+	// escapes as text.
+	return s.StdoutTTY && s.Getenv("NO_COLOR") == "" && s.Getenv("TERM") != "dumb"
 }
 
 // TerminalWidth is the width of stdout: Width when set, the terminal's

@@ -67,3 +67,40 @@ func TestJSONAlias(t *testing.T) {
 		}
 	}
 }
+
+// A mistyped flag or rule name gets the one meant.
+func TestDidYouMean(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"sweep", "--max-stuk", "30", "x"}, "unknown flag: --max-stuk (did you mean --max-stuck?)"},
+		{[]string{"analyze", "--verbos", "x"}, "unknown flag: --verbos (did you mean --verbose?)"},
+		{[]string{"rules", "campng"}, `unknown rule "campng" (did you mean camping?)`},
+	} {
+		code, _, errOut := run(t, "", "", c.args...)
+		if code != ExitError || !strings.Contains(errOut, c.want) {
+			t.Errorf("%v: exit %d, stderr %q; want %q", c.args, code, errOut, c.want)
+		}
+	}
+	if code, _, errOut := run(t, "", "", "analyze", "--zzzzzz", "x"); code != ExitError || strings.Contains(errOut, "did you mean") {
+		t.Errorf("no near flag: exit %d, %q", code, errOut)
+	}
+}
+
+// TERM=dumb turns colour off on a terminal, as NO_COLOR does.
+func TestTermDumbNoColour(t *testing.T) {
+	for term, want := range map[string]bool{"xterm-256color": true, "dumb": false} {
+		ios, _, _, _ := Test()
+		ios.StdoutTTY = true
+		ios.Getenv = func(k string) string {
+			if k == "TERM" {
+				return term
+			}
+			return ""
+		}
+		if got := ios.ColorEnabled("auto"); got != want {
+			t.Errorf("TERM=%s: colour %v, want %v", term, got, want)
+		}
+	}
+}

@@ -37,7 +37,7 @@ that would have saved.`,
 	root.SetOut(ios.Out)
 	root.SetErr(ios.ErrOut)
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		return &usageError{&flagError{err: err, path: c.CommandPath()}}
+		return &usageError{&flagError{err: flagSuggestion(c, err), path: c.CommandPath()}}
 	})
 	root.AddCommand(
 		NewCmdAnalyze(ios, nil),

@@ -40,6 +40,13 @@ func NewCmdRules(ios *IOStreams, runF func(*RulesOptions) error) *cobra.Command 
 			}
 			for _, n := range args {
 				if rules.Lookup(n) == nil {
+					var names []string
+					for _, r := range rules.Registry {
+						names = append(names, r.Name)
+					}
+					if best := closest(n, names); best != "" {
+						return usageErrorf("unknown rule %q (did you mean %s?); 'loopbreak rules' lists them", n, best)
+					}
 					return usageErrorf("unknown rule %q (see 'loopbreak rules')", n)
 				}
 			}
