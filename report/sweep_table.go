@@ -356,7 +356,7 @@ func sweepPlural(n int, one, many string) string {
 	if n == 1 {
 		return "1 " + one
 	}
-	return strconv.Itoa(n) + " " + many
+	return Count(n) + " " + many
 }
 
 // widest is the widest line's width in runes.
