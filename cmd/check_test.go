@@ -533,15 +533,19 @@ func TestCheckJSONFormat(t *testing.T) {
 		t.Fatalf("exit %d", code)
 	}
 	var doc struct {
-		Result        string               `json:"result"`
-		Summary       string               `json:"summary"`
-		Baseline      string               `json:"baseline"`
-		ConfigChanges []check.ConfigChange `json:"config_changes"`
+		Result        string                    `json:"result"`
+		Summary       string                    `json:"summary"`
+		Baseline      string                    `json:"baseline"`
+		ConfigChanges []report.ConfigChangeJSON `json:"config_changes"`
 		Episodes      []struct {
 			EpisodeID string `json:"episode_id"`
 			Status    string `json:"status"`
 			Path      string `json:"path"`
-			Drift     []struct{ Field, Baseline, Current, Message string }
+			Drift     []struct {
+				Field             string
+				Baseline, Current any
+				Message           string
+			}
 		} `json:"episodes"`
 		Gates  []report.GateJSON `json:"gates"`
 		Totals analyze.Totals    `json:"totals"`
@@ -550,9 +554,9 @@ func TestCheckJSONFormat(t *testing.T) {
 		t.Fatalf("%v\n%s", err, out)
 	}
 	if doc.Result != "fail" || doc.Baseline != "loopbreak.baseline.json" || len(doc.Episodes) != 3 || doc.Episodes[0].Status != "changed" ||
-		doc.Episodes[0].Drift[0].Field != "termination_turn" || doc.Episodes[0].Drift[0].Baseline != "50" || doc.Episodes[0].Drift[0].Current != "60" ||
+		doc.Episodes[0].Drift[0].Field != "termination_turn" || doc.Episodes[0].Drift[0].Baseline != 50.0 || doc.Episodes[0].Drift[0].Current != 60.0 ||
 		doc.Episodes[2].Status != "unchanged" || doc.Episodes[0].Path != filepath.Join("eps", "A", "episode_log.jsonl") ||
-		len(doc.ConfigChanges) != 1 || doc.ConfigChanges[0].Current != "50" || len(doc.Gates) != 1 || !doc.Gates[0].Passed || doc.Totals.Episodes != 3 {
+		len(doc.ConfigChanges) != 1 || string(doc.ConfigChanges[0].Current) != "50" || len(doc.Gates) != 1 || !doc.Gates[0].Passed || doc.Totals.Episodes != 3 {
 		t.Errorf("document %+v", doc)
 	}
 	// The verdict also goes to stderr, for the CI log.
