@@ -337,7 +337,7 @@ func describeAgentFiring(f *rules.Firing) string {
 	case rules.SignatureRepeat:
 		return fmt.Sprintf("signature_repeat: %q", f.Signature)
 	case rules.FuzzyRepeat:
-		return fmt.Sprintf("fuzzy_repeat: %.4f like %s %d", f.Similarity, f.Unit, f.MatchedStep)
+		return fmt.Sprintf("fuzzy_repeat: similarity %.4f to %s %d", f.Similarity, f.Unit, f.MatchedStep)
 	case rules.TaskAttempts:
 		return fmt.Sprintf("task_attempts: %s %s (%d attempts) → %s", f.TaskID, f.LoopType, f.AttemptCount, f.Recommendation)
 	case rules.ToolCycle:
