@@ -22,6 +22,11 @@ type IOStreams struct {
 	// Width, when positive, is the terminal width tests pretend to have
 	// (text reports use it only when StdoutTTY: see ReportWidth).
 	Width int
+	// Pageable: Out is the process's terminal, which a pager may take
+	// over (pager.go); never in tests.
+	Pageable bool
+	pager    *pager
+	terminal io.Writer // the terminal behind a pager, for its width
 }
 
 // System returns the process's streams.
@@ -29,7 +34,7 @@ func System() *IOStreams {
 	return &IOStreams{
 		In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr,
 		StdoutTTY: isTerminal(os.Stdout), StderrTTY: isTerminal(os.Stderr),
-		Getenv: os.Getenv,
+		Getenv: os.Getenv, Pageable: isTerminal(os.Stdout),
 	}
 }
 
@@ -65,6 +70,9 @@ func (s *IOStreams) TerminalWidth() int {
 		return s.Width
 	}
 	if s.StdoutTTY {
+		if s.terminal != nil {
+			return terminalWidth(s.terminal, s.Getenv)
+		}
 		return terminalWidth(s.Out, s.Getenv)
 	}
 	return 80

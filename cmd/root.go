@@ -36,6 +36,14 @@ that would have saved.`,
 	root.SetIn(ios.In)
 	root.SetOut(ios.Out)
 	root.SetErr(ios.ErrOut)
+	// A pager for long output on a terminal (pager.go), started once the
+	// command and its flags are known.
+	root.PersistentFlags().Bool("no-pager", false, "write to the terminal directly, not through $PAGER (less -FRX)")
+	root.PersistentPreRun = func(c *cobra.Command, _ []string) {
+		if ios.pager = startPager(ios, c); ios.pager != nil {
+			c.SetOut(ios.Out)
+		}
+	}
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return &usageError{&flagError{err: flagSuggestion(c, err), path: c.CommandPath()}}
 	})
@@ -60,6 +68,7 @@ func Main(args []string, ios *IOStreams) int {
 	root := NewRootCmd(ios)
 	root.SetArgs(args)
 	err := root.Execute()
+	ios.pager.close() // the report read, then any error under it
 	if err != nil {
 		var f *failError
 		var fe *flagError
