@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -227,6 +228,64 @@ func TestAgentLogsDirectory(t *testing.T) {
 	// mapped.jsonl needs its --field mapping: a file error, the run goes on.
 	if !strings.Contains(errOut.String(), "no steps in ../testdata/steps/mapped.jsonl") {
 		t.Errorf("stderr %q", errOut)
+	}
+}
+
+// Without --input-format, a scan finds every format loopbreak reads by
+// the files' first records: the steps, OpenHands, Gemini CLI and attempts
+// examples, not mapped.jsonl (it needs --field); ZorkGPT's episode logs by
+// their name, not a copy of one under another name.
+func TestScanFindsEveryFormat(t *testing.T) {
+	dir := t.TempDir()
+	copyTo := func(src, dst string) {
+		b, err := os.ReadFile(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		writeFile(t, dst, string(b))
+	}
+	zork := filepath.Join(episodesDir, "2025-11-04T09-35-24", "episode_log.jsonl")
+	copyTo(zork, filepath.Join(dir, "zork", "ep1", "episode_log.jsonl"))
+	copyTo(zork, filepath.Join(dir, "zork", "all-episodes.jsonl"))
+	for _, f := range []string{stepsLog, mappedLog, openHandsLog, openHandsTraj, geminiLog, attemptsLog} {
+		copyTo(f, filepath.Join(dir, filepath.Base(filepath.Dir(f)), filepath.Base(f)))
+	}
+	writeFile(t, filepath.Join(dir, "notes.json"), `{"todo": ["a"]}`)
+	ios, _, out, errOut := Test()
+	if code := Main([]string{"analyze", "--format", "jsonl", dir}, ios); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var got []string
+	for _, line := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+		var e struct {
+			Input map[string]any `json:"input"`
+		}
+		json.Unmarshal([]byte(line), &e)
+		got = append(got, jsonNum(e.Input["format"])+"/"+jsonNum(e.Input["preset"]))
+	}
+	slices.Sort(got)
+	want := `"attempts"/null "steps"/"gemini-cli" "steps"/"openhands" "steps"/"openhands" "steps"/null "zorkgpt"/null`
+	if strings.Join(got, " ") != want {
+		t.Errorf("formats %s, want %s", strings.Join(got, " "), want)
+	}
+	if errOut.Len() > 0 {
+		t.Errorf("stderr %q", errOut)
+	}
+
+	// None found: which formats were looked for, what the files are.
+	none := t.TempDir()
+	copyTo(mappedLog, filepath.Join(none, "m.jsonl"))
+	copyTo(zork, filepath.Join(none, "z.jsonl"))
+	writeFile(t, filepath.Join(none, "readme.txt"), "hi")
+	ios, _, _, errOut = Test()
+	if code := Main([]string{"analyze", none}, ios); code != 2 {
+		t.Fatalf("exit %d, want 2", code)
+	}
+	for _, w := range []string{"no logs found in " + none, "OpenHands event streams", "Gemini CLI sessions", "episode_log.jsonl",
+		"z.jsonl holds ZorkGPT events under another name", "m.jsonl is JSON in no format loopbreak detects", "--field", "readme.txt is not a JSON log"} {
+		if !strings.Contains(errOut.String(), w) {
+			t.Errorf("no %q in %q", w, errOut)
+		}
 	}
 }
 

@@ -70,6 +70,9 @@ penalties and warnings would have fired and what termination would have saved.`,
 			if runF != nil {
 				return runF(opts)
 			}
+			if !opts.Partial.Partial && opts.Format != "parquet" {
+				return toFile(opts.IO, opts.Partial.Output, func() error { return analyzeRun(opts) })
+			}
 			return analyzeRun(opts)
 		},
 	}
@@ -78,6 +81,7 @@ penalties and warnings would have fired and what termination would have saved.`,
 	opts.Labels.register(c.Flags())
 	opts.Partial.register(c.Flags())
 	c.Flags().StringVar(&opts.Format, "format", "text", "output `format`: text, json, jsonl (one episode per line, as each finishes) or parquet (one row per episode; needs -o)")
+	addJSONFlag(c.Flags(), &opts.Format)
 	c.Flags().StringVar(&opts.ParquetFirings, "parquet-firings", "", "with --format parquet, also write one row per firing to `file`")
 	c.Flags().StringVar(&opts.Color, "color", "auto", "colour the text report: auto, always or never (auto honours NO_COLOR)")
 	c.Flags().BoolVarP(&opts.Verbose, "verbose", "v", false, "add the turn-by-turn trace and every run to the text report (implies --detail)")
@@ -124,7 +128,8 @@ func analyzeWrite(opts *AnalyzeOptions, bw *bufio.Writer) error {
 	out := bw
 	width := opts.IO.ReportWidth()
 	text := &report.Text{W: out, Color: opts.IO.ColorEnabled(opts.Color), Verbose: opts.Verbose,
-		Width: width, Config: report.ConfigLine(cfgPath, cfg)}
+		Width: width, Config: report.ConfigLine(cfgPath, cfg), AgentConfig: report.AgentConfigLine(cfgPath, cfg),
+		Detectors: &report.DetectorTotals{}}
 	// Several logs are a corpus: its table first, an episode's detail only
 	// when asked for.
 	summaryOnly := opts.summaryOnly(len(files))
@@ -221,7 +226,7 @@ func analyzeWrite(opts *AnalyzeOptions, bw *bufio.Writer) error {
 			case opts.Format == "text":
 				// The config line before the first episode; what a failed
 				// rendering wrote comes out before its error.
-				if runErr = text.Header(); runErr == nil {
+				if runErr = text.HeaderFor(ep); runErr == nil {
 					if _, runErr = out.Write(fr.Rendered[i]); runErr == nil {
 						runErr = fr.RenderErrs[i]
 					}
@@ -251,6 +256,7 @@ func analyzeWrite(opts *AnalyzeOptions, bw *bufio.Writer) error {
 			n++
 			if opts.Format == "text" {
 				rows.Add(report.NewSummaryRow(o, ep.Diag.Skipped))
+				text.Detectors.Add(o, ep)
 			}
 			if runErr != nil {
 				return false

@@ -72,7 +72,7 @@ func TestAnalyzeFlags(t *testing.T) {
 		wantErr string
 	}{
 		{"no args", []string{"analyze"}, 2, "requires at least 1 arg"},
-		{"bad format", []string{"analyze", "--format", "yaml", log}, 2, `--format "yaml": want one of [text json jsonl parquet]`},
+		{"bad format", []string{"analyze", "--format", "yaml", log}, 2, `--format "yaml": want one of text, json, jsonl, parquet`},
 		{"bad color", []string{"analyze", "--color", "sometimes", log}, 2, `--color "sometimes"`},
 		{"unknown flag", []string{"analyze", "--nope", log}, 2, "unknown flag: --nope"},
 		{"missing file", []string{"analyze", filepath.Join(dir, "absent.jsonl")}, 2, "absent.jsonl: no such file"},
@@ -80,7 +80,7 @@ func TestAnalyzeFlags(t *testing.T) {
 		{"bad set value", []string{"analyze", "--set", "max_turns_stuck=abc", log}, 2, `--set max_turns_stuck: must be an integer, got "abc"`},
 		{"constraint", []string{"analyze", "--set", "stuck_warning_threshold=50", log}, 2, "--set stuck_warning_threshold: stuck_warning_threshold (50) must be < max_turns_stuck (40)"},
 		{"range", []string{"analyze", "--set", "location_revisit_window=30", log}, 2, "--set location_revisit_window: must be in [2, 20], got 30"},
-		{"empty dir", []string{"analyze", t.TempDir()}, 2, "no episode logs"},
+		{"empty dir", []string{"analyze", t.TempDir()}, 2, "no logs found in "},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

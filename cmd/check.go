@@ -110,6 +110,9 @@ input error (a missing baseline, no episodes, an unreadable log during
 			if runF != nil {
 				return runF(opts)
 			}
+			if !opts.Partial.Partial {
+				return toFile(opts.IO, opts.Partial.Output, func() error { return checkRun(opts) })
+			}
 			return checkRun(opts)
 		},
 	}
@@ -122,6 +125,7 @@ input error (a missing baseline, no episodes, an unreadable log during
 	fl.BoolVar(&opts.Prune, "prune", false, "with --update, drop the entries of logs that cannot be read (without it they are kept and the update fails)")
 	fl.BoolVar(&opts.NoBaseline, "no-baseline", false, "apply the policy gates only, without a baseline")
 	fl.StringVar(&opts.Format, "format", "text", "output `format`: text, json, junit, github (workflow annotations) or markdown (PR comment)")
+	addJSONFlag(fl, &opts.Format)
 	fl.StringVar(&opts.Color, "color", "auto", "colour the text report: auto, always or never (auto honours NO_COLOR)")
 	fl.Var(&opts.MaxFalseRate, "max-false-rate", "fail when false terminations exceed this share of terminated episodes (`P`: 5% or 0.05)")
 	fl.Var(&opts.MinSaved, "min-saved", "fail when turns saved are below this share of recorded turns (`P`: 40% or 0.4)")

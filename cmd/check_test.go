@@ -389,7 +389,7 @@ func TestCheckUsageErrors(t *testing.T) {
 		wantErr string
 	}{
 		{"no args", nil, "requires at least 1 arg"},
-		{"bad format", []string{"--format", "xml", "eps"}, `--format "xml": want one of [text json junit github markdown]`},
+		{"bad format", []string{"--format", "xml", "eps"}, `--format "xml": want one of text, json, junit, github, markdown`},
 		{"bad color", []string{"--color", "pink", "eps"}, `--color "pink"`},
 		{"ambiguous percent", []string{"--max-false-rate", "5", "eps"}, `invalid argument "5" for "--max-false-rate" flag: ambiguous: write 5% for a percentage, or 0.05 for a fraction`},
 		{"percent too big", []string{"--min-saved", "140%", "eps"}, `invalid argument "140%" for "--min-saved" flag: want a percentage from 0% to 100%`},
@@ -404,7 +404,7 @@ func TestCheckUsageErrors(t *testing.T) {
 		{"missing baseline", []string{"--baseline", "absent.json", "eps"}, "baseline absent.json does not exist: create it with loopbreak check --update"},
 		{"bad set", []string{"--set", "max_turns_stuck=abc", "eps"}, "--set max_turns_stuck: must be an integer"},
 		{"missing dir", []string{"nowhere"}, "nowhere: no such file"},
-		{"empty dir", []string{"empty"}, "no episode logs"},
+		{"empty dir", []string{"empty"}, "no logs found in "},
 	}
 	os.Mkdir(filepath.Join(dir, "empty"), 0o755)
 	for _, c := range cases {
@@ -533,15 +533,19 @@ func TestCheckJSONFormat(t *testing.T) {
 		t.Fatalf("exit %d", code)
 	}
 	var doc struct {
-		Result        string               `json:"result"`
-		Summary       string               `json:"summary"`
-		Baseline      string               `json:"baseline"`
-		ConfigChanges []check.ConfigChange `json:"config_changes"`
+		Result        string                    `json:"result"`
+		Summary       string                    `json:"summary"`
+		Baseline      string                    `json:"baseline"`
+		ConfigChanges []report.ConfigChangeJSON `json:"config_changes"`
 		Episodes      []struct {
 			EpisodeID string `json:"episode_id"`
 			Status    string `json:"status"`
 			Path      string `json:"path"`
-			Drift     []struct{ Field, Baseline, Current, Message string }
+			Drift     []struct {
+				Field             string
+				Baseline, Current any
+				Message           string
+			}
 		} `json:"episodes"`
 		Gates  []report.GateJSON `json:"gates"`
 		Totals analyze.Totals    `json:"totals"`
@@ -550,9 +554,9 @@ func TestCheckJSONFormat(t *testing.T) {
 		t.Fatalf("%v\n%s", err, out)
 	}
 	if doc.Result != "fail" || doc.Baseline != "loopbreak.baseline.json" || len(doc.Episodes) != 3 || doc.Episodes[0].Status != "changed" ||
-		doc.Episodes[0].Drift[0].Field != "termination_turn" || doc.Episodes[0].Drift[0].Baseline != "50" || doc.Episodes[0].Drift[0].Current != "60" ||
+		doc.Episodes[0].Drift[0].Field != "termination_turn" || doc.Episodes[0].Drift[0].Baseline != 50.0 || doc.Episodes[0].Drift[0].Current != 60.0 ||
 		doc.Episodes[2].Status != "unchanged" || doc.Episodes[0].Path != filepath.Join("eps", "A", "episode_log.jsonl") ||
-		len(doc.ConfigChanges) != 1 || doc.ConfigChanges[0].Current != "50" || len(doc.Gates) != 1 || !doc.Gates[0].Passed || doc.Totals.Episodes != 3 {
+		len(doc.ConfigChanges) != 1 || string(doc.ConfigChanges[0].Current) != "50" || len(doc.Gates) != 1 || !doc.Gates[0].Passed || doc.Totals.Episodes != 3 {
 		t.Errorf("document %+v", doc)
 	}
 	// The verdict also goes to stderr, for the CI log.

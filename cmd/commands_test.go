@@ -46,7 +46,7 @@ func TestRulesFlags(t *testing.T) {
 		t.Fatalf("names and format: %+v, %v", opts, err)
 	}
 	for _, tc := range []struct{ args, want string }{
-		{"--format yaml", `--format "yaml": want one of [text json markdown]`},
+		{"--format yaml", `--format "yaml": want one of text, json, markdown`},
 		{"camping nope", `unknown rule "nope" (see 'loopbreak rules')`},
 		{"--nope", "unknown flag: --nope"},
 	} {
@@ -71,7 +71,7 @@ func TestConfigFlags(t *testing.T) {
 		t.Fatalf("flags: %+v, %v", opts, err)
 	}
 	for _, tc := range []struct{ args, want string }{
-		{"--format yaml", `--format "yaml": want one of [text json toml]`},
+		{"--format yaml", `--format "yaml": want one of text, json, toml`},
 		{"extra", `unknown command "extra" for "config"`},
 		{"--set", `flag needs an argument: --set`},
 	} {
@@ -87,7 +87,7 @@ func TestConfigFlags(t *testing.T) {
 
 func TestGenerateFlags(t *testing.T) {
 	opts, err := parseCmd(t, NewCmdGenerate, "out")
-	if err != nil || *opts != (GenerateOptions{IO: opts.IO, Dir: "out", Episodes: 100, Seed: 1}) {
+	if err != nil || *opts != (GenerateOptions{IO: opts.IO, Dir: "out", Episodes: 100, Seed: 1, Size: "50MB", SizeBytes: 50_000_000}) {
 		t.Fatalf("defaults: %+v, %v", opts, err)
 	}
 	opts, err = parseCmd(t, NewCmdGenerate, "-n", "3", "--seed", "7", "--size", "1.5GiB", "--max-noise", "64kB", "out")
@@ -122,7 +122,7 @@ func TestUsageErrors(t *testing.T) {
 		{"config --nope", "loopbreak: unknown flag: --nope\nRun 'loopbreak config --help' for usage.\n"},
 		{"generate --seed x out", "loopbreak: invalid argument \"x\" for \"--seed\" flag: strconv.ParseUint: parsing \"x\": invalid syntax\nRun 'loopbreak generate --help' for usage.\n"},
 		{"generate --size NaN out", "loopbreak: --size \"NaN\": want a size like 300MB or 300MiB\n"},
-		{"rules --format yaml", "loopbreak: --format \"yaml\": want one of [text json markdown]\n"},
+		{"rules --format yaml", "loopbreak: --format \"yaml\": want one of text, json, markdown\n"},
 		{"rules nope", "loopbreak: unknown rule \"nope\" (see 'loopbreak rules')\n"},
 		{"config extra", "loopbreak: unknown command \"extra\" for \"loopbreak config\"\n"},
 	} {
@@ -139,6 +139,7 @@ func TestUsageErrors(t *testing.T) {
 func TestRulesGolden(t *testing.T) {
 	for _, tc := range []struct{ name, args string }{
 		{"rules/all.txt", "rules"},
+		{"rules/all-full.txt", "rules --all"},
 		{"rules/all.json", "rules --format json"},
 		{"rules/camping-oscillation.txt", "rules camping oscillation"},
 	} {
@@ -212,11 +213,12 @@ func TestGenerateGolden(t *testing.T) {
 	golden(t, "generate/seed7-n3.txt", out+listTree(t, filepath.Join(dir, "corpus")))
 }
 
-// TestGenerateSize: --size stops at the first episode that reaches it.
+// TestGenerateSize: --size stops at the first episode that reaches it,
+// and says so; by default generate stops at 50 MB.
 func TestGenerateSize(t *testing.T) {
 	dir := t.TempDir()
 	code, out, errOut := run(t, "", "", "generate", "-n", "5", "--size", "1B", dir)
-	if want := fmt.Sprintf("wrote 1 episodes under %s\n", dir); code != 0 || out != want || errOut != "" {
+	if want := fmt.Sprintf("wrote 1 episode (1.9 MB) under %s\nstopped at --size 1B, before 5 episodes (--size 0: no limit)\n", dir); code != 0 || out != want || errOut != "" {
 		t.Fatalf("exit %d, stdout %q, stderr %q; want %q", code, out, errOut, want)
 	}
 }

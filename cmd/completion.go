@@ -15,7 +15,7 @@ import (
 // in its RunE); TestCompletionFormats fails when the two disagree.
 var formatValues = map[string][]string{
 	"analyze": {"text", "json", "jsonl", "parquet"},
-	"sweep":   {"table", "json", "csv"},
+	"sweep":   {"text", "table", "json", "csv"},
 	"check":   {"text", "json", "junit", "github", "markdown"},
 	"rules":   {"text", "json", "markdown"},
 	"config":  {"text", "json", "toml"},

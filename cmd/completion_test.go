@@ -61,7 +61,7 @@ func TestCompletion(t *testing.T) {
 // the values its validation lists in the error for a bad one.
 func TestCompletionFormats(t *testing.T) {
 	ios, _, _, _ := Test()
-	listed := regexp.MustCompile(`--format "bogus": want one of \[(.*)\]`)
+	listed := regexp.MustCompile(`--format "bogus": want one of (.*)`)
 	for _, c := range NewRootCmd(ios).Commands() {
 		if c.Flags().Lookup("format") == nil {
 			continue
@@ -75,7 +75,7 @@ func TestCompletionFormats(t *testing.T) {
 			for _, args := range [][]string{{c.Name(), "--format", "bogus"}, {c.Name(), "--format", "bogus", "x"}} {
 				_, _, errOut = run(t, "", "", args...)
 				if m := listed.FindStringSubmatch(errOut); m != nil {
-					if m[1] != strings.Join(values, " ") {
+					if m[1] != strings.Join(values, ", ") {
 						t.Errorf("validation wants %s, completion offers %v", m[1], values)
 					}
 					return

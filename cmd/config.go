@@ -39,6 +39,7 @@ func NewCmdConfig(ios *IOStreams, runF func(*ConfigOptions) error) *cobra.Comman
 	}
 	opts.Config.register(c.Flags())
 	c.Flags().StringVar(&opts.Format, "format", "text", "output `format`: text, json or toml (a loopbreak.toml)")
+	addJSONFlag(c.Flags(), &opts.Format)
 	return c
 }
 

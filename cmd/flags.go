@@ -6,6 +6,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"strconv"
@@ -172,10 +173,25 @@ func (in *inputFlags) findShard(args []string, errOut io.Writer) (*partial.LogSe
 	}
 	in.args = args
 	match := func(name string) bool { return slices.Contains(replay.LogNames, name) }
-	if in.agentLogs() {
+	var keep func(path string) bool
+	switch {
+	case in.agentLogs():
 		match = replay.AgentLogName
+	case in.Format == replay.FormatAuto:
+		// A scan finds every format loopbreak reads: ZorkGPT's episode
+		// logs by their name, other agents' logs by their first records.
+		// A ZorkGPT log under another name is left alone: ZorkGPT's trees
+		// hold copies and digests of its episode logs.
+		match = func(name string) bool { return slices.Contains(replay.LogNames, name) || replay.AgentLogName(name) }
+		keep = func(path string) bool {
+			if slices.Contains(replay.LogNames, filepath.Base(path)) {
+				return true
+			}
+			f, _, known := replay.SniffLog(path)
+			return known && f != replay.FormatZorkGPT
+		}
 	}
-	set, err := partial.Select(args, partial.SelectOptions{Shard: in.Shard, IncludeTests: in.IncludeTests, Match: match})
+	set, err := partial.Select(args, partial.SelectOptions{Shard: in.Shard, IncludeTests: in.IncludeTests, Match: match, Keep: keep})
 	if errors.Is(err, partial.ErrStdinShard) {
 		return nil, &usageError{err}
 	}
@@ -186,10 +202,7 @@ func (in *inputFlags) findShard(args []string, errOut io.Writer) (*partial.LogSe
 		return nil, set.Skipped[0]
 	}
 	if set.Total == 0 && len(set.Skipped) == 0 {
-		if in.agentLogs() {
-			return nil, fmt.Errorf("no logs (*.jsonl, *.json[.gz|.zst]) found in %v", args)
-		}
-		return nil, fmt.Errorf("no episode logs (episode_log.jsonl[.gz|.zst]) found in %v", args)
+		return nil, in.noLogsError(args)
 	}
 	for _, e := range set.WalkErrs {
 		fmt.Fprintf(errOut, "loopbreak: %s\n", e.Error)
@@ -213,7 +226,7 @@ func checkFormat(format string, allowed ...string) error {
 			return nil
 		}
 	}
-	return usageErrorf("--format %q: want one of %v", format, allowed)
+	return usageErrorf("--format %q: want one of %s", format, strings.Join(allowed, ", "))
 }
 
 func checkColor(mode string) error {
@@ -251,4 +264,86 @@ func warnUnused(labels *analyze.Labels, errOut io.Writer) {
 	for _, w := range labels.Unused() {
 		fmt.Fprintf(errOut, "loopbreak: warning: %s\n", w)
 	}
+}
+
+// noLogsError says that a scan found no log: which formats it looked
+// for, and what would read the files it did find.
+func (in *inputFlags) noLogsError(args []string) error {
+	var looked string
+	switch {
+	case in.agentLogs():
+		looked = "looked for " + in.Format + " logs (*.jsonl, *.json[.gz|.zst])"
+	case in.Format == replay.FormatZorkGPT:
+		looked = "looked for ZorkGPT's episode logs (episode_log.jsonl[.gz|.zst]); --input-format auto also finds other agents' logs"
+	default:
+		looked = "looked for ZorkGPT's episode logs (episode_log.jsonl[.gz|.zst]) and, by their first records, OpenHands event streams and trajectories, Gemini CLI sessions, steps and attempts logs (*.jsonl, *.json[.gz|.zst])"
+	}
+	msg := "no logs found in " + strings.Join(args, ", ") + ": " + looked
+	found, _, err := replay.FindSniffing(args, in.IncludeTests, func(string) bool { return true }, nil)
+	if err != nil || len(found) == 0 {
+		return errors.New(msg + "; the " + plural(len(args), "argument") + " hold no files")
+	}
+	var zork, unknown, other []string
+	for _, f := range found {
+		if !replay.AgentLogName(filepath.Base(f)) {
+			other = append(other, f)
+			continue
+		}
+		switch format, _, known := replay.SniffLog(f); {
+		case known && format == replay.FormatZorkGPT:
+			zork = append(zork, f)
+		case !known:
+			unknown = append(unknown, f)
+		case in.agentLogs() || in.Format == replay.FormatZorkGPT:
+			msg += fmt.Sprintf("; %s holds a %s log: --input-format auto reads it", shellQuote(f), format)
+			return errors.New(msg)
+		}
+	}
+	// eg names the files: "a.json is" or "3 files, e.g. a.json, are".
+	eg := func(fs []string, one, many string) string {
+		if len(fs) == 1 {
+			return shellQuote(fs[0]) + " " + one
+		}
+		return fmt.Sprintf("%d files, e.g. %s, %s", len(fs), shellQuote(fs[0]), many)
+	}
+	if len(zork) > 0 {
+		msg += "; " + eg(zork, "holds", "hold") + " ZorkGPT events under another name: name such a file as an argument to read it"
+	}
+	if len(unknown) > 0 {
+		msg += "; " + eg(unknown, "is", "are") + " JSON in no format loopbreak detects: a steps log with its own field names reads with --input-format steps --field step=… --field action=… (loopbreak analyze --help)"
+	}
+	if len(other) > 0 {
+		msg += "; " + eg(other, "is", "are") + " not a JSON log (*.jsonl, *.json[.gz|.zst])"
+	}
+	return errors.New(msg)
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
+
+// jsonFlag is --json, as gh users reach for it: the same as --format json.
+type jsonFlag struct{ format *string }
+
+func (j jsonFlag) String() string   { return "false" }
+func (j jsonFlag) Type() string     { return "bool" }
+func (j jsonFlag) IsBoolFlag() bool { return true }
+func (j jsonFlag) Set(v string) error {
+	switch v {
+	case "true":
+		*j.format = "json"
+	case "false":
+	default:
+		return fmt.Errorf("want true or false, got %q", v)
+	}
+	return nil
+}
+
+// addJSONFlag adds --json beside --format.
+func addJSONFlag(fs *pflag.FlagSet, format *string) {
+	f := fs.VarPF(jsonFlag{format}, "json", "", "the same as --format json")
+	f.NoOptDefVal = "true"
 }

@@ -43,7 +43,8 @@ func NewCmdGenerate(ios *IOStreams, runF func(*GenerateOptions) error) *cobra.Co
 <dir>/<episode_id>/episode_log.jsonl: a real Zork I room graph, every event in
 the order the agent logs them, large noise lines, rejections, objectives, and
 endings by game over, turn limit and live stuck termination.`,
-		Example: `  loopbreak generate --episodes 1000 /tmp/corpus
+		Example: `  loopbreak generate /tmp/corpus                 # at most 50 MB
+  loopbreak generate --episodes 1000 --size 0 /tmp/corpus   # several GB: no limit
   loopbreak generate --episodes 100000 --size 300MB /tmp/big   # stops at 300 MB (300MiB: 300 x 2^20 bytes)`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
@@ -87,7 +88,7 @@ endings by game over, turn limit and live stuck termination.`,
 	}
 	c.Flags().IntVarP(&opts.Episodes, "episodes", "n", 100, "number of episodes")
 	c.Flags().Uint64Var(&opts.Seed, "seed", 1, "random seed (same seed, same corpus)")
-	c.Flags().StringVar(&opts.Size, "size", "", "stop once the corpus reaches this `size` (e.g. 300MB = 300,000,000 bytes, 300MiB, 1.5GiB)")
+	c.Flags().StringVar(&opts.Size, "size", "50MB", "stop once the corpus reaches this `size` (e.g. 300MB = 300,000,000 bytes, 300MiB, 1.5GiB; 0: no limit); an episode is a few MB")
 	c.Flags().StringVar(&opts.MaxNoise, "max-noise", "", "cap noise lines (knowledge dumps, raw responses) at this `size`, e.g. 64KiB")
 	c.Flags().IntVar(&opts.LiveMaxStuck, "live-max-stuck", 0, "max_turns_stuck the live loop-break system ran with in live episodes (default 40, as deployed)")
 	c.Flags().IntVar(&opts.LiveInterval, "live-check-interval", 0, "stuck_check_interval the live loop-break system ran with (default 10)")
@@ -102,15 +103,62 @@ func generateRun(opts *GenerateOptions) error {
 	defer stop()
 	removeStalePartials(opts.Dir)
 	live := replaytest.LiveConfig{MaxTurnsStuck: opts.LiveMaxStuck, CheckInterval: opts.LiveInterval}
+	done := make(chan struct{})
+	progressDone := make(chan struct{})
+	go func() {
+		defer close(progressDone)
+		if opts.IO.StderrTTY {
+			generateProgress(opts, done)
+		}
+	}()
 	paths, err := replaytest.WriteCorpusLive(ctx, opts.Dir, opts.Episodes, opts.Seed, opts.SizeBytes, int(opts.MaxNoiseBytes), replaytest.Format(opts.Format), live)
+	close(done)
+	<-progressDone
 	if ctx.Err() != nil {
 		return fmt.Errorf("%v: %d complete episodes under %s, the one being written removed", context.Cause(ctx), len(paths), opts.Dir)
 	}
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(opts.IO.Out, "wrote %d episodes under %s\n", len(paths), opts.Dir)
+	var size int64
+	for _, p := range paths {
+		if st, err := os.Stat(p); err == nil {
+			size += st.Size()
+		}
+	}
+	fmt.Fprintf(opts.IO.Out, "wrote %s (%s) under %s\n", plural(len(paths), "episode"), humanize.Bytes(uint64(size)), opts.Dir)
+	if len(paths) < opts.Episodes && opts.SizeBytes > 0 {
+		fmt.Fprintf(opts.IO.Out, "stopped at --size %s, before %d episodes (--size 0: no limit)\n", opts.Size, opts.Episodes)
+	}
 	return nil
+}
+
+// generateProgress says on the terminal (stderr) how far generate has
+// got, twice a second, until done: episodes and bytes written so far.
+func generateProgress(opts *GenerateOptions, done <-chan struct{}) {
+	tick := time.NewTicker(500 * time.Millisecond)
+	defer tick.Stop()
+	shown := false
+	for {
+		select {
+		case <-done:
+			if shown {
+				fmt.Fprint(opts.IO.ErrOut, "\r\x1b[K")
+			}
+			return
+		case <-tick.C:
+			eps, size := 0, int64(0)
+			logs, _ := filepath.Glob(filepath.Join(opts.Dir, "*", "episode_log.jsonl"))
+			for _, l := range logs {
+				if st, err := os.Stat(l); err == nil {
+					eps++
+					size += st.Size()
+				}
+			}
+			fmt.Fprintf(opts.IO.ErrOut, "\rwriting: %d of %d episodes, %s", eps, opts.Episodes, humanize.Bytes(uint64(size)))
+			shown = true
+		}
+	}
 }
 
 // removeStalePartials removes episodes a killed run (kill -9) left half

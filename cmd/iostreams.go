@@ -22,6 +22,11 @@ type IOStreams struct {
 	// Width, when positive, is the terminal width tests pretend to have
 	// (text reports use it only when StdoutTTY: see ReportWidth).
 	Width int
+	// Pageable: Out is the process's terminal, which a pager may take
+	// over (pager.go); never in tests.
+	Pageable bool
+	pager    *pager
+	terminal io.Writer // the terminal behind a pager, for its width
 }
 
 // System returns the process's streams.
@@ -29,7 +34,7 @@ func System() *IOStreams {
 	return &IOStreams{
 		In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr,
 		StdoutTTY: isTerminal(os.Stdout), StderrTTY: isTerminal(os.Stderr),
-		Getenv: os.Getenv,
+		Getenv: os.Getenv, Pageable: isTerminal(os.Stdout),
 	}
 }
 
@@ -44,7 +49,8 @@ func Test() (ios *IOStreams, in, out, errOut *bytes.Buffer) {
 }
 
 // ColorEnabled decides colour for stdout: --color always/never win;
-// auto means a terminal and no NO_COLOR (https://no-color.org).
+// auto means a terminal, no NO_COLOR (https://no-color.org) and a TERM
+// other than dumb.
 func (s *IOStreams) ColorEnabled(mode string) bool {
 	switch mode {
 	case "always":
@@ -52,7 +58,9 @@ func (s *IOStreams) ColorEnabled(mode string) bool {
 	case "never":
 		return false
 	}
-	return s.StdoutTTY && s.Getenv("NO_COLOR") == ""
+	// A dumb terminal (TERM=dumb: Emacs' shell, some CI logs) shows
+	// escapes as text.
+	return s.StdoutTTY && s.Getenv("NO_COLOR") == "" && s.Getenv("TERM") != "dumb"
 }
 
 // TerminalWidth is the width of stdout: Width when set, the terminal's
@@ -62,6 +70,9 @@ func (s *IOStreams) TerminalWidth() int {
 		return s.Width
 	}
 	if s.StdoutTTY {
+		if s.terminal != nil {
+			return terminalWidth(s.terminal, s.Getenv)
+		}
 		return terminalWidth(s.Out, s.Getenv)
 	}
 	return 80

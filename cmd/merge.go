@@ -73,6 +73,7 @@ writes nowhere else, and never where a part says.`,
 	}
 	fl := c.Flags()
 	fl.StringVar(&opts.Format, "format", "", "output `format` of the partials' command (default: its default)")
+	addJSONFlag(fl, &opts.Format)
 	fl.BoolVar(&opts.Update, "update", false, "check partials made with --update: write the baseline (at --baseline)")
 	fl.StringVar(&opts.Baseline, "baseline", "", "check partials: the baseline `file`, the one the shards were given (with --update, default "+check.DefaultBaseline+"; without, the shards')")
 	fl.StringVar(&opts.Color, "color", "auto", "colour the text report or table: auto, always or never (auto honours NO_COLOR)")
@@ -234,8 +235,11 @@ func mergeSweep(opts *MergeOptions, m *partial.Merger) error {
 	if format == "" {
 		format = "table"
 	}
-	if err := checkFormat(format, "table", "json", "csv"); err != nil {
+	if err := checkFormat(format, "text", "table", "json", "csv"); err != nil {
 		return err
+	}
+	if format == "text" {
+		format = "table"
 	}
 	var settings partial.SweepSettings
 	if err := m.Settings(&settings); err != nil {

@@ -144,9 +144,9 @@ func TestMergeRefuses(t *testing.T) {
 		{[]string{p1, other["unshared"]}, fmt.Sprintf("cannot merge: %s is shard 1/1, %s is of 2 shards", other["unshared"], p1)},
 		{[]string{p1, newer}, newer + ": partial schema version 3; this loopbreak reads version 2"},
 		{[]string{report}, report + `: not a loopbreak partial file: json: unknown field "episodes"`},
-		{[]string{"--format", "csv", p1, p2}, `--format "csv": want one of [text json jsonl]`},
+		{[]string{"--format", "csv", p1, p2}, `--format "csv": want one of text, json, jsonl`},
 		{[]string{"--format", "text", p1, p2}, "--format text: the partials keep no text report (their shards ran with --format json or jsonl); merge with --format json or jsonl, or run the shards with --format text"},
-		{[]string{"--format", "yaml", p1, p2}, `--format "yaml": want one of [text json jsonl table csv junit github markdown]`},
+		{[]string{"--format", "yaml", p1, p2}, `--format "yaml": want one of text, json, jsonl, table, csv, junit, github, markdown`},
 	} {
 		code, out, errOut := run(t, "", "", append([]string{"merge"}, tc.args...)...)
 		if code != ExitError || out != "" || errOut != "loopbreak: "+tc.want+"\n" {

@@ -116,8 +116,6 @@ func checkAnalyzeOutput(opts *AnalyzeOptions) error {
 		return usageErrorf("--format parquet: give the file with -o (Parquet is not written to a pipe)")
 	case opts.ParquetFirings != "" && opts.Format != "parquet":
 		return usageErrorf("--parquet-firings: only with --format parquet")
-	case opts.Partial.Output != "" && !opts.Partial.Partial && opts.Format != "parquet":
-		return usageErrorf("-o: only with --partial or --format parquet")
 	}
 	return nil
 }

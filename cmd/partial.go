@@ -4,12 +4,15 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 
 	"github.com/spf13/pflag"
 
 	"github.com/loopbreak/loopbreak/analyze"
 	"github.com/loopbreak/loopbreak/analyze/check"
+	"github.com/loopbreak/loopbreak/analyze/outfile"
 	"github.com/loopbreak/loopbreak/analyze/partial"
 	"github.com/loopbreak/loopbreak/analyze/sweep"
 	"github.com/loopbreak/loopbreak/report"
@@ -26,17 +29,41 @@ type partialFlags struct {
 }
 
 func (p *partialFlags) register(fs *pflag.FlagSet) {
-	fs.BoolVar(&p.Partial, "partial", false, "write a mergeable partial result (JSON) for `loopbreak merge` instead of the report; use with --shard")
-	fs.StringVarP(&p.Output, "output", "o", "", "write to `file` instead of standard output")
+	fs.BoolVar(&p.Partial, "partial", false, "write a mergeable partial result (JSON) for loopbreak merge instead of the report; use with --shard")
+	fs.StringVarP(&p.Output, "output", "o", "", "write the report (or the partial result) to `file` instead of standard output, whole or not at all")
 }
 
-// check refuses -o without --partial (sweep and check print their report
-// to standard output only).
-func (p *partialFlags) check() error {
-	if p.Output != "" && !p.Partial {
-		return usageErrorf("-o: only with --partial")
+// check accepts -o with every format (toFile writes the report there).
+func (p *partialFlags) check() error { return nil }
+
+// toFile runs run with its standard output going to path, atomically (a
+// run that fails leaves no file; check's exit 1 for a broken gate still
+// writes its report), as to a file: no terminal width, no colour, no
+// pager. A terminal is told where the report went. "" or "-" run as they
+// are.
+func toFile(ios *IOStreams, path string, run func() error) error {
+	if path == "" || path == "-" {
+		return run()
 	}
-	return nil
+	var runErr error
+	err := outfile.Write(path, outfile.Options{Out: ios.Out}, func(w io.Writer) error {
+		saved, tty := ios.Out, ios.StdoutTTY
+		ios.Out, ios.StdoutTTY = w, false
+		defer func() { ios.Out, ios.StdoutTTY = saved, tty }()
+		runErr = run()
+		var f *failError
+		if runErr != nil && !errors.As(runErr, &f) {
+			return runErr
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if ios.StderrTTY {
+		fmt.Fprintf(ios.ErrOut, "loopbreak: wrote %s\n", path)
+	}
+	return runErr
 }
 
 // analyzePartialRun is analyze --partial: the shard's episodes and totals

@@ -66,7 +66,7 @@ func reportRun(opts *ReportOptions) error {
 	if err != nil {
 		return err
 	}
-	html := &report.HTMLReport{Title: opts.Title, Config: report.ConfigLine(cfgPath, cfg), MaxStuck: rules.MaxTurnsStuck.Get(cfg)}
+	html := &report.HTMLReport{Title: opts.Title, Config: report.ConfigLine(cfgPath, cfg), AgentConfig: report.AgentConfigLine(cfgPath, cfg), MaxStuck: rules.MaxTurnsStuck.Get(cfg)}
 	var (
 		totals analyze.Totals
 		errs   = walkErrs // what the walk skipped, first
@@ -104,7 +104,13 @@ func reportRun(opts *ReportOptions) error {
 		return runErr
 	}
 	totals.Finish()
-	return writeHTMLTo(opts.IO, opts.Output, func(w io.Writer) error { return html.Write(w, &totals, errs) })
+	if err := writeHTMLTo(opts.IO, opts.Output, func(w io.Writer) error { return html.Write(w, &totals, errs) }); err != nil {
+		return err
+	}
+	if opts.Output != "-" && opts.IO.StderrTTY {
+		fmt.Fprintf(opts.IO.ErrOut, "loopbreak: wrote %s (%s)\n", opts.Output, plural(totals.Episodes, "episode"))
+	}
+	return nil
 }
 
 // writeHTMLTo writes a page to path ("-": stdout) through a temporary

@@ -250,6 +250,76 @@ func TestReportInBrowser(t *testing.T) {
 		t.Errorf("after sorting max stuck descending the first row has %q (%v), want 60", first, err)
 	}
 
+	// Other agents' logs: a lane per detector that ran, marked where it
+	// fired, as many firings as analyze finds; none of ZorkGPT's framing.
+	agentLogs := []string{stepsLog, openHandsLog, openHandsTraj, geminiLog, attemptsLog}
+	agentsPage := filepath.Join(dir, "agents.html")
+	ios, _, _, errOut = Test()
+	if code := Main(append([]string{"report", "-o", agentsPage}, agentLogs...), ios); code != 0 {
+		t.Fatalf("report of agents' logs: exit %d: %s", code, errOut)
+	}
+	if err := chromedp.Do(ctx, chromedp.Navigate("file://"+agentsPage), chromedp.WaitVisible(chromedp.CSS("#detectors"))); err != nil {
+		t.Fatal(err)
+	}
+	for _, log := range agentLogs {
+		ios, _, out, _ := Test()
+		if code := Main([]string{"analyze", "--format", "json", log}, ios); code != 0 {
+			t.Fatalf("analyze %s failed", log)
+		}
+		var doc struct {
+			Episodes []struct {
+				ID        string `json:"episode_id"`
+				Detectors []struct {
+					Rule    string
+					Firings int
+				}
+			}
+		}
+		if err := json.Unmarshal(out.Bytes(), &doc); err != nil || len(doc.Episodes) != 1 || len(doc.Episodes[0].Detectors) == 0 {
+			t.Fatalf("analyze %s: %v: %s", log, err, out)
+		}
+		ep := doc.Episodes[0]
+		section := fmt.Sprintf(`[...document.querySelectorAll("section.episode")].find(s => s.querySelector("h2").textContent === %q)`, ep.ID)
+		fired := 0
+		for _, d := range ep.Detectors {
+			lane := fmt.Sprintf(`%s.querySelector('svg.tl g.dl[data-rule=%q]')`, section, d.Rule)
+			if got := eval(lane + `.dataset.firings * 1`); got != d.Firings {
+				t.Errorf("%s: %s's lane has %d firings, analyze finds %d", log, d.Rule, got, d.Firings)
+			}
+			marked := eval(`[...` + lane + `.querySelectorAll("path.fm")].filter(p => p.getBoundingClientRect().width > 0).length`)
+			if want := min(d.Firings, 1); marked != want {
+				t.Errorf("%s: %s's lane has %d drawn marks paths, want %d", log, d.Rule, marked, want)
+			}
+			if d.Firings > 0 {
+				fired++
+			}
+		}
+		if fired == 0 {
+			t.Errorf("%s: no detector fired; the check shows nothing", log)
+		}
+		if got := eval(section + `.querySelectorAll("svg.tl g.dl").length`); got != len(ep.Detectors) {
+			t.Errorf("%s: %d lanes, %d detectors ran", log, got, len(ep.Detectors))
+		}
+	}
+	for _, c := range []struct {
+		what, js string
+		want     int
+	}{
+		{"detector table rows", `document.querySelectorAll("#detectors tbody tr").length`, 13},
+		{"log rows", `document.querySelectorAll("#logs tbody tr").length`, len(agentLogs)},
+		{"no ZorkGPT framing", `/never terminate|stuck counter|max_turns_stuck/.test(document.body.textContent) ? 1 : 0`, 0},
+		{"no episode table", `document.querySelectorAll("#episodes").length`, 0},
+	} {
+		if got := eval(c.js); got != c.want {
+			t.Errorf("%s: %d, want %d", c.what, got, c.want)
+		}
+	}
+	if png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot()); err != nil || len(png) < 1000 {
+		t.Errorf("agents' page screenshot: %d bytes, %v", len(png), err)
+	} else if err := os.WriteFile(filepath.Join(dir, "agents.png"), png, 0o644); err != nil {
+		t.Fatal(err)
+	}
+
 	// The policy is enforced, and a violation is seen: the same page with
 	// a script and a style attribute a value might have smuggled in, and
 	// an image from the network, runs none of them and reports each.

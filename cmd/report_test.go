@@ -52,7 +52,7 @@ func TestReportOutput(t *testing.T) {
 	if code != 0 || stderr != "" {
 		t.Fatalf("exit %d, stderr %q", code, stderr)
 	}
-	for _, want := range []string{"<!DOCTYPE html>", "<title>Nightly &lt;run&gt;</title>", `<svg class="tl"`, `<table class="sortable" id="episodes">`, "1 of 1 episodes would have been terminated"} {
+	for _, want := range []string{"<!DOCTYPE html>", "<title>Nightly &lt;run&gt;</title>", `<svg class="tl"`, `<table class="sortable" id="episodes">`, "1 of 1 episode would have been terminated"} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("page lacks %q", want)
 		}

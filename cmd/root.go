@@ -36,8 +36,16 @@ that would have saved.`,
 	root.SetIn(ios.In)
 	root.SetOut(ios.Out)
 	root.SetErr(ios.ErrOut)
+	// A pager for long output on a terminal (pager.go), started once the
+	// command and its flags are known.
+	root.PersistentFlags().Bool("no-pager", false, "write to the terminal directly, not through $PAGER (less -FRX)")
+	root.PersistentPreRun = func(c *cobra.Command, _ []string) {
+		if ios.pager = startPager(ios, c); ios.pager != nil {
+			c.SetOut(ios.Out)
+		}
+	}
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		return &usageError{&flagError{err: err, path: c.CommandPath()}}
+		return &usageError{&flagError{err: flagSuggestion(c, err), path: c.CommandPath()}}
 	})
 	root.AddCommand(
 		NewCmdAnalyze(ios, nil),
@@ -52,6 +60,7 @@ that would have saved.`,
 		NewCmdVersion(ios),
 	)
 	registerCompletions(root)
+	setHelpWidth(root, ios.TerminalWidth()) // help.go
 	return root
 }
 
@@ -60,6 +69,7 @@ func Main(args []string, ios *IOStreams) int {
 	root := NewRootCmd(ios)
 	root.SetArgs(args)
 	err := root.Execute()
+	ios.pager.close() // the report read, then any error under it
 	if err != nil {
 		var f *failError
 		var fe *flagError

@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/loopbreak/loopbreak/report"
 	"github.com/loopbreak/loopbreak/rules"
 )
 
@@ -17,6 +18,7 @@ type RulesOptions struct {
 	IO     *IOStreams
 	Names  []string
 	Format string // text, json, markdown (docs/rules.md)
+	All    bool   // every rule in full, not one line each
 }
 
 // NewCmdRules builds `loopbreak rules [NAME...]`.
@@ -24,8 +26,9 @@ func NewCmdRules(ios *IOStreams, runF func(*RulesOptions) error) *cobra.Command 
 	opts := &RulesOptions{IO: ios}
 	c := &cobra.Command{
 		Use:   "rules [name...]",
-		Short: "List every rule: what it does, its keys and defaults",
-		Example: `  loopbreak rules camping
+		Short: "List the rules, one line each; a rule's full text with its name",
+		Example: `  loopbreak rules
+  loopbreak rules camping
   loopbreak rules --format json
   loopbreak rules --format markdown > docs/rules.md   # the committed reference`,
 		Args: cobra.ArbitraryArgs,
@@ -36,6 +39,13 @@ func NewCmdRules(ios *IOStreams, runF func(*RulesOptions) error) *cobra.Command 
 			}
 			for _, n := range args {
 				if rules.Lookup(n) == nil {
+					var names []string
+					for _, r := range rules.Registry {
+						names = append(names, r.Name)
+					}
+					if best := closest(n, names); best != "" {
+						return usageErrorf("unknown rule %q (did you mean %s?); 'loopbreak rules' lists them", n, best)
+					}
 					return usageErrorf("unknown rule %q (see 'loopbreak rules')", n)
 				}
 			}
@@ -45,7 +55,9 @@ func NewCmdRules(ios *IOStreams, runF func(*RulesOptions) error) *cobra.Command 
 			return rulesRun(opts)
 		},
 	}
+	c.Flags().BoolVar(&opts.All, "all", false, "every rule in full (without names, text lists one line per rule)")
 	c.Flags().StringVar(&opts.Format, "format", "text", "output `format`: text, json or markdown (the reference committed as docs/rules.md)")
+	addJSONFlag(c.Flags(), &opts.Format)
 	return c
 }
 
@@ -106,13 +118,17 @@ func rulesRun(opts *RulesOptions) error {
 		return rulesMarkdown(opts.IO.Out, list)
 	}
 	w := opts.IO.Out
+	width := opts.IO.TerminalWidth()
+	if len(opts.Names) == 0 && !opts.All {
+		return rulesList(w, list, width)
+	}
 	for i, r := range list {
 		if i > 0 {
 			fmt.Fprintln(w)
 		}
-		fmt.Fprintf(w, "%s — %s (%s)\n", r.Name, r.Title, r.Section)
-		fmt.Fprintf(w, "  origin: %s; runs on: %s\n", originWords(r.Origin), r.Inputs())
-		fmt.Fprintf(w, "%s\n", wrap(r.Doc, 76, "    "))
+		fmt.Fprintf(w, "%s\n", report.Wrap(fmt.Sprintf("%s — %s (%s)", r.Name, r.Title, r.Section), width, 0, "    "))
+		fmt.Fprintf(w, "  %s\n", report.Wrap(fmt.Sprintf("origin: %s; runs on: %s", originWords(r.Origin), r.Inputs()), width, 2, "    "))
+		fmt.Fprintf(w, "%s\n", wrap(r.Doc, width-2, "    "))
 		if len(r.Params) > 0 {
 			fmt.Fprintln(w, "  keys:")
 			for _, p := range r.Params {
@@ -121,16 +137,36 @@ func rulesRun(opts *RulesOptions) error {
 				if c := p.Constraint(); c != "" {
 					doc += " (" + c + ")"
 				}
-				fmt.Fprintf(w, "    %-38s %s\n", def, doc)
+				if width >= 100 {
+					fmt.Fprintf(w, "    %-38s %s\n", def, report.Wrap(doc, width, 43, strings.Repeat(" ", 43)))
+				} else {
+					// Narrower: the key, its doc under it.
+					fmt.Fprintf(w, "    %s\n%s\n", def, wrap(doc, width-2, "        "))
+				}
 			}
 		}
 		var kinds []string
 		for _, k := range r.Kinds {
 			kinds = append(kinds, r.Name+"/"+k.Name)
 		}
-		fmt.Fprintf(w, "  fires: %s\n", strings.Join(kinds, ", "))
+		fmt.Fprintf(w, "  %s\n", report.Wrap("fires: "+strings.Join(kinds, ", "), width, 2, "    "))
 	}
 	return nil
+}
+
+// rulesList is `loopbreak rules`: one line per rule (name, origin, what
+// it detects), its full text with `rules NAME`.
+func rulesList(w io.Writer, list []*rules.Rule, width int) error {
+	g := &report.Grid{Cols: []report.Col{{Head: "rule", Align: report.L}, {Head: "origin", Align: report.L, Drop: 1},
+		{Head: "detects", Align: report.L, Wrap: true}}}
+	for _, r := range list {
+		g.Rows = append(g.Rows, []string{r.Name, r.Origin, r.Title})
+	}
+	if _, err := g.Render(w, width); err != nil {
+		return err
+	}
+	_, err := fmt.Fprintf(w, "\n%s\n", report.Wrap("A rule in full (what it does, its keys and defaults, what it fires): loopbreak rules NAME...; every rule in full: loopbreak rules --all.", width, 0, ""))
+	return err
 }
 
 // originWords says where a rule comes from (RULES.md, "Where each rule

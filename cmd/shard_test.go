@@ -17,9 +17,6 @@ func TestShardUsageErrors(t *testing.T) {
 		{"check --shard 5/4 x", "loopbreak: invalid argument \"5/4\" for \"--shard\" flag: the shard number K must be from 1 to 4, got 5\nRun 'loopbreak check --help' for usage.\n"},
 		{"analyze --shard 1/0 x", "loopbreak: invalid argument \"1/0\" for \"--shard\" flag: the shard count N must be at least 1, got 0\nRun 'loopbreak analyze --help' for usage.\n"},
 		{"analyze --shard 1/2 -", "loopbreak: --shard: standard input (-) cannot be split between shards; name files or directories\n"},
-		{"sweep --max-stuck 30 -o part.json " + episodesDir, "loopbreak: -o: only with --partial\n"},
-		{"check -o part.json " + episodesDir, "loopbreak: -o: only with --partial\n"},
-		{"analyze -o part.json " + episodesDir, "loopbreak: -o: only with --partial or --format parquet\n"},
 		{"merge --color blue x.json", "loopbreak: --color \"blue\": want auto, always or never\n"},
 	} {
 		t.Run(tc.args, func(t *testing.T) {

@@ -97,8 +97,11 @@ episodes; without it, the efficient row saving the most turns under ZorkGPT's
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			opts.Paths = args
-			if err := checkFormat(opts.Format, "table", "json", "csv"); err != nil {
+			if err := checkFormat(opts.Format, "text", "table", "json", "csv"); err != nil {
 				return err
+			}
+			if opts.Format == "text" {
+				opts.Format = "table" // one name for the human format across commands; table stays an alias
 			}
 			if err := opts.Partial.check(); err != nil {
 				return err
@@ -117,6 +120,9 @@ episodes; without it, the efficient row saving the most turns under ZorkGPT's
 			if runF != nil {
 				return runF(opts)
 			}
+			if !opts.Partial.Partial {
+				return toFile(opts.IO, opts.Partial.Output, func() error { return sweepRun(opts) })
+			}
 			return sweepRun(opts)
 		},
 	}
@@ -132,7 +138,8 @@ episodes; without it, the efficient row saving the most turns under ZorkGPT's
 	fl.BoolVar(&opts.ByEpisode, "by-episode", false, "list the episodes whose outcome flips between rows")
 	opts.Labels.register(fl)
 	fl.BoolVar(&opts.ByRule, "by-rule", false, "with labelled episodes: every rule's precision, recall, F1 and lead time per row (CSV: one line per row and rule)")
-	fl.StringVar(&opts.Format, "format", "table", "output `format`: table, json or csv")
+	fl.StringVar(&opts.Format, "format", "text", "output `format`: text (also table), json or csv")
+	addJSONFlag(fl, &opts.Format)
 	fl.StringVar(&opts.Color, "color", "auto", "colour the table: auto, always or never (auto honours NO_COLOR)")
 	fl.BoolVarP(&opts.Quiet, "quiet", "q", false, "no progress bar on stderr")
 	fl.StringVar(&opts.HTML, "html", "", "also write a self-contained HTML page (chart and table) to `file`; - writes it to stdout instead of the table")

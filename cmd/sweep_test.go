@@ -37,7 +37,7 @@ func TestSweepFlags(t *testing.T) {
 	}{
 		{"no args", []string{"--max-stuck", "30"}, "requires at least 1 arg(s), only received 0"},
 		{"nothing to sweep", []string{log}, "nothing to sweep: give --max-stuck, --check-interval, --warning-threshold or --grid key=values"},
-		{"bad format", []string{"--max-stuck", "30", "--format", "text", log}, `--format "text": want one of [table json csv]`},
+		{"bad format", []string{"--max-stuck", "30", "--format", "yaml", log}, `--format "yaml": want one of text, table, json, csv`},
 		{"bad color", []string{"--max-stuck", "30", "--color", "sometimes", log}, `--color "sometimes": want auto, always or never`},
 		{"unknown flag", []string{"--max-stuk", "30", log}, "unknown flag: --max-stuk"},
 		{"bad list", []string{"--max-stuck", "30,abc", log}, `--max-stuck "30,abc": must be an integer, got "abc"`},
@@ -551,5 +551,41 @@ func TestSweepWarningsAndWouldReject(t *testing.T) {
 		if other != 0 {
 			t.Errorf("max_turns_stuck=%v: %d rejections by other rules", m, other)
 		}
+	}
+}
+
+// A grid that changes no termination (a detector's key; any grid on logs
+// without a score) is ranked by loops and false alarms: the
+// recommendation says so (here the baseline stays: under Ralph's
+// detect_loop 0.95 catches what 0.9 does), the varied key is never cut,
+// and nothing speaks of turns saved.
+func TestSweepDetectorGrid(t *testing.T) {
+	for _, width := range []int{120, 80, 60} {
+		ios, _, out, errOut := Test()
+		ios.StdoutTTY, ios.Width = true, width
+		if code := Main([]string{"sweep", "-q", "--color", "never", "--grid", "fuzzy_threshold=0.8:0.95:0.05", stepsLog}, ios); code != 0 {
+			t.Fatalf("exit %d: %s", code, errOut)
+		}
+		got := out.String()
+		flat := " " + strings.Join(strings.Fields(got), " ") + " " // wrapped prose as one line
+		for _, want := range []string{" fuzzy_threshold ", " loops ", "Recommended: baseline (keeps the base configuration)", "ranked by the detectors", "7 (12 loops, 5 false alarms"} {
+			if !strings.Contains(flat, want) {
+				t.Errorf("at %d columns, no %q in\n%s", width, want, got)
+			}
+		}
+		for _, not := range []string{"…", "saves the most turns", "0 of 0"} {
+			if strings.Contains(got, not) {
+				t.Errorf("at %d columns, %q in\n%s", width, not, got)
+			}
+		}
+		for _, l := range strings.Split(got, "\n") {
+			if n := utf8.RuneCountInString(l); n > width {
+				t.Errorf("%d columns over %d: %q", n, width, l)
+			}
+		}
+	}
+	code, out, _ := runSweep(t, "sweep", "-q", "--max-stuck", "30:50:10", openHandsLog)
+	if code != 0 || !strings.Contains(out, "the baseline stays") || strings.Contains(out, "saves the most turns") {
+		t.Errorf("a grid on a log without a score: exit %d\n%s", code, out)
 	}
 }

@@ -13,7 +13,7 @@ func TestWatchUsage(t *testing.T) {
 		want string
 	}{
 		{[]string{"watch", "-"}, "not standard input"},
-		{[]string{"watch", "--format", "json", "x"}, `--format "json": want one of [text jsonl]`},
+		{[]string{"watch", "--format", "json", "x"}, `--format "json": want one of text, jsonl`},
 		{[]string{"watch", "--exit-on", "tool_cycle/stopp", "x"}, `"tool_cycle/stopp": not a rule/kind`},
 		{[]string{"watch", "--exec-on", "tool_cycle/stop", "x"}, "--exec-on needs --exec"},
 		{[]string{"watch", "--input-format", "xml", "x"}, `--input-format "xml"`},

@@ -59,25 +59,36 @@ func peekStart(br *bufio.Reader) []byte {
 // Records are looked at by their top-level keys only, so a long first
 // line cut at 64 KiB still counts by the keys before the cut.
 func DetectFormat(start []byte) (format, preset string) {
+	format, preset, _ = DetectKnown(start)
+	return format, preset
+}
+
+// DetectKnown is DetectFormat, saying whether a rule recognised the
+// records (known) or zorkgpt is only the fallback: a directory scan picks
+// up a file by its content only when it is known.
+func DetectKnown(start []byte) (format, preset string, known bool) {
 	trimmed := bytes.TrimLeft(start, " \t\r\n")
 	if isAiderHistory(trimmed) {
-		return FormatSteps, PresetAider
+		return FormatSteps, PresetAider, true
 	}
 	if len(trimmed) > 0 && trimmed[0] == '[' {
 		if a := detectAgentArray(trimmed); a != "" {
-			return FormatSteps, a
+			return FormatSteps, a, true
 		}
-		return FormatSteps, PresetOpenHands
+		// An array of objects; an empty array or one of numbers is
+		// nobody's log.
+		inner := bytes.TrimLeft(trimmed[1:], " \t\r\n")
+		return FormatSteps, PresetOpenHands, len(inner) > 0 && inner[0] == '{'
 	}
 	if len(trimmed) > 0 && trimmed[0] == '{' {
 		if a := detectAgentDocument(trimmed); a != "" {
-			return FormatSteps, a
+			return FormatSteps, a, true
 		}
 	}
 	if len(trimmed) > 0 && trimmed[0] == '{' && !bytes.Contains(firstLine(trimmed), []byte(`"event_type"`)) {
 		// A pretty-printed session: its keys span lines.
 		if bytes.Contains(trimmed, []byte(`"sessionId"`)) && bytes.Contains(trimmed, []byte(`"messages"`)) {
-			return FormatSteps, PresetGeminiCLI
+			return FormatSteps, PresetGeminiCLI, true
 		}
 	}
 	lines := bytes.Split(start, []byte("\n"))
@@ -92,31 +103,31 @@ func DetectFormat(start []byte) (format, preset string) {
 		keys := topKeys(line)
 		has := func(k string) bool { return keys[k] }
 		if a := detectAgent(keys); a != "" {
-			return FormatSteps, a
+			return FormatSteps, a, true
 		}
 		switch {
 		case isOpenHandsV1(keys, line):
-			return FormatSteps, PresetOpenHandsV1
+			return FormatSteps, PresetOpenHandsV1, true
 		case has("instance_id") && has("history"):
-			return FormatSteps, PresetOpenHands // an OpenHands evaluation output
+			return FormatSteps, PresetOpenHands, true // an OpenHands evaluation output
 		case has("event_type"):
-			return FormatZorkGPT, ""
+			return FormatZorkGPT, "", true
 		case has("task_id") && has("status"):
-			return FormatAttempts, ""
+			return FormatAttempts, "", true
 		case has("sessionId") && (has("messages") || has("projectHash")), has("$rewindTo"), has("$set"),
 			has("type") && (has("toolCalls") || has("content")) && !has("step"):
-			return FormatSteps, PresetGeminiCLI
+			return FormatSteps, PresetGeminiCLI, true
 		case (has("action") || has("observation")) && (has("args") || has("extras") || has("cause")):
-			return FormatSteps, PresetOpenHands
+			return FormatSteps, PresetOpenHands, true
 		case has("step") && (has("action") || has("output")):
-			return FormatSteps, ""
+			return FormatSteps, "", true
 		case (has("action") || has("observation")) && !has("type") && !has("step"):
 			// An OpenHands event of 2024 (dataclasses.asdict, its fields
 			// at the top level): the OpenHands reader names the shape.
-			return FormatSteps, PresetOpenHands
+			return FormatSteps, PresetOpenHands, true
 		}
 	}
-	return FormatZorkGPT, ""
+	return FormatZorkGPT, "", false
 }
 
 func firstLine(b []byte) []byte {

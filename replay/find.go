@@ -1,13 +1,19 @@
 package replay
 
 import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/klauspost/compress/zstd"
 )
 
 // LogNames are the file names a directory scan picks up.
@@ -56,6 +62,14 @@ func AgentLogName(name string) bool {
 // FindMatching is Find with directories searched for the file names match
 // accepts.
 func FindMatching(args []string, includeTests bool, match func(name string) bool) (files []string, skipped []error, err error) {
+	return FindSniffing(args, includeTests, match, nil)
+}
+
+// FindSniffing is FindMatching where a regular file whose name match
+// accepts is kept only if keep (nil: any) accepts its path too: keep may
+// look inside (SniffLog). A candidate that is not a regular file is
+// reported as skipped, never opened.
+func FindSniffing(args []string, includeTests bool, match func(name string) bool, keep func(path string) bool) (files []string, skipped []error, err error) {
 	for _, arg := range args {
 		if arg == "-" {
 			files = append(files, arg)
@@ -103,7 +117,7 @@ func FindMatching(args []string, includeTests bool, match func(name string) bool
 			if match(d.Name()) {
 				if kind := irregular(path, d); kind != "" {
 					skipped = append(skipped, &fs.PathError{Op: "skip", Path: path, Err: errors.New(kind + ", not a regular file")})
-				} else {
+				} else if keep == nil || keep(path) {
 					files = append(files, path)
 				}
 			}
@@ -145,4 +159,38 @@ func irregular(path string, d fs.DirEntry) string {
 		return "directory"
 	}
 	return "special file"
+}
+
+// SniffLog says what a file found in a directory holds, by its first
+// records (DetectKnown, through gzip or zstd): the format and preset of a
+// log loopbreak reads, or known false. Unreadable files are known: reading
+// them reports why.
+func SniffLog(path string) (format, preset string, known bool) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", "", true
+	}
+	defer f.Close()
+	br := bufio.NewReaderSize(f, detectBytes)
+	var r io.Reader = br
+	magic, _ := br.Peek(4)
+	switch {
+	case bytes.HasPrefix(magic, gzipMagic):
+		zr, err := gzip.NewReader(br)
+		if err != nil {
+			return "", "", true
+		}
+		defer zr.Close()
+		r = zr
+	case bytes.Equal(magic, zstdMagic):
+		zr, err := zstd.NewReader(br, zstd.WithDecoderConcurrency(1))
+		if err != nil {
+			return "", "", true
+		}
+		defer zr.Close()
+		r = zr
+	}
+	start := make([]byte, detectBytes)
+	n, _ := io.ReadFull(r, start)
+	return DetectKnown(start[:n])
 }

@@ -1,6 +1,8 @@
 package replay
 
 import (
+	"bytes"
+	"compress/gzip"
 	"errors"
 	"io/fs"
 	"os"
@@ -162,5 +164,55 @@ func TestFindUnreadableDirChmod(t *testing.T) {
 	files, skipped, err := Find([]string{root}, false)
 	if err != nil || len(files) != 1 || len(skipped) != 1 || !errors.Is(skipped[0], fs.ErrPermission) {
 		t.Fatalf("files %v, skipped %v, err %v", files, skipped, err)
+	}
+}
+
+// DetectKnown tells a recognised log from the zorkgpt fallback, which a
+// directory scan must not pick up by content.
+func TestDetectKnown(t *testing.T) {
+	for _, c := range []struct {
+		in             string
+		format, preset string
+		known          bool
+	}{
+		{`{"event_type": "turn_start"}`, FormatZorkGPT, "", true},
+		{`{"task_id": "a", "status": "open"}`, FormatAttempts, "", true},
+		{`{"step": 1, "action": "ls"}`, FormatSteps, "", true},
+		{`[{"action": "run", "args": {}}]`, FormatSteps, PresetOpenHands, true},
+		{`[]`, FormatSteps, PresetOpenHands, false},
+		{"{\n  \"sessionId\": \"s\",\n  \"messages\": []\n}", FormatSteps, PresetGeminiCLI, true},
+		{`{"todo": ["a"]}`, FormatZorkGPT, "", false},
+		{``, FormatZorkGPT, "", false},
+		{`not json`, FormatZorkGPT, "", false},
+	} {
+		f, p, k := DetectKnown([]byte(c.in))
+		if f != c.format || p != c.preset || k != c.known {
+			t.Errorf("DetectKnown(%q) = %s, %q, %v; want %s, %q, %v", c.in, f, p, k, c.format, c.preset, c.known)
+		}
+		if f2, p2 := DetectFormat([]byte(c.in)); f2 != f || p2 != p {
+			t.Errorf("DetectFormat(%q) = %s, %q; DetectKnown %s, %q", c.in, f2, p2, f, p)
+		}
+	}
+}
+
+// SniffLog sees through gzip, and FindSniffing keeps only what keep
+// accepts.
+func TestSniffLog(t *testing.T) {
+	dir := t.TempDir()
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write([]byte(`{"task_id": "a", "status": "open"}` + "\n"))
+	zw.Close()
+	os.WriteFile(filepath.Join(dir, "a.jsonl.gz"), gz.Bytes(), 0o644)
+	os.WriteFile(filepath.Join(dir, "b.json"), []byte(`{"todo": 1}`), 0o644)
+	if f, _, known := SniffLog(filepath.Join(dir, "a.jsonl.gz")); f != FormatAttempts || !known {
+		t.Errorf("gzip attempts log sniffed as %s, %v", f, known)
+	}
+	files, _, err := FindSniffing([]string{dir}, false, AgentLogName, func(p string) bool {
+		_, _, known := SniffLog(p)
+		return known
+	})
+	if err != nil || len(files) != 1 || filepath.Base(files[0]) != "a.jsonl.gz" {
+		t.Errorf("found %v, %v", files, err)
 	}
 }

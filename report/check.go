@@ -91,7 +91,21 @@ func plural(n int, word string) string {
 	if n == 1 {
 		return "1 " + word
 	}
-	return strconv.Itoa(n) + " " + word + "s"
+	return Count(n) + " " + word + "s"
+}
+
+// Count writes a count for people: thousands separated (494,822).
+func Count(n int) string {
+	s := strconv.Itoa(n)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	if neg {
+		return "-" + s
+	}
+	return s
 }
 
 // CorpusLine sums the corpus in one sentence (the figures the gates use).
@@ -252,20 +266,44 @@ type CheckJSON struct {
 	Wrote         bool   `json:"wrote"`    // update: the baseline file was written
 	// OutOfScope counts the baseline entries whose logs lie outside the
 	// paths checked: not compared, kept by an update (absent when none).
-	OutOfScope    int                  `json:"out_of_scope,omitempty"`
-	ConfigChanges []check.ConfigChange `json:"config_changes"`
-	Episodes      []CheckEpisodeJSON   `json:"episodes"`
-	Gates         []GateJSON           `json:"gates"`
-	Totals        *analyze.Totals      `json:"totals"`
-	Errors        []analyze.FileError  `json:"errors"`
+	OutOfScope    int                 `json:"out_of_scope,omitempty"`
+	ConfigChanges []ConfigChangeJSON  `json:"config_changes"`
+	Episodes      []CheckEpisodeJSON  `json:"episodes"`
+	Gates         []GateJSON          `json:"gates"`
+	Totals        *analyze.Totals     `json:"totals"`
+	Errors        []analyze.FileError `json:"errors"`
 }
 
-// DriftJSON is one drift in CheckJSON: check.Drift and its message.
+// DriftJSON is one drift in CheckJSON: check.Drift and its message. The
+// values are JSON values of their own types (50, [150, 160], null), not
+// strings; a side that is absent (a new or missing episode, a key that
+// appeared) is left out.
 type DriftJSON struct {
-	Field    string `json:"field"`
-	Baseline string `json:"baseline"`
-	Current  string `json:"current"`
-	Message  string `json:"message"` // in words, without the episode's name
+	Field    string          `json:"field"`
+	Baseline json.RawMessage `json:"baseline,omitempty"`
+	Current  json.RawMessage `json:"current,omitempty"`
+	Message  string          `json:"message"` // in words, without the episode's name
+}
+
+// ConfigChangeJSON is check.ConfigChange with its values typed as
+// DriftJSON's are.
+type ConfigChangeJSON struct {
+	Key      string          `json:"key"`
+	Baseline json.RawMessage `json:"baseline,omitempty"`
+	Current  json.RawMessage `json:"current,omitempty"`
+}
+
+// jsonValue is a baseline literal as a JSON value: itself when it is JSON,
+// else as a string; nil (left out) when absent.
+func jsonValue(lit string) json.RawMessage {
+	if lit == "" {
+		return nil
+	}
+	if json.Valid([]byte(lit)) {
+		return json.RawMessage(lit)
+	}
+	b, _ := json.Marshal(lit)
+	return b
 }
 
 // CheckEpisodeJSON is one episode in CheckJSON.
@@ -287,13 +325,13 @@ func WriteCheckJSON(out io.Writer, c *check.Result) error {
 	doc := CheckJSON{
 		SchemaVersion: SchemaVersion, Result: strings.ToLower(checkVerdict(c)), Summary: CheckSummary(c),
 		Mode: c.Mode, Wrote: c.Wrote, OutOfScope: c.OutOfScope,
-		ConfigChanges: c.Config, Totals: Rounded(c.Totals), Errors: c.Errors,
+		ConfigChanges: []ConfigChangeJSON{}, Totals: Rounded(c.Totals), Errors: c.Errors,
+	}
+	for _, cc := range c.Config {
+		doc.ConfigChanges = append(doc.ConfigChanges, ConfigChangeJSON{Key: cc.Key, Baseline: jsonValue(cc.Baseline), Current: jsonValue(cc.Current)})
 	}
 	if c.Mode != check.ModeGatesOnly {
 		doc.Baseline = c.Baseline
-	}
-	if doc.ConfigChanges == nil {
-		doc.ConfigChanges = []check.ConfigChange{}
 	}
 	doc.Gates = []GateJSON{}
 	for i := range c.Gates {
@@ -325,7 +363,7 @@ func WriteCheckJSON(out io.Writer, c *check.Result) error {
 		d := []DriftJSON{}
 		for j := range e.Drift {
 			x := &e.Drift[j]
-			d = append(d, DriftJSON{Field: x.Field, Baseline: x.Baseline, Current: x.Current, Message: DriftMessage(e, x)})
+			d = append(d, DriftJSON{Field: x.Field, Baseline: jsonValue(x.Baseline), Current: jsonValue(x.Current), Message: DriftMessage(e, x)})
 		}
 		eb.Reset()
 		if n == 0 {

@@ -165,6 +165,33 @@ func Tasks(o *analyze.Outcome, ep *replay.Episode) []TaskRow {
 	return rows
 }
 
+// AgentName names the agent that wrote a log, for the reports' words:
+// ZorkGPT, OpenHands or Gemini CLI, else "" (a steps or attempts log of
+// an agent loopbreak has no preset for).
+func AgentName(ep *replay.Episode) string {
+	switch {
+	case isZorkGPT(ep):
+		return "ZorkGPT"
+	case ep.Preset == replay.PresetOpenHands:
+		return "OpenHands"
+	case ep.Preset == replay.PresetGeminiCLI:
+		return "Gemini CLI"
+	}
+	return ""
+}
+
+// AgentPossessive is "OpenHands'", "Gemini CLI's", or "the agent's".
+func AgentPossessive(ep *replay.Episode) string {
+	n := AgentName(ep)
+	switch {
+	case n == "":
+		return "the agent's"
+	case strings.HasSuffix(n, "s"):
+		return n + "'"
+	}
+	return n + "'s"
+}
+
 // unitWord is what an episode's turn numbers count, in words.
 func unitWord(ep *replay.Episode) string { return rules.UnitOf(ep) }
 
@@ -180,9 +207,11 @@ func (r *Text) agentEpisode(o *analyze.Outcome, ep *replay.Episode) error {
 func (r *Text) AgentEpisode(o *analyze.Outcome, ep *replay.Episode, judge func(n int) bool, basis string) error {
 	r.init()
 	w := &errWriter{w: r.out()}
+	r.headerOf(w, false)
 	fmt.Fprintf(w, "%s %s\n", r.bold.Sprint("Log"), r.bold.Sprint(Term(o.EpisodeID)))
+	pad := strings.Repeat(" ", 21)
 	kv := func(k, format string, a ...any) {
-		fmt.Fprintf(w, "  %-18s %s\n", k, fmt.Sprintf(format, a...))
+		fmt.Fprintf(w, "  %-18s %s\n", k, Wrap(fmt.Sprintf(format, a...), r.Width, 21, pad))
 	}
 	kv("source", "%s", Term(o.Source))
 	in := newInput(ep)
@@ -220,9 +249,10 @@ func (r *Text) AgentEpisode(o *analyze.Outcome, ep *replay.Episode, judge func(n
 
 	unit := unitWord(ep)
 	rows := DetectorsJudged(o, ep, judge, basis)
-	fmt.Fprintf(w, "\n  %s\n", r.bold.Sprint("Detectors (would have fired)"))
-	tb := NewTable(indent(w), L, L, R, L, R)
-	tb.Header("rule", "origin", "firings", "first "+unit, "false alarms")
+	fmt.Fprintf(w, "\n  %s\n", r.bold.Sprint("Detectors on "+AgentPossessive(ep)+" log (would have fired)"))
+	// Fitted to a terminal: origin goes first, then false alarms.
+	g := &Grid{Indent: "  ", Cols: []Col{{Head: "rule", Align: L}, {Head: "origin", Align: L, Drop: 1}, {Head: "firings", Align: R},
+		{Head: "first " + unit, Align: L, Short: "first"}, {Head: "false alarms", Align: R, Short: "false", Drop: 2}}}
 	shown := ""
 	for _, row := range rows {
 		first, fa := "never", "—"
@@ -233,39 +263,41 @@ func (r *Text) AgentEpisode(o *analyze.Outcome, ep *replay.Episode, judge func(n
 			fa = strconv.Itoa(*row.FalseAlarms)
 			shown = row.Basis
 		}
-		if err := tb.Append([]string{row.Rule, row.Origin, strconv.Itoa(row.Firings), first, fa}); err != nil {
-			return err
-		}
+		g.Rows = append(g.Rows, []string{row.Rule, row.Origin, strconv.Itoa(row.Firings), first, fa})
 	}
-	if err := tb.Render(); err != nil {
+	hidden, err := g.Render(w, r.Width)
+	if err != nil {
 		return err
 	}
+	if len(hidden) > 0 {
+		fmt.Fprintf(w, "  %s\n", r.dim.Sprint(Wrap(fmt.Sprintf("(hidden to fit %d columns: %s; --format json shows them)", r.Width, strings.Join(hidden, ", ")), r.Width, 2, "  ")))
+	}
+	note := "false alarms: unknown (the log has no score)"
 	switch shown {
 	case BasisScore:
-		fmt.Fprintf(w, "  %s\n", r.dim.Sprint("false alarm: a firing after which the score still rose"))
+		note = "false alarm: a firing after which the score still rose"
 	case BasisTaskProgress:
-		fmt.Fprintf(w, "  %s\n", r.dim.Sprint("false alarm: a firing after which the task still progressed (new completed work, or done)"))
+		note = "false alarm: a firing after which the task still progressed (new completed work, or done)"
 	case BasisLabels:
-		fmt.Fprintf(w, "  %s\n", r.dim.Sprint("false alarm: a firing outside every span the labels judge stuck"))
-	default:
-		fmt.Fprintf(w, "  %s\n", r.dim.Sprint("false alarms: unknown (the log has no score)"))
+		note = "false alarm: a firing outside every span the labels judge stuck"
 	}
+	fmt.Fprintf(w, "  %s\n", r.dim.Sprint(Wrap(note, r.Width, 2, "  ")))
 
 	if tasks := Tasks(o, ep); len(tasks) > 0 {
 		fmt.Fprintf(w, "\n  %s\n", r.bold.Sprint("Tasks (task_attempts would have fired)"))
-		tb := NewTable(indent(w), L, R, L, L, R, R)
-		tb.Header("task", "attempts", "loop type", "recommendation", "first fired", "attempts saved")
+		// Fitted to a terminal: the recommendation wraps at words.
+		g := &Grid{Indent: "  ", Cols: []Col{{Head: "task", Align: L, Cut: true}, {Head: "attempts", Align: R, Short: "tries"},
+			{Head: "loop type", Align: L, Wrap: true}, {Head: "recommendation", Align: L, Wrap: true, Short: "then"},
+			{Head: "first attempt", Align: R, Short: "first"}, {Head: "attempts saved", Align: R, Short: "saved"}}}
 		for _, t := range tasks {
 			rec := t.Recommendation
 			if t.LastRecommendation != "" {
 				rec += " → " + t.LastRecommendation
 			}
-			if err := tb.Append([]string{t.TaskID, strconv.Itoa(t.Attempts), t.LoopType, rec,
-				fmt.Sprintf("attempt %d", t.FirstFired), strconv.Itoa(t.AttemptsSaved)}); err != nil {
-				return err
-			}
+			g.Rows = append(g.Rows, []string{Term(t.TaskID), strconv.Itoa(t.Attempts), t.LoopType, rec,
+				strconv.Itoa(t.FirstFired), strconv.Itoa(t.AttemptsSaved)})
 		}
-		if err := tb.Render(); err != nil {
+		if _, err := g.Render(w, r.Width); err != nil {
 			return err
 		}
 	}
@@ -277,7 +309,8 @@ func (r *Text) AgentEpisode(o *analyze.Outcome, ep *replay.Episode, judge func(n
 			limit = 20
 		}
 		for _, f := range firings[:limit] {
-			fmt.Fprintf(w, "    %s %-5d %s\n", unit, f.Turn, Term(describeFiring(&f, ep)))
+			head := fmt.Sprintf("%s %-5d ", unit, f.Turn)
+			fmt.Fprintf(w, "    %s%s\n", head, Wrap(Term(describeFiring(&f, ep)), r.Width, 4+len(head), strings.Repeat(" ", 8)))
 		}
 		if limit < len(firings) {
 			fmt.Fprintf(w, "    %s\n", r.dim.Sprintf("(the first 20 of %d; -v lists all)", len(firings)))
@@ -325,7 +358,7 @@ func describeAgentFiring(f *rules.Firing) string {
 	case rules.SignatureRepeat:
 		return fmt.Sprintf("signature_repeat: %q", f.Signature)
 	case rules.FuzzyRepeat:
-		return fmt.Sprintf("fuzzy_repeat: %.4f like %s %d", f.Similarity, f.Unit, f.MatchedStep)
+		return fmt.Sprintf("fuzzy_repeat: similarity %.4f to %s %d", f.Similarity, f.Unit, f.MatchedStep)
 	case rules.TaskAttempts:
 		return fmt.Sprintf("task_attempts: %s %s (%d attempts) → %s", f.TaskID, f.LoopType, f.AttemptCount, f.Recommendation)
 	case rules.ToolCycle:
@@ -391,6 +424,6 @@ func loopsLine(w io.Writer, t *analyze.Totals) {
 	if t.Loops == 0 {
 		return
 	}
-	fmt.Fprintf(w, "%s of the other agents' detectors (generic, openhands, gemini-cli) would have fired; %d false alarms (progress after the firing).\n",
-		plural(t.Loops, "loop"), t.FalseAlarms)
+	fmt.Fprintf(w, "%s of the generic and coding-agent detectors (generic, openhands, gemini-cli) would have fired; %s (progress after the firing).\n",
+		plural(t.Loops, "loop"), plural(t.FalseAlarms, "false alarm"))
 }

@@ -68,6 +68,8 @@ type htmlEpisode struct {
 	ID, Anchor, Summary, Caption string
 	Cells                        []htmlCell
 	SVG                          template.HTML
+	Detectors                    *htmlTable // another agent's log: its detectors
+	agent                        bool
 }
 
 type htmlRow struct {
@@ -85,8 +87,10 @@ type htmlSweep struct {
 type htmlPage struct {
 	Title    string
 	Intro    []string
+	Lead     []htmlTable // before the episodes': the detectors of agents' logs
 	Head     []htmlHead
-	Episodes []htmlEpisode
+	Table    []htmlEpisode // ZorkGPT's episodes, a row each
+	Episodes []htmlEpisode // every episode, a section each
 	Foot     []htmlCell
 	Errors   []analyze.FileError
 	Sweep    *htmlSweep
@@ -106,12 +110,20 @@ type HTMLReport struct {
 	Title    string
 	Config   string // what the report assumed (ConfigLine), its first line under the title
 	MaxStuck int    // max_turns_stuck, drawn on the stuck counter
-	eps      []htmlEpisode
+	// AgentConfig (AgentConfigLine) replaces Config on a page of other
+	// agents' logs only.
+	AgentConfig string
+	eps         []htmlEpisode
+	detectors   *DetectorTotals // the agents' logs (html_agents.go)
 }
 
 // Add renders one episode; o must keep its firings and story
 // (analyze.Options{KeepFirings: true, Story: true}).
 func (h *HTMLReport) Add(o *analyze.Outcome, ep *replay.Episode) {
+	if !isZorkGPT(ep) {
+		h.addAgent(o, ep)
+		return
+	}
 	tl := NewTimeline(o, ep, h.MaxStuck)
 	anchor := "ep-" + strconv.Itoa(len(h.eps)+1)
 	term, termSort, saved, calls, forf, fals := "-", "", "-", "-", "-", ""
@@ -159,15 +171,35 @@ func (h *HTMLReport) Write(w io.Writer, t *analyze.Totals, errs []analyze.FileEr
 	if title == "" {
 		title = "loopbreak report"
 	}
-	p := &htmlPage{
-		Title: title, Head: episodeHead, Episodes: h.eps, Errors: errs,
-		Intro: []string{fmt.Sprintf("%d of %d episodes would have been terminated (%d censored); %d of %d turns saved (%.1f%%), %d LLM calls; %d false terminations (%.1f%% of terminated); score forfeited %s.",
-			t.Terminated, t.Episodes, t.Censored, t.TurnsSaved, t.RecordedTurns, t.TurnsSavedPct, t.LLMCallsSaved, t.FalseTerminations, t.FalseRatePct, Num(t.ScoreForfeited))},
-		Foot: []htmlCell{{Text: "total"}, {Text: strconv.Itoa(t.RecordedTurns)}, {}, {}, {Text: strconv.Itoa(t.Terminated)},
-			{Text: strconv.Itoa(t.TurnsSaved)}, {Text: strconv.Itoa(t.LLMCallsSaved)}, {Text: Num(t.ScoreForfeited)}, {Text: strconv.Itoa(t.FalseTerminations)}, {}},
+	p := &htmlPage{Title: title, Episodes: h.eps, Errors: errs}
+	for _, e := range h.eps {
+		if !e.agent {
+			p.Table = append(p.Table, e)
+		}
 	}
-	if h.Config != "" {
-		p.Intro = append([]string{h.Config}, p.Intro...)
+	config := h.Config
+	if h.detectors != nil {
+		// Agents' logs lead with their detectors; ZorkGPT's table, its
+		// totals and its key only when the page has ZorkGPT episodes.
+		p.Lead = h.agentLead()
+		p.Intro = append(p.Intro, h.agentIntro(t))
+		if len(p.Table) == 0 && h.AgentConfig != "" {
+			config = h.AgentConfig
+		}
+	}
+	if len(p.Table) > 0 {
+		p.Head = episodeHead
+		zt := *t
+		if h.detectors != nil {
+			// The totals of ZorkGPT's episodes alone.
+			zt.Episodes -= h.detectors.agents
+		}
+		p.Intro = append([]string{zorkIntro(&zt)}, p.Intro...)
+		p.Foot = []htmlCell{{Text: "total"}, {Text: strconv.Itoa(t.RecordedTurns)}, {}, {}, {Text: strconv.Itoa(t.Terminated)},
+			{Text: strconv.Itoa(t.TurnsSaved)}, {Text: strconv.Itoa(t.LLMCallsSaved)}, {Text: Num(t.ScoreForfeited)}, {Text: strconv.Itoa(t.FalseTerminations)}, {}}
+	}
+	if config != "" {
+		p.Intro = append([]string{config}, p.Intro...)
 	}
 	if n := t.LiveDisagreements; n != nil && *n > 0 {
 		p.Intro = append(p.Intro, fmt.Sprintf("%d live runs disagree with the replay under this configuration (see each episode's live run).", *n))
@@ -178,12 +210,26 @@ func (h *HTMLReport) Write(w io.Writer, t *analyze.Totals, errs []analyze.FileEr
 	return writePage(w, p)
 }
 
+// zorkIntro sums ZorkGPT's episodes in a sentence.
+func zorkIntro(t *analyze.Totals) string {
+	falses := plural(t.FalseTerminations, "false termination")
+	if t.Terminated > 0 {
+		falses += " (" + pctOf(t.FalseTerminations, t.Terminated) + " of terminated)"
+	}
+	return fmt.Sprintf("%d of %s would have been terminated (%d censored); %d of %s saved (%s), %s; %s; score forfeited %s.",
+		t.Terminated, plural(t.Episodes, "episode"), t.Censored, t.TurnsSaved, plural(t.RecordedTurns, "turn"), pctOf(t.TurnsSaved, t.RecordedTurns),
+		plural(t.LLMCallsSaved, "LLM call"), falses, Num(t.ScoreForfeited))
+}
+
 func writePage(w io.Writer, p *htmlPage) error {
 	// The CSP's hashes are of exactly these texts, written as they are
 	// (html/template does not rewrite CSS or JS typed content).
 	p.CSS, p.JS, p.CSP = template.CSS(asset("report.css")), template.JS(asset("report.js")), pageCSP
-	if len(p.Episodes) > 0 {
+	if len(p.Table) > 0 {
 		p.Frame, p.Legend = timelineFrame(), timelineLegend()
+	}
+	if p.Footer == "" && len(p.Table) == 0 && len(p.Episodes) > 0 {
+		p.Footer = "Written by loopbreak. Charts: the score when the log has one, then a lane per detector that ran, marked at each step (attempt) where it would have fired; hover a mark for its firings."
 	}
 	if p.Footer == "" {
 		p.Footer = "Written by loopbreak. Charts: score (solid line), stuck counter (lower line, dashed threshold), hatched stuck periods, warning bands by pattern (dots stagnation, stripes urgent, crosses critical), the cut (dashed red line), later check points (triangles), the live run's stop (dotted green line), runs of firings per rule, and a lane per most-visited room."

@@ -62,7 +62,7 @@ func leadCell(s *analyze.Score) string {
 // time", with the counts behind each ratio.
 func writeScores(w io.Writer, s analyze.Scores) error {
 	tb := NewTable(w, L, R, R, R, R)
-	tb.Header("rule", "precision", "recall", "F1", "lead time")
+	tb.Header("rule", "precision", "recall", "F1", "lead (turns)")
 	for _, k := range s.Keys() {
 		sc := s[k]
 		p := ScorePct(sc.Precision())

@@ -57,6 +57,12 @@ func RecommendationReason(rows []sweep.Row, rec sweep.Recommendation) string {
 			fmtPct(limit), t.FalseTerminations, t.Terminated, fmtPct(t.FalseRatePct), csvNum(t.ScoreForfeited))
 	}
 
+	switch rec.Criterion {
+	case sweep.CriterionNone:
+		return "No configuration changes what the sweep measures (terminations, turns saved, detector loops and false alarms) on these logs: the baseline stays."
+	case sweep.CriterionDetectors:
+		return detectorReason(rows, rec)
+	}
 	if rec.Row < 0 {
 		return "No configuration to recommend."
 	}
@@ -80,6 +86,35 @@ func RecommendationReason(rows []sweep.Row, rec sweep.Recommendation) string {
 			fmtPct(n.FalseRatePct), csvNum(n.ScoreForfeited))
 	}
 	return b.String()
+}
+
+// ParetoNote explains the table's "*" by the figures the rows were
+// ranked by.
+func ParetoNote(rec sweep.Recommendation) string {
+	switch rec.Criterion {
+	case sweep.CriterionDetectors, sweep.CriterionNone:
+		return "* Pareto-efficient: no other row catches as many loops or more (loops not followed by progress) with no more false alarms (and, with labels, no lower F1 or lead time)."
+	}
+	return "* Pareto-efficient: no other row saves as many turns or more with no more false terminations and no more score forfeited."
+}
+
+// detectorReason words a detector grid's recommendation: no row
+// terminates differently, so the detectors' figures decide.
+func detectorReason(rows []sweep.Row, rec sweep.Recommendation) string {
+	if rec.Row < 0 {
+		return "No configuration to recommend."
+	}
+	f := sweep.Figures(&rows[rec.Row].Totals)
+	lead := ""
+	if f.Labelled {
+		lead = fmt.Sprintf("the best F1 against the labels, %.2f", f.F1)
+		if f.HasLead {
+			lead += fmt.Sprintf(" (median lead time %s turns)", strconv.FormatFloat(f.Lead, 'f', -1, 64))
+		}
+		lead += ", then "
+	}
+	return fmt.Sprintf("No configuration terminates differently, so the rows are ranked by the detectors: %s has %sthe most loops caught of the efficient configurations, %d (%s, %s: progress after the firing).",
+		describeRow(rows, rec.Row), lead, f.Caught(), sweepPlural(f.Loops, "loop", "loops"), sweepPlural(f.FalseAlarms, "false alarm", "false alarms"))
 }
 
 func capitalize(s string) string {

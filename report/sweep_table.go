@@ -71,13 +71,11 @@ func sweepColumns(s *sweep.Result) []sweepColumn {
 		if sh, ok := shortKeys[ax.Key]; ok {
 			head = sh
 		}
-		narrow, ok := narrowKeys[ax.Key]
-		if !ok {
-			// Any other key, shortened: the recommendation below names it.
-			narrow = cutTo(strings.TrimPrefix(ax.Key, "enable_"), 12)
-		}
-		cols = append(cols, sweepColumn{head, R, 0, func(i int) string { return rules.FormatValue(rows[i].Params[k].Value) }, narrow, true})
+		// A varied key is never cut: other columns are hidden first.
+		narrow := narrowKeys[ax.Key]
+		cols = append(cols, sweepColumn{head, R, 0, func(i int) string { return rules.FormatValue(rows[i].Params[k].Value) }, narrow, false})
 	}
+	keys := len(cols)
 	cols = append(cols,
 		sweepColumn{"terminated", R, 0, func(i int) string { return strconv.Itoa(tot(i).Terminated) }, "cut", false},
 		sweepColumn{"censored", R, 5, func(i int) string { return strconv.Itoa(tot(i).Censored) }, "", false},
@@ -124,6 +122,33 @@ func sweepColumns(s *sweep.Result) []sweepColumn {
 	)
 	// F1 against labels, when labelled, before the Pareto mark.
 	cols = append(cols[:len(cols)-1], append(labelColumns(s), cols[len(cols)-1])...)
+	switch s.Recommendation.Criterion {
+	case sweep.CriterionDetectors, sweep.CriterionNone:
+		// No row terminates differently: the detectors' figures follow
+		// the keys, and the termination columns, the same on every row,
+		// are the first hidden to fit.
+		term := cols[keys : keys+9]
+		rest := cols[keys+9:]
+		out := append(append([]sweepColumn(nil), cols[:keys]...), rest...)
+		for i := range out {
+			if out[i].drop > 0 {
+				out[i].drop += 20
+			}
+		}
+		for i, c := range term {
+			c.drop = 1 + i
+			out = append(out, c)
+		}
+		// The Pareto mark stays last.
+		p := len(out) - 1 - len(term)
+		out = append(append(out[:p:p], out[p+1:]...), out[p])
+		for i := range out {
+			if out[i].head == "loops" || out[i].head == "false alarms" {
+				out[i].drop = 0
+			}
+		}
+		return out
+	}
 	return cols
 }
 
@@ -171,9 +196,30 @@ func WriteSweepTable(out io.Writer, s *sweep.Result, o SweepTableOptions) error 
 	fmt.Fprintf(w, "%s\n", bold.Sprint(Wrap(fmt.Sprintf("Sweep over %s (%d recorded turns): %s and the baseline",
 		sweepPlural(base.Episodes, "episode", "episodes"), base.RecordedTurns, sweepPlural(len(s.Rows)-1, "configuration", "configurations")), o.Width, 0, "")))
 
-	lines, hidden, err := renderColumns(s, sweepColumns(s), o.Width)
+	cols := sweepColumns(s)
+	lines, hidden, err := renderColumns(s, cols, o.Width)
 	if err != nil {
 		return err
+	}
+	// A varied key too long for the width is never cut: its column is
+	// headed [1], [2]… and the keys are named in full under the table.
+	var keyNotes []string
+	for k := 1; o.Width > 0 && widest(lines) > o.Width; k++ {
+		// The longest key left first, until the table fits.
+		long := -1
+		for i := range cols {
+			if isAxis(s, cols[i].head) && (long < 0 || len(cols[i].head) > len(cols[long].head)) {
+				long = i
+			}
+		}
+		if long < 0 || len(cols[long].head) <= 3 {
+			break
+		}
+		keyNotes = append(keyNotes, fmt.Sprintf("[%d] %s", k, axisKey(s, cols[long].head)))
+		cols[long].head, cols[long].short = fmt.Sprintf("[%d]", k), ""
+		if lines, hidden, err = renderColumns(s, cols, o.Width); err != nil {
+			return err
+		}
 	}
 	// Prose wraps at word boundaries on a terminal; off one, lines stay
 	// whole (a fixed layout for scripts).
@@ -190,7 +236,10 @@ func WriteSweepTable(out io.Writer, s *sweep.Result, o SweepTableOptions) error 
 		fmt.Fprintln(w, l)
 	}
 	fmt.Fprintln(w)
-	para(dim, "* Pareto-efficient: no other row saves as many turns or more with no more false terminations and no more score forfeited.")
+	for _, n := range keyNotes {
+		para(dim, n)
+	}
+	para(dim, ParetoNote(s.Recommendation))
 	if len(hidden) > 0 {
 		para(dim, fmt.Sprintf("Hidden to fit %d columns: %s (--format csv or json has every column).", o.Width, strings.Join(hidden, ", ")))
 	}
@@ -307,5 +356,31 @@ func sweepPlural(n int, one, many string) string {
 	if n == 1 {
 		return "1 " + one
 	}
-	return strconv.Itoa(n) + " " + many
+	return Count(n) + " " + many
+}
+
+// widest is the widest line's width in runes.
+func widest(lines []string) int {
+	n := 0
+	for _, l := range lines {
+		n = max(n, utf8.RuneCountInString(l))
+	}
+	return n
+}
+
+// isAxis says whether a column head is one of the swept keys (as headed).
+func isAxis(s *sweep.Result, head string) bool { return axisKey(s, head) != "" }
+
+// axisKey is the swept key a column is headed by ("" for none).
+func axisKey(s *sweep.Result, head string) string {
+	for _, ax := range s.Axes {
+		h := ax.Key
+		if sh, ok := shortKeys[ax.Key]; ok {
+			h = sh
+		}
+		if h == head {
+			return ax.Key
+		}
+	}
+	return ""
 }

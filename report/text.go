@@ -26,10 +26,16 @@ type Text struct {
 	// prose wraps to fit. 0 (not a terminal): a fixed layout, no limit.
 	Width int
 	// Config is the line saying what was assumed (ConfigLine), written
-	// once before the first episode or summary.
-	Config string
+	// once before the first episode or summary; AgentConfig
+	// (AgentConfigLine) replaces it when the report holds only logs of
+	// other agents ("": Config).
+	Config      string
+	AgentConfig string
 	// Hint, if set, ends the summary: how to see one episode in full.
 	Hint string
+	// Detectors, if set, sums the corpus's detector tables: a corpus of
+	// other agents' logs only is shown by its detectors.
+	Detectors *DetectorTotals
 
 	headerDone bool
 
@@ -88,6 +94,17 @@ func Round(f float64, n int) float64 {
 // ConfigLine says what a report assumed: where the configuration came from
 // and the thresholds that decide termination and warnings.
 func ConfigLine(path string, cfg *rules.Config) string {
+	return configLine(path, cfg, true)
+}
+
+// AgentConfigLine is ConfigLine for the logs of agents other than
+// ZorkGPT: where the configuration came from and the keys a flag set,
+// not ZorkGPT's termination thresholds, which their detectors ignore.
+func AgentConfigLine(path string, cfg *rules.Config) string {
+	return configLine(path, cfg, false)
+}
+
+func configLine(path string, cfg *rules.Config, zorkgpt bool) string {
 	src := "defaults (no config found)"
 	if path != "" {
 		src = path
@@ -105,6 +122,18 @@ func ConfigLine(path string, cfg *rules.Config) string {
 		return v
 	}
 	parts := []string{"config: " + src}
+	if !zorkgpt {
+		for _, k := range rules.Keys() {
+			if cfg.Source(k).Kind == "flag" {
+				v := fmt.Sprint(cfg.Value(k))
+				if p, ok := rules.LookupParam(k); ok && p.Seconds {
+					v += " s"
+				}
+				parts = append(parts, fmt.Sprintf("%s %s (--set)", k, v))
+			}
+		}
+		return strings.Join(parts, " · ")
+	}
 	if rules.EnableVelocityDetection.Get(cfg) {
 		parts = append(parts, "max_turns_stuck "+val(rules.MaxTurnsStuck), "every "+val(rules.StuckCheckInterval)+" turns")
 	} else {
@@ -127,13 +156,28 @@ func (r *Text) Header() error {
 	return w.err
 }
 
+// HeaderFor is Header before the episode ep: the line for its kind of
+// log (ZorkGPT's thresholds, or only the detectors' settings).
+func (r *Text) HeaderFor(ep *replay.Episode) error {
+	r.init()
+	w := &errWriter{w: r.out()}
+	r.headerOf(w, isZorkGPT(ep))
+	return w.err
+}
+
 // header writes the configuration line once.
-func (r *Text) header(w io.Writer) {
-	if r.headerDone || r.Config == "" {
+func (r *Text) header(w io.Writer) { r.headerOf(w, true) }
+
+func (r *Text) headerOf(w io.Writer, zorkgpt bool) {
+	line := r.Config
+	if !zorkgpt && r.AgentConfig != "" {
+		line = r.AgentConfig
+	}
+	if r.headerDone || line == "" {
 		return
 	}
 	r.headerDone = true
-	fmt.Fprintf(w, "%s\n\n", r.dim.Sprint(Wrap(Term(r.Config), r.Width, 0, "  ")))
+	fmt.Fprintf(w, "%s\n\n", r.dim.Sprint(Wrap(Term(line), r.Width, 0, "  ")))
 }
 
 func pctOf(n, d int) string {

@@ -145,6 +145,9 @@ func (r *Text) Summary(rows []SummaryRow, t *analyze.Totals, errs []analyze.File
 // Corpus is Summary of rows collected as they came.
 func (r *Text) Corpus(rows *CorpusRows, t *analyze.Totals, errs []analyze.FileError) error {
 	r.init()
+	if r.Detectors.AgentsOnly() {
+		return r.agentCorpus(r.Detectors, t, errs) // detectors_corpus.go
+	}
 	w := &errWriter{w: r.out()}
 	r.header(w)
 	fmt.Fprintf(w, "%s\n", r.bold.Sprintf("Corpus: %s", sweepPlural(t.Episodes, "episode", "episodes")))
@@ -176,8 +179,8 @@ func (r *Text) Corpus(rows *CorpusRows, t *analyze.Totals, errs []analyze.FileEr
 	plain := color.New()
 	plain.DisableColor()
 	fmt.Fprintln(w)
-	para(plain, fmt.Sprintf("%d of %s would have been terminated (%d censored); %d of %s saved (%s), %s; %s (%s of terminated); score forfeited %s.",
-		t.Terminated, sweepPlural(t.Episodes, "episode", "episodes"), t.Censored, t.TurnsSaved, plural(t.RecordedTurns, "turn"), fmtPct(t.TurnsSavedPct), plural(t.LLMCallsSaved, "LLM call"),
+	para(plain, fmt.Sprintf("%s of %s would have been terminated (%s censored); %s of %s saved (%s), %s; %s (%s of terminated); score forfeited %s.",
+		Count(t.Terminated), sweepPlural(t.Episodes, "episode", "episodes"), Count(t.Censored), Count(t.TurnsSaved), plural(t.RecordedTurns, "turn"), fmtPct(t.TurnsSavedPct), plural(t.LLMCallsSaved, "LLM call"),
 		plural(t.FalseTerminations, "false termination"), fmtPct(t.FalseRatePct), Num(t.ScoreForfeited)))
 	para(plain, fmt.Sprintf("Up to each termination: %s; %s (could let a rejected action through ZorkGPT's rejection override); the proposed score adjustments would reject %s.",
 		plural(t.Warnings, "countdown warning"), sweepPlural(t.LowConfidence, "low-confidence revisit penalty", "low-confidence revisit penalties"), plural(t.WouldReject, "action")))

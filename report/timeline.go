@@ -213,7 +213,20 @@ func WriteTimeline(w io.Writer, tl *Timeline, opts TimelineOptions) error {
 		fmt.Fprintf(ew, "  (no turns to draw)\n")
 		return ew.err
 	}
-	const label = 14 // "  score     44 " then the edge
+	// A log of another agent is drawn as its detectors see it: a score
+	// only when it has one, one lane per detector that ran, no stuck
+	// counter (ZorkGPT's termination is not what they replay).
+	agent := tl.ep != nil && !isZorkGPT(tl.ep)
+	label := 14 // "  score     44 " then the edge
+	var lanes []*rules.Rule
+	if agent {
+		lanes = tl.Outcome.Ran
+		for _, r := range lanes {
+			label = max(label, len(r.Name)+3)
+		}
+		// A lane's name is cut rather than leave no room for its marks.
+		label = min(label, max(14, width/2))
+	}
 	cols := max(10, width-label-1)
 	per := (n + cols - 1) / cols // turns per column
 	cols = (n + per - 1) / per
@@ -223,7 +236,14 @@ func WriteTimeline(w io.Writer, tl *Timeline, opts TimelineOptions) error {
 	if per > 1 {
 		scale = fmt.Sprintf("1 column = %d turns", per)
 	}
-	fmt.Fprintf(ew, "  Timeline (t=%d–%d, %s)\n", tl.First, tl.Last, scale)
+	unit := "turn"
+	if agent {
+		unit = unitWord(tl.ep)
+		scale = strings.ReplaceAll(scale, "turn", unit)
+		fmt.Fprintf(ew, "  Timeline (%ss %d–%d, %s)\n", unit, tl.First, tl.Last, scale)
+	} else {
+		fmt.Fprintf(ew, "  Timeline (t=%d–%d, %s)\n", tl.First, tl.Last, scale)
+	}
 
 	// Bars: the maximum of each column, scaled to the series' maximum.
 	bars := func(name string, vals []float64, top float64, topLabel string) {
@@ -260,16 +280,23 @@ func WriteTimeline(w io.Writer, tl *Timeline, opts TimelineOptions) error {
 	for _, s := range tl.Score {
 		top = max(top, s)
 	}
-	bars("score", tl.Score, top, Num(top))
-	stuck := make([]float64, n)
-	stuckTop := float64(tl.MaxStuck)
-	for i, s := range tl.Stuck {
-		stuck[i] = float64(s)
-		stuckTop = max(stuckTop, stuck[i])
+	if !agent || tl.ep.HasScore {
+		bars("score", tl.Score, top, Num(top))
 	}
-	bars("stuck", stuck, stuckTop, strconv.Itoa(int(stuckTop)))
+	if !agent {
+		stuck := make([]float64, n)
+		stuckTop := float64(tl.MaxStuck)
+		for i, s := range tl.Stuck {
+			stuck[i] = float64(s)
+			stuckTop = max(stuckTop, stuck[i])
+		}
+		bars("stuck", stuck, stuckTop, strconv.Itoa(int(stuckTop)))
+	}
 
 	row := func(name string, cells []rune) {
+		if len(name) > label-2 {
+			name = name[:label-3] + "…"
+		}
 		fmt.Fprintf(ew, "  %-*s%s%s\n", label-2, name, g.corner[0], strings.TrimRight(string(cells), " "))
 	}
 	blank := func() []rune {
@@ -315,10 +342,15 @@ func WriteTimeline(w io.Writer, tl *Timeline, opts TimelineOptions) error {
 	if tl.Cut != 0 || tl.LiveStop != 0 || len(tl.LiveDisagree) > 0 {
 		row("cut", marks)
 	}
-	// One strip per rule that fired: how dense its firings are per column.
-	for _, r := range stripRules {
+	// One strip per rule that fired: how dense its firings are per column;
+	// for another agent's log, one per detector that ran, fired or not.
+	strips := stripRules
+	if agent {
+		strips = lanes
+	}
+	for _, r := range strips {
 		counts := tl.Fired[r]
-		if counts == nil {
+		if counts == nil && !agent {
 			continue
 		}
 		colN := make([]int, cols)
@@ -337,7 +369,11 @@ func WriteTimeline(w io.Writer, tl *Timeline, opts TimelineOptions) error {
 				cells[c] = g.density[3]
 			}
 		}
-		row(stripNames[r], cells)
+		name := stripNames[r]
+		if agent {
+			name = r.Name
+		}
+		row(name, cells)
 	}
 	// The turn axis, with a tick and label about every 10 columns.
 	axis := make([]rune, cols)
@@ -355,11 +391,14 @@ func WriteTimeline(w io.Writer, tl *Timeline, opts TimelineOptions) error {
 		axis[c] = g.tick
 		copy(labels[c:], []rune(s))
 	}
-	fmt.Fprintf(ew, "  %-*s%s%s\n", label-2, "turn", g.corner[1], string(axis))
+	fmt.Fprintf(ew, "  %-*s%s%s\n", label-2, unit, g.corner[1], string(axis))
 	fmt.Fprintf(ew, "  %-*s %s\n", label-2, "", strings.TrimRight(string(labels), " "))
 
 	// The legend, in words, so the picture needs no colour or guessing.
-	leg := []string{fmt.Sprintf("stuck: turns since the last progress (terminates at %d)", tl.MaxStuck)}
+	var leg []string
+	if !agent {
+		leg = append(leg, fmt.Sprintf("stuck: turns since the last progress (terminates at %d)", tl.MaxStuck))
+	}
 	if anyWarn {
 		leg = append(leg, fmt.Sprintf("warnings %c stagnation %c urgent %c critical", g.urgency[1], g.urgency[2], g.urgency[3]))
 	}
@@ -386,7 +425,12 @@ func WriteTimeline(w io.Writer, tl *Timeline, opts TimelineOptions) error {
 			leg = append(leg, fmt.Sprintf("live run: %c %d of its decisions differ from the replay's", g.disagree, len(l.Disagreements)))
 		}
 	}
-	if len(tl.Fired) > 0 {
+	switch {
+	case agent && per == 1:
+		leg = append(leg, fmt.Sprintf("a lane per detector that ran: %c where it fired", g.density[3]))
+	case agent:
+		leg = append(leg, fmt.Sprintf("a lane per detector that ran: firings per column %c few %c some %c most %ss", g.density[1], g.density[2], g.density[3], unit))
+	case len(tl.Fired) > 0:
 		leg = append(leg, fmt.Sprintf("firings per column %c few %c some %c most turns", g.density[1], g.density[2], g.density[3]))
 	}
 	for _, l := range leg {

@@ -86,8 +86,10 @@ type LogSet struct {
 type SelectOptions struct {
 	Shard        Shard
 	IncludeTests bool
-	// Match says whether a file met in a directory walk is a log.
+	// Match says whether a file met in a directory walk is a log by its
+	// name; Keep, if set, must accept its path too (it may look inside).
 	Match func(name string) bool
+	Keep  func(path string) bool
 }
 
 // ErrStdinShard is Select's error for standard input in a sharded run.
@@ -103,7 +105,7 @@ func Select(args []string, o SelectOptions) (*LogSet, error) {
 	for _, arg := range args {
 		// One argument at a time, to know what each log's key is
 		// relative to; Find keeps argument order.
-		found, sk, err := replay.FindMatching([]string{arg}, o.IncludeTests, o.Match)
+		found, sk, err := replay.FindSniffing([]string{arg}, o.IncludeTests, o.Match, o.Keep)
 		if err != nil {
 			return nil, err
 		}

@@ -72,6 +72,13 @@ const TargetFalseRatePct = 5.0
 const (
 	CriterionMaxFalseRate = "max_false_rate" // most turns saved within a false-termination rate
 	CriterionFrontier     = "frontier"       // from the Pareto frontier, against ZorkGPT's target
+	// CriterionDetectors ranks a grid that changes no termination (a
+	// detector's keys, or a log without a score): by loops caught (loops
+	// not followed by progress) and false alarms, or with labels by F1
+	// and lead time (detectors.go).
+	CriterionDetectors = "detectors"
+	// CriterionNone: no figure differs between the rows.
+	CriterionNone = "none"
 )
 
 // Recommendation is the configuration a sweep recommends and the facts
@@ -128,6 +135,9 @@ func better(a, b *analyze.Totals) bool {
 func Recommend(rows []Row, maxFalseRatePct *float64) Recommendation {
 	if maxFalseRatePct != nil {
 		return recommendWithin(rows, *maxFalseRatePct)
+	}
+	if terminationsFlat(rows) {
+		return recommendDetectors(rows) // detectors.go
 	}
 	rec := Recommendation{Row: -1, Criterion: CriterionFrontier, MaxFalseRatePct: TargetFalseRatePct, Lowest: -1, Next: -1}
 	best := -1
