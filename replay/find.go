@@ -55,6 +55,15 @@ func Find(args []string, includeTests bool) (files []string, skipped []error, er
 // AgentLogName says whether a directory scan for steps or attempts logs
 // picks a file up: *.jsonl, *.json and their .gz or .zst.
 func AgentLogName(name string) bool {
+	switch {
+	case name == "ui_messages.json":
+		// A Cline or Roo Code task's steps are in the
+		// api_conversation_history.json beside it; named explicitly, it
+		// is refused with that pointer.
+		return false
+	case AgentSessionName(name):
+		return true // a SWE-agent .traj, an Aider chat history
+	}
 	name = strings.TrimSuffix(strings.TrimSuffix(name, ".gz"), ".zst")
 	return strings.HasSuffix(name, ".jsonl") || strings.HasSuffix(name, ".json")
 }
