@@ -7,6 +7,7 @@ package cmd
 
 import (
 	"fmt"
+	"github.com/loopbreak/loopbreak/rules"
 	"strconv"
 	"strings"
 	"sync"
@@ -259,30 +260,21 @@ func flagSuggestion(c *cobra.Command, err error) error {
 func closest(s string, candidates []string) string {
 	best, bestD := "", min(3, max(1, len(s)/3))+1
 	for _, c := range candidates {
-		if d := editDistance(s, c); d < bestD {
+		// The length difference bounds the distance from below: a
+		// runaway argument costs no quadratic work.
+		if abs(len(s)-len(c)) >= bestD {
+			continue
+		}
+		if d := rules.EditDistance(s, c); d < bestD {
 			best, bestD = c, d
 		}
 	}
 	return best
 }
 
-// editDistance is the Levenshtein distance between a and b, in bytes.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
+func abs(n int) int {
+	if n < 0 {
+		return -n
 	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
+	return n
 }

@@ -205,7 +205,7 @@ func suggest(key string) string {
 		if abs(len(key)-len(k)) >= bestD {
 			continue
 		}
-		if d := editDistance(key, k); d < bestD {
+		if d := EditDistance(key, k); d < bestD {
 			best, bestD = k, d
 		}
 	}
@@ -222,7 +222,9 @@ func abs(n int) int {
 	return n
 }
 
-func editDistance(a, b string) int {
+// EditDistance is the Levenshtein distance between a and b, in bytes
+// (quadratic: callers bound it by the length difference first).
+func EditDistance(a, b string) int {
 	prev := make([]int, len(b)+1)
 	cur := make([]int, len(b)+1)
 	for j := range prev {

@@ -197,7 +197,7 @@ func missingTable(doc map[string]any, data []byte, path string, tp []string) str
 			continue
 		}
 		norm := strings.ReplaceAll(strings.ToLower(name), "-", "_")
-		if d := editDistance(norm, want); d < bestD {
+		if d := EditDistance(norm, want); d < bestD {
 			best, bestD = name, d
 		}
 	}
