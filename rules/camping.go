@@ -1,6 +1,8 @@
 package rules
 
 import (
+	"sync"
+
 	"github.com/loopbreak/loopbreak/replay"
 )
 
@@ -31,8 +33,14 @@ var Camping = &Rule{
 	New: func(c *Config, ep *replay.Episode) Stepper {
 		keys, syms := ep.StartKeys()
 		// The window is the last camping_window of the 20 locations kept.
-		return &campingState{threshold: campingThreshold.Get(c), keys: keys, syms: syms,
-			win: newModeWindow(min(campingWindow.Get(c), historyLen), len(syms))}
+		w := min(campingWindow.Get(c), historyLen)
+		s := &campingState{threshold: campingThreshold.Get(c), keys: keys, syms: syms}
+		if sh, ok := shared.Load(ep); ok {
+			s.trace = sh.(*sharedEpisode).camping(ep, w, keys, len(syms))
+		} else {
+			s.win = newModeWindow(w, len(syms))
+		}
+		return s
 	},
 }
 
@@ -47,6 +55,12 @@ type campingState struct {
 	syms []replay.Sym // by key
 	win  modeWindow   // keys of the last known start locations
 
+	// trace, when the episode is shared (Share), is the window counted
+	// once for every configuration with the same window; turn counts the
+	// Steps.
+	trace *campingTrace
+	turn  int
+
 	detected bool
 	location replay.Sym
 	visits   int
@@ -54,15 +68,68 @@ type campingState struct {
 
 func (c *campingState) Step(t *replay.Turn, env *Env) {
 	c.detected = false
-	k := c.keys[t.LocStart]
-	if k == 0 {
-		return // unknown location: not recorded
+	var n, best, mode int32
+	if c.trace != nil {
+		i := c.turn
+		c.turn++
+		n, best = c.trace.n[i], c.trace.best[i]
+		if n == 0 || int(n) < c.threshold || int(best) < c.threshold {
+			return // n == 0: unknown location, not recorded
+		}
+		mode = c.trace.mode[i]
+	} else {
+		k := c.keys[t.LocStart]
+		if k == 0 {
+			return // unknown location: not recorded
+		}
+		c.win.push(k, k)
+		if c.win.len() < c.threshold || int(c.win.best) < c.threshold {
+			return
+		}
+		// On a tie, the location that appears first in the window.
+		best, mode = c.win.best, c.win.mode()
 	}
-	c.win.push(k, k)
-	if c.win.len() < c.threshold || int(c.win.best) < c.threshold {
-		return
-	}
-	// On a tie, the location that appears first in the window.
-	c.detected, c.location, c.visits = true, c.syms[c.win.mode()], int(c.win.best)
+	c.detected, c.location, c.visits = true, c.syms[mode], int(best)
 	env.Report(Firing{Turn: t.N, Rule: Camping, Kind: CampingDetection, Location: env.Episode.Str(c.location), Visits: c.visits})
+}
+
+// campingTrace is camping's window over a shared episode, per turn: how
+// many locations it holds (0 on a turn whose location is unknown, which
+// is not recorded), the highest count and the mode (the key counted best
+// times that appears first). Every configuration of a sweep with the same
+// window reads it instead of counting the window again: camping_threshold
+// only compares with it.
+type campingTrace struct {
+	once          sync.Once
+	n, best, mode []int32
+}
+
+// camping returns the trace of camping's window of w locations over ep.
+func (sh *sharedEpisode) camping(ep *replay.Episode, w int, keys []int32, distinct int) *campingTrace {
+	sh.mu.Lock()
+	if sh.camp == nil {
+		sh.camp = map[int]*campingTrace{}
+	}
+	tr := sh.camp[w]
+	if tr == nil {
+		tr = &campingTrace{}
+		sh.camp[w] = tr
+	}
+	sh.mu.Unlock()
+	tr.once.Do(func() {
+		tr.n, tr.best, tr.mode = make([]int32, len(ep.Turns)), make([]int32, len(ep.Turns)), make([]int32, len(ep.Turns))
+		win := newModeWindow(w, distinct)
+		for i := range ep.Turns {
+			k := keys[ep.Turns[i].LocStart]
+			if k == 0 {
+				continue
+			}
+			win.push(k, k)
+			tr.n[i], tr.best[i] = int32(win.len()), win.best
+			// Every configuration whose threshold the window reaches asks
+			// for the mode: once here for all of them.
+			tr.mode[i] = win.mode()
+		}
+	})
+	return tr
 }
