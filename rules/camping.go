@@ -49,8 +49,8 @@ type campingState struct {
 	threshold int
 
 	// Locations are compared as the episode's start keys, counted as the
-	// window slides: sweeps replay camping once per configuration, so
-	// this is their hottest loop.
+	// window slides (once per turn: a sweep's configurations read one
+	// trace per window length instead, below).
 	keys []int32      // by Sym (replay.Episode.StartKeys)
 	syms []replay.Sym // by key
 	win  modeWindow   // keys of the last known start locations
@@ -72,7 +72,7 @@ func (c *campingState) Step(t *replay.Turn, env *Env) {
 	if c.trace != nil {
 		i := c.turn
 		c.turn++
-		n, best = c.trace.n[i], c.trace.best[i]
+		n, best = int32(c.trace.n[i]), int32(c.trace.best[i])
 		if n == 0 || int(n) < c.threshold || int(best) < c.threshold {
 			return // n == 0: unknown location, not recorded
 		}
@@ -98,11 +98,17 @@ func (c *campingState) Step(t *replay.Turn, env *Env) {
 // is not recorded), the highest count and the mode (the key counted best
 // times that appears first). Every configuration of a sweep with the same
 // window reads it instead of counting the window again: camping_threshold
-// only compares with it.
+// only compares with it. Counts fit a byte (the window holds at most
+// historyLen locations): 6 bytes a turn and window length, at most 20
+// lengths.
 type campingTrace struct {
-	once          sync.Once
-	n, best, mode []int32
+	once    sync.Once
+	n, best []uint8
+	mode    []int32
 }
+
+// The trace's counts are bytes: a historyLen past 255 fails to compile.
+const _ = uint8(historyLen)
 
 // camping returns the trace of camping's window of w locations over ep.
 func (sh *sharedEpisode) camping(ep *replay.Episode, w int, keys []int32, distinct int) *campingTrace {
@@ -117,7 +123,7 @@ func (sh *sharedEpisode) camping(ep *replay.Episode, w int, keys []int32, distin
 	}
 	sh.mu.Unlock()
 	tr.once.Do(func() {
-		tr.n, tr.best, tr.mode = make([]int32, len(ep.Turns)), make([]int32, len(ep.Turns)), make([]int32, len(ep.Turns))
+		tr.n, tr.best, tr.mode = make([]uint8, len(ep.Turns)), make([]uint8, len(ep.Turns)), make([]int32, len(ep.Turns))
 		win := newModeWindow(w, distinct)
 		for i := range ep.Turns {
 			k := keys[ep.Turns[i].LocStart]
@@ -125,7 +131,7 @@ func (sh *sharedEpisode) camping(ep *replay.Episode, w int, keys []int32, distin
 				continue
 			}
 			win.push(k, k)
-			tr.n[i], tr.best[i] = int32(win.len()), win.best
+			tr.n[i], tr.best[i] = uint8(win.len()), uint8(win.best)
 			// Every configuration whose threshold the window reaches asks
 			// for the mode: once here for all of them.
 			tr.mode[i] = win.mode()
