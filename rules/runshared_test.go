@@ -187,3 +187,53 @@ func TestReadsComplete(t *testing.T) {
 		}
 	}
 }
+
+// TestCampingSharedEqualsRun: on a shared episode (rules.Share, as a sweep
+// replays it) camping reads its window from a trace counted once per
+// window length; over the sweep bench's camping grid (and windows past
+// the 20 locations kept), every configuration's firings, camping's and
+// score_adjustment's that reads it, are those of an unshared Run, whether
+// replayed together (RunShared) or one by one.
+func TestCampingSharedEqualsRun(t *testing.T) {
+	eps := sharedEpisodes(t)
+	var cfgs []*rules.Config
+	for _, w := range []int{1, 2, 5, 10, 20, 25, 50} {
+		for th := 1; th <= 10; th++ {
+			cfg := rules.Default()
+			for k, v := range map[string]any{"camping_window": w, "camping_threshold": th} {
+				if err := cfg.Set(k, v, rules.Source{Kind: "flag"}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			cfgs = append(cfgs, cfg)
+		}
+	}
+	fired := 0
+	for _, ep := range eps {
+		want := make([][]rules.Firing, len(cfgs))
+		for i, cfg := range cfgs {
+			rules.Run(ep, cfg, nil, func(f rules.Firing) { want[i] = append(want[i], f) })
+			for _, f := range want[i] {
+				if f.Rule == rules.Camping {
+					fired++
+				}
+			}
+		}
+		release := rules.Share(ep)
+		got := make([][]rules.Firing, len(cfgs))
+		rules.RunShared(ep, cfgs, nil, func(i int, f rules.Firing) { got[i] = append(got[i], f) })
+		for i, cfg := range cfgs {
+			var one []rules.Firing
+			rules.Run(ep, cfg, nil, func(f rules.Firing) { one = append(one, f) })
+			if !reflect.DeepEqual(got[i], want[i]) || !reflect.DeepEqual(one, want[i]) {
+				release()
+				t.Fatalf("episode %s, config %d: shared RunShared %d firings, shared Run %d, Run %d\n%s",
+					ep.ID, i, len(got[i]), len(one), len(want[i]), firstDiff(got[i], want[i]))
+			}
+		}
+		release()
+	}
+	if fired == 0 {
+		t.Fatal("camping never fired: the test compares nothing")
+	}
+}

@@ -70,6 +70,9 @@ var shared sync.Map // *replay.Episode → *sharedEpisode
 type sharedEpisode struct {
 	once  sync.Once
 	dests []int32
+
+	mu   sync.Mutex
+	camp map[int]*campingTrace // camping's window by its length (campingState)
 }
 
 // Share marks ep as about to be replayed several times, until release is
