@@ -23,6 +23,11 @@ func WriteSweepHTML(w io.Writer, s *sweep.Result, title, configLine string) erro
 	hs := &htmlSweep{}
 	hs.Chart, hs.Caption = sweepSVG(s)
 	cols := sweepColumns(s)
+	// The recommended and Pareto marks first, where a narrow screen sees
+	// them: the text table keeps the Pareto mark last.
+	if n := len(cols); n > 2 && cols[n-1].head == "pareto" {
+		cols = append([]sweepColumn{cols[0], cols[n-1]}, cols[1:n-1]...)
+	}
 	for _, c := range cols {
 		head := c.head
 		if head == "" {
@@ -158,8 +163,17 @@ func sweepSVG(s *sweep.Result) (template.HTML, string) {
 			b.f(`<circle class="pt" cx="%s" cy="%s" r="3.5"/>`, svgNum(cx), svgNum(cy))
 		}
 		if r.Recommended {
-			b.f(`<circle class="rec" cx="%s" cy="%s" r="9"/><text class="reclab" x="%s" y="%s">recommended: %s</text>`,
-				svgNum(cx), svgNum(cy), svgNum(cx+12), svgNum(cy-8), template.HTMLEscapeString(describeRow(rows, i)))
+			// The label reads away from the nearer edge, below the
+			// point when it is at the top: never clipped by the frame.
+			lx, ly, anchor := cx+12, cy-8, "start"
+			if cx > left+pw/2 {
+				lx, anchor = cx-12, "end"
+			}
+			if ly < top+4 {
+				ly = cy + 20
+			}
+			b.f(`<circle class="rec" cx="%s" cy="%s" r="9"/><text class="reclab" x="%s" y="%s" text-anchor="%s">recommended: %s</text>`,
+				svgNum(cx), svgNum(cy), svgNum(lx), svgNum(ly), anchor, template.HTMLEscapeString(describeRow(rows, i)))
 		}
 		b.WriteString(`</g>`)
 	}
