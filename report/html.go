@@ -221,10 +221,14 @@ func (h *HTMLReport) Write(w io.Writer, t *analyze.Totals, errs []analyze.FileEr
 		p.Intro = append([]string{config}, p.Intro...)
 	}
 	if n := t.LiveDisagreements; n != nil && *n > 0 {
-		p.Intro = append(p.Intro, fmt.Sprintf("%d live runs disagree with the replay under this configuration (see each episode's live run).", *n))
+		verb := "disagree"
+		if *n == 1 {
+			verb = "disagrees"
+		}
+		p.Intro = append(p.Intro, fmt.Sprintf("%s %s with the replay under this configuration (see each episode's live run).", plural(*n, "live run"), verb))
 	}
 	if t.LinesSkipped > 0 {
-		p.Intro = append(p.Intro, fmt.Sprintf("%d unreadable lines skipped.", t.LinesSkipped))
+		p.Intro = append(p.Intro, plural(t.LinesSkipped, "unreadable line")+" skipped.")
 	}
 	return writePage(w, p)
 }

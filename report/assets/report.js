@@ -66,7 +66,7 @@
   bar.appendChild(shown);
   var all = document.createElement("button");
   all.type = "button";
-  all.textContent = "unfold all";
+  all.textContent = eps[0].querySelector("details").open ? "fold all" : "unfold all";
   bar.appendChild(all);
   eps[0].parentNode.insertBefore(bar, eps[0]);
   // Table rows that link to a section follow it.
