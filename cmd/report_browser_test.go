@@ -329,6 +329,9 @@ func TestReportInBrowser(t *testing.T) {
 	if got := eval(`(() => { const s = document.querySelector("svg.sw").getBoundingClientRect(), l = document.querySelector("svg.sw .reclab").getBoundingClientRect(); return l.left >= s.left && l.right <= s.right + 0.5 && l.top >= s.top ? 1 : 0 })()`); got != 1 {
 		t.Error("the sweep chart's recommendation label is clipped")
 	}
+	if got := eval(`/\b1 false terminations|\b0 of 0\b/.test(document.body.textContent) ? 1 : 0`); got != 0 {
+		t.Error("a wrong plural or a percentage of nothing on the sweep page")
+	}
 	click(`#configurations thead th:nth-child(4) button`) // max stuck, ascending
 	click(`#configurations thead th:nth-child(4) button`) // descending
 	first, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector("#configurations tbody tr").cells[3].textContent`))

@@ -9,7 +9,6 @@ import (
 	"html/template"
 	"io"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/loopbreak/loopbreak/analyze/sweep"
@@ -143,8 +142,15 @@ func sweepSVG(s *sweep.Result) (template.HTML, string) {
 		r := rows[i]
 		t := &r.Totals
 		cx, cy := x(t.FalseTerminations), y(t.TurnsSaved)
-		tip := fmt.Sprintf("%s: %d turns saved (%.1f%%), %d false terminations (%.1f%% of terminated), score forfeited %s",
-			describeRow(rows, i), t.TurnsSaved, t.TurnsSavedPct, t.FalseTerminations, t.FalseRatePct, Num(t.ScoreForfeited))
+		tip := fmt.Sprintf("%s: %s saved", describeRow(rows, i), plural(t.TurnsSaved, "turn"))
+		if t.RecordedTurns > 0 {
+			tip += fmt.Sprintf(" (%.1f%%)", t.TurnsSavedPct)
+		}
+		tip += ", " + plural(t.FalseTerminations, "false termination")
+		if t.Terminated > 0 {
+			tip += fmt.Sprintf(" (%.1f%% of terminated)", t.FalseRatePct)
+		}
+		tip += ", score forfeited " + Num(t.ScoreForfeited)
 		if r.Pareto {
 			tip += "; Pareto-efficient"
 		}
@@ -192,7 +198,7 @@ func sweepCaption(s *sweep.Result) string {
 	c := fmt.Sprintf("%d configurations (the baseline included) plotted by turns saved and false terminations; %d are Pareto-efficient.", len(s.Rows), pareto)
 	if rec := s.Recommendation.Row; rec >= 0 && rec < len(s.Rows) {
 		t := &s.Rows[rec].Totals
-		c += fmt.Sprintf(" Recommended: %s, saving %s turns with %d false terminations.", describeRow(s.Rows, rec), strconv.Itoa(t.TurnsSaved), t.FalseTerminations)
+		c += fmt.Sprintf(" Recommended: %s, saving %s with %s.", describeRow(s.Rows, rec), plural(t.TurnsSaved, "turn"), plural(t.FalseTerminations, "false termination"))
 	}
 	return c
 }
