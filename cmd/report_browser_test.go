@@ -332,6 +332,19 @@ func TestReportInBrowser(t *testing.T) {
 	if got := eval(`/\b1 false terminations|\b0 of 0\b/.test(document.body.textContent) ? 1 : 0`); got != 0 {
 		t.Error("a wrong plural or a percentage of nothing on the sweep page")
 	}
+	// At 390 px the sweep page fits the screen too; its marks' columns in view.
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(390, 844), chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS("#configurations"))); err != nil {
+		t.Fatal(err)
+	}
+	if got := eval(`document.scrollingElement.scrollWidth`); got > 392 {
+		t.Errorf("at 390 px the sweep page is %d px wide", got)
+	}
+	if got := eval(`[...document.querySelectorAll("#configurations thead th")].slice(0, 2).every(h => h.getBoundingClientRect().right <= 390) ? 1 : 0`); got != 1 {
+		t.Error("at 390 px the sweep's recommended and Pareto columns are out of view")
+	}
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1000, 900), chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS("#configurations"))); err != nil {
+		t.Fatal(err)
+	}
 	click(`#configurations thead th:nth-child(4) button`) // max stuck, ascending
 	click(`#configurations thead th:nth-child(4) button`) // descending
 	first, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector("#configurations tbody tr").cells[3].textContent`))
@@ -350,6 +363,7 @@ func TestReportInBrowser(t *testing.T) {
 	if err := chromedp.Do(ctx, chromedp.Navigate("file://"+agentsPage), chromedp.WaitVisible(chromedp.CSS("#detectors"))); err != nil {
 		t.Fatal(err)
 	}
+	firedRules, allFirings := map[string]bool{}, 0
 	for _, log := range agentLogs {
 		ios, _, out, _ := Test()
 		if code := Main([]string{"analyze", "--format", "json", log}, ios); code != 0 {
@@ -381,7 +395,9 @@ func TestReportInBrowser(t *testing.T) {
 			}
 			if d.Firings > 0 {
 				fired++
+				firedRules[d.Rule] = true
 			}
+			allFirings += d.Firings
 		}
 		if fired == 0 {
 			t.Errorf("%s: no detector fired; the check shows nothing", log)
@@ -395,6 +411,10 @@ func TestReportInBrowser(t *testing.T) {
 		want     int
 	}{
 		{"detector table rows", `document.querySelectorAll("#detectors tbody tr").length`, 13},
+		// The headline: detectors that fired and their firings, as analyze counts them.
+		{"headline: detectors fired", `document.querySelectorAll("#headline .stat b")[0].textContent.replace(/,/g, "") * 1`, len(firedRules)},
+		{"headline: firings", `document.querySelectorAll("#headline .stat b")[1].textContent.replace(/,/g, "") * 1`, allFirings},
+		{"filter labelled for agents", `document.querySelector("label:has(#filter-false)").textContent.trim() === "only false alarms" ? 1 : 0`, 1},
 		{"log rows", `document.querySelectorAll("#logs tbody tr").length`, len(agentLogs)},
 		{"no ZorkGPT framing", `/never terminate|stuck counter|max_turns_stuck/.test(document.body.textContent) ? 1 : 0`, 0},
 		{"no episode table", `document.querySelectorAll("#episodes").length`, 0},
