@@ -239,8 +239,12 @@ func zorkIntro(t *analyze.Totals) string {
 	if t.Terminated > 0 {
 		falses += " (" + pctOf(t.FalseTerminations, t.Terminated) + " of terminated)"
 	}
-	return fmt.Sprintf("%d of %s would have been terminated (%d censored); %d of %s saved (%s), %s; %s; score forfeited %s.",
-		t.Terminated, plural(t.Episodes, "episode"), t.Censored, t.TurnsSaved, plural(t.RecordedTurns, "turn"), pctOf(t.TurnsSaved, t.RecordedTurns),
+	saved := "no turns recorded"
+	if t.RecordedTurns > 0 {
+		saved = fmt.Sprintf("%s of %s saved (%s)", Count(t.TurnsSaved), plural(t.RecordedTurns, "turn"), pctOf(t.TurnsSaved, t.RecordedTurns))
+	}
+	return fmt.Sprintf("%s of %s would have been terminated (%s censored); %s, %s; %s; score forfeited %s.",
+		Count(t.Terminated), plural(t.Episodes, "episode"), Count(t.Censored), saved,
 		plural(t.LLMCallsSaved, "LLM call"), falses, Num(t.ScoreForfeited))
 }
 

@@ -377,6 +377,10 @@ func TestHTMLHeadline(t *testing.T) {
 			t.Errorf("%s: %q, want %q", c.name, got, c.want)
 		}
 	}
+	// An episode with no turns: no percentage of nothing in the totals.
+	if got := zorkIntro(&analyze.Totals{Episodes: 1}); strings.Contains(got, "0 of 0") || strings.Contains(got, "%") {
+		t.Errorf("totals of an empty episode: %q", got)
+	}
 	page, _ := bundledReport(t)
 	if strings.Contains(page, "0 of 0") || strings.Contains(page, "1 false terminations") {
 		t.Error("a percentage of nothing or a wrong plural on the page")
