@@ -140,6 +140,93 @@ func TestReportInBrowser(t *testing.T) {
 		}
 	}
 
+	click := func(sel string) {
+		t.Helper()
+		// A missing button fails in seconds, not at the test's deadline.
+		cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		defer cancel()
+		if err := chromedp.Do(cctx, chromedp.Click(chromedp.CSS(sel))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The headline: analyze's numbers, first on the page.
+	var tot struct {
+		TurnsSaved        int `json:"turns_saved"`
+		LLMCallsSaved     int `json:"llm_calls_saved"`
+		FalseTerminations int `json:"false_terminations"`
+	}
+	if err := json.Unmarshal(totalsJSON(t, out.Bytes()), &tot); err != nil {
+		t.Fatal(err)
+	}
+	headline, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll("#headline .stat b")].map(b => b.textContent.replace(/,/g, ""))`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{strconv.Itoa(tot.TurnsSaved), strconv.Itoa(tot.LLMCallsSaved), strconv.Itoa(tot.FalseTerminations)}; !slices.Equal(headline, want) {
+		t.Errorf("headline %q, want %q", headline, want)
+	}
+	if got := eval(`/\b0 of 0\b|\b1 false terminations|\b1 of 1 episodes/.test(document.body.textContent) ? 1 : 0`); got != 0 {
+		t.Error("a percentage of nothing or a wrong plural on the page")
+	}
+
+	// The filter: a typed id leaves its episode alone; the toggles keep
+	// the terminated and the falsely terminated.
+	visible := `[...document.querySelectorAll("section.episode")].filter(s => s.getBoundingClientRect().height > 0).length`
+	rowsShown := `[...document.querySelectorAll("#episodes tbody tr")].filter(r => r.getBoundingClientRect().height > 0).length`
+	if err := chromedp.Do(ctx, chromedp.SendKeys(chromedp.CSS("#filter-q"), "2025-11-04T09:35:24")); err != nil {
+		t.Fatal(err)
+	}
+	if got, rows := eval(visible), eval(rowsShown); got != 1 || rows != 1 {
+		t.Errorf("searching an id shows %d episodes and %d rows, want 1", got, rows)
+	}
+	eval(`(q => { q.value = ""; q.dispatchEvent(new Event("input")); return 1 })(document.querySelector("#filter-q"))`)
+	click("#filter-fired")
+	if got := eval(visible); got != terminated {
+		t.Errorf("only terminated: %d episodes shown, want %d", got, terminated)
+	}
+	click("#filter-false")
+	if got := eval(visible); got != tot.FalseTerminations {
+		t.Errorf("only false terminations: %d episodes shown, want %d", got, tot.FalseTerminations)
+	}
+	click("#filter-false")
+	click("#filter-fired")
+	if got := eval(visible); got != eps {
+		t.Errorf("toggles off: %d episodes shown, want %d", got, eps)
+	}
+	// A section folds without script: its summary closes it.
+	click("section.episode summary")
+	if got := eval(`document.querySelector("section.episode details").open ? 1 : 0`); got != 0 {
+		t.Error("a click on an episode's heading does not fold it")
+	}
+	click("section.episode summary")
+	// A tap on a chart's mark shows its title under the chart.
+	if got := eval(`(() => { const m = [...document.querySelectorAll("svg.tl:not(.key) *")].find(e => e.firstElementChild && e.firstElementChild.tagName === "title" && e.getBoundingClientRect().width > 0); m.dispatchEvent(new MouseEvent("click", {bubbles: true})); const tip = m.closest("figure").querySelector(".tip"); return !tip.hidden && tip.textContent === m.firstElementChild.textContent ? 1 : 0 })()`); got != 1 {
+		t.Error("a tap on a mark shows no details")
+	}
+
+	// At a phone's 390 px: nothing wider than the screen but what scrolls
+	// in its own box, and the charts' text at 11 px or more as drawn.
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(390, 844), chromedp.Navigate("file://"+page), chromedp.WaitVisible(chromedp.CSS("#episodes"))); err != nil {
+		t.Fatal(err)
+	}
+	if got := eval(`document.scrollingElement.scrollWidth`); got > 392 {
+		t.Errorf("at 390 px the page is %d px wide", got)
+	}
+	if got := eval(`Math.floor(10 * Math.min(...[...document.querySelectorAll("svg.tl:not(.key), svg.sw")].filter(s => s.getBoundingClientRect().width > 0).flatMap(s => [...s.querySelectorAll("text")].map(x => parseFloat(getComputedStyle(x).fontSize) * s.getBoundingClientRect().width / s.viewBox.baseVal.width))))`); got < 110 {
+		t.Errorf("at 390 px the smallest chart text is %.1f px, want 11 or more", float64(got)/10)
+	}
+	if got := eval(`document.querySelectorAll(".scroll").length > 0 && [...document.querySelectorAll(".scroll")].every(d => getComputedStyle(d).overflowX === "auto") ? 1 : 0`); got != 1 {
+		t.Error("tables are not in scrolling boxes at 390 px")
+	}
+	if png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot()); err != nil || len(png) < 1000 {
+		t.Errorf("390 px screenshot: %d bytes, %v", len(png), err)
+	} else if err := os.WriteFile(filepath.Join(dir, "report-390.png"), png, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1000, 900), chromedp.Navigate("file://"+page), chromedp.WaitVisible(chromedp.CSS("#episodes"))); err != nil {
+		t.Fatal(err)
+	}
+
 	// Sorting: a click on "turns" sorts ascending, a second descending.
 	column := func(i int) []string {
 		cells, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](fmt.Sprintf(`[...document.querySelectorAll("#episodes tbody tr")].map(r => r.cells[%d].textContent)`, i)))
@@ -158,15 +245,6 @@ func TestReportInBrowser(t *testing.T) {
 			n = append(n, v)
 		}
 		return n
-	}
-	click := func(sel string) {
-		t.Helper()
-		// A missing button fails in seconds, not at the test's deadline.
-		cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-		defer cancel()
-		if err := chromedp.Do(cctx, chromedp.Click(chromedp.CSS(sel))); err != nil {
-			t.Fatal(err)
-		}
 	}
 	click(`#episodes thead th:nth-child(2) button`)
 	// Read live from the page: the DOM domain's copy of attributes lags.
@@ -243,9 +321,33 @@ func TestReportInBrowser(t *testing.T) {
 			t.Errorf("%s: %d, want %d", c.what, got, c.want)
 		}
 	}
-	click(`#configurations thead th:nth-child(3) button`) // max stuck, ascending
-	click(`#configurations thead th:nth-child(3) button`) // descending
-	first, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector("#configurations tbody tr").cells[2].textContent`))
+	// The marks first: recommended, then Pareto, then the varied key.
+	if got := eval(`[...document.querySelectorAll("#configurations thead th")].slice(0, 3).map(h => h.textContent).join("|") === "rec.|pareto|#" ? 1 : 0`); got != 1 {
+		t.Error("the sweep's recommended and Pareto columns are not first")
+	}
+	// The recommendation's label inside the chart's frame.
+	if got := eval(`(() => { const s = document.querySelector("svg.sw").getBoundingClientRect(), l = document.querySelector("svg.sw .reclab").getBoundingClientRect(); return l.left >= s.left && l.right <= s.right + 0.5 && l.top >= s.top ? 1 : 0 })()`); got != 1 {
+		t.Error("the sweep chart's recommendation label is clipped")
+	}
+	if got := eval(`/\b1 false terminations|\b0 of 0\b/.test(document.body.textContent) ? 1 : 0`); got != 0 {
+		t.Error("a wrong plural or a percentage of nothing on the sweep page")
+	}
+	// At 390 px the sweep page fits the screen too; its marks' columns in view.
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(390, 844), chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS("#configurations"))); err != nil {
+		t.Fatal(err)
+	}
+	if got := eval(`document.scrollingElement.scrollWidth`); got > 392 {
+		t.Errorf("at 390 px the sweep page is %d px wide", got)
+	}
+	if got := eval(`[...document.querySelectorAll("#configurations thead th")].slice(0, 2).every(h => h.getBoundingClientRect().right <= 390) ? 1 : 0`); got != 1 {
+		t.Error("at 390 px the sweep's recommended and Pareto columns are out of view")
+	}
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1000, 900), chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS("#configurations"))); err != nil {
+		t.Fatal(err)
+	}
+	click(`#configurations thead th:nth-child(4) button`) // max stuck, ascending
+	click(`#configurations thead th:nth-child(4) button`) // descending
+	first, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector("#configurations tbody tr").cells[3].textContent`))
 	if err != nil || first != "60" {
 		t.Errorf("after sorting max stuck descending the first row has %q (%v), want 60", first, err)
 	}
@@ -261,6 +363,7 @@ func TestReportInBrowser(t *testing.T) {
 	if err := chromedp.Do(ctx, chromedp.Navigate("file://"+agentsPage), chromedp.WaitVisible(chromedp.CSS("#detectors"))); err != nil {
 		t.Fatal(err)
 	}
+	firedRules, allFirings := map[string]bool{}, 0
 	for _, log := range agentLogs {
 		ios, _, out, _ := Test()
 		if code := Main([]string{"analyze", "--format", "json", log}, ios); code != 0 {
@@ -292,7 +395,9 @@ func TestReportInBrowser(t *testing.T) {
 			}
 			if d.Firings > 0 {
 				fired++
+				firedRules[d.Rule] = true
 			}
+			allFirings += d.Firings
 		}
 		if fired == 0 {
 			t.Errorf("%s: no detector fired; the check shows nothing", log)
@@ -306,6 +411,10 @@ func TestReportInBrowser(t *testing.T) {
 		want     int
 	}{
 		{"detector table rows", `document.querySelectorAll("#detectors tbody tr").length`, 13},
+		// The headline: detectors that fired and their firings, as analyze counts them.
+		{"headline: detectors fired", `document.querySelectorAll("#headline .stat b")[0].textContent.replace(/,/g, "") * 1`, len(firedRules)},
+		{"headline: firings", `document.querySelectorAll("#headline .stat b")[1].textContent.replace(/,/g, "") * 1`, allFirings},
+		{"filter labelled for agents", `document.querySelector("label:has(#filter-false)").textContent.trim() === "only false alarms" ? 1 : 0`, 1},
 		{"log rows", `document.querySelectorAll("#logs tbody tr").length`, len(agentLogs)},
 		{"no ZorkGPT framing", `/never terminate|stuck counter|max_turns_stuck/.test(document.body.textContent) ? 1 : 0`, 0},
 		{"no episode table", `document.querySelectorAll("#episodes").length`, 0},
@@ -371,4 +480,14 @@ func TestReportInBrowser(t *testing.T) {
 	for _, p := range problems[:before] {
 		t.Error(p)
 	}
+}
+
+// totalsJSON is the "totals" object of analyze --format json.
+func totalsJSON(t *testing.T, doc []byte) []byte {
+	t.Helper()
+	var d struct{ Totals json.RawMessage }
+	if err := json.Unmarshal(doc, &d); err != nil {
+		t.Fatal(err)
+	}
+	return d.Totals
 }

@@ -51,6 +51,10 @@ const (
 	MaxChartPoints = 600
 	MaxTitledRuns  = 2
 	maxRejectMarks = 40
+	// maxOpenEpisodes: more episodes than this and their sections start
+	// folded (details without open), so 1,000 episodes are not one
+	// 400,000 px page.
+	maxOpenEpisodes = 30
 )
 
 // htmlCell is one table cell: its text, an optional sort key (numbers)
@@ -70,6 +74,16 @@ type htmlEpisode struct {
 	SVG                          template.HTML
 	Detectors                    *htmlTable // another agent's log: its detectors
 	agent                        bool
+	// What the page's filters read (report.js): the words a search
+	// matches, and whether the episode fired (was cut) and falsely so.
+	Search       string
+	Fired, False bool
+}
+
+// htmlStat is one number of the headline strip: the number, what it
+// counts, and an optional detail ("12.5% of 400 turns").
+type htmlStat struct {
+	Value, Label, Detail string
 }
 
 type htmlRow struct {
@@ -86,7 +100,9 @@ type htmlSweep struct {
 
 type htmlPage struct {
 	Title    string
+	Headline []htmlStat // the numbers that matter, above everything
 	Intro    []string
+	Open     bool        // episodes' sections open: a short page
 	Lead     []htmlTable // before the episodes': the detectors of agents' logs
 	Head     []htmlHead
 	Table    []htmlEpisode // ZorkGPT's episodes, a row each
@@ -154,6 +170,7 @@ func (h *HTMLReport) Add(o *analyze.Outcome, ep *replay.Episode) {
 	svg, caption := timelineSVG(tl, anchor)
 	h.eps = append(h.eps, htmlEpisode{
 		ID: o.EpisodeID, Anchor: anchor, Summary: episodeSummary(o, ep), Caption: caption, SVG: svg,
+		Search: searchWords(o.EpisodeID, ep.Source), Fired: o.Termination != nil, False: o.FalseTermination,
 		Cells: []htmlCell{
 			{Text: o.EpisodeID, Href: "#" + anchor},
 			num(strconv.Itoa(o.RecordedTurns)), num(Num(o.FinalScore)), {Text: o.RecordedEnd},
@@ -183,6 +200,7 @@ func (h *HTMLReport) Write(w io.Writer, t *analyze.Totals, errs []analyze.FileEr
 		// totals and its key only when the page has ZorkGPT episodes.
 		p.Lead = h.agentLead()
 		p.Intro = append(p.Intro, h.agentIntro(t))
+		p.Headline = h.agentHeadline(t)
 		if len(p.Table) == 0 && h.AgentConfig != "" {
 			config = h.AgentConfig
 		}
@@ -195,6 +213,7 @@ func (h *HTMLReport) Write(w io.Writer, t *analyze.Totals, errs []analyze.FileEr
 			zt.Episodes -= h.detectors.agents
 		}
 		p.Intro = append([]string{zorkIntro(&zt)}, p.Intro...)
+		p.Headline = zorkHeadline(&zt)
 		p.Foot = []htmlCell{{Text: "total"}, {Text: strconv.Itoa(t.RecordedTurns)}, {}, {}, {Text: strconv.Itoa(t.Terminated)},
 			{Text: strconv.Itoa(t.TurnsSaved)}, {Text: strconv.Itoa(t.LLMCallsSaved)}, {Text: Num(t.ScoreForfeited)}, {Text: strconv.Itoa(t.FalseTerminations)}, {}}
 	}
@@ -202,10 +221,14 @@ func (h *HTMLReport) Write(w io.Writer, t *analyze.Totals, errs []analyze.FileEr
 		p.Intro = append([]string{config}, p.Intro...)
 	}
 	if n := t.LiveDisagreements; n != nil && *n > 0 {
-		p.Intro = append(p.Intro, fmt.Sprintf("%d live runs disagree with the replay under this configuration (see each episode's live run).", *n))
+		verb := "disagree"
+		if *n == 1 {
+			verb = "disagrees"
+		}
+		p.Intro = append(p.Intro, fmt.Sprintf("%s %s with the replay under this configuration (see each episode's live run).", plural(*n, "live run"), verb))
 	}
 	if t.LinesSkipped > 0 {
-		p.Intro = append(p.Intro, fmt.Sprintf("%d unreadable lines skipped.", t.LinesSkipped))
+		p.Intro = append(p.Intro, plural(t.LinesSkipped, "unreadable line")+" skipped.")
 	}
 	return writePage(w, p)
 }
@@ -216,8 +239,12 @@ func zorkIntro(t *analyze.Totals) string {
 	if t.Terminated > 0 {
 		falses += " (" + pctOf(t.FalseTerminations, t.Terminated) + " of terminated)"
 	}
-	return fmt.Sprintf("%d of %s would have been terminated (%d censored); %d of %s saved (%s), %s; %s; score forfeited %s.",
-		t.Terminated, plural(t.Episodes, "episode"), t.Censored, t.TurnsSaved, plural(t.RecordedTurns, "turn"), pctOf(t.TurnsSaved, t.RecordedTurns),
+	saved := "no turns recorded"
+	if t.RecordedTurns > 0 {
+		saved = fmt.Sprintf("%s of %s saved (%s)", Count(t.TurnsSaved), plural(t.RecordedTurns, "turn"), pctOf(t.TurnsSaved, t.RecordedTurns))
+	}
+	return fmt.Sprintf("%s of %s would have been terminated (%s censored); %s, %s; %s; score forfeited %s.",
+		Count(t.Terminated), plural(t.Episodes, "episode"), Count(t.Censored), saved,
 		plural(t.LLMCallsSaved, "LLM call"), falses, Num(t.ScoreForfeited))
 }
 
@@ -225,11 +252,14 @@ func writePage(w io.Writer, p *htmlPage) error {
 	// The CSP's hashes are of exactly these texts, written as they are
 	// (html/template does not rewrite CSS or JS typed content).
 	p.CSS, p.JS, p.CSP = template.CSS(asset("report.css")), template.JS(asset("report.js")), pageCSP
+	// A long page opens with its episodes folded: their headings are the
+	// page's index, the search box and toggles (report.js) find one.
+	p.Open = len(p.Episodes) <= maxOpenEpisodes
 	if len(p.Table) > 0 {
 		p.Frame, p.Legend = timelineFrame(), timelineLegend()
 	}
 	if p.Footer == "" && len(p.Table) == 0 && len(p.Episodes) > 0 {
-		p.Footer = "Written by loopbreak. Charts: the score when the log has one, then a lane per detector that ran, marked at each step (attempt) where it would have fired; hover a mark for its firings."
+		p.Footer = "Written by loopbreak. Charts: the score when the log has one, then a lane per detector that ran, marked at each step (attempt) where it would have fired; hover or tap a mark for its firings."
 	}
 	if p.Footer == "" {
 		p.Footer = "Written by loopbreak. Charts: score (solid line), stuck counter (lower line, dashed threshold), hatched stuck periods, warning bands by pattern (dots stagnation, stripes urgent, crosses critical), the cut (dashed red line), later check points (triangles), the live run's stop (dotted green line), runs of firings per rule, and a lane per most-visited room."

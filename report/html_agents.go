@@ -49,6 +49,7 @@ func (h *HTMLReport) addAgent(o *analyze.Outcome, ep *replay.Episode) {
 	anchor := "ep-" + strconv.Itoa(len(h.eps)+1)
 	unit := unitWord(ep)
 	rows := Detectors(o, ep)
+	falseAlarm := false
 	tbl := &htmlTable{ID: anchor + "-detectors", Caption: "Detectors on " + AgentPossessive(ep) + " log (would have fired)", Head: detectorHead}
 	for _, r := range rows {
 		first, sort, fa := "never", "", "unknown"
@@ -57,12 +58,14 @@ func (h *HTMLReport) addAgent(o *analyze.Outcome, ep *replay.Episode) {
 		}
 		if r.FalseAlarms != nil {
 			fa = strconv.Itoa(*r.FalseAlarms)
+			falseAlarm = falseAlarm || *r.FalseAlarms > 0
 		}
 		tbl.Rows = append(tbl.Rows, htmlRow{Cells: []htmlCell{{Text: r.Rule}, {Text: r.Origin}, {Text: first, Sort: sort}, {Text: strconv.Itoa(r.Firings)}, {Text: fa}}, Rec: r.Firings > 0})
 	}
 	svg, caption := agentTimelineSVG(o, ep, anchor)
 	h.eps = append(h.eps, htmlEpisode{
 		ID: o.EpisodeID, Anchor: anchor, Summary: agentSummary(o, ep, rows), Caption: caption, SVG: svg, Detectors: tbl, agent: true,
+		Search: searchWords(o.EpisodeID, ep.Source), Fired: lr.firings > 0, False: falseAlarm,
 		Cells: []htmlCell{{Text: o.EpisodeID, Href: "#" + anchor}, {Text: lr.input}, {Text: lr.recorded},
 			{Text: strconv.Itoa(lr.firings)}, {Text: strconv.Itoa(lr.detectors)}, {Text: lr.first}},
 	})

@@ -9,7 +9,6 @@ import (
 	"html/template"
 	"io"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/loopbreak/loopbreak/analyze/sweep"
@@ -23,6 +22,11 @@ func WriteSweepHTML(w io.Writer, s *sweep.Result, title, configLine string) erro
 	hs := &htmlSweep{}
 	hs.Chart, hs.Caption = sweepSVG(s)
 	cols := sweepColumns(s)
+	// The recommended and Pareto marks first, where a narrow screen sees
+	// them: the text table keeps the Pareto mark last.
+	if n := len(cols); n > 2 && cols[n-1].head == "pareto" {
+		cols = append([]sweepColumn{cols[0], cols[n-1]}, cols[1:n-1]...)
+	}
 	for _, c := range cols {
 		head := c.head
 		if head == "" {
@@ -138,8 +142,15 @@ func sweepSVG(s *sweep.Result) (template.HTML, string) {
 		r := rows[i]
 		t := &r.Totals
 		cx, cy := x(t.FalseTerminations), y(t.TurnsSaved)
-		tip := fmt.Sprintf("%s: %d turns saved (%.1f%%), %d false terminations (%.1f%% of terminated), score forfeited %s",
-			describeRow(rows, i), t.TurnsSaved, t.TurnsSavedPct, t.FalseTerminations, t.FalseRatePct, Num(t.ScoreForfeited))
+		tip := fmt.Sprintf("%s: %s saved", describeRow(rows, i), plural(t.TurnsSaved, "turn"))
+		if t.RecordedTurns > 0 {
+			tip += fmt.Sprintf(" (%.1f%%)", t.TurnsSavedPct)
+		}
+		tip += ", " + plural(t.FalseTerminations, "false termination")
+		if t.Terminated > 0 {
+			tip += fmt.Sprintf(" (%.1f%% of terminated)", t.FalseRatePct)
+		}
+		tip += ", score forfeited " + Num(t.ScoreForfeited)
 		if r.Pareto {
 			tip += "; Pareto-efficient"
 		}
@@ -158,8 +169,17 @@ func sweepSVG(s *sweep.Result) (template.HTML, string) {
 			b.f(`<circle class="pt" cx="%s" cy="%s" r="3.5"/>`, svgNum(cx), svgNum(cy))
 		}
 		if r.Recommended {
-			b.f(`<circle class="rec" cx="%s" cy="%s" r="9"/><text class="reclab" x="%s" y="%s">recommended: %s</text>`,
-				svgNum(cx), svgNum(cy), svgNum(cx+12), svgNum(cy-8), template.HTMLEscapeString(describeRow(rows, i)))
+			// The label reads away from the nearer edge, below the
+			// point when it is at the top: never clipped by the frame.
+			lx, ly, anchor := cx+12, cy-8, "start"
+			if cx > left+pw/2 {
+				lx, anchor = cx-12, "end"
+			}
+			if ly < top+4 {
+				ly = cy + 20
+			}
+			b.f(`<circle class="rec" cx="%s" cy="%s" r="9"/><text class="reclab" x="%s" y="%s" text-anchor="%s">recommended: %s</text>`,
+				svgNum(cx), svgNum(cy), svgNum(lx), svgNum(ly), anchor, template.HTMLEscapeString(describeRow(rows, i)))
 		}
 		b.WriteString(`</g>`)
 	}
@@ -178,7 +198,7 @@ func sweepCaption(s *sweep.Result) string {
 	c := fmt.Sprintf("%d configurations (the baseline included) plotted by turns saved and false terminations; %d are Pareto-efficient.", len(s.Rows), pareto)
 	if rec := s.Recommendation.Row; rec >= 0 && rec < len(s.Rows) {
 		t := &s.Rows[rec].Totals
-		c += fmt.Sprintf(" Recommended: %s, saving %s turns with %d false terminations.", describeRow(s.Rows, rec), strconv.Itoa(t.TurnsSaved), t.FalseTerminations)
+		c += fmt.Sprintf(" Recommended: %s, saving %s with %s.", describeRow(s.Rows, rec), plural(t.TurnsSaved, "turn"), plural(t.FalseTerminations, "false termination"))
 	}
 	return c
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/xml"
 	"math"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"strconv"
 	"strings"
@@ -341,14 +342,47 @@ func TestHTMLReportEmptyEpisode(t *testing.T) {
 	}
 }
 
-// The page says what it assumed first, under its title, as the text
-// report does.
+// The page says what it assumed first, under its title and headline, as
+// the text report does.
 func TestHTMLConfigLine(t *testing.T) {
 	page, _ := bundledReport(t)
-	want := `<h1>loopbreak report</h1>
+	if !strings.Contains(page, "<h1>loopbreak report</h1>\n<div class=\"headline\" id=\"headline\">") {
+		t.Error("no headline strip under the title")
+	}
+	want := `</p></div>
 <p class="totals">config: defaults (no config found) · max_turns_stuck 40 · every 10 turns · warnings from 20</p>`
 	if !strings.Contains(page, want) {
 		i := strings.Index(page, "<h1>")
 		t.Errorf("page head:\n%s\nwant\n%s", page[i:min(len(page), i+300)], want)
+	}
+}
+
+// The headline's three numbers: plurals by count, and no percentage of
+// nothing.
+func TestHTMLHeadline(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		t    analyze.Totals
+		want []htmlStat
+	}{
+		{"nothing cut", analyze.Totals{Episodes: 2}, []htmlStat{
+			{"0", "turns saved", ""}, {"0", "LLM calls saved", ""}, {"0", "false terminations", ""}}},
+		{"one of each", analyze.Totals{Episodes: 1, RecordedTurns: 4, TurnsSaved: 1, LLMCallsSaved: 1, Terminated: 1, FalseTerminations: 1}, []htmlStat{
+			{"1", "turn saved", "1 of 4 recorded turns (25.0%)"}, {"1", "LLM call saved", ""}, {"1", "false termination", "1 of 1 terminated episode (100.0%)"}}},
+		{"thousands", analyze.Totals{Episodes: 1000, RecordedTurns: 494822, TurnsSaved: 12345, LLMCallsSaved: 49382, Terminated: 2, FalseTerminations: 0}, []htmlStat{
+			{"12,345", "turns saved", "12,345 of 494,822 recorded turns (2.5%)"}, {"49,382", "LLM calls saved", ""}, {"0", "false terminations", "0 of 2 terminated episodes (0.0%)"}}},
+	} {
+		got := zorkHeadline(&c.t)
+		if !reflect.DeepEqual(got, c.want) {
+			t.Errorf("%s: %q, want %q", c.name, got, c.want)
+		}
+	}
+	// An episode with no turns: no percentage of nothing in the totals.
+	if got := zorkIntro(&analyze.Totals{Episodes: 1}); strings.Contains(got, "0 of 0") || strings.Contains(got, "%") {
+		t.Errorf("totals of an empty episode: %q", got)
+	}
+	page, _ := bundledReport(t)
+	if strings.Contains(page, "0 of 0") || strings.Contains(page, "1 false terminations") {
+		t.Error("a percentage of nothing or a wrong plural on the page")
 	}
 }
