@@ -226,9 +226,7 @@ func (b *builder) pairName(name, id Sym) {
 // move (raw, as logged), for name-keyed episodes.
 func (b *builder) nameDisplay(raw Sym) {
 	if k := b.syms.folded(raw); k != 0 {
-		if int(k) >= len(b.names) {
-			b.names = append(b.names, make([]Sym, len(b.syms.strs)-len(b.names))...)
-		}
+		b.names = growSyms(b.names, int(k)+1)
 		if b.names[k] == 0 {
 			b.names[k] = raw
 		}

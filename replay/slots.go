@@ -9,6 +9,7 @@ import (
 	"hash/maphash"
 	"math"
 	"math/bits"
+	"slices"
 	"sort"
 	"strconv"
 )
@@ -307,11 +308,21 @@ func (t *symtab) folded(id Sym) Sym {
 		return t.fold[id] - 1
 	}
 	f := t.sym(FoldName(t.str(id)))
-	if n := len(t.strs); len(t.fold) < n {
-		t.fold = append(t.fold, make([]Sym, n-len(t.fold))...)
-	}
+	t.fold = growSyms(t.fold, len(t.strs))
 	t.fold[id] = f + 1
 	return f
+}
+
+// growSyms extends s to at least n elements, the new ones 0, growing its
+// array as append does (no temporary slice per call).
+func growSyms(s []Sym, n int) []Sym {
+	if n <= len(s) {
+		return s
+	}
+	if n > cap(s) {
+		s = slices.Grow(s, n-len(s))
+	}
+	return s[:n]
 }
 
 // slotTable holds an episode's slots in chunks of consecutive turns:
