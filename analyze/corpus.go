@@ -33,11 +33,14 @@ type FileResult struct {
 	Last bool
 }
 
-// partEpisodes and partTurns bound a part: a file of a million episodes
-// reaches emit a few dozen episodes at a time.
+// partEpisodes, partTurns and partIDBytes bound a part: a file of a
+// million episodes reaches emit a few dozen episodes at a time, and one
+// of episodes with 500 KB ids (agents write them) a few at a time, as a
+// part holds each id several times (episode, outcome, rendered text).
 const (
 	partEpisodes = 64
 	partTurns    = 1 << 16
+	partIDBytes  = 1 << 20
 )
 
 // Files reads files on a bounded pool of workers, analyses each episode
@@ -114,17 +117,18 @@ func Files(ctx context.Context, files []string, stdin io.Reader, read replay.Opt
 	readFile := func(i int, send func(FileResult) bool, sc *scratch) {
 		path := files[i]
 		var batch []*replay.Episode
-		turns := 0
+		turns, idBytes := 0, 0
 		flush := func(fr FileResult) bool {
 			fr.Path, fr.Episodes = path, batch
 			analyse(&fr, sc)
-			batch, turns = nil, 0
+			batch, turns, idBytes = nil, 0, 0
 			return send(fr)
 		}
 		st, err := replay.StreamFile(ctx, path, stdin, read, func(ep *replay.Episode) error {
 			batch = append(batch, ep)
 			turns += len(ep.Turns)
-			if (len(batch) >= partEpisodes || turns >= partTurns) && !flush(FileResult{}) {
+			idBytes += len(ep.ID)
+			if (len(batch) >= partEpisodes || turns >= partTurns || idBytes >= partIDBytes) && !flush(FileResult{}) {
 				return errStopped
 			}
 			return nil

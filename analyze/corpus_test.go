@@ -298,3 +298,36 @@ func TestFilesCancelledMidEpisode(t *testing.T) {
 		t.Errorf("%d parts emitted after the cancel", emitted)
 	}
 }
+
+// Episodes with long ids (agents write them) come in parts of about
+// partIDBytes of ids, not partEpisodes episodes: a part holds each id
+// several times (issue 23: 2,000 episodes with 500 KB ids took 2.2 GB).
+func TestFilesPartsBoundedByIDBytes(t *testing.T) {
+	const idLen, eps = 300 << 10, 12
+	var log bytes.Buffer
+	for e := range eps {
+		id := fmt.Sprintf("%02d", e) + strings.Repeat("x", idLen)
+		for turn := 1; turn <= 3; turn++ {
+			fmt.Fprintf(&log, `{"event_type": "turn_completed", "episode_id": %q, "turn": %d, "action": "north", "score": 0, "location": "Room %d"}`+"\n", id, turn, turn)
+		}
+	}
+	path := filepath.Join(t.TempDir(), "episode_log.jsonl")
+	if err := os.WriteFile(path, log.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got := 0
+	Files(context.Background(), []string{path}, nil, replay.Options{}, 2, rules.Default(), Options{}, func(fr FileResult) bool {
+		held := 0
+		for _, ep := range fr.Episodes {
+			held += len(ep.ID)
+		}
+		if held > partIDBytes+idLen+2 {
+			t.Errorf("a part of %d episodes holds %d bytes of ids", len(fr.Episodes), held)
+		}
+		got += len(fr.Episodes)
+		return fr.Err == nil
+	})
+	if got != eps {
+		t.Errorf("%d episodes of %d", got, eps)
+	}
+}

@@ -244,8 +244,8 @@ func (b *builder) build(c *collector) *Episode {
 			// when they differ.
 			tr.LocStart, tr.LocEnd, tr.Moved = s.from, s.to, s.from != s.to
 			for _, k := range []Sym{tr.LocStart, tr.LocEnd} {
-				if _, ok := ep.RoomNames[str(k)]; !ok && b.names[k] != "" {
-					ep.RoomNames[str(k)] = b.names[k]
+				if _, ok := ep.RoomNames[str(k)]; !ok && b.displayName(k) != "" {
+					ep.RoomNames[str(k)] = b.displayName(k)
 				}
 			}
 		} else {

@@ -35,7 +35,7 @@ type builder struct {
 	anyDone     bool
 
 	hasIDs    bool
-	names     map[Sym]string // folded name → display name from name-only moves
+	names     []Sym          // by folded name: its first spelling (raw) in a name-only move; a slice, not a map, as syms are dense
 	nameToID  map[Sym]Sym    // folded name → the first room id seen with it
 	idToName  map[Sym]string // room id → display name
 	llmLogged bool
@@ -226,13 +226,20 @@ func (b *builder) pairName(name, id Sym) {
 // move (raw, as logged), for name-keyed episodes.
 func (b *builder) nameDisplay(raw Sym) {
 	if k := b.syms.folded(raw); k != 0 {
-		if b.names == nil {
-			b.names = map[Sym]string{}
-		}
-		if _, ok := b.names[k]; !ok {
-			b.names[k] = strings.TrimSpace(b.syms.str(raw))
+		b.names = growSyms(b.names, int(k)+1)
+		if b.names[k] == 0 {
+			b.names[k] = raw
 		}
 	}
+}
+
+// displayName is nameDisplay's spelling of folded name k, trimmed ("" if
+// none).
+func (b *builder) displayName(k Sym) string {
+	if int(k) >= len(b.names) || b.names[k] == 0 {
+		return ""
+	}
+	return strings.TrimSpace(b.syms.str(b.names[k]))
 }
 
 func (b *builder) nameRoom(id Sym, raw json.RawMessage) {

@@ -63,7 +63,7 @@ func readOpenHandsEval(br *bufio.Reader, c *readContext) error {
 		if ep.RoomNames == nil {
 			ep.RoomNames = map[string]string{}
 		}
-		ep.syms.ids = nil
+		ep.syms.ids, ep.syms.fold = symIndex{}, nil
 		emitted++
 		return c.emit(ep)
 	}

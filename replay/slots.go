@@ -6,7 +6,10 @@ package replay
 import (
 	"bytes"
 	"encoding/json"
+	"hash/maphash"
 	"math"
+	"math/bits"
+	"slices"
 	"sort"
 	"strconv"
 )
@@ -111,30 +114,100 @@ type redo struct {
 func line32(n int) int32 { return int32(min(n, math.MaxInt32)) }
 
 // symtab interns an episode's strings as Syms (Episode.Str reads them).
+//
+// An episode of millions of distinct rooms, actions and replies makes
+// its tables outgrow the CPU caches, so each string costs one probe of a
+// small table: ids is open addressing over 8-byte entries (a hash's 32
+// bits beside the Sym), so a probe reads one cache line and compares a
+// string only when the 32 bits match; FoldName's result is a slice
+// indexed by Sym. Go maps took two or three probes of bigger entries per
+// new string, and time grew 7x for 4x the turns (issue 23).
 type symtab struct {
 	strs []string
-	ids  map[string]Sym
-	fold map[Sym]Sym // FoldName, computed once per distinct string
+	ids  symIndex
+	fold []Sym // FoldName's Sym + 1 by Sym, computed once per distinct string (0: not yet)
 
 	scratch []byte // an escaped string, unescaped to be looked up
+}
+
+// symIndex maps a string's hash to its Sym in strs. An entry is the
+// hash's high 32 bits (its tag) << 32 | the Sym; 0 is empty (Sym 0, "",
+// is never entered). Its top bits choose the first slot, probing goes
+// on linearly, and the table doubles at half full, rehashed from the
+// tags alone without reading a string.
+type symIndex struct {
+	slots []uint64
+	shift uint8 // 32 - log2(len(slots))
+	n     int
+}
+
+// symSeed hashes every table; Syms are numbered in order of first
+// appearance, so the hash never shows in output.
+var symSeed = maphash.MakeSeed()
+
+const symIndexMin = 1 << 10
+
+// reserve makes room for one more entry.
+func (x *symIndex) reserve() {
+	if 2*(x.n+1) <= len(x.slots) {
+		return
+	}
+	size := max(symIndexMin, 2*len(x.slots))
+	old := x.slots
+	x.slots = make([]uint64, size)
+	x.shift = uint8(32 - bits.Len(uint(size-1)))
+	mask := uint32(size - 1)
+	for _, e := range old {
+		if e == 0 {
+			continue
+		}
+		i := uint32(e>>32) >> x.shift
+		for x.slots[i] != 0 {
+			i = (i + 1) & mask
+		}
+		x.slots[i] = e
+	}
+}
+
+// find returns s's Sym, or 0 and the empty slot where it goes (after
+// reserve).
+func find[S string | []byte](t *symtab, h uint64, s S) (Sym, uint32) {
+	x := &t.ids
+	tag := uint32(h >> 32)
+	mask := uint32(len(x.slots) - 1)
+	for i := tag >> x.shift; ; i = (i + 1) & mask {
+		e := x.slots[i]
+		if e == 0 {
+			return 0, i
+		}
+		if uint32(e>>32) == tag && t.strs[uint32(e)] == string(s) {
+			return Sym(uint32(e)), i
+		}
+	}
+}
+
+// add enters s, not in the table, at slot i found by find.
+func (t *symtab) add(h uint64, i uint32, s string) Sym {
+	if len(t.strs) == 0 {
+		t.strs = []string{""}
+	}
+	id := Sym(len(t.strs))
+	t.strs = append(t.strs, s)
+	t.ids.slots[i] = h>>32<<32 | uint64(id)
+	t.ids.n++
+	return id
 }
 
 func (t *symtab) sym(s string) Sym {
 	if s == "" {
 		return 0
 	}
-	if id, ok := t.ids[s]; ok {
-		return id
+	t.ids.reserve()
+	h := maphash.String(symSeed, s)
+	id, i := find(t, h, s)
+	if id == 0 {
+		id = t.add(h, i, s)
 	}
-	if t.ids == nil {
-		t.ids = map[string]Sym{}
-	}
-	if len(t.strs) == 0 {
-		t.strs = []string{""}
-	}
-	id := Sym(len(t.strs))
-	t.strs = append(t.strs, s)
-	t.ids[s] = id
 	return id
 }
 
@@ -143,10 +216,28 @@ func (t *symtab) bytes(b []byte) Sym {
 	if len(b) == 0 {
 		return 0
 	}
-	if id, ok := t.ids[string(b)]; ok {
-		return id
+	t.ids.reserve()
+	h := maphash.Bytes(symSeed, b)
+	id, i := find(t, h, b)
+	if id == 0 {
+		id = t.add(h, i, string(b))
 	}
-	return t.sym(string(b))
+	return id
+}
+
+// reindex enters strs anew (a built episode keeps its strings, not the
+// table that interned them).
+func (t *symtab) reindex() {
+	t.ids = symIndex{}
+	for k := 1; k < len(t.strs); k++ {
+		t.ids.reserve()
+		s := t.strs[k]
+		h := maphash.String(symSeed, s)
+		if id, i := find(t, h, s); id == 0 {
+			t.ids.slots[i] = h>>32<<32 | uint64(k)
+			t.ids.n++
+		}
+	}
 }
 
 // text reads a JSON value as text does and interns it; a plain string
@@ -213,15 +304,25 @@ func (t *symtab) folded(id Sym) Sym {
 	if id == 0 {
 		return 0
 	}
-	f, ok := t.fold[id]
-	if !ok {
-		f = t.sym(FoldName(t.str(id)))
-		if t.fold == nil {
-			t.fold = map[Sym]Sym{}
-		}
-		t.fold[id] = f
+	if int(id) < len(t.fold) && t.fold[id] != 0 {
+		return t.fold[id] - 1
 	}
+	f := t.sym(FoldName(t.str(id)))
+	t.fold = growSyms(t.fold, len(t.strs))
+	t.fold[id] = f + 1
 	return f
+}
+
+// growSyms extends s to at least n elements, the new ones 0, growing its
+// array as append does (no temporary slice per call).
+func growSyms(s []Sym, n int) []Sym {
+	if n <= len(s) {
+		return s
+	}
+	if n > cap(s) {
+		s = slices.Grow(s, n-len(s))
+	}
+	return s[:n]
 }
 
 // slotTable holds an episode's slots in chunks of consecutive turns:

@@ -389,7 +389,7 @@ func readSteps(br *bufio.Reader, c *readContext) error {
 	if ep.RoomNames == nil {
 		ep.RoomNames = map[string]string{}
 	}
-	ep.syms.ids = nil // the strings stay; the map that interned them goes
+	ep.syms.ids, ep.syms.fold = symIndex{}, nil // the strings stay; the map that interned them goes
 	return c.emit(ep)
 }
 

@@ -149,13 +149,10 @@ func (e *Episode) Str(s Sym) string {
 // new: how a turn table is written by hand. Not safe once the episode is
 // shared between goroutines.
 func (e *Episode) Sym(str string) Sym {
-	if e.syms.ids == nil && len(e.syms.strs) > 1 {
-		// Built episodes keep their strings, not the map that interned
-		// them (a map entry per distinct output is bigger than the string).
-		e.syms.ids = make(map[string]Sym, len(e.syms.strs))
-		for i, v := range e.syms.strs[1:] {
-			e.syms.ids[v] = Sym(i + 1)
-		}
+	if e.syms.ids.n == 0 && len(e.syms.strs) > 1 {
+		// Built episodes keep their strings, not the table that interned
+		// them.
+		e.syms.reindex()
 	}
 	return e.syms.sym(str)
 }

@@ -66,7 +66,8 @@ func (d *DetectorTotals) Add(o *analyze.Outcome, ep *replay.Episode) {
 		d.names = append(d.names, name)
 	}
 	unit := unitWord(ep)
-	lr := corpusLog{id: o.EpisodeID, input: name, recorded: recordedWords(ep), first: "never"}
+	id := CappedID(o.EpisodeID) // kept to the end of the run
+	lr := corpusLog{id: id, input: name, recorded: recordedWords(ep), first: "never"}
 	firstAt := 0
 	// Detectors' rows are o.Ran's rules, in its order.
 	for i, row := range Detectors(o, ep) {
@@ -90,7 +91,7 @@ func (d *DetectorTotals) Add(o *analyze.Outcome, ep *replay.Episode) {
 		lr.detectors++
 		lr.firings += row.Firings
 		if c.first == 0 || *row.First < c.first {
-			c.first, c.firstLog, c.firstKnd, c.firstUnit = *row.First, o.EpisodeID, row.FirstKind, unit
+			c.first, c.firstLog, c.firstKnd, c.firstUnit = *row.First, id, row.FirstKind, unit
 		}
 		if firstAt == 0 || *row.First < firstAt {
 			firstAt = *row.First

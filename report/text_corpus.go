@@ -6,8 +6,10 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
+	"hash/fnv"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/fatih/color"
 
@@ -57,12 +59,38 @@ type CorpusRows struct {
 
 const corpusBlock = 1 << 20
 
-// Add keeps o's row.
+// CappedID is how a table kept for the end of a run holds an episode id:
+// whole up to capIDKeep+capIDSlack bytes, else its first capIDKeep bytes
+// (cut at a character), "…" and a hash of the whole, so distinct ids stay
+// distinct. Logs are written by agents and an id can be any size: 2,000
+// episodes with 500 KB ids took 2.2 GB (issue 23), where the table shows
+// a column cut to the terminal; JSON outputs write each id in full as
+// they stream the episode.
+func CappedID(id string) string {
+	if len(id) <= capIDKeep+capIDSlack {
+		return id
+	}
+	n := capIDKeep
+	for n > 0 && !utf8.RuneStart(id[n]) {
+		n--
+	}
+	h := fnv.New64a()
+	h.Write([]byte(id))
+	return fmt.Sprintf("%s…%012x", id[:n], h.Sum64()>>16)
+}
+
+const (
+	capIDKeep  = 200
+	capIDSlack = 24 // more than "…" and the hash: a capped id is shorter
+)
+
+// Add keeps o's row, its id capped (CappedID).
 func (c *CorpusRows) Add(o SummaryRow) {
 	if c.n == 0 {
 		c.first = o.Source
 	}
 	c.n++
+	o.EpisodeID = CappedID(o.EpisodeID)
 	if o.live() == "differs" {
 		c.differ = append(c.differ, o.EpisodeID)
 	}

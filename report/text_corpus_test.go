@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/loopbreak/loopbreak/analyze"
 )
@@ -38,6 +39,7 @@ func TestCorpusRowsSameTable(t *testing.T) {
 			r.EpisodeID = "épisode \x00 ünïcode " + strings.Repeat("long", 80)
 		}
 		c.Add(r)
+		r.EpisodeID = CappedID(r.EpisodeID) // as Add keeps it
 		cells = append(cells, summaryCells(r, nil))
 	}
 	i := 0
@@ -84,7 +86,7 @@ func TestCorpusRowsCompact(t *testing.T) {
 	}
 	held := 0
 	for _, b := range c.blocks {
-		held += cap(b)
+		held += len(b)
 	}
 	// A length byte per cell, and the last block's slack.
 	if limit := cellBytes + n*summaryCols + corpusBlock; held > limit {
@@ -131,5 +133,61 @@ func TestCorpusRowsFootnotes(t *testing.T) {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("no %q in\n%s", want, b.String())
 		}
+	}
+}
+
+// An id of any size is held capped: 200 episodes with 500 KB ids (the
+// table and footnotes) hold about 1 KB each, not 500 KB, and ids that
+// differ only past the cap stay distinct (issue 23).
+func TestCorpusRowsCapLongIDs(t *testing.T) {
+	base := strings.Repeat("é", 250_000) // 500 KB
+	var c CorpusRows
+	for i := range 200 {
+		r := NewSummaryRow(corpusOutcome(i), 1)
+		r.EpisodeID = base + fmt.Sprint(i)
+		r.LiveWord = "differs"
+		c.Add(r)
+	}
+	held := 0
+	for _, b := range c.blocks {
+		held += len(b)
+	}
+	if len(c.blocks) != 1 {
+		t.Errorf("%d blocks of a MiB for 200 rows", len(c.blocks))
+	}
+	seen := map[string]bool{}
+	c.each(func(cells []string) {
+		id := cells[0]
+		if len(id) > capIDKeep+capIDSlack || !strings.HasPrefix(id, base[:capIDKeep]) || !utf8.ValidString(id) || seen[id] {
+			t.Errorf("row id held as %d bytes %q…, seen before %v", len(id), id[max(0, len(id)-40):], seen[id])
+		}
+		seen[id] = true
+	})
+	for _, s := range append(c.differ, c.skipped...) {
+		if len(s) > capIDKeep+capIDSlack+8 {
+			t.Errorf("footnote episode held as %d bytes", len(s))
+		}
+	}
+	if len(seen) != 200 {
+		t.Errorf("%d distinct ids of 200", len(seen))
+	}
+	if held > 200*(capIDKeep+capIDSlack+64) {
+		t.Errorf("the rows of 200 episodes hold %d bytes", held)
+	}
+}
+
+func TestCappedID(t *testing.T) {
+	for _, id := range []string{"", "ep-1", strings.Repeat("x", capIDKeep+capIDSlack)} {
+		if got := CappedID(id); got != id {
+			t.Errorf("CappedID(%d bytes) = %d bytes, want it unchanged", len(id), len(got))
+		}
+	}
+	long := strings.Repeat("x", capIDKeep-1) + "日本" + strings.Repeat("y", 1000)
+	got := CappedID(long)
+	if !strings.HasPrefix(got, strings.Repeat("x", capIDKeep-1)+"…") || !utf8.ValidString(got) || len(got) >= len(long) {
+		t.Errorf("CappedID cut inside a character or kept too much: %q", got)
+	}
+	if CappedID(long) != got || CappedID(long+"z") == got {
+		t.Errorf("CappedID not a function of the whole id")
 	}
 }
