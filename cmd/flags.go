@@ -178,18 +178,7 @@ func (in *inputFlags) findShard(args []string, errOut io.Writer) (*partial.LogSe
 	case in.agentLogs():
 		match = replay.AgentLogName
 	case in.Format == replay.FormatAuto:
-		// A scan finds every format loopbreak reads: ZorkGPT's episode
-		// logs by their name, other agents' logs by their first records.
-		// A ZorkGPT log under another name is left alone: ZorkGPT's trees
-		// hold copies and digests of its episode logs.
-		match = func(name string) bool { return slices.Contains(replay.LogNames, name) || replay.AgentLogName(name) }
-		keep = func(path string) bool {
-			if slices.Contains(replay.LogNames, filepath.Base(path)) {
-				return true
-			}
-			f, _, known := replay.SniffLog(path)
-			return known && f != replay.FormatZorkGPT
-		}
+		match, keep = scanMatch, scanKeep
 	}
 	set, err := partial.Select(args, partial.SelectOptions{Shard: in.Shard, IncludeTests: in.IncludeTests, Match: match, Keep: keep})
 	if errors.Is(err, partial.ErrStdinShard) {
@@ -208,6 +197,23 @@ func (in *inputFlags) findShard(args []string, errOut io.Writer) (*partial.LogSe
 		fmt.Fprintf(errOut, "loopbreak: %s\n", e.Error)
 	}
 	return set, nil
+}
+
+// scanMatch and scanKeep are a scan's choice with --input-format auto
+// (analyze's walk and watch's): every format loopbreak reads, ZorkGPT's
+// episode logs by their name, other agents' logs by their first records.
+// A ZorkGPT log under another name is left alone: ZorkGPT's trees hold
+// copies and digests of its episode logs.
+func scanMatch(name string) bool {
+	return slices.Contains(replay.LogNames, name) || replay.AgentLogName(name)
+}
+
+func scanKeep(path string) bool {
+	if slices.Contains(replay.LogNames, filepath.Base(path)) {
+		return true
+	}
+	f, _, known := replay.SniffLog(path)
+	return known && f != replay.FormatZorkGPT
 }
 
 // findLogs expands arguments into this shard's logs (see findShard) and

@@ -116,9 +116,14 @@ func watchRun(opts *WatchOptions) error {
 		return err
 	}
 	opts.Input.Outputs = rules.NeedsOutputs(cfg)
-	match := func(name string) bool { return replay.AgentLogName(name) }
-	if !opts.Input.agentLogs() {
-		match = nil // episode_log.jsonl[.gz|.zst], as analyze's walk
+	// A directory is scanned as analyze scans it.
+	var match func(name string) bool // nil: episode_log.jsonl[.gz|.zst]
+	var keep func(path string) bool
+	switch {
+	case opts.Input.agentLogs():
+		match = replay.AgentLogName
+	case opts.Input.Format == replay.FormatAuto:
+		match, keep = scanMatch, scanKeep
 	}
 	ctx, stop := signalContext()
 	defer stop()
@@ -126,7 +131,7 @@ func watchRun(opts *WatchOptions) error {
 	if len(out.execOn) == 0 {
 		out.execOn = out.exitOn
 	}
-	wopts := watch.Options{Read: opts.Input.options(), Config: cfg, Match: match, IncludeTests: opts.Input.IncludeTests,
+	wopts := watch.Options{Read: opts.Input.options(), Config: cfg, Match: match, Keep: keep, IncludeTests: opts.Input.IncludeTests,
 		FromEnd: opts.FromEnd, Poll: opts.Poll, Idle: opts.Idle}
 	err = watch.Run(ctx, opts.Paths, wopts, out.event)
 	// The commands --exec started finish, unless the watch was

@@ -27,7 +27,12 @@ type Options struct {
 	// Match says which files of a directory are sessions (analyze's
 	// choice: episode_log.jsonl, or any *.jsonl/*.json for agents' logs);
 	// nil means replay.LogNames.
-	Match        func(name string) bool
+	Match func(name string) bool
+	// Keep, when set, is asked before a matching file becomes a session
+	// and may look inside it (analyze's scan sniffs a JSON file's first
+	// records); a file it refuses is asked again at its next change, so
+	// a session created empty is followed once it holds a record.
+	Keep         func(path string) bool
 	IncludeTests bool // test_*/test-* directories too
 	// FromEnd reads what the files hold at the start without reporting
 	// it: only what is written after is reported.
@@ -216,6 +221,9 @@ func (w *watcher) watchDir(dir string) {
 func (w *watcher) found(path string, first bool) {
 	path = filepath.Clean(path)
 	if w.sessions[path] != nil {
+		return
+	}
+	if w.opts.Keep != nil && !w.named[path] && !w.opts.Keep(path) {
 		return
 	}
 	s := &session{path: path, eps: map[string]*episode{}, silent: first && w.opts.FromEnd}
