@@ -8,6 +8,7 @@ package report
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -224,8 +225,16 @@ func (r *Text) AgentEpisode(o *analyze.Outcome, ep *replay.Episode, judge func(n
 	}
 	kv("input", "%s", how)
 	kv("recorded", "%s", recordedWords(ep))
-	if o.Live != nil {
-		for i, line := range agentLiveLines(o.Live, ep) {
+	if o.Live != nil { // the agent's own detector's recorded verdicts, once
+		// Where the log says which check fired at each detection (Gemini
+		// CLI's recovery prompts, Cline's warning, Roo's refusal) the line
+		// names them; OpenHands records only its stop (the error state,
+		// V1's stuck status), worded as a live run's stop.
+		lines := agentLiveLines(o.Live, ep)
+		if slices.ContainsFunc(ep.Live, func(e replay.LiveEvent) bool { return e.Rule == "" }) {
+			lines = liveLines(o.Live, o)
+		}
+		for i, line := range lines {
 			if i == 0 {
 				if !o.Live.Agrees() {
 					line = r.yellow.Sprint(line)
@@ -237,15 +246,6 @@ func (r *Text) AgentEpisode(o *analyze.Outcome, ep *replay.Episode, judge func(n
 		}
 	}
 	r.logLines(w, kv, ep.Diag)
-	if o.Live != nil { // the agent's own detector's recorded verdicts
-		for i, line := range liveLines(o.Live, o) {
-			k := ""
-			if i == 0 {
-				k = "live run"
-			}
-			kv(k, "%s", line)
-		}
-	}
 
 	unit := unitWord(ep)
 	rows := DetectorsJudged(o, ep, judge, basis)
