@@ -105,23 +105,8 @@ func skipValue(b []byte, i int) int {
 	case '"':
 		return skipString(b, i)
 	case '{', '[':
-		depth := 0
-		for j := i; j < len(b); {
-			switch b[j] {
-			case '"':
-				j = skipString(b, j)
-				continue
-			case '{', '[':
-				depth++
-			case '}', ']':
-				depth--
-				if depth == 0 {
-					return j + 1
-				}
-			}
-			j++
-		}
-		return len(b)
+		end, _ := SkipComposite(b, i)
+		return end
 	}
 	j := i
 	for j < len(b) && b[j] != ',' && b[j] != '}' && b[j] != ']' && b[j] != ' ' && b[j] != '\t' && b[j] != '\n' && b[j] != '\r' {
@@ -129,6 +114,37 @@ func skipValue(b []byte, i int) int {
 	}
 	return j
 }
+
+// SkipComposite returns the index after the object or array starting at
+// b[i], and whether it closes before b ends (else the index is len(b)).
+// Like every skip here it trusts b to be valid JSON (brackets in strings
+// are passed over, nothing else is checked).
+func SkipComposite(b []byte, i int) (int, bool) {
+	depth := 0
+	for j := i; j < len(b); {
+		switch b[j] {
+		case '"':
+			j = skipString(b, j)
+			continue
+		case '{', '[':
+			depth++
+		case '}', ']':
+			depth--
+			if depth == 0 {
+				return j + 1, true
+			}
+		}
+		j++
+	}
+	return len(b), false
+}
+
+// SkipString returns the index after the string starting at b[i] (a
+// quote): past its closing quote, len(b) if it has none.
+func SkipString(b []byte, i int) int { return skipString(b, i) }
+
+// SkipValue returns the index after the valid JSON value starting at b[i].
+func SkipValue(b []byte, i int) int { return skipValue(b, i) }
 
 // sanitizeNonFinite replaces the bare tokens NaN, Infinity and -Infinity
 // (outside strings) with null, keeping everything else byte for byte. It

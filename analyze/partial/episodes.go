@@ -13,6 +13,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"github.com/loopbreak/loopbreak/replay"
 	"hash/maphash"
 	"io"
 	"strings"
@@ -105,7 +106,7 @@ func (e *episodeReader) next() ([]byte, bool) {
 		return nil, false
 	}
 	for {
-		if end, closed := skipComposite(e.buf[:e.n], e.off); closed {
+		if end, closed := replay.SkipComposite(e.buf[:e.n], e.off); closed {
 			elem := e.buf[e.off:end]
 			e.consume(end - e.off)
 			return elem, true
@@ -135,7 +136,7 @@ func decodeEpisode(elem []byte, ep *mergeEpisode) error {
 func readEpisode(b []byte, ep *mergeEpisode) bool {
 	i := skipSpace(b, 1)
 	for i < len(b) && b[i] == '"' {
-		k := skipString(b, i)
+		k := replay.SkipString(b, i)
 		if k < i+2 || b[k-1] != '"' {
 			return false
 		}
@@ -145,7 +146,7 @@ func readEpisode(b []byte, ep *mergeEpisode) bool {
 			return false
 		}
 		v := skipSpace(b, j+1)
-		end := skipJSONValue(b, v)
+		end := replay.SkipValue(b, v)
 		if end <= v || end > len(b) {
 			return false
 		}

@@ -5,7 +5,7 @@ package partial
 // reads decoded.
 
 import (
-	"bytes"
+	"github.com/loopbreak/loopbreak/replay"
 	"runtime"
 	"strings"
 	"sync"
@@ -59,7 +59,7 @@ func rowMembers(b []byte) []byte {
 	out = append(out, '{')
 	i = skipSpace(b, i+1)
 	for i < len(b) && b[i] == '"' {
-		k := skipString(b, i)
+		k := replay.SkipString(b, i)
 		if k < i+2 || b[k-1] != '"' {
 			return b // unterminated: not what a decoder checked
 		}
@@ -69,7 +69,7 @@ func rowMembers(b []byte) []byte {
 			return b // not what a decoder checked: let it say so
 		}
 		v := skipSpace(b, j+1)
-		end := skipJSONValue(b, v)
+		end := replay.SkipValue(b, v)
 		if mayNameRowField(key) {
 			if len(out) > 1 {
 				out = append(out, ',')
@@ -105,66 +105,4 @@ func skipSpace(b []byte, i int) int {
 		i++
 	}
 	return i
-}
-
-// skipString is the end of the string starting at b[i] (a quote):
-// past its closing quote, len(b) if it has none.
-func skipString(b []byte, i int) int {
-	i++
-	for {
-		j := bytes.IndexByte(b[i:], '"')
-		if j < 0 {
-			return len(b)
-		}
-		i += j
-		// Escaped if preceded by an odd number of backslashes.
-		n := 0
-		for k := i - 1; k >= 0 && b[k] == '\\'; k-- {
-			n++
-		}
-		i++
-		if n%2 == 0 {
-			return i
-		}
-	}
-}
-
-// skipJSONValue is the end of the valid JSON value starting at b[i].
-func skipJSONValue(b []byte, i int) int {
-	if i >= len(b) {
-		return i
-	}
-	switch b[i] {
-	case '"':
-		return skipString(b, i)
-	case '{', '[':
-		end, _ := skipComposite(b, i)
-		return end
-	}
-	for i < len(b) && b[i] != ',' && b[i] != '}' && b[i] != ']' && b[i] != ' ' && b[i] != '\t' && b[i] != '\n' && b[i] != '\r' {
-		i++
-	}
-	return i
-}
-
-// skipComposite is the end of the object or array starting at b[i], and
-// whether it closes before b ends (else the end is len(b)).
-func skipComposite(b []byte, i int) (int, bool) {
-	depth := 0
-	for i < len(b) {
-		switch b[i] {
-		case '"':
-			i = skipString(b, i)
-			continue
-		case '{', '[':
-			depth++
-		case '}', ']':
-			depth--
-			if depth == 0 {
-				return i + 1, true
-			}
-		}
-		i++
-	}
-	return len(b), false
 }
