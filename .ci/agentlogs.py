@@ -12,9 +12,13 @@ its texts given a round number (so detectors see both repeats and new
 steps) and a third of its longer texts grown by a few hundred bytes to a
 few KB of source-like lines (tool outputs are most of a real log's bytes).
 Whole-document formats (a JSON array, a session object, a trajectory)
-stay one document, their record list replicated. Also prints, for the
-bench, the jq filter and the Python extraction that read the same fields
-a step needs (`--print-extract FORMAT`).
+stay one document, their record list replicated.
+
+    python3 .ci/agentlogs.py --jq FORMAT        # jq filter, then loopbreak's flags
+    python3 .ci/agentlogs.py --extract FORMAT FILE  # the bench's Python reader
+
+The jq filter and the Python reader take the fields a step needs, as the
+bench's comparison (issue 24) asks.
 """
 import json, random, re, sys
 
@@ -106,10 +110,30 @@ def max_int_id(v):
 
 
 def main():
-    if sys.argv[1] == "--print-extract":
-        jqf, py = EXTRACT[sys.argv[2]]
-        print(jqf)
-        print(py)
+    if sys.argv[1] == "--extract":
+        # python3 agentlogs.py --extract FORMAT FILE: what the bench's
+        # Python reads, every record decoded with json.loads (a JSONL
+        # line) or json.load (a document), the fields a step needs taken.
+        name, path = sys.argv[2], sys.argv[3]
+        kind = FORMATS[name][1]
+        take = eval("lambda r: (" + EXTRACT[name][1] + ")")
+        n = 0
+        with open(path, "rb") as f:
+            if kind.startswith("jsonl"):
+                for line in f:
+                    take(json.loads(line))
+                    n += 1
+            else:
+                doc = json.load(f)
+                key = kind.split(":", 1)[1].split(",")[0] if kind.startswith("object") else None
+                for r in (doc if key is None else doc[key]):
+                    take(r)
+                    n += 1
+        print(n)
+        return
+    if sys.argv[1] == "--jq":
+        print(EXTRACT[sys.argv[2]][0])
+        print(" ".join(FORMATS[sys.argv[2]][2]))
         return
     name, mb, out = sys.argv[1], float(sys.argv[2]), sys.argv[3]
     seed = int(sys.argv[4]) if len(sys.argv) > 4 else 1
