@@ -60,8 +60,15 @@ func loopbreakProcessOut(t *testing.T, dir string, args ...string) (c *exec.Cmd,
 	return c, stdout, stderr
 }
 
-// waitExit waits for c with a timeout and returns its exit code.
+// waitExit waits for c (30 s at most) and returns its exit code.
 func waitExit(t *testing.T, c *exec.Cmd) int {
+	t.Helper()
+	return waitExitWithin(t, c, 30*time.Second)
+}
+
+// waitExitWithin waits for c to end and returns its exit code, failing
+// the test when it has not ended within timeout.
+func waitExitWithin(t *testing.T, c *exec.Cmd, timeout time.Duration) int {
 	t.Helper()
 	done := make(chan error, 1)
 	go func() { done <- c.Wait() }()
@@ -75,10 +82,10 @@ func waitExit(t *testing.T, c *exec.Cmd) int {
 			t.Fatal(err)
 		}
 		return 0
-	case <-time.After(30 * time.Second):
-		t.Fatal("the process did not exit after SIGTERM")
-		return -1
+	case <-time.After(timeout):
+		t.Fatalf("the process did not exit within %v", timeout)
 	}
+	return -1
 }
 
 // waitFor polls until ok or fails after 30 s.

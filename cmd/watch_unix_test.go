@@ -314,27 +314,6 @@ func repeatLog(n int, action string) []byte {
 	return b.Bytes()
 }
 
-// waitWatchExit waits for the process to end and returns its exit code.
-func waitWatchExit(t *testing.T, c *exec.Cmd, timeout time.Duration) int {
-	t.Helper()
-	done := make(chan error, 1)
-	go func() { done <- c.Wait() }()
-	select {
-	case err := <-done:
-		var ee *exec.ExitError
-		if errors.As(err, &ee) {
-			return ee.ExitCode()
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		return 0
-	case <-time.After(timeout):
-		t.Fatalf("watch did not exit within %v", timeout)
-	}
-	return -1
-}
-
 // TestWatchExitOnExec: --exit-on stops at the first tool_cycle/stop with
 // exit 3, naming it, after --exec ran for it with the firing on stdin and
 // the LOOPBREAK_* variables.
@@ -348,7 +327,7 @@ func TestWatchExitOnExec(t *testing.T) {
 	c, out, stderr := startWatch(t, "--exit-on", "tool_cycle/stop", "--exec", script, log)
 	waitLines(t, out, stderr, 10*time.Second, "start", func(ls []watchLine) bool { return len(ls) > 0 })
 	go writeSlowly(t, log, repeatLog(12, "run_shell npm test"), 7)
-	if code := waitWatchExit(t, c, 20*time.Second); code != ExitMatch {
+	if code := waitExitWithin(t, c, 20*time.Second); code != ExitMatch {
 		t.Fatalf("exit %d, want %d; stderr %s", code, ExitMatch, stderr)
 	}
 	if !strings.Contains(stderr.String(), "--exit-on tool_cycle/stop: "+log+" step 6") {
