@@ -210,9 +210,8 @@ func (r *Text) AgentEpisode(o *analyze.Outcome, ep *replay.Episode, judge func(n
 	w := &errWriter{w: r.out()}
 	r.headerOf(w, false)
 	fmt.Fprintf(w, "%s %s\n", r.bold.Sprint("Log"), r.bold.Sprint(Term(o.EpisodeID)))
-	pad := strings.Repeat(" ", 21)
 	kv := func(k, format string, a ...any) {
-		fmt.Fprintf(w, "  %-18s %s\n", k, Wrap(fmt.Sprintf(format, a...), r.Width, 21, pad))
+		field(w, r.Width, k, fmt.Sprintf(format, a...))
 	}
 	kv("source", "%s", Term(o.Source))
 	in := newInput(ep)
