@@ -327,7 +327,7 @@ type CheckEpisodeJSON struct {
 // encoding the whole document, without holding a row per episode.
 func WriteCheckJSON(out io.Writer, c *check.Result) error {
 	doc := CheckJSON{
-		SchemaVersion: SchemaVersion, Result: strings.ToLower(checkVerdict(c)), Summary: CheckSummary(c),
+		SchemaVersion: CheckSchemaVersion, Result: strings.ToLower(checkVerdict(c)), Summary: CheckSummary(c),
 		Mode: c.Mode, Wrote: c.Wrote, OutOfScope: c.OutOfScope,
 		ConfigChanges: []ConfigChangeJSON{}, Totals: Rounded(c.Totals), Errors: c.Errors,
 	}

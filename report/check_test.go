@@ -120,7 +120,7 @@ func TestCheckJSON(t *testing.T) {
 	if err := json.Unmarshal(b.Bytes(), &doc); err != nil {
 		t.Fatal(err)
 	}
-	if doc.Result != "fail" || doc.SchemaVersion != SchemaVersion || len(doc.Episodes) != 3 || string(doc.Episodes[0].Drift[0].Current) != "70" ||
+	if doc.Result != "fail" || doc.SchemaVersion != CheckSchemaVersion || len(doc.Episodes) != 3 || string(doc.Episodes[0].Drift[0].Current) != "70" ||
 		doc.Episodes[2].LinesSkipped != 2 || len(doc.Gates) != 2 || len(doc.Errors) != 1 || doc.ConfigChanges[0].Key != "max_turns_stuck" {
 		t.Errorf("document %+v", doc)
 	}
