@@ -209,7 +209,7 @@ func (r *Text) AgentEpisode(o *analyze.Outcome, ep *replay.Episode, judge func(n
 	r.init()
 	w := &errWriter{w: r.out()}
 	r.headerOf(w, false)
-	fmt.Fprintf(w, "%s %s\n", r.bold.Sprint("Log"), r.bold.Sprint(Term(o.EpisodeID)))
+	r.heading(w, "Log", o.EpisodeID)
 	kv := func(k, format string, a ...any) {
 		field(w, r.Width, k, fmt.Sprintf(format, a...))
 	}

@@ -502,6 +502,17 @@ func Wrap(s string, width, first int, pad string) string {
 	return b.String()
 }
 
+// heading writes an episode's heading, "Episode ID" in bold: the id under
+// the word when it does not fit beside it (a long session id).
+func (r *Text) heading(w io.Writer, word, id string) {
+	v := Wrap(Term(id), r.Width, len(word)+1, "")
+	if strings.HasPrefix(v, "\n") {
+		fmt.Fprintf(w, "%s%s\n", r.bold.Sprint(word), r.bold.Sprint(v))
+		return
+	}
+	fmt.Fprintf(w, "%s %s\n", r.bold.Sprint(word), r.bold.Sprint(v))
+}
+
 // field writes "  key  value" as the reports' episode headers do, the
 // value in a column at 21 wrapped to width, or under the key when its
 // first word does not fit beside it.

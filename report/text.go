@@ -196,7 +196,7 @@ func (r *Text) Episode(o *analyze.Outcome, ep *replay.Episode) error {
 	}
 	w := &errWriter{w: r.out()}
 	r.header(w)
-	fmt.Fprintf(w, "%s %s\n", r.bold.Sprint("Episode"), r.bold.Sprint(Term(o.EpisodeID)))
+	r.heading(w, "Episode", o.EpisodeID)
 	kv := func(k, format string, a ...any) {
 		field(w, r.Width, k, fmt.Sprintf(format, a...))
 	}
