@@ -242,7 +242,7 @@ func writeCheck(ios *IOStreams, res *check.Result, format, colorMode, configLine
 	case "markdown":
 		err = report.WriteCheckMarkdown(out, res)
 	default:
-		err = report.WriteCheckText(out, res, ios.ColorEnabled(colorMode), configLine)
+		err = report.WriteCheckText(out, res, ios.ColorEnabled(colorMode), configLine, ios.ReportWidth())
 	}
 	if ferr := out.Flush(); err == nil {
 		err = ferr

@@ -963,3 +963,35 @@ func TestCheckCommittedBaselineFormat(t *testing.T) {
 		t.Error("baseline lacks the deployed configuration")
 	}
 }
+
+// Each JSON document states its own schema version: check's is 2 since
+// its drift values became typed JSON values (strings of JSON in 1); the
+// others are still 1 (docs/output.md, "Schema versions").
+func TestSchemaVersions(t *testing.T) {
+	version := func(args ...string) int {
+		t.Helper()
+		code, out, errOut := run(t, "", "", args...)
+		if code != 0 && code != ExitFailure {
+			t.Fatalf("%v: exit %d: %s", args, code, errOut)
+		}
+		var doc struct {
+			V *int `json:"schema_version"`
+		}
+		if err := json.Unmarshal([]byte(out), &doc); err != nil || doc.V == nil {
+			t.Fatalf("%v: no schema_version (%v): %.200s", args, err, out)
+		}
+		return *doc.V
+	}
+	if v := version("check", "--format", "json", "--baseline", checkBaseline, "--set", "max_turns_stuck=50", episodesDir); v != 2 {
+		t.Errorf("check --format json: schema_version %d, want 2", v)
+	}
+	for _, args := range [][]string{
+		{"analyze", "--format", "json", episodesDir},
+		{"sweep", "--format", "json", "--max-stuck", "30,40", episodesDir},
+		{"config", "--format", "json"},
+	} {
+		if v := version(args...); v != 1 {
+			t.Errorf("%v: schema_version %d, want 1", args, v)
+		}
+	}
+}

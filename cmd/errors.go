@@ -3,6 +3,9 @@ package cmd
 import (
 	"errors"
 	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"strings"
 )
 
@@ -48,4 +51,21 @@ func exitCode(err error) int {
 		return ExitMatch
 	}
 	return ExitError
+}
+
+// pathHint adds to a missing path's error the path meant when it exists
+// with dashes for the colons: reports print an episode's id as
+// 2025-11-04T09:35:24, ZorkGPT names its directory 2025-11-04T09-35-24,
+// and users paste the one for the other.
+func pathHint(err error) error {
+	var pe *fs.PathError
+	if !errors.As(err, &pe) || !errors.Is(err, fs.ErrNotExist) || !strings.Contains(pe.Path, ":") {
+		return err
+	}
+	vol := filepath.VolumeName(pe.Path)
+	guess := vol + strings.ReplaceAll(pe.Path[len(vol):], ":", "-")
+	if _, serr := os.Stat(guess); serr != nil {
+		return err
+	}
+	return fmt.Errorf("%w; did you mean %s?", err, shellQuote(guess))
 }

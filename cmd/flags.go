@@ -172,14 +172,7 @@ func (in *inputFlags) findShard(args []string, errOut io.Writer) (*partial.LogSe
 		return nil, err
 	}
 	in.args = args
-	match := func(name string) bool { return slices.Contains(replay.LogNames, name) }
-	var keep func(path string) bool
-	switch {
-	case in.agentLogs():
-		match = replay.AgentLogName
-	case in.Format == replay.FormatAuto:
-		match, keep = scanMatch, scanKeep
-	}
+	match, keep := in.scanFilter()
 	set, err := partial.Select(args, partial.SelectOptions{Shard: in.Shard, IncludeTests: in.IncludeTests, Match: match, Keep: keep})
 	if errors.Is(err, partial.ErrStdinShard) {
 		return nil, &usageError{err}
@@ -197,6 +190,19 @@ func (in *inputFlags) findShard(args []string, errOut io.Writer) (*partial.LogSe
 		fmt.Fprintf(errOut, "loopbreak: %s\n", e.Error)
 	}
 	return set, nil
+}
+
+// scanFilter is what a directory scan picks up for --input-format: the
+// file names it matches and, when set, the test a matched file must pass
+// (FindSniffing).
+func (in *inputFlags) scanFilter() (match func(name string) bool, keep func(path string) bool) {
+	switch {
+	case in.agentLogs():
+		return replay.AgentLogName, nil
+	case in.Format == replay.FormatAuto:
+		return scanMatch, scanKeep
+	}
+	return func(name string) bool { return slices.Contains(replay.LogNames, name) }, nil
 }
 
 // scanMatch and scanKeep are a scan's choice with --input-format auto
@@ -285,6 +291,14 @@ func (in *inputFlags) noLogsError(args []string) error {
 		looked = "looked for ZorkGPT's episode logs (episode_log.jsonl[.gz|.zst]) and, by their first records, OpenHands event streams and trajectories, Gemini CLI sessions, steps and attempts logs (*.jsonl, *.json[.gz|.zst])"
 	}
 	msg := "no logs found in " + strings.Join(args, ", ") + ": " + looked
+	if !in.IncludeTests {
+		// Everything found was in test episode directories, which a
+		// scan skips: say so, and how to read them.
+		match, keep := in.scanFilter()
+		if tests, _, err := replay.FindSniffing(args, true, match, keep); err == nil && len(tests) > 0 {
+			return fmt.Errorf("%s; found %s in test episode directories (test_*, test-*), which scans skip: --include-tests reads them", msg, plural(len(tests), "log"))
+		}
+	}
 	found, _, err := replay.FindSniffing(args, in.IncludeTests, func(string) bool { return true }, nil)
 	if err != nil || len(found) == 0 {
 		return errors.New(msg + "; the " + plural(len(args), "argument") + " hold no files")

@@ -104,3 +104,33 @@ func TestTermDumbNoColour(t *testing.T) {
 		}
 	}
 }
+
+// An output that cannot be written is named as the user gave it, never as
+// the temporary file beside it (.loopbreak-tmp-…), and refused before the
+// run when a directory is in its place.
+func TestOutputErrorNamesUserPath(t *testing.T) {
+	dir := t.TempDir()
+	for _, args := range [][]string{
+		{"report", "-o", "out.html", stepsLog},
+		{"analyze", "-o", "out.html", "--format", "json", stepsLog},
+		{"sweep", "-q", "-o", "out.html", "--grid", "fuzzy_threshold=0.8,0.9", stepsLog},
+		{"analyze", "--partial", "-o", "out.html", stepsLog},
+	} {
+		target := filepath.Join(dir, "out.html")
+		if err := os.MkdirAll(target, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		for i, a := range args {
+			if a == "out.html" {
+				args[i] = target
+			}
+		}
+		code, _, errOut := run(t, "", "", args...)
+		if code != ExitError || !strings.Contains(errOut, target+": is a directory") || strings.Contains(errOut, ".loopbreak-") {
+			t.Errorf("%v: exit %d, %q", args, code, errOut)
+		}
+		if left, _ := filepath.Glob(filepath.Join(dir, ".loopbreak-*")); len(left) > 0 {
+			t.Errorf("%v: left behind %v", args, left)
+		}
+	}
+}

@@ -352,6 +352,31 @@ func TestReportInBrowser(t *testing.T) {
 		t.Errorf("after sorting max stuck descending the first row has %q (%v), want 60", first, err)
 	}
 
+	// A detector grid (only fuzzy_threshold varies: every row saves the
+	// same turns) is drawn by what ranks it: loops caught up, false alarms
+	// across, its rows at more than one height.
+	detectorPage := filepath.Join(dir, "sweep-detectors.html")
+	ios, _, _, errOut = Test()
+	if code := Main([]string{"sweep", "-q", "--grid", "fuzzy_threshold=0.8:0.95:0.05", "--html", detectorPage, "../testdata/episodes"}, ios); code != 0 {
+		t.Fatalf("detector sweep: exit %d: %s", code, errOut)
+	}
+	if err := chromedp.Do(ctx, chromedp.Navigate("file://"+detectorPage), chromedp.WaitVisible(chromedp.CSS("#configurations"))); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		what, js string
+		want     int
+	}{
+		{"axis labels loops caught and false alarms", `[...document.querySelectorAll("svg.sw text.lab")].filter(l => /^(loops caught|false alarms \(firings\))$/.test(l.textContent)).length`, 2},
+		{"an axis of turns saved", `[...document.querySelectorAll("svg.sw text.lab")].filter(l => /turns saved|false terminations/.test(l.textContent)).length`, 0},
+		{"points", `document.querySelectorAll("svg.sw .pt, svg.sw .pf, svg.sw .base").length`, 5},
+		{"heights the points are drawn at", `new Set([...document.querySelectorAll("svg.sw .pt, svg.sw .pf, svg.sw .base")].map(p => Math.round(p.getBoundingClientRect().top + p.getBoundingClientRect().height / 2))).size`, 2}, // 99 and 101 loops caught
+	} {
+		if got := eval(c.js); got != c.want {
+			t.Errorf("detector sweep page: %s: %d, want %d", c.what, got, c.want)
+		}
+	}
+
 	// Other agents' logs: a lane per detector that ran, marked where it
 	// fired, as many firings as analyze finds; none of ZorkGPT's framing.
 	agentLogs := []string{stepsLog, openHandsLog, openHandsTraj, geminiLog, attemptsLog}

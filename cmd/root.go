@@ -68,7 +68,7 @@ that would have saved.`,
 func Main(args []string, ios *IOStreams) int {
 	root := NewRootCmd(ios)
 	root.SetArgs(args)
-	err := root.Execute()
+	err := pathHint(root.Execute())
 	ios.pager.close() // the report read, then any error under it
 	if err != nil {
 		var f *failError

@@ -10,6 +10,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/fatih/color"
 
@@ -159,8 +160,9 @@ func colorMaker(on bool) func(...color.Attribute) *color.Color {
 // configuration changes, drift, gates, unreadable input and the corpus.
 //
 // The configuration line (what was assumed, as every text report says)
-// comes second: CI logs and people look for the verdict first.
-func WriteCheckText(out io.Writer, c *check.Result, useColor bool, configLine string) error {
+// comes second: CI logs and people look for the verdict first. Lines wrap
+// at words to width (0: no limit, as off a terminal).
+func WriteCheckText(out io.Writer, c *check.Result, useColor bool, configLine string, width int) error {
 	mk := colorMaker(useColor)
 	bold, red, green, yellow := mk(color.Bold), mk(color.FgRed, color.Bold), mk(color.FgGreen, color.Bold), mk(color.FgYellow)
 	// Each line is escaped whole (Term) before it is coloured: a line's
@@ -170,17 +172,19 @@ func WriteCheckText(out io.Writer, c *check.Result, useColor bool, configLine st
 	if c.Failed() {
 		verdict = red.Sprint(checkVerdict(c))
 	}
-	fmt.Fprintf(w, "%s: %s\n", verdict, Term(checkHeadline(c)))
+	// item wraps a line of a list, its continuation under its text.
+	item := func(s string) string { return Wrap(s, width, 2, "    ") }
+	fmt.Fprintf(w, "%s: %s\n", verdict, Wrap(Term(checkHeadline(c)), width, utf8.RuneCountInString(checkVerdict(c))+2, ""))
 	if configLine != "" {
-		fmt.Fprintf(w, "%s\n", Term(configLine))
+		fmt.Fprintf(w, "%s\n", Wrap(Term(configLine), width, 0, "  "))
 	}
 	if line := OutOfScopeLine(c); line != "" {
-		fmt.Fprintf(w, "%s\n", line)
+		fmt.Fprintf(w, "%s\n", Wrap(line, width, 0, ""))
 	}
 	if len(c.Config) > 0 {
-		fmt.Fprintf(w, "\n%s\n", yellow.Sprint(configIntro(c)))
+		fmt.Fprintf(w, "\n%s\n", yellow.Sprint(Wrap(configIntro(c), width, 0, "")))
 		for _, ch := range c.Config {
-			fmt.Fprintf(w, "  %s\n", Term(configChangeLine(ch)))
+			fmt.Fprintf(w, "  %s\n", item(Term(configChangeLine(ch))))
 		}
 	}
 	// Every drift line, "<episode>: <message>", in order, read from the
@@ -197,7 +201,7 @@ func WriteCheckText(out io.Writer, c *check.Result, useColor bool, configLine st
 				fmt.Fprintf(w, "\n%s\n", bold.Sprint(head))
 				headed = true
 			}
-			fmt.Fprintf(w, "  %s\n", Term(l))
+			fmt.Fprintf(w, "  %s\n", item(Term(l)))
 		}
 		return w.err
 	})
@@ -212,7 +216,7 @@ func WriteCheckText(out io.Writer, c *check.Result, useColor bool, configLine st
 				mark = red.Sprint("FAIL")
 			}
 			gw := describeGate(&g, c.Totals)
-			fmt.Fprintf(w, "  %s  %s\n", mark, Term(gw.Name+": "+gw.Message))
+			fmt.Fprintf(w, "  %s  %s\n", mark, Wrap(Term(gw.Name+": "+gw.Message), width, 8, "        "))
 		}
 	}
 	first := true
@@ -222,7 +226,7 @@ func WriteCheckText(out io.Writer, c *check.Result, useColor bool, configLine st
 				fmt.Fprintf(w, "\n%s\n", bold.Sprint("Unreadable lines:"))
 				first = false
 			}
-			fmt.Fprintf(w, "  %s\n", yellow.Sprint(Term(skippedLine(e))))
+			fmt.Fprintf(w, "  %s\n", yellow.Sprint(item(Term(skippedLine(e)))))
 		}
 		return w.err
 	})
@@ -232,10 +236,10 @@ func WriteCheckText(out io.Writer, c *check.Result, useColor bool, configLine st
 	if len(c.Errors) > 0 {
 		fmt.Fprintf(w, "\n%s\n", bold.Sprint("Unreadable files:"))
 		for _, e := range c.Errors {
-			fmt.Fprintf(w, "  %s\n", red.Sprint(Term(e.Source+": "+e.Error)))
+			fmt.Fprintf(w, "  %s\n", red.Sprint(item(Term(e.Source+": "+e.Error))))
 		}
 	}
-	fmt.Fprintf(w, "\nCorpus: %s.\n", CorpusLine(c.Totals))
+	fmt.Fprintf(w, "\n%s\n", Wrap("Corpus: "+CorpusLine(c.Totals)+".", width, 0, ""))
 	return w.err
 }
 
@@ -323,7 +327,7 @@ type CheckEpisodeJSON struct {
 // encoding the whole document, without holding a row per episode.
 func WriteCheckJSON(out io.Writer, c *check.Result) error {
 	doc := CheckJSON{
-		SchemaVersion: SchemaVersion, Result: strings.ToLower(checkVerdict(c)), Summary: CheckSummary(c),
+		SchemaVersion: CheckSchemaVersion, Result: strings.ToLower(checkVerdict(c)), Summary: CheckSummary(c),
 		Mode: c.Mode, Wrote: c.Wrote, OutOfScope: c.OutOfScope,
 		ConfigChanges: []ConfigChangeJSON{}, Totals: Rounded(c.Totals), Errors: c.Errors,
 	}

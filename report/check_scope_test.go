@@ -14,7 +14,7 @@ import (
 func TestCheckOutOfScope(t *testing.T) {
 	c := &check.Result{Mode: check.ModeCompare, Baseline: "b.json", Totals: &analyze.Totals{}, Episodes: []check.Episode{{}, {}}, OutOfScope: 999990}
 	var text, js bytes.Buffer
-	if err := WriteCheckText(&text, c, false, "config: defaults"); err != nil {
+	if err := WriteCheckText(&text, c, false, "config: defaults", 0); err != nil {
 		t.Fatal(err)
 	}
 	if err := WriteCheckJSON(&js, c); err != nil {
@@ -34,7 +34,7 @@ func TestCheckOutOfScope(t *testing.T) {
 	c.OutOfScope = 0
 	text.Reset()
 	js.Reset()
-	if err := WriteCheckText(&text, c, false, ""); err != nil {
+	if err := WriteCheckText(&text, c, false, "", 0); err != nil {
 		t.Fatal(err)
 	}
 	if err := WriteCheckJSON(&js, c); err != nil {

@@ -76,7 +76,7 @@ func TestCheckVerdicts(t *testing.T) {
 
 func TestCheckText(t *testing.T) {
 	var b bytes.Buffer
-	if err := WriteCheckText(&b, sample(check.ModeCompare), false, ""); err != nil {
+	if err := WriteCheckText(&b, sample(check.ModeCompare), false, "", 0); err != nil {
 		t.Fatal(err)
 	}
 	want := `FAIL: 2 of 3 episodes drifted from ci/loopbreak.baseline.json (1 changed, 0 new, 1 missing); configuration differs from the baseline's (max_turns_stuck); 1 of 2 policy gates failed
@@ -105,7 +105,7 @@ Corpus: 3 episodes, 1 terminated (0 censored); 20 of 200 turns saved (10.0%); 1 
 		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
 	}
 	b.Reset()
-	WriteCheckText(&b, sample(check.ModeCompare), true, "")
+	WriteCheckText(&b, sample(check.ModeCompare), true, "", 0)
 	if !strings.Contains(b.String(), "\x1b[") {
 		t.Error("no colour with color=true")
 	}
@@ -120,7 +120,7 @@ func TestCheckJSON(t *testing.T) {
 	if err := json.Unmarshal(b.Bytes(), &doc); err != nil {
 		t.Fatal(err)
 	}
-	if doc.Result != "fail" || doc.SchemaVersion != SchemaVersion || len(doc.Episodes) != 3 || string(doc.Episodes[0].Drift[0].Current) != "70" ||
+	if doc.Result != "fail" || doc.SchemaVersion != CheckSchemaVersion || len(doc.Episodes) != 3 || string(doc.Episodes[0].Drift[0].Current) != "70" ||
 		doc.Episodes[2].LinesSkipped != 2 || len(doc.Gates) != 2 || len(doc.Errors) != 1 || doc.ConfigChanges[0].Key != "max_turns_stuck" {
 		t.Errorf("document %+v", doc)
 	}
@@ -248,7 +248,7 @@ func TestCheckJUnitHostileText(t *testing.T) {
 func TestCheckTextConfigLine(t *testing.T) {
 	var b bytes.Buffer
 	line := "config: defaults (no config found) · max_turns_stuck 40 · every 10 turns · warnings from 20"
-	if err := WriteCheckText(&b, sample(check.ModeCompare), false, line); err != nil {
+	if err := WriteCheckText(&b, sample(check.ModeCompare), false, line, 0); err != nil {
 		t.Fatal(err)
 	}
 	lines := strings.Split(b.String(), "\n")

@@ -209,10 +209,9 @@ func (r *Text) AgentEpisode(o *analyze.Outcome, ep *replay.Episode, judge func(n
 	r.init()
 	w := &errWriter{w: r.out()}
 	r.headerOf(w, false)
-	fmt.Fprintf(w, "%s %s\n", r.bold.Sprint("Log"), r.bold.Sprint(Term(o.EpisodeID)))
-	pad := strings.Repeat(" ", 21)
+	r.heading(w, "Log", o.EpisodeID)
 	kv := func(k, format string, a ...any) {
-		fmt.Fprintf(w, "  %-18s %s\n", k, Wrap(fmt.Sprintf(format, a...), r.Width, 21, pad))
+		field(w, r.Width, k, fmt.Sprintf(format, a...))
 	}
 	kv("source", "%s", Term(o.Source))
 	in := newInput(ep)
@@ -374,13 +373,15 @@ func describeAgentFiring(f *rules.Firing) string {
 // output rules (RULES.md §8 on the game's replies), which the story of the
 // ZorkGPT rules does not cover.
 func (r *Text) outputLoops(w io.Writer, o *analyze.Outcome) {
-	var lines []string
+	// Each line a turn column ("t=23    ") and what fired.
+	type line struct{ head, desc string }
+	var lines []line
 	total := 0
 	if o.Firings != nil {
 		for i := range o.Firings {
 			f := &o.Firings[i]
 			if f.Rule.Origin == rules.OriginGeneric {
-				lines = append(lines, fmt.Sprintf("    t=%-5d %s", f.Turn, Term(describeAgentFiring(f))))
+				lines = append(lines, line{fmt.Sprintf("t=%-5d ", f.Turn), Term(describeAgentFiring(f))})
 			}
 		}
 		total = len(lines)
@@ -388,7 +389,7 @@ func (r *Text) outputLoops(w io.Writer, o *analyze.Outcome) {
 		// Without -v the story kept the first few (analyze.MaxOutputLoops).
 		for i := range o.Story.OutputLoops {
 			f := &o.Story.OutputLoops[i]
-			lines = append(lines, fmt.Sprintf("    t=%-5d %s", f.Turn, Term(describeAgentFiring(f))))
+			lines = append(lines, line{fmt.Sprintf("t=%-5d ", f.Turn), Term(describeAgentFiring(f))})
 		}
 		total = o.Story.OutputLoopCount
 	}
@@ -401,8 +402,9 @@ func (r *Text) outputLoops(w io.Writer, o *analyze.Outcome) {
 		limit = analyze.MaxOutputLoops
 	}
 	for _, l := range lines[:limit] {
-		// Fitted to a terminal: a long signature wraps under its turn.
-		fmt.Fprintln(w, "    "+Wrap(strings.TrimLeft(l, " "), r.Width, 4, strings.Repeat(" ", 12)))
+		// Fitted to a terminal: a long signature wraps under its turn,
+		// the turn's column kept ("t=23    ").
+		fmt.Fprintln(w, "    "+l.head+Wrap(l.desc, r.Width, 4+len(l.head), strings.Repeat(" ", 12)))
 	}
 	if limit < total {
 		fmt.Fprintf(w, "    %s\n", r.dim.Sprintf("(the first %d of %d; -v lists all)", limit, total))

@@ -1,8 +1,9 @@
 package report
 
-// The sweep's HTML page: turns saved against false terminations per
-// configuration, the Pareto front and the recommendation marked, and the
-// configurations as a sortable table.
+// The sweep's HTML page: per configuration, turns saved against false
+// terminations (a detector grid: loops caught against false alarms), the
+// Pareto front and the recommendation marked, and the configurations as
+// a sortable table.
 
 import (
 	"fmt"
@@ -11,6 +12,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/loopbreak/loopbreak/analyze"
 	"github.com/loopbreak/loopbreak/analyze/sweep"
 )
 
@@ -57,11 +59,68 @@ func WriteSweepHTML(w io.Writer, s *sweep.Result, title, configLine string) erro
 		p.Intro = append(p.Intro, fmt.Sprintf("Skipped %s: %s.", strings.Join(ps, " "), sk.Reason))
 	}
 	p.Errors = s.Errors
-	p.Footer = "Written by loopbreak sweep. Chart: each configuration is a point, turns saved (up) against false terminations (right); filled diamonds are Pareto-efficient and joined by the dashed front, the square is the baseline, the ringed point is the recommendation."
+	ax := axesOf(s)
+	p.Footer = "Written by loopbreak sweep. Chart: each configuration is a point, " + ax.yLabel + " (up) against " + ax.xLabel + " (right); filled diamonds are Pareto-efficient and joined by the dashed front, the square is the baseline, the ringed point is the recommendation."
 	return writePage(w, p)
 }
 
-// sweepSVG plots every row: false terminations across, turns saved up.
+// sweepAxes are what the sweep's chart plots: what its ranking uses. A
+// grid that changes terminations is ranked by turns saved and false
+// terminations; a detector grid (only detectors' keys varied, or logs
+// without a score: every row terminates alike) by the loops its
+// detectors catch and their false alarms, which its turns saved, the same
+// on every row, would hide.
+type sweepAxes struct {
+	x, y           func(t *analyze.Totals) int
+	xLabel, yLabel string
+	fromLeast      bool // the scales start under the least value, not at 0
+	// tip says a row's figures, its caption part what the recommendation
+	// does ("saving 3 turns with 1 false termination").
+	tip, does func(t *analyze.Totals) string
+}
+
+func axesOf(s *sweep.Result) sweepAxes {
+	switch s.Recommendation.Criterion {
+	case sweep.CriterionDetectors, sweep.CriterionNone:
+		caught := func(t *analyze.Totals) int { return sweep.Figures(t).Caught() }
+		return sweepAxes{
+			x: func(t *analyze.Totals) int { return t.FalseAlarms }, y: caught,
+			xLabel: "false alarms", yLabel: "loops caught", fromLeast: true,
+			tip: func(t *analyze.Totals) string {
+				tip := fmt.Sprintf("%s caught (of %s), %s", plural(caught(t), "loop"), plural(t.Loops, "firing"), plural(t.FalseAlarms, "false alarm"))
+				if f := sweep.Figures(t); f.Labelled {
+					tip += fmt.Sprintf(", F1 %.1f%%", f.F1*100)
+				}
+				return tip
+			},
+			does: func(t *analyze.Totals) string {
+				return fmt.Sprintf("catching %s with %s", plural(caught(t), "loop"), plural(t.FalseAlarms, "false alarm"))
+			},
+		}
+	}
+	return sweepAxes{
+		x: func(t *analyze.Totals) int { return t.FalseTerminations }, y: func(t *analyze.Totals) int { return t.TurnsSaved },
+		xLabel: "false terminations", yLabel: "turns saved",
+		tip: func(t *analyze.Totals) string {
+			tip := plural(t.TurnsSaved, "turn") + " saved"
+			if t.RecordedTurns > 0 {
+				tip += fmt.Sprintf(" (%.1f%%)", t.TurnsSavedPct)
+			}
+			tip += ", " + plural(t.FalseTerminations, "false termination")
+			if t.Terminated > 0 {
+				tip += fmt.Sprintf(" (%.1f%% of terminated)", t.FalseRatePct)
+			}
+			return tip + ", score forfeited " + Num(t.ScoreForfeited)
+		},
+		does: func(t *analyze.Totals) string {
+			return fmt.Sprintf("saving %s with %s", plural(t.TurnsSaved, "turn"), plural(t.FalseTerminations, "false termination"))
+		},
+	}
+}
+
+// sweepSVG plots every row by what the ranking uses (axesOf): false
+// terminations across and turns saved up, or a detector grid's false
+// alarms across and loops caught up.
 func sweepSVG(s *sweep.Result) (template.HTML, string) {
 	const (
 		w, h                  = 900, 360
@@ -72,28 +131,45 @@ func sweepSVG(s *sweep.Result) (template.HTML, string) {
 	if len(rows) == 0 {
 		return "", "No configurations."
 	}
-	maxF, maxS := 1, 1
-	for _, r := range rows {
-		maxF, maxS = max(maxF, r.Totals.FalseTerminations), max(maxS, r.Totals.TurnsSaved)
+	ax := axesOf(s)
+	// Turns saved and false terminations from 0; a detector grid's
+	// figures from just under the least (its rows differ by a few loops
+	// out of hundreds, which a scale from 0 would draw as one point).
+	loF, loS, maxF, maxS := 0, 0, 1, 1
+	for i := range rows {
+		maxF, maxS = max(maxF, ax.x(&rows[i].Totals)), max(maxS, ax.y(&rows[i].Totals))
 	}
-	x := func(f int) float64 { return left + float64(f)/float64(maxF)*pw }
-	y := func(v int) float64 { return top + ph - float64(v)/float64(maxS)*ph }
+	if ax.fromLeast {
+		loF, loS = maxF, maxS
+		for i := range rows {
+			loF, loS = min(loF, ax.x(&rows[i].Totals)), min(loS, ax.y(&rows[i].Totals))
+		}
+		stepF, stepS := niceStep(max(1, maxF-loF), 10), niceStep(max(1, maxS-loS), 5)
+		loF, loS = max(0, (loF-1)/stepF*stepF), max(0, (loS-1)/stepS*stepS)
+	}
+	spanF, spanS := max(1, maxF-loF), max(1, maxS-loS)
+	x := func(f int) float64 { return left + float64(f-loF)/float64(spanF)*pw }
+	y := func(v int) float64 { return top + ph - float64(v-loS)/float64(spanS)*ph }
 	var b svgBuilder
 	caption := sweepCaption(s)
 	b.f(`<svg class="sw" viewBox="0 0 %d %d" role="img" aria-labelledby="sw-title sw-desc" xmlns="http://www.w3.org/2000/svg">`, w, h)
-	b.WriteString(`<title id="sw-title">Turns saved against false terminations, per configuration</title><desc id="sw-desc">`)
+	b.f(`<title id="sw-title">%s against %s, per configuration</title><desc id="sw-desc">`, strings.ToUpper(ax.yLabel[:1])+ax.yLabel[1:], ax.xLabel)
 	b.text(caption)
 	b.WriteString(`</desc>`)
 	// Axes with ticks.
 	b.f(`<path class="ax" d="M%d %dV%dH%d"/>`, left, top, top+ph, left+pw)
-	for v := 0; v <= maxS; v += niceStep(maxS, 5) {
+	for v := loS; v <= maxS; v += niceStep(spanS, 5) {
 		b.f(`<text class="lab" x="%d" y="%s" text-anchor="end">%d</text>`, left-4, svgNum(y(v)+3), v)
 	}
-	for f := 0; f <= maxF; f += niceStep(maxF, 10) {
+	for f := loF; f <= maxF; f += niceStep(spanF, 10) {
 		b.f(`<text class="lab" x="%s" y="%d" text-anchor="middle">%d</text>`, svgNum(x(f)), top+ph+13, f)
 	}
-	b.f(`<text class="lab" x="%d" y="%d" text-anchor="middle">false terminations (episodes)</text>`, left+pw/2, h-6)
-	b.f(`<text class="lab" transform="translate(14 %d) rotate(-90)" text-anchor="middle">turns saved</text>`, top+ph/2)
+	xUnit := " (episodes)"
+	if ax.xLabel == "false alarms" {
+		xUnit = " (firings)"
+	}
+	b.f(`<text class="lab" x="%d" y="%d" text-anchor="middle">%s%s</text>`, left+pw/2, h-6, ax.xLabel, xUnit)
+	b.f(`<text class="lab" transform="translate(14 %d) rotate(-90)" text-anchor="middle">%s</text>`, top+ph/2, ax.yLabel)
 
 	// The Pareto front, in order of false terminations, as a dashed line.
 	var front []int
@@ -104,10 +180,10 @@ func sweepSVG(s *sweep.Result) (template.HTML, string) {
 	}
 	sort.SliceStable(front, func(a, c int) bool {
 		ta, tc := &rows[front[a]].Totals, &rows[front[c]].Totals
-		if ta.FalseTerminations != tc.FalseTerminations {
-			return ta.FalseTerminations < tc.FalseTerminations
+		if ax.x(ta) != ax.x(tc) {
+			return ax.x(ta) < ax.x(tc)
 		}
-		return ta.TurnsSaved < tc.TurnsSaved
+		return ax.y(ta) < ax.y(tc)
 	})
 	if len(front) > 1 {
 		b.WriteString(`<path class="front" d="`)
@@ -116,7 +192,7 @@ func sweepSVG(s *sweep.Result) (template.HTML, string) {
 			if k == 0 {
 				cmd = "M"
 			}
-			b.f("%s%s %s", cmd, svgNum(x(rows[i].Totals.FalseTerminations)), svgNum(y(rows[i].Totals.TurnsSaved)))
+			b.f("%s%s %s", cmd, svgNum(x(ax.x(&rows[i].Totals))), svgNum(y(ax.y(&rows[i].Totals))))
 		}
 		b.WriteString(`"><title>Pareto front</title></path>`)
 	}
@@ -141,16 +217,8 @@ func sweepSVG(s *sweep.Result) (template.HTML, string) {
 	for _, i := range order {
 		r := rows[i]
 		t := &r.Totals
-		cx, cy := x(t.FalseTerminations), y(t.TurnsSaved)
-		tip := fmt.Sprintf("%s: %s saved", describeRow(rows, i), plural(t.TurnsSaved, "turn"))
-		if t.RecordedTurns > 0 {
-			tip += fmt.Sprintf(" (%.1f%%)", t.TurnsSavedPct)
-		}
-		tip += ", " + plural(t.FalseTerminations, "false termination")
-		if t.Terminated > 0 {
-			tip += fmt.Sprintf(" (%.1f%% of terminated)", t.FalseRatePct)
-		}
-		tip += ", score forfeited " + Num(t.ScoreForfeited)
+		cx, cy := x(ax.x(t)), y(ax.y(t))
+		tip := describeRow(rows, i) + ": " + ax.tip(t)
 		if r.Pareto {
 			tip += "; Pareto-efficient"
 		}
@@ -195,10 +263,10 @@ func sweepCaption(s *sweep.Result) string {
 			pareto++
 		}
 	}
-	c := fmt.Sprintf("%d configurations (the baseline included) plotted by turns saved and false terminations; %d are Pareto-efficient.", len(s.Rows), pareto)
+	ax := axesOf(s)
+	c := fmt.Sprintf("%d configurations (the baseline included) plotted by %s and %s; %d are Pareto-efficient.", len(s.Rows), ax.yLabel, ax.xLabel, pareto)
 	if rec := s.Recommendation.Row; rec >= 0 && rec < len(s.Rows) {
-		t := &s.Rows[rec].Totals
-		c += fmt.Sprintf(" Recommended: %s, saving %s with %s.", describeRow(s.Rows, rec), plural(t.TurnsSaved, "turn"), plural(t.FalseTerminations, "false termination"))
+		c += fmt.Sprintf(" Recommended: %s, %s.", describeRow(s.Rows, rec), ax.does(&s.Rows[rec].Totals))
 	}
 	return c
 }

@@ -386,3 +386,98 @@ func TestHTMLHeadline(t *testing.T) {
 		t.Error("a percentage of nothing or a wrong plural on the page")
 	}
 }
+
+// A detector grid (fuzzy_threshold: only loops and false alarms change,
+// every row terminating alike) is plotted by what ranks it: loops caught
+// up, false alarms across, a row catching more drawn higher; not by turns
+// saved, the same for every row.
+func TestSweepHTMLDetectorGrid(t *testing.T) {
+	files, err := replay.FindLogs([]string{filepath.Join("..", "testdata", "episodes")}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ax, err := sweep.ParseAxis("fuzzy_threshold", "0.8:0.95:0.05")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Outputs: fuzzy_repeat compares each turn's reply (rules.NeedsOutputs).
+	res, err := sweep.Run(sweep.Options{Files: files, Base: rules.Default(), Axes: []sweep.Axis{ax}, Read: replay.Options{Outputs: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Recommendation.Criterion != sweep.CriterionDetectors {
+		t.Fatalf("criterion %q, want a detector grid", res.Recommendation.Criterion)
+	}
+	var b bytes.Buffer
+	if err := WriteSweepHTML(&b, res, "", ""); err != nil {
+		t.Fatal(err)
+	}
+	svgs := parseSVGs(t, b.String())
+	if len(svgs) != 1 {
+		t.Fatalf("%d charts, want 1", len(svgs))
+	}
+	checkCoordinates(t, &svgs[0])
+	var labels []string
+	type point struct {
+		caught, alarms int
+		x, y           float64
+	}
+	var points []point
+	tipRe := regexp.MustCompile(`: (\d+) loops? caught \(of \d+ firings?\), (\d+) false alarms?`)
+	svgs[0].walk(func(n *svgNode) {
+		if n.XMLName.Local == "text" && n.attr("class") == "lab" {
+			labels = append(labels, n.Text)
+		}
+		if n.XMLName.Local != "g" || len(n.Children) < 2 {
+			return
+		}
+		m := tipRe.FindStringSubmatch(n.Children[0].Text)
+		if m == nil {
+			t.Errorf("a point's title does not say its loops and false alarms: %q", n.Children[0].Text)
+			return
+		}
+		var p point
+		p.caught, _ = strconv.Atoi(m[1])
+		p.alarms, _ = strconv.Atoi(m[2])
+		shape := n.Children[1]
+		num := func(a string) float64 { f, _ := strconv.ParseFloat(shape.attr(a), 64); return f }
+		switch shape.XMLName.Local {
+		case "circle":
+			p.x, p.y = num("cx"), num("cy")
+		case "rect":
+			p.x, p.y = num("x")+4, num("y")+4
+		case "path": // "M x y-5 …"
+			f := strings.Fields(strings.TrimPrefix(shape.attr("d"), "M"))
+			p.x, _ = strconv.ParseFloat(f[0], 64)
+			yy, _ := strings.CutSuffix(f[1], "l5")
+			p.y, _ = strconv.ParseFloat(strings.SplitN(yy, "l", 2)[0], 64)
+			p.y += 5
+		}
+		points = append(points, p)
+	})
+	if len(points) != len(res.Rows) {
+		t.Fatalf("%d points for %d rows", len(points), len(res.Rows))
+	}
+	joined := strings.Join(labels, "|")
+	if !strings.Contains(joined, "loops caught") || !strings.Contains(joined, "false alarms") || strings.Contains(joined, "turns saved") {
+		t.Errorf("axis labels %q: want loops caught against false alarms", joined)
+	}
+	distinct := map[int]bool{}
+	for _, a := range points {
+		distinct[a.caught] = true
+		for _, c := range points {
+			if a.caught > c.caught && a.y >= c.y {
+				t.Errorf("%d loops caught drawn at y %v, not above %d at y %v", a.caught, a.y, c.caught, c.y)
+			}
+			if a.alarms > c.alarms && a.x <= c.x {
+				t.Errorf("%d false alarms drawn at x %v, not right of %d at x %v", a.alarms, a.x, c.alarms, c.x)
+			}
+		}
+	}
+	if len(distinct) < 2 {
+		t.Errorf("every row catches the same loops: the grid shows nothing")
+	}
+	if !strings.Contains(b.String(), "plotted by loops caught and false alarms") {
+		t.Error("the caption does not say what the chart plots")
+	}
+}

@@ -18,8 +18,16 @@ import (
 	"github.com/loopbreak/loopbreak/rules"
 )
 
-// SchemaVersion is the version of every JSON document loopbreak writes.
+// SchemaVersion is the version of the JSON documents loopbreak writes
+// (analyze, sweep, config and the Parquet file's metadata), each but
+// check's, which has CheckSchemaVersion (docs/output.md, "Schema
+// versions").
 const SchemaVersion = 1
+
+// CheckSchemaVersion is the version of check --format json's document:
+// 2 since a drift's and a configuration change's baseline and current
+// are JSON values of their own types (1 had them as strings of JSON).
+const CheckSchemaVersion = 2
 
 // Episode is the JSON form of one episode's outcome (docs/output.md: JSON output).
 type Episode struct {

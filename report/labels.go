@@ -59,10 +59,12 @@ func leadCell(s *analyze.Score) string {
 }
 
 // writeScores writes the table "rule · precision · recall · F1 · lead
-// time", with the counts behind each ratio.
-func writeScores(w io.Writer, s analyze.Scores) error {
-	tb := NewTable(w, L, R, R, R, R)
-	tb.Header("rule", "precision", "recall", "F1", "lead (turns)")
+// time", with the counts behind each ratio, fitted to width (0: as is):
+// the lead time hidden first, then the counts wrapped under their ratios.
+// It writes the note on hidden columns itself.
+func writeScores(w io.Writer, s analyze.Scores, width int, indent string) error {
+	g := &Grid{Indent: indent, Cols: []Col{{Head: "rule", Align: L}, {Head: "precision", Align: R, Wrap: true}, {Head: "recall", Align: R, Wrap: true},
+		{Head: "F1", Align: R}, {Head: "lead (turns)", Align: R, Drop: 1, Wrap: true}}}
 	for _, k := range s.Keys() {
 		sc := s[k]
 		p := ScorePct(sc.Precision())
@@ -73,11 +75,13 @@ func writeScores(w io.Writer, s analyze.Scores) error {
 		if sc.Spans > 0 {
 			r += fmt.Sprintf(" (%d/%d)", sc.Caught, sc.Spans)
 		}
-		if err := tb.Append([]string{k, p, r, ScorePct(sc.F1()), leadCell(sc)}); err != nil {
-			return err
-		}
+		g.Rows = append(g.Rows, []string{k, p, r, ScorePct(sc.F1()), leadCell(sc)})
 	}
-	return tb.Render()
+	hidden, err := g.Render(w, width)
+	if err == nil && len(hidden) > 0 {
+		_, err = fmt.Fprintf(w, "%s%s\n", indent, Wrap(fmt.Sprintf("(hidden to fit %d columns: %s; --format json shows them)", width, strings.Join(hidden, ", ")), width, len(indent), indent))
+	}
+	return err
 }
 
 // spansWord lists spans: "t=21–89 (note), t=100–120", or "never stuck".
@@ -106,11 +110,11 @@ func (r *Text) EpisodeLabels(lab *analyze.EpisodeLabels, s analyze.Scores) error
 	r.init()
 	w := &errWriter{w: r.out()}
 	fmt.Fprintf(w, "  %s\n", r.bold.Sprintf("Against labels (%s)", Term(lab.Source)))
-	fmt.Fprintf(w, "  %-18s %s\n", "labelled stuck", Term(spansWord(lab.Stuck)))
-	if err := writeScores(indent(w), s); err != nil {
+	field(w, r.Width, "labelled stuck", Term(spansWord(lab.Stuck)))
+	if err := writeScores(w, s, r.Width, "  "); err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "  %s\n\n", r.dim.Sprint(scoresNote))
+	fmt.Fprintf(w, "  %s\n\n", r.dim.Sprint(Wrap(scoresNote, r.Width, 2, "  ")))
 	return w.err
 }
 
@@ -122,11 +126,11 @@ func (r *Text) LabelSummary(t *analyze.LabelTotals) error {
 	}
 	r.init()
 	w := &errWriter{w: r.out()}
-	fmt.Fprintf(w, "\n%s\n", r.bold.Sprintf("Against labels: %d labelled episodes (%d never stuck), %d stuck spans", t.Episodes, t.NeverStuck, t.Spans))
-	if err := writeScores(w, t.Scores); err != nil {
+	fmt.Fprintf(w, "\n%s\n", r.bold.Sprint(Wrap(fmt.Sprintf("Against labels: %d labelled episodes (%d never stuck), %d stuck spans", t.Episodes, t.NeverStuck, t.Spans), r.Width, 0, "")))
+	if err := writeScores(w, t.Scores, r.Width, ""); err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "%s\n", r.dim.Sprint(scoresNote+"; unlabelled episodes do not count."))
+	fmt.Fprintf(w, "%s\n", r.dim.Sprint(Wrap(scoresNote+"; unlabelled episodes do not count.", r.Width, 0, "")))
 	return w.err
 }
 
@@ -273,23 +277,23 @@ func WriteSweepByRuleCSV(w io.Writer, s *sweep.Result) error {
 
 // writeSweepByRule writes --by-rule in the table: per configuration row,
 // every rule/kind's precision, recall, F1 and lead time.
-func writeSweepByRule(w io.Writer, s *sweep.Result, bold func(format string, a ...any) string) error {
+func writeSweepByRule(w io.Writer, s *sweep.Result, width int, bold func(format string, a ...any) string) error {
 	if !sweepLabelled(s) {
 		return nil
 	}
 	l := s.Rows[0].Totals.Labels
-	fmt.Fprintf(w, "\n%s\n", bold("Against labels, by rule: %d labelled episodes (%d never stuck), %d stuck spans", l.Episodes, l.NeverStuck, l.Spans))
+	fmt.Fprintf(w, "\n%s\n", bold("%s", Wrap(fmt.Sprintf("Against labels, by rule: %d labelled episodes (%d never stuck), %d stuck spans", l.Episodes, l.NeverStuck, l.Spans), width, 0, "")))
 	for i := range s.Rows {
 		r := &s.Rows[i]
 		var ps []string
 		for _, p := range r.Params {
 			ps = append(ps, p.String())
 		}
-		fmt.Fprintf(w, "\n%s %s\n", rowLabel(s.Rows, i, false), strings.Join(ps, " "))
-		if err := writeScores(indent(w), r.Totals.Labels.Scores); err != nil {
+		fmt.Fprintf(w, "\n%s\n", Wrap(rowLabel(s.Rows, i, false)+" "+strings.Join(ps, " "), width, 0, "    "))
+		if err := writeScores(w, r.Totals.Labels.Scores, width, "  "); err != nil {
 			return err
 		}
 	}
-	fmt.Fprintln(w, scoresNote+"; unlabelled episodes do not count.")
+	fmt.Fprintln(w, Wrap(scoresNote+"; unlabelled episodes do not count.", width, 0, ""))
 	return nil
 }

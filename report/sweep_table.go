@@ -153,9 +153,11 @@ func sweepColumns(s *sweep.Result) []sweepColumn {
 }
 
 // renderColumns lays the rows out within width (0: every column as is),
-// returning the lines and the heads of the columns hidden to fit.
-func renderColumns(s *sweep.Result, cols []sweepColumn, width int) ([]string, []string, error) {
-	g := &Grid{}
+// returning the lines and the heads of the columns hidden to fit. A
+// table that cannot fit is left too wide, or with stack written a record
+// per row.
+func renderColumns(s *sweep.Result, cols []sweepColumn, width int, stack bool) ([]string, []string, error) {
+	g := &Grid{NoStack: !stack}
 	for _, c := range cols {
 		g.Cols = append(g.Cols, Col{Head: c.head, Align: c.align, Drop: c.drop, Short: c.short, Cut: c.cut})
 	}
@@ -197,7 +199,7 @@ func WriteSweepTable(out io.Writer, s *sweep.Result, o SweepTableOptions) error 
 		sweepPlural(base.Episodes, "episode", "episodes"), base.RecordedTurns, sweepPlural(len(s.Rows)-1, "configuration", "configurations")), o.Width, 0, "")))
 
 	cols := sweepColumns(s)
-	lines, hidden, err := renderColumns(s, cols, o.Width)
+	lines, hidden, err := renderColumns(s, cols, o.Width, false)
 	if err != nil {
 		return err
 	}
@@ -217,9 +219,16 @@ func WriteSweepTable(out io.Writer, s *sweep.Result, o SweepTableOptions) error 
 		}
 		keyNotes = append(keyNotes, fmt.Sprintf("[%d] %s", k, axisKey(s, cols[long].head)))
 		cols[long].head, cols[long].short = fmt.Sprintf("[%d]", k), ""
-		if lines, hidden, err = renderColumns(s, cols, o.Width); err != nil {
+		if lines, hidden, err = renderColumns(s, cols, o.Width, false); err != nil {
 			return err
 		}
+	}
+	stacked := false // a record per row: no line is a row to colour
+	if o.Width > 0 && widest(lines) > o.Width {
+		if lines, hidden, err = renderColumns(s, cols, o.Width, true); err != nil {
+			return err
+		}
+		stacked = true
 	}
 	// Prose wraps at word boundaries on a terminal; off one, lines stay
 	// whole (a fixed layout for scripts).
@@ -228,6 +237,7 @@ func WriteSweepTable(out io.Writer, s *sweep.Result, o SweepTableOptions) error 
 	}
 	for i, l := range lines {
 		switch {
+		case stacked:
 		case i == 0:
 			l = bold.Sprint(l)
 		case i >= 2 && i-2 < len(s.Rows) && s.Rows[i-2].Recommended:
@@ -250,7 +260,7 @@ func WriteSweepTable(out io.Writer, s *sweep.Result, o SweepTableOptions) error 
 			how = "--set " + strings.Join(args, " --set ")
 		}
 		head := "Recommended: " + rowLabel(s.Rows, rec.Row, true)
-		fmt.Fprintf(w, "%s%s\n", green.Sprint(head), Wrap(" ("+how+")", o.Width, utf8.RuneCountInString(head), ""))
+		fmt.Fprintf(w, "%s %s\n", green.Sprint(head), Wrap("("+how+")", o.Width, utf8.RuneCountInString(head)+1, ""))
 	} else {
 		fmt.Fprintln(w, yellow.Sprint("No recommendation."))
 	}
@@ -293,7 +303,7 @@ func WriteSweepTable(out io.Writer, s *sweep.Result, o SweepTableOptions) error 
 		}
 	}
 	if o.ByRule {
-		if err := writeSweepByRule(w, s, bold.Sprintf); err != nil {
+		if err := writeSweepByRule(w, s, o.Width, bold.Sprintf); err != nil {
 			return err
 		}
 	}

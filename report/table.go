@@ -113,6 +113,11 @@ type Col struct {
 	Wrap, Cut bool
 	// Short is the head used when hiding columns is not enough.
 	Short string
+	// Long, if positive, is the longest word a Wrap column keeps whole
+	// when narrowed: a longer one (a quoted excerpt of a log, said in
+	// full elsewhere, never a name) is cut with "…" to the column. A
+	// Wrap column without Long never narrows below its longest word.
+	Long int
 }
 
 // Grid is a table laid out by hand in NewTable's style, so it can be fitted
@@ -127,14 +132,19 @@ type Grid struct {
 	Each   func(yield func(cells []string))
 	Footer []string
 	Indent string
+	// NoStack leaves a table that cannot fit as wide as it is, for a
+	// caller that fits it another way first (sweep names long keys
+	// under the table); otherwise it is written a record per row.
+	NoStack bool
 
 	cellWidths []int // the widest cell of each column, heads aside
+	wordWidths []int // the longest word of each Wrap column: its least width
 }
 
 // Render writes the grid within width columns (0: no limit, every column
 // as is) and returns the heads of the columns it hid.
 func (g *Grid) Render(w io.Writer, width int) (hidden []string, err error) {
-	g.cellWidths = nil // measured afresh: Rows may have changed since a last Render
+	g.cellWidths, g.wordWidths = nil, nil // measured afresh: Rows may have changed since a last Render
 	keep := make([]int, len(g.Cols))
 	for i := range keep {
 		keep[i] = i
@@ -187,6 +197,9 @@ func (g *Grid) Render(w io.Writer, width int) (hidden []string, err error) {
 				if keepHead {
 					lo = max(floor, utf8.RuneCountInString(head))
 				}
+				if col.Wrap {
+					lo = max(lo, g.wordWidths[c]) // wrapped at spaces, never inside a word
+				}
 				if ok(col) && widths[k] > lo && (best < 0 || widths[k] > widths[best]) {
 					best = k
 				}
@@ -203,6 +216,10 @@ func (g *Grid) Render(w io.Writer, width int) (hidden []string, err error) {
 		narrow(func(c Col) bool { return c.Cut }, 8, true)
 		narrow(func(c Col) bool { return c.Wrap }, 8, true)
 		narrow(func(c Col) bool { return c.Cut }, 5, false) // heads cut too
+		if g.total(widths)+len(g.Indent) > width && !g.NoStack {
+			// A word longer than its column can get: a record per row.
+			return nil, g.renderStacked(w, width)
+		}
 	}
 	var b strings.Builder
 	line := func(cells []string, header bool) {
@@ -219,6 +236,9 @@ func (g *Grid) Render(w io.Writer, width int) (hidden []string, err error) {
 				parts[k] = []string{s}
 			case col.Wrap:
 				parts[k] = WrapWords(s, widths[k])
+				for i, l := range parts[k] {
+					parts[k][i] = cutTo(l, widths[k]) // a word over Long, alone on its line
+				}
 			default:
 				parts[k] = []string{cutTo(s, widths[k])}
 			}
@@ -309,11 +329,21 @@ func (g *Grid) widths(keep []int) []int { return g.widthsShort(keep, false) }
 func (g *Grid) widthsShort(keep []int, short bool) []int {
 	if g.cellWidths == nil {
 		// Once per grid: the fitting asks for widths many times.
-		g.cellWidths = make([]int, len(g.Cols))
+		g.cellWidths, g.wordWidths = make([]int, len(g.Cols)), make([]int, len(g.Cols))
 		measure := func(r []string) {
 			for c := range g.cellWidths {
 				if c < len(r) {
-					g.cellWidths[c] = max(g.cellWidths[c], utf8.RuneCountInString(r[c]))
+					n := utf8.RuneCountInString(r[c])
+					g.cellWidths[c] = max(g.cellWidths[c], n)
+					if col := g.Cols[c]; col.Wrap && n > g.wordWidths[c] {
+						for _, word := range strings.Fields(r[c]) {
+							n := utf8.RuneCountInString(word)
+							if col.Long > 0 {
+								n = min(n, col.Long)
+							}
+							g.wordWidths[c] = max(g.wordWidths[c], n)
+						}
+					}
 				}
 			}
 		}
@@ -329,6 +359,70 @@ func (g *Grid) widthsShort(keep []int, short bool) []int {
 		ws[k] = max(utf8.RuneCountInString(head), g.cellWidths[c])
 	}
 	return ws
+}
+
+// renderStacked writes each row as a record of lines "head  value",
+// records apart by a blank line, the footer after a rule: the layout of
+// a table too wide for width even with its prose wrapped at words. A
+// value wraps beside its head, or under it when a word of it would not
+// fit there; an empty cell is left out.
+func (g *Grid) renderStacked(w io.Writer, width int) error {
+	hw := 0
+	for _, c := range g.Cols {
+		hw = max(hw, utf8.RuneCountInString(c.Head))
+	}
+	in := g.Indent + " "
+	room := width - utf8.RuneCountInString(in) - hw - 2
+	var b strings.Builder
+	var err error
+	record := func(cells []string) {
+		for c, col := range g.Cols {
+			if c >= len(cells) || strings.TrimSpace(cells[c]) == "" {
+				continue
+			}
+			lines := WrapWords(cells[c], room)
+			beside := room >= 8
+			for _, l := range lines {
+				beside = beside && utf8.RuneCountInString(l) <= room
+			}
+			if beside {
+				for i, l := range lines {
+					head := ""
+					if i == 0 {
+						head = col.Head
+					}
+					b.WriteString(in + head + strings.Repeat(" ", hw+2-utf8.RuneCountInString(head)) + l + "\n")
+				}
+				continue
+			}
+			b.WriteString(in + col.Head + "\n")
+			under := utf8.RuneCountInString(in) + 2
+			for _, l := range WrapWords(cells[c], width-under) {
+				// A word wider than that moves left, to the margin if need be.
+				b.WriteString(strings.Repeat(" ", max(0, min(under, width-utf8.RuneCountInString(l)))) + l + "\n")
+			}
+		}
+	}
+	first := true
+	g.eachRow(func(r []string) {
+		if !first {
+			b.WriteString("\n")
+		}
+		first = false
+		record(r)
+		if err == nil && b.Len() >= 64<<10 {
+			_, err = io.WriteString(w, b.String())
+			b.Reset()
+		}
+	})
+	if g.Footer != nil {
+		b.WriteString(g.Indent + strings.Repeat("─", max(1, width-len(g.Indent))) + "\n")
+		record(termCells(g.Footer))
+	}
+	if err == nil {
+		_, err = io.WriteString(w, b.String())
+	}
+	return err
 }
 
 func (g *Grid) total(widths []int) int {
@@ -351,8 +445,10 @@ func cutTo(s string, n int) string {
 	return string(r[:n-1]) + "…"
 }
 
-// WrapWords breaks s at spaces into lines of at most n runes; a word
-// longer than n is broken.
+// WrapWords breaks s at spaces into lines of at most n runes. A word is
+// never broken: one longer than n is a line of its own, wider than n (a
+// terminal folds it on screen, and a copy of it is still the whole path
+// or identifier).
 func WrapWords(s string, n int) []string {
 	var lines []string
 	cur := ""
@@ -366,23 +462,6 @@ func WrapWords(s string, n int) []string {
 			lines = append(lines, cur)
 			cur = word
 		}
-		for utf8.RuneCountInString(cur) > n {
-			// A path breaks after its last "/" that fits, an identifier
-			// after "_" or "-", anything else at the width.
-			r := []rune(cur)
-			at := n
-		seps:
-			for _, sep := range "/_-" {
-				for i := n - 1; i > n/3; i-- {
-					if r[i] == sep {
-						at = i + 1
-						break seps
-					}
-				}
-			}
-			lines = append(lines, string(r[:at]))
-			cur = string(r[at:])
-		}
 	}
 	if cur != "" || len(lines) == 0 {
 		lines = append(lines, cur)
@@ -391,16 +470,59 @@ func WrapWords(s string, n int) []string {
 }
 
 // Wrap wraps prose to width (0: as is), the first line after a prefix of
-// first runes and the others indented by pad.
+// first runes and the others indented by pad. A line holding a word too
+// long for the indented width moves left to fit, to the margin if need
+// be, rather than break the word; when the first line cannot follow the
+// prefix, the text starts with a newline.
 func Wrap(s string, width, first int, pad string) string {
 	if width <= 0 || first+utf8.RuneCountInString(s) <= width {
 		return s
 	}
-	n := width - max(first, utf8.RuneCountInString(pad))
+	in := utf8.RuneCountInString(pad)
+	n := width - max(first, in)
 	if n < 10 {
 		return s
 	}
-	return strings.Join(WrapWords(s, n), "\n"+pad)
+	var b strings.Builder
+	for i, l := range WrapWords(s, n) {
+		if i == 0 && first+utf8.RuneCountInString(l) <= width {
+			b.WriteString(l)
+			continue
+		}
+		if i > 0 || first > 0 {
+			b.WriteByte('\n')
+		}
+		if over := utf8.RuneCountInString(l) - (width - in); over > 0 {
+			b.WriteString(strings.Repeat(" ", max(0, in-over))) // a long word: less indent
+		} else {
+			b.WriteString(pad)
+		}
+		b.WriteString(l)
+	}
+	return b.String()
+}
+
+// heading writes an episode's heading, "Episode ID" in bold: the id under
+// the word when it does not fit beside it (a long session id).
+func (r *Text) heading(w io.Writer, word, id string) {
+	v := Wrap(Term(id), r.Width, len(word)+1, "")
+	if strings.HasPrefix(v, "\n") {
+		fmt.Fprintf(w, "%s%s\n", r.bold.Sprint(word), r.bold.Sprint(v))
+		return
+	}
+	fmt.Fprintf(w, "%s %s\n", r.bold.Sprint(word), r.bold.Sprint(v))
+}
+
+// field writes "  key  value" as the reports' episode headers do, the
+// value in a column at 21 wrapped to width, or under the key when its
+// first word does not fit beside it.
+func field(w io.Writer, width int, key, value string) {
+	v := Wrap(value, width, 21, strings.Repeat(" ", 21))
+	if strings.HasPrefix(v, "\n") {
+		fmt.Fprintf(w, "  %s%s\n", key, v)
+		return
+	}
+	fmt.Fprintf(w, "  %-18s %s\n", key, v)
 }
 
 // indent prefixes every line with two spaces (tables inside an episode).

@@ -196,10 +196,9 @@ func (r *Text) Episode(o *analyze.Outcome, ep *replay.Episode) error {
 	}
 	w := &errWriter{w: r.out()}
 	r.header(w)
-	fmt.Fprintf(w, "%s %s\n", r.bold.Sprint("Episode"), r.bold.Sprint(Term(o.EpisodeID)))
-	pad := strings.Repeat(" ", 21)
+	r.heading(w, "Episode", o.EpisodeID)
 	kv := func(k, format string, a ...any) {
-		fmt.Fprintf(w, "  %-18s %s\n", k, Wrap(fmt.Sprintf(format, a...), r.Width, 21, pad))
+		field(w, r.Width, k, fmt.Sprintf(format, a...))
 	}
 	kv("source", "%s", Term(o.Source))
 	keyWord := "room ids"

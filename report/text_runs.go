@@ -171,7 +171,7 @@ func (r *Text) list(items []string, first int) string {
 // trace writes every turn with what fired at it.
 func (r *Text) trace(w io.Writer, o *analyze.Outcome, ep *replay.Episode) error {
 	fmt.Fprintf(w, "\n  %s\n", r.title("Turn by turn"))
-	cols := []Col{{Head: "turn", Align: R}, {Head: "score", Align: R}, {Head: "location", Align: L, Cut: true}, {Head: "action", Align: L, Cut: true}, {Head: "fired", Align: L, Wrap: true}}
+	cols := []Col{{Head: "turn", Align: R}, {Head: "score", Align: R}, {Head: "location", Align: L, Cut: true}, {Head: "action", Align: L, Cut: true}, {Head: "fired", Align: L, Wrap: true, Long: 20}}
 	g := &Grid{Indent: "  ", Cols: cols}
 	// Turns after the cut get their own table: the terminated run never
 	// played them.

@@ -11,6 +11,7 @@ import (
 	"bufio"
 	"container/heap"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -39,7 +40,7 @@ type rowFile struct {
 func newRowFile() (*rowFile, error) {
 	f, err := createSpill("loopbreak-rows-*")
 	if err != nil {
-		return nil, fmt.Errorf("holding the report's rows: %w", err)
+		return nil, spillError("holding the report's rows", err)
 	}
 	return &rowFile{f: f, w: bufio.NewWriterSize(f, 256<<10)}, nil
 }
@@ -66,7 +67,7 @@ func (rf *rowFile) write(r *Episode, log int32) error {
 	n, err := rf.w.Write(rf.buf)
 	rf.written += int64(n)
 	if err != nil {
-		return fmt.Errorf("holding the report's rows: %w", err)
+		return spillError("holding the report's rows", err)
 	}
 	return nil
 }
@@ -74,7 +75,7 @@ func (rf *rowFile) write(r *Episode, log int32) error {
 // flush makes what was written readable.
 func (rf *rowFile) flush() error {
 	if err := rf.w.Flush(); err != nil {
-		return fmt.Errorf("holding the report's rows: %w", err)
+		return spillError("holding the report's rows", err)
 	}
 	return nil
 }
@@ -360,6 +361,18 @@ func createSpill(pattern string) (*os.File, error) {
 		os.Remove(f.Name())
 	}
 	return f, nil
+}
+
+// spillError is an error of a spill file, for what it was doing: the
+// file's own name (loopbreak-rows-…, unlinked already) means nothing to
+// the user; the temporary directory it lives in ($TMPDIR) is what they
+// can free or move.
+func spillError(what string, err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	return fmt.Errorf("%s in the temporary directory %s: %w", what, os.TempDir(), err)
 }
 
 // closeSpill closes and removes a file createSpill made.

@@ -11,7 +11,6 @@ import (
 	"container/heap"
 	"encoding/binary"
 	"errors"
-	"fmt"
 	"io"
 	"math"
 	"os"
@@ -112,7 +111,7 @@ func (s *entrySorter) spillRun() error {
 	if s.spill == nil {
 		f, err := createSpill("loopbreak-sort-*")
 		if err != nil {
-			return fmt.Errorf("sorting the baseline: %w", err)
+			return spillError("sorting the baseline", err)
 		}
 		s.spill, s.spillW = f, bufio.NewWriterSize(f, 256<<10)
 	}
@@ -123,7 +122,7 @@ func (s *entrySorter) spillRun() error {
 		n, err := s.spillW.Write(s.buf)
 		s.written += int64(n)
 		if err != nil {
-			return fmt.Errorf("sorting the baseline: %w", err)
+			return spillError("sorting the baseline", err)
 		}
 	}
 	s.runs = append(s.runs, spillRun{start, s.written - start})
@@ -147,7 +146,7 @@ func (s *entrySorter) writeEntries(w io.Writer) error {
 		s.sortRun()
 		if s.spillW != nil {
 			if err := s.spillW.Flush(); err != nil {
-				return fmt.Errorf("sorting the baseline: %w", err)
+				return spillError("sorting the baseline", err)
 			}
 		}
 		s.sorted = true
@@ -225,7 +224,7 @@ func (c *cursor) next() error {
 		return nil
 	}
 	if err != nil {
-		return fmt.Errorf("sorting the baseline: reading back: %w", err)
+		return spillError("sorting the baseline: reading back", err)
 	}
 	c.item, c.ok = it, true
 	return nil

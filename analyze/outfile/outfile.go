@@ -17,8 +17,8 @@ package outfile
 import (
 	"bytes"
 	"errors"
-	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -75,6 +75,10 @@ func Create(file string, o Options) (*File, error) {
 	if file == "" {
 		return createStaged(o.Out, ""), nil
 	}
+	if st, err := os.Stat(file); err == nil && st.IsDir() {
+		// Refused now, not at the rename after all the work.
+		return nil, (&File{file: file, raw: o.Raw}).named(&fs.PathError{Op: "open", Path: file, Err: errIsDir})
+	}
 	dir := filepath.Dir(file)
 	pattern := TempPrefix + shortBase(filepath.Base(file)) + "-*"
 	if o.Pattern != "" {
@@ -88,10 +92,7 @@ func Create(file string, o Options) (*File, error) {
 	RemoveStale(dir)
 	tmp, err := os.CreateTemp(dir, pattern)
 	if err != nil {
-		if o.Raw {
-			return nil, err
-		}
-		return nil, fmt.Errorf("writing %s: %w", file, errors.Unwrap(err)) // CreateTemp's error names the temporary file
+		return nil, (&File{file: file, raw: o.Raw}).named(err) // CreateTemp's error names the temporary file
 	}
 	lock(tmp) // held until closed: a live writer's file is not stale
 	f := &File{tmp: tmp, file: file, out: o.Out, raw: o.Raw, before: o.BeforeRename}
@@ -183,7 +184,11 @@ func (f *File) Write(p []byte) (int, error) {
 	if f.tmp == nil {
 		return 0, errors.New("outfile: write after commit or abort")
 	}
-	return f.tmp.Write(p)
+	n, err := f.tmp.Write(p)
+	if err != nil {
+		err = f.named(err)
+	}
+	return n, err
 }
 
 func (f *File) remove(tmp *os.File) {
@@ -192,17 +197,52 @@ func (f *File) remove(tmp *os.File) {
 	}
 }
 
-// named says which file an error is about.
+// named says which file an error is about: the target, never the
+// temporary file, whose name an error of the system's about it holds
+// (write, sync, rename): that name means nothing to the user. Raw, it is
+// a *fs.PathError of the target; otherwise "writing FILE: reason", once
+// however often it is named.
 func (f *File) named(err error) error {
 	name := f.file
 	if f.direct != "" {
 		name = f.direct
 	}
-	if name == "" || f.raw {
+	if name == "" || err == nil {
 		return err
 	}
-	return fmt.Errorf("writing %s: %w", name, err)
+	var ne *namedError
+	if errors.As(err, &ne) && ne.file == name {
+		return err
+	}
+	op, reason := "", err
+	var pe *fs.PathError
+	var le *os.LinkError
+	switch {
+	case errors.As(err, &pe):
+		op, reason = pe.Op, pe.Err
+	case errors.As(err, &le):
+		op, reason = le.Op, le.Err
+	}
+	if f.raw {
+		if op == "" {
+			return err
+		}
+		return &fs.PathError{Op: op, Path: name, Err: reason}
+	}
+	return &namedError{file: name, err: reason}
 }
+
+// namedError is an error writing file, as named gives it.
+type namedError struct {
+	file string
+	err  error
+}
+
+func (e *namedError) Error() string { return "writing " + e.file + ": " + e.err.Error() }
+func (e *namedError) Unwrap() error { return e.err }
+
+// errIsDir is the reason a directory cannot be an output.
+var errIsDir = errors.New("is a directory")
 
 // Named is an error of the caller's while writing to f, named as f's own.
 func (f *File) Named(err error) error { return f.named(err) }

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -86,5 +88,47 @@ func TestMissingDirectoryNamed(t *testing.T) {
 	_, err := Create(file, Options{})
 	if err == nil || err.Error() != "writing "+file+": no such file or directory" {
 		t.Errorf("%v", err)
+	}
+}
+
+// An error never names the temporary file: the user named the target, and
+// .loopbreak-tmp-… means nothing to them. A directory in the target's
+// place is refused before anything is written; an error writing, syncing
+// or renaming names the target (raw: as the path of a *fs.PathError).
+func TestErrorsNameTheTarget(t *testing.T) {
+	dir := t.TempDir()
+	target := filepath.Join(dir, "out.html")
+	if err := os.Mkdir(target, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, raw := range []bool{false, true} {
+		_, err := Create(target, Options{Raw: raw})
+		if err == nil || !strings.Contains(err.Error(), target) || !strings.Contains(err.Error(), "is a directory") || strings.Contains(err.Error(), TempPrefix) {
+			t.Errorf("raw %v: a directory as the target: %v", raw, err)
+		}
+	}
+
+	for _, raw := range []bool{false, true} {
+		file := filepath.Join(dir, "x.json")
+		f, err := Create(file, Options{Raw: raw, Pattern: ".loopbreak-baseline-*"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.tmp.Close() // every write, sync and rename now fails
+		_, werr := f.Write([]byte("x"))
+		cerr := f.Commit()
+		for _, err := range []error{werr, cerr, f.Named(werr)} {
+			if err == nil || !strings.Contains(err.Error(), file) || strings.Contains(err.Error(), ".loopbreak-") || strings.Count(err.Error(), file) != 1 {
+				t.Errorf("raw %v: %v", raw, err)
+			}
+		}
+		var pe *fs.PathError
+		if raw && (!errors.As(werr, &pe) || pe.Path != file) {
+			t.Errorf("raw: %#v is not a *fs.PathError of %s", werr, file)
+		}
+		f.Abort()
+	}
+	if left, _ := filepath.Glob(filepath.Join(dir, ".loopbreak-*")); len(left) > 0 {
+		t.Errorf("left behind: %v", left)
 	}
 }

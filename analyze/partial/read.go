@@ -74,7 +74,7 @@ func openPart(name string) (io.ReaderAt, int64, func(), error) {
 	defer f.Close()
 	tmp, err := os.CreateTemp("", "loopbreak-merge-*.json")
 	if err != nil {
-		return nil, 0, nil, fmt.Errorf("%s: copying it to read it twice: %w", name, err)
+		return nil, 0, nil, fmt.Errorf("%s: copying it to the temporary directory %s to read it twice: %w", name, os.TempDir(), unwrapPath(err))
 	}
 	// Gone at once where the system allows it: nothing is left behind
 	// if the merge is killed (a SIGPIPE from merge ... | head).
@@ -91,7 +91,9 @@ func openPart(name string) (io.ReaderAt, int64, func(), error) {
 		closeTmp()
 		var pe *os.PathError
 		if errors.As(err, &pe) && pe.Path == tmp.Name() {
-			return nil, 0, nil, fmt.Errorf("%s: copying it to read it twice: %w", name, err)
+			// The copy's own name (unlinked already) means nothing to
+			// the user; its directory is what they can free or move.
+			return nil, 0, nil, fmt.Errorf("%s: copying it to the temporary directory %s to read it twice: %w", name, os.TempDir(), pe.Err)
 		}
 		return nil, 0, nil, fmt.Errorf("%s: %w", name, unwrapPath(err))
 	}
