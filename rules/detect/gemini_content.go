@@ -39,8 +39,9 @@ type chunkScan struct {
 	liveFrom int // first live entry
 
 	slots    []chunkSlot
-	slotBase int // the absolute entry index a slot's ent counts from
-	used     int // slots holding an entry, live or not
+	shift    uint8 // 32 - log2(len(slots))
+	slotBase int   // the absolute entry index a slot's ent counts from
+	used     int   // slots holding an entry, live or not
 
 	hpos     int    // position whose chunk hash is h, -1 for none
 	h        uint64 // rolling hash of the chunk at hpos
@@ -57,7 +58,7 @@ type chunkEntry struct {
 }
 
 // chunkSlot is one table slot, 8 bytes so that the table of a
-// 5,000-unit history stays within 128 KB: ent is an entry index, from
+// 5,000-unit history stays within 256 KB: ent is an entry index, from
 // slotBase, + 1; 0 for an empty slot.
 type chunkSlot struct {
 	hash uint32
@@ -206,7 +207,7 @@ func (s *chunkScan) isLoop(e int) bool {
 }
 
 func (s *chunkScan) slotOf(h uint32) int {
-	return int((h * 0x9E3779B1) >> (32 - bits.TrailingZeros(uint(len(s.slots)))))
+	return int((h * 0x9E3779B1) >> s.shift)
 }
 
 // record appends an entry for the chunk at p and returns its index.
@@ -248,16 +249,17 @@ func (s *chunkScan) sameChunk(a, b int) bool {
 	return a == b || slices.Equal(s.units(a, a+s.c), s.units(b, b+s.c))
 }
 
-// rebuild empties the table (growing it to twice the live entries)
+// rebuild empties the table (growing it to four times the live entries)
 // and enters the live entries again, the newest of each chunk last.
 func (s *chunkScan) rebuild() {
 	live := s.entStart + len(s.ents) - s.liveFrom
-	n := 64
-	for n < 2*(live+1) {
+	n := max(64, len(s.slots)) // never shrunk: a reset would only grow it again
+	for n < 4*(live+1) {
 		n *= 2
 	}
 	if n != len(s.slots) {
 		s.slots = make([]chunkSlot, n)
+		s.shift = uint8(32 - bits.TrailingZeros(uint(n)))
 	} else {
 		clear(s.slots)
 	}
