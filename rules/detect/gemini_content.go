@@ -18,14 +18,19 @@ import (
 //     (positions never decrease), linked to the previous occurrence of the
 //     same chunk, so the live ones are a suffix of the entries and a
 //     chunk's last T occurrences are T-1 links back from its newest;
-//   - a pointer-free open-addressing table maps a chunk to its newest
-//     entry; a slot whose entry is no longer live is free for reuse (a
-//     tombstone), and the table is rebuilt from the live entries when
-//     used slots pass a half;
+//   - a chunk's newest entry is found through a table of buckets, each
+//     the head of a chain, newest first, of the newest entries of the
+//     distinct chunks hashed there (an entry found moves to the head as
+//     its successor takes its place), so a chain is sorted by entry and
+//     its live part is a prefix: nothing is ever deleted, a walk stops at
+//     the first entry that is not live, and a reset or a truncation
+//     empties chains by moving liveFrom; the table (ints, no pointers)
+//     doubles when the live entries outnumber its buckets;
 //   - chunks are hashed with a rolling polynomial hash modulo 2^61−1, with
-//     a random base (no input collides by construction), and told apart by
-//     their code units, so two chunks are the same exactly when their
-//     text is, as live (SHA-256, then a text comparison).
+//     a random base (so that no input can be written to collide; a
+//     collision would only cost a comparison), and told apart by their
+//     code units: two chunks are the same exactly when their text is, as
+//     live (SHA-256, then a text comparison).
 type chunkScan struct {
 	c, t, maxHist int
 
@@ -38,10 +43,9 @@ type chunkScan struct {
 	entStart int
 	liveFrom int // first live entry
 
-	slots    []chunkSlot
-	shift    uint8 // 32 - log2(len(slots))
-	slotBase int   // the absolute entry index a slot's ent counts from
-	used     int   // slots holding an entry, live or not
+	heads []int  // bucket → its chain's first entry, < liveFrom for none
+	shift uint8  // 32 - log2(len(heads))
+	stale []bool // grow's scratch: entries a newer one of their chunk follows
 
 	hpos     int    // position whose chunk hash is h, -1 for none
 	h        uint64 // rolling hash of the chunk at hpos
@@ -53,16 +57,9 @@ type chunkScan struct {
 type chunkEntry struct {
 	pos  int
 	prev int    // the chunk's previous entry, -1 for none
+	next int    // the next (older) entry of its bucket's chain, -1 for none
 	ord  int32  // 1 + the previous entry's ord: an upper bound of the live count
 	hash uint32 // the chunk's hash, folded to 32 bits
-}
-
-// chunkSlot is one table slot, 8 bytes so that the table of a
-// 5,000-unit history stays within 256 KB: ent is an entry index, from
-// slotBase, + 1; 0 for an empty slot.
-type chunkSlot struct {
-	hash uint32
-	ent  uint32
 }
 
 const mersenne61 = 1<<61 - 1
@@ -206,41 +203,32 @@ func (s *chunkScan) isLoop(e int) bool {
 	return true
 }
 
-func (s *chunkScan) slotOf(h uint32) int {
-	return int((h * 0x9E3779B1) >> s.shift)
-}
+func (s *chunkScan) bucket(h uint32) int { return int((h * 0x9E3779B1) >> s.shift) }
 
 // record appends an entry for the chunk at p and returns its index.
 func (s *chunkScan) record(p int, h uint32) int {
 	e := s.entStart + len(s.ents)
-	if (s.used+1)*2 > len(s.slots) || e-s.slotBase >= math.MaxUint32-1 {
-		s.rebuild()
+	if e-s.liveFrom >= len(s.heads) {
+		s.grow()
 	}
 	ent := chunkEntry{pos: p, prev: -1, ord: 1, hash: h}
-	mask := len(s.slots) - 1
-	free := -1
-	i := s.slotOf(h)
-	for ; s.slots[i].ent != 0; i = (i + 1) & mask {
-		sl := &s.slots[i]
-		old := s.slotBase + int(sl.ent) - 1
-		if old < s.liveFrom {
-			if free < 0 {
-				free = i
+	b := s.bucket(h)
+	for before, x := -1, s.heads[b]; x >= s.liveFrom; {
+		old := &s.ents[x-s.entStart]
+		if old.hash == h && s.sameChunk(old.pos, p) {
+			ent.prev, ent.ord = x, min(old.ord, math.MaxInt32-1)+1
+			// Unlinked: the new entry heads the chain in its place.
+			if before < 0 {
+				s.heads[b] = old.next
+			} else {
+				s.ents[before-s.entStart].next = old.next
 			}
-			continue
+			break
 		}
-		if sl.hash == h && s.sameChunk(s.ents[old-s.entStart].pos, p) {
-			ent.prev, ent.ord = old, min(s.ents[old-s.entStart].ord, math.MaxInt32-1)+1
-			sl.ent = uint32(e - s.slotBase + 1)
-			s.ents = append(s.ents, ent)
-			return e
-		}
+		before, x = x, old.next
 	}
-	if free < 0 {
-		free = i
-		s.used++
-	}
-	s.slots[free] = chunkSlot{hash: h, ent: uint32(e - s.slotBase + 1)}
+	ent.next = s.heads[b]
+	s.heads[b] = e
 	s.ents = append(s.ents, ent)
 	return e
 }
@@ -249,34 +237,31 @@ func (s *chunkScan) sameChunk(a, b int) bool {
 	return a == b || slices.Equal(s.units(a, a+s.c), s.units(b, b+s.c))
 }
 
-// rebuild empties the table (growing it to four times the live entries)
-// and enters the live entries again, the newest of each chunk last.
-func (s *chunkScan) rebuild() {
-	live := s.entStart + len(s.ents) - s.liveFrom
-	n := max(64, len(s.slots)) // never shrunk: a reset would only grow it again
-	for n < 4*(live+1) {
-		n *= 2
+// grow doubles the buckets (at least 256) and chains the live entries
+// again: the newest of each chunk, oldest first.
+func (s *chunkScan) grow() {
+	n := max(256, 2*len(s.heads))
+	s.heads = make([]int, n)
+	s.shift = uint8(32 - bits.TrailingZeros(uint(n)))
+	for i := range s.heads {
+		s.heads[i] = -1
 	}
-	if n != len(s.slots) {
-		s.slots = make([]chunkSlot, n)
-		s.shift = uint8(32 - bits.TrailingZeros(uint(n)))
-	} else {
-		clear(s.slots)
+	live := s.ents[s.liveFrom-s.entStart:]
+	if cap(s.stale) < len(live) {
+		s.stale = make([]bool, len(live))
 	}
-	s.used, s.slotBase = 0, s.liveFrom
-	mask := n - 1
-	for e := s.liveFrom; e < s.entStart+len(s.ents); e++ {
-		ent := &s.ents[e-s.entStart]
-		i := s.slotOf(ent.hash)
-		for ; s.slots[i].ent != 0; i = (i + 1) & mask {
-			sl := &s.slots[i]
-			if sl.hash == ent.hash && s.sameChunk(s.ents[s.slotBase+int(sl.ent)-1-s.entStart].pos, ent.pos) {
-				break
-			}
+	stale := s.stale[:len(live)]
+	clear(stale)
+	for _, ent := range live {
+		if ent.prev >= s.liveFrom {
+			stale[ent.prev-s.liveFrom] = true
 		}
-		if s.slots[i].ent == 0 {
-			s.used++
+	}
+	for i := range live {
+		if !stale[i] {
+			b := s.bucket(live[i].hash)
+			live[i].next = s.heads[b]
+			s.heads[b] = s.liveFrom + i
 		}
-		s.slots[i] = chunkSlot{hash: ent.hash, ent: uint32(e - s.slotBase + 1)}
 	}
 }
