@@ -79,15 +79,14 @@ func structuredSignature(output string) (string, bool) {
 // and false when none applies.
 func appendStructured(b []byte, output string) ([]byte, bool) {
 	// Each pattern needs a word, which one pass over the output looks
-	// for, so that most outputs are ruled out by it alone.
-	words, errorAt := signatureWords(output)
-	if words&wordError != 0 {
-		if word, loc, ok := matchSigError(output, errorAt); ok {
-			b = append(b, "error:"...)
-			b = append(b, word...)
-			b = append(b, '-')
-			return append(b, loc...), true
-		}
+	// for, so that most outputs are ruled out by it alone; an error
+	// found ends the pass.
+	words, word, loc := scanSignature(output, true)
+	if word != "" {
+		b = append(b, "error:"...)
+		b = append(b, word...)
+		b = append(b, '-')
+		return append(b, loc...), true
 	}
 	if words&wordFail != 0 {
 		if count, ok := matchSigTest(output, 0); ok {
@@ -183,8 +182,18 @@ var sigPair = func() (t [256]uint32) {
 
 // signatureWords reports which of the patterns' words s contains, in any
 // ASCII case, in one pass over s (a step's output is searched for all
-// of them), and where the first "error" starts.
-func signatureWords(s string) (found uint8, errorAt int) {
+// of them).
+func signatureWords(s string) uint8 {
+	found, _, _ := scanSignature(s, false)
+	return found
+}
+
+// scanSignature is signatureWords' pass. With matchError, it tries
+// sigErrorRe at the first "error" (matchSigError goes on to the later
+// ones): the error case comes first, so when it matches the pass ends
+// there and returns the word and location; when it does not, no later
+// "error" matches either.
+func scanSignature(s string, matchError bool) (found uint8, word, loc string) {
 	for i := 0; i+1 < len(s); i++ {
 		// A second byte that is no letter may map onto one here: the
 		// words are checked in full below.
@@ -193,17 +202,20 @@ func signatureWords(s string) (found uint8, errorAt int) {
 		}
 		for cands := sigFirst[s[i]]; cands != 0; cands &= cands - 1 {
 			w := &sigWords[bits.TrailingZeros8(cands)]
-			if found&w.bit == 0 && hasFoldAt(s, i, w.word) {
-				if w.bit == wordError {
-					errorAt = i
+			if found&w.bit != 0 || !hasFoldAt(s, i, w.word) {
+				continue
+			}
+			if w.bit == wordError && matchError {
+				if word, loc, ok := matchSigError(s, i); ok {
+					return found | w.bit, word, loc
 				}
-				if found |= w.bit; found == allWords {
-					return found, errorAt
-				}
+			}
+			if found |= w.bit; found == allWords {
+				return found, "", ""
 			}
 		}
 	}
-	return found, errorAt
+	return found, "", ""
 }
 
 // hasFoldAt reports whether s[i:] starts with word (lower-case ASCII

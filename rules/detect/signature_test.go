@@ -203,7 +203,7 @@ func TestSignatureWords(t *testing.T) {
 		{"fail: error, then CHANGED", allWords}, {"upDATED an eRRor", wordError | wordFileVerb},
 		{"fai", 0}, {"modifiedchangedupdatedfixed", wordFileVerb},
 	} {
-		if got, _ := signatureWords(tc.s); got != tc.want {
+		if got := signatureWords(tc.s); got != tc.want {
 			t.Errorf("signatureWords(%q) = %03b, want %03b", tc.s, got, tc.want)
 		}
 	}
