@@ -70,24 +70,42 @@ func scorePeaks(turns []replay.Turn) []int32 {
 // lacks exactly when that union is not within the attempt's work.
 func tasksProgressed(attempts []replay.Attempt) []bool {
 	type later struct {
-		work map[string]struct{}
+		work map[string]struct{} // nil until a later attempt has work
 		done bool
 	}
-	tasks := map[string]*later{}
+	tasks := map[string]int{} // task → its later, in laters
+	var laters []later
+	var mine map[string]struct{} // reused: an attempt's work, when long
 	out := make([]bool, len(attempts))
 	for i := len(attempts) - 1; i >= 0; i-- {
 		a := &attempts[i]
-		l := tasks[a.TaskID]
-		if l == nil {
-			l = &later{work: map[string]struct{}{}}
-			tasks[a.TaskID] = l
+		k, ok := tasks[a.TaskID]
+		if !ok {
+			k = len(laters)
+			laters = append(laters, later{})
+			tasks[a.TaskID] = k
 		}
+		l := &laters[k]
 		p := l.done && a.Status != "done"
+		// The union of distinct strings cannot fit in fewer.
 		if !p && len(l.work) > 0 {
-			// The union of distinct strings cannot fit in fewer.
 			p = len(l.work) > len(a.CompletedWork)
-			if !p {
-				mine := make(map[string]struct{}, len(a.CompletedWork))
+		}
+		if !p && len(l.work) > 0 {
+			if len(a.CompletedWork) <= 8 {
+				// At most 8 later works against at most 8 of the
+				// attempt's: comparing is cheaper than hashing.
+				for w := range l.work {
+					if !slices.Contains(a.CompletedWork, w) {
+						p = true
+						break
+					}
+				}
+			} else {
+				if mine == nil {
+					mine = map[string]struct{}{}
+				}
+				clear(mine)
 				for _, w := range a.CompletedWork {
 					mine[w] = struct{}{}
 				}
@@ -100,6 +118,9 @@ func tasksProgressed(attempts []replay.Attempt) []bool {
 			}
 		}
 		out[i] = p
+		if len(a.CompletedWork) > 0 && l.work == nil {
+			l.work = make(map[string]struct{}, len(a.CompletedWork))
+		}
 		for _, w := range a.CompletedWork {
 			l.work[w] = struct{}{}
 		}

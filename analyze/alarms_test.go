@@ -106,3 +106,85 @@ func BenchmarkAlarmJudgeOneTask(b *testing.B) {
 		})
 	}
 }
+
+// refTasksProgressed is tasksProgressed as it was (commit 645adfd): a
+// map per task and one per attempt with work.
+func refTasksProgressed(attempts []replay.Attempt) []bool {
+	type later struct {
+		work map[string]struct{}
+		done bool
+	}
+	tasks := map[string]*later{}
+	out := make([]bool, len(attempts))
+	for i := len(attempts) - 1; i >= 0; i-- {
+		a := &attempts[i]
+		l := tasks[a.TaskID]
+		if l == nil {
+			l = &later{work: map[string]struct{}{}}
+			tasks[a.TaskID] = l
+		}
+		p := l.done && a.Status != "done"
+		if !p && len(l.work) > 0 {
+			p = len(l.work) > len(a.CompletedWork)
+			if !p {
+				mine := make(map[string]struct{}, len(a.CompletedWork))
+				for _, w := range a.CompletedWork {
+					mine[w] = struct{}{}
+				}
+				for w := range l.work {
+					if _, ok := mine[w]; !ok {
+						p = true
+						break
+					}
+				}
+			}
+		}
+		out[i] = p
+		for _, w := range a.CompletedWork {
+			l.work[w] = struct{}{}
+		}
+		l.done = l.done || a.Status == "done"
+	}
+	return out
+}
+
+// TestTasksProgressedMatchesReference compares tasksProgressed with the
+// reference on random attempt logs: few tasks and works, short and long
+// (past the linear search) work lists with repeats.
+func TestTasksProgressedMatchesReference(t *testing.T) {
+	r := rand.New(rand.NewPCG(24, 7))
+	statuses := []string{"done", "blocked", "in_progress", "completed"}
+	progressed := 0
+	for range 2000 {
+		attempts := make([]replay.Attempt, r.IntN(30))
+		for i := range attempts {
+			a := &attempts[i]
+			a.TaskID = fmt.Sprint("t", r.IntN(3))
+			a.Status = statuses[r.IntN(len(statuses))]
+			n := r.IntN(4)
+			if r.IntN(5) == 0 {
+				n = 9 + r.IntN(6)
+			}
+			for range n {
+				a.CompletedWork = append(a.CompletedWork, fmt.Sprint("w", r.IntN(12)))
+			}
+		}
+		got, want := tasksProgressed(attempts), refTasksProgressed(attempts)
+		if !slices.Equal(got, want) {
+			t.Fatalf("%+v:\ngot  %v\nwant %v", attempts, got, want)
+		}
+		for _, p := range got {
+			progressed += b2i(p)
+		}
+	}
+	if progressed == 0 {
+		t.Error("no attempt progressed")
+	}
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}

@@ -2,8 +2,6 @@ package detect
 
 import (
 	"fmt"
-	"hash/maphash"
-	"regexp"
 	"slices"
 	"strings"
 	"unicode/utf16"
@@ -75,31 +73,6 @@ type GeminiFiring struct {
 	CycleLength int `json:"cycle_length,omitempty"`
 }
 
-// The content element patterns of checkContentLoop, with JavaScript's
-// meaning of \s (Unicode white space and U+FEFF) and `.` (anything but a
-// line terminator) spelt out, since Go's differ.
-const (
-	jsSpace = `[\t\n\v\f\r \x{a0}\x{1680}\x{2000}-\x{200a}\x{2028}\x{2029}\x{202f}\x{205f}\x{3000}\x{feff}]`
-	jsDot   = `[^\n\r\x{2028}\x{2029}]`
-)
-
-// gemElementRe finds a table, a list item, a heading or a quote: the union,
-// searched in one pass, of checkContentLoop's
-//
-//	(^|\n)\s*(\|.*\||[|+-]{3,})   table
-//	(^|\n)\s*[*-+]\s               list item ([*-+] is the range *..+: "- " is none)
-//	(^|\n)\s*\d+\.\s              numbered list item
-//	(^|\n)#+\s                     heading
-//	(^|\n)>\s                      quote
-var gemElementRe = regexp.MustCompile(`(?:^|\n)(?:` +
-	jsSpace + `*(?:\|` + jsDot + `*\||[|+-]{3,}|[*+]` + jsSpace + `|\d+\.` + jsSpace + `)` +
-	`|#+` + jsSpace + `|>` + jsSpace + `)`)
-
-// gemDividerRe is the live `^[+-_=*\u2500-\u257F]+$`, where `+-_` is the
-// range U+002B..U+005F, which holds digits, upper case letters and most
-// punctuation.
-var gemDividerRe = regexp.MustCompile(`^[\x{2b}-\x{5f}=*\x{2500}-\x{257f}]+$`)
-
 // Gemini replays Gemini CLI's LoopDetectionService (RULES.md §11;
 // @google/gemini-cli-core 0.61.0 dist/src/services/loopDetectionService.js)
 // as core/client.js feeds it: a step with NewPrompt first resets it
@@ -121,13 +94,8 @@ type Gemini struct {
 
 	keys ring[string] // the last K·R tool call keys
 
-	text     []uint16 // streamed content, UTF-16 code units
-	hash     func([]byte) uint64
-	chunks   map[uint64][]int // chunk hash → positions where it starts
-	clashes  map[string][]int // chunk → positions, for hash collisions
-	pos      int              // scan position
-	inBlock  bool             // inside a code block
-	chunkBuf []byte
+	content chunkScan // streamed content and its chunks
+	inBlock bool      // inside a code block
 }
 
 // NewGemini returns a detector with no history.
@@ -135,12 +103,10 @@ func NewGemini(c GeminiConfig) (*Gemini, error) {
 	if err := c.Validate(); err != nil {
 		return nil, fmt.Errorf("gemini-cli: %w", err)
 	}
-	seed := maphash.MakeSeed()
 	return &Gemini{
-		cfg:    c,
-		keys:   newRing[string](c.ToolCallLoopThreshold * c.ToolCycleMaxLength),
-		hash:   func(b []byte) uint64 { return maphash.Bytes(seed, b) },
-		chunks: make(map[uint64][]int),
+		cfg:     c,
+		keys:    newRing[string](c.ToolCallLoopThreshold * c.ToolCycleMaxLength),
+		content: newChunkScan(c.ContentChunkSize, c.ContentLoopThreshold, c.ContentMaxHistory),
 	}, nil
 }
 
@@ -205,18 +171,13 @@ func (d *Gemini) reset() {
 	d.fired, d.stopped = 0, false
 }
 
-func (d *Gemini) resetContent() {
-	d.text = d.text[:0]
-	clear(d.chunks)
-	clear(d.clashes)
-	d.pos = 0
-}
+func (d *Gemini) resetContent() { d.content.reset() }
 
 // contentLoop is checkContentLoop for one message.
 func (d *Gemini) contentLoop(content string) bool {
 	fences := strings.Count(content, "```")
-	divider := gemDividerRe.MatchString(content)
-	if fences > 0 || divider || gemElementRe.MatchString(content) {
+	divider := isGemDivider(content)
+	if fences > 0 || divider || hasGemElement(content) {
 		d.resetContent()
 	}
 	was := d.inBlock
@@ -226,101 +187,7 @@ func (d *Gemini) contentLoop(content string) bool {
 	if was || d.inBlock || divider {
 		return false
 	}
-	d.text = AppendUTF16(d.text, content)
-	d.truncate()
-	return d.scan()
-}
-
-// truncate keeps the last content_max_history code units, shifting the
-// positions and dropping those that fall off.
-func (d *Gemini) truncate() {
-	cut := len(d.text) - d.cfg.ContentMaxHistory
-	if cut <= 0 {
-		return
-	}
-	d.text = append(d.text[:0], d.text[cut:]...)
-	d.pos = max(0, d.pos-cut)
-	shiftPositions(d.chunks, cut)
-	shiftPositions(d.clashes, cut)
-}
-
-func shiftPositions[K comparable](m map[K][]int, cut int) {
-	for k, idx := range m {
-		kept := idx[:0]
-		for _, p := range idx {
-			if p-cut >= 0 {
-				kept = append(kept, p-cut)
-			}
-		}
-		if len(kept) == 0 {
-			delete(m, k)
-		} else {
-			m[k] = kept
-		}
-	}
-}
-
-// bytes returns the code units of text[from:to] as bytes, in a buffer
-// reused by the next call.
-func (d *Gemini) bytes(from, to int) []byte {
-	d.chunkBuf = d.chunkBuf[:0]
-	for _, u := range d.text[from:to] {
-		d.chunkBuf = append(d.chunkBuf, byte(u), byte(u>>8))
-	}
-	return d.chunkBuf
-}
-
-// record appends p to the positions of the chunk starting at p and returns
-// them. Chunks are found by hash, as live, and told apart exactly: a chunk
-// whose hash a different chunk holds is kept in clashes by its text.
-func (d *Gemini) record(p int) []int {
-	c := d.cfg.ContentChunkSize
-	chunk := d.bytes(p, p+c)
-	if len(d.clashes) > 0 {
-		if idx, ok := d.clashes[string(chunk)]; ok {
-			idx = append(idx, p)
-			d.clashes[string(chunk)] = idx
-			return idx
-		}
-	}
-	h := d.hash(chunk)
-	idx := d.chunks[h]
-	if len(idx) > 0 && !slices.Equal(d.text[idx[0]:idx[0]+c], d.text[p:p+c]) {
-		if d.clashes == nil {
-			d.clashes = make(map[string][]int)
-		}
-		idx = []int{p}
-		d.clashes[string(chunk)] = idx
-		return idx
-	}
-	idx = append(idx, p)
-	d.chunks[h] = idx
-	return idx
-}
-
-// scan is analyzeContentChunksForLoop: it stays at the position where a
-// loop is found, so the next message finds it again.
-func (d *Gemini) scan() bool {
-	c, t := d.cfg.ContentChunkSize, d.cfg.ContentLoopThreshold
-	for ; d.pos+c <= len(d.text); d.pos++ {
-		idx := d.record(d.pos)
-		if len(idx) < t {
-			continue
-		}
-		recent := idx[len(idx)-t:]
-		// The average distance (last − first)/(T−1) must be at most 5·C.
-		if recent[t-1]-recent[0] > 5*c*(t-1) {
-			continue
-		}
-		periods := make(map[string]struct{}, t)
-		for i := range t - 1 {
-			periods[string(d.bytes(recent[i], recent[i+1]))] = struct{}{}
-		}
-		if len(periods) <= t/2 {
-			return true
-		}
-	}
-	return false
+	return d.content.add(content)
 }
 
 // AppendUTF16 appends s's UTF-16 code units to dst, as a JavaScript string
@@ -329,7 +196,13 @@ func (d *Gemini) scan() bool {
 // ED BF BF, and becomes that one code unit; any other invalid byte becomes
 // U+FFFD, as Node's UTF-8 decoder reads it.
 func AppendUTF16(dst []uint16, s string) []uint16 {
+	dst = slices.Grow(dst, len(s)) // never more code units than bytes
 	for i := 0; i < len(s); {
+		if c := s[i]; c < utf8.RuneSelf {
+			dst = append(dst, uint16(c))
+			i++
+			continue
+		}
 		r, n := utf8.DecodeRuneInString(s[i:])
 		if r == utf8.RuneError && n == 1 {
 			if i+2 < len(s) && s[i] == 0xED && s[i+1] >= 0xA0 && s[i+1] <= 0xBF && s[i+2] >= 0x80 && s[i+2] <= 0xBF {

@@ -121,8 +121,8 @@ func TestGemini(t *testing.T) {
 			[]string{"5:tool_cycle/feedback", "5:llm_loop_check/recorded"}},
 	}
 	for _, tt := range tests {
-		// Once more with every chunk hashing alike: the clash path must
-		// decide the same.
+		// Once more with every chunk hashing alike: the collision path
+		// must decide the same; and the reference must agree.
 		for _, clash := range []bool{false, true} {
 			t.Run(fmt.Sprintf("%s/clash=%v", tt.name, clash), func(t *testing.T) {
 				d, err := NewGemini(tt.cfg)
@@ -130,11 +130,15 @@ func TestGemini(t *testing.T) {
 					t.Fatal(err)
 				}
 				if clash {
-					d.hash = func([]byte) uint64 { return 0 }
+					d.content.hashMask = 0
 				}
 				got := run(tt.steps, d.Step)
 				if fmt.Sprint(got) != fmt.Sprint(tt.want) {
 					t.Errorf("got  %v\nwant %v", got, tt.want)
+				}
+				ref, _ := newRefGemini(tt.cfg)
+				if got := run(tt.steps, ref.Step); fmt.Sprint(got) != fmt.Sprint(tt.want) {
+					t.Errorf("reference got %v\nwant %v", got, tt.want)
 				}
 			})
 		}
@@ -191,7 +195,7 @@ func TestGeminiDivider(t *testing.T) {
 		"OK": true, "200": true, "---": true, "===": true, "***": true, "A-Z_[]": true, "─────": true, "╔══╗": true,
 		"ok": false, "": false, "a": false, "--- x": false, "OK\n": false, "▀": false,
 	} {
-		if got := gemDividerRe.MatchString(s); got != want {
+		if got := isGemDivider(s); got != want || refDividerRe.MatchString(s) != want {
 			t.Errorf("divider %q = %v, want %v", s, got, want)
 		}
 	}
@@ -208,7 +212,7 @@ func TestGeminiElements(t *testing.T) {
 		"> q": true, " > q": false, ">q": false,
 		"plain text, no element": false,
 	} {
-		if got := gemElementRe.MatchString(s); got != want {
+		if got := hasGemElement(s); got != want || refElementRe.MatchString(s) != want {
 			t.Errorf("element %q = %v, want %v", s, got, want)
 		}
 	}
@@ -223,44 +227,39 @@ func TestGeminiConfigValidate(t *testing.T) {
 }
 
 // FuzzGeminiContent feeds messages (split at NUL; a leading "!" makes a
-// tool call) to a small detector that truncates often, and checks the scan
-// state stays consistent.
+// tool call, a leading "?" a new prompt) to a small detector that
+// truncates often, and to the reference (gemini_ref_test.go): their
+// firings must be the same, and the history stay within its bound.
 func FuzzGeminiContent(f *testing.F) {
 	f.Add("abcabcabcabc\x00abcabc\x00!x\x00```\x00abc")
 	f.Add("😀😀😀😀😀😀😀😀\x00OK\x00- a\x00* b")
+	f.Add("abababababababababab\x00?ab\x00abababab")
 	f.Fuzz(func(t *testing.T, in string) {
-		d, err := NewGemini(GeminiConfig{ToolCallLoopThreshold: 2, ToolCycleMaxLength: 2,
-			ContentChunkSize: 3, ContentLoopThreshold: 3, ContentMaxHistory: 20})
+		cfg := GeminiConfig{ToolCallLoopThreshold: 2, ToolCycleMaxLength: 2,
+			ContentChunkSize: 3, ContentLoopThreshold: 3, ContentMaxHistory: 20}
+		d, err := NewGemini(cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if len(in)%2 == 1 {
-			d.hash = func(b []byte) uint64 { return uint64(b[0] & 1) } // many clashes
+			d.content.hashMask = 1 // many collisions
 		}
+		ref, _ := newRefGemini(cfg)
 		for i, m := range strings.Split(in, "\x00") {
 			s := msg(m)
-			if strings.HasPrefix(m, "!") {
+			switch {
+			case strings.HasPrefix(m, "!"):
 				s = call(m, "")
+			case strings.HasPrefix(m, "?"):
+				s.NewPrompt = true
 			}
 			s.N = i + 1
-			d.Step(s)
-			if len(d.text) > 20 || d.pos < 0 || d.pos > max(len(d.text), 0) {
-				t.Fatalf("text %d units, scan at %d", len(d.text), d.pos)
+			got, want := d.Step(s), ref.Step(s)
+			if !slices.Equal(got, want) {
+				t.Fatalf("message %d %q: firings %v, reference %v", i+1, m, got, want)
 			}
-			for h, idx := range d.chunks {
-				for _, p := range idx {
-					if p < 0 || p+3 > len(d.text) || d.hash(d.bytes(p, p+3)) != h ||
-						!slices.Equal(d.text[p:p+3], d.text[idx[0]:idx[0]+3]) {
-						t.Fatalf("chunk %x recorded at %d of %d units", h, p, len(d.text))
-					}
-				}
-			}
-			for k, idx := range d.clashes {
-				for _, p := range idx {
-					if p < 0 || p+3 > len(d.text) || string(d.bytes(p, p+3)) != k {
-						t.Fatalf("clash %q recorded at %d of %d units", k, p, len(d.text))
-					}
-				}
+			if c := &d.content; c.end()-c.base > 20 || c.pos < c.base || c.pos > c.end() {
+				t.Fatalf("history [%d, %d), scan at %d", c.base, c.end(), c.pos)
 			}
 		}
 	})

@@ -2,7 +2,10 @@ package detect
 
 import (
 	"fmt"
+	"slices"
+	"strconv"
 	"strings"
+	"unsafe"
 )
 
 // OpenHandsConfig configures the OpenHands StuckDetector checks.
@@ -140,6 +143,41 @@ type OpenHands struct {
 	obs      ring[*OpenHandsEvent]
 	messages ring[ohMessage]
 	condens  ring[int] // filtered-history positions of condensations
+
+	// Step's own events, reused once no ring can hold them; and the
+	// checks' scratch lists.
+	ownActs, ownMsgs, ownObs ohSlab
+	lastA, lastO             []*OpenHandsEvent
+}
+
+// ohSlab hands out events round-robin: with one more event than a ring
+// keeps, an event is handed out again only after it has left the ring
+// (Step pushes each event it takes into exactly one ring of actions or
+// observations, messages into both the actions and the messages).
+type ohSlab struct {
+	evs  []OpenHandsEvent
+	keys [][]byte // each event's Key bytes, when Step builds its Key
+	next int
+}
+
+func newOHSlab(n int) ohSlab { return ohSlab{evs: make([]OpenHandsEvent, n), keys: make([][]byte, n)} }
+
+func (s *ohSlab) get(class OpenHandsClass, key string) *OpenHandsEvent {
+	e := &s.evs[s.next]
+	*e = OpenHandsEvent{Class: class, Key: key}
+	s.next = (s.next + 1) % len(s.evs)
+	return e
+}
+
+// cmdKey sets e's Key to action + "\x00" + the exit code, in the key
+// buffer of e's slot: the string lives exactly as long as the event.
+func (s *ohSlab) cmdKey(e *OpenHandsEvent, action string, code int) {
+	i := (s.next + len(s.evs) - 1) % len(s.evs) // e's slot, the last handed out
+	b := append(s.keys[i][:0], action...)
+	b = append(b, 0)
+	b = strconv.AppendInt(b, int64(code), 10)
+	s.keys[i] = b
+	e.Key = unsafe.String(unsafe.SliceData(b), len(b))
 }
 
 // NewOpenHands returns a detector with an empty history.
@@ -154,6 +192,11 @@ func NewOpenHands(c OpenHandsConfig) (*OpenHands, error) {
 		obs:      newRing[*OpenHandsEvent](keep),
 		messages: newRing[ohMessage](c.MonologueCount),
 		condens:  newRing[int](c.ContextWindowErrorCount),
+		// A message is kept while among the last keep actions or the
+		// last MonologueCount messages.
+		ownActs: newOHSlab(keep + 1),
+		ownMsgs: newOHSlab(max(keep, c.MonologueCount) + 1),
+		ownObs:  newOHSlab(keep + 1),
 	}, nil
 }
 
@@ -217,19 +260,20 @@ func (d *OpenHands) Step(s Step) []OpenHandsFiring {
 	var rule string
 	switch s.Kind {
 	case KindAction:
-		d.Add(&OpenHandsEvent{Class: OHOtherAction, Key: s.Action}, false)
-		o := &OpenHandsEvent{Class: OHOtherObs, Key: s.Output}
+		d.Add(d.ownActs.get(OHOtherAction, s.Action), false)
+		o := d.ownObs.get(OHOtherObs, s.Output)
 		switch {
 		case s.ExitCode != nil:
-			o.Class, o.Key = OHCmdObs, fmt.Sprintf("%s\x00%d", s.Action, *s.ExitCode)
+			o.Class = OHCmdObs
+			d.ownObs.cmdKey(o, s.Action, *s.ExitCode)
 		case s.Error:
 			o.Class = OHErrorObs
 		}
 		rule = d.Add(o, true)
 	case KindMessage:
-		rule = d.Add(&OpenHandsEvent{Class: OHAgentMessage, Key: s.Output}, true)
+		rule = d.Add(d.ownMsgs.get(OHAgentMessage, s.Output), true)
 	case KindCondensation:
-		rule = d.Add(&OpenHandsEvent{Class: OHCondensation, Key: s.Output}, true)
+		rule = d.Add(d.ownObs.get(OHCondensation, s.Output), true)
 	default:
 		return nil
 	}
@@ -240,16 +284,15 @@ func (d *OpenHands) Step(s Step) []OpenHandsFiring {
 }
 
 // lastN returns the last n values of r, most recent first as is_stuck
-// collects them, fewer when r holds fewer.
-func lastN(r *ring[*OpenHandsEvent], n int) []*OpenHandsEvent {
+// collects them, fewer when r holds fewer, in *buf (reused).
+func lastN(buf *[]*OpenHandsEvent, r *ring[*OpenHandsEvent], n int) []*OpenHandsEvent {
 	b := r.buf
 	if len(b) > n {
 		b = b[len(b)-n:]
 	}
-	out := make([]*OpenHandsEvent, len(b))
-	for i, e := range b {
-		out[len(b)-1-i] = e
-	}
+	out := append((*buf)[:0], b...)
+	slices.Reverse(out)
+	*buf = out
 	return out
 }
 
@@ -269,11 +312,11 @@ func allEq(xs []*OpenHandsEvent) bool {
 func (d *OpenHands) check() string {
 	c := d.cfg
 	if n := c.RepeatActionObservationCount; len(d.actions.buf) >= n && len(d.obs.buf) >= n &&
-		allEq(lastN(&d.actions, n)) && allEq(lastN(&d.obs, n)) {
+		allEq(lastN(&d.lastA, &d.actions, n)) && allEq(lastN(&d.lastO, &d.obs, n)) {
 		return RuleRepeatActionObservation
 	}
-	if n := c.RepeatActionErrorCount; len(d.actions.buf) >= n && len(d.obs.buf) >= n && allEq(lastN(&d.actions, n)) {
-		if obs := lastN(&d.obs, n); allClass(obs, OHErrorObs) || (allClass(obs, OHIPythonObs) && ipythonSyntaxLoop(obs)) {
+	if n := c.RepeatActionErrorCount; len(d.actions.buf) >= n && len(d.obs.buf) >= n && allEq(lastN(&d.lastA, &d.actions, n)) {
+		if obs := lastN(&d.lastO, &d.obs, n); allClass(obs, OHErrorObs) || (allClass(obs, OHIPythonObs) && ipythonSyntaxLoop(obs)) {
 			return RuleRepeatActionError
 		}
 	}
@@ -289,7 +332,7 @@ func (d *OpenHands) check() string {
 		}
 	}
 	if n := c.AlternatingPairSteps; d.events >= n && len(d.actions.buf) >= n && len(d.obs.buf) >= n &&
-		alternating(lastN(&d.actions, n)) && alternating(lastN(&d.obs, n)) {
+		alternating(lastN(&d.lastA, &d.actions, n)) && alternating(lastN(&d.lastO, &d.obs, n)) {
 		return RuleAlternatingPair
 	}
 	if n := c.ContextWindowErrorCount; d.events >= n {

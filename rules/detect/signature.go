@@ -1,22 +1,11 @@
 package detect
 
 import (
-	"fmt"
+	"bytes"
 	"math/bits"
-	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
-)
-
-// The regular expressions of seed 004's extractSignature, read with Go RE2
-// semantics (RULES.md §8 Readings: ASCII \w \d \s, (?i), `.` stops at \n).
-var (
-	sigErrorRe    = regexp.MustCompile(`(?i)Error:?\s*(\w+).*?at\s*(\S+)`)
-	sigTestRe     = regexp.MustCompile(`(?i)(\d+)\s*(?:tests?\s*)?fail`)
-	sigTestNameRe = regexp.MustCompile(`(?i)fail.*?:\s*\S+`)
-	sigFileRe     = regexp.MustCompile(`(?i)(?:modified|changed|updated|fixed)\s+(\S+\.(?:ts|js|go|py))`)
-	sigActionRe   = regexp.MustCompile(`(?i)(added|removed|fixed|updated|changed)\s+(\w+)`)
 )
 
 // fallbackLen is the number of code points the fallback signature keeps.
@@ -25,15 +14,36 @@ const fallbackLen = 50
 // Signature is a step's signature for signature_repeat (RULES.md §8):
 // norm(action) + "|" + OutputSignature(output).
 func Signature(action, output string) string {
-	a := norm(action)
-	if sig, ok := structuredSignature(output); ok {
-		return a + "|" + sig
-	}
-	// The common case, one allocation: the buffer stays on the stack.
 	var buf [128]byte
-	b := append(buf[:0], a...)
+	return string(appendSignature(buf[:0], action, output))
+}
+
+// appendSignature appends Signature(action, output) to b.
+func appendSignature(b []byte, action, output string) []byte {
+	b = appendNorm(b, action)
 	b = append(b, '|')
-	return string(appendFallback(b, output))
+	if b, ok := appendStructured(b, output); ok {
+		return b
+	}
+	return appendFallback(b, output)
+}
+
+// appendNorm appends norm(s) to b, byte by byte when s is ASCII.
+func appendNorm(b []byte, s string) []byte {
+	s = strings.TrimSpace(s)
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return append(b, strings.ToLower(s)...)
+		}
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		b = append(b, c)
+	}
+	return b
 }
 
 // OutputSignature is seed 004's extractSignature as RULES.md §8 reads it,
@@ -58,35 +68,51 @@ func OutputSignature(output string) string {
 // structuredSignature is OutputSignature's first three cases; false when
 // none applies.
 func structuredSignature(output string) (string, bool) {
-	// Each pattern needs a word that (?i) matches only in ASCII (none of
-	// its letters is k or s, the two with non-ASCII case folds), so a
-	// byte search rules most outputs out before the backtracking matcher,
-	// which has no literal prefix to skip ahead with under (?i).
-	words := signatureWords(output)
-	if words&wordError != 0 {
-		if m := sigErrorRe.FindStringSubmatch(output); m != nil {
-			return "error:" + m[1] + "-" + m[2], true
-		}
-	}
-	if words&wordFail == 0 {
-		// sigTestRe needs "fail"
-	} else if m := sigTestRe.FindStringSubmatch(output); m != nil {
-		names := sigTestNameRe.FindAllString(output, 2)
-		return fmt.Sprintf("test-fail:%s-%s", m[1], strings.Join(names, ",")), true
-	}
-	if words&wordFileVerb == 0 {
-		// sigFileRe needs one of its verbs
-	} else if loc := sigFileRe.FindStringSubmatchIndex(output); loc != nil {
-		action := "modified"
-		// The seed searches the whole output, which finds the verb that
-		// introduced the file ("Fixed") and makes every fix of a file the
-		// same; its own examples need the word after the file's action.
-		if m := sigActionRe.FindStringSubmatch(output[loc[1]:]); m != nil {
-			action = m[2]
-		}
-		return "file:" + output[loc[2]:loc[3]] + "-" + action, true
+	var buf [128]byte
+	if b, ok := appendStructured(buf[:0], output); ok {
+		return string(b), true
 	}
 	return "", false
+}
+
+// appendStructured appends structuredSignature(output) to b; b unchanged
+// and false when none applies.
+func appendStructured(b []byte, output string) ([]byte, bool) {
+	// Each pattern needs a word, which one pass over the output looks
+	// for, so that most outputs are ruled out by it alone; an error
+	// found ends the pass.
+	words, word, loc := scanSignature(output, true)
+	if word != "" {
+		b = append(b, "error:"...)
+		b = append(b, word...)
+		b = append(b, '-')
+		return append(b, loc...), true
+	}
+	if words&wordFail != 0 {
+		if count, ok := matchSigTest(output, 0); ok {
+			b = append(b, "test-fail:"...)
+			b = append(b, count...)
+			b = append(b, '-')
+			return appendSigTestNames(b, output), true
+		}
+	}
+	if words&wordFileVerb != 0 {
+		if file, end, ok := matchSigFile(output); ok {
+			// The seed searches the whole output, which finds the verb
+			// that introduced the file ("Fixed") and makes every fix of a
+			// file the same; its own examples need the word after the
+			// file's action.
+			action, ok := matchSigAction(output[end:])
+			if !ok {
+				action = "modified"
+			}
+			b = append(b, "file:"...)
+			b = append(b, file...)
+			b = append(b, '-')
+			return append(b, action...), true
+		}
+	}
+	return b, false
 }
 
 // appendFallback appends fallbackSignature(output) to b, byte by byte
@@ -141,21 +167,55 @@ var sigFirst = func() (t [256]uint8) {
 	return t
 }()
 
+// sigPair[b] has bit x set when a word of sigWords starts with byte b, in
+// either ASCII case, and has 'a'+x second: a two-byte test that passes
+// far fewer bytes of prose or code than the first letters alone (e, c, f,
+// m, u are common), and that a branch predictor learns.
+var sigPair = func() (t [256]uint32) {
+	for _, w := range sigWords {
+		bit := uint32(1) << (w.word[1] - 'a')
+		t[w.word[0]] |= bit
+		t[w.word[0]-('a'-'A')] |= bit
+	}
+	return t
+}()
+
 // signatureWords reports which of the patterns' words s contains, in any
 // ASCII case, in one pass over s (a step's output is searched for all
 // of them).
-func signatureWords(s string) (found uint8) {
-	for i := 0; i < len(s); i++ {
+func signatureWords(s string) uint8 {
+	found, _, _ := scanSignature(s, false)
+	return found
+}
+
+// scanSignature is signatureWords' pass. With matchError, it tries
+// sigErrorRe at the first "error" (matchSigError goes on to the later
+// ones): the error case comes first, so when it matches the pass ends
+// there and returns the word and location; when it does not, no later
+// "error" matches either.
+func scanSignature(s string, matchError bool) (found uint8, word, loc string) {
+	for i := 0; i+1 < len(s); i++ {
+		// A second byte that is no letter may map onto one here: the
+		// words are checked in full below.
+		if sigPair[s[i]]>>((s[i+1]|0x20-'a')&31)&1 == 0 {
+			continue
+		}
 		for cands := sigFirst[s[i]]; cands != 0; cands &= cands - 1 {
 			w := &sigWords[bits.TrailingZeros8(cands)]
-			if found&w.bit == 0 && hasFoldAt(s, i, w.word) {
-				if found |= w.bit; found == allWords {
-					return found
+			if found&w.bit != 0 || !hasFoldAt(s, i, w.word) {
+				continue
+			}
+			if w.bit == wordError && matchError {
+				if word, loc, ok := matchSigError(s, i); ok {
+					return found | w.bit, word, loc
 				}
+			}
+			if found |= w.bit; found == allWords {
+				return found, "", ""
 			}
 		}
 	}
-	return found
+	return found, "", ""
 }
 
 // hasFoldAt reports whether s[i:] starts with word (lower-case ASCII
@@ -234,10 +294,12 @@ type SignatureFiring struct {
 // SignatureRepeat is the signature_repeat detector (RULES.md §8): it fires
 // at every step whose last Threshold signatures, its own included, are
 // equal. It keeps max(5, Threshold) signatures, as the design's window of 5
-// does.
+// does, each in a buffer reused when the window moves on: a step
+// allocates only when it fires.
 type SignatureRepeat struct {
 	threshold int
-	sigs      ring[string]
+	sigs      [][]byte // a ring: step n's signature in sigs[n % len]
+	n         int      // steps seen
 }
 
 // NewSignatureRepeat returns a detector with no history.
@@ -245,24 +307,25 @@ func NewSignatureRepeat(c SignatureConfig) (*SignatureRepeat, error) {
 	if err := c.Validate(); err != nil {
 		return nil, err
 	}
-	return &SignatureRepeat{threshold: c.Threshold, sigs: newRing[string](max(5, c.Threshold))}, nil
+	return &SignatureRepeat{threshold: c.Threshold, sigs: make([][]byte, max(5, c.Threshold))}, nil
 }
 
 // Step adds a step's signature and returns the firing, if any.
 func (d *SignatureRepeat) Step(s Step) []SignatureFiring {
-	sig := Signature(s.Action, s.Output)
-	d.sigs.push(sig)
-	last := d.sigs.last(d.threshold)
-	if last == nil {
+	k := len(d.sigs)
+	sig := appendSignature(d.sigs[d.n%k][:0], s.Action, s.Output)
+	d.sigs[d.n%k] = sig
+	d.n++
+	if d.n < d.threshold {
 		return nil
 	}
-	for _, p := range last {
-		if p != sig {
+	for i := 2; i <= d.threshold; i++ {
+		if !bytes.Equal(d.sigs[(d.n-i)%k], sig) {
 			return nil
 		}
 	}
 	return []SignatureFiring{{
 		Firing:    Firing{Step: s.N, Rule: "signature_repeat", Kind: KindLoop, Origin: OriginGeneric},
-		Signature: sig,
+		Signature: string(sig),
 	}}
 }

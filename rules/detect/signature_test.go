@@ -2,6 +2,8 @@ package detect
 
 import (
 	"fmt"
+	"math/rand/v2"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -129,6 +131,17 @@ func TestSignatureConfigValidate(t *testing.T) {
 	}
 }
 
+// The regular expressions of seed 004's extractSignature, read with Go RE2
+// semantics (RULES.md §8 Readings: ASCII \w \d \s, (?i), `.` stops at \n):
+// the reference of signature_match.go's matchers.
+var (
+	sigErrorRe    = regexp.MustCompile(`(?i)Error:?\s*(\w+).*?at\s*(\S+)`)
+	sigTestRe     = regexp.MustCompile(`(?i)(\d+)\s*(?:tests?\s*)?fail`)
+	sigTestNameRe = regexp.MustCompile(`(?i)fail.*?:\s*\S+`)
+	sigFileRe     = regexp.MustCompile(`(?i)(?:modified|changed|updated|fixed)\s+(\S+\.(?:ts|js|go|py))`)
+	sigActionRe   = regexp.MustCompile(`(?i)(added|removed|fixed|updated|changed)\s+(\w+)`)
+)
+
 func FuzzOutputSignature(f *testing.F) {
 	for _, s := range []string{
 		"Error: TypeError - Cannot read property 'id' of null at auth.ts:45",
@@ -194,4 +207,63 @@ func TestSignatureWords(t *testing.T) {
 			t.Errorf("signatureWords(%q) = %03b, want %03b", tc.s, got, tc.want)
 		}
 	}
+}
+
+// checkSigMatchers compares each hand-written matcher with its regular
+// expression on s.
+func checkSigMatchers(t *testing.T, s string) {
+	t.Helper()
+	word, loc, ok := matchSigError(s, 0)
+	if m := sigErrorRe.FindStringSubmatch(s); (m != nil) != ok || ok && (m[1] != word || m[2] != loc) {
+		t.Errorf("matchSigError(%q) = %q, %q, %v; regexp %q", s, word, loc, ok, m)
+	}
+	count, ok := matchSigTest(s, 0)
+	if m := sigTestRe.FindStringSubmatch(s); (m != nil) != ok || ok && m[1] != count {
+		t.Errorf("matchSigTest(%q) = %q, %v; regexp %q", s, count, ok, m)
+	}
+	if got, want := string(appendSigTestNames(nil, s)), strings.Join(sigTestNameRe.FindAllString(s, 2), ","); got != want {
+		t.Errorf("appendSigTestNames(%q) = %q; regexp %q", s, got, want)
+	}
+	file, end, ok := matchSigFile(s)
+	if loc := sigFileRe.FindStringSubmatchIndex(s); (loc != nil) != ok || ok && (s[loc[2]:loc[3]] != file || loc[1] != end) {
+		t.Errorf("matchSigFile(%q) = %q, %d, %v; regexp %v", s, file, end, ok, loc)
+	}
+	action, ok := matchSigAction(s)
+	if m := sigActionRe.FindStringSubmatch(s); (m != nil) != ok || ok && m[2] != action {
+		t.Errorf("matchSigAction(%q) = %q, %v; regexp %q", s, action, ok, m)
+	}
+}
+
+// TestSignatureMatchersRandom strings together the patterns' pieces at
+// random (their words in odd cases, long s and Kelvin sign, colons, dots,
+// digits, white space and newlines) and checks every matcher against its
+// regular expression.
+func TestSignatureMatchersRandom(t *testing.T) {
+	pieces := []string{"error", "ERRor", "Error:", "erro", "at", "AT", "aT", "fail", "FAIL", "fai", "test", "tests",
+		"te\u017ft", "\u017f", "\u212a", "s", "S", "3", "12", "0", ":", ": ", ".", ".ts", ".js", ".go", ".py", ".t\u017f",
+		".GO", "modified", "Changed", "UPDATED", "fixed", "added", "removed", "a.go", "x", "_", "-", " ", "  ", "\t",
+		"\n", "\r", "\v", "\f", "\xff", "é", "\u00a0", "word", "data", "what", "ed", "d"}
+	r := rand.New(rand.NewPCG(8, 24))
+	n := 200000
+	if testing.Short() {
+		n = 20000
+	}
+	for range n {
+		var b strings.Builder
+		for range 1 + r.IntN(12) {
+			b.WriteString(pieces[r.IntN(len(pieces))])
+		}
+		checkSigMatchers(t, b.String())
+		if t.Failed() {
+			return
+		}
+	}
+}
+
+func FuzzSignatureMatchers(f *testing.F) {
+	for _, s := range []string{"Error: TypeError in data.ts", "Error: boom\n  at foo.js:1", "3 te\u017ft\u017f fail",
+		"FAIL: a\nFAIL: b", "fixed  x.y.go.ts and added  z", "error:: at x", "errorat at", "updated .go"} {
+		f.Add(s)
+	}
+	f.Fuzz(checkSigMatchers)
 }

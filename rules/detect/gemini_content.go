@@ -1,0 +1,267 @@
+package detect
+
+import (
+	"math"
+	"math/bits"
+	"math/rand/v2"
+	"slices"
+)
+
+// chunkScan is the state of LoopDetectionService's content scan
+// (analyzeContentChunksForLoop), kept so that a step allocates nothing
+// once the buffers have grown:
+//
+//   - positions are absolute (counted since the detector was made), so a
+//     truncation or a reset moves a boundary instead of shifting every
+//     stored position: live are the positions at or after base;
+//   - each recorded chunk occurrence is an entry, appended in scan order
+//     (positions never decrease), linked to the previous occurrence of the
+//     same chunk, so the live ones are a suffix of the entries and a
+//     chunk's last T occurrences are T-1 links back from its newest;
+//   - a chunk's newest entry is found through a table of buckets, each
+//     the head of a chain, newest first, of the newest entries of the
+//     distinct chunks hashed there (an entry found moves to the head as
+//     its successor takes its place), so a chain is sorted by entry and
+//     its live part is a prefix: nothing is ever deleted, a walk stops at
+//     the first entry that is not live, and a reset or a truncation
+//     empties chains by moving liveFrom; the table (ints, no pointers)
+//     doubles when the live entries outnumber its buckets;
+//   - chunks are hashed with a rolling polynomial hash modulo 2^61−1, with
+//     a random base (so that no input can be written to collide; a
+//     collision would only cost a comparison), and told apart by their
+//     code units: two chunks are the same exactly when their text is, as
+//     live (SHA-256, then a text comparison).
+type chunkScan struct {
+	c, t, maxHist int
+
+	buf   []uint16 // code units from absolute position start
+	start int
+	base  int // the history's first position
+	pos   int // scan position (lastContentIndex)
+
+	ents     []chunkEntry // entries from absolute index entStart
+	entStart int
+	liveFrom int // first live entry
+
+	heads []int  // bucket → its chain's first entry, < liveFrom for none
+	shift uint8  // 32 - log2(len(heads))
+	stale []bool // grow's scratch: entries a newer one of their chunk follows
+
+	hpos     int    // position whose chunk hash is h, -1 for none
+	h        uint64 // rolling hash of the chunk at hpos
+	mul, top uint64 // the base and base^(c-1)
+	hashMask uint32 // all ones; tests clear bits to force collisions
+	recent   []int  // scratch: a chunk's last T positions
+}
+
+type chunkEntry struct {
+	pos  int
+	prev int    // the chunk's previous entry, -1 for none
+	next int    // the next (older) entry of its bucket's chain, -1 for none
+	ord  int32  // 1 + the previous entry's ord: an upper bound of the live count
+	hash uint32 // the chunk's hash, folded to 32 bits
+}
+
+const mersenne61 = 1<<61 - 1
+
+func mulMod61(a, b uint64) uint64 {
+	hi, lo := bits.Mul64(a, b)
+	r := (hi<<3 | lo>>61) + lo&mersenne61
+	if r >= mersenne61 {
+		r -= mersenne61
+	}
+	return r
+}
+
+func newChunkScan(c, t, maxHist int) chunkScan {
+	s := chunkScan{c: c, t: t, maxHist: maxHist, hpos: -1, hashMask: ^uint32(0)}
+	s.mul = 1<<32 + rand.Uint64N(mersenne61-1<<33)
+	s.top = 1
+	for range c - 1 {
+		s.top = mulMod61(s.top, s.mul)
+	}
+	return s
+}
+
+func (s *chunkScan) end() int { return s.start + len(s.buf) }
+
+// reset is resetContentTracking: the text, the chunks and the scan
+// position go.
+func (s *chunkScan) reset() {
+	e := s.end()
+	s.buf, s.start, s.base, s.pos = s.buf[:0], e, e, e
+	s.liveFrom = s.entStart + len(s.ents)
+	s.ents, s.entStart = s.ents[:0], s.liveFrom
+	s.hpos = -1
+}
+
+// add appends a message's text (streamContentHistory += content), keeps
+// the last maxHist code units (truncateAndUpdate) and scans the new
+// chunks.
+func (s *chunkScan) add(content string) bool {
+	if k := s.base - s.start; k > 0 && k >= len(s.buf)/2 {
+		// Drop the code units before the history, keeping the one the
+		// rolling hash would remove next.
+		k = min(k, max(0, s.hpos-s.start))
+		if k > 0 {
+			s.buf = append(s.buf[:0], s.buf[k:]...)
+			s.start += k
+		}
+	}
+	s.buf = AppendUTF16(s.buf, content)
+	if e := s.end(); e-s.base > s.maxHist {
+		s.base = e - s.maxHist
+		s.pos = max(s.pos, s.base)
+		last := s.entStart + len(s.ents)
+		for s.liveFrom < last && s.ents[s.liveFrom-s.entStart].pos < s.base {
+			s.liveFrom++
+		}
+		if k := s.liveFrom - s.entStart; k > 0 && k >= len(s.ents)/2 {
+			s.ents = append(s.ents[:0], s.ents[k:]...)
+			s.entStart = s.liveFrom
+		}
+	}
+	return s.scan()
+}
+
+// units returns the code units of [from, to).
+func (s *chunkScan) units(from, to int) []uint16 { return s.buf[from-s.start : to-s.start] }
+
+// hashAt returns the hash of the chunk at p, rolled from p-1's when it
+// can, folded to 32 bits.
+func (s *chunkScan) hashAt(p int) uint32 {
+	switch {
+	case s.hpos == p:
+	case s.hpos == p-1 && s.hpos >= s.start:
+		h := s.h + mersenne61 - mulMod61(uint64(s.buf[p-1-s.start]), s.top)
+		s.h = mulMod61(h, s.mul) + uint64(s.buf[p-1+s.c-s.start])
+		if s.h >= mersenne61 {
+			s.h -= mersenne61
+		}
+	default:
+		var h uint64
+		for _, u := range s.units(p, p+s.c) {
+			h = mulMod61(h, s.mul) + uint64(u)
+			if h >= mersenne61 {
+				h -= mersenne61
+			}
+		}
+		s.h = h
+	}
+	s.hpos = p
+	return uint32(s.h^s.h>>32) & s.hashMask
+}
+
+// scan is analyzeContentChunksForLoop: it stays at the position where a
+// loop is found, so the next message finds it again.
+func (s *chunkScan) scan() bool {
+	for ; s.pos+s.c <= s.end(); s.pos++ {
+		e := s.record(s.pos, s.hashAt(s.pos))
+		if int(s.ents[e-s.entStart].ord) >= s.t && s.isLoop(e) {
+			return true
+		}
+	}
+	return false
+}
+
+// isLoop is isLoopDetectedForChunk after the push, e the newest entry.
+func (s *chunkScan) isLoop(e int) bool {
+	t, c := s.t, s.c
+	if cap(s.recent) < t {
+		s.recent = make([]int, t)
+	}
+	recent := s.recent[:t]
+	for i := t - 1; i >= 0; i-- {
+		if e < s.liveFrom {
+			return false // fewer than T live occurrences
+		}
+		ent := &s.ents[e-s.entStart]
+		recent[i] = ent.pos
+		e = ent.prev
+	}
+	// The average distance (last − first)/(T−1) must be at most 5·C.
+	if recent[t-1]-recent[0] > 5*c*(t-1) {
+		return false
+	}
+	// At most T/2 distinct periods, the texts between occurrences.
+	distinct := 0
+	for i := range t - 1 {
+		p := s.units(recent[i], recent[i+1])
+		seen := false
+		for j := range i {
+			if recent[j+1]-recent[j] == len(p) && slices.Equal(s.units(recent[j], recent[j+1]), p) {
+				seen = true
+				break
+			}
+		}
+		if !seen {
+			if distinct++; distinct > t/2 {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func (s *chunkScan) bucket(h uint32) int { return int((h * 0x9E3779B1) >> s.shift) }
+
+// record appends an entry for the chunk at p and returns its index.
+func (s *chunkScan) record(p int, h uint32) int {
+	e := s.entStart + len(s.ents)
+	if e-s.liveFrom >= len(s.heads) {
+		s.grow()
+	}
+	ent := chunkEntry{pos: p, prev: -1, ord: 1, hash: h}
+	b := s.bucket(h)
+	for before, x := -1, s.heads[b]; x >= s.liveFrom; {
+		old := &s.ents[x-s.entStart]
+		if old.hash == h && s.sameChunk(old.pos, p) {
+			ent.prev, ent.ord = x, min(old.ord, math.MaxInt32-1)+1
+			// Unlinked: the new entry heads the chain in its place.
+			if before < 0 {
+				s.heads[b] = old.next
+			} else {
+				s.ents[before-s.entStart].next = old.next
+			}
+			break
+		}
+		before, x = x, old.next
+	}
+	ent.next = s.heads[b]
+	s.heads[b] = e
+	s.ents = append(s.ents, ent)
+	return e
+}
+
+func (s *chunkScan) sameChunk(a, b int) bool {
+	return a == b || slices.Equal(s.units(a, a+s.c), s.units(b, b+s.c))
+}
+
+// grow doubles the buckets (at least 256) and chains the live entries
+// again: the newest of each chunk, oldest first.
+func (s *chunkScan) grow() {
+	n := max(256, 2*len(s.heads))
+	s.heads = make([]int, n)
+	s.shift = uint8(32 - bits.TrailingZeros(uint(n)))
+	for i := range s.heads {
+		s.heads[i] = -1
+	}
+	live := s.ents[s.liveFrom-s.entStart:]
+	if cap(s.stale) < len(live) {
+		s.stale = make([]bool, len(live))
+	}
+	stale := s.stale[:len(live)]
+	clear(stale)
+	for _, ent := range live {
+		if ent.prev >= s.liveFrom {
+			stale[ent.prev-s.liveFrom] = true
+		}
+	}
+	for i := range live {
+		if !stale[i] {
+			b := s.bucket(live[i].hash)
+			live[i].next = s.heads[b]
+			s.heads[b] = s.liveFrom + i
+		}
+	}
+}

@@ -1,0 +1,249 @@
+package detect
+
+// The regular expressions of seed 004's extractSignature, matched by hand
+// with Go RE2's leftmost-first semantics (RULES.md §8 Readings: ASCII \w
+// \d \s, (?i), `.` anything but \n), so that a step's output is scanned
+// without backtracking or allocation. The expressions are kept in
+// signature_test.go as the reference; TestSignatureMatchersRandom and
+// FuzzSignatureMatchers check each matcher against its expression.
+//
+// (?i) folds a letter to its ASCII other case, and two letters further:
+// k to U+212A (Kelvin sign) and s to U+017F (long s). Of the patterns'
+// words only "tests" and the extensions ts and js hold either, but \w
+// holds both.
+
+// isReSpace is RE2's \s: [\t\n\f\r ] (no \v).
+func isReSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r' }
+
+// wordLen is the length of the \w character at s[i:], 0 for none: under
+// (?i), RE2's \w is [0-9A-Za-z_] and the letters that fold to them, ſ and
+// K.
+func wordLen(s string, i int) int {
+	if i >= len(s) {
+		return 0
+	}
+	switch c := s[i]; {
+	case c >= '0' && c <= '9', c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c == '_':
+		return 1
+	case c == 0xC5 && i+1 < len(s) && s[i+1] == 0xBF:
+		return 2
+	case c == 0xE2 && i+2 < len(s) && s[i+1] == 0x84 && s[i+2] == 0xAA:
+		return 3
+	}
+	return 0
+}
+
+// endWord is the end of the \w run at i.
+func endWord(s string, i int) int {
+	for n := wordLen(s, i); n > 0; n = wordLen(s, i) {
+		i += n
+	}
+	return i
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+func skipReSpace(s string, i int) int {
+	for i < len(s) && isReSpace(s[i]) {
+		i++
+	}
+	return i
+}
+
+// endNonSpace is the end of the \S run at i: any byte but \s, since a
+// multi-byte character's bytes are none of them.
+func endNonSpace(s string, i int) int {
+	for i < len(s) && !isReSpace(s[i]) {
+		i++
+	}
+	return i
+}
+
+// foldLen returns the length of the match of word (lower-case ASCII
+// letters) at s[i:] under (?i), 0 for none.
+func foldLen(s string, i int, word string) int {
+	j := i
+	for k := 0; k < len(word); k++ {
+		w := word[k]
+		switch {
+		case j < len(s) && s[j]|0x20 == w && s[j] >= 'A':
+			// b|0x20 equals a lower-case letter only for that letter and
+			// its upper case (the >= 'A' rules out the control bytes).
+			j++
+		case w == 's' && j+1 < len(s) && s[j] == 0xC5 && s[j+1] == 0xBF: // ſ
+			j += 2
+		case w == 'k' && j+2 < len(s) && s[j] == 0xE2 && s[j+1] == 0x84 && s[j+2] == 0xAA: // K
+			j += 3
+		default:
+			return 0
+		}
+	}
+	return j - i
+}
+
+// matchSigError is `(?i)Error:?\s*(\w+).*?at\s*(\S+)`: the word and the
+// location. From an "error", `:?` and `\s*` are forced (what follows
+// them starts no \w), \w+ is tried longest first and `.*?` shortest
+// first: the first "at" on the line after the whole word whose `\s*` is
+// followed by a \S; failing that, the last such "at" inside the word,
+// which then ends where it starts.
+func matchSigError(s string, from int) (word, loc string, ok bool) {
+	for i := from; i+5 <= len(s); i++ {
+		if s[i]|0x20 != 'e' || foldLen(s, i, "error") == 0 {
+			continue
+		}
+		p := i + 5
+		if p < len(s) && s[p] == ':' {
+			p++
+		}
+		p = skipReSpace(s, p)
+		q := endWord(s, p)
+		if q == p {
+			continue
+		}
+		for t := q; t+1 < len(s) && s[t] != '\n'; t++ {
+			if foldLen(s, t, "at") > 0 {
+				if u := skipReSpace(s, t+2); u < len(s) {
+					return s[p:q], s[u:endNonSpace(s, u)], true
+				}
+			}
+		}
+		for t := q - 2; t > p; t-- {
+			if foldLen(s, t, "at") > 0 {
+				if u := skipReSpace(s, t+2); u < len(s) {
+					return s[p:t], s[u:endNonSpace(s, u)], true
+				}
+			}
+		}
+	}
+	return "", "", false
+}
+
+// matchSigTest is `(?i)(\d+)\s*(?:tests?\s*)?fail`: the count. Every
+// step is forced (a shorter digit run or space run leaves a digit or a
+// space where a letter must be; without "test", "s" or the spaces, what
+// follows is no "fail"), so a digit run either matches or does not.
+func matchSigTest(s string, from int) (count string, ok bool) {
+	for i := from; i < len(s); i++ {
+		if !isDigit(s[i]) {
+			continue
+		}
+		j := i + 1
+		for j < len(s) && isDigit(s[j]) {
+			j++
+		}
+		p := skipReSpace(s, j)
+		if n := foldLen(s, p, "test"); n > 0 {
+			p += n
+			p += foldLen(s, p, "s")
+			p = skipReSpace(s, p)
+		}
+		if foldLen(s, p, "fail") > 0 {
+			return s[i:j], true
+		}
+		i = j
+	}
+	return "", false
+}
+
+// appendSigTestNames appends the first two matches of `(?i)fail.*?:\s*\S+`,
+// comma-joined: from a "fail", the first ':' on its line followed (after
+// any white space, newlines included) by a \S, through that \S run.
+func appendSigTestNames(b []byte, s string) []byte {
+	n := 0
+	for i := 0; n < 2 && i+4 <= len(s); i++ {
+		if s[i]|0x20 != 'f' || foldLen(s, i, "fail") == 0 {
+			continue
+		}
+		end := -1
+		for c := i + 4; c < len(s) && s[c] != '\n'; c++ {
+			if s[c] == ':' {
+				if u := skipReSpace(s, c+1); u < len(s) {
+					end = endNonSpace(s, u)
+					break
+				}
+			}
+		}
+		if end < 0 {
+			continue
+		}
+		if n++; n == 2 {
+			b = append(b, ',')
+		}
+		b = append(b, s[i:end]...)
+		i = end - 1
+	}
+	return b
+}
+
+// verbAt returns the length of the first of verbs (words with distinct
+// first letters) at s[i:], 0 for none.
+func verbAt(s string, i int, verbs []string) int {
+	c := s[i] | 0x20
+	for _, v := range verbs {
+		if v[0] == c {
+			return foldLen(s, i, v)
+		}
+	}
+	return 0
+}
+
+var (
+	fileVerbs   = []string{"modified", "changed", "updated", "fixed"}
+	actionVerbs = []string{"added", "removed", "fixed", "updated", "changed"}
+)
+
+// matchSigFile is `(?i)(?:modified|changed|updated|fixed)\s+(\S+\.(?:ts|js|go|py))`:
+// the file and the match's end. \s+ is forced; \S+ is tried longest first,
+// so the file ends at the last ".ts", ".js", ".go" or ".py" of the \S run
+// after the verb, with at least one byte before its dot.
+func matchSigFile(s string) (file string, end int, ok bool) {
+	for i := 0; i < len(s); i++ {
+		n := verbAt(s, i, fileVerbs)
+		if n == 0 {
+			continue
+		}
+		q := skipReSpace(s, i+n)
+		if q == i+n {
+			continue
+		}
+		e := endNonSpace(s, q)
+		for k := e - 3; k > q; k-- {
+			if s[k] != '.' {
+				continue
+			}
+			if m := extAt(s, k+1); m > 0 {
+				return s[q : k+1+m], k + 1 + m, true
+			}
+		}
+	}
+	return "", 0, false
+}
+
+func extAt(s string, i int) int {
+	for _, x := range [...]string{"ts", "js", "go", "py"} {
+		if n := foldLen(s, i, x); n > 0 {
+			return n
+		}
+	}
+	return 0
+}
+
+// matchSigAction is `(?i)(added|removed|fixed|updated|changed)\s+(\w+)`:
+// the word after the verb; \s+ and \w+ are forced.
+func matchSigAction(s string) (word string, ok bool) {
+	for i := 0; i < len(s); i++ {
+		n := verbAt(s, i, actionVerbs)
+		if n == 0 {
+			continue
+		}
+		q := skipReSpace(s, i+n)
+		if q == i+n {
+			continue
+		}
+		if e := endWord(s, q); e > q {
+			return s[q:e], true
+		}
+	}
+	return "", false
+}
