@@ -1,0 +1,165 @@
+package report
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"sync"
+
+	"github.com/loopbreak/loopbreak/analyze"
+	"github.com/loopbreak/loopbreak/analyze/outfile"
+	"github.com/loopbreak/loopbreak/replay"
+	"github.com/loopbreak/loopbreak/rules"
+)
+
+// EpisodeFirings is an episode's "firings" array encoded as the replay
+// produces them (an analyze.FiringSink, made by NewEpisodeFirings for
+// analyze.Options.Sink): the bytes TestAppendEpisodeMatchesEncodingJSON
+// holds equal to json.Marshal's, spilled past a bound to a temporary file
+// (outfile.Spill), so an episode of millions of firings costs the bound,
+// not 300-byte structs and its whole document. It also tallies what the
+// rest of the episode's JSON reads off the firings (a steps or attempts
+// log's detectors and tasks). NewEpisode takes it from the outcome,
+// AppendEpisode leaves the array's place in the bytes it encodes, and
+// JSONWriter.EpisodeWith writes the whole episode, the firings streamed in
+// that place. Release gives it back once written.
+type EpisodeFirings struct {
+	enc   jsonEnc
+	spill outfile.Spill
+	n     int
+	err   error
+	at    int // where the firings go in the episode's bytes (AppendEpisode)
+	det   *detectorTally
+	tasks *taskTally
+}
+
+// firingChunk is how many encoded bytes are gathered before they are
+// handed to the spill.
+const firingChunk = 32 << 10
+
+// firingSpillBound is the memory an episode's firings take before they
+// go to a temporary file; 0 for outfile.DefaultSpillBound (tests spill
+// small episodes).
+var firingSpillBound = 0
+
+var episodeFiringsPool = sync.Pool{New: func() any { return new(EpisodeFirings) }}
+
+// NewEpisodeFirings starts the firings of o's episode ep (its Ran known):
+// an analyze.Options.Sink.
+func NewEpisodeFirings(o *analyze.Outcome, ep *replay.Episode) analyze.FiringSink {
+	s := episodeFiringsPool.Get().(*EpisodeFirings)
+	s.spill.Bound = firingSpillBound
+	if !isZorkGPT(ep) {
+		judge, basis := analyze.AlarmJudge(ep)
+		s.det = newDetectorTally(o, judge, basis)
+		if ep.Format == replay.FormatAttempts {
+			s.tasks = &taskTally{}
+		}
+	}
+	return s
+}
+
+// Firing encodes f (an analyze.FiringSink).
+func (s *EpisodeFirings) Firing(f *rules.Firing, afterCut bool) {
+	if s.det != nil {
+		s.det.add(f)
+	}
+	if s.tasks != nil {
+		s.tasks.add(f)
+	}
+	if s.err != nil {
+		return
+	}
+	if s.n > 0 {
+		s.enc.b = append(s.enc.b, ',')
+	}
+	s.n++
+	s.enc.firing(f, afterCut)
+	if s.enc.refused {
+		// What json.Marshal says of the episode: its first refused value.
+		_, s.err = json.Marshal(Firing{Firing: f, AfterCut: afterCut})
+		if s.err == nil {
+			s.err = fmt.Errorf("firing at %s %d not encodable", f.Unit, f.Turn)
+		}
+		return
+	}
+	if len(s.enc.b) >= firingChunk {
+		s.flush()
+	}
+}
+
+func (s *EpisodeFirings) flush() {
+	if _, err := s.spill.Write(s.enc.b); err != nil && s.err == nil {
+		s.err = fmt.Errorf("holding the episode's firings: %w", err)
+	}
+	s.enc.b = s.enc.b[:0]
+}
+
+// finish hands the last bytes to the spill; the error is the first of
+// encoding or spilling.
+func (s *EpisodeFirings) finish() error {
+	if len(s.enc.b) > 0 && s.err == nil {
+		s.flush()
+	}
+	return s.err
+}
+
+// writeTo writes the encoded firings (without the array's brackets).
+func (s *EpisodeFirings) writeTo(w io.Writer) error {
+	_, err := s.spill.WriteTo(w)
+	return err
+}
+
+// Len is the number of firings given.
+func (s *EpisodeFirings) Len() int { return s.n }
+
+// Spilled says whether the firings went past memory's bound to a
+// temporary file.
+func (s *EpisodeFirings) Spilled() bool { return s.spill.Spilled() }
+
+// maxKeptFirings bounds the memory a released EpisodeFirings keeps for
+// its next episode: one huge episode's is not held to the end of a run.
+const maxKeptFirings = 1 << 20
+
+// Release removes the temporary file, if any, and keeps s for another
+// episode; s must not be used after.
+func (s *EpisodeFirings) Release() {
+	if s == nil {
+		return
+	}
+	s.spill.Reset(maxKeptFirings)
+	if cap(s.enc.b) > 2*firingChunk {
+		s.enc.b = nil
+	}
+	s.enc.b, s.enc.refused = s.enc.b[:0], false
+	s.n, s.err, s.at, s.det, s.tasks = 0, nil, 0, nil, nil
+	episodeFiringsPool.Put(s)
+}
+
+// ReleaseFirings releases the EpisodeFirings o's Sink is, if it is one.
+func ReleaseFirings(o *analyze.Outcome) {
+	if s, ok := o.Sink.(*EpisodeFirings); ok {
+		s.Release()
+		o.Sink = nil
+	}
+}
+
+// EpisodeWith writes one episode encoded by AppendEpisode from an outcome
+// whose firings went to s: data's bytes with the firings in their place.
+// The episode was encoded whole (s holds them all) before a byte is
+// written.
+func (j *JSONWriter) EpisodeWith(data []byte, s *EpisodeFirings) error {
+	if err := j.separator(); err != nil {
+		return err
+	}
+	if _, err := j.w.Write(data[:s.at]); err != nil {
+		return err
+	}
+	if err := s.writeTo(j.w); err != nil {
+		return err
+	}
+	if _, err := j.w.Write(data[s.at:]); err != nil {
+		return err
+	}
+	return j.lineEnd()
+}
