@@ -184,6 +184,7 @@ func analyzeInto(ctx context.Context, ep *replay.Episode, cfg *rules.Config, opt
 	if opts.Sink != nil {
 		o.Sink = opts.Sink(o, ep)
 	}
+	var sunk rules.Firing // the firing handed to o.Sink
 	var fired Fired
 	var story *storyBuilder
 	if opts.Story {
@@ -215,7 +216,10 @@ func analyzeInto(ctx context.Context, ep *replay.Episode, cfg *rules.Config, opt
 			scorer.Add(&f)
 		}
 		if o.Sink != nil {
-			o.Sink.Firing(&f, o.AfterCut(&f))
+			// Through an interface f would escape: a heap copy of
+			// each firing. One copy per episode instead.
+			sunk = f
+			o.Sink.Firing(&sunk, o.AfterCut(&f))
 		}
 		if opts.KeepFirings {
 			o.Firings = appendFiring(o.Firings, &f)
