@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"sync"
 
 	"github.com/loopbreak/loopbreak/analyze"
 	"github.com/loopbreak/loopbreak/analyze/outfile"
@@ -29,26 +28,38 @@ type EpisodeFirings struct {
 	n     int
 	err   error
 	at    int // where the firings go in the episode's bytes (AppendEpisode)
+	bound int
 	det   *detectorTally
 	tasks *taskTally
 }
 
-// firingChunk is how many encoded bytes are gathered before they are
-// handed to the spill.
-const firingChunk = 32 << 10
-
-// firingSpillBound is the memory an episode's firings take before they
-// go to a temporary file; 0 for outfile.DefaultSpillBound (tests spill
-// small episodes).
+// firingSpillBound is how many encoded bytes an episode's firings hold in
+// memory before they go to a temporary file; 0 for
+// outfile.DefaultSpillBound (tests spill small episodes).
 var firingSpillBound = 0
 
-var episodeFiringsPool = sync.Pool{New: func() any { return new(EpisodeFirings) }}
+// freeFirings holds released EpisodeFirings for the next episodes: a
+// corpus does not allocate, grow and fault in a buffer for each of its
+// episodes (a sync.Pool is emptied at every collection, which a corpus
+// of small episodes triggers often).
+var freeFirings = make(chan *EpisodeFirings, 64)
 
 // NewEpisodeFirings starts the firings of o's episode ep (its Ran known):
 // an analyze.Options.Sink.
 func NewEpisodeFirings(o *analyze.Outcome, ep *replay.Episode) analyze.FiringSink {
-	s := episodeFiringsPool.Get().(*EpisodeFirings)
-	s.spill.Bound = firingSpillBound
+	var s *EpisodeFirings
+	select {
+	case s = <-freeFirings:
+	default:
+		s = new(EpisodeFirings)
+	}
+	// The encoder's buffer holds the firings up to the bound, the spill
+	// (all file) those before.
+	s.bound = firingSpillBound
+	if s.bound <= 0 {
+		s.bound = outfile.DefaultSpillBound
+	}
+	s.spill.Bound = 1
 	if !isZorkGPT(ep) {
 		judge, basis := analyze.AlarmJudge(ep)
 		s.det = newDetectorTally(o, judge, basis)
@@ -83,30 +94,27 @@ func (s *EpisodeFirings) Firing(f *rules.Firing, afterCut bool) {
 		}
 		return
 	}
-	if len(s.enc.b) >= firingChunk {
-		s.flush()
+	if len(s.enc.b) >= s.bound {
+		// Past the bound: to the temporary file, and the buffer starts
+		// again (an episode holds about a bound in memory, however
+		// large).
+		if _, err := s.spill.Write(s.enc.b); err != nil {
+			s.err = fmt.Errorf("holding the episode's firings: %w", err)
+		}
+		s.enc.b = s.enc.b[:0]
 	}
 }
 
-func (s *EpisodeFirings) flush() {
-	if _, err := s.spill.Write(s.enc.b); err != nil && s.err == nil {
-		s.err = fmt.Errorf("holding the episode's firings: %w", err)
-	}
-	s.enc.b = s.enc.b[:0]
-}
+// finish says the first error of encoding or spilling.
+func (s *EpisodeFirings) finish() error { return s.err }
 
-// finish hands the last bytes to the spill; the error is the first of
-// encoding or spilling.
-func (s *EpisodeFirings) finish() error {
-	if len(s.enc.b) > 0 && s.err == nil {
-		s.flush()
-	}
-	return s.err
-}
-
-// writeTo writes the encoded firings (without the array's brackets).
+// writeTo writes the encoded firings (without the array's brackets): the
+// spilled ones, then those still in memory.
 func (s *EpisodeFirings) writeTo(w io.Writer) error {
-	_, err := s.spill.WriteTo(w)
+	if _, err := s.spill.WriteTo(w); err != nil {
+		return err
+	}
+	_, err := w.Write(s.enc.b)
 	return err
 }
 
@@ -127,13 +135,16 @@ func (s *EpisodeFirings) Release() {
 	if s == nil {
 		return
 	}
-	s.spill.Reset(maxKeptFirings)
-	if cap(s.enc.b) > 2*firingChunk {
+	s.spill.Reset(0)
+	if cap(s.enc.b) > maxKeptFirings {
 		s.enc.b = nil
 	}
 	s.enc.b, s.enc.refused = s.enc.b[:0], false
 	s.n, s.err, s.at, s.det, s.tasks = 0, nil, 0, nil, nil
-	episodeFiringsPool.Put(s)
+	select {
+	case freeFirings <- s:
+	default:
+	}
 }
 
 // ReleaseFirings releases the EpisodeFirings o's Sink is, if it is one.
