@@ -133,14 +133,20 @@ type HTMLReport struct {
 	detectors   *DetectorTotals // the agents' logs (html_agents.go)
 }
 
-// Add renders one episode; o must keep its firings and story
-// (analyze.Options{KeepFirings: true, Story: true}).
+// Add renders one episode; o must keep its story and either its firings
+// or their marks (analyze.Options{Story: true} with KeepFirings, or with
+// NewTimelineMarks as the Sink).
 func (h *HTMLReport) Add(o *analyze.Outcome, ep *replay.Episode) {
 	if !isZorkGPT(ep) {
 		h.addAgent(o, ep)
 		return
 	}
-	tl := NewTimeline(o, ep, h.MaxStuck)
+	var tl *Timeline
+	if m, ok := o.Sink.(*TimelineMarks); ok {
+		tl = m.timeline(o, ep, h.MaxStuck)
+	} else {
+		tl = NewTimeline(o, ep, h.MaxStuck)
+	}
 	anchor := "ep-" + strconv.Itoa(len(h.eps)+1)
 	term, termSort, saved, calls, forf, fals := "-", "", "-", "-", "-", ""
 	switch {

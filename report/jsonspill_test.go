@@ -122,3 +122,63 @@ func TestEpisodeFiringsRefused(t *testing.T) {
 	}
 	ReleaseFirings(o)
 }
+
+// TestTimelineMarksMatchesKept: the HTML page of episodes whose firings
+// were marked as they came (NewTimelineMarks) is the page of the same
+// episodes with their firings kept: generated ZorkGPT episodes, the test
+// episodes and agents' logs.
+func TestTimelineMarksMatchesKept(t *testing.T) {
+	var buf bytes.Buffer
+	start := time.Date(2025, 11, 1, 8, 0, 0, 0, time.UTC)
+	for i := range 30 {
+		s := replaytest.RandomScenario(uint64(700+i), start.Add(time.Duration(i)*3*time.Hour))
+		s.NoiseBytes = min(s.NoiseBytes, 512)
+		if err := replaytest.Write(&buf, s); err != nil {
+			t.Fatal(err)
+		}
+		if b := buf.Bytes(); len(b) > 0 && b[len(b)-1] != '\n' {
+			buf.WriteByte('\n')
+		}
+	}
+	eps, err := replay.Read(&buf, "gen.jsonl", "d", replay.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	logs, _ := filepath.Glob("../testdata/episodes/*/episode_log.jsonl")
+	more, _ := filepath.Glob("../testdata/steps/*.jsonl")
+	for _, path := range append(logs, more...) {
+		m, err := replay.ReadFile(path, nil, replay.Options{Format: replay.FormatAuto})
+		if err != nil {
+			continue // a steps log needing --field
+		}
+		eps = append(eps, m...)
+	}
+	kept := &HTMLReport{MaxStuck: 20}
+	marked := &HTMLReport{MaxStuck: 20}
+	var totals analyze.Totals
+	cuts := 0
+	for _, ep := range eps {
+		o := analyze.Analyze(ep, rules.Default(), analyze.Options{KeepFirings: true, Story: true})
+		kept.Add(o, ep)
+		m := analyze.Analyze(ep, rules.Default(), analyze.Options{Story: true, Sink: NewTimelineMarks})
+		if m.Firings != nil {
+			t.Fatal("firings kept beside the marks")
+		}
+		marked.Add(m, ep)
+		totals.Add(&o.Result, o.RecordedTurns, ep.Diag.Skipped)
+		if o.Termination != nil {
+			cuts++
+		}
+	}
+	totals.Finish()
+	var want, got bytes.Buffer
+	if err := kept.Write(&want, &totals, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := marked.Write(&got, &totals, nil); err != nil {
+		t.Fatal(err)
+	}
+	if cuts == 0 || !bytes.Equal(got.Bytes(), want.Bytes()) {
+		t.Fatalf("%d cuts; pages differ (%d bytes, want %d)", cuts, got.Len(), want.Len())
+	}
+}
