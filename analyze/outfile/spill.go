@@ -2,6 +2,7 @@ package outfile
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"io"
 	"os"
@@ -125,6 +126,23 @@ func (s *Spill) WriteTo(w io.Writer) (int64, error) {
 		_, err = s.f.Seek(0, io.SeekEnd)
 	}
 	return total, err
+}
+
+// Reader reads everything written so far, in order: what is held in
+// memory, then the temporary file's bytes. Writes may not come in
+// between.
+func (s *Spill) Reader() (io.Reader, error) {
+	if s.err != nil {
+		return nil, s.err
+	}
+	if s.f == nil {
+		return bytes.NewReader(s.mem), nil
+	}
+	if err := s.w.Flush(); err != nil {
+		s.err = err
+		return nil, err
+	}
+	return io.MultiReader(bytes.NewReader(s.mem), io.NewSectionReader(s.f, 0, s.n-int64(len(s.mem)))), nil
 }
 
 // Reset empties the spill for reuse, keeping at most keep bytes of its

@@ -3,6 +3,7 @@ package outfile
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"testing"
@@ -37,6 +38,13 @@ func TestSpill(t *testing.T) {
 				if n, err := s.WriteTo(&got); err != nil || n != int64(want.Len()) || !bytes.Equal(got.Bytes(), want.Bytes()) {
 					t.Fatalf("bound %d, %d writes: WriteTo %d bytes, %v; equal %v", c.bound, c.writes, n, err, bytes.Equal(got.Bytes(), want.Bytes()))
 				}
+			}
+			r, err := s.Reader()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, err := io.ReadAll(r); err != nil || !bytes.Equal(got, want.Bytes()) {
+				t.Fatalf("bound %d, %d writes: Reader: %d bytes, %v", c.bound, c.writes, len(got), err)
 			}
 			if canUnlinkOpen {
 				// Unlinked at once: nothing left whatever ends the process.
