@@ -116,13 +116,17 @@ func NewEpisode(o *analyze.Outcome, ep *replay.Episode) Episode {
 	for i := range o.Firings {
 		e.Firings[i] = Firing{Firing: &o.Firings[i], AfterCut: o.AfterCut(&o.Firings[i])}
 	}
-	if s, ok := o.Sink.(*EpisodeFirings); ok {
-		e.spilled = s
-		if s.det != nil {
-			e.Detectors = s.det.rows
+	if s, ok := o.Sink.(tallied); ok {
+		// The firings went to a sink (EpisodeFirings, ParquetFirings),
+		// which tallied what the episode reads off them.
+		if s, ok := s.(*EpisodeFirings); ok {
+			e.spilled = s
 		}
-		if s.tasks != nil {
-			e.Tasks = s.tasks.finish(ep)
+		if a := s.tallies(); a.det != nil {
+			e.Detectors = a.det.rows
+		}
+		if a := s.tallies(); a.tasks != nil {
+			e.Tasks = a.tasks.finish(ep)
 		}
 		return e
 	}

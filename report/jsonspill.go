@@ -29,9 +29,41 @@ type EpisodeFirings struct {
 	err   error
 	at    int // where the firings go in the episode's bytes (AppendEpisode)
 	bound int
+	agentTallies
+}
+
+// agentTallies are what an episode's JSON reads off the firings besides
+// the firings themselves: a steps or attempts log's detectors and tasks,
+// tallied as the firings come (nil for ZorkGPT logs).
+type agentTallies struct {
 	det   *detectorTally
 	tasks *taskTally
 }
+
+func (a *agentTallies) start(o *analyze.Outcome, ep *replay.Episode) {
+	a.det, a.tasks = nil, nil
+	if !isZorkGPT(ep) {
+		judge, basis := analyze.AlarmJudge(ep)
+		a.det = newDetectorTally(o, judge, basis)
+		if ep.Format == replay.FormatAttempts {
+			a.tasks = &taskTally{}
+		}
+	}
+}
+
+func (a *agentTallies) add(f *rules.Firing) {
+	if a.det != nil {
+		a.det.add(f)
+	}
+	if a.tasks != nil {
+		a.tasks.add(f)
+	}
+}
+
+func (a *agentTallies) tallies() *agentTallies { return a }
+
+// tallied is a sink that tallies for the episode's JSON (agentTallies).
+type tallied interface{ tallies() *agentTallies }
 
 // firingSpillBound is how many encoded bytes an episode's firings hold in
 // memory before they go to a temporary file; 0 for
@@ -60,24 +92,13 @@ func NewEpisodeFirings(o *analyze.Outcome, ep *replay.Episode) analyze.FiringSin
 		s.bound = outfile.DefaultSpillBound
 	}
 	s.spill.Bound = 1
-	if !isZorkGPT(ep) {
-		judge, basis := analyze.AlarmJudge(ep)
-		s.det = newDetectorTally(o, judge, basis)
-		if ep.Format == replay.FormatAttempts {
-			s.tasks = &taskTally{}
-		}
-	}
+	s.start(o, ep)
 	return s
 }
 
 // Firing encodes f (an analyze.FiringSink).
 func (s *EpisodeFirings) Firing(f *rules.Firing, afterCut bool) {
-	if s.det != nil {
-		s.det.add(f)
-	}
-	if s.tasks != nil {
-		s.tasks.add(f)
-	}
+	s.add(f)
 	if s.err != nil {
 		return
 	}
@@ -140,7 +161,7 @@ func (s *EpisodeFirings) Release() {
 		s.enc.b = nil
 	}
 	s.enc.b, s.enc.refused = s.enc.b[:0], false
-	s.n, s.err, s.at, s.det, s.tasks = 0, nil, 0, nil, nil
+	s.n, s.err, s.at, s.agentTallies = 0, nil, 0, agentTallies{}
 	select {
 	case freeFirings <- s:
 	default:
