@@ -2,7 +2,9 @@ package report
 
 import (
 	"bytes"
+	"fmt"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/parquet-go/parquet-go"
@@ -73,6 +75,34 @@ func TestParquetFiringsMatchesKept(t *testing.T) {
 			back, _ := parquet.Read[ParquetFiring](bytes.NewReader(got.Bytes()), int64(got.Len()))
 			t.Fatalf("bound %d: %d rows; files differ (firings %v, episodes %v); read back %d rows", bound, rows,
 				bytes.Equal(got.Bytes(), want.Bytes()), bytes.Equal(gotEps.Bytes(), wantEps.Bytes()), len(back))
+		}
+	}
+}
+
+// TestParquetRowGroupBytes: a row group ends at 16 MiB of its rows'
+// strings (rows of 4 MiB ids: four to a group), and otherwise at 8,192
+// rows, so files of ordinary ids are as before.
+func TestParquetRowGroupBytes(t *testing.T) {
+	for _, c := range []struct {
+		rows, idBytes, groups int
+	}{{10, 4 << 20, 3}, {9000, 20, 2}, {100, 1000, 1}} {
+		var b bytes.Buffer
+		w := NewParquetWriter[ParquetEpisode](&b)
+		for i := range c.rows {
+			id := fmt.Sprint(i) + strings.Repeat("x", c.idBytes)
+			if err := w.Write(ParquetEpisode{EpisodeID: id, Source: "s"}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		f, err := parquet.OpenFile(bytes.NewReader(b.Bytes()), int64(b.Len()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := len(f.RowGroups()); n != c.groups || f.NumRows() != int64(c.rows) {
+			t.Errorf("%d rows of %d-byte ids: %d row groups, %d rows; want %d groups", c.rows, c.idBytes, n, f.NumRows(), c.groups)
 		}
 	}
 }
