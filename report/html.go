@@ -147,6 +147,11 @@ func (h *HTMLReport) Add(o *analyze.Outcome, ep *replay.Episode) {
 	} else {
 		tl = NewTimeline(o, ep, h.MaxStuck)
 	}
+	// The page holds every episode until it is written: an id of any
+	// size (agents write 500 KB ones) is shown capped, as the corpus
+	// table does.
+	id := CappedID(o.EpisodeID)
+	tl.EpisodeID = id
 	anchor := "ep-" + strconv.Itoa(len(h.eps)+1)
 	term, termSort, saved, calls, forf, fals := "-", "", "-", "-", "-", ""
 	switch {
@@ -175,10 +180,10 @@ func (h *HTMLReport) Add(o *analyze.Outcome, ep *replay.Episode) {
 	num := func(s string) htmlCell { return htmlCell{Text: s} }
 	svg, caption := timelineSVG(tl, anchor)
 	h.eps = append(h.eps, htmlEpisode{
-		ID: o.EpisodeID, Anchor: anchor, Summary: episodeSummary(o, ep), Caption: caption, SVG: svg,
-		Search: searchWords(o.EpisodeID, ep.Source), Fired: o.Termination != nil, False: o.FalseTermination,
+		ID: id, Anchor: anchor, Summary: episodeSummary(o, ep), Caption: caption, SVG: svg,
+		Search: searchWords(id, ep.Source), Fired: o.Termination != nil, False: o.FalseTermination,
 		Cells: []htmlCell{
-			{Text: o.EpisodeID, Href: "#" + anchor},
+			{Text: id, Href: "#" + anchor},
 			num(strconv.Itoa(o.RecordedTurns)), num(Num(o.FinalScore)), {Text: o.RecordedEnd},
 			{Text: term, Sort: termSort}, num(saved), num(calls), num(forf), {Text: fals}, {Text: live},
 		},

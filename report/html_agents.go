@@ -64,9 +64,9 @@ func (h *HTMLReport) addAgent(o *analyze.Outcome, ep *replay.Episode) {
 	}
 	svg, caption := agentTimelineSVG(o, ep, anchor)
 	h.eps = append(h.eps, htmlEpisode{
-		ID: o.EpisodeID, Anchor: anchor, Summary: agentSummary(o, ep, rows), Caption: caption, SVG: svg, Detectors: tbl, agent: true,
-		Search: searchWords(o.EpisodeID, ep.Source), Fired: lr.firings > 0, False: falseAlarm,
-		Cells: []htmlCell{{Text: o.EpisodeID, Href: "#" + anchor}, {Text: lr.input}, {Text: lr.recorded},
+		ID: CappedID(o.EpisodeID), Anchor: anchor, Summary: agentSummary(o, ep, rows), Caption: caption, SVG: svg, Detectors: tbl, agent: true,
+		Search: searchWords(CappedID(o.EpisodeID), ep.Source), Fired: lr.firings > 0, False: falseAlarm,
+		Cells: []htmlCell{{Text: CappedID(o.EpisodeID), Href: "#" + anchor}, {Text: lr.input}, {Text: lr.recorded},
 			{Text: strconv.Itoa(lr.firings)}, {Text: strconv.Itoa(lr.detectors)}, {Text: lr.first}},
 	})
 }
@@ -172,7 +172,7 @@ func agentTimelineSVG(o *analyze.Outcome, ep *replay.Episode, id string) (templa
 	descID := id + "-desc"
 	b.f(`<svg class="tl ag" viewBox="0 0 %d %d" role="img" aria-labelledby="%s-title %s">`, svgW, height, id, descID)
 	b.f(`<title id="%s-title">Detectors over %s `, id, unit+"s of")
-	b.text(o.EpisodeID)
+	b.text(CappedID(o.EpisodeID)) // as the page's other mentions (HTMLReport.Add)
 	b.WriteString(`</title>`)
 	descAt := b.Len()
 	label := func(y int, s string) {

@@ -386,3 +386,34 @@ func TestHTMLHeadline(t *testing.T) {
 		t.Error("a percentage of nothing or a wrong plural on the page")
 	}
 }
+
+// TestHTMLReportLongIDCapped: an episode id of any size (agents write
+// 500 KB ones) is shown capped on the page, which holds every episode
+// until it is written: as the corpus table shows it (CappedID), the same
+// in the table, the heading, the chart and the search words; ZorkGPT and
+// steps logs alike.
+func TestHTMLReportLongIDCapped(t *testing.T) {
+	long := "ep-" + strings.Repeat("é", 250_000)
+	steps, err := replay.ReadFile(filepath.Join("..", "testdata", "steps", "agent.jsonl"), nil, replay.Options{Format: replay.FormatAuto})
+	if err != nil {
+		t.Fatal(err)
+	}
+	zork := &replay.Episode{LocationKey: replay.KeyRoomID, RecordedEnd: replay.EndMaxTurns}
+	for n := 1; n <= 50; n++ {
+		zork.AppendRows(replay.Row{N: n, Score: 1, LocStart: "a", LocEnd: "a", Action: "look", HasAction: true})
+	}
+	for _, ep := range []*replay.Episode{zork, steps[0]} {
+		ep.ID = long
+		o := analyze.Analyze(ep, rules.Default(), analyze.Options{Story: true, Sink: NewTimelineMarks})
+		h := &HTMLReport{MaxStuck: 20}
+		h.Add(o, ep)
+		var b bytes.Buffer
+		if err := h.Write(&b, &analyze.Totals{Episodes: 1}, nil); err != nil {
+			t.Fatal(err)
+		}
+		page := b.String()
+		if strings.Contains(page, strings.Repeat("é", 1000)) || !strings.Contains(page, CappedID(long)) || len(page) > 200_000 {
+			t.Errorf("format %q: a 500 KB id makes a page of %d bytes, capped id there: %v", ep.Format, len(page), strings.Contains(page, CappedID(long)))
+		}
+	}
+}
