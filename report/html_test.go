@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/xml"
+	"fmt"
 	"math"
+	"os"
 	"path/filepath"
 	"reflect"
 	"regexp"
@@ -415,5 +417,48 @@ func TestHTMLReportLongIDCapped(t *testing.T) {
 		if strings.Contains(page, strings.Repeat("é", 1000)) || !strings.Contains(page, CappedID(long)) || len(page) > 200_000 {
 			t.Errorf("format %q: a 500 KB id makes a page of %d bytes, capped id there: %v", ep.Format, len(page), strings.Contains(page, CappedID(long)))
 		}
+	}
+}
+
+// TestHTMLAgentLanesBinned: a steps log of more steps and firings than
+// the chart has pixel columns draws a mark per column per lane and the
+// score a step per column, says so, and keeps every count exact; the
+// page does not grow with the firings.
+func TestHTMLAgentLanesBinned(t *testing.T) {
+	var b strings.Builder
+	for n := 1; n <= 20000; n++ {
+		fmt.Fprintf(&b, `{"step": %d, "action": "run_tests", "output": "1 test failed", "error": true, "kind": "action", "score": %d, "location": "repo"}`+"\n", n, n/1000)
+	}
+	path := filepath.Join(t.TempDir(), "steps.jsonl")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	eps, err := replay.ReadFile(path, nil, replay.Options{Format: replay.FormatAuto})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := analyze.Analyze(eps[0], rules.Default(), analyze.Options{Story: true, Sink: NewTimelineMarks})
+	h := &HTMLReport{}
+	h.Add(o, eps[0])
+	var page bytes.Buffer
+	if err := h.Write(&page, &analyze.Totals{Episodes: 1}, nil); err != nil {
+		t.Fatal(err)
+	}
+	fired := 0
+	for _, row := range Detectors(o, eps[0]) {
+		if row.Firings > agentPlotW {
+			fired++
+			want := fmt.Sprintf(`data-rule="%s" data-firings="%d"`, row.Rule, row.Firings)
+			if !strings.Contains(page.String(), want) {
+				t.Errorf("no %s", want)
+			}
+		}
+	}
+	if fired == 0 || page.Len() > 150_000 || !strings.Contains(page.String(), "Summarised: more steps or firings than the chart") {
+		t.Errorf("%d lanes past %d firings; a page of %d bytes", fired, agentPlotW, page.Len())
+	}
+	svgs := parseSVGs(t, page.String())
+	for i := range svgs {
+		checkCoordinates(t, &svgs[i])
 	}
 }
