@@ -148,10 +148,10 @@ func analyzeWrite(opts *AnalyzeOptions, bw *bufio.Writer) error {
 	// The timeline (--chart, or one episode on a terminal) reads them too.
 	chart := opts.Chart || (opts.IO.StdoutTTY && len(files) == 1)
 	// Labels are looked up and scored on the workers too (before they
-	// render), from the firings kept for it.
-	// JSON encodes each episode's firings as they come (Sink), never
-	// holding them as structs.
-	aopts := analyze.Options{KeepFirings: opts.Format == "text" && (opts.Verbose || chart || labels != nil), Story: opts.Format == "text", Labels: labels}
+	// render), as the firings come: they need not be kept for it. JSON
+	// encodes each episode's firings as they come (Sink), never holding
+	// them as structs.
+	aopts := analyze.Options{KeepFirings: opts.Format == "text" && (opts.Verbose || chart), Story: opts.Format == "text", Labels: labels}
 	// SIGINT/SIGTERM stop the reads (even one blocked on a quiet FIFO);
 	// a JSON document begun is closed naming the interruption.
 	ctx, stop := signalContext()
