@@ -73,8 +73,8 @@ var firingSpillBound = 0
 // freeFirings holds released EpisodeFirings for the next episodes: a
 // corpus does not allocate, grow and fault in a buffer for each of its
 // episodes (a sync.Pool is emptied at every collection, which a corpus
-// of small episodes triggers often).
-var freeFirings = make(chan *EpisodeFirings, 64)
+// of small episodes triggers often); at most 16, each keeping 1 MiB at most.
+var freeFirings = make(chan *EpisodeFirings, 16)
 
 // NewEpisodeFirings starts the firings of o's episode ep (its Ran known):
 // an analyze.Options.Sink.
