@@ -75,22 +75,21 @@ func Files(ctx context.Context, files []string, stdin io.Reader, read replay.Opt
 			if reuse {
 				use = sc
 			}
-			o, err := analyzeInto(ctx, ep, cfg, opts, use)
+			// A file's parts are read in turn on one worker: its
+			// episodes are looked up in order, as For's one-episode
+			// check needs. The firings are scored as they come, so
+			// nothing needs to keep them for it.
+			var lab *EpisodeLabels
+			if opts.Labels != nil {
+				lab, fr.LabelErrs[k] = opts.Labels.For(fr.Path, ep.ID)
+			}
+			o, err := analyzeInto(ctx, ep, cfg, opts, use, lab, scored)
 			if err != nil {
 				// Interrupted: emitLive drops this part (ctx is done),
 				// so its missing outcomes are never seen.
 				return
 			}
 			fr.Outcomes[k] = o
-			if opts.Labels != nil {
-				// A file's parts are read in turn on one worker: its
-				// episodes are looked up in order, as For's one-episode
-				// check needs.
-				o.Labels, fr.LabelErrs[k] = opts.Labels.For(fr.Path, ep.ID)
-				if o.Labels != nil {
-					o.Scores = ScoreFirings(o.Labels, scored, o.Firings)
-				}
-			}
 			if opts.Render != nil {
 				fr.Rendered[k], fr.RenderErrs[k] = opts.Render(o, ep)
 			}

@@ -61,6 +61,9 @@ type Outcome struct {
 	Firings []rules.Firing
 	// Story is the firings compressed for a reader, when Options.Story.
 	Story *Story
+	// Sink is what Options.Sink made for this episode and gave every
+	// firing to, for the renderer to read; nil without Options.Sink.
+	Sink FiringSink
 
 	// Live compares the replay with the live system's logged decisions;
 	// nil when the log has none (RULES.md §10).
@@ -84,8 +87,8 @@ type Options struct {
 	// and emit only writes bytes. It must be safe for concurrent use.
 	Render func(o *Outcome, ep *replay.Episode) ([]byte, error)
 	// Labels, when set, has Files look up each episode's labels by its
-	// file's path and score its firings (which KeepFirings must keep) on
-	// the worker, before Render: Outcome.Labels and Outcome.Scores, a
+	// file's path and score its firings as the replay produces them (so
+	// they need not be kept) on the worker, before Render: Outcome.Labels and Outcome.Scores, a
 	// lookup's error in FileResult.LabelErrs.
 	Labels *Labels
 	// RenderLast says Render is the last reader of an outcome's firings:
@@ -93,11 +96,22 @@ type Options struct {
 	// corpus does not allocate (and fault in, and collect) a fresh firing
 	// list for each of its episodes. Outcome.Firings is nil once rendered.
 	RenderLast bool
+	// Sink, when set, makes for each episode (its outcome's Ran known)
+	// what is given every firing as the replay produces it, with whether
+	// it is after the cut (Outcome.AfterCut): an output can encode the
+	// firings as they come instead of keeping them (KeepFirings), so an
+	// episode of millions of firings is not held as structs.
+	Sink func(o *Outcome, ep *replay.Episode) FiringSink
+}
+
+// FiringSink takes an episode's firings in turn order (Options.Sink).
+type FiringSink interface {
+	Firing(f *rules.Firing, afterCut bool)
 }
 
 // Analyze replays the rules over ep under cfg and computes its outcome.
 func Analyze(ep *replay.Episode, cfg *rules.Config, opts Options) *Outcome {
-	o, _ := analyzeInto(context.Background(), ep, cfg, opts, nil)
+	o, _ := analyzeInto(context.Background(), ep, cfg, opts, nil, nil, nil)
 	return o
 }
 
@@ -134,10 +148,12 @@ func appendFiring(fs []rules.Firing, f *rules.Firing) []rules.Firing {
 	return append(fs, *f)
 }
 
-// analyzeInto is Analyze reusing sc's lists (nil: fresh ones). Once ctx
-// is done the replay stops within a few hundred turns and the error is
-// ctx's cause; the outcome is then nil.
-func analyzeInto(ctx context.Context, ep *replay.Episode, cfg *rules.Config, opts Options, sc *scratch) (*Outcome, error) {
+// analyzeInto is Analyze reusing sc's lists (nil: fresh ones), scoring
+// the firings against lab (nil: unlabelled) as they come, for the kinds
+// scored (Outcome.Labels, Outcome.Scores). Once ctx is done the replay
+// stops within a few hundred turns and the error is ctx's cause; the
+// outcome is then nil.
+func analyzeInto(ctx context.Context, ep *replay.Episode, cfg *rules.Config, opts Options, sc *scratch, lab *EpisodeLabels, scored []string) (*Outcome, error) {
 	var firings, live []rules.Firing // live: firings the live system logs too
 	if sc != nil {
 		firings, live = sc.firings[:0], sc.live[:0]
@@ -161,6 +177,14 @@ func analyzeInto(ctx context.Context, ep *replay.Episode, cfg *rules.Config, opt
 			o.Ran = append(o.Ran, r)
 		}
 	}
+	var scorer *Scorer
+	if lab != nil {
+		scorer = NewScorer(lab, scored)
+	}
+	if opts.Sink != nil {
+		o.Sink = opts.Sink(o, ep)
+	}
+	var sunk rules.Firing // the firing handed to o.Sink
 	var fired Fired
 	var story *storyBuilder
 	if opts.Story {
@@ -188,6 +212,15 @@ func analyzeInto(ctx context.Context, ep *replay.Episode, cfg *rules.Config, opt
 		if story != nil {
 			story.add(&f)
 		}
+		if scorer != nil {
+			scorer.Add(&f)
+		}
+		if o.Sink != nil {
+			// Through an interface f would escape: a heap copy of
+			// each firing. One copy per episode instead.
+			sunk = f
+			o.Sink.Firing(&sunk, o.AfterCut(&f))
+		}
 		if opts.KeepFirings {
 			o.Firings = appendFiring(o.Firings, &f)
 		}
@@ -212,6 +245,9 @@ func analyzeInto(ctx context.Context, ep *replay.Episode, cfg *rules.Config, opt
 	}
 	if opts.Story {
 		o.Story = story.finish(ep, cfg)
+	}
+	if lab != nil {
+		o.Labels, o.Scores = lab, scorer.Scores()
 	}
 	return o, nil
 }

@@ -148,8 +148,10 @@ func analyzeWrite(opts *AnalyzeOptions, bw *bufio.Writer) error {
 	// The timeline (--chart, or one episode on a terminal) reads them too.
 	chart := opts.Chart || (opts.IO.StdoutTTY && len(files) == 1)
 	// Labels are looked up and scored on the workers too (before they
-	// render), from the firings kept for it.
-	aopts := analyze.Options{KeepFirings: opts.Format != "text" || opts.Verbose || chart || labels != nil, Story: opts.Format == "text", Labels: labels}
+	// render), as the firings come: they need not be kept for it. JSON
+	// encodes each episode's firings as they come (Sink), never holding
+	// them as structs.
+	aopts := analyze.Options{KeepFirings: opts.Format == "text" && (opts.Verbose || chart), Story: opts.Format == "text", Labels: labels}
 	// SIGINT/SIGTERM stop the reads (even one blocked on a quiet FIFO);
 	// a JSON document begun is closed naming the interruption.
 	ctx, stop := signalContext()
@@ -170,6 +172,12 @@ func analyzeWrite(opts *AnalyzeOptions, bw *bufio.Writer) error {
 		// grown and faulted in afresh for each.
 		renderBufs = make(chan []byte, 4*max(opts.Input.Jobs, 1))
 		aopts.RenderLast = true // the bytes are all emit writes
+		// Each episode's firings are encoded as the replay produces
+		// them, into memory up to a bound and a temporary file past it,
+		// and streamed into the episode's place when it is written: an
+		// episode is still written whole, in input order, and a million
+		// firings cost the bound.
+		aopts.Sink = report.NewEpisodeFirings
 		aopts.Render = func(o *analyze.Outcome, ep *replay.Episode) ([]byte, error) {
 			e := report.NewEpisode(o, ep)
 			e.Labels = report.NewEpisodeLabels(o.Labels, o.Scores)
@@ -239,8 +247,9 @@ func analyzeWrite(opts *AnalyzeOptions, bw *bufio.Writer) error {
 					begun = true
 				}
 				if runErr = fr.RenderErrs[i]; runErr == nil {
-					runErr = jw.EpisodeJSON(fr.Rendered[i])
+					runErr = jw.EpisodeWith(fr.Rendered[i], o.Sink.(*report.EpisodeFirings))
 				}
+				report.ReleaseFirings(o)
 				recycleRendered(renderBufs, fr.Rendered[i])
 			}
 			if opts.Format == "text" && !summaryOnly && runErr == nil && showChart(opts, len(files), len(fr.Episodes)) {

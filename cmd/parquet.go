@@ -48,8 +48,11 @@ func writeParquet(ctx context.Context, opts *AnalyzeOptions, cfg *rules.Config, 
 	if err != nil {
 		return err
 	}
-	scored := analyze.ScoredKinds(nil, cfg)
-	analyze.Files(ctx, files, opts.IO.In, read, opts.Input.Jobs, cfg, analyze.Options{KeepFirings: fw != nil || labels != nil}, func(fr analyze.FileResult) bool {
+	// Each episode's firings are recorded compactly as they come (and
+	// spilled past a bound), turned into rows only as they are written;
+	// labels score them as they come. Nothing keeps them as structs.
+	aopts := analyze.Options{Sink: report.NewParquetFiringsSink(firings != nil), Labels: labels}
+	analyze.Files(ctx, files, opts.IO.In, read, opts.Input.Jobs, cfg, aopts, func(fr analyze.FileResult) bool {
 		if fr.Err != nil {
 			if opts.Input.Strict {
 				runErr = fr.Err
@@ -62,30 +65,25 @@ func writeParquet(ctx context.Context, opts *AnalyzeOptions, cfg *rules.Config, 
 				return false
 			}
 			n++
-			e := report.NewEpisode(fr.Outcomes[i], ep)
-			lab, err := labels.For(fr.Path, ep.ID)
-			if err != nil {
-				runErr = err
+			o := fr.Outcomes[i]
+			sink := o.Sink.(*report.ParquetFirings)
+			e := report.NewEpisode(o, ep)
+			if fr.LabelErrs != nil && fr.LabelErrs[i] != nil {
+				runErr = fr.LabelErrs[i]
 				return false
 			}
-			if lab != nil {
-				e.Labels = report.NewEpisodeLabels(lab, analyze.ScoreFirings(lab, scored, fr.Outcomes[i].Firings))
+			if o.Labels != nil {
+				e.Labels = report.NewEpisodeLabels(o.Labels, o.Scores)
 			}
 			if runErr = eps.Write(report.NewParquetEpisode(&e)); runErr != nil {
 				return false
 			}
-			if firings == nil {
-				continue
+			if firings != nil {
+				runErr = sink.WriteRows(firings, &e)
 			}
-			rows, err := report.NewParquetFirings(&e)
-			if err != nil {
-				runErr = err
+			sink.Release()
+			if runErr != nil {
 				return false
-			}
-			for _, r := range rows {
-				if runErr = firings.Write(r); runErr != nil {
-					return false
-				}
 			}
 		}
 		return true

@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -254,5 +255,40 @@ console.log(String(r.getRows()[0][0]));
 			t.Fatalf("node DuckDB: %v: %s", err, out)
 		}
 		return strings.TrimSpace(string(out))
+	}
+}
+
+// TestParquetDetectorsWithoutFirings: an episode's row is the same with
+// and without --parquet-firings; a steps or attempts log's detectors and
+// tasks count its firings either way (without the firings file they were
+// once tallied over nothing: 0 firings, no tasks).
+func TestParquetDetectorsWithoutFirings(t *testing.T) {
+	dir := t.TempDir()
+	logs := []string{filepath.Join("..", "testdata", "attempts", "autopilot.jsonl"), filepath.Join("..", "testdata", "steps", "agent.jsonl")}
+	plain, with, firings := filepath.Join(dir, "a.parquet"), filepath.Join(dir, "b.parquet"), filepath.Join(dir, "f.parquet")
+	if code, _, errOut := run(t, "", "", append([]string{"analyze", "--format", "parquet", "-o", plain}, logs...)...); code != ExitOK {
+		t.Fatal(errOut)
+	}
+	if code, _, errOut := run(t, "", "", append([]string{"analyze", "--format", "parquet", "-o", with, "--parquet-firings", firings}, logs...)...); code != ExitOK {
+		t.Fatal(errOut)
+	}
+	a, err := parquet.ReadFile[report.ParquetEpisode](plain)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := parquet.ReadFile[report.ParquetEpisode](with)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(a, b) || len(a) != 2 {
+		t.Fatalf("rows differ without --parquet-firings:\n%+v\n%+v", a, b)
+	}
+	for _, r := range a {
+		if r.Detectors == nil || !regexp.MustCompile(`"firings":[1-9]`).MatchString(*r.Detectors) {
+			t.Errorf("%s: detectors %v", r.EpisodeID, r.Detectors)
+		}
+		if r.InputFormat == "attempts" && (r.Tasks == nil || !strings.Contains(*r.Tasks, `"task_id":"auth"`)) {
+			t.Errorf("%s: tasks %v", r.EpisodeID, r.Tasks)
+		}
 	}
 }

@@ -7,6 +7,11 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/loopbreak/loopbreak/analyze"
+	"github.com/loopbreak/loopbreak/replay"
+	"github.com/loopbreak/loopbreak/report"
+	"github.com/loopbreak/loopbreak/rules"
 )
 
 // An update that cannot read one log keeps that log's entries and fails
@@ -119,5 +124,50 @@ func TestAnalyzeJSONWholeOnError(t *testing.T) {
 	code, out, errOut := run(t, "", "", "analyze", "--strict", "--format", "json", "-j", "1", good, bad)
 	if code != ExitError || !json.Valid([]byte(out)) || !strings.Contains(out, bad) {
 		t.Errorf("exit %d, valid JSON %v\n%.300s\n%s", code, json.Valid([]byte(out)), out, errOut)
+	}
+}
+
+// TestAnalyzeJSONHugeEpisodeStreamed: an episode whose firings pass the
+// spill's bound (8 MiB encoded) is written, in JSON and JSON Lines and
+// between two other episodes on two workers, byte for byte as its firings
+// kept and encoded whole would be, and its temporary file is gone after.
+func TestAnalyzeJSONHugeEpisodeStreamed(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a 30,000-turn episode")
+	}
+	dir := t.TempDir()
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	a := writeFile(t, filepath.Join(dir, "a", "episode_log.jsonl"), stuckLog("A", 20))
+	huge := writeFile(t, filepath.Join(dir, "h", "episode_log.jsonl"), stuckLog("H", 30000))
+	c := writeFile(t, filepath.Join(dir, "c", "episode_log.jsonl"), stuckLog("C", 20))
+	var want []string
+	for _, path := range []string{a, huge, c} {
+		eps, err := replay.ReadFile(path, nil, replay.Options{Format: replay.FormatAuto})
+		if err != nil {
+			t.Fatal(err)
+		}
+		o := analyze.Analyze(eps[0], rules.Default(), analyze.Options{KeepFirings: true})
+		e := report.NewEpisode(o, eps[0])
+		e.Labels = report.NewEpisodeLabels(nil, nil)
+		data, err := report.EncodeEpisode(&e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want = append(want, string(data))
+	}
+	if len(want[1]) < 9<<20 {
+		t.Fatalf("the huge episode encodes in %d bytes: under the spill's bound", len(want[1]))
+	}
+	code, out, errOut := run(t, "", "", "analyze", "--format", "jsonl", "-j", "2", a, huge, c)
+	if code != ExitOK || out != strings.Join(want, "\n")+"\n" {
+		t.Errorf("jsonl: exit %d, %d bytes, want %d: %s", code, len(out), len(strings.Join(want, "\n"))+1, errOut)
+	}
+	code, out, errOut = run(t, "", "", "analyze", "--format", "json", "-j", "2", a, huge, c)
+	if code != ExitOK || !strings.Contains(out, "\n"+strings.Join(want, ",\n")+"\n],\"totals\"") {
+		t.Errorf("json: exit %d, %d bytes: %s", code, len(out), errOut)
+	}
+	if left, _ := filepath.Glob(filepath.Join(tmp, "*")); len(left) != 0 {
+		t.Errorf("temporary files left: %v", left)
 	}
 }

@@ -72,7 +72,10 @@ func reportRun(opts *ReportOptions) error {
 		errs   = walkErrs // what the walk skipped, first
 		runErr error
 	)
-	aopts := analyze.Options{KeepFirings: true, Story: true}
+	// A ZorkGPT episode's chart reads its firings' marks as they come
+	// (a few bytes a turn), never the firings themselves; other agents'
+	// logs are drawn from their story.
+	aopts := analyze.Options{Story: true, Sink: report.NewTimelineMarks}
 	// SIGINT/SIGTERM stop the reads; nothing is written then.
 	ctx, stop := signalContext()
 	defer stop()

@@ -74,37 +74,53 @@ func Detectors(o *analyze.Outcome, ep *replay.Episode) []DetectorRow {
 // judge a firing by people's spans); a nil judge leaves false alarms
 // unknown.
 func DetectorsJudged(o *analyze.Outcome, ep *replay.Episode, judge func(n int) bool, basis string) []DetectorRow {
-	rows := make([]DetectorRow, 0, len(o.Ran))
-	index := map[*rules.Rule]int{}
+	d := newDetectorTally(o, judge, basis)
+	firings := agentFirings(o)
+	for i := range firings {
+		d.add(&firings[i])
+	}
+	return d.rows
+}
+
+// detectorTally builds the headline table a firing at a time, so a
+// renderer given the firings as they come (analyze.Options.Sink) need
+// not keep them.
+type detectorTally struct {
+	rows  []DetectorRow
+	index map[*rules.Rule]int
+	judge func(n int) bool
+}
+
+func newDetectorTally(o *analyze.Outcome, judge func(n int) bool, basis string) *detectorTally {
+	d := &detectorTally{rows: make([]DetectorRow, 0, len(o.Ran)), index: map[*rules.Rule]int{}, judge: judge}
 	for _, r := range o.Ran {
-		index[r] = len(rows)
+		d.index[r] = len(d.rows)
 		row := DetectorRow{Rule: r.Name, Origin: r.Origin, Basis: basis}
 		if judge != nil {
 			row.FalseAlarms = new(int)
 		}
-		rows = append(rows, row)
+		d.rows = append(d.rows, row)
 	}
-	firings := agentFirings(o)
-	for i := range firings {
-		f := &firings[i]
-		k, ok := index[f.Rule]
-		if !ok {
-			continue
-		}
-		if f.Kind == rules.Reset {
-			continue // a reset of the stuck timer is progress, not an alarm
-		}
-		row := &rows[k]
-		row.Firings++
-		if row.First == nil {
-			n := f.Turn
-			row.First, row.FirstKind = &n, f.Kind.Name
-		}
-		if judge != nil && judge(f.Turn) {
-			*row.FalseAlarms++
-		}
+	return d
+}
+
+func (d *detectorTally) add(f *rules.Firing) {
+	k, ok := d.index[f.Rule]
+	if !ok {
+		return
 	}
-	return rows
+	if f.Kind == rules.Reset {
+		return // a reset of the stuck timer is progress, not an alarm
+	}
+	row := &d.rows[k]
+	row.Firings++
+	if row.First == nil {
+		n := f.Turn
+		row.First, row.FirstKind = &n, f.Kind.Name
+	}
+	if d.judge != nil && d.judge(f.Turn) {
+		*row.FalseAlarms++
+	}
 }
 
 // TaskRow is one task of an attempts log on which task_attempts fired.
@@ -129,29 +145,48 @@ func Tasks(o *analyze.Outcome, ep *replay.Episode) []TaskRow {
 	if ep.Format != replay.FormatAttempts {
 		return nil
 	}
-	var rows []TaskRow
-	index := map[string]int{}
+	var t taskTally
 	firings := agentFirings(o)
 	for i := range firings {
-		f := &firings[i]
-		if f.Rule != rules.TaskAttempts {
-			continue
-		}
-		k, ok := index[f.TaskID]
-		if !ok {
-			k = len(rows)
-			index[f.TaskID] = k
-			rows = append(rows, TaskRow{TaskID: f.TaskID, LoopType: f.LoopType, Recommendation: f.Recommendation, FirstFired: f.Turn})
-		}
-		if f.Kind == rules.Reset {
-			continue // a reset of the stuck timer is progress, not an alarm
-		}
-		row := &rows[k]
-		row.Firings++
-		if f.Recommendation != row.Recommendation {
-			row.LastRecommendation = f.Recommendation
-		}
+		t.add(&firings[i])
 	}
+	return t.finish(ep)
+}
+
+// taskTally groups task_attempts firings by task a firing at a time
+// (detectorTally's reason).
+type taskTally struct {
+	rows  []TaskRow
+	index map[string]int
+}
+
+func (t *taskTally) add(f *rules.Firing) {
+	if f.Rule != rules.TaskAttempts {
+		return
+	}
+	k, ok := t.index[f.TaskID]
+	if !ok {
+		if t.index == nil {
+			t.index = map[string]int{}
+		}
+		k = len(t.rows)
+		t.index[f.TaskID] = k
+		t.rows = append(t.rows, TaskRow{TaskID: f.TaskID, LoopType: f.LoopType, Recommendation: f.Recommendation, FirstFired: f.Turn})
+	}
+	if f.Kind == rules.Reset {
+		return // a reset of the stuck timer is progress, not an alarm
+	}
+	row := &t.rows[k]
+	row.Firings++
+	if f.Recommendation != row.Recommendation {
+		row.LastRecommendation = f.Recommendation
+	}
+}
+
+// finish counts each task's attempts in ep and those after its first
+// firing, in a copy of the rows (it may be asked twice).
+func (t *taskTally) finish(ep *replay.Episode) []TaskRow {
+	rows := slices.Clone(t.rows)
 	for i := range rows {
 		row := &rows[i]
 		for n, a := range ep.Attempts {

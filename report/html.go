@@ -133,14 +133,25 @@ type HTMLReport struct {
 	detectors   *DetectorTotals // the agents' logs (html_agents.go)
 }
 
-// Add renders one episode; o must keep its firings and story
-// (analyze.Options{KeepFirings: true, Story: true}).
+// Add renders one episode; o must keep its story and either its firings
+// or their marks (analyze.Options{Story: true} with KeepFirings, or with
+// NewTimelineMarks as the Sink).
 func (h *HTMLReport) Add(o *analyze.Outcome, ep *replay.Episode) {
 	if !isZorkGPT(ep) {
 		h.addAgent(o, ep)
 		return
 	}
-	tl := NewTimeline(o, ep, h.MaxStuck)
+	var tl *Timeline
+	if m, ok := o.Sink.(*TimelineMarks); ok {
+		tl = m.timeline(o, ep, h.MaxStuck)
+	} else {
+		tl = NewTimeline(o, ep, h.MaxStuck)
+	}
+	// The page holds every episode until it is written: an id of any
+	// size (agents write 500 KB ones) is shown capped, as the corpus
+	// table does.
+	id := CappedID(o.EpisodeID)
+	tl.EpisodeID = id
 	anchor := "ep-" + strconv.Itoa(len(h.eps)+1)
 	term, termSort, saved, calls, forf, fals := "-", "", "-", "-", "-", ""
 	switch {
@@ -169,10 +180,10 @@ func (h *HTMLReport) Add(o *analyze.Outcome, ep *replay.Episode) {
 	num := func(s string) htmlCell { return htmlCell{Text: s} }
 	svg, caption := timelineSVG(tl, anchor)
 	h.eps = append(h.eps, htmlEpisode{
-		ID: o.EpisodeID, Anchor: anchor, Summary: episodeSummary(o, ep), Caption: caption, SVG: svg,
-		Search: searchWords(o.EpisodeID, ep.Source), Fired: o.Termination != nil, False: o.FalseTermination,
+		ID: id, Anchor: anchor, Summary: episodeSummary(o, ep), Caption: caption, SVG: svg,
+		Search: searchWords(id, ep.Source), Fired: o.Termination != nil, False: o.FalseTermination,
 		Cells: []htmlCell{
-			{Text: o.EpisodeID, Href: "#" + anchor},
+			{Text: id, Href: "#" + anchor},
 			num(strconv.Itoa(o.RecordedTurns)), num(Num(o.FinalScore)), {Text: o.RecordedEnd},
 			{Text: term, Sort: termSort}, num(saved), num(calls), num(forf), {Text: fals}, {Text: live},
 		},

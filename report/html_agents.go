@@ -64,9 +64,9 @@ func (h *HTMLReport) addAgent(o *analyze.Outcome, ep *replay.Episode) {
 	}
 	svg, caption := agentTimelineSVG(o, ep, anchor)
 	h.eps = append(h.eps, htmlEpisode{
-		ID: o.EpisodeID, Anchor: anchor, Summary: agentSummary(o, ep, rows), Caption: caption, SVG: svg, Detectors: tbl, agent: true,
-		Search: searchWords(o.EpisodeID, ep.Source), Fired: lr.firings > 0, False: falseAlarm,
-		Cells: []htmlCell{{Text: o.EpisodeID, Href: "#" + anchor}, {Text: lr.input}, {Text: lr.recorded},
+		ID: CappedID(o.EpisodeID), Anchor: anchor, Summary: agentSummary(o, ep, rows), Caption: caption, SVG: svg, Detectors: tbl, agent: true,
+		Search: searchWords(CappedID(o.EpisodeID), ep.Source), Fired: lr.firings > 0, False: falseAlarm,
+		Cells: []htmlCell{{Text: CappedID(o.EpisodeID), Href: "#" + anchor}, {Text: lr.input}, {Text: lr.recorded},
 			{Text: strconv.Itoa(lr.firings)}, {Text: strconv.Itoa(lr.detectors)}, {Text: lr.first}},
 	})
 }
@@ -168,11 +168,12 @@ func agentTimelineSVG(o *analyze.Outcome, ep *replay.Episode, id string) (templa
 	axisY := lanesY + agentLaneH*len(o.Ran) + 4
 	height := axisY + 16
 
+	binned := false // more steps or firings than the chart has pixel columns
 	var b svgBuilder
 	descID := id + "-desc"
 	b.f(`<svg class="tl ag" viewBox="0 0 %d %d" role="img" aria-labelledby="%s-title %s">`, svgW, height, id, descID)
 	b.f(`<title id="%s-title">Detectors over %s `, id, unit+"s of")
-	b.text(o.EpisodeID)
+	b.text(CappedID(o.EpisodeID)) // as the page's other mentions (HTMLReport.Add)
 	b.WriteString(`</title>`)
 	descAt := b.Len()
 	label := func(y int, s string) {
@@ -191,8 +192,21 @@ func agentTimelineSVG(o *analyze.Outcome, ep *replay.Episode, id string) (templa
 		}
 		b.f(`<path class="ax" d="M%d %dh%d"/>`, agentLeft, base, agentPlotW)
 		b.f(`<path class="sc" d="M%d %d`, agentLeft, y(ep.Turns[0].Score))
-		for i := range ep.Turns {
-			b.f("L%d %dH%d", xr(ep.Turns[i].N), y(ep.Turns[i].Score), xr(ep.Turns[i].N+1))
+		if n <= agentPlotW {
+			for i := range ep.Turns {
+				b.f("L%d %dH%d", xr(ep.Turns[i].N), y(ep.Turns[i].Score), xr(ep.Turns[i].N+1))
+			}
+		} else {
+			// More steps than pixels: a step per pixel column, at the
+			// highest score of the steps it stands for.
+			binned = true
+			for i := 0; i < n; {
+				x, top := xr(ep.Turns[i].N), ep.Turns[i].Score
+				for i++; i < n && xr(ep.Turns[i].N) == x; i++ {
+					top = max(top, ep.Turns[i].Score)
+				}
+				b.f("L%d %dH%d", x, y(top), xr(ep.Turns[i-1].N+1))
+			}
 		}
 		b.WriteString(`"/>`)
 		label(18, "score "+Num(scoreTop))
@@ -201,11 +215,23 @@ func agentTimelineSVG(o *analyze.Outcome, ep *replay.Episode, id string) (templa
 	firings := agentFirings(o)
 	var lanesFired []string
 	slot := max(2, int(math.Round(float64(agentPlotW)/float64(span)))-1)
+	marks := map[*rules.Rule]int{}
+	for i := range firings {
+		if f := &firings[i]; f.Kind != rules.Reset {
+			marks[f.Rule]++
+		}
+	}
 	for k, r := range o.Ran {
 		y := lanesY + agentLaneH*k
 		var at []string
 		count := 0
 		var d strings.Builder
+		// A lane of more firings than pixel columns draws one mark per
+		// column it fired in (the same picture, a bounded path); its
+		// count and the steps listed stay exact.
+		bin := marks[r] > agentPlotW
+		binned = binned || bin
+		lastX := -1
 		for i := range firings {
 			f := &firings[i]
 			if f.Rule != r || f.Kind == rules.Reset {
@@ -217,7 +243,10 @@ func agentTimelineSVG(o *analyze.Outcome, ep *replay.Episode, id string) (templa
 				at = append(at, "…")
 			}
 			count++
-			fmt.Fprintf(&d, "M%d %dh%dv%dh%dz", xr(f.Turn), y+2, slot, agentLaneH-4, -slot)
+			if x := xr(f.Turn); !bin || x != lastX {
+				fmt.Fprintf(&d, "M%d %dh%dv%dh%dz", x, y+2, slot, agentLaneH-4, -slot)
+				lastX = x
+			}
 		}
 		b.f(`<g class="dl" data-rule="%s" data-firings="%d">`, template.HTMLEscapeString(r.Name), count)
 		label(y+agentLaneH-4, r.Name)
@@ -248,6 +277,9 @@ func agentTimelineSVG(o *analyze.Outcome, ep *replay.Episode, id string) (templa
 	}
 	if ep.HasScore {
 		caption += " Above them, the score (ends at " + Num(ep.FinalScore()) + ")."
+	}
+	if binned {
+		caption += fmt.Sprintf(" Summarised: more %ss or firings than the chart's %d pixel columns, so each column draws one mark per lane (and the highest score); the counts are exact.", unit, agentPlotW)
 	}
 	out := b.String()
 	desc := fmt.Sprintf(`<desc id="%s">%s</desc>`, descID, template.HTMLEscapeString(caption))

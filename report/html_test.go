@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/xml"
+	"fmt"
 	"math"
+	"os"
 	"path/filepath"
 	"reflect"
 	"regexp"
@@ -479,5 +481,79 @@ func TestSweepHTMLDetectorGrid(t *testing.T) {
 	}
 	if !strings.Contains(b.String(), "plotted by loops caught and false alarms") {
 		t.Error("the caption does not say what the chart plots")
+	}
+}
+
+// TestHTMLReportLongIDCapped: an episode id of any size (agents write
+// 500 KB ones) is shown capped on the page, which holds every episode
+// until it is written: as the corpus table shows it (CappedID), the same
+// in the table, the heading, the chart and the search words; ZorkGPT and
+// steps logs alike.
+func TestHTMLReportLongIDCapped(t *testing.T) {
+	long := "ep-" + strings.Repeat("é", 250_000)
+	steps, err := replay.ReadFile(filepath.Join("..", "testdata", "steps", "agent.jsonl"), nil, replay.Options{Format: replay.FormatAuto})
+	if err != nil {
+		t.Fatal(err)
+	}
+	zork := &replay.Episode{LocationKey: replay.KeyRoomID, RecordedEnd: replay.EndMaxTurns}
+	for n := 1; n <= 50; n++ {
+		zork.AppendRows(replay.Row{N: n, Score: 1, LocStart: "a", LocEnd: "a", Action: "look", HasAction: true})
+	}
+	for _, ep := range []*replay.Episode{zork, steps[0]} {
+		ep.ID = long
+		o := analyze.Analyze(ep, rules.Default(), analyze.Options{Story: true, Sink: NewTimelineMarks})
+		h := &HTMLReport{MaxStuck: 20}
+		h.Add(o, ep)
+		var b bytes.Buffer
+		if err := h.Write(&b, &analyze.Totals{Episodes: 1}, nil); err != nil {
+			t.Fatal(err)
+		}
+		page := b.String()
+		if strings.Contains(page, strings.Repeat("é", 1000)) || !strings.Contains(page, CappedID(long)) || len(page) > 200_000 {
+			t.Errorf("format %q: a 500 KB id makes a page of %d bytes, capped id there: %v", ep.Format, len(page), strings.Contains(page, CappedID(long)))
+		}
+	}
+}
+
+// TestHTMLAgentLanesBinned: a steps log of more steps and firings than
+// the chart has pixel columns draws a mark per column per lane and the
+// score a step per column, says so, and keeps every count exact; the
+// page does not grow with the firings.
+func TestHTMLAgentLanesBinned(t *testing.T) {
+	var b strings.Builder
+	for n := 1; n <= 20000; n++ {
+		fmt.Fprintf(&b, `{"step": %d, "action": "run_tests", "output": "1 test failed", "error": true, "kind": "action", "score": %d, "location": "repo"}`+"\n", n, n/1000)
+	}
+	path := filepath.Join(t.TempDir(), "steps.jsonl")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	eps, err := replay.ReadFile(path, nil, replay.Options{Format: replay.FormatAuto})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := analyze.Analyze(eps[0], rules.Default(), analyze.Options{Story: true, Sink: NewTimelineMarks})
+	h := &HTMLReport{}
+	h.Add(o, eps[0])
+	var page bytes.Buffer
+	if err := h.Write(&page, &analyze.Totals{Episodes: 1}, nil); err != nil {
+		t.Fatal(err)
+	}
+	fired := 0
+	for _, row := range Detectors(o, eps[0]) {
+		if row.Firings > agentPlotW {
+			fired++
+			want := fmt.Sprintf(`data-rule="%s" data-firings="%d"`, row.Rule, row.Firings)
+			if !strings.Contains(page.String(), want) {
+				t.Errorf("no %s", want)
+			}
+		}
+	}
+	if fired == 0 || page.Len() > 150_000 || !strings.Contains(page.String(), "Summarised: more steps or firings than the chart") {
+		t.Errorf("%d lanes past %d firings; a page of %d bytes", fired, agentPlotW, page.Len())
+	}
+	svgs := parseSVGs(t, page.String())
+	for i := range svgs {
+		checkCoordinates(t, &svgs[i])
 	}
 }

@@ -65,6 +65,10 @@ type Episode struct {
 	// Labels is how the rules scored against the episode's labels; null
 	// when it is unlabelled (labels.go).
 	Labels *EpisodeLabels `json:"labels"`
+
+	// spilled holds the firings instead of Firings when the outcome's
+	// were encoded as they came (EpisodeFirings).
+	spilled *EpisodeFirings
 }
 
 // Diagnostics is what the reader could not use.
@@ -119,6 +123,20 @@ func NewEpisode(o *analyze.Outcome, ep *replay.Episode) Episode {
 	}
 	for i := range o.Firings {
 		e.Firings[i] = Firing{Firing: &o.Firings[i], AfterCut: o.AfterCut(&o.Firings[i])}
+	}
+	if s, ok := o.Sink.(tallied); ok {
+		// The firings went to a sink (EpisodeFirings, ParquetFirings),
+		// which tallied what the episode reads off them.
+		if s, ok := s.(*EpisodeFirings); ok {
+			e.spilled = s
+		}
+		if a := s.tallies(); a.det != nil {
+			e.Detectors = a.det.rows
+		}
+		if a := s.tallies(); a.tasks != nil {
+			e.Tasks = a.tasks.finish(ep)
+		}
+		return e
 	}
 	if !isZorkGPT(ep) {
 		e.Detectors = Detectors(o, ep)
@@ -310,6 +328,9 @@ func EncodeEpisode(e *Episode) ([]byte, error) {
 // its buffers from episode to episode.
 func AppendEpisode(dst []byte, e *Episode) ([]byte, error) {
 	data, err := appendEpisode(dst, e)
+	if err == nil && e.spilled != nil {
+		err = e.spilled.finish()
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: episode %s: %w", e.Source, e.EpisodeID, err)
 	}
@@ -319,8 +340,19 @@ func AppendEpisode(dst []byte, e *Episode) ([]byte, error) {
 // EpisodeJSON writes one episode already marshalled (merge replays the
 // episodes of partial files this way).
 func (j *JSONWriter) EpisodeJSON(data []byte) error {
-	// The separator and the episode are written apart: joining them would
-	// copy each episode (tens of KB) once more.
+	if err := j.separator(); err != nil {
+		return err
+	}
+	if _, err := j.w.Write(data); err != nil {
+		return err
+	}
+	return j.lineEnd()
+}
+
+// separator comes before an episode: the separator and the episode are
+// written apart, as joining them would copy each episode (tens of KB)
+// once more.
+func (j *JSONWriter) separator() error {
 	var sep string
 	switch {
 	case j.Lines:
@@ -330,12 +362,12 @@ func (j *JSONWriter) EpisodeJSON(data []byte) error {
 		sep = "\n"
 	}
 	j.n++
-	if _, err := io.WriteString(j.w, sep); err != nil {
-		return err
-	}
-	if _, err := j.w.Write(data); err != nil {
-		return err
-	}
+	_, err := io.WriteString(j.w, sep)
+	return err
+}
+
+// lineEnd ends an episode's line in JSON Lines.
+func (j *JSONWriter) lineEnd() error {
 	if j.Lines {
 		_, err := io.WriteString(j.w, "\n")
 		return err

@@ -130,7 +130,12 @@ func (w *jsonEnc) episode(e *Episode) {
 	w.b = append(w.b, `,"repeated_turns":`...)
 	w.int(d.RepeatedTurns)
 	w.b = append(w.b, `},"firings":`...)
-	if e.Firings == nil {
+	if e.spilled != nil {
+		// Encoded as the replay produced them: their place is left.
+		w.b = append(w.b, '[')
+		e.spilled.at = len(w.b)
+		w.b = append(w.b, ']')
+	} else if e.Firings == nil {
 		w.b = append(w.b, "null"...)
 	} else {
 		w.b = append(w.b, '[')

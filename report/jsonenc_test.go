@@ -113,9 +113,10 @@ func TestAppendEpisodeFields(t *testing.T) {
 		t.Errorf("\n got %s\nwant %s", got, want)
 	}
 	// Fields tagged omitempty would hide from the comparison when empty.
-	// 29: input, loops, false_alarms, labels, and detectors and tasks (omitempty,
-	// held to encoding/json by TestAgentEpisodeJSON).
-	for typ, n := range map[reflect.Type]int{reflect.TypeFor[Episode](): 29, reflect.TypeFor[Diagnostics](): 6} {
+	// 30: input, loops, false_alarms, labels, and detectors and tasks (omitempty,
+	// held to encoding/json by TestAgentEpisodeJSON), and spilled (not
+	// encoded: TestEpisodeFiringsMatchesKept).
+	for typ, n := range map[reflect.Type]int{reflect.TypeFor[Episode](): 30, reflect.TypeFor[Diagnostics](): 6} {
 		if typ.NumField() != n {
 			t.Errorf("%v has %d fields, the encoder writes %d: update jsonenc.go", typ, typ.NumField(), n)
 		}

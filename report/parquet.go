@@ -137,14 +137,24 @@ func NewParquetEpisode(e *Episode) ParquetEpisode {
 }
 
 // ParquetWriter streams rows of T into a Parquet file: rows are buffered
-// a row group at a time, so memory does not grow with the corpus.
+// a row group at a time, so memory does not grow with the corpus. A row
+// group also ends once its rows' strings pass parquetGroupBytes: rows of
+// 500 KB ids (agents write them) would otherwise hold 8,192 of them, and
+// the library copies, dictionary-encodes and compresses each several
+// times over (2,000 such episodes once took 9.7 GB).
 type ParquetWriter[T any] struct {
-	w   *parquet.GenericWriter[T]
-	buf []T
+	w     *parquet.GenericWriter[T]
+	buf   []T
+	bytes int // the strings of the rows in the current row group
 }
 
 // parquetRowGroup bounds the rows held before a row group is written.
 const parquetRowGroup = 8192
+
+// parquetGroupBytes bounds the string bytes of a row group's rows; a
+// corpus of ordinary ids (tens of bytes) never reaches it, so its files
+// are as before.
+const parquetGroupBytes = 16 << 20
 
 // NewParquetWriter starts a Parquet file on w; zstd, as DuckDB, Spark
 // and BigQuery all read it.
@@ -160,10 +170,43 @@ func NewParquetWriter[T any](w io.Writer) *ParquetWriter[T] {
 // Write adds one row.
 func (p *ParquetWriter[T]) Write(row T) error {
 	p.buf = append(p.buf, row)
+	p.bytes += rowStrings(row)
+	if p.bytes >= parquetGroupBytes {
+		// Ends the row group here, however few its rows.
+		if err := p.flush(); err != nil {
+			return err
+		}
+		p.bytes = 0
+		return p.w.Flush()
+	}
 	if len(p.buf) < parquetRowGroup {
 		return nil
 	}
+	p.bytes = 0 // the library ends the row group at this many rows
 	return p.flush()
+}
+
+// rowStrings is the bytes of a row's strings, those that can be any size.
+func rowStrings(row any) int {
+	switch r := row.(type) {
+	case ParquetEpisode:
+		n := len(r.EpisodeID) + len(r.Source)
+		for _, s := range r.Problems {
+			n += len(s)
+		}
+		for _, s := range r.Notes {
+			n += len(s)
+		}
+		for _, s := range []*string{r.Live, r.Detectors, r.Tasks, r.Labels} {
+			if s != nil {
+				n += len(*s)
+			}
+		}
+		return n
+	case ParquetFiring:
+		return len(r.EpisodeID) + len(r.Source) + len(r.Fields)
+	}
+	return 0
 }
 
 func (p *ParquetWriter[T]) flush() error {

@@ -83,16 +83,83 @@ var stripNames = map[*rules.Rule]string{
 // must keep its firings (analyze.Options.KeepFirings); maxStuck is the
 // configuration's max_turns_stuck.
 func NewTimeline(o *analyze.Outcome, ep *replay.Episode, maxStuck int) *Timeline {
-	n := len(ep.Turns)
-	tl := &Timeline{
-		EpisodeID: o.EpisodeID, MaxStuck: maxStuck, Outcome: o, ep: ep,
-		Score: make([]float64, n), Stuck: make([]int, n), Urgency: make([]int8, n), Loc: make([]string, n),
-		Fired: map[*rules.Rule][]int{},
+	m := newTimelineMarks(ep)
+	for i := range o.Firings {
+		m.Firing(&o.Firings[i], false)
 	}
+	return m.timeline(o, ep, maxStuck)
+}
+
+// TimelineMarks builds what a Timeline reads off an episode's firings as
+// the replay produces them (an analyze.FiringSink, made by
+// NewTimelineMarks for analyze.Options.Sink), so the HTML report need not
+// keep them: a few bytes a turn, not 300 a firing.
+type TimelineMarks struct {
+	tl     *Timeline
+	n      int
+	resets []int // turns of progress_velocity resets, in order
+}
+
+// NewTimelineMarks starts the marks of ep's timeline: an
+// analyze.Options.Sink. Other agents' logs are drawn from their story
+// (nil: no sink).
+func NewTimelineMarks(o *analyze.Outcome, ep *replay.Episode) analyze.FiringSink {
+	if !isZorkGPT(ep) {
+		return nil
+	}
+	return newTimelineMarks(ep)
+}
+
+func newTimelineMarks(ep *replay.Episode) *TimelineMarks {
+	n := len(ep.Turns)
+	m := &TimelineMarks{n: n, tl: &Timeline{Urgency: make([]int8, n), Fired: map[*rules.Rule][]int{}}}
+	if n > 0 {
+		m.tl.First, m.tl.Last = ep.Turns[0].N, ep.Turns[n-1].N
+	}
+	return m
+}
+
+// Firing marks f (an analyze.FiringSink); firings outside the recorded
+// turns are not drawn.
+func (m *TimelineMarks) Firing(f *rules.Firing, _ bool) {
+	tl := m.tl
+	idx := f.Turn - tl.First
+	if idx < 0 || idx >= m.n {
+		return
+	}
+	switch f.Kind {
+	case rules.Reset:
+		m.resets = append(m.resets, f.Turn)
+	case rules.Warning:
+		tl.Urgency[idx] = max(tl.Urgency[idx], urgencyLevel(f.Urgency))
+	case rules.Termination:
+		tl.Cut = f.Turn
+	case rules.Checkpoint:
+		if tl.Cut != 0 && f.Turn > tl.Cut {
+			tl.Checks = append(tl.Checks, f.Turn)
+		}
+	default:
+		if f.Rule == rules.ScoreAdjustment && !f.Rejected {
+			break // only adjustments that would reject are marks
+		}
+		c := tl.Fired[f.Rule]
+		if c == nil {
+			c = make([]int, m.n)
+			tl.Fired[f.Rule] = c
+		}
+		c[idx]++
+	}
+}
+
+// timeline completes the marks with the episode's turns and outcome.
+func (m *TimelineMarks) timeline(o *analyze.Outcome, ep *replay.Episode, maxStuck int) *Timeline {
+	n := m.n
+	tl := m.tl
+	tl.EpisodeID, tl.MaxStuck, tl.Outcome, tl.ep = o.EpisodeID, maxStuck, o, ep
+	tl.Score, tl.Stuck, tl.Loc = make([]float64, n), make([]int, n), make([]string, n)
 	if n == 0 {
 		return tl
 	}
-	tl.First, tl.Last = ep.Turns[0].N, ep.Turns[n-1].N
 	for i := range ep.Turns {
 		t := &ep.Turns[i]
 		tl.Score[i], tl.Loc[i] = t.Score, ep.Str(t.LocEnd)
@@ -115,37 +182,11 @@ func NewTimeline(o *analyze.Outcome, ep *replay.Episode, maxStuck int) *Timeline
 	}
 	// The stuck counter is turns since the last reset; the timer starts
 	// at 0 (RULES.md §1), so a turn's counter is its number minus that.
-	last, fi := 0, 0
+	last, ri := 0, 0
 	for i := range ep.Turns {
 		tn := ep.Turns[i].N
-		for ; fi < len(o.Firings) && o.Firings[fi].Turn <= tn; fi++ {
-			f := &o.Firings[fi]
-			idx := f.Turn - tl.First
-			if idx < 0 {
-				continue
-			}
-			switch f.Kind {
-			case rules.Reset:
-				last = f.Turn
-			case rules.Warning:
-				tl.Urgency[idx] = max(tl.Urgency[idx], urgencyLevel(f.Urgency))
-			case rules.Termination:
-				tl.Cut = f.Turn
-			case rules.Checkpoint:
-				if tl.Cut != 0 && f.Turn > tl.Cut {
-					tl.Checks = append(tl.Checks, f.Turn)
-				}
-			default:
-				if f.Rule == rules.ScoreAdjustment && !f.Rejected {
-					break // only adjustments that would reject are marks
-				}
-				c := tl.Fired[f.Rule]
-				if c == nil {
-					c = make([]int, n)
-					tl.Fired[f.Rule] = c
-				}
-				c[idx]++
-			}
+		for ; ri < len(m.resets) && m.resets[ri] <= tn; ri++ {
+			last = m.resets[ri]
 		}
 		tl.Stuck[i] = max(0, tn-last)
 	}

@@ -7,6 +7,9 @@ import (
 	"time"
 )
 
+// canUnlinkOpen: Windows cannot remove an open file.
+const canUnlinkOpen = false
+
 // lock: no flock here; RemoveStale goes by age alone.
 func lock(*os.File) {}
 

@@ -7,6 +7,9 @@ import (
 	"syscall"
 )
 
+// canUnlinkOpen: a file open here can lose its name and stay readable.
+const canUnlinkOpen = true
+
 // lock takes an exclusive flock on a temporary file for as long as it is
 // open: the kernel drops it when its writer dies, however it dies.
 func lock(f *os.File) {

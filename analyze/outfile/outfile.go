@@ -12,6 +12,10 @@
 // Temporary files are named .loopbreak-tmp-<target>-<random> and locked
 // (flock, on Unix) by their writer; a later Create in the same directory
 // removes those whose writer is gone (killed by kill -9).
+//
+// A Spill (spill.go) holds bytes to be written later, in memory up to a
+// bound and in an unlinked temporary file past it: an episode's firings
+// until its output's turn comes.
 package outfile
 
 import (
@@ -165,16 +169,7 @@ const staleAge = 10 * time.Second
 // RemoveStale removes from dir the temporary files of Create whose writer
 // is gone: unlocked (on Unix; elsewhere, untouched for a day) and not
 // written to for staleAge.
-func RemoveStale(dir string) {
-	olds, _ := filepath.Glob(filepath.Join(dir, TempPrefix+"*"))
-	for _, name := range olds {
-		st, err := os.Lstat(name)
-		if err != nil || !st.Mode().IsRegular() || time.Since(st.ModTime()) < staleAge {
-			continue
-		}
-		removeIfUnlocked(name, st)
-	}
-}
+func RemoveStale(dir string) { removeStale(dir, TempPrefix) }
 
 // Write writes to the temporary file (or memory) until Commit.
 func (f *File) Write(p []byte) (int, error) {

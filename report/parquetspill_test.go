@@ -1,0 +1,108 @@
+package report
+
+import (
+	"bytes"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/parquet-go/parquet-go"
+
+	"github.com/loopbreak/loopbreak/analyze"
+	"github.com/loopbreak/loopbreak/replay"
+	"github.com/loopbreak/loopbreak/rules"
+)
+
+// TestParquetFiringsMatchesKept: the firing rows recorded as the replay
+// produced them (NewParquetFiringsSink), in memory or spilled, are the
+// rows NewParquetFirings makes of the kept firings, in the same file
+// bytes; the episode's row (detectors, tasks) is the same too.
+func TestParquetFiringsMatchesKept(t *testing.T) {
+	var logs []string
+	for _, glob := range []string{"episodes/*/episode_log.jsonl", "steps/*.jsonl", "attempts/*.jsonl"} {
+		m, _ := filepath.Glob(filepath.Join("..", "testdata", glob))
+		logs = append(logs, m...)
+	}
+	var eps []*replay.Episode
+	for _, path := range logs {
+		more, err := replay.ReadFile(path, nil, replay.Options{Format: replay.FormatAuto})
+		if err != nil {
+			continue // a steps log needing --field
+		}
+		eps = append(eps, more...)
+	}
+	defer func() { firingSpillBound = 0 }()
+	for _, bound := range []int{0, 64} {
+		firingSpillBound = bound
+		var wantEps, gotEps, want, got bytes.Buffer
+		we, ge := NewParquetWriter[ParquetEpisode](&wantEps), NewParquetWriter[ParquetEpisode](&gotEps)
+		wf, gf := NewParquetWriter[ParquetFiring](&want), NewParquetWriter[ParquetFiring](&got)
+		rows := 0
+		for _, ep := range eps {
+			kept := analyze.Analyze(ep, rules.Default(), analyze.Options{KeepFirings: true})
+			e := NewEpisode(kept, ep)
+			if err := we.Write(NewParquetEpisode(&e)); err != nil {
+				t.Fatal(err)
+			}
+			rs, err := NewParquetFirings(&e)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, r := range rs {
+				if err := wf.Write(r); err != nil {
+					t.Fatal(err)
+				}
+			}
+			rows += len(rs)
+			o := analyze.Analyze(ep, rules.Default(), analyze.Options{Sink: NewParquetFiringsSink(true)})
+			s := o.Sink.(*ParquetFirings)
+			e = NewEpisode(o, ep)
+			if err := ge.Write(NewParquetEpisode(&e)); err != nil {
+				t.Fatal(err)
+			}
+			if err := s.WriteRows(gf, &e); err != nil {
+				t.Fatal(err)
+			}
+			s.Release()
+		}
+		for _, w := range []interface{ Close() error }{we, ge, wf, gf} {
+			if err := w.Close(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if rows == 0 || !bytes.Equal(got.Bytes(), want.Bytes()) || !bytes.Equal(gotEps.Bytes(), wantEps.Bytes()) {
+			back, _ := parquet.Read[ParquetFiring](bytes.NewReader(got.Bytes()), int64(got.Len()))
+			t.Fatalf("bound %d: %d rows; files differ (firings %v, episodes %v); read back %d rows", bound, rows,
+				bytes.Equal(got.Bytes(), want.Bytes()), bytes.Equal(gotEps.Bytes(), wantEps.Bytes()), len(back))
+		}
+	}
+}
+
+// TestParquetRowGroupBytes: a row group ends at 16 MiB of its rows'
+// strings (rows of 4 MiB ids: four to a group), and otherwise at 8,192
+// rows, so files of ordinary ids are as before.
+func TestParquetRowGroupBytes(t *testing.T) {
+	for _, c := range []struct {
+		rows, idBytes, groups int
+	}{{10, 4 << 20, 3}, {9000, 20, 2}, {100, 1000, 1}} {
+		var b bytes.Buffer
+		w := NewParquetWriter[ParquetEpisode](&b)
+		for i := range c.rows {
+			id := fmt.Sprint(i) + strings.Repeat("x", c.idBytes)
+			if err := w.Write(ParquetEpisode{EpisodeID: id, Source: "s"}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		f, err := parquet.OpenFile(bytes.NewReader(b.Bytes()), int64(b.Len()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := len(f.RowGroups()); n != c.groups || f.NumRows() != int64(c.rows) {
+			t.Errorf("%d rows of %d-byte ids: %d row groups, %d rows; want %d groups", c.rows, c.idBytes, n, f.NumRows(), c.groups)
+		}
+	}
+}
