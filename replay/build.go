@@ -283,7 +283,7 @@ func (b *builder) build(c *collector) *Episode {
 	case c.outputs:
 		ep.Outputs = []Sym{} // read, but no turn has an output: no table of zeros
 	}
-	ep.syms = symtab{strs: b.syms.strs}
+	ep.syms = b.syms.strings()
 	ep.indexStarts()
 	if b.hasIDs && ep.Turns[0].LocStart == 0 {
 		ep.Diag.note(fmt.Sprintf("%s: no room id for turn %d; its location is unknown until the first move", b.source, first))

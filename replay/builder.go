@@ -35,7 +35,7 @@ type builder struct {
 	anyDone     bool
 
 	hasIDs    bool
-	names     []Sym          // by folded name: its first spelling (raw) in a name-only move; a slice, not a map, as syms are dense
+	names     paged[Sym]     // by folded name: its first spelling (raw) in a name-only move; an array, not a map, as syms are dense
 	nameToID  map[Sym]Sym    // folded name → the first room id seen with it
 	idToName  map[Sym]string // room id → display name
 	llmLogged bool
@@ -226,9 +226,9 @@ func (b *builder) pairName(name, id Sym) {
 // move (raw, as logged), for name-keyed episodes.
 func (b *builder) nameDisplay(raw Sym) {
 	if k := b.syms.folded(raw); k != 0 {
-		b.names = growSyms(b.names, int(k)+1)
-		if b.names[k] == 0 {
-			b.names[k] = raw
+		b.names.grow(int(k) + 1)
+		if n := b.names.at(int(k)); *n == 0 {
+			*n = raw
 		}
 	}
 }
@@ -236,10 +236,10 @@ func (b *builder) nameDisplay(raw Sym) {
 // displayName is nameDisplay's spelling of folded name k, trimmed ("" if
 // none).
 func (b *builder) displayName(k Sym) string {
-	if int(k) >= len(b.names) || b.names[k] == 0 {
+	if int(k) >= b.names.len() {
 		return ""
 	}
-	return strings.TrimSpace(b.syms.str(b.names[k]))
+	return strings.TrimSpace(b.syms.str(*b.names.at(int(k))))
 }
 
 func (b *builder) nameRoom(id Sym, raw json.RawMessage) {
