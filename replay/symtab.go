@@ -122,6 +122,15 @@ func (p paged[T]) len() int {
 	return len(p) * pagedLen
 }
 
+// get returns element i, zero beyond len.
+func (p paged[T]) get(i int) T {
+	if i >= p.len() {
+		var zero T
+		return zero
+	}
+	return *p.at(i)
+}
+
 // at returns element i (i < len).
 func (p paged[T]) at(i int) *T { return &p[i>>pagedBits][i&(pagedLen-1)] }
 
