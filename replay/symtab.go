@@ -159,7 +159,19 @@ type symIndex struct {
 	slots []uint64
 	shift uint8 // 32 - log2(len(slots))
 	n     int
+
+	// recent holds the entries last found or added, by the hash's low
+	// bits, once slots outgrow the CPU caches: a log names a turn's
+	// action, rooms and reply on several lines close together, and
+	// those lookups then read this small array, not a random line of a
+	// table of hundreds of MB (a cache and TLB miss each).
+	recent *[recentLen]uint64
 }
+
+const (
+	recentLen  = 1 << 12
+	recentFrom = 1 << 16 // slots
+)
 
 // symSeed hashes every table; Syms are numbered in order of first
 // appearance, so the hash never shows in output.
@@ -173,6 +185,9 @@ func (x *symIndex) reserve() {
 		return
 	}
 	size := max(symIndexMin, 2*len(x.slots))
+	if size >= recentFrom && x.recent == nil {
+		x.recent = new([recentLen]uint64)
+	}
 	old := x.slots
 	x.slots = make([]uint64, size)
 	x.shift = uint8(32 - bits.Len(uint(size-1)))
@@ -194,6 +209,13 @@ func (x *symIndex) reserve() {
 func find[S string | []byte](t *symtab, h uint64, s S) (Sym, uint32) {
 	x := &t.ids
 	tag := uint32(h >> 32)
+	var r *uint64
+	if x.recent != nil {
+		r = &x.recent[uint32(h)&(recentLen-1)]
+		if e := *r; e != 0 && uint32(e>>32) == tag && t.str(Sym(uint32(e))) == string(s) {
+			return Sym(uint32(e)), 0
+		}
+	}
 	mask := uint32(len(x.slots) - 1)
 	for i := tag >> x.shift; ; i = (i + 1) & mask {
 		e := x.slots[i]
@@ -201,6 +223,9 @@ func find[S string | []byte](t *symtab, h uint64, s S) (Sym, uint32) {
 			return 0, i
 		}
 		if uint32(e>>32) == tag && t.str(Sym(uint32(e))) == string(s) {
+			if r != nil {
+				*r = e
+			}
 			return Sym(uint32(e)), i
 		}
 	}
@@ -215,8 +240,12 @@ func add[S string | []byte](t *symtab, h uint64, i uint32, s S) Sym {
 	t.refs.grow(t.n + 1)
 	*t.refs.at(t.n) = store(t, s)
 	t.n++
-	t.ids.slots[i] = h>>32<<32 | uint64(id)
+	e := h>>32<<32 | uint64(id)
+	t.ids.slots[i] = e
 	t.ids.n++
+	if t.ids.recent != nil {
+		t.ids.recent[uint32(h)&(recentLen-1)] = e
+	}
 	return id
 }
 

@@ -100,6 +100,23 @@ func TestSymtabStringsStay(t *testing.T) {
 			t.Fatalf("string %d now %q", i, s)
 		}
 	}
+	// The index has outgrown the caches: lookups go through recent
+	// first, whose slots many strings share.
+	if st.ids.recent == nil {
+		t.Fatal("no recent entries at 100k strings")
+	}
+	n := st.len()
+	for _, i := range []int{99_999, 99_998, 0, 50_000, 99_999, 0, 1, 4096, 4096 + recentLen} {
+		s := "room " + strconv.Itoa(i)
+		for range 2 {
+			if id := st.bytes([]byte(s)); st.str(id) != s {
+				t.Fatalf("%q looked up as %d (%q)", s, id, st.str(id))
+			}
+		}
+	}
+	if st.len() != n {
+		t.Fatalf("looking up added %d strings", st.len()-n)
+	}
 }
 
 func TestPagedGrow(t *testing.T) {
