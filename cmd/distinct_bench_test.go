@@ -41,18 +41,18 @@ func writeDistinctEpisode(b *testing.B, path string, n int) {
 }
 
 // BenchmarkDistinctEpisode runs analyze (text) over one episode of
-// distinct rooms, actions and replies, at 250k and 4M turns: 16x the
+// distinct rooms, actions and replies, at 250k, 1M and 4M turns: 16x the
 // turns should take about 16x the time (ns/turn flat), with the
 // collector on as in a real run. Run it as
 //
 //	go test ./cmd -run X -bench DistinctEpisode -benchtime 1x
 func BenchmarkDistinctEpisode(b *testing.B) {
-	for _, n := range []int{250_000, 4_000_000} {
+	for _, n := range []int{250_000, 1_000_000, 4_000_000} {
 		b.Run(fmt.Sprintf("%dk", n/1000), func(b *testing.B) {
 			log := filepath.Join(b.TempDir(), "episode_log.jsonl")
 			writeDistinctEpisode(b, log, n)
 			b.ResetTimer()
-			start := time.Now()
+			start, cpu := time.Now(), processCPU()
 			for b.Loop() {
 				ios, _, out, errOut := Test()
 				if code := Main([]string{"analyze", log}, ios); code != 0 {
@@ -63,6 +63,8 @@ func BenchmarkDistinctEpisode(b *testing.B) {
 				}
 			}
 			b.ReportMetric(float64(time.Since(start).Nanoseconds())/float64(b.N)/float64(n), "ns/turn")
+			// CPU per turn: what to compare on a loaded machine.
+			b.ReportMetric(float64((processCPU()-cpu).Nanoseconds())/float64(b.N)/float64(n), "cpu-ns/turn")
 		})
 	}
 }

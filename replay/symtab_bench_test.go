@@ -93,6 +93,7 @@ func BenchmarkDistinctStrings(b *testing.B) {
 			runtime.ReadMemStats(&after)
 			b.ReportMetric(float64(int64(after.HeapAlloc)-int64(before.HeapAlloc))/float64(strs), "heap-B/string")
 			runtime.KeepAlive(eps)
+			runtime.KeepAlive(data)
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/turn")
 			// CPU per turn: what to compare on a loaded machine (with
 			// GOGC=off, the collector's share is out too).
