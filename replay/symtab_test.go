@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"bytes"
 	"strconv"
 	"strings"
 	"testing"
@@ -177,4 +178,22 @@ func FuzzAppendFoldASCII(f *testing.F) {
 			t.Fatalf("appendFoldASCII(%q) = %q, want %q", s, got, want)
 		}
 	})
+}
+
+// TestDistinctStringsAllocs: reading an episode whose every turn brings
+// new rooms, actions and replies allocates per chunk and page, not per
+// string (it was six objects a turn: a string each, a folded name's
+// three), so the collector has nothing per string to mark.
+func TestDistinctStringsAllocs(t *testing.T) {
+	const turns = 20_000
+	data := distinctLog(turns)
+	allocs := testing.AllocsPerRun(1, func() {
+		eps, err := Read(bytes.NewReader(data), "d.jsonl", "d", Options{Outputs: true})
+		if err != nil || len(eps) != 1 || len(eps[0].Turns) != turns {
+			t.Fatalf("read: %v", err)
+		}
+	})
+	if allocs > turns/10 {
+		t.Errorf("%.0f allocations for %d turns of distinct strings, want at most %d", allocs, turns, turns/10)
+	}
 }
