@@ -135,10 +135,13 @@ func (b *builder) build(c *collector) *Episode {
 		}
 	})
 
+	var rooms roomNamer
 	if b.hasIDs {
 		ep.LocationKey = KeyRoomID
-		for id, n := range b.idToName {
-			ep.RoomNames[b.syms.str(id)] = n
+		for id := range b.idToName.len() {
+			if n := *b.idToName.at(id); n != 0 {
+				rooms.name(Sym(id), n)
+			}
 		}
 		// Turns that moved pair their turn_completed name with the room
 		// reached: the first turn may need it to find its id.
@@ -162,7 +165,6 @@ func (b *builder) build(c *collector) *Episode {
 	ep.Turns = make([]Turn, 0, last-first+1)
 	var prev *Turn
 	gapStart := 0
-	str := b.syms.str
 	for t := first; t <= last; t++ {
 		if t%slotChunk == 0 && t > first {
 			b.slots.release(t - 1) // its turns are in the table now
@@ -226,14 +228,12 @@ func (b *builder) build(c *collector) *Episode {
 			default:
 				loc := s.startLoc
 				if loc == 0 && s.is(hasLocation) {
-					loc = b.nameToID[b.syms.folded(s.location)]
+					loc = b.nameToID.get(int(b.syms.folded(s.location)))
 				}
 				tr.LocStart, tr.LocEnd = loc, loc
 			}
 			if s.is(hasMove) && s.is(hasLocation) {
-				if _, ok := ep.RoomNames[str(s.to)]; !ok {
-					ep.RoomNames[str(s.to)] = strings.TrimSpace(str(s.location))
-				}
+				rooms.name(s.to, s.location)
 			}
 			if s.is(hasNameMove) && !s.is(hasMove) {
 				ep.Diag.note(fmt.Sprintf("%s:%d: map_movement_update without room ids ignored (the episode's locations are room ids)", b.source, s.nameMoveLine))
@@ -244,8 +244,9 @@ func (b *builder) build(c *collector) *Episode {
 			// when they differ.
 			tr.LocStart, tr.LocEnd, tr.Moved = s.from, s.to, s.from != s.to
 			for _, k := range []Sym{tr.LocStart, tr.LocEnd} {
-				if _, ok := ep.RoomNames[str(k)]; !ok && b.displayName(k) != "" {
-					ep.RoomNames[str(k)] = b.displayName(k)
+				// A first spelling is never blank (it folds to a name).
+				if raw := b.names.get(int(k)); raw != 0 {
+					rooms.name(k, raw)
 				}
 			}
 		} else {
@@ -255,9 +256,7 @@ func (b *builder) build(c *collector) *Episode {
 			}
 			if f := b.syms.folded(s.location); s.is(hasLocation) && f != 0 {
 				name = f
-				if _, ok := ep.RoomNames[str(name)]; !ok {
-					ep.RoomNames[str(name)] = strings.TrimSpace(str(s.location))
-				}
+				rooms.name(name, s.location)
 			}
 			tr.LocEnd = name
 			tr.LocStart = name // the first turn: no earlier name to start from
@@ -283,10 +282,44 @@ func (b *builder) build(c *collector) *Episode {
 	case c.outputs:
 		ep.Outputs = []Sym{} // read, but no turn has an output: no table of zeros
 	}
-	ep.syms = symtab{strs: b.syms.strs}
+	ep.RoomNames = rooms.names(&b.syms)
+	ep.syms = b.syms.strings()
 	ep.indexStarts()
 	if b.hasIDs && ep.Turns[0].LocStart == 0 {
 		ep.Diag.note(fmt.Sprintf("%s: no room id for turn %d; its location is unknown until the first move", b.source, first))
 	}
 	return ep
+}
+
+// roomNamer gathers an episode's display names, the first one named for
+// each location (its Sym), and makes RoomNames when their number is
+// known: a map grown a room at a time, asked first whether it had each
+// turn's rooms, rehashed and read strings for every turn of an episode
+// of millions of rooms (issue 23).
+type roomNamer struct {
+	named paged[bool] // by location
+	pairs paged[[2]Sym]
+	n     int
+}
+
+// name names location k by the string of Sym raw, trimmed, unless it is
+// named already.
+func (r *roomNamer) name(k, raw Sym) {
+	r.named.grow(int(k) + 1)
+	if seen := r.named.at(int(k)); !*seen {
+		*seen = true
+		r.pairs.grow(r.n + 1)
+		*r.pairs.at(r.n) = [2]Sym{k, raw}
+		r.n++
+	}
+}
+
+// names is RoomNames: location key → display name.
+func (r *roomNamer) names(t *symtab) map[string]string {
+	m := make(map[string]string, r.n)
+	for i := range r.n {
+		p := r.pairs.at(i)
+		m[t.str(p[0])] = strings.TrimSpace(t.str(p[1]))
+	}
+	return m
 }

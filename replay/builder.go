@@ -35,9 +35,9 @@ type builder struct {
 	anyDone     bool
 
 	hasIDs    bool
-	names     []Sym          // by folded name: its first spelling (raw) in a name-only move; a slice, not a map, as syms are dense
-	nameToID  map[Sym]Sym    // folded name → the first room id seen with it
-	idToName  map[Sym]string // room id → display name
+	names     paged[Sym] // by folded name: its first spelling (raw) in a name-only move; an array, not a map, as syms are dense
+	nameToID  paged[Sym] // by folded name: the first room id seen with it (0: none)
+	idToName  paged[Sym] // by room id: its display name as logged (0: none); arrays, not maps, as syms are dense
 	llmLogged bool
 
 	live         []LiveEvent
@@ -51,7 +51,7 @@ type builder struct {
 }
 
 func newBuilder(id, source string) *builder {
-	return &builder{id: id, source: source, nameToID: map[Sym]Sym{}, idToName: map[Sym]string{}}
+	return &builder{id: id, source: source}
 }
 
 // Corrupt turn numbers must not cost a row per missing turn. Completed
@@ -217,8 +217,9 @@ func (b *builder) pairName(name, id Sym) {
 	if folded == 0 || id == 0 {
 		return
 	}
-	if _, ok := b.nameToID[folded]; !ok {
-		b.nameToID[folded] = id
+	b.nameToID.grow(int(folded) + 1)
+	if to := b.nameToID.at(int(folded)); *to == 0 {
+		*to = id
 	}
 }
 
@@ -226,9 +227,9 @@ func (b *builder) pairName(name, id Sym) {
 // move (raw, as logged), for name-keyed episodes.
 func (b *builder) nameDisplay(raw Sym) {
 	if k := b.syms.folded(raw); k != 0 {
-		b.names = growSyms(b.names, int(k)+1)
-		if b.names[k] == 0 {
-			b.names[k] = raw
+		b.names.grow(int(k) + 1)
+		if n := b.names.at(int(k)); *n == 0 {
+			*n = raw
 		}
 	}
 }
@@ -236,17 +237,18 @@ func (b *builder) nameDisplay(raw Sym) {
 // displayName is nameDisplay's spelling of folded name k, trimmed ("" if
 // none).
 func (b *builder) displayName(k Sym) string {
-	if int(k) >= len(b.names) || b.names[k] == 0 {
+	if int(k) >= b.names.len() {
 		return ""
 	}
-	return strings.TrimSpace(b.syms.str(b.names[k]))
+	return strings.TrimSpace(b.syms.str(*b.names.at(int(k))))
 }
 
 func (b *builder) nameRoom(id Sym, raw json.RawMessage) {
 	// A blank name folds to 0 (pairName's check) and names nothing.
 	if name, ok := b.syms.text(raw); ok && b.syms.folded(name) != 0 {
-		if _, seen := b.idToName[id]; !seen {
-			b.idToName[id] = strings.TrimSpace(b.syms.str(name))
+		b.idToName.grow(int(id) + 1)
+		if n := b.idToName.at(int(id)); *n == 0 {
+			*n = name
 		}
 		b.pairName(name, id)
 	}

@@ -3,9 +3,29 @@ package replay
 import (
 	"bytes"
 	"fmt"
+	"os"
+	"runtime"
 	"strconv"
 	"testing"
+	"unsafe"
 )
+
+// footprint is the bytes a table holds: its arena's chunks, refs, index
+// and folds (allocated, used or not).
+func (t *symtab) footprint() int {
+	n := 0
+	for _, c := range t.chunks {
+		n += cap(c)
+	}
+	for _, p := range t.refs {
+		n += cap(p) * int(unsafe.Sizeof(symRef{}))
+	}
+	for _, p := range t.fold {
+		n += cap(p) * 4
+	}
+	n += len(t.ids.slots) * 8
+	return n
+}
 
 // distinctLog is a ZorkGPT log of one episode whose every turn has a room
 // name, an action and a reply never seen before (an early-format name
@@ -30,18 +50,35 @@ func distinctLog(turns int) []byte {
 
 // BenchmarkDistinctStrings reads episodes of distinct strings at growing
 // sizes: ns/turn should stay about flat (the string tables scale
-// linearly), where it grew 7x for 4x the turns. Run it as
+// linearly), where it grew 7x for 4x the turns. Run it with the
+// collector off and on (a real run has it on):
 //
 //	GOGC=off go test ./replay -run X -bench DistinctStrings -benchtime 2x
+//	go test ./replay -run X -bench DistinctStrings -benchtime 2x
+//
+// BIG=1 adds 4M turns (about 20M strings, 6 GB of memory with GOGC=off).
+// B/string is what the built episode keeps per distinct string (its
+// string table: bytes, refs) and heap-B/string the live heap after
+// reading (turn table included) over the distinct strings.
 func BenchmarkDistinctStrings(b *testing.B) {
-	for _, n := range []int{125_000, 500_000, 2_000_000} {
+	sizes := []int{125_000, 500_000, 2_000_000}
+	if os.Getenv("BIG") != "" {
+		sizes = append(sizes, 4_000_000)
+	}
+	for _, n := range sizes {
 		b.Run(fmt.Sprintf("%dk", n/1000), func(b *testing.B) {
 			data := distinctLog(n)
 			b.SetBytes(int64(len(data)))
+			var before, after runtime.MemStats
+			runtime.GC()
+			runtime.ReadMemStats(&before)
 			b.ResetTimer()
 			cpu := processCPU()
+			var eps []*Episode
 			for b.Loop() {
-				eps, err := Read(bytes.NewReader(data), "bench", "d", Options{Outputs: true})
+				eps = nil
+				var err error
+				eps, err = Read(bytes.NewReader(data), "bench", "d", Options{Outputs: true})
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -49,6 +86,14 @@ func BenchmarkDistinctStrings(b *testing.B) {
 					b.Fatalf("read %d episodes", len(eps))
 				}
 			}
+			b.StopTimer()
+			strs := eps[0].syms.len()
+			b.ReportMetric(float64(eps[0].syms.footprint())/float64(strs), "B/string")
+			runtime.GC()
+			runtime.ReadMemStats(&after)
+			b.ReportMetric(float64(int64(after.HeapAlloc)-int64(before.HeapAlloc))/float64(strs), "heap-B/string")
+			runtime.KeepAlive(eps)
+			runtime.KeepAlive(data)
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/turn")
 			// CPU per turn: what to compare on a loaded machine (with
 			// GOGC=off, the collector's share is out too).

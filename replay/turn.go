@@ -139,17 +139,14 @@ type Episode struct {
 // Str returns the string s stands for in this episode ("" for 0, and for
 // a Sym the episode does not have).
 func (e *Episode) Str(s Sym) string {
-	if int(s) >= len(e.syms.strs) {
-		return ""
-	}
-	return e.syms.strs[s]
+	return e.syms.str(s)
 }
 
 // Sym returns the Sym of str in this episode, adding it to the table if
 // new: how a turn table is written by hand. Not safe once the episode is
 // shared between goroutines.
 func (e *Episode) Sym(str string) Sym {
-	if e.syms.ids.n == 0 && len(e.syms.strs) > 1 {
+	if e.syms.ids.n == 0 && e.syms.len() > 1 {
 		// Built episodes keep their strings, not the table that interned
 		// them.
 		e.syms.reindex()
@@ -184,14 +181,14 @@ func (e *Episode) AppendRows(rows ...Row) {
 // on first use (the reader computes them before an episode is shared
 // between goroutines).
 func (e *Episode) StartKeys() (keys []int32, syms []Sym) {
-	if e.keyedTurns != len(e.Turns) || len(e.startKeys) != max(1, len(e.syms.strs)) {
+	if e.keyedTurns != len(e.Turns) || len(e.startKeys) != max(1, e.syms.len()) {
 		e.indexStarts()
 	}
 	return e.startKeys, e.startSyms
 }
 
 func (e *Episode) indexStarts() {
-	e.startKeys = make([]int32, max(1, len(e.syms.strs)))
+	e.startKeys = make([]int32, max(1, e.syms.len()))
 	e.startSyms = []Sym{0}
 	for i := range e.Turns {
 		if s := e.Turns[i].LocStart; s != 0 && e.startKeys[s] == 0 {

@@ -1,0 +1,199 @@
+package replay
+
+import (
+	"bytes"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// TestSymtabRoundTrip interns strings of every size class (empty, short,
+// chunk-filling, a chunk of their own) past several chunks and pages, by
+// string and by bytes, and reads each back, in place and after reindex.
+func TestSymtabRoundTrip(t *testing.T) {
+	var st symtab
+	if st.str(0) != "" || st.str(7) != "" || st.len() != 0 {
+		t.Fatal("an empty table has strings")
+	}
+	if st.sym("") != 0 || st.bytes(nil) != 0 || st.len() != 0 {
+		t.Fatal("the empty string is not Sym 0")
+	}
+	var want []string
+	for i := range 3 * pagedLen {
+		s := "s" + strconv.Itoa(i)
+		switch i % 500 {
+		case 1:
+			s = strings.Repeat("x", arenaOwn+i) // a chunk of its own
+		case 2:
+			s = strings.Repeat("y", arenaOwn-3) + strconv.Itoa(i) // just over
+		case 3:
+			s = strings.Repeat("z", arenaOwn-1-len(strconv.Itoa(i))) + strconv.Itoa(i) // just under
+		}
+		want = append(want, s)
+	}
+	ids := make([]Sym, len(want))
+	for i, s := range want {
+		if i%2 == 0 {
+			ids[i] = st.sym(s)
+		} else {
+			ids[i] = st.bytes([]byte(s))
+		}
+		if int(ids[i]) != i+1 {
+			t.Fatalf("string %d: Sym %d, want %d (order of first appearance)", i, ids[i], i+1)
+		}
+	}
+	check := func(when string) {
+		t.Helper()
+		if st.len() != len(want)+1 {
+			t.Fatalf("%s: len %d, want %d", when, st.len(), len(want)+1)
+		}
+		for i, s := range want {
+			if got := st.str(ids[i]); got != s {
+				t.Fatalf("%s: Sym %d reads %.20q (%d bytes), want %.20q (%d bytes)", when, ids[i], got, len(got), s, len(s))
+			}
+			// Again, by the other route: the same Sym, nothing added.
+			var again Sym
+			if i%2 == 0 {
+				again = st.bytes([]byte(s))
+			} else {
+				again = st.sym(s)
+			}
+			if again != ids[i] {
+				t.Fatalf("%s: %.20q interned again as %d, want %d", when, s, again, ids[i])
+			}
+		}
+		if st.len() != len(want)+1 {
+			t.Fatalf("%s: looking up added strings", when)
+		}
+	}
+	check("interned")
+	if len(st.chunks) < 3 || st.refs.len() < 3*pagedLen {
+		t.Fatalf("%d chunks, %d refs: the test does not cross chunks and pages", len(st.chunks), st.refs.len())
+	}
+	for c, b := range st.chunks {
+		if cap(b) > arenaMax && len(b) != cap(b) {
+			t.Errorf("chunk %d: %d of %d bytes used, beyond arenaMax", c, len(b), cap(b))
+		}
+	}
+	built := st.strings()
+	st = built
+	if st.ids.n != 0 {
+		t.Fatal("strings() keeps the index")
+	}
+	st.reindex()
+	check("reindexed")
+}
+
+// TestSymtabStringsStay: a string read from the table keeps its bytes
+// while more strings are added (the arena never rewrites or moves them).
+func TestSymtabStringsStay(t *testing.T) {
+	var st symtab
+	first := st.str(st.sym("kitchen"))
+	var held []string
+	for i := range 100_000 {
+		held = append(held, st.str(st.sym("room "+strconv.Itoa(i))))
+	}
+	if first != "kitchen" {
+		t.Fatalf("first string now %q", first)
+	}
+	for i, s := range held {
+		if s != "room "+strconv.Itoa(i) {
+			t.Fatalf("string %d now %q", i, s)
+		}
+	}
+	// The index has outgrown the caches: lookups go through recent
+	// first, whose slots many strings share.
+	if st.ids.recent == nil {
+		t.Fatal("no recent entries at 100k strings")
+	}
+	n := st.len()
+	for _, i := range []int{99_999, 99_998, 0, 50_000, 99_999, 0, 1, 4096, 4096 + recentLen} {
+		s := "room " + strconv.Itoa(i)
+		for range 2 {
+			if id := st.bytes([]byte(s)); st.str(id) != s {
+				t.Fatalf("%q looked up as %d (%q)", s, id, st.str(id))
+			}
+		}
+	}
+	if st.len() != n {
+		t.Fatalf("looking up added %d strings", st.len()-n)
+	}
+}
+
+func TestPagedGrow(t *testing.T) {
+	var p paged[int32]
+	for _, n := range []int{1, 63, 64, 65, 1000, pagedLen, pagedLen + 1, 5*pagedLen + 3} {
+		p.grow(n)
+		if p.len() < n {
+			t.Fatalf("grow(%d): len %d", n, p.len())
+		}
+		*p.at(n - 1) = int32(n)
+	}
+	for _, n := range []int{1, 63, 64, 65, 1000, pagedLen, pagedLen + 1, 5*pagedLen + 3} {
+		if got := *p.at(n - 1); got != int32(n) {
+			t.Errorf("element %d: %d after growing, want %d", n-1, got, n)
+		}
+	}
+	for i := 1; i < len(p); i++ {
+		if len(p[i]) != pagedLen {
+			t.Errorf("page %d holds %d", i, len(p[i]))
+		}
+	}
+}
+
+// TestSymtabFolded: folded agrees with FoldName on ASCII (its own
+// folding) and beyond (FoldName's), and is computed once per Sym.
+func TestSymtabFolded(t *testing.T) {
+	var st symtab
+	for _, s := range []string{"West of House", "  west  OF\thouse \n", "West\vof\fHouse\r", "x", " ", "\t\n",
+		"ÉTAGE  Supérieur", "a\u00a0b", "a\u0085b", "İstanbul", "\xff\xfeBAD", "Straße", "K"} {
+		id := st.sym(s)
+		want := FoldName(s)
+		f := st.folded(id)
+		if st.str(f) != want {
+			t.Errorf("folded(%q) = %q, want %q", s, st.str(f), want)
+		}
+		if again := st.folded(id); again != f {
+			t.Errorf("folded(%q) again: %d, want %d", s, again, f)
+		}
+	}
+	if st.folded(0) != 0 {
+		t.Error("folded(0) is not 0")
+	}
+}
+
+func FuzzAppendFoldASCII(f *testing.F) {
+	for _, s := range []string{"", "West of House", " a  b ", "\x00\x1f A", "ÉTAGE", "a\u00a0b", "\x7f"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		got, ok := appendFoldASCII([]byte("prefix"), s)
+		if !ok {
+			if string(got) != "prefix" {
+				t.Fatalf("not ASCII, but dst changed: %q", got)
+			}
+			return
+		}
+		if want := "prefix" + FoldName(s); string(got) != want {
+			t.Fatalf("appendFoldASCII(%q) = %q, want %q", s, got, want)
+		}
+	})
+}
+
+// TestDistinctStringsAllocs: reading an episode whose every turn brings
+// new rooms, actions and replies allocates per chunk and page, not per
+// string (it was six objects a turn: a string each, a folded name's
+// three), so the collector has nothing per string to mark.
+func TestDistinctStringsAllocs(t *testing.T) {
+	const turns = 20_000
+	data := distinctLog(turns)
+	allocs := testing.AllocsPerRun(1, func() {
+		eps, err := Read(bytes.NewReader(data), "d.jsonl", "d", Options{Outputs: true})
+		if err != nil || len(eps) != 1 || len(eps[0].Turns) != turns {
+			t.Fatalf("read: %v", err)
+		}
+	})
+	if allocs > turns/10 {
+		t.Errorf("%.0f allocations for %d turns of distinct strings, want at most %d", allocs, turns, turns/10)
+	}
+}
