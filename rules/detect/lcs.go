@@ -191,16 +191,7 @@ func (mt *lcsMatcher) bitLCS(a, b []rune, cutoff int) (int, bool) {
 			sh.column(k)
 		}
 		if k >= 0 {
-			vb := v[first:last]
-			pm := mt.peq[k*words+first : k*words+last]
-			pm = pm[:len(vb)] // one bounds check for the loop
-			var carry uint64
-			for w, x := range vb {
-				u := x & pm[w]
-				var sum uint64
-				sum, carry = bits.Add64(x, u, carry)
-				vb[w] = sum | (x - u)
-			}
+			lcsColumn(v[first:last], mt.peq[k*words+first:k*words+last])
 		}
 		// The band for column j+1.
 		if lo := j + 1 - right - 1; lo > 0 {
@@ -253,6 +244,37 @@ func (mt *lcsMatcher) bitLCS(a, b []rune, cutoff int) (int, bool) {
 	}
 	l := zeros(v, m)
 	return l, l >= cutoff
+}
+
+// lcsColumn is one column's update of the band's words vb by their
+// pattern masks pm (as many). It is a function of its own so that its loop
+// keeps its values in registers: inside bitLCS it spilled them.
+//
+//go:noinline
+func lcsColumn(vb, pm []uint64) {
+	n := len(vb)
+	pm = pm[:n] // one bounds check for the loops
+	var carry uint64
+	// Four words at a time: their additions chain the carry in the
+	// processor's flag, not through a register.
+	i := 0
+	for ; i+4 <= n; i += 4 {
+		v, p := vb[i:i+4:i+4], pm[i:i+4:i+4]
+		u0, u1, u2, u3 := v[0]&p[0], v[1]&p[1], v[2]&p[2], v[3]&p[3]
+		s0, c := bits.Add64(v[0], u0, carry)
+		s1, c := bits.Add64(v[1], u1, c)
+		s2, c := bits.Add64(v[2], u2, c)
+		s3, c := bits.Add64(v[3], u3, c)
+		carry = c
+		v[0], v[1], v[2], v[3] = s0|(v[0]-u0), s1|(v[1]-u1), s2|(v[2]-u2), s3|(v[3]-u3)
+	}
+	for ; i < n; i++ {
+		x := vb[i]
+		u := x & pm[i]
+		var sum uint64
+		sum, carry = bits.Add64(x, u, carry)
+		vb[i] = sum | (x - u)
+	}
 }
 
 // zerosUpTo counts the zero bits of the words [from, to) of v.
