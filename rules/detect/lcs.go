@@ -23,6 +23,7 @@ type lcsMatcher struct {
 
 	ha, hb histogram  // lcsAtLeast's, reused
 	shrink bandShrink // bitLCS's, reused
+	seeds  seedBound  // bandShrink's, reused
 }
 
 // row returns the pattern mask row of r, -1 when r is not in the pattern.
@@ -182,12 +183,12 @@ func (mt *lcsMatcher) bitLCS(a, b []rune, cutoff int) (int, bool) {
 	below, counted := 0, 0
 	var sh *bandShrink
 	if cutoff > 0 && m >= shrinkFrom {
-		sh = mt.newShrink(a, b, m+n-2*cutoff)
+		sh = mt.newShrink(a, b, m+n-2*cutoff, -left-1, right+1)
 	}
 	capLast := words // the band's top is held under capLast (sh)
 	for j, r := range b {
 		k := mt.row(r)
-		if sh != nil {
+		if sh != nil && sh.hist {
 			sh.column(k)
 		}
 		if k >= 0 {
@@ -338,11 +339,14 @@ type bandShrink struct {
 	cb       []int32 // counts in b[j:]
 	lo, hi   []int32 // counts in a[pLo:], a[pHi:]
 	pLo, pHi int
-	hLo, hHi int // the histogram distances of the two suffixes of a with b[j:]
-	other    int // index of the code points of b not in a
+	hLo, hHi int  // the histogram distances of the two suffixes of a with b[j:]
+	other    int  // index of the code points of b not in a
+	hist     bool // the counts are kept
+	sb       *seedBound
+	topSlack int // what sb's bound can lose over 64 columns
 }
 
-func (mt *lcsMatcher) newShrink(a, b []rune, budget int) *bandShrink {
+func (mt *lcsMatcher) newShrink(a, b []rune, budget, dlo, dhi int) *bandShrink {
 	k := mt.rows + 1
 	s := &mt.shrink
 	grow := func(x []int32) []int32 {
@@ -354,7 +358,19 @@ func (mt *lcsMatcher) newShrink(a, b []rune, budget int) *bandShrink {
 		return x
 	}
 	*s = bandShrink{mt: mt, a: a, budget: budget, other: mt.rows,
-		cb: grow(s.cb), lo: grow(s.lo), hi: grow(s.hi)}
+		cb: s.cb, lo: s.lo, hi: s.hi}
+	if n := seedLen(budget, len(a)+len(b)); n > 0 {
+		s.sb = &mt.seeds
+		s.sb.build(a, b, n, dlo, dhi)
+		s.topSlack = 2 * (64/n + 2)
+	}
+	// Long seeds (few edits) bound far better than code point counts:
+	// counting them would only cost time.
+	s.hist = s.sb == nil || s.sb.s < 16
+	if !s.hist {
+		return s
+	}
+	s.cb, s.lo, s.hi = grow(s.cb), grow(s.lo), grow(s.hi)
 	for _, r := range b {
 		s.cb[s.idx(r)]++
 	}
@@ -408,9 +424,16 @@ func (s *bandShrink) advance(ca []int32, h, p *int, to int) {
 // [64w, 64w+64)) after jc columns, where zBelow zero bits lie under it
 // and zw in it; w is the band's lowest word.
 func (s *bandShrink) belowOut(w, jc, zw, zBelow int) bool {
-	s.advance(s.lo, &s.hLo, &s.pLo, 64*w)
 	spent := 64*w + jc - 2*(zBelow+zw)
-	return spent+s.hLo-64 > s.budget
+	h := 0
+	if s.hist {
+		s.advance(s.lo, &s.hLo, &s.pLo, 64*w)
+		h = s.hLo
+	}
+	if s.sb != nil {
+		h = max(h, s.sb.at(64*w, jc)-1)
+	}
+	return spent+h-64 > s.budget
 }
 
 // topCap returns the first word from `from` on (below `to`) that no
@@ -418,12 +441,19 @@ func (s *bandShrink) belowOut(w, jc, zw, zBelow int) bool {
 // dTop is D at the band's top (jc columns done); `to` if there is none.
 func (s *bandShrink) topCap(from, to, jc, dTop int) int {
 	for w := from; w < to; w++ {
-		s.advance(s.hi, &s.hHi, &s.pHi, 64*w)
 		// An alignment entering row 64w or above in a later column has at
 		// most one more match there; over 64 columns the two bounds can
 		// each fall by 64.
 		spent := 64*w + jc - 2*(dTop+1)
-		if spent+s.hHi-64-128 > s.budget {
+		h := 0
+		if s.hist {
+			s.advance(s.hi, &s.hHi, &s.pHi, 64*w)
+			h = s.hHi
+		}
+		if s.sb != nil {
+			h = max(h, s.sb.at(64*w, jc)-s.topSlack)
+		}
+		if spent+h-64-128 > s.budget {
 			return w
 		}
 	}
