@@ -364,9 +364,9 @@ func (mt *lcsMatcher) newShrink(a, b []rune, budget, dlo, dhi int) *bandShrink {
 		s.sb.build(a, b, n, dlo, dhi)
 		s.topSlack = 2 * (64/n + 2)
 	}
-	// Long seeds (few edits) bound far better than code point counts:
-	// counting them would only cost time.
-	s.hist = s.sb == nil || s.sb.s < 16
+	// Where seeds pay (few edits), they bound far better than code point
+	// counts: counting those too would only cost time.
+	s.hist = s.sb == nil
 	if !s.hist {
 		return s
 	}
