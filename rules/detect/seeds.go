@@ -15,11 +15,13 @@ import "math"
 // end, and all the matches it follows (the seeds it aligns exactly), in
 // order: a chain. Between
 // two consecutive ones (or the point and the first, or the last and the
-// end) lie g seeds aligned inexactly, each costing at least one edit,
-// and the diagonal moves by Δ, which costs |Δ| edits; the stretch's cost
-// has the parity of Δ (its two lengths sum to twice one plus Δ). So it
-// costs at least gapCost(g, Δ), the least x >= max(g, |Δ|) of Δ's parity:
-// one substitution inside a seed (Δ = 0, g = 1) costs 2, as it does. The
+// end) lie seeds aligned inexactly, each costing at least one edit (two
+// for a far seed: see build), g in all, and the diagonal moves by Δ,
+// which costs |Δ| edits; the stretch's cost has the parity of Δ (its two
+// lengths sum to twice one plus Δ). So it costs at least gapCost(g, Δ),
+// the least x >= max(g, |Δ|) of Δ's parity: one substitution inside a
+// seed (Δ = 0, g = 1 or 2) costs 2, as it does; two substitutions in
+// seeds next to each other cost 4 when the seeds are far. The
 // bound is the least sum over chains; H below is that least sum from each
 // match's end.
 //
@@ -33,14 +35,15 @@ import "math"
 // cnt[u] + H(w) − cnt[t+1]: the least cnt[u] + H(w) over the seeds from
 // there on (kmin) bounds them all.
 type seedBound struct {
-	s, m, n   int
-	seeds     int     // whole seeds in b
-	cnt       []int32 // cnt[t]: seeds kept among the first t
-	start     []int32 // matches of seed t: row[start[t]:start[t+1]]
-	row, h    []int32 // each match's row in a, and its H
-	kmin      []int32 // kmin[t]: least cnt[u] + H(w) over the matches w of seeds u >= t
-	head, nxt []int32 // a's s-grams by hash: chains of positions, latest first
-	hashes    []uint64
+	s, m, n       int
+	seeds         int     // whole seeds in b
+	cnt           []int32 // cnt[t]: the weights of the first t seeds (0: left out, 2: far)
+	start         []int32 // matches of seed t: row[start[t]:start[t+1]]
+	row, h        []int32 // each match's row in a, and its H
+	kmin          []int32 // kmin[t]: least cnt[u] + H(w) over the matches w of seeds u >= t
+	a             []rune
+	grams, halves gramIndex // a's s-grams and s/2-grams
+	cand          []int32   // far's, reused
 }
 
 const (
@@ -52,16 +55,17 @@ const (
 
 // seedLen picks the seed length for a budget of edits over texts of total
 // length: seeds short enough that most hold no edit, long enough not to
-// occur by chance. It is 0 when seeds would not pay for their finding:
-// past 3% of edits, seeds short enough to hold none occur everywhere.
+// occur by chance (from 14 code points on, the length matters little). It
+// is 0 when seeds would not pay for their finding: past 6% of edits, most
+// seeds hold one.
 func seedLen(budget, total int) int {
 	if seedForce > 0 {
 		return seedForce
 	}
-	if budget <= 0 || 100*budget > 3*total {
+	if budget <= 0 || 100*budget > 6*total {
 		return 0
 	}
-	return min(64, max(12, int(0.08*float64(total)/float64(budget))))
+	return min(64, max(14, int(0.08*float64(total)/float64(budget))))
 }
 
 // seedForce, when above 0, is the seed length for every budget: the tests
@@ -78,82 +82,129 @@ func gapCost(g, delta int) int {
 	return x + (x-delta)&1
 }
 
-// build finds the matches of b's seeds in a on the diagonals [dlo, dhi]
-// and their H. Seed t's occurrences lie on rows [ts−dhi, ts−dlo], a window
-// that slides along a as t grows: a's s-grams enter a small hash table as
-// the window's top passes them, and are ignored once under its bottom
-// (chains run from the latest position down, so a walk stops at the
-// first one under it). The table's slots and the positions' links are
-// indexed modulo a power of two above the window's width: a position in
-// the window was written after any position sharing its slot.
-func (sb *seedBound) build(a, b []rune, s, dlo, dhi int) {
-	m, n := len(a), len(b)
-	*sb = seedBound{s: s, m: m, n: n, seeds: n / s,
-		cnt: sb.cnt[:0], start: sb.start[:0], row: sb.row[:0], h: sb.h[:0],
-		kmin: sb.kmin[:0], head: sb.head, nxt: sb.nxt, hashes: sb.hashes}
-	const base = 0x100000001b3
-	pow := uint64(1)
-	for range s - 1 {
-		pow *= base
+// gramIndex finds the occurrences of n-grams in a on a window of rows
+// that slides up a: a's n-grams enter a small hash table as the window's
+// top passes them, and are ignored once under its bottom (chains run from
+// the latest position down, so a walk stops at the first one under it).
+// The table's slots and the positions' links are indexed modulo a power of
+// two above the window's width: a position in the window was written
+// after any position sharing its slot.
+type gramIndex struct {
+	a          []rune
+	n          int
+	pow, x     uint64 // base^(n-1); the rolling hash of a[p-n : p]
+	p          int    // a's code points hashed
+	ring, bits int
+	head, nxt  []int32
+	hashes     []uint64
+}
+
+const gramBase = 0x100000001b3
+
+func (g *gramIndex) reset(a []rune, n, width int) {
+	*g = gramIndex{a: a, n: n, pow: 1, head: g.head, nxt: g.nxt, hashes: g.hashes}
+	for range n - 1 {
+		g.pow *= gramBase
 	}
 	ringBits := 6
-	for 1<<ringBits <= dhi-dlo+1 {
+	for 1<<ringBits <= width {
 		ringBits++
 	}
-	ring := 1<<ringBits - 1
-	bucketBits := ringBits + 1
-	sb.head = fill(sb.head, 1<<bucketBits, -1)
-	sb.nxt = growI32(sb.nxt, ring+1)
-	sb.hashes = growU64(sb.hashes, ring+1)
-	bucket := func(x uint64) int { return int((x * 0x9e3779b97f4a7c15) >> (64 - bucketBits)) }
-	var x uint64 // the rolling hash of a[p-s : p]
-	p := 0       // a's code points hashed; grams starting below p-s+1 are in the table
+	g.ring, g.bits = 1<<ringBits-1, ringBits+1
+	g.head = fill(g.head, 1<<g.bits, -1)
+	g.nxt = growI32(g.nxt, g.ring+1)
+	g.hashes = growU64(g.hashes, g.ring+1)
+}
+
+func (g *gramIndex) bucket(x uint64) int { return int((x * 0x9e3779b97f4a7c15) >> (64 - g.bits)) }
+
+func gramHash(gram []rune) uint64 {
+	var y uint64
+	for _, r := range gram {
+		y = y*gramBase + uint64(r)
+	}
+	return y
+}
+
+// upTo enters the n-grams starting at rows up to top.
+func (g *gramIndex) upTo(top int) {
+	a, n := g.a, g.n
+	for ; g.p < len(a) && g.p-n+1 <= top; g.p++ {
+		if g.p >= n {
+			g.x -= uint64(a[g.p-n]) * g.pow
+		}
+		g.x = g.x*gramBase + uint64(a[g.p])
+		if q := g.p - n + 1; q >= 0 {
+			bk := g.bucket(g.x)
+			g.hashes[q&g.ring] = g.x
+			g.nxt[q&g.ring] = g.head[bk]
+			g.head[bk] = int32(q)
+		}
+	}
+}
+
+// find appends to rows the occurrences of gram on rows [lo, hi] (entered
+// with upTo), and says whether it found them all within limit of each
+// kind: positions walked and occurrences.
+func (g *gramIndex) find(gram []rune, lo, hi, walk, occ int, rows []int32) ([]int32, bool) {
+	if lo > hi {
+		return rows, true
+	}
+	y := gramHash(gram)
+	found := 0
+	for q := int(g.head[g.bucket(y)]); q >= lo; q = int(g.nxt[q&g.ring]) {
+		if walk--; walk < 0 {
+			return rows, false
+		}
+		if q > hi || g.hashes[q&g.ring] != y || !equalRunes(g.a[q:q+g.n], gram) {
+			continue
+		}
+		if found++; found > occ {
+			return rows, false
+		}
+		rows = append(rows, int32(q))
+	}
+	return rows, true
+}
+
+// build finds the matches of b's seeds in a on the diagonals [dlo, dhi]
+// and their H. A seed with no match there weighs 2 when it is not one
+// edit away from any piece of a there either (far): aligned to anything,
+// it costs at least 2 edits. A piece one edit away holds one half of the
+// seed unchanged, in place (the edit is in the other half); the halves'
+// occurrences are found like the seeds' and each is checked.
+func (sb *seedBound) build(a, b []rune, s, dlo, dhi int) {
+	m, n := len(a), len(b)
+	*sb = seedBound{s: s, m: m, n: n, seeds: n / s, a: a,
+		cnt: sb.cnt[:0], start: sb.start[:0], row: sb.row[:0], h: sb.h[:0],
+		kmin: sb.kmin[:0], grams: sb.grams, halves: sb.halves, cand: sb.cand}
+	half := s / 2
+	sb.grams.reset(a, s, dhi-dlo+1)
+	sb.halves.reset(a, half, dhi-dlo+s+4)
 	sb.cnt = append(sb.cnt, 0)
 	sb.start = append(sb.start, 0)
 	for t := range sb.seeds {
-		// Rows on the diagonals [dlo, dhi]: d = ts − r.
-		rmin, rmax := max(t*s-dhi, 0), min(t*s-dlo, m-s)
-		for ; p < m && p-s+1 <= rmax; p++ {
-			if p >= s {
-				x -= uint64(a[p-s]) * pow
-			}
-			x = x*base + uint64(a[p])
-			if q := p - s + 1; q >= 0 {
-				bk := bucket(x)
-				sb.hashes[q&ring] = x
-				sb.nxt[q&ring] = sb.head[bk]
-				sb.head[bk] = int32(q)
-			}
-		}
+		// Pieces aligned to seed t start on rows [ts−dhi, ts−dlo].
+		lo, hi := max(t*s-dhi, 0), t*s-dlo
+		sb.grams.upTo(min(hi, m-s))
 		seed := b[t*s : t*s+s]
-		var y uint64
-		for _, r := range seed {
-			y = y*base + uint64(r)
-		}
-		kept, walked, ok := len(sb.row), 0, true
-		if rmin <= rmax {
-			for q := int(sb.head[bucket(y)]); q >= rmin; q = int(sb.nxt[q&ring]) {
-				if walked++; walked > seedMaxWalk {
-					ok = false
-					break
-				}
-				if q > rmax || sb.hashes[q&ring] != y || !equalRunes(a[q:q+s], seed) {
-					continue
-				}
-				if len(sb.row)-kept == seedMaxOcc {
-					ok = false
-					break
-				}
-				sb.row = append(sb.row, int32(q))
-			}
-		}
-		c := sb.cnt[t]
-		if ok {
-			c++
-		} else {
+		kept := len(sb.row)
+		var ok bool
+		sb.row, ok = sb.grams.find(seed, lo, min(hi, m-s), seedMaxWalk, seedMaxOcc, sb.row)
+		w := int32(0)
+		switch {
+		case !ok:
 			sb.row = sb.row[:kept]
+		case len(sb.row) == kept && half > 0:
+			w = 1
+			sb.halves.upTo(min(hi+s+1, m-half))
+			if sb.far(seed, lo, hi) {
+				w = 2
+			}
+		default:
+			w = 1
 		}
-		sb.cnt = append(sb.cnt, c)
+		sb.cnt = append(sb.cnt, sb.cnt[t]+w)
 		sb.start = append(sb.start, int32(len(sb.row)))
 	}
 	// H from the last seed back.
@@ -209,6 +260,55 @@ func (sb *seedBound) at(i, j int) int {
 		best = min(best, int(sb.kmin[far]-sb.cnt[t0]))
 	}
 	return best
+}
+
+// far says no piece of a starting on rows [lo, hi] is one insertion or
+// deletion away from seed (which does not occur there). Such a piece is
+// L+R' or L'+R (L, R the seed's halves, the edit in the primed one), so
+// it holds L at its start or R at its start plus len(L)±1.
+func (sb *seedBound) far(seed []rune, lo, hi int) bool {
+	a, half := sb.a, sb.s/2
+	l, r := seed[:half], seed[half:]
+	var ok bool
+	sb.cand, ok = sb.halves.find(l, lo, min(hi, len(a)-half), seedMaxWalk, seedMaxOcc, sb.cand[:0])
+	if !ok {
+		return false
+	}
+	for _, q := range sb.cand {
+		p := int(q) + half // R', after L
+		if p+len(r)-1 <= len(a) && oneDeletion(r, a[p:p+len(r)-1]) ||
+			p+len(r)+1 <= len(a) && oneDeletion(a[p:p+len(r)+1], r) {
+			return false
+		}
+	}
+	// R is found by its first half (its length when s is odd is one more).
+	sb.cand, ok = sb.halves.find(r[:half], lo+half-1, min(hi+half+1, len(a)-len(r)), seedMaxWalk, seedMaxOcc, sb.cand[:0])
+	if !ok {
+		return false
+	}
+	for _, q := range sb.cand {
+		p := int(q) // L' ends here
+		if !equalRunes(a[p:p+len(r)], r) {
+			continue
+		}
+		if p-half+1 >= 0 && oneDeletion(l, a[p-half+1:p]) ||
+			p-half-1 >= 0 && oneDeletion(a[p-half-1:p], l) {
+			return false
+		}
+	}
+	return true
+}
+
+// oneDeletion says y is x with one code point taken out.
+func oneDeletion(x, y []rune) bool {
+	if len(x) != len(y)+1 {
+		return false
+	}
+	p := 0
+	for p < len(y) && x[p] == y[p] {
+		p++
+	}
+	return equalRunes(x[p+1:], y[p:])
 }
 
 func equalRunes(x, y []rune) bool {
