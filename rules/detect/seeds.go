@@ -50,7 +50,12 @@ const (
 	seedLookahead = 8
 	seedMaxWalk   = 96 // positions looked at for one seed's occurrences
 	seedMaxOcc    = 24 // occurrences kept for one seed
-	noBound       = math.MaxInt32
+	// A seed's halves are shorter and occur more: looking at more of
+	// their occurrences finds more seeds far (1 MB outputs 4% apart: 6%
+	// fewer words a column).
+	halfMaxWalk = 4 * seedMaxWalk
+	halfMaxOcc  = 4 * seedMaxOcc
+	noBound     = math.MaxInt32
 )
 
 // seedLen picks the seed length for a budget of edits over texts of total
@@ -96,13 +101,12 @@ type gramIndex struct {
 	p          int    // a's code points hashed
 	ring, bits int
 	head, nxt  []int32
-	hashes     []uint64
 }
 
 const gramBase = 0x100000001b3
 
 func (g *gramIndex) reset(a []rune, n, width int) {
-	*g = gramIndex{a: a, n: n, pow: 1, head: g.head, nxt: g.nxt, hashes: g.hashes}
+	*g = gramIndex{a: a, n: n, pow: 1, head: g.head, nxt: g.nxt}
 	for range n - 1 {
 		g.pow *= gramBase
 	}
@@ -113,9 +117,10 @@ func (g *gramIndex) reset(a []rune, n, width int) {
 	g.ring, g.bits = 1<<ringBits-1, ringBits+1
 	g.head = fill(g.head, 1<<g.bits, -1)
 	g.nxt = growI32(g.nxt, g.ring+1)
-	g.hashes = growU64(g.hashes, g.ring+1)
 }
 
+// bucket is a hash's slot: the top bits of its product with a constant
+// that mixes its last code points in.
 func (g *gramIndex) bucket(x uint64) int { return int((x * 0x9e3779b97f4a7c15) >> (64 - g.bits)) }
 
 func gramHash(gram []rune) uint64 {
@@ -136,7 +141,6 @@ func (g *gramIndex) upTo(top int) {
 		g.x = g.x*gramBase + uint64(a[g.p])
 		if q := g.p - n + 1; q >= 0 {
 			bk := g.bucket(g.x)
-			g.hashes[q&g.ring] = g.x
 			g.nxt[q&g.ring] = g.head[bk]
 			g.head[bk] = int32(q)
 		}
@@ -156,7 +160,7 @@ func (g *gramIndex) find(gram []rune, lo, hi, walk, occ int, rows []int32) ([]in
 		if walk--; walk < 0 {
 			return rows, false
 		}
-		if q > hi || g.hashes[q&g.ring] != y || !equalRunes(g.a[q:q+g.n], gram) {
+		if q > hi || !equalRunes(g.a[q:q+g.n], gram) {
 			continue
 		}
 		if found++; found > occ {
@@ -270,7 +274,7 @@ func (sb *seedBound) far(seed []rune, lo, hi int) bool {
 	a, half := sb.a, sb.s/2
 	l, r := seed[:half], seed[half:]
 	var ok bool
-	sb.cand, ok = sb.halves.find(l, lo, min(hi, len(a)-half), seedMaxWalk, seedMaxOcc, sb.cand[:0])
+	sb.cand, ok = sb.halves.find(l, lo, min(hi, len(a)-half), halfMaxWalk, halfMaxOcc, sb.cand[:0])
 	if !ok {
 		return false
 	}
@@ -282,7 +286,7 @@ func (sb *seedBound) far(seed []rune, lo, hi int) bool {
 		}
 	}
 	// R is found by its first half (its length when s is odd is one more).
-	sb.cand, ok = sb.halves.find(r[:half], lo+half-1, min(hi+half+1, len(a)-len(r)), seedMaxWalk, seedMaxOcc, sb.cand[:0])
+	sb.cand, ok = sb.halves.find(r[:half], lo+half-1, min(hi+half+1, len(a)-len(r)), halfMaxWalk, halfMaxOcc, sb.cand[:0])
 	if !ok {
 		return false
 	}
@@ -331,13 +335,6 @@ func fill(x []int32, n int, v int32) []int32 {
 func growI32(x []int32, n int) []int32 {
 	if cap(x) < n {
 		return make([]int32, n)
-	}
-	return x[:n]
-}
-
-func growU64(x []uint64, n int) []uint64 {
-	if cap(x) < n {
-		return make([]uint64, n)
 	}
 	return x[:n]
 }
