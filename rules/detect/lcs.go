@@ -77,6 +77,13 @@ func (mt *lcsMatcher) build(a []rune, words int) {
 // the scan stops once cutoff is out of reach; a cutoff <= 0 computes the
 // exact LCS.
 func (mt *lcsMatcher) lcsAtLeast(a, b []rune, cutoff int) (int, bool) {
+	return mt.lcsShared(a, b, cutoff, -1)
+}
+
+// lcsShared is lcsAtLeast where the caller knows how many code points a
+// and b share (the sum over code points of the smaller count; -1 when it
+// does not): fuzzy_repeat has counted them for its first test.
+func (mt *lcsMatcher) lcsShared(a, b []rune, cutoff, shared int) (int, bool) {
 	if cutoff > min(len(a), len(b)) {
 		return 0, false
 	}
@@ -115,11 +122,16 @@ func (mt *lcsMatcher) lcsAtLeast(a, b []rune, cutoff int) (int, bool) {
 	// first.
 	start := 512
 	if allowed/4 >= start {
-		mt.ha.reset()
-		mt.hb.reset()
-		mt.ha.add(a)
-		mt.hb.add(b)
-		start = max(start, total-2*mt.ha.bound(&mt.hb))
+		// The common prefix and suffix count in both the shared code
+		// points and the lengths: the distance is the middles'.
+		if shared < 0 {
+			mt.ha.reset()
+			mt.hb.reset()
+			mt.ha.add(a)
+			mt.hb.add(b)
+			shared = affix + mt.ha.bound(&mt.hb)
+		}
+		start = max(start, total+2*affix-2*shared)
 	}
 	if diag <= 4*start && diag < allowed {
 		// An alignment of this distance exists: the try cannot fail.
