@@ -2,6 +2,7 @@ package detect
 
 import (
 	"math/rand/v2"
+	"strings"
 	"testing"
 )
 
@@ -293,4 +294,56 @@ func TestSeedBoundAdmissible(t *testing.T) {
 	if near == 0 || 10*tight < 8*near {
 		t.Errorf("near-duplicates: the seed bound sums to %d of their distances' %d, want at least 80%%", tight, near)
 	}
+}
+
+// TestLCSLargeAgainstFull holds lcsAtLeast, with the band narrowing and
+// the seeds its policy picks, to the plain full bit-parallel LCS (no band,
+// no cutoff; held to the naive table above) on 100 KB log-like texts at
+// the distances where each path runs: substitutions 0.5% to 8% apart
+// (seeds up to 6%, code point counts past it), edits of every kind,
+// shuffled lines. Cutoffs: the LCS itself, one more, one less, and the
+// 0.90 threshold.
+func TestLCSLargeAgainstFull(t *testing.T) {
+	if testing.Short() {
+		t.Skip("100 KB texts")
+	}
+	r := rand.New(rand.NewPCG(15, 16))
+	const size = 100_000
+	base := []rune(logText(r, size))
+	alpha := []rune("abcdefghijklmnopqrstuvwxyz0123456789 ")
+	var mt, full lcsMatcher
+	for _, tc := range []struct {
+		name string
+		b    []rune
+	}{
+		{"0.5% substituted", substitute(r, base, alpha, size/200)},
+		{"3% substituted", substitute(r, base, alpha, 3*size/100)},
+		{"5% substituted", substitute(r, base, alpha, 5*size/100)},
+		{"8% substituted", substitute(r, base, alpha, 8*size/100)},
+		{"2% edited", mutate(r, base, alpha, 2*size/100)},
+		{"lines shuffled", shuffleLines(r, base)},
+	} {
+		want, _ := full.bitLCS(base, tc.b, 0)
+		total := len(base) + len(tc.b)
+		for _, c := range []int{want, want + 1, want - 1, (9*total + 19) / 20} {
+			got, ok := mt.lcsAtLeast(base, tc.b, c)
+			if (want >= c) != ok || (ok && got != want) {
+				t.Errorf("%s, cutoff %d: %d, %v; want LCS %d", tc.name, c, got, ok, want)
+			}
+		}
+	}
+}
+
+func substitute(r *rand.Rand, s, alphabet []rune, k int) []rune {
+	out := append([]rune(nil), s...)
+	for range k {
+		out[r.IntN(len(out))] = alphabet[r.IntN(len(alphabet))]
+	}
+	return out
+}
+
+func shuffleLines(r *rand.Rand, s []rune) []rune {
+	lines := strings.SplitAfter(string(s), "\n")
+	r.Shuffle(len(lines), func(i, j int) { lines[i], lines[j] = lines[j], lines[i] })
+	return []rune(strings.Join(lines, ""))
 }
