@@ -207,13 +207,17 @@ func (d *FuzzyRepeat) Step(s Step) []FuzzyFiring {
 		}
 		// The LCS is at most the shorter text, then at most the code
 		// points the two share: most pairs fail the first, cheap test.
-		if cutoff > min(len(cur.runes), len(p.runes)) || cutoff > cur.histogram().bound(p.histogram()) {
+		if cutoff > min(len(cur.runes), len(p.runes)) {
+			continue
+		}
+		shared := cur.histogram().bound(p.histogram())
+		if cutoff > shared {
 			continue
 		}
 		if d.mt == nil {
 			d.mt = new(lcsMatcher)
 		}
-		if l, ok := d.mt.lcsAtLeast(cur.runes, p.runes, cutoff); ok {
+		if l, ok := d.mt.lcsShared(cur.runes, p.runes, cutoff, shared); ok {
 			found, best, bestNum, bestDen = true, p.n, 2*int64(l), int64(total)
 		}
 	}

@@ -23,6 +23,7 @@ type lcsMatcher struct {
 
 	ha, hb histogram  // lcsAtLeast's, reused
 	shrink bandShrink // bitLCS's, reused
+	seeds  seedBound  // bandShrink's, reused
 }
 
 // row returns the pattern mask row of r, -1 when r is not in the pattern.
@@ -76,6 +77,13 @@ func (mt *lcsMatcher) build(a []rune, words int) {
 // the scan stops once cutoff is out of reach; a cutoff <= 0 computes the
 // exact LCS.
 func (mt *lcsMatcher) lcsAtLeast(a, b []rune, cutoff int) (int, bool) {
+	return mt.lcsShared(a, b, cutoff, -1)
+}
+
+// lcsShared is lcsAtLeast where the caller knows how many code points a
+// and b share (the sum over code points of the smaller count; -1 when it
+// does not): fuzzy_repeat has counted them for its first test.
+func (mt *lcsMatcher) lcsShared(a, b []rune, cutoff, shared int) (int, bool) {
 	if cutoff > min(len(a), len(b)) {
 		return 0, false
 	}
@@ -114,11 +122,16 @@ func (mt *lcsMatcher) lcsAtLeast(a, b []rune, cutoff int) (int, bool) {
 	// first.
 	start := 512
 	if allowed/4 >= start {
-		mt.ha.reset()
-		mt.hb.reset()
-		mt.ha.add(a)
-		mt.hb.add(b)
-		start = max(start, total-2*mt.ha.bound(&mt.hb))
+		// The common prefix and suffix count in both the shared code
+		// points and the lengths: the distance is the middles'.
+		if shared < 0 {
+			mt.ha.reset()
+			mt.hb.reset()
+			mt.ha.add(a)
+			mt.hb.add(b)
+			shared = affix + mt.ha.bound(&mt.hb)
+		}
+		start = max(start, total+2*affix-2*shared)
 	}
 	if diag <= 4*start && diag < allowed {
 		// An alignment of this distance exists: the try cannot fail.
@@ -182,25 +195,16 @@ func (mt *lcsMatcher) bitLCS(a, b []rune, cutoff int) (int, bool) {
 	below, counted := 0, 0
 	var sh *bandShrink
 	if cutoff > 0 && m >= shrinkFrom {
-		sh = mt.newShrink(a, b, m+n-2*cutoff)
+		sh = mt.newShrink(a, b, m+n-2*cutoff, -left-1, right+1)
 	}
 	capLast := words // the band's top is held under capLast (sh)
 	for j, r := range b {
 		k := mt.row(r)
-		if sh != nil {
+		if sh != nil && sh.hist {
 			sh.column(k)
 		}
 		if k >= 0 {
-			vb := v[first:last]
-			pm := mt.peq[k*words+first : k*words+last]
-			pm = pm[:len(vb)] // one bounds check for the loop
-			var carry uint64
-			for w, x := range vb {
-				u := x & pm[w]
-				var sum uint64
-				sum, carry = bits.Add64(x, u, carry)
-				vb[w] = sum | (x - u)
-			}
+			lcsColumn(v[first:last], mt.peq[k*words+first:k*words+last])
 		}
 		// The band for column j+1.
 		if lo := j + 1 - right - 1; lo > 0 {
@@ -253,6 +257,37 @@ func (mt *lcsMatcher) bitLCS(a, b []rune, cutoff int) (int, bool) {
 	}
 	l := zeros(v, m)
 	return l, l >= cutoff
+}
+
+// lcsColumn is one column's update of the band's words vb by their
+// pattern masks pm (as many). It is a function of its own so that its loop
+// keeps its values in registers: inside bitLCS it spilled them.
+//
+//go:noinline
+func lcsColumn(vb, pm []uint64) {
+	n := len(vb)
+	pm = pm[:n] // one bounds check for the loops
+	var carry uint64
+	// Four words at a time: their additions chain the carry in the
+	// processor's flag, not through a register.
+	i := 0
+	for ; i+4 <= n; i += 4 {
+		v, p := vb[i:i+4:i+4], pm[i:i+4:i+4]
+		u0, u1, u2, u3 := v[0]&p[0], v[1]&p[1], v[2]&p[2], v[3]&p[3]
+		s0, c := bits.Add64(v[0], u0, carry)
+		s1, c := bits.Add64(v[1], u1, c)
+		s2, c := bits.Add64(v[2], u2, c)
+		s3, c := bits.Add64(v[3], u3, c)
+		carry = c
+		v[0], v[1], v[2], v[3] = s0|(v[0]-u0), s1|(v[1]-u1), s2|(v[2]-u2), s3|(v[3]-u3)
+	}
+	for ; i < n; i++ {
+		x := vb[i]
+		u := x & pm[i]
+		var sum uint64
+		sum, carry = bits.Add64(x, u, carry)
+		vb[i] = sum | (x - u)
+	}
 }
 
 // zerosUpTo counts the zero bits of the words [from, to) of v.
@@ -316,11 +351,14 @@ type bandShrink struct {
 	cb       []int32 // counts in b[j:]
 	lo, hi   []int32 // counts in a[pLo:], a[pHi:]
 	pLo, pHi int
-	hLo, hHi int // the histogram distances of the two suffixes of a with b[j:]
-	other    int // index of the code points of b not in a
+	hLo, hHi int  // the histogram distances of the two suffixes of a with b[j:]
+	other    int  // index of the code points of b not in a
+	hist     bool // the counts are kept
+	sb       *seedBound
+	topSlack int // what sb's bound can lose over 64 columns
 }
 
-func (mt *lcsMatcher) newShrink(a, b []rune, budget int) *bandShrink {
+func (mt *lcsMatcher) newShrink(a, b []rune, budget, dlo, dhi int) *bandShrink {
 	k := mt.rows + 1
 	s := &mt.shrink
 	grow := func(x []int32) []int32 {
@@ -332,7 +370,19 @@ func (mt *lcsMatcher) newShrink(a, b []rune, budget int) *bandShrink {
 		return x
 	}
 	*s = bandShrink{mt: mt, a: a, budget: budget, other: mt.rows,
-		cb: grow(s.cb), lo: grow(s.lo), hi: grow(s.hi)}
+		cb: s.cb, lo: s.lo, hi: s.hi}
+	if n := seedLen(budget, len(a)+len(b)); n > 0 {
+		s.sb = &mt.seeds
+		s.sb.build(a, b, n, dlo, dhi)
+		s.topSlack = 2 * (64/n + 2)
+	}
+	// Where seeds pay (few edits), they bound far better than code point
+	// counts: counting those too would only cost time.
+	s.hist = s.sb == nil
+	if !s.hist {
+		return s
+	}
+	s.cb, s.lo, s.hi = grow(s.cb), grow(s.lo), grow(s.hi)
 	for _, r := range b {
 		s.cb[s.idx(r)]++
 	}
@@ -386,9 +436,16 @@ func (s *bandShrink) advance(ca []int32, h, p *int, to int) {
 // [64w, 64w+64)) after jc columns, where zBelow zero bits lie under it
 // and zw in it; w is the band's lowest word.
 func (s *bandShrink) belowOut(w, jc, zw, zBelow int) bool {
-	s.advance(s.lo, &s.hLo, &s.pLo, 64*w)
 	spent := 64*w + jc - 2*(zBelow+zw)
-	return spent+s.hLo-64 > s.budget
+	h := 0
+	if s.hist {
+		s.advance(s.lo, &s.hLo, &s.pLo, 64*w)
+		h = s.hLo
+	}
+	if s.sb != nil {
+		h = max(h, s.sb.at(64*w, jc)-1)
+	}
+	return spent+h-64 > s.budget
 }
 
 // topCap returns the first word from `from` on (below `to`) that no
@@ -396,12 +453,19 @@ func (s *bandShrink) belowOut(w, jc, zw, zBelow int) bool {
 // dTop is D at the band's top (jc columns done); `to` if there is none.
 func (s *bandShrink) topCap(from, to, jc, dTop int) int {
 	for w := from; w < to; w++ {
-		s.advance(s.hi, &s.hHi, &s.pHi, 64*w)
 		// An alignment entering row 64w or above in a later column has at
 		// most one more match there; over 64 columns the two bounds can
 		// each fall by 64.
 		spent := 64*w + jc - 2*(dTop+1)
-		if spent+s.hHi-64-128 > s.budget {
+		h := 0
+		if s.hist {
+			s.advance(s.hi, &s.hHi, &s.pHi, 64*w)
+			h = s.hHi
+		}
+		if s.sb != nil {
+			h = max(h, s.sb.at(64*w, jc)-s.topSlack)
+		}
+		if spent+h-64-128 > s.budget {
 			return w
 		}
 	}

@@ -2,6 +2,7 @@ package detect
 
 import (
 	"math/rand/v2"
+	"strings"
 	"testing"
 )
 
@@ -100,8 +101,10 @@ func TestLCSProperty(t *testing.T) {
 		if got, ok := mt.lcsAtLeast(a, b, 0); got != want || !ok {
 			t.Fatalf("LCS(%q, %q) = %d, %v; want %d", string(a), string(b), got, ok, want)
 		}
-		// Odd cases narrow the band from 64 code points (bandShrink).
+		// Odd cases narrow the band from 64 code points (bandShrink),
+		// with seeds of 2, 4 and 16 code points or none.
 		shrinkFrom = []int{defaultShrink, 64}[it%2]
+		seedForce = []int{0, 0, 0, 2, 0, 4, 0, 16}[it%8]
 		for range 4 {
 			c := want + r.IntN(21) - 10
 			got, ok := mt.lcsAtLeast(a, b, c)
@@ -112,7 +115,7 @@ func TestLCSProperty(t *testing.T) {
 				t.Fatalf("cutoff %d: LCS(%q, %q) = %d, true; want false (LCS %d)", c, string(a), string(b), got, want)
 			}
 		}
-		shrinkFrom = defaultShrink
+		shrinkFrom, seedForce = defaultShrink, 0
 	}
 }
 
@@ -131,13 +134,14 @@ func FuzzLCS(f *testing.F) {
 		if got := LCS(a, b); got != want {
 			t.Fatalf("LCS(%q, %q) = %d, want %d", a, b, got, want)
 		}
-		defer func(old int) { shrinkFrom = old }(shrinkFrom)
-		for _, from := range []int{shrinkFrom, 64} { // with the band's narrowing too
-			shrinkFrom = from
+		defer func(old int) { shrinkFrom, seedForce = old, 0 }(shrinkFrom)
+		// With the band's narrowing too, by code point counts and by seeds.
+		for _, v := range [][2]int{{shrinkFrom, 0}, {64, 0}, {64, 3}, {64, 16}} {
+			shrinkFrom, seedForce = v[0], v[1]
 			for _, c := range []int{want - 1, want, want + 1, (len(ra) + len(rb)) * 9 / 20} {
 				got, ok := mt.lcsAtLeast(ra, rb, c)
 				if (want >= c) != ok || (ok && got != want) {
-					t.Fatalf("shrink from %d, cutoff %d: LCS(%q, %q) = %d, %v; want %d", from, c, a, b, got, ok, want)
+					t.Fatalf("shrink from %d, seeds of %d, cutoff %d: LCS(%q, %q) = %d, %v; want %d", v[0], v[1], c, a, b, got, ok, want)
 				}
 			}
 		}
@@ -157,7 +161,7 @@ func TestLCSLongProperty(t *testing.T) {
 	alphabets := [][]rune{[]rune("ab"), []rune("abcdefghijklmnopqrstuvwxyz .,\n"), []rune("aé日\U0001F600 x")}
 	var mt lcsMatcher
 	defaultShrink := shrinkFrom
-	defer func() { shrinkFrom = defaultShrink }()
+	defer func() { shrinkFrom, seedForce = defaultShrink, 0 }()
 	for it := range 60 {
 		alpha := alphabets[it%len(alphabets)]
 		a := randomRunes(r, alpha, 600+r.IntN(2500))
@@ -185,15 +189,161 @@ func TestLCSLongProperty(t *testing.T) {
 		want := naiveLCS(a, b)
 		total := len(a) + len(b)
 		cutoffs := []int{0, want - 1, want, want + 1, want + r.IntN(200) - 100, (9*total + 19) / 20}
-		// With and without the band's narrowing (bandShrink).
-		for _, from := range []int{defaultShrink, 64} {
-			shrinkFrom = from
+		// With and without the band's narrowing (bandShrink), by code
+		// point counts, by the seeds lcsAtLeast picks, by short seeds and
+		// by long ones alone.
+		for _, v := range [][2]int{{defaultShrink, 0}, {64, 0}, {64, 4}, {64, 16}} {
+			shrinkFrom, seedForce = v[0], v[1]
 			for _, c := range cutoffs {
 				got, ok := mt.lcsAtLeast(a, b, c)
 				if (want >= c) != ok || (ok && got != want) {
-					t.Fatalf("case %d (%d+%d runes), shrink from %d, cutoff %d: %d, %v; want LCS %d", it, len(a), len(b), from, c, got, ok, want)
+					t.Fatalf("case %d (%d+%d runes), shrink from %d, seeds of %d, cutoff %d: %d, %v; want LCS %d", it, len(a), len(b), v[0], v[1], c, got, ok, want)
 				}
 			}
 		}
 	}
+}
+
+// suffixIndel is the table of Indel distances of a[i:] and b[j:].
+func suffixIndel(a, b []rune) [][]int {
+	m, n := len(a), len(b)
+	l := make([][]int, m+1)
+	for i := range l {
+		l[i] = make([]int, n+1)
+	}
+	for i := m - 1; i >= 0; i-- {
+		for j := n - 1; j >= 0; j-- {
+			switch {
+			case a[i] == b[j]:
+				l[i][j] = l[i+1][j+1] + 1
+			default:
+				l[i][j] = max(l[i+1][j], l[i][j+1])
+			}
+		}
+	}
+	for i := range l {
+		for j := range l[i] {
+			l[i][j] = (m - i) + (n - j) - 2*l[i][j]
+		}
+	}
+	return l
+}
+
+// TestSeedBoundAdmissible holds the seed bound to the exact Indel distance
+// left from every point, on near-duplicates, repetitive and random texts,
+// for seeds of 1 to 16 code points: it must never exceed it. It is also
+// held to something: on near-duplicates it must be most of it (code
+// point counts give under half).
+func TestSeedBoundAdmissible(t *testing.T) {
+	r := rand.New(rand.NewPCG(13, 14))
+	alphabets := [][]rune{[]rune("ab"), []rune("abcdefghijklmnopqrstuvwxyz .,\n"), []rune("aé日\U0001F600 x")}
+	var sb seedBound
+	tight, near := 0, 0
+	for it := range 200 {
+		alpha := alphabets[it%len(alphabets)]
+		a := randomRunes(r, alpha, r.IntN(160))
+		var b []rune
+		switch it % 4 {
+		case 0: // substitutions only
+			b = append([]rune(nil), a...)
+			for range r.IntN(len(a)/20 + 1) {
+				if len(b) > 0 {
+					b[r.IntN(len(b))] = alpha[r.IntN(len(alpha))]
+				}
+			}
+		case 1:
+			b = mutate(r, a, alpha, r.IntN(len(a)/8+1))
+		case 2: // a period repeated: seeds occur everywhere
+			unit := randomRunes(r, alpha, 1+r.IntN(5))
+			for len(b) < len(a) {
+				b = append(b, unit...)
+			}
+			a = mutate(r, b, alpha, r.IntN(4))
+		default:
+			b = randomRunes(r, alpha, r.IntN(160))
+		}
+		d := suffixIndel(a, b)
+		for _, s := range []int{1, 2, 3, 5, 8, 16} {
+			sb.build(a, b, s, -len(a)-1, len(b)+1)
+			for i := 0; i <= len(a); i++ {
+				for j := 0; j <= len(b); j++ {
+					h := sb.at(i, j)
+					if h > d[i][j] {
+						t.Fatalf("case %d, seeds of %d: bound %d at (%d, %d) above the distance %d\na=%q\nb=%q", it, s, h, i, j, d[i][j], string(a), string(b))
+					}
+					// What bandShrink relies on: a row higher, the bound
+					// falls by at most one; a column further, by at most
+					// one, and the weights of the seeds it leaves (two at
+					// most each) and one.
+					for _, k := range []int{1, 33} {
+						if i+k <= len(a) && sb.at(i+k, j) < h-k {
+							t.Fatalf("case %d, seeds of %d: bound %d at (%d, %d), %d at %d rows higher", it, s, h, i, j, sb.at(i+k, j), k)
+						}
+						if j+k <= len(b) && sb.at(i, j+k) < h-k-2*(k/s+1)-1 {
+							t.Fatalf("case %d, seeds of %d: bound %d at (%d, %d), %d at %d columns further", it, s, h, i, j, sb.at(i, j+k), k)
+						}
+					}
+				}
+			}
+			if it%4 == 0 && s == 8 && len(a) >= 100 {
+				near += d[0][0]
+				tight += sb.at(0, 0)
+			}
+		}
+	}
+	if near == 0 || 10*tight < 8*near {
+		t.Errorf("near-duplicates: the seed bound sums to %d of their distances' %d, want at least 80%%", tight, near)
+	}
+}
+
+// TestLCSLargeAgainstFull holds lcsAtLeast, with the band narrowing and
+// the seeds its policy picks, to the plain full bit-parallel LCS (no band,
+// no cutoff; held to the naive table above) on 100 KB log-like texts at
+// the distances where each path runs: substitutions 0.5% to 8% apart
+// (seeds up to 6%, code point counts past it), edits of every kind,
+// shuffled lines. Cutoffs: the LCS itself, one more, one less, and the
+// 0.90 threshold.
+func TestLCSLargeAgainstFull(t *testing.T) {
+	if testing.Short() {
+		t.Skip("100 KB texts")
+	}
+	r := rand.New(rand.NewPCG(15, 16))
+	const size = 100_000
+	base := []rune(logText(r, size))
+	alpha := []rune("abcdefghijklmnopqrstuvwxyz0123456789 ")
+	var mt, full lcsMatcher
+	for _, tc := range []struct {
+		name string
+		b    []rune
+	}{
+		{"0.5% substituted", substitute(r, base, alpha, size/200)},
+		{"3% substituted", substitute(r, base, alpha, 3*size/100)},
+		{"5% substituted", substitute(r, base, alpha, 5*size/100)},
+		{"8% substituted", substitute(r, base, alpha, 8*size/100)},
+		{"2% edited", mutate(r, base, alpha, 2*size/100)},
+		{"lines shuffled", shuffleLines(r, base)},
+	} {
+		want, _ := full.bitLCS(base, tc.b, 0)
+		total := len(base) + len(tc.b)
+		for _, c := range []int{want, want + 1, want - 1, (9*total + 19) / 20} {
+			got, ok := mt.lcsAtLeast(base, tc.b, c)
+			if (want >= c) != ok || (ok && got != want) {
+				t.Errorf("%s, cutoff %d: %d, %v; want LCS %d", tc.name, c, got, ok, want)
+			}
+		}
+	}
+}
+
+func substitute(r *rand.Rand, s, alphabet []rune, k int) []rune {
+	out := append([]rune(nil), s...)
+	for range k {
+		out[r.IntN(len(out))] = alphabet[r.IntN(len(alphabet))]
+	}
+	return out
+}
+
+func shuffleLines(r *rand.Rand, s []rune) []rune {
+	lines := strings.SplitAfter(string(s), "\n")
+	r.Shuffle(len(lines), func(i, j int) { lines[i], lines[j] = lines[j], lines[i] })
+	return []rune(strings.Join(lines, ""))
 }
