@@ -1,0 +1,69 @@
+package replay
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"testing"
+)
+
+// BenchmarkAgentRead measures reading alone (no rules) of a generated log
+// in each agent's shape: .ci/agentlogs.py writes it once (AGENT_BENCH_MB,
+// default 20) into AGENT_BENCH_DIR (default the system's temp dir), and
+// StreamFile reads it, each episode dropped as it comes. MB/s is of the
+// file's bytes; cpu-MB/s the same per second of the process's CPU time
+// (GC included).
+func BenchmarkAgentRead(b *testing.B) {
+	mb := 20
+	if s := os.Getenv("AGENT_BENCH_MB"); s != "" {
+		mb, _ = strconv.Atoi(s)
+	}
+	dir := os.Getenv("AGENT_BENCH_DIR")
+	if dir == "" {
+		dir = filepath.Join(os.TempDir(), "loopbreak-agentbench")
+	}
+	for _, f := range []struct{ name, preset string }{
+		{"claude-code", PresetClaudeCode}, {"codex", PresetCodex}, {"swe-agent", PresetSWEAgent},
+		{"cline", PresetCline}, {"gemini-json", PresetGeminiCLI}, {"gemini-jsonl", PresetGeminiCLI},
+	} {
+		b.Run(f.name, func(b *testing.B) {
+			path := filepath.Join(dir, f.name+"-"+strconv.Itoa(mb)+"mb.log")
+			if _, err := os.Stat(path); err != nil {
+				if err := os.MkdirAll(dir, 0o755); err != nil {
+					b.Fatal(err)
+				}
+				cmd := exec.Command("python3", ".ci/agentlogs.py", f.name, strconv.Itoa(mb), path)
+				cmd.Dir = ".."
+				if out, err := cmd.CombinedOutput(); err != nil {
+					b.Skipf("cannot write the log: %v: %s", err, out)
+				}
+			}
+			st, err := os.Stat(path)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.SetBytes(st.Size())
+			b.ReportAllocs()
+			cpu0 := processCPU()
+			for b.Loop() {
+				steps := 0
+				_, err := StreamFile(context.Background(), path, nil, Options{Format: FormatSteps, Preset: f.preset}, func(ep *Episode) error {
+					steps += len(ep.Steps)
+					return nil
+				})
+				if err != nil {
+					b.Fatal(err)
+				}
+				if steps == 0 {
+					b.Fatal("no steps read")
+				}
+			}
+			if cpu := processCPU() - cpu0; cpu > 0 {
+				// On a shared machine wall time counts the waits for a core.
+				b.ReportMetric(float64(st.Size())*float64(b.N)/1e6/cpu.Seconds(), "cpu-MB/s")
+			}
+		})
+	}
+}
