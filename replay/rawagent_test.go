@@ -1,0 +1,192 @@
+package replay
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// ambiguousKeys says a valid record holds an object with a key repeated,
+// or two keys equal but for case: encoding/json and the readers that
+// replaced it read those differently on purpose (rawagent.go), so the
+// fuzz targets comparing them leave such records out.
+func ambiguousKeys(raw []byte) bool {
+	v, err := parseRecord(raw, false)
+	if err != nil {
+		return false
+	}
+	var walk func(v rawValue) bool
+	walk = func(v rawValue) bool {
+		switch v.Kind() {
+		case '[':
+			found := false
+			v.Elems(func(_ int, el rawValue) bool { found = walk(el); return !found })
+			return found
+		case '{':
+			var keys []string
+			found := false
+			v.Members(func(k []byte, esc bool, val rawValue) bool {
+				key := string(keyBytes(k, esc))
+				for _, o := range keys {
+					if strings.EqualFold(o, key) || bytes.EqualFold([]byte(o), []byte(key)) {
+						found = true
+					}
+				}
+				keys = append(keys, key)
+				found = found || walk(val)
+				return !found
+			})
+			return found
+		}
+		return false
+	}
+	return walk(v)
+}
+
+// encodingJSONReason says a reason is encoding/json's own words (a type
+// or syntax error), which the in-place readers put in their own.
+func encodingJSONReason(r string) bool {
+	return strings.Contains(r, "json: ") || strings.Contains(r, "invalid character") || strings.Contains(r, "unexpected end of JSON")
+}
+
+type recordReader interface {
+	recordRaw(raw []byte, line int) ([]stepRecord, string)
+	finish() []stepRecord
+}
+
+// compareReaders feeds each line of data to both readers and fails at the
+// first difference: the steps, and the reasons (only both given when the
+// old reason was encoding/json's). Lines whose keys are ambiguous are
+// left out of both. Keys that differ only in case (see ambiguousKeys) are
+// checked against the reader's own field names too.
+func compareReaders(t *testing.T, data []byte, old, new recordReader) {
+	t.Helper()
+	for n, line := range bytes.Split(data, []byte("\n")) {
+		line = bytes.TrimSpace(line)
+		if len(line) == 0 || ambiguousKeys(line) || caseVariantKey(line) {
+			continue
+		}
+		ro, wo := old.recordRaw(line, n+1)
+		rn, wn := new.recordRaw(line, n+1)
+		if wo != wn && !(encodingJSONReason(wo) && wn != "") {
+			t.Fatalf("line %d %q: reason %q, was %q", n+1, line, wn, wo)
+		}
+		if !reflect.DeepEqual(ro, rn) {
+			t.Fatalf("line %d %q:\n got %+v\nwant %+v", n+1, line, rn, ro)
+		}
+	}
+	if fo, fn := old.finish(), new.finish(); !reflect.DeepEqual(fo, fn) {
+		t.Fatalf("finish:\n got %+v\nwant %+v", fn, fo)
+	}
+}
+
+// agentFieldNames are the keys the old readers decoded into struct
+// fields, which encoding/json matched regardless of case.
+var agentFieldNames = []string{"type", "uuid", "isSidechain", "isMeta", "message", "role", "content", "text",
+	"thinking", "id", "name", "input", "tool_use_id", "is_error", "say", "ask", "payload", "record_type",
+	"summary", "arguments", "call_id", "output", "action", "metadata", "exit_code", "observation"}
+
+// caseVariantKey says a record has a key equal to a field name but for
+// case ("Type"), which encoding/json took for the field.
+func caseVariantKey(raw []byte) bool {
+	if !json.Valid(raw) {
+		return false
+	}
+	found := false
+	var walk func(v rawValue)
+	walk = func(v rawValue) {
+		v.Members(func(k []byte, esc bool, val rawValue) bool {
+			key := string(keyBytes(k, esc))
+			for _, f := range agentFieldNames {
+				if key != f && bytes.EqualFold([]byte(key), []byte(f)) {
+					found = true
+				}
+			}
+			walk(val)
+			return !found
+		})
+		v.Elems(func(_ int, el rawValue) bool { walk(el); return !found })
+	}
+	walk(rawValue(bytes.TrimSpace(raw)))
+	return found
+}
+
+// addFileSeeds adds each line of an agent's fixtures as a seed.
+func addFileSeeds(f *testing.F, paths ...string) {
+	for _, p := range paths {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
+}
+
+func FuzzClaudeCodeRaw(f *testing.F) {
+	paths, _ := filepath.Glob(filepath.Join("..", "testdata", "agents", "claude-code", "*", "*", "*.jsonl"))
+	addFileSeeds(f, paths...)
+	for _, s := range []string{
+		`{"type":"user","message":{"content":5}}`, `{"type":"assistant","message":{"content":[{"type":"tool_use","id":"a","name":"x","input":{"b":[1, "\u0041<"],"a":null}}]}}`,
+		`{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"a","content":[{"type":"image"},{"text":"x"}],"is_error":true}]}}`,
+		`{"message":{"content":"x"},"type":"user","uuid":5}`, `{"type":"user","message":{"content":[null, {"text":null}]},"isMeta":true}`,
+		`{"type":"assistant","message":{"content":[{"type":"tool_use","id":"a","input":NaN}]}}`, `{"type":"user"}}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		compareReaders(t, data, &claudeCodeReaderOld{}, &claudeCodeReader{})
+	})
+}
+
+func FuzzClineRaw(f *testing.F) {
+	for _, p := range []string{clineFixture, rooFixture} {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			f.Fatal(err)
+		}
+		// One element a line, as readDocument passes them.
+		var elems []json.RawMessage
+		if err := json.Unmarshal(data, &elems); err != nil {
+			f.Fatal(err)
+		}
+		var b bytes.Buffer
+		for _, e := range elems {
+			_ = json.Compact(&b, e)
+			b.WriteByte('\n')
+		}
+		f.Add(b.Bytes())
+	}
+	for _, s := range []string{
+		`{"role":"user","content":null}`, `{"role":"user"}`, `{"role":5,"content":"x"}`, `{"type":"say","say":"text"}`,
+		`{"role":"assistant","content":[{"type":"tool_use","id":"t","name":"n","input":{"z":1,"a":"\u2028"}}]}`,
+		`{"role":"user","content":[{"type":"tool_result","tool_use_id":"t","content":{"a":[1, 2]}}]}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		compareReaders(t, data, &clineReaderOld{}, &clineReader{})
+	})
+}
+
+func FuzzCodexRaw(f *testing.F) {
+	paths, _ := filepath.Glob(filepath.Join("..", "testdata", "agents", "codex", "sessions", "*", "*", "*", "*.jsonl"))
+	addFileSeeds(f, paths...)
+	for _, s := range []string{
+		`{"type":"response_item","payload":{"type":"function_call","name":"shell","arguments":"{\"command\":[\"ls\"], \"a\":1}","call_id":"c"}}`,
+		`{"type":"response_item","payload":{"type":"function_call_output","call_id":"c","output":"{\"output\":\"x\",\"METADATA\":{\"exit_code\":\"2\"}}"}}`,
+		`{"type":"response_item","payload":{"type":"function_call","name":"x","arguments":null}}`,
+		`{"type":"response_item","payload":{"type":"function_call","name":"x","arguments":" NaN "}}`,
+		`{"id":"s","timestamp":"t","instructions":"i"}`, `{"record_type":"state"}`, `{"type":"message","role":"assistant","content":[{"type":"output_text","text":"hi"}]}`,
+		`{"type":"event_msg","payload":{"type":5}}`, `{"type":"response_item","payload":"x","record_type":5}`,
+		`{"type":"compacted","payload":{"message":"sum"}}`, `{"type":"response_item","payload":{"type":"custom_tool_call","name":"apply_patch","input":"*** Begin","call_id":"d"}}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		compareReaders(t, data, &codexReaderOld{}, &codexReader{})
+	})
+}
