@@ -28,15 +28,15 @@ var claudeCodeNotStepsOld = map[string]bool{
 // claudeCodeRecordOld is decoded in one pass, message and blocks included
 // (each json.Unmarshal validates all it is given first).
 type claudeCodeRecordOld struct {
-	Type        string             `json:"type"`
-	UUID        string             `json:"uuid"`
-	IsSidechain bool               `json:"isSidechain"`
-	IsMeta      bool               `json:"isMeta"`
+	Type        string                `json:"type"`
+	UUID        string                `json:"uuid"`
+	IsSidechain bool                  `json:"isSidechain"`
+	IsMeta      bool                  `json:"isMeta"`
 	Message     *claudeCodeMessageOld `json:"message"`
 }
 
 type claudeCodeMessageOld struct {
-	Role    string            `json:"role"`
+	Role    string               `json:"role"`
 	Content claudeCodeContentOld `json:"content"`
 }
 
@@ -164,4 +164,3 @@ func (c *claudeCodeReaderOld) user(blocks []claudeCodeBlockOld, meta bool) []ste
 }
 
 func (c *claudeCodeReaderOld) finish() []stepRecord { return c.q.ready(true) }
-

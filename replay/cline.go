@@ -65,8 +65,8 @@ import (
 //     <name>. Please try a different approach.") (LiveRooRefusal).
 type clineReader struct {
 	q        stepQueue
-	waiting  []*queuedStep // XML tool uses waiting for the next user message
-	lastCall *queuedStep   // the last tool use of the assistant message before
+	waiting  []*queuedStep  // XML tool uses waiting for the next user message
+	lastCall *queuedStep    // the last tool use of the assistant message before
 	blocks   []contentBlock // the message's, reused
 }
 

@@ -182,4 +182,3 @@ func (c *clineReaderOld) release() {
 	clear(c.waiting)
 	c.waiting = c.waiting[:0]
 }
-

@@ -50,7 +50,7 @@ func (c *codexReaderOld) record(map[string]any) ([]stepRecord, string) {
 // (json.Unmarshal validates all it is given first: a second pass over the
 // payload costs as much again).
 type codexFastOld struct {
-	Type    string     `json:"type"`
+	Type    string        `json:"type"`
 	Payload *codexItemOld `json:"payload"`
 }
 
