@@ -159,7 +159,7 @@ func (c *clineReader) assistantText(text string) {
 			}
 			continue
 		}
-		action, canon := callAction(part.tool, part.params)
+		action, canon := callActionRaw(part.tool, part.params)
 		c.q.push(stepRecord{info: StepInfo{Kind: StepAction}, action: action, canonical: canon, hasAction: true}, "")
 		p := c.q.queue[len(c.q.queue)-1]
 		p.waiting = true

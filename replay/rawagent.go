@@ -20,13 +20,19 @@ import (
 	"encoding/json"
 	"slices"
 	"strings"
+	"unicode/utf16"
 	"unicode/utf8"
 )
 
-// agentRecord is parseRecord(raw, true) with decodeObject's reason for a
-// value other than an object followed by a stray ']' or '}' (its decoder
-// stops before those): "not a JSON object".
+// agentRecord is parseRecord(raw, true) as the readers that decoded into
+// structs saw a record: null is an empty record (json.Unmarshal of null
+// into a struct leaves it as it is), and a value other than an object
+// followed by a stray ']' or '}' is "not a JSON object" (decodeObject's
+// decoder stops before those).
 func agentRecord(raw []byte) (rawValue, error) {
+	if bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
+		return rawValue("{}"), nil
+	}
 	v, err := parseRecord(raw, true)
 	if err == errRecordTwoValues {
 		i := skipSpace(raw, 0)
@@ -44,7 +50,7 @@ func rawString(v rawValue) (s string, ok bool) {
 	case 0, 'n':
 		return "", true
 	case '"':
-		return v.Str()
+		return v.unquote()
 	}
 	return "", false
 }
@@ -155,7 +161,7 @@ func readBlocks(v rawValue, blocks []contentBlock) (out []contentBlock, set, kin
 	case 0, 'n':
 		return blocks, false, false, ""
 	case '"':
-		s, _ := v.Str()
+		s, _ := v.unquote()
 		return append(blocks, contentBlock{Type: "text", Text: s}), true, false, ""
 	case '[':
 	default:
@@ -214,7 +220,7 @@ func textOf(v rawValue) string {
 	case 0, 'n':
 		return ""
 	case '"':
-		s, _ := v.Str()
+		s, _ := v.unquote()
 		return s
 	case '[':
 	default:
@@ -266,7 +272,7 @@ func textBlock(el rawValue) (typ, text string, hasText, good bool) {
 			case 'n':
 				text, hasText = "", false
 			case '"':
-				text, _ = val.Str()
+				text, _ = val.unquote()
 				hasText = true
 			default:
 				good = false
@@ -304,7 +310,7 @@ func appendCanonical(dst []byte, v rawValue) []byte {
 		if plainGoString(body) {
 			return append(dst, v...)
 		}
-		s, _ := v.Str()
+		s, _ := v.unquote()
 		return appendGoString(dst, s)
 	case '[':
 		dst = append(dst, '[')
@@ -420,4 +426,84 @@ func appendGoString(dst []byte, s string) []byte {
 	}
 	dst = append(dst, s[start:]...)
 	return append(dst, '"')
+}
+
+// unquote reads a string value as Str does (encoding/json's unescaping:
+// a lone surrogate and each invalid UTF-8 byte as U+FFFD), unescaping in
+// one pass over the bytes instead of through encoding/json; ok is false
+// for another kind of value.
+func (v rawValue) unquote() (string, bool) {
+	if v.Kind() != '"' {
+		return "", false
+	}
+	body := v[1 : len(v)-1]
+	esc := bytes.IndexByte(body, '\\')
+	if esc < 0 && utf8.Valid(body) {
+		return string(body), true
+	}
+	return string(appendUnescaped(make([]byte, 0, len(body)), body)), true
+}
+
+// appendUnescaped appends the unescaped body of a valid JSON string as
+// encoding/json's unquote writes it; unlike appendUnquoted (which checks
+// as it goes, a byte at a time) it copies the runs between escapes whole.
+func appendUnescaped(dst, body []byte) []byte {
+	for i := 0; i < len(body); {
+		end := len(body)
+		if j := bytes.IndexByte(body[i:], '\\'); j >= 0 {
+			end = i + j
+		}
+		dst = appendValidUTF8(dst, body[i:end])
+		if end == len(body) {
+			break
+		}
+		i = end + 2
+		switch c := body[end+1]; c {
+		case 'b':
+			dst = append(dst, '\b')
+		case 'f':
+			dst = append(dst, '\f')
+		case 'n':
+			dst = append(dst, '\n')
+		case 'r':
+			dst = append(dst, '\r')
+		case 't':
+			dst = append(dst, '\t')
+		case 'u':
+			r := hex4(body[i:])
+			i += 4
+			if utf16.IsSurrogate(r) {
+				// A pair, or U+FFFD (the escape after it read on its own).
+				if i+6 <= len(body) && body[i] == '\\' && body[i+1] == 'u' {
+					if dec := utf16.DecodeRune(r, hex4(body[i+2:])); dec != utf8.RuneError {
+						dst = utf8.AppendRune(dst, dec)
+						i += 6
+						continue
+					}
+				}
+				r = utf8.RuneError
+			}
+			dst = utf8.AppendRune(dst, r)
+		default: // '"', '\\', '/'
+			dst = append(dst, c)
+		}
+	}
+	return dst
+}
+
+// appendValidUTF8 appends b, each byte of an invalid sequence as U+FFFD.
+func appendValidUTF8(dst, b []byte) []byte {
+	if utf8.Valid(b) {
+		return append(dst, b...)
+	}
+	for len(b) > 0 {
+		r, size := utf8.DecodeRune(b)
+		if r == utf8.RuneError && size == 1 {
+			dst = utf8.AppendRune(dst, utf8.RuneError)
+		} else {
+			dst = append(dst, b[:size]...)
+		}
+		b = b[size:]
+	}
+	return dst
 }

@@ -190,3 +190,42 @@ func FuzzCodexRaw(f *testing.F) {
 		compareReaders(t, data, &codexReaderOld{}, &codexReader{})
 	})
 }
+
+// FuzzUnquote checks the one-pass unescaping against encoding/json's.
+func FuzzUnquote(f *testing.F) {
+	for _, s := range []string{`"a\nb"`, `"\ud800\udc00"`, `"\ud800\u0041"`, `"\udc00"`, "\"\xff\xfe a\"", `"\u00e9\/\\\""`, "\"\xed\xa0\x80\""} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		v, err := parseRecord(raw, false)
+		if err != nil || v.Kind() != '"' {
+			return
+		}
+		var want string
+		if err := json.Unmarshal(v, &want); err != nil {
+			t.Fatalf("%q: %v", v, err)
+		}
+		if got, ok := v.unquote(); !ok || got != want {
+			t.Fatalf("%q: unquote %q, encoding/json %q", v, got, want)
+		}
+	})
+}
+
+// FuzzCallActionRaw checks the in-place spelling of a tool call against
+// callAction's, which decodes and re-encodes with encoding/json.
+func FuzzCallActionRaw(f *testing.F) {
+	for _, s := range []string{`{"b":1,"a":[true,null,"x<\u2028"]}`, `{"a":1,"a":{"z":"\ud800","y":1.50e3}}`, `"s\n"`, `[]`, "{\"\xff\":\"\\u00e9\"}", `{ "k" : [ 1 , 2 ] }`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		v, err := parseRecord(raw, false)
+		if err != nil || hasNonFinite(raw) {
+			return
+		}
+		a, c := callActionRaw("tool", v)
+		wa, wc := callAction("tool", v)
+		if a != wa || c != wc {
+			t.Fatalf("%q:\n got %q %q\nwant %q %q", raw, a, c, wa, wc)
+		}
+	})
+}
