@@ -3,11 +3,13 @@ package replay
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+	"testing/iotest"
 )
 
 // ambiguousKeys says a valid record holds an object with a key repeated,
@@ -226,6 +228,60 @@ func FuzzCallActionRaw(f *testing.F) {
 		wa, wc := callAction("tool", v)
 		if a != wa || c != wc {
 			t.Fatalf("%q:\n got %q %q\nwant %q %q", raw, a, c, wa, wc)
+		}
+	})
+}
+
+// docEvents records what a docStepReader passes on.
+type docEvents struct {
+	events []string
+}
+
+func (d *docEvents) add(line int, recs []stepRecord) error {
+	d.events = append(d.events, fmt.Sprintf("%d %+v", line, recs))
+	return nil
+}
+
+func (d *docEvents) skip(line int, reason string) error {
+	if encodingJSONReason(reason) {
+		reason, _, _ = strings.Cut(reason, ": json: ")
+	}
+	d.events = append(d.events, fmt.Sprintf("%d skip %s", line, reason))
+	return nil
+}
+
+// FuzzSWEAgentDoc compares the streamed .traj reading with encoding/json's
+// token stream: the same steps and skipped elements, on the same lines,
+// and a document the old reader refused refused. The new reader also
+// refuses what the old one let pass after the object (text, a ']').
+func FuzzSWEAgentDoc(f *testing.F) {
+	data, err := os.ReadFile(sweAgentFixture)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(data)
+	for _, s := range []string{
+		"{\n  \"info\": {\"a\": [1, 2]},\n  \"trajectory\": [\n    {\"action\": \"ls\", \"observation\": \"a\"},\n    {\"observation\": \"b\"},\n    {\"action\": 5}\n  ]\n}\n",
+		"{\"trajectory\": [null, {\"action\": null}, {\"action\": \" x \", \"observation\": null}, 5], \"history\": [{\"x\": NaN}]}",
+		"{\"h\": 12, \"trajectory\": [\n{\"action\": \"a\\u0041\"}], \"trajectory\": []}", "{\"trajectory\": {}}", "[]",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if json.Valid(data) && (ambiguousKeys(data) || caseVariantKey(data)) {
+			return
+		}
+		var o, n docEvents
+		oerr := (&sweAgentReaderOld{}).readDoc(bytes.NewReader(data), o.add, o.skip)
+		nerr := (&sweAgentReader{}).readDoc(iotest.OneByteReader(bytes.NewReader(data)), n.add, n.skip)
+		if oerr != nil && nerr == nil {
+			t.Fatalf("%q: old refused it (%v), new read it", data, oerr)
+		}
+		if (oerr == nil) == (nerr == nil) && !reflect.DeepEqual(o.events, n.events) {
+			t.Fatalf("%q:\n got %q (%v)\nwant %q (%v)", data, n.events, nerr, o.events, oerr)
+		}
+		if oerr == nil && nerr != nil && !reflect.DeepEqual(o.events, n.events) {
+			t.Fatalf("%q: new refused it (%v) and read otherwise:\n got %q\nwant %q", data, nerr, n.events, o.events)
 		}
 	})
 }
