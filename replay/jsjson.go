@@ -319,16 +319,26 @@ func (p *jsParser) number() (*jsValue, error) {
 	return &jsValue{kind: jsNumber, num: f}, nil
 }
 
-// string reads a JSON string into WTF-8.
+// string reads a JSON string into WTF-8. It goes from one quote,
+// backslash or control byte to the next eight bytes at a time (special,
+// as validString does) and copies each run between them whole once it is
+// valid UTF-8; a string without escapes is its bytes.
 func (p *jsParser) string() (string, error) {
 	p.i++ // "
+	if j := special(p.b, p.i); j < len(p.b) && p.b[j] == '"' && utf8.Valid(p.b[p.i:j]) {
+		s := string(p.b[p.i:j])
+		p.i = j + 1
+		return s, nil
+	}
 	var sb strings.Builder
 	for {
+		j := special(p.b, p.i)
+		p.writeRun(&sb, p.b[p.i:j])
+		p.i = j
 		if p.i >= len(p.b) {
 			return "", p.errorf("unterminated string")
 		}
-		c := p.b[p.i]
-		switch {
+		switch c := p.b[p.i]; {
 		case c == '"':
 			p.i++
 			return sb.String(), nil
@@ -336,25 +346,33 @@ func (p *jsParser) string() (string, error) {
 			if err := p.escape(&sb); err != nil {
 				return "", err
 			}
-		case c < 0x20:
-			return "", p.errorf("a control character in a string")
-		case c < utf8.RuneSelf:
-			j := p.i + 1
-			for j < len(p.b) && p.b[j] >= 0x20 && p.b[j] < utf8.RuneSelf && p.b[j] != '"' && p.b[j] != '\\' {
-				j++
-			}
-			sb.Write(p.b[p.i:j])
-			p.i = j
 		default:
-			r, n := utf8.DecodeRune(p.b[p.i:])
-			if r == utf8.RuneError && n <= 1 {
-				sb.WriteRune(utf8.RuneError)
-				p.i += invalidUTF8Len(p.b[p.i:])
-				continue
-			}
-			sb.Write(p.b[p.i : p.i+n])
-			p.i += n
+			return "", p.errorf("a control character in a string")
 		}
+	}
+}
+
+// writeRun writes a run of a string's bytes (no quote, backslash or
+// control byte), an invalid UTF-8 sequence as U+FFFD as Node decodes it.
+func (p *jsParser) writeRun(sb *strings.Builder, run []byte) {
+	if utf8.Valid(run) {
+		sb.Write(run)
+		return
+	}
+	for i := 0; i < len(run); {
+		if run[i] < utf8.RuneSelf {
+			sb.WriteByte(run[i])
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRune(run[i:])
+		if r == utf8.RuneError && n <= 1 {
+			sb.WriteRune(utf8.RuneError)
+			i += invalidUTF8Len(run[i:])
+			continue
+		}
+		sb.Write(run[i : i+n])
+		i += n
 	}
 }
 
