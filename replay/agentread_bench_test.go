@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"bytes"
 	"context"
 	"os"
 	"os/exec"
@@ -63,6 +64,51 @@ func BenchmarkAgentRead(b *testing.B) {
 			if cpu := processCPU() - cpu0; cpu > 0 {
 				// On a shared machine wall time counts the waits for a core.
 				b.ReportMetric(float64(st.Size())*float64(b.N)/1e6/cpu.Seconds(), "cpu-MB/s")
+			}
+		})
+	}
+}
+
+// BenchmarkAgentRecords measures the agents' JSONL readers alone: each
+// line of the generated log (BenchmarkAgentRead's) handed to recordRaw,
+// with no line reading and no step table.
+func BenchmarkAgentRecords(b *testing.B) {
+	dir := os.Getenv("AGENT_BENCH_DIR")
+	if dir == "" {
+		dir = filepath.Join(os.TempDir(), "loopbreak-agentbench")
+	}
+	mb := "20"
+	if s := os.Getenv("AGENT_BENCH_MB"); s != "" {
+		mb = s
+	}
+	for _, f := range []struct {
+		name string
+		new  func() rawStepReader
+	}{
+		{"claude-code", func() rawStepReader { return &claudeCodeReader{} }},
+		{"codex", func() rawStepReader { return &codexReader{} }},
+		{"gemini-jsonl", func() rawStepReader { return &geminiReader{} }},
+	} {
+		b.Run(f.name, func(b *testing.B) {
+			data, err := os.ReadFile(filepath.Join(dir, f.name+"-"+mb+"mb.log"))
+			if err != nil {
+				b.Skip("run BenchmarkAgentRead first: ", err)
+			}
+			lines := bytes.Split(data, []byte("\n"))
+			b.SetBytes(int64(len(data)))
+			b.ReportAllocs()
+			cpu0 := processCPU()
+			for b.Loop() {
+				r := f.new()
+				for i, l := range lines {
+					if len(l) > 0 {
+						r.recordRaw(l, i+1)
+					}
+				}
+				r.finish()
+			}
+			if cpu := processCPU() - cpu0; cpu > 0 {
+				b.ReportMetric(float64(len(data))*float64(b.N)/1e6/cpu.Seconds(), "cpu-MB/s")
 			}
 		})
 	}

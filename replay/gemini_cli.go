@@ -89,16 +89,6 @@ func (g *geminiReader) record(map[string]any) ([]stepRecord, string) {
 	return nil, "internal: the Gemini CLI reader reads raw records"
 }
 
-// recordRaw reads one record (a line, or an element of an array).
-func (g *geminiReader) recordRaw(raw []byte, line int) ([]stepRecord, string) {
-	v, err := parseJS(raw)
-	if err != nil {
-		g.lastLine = line
-		return nil, err.Error()
-	}
-	return g.readRecord(v, nil, line)
-}
-
 // readRecord reads one parsed record. A session document streamed
 // (readSession) comes with its messages already reduced, in pending, and
 // a placeholder for them in v.

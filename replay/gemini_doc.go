@@ -90,11 +90,8 @@ func (g *geminiReader) readSession(br *bufio.Reader, add func(line int, recs []s
 				if err != nil {
 					return bad("not a valid JSON document: " + err.Error())
 				}
-				m, err := parseJS(raw)
-				if err != nil {
-					return skip(line, err.Error())
-				}
-				pending = append(pending, reduceGemini(m))
+				pending = append(pending, reduceGeminiRaw(raw)) // validated by value
+
 			}
 			top.set(key, &jsValue{kind: jsArray}) // stands for pending
 			continue

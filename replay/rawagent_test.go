@@ -285,3 +285,53 @@ func FuzzSWEAgentDoc(f *testing.F) {
 		}
 	})
 }
+
+// geminiTree is the Gemini CLI reader reading every record through
+// parseJS, as it did before readRecordRaw.
+type geminiTree struct{ geminiReader }
+
+func (g *geminiTree) recordRaw(raw []byte, line int) ([]stepRecord, string) {
+	return g.recordTree(raw, line)
+}
+
+// FuzzGeminiRaw compares the in-place reading of Gemini CLI records with
+// parseJS's tree: the same steps, reasons and notes.
+func FuzzGeminiRaw(f *testing.F) {
+	for _, p := range []string{"session-2025-11-12T14-00-3f0c9a7e.jsonl", "session.json"} {
+		data, err := os.ReadFile(filepath.Join("..", "testdata", "steps", "gemini-cli", p))
+		if err != nil {
+			f.Fatal(err)
+		}
+		var b bytes.Buffer
+		if json.Compact(&b, data) == nil {
+			data = b.Bytes() // the document on one line
+		}
+		f.Add(data)
+	}
+	for _, s := range []string{
+		`{"id":"a","type":"gemini","content":[{"text":"x","thought":0.0},{"text":"\ud800"}],"toolCalls":[{"name":" f ","args":{"2":1,"b":1e21,"1":"\u00e9","b":-0},"result":[{"functionResponse":{"response":{"output":"o","error":"e"}}}],"status":"error"},5]}`,
+		`{"id":"b","type":"user","content":"System: Potential loop detected. Details: Repeated tool call: f with arguments {}. Please take a step back and confirm you're making forward progress."}`,
+		`{"$set":{"sessionId":"s","messages":[{"id":"c","type":"user","content":[{"functionResponse":{}}]}]}}`, `{"$rewindTo":"a"}`,
+		`{"sessionId":"s","messages":[{"type":"gemini","content":"t"},3]}`, `{"type":"user","id":null}`, `{"id":"x","ty\u0070e":"gemini","content":{"text":"y"},"toolCalls":[{"args":""}]}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		o, n := &geminiTree{}, &geminiReader{}
+		for i, line := range bytes.Split(data, []byte("\n")) {
+			line = bytes.TrimSpace(line)
+			if len(line) == 0 {
+				continue
+			}
+			ro, wo := o.recordRaw(line, i+1)
+			rn, wn := n.recordRaw(line, i+1)
+			if wo != wn || !reflect.DeepEqual(ro, rn) {
+				t.Fatalf("line %d %q: got %+v %q, want %+v %q", i+1, line, rn, wn, ro, wo)
+			}
+		}
+		fo, fn := o.finish(), n.finish()
+		if !reflect.DeepEqual(fo, fn) || !reflect.DeepEqual(o.notes(), n.notes()) {
+			t.Fatalf("finish:\n got %+v %q\nwant %+v %q", fn, n.notes(), fo, o.notes())
+		}
+	})
+}
