@@ -92,6 +92,11 @@ func (c *clineReader) recordRaw(raw []byte, _ int) ([]stepRecord, string) {
 	if hasNonFinite(raw) {
 		return nil, "not a Cline task message: NaN or Infinity, which JSON does not have"
 	}
+	return c.message(v)
+}
+
+// message reads a validated message.
+func (c *clineReader) message(v rawValue) ([]stepRecord, string) {
 	var role, typ, bad string
 	var content rawValue
 	v.Members(func(k []byte, esc bool, val rawValue) bool {

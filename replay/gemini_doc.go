@@ -8,7 +8,6 @@ package replay
 
 import (
 	"bufio"
-	"fmt"
 	"io"
 )
 
@@ -30,25 +29,7 @@ func (g *geminiReader) readDoc(r io.Reader, add func(line int, recs []stepRecord
 	case first == '[':
 		return readDocument(br, DefaultMaxLineBytes, handle, skip)
 	}
-	src := recordSource{br: br, max: DefaultMaxLineBytes}
-	for {
-		line, lineNo, tooLong, err := src.nextLine()
-		if tooLong {
-			if perr := skip(lineNo, fmt.Sprintf("line longer than %d bytes", DefaultMaxLineBytes)); perr != nil {
-				return perr
-			}
-		} else if line != nil {
-			if perr := handle(lineNo, line); perr != nil {
-				return perr
-			}
-		}
-		if err == io.EOF {
-			return nil
-		}
-		if err != nil {
-			return fmt.Errorf("line %d: %w", lineNo+1, err)
-		}
-	}
+	return readRecordLines(br, g.recordRaw, add, skip)
 }
 
 // readSession streams one session document: its messages are parsed and

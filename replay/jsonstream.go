@@ -116,6 +116,9 @@ func (s *jsonStream) value() (raw []byte, line int, err error) {
 		// A value that reaches the end of the window may go on past it
 		// (a number, or an invalid value cut short): read more, unless
 		// the input has ended.
+		if end > 0 && end < len(window) && !scalarEnd(window, end) {
+			end = -1 // a number or literal runs on ("00", "truex"): invalid
+		}
 		if end > 0 && (end < len(window) || s.eof) {
 			raw = window[:end]
 			if hasNonFinite(raw) {
@@ -217,4 +220,18 @@ func delimited(window []byte) bool {
 		return closingQuote(window, 1) >= 0
 	}
 	return bytes.IndexAny(window, ",]} \t\r\n") >= 0
+}
+
+// scalarEnd says a value ending at window[end] ends where a scalar must:
+// at a delimiter (containers and strings end at their closing byte).
+func scalarEnd(window []byte, end int) bool {
+	switch window[0] {
+	case '{', '[', '"':
+		return true
+	}
+	switch window[end] {
+	case ',', ']', '}', '[', '{', '"', ' ', '\t', '\r', '\n':
+		return true
+	}
+	return false
 }

@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -238,7 +239,15 @@ type docEvents struct {
 }
 
 func (d *docEvents) add(line int, recs []stepRecord) error {
-	d.events = append(d.events, fmt.Sprintf("%d %+v", line, recs))
+	for _, r := range recs {
+		live := ""
+		if r.live != nil {
+			live = fmt.Sprintf("%+v", *r.live)
+		}
+		r.live = nil
+		d.events = append(d.events, fmt.Sprintf("%d %+v %s", line, r, live))
+	}
+	d.events = append(d.events, fmt.Sprintf("%d add", line))
 	return nil
 }
 
@@ -332,6 +341,41 @@ func FuzzGeminiRaw(f *testing.F) {
 		fo, fn := o.finish(), n.finish()
 		if !reflect.DeepEqual(fo, fn) || !reflect.DeepEqual(o.notes(), n.notes()) {
 			t.Fatalf("finish:\n got %+v %q\nwant %+v %q", fn, n.notes(), fo, o.notes())
+		}
+	})
+}
+
+// FuzzClineDoc compares the streamed api_conversation_history.json with
+// readDocument's reading of it: the same steps, skipped elements and
+// problem, on the same lines.
+func FuzzClineDoc(f *testing.F) {
+	for _, p := range []string{clineFixture, rooFixture} {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
+	for _, s := range []string{"[]", "[null, 5, {\"role\":\"user\",\"content\":\"x\"}]", "[{\"role\":\"user\",\"content\":\"x\"},]", "[{\"role\":\"user\"} {}]",
+		"[{\"role\":\"user\",\"content\":\"x\"}", "[{\"role\":\"user\",\"content\":\"x", "[]\n x", "[NaN]", "[{\"a\":1}}]", "  [\n\n{\"role\":\"assistant\",\"content\":[]}\n]\n"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if peekFirstByte(bufio.NewReader(bytes.NewReader(data))) != '[' {
+			return
+		}
+		var o, n docEvents
+		old := &clineReader{}
+		oerr := readDocument(bufio.NewReader(bytes.NewReader(data)), DefaultMaxLineBytes, func(line int, raw []byte) error {
+			recs, reason := old.recordRaw(raw, line)
+			if reason != "" {
+				return o.skip(line, reason)
+			}
+			return o.add(line, recs)
+		}, o.skip)
+		nerr := (&clineReader{}).readDoc(iotest.HalfReader(bytes.NewReader(data)), n.add, n.skip)
+		if !reflect.DeepEqual(o.events, n.events) || fmt.Sprint(oerr) != fmt.Sprint(nerr) {
+			t.Fatalf("%q:\n got %q %v\nwant %q %v", data, n.events, nerr, o.events, oerr)
 		}
 	})
 }
