@@ -3,10 +3,12 @@ package replay
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -28,6 +30,7 @@ func BenchmarkAgentRead(b *testing.B) {
 	for _, f := range []struct{ name, preset string }{
 		{"claude-code", PresetClaudeCode}, {"codex", PresetCodex}, {"swe-agent", PresetSWEAgent},
 		{"cline", PresetCline}, {"gemini-json", PresetGeminiCLI}, {"gemini-jsonl", PresetGeminiCLI},
+		{"aider", PresetAider},
 	} {
 		b.Run(f.name, func(b *testing.B) {
 			path := filepath.Join(dir, f.name+"-"+strconv.Itoa(mb)+"mb.log")
@@ -35,10 +38,16 @@ func BenchmarkAgentRead(b *testing.B) {
 				if err := os.MkdirAll(dir, 0o755); err != nil {
 					b.Fatal(err)
 				}
-				cmd := exec.Command("python3", ".ci/agentlogs.py", f.name, strconv.Itoa(mb), path)
-				cmd.Dir = ".."
-				if out, err := cmd.CombinedOutput(); err != nil {
-					b.Skipf("cannot write the log: %v: %s", err, out)
+				if f.name == "aider" {
+					if err := os.WriteFile(path, aiderHistory(mb<<20), 0o644); err != nil {
+						b.Fatal(err)
+					}
+				} else {
+					cmd := exec.Command("python3", ".ci/agentlogs.py", f.name, strconv.Itoa(mb), path)
+					cmd.Dir = ".."
+					if out, err := cmd.CombinedOutput(); err != nil {
+						b.Skipf("cannot write the log: %v: %s", err, out)
+					}
 				}
 			}
 			st, err := os.Stat(path)
@@ -112,4 +121,37 @@ func BenchmarkAgentRecords(b *testing.B) {
 			}
 		})
 	}
+}
+
+// aiderHistory is an Aider chat history of about size bytes in the shape
+// aider.go's comment shows (.ci/agentlogs.py has no Markdown format): a
+// prompt, a reply of a few paragraphs and a SEARCH/REPLACE block, Aider's
+// own "> " line, over and over.
+func aiderHistory(size int) []byte {
+	words := strings.Fields("def return import from self value error test assert path config result index")
+	var b bytes.Buffer
+	b.WriteString("# aider chat started at 2026-11-20 12:00:00\n\n> /usr/local/bin/aider --model sonnet\n> Aider v0.86.1\n\n")
+	line := func(n, seed int) {
+		for i := 0; i < n; i++ {
+			if i > 0 {
+				b.WriteByte(' ')
+			}
+			b.WriteString(words[(seed*7+i*3)%len(words)])
+		}
+	}
+	for r := 0; b.Len() < size; r++ {
+		fmt.Fprintf(&b, "#### Fix the divide test, try %d.\n\n", r%7)
+		for p := 0; p < 2+r%5; p++ {
+			line(5+(r+p)%10, r+p)
+			b.WriteString("\n\n")
+		}
+		b.WriteString("calc.py\n```python\n<<<<<<< SEARCH\n")
+		for l := 0; l < 3+r%20; l++ {
+			b.WriteString("    ")
+			line(8, r+l)
+			b.WriteByte('\n')
+		}
+		b.WriteString("=======\n    return a / b\n>>>>>>> REPLACE\n```\n\n> Applied edit to calc.py\n\n")
+	}
+	return b.Bytes()
 }
