@@ -352,30 +352,6 @@ func (p *jsParser) string() (string, error) {
 	}
 }
 
-// writeRun writes a run of a string's bytes (no quote, backslash or
-// control byte), an invalid UTF-8 sequence as U+FFFD as Node decodes it.
-func (p *jsParser) writeRun(sb *strings.Builder, run []byte) {
-	if utf8.Valid(run) {
-		sb.Write(run)
-		return
-	}
-	for i := 0; i < len(run); {
-		if run[i] < utf8.RuneSelf {
-			sb.WriteByte(run[i])
-			i++
-			continue
-		}
-		r, n := utf8.DecodeRune(run[i:])
-		if r == utf8.RuneError && n <= 1 {
-			sb.WriteRune(utf8.RuneError)
-			i += invalidUTF8Len(run[i:])
-			continue
-		}
-		sb.Write(run[i : i+n])
-		i += n
-	}
-}
-
 func (p *jsParser) escape(sb *strings.Builder) error {
 	if p.i+1 >= len(p.b) {
 		return p.errorf("unterminated escape")
@@ -438,39 +414,6 @@ func writeUnit(sb *strings.Builder, u uint16) {
 		return
 	}
 	sb.WriteRune(rune(u))
-}
-
-// invalidUTF8Len is the length of the maximal subpart of an ill-formed
-// UTF-8 sequence at the start of b, which the WHATWG decoder (Node's)
-// replaces with one U+FFFD.
-func invalidUTF8Len(b []byte) int {
-	lead := b[0]
-	var need int
-	lo, hi := byte(0x80), byte(0xBF)
-	switch {
-	case lead >= 0xC2 && lead <= 0xDF:
-		need = 1
-	case lead == 0xE0:
-		need, lo = 2, 0xA0
-	case lead == 0xED:
-		need, hi = 2, 0x9F
-	case lead >= 0xE1 && lead <= 0xEF:
-		need = 2
-	case lead == 0xF0:
-		need, lo = 3, 0x90
-	case lead >= 0xF1 && lead <= 0xF3:
-		need = 3
-	case lead == 0xF4:
-		need, hi = 3, 0x8F
-	default:
-		return 1
-	}
-	n := 1
-	for n <= need && n < len(b) && b[n] >= lo && b[n] <= hi {
-		n++
-		lo, hi = 0x80, 0xBF
-	}
-	return n
 }
 
 // appendJS appends v as JSON.stringify writes it.
