@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -286,8 +287,13 @@ func FuzzSWEAgentDoc(f *testing.F) {
 		if oerr != nil && nerr == nil {
 			t.Fatalf("%q: old refused it (%v), new read it", data, oerr)
 		}
-		if (oerr == nil) == (nerr == nil) && !reflect.DeepEqual(o.events, n.events) {
-			t.Fatalf("%q:\n got %q (%v)\nwant %q (%v)", data, n.events, nerr, o.events, oerr)
+		if oerr == nil && nerr == nil && !reflect.DeepEqual(o.events, n.events) {
+			t.Fatalf("%q:\n got %q\nwant %q", data, n.events, o.events)
+		}
+		// Both refused: the new reader may stop sooner ("00" is invalid at
+		// once, where the Decoder read a 0 first), never read otherwise.
+		if oerr != nil && nerr != nil && (len(n.events) > len(o.events) || !slices.Equal(o.events[:len(n.events)], n.events)) {
+			t.Fatalf("%q:\n got %q (%v)\nwant a prefix of %q (%v)", data, n.events, nerr, o.events, oerr)
 		}
 		if oerr == nil && nerr != nil && !reflect.DeepEqual(o.events, n.events) {
 			t.Fatalf("%q: new refused it (%v) and read otherwise:\n got %q\nwant %q", data, nerr, n.events, o.events)
