@@ -2,7 +2,6 @@ package replay
 
 import (
 	"bytes"
-	"strings"
 )
 
 // aiderReader reads Aider's chat history, .aider.chat.history.md in the
@@ -43,7 +42,8 @@ import (
 // break), nor are the sessions of one file told apart.
 type aiderReader struct {
 	n       int
-	reply   []string
+	reply   []byte // the reply's lines so far, joined by line breaks
+	lines   int
 	prompt  bool
 	fenced  bool // inside a reply's ``` block, where "> " and "#### " are the reply's
 	pending []stepRecord
@@ -56,38 +56,47 @@ func (a *aiderReader) record(map[string]any) ([]stepRecord, string) {
 	return nil, "an Aider line read as a JSON record"
 }
 
+// recordRaw reads one line; a reply is kept as bytes until it ends, so a
+// line costs no allocation of its own.
 func (a *aiderReader) recordRaw(raw []byte, _ int) ([]stepRecord, string) {
-	line := string(raw)
 	if a.fenced {
-		a.reply = append(a.reply, line)
-		if strings.HasPrefix(line, "```") {
+		a.addLine(raw)
+		if bytes.HasPrefix(raw, []byte("```")) {
 			a.fenced = false
 		}
 		return nil, ""
 	}
 	switch {
-	case strings.HasPrefix(line, "# aider chat started at"), strings.HasPrefix(line, "####"):
+	case bytes.HasPrefix(raw, []byte("# aider chat started at")), bytes.HasPrefix(raw, []byte("####")):
 		a.flush()
 		a.prompt = true
-	case strings.HasPrefix(line, ">"):
+	case bytes.HasPrefix(raw, []byte(">")):
 		a.flush()
 	default:
-		a.reply = append(a.reply, line)
-		a.fenced = strings.HasPrefix(line, "```")
+		a.addLine(raw)
+		a.fenced = bytes.HasPrefix(raw, []byte("```"))
 	}
 	out := a.pending
 	a.pending = nil
 	return out, ""
 }
 
+func (a *aiderReader) addLine(raw []byte) {
+	if a.lines > 0 {
+		a.reply = append(a.reply, '\n')
+	}
+	a.reply = append(a.reply, raw...)
+	a.lines++
+}
+
 // flush makes the reply read so far a message step.
 func (a *aiderReader) flush() {
-	if len(a.reply) == 0 {
+	if a.lines == 0 {
 		return
 	}
 	a.n++
-	r := stepRecord{n: a.n, hasStep: true, info: StepInfo{Kind: StepMessage, NewPrompt: a.prompt}, output: strings.Join(a.reply, "\n"), hasText: true}
-	a.prompt, a.reply, a.fenced = false, a.reply[:0], false
+	r := stepRecord{n: a.n, hasStep: true, info: StepInfo{Kind: StepMessage, NewPrompt: a.prompt}, output: string(a.reply), hasText: true}
+	a.prompt, a.reply, a.lines, a.fenced = false, a.reply[:0], 0, false
 	a.pending = append(a.pending, r)
 }
 

@@ -1,8 +1,6 @@
 package replay
 
 import (
-	"encoding/json"
-	"errors"
 	"fmt"
 	"strings"
 )
@@ -48,6 +46,7 @@ type claudeCodeReader struct {
 	// user or assistant record, then the main one or a subagent's.
 	side      int8
 	sidechain bool
+	blocks    []contentBlock // the record's, reused
 }
 
 // claudeCodeNotSteps are record types that are not the model's stream.
@@ -55,104 +54,109 @@ var claudeCodeNotSteps = map[string]bool{
 	"system": true, "summary": true, "file-history-snapshot": true, "queue-operation": true,
 }
 
-// claudeCodeRecord is decoded in one pass, message and blocks included
-// (each json.Unmarshal validates all it is given first).
-type claudeCodeRecord struct {
-	Type        string             `json:"type"`
-	UUID        string             `json:"uuid"`
-	IsSidechain bool               `json:"isSidechain"`
-	IsMeta      bool               `json:"isMeta"`
-	Message     *claudeCodeMessage `json:"message"`
-}
-
-type claudeCodeMessage struct {
-	Role    string            `json:"role"`
-	Content claudeCodeContent `json:"content"`
-}
-
-// claudeCodeContent is a message's content: a string (one text block) or
-// content blocks.
-type claudeCodeContent struct {
-	blocks []claudeCodeBlock
-	set    bool
-}
-
-func (c *claudeCodeContent) UnmarshalJSON(b []byte) error {
-	switch firstByte(b) {
-	case '"':
-		var s string
-		if err := json.Unmarshal(b, &s); err != nil {
-			return err
-		}
-		c.blocks, c.set = []claudeCodeBlock{{Type: "text", Text: s}}, true
-	case '[':
-		if err := json.Unmarshal(b, &c.blocks); err != nil {
-			return err
-		}
-		c.set = true
-	case 'n': // null: no content
-	default:
-		return errClaudeCodeContent
-	}
-	return nil
-}
-
-var errClaudeCodeContent = errors.New("a message whose content is neither text nor content blocks")
-
-type claudeCodeBlock struct {
-	Type      string          `json:"type"`
-	Text      string          `json:"text"`
-	Thinking  string          `json:"thinking"`
-	ID        string          `json:"id"`
-	Name      string          `json:"name"`
-	Input     json.RawMessage `json:"input"`
-	ToolUseID string          `json:"tool_use_id"`
-	Content   json.RawMessage `json:"content"`
-	IsError   bool            `json:"is_error"`
-}
+const claudeCodeBadContent = "a message whose content is neither text nor content blocks"
 
 func (c *claudeCodeReader) record(map[string]any) ([]stepRecord, string) {
 	return nil, "a Claude Code record read without its bytes"
 }
 
+// recordRaw reads a record in place (rawagent.go): its fields typed as
+// Claude Code writes them (type and uuid strings, isSidechain and isMeta
+// booleans, message an object whose content is a string or blocks); a
+// record with a field of another type is skipped with its name.
 func (c *claudeCodeReader) recordRaw(raw []byte, _ int) ([]stepRecord, string) {
-	var rec claudeCodeRecord
-	if err := json.Unmarshal(raw, &rec); err != nil {
-		if _, derr := decodeObject(raw); derr != nil {
-			return nil, derr.Error()
-		}
-		if errors.Is(err, errClaudeCodeContent) {
-			return nil, "a Claude Code " + rec.Type + " record: " + err.Error()
-		}
-		return nil, "not a Claude Code record: " + err.Error()
+	v, err := agentRecord(raw)
+	if err != nil {
+		return nil, err.Error()
 	}
-	if claudeCodeNotSteps[rec.Type] {
+	if hasNonFinite(raw) {
+		return nil, "not a Claude Code record: NaN or Infinity, which JSON does not have"
+	}
+	var typ, uuid, typeAtMessage, bad string
+	var side, meta, hasMessage bool
+	var msg rawValue
+	v.Members(func(k []byte, esc bool, val rawValue) bool {
+		ok := true
+		switch string(keyBytes(k, esc)) {
+		case "type":
+			typ, ok = rawString(val)
+		case "uuid":
+			uuid, ok = rawString(val)
+		case "isSidechain":
+			side, ok = rawBool(val)
+		case "isMeta":
+			meta, ok = rawBool(val)
+		case "message":
+			switch val.Kind() {
+			case '{':
+				msg, hasMessage, typeAtMessage = val, true, typ
+			case 'n':
+				msg, hasMessage = nil, false
+			default:
+				ok = false
+			}
+		default:
+			return true
+		}
+		if !ok && bad == "" {
+			bad = fmt.Sprintf("%s is not of the type Claude Code writes", jsonString(string(keyBytes(k, esc))))
+		}
+		return true
+	})
+	blocks, set := c.blocks[:0], false
+	if hasMessage {
+		var kindBad bool
+		var why string
+		msg.Members(func(k []byte, esc bool, val rawValue) bool {
+			switch string(keyBytes(k, esc)) {
+			case "role":
+				if _, ok := rawString(val); !ok && why == "" {
+					why = `"role" is not a string`
+				}
+			case "content":
+				blocks, set, kindBad, why = readBlocks(val, blocks[:0])
+			}
+			return true
+		})
+		c.blocks = blocks
+		if kindBad {
+			// encoding/json stopped there: the record's type is what
+			// it had read before the message.
+			return nil, "a Claude Code " + typeAtMessage + " record: " + claudeCodeBadContent
+		}
+		if bad == "" && why != "" {
+			bad = "the message's " + why
+		}
+	}
+	if bad != "" {
+		return nil, "not a Claude Code record: " + bad
+	}
+	if claudeCodeNotSteps[typ] {
 		return nil, ""
 	}
-	if rec.Type != "user" && rec.Type != "assistant" {
-		return nil, fmt.Sprintf("not a Claude Code record (type %q; want user, assistant, system or summary)", rec.Type)
+	if typ != "user" && typ != "assistant" {
+		return nil, fmt.Sprintf("not a Claude Code record (type %q; want user, assistant, system or summary)", typ)
 	}
 	if c.side == 0 {
-		c.side, c.sidechain = 1, rec.IsSidechain
+		c.side, c.sidechain = 1, side
 	}
-	if rec.IsSidechain != c.sidechain {
+	if side != c.sidechain {
 		return nil, ""
 	}
-	if rec.UUID != "" {
-		if c.seen[rec.UUID] {
+	if uuid != "" {
+		if c.seen[uuid] {
 			return nil, ""
 		}
 		if c.seen == nil {
 			c.seen = map[string]bool{}
 		}
-		c.seen[rec.UUID] = true
+		c.seen[uuid] = true
 	}
-	if rec.Message == nil || !rec.Message.Content.set {
-		return nil, fmt.Sprintf("a Claude Code %s record without a message", rec.Type)
+	if !hasMessage || !set {
+		return nil, fmt.Sprintf("a Claude Code %s record without a message", typ)
 	}
-	blocks := rec.Message.Content.blocks
-	if rec.Type == "user" {
-		return c.user(blocks, rec.IsMeta), ""
+	if typ == "user" {
+		return c.user(blocks, meta), ""
 	}
 	for _, b := range blocks {
 		switch b.Type {
@@ -165,7 +169,7 @@ func (c *claudeCodeReader) recordRaw(raw []byte, _ int) ([]stepRecord, string) {
 				c.q.push(stepRecord{info: StepInfo{Kind: StepMessage, Thinking: true}, output: b.Thinking, hasText: true}, "")
 			}
 		case "tool_use", "server_tool_use":
-			action, canon := callAction(b.Name, b.Input)
+			action, canon := callActionRaw(b.Name, b.Input)
 			c.q.push(stepRecord{info: StepInfo{Kind: StepAction}, action: action, canonical: canon, hasAction: true}, b.ID)
 		}
 	}
@@ -174,11 +178,11 @@ func (c *claudeCodeReader) recordRaw(raw []byte, _ int) ([]stepRecord, string) {
 
 // user reads a user record: tool results complete their calls; text is a
 // prompt (not an injected isMeta one).
-func (c *claudeCodeReader) user(blocks []claudeCodeBlock, meta bool) []stepRecord {
+func (c *claudeCodeReader) user(blocks []contentBlock, meta bool) []stepRecord {
 	for _, b := range blocks {
 		switch b.Type {
 		case "tool_result":
-			out := joinTexts(b.Content)
+			out := textOf(b.Content)
 			if c.q.result(b.ToolUseID, out, b.IsError) == nil {
 				// A result of no call read (its call is in a part of the
 				// log not read): a step with no call.

@@ -1,7 +1,6 @@
 package replay
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 )
@@ -66,8 +65,9 @@ import (
 //     <name>. Please try a different approach.") (LiveRooRefusal).
 type clineReader struct {
 	q        stepQueue
-	waiting  []*queuedStep // XML tool uses waiting for the next user message
-	lastCall *queuedStep   // the last tool use of the assistant message before
+	waiting  []*queuedStep  // XML tool uses waiting for the next user message
+	lastCall *queuedStep    // the last tool use of the assistant message before
+	blocks   []contentBlock // the message's, reused
 }
 
 // The agents' own words for their detectors' verdicts (see clineReader).
@@ -78,38 +78,58 @@ const (
 	rooRefusal       = "Tool call repetition limit reached for "
 )
 
-type clineMessage struct {
-	Role    string          `json:"role"`
-	Content json.RawMessage `json:"content"`
-	Type    string          `json:"type"` // ui_messages.json: say or ask
-	Say     string          `json:"say"`
-	Ask     string          `json:"ask"`
-}
-
 func (c *clineReader) record(map[string]any) ([]stepRecord, string) {
 	return nil, "a Cline task message read without its bytes"
 }
 
+// recordRaw reads a message in place (rawagent.go): role a string,
+// content a string or content blocks (null: none).
 func (c *clineReader) recordRaw(raw []byte, _ int) ([]stepRecord, string) {
-	var m clineMessage
-	if err := json.Unmarshal(raw, &m); err != nil {
-		if _, derr := decodeObject(raw); derr != nil {
-			return nil, derr.Error()
-		}
-		return nil, "not a Cline task message: " + err.Error()
+	v, err := agentRecord(raw)
+	if err != nil {
+		return nil, err.Error()
 	}
-	if m.Role == "" && (m.Type == "say" || m.Type == "ask") {
+	if hasNonFinite(raw) {
+		return nil, "not a Cline task message: NaN or Infinity, which JSON does not have"
+	}
+	return c.message(v)
+}
+
+// message reads a validated message.
+func (c *clineReader) message(v rawValue) ([]stepRecord, string) {
+	var role, typ, bad string
+	var content rawValue
+	v.Members(func(k []byte, esc bool, val rawValue) bool {
+		ok := true
+		switch string(keyBytes(k, esc)) {
+		case "role":
+			role, ok = rawString(val)
+		case "content":
+			content = val
+		case "type": // ui_messages.json: say or ask
+			typ, ok = rawString(val)
+		case "say", "ask":
+			_, ok = rawString(val)
+		default:
+			return true
+		}
+		if !ok && bad == "" {
+			bad = jsonString(string(keyBytes(k, esc))) + " is not a string"
+		}
+		return true
+	})
+	if bad != "" {
+		return nil, "not a Cline task message: " + bad
+	}
+	if role == "" && (typ == "say" || typ == "ask") {
 		return nil, "a Cline/Roo Code ui_messages.json entry: the steps are read from the task's api_conversation_history.json"
 	}
-	var blocks []claudeCodeBlock
-	if firstByte(m.Content) == '"' {
-		var s string
-		_ = json.Unmarshal(m.Content, &s)
-		blocks = []claudeCodeBlock{{Type: "text", Text: s}}
-	} else if err := json.Unmarshal(m.Content, &blocks); err != nil {
-		return nil, fmt.Sprintf("a Cline task message (role %q) whose content is neither text nor content blocks", m.Role)
+	blocks, _, kindBad, why := readBlocks(content, c.blocks[:0])
+	c.blocks = blocks
+	if content == nil || kindBad || why != "" {
+		return nil, fmt.Sprintf("a Cline task message (role %q) whose content is neither text nor content blocks", role)
 	}
-	switch m.Role {
+	switch role {
 	case "assistant":
 		c.release() // tool uses no user message answered
 		c.lastCall = nil
@@ -122,7 +142,7 @@ func (c *clineReader) recordRaw(raw []byte, _ int) ([]stepRecord, string) {
 					c.q.push(stepRecord{info: StepInfo{Kind: StepMessage, Thinking: true}, output: t, hasText: true}, "")
 				}
 			case "tool_use":
-				action, canon := callAction(b.Name, b.Input)
+				action, canon := callActionRaw(b.Name, b.Input)
 				c.q.push(stepRecord{info: StepInfo{Kind: StepAction}, action: action, canonical: canon, hasAction: true}, b.ID)
 				c.lastCall = c.q.queue[len(c.q.queue)-1]
 			}
@@ -130,7 +150,7 @@ func (c *clineReader) recordRaw(raw []byte, _ int) ([]stepRecord, string) {
 	case "user":
 		c.user(blocks)
 	default:
-		return nil, fmt.Sprintf("not a Cline task message (role %q; want user or assistant)", m.Role)
+		return nil, fmt.Sprintf("not a Cline task message (role %q; want user or assistant)", role)
 	}
 	return c.q.ready(false), ""
 }
@@ -144,7 +164,7 @@ func (c *clineReader) assistantText(text string) {
 			}
 			continue
 		}
-		action, canon := callAction(part.tool, part.params)
+		action, canon := callActionRaw(part.tool, part.params)
 		c.q.push(stepRecord{info: StepInfo{Kind: StepAction}, action: action, canonical: canon, hasAction: true}, "")
 		p := c.q.queue[len(c.q.queue)-1]
 		p.waiting = true
@@ -156,7 +176,7 @@ func (c *clineReader) assistantText(text string) {
 // user reads a user message: native tool results by id, XML tool results
 // in order to the tool uses of the message before, the rest prompts; a
 // live verdict is marked on the call it fired on.
-func (c *clineReader) user(blocks []claudeCodeBlock) {
+func (c *clineReader) user(blocks []contentBlock) {
 	var results []string
 	resultErr, expectBody := false, false
 	var last *stepRecord // the call whose result came last
@@ -176,7 +196,7 @@ func (c *clineReader) user(blocks []claudeCodeBlock) {
 	for _, b := range blocks {
 		switch b.Type {
 		case "tool_result":
-			out := joinTexts(b.Content)
+			out := textOf(b.Content)
 			isErr := b.IsError || strings.Contains(out, "The tool execution failed")
 			last = c.q.result(b.ToolUseID, out, isErr)
 			if last == nil {

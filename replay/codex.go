@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -46,13 +47,6 @@ type codexReader struct {
 	q stepQueue
 }
 
-type codexLine struct {
-	Type       string          `json:"type"`
-	Payload    json.RawMessage `json:"payload"`
-	RecordType string          `json:"record_type"`
-	ID         json.RawMessage `json:"id"`
-}
-
 // codexItemTypes are the ResponseItem types a legacy rollout writes bare.
 var codexItemTypes = map[string]bool{
 	"message": true, "reasoning": true, "local_shell_call": true, "function_call": true,
@@ -60,71 +54,124 @@ var codexItemTypes = map[string]bool{
 	"web_search_call": true,
 }
 
+// codexItem is a ResponseItem (or an event message) read in place.
 type codexItem struct {
-	Type      string          `json:"type"`
-	Role      string          `json:"role"`
-	Content   json.RawMessage `json:"content"`
-	Summary   json.RawMessage `json:"summary"`
-	Name      string          `json:"name"`
-	Arguments json.RawMessage `json:"arguments"`
-	Input     json.RawMessage `json:"input"`
-	CallID    string          `json:"call_id"`
-	Output    json.RawMessage `json:"output"`
-	Action    json.RawMessage `json:"action"`
-	Message   json.RawMessage `json:"message"`
+	Type, Role, Name, CallID                                    string
+	Content, Summary, Arguments, Input, Output, Action, Message rawValue
+}
+
+// readCodexItem reads a payload object; bad names a field of a wrong type.
+func readCodexItem(v rawValue) (it codexItem, bad string) {
+	v.Members(func(k []byte, esc bool, val rawValue) bool {
+		var dst *string
+		key := keyBytes(k, esc)
+		switch string(key) {
+		case "type":
+			dst = &it.Type
+		case "role":
+			dst = &it.Role
+		case "name":
+			dst = &it.Name
+		case "call_id":
+			dst = &it.CallID
+		case "content":
+			it.Content = val
+		case "summary":
+			it.Summary = val
+		case "arguments":
+			it.Arguments = val
+		case "input":
+			it.Input = val
+		case "output":
+			it.Output = val
+		case "action":
+			it.Action = val
+		case "message":
+			it.Message = val
+		}
+		if dst != nil {
+			var ok bool
+			if *dst, ok = rawString(val); !ok && bad == "" {
+				bad = jsonString(string(key)) + " is not a string"
+			}
+		}
+		return true
+	})
+	return it, bad
 }
 
 func (c *codexReader) record(map[string]any) ([]stepRecord, string) {
 	return nil, "a Codex record read without its bytes"
 }
 
-// codexFast is a rollout line decoded in one pass, its payload included
-// (json.Unmarshal validates all it is given first: a second pass over the
-// payload costs as much again).
-type codexFast struct {
-	Type    string     `json:"type"`
-	Payload *codexItem `json:"payload"`
-}
-
+// recordRaw reads a rollout line in place (rawagent.go): type a string,
+// payload an object whose type, role, name and call_id are strings.
 func (c *codexReader) recordRaw(raw []byte, _ int) ([]stepRecord, string) {
-	var fast codexFast
-	var it codexItem
-	lineType := ""
-	if err := json.Unmarshal(raw, &fast); err == nil && fast.Payload != nil {
-		lineType, it = fast.Type, *fast.Payload
-	} else {
-		var line codexLine
-		if err := json.Unmarshal(raw, &line); err != nil {
-			if _, derr := decodeObject(raw); derr != nil {
-				return nil, derr.Error()
-			}
-			return nil, "not a Codex rollout line: " + err.Error()
+	v, err := agentRecord(raw)
+	if err != nil {
+		return nil, err.Error()
+	}
+	if hasNonFinite(raw) {
+		return nil, "not a Codex rollout line: NaN or Infinity, which JSON does not have"
+	}
+	var lineType, recordType, bad string
+	var payload rawValue
+	hasID, typeOK := false, true
+	v.Members(func(k []byte, esc bool, val rawValue) bool {
+		ok := true
+		key := keyBytes(k, esc)
+		switch string(key) {
+		case "type":
+			lineType, ok = rawString(val)
+			typeOK = typeOK && ok
+		case "record_type":
+			recordType, ok = rawString(val)
+		case "payload":
+			payload = val
+		case "id":
+			hasID = true
 		}
-		if len(line.Payload) == 0 {
+		if !ok && bad == "" {
+			bad = jsonString(string(key)) + " is not a string"
+		}
+		return true
+	})
+	var it codexItem
+	itemBad := ""
+	if payload.Kind() == '{' {
+		it, itemBad = readCodexItem(payload)
+	}
+	// A rollout line whose payload reads is the common case; otherwise
+	// the legacy shapes, and the reasons a line cannot be read.
+	if !(typeOK && payload.Kind() == '{' && itemBad == "") {
+		if bad != "" {
+			return nil, "not a Codex rollout line: " + bad
+		}
+		if payload == nil {
 			// A legacy rollout: a session header, state markers and bare
 			// response items.
 			switch {
-			case line.RecordType != "":
+			case recordType != "":
 				return nil, ""
-			case line.Type == "" && len(line.ID) > 0:
+			case lineType == "" && hasID:
 				return nil, "" // the session header {"id", "timestamp", "instructions", "git"}
-			case codexItemTypes[line.Type]:
-				line.Payload, line.Type = raw, "response_item"
+			case codexItemTypes[lineType]:
+				payload, lineType = v, "response_item"
+				it, itemBad = readCodexItem(payload)
 			}
 		}
-		lineType = line.Type
-		if len(line.Payload) > 0 && firstByte(line.Payload) == '{' {
-			if err := json.Unmarshal(line.Payload, &it); err != nil {
-				switch line.Type {
-				case "session_meta", "turn_context", "event_msg":
-					return nil, "" // not steps, whatever their fields hold
-				}
-				return nil, "a Codex " + line.Type + " whose payload cannot be read: " + err.Error()
+		if itemBad != "" && payload.Kind() == '{' {
+			switch lineType {
+			case "session_meta", "turn_context", "event_msg":
+				return nil, "" // not steps, whatever their fields hold
 			}
+			return nil, "a Codex " + lineType + " whose payload cannot be read: " + itemBad
+		}
+		if payload.Kind() != '{' {
+			it = codexItem{}
 		}
 	}
-	line := codexLine{Type: lineType}
-	switch line.Type {
+	switch lineType {
 	case "session_meta", "turn_context":
 		return nil, ""
 	case "event_msg":
@@ -133,45 +180,42 @@ func (c *codexReader) recordRaw(raw []byte, _ int) ([]stepRecord, string) {
 		}
 		return nil, ""
 	case "compacted":
-		c.q.push(stepRecord{info: StepInfo{Kind: StepCondensation}, output: joinTexts(it.Message), hasText: true}, "")
+		c.q.push(stepRecord{info: StepInfo{Kind: StepCondensation}, output: textOf(it.Message), hasText: true}, "")
 		return c.q.ready(false), ""
 	case "response_item":
 	default:
-		return nil, fmt.Sprintf("not a Codex rollout line (type %q; want session_meta, response_item, event_msg, turn_context or compacted)", line.Type)
+		return nil, fmt.Sprintf("not a Codex rollout line (type %q; want session_meta, response_item, event_msg, turn_context or compacted)", lineType)
 	}
 	switch it.Type {
 	case "message":
 		if it.Role == "assistant" {
-			if text := joinTexts(it.Content); strings.TrimSpace(text) != "" {
+			if text := textOf(it.Content); strings.TrimSpace(text) != "" {
 				c.q.push(stepRecord{info: StepInfo{Kind: StepMessage}, output: text, hasText: true}, "")
 			}
 		}
 	case "reasoning":
-		text := joinTexts(it.Summary)
-		if len(it.Content) > 0 && firstByte(it.Content) == '[' {
-			text += joinTexts(it.Content)
+		text := textOf(it.Summary)
+		if it.Content.Kind() == '[' {
+			text += textOf(it.Content)
 		}
 		if strings.TrimSpace(text) != "" {
 			c.q.push(stepRecord{info: StepInfo{Kind: StepMessage, Thinking: true}, output: text, hasText: true}, "")
 		}
 	case "function_call":
-		args := it.Arguments
-		var s string
-		if json.Unmarshal(it.Arguments, &s) == nil {
-			args = []byte(s) // the arguments are a JSON string holding JSON
-		}
-		action, canon := callAction(it.Name, args)
+		action, canon := codexCall(it.Name, it.Arguments)
 		c.q.push(stepRecord{info: StepInfo{Kind: StepAction}, action: action, canonical: canon, hasAction: true}, it.CallID)
 	case "custom_tool_call":
-		var s string
-		_ = json.Unmarshal(it.Input, &s)
+		s := ""
+		if it.Input.Kind() == '"' {
+			s, _ = it.Input.unquote()
+		}
 		action := it.Name + " " + s
 		c.q.push(stepRecord{info: StepInfo{Kind: StepAction}, action: action, canonical: action, hasAction: true}, it.CallID)
 	case "local_shell_call":
-		action, canon := callAction("local_shell", it.Action)
+		action, canon := callActionRaw("local_shell", it.Action)
 		c.q.push(stepRecord{info: StepInfo{Kind: StepAction}, action: action, canonical: canon, hasAction: true}, it.CallID)
 	case "web_search_call":
-		action, canon := callAction("web_search", it.Action)
+		action, canon := callActionRaw("web_search", it.Action)
 		c.q.push(stepRecord{info: StepInfo{Kind: StepAction}, action: action, canonical: canon, hasAction: true}, "")
 	case "function_call_output", "custom_tool_call_output":
 		out, code, hasCode := codexOutput(it.Output)
@@ -187,27 +231,104 @@ func (c *codexReader) recordRaw(raw []byte, _ int) ([]stepRecord, string) {
 	return c.q.ready(false), ""
 }
 
+// codexCall reads a function call: its arguments are a JSON string
+// holding JSON (null: none), read as callAction reads them; another
+// value is taken as the arguments themselves.
+func codexCall(name string, args rawValue) (action, canonical string) {
+	switch args.Kind() {
+	case 'n':
+		return name, name
+	case '"':
+	default:
+		return callActionRaw(name, args)
+	}
+	s, _ := args.unquote()
+	a := bytes.TrimSpace([]byte(s))
+	if len(a) == 0 {
+		return name, name
+	}
+	if validValue(a, 0) != len(a) || hasNonFinite(a) {
+		// Not JSON: kept as written, in both forms.
+		s := name + " " + string(a)
+		return s, s
+	}
+	return callActionRaw(name, a)
+}
+
 // codexOutput reads a tool output: a string, content items, or a string
-// holding {"output": ..., "metadata": {"exit_code": n}}.
-func codexOutput(raw json.RawMessage) (text string, code int, hasCode bool) {
-	text = joinTexts(raw)
-	if t := strings.TrimSpace(text); strings.HasPrefix(t, "{") {
-		var shell struct {
-			Output   *string `json:"output"`
-			Metadata struct {
-				ExitCode *json.Number `json:"exit_code"`
-			} `json:"metadata"`
-		}
-		if json.Unmarshal([]byte(t), &shell) == nil && shell.Output != nil {
-			text = *shell.Output
-			if shell.Metadata.ExitCode != nil {
-				if n, ok := asInt(*shell.Metadata.ExitCode); ok {
-					return text, n, true
-				}
+// holding {"output": ..., "metadata": {"exit_code": n}}, its keys matched
+// as encoding/json matches a struct's fields (regardless of case, the
+// last one read), since Codex's own output goes through that reading.
+func codexOutput(raw rawValue) (text string, code int, hasCode bool) {
+	text = textOf(raw)
+	t := strings.TrimSpace(text)
+	if !strings.HasPrefix(t, "{") {
+		return text, 0, false
+	}
+	tb := []byte(t)
+	if validValue(tb, 0) != len(tb) || hasNonFinite(tb) {
+		return text, 0, false
+	}
+	var out, exit rawValue
+	good := true
+	rawValue(tb).Members(func(k []byte, esc bool, val rawValue) bool {
+		key := keyBytes(k, esc)
+		switch {
+		case bytes.EqualFold(key, []byte("output")):
+			switch val.Kind() {
+			case '"':
+				out = val
+			case 'n':
+				out = nil
+			default:
+				good = false
 			}
+		case bytes.EqualFold(key, []byte("metadata")):
+			switch val.Kind() {
+			case '{':
+				val.Members(func(k []byte, esc bool, val rawValue) bool {
+					if bytes.EqualFold(keyBytes(k, esc), []byte("exit_code")) {
+						switch val.Kind() {
+						case '0':
+							exit = val
+						case 'n':
+							exit = nil
+						case '"':
+							// A string holding a number is a json.Number.
+							if s, _ := val.unquote(); isValidNumber(s) {
+								exit = rawValue(s)
+							} else {
+								good = false
+							}
+						default:
+							good = false
+						}
+					}
+					return good
+				})
+			case 'n':
+			default:
+				good = false
+			}
+		}
+		return good
+	})
+	if !good || out == nil {
+		return text, 0, false
+	}
+	text, _ = out.unquote()
+	if exit != nil {
+		if n, ok := asInt(json.Number(exit)); ok {
+			return text, n, true
 		}
 	}
 	return text, 0, false
+}
+
+// isValidNumber says s is a JSON number, as encoding/json checks a
+// json.Number.
+func isValidNumber(s string) bool {
+	return s != "" && jsonNumber([]byte(s), 0) == len(s)
 }
 
 func (c *codexReader) finish() []stepRecord { return c.q.ready(true) }

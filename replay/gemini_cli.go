@@ -89,15 +89,24 @@ func (g *geminiReader) record(map[string]any) ([]stepRecord, string) {
 	return nil, "internal: the Gemini CLI reader reads raw records"
 }
 
-// recordRaw reads one record (a line, or a whole legacy document).
-func (g *geminiReader) recordRaw(raw []byte, line int) ([]stepRecord, string) {
+// readRecord reads one parsed record. A session document streamed
+// (readSession) comes with its messages already reduced, in pending, and
+// a placeholder for them in v.
+func (g *geminiReader) readRecord(v *jsValue, pending []geminiReduced, line int) ([]stepRecord, string) {
 	g.lastLine = line
-	v, err := parseJS(raw)
-	if err != nil {
-		return nil, err.Error()
-	}
 	if v.kind != jsObject {
 		return nil, "not a Gemini CLI record: not a JSON object"
+	}
+	// messages are the record's messages, reduced.
+	messages := func(msgs *jsValue) []geminiReduced {
+		if pending != nil && msgs == v.get("messages") {
+			return pending
+		}
+		out := make([]geminiReduced, len(msgs.arr))
+		for i, m := range msgs.arr {
+			out[i] = reduceGemini(m)
+		}
+		return out
 	}
 	// The loader's order of tests (loadConversationRecord).
 	if to, ok := v.get("$rewindTo").text(); ok {
@@ -115,9 +124,9 @@ func (g *geminiReader) recordRaw(raw []byte, line int) ([]stepRecord, string) {
 		}
 		if msgs := set.get("messages"); msgs != nil && msgs.kind == jsArray {
 			g.msgs, g.byID = g.msgs[:0], map[string]int{}
-			for _, m := range msgs.arr {
-				if _, ok := m.get("id").text(); ok {
-					g.add(m, line)
+			for _, m := range messages(msgs) {
+				if m.isID {
+					g.addReduced(m.id, m, line)
 				}
 			}
 		}
@@ -129,9 +138,9 @@ func (g *geminiReader) recordRaw(raw []byte, line int) ([]stepRecord, string) {
 	switch {
 	case hasSession && hasProject:
 		if msgs != nil && msgs.kind == jsArray {
-			for _, m := range msgs.arr {
-				if _, ok := m.get("id").text(); ok {
-					g.add(m, line)
+			for _, m := range messages(msgs) {
+				if m.isID {
+					g.addReduced(m.id, m, line)
 				}
 			}
 		}
@@ -140,15 +149,15 @@ func (g *geminiReader) recordRaw(raw []byte, line int) ([]stepRecord, string) {
 		// A legacy record without projectHash: the loader's fallback takes
 		// its messages as they are, ids or not.
 		g.legacy = true
-		for i, m := range msgs.arr {
-			if m.kind != jsObject {
+		for i, m := range messages(msgs) {
+			if !m.isObject {
 				continue
 			}
-			id, ok := m.get("id").text()
-			if !ok {
+			id := m.id
+			if !m.isID {
 				id = fmt.Sprintf("\x00legacy-%d", i)
 			}
-			g.addAs(id, m, line)
+			g.addReduced(id, m, line)
 		}
 		return nil, ""
 	case v.get("type") != nil && v.get("id") == nil:
@@ -166,14 +175,39 @@ func (g *geminiReader) add(m *jsValue, line int) {
 // else at the end. A recovery prompt is remembered as a live detection,
 // after the message before it.
 func (g *geminiReader) addAs(id string, m *jsValue, line int) {
+	g.addReduced(id, reduceGemini(m), line)
+}
+
+// geminiReduced is a message reduced to what addAs needs, so a session
+// document's messages are not held parsed.
+type geminiReduced struct {
+	msg          *geminiMsg
+	detail       string
+	isLive, isID bool   // a recovery prompt; an object with a string id
+	id           string // its id
+	isObject     bool
+}
+
+func reduceGemini(m *jsValue) geminiReduced {
+	r := geminiReduced{msg: geminiReduce("", m, 0), isObject: m.kind == jsObject}
+	r.detail, r.isLive = geminiLiveDetail(m)
+	r.id, r.isID = m.get("id").text()
+	return r
+}
+
+func (g *geminiReader) addReduced(id string, m geminiReduced, line int) {
 	if g.byID == nil {
 		g.byID = map[string]int{}
 	}
+	msg := *m.msg
+	msg.id = id
 	if i, ok := g.byID[id]; ok {
-		g.msgs[i] = geminiReduce(id, m, g.msgs[i].epoch)
+		msg.epoch = g.msgs[i].epoch
+		g.msgs[i] = &msg
 		return
 	}
-	detail, isLive := geminiLiveDetail(m)
+	msg.epoch = g.epoch
+	detail, isLive := m.detail, m.isLive
 	if isLive {
 		if g.live == nil {
 			g.live = map[string]*geminiLive{}
@@ -189,7 +223,7 @@ func (g *geminiReader) addAs(id string, m *jsValue, line int) {
 		}
 	}
 	g.byID[id] = len(g.msgs)
-	g.msgs = append(g.msgs, geminiReduce(id, m, g.epoch))
+	g.msgs = append(g.msgs, &msg)
 }
 
 // geminiReduce keeps what a message gives the replay: whether it is a

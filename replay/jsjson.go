@@ -319,16 +319,26 @@ func (p *jsParser) number() (*jsValue, error) {
 	return &jsValue{kind: jsNumber, num: f}, nil
 }
 
-// string reads a JSON string into WTF-8.
+// string reads a JSON string into WTF-8. It goes from one quote,
+// backslash or control byte to the next eight bytes at a time (special,
+// as validString does) and copies each run between them whole once it is
+// valid UTF-8; a string without escapes is its bytes.
 func (p *jsParser) string() (string, error) {
 	p.i++ // "
+	if j := special(p.b, p.i); j < len(p.b) && p.b[j] == '"' && utf8.Valid(p.b[p.i:j]) {
+		s := string(p.b[p.i:j])
+		p.i = j + 1
+		return s, nil
+	}
 	var sb strings.Builder
 	for {
+		j := special(p.b, p.i)
+		p.writeRun(&sb, p.b[p.i:j])
+		p.i = j
 		if p.i >= len(p.b) {
 			return "", p.errorf("unterminated string")
 		}
-		c := p.b[p.i]
-		switch {
+		switch c := p.b[p.i]; {
 		case c == '"':
 			p.i++
 			return sb.String(), nil
@@ -336,24 +346,8 @@ func (p *jsParser) string() (string, error) {
 			if err := p.escape(&sb); err != nil {
 				return "", err
 			}
-		case c < 0x20:
-			return "", p.errorf("a control character in a string")
-		case c < utf8.RuneSelf:
-			j := p.i + 1
-			for j < len(p.b) && p.b[j] >= 0x20 && p.b[j] < utf8.RuneSelf && p.b[j] != '"' && p.b[j] != '\\' {
-				j++
-			}
-			sb.Write(p.b[p.i:j])
-			p.i = j
 		default:
-			r, n := utf8.DecodeRune(p.b[p.i:])
-			if r == utf8.RuneError && n <= 1 {
-				sb.WriteRune(utf8.RuneError)
-				p.i += invalidUTF8Len(p.b[p.i:])
-				continue
-			}
-			sb.Write(p.b[p.i : p.i+n])
-			p.i += n
+			return "", p.errorf("a control character in a string")
 		}
 	}
 }
@@ -420,39 +414,6 @@ func writeUnit(sb *strings.Builder, u uint16) {
 		return
 	}
 	sb.WriteRune(rune(u))
-}
-
-// invalidUTF8Len is the length of the maximal subpart of an ill-formed
-// UTF-8 sequence at the start of b, which the WHATWG decoder (Node's)
-// replaces with one U+FFFD.
-func invalidUTF8Len(b []byte) int {
-	lead := b[0]
-	var need int
-	lo, hi := byte(0x80), byte(0xBF)
-	switch {
-	case lead >= 0xC2 && lead <= 0xDF:
-		need = 1
-	case lead == 0xE0:
-		need, lo = 2, 0xA0
-	case lead == 0xED:
-		need, hi = 2, 0x9F
-	case lead >= 0xE1 && lead <= 0xEF:
-		need = 2
-	case lead == 0xF0:
-		need, lo = 3, 0x90
-	case lead >= 0xF1 && lead <= 0xF3:
-		need = 3
-	case lead == 0xF4:
-		need, hi = 3, 0x8F
-	default:
-		return 1
-	}
-	n := 1
-	for n <= need && n < len(b) && b[n] >= lo && b[n] <= hi {
-		n++
-		lo, hi = 0x80, 0xBF
-	}
-	return n
 }
 
 // appendJS appends v as JSON.stringify writes it.

@@ -1,8 +1,6 @@
 package replay
 
 import (
-	"bytes"
-	"encoding/json"
 	"io"
 	"strings"
 )
@@ -41,52 +39,53 @@ import (
 // any size costs the largest step.
 type sweAgentReader struct{ n int }
 
-type sweAgentStep struct {
-	Action      *string `json:"action"`
-	Observation string  `json:"observation"`
-}
-
 func (s *sweAgentReader) record(map[string]any) ([]stepRecord, string) {
 	return nil, "a SWE-agent trajectory read as records"
 }
 
 func (s *sweAgentReader) finish() []stepRecord { return nil }
 
-// readDoc streams a .traj: add is called with each step and the line
-// its element starts on; a problem that ends the reading is returned as
-// a docError.
+// readDoc streams a .traj (jsonStream): add is called with each step and
+// the line its element starts on; a problem that ends the reading is
+// returned as a docError. Only "trajectory" is read; the other members
+// are walked past one inner value at a time.
 func (s *sweAgentReader) readDoc(r io.Reader, add func(line int, recs []stepRecord) error, skip func(line int, reason string) error) error {
-	lc := &lineCounter{r: r}
-	dec := json.NewDecoder(lc)
-	dec.UseNumber()
-	bad := func(reason string) error {
-		return &docError{line: lc.lineAt(dec.InputOffset()), reason: reason}
-	}
-	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+	js := newJSONStream(r, 0)
+	bad := func(reason string) error { return &docError{line: js.line, reason: reason} }
+	if !js.expect('{') {
 		return bad("not a SWE-agent trajectory: not a JSON object")
 	}
 	found := false
-	for dec.More() {
-		t, err := dec.Token()
+	for first := true; ; first = false {
+		if js.expect('}') {
+			break
+		}
+		if !first && !js.expect(',') {
+			return bad("not valid JSON: ',' or '}' expected after an object member")
+		}
+		key, err := js.key()
 		if err != nil {
 			return bad("not valid JSON: " + err.Error())
 		}
-		key, _ := t.(string)
 		if key != "trajectory" {
-			if err := skipJSONValue(dec, lc); err != nil {
+			if err := js.skip(); err != nil {
 				return bad("not valid JSON: " + err.Error())
 			}
 			continue
 		}
 		found = true
-		if t, err := dec.Token(); err != nil || t != json.Delim('[') {
+		if !js.expect('[') {
 			return bad(`"trajectory" is not an array`)
 		}
-		for dec.More() {
-			start := dec.InputOffset()
-			var raw json.RawMessage
-			line := lc.valueLine(start)
-			if err := dec.Decode(&raw); err != nil {
+		for i := 0; ; i++ {
+			if js.expect(']') {
+				break
+			}
+			if i > 0 && !js.expect(',') {
+				return bad("invalid JSON after the trajectory: ',' or ']' expected")
+			}
+			raw, line, err := js.value()
+			if err != nil {
 				return &docError{line: line, reason: "invalid JSON in the trajectory: " + err.Error()}
 			}
 			recs, reason := s.step(raw)
@@ -100,96 +99,46 @@ func (s *sweAgentReader) readDoc(r io.Reader, add func(line int, recs []stepReco
 				return err
 			}
 		}
-		if _, err := dec.Token(); err != nil { // ']'
-			return bad("invalid JSON after the trajectory: " + err.Error())
-		}
 	}
 	if !found {
 		return bad(`not a SWE-agent trajectory: no "trajectory" array`)
 	}
+	if !js.atEnd() {
+		return bad("text after the trajectory's JSON object")
+	}
 	return nil
 }
 
-func (s *sweAgentReader) step(raw json.RawMessage) ([]stepRecord, string) {
-	var st sweAgentStep
-	if err := json.Unmarshal(raw, &st); err != nil {
-		return nil, "a trajectory step that is not an object of strings: " + err.Error()
+// step reads a trajectory element: an object whose action is a string
+// (observation a string or null); null is an element without action.
+func (s *sweAgentReader) step(raw []byte) ([]stepRecord, string) {
+	v := rawValue(raw)
+	var action, observation rawValue
+	switch v.Kind() {
+	case 'n':
+	case '{':
+		v.Members(func(k []byte, esc bool, val rawValue) bool {
+			switch string(keyBytes(k, esc)) {
+			case "action":
+				action = val
+			case "observation":
+				observation = val
+			}
+			return true
+		})
+	default:
+		return nil, "a trajectory step that is not an object of strings"
 	}
-	if st.Action == nil {
+	obs, ok := rawString(observation)
+	if k := action.Kind(); k != 0 && k != 'n' && k != '"' || !ok {
+		return nil, "a trajectory step that is not an object of strings"
+	}
+	if action.Kind() != '"' {
 		return nil, `a trajectory step without "action"`
 	}
 	s.n++
-	action := strings.TrimSpace(*st.Action)
-	r := stepRecord{n: s.n, hasStep: true, info: StepInfo{Kind: StepAction}, action: action, canonical: action, hasAction: true, output: st.Observation, hasText: true}
+	act, _ := action.unquote()
+	act = strings.TrimSpace(act)
+	r := stepRecord{n: s.n, hasStep: true, info: StepInfo{Kind: StepAction}, action: act, canonical: act, hasAction: true, output: obs, hasText: true}
 	return []stepRecord{r}, ""
-}
-
-// skipJSONValue reads past the next value token by token (holding none of
-// it: the history of a long run is as big as its trajectory), letting lc
-// drop what the decoder has read.
-func skipJSONValue(dec *json.Decoder, lc *lineCounter) error {
-	depth := 0
-	for i := 1; ; i++ {
-		if i%256 == 0 {
-			lc.lineAt(dec.InputOffset())
-		}
-		t, err := dec.Token()
-		if err != nil {
-			return err
-		}
-		switch t {
-		case json.Delim('{'), json.Delim('['):
-			depth++
-		case json.Delim('}'), json.Delim(']'):
-			depth--
-		}
-		if depth == 0 {
-			return nil
-		}
-	}
-}
-
-// lineCounter numbers the lines of a stream at offsets a decoder reports,
-// keeping only the bytes read past the last offset asked about.
-type lineCounter struct {
-	r      io.Reader
-	kept   []byte // bytes from keptAt on
-	keptAt int64
-	lines  int // newlines before keptAt
-}
-
-func (l *lineCounter) Read(p []byte) (int, error) {
-	n, err := l.r.Read(p)
-	l.kept = append(l.kept, p[:n]...)
-	return n, err
-}
-
-// lineAt returns the line (from 1) of offset off; offsets asked about
-// must not decrease.
-func (l *lineCounter) lineAt(off int64) int {
-	k := int(off - l.keptAt)
-	if k < 0 {
-		k = 0
-	}
-	k = min(k, len(l.kept))
-	l.lines += bytes.Count(l.kept[:k], []byte("\n"))
-	l.kept = append(l.kept[:0], l.kept[k:]...)
-	l.keptAt += int64(k)
-	return l.lines + 1
-}
-
-// valueLine is the line of the value the decoder reads next from off
-// (which is before the separator and spaces that precede it).
-func (l *lineCounter) valueLine(off int64) int {
-	line := l.lineAt(off)
-	for _, c := range l.kept {
-		switch c {
-		case '\n':
-			line++
-		case ' ', '\t', '\r', ',':
-		default:
-			return line
-		}
-	}
-	return line
 }

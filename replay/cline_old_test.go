@@ -1,0 +1,184 @@
+package replay
+
+// The Cline reader's records as they were read before rawValue: each
+// json.Unmarshal-ed into structs. Kept as the reference FuzzClineRaw
+// compares the reader with.
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+)
+
+// clineReaderOld is clineReader with the old decoding.
+type clineReaderOld struct {
+	q        stepQueue
+	waiting  []*queuedStep
+	lastCall *queuedStep
+}
+
+func (c *clineReaderOld) finish() []stepRecord { return c.q.ready(true) }
+
+type clineMessageOld struct {
+	Role    string          `json:"role"`
+	Content json.RawMessage `json:"content"`
+	Type    string          `json:"type"` // ui_messages.json: say or ask
+	Say     string          `json:"say"`
+	Ask     string          `json:"ask"`
+}
+
+func (c *clineReaderOld) record(map[string]any) ([]stepRecord, string) {
+	return nil, "a Cline task message read without its bytes"
+}
+
+func (c *clineReaderOld) recordRaw(raw []byte, _ int) ([]stepRecord, string) {
+	var m clineMessageOld
+	if err := json.Unmarshal(raw, &m); err != nil {
+		if _, derr := decodeObject(raw); derr != nil {
+			return nil, derr.Error()
+		}
+		return nil, "not a Cline task message: " + err.Error()
+	}
+	if m.Role == "" && (m.Type == "say" || m.Type == "ask") {
+		return nil, "a Cline/Roo Code ui_messages.json entry: the steps are read from the task's api_conversation_history.json"
+	}
+	var blocks []claudeCodeBlockOld
+	if firstByte(m.Content) == '"' {
+		var s string
+		_ = json.Unmarshal(m.Content, &s)
+		blocks = []claudeCodeBlockOld{{Type: "text", Text: s}}
+	} else if err := json.Unmarshal(m.Content, &blocks); err != nil {
+		return nil, fmt.Sprintf("a Cline task message (role %q) whose content is neither text nor content blocks", m.Role)
+	}
+	switch m.Role {
+	case "assistant":
+		c.release() // tool uses no user message answered
+		c.lastCall = nil
+		for _, b := range blocks {
+			switch b.Type {
+			case "text":
+				c.assistantText(b.Text)
+			case "thinking", "reasoning":
+				if t := b.Thinking + b.Text; strings.TrimSpace(t) != "" {
+					c.q.push(stepRecord{info: StepInfo{Kind: StepMessage, Thinking: true}, output: t, hasText: true}, "")
+				}
+			case "tool_use":
+				action, canon := callAction(b.Name, b.Input)
+				c.q.push(stepRecord{info: StepInfo{Kind: StepAction}, action: action, canonical: canon, hasAction: true}, b.ID)
+				c.lastCall = c.q.queue[len(c.q.queue)-1]
+			}
+		}
+	case "user":
+		c.user(blocks)
+	default:
+		return nil, fmt.Sprintf("not a Cline task message (role %q; want user or assistant)", m.Role)
+	}
+	return c.q.ready(false), ""
+}
+
+// assistantText splits the model's text into text and XML tool uses.
+func (c *clineReaderOld) assistantText(text string) {
+	for _, part := range parseClineText(text) {
+		if part.tool == "" {
+			if strings.TrimSpace(part.text) != "" {
+				c.q.push(stepRecord{info: StepInfo{Kind: StepMessage, Thinking: part.thinking}, output: part.text, hasText: true}, "")
+			}
+			continue
+		}
+		action, canon := callAction(part.tool, part.params)
+		c.q.push(stepRecord{info: StepInfo{Kind: StepAction}, action: action, canonical: canon, hasAction: true}, "")
+		p := c.q.queue[len(c.q.queue)-1]
+		p.waiting = true
+		c.waiting = append(c.waiting, p)
+		c.lastCall = p
+	}
+}
+
+// user reads a user message: native tool results by id, XML tool results
+// in order to the tool uses of the message before, the rest prompts; a
+// live verdict is marked on the call it fired on.
+func (c *clineReaderOld) user(blocks []claudeCodeBlockOld) {
+	var results []string
+	resultErr, expectBody := false, false
+	var last *stepRecord // the call whose result came last
+	mark := func(r *stepRecord, kind, rule string) {
+		if r != nil && r.live == nil {
+			r.live = &LiveEvent{Kind: kind, Rule: rule}
+		}
+	}
+	xmlResult := func(body string) {
+		if i := len(results) - 1; i < len(c.waiting) {
+			last = &c.waiting[i].rec
+			if strings.Contains(body, rooRefusal) {
+				mark(last, LiveRooRefusal, "roo_tool_repetition/stop")
+			}
+		}
+	}
+	for _, b := range blocks {
+		switch b.Type {
+		case "tool_result":
+			out := joinTexts(b.Content)
+			isErr := b.IsError || strings.Contains(out, "The tool execution failed")
+			last = c.q.result(b.ToolUseID, out, isErr)
+			if last == nil {
+				c.q.push(stepRecord{info: StepInfo{Kind: StepAction, Error: isErr}, output: out, hasText: true}, "")
+				last = &c.q.queue[len(c.q.queue)-1].rec
+			}
+			if strings.Contains(out, rooRefusal) {
+				mark(last, LiveRooRefusal, "roo_tool_repetition/stop")
+			}
+		case "text":
+			t := strings.TrimSpace(b.Text)
+			switch {
+			case strings.HasPrefix(t, "[") && strings.Contains(firstLineString(t), "] Result:"):
+				// A tool's result: its header line, then its text here
+				// or in the next block.
+				_, body, _ := strings.Cut(t, "\n")
+				results = append(results, strings.TrimSpace(body))
+				expectBody = strings.TrimSpace(body) == ""
+				resultErr = resultErr || strings.Contains(t, "The tool execution failed") || strings.Contains(t, "<error>")
+				xmlResult(body)
+			case expectBody:
+				results[len(results)-1] = t
+				expectBody = false
+				resultErr = resultErr || strings.Contains(t, "The tool execution failed") || strings.Contains(t, "<error>")
+				xmlResult(t)
+			case strings.HasPrefix(t, clineWarningHead) && strings.Contains(t, clineWarningBody):
+				// Cline's soft threshold, after the result of the call
+				// it fired on.
+				if last == nil && c.lastCall != nil {
+					last = &c.lastCall.rec
+				}
+				mark(last, LiveClineWarning, "cline_repeated_tool/feedback")
+			case strings.HasPrefix(t, clineMistakes):
+				// Cline's mistake limit answered with the user's words:
+				// they replace the last call's result.
+				if c.lastCall != nil {
+					mark(&c.lastCall.rec, LiveClineStop, "mistake_limit_reached")
+				}
+				c.q.prompt = true
+			case t == "", strings.HasPrefix(t, "<environment_details>"), strings.HasPrefix(t, "[WARNING]"), strings.HasPrefix(t, "[ERROR]"):
+				// What the agent adds to the user's turn: its environment,
+				// its own notices.
+			default:
+				c.q.prompt = true // the user's words: <task>, <feedback>, <answer>
+			}
+		}
+	}
+	for i, p := range c.waiting {
+		if i < len(results) {
+			p.rec.output, p.rec.hasText = results[i], true
+			p.rec.info.Error = resultErr
+		}
+	}
+	c.release()
+	c.lastCall = nil
+}
+
+func (c *clineReaderOld) release() {
+	for _, p := range c.waiting {
+		p.waiting = false
+	}
+	clear(c.waiting)
+	c.waiting = c.waiting[:0]
+}

@@ -1,0 +1,101 @@
+package replay
+
+// The Gemini CLI reader reads its input itself (docStepReader): a legacy
+// session-*.json document is streamed, one message held at a time, where
+// it was read whole and parsed into one tree (a 70 MB session took 580 MB:
+// the document held, then every value of it parsed at once). JSONL and
+// arrays are read as readSteps reads them.
+
+import (
+	"bufio"
+	"io"
+)
+
+func (g *geminiReader) readDoc(r io.Reader, add func(line int, recs []stepRecord) error, skip func(line int, reason string) error) error {
+	br, ok := r.(*bufio.Reader)
+	if !ok {
+		br = bufio.NewReader(r)
+	}
+	handle := func(line int, raw []byte) error {
+		recs, reason := g.recordRaw(raw, line)
+		if reason != "" {
+			return skip(line, reason)
+		}
+		return add(line, recs)
+	}
+	switch first := peekFirstByte(br); {
+	case first == '{' && !isJSONL(br):
+		return g.readSession(br, add, skip)
+	case first == '[':
+		return readDocument(br, DefaultMaxLineBytes, handle, skip)
+	}
+	return readRecordLines(br, g.recordRaw, add, skip)
+}
+
+// readSession streams one session document: its messages are parsed and
+// reduced one at a time; its other members (a few short ones) are parsed
+// whole. It is then read as recordRaw reads a record (readRecord), as one
+// record on the line it starts on.
+func (g *geminiReader) readSession(br *bufio.Reader, add func(line int, recs []stepRecord) error, skip func(line int, reason string) error) error {
+	js := newJSONStream(br, 0)
+	js.peek()
+	line := js.line
+	bad := func(reason string) error { return &docError{line: js.line, reason: reason} }
+	if !js.expect('{') {
+		return bad("not a valid JSON document")
+	}
+	top := &jsValue{kind: jsObject}
+	var pending []geminiReduced
+	for first := true; ; first = false {
+		if js.expect('}') {
+			break
+		}
+		if !first && !js.expect(',') {
+			return bad("not a valid JSON document: ',' or '}' expected after a member")
+		}
+		key, err := js.key()
+		if err != nil {
+			return bad("not a valid JSON document: " + err.Error())
+		}
+		if c, _ := js.peek(); key == "messages" && c == '[' {
+			js.pos++
+			pending = []geminiReduced{}
+			for i := 0; ; i++ {
+				if js.expect(']') {
+					break
+				}
+				if i > 0 && !js.expect(',') {
+					return bad("not a valid JSON document: ',' or ']' expected in the messages")
+				}
+				raw, _, err := js.value()
+				if err != nil {
+					return bad("not a valid JSON document: " + err.Error())
+				}
+				pending = append(pending, reduceGeminiRaw(raw)) // validated by value
+
+			}
+			top.set(key, &jsValue{kind: jsArray}) // stands for pending
+			continue
+		}
+		raw, _, err := js.value()
+		if err != nil {
+			return bad("not a valid JSON document: " + err.Error())
+		}
+		v, err := parseJS(raw)
+		if err != nil {
+			return skip(line, err.Error())
+		}
+		if key == "messages" {
+			pending = nil
+		}
+		top.set(key, v)
+	}
+	if !js.atEnd() {
+		return bad("not a valid JSON document")
+	}
+	recs, reason := g.readRecord(top, pending, line)
+	if reason != "" {
+		return skip(line, reason)
+	}
+	return add(line, recs)
+}

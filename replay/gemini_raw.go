@@ -1,0 +1,322 @@
+package replay
+
+// The Gemini CLI's records read in place: a record JSON.parse accepts is
+// validated once (validValue, no NaN or infinity: exactly JSON) and its
+// fields read from its bytes with JavaScript's semantics (the last of a
+// repeated key, strings as UTF-16 in WTF-8: jsUnquote); only a tool
+// call's arguments, whose key the detector spells with JSON.stringify, are
+// parsed into a jsValue. A record validValue refuses goes through parseJS,
+// for its reason (readRecord, the reading this one replaces;
+// FuzzGeminiRaw compares them).
+
+import (
+	"bytes"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// recordRaw reads one record (a line, or an element of an array).
+func (g *geminiReader) recordRaw(raw []byte, line int) ([]stepRecord, string) {
+	i := skipSpace(raw, 0)
+	end := validValue(raw, i)
+	if end < 0 || skipSpace(raw, end) != len(raw) || hasNonFinite(raw) {
+		return g.recordTree(raw, line)
+	}
+	return g.readRecordRaw(rawValue(raw[i:end]), line)
+}
+
+// recordTree reads a record through parseJS.
+func (g *geminiReader) recordTree(raw []byte, line int) ([]stepRecord, string) {
+	v, err := parseJS(raw)
+	if err != nil {
+		g.lastLine = line
+		return nil, err.Error()
+	}
+	return g.readRecord(v, nil, line)
+}
+
+// jsUnquote reads a string value as JSON.parse does (WTF-8).
+func jsUnquote(v rawValue) (string, bool) {
+	if v.Kind() != '"' {
+		return "", false
+	}
+	body := v[1 : len(v)-1]
+	if bytes.IndexByte(body, '\\') < 0 && utf8.Valid(body) {
+		return string(body), true
+	}
+	p := &jsParser{b: v}
+	s, _ := p.string()
+	return s, true
+}
+
+// jsFields fills vals with the members named by keys, as JavaScript reads
+// an object (the last of a repeated key); nil for a key not there or v
+// not an object.
+func jsFields(v rawValue, keys []string, vals []rawValue) {
+	for i := range vals {
+		vals[i] = nil
+	}
+	v.Members(func(k []byte, esc bool, val rawValue) bool {
+		if esc {
+			q := make([]byte, 0, len(k)+2)
+			key, _ := jsUnquote(append(append(append(q, '"'), k...), '"'))
+			for i, want := range keys {
+				if key == want {
+					vals[i] = val
+				}
+			}
+			return true
+		}
+		for i, want := range keys {
+			if string(k) == want {
+				vals[i] = val
+			}
+		}
+		return true
+	})
+}
+
+// jsGetRaw is one member of an object (nil when not there).
+func jsGetRaw(v rawValue, key string) rawValue {
+	var val [1]rawValue
+	jsFields(v, []string{key}, val[:])
+	return val[0]
+}
+
+// jsTruthyRaw is JavaScript's truthiness of a value (nil: undefined).
+func jsTruthyRaw(v rawValue) bool {
+	switch v.Kind() {
+	case 0, 'n', 'f':
+		return false
+	case '0':
+		f, _ := strconv.ParseFloat(string(v), 64) // out of range: ±Inf or 0, as parseJS reads it
+		return f != 0 && f == f
+	case '"':
+		return len(v) > 2
+	}
+	return true
+}
+
+var geminiRecordKeys = []string{"$rewindTo", "id", "$set", "sessionId", "projectHash", "messages", "type"}
+
+// readRecordRaw is readRecord on a validated record.
+func (g *geminiReader) readRecordRaw(v rawValue, line int) ([]stepRecord, string) {
+	g.lastLine = line
+	if v.Kind() != '{' {
+		return nil, "not a Gemini CLI record: not a JSON object"
+	}
+	var f [7]rawValue
+	jsFields(v, geminiRecordKeys, f[:])
+	rewindTo, id, set, session, project, msgs, typ := f[0], f[1], f[2], f[3], f[4], f[5], f[6]
+	if to, ok := jsUnquote(rewindTo); ok {
+		g.rewind(to)
+		return nil, ""
+	}
+	if idText, ok := jsUnquote(id); ok {
+		g.addReduced(idText, reduceGeminiRaw(v), line)
+		return nil, ""
+	}
+	addAll := func(msgs rawValue) {
+		msgs.Elems(func(_ int, m rawValue) bool {
+			if r := reduceGeminiRaw(m); r.isID {
+				g.addReduced(r.id, r, line)
+			}
+			return true
+		})
+	}
+	if set.Kind() == '{' && jsGetRaw(set, "$set") == nil {
+		var sf [2]rawValue
+		jsFields(set, []string{"sessionId", "messages"}, sf[:])
+		if sf[0].Kind() == '"' && len(g.byID) > 0 {
+			g.epoch++
+			g.note = append(g.note, "line "+strconv.Itoa(line)+": the session was resumed by a new CLI process (its loop detector starts afresh)")
+		}
+		if sf[1].Kind() == '[' {
+			g.msgs, g.byID = g.msgs[:0], map[string]int{}
+			addAll(sf[1])
+		}
+		return nil, ""
+	}
+	hasSession, hasProject := session.Kind() == '"', project.Kind() == '"'
+	switch {
+	case hasSession && hasProject:
+		addAll(msgs)
+		return nil, ""
+	case hasSession && msgs.Kind() == '[':
+		g.legacy = true
+		msgs.Elems(func(i int, m rawValue) bool {
+			if m.Kind() == '{' {
+				r := reduceGeminiRaw(m)
+				id := r.id
+				if !r.isID {
+					id = "\x00legacy-" + strconv.Itoa(i)
+				}
+				g.addReduced(id, r, line)
+			}
+			return true
+		})
+		return nil, ""
+	case typ != nil && id == nil:
+		return nil, "a Gemini CLI message without an id (the CLI's loader skips it)"
+	}
+	return nil, "not a Gemini CLI record (a message with an id, \"$set\", \"$rewindTo\" or the session's metadata)"
+}
+
+var geminiMessageKeys = []string{"id", "type", "content", "toolCalls"}
+
+// reduceGeminiRaw is reduceGemini on a validated message.
+func reduceGeminiRaw(m rawValue) geminiReduced {
+	var f [4]rawValue
+	jsFields(m, geminiMessageKeys, f[:])
+	id, typ, content, calls := f[0], f[1], f[2], f[3]
+	r := geminiReduced{msg: &geminiMsg{}, isObject: m.Kind() == '{'}
+	r.id, r.isID = jsUnquote(id)
+	t, _ := jsUnquote(typ)
+	switch t {
+	case "user":
+		text, fr := geminiPartsTextRaw(content, false)
+		if rest, ok := strings.CutPrefix(text, geminiLivePrefix); ok {
+			if i := strings.LastIndex(rest, geminiLiveSuffix); i >= 0 {
+				rest = rest[:i]
+			}
+			r.detail, r.isLive = rest, true
+		}
+		r.msg.prompt = !fr && !r.isLive && text != "Please continue."
+	case "gemini":
+		if text, _ := geminiPartsTextRaw(content, true); text != "" {
+			r.msg.steps = append(r.msg.steps, stepRecord{info: StepInfo{Kind: StepMessage}, output: text, hasText: true})
+		}
+		calls.Elems(func(_ int, c rawValue) bool {
+			if c.Kind() != '{' {
+				return true
+			}
+			var cf [5]rawValue
+			jsFields(c, geminiCallKeys, cf[:])
+			name, _ := jsUnquote(cf[0])
+			args := &jsValue{kind: jsObject}
+			if jsTruthyRaw(cf[1]) {
+				args, _ = parseJS(cf[1]) // validated: parses
+			}
+			rec := stepRecord{info: StepInfo{Kind: StepAction}, action: geminiKey(name, args), hasAction: true, hasText: true}
+			rec.output = geminiCallResultRaw(cf[2], cf[3])
+			status, _ := jsUnquote(cf[4])
+			rec.info.Error = status == "error"
+			r.msg.steps = append(r.msg.steps, rec)
+			return true
+		})
+	}
+	return r
+}
+
+var geminiCallKeys = []string{"name", "args", "result", "resultDisplay", "status"}
+
+// geminiPartsTextRaw is geminiPartsText on a validated content.
+func geminiPartsTextRaw(v rawValue, noThoughts bool) (text string, functionResponse bool) {
+	var f [3]rawValue
+	keys := []string{"text", "thought", "functionResponse"}
+	switch v.Kind() {
+	case '"':
+		s, _ := jsUnquote(v)
+		return s, false
+	case '[':
+		var b strings.Builder
+		v.Elems(func(_ int, p rawValue) bool {
+			jsFields(p, keys, f[:])
+			if f[2] != nil {
+				functionResponse = true
+			}
+			t, ok := jsUnquote(f[0])
+			if !ok || (noThoughts && jsTruthyRaw(f[1])) {
+				return true
+			}
+			b.WriteString(t)
+			return true
+		})
+		return b.String(), functionResponse
+	case '{':
+		jsFields(v, keys, f[:])
+		t, _ := jsUnquote(f[0])
+		return t, f[2] != nil
+	}
+	return "", false
+}
+
+// geminiCallResultRaw is geminiCallResult on a validated call's result
+// and resultDisplay.
+func geminiCallResultRaw(res, display rawValue) string {
+	var b strings.Builder
+	res.Elems(func(_ int, p rawValue) bool {
+		resp := jsGetRaw(jsGetRaw(p, "functionResponse"), "response")
+		var f [2]rawValue
+		jsFields(resp, []string{"output", "error"}, f[:])
+		for _, x := range f {
+			if s, ok := jsUnquote(x); ok {
+				b.WriteString(s)
+			}
+		}
+		return true
+	})
+	if b.Len() == 0 {
+		s, _ := jsUnquote(display)
+		return s
+	}
+	return b.String()
+}
+
+// writeRun writes a run of a string's bytes (no quote, backslash or
+// control byte), an invalid UTF-8 sequence as U+FFFD as Node decodes it.
+func (p *jsParser) writeRun(sb *strings.Builder, run []byte) {
+	if utf8.Valid(run) {
+		sb.Write(run)
+		return
+	}
+	for i := 0; i < len(run); {
+		if run[i] < utf8.RuneSelf {
+			sb.WriteByte(run[i])
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRune(run[i:])
+		if r == utf8.RuneError && n <= 1 {
+			sb.WriteRune(utf8.RuneError)
+			i += invalidUTF8Len(run[i:])
+			continue
+		}
+		sb.Write(run[i : i+n])
+		i += n
+	}
+}
+
+// invalidUTF8Len is the length of the maximal subpart of an ill-formed
+// UTF-8 sequence at the start of b, which the WHATWG decoder (Node's)
+// replaces with one U+FFFD.
+func invalidUTF8Len(b []byte) int {
+	lead := b[0]
+	var need int
+	lo, hi := byte(0x80), byte(0xBF)
+	switch {
+	case lead >= 0xC2 && lead <= 0xDF:
+		need = 1
+	case lead == 0xE0:
+		need, lo = 2, 0xA0
+	case lead == 0xED:
+		need, hi = 2, 0x9F
+	case lead >= 0xE1 && lead <= 0xEF:
+		need = 2
+	case lead == 0xF0:
+		need, lo = 3, 0x90
+	case lead >= 0xF1 && lead <= 0xF3:
+		need = 3
+	case lead == 0xF4:
+		need, hi = 3, 0x8F
+	default:
+		return 1
+	}
+	n := 1
+	for n <= need && n < len(b) && b[n] >= lo && b[n] <= hi {
+		n++
+		lo, hi = 0x80, 0xBF
+	}
+	return n
+}

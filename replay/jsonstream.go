@@ -1,0 +1,237 @@
+package replay
+
+// Reading one JSON document as a stream of values, for the agents that
+// write a session as one document (a SWE-agent .traj, a Gemini CLI
+// session-*.json): the reader walks the document's outer structure token
+// by token and holds one inner value at a time (a step, a message),
+// validated by validValue (the ZorkGPT path's pass) and then read in
+// place, so a document costs its largest value, not its size, and is read
+// in linear time (a value cut by the end of the window is read again
+// once, in a window at least twice as large).
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+)
+
+// jsonStream reads values from r, counting lines.
+type jsonStream struct {
+	r    io.Reader
+	buf  []byte // buf[pos:] not yet consumed
+	pos  int
+	eof  bool
+	err  error // a read error other than io.EOF
+	line int   // the line of buf[pos]
+	max  int   // the largest value held
+}
+
+var errStreamEOF = errors.New("unexpected end of the document")
+
+func newJSONStream(r io.Reader, max int) *jsonStream {
+	if max <= 0 {
+		max = DefaultMaxLineBytes
+	}
+	return &jsonStream{r: r, line: 1, max: max, buf: make([]byte, 0, 64<<10)}
+}
+
+// fill reads more input, keeping buf[pos:]; it makes room for at least
+// want more bytes. It reports false at the end of the input.
+func (s *jsonStream) fill(want int) bool {
+	if s.eof {
+		return false
+	}
+	if s.pos > 0 {
+		n := copy(s.buf, s.buf[s.pos:])
+		s.buf, s.pos = s.buf[:n], 0
+	}
+	if cap(s.buf)-len(s.buf) < want {
+		nb := make([]byte, len(s.buf), 2*cap(s.buf)+want)
+		copy(nb, s.buf)
+		s.buf = nb
+	}
+	got := 0
+	for {
+		n, err := s.r.Read(s.buf[len(s.buf):cap(s.buf)])
+		s.buf = s.buf[:len(s.buf)+n]
+		got += n
+		if err != nil {
+			s.eof = true
+			if err != io.EOF {
+				s.err = err
+			}
+			return got > 0
+		}
+		// Short reads (a pipe, a decompressor) are gathered up to what was
+		// asked for, so a value is retried O(log size) times, not per read.
+		if got > 0 && (got >= want || len(s.buf) == cap(s.buf)) {
+			return true
+		}
+	}
+}
+
+// peek skips JSON white space (counting lines) and returns the next byte,
+// not consumed; ok is false at the end of the input.
+func (s *jsonStream) peek() (byte, bool) {
+	for {
+		for s.pos < len(s.buf) {
+			switch c := s.buf[s.pos]; c {
+			case '\n':
+				s.line++
+			case ' ', '\t', '\r':
+			default:
+				return c, true
+			}
+			s.pos++
+		}
+		if !s.fill(0) {
+			return 0, false
+		}
+	}
+}
+
+// expect consumes the next byte (after white space) if it is c.
+func (s *jsonStream) expect(c byte) bool {
+	if b, ok := s.peek(); ok && b == c {
+		s.pos++
+		return true
+	}
+	return false
+}
+
+// value reads the next value whole (after white space) and returns it
+// with the line it starts on; its bytes are valid until the next call.
+// A value longer than max, invalid (NaN and the infinities included, as
+// encoding/json and JSON.parse refuse them), or cut by the end is an
+// error.
+func (s *jsonStream) value() (raw []byte, line int, err error) {
+	if _, ok := s.peek(); !ok {
+		return nil, s.line, errStreamEOF
+	}
+	line = s.line
+	for {
+		window := s.buf[s.pos:]
+		end := validValue(window, 0)
+		// A value that reaches the end of the window may go on past it
+		// (a number, or an invalid value cut short): read more, unless
+		// the input has ended.
+		if end > 0 && end < len(window) && !scalarEnd(window, end) {
+			end = -1 // a number or literal runs on ("00", "truex"): invalid
+		}
+		if end > 0 && (end < len(window) || s.eof) {
+			raw = window[:end]
+			if hasNonFinite(raw) {
+				return nil, line, fmt.Errorf("invalid JSON: NaN or Infinity")
+			}
+			s.line += bytes.Count(raw, []byte{'\n'})
+			s.pos += end
+			return raw, line, nil
+		}
+		if s.eof || end < 0 && delimited(window) {
+			if s.err != nil {
+				return nil, line, s.err
+			}
+			return nil, line, fmt.Errorf("invalid JSON")
+		}
+		if len(window) > s.max {
+			return nil, line, fmt.Errorf("a value longer than %d bytes", s.max)
+		}
+		s.fill(len(window) + 64<<10)
+	}
+}
+
+// skip reads past the next value holding one of its inner values at a
+// time: an array's elements, an object's members, each read whole and
+// validated (so nesting is bounded as validValue bounds it, from there).
+func (s *jsonStream) skip() error {
+	c, ok := s.peek()
+	if !ok {
+		return errStreamEOF
+	}
+	if c != '[' && c != '{' {
+		_, _, err := s.value()
+		return err
+	}
+	s.pos++
+	close := byte(']')
+	if c == '{' {
+		close = '}'
+	}
+	if s.expect(close) {
+		return nil
+	}
+	for {
+		if c == '{' {
+			if k, ok := s.peek(); !ok || k != '"' {
+				return fmt.Errorf("invalid JSON: an object key expected")
+			}
+			if _, _, err := s.value(); err != nil {
+				return err
+			}
+			if !s.expect(':') {
+				return fmt.Errorf("invalid JSON: ':' expected")
+			}
+		}
+		if _, _, err := s.value(); err != nil {
+			return err
+		}
+		if s.expect(',') {
+			continue
+		}
+		if s.expect(close) {
+			return nil
+		}
+		return fmt.Errorf("invalid JSON: ',' or %q expected", close)
+	}
+}
+
+// key reads an object key and the ':' after it; ok is false when the
+// next token is not a string.
+func (s *jsonStream) key() (string, error) {
+	if k, ok := s.peek(); !ok || k != '"' {
+		return "", fmt.Errorf("invalid JSON: an object key expected")
+	}
+	raw, _, err := s.value()
+	if err != nil {
+		return "", err
+	}
+	key, _ := rawValue(raw).unquote()
+	if !s.expect(':') {
+		return "", fmt.Errorf("invalid JSON: ':' expected")
+	}
+	return key, nil
+}
+
+// atEnd says only white space is left.
+func (s *jsonStream) atEnd() bool {
+	_, ok := s.peek()
+	return !ok
+}
+
+// delimited says the value at the start of window ends inside it, as far
+// as its brackets and quotes tell: invalid then is invalid, not cut short.
+func delimited(window []byte) bool {
+	switch window[0] {
+	case '{', '[':
+		_, closed := SkipComposite(window, 0)
+		return closed
+	case '"':
+		return closingQuote(window, 1) >= 0
+	}
+	return bytes.IndexAny(window, ",]} \t\r\n") >= 0
+}
+
+// scalarEnd says a value ending at window[end] ends where a scalar must:
+// at a delimiter (containers and strings end at their closing byte).
+func scalarEnd(window []byte, end int) bool {
+	switch window[0] {
+	case '{', '[', '"':
+		return true
+	}
+	switch window[end] {
+	case ',', ']', '}', '[', '{', '"', ' ', '\t', '\r', '\n':
+		return true
+	}
+	return false
+}

@@ -1,0 +1,509 @@
+package replay
+
+// What the agents' JSONL readers (Claude Code, Codex, Cline and Roo Code)
+// share, read from a rawValue: a field's value with encoding/json's typing
+// (a string field takes a string or null, anything else is a wrong type),
+// content blocks, a tool call's arguments compacted and in their sorted
+// form, content blocks' text. Each gives what encoding/json gave these
+// readers byte for byte (the fuzz targets of rawagent_test.go compare them
+// with the readers they replaced), without its reflection and without a
+// second validating pass.
+//
+// Where this reading departs from encoding/json on purpose: a key is
+// matched exactly (encoding/json also takes "Type" for "type"), and a
+// repeated key's last value is the value (encoding/json merges a repeated
+// object into the first). That is how the agents themselves read their
+// logs (JSON.parse, Python's json), and no agent writes either.
+
+import (
+	"bytes"
+	"encoding/json"
+	"slices"
+	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// agentRecord is parseRecord(raw, true) as the readers that decoded into
+// structs saw a record: null is an empty record (json.Unmarshal of null
+// into a struct leaves it as it is), and a value other than an object
+// followed by a stray ']' or '}' is "not a JSON object" (decodeObject's
+// decoder stops before those).
+func agentRecord(raw []byte) (rawValue, error) {
+	if bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
+		return rawValue("{}"), nil
+	}
+	v, err := parseRecord(raw, true)
+	if err == errRecordTwoValues {
+		i := skipSpace(raw, 0)
+		if j := skipSpace(raw, validValue(raw, i)); raw[i] != '{' && (raw[j] == ']' || raw[j] == '}') {
+			return nil, errRecordNotObject
+		}
+	}
+	return v, err
+}
+
+// rawString reads a field decoded into a Go string: a string, or null or
+// absent as ""; ok is false for another kind of value.
+func rawString(v rawValue) (s string, ok bool) {
+	switch v.Kind() {
+	case 0, 'n':
+		return "", true
+	case '"':
+		return v.unquote()
+	}
+	return "", false
+}
+
+// rawBool reads a field decoded into a Go bool: true or false, or null or
+// absent as false; ok is false for another kind of value.
+func rawBool(v rawValue) (b, ok bool) {
+	switch v.Kind() {
+	case 0, 'n':
+		return false, true
+	case 't':
+		return true, true
+	case 'f':
+		return false, true
+	}
+	return false, false
+}
+
+// keyIs compares an object key (raw, esc as Members gives it) with name.
+func keyIs(k []byte, esc bool, name string) bool {
+	if esc {
+		return unquoteKey(k) == name
+	}
+	return string(k) == name
+}
+
+// keyBytes is a key unescaped: k itself when written without escapes,
+// so `switch string(keyBytes(k, esc))` allocates nothing.
+func keyBytes(k []byte, esc bool) []byte {
+	if esc {
+		return []byte(unquoteKey(k))
+	}
+	return k
+}
+
+// hasNonFinite says a record holds NaN or an infinity outside its strings:
+// validValue reads them (Python writes them), encoding/json refuses them,
+// and the readers that decoded with it skipped such a record. Its first
+// test is two vectorised searches; only a record holding the words is
+// checked with json.Valid.
+func hasNonFinite(raw []byte) bool {
+	if bytes.Index(raw, []byte("NaN")) < 0 && bytes.Index(raw, []byte("Infinity")) < 0 {
+		return false
+	}
+	return !json.Valid(raw)
+}
+
+// contentBlock is an Anthropic Messages API content block as the agents
+// log it (text, thinking, tool_use, tool_result...).
+type contentBlock struct {
+	Type, Text, Thinking, ID, Name, ToolUseID string
+	Input, Content                            rawValue // nil when absent; null is "null"
+	IsError                                   bool
+}
+
+// readBlock reads one content block: an object, or null (a zero block);
+// bad names the first field of a wrong type ("" when none).
+func readBlock(v rawValue) (b contentBlock, bad string) {
+	switch v.Kind() {
+	case 'n':
+		return b, ""
+	case '{':
+	default:
+		return b, "a content block that is not an object"
+	}
+	v.Members(func(k []byte, esc bool, val rawValue) bool {
+		var dst *string
+		name := keyBytes(k, esc)
+		switch string(name) {
+		case "type":
+			dst = &b.Type
+		case "text":
+			dst = &b.Text
+		case "thinking":
+			dst = &b.Thinking
+		case "id":
+			dst = &b.ID
+		case "name":
+			dst = &b.Name
+		case "tool_use_id":
+			dst = &b.ToolUseID
+		case "input":
+			b.Input = val
+		case "content":
+			b.Content = val
+		case "is_error":
+			var ok bool
+			if b.IsError, ok = rawBool(val); !ok && bad == "" {
+				bad = `a content block whose "is_error" is not a boolean`
+			}
+		}
+		if dst != nil {
+			var ok bool
+			if *dst, ok = rawString(val); !ok && bad == "" {
+				bad = `a content block whose "` + string(name) + `" is not a string`
+			}
+		}
+		return true
+	})
+	return b, bad
+}
+
+// readBlocks reads content: a string (one text block) or an array of
+// blocks. set is false for null or absent content; kindBad for content
+// of another kind; bad names a block of a wrong shape.
+func readBlocks(v rawValue, blocks []contentBlock) (out []contentBlock, set, kindBad bool, bad string) {
+	switch v.Kind() {
+	case 0, 'n':
+		return blocks, false, false, ""
+	case '"':
+		s, _ := v.unquote()
+		return append(blocks, contentBlock{Type: "text", Text: s}), true, false, ""
+	case '[':
+	default:
+		return blocks, false, true, ""
+	}
+	v.Elems(func(_ int, el rawValue) bool {
+		b, why := readBlock(el)
+		if why != "" && bad == "" {
+			bad = why
+		}
+		blocks = append(blocks, b)
+		return true
+	})
+	return blocks, true, false, bad
+}
+
+// appendCompact appends a valid value with the space between its tokens
+// left out, as json.Compact writes it.
+func appendCompact(dst []byte, v []byte) []byte {
+	for i := 0; i < len(v); {
+		switch c := v[i]; c {
+		case ' ', '\t', '\n', '\r':
+			i++
+		case '"':
+			end := skipString(v, i)
+			dst = append(dst, v[i:end]...)
+			i = end
+		default:
+			j := i + 1
+			for j < len(v) {
+				if d := v[j]; d == ' ' || d == '\t' || d == '\n' || d == '\r' || d == '"' {
+					break
+				}
+				j++
+			}
+			dst = append(dst, v[i:j]...)
+			i = j
+		}
+	}
+	return dst
+}
+
+// compactText is a valid value's compact JSON (compactRaw's result).
+func compactText(v rawValue) string {
+	if bytes.IndexAny(v, " \t\r\n") < 0 {
+		return string(v)
+	}
+	return string(appendCompact(make([]byte, 0, len(v)), v))
+}
+
+// textOf reads a tool's output as joinTexts does: a string as it is,
+// content blocks' texts joined (a block without text as "[type]"),
+// anything else as its compact JSON; null or absent is "".
+func textOf(v rawValue) string {
+	switch v.Kind() {
+	case 0, 'n':
+		return ""
+	case '"':
+		s, _ := v.unquote()
+		return s
+	case '[':
+	default:
+		return compactText(v)
+	}
+	var b strings.Builder
+	ok := true
+	v.Elems(func(_ int, el rawValue) bool {
+		typ, text, hasText, good := textBlock(el)
+		switch {
+		case !good:
+			ok = false
+		case hasText:
+			b.WriteString(text)
+		case typ != "":
+			b.WriteString("[" + typ + "]") // an image's bytes are no output to compare
+		default:
+			ok = false // not content blocks
+		}
+		return ok
+	})
+	if !ok {
+		return compactText(v)
+	}
+	return b.String()
+}
+
+// textBlock reads a block as joinTexts decodes it: good is false when
+// encoding/json would refuse it (not an object nor null, a type or text
+// that is not a string).
+func textBlock(el rawValue) (typ, text string, hasText, good bool) {
+	switch el.Kind() {
+	case 'n':
+		return "", "", false, true
+	case '{':
+	default:
+		return "", "", false, false
+	}
+	good = true
+	el.Members(func(k []byte, esc bool, val rawValue) bool {
+		switch string(keyBytes(k, esc)) {
+		case "type":
+			var ok bool
+			if typ, ok = rawString(val); !ok {
+				good = false
+			}
+		case "text":
+			switch val.Kind() {
+			case 'n':
+				text, hasText = "", false
+			case '"':
+				text, _ = val.unquote()
+				hasText = true
+			default:
+				good = false
+			}
+		}
+		return good
+	})
+	return typ, text, hasText, good
+}
+
+// callActionRaw is callAction of arguments already validated (no NaN):
+// the compact form is the bytes less their spaces, the sorted form is
+// written from them, without decoding into a map.
+func callActionRaw(name string, args rawValue) (action, canonical string) {
+	if len(args) == 0 {
+		return name, name
+	}
+	buf := make([]byte, 0, 2*(len(name)+1+len(args)))
+	buf = append(append(buf, name...), ' ')
+	buf = appendCompact(buf, args)
+	cut := len(buf)
+	buf = append(append(buf, name...), ' ')
+	buf = appendCanonical(buf, args)
+	all := string(buf)
+	return all[:cut], all[cut:]
+}
+
+// appendCanonical appends a valid value as encoding/json writes it once
+// decoded into an any with UseNumber: objects' keys sorted (the last of a
+// repeated key), strings re-encoded (no HTML escapes), numbers as written.
+func appendCanonical(dst []byte, v rawValue) []byte {
+	switch v.Kind() {
+	case '"':
+		body := v[1 : len(v)-1]
+		if plainGoString(body) {
+			return append(dst, v...)
+		}
+		s, _ := v.unquote()
+		return appendGoString(dst, s)
+	case '[':
+		dst = append(dst, '[')
+		v.Elems(func(i int, el rawValue) bool {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = appendCanonical(dst, el)
+			return true
+		})
+		return append(dst, ']')
+	case '{':
+		type member struct {
+			key string
+			val rawValue
+		}
+		var stack [16]member
+		ms := stack[:0]
+		v.Members(func(k []byte, esc bool, val rawValue) bool {
+			key := ""
+			if esc {
+				key = unquoteKey(k)
+			} else {
+				key = string(k)
+			}
+			for i := range ms {
+				if ms[i].key == key {
+					ms[i].val = val // a map keeps the last
+					return true
+				}
+			}
+			ms = append(ms, member{key, val})
+			return true
+		})
+		slices.SortFunc(ms, func(a, b member) int { return strings.Compare(a.key, b.key) })
+		dst = append(dst, '{')
+		for i, m := range ms {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = appendGoString(dst, m.key)
+			dst = append(dst, ':')
+			dst = appendCanonical(dst, m.val)
+		}
+		return append(dst, '}')
+	}
+	return append(dst, v...) // numbers and literals as written
+}
+
+// plainGoString says a string's raw body is what encoding/json writes for
+// it: no escape, valid UTF-8, no U+2028 or U+2029 (which it escapes).
+func plainGoString(body []byte) bool {
+	if bytes.IndexByte(body, '\\') >= 0 {
+		return false
+	}
+	for i := 0; i < len(body); i++ {
+		if body[i] >= utf8.RuneSelf {
+			return utf8.Valid(body[i:]) && !bytes.Contains(body[i:], []byte("\u2028")) && !bytes.Contains(body[i:], []byte("\u2029"))
+		}
+	}
+	return true
+}
+
+// appendGoString appends s quoted as encoding/json writes it without HTML
+// escapes: \" \\ \b \f \n \r \t, other control bytes \u00XX, invalid
+// UTF-8 \ufffd, U+2028 and U+2029 escaped.
+func appendGoString(dst []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	dst = append(dst, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' {
+				i++
+				continue
+			}
+			dst = append(dst, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				dst = append(dst, '\\', c)
+			case '\b':
+				dst = append(dst, '\\', 'b')
+			case '\f':
+				dst = append(dst, '\\', 'f')
+			case '\n':
+				dst = append(dst, '\\', 'n')
+			case '\r':
+				dst = append(dst, '\\', 'r')
+			case '\t':
+				dst = append(dst, '\\', 't')
+			default:
+				dst = append(dst, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, `\ufffd`...)
+		case r == '\u2028' || r == '\u2029':
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, '\\', 'u', '2', '0', '2', hex[r&0xF])
+		default:
+			i += size
+			continue
+		}
+		i += size
+		start = i
+	}
+	dst = append(dst, s[start:]...)
+	return append(dst, '"')
+}
+
+// unquote reads a string value as Str does (encoding/json's unescaping:
+// a lone surrogate and each invalid UTF-8 byte as U+FFFD), unescaping in
+// one pass over the bytes instead of through encoding/json; ok is false
+// for another kind of value.
+func (v rawValue) unquote() (string, bool) {
+	if v.Kind() != '"' {
+		return "", false
+	}
+	body := v[1 : len(v)-1]
+	esc := bytes.IndexByte(body, '\\')
+	if esc < 0 && utf8.Valid(body) {
+		return string(body), true
+	}
+	return string(appendUnescaped(make([]byte, 0, len(body)), body)), true
+}
+
+// appendUnescaped appends the unescaped body of a valid JSON string as
+// encoding/json's unquote writes it; unlike appendUnquoted (which checks
+// as it goes, a byte at a time) it copies the runs between escapes whole.
+func appendUnescaped(dst, body []byte) []byte {
+	for i := 0; i < len(body); {
+		end := len(body)
+		if j := bytes.IndexByte(body[i:], '\\'); j >= 0 {
+			end = i + j
+		}
+		dst = appendValidUTF8(dst, body[i:end])
+		if end == len(body) {
+			break
+		}
+		i = end + 2
+		switch c := body[end+1]; c {
+		case 'b':
+			dst = append(dst, '\b')
+		case 'f':
+			dst = append(dst, '\f')
+		case 'n':
+			dst = append(dst, '\n')
+		case 'r':
+			dst = append(dst, '\r')
+		case 't':
+			dst = append(dst, '\t')
+		case 'u':
+			r := hex4(body[i:])
+			i += 4
+			if utf16.IsSurrogate(r) {
+				// A pair, or U+FFFD (the escape after it read on its own).
+				if i+6 <= len(body) && body[i] == '\\' && body[i+1] == 'u' {
+					if dec := utf16.DecodeRune(r, hex4(body[i+2:])); dec != utf8.RuneError {
+						dst = utf8.AppendRune(dst, dec)
+						i += 6
+						continue
+					}
+				}
+				r = utf8.RuneError
+			}
+			dst = utf8.AppendRune(dst, r)
+		default: // '"', '\\', '/'
+			dst = append(dst, c)
+		}
+	}
+	return dst
+}
+
+// appendValidUTF8 appends b, each byte of an invalid sequence as U+FFFD.
+func appendValidUTF8(dst, b []byte) []byte {
+	if utf8.Valid(b) {
+		return append(dst, b...)
+	}
+	for len(b) > 0 {
+		r, size := utf8.DecodeRune(b)
+		if r == utf8.RuneError && size == 1 {
+			dst = utf8.AppendRune(dst, utf8.RuneError)
+		} else {
+			dst = append(dst, b[:size]...)
+		}
+		b = b[size:]
+	}
+	return dst
+}

@@ -1,0 +1,387 @@
+package replay
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+	"testing/iotest"
+)
+
+// ambiguousKeys says a valid record holds an object with a key repeated,
+// or two keys equal but for case: encoding/json and the readers that
+// replaced it read those differently on purpose (rawagent.go), so the
+// fuzz targets comparing them leave such records out.
+func ambiguousKeys(raw []byte) bool {
+	v, err := parseRecord(raw, false)
+	if err != nil {
+		return false
+	}
+	var walk func(v rawValue) bool
+	walk = func(v rawValue) bool {
+		switch v.Kind() {
+		case '[':
+			found := false
+			v.Elems(func(_ int, el rawValue) bool { found = walk(el); return !found })
+			return found
+		case '{':
+			var keys []string
+			found := false
+			v.Members(func(k []byte, esc bool, val rawValue) bool {
+				key := string(keyBytes(k, esc))
+				for _, o := range keys {
+					if strings.EqualFold(o, key) || bytes.EqualFold([]byte(o), []byte(key)) {
+						found = true
+					}
+				}
+				keys = append(keys, key)
+				found = found || walk(val)
+				return !found
+			})
+			return found
+		}
+		return false
+	}
+	return walk(v)
+}
+
+// encodingJSONReason says a reason is encoding/json's own words (a type
+// or syntax error), which the in-place readers put in their own.
+func encodingJSONReason(r string) bool {
+	return strings.Contains(r, "json: ") || strings.Contains(r, "invalid character") || strings.Contains(r, "unexpected end of JSON")
+}
+
+type recordReader interface {
+	recordRaw(raw []byte, line int) ([]stepRecord, string)
+	finish() []stepRecord
+}
+
+// compareReaders feeds each line of data to both readers and fails at the
+// first difference: the steps, and the reasons (only both given when the
+// old reason was encoding/json's). Lines whose keys are ambiguous are
+// left out of both. Keys that differ only in case (see ambiguousKeys) are
+// checked against the reader's own field names too.
+func compareReaders(t *testing.T, data []byte, old, new recordReader) {
+	t.Helper()
+	for n, line := range bytes.Split(data, []byte("\n")) {
+		line = bytes.TrimSpace(line)
+		if len(line) == 0 || ambiguousKeys(line) || caseVariantKey(line) {
+			continue
+		}
+		ro, wo := old.recordRaw(line, n+1)
+		rn, wn := new.recordRaw(line, n+1)
+		if wo != wn && !(encodingJSONReason(wo) && wn != "") {
+			t.Fatalf("line %d %q: reason %q, was %q", n+1, line, wn, wo)
+		}
+		if !reflect.DeepEqual(ro, rn) {
+			t.Fatalf("line %d %q:\n got %+v\nwant %+v", n+1, line, rn, ro)
+		}
+	}
+	if fo, fn := old.finish(), new.finish(); !reflect.DeepEqual(fo, fn) {
+		t.Fatalf("finish:\n got %+v\nwant %+v", fn, fo)
+	}
+}
+
+// agentFieldNames are the keys the old readers decoded into struct
+// fields, which encoding/json matched regardless of case.
+var agentFieldNames = []string{"type", "uuid", "isSidechain", "isMeta", "message", "role", "content", "text",
+	"thinking", "id", "name", "input", "tool_use_id", "is_error", "say", "ask", "payload", "record_type",
+	"summary", "arguments", "call_id", "output", "action", "metadata", "exit_code", "observation"}
+
+// caseVariantKey says a record has a key equal to a field name but for
+// case ("Type"), which encoding/json took for the field.
+func caseVariantKey(raw []byte) bool {
+	if !json.Valid(raw) {
+		return false
+	}
+	found := false
+	var walk func(v rawValue)
+	walk = func(v rawValue) {
+		v.Members(func(k []byte, esc bool, val rawValue) bool {
+			key := string(keyBytes(k, esc))
+			for _, f := range agentFieldNames {
+				if key != f && bytes.EqualFold([]byte(key), []byte(f)) {
+					found = true
+				}
+			}
+			walk(val)
+			return !found
+		})
+		v.Elems(func(_ int, el rawValue) bool { walk(el); return !found })
+	}
+	walk(rawValue(bytes.TrimSpace(raw)))
+	return found
+}
+
+// addFileSeeds adds each line of an agent's fixtures as a seed.
+func addFileSeeds(f *testing.F, paths ...string) {
+	for _, p := range paths {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
+}
+
+func FuzzClaudeCodeRaw(f *testing.F) {
+	paths, _ := filepath.Glob(filepath.Join("..", "testdata", "agents", "claude-code", "*", "*", "*.jsonl"))
+	addFileSeeds(f, paths...)
+	for _, s := range []string{
+		`{"type":"user","message":{"content":5}}`, `{"type":"assistant","message":{"content":[{"type":"tool_use","id":"a","name":"x","input":{"b":[1, "\u0041<"],"a":null}}]}}`,
+		`{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"a","content":[{"type":"image"},{"text":"x"}],"is_error":true}]}}`,
+		`{"message":{"content":"x"},"type":"user","uuid":5}`, `{"type":"user","message":{"content":[null, {"text":null}]},"isMeta":true}`,
+		`{"type":"assistant","message":{"content":[{"type":"tool_use","id":"a","input":NaN}]}}`, `{"type":"user"}}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		compareReaders(t, data, &claudeCodeReaderOld{}, &claudeCodeReader{})
+	})
+}
+
+func FuzzClineRaw(f *testing.F) {
+	for _, p := range []string{clineFixture, rooFixture} {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			f.Fatal(err)
+		}
+		// One element a line, as readDocument passes them.
+		var elems []json.RawMessage
+		if err := json.Unmarshal(data, &elems); err != nil {
+			f.Fatal(err)
+		}
+		var b bytes.Buffer
+		for _, e := range elems {
+			_ = json.Compact(&b, e)
+			b.WriteByte('\n')
+		}
+		f.Add(b.Bytes())
+	}
+	for _, s := range []string{
+		`{"role":"user","content":null}`, `{"role":"user"}`, `{"role":5,"content":"x"}`, `{"type":"say","say":"text"}`,
+		`{"role":"assistant","content":[{"type":"tool_use","id":"t","name":"n","input":{"z":1,"a":"\u2028"}}]}`,
+		`{"role":"user","content":[{"type":"tool_result","tool_use_id":"t","content":{"a":[1, 2]}}]}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		compareReaders(t, data, &clineReaderOld{}, &clineReader{})
+	})
+}
+
+func FuzzCodexRaw(f *testing.F) {
+	paths, _ := filepath.Glob(filepath.Join("..", "testdata", "agents", "codex", "sessions", "*", "*", "*", "*.jsonl"))
+	addFileSeeds(f, paths...)
+	for _, s := range []string{
+		`{"type":"response_item","payload":{"type":"function_call","name":"shell","arguments":"{\"command\":[\"ls\"], \"a\":1}","call_id":"c"}}`,
+		`{"type":"response_item","payload":{"type":"function_call_output","call_id":"c","output":"{\"output\":\"x\",\"METADATA\":{\"exit_code\":\"2\"}}"}}`,
+		`{"type":"response_item","payload":{"type":"function_call","name":"x","arguments":null}}`,
+		`{"type":"response_item","payload":{"type":"function_call","name":"x","arguments":" NaN "}}`,
+		`{"id":"s","timestamp":"t","instructions":"i"}`, `{"record_type":"state"}`, `{"type":"message","role":"assistant","content":[{"type":"output_text","text":"hi"}]}`,
+		`{"type":"event_msg","payload":{"type":5}}`, `{"type":"response_item","payload":"x","record_type":5}`,
+		`{"type":"compacted","payload":{"message":"sum"}}`, `{"type":"response_item","payload":{"type":"custom_tool_call","name":"apply_patch","input":"*** Begin","call_id":"d"}}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		compareReaders(t, data, &codexReaderOld{}, &codexReader{})
+	})
+}
+
+// FuzzUnquote checks the one-pass unescaping against encoding/json's.
+func FuzzUnquote(f *testing.F) {
+	for _, s := range []string{`"a\nb"`, `"\ud800\udc00"`, `"\ud800\u0041"`, `"\udc00"`, "\"\xff\xfe a\"", `"\u00e9\/\\\""`, "\"\xed\xa0\x80\""} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		v, err := parseRecord(raw, false)
+		if err != nil || v.Kind() != '"' {
+			return
+		}
+		var want string
+		if err := json.Unmarshal(v, &want); err != nil {
+			t.Fatalf("%q: %v", v, err)
+		}
+		if got, ok := v.unquote(); !ok || got != want {
+			t.Fatalf("%q: unquote %q, encoding/json %q", v, got, want)
+		}
+	})
+}
+
+// FuzzCallActionRaw checks the in-place spelling of a tool call against
+// callAction's, which decodes and re-encodes with encoding/json.
+func FuzzCallActionRaw(f *testing.F) {
+	for _, s := range []string{`{"b":1,"a":[true,null,"x<\u2028"]}`, `{"a":1,"a":{"z":"\ud800","y":1.50e3}}`, `"s\n"`, `[]`, "{\"\xff\":\"\\u00e9\"}", `{ "k" : [ 1 , 2 ] }`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		v, err := parseRecord(raw, false)
+		if err != nil || hasNonFinite(raw) {
+			return
+		}
+		a, c := callActionRaw("tool", v)
+		wa, wc := callAction("tool", v)
+		if a != wa || c != wc {
+			t.Fatalf("%q:\n got %q %q\nwant %q %q", raw, a, c, wa, wc)
+		}
+	})
+}
+
+// docEvents records what a docStepReader passes on.
+type docEvents struct {
+	events []string
+}
+
+func (d *docEvents) add(line int, recs []stepRecord) error {
+	for _, r := range recs {
+		live := ""
+		if r.live != nil {
+			live = fmt.Sprintf("%+v", *r.live)
+		}
+		r.live = nil
+		d.events = append(d.events, fmt.Sprintf("%d %+v %s", line, r, live))
+	}
+	d.events = append(d.events, fmt.Sprintf("%d add", line))
+	return nil
+}
+
+func (d *docEvents) skip(line int, reason string) error {
+	if encodingJSONReason(reason) {
+		reason, _, _ = strings.Cut(reason, ": json: ")
+	}
+	d.events = append(d.events, fmt.Sprintf("%d skip %s", line, reason))
+	return nil
+}
+
+// FuzzSWEAgentDoc compares the streamed .traj reading with encoding/json's
+// token stream: the same steps and skipped elements, on the same lines,
+// and a document the old reader refused refused. The new reader also
+// refuses what the old one let pass after the object (text, a ']').
+func FuzzSWEAgentDoc(f *testing.F) {
+	data, err := os.ReadFile(sweAgentFixture)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(data)
+	for _, s := range []string{
+		"{\n  \"info\": {\"a\": [1, 2]},\n  \"trajectory\": [\n    {\"action\": \"ls\", \"observation\": \"a\"},\n    {\"observation\": \"b\"},\n    {\"action\": 5}\n  ]\n}\n",
+		"{\"trajectory\": [null, {\"action\": null}, {\"action\": \" x \", \"observation\": null}, 5], \"history\": [{\"x\": NaN}]}",
+		"{\"h\": 12, \"trajectory\": [\n{\"action\": \"a\\u0041\"}], \"trajectory\": []}", "{\"trajectory\": {}}", "[]",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if json.Valid(data) && (ambiguousKeys(data) || caseVariantKey(data)) {
+			return
+		}
+		var o, n docEvents
+		oerr := (&sweAgentReaderOld{}).readDoc(bytes.NewReader(data), o.add, o.skip)
+		nerr := (&sweAgentReader{}).readDoc(iotest.OneByteReader(bytes.NewReader(data)), n.add, n.skip)
+		if oerr != nil && nerr == nil {
+			t.Fatalf("%q: old refused it (%v), new read it", data, oerr)
+		}
+		if oerr == nil && nerr == nil && !reflect.DeepEqual(o.events, n.events) {
+			t.Fatalf("%q:\n got %q\nwant %q", data, n.events, o.events)
+		}
+		// Both refused: the new reader may stop sooner ("00" is invalid at
+		// once, where the Decoder read a 0 first), never read otherwise.
+		if oerr != nil && nerr != nil && (len(n.events) > len(o.events) || !slices.Equal(o.events[:len(n.events)], n.events)) {
+			t.Fatalf("%q:\n got %q (%v)\nwant a prefix of %q (%v)", data, n.events, nerr, o.events, oerr)
+		}
+		if oerr == nil && nerr != nil && !reflect.DeepEqual(o.events, n.events) {
+			t.Fatalf("%q: new refused it (%v) and read otherwise:\n got %q\nwant %q", data, nerr, n.events, o.events)
+		}
+	})
+}
+
+// geminiTree is the Gemini CLI reader reading every record through
+// parseJS, as it did before readRecordRaw.
+type geminiTree struct{ geminiReader }
+
+func (g *geminiTree) recordRaw(raw []byte, line int) ([]stepRecord, string) {
+	return g.recordTree(raw, line)
+}
+
+// FuzzGeminiRaw compares the in-place reading of Gemini CLI records with
+// parseJS's tree: the same steps, reasons and notes.
+func FuzzGeminiRaw(f *testing.F) {
+	for _, p := range []string{"session-2025-11-12T14-00-3f0c9a7e.jsonl", "session.json"} {
+		data, err := os.ReadFile(filepath.Join("..", "testdata", "steps", "gemini-cli", p))
+		if err != nil {
+			f.Fatal(err)
+		}
+		var b bytes.Buffer
+		if json.Compact(&b, data) == nil {
+			data = b.Bytes() // the document on one line
+		}
+		f.Add(data)
+	}
+	for _, s := range []string{
+		`{"id":"a","type":"gemini","content":[{"text":"x","thought":0.0},{"text":"\ud800"}],"toolCalls":[{"name":" f ","args":{"2":1,"b":1e21,"1":"\u00e9","b":-0},"result":[{"functionResponse":{"response":{"output":"o","error":"e"}}}],"status":"error"},5]}`,
+		`{"id":"b","type":"user","content":"System: Potential loop detected. Details: Repeated tool call: f with arguments {}. Please take a step back and confirm you're making forward progress."}`,
+		`{"$set":{"sessionId":"s","messages":[{"id":"c","type":"user","content":[{"functionResponse":{}}]}]}}`, `{"$rewindTo":"a"}`,
+		`{"sessionId":"s","messages":[{"type":"gemini","content":"t"},3]}`, `{"type":"user","id":null}`, `{"id":"x","ty\u0070e":"gemini","content":{"text":"y"},"toolCalls":[{"args":""}]}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		o, n := &geminiTree{}, &geminiReader{}
+		for i, line := range bytes.Split(data, []byte("\n")) {
+			line = bytes.TrimSpace(line)
+			if len(line) == 0 {
+				continue
+			}
+			ro, wo := o.recordRaw(line, i+1)
+			rn, wn := n.recordRaw(line, i+1)
+			if wo != wn || !reflect.DeepEqual(ro, rn) {
+				t.Fatalf("line %d %q: got %+v %q, want %+v %q", i+1, line, rn, wn, ro, wo)
+			}
+		}
+		fo, fn := o.finish(), n.finish()
+		if !reflect.DeepEqual(fo, fn) || !reflect.DeepEqual(o.notes(), n.notes()) {
+			t.Fatalf("finish:\n got %+v %q\nwant %+v %q", fn, n.notes(), fo, o.notes())
+		}
+	})
+}
+
+// FuzzClineDoc compares the streamed api_conversation_history.json with
+// readDocument's reading of it: the same steps, skipped elements and
+// problem, on the same lines.
+func FuzzClineDoc(f *testing.F) {
+	for _, p := range []string{clineFixture, rooFixture} {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
+	for _, s := range []string{"[]", "[null, 5, {\"role\":\"user\",\"content\":\"x\"}]", "[{\"role\":\"user\",\"content\":\"x\"},]", "[{\"role\":\"user\"} {}]",
+		"[{\"role\":\"user\",\"content\":\"x\"}", "[{\"role\":\"user\",\"content\":\"x", "[]\n x", "[NaN]", "[{\"a\":1}}]", "  [\n\n{\"role\":\"assistant\",\"content\":[]}\n]\n"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if peekFirstByte(bufio.NewReader(bytes.NewReader(data))) != '[' {
+			return
+		}
+		var o, n docEvents
+		old := &clineReader{}
+		oerr := readDocument(bufio.NewReader(bytes.NewReader(data)), DefaultMaxLineBytes, func(line int, raw []byte) error {
+			recs, reason := old.recordRaw(raw, line)
+			if reason != "" {
+				return o.skip(line, reason)
+			}
+			return o.add(line, recs)
+		}, o.skip)
+		nerr := (&clineReader{}).readDoc(iotest.HalfReader(bytes.NewReader(data)), n.add, n.skip)
+		if !reflect.DeepEqual(o.events, n.events) || fmt.Sprint(oerr) != fmt.Sprint(nerr) {
+			t.Fatalf("%q:\n got %q %v\nwant %q %v", data, n.events, nerr, o.events, oerr)
+		}
+	})
+}
