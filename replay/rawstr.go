@@ -18,13 +18,18 @@ import (
 func unquoteBody(body []byte) string {
 	var b strings.Builder
 	b.Grow(len(body))
+	valid := utf8.Valid(body) // once for the whole string: its runs need no check
 	for len(body) > 0 {
 		run := body
 		k := bytes.IndexByte(body, '\\')
 		if k >= 0 {
 			run = body[:k]
 		}
-		writeUTF8(&b, run)
+		if valid {
+			b.Write(run)
+		} else {
+			writeUTF8(&b, run)
+		}
 		if k < 0 {
 			break
 		}

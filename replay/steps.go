@@ -382,7 +382,8 @@ func readSteps(br *bufio.Reader, c *readContext) error {
 			}
 		}
 	} else {
-		src := recordSource{br: br, max: c.maxLine}
+		_, inPlace := sr.(valueStepReader) // keeps nothing of a line once read
+		src := recordSource{br: br, max: c.maxLine, reuse: inPlace}
 		for {
 			line, lineNo, tooLong, err := src.nextLine()
 			if tooLong {

@@ -19,6 +19,11 @@ type recordSource struct {
 	br   *bufio.Reader
 	max  int
 	line int
+	// reuse says the caller is done with a line before it asks for the
+	// next: a line is then read in place in br's buffer when it fits,
+	// else into a buffer kept from line to line, not copied afresh.
+	reuse bool
+	spare []byte
 }
 
 // errArray reports a whole-file document that cannot be read.
@@ -45,7 +50,15 @@ func (s *recordSource) nextLine() (line []byte, lineNo int, tooLong bool, err er
 			}
 			n += len(chunk)
 			if n <= s.max+2 {
-				buf = append(buf, chunk...)
+				switch {
+				case s.reuse && len(buf) == 0 && e != bufio.ErrBufferFull:
+					buf = chunk // the whole line, in place
+				case s.reuse:
+					buf = append(s.spare[:len(buf)], chunk...)
+					s.spare = buf
+				default:
+					buf = append(buf, chunk...)
+				}
 			} else {
 				tooLong = true
 				buf = nil
