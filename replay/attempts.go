@@ -27,57 +27,63 @@ type Attempt struct {
 // needs_improvement).
 var AttemptStatuses = []string{"pending", "in_progress", "blocked", "done"}
 
-// parseAttempt reads one record; a non-empty reason says why it is skipped.
-func parseAttempt(m map[string]any) (Attempt, string) {
+// attemptKeys are the members of an attempts record, read in one pass.
+var attemptKeys = []string{"task_id", "status", "blockers", "completed_work", "session_id", "timestamp"}
+
+// parseAttempt reads one record, validated and read in place; a non-empty
+// reason says why it is skipped.
+func parseAttempt(v rawValue, vals []rawValue) (Attempt, string) {
 	var a Attempt
-	id, ok := m["task_id"]
-	if !ok || id == nil || strings.TrimSpace(asText(id)) == "" {
+	v.Fields(attemptKeys, vals)
+	id, status, blockers, work, session, ts := vals[0], vals[1], vals[2], vals[3], vals[4], vals[5]
+	if !id.Present() {
 		return a, "no task_id"
 	}
-	a.TaskID = asText(id)
-	st, ok := m["status"].(string)
+	if a.TaskID = id.Text(); strings.TrimSpace(a.TaskID) == "" {
+		return a, "no task_id"
+	}
+	st, ok := status.Str()
 	if !ok || strings.TrimSpace(st) == "" {
 		return a, "no status (a string)"
 	}
 	a.Status = st // as logged: the component compares it exactly
 	var reason string
-	if a.Blockers, reason = stringList(m["blockers"], "blockers"); reason != "" {
+	if a.Blockers, reason = rawStringList(blockers, "blockers"); reason != "" {
 		return a, reason
 	}
-	if a.CompletedWork, reason = stringList(m["completed_work"], "completed_work"); reason != "" {
+	if a.CompletedWork, reason = rawStringList(work, "completed_work"); reason != "" {
 		return a, reason
 	}
-	a.SessionID = asText(m["session_id"])
-	ts, ok := m["timestamp"]
-	if !ok || ts == nil {
+	a.SessionID = session.Text()
+	if !ts.Present() {
 		return a, "no timestamp"
 	}
-	if a.Timestamp, reason = parseTimestamp(ts); reason != "" {
+	if a.Timestamp, reason = rawTimestamp(ts); reason != "" {
 		return a, reason
 	}
 	return a, ""
 }
 
-// stringList reads a list of strings; null or absent is empty.
-func stringList(v any, key string) ([]string, string) {
-	if v == nil {
+// rawStringList reads a list of strings; null or absent is empty.
+func rawStringList(v rawValue, key string) ([]string, string) {
+	if !v.Present() {
 		return nil, ""
 	}
-	xs, ok := v.([]any)
-	if !ok {
+	if v.Kind() != '[' {
 		return nil, key + " is not a list"
 	}
-	out := make([]string, 0, len(xs))
-	for _, x := range xs {
-		out = append(out, asText(x))
-	}
+	out := make([]string, 0, v.Len())
+	v.Elems(func(_ int, x rawValue) bool {
+		out = append(out, x.Text())
+		return true
+	})
 	return out, ""
 }
 
-// parseTimestamp reads RFC 3339 (with or without a zone: none is UTC) or
+// rawTimestamp reads RFC 3339 (with or without a zone: none is UTC) or
 // epoch milliseconds (a number, or a string of digits).
-func parseTimestamp(v any) (time.Time, string) {
-	if s, ok := v.(string); ok {
+func rawTimestamp(v rawValue) (time.Time, string) {
+	if s, ok := v.Str(); ok {
 		s = strings.TrimSpace(s)
 		for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05.999999999", "2006-01-02 15:04:05.999999999Z07:00", "2006-01-02 15:04:05.999999999"} {
 			if t, err := time.Parse(layout, s); err == nil {
@@ -89,10 +95,10 @@ func parseTimestamp(v any) (time.Time, string) {
 		}
 		return time.Time{}, fmt.Sprintf("timestamp %q is neither RFC 3339 nor epoch milliseconds", s)
 	}
-	if f, ok := asFloat(v); ok && f >= -1e15 && f <= 1e15 {
+	if f, ok := rawFloat(v); ok && f >= -1e15 && f <= 1e15 {
 		return time.UnixMilli(int64(f)).UTC(), ""
 	}
-	return time.Time{}, fmt.Sprintf("timestamp %s is neither RFC 3339 nor epoch milliseconds", asText(v))
+	return time.Time{}, fmt.Sprintf("timestamp %s is neither RFC 3339 nor epoch milliseconds", v.Text())
 }
 
 // readAttempts reads an attempts log: one episode per file, attempt i
@@ -102,6 +108,8 @@ func readAttempts(src *recordSource, c *readContext) error {
 		LocationKey: KeyRoomName, RecordedEnd: EndUnknown, RoomNames: map[string]string{}, Rejected: map[int][]string{}}
 	d := &ep.Diag
 	tasks := map[string]string{}
+	vals := make([]rawValue, len(attemptKeys))
+	src.reuse = true // an attempt keeps nothing of its line
 	skip := func(line int, reason string) error { return c.skip(d, line, reason) }
 	for {
 		line, lineNo, tooLong, err := src.nextLine()
@@ -112,13 +120,13 @@ func readAttempts(src *recordSource, c *readContext) error {
 			}
 		} else if line != nil {
 			d.Lines++
-			m, derr := decodeObject(line)
+			v, derr := parseRecord(line, true)
 			var a Attempt
 			reason := ""
 			if derr != nil {
 				reason = derr.Error()
 			} else {
-				a, reason = parseAttempt(m)
+				a, reason = parseAttempt(v, vals)
 			}
 			if reason != "" {
 				if perr := skip(lineNo, reason); perr != nil {
