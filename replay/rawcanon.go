@@ -178,3 +178,22 @@ func (w *canonWriter) text(v rawValue) string {
 	}
 	return v.Text()
 }
+
+// appendText appends v as asText reads its decoded value: a string's
+// content, null or absent as nothing, anything else as json.Marshal
+// writes it.
+func (w *canonWriter) appendText(v rawValue) {
+	switch v.Kind() {
+	case 0, 'n':
+	case '"':
+		body := v[1 : len(v)-1]
+		if bytes.IndexByte(body, '\\') < 0 && utf8.Valid(body) {
+			w.buf = append(w.buf, body...)
+		} else {
+			s, _ := v.Str()
+			w.buf = append(w.buf, s...)
+		}
+	default:
+		w.appendValue(v, false, nil)
+	}
+}
