@@ -80,7 +80,6 @@ func parseTimestamp(v any) (time.Time, string) {
 	return time.Time{}, fmt.Sprintf("timestamp %s is neither RFC 3339 nor epoch milliseconds", asText(v))
 }
 
-
 // FuzzParseAttempt checks that an attempts record read in place gives
 // what the decoded map gave.
 func FuzzParseAttempt(f *testing.F) {

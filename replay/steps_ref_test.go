@@ -128,4 +128,3 @@ func FuzzValueStep(f *testing.F) {
 		}
 	})
 }
-
