@@ -110,7 +110,7 @@ func readDocument(br *bufio.Reader, max int, fn func(line int, raw []byte) error
 		if tooLong {
 			return &docError{line: line, reason: fmt.Sprintf("a JSON document longer than %d bytes", max)}
 		}
-		if _, err := d.skipSpace(); err != io.EOF || !json.Valid(raw) {
+		if _, err := d.skipSpace(); err != io.EOF || validValue(raw, 0) != len(raw) {
 			if err != nil && err != io.EOF {
 				return err
 			}
@@ -140,7 +140,7 @@ func readDocument(br *bufio.Reader, max int, fn func(line int, raw []byte) error
 			if err := skip(line, fmt.Sprintf("array element longer than %d bytes", max)); err != nil {
 				return err
 			}
-		case !json.Valid(raw):
+		case validValue(raw, 0) != len(raw): // json.Valid, NaN and infinities read as null
 			// The rest of the array cannot be delimited: keep what was read.
 			return &docError{line: line, reason: "invalid JSON in the array: " + syntaxReason(raw)}
 		default:
