@@ -7,6 +7,7 @@ package replay
 
 import (
 	"bytes"
+	"encoding/binary"
 	"slices"
 	"unicode/utf8"
 )
@@ -105,11 +106,58 @@ func (w *canonWriter) appendObject(v rawValue, canonical bool, skip map[string]b
 // valid UTF-8 (they are then the decoded string).
 func appendStringValue(dst []byte, v rawValue) []byte {
 	body := v[1 : len(v)-1]
+	if goVerbatim(body) {
+		return append(dst, v...)
+	}
 	if bytes.IndexByte(body, '\\') < 0 && utf8.Valid(body) {
 		return appendGoString(dst, []byte(body))
 	}
 	s, _ := v.Str()
 	return appendGoString(dst, s)
+}
+
+// goVerbatim says a validated string's body is already what
+// encoding/json writes for the string it decodes to: its escapes only
+// those encoding/json writes (\", \\, \b, \f, \n, \r, \t), no
+// character it escapes (<, >, &, U+2028, U+2029), valid UTF-8. Words of
+// eight bytes holding none of <, >, &, a backslash or a byte over 0x7f
+// are passed at once.
+func goVerbatim(body []byte) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	i := 0
+	for i < len(body) {
+		if i+8 <= len(body) {
+			x := binary.LittleEndian.Uint64(body[i:])
+			lt, gt, amp, bs := x^(ones*'<'), x^(ones*'>'), x^(ones*'&'), x^(ones*'\\')
+			if ((lt-ones)&^lt|(gt-ones)&^gt|(amp-ones)&^amp|(bs-ones)&^bs|x)&highs == 0 {
+				i += 8
+				continue
+			}
+		}
+		switch c := body[i]; {
+		case c == '\\':
+			if i+1 >= len(body) {
+				return false
+			}
+			switch body[i+1] {
+			case '"', '\\', 'b', 'f', 'n', 'r', 't':
+				i += 2
+			default:
+				return false
+			}
+		case c >= utf8.RuneSelf:
+			r, size := utf8.DecodeRune(body[i:])
+			if r == utf8.RuneError && size == 1 || r == '\u2028' || r == '\u2029' {
+				return false
+			}
+			i += size
+		case c == '<' || c == '>' || c == '&':
+			return false
+		default:
+			i++
+		}
+	}
+	return true
 }
 
 // appendGoString appends src as encoding/json writes a string (HTML

@@ -13,6 +13,7 @@ func FuzzCanonWriter(f *testing.F) {
 		`{"b":1,"a":[true,false,null,1.0,2.50,-0,1e2,"x<y>&z\u2028"],"a":{"z":NaN,"y":"\ud800"}}`,
 		`{"command":"ls","thought":"t","hidden":true,"x":{"b":"\u00e9\n","a":1e400}}`,
 		"{\"k\\u0065y\":\"\xff\",\"\xc3\xa9\":[[],{}],\"\":0}", `[1,"a",{"b":2}]`, `"s\t"`, `-Infinity`, `12345678901234567890`,
+		`{"a":"abcdefgh\nijklmnop<qrstuvwx\tyz","b":"\u00e9 é  \\\" \/ \b\f\r","c":"0123456789abcdef&"}`, "\"\xe2\x80\xa8 12345678 \xe2\x80\xa9\"",
 	} {
 		f.Add([]byte(s))
 	}

@@ -368,7 +368,24 @@ func readSteps(br *bufio.Reader, c *readContext) error {
 		}
 	} else if first := peekFirstByte(br); first == '[' || (first == '{' && (c.opts.Preset == PresetGeminiCLI || wholeDocument(c.opts.Preset)) && !isJSONL(br)) {
 		skipElement := func(line int, reason string) error { d.Lines++; return skip(line, reason) }
-		if err := readDocument(br, c.maxLine, handle, skipElement); err != nil {
+		element := handle
+		vr, inPlace := sr.(valueStepReader)
+		if inPlace {
+			// readDocument validated the element: read it as it stands.
+			element = func(line int, raw []byte) error {
+				d.Lines++
+				v := rawValue(raw)
+				if v.Kind() != '{' {
+					return skip(line, errRecordNotObject.Error())
+				}
+				recs, reason := vr.recordValue(v)
+				if reason != "" {
+					return skip(line, reason)
+				}
+				return addAll(line, recs)
+			}
+		}
+		if err := readDocumentBuf(br, c.maxLine, inPlace, element, skipElement); err != nil {
 			de, ok := err.(*docError)
 			if !ok {
 				if _, isLine := err.(*LineError); isLine {
