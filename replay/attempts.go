@@ -4,11 +4,13 @@ package replay
 // line (RULES.md §9), for the task_attempts rule.
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // Attempt is one record of an attempts log.
@@ -30,31 +32,65 @@ var AttemptStatuses = []string{"pending", "in_progress", "blocked", "done"}
 // attemptKeys are the members of an attempts record, read in one pass.
 var attemptKeys = []string{"task_id", "status", "blockers", "completed_work", "session_id", "timestamp"}
 
+// attemptStrings interns the strings of an attempts log, which repeat
+// (statuses, sessions, tasks, blockers): a string written without an
+// escape is looked up by its bytes, copied only the first time.
+type attemptStrings map[string]string
+
+// maxAttemptStrings bounds the table: past it, strings are copied.
+const maxAttemptStrings = 1 << 14
+
+// text is v.Text(), interned.
+func (in attemptStrings) text(v rawValue) string {
+	if v.Kind() != '"' {
+		return v.Text()
+	}
+	body := v[1 : len(v)-1]
+	if s, ok := in[string(body)]; ok {
+		return s // only bodies without escapes, valid UTF-8, are keys
+	}
+	s, _ := v.Str()
+	if len(in) < maxAttemptStrings && bytes.IndexByte(body, '\\') < 0 && utf8.Valid(body) {
+		in[s] = s
+	}
+	return s
+}
+
 // parseAttempt reads one record, validated and read in place; a non-empty
 // reason says why it is skipped.
 func parseAttempt(v rawValue, vals []rawValue) (Attempt, string) {
+	return parseAttemptIn(v, vals, nil)
+}
+
+func parseAttemptIn(v rawValue, vals []rawValue, in attemptStrings) (Attempt, string) {
+	if in == nil {
+		in = attemptStrings{}
+	}
 	var a Attempt
 	v.Fields(attemptKeys, vals)
 	id, status, blockers, work, session, ts := vals[0], vals[1], vals[2], vals[3], vals[4], vals[5]
 	if !id.Present() {
 		return a, "no task_id"
 	}
-	if a.TaskID = id.Text(); strings.TrimSpace(a.TaskID) == "" {
+	if a.TaskID = in.text(id); strings.TrimSpace(a.TaskID) == "" {
 		return a, "no task_id"
 	}
-	st, ok := status.Str()
-	if !ok || strings.TrimSpace(st) == "" {
+	if status.Kind() != '"' {
+		return a, "no status (a string)"
+	}
+	st := in.text(status)
+	if strings.TrimSpace(st) == "" {
 		return a, "no status (a string)"
 	}
 	a.Status = st // as logged: the component compares it exactly
 	var reason string
-	if a.Blockers, reason = rawStringList(blockers, "blockers"); reason != "" {
+	if a.Blockers, reason = rawStringList(blockers, "blockers", in); reason != "" {
 		return a, reason
 	}
-	if a.CompletedWork, reason = rawStringList(work, "completed_work"); reason != "" {
+	if a.CompletedWork, reason = rawStringList(work, "completed_work", in); reason != "" {
 		return a, reason
 	}
-	a.SessionID = session.Text()
+	a.SessionID = in.text(session)
 	if !ts.Present() {
 		return a, "no timestamp"
 	}
@@ -65,7 +101,7 @@ func parseAttempt(v rawValue, vals []rawValue) (Attempt, string) {
 }
 
 // rawStringList reads a list of strings; null or absent is empty.
-func rawStringList(v rawValue, key string) ([]string, string) {
+func rawStringList(v rawValue, key string, in attemptStrings) ([]string, string) {
 	if !v.Present() {
 		return nil, ""
 	}
@@ -74,7 +110,7 @@ func rawStringList(v rawValue, key string) ([]string, string) {
 	}
 	out := make([]string, 0, v.Len())
 	v.Elems(func(_ int, x rawValue) bool {
-		out = append(out, x.Text())
+		out = append(out, in.text(x))
 		return true
 	})
 	return out, ""
@@ -109,6 +145,10 @@ func readAttempts(src *recordSource, c *readContext) error {
 	d := &ep.Diag
 	tasks := map[string]string{}
 	vals := make([]rawValue, len(attemptKeys))
+	strs := attemptStrings{}
+	var full [][]Attempt
+	var cur []Attempt
+	n := 0
 	src.reuse = true // an attempt keeps nothing of its line
 	skip := func(line int, reason string) error { return c.skip(d, line, reason) }
 	for {
@@ -126,7 +166,7 @@ func readAttempts(src *recordSource, c *readContext) error {
 			if derr != nil {
 				reason = derr.Error()
 			} else {
-				a, reason = parseAttempt(v, vals)
+				a, reason = parseAttemptIn(v, vals, strs)
 			}
 			if reason != "" {
 				if perr := skip(lineNo, reason); perr != nil {
@@ -139,8 +179,14 @@ func readAttempts(src *recordSource, c *readContext) error {
 				} else {
 					tasks[a.TaskID] = a.TaskID
 				}
-				ep.Attempts = append(ep.Attempts, a)
-				ep.Turns = append(ep.Turns, Turn{N: len(ep.Attempts)})
+				if len(cur) == cap(cur) {
+					if len(cur) > 0 {
+						full = append(full, cur)
+					}
+					cur = make([]Attempt, 0, 4096)
+				}
+				cur = append(cur, a)
+				n++
 			}
 		}
 		if err == io.EOF {
@@ -148,6 +194,18 @@ func readAttempts(src *recordSource, c *readContext) error {
 		}
 		if err != nil {
 			return fmt.Errorf("%s:%d: %w", c.source, lineNo+1, err)
+		}
+	}
+	// The attempts were gathered in blocks and are copied once, at their
+	// count: appending to one slice copied them about five times over.
+	ep.Attempts = make([]Attempt, 0, n)
+	for _, b := range append(full, cur) {
+		ep.Attempts = append(ep.Attempts, b...)
+	}
+	if n > 0 {
+		ep.Turns = make([]Turn, n)
+		for i := range ep.Turns {
+			ep.Turns[i].N = i + 1
 		}
 	}
 	if len(ep.Attempts) == 0 {
