@@ -32,16 +32,17 @@ var AttemptStatuses = []string{"pending", "in_progress", "blocked", "done"}
 // attemptKeys are the members of an attempts record, read in one pass.
 var attemptKeys = []string{"task_id", "status", "blockers", "completed_work", "session_id", "timestamp"}
 
-// attemptStrings interns the strings of an attempts log, which repeat
-// (statuses, sessions, tasks, blockers): a string written without an
-// escape is looked up by its bytes, copied only the first time.
-type attemptStrings map[string]string
+// byteStrings interns a log's short strings that repeat (an attempts
+// log's statuses, sessions, tasks, blockers; a steps log's actions and
+// locations): a string written without an escape is looked up by its
+// bytes, copied only the first time.
+type byteStrings map[string]string
 
-// maxAttemptStrings bounds the table: past it, strings are copied.
-const maxAttemptStrings = 1 << 14
+// maxByteStrings bounds the table: past it, strings are copied.
+const maxByteStrings = 1 << 14
 
 // text is v.Text(), interned.
-func (in attemptStrings) text(v rawValue) string {
+func (in byteStrings) text(v rawValue) string {
 	if v.Kind() != '"' {
 		return v.Text()
 	}
@@ -50,7 +51,7 @@ func (in attemptStrings) text(v rawValue) string {
 		return s // only bodies without escapes, valid UTF-8, are keys
 	}
 	s, _ := v.Str()
-	if len(in) < maxAttemptStrings && bytes.IndexByte(body, '\\') < 0 && utf8.Valid(body) {
+	if len(in) < maxByteStrings && bytes.IndexByte(body, '\\') < 0 && utf8.Valid(body) {
 		in[s] = s
 	}
 	return s
@@ -62,9 +63,9 @@ func parseAttempt(v rawValue, vals []rawValue) (Attempt, string) {
 	return parseAttemptIn(v, vals, nil)
 }
 
-func parseAttemptIn(v rawValue, vals []rawValue, in attemptStrings) (Attempt, string) {
+func parseAttemptIn(v rawValue, vals []rawValue, in byteStrings) (Attempt, string) {
 	if in == nil {
-		in = attemptStrings{}
+		in = byteStrings{}
 	}
 	var a Attempt
 	v.Fields(attemptKeys, vals)
@@ -101,7 +102,7 @@ func parseAttemptIn(v rawValue, vals []rawValue, in attemptStrings) (Attempt, st
 }
 
 // rawStringList reads a list of strings; null or absent is empty.
-func rawStringList(v rawValue, key string, in attemptStrings) ([]string, string) {
+func rawStringList(v rawValue, key string, in byteStrings) ([]string, string) {
 	if !v.Present() {
 		return nil, ""
 	}
@@ -145,7 +146,7 @@ func readAttempts(src *recordSource, c *readContext) error {
 	d := &ep.Diag
 	tasks := map[string]string{}
 	vals := make([]rawValue, len(attemptKeys))
-	strs := attemptStrings{}
+	strs := byteStrings{}
 	var full [][]Attempt
 	var cur []Attempt
 	n := 0

@@ -33,7 +33,8 @@ type stepPaths struct {
 	first []string
 	top   [numStepFields]int
 	rest  [numStepFields][]string
-	vals  []rawValue // scratch for Fields
+	vals  []rawValue  // scratch for Fields
+	strs  byteStrings // actions and locations, which repeat
 }
 
 func newStepPaths(fields map[string]string) *stepPaths {
@@ -54,6 +55,7 @@ func newStepPaths(fields map[string]string) *stepPaths {
 		p.top[f], p.rest[f] = k, parts[1:]
 	}
 	p.vals = make([]rawValue, len(p.first))
+	p.strs = byteStrings{}
 	return p
 }
 
@@ -89,7 +91,7 @@ func valueStep(v rawValue, p *stepPaths) (stepRecord, string) {
 		r.n, r.hasStep = n, true
 	}
 	if x := vals[sfAction]; x != nil {
-		r.action, r.hasAction = x.Text(), true
+		r.action, r.hasAction = p.strs.text(x), true
 	}
 	if x := vals[sfOutput]; x != nil {
 		r.output, r.hasText = x.Text(), true
@@ -125,7 +127,7 @@ func valueStep(v rawValue, p *stepPaths) (stepRecord, string) {
 		}
 	}
 	if x := vals[sfLocation]; x != nil {
-		if s := x.Text(); strings.TrimSpace(s) != "" {
+		if s := p.strs.text(x); strings.TrimSpace(s) != "" {
 			r.location, r.hasLoc = s, true
 		}
 	}

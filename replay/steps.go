@@ -240,10 +240,13 @@ type mapStepReader interface {
 }
 
 // fieldReader reads the steps format through --field's paths.
-type fieldReader struct{ paths *stepPaths }
+type fieldReader struct {
+	paths *stepPaths
+	out   [1]stepRecord // the record's step, consumed before the next record
+}
 
 func newFieldReader(fields map[string]string) *fieldReader {
-	return &fieldReader{newStepPaths(fields)}
+	return &fieldReader{paths: newStepPaths(fields)}
 }
 
 func (f *fieldReader) recordValue(v rawValue) ([]stepRecord, string) {
@@ -251,7 +254,8 @@ func (f *fieldReader) recordValue(v rawValue) ([]stepRecord, string) {
 	if reason != "" {
 		return nil, reason
 	}
-	return []stepRecord{r}, ""
+	f.out[0] = r
+	return f.out[:], ""
 }
 
 func (*fieldReader) finish() []stepRecord { return nil }
