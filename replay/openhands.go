@@ -95,6 +95,7 @@ type openHandsReader struct {
 	ep      *Episode
 	depth   uint8 // delegation level of the next event
 	w       canonWriter
+	out     []stepRecord // the steps of a record, reused
 }
 
 func (o *openHandsReader) start(ep *Episode) { o.ep = ep }
@@ -156,9 +157,17 @@ const (
 func isTrue(v rawValue) bool { b, ok := v.Bool(); return ok && b }
 
 func (o *openHandsReader) recordValue(v rawValue) ([]stepRecord, string) {
+	recs, reason := o.read(v)
+	if cap(recs) > cap(o.out) {
+		o.out = recs[:0] // the caller is done with recs before the next record
+	}
+	return recs, reason
+}
+
+func (o *openHandsReader) read(v rawValue) ([]stepRecord, string) {
 	var f [len(openHandsKeys)]rawValue
 	v.Fields(openHandsKeys[:], f[:])
-	var out []stepRecord
+	out := o.out[:0]
 	flush := func() {
 		if o.pending != nil {
 			out = append(out, *o.pending)

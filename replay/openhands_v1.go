@@ -87,12 +87,15 @@ type openHandsV1Reader struct {
 	lastNode string // the last tree node's id, for the branch check
 	branched bool
 	w        canonWriter
+	out      []stepRecord // the steps of a record, reused
 }
 
 func (o *openHandsV1Reader) start(ep *Episode) { o.ep = ep }
 
-func (o *openHandsV1Reader) flush() []stepRecord {
-	var out []stepRecord
+func (o *openHandsV1Reader) flush() []stepRecord { return o.appendFlush(nil) }
+
+// appendFlush appends the pending actions' steps to out and clears them.
+func (o *openHandsV1Reader) appendFlush(out []stepRecord) []stepRecord {
 	for _, r := range o.pending {
 		out = append(out, *r)
 	}
@@ -161,6 +164,14 @@ func (o *openHandsV1Reader) keyOf(v rawValue) Sym {
 }
 
 func (o *openHandsV1Reader) recordValue(v rawValue) ([]stepRecord, string) {
+	recs, reason := o.read(v)
+	if cap(recs) > cap(o.out) {
+		o.out = recs[:0] // the caller is done with recs before the next record
+	}
+	return recs, reason
+}
+
+func (o *openHandsV1Reader) read(v rawValue) ([]stepRecord, string) {
 	var f [len(v1Keys)]rawValue
 	v.Fields(v1Keys[:], f[:])
 	kind, ok := f[v1kKind].Str()
@@ -181,9 +192,9 @@ func (o *openHandsV1Reader) recordValue(v rawValue) ([]stepRecord, string) {
 		o.lastNode = id
 	}
 	ev := OpenHandsV1Event{Tree: tree, Source: o.sym(src)}
-	var out []stepRecord
+	out := o.out[:0]
 	newStep := func(r stepRecord) {
-		out = append(out, o.flush()...)
+		out = o.appendFlush(out)
 		o.n++
 		r.n, r.hasStep = o.n, true
 		out = append(out, r)
@@ -194,7 +205,7 @@ func (o *openHandsV1Reader) recordValue(v rawValue) ([]stepRecord, string) {
 		resp := f[v1kResponseID].Text()
 		if resp == "" || resp != o.lastResp {
 			o.askBefore()
-			out = append(out, o.flush()...)
+			out = o.appendFlush(out)
 		}
 		o.lastResp = resp
 		ev.Class = OHV1Action
