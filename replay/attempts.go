@@ -64,11 +64,16 @@ func parseAttempt(v rawValue, vals []rawValue) (Attempt, string) {
 }
 
 func parseAttemptIn(v rawValue, vals []rawValue, in byteStrings) (Attempt, string) {
+	v.Fields(attemptKeys, vals)
+	return attemptOf(vals, in)
+}
+
+// attemptOf reads an attempt from its members, attemptKeys' values.
+func attemptOf(vals []rawValue, in byteStrings) (Attempt, string) {
 	if in == nil {
 		in = byteStrings{}
 	}
 	var a Attempt
-	v.Fields(attemptKeys, vals)
 	id, status, blockers, work, session, ts := vals[0], vals[1], vals[2], vals[3], vals[4], vals[5]
 	if !id.Present() {
 		return a, "no task_id"
@@ -161,13 +166,13 @@ func readAttempts(src *recordSource, c *readContext) error {
 			}
 		} else if line != nil {
 			d.Lines++
-			v, derr := parseRecord(line, true)
+			_, derr := parseFields(line, attemptKeys, vals)
 			var a Attempt
 			reason := ""
 			if derr != nil {
 				reason = derr.Error()
 			} else {
-				a, reason = parseAttemptIn(v, vals, strs)
+				a, reason = attemptOf(vals, strs)
 			}
 			if reason != "" {
 				if perr := skip(lineNo, reason); perr != nil {

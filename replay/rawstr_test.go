@@ -24,3 +24,32 @@ func FuzzUnquoteBody(f *testing.F) {
 		}
 	})
 }
+
+// FuzzParseFields holds the one-pass reading of a record's top-level
+// members to parseRecord and Fields: the same verdict, value and members.
+func FuzzParseFields(f *testing.F) {
+	for _, s := range []string{` {"a":1,"b":[NaN],"a":"x\n"} `, `{"k\u0065y":2,"\xff":3}`, `{"a":1} {"b":2}`, `[1]`, `{"a":}`, "\t{}\r\n", `{"a":Infinity}`} {
+		f.Add([]byte(s))
+	}
+	keys := []string{"a", "key", "b", "\ufffd"}
+	got, want := make([]rawValue, len(keys)), make([]rawValue, len(keys))
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		v, err := parseFields(raw, keys, got)
+		w, werr := parseRecord(raw, true)
+		if (err == nil) != (werr == nil) || err != nil && err.Error() != werr.Error() {
+			t.Fatalf("%q: error %v, parseRecord %v", raw, err, werr)
+		}
+		if err != nil {
+			return
+		}
+		if string(v) != string(w) {
+			t.Fatalf("%q: value %q, parseRecord %q", raw, v, w)
+		}
+		w.Fields(keys, want)
+		for i := range keys {
+			if got[i].Kind() != want[i].Kind() || got[i].Text() != want[i].Text() || (got[i] == nil) != (want[i] == nil) {
+				t.Fatalf("%q: %s = %q, Fields %q", raw, keys[i], got[i], want[i])
+			}
+		}
+	})
+}

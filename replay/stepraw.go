@@ -10,6 +10,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // The fields of a steps record, indexes into stepPaths.
@@ -207,4 +208,37 @@ func rawBool(x rawValue) bool {
 		return true
 	}
 	return false
+}
+
+// parseFields is parseRecord(raw, true) followed by v.Fields(keys, vals),
+// in one pass: scanLine validates the record as the ZorkGPT path does
+// and hands over its top-level members on the way (a short record's
+// second walk was a third of its reading). The errors are parseRecord's.
+func parseFields(raw []byte, keys []string, vals []rawValue) (rawValue, error) {
+	for i := range vals {
+		vals[i] = nil
+	}
+	ok := scanLine(raw, func(key []byte, esc bool, val []byte) {
+		if esc || !utf8.Valid(key) {
+			key = []byte(unquoteKey(key))
+		}
+		for i, want := range keys {
+			if string(key) == want {
+				vals[i] = val
+			}
+		}
+	})
+	if !ok {
+		v, err := parseRecord(raw, true)
+		if err != nil {
+			return nil, err
+		}
+		v.Fields(keys, vals) // not reached: scanLine accepts what parseRecord does
+		return v, nil
+	}
+	i, j := skipSpace(raw, 0), len(raw)
+	for j > i && (raw[j-1] == ' ' || raw[j-1] == '\t' || raw[j-1] == '\n' || raw[j-1] == '\r') {
+		j--
+	}
+	return rawValue(raw[i:j]), nil
 }
