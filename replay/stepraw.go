@@ -64,6 +64,11 @@ func newStepPaths(fields map[string]string) *stepPaths {
 // lookup's ok).
 func (p *stepPaths) read(v rawValue, vals *[numStepFields]rawValue) {
 	v.Fields(p.first, p.vals)
+	p.below(vals)
+}
+
+// below fills vals from p.vals, the record's members named by p.first.
+func (p *stepPaths) below(vals *[numStepFields]rawValue) {
 	for f := range vals {
 		x := p.vals[p.top[f]]
 		if len(p.rest[f]) > 0 && x != nil {
@@ -80,6 +85,22 @@ func (p *stepPaths) read(v rawValue, vals *[numStepFields]rawValue) {
 func valueStep(v rawValue, p *stepPaths) (stepRecord, string) {
 	var vals [numStepFields]rawValue
 	p.read(v, &vals)
+	return stepOf(&vals, p)
+}
+
+// lineStep is valueStep of a line, validated and read in one pass; a
+// line that is no JSON object gives parseRecord's reason.
+func lineStep(raw []byte, p *stepPaths) (stepRecord, string) {
+	if _, err := parseFields(raw, p.first, p.vals); err != nil {
+		return stepRecord{}, err.Error()
+	}
+	var vals [numStepFields]rawValue
+	p.below(&vals)
+	return stepOf(&vals, p)
+}
+
+// stepOf reads a step from its fields' values.
+func stepOf(vals *[numStepFields]rawValue, p *stepPaths) (stepRecord, string) {
 	var r stepRecord
 	if x := vals[sfStep]; x != nil {
 		n, integral := rawInteger(x)

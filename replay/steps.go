@@ -258,6 +258,16 @@ func (f *fieldReader) recordValue(v rawValue) ([]stepRecord, string) {
 	return f.out[:], ""
 }
 
+// recordRaw reads a line: validated and read in one pass.
+func (f *fieldReader) recordRaw(raw []byte, _ int) ([]stepRecord, string) {
+	r, reason := lineStep(raw, f.paths)
+	if reason != "" {
+		return nil, reason
+	}
+	f.out[0] = r
+	return f.out[:], ""
+}
+
 func (*fieldReader) finish() []stepRecord { return nil }
 
 // rawStepReader reads records from their JSON text, not decoded into a

@@ -115,6 +115,10 @@ func FuzzValueStep(f *testing.F) {
 		fields := stepFieldMaps[int(which)%len(stepFieldMaps)]
 		m, err := decodeObject(raw)
 		v, rerr := parseRecord(raw, true)
+		line, lineReason := lineStep(raw, newStepPaths(fields))
+		if rerr != nil && lineReason != rerr.Error() {
+			t.Fatalf("line reason %q, parseRecord's %q", lineReason, rerr)
+		}
 		if err != nil || rerr != nil {
 			return // FuzzRawValue holds the two to the same records
 		}
@@ -125,6 +129,9 @@ func FuzzValueStep(f *testing.F) {
 		}
 		if !reflect.DeepEqual(got, want) {
 			t.Fatalf("step %+v, the map's %+v", got, want)
+		}
+		if lineReason != wantReason || !reflect.DeepEqual(line, want) {
+			t.Fatalf("line step %+v %q, the map's %+v %q", line, lineReason, want, wantReason)
 		}
 	})
 }
