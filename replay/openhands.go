@@ -157,16 +157,31 @@ const (
 func isTrue(v rawValue) bool { b, ok := v.Bool(); return ok && b }
 
 func (o *openHandsReader) recordValue(v rawValue) ([]stepRecord, string) {
-	recs, reason := o.read(v)
+	var f [len(openHandsKeys)]rawValue
+	v.Fields(openHandsKeys[:], f[:])
+	return o.kept(o.read(&f))
+}
+
+// recordRaw reads a line: validated and its members collected in one pass.
+func (o *openHandsReader) recordRaw(raw []byte, _ int) ([]stepRecord, string) {
+	var f [len(openHandsKeys)]rawValue
+	if _, err := parseFields(raw, openHandsKeys[:], f[:]); err != nil {
+		return nil, err.Error()
+	}
+	return o.kept(o.read(&f))
+}
+
+// kept keeps the slice of recs for the next record: the caller is done
+// with recs before.
+func (o *openHandsReader) kept(recs []stepRecord, reason string) ([]stepRecord, string) {
 	if cap(recs) > cap(o.out) {
-		o.out = recs[:0] // the caller is done with recs before the next record
+		o.out = recs[:0]
 	}
 	return recs, reason
 }
 
-func (o *openHandsReader) read(v rawValue) ([]stepRecord, string) {
-	var f [len(openHandsKeys)]rawValue
-	v.Fields(openHandsKeys[:], f[:])
+// read reads an event from its members, openHandsKeys' values.
+func (o *openHandsReader) read(f *[len(openHandsKeys)]rawValue) ([]stepRecord, string) {
 	out := o.out[:0]
 	flush := func() {
 		if o.pending != nil {

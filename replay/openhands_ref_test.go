@@ -533,14 +533,39 @@ func ohSeeds(f *testing.F, paths ...string) {
 		`{"id":4,"action":"run","args":[]}` + "\n" + `{"id":5,"observation":"x","extras":null}`))
 }
 
-// eachRecord calls fn with each line both decoders read.
-func eachRecord(data []byte, fn func(m map[string]any, v rawValue)) {
+// eachRecord calls fn with each line both decoders read, and raw (if
+// not nil) with every line and parseRecord's verdict.
+func eachRecord(data []byte, fn func(m map[string]any, v rawValue), raw func(line []byte, err error)) {
 	for _, line := range bytes.Split(data, []byte("\n")) {
 		m, err := decodeObject(line)
 		v, rerr := parseRecord(line, true)
 		if err == nil && rerr == nil {
 			fn(m, v)
 		}
+		if raw != nil && (rerr != nil || err == nil) {
+			raw(line, rerr)
+		}
+	}
+}
+
+// sameEvents fails unless two episodes' OpenHands (V0) events agree.
+func sameEvents(t *testing.T, epA, epB *Episode) {
+	t.Helper()
+	if len(epA.OpenHands) != len(epB.OpenHands) {
+		t.Fatalf("%d events, the map reader's %d", len(epB.OpenHands), len(epA.OpenHands))
+	}
+	for i, ea := range epA.OpenHands {
+		eb := epB.OpenHands[i]
+		if epA.Str(ea.Key) != epB.Str(eb.Key) || epA.Str(ea.Text) != epB.Str(eb.Text) {
+			t.Fatalf("event %d: key %q text %q, the map reader's %q %q", i, epB.Str(eb.Key), epB.Str(eb.Text), epA.Str(ea.Key), epA.Str(ea.Text))
+		}
+		ea.Key, ea.Text, eb.Key, eb.Text = 0, 0, 0, 0
+		if ea != eb {
+			t.Fatalf("event %d: %+v, the map reader's %+v", i, eb, ea)
+		}
+	}
+	if !reflect.DeepEqual(epA.Live, epB.Live) {
+		t.Fatalf("live %+v, the map reader's %+v", epB.Live, epA.Live)
 	}
 }
 
@@ -561,32 +586,28 @@ func sameSteps(t *testing.T, a, b []stepRecord, ra, rb string) {
 func FuzzOpenHandsValue(f *testing.F) {
 	ohSeeds(f, "testdata/steps/openhands/events.jsonl", "testdata/openhands/live-stuck.jsonl", "testdata/openhands/live-disagrees.jsonl")
 	f.Fuzz(func(t *testing.T, data []byte) {
-		epA, epB := newStepTable("a", "s").ep, newStepTable("b", "s").ep
-		a, b := &ohMapReader{}, &openHandsReader{}
+		epA, epB, epC := newStepTable("a", "s").ep, newStepTable("b", "s").ep, newStepTable("c", "s").ep
+		a, b, c := &ohMapReader{}, &openHandsReader{}, &openHandsReader{}
 		a.start(epA)
 		b.start(epB)
+		c.start(epC)
+		var bSteps, cSteps []stepRecord
 		eachRecord(data, func(m map[string]any, v rawValue) {
 			ra, wa := a.record(m)
 			rb, wb := b.recordValue(v)
 			sameSteps(t, ra, rb, wa, wb)
+			bSteps = append(bSteps, rb...)
+		}, func(line []byte, err error) {
+			rc, wc := c.recordRaw(line, 0)
+			if err != nil && (wc != err.Error() || len(rc) > 0) {
+				t.Fatalf("line reason %q, parseRecord's %v", wc, err)
+			}
+			cSteps = append(cSteps, rc...)
 		})
 		sameSteps(t, a.finish(), b.finish(), "", "")
-		if len(epA.OpenHands) != len(epB.OpenHands) {
-			t.Fatalf("%d events, the map reader's %d", len(epB.OpenHands), len(epA.OpenHands))
-		}
-		for i, ea := range epA.OpenHands {
-			eb := epB.OpenHands[i]
-			if epA.Str(ea.Key) != epB.Str(eb.Key) || epA.Str(ea.Text) != epB.Str(eb.Text) {
-				t.Fatalf("event %d: key %q text %q, the map reader's %q %q", i, epB.Str(eb.Key), epB.Str(eb.Text), epA.Str(ea.Key), epA.Str(ea.Text))
-			}
-			ea.Key, ea.Text, eb.Key, eb.Text = 0, 0, 0, 0
-			if ea != eb {
-				t.Fatalf("event %d: %+v, the map reader's %+v", i, eb, ea)
-			}
-		}
-		if !reflect.DeepEqual(epA.Live, epB.Live) {
-			t.Fatalf("live %+v, the map reader's %+v", epB.Live, epA.Live)
-		}
+		sameSteps(t, bSteps, cSteps, "", "")
+		sameEvents(t, epA, epB)
+		sameEvents(t, epA, epC)
 	})
 }
 
@@ -599,12 +620,30 @@ func FuzzOpenHandsV1Value(f *testing.F) {
 		a, b := &v1MapReader{}, &openHandsV1Reader{}
 		a.start(epA)
 		b.start(epB)
+		epC, c := newStepTable("c", "s").ep, &openHandsV1Reader{}
+		c.start(epC)
+		var cSteps, bSteps []stepRecord
 		eachRecord(data, func(m map[string]any, v rawValue) {
 			ra, wa := a.record(m)
 			rb, wb := b.recordValue(v)
 			sameSteps(t, ra, rb, wa, wb)
+			bSteps = append(bSteps, rb...)
+		}, func(line []byte, err error) {
+			rc, wc := c.recordRaw(line, 0)
+			if err != nil && (wc != err.Error() || len(rc) > 0) {
+				t.Fatalf("line reason %q, parseRecord's %v", wc, err)
+			}
+			cSteps = append(cSteps, rc...)
 		})
-		sameSteps(t, a.finish(), b.finish(), "", "")
+		sameSteps(t, append(bSteps, b.finish()...), append(cSteps, c.finish()...), "", "")
+		if len(epB.OpenHandsV1) != len(epC.OpenHandsV1) || !reflect.DeepEqual(epB.Live, epC.Live) {
+			t.Fatalf("lines: %d events, records %d", len(epC.OpenHandsV1), len(epB.OpenHandsV1))
+		}
+		for i := range epB.OpenHandsV1 {
+			if epB.Str(epB.OpenHandsV1[i].Key) != epC.Str(epC.OpenHandsV1[i].Key) {
+				t.Fatalf("event %d: line key %q, record key %q", i, epC.Str(epC.OpenHandsV1[i].Key), epB.Str(epB.OpenHandsV1[i].Key))
+			}
+		}
 		if len(epA.OpenHandsV1) != len(epB.OpenHandsV1) {
 			t.Fatalf("%d events, the map reader's %d", len(epB.OpenHandsV1), len(epA.OpenHandsV1))
 		}

@@ -164,16 +164,32 @@ func (o *openHandsV1Reader) keyOf(v rawValue) Sym {
 }
 
 func (o *openHandsV1Reader) recordValue(v rawValue) ([]stepRecord, string) {
-	recs, reason := o.read(v)
+	var f [len(v1Keys)]rawValue
+	v.Fields(v1Keys[:], f[:])
+	return o.kept(o.read(v, &f))
+}
+
+// recordRaw reads a line: validated and its members collected in one pass.
+func (o *openHandsV1Reader) recordRaw(raw []byte, _ int) ([]stepRecord, string) {
+	var f [len(v1Keys)]rawValue
+	v, err := parseFields(raw, v1Keys[:], f[:])
+	if err != nil {
+		return nil, err.Error()
+	}
+	return o.kept(o.read(v, &f))
+}
+
+// kept keeps the slice of recs for the next record: the caller is done
+// with recs before.
+func (o *openHandsV1Reader) kept(recs []stepRecord, reason string) ([]stepRecord, string) {
 	if cap(recs) > cap(o.out) {
-		o.out = recs[:0] // the caller is done with recs before the next record
+		o.out = recs[:0]
 	}
 	return recs, reason
 }
 
-func (o *openHandsV1Reader) read(v rawValue) ([]stepRecord, string) {
-	var f [len(v1Keys)]rawValue
-	v.Fields(v1Keys[:], f[:])
+// read reads event v from its members f, v1Keys' values.
+func (o *openHandsV1Reader) read(v rawValue, f *[len(v1Keys)]rawValue) ([]stepRecord, string) {
 	kind, ok := f[v1kKind].Str()
 	if !ok {
 		return nil, `not an OpenHands V1 event (no "kind")`
