@@ -6,7 +6,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
-	"sync"
 	"testing"
 )
 
@@ -23,20 +22,12 @@ var agentBenchFormats = []struct {
 	{"openhands-v1", Options{Format: FormatSteps, Preset: PresetOpenHandsV1}},
 }
 
-var agentBenchDir = sync.OnceValues(func() (string, error) {
-	return os.MkdirTemp("", "loopbreak-agentbench")
-})
-
-// agentBenchLog writes (once per process) a log of the format of about
+// agentBenchLog writes (once in dir) a log of the format of about
 // AGENTBENCH_MB megabytes (default 16) with .ci/agentlogs.py.
-func agentBenchLog(b *testing.B, format string) []byte {
+func agentBenchLog(b *testing.B, dir, format string) []byte {
 	b.Helper()
 	if _, err := exec.LookPath("python3"); err != nil {
 		b.Skip("python3 not installed: .ci/agentlogs.py writes the logs")
-	}
-	dir, err := agentBenchDir()
-	if err != nil {
-		b.Fatal(err)
 	}
 	mb := os.Getenv("AGENTBENCH_MB")
 	if mb == "" {
@@ -65,9 +56,10 @@ func agentBenchLog(b *testing.B, format string) []byte {
 // AGENTBENCH_MB sets the size of the generated logs. Besides MB/s it
 // reports the live heap per step once read (B/step).
 func BenchmarkReadAgentFormats(b *testing.B) {
+	dir := b.TempDir() // the logs, written once for every run of a sub-benchmark
 	for _, f := range agentBenchFormats {
 		b.Run(f.name, func(b *testing.B) {
-			data := agentBenchLog(b, f.name)
+			data := agentBenchLog(b, dir, f.name)
 			b.SetBytes(int64(len(data)))
 			b.ReportAllocs()
 			var eps []*Episode
