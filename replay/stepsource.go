@@ -177,6 +177,8 @@ func readDocumentBuf(br *bufio.Reader, max int, reuse bool, fn func(line int, ra
 	return nil
 }
 
+var oneSpace = []byte{' '}
+
 // docScanner delimits JSON values in a stream, counting lines.
 type docScanner struct {
 	br    *bufio.Reader
@@ -305,6 +307,7 @@ func (d *docScanner) value() (raw []byte, line int, tooLong bool, err error) {
 				hold(chunk[i : i+1])
 				i++
 			default:
+				start := i
 				i++
 				switch c {
 				case ' ', '\t', '\r', '\n':
@@ -312,6 +315,9 @@ func (d *docScanner) value() (raw []byte, line int, tooLong bool, err error) {
 						d.line++
 					}
 					space = true
+					for i < len(chunk) && chunk[i] == ' ' {
+						i++ // a pretty-printed document's indentation
+					}
 					continue
 				case '"':
 					inStr = true
@@ -319,12 +325,23 @@ func (d *docScanner) value() (raw []byte, line int, tooLong bool, err error) {
 					depth++
 				case '}', ']':
 					depth--
+				default:
+					// A run of other bytes (a number, a literal, ':' and
+					// ',') is held at once.
+				run:
+					for i < len(chunk) {
+						switch chunk[i] {
+						case ' ', '\t', '\r', '\n', '"', '{', '[', '}', ']':
+							break run
+						}
+						i++
+					}
 				}
 				if space {
-					hold([]byte{' '})
+					hold(oneSpace)
 					space = false
 				}
-				hold(chunk[i-1 : i])
+				hold(chunk[start:i])
 				if depth == 0 {
 					done = true
 					break scan
