@@ -4,11 +4,13 @@ package replay
 // line (RULES.md §9), for the task_attempts rule.
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // Attempt is one record of an attempts log.
@@ -27,57 +29,103 @@ type Attempt struct {
 // needs_improvement).
 var AttemptStatuses = []string{"pending", "in_progress", "blocked", "done"}
 
-// parseAttempt reads one record; a non-empty reason says why it is skipped.
-func parseAttempt(m map[string]any) (Attempt, string) {
+// attemptKeys are the members of an attempts record, read in one pass.
+var attemptKeys = []string{"task_id", "status", "blockers", "completed_work", "session_id", "timestamp"}
+
+// byteStrings interns a log's short strings that repeat (an attempts
+// log's statuses, sessions, tasks, blockers; a steps log's actions and
+// locations): a string written without an escape is looked up by its
+// bytes, copied only the first time.
+type byteStrings map[string]string
+
+// maxByteStrings bounds the table: past it, strings are copied.
+const maxByteStrings = 1 << 14
+
+// text is v.Text(), interned.
+func (in byteStrings) text(v rawValue) string {
+	if v.Kind() != '"' {
+		return v.Text()
+	}
+	body := v[1 : len(v)-1]
+	if s, ok := in[string(body)]; ok {
+		return s // only bodies without escapes, valid UTF-8, are keys
+	}
+	s, _ := v.Str()
+	if len(in) < maxByteStrings && bytes.IndexByte(body, '\\') < 0 && utf8.Valid(body) {
+		in[s] = s
+	}
+	return s
+}
+
+// parseAttempt reads one record, validated and read in place; a non-empty
+// reason says why it is skipped.
+func parseAttempt(v rawValue, vals []rawValue) (Attempt, string) {
+	return parseAttemptIn(v, vals, nil)
+}
+
+func parseAttemptIn(v rawValue, vals []rawValue, in byteStrings) (Attempt, string) {
+	v.Fields(attemptKeys, vals)
+	return attemptOf(vals, in)
+}
+
+// attemptOf reads an attempt from its members, attemptKeys' values.
+func attemptOf(vals []rawValue, in byteStrings) (Attempt, string) {
+	if in == nil {
+		in = byteStrings{}
+	}
 	var a Attempt
-	id, ok := m["task_id"]
-	if !ok || id == nil || strings.TrimSpace(asText(id)) == "" {
+	id, status, blockers, work, session, ts := vals[0], vals[1], vals[2], vals[3], vals[4], vals[5]
+	if !id.Present() {
 		return a, "no task_id"
 	}
-	a.TaskID = asText(id)
-	st, ok := m["status"].(string)
-	if !ok || strings.TrimSpace(st) == "" {
+	if a.TaskID = in.text(id); strings.TrimSpace(a.TaskID) == "" {
+		return a, "no task_id"
+	}
+	if status.Kind() != '"' {
+		return a, "no status (a string)"
+	}
+	st := in.text(status)
+	if strings.TrimSpace(st) == "" {
 		return a, "no status (a string)"
 	}
 	a.Status = st // as logged: the component compares it exactly
 	var reason string
-	if a.Blockers, reason = stringList(m["blockers"], "blockers"); reason != "" {
+	if a.Blockers, reason = rawStringList(blockers, "blockers", in); reason != "" {
 		return a, reason
 	}
-	if a.CompletedWork, reason = stringList(m["completed_work"], "completed_work"); reason != "" {
+	if a.CompletedWork, reason = rawStringList(work, "completed_work", in); reason != "" {
 		return a, reason
 	}
-	a.SessionID = asText(m["session_id"])
-	ts, ok := m["timestamp"]
-	if !ok || ts == nil {
+	a.SessionID = in.text(session)
+	if !ts.Present() {
 		return a, "no timestamp"
 	}
-	if a.Timestamp, reason = parseTimestamp(ts); reason != "" {
+	if a.Timestamp, reason = rawTimestamp(ts); reason != "" {
 		return a, reason
 	}
 	return a, ""
 }
 
-// stringList reads a list of strings; null or absent is empty.
-func stringList(v any, key string) ([]string, string) {
-	if v == nil {
+// rawStringList reads a list of strings; null or absent is empty.
+func rawStringList(v rawValue, key string, in byteStrings) ([]string, string) {
+	if !v.Present() {
 		return nil, ""
 	}
-	xs, ok := v.([]any)
-	if !ok {
+	if v.Kind() != '[' {
 		return nil, key + " is not a list"
 	}
-	out := make([]string, 0, len(xs))
-	for _, x := range xs {
-		out = append(out, asText(x))
-	}
+	out := make([]string, 0, v.Len())
+	v.Elems(func(_ int, x rawValue) bool {
+		out = append(out, in.text(x))
+		return true
+	})
 	return out, ""
 }
 
-// parseTimestamp reads RFC 3339 (with or without a zone: none is UTC) or
+// rawTimestamp reads RFC 3339 (with or without a zone: none is UTC) or
 // epoch milliseconds (a number, or a string of digits).
-func parseTimestamp(v any) (time.Time, string) {
-	if s, ok := v.(string); ok {
+func rawTimestamp(v rawValue) (time.Time, string) {
+	if s, ok := v.Str(); ok {
 		s = strings.TrimSpace(s)
 		for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05.999999999", "2006-01-02 15:04:05.999999999Z07:00", "2006-01-02 15:04:05.999999999"} {
 			if t, err := time.Parse(layout, s); err == nil {
@@ -89,10 +137,10 @@ func parseTimestamp(v any) (time.Time, string) {
 		}
 		return time.Time{}, fmt.Sprintf("timestamp %q is neither RFC 3339 nor epoch milliseconds", s)
 	}
-	if f, ok := asFloat(v); ok && f >= -1e15 && f <= 1e15 {
+	if f, ok := rawFloat(v); ok && f >= -1e15 && f <= 1e15 {
 		return time.UnixMilli(int64(f)).UTC(), ""
 	}
-	return time.Time{}, fmt.Sprintf("timestamp %s is neither RFC 3339 nor epoch milliseconds", asText(v))
+	return time.Time{}, fmt.Sprintf("timestamp %s is neither RFC 3339 nor epoch milliseconds", v.Text())
 }
 
 // readAttempts reads an attempts log: one episode per file, attempt i
@@ -102,6 +150,12 @@ func readAttempts(src *recordSource, c *readContext) error {
 		LocationKey: KeyRoomName, RecordedEnd: EndUnknown, RoomNames: map[string]string{}, Rejected: map[int][]string{}}
 	d := &ep.Diag
 	tasks := map[string]string{}
+	vals := make([]rawValue, len(attemptKeys))
+	strs := byteStrings{}
+	var full [][]Attempt
+	var cur []Attempt
+	n := 0
+	src.reuse = true // an attempt keeps nothing of its line
 	skip := func(line int, reason string) error { return c.skip(d, line, reason) }
 	for {
 		line, lineNo, tooLong, err := src.nextLine()
@@ -112,13 +166,13 @@ func readAttempts(src *recordSource, c *readContext) error {
 			}
 		} else if line != nil {
 			d.Lines++
-			m, derr := decodeObject(line)
+			_, derr := parseFields(line, attemptKeys, vals)
 			var a Attempt
 			reason := ""
 			if derr != nil {
 				reason = derr.Error()
 			} else {
-				a, reason = parseAttempt(m)
+				a, reason = attemptOf(vals, strs)
 			}
 			if reason != "" {
 				if perr := skip(lineNo, reason); perr != nil {
@@ -131,8 +185,14 @@ func readAttempts(src *recordSource, c *readContext) error {
 				} else {
 					tasks[a.TaskID] = a.TaskID
 				}
-				ep.Attempts = append(ep.Attempts, a)
-				ep.Turns = append(ep.Turns, Turn{N: len(ep.Attempts)})
+				if len(cur) == cap(cur) {
+					if len(cur) > 0 {
+						full = append(full, cur)
+					}
+					cur = make([]Attempt, 0, 4096)
+				}
+				cur = append(cur, a)
+				n++
 			}
 		}
 		if err == io.EOF {
@@ -140,6 +200,18 @@ func readAttempts(src *recordSource, c *readContext) error {
 		}
 		if err != nil {
 			return fmt.Errorf("%s:%d: %w", c.source, lineNo+1, err)
+		}
+	}
+	// The attempts were gathered in blocks and are copied once, at their
+	// count: appending to one slice copied them about five times over.
+	ep.Attempts = make([]Attempt, 0, n)
+	for _, b := range append(full, cur) {
+		ep.Attempts = append(ep.Attempts, b...)
+	}
+	if n > 0 {
+		ep.Turns = make([]Turn, n)
+		for i := range ep.Turns {
+			ep.Turns[i].N = i + 1
 		}
 	}
 	if len(ep.Attempts) == 0 {

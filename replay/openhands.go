@@ -35,8 +35,6 @@ package replay
 // ("loop_detection"). Either is a LiveOpenHandsStuck event at the step.
 
 import (
-	"encoding/json"
-	"sort"
 	"strconv"
 	"strings"
 )
@@ -96,6 +94,8 @@ type openHandsReader struct {
 	pendID  string
 	ep      *Episode
 	depth   uint8 // delegation level of the next event
+	w       canonWriter
+	out     []stepRecord // the steps of a record, reused
 }
 
 func (o *openHandsReader) start(ep *Episode) { o.ep = ep }
@@ -125,27 +125,79 @@ func (o *openHandsReader) eventAt(n int, cls OpenHandsClass, inHistory, ask bool
 	o.ep.OpenHands = append(o.ep.OpenHands, e)
 }
 
+// eventKey records one event of the history at step n, its key interned.
+func (o *openHandsReader) eventKey(n int, cls OpenHandsClass, inHistory, ask bool, key Sym, text string) {
+	e := OpenHandsEvent{N: int32(max(n, 1)), Class: cls, InHistory: inHistory, Ask: ask, Depth: o.depth, Key: key}
+	if text != "" {
+		e.Text = o.ep.syms.sym(text)
+	}
+	o.ep.OpenHands = append(o.ep.OpenHands, e)
+}
+
 // oldShape names the 2024 shape (dataclasses.asdict: the fields at the top
 // level), which this reader does not misread as an event of no fields.
 const oldShape = "an OpenHands 2024 event (dataclasses.asdict: fields at the top level, no %s): not event_to_dict's shape"
 
-func (o *openHandsReader) record(m map[string]any) ([]stepRecord, string) {
-	var out []stepRecord
+// openHandsKeys are the members of an event read, in one pass.
+var openHandsKeys = [...]string{"action", "args", "source", "id", "observation", "extras", "content", "cause"}
+
+const (
+	ohkAction = iota
+	ohkArgs
+	ohkSource
+	ohkID
+	ohkObservation
+	ohkExtras
+	ohkContent
+	ohkCause
+)
+
+// isTrue says v is JSON true (Python's `== True` of a decoded field, as
+// the map's `== true` read it).
+func isTrue(v rawValue) bool { b, ok := v.Bool(); return ok && b }
+
+func (o *openHandsReader) recordValue(v rawValue) ([]stepRecord, string) {
+	var f [len(openHandsKeys)]rawValue
+	v.Fields(openHandsKeys[:], f[:])
+	return o.kept(o.read(&f))
+}
+
+// recordRaw reads a line: validated and its members collected in one pass.
+func (o *openHandsReader) recordRaw(raw []byte, _ int) ([]stepRecord, string) {
+	var f [len(openHandsKeys)]rawValue
+	if _, err := parseFields(raw, openHandsKeys[:], f[:]); err != nil {
+		return nil, err.Error()
+	}
+	return o.kept(o.read(&f))
+}
+
+// kept keeps the slice of recs for the next record: the caller is done
+// with recs before.
+func (o *openHandsReader) kept(recs []stepRecord, reason string) ([]stepRecord, string) {
+	if cap(recs) > cap(o.out) {
+		o.out = recs[:0]
+	}
+	return recs, reason
+}
+
+// read reads an event from its members, openHandsKeys' values.
+func (o *openHandsReader) read(f *[len(openHandsKeys)]rawValue) ([]stepRecord, string) {
+	out := o.out[:0]
 	flush := func() {
 		if o.pending != nil {
 			out = append(out, *o.pending)
 			o.pending = nil
 		}
 	}
-	if act, ok := m["action"].(string); ok {
-		args, ok := m["args"].(map[string]any)
-		if !ok {
-			if _, has := m["args"]; !has {
+	if act, ok := f[ohkAction].Str(); ok {
+		args := f[ohkArgs]
+		if args.Kind() != '{' {
+			if args == nil {
 				return nil, strings.Replace(oldShape, "%s", `"args"`, 1)
 			}
 			return nil, `an OpenHands action whose "args" is not an object`
 		}
-		src, _ := m["source"].(string)
+		src, _ := f[ohkSource].Str()
 		o.actionEvent(act, src, args, !openHandsNotSteps[act] && !(act == "message" && src == "user"))
 		if openHandsNotSteps[act] {
 			return nil, ""
@@ -157,35 +209,35 @@ func (o *openHandsReader) record(m map[string]any) ([]stepRecord, string) {
 			}
 			flush()
 			o.n++
-			return append(out, stepRecord{n: o.n, hasStep: true, info: StepInfo{Kind: StepMessage}, output: asText(args["content"]), hasText: true}), ""
+			return append(out, stepRecord{n: o.n, hasStep: true, info: StepInfo{Kind: StepMessage}, output: o.w.text(args.Get("content")), hasText: true}), ""
 		case "condensation":
 			flush()
 			o.n++
-			summary, _ := args["summary"].(string)
+			summary, _ := args.Get("summary").Str()
 			return append(out, stepRecord{n: o.n, hasStep: true, info: StepInfo{Kind: StepCondensation}, output: summary, hasText: true}), ""
 		}
 		flush()
 		o.n++
-		o.pending = &stepRecord{n: o.n, hasStep: true, info: StepInfo{Kind: StepAction}, action: openHandsAction(act, args), hasAction: true}
-		o.pendID = asText(m["id"])
+		o.pending = &stepRecord{n: o.n, hasStep: true, info: StepInfo{Kind: StepAction}, action: o.w.action(act, args), hasAction: true}
+		o.pendID = f[ohkID].Text()
 		return out, ""
 	}
-	obs, ok := m["observation"].(string)
+	obs, ok := f[ohkObservation].Str()
 	if !ok {
 		return nil, "neither an action nor an observation"
 	}
-	extras, ok := m["extras"].(map[string]any)
-	if !ok {
-		if _, has := m["extras"]; !has {
+	extras := f[ohkExtras]
+	if extras.Kind() != '{' {
+		if extras == nil {
 			return nil, strings.Replace(oldShape, "%s", `"extras"`, 1)
 		}
 		return nil, `an OpenHands observation whose "extras" is not an object`
 	}
-	content := asText(m["content"])
-	cause := asText(m["cause"])
+	content := o.w.text(f[ohkContent])
+	cause := f[ohkCause].Text()
 	// The event is recorded once its step is known: an observation of the
 	// pending call belongs to the call's step.
-	defer o.observationEvent(obs, m, content, extras)
+	defer o.observationEvent(obs, f[ohkCause], f[ohkContent], content, extras)
 	if openHandsNotSteps[obs] {
 		return nil, ""
 	}
@@ -212,11 +264,11 @@ func (o *openHandsReader) record(m map[string]any) ([]stepRecord, string) {
 
 // actionEvent records an action as the controller sees it; newStep says
 // it begins the next step.
-func (o *openHandsReader) actionEvent(act, src string, args map[string]any, newStep bool) {
+func (o *openHandsReader) actionEvent(act, src string, args rawValue, newStep bool) {
 	if act == "null" || act == "change_agent_state" {
 		return // not in the history, and should_step is false
 	}
-	inHistory := args["hidden"] != true
+	inHistory := !isTrue(args.Get("hidden"))
 	cls, ask := OHOtherAction, false
 	var text string
 	switch act {
@@ -227,14 +279,17 @@ func (o *openHandsReader) actionEvent(act, src string, args map[string]any, newS
 		case "agent":
 			// An agent message waiting for a response sets the state to
 			// awaiting_user_input first: the controller does not step.
-			cls, ask = OHAgentMessage, args["wait_for_response"] != true
+			cls, ask = OHAgentMessage, !isTrue(args.Get("wait_for_response"))
 		default:
 			// Neither the user's (is_stuck keeps it) nor the agent's
 			// (no monologue); should_step takes any MessageAction.
 			ask = true
 		}
 	case "run_ipython":
-		cls, text = OHIPythonAction, asText(args["code"])
+		cls = OHIPythonAction
+		if o.ep != nil {
+			text = o.w.text(args.Get("code"))
+		}
 	case "condensation", "condensation_request":
 		ask = true
 		// A delegate action asks nothing: start_delegate has set the
@@ -247,16 +302,22 @@ func (o *openHandsReader) actionEvent(act, src string, args map[string]any, newS
 	if newStep {
 		n++
 	}
-	o.eventAt(n, cls, true, ask, "a:"+act+"\x00"+canonicalJSON(args), text)
+	if o.ep != nil {
+		w := &o.w
+		w.buf = append(append(append(w.buf[:0], "a:"...), act...), 0)
+		w.appendValue(args, true, nil)
+		o.eventKey(n, cls, true, ask, o.ep.syms.bytes(w.buf), text)
+	}
 	if act == "delegate" && o.depth < 255 {
 		o.depth++ // what follows is the delegate's
 	}
 }
 
 // observationEvent records an observation as the controller sees it, and
-// the live stuck verdict an observation carries.
-func (o *openHandsReader) observationEvent(obs string, m map[string]any, content string, extras map[string]any) {
-	if extras["hidden"] == true {
+// the live stuck verdict an observation carries. content is contentV
+// read as text.
+func (o *openHandsReader) observationEvent(obs string, cause, contentV rawValue, content string, extras rawValue) {
+	if isTrue(extras.Get("hidden")) {
 		return
 	}
 	if obs == "delegate" && o.depth > 0 {
@@ -264,14 +325,14 @@ func (o *openHandsReader) observationEvent(obs string, m map[string]any, content
 	}
 	switch obs {
 	case "agent_state_changed":
-		if state, _ := extras["agent_state"].(string); state == "error" {
-			if reason, _ := extras["reason"].(string); strings.Contains(reason, "stuck in a loop") {
+		if extras.Get("agent_state").StrEq("error") {
+			if reason, _ := extras.Get("reason").Str(); strings.Contains(reason, "stuck in a loop") {
 				o.live()
 			}
 		}
 		return
 	case "null":
-		c, ok := asInt(m["cause"])
+		c, ok := rawInt(cause)
 		if ok && c > 0 {
 			o.event(OHNull, false, true, "", "")
 		}
@@ -279,20 +340,37 @@ func (o *openHandsReader) observationEvent(obs string, m map[string]any, content
 	case "loop_detection":
 		o.live()
 	}
+	if o.ep == nil {
+		return
+	}
 	cls, text := OHOtherObs, ""
-	key := "o:" + obs + "\x00" + canonicalJSON(content) + "\x00" + canonicalJSON(extras)
+	w := &o.w
 	switch obs {
 	case "run":
 		cls = OHCmdObs
-		key = "c:" + asText(extras["command"]) + "\x00" + canonicalJSON(openHandsExitCode(extras))
-	case "error":
-		cls = OHErrorObs
-	case "run_ipython":
-		cls, text = OHIPythonObs, content
-	case "condense":
-		cls = OHCondensation
+		w.buf = append(w.buf[:0], "c:"...)
+		w.appendText(extras.Get("command"))
+		w.buf = append(w.buf, 0)
+		w.appendValue(openHandsExitCode(extras), true, nil)
+	default:
+		w.buf = append(append(append(w.buf[:0], "o:"...), obs...), 0)
+		if contentV.Kind() == '"' {
+			w.buf = appendStringValue(w.buf, contentV)
+		} else {
+			w.buf = appendGoString(w.buf, content)
+		}
+		w.buf = append(w.buf, 0)
+		w.appendValue(extras, true, nil)
+		switch obs {
+		case "error":
+			cls = OHErrorObs
+		case "run_ipython":
+			cls, text = OHIPythonObs, content
+		case "condense":
+			cls = OHCondensation
+		}
 	}
-	o.event(cls, true, true, key, text)
+	o.eventKey(o.n, cls, true, true, o.ep.syms.bytes(w.buf), text)
 }
 
 // live records the live stuck verdict at the current step.
@@ -304,32 +382,27 @@ func (o *openHandsReader) live() {
 
 // openHandsExitCode is CmdOutputObservation.exit_code: metadata.exit_code
 // (since Jan 2025), the exit_code field before, -1 (the default) when
-// neither is logged.
-func openHandsExitCode(extras map[string]any) any {
-	if md, ok := extras["metadata"].(map[string]any); ok {
-		if c, ok := md["exit_code"]; ok {
-			return c
-		}
-	}
-	if c, ok := extras["exit_code"]; ok {
+// neither is logged (a null logged is null).
+func openHandsExitCode(extras rawValue) rawValue {
+	if c := extras.Get("metadata").Get("exit_code"); c != nil {
 		return c
 	}
-	return json.Number("-1")
+	if c := extras.Get("exit_code"); c != nil {
+		return c
+	}
+	return rawValue("-1")
 }
 
 // openHandsResult sets error and exit code from an observation: an
 // ErrorObservation is an error; a command's exit code is in
 // extras.metadata.exit_code (older versions: extras.exit_code).
-func openHandsResult(r *stepRecord, obs string, extras map[string]any) {
+func openHandsResult(r *stepRecord, obs string, extras rawValue) {
 	r.info.Error = obs == "error"
-	var code any
-	if md, ok := extras["metadata"].(map[string]any); ok {
-		code = md["exit_code"]
+	code := extras.Get("metadata").Get("exit_code")
+	if !code.Present() {
+		code = extras.Get("exit_code")
 	}
-	if code == nil {
-		code = extras["exit_code"]
-	}
-	if c, ok := asInt(code); ok && code != nil {
+	if c, ok := rawInt(code); ok {
 		r.info.ExitCode, r.info.HasExitCode = c, true
 	}
 }
@@ -339,17 +412,12 @@ func openHandsResult(r *stepRecord, obs string, extras map[string]any) {
 // the call. The StuckDetector's own key keeps them all.
 var openHandsVolatile = map[string]bool{"thought": true, "confirmation_state": true, "security_risk": true, "hidden": true}
 
-// openHandsAction is the action's name and its args as compact JSON, keys
-// sorted.
-func openHandsAction(name string, args map[string]any) string {
-	kept := map[string]any{}
-	for _, k := range sortedKeys(args) {
-		if !openHandsVolatile[k] {
-			kept[k] = args[k]
-		}
-	}
-	b, _ := json.Marshal(kept)
-	return name + " " + string(b)
+// action is a step's action: the action's name and its args as compact
+// JSON, keys sorted, less openHandsVolatile.
+func (w *canonWriter) action(name string, args rawValue) string {
+	w.buf = append(append(w.buf[:0], name...), ' ')
+	w.appendValue(args, false, openHandsVolatile)
+	return string(w.buf)
 }
 
 func (o *openHandsReader) finish() []stepRecord {
@@ -359,65 +427,6 @@ func (o *openHandsReader) finish() []stepRecord {
 	r := *o.pending
 	o.pending = nil
 	return []stepRecord{r}
-}
-
-// canonicalJSON writes v so that two values Python's == holds equal (as
-// dataclass equality compares field values decoded from JSON) write the
-// same: object keys sorted (dict equality ignores order), numbers by
-// value (1 == 1.0), booleans as the numbers they equal (True == 1).
-func canonicalJSON(v any) string {
-	var b strings.Builder
-	writeCanonical(&b, v)
-	return b.String()
-}
-
-func writeCanonical(b *strings.Builder, v any) {
-	switch x := v.(type) {
-	case nil:
-		b.WriteString("null")
-	case bool:
-		if x {
-			b.WriteString("1")
-		} else {
-			b.WriteString("0")
-		}
-	case json.Number:
-		b.WriteString(canonicalNumber(string(x)))
-	case float64:
-		b.WriteString(canonicalNumber(strconv.FormatFloat(x, 'g', -1, 64)))
-	case string:
-		q, _ := json.Marshal(x)
-		b.Write(q)
-	case []any:
-		b.WriteByte('[')
-		for i, e := range x {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			writeCanonical(b, e)
-		}
-		b.WriteByte(']')
-	case map[string]any:
-		keys := make([]string, 0, len(x))
-		for k := range x {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		b.WriteByte('{')
-		for i, k := range keys {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			q, _ := json.Marshal(k)
-			b.Write(q)
-			b.WriteByte(':')
-			writeCanonical(b, x[k])
-		}
-		b.WriteByte('}')
-	default:
-		q, _ := json.Marshal(x)
-		b.Write(q)
-	}
 }
 
 // canonicalNumber writes an integer literal as its digits and any other

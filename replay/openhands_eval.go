@@ -68,24 +68,24 @@ func readOpenHandsEval(br *bufio.Reader, c *readContext) error {
 		return c.emit(ep)
 	}
 	handle := func(lineNo int, raw []byte) error {
-		m, err := decodeObject(raw)
+		v, err := parseRecord(raw, true)
 		if err != nil {
 			diag().Lines++
 			return c.skip(diag(), lineNo, err.Error())
 		}
-		hist, ok := m["history"].([]any)
-		if !ok {
+		hist := v.Get("history")
+		if hist.Kind() != '[' {
 			diag().Lines++
 			return c.skip(diag(), lineNo, `not an OpenHands evaluation instance (no "history" list)`)
 		}
-		ep, err := readEvalInstance(m, hist, lineNo, c)
+		ep, err := readEvalInstance(v, hist, lineNo, c)
 		if err != nil {
 			return err
 		}
 		if ep == nil {
 			d := diag()
 			d.Lines++
-			return c.skip(d, lineNo, fmt.Sprintf("instance %s: no step in its history", asText(m["instance_id"])))
+			return c.skip(d, lineNo, fmt.Sprintf("instance %s: no step in its history", v.Get("instance_id").Text()))
 		}
 		if err := flush(); err != nil {
 			return err
@@ -102,7 +102,7 @@ func readOpenHandsEval(br *bufio.Reader, c *readContext) error {
 		pending = ep
 		return nil
 	}
-	src := recordSource{br: br, max: c.maxLine}
+	src := recordSource{br: br, max: c.maxLine, reuse: true} // an instance keeps nothing of its line
 	for {
 		line, lineNo, tooLong, err := src.nextLine()
 		if tooLong {
@@ -134,8 +134,8 @@ func readOpenHandsEval(br *bufio.Reader, c *readContext) error {
 
 // readEvalInstance reads one instance's history into an episode; nil when
 // it has no step. Unreadable history items are problems of its line.
-func readEvalInstance(m map[string]any, hist []any, lineNo int, c *readContext) (*Episode, error) {
-	id := asText(m["instance_id"])
+func readEvalInstance(v, hist rawValue, lineNo int, c *readContext) (*Episode, error) {
+	id := v.Get("instance_id").Text()
 	if strings.TrimSpace(id) == "" {
 		id = fmt.Sprintf("%s#%d", c.defaultID, lineNo)
 	}
@@ -169,30 +169,31 @@ func readEvalInstance(m map[string]any, hist []any, lineNo int, c *readContext) 
 		}
 		return nil
 	}
-	event := func(i int, v any) error {
-		ev, ok := v.(map[string]any)
-		if !ok {
+	event := func(i int, ev rawValue) error {
+		if ev.Kind() != '{' {
 			return skip(fmt.Sprintf("history[%d] is not an event object", i))
 		}
-		recs, reason := o.record(ev)
+		recs, reason := o.recordValue(ev)
 		if reason != "" {
 			return skip(fmt.Sprintf("history[%d]: %s", i, reason))
 		}
 		return add(recs)
 	}
-	for i, item := range hist {
-		if pair, ok := item.([]any); ok && len(pair) == 2 {
+	var err error
+	hist.Elems(func(i int, item rawValue) bool {
+		if item.Kind() == '[' && item.Len() == 2 {
 			// 2024: [action, observation] pairs.
-			for _, v := range pair {
-				if err := event(i, v); err != nil {
-					return nil, err
-				}
-			}
-			continue
+			item.Elems(func(_ int, e rawValue) bool {
+				err = event(i, e)
+				return err == nil
+			})
+			return err == nil
 		}
-		if err := event(i, item); err != nil {
-			return nil, err
-		}
+		err = event(i, item)
+		return err == nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	if err := add(o.finish()); err != nil {
 		return nil, err
@@ -200,7 +201,7 @@ func readEvalInstance(m map[string]any, hist []any, lineNo int, c *readContext) 
 	if steps == 0 {
 		return nil, nil
 	}
-	if e, _ := m["error"].(string); strings.Contains(e, "stuck in a loop") {
+	if e, _ := v.Get("error").Str(); strings.Contains(e, "stuck in a loop") {
 		o.live()
 	}
 	return t.ep, nil

@@ -86,12 +86,16 @@ type openHandsV1Reader struct {
 	ep       *Episode
 	lastNode string // the last tree node's id, for the branch check
 	branched bool
+	w        canonWriter
+	out      []stepRecord // the steps of a record, reused
 }
 
 func (o *openHandsV1Reader) start(ep *Episode) { o.ep = ep }
 
-func (o *openHandsV1Reader) flush() []stepRecord {
-	var out []stepRecord
+func (o *openHandsV1Reader) flush() []stepRecord { return o.appendFlush(nil) }
+
+// appendFlush appends the pending actions' steps to out and clears them.
+func (o *openHandsV1Reader) appendFlush(out []stepRecord) []stepRecord {
 	for _, r := range o.pending {
 		out = append(out, *r)
 	}
@@ -101,31 +105,98 @@ func (o *openHandsV1Reader) flush() []stepRecord {
 
 func (o *openHandsV1Reader) finish() []stepRecord { return o.flush() }
 
-// v1Text joins the text parts of a content list.
-func v1Text(v any) string {
-	parts, ok := v.([]any)
-	if !ok {
-		return asText(v)
+// v1Text joins the text parts of a content list (any other value read
+// as text).
+func (o *openHandsV1Reader) v1Text(v rawValue) string {
+	if v.Kind() != '[' {
+		return o.w.text(v)
 	}
 	var b strings.Builder
-	for _, p := range parts {
-		if m, ok := p.(map[string]any); ok {
-			if t, ok := m["text"].(string); ok {
-				b.WriteString(t)
-			}
+	v.Elems(func(_ int, p rawValue) bool {
+		if t, ok := p.Get("text").Str(); ok {
+			b.WriteString(t)
 		}
-	}
+		return true
+	})
 	return b.String()
 }
 
-func (o *openHandsV1Reader) record(m map[string]any) ([]stepRecord, string) {
-	kind, ok := m["kind"].(string)
+// v1Keys are the members of a V1 event read, in one pass.
+var v1Keys = [...]string{"kind", "source", "id", "parent_id", "llm_response_id", "thought", "action", "tool_name",
+	"tool_call_id", "action_id", "observation", "error", "rejection_reason", "llm_message", "summary", "key", "value"}
+
+const (
+	v1kKind = iota
+	v1kSource
+	v1kID
+	v1kParentID
+	v1kResponseID
+	v1kThought
+	v1kAction
+	v1kToolName
+	v1kToolCallID
+	v1kActionID
+	v1kObservation
+	v1kError
+	v1kRejection
+	v1kLLMMessage
+	v1kSummary
+	v1kKey
+	v1kValue
+)
+
+// canonKey interns the whole of w.buf (0 without an episode).
+func (o *openHandsV1Reader) canonKey() Sym {
+	if o.ep == nil {
+		return 0
+	}
+	return o.ep.syms.bytes(o.w.buf)
+}
+
+// keyOf interns v written canonically.
+func (o *openHandsV1Reader) keyOf(v rawValue) Sym {
+	if o.ep == nil {
+		return 0
+	}
+	o.w.buf = o.w.buf[:0]
+	o.w.appendValue(v, true, nil)
+	return o.canonKey()
+}
+
+func (o *openHandsV1Reader) recordValue(v rawValue) ([]stepRecord, string) {
+	var f [len(v1Keys)]rawValue
+	v.Fields(v1Keys[:], f[:])
+	return o.kept(o.read(v, &f))
+}
+
+// recordRaw reads a line: validated and its members collected in one pass.
+func (o *openHandsV1Reader) recordRaw(raw []byte, _ int) ([]stepRecord, string) {
+	var f [len(v1Keys)]rawValue
+	v, err := parseFields(raw, v1Keys[:], f[:])
+	if err != nil {
+		return nil, err.Error()
+	}
+	return o.kept(o.read(v, &f))
+}
+
+// kept keeps the slice of recs for the next record: the caller is done
+// with recs before.
+func (o *openHandsV1Reader) kept(recs []stepRecord, reason string) ([]stepRecord, string) {
+	if cap(recs) > cap(o.out) {
+		o.out = recs[:0]
+	}
+	return recs, reason
+}
+
+// read reads event v from its members f, v1Keys' values.
+func (o *openHandsV1Reader) read(v rawValue, f *[len(v1Keys)]rawValue) ([]stepRecord, string) {
+	kind, ok := f[v1kKind].Str()
 	if !ok {
 		return nil, `not an OpenHands V1 event (no "kind")`
 	}
-	src, _ := m["source"].(string)
-	id := asText(m["id"])
-	parent, tree := m["parent_id"].(string)
+	src, _ := f[v1kSource].Str()
+	id := f[v1kID].Text()
+	parent, tree := f[v1kParentID].Str()
 	if tree && kind != "ConversationStateUpdateEvent" && kind != "ConversationErrorEvent" {
 		// The active branch is the path from the last event to the root;
 		// an event whose parent is not the event before it starts another
@@ -137,55 +208,72 @@ func (o *openHandsV1Reader) record(m map[string]any) ([]stepRecord, string) {
 		o.lastNode = id
 	}
 	ev := OpenHandsV1Event{Tree: tree, Source: o.sym(src)}
-	var out []stepRecord
+	out := o.out[:0]
 	newStep := func(r stepRecord) {
-		out = append(out, o.flush()...)
+		out = o.appendFlush(out)
 		o.n++
 		r.n, r.hasStep = o.n, true
 		out = append(out, r)
 	}
+	w := &o.w
 	switch kind {
 	case "ActionEvent":
-		resp := asText(m["llm_response_id"])
+		resp := f[v1kResponseID].Text()
 		if resp == "" || resp != o.lastResp {
 			o.askBefore()
-			out = append(out, o.flush()...)
+			out = o.appendFlush(out)
 		}
 		o.lastResp = resp
 		ev.Class = OHV1Action
-		ev.Key = o.sym(src + "\x00" + canonicalJSON(m["thought"]) + "\x00" + canonicalJSON(m["action"]) + "\x00" + asText(m["tool_name"]))
-		ev.Tool = o.sym(asText(m["tool_name"]))
-		action, _ := m["action"].(map[string]any)
+		tool := w.text(f[v1kToolName])
+		if o.ep != nil {
+			w.buf = append(append(w.buf[:0], src...), 0)
+			w.appendValue(f[v1kThought], true, nil)
+			w.buf = append(w.buf, 0)
+			w.appendValue(f[v1kAction], true, nil)
+			w.buf = append(append(w.buf, 0), tool...)
+			ev.Key = o.canonKey()
+		}
+		ev.Tool = o.sym(tool)
 		o.n++
-		o.pending = append(o.pending, &stepRecord{n: o.n, hasStep: true, info: StepInfo{Kind: StepAction},
-			action: openHandsAction(asText(m["tool_name"]), action), hasAction: true})
-		o.ids = append(o.ids, id, asText(m["tool_call_id"]))
+		r := &stepRecord{n: o.n, hasStep: true, info: StepInfo{Kind: StepAction}, action: tool + " {}", hasAction: true}
+		if f[v1kAction].Kind() == '{' {
+			r.action = w.action(tool, f[v1kAction])
+		}
+		o.pending = append(o.pending, r)
+		o.ids = append(o.ids, id, f[v1kToolCallID].Text())
 	case "ObservationEvent", "AgentErrorEvent", "UserRejectObservation":
-		r := o.attach(asText(m["action_id"]), asText(m["tool_call_id"]))
+		r := o.attach(f[v1kActionID].Text(), f[v1kToolCallID].Text())
 		var text string
 		switch kind {
 		case "ObservationEvent":
 			ev.Class = OHV1Observation
-			ev.Key = o.sym(src + "\x00" + canonicalJSON(m["observation"]) + "\x00" + asText(m["tool_name"]))
-			obs, _ := m["observation"].(map[string]any)
-			text = v1Text(obs["content"])
+			obs := f[v1kObservation]
+			if o.ep != nil {
+				w.buf = append(append(w.buf[:0], src...), 0)
+				w.appendValue(obs, true, nil)
+				w.buf = append(w.buf, 0)
+				w.appendText(f[v1kToolName])
+				ev.Key = o.canonKey()
+			}
+			text = o.v1Text(obs.Get("content"))
 			if r != nil {
-				r.info.Error = obs["is_error"] == true
-				if c, ok := asInt(obs["exit_code"]); ok && obs["exit_code"] != nil {
+				r.info.Error = isTrue(obs.Get("is_error"))
+				if c, ok := rawInt(obs.Get("exit_code")); ok {
 					r.info.ExitCode, r.info.HasExitCode = c, true
 				}
 			}
 		case "AgentErrorEvent":
 			ev.Class = OHV1AgentError
-			text = asText(m["error"])
+			text = w.text(f[v1kError])
 			ev.Key, ev.Error = o.sym(src+"\x00"+text), o.sym(text)
 			if r != nil {
 				r.info.Error = true
 			}
 		default: // compared by ==: every field, its id too
 			ev.Class = OHV1ObservationBase
-			ev.Key = o.sym(canonicalJSON(m))
-			text = asText(m["rejection_reason"])
+			ev.Key = o.keyOf(v)
+			text = w.text(f[v1kRejection])
 		}
 		if r != nil {
 			r.output, r.hasText = text, true
@@ -194,9 +282,13 @@ func (o *openHandsV1Reader) record(m map[string]any) ([]stepRecord, string) {
 		}
 	case "MessageEvent":
 		ev.Class = OHV1Message
-		ev.Key = o.sym(src + "\x00" + canonicalJSON(m["llm_message"]))
-		msg, _ := m["llm_message"].(map[string]any)
-		switch text := v1Text(msg["content"]); {
+		msg := f[v1kLLMMessage]
+		if o.ep != nil {
+			w.buf = append(append(w.buf[:0], src...), 0)
+			w.appendValue(msg, true, nil)
+			ev.Key = o.canonKey()
+		}
+		switch text := o.v1Text(msg.Get("content")); {
 		case src == "agent":
 			o.askBefore()
 			newStep(stepRecord{info: StepInfo{Kind: StepMessage}, output: text, hasText: true})
@@ -207,15 +299,15 @@ func (o *openHandsV1Reader) record(m map[string]any) ([]stepRecord, string) {
 		}
 	case "CondensationSummaryEvent":
 		ev.Class = OHV1CondensationSummary
-		ev.Key = o.sym(canonicalJSON(m))
+		ev.Key = o.keyOf(v)
 	case "Condensation":
 		o.askBefore()
-		ev.Key = o.sym(canonicalJSON(m))
-		newStep(stepRecord{info: StepInfo{Kind: StepCondensation}, output: asText(m["summary"]), hasText: true})
+		ev.Key = o.keyOf(v)
+		newStep(stepRecord{info: StepInfo{Kind: StepCondensation}, output: w.text(f[v1kSummary]), hasText: true})
 	case "ConversationStateUpdateEvent", "ConversationErrorEvent":
 		ev.Artifact = true
-		ev.Key = o.sym(canonicalJSON(m))
-		if m["key"] == "execution_status" && m["value"] == "stuck" {
+		ev.Key = o.keyOf(v)
+		if f[v1kKey].StrEq("execution_status") && f[v1kValue].StrEq("stuck") {
 			o.askBefore() // the check that set it
 			o.event(ev, id)
 			if o.ep != nil {
@@ -224,7 +316,7 @@ func (o *openHandsV1Reader) record(m map[string]any) ([]stepRecord, string) {
 			return out, ""
 		}
 	default:
-		ev.Key = o.sym(canonicalJSON(m))
+		ev.Key = o.keyOf(v)
 	}
 	o.event(ev, id)
 	return out, ""

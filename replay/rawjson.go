@@ -187,10 +187,7 @@ func (v rawValue) Str() (s string, ok bool) {
 	if bytes.IndexByte(body, '\\') < 0 && utf8.Valid(body) {
 		return string(body), true
 	}
-	if err := json.Unmarshal(v, &s); err != nil {
-		return "", false // not reached: v was validated
-	}
-	return s, true
+	return unquoteBody(body), true
 }
 
 // StrEq reports whether v is the string s, without allocating for the

@@ -217,24 +217,58 @@ func gapSpan(a, b int) string {
 }
 
 // stepReader turns records into steps for one preset (or the plain
-// mapping); record returns the steps a record makes, or why it was
-// skipped. finish returns steps still pending at the end of the input.
+// mapping): each implements one of valueStepReader, rawStepReader,
+// mapStepReader or docStepReader, which return the steps a record makes
+// or why it was skipped. finish returns steps still pending at the end of
+// the input.
 type stepReader interface {
-	record(m map[string]any) ([]stepRecord, string)
 	finish() []stepRecord
 }
 
-type fieldReader struct{ fields map[string]string }
+// valueStepReader reads a record validated once and read in place, with
+// no encoding/json (rawjson.go).
+type valueStepReader interface {
+	stepReader
+	recordValue(v rawValue) ([]stepRecord, string)
+}
 
-func (f fieldReader) record(m map[string]any) ([]stepRecord, string) {
-	r, reason := mapStep(m, f.fields)
+// mapStepReader reads a record decoded by decodeObject: for a reader not
+// yet reading in place.
+type mapStepReader interface {
+	stepReader
+	record(m map[string]any) ([]stepRecord, string)
+}
+
+// fieldReader reads the steps format through --field's paths.
+type fieldReader struct {
+	paths *stepPaths
+	out   [1]stepRecord // the record's step, consumed before the next record
+}
+
+func newFieldReader(fields map[string]string) *fieldReader {
+	return &fieldReader{paths: newStepPaths(fields)}
+}
+
+func (f *fieldReader) recordValue(v rawValue) ([]stepRecord, string) {
+	r, reason := valueStep(v, f.paths)
 	if reason != "" {
 		return nil, reason
 	}
-	return []stepRecord{r}, ""
+	f.out[0] = r
+	return f.out[:], ""
 }
 
-func (fieldReader) finish() []stepRecord { return nil }
+// recordRaw reads a line: validated and read in one pass.
+func (f *fieldReader) recordRaw(raw []byte, _ int) ([]stepRecord, string) {
+	r, reason := lineStep(raw, f.paths)
+	if reason != "" {
+		return nil, reason
+	}
+	f.out[0] = r
+	return f.out[:], ""
+}
+
+func (*fieldReader) finish() []stepRecord { return nil }
 
 // rawStepReader reads records from their JSON text, not decoded into a
 // Go map, to keep what that loses (the order of a call's argument keys,
@@ -253,7 +287,7 @@ type notingStepReader interface {
 func newStepReader(preset string, fields map[string]string) (stepReader, error) {
 	switch preset {
 	case "":
-		return fieldReader{fields}, nil
+		return newFieldReader(fields), nil
 	case PresetOpenHands:
 		return &openHandsReader{}, nil
 	case PresetOpenHandsV1:
@@ -311,11 +345,26 @@ func readSteps(br *bufio.Reader, c *readContext) error {
 			}
 			return addAll(line, recs)
 		}
+		if vr, ok := sr.(valueStepReader); ok {
+			v, err := parseRecord(raw, true)
+			if err != nil {
+				return skip(line, err.Error())
+			}
+			recs, reason := vr.recordValue(v)
+			if reason != "" {
+				return skip(line, reason)
+			}
+			return addAll(line, recs)
+		}
 		m, err := decodeObject(raw)
 		if err != nil {
 			return skip(line, err.Error())
 		}
-		return handleRecord(sr, m, line, skip, addAll)
+		mr, ok := sr.(mapStepReader)
+		if !ok {
+			return fmt.Errorf("%s: the %s reader reads whole documents only", c.source, c.opts.Preset)
+		}
+		return handleRecord(mr, m, line, skip, addAll)
 	}
 
 	if dr, ok := sr.(docStepReader); ok {
@@ -333,7 +382,24 @@ func readSteps(br *bufio.Reader, c *readContext) error {
 		}
 	} else if first := peekFirstByte(br); first == '[' || (first == '{' && (c.opts.Preset == PresetGeminiCLI || wholeDocument(c.opts.Preset)) && !isJSONL(br)) {
 		skipElement := func(line int, reason string) error { d.Lines++; return skip(line, reason) }
-		if err := readDocument(br, c.maxLine, handle, skipElement); err != nil {
+		element := handle
+		vr, inPlace := sr.(valueStepReader)
+		if inPlace {
+			// readDocument validated the element: read it as it stands.
+			element = func(line int, raw []byte) error {
+				d.Lines++
+				v := rawValue(raw)
+				if v.Kind() != '{' {
+					return skip(line, errRecordNotObject.Error())
+				}
+				recs, reason := vr.recordValue(v)
+				if reason != "" {
+					return skip(line, reason)
+				}
+				return addAll(line, recs)
+			}
+		}
+		if err := readDocumentBuf(br, c.maxLine, inPlace, element, skipElement); err != nil {
 			de, ok := err.(*docError)
 			if !ok {
 				if _, isLine := err.(*LineError); isLine {
@@ -347,7 +413,8 @@ func readSteps(br *bufio.Reader, c *readContext) error {
 			}
 		}
 	} else {
-		src := recordSource{br: br, max: c.maxLine}
+		_, inPlace := sr.(valueStepReader) // keeps nothing of a line once read
+		src := recordSource{br: br, max: c.maxLine, reuse: inPlace}
 		for {
 			line, lineNo, tooLong, err := src.nextLine()
 			if tooLong {
@@ -393,7 +460,7 @@ func readSteps(br *bufio.Reader, c *readContext) error {
 	return c.emit(ep)
 }
 
-func handleRecord(sr stepReader, m map[string]any, line int, skip func(int, string) error, addAll func(int, []stepRecord) error) error {
+func handleRecord(sr mapStepReader, m map[string]any, line int, skip func(int, string) error, addAll func(int, []stepRecord) error) error {
 	recs, reason := sr.record(m)
 	if reason != "" {
 		return skip(line, reason)

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -175,7 +176,7 @@ func TestReadStepsFields(t *testing.T) {
 // Timestamps: RFC 3339, without a zone (UTC), or epoch milliseconds.
 func TestParseTimestamp(t *testing.T) {
 	for _, c := range []struct {
-		in   any
+		in   string
 		want string
 	}{
 		{"2025-11-14T08:00:00Z", "2025-11-14T08:00:00Z"},
@@ -183,12 +184,12 @@ func TestParseTimestamp(t *testing.T) {
 		{"2025-11-14T08:00:00.250", "2025-11-14T08:00:00.25Z"},
 		{"1763107200000", "2025-11-14T08:00:00Z"},
 	} {
-		got, reason := parseTimestamp(c.in)
+		got, reason := rawTimestamp(rawValue(strconv.Quote(c.in)))
 		if reason != "" || got.UTC().Format("2006-01-02T15:04:05.999Z07:00") != c.want {
 			t.Errorf("%v: %v %q, want %s", c.in, got, reason, c.want)
 		}
 	}
-	if _, reason := parseTimestamp("soon"); reason == "" {
+	if _, reason := rawTimestamp(rawValue(`"soon"`)); reason == "" {
 		t.Error("soon parsed")
 	}
 }

@@ -19,6 +19,11 @@ type recordSource struct {
 	br   *bufio.Reader
 	max  int
 	line int
+	// reuse says the caller is done with a line before it asks for the
+	// next: a line is then read in place in br's buffer when it fits,
+	// else into a buffer kept from line to line, not copied afresh.
+	reuse bool
+	spare []byte
 }
 
 // errArray reports a whole-file document that cannot be read.
@@ -45,7 +50,15 @@ func (s *recordSource) nextLine() (line []byte, lineNo int, tooLong bool, err er
 			}
 			n += len(chunk)
 			if n <= s.max+2 {
-				buf = append(buf, chunk...)
+				switch {
+				case s.reuse && len(buf) == 0 && e != bufio.ErrBufferFull:
+					buf = chunk // the whole line, in place
+				case s.reuse:
+					buf = append(s.spare[:len(buf)], chunk...)
+					s.spare = buf
+				default:
+					buf = append(buf, chunk...)
+				}
 			} else {
 				tooLong = true
 				buf = nil
@@ -84,7 +97,13 @@ func (s *recordSource) nextLine() (line []byte, lineNo int, tooLong bool, err er
 // array, invalid JSON in an element, the array not closed, text after it)
 // are a *docError; the elements before it have been passed on.
 func readDocument(br *bufio.Reader, max int, fn func(line int, raw []byte) error, skip func(line int, reason string) error) error {
-	d := &docScanner{br: br, max: max, line: 1}
+	return readDocumentBuf(br, max, false, fn, skip)
+}
+
+// readDocumentBuf is readDocument; reuse says fn keeps nothing of an
+// element: each is then held in one buffer kept from element to element.
+func readDocumentBuf(br *bufio.Reader, max int, reuse bool, fn func(line int, raw []byte) error, skip func(line int, reason string) error) error {
+	d := &docScanner{br: br, max: max, line: 1, reuse: reuse}
 	first, err := d.skipSpace()
 	if err != nil {
 		return d.fail(err, d.line, "not a JSON array")
@@ -97,7 +116,7 @@ func readDocument(br *bufio.Reader, max int, fn func(line int, raw []byte) error
 		if tooLong {
 			return &docError{line: line, reason: fmt.Sprintf("a JSON document longer than %d bytes", max)}
 		}
-		if _, err := d.skipSpace(); err != io.EOF || !json.Valid(raw) {
+		if _, err := d.skipSpace(); err != io.EOF || validValue(raw, 0) != len(raw) {
 			if err != nil && err != io.EOF {
 				return err
 			}
@@ -127,7 +146,7 @@ func readDocument(br *bufio.Reader, max int, fn func(line int, raw []byte) error
 			if err := skip(line, fmt.Sprintf("array element longer than %d bytes", max)); err != nil {
 				return err
 			}
-		case !json.Valid(raw):
+		case validValue(raw, 0) != len(raw): // json.Valid, NaN and infinities read as null
 			// The rest of the array cannot be delimited: keep what was read.
 			return &docError{line: line, reason: "invalid JSON in the array: " + syntaxReason(raw)}
 		default:
@@ -158,11 +177,15 @@ func readDocument(br *bufio.Reader, max int, fn func(line int, raw []byte) error
 	return nil
 }
 
+var oneSpace = []byte{' '}
+
 // docScanner delimits JSON values in a stream, counting lines.
 type docScanner struct {
-	br   *bufio.Reader
-	max  int
-	line int // the line of the next byte
+	br    *bufio.Reader
+	max   int
+	line  int // the line of the next byte
+	reuse bool
+	spare []byte
 }
 
 // fail turns the end of the input into a docError with reason (a read
@@ -206,6 +229,10 @@ func (d *docScanner) skipSpace() (byte, error) {
 func (d *docScanner) value() (raw []byte, line int, tooLong bool, err error) {
 	line = d.line
 	var buf []byte
+	if d.reuse {
+		buf = d.spare[:0]
+		defer func() { d.spare = buf[:0] }()
+	}
 	hold := func(b []byte) {
 		if !tooLong && len(buf)+len(b) <= d.max {
 			buf = append(buf, b...)
@@ -249,16 +276,17 @@ func (d *docScanner) value() (raw []byte, line int, tooLong bool, err error) {
 					i++
 					continue
 				}
-				// Copy up to the next quote, backslash or newline at once.
-				j := bytes.IndexAny(chunk[i:], "\"\\\n")
-				if j < 0 {
+				// Copy up to the next quote, backslash or control byte
+				// (a newline, counted) at once, eight bytes a step.
+				j := special(chunk, i)
+				if j >= len(chunk) {
 					hold(chunk[i:])
 					i = len(chunk)
 					continue
 				}
-				hold(chunk[i : i+j+1])
-				i += j + 1
-				switch chunk[i-1] {
+				hold(chunk[i : j+1])
+				i = j + 1
+				switch chunk[j] {
 				case '\\':
 					esc = true
 				case '\n':
@@ -279,6 +307,7 @@ func (d *docScanner) value() (raw []byte, line int, tooLong bool, err error) {
 				hold(chunk[i : i+1])
 				i++
 			default:
+				start := i
 				i++
 				switch c {
 				case ' ', '\t', '\r', '\n':
@@ -286,6 +315,9 @@ func (d *docScanner) value() (raw []byte, line int, tooLong bool, err error) {
 						d.line++
 					}
 					space = true
+					for i < len(chunk) && chunk[i] == ' ' {
+						i++ // a pretty-printed document's indentation
+					}
 					continue
 				case '"':
 					inStr = true
@@ -293,12 +325,23 @@ func (d *docScanner) value() (raw []byte, line int, tooLong bool, err error) {
 					depth++
 				case '}', ']':
 					depth--
+				default:
+					// A run of other bytes (a number, a literal, ':' and
+					// ',') is held at once.
+				run:
+					for i < len(chunk) {
+						switch chunk[i] {
+						case ' ', '\t', '\r', '\n', '"', '{', '[', '}', ']':
+							break run
+						}
+						i++
+					}
 				}
 				if space {
-					hold([]byte{' '})
+					hold(oneSpace)
 					space = false
 				}
-				hold(chunk[i-1 : i])
+				hold(chunk[start:i])
 				if depth == 0 {
 					done = true
 					break scan

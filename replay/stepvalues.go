@@ -34,21 +34,6 @@ func decodeObject(raw []byte) (map[string]any, error) {
 	return m, nil
 }
 
-// lookup follows a dotted path into nested objects.
-func lookup(m map[string]any, path string) (any, bool) {
-	var cur any = m
-	for _, part := range strings.Split(path, ".") {
-		obj, ok := cur.(map[string]any)
-		if !ok {
-			return nil, false
-		}
-		if cur, ok = obj[part]; !ok {
-			return nil, false
-		}
-	}
-	return cur, cur != nil
-}
-
 // asText reads a value as text: a string as is, anything else as its
 // compact JSON (a structured tool result is still an output).
 func asText(v any) string {
@@ -143,70 +128,6 @@ func asBool(v any) bool {
 		return true
 	}
 	return false
-}
-
-// mapStep reads one record of the steps format through fields (field →
-// dotted path; a field not in the map is read under its own name).
-func mapStep(m map[string]any, fields map[string]string) (stepRecord, string) {
-	path := func(f string) string {
-		if p, ok := fields[f]; ok {
-			return p
-		}
-		return f
-	}
-	var r stepRecord
-	if v, ok := lookup(m, path("step")); ok {
-		n, integral := asInteger(v)
-		if !integral {
-			return r, fmt.Sprintf("step %s is not an integer", asText(v))
-		}
-		if n < 0 || n > MaxStepNumber {
-			return r, fmt.Sprintf("step %s is out of range (valid: 0 to 2^53)", asText(v))
-		}
-		r.n, r.hasStep = n, true
-	}
-	if v, ok := lookup(m, path("action")); ok {
-		r.action, r.hasAction = asText(v), true
-	}
-	if v, ok := lookup(m, path("output")); ok {
-		r.output, r.hasText = asText(v), true
-	}
-	r.info.Kind = StepAction
-	if v, ok := lookup(m, path("kind")); ok {
-		switch k := strings.ToLower(strings.TrimSpace(asText(v))); k {
-		case "action", "":
-		case "message":
-			r.info.Kind = StepMessage
-		case "condensation":
-			r.info.Kind = StepCondensation
-		default:
-			return r, fmt.Sprintf("kind %q is not action, message or condensation", k)
-		}
-	} else if !r.hasAction {
-		r.info.Kind = StepMessage // text without a call is the agent speaking
-	}
-	if v, ok := lookup(m, path("error")); ok {
-		r.info.Error = asBool(v)
-	}
-	if v, ok := lookup(m, path("exit_code")); ok {
-		if c, ok := asInt(v); ok {
-			r.info.ExitCode, r.info.HasExitCode = c, true
-		}
-	}
-	if v, ok := lookup(m, path("llm_loop")); ok {
-		r.info.LLMLoop = asBool(v)
-	}
-	if v, ok := lookup(m, path("score")); ok {
-		if f, ok := asFloat(v); ok {
-			r.score, r.hasScore = f, true
-		}
-	}
-	if v, ok := lookup(m, path("location")); ok {
-		if s := asText(v); strings.TrimSpace(s) != "" {
-			r.location, r.hasLoc = s, true
-		}
-	}
-	return r, ""
 }
 
 // sortedKeys lists a map's keys in order, for deterministic actions.

@@ -1,0 +1,112 @@
+package replay
+
+// The attempts format's reading before rawValue (a decoded map): the
+// reference FuzzParseAttempt holds parseAttempt to.
+
+import (
+	"fmt"
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// parseAttempt reads one record; a non-empty reason says why it is skipped.
+func parseAttemptMap(m map[string]any) (Attempt, string) {
+	var a Attempt
+	id, ok := m["task_id"]
+	if !ok || id == nil || strings.TrimSpace(asText(id)) == "" {
+		return a, "no task_id"
+	}
+	a.TaskID = asText(id)
+	st, ok := m["status"].(string)
+	if !ok || strings.TrimSpace(st) == "" {
+		return a, "no status (a string)"
+	}
+	a.Status = st // as logged: the component compares it exactly
+	var reason string
+	if a.Blockers, reason = stringListMap(m["blockers"], "blockers"); reason != "" {
+		return a, reason
+	}
+	if a.CompletedWork, reason = stringListMap(m["completed_work"], "completed_work"); reason != "" {
+		return a, reason
+	}
+	a.SessionID = asText(m["session_id"])
+	ts, ok := m["timestamp"]
+	if !ok || ts == nil {
+		return a, "no timestamp"
+	}
+	if a.Timestamp, reason = parseTimestamp(ts); reason != "" {
+		return a, reason
+	}
+	return a, ""
+}
+
+// stringList reads a list of strings; null or absent is empty.
+func stringListMap(v any, key string) ([]string, string) {
+	if v == nil {
+		return nil, ""
+	}
+	xs, ok := v.([]any)
+	if !ok {
+		return nil, key + " is not a list"
+	}
+	out := make([]string, 0, len(xs))
+	for _, x := range xs {
+		out = append(out, asText(x))
+	}
+	return out, ""
+}
+
+// parseTimestamp reads RFC 3339 (with or without a zone: none is UTC) or
+// epoch milliseconds (a number, or a string of digits).
+func parseTimestamp(v any) (time.Time, string) {
+	if s, ok := v.(string); ok {
+		s = strings.TrimSpace(s)
+		for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05.999999999", "2006-01-02 15:04:05.999999999Z07:00", "2006-01-02 15:04:05.999999999"} {
+			if t, err := time.Parse(layout, s); err == nil {
+				return t, ""
+			}
+		}
+		if ms, err := strconv.ParseInt(s, 10, 64); err == nil {
+			return time.UnixMilli(ms).UTC(), ""
+		}
+		return time.Time{}, fmt.Sprintf("timestamp %q is neither RFC 3339 nor epoch milliseconds", s)
+	}
+	if f, ok := asFloat(v); ok && f >= -1e15 && f <= 1e15 {
+		return time.UnixMilli(int64(f)).UTC(), ""
+	}
+	return time.Time{}, fmt.Sprintf("timestamp %s is neither RFC 3339 nor epoch milliseconds", asText(v))
+}
+
+// FuzzParseAttempt checks that an attempts record read in place gives
+// what the decoded map gave.
+func FuzzParseAttempt(f *testing.F) {
+	for _, s := range []string{
+		`{"task_id":"T1","status":"blocked","blockers":["a",1,null],"completed_work":null,"session_id":7,"timestamp":"2025-11-14T08:00:00Z"}`,
+		`{"task_id":12,"status":"done","timestamp":1763107200000}`, `{"task_id":" ","status":"x","timestamp":1}`,
+		`{"task_id":"T","status":1,"timestamp":1}`, `{"task_id":"T","status":"s","blockers":"x","timestamp":1}`,
+		`{"task_id":"T","status":"s","timestamp":" 1763107200000 "}`, `{"task_id":"T","status":"s","timestamp":true}`,
+		`{"task_id":"T","status":"s","timestamp":1e400}`, `{"task_id":{"a":[1.0]},"status":"s\u00e9","timestamp":"2025-11-14 08:00:00"}`,
+		`{"task_id":"T","status":"s","timestamp":NaN}`, `{"task_id":"T","task_id":null,"status":"s","timestamp":1}`,
+	} {
+		f.Add([]byte(s))
+	}
+	vals := make([]rawValue, len(attemptKeys))
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		m, err := decodeObject(raw)
+		v, rerr := parseRecord(raw, true)
+		if err != nil || rerr != nil {
+			return // FuzzRawValue holds the two to the same records
+		}
+		want, wantReason := parseAttemptMap(m)
+		got, gotReason := parseAttempt(v, vals)
+		if gotReason != wantReason {
+			t.Fatalf("reason %q, the map's %q", gotReason, wantReason)
+		}
+		if wantReason == "" && !reflect.DeepEqual(got, want) {
+			t.Fatalf("attempt %+v, the map's %+v", got, want)
+		}
+	})
+}

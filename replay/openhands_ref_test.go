@@ -1,0 +1,667 @@
+package replay
+
+// The OpenHands readers before rawValue (records decoded into maps by
+// encoding/json, canonical keys written from the maps): the reference
+// FuzzOpenHandsValue and FuzzOpenHandsV1Value hold the readers to.
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+type ohMapReader struct {
+	n       int
+	pending *stepRecord
+	pendID  string
+	ep      *Episode
+	depth   uint8
+}
+
+type v1MapReader struct {
+	n        int
+	pending  []*stepRecord
+	ids      []string
+	lastResp string
+	ep       *Episode
+	lastNode string
+	branched bool
+}
+
+func (o *ohMapReader) start(ep *Episode) { o.ep = ep }
+
+// event records one event of the history at the current step.
+func (o *ohMapReader) event(cls OpenHandsClass, inHistory, ask bool, key, text string) {
+	o.eventAt(o.n, cls, inHistory, ask, key, text)
+}
+
+// eventAt records one event of the history at step n (the first step
+// before any).
+func (o *ohMapReader) eventAt(n int, cls OpenHandsClass, inHistory, ask bool, key, text string) {
+	if o.ep == nil {
+		return
+	}
+	e := OpenHandsEvent{N: int32(max(n, 1)), Class: cls, InHistory: inHistory, Ask: ask, Depth: o.depth, Key: o.ep.syms.sym(key)}
+	if text != "" {
+		e.Text = o.ep.syms.sym(text)
+	}
+	o.ep.OpenHands = append(o.ep.OpenHands, e)
+}
+
+func (o *ohMapReader) record(m map[string]any) ([]stepRecord, string) {
+	var out []stepRecord
+	flush := func() {
+		if o.pending != nil {
+			out = append(out, *o.pending)
+			o.pending = nil
+		}
+	}
+	if act, ok := m["action"].(string); ok {
+		args, ok := m["args"].(map[string]any)
+		if !ok {
+			if _, has := m["args"]; !has {
+				return nil, strings.Replace(oldShape, "%s", `"args"`, 1)
+			}
+			return nil, `an OpenHands action whose "args" is not an object`
+		}
+		src, _ := m["source"].(string)
+		o.actionEvent(act, src, args, !openHandsNotSteps[act] && !(act == "message" && src == "user"))
+		if openHandsNotSteps[act] {
+			return nil, ""
+		}
+		switch act {
+		case "message":
+			if src == "user" {
+				return nil, ""
+			}
+			flush()
+			o.n++
+			return append(out, stepRecord{n: o.n, hasStep: true, info: StepInfo{Kind: StepMessage}, output: asText(args["content"]), hasText: true}), ""
+		case "condensation":
+			flush()
+			o.n++
+			summary, _ := args["summary"].(string)
+			return append(out, stepRecord{n: o.n, hasStep: true, info: StepInfo{Kind: StepCondensation}, output: summary, hasText: true}), ""
+		}
+		flush()
+		o.n++
+		o.pending = &stepRecord{n: o.n, hasStep: true, info: StepInfo{Kind: StepAction}, action: openHandsAction(act, args), hasAction: true}
+		o.pendID = asText(m["id"])
+		return out, ""
+	}
+	obs, ok := m["observation"].(string)
+	if !ok {
+		return nil, "neither an action nor an observation"
+	}
+	extras, ok := m["extras"].(map[string]any)
+	if !ok {
+		if _, has := m["extras"]; !has {
+			return nil, strings.Replace(oldShape, "%s", `"extras"`, 1)
+		}
+		return nil, `an OpenHands observation whose "extras" is not an object`
+	}
+	content := asText(m["content"])
+	cause := asText(m["cause"])
+	// The event is recorded once its step is known: an observation of the
+	// pending call belongs to the call's step.
+	defer o.observationEvent(obs, m, content, extras)
+	if openHandsNotSteps[obs] {
+		return nil, ""
+	}
+	if obs == "condense" { // AgentCondensationObservation
+		flush()
+		o.n++
+		return append(out, stepRecord{n: o.n, hasStep: true, info: StepInfo{Kind: StepCondensation}, output: content, hasText: true}), ""
+	}
+	if o.pending == nil || (cause != "" && cause != o.pendID) {
+		// An observation of no pending call (a user command's output, or
+		// one whose action was not logged): a step with no call.
+		flush()
+		o.n++
+		r := stepRecord{n: o.n, hasStep: true, info: StepInfo{Kind: StepAction}, output: content, hasText: true}
+		ohMapResult(&r, obs, extras)
+		return append(out, r), ""
+	}
+	r := o.pending
+	o.pending = nil
+	r.output, r.hasText = content, true
+	ohMapResult(r, obs, extras)
+	return append(out, *r), ""
+}
+
+// actionEvent records an action as the controller sees it; newStep says
+// it begins the next step.
+func (o *ohMapReader) actionEvent(act, src string, args map[string]any, newStep bool) {
+	if act == "null" || act == "change_agent_state" {
+		return // not in the history, and should_step is false
+	}
+	inHistory := args["hidden"] != true
+	cls, ask := OHOtherAction, false
+	var text string
+	switch act {
+	case "message":
+		switch src {
+		case "user":
+			cls, ask = OHUserMessage, true
+		case "agent":
+			// An agent message waiting for a response sets the state to
+			// awaiting_user_input first: the controller does not step.
+			cls, ask = OHAgentMessage, args["wait_for_response"] != true
+		default:
+			// Neither the user's (is_stuck keeps it) nor the agent's
+			// (no monologue); should_step takes any MessageAction.
+			ask = true
+		}
+	case "run_ipython":
+		cls, text = OHIPythonAction, asText(args["code"])
+	case "condensation", "condensation_request":
+		ask = true
+		// A delegate action asks nothing: start_delegate has set the
+		// delegate when should_step looks, and it returns False.
+	}
+	if !inHistory {
+		return // _on_event returns before anything for a hidden event
+	}
+	n := o.n
+	if newStep {
+		n++
+	}
+	o.eventAt(n, cls, true, ask, "a:"+act+"\x00"+canonicalJSON(args), text)
+	if act == "delegate" && o.depth < 255 {
+		o.depth++ // what follows is the delegate's
+	}
+}
+
+// observationEvent records an observation as the controller sees it, and
+// the live stuck verdict an observation carries.
+func (o *ohMapReader) observationEvent(obs string, m map[string]any, content string, extras map[string]any) {
+	if extras["hidden"] == true {
+		return
+	}
+	if obs == "delegate" && o.depth > 0 {
+		o.depth-- // the delegate's result is the parent's
+	}
+	switch obs {
+	case "agent_state_changed":
+		if state, _ := extras["agent_state"].(string); state == "error" {
+			if reason, _ := extras["reason"].(string); strings.Contains(reason, "stuck in a loop") {
+				o.live()
+			}
+		}
+		return
+	case "null":
+		c, ok := asInt(m["cause"])
+		if ok && c > 0 {
+			o.event(OHNull, false, true, "", "")
+		}
+		return
+	case "loop_detection":
+		o.live()
+	}
+	cls, text := OHOtherObs, ""
+	key := "o:" + obs + "\x00" + canonicalJSON(content) + "\x00" + canonicalJSON(extras)
+	switch obs {
+	case "run":
+		cls = OHCmdObs
+		key = "c:" + asText(extras["command"]) + "\x00" + canonicalJSON(ohMapExitCode(extras))
+	case "error":
+		cls = OHErrorObs
+	case "run_ipython":
+		cls, text = OHIPythonObs, content
+	case "condense":
+		cls = OHCondensation
+	}
+	o.event(cls, true, true, key, text)
+}
+
+// live records the live stuck verdict at the current step.
+func (o *ohMapReader) live() {
+	if o.ep != nil {
+		o.ep.Live = append(o.ep.Live, LiveEvent{Kind: LiveOpenHandsStuck, Turn: max(o.n, 1)})
+	}
+}
+
+// ohMapExitCode is CmdOutputObservation.exit_code: metadata.exit_code
+// (since Jan 2025), the exit_code field before, -1 (the default) when
+// neither is logged.
+func ohMapExitCode(extras map[string]any) any {
+	if md, ok := extras["metadata"].(map[string]any); ok {
+		if c, ok := md["exit_code"]; ok {
+			return c
+		}
+	}
+	if c, ok := extras["exit_code"]; ok {
+		return c
+	}
+	return json.Number("-1")
+}
+
+// ohMapResult sets error and exit code from an observation: an
+// ErrorObservation is an error; a command's exit code is in
+// extras.metadata.exit_code (older versions: extras.exit_code).
+func ohMapResult(r *stepRecord, obs string, extras map[string]any) {
+	r.info.Error = obs == "error"
+	var code any
+	if md, ok := extras["metadata"].(map[string]any); ok {
+		code = md["exit_code"]
+	}
+	if code == nil {
+		code = extras["exit_code"]
+	}
+	if c, ok := asInt(code); ok && code != nil {
+		r.info.ExitCode, r.info.HasExitCode = c, true
+	}
+}
+
+// openHandsAction is the action's name and its args as compact JSON, keys
+// sorted.
+func openHandsAction(name string, args map[string]any) string {
+	kept := map[string]any{}
+	for _, k := range sortedKeys(args) {
+		if !openHandsVolatile[k] {
+			kept[k] = args[k]
+		}
+	}
+	b, _ := json.Marshal(kept)
+	return name + " " + string(b)
+}
+
+func (o *ohMapReader) finish() []stepRecord {
+	if o.pending == nil {
+		return nil
+	}
+	r := *o.pending
+	o.pending = nil
+	return []stepRecord{r}
+}
+
+// canonicalJSON writes v so that two values Python's == holds equal (as
+// dataclass equality compares field values decoded from JSON) write the
+// same: object keys sorted (dict equality ignores order), numbers by
+// value (1 == 1.0), booleans as the numbers they equal (True == 1).
+func canonicalJSON(v any) string {
+	var b strings.Builder
+	writeCanonical(&b, v)
+	return b.String()
+}
+
+func writeCanonical(b *strings.Builder, v any) {
+	switch x := v.(type) {
+	case nil:
+		b.WriteString("null")
+	case bool:
+		if x {
+			b.WriteString("1")
+		} else {
+			b.WriteString("0")
+		}
+	case json.Number:
+		b.WriteString(canonicalNumber(string(x)))
+	case float64:
+		b.WriteString(canonicalNumber(strconv.FormatFloat(x, 'g', -1, 64)))
+	case string:
+		q, _ := json.Marshal(x)
+		b.Write(q)
+	case []any:
+		b.WriteByte('[')
+		for i, e := range x {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			writeCanonical(b, e)
+		}
+		b.WriteByte(']')
+	case map[string]any:
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		b.WriteByte('{')
+		for i, k := range keys {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			q, _ := json.Marshal(k)
+			b.Write(q)
+			b.WriteByte(':')
+			writeCanonical(b, x[k])
+		}
+		b.WriteByte('}')
+	default:
+		q, _ := json.Marshal(x)
+		b.Write(q)
+	}
+}
+
+func (o *v1MapReader) start(ep *Episode) { o.ep = ep }
+
+func (o *v1MapReader) flush() []stepRecord {
+	var out []stepRecord
+	for _, r := range o.pending {
+		out = append(out, *r)
+	}
+	o.pending, o.ids = o.pending[:0], o.ids[:0]
+	return out
+}
+
+func (o *v1MapReader) finish() []stepRecord { return o.flush() }
+
+// v1Text joins the text parts of a content list.
+func v1MapText(v any) string {
+	parts, ok := v.([]any)
+	if !ok {
+		return asText(v)
+	}
+	var b strings.Builder
+	for _, p := range parts {
+		if m, ok := p.(map[string]any); ok {
+			if t, ok := m["text"].(string); ok {
+				b.WriteString(t)
+			}
+		}
+	}
+	return b.String()
+}
+
+func (o *v1MapReader) record(m map[string]any) ([]stepRecord, string) {
+	kind, ok := m["kind"].(string)
+	if !ok {
+		return nil, `not an OpenHands V1 event (no "kind")`
+	}
+	src, _ := m["source"].(string)
+	id := asText(m["id"])
+	parent, tree := m["parent_id"].(string)
+	if tree && kind != "ConversationStateUpdateEvent" && kind != "ConversationErrorEvent" {
+		// The active branch is the path from the last event to the root;
+		// an event whose parent is not the event before it starts another
+		// branch (navigation, forks), which this replay does not follow.
+		if parent != "__root__" && o.lastNode != "" && parent != o.lastNode && !o.branched && o.ep != nil {
+			o.branched = true
+			o.ep.Diag.note("a branched conversation (an event's parent_id is not the event before it): replayed in log order, not along its active branch")
+		}
+		o.lastNode = id
+	}
+	ev := OpenHandsV1Event{Tree: tree, Source: o.sym(src)}
+	var out []stepRecord
+	newStep := func(r stepRecord) {
+		out = append(out, o.flush()...)
+		o.n++
+		r.n, r.hasStep = o.n, true
+		out = append(out, r)
+	}
+	switch kind {
+	case "ActionEvent":
+		resp := asText(m["llm_response_id"])
+		if resp == "" || resp != o.lastResp {
+			o.askBefore()
+			out = append(out, o.flush()...)
+		}
+		o.lastResp = resp
+		ev.Class = OHV1Action
+		ev.Key = o.sym(src + "\x00" + canonicalJSON(m["thought"]) + "\x00" + canonicalJSON(m["action"]) + "\x00" + asText(m["tool_name"]))
+		ev.Tool = o.sym(asText(m["tool_name"]))
+		action, _ := m["action"].(map[string]any)
+		o.n++
+		o.pending = append(o.pending, &stepRecord{n: o.n, hasStep: true, info: StepInfo{Kind: StepAction},
+			action: openHandsAction(asText(m["tool_name"]), action), hasAction: true})
+		o.ids = append(o.ids, id, asText(m["tool_call_id"]))
+	case "ObservationEvent", "AgentErrorEvent", "UserRejectObservation":
+		r := o.attach(asText(m["action_id"]), asText(m["tool_call_id"]))
+		var text string
+		switch kind {
+		case "ObservationEvent":
+			ev.Class = OHV1Observation
+			ev.Key = o.sym(src + "\x00" + canonicalJSON(m["observation"]) + "\x00" + asText(m["tool_name"]))
+			obs, _ := m["observation"].(map[string]any)
+			text = v1MapText(obs["content"])
+			if r != nil {
+				r.info.Error = obs["is_error"] == true
+				if c, ok := asInt(obs["exit_code"]); ok && obs["exit_code"] != nil {
+					r.info.ExitCode, r.info.HasExitCode = c, true
+				}
+			}
+		case "AgentErrorEvent":
+			ev.Class = OHV1AgentError
+			text = asText(m["error"])
+			ev.Key, ev.Error = o.sym(src+"\x00"+text), o.sym(text)
+			if r != nil {
+				r.info.Error = true
+			}
+		default: // compared by ==: every field, its id too
+			ev.Class = OHV1ObservationBase
+			ev.Key = o.sym(canonicalJSON(m))
+			text = asText(m["rejection_reason"])
+		}
+		if r != nil {
+			r.output, r.hasText = text, true
+		} else if ev.Class == OHV1AgentError && src == "agent" {
+			o.askBefore() // an error of the agent's step, of no action
+		}
+	case "MessageEvent":
+		ev.Class = OHV1Message
+		ev.Key = o.sym(src + "\x00" + canonicalJSON(m["llm_message"]))
+		msg, _ := m["llm_message"].(map[string]any)
+		switch text := v1MapText(msg["content"]); {
+		case src == "agent":
+			o.askBefore()
+			newStep(stepRecord{info: StepInfo{Kind: StepMessage}, output: text, hasText: true})
+		case src == "environment" && strings.HasPrefix(text, v1NudgePrefix) && strings.Contains(text, " times in a row and gotten the same error each time: "):
+			if o.ep != nil {
+				o.ep.Live = append(o.ep.Live, LiveEvent{Kind: LiveOpenHandsV1Nudge, Turn: max(o.n, 1)})
+			}
+		}
+	case "CondensationSummaryEvent":
+		ev.Class = OHV1CondensationSummary
+		ev.Key = o.sym(canonicalJSON(m))
+	case "Condensation":
+		o.askBefore()
+		ev.Key = o.sym(canonicalJSON(m))
+		newStep(stepRecord{info: StepInfo{Kind: StepCondensation}, output: asText(m["summary"]), hasText: true})
+	case "ConversationStateUpdateEvent", "ConversationErrorEvent":
+		ev.Artifact = true
+		ev.Key = o.sym(canonicalJSON(m))
+		if m["key"] == "execution_status" && m["value"] == "stuck" {
+			o.askBefore() // the check that set it
+			o.event(ev, id)
+			if o.ep != nil {
+				o.ep.Live = append(o.ep.Live, LiveEvent{Kind: LiveOpenHandsV1Stuck, Turn: max(o.n, 1)})
+			}
+			return out, ""
+		}
+	default:
+		ev.Key = o.sym(canonicalJSON(m))
+	}
+	o.event(ev, id)
+	return out, ""
+}
+
+// askBefore marks that the run loop checks before the event being read:
+// after the last event recorded (none: nothing to check yet).
+func (o *v1MapReader) askBefore() {
+	if o.ep != nil && len(o.ep.OpenHandsV1) > 0 {
+		o.ep.OpenHandsV1[len(o.ep.OpenHandsV1)-1].Ask = true
+	}
+}
+
+// attach finds the pending action an observation answers, by action id
+// or tool call id.
+func (o *v1MapReader) attach(actionID, callID string) *stepRecord {
+	for i, id := range o.ids {
+		if id != "" && (id == actionID || id == callID) {
+			return o.pending[i/2]
+		}
+	}
+	return nil
+}
+
+func (o *v1MapReader) sym(s string) Sym {
+	if o.ep == nil {
+		return 0
+	}
+	return o.ep.syms.sym(s)
+}
+
+// event records ev at the current step.
+func (o *v1MapReader) event(ev OpenHandsV1Event, id string) {
+	if o.ep == nil {
+		return
+	}
+	ev.N = int32(max(o.n, 1))
+	ev.ID = o.ep.syms.sym(id)
+	o.ep.OpenHandsV1 = append(o.ep.OpenHandsV1, ev)
+}
+
+// ohSeeds are the fixtures' logs, one event a line, as fuzz seeds.
+func ohSeeds(f *testing.F, paths ...string) {
+	for _, p := range paths {
+		data, err := os.ReadFile(filepath.Join("..", p))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
+	f.Add([]byte(`{"id":1,"action":"run","source":"agent","args":{"command":"ls","thought":"t","hidden":false,"x":[1.0,true,null]}}` + "\n" +
+		`{"id":2,"cause":1,"observation":"run","content":"a\nb<","extras":{"command":"ls","metadata":{"exit_code":NaN},"exit_code":2}}` + "\n" +
+		`{"id":3,"cause":"1","observation":"null","content":null,"extras":{}}` + "\n" +
+		`{"id":4,"action":"run","args":[]}` + "\n" + `{"id":5,"observation":"x","extras":null}`))
+}
+
+// eachRecord calls fn with each line both decoders read, and raw (if
+// not nil) with every line and parseRecord's verdict.
+func eachRecord(data []byte, fn func(m map[string]any, v rawValue), raw func(line []byte, err error)) {
+	for _, line := range bytes.Split(data, []byte("\n")) {
+		m, err := decodeObject(line)
+		v, rerr := parseRecord(line, true)
+		if err == nil && rerr == nil {
+			fn(m, v)
+		}
+		if raw != nil && (rerr != nil || err == nil) {
+			raw(line, rerr)
+		}
+	}
+}
+
+// sameEvents fails unless two episodes' OpenHands (V0) events agree.
+func sameEvents(t *testing.T, epA, epB *Episode) {
+	t.Helper()
+	if len(epA.OpenHands) != len(epB.OpenHands) {
+		t.Fatalf("%d events, the map reader's %d", len(epB.OpenHands), len(epA.OpenHands))
+	}
+	for i, ea := range epA.OpenHands {
+		eb := epB.OpenHands[i]
+		if epA.Str(ea.Key) != epB.Str(eb.Key) || epA.Str(ea.Text) != epB.Str(eb.Text) {
+			t.Fatalf("event %d: key %q text %q, the map reader's %q %q", i, epB.Str(eb.Key), epB.Str(eb.Text), epA.Str(ea.Key), epA.Str(ea.Text))
+		}
+		ea.Key, ea.Text, eb.Key, eb.Text = 0, 0, 0, 0
+		if ea != eb {
+			t.Fatalf("event %d: %+v, the map reader's %+v", i, eb, ea)
+		}
+	}
+	if !reflect.DeepEqual(epA.Live, epB.Live) {
+		t.Fatalf("live %+v, the map reader's %+v", epB.Live, epA.Live)
+	}
+}
+
+// sameSteps fails unless two readers' steps and reasons agree.
+func sameSteps(t *testing.T, a, b []stepRecord, ra, rb string) {
+	t.Helper()
+	if ra != rb {
+		t.Fatalf("reason %q, the map reader's %q", rb, ra)
+	}
+	if (len(a) > 0 || len(b) > 0) && !reflect.DeepEqual(a, b) { // none is none, nil or not
+		t.Fatalf("steps %+v, the map reader's %+v", b, a)
+	}
+}
+
+// FuzzOpenHandsValue holds the V0 reader reading in place to the map
+// reader: the same steps, reasons, history events (keys compared as
+// strings) and live verdicts.
+func FuzzOpenHandsValue(f *testing.F) {
+	ohSeeds(f, "testdata/steps/openhands/events.jsonl", "testdata/openhands/live-stuck.jsonl", "testdata/openhands/live-disagrees.jsonl")
+	f.Fuzz(func(t *testing.T, data []byte) {
+		epA, epB, epC := newStepTable("a", "s").ep, newStepTable("b", "s").ep, newStepTable("c", "s").ep
+		a, b, c := &ohMapReader{}, &openHandsReader{}, &openHandsReader{}
+		a.start(epA)
+		b.start(epB)
+		c.start(epC)
+		var bSteps, cSteps []stepRecord
+		eachRecord(data, func(m map[string]any, v rawValue) {
+			ra, wa := a.record(m)
+			rb, wb := b.recordValue(v)
+			sameSteps(t, ra, rb, wa, wb)
+			bSteps = append(bSteps, rb...)
+		}, func(line []byte, err error) {
+			rc, wc := c.recordRaw(line, 0)
+			if err != nil && (wc != err.Error() || len(rc) > 0) {
+				t.Fatalf("line reason %q, parseRecord's %v", wc, err)
+			}
+			cSteps = append(cSteps, rc...)
+		})
+		sameSteps(t, a.finish(), b.finish(), "", "")
+		sameSteps(t, bSteps, cSteps, "", "")
+		sameEvents(t, epA, epB)
+		sameEvents(t, epA, epC)
+	})
+}
+
+// FuzzOpenHandsV1Value holds the V1 reader reading in place to the map
+// reader.
+func FuzzOpenHandsV1Value(f *testing.F) {
+	ohSeeds(f, "testdata/openhands/v1-stuck.jsonl", "testdata/openhands/v1-nudge.jsonl")
+	f.Fuzz(func(t *testing.T, data []byte) {
+		epA, epB := newStepTable("a", "s").ep, newStepTable("b", "s").ep
+		a, b := &v1MapReader{}, &openHandsV1Reader{}
+		a.start(epA)
+		b.start(epB)
+		epC, c := newStepTable("c", "s").ep, &openHandsV1Reader{}
+		c.start(epC)
+		var cSteps, bSteps []stepRecord
+		eachRecord(data, func(m map[string]any, v rawValue) {
+			ra, wa := a.record(m)
+			rb, wb := b.recordValue(v)
+			sameSteps(t, ra, rb, wa, wb)
+			bSteps = append(bSteps, rb...)
+		}, func(line []byte, err error) {
+			rc, wc := c.recordRaw(line, 0)
+			if err != nil && (wc != err.Error() || len(rc) > 0) {
+				t.Fatalf("line reason %q, parseRecord's %v", wc, err)
+			}
+			cSteps = append(cSteps, rc...)
+		})
+		sameSteps(t, append(bSteps, b.finish()...), append(cSteps, c.finish()...), "", "")
+		if len(epB.OpenHandsV1) != len(epC.OpenHandsV1) || !reflect.DeepEqual(epB.Live, epC.Live) {
+			t.Fatalf("lines: %d events, records %d", len(epC.OpenHandsV1), len(epB.OpenHandsV1))
+		}
+		for i := range epB.OpenHandsV1 {
+			if epB.Str(epB.OpenHandsV1[i].Key) != epC.Str(epC.OpenHandsV1[i].Key) {
+				t.Fatalf("event %d: line key %q, record key %q", i, epC.Str(epC.OpenHandsV1[i].Key), epB.Str(epB.OpenHandsV1[i].Key))
+			}
+		}
+		if len(epA.OpenHandsV1) != len(epB.OpenHandsV1) {
+			t.Fatalf("%d events, the map reader's %d", len(epB.OpenHandsV1), len(epA.OpenHandsV1))
+		}
+		for i, ea := range epA.OpenHandsV1 {
+			eb := epB.OpenHandsV1[i]
+			for _, p := range [][2]Sym{{ea.Source, eb.Source}, {ea.Key, eb.Key}, {ea.ID, eb.ID}, {ea.Tool, eb.Tool}, {ea.Error, eb.Error}} {
+				if epA.Str(p[0]) != epB.Str(p[1]) {
+					t.Fatalf("event %d: %q, the map reader's %q", i, epB.Str(p[1]), epA.Str(p[0]))
+				}
+			}
+			ea.Source, ea.Key, ea.ID, ea.Tool, ea.Error = 0, 0, 0, 0, 0
+			eb.Source, eb.Key, eb.ID, eb.Tool, eb.Error = 0, 0, 0, 0, 0
+			if ea != eb {
+				t.Fatalf("event %d: %+v, the map reader's %+v", i, eb, ea)
+			}
+		}
+		if !reflect.DeepEqual(epA.Live, epB.Live) || !reflect.DeepEqual(epA.Diag.Notes, epB.Diag.Notes) {
+			t.Fatalf("live %+v %q, the map reader's %+v %q", epB.Live, epB.Diag.Notes, epA.Live, epA.Diag.Notes)
+		}
+	})
+}

@@ -1,0 +1,247 @@
+package replay
+
+// Writing a value read in place as encoding/json writes its decoded form
+// (json.Marshal of decodeObject's values: keys sorted, strings HTML-
+// escaped) or as canonicalJSON does (numbers by value, booleans as 1 and
+// 0), straight from its bytes: no map, no reflection.
+
+import (
+	"bytes"
+	"encoding/binary"
+	"slices"
+	"unicode/utf8"
+)
+
+// canonWriter appends values to buf; members is a stack of objects'
+// members, each object sorting its own at the top.
+type canonWriter struct {
+	buf     []byte
+	members []canonMember
+}
+
+type canonMember struct {
+	key []byte // unescaped
+	val rawValue
+}
+
+// appendValue appends v: canonical (canonicalJSON's form) or as
+// json.Marshal writes the decoded value. An absent value is null.
+// skip leaves keys of the top-level object out.
+func (w *canonWriter) appendValue(v rawValue, canonical bool, skip map[string]bool) {
+	switch v.Kind() {
+	case 0, 'n':
+		w.buf = append(w.buf, "null"...)
+	case 't':
+		if canonical {
+			w.buf = append(w.buf, '1')
+		} else {
+			w.buf = append(w.buf, "true"...)
+		}
+	case 'f':
+		if canonical {
+			w.buf = append(w.buf, '0')
+		} else {
+			w.buf = append(w.buf, "false"...)
+		}
+	case '0':
+		if canonical {
+			w.buf = append(w.buf, canonicalNumber(string(v))...)
+		} else {
+			w.buf = append(w.buf, v...) // json.Number is written as read
+		}
+	case '"':
+		w.buf = appendStringValue(w.buf, v)
+	case '[':
+		w.buf = append(w.buf, '[')
+		v.Elems(func(i int, e rawValue) bool {
+			if i > 0 {
+				w.buf = append(w.buf, ',')
+			}
+			w.appendValue(e, canonical, nil)
+			return true
+		})
+		w.buf = append(w.buf, ']')
+	case '{':
+		w.appendObject(v, canonical, skip)
+	}
+}
+
+func (w *canonWriter) appendObject(v rawValue, canonical bool, skip map[string]bool) {
+	base := len(w.members)
+	v.Members(func(k []byte, esc bool, val rawValue) bool {
+		if esc {
+			k = []byte(unquoteKey(k))
+		}
+		if skip == nil || !skip[string(k)] {
+			w.members = append(w.members, canonMember{k, val})
+		}
+		return true
+	})
+	ms := w.members[base:]
+	// A repeated key is decoded as its last value: sort stably, keep the
+	// last of each run.
+	slices.SortStableFunc(ms, func(a, b canonMember) int { return bytes.Compare(a.key, b.key) })
+	w.buf = append(w.buf, '{')
+	first := true
+	for i := base; i < len(w.members); i++ {
+		m := w.members[i]
+		if i+1 < len(w.members) && bytes.Equal(w.members[i+1].key, m.key) {
+			continue
+		}
+		if !first {
+			w.buf = append(w.buf, ',')
+		}
+		first = false
+		w.buf = appendGoString(w.buf, m.key)
+		w.buf = append(w.buf, ':')
+		w.appendValue(m.val, canonical, nil)
+	}
+	w.buf = append(w.buf, '}')
+	clear(w.members[base:])
+	w.members = w.members[:base]
+}
+
+// appendStringValue appends a string value as json.Marshal writes the
+// string it decodes to: from its bytes when it holds no escape and is
+// valid UTF-8 (they are then the decoded string).
+func appendStringValue(dst []byte, v rawValue) []byte {
+	body := v[1 : len(v)-1]
+	if goVerbatim(body) {
+		return append(dst, v...)
+	}
+	if bytes.IndexByte(body, '\\') < 0 && utf8.Valid(body) {
+		return appendGoString(dst, []byte(body))
+	}
+	s, _ := v.Str()
+	return appendGoString(dst, s)
+}
+
+// goVerbatim says a validated string's body is already what
+// encoding/json writes for the string it decodes to: its escapes only
+// those encoding/json writes (\", \\, \b, \f, \n, \r, \t), no
+// character it escapes (<, >, &, U+2028, U+2029), valid UTF-8. Words of
+// eight bytes holding none of <, >, &, a backslash or a byte over 0x7f
+// are passed at once.
+func goVerbatim(body []byte) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	i := 0
+	for i < len(body) {
+		if i+8 <= len(body) {
+			x := binary.LittleEndian.Uint64(body[i:])
+			lt, gt, amp, bs := x^(ones*'<'), x^(ones*'>'), x^(ones*'&'), x^(ones*'\\')
+			if ((lt-ones)&^lt|(gt-ones)&^gt|(amp-ones)&^amp|(bs-ones)&^bs|x)&highs == 0 {
+				i += 8
+				continue
+			}
+		}
+		switch c := body[i]; {
+		case c == '\\':
+			if i+1 >= len(body) {
+				return false
+			}
+			switch body[i+1] {
+			case '"', '\\', 'b', 'f', 'n', 'r', 't':
+				i += 2
+			default:
+				return false
+			}
+		case c >= utf8.RuneSelf:
+			r, size := utf8.DecodeRune(body[i:])
+			if r == utf8.RuneError && size == 1 || r == '\u2028' || r == '\u2029' {
+				return false
+			}
+			i += size
+		case c == '<' || c == '>' || c == '&':
+			return false
+		default:
+			i++
+		}
+	}
+	return true
+}
+
+// appendGoString appends src as encoding/json writes a string (HTML
+// characters, U+2028 and U+2029 escaped, invalid UTF-8 as \ufffd).
+func appendGoString[B []byte | string](dst []byte, src B) []byte {
+	const hex = "0123456789abcdef"
+	dst = append(dst, '"')
+	start := 0
+	for i := 0; i < len(src); {
+		if b := src[i]; b < utf8.RuneSelf {
+			if b >= 0x20 && b != '"' && b != '\\' && b != '<' && b != '>' && b != '&' {
+				i++
+				continue
+			}
+			dst = append(dst, src[start:i]...)
+			switch b {
+			case '\\', '"':
+				dst = append(dst, '\\', b)
+			case '\b':
+				dst = append(dst, '\\', 'b')
+			case '\f':
+				dst = append(dst, '\\', 'f')
+			case '\n':
+				dst = append(dst, '\\', 'n')
+			case '\r':
+				dst = append(dst, '\\', 'r')
+			case '\t':
+				dst = append(dst, '\\', 't')
+			default:
+				dst = append(dst, '\\', 'u', '0', '0', hex[b>>4], hex[b&0xF])
+			}
+			i++
+			start = i
+			continue
+		}
+		n := min(len(src)-i, utf8.UTFMax)
+		c, size := utf8.DecodeRuneInString(string(src[i : i+n])) // small: on the stack
+		if c == utf8.RuneError && size == 1 {
+			dst = append(dst, src[start:i]...)
+			dst = append(dst, `\ufffd`...)
+			i += size
+			start = i
+			continue
+		}
+		if c == '\u2028' || c == '\u2029' {
+			dst = append(dst, src[start:i]...)
+			dst = append(dst, '\\', 'u', '2', '0', '2', hex[c&0xF])
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	dst = append(dst, src[start:]...)
+	return append(dst, '"')
+}
+
+// rawText is v.Text() with an object or array written here, not decoded
+// into a map and marshalled.
+func (w *canonWriter) text(v rawValue) string {
+	switch v.Kind() {
+	case '{', '[':
+		w.buf = w.buf[:0]
+		w.appendValue(v, false, nil)
+		return string(w.buf)
+	}
+	return v.Text()
+}
+
+// appendText appends v as asText reads its decoded value: a string's
+// content, null or absent as nothing, anything else as json.Marshal
+// writes it.
+func (w *canonWriter) appendText(v rawValue) {
+	switch v.Kind() {
+	case 0, 'n':
+	case '"':
+		body := v[1 : len(v)-1]
+		if bytes.IndexByte(body, '\\') < 0 && utf8.Valid(body) {
+			w.buf = append(w.buf, body...)
+		} else {
+			s, _ := v.Str()
+			w.buf = append(w.buf, s...)
+		}
+	default:
+		w.appendValue(v, false, nil)
+	}
+}

@@ -1,0 +1,55 @@
+package replay
+
+import (
+	"encoding/json"
+	"testing"
+)
+
+// FuzzUnquoteBody holds the fast unescape to json.Unmarshal's string,
+// for every string validValue accepts.
+func FuzzUnquoteBody(f *testing.F) {
+	for _, s := range []string{`"a\nb"`, `"\ud83d\ude00\ud800x\udc00"`, "\"\xff\xfe\\t\xc3\"", `"\u00e9\/\\\"\b\f\r"`, `"\ud800\u0041"`, `"\ud800\\"`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		if len(raw) < 2 || raw[0] != '"' || validValue(raw, 0) != len(raw) {
+			return
+		}
+		var want string
+		if err := json.Unmarshal(raw, &want); err != nil {
+			t.Fatalf("validValue accepted %q, encoding/json refused it: %v", raw, err)
+		}
+		if got := unquoteBody(raw[1 : len(raw)-1]); got != want {
+			t.Fatalf("unquoteBody(%q) = %q, encoding/json %q", raw, got, want)
+		}
+	})
+}
+
+// FuzzParseFields holds the one-pass reading of a record's top-level
+// members to parseRecord and Fields: the same verdict, value and members.
+func FuzzParseFields(f *testing.F) {
+	for _, s := range []string{` {"a":1,"b":[NaN],"a":"x\n"} `, `{"k\u0065y":2,"\xff":3}`, `{"a":1} {"b":2}`, `[1]`, `{"a":}`, "\t{}\r\n", `{"a":Infinity}`} {
+		f.Add([]byte(s))
+	}
+	keys := []string{"a", "key", "b", "\ufffd"}
+	got, want := make([]rawValue, len(keys)), make([]rawValue, len(keys))
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		v, err := parseFields(raw, keys, got)
+		w, werr := parseRecord(raw, true)
+		if (err == nil) != (werr == nil) || err != nil && err.Error() != werr.Error() {
+			t.Fatalf("%q: error %v, parseRecord %v", raw, err, werr)
+		}
+		if err != nil {
+			return
+		}
+		if string(v) != string(w) {
+			t.Fatalf("%q: value %q, parseRecord %q", raw, v, w)
+		}
+		w.Fields(keys, want)
+		for i := range keys {
+			if got[i].Kind() != want[i].Kind() || got[i].Text() != want[i].Text() || (got[i] == nil) != (want[i] == nil) {
+				t.Fatalf("%q: %s = %q, Fields %q", raw, keys[i], got[i], want[i])
+			}
+		}
+	})
+}

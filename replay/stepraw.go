@@ -1,0 +1,265 @@
+package replay
+
+// Reading a steps record in place (rawValue), as mapStep read its decoded
+// map: the same fields, paths, conversions and reasons, with no
+// encoding/json and one pass over the record's top level for every field.
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// The fields of a steps record, indexes into stepPaths.
+const (
+	sfStep = iota
+	sfAction
+	sfOutput
+	sfError
+	sfKind
+	sfScore
+	sfLocation
+	sfExitCode
+	sfLLMLoop
+	numStepFields
+)
+
+// stepPaths are --field's paths split once: the distinct first names the
+// record's top level is read for, and each field's path below its first
+// name.
+type stepPaths struct {
+	first []string
+	top   [numStepFields]int
+	rest  [numStepFields][]string
+	vals  []rawValue  // scratch for Fields
+	strs  byteStrings // actions and locations, which repeat
+}
+
+func newStepPaths(fields map[string]string) *stepPaths {
+	p := &stepPaths{}
+	for f, name := range StepFields[:numStepFields] {
+		path := name
+		if q, ok := fields[name]; ok {
+			path = q
+		}
+		parts := strings.Split(path, ".")
+		k := 0
+		for k < len(p.first) && p.first[k] != parts[0] {
+			k++
+		}
+		if k == len(p.first) {
+			p.first = append(p.first, parts[0])
+		}
+		p.top[f], p.rest[f] = k, parts[1:]
+	}
+	p.vals = make([]rawValue, len(p.first))
+	p.strs = byteStrings{}
+	return p
+}
+
+// read fills vals with each field's value (nil when absent or null, as
+// lookup's ok).
+func (p *stepPaths) read(v rawValue, vals *[numStepFields]rawValue) {
+	v.Fields(p.first, p.vals)
+	p.below(vals)
+}
+
+// below fills vals from p.vals, the record's members named by p.first.
+func (p *stepPaths) below(vals *[numStepFields]rawValue) {
+	for f := range vals {
+		x := p.vals[p.top[f]]
+		if len(p.rest[f]) > 0 && x != nil {
+			x = x.Path(p.rest[f]...)
+		}
+		if !x.Present() {
+			x = nil
+		}
+		vals[f] = x
+	}
+}
+
+// valueStep is mapStep of a record read in place.
+func valueStep(v rawValue, p *stepPaths) (stepRecord, string) {
+	var vals [numStepFields]rawValue
+	p.read(v, &vals)
+	return stepOf(&vals, p)
+}
+
+// lineStep is valueStep of a line, validated and read in one pass; a
+// line that is no JSON object gives parseRecord's reason.
+func lineStep(raw []byte, p *stepPaths) (stepRecord, string) {
+	if _, err := parseFields(raw, p.first, p.vals); err != nil {
+		return stepRecord{}, err.Error()
+	}
+	var vals [numStepFields]rawValue
+	p.below(&vals)
+	return stepOf(&vals, p)
+}
+
+// stepOf reads a step from its fields' values.
+func stepOf(vals *[numStepFields]rawValue, p *stepPaths) (stepRecord, string) {
+	var r stepRecord
+	if x := vals[sfStep]; x != nil {
+		n, integral := rawInteger(x)
+		if !integral {
+			return r, fmt.Sprintf("step %s is not an integer", x.Text())
+		}
+		if n < 0 || n > MaxStepNumber {
+			return r, fmt.Sprintf("step %s is out of range (valid: 0 to 2^53)", x.Text())
+		}
+		r.n, r.hasStep = n, true
+	}
+	if x := vals[sfAction]; x != nil {
+		r.action, r.hasAction = p.strs.text(x), true
+	}
+	if x := vals[sfOutput]; x != nil {
+		r.output, r.hasText = x.Text(), true
+	}
+	r.info.Kind = StepAction
+	if x := vals[sfKind]; x != nil {
+		switch k := rawKind(x); k {
+		case "action", "":
+		case "message":
+			r.info.Kind = StepMessage
+		case "condensation":
+			r.info.Kind = StepCondensation
+		default:
+			return r, fmt.Sprintf("kind %q is not action, message or condensation", k)
+		}
+	} else if !r.hasAction {
+		r.info.Kind = StepMessage // text without a call is the agent speaking
+	}
+	if x := vals[sfError]; x != nil {
+		r.info.Error = rawBool(x)
+	}
+	if x := vals[sfExitCode]; x != nil {
+		if c, ok := rawInt(x); ok {
+			r.info.ExitCode, r.info.HasExitCode = c, true
+		}
+	}
+	if x := vals[sfLLMLoop]; x != nil {
+		r.info.LLMLoop = rawBool(x)
+	}
+	if x := vals[sfScore]; x != nil {
+		if f, ok := rawFloat(x); ok {
+			r.score, r.hasScore = f, true
+		}
+	}
+	if x := vals[sfLocation]; x != nil {
+		if s := p.strs.text(x); strings.TrimSpace(s) != "" {
+			r.location, r.hasLoc = s, true
+		}
+	}
+	return r, ""
+}
+
+// rawKind is a kind field lower-cased and trimmed; the usual plain
+// lower-case words are returned without a copy.
+func rawKind(x rawValue) string {
+	for _, k := range [...]string{"action", "message", "condensation"} {
+		if x.StrEq(k) {
+			return k
+		}
+	}
+	return strings.ToLower(strings.TrimSpace(x.Text()))
+}
+
+// rawNumberText is the text asInteger and asFloat read: a number's
+// literal or a string's trimmed content; ok is false for anything else.
+func rawNumberText(x rawValue) (s string, ok bool) {
+	switch x.Kind() {
+	case '0':
+		return string(x), true
+	case '"':
+		s, _ := x.Str()
+		return strings.TrimSpace(s), true
+	}
+	return "", false
+}
+
+// rawInteger is asInteger of a value read in place.
+func rawInteger(x rawValue) (int, bool) {
+	s, ok := rawNumberText(x)
+	if !ok {
+		return 0, false
+	}
+	if i, err := strconv.ParseInt(s, 10, 64); err == nil {
+		return int(i), true
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil && !errors.Is(err, strconv.ErrRange) {
+		return 0, false
+	}
+	return floatInteger(f)
+}
+
+// rawInt is asInt of a value read in place.
+func rawInt(x rawValue) (int, bool) {
+	n, integral := rawInteger(x)
+	return n, integral && n >= -MaxStepNumber && n <= MaxStepNumber
+}
+
+// rawFloat is asFloat of a value read in place.
+func rawFloat(x rawValue) (float64, bool) {
+	s, ok := rawNumberText(x)
+	if !ok {
+		return 0, false
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	return f, err == nil && !math.IsInf(f, 0) && !math.IsNaN(f)
+}
+
+// rawBool is asBool of a value read in place.
+func rawBool(x rawValue) bool {
+	switch x.Kind() {
+	case 't':
+		return true
+	case '0':
+		f, err := strconv.ParseFloat(string(x), 64)
+		return err == nil && f != 0
+	case '"':
+		s, _ := x.Str()
+		switch strings.ToLower(strings.TrimSpace(s)) {
+		case "", "false", "0", "no", "ok", "success", "none", "null":
+			return false
+		}
+		return true
+	}
+	return false
+}
+
+// parseFields is parseRecord(raw, true) followed by v.Fields(keys, vals),
+// in one pass: scanLine validates the record as the ZorkGPT path does
+// and hands over its top-level members on the way (a short record's
+// second walk was a third of its reading). The errors are parseRecord's.
+func parseFields(raw []byte, keys []string, vals []rawValue) (rawValue, error) {
+	for i := range vals {
+		vals[i] = nil
+	}
+	ok := scanLine(raw, func(key []byte, esc bool, val []byte) {
+		if esc || !utf8.Valid(key) {
+			key = []byte(unquoteKey(key))
+		}
+		for i, want := range keys {
+			if string(key) == want {
+				vals[i] = val
+			}
+		}
+	})
+	if !ok {
+		v, err := parseRecord(raw, true)
+		if err != nil {
+			return nil, err
+		}
+		v.Fields(keys, vals) // not reached: scanLine accepts what parseRecord does
+		return v, nil
+	}
+	i, j := skipSpace(raw, 0), len(raw)
+	for j > i && (raw[j-1] == ' ' || raw[j-1] == '\t' || raw[j-1] == '\n' || raw[j-1] == '\r') {
+		j--
+	}
+	return rawValue(raw[i:j]), nil
+}
