@@ -207,7 +207,7 @@ func (c *codexReader) recordRaw(raw []byte, _ int) ([]stepRecord, string) {
 	case "custom_tool_call":
 		s := ""
 		if it.Input.Kind() == '"' {
-			s, _ = it.Input.unquote()
+			s, _ = it.Input.Str()
 		}
 		action := it.Name + " " + s
 		c.q.push(stepRecord{info: StepInfo{Kind: StepAction}, action: action, canonical: action, hasAction: true}, it.CallID)
@@ -242,7 +242,7 @@ func codexCall(name string, args rawValue) (action, canonical string) {
 	default:
 		return callActionRaw(name, args)
 	}
-	s, _ := args.unquote()
+	s, _ := args.Str()
 	a := bytes.TrimSpace([]byte(s))
 	if len(a) == 0 {
 		return name, name
@@ -295,7 +295,7 @@ func codexOutput(raw rawValue) (text string, code int, hasCode bool) {
 							exit = nil
 						case '"':
 							// A string holding a number is a json.Number.
-							if s, _ := val.unquote(); isValidNumber(s) {
+							if s, _ := val.Str(); isValidNumber(s) {
 								exit = rawValue(s)
 							} else {
 								good = false
@@ -316,7 +316,7 @@ func codexOutput(raw rawValue) (text string, code int, hasCode bool) {
 	if !good || out == nil {
 		return text, 0, false
 	}
-	text, _ = out.unquote()
+	text, _ = out.Str()
 	if exit != nil {
 		if n, ok := asInt(json.Number(exit)); ok {
 			return text, n, true

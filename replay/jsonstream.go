@@ -196,7 +196,7 @@ func (s *jsonStream) key() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	key, _ := rawValue(raw).unquote()
+	key, _ := rawValue(raw).Str()
 	if !s.expect(':') {
 		return "", fmt.Errorf("invalid JSON: ':' expected")
 	}

@@ -357,7 +357,7 @@ func (o *openHandsReader) observationEvent(obs string, cause, contentV rawValue,
 		if contentV.Kind() == '"' {
 			w.buf = appendStringValue(w.buf, contentV)
 		} else {
-			w.buf = appendGoString(w.buf, content)
+			w.buf = appendGoString(w.buf, content, true)
 		}
 		w.buf = append(w.buf, 0)
 		w.appendValue(extras, true, nil)

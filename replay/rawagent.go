@@ -20,7 +20,6 @@ import (
 	"encoding/json"
 	"slices"
 	"strings"
-	"unicode/utf16"
 	"unicode/utf8"
 )
 
@@ -50,7 +49,7 @@ func rawString(v rawValue) (s string, ok bool) {
 	case 0, 'n':
 		return "", true
 	case '"':
-		return v.unquote()
+		return v.Str()
 	}
 	return "", false
 }
@@ -161,7 +160,7 @@ func readBlocks(v rawValue, blocks []contentBlock) (out []contentBlock, set, kin
 	case 0, 'n':
 		return blocks, false, false, ""
 	case '"':
-		s, _ := v.unquote()
+		s, _ := v.Str()
 		return append(blocks, contentBlock{Type: "text", Text: s}), true, false, ""
 	case '[':
 	default:
@@ -220,7 +219,7 @@ func textOf(v rawValue) string {
 	case 0, 'n':
 		return ""
 	case '"':
-		s, _ := v.unquote()
+		s, _ := v.Str()
 		return s
 	case '[':
 	default:
@@ -272,7 +271,7 @@ func textBlock(el rawValue) (typ, text string, hasText, good bool) {
 			case 'n':
 				text, hasText = "", false
 			case '"':
-				text, _ = val.unquote()
+				text, _ = val.Str()
 				hasText = true
 			default:
 				good = false
@@ -310,8 +309,8 @@ func appendCanonical(dst []byte, v rawValue) []byte {
 		if plainGoString(body) {
 			return append(dst, v...)
 		}
-		s, _ := v.unquote()
-		return appendGoString(dst, s)
+		s, _ := v.Str()
+		return appendGoString(dst, s, false)
 	case '[':
 		dst = append(dst, '[')
 		v.Elems(func(i int, el rawValue) bool {
@@ -351,7 +350,7 @@ func appendCanonical(dst []byte, v rawValue) []byte {
 			if i > 0 {
 				dst = append(dst, ',')
 			}
-			dst = appendGoString(dst, m.key)
+			dst = appendGoString(dst, m.key, false)
 			dst = append(dst, ':')
 			dst = appendCanonical(dst, m.val)
 		}
@@ -372,138 +371,4 @@ func plainGoString(body []byte) bool {
 		}
 	}
 	return true
-}
-
-// appendGoString appends s quoted as encoding/json writes it without HTML
-// escapes: \" \\ \b \f \n \r \t, other control bytes \u00XX, invalid
-// UTF-8 \ufffd, U+2028 and U+2029 escaped.
-func appendGoString(dst []byte, s string) []byte {
-	const hex = "0123456789abcdef"
-	dst = append(dst, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' {
-				i++
-				continue
-			}
-			dst = append(dst, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				dst = append(dst, '\\', c)
-			case '\b':
-				dst = append(dst, '\\', 'b')
-			case '\f':
-				dst = append(dst, '\\', 'f')
-			case '\n':
-				dst = append(dst, '\\', 'n')
-			case '\r':
-				dst = append(dst, '\\', 'r')
-			case '\t':
-				dst = append(dst, '\\', 't')
-			default:
-				dst = append(dst, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size == 1:
-			dst = append(dst, s[start:i]...)
-			dst = append(dst, `\ufffd`...)
-		case r == '\u2028' || r == '\u2029':
-			dst = append(dst, s[start:i]...)
-			dst = append(dst, '\\', 'u', '2', '0', '2', hex[r&0xF])
-		default:
-			i += size
-			continue
-		}
-		i += size
-		start = i
-	}
-	dst = append(dst, s[start:]...)
-	return append(dst, '"')
-}
-
-// unquote reads a string value as Str does (encoding/json's unescaping:
-// a lone surrogate and each invalid UTF-8 byte as U+FFFD), unescaping in
-// one pass over the bytes instead of through encoding/json; ok is false
-// for another kind of value.
-func (v rawValue) unquote() (string, bool) {
-	if v.Kind() != '"' {
-		return "", false
-	}
-	body := v[1 : len(v)-1]
-	esc := bytes.IndexByte(body, '\\')
-	if esc < 0 && utf8.Valid(body) {
-		return string(body), true
-	}
-	return string(appendUnescaped(make([]byte, 0, len(body)), body)), true
-}
-
-// appendUnescaped appends the unescaped body of a valid JSON string as
-// encoding/json's unquote writes it; unlike appendUnquoted (which checks
-// as it goes, a byte at a time) it copies the runs between escapes whole.
-func appendUnescaped(dst, body []byte) []byte {
-	for i := 0; i < len(body); {
-		end := len(body)
-		if j := bytes.IndexByte(body[i:], '\\'); j >= 0 {
-			end = i + j
-		}
-		dst = appendValidUTF8(dst, body[i:end])
-		if end == len(body) {
-			break
-		}
-		i = end + 2
-		switch c := body[end+1]; c {
-		case 'b':
-			dst = append(dst, '\b')
-		case 'f':
-			dst = append(dst, '\f')
-		case 'n':
-			dst = append(dst, '\n')
-		case 'r':
-			dst = append(dst, '\r')
-		case 't':
-			dst = append(dst, '\t')
-		case 'u':
-			r := hex4(body[i:])
-			i += 4
-			if utf16.IsSurrogate(r) {
-				// A pair, or U+FFFD (the escape after it read on its own).
-				if i+6 <= len(body) && body[i] == '\\' && body[i+1] == 'u' {
-					if dec := utf16.DecodeRune(r, hex4(body[i+2:])); dec != utf8.RuneError {
-						dst = utf8.AppendRune(dst, dec)
-						i += 6
-						continue
-					}
-				}
-				r = utf8.RuneError
-			}
-			dst = utf8.AppendRune(dst, r)
-		default: // '"', '\\', '/'
-			dst = append(dst, c)
-		}
-	}
-	return dst
-}
-
-// appendValidUTF8 appends b, each byte of an invalid sequence as U+FFFD.
-func appendValidUTF8(dst, b []byte) []byte {
-	if utf8.Valid(b) {
-		return append(dst, b...)
-	}
-	for len(b) > 0 {
-		r, size := utf8.DecodeRune(b)
-		if r == utf8.RuneError && size == 1 {
-			dst = utf8.AppendRune(dst, utf8.RuneError)
-		} else {
-			dst = append(dst, b[:size]...)
-		}
-		b = b[size:]
-	}
-	return dst
 }

@@ -209,8 +209,8 @@ func FuzzUnquote(f *testing.F) {
 		if err := json.Unmarshal(v, &want); err != nil {
 			t.Fatalf("%q: %v", v, err)
 		}
-		if got, ok := v.unquote(); !ok || got != want {
-			t.Fatalf("%q: unquote %q, encoding/json %q", v, got, want)
+		if got, ok := v.Str(); !ok || got != want {
+			t.Fatalf("%q: Str %q, encoding/json %q", v, got, want)
 		}
 	})
 }
@@ -368,6 +368,12 @@ func FuzzClineDoc(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if peekFirstByte(bufio.NewReader(bytes.NewReader(data))) != '[' {
+			return
+		}
+		if hasNonFinite(data) {
+			// The reference, readDocument, reads Python's NaN and
+			// infinities as null (OpenHands' trajectories); Cline's file
+			// is JSON.parse's, which refuses them, as jsonStream does.
 			return
 		}
 		var o, n docEvents

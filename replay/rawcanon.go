@@ -92,7 +92,7 @@ func (w *canonWriter) appendObject(v rawValue, canonical bool, skip map[string]b
 			w.buf = append(w.buf, ',')
 		}
 		first = false
-		w.buf = appendGoString(w.buf, m.key)
+		w.buf = appendGoString(w.buf, m.key, true)
 		w.buf = append(w.buf, ':')
 		w.appendValue(m.val, canonical, nil)
 	}
@@ -110,10 +110,10 @@ func appendStringValue(dst []byte, v rawValue) []byte {
 		return append(dst, v...)
 	}
 	if bytes.IndexByte(body, '\\') < 0 && utf8.Valid(body) {
-		return appendGoString(dst, []byte(body))
+		return appendGoString(dst, []byte(body), true)
 	}
 	s, _ := v.Str()
-	return appendGoString(dst, s)
+	return appendGoString(dst, s, true)
 }
 
 // goVerbatim says a validated string's body is already what
@@ -160,15 +160,17 @@ func goVerbatim(body []byte) bool {
 	return true
 }
 
-// appendGoString appends src as encoding/json writes a string (HTML
-// characters, U+2028 and U+2029 escaped, invalid UTF-8 as \ufffd).
-func appendGoString[B []byte | string](dst []byte, src B) []byte {
+// appendGoString appends src as encoding/json writes a string: control
+// bytes, U+2028 and U+2029 escaped, invalid UTF-8 as \ufffd, and with html
+// (json.Marshal's default; an Encoder with SetEscapeHTML(false) writes
+// them as they are) < > & as \u003c \u003e \u0026.
+func appendGoString[B []byte | string](dst []byte, src B, html bool) []byte {
 	const hex = "0123456789abcdef"
 	dst = append(dst, '"')
 	start := 0
 	for i := 0; i < len(src); {
 		if b := src[i]; b < utf8.RuneSelf {
-			if b >= 0x20 && b != '"' && b != '\\' && b != '<' && b != '>' && b != '&' {
+			if b >= 0x20 && b != '"' && b != '\\' && (!html || b != '<' && b != '>' && b != '&') {
 				i++
 				continue
 			}

@@ -133,7 +133,7 @@ func stepOf(vals *[numStepFields]rawValue, p *stepPaths) (stepRecord, string) {
 		r.info.Kind = StepMessage // text without a call is the agent speaking
 	}
 	if x := vals[sfError]; x != nil {
-		r.info.Error = rawBool(x)
+		r.info.Error = rawTruthy(x)
 	}
 	if x := vals[sfExitCode]; x != nil {
 		if c, ok := rawInt(x); ok {
@@ -141,7 +141,7 @@ func stepOf(vals *[numStepFields]rawValue, p *stepPaths) (stepRecord, string) {
 		}
 	}
 	if x := vals[sfLLMLoop]; x != nil {
-		r.info.LLMLoop = rawBool(x)
+		r.info.LLMLoop = rawTruthy(x)
 	}
 	if x := vals[sfScore]; x != nil {
 		if f, ok := rawFloat(x); ok {
@@ -212,8 +212,8 @@ func rawFloat(x rawValue) (float64, bool) {
 	return f, err == nil && !math.IsInf(f, 0) && !math.IsNaN(f)
 }
 
-// rawBool is asBool of a value read in place.
-func rawBool(x rawValue) bool {
+// rawTruthy is asBool of a value read in place.
+func rawTruthy(x rawValue) bool {
 	switch x.Kind() {
 	case 't':
 		return true

@@ -137,7 +137,7 @@ func (s *sweAgentReader) step(raw []byte) ([]stepRecord, string) {
 		return nil, `a trajectory step without "action"`
 	}
 	s.n++
-	act, _ := action.unquote()
+	act, _ := action.Str()
 	act = strings.TrimSpace(act)
 	r := stepRecord{n: s.n, hasStep: true, info: StepInfo{Kind: StepAction}, action: act, canonical: act, hasAction: true, output: obs, hasText: true}
 	return []stepRecord{r}, ""
