@@ -157,6 +157,8 @@ def main():
             k = 0
             while size < limit:
                 for r in recs:
+                    if k > 0 and isinstance(r.get("$set"), dict) and "messages" in r["$set"]:
+                        continue  # Gemini's whole-history $set: once, or each round would replace the last
                     line = json.dumps(mutate(r, k, stride, rng), separators=seps, ensure_ascii=True) + "\n"
                     w.write(line)
                     size += len(line.encode())

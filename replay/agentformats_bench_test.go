@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"testing"
 )
 
@@ -20,20 +21,33 @@ var agentBenchFormats = []struct {
 	{"openhands-events", Options{Format: FormatSteps, Preset: PresetOpenHands}},
 	{"openhands-trajectory", Options{Format: FormatSteps, Preset: PresetOpenHands}},
 	{"openhands-v1", Options{Format: FormatSteps, Preset: PresetOpenHandsV1}},
+	{"claude-code", Options{Format: FormatSteps, Preset: PresetClaudeCode}},
+	{"codex", Options{Format: FormatSteps, Preset: PresetCodex}},
+	{"swe-agent", Options{Format: FormatSteps, Preset: PresetSWEAgent}},
+	{"cline", Options{Format: FormatSteps, Preset: PresetCline}},
+	{"gemini-json", Options{Format: FormatSteps, Preset: PresetGeminiCLI}},
+	{"gemini-jsonl", Options{Format: FormatSteps, Preset: PresetGeminiCLI}},
+	{"aider", Options{Format: FormatSteps, Preset: PresetAider}},
 }
 
 // agentBenchLog writes (once in dir) a log of the format of about
-// AGENTBENCH_MB megabytes (default 16) with .ci/agentlogs.py.
+// AGENTBENCH_MB megabytes (default 16) with .ci/agentlogs.py (Aider's
+// Markdown with aiderHistory).
 func agentBenchLog(b *testing.B, dir, format string) []byte {
 	b.Helper()
-	if _, err := exec.LookPath("python3"); err != nil {
-		b.Skip("python3 not installed: .ci/agentlogs.py writes the logs")
-	}
 	mb := os.Getenv("AGENTBENCH_MB")
 	if mb == "" {
 		mb = "16"
 	}
 	path := filepath.Join(dir, format+"-"+mb+".log")
+	if format == "aider" {
+		n, _ := strconv.Atoi(mb)
+		if err := os.WriteFile(path, aiderHistory(n<<20), 0o644); err != nil {
+			b.Fatal(err)
+		}
+	} else if _, err := exec.LookPath("python3"); err != nil {
+		b.Skip("python3 not installed: .ci/agentlogs.py writes the logs")
+	}
 	if _, err := os.Stat(path); err != nil {
 		cmd := exec.Command("python3", ".ci/agentlogs.py", format, mb, path)
 		cmd.Dir = ".."
