@@ -38,6 +38,7 @@ type episodeReader struct {
 	r      io.Reader
 	buf    []byte
 	off, n int
+	pos    int64 // bytes consumed
 	err    error
 	h      maphash.Hash
 	opened bool
@@ -74,6 +75,7 @@ func (e *episodeReader) fill() bool {
 func (e *episodeReader) consume(k int) {
 	e.h.Write(e.buf[e.off : e.off+k])
 	e.off += k
+	e.pos += int64(k)
 }
 
 // skipSpace consumes white space; false at the end of the input.
