@@ -154,7 +154,7 @@ func firstLine(b []byte) []byte {
 // checks only values holding an 'N' or an 'I', and reads the lines the hand
 // walk stops in (cut short or broken: rare, and then exactly as before).
 func topKeys(line []byte) map[string]bool {
-	keys := make(map[string]bool, 8)
+	keys := make(map[string]bool, 16) // a ZorkGPT record has 9 or more
 	i := skipSpace(line, 0)
 	if i >= len(line) || line[i] != '{' {
 		return keys
