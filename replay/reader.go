@@ -156,7 +156,7 @@ func readFile(ctx context.Context, path string, stdin io.Reader, opts Options, e
 			return Stats{}, err
 		}
 		defer f.Close()
-		st, err := read(ctx, f, path, DefaultEpisodeID(path), opts, early, emit)
+		st, err := read(ctx, &endOnce{r: f}, path, DefaultEpisodeID(path), opts, early, emit)
 		if ctx.Err() != nil {
 			return st, context.Cause(ctx)
 		}
@@ -175,6 +175,23 @@ func readFile(ctx context.Context, path string, stdin io.Reader, opts Options, e
 		return st, context.Cause(ctx) // not the "file already closed" the Close caused
 	}
 	return st, err
+}
+
+// endOnce reads r until its first io.EOF, then reports io.EOF without
+// reading again: the format's detection and the line reader each ran
+// into a regular file's end, a system call each.
+type endOnce struct {
+	r   io.Reader
+	end bool
+}
+
+func (e *endOnce) Read(p []byte) (int, error) {
+	if e.end {
+		return 0, io.EOF
+	}
+	n, err := e.r.Read(p)
+	e.end = err == io.EOF
+	return n, err
 }
 
 // openCtx opens path for reading. Opening a FIFO (fifo: the path's stat
