@@ -4,8 +4,8 @@ package partial
 // json.Decoder read every episode twice over (its scanner finding the
 // value's end, then decoding it, skipping the big "json" member again):
 // most of what a JSON merge cost. Here each episode's bytes are found by
-// their brackets (episodeReader), checked once by json.Valid (the same
-// scanner, so the same JSON is accepted) and their members read by hand;
+// checking them (episodeReader, validEnd: JSON as encoding/json reads it,
+// in one pass that also finds their end) and their members read by hand;
 // an episode read so is exactly what the Decoder would have decoded. At
 // the first thing the fast reading does not settle alone (an episode that
 // is not valid JSON, an unusual member, a log out of order) it gives up
@@ -30,6 +30,7 @@ var fastEpisodes = true
 // everything to scanEpisodes (p.dec still after the '[').
 func (s *analyzeScan) scanEpisodesFast(p *File, row func(int, *EpisodeRow)) bool {
 	r := newEpisodeReader(io.NewSectionReader(p.src, s.at, p.size-s.at))
+	r.strict = true
 	type logged struct {
 		log int
 		row *EpisodeRow
@@ -40,9 +41,6 @@ func (s *analyzeScan) scanEpisodesFast(p *File, row func(int, *EpisodeRow)) bool
 		elem, ok := r.next()
 		if !ok {
 			break
-		}
-		if !json.Valid(elem) {
-			return false
 		}
 		var e scanEpisode
 		if row != nil {
@@ -59,7 +57,7 @@ func (s *analyzeScan) scanEpisodesFast(p *File, row func(int, *EpisodeRow)) bool
 		episodes++
 	}
 	// The array's end: what next stopped at, past white space.
-	if r.err != nil && r.err != io.EOF || r.off >= r.n || r.buf[r.off] != ']' {
+	if r.bad || r.err != nil && r.err != io.EOF || r.off >= r.n || r.buf[r.off] != ']' {
 		return false
 	}
 	end := s.at + r.pos
