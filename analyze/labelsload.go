@@ -55,6 +55,13 @@ func LoadLabels(explicit string, logs []string) (*Labels, error) {
 			continue
 		}
 		path := filepath.Join(dir, LabelsSidecar)
+		if _, err := os.Lstat(path); errors.Is(err, os.ErrNotExist) {
+			// No entry at all, not even a dangling link: one system
+			// call for what nearly every directory of a corpus lacks
+			// (opening it, then telling a link by Lstat, took two).
+			l.sidecars[dir] = nil
+			continue
+		}
 		lf, err := ReadLabelsFile(path)
 		var le *LabelsError
 		switch {

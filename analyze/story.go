@@ -161,6 +161,12 @@ func (b *storyBuilder) add(f *rules.Firing) {
 		b.nAgent++
 	case f.Rule.Origin == rules.OriginGeneric:
 		if s.OutputLoopCount < MaxOutputLoops {
+			if len(s.OutputLoops) == cap(s.OutputLoops) {
+				// 4, then all 12: a Firing is some 330 bytes, and
+				// append's 1, 2, 4, 8, 16 copied most episodes' few
+				// loops three times over.
+				s.OutputLoops = append(make([]rules.Firing, 0, min(MaxOutputLoops, max(4, 3*cap(s.OutputLoops)))), s.OutputLoops...)
+			}
 			s.OutputLoops = append(s.OutputLoops, *f)
 		}
 		s.OutputLoopCount++

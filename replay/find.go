@@ -92,56 +92,89 @@ func FindSniffing(args []string, includeTests bool, match func(name string) bool
 			files = append(files, arg)
 			continue
 		}
-		err = walkDir(arg, func(path string, d fs.DirEntry, err error) error {
-			if err != nil {
-				skipped = append(skipped, fmt.Errorf("directory skipped: %w", err))
-				if d != nil && d.IsDir() {
-					return filepath.SkipDir
-				}
-				return nil
-			}
-			if d.IsDir() {
-				if path != arg && !includeTests && IsTestDir(d.Name()) {
-					return filepath.SkipDir
-				}
-				if path != arg && strings.HasPrefix(d.Name(), ".") {
-					return filepath.SkipDir
-				}
-				if match("0.json") {
-					// An OpenHands event store is one log, not a log per
-					// event file (openhands_store.go); the conversation
-					// directory holding it is that one session (its
-					// metadata.json or base_state.json are no logs).
-					store := path
-					if !IsEventStore(store) {
-						store = filepath.Join(path, "events")
-					}
-					if IsEventStore(store) {
-						files = append(files, store)
-						return filepath.SkipDir
-					}
-				}
-				return nil
-			}
-			if match(d.Name()) {
-				if kind := irregular(path, d); kind != "" {
-					skipped = append(skipped, &fs.PathError{Op: "skip", Path: path, Err: errors.New(kind + ", not a regular file")})
-				} else if keep == nil || keep(path) {
-					files = append(files, path)
-				}
-			}
-			return nil
-		})
-		if err != nil {
-			return nil, nil, err
-		}
+		w := finder{arg: arg, includeTests: includeTests, match: match, keep: keep, stores: match("0.json"), files: files, skipped: skipped}
+		w.root()
+		files, skipped = w.files, w.skipped
 	}
 	return files, skipped, nil
 }
 
-// walkDir is filepath.WalkDir; tests replace it to make a directory
-// unreadable whatever the user running them may read.
-var walkDir = filepath.WalkDir
+// finder walks one directory argument as filepath.WalkDir would (the
+// argument itself not followed if it is a link, each directory's entries
+// in lexical order), with the choices FindSniffing documents. It is not
+// WalkDir because of event stores: WalkDir shows a directory before its
+// entries are read, so whether it holds an events store could only be
+// asked by opening <dir>/events, a failed open per directory of a corpus
+// (a file each, 100,000 of them); here the entries are read first, and
+// <dir>/events is opened only when they name it (or cannot be read).
+type finder struct {
+	arg          string
+	includeTests bool
+	match        func(name string) bool
+	keep         func(path string) bool
+	stores       bool // OpenHands event stores are logs (match("0.json"))
+
+	files   []string // FindSniffing's, appended to
+	skipped []error
+}
+
+// readDir is os.ReadDir; tests replace it to make a directory unreadable
+// whatever the user running them may read.
+var readDir = os.ReadDir
+
+func (w *finder) root() {
+	info, err := os.Lstat(w.arg)
+	if err != nil {
+		w.skipped = append(w.skipped, fmt.Errorf("directory skipped: %w", err))
+		return
+	}
+	w.entry(w.arg, fs.FileInfoToDirEntry(info))
+}
+
+// entry looks at what the walk meets at path: a directory is walked, a
+// file is kept if it is a log.
+func (w *finder) entry(path string, d fs.DirEntry) {
+	if d.IsDir() {
+		w.dir(path, d)
+		return
+	}
+	if w.match(d.Name()) {
+		if kind := irregular(path, d); kind != "" {
+			w.skipped = append(w.skipped, &fs.PathError{Op: "skip", Path: path, Err: errors.New(kind + ", not a regular file")})
+		} else if w.keep == nil || w.keep(path) {
+			w.files = append(w.files, path)
+		}
+	}
+}
+
+func (w *finder) dir(path string, d fs.DirEntry) {
+	if path != w.arg && (!w.includeTests && IsTestDir(d.Name()) || strings.HasPrefix(d.Name(), ".")) {
+		return
+	}
+	// An OpenHands event store is one log, not a log per event file
+	// (openhands_store.go); the conversation directory holding it is
+	// that one session (its metadata.json or base_state.json are no
+	// logs).
+	if w.stores && IsEventStore(path) {
+		w.files = append(w.files, path)
+		return
+	}
+	entries, err := readDir(path)
+	if w.stores && (err != nil || slices.ContainsFunc(entries, func(e fs.DirEntry) bool { return e.Name() == "events" })) {
+		if store := filepath.Join(path, "events"); IsEventStore(store) {
+			w.files = append(w.files, store)
+			return
+		}
+	}
+	if err != nil {
+		// A directory that cannot be read costs its own logs.
+		w.skipped = append(w.skipped, fmt.Errorf("directory skipped: %w", err))
+		return
+	}
+	for _, e := range entries {
+		w.entry(filepath.Join(path, e.Name()), e)
+	}
+}
 
 // irregular names what a log-named entry is when it is neither a regular
 // file nor a link that cannot be followed (following a symbolic link), or

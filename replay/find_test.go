@@ -126,19 +126,14 @@ func TestIsTestDir(t *testing.T) {
 func TestFindUnreadableDir(t *testing.T) {
 	root := rtTree(t, "a/episode_log.jsonl", "b/x/episode_log.jsonl", "c/episode_log.jsonl")
 	bad := filepath.Join(root, "b")
-	// Root may read any directory: make b unreadable the way WalkDir sees
-	// one (a second call with the ReadDir error), whoever runs the test.
-	defer func(w func(string, fs.WalkDirFunc) error) { walkDir = w }(walkDir)
-	walkDir = func(r string, fn fs.WalkDirFunc) error {
-		return filepath.WalkDir(r, func(path string, d fs.DirEntry, err error) error {
-			if path == bad && err == nil {
-				if err := fn(path, d, nil); err != nil {
-					return err
-				}
-				return fn(path, d, &fs.PathError{Op: "open", Path: path, Err: fs.ErrPermission})
-			}
-			return fn(path, d, err)
-		})
+	// Root may read any directory: make b unreadable, whoever runs the
+	// test.
+	defer func(r func(string) ([]fs.DirEntry, error)) { readDir = r }(readDir)
+	readDir = func(name string) ([]fs.DirEntry, error) {
+		if name == bad {
+			return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrPermission}
+		}
+		return os.ReadDir(name)
 	}
 	files, skipped, err := Find([]string{root}, false)
 	if err != nil || len(files) != 2 || len(skipped) != 1 {

@@ -137,7 +137,8 @@ func readFile(ctx context.Context, path string, stdin io.Reader, opts Options, e
 	if path == "-" {
 		return read(ctx, stdin, "-", DefaultEpisodeID("-"), opts, early, emit)
 	}
-	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+	fi, statErr := os.Stat(path)
+	if statErr == nil && fi.IsDir() {
 		// An OpenHands event store: its event files, as one session
 		// named by its conversation (openhands_store.go).
 		sr, err := openEventStore(path)
@@ -147,7 +148,21 @@ func readFile(ctx context.Context, path string, stdin io.Reader, opts Options, e
 		defer sr.Close()
 		return read(ctx, sr, path, filepath.Base(filepath.Dir(path)), opts, early, emit)
 	}
-	f, err := openCtx(ctx, path)
+	if statErr == nil && fi.Mode().IsRegular() {
+		// A regular file's reads never block on a writer: nothing to
+		// wake, and it is opened without the poller (openRegular).
+		f, err := openRegular(path)
+		if err != nil {
+			return Stats{}, err
+		}
+		defer f.Close()
+		st, err := read(ctx, &endOnce{r: f}, path, DefaultEpisodeID(path), opts, early, emit)
+		if ctx.Err() != nil {
+			return st, context.Cause(ctx)
+		}
+		return st, err
+	}
+	f, err := openCtx(ctx, path, statErr == nil && fi.Mode()&fs.ModeNamedPipe != 0)
 	if err != nil {
 		return Stats{}, err
 	}
@@ -162,13 +177,31 @@ func readFile(ctx context.Context, path string, stdin io.Reader, opts Options, e
 	return st, err
 }
 
-// openCtx opens path for reading. Opening a FIFO blocks in the kernel
-// until some writer opens it, which no signal ends: a FIFO is opened on
-// its own goroutine, and when ctx is done first the open is given up
-// (the goroutine closes the file if a writer ever comes), so Ctrl-C ends
-// `loopbreak analyze fifo` as it ends `cat fifo`.
-func openCtx(ctx context.Context, path string) (*os.File, error) {
-	if fi, err := os.Stat(path); err != nil || fi.Mode()&fs.ModeNamedPipe == 0 {
+// endOnce reads r until its first io.EOF, then reports io.EOF without
+// reading again: the format's detection and the line reader each ran
+// into a regular file's end, a system call each.
+type endOnce struct {
+	r   io.Reader
+	end bool
+}
+
+func (e *endOnce) Read(p []byte) (int, error) {
+	if e.end {
+		return 0, io.EOF
+	}
+	n, err := e.r.Read(p)
+	e.end = err == io.EOF
+	return n, err
+}
+
+// openCtx opens path for reading. Opening a FIFO (fifo: the path's stat
+// says so) blocks in the kernel until some writer opens it, which no
+// signal ends: a FIFO is opened on its own goroutine, and when ctx is done
+// first the open is given up (the goroutine closes the file if a writer
+// ever comes), so Ctrl-C ends `loopbreak analyze fifo` as it ends `cat
+// fifo`.
+func openCtx(ctx context.Context, path string, fifo bool) (*os.File, error) {
+	if !fifo {
 		return os.Open(path)
 	}
 	type opened struct {

@@ -177,7 +177,7 @@ const (
 // appearance, so the hash never shows in output.
 var symSeed = maphash.MakeSeed()
 
-const symIndexMin = 1 << 10
+const symIndexMin = 1 << 6
 
 // reserve makes room for one more entry.
 func (x *symIndex) reserve() {

@@ -266,6 +266,7 @@ func (p *File) scanAnalyzeBody(row func(int, *EpisodeRow)) (*analyzeScan, error)
 				err = dec.Decode(&s.errs)
 			case "episodes":
 				err = s.scanEpisodes(p, row)
+				dec = p.dec // one reading on after the array (scanEpisodesFast)
 			default:
 				err = fmt.Errorf("json: unknown field %q", key)
 			}
@@ -304,6 +305,9 @@ func (s *analyzeScan) scanEpisodes(p *File, row func(int, *EpisodeRow)) error {
 		return fmt.Errorf("json: cannot read %v as episodes", tok)
 	}
 	s.at = p.dec.InputOffset() - 1
+	if fastEpisodes && s.scanEpisodesFast(p, row) {
+		return nil
+	}
 	last := -1
 	var e scanEpisode
 	for p.dec.More() {

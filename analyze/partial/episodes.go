@@ -38,9 +38,13 @@ type episodeReader struct {
 	r      io.Reader
 	buf    []byte
 	off, n int
+	pos    int64 // bytes consumed
 	err    error
-	h      maphash.Hash
-	opened bool
+	// strict: next checks each episode is JSON as it finds its end
+	// (validEnd); bad once one is not (or is too deep to tell).
+	strict, bad bool
+	h           maphash.Hash
+	opened      bool
 }
 
 func newEpisodeReader(r io.Reader) *episodeReader {
@@ -74,6 +78,7 @@ func (e *episodeReader) fill() bool {
 func (e *episodeReader) consume(k int) {
 	e.h.Write(e.buf[e.off : e.off+k])
 	e.off += k
+	e.pos += int64(k)
 }
 
 // skipSpace consumes white space; false at the end of the input.
@@ -106,7 +111,17 @@ func (e *episodeReader) next() ([]byte, bool) {
 		return nil, false
 	}
 	for {
-		if end, closed := replay.SkipComposite(e.buf[:e.n], e.off); closed {
+		if e.strict {
+			switch end := validEnd(e.buf[:e.n], e.off); {
+			case end >= 0:
+				elem := e.buf[e.off:end]
+				e.consume(end - e.off)
+				return elem, true
+			case end == notJSON:
+				e.bad = true
+				return nil, false
+			}
+		} else if end, closed := replay.SkipComposite(e.buf[:e.n], e.off); closed {
 			elem := e.buf[e.off:end]
 			e.consume(end - e.off)
 			return elem, true

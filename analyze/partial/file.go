@@ -62,8 +62,11 @@ type File struct {
 	bodyNext bool
 	bodyHeld bool // an analyze body read before its header, held in src
 	hasBody  bool
-	unknown  error  // the first unknown field, reported once the version is known
-	close    func() // Open's: releases src
+	unknown  error // the first unknown field, reported once the version is known
+	// offsetShift turns dec's offsets into src's once dec is a decoder
+	// that took over after the episodes array (decoderAfter).
+	offsetShift int64
+	close       func() // Open's: releases src
 	// owner[i] is the part (index among the merged ones) that covers log
 	// i, and part is this one's: set by Merge.
 	owner []int32

@@ -279,7 +279,7 @@ func (p *File) syntaxError(err error) error {
 	}
 	var syn *json.SyntaxError
 	if errors.As(err, &syn) {
-		return fmt.Errorf("not a loopbreak partial file: %v (at byte %d)", err, syn.Offset)
+		return fmt.Errorf("not a loopbreak partial file: %v (at byte %d)", err, syn.Offset+p.offsetShift)
 	}
 	return fmt.Errorf("not a loopbreak partial file: %v", err)
 }
