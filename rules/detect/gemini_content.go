@@ -138,6 +138,15 @@ func (s *chunkScan) units(from, to int) []uint16 { return s.buf[from-s.start : t
 func (s *chunkScan) hashAt(p int) uint32 {
 	switch {
 	case s.hpos == p:
+	case s.hpos == p-1 && s.hpos >= s.start && !s.surrogateAt(p-1) && !s.surrogateAt(p) &&
+		!s.surrogateAt(p+s.c-2) && !s.surrogateAt(p+s.c-1):
+		// No surrogate where keys and code units can differ: q, the
+		// unit rolled out, and the two units at each edge of p's window.
+		h := s.h + mersenne61 - mulMod61(uint64(s.buf[p-1-s.start]), s.top)
+		s.h = mulMod61(h, s.mul) + uint64(s.buf[p-1+s.c-s.start])
+		if s.h >= mersenne61 {
+			s.h -= mersenne61
+		}
 	case s.hpos == p-1 && s.hpos >= s.start:
 		q, last := p-1, p+s.c-1
 		h := s.h + mersenne61 - mulMod61(uint64(s.keyUnit(q, q)), s.top)
@@ -191,6 +200,9 @@ func (s *chunkScan) keyUnit(p, i int) uint16 {
 	}
 	return 0xFFFD
 }
+
+// surrogateAt reports whether the code unit at i is a surrogate.
+func (s *chunkScan) surrogateAt(i int) bool { return s.buf[i-s.start]&0xF800 == 0xD800 }
 
 // edgeDelta is (keyUnit(p, i) − keyUnit(q, i))·w modulo 2^61−1.
 func (s *chunkScan) edgeDelta(q, p, i int, w uint64) uint64 {
