@@ -261,6 +261,9 @@ func FuzzGeminiContent(f *testing.F) {
 	f.Add("abcabcabcabc\x00abcabc\x00!x\x00```\x00abc")
 	f.Add("😀😀😀😀😀😀😀😀\x00OK\x00- a\x00* b")
 	f.Add("abababababababababab\x00?ab\x00abababab")
+	// Lone surrogates (WTF-8), U+FFFD and pairs' halves: one key, other units.
+	f.Add("a\ufffda\ufffd\x00a\xed\xa0\x80a\xed\xa0\x80a\xed\xb0\x80a\xed\xa0\x80\x00a\xed\xa0\x80a\xed\xa0\x80")
+	f.Add("\xed\xa0\xbd\x00\xed\xb8\x80😀😀\ufffd\ufffd😀\x00!x\xed\xa0\x80\x00!x\ufffd\x00!x\xed\xb0\x80")
 	f.Fuzz(func(t *testing.T, in string) {
 		cfg := GeminiConfig{ToolCallLoopThreshold: 2, ToolCycleMaxLength: 2,
 			ContentChunkSize: 3, ContentLoopThreshold: 3, ContentMaxHistory: 20}
