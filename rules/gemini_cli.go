@@ -47,7 +47,8 @@ var ToolCycle = &Rule{
 		"dist/src/services/loopDetectionService.js; unchanged since 0.55), fed as GeminiClient.processTurn " +
 		"(dist/src/core/client.js) feeds it: reset at each user prompt (a new prompt_id; not at tool " +
 		"results, the \"System: Potential loop detected\" recovery prompt or \"Please continue.\"). A tool " +
-		"call's key is name + \":\" + JSON.stringify(args), the arguments in the order the model sent them; " +
+		"call's key is name + \":\" + JSON.stringify(args), the arguments in the order the model sent them, " +
+		"taken as live's SHA-256 takes it, in UTF-8 (a lone surrogate in the name is U+FFFD); " +
 		"the last K·R keys are kept (K tool_cycle_max_length, R tool_call_loop_threshold) and it fires when, " +
 		"for some k ≤ K, the last k·R keys repeat the last k (A×5, AB×5, ...); cycle_length is the least such " +
 		"k. The prompt's first firing is feedback, the second stop (the prompt ends). gemini-cli@0.52 " +
@@ -134,7 +135,11 @@ var (
 			"dist/src/services/loopDetectionService.js) over the model's text, one Content event a message "+
 			"(thought parts out; reset at a user prompt, as tool_cycle): text is cut in chunks of content_chunk_size "+
 			"UTF-16 code units; a chunk seen content_loop_threshold times with an average distance of at most "+
-			"5 chunks (and the text between taking few values) is a loop. A tool call, code fences, tables, "+
+			"5 chunks (and the text between taking few values) is a loop. Chunks are told apart as "+
+			"isLoopDetectedForChunk does: by the SHA-256 of their UTF-8 (a surrogate the chunk does not pair, "+
+			"lone or half a pair its edge cuts, is U+FFFD), and a chunk with the key of recorded chunks but "+
+			"other code units is not recorded at all (isActualContentMatch compares it with the key's "+
+			"first recorded chunk still kept); exact, checked against 0.61.0. A tool call, code fences, tables, "+
 			"lists, headings, quotes and dividers reset or pause it, with the live patterns' quirks "+
 			"(RULES.md §11).",
 		[]*Param{contentChunkSize.Param, contentLoopThreshold.Param, contentMaxHistory.Param},

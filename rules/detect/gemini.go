@@ -149,7 +149,7 @@ func (d *Gemini) Step(s Step) []GeminiFiring {
 // the last k·R keys are the last k repeated R times, 0 when there is none.
 func (d *Gemini) toolCycle(key string) int {
 	r, kmax := d.cfg.ToolCallLoopThreshold, d.cfg.ToolCycleMaxLength
-	d.keys.push(key)
+	d.keys.push(jsUTF8(key))
 	keys := d.keys.buf
 	n := len(keys)
 	for k := 1; k <= kmax && k*r <= n; k++ {
@@ -188,6 +188,18 @@ func (d *Gemini) contentLoop(content string) bool {
 		return false
 	}
 	return d.content.add(content)
+}
+
+// jsUTF8 returns the UTF-8 that Node's createHash(...).update(str) hashes
+// for the JavaScript string s stands for (WTF-8, read as AppendUTF16
+// reads it): a lone surrogate becomes U+FFFD, so a tool name holding one
+// has the key of the name holding U+FFFD (getToolCallKey compares the
+// digests). Valid UTF-8 holds no surrogate and is returned as it is.
+func jsUTF8(s string) string {
+	if utf8.ValidString(s) {
+		return s
+	}
+	return string(utf16.Decode(AppendUTF16(nil, s))) // Decode: an unpaired surrogate is U+FFFD
 }
 
 // AppendUTF16 appends s's UTF-16 code units to dst, as a JavaScript string

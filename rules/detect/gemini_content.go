@@ -26,11 +26,17 @@ import (
 //     the first entry that is not live, and a reset or a truncation
 //     empties chains by moving liveFrom; the table (ints, no pointers)
 //     doubles when the live entries outnumber its buckets;
-//   - chunks are hashed with a rolling polynomial hash modulo 2^61−1, with
-//     a random base (so that no input can be written to collide; a
-//     collision would only cost a comparison), and told apart by their
-//     code units: two chunks are the same exactly when their text is, as
-//     live (SHA-256, then a text comparison).
+//   - a chunk's key is what live hashes, createHash('sha256').update(chunk):
+//     Node encodes the string to UTF-8, so a surrogate the chunk does not
+//     pair (a lone one, or half of a pair the chunk's edge cuts) counts
+//     as U+FFFD (keyUnit). Keys are hashed with a rolling polynomial hash
+//     modulo 2^61−1 over those units, with a random base (so that no
+//     input can be written to collide; a collision only costs a
+//     comparison). As isLoopDetectedForChunk does, a chunk whose key has
+//     live occurrences is recorded only when its code units equal theirs
+//     (isActualContentMatch compares the C code units at the key's first
+//     recorded position, and every occurrence recorded since has the
+//     same units); otherwise it is not recorded at all, and is no loop.
 type chunkScan struct {
 	c, t, maxHist int
 
@@ -132,16 +138,34 @@ func (s *chunkScan) units(from, to int) []uint16 { return s.buf[from-s.start : t
 func (s *chunkScan) hashAt(p int) uint32 {
 	switch {
 	case s.hpos == p:
-	case s.hpos == p-1 && s.hpos >= s.start:
+	case s.hpos == p-1 && s.hpos >= s.start && !s.surrogateAt(p-1) && !s.surrogateAt(p) &&
+		!s.surrogateAt(p+s.c-2) && !s.surrogateAt(p+s.c-1):
+		// No surrogate where keys and code units can differ: q, the
+		// unit rolled out, and the two units at each edge of p's window.
 		h := s.h + mersenne61 - mulMod61(uint64(s.buf[p-1-s.start]), s.top)
 		s.h = mulMod61(h, s.mul) + uint64(s.buf[p-1+s.c-s.start])
 		if s.h >= mersenne61 {
 			s.h -= mersenne61
 		}
+	case s.hpos == p-1 && s.hpos >= s.start:
+		q, last := p-1, p+s.c-1
+		h := s.h + mersenne61 - mulMod61(uint64(s.keyUnit(q, q)), s.top)
+		s.h = mulMod61(h, s.mul) + uint64(s.keyUnit(p, last))
+		if s.h >= mersenne61 {
+			s.h -= mersenne61
+		}
+		if s.c >= 2 {
+			// A unit both windows hold is keyed alike except at the
+			// edges: p loses its predecessor, last-1 gains its successor.
+			s.h = (s.h + s.edgeDelta(q, p, p, s.top)) % mersenne61
+			if last-1 != p {
+				s.h = (s.h + s.edgeDelta(q, p, last-1, s.mul)) % mersenne61
+			}
+		}
 	default:
 		var h uint64
-		for _, u := range s.units(p, p+s.c) {
-			h = mulMod61(h, s.mul) + uint64(u)
+		for i := p; i < p+s.c; i++ {
+			h = mulMod61(h, s.mul) + uint64(s.keyUnit(p, i))
 			if h >= mersenne61 {
 				h -= mersenne61
 			}
@@ -152,12 +176,52 @@ func (s *chunkScan) hashAt(p int) uint32 {
 	return uint32(s.h^s.h>>32) & s.hashMask
 }
 
+// keyUnit is the code unit at i as the key of the chunk at p holds it: a
+// surrogate not paired inside [p, p+c) is U+FFFD, as Node's UTF-8
+// encoding of the chunk writes it (EF BF BD). Keys are equal exactly when
+// their units are: UTF-8 is one to one on well-formed UTF-16.
+func (s *chunkScan) keyUnit(p, i int) uint16 {
+	u := s.buf[i-s.start]
+	switch {
+	case u < 0xD800 || u > 0xDFFF:
+		return u
+	case u < 0xDC00: // high: its low must follow in the chunk
+		if i+1 < p+s.c {
+			if n := s.buf[i+1-s.start]; n >= 0xDC00 && n <= 0xDFFF {
+				return u
+			}
+		}
+	default: // low: its high must precede in the chunk
+		if i > p {
+			if n := s.buf[i-1-s.start]; n >= 0xD800 && n < 0xDC00 {
+				return u
+			}
+		}
+	}
+	return 0xFFFD
+}
+
+// surrogateAt reports whether the code unit at i is a surrogate.
+func (s *chunkScan) surrogateAt(i int) bool { return s.buf[i-s.start]&0xF800 == 0xD800 }
+
+// edgeDelta is (keyUnit(p, i) − keyUnit(q, i))·w modulo 2^61−1.
+func (s *chunkScan) edgeDelta(q, p, i int, w uint64) uint64 {
+	if u := s.buf[i-s.start]; u < 0xD800 || u > 0xDFFF {
+		return 0
+	}
+	a, b := uint64(s.keyUnit(p, i)), uint64(s.keyUnit(q, i))
+	if a == b {
+		return 0
+	}
+	return mulMod61(a+mersenne61-b, w)
+}
+
 // scan is analyzeContentChunksForLoop: it stays at the position where a
 // loop is found, so the next message finds it again.
 func (s *chunkScan) scan() bool {
 	for ; s.pos+s.c <= s.end(); s.pos++ {
 		e := s.record(s.pos, s.hashAt(s.pos))
-		if int(s.ents[e-s.entStart].ord) >= s.t && s.isLoop(e) {
+		if e >= 0 && int(s.ents[e-s.entStart].ord) >= s.t && s.isLoop(e) {
 			return true
 		}
 	}
@@ -205,7 +269,9 @@ func (s *chunkScan) isLoop(e int) bool {
 
 func (s *chunkScan) bucket(h uint32) int { return int((h * 0x9E3779B1) >> s.shift) }
 
-// record appends an entry for the chunk at p and returns its index.
+// record appends an entry for the chunk at p and returns its index, or
+// -1 when the chunk's key has live occurrences of other code units
+// (isActualContentMatch fails: live records nothing).
 func (s *chunkScan) record(p int, h uint32) int {
 	e := s.entStart + len(s.ents)
 	if e-s.liveFrom >= len(s.heads) {
@@ -215,15 +281,20 @@ func (s *chunkScan) record(p int, h uint32) int {
 	b := s.bucket(h)
 	for before, x := -1, s.heads[b]; x >= s.liveFrom; {
 		old := &s.ents[x-s.entStart]
-		if old.hash == h && s.sameChunk(old.pos, p) {
-			ent.prev, ent.ord = x, min(old.ord, math.MaxInt32-1)+1
-			// Unlinked: the new entry heads the chain in its place.
-			if before < 0 {
-				s.heads[b] = old.next
-			} else {
-				s.ents[before-s.entStart].next = old.next
+		if old.hash == h {
+			if s.sameChunk(old.pos, p) {
+				ent.prev, ent.ord = x, min(old.ord, math.MaxInt32-1)+1
+				// Unlinked: the new entry heads the chain in its place.
+				if before < 0 {
+					s.heads[b] = old.next
+				} else {
+					s.ents[before-s.entStart].next = old.next
+				}
+				break
 			}
-			break
+			if s.sameKey(old.pos, p) {
+				return -1
+			}
 		}
 		before, x = x, old.next
 	}
@@ -235,6 +306,17 @@ func (s *chunkScan) record(p int, h uint32) int {
 
 func (s *chunkScan) sameChunk(a, b int) bool {
 	return a == b || slices.Equal(s.units(a, a+s.c), s.units(b, b+s.c))
+}
+
+// sameKey reports whether the chunks at a and b have the same key (their
+// UTF-8 encodings are equal).
+func (s *chunkScan) sameKey(a, b int) bool {
+	for j := range s.c {
+		if s.keyUnit(a, a+j) != s.keyUnit(b, b+j) {
+			return false
+		}
+	}
+	return true
 }
 
 // grow doubles the buckets (at least 256) and chains the live entries

@@ -2,13 +2,16 @@ package detect
 
 // The Gemini CLI detector as it was before its content scan was made
 // allocation-free (commit 645adfd): regular expressions for the element
-// resets, a map of chunk hashes to position slices, positions shifted at
+// resets, a map of chunk keys to position slices, positions shifted at
 // every truncation. Kept as the reference the fast one is checked
-// against (TestGeminiMatchesReference, FuzzGeminiMatchesReference).
+// against (TestGeminiMatchesReference, FuzzGeminiMatchesReference), with
+// live's keys since: a chunk's and a tool call's key is its UTF-8
+// encoding, lone surrogates as U+FFFD (what createHash(...).update
+// hashes), and a chunk whose key holds other code units is not recorded
+// (isLoopDetectedForChunk's isActualContentMatch).
 
 import (
 	"fmt"
-	"hash/maphash"
 	"math/rand/v2"
 	"regexp"
 	"slices"
@@ -51,25 +54,25 @@ type refGemini struct {
 
 	keys ring[string] // the last K·R tool call keys
 
-	text     []uint16 // streamed content, UTF-16 code units
-	hash     func([]byte) uint64
-	chunks   map[uint64][]int // chunk hash → positions where it starts
-	clashes  map[string][]int // chunk → positions, for hash collisions
+	text     []uint16         // streamed content, UTF-16 code units
+	chunks   map[string][]int // chunk key (UTF-8) → positions where it starts
 	pos      int              // scan position
 	inBlock  bool             // inside a code block
 	chunkBuf []byte
 }
 
+// refUTF8 is Node's UTF-8 encoding of a JavaScript string's code units:
+// an unpaired surrogate is U+FFFD.
+func refUTF8(units []uint16) string { return string(utf16.Decode(units)) }
+
 func newRefGemini(c GeminiConfig) (*refGemini, error) {
 	if err := c.Validate(); err != nil {
 		return nil, fmt.Errorf("gemini-cli: %w", err)
 	}
-	seed := maphash.MakeSeed()
 	return &refGemini{
 		cfg:    c,
 		keys:   newRing[string](c.ToolCallLoopThreshold * c.ToolCycleMaxLength),
-		hash:   func(b []byte) uint64 { return maphash.Bytes(seed, b) },
-		chunks: make(map[uint64][]int),
+		chunks: make(map[string][]int),
 	}, nil
 }
 
@@ -112,7 +115,7 @@ func (d *refGemini) Step(s Step) []GeminiFiring {
 // the last k·R keys are the last k repeated R times, 0 when there is none.
 func (d *refGemini) toolCycle(key string) int {
 	r, kmax := d.cfg.ToolCallLoopThreshold, d.cfg.ToolCycleMaxLength
-	d.keys.push(key)
+	d.keys.push(refUTF8(refAppendUTF16(nil, key)))
 	keys := d.keys.buf
 	n := len(keys)
 	for k := 1; k <= kmax && k*r <= n; k++ {
@@ -137,7 +140,6 @@ func (d *refGemini) reset() {
 func (d *refGemini) resetContent() {
 	d.text = d.text[:0]
 	clear(d.chunks)
-	clear(d.clashes)
 	d.pos = 0
 }
 
@@ -170,7 +172,6 @@ func (d *refGemini) truncate() {
 	d.text = append(d.text[:0], d.text[cut:]...)
 	d.pos = max(0, d.pos-cut)
 	refShiftPositions(d.chunks, cut)
-	refShiftPositions(d.clashes, cut)
 }
 
 func refShiftPositions[K comparable](m map[K][]int, cut int) {
@@ -199,31 +200,22 @@ func (d *refGemini) bytes(from, to int) []byte {
 	return d.chunkBuf
 }
 
-// record appends p to the positions of the chunk starting at p and returns
-// them. Chunks are found by hash, as live, and told apart exactly: a chunk
-// whose hash a different chunk holds is kept in clashes by its text.
+// record is isLoopDetectedForChunk's bookkeeping: it appends p to the
+// positions of the chunk's key and returns them, or returns nil when the
+// key's first position holds other code units (isActualContentMatch).
 func (d *refGemini) record(p int) []int {
 	c := d.cfg.ContentChunkSize
-	chunk := d.bytes(p, p+c)
-	if len(d.clashes) > 0 {
-		if idx, ok := d.clashes[string(chunk)]; ok {
-			idx = append(idx, p)
-			d.clashes[string(chunk)] = idx
-			return idx
-		}
+	key := refUTF8(d.text[p : p+c])
+	idx, ok := d.chunks[key]
+	if !ok {
+		d.chunks[key] = []int{p}
+		return d.chunks[key]
 	}
-	h := d.hash(chunk)
-	idx := d.chunks[h]
-	if len(idx) > 0 && !slices.Equal(d.text[idx[0]:idx[0]+c], d.text[p:p+c]) {
-		if d.clashes == nil {
-			d.clashes = make(map[string][]int)
-		}
-		idx = []int{p}
-		d.clashes[string(chunk)] = idx
-		return idx
+	if !slices.Equal(d.text[idx[0]:idx[0]+c], d.text[p:p+c]) {
+		return nil
 	}
 	idx = append(idx, p)
-	d.chunks[h] = idx
+	d.chunks[key] = idx
 	return idx
 }
 
@@ -283,13 +275,17 @@ func refAppendUTF16(dst []uint16, s string) []uint16 {
 func randomGeminiSteps(r *rand.Rand, n int) []Step {
 	pieces := []string{"Let me look at the config file once more. ", "ab", "abc", "x", "😀", "é",
 		"\xed\xa0\x80", "\xff", "the same line\n", "* item\n", "1. first\n", "## Plan\n", "> q\n",
-		"| a | b |\n", "```", "OK", "---", "\u2028", "\u00a0* y", "  + z\n", "word ", "zz"}
+		"| a | b |\n", "```", "OK", "---", "\u2028", "\u00a0* y", "  + z\n", "word ", "zz",
+		// Lone surrogates, U+FFFD (the same key) and the halves of 😀
+		// (D83D DE00), which pair when they meet.
+		"\ufffd", "\xed\xb0\x80", "\xed\xa0\xbd", "\xed\xb8\x80", "\ufffd\ufffd", "\xed\xa0\x80\ufffd"}
+	actions := []string{"tool 0", "tool 1", "tool \xed\xa0\x80", "tool \ufffd", "tool \xed\xb0\x80"}
 	var steps []Step
 	for i := range n {
 		var s Step
 		switch k := r.IntN(20); {
 		case k == 0:
-			s = Step{Kind: KindAction, Action: fmt.Sprintf("tool %d", r.IntN(3))}
+			s = Step{Kind: KindAction, Action: actions[r.IntN(len(actions))]}
 		case k == 1:
 			s = Step{Kind: KindAction, Action: " "}
 		default:

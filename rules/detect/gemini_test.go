@@ -15,6 +15,10 @@ func (f GeminiFiring) base() Firing { return f.Firing }
 // units, that is with the 11th repetition (462).
 const chant = "Let me look at the config file once more. "
 
+// chant39 is chant's first 39 code units: with one more, a message is
+// shorter than a chunk, so every chunk holds that unit.
+const chant39 = "Let me look at the config file once mor"
+
 func TestChantLength(t *testing.T) {
 	if len(chant) != 42 {
 		t.Fatalf("len(chant) = %d", len(chant))
@@ -111,6 +115,29 @@ func TestGemini(t *testing.T) {
 			[]string{"18:content_chanting/feedback"}},
 		{"in a code block nothing is appended", def, cat([]Step{msg("```go")}, repeat(12, msg(chant)), []Step{msg("```")}, repeat(11, msg(chant))),
 			[]string{"25:content_chanting/feedback"}},
+
+		// Keys as live hashes them (createHash('sha256').update(chunk):
+		// UTF-8, a lone surrogate as U+FFFD), and a chunk whose key holds
+		// other code units is not recorded (isActualContentMatch). Those
+		// of the default configuration checked against
+		// @google/gemini-cli-core 0.61.0 through driver.mjs.
+		{"lone surrogates chant as any text", def, repeat(12, msg(chant39+"\xed\xa0\x80")),
+			[]string{"11:content_chanting/feedback", "12:content_chanting/stop"}},
+		{"after U+FFFD a lone surrogate's chunks are not recorded", def,
+			cat([]Step{msg(chant39 + "\ufffd")}, repeat(14, msg(chant39+"\xed\xa0\x80"))), nil},
+		{"after one lone surrogate another's chunks are not recorded", def,
+			cat([]Step{msg(chant39 + "\xed\xaf\xbf")}, repeat(14, msg(chant39+"\xed\xa0\x80"))), nil},
+		{"a chunk's edge cuts a pair: U+FFFD's key", cfg(func(c *GeminiConfig) { c.ContentChunkSize = 1 }),
+			cat([]Step{msg("\ufffd")}, repeat(14, msg("😀"))), nil},
+		{"a chunk's edge cuts a pair, alone", cfg(func(c *GeminiConfig) { c.ContentChunkSize = 1 }),
+			repeat(14, msg("😀")), []string{"10:content_chanting/feedback", "11:content_chanting/stop"}},
+		{"a lone surrogate in a tool name is U+FFFD", def,
+			[]Step{call("read\xed\xa0\x80:{}", ""), call("read\ufffd:{}", ""), call("read\xed\xb0\x80:{}", ""),
+				call("read\xed\xa0\x81:{}", ""), call("read\ufffd:{}", "")},
+			[]string{"5:tool_cycle/feedback"}},
+		{"a pair in a tool name is its character", def,
+			[]Step{call("r\xed\xa0\xbd\xed\xb8\x80", ""), call("r😀", ""), call("r😀", ""), call("r😀", ""), call("r\xed\xa0\xbd\xed\xb8\x80", "")},
+			[]string{"5:tool_cycle/feedback"}},
 
 		// Shared count and the recorded LLM verdict.
 		{"the count is shared", def, cat(repeat(5, a), repeat(11, msg(chant))),
@@ -234,6 +261,9 @@ func FuzzGeminiContent(f *testing.F) {
 	f.Add("abcabcabcabc\x00abcabc\x00!x\x00```\x00abc")
 	f.Add("😀😀😀😀😀😀😀😀\x00OK\x00- a\x00* b")
 	f.Add("abababababababababab\x00?ab\x00abababab")
+	// Lone surrogates (WTF-8), U+FFFD and pairs' halves: one key, other units.
+	f.Add("a\ufffda\ufffd\x00a\xed\xa0\x80a\xed\xa0\x80a\xed\xb0\x80a\xed\xa0\x80\x00a\xed\xa0\x80a\xed\xa0\x80")
+	f.Add("\xed\xa0\xbd\x00\xed\xb8\x80😀😀\ufffd\ufffd😀\x00!x\xed\xa0\x80\x00!x\ufffd\x00!x\xed\xb0\x80")
 	f.Fuzz(func(t *testing.T, in string) {
 		cfg := GeminiConfig{ToolCallLoopThreshold: 2, ToolCycleMaxLength: 2,
 			ContentChunkSize: 3, ContentLoopThreshold: 3, ContentMaxHistory: 20}
