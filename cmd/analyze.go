@@ -156,6 +156,11 @@ func analyzeWrite(opts *AnalyzeOptions, bw *bufio.Writer) error {
 		// A steps or attempts log's headline table, tasks and first
 		// firings are tallied as the firings come (report.AgentStory).
 		aopts.Sink = report.NewAgentStory
+		if opts.Verbose && !chart {
+			// -v lists every firing: as they come, spilled past a
+			// bound, not kept (report.NewAgentListing).
+			aopts.Sink = report.NewAgentListing(width)
+		}
 	}
 	// SIGINT/SIGTERM stop the reads (even one blocked on a quiet FIFO);
 	// a JSON document begun is closed naming the interruption.

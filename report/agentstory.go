@@ -1,9 +1,12 @@
 package report
 
 import (
+	"fmt"
 	"math"
+	"strings"
 
 	"github.com/loopbreak/loopbreak/analyze"
+	"github.com/loopbreak/loopbreak/analyze/outfile"
 	"github.com/loopbreak/loopbreak/replay"
 	"github.com/loopbreak/loopbreak/rules"
 )
@@ -20,6 +23,13 @@ type AgentStory struct {
 	first []rules.Firing // the first maxFiringsListed
 	lanes map[*rules.Rule]*agentLane
 	x     func(turn int) int // the chart's pixel column of a step
+
+	// listing holds every firing's line of the verbose text (-v lists
+	// them all), written as the firings come, past a bound to a
+	// temporary file; nil unless NewAgentListing made the story.
+	listing *outfile.Spill
+	width   int
+	ep      *replay.Episode
 }
 
 // maxFiringsListed is how many firings the text lists without -v.
@@ -50,6 +60,32 @@ func NewAgentStory(o *analyze.Outcome, ep *replay.Episode) analyze.FiringSink {
 	return newAgentStory(o, ep)
 }
 
+// NewAgentListing is NewAgentStory for the verbose text, which lists every
+// firing (Text.Verbose) fitted to width: their lines are written as the
+// firings come, past 8 MiB to a temporary file (outfile.Spill), and the
+// outcome keeps none of them (ListsFirings), so a log of 200,000 firing
+// steps costs that bound, not a struct per firing.
+func NewAgentListing(width int) func(o *analyze.Outcome, ep *replay.Episode) analyze.FiringSink {
+	return func(o *analyze.Outcome, ep *replay.Episode) analyze.FiringSink {
+		if isZorkGPT(ep) {
+			return nil
+		}
+		s := newAgentStory(o, ep)
+		s.listing, s.width, s.ep = &outfile.Spill{}, width, ep
+		return s
+	}
+}
+
+// ListsFirings says the story lists every firing itself: the outcome
+// need not keep them (analyze.Options.KeepFirings).
+func (s *AgentStory) ListsFirings() bool { return s.listing != nil }
+
+// firingLine is a firing's line in the text's list of firings.
+func firingLine(f *rules.Firing, ep *replay.Episode, width int) string {
+	head := fmt.Sprintf("%s %-5d ", unitWord(ep), f.Turn)
+	return fmt.Sprintf("    %s%s\n", head, Wrap(Term(describeFiring(f, ep)), width, 4+len(head), strings.Repeat(" ", 8)))
+}
+
 func newAgentStory(o *analyze.Outcome, ep *replay.Episode) *AgentStory {
 	s := &AgentStory{lanes: map[*rules.Rule]*agentLane{}, x: agentX(ep)}
 	s.start(o, ep)
@@ -71,6 +107,9 @@ func agentX(ep *replay.Episode) func(int) int {
 func (s *AgentStory) Firing(f *rules.Firing, _ bool) {
 	s.add(f)
 	s.n++
+	if s.listing != nil {
+		s.listing.Write([]byte(firingLine(f, s.ep, s.width))) // an error stays in the spill (Err)
+	}
 	if len(s.first) < maxFiringsListed {
 		s.first = append(s.first, *f)
 	}

@@ -83,6 +83,34 @@ func TestAgentStoryAsKeptFirings(t *testing.T) {
 		if ep.Format == replay.FormatAttempts && !strings.Contains(gotText, "Tasks (task_attempts would have fired)") {
 			t.Errorf("%s: no tasks", path)
 		}
+		// -v lists every firing, from a spill of their lines (a bound of
+		// 1 KiB here: the file too), not from kept firings.
+		for _, width := range []int{0, 60} {
+			listing := NewAgentListing(width)
+			spilled := func(o *analyze.Outcome, ep *replay.Episode) analyze.FiringSink {
+				s := listing(o, ep)
+				s.(*AgentStory).listing.Bound = 1 << 10
+				return s
+			}
+			verbose := analyze.Analyze(ep, rules.Default(), analyze.Options{KeepFirings: true, Story: true, Sink: spilled})
+			if verbose.Firings != nil {
+				t.Errorf("%s: %d firings kept for -v's listing", path, len(verbose.Firings))
+			}
+			var want, got bytes.Buffer
+			if err := (&Text{W: &want, Width: width, Verbose: true}).Episode(kept, ep); err != nil {
+				t.Fatal(err)
+			}
+			if err := (&Text{W: &got, Width: width, Verbose: true}).Episode(verbose, ep); err != nil {
+				t.Fatal(err)
+			}
+			if got.String() != want.String() {
+				t.Errorf("%s: -v text (width %d) listed as the firings came:\n%s\nfrom the kept firings:\n%s", path, width, got.String(), want.String())
+			}
+			if strings.Count(got.String(), "\n    step ")+strings.Count(got.String(), "\n    attempt ") < len(kept.Firings) && width == 0 {
+				t.Errorf("%s: -v lists fewer than its %d firings", path, len(kept.Firings))
+			}
+		}
+
 		// Each lane against the kept firings: count, the first listed,
 		// every step while they fit, the distinct columns.
 		s := told.Sink.(*AgentStory)

@@ -343,10 +343,11 @@ func (r *Text) AgentEpisode(o *analyze.Outcome, ep *replay.Episode, judge func(n
 		}
 	}
 
-	// The first maxFiringsListed firings, all of them with -v (which
-	// keeps them).
+	// The first maxFiringsListed firings; all of them with -v, kept or
+	// listed as they came (NewAgentListing).
 	listed, total := o.Firings, len(o.Firings)
-	if s, ok := o.Sink.(*AgentStory); ok && o.Firings == nil {
+	s, _ := o.Sink.(*AgentStory)
+	if s != nil && o.Firings == nil {
 		listed, total = s.first, s.n
 	}
 	if total > 0 {
@@ -355,12 +356,22 @@ func (r *Text) AgentEpisode(o *analyze.Outcome, ep *replay.Episode, judge func(n
 		if !r.Verbose && limit > maxFiringsListed {
 			limit = maxFiringsListed
 		}
+		all := false // every line written
+		if s != nil && s.listing != nil && o.Firings == nil && r.Verbose {
+			// Every line, written as the firings came.
+			if _, err := s.listing.WriteTo(w); err != nil {
+				return err
+			}
+			if err := s.listing.Close(); err != nil {
+				return err
+			}
+			listed, all = nil, true
+		}
 		limit = min(limit, len(listed))
 		for _, f := range listed[:limit] {
-			head := fmt.Sprintf("%s %-5d ", unit, f.Turn)
-			fmt.Fprintf(w, "    %s%s\n", head, Wrap(Term(describeFiring(&f, ep)), r.Width, 4+len(head), strings.Repeat(" ", 8)))
+			fmt.Fprint(w, firingLine(&f, ep, r.Width))
 		}
-		if limit < total {
+		if limit < total && !all {
 			fmt.Fprintf(w, "    %s\n", r.dim.Sprintf("(the first %d of %d; -v lists all)", limit, total))
 		}
 	}
