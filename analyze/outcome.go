@@ -109,6 +109,13 @@ type FiringSink interface {
 	Firing(f *rules.Firing, afterCut bool)
 }
 
+// A FiringLister is a FiringSink that may list every firing itself (the
+// verbose text of a steps log): when ListsFirings, the outcome does not
+// keep them even with Options.KeepFirings.
+type FiringLister interface {
+	ListsFirings() bool
+}
+
 // Analyze replays the rules over ep under cfg and computes its outcome.
 func Analyze(ep *replay.Episode, cfg *rules.Config, opts Options) *Outcome {
 	o, _ := analyzeInto(context.Background(), ep, cfg, opts, nil, nil, nil)
@@ -181,8 +188,12 @@ func analyzeInto(ctx context.Context, ep *replay.Episode, cfg *rules.Config, opt
 	if lab != nil {
 		scorer = NewScorer(lab, scored)
 	}
+	keep := opts.KeepFirings
 	if opts.Sink != nil {
 		o.Sink = opts.Sink(o, ep)
+		if l, ok := o.Sink.(FiringLister); ok && l.ListsFirings() {
+			keep = false
+		}
 	}
 	var sunk rules.Firing // the firing handed to o.Sink
 	var fired Fired
@@ -221,7 +232,7 @@ func analyzeInto(ctx context.Context, ep *replay.Episode, cfg *rules.Config, opt
 			sunk = f
 			o.Sink.Firing(&sunk, o.AfterCut(&f))
 		}
-		if opts.KeepFirings {
+		if keep {
 			o.Firings = appendFiring(o.Firings, &f)
 		}
 	})

@@ -17,10 +17,6 @@ type Story struct {
 	// of them without one).
 	UpToCut map[*rules.Kind]int
 
-	// AgentFirings is every firing of a steps or attempts log, for its
-	// headline table and tasks (such logs are sessions, not corpora of
-	// millions of turns). Nil for ZorkGPT logs.
-	AgentFirings []rules.Firing
 	// OutputLoops are the first MaxOutputLoops firings of the generic
 	// rules on a ZorkGPT log, of OutputLoopCount in all.
 	OutputLoops     []rules.Firing
@@ -86,18 +82,11 @@ type storyBuilder struct {
 	osc    turnRun        // the oscillation run that fired at the latest turn
 	camp   turnRun        // the camping run that fired at the latest turn
 	resets []int          // progress_velocity/reset turns, for the stuck periods
-	agent  bool           // a steps or attempts log: keep every firing
-
-	// A steps or attempts log's firings, in chunks of agentChunk once
-	// past it (a firing is some 360 bytes, a session can have 100,000):
-	// appending them to one slice copied each about four times as it
-	// grew by a quarter; finish copies them once, into s.AgentFirings.
-	agentFull [][]rules.Firing
-	agentTail []rules.Firing
-	nAgent    int
+	// agent is a steps or attempts log: its renderers tally its firings
+	// as they come (report.AgentStory, an Options.Sink), the story keeps
+	// none of them.
+	agent bool
 }
-
-const agentChunk = 1024
 
 // Chunk k of storyBuilder.runs holds 4<<k runs up to maxRunChunk (chunk
 // fullChunk on), so a story of a few runs allocates a few.
@@ -153,12 +142,6 @@ func (b *storyBuilder) add(f *rules.Firing) {
 	s, o := &b.s, b.o
 	switch {
 	case b.agent:
-		if len(b.agentTail) == agentChunk {
-			b.agentFull = append(b.agentFull, b.agentTail)
-			b.agentTail = make([]rules.Firing, 0, agentChunk)
-		}
-		b.agentTail = append(b.agentTail, *f)
-		b.nAgent++
 	case f.Rule.Origin == rules.OriginGeneric:
 		if s.OutputLoopCount < MaxOutputLoops {
 			if len(s.OutputLoops) == cap(s.OutputLoops) {
@@ -240,17 +223,6 @@ func (b *storyBuilder) add(f *rules.Firing) {
 func (b *storyBuilder) finish(ep *replay.Episode, cfg *rules.Config) *Story {
 	s := &b.s
 	s.StuckPeriods = stuckPeriods(b.resets, b.o, ep, cfg)
-	if len(b.agentFull) == 0 {
-		s.AgentFirings = b.agentTail
-	} else {
-		s.AgentFirings = make([]rules.Firing, 0, b.nAgent)
-		for i, c := range b.agentFull {
-			s.AgentFirings = append(s.AgentFirings, c...)
-			b.agentFull[i] = nil
-		}
-		s.AgentFirings = append(s.AgentFirings, b.agentTail...)
-	}
-	b.agentFull, b.agentTail = nil, nil
 	// Runs start in turn order (firings come in turn order): they are
 	// sorted by From already.
 	switch len(b.runs) {

@@ -152,6 +152,16 @@ func analyzeWrite(opts *AnalyzeOptions, bw *bufio.Writer) error {
 	// encodes each episode's firings as they come (Sink), never holding
 	// them as structs.
 	aopts := analyze.Options{KeepFirings: opts.Format == "text" && (opts.Verbose || chart), Story: opts.Format == "text", Labels: labels}
+	if opts.Format == "text" {
+		// A steps or attempts log's headline table, tasks and first
+		// firings are tallied as the firings come (report.AgentStory).
+		aopts.Sink = report.NewAgentStory
+		if opts.Verbose && !chart {
+			// -v lists every firing: as they come, spilled past a
+			// bound, not kept (report.NewAgentListing).
+			aopts.Sink = report.NewAgentListing(width)
+		}
+	}
 	// SIGINT/SIGTERM stop the reads (even one blocked on a quiet FIFO);
 	// a JSON document begun is closed naming the interruption.
 	ctx, stop := signalContext()

@@ -74,10 +74,15 @@ func Detectors(o *analyze.Outcome, ep *replay.Episode) []DetectorRow {
 // judge a firing by people's spans); a nil judge leaves false alarms
 // unknown.
 func DetectorsJudged(o *analyze.Outcome, ep *replay.Episode, judge func(n int) bool, basis string) []DetectorRow {
+	if o.Firings == nil {
+		// Tallied as they came (AgentStory), judged by analyze.AlarmJudge.
+		if s, ok := o.Sink.(*AgentStory); ok && s.det != nil {
+			return slices.Clone(s.det.rows)
+		}
+	}
 	d := newDetectorTally(o, judge, basis)
-	firings := agentFirings(o)
-	for i := range firings {
-		d.add(&firings[i])
+	for i := range o.Firings {
+		d.add(&o.Firings[i])
 	}
 	return d.rows
 }
@@ -145,10 +150,12 @@ func Tasks(o *analyze.Outcome, ep *replay.Episode) []TaskRow {
 	if ep.Format != replay.FormatAttempts {
 		return nil
 	}
+	if s, ok := o.Sink.(*AgentStory); ok && o.Firings == nil && s.tasks != nil {
+		return s.tasks.finish(ep) // tallied as they came
+	}
 	var t taskTally
-	firings := agentFirings(o)
-	for i := range firings {
-		t.add(&firings[i])
+	for i := range o.Firings {
+		t.add(&o.Firings[i])
 	}
 	return t.finish(ep)
 }
@@ -336,18 +343,36 @@ func (r *Text) AgentEpisode(o *analyze.Outcome, ep *replay.Episode, judge func(n
 		}
 	}
 
-	if firings := agentFirings(o); len(firings) > 0 {
+	// The first maxFiringsListed firings; all of them with -v, kept or
+	// listed as they came (NewAgentListing).
+	listed, total := o.Firings, len(o.Firings)
+	s, _ := o.Sink.(*AgentStory)
+	if s != nil && o.Firings == nil {
+		listed, total = s.first, s.n
+	}
+	if total > 0 {
 		fmt.Fprintf(w, "\n  %s\n", r.bold.Sprint("Firings"))
-		limit := len(firings)
-		if !r.Verbose && limit > 20 {
-			limit = 20
+		limit := total
+		if !r.Verbose && limit > maxFiringsListed {
+			limit = maxFiringsListed
 		}
-		for _, f := range firings[:limit] {
-			head := fmt.Sprintf("%s %-5d ", unit, f.Turn)
-			fmt.Fprintf(w, "    %s%s\n", head, Wrap(Term(describeFiring(&f, ep)), r.Width, 4+len(head), strings.Repeat(" ", 8)))
+		all := false // every line written
+		if s != nil && s.listing != nil && o.Firings == nil && r.Verbose {
+			// Every line, written as the firings came.
+			if _, err := s.listing.WriteTo(w); err != nil {
+				return err
+			}
+			if err := s.listing.Close(); err != nil {
+				return err
+			}
+			listed, all = nil, true
 		}
-		if limit < len(firings) {
-			fmt.Fprintf(w, "    %s\n", r.dim.Sprintf("(the first 20 of %d; -v lists all)", len(firings)))
+		limit = min(limit, len(listed))
+		for _, f := range listed[:limit] {
+			fmt.Fprint(w, firingLine(&f, ep, r.Width))
+		}
+		if limit < total && !all {
+			fmt.Fprintf(w, "    %s\n", r.dim.Sprintf("(the first %d of %d; -v lists all)", limit, total))
 		}
 	}
 	fmt.Fprintln(w)
@@ -444,15 +469,6 @@ func (r *Text) outputLoops(w io.Writer, o *analyze.Outcome) {
 	if limit < total {
 		fmt.Fprintf(w, "    %s\n", r.dim.Sprintf("(the first %d of %d; -v lists all)", limit, total))
 	}
-}
-
-// agentFirings are a steps or attempts log's firings: the outcome's when
-// kept, else its story's.
-func agentFirings(o *analyze.Outcome) []rules.Firing {
-	if o.Firings == nil && o.Story != nil {
-		return o.Story.AgentFirings
-	}
-	return o.Firings
 }
 
 // loopsLine writes the corpus's loops and false alarms of the generic and

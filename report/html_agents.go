@@ -15,7 +15,6 @@ import (
 
 	"github.com/loopbreak/loopbreak/analyze"
 	"github.com/loopbreak/loopbreak/replay"
-	"github.com/loopbreak/loopbreak/rules"
 )
 
 // htmlTable is a table of the page other than the episodes'.
@@ -155,7 +154,7 @@ func agentTimelineSVG(o *analyze.Outcome, ep *replay.Episode, id string) (templa
 	}
 	first, last := ep.Turns[0].N, ep.Turns[n-1].N
 	span := last - first + 1
-	xr := func(t int) int { return int(math.Round(agentLeft + float64(t-first)/float64(span)*agentPlotW)) }
+	xr := agentX(ep)
 	y0 := 10
 	scoreTop := 0.0
 	if ep.HasScore {
@@ -212,15 +211,9 @@ func agentTimelineSVG(o *analyze.Outcome, ep *replay.Episode, id string) (templa
 		label(18, "score "+Num(scoreTop))
 		label(base, "0")
 	}
-	firings := agentFirings(o)
+	story := agentStoryOf(o, ep)
 	var lanesFired []string
 	slot := max(2, int(math.Round(float64(agentPlotW)/float64(span)))-1)
-	marks := map[*rules.Rule]int{}
-	for i := range firings {
-		if f := &firings[i]; f.Kind != rules.Reset {
-			marks[f.Rule]++
-		}
-	}
 	for k, r := range o.Ran {
 		y := lanesY + agentLaneH*k
 		var at []string
@@ -229,23 +222,25 @@ func agentTimelineSVG(o *analyze.Outcome, ep *replay.Episode, id string) (templa
 		// A lane of more firings than pixel columns draws one mark per
 		// column it fired in (the same picture, a bounded path); its
 		// count and the steps listed stay exact.
-		bin := marks[r] > agentPlotW
-		binned = binned || bin
-		lastX := -1
-		for i := range firings {
-			f := &firings[i]
-			if f.Rule != r || f.Kind == rules.Reset {
-				continue
+		if l := story.lanes[r]; l != nil {
+			count = l.count
+			for _, f := range l.at {
+				at = append(at, fmt.Sprintf("%d (%s)", f.turn, f.kind))
 			}
-			if len(at) < maxListed {
-				at = append(at, fmt.Sprintf("%d (%s)", f.Turn, f.Kind.Name))
-			} else if len(at) == maxListed {
+			if count > maxListed {
 				at = append(at, "…")
 			}
-			count++
-			if x := xr(f.Turn); !bin || x != lastX {
+			cols := l.cols
+			if bin := count > agentPlotW; bin {
+				binned = true
+			} else {
+				cols = cols[:0:0]
+				for _, t := range l.turns {
+					cols = append(cols, xr(t))
+				}
+			}
+			for _, x := range cols {
 				fmt.Fprintf(&d, "M%d %dh%dv%dh%dz", x, y+2, slot, agentLaneH-4, -slot)
-				lastX = x
 			}
 		}
 		b.f(`<g class="dl" data-rule="%s" data-firings="%d">`, template.HTMLEscapeString(r.Name), count)

@@ -162,6 +162,13 @@ func NewParquetWriter[T any](w io.Writer) *ParquetWriter[T] {
 	return &ParquetWriter[T]{w: parquet.NewGenericWriter[T](w,
 		parquet.Compression(&zstd.Codec{}),
 		parquet.MaxRowsPerRowGroup(parquetRowGroup),
+		// Ids and sources can be any size (agents write 500 KB ids): the
+		// library would keep each row group's least and greatest whole in
+		// the footer's statistics until the file ends, and copy them into
+		// every page header. Readers do without them (they only skip row
+		// groups by range).
+		parquet.SkipPageBounds("episode_id"), parquet.SkipPageBounds("source"),
+		parquet.SkipPageStatistics("episode_id"), parquet.SkipPageStatistics("source"),
 		parquet.CreatedBy("loopbreak", "", ""),
 		parquet.KeyValueMetadata("loopbreak.schema_version", strconv.Itoa(SchemaVersion)),
 	)}

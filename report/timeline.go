@@ -101,11 +101,11 @@ type TimelineMarks struct {
 }
 
 // NewTimelineMarks starts the marks of ep's timeline: an
-// analyze.Options.Sink. Other agents' logs are drawn from their story
-// (nil: no sink).
+// analyze.Options.Sink. Other agents' logs are drawn from their
+// AgentStory, which it starts instead.
 func NewTimelineMarks(o *analyze.Outcome, ep *replay.Episode) analyze.FiringSink {
 	if !isZorkGPT(ep) {
-		return nil
+		return newAgentStory(o, ep)
 	}
 	return newTimelineMarks(ep)
 }

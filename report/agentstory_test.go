@@ -1,0 +1,149 @@
+package report
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/loopbreak/loopbreak/analyze"
+	"github.com/loopbreak/loopbreak/replay"
+	"github.com/loopbreak/loopbreak/rules"
+)
+
+// TestAgentStoryAsKeptFirings holds a steps or attempts log's text report
+// and HTML page, told from the firings as they came (AgentStory, nothing
+// kept), byte-equal to those told from every firing kept: a log of few
+// firings, one past the 20 the text lists, one past the chart's pixel
+// columns (binned lanes) and an attempts log with tasks.
+func TestAgentStoryAsKeptFirings(t *testing.T) {
+	dir := t.TempDir()
+	steps := func(name string, n, every int) string {
+		var b strings.Builder
+		for i := 1; i <= n; i++ {
+			action := fmt.Sprintf("edit_%d", i)
+			if i%every == 0 {
+				action = "run_tests"
+			}
+			fmt.Fprintf(&b, `{"step": %d, "action": %q, "output": "1 test failed", "error": true, "kind": "action", "score": %d, "location": "repo"}`+"\n", i, action, i/1000)
+		}
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	paths := []string{
+		steps("few.jsonl", 12, 1),
+		steps("some.jsonl", 400, 3),
+		steps("many.jsonl", 5000, 1),
+		filepath.Join("..", "testdata", "attempts", "autopilot.jsonl"),
+	}
+	for _, path := range paths {
+		eps, err := replay.ReadFile(path, nil, replay.Options{Format: replay.FormatAuto})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ep := eps[0]
+		kept := analyze.Analyze(ep, rules.Default(), analyze.Options{KeepFirings: true, Story: true})
+		told := analyze.Analyze(ep, rules.Default(), analyze.Options{Story: true, Sink: NewAgentStory})
+		if told.Firings != nil || len(kept.Firings) == 0 {
+			t.Fatalf("%s: %d firings kept with a story sink; %d without", path, len(told.Firings), len(kept.Firings))
+		}
+		render := func(o *analyze.Outcome) (string, string) {
+			var text bytes.Buffer
+			if err := (&Text{W: &text, Width: 100}).Episode(o, ep); err != nil {
+				t.Fatal(err)
+			}
+			h := &HTMLReport{}
+			h.Add(o, ep)
+			var page bytes.Buffer
+			if err := h.Write(&page, &analyze.Totals{Episodes: 1}, nil); err != nil {
+				t.Fatal(err)
+			}
+			return text.String(), page.String()
+		}
+		wantText, wantPage := render(kept)
+		gotText, gotPage := render(told)
+		if gotText != wantText {
+			t.Errorf("%s: text told as the firings came:\n%s\nfrom the kept firings:\n%s", path, gotText, wantText)
+		}
+		if gotPage != wantPage {
+			t.Errorf("%s: the HTML page told as the firings came differs from the kept firings'", path)
+		}
+		if len(kept.Firings) > maxFiringsListed && !strings.Contains(gotText, fmt.Sprintf("(the first 20 of %d; -v lists all)", len(kept.Firings))) {
+			t.Errorf("%s: %d firings, text does not say it lists the first 20", path, len(kept.Firings))
+		}
+		if strings.HasSuffix(path, "many.jsonl") && !strings.Contains(gotPage, "Summarised: more steps or firings") {
+			t.Errorf("%s: lanes not binned", path)
+		}
+		if ep.Format == replay.FormatAttempts && !strings.Contains(gotText, "Tasks (task_attempts would have fired)") {
+			t.Errorf("%s: no tasks", path)
+		}
+		// -v lists every firing, from a spill of their lines (a bound of
+		// 1 KiB here: the file too), not from kept firings.
+		for _, width := range []int{0, 60} {
+			listing := NewAgentListing(width)
+			spilled := func(o *analyze.Outcome, ep *replay.Episode) analyze.FiringSink {
+				s := listing(o, ep)
+				s.(*AgentStory).listing.Bound = 1 << 10
+				return s
+			}
+			verbose := analyze.Analyze(ep, rules.Default(), analyze.Options{KeepFirings: true, Story: true, Sink: spilled})
+			if verbose.Firings != nil {
+				t.Errorf("%s: %d firings kept for -v's listing", path, len(verbose.Firings))
+			}
+			var want, got bytes.Buffer
+			if err := (&Text{W: &want, Width: width, Verbose: true}).Episode(kept, ep); err != nil {
+				t.Fatal(err)
+			}
+			if err := (&Text{W: &got, Width: width, Verbose: true}).Episode(verbose, ep); err != nil {
+				t.Fatal(err)
+			}
+			if got.String() != want.String() {
+				t.Errorf("%s: -v text (width %d) listed as the firings came:\n%s\nfrom the kept firings:\n%s", path, width, got.String(), want.String())
+			}
+			if strings.Count(got.String(), "\n    step ")+strings.Count(got.String(), "\n    attempt ") < len(kept.Firings) && width == 0 {
+				t.Errorf("%s: -v lists fewer than its %d firings", path, len(kept.Firings))
+			}
+		}
+
+		// Each lane against the kept firings: count, the first listed,
+		// every step while they fit, the distinct columns.
+		s := told.Sink.(*AgentStory)
+		x := agentX(ep)
+		for _, r := range kept.Ran {
+			var turns, cols []int
+			var at []laneFiring
+			for _, f := range kept.Firings {
+				if f.Rule != r || f.Kind == rules.Reset {
+					continue
+				}
+				turns = append(turns, f.Turn)
+				if len(at) < maxListed {
+					at = append(at, laneFiring{f.Turn, f.Kind.Name})
+				}
+				if c := x(f.Turn); len(cols) == 0 || cols[len(cols)-1] != c {
+					cols = append(cols, c)
+				}
+			}
+			l := s.lanes[r]
+			if l == nil {
+				if len(turns) > 0 {
+					t.Errorf("%s: no lane for %s, %d firings", path, r.Name, len(turns))
+				}
+				continue
+			}
+			count := len(turns)
+			if count > agentPlotW {
+				turns = nil // binned: the columns draw it
+			}
+			if l.count != count || !slices.Equal(l.at, at) || !slices.Equal(l.turns, turns) || !slices.Equal(l.cols, cols) || len(l.cols) > agentPlotW+1 {
+				t.Errorf("%s: lane %s: %d firings at %v, steps %v, columns %v; want at %v, steps %v, columns %v", path, r.Name, l.count, l.at, l.turns, l.cols, at, turns, cols)
+			}
+		}
+	}
+}
