@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"testing"
 	"time"
+
+	"github.com/loopbreak/loopbreak/replay/replaytest"
 )
 
 // writeDistinctEpisode writes one ZorkGPT episode of n turns (room ids)
@@ -52,7 +54,7 @@ func BenchmarkDistinctEpisode(b *testing.B) {
 			log := filepath.Join(b.TempDir(), "episode_log.jsonl")
 			writeDistinctEpisode(b, log, n)
 			b.ResetTimer()
-			start, cpu := time.Now(), processCPU()
+			start, cpu := time.Now(), replaytest.ProcessCPU()
 			for b.Loop() {
 				ios, _, out, errOut := Test()
 				if code := Main([]string{"analyze", log}, ios); code != 0 {
@@ -64,7 +66,7 @@ func BenchmarkDistinctEpisode(b *testing.B) {
 			}
 			b.ReportMetric(float64(time.Since(start).Nanoseconds())/float64(b.N)/float64(n), "ns/turn")
 			// CPU per turn: what to compare on a loaded machine.
-			b.ReportMetric(float64((processCPU()-cpu).Nanoseconds())/float64(b.N)/float64(n), "cpu-ns/turn")
+			b.ReportMetric(float64((replaytest.ProcessCPU()-cpu).Nanoseconds())/float64(b.N)/float64(n), "cpu-ns/turn")
 		})
 	}
 }

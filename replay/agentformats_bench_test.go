@@ -8,6 +8,8 @@ import (
 	"runtime"
 	"strconv"
 	"testing"
+
+	"github.com/loopbreak/loopbreak/replay/replaytest"
 )
 
 // agentBenchFormats are the formats .ci/agentlogs.py writes whose reading
@@ -77,7 +79,7 @@ func BenchmarkReadAgentFormats(b *testing.B) {
 			b.SetBytes(int64(len(data)))
 			b.ReportAllocs()
 			var eps []*Episode
-			cpu := processCPU()
+			cpu := replaytest.ProcessCPU()
 			for b.Loop() {
 				eps = nil
 				var err error
@@ -86,7 +88,7 @@ func BenchmarkReadAgentFormats(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
-			if cpu := processCPU() - cpu; cpu > 0 {
+			if cpu := replaytest.ProcessCPU() - cpu; cpu > 0 {
 				b.ReportMetric(float64(len(data))*float64(b.N)/cpu.Seconds()/1e6, "cpu-MB/s")
 			}
 			steps := 0

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/loopbreak/loopbreak/replay/replaytest"
 )
 
 // BenchmarkAgentRecords measures the agents' JSONL readers alone: each
@@ -25,7 +27,7 @@ func BenchmarkAgentRecords(b *testing.B) {
 			lines := bytes.Split(data, []byte("\n"))
 			b.SetBytes(int64(len(data)))
 			b.ReportAllocs()
-			cpu0 := processCPU()
+			cpu0 := replaytest.ProcessCPU()
 			for b.Loop() {
 				r := f.new()
 				for i, l := range lines {
@@ -35,7 +37,7 @@ func BenchmarkAgentRecords(b *testing.B) {
 				}
 				r.finish()
 			}
-			if cpu := processCPU() - cpu0; cpu > 0 {
+			if cpu := replaytest.ProcessCPU() - cpu0; cpu > 0 {
 				b.ReportMetric(float64(len(data))*float64(b.N)/1e6/cpu.Seconds(), "cpu-MB/s")
 			}
 		})

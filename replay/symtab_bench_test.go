@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"testing"
 	"unsafe"
+
+	"github.com/loopbreak/loopbreak/replay/replaytest"
 )
 
 // footprint is the bytes a table holds: its arena's chunks, refs, index
@@ -73,7 +75,7 @@ func BenchmarkDistinctStrings(b *testing.B) {
 			runtime.GC()
 			runtime.ReadMemStats(&before)
 			b.ResetTimer()
-			cpu := processCPU()
+			cpu := replaytest.ProcessCPU()
 			var eps []*Episode
 			for b.Loop() {
 				eps = nil
@@ -97,7 +99,7 @@ func BenchmarkDistinctStrings(b *testing.B) {
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/turn")
 			// CPU per turn: what to compare on a loaded machine (with
 			// GOGC=off, the collector's share is out too).
-			b.ReportMetric(float64((processCPU()-cpu).Nanoseconds())/float64(b.N)/float64(n), "cpu-ns/turn")
+			b.ReportMetric(float64((replaytest.ProcessCPU()-cpu).Nanoseconds())/float64(b.N)/float64(n), "cpu-ns/turn")
 		})
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/loopbreak/loopbreak/replay"
+	"github.com/loopbreak/loopbreak/replay/replaytest"
 	"github.com/loopbreak/loopbreak/rules"
 )
 
@@ -86,13 +87,13 @@ func BenchmarkAgentRule(b *testing.B) {
 			b.ReportAllocs()
 			var before, after runtime.MemStats
 			runtime.ReadMemStats(&before)
-			cpu := cpuTime()
+			cpu := replaytest.ProcessCPU()
 			firings := 0
 			for b.Loop() {
 				firings = 0
 				rules.Run(ep, cfg, set, func(rules.Firing) { firings++ })
 			}
-			cpu = cpuTime() - cpu
+			cpu = replaytest.ProcessCPU() - cpu
 			runtime.ReadMemStats(&after)
 			n := float64(b.N) * float64(steps)
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/n, "ns/step")

@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/loopbreak/loopbreak/replay/replaytest"
 )
 
 // agentTrace is 600 steps in the shape of an agent's session, as
@@ -71,12 +73,12 @@ func benchStep[F any](b *testing.B, steps []Step, step func(Step) []F) {
 	}
 	b.SetBytes(size / int64(len(steps)))
 	b.ReportAllocs()
-	before, n := cpuTime(), 0
+	before, n := replaytest.ProcessCPU(), 0
 	for ; b.Loop(); n++ {
 		step(steps[n%len(steps)])
 	}
 	// CPU time, which a loaded machine's wall clock overstates.
-	b.ReportMetric(float64(cpuTime()-before)/float64(n), "cpu-ns/op")
+	b.ReportMetric(float64(replaytest.ProcessCPU()-before)/float64(n), "cpu-ns/op")
 }
 
 // BenchmarkStep is each peer detector and signature_repeat over the agent

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/loopbreak/loopbreak/replay/replaytest"
 )
 
 func TestFuzzyRepeat(t *testing.T) {
@@ -379,11 +381,11 @@ func BenchmarkFuzzyRepeat1MB(b *testing.B) {
 				b.StopTimer()
 				d, _ := NewFuzzyRepeat(DefaultFuzzyConfig())
 				d.Step(Step{N: 1, Output: p[0]})
-				before := cpuTime()
+				before := replaytest.ProcessCPU()
 				b.StartTimer()
 				fired = len(d.Step(Step{N: 2, Output: p[1]}))
 				b.StopTimer()
-				cpu += cpuTime() - before
+				cpu += replaytest.ProcessCPU() - before
 				b.StartTimer()
 			}
 			b.ReportMetric(float64(fired), "fired")
@@ -412,13 +414,13 @@ func BenchmarkFuzzyRepeatChain1MB(b *testing.B) {
 	fired := 0
 	var cpu time.Duration
 	for range b.N {
-		before := cpuTime()
+		before := replaytest.ProcessCPU()
 		d, _ := NewFuzzyRepeat(DefaultFuzzyConfig())
 		fired = 0
 		for i, out := range outs {
 			fired += len(d.Step(Step{N: i + 1, Output: out}))
 		}
-		cpu += cpuTime() - before
+		cpu += replaytest.ProcessCPU() - before
 	}
 	b.ReportMetric(float64(fired), "firings")
 	b.ReportMetric(float64(cpu.Milliseconds())/float64(b.N)/float64(len(outs)), "cpu-ms/step")

@@ -1,7 +1,0 @@
-//go:build !unix
-
-package replay
-
-import "time"
-
-func processCPU() time.Duration { return 0 }
