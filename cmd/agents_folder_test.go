@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -52,5 +53,31 @@ func TestAnalyzeFolderOfEveryAgent(t *testing.T) {
 		if !slices.Contains(presets, want) {
 			t.Errorf("no session read as %s; read: %v", want, presets)
 		}
+	}
+}
+
+// TestAnalyzeFolderForcedAgentFormat: --input-format NAME on a directory
+// reads that agent's sessions below it whatever their file names, as it
+// reads a file named on the command line (it found none: the scan looked
+// for ZorkGPT's episode_log.jsonl only).
+func TestAnalyzeFolderForcedAgentFormat(t *testing.T) {
+	dir := t.TempDir()
+	src, err := filepath.Glob(filepath.Join("..", "testdata", "agents", "claude-code", "projects", "*", "*.jsonl"))
+	if err != nil || len(src) == 0 {
+		t.Fatalf("no Claude Code fixture: %v", err)
+	}
+	data, err := os.ReadFile(src[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, sub := range []string{"s1", "s2"} {
+		writeFile(t, filepath.Join(dir, sub, "session.jsonl"), string(data))
+	}
+	ios, _, out, errOut := Test()
+	if code := Main([]string{"analyze", "--input-format", "claude-code", "--format", "jsonl", dir}, ios); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if n := strings.Count(out.String(), `"preset":"claude-code"`); n != 2 {
+		t.Errorf("%d sessions read as claude-code, want 2:\n%s", n, out)
 	}
 }

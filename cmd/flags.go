@@ -95,7 +95,7 @@ func (in *inputFlags) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&in.Strict, "strict", false, "treat any unreadable line or file as an error (exit 2)")
 	fs.VarP((*jobsValue)(&in.Jobs), "jobs", "j", "files read in parallel (default: number of CPUs; at most 4 per CPU)")
 	fs.Var(&in.Shard, "shard", "read only shard `K/N` of the logs (a stable 1/N, by a hash of each log's path under its argument)")
-	fs.StringVar(&in.Format, "input-format", replay.FormatAuto, "log `format`: auto (detected from the first records), zorkgpt, steps or attempts")
+	fs.StringVar(&in.Format, "input-format", replay.FormatAuto, "log `format`: auto (detected from the first records), zorkgpt, steps, attempts, or an agent's: "+strings.Join(replay.Presets, ", "))
 	fs.StringVar(&in.Preset, "preset", "", "read a steps log as a framework writes it: openhands (an event stream or trajectory) or gemini-cli (a session file)")
 	fs.StringArrayVar(&in.Fields, "field", nil, "map a steps field to the log's own name, `field=path` with a dotted path (step=iteration, output=result.text); repeatable")
 }
@@ -157,7 +157,10 @@ func (in *inputFlags) checkInput() error {
 // or fields): a directory is searched for any *.jsonl or *.json[.gz], not
 // for ZorkGPT's episode_log.jsonl[.gz].
 func (in *inputFlags) agentLogs() bool {
-	return in.Format == replay.FormatSteps || in.Format == replay.FormatAttempts || in.Preset != "" || len(in.Fields) > 0
+	// Any format named but ZorkGPT's: steps, attempts, or an agent's own
+	// (--input-format claude-code reads that agent's files, whatever their
+	// names, as --preset does).
+	return in.Format != replay.FormatAuto && in.Format != replay.FormatZorkGPT || in.Preset != "" || len(in.Fields) > 0
 }
 
 // findShard expands the arguments and keeps the logs of --shard (all of
