@@ -281,7 +281,7 @@ func TestScanFindsEveryFormat(t *testing.T) {
 	if code := Main([]string{"analyze", none}, ios); code != 2 {
 		t.Fatalf("exit %d, want 2", code)
 	}
-	for _, w := range []string{"no logs found in " + none, "OpenHands event streams", "Gemini CLI sessions", "episode_log.jsonl",
+	for _, w := range []string{"no logs found in " + none, "OpenHands event streams", "Gemini CLI, Claude Code, Codex and Cline/Roo sessions", "SWE-agent trajectories", "Aider", "episode_log.jsonl",
 		"z.jsonl holds ZorkGPT events under another name", "m.jsonl is JSON in no format loopbreak detects", "--field", "readme.txt is not a JSON log"} {
 		if !strings.Contains(errOut.String(), w) {
 			t.Errorf("no %q in %q", w, errOut)

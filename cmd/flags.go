@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -287,11 +288,11 @@ func (in *inputFlags) noLogsError(args []string) error {
 	var looked string
 	switch {
 	case in.agentLogs():
-		looked = "looked for " + in.Format + " logs (*.jsonl, *.json[.gz|.zst])"
+		looked = "looked for " + cmp.Or(in.Preset, in.Format) + " logs (*.jsonl, *.json[.gz|.zst], *.traj, Aider chat histories)"
 	case in.Format == replay.FormatZorkGPT:
 		looked = "looked for ZorkGPT's episode logs (episode_log.jsonl[.gz|.zst]); --input-format auto also finds other agents' logs"
 	default:
-		looked = "looked for ZorkGPT's episode logs (episode_log.jsonl[.gz|.zst]) and, by their first records, OpenHands event streams and trajectories, Gemini CLI sessions, steps and attempts logs (*.jsonl, *.json[.gz|.zst])"
+		looked = "looked for ZorkGPT's episode logs (episode_log.jsonl[.gz|.zst]) and, by their first records, OpenHands event streams and trajectories, Gemini CLI, Claude Code, Codex and Cline/Roo sessions, steps and attempts logs (*.jsonl, *.json[.gz|.zst]), SWE-agent trajectories (*.traj) and Aider chat histories"
 	}
 	msg := "no logs found in " + strings.Join(args, ", ") + ": " + looked
 	if !in.IncludeTests {
