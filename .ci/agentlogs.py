@@ -16,6 +16,7 @@ stay one document, their record list replicated.
 
     python3 .ci/agentlogs.py --jq FORMAT        # jq filter, then loopbreak's flags
     python3 .ci/agentlogs.py --extract FORMAT FILE  # the bench's Python reader
+    python3 .ci/agentlogs.py --largest FORMAT FILE  # its largest record, in bytes
 
 The jq filter and the Python reader take the fields a step needs, as the
 bench's comparison (issue 24) asks.
@@ -135,6 +136,19 @@ def main():
                     take(r)
                     n += 1
         print(n)
+        return
+    if sys.argv[1] == "--largest":
+        # python3 agentlogs.py --largest FORMAT FILE: the largest record's
+        # size in bytes (a line, or an element of the document's list).
+        name, path = sys.argv[2], sys.argv[3]
+        kind = FORMATS[name][1]
+        with open(path, "rb") as f:
+            if kind.startswith("jsonl"):
+                print(max(len(l) for l in f))
+                return
+            doc = json.load(f)
+        key = kind.split(":", 1)[1].split(",")[0] if kind.startswith("object") else None
+        print(max(len(json.dumps(r)) for r in (doc if key is None else doc[key])))
         return
     if sys.argv[1] == "--jq":
         print(EXTRACT[sys.argv[2]][0])
