@@ -5,7 +5,6 @@ package replay
 import (
 	"encoding/json"
 	"fmt"
-	"strings"
 )
 
 // builder gathers the events of one episode into its slots (slots.go)
@@ -232,15 +231,6 @@ func (b *builder) nameDisplay(raw Sym) {
 			*n = raw
 		}
 	}
-}
-
-// displayName is nameDisplay's spelling of folded name k, trimmed ("" if
-// none).
-func (b *builder) displayName(k Sym) string {
-	if int(k) >= b.names.len() {
-		return ""
-	}
-	return strings.TrimSpace(b.syms.str(*b.names.at(int(k))))
 }
 
 func (b *builder) nameRoom(id Sym, raw json.RawMessage) {

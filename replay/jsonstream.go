@@ -219,7 +219,7 @@ func delimited(window []byte) bool {
 	case '"':
 		return closingQuote(window, 1) >= 0
 	}
-	return bytes.IndexAny(window, ",]} \t\r\n") >= 0
+	return bytes.ContainsAny(window, ",]} \t\r\n")
 }
 
 // scalarEnd says a value ending at window[end] ends where a scalar must:

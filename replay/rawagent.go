@@ -68,14 +68,6 @@ func rawBool(v rawValue) (b, ok bool) {
 	return false, false
 }
 
-// keyIs compares an object key (raw, esc as Members gives it) with name.
-func keyIs(k []byte, esc bool, name string) bool {
-	if esc {
-		return unquoteKey(k) == name
-	}
-	return string(k) == name
-}
-
 // keyBytes is a key unescaped: k itself when written without escapes,
 // so `switch string(keyBytes(k, esc))` allocates nothing.
 func keyBytes(k []byte, esc bool) []byte {
@@ -91,7 +83,7 @@ func keyBytes(k []byte, esc bool) []byte {
 // test is two vectorised searches; only a record holding the words is
 // checked with json.Valid.
 func hasNonFinite(raw []byte) bool {
-	if bytes.Index(raw, []byte("NaN")) < 0 && bytes.Index(raw, []byte("Infinity")) < 0 {
+	if !bytes.Contains(raw, []byte("NaN")) && !bytes.Contains(raw, []byte("Infinity")) {
 		return false
 	}
 	return !json.Valid(raw)
@@ -205,7 +197,7 @@ func appendCompact(dst []byte, v []byte) []byte {
 
 // compactText is a valid value's compact JSON (compactRaw's result).
 func compactText(v rawValue) string {
-	if bytes.IndexAny(v, " \t\r\n") < 0 {
+	if !bytes.ContainsAny(v, " \t\r\n") {
 		return string(v)
 	}
 	return string(appendCompact(make([]byte, 0, len(v)), v))

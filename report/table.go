@@ -524,30 +524,3 @@ func field(w io.Writer, width int, key, value string) {
 	}
 	fmt.Fprintf(w, "  %-18s %s\n", key, v)
 }
-
-// indent prefixes every line with two spaces (tables inside an episode).
-func indent(w io.Writer) io.Writer { return &prefixWriter{w: w, prefix: "  ", bol: true} }
-
-type prefixWriter struct {
-	w      io.Writer
-	prefix string
-	bol    bool
-}
-
-func (p *prefixWriter) Write(b []byte) (int, error) {
-	var out []byte
-	for _, c := range b {
-		if p.bol {
-			out = append(out, p.prefix...)
-			p.bol = false
-		}
-		out = append(out, c)
-		if c == '\n' {
-			p.bol = true
-		}
-	}
-	if _, err := p.w.Write(out); err != nil {
-		return 0, err
-	}
-	return len(b), nil
-}
