@@ -277,13 +277,13 @@ func (s *chunkScan) record(p int, h uint32) int {
 	if e-s.liveFrom >= len(s.heads) {
 		s.grow()
 	}
-	ent := chunkEntry{pos: p, prev: -1, ord: 1, hash: h}
+	prev, ord := -1, int32(1)
 	b := s.bucket(h)
 	for before, x := -1, s.heads[b]; x >= s.liveFrom; {
 		old := &s.ents[x-s.entStart]
 		if old.hash == h {
 			if s.sameChunk(old.pos, p) {
-				ent.prev, ent.ord = x, min(old.ord, math.MaxInt32-1)+1
+				prev, ord = x, min(old.ord, math.MaxInt32-1)+1
 				// Unlinked: the new entry heads the chain in its place.
 				if before < 0 {
 					s.heads[b] = old.next
@@ -298,9 +298,17 @@ func (s *chunkScan) record(p int, h uint32) int {
 		}
 		before, x = x, old.next
 	}
-	ent.next = s.heads[b]
+	// The entry is written field by field in place: built on the stack
+	// and copied, its narrow stores fed a wide load that could not be
+	// forwarded, the hottest instruction of the scan.
+	if len(s.ents) < cap(s.ents) {
+		s.ents = s.ents[:len(s.ents)+1]
+	} else {
+		s.ents = append(s.ents, chunkEntry{})
+	}
+	ent := &s.ents[len(s.ents)-1]
+	ent.pos, ent.prev, ent.next, ent.ord, ent.hash = p, prev, s.heads[b], ord, h
 	s.heads[b] = e
-	s.ents = append(s.ents, ent)
 	return e
 }
 
