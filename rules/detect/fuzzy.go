@@ -181,13 +181,19 @@ func (d *FuzzyRepeat) Step(s Step) []FuzzyFiring {
 	d.spare = nil
 	cur.n = s.N
 	// Ranging over a string reads an invalid byte as U+FFFD, as []rune does.
-	cur.runes = cur.runes[:0]
-	if n := len(s.Output); cap(cur.runes) < n {
-		cur.runes = make([]rune, 0, n) // at most a code point a byte: no regrowth
+	// At most a code point a byte; filled through a local slice, as
+	// appending to cur.runes reloaded its length and capacity from the
+	// heap at every code point (most of Step's own time).
+	n := len(s.Output)
+	if cap(cur.runes) < n {
+		cur.runes = make([]rune, n)
 	}
+	rs, k := cur.runes[:n], 0
 	for _, r := range s.Output {
-		cur.runes = append(cur.runes, r)
+		rs[k] = r
+		k++
 	}
+	cur.runes = rs[:k]
 	cur.hasHis = false
 
 	// The best match as the fraction bestNum/bestDen (2·LCS over the

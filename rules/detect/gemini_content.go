@@ -49,21 +49,25 @@ type chunkScan struct {
 	entStart int
 	liveFrom int // first live entry
 
-	heads []int  // bucket → its chain's first entry, < liveFrom for none
-	shift uint8  // 32 - log2(len(heads))
-	stale []bool // grow's scratch: entries a newer one of their chunk follows
+	heads []int32 // bucket → its chain's first entry, < liveFrom for none
+	shift uint8   // 32 - log2(len(heads))
+	stale []bool  // grow's scratch: entries a newer one of their chunk follows
 
 	hpos     int    // position whose chunk hash is h, -1 for none
 	h        uint64 // rolling hash of the chunk at hpos
 	mul, top uint64 // the base and base^(c-1)
 	hashMask uint32 // all ones; tests clear bits to force collisions
 	recent   []int  // scratch: a chunk's last T positions
+	// renumberAt bounds the entry indices (int32, so that a probe of the
+	// heads and an entry take fewer cache lines): at it they are
+	// renumbered from 0. Tests lower it.
+	renumberAt int
 }
 
 type chunkEntry struct {
 	pos  int
-	prev int    // the chunk's previous entry, -1 for none
-	next int    // the next (older) entry of its bucket's chain, -1 for none
+	prev int32  // the chunk's previous entry, -1 for none
+	next int32  // the next (older) entry of its bucket's chain, -1 for none
 	ord  int32  // 1 + the previous entry's ord: an upper bound of the live count
 	hash uint32 // the chunk's hash, folded to 32 bits
 }
@@ -80,7 +84,7 @@ func mulMod61(a, b uint64) uint64 {
 }
 
 func newChunkScan(c, t, maxHist int) chunkScan {
-	s := chunkScan{c: c, t: t, maxHist: maxHist, hpos: -1, hashMask: ^uint32(0)}
+	s := chunkScan{c: c, t: t, maxHist: maxHist, hpos: -1, hashMask: ^uint32(0), renumberAt: 1 << 30}
 	s.mul = 1<<32 + rand.Uint64N(mersenne61-1<<33)
 	s.top = 1
 	for range c - 1 {
@@ -241,7 +245,7 @@ func (s *chunkScan) isLoop(e int) bool {
 		}
 		ent := &s.ents[e-s.entStart]
 		recent[i] = ent.pos
-		e = ent.prev
+		e = int(ent.prev)
 	}
 	// The average distance (last − first)/(T−1) must be at most 5·C.
 	if recent[t-1]-recent[0] > 5*c*(t-1) {
@@ -274,16 +278,20 @@ func (s *chunkScan) bucket(h uint32) int { return int((h * 0x9E3779B1) >> s.shif
 // (isActualContentMatch fails: live records nothing).
 func (s *chunkScan) record(p int, h uint32) int {
 	e := s.entStart + len(s.ents)
+	if e >= s.renumberAt {
+		s.renumber()
+		e = s.entStart + len(s.ents)
+	}
 	if e-s.liveFrom >= len(s.heads) {
 		s.grow()
 	}
-	ent := chunkEntry{pos: p, prev: -1, ord: 1, hash: h}
+	prev, ord := int32(-1), int32(1)
 	b := s.bucket(h)
-	for before, x := -1, s.heads[b]; x >= s.liveFrom; {
+	for before, x := -1, int(s.heads[b]); x >= s.liveFrom; {
 		old := &s.ents[x-s.entStart]
 		if old.hash == h {
 			if s.sameChunk(old.pos, p) {
-				ent.prev, ent.ord = x, min(old.ord, math.MaxInt32-1)+1
+				prev, ord = int32(x), min(old.ord, math.MaxInt32-1)+1
 				// Unlinked: the new entry heads the chain in its place.
 				if before < 0 {
 					s.heads[b] = old.next
@@ -296,12 +304,40 @@ func (s *chunkScan) record(p int, h uint32) int {
 				return -1
 			}
 		}
-		before, x = x, old.next
+		before, x = x, int(old.next)
 	}
-	ent.next = s.heads[b]
-	s.heads[b] = e
-	s.ents = append(s.ents, ent)
+	// The entry is written field by field in place: built on the stack
+	// and copied, its narrow stores fed a wide load that could not be
+	// forwarded, the hottest instruction of the scan.
+	if len(s.ents) < cap(s.ents) {
+		s.ents = s.ents[:len(s.ents)+1]
+	} else {
+		s.ents = append(s.ents, chunkEntry{})
+	}
+	ent := &s.ents[len(s.ents)-1]
+	ent.pos, ent.prev, ent.next, ent.ord, ent.hash = p, prev, s.heads[b], ord, h
+	s.heads[b] = int32(e)
 	return e
+}
+
+// renumber numbers the entries from 0 again; a link to an entry that
+// is not live becomes -1, which stays below liveFrom as it did.
+func (s *chunkScan) renumber() {
+	d := s.entStart
+	at := func(x int32) int32 {
+		if int(x) < s.liveFrom {
+			return -1
+		}
+		return int32(int(x) - d)
+	}
+	for i := range s.ents {
+		s.ents[i].prev, s.ents[i].next = at(s.ents[i].prev), at(s.ents[i].next)
+	}
+	for i := range s.heads {
+		s.heads[i] = at(s.heads[i])
+	}
+	s.liveFrom -= d
+	s.entStart = 0
 }
 
 func (s *chunkScan) sameChunk(a, b int) bool {
@@ -323,7 +359,7 @@ func (s *chunkScan) sameKey(a, b int) bool {
 // again: the newest of each chunk, oldest first.
 func (s *chunkScan) grow() {
 	n := max(256, 2*len(s.heads))
-	s.heads = make([]int, n)
+	s.heads = make([]int32, n)
 	s.shift = uint8(32 - bits.TrailingZeros(uint(n)))
 	for i := range s.heads {
 		s.heads[i] = -1
@@ -335,15 +371,15 @@ func (s *chunkScan) grow() {
 	stale := s.stale[:len(live)]
 	clear(stale)
 	for _, ent := range live {
-		if ent.prev >= s.liveFrom {
-			stale[ent.prev-s.liveFrom] = true
+		if int(ent.prev) >= s.liveFrom {
+			stale[int(ent.prev)-s.liveFrom] = true
 		}
 	}
 	for i := range live {
 		if !stale[i] {
 			b := s.bucket(live[i].hash)
 			live[i].next = s.heads[b]
-			s.heads[b] = s.liveFrom + i
+			s.heads[b] = int32(s.liveFrom + i)
 		}
 	}
 }

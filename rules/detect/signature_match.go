@@ -1,5 +1,7 @@
 package detect
 
+import "math/bits"
+
 // The regular expressions of seed 004's extractSignature, matched by hand
 // with Go RE2's leftmost-first semantics (RULES.md §8 Readings: ASCII \w
 // \d \s, (?i), `.` anything but \n), so that a step's output is scanned
@@ -89,7 +91,24 @@ func foldLen(s string, i int, word string) int {
 // which then ends where it starts.
 func matchSigError(s string, from int) (word, loc string, ok bool) {
 	for i := from; i+5 <= len(s); i++ {
-		if s[i]|0x20 != 'e' || foldLen(s, i, "error") == 0 {
+		if i+8 <= len(s) {
+			// Eight bytes at a time to the next e or E: a zero byte of
+			// y is one; the lowest bit of m marks the first exactly
+			// (the formula errs only above a zero byte).
+			x := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+				uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+			y := (x | 0x2020202020202020) ^ 0x6565656565656565
+			m := (y - 0x0101010101010101) &^ y & 0x8080808080808080
+			if m == 0 {
+				i += 7
+				continue
+			}
+			i += bits.TrailingZeros64(m) / 8
+			if i+5 > len(s) {
+				break
+			}
+		}
+		if s[i]|0x20 != 'e' || s[i+1]|0x20 != 'r' || foldLen(s, i, "error") == 0 {
 			continue
 		}
 		p := i + 5
