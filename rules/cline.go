@@ -134,12 +134,88 @@ func toolCallOf(t *replay.Turn, ep *replay.Episode) (toolCall, bool) {
 
 // sortedTop writes a JSON object with its top-level keys sorted (nested
 // values as they are, compacted), leaving out the ignored keys; arguments
-// that are not an object are returned compacted.
+// that are not an object are returned compacted. It is what decoding into
+// a map[string]json.RawMessage and writing the keys back in order gives
+// (the last of a repeated key, keys escaped as json.Marshal escapes
+// them), read in place when the keys need no escaping either way, as an
+// agent's argument names never do (FuzzSortedTop holds the two to one
+// another).
 func sortedTop(args json.RawMessage, ignored map[string]bool) string {
-	var m map[string]json.RawMessage
 	if len(args) == 0 {
 		return "{}"
 	}
+	if s, ok := sortedTopInPlace(args, ignored); ok {
+		return s
+	}
+	return sortedTopDecoded(args, ignored)
+}
+
+// topMember is one member of an object, its key and value as written.
+type topMember struct{ key, val []byte }
+
+// sortedTopInPlace is sortedTop for a valid object whose keys are plain
+// printable ASCII other than json.Marshal's HTML characters (it reports
+// false for anything else).
+func sortedTopInPlace(args []byte, ignored map[string]bool) (string, bool) {
+	i := skipJSONSpace(args, 0)
+	if i >= len(args) || args[i] != '{' {
+		return "", false
+	}
+	var room [16]topMember
+	ms := room[:0]
+	for i = skipJSONSpace(args, i+1); i < len(args) && args[i] == '"'; {
+		kEnd := replay.SkipString(args, i)
+		key := args[i+1 : kEnd-1]
+		for _, c := range key {
+			if c < 0x20 || c >= 0x80 || c == '\\' || c == '<' || c == '>' || c == '&' {
+				return "", false
+			}
+		}
+		i = skipJSONSpace(args, skipJSONSpace(args, kEnd)+1) // past ':'
+		vEnd := replay.SkipValue(args, i)
+		if !ignored[string(key)] {
+			ms = append(ms, topMember{key, args[i:vEnd]})
+		}
+		if i = skipJSONSpace(args, vEnd); i < len(args) && args[i] == ',' {
+			i = skipJSONSpace(args, i+1)
+		}
+	}
+	// Sorted by key, a repeated key's members in the order written: the
+	// last of each run is the one a map keeps.
+	sort.SliceStable(ms, func(a, b int) bool { return bytes.Compare(ms[a].key, ms[b].key) < 0 })
+	var b strings.Builder
+	b.WriteByte('{')
+	for j, m := range ms {
+		if j+1 < len(ms) && bytes.Equal(ms[j+1].key, m.key) {
+			continue
+		}
+		if b.Len() > 1 {
+			b.WriteByte(',')
+		}
+		b.WriteByte('"')
+		b.Write(m.key)
+		b.WriteString(`":`)
+		if m.val[0] != '"' && bytes.ContainsAny(m.val, " \t\r\n") {
+			b.WriteString(compactJSON(m.val)) // a string is compact as written
+		} else {
+			b.Write(m.val)
+		}
+	}
+	b.WriteByte('}')
+	return b.String(), true
+}
+
+func skipJSONSpace(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// sortedTopDecoded is sortedTop through encoding/json, for keys that need
+// unescaping or escaping.
+func sortedTopDecoded(args json.RawMessage, ignored map[string]bool) string {
+	var m map[string]json.RawMessage
 	if err := json.Unmarshal(args, &m); err != nil {
 		return compactJSON(args)
 	}
