@@ -146,6 +146,11 @@ func SkipString(b []byte, i int) int { return skipString(b, i) }
 // SkipValue returns the index after the valid JSON value starting at b[i].
 func SkipValue(b []byte, i int) int { return skipValue(b, i) }
 
+// StringStop returns the index of the first '"', '\\' or byte below 0x20
+// in b[j:], or len(b): what a validating scan of a string's body stops at,
+// eight bytes at a time.
+func StringStop(b []byte, j int) int { return special(b, j) }
+
 // sanitizeNonFinite replaces the bare tokens NaN, Infinity and -Infinity
 // (outside strings) with null, keeping everything else byte for byte. It
 // makes one copy of the line, only when there is something to replace.

@@ -5,10 +5,7 @@ package partial
 // (replay.SkipComposite) and then json.Valid took two, json.Valid's
 // scanner going a byte at a time through the state machine.
 
-import (
-	"encoding/binary"
-	"math/bits"
-)
+import "github.com/loopbreak/loopbreak/replay"
 
 // Results of validEnd besides an end.
 const (
@@ -131,7 +128,7 @@ func validKey(b []byte, i int) int {
 func validStr(b []byte, i int) int {
 	j := i + 1
 	for {
-		j = stringStop(b, j)
+		j = replay.StringStop(b, j)
 		if j >= len(b) {
 			return cutJSON
 		}
@@ -162,27 +159,6 @@ func validStr(b []byte, i int) int {
 			return notJSON
 		}
 	}
-}
-
-// stringStop returns the index of the first '"', '\\' or byte below 0x20
-// in b[j:], or len(b), eight bytes at a time: after XOR with the byte
-// sought a match is a zero byte, and a byte below 0x20 (or zero) borrows
-// on subtracting 0x20 (or 1) with its high bit clear. A borrow carries
-// only upwards, so the lowest flagged byte is the first match.
-func stringStop(b []byte, j int) int {
-	const ones, highs = 0x0101010101010101, 0x8080808080808080
-	for j+8 <= len(b) {
-		x := binary.LittleEndian.Uint64(b[j:])
-		q, bs := x^(ones*'"'), x^(ones*'\\')
-		if m := ((x-ones*0x20)&^x | (q-ones)&^q | (bs-ones)&^bs) & highs; m != 0 {
-			return j + bits.TrailingZeros64(m)/8
-		}
-		j += 8
-	}
-	for j < len(b) && b[j] >= 0x20 && b[j] != '"' && b[j] != '\\' {
-		j++
-	}
-	return j
 }
 
 func validLit(b []byte, i int, lit string) int {
