@@ -149,14 +149,9 @@ func detectAgent(keys map[string]bool) string {
 	return ""
 }
 
-// jsonString is s as a JSON string, without HTML escapes.
-func jsonString(s string) string {
-	var out bytes.Buffer
-	enc := json.NewEncoder(&out)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(s)
-	return strings.TrimSuffix(out.String(), "\n")
-}
+// jsonString is s as a JSON string, as an Encoder without HTML escapes
+// writes it (FuzzJSONString).
+func jsonString(s string) string { return string(appendGoString(nil, s, false)) }
 
 // stepQueue holds an agent's steps in record order until each is
 // complete (a call waits for its result, found by the agent's call id),

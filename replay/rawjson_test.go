@@ -2,7 +2,9 @@ package replay
 
 import (
 	"bytes"
+	"encoding/json"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -109,6 +111,25 @@ func FuzzRawValue(f *testing.F) {
 		})
 		if len(m) > n {
 			t.Fatalf("%d members, encoding/json %d", n, len(m))
+		}
+	})
+}
+
+// FuzzJSONString holds jsonString to the json.Encoder (SetEscapeHTML
+// false) it stands for.
+func FuzzJSONString(f *testing.F) {
+	for _, s := range []string{"a", "<&>", "\u2028\x00\"\\", "\xff\xfe", "é\t\n"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		var out bytes.Buffer
+		enc := json.NewEncoder(&out)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(s); err != nil {
+			t.Fatal(err)
+		}
+		if got, want := jsonString(s), strings.TrimSuffix(out.String(), "\n"); got != want {
+			t.Fatalf("%q: %s, encoding/json %s", s, got, want)
 		}
 	})
 }
