@@ -146,27 +146,44 @@ func decodeEpisode(elem []byte, ep *mergeEpisode) error {
 	return dec.Decode(ep)
 }
 
-// readEpisode reads the members log, json and text of an object already
-// checked to be valid; false for anything it leaves to encoding/json.
-func readEpisode(b []byte, ep *mergeEpisode) bool {
-	i := skipSpace(b, 1)
+// members walks the members of the object whose '{' is at b[open]
+// (valid JSON, as every caller has checked), calling fn with each key as
+// written between its quotes, the key with its quotes, and the value;
+// fn returns false to stop. It returns the index after the last member
+// (the '}' of a well-formed object) and false when it stopped, or when
+// the bytes are not the object the caller's check promised.
+func members(b []byte, open int, fn func(key, quoted, val []byte) bool) (int, bool) {
+	i := skipSpace(b, open+1)
 	for i < len(b) && b[i] == '"' {
 		k := replay.SkipString(b, i)
 		if k < i+2 || b[k-1] != '"' {
-			return false
+			return i, false // unterminated
 		}
-		key := string(b[i+1 : k-1])
 		j := skipSpace(b, k)
 		if j >= len(b) || b[j] != ':' {
-			return false
+			return i, false
 		}
 		v := skipSpace(b, j+1)
 		end := replay.SkipValue(b, v)
 		if end <= v || end > len(b) {
-			return false
+			return i, false
 		}
-		val := b[v:end]
-		switch {
+		if !fn(b[i+1:k-1], b[i:k], b[v:end]) {
+			return i, false
+		}
+		i = skipSpace(b, end)
+		if i < len(b) && b[i] == ',' {
+			i = skipSpace(b, i+1)
+		}
+	}
+	return i, true
+}
+
+// readEpisode reads the members log, json and text of an object already
+// checked to be valid; false for anything it leaves to encoding/json.
+func readEpisode(b []byte, ep *mergeEpisode) bool {
+	i, ok := members(b, 0, func(k, _, val []byte) bool {
+		switch key := string(k); {
 		case strings.ContainsAny(key, "\\") || !isASCII(key):
 			return false
 		case strings.EqualFold(key, "log"):
@@ -196,12 +213,9 @@ func readEpisode(b []byte, ep *mergeEpisode) bool {
 		default:
 			return false // unknown: encoding/json refuses it
 		}
-		i = skipSpace(b, end)
-		if i < len(b) && b[i] == ',' {
-			i = skipSpace(b, i+1)
-		}
-	}
-	return i == len(b)-1 && b[i] == '}'
+		return true
+	})
+	return ok && i == len(b)-1 && b[i] == '}'
 }
 
 func isASCII(s string) bool {

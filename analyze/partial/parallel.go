@@ -5,7 +5,6 @@ package partial
 // reads decoded.
 
 import (
-	"github.com/loopbreak/loopbreak/replay"
 	"runtime"
 	"strings"
 	"sync"
@@ -57,31 +56,18 @@ func rowMembers(b []byte) []byte {
 	}
 	out := make([]byte, 0, 512)
 	out = append(out, '{')
-	i = skipSpace(b, i+1)
-	for i < len(b) && b[i] == '"' {
-		k := replay.SkipString(b, i)
-		if k < i+2 || b[k-1] != '"' {
-			return b // unterminated: not what a decoder checked
-		}
-		key := b[i+1 : k-1]
-		j := skipSpace(b, k)
-		if j >= len(b) || b[j] != ':' {
-			return b // not what a decoder checked: let it say so
-		}
-		v := skipSpace(b, j+1)
-		end := replay.SkipValue(b, v)
+	if _, ok := members(b, i, func(key, quoted, val []byte) bool {
 		if mayNameRowField(key) {
 			if len(out) > 1 {
 				out = append(out, ',')
 			}
-			out = append(out, b[i:k]...)
+			out = append(out, quoted...)
 			out = append(out, ':')
-			out = append(out, b[v:end]...)
+			out = append(out, val...)
 		}
-		i = skipSpace(b, end)
-		if i < len(b) && b[i] == ',' {
-			i = skipSpace(b, i+1)
-		}
+		return true
+	}); !ok {
+		return b // not what a decoder checked: let it say so
 	}
 	return append(out, '}')
 }

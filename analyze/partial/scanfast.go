@@ -17,8 +17,6 @@ import (
 	"encoding/json"
 	"io"
 	"strings"
-
-	"github.com/loopbreak/loopbreak/replay"
 )
 
 // fastEpisodes: the first pass reads episodes with scanEpisodesFast
@@ -102,25 +100,9 @@ func (p *File) decoderAfter(at int64) (*json.Decoder, int64, error) {
 // null or a string, an unknown key, or a summary row that does not decode.
 func readScanEpisode(b []byte, e *scanEpisode) bool {
 	var seen [3]bool
-	i := skipSpace(b, 1)
-	for i < len(b) && b[i] == '"' {
-		k := replay.SkipString(b, i)
-		if k < i+2 || b[k-1] != '"' {
-			return false
-		}
-		key := string(b[i+1 : k-1])
-		j := skipSpace(b, k)
-		if j >= len(b) || b[j] != ':' {
-			return false
-		}
-		v := skipSpace(b, j+1)
-		end := replay.SkipValue(b, v)
-		if end <= v || end > len(b) {
-			return false
-		}
-		val := b[v:end]
+	i, ok := members(b, 0, func(k, _, val []byte) bool {
 		m := -1
-		switch {
+		switch key := string(k); {
 		case strings.ContainsAny(key, "\\") || !isASCII(key):
 		case strings.EqualFold(key, "log"):
 			m = 0
@@ -151,10 +133,7 @@ func readScanEpisode(b []byte, e *scanEpisode) bool {
 				return false
 			}
 		}
-		i = skipSpace(b, end)
-		if i < len(b) && b[i] == ',' {
-			i = skipSpace(b, i+1)
-		}
-	}
-	return i == len(b)-1 && b[i] == '}'
+		return true
+	})
+	return ok && i == len(b)-1 && b[i] == '}'
 }
