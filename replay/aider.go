@@ -52,10 +52,6 @@ type aiderReader struct {
 // aiderNote is what an Aider episode says about itself.
 const aiderNote = "an Aider chat history holds messages only (Aider has no tool calls): the action rules have nothing to compare"
 
-func (a *aiderReader) record(map[string]any) ([]stepRecord, string) {
-	return nil, "an Aider line read as a JSON record"
-}
-
 // recordRaw reads one line; a reply is kept as bytes until it ends, so a
 // line costs no allocation of its own.
 func (a *aiderReader) recordRaw(raw []byte, _ int) ([]stepRecord, string) {

@@ -16,10 +16,6 @@ type aiderReaderOld struct {
 	pending []stepRecord
 }
 
-func (a *aiderReaderOld) record(map[string]any) ([]stepRecord, string) {
-	return nil, "an Aider line read as a JSON record"
-}
-
 func (a *aiderReaderOld) recordRaw(raw []byte, _ int) ([]stepRecord, string) {
 	line := string(raw)
 	if a.fenced {

@@ -56,10 +56,6 @@ var claudeCodeNotSteps = map[string]bool{
 
 const claudeCodeBadContent = "a message whose content is neither text nor content blocks"
 
-func (c *claudeCodeReader) record(map[string]any) ([]stepRecord, string) {
-	return nil, "a Claude Code record read without its bytes"
-}
-
 // recordRaw reads a record in place (rawagent.go): its fields typed as
 // Claude Code writes them (type and uuid strings, isSidechain and isMeta
 // booleans, message an object whose content is a string or blocks); a

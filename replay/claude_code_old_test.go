@@ -81,10 +81,6 @@ type claudeCodeBlockOld struct {
 	IsError   bool            `json:"is_error"`
 }
 
-func (c *claudeCodeReaderOld) record(map[string]any) ([]stepRecord, string) {
-	return nil, "a Claude Code record read without its bytes"
-}
-
 func (c *claudeCodeReaderOld) recordRaw(raw []byte, _ int) ([]stepRecord, string) {
 	var rec claudeCodeRecordOld
 	if err := json.Unmarshal(raw, &rec); err != nil {

@@ -78,10 +78,6 @@ const (
 	rooRefusal       = "Tool call repetition limit reached for "
 )
 
-func (c *clineReader) record(map[string]any) ([]stepRecord, string) {
-	return nil, "a Cline task message read without its bytes"
-}
-
 // recordRaw reads a message in place (rawagent.go): role a string,
 // content a string or content blocks (null: none).
 func (c *clineReader) recordRaw(raw []byte, _ int) ([]stepRecord, string) {

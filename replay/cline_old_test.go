@@ -27,10 +27,6 @@ type clineMessageOld struct {
 	Ask     string          `json:"ask"`
 }
 
-func (c *clineReaderOld) record(map[string]any) ([]stepRecord, string) {
-	return nil, "a Cline task message read without its bytes"
-}
-
 func (c *clineReaderOld) recordRaw(raw []byte, _ int) ([]stepRecord, string) {
 	var m clineMessageOld
 	if err := json.Unmarshal(raw, &m); err != nil {

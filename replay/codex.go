@@ -2,7 +2,6 @@ package replay
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"strings"
 )
@@ -98,10 +97,6 @@ func readCodexItem(v rawValue) (it codexItem, bad string) {
 		return true
 	})
 	return it, bad
-}
-
-func (c *codexReader) record(map[string]any) ([]stepRecord, string) {
-	return nil, "a Codex record read without its bytes"
 }
 
 // recordRaw reads a rollout line in place (rawagent.go): type a string,
@@ -318,7 +313,7 @@ func codexOutput(raw rawValue) (text string, code int, hasCode bool) {
 	}
 	text, _ = out.Str()
 	if exit != nil {
-		if n, ok := asInt(json.Number(exit)); ok {
+		if n, ok := rawInt(exit); ok {
 			return text, n, true
 		}
 	}

@@ -42,10 +42,6 @@ type codexItemOld struct {
 	Message   json.RawMessage `json:"message"`
 }
 
-func (c *codexReaderOld) record(map[string]any) ([]stepRecord, string) {
-	return nil, "a Codex record read without its bytes"
-}
-
 // codexFastOld is a rollout line decoded in one pass, its payload included
 // (json.Unmarshal validates all it is given first: a second pass over the
 // payload costs as much again).

@@ -85,10 +85,6 @@ type geminiLive struct {
 	used   bool
 }
 
-func (g *geminiReader) record(map[string]any) ([]stepRecord, string) {
-	return nil, "internal: the Gemini CLI reader reads raw records"
-}
-
 // readRecord reads one parsed record. A session document streamed
 // (readSession) comes with its messages already reduced, in pending, and
 // a placeholder for them in v.

@@ -30,7 +30,8 @@ var (
 )
 
 // parseRecord validates raw as one JSON value (space around it allowed)
-// and returns it; the errors are decodeObject's. wantObject refuses any
+// and returns it; the errors are decodeObject's (steps_ref_test.go, the
+// encoding/json reading it replaced). wantObject refuses any
 // other kind of value.
 func parseRecord(raw []byte, wantObject bool) (rawValue, error) {
 	i := skipSpace(raw, 0)

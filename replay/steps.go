@@ -217,8 +217,8 @@ func gapSpan(a, b int) string {
 }
 
 // stepReader turns records into steps for one preset (or the plain
-// mapping): each implements one of valueStepReader, rawStepReader,
-// mapStepReader or docStepReader, which return the steps a record makes
+// mapping): each implements one of valueStepReader, rawStepReader or
+// docStepReader, which return the steps a record makes
 // or why it was skipped. finish returns steps still pending at the end of
 // the input.
 type stepReader interface {
@@ -230,13 +230,6 @@ type stepReader interface {
 type valueStepReader interface {
 	stepReader
 	recordValue(v rawValue) ([]stepRecord, string)
-}
-
-// mapStepReader reads a record decoded by decodeObject: for a reader not
-// yet reading in place.
-type mapStepReader interface {
-	stepReader
-	record(m map[string]any) ([]stepRecord, string)
 }
 
 // fieldReader reads the steps format through --field's paths.
@@ -356,15 +349,7 @@ func readSteps(br *bufio.Reader, c *readContext) error {
 			}
 			return addAll(line, recs)
 		}
-		m, err := decodeObject(raw)
-		if err != nil {
-			return skip(line, err.Error())
-		}
-		mr, ok := sr.(mapStepReader)
-		if !ok {
-			return fmt.Errorf("%s: the %s reader reads whole documents only", c.source, c.opts.Preset)
-		}
-		return handleRecord(mr, m, line, skip, addAll)
+		return fmt.Errorf("%s: the %s reader reads whole documents only", c.source, c.opts.Preset)
 	}
 
 	if dr, ok := sr.(docStepReader); ok {
@@ -458,12 +443,4 @@ func readSteps(br *bufio.Reader, c *readContext) error {
 	}
 	ep.syms.ids, ep.syms.fold = symIndex{}, nil // the strings stay; the map that interned them goes
 	return c.emit(ep)
-}
-
-func handleRecord(sr mapStepReader, m map[string]any, line int, skip func(int, string) error, addAll func(int, []stepRecord) error) error {
-	recs, reason := sr.record(m)
-	if reason != "" {
-		return skip(line, reason)
-	}
-	return addAll(line, recs)
 }

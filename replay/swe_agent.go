@@ -39,10 +39,6 @@ import (
 // any size costs the largest step.
 type sweAgentReader struct{ n int }
 
-func (s *sweAgentReader) record(map[string]any) ([]stepRecord, string) {
-	return nil, "a SWE-agent trajectory read as records"
-}
-
 func (s *sweAgentReader) finish() []stepRecord { return nil }
 
 // readDoc streams a .traj (jsonStream): add is called with each step and

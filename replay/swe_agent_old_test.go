@@ -18,10 +18,6 @@ type sweAgentStepOld struct {
 	Observation string  `json:"observation"`
 }
 
-func (s *sweAgentReaderOld) record(map[string]any) ([]stepRecord, string) {
-	return nil, "a SWE-agent trajectory read as records"
-}
-
 func (s *sweAgentReaderOld) finish() []stepRecord { return nil }
 
 // readDoc streams a .traj: add is called with each step and the line
