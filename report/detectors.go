@@ -275,16 +275,7 @@ func (r *Text) AgentEpisode(o *analyze.Outcome, ep *replay.Episode, judge func(n
 		if slices.ContainsFunc(ep.Live, func(e replay.LiveEvent) bool { return e.Rule == "" }) {
 			lines = liveLines(o.Live, o)
 		}
-		for i, line := range lines {
-			if i == 0 {
-				if !o.Live.Agrees() {
-					line = r.yellow.Sprint(line)
-				}
-				kv("live run", "%s", line)
-			} else {
-				fmt.Fprintf(w, "    %s\n", Wrap(line, r.Width, 4, "      "))
-			}
-		}
+		r.liveRun(w, kv, lines, o.Live.Agrees())
 	}
 	r.logLines(w, kv, ep.Diag)
 

@@ -239,17 +239,7 @@ func (r *Text) Episode(o *analyze.Outcome, ep *replay.Episode) error {
 		kv("censored", "yes")
 	}
 	if o.Live != nil {
-		for i, line := range liveLines(o.Live, o) {
-			line = Term(line)
-			if i == 0 {
-				if !o.Live.Agrees() {
-					line = r.yellow.Sprint(line)
-				}
-				kv("live run", "%s", line)
-			} else {
-				fmt.Fprintf(w, "    %s\n", Wrap(line, r.Width, 4, "      "))
-			}
-		}
+		r.liveRun(w, kv, liveLines(o.Live, o), o.Live.Agrees())
 	}
 	r.logLines(w, kv, ep.Diag)
 
@@ -377,4 +367,21 @@ func (e *errWriter) Write(p []byte) (int, error) {
 	n, err := e.w.Write(p)
 	e.err = err
 	return n, err
+}
+
+// liveRun writes the "live run" field: the first line of what the log
+// says of its live run (yellow where the replay disagrees), the others
+// under it.
+func (r *Text) liveRun(w io.Writer, kv func(k, format string, a ...any), lines []string, agrees bool) {
+	for i, line := range lines {
+		line = Term(line)
+		if i == 0 {
+			if !agrees {
+				line = r.yellow.Sprint(line)
+			}
+			kv("live run", "%s", line)
+		} else {
+			fmt.Fprintf(w, "    %s\n", Wrap(line, r.Width, 4, "      "))
+		}
+	}
 }
