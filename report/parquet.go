@@ -7,16 +7,19 @@ import (
 	"strconv"
 
 	"github.com/parquet-go/parquet-go"
-	"github.com/parquet-go/parquet-go/compress/zstd"
 )
 
 // ParquetEpisode is one row of analyze --format parquet: the JSON
 // episode's fields (docs/output.md: JSON output) as typed columns, so DuckDB,
 // Spark or BigQuery can query outcomes across millions of episodes. The
-// firings are a file of their own (ParquetFiring).
+// firings are a file of their own (ParquetFiring). Ids and sources, of
+// any size, are not dictionary-encoded (here nor in ParquetFiring): the
+// library held a copy of a row group's distinct values and their page,
+// 16 MiB of 500 KB ids several times over, where zstd takes a repeated
+// id's bytes as well.
 type ParquetEpisode struct {
-	EpisodeID             string           `parquet:"episode_id,dict"`
-	Source                string           `parquet:"source,dict"`
+	EpisodeID             string           `parquet:"episode_id"`
+	Source                string           `parquet:"source"`
 	RecordedTurns         int64            `parquet:"recorded_turns"`
 	FinalScore            float64          `parquet:"final_score"`
 	RecordedEnd           string           `parquet:"recorded_end,dict"`
@@ -67,8 +70,8 @@ type ParquetEpisode struct {
 // (json_extract(fields, '$.adjusted') in DuckDB), since each kind has its
 // own fields.
 type ParquetFiring struct {
-	EpisodeID string `parquet:"episode_id,dict"`
-	Source    string `parquet:"source,dict"`
+	EpisodeID string `parquet:"episode_id"`
+	Source    string `parquet:"source"`
 	Turn      int64  `parquet:"turn"`
 	Rule      string `parquet:"rule,dict"`
 	Kind      string `parquet:"kind,dict"`
@@ -136,19 +139,26 @@ func NewParquetEpisode(e *Episode) ParquetEpisode {
 	return p
 }
 
-// ParquetWriter streams rows of T into a Parquet file: rows are buffered
-// a row group at a time, so memory does not grow with the corpus. A row
-// group also ends once its rows' strings pass parquetGroupBytes: rows of
-// 500 KB ids (agents write them) would otherwise hold 8,192 of them, and
-// the library copies, dictionary-encodes and compresses each several
-// times over (2,000 such episodes once took 9.7 GB).
+// ParquetWriter streams rows of T into a Parquet file, a row group at a
+// time, so memory does not grow with the corpus. A row group ends at
+// parquetRowGroup rows or once its rows' strings pass parquetGroupBytes:
+// the library holds a row group's pages until it ends, and rows of 500
+// KB ids (agents write them) would otherwise make 8,192 of them (2,000
+// such episodes once took 9.7 GB). Rows reach the library in batches of
+// at most parquetBatchRows rows or parquetBatchBytes of strings: it
+// encodes each batch it is given as one page at least, and a row group
+// given whole became one page of all its ids, copied several times over
+// as it was encoded.
 type ParquetWriter[T any] struct {
-	w     *parquet.GenericWriter[T]
-	buf   []T
-	bytes int // the strings of the rows in the current row group
+	w    *parquet.GenericWriter[T]
+	zstd *parquetZstd
+	buf  []T // the batch
+	// The strings of the batch's rows, and the rows and strings of the
+	// current row group.
+	bufBytes, groupRows, groupBytes int
 }
 
-// parquetRowGroup bounds the rows held before a row group is written.
+// parquetRowGroup bounds the rows of a row group.
 const parquetRowGroup = 8192
 
 // parquetGroupBytes bounds the string bytes of a row group's rows; a
@@ -156,12 +166,21 @@ const parquetRowGroup = 8192
 // are as before.
 const parquetGroupBytes = 16 << 20
 
+// parquetBatchRows and parquetBatchBytes bound a batch handed to the
+// library.
+const (
+	parquetBatchRows  = 1024
+	parquetBatchBytes = 1 << 20
+)
+
 // NewParquetWriter starts a Parquet file on w; zstd, as DuckDB, Spark
 // and BigQuery all read it.
 func NewParquetWriter[T any](w io.Writer) *ParquetWriter[T] {
-	return &ParquetWriter[T]{w: parquet.NewGenericWriter[T](w,
-		parquet.Compression(&zstd.Codec{}),
-		parquet.MaxRowsPerRowGroup(parquetRowGroup),
+	codec := &parquetZstd{}
+	return &ParquetWriter[T]{zstd: codec, w: parquet.NewGenericWriter[T](w,
+		parquet.Compression(codec),
+		// Row groups are ended by Write, never by the library.
+		parquet.MaxRowsPerRowGroup(1<<62),
 		// Ids and sources can be any size (agents write 500 KB ids): the
 		// library would keep each row group's least and greatest whole in
 		// the footer's statistics until the file ends, and copy them into
@@ -176,21 +195,23 @@ func NewParquetWriter[T any](w io.Writer) *ParquetWriter[T] {
 
 // Write adds one row.
 func (p *ParquetWriter[T]) Write(row T) error {
+	n := rowStrings(row)
 	p.buf = append(p.buf, row)
-	p.bytes += rowStrings(row)
-	if p.bytes >= parquetGroupBytes {
-		// Ends the row group here, however few its rows.
+	p.bufBytes += n
+	p.groupRows++
+	p.groupBytes += n
+	if p.groupRows >= parquetRowGroup || p.groupBytes >= parquetGroupBytes {
+		// Ends the row group here.
 		if err := p.flush(); err != nil {
 			return err
 		}
-		p.bytes = 0
+		p.groupRows, p.groupBytes = 0, 0
 		return p.w.Flush()
 	}
-	if len(p.buf) < parquetRowGroup {
-		return nil
+	if len(p.buf) >= parquetBatchRows || p.bufBytes >= parquetBatchBytes {
+		return p.flush()
 	}
-	p.bytes = 0 // the library ends the row group at this many rows
-	return p.flush()
+	return nil
 }
 
 // rowStrings is the bytes of a row's strings, those that can be any size.
@@ -222,12 +243,13 @@ func (p *ParquetWriter[T]) flush() error {
 	}
 	_, err := p.w.Write(p.buf)
 	clear(p.buf)
-	p.buf = p.buf[:0]
+	p.buf, p.bufBytes = p.buf[:0], 0
 	return err
 }
 
 // Close writes what is buffered and the file's footer.
 func (p *ParquetWriter[T]) Close() error {
+	defer p.zstd.Close()
 	if err := p.flush(); err != nil {
 		return err
 	}
