@@ -50,6 +50,18 @@ func Collect(opts Options) (*Collected, error) {
 	return col, nil
 }
 
+// analyzeOptions are what the replay keeps for the gates: the
+// rejections a :rejected gate counts, tallied as they come, never the
+// firings.
+func analyzeOptions(failOn []*FailOn) analyze.Options {
+	for _, f := range failOn {
+		if f.NeedsFirings() {
+			return analyze.Options{Sink: NewRejections}
+		}
+	}
+	return analyze.Options{}
+}
+
 // replayFiles replays the files, summing the totals, observing the
 // fail-on gates and handing each episode's entry to sink. diags: list
 // the episodes with unreadable lines in Collected.Diags.
@@ -66,11 +78,7 @@ func replayFiles(opts Options, sink entrySink, diags bool) (*Collected, error) {
 	}
 
 	cfg := opts.Config
-	keep := false
-	for _, f := range opts.FailOn {
-		keep = keep || f.NeedsFirings()
-	}
-	aopts := analyze.Options{KeepFirings: keep}
+	aopts := analyzeOptions(opts.FailOn)
 	var (
 		totals     analyze.Totals
 		errs       []analyze.FileError

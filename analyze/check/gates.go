@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/loopbreak/loopbreak/analyze"
+	"github.com/loopbreak/loopbreak/replay"
 	"github.com/loopbreak/loopbreak/rules"
 )
 
@@ -157,9 +158,28 @@ func hasField(fields []string, name string) bool {
 	return false
 }
 
-// NeedsFirings says whether Observe needs the outcome's Firings
-// (Options.KeepFirings); plain RULE/KIND gates use the counts.
+// NeedsFirings says whether Observe needs more of the outcome than its
+// counts: a :rejected gate counts the rejecting firings at or before the
+// cut, which Rejections tallies as they come (analyze.Options.Sink), so
+// they need not be kept; plain RULE/KIND gates use the counts.
 func (f *FailOn) NeedsFirings() bool { return f.Rejected }
+
+// Rejections counts an episode's firings that would reject the action,
+// at or before the cut, per kind, as the replay produces them (an
+// analyze.FiringSink, made by NewRejections): all a :rejected gate reads
+// of them. An episode of millions of firings costs a few words.
+type Rejections map[*rules.Kind]int
+
+// NewRejections is an analyze.Options.Sink for the :rejected gates.
+func NewRejections(*analyze.Outcome, *replay.Episode) analyze.FiringSink { return Rejections{} }
+
+// Firing counts f if it rejects (an analyze.FiringSink); a rejection
+// after the cut never happens, as would_reject says.
+func (r Rejections) Firing(f *rules.Firing, afterCut bool) {
+	if f.Rejected && !afterCut {
+		r[f.Kind]++
+	}
+}
 
 // Observe counts the gate's firings in one outcome.
 func (f *FailOn) Observe(o *analyze.Outcome) {
@@ -175,6 +195,10 @@ func (f *FailOn) Observe(o *analyze.Outcome) {
 	case !f.Rejected:
 		n = o.Counts[f.kind.Key()]
 	default:
+		if r, ok := o.Sink.(Rejections); ok {
+			n = r[f.kind]
+			break
+		}
 		for i := range o.Firings {
 			x := &o.Firings[i]
 			if x.Kind != f.kind {
