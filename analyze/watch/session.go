@@ -353,45 +353,26 @@ func (w *watcher) episode(s *session, ep *replay.Episode, key string, now time.T
 		e = &episode{id: ep.ID}
 		s.eps[key] = e
 	}
-	o := analyze.Analyze(ep, w.opts.Config, analyze.Options{KeepFirings: true})
-	fired := o.Firings
-	// The firings reported must still be the list's beginning.
-	n, sum := min(e.reported, len(fired)), uint64(0)
-	for i := range n {
-		sum = mix(sum, &fired[i])
-	}
-	if n != e.reported || sum != e.sum {
-		if !s.silent {
-			w.emit(Event{Kind: Revised, Session: s.path, Episode: e.id, Offset: s.lineStart,
-				Reason: fmt.Sprintf("the %d firings reported are no longer the episode's first on reading it again; following the new list", e.reported)})
-		}
-		e.reported, e.sum = n, sum
-	}
-	ended := ep.RecordedEnd != "" && ep.RecordedEnd != replay.EndUnknown
-	final := len(fired)
-	if !ended && len(ep.Turns) > 0 {
-		last := ep.Turns[len(ep.Turns)-1].N
-		for final > e.reported && fired[final-1].Turn >= last {
-			final--
-		}
-	}
-	e.summary = Summary{Unit: rules.UnitOf(ep), Turns: o.RecordedTurns, Firings: len(fired), Counts: o.Counts,
-		Termination: o.Termination, RecordedEnd: ep.RecordedEnd}
-	for i := e.reported; i < final; i++ {
-		w.fire(s, e, &fired[i], o.AfterCut(&fired[i]))
-		if w.err != nil {
-			return
-		}
+	// The firings are taken as the replay produces them, never kept: an
+	// episode read again at each write (a session of a million steps)
+	// costs the last turn's firings, not its list.
+	x := &firings{w: w, s: s, e: e, old: e.reported}
+	x.open = !ended(ep) && len(ep.Turns) > 0
+	if x.open {
+		x.last = ep.Turns[len(ep.Turns)-1].N
 	}
 	e.pending, e.cut = e.pending[:0], e.cut[:0]
-	for i := final; i < len(fired); i++ {
-		e.pending = append(e.pending, fired[i])
-		e.cut = append(e.cut, o.AfterCut(&fired[i]))
+	o := analyze.Analyze(ep, w.opts.Config, analyze.Options{Sink: func(*analyze.Outcome, *replay.Episode) analyze.FiringSink { return x }})
+	x.check()
+	if w.err != nil {
+		return
 	}
+	e.summary = Summary{Unit: rules.UnitOf(ep), Turns: o.RecordedTurns, Firings: x.n, Counts: o.Counts,
+		Termination: o.Termination, RecordedEnd: ep.RecordedEnd}
 	if len(e.pending) > 0 {
 		s.settleAt = now.Add(w.opts.Settle)
 	}
-	if ended && !e.ended {
+	if ended(ep) && !e.ended {
 		e.settle(s, w)
 		e.ended = true
 		if !s.silent {
@@ -408,6 +389,72 @@ func (w *watcher) fire(s *session, e *episode, f *rules.Firing, afterCut bool) {
 		return
 	}
 	w.emit(Event{Kind: Firing, Session: s.path, Episode: e.id, Offset: s.lineStart, Firing: f, AfterCut: afterCut})
+}
+
+// ended says whether the episode's end is recorded: its last turn's
+// firings are final.
+func ended(ep *replay.Episode) bool {
+	return ep.RecordedEnd != "" && ep.RecordedEnd != replay.EndUnknown
+}
+
+// firings takes an episode's firings in order as the replay produces them
+// (an analyze.FiringSink) on reading it again: the first old, reported
+// before, are only hashed, to see that they are still the list's
+// beginning (else the episode is revised: check); the others are
+// reported as they come, but for the last turn's while the episode is
+// open (its turn may not be whole yet): those wait in the episode's
+// pending list, and a firing of an earlier turn after them (never, as
+// firings come in turn order) would report them first.
+type firings struct {
+	w       *watcher
+	s       *session
+	e       *episode
+	old     int    // firings reported before this read
+	n       int    // firings seen
+	sum     uint64 // hash of the first min(old, n)
+	checked bool
+	open    bool // the end is not recorded: the last turn's firings wait
+	last    int  // the last turn
+}
+
+// Firing is an analyze.FiringSink.
+func (x *firings) Firing(f *rules.Firing, afterCut bool) {
+	if x.n < x.old {
+		x.sum = mix(x.sum, f)
+		x.n++
+		return
+	}
+	x.check()
+	x.n++
+	if x.w.err != nil {
+		return
+	}
+	e := x.e
+	if x.open && f.Turn >= x.last {
+		e.pending = append(e.pending, *f)
+		e.cut = append(e.cut, afterCut)
+		return
+	}
+	e.settle(x.s, x.w)
+	x.w.fire(x.s, e, f, afterCut)
+}
+
+// check compares, once, the firings reported before with the list's
+// beginning now: if they differ the episode is revised and followed from
+// its new list.
+func (x *firings) check() {
+	if x.checked {
+		return
+	}
+	x.checked = true
+	e, n := x.e, min(x.old, x.n)
+	if n != e.reported || x.sum != e.sum {
+		if !x.s.silent {
+			x.w.emit(Event{Kind: Revised, Session: x.s.path, Episode: e.id, Offset: x.s.lineStart,
+				Reason: fmt.Sprintf("the %d firings reported are no longer the episode's first on reading it again; following the new list", e.reported)})
+		}
+		e.reported, e.sum = n, x.sum
+	}
 }
 
 // settle reports the episode's pending firings.
