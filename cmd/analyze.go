@@ -151,12 +151,18 @@ func analyzeWrite(opts *AnalyzeOptions, bw *bufio.Writer) error {
 	// render), as the firings come: they need not be kept for it. JSON
 	// encodes each episode's firings as they come (Sink), never holding
 	// them as structs.
-	aopts := analyze.Options{KeepFirings: opts.Format == "text" && (opts.Verbose || chart), Story: opts.Format == "text", Labels: labels}
+	// Only a ZorkGPT log's -v trace (every turn, what fired at it) keeps
+	// the firings.
+	aopts := analyze.Options{KeepFirings: opts.Format == "text" && opts.Verbose, Story: opts.Format == "text", Labels: labels}
 	if opts.Format == "text" {
 		// A steps or attempts log's headline table, tasks and first
 		// firings are tallied as the firings come (report.AgentStory).
 		aopts.Sink = report.NewAgentStory
-		if opts.Verbose && !chart {
+		switch {
+		case chart:
+			// The chart's marks too, beside the story, as they come.
+			aopts.Sink = report.NewChartSink(opts.Verbose, width)
+		case opts.Verbose:
 			// -v lists every firing: as they come, spilled past a
 			// bound, not kept (report.NewAgentListing).
 			aopts.Sink = report.NewAgentListing(width)

@@ -30,6 +30,9 @@ type AgentStory struct {
 	listing *outfile.Spill
 	width   int
 	ep      *replay.Episode
+
+	// marks are the terminal chart's (NewChartSink); nil without one.
+	marks *TimelineMarks
 }
 
 // maxFiringsListed is how many firings the text lists without -v.
@@ -76,6 +79,26 @@ func NewAgentListing(width int) func(o *analyze.Outcome, ep *replay.Episode) ana
 	}
 }
 
+// NewChartSink is the analyze.Options.Sink of a text report whose
+// episodes are charted too (analyze --chart, or one episode on a
+// terminal): a ZorkGPT log's chart marks (TimelineMarks), a steps or
+// attempts log's story (NewAgentStory; NewAgentListing when listing)
+// with the marks beside it. The chart (NewTimeline) reads the marks, so
+// the firings need not be kept for it.
+func NewChartSink(listing bool, width int) func(o *analyze.Outcome, ep *replay.Episode) analyze.FiringSink {
+	return func(o *analyze.Outcome, ep *replay.Episode) analyze.FiringSink {
+		if isZorkGPT(ep) {
+			return newTimelineMarks(ep)
+		}
+		s := newAgentStory(o, ep)
+		if listing {
+			s.listing, s.width, s.ep = &outfile.Spill{}, width, ep
+		}
+		s.marks = newTimelineMarks(ep)
+		return s
+	}
+}
+
 // ListsFirings says the story lists every firing itself: the outcome
 // need not keep them (analyze.Options.KeepFirings).
 func (s *AgentStory) ListsFirings() bool { return s.listing != nil }
@@ -104,7 +127,10 @@ func agentX(ep *replay.Episode) func(int) int {
 }
 
 // Firing tallies f (an analyze.FiringSink).
-func (s *AgentStory) Firing(f *rules.Firing, _ bool) {
+func (s *AgentStory) Firing(f *rules.Firing, afterCut bool) {
+	if s.marks != nil {
+		s.marks.Firing(f, afterCut)
+	}
 	s.add(f)
 	s.n++
 	if s.listing != nil {

@@ -79,10 +79,20 @@ var stripNames = map[*rules.Rule]string{
 	rules.ActionNovelty:   "repeats",
 }
 
-// NewTimeline builds the timeline of an episode from its outcome, which
-// must keep its firings (analyze.Options.KeepFirings); maxStuck is the
-// configuration's max_turns_stuck.
+// NewTimeline builds the timeline of an episode from its outcome: from
+// the marks its sink tallied (NewTimelineMarks, NewChartSink), else from
+// its kept firings (analyze.Options.KeepFirings); maxStuck is the
+// configuration's max_turns_stuck. It is built once an outcome: the
+// marks become the timeline.
 func NewTimeline(o *analyze.Outcome, ep *replay.Episode, maxStuck int) *Timeline {
+	switch s := o.Sink.(type) {
+	case *TimelineMarks:
+		return s.timeline(o, ep, maxStuck)
+	case *AgentStory:
+		if s.marks != nil {
+			return s.marks.timeline(o, ep, maxStuck)
+		}
+	}
 	m := newTimelineMarks(ep)
 	for i := range o.Firings {
 		m.Firing(&o.Firings[i], false)
