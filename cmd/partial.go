@@ -3,7 +3,6 @@ package cmd
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -15,6 +14,7 @@ import (
 	"github.com/loopbreak/loopbreak/analyze/outfile"
 	"github.com/loopbreak/loopbreak/analyze/partial"
 	"github.com/loopbreak/loopbreak/analyze/sweep"
+	"github.com/loopbreak/loopbreak/replay"
 	"github.com/loopbreak/loopbreak/report"
 	"github.com/loopbreak/loopbreak/rules"
 )
@@ -66,6 +66,105 @@ func toFile(ios *IOStreams, path string, run func() error) error {
 	return runErr
 }
 
+// partialSink takes an episode's firings for its part as the replay
+// produces them: its JSON's (report.EpisodeFirings: encoded, past a bound
+// into a temporary file) and, when the part holds a text report, the
+// text's story and chart marks (NewAgentStory, NewAgentListing with -v,
+// NewChartSink with --chart; none for a ZorkGPT log's text without a
+// chart, told from its Story).
+type partialSink struct {
+	json *report.EpisodeFirings
+	text analyze.FiringSink
+}
+
+// newPartialSink is analyze --partial's analyze.Options.Sink: text says
+// the part holds each episode's text report (verbose, with a chart).
+func newPartialSink(text, verbose, chart bool) func(o *analyze.Outcome, ep *replay.Episode) analyze.FiringSink {
+	var textSink func(o *analyze.Outcome, ep *replay.Episode) analyze.FiringSink
+	switch {
+	case !text:
+	case chart:
+		textSink = report.NewChartSink(verbose, 0)
+	case verbose:
+		textSink = report.NewAgentListing(0)
+	default:
+		textSink = report.NewAgentStory
+	}
+	return func(o *analyze.Outcome, ep *replay.Episode) analyze.FiringSink {
+		s := &partialSink{json: report.NewEpisodeFirings(o, ep).(*report.EpisodeFirings)}
+		if textSink != nil {
+			s.text = textSink(o, ep)
+		}
+		return s
+	}
+}
+
+// Firing gives f to both (an analyze.FiringSink).
+func (s *partialSink) Firing(f *rules.Firing, afterCut bool) {
+	s.json.Firing(f, afterCut)
+	if s.text != nil {
+		s.text.Firing(f, afterCut)
+	}
+}
+
+// ListsFirings says the text lists every firing itself (a steps log's
+// -v): the outcome need not keep them.
+func (s *partialSink) ListsFirings() bool {
+	l, ok := s.text.(analyze.FiringLister)
+	return ok && l.ListsFirings()
+}
+
+// partialAnalyzeOptions are what analyze --partial replays with. Labels
+// are scored as the firings come; each episode's firings are encoded as
+// they come (past a bound into a temporary file) and the text's story and
+// chart tallied beside them (partialSink): only a ZorkGPT episode's -v
+// trace keeps them.
+func partialAnalyzeOptions(settings partial.AnalyzeSettings, labels *analyze.Labels) analyze.Options {
+	rendered := settings.Text && !settings.SummaryOnly
+	return analyze.Options{KeepFirings: rendered && settings.Verbose, Story: settings.Text, Labels: labels,
+		Sink: newPartialSink(rendered, settings.Verbose, settings.Chart)}
+}
+
+// analyzePartialEpisode adds one analysed episode to the part: its totals,
+// its JSON with the firings streamed in their place, its text report.
+func analyzePartialEpisode(opts *AnalyzeOptions, cfg *rules.Config, settings partial.AnalyzeSettings, out *partial.AnalyzeStream,
+	totals *analyze.Totals, log int, o *analyze.Outcome, ep *replay.Episode, ps *partialSink) error {
+	totals.Add(&o.Result, o.RecordedTurns, ep.Diag.Skipped)
+	totals.AddLive(o.Live)
+	if o.Labels != nil {
+		totals.AddLabels(o.Labels, o.Scores)
+	}
+	// The JSON reads the firings' sink, the text its own.
+	o.Sink = ps.json
+	e := report.NewEpisode(o, ep)
+	e.Labels = report.NewEpisodeLabels(o.Labels, o.Scores)
+	js, err := report.AppendEpisode(nil, &e)
+	if err != nil {
+		return err
+	}
+	o.Sink = ps.text
+	var b bytes.Buffer
+	if settings.Text && !settings.SummaryOnly {
+		text := &report.Text{W: &b, Verbose: settings.Verbose}
+		if err := text.Episode(o, ep); err != nil {
+			return err
+		}
+		if settings.Chart {
+			// As one run draws it into a pipe (80 columns or
+			// $COLUMNS), into this block.
+			chartOpts, ios := *opts, *opts.IO
+			ios.Out, chartOpts.IO = &b, &ios
+			if err := writeChart(&chartOpts, o, ep, cfg); err != nil {
+				return err
+			}
+		}
+		if err := text.EpisodeLabels(o.Labels, o.Scores); err != nil {
+			return err
+		}
+	}
+	return out.EpisodeTo(log, func(w io.Writer) error { return ps.json.WriteEpisode(w, js) }, b.String())
+}
+
 // analyzePartialRun is analyze --partial: the shard's episodes and totals
 // into a partial file.
 func analyzePartialRun(opts *AnalyzeOptions, cfg *rules.Config, cfgPath string) error {
@@ -94,8 +193,7 @@ func analyzePartialRun(opts *AnalyzeOptions, cfg *rules.Config, cfgPath string) 
 	if err != nil {
 		return err
 	}
-	scored := analyze.ScoredKinds(nil, cfg)
-	aopts := analyze.Options{KeepFirings: true, Story: settings.Text}
+	aopts := partialAnalyzeOptions(settings, labels)
 	out, err := partial.NewAnalyzeStream(opts.IO.Out, opts.Partial.Output, p)
 	if err != nil {
 		return err
@@ -123,45 +221,15 @@ func analyzePartialRun(opts *AnalyzeOptions, cfg *rules.Config, cfgPath string) 
 				return false
 			}
 			o := fr.Outcomes[i]
-			totals.Add(&o.Result, o.RecordedTurns, ep.Diag.Skipped)
-			totals.AddLive(o.Live)
-			lab, err := labels.For(fr.Path, ep.ID)
-			if err != nil {
-				runErr = err
-				return false
+			ps := o.Sink.(*partialSink)
+			if fr.LabelErrs != nil {
+				runErr = fr.LabelErrs[i]
 			}
-			var scores analyze.Scores
-			if lab != nil {
-				scores = analyze.ScoreFirings(lab, scored, o.Firings)
-				totals.AddLabels(lab, scores)
+			if runErr == nil {
+				runErr = analyzePartialEpisode(opts, cfg, settings, out, &totals, log, o, ep, ps)
 			}
-			e := report.NewEpisode(o, ep)
-			e.Labels = report.NewEpisodeLabels(lab, scores)
-			js, err := json.Marshal(e)
-			if err != nil {
-				runErr = err
-				return false
-			}
-			var b bytes.Buffer
-			if settings.Text && !settings.SummaryOnly {
-				text := &report.Text{W: &b, Verbose: settings.Verbose}
-				if runErr = text.Episode(o, ep); runErr != nil {
-					return false
-				}
-				if settings.Chart {
-					// As one run draws it into a pipe (80 columns or
-					// $COLUMNS), into this block.
-					chartOpts, ios := *opts, *opts.IO
-					ios.Out, chartOpts.IO = &b, &ios
-					if runErr = writeChart(&chartOpts, o, ep, cfg); runErr != nil {
-						return false
-					}
-				}
-				if runErr = text.EpisodeLabels(lab, scores); runErr != nil {
-					return false
-				}
-			}
-			if runErr = out.Episode(log, js, b.String()); runErr != nil {
+			ps.json.Release()
+			if runErr != nil {
 				return false
 			}
 		}

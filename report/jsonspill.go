@@ -184,14 +184,22 @@ func (j *JSONWriter) EpisodeWith(data []byte, s *EpisodeFirings) error {
 	if err := j.separator(); err != nil {
 		return err
 	}
-	if _, err := j.w.Write(data[:s.at]); err != nil {
-		return err
-	}
-	if err := s.writeTo(j.w); err != nil {
-		return err
-	}
-	if _, err := j.w.Write(data[s.at:]); err != nil {
+	if err := s.WriteEpisode(j.w, data); err != nil {
 		return err
 	}
 	return j.lineEnd()
+}
+
+// WriteEpisode writes data, an episode AppendEpisode encoded from an
+// outcome whose firings went to s, with the firings in their place
+// (an analyze partial's episode, as JSONWriter.EpisodeWith).
+func (s *EpisodeFirings) WriteEpisode(w io.Writer, data []byte) error {
+	if _, err := w.Write(data[:s.at]); err != nil {
+		return err
+	}
+	if err := s.writeTo(w); err != nil {
+		return err
+	}
+	_, err := w.Write(data[s.at:])
+	return err
 }

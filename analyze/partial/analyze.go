@@ -70,6 +70,16 @@ func NewAnalyzeStream(out io.Writer, output string, p *File) (*AnalyzeStream, er
 // before the previous one's): its JSON object, compact, and its text
 // report ("": none).
 func (a *AnalyzeStream) Episode(log int, js []byte, text string) error {
+	return a.EpisodeTo(log, func(w io.Writer) error {
+		_, err := w.Write(js)
+		return err
+	}, text)
+}
+
+// EpisodeTo is Episode with the JSON object written by writeJSON, so an
+// episode's firings can be streamed into it (report.EpisodeFirings)
+// rather than held whole.
+func (a *AnalyzeStream) EpisodeTo(log int, writeJSON func(w io.Writer) error, text string) error {
 	// The merge reads each part in log order (MergeAnalyze): a shard
 	// reads its files in input order, and log positions grow with it.
 	if log < a.lastLog {
@@ -80,9 +90,12 @@ func (a *AnalyzeStream) Episode(log int, js []byte, text string) error {
 		a.s.Raw([]byte{','})
 	}
 	a.written++
-	// As json.Marshal(Episode{...}) writes it; js is compact already.
-	a.line = fmt.Appendf(a.line[:0], `{"log":%d,"json":`, log)
-	a.line = append(a.line, js...)
+	// As json.Marshal(Episode{...}) writes it; the JSON is compact already.
+	a.s.Raw(fmt.Appendf(a.line[:0], `{"log":%d,"json":`, log))
+	if err := writeJSON(a.s.w); err != nil {
+		return err
+	}
+	a.line = a.line[:0]
 	if text != "" {
 		t, err := json.Marshal(text)
 		if err != nil {
