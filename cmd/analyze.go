@@ -151,9 +151,9 @@ func analyzeWrite(opts *AnalyzeOptions, bw *bufio.Writer) error {
 	// render), as the firings come: they need not be kept for it. JSON
 	// encodes each episode's firings as they come (Sink), never holding
 	// them as structs.
-	// Only a ZorkGPT log's -v trace (every turn, what fired at it) keeps
-	// the firings.
-	aopts := analyze.Options{KeepFirings: opts.Format == "text" && opts.Verbose, Story: opts.Format == "text", Labels: labels}
+	// No output keeps the firings: each reads what it needs of them as
+	// they come (below).
+	aopts := analyze.Options{Story: opts.Format == "text", Labels: labels}
 	if opts.Format == "text" {
 		// A steps or attempts log's headline table, tasks and first
 		// firings are tallied as the firings come (report.AgentStory).
@@ -163,8 +163,9 @@ func analyzeWrite(opts *AnalyzeOptions, bw *bufio.Writer) error {
 			// The chart's marks too, beside the story, as they come.
 			aopts.Sink = report.NewChartSink(opts.Verbose, width)
 		case opts.Verbose:
-			// -v lists every firing: as they come, spilled past a
-			// bound, not kept (report.NewAgentListing).
+			// -v lists every firing (a ZorkGPT log's turn by turn): as
+			// they come, spilled past a bound, not kept
+			// (report.NewAgentListing).
 			aopts.Sink = report.NewAgentListing(width)
 		}
 	}

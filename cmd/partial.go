@@ -69,9 +69,9 @@ func toFile(ios *IOStreams, path string, run func() error) error {
 // partialSink takes an episode's firings for its part as the replay
 // produces them: its JSON's (report.EpisodeFirings: encoded, past a bound
 // into a temporary file) and, when the part holds a text report, the
-// text's story and chart marks (NewAgentStory, NewAgentListing with -v,
-// NewChartSink with --chart; none for a ZorkGPT log's text without a
-// chart, told from its Story).
+// text's story and chart marks (NewAgentStory, NewAgentListing with -v:
+// a ZorkGPT log's trace too, NewChartSink with --chart; none for a
+// ZorkGPT log's text without either, told from its Story).
 type partialSink struct {
 	json *report.EpisodeFirings
 	text analyze.FiringSink
@@ -107,8 +107,8 @@ func (s *partialSink) Firing(f *rules.Firing, afterCut bool) {
 	}
 }
 
-// ListsFirings says the text lists every firing itself (a steps log's
-// -v): the outcome need not keep them.
+// ListsFirings says the text lists every firing itself (-v): the outcome
+// need not keep them.
 func (s *partialSink) ListsFirings() bool {
 	l, ok := s.text.(analyze.FiringLister)
 	return ok && l.ListsFirings()
@@ -116,13 +116,12 @@ func (s *partialSink) ListsFirings() bool {
 
 // partialAnalyzeOptions are what analyze --partial replays with. Labels
 // are scored as the firings come; each episode's firings are encoded as
-// they come (past a bound into a temporary file) and the text's story and
-// chart tallied beside them (partialSink): only a ZorkGPT episode's -v
-// trace keeps them.
+// they come (past a bound into a temporary file) and the text's story,
+// -v listing or trace and chart tallied beside them (partialSink): none
+// is kept.
 func partialAnalyzeOptions(settings partial.AnalyzeSettings, labels *analyze.Labels) analyze.Options {
 	rendered := settings.Text && !settings.SummaryOnly
-	return analyze.Options{KeepFirings: rendered && settings.Verbose, Story: settings.Text, Labels: labels,
-		Sink: newPartialSink(rendered, settings.Verbose, settings.Chart)}
+	return analyze.Options{Story: settings.Text, Labels: labels, Sink: newPartialSink(rendered, settings.Verbose, settings.Chart)}
 }
 
 // analyzePartialEpisode adds one analysed episode to the part: its totals,

@@ -67,11 +67,13 @@ func NewAgentStory(o *analyze.Outcome, ep *replay.Episode) analyze.FiringSink {
 // firing (Text.Verbose) fitted to width: their lines are written as the
 // firings come, past 8 MiB to a temporary file (outfile.Spill), and the
 // outcome keeps none of them (ListsFirings), so a log of 200,000 firing
-// steps costs that bound, not a struct per firing.
+// steps costs that bound, not a struct per firing. A ZorkGPT log's
+// turn-by-turn trace is written likewise (ZorkTrace).
 func NewAgentListing(width int) func(o *analyze.Outcome, ep *replay.Episode) analyze.FiringSink {
 	return func(o *analyze.Outcome, ep *replay.Episode) analyze.FiringSink {
 		if isZorkGPT(ep) {
-			return nil
+			// Its turn-by-turn trace lists them (ZorkTrace).
+			return newZorkTrace(ep)
 		}
 		s := newAgentStory(o, ep)
 		s.listing, s.width, s.ep = &outfile.Spill{}, width, ep
@@ -87,6 +89,11 @@ func NewAgentListing(width int) func(o *analyze.Outcome, ep *replay.Episode) ana
 // the firings need not be kept for it.
 func NewChartSink(listing bool, width int) func(o *analyze.Outcome, ep *replay.Episode) analyze.FiringSink {
 	return func(o *analyze.Outcome, ep *replay.Episode) analyze.FiringSink {
+		if isZorkGPT(ep) && listing {
+			z := newZorkTrace(ep)
+			z.marks = newTimelineMarks(ep)
+			return z
+		}
 		if isZorkGPT(ep) {
 			return newTimelineMarks(ep)
 		}

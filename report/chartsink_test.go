@@ -50,8 +50,7 @@ func TestChartSinkMatchesKept(t *testing.T) {
 				// As analyze --chart replayed before: every firing kept.
 				kept := analyze.Analyze(ep, cfg, analyze.Options{KeepFirings: true, Story: true, Sink: NewAgentStory})
 				told := analyze.Analyze(ep, cfg, analyze.Options{KeepFirings: verbose, Story: true, Sink: NewChartSink(verbose, 100)})
-				// Only a ZorkGPT episode's -v trace keeps them.
-				if told.Firings != nil && !(verbose && isZorkGPT(ep)) {
+				if told.Firings != nil {
 					t.Errorf("%s %s (-v %v): %d firings kept for the chart", path, ep.ID, verbose, len(told.Firings))
 				}
 				render := func(o *analyze.Outcome) string {

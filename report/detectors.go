@@ -423,7 +423,10 @@ func describeAgentFiring(f *rules.Firing) string {
 // outputLoops writes, for a ZorkGPT episode, the firings of the generic
 // output rules (RULES.md §8 on the game's replies), which the story of the
 // ZorkGPT rules does not cover.
-func (r *Text) outputLoops(w io.Writer, o *analyze.Outcome) {
+func (r *Text) outputLoops(w io.Writer, o *analyze.Outcome) error {
+	if z, ok := o.Sink.(*ZorkTrace); ok && o.Firings == nil {
+		return r.outputLoopsWritten(w, z)
+	}
 	// Each line a turn column ("t=23    ") and what fired.
 	type line struct{ head, desc string }
 	var lines []line
@@ -445,18 +448,59 @@ func (r *Text) outputLoops(w io.Writer, o *analyze.Outcome) {
 		total = o.Story.OutputLoopCount
 	}
 	if len(lines) == 0 {
-		return
+		return nil
 	}
-	fmt.Fprintf(w, "\n  %s\n", r.bold.Sprint("Output loops (generic rules, would have fired)"))
-	limit := len(lines)
-	if !r.Verbose && limit > analyze.MaxOutputLoops {
-		limit = analyze.MaxOutputLoops
-	}
+	r.outputLoopsHead(w)
+	limit := r.outputLoopsLimit(len(lines))
 	for _, l := range lines[:limit] {
-		// Fitted to a terminal: a long signature wraps under its turn,
-		// the turn's column kept ("t=23    ").
-		fmt.Fprintln(w, "    "+l.head+Wrap(l.desc, r.Width, 4+len(l.head), strings.Repeat(" ", 12)))
+		r.outputLoop(w, l.head, l.desc)
 	}
+	r.outputLoopsFoot(w, limit, total)
+	return nil
+}
+
+// outputLoopsWritten is outputLoops from the lines a ZorkTrace wrote as
+// the firings came, read back in order.
+func (r *Text) outputLoopsWritten(w io.Writer, z *ZorkTrace) error {
+	if z.nLoops == 0 {
+		return nil
+	}
+	r.outputLoopsHead(w)
+	limit := r.outputLoopsLimit(z.nLoops)
+	lines := &traceReader{spill: &z.loops}
+	lines.seek(0)
+	for range limit {
+		l := lines.next()
+		if l == nil {
+			break
+		}
+		lines.peek = nil
+		r.outputLoop(w, fmt.Sprintf("t=%-5d ", l.turn), l.words)
+	}
+	r.outputLoopsFoot(w, limit, z.nLoops)
+	return lines.err
+}
+
+func (r *Text) outputLoopsHead(w io.Writer) {
+	fmt.Fprintf(w, "\n  %s\n", r.bold.Sprint("Output loops (generic rules, would have fired)"))
+}
+
+// outputLoopsLimit is how many of n lines are listed: all with -v.
+func (r *Text) outputLoopsLimit(n int) int {
+	if !r.Verbose && n > analyze.MaxOutputLoops {
+		return analyze.MaxOutputLoops
+	}
+	return n
+}
+
+// outputLoop writes one line: a turn column ("t=23    ") and what fired.
+func (r *Text) outputLoop(w io.Writer, head, desc string) {
+	// Fitted to a terminal: a long signature wraps under its turn, the
+	// turn's column kept ("t=23    ").
+	fmt.Fprintln(w, "    "+head+Wrap(desc, r.Width, 4+len(head), strings.Repeat(" ", 12)))
+}
+
+func (r *Text) outputLoopsFoot(w io.Writer, limit, total int) {
 	if limit < total {
 		fmt.Fprintf(w, "    %s\n", r.dim.Sprintf("(the first %d of %d; -v lists all)", limit, total))
 	}

@@ -328,9 +328,15 @@ func (r *Text) Episode(o *analyze.Outcome, ep *replay.Episode) error {
 			return err
 		}
 	}
-	r.outputLoops(w, o)
+	if err := r.outputLoops(w, o); err != nil {
+		return err
+	}
 	if r.Verbose {
-		if err := r.trace(w, o, ep); err != nil {
+		err := r.trace(w, o, ep)
+		if z, ok := o.Sink.(*ZorkTrace); ok {
+			z.Close() // written: the spills' files go
+		}
+		if err != nil {
 			return err
 		}
 	}

@@ -168,11 +168,12 @@ func (r *Text) list(items []string, first int) string {
 	return Wrap(strings.Join(items, "; "), r.Width, first, strings.Repeat(" ", first))
 }
 
-// trace writes every turn with what fired at it.
+// trace writes every turn with what fired at it: from the firings kept,
+// or those a ZorkTrace wrote as they came, read twice per table (its
+// widths, then its rows: Grid.Each), never held.
 func (r *Text) trace(w io.Writer, o *analyze.Outcome, ep *replay.Episode) error {
 	fmt.Fprintf(w, "\n  %s\n", r.title("Turn by turn"))
 	cols := []Col{{Head: "turn", Align: R}, {Head: "score", Align: R}, {Head: "location", Align: L, Cut: true}, {Head: "action", Align: L, Cut: true}, {Head: "fired", Align: L, Wrap: true, Long: 20}}
-	g := &Grid{Indent: "  ", Cols: cols}
 	// Turns after the cut get their own table: the terminated run never
 	// played them.
 	cut := len(ep.Turns)
@@ -184,32 +185,42 @@ func (r *Text) trace(w io.Writer, o *analyze.Outcome, ep *replay.Episode) error 
 			}
 		}
 	}
-	fi := 0
-	for i := range ep.Turns {
-		if i == cut {
-			if _, err := g.Render(w, r.Width); err != nil {
-				return err
+	fired := traceOf(o, ep)
+	start := 0 // the firings before the table's turns
+	table := func(from, to int) error {
+		g := &Grid{Indent: "  ", Cols: cols}
+		var words []string
+		g.Each = func(yield func([]string)) {
+			fired.seek(start)
+			for i := from; i < to; i++ {
+				t := &ep.Turns[i]
+				words = fired.at(t.N, words[:0])
+				action := ep.Str(t.Action)
+				if t.Filled {
+					action = "(gap)"
+				}
+				loc := ep.RoomName(ep.Str(t.LocEnd))
+				if t.Moved {
+					loc = ep.RoomName(ep.Str(t.LocStart)) + " → " + loc
+				}
+				yield([]string{strconv.Itoa(t.N), Num(t.Score), loc, action, strings.Join(words, "; ")})
 			}
-			fmt.Fprintf(w, "\n  %s\n", r.title(fmt.Sprintf("After the cut (t=%d–%d: the terminated run never played these turns)", ep.Turns[i].N, ep.Turns[len(ep.Turns)-1].N)))
-			g = &Grid{Indent: "  ", Cols: cols}
 		}
-		t := &ep.Turns[i]
-		var fired []string
-		for ; fi < len(o.Firings) && o.Firings[fi].Turn == t.N; fi++ {
-			fired = append(fired, describeFiring(&o.Firings[fi], ep))
+		_, err := g.Render(w, r.Width)
+		start = fired.consumed()
+		if err == nil {
+			err = fired.err
 		}
-		action := ep.Str(t.Action)
-		if t.Filled {
-			action = "(gap)"
-		}
-		loc := ep.RoomName(ep.Str(t.LocEnd))
-		if t.Moved {
-			loc = ep.RoomName(ep.Str(t.LocStart)) + " → " + loc
-		}
-		g.Rows = append(g.Rows, []string{strconv.Itoa(t.N), Num(t.Score), loc, action, strings.Join(fired, "; ")})
+		return err
 	}
-	_, err := g.Render(w, r.Width)
-	return err
+	if err := table(0, cut); err != nil {
+		return err
+	}
+	if cut < len(ep.Turns) {
+		fmt.Fprintf(w, "\n  %s\n", r.title(fmt.Sprintf("After the cut (t=%d–%d: the terminated run never played these turns)", ep.Turns[cut].N, ep.Turns[len(ep.Turns)-1].N)))
+		return table(cut, len(ep.Turns))
+	}
+	return nil
 }
 
 func describeFiring(f *rules.Firing, ep *replay.Episode) string {

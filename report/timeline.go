@@ -92,6 +92,10 @@ func NewTimeline(o *analyze.Outcome, ep *replay.Episode, maxStuck int) *Timeline
 		if s.marks != nil {
 			return s.marks.timeline(o, ep, maxStuck)
 		}
+	case *ZorkTrace:
+		if s.marks != nil {
+			return s.marks.timeline(o, ep, maxStuck)
+		}
 	}
 	m := newTimelineMarks(ep)
 	for i := range o.Firings {
