@@ -1,7 +1,6 @@
 package cmd
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -142,26 +141,27 @@ func analyzePartialEpisode(opts *AnalyzeOptions, cfg *rules.Config, settings par
 		return err
 	}
 	o.Sink = ps.text
-	var b bytes.Buffer
+	var writeText func(w io.Writer) error
 	if settings.Text && !settings.SummaryOnly {
-		text := &report.Text{W: &b, Verbose: settings.Verbose}
-		if err := text.Episode(o, ep); err != nil {
-			return err
-		}
-		if settings.Chart {
-			// As one run draws it into a pipe (80 columns or
-			// $COLUMNS), into this block.
-			chartOpts, ios := *opts, *opts.IO
-			ios.Out, chartOpts.IO = &b, &ios
-			if err := writeChart(&chartOpts, o, ep, cfg); err != nil {
+		// Rendered into the part as it is written, escaped as it comes.
+		writeText = func(w io.Writer) error {
+			text := &report.Text{W: w, Verbose: settings.Verbose}
+			if err := text.Episode(o, ep); err != nil {
 				return err
 			}
-		}
-		if err := text.EpisodeLabels(o.Labels, o.Scores); err != nil {
-			return err
+			if settings.Chart {
+				// As one run draws it into a pipe (80 columns or
+				// $COLUMNS), into this block.
+				chartOpts, ios := *opts, *opts.IO
+				ios.Out, chartOpts.IO = w, &ios
+				if err := writeChart(&chartOpts, o, ep, cfg); err != nil {
+					return err
+				}
+			}
+			return text.EpisodeLabels(o.Labels, o.Scores)
 		}
 	}
-	return out.EpisodeTo(log, func(w io.Writer) error { return ps.json.WriteEpisode(w, js) }, b.String())
+	return out.EpisodeTo(log, func(w io.Writer) error { return ps.json.WriteEpisode(w, js) }, writeText)
 }
 
 // analyzePartialRun is analyze --partial: the shard's episodes and totals

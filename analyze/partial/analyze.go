@@ -1,6 +1,7 @@
 package partial
 
 import (
+	"bufio"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -51,6 +52,7 @@ type Episode struct {
 type AnalyzeStream struct {
 	s       *Stream
 	line    []byte
+	text    *bufio.Writer // an episode's text, to its escaping (stringWriter)
 	written int
 	lastLog int
 }
@@ -70,16 +72,25 @@ func NewAnalyzeStream(out io.Writer, output string, p *File) (*AnalyzeStream, er
 // before the previous one's): its JSON object, compact, and its text
 // report ("": none).
 func (a *AnalyzeStream) Episode(log int, js []byte, text string) error {
+	var writeText func(w io.Writer) error
+	if text != "" {
+		writeText = func(w io.Writer) error {
+			_, err := io.WriteString(w, text)
+			return err
+		}
+	}
 	return a.EpisodeTo(log, func(w io.Writer) error {
 		_, err := w.Write(js)
 		return err
-	}, text)
+	}, writeText)
 }
 
-// EpisodeTo is Episode with the JSON object written by writeJSON, so an
-// episode's firings can be streamed into it (report.EpisodeFirings)
-// rather than held whole.
-func (a *AnalyzeStream) EpisodeTo(log int, writeJSON func(w io.Writer) error, text string) error {
+// EpisodeTo is Episode with the JSON object written by writeJSON and the
+// text by writeText (nil: none; nothing written is none too), so an
+// episode's firings can be streamed into its JSON (report.EpisodeFirings)
+// and its text rendered into the part, escaped as it comes, rather than
+// either be held whole.
+func (a *AnalyzeStream) EpisodeTo(log int, writeJSON, writeText func(w io.Writer) error) error {
 	// The merge reads each part in log order (MergeAnalyze): a shard
 	// reads its files in input order, and log positions grow with it.
 	if log < a.lastLog {
@@ -91,19 +102,29 @@ func (a *AnalyzeStream) EpisodeTo(log int, writeJSON func(w io.Writer) error, te
 	}
 	a.written++
 	// As json.Marshal(Episode{...}) writes it; the JSON is compact already.
-	a.s.Raw(fmt.Appendf(a.line[:0], `{"log":%d,"json":`, log))
+	a.line = fmt.Appendf(a.line[:0], `{"log":%d,"json":`, log)
+	a.s.Raw(a.line)
 	if err := writeJSON(a.s.w); err != nil {
 		return err
 	}
-	a.line = a.line[:0]
-	if text != "" {
-		t, err := json.Marshal(text)
+	if writeText != nil {
+		sw := &stringWriter{w: a.s.w, head: `,"text":"`}
+		if a.text == nil {
+			a.text = bufio.NewWriterSize(sw, 64<<10)
+		}
+		a.text.Reset(sw)
+		err := writeText(a.text)
+		if err == nil {
+			err = a.text.Flush()
+		}
+		if err == nil {
+			err = sw.Close()
+		}
 		if err != nil {
 			return err
 		}
-		a.line = append(append(a.line, `,"text":`...), t...)
 	}
-	a.s.Raw(append(a.line, '}'))
+	a.s.Raw([]byte{'}'})
 	return nil
 }
 
