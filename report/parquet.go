@@ -13,10 +13,9 @@ import (
 // episode's fields (docs/output.md: JSON output) as typed columns, so DuckDB,
 // Spark or BigQuery can query outcomes across millions of episodes. The
 // firings are a file of their own (ParquetFiring). Ids and sources, of
-// any size, are not dictionary-encoded (here nor in ParquetFiring): the
-// library held a copy of a row group's distinct values and their page,
-// 16 MiB of 500 KB ids several times over, where zstd takes a repeated
-// id's bytes as well.
+// any size and one an episode, are not dictionary-encoded: the library
+// held a copy of a row group's distinct values and their page, 16 MiB of
+// 500 KB ids several times over.
 type ParquetEpisode struct {
 	EpisodeID             string           `parquet:"episode_id"`
 	Source                string           `parquet:"source"`
@@ -69,9 +68,14 @@ type ParquetEpisode struct {
 // episode, and its kind's fields as the JSON object the firing JSON holds
 // (json_extract(fields, '$.adjusted') in DuckDB), since each kind has its
 // own fields.
+//
+// Its ids and sources repeat, one an episode's firings: they are
+// dictionary-encoded (a 500 KB id stored once a row group, not once a
+// page), and a row group ends once its distinct ids and sources pass
+// parquetDictBytes, which bounds the dictionary the library holds.
 type ParquetFiring struct {
-	EpisodeID string `parquet:"episode_id"`
-	Source    string `parquet:"source"`
+	EpisodeID string `parquet:"episode_id,dict"`
+	Source    string `parquet:"source,dict"`
 	Turn      int64  `parquet:"turn"`
 	Rule      string `parquet:"rule,dict"`
 	Kind      string `parquet:"kind,dict"`
@@ -154,8 +158,10 @@ type ParquetWriter[T any] struct {
 	zstd *parquetZstd
 	buf  []T // the batch
 	// The strings of the batch's rows, and the rows and strings of the
-	// current row group.
-	bufBytes, groupRows, groupBytes int
+	// current row group; dictBytes, its dictionary's (ParquetFiring's
+	// ids and sources, counted when they change from a row to the next).
+	bufBytes, groupRows, groupBytes, dictBytes int
+	lastID, lastSource                         string
 }
 
 // parquetRowGroup bounds the rows of a row group.
@@ -165,6 +171,12 @@ const parquetRowGroup = 8192
 // corpus of ordinary ids (tens of bytes) never reaches it, so its files
 // are as before.
 const parquetGroupBytes = 16 << 20
+
+// parquetDictBytes bounds the distinct ids and sources of a row group
+// of firings (ParquetFiring): the library holds them in its dictionary,
+// and their page, until the row group ends. A row group of ordinary ids
+// (tens of bytes, thousands of firings an episode) never reaches it.
+const parquetDictBytes = 1 << 20
 
 // parquetBatchRows and parquetBatchBytes bound a batch handed to the
 // library.
@@ -196,16 +208,33 @@ func NewParquetWriter[T any](w io.Writer) *ParquetWriter[T] {
 // Write adds one row.
 func (p *ParquetWriter[T]) Write(row T) error {
 	n := rowStrings(row)
+	if f, ok := any(row).(ParquetFiring); ok {
+		// Dictionary-encoded: a value costs its bytes once a row group.
+		// The value a row group ends on is not counted again in the next
+		// (which holds it too): a row group's dictionary holds at most
+		// parquetDictBytes and one id and source.
+		d := 0
+		if f.EpisodeID != p.lastID {
+			d += len(f.EpisodeID)
+			p.lastID = f.EpisodeID
+		}
+		if f.Source != p.lastSource {
+			d += len(f.Source)
+			p.lastSource = f.Source
+		}
+		n += d
+		p.dictBytes += d
+	}
 	p.buf = append(p.buf, row)
 	p.bufBytes += n
 	p.groupRows++
 	p.groupBytes += n
-	if p.groupRows >= parquetRowGroup || p.groupBytes >= parquetGroupBytes {
+	if p.groupRows >= parquetRowGroup || p.groupBytes >= parquetGroupBytes || p.dictBytes >= parquetDictBytes {
 		// Ends the row group here.
 		if err := p.flush(); err != nil {
 			return err
 		}
-		p.groupRows, p.groupBytes = 0, 0
+		p.groupRows, p.groupBytes, p.dictBytes = 0, 0, 0
 		return p.w.Flush()
 	}
 	if len(p.buf) >= parquetBatchRows || p.bufBytes >= parquetBatchBytes {
@@ -232,7 +261,7 @@ func rowStrings(row any) int {
 		}
 		return n
 	case ParquetFiring:
-		return len(r.EpisodeID) + len(r.Source) + len(r.Fields)
+		return len(r.Fields) // its id and source are counted by Write
 	}
 	return 0
 }

@@ -2,9 +2,13 @@ package report
 
 import (
 	"bytes"
+	"encoding/base64"
 	"fmt"
+	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -243,4 +247,90 @@ func TestParquetZstd(t *testing.T) {
 	if back, err := (&zstd.Codec{}).Decode(nil, dst); err != nil || !bytes.Equal(back, src) {
 		t.Errorf("the library's codec read %d bytes back of %d (%v)", len(back), len(src), err)
 	}
+}
+
+// TestParquetFiringsLongIDsDictionary: firing rows' ids and sources are
+// dictionary-encoded, so an episode's 1 MiB id is stored about once,
+// not once a page (100 firings of one incompressible id: a file of 2 or
+// 3 MiB, not 100), and a row group ends once its distinct ids pass 1 MiB,
+// so rows of ever new 1 MiB ids cost the writer a few of them (the live
+// heap after each row, as TestParquetLongIDsHeldLittle). Every row reads
+// back.
+func TestParquetFiringsLongIDsDictionary(t *testing.T) {
+	id := func(seed uint64) string {
+		r := rand.New(rand.NewPCG(seed, 1))
+		b := make([]byte, 3<<18) // base64: 1 MiB, hardly compressible
+		for i := range b {
+			b[i] = byte(r.Uint32())
+		}
+		return base64.StdEncoding.EncodeToString(b)
+	}
+	// Written to a file: a buffer of the file would be the heap's most.
+	path := filepath.Join(t.TempDir(), "firings.parquet")
+	write := func(rows []ParquetFiring) ([]byte, uint64) {
+		f, err := os.Create(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		w := NewParquetWriter[ParquetFiring](f)
+		var ms runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&ms)
+		base, peak := ms.HeapAlloc, uint64(0)
+		for i, r := range rows {
+			if err := w.Write(r); err != nil {
+				t.Fatal(err)
+			}
+			rows[i] = ParquetFiring{} // the writer's to hold, or not
+			runtime.GC()
+			runtime.ReadMemStats(&ms)
+			peak = max(peak, ms.HeapAlloc-min(ms.HeapAlloc, base))
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return data, peak
+	}
+	check := func(data []byte, want []ParquetFiring) {
+		back, err := parquet.Read[ParquetFiring](bytes.NewReader(data), int64(len(data)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(back) != len(want) {
+			t.Fatalf("read %d rows, want %d", len(back), len(want))
+		}
+		for i := range back {
+			if back[i] != want[i] {
+				t.Errorf("row %d read back as turn %d, id of %d bytes", i, back[i].Turn, len(back[i].EpisodeID))
+			}
+		}
+	}
+
+	one := id(1)
+	var same []ParquetFiring
+	for i := range 100 {
+		same = append(same, ParquetFiring{EpisodeID: one, Source: "s.jsonl", Turn: int64(i), Rule: "r", Kind: "k", Fields: "{}"})
+	}
+	want := slices.Clone(same)
+	data, _ := write(same)
+	if len(data) > 4<<20 {
+		t.Errorf("100 firings of one 1 MiB id: a file of %d MiB", len(data)>>20)
+	}
+	check(data, want)
+
+	var distinct []ParquetFiring
+	for i := range 24 {
+		distinct = append(distinct, ParquetFiring{EpisodeID: id(uint64(i + 2)), Source: "s.jsonl", Turn: int64(i), Rule: "r", Kind: "k", Fields: "{}"})
+	}
+	want = slices.Clone(distinct)
+	data, peak := write(distinct)
+	if peak > 24<<20 {
+		t.Errorf("24 firings of distinct 1 MiB ids: %d MiB held at most, want at most 24", peak>>20)
+	}
+	check(data, want)
 }
