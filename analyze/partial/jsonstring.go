@@ -18,7 +18,6 @@ type stringWriter struct {
 	head    string
 	started bool
 	tail    []byte // an incomplete rune, from the last write
-	buf     []byte
 }
 
 func (s *stringWriter) Write(p []byte) (int, error) {
