@@ -98,7 +98,10 @@ func jsTruthyRaw(v rawValue) bool {
 	return true
 }
 
-var geminiRecordKeys = []string{"$rewindTo", "id", "$set", "sessionId", "projectHash", "messages", "type"}
+// geminiRecordKeys are the fields readRecordRaw tests, then the ones
+// reduceGeminiRaw reads of a message (geminiMessageKeys' last three):
+// one walk of the record reads both.
+var geminiRecordKeys = []string{"$rewindTo", "id", "$set", "sessionId", "projectHash", "messages", "type", "content", "toolCalls"}
 
 // readRecordRaw is readRecord on a validated record.
 func (g *geminiReader) readRecordRaw(v rawValue, line int) ([]stepRecord, string) {
@@ -106,7 +109,7 @@ func (g *geminiReader) readRecordRaw(v rawValue, line int) ([]stepRecord, string
 	if v.Kind() != '{' {
 		return nil, "not a Gemini CLI record: not a JSON object"
 	}
-	var f [7]rawValue
+	var f [9]rawValue
 	jsFields(v, geminiRecordKeys, f[:])
 	rewindTo, id, set, session, project, msgs, typ := f[0], f[1], f[2], f[3], f[4], f[5], f[6]
 	if to, ok := jsUnquote(rewindTo); ok {
@@ -114,7 +117,7 @@ func (g *geminiReader) readRecordRaw(v rawValue, line int) ([]stepRecord, string
 		return nil, ""
 	}
 	if idText, ok := jsUnquote(id); ok {
-		g.addReduced(idText, reduceGeminiRaw(v), line)
+		g.addReduced(idText, reduceGeminiFields(true, id, typ, f[7], f[8]), line)
 		return nil, ""
 	}
 	addAll := func(msgs rawValue) {
@@ -169,8 +172,12 @@ var geminiMessageKeys = []string{"id", "type", "content", "toolCalls"}
 func reduceGeminiRaw(m rawValue) geminiReduced {
 	var f [4]rawValue
 	jsFields(m, geminiMessageKeys, f[:])
-	id, typ, content, calls := f[0], f[1], f[2], f[3]
-	r := geminiReduced{msg: &geminiMsg{}, isObject: m.Kind() == '{'}
+	return reduceGeminiFields(m.Kind() == '{', f[0], f[1], f[2], f[3])
+}
+
+// reduceGeminiFields is reduceGeminiRaw on a message's fields, read.
+func reduceGeminiFields(isObject bool, id, typ, content, calls rawValue) geminiReduced {
+	r := geminiReduced{msg: &geminiMsg{}, isObject: isObject}
 	r.id, r.isID = jsUnquote(id)
 	t, _ := jsUnquote(typ)
 	switch t {
