@@ -65,6 +65,7 @@ type geminiReader struct {
 	legacy   bool
 	note     []string
 	lastLine int
+	ix       valueIndex // the record's, reused (recordRaw)
 }
 
 // geminiMsg is a kept message, reduced to what the steps need (a whole

@@ -21,8 +21,12 @@ func unquoteBody(body []byte) string {
 	// Appending to a []byte, the common escapes written inline, a line's
 	// newline escape costs an IndexByte and two appends, not a Builder's
 	// three calls.
+	return unescape(body, utf8.Valid(body)) // once for the whole string: its runs need no check
+}
+
+// unescape is unquoteBody, valid saying whether body is valid UTF-8.
+func unescape(body []byte, valid bool) string {
 	out := make([]byte, 0, len(body))
-	valid := utf8.Valid(body) // once for the whole string: its runs need no check
 	for len(body) > 0 {
 		run := body
 		k := bytes.IndexByte(body, '\\')
