@@ -126,7 +126,7 @@ func toolCallOf(t *replay.Turn, ep *replay.Episode) (toolCall, bool) {
 		return toolCall{}, false
 	}
 	name, args, found := strings.Cut(st.Action, " ")
-	if found && json.Valid([]byte(args)) && strings.HasPrefix(strings.TrimSpace(args), "{") {
+	if found && strings.HasPrefix(strings.TrimSpace(args), "{") && replay.ValidJSON(args) {
 		return toolCall{name: name, args: json.RawMessage(args), raw: st.Action}, true
 	}
 	return toolCall{name: st.Action, raw: st.Action}, true
