@@ -361,10 +361,12 @@ func parseClineText(s string) []clinePart {
 }
 
 // clineParams reads <param>value</param> pairs into a JSON object, in the
-// order written; a later value of the same param replaces the first.
+// order written; a later value of the same param replaces the first. The
+// pairs are kept in a slice (a tool has a few params) and the object
+// written with appendGoString into the one slice returned.
 func clineParams(tool, body string) []byte {
-	var keys []string
-	vals := map[string]string{}
+	var kv [8][2]string // name, value; more params spill to the heap
+	pairs := kv[:0]
 	for {
 		i := strings.IndexByte(body, '<')
 		if i < 0 {
@@ -388,27 +390,38 @@ func clineParams(tool, body string) []byte {
 		if k < 0 {
 			k = len(val) // a partial value runs to the end
 		}
-		if _, ok := vals[name]; !ok {
-			keys = append(keys, name)
+		v, at := strings.TrimSpace(val[:k]), -1
+		for n := range pairs {
+			if pairs[n][0] == name {
+				at = n
+				break
+			}
 		}
-		vals[name] = strings.TrimSpace(val[:k])
+		if at < 0 {
+			pairs = append(pairs, [2]string{name, v})
+		} else {
+			pairs[at][1] = v
+		}
 		if k+len(closing) > len(val) {
 			break
 		}
 		body = val[k+len(closing):]
 	}
-	var b strings.Builder
-	b.WriteByte('{')
-	for i, k := range keys {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		b.WriteString(jsonString(k))
-		b.WriteByte(':')
-		b.WriteString(jsonString(vals[k]))
+	size := 2
+	for _, p := range pairs {
+		size += len(p[0]) + len(p[1]) + 6 // quotes, colon, comma; escapes grow it
 	}
-	b.WriteByte('}')
-	return []byte(b.String())
+	b := make([]byte, 0, size)
+	b = append(b, '{')
+	for i, p := range pairs {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendGoString(b, p[0], false)
+		b = append(b, ':')
+		b = appendGoString(b, p[1], false)
+	}
+	return append(b, '}')
 }
 
 func isParamName(s string) bool {

@@ -96,7 +96,10 @@ func (c *clineReader) element(raw []byte) ([]stepRecord, string) {
 
 // readRecordLines reads records one a line, as readSteps does.
 func readRecordLines(br *bufio.Reader, record func(raw []byte, line int) ([]stepRecord, string), add func(line int, recs []stepRecord) error, skip func(line int, reason string) error) error {
-	src := recordSource{br: br, max: DefaultMaxLineBytes}
+	// The Cline and Gemini CLI readers keep nothing of a line (strings are
+	// copied out; Cline's array elements come from jsonStream's buffer,
+	// overwritten as it reads on): lines are read in place.
+	src := recordSource{br: br, max: DefaultMaxLineBytes, reuse: true}
 	for {
 		line, lineNo, tooLong, err := src.nextLine()
 		if tooLong {

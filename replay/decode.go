@@ -145,8 +145,15 @@ func isHex(c byte) bool {
 // validValue checks the value starting at b[i] and returns the index after
 // it, or -1. Arrays and objects are walked with an explicit stack, so a
 // deep line costs no recursion.
-func validValue(b []byte, i int) int {
+func validValue(b []byte, i int) int { return validValueIx(b, i, nil) }
+
+// validValueIx is validValue that also records, in ix when not nil, where
+// the long strings and containers it passes end (valueIndex).
+func validValueIx(b []byte, i int, ix *valueIndex) int {
 	var stack []byte // '{' or '[' of the open containers
+	if ix != nil {
+		ix.reset(b)
+	}
 	for {
 		// A value at b[i].
 		if i >= len(b) {
@@ -154,8 +161,12 @@ func validValue(b []byte, i int) int {
 		}
 		switch c := b[i]; {
 		case c == '"':
+			from := i
 			if i, _ = validString(b, i); i < 0 {
 				return -1
+			}
+			if ix != nil && i-from >= indexMin {
+				ix.add(from, i)
 			}
 		case c == '{' || c == '[':
 			if len(stack)+1 >= maxNesting { // the line's own object is one level
@@ -165,9 +176,15 @@ func validValue(b []byte, i int) int {
 			if c == '[' {
 				closer = ']'
 			}
+			if ix != nil {
+				ix.open(i)
+			}
 			i = skipSpace(b, i+1)
 			if i < len(b) && b[i] == closer {
 				i++
+				if ix != nil {
+					ix.close(i)
+				}
 				break // an empty container is a whole value
 			}
 			stack = append(stack, c)
@@ -229,6 +246,9 @@ func validValue(b []byte, i int) int {
 			} else if open == '{' && c == '}' || open == '[' && c == ']' {
 				stack = stack[:len(stack)-1]
 				i++
+				if ix != nil {
+					ix.close(i)
+				}
 				continue
 			}
 			return -1

@@ -65,6 +65,7 @@ type geminiReader struct {
 	legacy   bool
 	note     []string
 	lastLine int
+	ix       valueIndex // the record's, reused (recordRaw)
 }
 
 // geminiMsg is a kept message, reduced to what the steps need (a whole
@@ -195,11 +196,20 @@ func (g *geminiReader) addReduced(id string, m geminiReduced, line int) {
 	if g.byID == nil {
 		g.byID = map[string]int{}
 	}
-	msg := *m.msg
+	msg := m.msg // made for this call (reduceGemini*): not shared
 	msg.id = id
-	if i, ok := g.byID[id]; ok {
+	// The CLI writes a message again as it grows (its tool calls, their
+	// results), most often the one it wrote last: that one is found
+	// without hashing its id (a kept message's id maps to its place).
+	i, ok := len(g.msgs)-1, false
+	if i >= 0 && g.msgs[i] != nil && g.msgs[i].id == id {
+		ok = true
+	} else {
+		i, ok = g.byID[id]
+	}
+	if ok {
 		msg.epoch = g.msgs[i].epoch
-		g.msgs[i] = &msg
+		g.msgs[i] = msg
 		return
 	}
 	msg.epoch = g.epoch
@@ -219,7 +229,7 @@ func (g *geminiReader) addReduced(id string, m geminiReduced, line int) {
 		}
 	}
 	g.byID[id] = len(g.msgs)
-	g.msgs = append(g.msgs, &msg)
+	g.msgs = append(g.msgs, msg)
 }
 
 // geminiReduce keeps what a message gives the replay: whether it is a

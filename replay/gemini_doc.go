@@ -71,7 +71,7 @@ func (g *geminiReader) readSession(br *bufio.Reader, add func(line int, recs []s
 				if err != nil {
 					return bad("not a valid JSON document: " + err.Error())
 				}
-				pending = append(pending, reduceGeminiRaw(raw)) // validated by value
+				pending = append(pending, reduceGeminiRaw(nil, raw)) // validated by value
 
 			}
 			top.set(key, &jsValue{kind: jsArray}) // stands for pending

@@ -19,11 +19,11 @@ import (
 // recordRaw reads one record (a line, or an element of an array).
 func (g *geminiReader) recordRaw(raw []byte, line int) ([]stepRecord, string) {
 	i := skipSpace(raw, 0)
-	end := validValue(raw, i)
+	end := validValueIx(raw, i, &g.ix)
 	if end < 0 || skipSpace(raw, end) != len(raw) || hasNonFinite(raw) {
 		return g.recordTree(raw, line)
 	}
-	return g.readRecordRaw(rawValue(raw[i:end]), line)
+	return g.readRecordRaw(&g.ix, rawValue(raw[i:end]), line)
 }
 
 // recordTree reads a record through parseJS.
@@ -42,8 +42,14 @@ func jsUnquote(v rawValue) (string, bool) {
 		return "", false
 	}
 	body := v[1 : len(v)-1]
-	if bytes.IndexByte(body, '\\') < 0 && utf8.Valid(body) {
+	valid := utf8.Valid(body)
+	if valid && bytes.IndexByte(body, '\\') < 0 {
 		return string(body), true
+	}
+	if valid && !bytes.Contains(body, []byte(`\u`)) {
+		// Valid UTF-8 and no \u escape (a lone surrogate, which JSON.parse
+		// keeps and encoding/json replaces): the two unescape alike.
+		return unescape(body, true), true
 	}
 	p := &jsParser{b: v}
 	s, _ := p.string()
@@ -52,12 +58,12 @@ func jsUnquote(v rawValue) (string, bool) {
 
 // jsFields fills vals with the members named by keys, as JavaScript reads
 // an object (the last of a repeated key); nil for a key not there or v
-// not an object.
-func jsFields(v rawValue, keys []string, vals []rawValue) {
+// not an object. ix is v's record's index, or nil.
+func jsFields(ix *valueIndex, v rawValue, keys []string, vals []rawValue) {
 	for i := range vals {
 		vals[i] = nil
 	}
-	v.Members(func(k []byte, esc bool, val rawValue) bool {
+	ix.members(v, func(k []byte, esc bool, val rawValue) bool {
 		if esc {
 			q := make([]byte, 0, len(k)+2)
 			key, _ := jsUnquote(append(append(append(q, '"'), k...), '"'))
@@ -78,9 +84,9 @@ func jsFields(v rawValue, keys []string, vals []rawValue) {
 }
 
 // jsGetRaw is one member of an object (nil when not there).
-func jsGetRaw(v rawValue, key string) rawValue {
+func jsGetRaw(ix *valueIndex, v rawValue, key string) rawValue {
 	var val [1]rawValue
-	jsFields(v, []string{key}, val[:])
+	jsFields(ix, v, []string{key}, val[:])
 	return val[0]
 }
 
@@ -98,36 +104,39 @@ func jsTruthyRaw(v rawValue) bool {
 	return true
 }
 
-var geminiRecordKeys = []string{"$rewindTo", "id", "$set", "sessionId", "projectHash", "messages", "type"}
+// geminiRecordKeys are the fields readRecordRaw tests, then the ones
+// reduceGeminiRaw reads of a message (geminiMessageKeys' last three):
+// one walk of the record reads both.
+var geminiRecordKeys = []string{"$rewindTo", "id", "$set", "sessionId", "projectHash", "messages", "type", "content", "toolCalls"}
 
-// readRecordRaw is readRecord on a validated record.
-func (g *geminiReader) readRecordRaw(v rawValue, line int) ([]stepRecord, string) {
+// readRecordRaw is readRecord on a validated record (ix its index).
+func (g *geminiReader) readRecordRaw(ix *valueIndex, v rawValue, line int) ([]stepRecord, string) {
 	g.lastLine = line
 	if v.Kind() != '{' {
 		return nil, "not a Gemini CLI record: not a JSON object"
 	}
-	var f [7]rawValue
-	jsFields(v, geminiRecordKeys, f[:])
+	var f [9]rawValue
+	jsFields(ix, v, geminiRecordKeys, f[:])
 	rewindTo, id, set, session, project, msgs, typ := f[0], f[1], f[2], f[3], f[4], f[5], f[6]
 	if to, ok := jsUnquote(rewindTo); ok {
 		g.rewind(to)
 		return nil, ""
 	}
 	if idText, ok := jsUnquote(id); ok {
-		g.addReduced(idText, reduceGeminiRaw(v), line)
+		g.addReduced(idText, reduceGeminiFields(ix, true, id, typ, f[7], f[8]), line)
 		return nil, ""
 	}
 	addAll := func(msgs rawValue) {
-		msgs.Elems(func(_ int, m rawValue) bool {
-			if r := reduceGeminiRaw(m); r.isID {
+		ix.elems(msgs, func(_ int, m rawValue) bool {
+			if r := reduceGeminiRaw(ix, m); r.isID {
 				g.addReduced(r.id, r, line)
 			}
 			return true
 		})
 	}
-	if set.Kind() == '{' && jsGetRaw(set, "$set") == nil {
+	if set.Kind() == '{' && jsGetRaw(ix, set, "$set") == nil {
 		var sf [2]rawValue
-		jsFields(set, []string{"sessionId", "messages"}, sf[:])
+		jsFields(ix, set, []string{"sessionId", "messages"}, sf[:])
 		if sf[0].Kind() == '"' && len(g.byID) > 0 {
 			g.epoch++
 			g.note = append(g.note, "line "+strconv.Itoa(line)+": the session was resumed by a new CLI process (its loop detector starts afresh)")
@@ -145,9 +154,9 @@ func (g *geminiReader) readRecordRaw(v rawValue, line int) ([]stepRecord, string
 		return nil, ""
 	case hasSession && msgs.Kind() == '[':
 		g.legacy = true
-		msgs.Elems(func(i int, m rawValue) bool {
+		ix.elems(msgs, func(i int, m rawValue) bool {
 			if m.Kind() == '{' {
-				r := reduceGeminiRaw(m)
+				r := reduceGeminiRaw(ix, m)
 				id := r.id
 				if !r.isID {
 					id = "\x00legacy-" + strconv.Itoa(i)
@@ -166,16 +175,21 @@ func (g *geminiReader) readRecordRaw(v rawValue, line int) ([]stepRecord, string
 var geminiMessageKeys = []string{"id", "type", "content", "toolCalls"}
 
 // reduceGeminiRaw is reduceGemini on a validated message.
-func reduceGeminiRaw(m rawValue) geminiReduced {
+// ix is m's record's index, or nil.
+func reduceGeminiRaw(ix *valueIndex, m rawValue) geminiReduced {
 	var f [4]rawValue
-	jsFields(m, geminiMessageKeys, f[:])
-	id, typ, content, calls := f[0], f[1], f[2], f[3]
-	r := geminiReduced{msg: &geminiMsg{}, isObject: m.Kind() == '{'}
+	jsFields(ix, m, geminiMessageKeys, f[:])
+	return reduceGeminiFields(ix, m.Kind() == '{', f[0], f[1], f[2], f[3])
+}
+
+// reduceGeminiFields is reduceGeminiRaw on a message's fields, read.
+func reduceGeminiFields(ix *valueIndex, isObject bool, id, typ, content, calls rawValue) geminiReduced {
+	r := geminiReduced{msg: &geminiMsg{}, isObject: isObject}
 	r.id, r.isID = jsUnquote(id)
 	t, _ := jsUnquote(typ)
 	switch t {
 	case "user":
-		text, fr := geminiPartsTextRaw(content, false)
+		text, fr := geminiPartsTextRaw(ix, content, false)
 		if rest, ok := strings.CutPrefix(text, geminiLivePrefix); ok {
 			if i := strings.LastIndex(rest, geminiLiveSuffix); i >= 0 {
 				rest = rest[:i]
@@ -184,22 +198,22 @@ func reduceGeminiRaw(m rawValue) geminiReduced {
 		}
 		r.msg.prompt = !fr && !r.isLive && text != "Please continue."
 	case "gemini":
-		if text, _ := geminiPartsTextRaw(content, true); text != "" {
+		if text, _ := geminiPartsTextRaw(ix, content, true); text != "" {
 			r.msg.steps = append(r.msg.steps, stepRecord{info: StepInfo{Kind: StepMessage}, output: text, hasText: true})
 		}
-		calls.Elems(func(_ int, c rawValue) bool {
+		ix.elems(calls, func(_ int, c rawValue) bool {
 			if c.Kind() != '{' {
 				return true
 			}
 			var cf [5]rawValue
-			jsFields(c, geminiCallKeys, cf[:])
+			jsFields(ix, c, geminiCallKeys, cf[:])
 			name, _ := jsUnquote(cf[0])
 			args := &jsValue{kind: jsObject}
 			if jsTruthyRaw(cf[1]) {
 				args, _ = parseJS(cf[1]) // validated: parses
 			}
 			rec := stepRecord{info: StepInfo{Kind: StepAction}, action: geminiKey(name, args), hasAction: true, hasText: true}
-			rec.output = geminiCallResultRaw(cf[2], cf[3])
+			rec.output = geminiCallResultRaw(ix, cf[2], cf[3])
 			status, _ := jsUnquote(cf[4])
 			rec.info.Error = status == "error"
 			r.msg.steps = append(r.msg.steps, rec)
@@ -212,7 +226,7 @@ func reduceGeminiRaw(m rawValue) geminiReduced {
 var geminiCallKeys = []string{"name", "args", "result", "resultDisplay", "status"}
 
 // geminiPartsTextRaw is geminiPartsText on a validated content.
-func geminiPartsTextRaw(v rawValue, noThoughts bool) (text string, functionResponse bool) {
+func geminiPartsTextRaw(ix *valueIndex, v rawValue, noThoughts bool) (text string, functionResponse bool) {
 	var f [3]rawValue
 	keys := []string{"text", "thought", "functionResponse"}
 	switch v.Kind() {
@@ -221,8 +235,8 @@ func geminiPartsTextRaw(v rawValue, noThoughts bool) (text string, functionRespo
 		return s, false
 	case '[':
 		var b strings.Builder
-		v.Elems(func(_ int, p rawValue) bool {
-			jsFields(p, keys, f[:])
+		ix.elems(v, func(_ int, p rawValue) bool {
+			jsFields(ix, p, keys, f[:])
 			if f[2] != nil {
 				functionResponse = true
 			}
@@ -235,7 +249,7 @@ func geminiPartsTextRaw(v rawValue, noThoughts bool) (text string, functionRespo
 		})
 		return b.String(), functionResponse
 	case '{':
-		jsFields(v, keys, f[:])
+		jsFields(ix, v, keys, f[:])
 		t, _ := jsUnquote(f[0])
 		return t, f[2] != nil
 	}
@@ -244,12 +258,12 @@ func geminiPartsTextRaw(v rawValue, noThoughts bool) (text string, functionRespo
 
 // geminiCallResultRaw is geminiCallResult on a validated call's result
 // and resultDisplay.
-func geminiCallResultRaw(res, display rawValue) string {
+func geminiCallResultRaw(ix *valueIndex, res, display rawValue) string {
 	var b strings.Builder
-	res.Elems(func(_ int, p rawValue) bool {
-		resp := jsGetRaw(jsGetRaw(p, "functionResponse"), "response")
+	ix.elems(res, func(_ int, p rawValue) bool {
+		resp := jsGetRaw(ix, jsGetRaw(ix, p, "functionResponse"), "response")
 		var f [2]rawValue
-		jsFields(resp, []string{"output", "error"}, f[:])
+		jsFields(ix, resp, []string{"output", "error"}, f[:])
 		for _, x := range f {
 			if s, ok := jsUnquote(x); ok {
 				b.WriteString(s)

@@ -240,8 +240,17 @@ func arrayIndex(key string) (uint64, bool) {
 	if key == "" || len(key) > 10 || (len(key) > 1 && key[0] == '0') {
 		return 0, false
 	}
-	n, err := strconv.ParseUint(key, 10, 64)
-	if err != nil || n > math.MaxUint32-1 {
+	// Digits only, read here: strconv.ParseUint's error for every other
+	// key (nearly all of them) was an allocation a member.
+	var n uint64
+	for i := 0; i < len(key); i++ {
+		c := key[i]
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + uint64(c-'0')
+	}
+	if n > math.MaxUint32-1 {
 		return 0, false
 	}
 	return n, true

@@ -21,6 +21,7 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // agentRecord is parseRecord(raw, true) as the readers that decoded into
@@ -287,7 +288,7 @@ func callActionRaw(name string, args rawValue) (action, canonical string) {
 	cut := len(buf)
 	buf = append(append(buf, name...), ' ')
 	buf = appendCanonical(buf, args)
-	all := string(buf)
+	all := unsafe.String(unsafe.SliceData(buf), len(buf)) // buf is not written again: no copy
 	return all[:cut], all[cut:]
 }
 

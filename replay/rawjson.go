@@ -82,25 +82,7 @@ func (v rawValue) Present() bool { k := v.Kind(); return k != 0 && k != 'n' }
 // it holds an escape or invalid UTF-8: unescape with unquoteKey) and its value; fn returns
 // false to stop. It does nothing for any other value.
 func (v rawValue) Members(fn func(key []byte, esc bool, val rawValue) bool) {
-	if v.Kind() != '{' {
-		return
-	}
-	i := skipSpace(v, 1)
-	for i < len(v) && v[i] == '"' {
-		kEnd := skipString(v, i)
-		key := v[i+1 : kEnd-1]
-		esc := bytes.IndexByte(key, '\\') >= 0 || !utf8.Valid(key)
-		i = skipSpace(v, kEnd)
-		i = skipSpace(v, i+1) // past ':'
-		vEnd := skipValue(v, i)
-		if !fn(key, esc, v[i:vEnd]) {
-			return
-		}
-		i = skipSpace(v, vEnd)
-		if i < len(v) && v[i] == ',' {
-			i = skipSpace(v, i+1)
-		}
-	}
+	(*valueIndex)(nil).members(v, fn)
 }
 
 // Get returns the member named key of an object (nil when absent or v is
@@ -154,20 +136,7 @@ func (v rawValue) Fields(keys []string, vals []rawValue) {
 // Elems calls fn with each element of an array and its index; fn returns
 // false to stop. It does nothing for any other value.
 func (v rawValue) Elems(fn func(i int, val rawValue) bool) {
-	if v.Kind() != '[' {
-		return
-	}
-	i := skipSpace(v, 1)
-	for n := 0; i < len(v) && v[i] != ']'; n++ {
-		end := skipValue(v, i)
-		if !fn(n, v[i:end]) {
-			return
-		}
-		i = skipSpace(v, end)
-		if i < len(v) && v[i] == ',' {
-			i = skipSpace(v, i+1)
-		}
-	}
+	(*valueIndex)(nil).elems(v, fn)
 }
 
 // Len is the number of elements of an array (0 for anything else).

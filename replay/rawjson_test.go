@@ -133,3 +133,16 @@ func FuzzJSONString(f *testing.F) {
 		}
 	})
 }
+
+// FuzzValidJSON holds ValidJSON to json.Valid.
+func FuzzValidJSON(f *testing.F) {
+	for _, s := range []string{``, ` {"a": [1, 2.5e3, "x\u0041", null, true]} `, `{"a":NaN}`, `["NaN", "Infinity"]`,
+		`[-Infinity]`, `{"a":1}{}`, `{"a":"\x01"}`, "\"\xff\"", `[1,]`, `01`, strings.Repeat("[", 10001) + strings.Repeat("]", 10001)} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := ValidJSON(s), json.Valid([]byte(s)); got != want {
+			t.Fatalf("ValidJSON(%q) = %v, json.Valid %v", s, got, want)
+		}
+	})
+}

@@ -4,9 +4,9 @@ package replay
 
 import (
 	"bytes"
-	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // unquoteBody unescapes the body (between the quotes) of a string that
@@ -16,9 +16,17 @@ import (
 // long tool output with a newline escape every line costs about a copy
 // (encoding/json went through its scanner byte by byte, twice).
 func unquoteBody(body []byte) string {
-	var b strings.Builder
-	b.Grow(len(body))
-	valid := utf8.Valid(body) // once for the whole string: its runs need no check
+	// Valid UTF-8 unescapes to at most its length (an escape is longer
+	// than what it writes); invalid bytes grow to U+FFFD and append grows.
+	// Appending to a []byte, the common escapes written inline, a line's
+	// newline escape costs an IndexByte and two appends, not a Builder's
+	// three calls.
+	return unescape(body, utf8.Valid(body)) // once for the whole string: its runs need no check
+}
+
+// unescape is unquoteBody, valid saying whether body is valid UTF-8.
+func unescape(body []byte, valid bool) string {
+	out := make([]byte, 0, len(body))
 	for len(body) > 0 {
 		run := body
 		k := bytes.IndexByte(body, '\\')
@@ -26,68 +34,68 @@ func unquoteBody(body []byte) string {
 			run = body[:k]
 		}
 		if valid {
-			b.Write(run)
+			out = append(out, run...)
 		} else {
-			writeUTF8(&b, run)
+			out = appendUTF8(out, run)
 		}
 		if k < 0 {
 			break
 		}
-		body = body[k+unescapeOne(&b, body[k:]):]
+		if k+1 < len(body) {
+			if c := simpleEscape[body[k+1]]; c != 0 {
+				out = append(out, c)
+				body = body[k+2:]
+				continue
+			}
+		}
+		var n int
+		out, n = appendUnescape(out, body[k:])
+		body = body[k+n:]
 	}
-	return b.String()
+	return unsafe.String(unsafe.SliceData(out), len(out)) // out is not written again
 }
 
-// writeUTF8 writes run, each byte of invalid UTF-8 as U+FFFD.
-func writeUTF8(b *strings.Builder, run []byte) {
+// simpleEscape is the byte a two-byte escape \c writes, by c (0: not one).
+var simpleEscape = [256]byte{'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t', '"': '"', '\\': '\\', '/': '/'}
+
+// appendUTF8 appends run, each byte of invalid UTF-8 as U+FFFD.
+func appendUTF8(out, run []byte) []byte {
 	if utf8.Valid(run) {
-		b.Write(run)
-		return
+		return append(out, run...)
 	}
 	for len(run) > 0 {
 		r, size := utf8.DecodeRune(run)
-		b.WriteRune(r)
+		out = utf8.AppendRune(out, r)
 		run = run[size:]
 	}
+	return out
 }
 
-// unescapeOne writes the escape at the start of s (a backslash, in a
+// appendUnescape appends the escape at the start of s (a backslash, in a
 // validated string) and returns the bytes it took.
-func unescapeOne(b *strings.Builder, s []byte) int {
+func appendUnescape(out, s []byte) ([]byte, int) {
 	if len(s) < 2 {
-		return len(s) // not reached: validated
+		return out, len(s) // not reached: validated
 	}
-	switch s[1] {
-	case 'b':
-		b.WriteByte('\b')
-	case 'f':
-		b.WriteByte('\f')
-	case 'n':
-		b.WriteByte('\n')
-	case 'r':
-		b.WriteByte('\r')
-	case 't':
-		b.WriteByte('\t')
-	case 'u':
-		r := hex4(s[2:])
-		if r < 0 {
-			return len(s) // not reached: validated
-		}
-		if utf16.IsSurrogate(r) {
-			if len(s) >= 12 && s[6] == '\\' && s[7] == 'u' {
-				if r1 := hex4(s[8:]); r1 >= 0 {
-					if d := utf16.DecodeRune(r, r1); d != utf8.RuneError {
-						b.WriteRune(d)
-						return 12
-					}
+	if c := simpleEscape[s[1]]; c != 0 {
+		return append(out, c), 2
+	}
+	if s[1] != 'u' {
+		return out, len(s) // not reached: validated
+	}
+	r := hex4(s[2:])
+	if r < 0 {
+		return out, len(s) // not reached: validated
+	}
+	if utf16.IsSurrogate(r) {
+		if len(s) >= 12 && s[6] == '\\' && s[7] == 'u' {
+			if r1 := hex4(s[8:]); r1 >= 0 {
+				if d := utf16.DecodeRune(r, r1); d != utf8.RuneError {
+					return utf8.AppendRune(out, d), 12
 				}
 			}
-			r = utf8.RuneError
 		}
-		b.WriteRune(r)
-		return 6
-	default: // '"', '\\', '/'
-		b.WriteByte(s[1])
+		r = utf8.RuneError
 	}
-	return 2
+	return utf8.AppendRune(out, r), 6
 }

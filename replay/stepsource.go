@@ -46,7 +46,9 @@ func (s *recordSource) nextLine() (line []byte, lineNo int, tooLong bool, err er
 			if len(buf) == 0 && !tooLong {
 				// Leading white space is neither held nor counted: a line
 				// of padding costs nothing, as between a document's tokens.
-				chunk = bytes.TrimLeft(chunk, " \t\r")
+				if len(chunk) > 0 && (chunk[0] == ' ' || chunk[0] == '\t' || chunk[0] == '\r') {
+					chunk = bytes.TrimLeft(chunk, " \t\r") // not called a line: it builds its byte set each time
+				}
 			}
 			n += len(chunk)
 			if n <= s.max+2 {

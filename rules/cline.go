@@ -3,6 +3,7 @@ package rules
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 	"sort"
 	"strings"
 
@@ -126,7 +127,7 @@ func toolCallOf(t *replay.Turn, ep *replay.Episode) (toolCall, bool) {
 		return toolCall{}, false
 	}
 	name, args, found := strings.Cut(st.Action, " ")
-	if found && json.Valid([]byte(args)) && strings.HasPrefix(strings.TrimSpace(args), "{") {
+	if found && strings.HasPrefix(strings.TrimSpace(args), "{") && replay.ValidJSON(args) {
 		return toolCall{name: name, args: json.RawMessage(args), raw: st.Action}, true
 	}
 	return toolCall{name: st.Action, raw: st.Action}, true
@@ -182,8 +183,11 @@ func sortedTopInPlace(args []byte, ignored map[string]bool) (string, bool) {
 	}
 	// Sorted by key, a repeated key's members in the order written: the
 	// last of each run is the one a map keeps.
-	sort.SliceStable(ms, func(a, b int) bool { return bytes.Compare(ms[a].key, ms[b].key) < 0 })
+	// (slices.SortStableFunc, not sort.SliceStable: its reflection made
+	// room escape to the heap, an allocation a call.)
+	slices.SortStableFunc(ms, func(a, b topMember) int { return bytes.Compare(a.key, b.key) })
 	var b strings.Builder
+	b.Grow(len(args)) // compacted, less the ignored keys: no longer
 	b.WriteByte('{')
 	for j, m := range ms {
 		if j+1 < len(ms) && bytes.Equal(ms[j+1].key, m.key) {

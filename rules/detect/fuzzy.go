@@ -7,6 +7,7 @@ import (
 	"math/bits"
 	"strconv"
 	"sync"
+	"unicode/utf8"
 )
 
 // FuzzyConfig configures fuzzy_repeat.
@@ -188,12 +189,7 @@ func (d *FuzzyRepeat) Step(s Step) []FuzzyFiring {
 	if cap(cur.runes) < n {
 		cur.runes = make([]rune, n)
 	}
-	rs, k := cur.runes[:n], 0
-	for _, r := range s.Output {
-		rs[k] = r
-		k++
-	}
-	cur.runes = rs[:k]
+	cur.runes = cur.runes[:decodeRunes(cur.runes[:n], s.Output)]
 	cur.hasHis = false
 
 	// The best match as the fraction bestNum/bestDen (2·LCS over the
@@ -245,6 +241,37 @@ func (d *FuzzyRepeat) Step(s Step) []FuzzyFiring {
 		MatchedStep: best,
 		Similarity:  round4(bestNum, bestDen),
 	}}
+}
+
+// decodeRunes writes the code points of s to rs (len(rs) >= len(s)) as
+// ranging over s reads them (an invalid byte as U+FFFD) and returns how
+// many. Eight ASCII bytes, most of an agent's output, are tested and
+// written at a time: the range loop's test and store a byte was most of
+// Step's own time.
+func decodeRunes(rs []rune, s string) int {
+	k := 0
+	for i := 0; i < len(s); {
+		if i+8 <= len(s) {
+			b := s[i : i+8]
+			if (b[0]|b[1]|b[2]|b[3]|b[4]|b[5]|b[6]|b[7])&0x80 == 0 {
+				r := rs[k : k+8 : k+8]
+				r[0], r[1], r[2], r[3] = rune(b[0]), rune(b[1]), rune(b[2]), rune(b[3])
+				r[4], r[5], r[6], r[7] = rune(b[4]), rune(b[5]), rune(b[6]), rune(b[7])
+				i, k = i+8, k+8
+				continue
+			}
+		}
+		if c := s[i]; c < utf8.RuneSelf {
+			rs[k] = rune(c)
+			i++
+		} else {
+			r, size := utf8.DecodeRuneInString(s[i:])
+			rs[k] = r
+			i += size
+		}
+		k++
+	}
+	return k
 }
 
 // Kept is the number of outputs kept (Ralph's len(recent_outputs)).

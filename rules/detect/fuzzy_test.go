@@ -3,6 +3,7 @@ package detect
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -424,4 +425,22 @@ func BenchmarkFuzzyRepeatChain1MB(b *testing.B) {
 	}
 	b.ReportMetric(float64(fired), "firings")
 	b.ReportMetric(float64(cpu.Milliseconds())/float64(b.N)/float64(len(outs)), "cpu-ms/step")
+}
+
+// FuzzDecodeRunes holds decodeRunes to ranging over the string.
+func FuzzDecodeRunes(f *testing.F) {
+	for _, s := range []string{"", "abc", "0123456789abcdefgh", "héllo wörld, 12345678", "\xff\xfe12345678\xed\xa0\x80abcdefgh€", "abcdefg\xe2\x82"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		var want []rune
+		for _, r := range s {
+			want = append(want, r)
+		}
+		got := make([]rune, len(s))
+		got = got[:decodeRunes(got, s)]
+		if !slices.Equal(got, want) {
+			t.Fatalf("decodeRunes(%q) = %q, want %q", s, got, want)
+		}
+	})
 }

@@ -210,6 +210,19 @@ func jsUTF8(s string) string {
 func AppendUTF16(dst []uint16, s string) []uint16 {
 	dst = slices.Grow(dst, len(s)) // never more code units than bytes
 	for i := 0; i < len(s); {
+		// Eight ASCII bytes at a time (most of a message), written in
+		// the room grown above.
+		if i+8 <= len(s) {
+			if b := s[i : i+8]; (b[0]|b[1]|b[2]|b[3]|b[4]|b[5]|b[6]|b[7])&0x80 == 0 {
+				n := len(dst)
+				dst = dst[:n+8]
+				d := dst[n : n+8 : n+8]
+				d[0], d[1], d[2], d[3] = uint16(b[0]), uint16(b[1]), uint16(b[2]), uint16(b[3])
+				d[4], d[5], d[6], d[7] = uint16(b[4]), uint16(b[5]), uint16(b[6]), uint16(b[7])
+				i += 8
+				continue
+			}
+		}
 		if c := s[i]; c < utf8.RuneSelf {
 			dst = append(dst, uint16(c))
 			i++

@@ -1,0 +1,132 @@
+package replay
+
+// A record's structural index: where its long values end, recorded by the
+// validating pass (validValueIx) that reads every byte anyway, so that a
+// reader walking the record level by level (Members, Elems) steps over a
+// nested value with a binary search instead of scanning it again at
+// every level above it: a Gemini CLI tool result four levels down was
+// read seven times, once a level and once for its value.
+
+import (
+	"bytes"
+	"math"
+	"unicode/utf8"
+	"unsafe"
+)
+
+// indexMin is the shortest value indexed: a shorter one is skipped by
+// scanning it, about as fast as a search.
+const indexMin = 64
+
+// valueIndex holds the spans of one validated record's strings and
+// containers of indexMin bytes or more, in the order they start.
+type valueIndex struct {
+	base  []byte   // the record the offsets are in
+	spans []ixSpan // by start
+	opens []int32  // spans of the containers still open (while built)
+	off   bool     // the record is too long for int32 offsets: nothing indexed
+}
+
+type ixSpan struct{ start, end int32 }
+
+func (ix *valueIndex) reset(b []byte) {
+	ix.base, ix.spans, ix.opens = b, ix.spans[:0], ix.opens[:0]
+	ix.off = len(b) > math.MaxInt32
+}
+
+// add records a value (a string) at [from, to).
+func (ix *valueIndex) add(from, to int) {
+	if !ix.off {
+		ix.spans = append(ix.spans, ixSpan{int32(from), int32(to)})
+	}
+}
+
+// open records a container starting at i; close ends the innermost open
+// one at i, dropping it with everything inside it when it is short
+// (what it holds is shorter still, and was recorded after it).
+func (ix *valueIndex) open(i int) {
+	if !ix.off {
+		ix.opens = append(ix.opens, int32(len(ix.spans)))
+		ix.spans = append(ix.spans, ixSpan{start: int32(i)})
+	}
+}
+
+func (ix *valueIndex) close(i int) {
+	if ix.off {
+		return
+	}
+	k := ix.opens[len(ix.opens)-1]
+	ix.opens = ix.opens[:len(ix.opens)-1]
+	if i-int(ix.spans[k].start) < indexMin {
+		ix.spans = ix.spans[:k]
+		return
+	}
+	ix.spans[k].end = int32(i)
+}
+
+// skip is skipValue(v, i) for v within the indexed record: the end of a
+// long value from the index, anything else scanned. A nil index scans.
+func (ix *valueIndex) skip(v rawValue, i int) int {
+	if ix != nil && len(ix.spans) > 0 && i < len(v) {
+		// v's offset in the record: v is a slice of it, or of some other
+		// memory, which lies wholly outside it.
+		off := int(uintptr(unsafe.Pointer(unsafe.SliceData(v))) - uintptr(unsafe.Pointer(unsafe.SliceData(ix.base))))
+		if off >= 0 && off <= len(ix.base)-len(v) {
+			at := int32(off + i)
+			lo, hi := 0, len(ix.spans)
+			for lo < hi {
+				m := int(uint(lo+hi) >> 1)
+				if ix.spans[m].start < at {
+					lo = m + 1
+				} else {
+					hi = m
+				}
+			}
+			if lo < len(ix.spans) && ix.spans[lo].start == at {
+				return int(ix.spans[lo].end) - off
+			}
+		}
+	}
+	return skipValue(v, i)
+}
+
+// members is rawValue.Members, skipping with the index.
+func (ix *valueIndex) members(v rawValue, fn func(key []byte, esc bool, val rawValue) bool) {
+	if v.Kind() != '{' {
+		return
+	}
+	i := skipSpace(v, 1)
+	for i < len(v) && v[i] == '"' {
+		kEnd := skipString(v, i)
+		key := v[i+1 : kEnd-1]
+		esc := bytes.IndexByte(key, '\\') >= 0 || !utf8.Valid(key)
+		i = skipSpace(v, kEnd)
+		i = skipSpace(v, i+1) // past ':'
+		vEnd := ix.skip(v, i)
+		if !fn(key, esc, v[i:vEnd]) {
+			return
+		}
+		i = skipSpace(v, vEnd)
+		if i < len(v) && v[i] == ',' {
+			i = skipSpace(v, i+1)
+		}
+	}
+}
+
+// elems is rawValue.Elems, skipping with the index.
+func (ix *valueIndex) elems(v rawValue, fn func(i int, val rawValue) bool) {
+	if v.Kind() != '[' {
+		return
+	}
+	i := skipSpace(v, 1)
+	for n := 0; i < len(v) && v[i] != ']'; n++ {
+		end := ix.skip(v, i)
+		if !fn(n, v[i:end]) {
+			return
+		}
+		i = skipSpace(v, end)
+		if i < len(v) && v[i] == ',' {
+			i = skipSpace(v, i+1)
+		}
+	}
+}

@@ -1,0 +1,105 @@
+package replay
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// walkAll writes every member and element of v, recursively, as ix's
+// walkers see them: keys and values' bytes, so that an index that skips to
+// a wrong end shows as a different value.
+func walkAll(ix *valueIndex, v rawValue, b *strings.Builder) {
+	switch v.Kind() {
+	case '{':
+		ix.members(v, func(k []byte, esc bool, val rawValue) bool {
+			fmt.Fprintf(b, "{%q %v %q ", k, esc, val)
+			walkAll(ix, val, b)
+			b.WriteByte('}')
+			return true
+		})
+	case '[':
+		ix.elems(v, func(i int, val rawValue) bool {
+			fmt.Fprintf(b, "[%d %q ", i, val)
+			walkAll(ix, val, b)
+			b.WriteByte(']')
+			return true
+		})
+	}
+}
+
+// FuzzValueIndex holds the indexed walk to the scanning one on every value
+// validValue accepts, and the index's validation to validValue's.
+func FuzzValueIndex(f *testing.F) {
+	long := strings.Repeat("x", 70)
+	for _, s := range []string{
+		`{}`, `[]`, `"a"`, `{"a":1}`, ` [1, 2 , {"b": [3]}] `,
+		`{"a":"` + long + `","b":{"c":["` + long + `",{"d":"` + long + `"}]},"e":[]}`,
+		`[[[[["` + long + `"]]]],{"k":{"k":{"k":"` + long + `"}}},"` + long + `\"\\"]`,
+		`{"id":"g1","toolCalls":[{"name":"x","args":{"p":"` + long + `"},"result":[{"functionResponse":{"response":{"output":"` + long + `"}}}]}]}`,
+		`{"a":[` + strings.Repeat(`{"b":"`+long+`"},`, 5) + `1]}`,
+		`{"a":"` + long + `"`, `[1,]`, `{"a" 1}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var ix valueIndex
+		i := skipSpace(data, 0)
+		end := validValue(data, i)
+		if got := validValueIx(data, i, &ix); got != end {
+			t.Fatalf("validValueIx = %d, validValue %d", got, end)
+		}
+		if end < 0 {
+			return
+		}
+		v := rawValue(data[i:end])
+		var plain, indexed strings.Builder
+		walkAll(nil, v, &plain)
+		walkAll(&ix, v, &indexed)
+		if plain.String() != indexed.String() {
+			t.Fatalf("indexed walk differs:\n%s\nscanning:\n%s", indexed.String(), plain.String())
+		}
+		// A value from other memory is scanned, not looked up.
+		other := bytes.Clone(v)
+		var copied strings.Builder
+		walkAll(&ix, rawValue(other), &copied)
+		if copied.String() != plain.String() {
+			t.Fatalf("walk of a copy differs")
+		}
+		for _, s := range ix.spans {
+			if s.end <= s.start || int(s.end-s.start) < indexMin {
+				t.Fatalf("span %v: not a long value", s)
+			}
+		}
+	})
+}
+
+// TestValueIndexSpans: the long values are indexed, the short ones not,
+// and a short container's long-enough-looking parent keeps its own span.
+func TestValueIndexSpans(t *testing.T) {
+	long := `"` + strings.Repeat("x", 70) + `"`
+	doc := `{"a":` + long + `,"b":[1,2],"c":{"d":` + long + `}}`
+	var ix valueIndex
+	buf := []byte(doc)
+	if end := validValueIx(buf, 0, &ix); end != len(doc) {
+		t.Fatalf("validValueIx = %d, want %d", end, len(doc))
+	}
+	var got []string
+	for _, s := range ix.spans {
+		got = append(got, doc[s.start:s.end])
+	}
+	want := []string{doc, long, `{"d":` + long + `}`, long}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("spans %q, want %q", got, want)
+	}
+	// The end comes from the index, not from the bytes: c's closing brace
+	// blanked, a scan would run on to the record's.
+	buf[len(buf)-2] = ' '
+	if s := ix.skip(rawValue(buf), strings.Index(doc, `{"d"`)); s != len(doc)-1 {
+		t.Fatalf("skip of c's value = %d, want %d", s, len(doc)-1)
+	}
+	if s := ix.skip(rawValue(buf[1:]), strings.Index(doc, `{"d"`)-1); s != len(doc)-2 {
+		t.Fatalf("skip of c's value in a slice of the record = %d, want %d", s, len(doc)-2)
+	}
+}
