@@ -25,8 +25,10 @@ const gcHeadroom = 32 << 20
 // forward and has the runtime return what it frees; it never goes below
 // twice the live heap, so a large live heap is collected as often as
 // Go's default would, never continuously. Measured on the agents'
-// corpora (AGENTS=1 .ci/bench, loaded machine): peak RSS 54–64 MB for 68–
-// 88 before, analyze's CPU 0–10% more (docs/performance.md).
+// corpora (AGENTS=1 .ci/bench, loaded machine): peak RSS 50–64 MB for
+// 60–95 before but for steps and attempts logs (72 and 88, from 82 and
+// 97), analyze's CPU 0–5% more, up to a third more on attempts logs,
+// whose rows are pointers the collector scans (docs/performance.md).
 const gcSoftLimit = 44 << 20
 
 // gcPercentFor is the GOGC that gives a live heap of live bytes
