@@ -152,6 +152,10 @@ func analyzeWrite(opts *AnalyzeOptions, bw *bufio.Writer) error {
 	// encodes each episode's firings as they come (Sink), never holding
 	// them as structs.
 	aopts := analyze.Options{KeepFirings: opts.Format == "text" && (opts.Verbose || chart), Story: opts.Format == "text", Labels: labels}
+	// What the episodes' outputs were read for, the rules, is done on the
+	// worker: an episode waiting for its turn to be written (in input
+	// order) need not hold them.
+	aopts.ReleaseOutputs = true
 	if opts.Format == "text" {
 		// A steps or attempts log's headline table, tasks and first
 		// firings are tallied as the firings come (report.AgentStory).
