@@ -24,11 +24,11 @@ const gcHeadroom = 32 << 20
 // 64. A soft memory limit (debug.SetMemoryLimit) brings the collection
 // forward and has the runtime return what it frees; it never goes below
 // twice the live heap, so a large live heap is collected as often as
-// Go's default would, never continuously. Measured on the agents'
-// corpora (AGENTS=1 .ci/bench, loaded machine): peak RSS 50–64 MB for
-// 60–95 before but for steps and attempts logs (72 and 88, from 82 and
-// 97), analyze's CPU 0–5% more, up to a third more on attempts logs,
-// whose rows are pointers the collector scans (docs/performance.md).
+// Go's default would, never continuously. On the agents' corpora
+// (AGENTS=1 .ci/bench, loaded machine) the limit alone took peak RSS
+// from 60–97 MB to 50–72; with what the readers and analyze now let go
+// (docs/performance.md), 50–59 MB where main took 59–100, at 0–10% more
+// CPU, the collector running sooner.
 const gcSoftLimit = 44 << 20
 
 // gcPercentFor is the GOGC that gives a live heap of live bytes
