@@ -28,7 +28,7 @@ func AlarmJudge(ep *replay.Episode) (func(n int) bool, string) {
 		var progressed []bool // computed at the first question
 		return func(n int) bool {
 			if progressed == nil {
-				progressed = tasksProgressed(ep.Attempts)
+				progressed = tasksProgressed(ep.NumAttempts(), ep.Attempt)
 			}
 			return n >= 1 && n <= len(progressed) && progressed[n-1]
 		}, BasisTaskProgress
@@ -68,7 +68,7 @@ func scorePeaks(turns []replay.Turn) []int32 {
 // from the end keeps, per task, the work recorded after the attempt and
 // whether a later one is done: some later attempt has work the attempt
 // lacks exactly when that union is not within the attempt's work.
-func tasksProgressed(attempts []replay.Attempt) []bool {
+func tasksProgressed(n int, attempt func(i int) replay.Attempt) []bool {
 	type later struct {
 		work map[string]struct{} // nil until a later attempt has work
 		done bool
@@ -76,9 +76,9 @@ func tasksProgressed(attempts []replay.Attempt) []bool {
 	tasks := map[string]int{} // task → its later, in laters
 	var laters []later
 	var mine map[string]struct{} // reused: an attempt's work, when long
-	out := make([]bool, len(attempts))
-	for i := len(attempts) - 1; i >= 0; i-- {
-		a := &attempts[i]
+	out := make([]bool, n)
+	for i := n - 1; i >= 0; i-- {
+		a := attempt(i)
 		k, ok := tasks[a.TaskID]
 		if !ok {
 			k = len(laters)

@@ -47,7 +47,8 @@ func TestAlarmJudgeAttempts(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			ep := &replay.Episode{Format: replay.FormatAttempts, Attempts: tt.attempts}
+			ep := &replay.Episode{Format: replay.FormatAttempts}
+			ep.AppendAttempts(tt.attempts...)
 			judge, basis := AlarmJudge(ep)
 			if basis != BasisTaskProgress {
 				t.Fatalf("basis %q", basis)
@@ -77,7 +78,7 @@ func TestAlarmJudgeAttemptsMatchesNaive(t *testing.T) {
 			}
 			as[i] = replay.Attempt{TaskID: string(rune('A' + rng.IntN(3))), Status: statuses[rng.IntN(3)], CompletedWork: work}
 		}
-		judge, _ := AlarmJudge(&replay.Episode{Format: replay.FormatAttempts, Attempts: as})
+		judge, _ := AlarmJudge(attemptsEpisode(as))
 		for n := 1; n <= len(as); n++ {
 			if got, want := judge(n), progressedAfterNaive(as, n); got != want {
 				t.Fatalf("round %d attempt %d: %v, want %v (%+v)", round, n, got, want, as)
@@ -98,7 +99,7 @@ func BenchmarkAlarmJudgeOneTask(b *testing.B) {
 		}
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
 			for range b.N {
-				judge, _ := AlarmJudge(&replay.Episode{Format: replay.FormatAttempts, Attempts: as})
+				judge, _ := AlarmJudge(attemptsEpisode(as))
 				for i := 1; i <= n; i++ {
 					judge(i)
 				}
@@ -169,7 +170,7 @@ func TestTasksProgressedMatchesReference(t *testing.T) {
 				a.CompletedWork = append(a.CompletedWork, fmt.Sprint("w", r.IntN(12)))
 			}
 		}
-		got, want := tasksProgressed(attempts), refTasksProgressed(attempts)
+		got, want := tasksProgressed(len(attempts), func(i int) replay.Attempt { return attempts[i] }), refTasksProgressed(attempts)
 		if !slices.Equal(got, want) {
 			t.Fatalf("%+v:\ngot  %v\nwant %v", attempts, got, want)
 		}
@@ -187,4 +188,11 @@ func b2i(b bool) int {
 		return 1
 	}
 	return 0
+}
+
+// attemptsEpisode is an attempts log's episode of those attempts.
+func attemptsEpisode(as []replay.Attempt) *replay.Episode {
+	ep := &replay.Episode{Format: replay.FormatAttempts}
+	ep.AppendAttempts(as...)
+	return ep
 }

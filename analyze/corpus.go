@@ -96,6 +96,9 @@ func Files(ctx context.Context, files []string, stdin io.Reader, read replay.Opt
 			if reuse {
 				o.Firings = nil // sc's again
 			}
+			if opts.ReleaseOutputs {
+				ep.ReleaseOutputs()
+			}
 		}
 	}
 	emitLive := func(fr FileResult) bool { return ctx.Err() == nil && emit(fr) }

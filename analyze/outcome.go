@@ -102,6 +102,10 @@ type Options struct {
 	// firings as they come instead of keeping them (KeepFirings), so an
 	// episode of millions of firings is not held as structs.
 	Sink func(o *Outcome, ep *replay.Episode) FiringSink
+	// ReleaseOutputs has Files let go of an episode's outputs once it is
+	// analysed and rendered (replay.Episode.ReleaseOutputs), before it
+	// waits for its turn to be emitted: emit must not read them.
+	ReleaseOutputs bool
 }
 
 // FiringSink takes an episode's firings in turn order (Options.Sink).

@@ -154,6 +154,10 @@ func analyzeWrite(opts *AnalyzeOptions, bw *bufio.Writer) error {
 	// No output keeps the firings: each reads what it needs of them as
 	// they come (below).
 	aopts := analyze.Options{Story: opts.Format == "text", Labels: labels}
+	// What the episodes' outputs were read for, the rules, is done on the
+	// worker: an episode waiting for its turn to be written (in input
+	// order) need not hold them.
+	aopts.ReleaseOutputs = true
 	if opts.Format == "text" {
 		// A steps or attempts log's headline table, tasks and first
 		// firings are tallied as the firings come (report.AgentStory).

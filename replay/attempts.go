@@ -149,11 +149,9 @@ func readAttempts(src *recordSource, c *readContext) error {
 	ep := &Episode{ID: c.defaultID, Source: c.source, Format: FormatAttempts, Detected: c.detected,
 		LocationKey: KeyRoomName, RecordedEnd: EndUnknown, RoomNames: map[string]string{}, Rejected: map[int][]string{}}
 	d := &ep.Diag
-	tasks := map[string]string{}
 	vals := make([]rawValue, len(attemptKeys))
 	strs := byteStrings{}
-	var full [][]Attempt
-	var cur []Attempt
+	var in attemptIntern
 	n := 0
 	src.reuse = true // an attempt keeps nothing of its line
 	skip := func(line int, reason string) error { return c.skip(d, line, reason) }
@@ -179,19 +177,7 @@ func readAttempts(src *recordSource, c *readContext) error {
 					return perr
 				}
 			} else {
-				// Task ids are few and repeat: keep one copy of each.
-				if s, ok := tasks[a.TaskID]; ok {
-					a.TaskID = s
-				} else {
-					tasks[a.TaskID] = a.TaskID
-				}
-				if len(cur) == cap(cur) {
-					if len(cur) > 0 {
-						full = append(full, cur)
-					}
-					cur = make([]Attempt, 0, 4096)
-				}
-				cur = append(cur, a)
+				ep.addAttempt(a, &in) // a row of Syms and indices (attempt_rows.go)
 				n++
 			}
 		}
@@ -202,19 +188,14 @@ func readAttempts(src *recordSource, c *readContext) error {
 			return fmt.Errorf("%s:%d: %w", c.source, lineNo+1, err)
 		}
 	}
-	// The attempts were gathered in blocks and are copied once, at their
-	// count: appending to one slice copied them about five times over.
-	ep.Attempts = make([]Attempt, 0, n)
-	for _, b := range append(full, cur) {
-		ep.Attempts = append(ep.Attempts, b...)
-	}
+	ep.syms.ids, ep.syms.fold = symIndex{}, nil // the strings stay; the map that interned them goes
 	if n > 0 {
 		ep.Turns = make([]Turn, n)
 		for i := range ep.Turns {
 			ep.Turns[i].N = i + 1
 		}
 	}
-	if len(ep.Attempts) == 0 {
+	if ep.NumAttempts() == 0 {
 		ne := &NoEventsError{File: c.source, Lines: d.Lines, Skipped: d.Skipped, What: "attempts"}
 		if len(d.Problems) > 0 {
 			ne.First = d.Problems[0]

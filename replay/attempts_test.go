@@ -1,6 +1,10 @@
 package replay
 
-import "testing"
+import (
+	"strings"
+	"testing"
+	"time"
+)
 
 // Any status string is an attempt's status, kept as logged: the
 // autopilot's component compares it exactly with "done" and "completed",
@@ -19,13 +23,66 @@ func TestAttemptStatuses(t *testing.T) {
 	}
 	ep := eps[0]
 	var got []string
-	for _, a := range ep.Attempts {
-		got = append(got, a.Status)
+	for i := range ep.NumAttempts() {
+		got = append(got, ep.Attempt(i).Status)
 	}
 	if len(got) != 3 || got[0] != "completed" || got[1] != "needs_review" || got[2] != "Done" {
 		t.Errorf("statuses %q, want completed, needs_review, Done", got)
 	}
 	if ep.Diag.Skipped != 2 {
 		t.Errorf("%d lines skipped, want 2", ep.Diag.Skipped)
+	}
+}
+
+// TestAttemptRows: an attempt comes out of the episode's rows as it went
+// in: its strings, its lists (nil, empty or not, shared when equal), its
+// time to the nanosecond with its zone's name and offset.
+func TestAttemptRows(t *testing.T) {
+	plus2, err := time.Parse(time.RFC3339Nano, "2025-11-14T08:00:00.123456789+02:00")
+	if err != nil {
+		t.Fatal(err)
+	}
+	other, _ := time.Parse(time.RFC3339, "2025-11-14T09:00:00+02:00") // a second FixedZone of the same offset
+	minus, _ := time.Parse(time.RFC3339, "2025-11-14T09:00:00-05:30")
+	in := []Attempt{
+		{TaskID: "auth", Status: "blocked", Blockers: []string{"missing KEY"}, CompletedWork: []string{}, SessionID: "s1", Timestamp: time.UnixMilli(1763107200000).UTC()},
+		{TaskID: "docs", Status: "done", CompletedWork: []string{"README", "a:b", "a", ":b"}, Timestamp: plus2},
+		{TaskID: "auth", Status: "blocked", Blockers: []string{"missing KEY"}, SessionID: "s2", Timestamp: other},
+		{TaskID: "", Status: "x", Blockers: []string{"a:b"}, CompletedWork: []string{"a", ":b"}, Timestamp: minus},
+		{TaskID: "local", Status: "y", Timestamp: time.Date(2025, 1, 2, 3, 4, 5, 6, time.Local)},
+		{TaskID: "zero", Status: "z"},
+	}
+	ep := &Episode{Format: FormatAttempts}
+	ep.AppendAttempts(in...)
+	if ep.NumAttempts() != len(in) {
+		t.Fatalf("%d attempts, want %d", ep.NumAttempts(), len(in))
+	}
+	for i, want := range in {
+		got := ep.Attempt(i)
+		if got.TaskID != want.TaskID || got.Status != want.Status || got.SessionID != want.SessionID {
+			t.Errorf("%d: %+v, want %+v", i, got, want)
+		}
+		for _, l := range [][2][]string{{got.Blockers, want.Blockers}, {got.CompletedWork, want.CompletedWork}} {
+			if (l[0] == nil) != (l[1] == nil) || strings.Join(l[0], "\x00") != strings.Join(l[1], "\x00") || len(l[0]) != len(l[1]) {
+				t.Errorf("%d: list %q, want %q", i, l[0], l[1])
+			}
+		}
+		gn, go_ := got.Timestamp.Zone()
+		wn, wo := want.Timestamp.Zone()
+		if !got.Timestamp.Equal(want.Timestamp) || gn != wn || go_ != wo || got.Timestamp.String() != want.Timestamp.String() {
+			t.Errorf("%d: time %v, want %v", i, got.Timestamp, want.Timestamp)
+		}
+	}
+	if a, b := ep.Attempt(0).Blockers, ep.Attempt(2).Blockers; &a[0] != &b[0] {
+		t.Error("equal lists are not shared")
+	}
+	if a, b := ep.Attempt(3).Blockers, ep.Attempt(3).CompletedWork; len(a) == len(b) {
+		t.Error(`["a:b"] and ["a", ":b"] taken for one list`)
+	}
+	if got := ep.Attempt(5).Timestamp; got != (time.Time{}) {
+		t.Errorf("no time: %v, want the zero time", got)
+	}
+	if len(ep.attemptZones) != 4 { // UTC, +02:00 (once), -05:30, Local
+		t.Errorf("%d zones, want 4", len(ep.attemptZones))
 	}
 }

@@ -357,13 +357,26 @@ func jsTruthy(v *jsValue) bool {
 
 func (g *geminiReader) finish() []stepRecord {
 	var out []stepRecord
+	g.finishEach(func(r stepRecord) error { out = append(out, r); return nil })
+	return out
+}
+
+// finishEach hands the session's steps to add one at a time, in order,
+// letting go of each message once its steps are handed over: the table
+// copies a step's strings, so a session is not held twice, as messages
+// and as steps, while its steps are added.
+func (g *geminiReader) finishEach(add func(stepRecord) error) error {
 	n, prompt, epoch := 0, false, -1
+	var err error
 	step := func(r stepRecord) {
+		if err != nil {
+			return
+		}
 		n++
 		r.n, r.hasStep = n, true
 		r.info.NewPrompt = prompt
 		prompt = false
-		out = append(out, r)
+		err = add(r)
 	}
 	emitLive := func(after string) {
 		for _, l := range g.liveAt[after] {
@@ -374,10 +387,13 @@ func (g *geminiReader) finish() []stepRecord {
 		}
 	}
 	emitLive("")
-	for _, m := range g.msgs {
+	msgs := g.msgs
+	g.msgs, g.byID = nil, nil
+	for i, m := range msgs {
 		if m == nil {
 			continue
 		}
+		msgs[i] = nil
 		if m.epoch != epoch {
 			prompt = prompt || epoch >= 0
 			epoch = m.epoch
@@ -392,6 +408,9 @@ func (g *geminiReader) finish() []stepRecord {
 			emitLive(m.id)
 		}
 	}
+	if err != nil {
+		return err
+	}
 	for _, l := range g.liveList {
 		if !l.used {
 			g.note = append(g.note, fmt.Sprintf("line %d: a live loop detection after a message the session no longer has (rewound): not replayed", l.line))
@@ -400,7 +419,7 @@ func (g *geminiReader) finish() []stepRecord {
 	if g.legacy {
 		g.note = append(g.note, "a legacy session-*.json without projectHash: its messages read as they are")
 	}
-	return out
+	return nil
 }
 
 // liveStep is the step a recorded detection fired at.

@@ -225,6 +225,14 @@ type stepReader interface {
 	finish() []stepRecord
 }
 
+// eachFinisher is a stepReader that holds its whole input until the end
+// (the Gemini CLI's, whose records rewrite and rewind earlier messages):
+// finishEach hands its steps over one at a time, each let go once added,
+// where finish would hold them all in one slice beside the table.
+type eachFinisher interface {
+	finishEach(add func(stepRecord) error) error
+}
+
 // valueStepReader reads a record validated once and read in place, with
 // no encoding/json (rawjson.go).
 type valueStepReader interface {
@@ -317,15 +325,18 @@ func readSteps(br *bufio.Reader, c *readContext) error {
 	d := &t.ep.Diag
 	relevant := 0
 	skip := func(line int, reason string) error { return c.skip(d, line, reason) }
+	addOne := func(line int, r stepRecord) error {
+		if reason := t.add(r); reason != "" {
+			return skip(line, reason)
+		}
+		relevant++
+		return nil
+	}
 	addAll := func(line int, recs []stepRecord) error {
 		for _, r := range recs {
-			if reason := t.add(r); reason != "" {
-				if err := skip(line, reason); err != nil {
-					return err
-				}
-				continue
+			if err := addOne(line, r); err != nil {
+				return err
 			}
-			relevant++
 		}
 		return nil
 	}
@@ -422,7 +433,11 @@ func readSteps(br *bufio.Reader, c *readContext) error {
 	}
 	// Steps still pending at the end (an OpenHands call without its
 	// observation) are charged to the last line read.
-	if err := addAll(d.Lines, sr.finish()); err != nil {
+	if fe, ok := sr.(eachFinisher); ok {
+		if err := fe.finishEach(func(r stepRecord) error { return addOne(d.Lines, r) }); err != nil {
+			return err
+		}
+	} else if err := addAll(d.Lines, sr.finish()); err != nil {
 		return err
 	}
 	if nr, ok := sr.(notingStepReader); ok {

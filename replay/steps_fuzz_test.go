@@ -81,8 +81,8 @@ func checkAgentEpisode(t *testing.T, ep *Episode) {
 			t.Fatalf("outputs %d, steps %d, turns %d", len(ep.Outputs), len(ep.Steps), len(ep.Turns))
 		}
 	case FormatAttempts:
-		if len(ep.Attempts) != len(ep.Turns) {
-			t.Fatalf("attempts %d, turns %d", len(ep.Attempts), len(ep.Turns))
+		if ep.NumAttempts() != len(ep.Turns) {
+			t.Fatalf("attempts %d, turns %d", ep.NumAttempts(), len(ep.Turns))
 		}
 	}
 }

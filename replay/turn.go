@@ -7,6 +7,8 @@
 // same rules by producing the same table.
 package replay
 
+import "time"
+
 // LocationKey says what identifies a location in an episode's turn table.
 const (
 	KeyRoomID   = "room_id"   // Z-machine ids from map/penalty/description events
@@ -125,9 +127,12 @@ type Episode struct {
 	// HasScore: some step of a steps log carries a score, so the progress
 	// rules (RULES.md §1–2) apply to it.
 	HasScore bool
-	// Attempts[i] is record i+1 of an attempts log (Turns[i].N == i+1);
-	// nil for other formats.
-	Attempts []Attempt
+	// attempts[i] is record i+1 of an attempts log (Turns[i].N == i+1),
+	// read by Attempt(i); none for other formats. attemptLists and
+	// attemptZones are its rows' lists and locations (attempt_rows.go).
+	attempts     []attemptRow
+	attemptLists [][]string
+	attemptZones []*time.Location
 
 	syms symtab // the strings of the episode's Syms
 

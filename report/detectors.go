@@ -196,8 +196,8 @@ func (t *taskTally) finish(ep *replay.Episode) []TaskRow {
 	rows := slices.Clone(t.rows)
 	for i := range rows {
 		row := &rows[i]
-		for n, a := range ep.Attempts {
-			if a.TaskID == row.TaskID {
+		for n := range ep.NumAttempts() {
+			if ep.Attempt(n).TaskID == row.TaskID {
 				row.Attempts++
 				if n+1 > row.FirstFired {
 					row.AttemptsSaved++
@@ -374,10 +374,10 @@ func (r *Text) AgentEpisode(o *analyze.Outcome, ep *replay.Episode, judge func(n
 func recordedWords(ep *replay.Episode) string {
 	if ep.Format == replay.FormatAttempts {
 		tasks := map[string]bool{}
-		for _, a := range ep.Attempts {
-			tasks[a.TaskID] = true
+		for i := range ep.NumAttempts() {
+			tasks[ep.Attempt(i).TaskID] = true
 		}
-		return fmt.Sprintf("%d attempts at %d tasks", len(ep.Attempts), len(tasks))
+		return fmt.Sprintf("%d attempts at %d tasks", ep.NumAttempts(), len(tasks))
 	}
 	var n [3]int
 	steps := 0

@@ -61,10 +61,10 @@ type taskAttempts struct{ d *detect.TaskAttempts }
 
 func (s *taskAttempts) Step(t *replay.Turn, env *Env) {
 	i := t.N - 1
-	if i < 0 || i >= len(env.Episode.Attempts) {
+	if i < 0 || i >= env.Episode.NumAttempts() {
 		return
 	}
-	a := env.Episode.Attempts[i]
+	a := env.Episode.Attempt(i)
 	for _, f := range s.d.Attempt(detect.Attempt{TaskID: a.TaskID, Status: a.Status, Blockers: a.Blockers,
 		CompletedWork: a.CompletedWork, SessionID: a.SessionID, Timestamp: a.Timestamp}) {
 		env.Report(Firing{Turn: t.N, Rule: TaskAttempts, Kind: TaskLoop, TaskID: f.TaskID, LoopType: f.LoopType,

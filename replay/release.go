@@ -1,0 +1,52 @@
+package replay
+
+// ReleaseOutputs lets go of what only the rules read, once they have
+// replayed an episode: the turns' outputs (Output is "" after it), the
+// agents' event tables (OpenHands, OpenHandsV1) and the strings only
+// those named. An output is most of a step (a tool's result, a message),
+// so a session's table holds about its log's size of text; analyze
+// writes episodes in input order, and one analysed before its turn
+// waited whole while the next ones were read (a corpus of agents'
+// sessions of 10 MB held a third one so). The strings the rest of the
+// table names (actions, locations, canonical calls, attempts) are copied
+// into a new arena and their Syms renumbered; Str, Row and StartKeys read
+// the table as before.
+func (e *Episode) ReleaseOutputs() {
+	if len(e.Outputs) == 0 && e.OpenHands == nil && e.OpenHandsV1 == nil {
+		return
+	}
+	old := e.syms
+	var kept symtab
+	remap := make([]Sym, old.len())
+	re := func(s Sym) Sym {
+		if s == 0 || int(s) >= len(remap) {
+			return 0 // Str reads "" for it either way
+		}
+		if r := remap[s]; r != 0 {
+			return r
+		}
+		r := kept.sym(old.str(s))
+		remap[s] = r
+		return r
+	}
+	for i := range e.Turns {
+		t := &e.Turns[i]
+		t.LocStart, t.LocEnd, t.Action = re(t.LocStart), re(t.LocEnd), re(t.Action)
+	}
+	for i := range e.Steps {
+		e.Steps[i].Canonical = re(e.Steps[i].Canonical)
+	}
+	for i := range e.attempts {
+		a := &e.attempts[i]
+		a.task, a.status, a.session = re(a.task), re(a.status), re(a.session)
+	}
+	if e.Outputs != nil {
+		e.Outputs = []Sym{} // read, but none kept: not nil, which says "not read"
+	}
+	e.OpenHands, e.OpenHandsV1 = nil, nil
+	kept.ids, kept.fold = symIndex{}, nil // as a read episode keeps its table
+	e.syms = kept
+	if e.startKeys != nil {
+		e.indexStarts() // indexed by Sym: computed again before the episode is shared
+	}
+}

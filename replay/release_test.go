@@ -1,0 +1,95 @@
+package replay
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestReleaseOutputs: once released, an episode's turns, steps and
+// attempts read the same strings; outputs and the agents' event tables
+// are gone; StartKeys numbers the same locations.
+func TestReleaseOutputs(t *testing.T) {
+	for _, c := range []struct {
+		path string
+		opts Options
+	}{
+		{"steps/agent.jsonl", Options{Format: FormatSteps}},
+		{"steps/openhands/events.jsonl", Options{Format: FormatSteps, Preset: PresetOpenHands}},
+		{"openhands/v1-stuck.jsonl", Options{Format: FormatSteps, Preset: PresetOpenHandsV1}},
+		{"agents/cline/tasks/1763632800000/api_conversation_history.json", Options{Format: FormatSteps, Preset: "cline"}},
+		{"attempts/autopilot.jsonl", Options{Format: FormatAttempts}},
+	} {
+		t.Run(c.path, func(t *testing.T) {
+			path := filepath.Join("..", "testdata", c.path)
+			if _, err := os.Stat(path); err != nil {
+				t.Fatal(err)
+			}
+			eps, _, err := ReadFileStats(context.Background(), path, nil, c.opts)
+			if err != nil || len(eps) != 1 {
+				t.Fatalf("%d episodes, %v", len(eps), err)
+			}
+			ep := eps[0]
+			type snap struct {
+				rows     []Row
+				canon    []string
+				attempts []string
+				starts   []string
+			}
+			take := func() snap {
+				var s snap
+				for i := range ep.Turns {
+					s.rows = append(s.rows, ep.Row(&ep.Turns[i]))
+				}
+				for _, st := range ep.Steps {
+					s.canon = append(s.canon, ep.Str(st.Canonical))
+				}
+				for i := range ep.NumAttempts() {
+					a := ep.Attempt(i)
+					s.attempts = append(s.attempts, a.TaskID+"\x00"+a.Status+"\x00"+a.SessionID)
+				}
+				keys, syms := ep.StartKeys()
+				for i := range ep.Turns {
+					k := keys[ep.Turns[i].LocStart]
+					s.starts = append(s.starts, ep.Str(syms[k]))
+				}
+				return s
+			}
+			before := take()
+			hadOutput := false
+			for _, t := range ep.Turns {
+				hadOutput = hadOutput || ep.Output(t.N) != ""
+			}
+			if c.opts.Format == FormatSteps && !hadOutput {
+				t.Fatal("no output read: the test tests nothing")
+			}
+			ep.ReleaseOutputs()
+			after := take()
+			if !equalSnap(before.rows, after.rows) || !equalSnap(before.canon, after.canon) ||
+				!equalSnap(before.attempts, after.attempts) || !equalSnap(before.starts, after.starts) {
+				t.Errorf("table changed:\n%+v\n%+v", before, after)
+			}
+			for _, t2 := range ep.Turns {
+				if ep.Output(t2.N) != "" {
+					t.Fatalf("turn %d keeps its output", t2.N)
+				}
+			}
+			if c.opts.Format == FormatSteps && (ep.Outputs == nil || ep.OpenHands != nil || ep.OpenHandsV1 != nil) {
+				t.Error("outputs nil (not read) or event tables kept")
+			}
+		})
+	}
+}
+
+func equalSnap[T comparable](a, b []T) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
