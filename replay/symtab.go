@@ -173,6 +173,12 @@ type symIndex struct {
 	// those lookups then read this small array, not a random line of a
 	// table of hundreds of MB (a cache and TLB miss each).
 	recent *[recentLen]uint64
+
+	// Slots a line's lookups will probe, read together before them
+	// (symprefetch.go).
+	pend    [4]uint32
+	npend   int
+	touched uint64
 }
 
 const (
@@ -341,19 +347,26 @@ func (t *symtab) text(v json.RawMessage) (Sym, bool) {
 // roomID reads a room id as roomID does and interns it, in place when
 // it can.
 func (t *symtab) roomID(v json.RawMessage) (Sym, bool) {
-	if raw, ok := plainBytes(v); ok {
-		raw = bytes.TrimSpace(raw)
-		if len(raw) == 0 || isNumberText(raw) {
-			// A blank id is none; a number in a string is read as a number.
-			return t.roomIDString(v)
-		}
-		return t.bytes(raw), true
-	}
-	if f, ok := number(v); ok && f == math.Trunc(f) && math.Abs(f) < 1e18 {
-		var buf [24]byte
-		return t.bytes(strconv.AppendInt(buf[:0], int64(f), 10)), true
+	var buf [24]byte
+	if key, ok := roomIDKey(buf[:0], v); ok {
+		return t.bytes(key), true
 	}
 	return t.roomIDString(v)
+}
+
+// roomIDKey returns the room id a plain string or an integer spells,
+// as roomID reads it, in place or appended to buf; ok false for any
+// other value (roomIDString reads those).
+func roomIDKey(buf []byte, v json.RawMessage) ([]byte, bool) {
+	if raw, ok := plainBytes(v); ok {
+		raw = bytes.TrimSpace(raw)
+		// A blank id is none; a number in a string is read as a number.
+		return raw, len(raw) != 0 && !isNumberText(raw)
+	}
+	if f, ok := number(v); ok && f == math.Trunc(f) && math.Abs(f) < 1e18 {
+		return strconv.AppendInt(buf, int64(f), 10), true
+	}
+	return nil, false
 }
 
 // isNumberText says whether strconv reads b as a number (number would).

@@ -2,6 +2,7 @@ package replay
 
 import (
 	"bytes"
+	"encoding/json"
 	"strconv"
 	"strings"
 	"testing"
@@ -195,5 +196,42 @@ func TestDistinctStringsAllocs(t *testing.T) {
 	})
 	if allocs > turns/10 {
 		t.Errorf("%.0f allocations for %d turns of distinct strings, want at most %d", allocs, turns, turns/10)
+	}
+}
+
+// TestSymtabPrefetch: prefetching a move's room id and name (past the
+// size where prefetch reads slots) changes no Sym: a table interning the
+// same ids, names and folds with and without it numbers them alike.
+func TestSymtabPrefetch(t *testing.T) {
+	var with, without symtab
+	for i := range recentFrom {
+		id := json.RawMessage(strconv.Itoa(i % 5000))
+		if i%3 == 0 {
+			id = json.RawMessage(`"r` + strconv.Itoa(i) + `"`)
+		}
+		name := json.RawMessage(`"Room ` + strconv.Itoa(i%7000) + ` Of  The Maze"`)
+		with.prefetchRoomID(id)
+		with.prefetchName(name)
+		with.load()
+		if with.ids.npend != 0 {
+			t.Fatal("load left slots noted")
+		}
+		for _, st := range []*symtab{&with, &without} {
+			st.roomID(id)
+			if n, ok := st.text(name); ok {
+				st.folded(n)
+			}
+		}
+	}
+	if with.ids.recent == nil {
+		t.Fatal("the test never prefetched: the index is below recentFrom")
+	}
+	if with.len() != without.len() {
+		t.Fatalf("%d Syms with prefetch, %d without", with.len(), without.len())
+	}
+	for k := range with.len() {
+		if a, b := with.str(Sym(k)), without.str(Sym(k)); a != b {
+			t.Fatalf("Sym %d: %q with prefetch, %q without", k, a, b)
+		}
 	}
 }
