@@ -282,7 +282,9 @@ func (b *builder) build(c *collector) *Episode {
 	case c.outputs:
 		ep.Outputs = []Sym{} // read, but no turn has an output: no table of zeros
 	}
-	ep.RoomNames = rooms.names(&b.syms)
+	if rooms.n > 0 {
+		ep.rooms = &lazyRooms{namer: rooms}
+	}
 	ep.syms = b.syms.strings()
 	ep.indexStarts()
 	if b.hasIDs && ep.Turns[0].LocStart == 0 {
@@ -293,9 +295,10 @@ func (b *builder) build(c *collector) *Episode {
 
 // roomNamer gathers an episode's display names, the first one named for
 // each location (its Sym), and makes RoomNames when their number is
-// known: a map grown a room at a time, asked first whether it had each
-// turn's rooms, rehashed and read strings for every turn of an episode
-// of millions of rooms (issue 23).
+// known and a name is asked for (Episode.RoomName): a map grown a room
+// at a time, asked first whether it had each turn's rooms, rehashed and
+// read strings for every turn of an episode of millions of rooms (issue
+// 23).
 type roomNamer struct {
 	named paged[bool] // by location
 	pairs paged[[2]Sym]

@@ -297,6 +297,12 @@ func (b *builder) event(w *wireEvent, source string, lineNo int) (reason string)
 		b.llmLogged = true
 		b.slotFor(turnOf(), lineNo, false).llmCalls++
 	case "map_movement_update":
+		// The room reached is often new: its id, name and folded name
+		// are looked up at once (symprefetch.go).
+		toRoom := get(func(e *wireEvent) json.RawMessage { return e.ToRoom })
+		b.syms.prefetchRoomID(get(func(e *wireEvent) json.RawMessage { return e.ToRoomID }))
+		b.syms.prefetchName(toRoom)
+		b.syms.load()
 		from, okFrom := b.syms.roomID(get(func(e *wireEvent) json.RawMessage { return e.FromRoomID }))
 		to, okTo := b.syms.roomID(get(func(e *wireEvent) json.RawMessage { return e.ToRoomID }))
 		if !okFrom && !okTo {

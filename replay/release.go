@@ -40,6 +40,16 @@ func (e *Episode) ReleaseOutputs() {
 		a := &e.attempts[i]
 		a.task, a.status, a.session = re(a.task), re(a.status), re(a.session)
 	}
+	if r := e.rooms; r != nil {
+		// Room names not yet asked for are pairs of Syms of the old table:
+		// remapped, or RoomName would read other strings (a merge-vs-one-run
+		// test caught "examine lantern" as a room).
+		for i := range r.namer.n {
+			p := r.namer.pairs.at(i)
+			p[0], p[1] = re(p[0]), re(p[1])
+		}
+		r.namer.named = paged[bool]{} // by old location Sym; only the build names rooms
+	}
 	if e.Outputs != nil {
 		e.Outputs = []Sym{} // read, but none kept: not nil, which says "not read"
 	}

@@ -93,3 +93,29 @@ func equalSnap[T comparable](a, b []T) bool {
 	}
 	return true
 }
+
+// A ZorkGPT episode's room names are made when first asked for, from
+// Syms: released before that, they must still name the same rooms (they
+// were read from the old table's Syms, and named actions instead).
+func TestReleaseOutputsRoomNames(t *testing.T) {
+	path := filepath.Join("..", "testdata", "episodes", "2025-11-04T09-35-24", "episode_log.jsonl")
+	read := func() *Episode {
+		eps, _, err := ReadFileStats(context.Background(), path, nil, Options{Outputs: true})
+		if err != nil || len(eps) != 1 {
+			t.Fatalf("%d episodes, %v", len(eps), err)
+		}
+		return eps[0]
+	}
+	kept, released := read(), read()
+	if len(released.Outputs) == 0 {
+		t.Fatal("no output read: the test tests nothing")
+	}
+	released.ReleaseOutputs()
+	for i := range kept.Turns {
+		k := kept.Str(kept.Turns[i].LocStart)
+		want := kept.RoomName(k)
+		if got := released.RoomName(released.Str(released.Turns[i].LocStart)); got != want {
+			t.Fatalf("turn %d: room %q after release, %q before", kept.Turns[i].N, got, want)
+		}
+	}
+}

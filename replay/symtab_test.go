@@ -2,6 +2,8 @@ package replay
 
 import (
 	"bytes"
+	"encoding/json"
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
@@ -195,5 +197,82 @@ func TestDistinctStringsAllocs(t *testing.T) {
 	})
 	if allocs > turns/10 {
 		t.Errorf("%.0f allocations for %d turns of distinct strings, want at most %d", allocs, turns, turns/10)
+	}
+}
+
+// TestSymtabPrefetch: prefetching a move's room id and name (past the
+// size where prefetch reads slots) changes no Sym: a table interning the
+// same ids, names and folds with and without it numbers them alike.
+func TestSymtabPrefetch(t *testing.T) {
+	var with, without symtab
+	for i := range recentFrom {
+		id := json.RawMessage(strconv.Itoa(i % 5000))
+		if i%3 == 0 {
+			id = json.RawMessage(`"r` + strconv.Itoa(i) + `"`)
+		}
+		name := json.RawMessage(`"Room ` + strconv.Itoa(i%7000) + ` Of  The Maze"`)
+		with.prefetchRoomID(id)
+		with.prefetchName(name)
+		with.load()
+		if with.ids.npend != 0 {
+			t.Fatal("load left slots noted")
+		}
+		for _, st := range []*symtab{&with, &without} {
+			st.roomID(id)
+			if n, ok := st.text(name); ok {
+				st.folded(n)
+			}
+		}
+	}
+	if with.ids.recent == nil {
+		t.Fatal("the test never prefetched: the index is below recentFrom")
+	}
+	if with.len() != without.len() {
+		t.Fatalf("%d Syms with prefetch, %d without", with.len(), without.len())
+	}
+	for k := range with.len() {
+		if a, b := with.str(Sym(k)), without.str(Sym(k)); a != b {
+			t.Fatalf("Sym %d: %q with prefetch, %q without", k, a, b)
+		}
+	}
+}
+
+// TestRoomNamesOnFirstAsk: a ZorkGPT episode makes RoomNames at its
+// first RoomName, once, whichever goroutines ask at once (go test -race
+// sees them).
+func TestRoomNamesOnFirstAsk(t *testing.T) {
+	log := `{"event_type": "map_movement_update", "episode_id": "e", "turn": 1, "from_room_id": 1, "from_room": " West of House ", "to_room_id": 2, "to_room": "North of House"}
+{"event_type": "turn_completed", "episode_id": "e", "turn": 1, "action": "north", "score": 0, "location": "North of House"}
+{"event_type": "map_movement_update", "episode_id": "e", "turn": 2, "from_room_id": 2, "from_room": "North of House", "to_room_id": 1, "to_room": "West of House"}
+{"event_type": "turn_completed", "episode_id": "e", "turn": 2, "action": "south", "score": 0, "location": "West of House"}
+`
+	eps, err := Read(strings.NewReader(log), "e.jsonl", "e", Options{})
+	if err != nil || len(eps) != 1 {
+		t.Fatalf("read: %v", err)
+	}
+	ep := eps[0]
+	if len(ep.RoomNames) != 0 || ep.rooms == nil {
+		t.Fatalf("RoomNames made before a name was asked: %v", ep.RoomNames)
+	}
+	want := map[string]string{"1": "West of House", "2": "North of House", "3": "3", "": "?"}
+	done := make(chan string, 8)
+	for g := range 8 {
+		go func() {
+			for k, w := range want {
+				if got := ep.RoomName(k); got != w {
+					done <- fmt.Sprintf("goroutine %d: RoomName(%q) = %q, want %q", g, k, got, w)
+					return
+				}
+			}
+			done <- ""
+		}()
+	}
+	for range 8 {
+		if msg := <-done; msg != "" {
+			t.Error(msg)
+		}
+	}
+	if len(ep.RoomNames) != 2 {
+		t.Errorf("RoomNames %v, want the two rooms", ep.RoomNames)
 	}
 }

@@ -7,7 +7,10 @@
 // same rules by producing the same table.
 package replay
 
-import "time"
+import (
+	"sync"
+	"time"
+)
 
 // LocationKey says what identifies a location in an episode's turn table.
 const (
@@ -69,8 +72,13 @@ type Episode struct {
 	// has no readable turn_completed.
 	Turns []Turn
 
-	LocationKey string            // KeyRoomID or KeyRoomName
-	RoomNames   map[string]string // location key → display name
+	LocationKey string // KeyRoomID or KeyRoomName
+	// RoomNames maps a location key to its display name. A ZorkGPT
+	// episode makes it at its first RoomName (rooms): a report names a
+	// few rooms, if any, and a map of an episode of millions of rooms
+	// cost 5% of reading it (issue 23).
+	RoomNames map[string]string
+	rooms     *lazyRooms
 
 	// ObjectiveTurns lists every objective completion by its turn, sorted,
 	// including ones logged for turns outside the table: a turn with two
@@ -252,8 +260,21 @@ func (e *Episode) Turn(n int) *Turn {
 	return &e.Turns[i]
 }
 
-// RoomName returns a display name for a location key.
+// lazyRooms is what a ZorkGPT episode's RoomNames is made from, once.
+type lazyRooms struct {
+	once  sync.Once
+	namer roomNamer
+}
+
+// RoomName returns a display name for a location key. Safe for
+// concurrent use (the reports of one episode may be written at once).
 func (e *Episode) RoomName(key string) string {
+	if r := e.rooms; r != nil {
+		r.once.Do(func() {
+			e.RoomNames = r.namer.names(&e.syms)
+			r.namer = roomNamer{}
+		})
+	}
 	if n, ok := e.RoomNames[key]; ok && n != "" {
 		return n
 	}
