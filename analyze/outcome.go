@@ -102,6 +102,10 @@ type Options struct {
 	// firings as they come instead of keeping them (KeepFirings), so an
 	// episode of millions of firings is not held as structs.
 	Sink func(o *Outcome, ep *replay.Episode) FiringSink
+	// Regular, when set, says by index which of Files' files the walk
+	// stat'ed and found regular files (partial.LogSet.Regular): they are
+	// read without a stat of their own (replay.StreamRegularFile).
+	Regular []bool
 }
 
 // FiringSink takes an episode's firings in turn order (Options.Sink).

@@ -117,10 +117,11 @@ func analyzeWrite(opts *AnalyzeOptions, bw *bufio.Writer) error {
 	case opts.Format == "parquet":
 		return analyzeParquetRun(opts, cfg)
 	}
-	files, walkErrs, err := opts.Input.findLogs(opts.Paths, opts.IO.ErrOut)
+	set, err := opts.Input.findShard(opts.Paths, opts.IO.ErrOut)
 	if err != nil {
 		return err
 	}
+	files, walkErrs := set.Files, set.WalkErrs
 	labels, err := opts.Labels.load(files)
 	if err != nil {
 		return err
@@ -151,7 +152,7 @@ func analyzeWrite(opts *AnalyzeOptions, bw *bufio.Writer) error {
 	// render), as the firings come: they need not be kept for it. JSON
 	// encodes each episode's firings as they come (Sink), never holding
 	// them as structs.
-	aopts := analyze.Options{KeepFirings: opts.Format == "text" && (opts.Verbose || chart), Story: opts.Format == "text", Labels: labels}
+	aopts := analyze.Options{KeepFirings: opts.Format == "text" && (opts.Verbose || chart), Story: opts.Format == "text", Labels: labels, Regular: set.Regular}
 	if opts.Format == "text" {
 		// A steps or attempts log's headline table, tasks and first
 		// firings are tallied as the firings come (report.AgentStory).

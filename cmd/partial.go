@@ -95,7 +95,7 @@ func analyzePartialRun(opts *AnalyzeOptions, cfg *rules.Config, cfgPath string) 
 		return err
 	}
 	scored := analyze.ScoredKinds(nil, cfg)
-	aopts := analyze.Options{KeepFirings: true, Story: settings.Text}
+	aopts := analyze.Options{KeepFirings: true, Story: settings.Text, Regular: set.Regular}
 	out, err := partial.NewAnalyzeStream(opts.IO.Out, opts.Partial.Output, p)
 	if err != nil {
 		return err

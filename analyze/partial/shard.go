@@ -70,6 +70,10 @@ type LogSet struct {
 	// position among all the logs, which orders a merge.
 	Files []string
 	Index []int
+	// Regular[i] says the walk's stat (the dedupe's) found Files[i] a
+	// regular file: it is read without a stat of its own
+	// (analyze.Options.Regular).
+	Regular []bool
 	// Total and Digest describe all the logs (every shard's), so a merge
 	// can refuse parts made from different inputs: Digest is a sha256 of
 	// the shard keys in input order.
@@ -111,7 +115,8 @@ func Select(args []string, o SelectOptions) (*LogSet, error) {
 		}
 		set.Skipped = append(set.Skipped, sk...)
 		for _, path := range found {
-			if dd.dup(path) {
+			dup, regular := dd.dup(path)
+			if dup {
 				continue // named twice: read once
 			}
 			if path == "-" && o.Shard.On() {
@@ -122,6 +127,7 @@ func Select(args []string, o SelectOptions) (*LogSet, error) {
 			if !o.Shard.On() || ShardOf(key, o.Shard.N) == o.Shard.K {
 				set.Files = append(set.Files, path)
 				set.Index = append(set.Index, set.Total)
+				set.Regular = append(set.Regular, regular)
 			}
 			set.Total++
 		}
