@@ -122,7 +122,7 @@ func analyzeWrite(opts *AnalyzeOptions, bw *bufio.Writer) error {
 		return err
 	}
 	files, walkErrs := set.Files, set.WalkErrs
-	labels, err := opts.Labels.load(files)
+	labels, err := opts.Labels.load(files, set.NoSidecar)
 	if err != nil {
 		return err
 	}
