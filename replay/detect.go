@@ -219,6 +219,20 @@ func strictValue(v []byte) bool {
 	return json.Valid(v)
 }
 
+// jsonValid is json.Valid, read by validValue where that settles it: one
+// value between blanks holding no NaN or Infinity token (strictValue).
+// What validValue refuses (broken, or nested deeper than it walks)
+// encoding/json decides. Format detection asks it of every file's first
+// line; encoding/json's scanner, a call per byte, was half of detecting a
+// small episode file's format (FuzzJSONValid holds the two together).
+func jsonValid(b []byte) bool {
+	i := skipSpace(b, 0)
+	if end := validValue(b, i); end >= 0 && skipSpace(b, end) == len(b) {
+		return strictValue(b[i:end])
+	}
+	return json.Valid(b)
+}
+
 // topKeysDecoder is topKeys through encoding/json's Decoder.
 func topKeysDecoder(line []byte) map[string]bool {
 	keys := map[string]bool{}
