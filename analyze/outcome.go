@@ -183,6 +183,7 @@ func analyzeInto(ctx context.Context, ep *replay.Episode, cfg *rules.Config, opt
 	if set == nil {
 		set = rules.Registry
 	}
+	o.Ran = make([]*rules.Rule, 0, len(set)) // one allocation, not a doubling
 	for _, r := range set {
 		if r.Enabled(cfg) && r.AppliesTo(ep, cfg) {
 			o.Ran = append(o.Ran, r)
