@@ -210,13 +210,26 @@ func keyString(quoted []byte, esc bool) string {
 }
 
 // strictValue says a value validValue accepted is JSON to encoding/json
-// too: it holds no NaN, Infinity or -Infinity token, which need an 'N' or
-// an 'I' byte.
+// too: it holds no NaN, Infinity or -Infinity token. Such a token is an
+// 'N' or an 'I' outside strings, where nothing else validValue takes has
+// one (true, false, null and numbers are written without): strings are
+// skipped, not handed to json.Valid, since ZorkGPT's "INFO" put an 'I' in
+// every record.
 func strictValue(v []byte) bool {
 	if bytes.IndexByte(v, 'N') < 0 && bytes.IndexByte(v, 'I') < 0 {
 		return true
 	}
-	return json.Valid(v)
+	for i := 0; i < len(v); {
+		switch v[i] {
+		case '"':
+			i = skipString(v, i)
+		case 'N', 'I':
+			return false
+		default:
+			i++
+		}
+	}
+	return true
 }
 
 // jsonValid is json.Valid, read by validValue where that settles it: one
