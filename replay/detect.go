@@ -155,6 +155,7 @@ func firstLine(b []byte) []byte {
 // walk stops in (cut short or broken: rare, and then exactly as before).
 func topKeys(line []byte) map[string]bool {
 	keys := make(map[string]bool, 16) // a ZorkGPT record has 9 or more
+	var prefix string
 	i := skipSpace(line, 0)
 	if i >= len(line) || line[i] != '{' {
 		return keys
@@ -171,7 +172,16 @@ func topKeys(line []byte) map[string]bool {
 		if end < 0 {
 			return keys
 		}
-		keys[keyString(line[i:end], esc)] = true
+		if prefix == "" {
+			// Where the keys of a record's first kilobyte are cut from:
+			// one allocation, not one a key.
+			prefix = string(line[:min(len(line), keyPrefix)])
+		}
+		if raw := line[i+1 : end-1]; !esc && end <= len(prefix) && utf8.Valid(raw) {
+			keys[prefix[i+1:end-1]] = true
+		} else {
+			keys[keyString(line[i:end], esc)] = true
+		}
 		i = skipSpace(line, end)
 		if i >= len(line) || line[i] != ':' {
 			return keys
@@ -194,6 +204,9 @@ func topKeys(line []byte) map[string]bool {
 		i = skipSpace(line, i+1)
 	}
 }
+
+// keyPrefix is how much of a record topKeys copies to cut its keys from.
+const keyPrefix = 1 << 10
 
 // keyString is a key's name as encoding/json decodes it: the bytes between
 // the quotes when they hold no escape and are valid UTF-8.
