@@ -286,6 +286,14 @@ func (c *collector) routeEvent(w *wireEvent) {
 // the line before, and the first lines of a file are the first episode's
 // (an init line, or events real logs write without an id).
 func (c *collector) route(rawID []byte) {
+	if b := c.cur; b != nil && b.id == string(rawID) {
+		// The current episode named again, as nearly every line names
+		// it: the lookup below would find it (an open builder is byID's
+		// under its id, and the current one is open), by a hash a line.
+		b.implicit = false
+		c.setCurrent(b)
+		return
+	}
 	if b, ok := c.byID[string(rawID)]; ok {
 		b.implicit = false // named by the log now: a later new id is another episode
 		c.setCurrent(b)
