@@ -37,7 +37,37 @@ type collector struct {
 }
 
 func newCollector(source, defaultID string) *collector {
-	return &collector{source: source, defaultID: defaultID, byID: map[string]*builder{}, fillBudget: MaxFilledTurns}
+	var c *collector
+	select {
+	case c = <-freeCollectors:
+	default:
+		return &collector{source: source, defaultID: defaultID, byID: map[string]*builder{}, fillBudget: MaxFilledTurns}
+	}
+	byID, spare := c.byID, c.wire.spare
+	clear(byID)
+	*c = collector{source: source, defaultID: defaultID, byID: byID, fillBudget: MaxFilledTurns}
+	c.wire.spare = spare
+	return c
+}
+
+// freeCollectors holds the collectors of files read (freeCollector), a
+// few workers' worth: a directory of small episode files made one (with
+// its map) a file.
+var freeCollectors = make(chan *collector, 16)
+
+// freeCollector hands c, its read over (nothing holds it: its episodes
+// were emitted, its lines are gone), to the next file's newCollector.
+func freeCollector(c *collector) {
+	if c.started > 64 {
+		return // its map may have grown for many episodes open at once
+	}
+	clear(c.order)
+	c.order, c.cur, c.emit, c.dropped, c.err = nil, nil, nil, nil, nil
+	clear(c.byID)
+	select {
+	case freeCollectors <- c:
+	default:
+	}
 }
 
 func (c *collector) current() *builder {

@@ -378,6 +378,7 @@ func read(ctx context.Context, r io.Reader, source, defaultID string, opts Optio
 	}
 
 	c := newCollector(source, defaultID)
+	defer freeCollector(c)
 	c.detected = detected
 	c.outputs = opts.Outputs
 	c.strict = opts.Strict
