@@ -126,7 +126,7 @@ func Files(ctx context.Context, files []string, stdin io.Reader, read replay.Opt
 			batch, turns, idBytes = nil, 0, 0
 			return send(fr)
 		}
-		st, err := replay.StreamFile(ctx, path, stdin, read, func(ep *replay.Episode) error {
+		add := func(ep *replay.Episode) error {
 			batch = append(batch, ep)
 			turns += len(ep.Turns)
 			idBytes += len(ep.ID)
@@ -134,7 +134,14 @@ func Files(ctx context.Context, files []string, stdin io.Reader, read replay.Opt
 				return errStopped
 			}
 			return nil
-		})
+		}
+		var st replay.Stats
+		var err error
+		if i < len(opts.Regular) && opts.Regular[i] {
+			st, err = replay.StreamRegularFile(ctx, path, read, add)
+		} else {
+			st, err = replay.StreamFile(ctx, path, stdin, read, add)
+		}
 		if err != errStopped {
 			flush(FileResult{Err: err, Hash: st.Hash, Last: true})
 		}

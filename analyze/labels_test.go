@@ -248,10 +248,10 @@ func TestLabelsFor(t *testing.T) {
 	write("a/labels.json", `{"stuck":[{"from":1,"to":5}]}`)
 	explicit := write("all.json", `{"episodes":{"x":{"stuck":[{"from":7,"to":8}]}}}`)
 
-	if l, err := LoadLabels("", []string{logB}); l != nil || err != nil {
+	if l, err := LoadLabels("", []string{logB}, nil); l != nil || err != nil {
 		t.Fatalf("no labels: %v %v", l, err)
 	}
-	l, err := LoadLabels(explicit, []string{logA, logB, "-"})
+	l, err := LoadLabels(explicit, []string{logA, logB, "-"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -271,7 +271,7 @@ func TestLabelsFor(t *testing.T) {
 	if u := l.Unused(); len(u) != 0 {
 		t.Errorf("unused: %v", u)
 	}
-	l2, err := LoadLabels(explicit, []string{logB})
+	l2, err := LoadLabels(explicit, []string{logB}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -279,10 +279,10 @@ func TestLabelsFor(t *testing.T) {
 		t.Errorf("unused before any episode: %v", u)
 	}
 	write("b/labels.json", `{"stuck":[{"from":1}]}`)
-	if _, err := LoadLabels("", []string{logB}); err == nil || !strings.Contains(err.Error(), `b/labels.json: $.stuck[0]: missing "to"`) {
+	if _, err := LoadLabels("", []string{logB}, nil); err == nil || !strings.Contains(err.Error(), `b/labels.json: $.stuck[0]: missing "to"`) {
 		t.Errorf("bad sidecar: %v", err)
 	}
-	if _, err := LoadLabels(filepath.Join(dir, "a/labels.json"), nil); err == nil || !strings.Contains(err.Error(), "--labels needs the \"episodes\" form") {
+	if _, err := LoadLabels(filepath.Join(dir, "a/labels.json"), nil, nil); err == nil || !strings.Contains(err.Error(), "--labels needs the \"episodes\" form") {
 		t.Errorf("single form as --labels: %v", err)
 	}
 }
@@ -356,7 +356,7 @@ func TestUnreadableSidecar(t *testing.T) {
 			t.Fatal(err)
 		}
 		log := filepath.Join(dir, "episode_log.jsonl")
-		l, err := LoadLabels("", []string{log})
+		l, err := LoadLabels("", []string{log}, nil)
 		if err != nil {
 			t.Fatalf("%s: LoadLabels: %v, want a warning", c.name, err)
 		}
@@ -371,7 +371,7 @@ func TestUnreadableSidecar(t *testing.T) {
 	// A sidecar that breaks the format still stops the run before any output.
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, LabelsSidecar), []byte(`{"stuck": 1}`), 0o644)
-	if _, err := LoadLabels("", []string{filepath.Join(dir, "episode_log.jsonl")}); err == nil {
+	if _, err := LoadLabels("", []string{filepath.Join(dir, "episode_log.jsonl")}, nil); err == nil {
 		t.Error("a malformed sidecar was accepted")
 	}
 }

@@ -31,9 +31,11 @@ type Labels struct {
 }
 
 // LoadLabels reads explicit (the --labels file; "" for none) and the
-// sidecar of every log in logs. It returns nil, nil when there are no
-// labels at all.
-func LoadLabels(explicit string, logs []string) (*Labels, error) {
+// sidecar of every log in logs. noSidecar, when set, says by index which
+// logs' directories a walk listed without a sidecar in them
+// (partial.LogSet.NoSidecar): those are not looked for again. It returns
+// nil, nil when there are no labels at all.
+func LoadLabels(explicit string, logs []string, noSidecar []bool) (*Labels, error) {
 	l := &Labels{sidecars: map[string]*LabelsFile{}, singly: map[string]string{}, used: map[*EpisodeLabels]bool{}}
 	found := false
 	if explicit != "" {
@@ -46,12 +48,16 @@ func LoadLabels(explicit string, logs []string) (*Labels, error) {
 		}
 		l.explicit, found = lf, true
 	}
-	for _, log := range logs {
+	for i, log := range logs {
 		if log == "-" {
 			continue
 		}
 		dir := filepath.Dir(log)
 		if _, seen := l.sidecars[dir]; seen {
+			continue
+		}
+		if i < len(noSidecar) && noSidecar[i] {
+			l.sidecars[dir] = nil
 			continue
 		}
 		path := filepath.Join(dir, LabelsSidecar)

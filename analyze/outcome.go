@@ -106,6 +106,10 @@ type Options struct {
 	// analysed and rendered (replay.Episode.ReleaseOutputs), before it
 	// waits for its turn to be emitted: emit must not read them.
 	ReleaseOutputs bool
+	// Regular, when set, says by index which of Files' files the walk
+	// stat'ed and found regular files (partial.LogSet.Regular): they are
+	// read without a stat of their own (replay.StreamRegularFile).
+	Regular []bool
 }
 
 // FiringSink takes an episode's firings in turn order (Options.Sink).
@@ -183,6 +187,7 @@ func analyzeInto(ctx context.Context, ep *replay.Episode, cfg *rules.Config, opt
 	if set == nil {
 		set = rules.Registry
 	}
+	o.Ran = make([]*rules.Rule, 0, len(set)) // one allocation, not a doubling
 	for _, r := range set {
 		if r.Enabled(cfg) && r.AppliesTo(ep, cfg) {
 			o.Ran = append(o.Ran, r)

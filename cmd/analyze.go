@@ -117,11 +117,12 @@ func analyzeWrite(opts *AnalyzeOptions, bw *bufio.Writer) error {
 	case opts.Format == "parquet":
 		return analyzeParquetRun(opts, cfg)
 	}
-	files, walkErrs, err := opts.Input.findLogs(opts.Paths, opts.IO.ErrOut)
+	set, err := opts.Input.findShard(opts.Paths, opts.IO.ErrOut)
 	if err != nil {
 		return err
 	}
-	labels, err := opts.Labels.load(files)
+	files, walkErrs := set.Files, set.WalkErrs
+	labels, err := opts.Labels.load(files, set.NoSidecar)
 	if err != nil {
 		return err
 	}
@@ -153,7 +154,7 @@ func analyzeWrite(opts *AnalyzeOptions, bw *bufio.Writer) error {
 	// them as structs.
 	// No output keeps the firings: each reads what it needs of them as
 	// they come (below).
-	aopts := analyze.Options{Story: opts.Format == "text", Labels: labels}
+	aopts := analyze.Options{Story: opts.Format == "text", Labels: labels, Regular: set.Regular}
 	// What the episodes' outputs were read for, the rules, is done on the
 	// worker: an episode waiting for its turn to be written (in input
 	// order) need not hold them.

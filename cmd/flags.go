@@ -177,7 +177,7 @@ func (in *inputFlags) findShard(args []string, errOut io.Writer) (*partial.LogSe
 	}
 	in.args = args
 	match, keep := in.scanFilter()
-	set, err := partial.Select(args, partial.SelectOptions{Shard: in.Shard, IncludeTests: in.IncludeTests, Match: match, Keep: keep})
+	set, err := partial.Select(args, partial.SelectOptions{Shard: in.Shard, IncludeTests: in.IncludeTests, Match: match, Keep: keep, Sidecar: analyze.LabelsSidecar})
 	if errors.Is(err, partial.ErrStdinShard) {
 		return nil, &usageError{err}
 	}
@@ -263,11 +263,12 @@ func (l *labelFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&l.Path, "labels", "", "`file` of episodes a person labelled, {\"episodes\": {id: {\"stuck\": [{\"from\": N, \"to\": N}]}}}; sidecar labels.json files next to the logs are read too")
 }
 
-// load reads --labels and the sidecars of files; nil when nothing is
-// labelled. A labels file that breaks the format is an error (exit 2)
+// load reads --labels and the sidecars of files (not looked for where
+// noSidecar, partial.LogSet's, says the walk saw none); nil when nothing
+// is labelled. A labels file that breaks the format is an error (exit 2)
 // before any output.
-func (l *labelFlags) load(files []string) (*analyze.Labels, error) {
-	labels, err := analyze.LoadLabels(l.Path, files)
+func (l *labelFlags) load(files []string, noSidecar []bool) (*analyze.Labels, error) {
+	labels, err := analyze.LoadLabels(l.Path, files, noSidecar)
 	if err != nil && l.Path != "" && errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("--labels: %w", err)
 	}

@@ -44,7 +44,7 @@ func writeParquet(ctx context.Context, opts *AnalyzeOptions, cfg *rules.Config, 
 		n      int
 	)
 	read := opts.Input.options()
-	labels, err := opts.Labels.load(files)
+	labels, err := opts.Labels.load(files, nil)
 	if err != nil {
 		return err
 	}

@@ -188,11 +188,12 @@ func analyzePartialRun(opts *AnalyzeOptions, cfg *rules.Config, cfgPath string) 
 	)
 	read := opts.Input.options()
 	// Each shard scores its own episodes; the totals' exact scores merge.
-	labels, err := opts.Labels.load(set.Files)
+	labels, err := opts.Labels.load(set.Files, set.NoSidecar)
 	if err != nil {
 		return err
 	}
 	aopts := partialAnalyzeOptions(settings, labels)
+	aopts.Regular = set.Regular
 	out, err := partial.NewAnalyzeStream(opts.IO.Out, opts.Partial.Output, p)
 	if err != nil {
 		return err
@@ -258,7 +259,7 @@ func sweepPartialRun(opts *SweepOptions, cfg *rules.Config, cfgPath string) erro
 		return err
 	}
 	// Each shard scores its own episodes; the rows' exact scores merge.
-	labels, err := opts.Labels.load(set.Files)
+	labels, err := opts.Labels.load(set.Files, set.NoSidecar)
 	if err != nil {
 		return err
 	}

@@ -201,7 +201,7 @@ func sweepRun(opts *SweepOptions) error {
 	if err != nil {
 		return err
 	}
-	labels, err := opts.Labels.load(files)
+	labels, err := opts.Labels.load(files, nil)
 	if err != nil {
 		return err
 	}

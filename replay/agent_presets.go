@@ -7,7 +7,6 @@ package replay
 
 import (
 	"bytes"
-	"encoding/json"
 	"io"
 	"path/filepath"
 	"strings"
@@ -74,7 +73,7 @@ func agentFormat(format, preset string) (string, string) {
 // pretty-printed JSON document from its start ("" when none): a SWE-agent
 // trajectory's first key is "trajectory".
 func detectAgentDocument(trimmed []byte) string {
-	if json.Valid(firstLine(trimmed)) {
+	if jsonValid(firstLine(trimmed)) {
 		return "" // a JSONL record on the first line
 	}
 	if keys := topKeys(trimmed); keys["trajectory"] && !keys["step"] {

@@ -37,7 +37,37 @@ type collector struct {
 }
 
 func newCollector(source, defaultID string) *collector {
-	return &collector{source: source, defaultID: defaultID, byID: map[string]*builder{}, fillBudget: MaxFilledTurns}
+	var c *collector
+	select {
+	case c = <-freeCollectors:
+	default:
+		return &collector{source: source, defaultID: defaultID, byID: map[string]*builder{}, fillBudget: MaxFilledTurns}
+	}
+	byID, spare := c.byID, c.wire.spare
+	clear(byID)
+	*c = collector{source: source, defaultID: defaultID, byID: byID, fillBudget: MaxFilledTurns}
+	c.wire.spare = spare
+	return c
+}
+
+// freeCollectors holds the collectors of files read (freeCollector), a
+// few workers' worth: a directory of small episode files made one (with
+// its map) a file.
+var freeCollectors = make(chan *collector, 16)
+
+// freeCollector hands c, its read over (nothing holds it: its episodes
+// were emitted, its lines are gone), to the next file's newCollector.
+func freeCollector(c *collector) {
+	if c.started > 64 {
+		return // its map may have grown for many episodes open at once
+	}
+	clear(c.order)
+	c.order, c.cur, c.emit, c.dropped, c.err = nil, nil, nil, nil, nil
+	clear(c.byID)
+	select {
+	case freeCollectors <- c:
+	default:
+	}
 }
 
 func (c *collector) current() *builder {
@@ -134,6 +164,13 @@ func (c *collector) line(raw []byte, lineNo int, last bool) error {
 		}
 		return c.skip(lineNo, "not a JSON object")
 	}
+	w := &c.wire
+	if c.plainRelevant(trimmed) {
+		// Decoded first, without the sniffing walk: its top-level
+		// event type, a plain key and value, is one the rules use, which
+		// sniffLine would have found (FuzzPlainRelevant).
+		return c.relevantLine(w, lineNo)
+	}
 	relevant, rawID := sniffLine(trimmed, c.outputs)
 	if !relevant {
 		// Not decoded, but its own episode_id still decides where the
@@ -150,7 +187,6 @@ func (c *collector) line(raw []byte, lineNo int, last bool) error {
 		c.lineSeen()
 		return nil
 	}
-	w := &c.wire
 	if err := w.decode(trimmed); err != nil {
 		c.lineSeen()
 		if last {
@@ -159,6 +195,11 @@ func (c *collector) line(raw []byte, lineNo int, last bool) error {
 		}
 		return c.skip(lineNo, "invalid JSON: "+err.Error())
 	}
+	return c.relevantLine(w, lineNo)
+}
+
+// relevantLine takes a relevant line decoded into w.
+func (c *collector) relevantLine(w *wireEvent, lineNo int) error {
 	c.routeEvent(w)
 	b := c.current()
 	b.touched = c.started
@@ -169,6 +210,61 @@ func (c *collector) line(raw []byte, lineNo int, last bool) error {
 	c.relevant++
 	return nil
 }
+
+// plainRelevant decodes line into c.wire when its first "event_type"
+// key, within plainTypeWithin bytes, names an event the rules use, and
+// says whether the decoded line is certainly relevant: valid, its
+// top-level event type spelled plainly (wireEvent.plainType) and one the
+// rules use. sniffLine then says relevant too: its walk reaches that key
+// unless it stops at a relevant one first or gives up, and its byte
+// searches, where it gives up, find a plain key and value. A ZorkGPT line
+// is nearly always relevant: the walk to its event type (after the
+// timestamp, the level and the message, which holds the game's reply)
+// was a fifth of reading a small episode. A line it does not settle goes
+// the sniffing way, decoded again if relevant (rare: the predictor's
+// event_type was a nested one, or the line is invalid).
+func (c *collector) plainRelevant(line []byte) bool {
+	set := relevantEvents
+	if c.outputs {
+		set = relevantWithOutputs
+	}
+	head := line[:min(len(line), plainTypeWithin)]
+	// Found by its "_type\"", which starts at a byte rare in what comes
+	// before (a timestamp, a level, a message): bytes.Index goes from one
+	// occurrence of its pattern's first byte to the next, and a quote
+	// opens every string.
+	end := 0
+	for {
+		i := bytes.Index(head[end:], typeSuffix)
+		if i < 0 {
+			return false
+		}
+		end += i + len(typeSuffix)
+		if end >= len(eventTypeKey) && bytes.Equal(head[end-len(eventTypeKey):end], eventTypeKey) {
+			break
+		}
+	}
+	j := skipSpace(head, end)
+	if j >= len(head) || head[j] != ':' {
+		return false
+	}
+	if j = skipSpace(head, j+1); j >= len(head) || head[j] != '"' {
+		return false
+	}
+	k := bytes.IndexByte(head[j+1:], '"')
+	name := head[j+1 : j+1+max(k, 0)]
+	if k < 0 || !set[string(name)] {
+		return false
+	}
+	w := &c.wire
+	return w.decode(line) == nil && w.plainType && (w.EventType == string(name) || set[w.EventType])
+}
+
+var typeSuffix = []byte(`_type"`)
+
+// plainTypeWithin is how far into a line plainRelevant looks for its
+// event type: past a long reply the line is sniffed as before.
+const plainTypeWithin = 16 << 10
 
 // longLine handles a line longer than the read buffer, given its
 // compacted form (lineReader): one that is whole goes the way of any line;
@@ -220,6 +316,14 @@ func (c *collector) routeEvent(w *wireEvent) {
 // the line before, and the first lines of a file are the first episode's
 // (an init line, or events real logs write without an id).
 func (c *collector) route(rawID []byte) {
+	if b := c.cur; b != nil && b.id == string(rawID) {
+		// The current episode named again, as nearly every line names
+		// it: the lookup below would find it (an open builder is byID's
+		// under its id, and the current one is open), by a hash a line.
+		b.implicit = false
+		c.setCurrent(b)
+		return
+	}
 	if b, ok := c.byID[string(rawID)]; ok {
 		b.implicit = false // named by the log now: a later new id is another episode
 		c.setCurrent(b)

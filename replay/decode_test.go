@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -178,6 +179,47 @@ func FuzzSniffLine(f *testing.F) {
 			}
 			if relevant != wantRelevant || !bytes.Equal(id, wantID) {
 				t.Fatalf("%.300q outputs=%v: sniffLine %v %q, searches %v %q", line, outputs, relevant, id, wantRelevant, wantID)
+			}
+		}
+	})
+}
+
+// FuzzPlainRelevant: a line collector.line takes as relevant without
+// sniffing it (plainRelevant) is one sniffLine calls relevant, decoded as
+// decodeLine decodes it, on any line.
+func FuzzPlainRelevant(f *testing.F) {
+	for _, l := range rtSeedLines {
+		f.Add([]byte(l))
+	}
+	for _, l := range []string{
+		`{"event_type": "zork_response", "extras": {"event_type": "turn_completed"}}`,
+		`{"message": "{\"event_type\": \"turn_completed\"}", "event_type": "llm_usage"}`,
+		`{"event_type":"turn_completed","event_type":"zork_response"}`, `{"event_type":"turn_completed","event_type":5}`,
+		`{"event_type":"llm_usage","event_type":"turn_completed"}`, `{"event\u005ftype":"zork_response","event_type":"turn_completed"}`,
+		`{"x": {"event_type": "turn_completed"}, "event_type": "llm_usage"}`, `{"x": {"event_type": "zork_response"}, "episode_id": "E"}`,
+		`{"event\u005ftype":"zork_response"}`, `{"event_type":"zork\u005fresponse"}`, `{"event_type": "zork_response", "a": ]}`,
+		`{"extras":{"a\u0041":1},"event_type":"zork_response"}`, `{"a":NaN,"event_type":"turn_completed"}`,
+		`{"event_type" : "zork_response" , "turn": 3}`, "{\"event_type\": \"turn_completed\", \"a\": \"\x00\"}",
+	} {
+		f.Add([]byte(l))
+	}
+	f.Fuzz(func(t *testing.T, line []byte) {
+		for _, outputs := range []bool{false, true} {
+			c := &collector{outputs: outputs}
+			if !c.plainRelevant(line) {
+				continue
+			}
+			if relevant, _ := sniffLine(line, outputs); !relevant {
+				t.Fatalf("%.300q outputs=%v: taken as relevant unsniffed, sniffLine says irrelevant", line, outputs)
+			}
+			want, err := decodeLine(line)
+			if err != nil {
+				t.Fatalf("%.300q: taken as relevant, decodeLine fails: %v", line, err)
+			}
+			got := c.wire
+			got.spare, want.spare = nil, nil
+			if !reflect.DeepEqual(&got, want) {
+				t.Fatalf("%.300q: decoded\n%+v\nwant\n%+v", line, got, *want)
 			}
 		}
 	})

@@ -155,6 +155,7 @@ func firstLine(b []byte) []byte {
 // walk stops in (cut short or broken: rare, and then exactly as before).
 func topKeys(line []byte) map[string]bool {
 	keys := make(map[string]bool, 16) // a ZorkGPT record has 9 or more
+	var prefix string
 	i := skipSpace(line, 0)
 	if i >= len(line) || line[i] != '{' {
 		return keys
@@ -171,7 +172,16 @@ func topKeys(line []byte) map[string]bool {
 		if end < 0 {
 			return keys
 		}
-		keys[keyString(line[i:end], esc)] = true
+		if prefix == "" {
+			// Where the keys of a record's first kilobyte are cut from:
+			// one allocation, not one a key.
+			prefix = string(line[:min(len(line), keyPrefix)])
+		}
+		if raw := line[i+1 : end-1]; !esc && end <= len(prefix) && utf8.Valid(raw) {
+			keys[prefix[i+1:end-1]] = true
+		} else {
+			keys[keyString(line[i:end], esc)] = true
+		}
 		i = skipSpace(line, end)
 		if i >= len(line) || line[i] != ':' {
 			return keys
@@ -195,6 +205,9 @@ func topKeys(line []byte) map[string]bool {
 	}
 }
 
+// keyPrefix is how much of a record topKeys copies to cut its keys from.
+const keyPrefix = 1 << 10
+
 // keyString is a key's name as encoding/json decodes it: the bytes between
 // the quotes when they hold no escape and are valid UTF-8.
 func keyString(quoted []byte, esc bool) string {
@@ -210,13 +223,40 @@ func keyString(quoted []byte, esc bool) string {
 }
 
 // strictValue says a value validValue accepted is JSON to encoding/json
-// too: it holds no NaN, Infinity or -Infinity token, which need an 'N' or
-// an 'I' byte.
+// too: it holds no NaN, Infinity or -Infinity token. Such a token is an
+// 'N' or an 'I' outside strings, where nothing else validValue takes has
+// one (true, false, null and numbers are written without): strings are
+// skipped, not handed to json.Valid, since ZorkGPT's "INFO" put an 'I' in
+// every record.
 func strictValue(v []byte) bool {
 	if bytes.IndexByte(v, 'N') < 0 && bytes.IndexByte(v, 'I') < 0 {
 		return true
 	}
-	return json.Valid(v)
+	for i := 0; i < len(v); {
+		switch v[i] {
+		case '"':
+			i = skipString(v, i)
+		case 'N', 'I':
+			return false
+		default:
+			i++
+		}
+	}
+	return true
+}
+
+// jsonValid is json.Valid, read by validValue where that settles it: one
+// value between blanks holding no NaN or Infinity token (strictValue).
+// What validValue refuses (broken, or nested deeper than it walks)
+// encoding/json decides. Format detection asks it of every file's first
+// line; encoding/json's scanner, a call per byte, was half of detecting a
+// small episode file's format (FuzzJSONValid holds the two together).
+func jsonValid(b []byte) bool {
+	i := skipSpace(b, 0)
+	if end := validValue(b, i); end >= 0 && skipSpace(b, end) == len(b) {
+		return strictValue(b[i:end])
+	}
+	return json.Valid(b)
 }
 
 // topKeysDecoder is topKeys through encoding/json's Decoder.

@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"encoding/json"
 	"maps"
 	"strings"
 	"testing"
@@ -64,6 +65,26 @@ func FuzzTopKeys(f *testing.F) {
 		got, want := topKeys(in), topKeysDecoder(in)
 		if !maps.Equal(got, want) {
 			t.Errorf("topKeys(%q) = %v, the Decoder's %v", in, got, want)
+		}
+	})
+}
+
+// FuzzJSONValid: jsonValid says what json.Valid says, NaN, deep nesting,
+// bad numbers and escapes, blanks and bytes after the value included.
+func FuzzJSONValid(f *testing.F) {
+	for _, in := range topKeysCases {
+		if len(in) < 1000 {
+			f.Add([]byte(in))
+		}
+	}
+	for _, in := range []string{"", " ", "{}", ` {"a": [1, -0.5e+3, true, null, "x\u00e9\n"]} `, `{"a": NaN}`, "[Infinity]", "[-Infinity]",
+		"01", "1.", "-", "1e", `"\x"`, `"\ud800"`, "\"\xff\"", `{"a":1}x`, `{"a":1}{}`, "[1,]", `{"a" 1}`, "\"a\tb\"", "\x00",
+		strings.Repeat("[", 2000) + strings.Repeat("]", 2000), strings.Repeat("[", 11000) + strings.Repeat("]", 11000)} {
+		f.Add([]byte(in))
+	}
+	f.Fuzz(func(t *testing.T, in []byte) {
+		if got, want := jsonValid(in), json.Valid(in); got != want {
+			t.Errorf("jsonValid(%q) = %v, json.Valid %v", in, got, want)
 		}
 	})
 }

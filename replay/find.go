@@ -79,24 +79,35 @@ func FindMatching(args []string, includeTests bool, match func(name string) bool
 // look inside (SniffLog). A candidate that is not a regular file is
 // reported as skipped, never opened.
 func FindSniffing(args []string, includeTests bool, match func(name string) bool, keep func(path string) bool) (files []string, skipped []error, err error) {
+	files, _, skipped, err = FindBeside(args, includeTests, match, keep, "")
+	return files, skipped, err
+}
+
+// FindBeside is FindSniffing that also tells, for each file found, whether
+// the walk listed its directory and saw no entry named sidecar there
+// (absent[i], for files[i]): a caller looking for a sidecar beside every
+// log (labels.json) need not ask the system again for each directory that
+// has none. absent[i] is false when that is not known (a file named as an
+// argument, an event store).
+func FindBeside(args []string, includeTests bool, match func(name string) bool, keep func(path string) bool, sidecar string) (files []string, absent []bool, skipped []error, err error) {
 	for _, arg := range args {
 		if arg == "-" {
-			files = append(files, arg)
+			files, absent = append(files, arg), append(absent, false)
 			continue
 		}
 		st, err := os.Stat(arg)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		if !st.IsDir() {
-			files = append(files, arg)
+			files, absent = append(files, arg), append(absent, false)
 			continue
 		}
-		w := finder{arg: arg, includeTests: includeTests, match: match, keep: keep, stores: match("0.json"), files: files, skipped: skipped}
+		w := finder{arg: arg, includeTests: includeTests, match: match, keep: keep, stores: match("0.json"), sidecar: sidecar, files: files, absent: absent, skipped: skipped}
 		w.root()
-		files, skipped = w.files, w.skipped
+		files, absent, skipped = w.files, w.absent, w.skipped
 	}
-	return files, skipped, nil
+	return files, absent, skipped, nil
 }
 
 // finder walks one directory argument as filepath.WalkDir would (the
@@ -112,9 +123,11 @@ type finder struct {
 	includeTests bool
 	match        func(name string) bool
 	keep         func(path string) bool
-	stores       bool // OpenHands event stores are logs (match("0.json"))
+	stores       bool   // OpenHands event stores are logs (match("0.json"))
+	sidecar      string // FindBeside's
 
-	files   []string // FindSniffing's, appended to
+	files   []string // FindBeside's, appended to
+	absent  []bool   // as long as files
 	skipped []error
 }
 
@@ -129,6 +142,9 @@ func (w *finder) root() {
 		return
 	}
 	w.entry(w.arg, fs.FileInfoToDirEntry(info))
+	for len(w.absent) < len(w.files) {
+		w.absent = append(w.absent, false) // the argument itself (a link to a directory is not followed)
+	}
 }
 
 // entry looks at what the walk meets at path: a directory is walked, a
@@ -142,7 +158,7 @@ func (w *finder) entry(path string, d fs.DirEntry) {
 		if kind := irregular(path, d); kind != "" {
 			w.skipped = append(w.skipped, &fs.PathError{Op: "skip", Path: path, Err: errors.New(kind + ", not a regular file")})
 		} else if w.keep == nil || w.keep(path) {
-			w.files = append(w.files, path)
+			w.files = append(w.files, path) // its absent: dir's
 		}
 	}
 }
@@ -156,13 +172,13 @@ func (w *finder) dir(path string, d fs.DirEntry) {
 	// that one session (its metadata.json or base_state.json are no
 	// logs).
 	if w.stores && IsEventStore(path) {
-		w.files = append(w.files, path)
+		w.files, w.absent = append(w.files, path), append(w.absent, false)
 		return
 	}
 	entries, err := readDir(path)
 	if w.stores && (err != nil || slices.ContainsFunc(entries, func(e fs.DirEntry) bool { return e.Name() == "events" })) {
 		if store := filepath.Join(path, "events"); IsEventStore(store) {
-			w.files = append(w.files, store)
+			w.files, w.absent = append(w.files, store), append(w.absent, false)
 			return
 		}
 	}
@@ -171,8 +187,12 @@ func (w *finder) dir(path string, d fs.DirEntry) {
 		w.skipped = append(w.skipped, fmt.Errorf("directory skipped: %w", err))
 		return
 	}
+	absent := w.sidecar != "" && !slices.ContainsFunc(entries, func(e fs.DirEntry) bool { return e.Name() == w.sidecar })
 	for _, e := range entries {
 		w.entry(filepath.Join(path, e.Name()), e)
+		for len(w.absent) < len(w.files) {
+			w.absent = append(w.absent, absent) // the files this entry was (a directory's are set)
+		}
 	}
 }
 

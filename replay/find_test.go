@@ -211,3 +211,36 @@ func TestSniffLog(t *testing.T) {
 		t.Errorf("found %v, %v", files, err)
 	}
 }
+
+// TestFindBeside: each log found says whether the walk saw no sidecar in
+// its directory; a log named as an argument is not known.
+func TestFindBeside(t *testing.T) {
+	root := rtTree(t,
+		"eps/a/episode_log.jsonl", "eps/a/labels.json",
+		"eps/b/episode_log.jsonl",
+		"eps/b/c/episode_log.jsonl", "eps/b/c/labels.json",
+		"eps/d/episode_log.jsonl")
+	named := filepath.Join(root, "eps", "d", "episode_log.jsonl")
+	match := func(n string) bool { return n == "episode_log.jsonl" }
+	files, absent, skipped, err := FindBeside([]string{filepath.Join(root, "eps"), named, "-"}, false, match, nil, "labels.json")
+	if err != nil || len(skipped) > 0 {
+		t.Fatal(err, skipped)
+	}
+	var got []string
+	for i, f := range files {
+		rel, _ := filepath.Rel(root, f)
+		if f == "-" {
+			rel = f
+		}
+		got = append(got, filepath.ToSlash(rel)+map[bool]string{true: " none", false: " ?"}[absent[i]])
+	}
+	want := []string{"eps/a/episode_log.jsonl ?", "eps/b/c/episode_log.jsonl ?", "eps/b/episode_log.jsonl none", "eps/d/episode_log.jsonl none", "eps/d/episode_log.jsonl ?", "- ?"}
+	if !slices.Equal(got, want) {
+		t.Errorf("FindBeside =\n%q\nwant\n%q", got, want)
+	}
+	// Without a sidecar name nothing is known.
+	_, absent, _, _ = FindBeside([]string{filepath.Join(root, "eps")}, false, match, nil, "")
+	if slices.Contains(absent, true) || len(absent) != 4 {
+		t.Errorf("absent without a sidecar name = %v", absent)
+	}
+}

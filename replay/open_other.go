@@ -2,7 +2,10 @@
 
 package replay
 
-import "os"
+import (
+	"io"
+	"os"
+)
 
 // openRegular is os.Open where files are not opened by system call here.
-func openRegular(path string) (*os.File, error) { return os.Open(path) }
+func openRegular(path string) (io.ReadCloser, error) { return os.Open(path) }

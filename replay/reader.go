@@ -116,7 +116,7 @@ func ReadFile(path string, stdin io.Reader, opts Options) ([]*Episode, error) {
 // whole (its hash with opts.Hash); ctx stops it as it stops StreamFile.
 func ReadFileStats(ctx context.Context, path string, stdin io.Reader, opts Options) ([]*Episode, Stats, error) {
 	var eps []*Episode
-	st, err := readFile(ctx, path, stdin, opts, false, func(ep *Episode) error {
+	st, err := readFile(ctx, path, stdin, opts, false, false, func(ep *Episode) error {
 		eps = append(eps, ep)
 		return nil
 	})
@@ -130,25 +130,38 @@ func ReadFileStats(ctx context.Context, path string, stdin io.Reader, opts Optio
 // reads, and returns ctx's cause; a read blocked on a FIFO whose writer is
 // quiet is ended by closing the file.
 func StreamFile(ctx context.Context, path string, stdin io.Reader, opts Options, emit func(*Episode) error) (Stats, error) {
-	return readFile(ctx, path, stdin, opts, true, emit)
+	return readFile(ctx, path, stdin, opts, true, false, emit)
 }
 
-func readFile(ctx context.Context, path string, stdin io.Reader, opts Options, early bool, emit func(*Episode) error) (Stats, error) {
+// StreamRegularFile is StreamFile for a path the caller has just stat'ed
+// and found a regular file (a directory walk's dedupe does, for every log
+// it keeps): it is opened without a stat of its own, one system call of a
+// dozen a file on a directory of small episode files.
+func StreamRegularFile(ctx context.Context, path string, opts Options, emit func(*Episode) error) (Stats, error) {
+	return readFile(ctx, path, nil, opts, true, true, emit)
+}
+
+func readFile(ctx context.Context, path string, stdin io.Reader, opts Options, early, regular bool, emit func(*Episode) error) (Stats, error) {
 	if path == "-" {
 		return read(ctx, stdin, "-", DefaultEpisodeID("-"), opts, early, emit)
 	}
-	fi, statErr := os.Stat(path)
-	if statErr == nil && fi.IsDir() {
-		// An OpenHands event store: its event files, as one session
-		// named by its conversation (openhands_store.go).
-		sr, err := openEventStore(path)
-		if err != nil {
-			return Stats{}, err
+	fifo := false
+	if !regular { // else the caller's stat said so (StreamRegularFile)
+		fi, err := os.Stat(path)
+		if err == nil && fi.IsDir() {
+			// An OpenHands event store: its event files, as one session
+			// named by its conversation (openhands_store.go).
+			sr, err := openEventStore(path)
+			if err != nil {
+				return Stats{}, err
+			}
+			defer sr.Close()
+			return read(ctx, sr, path, filepath.Base(filepath.Dir(path)), opts, early, emit)
 		}
-		defer sr.Close()
-		return read(ctx, sr, path, filepath.Base(filepath.Dir(path)), opts, early, emit)
+		regular = err == nil && fi.Mode().IsRegular()
+		fifo = err == nil && fi.Mode()&fs.ModeNamedPipe != 0
 	}
-	if statErr == nil && fi.Mode().IsRegular() {
+	if regular {
 		// A regular file's reads never block on a writer: nothing to
 		// wake, and it is opened without the poller (openRegular).
 		f, err := openRegular(path)
@@ -162,7 +175,7 @@ func readFile(ctx context.Context, path string, stdin io.Reader, opts Options, e
 		}
 		return st, err
 	}
-	f, err := openCtx(ctx, path, statErr == nil && fi.Mode()&fs.ModeNamedPipe != 0)
+	f, err := openCtx(ctx, path, fifo)
 	if err != nil {
 		return Stats{}, err
 	}
@@ -365,6 +378,7 @@ func read(ctx context.Context, r io.Reader, source, defaultID string, opts Optio
 	}
 
 	c := newCollector(source, defaultID)
+	defer freeCollector(c)
 	c.detected = detected
 	c.outputs = opts.Outputs
 	c.strict = opts.Strict

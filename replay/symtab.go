@@ -332,7 +332,14 @@ func (t *symtab) text(v json.RawMessage) (Sym, bool) {
 		return t.bytes(raw), true
 	}
 	if len(v) > 0 && v[0] == '"' {
-		if b, ok := appendUnquoted(t.scratch[:0], v); ok {
+		buf := t.scratch[:0]
+		if cap(buf) < len(v) {
+			// Room for the token, which unescapes to at most that (only
+			// invalid UTF-8 grows), not grown from nothing by doubling:
+			// five allocations of each episode's first escaped string.
+			buf = make([]byte, 0, max(len(v), 256))
+		}
+		if b, ok := appendUnquoted(buf, v); ok {
 			t.scratch = b
 			return t.bytes(b), true
 		}

@@ -3,6 +3,7 @@ package replay
 // wireEvent: the decoded fields of a line, how they are read and how a line fills them.
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"math"
@@ -48,6 +49,11 @@ type wireEvent struct {
 
 	Extras *wireEvent
 	spare  *wireEvent // storage for Extras, kept across decodes
+
+	// plainType says EventType came from a top-level key spelled
+	// "event_type" with a string value holding no escape (collector.line
+	// trusts such an event type without sniffing the line first).
+	plainType bool
 }
 
 // field returns the top-level value, else the one nested under extras.
@@ -271,6 +277,9 @@ func (w *wireEvent) decode(line []byte) error {
 			key = unescapeKey(key)
 		}
 		w.set(key, v, true)
+		if len(v) > 0 && v[0] == '"' && string(key) == "event_type" {
+			w.plainType = !esc && bytes.IndexByte(v, '\\') < 0
+		}
 	}) {
 		return nil
 	}

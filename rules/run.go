@@ -130,7 +130,9 @@ func RunContext(ctx context.Context, ep *replay.Episode, cfg *Config, set []*Rul
 	if set == nil {
 		set = Registry
 	}
-	env := &Env{Episode: ep, report: report, unit: UnitOf(ep)}
+	// Lists of the set's size at once, not grown by doubling: an
+	// episode of a few turns is replayed in about as many allocations.
+	env := &Env{Episode: ep, report: report, unit: UnitOf(ep), rules: make([]*Rule, 0, len(set)), steppers: make([]Stepper, 0, len(set))}
 	for _, r := range set {
 		if r.Enabled(cfg) && r.AppliesTo(ep, cfg) {
 			env.rules = append(env.rules, r)
@@ -343,6 +345,14 @@ func (h *history[T]) push(v T) {
 	if h.max <= 0 {
 		return
 	}
+	if h.all == nil && h.buf == nil && h.max <= 64 {
+		// A short history (RULES.md's 20 locations) gets its backing
+		// array at the first push, not grown from one by doubling: six
+		// allocations of every episode's three histories, however short
+		// the episode, were one in six of a small episode's.
+		h.all = make([]T, 2*h.max)
+		h.buf = h.all[:0]
+	}
 	if len(h.buf) < h.max {
 		h.buf = append(h.buf, v)
 		return
@@ -381,8 +391,11 @@ type modeWindow struct {
 // distinct.
 func newModeWindow(w, distinct int) modeWindow {
 	w = max(w, 1)
-	return modeWindow{w: w, items: make([]int32, 0, w), keys: make([]int32, 0, w),
-		counts: make([]int32, distinct), numAt: make([]int32, w+1)}
+	// One allocation for the four (an episode's camping makes one): each
+	// a full slice expression of it, so no append reaches the next.
+	all := make([]int32, 3*w+1+distinct)
+	return modeWindow{w: w, items: all[0:0:w], keys: all[w : w : 2*w],
+		numAt: all[2*w : 3*w+1 : 3*w+1], counts: all[3*w+1:]}
 }
 
 // len is how many items the window holds.

@@ -17,8 +17,10 @@ type dedupe struct {
 	infos []os.FileInfo // without fileKey
 }
 
-// dup reports whether path names a log seen before, remembering it.
-func (d *dedupe) dup(path string) bool {
+// dup reports whether path names a log seen before, remembering it, and
+// whether its stat found a regular file (read then without a stat of its
+// own: replay.StreamRegularFile).
+func (d *dedupe) dup(path string) (dup, regular bool) {
 	if d.seen == nil {
 		d.seen = map[string]bool{}
 		d.keys = map[fileKey]bool{}
@@ -28,28 +30,28 @@ func (d *dedupe) dup(path string) bool {
 		key = filepath.Clean(path)
 	}
 	if d.seen[key] {
-		return true
+		return true, false
 	}
 	d.seen[key] = true
 	if path == "-" {
-		return false
+		return false, false
 	}
 	st, err := os.Stat(path)
 	if err != nil || !st.Mode().IsRegular() {
-		return false // a pipe is read as it is named
+		return false, false // a pipe is read as it is named
 	}
 	if k, ok := keyOf(st); ok {
 		if d.keys[k] {
-			return true
+			return true, false
 		}
 		d.keys[k] = true
-		return false
+		return false, true
 	}
 	for _, prev := range d.infos {
 		if os.SameFile(prev, st) {
-			return true
+			return true, false
 		}
 	}
 	d.infos = append(d.infos, st)
-	return false
+	return false, true
 }

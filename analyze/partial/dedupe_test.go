@@ -34,20 +34,21 @@ func TestDedupeSameFile(t *testing.T) {
 	}
 	var d dedupe
 	for _, tc := range []struct {
-		path string
-		dup  bool
+		path         string
+		dup, regular bool // regular: a file kept, its stat's verdict
 	}{
-		{a, false},
-		{filepath.Join(dir, "a", ".", "episode_log.jsonl"), true},
-		{sym, true},
-		{hard, true},
-		{filepath.Join(dirLink, "episode_log.jsonl"), true},
-		{b, false}, // same bytes, another file
-		{"-", false},
-		{"-", true},
+		{a, false, true},
+		{filepath.Join(dir, "a", ".", "episode_log.jsonl"), true, false},
+		{sym, true, false},
+		{hard, true, false},
+		{filepath.Join(dirLink, "episode_log.jsonl"), true, false},
+		{b, false, true}, // same bytes, another file
+		{"-", false, false},
+		{"-", true, false},
+		{dir, false, false}, // a directory (an event store) is stat'ed again when read
 	} {
-		if got := d.dup(tc.path); got != tc.dup {
-			t.Errorf("dup(%s) = %v, want %v", tc.path, got, tc.dup)
+		if dup, regular := d.dup(tc.path); dup != tc.dup || regular != tc.regular {
+			t.Errorf("dup(%s) = %v, %v; want %v, %v", tc.path, dup, regular, tc.dup, tc.regular)
 		}
 	}
 }

@@ -70,6 +70,13 @@ type LogSet struct {
 	// position among all the logs, which orders a merge.
 	Files []string
 	Index []int
+	// Regular[i] says the walk's stat (the dedupe's) found Files[i] a
+	// regular file: it is read without a stat of its own
+	// (analyze.Options.Regular).
+	Regular []bool
+	// NoSidecar[i] says the walk listed Files[i]'s directory and saw no
+	// SelectOptions.Sidecar in it (false: there is one, or not known).
+	NoSidecar []bool
 	// Total and Digest describe all the logs (every shard's), so a merge
 	// can refuse parts made from different inputs: Digest is a sha256 of
 	// the shard keys in input order.
@@ -90,6 +97,10 @@ type SelectOptions struct {
 	// name; Keep, if set, must accept its path too (it may look inside).
 	Match func(name string) bool
 	Keep  func(path string) bool
+	// Sidecar, if set, is a file name looked for beside each log
+	// (analyze.LabelsSidecar): LogSet.NoSidecar says where the walk saw
+	// none.
+	Sidecar string
 }
 
 // ErrStdinShard is Select's error for standard input in a sharded run.
@@ -105,13 +116,14 @@ func Select(args []string, o SelectOptions) (*LogSet, error) {
 	for _, arg := range args {
 		// One argument at a time, to know what each log's key is
 		// relative to; Find keeps argument order.
-		found, sk, err := replay.FindSniffing([]string{arg}, o.IncludeTests, o.Match, o.Keep)
+		found, absent, sk, err := replay.FindBeside([]string{arg}, o.IncludeTests, o.Match, o.Keep, o.Sidecar)
 		if err != nil {
 			return nil, err
 		}
 		set.Skipped = append(set.Skipped, sk...)
-		for _, path := range found {
-			if dd.dup(path) {
+		for i, path := range found {
+			dup, regular := dd.dup(path)
+			if dup {
 				continue // named twice: read once
 			}
 			if path == "-" && o.Shard.On() {
@@ -122,6 +134,8 @@ func Select(args []string, o SelectOptions) (*LogSet, error) {
 			if !o.Shard.On() || ShardOf(key, o.Shard.N) == o.Shard.K {
 				set.Files = append(set.Files, path)
 				set.Index = append(set.Index, set.Total)
+				set.Regular = append(set.Regular, regular)
+				set.NoSidecar = append(set.NoSidecar, absent[i])
 			}
 			set.Total++
 		}

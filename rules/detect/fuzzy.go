@@ -110,11 +110,9 @@ func NewFuzzyRepeat(c FuzzyConfig) (*FuzzyRepeat, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := &FuzzyRepeat{
-		num:    new(big.Int).Set(th.num),
-		twoDen: new(big.Int).Set(th.twoDen),
-		window: c.Window,
-	}
+	// The cached fraction's own numbers: need only reads them (never a
+	// receiver), so detectors made per episode, on any worker, share them.
+	d := &FuzzyRepeat{num: th.num, twoDen: th.twoDen, window: c.Window}
 	if d.num.IsUint64() && d.twoDen.IsUint64() {
 		d.num64, d.twoDen64, d.fits64 = d.num.Uint64(), d.twoDen.Uint64(), true
 	}
@@ -133,7 +131,7 @@ var fractions sync.Map // float64 → fraction
 // fuzzyFraction reads a threshold as the decimal it is written as: the
 // shortest decimal that reads back as the float is what the user wrote,
 // so 0.9 is 9/10, not the binary float nearest to it. The result is
-// shared: callers copy it.
+// shared: callers only read it.
 func fuzzyFraction(th float64) (fraction, error) {
 	if f, ok := fractions.Load(th); ok {
 		return f.(fraction), nil
@@ -217,7 +215,7 @@ func (d *FuzzyRepeat) Step(s Step) []FuzzyFiring {
 			continue
 		}
 		if d.mt == nil {
-			d.mt = new(lcsMatcher)
+			d.mt = newMatcher()
 		}
 		if l, ok := d.mt.lcsShared(cur.runes, p.runes, cutoff, shared); ok {
 			found, best, bestNum, bestDen = true, p.n, 2*int64(l), int64(total)
@@ -296,6 +294,41 @@ func (d *FuzzyRepeat) Release() {
 		freeFuzzyEntry(d.spare)
 	}
 	d.prev, d.spare = nil, nil
+	if d.mt != nil {
+		freeMatcher(d.mt)
+		d.mt = nil
+	}
+}
+
+// freeMatchers holds released matchers, a few workers' worth: a matcher
+// is some 2 KB, the most a short episode's replay allocated. Each use
+// builds its masks afresh (lcsMatcher.build), within an episode as across
+// them.
+var freeMatchers = make(chan *lcsMatcher, 16)
+
+// maxFreeMatcher bounds the words of a matcher's masks kept for reuse
+// (32 KB): one that compared long outputs, its other scratch grown with
+// them, is left to the collector.
+const maxFreeMatcher = 1 << 12
+
+func newMatcher() *lcsMatcher {
+	select {
+	case mt := <-freeMatchers:
+		return mt
+	default:
+		return new(lcsMatcher)
+	}
+}
+
+func freeMatcher(mt *lcsMatcher) {
+	if cap(mt.peq)+cap(mt.v) > maxFreeMatcher {
+		return
+	}
+	mt.shrink.a, mt.seeds.a = nil, nil // not the episode's outputs
+	select {
+	case freeMatchers <- mt:
+	default:
+	}
 }
 
 // freeEntries holds released entries, a few windows' worth.

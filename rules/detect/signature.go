@@ -307,8 +307,24 @@ func NewSignatureRepeat(c SignatureConfig) (*SignatureRepeat, error) {
 	if err := c.Validate(); err != nil {
 		return nil, err
 	}
-	return &SignatureRepeat{threshold: c.Threshold, sigs: make([][]byte, max(5, c.Threshold))}, nil
+	sigs := make([][]byte, max(5, c.Threshold))
+	if len(sigs) <= 16 {
+		// The ring's first signatures in one block, sigCap bytes each (a
+		// short action and 50 code points fit): grown from nothing, byte
+		// by byte, they cost three allocations a step until the ring came
+		// round, most of a short episode's. A slot that needs more grows
+		// on its own (each is a full slice expression of the block).
+		block := make([]byte, len(sigs)*sigCap)
+		for i := range sigs {
+			sigs[i] = block[i*sigCap : i*sigCap : (i+1)*sigCap]
+		}
+	}
+	return &SignatureRepeat{threshold: c.Threshold, sigs: sigs}, nil
 }
+
+// sigCap is the room NewSignatureRepeat gives each of the ring's first
+// signatures.
+const sigCap = 96
 
 // Step adds a step's signature and returns the firing, if any.
 func (d *SignatureRepeat) Step(s Step) []SignatureFiring {
