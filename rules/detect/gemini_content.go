@@ -64,8 +64,11 @@ type chunkScan struct {
 	// there): the next scan records it again, as the live scan pushes
 	// its index again, so until it leaves the history a chunk's entries
 	// may share a position, which noLoopPossible does not count.
-	stuck  int
-	counts []uint8 // noLoopPossible's scratch
+	stuck int
+	// counts are noLoopPossible's counters, of the grams at the
+	// positions of [base, counted) while a scan is put off.
+	counts  []uint8
+	counted int
 
 	hpos     int    // position whose chunk hash is h, -1 for none
 	h        uint64 // rolling hash of the chunk at hpos
@@ -190,17 +193,22 @@ const (
 // those grams' occurrences by a hash of their units (a collision only
 // adds to a count) and fails at the first count of T. Counting a gram
 // costs a fraction of scanning a chunk, and the check runs only when at
-// least half of what it counts is still to scan.
+// least half of what it counts is still to scan; while a scan is put
+// off, the history keeps its base and the check counts only the grams
+// added since.
 func (s *chunkScan) noLoopPossible() bool {
-	from, to := s.base, s.end()-s.c
-	if to < from {
-		return true
-	}
 	if s.counts == nil {
 		s.counts = make([]uint8, 1<<13)
 	}
 	counts := s.counts[:1<<13]
-	clear(counts)
+	if !s.deferred {
+		clear(counts)
+		s.counted = s.base
+	}
+	from, to := s.counted, s.end()-s.c
+	if to < from {
+		return true
+	}
 	lim := uint8(max(1, min(s.t, 255)))
 	if g := s.c; g < gramUnits {
 		b := s.buf[from-s.start : to-s.start+g]
@@ -214,6 +222,7 @@ func (s *chunkScan) noLoopPossible() bool {
 				return false
 			}
 		}
+		s.counted = to + 1
 		return true
 	}
 	b := s.buf[from-s.start : to-s.start+gramUnits]
@@ -229,6 +238,7 @@ func (s *chunkScan) noLoopPossible() bool {
 			return false
 		}
 	}
+	s.counted = to + 1
 	return true
 }
 
