@@ -53,6 +53,23 @@ type chunkScan struct {
 	shift uint8   // 32 - log2(len(heads))
 	stale []bool  // grow's scratch: entries a newer one of their chunk follows
 
+	// deferred: the last add found no loop possible and left its chunks
+	// unscanned (pos unmoved); a reset drops them, the next add scans
+	// them, before truncating the history or with its own chunks. gain
+	// counts the scans a reset dropped less those made late, so that a
+	// stream that rarely resets stops paying for the check.
+	deferred bool
+	gain     int
+	// stuck is the last position a scan stopped at (it found a loop
+	// there): the next scan records it again, as the live scan pushes
+	// its index again, so until it leaves the history a chunk's entries
+	// may share a position, which noLoopPossible does not count.
+	stuck int
+	// counts are noLoopPossible's counters, of the grams at the
+	// positions of [base, counted) while a scan is put off.
+	counts  []uint8
+	counted int
+
 	hpos     int    // position whose chunk hash is h, -1 for none
 	h        uint64 // rolling hash of the chunk at hpos
 	mul, top uint64 // the base and base^(c-1)
@@ -84,7 +101,7 @@ func mulMod61(a, b uint64) uint64 {
 }
 
 func newChunkScan(c, t, maxHist int) chunkScan {
-	s := chunkScan{c: c, t: t, maxHist: maxHist, hpos: -1, hashMask: ^uint32(0), renumberAt: 1 << 30}
+	s := chunkScan{c: c, t: t, maxHist: maxHist, hpos: -1, stuck: -1, hashMask: ^uint32(0), renumberAt: 1 << 30}
 	s.mul = 1<<32 + rand.Uint64N(mersenne61-1<<33)
 	s.top = 1
 	for range c - 1 {
@@ -103,6 +120,9 @@ func (s *chunkScan) reset() {
 	s.liveFrom = s.entStart + len(s.ents)
 	s.ents, s.entStart = s.ents[:0], s.liveFrom
 	s.hpos = -1
+	if s.deferred {
+		s.deferred, s.gain = false, min(s.gain+1, maxGain)
+	}
 }
 
 // add appends a message's text (streamContentHistory += content), keeps
@@ -118,8 +138,18 @@ func (s *chunkScan) add(content string) bool {
 			s.start += k
 		}
 	}
+	put := s.end()
 	s.buf = AppendUTF16(s.buf, content)
 	if e := s.end(); e-s.base > s.maxHist {
+		if s.deferred {
+			// The chunks put off are scanned before the history loses
+			// any code unit, as they would have been: a chunk is not
+			// recorded when its key's live occurrences hold other
+			// units, and the truncation would end some. This scan finds
+			// no loop (noLoopPossible held).
+			s.undefer()
+			s.scan(put)
+		}
 		s.base = e - s.maxHist
 		s.pos = max(s.pos, s.base)
 		last := s.entStart + len(s.ents)
@@ -131,7 +161,85 @@ func (s *chunkScan) add(content string) bool {
 			s.entStart = s.liveFrom
 		}
 	}
-	return s.scan()
+	// Chunks put off and not scanned above are scanned with the new ones,
+	// now or later: the scan of [pos, end) in one go records, from the same
+	// state, what the scans of its parts would have.
+	if s.gain > -maxGain && s.stuck < s.base && 2*(s.end()-s.pos) >= s.end()-s.base && s.noLoopPossible() {
+		s.deferred = true
+		return false
+	}
+	if s.deferred {
+		s.undefer()
+	}
+	return s.scan(s.end())
+}
+
+// undefer ends a deferral that saved nothing.
+func (s *chunkScan) undefer() { s.deferred, s.gain = false, max(s.gain-2, -maxGain) }
+
+// gramUnits is the length of the grams noLoopPossible counts (at most
+// c), maxGain the bound of gain.
+const (
+	gramUnits = 16
+	maxGain   = 16
+)
+
+// noLoopPossible reports whether no scan of the history can find a loop,
+// so that a reset coming before the next message makes the scan
+// needless (the detector resets at every tool call, and most messages
+// are followed by one). A loop needs a chunk recorded T times, at T live
+// positions holding its code units, so the gram of its first units
+// occurs T times at positions of [base, end-c]: the check counts
+// those grams' occurrences by a hash of their units (a collision only
+// adds to a count) and fails at the first count of T. Counting a gram
+// costs a fraction of scanning a chunk, and the check runs only when at
+// least half of what it counts is still to scan; while a scan is put
+// off, the history keeps its base and the check counts only the grams
+// added since.
+func (s *chunkScan) noLoopPossible() bool {
+	if s.counts == nil {
+		s.counts = make([]uint8, 1<<13)
+	}
+	counts := s.counts[:1<<13]
+	if !s.deferred {
+		clear(counts)
+		s.counted = s.base
+	}
+	from, to := s.counted, s.end()-s.c
+	if to < from {
+		return true
+	}
+	lim := uint8(max(1, min(s.t, 255)))
+	if g := s.c; g < gramUnits {
+		b := s.buf[from-s.start : to-s.start+g]
+		for i := 0; i+g <= len(b); i++ {
+			h := uint64(0)
+			for _, u := range b[i : i+g] {
+				h = (h ^ uint64(u)) * 0x9E3779B97F4A7C15
+			}
+			k := h >> (64 - 13)
+			if counts[k]++; counts[k] >= lim {
+				return false
+			}
+		}
+		s.counted = to + 1
+		return true
+	}
+	b := s.buf[from-s.start : to-s.start+gramUnits]
+	for i := 0; i+gramUnits <= len(b); i++ {
+		g := b[i : i+gramUnits : i+gramUnits]
+		x0 := uint64(g[0]) | uint64(g[1])<<16 | uint64(g[2])<<32 | uint64(g[3])<<48
+		x1 := uint64(g[4]) | uint64(g[5])<<16 | uint64(g[6])<<32 | uint64(g[7])<<48
+		x2 := uint64(g[8]) | uint64(g[9])<<16 | uint64(g[10])<<32 | uint64(g[11])<<48
+		x3 := uint64(g[12]) | uint64(g[13])<<16 | uint64(g[14])<<32 | uint64(g[15])<<48
+		h := (x0 ^ x1*0x9E3779B97F4A7C15 ^ x2*0xC2B2AE3D27D4EB4F ^ x3*0x165667B19E3779F9) * 0xD6E8FEB86659FD93
+		k := h >> (64 - 13)
+		if counts[k]++; counts[k] >= lim {
+			return false
+		}
+	}
+	s.counted = to + 1
+	return true
 }
 
 // units returns the code units of [from, to).
@@ -220,12 +328,14 @@ func (s *chunkScan) edgeDelta(q, p, i int, w uint64) uint64 {
 	return mulMod61(a+mersenne61-b, w)
 }
 
-// scan is analyzeContentChunksForLoop: it stays at the position where a
-// loop is found, so the next message finds it again.
-func (s *chunkScan) scan() bool {
-	for ; s.pos+s.c <= s.end(); s.pos++ {
+// scan is analyzeContentChunksForLoop over the chunks that end by end:
+// it stays at the position where a loop is found, so the next message
+// finds it again.
+func (s *chunkScan) scan(end int) bool {
+	for ; s.pos+s.c <= end; s.pos++ {
 		e := s.record(s.pos, s.hashAt(s.pos))
 		if e >= 0 && int(s.ents[e-s.entStart].ord) >= s.t && s.isLoop(e) {
+			s.stuck = s.pos
 			return true
 		}
 	}

@@ -1,0 +1,64 @@
+package detect
+
+import (
+	"math/rand/v2"
+	"strings"
+	"testing"
+)
+
+// TestChunkScanDeferral checks that putting off a message's scan
+// (noLoopPossible) changes no verdict: a scanner that defers and one
+// that never does get the same messages and resets, with chunk sizes on
+// both sides of gramUnits, histories that truncate often, texts of a few
+// letters (loops, and grams counted T times) and lone surrogates (keys
+// equal where units differ, the case a truncation during a deferral
+// would get wrong).
+func TestChunkScanDeferral(t *testing.T) {
+	r := rand.New(rand.NewPCG(19, 7))
+	pieces := []string{"a", "b", "ab", "abc", "\xed\xa0\x80", "\ufffd", "😀", "\xed\xb0\x80", strings.Repeat("xy", 9), "\n"}
+	deferred, scans := 0, 0
+	scanners := 600
+	if testing.Short() {
+		scanners = 150
+	}
+	for i := range scanners {
+		c, tt := 1+r.IntN(40), 2+r.IntN(10)
+		switch i % 3 {
+		case 0:
+			c = gramUnits + r.IntN(40)
+		case 1: // tiny: truncations during deferrals
+			c, tt = 1+r.IntN(4), 2+r.IntN(3)
+		}
+		hist := c + r.IntN(8*c)
+		a, b := newChunkScan(c, tt, hist), newChunkScan(c, tt, hist)
+		b.mul, b.top = a.mul, a.top
+		if i%3 == 0 {
+			a.hashMask, b.hashMask = 3, 3 // many collisions
+		}
+		for n := range 60 {
+			if r.IntN(4) == 0 {
+				a.reset()
+				b.reset()
+				continue
+			}
+			var sb strings.Builder
+			for range r.IntN(3 * c) {
+				sb.WriteString(pieces[r.IntN(len(pieces))])
+			}
+			b.gain = -maxGain // b never defers
+			got, want := a.add(sb.String()), b.add(sb.String())
+			if got != want {
+				t.Fatalf("scanner %d (c %d, T %d, history %d), message %d %q: loop %v, without deferral %v", i, c, tt, hist, n, sb.String(), got, want)
+			}
+			scans++
+			if a.deferred {
+				deferred++
+			}
+		}
+	}
+	// The messages must reach both branches.
+	if deferred < scans/10 || deferred > scans*9/10 {
+		t.Errorf("%d of %d messages deferred", deferred, scans)
+	}
+	t.Logf("%d of %d messages deferred", deferred, scans)
+}
