@@ -34,9 +34,22 @@ func TestFilesOrderAndOutcomes(t *testing.T) {
 	files := append(paths[:4:4], filepath.Join(dir, "absent.jsonl"), bad)
 	files = append(files, paths[4:]...)
 	cfg := rules.Default()
-	for _, workers := range []int{1, 3, 16} {
+	// With the walk's sizes the small files go to workers in batches
+	// (fileBatches); the absent file and the broken one are batches alone.
+	sizes := make([]int64, len(files))
+	for i, f := range files {
+		sizes[i] = -1
+		if st, err := os.Stat(f); err == nil && i != 5 {
+			sizes[i] = st.Size()
+		}
+	}
+	for _, run := range []struct {
+		workers int
+		sizes   []int64
+	}{{1, nil}, {3, nil}, {16, nil}, {1, sizes}, {2, sizes}, {16, sizes}} {
+		workers, opts := run.workers, Options{Sizes: run.sizes}
 		i := 0
-		Files(context.Background(), files, nil, replay.Options{}, workers, cfg, Options{}, func(fr FileResult) bool {
+		Files(context.Background(), files, nil, replay.Options{}, workers, cfg, opts, func(fr FileResult) bool {
 			if fr.Path != files[i] || (fr.Err != nil) != (i == 4 || i == 5) || len(fr.Outcomes) != len(fr.Episodes) {
 				t.Errorf("workers=%d, file %d: %s err=%v, %d outcomes for %d episodes", workers, i, fr.Path, fr.Err, len(fr.Outcomes), len(fr.Episodes))
 			}
@@ -53,9 +66,40 @@ func TestFilesOrderAndOutcomes(t *testing.T) {
 		}
 		// Stopping early returns.
 		n := 0
-		Files(context.Background(), files, nil, replay.Options{}, workers, cfg, Options{}, func(FileResult) bool { n++; return n < 3 })
+		Files(context.Background(), files, nil, replay.Options{}, workers, cfg, opts, func(FileResult) bool { n++; return n < 3 })
 		if n != 3 {
 			t.Errorf("workers=%d: emit called %d times after stopping at 3", workers, n)
+		}
+	}
+}
+
+// TestFileBatches: runs of small files add up to batchBytes and
+// batchFiles at most; a file larger, or of unknown size, is alone.
+func TestFileBatches(t *testing.T) {
+	const small, big = 16 << 10, batchBytes + 1
+	many := make([]int64, 2*batchFiles+1)
+	for i := range many {
+		many[i] = 1
+	}
+	for _, tc := range []struct {
+		name  string
+		n     int
+		sizes []int64
+		want  []int
+	}{
+		{"none", 0, nil, []int{0}},
+		{"sizes unknown", 3, nil, []int{0, 1, 2, 3}},
+		{"sizes short", 3, []int64{small}, []int{0, 1, 2, 3}},
+		{"small together", 3, []int64{small, small, small}, []int{0, 3}},
+		{"bytes bound", 3, []int64{batchBytes / 2, batchBytes / 2, 1}, []int{0, 2, 3}},
+		{"exactly batchBytes", 2, []int64{batchBytes, 1}, []int{0, 1, 2}},
+		{"large alone", 5, []int64{small, big, small, small, big}, []int{0, 1, 2, 4, 5}},
+		{"unknown alone", 4, []int64{small, -1, small, small}, []int{0, 1, 2, 4}},
+		{"empty files", 2, []int64{0, 0}, []int{0, 2}},
+		{"files bound", len(many), many, []int{0, batchFiles, 2 * batchFiles, len(many)}},
+	} {
+		if got := fileBatches(tc.n, tc.sizes); fmt.Sprint(got) != fmt.Sprint(tc.want) {
+			t.Errorf("%s: fileBatches = %v, want %v", tc.name, got, tc.want)
 		}
 	}
 }

@@ -110,6 +110,11 @@ type Options struct {
 	// stat'ed and found regular files (partial.LogSet.Regular): they are
 	// read without a stat of their own (replay.StreamRegularFile).
 	Regular []bool
+	// Sizes, when set, gives by index the size of Files' regular files
+	// at the walk's stat, -1 for others (partial.LogSet.Sizes): runs of
+	// small files go to a worker together (fileBatches), one hand-off
+	// for several files.
+	Sizes []int64
 }
 
 // FiringSink takes an episode's firings in turn order (Options.Sink).

@@ -154,7 +154,7 @@ func analyzeWrite(opts *AnalyzeOptions, bw *bufio.Writer) error {
 	// them as structs.
 	// No output keeps the firings: each reads what it needs of them as
 	// they come (below).
-	aopts := analyze.Options{Story: opts.Format == "text", Labels: labels, Regular: set.Regular}
+	aopts := analyze.Options{Story: opts.Format == "text", Labels: labels, Regular: set.Regular, Sizes: set.Sizes}
 	// What the episodes' outputs were read for, the rules, is done on the
 	// worker: an episode waiting for its turn to be written (in input
 	// order) need not hold them.

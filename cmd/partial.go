@@ -194,6 +194,7 @@ func analyzePartialRun(opts *AnalyzeOptions, cfg *rules.Config, cfgPath string) 
 	}
 	aopts := partialAnalyzeOptions(settings, labels)
 	aopts.Regular = set.Regular
+	aopts.Sizes = set.Sizes
 	out, err := partial.NewAnalyzeStream(opts.IO.Out, opts.Partial.Output, p)
 	if err != nil {
 		return err

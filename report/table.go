@@ -221,10 +221,14 @@ func (g *Grid) Render(w io.Writer, width int) (hidden []string, err error) {
 			return nil, g.renderStacked(w, width)
 		}
 	}
-	var b strings.Builder
+	// The text goes into b directly, a line's trailing blanks trimmed
+	// off its end, and a cell that fits is a slice of its row: a table of
+	// 100,000 episodes' rows allocated a dozen times a row here (issue
+	// 25's episode files).
+	var b []byte
+	parts := make([][]string, len(keep))
 	line := func(cells []string, header bool) {
 		// Split wrapped cells into lines, then print them side by side.
-		parts := make([][]string, len(keep))
 		n := 1
 		for k, c := range keep {
 			s := ""
@@ -233,7 +237,11 @@ func (g *Grid) Render(w io.Writer, width int) (hidden []string, err error) {
 			}
 			switch col := g.Cols[c]; {
 			case utf8.RuneCountInString(s) <= widths[k]:
-				parts[k] = []string{s}
+				if c < len(cells) {
+					parts[k] = cells[c : c+1 : c+1]
+				} else {
+					parts[k] = noCell
+				}
 			case col.Wrap:
 				parts[k] = WrapWords(s, widths[k])
 				for i, l := range parts[k] {
@@ -245,22 +253,28 @@ func (g *Grid) Render(w io.Writer, width int) (hidden []string, err error) {
 			n = max(n, len(parts[k]))
 		}
 		for i := 0; i < n; i++ {
-			var l strings.Builder
-			l.WriteString(g.Indent)
+			start := len(b)
+			b = append(b, g.Indent...)
 			for k, c := range keep {
 				s := ""
 				if i < len(parts[k]) {
 					s = parts[k][i]
 				}
-				pad := strings.Repeat(" ", widths[k]-utf8.RuneCountInString(s))
+				pad := widths[k] - utf8.RuneCountInString(s)
+				b = append(b, ' ')
 				if g.Cols[c].Align == tw.AlignRight && !header { // headers left, as NewTable
-					s = pad + s
+					b = appendBlanks(b, pad)
+					b = append(b, s...)
 				} else {
-					s += pad
+					b = append(b, s...)
+					b = appendBlanks(b, pad)
 				}
-				l.WriteString(" " + s + " ")
+				b = append(b, ' ')
 			}
-			b.WriteString(strings.TrimRight(l.String(), " ") + "\n")
+			for len(b) > start && b[len(b)-1] == ' ' {
+				b = b[:len(b)-1]
+			}
+			b = append(b, '\n')
 		}
 	}
 	rule := g.Indent + strings.Repeat("─", g.total(widths)) + "\n"
@@ -275,23 +289,34 @@ func (g *Grid) Render(w io.Writer, width int) (hidden []string, err error) {
 	// Written out every 64 KiB, not held whole: a table of a million
 	// rows is tens of MB of text.
 	flush := func(limit int) {
-		if err == nil && b.Len() >= limit {
-			_, err = io.WriteString(w, b.String())
-			b.Reset()
+		if err == nil && len(b) >= limit {
+			_, err = w.Write(b)
+			b = b[:0]
 		}
 	}
 	line(termCells(head), true)
-	b.WriteString(rule)
+	b = append(b, rule...)
 	g.eachRow(func(r []string) {
 		line(r, false)
 		flush(64 << 10)
 	})
 	if g.Footer != nil {
-		b.WriteString(rule)
+		b = append(b, rule...)
 		line(termCells(g.Footer), false)
 	}
 	flush(0)
 	return hidden, err
+}
+
+// noCell is an absent cell's one line.
+var noCell = []string{""}
+
+// appendBlanks appends n (if positive) spaces to b.
+func appendBlanks(b []byte, n int) []byte {
+	for ; n > 0; n-- {
+		b = append(b, ' ')
+	}
+	return b
 }
 
 // eachRow calls f with Rows, then what Each yields, each cell escaped

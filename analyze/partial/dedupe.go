@@ -19,8 +19,8 @@ type dedupe struct {
 
 // dup reports whether path names a log seen before, remembering it, and
 // whether its stat found a regular file (read then without a stat of its
-// own: replay.StreamRegularFile).
-func (d *dedupe) dup(path string) (dup, regular bool) {
+// own: replay.StreamRegularFile) and of what size (-1 when not regular).
+func (d *dedupe) dup(path string) (dup, regular bool, size int64) {
 	if d.seen == nil {
 		d.seen = map[string]bool{}
 		d.keys = map[fileKey]bool{}
@@ -30,28 +30,28 @@ func (d *dedupe) dup(path string) (dup, regular bool) {
 		key = filepath.Clean(path)
 	}
 	if d.seen[key] {
-		return true, false
+		return true, false, -1
 	}
 	d.seen[key] = true
 	if path == "-" {
-		return false, false
+		return false, false, -1
 	}
 	st, err := os.Stat(path)
 	if err != nil || !st.Mode().IsRegular() {
-		return false, false // a pipe is read as it is named
+		return false, false, -1 // a pipe is read as it is named
 	}
 	if k, ok := keyOf(st); ok {
 		if d.keys[k] {
-			return true, false
+			return true, false, -1
 		}
 		d.keys[k] = true
-		return false, true
+		return false, true, st.Size()
 	}
 	for _, prev := range d.infos {
 		if os.SameFile(prev, st) {
-			return true, false
+			return true, false, -1
 		}
 	}
 	d.infos = append(d.infos, st)
-	return false, true
+	return false, true, st.Size()
 }

@@ -74,6 +74,10 @@ type LogSet struct {
 	// regular file: it is read without a stat of its own
 	// (analyze.Options.Regular).
 	Regular []bool
+	// Sizes[i] is Files[i]'s size at that stat, -1 when not a regular
+	// file: small files are handed to workers several at a time
+	// (analyze.Options.Sizes).
+	Sizes []int64
 	// NoSidecar[i] says the walk listed Files[i]'s directory and saw no
 	// SelectOptions.Sidecar in it (false: there is one, or not known).
 	NoSidecar []bool
@@ -122,7 +126,7 @@ func Select(args []string, o SelectOptions) (*LogSet, error) {
 		}
 		set.Skipped = append(set.Skipped, sk...)
 		for i, path := range found {
-			dup, regular := dd.dup(path)
+			dup, regular, size := dd.dup(path)
 			if dup {
 				continue // named twice: read once
 			}
@@ -135,6 +139,7 @@ func Select(args []string, o SelectOptions) (*LogSet, error) {
 				set.Files = append(set.Files, path)
 				set.Index = append(set.Index, set.Total)
 				set.Regular = append(set.Regular, regular)
+				set.Sizes = append(set.Sizes, size)
 				set.NoSidecar = append(set.NoSidecar, absent[i])
 			}
 			set.Total++

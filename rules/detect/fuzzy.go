@@ -229,6 +229,9 @@ func (d *FuzzyRepeat) Step(s Step) []FuzzyFiring {
 		copy(d.prev, d.prev[1:])
 		d.prev[len(d.prev)-1] = cur
 	} else {
+		if d.prev == nil {
+			d.prev = make([]*fuzzyEntry, 0, min(max(d.window, 1), 64)) // fuzzy_window is at most 50: made once, not grown
+		}
 		d.prev = append(d.prev, cur)
 	}
 	if !found {
