@@ -43,15 +43,34 @@ func gcPercentFor(live uint64) int {
 // gcLimitFor is the soft memory limit for a live heap of live bytes.
 func gcLimitFor(live uint64) int64 { return int64(max(gcSoftLimit, 2*live)) }
 
+// gcLimitLive is the live heap the soft limit is set for after a
+// collection that measured live bytes, the one before it prev: under
+// gcSoftLimit, a rise past gcSoftLimit/2 counts once a second collection
+// confirms it. A collection's live bytes count what was allocated while
+// it marked, and on a busy machine a mark descheduled for 40-60 ms
+// measured a steps corpus's 20 MiB as 30 (gctrace: 32->40->30 MB, the
+// next collection 19 again): twice that raised the limit to 60 MiB, and
+// such a run (one in 10-20 there) peaked at 70-74 MB of RSS where the
+// others stayed at 55-61. A large live heap (gcSoftLimit and up) counts
+// at once: growing past it, a lag would collect it more often than Go's
+// default.
+func gcLimitLive(live, prev uint64) uint64 {
+	if live >= gcSoftLimit {
+		return live
+	}
+	return min(live, max(prev, gcSoftLimit/2))
+}
+
 // tuneGC sets GOGC and the soft memory limit after each collection
-// (gcPercentFor, gcLimitFor), unless GOGC or GOMEMLIMIT is set: the
-// user's own setting wins.
+// (gcPercentFor, gcLimitFor of gcLimitLive), unless GOGC or GOMEMLIMIT
+// is set: the user's own setting wins.
 func tuneGC() {
 	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
 		return
 	}
 	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
 	last, lastLimit := 100, int64(0)
+	var prevLive uint64
 	var adjust func()
 	arm := func() {
 		// A finalizer runs once per collection that frees its object:
@@ -66,7 +85,9 @@ func tuneGC() {
 			debug.SetGCPercent(pct)
 			last = pct
 		}
-		if limit := gcLimitFor(live); limit != lastLimit {
+		limit := gcLimitFor(gcLimitLive(live, prevLive))
+		prevLive = live
+		if limit != lastLimit {
 			debug.SetMemoryLimit(limit)
 			lastLimit = limit
 		}

@@ -73,3 +73,28 @@ func TestGCPolicy(t *testing.T) {
 		}
 	}
 }
+
+// TestGCLimitLive: a live heap under gcSoftLimit raises the limit past
+// twice gcSoftLimit/2 only once the collection after confirms it (a mark
+// descheduled on a busy machine counts what was allocated meanwhile); a
+// fall counts at once, and so does a live heap of gcSoftLimit or more.
+func TestGCLimitLive(t *testing.T) {
+	const mib = 1 << 20
+	for _, c := range []struct{ live, prev, want uint64 }{
+		{10 * mib, 0, 10 * mib},              // under the floor's half: as measured
+		{30 * mib, 20 * mib, 22 * mib},       // a rise past 22 MiB: not yet
+		{30 * mib, 30 * mib, 30 * mib},       // confirmed
+		{32 * mib, 30 * mib, 30 * mib},       // still rising: the lower of the two
+		{19 * mib, 30 * mib, 19 * mib},       // a fall: at once
+		{gcSoftLimit, 20 * mib, gcSoftLimit}, // a large live heap: at once
+		{100 * mib, 60 * mib, 100 * mib},     // growing: at once
+	} {
+		if got := gcLimitLive(c.live, c.prev); got != c.want {
+			t.Errorf("gcLimitLive(%d MiB, %d MiB) = %d MiB, want %d", c.live/mib, c.prev/mib, got/mib, c.want/mib)
+		}
+	}
+	// The spike of the doc comment: the limit stays at the floor.
+	if l := gcLimitFor(gcLimitLive(30*mib, 20*mib)); l != gcSoftLimit {
+		t.Errorf("limit after a spike from 20 to 30 MiB: %d MiB, want %d", l/mib, gcSoftLimit/mib)
+	}
+}
