@@ -47,6 +47,25 @@ var safeASCII = func() (t [256]bool) {
 	return t
 }()
 
+// safeRun returns the index after the run of 8-byte blocks of printable
+// ASCII starting at s[i], tested a word at a time: a report is written
+// through the terminal writer in full, and a byte at a time its check
+// was a few percent of analysing many small episodes (issue 25).
+func safeRun(s string, i int) int {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	for i+8 <= len(s) {
+		x := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+		del := x ^ ones*0x7f
+		// A byte below 0x20, at or above 0x80, or 0x7f (DEL) ends the run.
+		if (x|(x-ones*0x20)&^x|(del-ones)&^del)&highs != 0 {
+			return i
+		}
+		i += 8
+	}
+	return i
+}
+
 // printable reports whether r (not ASCII) is shown as it is: letters,
 // marks, numbers, punctuation, symbols and spaces. Format characters
 // (bidi controls, zero-width, BOM, tags), C1 controls, U+2028/U+2029,
@@ -65,6 +84,9 @@ func printable(r rune) bool {
 // needsEscape reports whether s has a byte or rune Term would rewrite.
 func needsEscape(s string) bool {
 	for i := 0; i < len(s); {
+		if i = safeRun(s, i); i == len(s) {
+			break
+		}
 		c := s[i]
 		if safeASCII[c] {
 			i++
@@ -102,8 +124,16 @@ func ciCommand(s string, bol bool) bool {
 		return true
 	}
 	for {
-		if bol && strings.HasPrefix(strings.TrimLeft(s, " \t"), "::") {
-			return true
+		if bol {
+			// Blanks trimmed by hand: TrimLeft with a cutset builds its
+			// set on every call, for every line of a report.
+			j := 0
+			for j < len(s) && (s[j] == ' ' || s[j] == '\t') {
+				j++
+			}
+			if strings.HasPrefix(s[j:], "::") {
+				return true
+			}
 		}
 		i := strings.IndexByte(s, '\n')
 		if i < 0 {
@@ -311,6 +341,9 @@ func (t *termWriter) write(b []byte, n int) (int, error) {
 // sequences allowed: the fast path of a report's writer.
 func needsEscapeKeep(s string, sgr bool) bool {
 	for i := 0; i < len(s); {
+		if i = safeRun(s, i); i == len(s) {
+			break
+		}
 		c := s[i]
 		switch {
 		case safeASCII[c] || c == '\n' || c == '\t':

@@ -238,3 +238,45 @@ func TestPrintableFastPath(t *testing.T) {
 		}
 	}
 }
+
+// needsEscapeRef is needsEscapeKeep a byte at a time (sgr off), as it was
+// before safeRun tested eight bytes at once.
+func needsEscapeRef(s string, keep bool) bool {
+	for i := 0; i < len(s); {
+		c := s[i]
+		switch {
+		case safeASCII[c] || keep && (c == '\n' || c == '\t'):
+			i++
+		case c < utf8.RuneSelf:
+			return true
+		default:
+			r, n := utf8.DecodeRuneInString(s[i:])
+			if (r == utf8.RuneError && n == 1) || !printable(r) {
+				return true
+			}
+			i += n
+		}
+	}
+	return false
+}
+
+// FuzzNeedsEscape holds the word-at-a-time checks to the byte-at-a-time
+// reference, at every alignment of every byte value.
+func FuzzNeedsEscape(f *testing.F) {
+	for _, s := range []string{"", "plain text of a report", "12345678\x7f", "1234567\x1f8", "abcdefgh\u202e", "a\tb\nc", "\xff\xfe", "::x", "12345678é"} {
+		f.Add(s)
+	}
+	for c := range 256 {
+		for at := range 9 {
+			f.Add(strings.Repeat("a", at) + string([]byte{byte(c)}) + "bcdefghij")
+		}
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := needsEscape(s), needsEscapeRef(s, false); got != want {
+			t.Fatalf("needsEscape(%q) = %v, byte at a time %v", s, got, want)
+		}
+		if got, want := needsEscapeKeep(s, false), needsEscapeRef(s, true); got != want {
+			t.Fatalf("needsEscapeKeep(%q) = %v, byte at a time %v", s, got, want)
+		}
+	})
+}
