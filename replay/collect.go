@@ -224,10 +224,6 @@ func (c *collector) relevantLine(w *wireEvent, lineNo int) error {
 // the sniffing way, decoded again if relevant (rare: the predictor's
 // event_type was a nested one, or the line is invalid).
 func (c *collector) plainRelevant(line []byte) bool {
-	set := relevantEvents
-	if c.outputs {
-		set = relevantWithOutputs
-	}
 	head := line[:min(len(line), plainTypeWithin)]
 	// Found by its "_type\"", which starts at a byte rare in what comes
 	// before (a timestamp, a level, a message): bytes.Index goes from one
@@ -253,11 +249,11 @@ func (c *collector) plainRelevant(line []byte) bool {
 	}
 	k := bytes.IndexByte(head[j+1:], '"')
 	name := head[j+1 : j+1+max(k, 0)]
-	if k < 0 || !set[string(name)] {
+	if k < 0 || !isRelevant(name, c.outputs) {
 		return false
 	}
 	w := &c.wire
-	return w.decode(line) == nil && w.plainType && (w.EventType == string(name) || set[w.EventType])
+	return w.decode(line) == nil && w.plainType && (w.EventType == string(name) || isRelevant(w.EventType, c.outputs))
 }
 
 var typeSuffix = []byte(`_type"`)

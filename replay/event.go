@@ -38,6 +38,59 @@ var relevantWithOutputs = func() map[string]bool {
 	return m
 }()
 
+// knownEvent returns the relevant event type spelled by b (zork_response
+// included), as the string relevantWithOutputs holds, without hashing or
+// allocating: a switch on a converted []byte compares in place, and every
+// line of a log asks (hashing the name for the map lookups was a few
+// percent of reading many small episodes). TestKnownEvent holds it to
+// relevantWithOutputs.
+func knownEvent[T string | []byte](b T) (string, bool) {
+	switch string(b) {
+	case "final_action_selection":
+		return "final_action_selection", true
+	case "location_penalty_applied":
+		return "location_penalty_applied", true
+	case "action_rejected":
+		return "action_rejected", true
+	case "map_movement_update":
+		return "map_movement_update", true
+	case "room_description_captured":
+		return "room_description_captured", true
+	case "objective_completed":
+		return "objective_completed", true
+	case "turn_completed":
+		return "turn_completed", true
+	case "stuck_termination":
+		return "stuck_termination", true
+	case "score_change":
+		return "score_change", true
+	case "objective_progress_reset":
+		return "objective_progress_reset", true
+	case "game_over_detected":
+		return "game_over_detected", true
+	case "episode_completed":
+		return "episode_completed", true
+	case "episode_finalized":
+		return "episode_finalized", true
+	case "episode_initialized":
+		return "episode_initialized", true
+	case "orchestrator_init":
+		return "orchestrator_init", true
+	case "llm_call":
+		return "llm_call", true
+	case "zork_response":
+		return "zork_response", true
+	}
+	return "", false
+}
+
+// isRelevant is relevantEvents[name], or relevantWithOutputs[name] with
+// outputs.
+func isRelevant[T string | []byte](name T, outputs bool) bool {
+	n, ok := knownEvent(name)
+	return ok && (outputs || n != "zork_response")
+}
+
 var eventTypeKey = []byte(`"event_type"`)
 
 // sniffEventType finds the values of every "event_type" key in a raw line

@@ -304,3 +304,24 @@ func TestKeysCaseSensitive(t *testing.T) {
 		t.Errorf("recorded turns %d, turn 3 = %+v; want turn 3 with score 5 at dam", ep.RecordedTurns(), tr)
 	}
 }
+
+// TestKnownEvent holds knownEvent and isRelevant to the maps they stand
+// for, for every name in them and for near misses.
+func TestKnownEvent(t *testing.T) {
+	names := []string{"", "zork_respons", "zork_response ", "Turn_completed", "llm_calls", "x"}
+	for n := range relevantWithOutputs {
+		names = append(names, n, n[:len(n)-1], n+"_")
+	}
+	for _, n := range names {
+		got, ok := knownEvent([]byte(n))
+		if ok != relevantWithOutputs[n] || ok && got != n {
+			t.Errorf("knownEvent(%q) = %q, %v", n, got, ok)
+		}
+		if got, ok := knownEvent(n); ok != relevantWithOutputs[n] || ok && got != n {
+			t.Errorf("knownEvent(string %q) = %q, %v", n, got, ok)
+		}
+		if isRelevant(n, false) != relevantEvents[n] || isRelevant([]byte(n), true) != relevantWithOutputs[n] {
+			t.Errorf("isRelevant(%q) differs from the maps", n)
+		}
+	}
+}

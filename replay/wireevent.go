@@ -226,23 +226,13 @@ func plainBytes(v []byte) ([]byte, bool) {
 // copies nothing.
 func eventTypeName(v []byte) string {
 	if raw, ok := plainBytes(v); ok {
-		if name, ok := eventNames[string(raw)]; ok {
+		if name, ok := knownEvent(raw); ok {
 			return name
 		}
 	}
 	s, _ := text(v)
 	return s
 }
-
-// eventNames maps each relevant event type (zork_response included) to
-// itself.
-var eventNames = func() map[string]string {
-	m := map[string]string{}
-	for name := range relevantWithOutputs {
-		m[name] = name
-	}
-	return m
-}()
 
 // roomID reads a room id (int or string) as a location key.
 func roomID(v json.RawMessage) (string, bool) {
