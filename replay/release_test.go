@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 )
 
@@ -66,8 +67,8 @@ func TestReleaseOutputs(t *testing.T) {
 			}
 			ep.ReleaseOutputs()
 			after := take()
-			if !equalSnap(before.rows, after.rows) || !equalSnap(before.canon, after.canon) ||
-				!equalSnap(before.attempts, after.attempts) || !equalSnap(before.starts, after.starts) {
+			if !slices.Equal(before.rows, after.rows) || !slices.Equal(before.canon, after.canon) ||
+				!slices.Equal(before.attempts, after.attempts) || !slices.Equal(before.starts, after.starts) {
 				t.Errorf("table changed:\n%+v\n%+v", before, after)
 			}
 			for _, t2 := range ep.Turns {
@@ -82,17 +83,6 @@ func TestReleaseOutputs(t *testing.T) {
 	}
 }
 
-func equalSnap[T comparable](a, b []T) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
 
 // A ZorkGPT episode's room names are made when first asked for, from
 // Syms: released before that, they must still name the same rooms (they
