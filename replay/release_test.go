@@ -83,7 +83,6 @@ func TestReleaseOutputs(t *testing.T) {
 	}
 }
 
-
 // A ZorkGPT episode's room names are made when first asked for, from
 // Syms: released before that, they must still name the same rooms (they
 // were read from the old table's Syms, and named actions instead).
