@@ -381,6 +381,15 @@ func FuzzGeminiRaw(f *testing.F) {
 // FuzzClineDoc compares the streamed api_conversation_history.json with
 // readDocument's reading of it: the same steps, skipped elements and
 // problem, on the same lines.
+// sameSpace reads an error's quoted white space as a space: the
+// reference, readDocument, hands encoding/json an element whose white
+// space it has compacted, so for `[{"":n<newline>}` it names ' ' where
+// jsonStream names the byte the file holds, '\n' (the only difference
+// FuzzClineDoc found, both refusing the same document).
+func sameSpace(s string) string {
+	return strings.NewReplacer(`'\n'`, `' '`, `'\r'`, `' '`, `'\t'`, `' '`).Replace(s)
+}
+
 func FuzzClineDoc(f *testing.F) {
 	for _, p := range []string{clineFixture, rooFixture} {
 		data, err := os.ReadFile(p)
@@ -413,7 +422,7 @@ func FuzzClineDoc(f *testing.F) {
 			return o.add(line, recs)
 		}, o.skip)
 		nerr := (&clineReader{}).readDoc(iotest.HalfReader(bytes.NewReader(data)), n.add, n.skip)
-		if !reflect.DeepEqual(o.events, n.events) || fmt.Sprint(oerr) != fmt.Sprint(nerr) {
+		if !reflect.DeepEqual(o.events, n.events) || sameSpace(fmt.Sprint(oerr)) != sameSpace(fmt.Sprint(nerr)) {
 			t.Fatalf("%q:\n got %q %v\nwant %q %v", data, n.events, nerr, o.events, oerr)
 		}
 	})
