@@ -516,25 +516,10 @@ func appendJSString(dst []byte, s string) []byte {
 	for i := 0; i < len(s); {
 		c := s[i]
 		if c < utf8.RuneSelf {
-			switch c {
-			case '"', '\\':
-				dst = append(dst, '\\', c)
-			case '\b':
-				dst = append(dst, '\\', 'b')
-			case '\f':
-				dst = append(dst, '\\', 'f')
-			case '\n':
-				dst = append(dst, '\\', 'n')
-			case '\r':
-				dst = append(dst, '\\', 'r')
-			case '\t':
-				dst = append(dst, '\\', 't')
-			default:
-				if c < 0x20 {
-					dst = append(dst, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF])
-				} else {
-					dst = append(dst, c)
-				}
+			if c < 0x20 || c == '"' || c == '\\' {
+				dst = appendASCIIEscape(dst, c)
+			} else {
+				dst = append(dst, c)
 			}
 			i++
 			continue

@@ -160,6 +160,28 @@ func goVerbatim(body []byte) bool {
 	return true
 }
 
+// appendASCIIEscape appends an ASCII byte a JSON string cannot hold as
+// it is, escaped as encoding/json and JSON.stringify both write it:
+// \\ and \", the short escapes \b \f \n \r \t, any other as \u00xx.
+func appendASCIIEscape(dst []byte, b byte) []byte {
+	const hex = "0123456789abcdef"
+	switch b {
+	case '\\', '"':
+		return append(dst, '\\', b)
+	case '\b':
+		return append(dst, '\\', 'b')
+	case '\f':
+		return append(dst, '\\', 'f')
+	case '\n':
+		return append(dst, '\\', 'n')
+	case '\r':
+		return append(dst, '\\', 'r')
+	case '\t':
+		return append(dst, '\\', 't')
+	}
+	return append(dst, '\\', 'u', '0', '0', hex[b>>4], hex[b&0xF])
+}
+
 // appendGoString appends src as encoding/json writes a string: control
 // bytes, U+2028 and U+2029 escaped, invalid UTF-8 as \ufffd, and with html
 // (json.Marshal's default; an Encoder with SetEscapeHTML(false) writes
@@ -174,23 +196,7 @@ func appendGoString[B []byte | string](dst []byte, src B, html bool) []byte {
 				i++
 				continue
 			}
-			dst = append(dst, src[start:i]...)
-			switch b {
-			case '\\', '"':
-				dst = append(dst, '\\', b)
-			case '\b':
-				dst = append(dst, '\\', 'b')
-			case '\f':
-				dst = append(dst, '\\', 'f')
-			case '\n':
-				dst = append(dst, '\\', 'n')
-			case '\r':
-				dst = append(dst, '\\', 'r')
-			case '\t':
-				dst = append(dst, '\\', 't')
-			default:
-				dst = append(dst, '\\', 'u', '0', '0', hex[b>>4], hex[b&0xF])
-			}
+			dst = appendASCIIEscape(append(dst, src[start:i]...), b)
 			i++
 			start = i
 			continue
