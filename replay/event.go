@@ -38,48 +38,29 @@ var relevantWithOutputs = func() map[string]bool {
 	return m
 }()
 
+// eventsByLen is relevantWithOutputs' names by their length (at most
+// two share one), made from the map so the names are written once.
+var eventsByLen = func() (t [32][]string) {
+	for name := range relevantWithOutputs {
+		t[len(name)] = append(t[len(name)], name)
+	}
+	return t
+}()
+
 // knownEvent returns the relevant event type spelled by b (zork_response
 // included), as the string relevantWithOutputs holds, without hashing or
-// allocating: a switch on a converted []byte compares in place, and every
-// line of a log asks (hashing the name for the map lookups was a few
-// percent of reading many small episodes). TestKnownEvent holds it to
+// allocating: every line of a log asks, and hashing the name for the map
+// lookups was a few percent of reading many small episodes. A name is
+// compared only with the names of its length. TestKnownEvent holds it to
 // relevantWithOutputs.
 func knownEvent[T string | []byte](b T) (string, bool) {
-	switch string(b) {
-	case "final_action_selection":
-		return "final_action_selection", true
-	case "location_penalty_applied":
-		return "location_penalty_applied", true
-	case "action_rejected":
-		return "action_rejected", true
-	case "map_movement_update":
-		return "map_movement_update", true
-	case "room_description_captured":
-		return "room_description_captured", true
-	case "objective_completed":
-		return "objective_completed", true
-	case "turn_completed":
-		return "turn_completed", true
-	case "stuck_termination":
-		return "stuck_termination", true
-	case "score_change":
-		return "score_change", true
-	case "objective_progress_reset":
-		return "objective_progress_reset", true
-	case "game_over_detected":
-		return "game_over_detected", true
-	case "episode_completed":
-		return "episode_completed", true
-	case "episode_finalized":
-		return "episode_finalized", true
-	case "episode_initialized":
-		return "episode_initialized", true
-	case "orchestrator_init":
-		return "orchestrator_init", true
-	case "llm_call":
-		return "llm_call", true
-	case "zork_response":
-		return "zork_response", true
+	if len(b) >= len(eventsByLen) {
+		return "", false
+	}
+	for _, name := range eventsByLen[len(b)] {
+		if name == string(b) {
+			return name, true
+		}
 	}
 	return "", false
 }

@@ -324,4 +324,8 @@ func TestKnownEvent(t *testing.T) {
 			t.Errorf("isRelevant(%q) differs from the maps", n)
 		}
 	}
+	line := []byte("turn_completed")
+	if n := testing.AllocsPerRun(100, func() { knownEvent(line) }); n != 0 {
+		t.Errorf("knownEvent of a []byte allocates %v times", n)
+	}
 }
