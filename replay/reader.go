@@ -38,6 +38,12 @@ type Options struct {
 	// zork_response) in Episode.Outputs, for the output rules (RULES.md
 	// §8). Off, the reader skips those lines unread.
 	Outputs bool
+	// Stepper, when set, is given each steps log's episode as its
+	// reading starts, and what it returns replays the turns as they are
+	// read (TurnStepper): the outputs are then not kept, only the turn
+	// table (Episode.Stepped). Logs whose reader records a history
+	// besides the steps (OpenHands) are read whole first, as without it.
+	Stepper func(ep *Episode) TurnStepper
 }
 
 // DefaultMaxLineBytes is far above the largest lines real logs carry

@@ -127,6 +127,11 @@ type stepTable struct {
 	ep      *Episode
 	source  string
 	gapRows int
+	// stepper replays the turns as they are added (Options.Stepper);
+	// stepped counts the turns it has replayed. With a stepper the
+	// outputs are not kept (Episode.Stepped).
+	stepper TurnStepper
+	stepped int
 }
 
 func newStepTable(id, source string) *stepTable {
@@ -164,7 +169,9 @@ func (t *stepTable) add(r stepRecord) string {
 			for n := prev.N + 1; n < r.n; n++ {
 				p := &ep.Turns[len(ep.Turns)-1]
 				ep.Turns = append(ep.Turns, Turn{N: n, Score: p.Score, LocStart: p.LocEnd, LocEnd: p.LocEnd, Filled: true})
-				ep.Outputs = append(ep.Outputs, 0)
+				if t.stepper == nil {
+					ep.Outputs = append(ep.Outputs, 0)
+				}
 				ep.Steps = append(ep.Steps, StepInfo{Kind: StepAction})
 			}
 			prev = &ep.Turns[len(ep.Turns)-1]
@@ -199,12 +206,17 @@ func (t *stepTable) add(r stepRecord) string {
 		}
 	}
 	ep.Turns = append(ep.Turns, turn)
-	ep.Outputs = append(ep.Outputs, ep.syms.sym(r.output)) // a copy: r.output may be over a reader's buffer
+	if t.stepper == nil {
+		ep.Outputs = append(ep.Outputs, ep.syms.sym(r.output)) // a copy: r.output may be over a reader's buffer
+	}
 	ep.Steps = append(ep.Steps, r.info)
 	if r.live != nil {
 		e := *r.live
 		e.Turn = r.n
 		ep.Live = append(ep.Live, e)
+	}
+	if t.stepper != nil {
+		t.stepTurns(r.output)
 	}
 	return ""
 }
@@ -321,6 +333,10 @@ func readSteps(br *bufio.Reader, c *readContext) error {
 	}
 	if n := agentNote(c.opts.Preset); n != "" {
 		t.ep.Diag.note(n)
+	}
+	if c.opts.Stepper != nil && streams(sr) {
+		t.stepper = c.opts.Stepper(t.ep)
+		t.ep.Stepped = t.stepper
 	}
 	d := &t.ep.Diag
 	relevant := 0

@@ -144,6 +144,13 @@ type Episode struct {
 
 	syms symtab // the strings of the episode's Syms
 
+	// Stepped replayed the turns as they were read (Options.Stepper):
+	// the outputs were not kept (Outputs is nil). Nil for an episode
+	// read whole.
+	Stepped TurnStepper
+	// stepping is the output of the turn Stepped is stepping.
+	stepping stepOutput
+
 	startKeys  []int32 // see StartKeys
 	startSyms  []Sym
 	keyedTurns int // turns when they were computed
@@ -224,6 +231,9 @@ func (e *Episode) indexStarts() {
 
 // Output returns turn n's output, "" when none was read.
 func (e *Episode) Output(n int) string {
+	if e.stepping.set && e.stepping.n == n {
+		return e.stepping.out
+	}
 	if len(e.Outputs) == 0 || len(e.Turns) == 0 {
 		return ""
 	}
