@@ -1,0 +1,131 @@
+package rules
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/loopbreak/loopbreak/replay"
+)
+
+// A ReadReplay replays rules over a steps log's episode while it is read
+// (replay.Options.Stepper), turn by turn as the reader adds them, so the
+// reader keeps no output: a session's outputs are most of its log (issue
+// 24). Its firings are kept, packed (firingList), until Finish hands them
+// over in the order Run reports them: what an outcome makes of a firing
+// (after the cut, a false alarm) needs the whole turn table.
+//
+// Run and a ReadReplay report the same firings: a steps table only
+// appends, so turn i seen as it is added is turn i of the finished table,
+// and the rules of a steps log read the turn they step, their own state
+// and the states of the rules they require, never a later turn. The one
+// thing a later record can change is whether a rule applies at all
+// (Rule.AppliesTo: progress_velocity and stuck_warnings apply once some
+// step carries a score, HasScore). Such rules are stepped from the start
+// and Finish drops their firings when they do not apply after all; no rule
+// that applies either way requires one of them (TestReadReplaySets).
+type ReadReplay struct {
+	ctx  context.Context
+	done <-chan struct{}
+	cfg  *Config
+	set  []*Rule
+	env  *Env
+	list firingList
+	cur  int   // the stepper stepping: the firings it reports are its rule's to keep or drop
+	err  error // ctx's cause once it was done: the replay stopped
+}
+
+// NewReadReplay starts replaying set (nil: Registry) under cfg over ep,
+// whose turns are yet to be read. Once ctx is done the replay stops
+// stepping and Finish returns ctx's cause.
+func NewReadReplay(ctx context.Context, ep *replay.Episode, cfg *Config, set []*Rule) *ReadReplay {
+	if set == nil {
+		set = Registry
+	}
+	r := &ReadReplay{ctx: ctx, done: ctx.Done(), cfg: cfg, set: set}
+	env := getEnv(len(set))
+	env.Episode, env.report, env.unit = ep, r.add, UnitOf(ep)
+	// Every rule that applies once a score is read steps from the start.
+	had := ep.HasScore
+	ep.HasScore = true
+	for _, rule := range set {
+		if rule.Enabled(cfg) && rule.AppliesTo(ep, cfg) {
+			env.rules = append(env.rules, rule)
+			env.steppers = append(env.steppers, rule.New(cfg, ep))
+		}
+	}
+	ep.HasScore = had
+	r.env = env
+	return r
+}
+
+// Step replays ep.Turns[i] (replay.TurnStepper).
+func (r *ReadReplay) Step(ep *replay.Episode, i int) {
+	env := r.env
+	if env == nil || r.err != nil || len(env.steppers) == 0 {
+		return
+	}
+	if r.done != nil && i%ctxTurns == 0 {
+		select {
+		case <-r.done:
+			r.err = context.Cause(r.ctx)
+			return
+		default:
+		}
+	}
+	t := &ep.Turns[i]
+	for k, s := range env.steppers {
+		r.cur = k
+		s.Step(t, env)
+	}
+}
+
+// add keeps a firing the current stepper reported.
+func (r *ReadReplay) add(f Firing) { r.list.add(&f, r.cur) }
+
+// Finish calls report with the firings of the rules that apply to ep as
+// read, in the order Run would report them, and lets go of the replay's
+// state. cfg and set (nil: Registry) must be those NewReadReplay was
+// given: the outputs are gone, so the episode cannot be replayed under
+// another configuration. It returns ctx's cause when the replay was
+// stopped, and reports nothing then.
+func (r *ReadReplay) Finish(ep *replay.Episode, cfg *Config, set []*Rule, report func(Firing)) error {
+	env := r.env
+	if env == nil {
+		return fmt.Errorf("%s: replayed while read, and finished already", ep.Source)
+	}
+	if set == nil {
+		set = Registry
+	}
+	if cfg != r.cfg || len(set) != len(r.set) || (len(set) > 0 && &set[0] != &r.set[0]) {
+		return fmt.Errorf("%s: replayed while read under another configuration", ep.Source)
+	}
+	r.env = nil
+	defer putEnv(env)
+	defer release(env.steppers)
+	if r.err != nil {
+		return r.err
+	}
+	keep := make([]bool, len(env.rules))
+	for k, rule := range env.rules {
+		keep[k] = rule.AppliesTo(ep, r.cfg)
+	}
+	for k, rule := range env.rules {
+		for _, req := range rule.Requires {
+			for j, x := range env.rules {
+				if x == req && keep[k] && !keep[j] {
+					// Run would have stepped rule without req's state.
+					return fmt.Errorf("%s: %s requires %s, which does not apply to it: not replayable while read", ep.Source, rule.Name, req.Name)
+				}
+			}
+		}
+	}
+	var f Firing
+	for it := r.list.iter(); it.next(&f); {
+		if keep[it.by] {
+			f.Unit = env.unit // as Env.Report set it
+			report(f)
+		}
+	}
+	r.list = firingList{}
+	return nil
+}

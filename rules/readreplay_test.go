@@ -1,0 +1,297 @@
+package rules_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/loopbreak/loopbreak/replay"
+	"github.com/loopbreak/loopbreak/rules"
+)
+
+// TestFiringListRoundTrip: a packed firing reads back as it was added,
+// field by field: each field of Firing is set alone (by reflection, so a
+// field added to Firing and not to firingList fails here), then all of
+// them at once. Unit is the one field left out: Finish sets it.
+func TestFiringListRoundTrip(t *testing.T) {
+	rule, kind := rules.FuzzyRepeat, rules.FuzzyRepeat.Kinds[0]
+	base := rules.Firing{Turn: 7, Rule: rule, Kind: kind}
+	var fs []rules.Firing
+	all := base
+	typ := reflect.TypeOf(base)
+	for i := range typ.NumField() {
+		name := typ.Field(i).Name
+		if name == "Turn" || name == "Rule" || name == "Kind" || name == "Unit" {
+			continue
+		}
+		f := base
+		for _, g := range []*rules.Firing{&f, &all} {
+			v := reflect.ValueOf(g).Elem().Field(i)
+			switch v.Kind() {
+			case reflect.String:
+				v.SetString(name + " value")
+			case reflect.Int:
+				v.SetInt(-123456789012)
+			case reflect.Float64:
+				v.SetFloat(-0.1234)
+			case reflect.Bool:
+				v.SetBool(true)
+			case reflect.Array:
+				v.Index(0).SetString(name + " 0")
+				v.Index(1).SetString(name + " 1")
+			default:
+				t.Fatalf("Firing.%s is a %s: firingList does not pack it", name, v.Kind())
+			}
+		}
+		fs = append(fs, f)
+		if f == base {
+			t.Fatalf("Firing.%s was not set", name)
+		}
+	}
+	odd := base
+	odd.Turn, odd.Score, odd.Similarity = -3, math.Copysign(0, -1), math.NaN()
+	odd.Rule, odd.Kind = rules.SignatureRepeat, rules.SignatureRepeat.Kinds[0]
+	fs = append(fs, all, base, odd)
+	got, by := rules.FiringListRoundTrip(fs)
+	if len(got) != len(fs) {
+		t.Fatalf("read %d firings back, added %d", len(got), len(fs))
+	}
+	for i := range fs {
+		if by[i] != i%3 {
+			t.Errorf("firing %d: by %d, want %d", i, by[i], i%3)
+		}
+		w, g := fs[i], got[i]
+		if math.Float64bits(w.Similarity) != math.Float64bits(g.Similarity) || math.Float64bits(w.Score) != math.Float64bits(g.Score) {
+			t.Errorf("firing %d: Score %v Similarity %v, want %v %v", i, g.Score, g.Similarity, w.Score, w.Similarity)
+		}
+		w.Similarity, g.Similarity, w.Score, g.Score = 0, 0, 0, 0
+		if w != g {
+			t.Errorf("firing %d:\n got %+v\nwant %+v", i, g, w)
+		}
+	}
+}
+
+// allOn is the default configuration with every rule enabled, the
+// peer detectors that are off by default too.
+func allOn(t testing.TB) *rules.Config {
+	cfg := rules.Default()
+	for _, r := range rules.Registry {
+		if len(r.Params) == 0 {
+			continue // a check of another rule's detector
+		}
+		if p := r.Params[0]; p.Default == false {
+			if err := cfg.Set(p.Key, true, rules.Source{Kind: "flag"}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	return cfg
+}
+
+// readBoth reads data as a log twice, replaying it while read
+// (ReadReplay) and after (Run), and fails when the episodes' tables or
+// their firings differ. It returns how many episodes were replayed
+// while read.
+func readBoth(t testing.TB, name string, data []byte, cfg *rules.Config) int {
+	opts := replay.Options{Format: replay.FormatAuto, Outputs: true}
+	whole, errWhole := replay.Read(bytes.NewReader(data), name, "x", opts)
+	opts.Stepper = func(ep *replay.Episode) replay.TurnStepper {
+		return rules.NewReadReplay(context.Background(), ep, cfg, nil)
+	}
+	read, errRead := replay.Read(bytes.NewReader(data), name, "x", opts)
+	if (errWhole == nil) != (errRead == nil) || len(whole) != len(read) {
+		t.Fatalf("%s: read whole: %d episodes, %v; replayed while read: %d, %v", name, len(whole), errWhole, len(read), errRead)
+	}
+	stepped := 0
+	for i := range whole {
+		a, b := whole[i], read[i]
+		if !reflect.DeepEqual(spelled(a), spelled(b)) || a.HasScore != b.HasScore {
+			t.Fatalf("%s: episode %d: the turn tables differ", name, i)
+		}
+		var want, got []rules.Firing
+		rules.Run(a, cfg, nil, func(f rules.Firing) { want = append(want, f) })
+		if rr, ok := b.Stepped.(*rules.ReadReplay); ok {
+			stepped++
+			if b.Outputs != nil {
+				t.Errorf("%s: episode %d kept its outputs while replayed as read", name, i)
+			}
+			if err := rr.Finish(b, cfg, nil, func(f rules.Firing) { got = append(got, f) }); err != nil {
+				t.Fatal(err)
+			}
+		} else {
+			rules.Run(b, cfg, nil, func(f rules.Firing) { got = append(got, f) })
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("%s: episode %d: replayed while read: %d firings, Run: %d\n%s", name, i, len(got), len(want), firstDiff(got, want))
+		}
+	}
+	return stepped
+}
+
+// spelled is ep's turn table and step infos with their strings spelled
+// out: Syms differ between a table that interned the outputs and one
+// that did not.
+func spelled(ep *replay.Episode) []any {
+	var rows []any
+	for i := range ep.Turns {
+		rows = append(rows, ep.Row(&ep.Turns[i]))
+	}
+	for _, s := range ep.Steps {
+		c := ep.Str(s.Canonical)
+		s.Canonical = 0
+		rows = append(rows, s, c)
+	}
+	return rows
+}
+
+// stepsLog writes a random steps log: repeated actions and outputs (so
+// the loop rules fire), errors, exit codes, kinds, gaps, and a score
+// from a step chosen by scoreFrom (-1: none; a late score makes
+// progress_velocity apply only once it is read).
+func stepsLog(rng *rand.Rand, steps, scoreFrom int) []byte {
+	var b bytes.Buffer
+	actions := []string{"run_tests", "edit auth.py", "ls", "cat main.go", `grep -n "x" *.go`}
+	outputs := []string{"FAIL: test_login: expected 200, got 500", "ok", "Error: file not found", strings.Repeat("long output line\n", 40), "1 test failed\nFAIL: test_logout"}
+	kinds := []string{"action", "action", "action", "message", "thinking"}
+	n, score := 0, 0
+	for range steps {
+		n += 1 + rng.IntN(8)/7 // a gap now and then
+		fmt.Fprintf(&b, `{"step": %d, "action": %q, "output": %q, "kind": %q`, n, actions[rng.IntN(len(actions))], outputs[rng.IntN(len(outputs))], kinds[rng.IntN(len(kinds))])
+		if rng.IntN(3) == 0 {
+			fmt.Fprintf(&b, `, "error": true, "exit_code": %d`, 1+rng.IntN(2))
+		}
+		if scoreFrom >= 0 && n >= scoreFrom {
+			if rng.IntN(10) == 0 {
+				score++
+			}
+			fmt.Fprintf(&b, `, "score": %d`, score)
+		}
+		if rng.IntN(4) == 0 {
+			fmt.Fprintf(&b, `, "location": "repo/%d"`, rng.IntN(3))
+		}
+		b.WriteString("}\n")
+	}
+	return b.Bytes()
+}
+
+// TestReadReplayEqualsRun: every committed agent and steps log, and
+// random steps logs without a score, with one from the start and with
+// one only late, give the same turn table and the same firings, in the
+// same order, replayed while read as replayed after, under the default
+// configuration and with every rule on.
+func TestReadReplayEqualsRun(t *testing.T) {
+	var files []string
+	for _, dir := range []string{"steps", "agents", "agents-live", "openhands"} {
+		filepath.WalkDir(filepath.Join("..", "testdata", dir), func(path string, d os.DirEntry, err error) error {
+			if err == nil && !d.IsDir() {
+				files = append(files, path)
+			}
+			return nil
+		})
+	}
+	if len(files) < 15 {
+		t.Fatalf("only %d committed logs found", len(files))
+	}
+	cfgs := []*rules.Config{rules.Default(), allOn(t)}
+	stepped := 0
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, cfg := range cfgs {
+			stepped += readBoth(t, f, data, cfg)
+		}
+	}
+	rng := rand.New(rand.NewPCG(24, 1))
+	for trial := range 40 {
+		steps := 1 + rng.IntN(400)
+		from := []int{-1, 1, steps / 2, steps}[trial%4]
+		for _, cfg := range cfgs {
+			stepped += readBoth(t, fmt.Sprintf("random-%d.jsonl", trial), stepsLog(rng, steps, from), cfg)
+		}
+	}
+	if stepped < 80 {
+		t.Errorf("only %d episodes were replayed while read", stepped)
+	}
+}
+
+// FuzzReadReplay: whatever the input, replaying while reading reports
+// what Run reports after reading.
+func FuzzReadReplay(f *testing.F) {
+	rng := rand.New(rand.NewPCG(24, 2))
+	for _, from := range []int{-1, 1, 20} {
+		f.Add(stepsLog(rng, 30, from))
+	}
+	for _, p := range []string{"steps/agent.jsonl", "steps/mapped.jsonl", "agents/codex/sessions/2026/11/20/rollout-2026-11-20T11-00-00-0199a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5b.jsonl"} {
+		if data, err := os.ReadFile(filepath.Join("..", "testdata", filepath.FromSlash(p))); err == nil {
+			f.Add(data)
+		}
+	}
+	cfg := allOn(f)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		readBoth(t, "fuzz.jsonl", data, cfg)
+	})
+}
+
+// TestReadReplaySets: what a ReadReplay relies on to step, from a steps
+// log's first turn, the rules that apply once its turns are all read.
+// For every preset and configuration tried, the rules that apply to a
+// log without a score are among those that apply to one with a score
+// (the only thing a later record changes: HasScore), and none of them
+// requires a rule that applies only with a score.
+func TestReadReplaySets(t *testing.T) {
+	cfgs := []*rules.Config{rules.Default(), allOn(t)}
+	for _, preset := range append([]string{""}, replay.Presets...) {
+		for _, cfg := range cfgs {
+			applies := func(hasScore bool) map[*rules.Rule]bool {
+				ep := &replay.Episode{Format: replay.FormatSteps, Preset: preset, HasScore: hasScore}
+				m := map[*rules.Rule]bool{}
+				for _, r := range rules.Registry {
+					if r.Enabled(cfg) && r.AppliesTo(ep, cfg) {
+						m[r] = true
+					}
+				}
+				return m
+			}
+			without, with := applies(false), applies(true)
+			for r := range without {
+				if !with[r] {
+					t.Errorf("preset %q: %s applies without a score, not with one", preset, r.Name)
+				}
+				for _, req := range r.Requires {
+					if with[req] && !without[req] {
+						t.Errorf("preset %q: %s requires %s, which applies only with a score", preset, r.Name, req.Name)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestReadReplayStopped: once its context is done a ReadReplay stops
+// stepping, and Finish returns the context's cause, reporting nothing.
+func TestReadReplayStopped(t *testing.T) {
+	cause := fmt.Errorf("interrupted")
+	ctx, cancel := context.WithCancelCause(context.Background())
+	cancel(cause)
+	cfg := rules.Default()
+	opts := replay.Options{Format: replay.FormatSteps, Stepper: func(ep *replay.Episode) replay.TurnStepper {
+		return rules.NewReadReplay(ctx, ep, cfg, nil)
+	}}
+	eps, err := replay.Read(bytes.NewReader(stepsLog(rand.New(rand.NewPCG(1, 1)), 600, 1)), "s.jsonl", "s", opts)
+	if err != nil || len(eps) != 1 {
+		t.Fatal(len(eps), err)
+	}
+	n := 0
+	if err := eps[0].Stepped.(*rules.ReadReplay).Finish(eps[0], cfg, nil, func(rules.Firing) { n++ }); err != cause || n != 0 {
+		t.Errorf("Finish: %v and %d firings, want %v and none", err, n, cause)
+	}
+}
