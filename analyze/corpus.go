@@ -58,6 +58,14 @@ func Files(ctx context.Context, files []string, stdin io.Reader, read replay.Opt
 	if opts.Labels != nil {
 		scored = ScoredKinds(opts.Rules, cfg)
 	}
+	if read.Stepper == nil {
+		// A steps log is replayed as it is read, on the worker reading
+		// it: its outputs are not kept to the end of a session
+		// (rules.ReadReplay), and analyzeInto takes the firings.
+		read.Stepper = func(ep *replay.Episode) replay.TurnStepper {
+			return rules.NewReadReplay(ctx, ep, cfg, opts.Rules)
+		}
+	}
 	// analyse analyses, labels and renders a part's episodes, one after
 	// the other; sc is its worker's (its firing list reused with
 	// Options.RenderLast only: the outcome holds it until rendered).

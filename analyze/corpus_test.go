@@ -375,3 +375,45 @@ func TestFilesPartsBoundedByIDBytes(t *testing.T) {
 		t.Errorf("%d episodes of %d", got, eps)
 	}
 }
+
+// TestFilesReplaysStepsWhileRead: Files replays a steps log as it reads
+// it (rules.ReadReplay), keeping none of its outputs, and its outcome is
+// the one Analyze makes of the log read whole; strict or not. An
+// OpenHands log (its event history) and a ZorkGPT log are read whole.
+func TestFilesReplaysStepsWhileRead(t *testing.T) {
+	files := []string{
+		filepath.Join("..", "testdata", "steps", "agent.jsonl"),
+		filepath.Join("..", "testdata", "steps", "gemini-cli", "session.json"),
+		filepath.Join("..", "testdata", "agents", "codex", "sessions", "2026", "11", "20", "rollout-2026-11-20T11-00-00-0199a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5b.jsonl"),
+		filepath.Join("..", "testdata", "steps", "openhands", "events.jsonl"),
+		filepath.Join("..", "testdata", "episodes", "2025-11-04T09-35-24", "episode_log.jsonl"),
+	}
+	stepped := []bool{true, false, true, false, false} // Gemini CLI hands its steps over at the end
+	cfg := rules.Default()
+	for _, strict := range []bool{false, true} {
+		read := replay.Options{Format: replay.FormatAuto, Outputs: true, Strict: strict}
+		i := 0
+		Files(context.Background(), files, nil, read, 2, cfg, Options{KeepFirings: true}, func(fr FileResult) bool {
+			if fr.Err != nil || len(fr.Episodes) != 1 {
+				t.Fatalf("%s: %d episodes, %v", fr.Path, len(fr.Episodes), fr.Err)
+			}
+			ep := fr.Episodes[0]
+			if got := ep.Stepped != nil; got != stepped[i] || (got && ep.Outputs != nil) {
+				t.Errorf("%s: replayed while read %v (want %v), outputs kept %v", fr.Path, got, stepped[i], ep.Outputs != nil)
+			}
+			whole, err := replay.ReadFile(fr.Path, nil, replay.Options{Format: replay.FormatAuto, Outputs: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := Analyze(whole[0], cfg, Options{KeepFirings: true})
+			if got := fr.Outcomes[0]; len(want.Firings) == 0 || fmt.Sprint(got.Firings) != fmt.Sprint(want.Firings) || fmt.Sprint(got.Result) != fmt.Sprint(want.Result) {
+				t.Errorf("%s: %d firings, %+v; read whole: %d, %+v", fr.Path, len(got.Firings), got.Result, len(want.Firings), want.Result)
+			}
+			i++
+			return true
+		})
+		if i != len(files) {
+			t.Fatalf("emitted %d files of %d", i, len(files))
+		}
+	}
+}

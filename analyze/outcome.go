@@ -240,7 +240,14 @@ func analyzeInto(ctx context.Context, ep *replay.Episode, cfg *rules.Config, opt
 	} else {
 		fire = r.fire
 	}
-	err := rules.RunContext(ctx, ep, cfg, opts.Rules, fire)
+	var err error
+	if rr, ok := ep.Stepped.(*rules.ReadReplay); ok {
+		// Replayed as it was read (Files): the outputs are gone, the
+		// firings wait in the replay.
+		err = rr.Finish(ep, cfg, opts.Rules, fire)
+	} else {
+		err = rules.RunContext(ctx, ep, cfg, opts.Rules, fire)
+	}
 	live, fired := r.live, r.fired
 	*r = episodeRun{} // holds nothing of this episode for the next
 	if err != nil {
