@@ -388,7 +388,7 @@ func TestFilesReplaysStepsWhileRead(t *testing.T) {
 		filepath.Join("..", "testdata", "steps", "openhands", "events.jsonl"),
 		filepath.Join("..", "testdata", "episodes", "2025-11-04T09-35-24", "episode_log.jsonl"),
 	}
-	stepped := []bool{true, false, true, false, false} // Gemini CLI hands its steps over at the end
+	stepped := []bool{true, false, true, true, false} // Gemini CLI hands its steps over at the end
 	cfg := rules.Default()
 	for _, strict := range []bool{false, true} {
 		read := replay.Options{Format: replay.FormatAuto, Outputs: true, Strict: strict}

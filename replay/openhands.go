@@ -84,6 +84,20 @@ type OpenHandsEvent struct {
 	// StuckDetector they feed, not the parent's.
 	Depth     uint8
 	Key, Text Sym
+	// key and text are Key's and Text's strings when the episode is
+	// replayed as it is read (Episode.streamed): not in the episode's
+	// table, so that they are let go once replayed. HistoryStrings reads
+	// either.
+	key, text string
+}
+
+// HistoryStrings returns ev's key and text, ev being an event of e's
+// OpenHands history.
+func (e *Episode) HistoryStrings(ev *OpenHandsEvent) (key, text string) {
+	if e.streamed {
+		return ev.key, ev.text
+	}
+	return e.Str(ev.Key), e.Str(ev.Text)
 }
 
 // openHandsReader reads OpenHands V0 events into steps and, when started
@@ -118,18 +132,29 @@ func (o *openHandsReader) eventAt(n int, cls OpenHandsClass, inHistory, ask bool
 	if o.ep == nil {
 		return
 	}
-	e := OpenHandsEvent{N: int32(max(n, 1)), Class: cls, InHistory: inHistory, Ask: ask, Depth: o.depth, Key: o.ep.syms.sym(key)}
-	if text != "" {
-		e.Text = o.ep.syms.sym(text)
+	e := OpenHandsEvent{N: int32(max(n, 1)), Class: cls, InHistory: inHistory, Ask: ask, Depth: o.depth}
+	if o.ep.streamed {
+		e.key, e.text = strings.Clone(key), strings.Clone(text)
+	} else {
+		e.Key = o.ep.syms.sym(key)
+		if text != "" {
+			e.Text = o.ep.syms.sym(text)
+		}
 	}
 	o.ep.OpenHands = append(o.ep.OpenHands, e)
 }
 
-// eventKey records one event of the history at step n, its key interned.
-func (o *openHandsReader) eventKey(n int, cls OpenHandsClass, inHistory, ask bool, key Sym, text string) {
-	e := OpenHandsEvent{N: int32(max(n, 1)), Class: cls, InHistory: inHistory, Ask: ask, Depth: o.depth, Key: key}
-	if text != "" {
-		e.Text = o.ep.syms.sym(text)
+// eventKey records one event of the history at step n, its key the bytes
+// of key.
+func (o *openHandsReader) eventKey(n int, cls OpenHandsClass, inHistory, ask bool, key []byte, text string) {
+	e := OpenHandsEvent{N: int32(max(n, 1)), Class: cls, InHistory: inHistory, Ask: ask, Depth: o.depth}
+	if o.ep.streamed {
+		e.key, e.text = string(key), strings.Clone(text)
+	} else {
+		e.Key = o.ep.syms.bytes(key)
+		if text != "" {
+			e.Text = o.ep.syms.sym(text)
+		}
 	}
 	o.ep.OpenHands = append(o.ep.OpenHands, e)
 }
@@ -306,7 +331,7 @@ func (o *openHandsReader) actionEvent(act, src string, args rawValue, newStep bo
 		w := &o.w
 		w.buf = append(append(append(w.buf[:0], "a:"...), act...), 0)
 		w.appendValue(args, true, nil)
-		o.eventKey(n, cls, true, ask, o.ep.syms.bytes(w.buf), text)
+		o.eventKey(n, cls, true, ask, w.buf, text)
 	}
 	if act == "delegate" && o.depth < 255 {
 		o.depth++ // what follows is the delegate's
@@ -370,7 +395,7 @@ func (o *openHandsReader) observationEvent(obs string, cause, contentV rawValue,
 			cls = OHCondensation
 		}
 	}
-	o.eventKey(o.n, cls, true, true, o.ep.syms.bytes(w.buf), text)
+	o.eventKey(o.n, cls, true, true, w.buf, text)
 }
 
 // live records the live stuck verdict at the current step.

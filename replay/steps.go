@@ -127,11 +127,16 @@ type stepTable struct {
 	ep      *Episode
 	source  string
 	gapRows int
-	// stepper replays the turns as they are added (Options.Stepper);
-	// stepped counts the turns it has replayed. With a stepper the
+	// stepper replays the turns as they are read (Options.Stepper), as
+	// mode says (streamMode); stepped counts the turns it has replayed,
+	// outs holds the outputs of those added since, and eventsDone the
+	// history events released (releaseEvents). With a stepper the
 	// outputs are not kept (Episode.Stepped).
-	stepper TurnStepper
-	stepped int
+	stepper    TurnStepper
+	mode       int
+	stepped    int
+	outs       []string
+	eventsDone int
 }
 
 func newStepTable(id, source string) *stepTable {
@@ -216,7 +221,7 @@ func (t *stepTable) add(r stepRecord) string {
 		ep.Live = append(ep.Live, e)
 	}
 	if t.stepper != nil {
-		t.stepTurns(r.output)
+		t.added(r.output)
 	}
 	return ""
 }
@@ -334,9 +339,12 @@ func readSteps(br *bufio.Reader, c *readContext) error {
 	if n := agentNote(c.opts.Preset); n != "" {
 		t.ep.Diag.note(n)
 	}
-	if c.opts.Stepper != nil && streams(sr) {
-		t.stepper = c.opts.Stepper(t.ep)
-		t.ep.Stepped = t.stepper
+	if c.opts.Stepper != nil {
+		if t.mode = streamMode(sr); t.mode != readWhole {
+			t.stepper = c.opts.Stepper(t.ep)
+			t.ep.Stepped = t.stepper
+			t.ep.streamed = t.mode == stepBehind
+		}
 	}
 	d := &t.ep.Diag
 	relevant := 0
@@ -461,6 +469,7 @@ func readSteps(br *bufio.Reader, c *readContext) error {
 			d.note(n)
 		}
 	}
+	t.stepRest()
 	if relevant == 0 {
 		ne := &NoEventsError{File: c.source, Lines: d.Lines, Skipped: d.Skipped, What: "steps"}
 		if len(d.Problems) > 0 {

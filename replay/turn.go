@@ -148,8 +148,11 @@ type Episode struct {
 	// the outputs were not kept (Outputs is nil). Nil for an episode
 	// read whole.
 	Stepped TurnStepper
-	// stepping is the output of the turn Stepped is stepping.
+	// stepping is the output of the turn Stepped is stepping; streamed
+	// says the OpenHands history holds its strings itself
+	// (HistoryStrings), to be let go once replayed.
 	stepping stepOutput
+	streamed bool
 
 	startKeys  []int32 // see StartKeys
 	startSyms  []Sym
