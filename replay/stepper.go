@@ -1,6 +1,9 @@
 package replay
 
-import "strings"
+import (
+	"strings"
+	"unsafe"
+)
 
 // A TurnStepper replays an episode's turns while the episode is read
 // (Options.Stepper), so that a session's outputs need not be kept until
@@ -69,12 +72,10 @@ type stepOutput struct {
 // one's; a filled gap's turns have none) and steps what may be stepped.
 func (t *stepTable) added(out string) {
 	ep := t.ep
-	// A copy: a rule may keep it past the step while the reader's buffer
-	// moves on.
 	for len(t.outs) < len(ep.Turns)-t.stepped-1 {
 		t.outs = append(t.outs, "")
 	}
-	t.outs = append(t.outs, strings.Clone(out))
+	t.outs = append(t.outs, t.copies.clone(out))
 	switch {
 	case t.mode == stepAdded:
 		t.stepTo(len(ep.Turns))
@@ -118,4 +119,28 @@ func (t *stepTable) stepRest() {
 	if t.stepper != nil {
 		t.stepTo(len(t.ep.Turns))
 	}
+}
+
+// outputCopies copies outputs into blocks of outputBlock bytes, one
+// allocation a block, not one a step: a rule may keep an output past its
+// step while the reader's buffer moves on, and the rules keep a bounded
+// few (fuzzy_repeat's window, the detectors' rings), so a block is
+// collected once none of its outputs is held.
+type outputCopies struct{ block []byte }
+
+const outputBlock = 64 << 10
+
+func (c *outputCopies) clone(s string) string {
+	if len(s) == 0 {
+		return ""
+	}
+	if len(s) > outputBlock/4 {
+		return strings.Clone(s)
+	}
+	if cap(c.block)-len(c.block) < len(s) {
+		c.block = make([]byte, 0, outputBlock)
+	}
+	start := len(c.block)
+	c.block = append(c.block, s...)
+	return unsafe.String(&c.block[start], len(s)) // never written again
 }

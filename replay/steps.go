@@ -136,6 +136,7 @@ type stepTable struct {
 	mode       int
 	stepped    int
 	outs       []string
+	copies     outputCopies
 	eventsDone int
 }
 
