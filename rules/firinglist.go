@@ -15,6 +15,7 @@ import (
 // Firing in turn, so a field added to Firing and not here fails it.
 type firingList struct {
 	buf   []byte
+	vals  []byte // add's scratch
 	strs  []string
 	rules []*Rule
 	kinds []*Kind
@@ -53,20 +54,27 @@ const (
 
 // add appends f, reported by stepper by.
 func (l *firingList) add(f *Firing, by int) {
+	// The fields are written to vals as their bits are set, then the
+	// mask and vals after the firing's head.
 	var mask uint64
+	vals := l.vals[:0]
 	str := func(bit uint64, s string) {
 		if s != "" {
 			mask |= bit
+			vals = binary.AppendUvarint(vals, uint64(len(l.strs)))
+			l.strs = append(l.strs, s)
 		}
 	}
 	num := func(bit uint64, n int) {
 		if n != 0 {
 			mask |= bit
+			vals = binary.AppendVarint(vals, int64(n))
 		}
 	}
 	flt := func(bit uint64, x float64) {
 		if math.Float64bits(x) != 0 {
 			mask |= bit
+			vals = binary.LittleEndian.AppendUint64(vals, math.Float64bits(x))
 		}
 	}
 	flag := func(bit uint64, b bool) {
@@ -107,46 +115,7 @@ func (l *firingList) add(f *Firing, by int) {
 	b = binary.AppendUvarint(b, uint64(indexOf(&l.kinds, f.Kind)))
 	b = binary.AppendVarint(b, int64(f.Turn))
 	b = binary.AppendUvarint(b, mask)
-	putStr := func(bit uint64, s string) {
-		if mask&bit != 0 {
-			b = binary.AppendUvarint(b, uint64(len(l.strs)))
-			l.strs = append(l.strs, s)
-		}
-	}
-	putNum := func(bit uint64, n int) {
-		if mask&bit != 0 {
-			b = binary.AppendVarint(b, int64(n))
-		}
-	}
-	putFlt := func(bit uint64, x float64) {
-		if mask&bit != 0 {
-			b = binary.LittleEndian.AppendUint64(b, math.Float64bits(x))
-		}
-	}
-	putStr(fCause, f.Cause)
-	putStr(fUrgency, f.Urgency)
-	putNum(fTurnsStuck, f.TurnsStuck)
-	putNum(fTurnsUntilDeath, f.TurnsUntilDeath)
-	putFlt(fScore, f.Score)
-	putNum(fVisits, f.Visits)
-	putFlt(fPenalty, f.Penalty)
-	putFlt(fBase, f.Base)
-	putFlt(fAdjusted, f.Adjusted)
-	putStr(fPattern0, f.Pattern[0])
-	putStr(fPattern1, f.Pattern[1])
-	putStr(fLocation, f.Location)
-	putStr(fDestination, f.Destination)
-	putStr(fAction, f.Action)
-	putStr(fProposal, f.Proposal)
-	putStr(fSignature, f.Signature)
-	putFlt(fSimilarity, f.Similarity)
-	putNum(fMatchedStep, f.MatchedStep)
-	putStr(fTaskID, f.TaskID)
-	putStr(fLoopType, f.LoopType)
-	putStr(fRecommendation, f.Recommendation)
-	putNum(fAttemptCount, f.AttemptCount)
-	putNum(fCycleLength, f.CycleLength)
-	l.buf = b
+	l.buf, l.vals = append(b, vals...), vals
 }
 
 // indexOf returns p's index in *list, appending it when new: a replay
