@@ -378,17 +378,18 @@ func TestFilesPartsBoundedByIDBytes(t *testing.T) {
 
 // TestFilesReplaysStepsWhileRead: Files replays a steps log as it reads
 // it (rules.ReadReplay), keeping none of its outputs, and its outcome is
-// the one Analyze makes of the log read whole; strict or not. An
-// OpenHands log (its event history) and a ZorkGPT log are read whole.
+// the one Analyze makes of the log read whole; strict or not. A Gemini
+// CLI session and a ZorkGPT log are read whole.
 func TestFilesReplaysStepsWhileRead(t *testing.T) {
 	files := []string{
 		filepath.Join("..", "testdata", "steps", "agent.jsonl"),
 		filepath.Join("..", "testdata", "steps", "gemini-cli", "session.json"),
 		filepath.Join("..", "testdata", "agents", "codex", "sessions", "2026", "11", "20", "rollout-2026-11-20T11-00-00-0199a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5b.jsonl"),
 		filepath.Join("..", "testdata", "steps", "openhands", "events.jsonl"),
+		filepath.Join("..", "testdata", "openhands", "v1-stuck.jsonl"),
 		filepath.Join("..", "testdata", "episodes", "2025-11-04T09-35-24", "episode_log.jsonl"),
 	}
-	stepped := []bool{true, false, true, true, false} // Gemini CLI hands its steps over at the end
+	stepped := []bool{true, false, true, true, true, false} // Gemini CLI hands its steps over at the end
 	cfg := rules.Default()
 	for _, strict := range []bool{false, true} {
 		read := replay.Options{Format: replay.FormatAuto, Outputs: true, Strict: strict}

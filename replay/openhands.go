@@ -83,21 +83,7 @@ type OpenHandsEvent struct {
 	// controller (AgentController.on_event), whose own history and
 	// StuckDetector they feed, not the parent's.
 	Depth     uint8
-	Key, Text Sym
-	// key and text are Key's and Text's strings when the episode is
-	// replayed as it is read (Episode.streamed): not in the episode's
-	// table, so that they are let go once replayed. HistoryStrings reads
-	// either.
-	key, text string
-}
-
-// HistoryStrings returns ev's key and text, ev being an event of e's
-// OpenHands history.
-func (e *Episode) HistoryStrings(ev *OpenHandsEvent) (key, text string) {
-	if e.streamed {
-		return ev.key, ev.text
-	}
-	return e.Str(ev.Key), e.Str(ev.Text)
+	Key, Text Sym // of the history's table (Episode.HistoryStr)
 }
 
 // openHandsReader reads OpenHands V0 events into steps and, when started
@@ -132,14 +118,10 @@ func (o *openHandsReader) eventAt(n int, cls OpenHandsClass, inHistory, ask bool
 	if o.ep == nil {
 		return
 	}
-	e := OpenHandsEvent{N: int32(max(n, 1)), Class: cls, InHistory: inHistory, Ask: ask, Depth: o.depth}
-	if o.ep.streamed {
-		e.key, e.text = strings.Clone(key), strings.Clone(text)
-	} else {
-		e.Key = o.ep.syms.sym(key)
-		if text != "" {
-			e.Text = o.ep.syms.sym(text)
-		}
+	h := o.ep.history()
+	e := OpenHandsEvent{N: int32(max(n, 1)), Class: cls, InHistory: inHistory, Ask: ask, Depth: o.depth, Key: h.sym(key)}
+	if text != "" {
+		e.Text = h.sym(text)
 	}
 	o.ep.OpenHands = append(o.ep.OpenHands, e)
 }
@@ -147,14 +129,10 @@ func (o *openHandsReader) eventAt(n int, cls OpenHandsClass, inHistory, ask bool
 // eventKey records one event of the history at step n, its key the bytes
 // of key.
 func (o *openHandsReader) eventKey(n int, cls OpenHandsClass, inHistory, ask bool, key []byte, text string) {
-	e := OpenHandsEvent{N: int32(max(n, 1)), Class: cls, InHistory: inHistory, Ask: ask, Depth: o.depth}
-	if o.ep.streamed {
-		e.key, e.text = string(key), strings.Clone(text)
-	} else {
-		e.Key = o.ep.syms.bytes(key)
-		if text != "" {
-			e.Text = o.ep.syms.sym(text)
-		}
+	h := o.ep.history()
+	e := OpenHandsEvent{N: int32(max(n, 1)), Class: cls, InHistory: inHistory, Ask: ask, Depth: o.depth, Key: h.bytes(key)}
+	if text != "" {
+		e.Text = h.sym(text)
 	}
 	o.ep.OpenHands = append(o.ep.OpenHands, e)
 }

@@ -135,7 +135,7 @@ func (o *openHandsV1Reader) keyedStr(v rawValue) (string, bool) {
 	}
 	for _, k := range o.w.keyed {
 		if k.at == &v[0] {
-			return o.ep.syms.str(k.sym), true
+			return o.ep.syms.str(k.sym), true // keyed only when read whole (keyed)
 		}
 	}
 	return "", false
@@ -145,10 +145,13 @@ func (o *openHandsV1Reader) keyedStr(v rawValue) (string, bool) {
 // (appendKeyed) when the parts around them, src and the others written
 // as text, hold no NUL, the byte between the parts: then the key's parts
 // are read back from it unambiguously, and it is equal to another's
-// exactly when the key written out in full would be.
+// exactly when the key written out in full would be. Not when the log is
+// replayed as it is read (Episode.streamed): the long strings would be
+// interned in the episode's table, which keeps them to the end, so the
+// key is written in full, into the history's table.
 func (o *openHandsV1Reader) keyed(src string) {
 	o.w.syms = nil
-	if o.ep != nil && strings.IndexByte(src, 0) < 0 {
+	if o.ep != nil && !o.ep.streamed && strings.IndexByte(src, 0) < 0 {
 		o.w.syms = &o.ep.syms
 	}
 }
@@ -227,7 +230,7 @@ func (o *openHandsV1Reader) canonKey() Sym {
 	if o.ep == nil {
 		return 0
 	}
-	return o.ep.syms.bytes(o.w.buf)
+	return o.ep.history().bytes(o.w.buf)
 }
 
 // keyOf interns v written canonically, its long strings as Syms: a key
@@ -236,7 +239,10 @@ func (o *openHandsV1Reader) keyOf(v rawValue) Sym {
 	if o.ep == nil {
 		return 0
 	}
-	o.w.syms = &o.ep.syms
+	o.w.syms = nil
+	if !o.ep.streamed {
+		o.w.syms = &o.ep.syms // keyed: long strings in syms, which a replay as read would keep to the end
+	}
 	o.w.buf = o.w.buf[:0]
 	o.cur.appendCanon(&o.w, v, true, nil)
 	return o.canonKey()
@@ -464,7 +470,7 @@ func (o *openHandsV1Reader) sym(s string) Sym {
 	if o.ep == nil {
 		return 0
 	}
-	return o.ep.syms.sym(s)
+	return o.ep.history().sym(s)
 }
 
 // event records ev at the current step.
@@ -473,7 +479,7 @@ func (o *openHandsV1Reader) event(ev OpenHandsV1Event, id string) {
 		return
 	}
 	ev.N = int32(max(o.n, 1))
-	ev.ID = o.ep.syms.sym(id)
+	ev.ID = o.ep.history().sym(id)
 	o.ep.OpenHandsV1 = append(o.ep.OpenHandsV1, ev)
 }
 

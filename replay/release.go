@@ -53,7 +53,7 @@ func (e *Episode) ReleaseOutputs() {
 	if e.Outputs != nil {
 		e.Outputs = []Sym{} // read, but none kept: not nil, which says "not read"
 	}
-	e.OpenHands, e.OpenHandsV1 = nil, nil
+	e.OpenHands, e.OpenHandsV1, e.hist = nil, nil, symtab{}
 	kept.ids, kept.fold = symIndex{}, nil // as a read episode keeps its table
 	e.syms = kept
 	if e.startKeys != nil {

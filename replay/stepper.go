@@ -25,36 +25,33 @@ const (
 	// stepAdded: each turn as the table adds it. A steps table only
 	// appends, so a turn is final once added.
 	stepAdded
-	// stepBehind: each turn once a later turn is added (and at the end).
-	// OpenHands V0's reader records its history besides the steps, each
-	// event at the step it is read in (openHandsReader.n), and events of
-	// a step keep coming after the step's record (its observation, a
-	// state change, a user message): the StuckDetector's replay takes
-	// every event up to the turn it steps. Events are recorded at
-	// non-decreasing steps, and a turn is added once the reader is at
-	// its step, so once a later turn is added no event can come for an
-	// earlier one. Until the first event is recorded (Episode.OpenHands
-	// is nil) no turn is stepped: the replay takes a log without any
-	// event as steps.
+	// stepBehind: each turn once an event of a later step is recorded
+	// (and at the end). The OpenHands readers record a history besides
+	// the steps, each event at the step it is read in (the reader's n),
+	// and events of a step keep coming after the step's record (its
+	// observation, a state change, a user message); the StuckDetectors'
+	// replays take every event up to the turn they step, and V1's marks
+	// the last event recorded as one the run loop checks after
+	// (askBefore) when the next comes. Events are recorded at
+	// non-decreasing steps, so once an event of a later step is recorded
+	// none can come for an earlier one, nor can an earlier one be marked.
+	// Until then no turn is stepped: a log without any event (V0 replays
+	// it as steps) is replayed at its end.
 	stepBehind
 )
 
 // streamMode says how sr's episodes are replayed with a stepper. Read
-// whole first are:
-//   - a reader that records a history but is not V0's (OpenHands V1's
-//     event histories: not shown to hold stepBehind's order yet);
-//   - a reader that hands its steps over only at the end (finishEach: a
-//     Gemini CLI session, whose later "$rewindTo" or "$set" can take back
-//     any message): it holds the session until then anyway, and copying
-//     each output for a replay while it is held made the collector scan
-//     that session over and over (gemini-jsonl 0.84 -> 1.25 s of CPU).
+// whole first is a reader that hands its steps over only at the end
+// (finishEach: a Gemini CLI session, whose later "$rewindTo" or "$set"
+// can take back any message): it holds the session until then anyway,
+// and copying each output for a replay while it is held made the
+// collector scan that session over and over (gemini-jsonl 0.84 -> 1.25 s
+// of CPU).
 func streamMode(sr stepReader) int {
-	if _, ok := sr.(*openHandsReader); ok {
+	switch sr.(type) {
+	case *openHandsReader, *openHandsV1Reader:
 		return stepBehind
-	}
-	_, history := sr.(interface{ start(*Episode) })
-	_, atEnd := sr.(eachFinisher)
-	if history || atEnd {
+	case eachFinisher:
 		return readWhole
 	}
 	return stepAdded
@@ -76,12 +73,28 @@ func (t *stepTable) added(out string) {
 		t.outs = append(t.outs, "")
 	}
 	t.outs = append(t.outs, t.copies.clone(out))
-	switch {
-	case t.mode == stepAdded:
+	if t.mode == stepAdded {
 		t.stepTo(len(ep.Turns))
-	case ep.OpenHands != nil:
-		t.stepTo(len(ep.Turns) - 1)
+		return
 	}
+	last := lastEventStep(ep)
+	end := t.stepped
+	for end < len(ep.Turns) && ep.Turns[end].N < last {
+		end++
+	}
+	t.stepTo(end)
+}
+
+// lastEventStep is the step of the last event ep's history records (0:
+// none yet).
+func lastEventStep(ep *Episode) int {
+	if h := ep.OpenHands; len(h) > 0 {
+		return int(h[len(h)-1].N)
+	}
+	if h := ep.OpenHandsV1; len(h) > 0 {
+		return int(h[len(h)-1].N)
+	}
+	return 0
 }
 
 // stepTo has t's stepper replay the turns from t.stepped up to end.
@@ -96,7 +109,7 @@ func (t *stepTable) stepTo(end int) {
 		t.stepper.Step(ep, t.stepped)
 		ep.stepping = stepOutput{}
 		if t.mode == stepBehind {
-			t.releaseEvents(ep.Turns[t.stepped].N)
+			t.historyStepped(ep.Turns[t.stepped].N)
 		}
 	}
 	if len(t.outs) == 0 {
@@ -104,14 +117,53 @@ func (t *stepTable) stepTo(end int) {
 	}
 }
 
-// releaseEvents lets go of the strings of the history events up to step
-// n once turn n is replayed: the replay has taken them (its detector
-// keeps the few it looks back at), and nothing reads them after.
-func (t *stepTable) releaseEvents(n int) {
-	h := t.ep.OpenHands
-	for ; t.eventsDone < len(h) && int(h[t.eventsDone].N) <= n; t.eventsDone++ {
-		h[t.eventsDone].key, h[t.eventsDone].text = "", ""
+// historyTable bounds the history's table (Episode.hist) of an
+// episode replayed as it is read: past it, the table is made anew with
+// the strings of the events not yet replayed, and the old one goes once
+// the detectors let go of the few strings they keep. 2 MiB: 100 MB
+// OpenHands logs (events, V1) peaked at 54.5 and 60 MB of RSS, 58-65 and
+// 65-76 with 8 MiB (loaded machine).
+var historyTable = 2 << 20 // a variable: TestHistoryTableRenewed lowers it
+
+// historyStepped notes that the events up to step n are replayed, and
+// makes the history's table anew once it is over historyTable.
+func (t *stepTable) historyStepped(n int) {
+	ep := t.ep
+	for t.eventsDone < len(ep.OpenHands) && int(ep.OpenHands[t.eventsDone].N) <= n {
+		t.eventsDone++
 	}
+	for t.eventsDone < len(ep.OpenHandsV1) && int(ep.OpenHandsV1[t.eventsDone].N) <= n {
+		t.eventsDone++
+	}
+	if ep.hist.arenaBytes() < historyTable {
+		return
+	}
+	var next symtab
+	re := func(s *Sym) { *s = next.sym(ep.hist.str(*s)) }
+	// The events replayed name strings of the old table: 0 reads "".
+	for i := t.eventsZeroed; i < len(ep.OpenHands); i++ {
+		e := &ep.OpenHands[i]
+		if i < t.eventsDone {
+			e.Key, e.Text = 0, 0
+			continue
+		}
+		re(&e.Key)
+		re(&e.Text)
+	}
+	for i := t.eventsZeroed; i < len(ep.OpenHandsV1); i++ {
+		e := &ep.OpenHandsV1[i]
+		if i < t.eventsDone {
+			e.Source, e.Key, e.ID, e.Tool, e.Error = 0, 0, 0, 0, 0
+			continue
+		}
+		re(&e.Source)
+		re(&e.Key)
+		re(&e.ID)
+		re(&e.Tool)
+		re(&e.Error)
+	}
+	t.eventsZeroed = t.eventsDone
+	ep.hist = next
 }
 
 // stepRest steps the turns not yet replayed, at the end of the input.

@@ -129,15 +129,17 @@ type stepTable struct {
 	gapRows int
 	// stepper replays the turns as they are read (Options.Stepper), as
 	// mode says (streamMode); stepped counts the turns it has replayed,
-	// outs holds the outputs of those added since, and eventsDone the
-	// history events released (releaseEvents). With a stepper the
-	// outputs are not kept (Episode.Stepped).
-	stepper    TurnStepper
-	mode       int
-	stepped    int
-	outs       []string
-	copies     outputCopies
-	eventsDone int
+	// outs holds the outputs of those added since; eventsDone counts the
+	// history events replayed, eventsZeroed those whose Syms were zeroed
+	// when the history's table was made anew (historyStepped). With a
+	// stepper the outputs are not kept (Episode.Stepped).
+	stepper      TurnStepper
+	mode         int
+	stepped      int
+	outs         []string
+	copies       outputCopies
+	eventsDone   int
+	eventsZeroed int
 }
 
 func newStepTable(id, source string) *stepTable {

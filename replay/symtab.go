@@ -95,6 +95,15 @@ func (t *symtab) str(id Sym) string {
 	return unsafe.String(&t.chunks[r.chunk][r.off], int(r.n))
 }
 
+// arenaBytes is the size of the table's strings.
+func (t *symtab) arenaBytes() int {
+	n := 0
+	for _, c := range t.chunks {
+		n += len(c)
+	}
+	return n
+}
+
 // len is the number of Syms, 0 included once a string was interned: Syms
 // are below it.
 func (t *symtab) len() int { return t.n }

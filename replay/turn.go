@@ -148,11 +148,13 @@ type Episode struct {
 	// the outputs were not kept (Outputs is nil). Nil for an episode
 	// read whole.
 	Stepped TurnStepper
-	// stepping is the output of the turn Stepped is stepping; streamed
-	// says the OpenHands history holds its strings itself
-	// (HistoryStrings), to be let go once replayed.
+	// stepping is the output of the turn Stepped is stepping. streamed:
+	// the OpenHands history's strings are in hist, a table of their own
+	// made anew as the replay moves on (stepTable.historyStepped), not in
+	// syms, which keeps every string to the end.
 	stepping stepOutput
 	streamed bool
+	hist     symtab
 
 	startKeys  []int32 // see StartKeys
 	startSyms  []Sym
@@ -230,6 +232,23 @@ func (e *Episode) indexStarts() {
 		}
 	}
 	e.keyedTurns = len(e.Turns)
+}
+
+// HistoryStr returns the string s stands for in e's OpenHands history
+// (OpenHandsEvent's and OpenHandsV1Event's Syms).
+func (e *Episode) HistoryStr(s Sym) string {
+	if e.streamed {
+		return e.hist.str(s)
+	}
+	return e.syms.str(s)
+}
+
+// history is the table the OpenHands history's strings are interned in.
+func (e *Episode) history() *symtab {
+	if e.streamed {
+		return &e.hist
+	}
+	return &e.syms
 }
 
 // Output returns turn n's output, "" when none was read.

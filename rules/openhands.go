@@ -146,8 +146,7 @@ func addOpenHandsEvent(d *detect.OpenHands, ep *replay.Episode, ev *replay.OpenH
 	if ev.InHistory {
 		cls = detect.OpenHandsClass(ev.Class) // replay.OpenHandsClass has detect's order
 	}
-	key, text := ep.HistoryStrings(ev)
-	return d.Add(&detect.OpenHandsEvent{Class: cls, Key: key, Text: text}, ev.Ask)
+	return d.Add(&detect.OpenHandsEvent{Class: cls, Key: ep.HistoryStr(ev.Key), Text: ep.HistoryStr(ev.Text)}, ev.Ask)
 }
 
 // openHandsCheck reports the steps where its check fired.

@@ -81,8 +81,8 @@ func (e *openHandsV1Engine) Step(t *replay.Turn, env *Env) {
 	ep := env.Episode
 	for ; e.next < len(ep.OpenHandsV1) && int(ep.OpenHandsV1[e.next].N) <= t.N; e.next++ {
 		ev := &ep.OpenHandsV1[e.next]
-		de := &detect.OpenHandsV1Event{Class: detect.V1Class(ev.Class), Source: ep.Str(ev.Source), Key: ep.Str(ev.Key),
-			ID: ep.Str(ev.ID), Tool: ep.Str(ev.Tool), Error: ep.Str(ev.Error)} // replay.OpenHandsV1Class has detect's order
+		de := &detect.OpenHandsV1Event{Class: detect.V1Class(ev.Class), Source: ep.HistoryStr(ev.Source), Key: ep.HistoryStr(ev.Key),
+			ID: ep.HistoryStr(ev.ID), Tool: ep.HistoryStr(ev.Tool), Error: ep.HistoryStr(ev.Error)} // replay.OpenHandsV1Class has detect's order
 		switch {
 		case ev.Artifact && ev.Tree: // not a tree node: not on the branch
 		case ev.Artifact:

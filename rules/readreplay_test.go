@@ -9,10 +9,10 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"strings"
 	"testing"
 
 	"github.com/loopbreak/loopbreak/replay"
+	"github.com/loopbreak/loopbreak/replay/replaytest"
 	"github.com/loopbreak/loopbreak/rules"
 )
 
@@ -151,86 +151,6 @@ func spelled(ep *replay.Episode) []any {
 	return rows
 }
 
-// stepsLog writes a random steps log: repeated actions and outputs (so
-// the loop rules fire), errors, exit codes, kinds, gaps, and a score
-// from a step chosen by scoreFrom (-1: none; a late score makes
-// progress_velocity apply only once it is read).
-func stepsLog(rng *rand.Rand, steps, scoreFrom int) []byte {
-	var b bytes.Buffer
-	actions := []string{"run_tests", "edit auth.py", "ls", "cat main.go", `grep -n "x" *.go`}
-	outputs := []string{"FAIL: test_login: expected 200, got 500", "ok", "Error: file not found", strings.Repeat("long output line\n", 40), "1 test failed\nFAIL: test_logout"}
-	kinds := []string{"action", "action", "action", "message", "thinking"}
-	n, score := 0, 0
-	for range steps {
-		n += 1 + rng.IntN(8)/7 // a gap now and then
-		fmt.Fprintf(&b, `{"step": %d, "action": %q, "output": %q, "kind": %q`, n, actions[rng.IntN(len(actions))], outputs[rng.IntN(len(outputs))], kinds[rng.IntN(len(kinds))])
-		if rng.IntN(3) == 0 {
-			fmt.Fprintf(&b, `, "error": true, "exit_code": %d`, 1+rng.IntN(2))
-		}
-		if scoreFrom >= 0 && n >= scoreFrom {
-			if rng.IntN(10) == 0 {
-				score++
-			}
-			fmt.Fprintf(&b, `, "score": %d`, score)
-		}
-		if rng.IntN(4) == 0 {
-			fmt.Fprintf(&b, `, "location": "repo/%d"`, rng.IntN(3))
-		}
-		b.WriteString("}\n")
-	}
-	return b.Bytes()
-}
-
-// openHandsLog writes a random OpenHands V0 event log (event_to_dict's
-// shape, as testdata/steps/openhands/events.jsonl): repeated commands
-// and errors so the StuckDetector fires, and the events that come after
-// a step's record and still belong to its step (a NullObservation the
-// controller asks after, a user message, a state change), an action
-// left without its observation now and then, hidden commands first.
-func openHandsLog(rng *rand.Rand, events int) []byte {
-	var b bytes.Buffer
-	id := 0
-	emit := func(format string, args ...any) {
-		fmt.Fprintf(&b, `{"id": %d, "timestamp": "2025-11-10T09:00:00", `, id)
-		fmt.Fprintf(&b, format, args...)
-		b.WriteString("}\n")
-		id++
-	}
-	commands := []string{"ls tests", "python -m pytest", "cat a.py"}
-	// Hidden commands are steps without an event: a log may begin with
-	// them, or hold nothing else (the replay then reads its steps).
-	hidden := []int{0, 0, 5, events}[rng.IntN(4)]
-	for id < events {
-		if hidden > 0 {
-			hidden--
-			emit(`"source": "agent", "action": "run", "args": {"command": "ls", "hidden": true}`)
-			emit(`"source": "agent", "cause": %d, "observation": "run", "content": "exit 1", "extras": {"command": "ls", "metadata": {"exit_code": 1}, "hidden": true}`, id-1)
-			continue
-		}
-		switch rng.IntN(8) {
-		case 0, 1, 2:
-			cmd := commands[rng.IntN(len(commands))]
-			emit(`"source": "agent", "action": "run", "args": {"command": %q, "is_input": false, "thought": "", "blocking": false, "hidden": false, "confirmation_state": "confirmed"}`, cmd)
-			if rng.IntN(8) == 0 {
-				continue // no observation: the next action flushes it
-			}
-			code := rng.IntN(2)
-			emit(`"source": "agent", "cause": %d, "observation": "run", "content": "exit %d", "extras": {"command": %q, "metadata": {"exit_code": %d}, "hidden": false}`, id-1, code, cmd, code)
-		case 3:
-			emit(`"source": "agent", "cause": %d, "observation": "error", "content": "Error: the same failure", "extras": {}`, max(id-1, 0))
-		case 4:
-			emit(`"source": "environment", "cause": %d, "observation": "null", "content": "", "extras": {}`, max(id-1, 1))
-		case 5:
-			emit(`"source": "user", "action": "message", "args": {"content": "go on", "image_urls": null, "wait_for_response": false}`)
-		case 6:
-			emit(`"source": "agent", "action": "message", "args": {"content": "I am thinking", "image_urls": null, "wait_for_response": %v}`, rng.IntN(2) == 0)
-		case 7:
-			emit(`"source": "environment", "observation": "agent_state_changed", "content": "", "extras": {"agent_state": "running"}`)
-		}
-	}
-	return b.Bytes()
-}
-
 // TestReadReplayEqualsRun: every committed agent and steps log, and
 // random steps logs without a score, with one from the start and with
 // one only late, give the same turn table and the same firings, in the
@@ -265,15 +185,20 @@ func TestReadReplayEqualsRun(t *testing.T) {
 		steps := 1 + rng.IntN(400)
 		from := []int{-1, 1, steps / 2, steps}[trial%4]
 		for _, cfg := range cfgs {
-			stepped += readBoth(t, fmt.Sprintf("random-%d.jsonl", trial), stepsLog(rng, steps, from), cfg)
+			stepped += readBoth(t, fmt.Sprintf("random-%d.jsonl", trial), replaytest.StepsLog(rng, steps, from), cfg)
 		}
 	}
 	for trial := range 60 {
 		for _, cfg := range cfgs {
-			stepped += readBoth(t, fmt.Sprintf("openhands-%d.jsonl", trial), openHandsLog(rng, 5+rng.IntN(300)), cfg)
+			stepped += readBoth(t, fmt.Sprintf("openhands-%d.jsonl", trial), replaytest.OpenHandsLog(rng, 5+rng.IntN(300)), cfg)
 		}
 	}
-	if stepped < 200 {
+	for trial := range 60 {
+		for _, cfg := range cfgs {
+			stepped += readBoth(t, fmt.Sprintf("v1-%d.jsonl", trial), replaytest.V1Log(rng, 5+rng.IntN(300)), cfg)
+		}
+	}
+	if stepped < 300 {
 		t.Errorf("only %d episodes were replayed while read", stepped)
 	}
 }
@@ -283,9 +208,10 @@ func TestReadReplayEqualsRun(t *testing.T) {
 func FuzzReadReplay(f *testing.F) {
 	rng := rand.New(rand.NewPCG(24, 2))
 	for _, from := range []int{-1, 1, 20} {
-		f.Add(stepsLog(rng, 30, from))
+		f.Add(replaytest.StepsLog(rng, 30, from))
 	}
-	f.Add(openHandsLog(rng, 40))
+	f.Add(replaytest.OpenHandsLog(rng, 40))
+	f.Add(replaytest.V1Log(rng, 40))
 	for _, p := range []string{"steps/agent.jsonl", "steps/mapped.jsonl", "agents/codex/sessions/2026/11/20/rollout-2026-11-20T11-00-00-0199a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5b.jsonl"} {
 		if data, err := os.ReadFile(filepath.Join("..", "testdata", filepath.FromSlash(p))); err == nil {
 			f.Add(data)
@@ -342,7 +268,7 @@ func TestReadReplayStopped(t *testing.T) {
 	opts := replay.Options{Format: replay.FormatSteps, Stepper: func(ep *replay.Episode) replay.TurnStepper {
 		return rules.NewReadReplay(ctx, ep, cfg, nil)
 	}}
-	eps, err := replay.Read(bytes.NewReader(stepsLog(rand.New(rand.NewPCG(1, 1)), 600, 1)), "s.jsonl", "s", opts)
+	eps, err := replay.Read(bytes.NewReader(replaytest.StepsLog(rand.New(rand.NewPCG(1, 1)), 600, 1)), "s.jsonl", "s", opts)
 	if err != nil || len(eps) != 1 {
 		t.Fatal(len(eps), err)
 	}
