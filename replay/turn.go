@@ -135,10 +135,13 @@ type Episode struct {
 	// HasScore: some step of a steps log carries a score, so the progress
 	// rules (RULES.md §1–2) apply to it.
 	HasScore bool
-	// attempts[i] is record i+1 of an attempts log (Turns[i].N == i+1),
-	// read by Attempt(i); none for other formats. attemptLists and
+	// attempts.at(i) is record i+1 of an attempts log (Turns[i].N ==
+	// i+1), read by Attempt(i), nattempts of them; none for other
+	// formats. In pages, as the reader reads them: one array of them made
+	// at the end held the log's rows twice at its peak. attemptLists and
 	// attemptZones are its rows' lists and locations (attempt_rows.go).
-	attempts     []attemptRow
+	attempts     paged[attemptRow]
+	nattempts    int
 	attemptLists [][]string
 	attemptZones []*time.Location
 
