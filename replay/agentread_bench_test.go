@@ -21,6 +21,8 @@ func BenchmarkAgentRecords(b *testing.B) {
 		{"claude-code", func() rawStepReader { return &claudeCodeReader{} }},
 		{"codex", func() rawStepReader { return &codexReader{} }},
 		{"gemini-jsonl", func() rawStepReader { return &geminiReader{} }},
+		// With an episode: the events' keys are written and interned.
+		{"openhands-v1", func() rawStepReader { o := &openHandsV1Reader{}; o.start(&Episode{}); return o }},
 	} {
 		b.Run(f.name, func(b *testing.B) {
 			data := agentBenchLog(b, dir, f.name)
