@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // recordRaw reads one record (a line, or an element of an array).
@@ -123,7 +124,7 @@ func (g *geminiReader) readRecordRaw(ix *valueIndex, v rawValue, line int) ([]st
 		return nil, ""
 	}
 	if idText, ok := jsUnquote(id); ok {
-		g.addReduced(idText, reduceGeminiFields(ix, true, id, typ, f[7], f[8]), line)
+		g.addReduced(idText, reduceGeminiFields(ix, true, idText, true, typ, f[7], f[8]), line)
 		return nil, ""
 	}
 	addAll := func(msgs rawValue) {
@@ -179,15 +180,15 @@ var geminiMessageKeys = []string{"id", "type", "content", "toolCalls"}
 func reduceGeminiRaw(ix *valueIndex, m rawValue) geminiReduced {
 	var f [4]rawValue
 	jsFields(ix, m, geminiMessageKeys, f[:])
-	return reduceGeminiFields(ix, m.Kind() == '{', f[0], f[1], f[2], f[3])
+	id, isID := jsUnquote(f[0])
+	return reduceGeminiFields(ix, m.Kind() == '{', id, isID, f[1], f[2], f[3])
 }
 
-// reduceGeminiFields is reduceGeminiRaw on a message's fields, read.
-func reduceGeminiFields(ix *valueIndex, isObject bool, id, typ, content, calls rawValue) geminiReduced {
-	r := geminiReduced{msg: &geminiMsg{}, isObject: isObject}
-	r.id, r.isID = jsUnquote(id)
-	t, _ := jsUnquote(typ)
-	switch t {
+// reduceGeminiFields is reduceGeminiRaw on a message's fields, read, its
+// id unquoted (by the caller, which has it already for a message record).
+func reduceGeminiFields(ix *valueIndex, isObject bool, id string, isID bool, typ, content, calls rawValue) geminiReduced {
+	r := geminiReduced{msg: &geminiMsg{}, isObject: isObject, id: id, isID: isID}
+	switch geminiType(typ) {
 	case "user":
 		text, fr := geminiPartsTextRaw(ix, content, false)
 		if rest, ok := strings.CutPrefix(text, geminiLivePrefix); ok {
@@ -221,6 +222,20 @@ func reduceGeminiFields(ix *valueIndex, isObject bool, id, typ, content, calls r
 
 var geminiCallKeys = []string{"name", "args", "result", "resultDisplay", "status"}
 
+// geminiType is a message's type as jsUnquote reads it, the two the
+// reader tells apart matched in place: only compared, they are not
+// copied out of the record for every message.
+func geminiType(v rawValue) string {
+	switch string(v) {
+	case `"user"`:
+		return "user"
+	case `"gemini"`:
+		return "gemini"
+	}
+	t, _ := jsUnquote(v)
+	return t
+}
+
 // geminiKeyRaw is geminiKey on a validated call's args (nil: absent):
 // written from its bytes when appendJSRaw can, else through parseJS.
 func geminiKeyRaw(ix *valueIndex, name string, args rawValue) string {
@@ -228,13 +243,13 @@ func geminiKeyRaw(ix *valueIndex, name string, args rawValue) string {
 	if name == "" {
 		name = "generic_tool"
 	}
-	dst := append(make([]byte, 0, len(name)+1+len(args)), name...)
+	dst := append(make([]byte, 0, len(name)+1+max(len(args), 2)), name...)
 	dst = append(dst, ':')
 	if !jsTruthyRaw(args) {
-		return string(append(dst, "{}"...))
+		return bytesString(append(dst, "{}"...))
 	}
 	if out, ok := appendJSRaw(ix, dst, args, 0); ok {
-		return string(out)
+		return bytesString(out) // dst was made here and is not written again
 	}
 	v, _ := parseJS(args) // validated: parses
 	return string(appendJS(dst, v))
@@ -455,3 +470,6 @@ func invalidUTF8Len(b []byte) int {
 	}
 	return n
 }
+
+// bytesString is b as a string, not copied: b is not written again.
+func bytesString(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
