@@ -21,7 +21,7 @@ import (
 func (g *geminiReader) recordRaw(raw []byte, line int) ([]stepRecord, string) {
 	i := skipSpace(raw, 0)
 	end := validValueIx(raw, i, &g.ix)
-	if end < 0 || skipSpace(raw, end) != len(raw) || hasNonFinite(raw) {
+	if end < 0 || skipSpace(raw, end) != len(raw) || g.ix.nonFinite {
 		return g.recordTree(raw, line)
 	}
 	return g.readRecordRaw(&g.ix, rawValue(raw[i:end]), line)
@@ -43,18 +43,43 @@ func jsUnquote(v rawValue) (string, bool) {
 		return "", false
 	}
 	body := v[1 : len(v)-1]
-	valid := utf8.Valid(body)
-	if valid && bytes.IndexByte(body, '\\') < 0 {
-		return string(body), true
-	}
-	if valid && !bytes.Contains(body, []byte(`\u`)) {
+	if k := bytes.IndexByte(body, '\\'); k < 0 {
+		if utf8.Valid(body) {
+			return string(body), true
+		}
+	} else if out, ok := unescapeShort(body, k); ok && utf8.Valid(out) {
 		// Valid UTF-8 and no \u escape (a lone surrogate, which JSON.parse
-		// keeps and encoding/json replaces): the two unescape alike.
-		return unescape(body, true), true
+		// keeps and encoding/json replaces): the two unescape alike. The
+		// short escapes write ASCII bytes for ASCII bytes, so out is valid
+		// exactly when body is: one pass checks it, where body was
+		// searched for a \u escape, checked and then unescaped.
+		return bytesString(out), true
 	}
 	p := &jsParser{b: v}
 	s, _ := p.string()
 	return s, true
+}
+
+// unescapeShort unescapes a validated string's body whose first
+// backslash is at k, every escape a two-byte one (\n, \", …); ok is false
+// at a \u escape, which it leaves to the caller.
+func unescapeShort(body []byte, k int) (out []byte, ok bool) {
+	out = make([]byte, 0, len(body))
+	for {
+		out = append(out, body[:k]...)
+		if k+1 >= len(body) {
+			return out, false // not reached: validated
+		}
+		c := simpleEscape[body[k+1]]
+		if c == 0 {
+			return out, false // \u
+		}
+		out = append(out, c)
+		body = body[k+2:]
+		if k = bytes.IndexByte(body, '\\'); k < 0 {
+			return append(out, body...), true
+		}
+	}
 }
 
 // jsFields fills vals with the members named by keys, as JavaScript reads
