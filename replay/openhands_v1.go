@@ -374,10 +374,11 @@ func (o *openHandsV1Reader) read(v rawValue, f *[len(v1Keys)]rawValue) ([]stepRe
 				}
 				ev.Key = o.canonKey()
 			}
-			text = o.v1Text(o.cur.get(obs, "content"))
+			content, isErr, exit := o.obsFields(obs)
+			text = o.v1Text(content)
 			if r != nil {
-				r.info.Error = isTrue(o.cur.get(obs, "is_error"))
-				if c, ok := rawInt(o.cur.get(obs, "exit_code")); ok {
+				r.info.Error = isTrue(isErr)
+				if c, ok := rawInt(exit); ok {
 					r.info.ExitCode, r.info.HasExitCode = c, true
 				}
 			}
@@ -439,6 +440,27 @@ func (o *openHandsV1Reader) read(v rawValue, f *[len(v1Keys)]rawValue) ([]stepRe
 	}
 	o.event(ev, id)
 	return out, ""
+}
+
+// obsFields are an observation's content, is_error and exit_code, each
+// the last of its key as get reads it, in one walk of its members where
+// three gets walked them three times.
+func (o *openHandsV1Reader) obsFields(obs rawValue) (content, isErr, exit rawValue) {
+	o.cur.members(obs, func(k []byte, esc bool, val rawValue) bool {
+		if esc {
+			k = []byte(unquoteKey(k))
+		}
+		switch string(k) {
+		case "content":
+			content = val
+		case "is_error":
+			isErr = val
+		case "exit_code":
+			exit = val
+		}
+		return true
+	})
+	return content, isErr, exit
 }
 
 // askBefore marks that the run loop checks before the event being read:
