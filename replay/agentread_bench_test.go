@@ -119,3 +119,24 @@ func BenchmarkCanonV1(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkValidateRecords measures the validating pass alone
+// (validValueIx, building the index) over each line of a generated log.
+func BenchmarkValidateRecords(b *testing.B) {
+	dir := b.TempDir()
+	for _, name := range []string{"gemini-jsonl", "openhands-v1"} {
+		b.Run(name, func(b *testing.B) {
+			data := agentBenchLog(b, dir, name)
+			lines := bytes.Split(data, []byte("\n"))
+			b.SetBytes(int64(len(data)))
+			var ix valueIndex
+			for b.Loop() {
+				for _, l := range lines {
+					if len(l) > 0 && validValueIx(l, 0, &ix) < 0 {
+						b.Fatal("invalid line")
+					}
+				}
+			}
+		})
+	}
+}
