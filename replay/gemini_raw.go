@@ -82,6 +82,18 @@ func unescapeShort(body []byte, k int) (out []byte, ok bool) {
 	}
 }
 
+// jsUnquoteView is jsUnquote not copied when the string is its bytes (no
+// escape, valid UTF-8): a view of the record, for a string only compared,
+// or copied where kept, while the record is read.
+func jsUnquoteView(v rawValue) (string, bool) {
+	if v.Kind() == '"' {
+		if body := v[1 : len(v)-1]; bytes.IndexByte(body, '\\') < 0 && utf8.Valid(body) {
+			return bytesString(body), true
+		}
+	}
+	return jsUnquote(v)
+}
+
 // jsFields fills vals with the members named by keys, as JavaScript reads
 // an object (the last of a repeated key); nil for a key not there or v
 // not an object. ix is v's record's index, or nil.
@@ -148,8 +160,8 @@ func (g *geminiReader) readRecordRaw(ix *valueIndex, v rawValue, line int) ([]st
 		g.rewind(to)
 		return nil, ""
 	}
-	if idText, ok := jsUnquote(id); ok {
-		g.addReduced(idText, reduceGeminiFields(ix, true, idText, true, typ, f[7], f[8]), line)
+	if idText, ok := jsUnquoteView(id); ok {
+		g.addMsg(idText, true, reduceGeminiFields(ix, true, idText, true, typ, f[7], f[8]), line)
 		return nil, ""
 	}
 	addAll := func(msgs rawValue) {
@@ -215,16 +227,16 @@ func reduceGeminiFields(ix *valueIndex, isObject bool, id string, isID bool, typ
 	r := geminiReduced{msg: &geminiMsg{}, isObject: isObject, id: id, isID: isID}
 	switch geminiType(typ) {
 	case "user":
-		text, fr := geminiPartsTextRaw(ix, content, false)
+		text, fr := geminiPartsTextRaw(ix, content, false, true) // only compared: a view
 		if rest, ok := strings.CutPrefix(text, geminiLivePrefix); ok {
 			if i := strings.LastIndex(rest, geminiLiveSuffix); i >= 0 {
 				rest = rest[:i]
 			}
-			r.detail, r.isLive = rest, true
+			r.detail, r.isLive = strings.Clone(rest), true
 		}
 		r.msg.prompt = !fr && !r.isLive && text != "Please continue."
 	case "gemini":
-		if text, _ := geminiPartsTextRaw(ix, content, true); text != "" {
+		if text, _ := geminiPartsTextRaw(ix, content, true, false); text != "" {
 			r.msg.steps = append(r.msg.steps, stepRecord{info: StepInfo{Kind: StepMessage}, output: text, hasText: true})
 		}
 		ix.elems(calls, func(_ int, c rawValue) bool {
@@ -355,13 +367,18 @@ func appendJSRaw(ix *valueIndex, dst []byte, v rawValue, depth int) (out []byte,
 	return dst, false
 }
 
-// geminiPartsTextRaw is geminiPartsText on a validated content.
-func geminiPartsTextRaw(ix *valueIndex, v rawValue, noThoughts bool) (text string, functionResponse bool) {
+// geminiPartsTextRaw is geminiPartsText on a validated content; with
+// view, a text of one part is a view of the record (jsUnquoteView).
+func geminiPartsTextRaw(ix *valueIndex, v rawValue, noThoughts, view bool) (text string, functionResponse bool) {
+	unquote := jsUnquote
+	if view {
+		unquote = jsUnquoteView
+	}
 	var f [3]rawValue
 	keys := []string{"text", "thought", "functionResponse"}
 	switch v.Kind() {
 	case '"':
-		s, _ := jsUnquote(v)
+		s, _ := unquote(v)
 		return s, false
 	case '[':
 		var b strCat
@@ -370,7 +387,7 @@ func geminiPartsTextRaw(ix *valueIndex, v rawValue, noThoughts bool) (text strin
 			if f[2] != nil {
 				functionResponse = true
 			}
-			t, ok := jsUnquote(f[0])
+			t, ok := unquote(f[0])
 			if !ok || (noThoughts && jsTruthyRaw(f[1])) {
 				return true
 			}
@@ -380,7 +397,7 @@ func geminiPartsTextRaw(ix *valueIndex, v rawValue, noThoughts bool) (text strin
 		return b.String(), functionResponse
 	case '{':
 		jsFields(ix, v, keys, f[:])
-		t, _ := jsUnquote(f[0])
+		t, _ := unquote(f[0])
 		return t, f[2] != nil
 	}
 	return "", false
