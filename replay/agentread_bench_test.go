@@ -3,6 +3,7 @@ package replay
 import (
 	"bytes"
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 
@@ -21,6 +22,8 @@ func BenchmarkAgentRecords(b *testing.B) {
 		{"claude-code", func() rawStepReader { return &claudeCodeReader{} }},
 		{"codex", func() rawStepReader { return &codexReader{} }},
 		{"gemini-jsonl", func() rawStepReader { return &geminiReader{} }},
+		// With an episode: the events' keys are written and interned.
+		{"openhands-v1", func() rawStepReader { o := &openHandsV1Reader{}; o.start(&Episode{}); return o }},
 	} {
 		b.Run(f.name, func(b *testing.B) {
 			data := agentBenchLog(b, dir, f.name)
@@ -75,4 +78,65 @@ func aiderHistory(size int) []byte {
 		b.WriteString("=======\n    return a / b\n>>>>>>> REPLACE\n```\n\n> Applied edit to calc.py\n\n")
 	}
 	return b.Bytes()
+}
+
+// BenchmarkCanonV1 writes what an OpenHands V1 reader writes of each
+// event of a fixture, with the record's index: an observation or action
+// canonically (the event's key, its strings as they are), an action as
+// its step's text, and the whole of every other event.
+func BenchmarkCanonV1(b *testing.B) {
+	data, err := os.ReadFile("../testdata/openhands/v1-stuck.jsonl")
+	if err != nil {
+		b.Fatal(err)
+	}
+	type rec struct {
+		v, obs, act rawValue
+		ix          *valueIndex
+	}
+	var recs []rec
+	for _, l := range bytes.Split(data, []byte("\n")) {
+		ix := new(valueIndex)
+		if end := validValueIx(l, 0, ix); end > 0 {
+			v := rawValue(l[:end])
+			recs = append(recs, rec{v, ix.get(v, "observation"), ix.get(v, "action"), ix})
+		}
+	}
+	b.SetBytes(int64(len(data)))
+	var w canonWriter
+	for b.Loop() {
+		for _, r := range recs {
+			w.buf = w.buf[:0]
+			switch {
+			case r.obs != nil:
+				r.ix.appendCanon(&w, r.obs, true, nil)
+			case r.act != nil:
+				r.ix.appendCanon(&w, r.act, true, nil)
+				w.buf = w.buf[:0]
+				r.ix.appendCanon(&w, r.act, false, openHandsVolatile)
+			default:
+				r.ix.appendCanon(&w, r.v, true, nil)
+			}
+		}
+	}
+}
+
+// BenchmarkValidateRecords measures the validating pass alone
+// (validValueIx, building the index) over each line of a generated log.
+func BenchmarkValidateRecords(b *testing.B) {
+	dir := b.TempDir()
+	for _, name := range []string{"gemini-jsonl", "openhands-v1"} {
+		b.Run(name, func(b *testing.B) {
+			data := agentBenchLog(b, dir, name)
+			lines := bytes.Split(data, []byte("\n"))
+			b.SetBytes(int64(len(data)))
+			var ix valueIndex
+			for b.Loop() {
+				for _, l := range lines {
+					if len(l) > 0 && validValueIx(l, 0, &ix) < 0 {
+						b.Fatal("invalid line")
+					}
+				}
+			}
+		})
+	}
 }

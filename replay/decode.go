@@ -217,13 +217,22 @@ func validValueIx(b []byte, i int, ix *valueIndex) int {
 			if i = literal(b, i, "NaN"); i < 0 {
 				return -1
 			}
+			if ix != nil {
+				ix.nonFinite = true
+			}
 		case c == 'I':
 			if i = literal(b, i, "Infinity"); i < 0 {
 				return -1
 			}
+			if ix != nil {
+				ix.nonFinite = true
+			}
 		case c == '-' && i+1 < len(b) && b[i+1] == 'I':
 			if i = literal(b, i, "-Infinity"); i < 0 {
 				return -1
+			}
+			if ix != nil {
+				ix.nonFinite = true
 			}
 		case c == '-' || '0' <= c && c <= '9':
 			if i = jsonNumber(b, i); i < 0 {

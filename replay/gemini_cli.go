@@ -192,12 +192,16 @@ func reduceGemini(m *jsValue) geminiReduced {
 	return r
 }
 
-func (g *geminiReader) addReduced(id string, m geminiReduced, line int) {
+func (g *geminiReader) addReduced(id string, m geminiReduced, line int) { g.addMsg(id, false, m, line) }
+
+// addMsg is addReduced; view says id is a view of the record being read
+// (jsUnquoteView), copied only for a new message: a message written
+// again keeps the id it has.
+func (g *geminiReader) addMsg(id string, view bool, m geminiReduced, line int) {
 	if g.byID == nil {
 		g.byID = map[string]int{}
 	}
 	msg := m.msg // made for this call (reduceGemini*): not shared
-	msg.id = id
 	// The CLI writes a message again as it grows (its tool calls, their
 	// results), most often the one it wrote last: that one is found
 	// without hashing its id (a kept message's id maps to its place).
@@ -208,11 +212,14 @@ func (g *geminiReader) addReduced(id string, m geminiReduced, line int) {
 		i, ok = g.byID[id]
 	}
 	if ok {
-		msg.epoch = g.msgs[i].epoch
+		msg.id, msg.epoch = g.msgs[i].id, g.msgs[i].epoch
 		g.msgs[i] = msg
 		return
 	}
-	msg.epoch = g.epoch
+	if view {
+		id = strings.Clone(id)
+	}
+	msg.id, msg.epoch = id, g.epoch
 	detail, isLive := m.detail, m.isLive
 	if isLive {
 		if g.live == nil {

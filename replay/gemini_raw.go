@@ -14,13 +14,14 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // recordRaw reads one record (a line, or an element of an array).
 func (g *geminiReader) recordRaw(raw []byte, line int) ([]stepRecord, string) {
 	i := skipSpace(raw, 0)
 	end := validValueIx(raw, i, &g.ix)
-	if end < 0 || skipSpace(raw, end) != len(raw) || hasNonFinite(raw) {
+	if end < 0 || skipSpace(raw, end) != len(raw) || g.ix.nonFinite {
 		return g.recordTree(raw, line)
 	}
 	return g.readRecordRaw(&g.ix, rawValue(raw[i:end]), line)
@@ -42,18 +43,55 @@ func jsUnquote(v rawValue) (string, bool) {
 		return "", false
 	}
 	body := v[1 : len(v)-1]
-	valid := utf8.Valid(body)
-	if valid && bytes.IndexByte(body, '\\') < 0 {
-		return string(body), true
-	}
-	if valid && !bytes.Contains(body, []byte(`\u`)) {
+	if k := bytes.IndexByte(body, '\\'); k < 0 {
+		if utf8.Valid(body) {
+			return string(body), true
+		}
+	} else if out, ok := unescapeShort(body, k); ok && utf8.Valid(out) {
 		// Valid UTF-8 and no \u escape (a lone surrogate, which JSON.parse
-		// keeps and encoding/json replaces): the two unescape alike.
-		return unescape(body, true), true
+		// keeps and encoding/json replaces): the two unescape alike. The
+		// short escapes write ASCII bytes for ASCII bytes, so out is valid
+		// exactly when body is: one pass checks it, where body was
+		// searched for a \u escape, checked and then unescaped.
+		return bytesString(out), true
 	}
 	p := &jsParser{b: v}
 	s, _ := p.string()
 	return s, true
+}
+
+// unescapeShort unescapes a validated string's body whose first
+// backslash is at k, every escape a two-byte one (\n, \", …); ok is false
+// at a \u escape, which it leaves to the caller.
+func unescapeShort(body []byte, k int) (out []byte, ok bool) {
+	out = make([]byte, 0, len(body))
+	for {
+		out = append(out, body[:k]...)
+		if k+1 >= len(body) {
+			return out, false // not reached: validated
+		}
+		c := simpleEscape[body[k+1]]
+		if c == 0 {
+			return out, false // \u
+		}
+		out = append(out, c)
+		body = body[k+2:]
+		if k = bytes.IndexByte(body, '\\'); k < 0 {
+			return append(out, body...), true
+		}
+	}
+}
+
+// jsUnquoteView is jsUnquote not copied when the string is its bytes (no
+// escape, valid UTF-8): a view of the record, for a string only compared,
+// or copied where kept, while the record is read.
+func jsUnquoteView(v rawValue) (string, bool) {
+	if v.Kind() == '"' {
+		if body := v[1 : len(v)-1]; bytes.IndexByte(body, '\\') < 0 && utf8.Valid(body) {
+			return bytesString(body), true
+		}
+	}
+	return jsUnquote(v)
 }
 
 // jsFields fills vals with the members named by keys, as JavaScript reads
@@ -122,8 +160,8 @@ func (g *geminiReader) readRecordRaw(ix *valueIndex, v rawValue, line int) ([]st
 		g.rewind(to)
 		return nil, ""
 	}
-	if idText, ok := jsUnquote(id); ok {
-		g.addReduced(idText, reduceGeminiFields(ix, true, id, typ, f[7], f[8]), line)
+	if idText, ok := jsUnquoteView(id); ok {
+		g.addMsg(idText, true, reduceGeminiFields(ix, true, idText, true, typ, f[7], f[8]), line)
 		return nil, ""
 	}
 	addAll := func(msgs rawValue) {
@@ -179,26 +217,26 @@ var geminiMessageKeys = []string{"id", "type", "content", "toolCalls"}
 func reduceGeminiRaw(ix *valueIndex, m rawValue) geminiReduced {
 	var f [4]rawValue
 	jsFields(ix, m, geminiMessageKeys, f[:])
-	return reduceGeminiFields(ix, m.Kind() == '{', f[0], f[1], f[2], f[3])
+	id, isID := jsUnquote(f[0])
+	return reduceGeminiFields(ix, m.Kind() == '{', id, isID, f[1], f[2], f[3])
 }
 
-// reduceGeminiFields is reduceGeminiRaw on a message's fields, read.
-func reduceGeminiFields(ix *valueIndex, isObject bool, id, typ, content, calls rawValue) geminiReduced {
-	r := geminiReduced{msg: &geminiMsg{}, isObject: isObject}
-	r.id, r.isID = jsUnquote(id)
-	t, _ := jsUnquote(typ)
-	switch t {
+// reduceGeminiFields is reduceGeminiRaw on a message's fields, read, its
+// id unquoted (by the caller, which has it already for a message record).
+func reduceGeminiFields(ix *valueIndex, isObject bool, id string, isID bool, typ, content, calls rawValue) geminiReduced {
+	r := geminiReduced{msg: &geminiMsg{}, isObject: isObject, id: id, isID: isID}
+	switch geminiType(typ) {
 	case "user":
-		text, fr := geminiPartsTextRaw(ix, content, false)
+		text, fr := geminiPartsTextRaw(ix, content, false, true) // only compared: a view
 		if rest, ok := strings.CutPrefix(text, geminiLivePrefix); ok {
 			if i := strings.LastIndex(rest, geminiLiveSuffix); i >= 0 {
 				rest = rest[:i]
 			}
-			r.detail, r.isLive = rest, true
+			r.detail, r.isLive = strings.Clone(rest), true
 		}
 		r.msg.prompt = !fr && !r.isLive && text != "Please continue."
 	case "gemini":
-		if text, _ := geminiPartsTextRaw(ix, content, true); text != "" {
+		if text, _ := geminiPartsTextRaw(ix, content, true, false); text != "" {
 			r.msg.steps = append(r.msg.steps, stepRecord{info: StepInfo{Kind: StepMessage}, output: text, hasText: true})
 		}
 		ix.elems(calls, func(_ int, c rawValue) bool {
@@ -221,6 +259,20 @@ func reduceGeminiFields(ix *valueIndex, isObject bool, id, typ, content, calls r
 
 var geminiCallKeys = []string{"name", "args", "result", "resultDisplay", "status"}
 
+// geminiType is a message's type as jsUnquote reads it, the two the
+// reader tells apart matched in place: only compared, they are not
+// copied out of the record for every message.
+func geminiType(v rawValue) string {
+	switch string(v) {
+	case `"user"`:
+		return "user"
+	case `"gemini"`:
+		return "gemini"
+	}
+	t, _ := jsUnquote(v)
+	return t
+}
+
 // geminiKeyRaw is geminiKey on a validated call's args (nil: absent):
 // written from its bytes when appendJSRaw can, else through parseJS.
 func geminiKeyRaw(ix *valueIndex, name string, args rawValue) string {
@@ -228,13 +280,13 @@ func geminiKeyRaw(ix *valueIndex, name string, args rawValue) string {
 	if name == "" {
 		name = "generic_tool"
 	}
-	dst := append(make([]byte, 0, len(name)+1+len(args)), name...)
+	dst := append(make([]byte, 0, len(name)+1+max(len(args), 2)), name...)
 	dst = append(dst, ':')
 	if !jsTruthyRaw(args) {
-		return string(append(dst, "{}"...))
+		return bytesString(append(dst, "{}"...))
 	}
 	if out, ok := appendJSRaw(ix, dst, args, 0); ok {
-		return string(out)
+		return bytesString(out) // dst was made here and is not written again
 	}
 	v, _ := parseJS(args) // validated: parses
 	return string(appendJS(dst, v))
@@ -315,13 +367,18 @@ func appendJSRaw(ix *valueIndex, dst []byte, v rawValue, depth int) (out []byte,
 	return dst, false
 }
 
-// geminiPartsTextRaw is geminiPartsText on a validated content.
-func geminiPartsTextRaw(ix *valueIndex, v rawValue, noThoughts bool) (text string, functionResponse bool) {
+// geminiPartsTextRaw is geminiPartsText on a validated content; with
+// view, a text of one part is a view of the record (jsUnquoteView).
+func geminiPartsTextRaw(ix *valueIndex, v rawValue, noThoughts, view bool) (text string, functionResponse bool) {
+	unquote := jsUnquote
+	if view {
+		unquote = jsUnquoteView
+	}
 	var f [3]rawValue
 	keys := []string{"text", "thought", "functionResponse"}
 	switch v.Kind() {
 	case '"':
-		s, _ := jsUnquote(v)
+		s, _ := unquote(v)
 		return s, false
 	case '[':
 		var b strCat
@@ -330,7 +387,7 @@ func geminiPartsTextRaw(ix *valueIndex, v rawValue, noThoughts bool) (text strin
 			if f[2] != nil {
 				functionResponse = true
 			}
-			t, ok := jsUnquote(f[0])
+			t, ok := unquote(f[0])
 			if !ok || (noThoughts && jsTruthyRaw(f[1])) {
 				return true
 			}
@@ -340,7 +397,7 @@ func geminiPartsTextRaw(ix *valueIndex, v rawValue, noThoughts bool) (text strin
 		return b.String(), functionResponse
 	case '{':
 		jsFields(ix, v, keys, f[:])
-		t, _ := jsUnquote(f[0])
+		t, _ := unquote(f[0])
 		return t, f[2] != nil
 	}
 	return "", false
@@ -455,3 +512,6 @@ func invalidUTF8Len(b []byte) int {
 	}
 	return n
 }
+
+// bytesString is b as a string, not copied: b is not written again.
+func bytesString(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }

@@ -1,8 +1,10 @@
 package replay
 
 import (
+	"bytes"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // FuzzGeminiKeyRaw: a tool call's key written from the args' bytes
@@ -42,6 +44,75 @@ func FuzzGeminiKeyRaw(f *testing.F) {
 		}
 		if got := geminiKeyRaw(nil, name, v); got != want {
 			t.Fatalf("%q %q: %q, want %q", name, data, got, want)
+		}
+	})
+}
+
+// BenchmarkJSUnquote reads the strings a Gemini CLI record is made of: a
+// tool output of source lines (a newline escape every forty bytes or so),
+// one with a quote and a tab, and a plain one.
+func BenchmarkJSUnquote(b *testing.B) {
+	line := `    if err := run(cfg); err != nil { return err }\n`
+	vals := []rawValue{
+		rawValue(`"` + strings.Repeat(line, 40) + `"`),
+		rawValue(`"main.go:12: undefined: \"cfg\"\tmake: *** [all] Error 1"`),
+		rawValue(`"I'll run the build first, then read the file it names."`),
+	}
+	n := 0
+	for _, v := range vals {
+		n += len(v)
+	}
+	b.SetBytes(int64(n))
+	for b.Loop() {
+		for _, v := range vals {
+			if _, ok := jsUnquote(v); !ok {
+				b.Fatal("not a string")
+			}
+		}
+	}
+}
+
+// jsUnquoteOld is jsUnquote before it unescaped and checked in one pass:
+// FuzzJSUnquote holds the new one to it.
+func jsUnquoteOld(v rawValue) (string, bool) {
+	if v.Kind() != '"' {
+		return "", false
+	}
+	body := v[1 : len(v)-1]
+	valid := utf8.Valid(body)
+	if valid && bytes.IndexByte(body, '\\') < 0 {
+		return string(body), true
+	}
+	if valid && !bytes.Contains(body, []byte(`\u`)) {
+		return unescape(body, true), true
+	}
+	p := &jsParser{b: v}
+	s, _ := p.string()
+	return s, true
+}
+
+// FuzzJSUnquote: jsUnquote reads every validated string as the reading
+// it replaced, and as jsParser (JSON.parse's WTF-8) does.
+func FuzzJSUnquote(f *testing.F) {
+	for _, s := range []string{`"a\nb"`, `"\ud800\udc00"`, `"\ud800\u0041"`, `"\udc00"`, "\"\xff\xfe a\\n\"", `"\u00e9\/\\\""`,
+		"\"\xed\xa0\x80\\t\"", "\"\xc3\\n\xa9\"", `"\\u"`, `"x\n\u0000"`, `""`, `"\t\r\b\f"`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		if len(raw) == 0 || raw[0] != '"' {
+			return
+		}
+		end, _ := validString(raw, 0)
+		if end < 0 {
+			return
+		}
+		v := rawValue(raw[:end])
+		got, ok := jsUnquote(v)
+		want, wantOK := jsUnquoteOld(v)
+		p := &jsParser{b: v}
+		js, _ := p.string()
+		if got != want || ok != wantOK || got != js {
+			t.Fatalf("%q: jsUnquote %q %v, before %q %v, jsParser %q", v, got, ok, want, wantOK, js)
 		}
 	})
 }

@@ -28,6 +28,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"strings"
+	"unicode/utf8"
 )
 
 // PresetOpenHandsV1 is the OpenHands V1 (software-agent-sdk) preset.
@@ -297,13 +298,15 @@ func (o *openHandsV1Reader) kept(recs []stepRecord, reason string) ([]stepRecord
 
 // read reads event v from its members f, v1Keys' values.
 func (o *openHandsV1Reader) read(v rawValue, f *[len(v1Keys)]rawValue) ([]stepRecord, string) {
-	kind, ok := f[v1kKind].Str()
+	// kind, src and parent are only compared or copied while the event
+	// is read: views of the record (strView), not copies.
+	kind, ok := strView(f[v1kKind])
 	if !ok {
 		return nil, `not an OpenHands V1 event (no "kind")`
 	}
-	src, _ := f[v1kSource].Str()
-	id := f[v1kID].Text()
-	parent, tree := f[v1kParentID].Str()
+	src, _ := strView(f[v1kSource])
+	id := f[v1kID].Text() // kept: the last node, a pending action's id
+	parent, tree := strView(f[v1kParentID])
 	if tree && kind != "ConversationStateUpdateEvent" && kind != "ConversationErrorEvent" {
 		// The active branch is the path from the last event to the root;
 		// an event whose parent is not the event before it starts another
@@ -326,14 +329,17 @@ func (o *openHandsV1Reader) read(v rawValue, f *[len(v1Keys)]rawValue) ([]stepRe
 	}
 	switch kind {
 	case "ActionEvent":
-		resp := f[v1kResponseID].Text()
+		resp := textView(f[v1kResponseID])
 		if resp == "" || resp != o.lastResp {
 			o.askBefore()
 			out = o.appendFlush(out)
+			o.lastResp = strings.Clone(resp) // kept
 		}
-		o.lastResp = resp
 		ev.Class = OHV1Action
-		tool := w.text(f[v1kToolName])
+		tool, ok := strView(f[v1kToolName]) // copied where kept (sym, the action)
+		if !ok {
+			tool = w.text(f[v1kToolName])
+		}
 		if o.ep != nil {
 			o.keyed(src)
 			if strings.IndexByte(tool, 0) >= 0 {
@@ -348,16 +354,18 @@ func (o *openHandsV1Reader) read(v rawValue, f *[len(v1Keys)]rawValue) ([]stepRe
 		}
 		ev.Tool = o.sym(tool)
 		o.n++
-		r := &stepRecord{n: o.n, hasStep: true, info: StepInfo{Kind: StepAction}, action: tool + " {}", hasAction: true}
+		r := &stepRecord{n: o.n, hasStep: true, info: StepInfo{Kind: StepAction}, hasAction: true}
 		if f[v1kAction].Kind() == '{' {
 			w.buf = append(append(w.buf[:0], tool...), ' ')
 			o.cur.appendCanon(w, f[v1kAction], false, openHandsVolatile) // w.action, indexed
 			r.action = string(w.buf)
+		} else {
+			r.action = tool + " {}"
 		}
 		o.pending = append(o.pending, r)
 		o.ids = append(o.ids, id, f[v1kToolCallID].Text())
 	case "ObservationEvent", "AgentErrorEvent", "UserRejectObservation":
-		r := o.attach(f[v1kActionID].Text(), f[v1kToolCallID].Text())
+		r := o.attach(textView(f[v1kActionID]), textView(f[v1kToolCallID]))
 		var text string
 		switch kind {
 		case "ObservationEvent":
@@ -380,10 +388,11 @@ func (o *openHandsV1Reader) read(v rawValue, f *[len(v1Keys)]rawValue) ([]stepRe
 				}
 				ev.Key = o.canonKey()
 			}
-			text = o.v1Text(o.cur.get(obs, "content"))
+			content, isErr, exit := o.obsFields(obs)
+			text = o.v1Text(content)
 			if r != nil {
-				r.info.Error = isTrue(o.cur.get(obs, "is_error"))
-				if c, ok := rawInt(o.cur.get(obs, "exit_code")); ok {
+				r.info.Error = isTrue(isErr)
+				if c, ok := rawInt(exit); ok {
 					r.info.ExitCode, r.info.HasExitCode = c, true
 				}
 			}
@@ -445,6 +454,48 @@ func (o *openHandsV1Reader) read(v rawValue, f *[len(v1Keys)]rawValue) ([]stepRe
 	}
 	o.event(ev, id)
 	return out, ""
+}
+
+// obsFields are an observation's content, is_error and exit_code, each
+// the last of its key as get reads it, in one walk of its members where
+// three gets walked them three times.
+func (o *openHandsV1Reader) obsFields(obs rawValue) (content, isErr, exit rawValue) {
+	o.cur.members(obs, func(k []byte, esc bool, val rawValue) bool {
+		if esc {
+			k = []byte(unquoteKey(k))
+		}
+		switch string(k) {
+		case "content":
+			content = val
+		case "is_error":
+			isErr = val
+		case "exit_code":
+			exit = val
+		}
+		return true
+	})
+	return content, isErr, exit
+}
+
+// strView is v.Str() not copied when the string is its bytes (no
+// escape, valid UTF-8): a view of the record, for a value only compared
+// or copied while the record is read, never kept.
+func strView(v rawValue) (string, bool) {
+	if v.Kind() == '"' {
+		if body := v[1 : len(v)-1]; bytes.IndexByte(body, '\\') < 0 && utf8.Valid(body) {
+			return bytesString(body), true
+		}
+	}
+	return v.Str()
+}
+
+// textView is v.Text(), a string not copied as strView.
+func textView(v rawValue) string {
+	if v.Kind() == '"' {
+		s, _ := strView(v)
+		return s
+	}
+	return v.Text()
 }
 
 // askBefore marks that the run loop checks before the event being read:

@@ -144,3 +144,48 @@ func TestV1KeyAt(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkV1ObsFields reads the fields of a fixture's observations a
+// step takes (content, is_error, exit_code), with the record's index.
+func BenchmarkV1ObsFields(b *testing.B) {
+	data, err := os.ReadFile("../testdata/openhands/v1-stuck.jsonl")
+	if err != nil {
+		b.Fatal(err)
+	}
+	o := &openHandsV1Reader{}
+	var obs []rawValue
+	var ixs []*valueIndex
+	for _, l := range bytes.Split(data, []byte("\n")) {
+		ix := new(valueIndex)
+		if end := validValueIx(l, 0, ix); end > 0 {
+			if v := ix.get(rawValue(l[:end]), "observation"); v.Kind() == '{' {
+				obs, ixs = append(obs, v), append(ixs, ix)
+			}
+		}
+	}
+	for _, f := range []struct {
+		name string
+		read func(ix *valueIndex, v rawValue) rawValue
+	}{
+		{"obsFields", func(ix *valueIndex, v rawValue) rawValue { o.cur = ix; c, _, _ := o.obsFields(v); return c }},
+		{"gets", func(ix *valueIndex, v rawValue) rawValue { // the reading before: a walk a field
+			ix.get(v, "is_error")
+			ix.get(v, "exit_code")
+			return ix.get(v, "content")
+		}},
+	} {
+		b.Run(f.name, func(b *testing.B) {
+			n := 0
+			for b.Loop() {
+				for i, v := range obs {
+					if f.read(ixs[i], v) != nil {
+						n++
+					}
+				}
+			}
+			if n == 0 {
+				b.Fatal("no content read")
+			}
+		})
+	}
+}

@@ -105,7 +105,7 @@ func (w *canonWriter) keep(skip map[string]bool) func(k []byte, esc bool, val ra
 // values by value, and lets them go. A repeated key is decoded as its
 // last value: sorted stably, the last of each run is kept.
 func (w *canonWriter) writeMembers(base int, value func(rawValue)) {
-	slices.SortStableFunc(w.members[base:], func(a, b canonMember) int { return bytes.Compare(a.key, b.key) })
+	sortMembers(w.members[base:])
 	w.buf = append(w.buf, '{')
 	first := true
 	for i := base; i < len(w.members); i++ {
@@ -117,13 +117,65 @@ func (w *canonWriter) writeMembers(base int, value func(rawValue)) {
 			w.buf = append(w.buf, ',')
 		}
 		first = false
-		w.buf = appendGoString(w.buf, m.key, true)
+		w.buf = appendKey(w.buf, m.key)
 		w.buf = append(w.buf, ':')
 		value(m.val)
 	}
 	w.buf = append(w.buf, '}')
 	clear(w.members[base:])
 	w.members = w.members[:base]
+}
+
+// sortMembers sorts an object's members by key, stably. The few members
+// of an event's objects are sorted by insertion, each comparison inline:
+// slices.SortStableFunc, which also sorts by insertion so few, made a
+// call through the comparison func, copying both members, for each.
+// More go to SortStableFunc, an insertion sort being quadratic.
+func sortMembers(ms []canonMember) {
+	if len(ms) > 16 {
+		slices.SortStableFunc(ms, func(a, b canonMember) int { return bytes.Compare(a.key, b.key) })
+		return
+	}
+	for i := 1; i < len(ms); i++ {
+		m := ms[i]
+		j := i
+		for ; j > 0 && keyLess(m.key, ms[j-1].key); j-- {
+			ms[j] = ms[j-1]
+		}
+		ms[j] = m
+	}
+}
+
+// keyLess is string(a) < string(b), told by the first bytes when they
+// differ, as an object's keys mostly do.
+func keyLess(a, b []byte) bool {
+	if len(a) > 0 && len(b) > 0 && a[0] != b[0] {
+		return a[0] < b[0]
+	}
+	return string(a) < string(b)
+}
+
+// plainKeyByte marks the bytes appendGoString writes as they are (with
+// html): printable ASCII but '"', '\\', '<', '>' and '&'.
+var plainKeyByte = func() (t [256]bool) {
+	for c := 0x20; c < 0x7F; c++ {
+		t[c] = c != '"' && c != '\\' && c != '<' && c != '>' && c != '&'
+	}
+	return t
+}()
+
+// appendKey appends an object's key as appendGoString(dst, k, true)
+// does: a key of plain bytes, as nearly every key is, between quotes at
+// once, a look-up a byte where appendGoString tests each for six cases.
+func appendKey(dst, k []byte) []byte {
+	for _, c := range k {
+		if !plainKeyByte[c] {
+			return appendGoString(dst, k, true)
+		}
+	}
+	dst = append(dst, '"')
+	dst = append(dst, k...)
+	return append(dst, '"')
 }
 
 // appendStringValue appends a string value as json.Marshal writes the

@@ -13,6 +13,8 @@ func FuzzCanonWriter(f *testing.F) {
 		`{"b":1,"a":[true,false,null,1.0,2.50,-0,1e2,"x<y>&z\u2028"],"a":{"z":NaN,"y":"\ud800"}}`,
 		`{"command":"ls","thought":"t","hidden":true,"x":{"b":"\u00e9\n","a":1e400}}`,
 		"{\"k\\u0065y\":\"\xff\",\"\xc3\xa9\":[[],{}],\"\":0}", `[1,"a",{"b":2}]`, `"s\t"`, `-Infinity`, `12345678901234567890`,
+		`{"q":1,"p":2,"o":3,"n":4,"m":5,"l":6,"k":7,"j":8,"i":9,"h":10,"g":11,"f":12,"e":13,"d":14,"c":15,"b":16,"a":17,"b":18,"ab":19,"":20}`,
+		`{"kind":"K","is_error":false,"exit_code":1,"content":[],"command":"c","metadata":{"pid":-1,"prefix":""},"kind":"L","a<b":0,"a&":1,"\u00e9":2}`,
 		`{"a":"abcdefgh\nijklmnop<qrstuvwx\tyz","b":"\u00e9 é  \\\" \/ \b\f\r","c":"0123456789abcdef&"}`, "\"\xe2\x80\xa8 12345678 \xe2\x80\xa9\"",
 	} {
 		f.Add([]byte(s))

@@ -25,13 +25,18 @@ type valueIndex struct {
 	spans []ixSpan // by start
 	opens []int32  // spans of the containers still open (while built)
 	off   bool     // the record is too long for int32 offsets: nothing indexed
+	// nonFinite says the pass met NaN or an infinity, which it accepts
+	// (Python's, read as null) where JSON.parse refuses the record: a
+	// reader of JSON proper needs no second search of the record for
+	// them (hasNonFinite).
+	nonFinite bool
 }
 
 type ixSpan struct{ start, end int32 }
 
 func (ix *valueIndex) reset(b []byte) {
 	ix.base, ix.spans, ix.opens = b, ix.spans[:0], ix.opens[:0]
-	ix.off = len(b) > math.MaxInt32
+	ix.off, ix.nonFinite = len(b) > math.MaxInt32, false
 }
 
 // add records a value (a string) at [from, to).

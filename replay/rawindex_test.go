@@ -39,7 +39,7 @@ func FuzzValueIndex(f *testing.F) {
 		`[[[[["` + long + `"]]]],{"k":{"k":{"k":"` + long + `"}}},"` + long + `\"\\"]`,
 		`{"id":"g1","toolCalls":[{"name":"x","args":{"p":"` + long + `"},"result":[{"functionResponse":{"response":{"output":"` + long + `"}}}]}]}`,
 		`{"a":[` + strings.Repeat(`{"b":"`+long+`"},`, 5) + `1]}`,
-		`{"a":"` + long + `"`, `[1,]`, `{"a" 1}`,
+		`{"a":"` + long + `"`, `[1,]`, `{"a" 1}`, `[NaN,"NaN"]`, `{"Infinity":-Infinity}`, `["Infinity",1]`,
 		`{"observation":{"content":[{"type":"text","text":"` + long + `\n<&>"}],"is_error":false,"exit_code":0,"b":1.50,"b":[true,null,2e3]},"id":"x","timestamp":"t","k\u0065y":"` + long + `","kind":"ObservationEvent"}`,
 	} {
 		f.Add([]byte(s))
@@ -55,6 +55,9 @@ func FuzzValueIndex(f *testing.F) {
 			return
 		}
 		v := rawValue(data[i:end])
+		if ix.nonFinite != hasNonFinite(v) {
+			t.Fatalf("nonFinite = %v, hasNonFinite %v", ix.nonFinite, !ix.nonFinite)
+		}
 		var plain, indexed strings.Builder
 		walkAll(nil, v, &plain)
 		walkAll(&ix, v, &indexed)
