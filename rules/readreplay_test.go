@@ -277,3 +277,38 @@ func TestReadReplayStopped(t *testing.T) {
 		t.Errorf("Finish: %v and %d firings, want %v and none", err, n, cause)
 	}
 }
+
+// TestReadReplayMisuse: finishing a replay twice, or under another
+// configuration than it stepped, panics: the outputs are gone, so no
+// outcome could be right.
+func TestReadReplayMisuse(t *testing.T) {
+	cfg := rules.Default()
+	read := func() (*replay.Episode, *rules.ReadReplay) {
+		opts := replay.Options{Format: replay.FormatSteps, Stepper: func(ep *replay.Episode) replay.TurnStepper {
+			return rules.NewReadReplay(context.Background(), ep, cfg, nil)
+		}}
+		eps, err := replay.Read(bytes.NewReader(replaytest.StepsLog(rand.New(rand.NewPCG(1, 2)), 20, 1)), "s.jsonl", "s", opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return eps[0], eps[0].Stepped.(*rules.ReadReplay)
+	}
+	panics := func(name string, f func()) {
+		t.Helper()
+		defer func() {
+			if recover() == nil {
+				t.Errorf("%s: no panic", name)
+			}
+		}()
+		f()
+	}
+	ep, rr := read()
+	panics("another configuration", func() { rr.Finish(ep, rules.Default(), nil, func(rules.Firing) {}) })
+	ep, rr = read()
+	panics("another rule set", func() { rr.Finish(ep, cfg, rules.Registry[:3], func(rules.Firing) {}) })
+	ep, rr = read()
+	if err := rr.Finish(ep, cfg, nil, func(rules.Firing) {}); err != nil {
+		t.Fatal(err)
+	}
+	panics("twice", func() { rr.Finish(ep, cfg, nil, func(rules.Firing) {}) })
+}
