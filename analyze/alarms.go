@@ -25,13 +25,8 @@ const (
 func AlarmJudge(ep *replay.Episode) (func(n int) bool, string) {
 	switch {
 	case ep.Format == replay.FormatAttempts:
-		var progressed []bool // computed at the first question
-		return func(n int) bool {
-			if progressed == nil {
-				progressed = tasksProgressed(ep.NumAttempts(), ep.Attempt)
-			}
-			return n >= 1 && n <= len(progressed) && progressed[n-1]
-		}, BasisTaskProgress
+		var progressed []bool
+		return attemptsJudge(ep, &progressed), BasisTaskProgress
 	case (ep.Format != replay.FormatSteps || ep.HasScore) && len(ep.Turns) > 0:
 		peaks := scorePeaks(ep.Turns)
 		first := ep.Turns[0].N
@@ -46,6 +41,30 @@ func AlarmJudge(ep *replay.Episode) (func(n int) bool, string) {
 		}, BasisScore
 	}
 	return nil, ""
+}
+
+// AlarmJudge is the package's AlarmJudge for o's episode ep, sharing
+// what it computes with analyzeInto's: an attempts log's pass over every
+// attempt (tasksProgressed) is made once for the outcome and the report's
+// tables, not once each (a third of a 100 MB attempts log's analysis
+// after its reading).
+func (o *Outcome) AlarmJudge(ep *replay.Episode) (func(n int) bool, string) {
+	if o == nil || ep.Format != replay.FormatAttempts {
+		return AlarmJudge(ep)
+	}
+	return attemptsJudge(ep, &o.progressed), BasisTaskProgress
+}
+
+// attemptsJudge judges an attempts log's firings by *progressed, which
+// it computes at the first question when nil.
+func attemptsJudge(ep *replay.Episode, progressed *[]bool) func(n int) bool {
+	return func(n int) bool {
+		if *progressed == nil {
+			*progressed = tasksProgressed(ep.NumAttempts(), ep.AttemptWork)
+		}
+		p := *progressed
+		return n >= 1 && n <= len(p) && p[n-1]
+	}
 }
 
 // scorePeaks returns, in order, the indices of the turns whose score is
@@ -68,7 +87,7 @@ func scorePeaks(turns []replay.Turn) []int32 {
 // from the end keeps, per task, the work recorded after the attempt and
 // whether a later one is done: some later attempt has work the attempt
 // lacks exactly when that union is not within the attempt's work.
-func tasksProgressed(n int, attempt func(i int) replay.Attempt) []bool {
+func tasksProgressed(n int, attempt func(i int) (task, status string, work []string)) []bool {
 	type later struct {
 		work map[string]struct{} // nil until a later attempt has work
 		done bool
@@ -78,25 +97,25 @@ func tasksProgressed(n int, attempt func(i int) replay.Attempt) []bool {
 	var mine map[string]struct{} // reused: an attempt's work, when long
 	out := make([]bool, n)
 	for i := n - 1; i >= 0; i-- {
-		a := attempt(i)
-		k, ok := tasks[a.TaskID]
+		task, status, work := attempt(i)
+		k, ok := tasks[task]
 		if !ok {
 			k = len(laters)
 			laters = append(laters, later{})
-			tasks[a.TaskID] = k
+			tasks[task] = k
 		}
 		l := &laters[k]
-		p := l.done && a.Status != "done"
+		p := l.done && status != "done"
 		// The union of distinct strings cannot fit in fewer.
 		if !p && len(l.work) > 0 {
-			p = len(l.work) > len(a.CompletedWork)
+			p = len(l.work) > len(work)
 		}
 		if !p && len(l.work) > 0 {
-			if len(a.CompletedWork) <= 8 {
+			if len(work) <= 8 {
 				// At most 8 later works against at most 8 of the
 				// attempt's: comparing is cheaper than hashing.
 				for w := range l.work {
-					if !slices.Contains(a.CompletedWork, w) {
+					if !slices.Contains(work, w) {
 						p = true
 						break
 					}
@@ -106,7 +125,7 @@ func tasksProgressed(n int, attempt func(i int) replay.Attempt) []bool {
 					mine = map[string]struct{}{}
 				}
 				clear(mine)
-				for _, w := range a.CompletedWork {
+				for _, w := range work {
 					mine[w] = struct{}{}
 				}
 				for w := range l.work {
@@ -118,13 +137,13 @@ func tasksProgressed(n int, attempt func(i int) replay.Attempt) []bool {
 			}
 		}
 		out[i] = p
-		if len(a.CompletedWork) > 0 && l.work == nil {
-			l.work = make(map[string]struct{}, len(a.CompletedWork))
+		if len(work) > 0 && l.work == nil {
+			l.work = make(map[string]struct{}, len(work))
 		}
-		for _, w := range a.CompletedWork {
+		for _, w := range work {
 			l.work[w] = struct{}{}
 		}
-		l.done = l.done || a.Status == "done"
+		l.done = l.done || status == "done"
 	}
 	return out
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/loopbreak/loopbreak/replay"
+	"github.com/loopbreak/loopbreak/rules"
 )
 
 // progressedAfterNaive is the definition read literally: scan every later
@@ -170,7 +171,10 @@ func TestTasksProgressedMatchesReference(t *testing.T) {
 				a.CompletedWork = append(a.CompletedWork, fmt.Sprint("w", r.IntN(12)))
 			}
 		}
-		got, want := tasksProgressed(len(attempts), func(i int) replay.Attempt { return attempts[i] }), refTasksProgressed(attempts)
+		got, want := tasksProgressed(len(attempts), func(i int) (string, string, []string) {
+			a := &attempts[i]
+			return a.TaskID, a.Status, a.CompletedWork
+		}), refTasksProgressed(attempts)
 		if !slices.Equal(got, want) {
 			t.Fatalf("%+v:\ngot  %v\nwant %v", attempts, got, want)
 		}
@@ -195,4 +199,42 @@ func attemptsEpisode(as []replay.Attempt) *replay.Episode {
 	ep := &replay.Episode{Format: replay.FormatAttempts}
 	ep.AppendAttempts(as...)
 	return ep
+}
+
+// TestOutcomeAlarmJudgeShared: an attempts log's outcome keeps the pass
+// its judge made over the attempts, and its AlarmJudge (the report's)
+// answers from it, as AlarmJudge does from a pass of its own.
+func TestOutcomeAlarmJudgeShared(t *testing.T) {
+	r := rand.New(rand.NewPCG(24, 9))
+	var as []replay.Attempt
+	start := time.Date(2025, 11, 14, 8, 0, 0, 0, time.UTC)
+	for i := range 400 {
+		a := replay.Attempt{TaskID: fmt.Sprint("t", r.IntN(4)), Status: []string{"blocked", "done", "in_progress"}[r.IntN(3)], Timestamp: start.Add(time.Duration(i) * time.Minute)}
+		if r.IntN(3) == 0 {
+			a.CompletedWork = []string{fmt.Sprint("w", r.IntN(5))}
+		}
+		as = append(as, a)
+	}
+	ep := attemptsEpisode(as)
+	ep.Turns = make([]replay.Turn, len(as))
+	for i := range ep.Turns {
+		ep.Turns[i].N = i + 1
+	}
+	o := Analyze(ep, rules.Default(), Options{KeepFirings: true})
+	if len(o.Firings) == 0 || o.progressed == nil {
+		t.Fatalf("%d firings, progressed %v: the outcome judged none", len(o.Firings), o.progressed != nil)
+	}
+	shared, basis := o.AlarmJudge(ep)
+	own, ownBasis := AlarmJudge(ep)
+	for n := 0; n <= len(as)+1; n++ {
+		if shared(n) != own(n) || basis != ownBasis {
+			t.Fatalf("attempt %d: the outcome's judge says %v (%s), AlarmJudge %v (%s)", n, shared(n), basis, own(n), ownBasis)
+		}
+	}
+	for i := range o.progressed {
+		o.progressed[i] = !o.progressed[i]
+	}
+	if shared(1) == own(1) {
+		t.Error("the outcome's judge does not answer from the outcome's pass")
+	}
 }

@@ -74,6 +74,11 @@ type Outcome struct {
 	// it is unlabelled.
 	Labels *EpisodeLabels
 	Scores Scores
+
+	// progressed is, for an attempts log, whether each attempt's task
+	// progressed later (tasksProgressed), once a firing was judged: the
+	// outcome's AlarmJudge and the report's share it.
+	progressed []bool
 }
 
 // Options control what Analyze keeps.
@@ -232,7 +237,7 @@ func analyzeInto(ctx context.Context, ep *replay.Episode, cfg *rules.Config, opt
 	} else {
 		story = nil
 	}
-	judge, _ := AlarmJudge(ep)
+	judge, _ := o.AlarmJudge(ep)
 	*r = episodeRun{o: o, ep: ep, live: live, story: story, scorer: scorer, judge: judge, keep: keep}
 	var fire func(rules.Firing)
 	if sc != nil {

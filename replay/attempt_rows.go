@@ -63,6 +63,13 @@ func (e *Episode) AppendAttempts(as ...Attempt) {
 	}
 }
 
+// AttemptWork is attempt i's task id, status and completed work:
+// Attempt(i)'s, without making the rest of the attempt.
+func (e *Episode) AttemptWork(i int) (task, status string, work []string) {
+	r := e.attempts.at(i)
+	return e.Str(r.task), e.Str(r.status), e.attemptLists[r.work]
+}
+
 // AttemptTask is attempt i's task id: Attempt(i).TaskID without making
 // the rest of the attempt.
 func (e *Episode) AttemptTask(i int) string { return e.Str(e.attempts.at(i).task) }

@@ -66,7 +66,7 @@ type DetectorRow struct {
 // Detectors builds the headline table: one row per rule that ran, in
 // registry order, false alarms judged by analyze.AlarmJudge.
 func Detectors(o *analyze.Outcome, ep *replay.Episode) []DetectorRow {
-	judge, basis := analyze.AlarmJudge(ep)
+	judge, basis := o.AlarmJudge(ep)
 	return DetectorsJudged(o, ep, judge, basis)
 }
 
@@ -245,7 +245,7 @@ func unitWord(ep *replay.Episode) string { return rules.UnitOf(ep) }
 
 // agentEpisode writes the report of a steps or attempts log.
 func (r *Text) agentEpisode(o *analyze.Outcome, ep *replay.Episode) error {
-	judge, basis := analyze.AlarmJudge(ep)
+	judge, basis := o.AlarmJudge(ep)
 	return r.AgentEpisode(o, ep, judge, basis)
 }
 

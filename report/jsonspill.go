@@ -43,7 +43,7 @@ type agentTallies struct {
 func (a *agentTallies) start(o *analyze.Outcome, ep *replay.Episode) {
 	a.det, a.tasks = nil, nil
 	if !isZorkGPT(ep) {
-		judge, basis := analyze.AlarmJudge(ep)
+		judge, basis := o.AlarmJudge(ep)
 		a.det = newDetectorTally(o, judge, basis)
 		if ep.Format == replay.FormatAttempts {
 			a.tasks = &taskTally{}
