@@ -95,9 +95,9 @@ func (c *claudeCodeReader) recordRaw(raw []byte, _ int) ([]stepRecord, string) {
 		ok := true
 		switch string(keyBytes(k, esc)) {
 		case "type":
-			typ, ok = rawString(val)
+			typ, ok = rawStringView(val) // views: copied where kept (seen)
 		case "uuid":
-			uuid, ok = rawString(val)
+			uuid, ok = rawStringView(val)
 		case "isSidechain":
 			side, ok = rawBool(val)
 		case "isMeta":
@@ -168,7 +168,7 @@ func (c *claudeCodeReader) recordRaw(raw []byte, _ int) ([]stepRecord, string) {
 		if c.seen == nil {
 			c.seen = map[string]bool{}
 		}
-		c.seen[uuid] = true
+		c.seen[strings.Clone(uuid)] = true
 	}
 	if !hasMessage || !set {
 		return nil, fmt.Sprintf("a Claude Code %s record without a message", typ)

@@ -55,6 +55,16 @@ func rawString(v rawValue) (s string, ok bool) {
 	return "", false
 }
 
+// rawStringView is rawString not copied when the string is its bytes
+// (strView): a view of the record, for a value only compared, or copied,
+// while the record is read.
+func rawStringView(v rawValue) (s string, ok bool) {
+	if v.Kind() == '"' {
+		return strView(v)
+	}
+	return rawString(v)
+}
+
 // rawBool reads a field decoded into a Go bool: true or false, or null or
 // absent as false; ok is false for another kind of value.
 func rawBool(v rawValue) (b, ok bool) {
