@@ -28,7 +28,9 @@ func appendSignature(b []byte, action, output string) []byte {
 	return appendFallback(b, output)
 }
 
-// appendNorm appends norm(s) to b, byte by byte when s is ASCII.
+// appendNorm appends norm(s) to b: when s is ASCII, copied whole and
+// lowered in place (appended byte by byte, an action cost as much as
+// scanning an output several times its length).
 func appendNorm(b []byte, s string) []byte {
 	s = strings.TrimSpace(s)
 	for i := 0; i < len(s); i++ {
@@ -36,12 +38,12 @@ func appendNorm(b []byte, s string) []byte {
 			return append(b, strings.ToLower(s)...)
 		}
 	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
+	start := len(b)
+	b = append(b, s...)
+	for i, c := range b[start:] {
 		if c >= 'A' && c <= 'Z' {
-			c += 'a' - 'A'
+			b[start+i] = c + ('a' - 'A')
 		}
-		b = append(b, c)
 	}
 	return b
 }

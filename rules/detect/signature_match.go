@@ -198,11 +198,36 @@ func appendSigTestNames(b []byte, s string) []byte {
 	return b
 }
 
-// verbAt returns the length of the first of verbs (words with distinct
-// first letters) at s[i:], 0 for none.
-func verbAt(s string, i int, verbs []string) int {
-	c := s[i] | 0x20
+// verbSet is a list of verbs (lower-case ASCII words of two letters or
+// more, with distinct first letters) and, for each byte, a bit for each
+// letter a verb starting with that byte, in either ASCII case, has
+// second: most bytes are ruled out by a test of the byte and the next,
+// where testing each verb's first letter at every byte was most of
+// matchSigFile's time.
+type verbSet struct {
+	verbs []string
+	pair  [256]uint32
+}
+
+func newVerbSet(verbs ...string) *verbSet {
+	vs := &verbSet{verbs: verbs}
 	for _, v := range verbs {
+		bit := uint32(1) << (v[1] - 'a')
+		vs.pair[v[0]] |= bit
+		vs.pair[v[0]-('a'-'A')] |= bit
+	}
+	return vs
+}
+
+// verbAt returns the length of the first of vs's verbs at s[i:], 0 for
+// none. A second byte that is no letter may map onto a letter's bit in
+// the pair test: the verb is matched in full after it.
+func verbAt(s string, i int, vs *verbSet) int {
+	if i+1 >= len(s) || vs.pair[s[i]]>>((s[i+1]|0x20-'a')&31)&1 == 0 {
+		return 0
+	}
+	c := s[i] | 0x20
+	for _, v := range vs.verbs {
 		if v[0] == c {
 			return foldLen(s, i, v)
 		}
@@ -211,8 +236,8 @@ func verbAt(s string, i int, verbs []string) int {
 }
 
 var (
-	fileVerbs   = []string{"modified", "changed", "updated", "fixed"}
-	actionVerbs = []string{"added", "removed", "fixed", "updated", "changed"}
+	fileVerbs   = newVerbSet("modified", "changed", "updated", "fixed")
+	actionVerbs = newVerbSet("added", "removed", "fixed", "updated", "changed")
 )
 
 // matchSigFile is `(?i)(?:modified|changed|updated|fixed)\s+(\S+\.(?:ts|js|go|py))`:
