@@ -91,13 +91,19 @@ func foldLen(s string, i int, word string) int {
 // which then ends where it starts.
 func matchSigError(s string, from int) (word, loc string, ok bool) {
 	for i := from; i+5 <= len(s); i++ {
-		if i+8 <= len(s) {
-			// Eight bytes at a time to the next e or E: a zero byte of
-			// y is one; the lowest bit of m marks the first exactly
-			// (the formula errs only above a zero byte).
-			x := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
-				uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
-			y := (x | 0x2020202020202020) ^ 0x6565656565656565
+		if i+10 <= len(s) {
+			// Eight positions at a time to the next "err" in any ASCII
+			// case (b|0x20 is 'e' only for e and E, and so for r): a
+			// zero byte of y is one, the words loaded from i, i+1 and
+			// i+2 each testing one letter; the lowest bit of m marks
+			// the first exactly (the formula errs only above a zero
+			// byte). An e alone, a letter in eight of prose or code,
+			// stopped the search far more often.
+			const fold = 0x2020202020202020
+			e := (load64(s, i) | fold) ^ 0x6565656565656565
+			r1 := (load64(s, i+1) | fold) ^ 0x7272727272727272
+			r2 := (load64(s, i+2) | fold) ^ 0x7272727272727272
+			y := e | r1 | r2
 			m := (y - 0x0101010101010101) &^ y & 0x8080808080808080
 			if m == 0 {
 				i += 7

@@ -1,6 +1,7 @@
 package detect
 
 import (
+	"math/bits"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -106,6 +107,75 @@ func FuzzSignatureRef(f *testing.F) {
 		}
 		if got, want := string(appendNorm([]byte("x|"), s)), string(refAppendNorm([]byte("x|"), s)); got != want {
 			t.Fatalf("appendNorm(%q) = %q, reference %q", s, got, want)
+		}
+	})
+}
+
+// refMatchSigError is matchSigError as it was before its search for
+// "err" (it searched for an e alone).
+func refMatchSigError(s string, from int) (word, loc string, ok bool) {
+	for i := from; i+5 <= len(s); i++ {
+		if i+8 <= len(s) {
+			x := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+				uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+			y := (x | 0x2020202020202020) ^ 0x6565656565656565
+			m := (y - 0x0101010101010101) &^ y & 0x8080808080808080
+			if m == 0 {
+				i += 7
+				continue
+			}
+			i += bits.TrailingZeros64(m) / 8
+			if i+5 > len(s) {
+				break
+			}
+		}
+		if s[i]|0x20 != 'e' || s[i+1]|0x20 != 'r' || foldLen(s, i, "error") == 0 {
+			continue
+		}
+		p := i + 5
+		if p < len(s) && s[p] == ':' {
+			p++
+		}
+		p = skipReSpace(s, p)
+		q := endWord(s, p)
+		if q == p {
+			continue
+		}
+		for t := q; t+1 < len(s) && s[t] != '\n'; t++ {
+			if s[t]|0x20 == 'a' && foldLen(s, t, "at") > 0 {
+				if u := skipReSpace(s, t+2); u < len(s) {
+					return s[p:q], s[u:endNonSpace(s, u)], true
+				}
+			}
+		}
+		for t := q - 2; t > p; t-- {
+			if s[t]|0x20 == 'a' && foldLen(s, t, "at") > 0 {
+				if u := skipReSpace(s, t+2); u < len(s) {
+					return s[p:t], s[u:endNonSpace(s, u)], true
+				}
+			}
+		}
+	}
+	return "", "", false
+}
+
+// FuzzMatchSigErrorRef holds matchSigError to refMatchSigError from
+// every offset.
+func FuzzMatchSigErrorRef(f *testing.F) {
+	for _, s := range []string{
+		"Error: TypeError - Cannot read property 'id' of null at auth.ts:45", "xxERRORxx ErRoR: x at y", "eeeeeeeeerrrrrrror a at b",
+		"error", "errorerrorerror at", "the error state\nerror: x\tAT  loc", "er\u212aror eRR0R: k at \xc5\xbf",
+		"0123456789err or error:w at l",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		for from := 0; from <= len(s) && from < 24; from++ {
+			w, l, ok := matchSigError(s, from)
+			rw, rl, rok := refMatchSigError(s, from)
+			if w != rw || l != rl || ok != rok {
+				t.Fatalf("matchSigError(%q, %d) = %q %q %v, reference %q %q %v", s, from, w, l, ok, rw, rl, rok)
+			}
 		}
 	})
 }
