@@ -109,9 +109,7 @@ func (e *openHandsEngine) Step(t *replay.Turn, env *Env) {
 			}
 		}
 	} else if st, ok := stepOf(t, env.Episode); ok {
-		for _, f := range e.d.Step(st) {
-			e.fired = f.Rule
-		}
+		e.fired = e.d.StepRule(st)
 	}
 	if e.fired == RepeatActionObservation.Name {
 		env.Report(Firing{Turn: t.N, Rule: RepeatActionObservation, Kind: RepeatActionObservationStop})

@@ -254,10 +254,19 @@ func (d *OpenHands) reset() {
 // an AgentCondensationObservation) and asks once, after the step; a blank
 // action step is skipped.
 func (d *OpenHands) Step(s Step) []OpenHandsFiring {
-	if s.noCall() {
-		return nil
+	if rule := d.StepRule(s); rule != "" {
+		return []OpenHandsFiring{{Firing{Step: s.N, Rule: rule, Kind: KindStop, Origin: OriginOpenHands}}}
 	}
-	var rule string
+	return nil
+}
+
+// StepRule is Step for a caller that reports the firing at once: the
+// check that fired ("" for none), without Step's list of one, allocated
+// at each firing (a stuck episode fires at most of its steps).
+func (d *OpenHands) StepRule(s Step) string {
+	if s.noCall() {
+		return ""
+	}
 	switch s.Kind {
 	case KindAction:
 		d.Add(d.ownActs.get(OHOtherAction, s.Action), false)
@@ -269,18 +278,13 @@ func (d *OpenHands) Step(s Step) []OpenHandsFiring {
 		case s.Error:
 			o.Class = OHErrorObs
 		}
-		rule = d.Add(o, true)
+		return d.Add(o, true)
 	case KindMessage:
-		rule = d.Add(d.ownMsgs.get(OHAgentMessage, s.Output), true)
+		return d.Add(d.ownMsgs.get(OHAgentMessage, s.Output), true)
 	case KindCondensation:
-		rule = d.Add(d.ownObs.get(OHCondensation, s.Output), true)
-	default:
-		return nil
+		return d.Add(d.ownObs.get(OHCondensation, s.Output), true)
 	}
-	if rule == "" {
-		return nil
-	}
-	return []OpenHandsFiring{{Firing{Step: s.N, Rule: rule, Kind: KindStop, Origin: OriginOpenHands}}}
+	return ""
 }
 
 // lastN returns the last n values of r, most recent first as is_stuck
