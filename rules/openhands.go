@@ -144,7 +144,7 @@ func addOpenHandsEvent(d *detect.OpenHands, ep *replay.Episode, ev *replay.OpenH
 	if ev.InHistory {
 		cls = detect.OpenHandsClass(ev.Class) // replay.OpenHandsClass has detect's order
 	}
-	return d.Add(&detect.OpenHandsEvent{Class: cls, Key: ep.Str(ev.Key), Text: ep.Str(ev.Text)}, ev.Ask)
+	return d.AddEvent(cls, ep.Str(ev.Key), ep.Str(ev.Text), ev.Ask)
 }
 
 // openHandsCheck reports the steps where its check fired.

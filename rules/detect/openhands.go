@@ -147,6 +147,7 @@ type OpenHands struct {
 	// Step's own events, reused once no ring can hold them; and the
 	// checks' scratch lists.
 	ownActs, ownMsgs, ownObs ohSlab
+	dropped                  OpenHandsEvent // AddEvent's of a class no ring keeps
 	lastA, lastO             []*OpenHandsEvent
 }
 
@@ -232,6 +233,29 @@ func (d *OpenHands) Add(e *OpenHandsEvent, ask bool) string {
 		return ""
 	}
 	return d.IsStuck()
+}
+
+// AddEvent is Add of the event {class, key, text}, held in one of the
+// detector's own events, as Step's are, where a caller made one on the
+// heap for each event of a log: an action's in the actions' slab, an
+// agent message's in the messages', an observation's in the
+// observations' (each pushed into the rings its slab is sized for), a
+// user message's or a null event's, which no ring keeps, in one reused.
+func (d *OpenHands) AddEvent(class OpenHandsClass, key, text string, ask bool) string {
+	var e *OpenHandsEvent
+	switch {
+	case class == OHUserMessage || class == OHNull:
+		e = &d.dropped
+		*e = OpenHandsEvent{Class: class, Key: key}
+	case class == OHAgentMessage:
+		e = d.ownMsgs.get(class, key)
+	case class.IsAction():
+		e = d.ownActs.get(class, key)
+	default:
+		e = d.ownObs.get(class, key)
+	}
+	e.Text = text
+	return d.Add(e, ask)
 }
 
 // IsStuck is is_stuck over the history added so far: the check that holds
