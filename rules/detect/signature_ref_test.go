@@ -84,13 +84,38 @@ func refAppendNorm(b []byte, s string) []byte {
 	return b
 }
 
-// FuzzSignatureRef holds matchSigFile, matchSigAction and appendNorm to
-// the references above.
+// refScanSignature is scanSignature as it was before its loop bound
+// proved its reads in bounds (i+1 < len(s)).
+func refScanSignature(s string, matchError bool) (found uint8, word, loc string) {
+	for i := 0; i+1 < len(s); i++ {
+		if sigPair[s[i]]>>((s[i+1]|0x20-'a')&31)&1 == 0 {
+			continue
+		}
+		for cands := sigFirst[s[i]]; cands != 0; cands &= cands - 1 {
+			w := &sigWords[bits.TrailingZeros8(cands)]
+			if found&w.bit != 0 || !hasFoldAt(s, i, w.word) {
+				continue
+			}
+			if w.bit == wordError && matchError {
+				if word, loc, ok := matchSigError(s, i); ok {
+					return found | w.bit, word, loc
+				}
+			}
+			if found |= w.bit; found == allWords {
+				return found, "", ""
+			}
+		}
+	}
+	return found, "", ""
+}
+
+// FuzzSignatureRef holds matchSigFile, matchSigAction, appendNorm and
+// scanSignature to the references above.
 func FuzzSignatureRef(f *testing.F) {
 	for _, s := range []string{
 		"Fixed auth.ts - updated validation", "MODIFIED  src/a.go CHANGED x", "modified\n\tx.py uPdAtEd\u212a y",
 		"fixed", "f", "addeD removed_x", "  Run_Tests ./Pkg  ", "chan ged modif fix.py", "Ünïcode ACTION",
-		"\xffFIXED a.js added \xc5\xbf",
+		"\xffFIXED a.js added \xc5\xbf", "Error: x at y", "3 tests FAILED: a: b", "e", "",
 	} {
 		f.Add(s)
 	}
@@ -107,6 +132,13 @@ func FuzzSignatureRef(f *testing.F) {
 		}
 		if got, want := string(appendNorm([]byte("x|"), s)), string(refAppendNorm([]byte("x|"), s)); got != want {
 			t.Fatalf("appendNorm(%q) = %q, reference %q", s, got, want)
+		}
+		for _, me := range []bool{false, true} {
+			f, w, l := scanSignature(s, me)
+			rf, rw, rl := refScanSignature(s, me)
+			if f != rf || w != rw || l != rl {
+				t.Fatalf("scanSignature(%q, %v) = %b %q %q, reference %b %q %q", s, me, f, w, l, rf, rw, rl)
+			}
 		}
 	})
 }
