@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"unsafe"
 
 	"github.com/loopbreak/loopbreak/replay"
 )
@@ -63,11 +64,13 @@ var ClineRepeat = &Rule{
 	},
 }
 
-// clineState is checkRepeatedToolCall's TaskState: the last call and the
-// count.
+// clineState is checkRepeatedToolCall's TaskState: the last call's
+// signature and the count. The signatures are written into two buffers
+// taken in turn (the last and the current), so that a step allocates
+// nothing once they have grown.
 type clineState struct {
 	soft, hard int
-	last       string
+	last, cur  []byte
 	has        bool
 	count      int
 }
@@ -77,20 +80,21 @@ func (s *clineState) Step(t *replay.Turn, env *Env) {
 	if !ok {
 		return
 	}
-	if k, fired := s.check(clineSignature(call)); fired {
+	s.cur = appendClineSignature(s.cur[:0], call)
+	if k, fired := s.check(); fired {
 		env.Report(Firing{Turn: t.N, Rule: ClineRepeat, Kind: k})
 	}
 }
 
-// check counts one call by its name and signature (key) and says what
-// fires.
-func (s *clineState) check(key string) (*Kind, bool) {
-	if s.has && key == s.last {
+// check counts one call by its name and signature (cur, which becomes
+// the last) and says what fires.
+func (s *clineState) check() (*Kind, bool) {
+	if s.has && bytes.Equal(s.cur, s.last) {
 		s.count++
 	} else {
 		s.count = 1
 	}
-	s.last, s.has = key, true
+	s.last, s.cur, s.has = s.cur, s.last, true
 	switch s.count {
 	case s.soft:
 		return ClineFeedback, true
@@ -106,7 +110,14 @@ var clineIgnored = map[string]bool{"task_progress": true}
 // clineSignature is the name and toolCallSignature of a call: its
 // top-level parameters, task_progress left out, keys sorted.
 func clineSignature(c toolCall) string {
-	return c.name + "\n" + sortedTop(c.args, clineIgnored)
+	return string(appendClineSignature(nil, c))
+}
+
+// appendClineSignature appends clineSignature(c) to b.
+func appendClineSignature(b []byte, c toolCall) []byte {
+	b = append(b, c.name...)
+	b = append(b, '\n')
+	return appendSortedTop(b, c.args, clineIgnored)
 }
 
 // toolCall is a step's tool call: its name and its arguments as logged
@@ -128,7 +139,10 @@ func toolCallOf(t *replay.Turn, ep *replay.Episode) (toolCall, bool) {
 	}
 	name, args, found := strings.Cut(st.Action, " ")
 	if found && strings.HasPrefix(strings.TrimSpace(args), "{") && replay.ValidJSON(args) {
-		return toolCall{name: name, args: json.RawMessage(args), raw: st.Action}, true
+		// The action's own bytes, not a copy of them at every step: the
+		// readers of args (sortedTop, canonicalJSON, json.Unmarshal)
+		// never write them.
+		return toolCall{name: name, args: unsafe.Slice(unsafe.StringData(args), len(args)), raw: st.Action}, true
 	}
 	return toolCall{name: st.Action, raw: st.Action}, true
 }
@@ -142,25 +156,31 @@ func toolCallOf(t *replay.Turn, ep *replay.Episode) (toolCall, bool) {
 // agent's argument names never do (FuzzSortedTop holds the two to one
 // another).
 func sortedTop(args json.RawMessage, ignored map[string]bool) string {
+	return string(appendSortedTop(nil, args, ignored))
+}
+
+// appendSortedTop appends sortedTop(args, ignored) to b.
+func appendSortedTop(b []byte, args json.RawMessage, ignored map[string]bool) []byte {
 	if len(args) == 0 {
-		return "{}"
+		return append(b, "{}"...)
 	}
-	if s, ok := sortedTopInPlace(args, ignored); ok {
-		return s
+	if out, ok := appendSortedTopInPlace(b, args, ignored); ok {
+		return out
 	}
-	return sortedTopDecoded(args, ignored)
+	return append(b, sortedTopDecoded(args, ignored)...)
 }
 
 // topMember is one member of an object, its key and value as written.
 type topMember struct{ key, val []byte }
 
-// sortedTopInPlace is sortedTop for a valid object whose keys are plain
-// printable ASCII other than json.Marshal's HTML characters (it reports
-// false for anything else).
-func sortedTopInPlace(args []byte, ignored map[string]bool) (string, bool) {
+// appendSortedTopInPlace appends sortedTop(args, ignored) to b for a
+// valid object whose keys are plain printable ASCII other than
+// json.Marshal's HTML characters (it reports false, b unchanged, for
+// anything else).
+func appendSortedTopInPlace(b, args []byte, ignored map[string]bool) ([]byte, bool) {
 	i := skipJSONSpace(args, 0)
 	if i >= len(args) || args[i] != '{' {
-		return "", false
+		return b, false
 	}
 	var room [16]topMember
 	ms := room[:0]
@@ -169,7 +189,7 @@ func sortedTopInPlace(args []byte, ignored map[string]bool) (string, bool) {
 		key := args[i+1 : kEnd-1]
 		for _, c := range key {
 			if c < 0x20 || c >= 0x80 || c == '\\' || c == '<' || c == '>' || c == '&' {
-				return "", false
+				return b, false
 			}
 		}
 		i = skipJSONSpace(args, skipJSONSpace(args, kEnd)+1) // past ':'
@@ -186,27 +206,26 @@ func sortedTopInPlace(args []byte, ignored map[string]bool) (string, bool) {
 	// (slices.SortStableFunc, not sort.SliceStable: its reflection made
 	// room escape to the heap, an allocation a call.)
 	slices.SortStableFunc(ms, func(a, b topMember) int { return bytes.Compare(a.key, b.key) })
-	var b strings.Builder
-	b.Grow(len(args)) // compacted, less the ignored keys: no longer
-	b.WriteByte('{')
+	b = append(b, '{')
+	first := true
 	for j, m := range ms {
 		if j+1 < len(ms) && bytes.Equal(ms[j+1].key, m.key) {
 			continue
 		}
-		if b.Len() > 1 {
-			b.WriteByte(',')
+		if !first {
+			b = append(b, ',')
 		}
-		b.WriteByte('"')
-		b.Write(m.key)
-		b.WriteString(`":`)
+		first = false
+		b = append(b, '"')
+		b = append(b, m.key...)
+		b = append(b, `":`...)
 		if m.val[0] != '"' && bytes.ContainsAny(m.val, " \t\r\n") {
-			b.WriteString(compactJSON(m.val)) // a string is compact as written
+			b = append(b, compactJSON(m.val)...) // a string is compact as written
 		} else {
-			b.Write(m.val)
+			b = append(b, m.val...)
 		}
 	}
-	b.WriteByte('}')
-	return b.String(), true
+	return append(b, '}'), true
 }
 
 func skipJSONSpace(b []byte, i int) int {

@@ -109,9 +109,7 @@ func (e *openHandsEngine) Step(t *replay.Turn, env *Env) {
 			}
 		}
 	} else if st, ok := stepOf(t, env.Episode); ok {
-		for _, f := range e.d.Step(st) {
-			e.fired = f.Rule
-		}
+		e.fired = e.d.StepRule(st)
 	}
 	if e.fired == RepeatActionObservation.Name {
 		env.Report(Firing{Turn: t.N, Rule: RepeatActionObservation, Kind: RepeatActionObservationStop})
@@ -146,7 +144,7 @@ func addOpenHandsEvent(d *detect.OpenHands, ep *replay.Episode, ev *replay.OpenH
 	if ev.InHistory {
 		cls = detect.OpenHandsClass(ev.Class) // replay.OpenHandsClass has detect's order
 	}
-	return d.Add(&detect.OpenHandsEvent{Class: cls, Key: ep.HistoryStr(ev.Key), Text: ep.HistoryStr(ev.Text)}, ev.Ask)
+	return d.AddEvent(cls, ep.HistoryStr(ev.Key), ep.HistoryStr(ev.Text), ev.Ask)
 }
 
 // openHandsCheck reports the steps where its check fired.

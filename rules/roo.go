@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"bytes"
 	"encoding/json"
 	"math"
 
@@ -45,12 +46,14 @@ var RooRepeat = &Rule{
 }
 
 // rooState is a ToolRepetitionDetector: the previous call's serialisation
-// (none after a refusal) and the count.
+// (none after a refusal) and the count. The serialisations are written
+// into two buffers taken in turn (the previous and the current), so that
+// a step allocates nothing once they have grown.
 type rooState struct {
-	limit int
-	prev  string
-	has   bool
-	count int
+	limit     int
+	prev, cur []byte
+	has       bool
+	count     int
 }
 
 func (s *rooState) Step(t *replay.Turn, env *Env) {
@@ -61,20 +64,25 @@ func (s *rooState) Step(t *replay.Turn, env *Env) {
 	if rooScroll(call) {
 		return
 	}
-	if s.check(call.name + "\n" + sortedTop(call.args, nil)) {
+	s.cur = append(s.cur[:0], call.name...)
+	s.cur = append(s.cur, '\n')
+	s.cur = appendSortedTop(s.cur, call.args, nil)
+	if s.check() {
 		env.Report(Firing{Turn: t.N, Rule: RooRepeat, Kind: RooStop})
 	}
 }
 
-// check counts a call by its serialisation and says whether it is refused.
-func (s *rooState) check(key string) bool {
-	if s.has && key == s.prev {
+// check counts a call by its serialisation (cur) and says whether it is
+// refused.
+func (s *rooState) check() bool {
+	if s.has && bytes.Equal(s.cur, s.prev) {
 		s.count++
 	} else {
-		s.count, s.prev, s.has = 0, key, true
+		s.count, s.has = 0, true
+		s.prev, s.cur = s.cur, s.prev
 	}
 	if s.limit > 0 && s.count >= s.limit {
-		s.count, s.prev, s.has = 0, "", false
+		s.count, s.has = 0, false
 		return true
 	}
 	return false

@@ -54,9 +54,20 @@ type FuzzyFiring struct {
 }
 
 type fuzzyEntry struct {
-	n     int
-	runes []rune
-	hist  *histogram // nil until a comparison needs it (a short episode's
+	n   int
+	out string // the output (a string is immutable: held, not copied)
+	// count is out's code points (an invalid byte counts as one); canon
+	// says out is valid UTF-8, so that it is the only text of its code
+	// points and two outputs' code points are equal when their bytes are.
+	count int
+	canon bool
+	// runes are out's code points, decoded the first time an LCS needs
+	// them (hasRunes): most outputs are settled by their lengths, an
+	// equal output kept or their histograms, and decoding each into
+	// four bytes a byte was fuzzy_repeat's largest cost.
+	runes    []rune
+	hasRunes bool
+	hist     *histogram // nil until a comparison needs it (a short episode's
 	// steps rarely do: 600 bytes each)
 	hasHis bool // hist is counted
 }
@@ -67,10 +78,39 @@ func (e *fuzzyEntry) histogram() *histogram {
 		if e.hist == nil {
 			e.hist = new(histogram)
 		}
-		e.hist.set(e.runes)
+		e.hist.setString(e.out)
 		e.hasHis = true
 	}
 	return e.hist
+}
+
+// codePoints returns e's code points, decoding them the first time.
+func (e *fuzzyEntry) codePoints() []rune {
+	if !e.hasRunes {
+		// Ranging over a string reads an invalid byte as U+FFFD, as
+		// []rune does. At most a code point a byte.
+		if n := len(e.out); cap(e.runes) < n {
+			e.runes = make([]rune, n)
+		}
+		e.runes = e.runes[:decodeRunes(e.runes[:len(e.out)], e.out)]
+		e.hasRunes = true
+	}
+	return e.runes
+}
+
+// sameCodePoints says e and o have the same code points: valid UTF-8
+// texts when their bytes are equal, others when their decodings are.
+func (e *fuzzyEntry) sameCodePoints(o *fuzzyEntry) bool {
+	if e.count != o.count {
+		return false
+	}
+	if e.out == o.out {
+		return true
+	}
+	if e.canon && o.canon {
+		return false
+	}
+	return slices.Equal(e.codePoints(), o.codePoints())
 }
 
 // FuzzyRepeat is the fuzzy_repeat detector (RULES.md §8), Ralph's
@@ -188,16 +228,9 @@ func (d *FuzzyRepeat) Check(s Step) (FuzzyFiring, bool) {
 	}
 	d.spare = nil
 	cur.n = s.N
-	// Ranging over a string reads an invalid byte as U+FFFD, as []rune does.
-	// At most a code point a byte; filled through a local slice, as
-	// appending to cur.runes reloaded its length and capacity from the
-	// heap at every code point (most of Step's own time).
-	n := len(s.Output)
-	if cap(cur.runes) < n {
-		cur.runes = make([]rune, n)
-	}
-	cur.runes = cur.runes[:decodeRunes(cur.runes[:n], s.Output)]
-	cur.hasHis = false
+	cur.out = s.Output
+	cur.count, cur.canon = countRunes(s.Output)
+	cur.hasRunes, cur.hasHis = false, false
 
 	// The best match as the fraction bestNum/bestDen (2·LCS over the
 	// summed lengths); candidates are tried from the latest, and an
@@ -211,15 +244,15 @@ func (d *FuzzyRepeat) Check(s Step) (FuzzyFiring, bool) {
 	// most 1) admits: the latest such is the match, found without a
 	// histogram or an LCS.
 	for i := len(d.prev) - 1; i >= 0; i-- {
-		if p := d.prev[i]; slices.Equal(p.runes, cur.runes) {
-			found, best, bestNum, bestDen = true, p.n, 2*int64(len(p.runes)), 2*int64(len(p.runes))
+		if p := d.prev[i]; p.sameCodePoints(cur) {
+			found, best, bestNum, bestDen = true, p.n, 2*int64(p.count), 2*int64(p.count)
 			break
 		}
 	}
 	exact := found
 	for i := len(d.prev) - 1; i >= 0 && !exact; i-- {
 		p := d.prev[i]
-		total := len(cur.runes) + len(p.runes) // > 0: neither is empty
+		total := cur.count + p.count // > 0: neither is empty
 		cutoff := d.need(total)
 		if found {
 			// Beat bestNum/bestDen: 2·L·bestDen > bestNum·total.
@@ -227,7 +260,7 @@ func (d *FuzzyRepeat) Check(s Step) (FuzzyFiring, bool) {
 		}
 		// The LCS is at most the shorter text, then at most the code
 		// points the two share: most pairs fail the first, cheap test.
-		if cutoff > min(len(cur.runes), len(p.runes)) {
+		if cutoff > min(cur.count, p.count) {
 			continue
 		}
 		shared := cur.histogram().bound(p.histogram())
@@ -237,7 +270,7 @@ func (d *FuzzyRepeat) Check(s Step) (FuzzyFiring, bool) {
 		if d.mt == nil {
 			d.mt = newMatcher()
 		}
-		if l, ok := d.mt.lcsShared(cur.runes, p.runes, cutoff, shared); ok {
+		if l, ok := d.mt.lcsShared(cur.codePoints(), p.codePoints(), cutoff, shared); ok {
 			found, best, bestNum, bestDen = true, p.n, 2*int64(l), int64(total)
 		}
 	}
@@ -294,6 +327,42 @@ func decodeRunes(rs []rune, s string) int {
 	}
 	return k
 }
+
+// countRunes returns the code points of s as ranging over s reads them
+// (an invalid byte as one U+FFFD) and whether s is valid UTF-8. Eight
+// ASCII bytes, most of an agent's output, are tested at a time.
+func countRunes(s string) (n int, valid bool) {
+	valid = true
+	for i := 0; i < len(s); {
+		if i+16 <= len(s) && (load64(s, i)|load64(s, i+8))&ascii64 == 0 {
+			i, n = i+16, n+16
+			continue
+		}
+		if s[i] < utf8.RuneSelf {
+			i++
+		} else {
+			r, size := utf8.DecodeRuneInString(s[i:])
+			if r == utf8.RuneError && size == 1 {
+				valid = false
+			}
+			i += size
+		}
+		n++
+	}
+	return n, valid
+}
+
+// load64 is s[i:i+8] as a little-endian word: the compiler makes it one
+// load, where testing the eight bytes one by one loaded each.
+func load64(s string, i int) uint64 {
+	s = s[i : i+8]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+}
+
+// ascii64 has the high bit of each byte of a word: none is set in eight
+// ASCII bytes.
+const ascii64 = 0x8080808080808080
 
 // Kept is the number of outputs kept (Ralph's len(recent_outputs)).
 func (d *FuzzyRepeat) Kept() int { return len(d.prev) }
@@ -370,6 +439,7 @@ func newFuzzyEntry() *fuzzyEntry {
 }
 
 func freeFuzzyEntry(e *fuzzyEntry) {
+	e.out = "" // not the episode's text
 	select {
 	case freeEntries <- e:
 	default:
@@ -380,94 +450,4 @@ func freeFuzzyEntry(e *fuzzyEntry) {
 func round4(num, den int64) float64 {
 	q := (num*20000 + den) / (2 * den)
 	return float64(q) / 1e4
-}
-
-// histogram counts a text's code points: the sum over code points of the
-// smaller count bounds the LCS of two texts from above.
-type histogram struct {
-	ascii   [128]int32
-	present []uint8 // the ASCII code points counted, each once
-	other   map[rune]int32
-}
-
-// set makes h the counts of rs. A text of setScanFrom code points or
-// more, most of an agent's outputs compared, is counted four ASCII code
-// points at a time, without a branch, and the code points present listed
-// after from the 128 counts: noting each one's first occurrence as it was
-// counted put a test of the count just loaded, and a branch, on every
-// code point, and a kilobyte took twice as long (BenchmarkHistogramSet).
-// A shorter text costs less noted as it is counted than the scan of 128.
-func (h *histogram) set(rs []rune) {
-	a := &h.ascii
-	for _, c := range h.present {
-		a[c] = 0
-	}
-	h.present = h.present[:0]
-	clear(h.other)
-	if len(rs) < setScanFrom {
-		for _, r := range rs {
-			if uint32(r) < utf8.RuneSelf {
-				if a[r] == 0 {
-					h.present = append(h.present, uint8(r))
-				}
-				a[r]++
-				continue
-			}
-			h.addOther(r)
-		}
-		return
-	}
-	for i := 0; i < len(rs); {
-		if i+4 <= len(rs) {
-			r := rs[i : i+4 : i+4]
-			if uint32(r[0]|r[1]|r[2]|r[3]) < utf8.RuneSelf {
-				// The masks only spare the bounds checks: each is < 128.
-				a[r[0]&127]++
-				a[r[1]&127]++
-				a[r[2]&127]++
-				a[r[3]&127]++
-				i += 4
-				continue
-			}
-		}
-		r := rs[i]
-		i++
-		if uint32(r) < utf8.RuneSelf {
-			a[r]++
-			continue
-		}
-		h.addOther(r)
-	}
-	for c, n := range a {
-		if n != 0 {
-			h.present = append(h.present, uint8(c))
-		}
-	}
-}
-
-// setScanFrom is the length of text from which set lists the code points
-// present after counting them (measured: 40 code points are counted
-// faster noting them as they come, 64 the other way).
-const setScanFrom = 56
-
-func (h *histogram) addOther(r rune) {
-	if h.other == nil {
-		h.other = make(map[rune]int32)
-	}
-	h.other[r]++
-}
-
-func (h *histogram) bound(o *histogram) int {
-	n := 0
-	for _, c := range h.present {
-		n += int(min(h.ascii[c], o.ascii[c]))
-	}
-	small, large := h.other, o.other
-	if len(small) > len(large) {
-		small, large = large, small
-	}
-	for r, c := range small {
-		n += int(min(c, large[r]))
-	}
-	return n
 }

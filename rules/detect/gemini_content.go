@@ -225,9 +225,11 @@ func (s *chunkScan) noLoopPossible() bool {
 		s.counted = to + 1
 		return true
 	}
-	b := s.buf[from-s.start : to-s.start+gramUnits]
-	for i := 0; i+gramUnits <= len(b); i++ {
-		g := b[i : i+gramUnits : i+gramUnits]
+	// The window slides by reslicing: one length test a gram, where
+	// indexing from i tested both ends and recomputed the address of
+	// each word.
+	for b := s.buf[from-s.start : to-s.start+gramUnits]; len(b) >= gramUnits; b = b[1:] {
+		g := b[:gramUnits]
 		x0 := uint64(g[0]) | uint64(g[1])<<16 | uint64(g[2])<<32 | uint64(g[3])<<48
 		x1 := uint64(g[4]) | uint64(g[5])<<16 | uint64(g[6])<<32 | uint64(g[7])<<48
 		x2 := uint64(g[8]) | uint64(g[9])<<16 | uint64(g[10])<<32 | uint64(g[11])<<48

@@ -147,6 +147,7 @@ type OpenHands struct {
 	// Step's own events, reused once no ring can hold them; and the
 	// checks' scratch lists.
 	ownActs, ownMsgs, ownObs ohSlab
+	dropped                  OpenHandsEvent // AddEvent's of a class no ring keeps
 	lastA, lastO             []*OpenHandsEvent
 }
 
@@ -234,6 +235,29 @@ func (d *OpenHands) Add(e *OpenHandsEvent, ask bool) string {
 	return d.IsStuck()
 }
 
+// AddEvent is Add of the event {class, key, text}, held in one of the
+// detector's own events, as Step's are, where a caller made one on the
+// heap for each event of a log: an action's in the actions' slab, an
+// agent message's in the messages', an observation's in the
+// observations' (each pushed into the rings its slab is sized for), a
+// user message's or a null event's, which no ring keeps, in one reused.
+func (d *OpenHands) AddEvent(class OpenHandsClass, key, text string, ask bool) string {
+	var e *OpenHandsEvent
+	switch {
+	case class == OHUserMessage || class == OHNull:
+		e = &d.dropped
+		*e = OpenHandsEvent{Class: class, Key: key}
+	case class == OHAgentMessage:
+		e = d.ownMsgs.get(class, key)
+	case class.IsAction():
+		e = d.ownActs.get(class, key)
+	default:
+		e = d.ownObs.get(class, key)
+	}
+	e.Text = text
+	return d.Add(e, ask)
+}
+
 // IsStuck is is_stuck over the history added so far: the check that holds
 // first, "" for none.
 func (d *OpenHands) IsStuck() string {
@@ -254,10 +278,19 @@ func (d *OpenHands) reset() {
 // an AgentCondensationObservation) and asks once, after the step; a blank
 // action step is skipped.
 func (d *OpenHands) Step(s Step) []OpenHandsFiring {
-	if s.noCall() {
-		return nil
+	if rule := d.StepRule(s); rule != "" {
+		return []OpenHandsFiring{{Firing{Step: s.N, Rule: rule, Kind: KindStop, Origin: OriginOpenHands}}}
 	}
-	var rule string
+	return nil
+}
+
+// StepRule is Step for a caller that reports the firing at once: the
+// check that fired ("" for none), without Step's list of one, allocated
+// at each firing (a stuck episode fires at most of its steps).
+func (d *OpenHands) StepRule(s Step) string {
+	if s.noCall() {
+		return ""
+	}
 	switch s.Kind {
 	case KindAction:
 		d.Add(d.ownActs.get(OHOtherAction, s.Action), false)
@@ -269,18 +302,13 @@ func (d *OpenHands) Step(s Step) []OpenHandsFiring {
 		case s.Error:
 			o.Class = OHErrorObs
 		}
-		rule = d.Add(o, true)
+		return d.Add(o, true)
 	case KindMessage:
-		rule = d.Add(d.ownMsgs.get(OHAgentMessage, s.Output), true)
+		return d.Add(d.ownMsgs.get(OHAgentMessage, s.Output), true)
 	case KindCondensation:
-		rule = d.Add(d.ownObs.get(OHCondensation, s.Output), true)
-	default:
-		return nil
+		return d.Add(d.ownObs.get(OHCondensation, s.Output), true)
 	}
-	if rule == "" {
-		return nil
-	}
-	return []OpenHandsFiring{{Firing{Step: s.N, Rule: rule, Kind: KindStop, Origin: OriginOpenHands}}}
+	return ""
 }
 
 // lastN returns the last n values of r, most recent first as is_stuck

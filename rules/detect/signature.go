@@ -28,7 +28,9 @@ func appendSignature(b []byte, action, output string) []byte {
 	return appendFallback(b, output)
 }
 
-// appendNorm appends norm(s) to b, byte by byte when s is ASCII.
+// appendNorm appends norm(s) to b: when s is ASCII, copied whole and
+// lowered in place (appended byte by byte, an action cost as much as
+// scanning an output several times its length).
 func appendNorm(b []byte, s string) []byte {
 	s = strings.TrimSpace(s)
 	for i := 0; i < len(s); i++ {
@@ -36,12 +38,12 @@ func appendNorm(b []byte, s string) []byte {
 			return append(b, strings.ToLower(s)...)
 		}
 	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
+	start := len(b)
+	b = append(b, s...)
+	for i, c := range b[start:] {
 		if c >= 'A' && c <= 'Z' {
-			c += 'a' - 'A'
+			b[start+i] = c + ('a' - 'A')
 		}
-		b = append(b, c)
 	}
 	return b
 }
@@ -194,13 +196,16 @@ func signatureWords(s string) uint8 {
 // there and returns the word and location; when it does not, no later
 // "error" matches either.
 func scanSignature(s string, matchError bool) (found uint8, word, loc string) {
-	for i := 0; i+1 < len(s); i++ {
+	// i < len(s)-1 proves both s[i] and s[i+1] in bounds, where
+	// i+1 < len(s) left a check on each byte read.
+	for i := 0; i < len(s)-1; i++ {
 		// A second byte that is no letter may map onto one here: the
 		// words are checked in full below.
-		if sigPair[s[i]]>>((s[i+1]|0x20-'a')&31)&1 == 0 {
+		c := s[i]
+		if sigPair[c]>>((s[i+1]|0x20-'a')&31)&1 == 0 {
 			continue
 		}
-		for cands := sigFirst[s[i]]; cands != 0; cands &= cands - 1 {
+		for cands := sigFirst[c]; cands != 0; cands &= cands - 1 {
 			w := &sigWords[bits.TrailingZeros8(cands)]
 			if found&w.bit != 0 || !hasFoldAt(s, i, w.word) {
 				continue

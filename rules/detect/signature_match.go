@@ -91,13 +91,19 @@ func foldLen(s string, i int, word string) int {
 // which then ends where it starts.
 func matchSigError(s string, from int) (word, loc string, ok bool) {
 	for i := from; i+5 <= len(s); i++ {
-		if i+8 <= len(s) {
-			// Eight bytes at a time to the next e or E: a zero byte of
-			// y is one; the lowest bit of m marks the first exactly
-			// (the formula errs only above a zero byte).
-			x := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
-				uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
-			y := (x | 0x2020202020202020) ^ 0x6565656565656565
+		if i+10 <= len(s) {
+			// Eight positions at a time to the next "err" in any ASCII
+			// case (b|0x20 is 'e' only for e and E, and so for r): a
+			// zero byte of y is one, the words loaded from i, i+1 and
+			// i+2 each testing one letter; the lowest bit of m marks
+			// the first exactly (the formula errs only above a zero
+			// byte). An e alone, a letter in eight of prose or code,
+			// stopped the search far more often.
+			const fold = 0x2020202020202020
+			e := (load64(s, i) | fold) ^ 0x6565656565656565
+			r1 := (load64(s, i+1) | fold) ^ 0x7272727272727272
+			r2 := (load64(s, i+2) | fold) ^ 0x7272727272727272
+			y := e | r1 | r2
 			m := (y - 0x0101010101010101) &^ y & 0x8080808080808080
 			if m == 0 {
 				i += 7
@@ -198,11 +204,36 @@ func appendSigTestNames(b []byte, s string) []byte {
 	return b
 }
 
-// verbAt returns the length of the first of verbs (words with distinct
-// first letters) at s[i:], 0 for none.
-func verbAt(s string, i int, verbs []string) int {
-	c := s[i] | 0x20
+// verbSet is a list of verbs (lower-case ASCII words of two letters or
+// more, with distinct first letters) and, for each byte, a bit for each
+// letter a verb starting with that byte, in either ASCII case, has
+// second: most bytes are ruled out by a test of the byte and the next,
+// where testing each verb's first letter at every byte was most of
+// matchSigFile's time.
+type verbSet struct {
+	verbs []string
+	pair  [256]uint32
+}
+
+func newVerbSet(verbs ...string) *verbSet {
+	vs := &verbSet{verbs: verbs}
 	for _, v := range verbs {
+		bit := uint32(1) << (v[1] - 'a')
+		vs.pair[v[0]] |= bit
+		vs.pair[v[0]-('a'-'A')] |= bit
+	}
+	return vs
+}
+
+// verbAt returns the length of the first of vs's verbs at s[i:], 0 for
+// none. A second byte that is no letter may map onto a letter's bit in
+// the pair test: the verb is matched in full after it.
+func verbAt(s string, i int, vs *verbSet) int {
+	if i+1 >= len(s) || vs.pair[s[i]]>>((s[i+1]|0x20-'a')&31)&1 == 0 {
+		return 0
+	}
+	c := s[i] | 0x20
+	for _, v := range vs.verbs {
 		if v[0] == c {
 			return foldLen(s, i, v)
 		}
@@ -211,8 +242,8 @@ func verbAt(s string, i int, verbs []string) int {
 }
 
 var (
-	fileVerbs   = []string{"modified", "changed", "updated", "fixed"}
-	actionVerbs = []string{"added", "removed", "fixed", "updated", "changed"}
+	fileVerbs   = newVerbSet("modified", "changed", "updated", "fixed")
+	actionVerbs = newVerbSet("added", "removed", "fixed", "updated", "changed")
 )
 
 // matchSigFile is `(?i)(?:modified|changed|updated|fixed)\s+(\S+\.(?:ts|js|go|py))`:

@@ -1,0 +1,213 @@
+package detect
+
+import (
+	"math/bits"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// The signature matchers as they were before verbSet's pair test and
+// appendNorm's copy, kept as the reference FuzzSignatureRef holds the
+// new ones to (the regular expressions of signature_test.go remain the
+// reference of both).
+
+func refVerbAt(s string, i int, verbs []string) int {
+	c := s[i] | 0x20
+	for _, v := range verbs {
+		if v[0] == c {
+			return foldLen(s, i, v)
+		}
+	}
+	return 0
+}
+
+var (
+	refFileVerbs   = []string{"modified", "changed", "updated", "fixed"}
+	refActionVerbs = []string{"added", "removed", "fixed", "updated", "changed"}
+)
+
+func refMatchSigFile(s string) (file string, end int, ok bool) {
+	for i := 0; i < len(s); i++ {
+		n := refVerbAt(s, i, refFileVerbs)
+		if n == 0 {
+			continue
+		}
+		q := skipReSpace(s, i+n)
+		if q == i+n {
+			continue
+		}
+		e := endNonSpace(s, q)
+		for k := e - 3; k > q; k-- {
+			if s[k] != '.' {
+				continue
+			}
+			if m := extAt(s, k+1); m > 0 {
+				return s[q : k+1+m], k + 1 + m, true
+			}
+		}
+	}
+	return "", 0, false
+}
+
+func refMatchSigAction(s string) (word string, ok bool) {
+	for i := 0; i < len(s); i++ {
+		n := refVerbAt(s, i, refActionVerbs)
+		if n == 0 {
+			continue
+		}
+		q := skipReSpace(s, i+n)
+		if q == i+n {
+			continue
+		}
+		if e := endWord(s, q); e > q {
+			return s[q:e], true
+		}
+	}
+	return "", false
+}
+
+func refAppendNorm(b []byte, s string) []byte {
+	s = strings.TrimSpace(s)
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return append(b, strings.ToLower(s)...)
+		}
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		b = append(b, c)
+	}
+	return b
+}
+
+// refScanSignature is scanSignature as it was before its loop bound
+// proved its reads in bounds (i+1 < len(s)).
+func refScanSignature(s string, matchError bool) (found uint8, word, loc string) {
+	for i := 0; i+1 < len(s); i++ {
+		if sigPair[s[i]]>>((s[i+1]|0x20-'a')&31)&1 == 0 {
+			continue
+		}
+		for cands := sigFirst[s[i]]; cands != 0; cands &= cands - 1 {
+			w := &sigWords[bits.TrailingZeros8(cands)]
+			if found&w.bit != 0 || !hasFoldAt(s, i, w.word) {
+				continue
+			}
+			if w.bit == wordError && matchError {
+				if word, loc, ok := matchSigError(s, i); ok {
+					return found | w.bit, word, loc
+				}
+			}
+			if found |= w.bit; found == allWords {
+				return found, "", ""
+			}
+		}
+	}
+	return found, "", ""
+}
+
+// FuzzSignatureRef holds matchSigFile, matchSigAction, appendNorm and
+// scanSignature to the references above.
+func FuzzSignatureRef(f *testing.F) {
+	for _, s := range []string{
+		"Fixed auth.ts - updated validation", "MODIFIED  src/a.go CHANGED x", "modified\n\tx.py uPdAtEd\u212a y",
+		"fixed", "f", "addeD removed_x", "  Run_Tests ./Pkg  ", "chan ged modif fix.py", "Ünïcode ACTION",
+		"\xffFIXED a.js added \xc5\xbf", "Error: x at y", "3 tests FAILED: a: b", "e", "",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		file, end, ok := matchSigFile(s)
+		rfile, rend, rok := refMatchSigFile(s)
+		if file != rfile || end != rend || ok != rok {
+			t.Fatalf("matchSigFile(%q) = %q %d %v, reference %q %d %v", s, file, end, ok, rfile, rend, rok)
+		}
+		word, ok := matchSigAction(s)
+		rword, rok := refMatchSigAction(s)
+		if word != rword || ok != rok {
+			t.Fatalf("matchSigAction(%q) = %q %v, reference %q %v", s, word, ok, rword, rok)
+		}
+		if got, want := string(appendNorm([]byte("x|"), s)), string(refAppendNorm([]byte("x|"), s)); got != want {
+			t.Fatalf("appendNorm(%q) = %q, reference %q", s, got, want)
+		}
+		for _, me := range []bool{false, true} {
+			f, w, l := scanSignature(s, me)
+			rf, rw, rl := refScanSignature(s, me)
+			if f != rf || w != rw || l != rl {
+				t.Fatalf("scanSignature(%q, %v) = %b %q %q, reference %b %q %q", s, me, f, w, l, rf, rw, rl)
+			}
+		}
+	})
+}
+
+// refMatchSigError is matchSigError as it was before its search for
+// "err" (it searched for an e alone).
+func refMatchSigError(s string, from int) (word, loc string, ok bool) {
+	for i := from; i+5 <= len(s); i++ {
+		if i+8 <= len(s) {
+			x := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+				uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+			y := (x | 0x2020202020202020) ^ 0x6565656565656565
+			m := (y - 0x0101010101010101) &^ y & 0x8080808080808080
+			if m == 0 {
+				i += 7
+				continue
+			}
+			i += bits.TrailingZeros64(m) / 8
+			if i+5 > len(s) {
+				break
+			}
+		}
+		if s[i]|0x20 != 'e' || s[i+1]|0x20 != 'r' || foldLen(s, i, "error") == 0 {
+			continue
+		}
+		p := i + 5
+		if p < len(s) && s[p] == ':' {
+			p++
+		}
+		p = skipReSpace(s, p)
+		q := endWord(s, p)
+		if q == p {
+			continue
+		}
+		for t := q; t+1 < len(s) && s[t] != '\n'; t++ {
+			if s[t]|0x20 == 'a' && foldLen(s, t, "at") > 0 {
+				if u := skipReSpace(s, t+2); u < len(s) {
+					return s[p:q], s[u:endNonSpace(s, u)], true
+				}
+			}
+		}
+		for t := q - 2; t > p; t-- {
+			if s[t]|0x20 == 'a' && foldLen(s, t, "at") > 0 {
+				if u := skipReSpace(s, t+2); u < len(s) {
+					return s[p:t], s[u:endNonSpace(s, u)], true
+				}
+			}
+		}
+	}
+	return "", "", false
+}
+
+// FuzzMatchSigErrorRef holds matchSigError to refMatchSigError from
+// every offset.
+func FuzzMatchSigErrorRef(f *testing.F) {
+	for _, s := range []string{
+		"Error: TypeError - Cannot read property 'id' of null at auth.ts:45", "xxERRORxx ErRoR: x at y", "eeeeeeeeerrrrrrror a at b",
+		"error", "errorerrorerror at", "the error state\nerror: x\tAT  loc", "er\u212aror eRR0R: k at \xc5\xbf",
+		"0123456789err or error:w at l",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		for from := 0; from <= len(s) && from < 24; from++ {
+			w, l, ok := matchSigError(s, from)
+			rw, rl, rok := refMatchSigError(s, from)
+			if w != rw || l != rl || ok != rok {
+				t.Fatalf("matchSigError(%q, %d) = %q %q %v, reference %q %q %v", s, from, w, l, ok, rw, rl, rok)
+			}
+		}
+	})
+}
