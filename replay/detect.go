@@ -14,6 +14,7 @@ type readContext struct {
 	detected          bool
 	maxLine           int
 	emit              func(*Episode) error
+	input             inputGauge // how far into its input the read is (stepTable.presize)
 }
 
 // skip counts a line the episode d belongs to cannot use and notes why;

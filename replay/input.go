@@ -9,6 +9,7 @@ import (
 	"errors"
 	"hash"
 	"io"
+	"os"
 
 	"github.com/klauspost/compress/gzip"
 	"github.com/klauspost/compress/zstd"
@@ -233,4 +234,45 @@ func lineEndBytes(b []byte) int {
 		n++
 	}
 	return n
+}
+
+// inputGauge tells how much of its input a read has taken: the bytes
+// read from the input as stored (below a decompressor) and, for a
+// regular file, its size, stat'ed when first asked (a read of a small
+// file never asks).
+type inputGauge struct {
+	read  *int64
+	file  io.Reader     // the input as opened: an *os.File, or one in an endOnce
+	ahead *bufio.Reader // what reads the file, its buffer read ahead of the reader (nil when compressed)
+}
+
+// fraction is the part of the input read so far, 0 when unknown.
+func (g inputGauge) fraction() float64 {
+	r := g.file
+	if e, ok := r.(*endOnce); ok {
+		r = e.r
+	}
+	var size int64
+	switch f := r.(type) {
+	case interface{ size() (int64, bool) }: // fdFile
+		n, ok := f.size()
+		if !ok {
+			return 0
+		}
+		size = n
+	case *os.File:
+		fi, err := f.Stat()
+		if err != nil || !fi.Mode().IsRegular() {
+			return 0
+		}
+		size = fi.Size()
+	}
+	if g.read == nil || size <= 0 {
+		return 0
+	}
+	read := *g.read
+	if g.ahead != nil {
+		read -= int64(g.ahead.Buffered())
+	}
+	return min(1, float64(read)/float64(size))
 }

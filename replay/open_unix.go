@@ -38,6 +38,15 @@ type fdFile struct {
 	path string
 }
 
+// size is the file's size (inputGauge).
+func (f *fdFile) size() (int64, bool) {
+	var st syscall.Stat_t
+	if err := syscall.Fstat(f.fd, &st); err != nil || st.Mode&syscall.S_IFMT != syscall.S_IFREG {
+		return 0, false
+	}
+	return st.Size, true
+}
+
 func (f *fdFile) Read(p []byte) (int, error) {
 	if len(p) == 0 {
 		return 0, nil

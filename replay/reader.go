@@ -340,6 +340,7 @@ func read(ctx context.Context, r io.Reader, source, defaultID string, opts Optio
 	}()
 	br := getReader(counted)
 	defer putReader(br)
+	gauge := inputGauge{read: &counted.n, file: r, ahead: br} // ahead: not once a decompressor reads it
 	magic, _ := br.Peek(4)
 	switch {
 	case bytes.HasPrefix(magic, gzipMagic):
@@ -352,7 +353,7 @@ func read(ctx context.Context, r io.Reader, source, defaultID string, opts Optio
 		defer putGzip(zr)
 		zbr := getReader(zr)
 		defer putReader(zbr)
-		br = zbr
+		br, gauge.ahead = zbr, nil
 	case bytes.Equal(magic, zstdMagic):
 		zr, err := getZstd(br)
 		if err != nil {
@@ -361,6 +362,7 @@ func read(ctx context.Context, r io.Reader, source, defaultID string, opts Optio
 		defer putZstd(zr)
 		zbr := getReader(zr)
 		defer putReader(zbr)
+		gauge.ahead = nil
 		// The decoder reads nothing until asked: a stream broken from its
 		// first frame is a file error, as a bad gzip header is.
 		if _, err := zbr.Peek(1); err != nil && err != io.EOF {
@@ -391,7 +393,8 @@ func read(ctx context.Context, r io.Reader, source, defaultID string, opts Optio
 	}
 	switch format {
 	case FormatSteps, FormatAttempts:
-		rc := &readContext{source: source, defaultID: defaultID, opts: opts, detected: detected, maxLine: maxLine, emit: emit}
+		rc := &readContext{source: source, defaultID: defaultID, opts: opts, detected: detected, maxLine: maxLine, emit: emit,
+			input: gauge}
 		if format == FormatSteps {
 			return st, readSteps(br, rc)
 		}

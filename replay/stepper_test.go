@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"reflect"
 	"testing"
 	"unsafe"
@@ -101,3 +103,39 @@ func TestHistoryTableRenewed(t *testing.T) {
 type stepFunc func(ep *Episode, i int)
 
 func (f stepFunc) Step(ep *Episode, i int) { f(ep, i) }
+
+// TestStepTablePresized: a steps table past presizeAt turns read from a
+// regular file is made at about the size the file's size says (within a
+// few percent of its turns, not grown by append's quarters), and read as
+// from a pipe, where nothing says the size.
+func TestStepTablePresized(t *testing.T) {
+	rng := rand.New(rand.NewPCG(24, 4))
+	data := replaytest.StepsLog(rng, presizeAt*3/2, 1)
+	path := filepath.Join(t.TempDir(), "steps.jsonl")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	file, err := ReadFile(path, nil, Options{Format: FormatSteps})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pipe, err := Read(bytes.NewReader(data), path, DefaultEpisodeID(path), Options{Format: FormatSteps})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ep := file[0]
+	if n := len(ep.Turns); n <= presizeAt || cap(ep.Turns) > n*115/100 || cap(ep.Steps) > n*115/100 {
+		t.Errorf("%d turns in a table of %d (steps %d): not made at its size", n, cap(ep.Turns), cap(ep.Steps))
+	}
+	if !reflect.DeepEqual(spelledTable(ep), spelledTable(pipe[0])) {
+		t.Error("the table read from the file differs from the one read from a pipe")
+	}
+}
+
+func spelledTable(ep *Episode) []any {
+	var rows []any
+	for i := range ep.Turns {
+		rows = append(rows, ep.Row(&ep.Turns[i]), ep.Output(ep.Turns[i].N), ep.Steps[i])
+	}
+	return rows
+}

@@ -133,6 +133,7 @@ type stepTable struct {
 	// history events replayed, eventsZeroed those whose Syms were zeroed
 	// when the history's table was made anew (historyStepped). With a
 	// stepper the outputs are not kept (Episode.Stepped).
+	input        inputGauge // its read's, for presize
 	stepper      TurnStepper
 	mode         int
 	stepped      int
@@ -213,6 +214,9 @@ func (t *stepTable) add(r stepRecord) string {
 			r.info.Canonical = ep.syms.sym(r.canonical)
 		}
 	}
+	if len(ep.Turns) == presizeAt {
+		t.presize()
+	}
 	ep.Turns = append(ep.Turns, turn)
 	if t.stepper == nil {
 		ep.Outputs = append(ep.Outputs, ep.syms.sym(r.output)) // a copy: r.output may be over a reader's buffer
@@ -227,6 +231,51 @@ func (t *stepTable) add(r stepRecord) string {
 		t.added(r.output)
 	}
 	return ""
+}
+
+// presizeAt is the number of turns at which a steps table is made the
+// size its input's size says it will reach (presize): past it, a table
+// grown by append was copied at each growth, its last two arrays alive at
+// once, and a 200 MB session peaked at 115 MB of RSS and 2.0 s of CPU
+// (0.56 s of it faulting in the copies), 88 MB and 1.4 s made at its
+// size (loaded machine).
+const presizeAt = 1 << 16
+
+// presize grows the table's turns and step records to the turns the
+// input will hold at this rate of turns a byte, a twentieth more; not
+// when the input's size is unknown (a pipe) or it is nearly read.
+func (t *stepTable) presize() {
+	ep := t.ep
+	f := t.input.fraction()
+	if f <= 0 || f > 0.9 {
+		return
+	}
+	n := int(float64(len(ep.Turns)) / f * 1.05)
+	if n <= cap(ep.Turns) {
+		return
+	}
+	turns := len(ep.Turns)
+	ep.Turns = sized(ep.Turns, n)
+	ep.Steps = sized(ep.Steps, n)
+	if t.stepper == nil {
+		ep.Outputs = sized(ep.Outputs, n)
+	}
+	// An OpenHands history: its events at their rate a turn.
+	if h := len(ep.OpenHands); h > 0 {
+		ep.OpenHands = sized(ep.OpenHands, h*n/turns)
+	}
+	if h := len(ep.OpenHandsV1); h > 0 {
+		ep.OpenHandsV1 = sized(ep.OpenHandsV1, h*n/turns)
+	}
+}
+
+// sized is s in an array of n, when that is more than its capacity:
+// exactly n (slices.Grow goes on in append's steps past it).
+func sized[T any](s []T, n int) []T {
+	if n <= cap(s) {
+		return s
+	}
+	return append(make([]T, 0, n), s...)
 }
 
 func gapSpan(a, b int) string {
@@ -332,6 +381,7 @@ func readSteps(br *bufio.Reader, c *readContext) error {
 		return err
 	}
 	t := newStepTable(c.defaultID, c.source)
+	t.input = c.input
 	t.ep.Preset, t.ep.Detected = c.opts.Preset, c.detected
 	if h, ok := sr.(interface{ start(*Episode) }); ok {
 		h.start(t.ep) // a reader that records more than steps
