@@ -107,13 +107,8 @@ func (s *clineState) check() (*Kind, bool) {
 // clineIgnored are parameters toolCallSignature leaves out (IGNORED_PARAMS).
 var clineIgnored = map[string]bool{"task_progress": true}
 
-// clineSignature is the name and toolCallSignature of a call: its
-// top-level parameters, task_progress left out, keys sorted.
-func clineSignature(c toolCall) string {
-	return string(appendClineSignature(nil, c))
-}
-
-// appendClineSignature appends clineSignature(c) to b.
+// appendClineSignature appends the name and toolCallSignature of a call
+// to b: its top-level parameters, task_progress left out, keys sorted.
 func appendClineSignature(b []byte, c toolCall) []byte {
 	b = append(b, c.name...)
 	b = append(b, '\n')
