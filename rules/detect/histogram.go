@@ -18,12 +18,7 @@ type histogram struct {
 // code point, and a kilobyte took twice as long (BenchmarkHistogramSet).
 // A shorter text costs less noted as it is counted than the scan of 128.
 func (h *histogram) set(rs []rune) {
-	a := &h.ascii
-	for _, c := range h.present {
-		a[c] = 0
-	}
-	h.present = h.present[:0]
-	clear(h.other)
+	a := h.empty()
 	if len(rs) < setScanFrom {
 		for _, r := range rs {
 			if uint32(r) < utf8.RuneSelf {
@@ -65,18 +60,25 @@ func (h *histogram) set(rs []rune) {
 	}
 }
 
-// setString is set of the code points of s as ranging over s reads them
-// (an invalid byte as U+FFFD), counted from its bytes: fuzzy_repeat
-// counts an output without decoding it. A text of setScanFrom bytes or
-// more is counted eight ASCII bytes at a time, as set counts four code
-// points.
-func (h *histogram) setString(s string) {
+// empty clears the counts of the code points present, and returns the
+// ASCII counts.
+func (h *histogram) empty() *[128]int32 {
 	a := &h.ascii
 	for _, c := range h.present {
 		a[c] = 0
 	}
 	h.present = h.present[:0]
 	clear(h.other)
+	return a
+}
+
+// setString is set of the code points of s as ranging over s reads them
+// (an invalid byte as U+FFFD), counted from its bytes: fuzzy_repeat
+// counts an output without decoding it. A text of setScanFrom bytes or
+// more is counted eight ASCII bytes at a time, as set counts four code
+// points.
+func (h *histogram) setString(s string) {
+	a := h.empty()
 	if len(s) < setScanFrom {
 		for i := 0; i < len(s); {
 			if c := s[i]; c < utf8.RuneSelf {
