@@ -319,8 +319,9 @@ func TestAnalyzeSIGTERMWhileReplaying(t *testing.T) {
 	var b strings.Builder
 	// Long enough that the replay outlasts the poll below on a loaded
 	// machine: at 40,000 attempts it took 0.1 s, and a descheduled poll
-	// once saw the log closed only as the run ended (exit 0).
-	for i := range 200000 {
+	// once saw the log closed only as the run ended (exit 0); at 200,000
+	// too, once the replay got faster (0.5 s for the whole run).
+	for i := range 400000 {
 		fmt.Fprintf(&b, `{"task_id": "t", "status": "%s", "blockers": [], "completed_work": ["w%d"], "session_id": "s%d", "timestamp": "2025-11-14T08:00:00Z"}`+"\n",
 			[]string{"pending", "in_progress", "blocked", "done"}[i%4], i, i)
 	}

@@ -64,8 +64,19 @@ type geminiReader struct {
 	epoch    int                      // resumes so far
 	legacy   bool
 	note     []string
-	lastLine int
-	ix       valueIndex // the record's, reused (recordRaw)
+	lateNote []string // the notes of handing the steps over, after the reading's (as at the end)
+
+	// The steps handed over (handOver): messages g.msgs[:handedTo], and
+	// where that stands. With speculate, the steps are handed over as the
+	// session is read (geminiSpeculate), and failed says a later record
+	// changed a message handed over.
+	handed    geminiHandOver
+	handedTo  int
+	handedIDs map[uint64]struct{} // the hashes of their ids (handedID)
+	speculate bool
+	failed    bool
+	lastLine  int
+	ix        valueIndex // the record's, reused (recordRaw)
 }
 
 // geminiMsg is a kept message, reduced to what the steps need (a whole
@@ -120,7 +131,7 @@ func (g *geminiReader) readRecord(v *jsValue, pending []geminiReduced, line int)
 			g.note = append(g.note, fmt.Sprintf("line %d: the session was resumed by a new CLI process (its loop detector starts afresh)", line))
 		}
 		if msgs := set.get("messages"); msgs != nil && msgs.kind == jsArray {
-			g.msgs, g.byID = g.msgs[:0], map[string]int{}
+			g.replaceMessages()
 			for _, m := range messages(msgs) {
 				if m.isID {
 					g.addReduced(m.id, m, line)
@@ -211,6 +222,10 @@ func (g *geminiReader) addMsg(id string, view bool, m geminiReduced, line int) {
 	} else {
 		i, ok = g.byID[id]
 	}
+	if !ok && g.handedTo > 0 && g.wasHanded(id) {
+		g.failed = true // a message handed over written again
+		return
+	}
 	if ok {
 		msg.id, msg.epoch = g.msgs[i].id, g.msgs[i].epoch
 		g.msgs[i] = msg
@@ -227,6 +242,9 @@ func (g *geminiReader) addMsg(id string, view bool, m geminiReduced, line int) {
 		}
 		if _, seen := g.live[id]; !seen {
 			l := &geminiLive{detail: detail, after: g.lastID(), line: line}
+			if g.handed.started && !g.holds(l.after) {
+				g.failed = true // after a message handed over: its place is gone
+			}
 			g.live[id] = l
 			g.liveList = append(g.liveList, l)
 			if g.liveAt == nil {
@@ -290,12 +308,19 @@ func (g *geminiReader) rewind(id string) {
 	if !ok {
 		at = 0
 	}
+	if at < g.handedTo {
+		g.failed = true // messages handed over rewound
+		return
+	}
 	for i := at; i < len(g.msgs); i++ {
 		if g.msgs[i] != nil {
 			delete(g.byID, g.msgs[i].id)
 			g.msgs[i] = nil
 		}
 	}
+	// The messages dropped are the last: the next takes the place of the
+	// first of them (a window of the latest messages holds no hole).
+	g.msgs = g.msgs[:at]
 }
 
 // geminiLiveDetail returns a recovery prompt's details.
@@ -373,16 +398,47 @@ func (g *geminiReader) finish() []stepRecord {
 // copies a step's strings, so a session is not held twice, as messages
 // and as steps, while its steps are added.
 func (g *geminiReader) finishEach(add func(stepRecord) error) error {
-	n, prompt, epoch := 0, false, -1
+	if err := g.handOver(len(g.msgs), add); err != nil {
+		return err
+	}
+	g.msgs, g.byID = nil, nil
+	for _, l := range g.liveList {
+		if !l.used {
+			g.lateNote = append(g.lateNote, fmt.Sprintf("line %d: a live loop detection after a message the session no longer has (rewound): not replayed", l.line))
+		}
+	}
+	if g.legacy {
+		g.lateNote = append(g.lateNote, "a legacy session-*.json without projectHash: its messages read as they are")
+	}
+	return nil
+}
+
+// geminiHandOver is where handing a session's steps over stands: the
+// steps handed over, whether the next begins a prompt, the resume epoch
+// of the last message handed over (-1 before the first).
+type geminiHandOver struct {
+	n       int
+	prompt  bool
+	epoch   int
+	started bool
+}
+
+// handOver hands the steps of the messages g.msgs[g.handed:end] to add,
+// in order, each message's live detections after it (those before any
+// message first), and lets go of their steps; a message handed over
+// while the session is read (speculate) keeps its id, by which a later
+// record that changes it is told.
+func (g *geminiReader) handOver(end int, add func(stepRecord) error) error {
+	h := &g.handed
 	var err error
 	step := func(r stepRecord) {
 		if err != nil {
 			return
 		}
-		n++
-		r.n, r.hasStep = n, true
-		r.info.NewPrompt = prompt
-		prompt = false
+		h.n++
+		r.n, r.hasStep = h.n, true
+		r.info.NewPrompt = h.prompt
+		h.prompt = false
 		err = add(r)
 	}
 	emitLive := func(after string) {
@@ -393,20 +449,26 @@ func (g *geminiReader) finishEach(add func(stepRecord) error) error {
 			}
 		}
 	}
-	emitLive("")
+	if !h.started {
+		h.started, h.epoch = true, -1
+		emitLive("")
+	}
 	msgs := g.msgs
-	g.msgs, g.byID = nil, nil
-	for i, m := range msgs {
+	for i := g.handedTo; i < end; i++ {
+		m := msgs[i]
 		if m == nil {
 			continue
 		}
 		msgs[i] = nil
-		if m.epoch != epoch {
-			prompt = prompt || epoch >= 0
-			epoch = m.epoch
+		if g.speculate {
+			g.handedID(m.id)
+		}
+		if m.epoch != h.epoch {
+			h.prompt = h.prompt || h.epoch >= 0
+			h.epoch = m.epoch
 		}
 		if m.prompt {
-			prompt = true
+			h.prompt = true
 		}
 		for _, r := range m.steps {
 			step(r)
@@ -415,18 +477,8 @@ func (g *geminiReader) finishEach(add func(stepRecord) error) error {
 			emitLive(m.id)
 		}
 	}
-	if err != nil {
-		return err
-	}
-	for _, l := range g.liveList {
-		if !l.used {
-			g.note = append(g.note, fmt.Sprintf("line %d: a live loop detection after a message the session no longer has (rewound): not replayed", l.line))
-		}
-	}
-	if g.legacy {
-		g.note = append(g.note, "a legacy session-*.json without projectHash: its messages read as they are")
-	}
-	return nil
+	g.handedTo = end
+	return err
 }
 
 // liveStep is the step a recorded detection fired at.
@@ -440,14 +492,14 @@ func (g *geminiReader) liveStep(l *geminiLive) stepRecord {
 		if name, args, ok := strings.Cut(call, geminiToolArgs); ok {
 			if key, err := GeminiToolKey(name, []byte(args)); err == nil {
 				r.info.Kind, r.action, r.hasAction = StepAction, key, true
-				g.note = append(g.note, fmt.Sprintf("line %d: the tool call the live detector fired on is not recorded (the CLI drops that response); rebuilt from the recovery prompt", l.line))
+				g.lateNote = append(g.lateNote, fmt.Sprintf("line %d: the tool call the live detector fired on is not recorded (the CLI drops that response); rebuilt from the recovery prompt", l.line))
 				return r
 			}
 		}
-		g.note = append(g.note, fmt.Sprintf("line %d: a live tool call loop whose call the details do not give", l.line))
+		g.lateNote = append(g.lateNote, fmt.Sprintf("line %d: a live tool call loop whose call the details do not give", l.line))
 	case strings.HasPrefix(l.detail, geminiContentDetail):
 		r.live.Rule = "content_chanting"
-		g.note = append(g.note, fmt.Sprintf("line %d: the text the live detector fired on is not recorded (the CLI drops that response): the replay cannot see it", l.line))
+		g.lateNote = append(g.lateNote, fmt.Sprintf("line %d: the text the live detector fired on is not recorded (the CLI drops that response): the replay cannot see it", l.line))
 	default:
 		r.live.Rule = "llm_loop_check"
 		r.info.LLMLoop = true
@@ -476,7 +528,7 @@ func geminiCallResult(c *jsValue) string {
 	return b.String()
 }
 
-func (g *geminiReader) notes() []string { return g.note }
+func (g *geminiReader) notes() []string { return append(g.note, g.lateNote...) }
 
 // GeminiToolKey is the text Gemini CLI's loop detector hashes for a tool
 // call (LoopDetectionService.getToolCallKey, 0.61.0): name + ":" +

@@ -29,7 +29,7 @@ func (g *geminiReader) readDoc(r io.Reader, add func(line int, recs []stepRecord
 	case first == '[':
 		return readDocument(br, DefaultMaxLineBytes, handle, skip)
 	}
-	return readRecordLines(br, g.recordRaw, add, skip)
+	return readRecordLines(br, g.recordReleased, add, skip)
 }
 
 // readSession streams one session document: its messages are parsed and

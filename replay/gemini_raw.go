@@ -180,7 +180,7 @@ func (g *geminiReader) readRecordRaw(ix *valueIndex, v rawValue, line int) ([]st
 			g.note = append(g.note, "line "+strconv.Itoa(line)+": the session was resumed by a new CLI process (its loop detector starts afresh)")
 		}
 		if sf[1].Kind() == '[' {
-			g.msgs, g.byID = g.msgs[:0], map[string]int{}
+			g.replaceMessages()
 			addAll(sf[1])
 		}
 		return nil, ""

@@ -44,6 +44,10 @@ type Options struct {
 	// table (Episode.Stepped). Logs whose reader records a history
 	// besides the steps (OpenHands) are read whole first, as without it.
 	Stepper func(ep *Episode) TurnStepper
+
+	// rereadable: the input is a regular file readFile can read again
+	// (errRereadWhole).
+	rereadable bool
 }
 
 // DefaultMaxLineBytes is far above the largest lines real logs carry
@@ -193,7 +197,18 @@ func readFile(ctx context.Context, path string, stdin io.Reader, opts Options, e
 			return Stats{}, err
 		}
 		defer f.Close()
-		st, err := read(ctx, &endOnce{r: f}, path, DefaultEpisodeID(path), opts, early, emit)
+		st, err := read(ctx, &endOnce{r: f}, path, DefaultEpisodeID(path), withRereadable(opts), early, emit)
+		if errors.Is(err, errRereadWhole) {
+			// A replay as read went wrong before anything was emitted
+			// (gemini_stream.go): the file again, read whole.
+			f2, oerr := openRegular(path)
+			if oerr != nil {
+				return Stats{}, oerr
+			}
+			defer f2.Close()
+			opts.Stepper = nil
+			st, err = read(ctx, &endOnce{r: f2}, path, DefaultEpisodeID(path), opts, early, emit)
+		}
 		if ctx.Err() != nil {
 			return st, context.Cause(ctx)
 		}
@@ -212,6 +227,13 @@ func readFile(ctx context.Context, path string, stdin io.Reader, opts Options, e
 		return st, context.Cause(ctx) // not the "file already closed" the Close caused
 	}
 	return st, err
+}
+
+// withRereadable is opts for a regular file, which readFile can read
+// again.
+func withRereadable(opts Options) Options {
+	opts.rereadable = true
+	return opts
 }
 
 // endOnce reads r until its first io.EOF, then reports io.EOF without

@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"bufio"
 	"strings"
 	"unsafe"
 )
@@ -40,17 +41,28 @@ const (
 	stepBehind
 )
 
-// streamMode says how sr's episodes are replayed with a stepper. Read
-// whole first is a reader that hands its steps over only at the end
-// (finishEach: a Gemini CLI session, whose later "$rewindTo" or "$set"
-// can take back any message): it holds the session until then anyway,
-// and copying each output for a replay while it is held made the
+// streamMode says how sr's episodes are replayed with a stepper, reading
+// br. Read whole first is a reader that hands its steps over only at the
+// end (finishEach: a Gemini CLI session, whose later "$rewindTo" or
+// "$set" can take back any message): it holds the session until then
+// anyway, and copying each output for a replay while it is held made the
 // collector scan that session over and over (gemini-jsonl 0.84 -> 1.25 s
-// of CPU).
-func streamMode(sr stepReader) int {
-	switch sr.(type) {
+// of CPU). A Gemini CLI recording read from a file that can be read again
+// (rereadable) is handed over as read, and read again whole should a
+// later record take back a message handed over (gemini_stream.go).
+func streamMode(sr stepReader, br *bufio.Reader, rereadable bool) int {
+	switch r := sr.(type) {
 	case *openHandsReader, *openHandsV1Reader:
 		return stepBehind
+	case *geminiReader:
+		// A recording's records, one a line, from a file that can be read
+		// again: handed over as read (gemini_stream.go). A session
+		// document comes as one record.
+		if rereadable && peekFirstByte(br) == '{' && isJSONL(br) {
+			r.speculate = true
+			return stepAdded
+		}
+		return readWhole
 	case eachFinisher:
 		return readWhole
 	}

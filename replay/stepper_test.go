@@ -139,3 +139,50 @@ func spelledTable(ep *Episode) []any {
 	}
 	return rows
 }
+
+// TestGeminiHandedOverOnlyFromFiles: a Gemini CLI recording is replayed
+// as it is read only from a file, which can be read again should a later
+// record take back a message handed over (then it is, and the episode
+// comes read whole); from a pipe it is held to its end. A session
+// document is held to its end either way.
+func TestGeminiHandedOverOnlyFromFiles(t *testing.T) {
+	rng := rand.New(rand.NewPCG(24, 5))
+	dir := t.TempDir()
+	nop := func(*Episode) TurnStepper { return stepFunc(func(*Episode, int) {}) }
+	for _, c := range []struct {
+		name     string
+		data     []byte
+		file     bool
+		want     bool
+		wantRead bool
+	}{
+		{"plain.jsonl", replaytest.GeminiLog(rng, 300, false, false, false), true, true, false},
+		{"pipe.jsonl", replaytest.GeminiLog(rng, 300, false, false, false), false, false, false},
+		{"replaced.jsonl", []byte(string(replaytest.GeminiLog(rng, 300, false, false, false)) + `{"$set":{"messages":[{"id":"z","timestamp":"2025-11-12T14:00:00.000Z","type":"gemini","content":"Starting over."}]}}` + "\n"), true, false, true},
+	} {
+		var eps []*Episode
+		var err error
+		if c.file {
+			path := filepath.Join(dir, c.name)
+			if err := os.WriteFile(path, c.data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			eps, err = ReadFile(path, nil, Options{Format: FormatAuto, Stepper: nop})
+		} else {
+			eps, err = Read(bytes.NewReader(c.data), c.name, "x", Options{Format: FormatAuto, Stepper: nop})
+		}
+		if err != nil || len(eps) != 1 {
+			t.Fatalf("%s: %d episodes, %v", c.name, len(eps), err)
+		}
+		if got := eps[0].Stepped != nil; got != c.want {
+			t.Errorf("%s: replayed as read %v, want %v", c.name, got, c.want)
+		}
+		if c.wantRead && len(eps[0].Turns) != 1 {
+			t.Errorf("%s: %d turns after the messages were replaced by one", c.name, len(eps[0].Turns))
+		}
+	}
+	doc, err := ReadFile(filepath.Join("..", "testdata", "steps", "gemini-cli", "session.json"), nil, Options{Format: FormatAuto, Stepper: nop})
+	if err != nil || doc[0].Stepped != nil {
+		t.Errorf("a session document: replayed as read %v, %v", err == nil && doc[0].Stepped != nil, err)
+	}
+}

@@ -393,7 +393,7 @@ func readSteps(br *bufio.Reader, c *readContext) error {
 		t.ep.Diag.note(n)
 	}
 	if c.opts.Stepper != nil {
-		if t.mode = streamMode(sr); t.mode != readWhole {
+		if t.mode = streamMode(sr, br, c.opts.rereadable); t.mode != readWhole {
 			t.stepper = c.opts.Stepper(t.ep)
 			t.ep.Stepped = t.stepper
 			t.ep.streamed = t.mode == stepBehind
@@ -440,9 +440,26 @@ func readSteps(br *bufio.Reader, c *readContext) error {
 		return fmt.Errorf("%s: the %s reader reads whole documents only", c.source, c.opts.Preset)
 	}
 
+	// failed: a read replayed as read went wrong (gemini_stream.go).
+	failed := func() bool {
+		f, ok := sr.(interface{ speculationFailed() bool })
+		return ok && f.speculationFailed()
+	}
 	if dr, ok := sr.(docStepReader); ok {
-		add := func(line int, recs []stepRecord) error { d.Lines++; return addAll(line, recs) }
-		skipRec := func(line int, reason string) error { d.Lines++; return skip(line, reason) }
+		add := func(line int, recs []stepRecord) error {
+			d.Lines++
+			if failed() {
+				return errRereadWhole
+			}
+			return addAll(line, recs)
+		}
+		skipRec := func(line int, reason string) error {
+			d.Lines++
+			if failed() {
+				return errRereadWhole
+			}
+			return skip(line, reason)
+		}
 		if err := dr.readDoc(br, add, skipRec); err != nil {
 			de, ok := err.(*docError)
 			if !ok {

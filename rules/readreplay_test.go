@@ -105,7 +105,13 @@ func readBoth(t testing.TB, name string, data []byte, cfg *rules.Config) int {
 	opts.Stepper = func(ep *replay.Episode) replay.TurnStepper {
 		return rules.NewReadReplay(context.Background(), ep, cfg, nil)
 	}
-	read, errRead := replay.Read(bytes.NewReader(data), name, "x", opts)
+	// From a file, as analyze reads: one that can be read again (a Gemini
+	// CLI recording is replayed as read only then).
+	path := filepath.Join(t.TempDir(), filepath.Base(name))
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	read, errRead := replay.ReadFile(path, nil, opts)
 	if (errWhole == nil) != (errRead == nil) || len(whole) != len(read) {
 		t.Fatalf("%s: read whole: %d episodes, %v; replayed while read: %d, %v", name, len(whole), errWhole, len(read), errRead)
 	}
@@ -198,7 +204,12 @@ func TestReadReplayEqualsRun(t *testing.T) {
 			stepped += readBoth(t, fmt.Sprintf("v1-%d.jsonl", trial), replaytest.V1Log(rng, 5+rng.IntN(300)), cfg)
 		}
 	}
-	if stepped < 300 {
+	for trial := range 120 {
+		for _, cfg := range cfgs {
+			stepped += readBoth(t, fmt.Sprintf("gemini-%d.jsonl", trial), replaytest.GeminiLog(rng, 5+rng.IntN(400), trial%4 == 1, trial%4 == 2, trial%4 == 3), cfg)
+		}
+	}
+	if stepped < 400 {
 		t.Errorf("only %d episodes were replayed while read", stepped)
 	}
 }
@@ -212,6 +223,8 @@ func FuzzReadReplay(f *testing.F) {
 	}
 	f.Add(replaytest.OpenHandsLog(rng, 40))
 	f.Add(replaytest.V1Log(rng, 40))
+	f.Add(replaytest.GeminiLog(rng, 60, false, false, false))
+	f.Add(replaytest.GeminiLog(rng, 60, true, true, true))
 	for _, p := range []string{"steps/agent.jsonl", "steps/mapped.jsonl", "agents/codex/sessions/2026/11/20/rollout-2026-11-20T11-00-00-0199a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5b.jsonl"} {
 		if data, err := os.ReadFile(filepath.Join("..", "testdata", filepath.FromSlash(p))); err == nil {
 			f.Add(data)

@@ -145,3 +145,83 @@ func V1Log(rng *rand.Rand, events int) []byte {
 	}
 	return b.Bytes()
 }
+
+// GeminiLog writes a random Gemini CLI chat recording (session-*.jsonl,
+// as testdata/steps/gemini-cli/session-2025-11-12T14-00-3f0c9a7e.jsonl):
+// prompts, model messages written again as their tool calls complete,
+// tool results, repeated calls and text (the CLI's detector fires),
+// recovery prompts, "$set" metadata and resumes, "$rewindTo" the latest
+// messages, and, with rewrites, a message written again or rewound far
+// back now and then (the reader then takes back a message it may have
+// handed over); with edge, one rewind some 6-10 messages back followed by
+// a recovery prompt instead, about as far back as a reader replaying as it
+// reads holds (replay's geminiWindow), so the prompt may follow a message
+// it has handed over.
+func GeminiLog(rng *rand.Rand, records int, rewrites, edge, replace bool) []byte {
+	var b bytes.Buffer
+	b.WriteString(`{"sessionId":"s-1","projectHash":"p","startTime":"2025-11-12T14:00:00.000Z","lastUpdated":"2025-11-12T14:00:00.000Z","kind":"main"}` + "\n")
+	n, ids, edged := 0, []string{}, false
+	msg := func(id, typ, rest string) {
+		fmt.Fprintf(&b, `{"id":%q,"timestamp":"2025-11-12T14:00:00.000Z","type":%q,%s}`+"\n", id, typ, rest)
+	}
+	commands := []string{"make", "go test ./...", "ls"}
+	outputs := []string{"main.go:12: undefined: cfg", "ok", "FAIL\nexit status 1"}
+	for written := 0; written < records; written++ {
+		n++
+		switch r := rng.IntN(20); {
+		case r < 4:
+			id := fmt.Sprint("u", n)
+			msg(id, "user", `"content":[{"text":"go on"}]`)
+			ids = append(ids, id)
+		case r < 14:
+			id := fmt.Sprint("g", n)
+			text := []string{"I'll run the build.", "Let me try again.", ""}[rng.IntN(3)]
+			msg(id, "gemini", fmt.Sprintf(`"content":%q`, text))
+			ids = append(ids, id)
+			if rng.IntN(3) > 0 {
+				cmd, out := commands[rng.IntN(len(commands))], outputs[rng.IntN(len(outputs))]
+				msg(id, "gemini", fmt.Sprintf(`"content":%q,"toolCalls":[{"id":"c%d","name":"run_shell_command","args":{"command":%q},"result":[{"functionResponse":{"id":"c%d","name":"run_shell_command","response":{"output":%q}}}],"status":%q}]`,
+					text, n, cmd, n, out, []string{"success", "error"}[rng.IntN(2)]))
+				rid := fmt.Sprint("r-", n)
+				msg(rid, "user", fmt.Sprintf(`"content":[{"functionResponse":{"id":"c%d","name":"run_shell_command","response":{"output":%q}}}]`, n, out))
+				ids = append(ids, rid)
+			}
+		case r < 15:
+			id := fmt.Sprint("u", n)
+			text := fmt.Sprintf(`System: Potential loop detected. Details: Repeated tool call: run_shell_command with arguments {"command":%q}. Please take a step back and confirm you're making forward progress.`, commands[rng.IntN(len(commands))])
+			msg(id, "user", fmt.Sprintf(`"content":[{"text":%q}]`, text))
+			ids = append(ids, id)
+		case r < 16:
+			fmt.Fprintf(&b, `{"$set":{"lastUpdated":"2025-11-12T14:00:0%d.000Z"}}`+"\n", n%10)
+		case r < 17:
+			fmt.Fprintf(&b, `{"$set":{"sessionId":"s-%d"}}`+"\n", n)
+		case r < 18 && len(ids) > 0:
+			// Rewind to one of the latest messages.
+			k := max(0, len(ids)-1-rng.IntN(3))
+			fmt.Fprintf(&b, `{"$rewindTo":%q}`+"\n", ids[k])
+			ids = ids[:k]
+		case replace && r < 19:
+			// The messages replaced whole.
+			fmt.Fprintf(&b, `{"$set":{"messages":[{"id":"x%d","timestamp":"2025-11-12T14:00:00.000Z","type":"user","content":[{"text":"go on"}]},{"id":"y%d","timestamp":"2025-11-12T14:00:00.000Z","type":"gemini","content":"Starting over."}]}}`+"\n", n, n)
+			ids = []string{fmt.Sprint("x", n), fmt.Sprint("y", n)}
+		case edge && r < 19 && len(ids) > 10 && !edged:
+			edged = true // once: a later one would often hide what this one does
+			k := len(ids) - 6 - rng.IntN(5)
+			fmt.Fprintf(&b, `{"$rewindTo":%q}`+"\n", ids[k])
+			ids = ids[:k]
+			text := `System: Potential loop detected. Details: Repeated tool call: run_shell_command with arguments {"command":"make"}. Please take a step back and confirm you're making forward progress.`
+			msg(fmt.Sprint("u", n), "user", fmt.Sprintf(`"content":[{"text":%q}]`, text))
+			ids = append(ids, fmt.Sprint("u", n))
+		case rewrites && r < 19 && len(ids) > 0:
+			// A message far back written again, or a rewind far back.
+			k := rng.IntN(len(ids))
+			if rng.IntN(2) == 0 && ids[k][0] == 'g' {
+				msg(ids[k], "gemini", `"content":"written again"`)
+			} else {
+				fmt.Fprintf(&b, `{"$rewindTo":%q}`+"\n", ids[k])
+				ids = ids[:k]
+			}
+		}
+	}
+	return b.Bytes()
+}

@@ -1,0 +1,85 @@
+package replay
+
+// A Gemini CLI session replayed as it is read. Any later record may take
+// a message back (a message written again under its id replaces it in
+// place, "$rewindTo" drops it and all after it, "$set" with messages
+// replaces them all), so the reader holds a session to its end (the
+// CLI's loader does the same) and hands its steps over there. Replayed as
+// read, it hands a message's steps over once geminiWindow newer messages
+// are read, and keeps only its id: the CLI writes a message again as it
+// grows, most often the one it wrote last. Should a later record change a
+// message handed over (failed), the replay so far is wrong, and the file
+// is read again whole (errRereadWhole), which only a regular file can be:
+// from a pipe, or where nothing reads the file again (Stream), the
+// session is held to its end as before (speculate is off).
+
+import (
+	"errors"
+	"hash/maphash"
+)
+
+// geminiWindow is how many of the latest messages are held, not handed
+// over: a message written again after that many newer ones costs the
+// session a second read.
+const geminiWindow = 8
+
+// errRereadWhole says a read replayed as read went wrong and the file
+// must be read again whole, without Options.Stepper (readFile does).
+var errRereadWhole = errors.New("read the file again whole")
+
+// release returns recs with the steps of the messages now past the
+// window appended, when the session is replayed as read.
+func (g *geminiReader) release(recs []stepRecord) []stepRecord {
+	if !g.speculate || g.failed || len(g.msgs)-geminiWindow <= g.handedTo {
+		return recs
+	}
+	g.handOver(len(g.msgs)-geminiWindow, func(r stepRecord) error { recs = append(recs, r); return nil })
+	return recs
+}
+
+// replaceMessages empties the session for a "$set" of its messages.
+func (g *geminiReader) replaceMessages() {
+	if g.handedTo > 0 {
+		g.failed = true // messages handed over replaced
+		return
+	}
+	g.msgs, g.byID = g.msgs[:0], map[string]int{}
+}
+
+// speculationFailed says a record changed a message already handed over.
+func (g *geminiReader) speculationFailed() bool { return g.failed }
+
+// recordReleased is recordRaw, with the steps released (release).
+func (g *geminiReader) recordReleased(raw []byte, line int) ([]stepRecord, string) {
+	recs, reason := g.recordRaw(raw, line)
+	if reason == "" {
+		recs = g.release(recs)
+	}
+	return recs, reason
+}
+
+// handedID notes the id of a message handed over, and lets go of it: by
+// its 64-bit hash, so that a session's ids are not held to its end. Two
+// ids of one hash make a message written again look handed over: the
+// file is then read again whole, never misread.
+func (g *geminiReader) handedID(id string) {
+	delete(g.byID, id)
+	if g.handedIDs == nil {
+		g.handedIDs = map[uint64]struct{}{}
+	}
+	g.handedIDs[maphash.String(geminiIDSeed, id)] = struct{}{}
+}
+
+var geminiIDSeed = maphash.MakeSeed()
+
+// wasHanded says id may be a message handed over (handedID).
+func (g *geminiReader) wasHanded(id string) bool {
+	_, ok := g.handedIDs[maphash.String(geminiIDSeed, id)]
+	return ok
+}
+
+// holds says id is a message held, not handed over ("" never is).
+func (g *geminiReader) holds(id string) bool {
+	i, ok := g.byID[id]
+	return ok && i >= g.handedTo
+}
