@@ -378,8 +378,8 @@ func TestFilesPartsBoundedByIDBytes(t *testing.T) {
 
 // TestFilesReplaysStepsWhileRead: Files replays a steps log as it reads
 // it (rules.ReadReplay), keeping none of its outputs, and its outcome is
-// the one Analyze makes of the log read whole; strict or not. A Gemini
-// CLI session and a ZorkGPT log are read whole.
+// the one Analyze makes of the log read whole; strict or not. A ZorkGPT
+// log is read whole.
 func TestFilesReplaysStepsWhileRead(t *testing.T) {
 	files := []string{
 		filepath.Join("..", "testdata", "steps", "agent.jsonl"),
@@ -389,7 +389,7 @@ func TestFilesReplaysStepsWhileRead(t *testing.T) {
 		filepath.Join("..", "testdata", "openhands", "v1-stuck.jsonl"),
 		filepath.Join("..", "testdata", "episodes", "2025-11-04T09-35-24", "episode_log.jsonl"),
 	}
-	stepped := []bool{true, false, true, true, true, false} // Gemini CLI hands its steps over at the end
+	stepped := []bool{true, true, true, true, true, false}
 	cfg := rules.Default()
 	for _, strict := range []bool{false, true} {
 		read := replay.Options{Format: replay.FormatAuto, Outputs: true, Strict: strict}

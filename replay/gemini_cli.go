@@ -72,7 +72,8 @@ type geminiReader struct {
 	// changed a message handed over.
 	handed    geminiHandOver
 	handedTo  int
-	handedIDs map[uint64]struct{} // the hashes of their ids (handedID)
+	handedIDs map[uint64]struct{}      // the hashes of their ids (handedID)
+	out       func([]stepRecord) error // where a session document's steps go as it is read (setOut)
 	speculate bool
 	failed    bool
 	lastLine  int

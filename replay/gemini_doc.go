@@ -40,12 +40,21 @@ func (g *geminiReader) readSession(br *bufio.Reader, add func(line int, recs []s
 	js := newJSONStream(br, 0)
 	js.peek()
 	line := js.line
-	bad := func(reason string) error { return &docError{line: js.line, reason: reason} }
 	if !js.expect('{') {
-		return bad("not a valid JSON document")
+		return &docError{line: js.line, reason: "not a valid JSON document"}
 	}
 	top := &jsValue{kind: jsObject}
 	var pending []geminiReduced
+	// handing: the messages are handed over as they are read (a session
+	// replayed as read, gemini_stream.go): past them, a member that could
+	// change how they read, or any problem, has the file read again whole.
+	handing := false
+	bad := func(reason string) error {
+		if handing {
+			return errRereadWhole
+		}
+		return &docError{line: js.line, reason: reason}
+	}
 	for first := true; ; first = false {
 		if js.expect('}') {
 			break
@@ -57,9 +66,13 @@ func (g *geminiReader) readSession(br *bufio.Reader, add func(line int, recs []s
 		if err != nil {
 			return bad("not a valid JSON document: " + err.Error())
 		}
+		if handing && geminiSessionKeys[key] {
+			return errRereadWhole
+		}
 		if c, _ := js.peek(); key == "messages" && c == '[' {
 			js.pos++
 			pending = []geminiReduced{}
+			handing = g.speculate && geminiSessionSoFar(top)
 			for i := 0; ; i++ {
 				if js.expect(']') {
 					break
@@ -71,7 +84,17 @@ func (g *geminiReader) readSession(br *bufio.Reader, add func(line int, recs []s
 				if err != nil {
 					return bad("not a valid JSON document: " + err.Error())
 				}
-				pending = append(pending, reduceGeminiRaw(&g.ix, raw)) // validated and indexed by valueIx
+				r := reduceGeminiRaw(&g.ix, raw) // validated and indexed by valueIx
+				if !handing {
+					pending = append(pending, r)
+					continue
+				}
+				if r.isID {
+					g.addReduced(r.id, r, line)
+				}
+				if err := g.handOverRead(); err != nil {
+					return err
+				}
 			}
 			top.set(key, &jsValue{kind: jsArray}) // stands for pending
 			continue
@@ -82,6 +105,9 @@ func (g *geminiReader) readSession(br *bufio.Reader, add func(line int, recs []s
 		}
 		v, err := parseJS(raw)
 		if err != nil {
+			if handing {
+				return errRereadWhole
+			}
 			return skip(line, err.Error())
 		}
 		if key == "messages" {
@@ -99,6 +125,9 @@ func (g *geminiReader) readSession(br *bufio.Reader, add func(line int, recs []s
 	}
 	recs, reason := g.readRecord(top, pending, line)
 	if reason != "" {
+		if handing {
+			return errRereadWhole
+		}
 		return skip(line, reason)
 	}
 	return add(line, recs)

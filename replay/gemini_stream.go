@@ -83,3 +83,34 @@ func (g *geminiReader) holds(id string) bool {
 	i, ok := g.byID[id]
 	return ok && i >= g.handedTo
 }
+
+// geminiSessionSoFar says a session document's members read before its
+// messages make it a session whose messages are kept by id (readRecord:
+// sessionId and projectHash, no "$rewindTo", "id" or "$set"), so they can
+// be handed over as they are read.
+func geminiSessionSoFar(top *jsValue) bool {
+	_, session := top.get("sessionId").text()
+	_, project := top.get("projectHash").text()
+	return session && project && top.get("$rewindTo") == nil && top.get("id") == nil && top.get("$set") == nil
+}
+
+// geminiSessionKeys are the members that, read after the messages, could
+// change how the messages read: past them, the file is read again whole.
+var geminiSessionKeys = map[string]bool{"sessionId": true, "projectHash": true, "messages": true, "$rewindTo": true, "id": true, "$set": true}
+
+// handOverRead hands over the steps of the messages past the window, as
+// a session document's messages are read (out), or says the file must be
+// read again whole.
+func (g *geminiReader) handOverRead() error {
+	if g.failed {
+		return errRereadWhole
+	}
+	if recs := g.release(nil); len(recs) > 0 {
+		return g.out(recs)
+	}
+	return nil
+}
+
+// setOut gives the reader where the steps it hands over while a session
+// document is read go (readSteps: the table).
+func (g *geminiReader) setOut(out func([]stepRecord) error) { g.out = out }

@@ -55,10 +55,10 @@ func streamMode(sr stepReader, br *bufio.Reader, rereadable bool) int {
 	case *openHandsReader, *openHandsV1Reader:
 		return stepBehind
 	case *geminiReader:
-		// A recording's records, one a line, from a file that can be read
-		// again: handed over as read (gemini_stream.go). A session
-		// document comes as one record.
-		if rereadable && peekFirstByte(br) == '{' && isJSONL(br) {
+		// A recording's records, one a line, or a session document, from
+		// a file that can be read again: handed over as read
+		// (gemini_stream.go).
+		if rereadable && peekFirstByte(br) == '{' {
 			r.speculate = true
 			return stepAdded
 		}

@@ -143,8 +143,8 @@ func spelledTable(ep *Episode) []any {
 // TestGeminiHandedOverOnlyFromFiles: a Gemini CLI recording is replayed
 // as it is read only from a file, which can be read again should a later
 // record take back a message handed over (then it is, and the episode
-// comes read whole); from a pipe it is held to its end. A session
-// document is held to its end either way.
+// comes read whole); from a pipe it is held to its end. So is a session
+// document.
 func TestGeminiHandedOverOnlyFromFiles(t *testing.T) {
 	rng := rand.New(rand.NewPCG(24, 5))
 	dir := t.TempDir()
@@ -182,7 +182,14 @@ func TestGeminiHandedOverOnlyFromFiles(t *testing.T) {
 		}
 	}
 	doc, err := ReadFile(filepath.Join("..", "testdata", "steps", "gemini-cli", "session.json"), nil, Options{Format: FormatAuto, Stepper: nop})
-	if err != nil || doc[0].Stepped != nil {
-		t.Errorf("a session document: replayed as read %v, %v", err == nil && doc[0].Stepped != nil, err)
+	if err != nil || doc[0].Stepped == nil {
+		t.Errorf("a session document from a file: replayed as read %v, %v", err == nil && doc[0].Stepped != nil, err)
+	}
+	data, err := os.ReadFile(filepath.Join("..", "testdata", "steps", "gemini-cli", "session.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if doc, err := Read(bytes.NewReader(data), "session.json", "x", Options{Format: FormatAuto, Stepper: nop}); err != nil || doc[0].Stepped != nil {
+		t.Errorf("a session document from a pipe: replayed as read %v, %v", err == nil && doc[0].Stepped != nil, err)
 	}
 }

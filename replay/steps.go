@@ -445,6 +445,11 @@ func readSteps(br *bufio.Reader, c *readContext) error {
 		f, ok := sr.(interface{ speculationFailed() bool })
 		return ok && f.speculationFailed()
 	}
+	if o, ok := sr.(interface {
+		setOut(func([]stepRecord) error)
+	}); ok {
+		o.setOut(func(recs []stepRecord) error { return addAll(d.Lines, recs) })
+	}
 	if dr, ok := sr.(docStepReader); ok {
 		add := func(line int, recs []stepRecord) error {
 			d.Lines++

@@ -209,7 +209,12 @@ func TestReadReplayEqualsRun(t *testing.T) {
 			stepped += readBoth(t, fmt.Sprintf("gemini-%d.jsonl", trial), replaytest.GeminiLog(rng, 5+rng.IntN(400), trial%4 == 1, trial%4 == 2, trial%4 == 3), cfg)
 		}
 	}
-	if stepped < 400 {
+	for trial := range 120 {
+		for _, cfg := range cfgs {
+			stepped += readBoth(t, fmt.Sprintf("session-%d.json", trial), replaytest.GeminiDoc(rng, 1+rng.IntN(300), trial%2 == 1), cfg)
+		}
+	}
+	if stepped < 500 {
 		t.Errorf("only %d episodes were replayed while read", stepped)
 	}
 }
@@ -225,6 +230,7 @@ func FuzzReadReplay(f *testing.F) {
 	f.Add(replaytest.V1Log(rng, 40))
 	f.Add(replaytest.GeminiLog(rng, 60, false, false, false))
 	f.Add(replaytest.GeminiLog(rng, 60, true, true, true))
+	f.Add(replaytest.GeminiDoc(rng, 40, true))
 	for _, p := range []string{"steps/agent.jsonl", "steps/mapped.jsonl", "agents/codex/sessions/2026/11/20/rollout-2026-11-20T11-00-00-0199a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5b.jsonl"} {
 		if data, err := os.ReadFile(filepath.Join("..", "testdata", filepath.FromSlash(p))); err == nil {
 			f.Add(data)

@@ -225,3 +225,45 @@ func GeminiLog(rng *rand.Rand, records int, rewrites, edge, replace bool) []byte
 	}
 	return b.Bytes()
 }
+
+// GeminiDoc writes a random legacy Gemini CLI session document
+// (session-*.json, as testdata/steps/gemini-cli/session.json): its
+// messages as GeminiLog's (a message that grew written once, as it ended),
+// its members in the CLI's order, or with odd set (a mix, by rng) some of
+// them after the messages, a message written twice under one id (the
+// second replaces the first in its place), or the document cut short.
+func GeminiDoc(rng *rand.Rand, messages int, odd bool) []byte {
+	var msgs []string
+	commands := []string{"make", "go test ./...", "ls"}
+	outputs := []string{"main.go:12: undefined: cfg", "ok", "FAIL\nexit status 1"}
+	for n := 1; len(msgs) < messages; n++ {
+		switch r := rng.IntN(10); {
+		case r < 3:
+			msgs = append(msgs, fmt.Sprintf(`{"id":"u%d","timestamp":"2025-11-12T14:00:00.000Z","type":"user","content":[{"text":"go on"}]}`, n))
+		case r < 9:
+			cmd, out := commands[rng.IntN(len(commands))], outputs[rng.IntN(len(outputs))]
+			msgs = append(msgs, fmt.Sprintf(`{"id":"g%d","timestamp":"2025-11-12T14:00:00.000Z","type":"gemini","content":"Let me try again.","toolCalls":[{"id":"c%d","name":"run_shell_command","args":{"command":%q},"result":[{"functionResponse":{"id":"c%d","name":"run_shell_command","response":{"output":%q}}}],"status":"success"}]}`, n, n, cmd, n, out))
+		default:
+			text := `System: Potential loop detected. Details: Repeated tool call: run_shell_command with arguments {"command":"make"}. Please take a step back and confirm you're making forward progress.`
+			msgs = append(msgs, fmt.Sprintf(`{"id":"u%d","timestamp":"2025-11-12T14:00:00.000Z","type":"user","content":[{"text":%q}]}`, n, text))
+		}
+	}
+	var tail string
+	if odd {
+		switch rng.IntN(5) {
+		case 0: // a message written twice under one id
+			k := rng.IntN(len(msgs))
+			msgs = append(msgs, strings.Replace(msgs[k], "Let me try again.", "Written again.", 1))
+		case 1: // the session's ids after its messages
+			return []byte(`{"startTime":"2025-11-12T14:00:00.000Z","messages":[` + strings.Join(msgs, ",") + `],"sessionId":"s-1","projectHash":"p"}`)
+		case 2: // cut short
+			doc := `{"sessionId":"s-1","projectHash":"p","messages":[` + strings.Join(msgs, ",") + `]}`
+			return []byte(doc[:len(doc)*3/4])
+		case 3: // a member that changes how the messages read, after them
+			tail = `,"$rewindTo":"u1"`
+		case 4: // an id after them: the document read as one message
+			tail = `,"id":"doc","type":"gemini","content":"The document as a message."`
+		}
+	}
+	return []byte(`{"sessionId":"s-1","projectHash":"p","startTime":"2025-11-12T14:00:00.000Z","lastUpdated":"2025-11-12T14:00:00.000Z","messages":[` + strings.Join(msgs, ",") + `]` + tail + "}")
+}
