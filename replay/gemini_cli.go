@@ -34,7 +34,9 @@ const (
 // CLI's loader does (a message recorded again under its id replaces the
 // first in its place; "$rewindTo" drops that message and everything after
 // it, all of them when the id is unknown; "$set" with messages replaces
-// them all) and makes its steps at the end, in the messages' order:
+// them all) and makes its steps at the end, in the messages' order (or,
+// replayed as it is read from a file, as messages leave the window of the
+// latest: gemini_stream.go):
 //
 //   - a gemini message's text (its content string, or its text parts that
 //     are not thought parts; empty is no Content event) is a message step;
