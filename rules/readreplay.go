@@ -42,19 +42,11 @@ func NewReadReplay(ctx context.Context, ep *replay.Episode, cfg *Config, set []*
 		set = Registry
 	}
 	r := &ReadReplay{ctx: ctx, done: ctx.Done(), cfg: cfg, set: set}
-	env := getEnv(len(set))
-	env.Episode, env.report, env.unit = ep, r.add, UnitOf(ep)
 	// Every rule that applies once a score is read steps from the start.
 	had := ep.HasScore
 	ep.HasScore = true
-	for _, rule := range set {
-		if rule.Enabled(cfg) && rule.AppliesTo(ep, cfg) {
-			env.rules = append(env.rules, rule)
-			env.steppers = append(env.steppers, rule.New(cfg, ep))
-		}
-	}
+	r.env = startEnv(ep, cfg, set, r.add)
 	ep.HasScore = had
-	r.env = env
 	return r
 }
 
@@ -64,13 +56,8 @@ func (r *ReadReplay) Step(ep *replay.Episode, i int) {
 	if env == nil || r.err != nil || len(env.steppers) == 0 {
 		return
 	}
-	if r.done != nil && i%ctxTurns == 0 {
-		select {
-		case <-r.done:
-			r.err = context.Cause(r.ctx)
-			return
-		default:
-		}
+	if r.err = stopAt(r.ctx, r.done, i); r.err != nil {
+		return
 	}
 	t := &ep.Turns[i]
 	for k, s := range env.steppers {

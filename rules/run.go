@@ -128,11 +128,33 @@ const ctxTurns = 256
 // ctx's cause; nil when every turn was replayed. SIGINT and SIGTERM end
 // an analysis this way within a second, however long the episode.
 func RunContext(ctx context.Context, ep *replay.Episode, cfg *Config, set []*Rule, report func(Firing)) error {
+	env := startEnv(ep, cfg, set, report)
+	defer putEnv(env)
+	if len(env.steppers) == 0 {
+		return nil
+	}
+	defer release(env.steppers)
+	done := ctx.Done() // nil for a context never done: no look at all
+	for i := range ep.Turns {
+		if err := stopAt(ctx, done, i); err != nil {
+			return err
+		}
+		t := &ep.Turns[i]
+		for _, s := range env.steppers {
+			s.Step(t, env)
+		}
+	}
+	return nil
+}
+
+// startEnv returns a pooled Env replaying set (nil: Registry) under cfg
+// over ep, reporting to report: the rules of set enabled and applying to
+// ep, each with its new Stepper.
+func startEnv(ep *replay.Episode, cfg *Config, set []*Rule, report func(Firing)) *Env {
 	if set == nil {
 		set = Registry
 	}
 	env := getEnv(len(set))
-	defer putEnv(env)
 	env.Episode, env.report, env.unit = ep, report, UnitOf(ep)
 	for _, r := range set {
 		if r.Enabled(cfg) && r.AppliesTo(ep, cfg) {
@@ -140,22 +162,17 @@ func RunContext(ctx context.Context, ep *replay.Episode, cfg *Config, set []*Rul
 			env.steppers = append(env.steppers, r.New(cfg, ep))
 		}
 	}
-	if len(env.steppers) == 0 {
-		return nil
-	}
-	defer release(env.steppers)
-	done := ctx.Done() // nil for a context never done: no look at all
-	for i := range ep.Turns {
-		if done != nil && i%ctxTurns == 0 {
-			select {
-			case <-done:
-				return context.Cause(ctx)
-			default:
-			}
-		}
-		t := &ep.Turns[i]
-		for _, s := range env.steppers {
-			s.Step(t, env)
+	return env
+}
+
+// stopAt is ctx's cause once it is done, looked at before turn index i
+// once every ctxTurns turns (done is ctx.Done(): nil, never looked at).
+func stopAt(ctx context.Context, done <-chan struct{}, i int) error {
+	if done != nil && i%ctxTurns == 0 {
+		select {
+		case <-done:
+			return context.Cause(ctx)
+		default:
 		}
 	}
 	return nil
@@ -300,12 +317,8 @@ func RunSharedContext(ctx context.Context, ep *replay.Episode, cfgs []*Config, s
 	}()
 	done := ctx.Done()
 	for ti := range ep.Turns {
-		if done != nil && ti%ctxTurns == 0 {
-			select {
-			case <-done:
-				return context.Cause(ctx)
-			default:
-			}
+		if err := stopAt(ctx, done, ti); err != nil {
+			return err
 		}
 		t := &ep.Turns[ti]
 		buf = buf[:0]
