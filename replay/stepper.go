@@ -70,11 +70,11 @@ func streamMode(sr stepReader, br *bufio.Reader, rereadable bool) int {
 }
 
 // stepOutput is the output of the turn a TurnStepper is stepping
-// (Episode.Output reads it).
+// (Episode.Output reads it): none ("") when the turn has none or none is
+// being stepped.
 type stepOutput struct {
 	n   int
 	out string
-	set bool
 }
 
 // added takes the output of the turns the table just added (the last
@@ -114,7 +114,7 @@ func (t *stepTable) stepTo(end int) {
 	ep := t.ep
 	for ; t.stepped < end; t.stepped++ {
 		if out := t.outs[0]; out != "" {
-			ep.stepping = stepOutput{n: ep.Turns[t.stepped].N, out: out, set: true}
+			ep.stepping = stepOutput{n: ep.Turns[t.stepped].N, out: out}
 		}
 		t.outs[0] = ""
 		t.outs = t.outs[1:]

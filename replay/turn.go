@@ -256,7 +256,7 @@ func (e *Episode) history() *symtab {
 
 // Output returns turn n's output, "" when none was read.
 func (e *Episode) Output(n int) string {
-	if e.stepping.set && e.stepping.n == n {
+	if e.stepping.out != "" && e.stepping.n == n {
 		return e.stepping.out
 	}
 	if len(e.Outputs) == 0 || len(e.Turns) == 0 {
