@@ -461,10 +461,7 @@ func (o *openHandsV1Reader) read(v rawValue, f *[len(v1Keys)]rawValue) ([]stepRe
 // three gets walked them three times.
 func (o *openHandsV1Reader) obsFields(obs rawValue) (content, isErr, exit rawValue) {
 	o.cur.members(obs, func(k []byte, esc bool, val rawValue) bool {
-		if esc {
-			k = []byte(unquoteKey(k))
-		}
-		switch string(k) {
+		switch string(keyBytes(k, esc)) {
 		case "content":
 			content = val
 		case "is_error":

@@ -91,9 +91,7 @@ func (w *canonWriter) appendObject(v rawValue, canonical bool, skip map[string]b
 // w.members, each key unescaped, but those skip names.
 func (w *canonWriter) keep(skip map[string]bool) func(k []byte, esc bool, val rawValue) bool {
 	return func(k []byte, esc bool, val rawValue) bool {
-		if esc {
-			k = []byte(unquoteKey(k))
-		}
+		k = keyBytes(k, esc)
 		if skip == nil || !skip[string(k)] {
 			w.members = append(w.members, canonMember{k, val})
 		}

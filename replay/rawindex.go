@@ -169,11 +169,7 @@ func (ix *valueIndex) elems(v rawValue, fn func(i int, val rawValue) bool) {
 func (ix *valueIndex) get(v rawValue, key string) rawValue {
 	var got rawValue
 	ix.members(v, func(k []byte, esc bool, val rawValue) bool {
-		if esc {
-			if unquoteKey(k) == key {
-				got = val
-			}
-		} else if string(k) == key {
+		if keyIs(k, esc, key) {
 			got = val
 		}
 		return true

@@ -91,16 +91,21 @@ func (v rawValue) Members(fn func(key []byte, esc bool, val rawValue) bool) {
 func (v rawValue) Get(key string) rawValue {
 	var got rawValue
 	v.Members(func(k []byte, esc bool, val rawValue) bool {
-		if esc {
-			if unquoteKey(k) == key {
-				got = val
-			}
-		} else if string(k) == key {
+		if keyIs(k, esc, key) {
 			got = val
 		}
 		return true
 	})
 	return got
+}
+
+// keyIs says the member key k (as Members gives it: esc when it holds
+// escapes) is key.
+func keyIs(k []byte, esc bool, key string) bool {
+	if esc {
+		return unquoteKey(k) == key
+	}
+	return string(k) == key
 }
 
 // Path follows keys into nested objects.
