@@ -33,7 +33,7 @@ func memLimit() int64 { return debug.SetMemoryLimit(-1) }
 
 // TestTuneGC: a small live heap gets headroom above the default under
 // the soft limit; a live heap beyond gcHeadroom gets the default back,
-// and a limit of twice itself.
+// and a limit of half itself above it.
 func TestTuneGC(t *testing.T) {
 	t.Setenv("GOGC", "")
 	t.Setenv("GOMEMLIMIT", "")
@@ -45,14 +45,14 @@ func TestTuneGC(t *testing.T) {
 	for i := range big {
 		big[i] = byte(i)
 	}
-	waitGC(t, func(p int) bool { return p == 100 && memLimit() >= 2*int64(len(big)) },
-		"want 100 and a limit of twice the live heap once it passes gcHeadroom")
+	waitGC(t, func(p int) bool { return p == 100 && memLimit() >= int64(len(big))*3/2 },
+		"want 100 and a limit of half the live heap above it once it passes gcHeadroom")
 	runtime.KeepAlive(big)
 }
 
 // TestGCPolicy: GOGC gives gcHeadroom past a small live heap, the default
-// past gcHeadroom; the soft limit is gcSoftLimit until twice the live
-// heap passes it.
+// past gcHeadroom; the soft limit is gcSoftLimit until the live heap
+// and half of it pass it.
 func TestGCPolicy(t *testing.T) {
 	for _, c := range []struct {
 		live  uint64
@@ -60,13 +60,13 @@ func TestGCPolicy(t *testing.T) {
 		limit int64
 	}{
 		{0, 100, gcSoftLimit},
-		{1 << 20, 1000, gcSoftLimit},      // headroom capped at 10x
-		{8 << 20, 400, gcSoftLimit},       // 32 MB past 8
-		{20 << 20, 160, gcSoftLimit},      // the soft limit binds first
-		{22 << 20, 145, gcSoftLimit},      // 2x live = the limit
-		{30 << 20, 106, 60 << 20},         // twice the live heap
-		{gcHeadroom, 100, 2 * gcHeadroom}, // the default
-		{1 << 30, 100, 2 << 30},           // never below twice the live heap
+		{1 << 20, 1000, gcSoftLimit}, // headroom capped at 10x
+		{8 << 20, 400, gcSoftLimit},  // 32 MB past 8
+		{20 << 20, 160, gcSoftLimit}, // the soft limit binds first
+		{22 << 20, 145, gcSoftLimit}, // under the limit
+		{30 << 20, 106, 45 << 20},    // half the live heap above it
+		{gcHeadroom, 100, 48 << 20},  // the default GOGC
+		{1 << 30, 100, 3 << 29},      // never below 1.5x the live heap
 	} {
 		if p, l := gcPercentFor(c.live), gcLimitFor(c.live); p != c.pct || l != c.limit {
 			t.Errorf("live %d: GOGC %d, limit %d; want %d, %d", c.live, p, l, c.pct, c.limit)
