@@ -43,7 +43,7 @@ import (
 // read once.
 type claudeCodeReader struct {
 	q    stepQueue
-	seen map[string]bool
+	seen idSet // the uuids read
 	// side says which conversation the file is: unknown until its first
 	// user or assistant record, then the main one or a subagent's.
 	side      int8
@@ -161,14 +161,8 @@ func (c *claudeCodeReader) recordRaw(raw []byte, _ int) ([]stepRecord, string) {
 	if side != c.sidechain {
 		return nil, ""
 	}
-	if uuid != "" {
-		if c.seen[uuid] {
-			return nil, ""
-		}
-		if c.seen == nil {
-			c.seen = map[string]bool{}
-		}
-		c.seen[strings.Clone(uuid)] = true
+	if uuid != "" && c.seen.add(uuid) {
+		return nil, ""
 	}
 	if !hasMessage || !set {
 		return nil, fmt.Sprintf("a Claude Code %s record without a message", typ)

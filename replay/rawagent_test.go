@@ -168,6 +168,12 @@ func FuzzClaudeCodeRaw(f *testing.F) {
 		`{"type":"user","isCompactSummary":true,"message":{"content":"This session is being continued"}}`,
 		`{"type":"user","isCompactSummary":"yes","message":{"content":[{"type":"text","text":"a"},{"type":"text","text":"b"}]}}`,
 		`{"type":"progress","data":{"type":"agent_progress"}}` + "\n" + `{"type":"pr-link","prNumber":1}`,
+		// A record written again (a resumed session), under its uuid, the
+		// same in capitals, and a uuid with an escape.
+		`{"type":"user","uuid":"3f2b6c1e-9a4d-4e8b-b1c2-0d9e8f7a6b5c","message":{"content":"a"}}` + "\n" +
+			`{"type":"user","uuid":"3f2b6c1e-9a4d-4e8b-b1c2-0d9e8f7a6b5c","message":{"content":"a"}}` + "\n" +
+			`{"type":"user","uuid":"3F2B6C1E-9A4D-4E8B-B1C2-0D9E8F7A6B5C","message":{"content":"a"}}` + "\n" +
+			`{"type":"user","uuid":"3f2b6c1e-9a4d-4e8b-b1c2-0d9e8f7a6b5\u0063","message":{"content":"a"}}`,
 	} {
 		f.Add([]byte(s))
 	}

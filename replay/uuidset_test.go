@@ -1,0 +1,60 @@
+package replay
+
+import "testing"
+
+// TestIDSet: two ids are one exactly when their strings are: a
+// lowercase UUID by its bytes, an uppercase one, a malformed one or any
+// other string as itself.
+func TestIDSet(t *testing.T) {
+	var s idSet
+	for _, c := range []struct {
+		id   string
+		seen bool
+	}{
+		{"3f2b6c1e-9a4d-4e8b-b1c2-0d9e8f7a6b5c", false},
+		{"3f2b6c1e-9a4d-4e8b-b1c2-0d9e8f7a6b5c", true},
+		{"3F2B6C1E-9A4D-4E8B-B1C2-0D9E8F7A6B5C", false}, // another string
+		{"3F2B6C1E-9A4D-4E8B-B1C2-0D9E8F7A6B5C", true},
+		{"3f2b6c1e9a4d4e8bb1c20d9e8f7a6b5c", false},     // no hyphens: another string
+		{"3f2b6c1e-9a4d-4e8b-b1c2-0d9e8f7a6b5", false},  // 35 characters
+		{"3f2b6c1e-9a4d-4e8b-b1c2-0d9e8f7a6b5g", false}, // not hex
+		{"3f2b6c1e-9a4d-4e8b-b1c2_0d9e8f7a6b5c", false}, // not a hyphen
+		{"3f2b6c1e-9a4d-4e8b-b1c2-0d9e8f7a6b5g", true},
+		{"00000000-0000-0000-0000-000000000000", false},
+		{"msg_01", false},
+		{"msg_01", true},
+	} {
+		if got := s.add(c.id); got != c.seen {
+			t.Errorf("add(%q) = %v, want %v", c.id, got, c.seen)
+		}
+	}
+}
+
+// FuzzIDSet holds idSet to a set of strings.
+func FuzzIDSet(f *testing.F) {
+	f.Add("3f2b6c1e-9a4d-4e8b-b1c2-0d9e8f7a6b5c", "3f2b6c1e-9a4d-4e8b-b1c2-0d9e8f7a6b5C", "x")
+	f.Add("", "-", "00000000-0000-0000-0000-000000000000")
+	f.Fuzz(func(t *testing.T, a, b, c string) {
+		var s idSet
+		ref := map[string]bool{}
+		for _, id := range []string{a, b, c, b, a, c} {
+			if got, want := s.add(id), ref[id]; got != want {
+				t.Fatalf("add(%q) = %v, want %v", id, got, want)
+			}
+			ref[id] = true
+		}
+	})
+}
+
+// TestIDSetUUIDCompact: a Claude Code uuid costs its 16 bytes in the
+// set, not a copy of its string.
+func TestIDSetUUIDCompact(t *testing.T) {
+	var s idSet
+	s.add("3f2b6c1e-9a4d-4e8b-b1c2-0d9e8f7a6b5c")
+	if len(s.uuids) != 1 || len(s.other) != 0 {
+		t.Fatalf("a lowercase uuid: %d uuids, %d others; want 1, 0", len(s.uuids), len(s.other))
+	}
+	if n := testing.AllocsPerRun(100, func() { s.add("3f2b6c1e-9a4d-4e8b-b1c2-0d9e8f7a6b5d") }); n != 0 {
+		t.Errorf("adding a uuid read again allocated %v times", n)
+	}
+}
