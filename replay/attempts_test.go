@@ -175,3 +175,31 @@ func TestAttemptBytes(t *testing.T) {
 	runtime.KeepAlive(eps)
 	runtime.KeepAlive(in)
 }
+
+// TestAttemptShapesPastTheIndex: past maxByteStrings distinct shapes,
+// a new shape is added for each attempt, not found again; the shapes
+// indexed before are still found, and every attempt reads as written.
+func TestAttemptShapesPastTheIndex(t *testing.T) {
+	n := maxByteStrings + 3000
+	ep := &Episode{Format: FormatAttempts}
+	var in attemptIntern
+	at := func(i int) Attempt {
+		return Attempt{TaskID: fmt.Sprintf("T%d", i), Status: "blocked", Blockers: []string{"b"},
+			Timestamp: time.Unix(1763107200+int64(i), 0).UTC()}
+	}
+	for i := range n {
+		ep.addAttempt(at(i), &in)
+	}
+	for i := range n { // again: the first maxByteStrings are found
+		ep.addAttempt(at(i), &in)
+	}
+	if want := n + (n - maxByteStrings); len(ep.attemptShapes) != want {
+		t.Errorf("%d shapes, want %d", len(ep.attemptShapes), want)
+	}
+	for i := range 2 * n {
+		a, want := ep.Attempt(i), at(i%n)
+		if a.TaskID != want.TaskID || a.Status != want.Status || !a.Timestamp.Equal(want.Timestamp) || len(a.Blockers) != 1 {
+			t.Fatalf("attempt %d: %+v, want %+v", i, a, want)
+		}
+	}
+}
