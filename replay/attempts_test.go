@@ -168,7 +168,7 @@ func TestAttemptBytes(t *testing.T) {
 		t.Fatalf("%d attempts, %d turns, want %d", ep.NumAttempts(), len(ep.Turns), n)
 	}
 	per := float64(int64(after.HeapAlloc)-int64(before.HeapAlloc)) / n
-	t.Logf("%.1f bytes an attempt (%d shapes)", per, len(ep.attemptShapes))
+	t.Logf("%.1f bytes an attempt (%d shapes)", per, ep.nshapes)
 	if per > 64 {
 		t.Errorf("%.1f bytes an attempt, want at most 64 (a turn row of 48 and a row of 12)", per)
 	}
@@ -193,8 +193,8 @@ func TestAttemptShapesPastTheIndex(t *testing.T) {
 	for i := range n { // again: the first maxByteStrings are found
 		ep.addAttempt(at(i), &in)
 	}
-	if want := n + (n - maxByteStrings); len(ep.attemptShapes) != want {
-		t.Errorf("%d shapes, want %d", len(ep.attemptShapes), want)
+	if want := n + (n - maxByteStrings); ep.nshapes != want {
+		t.Errorf("%d shapes, want %d", ep.nshapes, want)
 	}
 	for i := range 2 * n {
 		a, want := ep.Attempt(i), at(i%n)

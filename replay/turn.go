@@ -143,7 +143,8 @@ type Episode struct {
 	// attemptZones their lists and locations (attempt_rows.go).
 	attempts      paged[attemptRow]
 	nattempts     int
-	attemptShapes []attemptShape
+	attemptShapes paged[attemptShape]
+	nshapes       int
 	attemptLists  [][]string
 	attemptZones  []*time.Location
 
