@@ -1,10 +1,13 @@
 package replay
 
 import (
+	"bytes"
 	"fmt"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
+	"unsafe"
 )
 
 // Any status string is an attempt's status, kept as logged: the
@@ -52,6 +55,10 @@ func TestAttemptRows(t *testing.T) {
 		{TaskID: "", Status: "x", Blockers: []string{"a:b"}, CompletedWork: []string{"a", ":b"}, Timestamp: minus},
 		{TaskID: "local", Status: "y", Timestamp: time.Date(2025, 1, 2, 3, 4, 5, 6, time.Local)},
 		{TaskID: "zero", Status: "z"},
+		// Seconds past 32 bits, either way: the rows keep the low 32.
+		{TaskID: "local", Status: "y", Timestamp: time.Date(2200, 1, 2, 3, 4, 5, 6, time.UTC)},
+		{TaskID: "local", Status: "y", Timestamp: time.Date(1900, 1, 2, 3, 4, 5, 999999999, time.UTC)},
+		{TaskID: "local", Status: "y", Timestamp: time.Date(292277026596, 12, 4, 15, 30, 7, 0, time.UTC)},
 	}
 	ep := &Episode{Format: FormatAttempts}
 	ep.AppendAttempts(in...)
@@ -107,6 +114,92 @@ func TestAttemptsManyRows(t *testing.T) {
 		a := ep.Attempt(i)
 		if a.TaskID != fmt.Sprintf("T%d", i) || a.Timestamp.UnixMilli() != 1763107200000+int64(i) {
 			t.Fatalf("attempt %d: %+v", i, a)
+		}
+	}
+}
+
+// TestAttemptBytes: an attempts log in the autopilot's shape (a few
+// tasks retried over sessions, the same blockers and work again and
+// again) costs its turn row (48 bytes) and a row of 12 once read, its
+// attempts' strings, lists and zones shared by shape. Rows of 40 bytes
+// beside the turn row had a 100 MB log peak at 73-74 MB of RSS; this
+// fails if an attempt costs more than 64 bytes again.
+func TestAttemptBytes(t *testing.T) {
+	if n := unsafe.Sizeof(attemptRow{}); n != 12 {
+		t.Errorf("an attempt's row is %d bytes, want 12", n)
+	}
+	var b bytes.Buffer
+	const n = 200_000
+	tasks := []string{"auth", "docs", "deploy", "billing"}
+	for i := range n {
+		task := tasks[i%len(tasks)]
+		ts := fmt.Sprintf(`"2025-11-14T%02d:%02d:%02d.%03dZ"`, i/3600%24, i/60%60, i%60, i%1000)
+		if i%3 == 0 {
+			ts = fmt.Sprint(1763107200000 + int64(i)*1000)
+		}
+		switch i % 4 {
+		case 0:
+			fmt.Fprintf(&b, `{"task_id": %q, "status": "blocked", "blockers": ["missing STRIPE_API_KEY"], "completed_work": [], "session_id": "s%d", "timestamp": %s}`+"\n", task, i/25000, ts)
+		case 1:
+			fmt.Fprintf(&b, `{"task_id": %q, "status": "done", "blockers": [], "completed_work": ["README updated"], "session_id": "s%d", "timestamp": %s}`+"\n", task, i/25000, ts)
+		default:
+			fmt.Fprintf(&b, `{"task_id": %q, "status": "in_progress", "blockers": ["tests fail", "%d"], "completed_work": ["step %d"], "session_id": "s%d", "timestamp": %s}`+"\n", task, i%3, i%2, i/25000, ts)
+		}
+	}
+	in := b.Bytes()
+	// A read first, so that what readers keep between reads (buffers)
+	// is not counted.
+	if _, err := Read(bytes.NewReader(in[:bytes.IndexByte(in, '\n')+1]), "log.jsonl", "ep", Options{Format: FormatAttempts}); err != nil {
+		t.Fatal(err)
+	}
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.GC() // and the pools' buffers held over the first
+	runtime.ReadMemStats(&before)
+	eps, err := Read(bytes.NewReader(in), "log.jsonl", "ep", Options{Format: FormatAttempts})
+	if err != nil {
+		t.Fatal(err)
+	}
+	runtime.GC()
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	ep := eps[0]
+	if ep.NumAttempts() != n || len(ep.Turns) != n {
+		t.Fatalf("%d attempts, %d turns, want %d", ep.NumAttempts(), len(ep.Turns), n)
+	}
+	per := float64(int64(after.HeapAlloc)-int64(before.HeapAlloc)) / n
+	t.Logf("%.1f bytes an attempt (%d shapes)", per, ep.nshapes)
+	if per > 64 {
+		t.Errorf("%.1f bytes an attempt, want at most 64 (a turn row of 48 and a row of 12)", per)
+	}
+	runtime.KeepAlive(eps)
+	runtime.KeepAlive(in)
+}
+
+// TestAttemptShapesPastTheIndex: past maxByteStrings distinct shapes,
+// a new shape is added for each attempt, not found again; the shapes
+// indexed before are still found, and every attempt reads as written.
+func TestAttemptShapesPastTheIndex(t *testing.T) {
+	n := maxByteStrings + 3000
+	ep := &Episode{Format: FormatAttempts}
+	var in attemptIntern
+	at := func(i int) Attempt {
+		return Attempt{TaskID: fmt.Sprintf("T%d", i), Status: "blocked", Blockers: []string{"b"},
+			Timestamp: time.Unix(1763107200+int64(i), 0).UTC()}
+	}
+	for i := range n {
+		ep.addAttempt(at(i), &in)
+	}
+	for i := range n { // again: the first maxByteStrings are found
+		ep.addAttempt(at(i), &in)
+	}
+	if want := n + (n - maxByteStrings); ep.nshapes != want {
+		t.Errorf("%d shapes, want %d", ep.nshapes, want)
+	}
+	for i := range 2 * n {
+		a, want := ep.Attempt(i), at(i%n)
+		if a.TaskID != want.TaskID || a.Status != want.Status || !a.Timestamp.Equal(want.Timestamp) || len(a.Blockers) != 1 {
+			t.Fatalf("attempt %d: %+v, want %+v", i, a, want)
 		}
 	}
 }

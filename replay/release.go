@@ -36,8 +36,8 @@ func (e *Episode) ReleaseOutputs() {
 	for i := range e.Steps {
 		e.Steps[i].Canonical = re(e.Steps[i].Canonical)
 	}
-	for i := range e.nattempts {
-		a := e.attempts.at(i)
+	for i := range e.nshapes {
+		a := e.attemptShapes.at(i)
 		a.task, a.status, a.session = re(a.task), re(a.status), re(a.session)
 	}
 	if r := e.rooms; r != nil {

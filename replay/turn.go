@@ -138,12 +138,15 @@ type Episode struct {
 	// attempts.at(i) is record i+1 of an attempts log (Turns[i].N ==
 	// i+1), read by Attempt(i), nattempts of them; none for other
 	// formats. In pages, as the reader reads them: one array of them made
-	// at the end held the log's rows twice at its peak. attemptLists and
-	// attemptZones are its rows' lists and locations (attempt_rows.go).
-	attempts     paged[attemptRow]
-	nattempts    int
-	attemptLists [][]string
-	attemptZones []*time.Location
+	// at the end held the log's rows twice at its peak. attemptShapes
+	// are what its rows share (strings, lists, zone), attemptLists and
+	// attemptZones their lists and locations (attempt_rows.go).
+	attempts      paged[attemptRow]
+	nattempts     int
+	attemptShapes paged[attemptShape]
+	nshapes       int
+	attemptLists  [][]string
+	attemptZones  []*time.Location
 
 	syms symtab // the strings of the episode's Syms
 
