@@ -133,7 +133,7 @@ func appendFiringLine(line, desc []byte, f *rules.Firing, ep *replay.Episode, wi
 	line = append(line, ' ')
 	head = len(line) - head
 	var words string
-	if d, ok := appendAgentFiring(desc[:0], f); ok {
+	if d, ok := appendFiringWords(desc[:0], f); ok {
 		// A view of desc (as escape.go's): Term and Wrap return it or a
 		// new string, copied into line before desc is written again.
 		desc, words = d, unsafe.String(unsafe.SliceData(d), len(d))
