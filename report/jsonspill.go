@@ -64,11 +64,6 @@ func (a *agentTallies) tallies() *agentTallies { return a }
 // tallied is a sink that tallies for the episode's JSON (agentTallies).
 type tallied interface{ tallies() *agentTallies }
 
-// firingSpillBound is how many bytes of encoded firings a
-// ParquetFirings holds in memory before they go to a temporary file; 0
-// for outfile.DefaultSpillBound (tests spill small episodes).
-var firingSpillBound = 0
-
 // freeFirings holds released EpisodeFirings for the next episodes: a
 // corpus does not allocate, grow and fault in a list for each of its
 // episodes (a sync.Pool is emptied at every collection, which a corpus
