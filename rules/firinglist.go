@@ -177,11 +177,15 @@ func (l *FiringList) Bytes() int {
 	return n
 }
 
-// Reset empties the list for reuse, keeping its first block.
+// Reset empties the list for reuse, keeping its first block and, unless
+// they grew large (a cleared map keeps its size), its strings' tables.
 func (l *FiringList) Reset() {
 	if len(l.blocks) > 0 {
 		clear(l.blocks[1:])
 		l.blocks = append(l.blocks[:0], l.blocks[0][:0])
+	}
+	if len(l.strs) > maxKeptStrings {
+		l.strs, l.ids = nil, nil
 	}
 	clear(l.strs)
 	clear(l.ids)
@@ -189,6 +193,9 @@ func (l *FiringList) Reset() {
 	clear(l.kinds)
 	l.strs, l.rules, l.kinds, l.n = l.strs[:0], l.rules[:0], l.kinds[:0], 0
 }
+
+// maxKeptStrings bounds the distinct strings whose tables Reset keeps.
+const maxKeptStrings = 1 << 10
 
 // indexOf returns p's index in *list, appending it when new: a replay
 // fires under a handful of rules and kinds, the last one most often.
