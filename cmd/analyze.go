@@ -150,8 +150,8 @@ func analyzeWrite(opts *AnalyzeOptions, bw *bufio.Writer) error {
 	chart := opts.Chart || (opts.IO.StdoutTTY && len(files) == 1)
 	// Labels are looked up and scored on the workers too (before they
 	// render), as the firings come: they need not be kept for it. JSON
-	// encodes each episode's firings as they come (Sink), never holding
-	// them as structs.
+	// keeps each episode's firings packed as they come (Sink), never
+	// holding them as structs.
 	// No output keeps the firings: each reads what it needs of them as
 	// they come (below).
 	aopts := analyze.Options{Story: opts.Format == "text", Labels: labels, Regular: set.Regular, Sizes: set.Sizes}
@@ -168,8 +168,10 @@ func analyzeWrite(opts *AnalyzeOptions, bw *bufio.Writer) error {
 			// The chart's marks too, beside the story, as they come.
 			aopts.Sink = report.NewChartSink(opts.Verbose, width)
 		case opts.Verbose:
-			// -v lists every firing (a ZorkGPT log's turn by turn): as
-			// they come, spilled past a bound, not kept
+			// -v lists every firing: a steps or attempts log's kept
+			// packed as they come, a few bytes each, and their lines
+			// written with the text; a ZorkGPT log's turn-by-turn
+			// trace written as they come into a spill
 			// (report.NewAgentListing).
 			aopts.Sink = report.NewAgentListing(width)
 		}
@@ -194,11 +196,11 @@ func analyzeWrite(opts *AnalyzeOptions, bw *bufio.Writer) error {
 		// grown and faulted in afresh for each.
 		renderBufs = make(chan []byte, 4*max(opts.Input.Jobs, 1))
 		aopts.RenderLast = true // the bytes are all emit writes
-		// Each episode's firings are encoded as the replay produces
-		// them, into memory up to a bound and a temporary file past it,
-		// and streamed into the episode's place when it is written: an
-		// episode is still written whole, in input order, and a million
-		// firings cost the bound.
+		// Each episode's firings are kept packed as the replay produces
+		// them (rules.FiringList, a few bytes each) and encoded into
+		// the episode's place as it is written: an episode is still
+		// written whole, in input order, and a million firings cost a
+		// few MB.
 		aopts.Sink = report.NewEpisodeFirings
 		aopts.Render = func(o *analyze.Outcome, ep *replay.Episode) ([]byte, error) {
 			e := report.NewEpisode(o, ep)

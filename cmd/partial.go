@@ -66,8 +66,8 @@ func toFile(ios *IOStreams, path string, run func() error) error {
 }
 
 // partialSink takes an episode's firings for its part as the replay
-// produces them: its JSON's (report.EpisodeFirings: encoded, past a bound
-// into a temporary file) and, when the part holds a text report, the
+// produces them: its JSON's (report.EpisodeFirings: kept packed, a few
+// bytes a firing, and encoded as the part is written) and, when the part holds a text report, the
 // text's story and chart marks (NewAgentStory, NewAgentListing with -v:
 // a ZorkGPT log's trace too, NewChartSink with --chart; none for a
 // ZorkGPT log's text without either, told from its Story).
@@ -114,10 +114,10 @@ func (s *partialSink) ListsFirings() bool {
 }
 
 // partialAnalyzeOptions are what analyze --partial replays with. Labels
-// are scored as the firings come; each episode's firings are encoded as
-// they come (past a bound into a temporary file) and the text's story,
-// -v listing or trace and chart tallied beside them (partialSink): none
-// is kept.
+// are scored as the firings come; each episode's firings are kept packed
+// for its JSON (and a steps or attempts log's -v listing) and the text's
+// story, a ZorkGPT log's trace and chart tallied beside them (partialSink): none is kept as a
+// struct.
 func partialAnalyzeOptions(settings partial.AnalyzeSettings, labels *analyze.Labels) analyze.Options {
 	rendered := settings.Text && !settings.SummaryOnly
 	return analyze.Options{Story: settings.Text, Labels: labels, Sink: newPartialSink(rendered, settings.Verbose, settings.Chart)}

@@ -16,11 +16,11 @@ import (
 
 // TestAnalyzePartialFiringsStreamed: analyze --partial replays with no
 // firing kept (a ZorkGPT episode's -v trace, which lists them turn by
-// turn, reads them back from a spill): each episode's JSON is encoded as the firings come, past
-// a bound into a temporary file, and its text's story and chart tallied
-// beside it; the part holds the bytes encoded from the kept firings, an
-// episode past the bound between two others on two workers, and no
-// temporary file is left.
+// turn, reads them back from a spill): each episode's firings are kept
+// packed for its JSON and encoded as it is written, and its text's story
+// and chart tallied beside them; the part holds the bytes encoded from the
+// kept firings, an episode of more than 8 MiB of them between two others
+// on two workers, and no temporary file is left.
 func TestAnalyzePartialFiringsStreamed(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a 30,000-turn episode")
@@ -72,7 +72,7 @@ func TestAnalyzePartialFiringsStreamed(t *testing.T) {
 		want = append(want, string(data))
 	}
 	if len(want[1]) < 9<<20 {
-		t.Fatalf("the huge episode encodes in %d bytes: under the spill's bound", len(want[1]))
+		t.Fatalf("the huge episode encodes in %d bytes: under 9 MiB", len(want[1]))
 	}
 	for _, format := range []string{"json", "text"} {
 		code, out, errOut := run(t, "", "", "analyze", "--partial", "--format", format, "--detail", "-j", "2", a, huge, c)

@@ -127,10 +127,11 @@ func TestAnalyzeJSONWholeOnError(t *testing.T) {
 	}
 }
 
-// TestAnalyzeJSONHugeEpisodeStreamed: an episode whose firings pass the
-// spill's bound (8 MiB encoded) is written, in JSON and JSON Lines and
-// between two other episodes on two workers, byte for byte as its firings
-// kept and encoded whole would be, and its temporary file is gone after.
+// TestAnalyzeJSONHugeEpisodeStreamed: an episode whose firings encode in
+// more than 8 MiB (once a spill's bound; now kept packed and encoded as
+// written) is written, in JSON and JSON Lines and between two other
+// episodes on two workers, byte for byte as its firings kept and encoded
+// whole would be, and no temporary file is left.
 func TestAnalyzeJSONHugeEpisodeStreamed(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a 30,000-turn episode")
@@ -157,7 +158,7 @@ func TestAnalyzeJSONHugeEpisodeStreamed(t *testing.T) {
 		want = append(want, string(data))
 	}
 	if len(want[1]) < 9<<20 {
-		t.Fatalf("the huge episode encodes in %d bytes: under the spill's bound", len(want[1]))
+		t.Fatalf("the huge episode encodes in %d bytes: under 9 MiB", len(want[1]))
 	}
 	code, out, errOut := run(t, "", "", "analyze", "--format", "jsonl", "-j", "2", a, huge, c)
 	if code != ExitOK || out != strings.Join(want, "\n")+"\n" {

@@ -1,12 +1,11 @@
 package report
 
 import (
-	"fmt"
 	"math"
-	"strings"
+	"strconv"
+	"unsafe"
 
 	"github.com/loopbreak/loopbreak/analyze"
-	"github.com/loopbreak/loopbreak/analyze/outfile"
 	"github.com/loopbreak/loopbreak/replay"
 	"github.com/loopbreak/loopbreak/rules"
 )
@@ -24,10 +23,10 @@ type AgentStory struct {
 	lanes map[*rules.Rule]*agentLane
 	x     func(turn int) int // the chart's pixel column of a step
 
-	// listing holds every firing's line of the verbose text (-v lists
-	// them all), written as the firings come, past a bound to a
-	// temporary file; nil unless NewAgentListing made the story.
-	listing *outfile.Spill
+	// listing holds every firing, packed, for the verbose text (-v lists
+	// them all), each line written as the text is; nil unless
+	// NewAgentListing made the story.
+	listing *rules.FiringList
 	width   int
 	ep      *replay.Episode
 
@@ -64,10 +63,11 @@ func NewAgentStory(o *analyze.Outcome, ep *replay.Episode) analyze.FiringSink {
 }
 
 // NewAgentListing is NewAgentStory for the verbose text, which lists every
-// firing (Text.Verbose) fitted to width: their lines are written as the
-// firings come, past 8 MiB to a temporary file (outfile.Spill), and the
-// outcome keeps none of them (ListsFirings), so a log of 200,000 firing
-// steps costs that bound, not a struct per firing. A ZorkGPT log's
+// firing (Text.Verbose) fitted to width: the story keeps them packed
+// (rules.FiringList, a few bytes a firing) and the text writes their lines
+// from it, one at a time; the outcome keeps none of them (ListsFirings),
+// so a log of 200,000 firing steps costs a few MB, not a struct per
+// firing. A ZorkGPT log's
 // turn-by-turn trace is written likewise (ZorkTrace).
 func NewAgentListing(width int) func(o *analyze.Outcome, ep *replay.Episode) analyze.FiringSink {
 	return func(o *analyze.Outcome, ep *replay.Episode) analyze.FiringSink {
@@ -76,7 +76,7 @@ func NewAgentListing(width int) func(o *analyze.Outcome, ep *replay.Episode) ana
 			return newZorkTrace(ep)
 		}
 		s := newAgentStory(o, ep)
-		s.listing, s.width, s.ep = &outfile.Spill{}, width, ep
+		s.listing, s.width, s.ep = &rules.FiringList{}, width, ep
 		return s
 	}
 }
@@ -99,7 +99,7 @@ func NewChartSink(listing bool, width int) func(o *analyze.Outcome, ep *replay.E
 		}
 		s := newAgentStory(o, ep)
 		if listing {
-			s.listing, s.width, s.ep = &outfile.Spill{}, width, ep
+			s.listing, s.width, s.ep = &rules.FiringList{}, width, ep
 		}
 		s.marks = newTimelineMarks(ep)
 		return s
@@ -112,8 +112,36 @@ func (s *AgentStory) ListsFirings() bool { return s.listing != nil }
 
 // firingLine is a firing's line in the text's list of firings.
 func firingLine(f *rules.Firing, ep *replay.Episode, width int) string {
-	head := fmt.Sprintf("%s %-5d ", unitWord(ep), f.Turn)
-	return fmt.Sprintf("    %s%s\n", head, Wrap(Term(describeFiring(f, ep)), width, 4+len(head), strings.Repeat(" ", 8)))
+	line, _ := appendFiringLine(nil, nil, f, ep, width)
+	return string(line)
+}
+
+// appendFiringLine appends firingLine(f, ep, width) to line, the words of
+// a generic rule's firing appended to desc first (both returned for
+// reuse): -v lists millions of firings, and formatted each line cost five
+// allocations (ten bytes of garbage for each byte written).
+func appendFiringLine(line, desc []byte, f *rules.Firing, ep *replay.Episode, width int) ([]byte, []byte) {
+	line = append(line, "    "...)
+	head := len(line)
+	line = append(line, unitWord(ep)...)
+	line = append(line, ' ')
+	n := len(line)
+	line = strconv.AppendInt(line, int64(f.Turn), 10) // %-5d
+	for len(line)-n < 5 {
+		line = append(line, ' ')
+	}
+	line = append(line, ' ')
+	head = len(line) - head
+	var words string
+	if d, ok := appendFiringWords(desc[:0], f); ok {
+		// A view of desc (as escape.go's): Term and Wrap return it or a
+		// new string, copied into line before desc is written again.
+		desc, words = d, unsafe.String(unsafe.SliceData(d), len(d))
+	} else {
+		words = describeFiring(f, ep)
+	}
+	line = append(line, Wrap(Term(words), width, 4+head, "        ")...)
+	return append(line, '\n'), desc
 }
 
 func newAgentStory(o *analyze.Outcome, ep *replay.Episode) *AgentStory {
@@ -141,7 +169,7 @@ func (s *AgentStory) Firing(f *rules.Firing, afterCut bool) {
 	s.add(f)
 	s.n++
 	if s.listing != nil {
-		s.listing.Write([]byte(firingLine(f, s.ep, s.width))) // an error stays in the spill (Err)
+		s.listing.Add(f, 0)
 	}
 	if len(s.first) < maxFiringsListed {
 		s.first = append(s.first, *f)

@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -83,16 +84,10 @@ func TestAgentStoryAsKeptFirings(t *testing.T) {
 		if ep.Format == replay.FormatAttempts && !strings.Contains(gotText, "Tasks (task_attempts would have fired)") {
 			t.Errorf("%s: no tasks", path)
 		}
-		// -v lists every firing, from a spill of their lines (a bound of
-		// 1 KiB here: the file too), not from kept firings.
+		// -v lists every firing, from the story's packed list, not from
+		// kept firings.
 		for _, width := range []int{0, 60} {
-			listing := NewAgentListing(width)
-			spilled := func(o *analyze.Outcome, ep *replay.Episode) analyze.FiringSink {
-				s := listing(o, ep)
-				s.(*AgentStory).listing.Bound = 1 << 10
-				return s
-			}
-			verbose := analyze.Analyze(ep, rules.Default(), analyze.Options{KeepFirings: true, Story: true, Sink: spilled})
+			verbose := analyze.Analyze(ep, rules.Default(), analyze.Options{KeepFirings: true, Story: true, Sink: NewAgentListing(width)})
 			if verbose.Firings != nil {
 				t.Errorf("%s: %d firings kept for -v's listing", path, len(verbose.Firings))
 			}
@@ -145,5 +140,74 @@ func TestAgentStoryAsKeptFirings(t *testing.T) {
 				t.Errorf("%s: lane %s: %d firings at %v, steps %v, columns %v; want at %v, steps %v, columns %v", path, r.Name, l.count, l.at, l.turns, l.cols, at, turns, cols)
 			}
 		}
+	}
+}
+
+// TestAppendFiringLine: a firing's line appended (appendFiringLine, what
+// -v writes for each firing) is the line formatted as it was with fmt,
+// for every kind of every rule, odd values and widths.
+func TestAppendFiringLine(t *testing.T) {
+	// The words as fmt formatted them before appendFiringWords.
+	describe := func(f *rules.Firing, ep *replay.Episode) string {
+		switch f.Kind {
+		case rules.Termination:
+			return fmt.Sprintf("TERMINATE (stuck %s)", plural(f.TurnsStuck, "turn"))
+		case rules.Checkpoint:
+			return fmt.Sprintf("check point (stuck %s)", plural(f.TurnsStuck, "turn"))
+		case rules.Reset:
+			cause := strings.ReplaceAll(strings.TrimSuffix(f.Cause, "_reset"), "_", " ")
+			return fmt.Sprintf("reset: %s after %s", cause, plural(f.TurnsStuck, "turn"))
+		case rules.Warning:
+			if f.TurnsUntilDeath < 0 {
+				return fmt.Sprintf("warning %s (limit passed %s ago)", f.Urgency, plural(-f.TurnsUntilDeath, "turn"))
+			}
+			return fmt.Sprintf("warning %s (%s left)", f.Urgency, plural(f.TurnsUntilDeath, "turn"))
+		}
+		switch f.Rule {
+		case rules.SignatureRepeat:
+			return fmt.Sprintf("signature_repeat: %q", f.Signature)
+		case rules.FuzzyRepeat:
+			return fmt.Sprintf("fuzzy_repeat: similarity %.4f to %s %d", f.Similarity, f.Unit, f.MatchedStep)
+		case rules.TaskAttempts:
+			return fmt.Sprintf("task_attempts: %s %s (%d attempts) → %s", f.TaskID, f.LoopType, f.AttemptCount, f.Recommendation)
+		case rules.ToolCycle:
+			return fmt.Sprintf("tool_cycle/%s: cycle of %d", f.Kind.Name, f.CycleLength)
+		}
+		return describeFiring(f, ep)
+	}
+	old := func(f *rules.Firing, ep *replay.Episode, width int) string {
+		head := fmt.Sprintf("%s %-5d ", unitWord(ep), f.Turn)
+		return fmt.Sprintf("    %s%s\n", head, Wrap(Term(describe(f, ep)), width, 4+len(head), strings.Repeat(" ", 8)))
+	}
+	odd := []string{"", "a", "run_tests|error:TypeError-auth.ts:45", "é \"q\" \x01 → ::x", strings.Repeat("long words here ", 12)}
+	floats := []float64{0, 1, 0.90476, -0.00005, math.Copysign(0, -1), math.NaN(), math.Inf(1), math.Inf(-1), 1e21}
+	var line, desc []byte
+	lines := 0
+	for _, ep := range []*replay.Episode{{Format: replay.FormatSteps}, {Format: replay.FormatAttempts}, {}} {
+		for i, turn := range []int{0, 7, -3, 12345, 1234567, 1, 999, -1000} {
+			for _, r := range rules.Registry {
+				for _, k := range r.Kinds {
+					s := odd[i%len(odd)]
+					f := rules.Firing{Turn: turn, Rule: r, Kind: k, Unit: rules.UnitOf(ep), Signature: s, TaskID: s, LoopType: odd[(i+1)%len(odd)],
+						Recommendation: odd[(i+2)%len(odd)], Cause: []string{"score_change", "objective_progress_reset", "x_y_reset_z"}[i%3], Urgency: "high",
+						TurnsUntilDeath: []int{1, -1, 0, -2500, 999, 1000, 12}[i%7],
+						MatchedStep:     turn - 1, AttemptCount: i, CycleLength: i + 2, TurnsStuck: turn, Visits: 3, Base: 0.5, Adjusted: 0.25, HasBase: i%2 == 0,
+						Pattern: [2]string{"a", "b"}, Location: s, Action: s, Proposal: rules.ProposalRejected}
+					for j, width := range []int{0, 40, 80} {
+						for _, x := range floats[j%2:] {
+							f.Similarity = x
+							line, desc = appendFiringLine(line[:0], desc, &f, ep, width)
+							if want := old(&f, ep, width); string(line) != want {
+								t.Fatalf("%s/%s width %d:\n got %q\nwant %q", r.Name, k.Name, width, line, want)
+							}
+							lines++
+						}
+					}
+				}
+			}
+		}
+	}
+	if lines < 300 {
+		t.Fatalf("%d lines: the test covers too little", lines)
 	}
 }

@@ -340,7 +340,7 @@ func (r *Text) AgentEpisode(o *analyze.Outcome, ep *replay.Episode, judge func(n
 	}
 
 	// The first maxFiringsListed firings; all of them with -v, kept or
-	// listed as they came (NewAgentListing).
+	// packed as they came (NewAgentListing).
 	listed, total := o.Firings, len(o.Firings)
 	s, _ := o.Sink.(*AgentStory)
 	if s != nil && o.Firings == nil {
@@ -354,12 +354,12 @@ func (r *Text) AgentEpisode(o *analyze.Outcome, ep *replay.Episode, judge func(n
 		}
 		all := false // every line written
 		if s != nil && s.listing != nil && o.Firings == nil && r.Verbose {
-			// Every line, written as the firings came.
-			if _, err := s.listing.WriteTo(w); err != nil {
-				return err
-			}
-			if err := s.listing.Close(); err != nil {
-				return err
+			// Every line, each firing read back in turn.
+			var f rules.Firing
+			var line, desc []byte
+			for it := s.listing.Iter(); it.Next(&f) && w.err == nil; {
+				line, desc = appendFiringLine(line[:0], desc[:0], &f, s.ep, s.width)
+				w.Write(line)
 			}
 			listed, all = nil, true
 		}
@@ -409,20 +409,48 @@ func recordedWords(ep *replay.Episode) string {
 // describeAgentFiring words the firings of the generic and peer rules;
 // "" for others.
 func describeAgentFiring(f *rules.Firing) string {
-	switch f.Rule {
-	case rules.SignatureRepeat:
-		return fmt.Sprintf("signature_repeat: %q", f.Signature)
-	case rules.FuzzyRepeat:
-		return fmt.Sprintf("fuzzy_repeat: similarity %.4f to %s %d", f.Similarity, f.Unit, f.MatchedStep)
-	case rules.TaskAttempts:
-		return fmt.Sprintf("task_attempts: %s %s (%d attempts) → %s", f.TaskID, f.LoopType, f.AttemptCount, f.Recommendation)
-	case rules.ToolCycle:
-		return fmt.Sprintf("tool_cycle/%s: cycle of %d", f.Kind.Name, f.CycleLength)
+	if b, ok := appendAgentFiring(nil, f); ok {
+		return string(b)
 	}
 	if f.Rule.Origin == rules.OriginOpenHands || f.Rule.Origin == rules.OriginOpenHandsV1 || f.Rule.Origin == rules.OriginGeminiCLI {
 		return f.KindKey()
 	}
 	return ""
+}
+
+// appendAgentFiring appends the words of a firing of the generic rules
+// that say more than their kind (describeAgentFiring), false for others:
+// appended, not formatted, as -v words each of millions of them.
+func appendAgentFiring(b []byte, f *rules.Firing) ([]byte, bool) {
+	switch f.Rule {
+	case rules.SignatureRepeat:
+		b = append(b, "signature_repeat: "...)
+		b = strconv.AppendQuote(b, f.Signature) // %q
+	case rules.FuzzyRepeat:
+		b = append(b, "fuzzy_repeat: similarity "...)
+		b = strconv.AppendFloat(b, f.Similarity, 'f', 4, 64) // %.4f, NaN and ±Inf too
+		b = append(b, " to "...)
+		b = append(b, f.Unit...)
+		b = append(b, ' ')
+		b = strconv.AppendInt(b, int64(f.MatchedStep), 10)
+	case rules.TaskAttempts:
+		b = append(b, "task_attempts: "...)
+		b = append(b, f.TaskID...)
+		b = append(b, ' ')
+		b = append(b, f.LoopType...)
+		b = append(b, " ("...)
+		b = strconv.AppendInt(b, int64(f.AttemptCount), 10)
+		b = append(b, " attempts) → "...)
+		b = append(b, f.Recommendation...)
+	case rules.ToolCycle:
+		b = append(b, "tool_cycle/"...)
+		b = append(b, f.Kind.Name...)
+		b = append(b, ": cycle of "...)
+		b = strconv.AppendInt(b, int64(f.CycleLength), 10)
+	default:
+		return b, false
+	}
+	return b, true
 }
 
 // outputLoops writes, for a ZorkGPT episode, the firings of the generic

@@ -313,8 +313,8 @@ func headOf(r *rules.Rule, k *rules.Kind) *firingHead {
 }
 
 // field writes FieldValue(f, field) without boxing it in an interface
-// (an allocation per number); a field it does not know goes through
-// FieldValue.
+// (an allocation per number or string); a field it does not know goes
+// through FieldValue.
 func (w *jsonEnc) field(f *rules.Firing, field string) {
 	switch field {
 	case "turns_stuck":
@@ -345,6 +345,28 @@ func (w *jsonEnc) field(f *rules.Firing, field string) {
 		w.bool(f.Rejected)
 	case "low_confidence":
 		w.bool(f.LowConfidence)
+	case "cause":
+		w.str(f.Cause)
+	case "urgency":
+		w.str(f.Urgency)
+	case "proposal":
+		w.str(f.Proposal)
+	case "signature":
+		w.str(f.Signature)
+	case "similarity":
+		w.float(f.Similarity)
+	case "matched_step":
+		w.int(f.MatchedStep)
+	case "task_id":
+		w.str(f.TaskID)
+	case "loop_type":
+		w.str(f.LoopType)
+	case "recommendation":
+		w.str(f.Recommendation)
+	case "attempt_count":
+		w.int(f.AttemptCount)
+	case "cycle_length":
+		w.int(f.CycleLength)
 	default:
 		w.value(FieldValue(f, field))
 	}

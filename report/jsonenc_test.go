@@ -182,3 +182,34 @@ func BenchmarkEpisodeJSON(b *testing.B) {
 		})
 	}
 }
+
+// Every field of every kind the registry declares is encoded as
+// json.Marshal encodes FieldValue's value: the encoder writes most of them
+// without FieldValue (jsonEnc.field), so a field it misreads fails here.
+func TestFiringFieldsMatchEncodingJSON(t *testing.T) {
+	odd := "<é\u2028\"\\&>\x01"
+	f := rules.Firing{Turn: 12, Unit: rules.UnitAttempt, Cause: "cause " + odd, Urgency: "urgency " + odd, TurnsStuck: 3, TurnsUntilDeath: -4,
+		Score: 0.1 + 0.2, Visits: 5, Penalty: 1e-7, Base: 0.61, Adjusted: 1e21, HasBase: true, LowConfidence: true,
+		Pattern: [2]string{"p0 " + odd, "p1"}, Location: "loc " + odd, Destination: "dest", Action: "act " + odd, Proposal: "prop " + odd,
+		Rejected: true, Signature: "sig " + odd, Similarity: 0.90476, MatchedStep: 9, TaskID: "task " + odd, LoopType: "loop " + odd,
+		Recommendation: "rec " + odd, AttemptCount: 7, CycleLength: 3}
+	kinds := 0
+	for _, hasBase := range []bool{true, false} {
+		f.HasBase = hasBase
+		for _, r := range rules.Registry {
+			for _, k := range r.Kinds {
+				f.Rule, f.Kind = r, k
+				var w jsonEnc
+				w.firing(&f, hasBase)
+				want, err := json.Marshal(Firing{Firing: &f, AfterCut: hasBase})
+				if err != nil || w.refused || !bytes.Equal(w.b, want) {
+					t.Errorf("%s/%s:\n got %s (refused %v)\nwant %s (%v)", r.Name, k.Name, w.b, w.refused, want, err)
+				}
+				kinds++
+			}
+		}
+	}
+	if kinds < 20 {
+		t.Fatalf("%d kinds: the test covers too little", kinds)
+	}
+}

@@ -4,31 +4,30 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 
 	"github.com/loopbreak/loopbreak/analyze"
-	"github.com/loopbreak/loopbreak/analyze/outfile"
 	"github.com/loopbreak/loopbreak/replay"
 	"github.com/loopbreak/loopbreak/rules"
 )
 
-// EpisodeFirings is an episode's "firings" array encoded as the replay
-// produces them (an analyze.FiringSink, made by NewEpisodeFirings for
-// analyze.Options.Sink): the bytes TestAppendEpisodeMatchesEncodingJSON
-// holds equal to json.Marshal's, spilled past a bound to a temporary file
-// (outfile.Spill), so an episode of millions of firings costs the bound,
-// not 300-byte structs and its whole document. It also tallies what the
-// rest of the episode's JSON reads off the firings (a steps or attempts
-// log's detectors and tasks). NewEpisode takes it from the outcome,
-// AppendEpisode leaves the array's place in the bytes it encodes, and
-// JSONWriter.EpisodeWith writes the whole episode, the firings streamed in
-// that place. Release gives it back once written.
+// EpisodeFirings is an episode's "firings" array (an analyze.FiringSink,
+// made by NewEpisodeFirings for analyze.Options.Sink): its firings kept
+// packed as the replay produces them (rules.FiringList, a few bytes a
+// firing where a Firing is about 300), and encoded only as the episode is
+// written, one at a time into one reused Firing and buffer, straight to
+// the output: the bytes TestAppendEpisodeMatchesEncodingJSON holds equal
+// to json.Marshal's. It also tallies what the rest of the episode's JSON
+// reads off the firings (a steps or attempts log's detectors and tasks).
+// NewEpisode takes it from the outcome, AppendEpisode leaves the array's
+// place in the bytes it encodes, and JSONWriter.EpisodeWith writes the
+// whole episode, the firings encoded in that place. Release gives it back
+// once written.
 type EpisodeFirings struct {
-	enc   jsonEnc
-	spill outfile.Spill
-	n     int
-	err   error
-	at    int // where the firings go in the episode's bytes (AppendEpisode)
-	bound int
+	list rules.FiringList // tagged 1 when after the cut
+	enc  jsonEnc          // writeTo's buffer, and its kinds' heads
+	err  error
+	at   int // where the firings go in the episode's bytes (AppendEpisode)
 	agentTallies
 }
 
@@ -65,15 +64,11 @@ func (a *agentTallies) tallies() *agentTallies { return a }
 // tallied is a sink that tallies for the episode's JSON (agentTallies).
 type tallied interface{ tallies() *agentTallies }
 
-// firingSpillBound is how many encoded bytes an episode's firings hold in
-// memory before they go to a temporary file; 0 for
-// outfile.DefaultSpillBound (tests spill small episodes).
-var firingSpillBound = 0
-
 // freeFirings holds released EpisodeFirings for the next episodes: a
-// corpus does not allocate, grow and fault in a buffer for each of its
+// corpus does not allocate, grow and fault in a list for each of its
 // episodes (a sync.Pool is emptied at every collection, which a corpus
-// of small episodes triggers often); at most 16, each keeping 1 MiB at most.
+// of small episodes triggers often); at most 16, each keeping one block
+// of packed firings (rules.FiringList.Reset).
 var freeFirings = make(chan *EpisodeFirings, 16)
 
 // NewEpisodeFirings starts the firings of o's episode ep (its Ran known):
@@ -85,83 +80,86 @@ func NewEpisodeFirings(o *analyze.Outcome, ep *replay.Episode) analyze.FiringSin
 	default:
 		s = new(EpisodeFirings)
 	}
-	// The encoder's buffer holds the firings up to the bound, the spill
-	// (all file) those before.
-	s.bound = firingSpillBound
-	if s.bound <= 0 {
-		s.bound = outfile.DefaultSpillBound
-	}
-	s.spill.Bound = 1
 	s.start(o, ep)
 	return s
 }
 
-// Firing encodes f (an analyze.FiringSink).
+// Firing keeps f (an analyze.FiringSink).
 func (s *EpisodeFirings) Firing(f *rules.Firing, afterCut bool) {
 	s.add(f)
 	if s.err != nil {
 		return
 	}
-	if s.n > 0 {
-		s.enc.b = append(s.enc.b, ',')
-	}
-	s.n++
-	s.enc.firing(f, afterCut)
-	if s.enc.refused {
-		// What json.Marshal says of the episode: its first refused value.
-		_, s.err = json.Marshal(Firing{Firing: f, AfterCut: afterCut})
-		if s.err == nil {
-			s.err = fmt.Errorf("firing at %s %d not encodable", f.Unit, f.Turn)
+	if !finiteFloats(f) {
+		// What json.Marshal says of the episode: its first refused
+		// value, known before a byte of it is written.
+		w := jsonEnc{}
+		if w.firing(f, afterCut); w.refused {
+			_, s.err = json.Marshal(Firing{Firing: f, AfterCut: afterCut})
+			if s.err == nil {
+				s.err = fmt.Errorf("firing at %s %d not encodable", f.Unit, f.Turn)
+			}
+			return
 		}
-		return
 	}
-	if len(s.enc.b) >= s.bound {
-		// Past the bound: to the temporary file, and the buffer starts
-		// again (an episode holds about a bound in memory, however
-		// large).
-		if _, err := s.spill.Write(s.enc.b); err != nil {
-			s.err = fmt.Errorf("holding the episode's firings: %w", err)
-		}
-		s.enc.b = s.enc.b[:0]
+	tag := 0
+	if afterCut {
+		tag = 1
 	}
+	s.list.Add(f, tag)
 }
 
-// finish says the first error of encoding or spilling.
+// finiteFloats says whether f's floats are all finite: only a NaN or an
+// infinity makes the encoding of a firing fail (jsonEnc.float).
+func finiteFloats(f *rules.Firing) bool {
+	for _, x := range [...]float64{f.Score, f.Penalty, f.Base, f.Adjusted, f.Similarity} {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return false
+		}
+	}
+	return true
+}
+
+// finish says the first error of encoding.
 func (s *EpisodeFirings) finish() error { return s.err }
 
-// writeTo writes the encoded firings (without the array's brackets): the
-// spilled ones, then those still in memory.
+// firingsChunk is how many encoded bytes writeTo gathers before a write.
+const firingsChunk = 32 << 10
+
+// writeTo writes the firings (without the array's brackets), each
+// encoded as it is read back.
 func (s *EpisodeFirings) writeTo(w io.Writer) error {
-	if _, err := s.spill.WriteTo(w); err != nil {
-		return err
+	enc := &s.enc
+	enc.b = enc.b[:0]
+	var f rules.Firing
+	it := s.list.Iter()
+	for n := 0; it.Next(&f); n++ {
+		if n > 0 {
+			enc.b = append(enc.b, ',')
+		}
+		enc.firing(&f, it.Tag() == 1)
+		if len(enc.b) >= firingsChunk {
+			if _, err := w.Write(enc.b); err != nil {
+				return err
+			}
+			enc.b = enc.b[:0]
+		}
 	}
-	_, err := w.Write(s.enc.b)
+	_, err := w.Write(enc.b)
 	return err
 }
 
-// Len is the number of firings given.
-func (s *EpisodeFirings) Len() int { return s.n }
+// Len is the number of firings kept.
+func (s *EpisodeFirings) Len() int { return s.list.Len() }
 
-// Spilled says whether the firings went past memory's bound to a
-// temporary file.
-func (s *EpisodeFirings) Spilled() bool { return s.spill.Spilled() }
-
-// maxKeptFirings bounds the memory a released EpisodeFirings keeps for
-// its next episode: one huge episode's is not held to the end of a run.
-const maxKeptFirings = 1 << 20
-
-// Release removes the temporary file, if any, and keeps s for another
-// episode; s must not be used after.
+// Release keeps s for another episode; s must not be used after.
 func (s *EpisodeFirings) Release() {
 	if s == nil {
 		return
 	}
-	s.spill.Reset(0)
-	if cap(s.enc.b) > maxKeptFirings {
-		s.enc.b = nil
-	}
+	s.list.Reset()
 	s.enc.b, s.enc.refused = s.enc.b[:0], false
-	s.n, s.err, s.at, s.agentTallies = 0, nil, 0, agentTallies{}
+	s.err, s.at, s.agentTallies = nil, 0, agentTallies{}
 	select {
 	case freeFirings <- s:
 	default:

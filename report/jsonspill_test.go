@@ -14,10 +14,10 @@ import (
 	"github.com/loopbreak/loopbreak/rules"
 )
 
-// TestEpisodeFiringsMatchesKept: an episode whose firings were encoded as
-// the replay produced them (NewEpisodeFirings), in memory or spilled to a
-// temporary file, is written byte for byte as one whose firings were kept
-// and encoded with it: generated ZorkGPT episodes, the test episodes
+// TestEpisodeFiringsMatchesKept: an episode whose firings were packed as
+// the replay produced them (NewEpisodeFirings) and encoded as it is
+// written is written byte for byte as one whose firings were kept as
+// structs and encoded with it: generated ZorkGPT episodes, the test episodes
 // (live runs, quirks), steps, attempts and agents' logs (their detectors
 // and tasks), labelled ones, in JSON and JSON Lines.
 func TestEpisodeFiringsMatchesKept(t *testing.T) {
@@ -50,61 +50,57 @@ func TestEpisodeFiringsMatchesKept(t *testing.T) {
 		eps = append(eps, more...)
 	}
 	formats := map[string]bool{}
-	spilled, firings := 0, 0
-	for _, bound := range []int{0, 256} {
-		firingSpillBound = bound
-		for i, ep := range eps {
-			var lab *analyze.EpisodeLabels
-			if i%3 == 1 {
-				lab = &analyze.EpisodeLabels{Source: "labels.json", Stuck: []analyze.Span{{From: 2, To: 9}, {From: 15, To: 40}}}
-			}
-			kept := analyze.Analyze(ep, rules.Default(), analyze.Options{KeepFirings: true})
-			streamed := analyze.Analyze(ep, rules.Default(), analyze.Options{Sink: NewEpisodeFirings})
-			if streamed.Firings != nil {
-				t.Fatal("firings kept as structs beside the sink")
-			}
-			if lab != nil {
-				kept.Labels, kept.Scores = lab, analyze.ScoreFirings(lab, nil, kept.Firings)
-				streamed.Labels, streamed.Scores = lab, analyze.ScoreFirings(lab, nil, kept.Firings)
-			}
-			formats[ep.Format] = true
-			firings += len(kept.Firings)
-			for _, lines := range []bool{false, true} {
-				var want, got bytes.Buffer
-				we := NewEpisode(kept, ep)
-				we.Labels = NewEpisodeLabels(kept.Labels, kept.Scores)
-				data, err := EncodeEpisode(&we)
-				if err != nil {
-					t.Fatal(err)
-				}
-				jw := &JSONWriter{Lines: lines}
-				jw.Begin(&want, rules.Default())
-				jw.EpisodeJSON(data)
-				ge := NewEpisode(streamed, ep)
-				ge.Labels = NewEpisodeLabels(streamed.Labels, streamed.Scores)
-				data, err = EncodeEpisode(&ge)
-				if err != nil {
-					t.Fatal(err)
-				}
-				sink := streamed.Sink.(*EpisodeFirings)
-				if sink.Spilled() {
-					spilled++
-				}
-				jw = &JSONWriter{Lines: lines}
-				jw.Begin(&got, rules.Default())
-				if err := jw.EpisodeWith(data, sink); err != nil {
-					t.Fatal(err)
-				}
-				if !bytes.Equal(got.Bytes(), want.Bytes()) {
-					t.Fatalf("%s %s (bound %d, lines %v): streamed firings differ\n got %.2000s\nwant %.2000s", ep.Source, ep.ID, bound, lines, got.Bytes(), want.Bytes())
-				}
-			}
-			ReleaseFirings(streamed)
+	firings := 0
+	for i, ep := range eps {
+		var lab *analyze.EpisodeLabels
+		if i%3 == 1 {
+			lab = &analyze.EpisodeLabels{Source: "labels.json", Stuck: []analyze.Span{{From: 2, To: 9}, {From: 15, To: 40}}}
 		}
+		kept := analyze.Analyze(ep, rules.Default(), analyze.Options{KeepFirings: true})
+		streamed := analyze.Analyze(ep, rules.Default(), analyze.Options{Sink: NewEpisodeFirings})
+		if streamed.Firings != nil {
+			t.Fatal("firings kept as structs beside the sink")
+		}
+		if lab != nil {
+			kept.Labels, kept.Scores = lab, analyze.ScoreFirings(lab, nil, kept.Firings)
+			streamed.Labels, streamed.Scores = lab, analyze.ScoreFirings(lab, nil, kept.Firings)
+		}
+		formats[ep.Format] = true
+		firings += len(kept.Firings)
+		for _, lines := range []bool{false, true} {
+			var want, got bytes.Buffer
+			we := NewEpisode(kept, ep)
+			we.Labels = NewEpisodeLabels(kept.Labels, kept.Scores)
+			data, err := EncodeEpisode(&we)
+			if err != nil {
+				t.Fatal(err)
+			}
+			jw := &JSONWriter{Lines: lines}
+			jw.Begin(&want, rules.Default())
+			jw.EpisodeJSON(data)
+			ge := NewEpisode(streamed, ep)
+			ge.Labels = NewEpisodeLabels(streamed.Labels, streamed.Scores)
+			data, err = EncodeEpisode(&ge)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sink := streamed.Sink.(*EpisodeFirings)
+			if sink.Len() != len(kept.Firings) {
+				t.Fatalf("%s: %d firings packed, %d kept", ep.Source, sink.Len(), len(kept.Firings))
+			}
+			jw = &JSONWriter{Lines: lines}
+			jw.Begin(&got, rules.Default())
+			if err := jw.EpisodeWith(data, sink); err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(got.Bytes(), want.Bytes()) {
+				t.Fatalf("%s %s (lines %v): packed firings differ\n got %.2000s\nwant %.2000s", ep.Source, ep.ID, lines, got.Bytes(), want.Bytes())
+			}
+		}
+		ReleaseFirings(streamed)
 	}
-	firingSpillBound = 0
-	if spilled == 0 || firings == 0 || !formats[replay.FormatSteps] || !formats[replay.FormatAttempts] {
-		t.Fatalf("%d firings, %d spilled, formats %v: the test covers too little", firings, spilled, formats)
+	if firings == 0 || !formats[replay.FormatSteps] || !formats[replay.FormatAttempts] {
+		t.Fatalf("%d firings, formats %v: the test covers too little", firings, formats)
 	}
 }
 

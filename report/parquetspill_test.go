@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/base64"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -21,9 +22,9 @@ import (
 )
 
 // TestParquetFiringsMatchesKept: the firing rows recorded as the replay
-// produced them (NewParquetFiringsSink), in memory or spilled, are the
-// rows NewParquetFirings makes of the kept firings, in the same file
-// bytes; the episode's row (detectors, tasks) is the same too.
+// produced them (NewParquetFiringsSink, packed) are the rows
+// NewParquetFirings makes of the kept firings, in the same file bytes; the
+// episode's row (detectors, tasks) is the same too.
 func TestParquetFiringsMatchesKept(t *testing.T) {
 	var logs []string
 	for _, glob := range []string{"episodes/*/episode_log.jsonl", "steps/*.jsonl", "attempts/*.jsonl"} {
@@ -38,50 +39,46 @@ func TestParquetFiringsMatchesKept(t *testing.T) {
 		}
 		eps = append(eps, more...)
 	}
-	defer func() { firingSpillBound = 0 }()
-	for _, bound := range []int{0, 64} {
-		firingSpillBound = bound
-		var wantEps, gotEps, want, got bytes.Buffer
-		we, ge := NewParquetWriter[ParquetEpisode](&wantEps), NewParquetWriter[ParquetEpisode](&gotEps)
-		wf, gf := NewParquetWriter[ParquetFiring](&want), NewParquetWriter[ParquetFiring](&got)
-		rows := 0
-		for _, ep := range eps {
-			kept := analyze.Analyze(ep, rules.Default(), analyze.Options{KeepFirings: true})
-			e := NewEpisode(kept, ep)
-			if err := we.Write(NewParquetEpisode(&e)); err != nil {
-				t.Fatal(err)
-			}
-			rs, err := NewParquetFirings(&e)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, r := range rs {
-				if err := wf.Write(r); err != nil {
-					t.Fatal(err)
-				}
-			}
-			rows += len(rs)
-			o := analyze.Analyze(ep, rules.Default(), analyze.Options{Sink: NewParquetFiringsSink(true)})
-			s := o.Sink.(*ParquetFirings)
-			e = NewEpisode(o, ep)
-			if err := ge.Write(NewParquetEpisode(&e)); err != nil {
-				t.Fatal(err)
-			}
-			if err := s.WriteRows(gf, &e); err != nil {
-				t.Fatal(err)
-			}
-			s.Release()
+	var wantEps, gotEps, want, got bytes.Buffer
+	we, ge := NewParquetWriter[ParquetEpisode](&wantEps), NewParquetWriter[ParquetEpisode](&gotEps)
+	wf, gf := NewParquetWriter[ParquetFiring](&want), NewParquetWriter[ParquetFiring](&got)
+	rows := 0
+	for _, ep := range eps {
+		kept := analyze.Analyze(ep, rules.Default(), analyze.Options{KeepFirings: true})
+		e := NewEpisode(kept, ep)
+		if err := we.Write(NewParquetEpisode(&e)); err != nil {
+			t.Fatal(err)
 		}
-		for _, w := range []interface{ Close() error }{we, ge, wf, gf} {
-			if err := w.Close(); err != nil {
+		rs, err := NewParquetFirings(&e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range rs {
+			if err := wf.Write(r); err != nil {
 				t.Fatal(err)
 			}
 		}
-		if rows == 0 || !bytes.Equal(got.Bytes(), want.Bytes()) || !bytes.Equal(gotEps.Bytes(), wantEps.Bytes()) {
-			back, _ := parquet.Read[ParquetFiring](bytes.NewReader(got.Bytes()), int64(got.Len()))
-			t.Fatalf("bound %d: %d rows; files differ (firings %v, episodes %v); read back %d rows", bound, rows,
-				bytes.Equal(got.Bytes(), want.Bytes()), bytes.Equal(gotEps.Bytes(), wantEps.Bytes()), len(back))
+		rows += len(rs)
+		o := analyze.Analyze(ep, rules.Default(), analyze.Options{Sink: NewParquetFiringsSink(true)})
+		s := o.Sink.(*ParquetFirings)
+		e = NewEpisode(o, ep)
+		if err := ge.Write(NewParquetEpisode(&e)); err != nil {
+			t.Fatal(err)
 		}
+		if err := s.WriteRows(gf, &e); err != nil {
+			t.Fatal(err)
+		}
+		s.Release()
+	}
+	for _, w := range []interface{ Close() error }{we, ge, wf, gf} {
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if rows == 0 || !bytes.Equal(got.Bytes(), want.Bytes()) || !bytes.Equal(gotEps.Bytes(), wantEps.Bytes()) {
+		back, _ := parquet.Read[ParquetFiring](bytes.NewReader(got.Bytes()), int64(got.Len()))
+		t.Fatalf("%d rows; files differ (firings %v, episodes %v); read back %d rows", rows,
+			bytes.Equal(got.Bytes(), want.Bytes()), bytes.Equal(gotEps.Bytes(), wantEps.Bytes()), len(back))
 	}
 }
 
@@ -333,4 +330,27 @@ func TestParquetFiringsLongIDsDictionary(t *testing.T) {
 		t.Errorf("24 firings of distinct 1 MiB ids: %d MiB held at most, want at most 24", peak>>20)
 	}
 	check(data, want)
+}
+
+// TestParquetFiringsRefused: a firing field json.Marshal refuses (a NaN)
+// fails the rows with json.Marshal's error, before a row is written.
+func TestParquetFiringsRefused(t *testing.T) {
+	ep := &replay.Episode{ID: "e", Source: "x.jsonl", Turns: []replay.Turn{{N: 1}}}
+	o := analyze.Analyze(ep, rules.Default(), analyze.Options{Sink: NewParquetFiringsSink(true)})
+	s := o.Sink.(*ParquetFirings)
+	s.Firing(&rules.Firing{Turn: 1, Rule: rules.LocationRevisit, Kind: rules.Penalty, Penalty: 0.5}, false)
+	s.Firing(&rules.Firing{Turn: 2, Rule: rules.LocationRevisit, Kind: rules.Penalty, Penalty: math.NaN()}, false)
+	var b bytes.Buffer
+	w := NewParquetWriter[ParquetFiring](&b)
+	e := NewEpisode(o, ep)
+	err := s.WriteRows(w, &e)
+	if err == nil || !strings.Contains(err.Error(), "NaN") {
+		t.Fatalf("error %v", err)
+	}
+	// A NaN in a field the kind does not write is not refused.
+	s = NewParquetFiringsSink(true)(o, ep).(*ParquetFirings)
+	s.Firing(&rules.Firing{Turn: 1, Rule: rules.LocationRevisit, Kind: rules.Penalty, Similarity: math.NaN()}, false)
+	if err := s.WriteRows(w, &e); err != nil {
+		t.Fatal(err)
+	}
 }

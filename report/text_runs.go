@@ -224,21 +224,10 @@ func (r *Text) trace(w io.Writer, o *analyze.Outcome, ep *replay.Episode) error 
 }
 
 func describeFiring(f *rules.Firing, ep *replay.Episode) string {
+	if b, ok := appendFiringWords(nil, f); ok {
+		return string(b)
+	}
 	switch f.Kind {
-	case rules.Termination:
-		return fmt.Sprintf("TERMINATE (stuck %s)", plural(f.TurnsStuck, "turn"))
-	case rules.Checkpoint:
-		return fmt.Sprintf("check point (stuck %s)", plural(f.TurnsStuck, "turn"))
-	case rules.Reset:
-		// "objective_progress_reset" as words, so a narrow trace wraps it.
-		cause := strings.ReplaceAll(strings.TrimSuffix(f.Cause, "_reset"), "_", " ")
-		return fmt.Sprintf("reset: %s after %s", cause, plural(f.TurnsStuck, "turn"))
-	case rules.Warning:
-		if f.TurnsUntilDeath < 0 {
-			// Past the limit: only a replay that did not stop gets here.
-			return fmt.Sprintf("warning %s (limit passed %s ago)", f.Urgency, plural(-f.TurnsUntilDeath, "turn"))
-		}
-		return fmt.Sprintf("warning %s (%s left)", f.Urgency, plural(f.TurnsUntilDeath, "turn"))
 	case rules.Penalty:
 		if f.HasBase {
 			s := fmt.Sprintf("revisit ×%d %s→%s", f.Visits, Num2(f.Base), Num2(f.Adjusted))
@@ -264,10 +253,55 @@ func describeFiring(f *rules.Firing, ep *replay.Episode) string {
 		}
 		return "repeated action"
 	}
-	if s := describeAgentFiring(f); s != "" {
-		return s
+	return f.KindKey() // a peer detector's, and any other
+}
+
+// appendFiringWords appends describeFiring's words for progress_velocity's
+// and stuck_warnings' firings and the generic rules' (appendAgentFiring),
+// which steps and attempts logs fire, false for others:
+// appended, not formatted, as -v words each of millions of them.
+func appendFiringWords(b []byte, f *rules.Firing) ([]byte, bool) {
+	switch f.Kind {
+	case rules.Termination:
+		b = append(b, "TERMINATE (stuck "...)
+		return append(appendPlural(b, f.TurnsStuck, "turn"), ')'), true
+	case rules.Checkpoint:
+		b = append(b, "check point (stuck "...)
+		return append(appendPlural(b, f.TurnsStuck, "turn"), ')'), true
+	case rules.Reset:
+		// "objective_progress_reset" as words, so a narrow trace wraps it.
+		b = append(b, "reset: "...)
+		for _, c := range []byte(strings.TrimSuffix(f.Cause, "_reset")) {
+			if c == '_' {
+				c = ' '
+			}
+			b = append(b, c)
+		}
+		b = append(b, " after "...)
+		return appendPlural(b, f.TurnsStuck, "turn"), true
+	case rules.Warning:
+		b = append(append(append(b, "warning "...), f.Urgency...), " ("...)
+		if f.TurnsUntilDeath < 0 {
+			// Past the limit: only a replay that did not stop gets here.
+			b = append(b, "limit passed "...)
+			return append(appendPlural(b, -f.TurnsUntilDeath, "turn"), " ago)"...), true
+		}
+		return append(appendPlural(b, f.TurnsUntilDeath, "turn"), " left)"...), true
 	}
-	return f.KindKey()
+	return appendAgentFiring(b, f)
+}
+
+// appendPlural appends plural(n, word).
+func appendPlural(b []byte, n int, word string) []byte {
+	switch {
+	case n == 1:
+		return append(append(b, "1 "...), word...)
+	case n <= -1000 || n >= 1000:
+		b = append(b, Count(n)...) // thousands separated
+	default:
+		b = strconv.AppendInt(b, int64(n), 10)
+	}
+	return append(append(append(b, ' '), word...), 's')
 }
 
 // Num2 formats a confidence with two decimals.

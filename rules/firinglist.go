@@ -3,22 +3,33 @@ package rules
 import (
 	"encoding/binary"
 	"math"
+	"strings"
 )
 
-// firingList keeps firings packed, in order, for a ReadReplay: a Firing
-// is about 300 bytes, most of them empty fields, and a steps log of 100
-// MB fires 160,000 times (a third of its peak memory as structs). Each
-// firing is a few varints: who reported it, its rule and kind (indexes
-// of rules and kinds), its turn, a mask of its non-zero fields and those
-// fields, strings as indexes of strs. Unit is left out: Env.Report sets
-// it to the replay's unit. TestFiringListRoundTrip sets every field of
+// A FiringList keeps firings packed, in order: a Firing is about 300
+// bytes, most of them empty fields, and a steps log of 100 MB fires
+// 160,000 times (a third of its peak memory as structs). A ReadReplay
+// holds its firings so until Finish, and the outputs that list every
+// firing (report's JSON and verbose text) until they write them, each
+// read back in turn into one reused Firing (Iter).
+//
+// Each firing is a few varints, in blocks of up to 64 KiB (a list grown
+// by append would allocate, copy and fault in about twice what it holds,
+// a large one five times): the caller's tag, its rule and kind
+// (indexes of rules and kinds), its turn, a mask of its non-zero fields
+// and those fields, strings as indexes of strs. A string is kept once
+// however often it fires (a loop repeats its signature, task, action),
+// and copied, so a firing's string that is a view of an episode's table
+// does not hold that table. TestFiringListRoundTrip sets every field of
 // Firing in turn, so a field added to Firing and not here fails it.
-type firingList struct {
-	buf   []byte
-	vals  []byte // add's scratch
-	strs  []string
-	rules []*Rule
-	kinds []*Kind
+type FiringList struct {
+	blocks [][]byte
+	vals   []byte // Add's scratch
+	strs   []string
+	ids    map[string]uint32 // strs' indexes
+	rules  []*Rule
+	kinds  []*Kind
+	n      int
 }
 
 // The fields of a Firing past Turn, Rule and Kind, by their bit in a
@@ -50,10 +61,16 @@ const (
 	fRecommendation
 	fAttemptCount
 	fCycleLength
+	fUnit
 )
 
-// add appends f, reported by stepper by.
-func (l *firingList) add(f *Firing, by int) {
+// firingBlock is the size of a FiringList's largest blocks.
+const firingBlock = 64 << 10
+
+// Add appends f with tag, a small number the caller reads back beside it
+// (FiringIter.Tag; a ReadReplay's reporting stepper). tag must not be
+// negative.
+func (l *FiringList) Add(f *Firing, tag int) {
 	// The fields are written to vals as their bits are set, then the
 	// mask and vals after the firing's head.
 	var mask uint64
@@ -61,8 +78,7 @@ func (l *firingList) add(f *Firing, by int) {
 	str := func(bit uint64, s string) {
 		if s != "" {
 			mask |= bit
-			vals = binary.AppendUvarint(vals, uint64(len(l.strs)))
-			l.strs = append(l.strs, s)
+			vals = binary.AppendUvarint(vals, uint64(l.intern(s)))
 		}
 	}
 	num := func(bit uint64, n int) {
@@ -108,15 +124,78 @@ func (l *firingList) add(f *Firing, by int) {
 	str(fRecommendation, f.Recommendation)
 	num(fAttemptCount, f.AttemptCount)
 	num(fCycleLength, f.CycleLength)
+	str(fUnit, f.Unit)
 
-	b := l.buf
-	b = binary.AppendUvarint(b, uint64(by))
+	need := 5*binary.MaxVarintLen64 + len(vals)
+	if n := len(l.blocks); n == 0 || cap(l.blocks[n-1])-len(l.blocks[n-1]) < need {
+		// Blocks double up to firingBlock: an episode that fires a few
+		// times does not allocate 64 KiB.
+		size := 512
+		if n > 0 {
+			size = min(2*cap(l.blocks[n-1]), firingBlock)
+		}
+		l.blocks = append(l.blocks, make([]byte, 0, max(size, need)))
+	}
+	b := l.blocks[len(l.blocks)-1]
+	b = binary.AppendUvarint(b, uint64(tag))
 	b = binary.AppendUvarint(b, uint64(indexOf(&l.rules, f.Rule)))
 	b = binary.AppendUvarint(b, uint64(indexOf(&l.kinds, f.Kind)))
 	b = binary.AppendVarint(b, int64(f.Turn))
 	b = binary.AppendUvarint(b, mask)
-	l.buf, l.vals = append(b, vals...), vals
+	l.blocks[len(l.blocks)-1], l.vals = append(b, vals...), vals
+	l.n++
 }
+
+// intern returns s's index in strs, adding a copy of it when new.
+func (l *FiringList) intern(s string) uint32 {
+	if i, ok := l.ids[s]; ok {
+		return i
+	}
+	if l.ids == nil {
+		l.ids = map[string]uint32{}
+	}
+	i := uint32(len(l.strs))
+	s = strings.Clone(s)
+	l.strs = append(l.strs, s)
+	l.ids[s] = i
+	return i
+}
+
+// Len is the number of firings added.
+func (l *FiringList) Len() int { return l.n }
+
+// Bytes is about the memory the list holds: its packed firings and
+// strings.
+func (l *FiringList) Bytes() int {
+	n := cap(l.vals) + 16*cap(l.strs)
+	for _, b := range l.blocks {
+		n += cap(b)
+	}
+	for _, s := range l.strs {
+		n += len(s) + 48 // and its entry in ids
+	}
+	return n
+}
+
+// Reset empties the list for reuse, keeping its first block and, unless
+// they grew large (a cleared map keeps its size), its strings' tables.
+func (l *FiringList) Reset() {
+	if len(l.blocks) > 0 {
+		clear(l.blocks[1:])
+		l.blocks = append(l.blocks[:0], l.blocks[0][:0])
+	}
+	if len(l.strs) > maxKeptStrings {
+		l.strs, l.ids = nil, nil
+	}
+	clear(l.strs)
+	clear(l.ids)
+	clear(l.rules)
+	clear(l.kinds)
+	l.strs, l.rules, l.kinds, l.n = l.strs[:0], l.rules[:0], l.kinds[:0], 0
+}
+
+// maxKeptStrings bounds the distinct strings whose tables Reset keeps.
+const maxKeptStrings = 1 << 10
 
 // indexOf returns p's index in *list, appending it when new: a replay
 // fires under a handful of rules and kinds, the last one most often.
@@ -131,23 +210,30 @@ func indexOf[T any](list *[]*T, p *T) int {
 	return len(l)
 }
 
-// firingIter reads a firingList from its start; by is the reporting
-// stepper of the firing next last read.
-type firingIter struct {
-	l   *firingList
-	pos int
-	by  int
+// A FiringIter reads a FiringList from its start (FiringList.Iter).
+type FiringIter struct {
+	l     *FiringList
+	block int // of l.blocks
+	pos   int // in the block
+	tag   int
 }
 
-func (l *firingList) iter() *firingIter { return &firingIter{l: l} }
+// Iter starts reading l; l must not be added to while it is read.
+func (l *FiringList) Iter() FiringIter { return FiringIter{l: l} }
 
-// next reads the next firing into f, false at the end.
-func (it *firingIter) next(f *Firing) bool {
+// Tag is the tag the firing Next last read was added with.
+func (it *FiringIter) Tag() int { return it.tag }
+
+// Next reads the next firing into f, false at the end.
+func (it *FiringIter) Next(f *Firing) bool {
 	l := it.l
-	if it.pos >= len(l.buf) {
+	for it.block < len(l.blocks) && it.pos >= len(l.blocks[it.block]) {
+		it.block, it.pos = it.block+1, 0
+	}
+	if it.block >= len(l.blocks) {
 		return false
 	}
-	b := l.buf[it.pos:]
+	b := l.blocks[it.block][it.pos:]
 	uv := func() uint64 {
 		v, n := binary.Uvarint(b)
 		b = b[n:]
@@ -158,7 +244,7 @@ func (it *firingIter) next(f *Firing) bool {
 		b = b[n:]
 		return int(v)
 	}
-	it.by = int(uv())
+	it.tag = int(uv())
 	*f = Firing{Rule: l.rules[uv()], Kind: l.kinds[uv()], Turn: sv()}
 	mask := uv()
 	getStr := func(bit uint64, s *string) {
@@ -203,6 +289,7 @@ func (it *firingIter) next(f *Firing) bool {
 	getStr(fRecommendation, &f.Recommendation)
 	getNum(fAttemptCount, &f.AttemptCount)
 	getNum(fCycleLength, &f.CycleLength)
-	it.pos = len(l.buf) - len(b)
+	getStr(fUnit, &f.Unit)
+	it.pos = len(l.blocks[it.block]) - len(b)
 	return true
 }

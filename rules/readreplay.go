@@ -10,7 +10,7 @@ import (
 // A ReadReplay replays rules over a steps log's episode while it is read
 // (replay.Options.Stepper), turn by turn as the reader adds them, so the
 // reader keeps no output: a session's outputs are most of its log (issue
-// 24). Its firings are kept, packed (firingList), until Finish hands them
+// 24). Its firings are kept, packed (FiringList), until Finish hands them
 // over in the order Run reports them: what an outcome makes of a firing
 // (after the cut, a false alarm) needs the whole turn table.
 //
@@ -29,7 +29,7 @@ type ReadReplay struct {
 	cfg  *Config
 	set  []*Rule
 	env  *Env
-	list firingList
+	list FiringList
 	cur  int   // the stepper stepping: the firings it reports are its rule's to keep or drop
 	err  error // ctx's cause once it was done: the replay stopped
 }
@@ -67,7 +67,7 @@ func (r *ReadReplay) Step(ep *replay.Episode, i int) {
 }
 
 // add keeps a firing the current stepper reported.
-func (r *ReadReplay) add(f Firing) { r.list.add(&f, r.cur) }
+func (r *ReadReplay) add(f Firing) { r.list.Add(&f, r.cur) }
 
 // Finish calls report with the firings of the rules that apply to ep as
 // read, in the order Run would report them, and lets go of the replay's
@@ -109,12 +109,12 @@ func (r *ReadReplay) Finish(ep *replay.Episode, cfg *Config, set []*Rule, report
 		}
 	}
 	var f Firing
-	for it := r.list.iter(); it.next(&f); {
-		if keep[it.by] {
+	for it := r.list.Iter(); it.Next(&f); {
+		if keep[it.Tag()] {
 			f.Unit = env.unit // as Env.Report set it
 			report(f)
 		}
 	}
-	r.list = firingList{}
+	r.list = FiringList{}
 	return nil
 }

@@ -18,8 +18,8 @@ import (
 
 // TestFiringListRoundTrip: a packed firing reads back as it was added,
 // field by field: each field of Firing is set alone (by reflection, so a
-// field added to Firing and not to firingList fails here), then all of
-// them at once. Unit is the one field left out: Finish sets it.
+// field added to Firing and not to FiringList fails here), then all of
+// them at once, each with its tag.
 func TestFiringListRoundTrip(t *testing.T) {
 	rule, kind := rules.FuzzyRepeat, rules.FuzzyRepeat.Kinds[0]
 	base := rules.Firing{Turn: 7, Rule: rule, Kind: kind}
@@ -28,7 +28,7 @@ func TestFiringListRoundTrip(t *testing.T) {
 	typ := reflect.TypeOf(base)
 	for i := range typ.NumField() {
 		name := typ.Field(i).Name
-		if name == "Turn" || name == "Rule" || name == "Kind" || name == "Unit" {
+		if name == "Turn" || name == "Rule" || name == "Kind" {
 			continue
 		}
 		f := base
@@ -47,7 +47,7 @@ func TestFiringListRoundTrip(t *testing.T) {
 				v.Index(0).SetString(name + " 0")
 				v.Index(1).SetString(name + " 1")
 			default:
-				t.Fatalf("Firing.%s is a %s: firingList does not pack it", name, v.Kind())
+				t.Fatalf("Firing.%s is a %s: FiringList does not pack it", name, v.Kind())
 			}
 		}
 		fs = append(fs, f)
@@ -59,7 +59,19 @@ func TestFiringListRoundTrip(t *testing.T) {
 	odd.Turn, odd.Score, odd.Similarity = -3, math.Copysign(0, -1), math.NaN()
 	odd.Rule, odd.Kind = rules.SignatureRepeat, rules.SignatureRepeat.Kinds[0]
 	fs = append(fs, all, base, odd)
-	got, by := rules.FiringListRoundTrip(fs)
+	var l rules.FiringList
+	for i := range fs {
+		l.Add(&fs[i], i%3)
+	}
+	var got []rules.Firing
+	var by []int
+	var f rules.Firing
+	for it := l.Iter(); it.Next(&f); {
+		got, by = append(got, f), append(by, it.Tag())
+	}
+	if l.Len() != len(fs) {
+		t.Errorf("Len %d, added %d", l.Len(), len(fs))
+	}
 	if len(got) != len(fs) {
 		t.Fatalf("read %d firings back, added %d", len(got), len(fs))
 	}
