@@ -200,8 +200,8 @@ func TestGaps(t *testing.T) {
 			t.Errorf("turn %d: score %v loc %q→%q, want %v %q", n, tr.Score, tr.LocStart, tr.LocEnd, wantScore, wantLoc)
 		}
 	}
-	if ep.Turn(4).Rejections != 1 {
-		t.Errorf("turn 4 rejections %d", ep.Turn(4).Rejections)
+	if r := ep.ZorkOf(ep.Turn(4)).Rejections; r != 1 {
+		t.Errorf("turn 4 rejections %d", r)
 	}
 	if tr := ep.Row(ep.Turn(6)); tr.Filled || tr.LocStart != "dam lobby" || tr.LocEnd != "maintenance room" || !tr.Moved {
 		t.Errorf("turn 6 = %+v", tr)
