@@ -17,3 +17,6 @@ func FiringListRoundTrip(fs []Firing) (out []Firing, by []int) {
 	}
 	return out, by
 }
+
+// StepOf is turn t as the detectors' Step.
+var StepOf = stepOf
