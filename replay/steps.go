@@ -90,8 +90,8 @@ func (e *Episode) ExitCode(i int) (int, bool) {
 }
 
 // setExitCode puts a step's exit code into info, the row of Steps[i]:
-// in the row when it fits an int32 (every real one does), in wideExits
-// when not.
+// in the row when it fits an int32 (a shell's do), in wideExits when not
+// (a Windows status read unsigned, 4294967295: rare, and never clamped).
 func (e *Episode) setExitCode(info *StepInfo, i, code int) {
 	info.HasExitCode = true
 	if code == int(int32(code)) {
