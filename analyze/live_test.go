@@ -162,10 +162,11 @@ func TestLiveExplainedBy(t *testing.T) {
 // missing from the live log.
 func TestLivePenalties(t *testing.T) {
 	ep := liveEp(12)
+	ep.Zork = make([]replay.ZorkRow, len(ep.Turns))
 	for i := range ep.Turns { // rooms a, b, a, b, ...: revisits from t=3
 		ep.Turns[i].LocStart = ep.Sym(string(rune('a' + i%2)))
 		ep.Turns[i].LocEnd = ep.Turns[i].LocStart
-		ep.Turns[i].Base, ep.Turns[i].HasBase = 0.9, true
+		ep.Zork[i].Base, ep.Turns[i].HasBase = 0.9, true
 	}
 	ep.Turns[11].Filled = true // t=12 a gap
 	// t=3: 1 visit (0.7); t=4: 1 (0.7); t=5..: 2 visits (0.5).

@@ -459,8 +459,9 @@ func (t *Tail) after(idx int) (calls, rejections int) {
 		return t.sufCalls[idx+1], t.sufRej[idx+1]
 	}
 	for i := idx + 1; i < len(t.ep.Turns); i++ {
-		calls += int(t.ep.Turns[i].LLMCalls)
-		rejections += int(t.ep.Turns[i].Rejections)
+		z := t.ep.ZorkAt(i)
+		calls += int(z.LLMCalls)
+		rejections += int(z.Rejections)
 	}
 	return calls, rejections
 }
@@ -475,10 +476,10 @@ func (t *Tail) prepare() {
 	t.sufCalls, t.sufRej, t.sufMax = t.sufCalls[:n+1], t.sufRej[:n+1], t.sufMax[:n+1]
 	t.sufCalls[n], t.sufRej[n], t.sufMax[n] = 0, 0, math.Inf(-1)
 	for i := n - 1; i >= 0; i-- {
-		tn := &ep.Turns[i]
-		t.sufCalls[i] = t.sufCalls[i+1] + int(tn.LLMCalls)
-		t.sufRej[i] = t.sufRej[i+1] + int(tn.Rejections)
-		t.sufMax[i] = max(t.sufMax[i+1], tn.Score)
+		z := ep.ZorkAt(i)
+		t.sufCalls[i] = t.sufCalls[i+1] + int(z.LLMCalls)
+		t.sufRej[i] = t.sufRej[i+1] + int(z.Rejections)
+		t.sufMax[i] = max(t.sufMax[i+1], ep.Turns[i].Score)
 	}
 }
 

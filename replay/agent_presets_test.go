@@ -34,8 +34,8 @@ func viewSteps(ep *Episode) []stepView {
 		s := ep.Steps[i]
 		v := stepView{kind: s.Kind.String(), action: ep.Str(t.Action), canonical: ep.Str(s.Canonical),
 			output: ep.Str(ep.Outputs[i]), err: s.Error, exit: -1, prompt: s.NewPrompt, thinking: s.Thinking}
-		if s.HasExitCode {
-			v.exit = s.ExitCode
+		if c, ok := ep.ExitCode(i); ok {
+			v.exit = c
 		}
 		out = append(out, v)
 	}

@@ -128,10 +128,9 @@ func TestCodexFreeformExitCode(t *testing.T) {
 		t.Fatalf("%d steps, want %d", len(ep.Steps), len(want))
 	}
 	for i, w := range want {
-		s := ep.Steps[i]
 		got := -1
-		if s.HasExitCode {
-			got = s.ExitCode
+		if c, ok := ep.ExitCode(i); ok {
+			got = c
 		}
 		if got != w {
 			t.Errorf("step %d exit code %d, want %d", i+1, got, w)

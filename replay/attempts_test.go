@@ -120,7 +120,7 @@ func TestAttemptsManyRows(t *testing.T) {
 
 // TestAttemptBytes: an attempts log in the autopilot's shape (a few
 // tasks retried over sessions, the same blockers and work again and
-// again) costs its turn row (48 bytes) and a row of 12 once read, its
+// again) costs its turn row (32 bytes) and a row of 12 once read, its
 // attempts' strings, lists and zones shared by shape. Rows of 40 bytes
 // beside the turn row had a 100 MB log peak at 73-74 MB of RSS; this
 // fails if an attempt costs more than 64 bytes again.
@@ -170,7 +170,7 @@ func TestAttemptBytes(t *testing.T) {
 	per := float64(int64(after.HeapAlloc)-int64(before.HeapAlloc)) / n
 	t.Logf("%.1f bytes an attempt (%d shapes)", per, ep.nshapes)
 	if per > 64 {
-		t.Errorf("%.1f bytes an attempt, want at most 64 (a turn row of 48 and a row of 12)", per)
+		t.Errorf("%.1f bytes an attempt, want at most 64 (a turn row of 32 and a row of 12)", per)
 	}
 	runtime.KeepAlive(eps)
 	runtime.KeepAlive(in)

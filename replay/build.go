@@ -163,6 +163,7 @@ func (b *builder) build(c *collector) *Episode {
 		debug.FreeOSMemory()
 	}
 	ep.Turns = make([]Turn, 0, last-first+1)
+	ep.Zork = make([]ZorkRow, 0, last-first+1)
 	var prev *Turn
 	gapStart := 0
 	for t := first; t <= last; t++ {
@@ -178,8 +179,9 @@ func (b *builder) build(c *collector) *Episode {
 		}
 		s := b.slots.get(t)
 		tr := Turn{N: t}
+		var z ZorkRow
 		if s != nil {
-			tr.Rejections, tr.LLMCalls = s.rejections, s.llmCalls
+			z.Rejections, z.LLMCalls = s.rejections, s.llmCalls
 			if s.rejected != 0 {
 				if ep.Rejected == nil {
 					ep.Rejected = map[int][]string{}
@@ -197,6 +199,7 @@ func (b *builder) build(c *collector) *Episode {
 				gapStart = t
 			}
 			ep.Turns = append(ep.Turns, tr)
+			ep.Zork = append(ep.Zork, z)
 			prev = &ep.Turns[len(ep.Turns)-1]
 			continue
 		}
@@ -215,7 +218,7 @@ func (b *builder) build(c *collector) *Episode {
 			tr.Action, tr.HasAction = s.action, true
 		}
 		if s.baseLevel > 0 {
-			tr.Base, tr.HasBase = s.base, true
+			z.Base, tr.HasBase = s.base, true
 		}
 		if b.hasIDs {
 			switch {
@@ -274,6 +277,7 @@ func (b *builder) build(c *collector) *Episode {
 			ep.Outputs = append(ep.Outputs, s.output)
 		}
 		ep.Turns = append(ep.Turns, tr)
+		ep.Zork = append(ep.Zork, z)
 		prev = &ep.Turns[len(ep.Turns)-1]
 	}
 	switch {

@@ -200,8 +200,8 @@ func TestGaps(t *testing.T) {
 			t.Errorf("turn %d: score %v loc %q→%q, want %v %q", n, tr.Score, tr.LocStart, tr.LocEnd, wantScore, wantLoc)
 		}
 	}
-	if ep.Turn(4).Rejections != 1 {
-		t.Errorf("turn 4 rejections %d", ep.Turn(4).Rejections)
+	if r := ep.ZorkOf(ep.Turn(4)).Rejections; r != 1 {
+		t.Errorf("turn 4 rejections %d", r)
 	}
 	if tr := ep.Row(ep.Turn(6)); tr.Filled || tr.LocStart != "dam lobby" || tr.LocEnd != "maintenance room" || !tr.Moved {
 		t.Errorf("turn 6 = %+v", tr)
@@ -841,10 +841,22 @@ func TestRejectedActions(t *testing.T) {
 	}
 }
 
-// A turn row is 48 bytes: an episode of 5 M turns holds 5 M of them.
+// A session of millions of steps holds a Turn and a StepInfo a step
+// (48 bytes), a ZorkGPT episode a Turn and a ZorkRow a turn (48 bytes);
+// they were 48 and 24 (72 a step) when the ZorkGPT fields were in every
+// row and the exit code an int.
 func TestTurnRowSize(t *testing.T) {
-	if n := unsafe.Sizeof(Turn{}); n > 48 {
-		t.Errorf("Turn is %d bytes, want at most 48", n)
+	for _, c := range []struct {
+		name      string
+		got, want uintptr
+	}{
+		{"Turn", unsafe.Sizeof(Turn{}), 32},
+		{"ZorkRow", unsafe.Sizeof(ZorkRow{}), 16},
+		{"StepInfo", unsafe.Sizeof(StepInfo{}), 16},
+	} {
+		if c.got > c.want {
+			t.Errorf("%s is %d bytes, want at most %d", c.name, c.got, c.want)
+		}
 	}
 }
 

@@ -352,7 +352,7 @@ func clineCommandExit(r *stepRecord, text string) {
 		}
 	}
 	if n, err := strconv.Atoi(digits); err == nil {
-		r.info.ExitCode, r.info.HasExitCode = n, true
+		r.setExitCode(n)
 	}
 }
 

@@ -235,6 +235,6 @@ func refCommandExit(r *stepRecord, text string) {
 		}
 	}
 	if n, err := strconv.Atoi(code); err == nil {
-		r.info.ExitCode, r.info.HasExitCode = n, true
+		r.setExitCode(n)
 	}
 }

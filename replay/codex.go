@@ -223,7 +223,7 @@ func (c *codexReader) recordRaw(raw []byte, _ int) ([]stepRecord, string) {
 			r = &c.q.queue[len(c.q.queue)-1].rec
 		}
 		if hasCode {
-			r.info.ExitCode, r.info.HasExitCode = code, true
+			r.setExitCode(code)
 		}
 	}
 	return c.q.ready(false), ""

@@ -406,7 +406,7 @@ func openHandsResult(r *stepRecord, obs string, extras rawValue) {
 		code = extras.Get("exit_code")
 	}
 	if c, ok := rawInt(code); ok {
-		r.info.ExitCode, r.info.HasExitCode = c, true
+		r.setExitCode(c)
 	}
 }
 

@@ -255,7 +255,7 @@ func ohMapResult(r *stepRecord, obs string, extras map[string]any) {
 		code = extras["exit_code"]
 	}
 	if c, ok := asInt(code); ok && code != nil {
-		r.info.ExitCode, r.info.HasExitCode = c, true
+		r.setExitCode(c)
 	}
 }
 
@@ -424,7 +424,7 @@ func (o *v1MapReader) record(m map[string]any) ([]stepRecord, string) {
 			if r != nil {
 				r.info.Error = obs["is_error"] == true
 				if c, ok := asInt(obs["exit_code"]); ok && obs["exit_code"] != nil {
-					r.info.ExitCode, r.info.HasExitCode = c, true
+					r.setExitCode(c)
 				}
 			}
 		case "AgentErrorEvent":

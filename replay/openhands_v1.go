@@ -393,7 +393,7 @@ func (o *openHandsV1Reader) read(v rawValue, f *[len(v1Keys)]rawValue) ([]stepRe
 			if r != nil {
 				r.info.Error = isTrue(isErr)
 				if c, ok := rawInt(exit); ok {
-					r.info.ExitCode, r.info.HasExitCode = c, true
+					r.setExitCode(c)
 				}
 			}
 		case "AgentErrorEvent":

@@ -44,7 +44,7 @@ func TestOpenHandsV1Events(t *testing.T) {
 		t.Errorf("live %+v", ep.Live)
 	}
 	for i := range ep.Steps {
-		if !ep.Steps[i].HasExitCode || ep.Steps[i].ExitCode != 1 {
+		if c, ok := ep.ExitCode(i); !ok || c != 1 {
 			t.Errorf("step %d: %+v, want exit code 1", i+1, ep.Steps[i])
 		}
 	}

@@ -151,7 +151,7 @@ func stepOf(vals *[numStepFields]rawValue, p *stepPaths) (stepRecord, string) {
 	}
 	if x := vals[sfExitCode]; x != nil {
 		if c, ok := rawInt(x); ok {
-			r.info.ExitCode, r.info.HasExitCode = c, true
+			r.setExitCode(c)
 		}
 	}
 	if x := vals[sfLLMLoop]; x != nil {

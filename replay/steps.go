@@ -58,18 +58,51 @@ func (k StepKind) String() string {
 }
 
 // StepInfo is what a steps log says about a turn besides its action,
-// output, score and location.
+// output, score and location. A session holds one a step, so it is 16
+// bytes: the exit code is an int32 in the row, one past int32 (logged,
+// so read exactly) is kept beside the table (Episode.ExitCode reads
+// either).
 type StepInfo struct {
 	Kind        StepKind
 	Error       bool // the tool call failed
-	HasExitCode bool // a shell command's result
-	ExitCode    int
+	HasExitCode bool // a shell command's result: Episode.ExitCode
 	LLMLoop     bool // a logged LLM loop verdict (Gemini CLI's LLM_DETECTED_LOOP)
 	NewPrompt   bool // a user prompt came in before this step (a detector may reset: Gemini CLI does)
 	Thinking    bool // a message step holding the model's reasoning, not its text
+	// wideExit: the exit code does not fit exit; it is in
+	// Episode.wideExits.
+	wideExit bool
+	exit     int32
 	// Canonical is the action with its arguments' keys sorted, when the
 	// reader keeps the arguments in the order logged in the action (0: none).
 	Canonical Sym
+}
+
+// ExitCode returns the exit code of Steps[i], false when it has none.
+func (e *Episode) ExitCode(i int) (int, bool) {
+	if uint(i) >= uint(len(e.Steps)) || !e.Steps[i].HasExitCode {
+		return 0, false
+	}
+	if s := &e.Steps[i]; !s.wideExit {
+		return int(s.exit), true
+	}
+	return e.wideExits[i], true
+}
+
+// setExitCode puts a step's exit code into info, the row of Steps[i]:
+// in the row when it fits an int32 (a shell's do), in wideExits when not
+// (a Windows status read unsigned, 4294967295: rare, and never clamped).
+func (e *Episode) setExitCode(info *StepInfo, i, code int) {
+	info.HasExitCode = true
+	if code == int(int32(code)) {
+		info.exit, info.wideExit = int32(code), false
+		return
+	}
+	if e.wideExits == nil {
+		e.wideExits = map[int]int{}
+	}
+	info.exit, info.wideExit = 0, true
+	e.wideExits[i] = code
 }
 
 // StepFields are the fields of a step record, as --field names them.
@@ -107,6 +140,7 @@ func ParseFieldMap(specs []string) (map[string]string, error) {
 type stepRecord struct {
 	n                  int
 	info               StepInfo
+	exitCode           int    // when info.HasExitCode (setExitCode): the table packs it
 	action, output     string // output may be over the reader's buffer (stepOf): interned by add before the next record
 	location           string
 	hasLoc             bool
@@ -115,6 +149,11 @@ type stepRecord struct {
 	hasAction, hasText bool
 	live               *LiveEvent // a live detection the log records at this step (Turn set by add)
 	canonical          string     // see StepInfo.Canonical
+}
+
+// setExitCode records the step's exit code.
+func (r *stepRecord) setExitCode(code int) {
+	r.exitCode, r.info.HasExitCode = code, true
 }
 
 // maxStepGapRows bounds the rows filled for gaps in step numbers in one
@@ -220,6 +259,9 @@ func (t *stepTable) add(r stepRecord) string {
 	ep.Turns = append(ep.Turns, turn)
 	if t.stepper == nil {
 		ep.Outputs = append(ep.Outputs, ep.syms.sym(r.output)) // a copy: r.output may be over a reader's buffer
+	}
+	if r.info.HasExitCode {
+		ep.setExitCode(&r.info, len(ep.Steps), r.exitCode)
 	}
 	ep.Steps = append(ep.Steps, r.info)
 	if r.live != nil {

@@ -76,7 +76,7 @@ func mapStep(m map[string]any, fields map[string]string) (stepRecord, string) {
 	}
 	if v, ok := lookup(m, path("exit_code")); ok {
 		if c, ok := asInt(v); ok {
-			r.info.ExitCode, r.info.HasExitCode = c, true
+			r.setExitCode(c)
 		}
 	}
 	if v, ok := lookup(m, path("llm_loop")); ok {

@@ -24,15 +24,15 @@ const (
 // integers; Episode.Str spells one out.
 type Sym uint32
 
-// Turn is one row of the turn table (RULES.md section 0). Episodes of
-// millions of turns hold one each, so a row is 48 bytes: strings are Syms
-// of the episode (one copy per distinct action or room), counts are int32
-// and the flags are packed at the end.
+// Turn is one row of the turn table (RULES.md section 0). Sessions of
+// millions of turns hold one each, so a row is 32 bytes: strings are Syms
+// of the episode (one copy per distinct action or room), the flags are
+// packed at the end, and what only a ZorkGPT log records of a turn is in
+// a table of its own (ZorkRow), which other episodes do not have.
 type Turn struct {
 	N int // turn number
 
 	Score float64 // score after the turn
-	Base  float64 // critic's unpenalised confidence
 
 	// Location keys (0, "", when unknown). Moved is true when the log
 	// records a move at this turn (a map_movement_update between two
@@ -42,14 +42,23 @@ type Turn struct {
 
 	Action Sym // action executed, as logged
 
-	// Counts of events at this turn, int32 as the builder counts them.
-	Rejections int32 // action_rejected events
-	LLMCalls   int32 // per-call events (llm_call)
-
 	Filled    bool // synthesised for a gap in the log: changes nothing, has no action
 	Moved     bool
 	HasAction bool
-	HasBase   bool
+	// HasBase: the critic's confidence was logged (Episode.ZorkOf(t).Base);
+	// a flag of the row, where it costs no byte, so rules ask the ZorkGPT
+	// table only for the turns that have one.
+	HasBase bool
+}
+
+// ZorkRow is what a ZorkGPT log records of a turn that other logs do not:
+// Episode.Zork[i] is Turns[i]'s.
+type ZorkRow struct {
+	Base float64 // critic's unpenalised confidence, when Turn.HasBase
+
+	// Counts of events at this turn, int32 as the builder counts them.
+	Rejections int32 // action_rejected events
+	LLMCalls   int32 // per-call events (llm_call)
 }
 
 // Row is a Turn with its strings spelled out: how a turn table is written
@@ -129,9 +138,15 @@ type Episode struct {
 	// repeated by a loop is stored once. Nil when not read; empty when
 	// read but no turn has one.
 	Outputs []Sym
+	// Zork[i] is what a ZorkGPT log records of Turns[i] besides the row
+	// (ZorkOf reads it); nil for other formats, whose turns have none of
+	// it: a steps session's table is its rows and its Steps.
+	Zork []ZorkRow
 	// Steps[i] is what a steps log says about Turns[i] besides its action
 	// and output; nil for other formats.
 	Steps []StepInfo
+	// wideExits holds the exit codes of Steps past int32, by index.
+	wideExits map[int]int
 	// HasScore: some step of a steps log carries a score, so the progress
 	// rules (RULES.md §1–2) apply to it.
 	HasScore bool
@@ -185,21 +200,47 @@ func (e *Episode) Sym(str string) Sym {
 	return e.syms.sym(str)
 }
 
+// ZorkAt returns Zork[i], the zero ZorkRow when the episode has none.
+func (e *Episode) ZorkAt(i int) ZorkRow {
+	if uint(i) < uint(len(e.Zork)) {
+		return e.Zork[i]
+	}
+	return ZorkRow{}
+}
+
+// ZorkOf returns turn t's ZorkRow (t is a row of Turns, which is
+// contiguous), the zero ZorkRow when the episode has none.
+func (e *Episode) ZorkOf(t *Turn) ZorkRow {
+	if len(e.Zork) == 0 {
+		return ZorkRow{}
+	}
+	return e.ZorkAt(t.N - e.Turns[0].N)
+}
+
 // Row returns turn t of this episode with its strings spelled out.
 func (e *Episode) Row(t *Turn) Row {
-	return Row{N: t.N, Score: t.Score, Base: t.Base,
+	z := e.ZorkOf(t)
+	return Row{N: t.N, Score: t.Score, Base: z.Base,
 		LocStart: e.Str(t.LocStart), LocEnd: e.Str(t.LocEnd), Action: e.Str(t.Action),
-		Rejections: t.Rejections, LLMCalls: t.LLMCalls,
+		Rejections: z.Rejections, LLMCalls: z.LLMCalls,
 		Filled: t.Filled, Moved: t.Moved, HasAction: t.HasAction, HasBase: t.HasBase}
 }
 
-// AppendRows adds rows to the turn table, interning their strings.
+// AppendRows adds rows to the turn table, interning their strings. The
+// episode gets a Zork table at the first row with a base or a count
+// (zero rows for the turns before it).
 func (e *Episode) AppendRows(rows ...Row) {
 	for _, r := range rows {
-		e.Turns = append(e.Turns, Turn{N: r.N, Score: r.Score, Base: r.Base,
+		e.Turns = append(e.Turns, Turn{N: r.N, Score: r.Score,
 			LocStart: e.Sym(r.LocStart), LocEnd: e.Sym(r.LocEnd), Action: e.Sym(r.Action),
-			Rejections: r.Rejections, LLMCalls: r.LLMCalls,
 			Filled: r.Filled, Moved: r.Moved, HasAction: r.HasAction, HasBase: r.HasBase})
+		z := ZorkRow{Base: r.Base, Rejections: r.Rejections, LLMCalls: r.LLMCalls}
+		if e.Zork != nil || z != (ZorkRow{}) {
+			if e.Zork == nil {
+				e.Zork = make([]ZorkRow, len(e.Turns)-1, len(e.Turns))
+			}
+			e.Zork = append(e.Zork, z)
+		}
 	}
 }
 

@@ -107,13 +107,12 @@ func stepOf(t *replay.Turn, ep *replay.Episode) (detect.Step, bool) {
 	}
 	s := detect.Step{N: t.N, Kind: detect.KindAction, Action: ep.Str(t.Action), Output: ep.Output(t.N)}
 	if len(ep.Steps) > 0 {
-		info := &ep.Steps[t.N-ep.Turns[0].N]
+		i := t.N - ep.Turns[0].N
+		info := &ep.Steps[i]
 		s.Kind = detect.Kind(info.Kind) // replay.StepKind has detect.Kind's order
 		s.Error, s.LLMLoopVerdict, s.NewPrompt = info.Error, info.LLMLoop, info.NewPrompt
 		if info.HasExitCode {
-			// The episode's own: no copy on the heap for each rule that
-			// asks for the step (the detectors only read it).
-			s.ExitCode = &info.ExitCode
+			s.ExitCode, s.HasExitCode = ep.ExitCode(i)
 		}
 	}
 	return s, true

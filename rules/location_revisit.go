@@ -85,7 +85,8 @@ func (r *locationRevisit) Step(t *replay.Turn, env *Env) {
 	}
 	f := Firing{Turn: t.N, Rule: LocationRevisit, Kind: Penalty, Location: env.Episode.Str(t.LocStart), Visits: visits, Penalty: r.penalty * float64(visits)}
 	if t.HasBase {
-		f.HasBase, f.Base, f.Adjusted = true, t.Base, clamp01(t.Base+f.Penalty)
+		base := env.Episode.ZorkOf(t).Base
+		f.HasBase, f.Base, f.Adjusted = true, base, clamp01(base+f.Penalty)
 		f.LowConfidence = f.Adjusted < OverrideConfidence
 	}
 	env.Report(f)

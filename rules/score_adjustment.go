@@ -167,7 +167,8 @@ func (s *scoreAdjustment) Step(t *replay.Turn, env *Env) {
 	}
 	osc := resultOf[*oscillationState](env, Oscillation)
 	camp := resultOf[*campingState](env, Camping)
-	score, applied := t.Base, false
+	base := env.Episode.ZorkOf(t).Base
+	score, applied := base, false
 	if osc != nil && osc.detected {
 		applied = true
 		if dest == osc.pattern[0] || dest == osc.pattern[1] {
@@ -186,7 +187,7 @@ func (s *scoreAdjustment) Step(t *replay.Turn, env *Env) {
 	score = clamp01(score)
 	ep := env.Episode
 	env.Report(Firing{Turn: t.N, Rule: ScoreAdjustment, Kind: Adjustment, Action: ep.Str(t.Action), Destination: ep.Str(dest),
-		HasBase: true, Base: t.Base, Adjusted: score, Rejected: score < s.threshold})
+		HasBase: true, Base: base, Adjusted: score, Rejected: score < s.threshold})
 }
 
 // predict returns where t's movement action leads by the exits learned on

@@ -58,8 +58,10 @@ type Step struct {
 	Output string
 	// Error says the tool call failed.
 	Error bool
-	// ExitCode is set for a shell command's result.
-	ExitCode *int
+	// ExitCode is a shell command's result's, when HasExitCode (a value,
+	// not a pointer: a step is made for each rule that asks for it).
+	ExitCode    int
+	HasExitCode bool
 	// NewPrompt says a new user prompt comes before this step: the Gemini
 	// CLI detector resets there (a new prompt_id).
 	NewPrompt bool

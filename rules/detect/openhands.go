@@ -296,9 +296,9 @@ func (d *OpenHands) StepRule(s Step) string {
 		d.Add(d.ownActs.get(OHOtherAction, s.Action), false)
 		o := d.ownObs.get(OHOtherObs, s.Output)
 		switch {
-		case s.ExitCode != nil:
+		case s.HasExitCode:
 			o.Class = OHCmdObs
-			d.ownObs.cmdKey(o, s.Action, *s.ExitCode)
+			d.ownObs.cmdKey(o, s.Action, s.ExitCode)
 		case s.Error:
 			o.Class = OHErrorObs
 		}

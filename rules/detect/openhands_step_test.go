@@ -20,8 +20,8 @@ func refOpenHandsStep(d *OpenHands, s Step) []OpenHandsFiring {
 		d.Add(&OpenHandsEvent{Class: OHOtherAction, Key: s.Action}, false)
 		o := &OpenHandsEvent{Class: OHOtherObs, Key: s.Output}
 		switch {
-		case s.ExitCode != nil:
-			o.Class, o.Key = OHCmdObs, fmt.Sprintf("%s\x00%d", s.Action, *s.ExitCode)
+		case s.HasExitCode:
+			o.Class, o.Key = OHCmdObs, fmt.Sprintf("%s\x00%d", s.Action, s.ExitCode)
 		case s.Error:
 			o.Class = OHErrorObs
 		}
@@ -67,8 +67,7 @@ func TestOpenHandsStepReusesSafely(t *testing.T) {
 				s.Kind = KindCondensation
 			}
 			if r.IntN(4) == 0 {
-				code := r.IntN(2)
-				s.ExitCode = &code
+				s.ExitCode, s.HasExitCode = r.IntN(2), true
 			}
 			s.Error = r.IntN(2) == 0
 			return s
@@ -97,8 +96,7 @@ func TestOpenHandsStepReusesSafely(t *testing.T) {
 		}
 	}
 	d, _ := NewOpenHands(DefaultOpenHandsConfig())
-	code := 1
-	steps := []Step{call("a", "x"), {Kind: KindAction, Action: "b", ExitCode: &code}, msg("m"), {Kind: KindCondensation}}
+	steps := []Step{call("a", "x"), {Kind: KindAction, Action: "b", ExitCode: 1, HasExitCode: true}, msg("m"), {Kind: KindCondensation}}
 	for _, s := range steps {
 		d.Step(s)
 	}

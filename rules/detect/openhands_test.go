@@ -11,7 +11,7 @@ func fail(action, output string) Step {
 	return Step{Kind: KindAction, Action: action, Output: output, Error: true}
 }
 func shell(action, output string, exit int, failed bool) Step {
-	return Step{Kind: KindAction, Action: action, Output: output, ExitCode: &exit, Error: failed}
+	return Step{Kind: KindAction, Action: action, Output: output, ExitCode: exit, HasExitCode: true, Error: failed}
 }
 func msg(text string) Step { return Step{Kind: KindMessage, Output: text} }
 func condense() Step       { return Step{Kind: KindCondensation, Output: "trimmed"} }
