@@ -19,6 +19,9 @@ func (e *Episode) ReleaseOutputs() {
 	var kept symtab
 	remap := make([]Sym, old.len())
 	re := func(s Sym) Sym {
+		if s&actTag != 0 {
+			return kept.sym(e.acts.str(s &^ actTag)) // a Stepped episode's action not let go
+		}
 		if s == 0 || int(s) >= len(remap) {
 			return 0 // Str reads "" for it either way
 		}
@@ -53,7 +56,7 @@ func (e *Episode) ReleaseOutputs() {
 	if e.Outputs != nil {
 		e.Outputs = []Sym{} // read, but none kept: not nil, which says "not read"
 	}
-	e.OpenHands, e.OpenHandsV1, e.hist = nil, nil, symtab{}
+	e.OpenHands, e.OpenHandsV1, e.hist, e.acts = nil, nil, symtab{}, symtab{}
 	kept.ids, kept.fold = symIndex{}, nil // as a read episode keeps its table
 	e.syms = kept
 	if e.startKeys != nil {

@@ -124,6 +124,7 @@ func (t *stepTable) stepTo(end int) {
 			t.historyStepped(ep.Turns[t.stepped].N)
 		}
 	}
+	t.actionsStepped()
 	if len(t.outs) == 0 {
 		t.outs = t.outs[:0:0] // let the consumed front of the queue go
 	}
@@ -147,6 +148,7 @@ func (t *stepTable) historyStepped(n int) {
 	for t.eventsDone < len(ep.OpenHandsV1) && int(ep.OpenHandsV1[t.eventsDone].N) <= n {
 		t.eventsDone++
 	}
+	t.dropV1Events()
 	if ep.hist.arenaBytes() < historyTable {
 		return
 	}
@@ -176,6 +178,68 @@ func (t *stepTable) historyStepped(n int) {
 	}
 	t.eventsZeroed = t.eventsDone
 	ep.hist = next
+}
+
+// v1EventsKept is how many V1 events replayed may wait before they are
+// let go (dropV1Events), at least: 28 bytes each, 224,000 of them in a
+// 200 MB session.
+var v1EventsKept = 4096 // a variable: tests lower it (SetStreamBounds)
+
+// dropV1Events lets go of the V1 events replayed once they are
+// v1EventsKept and most of the list (the rest is copied into a list of
+// its own, so the copies cost as much as the events recorded): the
+// detector's replay has taken them (rules, openHandsV1Engine, which reads
+// them by their index, V1Events), and nothing reads them after.
+func (t *stepTable) dropV1Events() {
+	ep := t.ep
+	done := t.eventsDone
+	if len(ep.OpenHands) > 0 || done < v1EventsKept || done < len(ep.OpenHandsV1)/2 {
+		return
+	}
+	rest := ep.OpenHandsV1[done:]
+	ep.OpenHandsV1 = append(make([]OpenHandsV1Event, 0, max(2*len(rest), 64)), rest...)
+	ep.V1Dropped += done
+	t.eventsDone, t.eventsZeroed = 0, max(t.eventsZeroed-done, 0)
+}
+
+// actionTable bounds the table of a Stepped episode's actions and
+// canonical calls (Episode.acts), as historyTable the history's: past it,
+// the table is made anew with the strings of the turns not yet replayed,
+// and the Syms of those replayed are zeroed (Str reads ""): no rule reads
+// a turn but the one it steps, and nothing after the replay reads an
+// agent's turn's action (the reports and outcomes of a steps log read its
+// firings, scores and step kinds). The old table goes once the detectors
+// let go of the few strings they keep.
+var actionTable = 2 << 20 // a variable: tests lower it (SetStreamBounds)
+
+// actionsStepped makes the actions' table anew once it is over
+// actionTable.
+func (t *stepTable) actionsStepped() {
+	ep := t.ep
+	if ep.acts.arenaBytes() < actionTable {
+		return
+	}
+	var next symtab
+	for i := t.actsZeroed; i < len(ep.Turns); i++ {
+		a, c := &ep.Turns[i].Action, &ep.Steps[i].Canonical
+		if i < t.stepped {
+			if *a&actTag != 0 {
+				*a = 0
+			}
+			if *c&actTag != 0 {
+				*c = 0
+			}
+			continue
+		}
+		if *a&actTag != 0 {
+			*a = next.sym(ep.Str(*a)) | actTag
+		}
+		if *c&actTag != 0 {
+			*c = next.sym(ep.Str(*c)) | actTag
+		}
+	}
+	t.actsZeroed = t.stepped
+	ep.acts = next
 }
 
 // stepRest steps the turns not yet replayed, at the end of the input.

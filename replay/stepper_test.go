@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
+	"strings"
 	"testing"
 	"unsafe"
 
@@ -26,13 +28,13 @@ type historyTaker struct {
 
 func (h *historyTaker) Step(ep *Episode, i int) {
 	t := &ep.Turns[i]
-	h.took = append(h.took, fmt.Sprintf("turn %+v output %q", ep.Row(t), ep.Output(t.N)))
+	h.took = append(h.took, fmt.Sprintf("turn %+v canonical %q output %q", ep.Row(t), ep.Str(ep.Steps[i].Canonical), ep.Output(t.N)))
 	for ; h.next < len(ep.OpenHands) && int(ep.OpenHands[h.next].N) <= t.N; h.next++ {
 		e := ep.OpenHands[h.next]
 		h.took = append(h.took, fmt.Sprintf("v0 %d %d %v %v %d %q %q", e.N, e.Class, e.InHistory, e.Ask, e.Depth, ep.HistoryStr(e.Key), ep.HistoryStr(e.Text)))
 	}
-	for ; h.next < len(ep.OpenHandsV1) && int(ep.OpenHandsV1[h.next].N) <= t.N; h.next++ {
-		e := ep.OpenHandsV1[h.next]
+	for evs := ep.V1Events(h.next); len(evs) > 0 && int(evs[0].N) <= t.N; evs, h.next = evs[1:], h.next+1 {
+		e := evs[0]
 		if h.keys == nil {
 			h.keys = map[string]int{}
 		}
@@ -47,20 +49,27 @@ func (h *historyTaker) Step(ep *Episode, i int) {
 }
 
 // TestHistoryTableRenewed: an OpenHands log (V0 and V1) replayed as it
-// is read gives each turn the output and the history events, strings
-// and all, it has once read whole, also when the history's table is made
-// anew every few hundred bytes, and its keys are equal where the keys of
-// the log read whole are (V1 writes them in full then, not keyed).
+// is read gives each turn its row (its action), canonical call and output
+// and the history events, strings and all, it has once read whole, also
+// when the history's table and the actions' are made anew every few
+// hundred bytes and the V1 events replayed are let go every few, and its
+// keys are equal where the keys of the log read whole are (V1 writes them
+// in full then, not keyed).
 func TestHistoryTableRenewed(t *testing.T) {
-	defer func(n int) { historyTable = n }(historyTable)
+	defer func(n, a, v int) { historyTable, actionTable, v1EventsKept = n, a, v }(historyTable, actionTable, v1EventsKept)
 	rng := rand.New(rand.NewPCG(24, 3))
-	renewed := 0
+	renewed, actsRenewed, dropped := 0, 0, 0
 	for trial := range 80 {
 		data := replaytest.OpenHandsLog(rng, 10+rng.IntN(400))
 		if trial%2 == 1 {
 			data = replaytest.V1Log(rng, 10+rng.IntN(400))
+			if trial%3 == 0 {
+				data = replaytest.V1LogDistinct(rng, 10+rng.IntN(400))
+			}
 		}
 		historyTable = []int{1, 300, 4096, 8 << 20}[trial%4]
+		actionTable = []int{1, 200, 8 << 20}[trial%3]
+		v1EventsKept = []int{0, 1, 7, 4096, 1 << 30}[trial%5]
 		whole, err := Read(bytes.NewReader(data), "x.jsonl", "x", Options{Format: FormatAuto})
 		if err != nil || len(whole) != 1 {
 			t.Fatal(len(whole), err)
@@ -70,7 +79,7 @@ func TestHistoryTableRenewed(t *testing.T) {
 			want.Step(whole[0], i)
 		}
 		got := &historyTaker{}
-		var first *byte // the history table's first chunk: another once the table is made anew
+		var first, firstAct *byte // the tables' first chunks: another once a table is made anew
 		read, err := Read(bytes.NewReader(data), "x.jsonl", "x", Options{Format: FormatAuto, Stepper: func(ep *Episode) TurnStepper {
 			return stepFunc(func(ep *Episode, i int) {
 				if len(ep.hist.chunks) > 0 && unsafe.SliceData(ep.hist.chunks[0]) != first {
@@ -79,12 +88,19 @@ func TestHistoryTableRenewed(t *testing.T) {
 					}
 					first = unsafe.SliceData(ep.hist.chunks[0])
 				}
+				if len(ep.acts.chunks) > 0 && unsafe.SliceData(ep.acts.chunks[0]) != firstAct {
+					if firstAct != nil {
+						actsRenewed++
+					}
+					firstAct = unsafe.SliceData(ep.acts.chunks[0])
+				}
 				got.Step(ep, i)
 			})
 		}})
 		if err != nil || len(read) != 1 || read[0].Stepped == nil || !read[0].streamed {
 			t.Fatal(len(read), err)
 		}
+		dropped += read[0].V1Dropped
 		if !reflect.DeepEqual(got.took, want.took) {
 			for i := range min(len(got.took), len(want.took)) {
 				if got.took[i] != want.took[i] {
@@ -94,10 +110,180 @@ func TestHistoryTableRenewed(t *testing.T) {
 			t.Fatalf("trial %d: took %d, want %d", trial, len(got.took), len(want.took))
 		}
 	}
-	t.Logf("the history's table was made anew %d times", renewed)
-	if renewed < 100 {
-		t.Errorf("the history's table was made anew only %d times", renewed)
+	t.Logf("the history's table was made anew %d times, the actions' %d; %d V1 events let go", renewed, actsRenewed, dropped)
+	if renewed < 100 || actsRenewed < 100 || dropped < 1000 {
+		t.Errorf("the history's table was made anew only %d times, the actions' %d; only %d V1 events let go", renewed, actsRenewed, dropped)
 	}
+}
+
+// TestActionTableRenewed: every committed agent and steps log, and
+// random ones, replayed as read (a Gemini CLI recording, Claude Code,
+// Codex, Cline and SWE-agent sessions: their canonical calls too) gives
+// each turn the row and canonical call it has once read whole, also
+// when the actions' table is made anew at every turn or every few
+// hundred bytes.
+func TestActionTableRenewed(t *testing.T) {
+	defer func(a int) { actionTable = a }(actionTable)
+	var files []string
+	for _, dir := range []string{"steps", "agents", "agents-live", "openhands"} {
+		filepath.WalkDir(filepath.Join("..", "testdata", dir), func(path string, d os.DirEntry, err error) error {
+			if err == nil && !d.IsDir() {
+				files = append(files, path)
+			}
+			return nil
+		})
+	}
+	rng := rand.New(rand.NewPCG(24, 5))
+	tmp := t.TempDir()
+	for i := range 20 {
+		path := filepath.Join(tmp, fmt.Sprintf("random-%d.jsonl", i))
+		data := replaytest.StepsLog(rng, 1+rng.IntN(300), -1)
+		if i%2 == 1 {
+			path = filepath.Join(tmp, fmt.Sprintf("session-%d.jsonl", i))
+			data = replaytest.GeminiLog(rng, 5+rng.IntN(300), false, false, false)
+		}
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, path)
+	}
+	stepped, canonicals, renewed := 0, 0, 0
+	for _, f := range files {
+		for _, bound := range []int{1, 200} {
+			actionTable = bound
+			whole, err := ReadFile(f, nil, Options{Format: FormatAuto})
+			if err != nil {
+				continue // not a log these read
+			}
+			takers := map[*Episode]*historyTaker{}
+			read, err := ReadFile(f, nil, Options{Format: FormatAuto, Stepper: func(ep *Episode) TurnStepper {
+				h := &historyTaker{}
+				takers[ep] = h
+				var first *byte
+				return stepFunc(func(ep *Episode, i int) {
+					if len(ep.acts.chunks) > 0 && unsafe.SliceData(ep.acts.chunks[0]) != first {
+						renewed++
+						first = unsafe.SliceData(ep.acts.chunks[0])
+					}
+					if c := ep.Steps[i].Canonical; c != 0 && ep.Str(c) != ep.Str(ep.Turns[i].Action) {
+						canonicals++
+					}
+					h.Step(ep, i)
+				})
+			}})
+			if err != nil || len(read) != len(whole) {
+				t.Fatalf("%s: read whole: %d episodes; replayed as read: %d, %v", f, len(whole), len(read), err)
+			}
+			for k, ep := range read {
+				got := takers[ep]
+				if ep.Stepped == nil || got == nil {
+					continue
+				}
+				stepped++
+				want := &historyTaker{}
+				for i := range whole[k].Turns {
+					want.Step(whole[k], i)
+				}
+				if !reflect.DeepEqual(got.took, want.took) {
+					for i := range min(len(got.took), len(want.took)) {
+						if got.took[i] != want.took[i] {
+							t.Fatalf("%s (table of %d bytes): at %d:\n got %s\nwant %s", f, bound, i, got.took[i], want.took[i])
+						}
+					}
+					t.Fatalf("%s: took %d, want %d", f, len(got.took), len(want.took))
+				}
+			}
+		}
+	}
+	t.Logf("%d episodes replayed as read, %d canonical calls other than their actions, the table made anew %d times", stepped, canonicals, renewed)
+	if stepped < 40 || canonicals < 20 || renewed < 1000 {
+		t.Errorf("%d episodes replayed as read, %d canonical calls other than their actions, the table made anew %d times", stepped, canonicals, renewed)
+	}
+}
+
+// TestActionTableRenewedBehind: turns added but not yet replayed when
+// the actions' table is made anew (an OpenHands history's, replayed
+// once an event of a later step is recorded) keep their action and
+// canonical call; those replayed are let go.
+func TestActionTableRenewedBehind(t *testing.T) {
+	defer func(a int) { actionTable = a }(actionTable)
+	actionTable = 1
+	tab := newStepTable("x", "x.jsonl")
+	var took, want []string
+	tab.stepper = stepFunc(func(ep *Episode, i int) {
+		took = append(took, ep.Str(ep.Turns[i].Action)+" "+ep.Str(ep.Steps[i].Canonical))
+	})
+	tab.mode, tab.ep.Stepped, tab.ep.streamed = stepBehind, tab.stepper, true
+	for n := 1; n <= 50; n++ {
+		if n%4 == 0 {
+			tab.ep.OpenHandsV1 = append(tab.ep.OpenHandsV1, OpenHandsV1Event{N: int32(n)})
+		}
+		r := stepRecord{n: n, hasStep: true, hasAction: true, info: StepInfo{Kind: StepAction}, action: fmt.Sprintf("act %d", n), canonical: fmt.Sprintf("canon %d", n)}
+		if reason := tab.add(r); reason != "" {
+			t.Fatal(reason)
+		}
+		want = append(want, r.action+" "+r.canonical)
+	}
+	if tab.stepped != 47 {
+		t.Fatalf("%d turns replayed before the end, want 47", tab.stepped)
+	}
+	tab.stepRest()
+	if !reflect.DeepEqual(took, want) {
+		t.Fatalf("took\n%q\nwant\n%q", took, want)
+	}
+	for i := range tab.ep.Turns[:tab.actsZeroed] {
+		if tab.ep.Turns[i].Action != 0 || tab.ep.Steps[i].Canonical != 0 {
+			t.Fatalf("turn %d of %d let go keeps its action", i, tab.actsZeroed)
+		}
+	}
+	if tab.actsZeroed < 45 {
+		t.Errorf("only %d turns let go", tab.actsZeroed)
+	}
+}
+
+// TestV1SessionBytes: an OpenHands V1 session replayed as it is read
+// holds its turn table and a bounded few of its actions, history strings
+// and events, however many of its actions are distinct (an agent's calls
+// with their arguments nearly all are): a table that kept every action
+// held 16 MB of a 200 MB session, its events list 6.5 MB. The tables'
+// bounds are lowered so that a small log crosses them many times.
+func TestV1SessionBytes(t *testing.T) {
+	defer func(n, a int) { historyTable, actionTable = n, a }(historyTable, actionTable)
+	historyTable, actionTable = 64<<10, 64<<10
+	rng := rand.New(rand.NewPCG(24, 6))
+	path := filepath.Join(t.TempDir(), "v1.jsonl")
+	if err := os.WriteFile(path, replaytest.V1LogDistinct(rng, 120_000), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	actions := 0 // bytes of the actions replayed
+	opts := Options{Format: FormatAuto, Stepper: func(*Episode) TurnStepper {
+		return stepFunc(func(ep *Episode, i int) { actions += len(ep.Str(ep.Turns[i].Action)) })
+	}}
+	if _, err := Read(strings.NewReader(`{"id":"e","source":"agent","kind":"MessageEvent"}`+"\n"), "x.jsonl", "x", opts); err != nil {
+		t.Fatal(err) // a read first: what readers keep between reads is not counted
+	}
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	eps, err := ReadFile(path, nil, opts)
+	if err != nil || len(eps) != 1 || eps[0].Stepped == nil || eps[0].Preset != PresetOpenHandsV1 {
+		t.Fatal(len(eps), err)
+	}
+	runtime.GC()
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	ep := eps[0]
+	rows := cap(ep.Turns)*int(unsafe.Sizeof(Turn{})) + cap(ep.Steps)*int(unsafe.Sizeof(StepInfo{}))
+	held := int(int64(after.HeapAlloc) - int64(before.HeapAlloc))
+	t.Logf("%d steps, %d V1 events (%d held), %d bytes of actions; %d bytes held, %d besides the rows", len(ep.Turns), ep.V1Dropped+len(ep.OpenHandsV1), len(ep.OpenHandsV1), actions, held, held-rows)
+	if actions < 3<<20 {
+		t.Fatalf("only %d bytes of actions: the log does not test the bound", actions)
+	}
+	if held-rows > 1<<20 {
+		t.Errorf("%d bytes held besides the turn table's rows, want at most 1 MiB (the actions are %d bytes)", held-rows, actions)
+	}
+	runtime.KeepAlive(eps)
 }
 
 type stepFunc func(ep *Episode, i int)

@@ -180,6 +180,7 @@ type stepTable struct {
 	copies       outputCopies
 	eventsDone   int
 	eventsZeroed int
+	actsZeroed   int // the turns whose action Syms were zeroed (actionsStepped)
 }
 
 func newStepTable(id, source string) *stepTable {
@@ -248,9 +249,13 @@ func (t *stepTable) add(r stepRecord) string {
 		}
 	}
 	if r.info.Kind == StepAction && strings.TrimSpace(r.action) != "" {
-		turn.Action, turn.HasAction = ep.syms.sym(r.action), true
+		tab, tag := &ep.syms, Sym(0)
+		if t.stepper != nil {
+			tab, tag = &ep.acts, actTag // let go once replayed (actionsStepped)
+		}
+		turn.Action, turn.HasAction = tab.sym(r.action)|tag, true
 		if r.canonical != "" {
-			r.info.Canonical = ep.syms.sym(r.canonical)
+			r.info.Canonical = tab.sym(r.canonical) | tag
 		}
 	}
 	if len(ep.Turns) == presizeAt {
@@ -306,7 +311,9 @@ func (t *stepTable) presize() {
 	if h := len(ep.OpenHands); h > 0 {
 		ep.OpenHands = sized(ep.OpenHands, h*n/turns)
 	}
-	if h := len(ep.OpenHandsV1); h > 0 {
+	if h := len(ep.OpenHandsV1); h > 0 && t.stepper == nil {
+		// Replayed as read, its events are let go as replayed
+		// (historyStepped): a few are held at a time.
 		ep.OpenHandsV1 = sized(ep.OpenHandsV1, h*n/turns)
 	}
 }
@@ -599,5 +606,6 @@ func readSteps(br *bufio.Reader, c *readContext) error {
 		ep.RoomNames = map[string]string{}
 	}
 	ep.syms.ids, ep.syms.fold = symIndex{}, nil // the strings stay; the map that interned them goes
+	ep.acts.ids, ep.acts.fold = symIndex{}, nil
 	return c.emit(ep)
 }

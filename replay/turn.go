@@ -8,6 +8,7 @@
 package replay
 
 import (
+	"fmt"
 	"sync"
 	"time"
 )
@@ -119,8 +120,13 @@ type Episode struct {
 	// for the StuckDetector replay (openhands.go); nil for other logs.
 	OpenHands []OpenHandsEvent
 	// OpenHandsV1 is an OpenHands V1 log's events, for its StuckDetector
-	// replay (openhands_v1.go); nil for other logs.
+	// replay (openhands_v1.go); nil for other logs. Of an episode replayed
+	// as it is read (Stepped) it holds the events from the
+	// V1Dropped-th recorded on: those replayed are let go as the replay
+	// moves on (stepTable.historyStepped). V1Events reads them by the
+	// index they were recorded at.
 	OpenHandsV1 []OpenHandsV1Event
+	V1Dropped   int
 
 	Diag Diagnostics
 
@@ -176,6 +182,13 @@ type Episode struct {
 	stepping stepOutput
 	streamed bool
 	hist     symtab
+	// acts holds the actions and canonical calls of a Stepped episode's
+	// turns (their Syms carry actTag), made anew as the replay moves on
+	// (stepTable.actionsStepped): nothing reads a turn's action once it
+	// is replayed, and the actions of a session of agents' calls are
+	// nearly all distinct (their arguments), so a table that kept them
+	// held 16 MB of a 200 MB OpenHands V1 session.
+	acts symtab
 
 	startKeys  []int32 // see StartKeys
 	startSyms  []Sym
@@ -185,7 +198,25 @@ type Episode struct {
 // Str returns the string s stands for in this episode ("" for 0, and for
 // a Sym the episode does not have).
 func (e *Episode) Str(s Sym) string {
+	if s&actTag != 0 {
+		return e.acts.str(s &^ actTag)
+	}
 	return e.syms.str(s)
+}
+
+// actTag marks a Sym of Episode.acts. A table's Syms stay far below it:
+// a string costs at least its 12-byte symRef.
+const actTag Sym = 1 << 31
+
+// V1Events returns the OpenHands V1 events from the from-th recorded on
+// (OpenHandsV1), none when from is past them. Only the events of turns
+// replayed are let go, so a replay that takes them in order as it steps
+// never asks for one let go: V1Events panics on that misuse.
+func (e *Episode) V1Events(from int) []OpenHandsV1Event {
+	if from < e.V1Dropped {
+		panic(fmt.Sprintf("%s: OpenHands V1 event %d asked for, let go after its replay (%d are)", e.Source, from, e.V1Dropped))
+	}
+	return e.OpenHandsV1[min(from-e.V1Dropped, len(e.OpenHandsV1)):]
 }
 
 // Sym returns the Sym of str in this episode, adding it to the table if

@@ -79,8 +79,11 @@ type openHandsV1Engine struct {
 func (e *openHandsV1Engine) Step(t *replay.Turn, env *Env) {
 	e.fired, e.nudge = "", false
 	ep := env.Episode
-	for ; e.next < len(ep.OpenHandsV1) && int(ep.OpenHandsV1[e.next].N) <= t.N; e.next++ {
-		ev := &ep.OpenHandsV1[e.next]
+	// Read by the index recorded at: of an episode replayed as read, the
+	// events replayed are let go (replay.Episode.V1Events).
+	evs := ep.V1Events(e.next)
+	for k := 0; k < len(evs) && int(evs[k].N) <= t.N; k, e.next = k+1, e.next+1 {
+		ev := &evs[k]
 		de := &detect.OpenHandsV1Event{Class: detect.V1Class(ev.Class), Source: ep.HistoryStr(ev.Source), Key: ep.HistoryStr(ev.Key),
 			ID: ep.HistoryStr(ev.ID), Tool: ep.HistoryStr(ev.Tool), Error: ep.HistoryStr(ev.Error)} // replay.OpenHandsV1Class has detect's order
 		switch {

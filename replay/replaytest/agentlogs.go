@@ -95,7 +95,13 @@ func OpenHandsLog(rng *rand.Rand, events int) []byte {
 // in parallel in one response, answered by observations or agent errors
 // (the V1 detector's repeats), agent and user messages, state updates,
 // rejections and condensations, an action left unanswered now and then.
-func V1Log(rng *rand.Rand, events int) []byte {
+func V1Log(rng *rand.Rand, events int) []byte { return v1Log(rng, events, false) }
+
+// V1LogDistinct is V1Log whose commands are all distinct (each names its
+// call), as an agent's calls with their arguments nearly all are.
+func V1LogDistinct(rng *rand.Rand, events int) []byte { return v1Log(rng, events, true) }
+
+func v1Log(rng *rand.Rand, events int, distinct bool) []byte {
 	var b bytes.Buffer
 	id := 0
 	emit := func(kind, source, format string, args ...any) {
@@ -118,6 +124,9 @@ func V1Log(rng *rand.Rand, events int) []byte {
 				call++
 				calls = append(calls, call)
 				cmd := commands[rng.IntN(len(commands))]
+				if distinct {
+					cmd = fmt.Sprintf("%s tests/test_%d.py", cmd, call)
+				}
 				emit("ActionEvent", "agent", `"thought":[{"type":"text","text":"again"}],"action":{"command":%q,"kind":"TerminalAction"},"tool_name":"terminal","tool_call_id":"call-%d","llm_response_id":"resp-%d"`, cmd, call, resp)
 			}
 			for _, c := range calls {
