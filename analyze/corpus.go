@@ -136,7 +136,7 @@ func Files(ctx context.Context, files []string, stdin io.Reader, read replay.Opt
 		}
 		add := func(ep *replay.Episode) error {
 			batch = append(batch, ep)
-			turns += len(ep.Turns)
+			turns += ep.NumTurns()
 			idBytes += len(ep.ID)
 			if (len(batch) >= partEpisodes || turns >= partTurns || idBytes >= partIDBytes) && !flush(FileResult{}) {
 				return errStopped

@@ -426,17 +426,17 @@ func (t *Tail) Result(f Fired) Result {
 		t.prepare()
 	}
 	T := f.Termination.Turn
-	idx := T - ep.Turns[0].N
+	idx := T - ep.TurnAt(0).N
 	r.Terminated, r.TerminationTurn = true, T
 	r.TurnsSaved = ep.RecordedTurns() - T
 	r.ScoreForfeited = ep.FinalScore() - f.Termination.Score
 	// The game's score rose above the score at the cut: the recording made
 	// progress after it. A decrease (a death) is not progress, nor is an
 	// objective completion alone; those are counted, not judged.
-	if idx+1 < len(ep.Turns) && (t.settled == 1 || t.sufMax[idx+1] > f.Termination.Score) {
-		for i := idx + 1; i < len(ep.Turns); i++ {
-			if s := ep.Turns[i].Score; s > f.Termination.Score {
-				r.ProgressAfter = Progress{Turn: ep.Turns[i].N, Score: s}
+	if n := ep.NumTurns(); idx+1 < n && (t.settled == 1 || t.sufMax[idx+1] > f.Termination.Score) {
+		for i := idx + 1; i < n; i++ {
+			if t := ep.TurnAt(i); t.Score > f.Termination.Score {
+				r.ProgressAfter = Progress{Turn: t.N, Score: t.Score}
 				break
 			}
 		}
@@ -458,7 +458,7 @@ func (t *Tail) after(idx int) (calls, rejections int) {
 	if t.settled > 1 {
 		return t.sufCalls[idx+1], t.sufRej[idx+1]
 	}
-	for i := idx + 1; i < len(t.ep.Turns); i++ {
+	for i := idx + 1; i < t.ep.NumTurns(); i++ {
 		z := t.ep.ZorkAt(i)
 		calls += int(z.LLMCalls)
 		rejections += int(z.Rejections)
@@ -469,7 +469,7 @@ func (t *Tail) after(idx int) (calls, rejections int) {
 // prepare fills the suffix sums and maxima.
 func (t *Tail) prepare() {
 	ep := t.ep
-	n := len(ep.Turns)
+	n := ep.NumTurns()
 	if cap(t.sufCalls) < n+1 {
 		t.sufCalls, t.sufRej, t.sufMax = make([]int, n+1), make([]int, n+1), make([]float64, n+1)
 	}
@@ -479,7 +479,7 @@ func (t *Tail) prepare() {
 		z := ep.ZorkAt(i)
 		t.sufCalls[i] = t.sufCalls[i+1] + int(z.LLMCalls)
 		t.sufRej[i] = t.sufRej[i+1] + int(z.Rejections)
-		t.sufMax[i] = max(t.sufMax[i+1], ep.Turns[i].Score)
+		t.sufMax[i] = max(t.sufMax[i+1], ep.TurnAt(i).Score)
 	}
 }
 

@@ -266,14 +266,14 @@ func (b *storyBuilder) finish(ep *replay.Episode, cfg *rules.Config) *Story {
 // stuckPeriods are the stretches between progress_velocity resets (at
 // the turns resets, in order).
 func stuckPeriods(resets []int, o *Outcome, ep *replay.Episode, cfg *rules.Config) []StuckPeriod {
-	if len(ep.Turns) == 0 || !rules.EnableVelocityDetection.Get(cfg) {
+	if ep.NumTurns() == 0 || !rules.EnableVelocityDetection.Get(cfg) {
 		return nil
 	}
 	minLen := min(rules.StuckWarningThreshold.Get(cfg), rules.MaxTurnsStuck.Get(cfg))
 	var out []StuckPeriod
 	last := 0 // the timer starts at 0 (RULES.md §1)
 	add := func(end int, ongoing bool) {
-		from := max(last+1, ep.Turns[0].N)
+		from := max(last+1, ep.TurnAt(0).N)
 		if end-last >= minLen && end >= from {
 			t := ep.Turn(from)
 			out = append(out, StuckPeriod{From: from, To: end, Turns: end - last, Score: t.Score, Ongoing: ongoing})

@@ -95,14 +95,13 @@ func rawTimestamp(v rawValue) (time.Time, string) {
 }
 
 // readAttempts reads an attempts log: one episode per file, attempt i
-// (1-based, in log order) being turn i of the table.
+// (1-based, in log order) being turn i (Episode.TurnAt(i-1)).
 func readAttempts(src *recordSource, c *readContext) error {
 	ep := &Episode{ID: c.defaultID, Source: c.source, Format: FormatAttempts, Detected: c.detected,
 		LocationKey: KeyRoomName, RecordedEnd: EndUnknown, RoomNames: map[string]string{}, Rejected: map[int][]string{}}
 	d := &ep.Diag
 	vals := make([]rawValue, len(attemptKeys))
 	r := newAttemptReader(ep)
-	n := 0
 	src.reuse = true // an attempt keeps nothing of its line
 	skip := func(line int, reason string) error { return c.skip(d, line, reason) }
 	for {
@@ -125,8 +124,6 @@ func readAttempts(src *recordSource, c *readContext) error {
 				if perr := skip(lineNo, reason); perr != nil {
 					return perr
 				}
-			} else {
-				n++
 			}
 		}
 		if err == io.EOF {
@@ -138,12 +135,8 @@ func readAttempts(src *recordSource, c *readContext) error {
 	}
 	r.finish()
 	ep.syms.ids, ep.syms.fold = symIndex{}, nil // the strings stay; the map that interned them goes
-	if n > 0 {
-		ep.Turns = make([]Turn, n)
-		for i := range ep.Turns {
-			ep.Turns[i].N = i + 1
-		}
-	}
+	// Attempt i is turn i+1, which has nothing else: no row of Turns is
+	// kept for it (NumTurns, TurnAt).
 	if ep.NumAttempts() == 0 {
 		ne := &NoEventsError{File: c.source, Lines: d.Lines, Skipped: d.Skipped, What: "attempts"}
 		if len(d.Problems) > 0 {

@@ -67,11 +67,11 @@ func checkAgentEpisode(t *testing.T, ep *Episode) {
 			t.Fatalf("problem %q does not name file:line: reason", p)
 		}
 	}
-	if len(ep.Turns) == 0 {
+	if ep.NumTurns() == 0 {
 		t.Fatal("an episode without a step")
 	}
-	for i := range ep.Turns {
-		if ep.Turns[i].N != ep.Turns[0].N+i {
+	for i := range ep.NumTurns() {
+		if ep.TurnAt(i).N != ep.TurnAt(0).N+i {
 			t.Fatalf("table not contiguous at %d", i)
 		}
 	}
@@ -81,8 +81,17 @@ func checkAgentEpisode(t *testing.T, ep *Episode) {
 			t.Fatalf("outputs %d, steps %d, turns %d", len(ep.Outputs), len(ep.Steps), len(ep.Turns))
 		}
 	case FormatAttempts:
-		if ep.NumAttempts() != len(ep.Turns) {
-			t.Fatalf("attempts %d, turns %d", ep.NumAttempts(), len(ep.Turns))
+		// Attempt i is turn i+1 and nothing else, kept as no row.
+		if ep.NumAttempts() != ep.NumTurns() || len(ep.Turns) != 0 {
+			t.Fatalf("attempts %d, turns %d, rows %d", ep.NumAttempts(), ep.NumTurns(), len(ep.Turns))
+		}
+		for i := range ep.NumTurns() {
+			if ep.TurnAt(i) != (Turn{N: i + 1}) || *ep.Turn(i + 1) != (Turn{N: i + 1}) {
+				t.Fatalf("turn %d: %+v", i+1, ep.TurnAt(i))
+			}
+		}
+		if ep.RecordedTurns() != ep.NumAttempts() || ep.FinalScore() != 0 || ep.Turn(0) != nil || ep.Turn(ep.NumAttempts()+1) != nil {
+			t.Fatalf("recorded %d, final %v", ep.RecordedTurns(), ep.FinalScore())
 		}
 	}
 }

@@ -79,7 +79,12 @@ type Episode struct {
 	Source string // file the episode was read from ("-" for stdin)
 
 	// Turns is contiguous: Turns[i].N == Turns[0].N+i. Empty when the log
-	// has no readable turn_completed.
+	// has no readable turn_completed, and for an attempts log: its turn i+1
+	// is attempt i and nothing else, {N: i+1}, made by TurnAt and TurnRef
+	// when asked for, never kept (a row of 32 bytes an attempt was 42 MB
+	// of a 200 MB log's). Code that may be given an attempts episode reads
+	// the turns through NumTurns and TurnAt (or TurnRef); RecordedTurns,
+	// FinalScore and Turn read both.
 	Turns []Turn
 
 	LocationKey string // KeyRoomID or KeyRoomName
@@ -156,8 +161,8 @@ type Episode struct {
 	// HasScore: some step of a steps log carries a score, so the progress
 	// rules (RULES.md §1–2) apply to it.
 	HasScore bool
-	// attempts.at(i) is record i+1 of an attempts log (Turns[i].N ==
-	// i+1), read by Attempt(i), nattempts of them; none for other
+	// attempts.at(i) is record i+1 of an attempts log (turn i+1, TurnAt(i)),
+	// read by Attempt(i), nattempts of them; none for other
 	// formats. In pages, as the reader reads them: one array of them made
 	// at the end held the log's rows twice at its peak. attemptShapes
 	// are what its rows share (strings, lists, zone), attemptLists and
@@ -352,10 +357,40 @@ const (
 	EndUnknown          = "unknown" // no end event: crashed, truncated or still running
 )
 
-// RecordedTurns is the last turn with a readable turn_completed (0 if none).
+// NumTurns is the number of turns: len(Turns), or an attempts log's
+// attempts, whose turns Turns does not keep.
+func (e *Episode) NumTurns() int {
+	if len(e.Turns) == 0 {
+		return e.nattempts
+	}
+	return len(e.Turns)
+}
+
+// TurnAt returns turn i of the table (0 <= i < NumTurns()): Turns[i], or
+// an attempts log's turn i+1, {N: i+1} and nothing else.
+func (e *Episode) TurnAt(i int) Turn {
+	if len(e.Turns) == 0 && i >= 0 && i < e.nattempts {
+		return Turn{N: i + 1}
+	}
+	return e.Turns[i]
+}
+
+// TurnRef is TurnAt(i) by pointer: &Turns[i], or spare holding an
+// attempts log's turn i+1 (a loop stepping the turns gives one spare for
+// all).
+func (e *Episode) TurnRef(i int, spare *Turn) *Turn {
+	if i < len(e.Turns) {
+		return &e.Turns[i]
+	}
+	*spare = e.TurnAt(i)
+	return spare
+}
+
+// RecordedTurns is the last turn with a readable turn_completed (0 if
+// none); an attempts log's last attempt.
 func (e *Episode) RecordedTurns() int {
 	if len(e.Turns) == 0 {
-		return 0
+		return e.nattempts
 	}
 	return e.Turns[len(e.Turns)-1].N
 }
@@ -368,10 +403,15 @@ func (e *Episode) FinalScore() float64 {
 	return e.Turns[len(e.Turns)-1].Score
 }
 
-// Turn returns the row for turn n, or nil outside the table.
+// Turn returns the row for turn n, or nil outside the table. An
+// attempts log's turn is made anew (TurnAt): changing it changes nothing.
 func (e *Episode) Turn(n int) *Turn {
 	if len(e.Turns) == 0 {
-		return nil
+		if n < 1 || n > e.nattempts {
+			return nil
+		}
+		t := e.TurnAt(n - 1)
+		return &t
 	}
 	i := n - e.Turns[0].N
 	if i < 0 || i >= len(e.Turns) {

@@ -152,11 +152,11 @@ func newAgentStory(o *analyze.Outcome, ep *replay.Episode) *AgentStory {
 
 // agentX is the chart's pixel column of a step of ep (agentTimelineSVG).
 func agentX(ep *replay.Episode) func(int) int {
-	n := len(ep.Turns)
+	n := ep.NumTurns()
 	if n == 0 {
 		return func(int) int { return 0 }
 	}
-	first, last := ep.Turns[0].N, ep.Turns[n-1].N
+	first, last := ep.TurnAt(0).N, ep.TurnAt(n-1).N
 	span := last - first + 1
 	return func(t int) int { return int(math.Round(agentLeft + float64(t-first)/float64(span)*agentPlotW)) }
 }

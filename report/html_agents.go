@@ -147,12 +147,12 @@ func (h *HTMLReport) agentIntro(t *analyze.Totals) string {
 // agentTimelineSVG draws a log: its score when it has one, then a lane
 // per detector that ran with a mark at each step (attempt) it fired.
 func agentTimelineSVG(o *analyze.Outcome, ep *replay.Episode, id string) (template.HTML, string) {
-	n := len(ep.Turns)
+	n := ep.NumTurns()
 	unit := unitWord(ep)
 	if n == 0 {
 		return "", "No " + unit + "s were recorded."
 	}
-	first, last := ep.Turns[0].N, ep.Turns[n-1].N
+	first, last := ep.TurnAt(0).N, ep.TurnAt(n-1).N
 	span := last - first + 1
 	xr := agentX(ep)
 	y0 := 10

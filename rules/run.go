@@ -135,14 +135,25 @@ func RunContext(ctx context.Context, ep *replay.Episode, cfg *Config, set []*Rul
 	}
 	defer release(env.steppers)
 	done := ctx.Done() // nil for a context never done: no look at all
-	for i := range ep.Turns {
+	spare := spareTurn(ep)
+	for i := range ep.NumTurns() {
 		if err := stopAt(ctx, done, i); err != nil {
 			return err
 		}
-		t := &ep.Turns[i]
+		t := ep.TurnRef(i, spare)
 		for _, s := range env.steppers {
 			s.Step(t, env)
 		}
+	}
+	return nil
+}
+
+// spareTurn is the row a replay of ep steps turns that Turns does not
+// keep in (an attempts log's, replay.Episode.TurnRef); nil when it keeps
+// them all, so a table's replay makes none.
+func spareTurn(ep *replay.Episode) *replay.Turn {
+	if len(ep.Turns) < ep.NumTurns() {
+		return new(replay.Turn)
 	}
 	return nil
 }
@@ -316,11 +327,12 @@ func RunSharedContext(ctx context.Context, ep *replay.Episode, cfgs []*Config, s
 		}
 	}()
 	done := ctx.Done()
-	for ti := range ep.Turns {
+	spare := spareTurn(ep)
+	for ti := range ep.NumTurns() {
 		if err := stopAt(ctx, done, ti); err != nil {
 			return err
 		}
-		t := &ep.Turns[ti]
+		t := ep.TurnRef(ti, spare)
 		buf = buf[:0]
 		for k, s := range common.steppers {
 			s.Step(t, common)

@@ -139,7 +139,7 @@ func (r *Replayer) replayReps(ep *replay.Episode, ci int, slot func(j int) *swee
 		}
 		return
 	}
-	n := min(64, max(1, sharedTurns/(len(ep.Turns)+1)))
+	n := min(64, max(1, sharedTurns/(ep.NumTurns()+1)))
 	if slot == nil && len(r.batch) < n {
 		r.batch = append(r.batch, make([]sweepCompOut, n-len(r.batch))...)
 	}

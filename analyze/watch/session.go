@@ -357,9 +357,9 @@ func (w *watcher) episode(s *session, ep *replay.Episode, key string, now time.T
 	// episode read again at each write (a session of a million steps)
 	// costs the last turn's firings, not its list.
 	x := &firings{w: w, s: s, e: e, old: e.reported}
-	x.open = !ended(ep) && len(ep.Turns) > 0
+	x.open = !ended(ep) && ep.NumTurns() > 0
 	if x.open {
-		x.last = ep.Turns[len(ep.Turns)-1].N
+		x.last = ep.RecordedTurns()
 	}
 	e.pending, e.cut = e.pending[:0], e.cut[:0]
 	o := analyze.Analyze(ep, w.opts.Config, analyze.Options{Sink: func(*analyze.Outcome, *replay.Episode) analyze.FiringSink { return x }})
