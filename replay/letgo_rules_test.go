@@ -30,15 +30,7 @@ func TestLetGoFirings(t *testing.T) {
 			}
 		}
 	}
-	var files []string
-	for _, dir := range []string{"steps", "agents", "agents-live", "openhands"} {
-		filepath.WalkDir(filepath.Join("..", "testdata", dir), func(path string, d os.DirEntry, err error) error {
-			if err == nil && !d.IsDir() {
-				files = append(files, path)
-			}
-			return nil
-		})
-	}
+	files := replaytest.CommittedAgentLogs(filepath.Join("..", "testdata"))
 	rng := rand.New(rand.NewPCG(24, 7))
 	tmp := t.TempDir()
 	for i := range 60 {

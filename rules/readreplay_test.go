@@ -202,15 +202,7 @@ var letGoActions, letGoEvents int
 // same order, replayed while read as replayed after, under the default
 // configuration and with every rule on.
 func TestReadReplayEqualsRun(t *testing.T) {
-	var files []string
-	for _, dir := range []string{"steps", "agents", "agents-live", "openhands"} {
-		filepath.WalkDir(filepath.Join("..", "testdata", dir), func(path string, d os.DirEntry, err error) error {
-			if err == nil && !d.IsDir() {
-				files = append(files, path)
-			}
-			return nil
-		})
-	}
+	files := replaytest.CommittedAgentLogs(filepath.Join("..", "testdata"))
 	if len(files) < 15 {
 		t.Fatalf("only %d committed logs found", len(files))
 	}

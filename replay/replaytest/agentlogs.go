@@ -7,6 +7,8 @@ import (
 	"bytes"
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"strings"
 )
 
@@ -275,4 +277,21 @@ func GeminiDoc(rng *rand.Rand, messages int, odd bool) []byte {
 		}
 	}
 	return []byte(`{"sessionId":"s-1","projectHash":"p","startTime":"2025-11-12T14:00:00.000Z","lastUpdated":"2025-11-12T14:00:00.000Z","messages":[` + strings.Join(msgs, ",") + `]` + tail + "}")
+}
+
+// CommittedAgentLogs lists every file under testdata's steps, agents,
+// agents-live and openhands directories, testdata being the path from
+// the calling test's package (usually ../testdata): the committed agent
+// and steps logs the tests replay both ways.
+func CommittedAgentLogs(testdata string) []string {
+	var files []string
+	for _, dir := range []string{"steps", "agents", "agents-live", "openhands"} {
+		filepath.WalkDir(filepath.Join(testdata, dir), func(path string, d os.DirEntry, err error) error {
+			if err == nil && !d.IsDir() {
+				files = append(files, path)
+			}
+			return nil
+		})
+	}
+	return files
 }
