@@ -41,6 +41,10 @@ func TestAgentLogsGolden(t *testing.T) {
 		{"attempts/autopilot.txt", []string{"analyze", attemptsLog}},
 		{"attempts/autopilot.json", []string{"analyze", "--format", "json", attemptsLog}},
 		{"attempts/window-30m.txt", []string{"analyze", "--set", "attempt_window=30m", attemptsLog}},
+		// The timelines: an attempts log's turns are made from its
+		// attempts, not kept as rows (replay.Episode.TurnAt).
+		{"steps/agent-chart.txt", []string{"analyze", "--chart", stepsLog}},
+		{"attempts/autopilot-chart.txt", []string{"analyze", "--chart", attemptsLog}},
 	}
 	for _, c := range cases {
 		t.Run(strings.ReplaceAll(c.name, "/", "_"), func(t *testing.T) {

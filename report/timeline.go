@@ -125,10 +125,10 @@ func NewTimelineMarks(o *analyze.Outcome, ep *replay.Episode) analyze.FiringSink
 }
 
 func newTimelineMarks(ep *replay.Episode) *TimelineMarks {
-	n := len(ep.Turns)
+	n := ep.NumTurns() // an attempts log keeps no turn rows: its turns are made (TurnAt)
 	m := &TimelineMarks{n: n, tl: &Timeline{Urgency: make([]int8, n), Fired: map[*rules.Rule][]int{}}}
 	if n > 0 {
-		m.tl.First, m.tl.Last = ep.Turns[0].N, ep.Turns[n-1].N
+		m.tl.First, m.tl.Last = ep.TurnAt(0).N, ep.TurnAt(n-1).N
 	}
 	return m
 }
@@ -174,8 +174,9 @@ func (m *TimelineMarks) timeline(o *analyze.Outcome, ep *replay.Episode, maxStuc
 	if n == 0 {
 		return tl
 	}
-	for i := range ep.Turns {
-		t := &ep.Turns[i]
+	var spare replay.Turn
+	for i := range n {
+		t := ep.TurnRef(i, &spare)
 		tl.Score[i], tl.Loc[i] = t.Score, ep.Str(t.LocEnd)
 	}
 	if ep.HasLiveStop {
@@ -197,8 +198,8 @@ func (m *TimelineMarks) timeline(o *analyze.Outcome, ep *replay.Episode, maxStuc
 	// The stuck counter is turns since the last reset; the timer starts
 	// at 0 (RULES.md §1), so a turn's counter is its number minus that.
 	last, ri := 0, 0
-	for i := range ep.Turns {
-		tn := ep.Turns[i].N
+	for i := range n {
+		tn := ep.TurnRef(i, &spare).N
 		for ; ri < len(m.resets) && m.resets[ri] <= tn; ri++ {
 			last = m.resets[ri]
 		}
