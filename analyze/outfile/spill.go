@@ -90,6 +90,16 @@ func (s *Spill) open() error {
 	return nil
 }
 
+// Open moves the spill to its temporary file now, before anything is
+// written past the bound: a writer that must know the file can be made
+// (a spool of its whole input, replay) asks here, not at a later Write.
+func (s *Spill) Open() error {
+	if s.f != nil {
+		return nil
+	}
+	return s.open()
+}
+
 // Len is how many bytes were written.
 func (s *Spill) Len() int64 { return s.n }
 

@@ -83,3 +83,37 @@ func TestSpillUnwritableDir(t *testing.T) {
 		t.Fatal("WriteTo of a failed spill succeeded")
 	}
 }
+
+// TestSpillOpen: Open makes the file at once, so what is written next
+// goes to it and reads back in order; without a directory Open says so
+// before anything is written.
+func TestSpillOpen(t *testing.T) {
+	dir := t.TempDir()
+	spillDir = func() string { return dir }
+	defer func() { spillDir = os.TempDir }()
+	s := &Spill{}
+	if err := s.Open(); err != nil || !s.Spilled() {
+		t.Fatalf("open: %v, spilled %v", err, s.Spilled())
+	}
+	if err := s.Open(); err != nil {
+		t.Fatalf("open again: %v", err)
+	}
+	if _, err := s.Write([]byte("abc")); err != nil {
+		t.Fatal(err)
+	}
+	r, err := s.Reader()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := io.ReadAll(r); err != nil || string(got) != "abc" || len(s.mem) != 0 {
+		t.Errorf("read back %q, %v; %d bytes in memory", got, err, len(s.mem))
+	}
+	s.Close()
+	if m, _ := filepath.Glob(filepath.Join(dir, "*")); len(m) != 0 {
+		t.Errorf("files left: %v", m)
+	}
+	spillDir = func() string { return filepath.Join(dir, "missing") }
+	if err := (&Spill{}).Open(); err == nil {
+		t.Error("opened without a directory")
+	}
+}
