@@ -9,9 +9,10 @@ package replay
 // are read, and keeps only its id: the CLI writes a message again as it
 // grows, most often the one it wrote last. Should a later record change a
 // message handed over (failed), the replay so far is wrong, and the file
-// is read again whole (errRereadWhole), which only a regular file can be:
-// from a pipe, or where nothing reads the file again (Stream), the
-// session is held to its end as before (speculate is off).
+// is read again whole (errRereadWhole): a regular file from its start, a
+// pipe from a spool of what was read and then the rest (spool.go). Where
+// nothing reads the input again (Read, Stream, a pipe without a spool),
+// the session is held to its end as before (speculate is off).
 
 import (
 	"errors"

@@ -252,6 +252,9 @@ func (g inputGauge) fraction() float64 {
 	if e, ok := r.(*endOnce); ok {
 		r = e.r
 	}
+	if s, ok := r.(*spoolReader); ok {
+		r = s.r // standard input redirected from a file has a size
+	}
 	var size int64
 	switch f := r.(type) {
 	case interface{ size() (int64, bool) }: // fdFile

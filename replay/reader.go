@@ -46,8 +46,11 @@ type Options struct {
 	Stepper func(ep *Episode) TurnStepper
 
 	// rereadable: the input is a regular file readFile can read again
-	// (errRereadWhole).
+	// (errRereadWhole), or one whose bytes are spooled (readSpooled).
 	rereadable bool
+	// spool copies a pipe's bytes for a second read; dropped once the
+	// input's reader will not replay as read (spool.go).
+	spool *spoolReader
 }
 
 // DefaultMaxLineBytes is far above the largest lines real logs carry
@@ -171,7 +174,7 @@ func StreamRegularFile(ctx context.Context, path string, opts Options, emit func
 
 func readFile(ctx context.Context, path string, stdin io.Reader, opts Options, early, regular bool, emit func(*Episode) error) (Stats, error) {
 	if path == "-" {
-		return read(ctx, stdin, "-", DefaultEpisodeID("-"), opts, early, emit)
+		return readSpooled(ctx, stdin, "-", DefaultEpisodeID("-"), opts, early, emit)
 	}
 	fifo := false
 	if !regular { // else the caller's stat said so (StreamRegularFile)
@@ -222,7 +225,7 @@ func readFile(ctx context.Context, path string, stdin io.Reader, opts Options, e
 	// Pipes and FIFOs are read through the runtime poller, so closing
 	// the file wakes a Read blocked on a silent writer.
 	defer context.AfterFunc(ctx, func() { f.Close() })()
-	st, err := read(ctx, f, path, DefaultEpisodeID(path), opts, early, emit)
+	st, err := readSpooled(ctx, f, path, DefaultEpisodeID(path), opts, early, emit)
 	if ctx.Err() != nil {
 		return st, context.Cause(ctx) // not the "file already closed" the Close caused
 	}
@@ -412,6 +415,9 @@ func read(ctx context.Context, r io.Reader, source, defaultID string, opts Optio
 		if f, preset := DetectFormat(peekStart(br)); f == FormatSteps {
 			opts.Preset = preset
 		}
+	}
+	if format != FormatSteps {
+		opts.spool.drop() // only a Gemini CLI session is read again
 	}
 	switch format {
 	case FormatSteps, FormatAttempts:

@@ -48,15 +48,16 @@ const (
 // anyway, and copying each output for a replay while it is held made the
 // collector scan that session over and over (gemini-jsonl 0.84 -> 1.25 s
 // of CPU). A Gemini CLI recording read from a file that can be read again
-// (rereadable) is handed over as read, and read again whole should a
-// later record take back a message handed over (gemini_stream.go).
+// or a spooled pipe (rereadable) is handed over as read, and read again
+// whole should a later record take back a message handed over
+// (gemini_stream.go).
 func streamMode(sr stepReader, br *bufio.Reader, rereadable bool) int {
 	switch r := sr.(type) {
 	case *openHandsReader, *openHandsV1Reader:
 		return stepBehind
 	case *geminiReader:
 		// A recording's records, one a line, or a session document, from
-		// a file that can be read again: handed over as read
+		// an input that can be read again: handed over as read
 		// (gemini_stream.go).
 		if rereadable && peekFirstByte(br) == '{' {
 			r.speculate = true

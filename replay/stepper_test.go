@@ -318,12 +318,13 @@ func spelledTable(ep *Episode) []any {
 	return rows
 }
 
-// TestGeminiHandedOverOnlyFromFiles: a Gemini CLI recording is replayed
-// as it is read only from a file, which can be read again should a later
-// record take back a message handed over (then it is, and the episode
-// comes read whole); from a pipe it is held to its end. So is a session
-// document.
-func TestGeminiHandedOverOnlyFromFiles(t *testing.T) {
+// TestGeminiHandedOverOnlyWhenRereadable: a Gemini CLI recording is
+// replayed as it is read only from an input that can be read again should
+// a later record take back a message handed over (then it is, and the
+// episode comes read whole): a file, or a pipe ReadFile spools
+// (TestGeminiPipeSpooled). Read of a bare io.Reader, which nothing reads
+// again, holds it to its end. So is a session document.
+func TestGeminiHandedOverOnlyWhenRereadable(t *testing.T) {
 	rng := rand.New(rand.NewPCG(24, 5))
 	dir := t.TempDir()
 	nop := func(*Episode) TurnStepper { return stepFunc(func(*Episode, int) {}) }
@@ -335,7 +336,7 @@ func TestGeminiHandedOverOnlyFromFiles(t *testing.T) {
 		wantRead bool
 	}{
 		{"plain.jsonl", replaytest.GeminiLog(rng, 300, false, false, false), true, true, false},
-		{"pipe.jsonl", replaytest.GeminiLog(rng, 300, false, false, false), false, false, false},
+		{"reader.jsonl", replaytest.GeminiLog(rng, 300, false, false, false), false, false, false},
 		{"replaced.jsonl", []byte(string(replaytest.GeminiLog(rng, 300, false, false, false)) + `{"$set":{"messages":[{"id":"z","timestamp":"2025-11-12T14:00:00.000Z","type":"gemini","content":"Starting over."}]}}` + "\n"), true, false, true},
 	} {
 		var eps []*Episode
@@ -368,6 +369,6 @@ func TestGeminiHandedOverOnlyFromFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	if doc, err := Read(bytes.NewReader(data), "session.json", "x", Options{Format: FormatAuto, Stepper: nop}); err != nil || doc[0].Stepped != nil {
-		t.Errorf("a session document from a pipe: replayed as read %v, %v", err == nil && doc[0].Stepped != nil, err)
+		t.Errorf("a session document from a reader: replayed as read %v, %v", err == nil && doc[0].Stepped != nil, err)
 	}
 }

@@ -423,6 +423,7 @@ func newStepReader(preset string, fields map[string]string) (stepReader, error) 
 // readSteps reads a steps log: one episode (one session) per file.
 func readSteps(br *bufio.Reader, c *readContext) error {
 	if c.opts.Preset == PresetOpenHands && isOpenHandsEval(peekStart(br)) {
+		c.opts.spool.drop()             // nothing will read the input again
 		return readOpenHandsEval(br, c) // one instance a line
 	}
 	sr, err := newStepReader(c.opts.Preset, c.opts.Fields)
@@ -447,6 +448,9 @@ func readSteps(br *bufio.Reader, c *readContext) error {
 			t.ep.Stepped = t.stepper
 			t.ep.streamed = t.mode == stepBehind
 		}
+	}
+	if g, ok := sr.(*geminiReader); !ok || !g.speculate {
+		c.opts.spool.drop() // nothing will read the input again
 	}
 	d := &t.ep.Diag
 	relevant := 0
