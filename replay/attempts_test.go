@@ -155,22 +155,17 @@ func TestAttemptBytes(t *testing.T) {
 	if _, err := Read(bytes.NewReader(in[:bytes.IndexByte(in, '\n')+1]), "log.jsonl", "ep", Options{Format: FormatAttempts}); err != nil {
 		t.Fatal(err)
 	}
-	var before, after runtime.MemStats
-	runtime.GC()
-	runtime.GC() // and the pools' buffers held over the first
-	runtime.ReadMemStats(&before)
-	eps, err := Read(bytes.NewReader(in), "log.jsonl", "ep", Options{Format: FormatAttempts})
+	var eps []*Episode
+	var err error
+	held := heldBy(func() { eps, err = Read(bytes.NewReader(in), "log.jsonl", "ep", Options{Format: FormatAttempts}) })
 	if err != nil {
 		t.Fatal(err)
 	}
-	runtime.GC()
-	runtime.GC()
-	runtime.ReadMemStats(&after)
 	ep := eps[0]
 	if ep.NumAttempts() != n || ep.NumTurns() != n || len(ep.Turns) != 0 {
 		t.Fatalf("%d attempts, %d turns, %d turn rows, want %d, %d, 0", ep.NumAttempts(), ep.NumTurns(), len(ep.Turns), n, n)
 	}
-	per := float64(int64(after.HeapAlloc)-int64(before.HeapAlloc)) / n
+	per := float64(held) / n
 	t.Logf("%.1f bytes an attempt (%d shapes)", per, ep.nshapes)
 	if per >= 24 {
 		t.Errorf("%.1f bytes an attempt, want under 24 (a row of 12, no turn row)", per)

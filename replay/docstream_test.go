@@ -42,6 +42,23 @@ func allocated(f func()) uint64 {
 	return b.TotalAlloc - a.TotalAlloc
 }
 
+// heldBy is the bytes of heap f leaves live: the live heap after f
+// less before it, each measured after two collections (the second
+// frees what pools held over the first). What f keeps must be reachable
+// until the caller has read heldBy's result (assigned to a variable
+// outside f and used after).
+func heldBy(f func()) int64 {
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	f()
+	runtime.GC()
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	return int64(after.HeapAlloc) - int64(before.HeapAlloc)
+}
+
 var stepFields = map[string]string{"step": "step"}
 
 // A JSON array is read element by element: a trajectory of 2,000 steps

@@ -254,20 +254,14 @@ func TestV1SessionBytes(t *testing.T) {
 	if _, err := Read(strings.NewReader(`{"id":"e","source":"agent","kind":"MessageEvent"}`+"\n"), "x.jsonl", "x", opts); err != nil {
 		t.Fatal(err) // a read first: what readers keep between reads is not counted
 	}
-	var before, after runtime.MemStats
-	runtime.GC()
-	runtime.GC()
-	runtime.ReadMemStats(&before)
-	eps, err := ReadFile(path, nil, opts)
+	var eps []*Episode
+	var err error
+	held := int(heldBy(func() { eps, err = ReadFile(path, nil, opts) }))
 	if err != nil || len(eps) != 1 || eps[0].Stepped == nil || eps[0].Preset != PresetOpenHandsV1 {
 		t.Fatal(len(eps), err)
 	}
-	runtime.GC()
-	runtime.GC()
-	runtime.ReadMemStats(&after)
 	ep := eps[0]
 	rows := cap(ep.Turns)*int(unsafe.Sizeof(Turn{})) + cap(ep.Steps)*int(unsafe.Sizeof(StepInfo{}))
-	held := int(int64(after.HeapAlloc) - int64(before.HeapAlloc))
 	t.Logf("%d steps, %d V1 events (%d held), %d bytes of actions; %d bytes held, %d besides the rows", len(ep.Turns), ep.V1Dropped+len(ep.OpenHandsV1), len(ep.OpenHandsV1), actions, held, held-rows)
 	if actions < 3<<20 {
 		t.Fatalf("only %d bytes of actions: the log does not test the bound", actions)

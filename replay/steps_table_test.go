@@ -118,17 +118,12 @@ func TestStepBytes(t *testing.T) {
 	if _, err := Read(strings.NewReader(`{"step": 1, "action": "a"}`+"\n"), "log.jsonl", "ep", opts); err != nil {
 		t.Fatal(err)
 	}
-	var before, after runtime.MemStats
-	runtime.GC()
-	runtime.GC() // and the pools' buffers held over the first
-	runtime.ReadMemStats(&before)
-	eps, err := ReadFile(path, nil, opts)
+	var eps []*Episode
+	var err error
+	held := heldBy(func() { eps, err = ReadFile(path, nil, opts) })
 	if err != nil {
 		t.Fatal(err)
 	}
-	runtime.GC()
-	runtime.GC()
-	runtime.ReadMemStats(&after)
 	ep := eps[0]
 	if len(ep.Turns) != n || len(ep.Steps) != n {
 		t.Fatalf("%d turns, %d steps, want %d", len(ep.Turns), len(ep.Steps), n)
@@ -136,7 +131,7 @@ func TestStepBytes(t *testing.T) {
 	if c, ok := ep.ExitCode(3); !ok || c != 1<<40 {
 		t.Fatalf("step 4's exit code %d (%v), want %d", c, ok, 1<<40)
 	}
-	per := float64(int64(after.HeapAlloc)-int64(before.HeapAlloc)) / n
+	per := float64(held) / n
 	t.Logf("%.1f bytes a step (turns' capacity %d, steps' %d)", per, cap(ep.Turns), cap(ep.Steps))
 	if per > 60 {
 		t.Errorf("%.1f bytes a step, want at most 60 (a Turn of 32, a StepInfo of 16, an output's Sym of 4)", per)
