@@ -26,6 +26,31 @@ type historyTaker struct {
 	keys map[string]int // a V1 key's first event: keys are compared by ==, and V1 writes them in full when replayed as read
 }
 
+// takenWhole is what a historyTaker takes stepping every turn of ep,
+// read whole.
+func takenWhole(ep *Episode) *historyTaker {
+	h := &historyTaker{}
+	for i := range ep.Turns {
+		h.Step(ep, i)
+	}
+	return h
+}
+
+// mustHaveTaken fails t, naming what and the first difference, unless
+// got took what want took.
+func mustHaveTaken(t *testing.T, what string, got, want *historyTaker) {
+	t.Helper()
+	if reflect.DeepEqual(got.took, want.took) {
+		return
+	}
+	for i := range min(len(got.took), len(want.took)) {
+		if got.took[i] != want.took[i] {
+			t.Fatalf("%s: at %d:\n got %s\nwant %s", what, i, got.took[i], want.took[i])
+		}
+	}
+	t.Fatalf("%s: took %d, want %d", what, len(got.took), len(want.took))
+}
+
 func (h *historyTaker) Step(ep *Episode, i int) {
 	t := &ep.Turns[i]
 	h.took = append(h.took, fmt.Sprintf("turn %+v canonical %q output %q", ep.Row(t), ep.Str(ep.Steps[i].Canonical), ep.Output(t.N)))
@@ -74,10 +99,7 @@ func TestHistoryTableRenewed(t *testing.T) {
 		if err != nil || len(whole) != 1 {
 			t.Fatal(len(whole), err)
 		}
-		want := &historyTaker{}
-		for i := range whole[0].Turns {
-			want.Step(whole[0], i)
-		}
+		want := takenWhole(whole[0])
 		got := &historyTaker{}
 		var first, firstAct *byte // the tables' first chunks: another once a table is made anew
 		read, err := Read(bytes.NewReader(data), "x.jsonl", "x", Options{Format: FormatAuto, Stepper: func(ep *Episode) TurnStepper {
@@ -101,14 +123,7 @@ func TestHistoryTableRenewed(t *testing.T) {
 			t.Fatal(len(read), err)
 		}
 		dropped += read[0].V1Dropped
-		if !reflect.DeepEqual(got.took, want.took) {
-			for i := range min(len(got.took), len(want.took)) {
-				if got.took[i] != want.took[i] {
-					t.Fatalf("trial %d (table of %d bytes): at %d:\n got %s\nwant %s", trial, historyTable, i, got.took[i], want.took[i])
-				}
-			}
-			t.Fatalf("trial %d: took %d, want %d", trial, len(got.took), len(want.took))
-		}
+		mustHaveTaken(t, fmt.Sprintf("trial %d (table of %d bytes)", trial, historyTable), got, want)
 	}
 	t.Logf("the history's table was made anew %d times, the actions' %d; %d V1 events let go", renewed, actsRenewed, dropped)
 	if renewed < 100 || actsRenewed < 100 || dropped < 1000 {
@@ -172,18 +187,7 @@ func TestActionTableRenewed(t *testing.T) {
 					continue
 				}
 				stepped++
-				want := &historyTaker{}
-				for i := range whole[k].Turns {
-					want.Step(whole[k], i)
-				}
-				if !reflect.DeepEqual(got.took, want.took) {
-					for i := range min(len(got.took), len(want.took)) {
-						if got.took[i] != want.took[i] {
-							t.Fatalf("%s (table of %d bytes): at %d:\n got %s\nwant %s", f, bound, i, got.took[i], want.took[i])
-						}
-					}
-					t.Fatalf("%s: took %d, want %d", f, len(got.took), len(want.took))
-				}
+				mustHaveTaken(t, fmt.Sprintf("%s (table of %d bytes)", f, bound), got, takenWhole(whole[k]))
 			}
 		}
 	}
