@@ -5,3 +5,16 @@ var Direction = direction
 
 // StepOf is turn t as the detectors' Step.
 var StepOf = stepOf
+
+// Bytes is about the memory the list holds: its packed firings and
+// strings (what TestFiringListBlocks bounds).
+func (l *FiringList) Bytes() int {
+	n := cap(l.vals) + 16*cap(l.strs)
+	for _, b := range l.blocks {
+		n += cap(b)
+	}
+	for _, s := range l.strs {
+		n += len(s) + 48 // and its entry in ids
+	}
+	return n
+}

@@ -164,19 +164,6 @@ func (l *FiringList) intern(s string) uint32 {
 // Len is the number of firings added.
 func (l *FiringList) Len() int { return l.n }
 
-// Bytes is about the memory the list holds: its packed firings and
-// strings.
-func (l *FiringList) Bytes() int {
-	n := cap(l.vals) + 16*cap(l.strs)
-	for _, b := range l.blocks {
-		n += cap(b)
-	}
-	for _, s := range l.strs {
-		n += len(s) + 48 // and its entry in ids
-	}
-	return n
-}
-
 // Reset empties the list for reuse, keeping its first block and, unless
 // they grew large (a cleared map keeps its size), its strings' tables.
 func (l *FiringList) Reset() {
