@@ -292,35 +292,43 @@ func TestSIGINTOnUnopenedFIFO(t *testing.T) {
 	}
 }
 
-// hasOpen reports whether process pid has file path open, from Linux's
-// /proc; ok is false where /proc cannot tell.
-func hasOpen(pid int, path string) (open, ok bool) {
+// readAt reports how far process pid has read file path (its offset
+// there), from Linux's /proc; open is false once it has closed it, ok is
+// false where /proc cannot tell.
+func readAt(pid int, path string) (pos int64, open, ok bool) {
 	fds, err := os.ReadDir(fmt.Sprintf("/proc/%d/fd", pid))
 	if err != nil {
-		return false, false
+		return 0, false, false
 	}
 	for _, fd := range fds {
-		if target, err := os.Readlink(fmt.Sprintf("/proc/%d/fd/%s", pid, fd.Name())); err == nil && target == path {
-			return true, true
+		if target, err := os.Readlink(fmt.Sprintf("/proc/%d/fd/%s", pid, fd.Name())); err != nil || target != path {
+			continue
 		}
+		info, err := os.ReadFile(fmt.Sprintf("/proc/%d/fdinfo/%s", pid, fd.Name()))
+		if err != nil {
+			return 0, false, false
+		}
+		for line := range strings.Lines(string(info)) {
+			if v, found := strings.CutPrefix(line, "pos:"); found {
+				pos, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+				return pos, err == nil, err == nil
+			}
+		}
+		return 0, false, false
 	}
-	return false, true
+	return 0, false, true
 }
 
-// SIGTERM while analyze replays a long episode (the log read and closed,
-// 40,000 attempts at one task) stops it within a second: the replay
-// looks at the signal's context as it steps, where it once ran on for
-// the rest of the episode (minutes for task attempts).
+// SIGTERM while analyze replays a long episode (400,000 attempts at one
+// task) stops it within a second: the replay looks at the signal's
+// context as it steps, where it once ran on for the rest of the episode
+// (minutes for task attempts).
 func TestAnalyzeSIGTERMWhileReplaying(t *testing.T) {
 	if _, err := os.Stat("/proc/self/fdinfo"); err != nil {
-		t.Skip("no /proc to tell when the log is read")
+		t.Skip("no /proc to tell how far the log is read")
 	}
 	dir := t.TempDir()
 	var b strings.Builder
-	// Long enough that the replay outlasts the poll below on a loaded
-	// machine: at 40,000 attempts it took 0.1 s, and a descheduled poll
-	// once saw the log closed only as the run ended (exit 0); at 200,000
-	// too, once the replay got faster (0.5 s for the whole run).
 	for i := range 400000 {
 		fmt.Fprintf(&b, `{"task_id": "t", "status": "%s", "blockers": [], "completed_work": ["w%d"], "session_id": "s%d", "timestamp": "2025-11-14T08:00:00Z"}`+"\n",
 			[]string{"pending", "in_progress", "blocked", "done"}[i%4], i, i)
@@ -331,27 +339,30 @@ func TestAnalyzeSIGTERMWhileReplaying(t *testing.T) {
 	}
 	c, stderr := loopbreakProcess(t, dir, "analyze", path)
 	exited := make(chan struct{})
-	var state *os.ProcessState
-	go func() { state, _ = c.Process.Wait(); close(exited) }()
-	// The log is read whole, closed, then replayed: once it was seen
-	// open and is closed, the replay has begun.
-	seen := false
+	// c.Wait, not c.Process.Wait: it also waits for stderr to be copied
+	// into its buffer (read at the end, where it once came up empty).
+	go func() { c.Wait(); close(exited) }()
+	// An attempts log is replayed as it is read: once a quarter of it is
+	// read, the replay is under way with three quarters still to go
+	// (about a second). Waiting for the log to be closed, as this test
+	// once did when logs were read whole first, left nothing to
+	// interrupt: the log now stays open until the replay's end, and a
+	// descheduled poll saw the run end (exit 0).
 	for start := time.Now(); ; time.Sleep(time.Millisecond) {
 		select {
 		case <-exited:
-			t.Skip("the analysis finished before the log was seen read: nothing long to interrupt")
+			t.Skip("the analysis finished before a quarter of the log was seen read: nothing long to interrupt")
 		default:
 		}
-		open, ok := hasOpen(c.Process.Pid, path)
+		pos, open, ok := readAt(c.Process.Pid, path)
 		if !ok {
 			t.Skip("/proc does not show the process's files")
 		}
-		if seen && !open {
+		if open && pos >= int64(b.Len()/4) {
 			break
 		}
-		seen = seen || open
 		if time.Since(start) > 30*time.Second {
-			t.Fatal("the log was never read to its end")
+			t.Fatal("the log was never read to a quarter")
 		}
 	}
 	c.Process.Signal(syscall.SIGTERM)
@@ -365,7 +376,7 @@ func TestAnalyzeSIGTERMWhileReplaying(t *testing.T) {
 	if d := time.Since(sent); d > 2*time.Second {
 		t.Errorf("exited %v after SIGTERM, want within a second", d)
 	}
-	if code := state.ExitCode(); code != ExitError || !strings.Contains(stderr.String(), "interrupted") {
+	if code := c.ProcessState.ExitCode(); code != ExitError || !strings.Contains(stderr.String(), "interrupted") {
 		t.Errorf("exit %d, stderr %q", code, stderr)
 	}
 }
