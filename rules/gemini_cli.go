@@ -88,7 +88,7 @@ type geminiEngine struct {
 
 func (e *geminiEngine) Step(t *replay.Turn, env *Env) {
 	e.fired = e.fired[:0]
-	st, ok := stepOf(t, env.Episode)
+	st, ok := env.stepOf(t)
 	if !ok {
 		return
 	}

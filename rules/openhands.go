@@ -108,7 +108,7 @@ func (e *openHandsEngine) Step(t *replay.Turn, env *Env) {
 				e.fired = rule
 			}
 		}
-	} else if st, ok := stepOf(t, env.Episode); ok {
+	} else if st, ok := env.stepOf(t); ok {
 		e.fired = e.d.StepRule(st)
 	}
 	if e.fired == RepeatActionObservation.Name {
