@@ -207,6 +207,20 @@ func (d *FuzzyRepeat) need(total int) int {
 	return int(x.Int64())
 }
 
+// within says need(total) <= m: whether a pair whose lengths sum to total
+// can reach the threshold with an LCS of m. ⌈x/y⌉ <= m ⇔ x <= m·y, so
+// the 64-bit path compares two products, without need's division: most
+// pairs of a window fail this test on their lengths alone, and the
+// division was most of their cost.
+func (d *FuzzyRepeat) within(total, m int) bool {
+	if !d.fits64 {
+		return d.need(total) <= m
+	}
+	hi, lo := bits.Mul64(d.num64, uint64(total))
+	mhi, mlo := bits.Mul64(d.twoDen64, uint64(m))
+	return hi < mhi || hi == mhi && lo <= mlo
+}
+
 // Step compares the step's output with the outputs kept, then keeps it
 // unless it is empty or fired.
 func (d *FuzzyRepeat) Step(s Step) []FuzzyFiring {
@@ -253,14 +267,17 @@ func (d *FuzzyRepeat) Check(s Step) (FuzzyFiring, bool) {
 	for i := len(d.prev) - 1; i >= 0 && !exact; i-- {
 		p := d.prev[i]
 		total := cur.count + p.count // > 0: neither is empty
+		// The LCS is at most the shorter text, then at most the code
+		// points the two share: most pairs fail the first, cheap test.
+		if !d.within(total, min(cur.count, p.count)) {
+			continue
+		}
 		cutoff := d.need(total)
 		if found {
 			// Beat bestNum/bestDen: 2·L·bestDen > bestNum·total.
 			cutoff = max(cutoff, int(bestNum*int64(total)/(2*bestDen))+1)
 		}
-		// The LCS is at most the shorter text, then at most the code
-		// points the two share: most pairs fail the first, cheap test.
-		if cutoff > min(cur.count, p.count) {
+		if cutoff > min(cur.count, p.count) { // a better match found is to be beaten
 			continue
 		}
 		shared := cur.histogram().bound(p.histogram())
