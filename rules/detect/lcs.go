@@ -38,27 +38,31 @@ func (mt *lcsMatcher) row(r rune) int {
 }
 
 // build prepares the masks of pattern a over words words: rows are
-// numbered first, so the masks are allocated once.
+// numbered first (in the order of their code points' first occurrence),
+// so the masks are allocated once. An ASCII code point's row is read from
+// the table directly: through row, twice a code point, building the
+// masks of a kilobyte cost some ten cycles a code point.
 func (mt *lcsMatcher) build(a []rune, words int) {
-	for i := range mt.ascii {
-		mt.ascii[i] = 0
-	}
+	clear(mt.ascii[:])
 	clear(mt.other)
-	mt.rows = 0
+	rows := int32(0)
 	for _, r := range a {
-		if mt.row(r) >= 0 {
+		if uint32(r) < 128 {
+			if mt.ascii[r] == 0 {
+				rows++
+				mt.ascii[r] = rows
+			}
 			continue
 		}
-		mt.rows++
-		if r >= 0 && r < 128 {
-			mt.ascii[r] = int32(mt.rows)
-		} else {
-			if mt.other == nil {
-				mt.other = make(map[rune]int32)
-			}
-			mt.other[r] = int32(mt.rows)
+		if mt.other == nil {
+			mt.other = make(map[rune]int32)
+		}
+		if _, ok := mt.other[r]; !ok {
+			rows++
+			mt.other[r] = rows
 		}
 	}
+	mt.rows = int(rows)
 	n := mt.rows * words
 	if cap(mt.peq) < n {
 		mt.peq = make([]uint64, n)
@@ -66,8 +70,15 @@ func (mt *lcsMatcher) build(a []rune, words int) {
 		mt.peq = mt.peq[:n]
 		clear(mt.peq)
 	}
+	peq := mt.peq
 	for i, r := range a {
-		mt.peq[mt.row(r)*words+i/64] |= 1 << (i % 64)
+		var k int32
+		if uint32(r) < 128 {
+			k = mt.ascii[r]
+		} else {
+			k = mt.other[r]
+		}
+		peq[int(k-1)*words+i>>6] |= 1 << (uint(i) & 63)
 	}
 }
 
