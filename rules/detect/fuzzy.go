@@ -280,6 +280,15 @@ func (d *FuzzyRepeat) Check(s Step) (FuzzyFiring, bool) {
 		if cutoff > min(cur.count, p.count) { // a better match found is to be beaten
 			continue
 		}
+		if cur.canon && p.canon && nested(cur.out, p.out) {
+			// The shorter is all of the LCS (lcsShared's common prefix
+			// and suffix leave none of it): known from the bytes, where
+			// it took both histograms, both decodings and the affix.
+			if l := min(cur.count, p.count); l >= cutoff {
+				found, best, bestNum, bestDen = true, p.n, 2*int64(l), int64(total)
+			}
+			continue
+		}
 		shared := cur.histogram().bound(p.histogram())
 		if cutoff > shared {
 			continue
@@ -312,6 +321,37 @@ func (d *FuzzyRepeat) Check(s Step) (FuzzyFiring, bool) {
 		MatchedStep: best,
 		Similarity:  round4(bestNum, bestDen),
 	}, true
+}
+
+// nested says the shorter of a and b, valid UTF-8 both, is a common prefix
+// and a common suffix of the longer, cut between code points: an output
+// that repeats the one before with lines added or cut at one place. A
+// common prefix and suffix belong to some LCS, so the shorter's code
+// points are then the LCS; lcsShared finds it by the same cut, over the
+// code points (TestNestedAsLCS).
+func nested(a, b string) bool {
+	if len(a) > len(b) {
+		a, b = b, a
+	}
+	p := 0
+	for p+8 <= len(a) && load64(a, p) == load64(b, p) {
+		p += 8
+	}
+	for p < len(a) && a[p] == b[p] {
+		p++
+	}
+	if p == len(a) {
+		return true // a whole: the cut is a's end, a code point boundary
+	}
+	// The code point holding the first byte that differs is not common:
+	// the prefix ends where it starts (b's starts there too, the bytes
+	// before being a's).
+	for p > 0 && !utf8.RuneStart(a[p]) {
+		p--
+	}
+	// The rest of a must be b's end: its first byte starts a code point,
+	// and so starts one in b.
+	return a[p:] == b[len(b)-(len(a)-p):]
 }
 
 // decodeRunes writes the code points of s to rs (len(rs) >= len(s)) as
