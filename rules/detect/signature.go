@@ -306,6 +306,7 @@ type SignatureRepeat struct {
 	sigs      [][]byte    // a ring: step n's signature in sigs[n % len]
 	from      [][2]string // the action and output each of sigs was made from
 	n         int         // steps seen
+	fired     string      // the signature of the last firing: a loop's next firing has it too
 }
 
 // sigReuse is how many of the latest signatures a step's action and
@@ -349,7 +350,7 @@ func (d *SignatureRepeat) Step(s Step) []SignatureFiring {
 // signature's that outgrew sigCap by far): a detector starts another
 // episode as a new one would.
 func (d *SignatureRepeat) Reset() {
-	d.n = 0
+	d.n, d.fired = 0, ""
 	for i, sig := range d.sigs {
 		if cap(sig) > 16*sigCap {
 			d.sigs[i] = nil
@@ -391,8 +392,11 @@ func (d *SignatureRepeat) Check(s Step) (SignatureFiring, bool) {
 			return SignatureFiring{}, false
 		}
 	}
+	if d.fired != string(sig) { // compared without a copy
+		d.fired = string(sig)
+	}
 	return SignatureFiring{
 		Firing:    Firing{Step: s.N, Rule: "signature_repeat", Kind: KindLoop, Origin: OriginGeneric},
-		Signature: string(sig),
+		Signature: d.fired,
 	}, true
 }
