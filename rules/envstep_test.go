@@ -33,7 +33,8 @@ func TestEnvStepOfPerTurn(t *testing.T) {
 			}
 			env.at(row)
 			for range 2 { // made, then kept
-				got, ok := env.stepOf(row)
+				gotp, ok := env.stepOf(row)
+				got := *gotp
 				want, wantOK := stepOf(row, ep)
 				if got != want || ok != wantOK {
 					t.Fatalf("turn %d: step %+v, %v; want %+v, %v", i, got, ok, want, wantOK)

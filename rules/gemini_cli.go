@@ -92,7 +92,7 @@ func (e *geminiEngine) Step(t *replay.Turn, env *Env) {
 	if !ok {
 		return
 	}
-	e.fired = append(e.fired, e.d.Step(st)...)
+	e.fired = e.d.AppendStep(e.fired, st)
 	reportGemini(t, env, e, ToolCycle)
 }
 

@@ -78,13 +78,15 @@ type Env struct {
 // before is not t's, even when t is the same row (a spare turn, reused).
 func (e *Env) at(t *replay.Turn) { e.turn, e.made = t, false }
 
-// stepOf is stepOf(t, e.Episode), made once for the turn being stepped.
-func (e *Env) stepOf(t *replay.Turn) (detect.Step, bool) {
+// stepOf is stepOf(t, e.Episode), made once for the turn being stepped,
+// and held by e: the rules read it, and hand it to the detectors, without
+// copying it.
+func (e *Env) stepOf(t *replay.Turn) (*detect.Step, bool) {
 	if !e.made || e.turn != t {
 		e.step, e.stepOK = stepOf(t, e.Episode)
 		e.turn, e.made = t, true
 	}
-	return e.step, e.stepOK
+	return &e.step, e.stepOK
 }
 
 // Result returns the state of rule r in this replay (r must be in the

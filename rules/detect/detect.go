@@ -72,7 +72,7 @@ type Step struct {
 
 // noCall says s is an action step with a blank action: no call, which the
 // peer detectors skip (RULES.md §11).
-func (s Step) noCall() bool {
+func (s *Step) noCall() bool {
 	return s.Kind == KindAction && strings.TrimSpace(s.Action) == ""
 }
 

@@ -224,15 +224,17 @@ func (d *FuzzyRepeat) within(total, m int) bool {
 // Step compares the step's output with the outputs kept, then keeps it
 // unless it is empty or fired.
 func (d *FuzzyRepeat) Step(s Step) []FuzzyFiring {
-	if f, ok := d.Check(s); ok {
+	if f, ok := d.Check(&s); ok {
 		return []FuzzyFiring{f}
 	}
 	return nil
 }
 
 // Check is Step for a caller that reports the firing at once: a step
-// fires at most once, and Step's list of one allocated each time.
-func (d *FuzzyRepeat) Check(s Step) (FuzzyFiring, bool) {
+// fires at most once, and Step's list of one allocated each time. The
+// step is not copied (some 70 bytes, four times a step for the rules
+// that read it).
+func (d *FuzzyRepeat) Check(s *Step) (FuzzyFiring, bool) {
 	if s.Output == "" {
 		return FuzzyFiring{}, false
 	}

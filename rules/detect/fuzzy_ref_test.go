@@ -101,7 +101,7 @@ func checkFuzzyRef(t *testing.T, c FuzzyConfig, outs []string) {
 			d.Release()
 			ref = newRefFuzzy(t, c)
 		}
-		got, gok := d.Check(Step{N: i + 1, Output: o})
+		got, gok := d.Check(&Step{N: i + 1, Output: o})
 		want, wok := ref.Check(Step{N: i + 1, Output: o})
 		if gok != wok || got != want {
 			t.Fatalf("step %d (%q): Check = %+v %v, reference %+v %v", i+1, o, got, gok, want, wok)

@@ -278,7 +278,7 @@ func (d *OpenHands) reset() {
 // an AgentCondensationObservation) and asks once, after the step; a blank
 // action step is skipped.
 func (d *OpenHands) Step(s Step) []OpenHandsFiring {
-	if rule := d.StepRule(s); rule != "" {
+	if rule := d.StepRule(&s); rule != "" {
 		return []OpenHandsFiring{{Firing{Step: s.N, Rule: rule, Kind: KindStop, Origin: OriginOpenHands}}}
 	}
 	return nil
@@ -287,7 +287,7 @@ func (d *OpenHands) Step(s Step) []OpenHandsFiring {
 // StepRule is Step for a caller that reports the firing at once: the
 // check that fired ("" for none), without Step's list of one, allocated
 // at each firing (a stuck episode fires at most of its steps).
-func (d *OpenHands) StepRule(s Step) string {
+func (d *OpenHands) StepRule(s *Step) string {
 	if s.noCall() {
 		return ""
 	}

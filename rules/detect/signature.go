@@ -340,7 +340,7 @@ const sigCap = 96
 
 // Step adds a step's signature and returns the firing, if any.
 func (d *SignatureRepeat) Step(s Step) []SignatureFiring {
-	if f, ok := d.Check(s); ok {
+	if f, ok := d.Check(&s); ok {
 		return []SignatureFiring{f}
 	}
 	return nil
@@ -363,7 +363,7 @@ func (d *SignatureRepeat) Threshold() int { return d.threshold }
 
 // Check is Step for a caller that reports the firing at once: a step
 // fires at most once, and Step's list of one allocated each time.
-func (d *SignatureRepeat) Check(s Step) (SignatureFiring, bool) {
+func (d *SignatureRepeat) Check(s *Step) (SignatureFiring, bool) {
 	k := len(d.sigs)
 	slot := d.n % k
 	sig, made := d.sigs[slot][:0], false

@@ -337,10 +337,10 @@ func TestStepsWithoutAllocating(t *testing.T) {
 	step := func(out string) (fired int) {
 		n++
 		s := Step{N: n, Kind: KindAction, Action: "run_tests", Output: out}
-		if _, ok := sig.Check(s); ok {
+		if _, ok := sig.Check(&s); ok {
 			fired++
 		}
-		if _, ok := fz.Check(s); ok {
+		if _, ok := fz.Check(&s); ok {
 			fired++
 		}
 		return fired
