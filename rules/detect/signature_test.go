@@ -273,8 +273,10 @@ func FuzzSignatureMatchers(f *testing.F) {
 // that makes every signature afresh would.
 func TestSignatureRepeatReuse(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 8))
-	actions := []string{"run_tests", "edit a.py", "", "RUN_TESTS"}
-	outputs := []string{"Error: TypeError at auth.ts:45", "3 tests failed", "", "ok\n", "Error: TypeError at auth.ts:46"}
+	// "a|b" and "x" make the signature of "a" and "b|x": actions that
+	// differ do not tell signatures apart when one holds a '|'.
+	actions := []string{"run_tests", "edit a.py", "", "RUN_TESTS", "a|b", "a", " A|B", "a|"}
+	outputs := []string{"Error: TypeError at auth.ts:45", "3 tests failed", "", "ok\n", "Error: TypeError at auth.ts:46", "x", "b|x", "|x", "b|X"}
 	for it := range 100 {
 		th := 2 + it%9
 		d, err := NewSignatureRepeat(SignatureConfig{Threshold: th})
