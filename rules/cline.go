@@ -76,7 +76,7 @@ type clineState struct {
 }
 
 func (s *clineState) Step(t *replay.Turn, env *Env) {
-	call, ok := toolCallOf(t, env.Episode)
+	call, ok := toolCallOf(t, env)
 	if !ok {
 		return
 	}
@@ -127,8 +127,9 @@ type toolCall struct {
 // the agents' readers write it, or an action of another shape as a call
 // of that name with no arguments. Steps that are no call (messages, a
 // result without its call, a gap) give false.
-func toolCallOf(t *replay.Turn, ep *replay.Episode) (toolCall, bool) {
-	st, ok := stepOf(t, ep)
+func toolCallOf(t *replay.Turn, env *Env) (toolCall, bool) {
+	ep := env.Episode
+	st, ok := env.stepOf(t)
 	if !ok || st.Action == "" || (len(ep.Steps) > 0 && ep.Steps[t.N-ep.Turns[0].N].Kind != replay.StepAction) {
 		return toolCall{}, false
 	}

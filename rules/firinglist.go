@@ -3,6 +3,7 @@ package rules
 import (
 	"encoding/binary"
 	"math"
+	"math/bits"
 	"strings"
 )
 
@@ -30,7 +31,20 @@ type FiringList struct {
 	rules  []*Rule
 	kinds  []*Kind
 	n      int
+	// last holds, for each string field, the string it held in the
+	// firing added last and its index: a rule that fires again and again
+	// fires with the same unit, signature or cause, which a look at the
+	// map hashed each time.
+	last [lastFields]struct {
+		s  string
+		id uint32
+	}
 }
+
+// lastFields is how many last strings a FiringList keeps, one for each
+// field bit below it (the string fields' are); a slot is right for any
+// field, holding a string and its index.
+const lastFields = 32
 
 // The fields of a Firing past Turn, Rule and Kind, by their bit in a
 // packed firing's mask.
@@ -78,7 +92,11 @@ func (l *FiringList) Add(f *Firing, tag int) {
 	str := func(bit uint64, s string) {
 		if s != "" {
 			mask |= bit
-			vals = binary.AppendUvarint(vals, uint64(l.intern(s)))
+			last := &l.last[bits.TrailingZeros64(bit)%lastFields]
+			if last.s != s {
+				last.s, last.id = s, l.intern(s)
+			}
+			vals = binary.AppendUvarint(vals, uint64(last.id))
 		}
 	}
 	num := func(bit uint64, n int) {
@@ -176,6 +194,7 @@ func (l *FiringList) Reset() {
 	}
 	clear(l.strs)
 	clear(l.ids)
+	clear(l.last[:]) // indexes of the strings let go
 	clear(l.rules)
 	clear(l.kinds)
 	l.strs, l.rules, l.kinds, l.n = l.strs[:0], l.rules[:0], l.kinds[:0], 0

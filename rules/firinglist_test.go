@@ -59,3 +59,26 @@ func TestFiringListBlocks(t *testing.T) {
 		}
 	}
 }
+
+// TestFiringListLastAfterReset: the index a list keeps of the string a
+// field had last is not read after a Reset, which renumbers the strings.
+func TestFiringListLastAfterReset(t *testing.T) {
+	var l rules.FiringList
+	fire := func(sig string) {
+		f := rules.Firing{Turn: 1, Unit: rules.UnitStep, Rule: rules.SignatureRepeat, Kind: rules.SignatureRepeat.Kinds[0], Signature: sig}
+		l.Add(&f, 0)
+	}
+	fire("a|x")
+	fire("a|x")
+	l.Reset()
+	fire("b|y")
+	fire("a|x")
+	var got []string
+	var f rules.Firing
+	for it := l.Iter(); it.Next(&f); {
+		got = append(got, f.Signature+" "+f.Unit)
+	}
+	if want := []string{"b|y step", "a|x step"}; fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("read back %q, want %q", got, want)
+	}
+}

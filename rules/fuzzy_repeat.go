@@ -64,7 +64,7 @@ func (s *fuzzyRepeat) release() {
 }
 
 func (s *fuzzyRepeat) Step(t *replay.Turn, env *Env) {
-	st, ok := stepOf(t, env.Episode)
+	st, ok := env.stepOf(t)
 	if !ok {
 		return
 	}

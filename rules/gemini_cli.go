@@ -88,11 +88,11 @@ type geminiEngine struct {
 
 func (e *geminiEngine) Step(t *replay.Turn, env *Env) {
 	e.fired = e.fired[:0]
-	st, ok := stepOf(t, env.Episode)
+	st, ok := env.stepOf(t)
 	if !ok {
 		return
 	}
-	e.fired = append(e.fired, e.d.Step(st)...)
+	e.fired = e.d.AppendStep(e.fired, st)
 	reportGemini(t, env, e, ToolCycle)
 }
 
@@ -109,11 +109,21 @@ func reportGemini(t *replay.Turn, env *Env, e *geminiEngine, r *Rule) {
 	}
 }
 
-type geminiCheck struct{ rule *Rule }
+// geminiCheck reports its rule's firings of the engine's step; the
+// engine is looked up at the first step (a stepper is stepped in one Env),
+// where each step looked it up among the replay's rules.
+type geminiCheck struct {
+	rule   *Rule
+	engine *geminiEngine
+	looked bool
+}
 
-func (c geminiCheck) Step(t *replay.Turn, env *Env) {
-	if e := resultOf[*geminiEngine](env, ToolCycle); e != nil {
-		reportGemini(t, env, e, c.rule)
+func (c *geminiCheck) Step(t *replay.Turn, env *Env) {
+	if !c.looked {
+		c.engine, c.looked = resultOf[*geminiEngine](env, ToolCycle), true
+	}
+	if c.engine != nil {
+		reportGemini(t, env, c.engine, c.rule)
 	}
 }
 
@@ -123,7 +133,7 @@ func geminiRule(name, title, doc string, params []*Param, kinds ...*Kind) *Rule 
 		Params: params, Kinds: kinds, Enabled: enableGeminiCLI.Get,
 		Requires: []*Rule{ToolCycle}, Applies: onStepsOr(geminiCLIOnZorkGPT), InputsDoc: "steps; zorkgpt with gemini_cli_on_zorkgpt",
 	}
-	r.New = func(*Config, *replay.Episode) Stepper { return geminiCheck{rule: r} }
+	r.New = func(*Config, *replay.Episode) Stepper { return &geminiCheck{rule: r} }
 	return r
 }
 

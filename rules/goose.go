@@ -48,7 +48,7 @@ type gooseState struct {
 }
 
 func (s *gooseState) Step(t *replay.Turn, env *Env) {
-	call, ok := toolCallOf(t, env.Episode)
+	call, ok := toolCallOf(t, env)
 	if !ok {
 		return
 	}

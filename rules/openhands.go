@@ -108,7 +108,7 @@ func (e *openHandsEngine) Step(t *replay.Turn, env *Env) {
 				e.fired = rule
 			}
 		}
-	} else if st, ok := stepOf(t, env.Episode); ok {
+	} else if st, ok := env.stepOf(t); ok {
 		e.fired = e.d.StepRule(st)
 	}
 	if e.fired == RepeatActionObservation.Name {
@@ -147,14 +147,21 @@ func addOpenHandsEvent(d *detect.OpenHands, ep *replay.Episode, ev *replay.OpenH
 	return d.AddEvent(cls, ep.HistoryStr(ev.Key), ep.HistoryStr(ev.Text), ev.Ask)
 }
 
-// openHandsCheck reports the steps where its check fired.
+// openHandsCheck reports the steps where its check fired; the engine is
+// looked up at the first step (a stepper is stepped in one Env), where
+// each step looked it up among the replay's rules.
 type openHandsCheck struct {
-	rule *Rule
-	kind *Kind
+	rule   *Rule
+	kind   *Kind
+	engine *openHandsEngine
+	looked bool
 }
 
-func (c openHandsCheck) Step(t *replay.Turn, env *Env) {
-	if e := resultOf[*openHandsEngine](env, RepeatActionObservation); e != nil && e.fired == c.rule.Name {
+func (c *openHandsCheck) Step(t *replay.Turn, env *Env) {
+	if !c.looked {
+		c.engine, c.looked = resultOf[*openHandsEngine](env, RepeatActionObservation), true
+	}
+	if e := c.engine; e != nil && e.fired == c.rule.Name {
 		env.Report(Firing{Turn: t.N, Rule: c.rule, Kind: c.kind})
 	}
 }
@@ -166,7 +173,7 @@ func openHandsRule(name, title, doc string, p IntParam, kind *Kind) *Rule {
 		Requires: []*Rule{RepeatActionObservation}, Applies: notV1(onStepsOr(openHandsOnZorkGPT)),
 		InputsDoc: "steps (not openhands-v1); zorkgpt with openhands_on_zorkgpt",
 	}
-	r.New = func(*Config, *replay.Episode) Stepper { return openHandsCheck{rule: r, kind: kind} }
+	r.New = func(*Config, *replay.Episode) Stepper { return &openHandsCheck{rule: r, kind: kind} }
 	return r
 }
 

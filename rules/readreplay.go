@@ -60,6 +60,7 @@ func (r *ReadReplay) Step(ep *replay.Episode, i int) {
 		return
 	}
 	t := &ep.Turns[i]
+	env.at(t)
 	for k, s := range env.steppers {
 		r.cur = k
 		s.Step(t, env)

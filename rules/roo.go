@@ -57,7 +57,7 @@ type rooState struct {
 }
 
 func (s *rooState) Step(t *replay.Turn, env *Env) {
-	call, ok := toolCallOf(t, env.Episode)
+	call, ok := toolCallOf(t, env)
 	if !ok {
 		return
 	}

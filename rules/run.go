@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/loopbreak/loopbreak/replay"
+	"github.com/loopbreak/loopbreak/rules/detect"
 )
 
 // Firing is one decision a rule would have taken at a turn. It is a flat
@@ -63,6 +64,29 @@ type Env struct {
 	unit     string
 	rules    []*Rule
 	steppers []Stepper
+
+	// turn is the turn being stepped (at) and step its detect.Step, made
+	// by the first stepper that asks (stepOf): five rules of a steps log
+	// ask for it, and made by each it was a tenth of their time.
+	turn   *replay.Turn
+	step   detect.Step
+	stepOK bool
+	made   bool
+}
+
+// at says the steppers are about to step t: the step made for the turn
+// before is not t's, even when t is the same row (a spare turn, reused).
+func (e *Env) at(t *replay.Turn) { e.turn, e.made = t, false }
+
+// stepOf is stepOf(t, e.Episode), made once for the turn being stepped,
+// and held by e: the rules read it, and hand it to the detectors, without
+// copying it.
+func (e *Env) stepOf(t *replay.Turn) (*detect.Step, bool) {
+	if !e.made || e.turn != t {
+		e.step, e.stepOK = stepOf(t, e.Episode)
+		e.turn, e.made = t, true
+	}
+	return &e.step, e.stepOK
 }
 
 // Result returns the state of rule r in this replay (r must be in the
@@ -141,6 +165,7 @@ func RunContext(ctx context.Context, ep *replay.Episode, cfg *Config, set []*Rul
 			return err
 		}
 		t := ep.TurnRef(i, spare)
+		env.at(t)
 		for _, s := range env.steppers {
 			s.Step(t, env)
 		}
@@ -334,6 +359,10 @@ func RunSharedContext(ctx context.Context, ep *replay.Episode, cfgs []*Config, s
 		}
 		t := ep.TurnRef(ti, spare)
 		buf = buf[:0]
+		common.at(t)
+		for _, env := range envs {
+			env.at(t)
+		}
 		for k, s := range common.steppers {
 			s.Step(t, common)
 			ends[k] = len(buf)

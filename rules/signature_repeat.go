@@ -58,7 +58,7 @@ var freeSignatureRepeats = make(replay.FreeList[*signatureRepeat], 16)
 func (s *signatureRepeat) release() { freeSignatureRepeats.Put(s) }
 
 func (s *signatureRepeat) Step(t *replay.Turn, env *Env) {
-	st, ok := stepOf(t, env.Episode)
+	st, ok := env.stepOf(t)
 	if !ok {
 		return
 	}

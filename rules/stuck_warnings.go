@@ -48,12 +48,22 @@ var StuckWarnings = &Rule{
 	},
 }
 
-type stuckWarnings struct{ threshold, maxStuck int }
+type stuckWarnings struct {
+	threshold, maxStuck int
+	// v is progress_velocity's state, looked up at the first step (a
+	// stepper is stepped in one Env; New clears it), where every step
+	// looked it up among the replay's rules.
+	v      *velocity
+	looked bool
+}
 
 // freeStuckWarnings holds released steppers for the next episode's.
 var freeStuckWarnings = make(replay.FreeList[*stuckWarnings], 16)
 
-func (s *stuckWarnings) release() { freeStuckWarnings.Put(s) }
+func (s *stuckWarnings) release() {
+	s.v, s.looked = nil, false // the episode's state is not held
+	freeStuckWarnings.Put(s)
+}
 
 // urgency classifies turns_until_death as the live prompt does.
 func urgency(turnsUntilDeath int) string {
@@ -67,7 +77,10 @@ func urgency(turnsUntilDeath int) string {
 }
 
 func (s *stuckWarnings) Step(t *replay.Turn, env *Env) {
-	v := resultOf[*velocity](env, ProgressVelocity)
+	if !s.looked {
+		s.v, s.looked = resultOf[*velocity](env, ProgressVelocity), true
+	}
+	v := s.v
 	if v == nil {
 		return
 	}

@@ -72,7 +72,7 @@ type Step struct {
 
 // noCall says s is an action step with a blank action: no call, which the
 // peer detectors skip (RULES.md §11).
-func (s Step) noCall() bool {
+func (s *Step) noCall() bool {
 	return s.Kind == KindAction && strings.TrimSpace(s.Action) == ""
 }
 
@@ -155,9 +155,15 @@ func checkAll(params []Param, values map[string]float64) error {
 	return nil
 }
 
-// ring keeps the last cap values, oldest first.
+// ring keeps the last cap values, oldest first, in buf: a window that
+// slides along an array of twice cap and is moved back to its start when
+// it reaches the end. Shifting the values down at every push once full
+// (a Gemini CLI detector's 25 keys, an OpenHands detector's events, with
+// a write barrier each while the collector ran) was most of those
+// detectors' own time on a step.
 type ring[T any] struct {
 	buf []T
+	all []T // buf's array, made at the first push
 	cap int
 }
 
@@ -165,7 +171,17 @@ func newRing[T any](capacity int) ring[T] { return ring[T]{cap: capacity} }
 
 func (r *ring[T]) push(v T) {
 	if len(r.buf) == r.cap {
-		r.buf = append(r.buf[:0], r.buf[1:]...)
+		var zero T
+		r.buf[0] = zero // what the ring lets go of is not held
+		r.buf = r.buf[1:]
+	}
+	if len(r.buf) == cap(r.buf) {
+		if r.all == nil {
+			r.all = make([]T, 2*max(r.cap, 1))
+		}
+		n := copy(r.all, r.buf) // buf is a window of all, or empty
+		clear(r.all[n:])
+		r.buf = r.all[:n]
 	}
 	r.buf = append(r.buf, v)
 }

@@ -207,18 +207,34 @@ func (d *FuzzyRepeat) need(total int) int {
 	return int(x.Int64())
 }
 
+// within says need(total) <= m: whether a pair whose lengths sum to total
+// can reach the threshold with an LCS of m. ⌈x/y⌉ <= m ⇔ x <= m·y, so
+// the 64-bit path compares two products, without need's division: most
+// pairs of a window fail this test on their lengths alone, and the
+// division was most of their cost.
+func (d *FuzzyRepeat) within(total, m int) bool {
+	if !d.fits64 {
+		return d.need(total) <= m
+	}
+	hi, lo := bits.Mul64(d.num64, uint64(total))
+	mhi, mlo := bits.Mul64(d.twoDen64, uint64(m))
+	return hi < mhi || hi == mhi && lo <= mlo
+}
+
 // Step compares the step's output with the outputs kept, then keeps it
 // unless it is empty or fired.
 func (d *FuzzyRepeat) Step(s Step) []FuzzyFiring {
-	if f, ok := d.Check(s); ok {
+	if f, ok := d.Check(&s); ok {
 		return []FuzzyFiring{f}
 	}
 	return nil
 }
 
 // Check is Step for a caller that reports the firing at once: a step
-// fires at most once, and Step's list of one allocated each time.
-func (d *FuzzyRepeat) Check(s Step) (FuzzyFiring, bool) {
+// fires at most once, and Step's list of one allocated each time. The
+// step is not copied (some 70 bytes, four times a step for the rules
+// that read it).
+func (d *FuzzyRepeat) Check(s *Step) (FuzzyFiring, bool) {
 	if s.Output == "" {
 		return FuzzyFiring{}, false
 	}
@@ -253,14 +269,26 @@ func (d *FuzzyRepeat) Check(s Step) (FuzzyFiring, bool) {
 	for i := len(d.prev) - 1; i >= 0 && !exact; i-- {
 		p := d.prev[i]
 		total := cur.count + p.count // > 0: neither is empty
+		// The LCS is at most the shorter text, then at most the code
+		// points the two share: most pairs fail the first, cheap test.
+		if !d.within(total, min(cur.count, p.count)) {
+			continue
+		}
 		cutoff := d.need(total)
 		if found {
 			// Beat bestNum/bestDen: 2·L·bestDen > bestNum·total.
 			cutoff = max(cutoff, int(bestNum*int64(total)/(2*bestDen))+1)
 		}
-		// The LCS is at most the shorter text, then at most the code
-		// points the two share: most pairs fail the first, cheap test.
-		if cutoff > min(cur.count, p.count) {
+		if cutoff > min(cur.count, p.count) { // a better match found is to be beaten
+			continue
+		}
+		if cur.canon && p.canon && nested(cur.out, p.out) {
+			// The shorter is all of the LCS (lcsShared's common prefix
+			// and suffix leave none of it): known from the bytes, where
+			// it took both histograms, both decodings and the affix.
+			if l := min(cur.count, p.count); l >= cutoff {
+				found, best, bestNum, bestDen = true, p.n, 2*int64(l), int64(total)
+			}
 			continue
 		}
 		shared := cur.histogram().bound(p.histogram())
@@ -295,6 +323,37 @@ func (d *FuzzyRepeat) Check(s Step) (FuzzyFiring, bool) {
 		MatchedStep: best,
 		Similarity:  round4(bestNum, bestDen),
 	}, true
+}
+
+// nested says the shorter of a and b, valid UTF-8 both, is a common prefix
+// and a common suffix of the longer, cut between code points: an output
+// that repeats the one before with lines added or cut at one place. A
+// common prefix and suffix belong to some LCS, so the shorter's code
+// points are then the LCS; lcsShared finds it by the same cut, over the
+// code points (TestNestedAsLCS).
+func nested(a, b string) bool {
+	if len(a) > len(b) {
+		a, b = b, a
+	}
+	p := 0
+	for p+8 <= len(a) && load64(a, p) == load64(b, p) {
+		p += 8
+	}
+	for p < len(a) && a[p] == b[p] {
+		p++
+	}
+	if p == len(a) {
+		return true // a whole: the cut is a's end, a code point boundary
+	}
+	// The code point holding the first byte that differs is not common:
+	// the prefix ends where it starts (b's starts there too, the bytes
+	// before being a's).
+	for p > 0 && !utf8.RuneStart(a[p]) {
+		p--
+	}
+	// The rest of a must be b's end: its first byte starts a code point,
+	// and so starts one in b.
+	return a[p:] == b[len(b)-(len(a)-p):]
 }
 
 // decodeRunes writes the code points of s to rs (len(rs) >= len(s)) as

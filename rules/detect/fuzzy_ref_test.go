@@ -101,7 +101,7 @@ func checkFuzzyRef(t *testing.T, c FuzzyConfig, outs []string) {
 			d.Release()
 			ref = newRefFuzzy(t, c)
 		}
-		got, gok := d.Check(Step{N: i + 1, Output: o})
+		got, gok := d.Check(&Step{N: i + 1, Output: o})
 		want, wok := ref.Check(Step{N: i + 1, Output: o})
 		if gok != wok || got != want {
 			t.Fatalf("step %d (%q): Check = %+v %v, reference %+v %v", i+1, o, got, gok, want, wok)
@@ -231,4 +231,66 @@ func FuzzCountRunes(f *testing.F) {
 			t.Fatalf("countRunes(%q) = %d %v, want %d %v", s, n, valid, want, !valid)
 		}
 	})
+}
+
+// TestNestedAsLCS holds nested, on bytes, to the code points: it is true
+// exactly when lcsShared's common prefix and suffix leave nothing of the
+// shorter text, whose code points are then the LCS (the naive table's).
+func TestNestedAsLCS(t *testing.T) {
+	rng := rand.New(rand.NewPCG(25, 11))
+	pieces := []string{"a", "b", "é", "è", "©", "ü", "∑", "€", "𝄞", "😀", " ", "\n", "ab", "éa"} // é and © end alike
+	text := func(n int) []string {
+		ps := make([]string, n)
+		for i := range ps {
+			ps[i] = pieces[rng.IntN(len(pieces))]
+		}
+		return ps
+	}
+	isNested := 0
+	for range 20000 {
+		ps := text(rng.IntN(12))
+		qs := slices.Clone(ps)
+		for range 1 + rng.IntN(2) {
+			k := rng.IntN(len(qs) + 1)
+			switch rng.IntN(3) {
+			case 0:
+				qs = slices.Insert(qs, k, text(1+rng.IntN(3))...)
+			case 1:
+				if k < len(qs) {
+					qs = slices.Delete(qs, k, min(len(qs), k+1+rng.IntN(3)))
+				}
+			default:
+				if k < len(qs) {
+					qs[k] = pieces[rng.IntN(len(pieces))]
+				}
+			}
+		}
+		a, b := strings.Join(ps, ""), strings.Join(qs, "")
+		ra, rb := []rune(a), []rune(b)
+		// lcsShared's cut, over the code points.
+		p := 0
+		for p < len(ra) && p < len(rb) && ra[p] == rb[p] {
+			p++
+		}
+		s := 0
+		for s < len(ra)-p && s < len(rb)-p && ra[len(ra)-1-s] == rb[len(rb)-1-s] {
+			s++
+		}
+		want := p+s == len(ra) || p+s == len(rb)
+		if got := nested(a, b); got != want {
+			t.Fatalf("nested(%q, %q) = %v, the code points' cut says %v", a, b, got, want)
+		}
+		if got := nested(b, a); got != want {
+			t.Fatalf("nested(%q, %q) = %v, not symmetric", b, a, got)
+		}
+		if want {
+			isNested++
+			if l := naiveLCS(ra, rb); l != min(len(ra), len(rb)) {
+				t.Fatalf("nested %q, %q: LCS %d, not the shorter's %d code points", a, b, l, min(len(ra), len(rb)))
+			}
+		}
+	}
+	if isNested < 2000 {
+		t.Fatalf("only %d nested pairs of 20000: the test compares too few", isNested)
+	}
 }

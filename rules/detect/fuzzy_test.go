@@ -333,6 +333,33 @@ func TestFuzzyNeed64(t *testing.T) {
 	}
 }
 
+// TestFuzzyWithin holds within, the length test without a division, to
+// need, on both paths, over lengths around the boundary.
+func TestFuzzyWithin(t *testing.T) {
+	for _, th := range []float64{0, 0.9, 0.95, 1, 0.123456789012345678, 0.5, 0.3333, 0.999999999999, 0.1234567890123456789e-3} {
+		d, err := NewFuzzyRepeat(FuzzyConfig{Threshold: th, Window: 5})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, total := range []int{1, 2, 3, 19, 20, 21, 999, 2000, 1 << 20, 1<<31 - 1, 1 << 40} {
+			need := d.need(total)
+			for _, m := range []int{0, 1, need - 2, need - 1, need, need + 1, total / 2, total} {
+				if m < 0 {
+					continue
+				}
+				for _, fits := range []bool{d.fits64, false} {
+					was := d.fits64
+					d.fits64 = fits
+					if got, want := d.within(total, m), need <= m; got != want {
+						t.Errorf("threshold %v, total %d, m %d, 64-bit %v: within = %v, need %d", th, total, m, fits, got, need)
+					}
+					d.fits64 = was
+				}
+			}
+		}
+	}
+}
+
 // logText is n bytes of log-like lines over a small vocabulary.
 func logText(r *rand.Rand, n int) string {
 	words := strings.Fields("the a request handler failed retry connection timeout user auth token " +

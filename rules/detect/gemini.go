@@ -111,8 +111,11 @@ func NewGemini(c GeminiConfig) (*Gemini, error) {
 }
 
 // Step processes one step and returns its firings.
-func (d *Gemini) Step(s Step) []GeminiFiring {
-	var fs []GeminiFiring
+func (d *Gemini) Step(s Step) []GeminiFiring { return d.AppendStep(nil, &s) }
+
+// AppendStep is Step appending the firings to fs, for a caller that
+// reuses its list (Step's made one at each firing) and holds the step.
+func (d *Gemini) AppendStep(fs []GeminiFiring, s *Step) []GeminiFiring {
 	if s.NewPrompt {
 		d.reset()
 	}

@@ -347,3 +347,16 @@ func shuffleLines(r *rand.Rand, s []rune) []rune {
 	r.Shuffle(len(lines), func(i, j int) { lines[i], lines[j] = lines[j], lines[i] })
 	return []rune(strings.Join(lines, ""))
 }
+
+// BenchmarkMatcherBuild builds the masks of a kilobyte of log text, the
+// size of most outputs fuzzy_repeat compares closely (each bitLCS builds
+// them).
+func BenchmarkMatcherBuild(b *testing.B) {
+	a := []rune(logText(rand.New(rand.NewPCG(3, 4)), 1<<10) + "é∑")
+	var mt lcsMatcher
+	words := (len(a) + 63) / 64
+	b.SetBytes(int64(len(a)))
+	for b.Loop() {
+		mt.build(a, words)
+	}
+}

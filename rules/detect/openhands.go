@@ -278,7 +278,7 @@ func (d *OpenHands) reset() {
 // an AgentCondensationObservation) and asks once, after the step; a blank
 // action step is skipped.
 func (d *OpenHands) Step(s Step) []OpenHandsFiring {
-	if rule := d.StepRule(s); rule != "" {
+	if rule := d.StepRule(&s); rule != "" {
 		return []OpenHandsFiring{{Firing{Step: s.N, Rule: rule, Kind: KindStop, Origin: OriginOpenHands}}}
 	}
 	return nil
@@ -287,7 +287,7 @@ func (d *OpenHands) Step(s Step) []OpenHandsFiring {
 // StepRule is Step for a caller that reports the firing at once: the
 // check that fired ("" for none), without Step's list of one, allocated
 // at each firing (a stuck episode fires at most of its steps).
-func (d *OpenHands) StepRule(s Step) string {
+func (d *OpenHands) StepRule(s *Step) string {
 	if s.noCall() {
 		return ""
 	}
@@ -324,27 +324,18 @@ func lastN(buf *[]*OpenHandsEvent, r *ring[*OpenHandsEvent], n int) []*OpenHands
 	return out
 }
 
-// allEq says every event of xs is _eq_no_pid to xs[0] (xs[0] the first
-// argument, as in `all(self._eq_no_pid(last[0], a) for a in last)`).
-func allEq(xs []*OpenHandsEvent) bool {
-	for _, x := range xs {
-		if !ohEqNoPid(xs[0], x) {
-			return false
-		}
-	}
-	return true
-}
-
 // check runs is_stuck's scenarios in order and returns the first that
-// holds.
+// holds. is_stuck collects the last actions and observations most recent
+// first: the tests below read the rings' windows in that order, where a
+// reversed copy of each (write barriers and all) cost more than the tests.
 func (d *OpenHands) check() string {
 	c := d.cfg
 	if n := c.RepeatActionObservationCount; len(d.actions.buf) >= n && len(d.obs.buf) >= n &&
-		allEq(lastN(&d.lastA, &d.actions, n)) && allEq(lastN(&d.lastO, &d.obs, n)) {
+		allEq(d.actions.last(n)) && allEq(d.obs.last(n)) {
 		return RuleRepeatActionObservation
 	}
-	if n := c.RepeatActionErrorCount; len(d.actions.buf) >= n && len(d.obs.buf) >= n && allEq(lastN(&d.lastA, &d.actions, n)) {
-		if obs := lastN(&d.lastO, &d.obs, n); allClass(obs, OHErrorObs) || (allClass(obs, OHIPythonObs) && ipythonSyntaxLoop(obs)) {
+	if n := c.RepeatActionErrorCount; len(d.actions.buf) >= n && len(d.obs.buf) >= n && allEq(d.actions.last(n)) {
+		if obs := d.obs.last(n); allClass(obs, OHErrorObs) || (allClass(obs, OHIPythonObs) && ipythonSyntaxLoop(lastN(&d.lastO, &d.obs, n))) {
 			return RuleRepeatActionError
 		}
 	}
@@ -360,7 +351,7 @@ func (d *OpenHands) check() string {
 		}
 	}
 	if n := c.AlternatingPairSteps; d.events >= n && len(d.actions.buf) >= n && len(d.obs.buf) >= n &&
-		alternating(lastN(&d.lastA, &d.actions, n)) && alternating(lastN(&d.lastO, &d.obs, n)) {
+		alternating(d.actions.last(n)) && alternating(d.obs.last(n)) {
 		return RuleAlternatingPair
 	}
 	if n := c.ContextWindowErrorCount; d.events >= n {
@@ -375,12 +366,30 @@ func (d *OpenHands) check() string {
 	return ""
 }
 
+// allEq says every event of xs (oldest first) is _eq_no_pid to the latest,
+// taken most recent first: `all(self._eq_no_pid(last[0], a) for a in
+// last)`, last[0] the first argument.
+func allEq(xs []*OpenHandsEvent) bool {
+	if len(xs) == 0 {
+		return true
+	}
+	x0 := xs[len(xs)-1]
+	for i := len(xs) - 1; i >= 0; i-- {
+		if !ohEqNoPid(x0, xs[i]) {
+			return false
+		}
+	}
+	return true
+}
+
 // alternating is _is_stuck_action_observation_pattern's test, generalised
-// to any even count: each event equals the one two after it, compared
-// from the first of each parity (x0 with x2, x4…; x1 with x3, x5…).
+// to any even count, over xs oldest first: most recent first (x0 the
+// latest), each event equals the one two after it, compared from the
+// first of each parity (x0 with x2, x4…; x1 with x3, x5…).
 func alternating(xs []*OpenHandsEvent) bool {
-	for i := 2; i < len(xs); i++ {
-		if !ohEqNoPid(xs[i%2], xs[i]) {
+	m := len(xs)
+	for i := 2; i < m; i++ {
+		if !ohEqNoPid(xs[m-1-i%2], xs[m-1-i]) {
 			return false
 		}
 	}

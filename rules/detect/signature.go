@@ -22,6 +22,11 @@ func Signature(action, output string) string {
 func appendSignature(b []byte, action, output string) []byte {
 	b = appendNorm(b, action)
 	b = append(b, '|')
+	return appendOutputSignature(b, output)
+}
+
+// appendOutputSignature appends OutputSignature(output) to b.
+func appendOutputSignature(b []byte, output string) []byte {
 	if b, ok := appendStructured(b, output); ok {
 		return b
 	}
@@ -301,11 +306,23 @@ type SignatureFiring struct {
 // equal. It keeps max(5, Threshold) signatures, as the design's window of 5
 // does, each in a buffer reused when the window moves on: a step
 // allocates only when it fires.
+//
+// A signature's output part, a scan of the whole output, is made only
+// when the signature is compared with one of the same norm(action): two
+// signatures whose actions differ differ, when neither action holds a
+// '|' (the first '|' of each is then the one after the action). Most
+// steps of a log follow a step of another action and precede one.
 type SignatureRepeat struct {
 	threshold int
 	sigs      [][]byte    // a ring: step n's signature in sigs[n % len]
 	from      [][2]string // the action and output each of sigs was made from
-	n         int         // steps seen
+	// cut is the length of each signature's norm(action), before its
+	// '|'; whole says its output's part is made (until then the
+	// signature ends at the '|').
+	cut   []int
+	whole []bool
+	n     int    // steps seen
+	fired string // the signature of the last firing: a loop's next firing has it too
 }
 
 // sigReuse is how many of the latest signatures a step's action and
@@ -330,7 +347,8 @@ func NewSignatureRepeat(c SignatureConfig) (*SignatureRepeat, error) {
 			sigs[i] = block[i*sigCap : i*sigCap : (i+1)*sigCap]
 		}
 	}
-	return &SignatureRepeat{threshold: c.Threshold, sigs: sigs, from: make([][2]string, len(sigs))}, nil
+	return &SignatureRepeat{threshold: c.Threshold, sigs: sigs, from: make([][2]string, len(sigs)),
+		cut: make([]int, len(sigs)), whole: make([]bool, len(sigs))}, nil
 }
 
 // sigCap is the room NewSignatureRepeat gives each of the ring's first
@@ -339,7 +357,7 @@ const sigCap = 96
 
 // Step adds a step's signature and returns the firing, if any.
 func (d *SignatureRepeat) Step(s Step) []SignatureFiring {
-	if f, ok := d.Check(s); ok {
+	if f, ok := d.Check(&s); ok {
 		return []SignatureFiring{f}
 	}
 	return nil
@@ -349,7 +367,7 @@ func (d *SignatureRepeat) Step(s Step) []SignatureFiring {
 // signature's that outgrew sigCap by far): a detector starts another
 // episode as a new one would.
 func (d *SignatureRepeat) Reset() {
-	d.n = 0
+	d.n, d.fired = 0, ""
 	for i, sig := range d.sigs {
 		if cap(sig) > 16*sigCap {
 			d.sigs[i] = nil
@@ -360,12 +378,33 @@ func (d *SignatureRepeat) Reset() {
 // Threshold is the configuration's signature_threshold.
 func (d *SignatureRepeat) Threshold() int { return d.threshold }
 
+// same says the signatures in slots i and j are equal, making their
+// output parts unless their actions tell them apart.
+func (d *SignatureRepeat) same(i, j int) bool {
+	a, b := d.sigs[i][:d.cut[i]], d.sigs[j][:d.cut[j]]
+	if !bytes.Equal(a, b) && bytes.IndexByte(a, '|') < 0 && bytes.IndexByte(b, '|') < 0 {
+		return false
+	}
+	return bytes.Equal(d.wholeSig(i), d.wholeSig(j))
+}
+
+// wholeSig returns the signature in slot i, making its output's part
+// first if it is not made.
+func (d *SignatureRepeat) wholeSig(i int) []byte {
+	if !d.whole[i] {
+		d.sigs[i] = appendOutputSignature(d.sigs[i][:d.cut[i]+1], d.from[i][1])
+		d.whole[i] = true
+	}
+	return d.sigs[i]
+}
+
 // Check is Step for a caller that reports the firing at once: a step
 // fires at most once, and Step's list of one allocated each time.
-func (d *SignatureRepeat) Check(s Step) (SignatureFiring, bool) {
+func (d *SignatureRepeat) Check(s *Step) (SignatureFiring, bool) {
 	k := len(d.sigs)
 	slot := d.n % k
 	sig, made := d.sigs[slot][:0], false
+	cut, whole := 0, false
 	for i := 1; i <= min(d.n, k, sigReuse); i++ {
 		j := (d.n - i) % k
 		if f := d.from[j]; f[1] == s.Output && f[0] == s.Action {
@@ -374,25 +413,31 @@ func (d *SignatureRepeat) Check(s Step) (SignatureFiring, bool) {
 			} else {
 				sig = append(sig, d.sigs[j]...)
 			}
-			made = true
+			cut, whole, made = d.cut[j], d.whole[j], true
 			break
 		}
 	}
 	if !made {
-		sig = appendSignature(sig, s.Action, s.Output)
+		sig = appendNorm(sig, s.Action)
+		cut = len(sig)
+		sig = append(sig, '|')
 	}
-	d.sigs[slot], d.from[slot] = sig, [2]string{s.Action, s.Output}
+	d.sigs[slot], d.from[slot], d.cut[slot], d.whole[slot] = sig, [2]string{s.Action, s.Output}, cut, whole
 	d.n++
 	if d.n < d.threshold {
 		return SignatureFiring{}, false
 	}
 	for i := 2; i <= d.threshold; i++ {
-		if !bytes.Equal(d.sigs[(d.n-i)%k], sig) {
+		if !d.same((d.n-i)%k, slot) {
 			return SignatureFiring{}, false
 		}
 	}
+	sig = d.sigs[slot]          // whole: compared
+	if d.fired != string(sig) { // compared without a copy
+		d.fired = string(sig)
+	}
 	return SignatureFiring{
 		Firing:    Firing{Step: s.N, Rule: "signature_repeat", Kind: KindLoop, Origin: OriginGeneric},
-		Signature: string(sig),
+		Signature: d.fired,
 	}, true
 }

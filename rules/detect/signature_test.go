@@ -273,8 +273,10 @@ func FuzzSignatureMatchers(f *testing.F) {
 // that makes every signature afresh would.
 func TestSignatureRepeatReuse(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 8))
-	actions := []string{"run_tests", "edit a.py", "", "RUN_TESTS"}
-	outputs := []string{"Error: TypeError at auth.ts:45", "3 tests failed", "", "ok\n", "Error: TypeError at auth.ts:46"}
+	// "a|b" and "x" make the signature of "a" and "b|x": actions that
+	// differ do not tell signatures apart when one holds a '|'.
+	actions := []string{"run_tests", "edit a.py", "", "RUN_TESTS", "a|b", "a", " A|B", "a|"}
+	outputs := []string{"Error: TypeError at auth.ts:45", "3 tests failed", "", "ok\n", "Error: TypeError at auth.ts:46", "x", "b|x", "|x", "b|X"}
 	for it := range 100 {
 		th := 2 + it%9
 		d, err := NewSignatureRepeat(SignatureConfig{Threshold: th})
@@ -310,5 +312,61 @@ func BenchmarkOutputSignature(b *testing.B) {
 	b.SetBytes(int64(len(out)))
 	for b.Loop() {
 		_ = OutputSignature(out)
+	}
+}
+
+// TestStepsWithoutAllocating: once warmed up, signature_repeat and
+// fuzzy_repeat step a loop's steps, firing at each, and steps that do not
+// fire, without allocating (issue 24): a firing's signature is the last
+// firing's string when it is the same.
+func TestStepsWithoutAllocating(t *testing.T) {
+	sig, err := NewSignatureRepeat(DefaultSignatureConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	fz, err := NewFuzzyRepeat(DefaultFuzzyConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	outs := []string{
+		"Error: TypeError - Cannot read property 'id' of null at auth.ts:45",
+		"3 tests failed\nFAIL: test_login: expected 200, got 500\nFAIL: test_logout: 401",
+		"Fixed auth.py - updated validation " + strings.Repeat("and more words here ", 20),
+		"Fixed auth.py - updated validation " + strings.Repeat("and more words here ", 21),
+		strings.Repeat("a plain message of some length, é included ", 30),
+	}
+	n := 0
+	step := func(out string) (fired int) {
+		n++
+		s := Step{N: n, Kind: KindAction, Action: "run_tests", Output: out}
+		if _, ok := sig.Check(&s); ok {
+			fired++
+		}
+		if _, ok := fz.Check(&s); ok {
+			fired++
+		}
+		return fired
+	}
+	for range 20 {
+		for _, o := range outs {
+			step(o)
+			step(o)
+		}
+	}
+	for i, o := range outs {
+		fired := 0
+		if a := testing.AllocsPerRun(50, func() { fired = step(o) }); a != 0 {
+			t.Errorf("output %d repeated: %v allocations a step", i, a)
+		}
+		if fired != 2 {
+			t.Errorf("output %d repeated: %d firings a step, want both rules'", i, fired)
+		}
+	}
+	if a := testing.AllocsPerRun(50, func() {
+		for _, o := range outs {
+			step(o)
+		}
+	}); a != 0 {
+		t.Errorf("outputs in turn: %v allocations a round", a)
 	}
 }
