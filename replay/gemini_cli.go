@@ -58,15 +58,16 @@ const (
 // noted; the new process's detector starts afresh, so its first step has
 // NewPrompt.
 type geminiReader struct {
-	msgs     []*geminiMsg // in the loader's order; nil: deleted
-	byID     map[string]int
-	live     map[string]*geminiLive   // by the recovery prompt's message id
-	liveList []*geminiLive            // in the order recorded
-	liveAt   map[string][]*geminiLive // by the message they follow
-	epoch    int                      // resumes so far
-	legacy   bool
-	note     []string
-	lateNote []string // the notes of handing the steps over, after the reading's (as at the end)
+	msgs       []*geminiMsg // in the loader's order; nil: deleted
+	byID       map[string]int
+	live       map[string]*geminiLive   // by the recovery prompt's message id
+	liveList   []*geminiLive            // in the order recorded
+	liveAt     map[string][]*geminiLive // by the message they follow
+	liveUnused int                      // of liveList, those not handed over yet
+	epoch      int                      // resumes so far
+	legacy     bool
+	note       []string
+	lateNote   []string // the notes of handing the steps over, after the reading's (as at the end)
 
 	// The steps handed over (handOver): messages g.msgs[:handedTo], and
 	// where that stands. With speculate, the steps are handed over as the
@@ -74,7 +75,7 @@ type geminiReader struct {
 	// changed a message handed over.
 	handed    geminiHandOver
 	handedTo  int
-	handedIDs map[uint64]struct{}      // the hashes of their ids (handedID)
+	handedIDs hashSet                  // the hashes of their ids (handedID)
 	out       func([]stepRecord) error // where a session document's steps go as it is read (setOut)
 	speculate bool
 	failed    bool
@@ -86,6 +87,7 @@ type geminiReader struct {
 // recording is held until its end, so not the parsed message).
 type geminiMsg struct {
 	id     string
+	hash   uint64 // id's geminiIDHash, when the session is replayed as read
 	epoch  int
 	prompt bool         // a user prompt
 	steps  []stepRecord // a gemini message's text and tool calls
@@ -225,19 +227,23 @@ func (g *geminiReader) addMsg(id string, view bool, m geminiReduced, line int) {
 	} else {
 		i, ok = g.byID[id]
 	}
-	if !ok && g.handedTo > 0 && g.wasHanded(id) {
-		g.failed = true // a message handed over written again
-		return
+	var hash uint64
+	if !ok && g.speculate {
+		hash = geminiIDHash(id)
+		if g.handedTo > 0 && g.handedIDs.has(hash) {
+			g.failed = true // a message handed over written again (or one whose id's hash is its)
+			return
+		}
 	}
 	if ok {
-		msg.id, msg.epoch = g.msgs[i].id, g.msgs[i].epoch
+		msg.id, msg.hash, msg.epoch = g.msgs[i].id, g.msgs[i].hash, g.msgs[i].epoch
 		g.msgs[i] = msg
 		return
 	}
 	if view {
 		id = strings.Clone(id)
 	}
-	msg.id, msg.epoch = id, g.epoch
+	msg.id, msg.hash, msg.epoch = id, hash, g.epoch
 	detail, isLive := m.detail, m.isLive
 	if isLive {
 		if g.live == nil {
@@ -250,6 +256,7 @@ func (g *geminiReader) addMsg(id string, view bool, m geminiReduced, line int) {
 			}
 			g.live[id] = l
 			g.liveList = append(g.liveList, l)
+			g.liveUnused++
 			if g.liveAt == nil {
 				g.liveAt = map[string][]*geminiLive{}
 			}
@@ -445,9 +452,13 @@ func (g *geminiReader) handOver(end int, add func(stepRecord) error) error {
 		err = add(r)
 	}
 	emitLive := func(after string) {
+		if g.liveUnused == 0 {
+			return // most sessions: no detection waits for its message
+		}
 		for _, l := range g.liveAt[after] {
 			if !l.used {
 				l.used = true
+				g.liveUnused--
 				step(g.liveStep(l))
 			}
 		}
@@ -464,7 +475,7 @@ func (g *geminiReader) handOver(end int, add func(stepRecord) error) error {
 		}
 		msgs[i] = nil
 		if g.speculate {
-			g.handedID(m.id)
+			g.handedID(m)
 		}
 		if m.epoch != h.epoch {
 			h.prompt = h.prompt || h.epoch >= 0

@@ -60,24 +60,21 @@ func (g *geminiReader) recordReleased(raw []byte, line int) ([]stepRecord, strin
 }
 
 // handedID notes the id of a message handed over, and lets go of it: by
-// its 64-bit hash, so that a session's ids are not held to its end. Two
-// ids of one hash make a message written again look handed over: the
-// file is then read again whole, never misread.
-func (g *geminiReader) handedID(id string) {
-	delete(g.byID, id)
-	if g.handedIDs == nil {
-		g.handedIDs = map[uint64]struct{}{}
-	}
-	g.handedIDs[maphash.String(geminiIDSeed, id)] = struct{}{}
+// its 64-bit hash (m.hash), so that a session's ids are not held to its
+// end. Two ids of one hash make a message written again look handed
+// over: the file is then read again whole, never misread.
+func (g *geminiReader) handedID(m *geminiMsg) {
+	delete(g.byID, m.id)
+	g.handedIDs.add(m.hash)
 }
 
 var geminiIDSeed = maphash.MakeSeed()
 
-// wasHanded says id may be a message handed over (handedID).
-func (g *geminiReader) wasHanded(id string) bool {
-	_, ok := g.handedIDs[maphash.String(geminiIDSeed, id)]
-	return ok
-}
+// geminiHashMask is all ones: a test lowers it to make ids collide.
+var geminiHashMask = ^uint64(0)
+
+// geminiIDHash is the hash handedIDs keeps of a message's id.
+func geminiIDHash(id string) uint64 { return maphash.String(geminiIDSeed, id) & geminiHashMask }
 
 // holds says id is a message held, not handed over ("" never is).
 func (g *geminiReader) holds(id string) bool {

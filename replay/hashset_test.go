@@ -1,0 +1,111 @@
+package replay
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"github.com/loopbreak/loopbreak/replay/replaytest"
+)
+
+// TestHashSet: the set holds what a map[uint64]bool holds, through its
+// growths, for keys of every shape: 0 (its empty slot), keys that share
+// their low bits (one probe run) and keys at the end of the slots, whose
+// probe wraps around.
+func TestHashSet(t *testing.T) {
+	rng := rand.New(rand.NewPCG(24, 7))
+	for _, c := range []struct {
+		name string
+		key  func(i int) uint64
+	}{
+		{"random", func(int) uint64 { return rng.Uint64() }},
+		{"few", func(int) uint64 { return rng.Uint64N(40) }},
+		{"same low bits", func(int) uint64 { return rng.Uint64N(1<<20) << 12 }},
+		{"wrapping", func(int) uint64 { return hashSetMin - 1 - rng.Uint64N(4) + rng.Uint64N(3)<<40 }},
+		{"zero", func(i int) uint64 { return uint64(i % 2) }},
+	} {
+		var s hashSet
+		want := map[uint64]bool{}
+		var tried []uint64
+		for i := range 5000 {
+			k := c.key(i)
+			if s.has(k) != want[k] {
+				t.Fatalf("%s: has(%#x) = %v before add %d, want %v", c.name, k, !want[k], i, want[k])
+			}
+			s.add(k)
+			want[k] = true
+			tried = append(tried, k, c.key(i))
+			if 4*s.n > 3*len(s.slots) {
+				t.Fatalf("%s: %d keys in %d slots", c.name, s.n, len(s.slots))
+			}
+		}
+		for _, k := range tried {
+			if s.has(k) != want[k] {
+				t.Fatalf("%s: has(%#x) = %v, want %v", c.name, k, !want[k], want[k])
+			}
+		}
+		n := s.n
+		if s.zero {
+			n++
+		}
+		if n != len(want) {
+			t.Errorf("%s: %d keys counted, want %d", c.name, n, len(want))
+		}
+	}
+}
+
+// TestGeminiIDCollisionReadsAgain: ids whose hashes collide (the hash
+// cut to a bit or none) make a recording replayed as read look as if it
+// wrote a message handed over again: it is read again whole, and comes
+// out as a whole read does, never misread; with whole hashes, the
+// recordings are replayed as read.
+func TestGeminiIDCollisionReadsAgain(t *testing.T) {
+	defer func(m uint64) { geminiHashMask = m }(geminiHashMask)
+	rng := rand.New(rand.NewPCG(24, 8))
+	dir := t.TempDir()
+	for trial := range 24 {
+		data := replaytest.GeminiLog(rng, 40+rng.IntN(300), trial%4 == 1, trial%4 == 2, trial%4 == 3)
+		if trial%6 == 5 {
+			data = replaytest.GeminiDoc(rng, 20+rng.IntN(200), false)
+		}
+		path := filepath.Join(dir, fmt.Sprintf("session-%d", trial))
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		want, wantTurns := wholeTurns(t, data)
+		for _, mask := range []uint64{0, 1, ^uint64(0)} {
+			geminiHashMask = mask
+			var took []string
+			eps, err := ReadFile(path, nil, Options{Format: FormatAuto, Stepper: func(*Episode) TurnStepper {
+				return stepFunc(func(ep *Episode, i int) {
+					tr := ep.Turns[i]
+					took = append(took, fmt.Sprintf("%d %q %q", tr.N, ep.Str(tr.Action), ep.Output(tr.N)))
+				})
+			}})
+			if err != nil || len(eps) != 1 {
+				t.Fatalf("trial %d, mask %#x: %d episodes, %v", trial, mask, len(eps), err)
+			}
+			got := eps[0]
+			if mask == 0 && got.Stepped != nil {
+				t.Errorf("trial %d: every id of one hash, yet replayed as read", trial)
+			}
+			if mask == ^uint64(0) && trial%4 == 0 && got.Stepped == nil {
+				t.Errorf("trial %d: a plain recording read again whole", trial)
+			}
+			if got.Stepped != nil {
+				if !reflect.DeepEqual(took, wantTurns) || !reflect.DeepEqual(got.Diag, want.Diag) {
+					t.Errorf("trial %d, mask %#x: replayed as read, %d turns, %+v; read whole: %d turns, %+v", trial, mask, len(took), got.Diag, len(wantTurns), want.Diag)
+				}
+				continue
+			}
+			// Read again whole: a whole read's episode, but for the
+			// outputs, which a read with a stepper does not keep.
+			if !reflect.DeepEqual(got.Turns, want.Turns) || !reflect.DeepEqual(got.Steps, want.Steps) || !reflect.DeepEqual(got.Diag, want.Diag) {
+				t.Errorf("trial %d, mask %#x: read again, %d turns, %+v; read whole: %d turns, %+v", trial, mask, len(got.Turns), got.Diag, len(want.Turns), want.Diag)
+			}
+		}
+	}
+}
