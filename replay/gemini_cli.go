@@ -58,8 +58,8 @@ const (
 // noted; the new process's detector starts afresh, so its first step has
 // NewPrompt.
 type geminiReader struct {
-	msgs       []*geminiMsg // in the loader's order; nil: deleted
-	byID       map[string]int
+	msgs       []*geminiMsg             // in the loader's order; nil: deleted
+	byID       map[string]int           // where each message held is, by id (find)
 	live       map[string]*geminiLive   // by the recovery prompt's message id
 	liveList   []*geminiLive            // in the order recorded
 	liveAt     map[string][]*geminiLive // by the message they follow
@@ -77,6 +77,8 @@ type geminiReader struct {
 	handedTo  int
 	handedIDs hashSet                  // the hashes of their ids (handedID)
 	out       func([]stepRecord) error // where a session document's steps go as it is read (setOut)
+	released  []stepRecord             // the steps release handed over last, their slice reused
+	steps     []stepRecord             // a message's steps as they are made (reduceFields)
 	speculate bool
 	failed    bool
 	lastLine  int
@@ -131,7 +133,7 @@ func (g *geminiReader) readRecord(v *jsValue, pending []geminiReduced, line int)
 		return nil, ""
 	}
 	if set := v.get("$set"); set != nil && set.kind == jsObject && set.get("$set") == nil {
-		if _, ok := set.get("sessionId").text(); ok && len(g.byID) > 0 {
+		if _, ok := set.get("sessionId").text(); ok && g.holdsAny() {
 			g.epoch++
 			g.note = append(g.note, fmt.Sprintf("line %d: the session was resumed by a new CLI process (its loop detector starts afresh)", line))
 		}
@@ -214,26 +216,23 @@ func (g *geminiReader) addReduced(id string, m geminiReduced, line int) { g.addM
 // (jsUnquoteView), copied only for a new message: a message written
 // again keeps the id it has.
 func (g *geminiReader) addMsg(id string, view bool, m geminiReduced, line int) {
-	if g.byID == nil {
-		g.byID = map[string]int{}
-	}
 	msg := m.msg // made for this call (reduceGemini*): not shared
 	// The CLI writes a message again as it grows (its tool calls, their
 	// results), most often the one it wrote last: that one is found
-	// without hashing its id (a kept message's id maps to its place).
+	// without hashing its id.
 	i, ok := len(g.msgs)-1, false
+	var hash uint64
 	if i >= 0 && g.msgs[i] != nil && g.msgs[i].id == id {
 		ok = true
 	} else {
-		i, ok = g.byID[id]
-	}
-	var hash uint64
-	if !ok && g.speculate {
-		hash = geminiIDHash(id)
-		if g.handedTo > 0 && g.handedIDs.has(hash) {
-			g.failed = true // a message handed over written again (or one whose id's hash is its)
-			return
+		if g.speculate {
+			hash = geminiIDHash(id)
 		}
+		i, ok = g.find(id, hash)
+	}
+	if !ok && g.speculate && g.handedTo > 0 && g.handedIDs.has(hash) {
+		g.failed = true // a message handed over written again (or one whose id's hash is its)
+		return
 	}
 	if ok {
 		msg.id, msg.hash, msg.epoch = g.msgs[i].id, g.msgs[i].hash, g.msgs[i].epoch
@@ -263,8 +262,8 @@ func (g *geminiReader) addMsg(id string, view bool, m geminiReduced, line int) {
 			g.liveAt[l.after] = append(g.liveAt[l.after], l)
 		}
 	}
-	g.byID[id] = len(g.msgs)
 	g.msgs = append(g.msgs, msg)
+	g.index(id)
 }
 
 // geminiReduce keeps what a message gives the replay: whether it is a
@@ -314,7 +313,7 @@ func (g *geminiReader) lastID() string {
 // rewind drops message id and every message after it; all of them when
 // id is unknown.
 func (g *geminiReader) rewind(id string) {
-	at, ok := g.byID[id]
+	at, ok := g.lookup(id)
 	if !ok {
 		at = 0
 	}
@@ -492,6 +491,9 @@ func (g *geminiReader) handOver(end int, add func(stepRecord) error) error {
 		}
 	}
 	g.handedTo = end
+	if g.speculate && g.byID != nil && len(msgs)-end <= geminiWindow {
+		g.byID = nil // the window is scanned again (find)
+	}
 	return err
 }
 

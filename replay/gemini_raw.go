@@ -11,6 +11,7 @@ package replay
 
 import (
 	"bytes"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -94,37 +95,65 @@ func jsUnquoteView(v rawValue) (string, bool) {
 	return jsUnquote(v)
 }
 
+// jsKeys are the member names a reader looks for in an object, and the
+// lengths among them: a member whose name has none of those lengths (most
+// of a record's: timestamps, tokens, model, thoughts, …) is passed over
+// after one test, where it was compared with each name.
+type jsKeys struct {
+	names []string // distinct
+	lens  uint64   // bit n: a name of n bytes; bit 63: of 63 or more
+}
+
+func newJSKeys(names ...string) *jsKeys {
+	ks := &jsKeys{names: names}
+	for i, n := range names {
+		if slices.Contains(names[:i], n) {
+			panic("jsKeys: " + n + " twice") // a name matches one val
+		}
+		ks.lens |= 1 << min(len(n), 63)
+	}
+	return ks
+}
+
 // jsFields fills vals with the members named by keys, as JavaScript reads
 // an object (the last of a repeated key); nil for a key not there or v
 // not an object. ix is v's record's index, or nil.
-func jsFields(ix *valueIndex, v rawValue, keys []string, vals []rawValue) {
+func jsFields(ix *valueIndex, v rawValue, keys *jsKeys, vals []rawValue) {
 	for i := range vals {
 		vals[i] = nil
 	}
 	ix.members(v, func(k []byte, esc bool, val rawValue) bool {
 		if esc {
-			q := make([]byte, 0, len(k)+2)
-			key, _ := jsUnquote(append(append(append(q, '"'), k...), '"'))
-			for i, want := range keys {
-				if key == want {
-					vals[i] = val
-				}
-			}
+			keys.setEscaped(k, val, vals)
 			return true
 		}
-		for i, want := range keys {
+		if keys.lens&(1<<min(len(k), 63)) == 0 {
+			return true
+		}
+		for i, want := range keys.names {
 			if string(k) == want {
 				vals[i] = val
+				break
 			}
 		}
 		return true
 	})
 }
 
+// setEscaped is jsFields' for a member whose name is escaped (or not
+// UTF-8), read as JSON.parse reads it.
+func (ks *jsKeys) setEscaped(k []byte, val rawValue, vals []rawValue) {
+	q := make([]byte, 0, len(k)+2)
+	key, _ := jsUnquote(append(append(append(q, '"'), k...), '"'))
+	if i := slices.Index(ks.names, key); i >= 0 {
+		vals[i] = val
+	}
+}
+
 // jsGetRaw is one member of an object (nil when not there).
-func jsGetRaw(ix *valueIndex, v rawValue, key string) rawValue {
+func jsGetRaw(ix *valueIndex, v rawValue, key *jsKeys) rawValue {
 	var val [1]rawValue
-	jsFields(ix, v, []string{key}, val[:])
+	jsFields(ix, v, key, val[:])
 	return val[0]
 }
 
@@ -143,9 +172,9 @@ func jsTruthyRaw(v rawValue) bool {
 }
 
 // geminiRecordKeys are the fields readRecordRaw tests, then the ones
-// reduceGeminiRaw reads of a message (geminiMessageKeys' last three):
+// reduceRaw reads of a message (geminiMessageKeys' last three):
 // one walk of the record reads both.
-var geminiRecordKeys = []string{"$rewindTo", "id", "$set", "sessionId", "projectHash", "messages", "type", "content", "toolCalls"}
+var geminiRecordKeys = newJSKeys("$rewindTo", "id", "$set", "sessionId", "projectHash", "messages", "type", "content", "toolCalls")
 
 // readRecordRaw is readRecord on a validated record (ix its index).
 func (g *geminiReader) readRecordRaw(ix *valueIndex, v rawValue, line int) ([]stepRecord, string) {
@@ -161,21 +190,21 @@ func (g *geminiReader) readRecordRaw(ix *valueIndex, v rawValue, line int) ([]st
 		return nil, ""
 	}
 	if idText, ok := jsUnquoteView(id); ok {
-		g.addMsg(idText, true, reduceGeminiFields(ix, true, idText, true, typ, f[7], f[8]), line)
+		g.addMsg(idText, true, g.reduceFields(ix, true, idText, true, typ, f[7], f[8]), line)
 		return nil, ""
 	}
 	addAll := func(msgs rawValue) {
 		ix.elems(msgs, func(_ int, m rawValue) bool {
-			if r := reduceGeminiRaw(ix, m); r.isID {
+			if r := g.reduceRaw(ix, m); r.isID {
 				g.addReduced(r.id, r, line)
 			}
 			return true
 		})
 	}
-	if set.Kind() == '{' && jsGetRaw(ix, set, "$set") == nil {
+	if set.Kind() == '{' && jsGetRaw(ix, set, geminiSetKey) == nil {
 		var sf [2]rawValue
-		jsFields(ix, set, []string{"sessionId", "messages"}, sf[:])
-		if sf[0].Kind() == '"' && len(g.byID) > 0 {
+		jsFields(ix, set, geminiSetKeys, sf[:])
+		if sf[0].Kind() == '"' && g.holdsAny() {
 			g.epoch++
 			g.note = append(g.note, "line "+strconv.Itoa(line)+": the session was resumed by a new CLI process (its loop detector starts afresh)")
 		}
@@ -194,7 +223,7 @@ func (g *geminiReader) readRecordRaw(ix *valueIndex, v rawValue, line int) ([]st
 		g.legacy = true
 		ix.elems(msgs, func(i int, m rawValue) bool {
 			if m.Kind() == '{' {
-				r := reduceGeminiRaw(ix, m)
+				r := g.reduceRaw(ix, m)
 				id := r.id
 				if !r.isID {
 					id = "\x00legacy-" + strconv.Itoa(i)
@@ -210,20 +239,25 @@ func (g *geminiReader) readRecordRaw(ix *valueIndex, v rawValue, line int) ([]st
 	return nil, "not a Gemini CLI record (a message with an id, \"$set\", \"$rewindTo\" or the session's metadata)"
 }
 
-var geminiMessageKeys = []string{"id", "type", "content", "toolCalls"}
+// The members a "$set" record's value is read for.
+var geminiSetKey, geminiSetKeys = newJSKeys("$set"), newJSKeys("sessionId", "messages")
 
-// reduceGeminiRaw is reduceGemini on a validated message.
+var geminiMessageKeys = newJSKeys("id", "type", "content", "toolCalls")
+
+// reduceRaw is reduceGemini on a validated message.
 // ix is m's record's index, or nil.
-func reduceGeminiRaw(ix *valueIndex, m rawValue) geminiReduced {
+func (g *geminiReader) reduceRaw(ix *valueIndex, m rawValue) geminiReduced {
 	var f [4]rawValue
 	jsFields(ix, m, geminiMessageKeys, f[:])
 	id, isID := jsUnquote(f[0])
-	return reduceGeminiFields(ix, m.Kind() == '{', id, isID, f[1], f[2], f[3])
+	return g.reduceFields(ix, m.Kind() == '{', id, isID, f[1], f[2], f[3])
 }
 
-// reduceGeminiFields is reduceGeminiRaw on a message's fields, read, its
-// id unquoted (by the caller, which has it already for a message record).
-func reduceGeminiFields(ix *valueIndex, isObject bool, id string, isID bool, typ, content, calls rawValue) geminiReduced {
+// reduceFields is reduceRaw on a message's fields, read, its id unquoted
+// (by the caller, which has it already for a message record). A gemini
+// message's steps are gathered in g.steps and copied out at their number:
+// appended one by one, they grew (and were cleared) two or three times.
+func (g *geminiReader) reduceFields(ix *valueIndex, isObject bool, id string, isID bool, typ, content, calls rawValue) geminiReduced {
 	r := geminiReduced{msg: &geminiMsg{}, isObject: isObject, id: id, isID: isID}
 	switch geminiType(typ) {
 	case "user":
@@ -236,8 +270,9 @@ func reduceGeminiFields(ix *valueIndex, isObject bool, id string, isID bool, typ
 		}
 		r.msg.prompt = !fr && !r.isLive && text != "Please continue."
 	case "gemini":
+		steps := g.steps[:0]
 		if text, _ := geminiPartsTextRaw(ix, content, true, false); text != "" {
-			r.msg.steps = append(r.msg.steps, stepRecord{info: StepInfo{Kind: StepMessage}, output: text, hasText: true})
+			steps = append(steps, stepRecord{info: StepInfo{Kind: StepMessage}, output: text, hasText: true})
 		}
 		ix.elems(calls, func(_ int, c rawValue) bool {
 			if c.Kind() != '{' {
@@ -245,19 +280,30 @@ func reduceGeminiFields(ix *valueIndex, isObject bool, id string, isID bool, typ
 			}
 			var cf [5]rawValue
 			jsFields(ix, c, geminiCallKeys, cf[:])
-			name, _ := jsUnquote(cf[0])
+			name, _ := jsUnquoteView(cf[0]) // copied into the key
 			rec := stepRecord{info: StepInfo{Kind: StepAction}, action: geminiKeyRaw(ix, name, cf[1]), hasAction: true, hasText: true}
 			rec.output = geminiCallResultRaw(ix, cf[2], cf[3])
-			status, _ := jsUnquote(cf[4])
+			status, _ := jsUnquoteView(cf[4]) // only compared
 			rec.info.Error = status == "error"
-			r.msg.steps = append(r.msg.steps, rec)
+			steps = append(steps, rec)
 			return true
 		})
+		if len(steps) > 0 {
+			r.msg.steps = slices.Clone(steps)
+			clear(steps) // let go of their strings
+		}
+		g.steps = steps
 	}
 	return r
 }
 
-var geminiCallKeys = []string{"name", "args", "result", "resultDisplay", "status"}
+var (
+	geminiCallKeys     = newJSKeys("name", "args", "result", "resultDisplay", "status")
+	geminiPartKeys     = newJSKeys("text", "thought", "functionResponse")
+	geminiResponseKeys = newJSKeys("output", "error")
+	geminiFunctionKey  = newJSKeys("functionResponse")
+	geminiResponseKey  = newJSKeys("response")
+)
 
 // geminiType is a message's type as jsUnquote reads it, the two the
 // reader tells apart matched in place: only compared, they are not
@@ -375,7 +421,7 @@ func geminiPartsTextRaw(ix *valueIndex, v rawValue, noThoughts, view bool) (text
 		unquote = jsUnquoteView
 	}
 	var f [3]rawValue
-	keys := []string{"text", "thought", "functionResponse"}
+	keys := geminiPartKeys
 	switch v.Kind() {
 	case '"':
 		s, _ := unquote(v)
@@ -408,9 +454,9 @@ func geminiPartsTextRaw(ix *valueIndex, v rawValue, noThoughts, view bool) (text
 func geminiCallResultRaw(ix *valueIndex, res, display rawValue) string {
 	var b strCat
 	ix.elems(res, func(_ int, p rawValue) bool {
-		resp := jsGetRaw(ix, jsGetRaw(ix, p, "functionResponse"), "response")
+		resp := jsGetRaw(ix, jsGetRaw(ix, p, geminiFunctionKey), geminiResponseKey)
 		var f [2]rawValue
-		jsFields(ix, resp, []string{"output", "error"}, f[:])
+		jsFields(ix, resp, geminiResponseKeys, f[:])
 		for _, x := range f {
 			if s, ok := jsUnquote(x); ok {
 				b.add(s)

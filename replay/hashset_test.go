@@ -1,11 +1,14 @@
 package replay
 
 import (
+	"bytes"
 	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/loopbreak/loopbreak/replay/replaytest"
@@ -108,4 +111,115 @@ func TestGeminiIDCollisionReadsAgain(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestGeminiManyHeld: a recording whose "$set" of its messages holds
+// more of them at once than are scanned (geminiScanMax: byID indexes
+// them, until the window is back to its size), some written twice in
+// the one record, then messages written again, rewinds, recovery prompts
+// and new messages, near the latest or past the window: replayed as read
+// (most), or read again whole, it comes out as a whole read does.
+func TestGeminiManyHeld(t *testing.T) {
+	rng := rand.New(rand.NewPCG(24, 11))
+	dir := t.TempDir()
+	asRead := 0
+	const trials = 60
+	for trial := range trials {
+		data := manyHeldLog(rng, geminiScanMax/2+rng.IntN(4*geminiScanMax))
+		path := filepath.Join(dir, fmt.Sprintf("held-%d.jsonl", trial))
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		want, wantTurns := wholeTurns(t, data)
+		var took []string
+		eps, err := ReadFile(path, nil, Options{Format: FormatAuto, Stepper: func(*Episode) TurnStepper {
+			return stepFunc(func(ep *Episode, i int) {
+				tr := ep.Turns[i]
+				took = append(took, fmt.Sprintf("%d %q %q", tr.N, ep.Str(tr.Action), ep.Output(tr.N)))
+			})
+		}})
+		if err != nil || len(eps) != 1 {
+			t.Fatalf("trial %d: %d episodes, %v", trial, len(eps), err)
+		}
+		got := eps[0]
+		if got.Stepped != nil {
+			asRead++
+			if !reflect.DeepEqual(took, wantTurns) || !reflect.DeepEqual(got.Diag, want.Diag) {
+				t.Errorf("trial %d: replayed as read, %d turns, %+v; read whole: %d turns, %+v\n%s", trial, len(took), got.Diag, len(wantTurns), want.Diag, data)
+			}
+			continue
+		}
+		if !reflect.DeepEqual(got.Turns, want.Turns) || !reflect.DeepEqual(got.Steps, want.Steps) || !reflect.DeepEqual(got.Diag, want.Diag) {
+			t.Errorf("trial %d: read again, %d turns, %+v; read whole: %d turns, %+v\n%s", trial, len(got.Turns), got.Diag, len(want.Turns), want.Diag, data)
+		}
+	}
+	if asRead < trials/2 {
+		t.Errorf("only %d of %d recordings replayed as read", asRead, trials)
+	}
+}
+
+// manyHeldLog is a recording that starts with a "$set" of n messages or
+// so (an id in it repeated now and then), then messages, messages
+// written again, rewinds and recovery prompts, mostly among the latest.
+func manyHeldLog(rng *rand.Rand, n int) []byte {
+	var b bytes.Buffer
+	b.WriteString(`{"sessionId":"s-1","projectHash":"p","startTime":"2025-11-12T14:00:00.000Z","kind":"main"}` + "\n")
+	var ids []string
+	next := 0
+	message := func(id string) string {
+		if rng.IntN(3) == 0 {
+			return fmt.Sprintf(`{"id":%q,"type":"user","content":[{"text":"go on %d"}]}`, id, rng.IntN(4))
+		}
+		return fmt.Sprintf(`{"id":%q,"type":"gemini","content":"t%d","toolCalls":[{"name":"run_shell_command","args":{"command":"make %d"},"result":[{"functionResponse":{"response":{"output":"o%d"}}}],"status":"success"}]}`, id, rng.IntN(3), rng.IntN(3), rng.IntN(3))
+	}
+	add := func(id string) {
+		if !slices.Contains(ids, id) {
+			ids = append(ids, id)
+		}
+	}
+	// recent is one of the messages held (a reader replaying as read
+	// holds the latest geminiWindow); now and then one further back.
+	handed := 0
+	recent := func() int {
+		if rng.IntN(60) == 0 {
+			return rng.IntN(len(ids))
+		}
+		return handed + rng.IntN(len(ids)-handed)
+	}
+	var msgs []string
+	for range n {
+		id := fmt.Sprint("m", next)
+		if len(ids) > 0 && rng.IntN(4) == 0 {
+			id = ids[rng.IntN(len(ids))] // written twice in the one record
+		} else {
+			next++
+		}
+		msgs = append(msgs, message(id))
+		add(id)
+	}
+	fmt.Fprintf(&b, `{"$set":{"messages":[%s]}}`+"\n", strings.Join(msgs, ","))
+	for range 40 {
+		handed = max(handed, len(ids)-geminiWindow)
+		switch r := rng.IntN(10); {
+		case r < 4 || len(ids) <= handed:
+			next++
+			id := fmt.Sprint("m", next)
+			b.WriteString(message(id) + "\n")
+			add(id)
+		case r < 7 && len(ids) > handed:
+			b.WriteString(message(ids[recent()]) + "\n")
+		case r < 8 && len(ids) > handed:
+			k := recent()
+			fmt.Fprintf(&b, `{"$rewindTo":%q}`+"\n", ids[k])
+			ids = ids[:k]
+		case r < 9:
+			next++
+			fmt.Fprintf(&b, `{"id":"l%d","type":"user","content":[{"text":"System: Potential loop detected. Details: Repeated tool call: f with arguments {}. Please take a step back and confirm you're making forward progress."}]}`+"\n", next)
+			add(fmt.Sprint("l", next))
+		default:
+			fmt.Fprintf(&b, `{"$set":{"sessionId":"s-%d"}}`+"\n", rng.IntN(9))
+		}
+	}
+	b.WriteString(`{"id":"last","type":"gemini","content":"done"}` + "\n") // a step, whatever was rewound
+	return b.Bytes()
 }
