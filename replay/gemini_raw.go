@@ -95,22 +95,28 @@ func jsUnquoteView(v rawValue) (string, bool) {
 	return jsUnquote(v)
 }
 
-// jsKeys are the member names a reader looks for in an object, and the
-// lengths among them: a member whose name has none of those lengths (most
-// of a record's: timestamps, tokens, model, thoughts, …) is passed over
-// after one test, where it was compared with each name.
+// jsKeys are the member names a reader looks for in an object, by
+// length: a member whose name has none of those lengths (most of a
+// record's: timestamps, tokens, model, thoughts, …) is passed over after
+// one test, and one that has is compared with those names only, where it
+// was compared with each name.
 type jsKeys struct {
 	names []string // distinct
-	lens  uint64   // bit n: a name of n bytes; bit 63: of 63 or more
+	first [64]int8 // by length (63: 63 or more), the first name of it; -1: none
+	next  []int8   // the next name of the same length; -1: none
 }
 
 func newJSKeys(names ...string) *jsKeys {
-	ks := &jsKeys{names: names}
-	for i, n := range names {
-		if slices.Contains(names[:i], n) {
-			panic("jsKeys: " + n + " twice") // a name matches one val
+	ks := &jsKeys{names: names, next: make([]int8, len(names))}
+	for i := range ks.first {
+		ks.first[i] = -1
+	}
+	for i := len(names) - 1; i >= 0; i-- {
+		if slices.Contains(names[:i], names[i]) || len(names) > 64 {
+			panic("jsKeys: " + names[i] + " twice, or too many names") // a name matches one val
 		}
-		ks.lens |= 1 << min(len(n), 63)
+		l := min(len(names[i]), 63)
+		ks.next[i], ks.first[l] = ks.first[l], int8(i)
 	}
 	return ks
 }
@@ -127,11 +133,8 @@ func jsFields(ix *valueIndex, v rawValue, keys *jsKeys, vals []rawValue) {
 			keys.setEscaped(k, val, vals)
 			return true
 		}
-		if keys.lens&(1<<min(len(k), 63)) == 0 {
-			return true
-		}
-		for i, want := range keys.names {
-			if string(k) == want {
+		for i := keys.first[min(len(k), 63)]; i >= 0; i = keys.next[i] {
+			if string(k) == keys.names[i] {
 				vals[i] = val
 				break
 			}
