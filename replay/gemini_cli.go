@@ -76,6 +76,7 @@ type geminiReader struct {
 	handed    geminiHandOver
 	handedTo  int
 	handedIDs hashSet                  // the hashes of their ids (handedID)
+	idOps     []geminiIDOp             // handedIDs' additions and lookups to make (queueID)
 	out       func([]stepRecord) error // where a session document's steps go as it is read (setOut)
 	released  []stepRecord             // the steps release handed over last, their slice reused
 	steps     []stepRecord             // a message's steps as they are made (reduceFields)
@@ -230,9 +231,8 @@ func (g *geminiReader) addMsg(id string, view bool, m geminiReduced, line int) {
 		}
 		i, ok = g.find(id, hash)
 	}
-	if !ok && g.speculate && g.handedTo > 0 && g.handedIDs.has(hash) {
-		g.failed = true // a message handed over written again (or one whose id's hash is its)
-		return
+	if !ok && g.speculate && g.handedTo > 0 {
+		g.queueID(hash, false) // a message handed over written again fails the read
 	}
 	if ok {
 		msg.id, msg.hash, msg.epoch = g.msgs[i].id, g.msgs[i].hash, g.msgs[i].epoch
@@ -407,6 +407,9 @@ func (g *geminiReader) finish() []stepRecord {
 // copies a step's strings, so a session is not held twice, as messages
 // and as steps, while its steps are added.
 func (g *geminiReader) finishEach(add func(stepRecord) error) error {
+	if g.flushIDs(); g.failed {
+		return errRereadWhole // a message handed over written again, told only now
+	}
 	if err := g.handOver(len(g.msgs), add); err != nil {
 		return err
 	}

@@ -79,7 +79,46 @@ func (g *geminiReader) recordReleased(raw []byte, line int) ([]stepRecord, strin
 // over: the file is then read again whole, never misread.
 func (g *geminiReader) handedID(m *geminiMsg) {
 	delete(g.byID, m.id)
-	g.handedIDs.add(m.hash)
+	g.queueID(m.hash, true)
+}
+
+// geminiIDOp is an addition to handedIDs, or a lookup, which fails the
+// read when it finds the hash.
+type geminiIDOp struct {
+	hash uint64
+	add  bool
+}
+
+// geminiIDBatch is how many of handedIDs' additions and lookups wait to
+// be made together. A long session's set outgrows the caches: one by
+// one, each lookup (a message new to the session) waited for a miss to
+// memory, 4-5% of a recording's reading; a batch's misses are waited
+// for together (no lookup waits for another's result). A message
+// handed over written again is then told some messages late, the read
+// going on meanwhile as if it were new: all the same, that read is
+// dropped and the file read again whole, by the first check of failed
+// after the batch (the next record's, or finishEach's).
+const geminiIDBatch = 32
+
+// queueID queues an addition to handedIDs or a lookup, in order: a
+// lookup sees exactly the additions queued before it, as if made then.
+func (g *geminiReader) queueID(hash uint64, add bool) {
+	g.idOps = append(g.idOps, geminiIDOp{hash, add})
+	if len(g.idOps) == geminiIDBatch {
+		g.flushIDs()
+	}
+}
+
+// flushIDs makes the additions and lookups queued.
+func (g *geminiReader) flushIDs() {
+	for _, op := range g.idOps {
+		if op.add {
+			g.handedIDs.add(op.hash)
+		} else if g.handedIDs.has(op.hash) {
+			g.failed = true
+		}
+	}
+	g.idOps = g.idOps[:0]
 }
 
 var geminiIDSeed = maphash.MakeSeed()

@@ -223,3 +223,60 @@ func manyHeldLog(rng *rand.Rand, n int) []byte {
 	b.WriteString(`{"id":"last","type":"gemini","content":"done"}` + "\n") // a step, whatever was rewound
 	return b.Bytes()
 }
+
+// TestGeminiRewrittenLast: a recording whose last record writes again
+// its first gemini message, handed over long before (unless a rewind
+// took it back), is read again whole, however the lookup falls in
+// handedIDs' batch (geminiIDBatch): the read is told at its end
+// (finishEach), where no record follows to tell it.
+func TestGeminiRewrittenLast(t *testing.T) {
+	rng := rand.New(rand.NewPCG(24, 13))
+	dir := t.TempDir()
+	again := 0
+	for n := range 2 * geminiIDBatch {
+		data := replaytest.GeminiLog(rng, 30+n, false, false, false)
+		first := bytes.Index(data, []byte(`{"id":"g`))
+		if first < 0 {
+			continue
+		}
+		line := data[first : first+bytes.IndexByte(data[first:], '\n')+1]
+		data = append(data, bytes.Replace(line, []byte(`"content":`), []byte(`"content":"rewritten","x":`), 1)...)
+		path := filepath.Join(dir, fmt.Sprintf("last-%d.jsonl", n))
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		want, wantTurns := wholeTurns(t, data)
+		var took []string
+		eps, err := ReadFile(path, nil, Options{Format: FormatAuto, Stepper: func(*Episode) TurnStepper {
+			return stepFunc(func(ep *Episode, i int) {
+				tr := ep.Turns[i]
+				took = append(took, fmt.Sprintf("%d %q %q", tr.N, ep.Str(tr.Action), ep.Output(tr.N)))
+			})
+		}})
+		if err != nil || len(eps) != 1 {
+			t.Fatalf("%d: %d episodes, %v", n, len(eps), err)
+		}
+		got := eps[0]
+		if n%8 == 0 {
+			// From a pipe, read again from its spool.
+			t.Setenv("TMPDIR", t.TempDir())
+			if piped, _ := turnsTaken(t, data); (piped[0].Stepped == nil) != (got.Stepped == nil) ||
+				got.Stepped == nil && !reflect.DeepEqual(piped[0].Turns, want.Turns) {
+				t.Errorf("%d records: from a pipe, replayed as read %v, from the file %v", 30+n, piped[0].Stepped != nil, got.Stepped != nil)
+			}
+		}
+		if got.Stepped != nil {
+			if !reflect.DeepEqual(took, wantTurns) {
+				t.Errorf("%d records: replayed as read, %d turns; read whole, %d", 30+n, len(took), len(wantTurns))
+			}
+			continue
+		}
+		again++
+		if !reflect.DeepEqual(got.Turns, want.Turns) || !reflect.DeepEqual(got.Steps, want.Steps) || !reflect.DeepEqual(got.Diag, want.Diag) {
+			t.Errorf("%d records: read again, %d turns; read whole, %d", 30+n, len(got.Turns), len(want.Turns))
+		}
+	}
+	if again < geminiIDBatch {
+		t.Errorf("only %d of %d recordings read again", again, 2*geminiIDBatch)
+	}
+}
