@@ -457,12 +457,16 @@ func (g *geminiReader) handOver(end int, add func(stepRecord) error) error {
 		if g.liveUnused == 0 {
 			return // most sessions: no detection waits for its message
 		}
-		for _, l := range g.liveAt[after] {
+		lives, ok := g.liveAt[after]
+		for _, l := range lives {
 			if !l.used {
 				l.used = true
 				g.liveUnused--
 				step(g.liveStep(l))
 			}
+		}
+		if ok {
+			delete(g.liveAt, after) // all used: the map holds the waiting only
 		}
 	}
 	if !h.started {

@@ -48,3 +48,16 @@ func TestJSFields(t *testing.T) {
 		}
 	}
 }
+
+// FuzzLastIndex: lastIndex is strings.LastIndex.
+func FuzzLastIndex(f *testing.F) {
+	f.Add("System: x. Please take a step back. Please take a step back and more", ". Please take a step back")
+	f.Add("aaaa", "aa")
+	f.Add("", "")
+	f.Add("abc", "")
+	f.Fuzz(func(t *testing.T, s, sep string) {
+		if got, want := lastIndex(s, sep), strings.LastIndex(s, sep); got != want {
+			t.Fatalf("lastIndex(%q, %q) = %d, want %d", s, sep, got, want)
+		}
+	})
+}

@@ -266,7 +266,7 @@ func (g *geminiReader) reduceFields(ix *valueIndex, isObject bool, id string, is
 	case "user":
 		text, fr := geminiPartsTextRaw(ix, content, false, true) // only compared: a view
 		if rest, ok := strings.CutPrefix(text, geminiLivePrefix); ok {
-			if i := strings.LastIndex(rest, geminiLiveSuffix); i >= 0 {
+			if i := lastIndex(rest, geminiLiveSuffix); i >= 0 {
 				rest = rest[:i]
 			}
 			r.detail, r.isLive = strings.Clone(rest), true
@@ -298,6 +298,25 @@ func (g *geminiReader) reduceFields(ix *valueIndex, isObject bool, id string, is
 		g.steps = steps
 	}
 	return r
+}
+
+// lastIndex is strings.LastIndex, searched for forwards: the recovery
+// prompt's suffix is followed by the CLI's longer advice, which
+// LastIndex's backward hash went over byte by byte, where Index skips to
+// the suffix's first byte.
+func lastIndex(s, sep string) int {
+	if sep == "" {
+		return len(s)
+	}
+	i := strings.Index(s, sep)
+	for i >= 0 {
+		j := strings.Index(s[i+1:], sep)
+		if j < 0 {
+			break
+		}
+		i += 1 + j
+	}
+	return i
 }
 
 var (
