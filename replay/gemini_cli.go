@@ -80,6 +80,8 @@ type geminiReader struct {
 	out       func([]stepRecord) error // where a session document's steps go as it is read (setOut)
 	released  []stepRecord             // the steps release handed over last, their slice reused
 	steps     []stepRecord             // a message's steps as they are made (reduceFields)
+	msgSlab   slab[geminiMsg]          // the messages reduceFields makes, and their steps
+	stepSlab  slab[stepRecord]
 	speculate bool
 	failed    bool
 	lastLine  int
@@ -235,8 +237,10 @@ func (g *geminiReader) addMsg(id string, view bool, m geminiReduced, line int) {
 		g.queueID(hash, false) // a message handed over written again fails the read
 	}
 	if ok {
-		msg.id, msg.hash, msg.epoch = g.msgs[i].id, g.msgs[i].hash, g.msgs[i].epoch
+		old := g.msgs[i]
+		msg.id, msg.hash, msg.epoch = old.id, old.hash, old.epoch
 		g.msgs[i] = msg
+		old.letGo()
 		return
 	}
 	if view {
@@ -264,6 +268,13 @@ func (g *geminiReader) addMsg(id string, view bool, m geminiReduced, line int) {
 	}
 	g.msgs = append(g.msgs, msg)
 	g.index(id)
+}
+
+// letGo clears a message let go of, and its steps: they may be in slabs
+// (reduceFields), which are let go only once all they hold is.
+func (m *geminiMsg) letGo() {
+	clear(m.steps)
+	*m = geminiMsg{}
 }
 
 // geminiReduce keeps what a message gives the replay: whether it is a
@@ -496,6 +507,7 @@ func (g *geminiReader) handOver(end int, add func(stepRecord) error) error {
 		if m.id != "" {
 			emitLive(m.id)
 		}
+		m.letGo()
 	}
 	g.handedTo = end
 	if g.speculate && g.byID != nil && len(msgs)-end <= geminiWindow {

@@ -258,10 +258,11 @@ func (g *geminiReader) reduceRaw(ix *valueIndex, m rawValue) geminiReduced {
 
 // reduceFields is reduceRaw on a message's fields, read, its id unquoted
 // (by the caller, which has it already for a message record). A gemini
-// message's steps are gathered in g.steps and copied out at their number:
-// appended one by one, they grew (and were cleared) two or three times.
+// message's steps are gathered in g.steps and copied out at their number
+// (into g.stepSlab): appended one by one, they grew (and were cleared)
+// two or three times.
 func (g *geminiReader) reduceFields(ix *valueIndex, isObject bool, id string, isID bool, typ, content, calls rawValue) geminiReduced {
-	r := geminiReduced{msg: &geminiMsg{}, isObject: isObject, id: id, isID: isID}
+	r := geminiReduced{msg: &g.msgSlab.take(1)[0], isObject: isObject, id: id, isID: isID}
 	switch geminiType(typ) {
 	case "user":
 		text, fr := geminiPartsTextRaw(ix, content, false, true) // only compared: a view
@@ -292,7 +293,8 @@ func (g *geminiReader) reduceFields(ix *valueIndex, isObject bool, id string, is
 			return true
 		})
 		if len(steps) > 0 {
-			r.msg.steps = slices.Clone(steps)
+			r.msg.steps = g.stepSlab.take(len(steps))
+			copy(r.msg.steps, steps)
 			clear(steps) // let go of their strings
 		}
 		g.steps = steps

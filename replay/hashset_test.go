@@ -280,3 +280,30 @@ func TestGeminiRewrittenLast(t *testing.T) {
 		t.Errorf("only %d of %d recordings read again", again, 2*geminiIDBatch)
 	}
 }
+
+// TestSlab: a slab's slices are zero, of the length asked, apart (an
+// append to one does not write the next), and one longer than a slab
+// is a slab of its own.
+func TestSlab(t *testing.T) {
+	var s slab[int]
+	var got [][]int
+	for _, n := range []int{1, 3, slabLen - 4, 2, slabLen + 5, 0, 1} {
+		p := s.take(n)
+		if len(p) != n || slices.ContainsFunc(p, func(v int) bool { return v != 0 }) {
+			t.Fatalf("take(%d) = %v", n, p)
+		}
+		for i := range p {
+			p[i] = len(got) + 1
+		}
+		got = append(got, p)
+	}
+	for i, p := range got {
+		_ = append(p, -1) // past its cap: a copy
+		if slices.ContainsFunc(p, func(v int) bool { return v != i+1 }) {
+			t.Errorf("slice %d overwritten: %v", i, p)
+		}
+		if i+1 < len(got) && len(got[i+1]) > 0 && got[i+1][0] != i+2 {
+			t.Errorf("an append to slice %d wrote slice %d: %v", i, i+1, got[i+1])
+		}
+	}
+}
