@@ -154,7 +154,7 @@ func (g *geminiReader) find(id string, hash uint64) (int, bool) {
 		return i, ok
 	}
 	for i := g.handedTo; i < len(g.msgs); i++ {
-		if m := g.msgs[i]; m.hash == hash && m.id == id {
+		if m := g.msgs[i]; m != nil && m.hash == hash && m.id == id {
 			return i, true
 		}
 	}
@@ -182,7 +182,9 @@ func (g *geminiReader) index(id string) {
 	case last+1-g.handedTo > geminiScanMax:
 		g.byID = make(map[string]int, 2*geminiScanMax)
 		for i := g.handedTo; i <= last; i++ {
-			g.byID[g.msgs[i].id] = i
+			if m := g.msgs[i]; m != nil {
+				g.byID[m.id] = i
+			}
 		}
 	}
 }
