@@ -58,15 +58,16 @@ const (
 // noted; the new process's detector starts afresh, so its first step has
 // NewPrompt.
 type geminiReader struct {
-	msgs     []*geminiMsg // in the loader's order; nil: deleted
-	byID     map[string]int
-	live     map[string]*geminiLive   // by the recovery prompt's message id
-	liveList []*geminiLive            // in the order recorded
-	liveAt   map[string][]*geminiLive // by the message they follow
-	epoch    int                      // resumes so far
-	legacy   bool
-	note     []string
-	lateNote []string // the notes of handing the steps over, after the reading's (as at the end)
+	msgs       []*geminiMsg             // in the loader's order; nil: deleted
+	byID       map[string]int           // where each message held is, by id (find)
+	live       map[string]*geminiLive   // by the recovery prompt's message id
+	liveList   []*geminiLive            // in the order recorded
+	liveAt     map[string][]*geminiLive // by the message they follow
+	liveUnused int                      // of liveList, those not handed over yet
+	epoch      int                      // resumes so far
+	legacy     bool
+	note       []string
+	lateNote   []string // the notes of handing the steps over, after the reading's (as at the end)
 
 	// The steps handed over (handOver): messages g.msgs[:handedTo], and
 	// where that stands. With speculate, the steps are handed over as the
@@ -74,8 +75,13 @@ type geminiReader struct {
 	// changed a message handed over.
 	handed    geminiHandOver
 	handedTo  int
-	handedIDs map[uint64]struct{}      // the hashes of their ids (handedID)
+	handedIDs hashSet                  // the hashes of their ids (handedID)
+	idOps     []geminiIDOp             // handedIDs' additions and lookups to make (queueID)
 	out       func([]stepRecord) error // where a session document's steps go as it is read (setOut)
+	released  []stepRecord             // the steps release handed over last, their slice reused
+	steps     []stepRecord             // a message's steps as they are made (reduceFields)
+	msgSlab   slab[geminiMsg]          // the messages reduceFields makes, and their steps
+	stepSlab  slab[stepRecord]
 	speculate bool
 	failed    bool
 	lastLine  int
@@ -86,6 +92,7 @@ type geminiReader struct {
 // recording is held until its end, so not the parsed message).
 type geminiMsg struct {
 	id     string
+	hash   uint64 // id's geminiIDHash, when the session is replayed as read
 	epoch  int
 	prompt bool         // a user prompt
 	steps  []stepRecord // a gemini message's text and tool calls
@@ -129,7 +136,7 @@ func (g *geminiReader) readRecord(v *jsValue, pending []geminiReduced, line int)
 		return nil, ""
 	}
 	if set := v.get("$set"); set != nil && set.kind == jsObject && set.get("$set") == nil {
-		if _, ok := set.get("sessionId").text(); ok && len(g.byID) > 0 {
+		if _, ok := set.get("sessionId").text(); ok && g.holdsAny() {
 			g.epoch++
 			g.note = append(g.note, fmt.Sprintf("line %d: the session was resumed by a new CLI process (its loop detector starts afresh)", line))
 		}
@@ -212,32 +219,34 @@ func (g *geminiReader) addReduced(id string, m geminiReduced, line int) { g.addM
 // (jsUnquoteView), copied only for a new message: a message written
 // again keeps the id it has.
 func (g *geminiReader) addMsg(id string, view bool, m geminiReduced, line int) {
-	if g.byID == nil {
-		g.byID = map[string]int{}
-	}
 	msg := m.msg // made for this call (reduceGemini*): not shared
 	// The CLI writes a message again as it grows (its tool calls, their
 	// results), most often the one it wrote last: that one is found
-	// without hashing its id (a kept message's id maps to its place).
+	// without hashing its id.
 	i, ok := len(g.msgs)-1, false
+	var hash uint64
 	if i >= 0 && g.msgs[i] != nil && g.msgs[i].id == id {
 		ok = true
 	} else {
-		i, ok = g.byID[id]
+		if g.speculate {
+			hash = geminiIDHash(id)
+		}
+		i, ok = g.find(id, hash)
 	}
-	if !ok && g.handedTo > 0 && g.wasHanded(id) {
-		g.failed = true // a message handed over written again
-		return
+	if !ok && g.speculate && g.handedTo > 0 {
+		g.queueID(hash, false) // a message handed over written again fails the read
 	}
 	if ok {
-		msg.id, msg.epoch = g.msgs[i].id, g.msgs[i].epoch
+		old := g.msgs[i]
+		msg.id, msg.hash, msg.epoch = old.id, old.hash, old.epoch
 		g.msgs[i] = msg
+		old.letGo()
 		return
 	}
 	if view {
 		id = strings.Clone(id)
 	}
-	msg.id, msg.epoch = id, g.epoch
+	msg.id, msg.hash, msg.epoch = id, hash, g.epoch
 	detail, isLive := m.detail, m.isLive
 	if isLive {
 		if g.live == nil {
@@ -250,14 +259,22 @@ func (g *geminiReader) addMsg(id string, view bool, m geminiReduced, line int) {
 			}
 			g.live[id] = l
 			g.liveList = append(g.liveList, l)
+			g.liveUnused++
 			if g.liveAt == nil {
 				g.liveAt = map[string][]*geminiLive{}
 			}
 			g.liveAt[l.after] = append(g.liveAt[l.after], l)
 		}
 	}
-	g.byID[id] = len(g.msgs)
 	g.msgs = append(g.msgs, msg)
+	g.index(id)
+}
+
+// letGo clears a message let go of, and its steps: they may be in slabs
+// (reduceFields), which are let go only once all they hold is.
+func (m *geminiMsg) letGo() {
+	clear(m.steps)
+	*m = geminiMsg{}
 }
 
 // geminiReduce keeps what a message gives the replay: whether it is a
@@ -307,7 +324,7 @@ func (g *geminiReader) lastID() string {
 // rewind drops message id and every message after it; all of them when
 // id is unknown.
 func (g *geminiReader) rewind(id string) {
-	at, ok := g.byID[id]
+	at, ok := g.lookup(id)
 	if !ok {
 		at = 0
 	}
@@ -401,6 +418,9 @@ func (g *geminiReader) finish() []stepRecord {
 // copies a step's strings, so a session is not held twice, as messages
 // and as steps, while its steps are added.
 func (g *geminiReader) finishEach(add func(stepRecord) error) error {
+	if g.flushIDs(); g.failed {
+		return errRereadWhole // a message handed over written again, told only now
+	}
 	if err := g.handOver(len(g.msgs), add); err != nil {
 		return err
 	}
@@ -445,11 +465,19 @@ func (g *geminiReader) handOver(end int, add func(stepRecord) error) error {
 		err = add(r)
 	}
 	emitLive := func(after string) {
-		for _, l := range g.liveAt[after] {
+		if g.liveUnused == 0 {
+			return // most sessions: no detection waits for its message
+		}
+		lives, ok := g.liveAt[after]
+		for _, l := range lives {
 			if !l.used {
 				l.used = true
+				g.liveUnused--
 				step(g.liveStep(l))
 			}
+		}
+		if ok {
+			delete(g.liveAt, after) // all used: the map holds the waiting only
 		}
 	}
 	if !h.started {
@@ -464,7 +492,7 @@ func (g *geminiReader) handOver(end int, add func(stepRecord) error) error {
 		}
 		msgs[i] = nil
 		if g.speculate {
-			g.handedID(m.id)
+			g.handedID(m)
 		}
 		if m.epoch != h.epoch {
 			h.prompt = h.prompt || h.epoch >= 0
@@ -479,8 +507,12 @@ func (g *geminiReader) handOver(end int, add func(stepRecord) error) error {
 		if m.id != "" {
 			emitLive(m.id)
 		}
+		m.letGo()
 	}
 	g.handedTo = end
+	if g.speculate && g.byID != nil && len(msgs)-end <= geminiWindow {
+		g.byID = nil // the window is scanned again (find)
+	}
 	return err
 }
 
@@ -532,43 +564,3 @@ func geminiCallResult(c *jsValue) string {
 }
 
 func (g *geminiReader) notes() []string { return append(g.note, g.lateNote...) }
-
-// GeminiToolKey is the text Gemini CLI's loop detector hashes for a tool
-// call (LoopDetectionService.getToolCallKey, 0.61.0): name + ":" +
-// JSON.stringify(args), args as JSON.parse read them from the model's
-// JSON (args is that JSON text; empty or null is {}, as Turn's
-// handlePendingFunctionCall defaults it). The name is trimmed, a blank one
-// "generic_tool", as handlePendingFunctionCall names it.
-func GeminiToolKey(name string, args []byte) (string, error) {
-	v := &jsValue{kind: jsObject}
-	if len(strings.TrimSpace(string(args))) > 0 {
-		parsed, err := parseJS(args)
-		if err != nil {
-			return "", err
-		}
-		if parsed.kind != jsNull && !(parsed.kind == jsBool && !parsed.b) && !(parsed.kind == jsNumber && parsed.num == 0) &&
-			!(parsed.kind == jsString && parsed.str == "") {
-			v = parsed
-		}
-	}
-	return geminiKey(name, v), nil
-}
-
-func geminiKey(name string, args *jsValue) string {
-	name = strings.TrimFunc(name, jsSpace)
-	if name == "" {
-		name = "generic_tool"
-	}
-	return string(appendJS(append([]byte(name), ':'), args))
-}
-
-// jsSpace is JavaScript's white space and line terminators, what
-// String.prototype.trim removes (Go's unicode.IsSpace differs on U+0085
-// and U+FEFF).
-func jsSpace(r rune) bool {
-	switch r {
-	case '\t', '\n', '\v', '\f', '\r', ' ', 0xA0, 0x1680, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000, 0xFEFF:
-		return true
-	}
-	return r >= 0x2000 && r <= 0x200A
-}

@@ -84,7 +84,7 @@ func (g *geminiReader) readSession(br *bufio.Reader, add func(line int, recs []s
 				if err != nil {
 					return bad("not a valid JSON document: " + err.Error())
 				}
-				r := reduceGeminiRaw(&g.ix, raw) // validated and indexed by valueIx
+				r := g.reduceRaw(&g.ix, raw) // validated and indexed by valueIx
 				if !handing {
 					pending = append(pending, r)
 					continue
@@ -118,7 +118,7 @@ func (g *geminiReader) readSession(br *bufio.Reader, add func(line int, recs []s
 	if !js.atEnd() {
 		return bad("not a valid JSON document")
 	}
-	if g.byID == nil && len(pending) > 0 {
+	if len(g.msgs) == 0 && len(pending) > 0 {
 		// The messages are kept by id, most of them once each: the table
 		// is made to their number, not grown (and rehashed) to it.
 		g.byID, g.msgs = make(map[string]int, len(pending)), make([]*geminiMsg, 0, len(pending))

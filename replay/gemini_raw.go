@@ -11,6 +11,7 @@ package replay
 
 import (
 	"bytes"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -94,37 +95,68 @@ func jsUnquoteView(v rawValue) (string, bool) {
 	return jsUnquote(v)
 }
 
+// jsKeys are the member names a reader looks for in an object, by
+// length: a member whose name has none of those lengths (most of a
+// record's: timestamps, tokens, model, thoughts, …) is passed over after
+// one test, and one that has is compared with those names only, where it
+// was compared with each name.
+type jsKeys struct {
+	names []string // distinct
+	first [64]int8 // by length (63: 63 or more), the first name of it; -1: none
+	next  []int8   // the next name of the same length; -1: none
+}
+
+func newJSKeys(names ...string) *jsKeys {
+	ks := &jsKeys{names: names, next: make([]int8, len(names))}
+	for i := range ks.first {
+		ks.first[i] = -1
+	}
+	for i := len(names) - 1; i >= 0; i-- {
+		if slices.Contains(names[:i], names[i]) || len(names) > 64 {
+			panic("jsKeys: " + names[i] + " twice, or too many names") // a name matches one val
+		}
+		l := min(len(names[i]), 63)
+		ks.next[i], ks.first[l] = ks.first[l], int8(i)
+	}
+	return ks
+}
+
 // jsFields fills vals with the members named by keys, as JavaScript reads
 // an object (the last of a repeated key); nil for a key not there or v
 // not an object. ix is v's record's index, or nil.
-func jsFields(ix *valueIndex, v rawValue, keys []string, vals []rawValue) {
+func jsFields(ix *valueIndex, v rawValue, keys *jsKeys, vals []rawValue) {
 	for i := range vals {
 		vals[i] = nil
 	}
 	ix.members(v, func(k []byte, esc bool, val rawValue) bool {
 		if esc {
-			q := make([]byte, 0, len(k)+2)
-			key, _ := jsUnquote(append(append(append(q, '"'), k...), '"'))
-			for i, want := range keys {
-				if key == want {
-					vals[i] = val
-				}
-			}
+			keys.setEscaped(k, val, vals)
 			return true
 		}
-		for i, want := range keys {
-			if string(k) == want {
+		for i := keys.first[min(len(k), 63)]; i >= 0; i = keys.next[i] {
+			if string(k) == keys.names[i] {
 				vals[i] = val
+				break
 			}
 		}
 		return true
 	})
 }
 
+// setEscaped is jsFields' for a member whose name is escaped (or not
+// UTF-8), read as JSON.parse reads it.
+func (ks *jsKeys) setEscaped(k []byte, val rawValue, vals []rawValue) {
+	q := make([]byte, 0, len(k)+2)
+	key, _ := jsUnquote(append(append(append(q, '"'), k...), '"'))
+	if i := slices.Index(ks.names, key); i >= 0 {
+		vals[i] = val
+	}
+}
+
 // jsGetRaw is one member of an object (nil when not there).
-func jsGetRaw(ix *valueIndex, v rawValue, key string) rawValue {
+func jsGetRaw(ix *valueIndex, v rawValue, key *jsKeys) rawValue {
 	var val [1]rawValue
-	jsFields(ix, v, []string{key}, val[:])
+	jsFields(ix, v, key, val[:])
 	return val[0]
 }
 
@@ -143,9 +175,9 @@ func jsTruthyRaw(v rawValue) bool {
 }
 
 // geminiRecordKeys are the fields readRecordRaw tests, then the ones
-// reduceGeminiRaw reads of a message (geminiMessageKeys' last three):
+// reduceRaw reads of a message (geminiMessageKeys' last three):
 // one walk of the record reads both.
-var geminiRecordKeys = []string{"$rewindTo", "id", "$set", "sessionId", "projectHash", "messages", "type", "content", "toolCalls"}
+var geminiRecordKeys = newJSKeys("$rewindTo", "id", "$set", "sessionId", "projectHash", "messages", "type", "content", "toolCalls")
 
 // readRecordRaw is readRecord on a validated record (ix its index).
 func (g *geminiReader) readRecordRaw(ix *valueIndex, v rawValue, line int) ([]stepRecord, string) {
@@ -161,21 +193,21 @@ func (g *geminiReader) readRecordRaw(ix *valueIndex, v rawValue, line int) ([]st
 		return nil, ""
 	}
 	if idText, ok := jsUnquoteView(id); ok {
-		g.addMsg(idText, true, reduceGeminiFields(ix, true, idText, true, typ, f[7], f[8]), line)
+		g.addMsg(idText, true, g.reduceFields(ix, true, idText, true, typ, f[7], f[8]), line)
 		return nil, ""
 	}
 	addAll := func(msgs rawValue) {
 		ix.elems(msgs, func(_ int, m rawValue) bool {
-			if r := reduceGeminiRaw(ix, m); r.isID {
+			if r := g.reduceRaw(ix, m); r.isID {
 				g.addReduced(r.id, r, line)
 			}
 			return true
 		})
 	}
-	if set.Kind() == '{' && jsGetRaw(ix, set, "$set") == nil {
+	if set.Kind() == '{' && jsGetRaw(ix, set, geminiSetKey) == nil {
 		var sf [2]rawValue
-		jsFields(ix, set, []string{"sessionId", "messages"}, sf[:])
-		if sf[0].Kind() == '"' && len(g.byID) > 0 {
+		jsFields(ix, set, geminiSetKeys, sf[:])
+		if sf[0].Kind() == '"' && g.holdsAny() {
 			g.epoch++
 			g.note = append(g.note, "line "+strconv.Itoa(line)+": the session was resumed by a new CLI process (its loop detector starts afresh)")
 		}
@@ -194,7 +226,7 @@ func (g *geminiReader) readRecordRaw(ix *valueIndex, v rawValue, line int) ([]st
 		g.legacy = true
 		ix.elems(msgs, func(i int, m rawValue) bool {
 			if m.Kind() == '{' {
-				r := reduceGeminiRaw(ix, m)
+				r := g.reduceRaw(ix, m)
 				id := r.id
 				if !r.isID {
 					id = "\x00legacy-" + strconv.Itoa(i)
@@ -210,34 +242,41 @@ func (g *geminiReader) readRecordRaw(ix *valueIndex, v rawValue, line int) ([]st
 	return nil, "not a Gemini CLI record (a message with an id, \"$set\", \"$rewindTo\" or the session's metadata)"
 }
 
-var geminiMessageKeys = []string{"id", "type", "content", "toolCalls"}
+// The members a "$set" record's value is read for.
+var geminiSetKey, geminiSetKeys = newJSKeys("$set"), newJSKeys("sessionId", "messages")
 
-// reduceGeminiRaw is reduceGemini on a validated message.
+var geminiMessageKeys = newJSKeys("id", "type", "content", "toolCalls")
+
+// reduceRaw is reduceGemini on a validated message.
 // ix is m's record's index, or nil.
-func reduceGeminiRaw(ix *valueIndex, m rawValue) geminiReduced {
+func (g *geminiReader) reduceRaw(ix *valueIndex, m rawValue) geminiReduced {
 	var f [4]rawValue
 	jsFields(ix, m, geminiMessageKeys, f[:])
 	id, isID := jsUnquote(f[0])
-	return reduceGeminiFields(ix, m.Kind() == '{', id, isID, f[1], f[2], f[3])
+	return g.reduceFields(ix, m.Kind() == '{', id, isID, f[1], f[2], f[3])
 }
 
-// reduceGeminiFields is reduceGeminiRaw on a message's fields, read, its
-// id unquoted (by the caller, which has it already for a message record).
-func reduceGeminiFields(ix *valueIndex, isObject bool, id string, isID bool, typ, content, calls rawValue) geminiReduced {
-	r := geminiReduced{msg: &geminiMsg{}, isObject: isObject, id: id, isID: isID}
+// reduceFields is reduceRaw on a message's fields, read, its id unquoted
+// (by the caller, which has it already for a message record). A gemini
+// message's steps are gathered in g.steps and copied out at their number
+// (into g.stepSlab): appended one by one, they grew (and were cleared)
+// two or three times.
+func (g *geminiReader) reduceFields(ix *valueIndex, isObject bool, id string, isID bool, typ, content, calls rawValue) geminiReduced {
+	r := geminiReduced{msg: &g.msgSlab.take(1)[0], isObject: isObject, id: id, isID: isID}
 	switch geminiType(typ) {
 	case "user":
 		text, fr := geminiPartsTextRaw(ix, content, false, true) // only compared: a view
 		if rest, ok := strings.CutPrefix(text, geminiLivePrefix); ok {
-			if i := strings.LastIndex(rest, geminiLiveSuffix); i >= 0 {
+			if i := lastIndex(rest, geminiLiveSuffix); i >= 0 {
 				rest = rest[:i]
 			}
 			r.detail, r.isLive = strings.Clone(rest), true
 		}
 		r.msg.prompt = !fr && !r.isLive && text != "Please continue."
 	case "gemini":
+		steps := g.steps[:0]
 		if text, _ := geminiPartsTextRaw(ix, content, true, false); text != "" {
-			r.msg.steps = append(r.msg.steps, stepRecord{info: StepInfo{Kind: StepMessage}, output: text, hasText: true})
+			steps = append(steps, stepRecord{info: StepInfo{Kind: StepMessage}, output: text, hasText: true})
 		}
 		ix.elems(calls, func(_ int, c rawValue) bool {
 			if c.Kind() != '{' {
@@ -245,19 +284,50 @@ func reduceGeminiFields(ix *valueIndex, isObject bool, id string, isID bool, typ
 			}
 			var cf [5]rawValue
 			jsFields(ix, c, geminiCallKeys, cf[:])
-			name, _ := jsUnquote(cf[0])
+			name, _ := jsUnquoteView(cf[0]) // copied into the key
 			rec := stepRecord{info: StepInfo{Kind: StepAction}, action: geminiKeyRaw(ix, name, cf[1]), hasAction: true, hasText: true}
 			rec.output = geminiCallResultRaw(ix, cf[2], cf[3])
-			status, _ := jsUnquote(cf[4])
+			status, _ := jsUnquoteView(cf[4]) // only compared
 			rec.info.Error = status == "error"
-			r.msg.steps = append(r.msg.steps, rec)
+			steps = append(steps, rec)
 			return true
 		})
+		if len(steps) > 0 {
+			r.msg.steps = g.stepSlab.take(len(steps))
+			copy(r.msg.steps, steps)
+			clear(steps) // let go of their strings
+		}
+		g.steps = steps
 	}
 	return r
 }
 
-var geminiCallKeys = []string{"name", "args", "result", "resultDisplay", "status"}
+// lastIndex is strings.LastIndex, searched for forwards: the recovery
+// prompt's suffix is followed by the CLI's longer advice, which
+// LastIndex's backward hash went over byte by byte, where Index skips to
+// the suffix's first byte.
+func lastIndex(s, sep string) int {
+	if sep == "" {
+		return len(s)
+	}
+	i := strings.Index(s, sep)
+	for i >= 0 {
+		j := strings.Index(s[i+1:], sep)
+		if j < 0 {
+			break
+		}
+		i += 1 + j
+	}
+	return i
+}
+
+var (
+	geminiCallKeys     = newJSKeys("name", "args", "result", "resultDisplay", "status")
+	geminiPartKeys     = newJSKeys("text", "thought", "functionResponse")
+	geminiResponseKeys = newJSKeys("output", "error")
+	geminiFunctionKey  = newJSKeys("functionResponse")
+	geminiResponseKey  = newJSKeys("response")
+)
 
 // geminiType is a message's type as jsUnquote reads it, the two the
 // reader tells apart matched in place: only compared, they are not
@@ -273,100 +343,6 @@ func geminiType(v rawValue) string {
 	return t
 }
 
-// geminiKeyRaw is geminiKey on a validated call's args (nil: absent):
-// written from its bytes when appendJSRaw can, else through parseJS.
-func geminiKeyRaw(ix *valueIndex, name string, args rawValue) string {
-	name = strings.TrimFunc(name, jsSpace)
-	if name == "" {
-		name = "generic_tool"
-	}
-	dst := append(make([]byte, 0, len(name)+1+max(len(args), 2)), name...)
-	dst = append(dst, ':')
-	if !jsTruthyRaw(args) {
-		return bytesString(append(dst, "{}"...))
-	}
-	if out, ok := appendJSRaw(ix, dst, args, 0); ok {
-		return bytesString(out) // dst was made here and is not written again
-	}
-	v, _ := parseJS(args) // validated: parses
-	return string(appendJS(dst, v))
-}
-
-// appendJSRaw appends a validated value as JSON.stringify(JSON.parse(v))
-// writes it, for the usual tool arguments: objects whose keys are
-// distinct, hold no escape and are not array indices (so JavaScript keeps
-// them in their order, each once), a few levels deep. ok is false for
-// any other value (dst then holds a part of it): parseJS reads those.
-func appendJSRaw(ix *valueIndex, dst []byte, v rawValue, depth int) (out []byte, ok bool) {
-	const maxDepth, maxKeys = 16, 32
-	switch v.Kind() {
-	case '"':
-		body := v[1 : len(v)-1]
-		if bytes.IndexByte(body, '\\') < 0 && utf8.Valid(body) {
-			return append(dst, v...), true // JSON.stringify writes it back as it is
-		}
-		s, _ := jsUnquote(v)
-		return appendJSString(dst, s), true
-	case '0':
-		// Correctly rounded, as JavaScript's; out of range is ±Infinity or 0.
-		f, _ := strconv.ParseFloat(string(v), 64)
-		return appendJSNumber(dst, f), true
-	case 't', 'f':
-		return append(dst, v...), true
-	case 'n':
-		if v[0] != 'n' {
-			return dst, false // NaN or an infinity: not reached, validated as JSON
-		}
-		return append(dst, "null"...), true
-	case '[':
-		if depth >= maxDepth {
-			return dst, false
-		}
-		dst, ok = append(dst, '['), true
-		ix.elems(v, func(i int, el rawValue) bool {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			dst, ok = appendJSRaw(ix, dst, el, depth+1)
-			return ok
-		})
-		return append(dst, ']'), ok
-	case '{':
-		if depth >= maxDepth {
-			return dst, false
-		}
-		var keys [maxKeys][]byte
-		n := 0
-		dst, ok = append(dst, '{'), true
-		ix.members(v, func(k []byte, esc bool, val rawValue) bool {
-			if esc || n == maxKeys {
-				ok = false
-				return false
-			}
-			if _, index := arrayIndex(string(k)); index {
-				ok = false
-				return false
-			}
-			for _, seen := range keys[:n] {
-				if string(seen) == string(k) {
-					ok = false
-					return false
-				}
-			}
-			keys[n] = k
-			if n > 0 {
-				dst = append(dst, ',')
-			}
-			n++
-			dst = append(append(append(dst, '"'), k...), '"', ':')
-			dst, ok = appendJSRaw(ix, dst, val, depth+1)
-			return ok
-		})
-		return append(dst, '}'), ok
-	}
-	return dst, false
-}
-
 // geminiPartsTextRaw is geminiPartsText on a validated content; with
 // view, a text of one part is a view of the record (jsUnquoteView).
 func geminiPartsTextRaw(ix *valueIndex, v rawValue, noThoughts, view bool) (text string, functionResponse bool) {
@@ -375,7 +351,7 @@ func geminiPartsTextRaw(ix *valueIndex, v rawValue, noThoughts, view bool) (text
 		unquote = jsUnquoteView
 	}
 	var f [3]rawValue
-	keys := []string{"text", "thought", "functionResponse"}
+	keys := geminiPartKeys
 	switch v.Kind() {
 	case '"':
 		s, _ := unquote(v)
@@ -408,9 +384,9 @@ func geminiPartsTextRaw(ix *valueIndex, v rawValue, noThoughts, view bool) (text
 func geminiCallResultRaw(ix *valueIndex, res, display rawValue) string {
 	var b strCat
 	ix.elems(res, func(_ int, p rawValue) bool {
-		resp := jsGetRaw(ix, jsGetRaw(ix, p, "functionResponse"), "response")
+		resp := jsGetRaw(ix, jsGetRaw(ix, p, geminiFunctionKey), geminiResponseKey)
 		var f [2]rawValue
-		jsFields(ix, resp, []string{"output", "error"}, f[:])
+		jsFields(ix, resp, geminiResponseKeys, f[:])
 		for _, x := range f {
 			if s, ok := jsUnquote(x); ok {
 				b.add(s)

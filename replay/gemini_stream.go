@@ -29,14 +29,28 @@ const geminiWindow = 8
 var errRereadWhole = errors.New("read the file again whole")
 
 // release returns recs with the steps of the messages now past the
-// window appended, when the session is replayed as read.
+// window appended, when the session is replayed as read. With no recs,
+// they are in g.released, the last call's steps, which the caller has
+// added (copied) to its table by now.
 func (g *geminiReader) release(recs []stepRecord) []stepRecord {
 	if !g.speculate || g.failed || len(g.msgs)-geminiWindow <= g.handedTo {
 		return recs
 	}
+	reuse := len(recs) == 0
+	if reuse {
+		clear(g.released) // let go of their strings
+		recs = g.released[:0]
+	}
 	g.handOver(len(g.msgs)-geminiWindow, func(r stepRecord) error { recs = append(recs, r); return nil })
+	if reuse && cap(recs) <= geminiReleasedMax {
+		g.released = recs
+	}
 	return recs
 }
+
+// geminiReleasedMax bounds g.released: a "$set" of a session's messages
+// hands them over at once.
+const geminiReleasedMax = 64
 
 // replaceMessages empties the session for a "$set" of its messages.
 func (g *geminiReader) replaceMessages() {
@@ -44,7 +58,7 @@ func (g *geminiReader) replaceMessages() {
 		g.failed = true // messages handed over replaced
 		return
 	}
-	g.msgs, g.byID = g.msgs[:0], map[string]int{}
+	g.msgs, g.byID = g.msgs[:0], nil
 }
 
 // speculationFailed says a record changed a message already handed over.
@@ -60,29 +74,119 @@ func (g *geminiReader) recordReleased(raw []byte, line int) ([]stepRecord, strin
 }
 
 // handedID notes the id of a message handed over, and lets go of it: by
-// its 64-bit hash, so that a session's ids are not held to its end. Two
-// ids of one hash make a message written again look handed over: the
-// file is then read again whole, never misread.
-func (g *geminiReader) handedID(id string) {
-	delete(g.byID, id)
-	if g.handedIDs == nil {
-		g.handedIDs = map[uint64]struct{}{}
+// its 64-bit hash (m.hash), so that a session's ids are not held to its
+// end. Two ids of one hash make a message written again look handed
+// over: the file is then read again whole, never misread.
+func (g *geminiReader) handedID(m *geminiMsg) {
+	delete(g.byID, m.id)
+	g.queueID(m.hash, true)
+}
+
+// geminiIDOp is an addition to handedIDs, or a lookup, which fails the
+// read when it finds the hash.
+type geminiIDOp struct {
+	hash uint64
+	add  bool
+}
+
+// geminiIDBatch is how many of handedIDs' additions and lookups wait to
+// be made together. A long session's set outgrows the caches: one by
+// one, each lookup (a message new to the session) waited for a miss to
+// memory, 4-5% of a recording's reading; a batch's misses are waited
+// for together (no lookup waits for another's result). A message
+// handed over written again is then told some messages late, the read
+// going on meanwhile as if it were new: all the same, that read is
+// dropped and the file read again whole, by the first check of failed
+// after the batch (the next record's, or finishEach's).
+const geminiIDBatch = 32
+
+// queueID queues an addition to handedIDs or a lookup, in order: a
+// lookup sees exactly the additions queued before it, as if made then.
+func (g *geminiReader) queueID(hash uint64, add bool) {
+	g.idOps = append(g.idOps, geminiIDOp{hash, add})
+	if len(g.idOps) == geminiIDBatch {
+		g.flushIDs()
 	}
-	g.handedIDs[maphash.String(geminiIDSeed, id)] = struct{}{}
+}
+
+// flushIDs makes the additions and lookups queued.
+func (g *geminiReader) flushIDs() {
+	for _, op := range g.idOps {
+		if op.add {
+			g.handedIDs.add(op.hash)
+		} else if g.handedIDs.has(op.hash) {
+			g.failed = true
+		}
+	}
+	g.idOps = g.idOps[:0]
 }
 
 var geminiIDSeed = maphash.MakeSeed()
 
-// wasHanded says id may be a message handed over (handedID).
-func (g *geminiReader) wasHanded(id string) bool {
-	_, ok := g.handedIDs[maphash.String(geminiIDSeed, id)]
-	return ok
-}
+// geminiHashMask is all ones: a test lowers it to make ids collide.
+var geminiHashMask = ^uint64(0)
+
+// geminiIDHash is the hash handedIDs keeps of a message's id.
+func geminiIDHash(id string) uint64 { return maphash.String(geminiIDSeed, id) & geminiHashMask }
 
 // holds says id is a message held, not handed over ("" never is).
 func (g *geminiReader) holds(id string) bool {
-	i, ok := g.byID[id]
+	i, ok := g.lookup(id)
 	return ok && i >= g.handedTo
+}
+
+// holdsAny says a message is held: g.msgs[g.handedTo:] holds no hole
+// (rewind drops the last messages, handOver the first).
+func (g *geminiReader) holdsAny() bool { return len(g.msgs) > g.handedTo }
+
+// geminiScanMax is the most messages held, replayed as read, that are
+// found by a scan of their ids' hashes: the window's few are, where a map
+// had each message's id hashed, added and deleted again (byID). Past it
+// (a "$set" of many messages), byID indexes them until the window is
+// back to its size (handOver).
+const geminiScanMax = 32
+
+// find is where message id is held; hash is its geminiIDHash when the
+// session is replayed as read.
+func (g *geminiReader) find(id string, hash uint64) (int, bool) {
+	if g.byID != nil || !g.speculate {
+		i, ok := g.byID[id]
+		return i, ok
+	}
+	for i := g.handedTo; i < len(g.msgs); i++ {
+		if m := g.msgs[i]; m != nil && m.hash == hash && m.id == id {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
+// lookup is find, id hashed where it needs it.
+func (g *geminiReader) lookup(id string) (int, bool) {
+	var hash uint64
+	if g.speculate && g.byID == nil {
+		hash = geminiIDHash(id)
+	}
+	return g.find(id, hash)
+}
+
+// index notes the last message added, id, in byID: where byID is kept
+// (a session held to its end, a window grown past geminiScanMax), or
+// made now that the messages held are too many to scan.
+func (g *geminiReader) index(id string) {
+	switch last := len(g.msgs) - 1; {
+	case g.byID != nil:
+		g.byID[id] = last
+	case !g.speculate:
+		g.byID = map[string]int{id: last}
+	case last+1-g.handedTo > geminiScanMax:
+		g.byID = make(map[string]int, 2*geminiScanMax)
+		for i := g.handedTo; i <= last; i++ {
+			if m := g.msgs[i]; m != nil {
+				g.byID[m.id] = i
+			}
+		}
+	}
 }
 
 // geminiSessionSoFar says a session document's members read before its

@@ -1,0 +1,63 @@
+package replay
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+)
+
+// TestJSFields: jsFields finds by length what a comparison of each
+// member's name, unquoted, with every name sought finds (the last of a
+// repeated name), with names of one length, escaped, empty, of 63 bytes
+// or more, and not UTF-8.
+func TestJSFields(t *testing.T) {
+	long := strings.Repeat("k", 63)
+	keys := newJSKeys("$rewindTo", "id", "$set", "sessionId", "", "toolCalls", long, long+"x", "type", "é")
+	pool := []string{`"$rewindTo"`, `"id"`, `"$set"`, `"sessionId"`, `""`, `"toolCalls"`, `"timestamp"`, `"` + long + `"`, `"` + long + `x"`, `"` + long + `y"`,
+		`"type"`, `"ty\u0070e"`, `"i\u0064"`, `"\u00e9"`, `"é"`, `"e"`, `"tool"`, `"ids"`, "\"\xff\"", `"\ud800"`}
+	rng := rand.New(rand.NewPCG(24, 12))
+	for trial := range 2000 {
+		var b strings.Builder
+		b.WriteByte('{')
+		n := rng.IntN(12)
+		for i := range n {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			fmt.Fprintf(&b, "%s:%d", pool[rng.IntN(len(pool))], i)
+		}
+		b.WriteByte('}')
+		v := rawValue(b.String())
+		got := make([]rawValue, len(keys.names))
+		jsFields(nil, v, keys, got)
+		want := make([]rawValue, len(keys.names))
+		v.Members(func(k []byte, esc bool, val rawValue) bool {
+			name, _ := jsUnquote(rawValue(`"` + string(k) + `"`))
+			for i, n := range keys.names {
+				if name == n {
+					want[i] = val
+				}
+			}
+			return true
+		})
+		for i := range want {
+			if string(got[i]) != string(want[i]) || (got[i] == nil) != (want[i] == nil) {
+				t.Fatalf("trial %d, %s: %q is %q, want %q", trial, v, keys.names[i], got[i], want[i])
+			}
+		}
+	}
+}
+
+// FuzzLastIndex: lastIndex is strings.LastIndex.
+func FuzzLastIndex(f *testing.F) {
+	f.Add("System: x. Please take a step back. Please take a step back and more", ". Please take a step back")
+	f.Add("aaaa", "aa")
+	f.Add("", "")
+	f.Add("abc", "")
+	f.Fuzz(func(t *testing.T, s, sep string) {
+		if got, want := lastIndex(s, sep), strings.LastIndex(s, sep); got != want {
+			t.Fatalf("lastIndex(%q, %q) = %d, want %d", s, sep, got, want)
+		}
+	})
+}
