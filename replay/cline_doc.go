@@ -91,6 +91,7 @@ func (c *clineReader) element(raw []byte) ([]stepRecord, string) {
 	case raw[0] != '{':
 		return nil, errRecordNotObject.Error()
 	}
+	c.cur = nil // not indexed
 	return c.message(rawValue(raw))
 }
 

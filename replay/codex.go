@@ -45,7 +45,8 @@ import (
 // Prompt; the other event messages repeat the response items for the UI
 // and, like session_meta and turn_context, are not steps.
 type codexReader struct {
-	q stepQueue
+	q  stepQueue
+	ix valueIndex // the line's, reused (recordRaw)
 }
 
 // codexItemTypes are the ResponseItem types a legacy rollout writes bare.
@@ -61,9 +62,10 @@ type codexItem struct {
 	Content, Summary, Arguments, Input, Output, Action, Message rawValue
 }
 
-// readCodexItem reads a payload object; bad names a field of a wrong type.
-func readCodexItem(v rawValue) (it codexItem, bad string) {
-	v.Members(func(k []byte, esc bool, val rawValue) bool {
+// readCodexItem reads a payload object, stepping over its long values
+// with the record's index ix; bad names a field of a wrong type.
+func readCodexItem(ix *valueIndex, v rawValue) (it codexItem, bad string) {
+	ix.members(v, func(k []byte, esc bool, val rawValue) bool {
 		var dst *string
 		key := keyBytes(k, esc)
 		switch string(key) {
@@ -102,19 +104,23 @@ func readCodexItem(v rawValue) (it codexItem, bad string) {
 }
 
 // recordRaw reads a rollout line in place (rawagent.go): type a string,
-// payload an object whose type, role, name and call_id are strings.
+// payload an object whose type, role, name and call_id are strings. The
+// line is validated and indexed in one pass (agentRecordIx): the payload
+// and its content are stepped over with the index, not scanned again at
+// each level.
 func (c *codexReader) recordRaw(raw []byte, _ int) ([]stepRecord, string) {
-	v, err := agentRecord(raw)
+	ix := &c.ix
+	v, nonFinite, err := agentRecordIx(raw, ix)
 	if err != nil {
 		return nil, err.Error()
 	}
-	if hasNonFinite(raw) {
+	if nonFinite {
 		return nil, "not a Codex rollout line: NaN or Infinity, which JSON does not have"
 	}
 	var lineType, recordType, bad string
 	var payload rawValue
 	hasID, typeOK := false, true
-	v.Members(func(k []byte, esc bool, val rawValue) bool {
+	ix.members(v, func(k []byte, esc bool, val rawValue) bool {
 		ok := true
 		key := keyBytes(k, esc)
 		switch string(key) {
@@ -136,7 +142,7 @@ func (c *codexReader) recordRaw(raw []byte, _ int) ([]stepRecord, string) {
 	var it codexItem
 	itemBad := ""
 	if payload.Kind() == '{' {
-		it, itemBad = readCodexItem(payload)
+		it, itemBad = readCodexItem(ix, payload)
 	}
 	// A rollout line whose payload reads is the common case; otherwise
 	// the legacy shapes, and the reasons a line cannot be read.
@@ -154,7 +160,7 @@ func (c *codexReader) recordRaw(raw []byte, _ int) ([]stepRecord, string) {
 				return nil, "" // the session header {"id", "timestamp", "instructions", "git"}
 			case codexItemTypes[lineType]:
 				payload, lineType = v, "response_item"
-				it, itemBad = readCodexItem(payload)
+				it, itemBad = readCodexItem(ix, payload)
 			}
 		}
 		if itemBad != "" && payload.Kind() == '{' {
@@ -177,7 +183,7 @@ func (c *codexReader) recordRaw(raw []byte, _ int) ([]stepRecord, string) {
 		}
 		return nil, ""
 	case "compacted":
-		c.q.push(stepRecord{info: StepInfo{Kind: StepCondensation}, output: textOf(it.Message), hasText: true}, "")
+		c.q.push(stepRecord{info: StepInfo{Kind: StepCondensation}, output: textOf(ix, it.Message), hasText: true}, "")
 		return c.q.ready(false), ""
 	case "response_item":
 	default:
@@ -186,14 +192,14 @@ func (c *codexReader) recordRaw(raw []byte, _ int) ([]stepRecord, string) {
 	switch it.Type {
 	case "message":
 		if it.Role == "assistant" {
-			if text := textOf(it.Content); strings.TrimSpace(text) != "" {
+			if text := textOf(ix, it.Content); strings.TrimSpace(text) != "" {
 				c.q.push(stepRecord{info: StepInfo{Kind: StepMessage}, output: text, hasText: true}, "")
 			}
 		}
 	case "reasoning":
-		text := textOf(it.Summary)
+		text := textOf(ix, it.Summary)
 		if it.Content.Kind() == '[' {
-			text += textOf(it.Content)
+			text += textOf(ix, it.Content)
 		}
 		if strings.TrimSpace(text) != "" {
 			c.q.push(stepRecord{info: StepInfo{Kind: StepMessage, Thinking: true}, output: text, hasText: true}, "")
@@ -215,7 +221,7 @@ func (c *codexReader) recordRaw(raw []byte, _ int) ([]stepRecord, string) {
 		action, canon := callActionRaw("web_search", it.Action)
 		c.q.push(stepRecord{info: StepInfo{Kind: StepAction}, action: action, canonical: canon, hasAction: true}, "")
 	case "function_call_output", "custom_tool_call_output":
-		out, code, hasCode := codexOutput(it.Output)
+		out, code, hasCode := codexOutput(ix, it.Output)
 		failed := codexFailed(out)
 		r := c.q.result(it.CallID, out, failed)
 		if r == nil {
@@ -275,8 +281,8 @@ func codexCall(name string, args rawValue) (action, canonical string) {
 // holding {"output": ..., "metadata": {"exit_code": n}}, its keys matched
 // as encoding/json matches a struct's fields (regardless of case, the
 // last one read), since Codex's own output goes through that reading.
-func codexOutput(raw rawValue) (text string, code int, hasCode bool) {
-	text = textOf(raw)
+func codexOutput(ix *valueIndex, raw rawValue) (text string, code int, hasCode bool) {
+	text = textOf(ix, raw)
 	if code, ok := codexFreeformExit(text); ok {
 		return text, code, true
 	}

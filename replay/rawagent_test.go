@@ -452,3 +452,44 @@ func FuzzClineDoc(f *testing.F) {
 		}
 	})
 }
+
+// agentRecordRef is parseRecord(raw, true) as the readers that decoded into
+// structs saw a record: null is an empty record (json.Unmarshal of null
+// into a struct leaves it as it is), and a value other than an object
+// followed by a stray ']' or '}' is "not a JSON object" (decodeObject's
+// decoder stops before those).
+func agentRecordRef(raw []byte) (rawValue, error) {
+	if bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
+		return rawValue("{}"), nil
+	}
+	v, err := parseRecord(raw, true)
+	if err == errRecordTwoValues {
+		i := skipSpace(raw, 0)
+		if j := skipSpace(raw, validValue(raw, i)); raw[i] != '{' && (raw[j] == ']' || raw[j] == '}') {
+			return nil, errRecordNotObject
+		}
+	}
+	return v, err
+}
+
+// FuzzAgentRecordIx holds agentRecordIx to agentRecordRef and
+// hasNonFinite, the two readings it does in one pass.
+func FuzzAgentRecordIx(f *testing.F) {
+	for _, s := range []string{
+		`{}`, `null`, " null \t", "\fnull", `{"a":NaN}`, `{"a":"NaN"}`, `[1]}`, `[1] x`, `{"a":1} {}`, `5`, `"x"`,
+		`{"a":-Infinity,"b":[Infinity]}`, `{"a":1,}`, `  {"payload":{"x":"` + strings.Repeat("y", 80) + `"}}  `,
+	} {
+		f.Add([]byte(s))
+	}
+	var ix valueIndex
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		v, nonFinite, err := agentRecordIx(raw, &ix)
+		want, wantErr := agentRecordRef(raw)
+		if err != wantErr || !bytes.Equal(v, want) {
+			t.Fatalf("%q: agentRecordIx = %q, %v; agentRecordRef %q, %v", raw, v, err, want, wantErr)
+		}
+		if err == nil && nonFinite != hasNonFinite(raw) {
+			t.Fatalf("%q: nonFinite = %v, hasNonFinite %v", raw, nonFinite, !nonFinite)
+		}
+	})
+}
