@@ -226,7 +226,9 @@ func FuzzPlainRelevant(f *testing.F) {
 }
 
 // special's word-at-a-time search agrees with a byte loop, whatever the
-// neighbours of the byte in question and wherever the search starts.
+// neighbours of the byte in question and wherever the search starts: in
+// the first or second word of a turn of two, the single word after them,
+// or the bytes left.
 func TestSpecial(t *testing.T) {
 	naive := func(s []byte, j int) int {
 		for ; j < len(s); j++ {
@@ -237,7 +239,7 @@ func TestSpecial(t *testing.T) {
 		return j
 	}
 	for _, fill := range []byte{0x20, 0x21, 0x23, 0x5b, 0x5d, 0x7f, 0x80, 0x9f, 0xa0, 0xdc, 0xff} {
-		for n := range 19 {
+		for n := range 36 {
 			for pos := range n {
 				for c := range 256 {
 					s := bytes.Repeat([]byte{fill}, n)
