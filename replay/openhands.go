@@ -236,11 +236,12 @@ func (o *openHandsReader) read(f *[len(openHandsKeys)]rawValue) ([]stepRecord, s
 		}
 		return nil, `an OpenHands observation whose "extras" is not an object`
 	}
+	x := readExtras(extras)
 	content := o.w.text(f[ohkContent])
 	cause := f[ohkCause].Text()
 	// The event is recorded once its step is known: an observation of the
 	// pending call belongs to the call's step.
-	defer o.observationEvent(obs, f[ohkCause], f[ohkContent], content, extras)
+	defer o.observationEvent(obs, f[ohkCause], f[ohkContent], content, extras, &x)
 	if openHandsNotSteps[obs] {
 		return nil, ""
 	}
@@ -255,13 +256,13 @@ func (o *openHandsReader) read(f *[len(openHandsKeys)]rawValue) ([]stepRecord, s
 		flush()
 		o.n++
 		r := stepRecord{n: o.n, hasStep: true, info: StepInfo{Kind: StepAction}, output: content, hasText: true}
-		openHandsResult(&r, obs, extras)
+		openHandsResult(&r, obs, &x)
 		return append(out, r), ""
 	}
 	r := o.pending
 	o.pending = nil
 	r.output, r.hasText = content, true
-	openHandsResult(r, obs, extras)
+	openHandsResult(r, obs, &x)
 	return append(out, *r), ""
 }
 
@@ -318,9 +319,9 @@ func (o *openHandsReader) actionEvent(act, src string, args rawValue, newStep bo
 
 // observationEvent records an observation as the controller sees it, and
 // the live stuck verdict an observation carries. content is contentV
-// read as text.
-func (o *openHandsReader) observationEvent(obs string, cause, contentV rawValue, content string, extras rawValue) {
-	if isTrue(extras.Get("hidden")) {
+// read as text; x is extras' members read.
+func (o *openHandsReader) observationEvent(obs string, cause, contentV rawValue, content string, extras rawValue, x *ohExtras) {
+	if isTrue(x.hidden) {
 		return
 	}
 	if obs == "delegate" && o.depth > 0 {
@@ -328,8 +329,8 @@ func (o *openHandsReader) observationEvent(obs string, cause, contentV rawValue,
 	}
 	switch obs {
 	case "agent_state_changed":
-		if extras.Get("agent_state").StrEq("error") {
-			if reason, _ := extras.Get("reason").Str(); strings.Contains(reason, "stuck in a loop") {
+		if x.agentState.StrEq("error") {
+			if reason, _ := x.reason.Str(); strings.Contains(reason, "stuck in a loop") {
 				o.live()
 			}
 		}
@@ -352,9 +353,9 @@ func (o *openHandsReader) observationEvent(obs string, cause, contentV rawValue,
 	case "run":
 		cls = OHCmdObs
 		w.buf = append(w.buf[:0], "c:"...)
-		w.appendText(extras.Get("command"))
+		w.appendText(x.command)
 		w.buf = append(w.buf, 0)
-		w.appendValue(openHandsExitCode(extras), true, nil)
+		w.appendValue(x.exitCode(), true, nil)
 	default:
 		w.buf = append(append(append(w.buf[:0], "o:"...), obs...), 0)
 		if contentV.Kind() == '"' {
@@ -383,14 +384,46 @@ func (o *openHandsReader) live() {
 	}
 }
 
-// openHandsExitCode is CmdOutputObservation.exit_code: metadata.exit_code
-// (since Jan 2025), the exit_code field before, -1 (the default) when
-// neither is logged (a null logged is null).
-func openHandsExitCode(extras rawValue) rawValue {
-	if c := extras.Get("metadata").Get("exit_code"); c != nil {
+// ohExtras are the members of an observation's extras the reader reads
+// (the last of a repeated key, as Get reads it), found in one walk of
+// extras: a command's observation asked it for six of them, one walk
+// each, a tenth of the reading.
+type ohExtras struct {
+	hidden, agentState, reason, command, exitCodeField rawValue
+	metaExitCode                                       rawValue // metadata.exit_code
+}
+
+func readExtras(extras rawValue) (x ohExtras) {
+	var metadata rawValue
+	extras.Members(func(k []byte, esc bool, val rawValue) bool {
+		switch string(keyBytes(k, esc)) {
+		case "hidden":
+			x.hidden = val
+		case "agent_state":
+			x.agentState = val
+		case "reason":
+			x.reason = val
+		case "command":
+			x.command = val
+		case "metadata":
+			metadata = val
+		case "exit_code":
+			x.exitCodeField = val
+		}
+		return true
+	})
+	x.metaExitCode = metadata.Get("exit_code")
+	return x
+}
+
+// exitCode is CmdOutputObservation.exit_code: metadata.exit_code (since
+// Jan 2025), the exit_code field before, -1 (the default) when neither
+// is logged (a null logged is null).
+func (x *ohExtras) exitCode() rawValue {
+	if c := x.metaExitCode; c != nil {
 		return c
 	}
-	if c := extras.Get("exit_code"); c != nil {
+	if c := x.exitCodeField; c != nil {
 		return c
 	}
 	return rawValue("-1")
@@ -399,11 +432,11 @@ func openHandsExitCode(extras rawValue) rawValue {
 // openHandsResult sets error and exit code from an observation: an
 // ErrorObservation is an error; a command's exit code is in
 // extras.metadata.exit_code (older versions: extras.exit_code).
-func openHandsResult(r *stepRecord, obs string, extras rawValue) {
+func openHandsResult(r *stepRecord, obs string, x *ohExtras) {
 	r.info.Error = obs == "error"
-	code := extras.Get("metadata").Get("exit_code")
+	code := x.metaExitCode
 	if !code.Present() {
-		code = extras.Get("exit_code")
+		code = x.exitCodeField
 	}
 	if c, ok := rawInt(code); ok {
 		r.setExitCode(c)
