@@ -58,6 +58,23 @@ func agentRecordIx(raw []byte, ix *valueIndex) (v rawValue, nonFinite bool, err 
 	return v, ix.nonFinite, nil
 }
 
+// lineDropper is a rawStepReader that keeps nothing of a line once it
+// has read it: its strings are copied out of the line, and what it reads
+// as views of the line is compared, or copied, before the next line.
+type lineDropper interface{ dropsLines() }
+
+func (*codexReader) dropsLines()      {}
+func (*claudeCodeReader) dropsLines() {}
+
+// keepsNoLine says sr keeps nothing of a line once read (a
+// valueStepReader or a lineDropper), so that readSteps reads its lines
+// in place (recordSource.reuse), not each into a new buffer.
+func keepsNoLine(sr stepReader) bool {
+	_, value := sr.(valueStepReader)
+	_, drops := sr.(lineDropper)
+	return value || drops
+}
+
 // rawString reads a field decoded into a Go string: a string, or null or
 // absent as ""; ok is false for another kind of value.
 func rawString(v rawValue) (s string, ok bool) {

@@ -493,3 +493,62 @@ func FuzzAgentRecordIx(f *testing.F) {
 		}
 	})
 }
+
+// TestLineDroppersKeepNoLine holds the lineDroppers, whose lines readSteps
+// reads in place, to keeping nothing of a line: each committed log read a
+// line at a time from one buffer, overwritten once the line is read, gives
+// the steps it gives read from copies kept whole.
+func TestLineDroppersKeepNoLine(t *testing.T) {
+	codex, _ := filepath.Glob(filepath.Join("..", "testdata", "agents", "codex", "sessions", "*", "*", "*", "*.jsonl"))
+	claude, _ := filepath.Glob(filepath.Join("..", "testdata", "agents", "claude-code", "*", "*", "*.jsonl"))
+	if len(codex) == 0 || len(claude) == 0 {
+		t.Fatal("no committed Codex or Claude Code logs")
+	}
+	for _, c := range []struct {
+		paths []string
+		new   func() rawStepReader
+	}{
+		{codex, func() rawStepReader { return &codexReader{} }},
+		{claude, func() rawStepReader { return &claudeCodeReader{} }},
+	} {
+		for _, p := range c.paths {
+			data, err := os.ReadFile(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, ok := c.new().(lineDropper); !ok {
+				t.Fatalf("%s: the reader is no lineDropper", p)
+			}
+			kept, dropped := c.new(), c.new()
+			var want, got []stepRecord
+			var reasons []string
+			var buf []byte
+			for n, line := range bytes.Split(data, []byte("\n")) {
+				if len(bytes.TrimSpace(line)) == 0 {
+					continue
+				}
+				recs, why := kept.recordRaw(bytes.Clone(line), n+1)
+				want = append(want, recs...)
+				buf = append(buf[:0], line...)
+				recs, why2 := dropped.recordRaw(buf, n+1)
+				got = append(got, recs...)
+				reasons = append(reasons, why+" | "+why2)
+				for i := range buf {
+					buf[i] = '#'
+				}
+			}
+			want, got = append(want, kept.finish()...), append(got, dropped.finish()...)
+			if len(want) == 0 {
+				t.Fatalf("%s: no steps", p)
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("%s: steps differ once the line is overwritten:\n got %+v\nwant %+v", p, got, want)
+			}
+			for _, r := range reasons {
+				if a, b, _ := strings.Cut(r, " | "); a != b {
+					t.Errorf("%s: reason %q, read from a copy %q", p, b, a)
+				}
+			}
+		}
+	}
+}
