@@ -58,7 +58,7 @@ var codexItemTypes = map[string]bool{
 
 // codexItem is a ResponseItem (or an event message) read in place.
 type codexItem struct {
-	Type, Role, Name, CallID                                    string
+	Type, Role, Name, CallID                                    string // Type and Role views of the line
 	Content, Summary, Arguments, Input, Output, Action, Message rawValue
 }
 
@@ -66,13 +66,13 @@ type codexItem struct {
 // with the record's index ix; bad names a field of a wrong type.
 func readCodexItem(ix *valueIndex, v rawValue) (it codexItem, bad string) {
 	ix.members(v, func(k []byte, esc bool, val rawValue) bool {
-		var dst *string
+		var dst, view *string // view: only compared, not kept (a view of the line)
 		key := keyBytes(k, esc)
 		switch string(key) {
 		case "type":
-			dst = &it.Type
+			view = &it.Type
 		case "role":
-			dst = &it.Role
+			view = &it.Role
 		case "name":
 			dst = &it.Name
 		case "call_id":
@@ -92,11 +92,14 @@ func readCodexItem(ix *valueIndex, v rawValue) (it codexItem, bad string) {
 		case "message":
 			it.Message = val
 		}
+		ok := true
 		if dst != nil {
-			var ok bool
-			if *dst, ok = rawString(val); !ok && bad == "" {
-				bad = jsonString(string(key)) + " is not a string"
-			}
+			*dst, ok = rawString(val)
+		} else if view != nil {
+			*view, ok = rawStringView(val)
+		}
+		if !ok && bad == "" {
+			bad = jsonString(string(key)) + " is not a string"
 		}
 		return true
 	})
@@ -124,11 +127,11 @@ func (c *codexReader) recordRaw(raw []byte, _ int) ([]stepRecord, string) {
 		ok := true
 		key := keyBytes(k, esc)
 		switch string(key) {
-		case "type":
-			lineType, ok = rawString(val)
+		case "type": // compared, and copied into a reason: a view of the line
+			lineType, ok = rawStringView(val)
 			typeOK = typeOK && ok
 		case "record_type":
-			recordType, ok = rawString(val)
+			recordType, ok = rawStringView(val)
 		case "payload":
 			payload = val
 		case "id":
