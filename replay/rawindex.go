@@ -74,15 +74,15 @@ func (ix *valueIndex) close(i int) {
 func (ix *valueIndex) skip(v rawValue, i int) int {
 	if i < len(v) && v[i] == '"' {
 		// A string shorter than indexMin (most keys' values) is not in
-		// the index: its end is found by scanning its few bytes, before
-		// any search. Its escapes are valid: the byte after a backslash
-		// is never its closing quote.
-		for j, stop := i+1, min(len(v), i+indexMin-1); j < stop; j++ {
-			switch v[j] {
-			case '"':
+		// the index: its end is found by scanning its few bytes, eight at
+		// a time (special: a valid string holds no control byte, so it
+		// stops at a quote or a backslash), before any search. Its
+		// escapes are valid: the byte after a backslash is never its
+		// closing quote.
+		stop := min(len(v), i+indexMin-1)
+		for j := i + 1; j < stop; j += 2 {
+			if j = special(v[:stop], j); j < stop && v[j] == '"' {
 				return j + 1
-			case '\\':
-				j++
 			}
 		}
 	} else if i < len(v) && v[i] != '{' && v[i] != '[' {

@@ -29,6 +29,26 @@ func walkAll(ix *valueIndex, v rawValue, b *strings.Builder) {
 	}
 }
 
+// checkSkips holds the end ix's walkers give every member and element of
+// v, recursively, to skipValue's (closingQuote and SkipComposite, which
+// share nothing with ix.skip's scan of a short string nor its index).
+func checkSkips(t *testing.T, ix *valueIndex, v rawValue) {
+	t.Helper()
+	check := func(val rawValue) {
+		start := cap(v) - cap(val) // val is v[start:...]
+		if end := skipValue(v, start); end != start+len(val) {
+			t.Fatalf("%q at %d: ends at %d, skipValue %d", v, start, start+len(val), end)
+		}
+		checkSkips(t, ix, val)
+	}
+	switch v.Kind() {
+	case '{':
+		ix.members(v, func(_ []byte, _ bool, val rawValue) bool { check(val); return true })
+	case '[':
+		ix.elems(v, func(_ int, val rawValue) bool { check(val); return true })
+	}
+}
+
 // FuzzValueIndex holds the indexed walk to the scanning one on every value
 // validValue accepts, and the index's validation to validValue's.
 func FuzzValueIndex(f *testing.F) {
@@ -39,6 +59,7 @@ func FuzzValueIndex(f *testing.F) {
 		`[[[[["` + long + `"]]]],{"k":{"k":{"k":"` + long + `"}}},"` + long + `\"\\"]`,
 		`{"id":"g1","toolCalls":[{"name":"x","args":{"p":"` + long + `"},"result":[{"functionResponse":{"response":{"output":"` + long + `"}}}]}]}`,
 		`{"a":[` + strings.Repeat(`{"b":"`+long+`"},`, 5) + `1]}`,
+		`{"a":"x\"y","b":["\\",1,"\\\"",{"c":"\u0022\"\\"}]}`, `["abcdefg\"hijklmnopq\\\"rs\\", "` + long[:60] + `\"x"]`,
 		`{"a":"` + long + `"`, `[1,]`, `{"a" 1}`, `[NaN,"NaN"]`, `{"Infinity":-Infinity}`, `["Infinity",1]`,
 		`{"observation":{"content":[{"type":"text","text":"` + long + `\n<&>"}],"is_error":false,"exit_code":0,"b":1.50,"b":[true,null,2e3]},"id":"x","timestamp":"t","k\u0065y":"` + long + `","kind":"ObservationEvent"}`,
 	} {
@@ -64,6 +85,8 @@ func FuzzValueIndex(f *testing.F) {
 		if plain.String() != indexed.String() {
 			t.Fatalf("indexed walk differs:\n%s\nscanning:\n%s", indexed.String(), plain.String())
 		}
+		checkSkips(t, nil, v)
+		checkSkips(t, &ix, v)
 		// The canonical writers and get agree with the scanning ones.
 		for _, canonical := range []bool{false, true} {
 			var plain, indexed canonWriter
