@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"strings"
+	"unsafe"
 )
 
 // codexReader reads an OpenAI Codex CLI session as Codex writes it,
@@ -268,7 +269,7 @@ func codexCall(name string, args rawValue) (action, canonical string) {
 		return callActionRaw(name, args)
 	}
 	s, _ := args.Str()
-	a := bytes.TrimSpace([]byte(s))
+	a := bytes.TrimSpace(stringBytes(s))
 	if len(a) == 0 {
 		return name, name
 	}
@@ -293,7 +294,7 @@ func codexOutput(ix *valueIndex, raw rawValue) (text string, code int, hasCode b
 	if !strings.HasPrefix(t, "{") {
 		return text, 0, false
 	}
-	tb := []byte(t)
+	tb := stringBytes(t)
 	if validValue(tb, 0) != len(tb) || hasNonFinite(tb) {
 		return text, 0, false
 	}
@@ -391,6 +392,10 @@ func codexFreeformExit(text string) (int, bool) {
 	}
 	return n, true
 }
+
+// stringBytes is s as bytes, not copied: only read, as the JSON a string
+// holds is (validated, walked, its strings copied out).
+func stringBytes(s string) []byte { return unsafe.Slice(unsafe.StringData(s), len(s)) }
 
 // isValidNumber says s is a JSON number, as encoding/json checks a
 // json.Number.
