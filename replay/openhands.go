@@ -192,7 +192,9 @@ func (o *openHandsReader) read(f *[len(openHandsKeys)]rawValue) ([]stepRecord, s
 			o.pending = nil
 		}
 	}
-	if act, ok := f[ohkAction].Str(); ok {
+	// The action, its source and the cause are views of the record: they
+	// are compared, or copied into a step's action or an event's key.
+	if act, ok := strView(f[ohkAction]); ok {
 		args := f[ohkArgs]
 		if args.Kind() != '{' {
 			if args == nil {
@@ -200,8 +202,9 @@ func (o *openHandsReader) read(f *[len(openHandsKeys)]rawValue) ([]stepRecord, s
 			}
 			return nil, `an OpenHands action whose "args" is not an object`
 		}
-		src, _ := f[ohkSource].Str()
-		o.actionEvent(act, src, args, !openHandsNotSteps[act] && !(act == "message" && src == "user"))
+		src, _ := strView(f[ohkSource])
+		a := readArgs(args)
+		o.actionEvent(act, src, &a, args, !openHandsNotSteps[act] && !(act == "message" && src == "user"))
 		if openHandsNotSteps[act] {
 			return nil, ""
 		}
@@ -212,11 +215,11 @@ func (o *openHandsReader) read(f *[len(openHandsKeys)]rawValue) ([]stepRecord, s
 			}
 			flush()
 			o.n++
-			return append(out, stepRecord{n: o.n, hasStep: true, info: StepInfo{Kind: StepMessage}, output: o.w.text(args.Get("content")), hasText: true}), ""
+			return append(out, stepRecord{n: o.n, hasStep: true, info: StepInfo{Kind: StepMessage}, output: o.w.text(a.content), hasText: true}), ""
 		case "condensation":
 			flush()
 			o.n++
-			summary, _ := args.Get("summary").Str()
+			summary, _ := a.summary.Str()
 			return append(out, stepRecord{n: o.n, hasStep: true, info: StepInfo{Kind: StepCondensation}, output: summary, hasText: true}), ""
 		}
 		flush()
@@ -225,7 +228,7 @@ func (o *openHandsReader) read(f *[len(openHandsKeys)]rawValue) ([]stepRecord, s
 		o.pendID = f[ohkID].Text()
 		return out, ""
 	}
-	obs, ok := f[ohkObservation].Str()
+	obs, ok := strView(f[ohkObservation])
 	if !ok {
 		return nil, "neither an action nor an observation"
 	}
@@ -238,7 +241,7 @@ func (o *openHandsReader) read(f *[len(openHandsKeys)]rawValue) ([]stepRecord, s
 	}
 	x := readExtras(extras)
 	content := o.w.text(f[ohkContent])
-	cause := f[ohkCause].Text()
+	cause := textView(f[ohkCause])
 	// The event is recorded once its step is known: an observation of the
 	// pending call belongs to the call's step.
 	defer o.observationEvent(obs, f[ohkCause], f[ohkContent], content, extras, &x)
@@ -266,13 +269,36 @@ func (o *openHandsReader) read(f *[len(openHandsKeys)]rawValue) ([]stepRecord, s
 	return append(out, *r), ""
 }
 
+// ohArgs are the members of an action's args the reader reads (the last
+// of a repeated key, as Get reads it), found in one walk of args.
+type ohArgs struct{ hidden, waitForResponse, code, content, summary rawValue }
+
+func readArgs(args rawValue) (a ohArgs) {
+	args.Members(func(k []byte, esc bool, val rawValue) bool {
+		switch string(keyBytes(k, esc)) {
+		case "hidden":
+			a.hidden = val
+		case "wait_for_response":
+			a.waitForResponse = val
+		case "code":
+			a.code = val
+		case "content":
+			a.content = val
+		case "summary":
+			a.summary = val
+		}
+		return true
+	})
+	return a
+}
+
 // actionEvent records an action as the controller sees it; newStep says
-// it begins the next step.
-func (o *openHandsReader) actionEvent(act, src string, args rawValue, newStep bool) {
+// it begins the next step. a is args' members read.
+func (o *openHandsReader) actionEvent(act, src string, a *ohArgs, args rawValue, newStep bool) {
 	if act == "null" || act == "change_agent_state" {
 		return // not in the history, and should_step is false
 	}
-	inHistory := !isTrue(args.Get("hidden"))
+	inHistory := !isTrue(a.hidden)
 	cls, ask := OHOtherAction, false
 	var text string
 	switch act {
@@ -283,7 +309,7 @@ func (o *openHandsReader) actionEvent(act, src string, args rawValue, newStep bo
 		case "agent":
 			// An agent message waiting for a response sets the state to
 			// awaiting_user_input first: the controller does not step.
-			cls, ask = OHAgentMessage, !isTrue(args.Get("wait_for_response"))
+			cls, ask = OHAgentMessage, !isTrue(a.waitForResponse)
 		default:
 			// Neither the user's (is_stuck keeps it) nor the agent's
 			// (no monologue); should_step takes any MessageAction.
@@ -292,7 +318,7 @@ func (o *openHandsReader) actionEvent(act, src string, args rawValue, newStep bo
 	case "run_ipython":
 		cls = OHIPythonAction
 		if o.ep != nil {
-			text = o.w.text(args.Get("code"))
+			text = o.w.text(a.code)
 		}
 	case "condensation", "condensation_request":
 		ask = true

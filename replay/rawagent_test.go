@@ -494,31 +494,43 @@ func FuzzAgentRecordIx(f *testing.F) {
 	})
 }
 
-// TestLineDroppersKeepNoLine holds the lineDroppers, whose lines readSteps
-// reads in place, to keeping nothing of a line: each committed log read a
-// line at a time from one buffer, overwritten once the line is read, gives
-// the steps it gives read from copies kept whole.
+// TestLineDroppersKeepNoLine holds the readers whose lines readSteps
+// reads in place (keepsNoLine: the lineDroppers, and OpenHands', which
+// reads views of the line) to keeping nothing of a line: each committed
+// log read a line at a time from one buffer, overwritten once the line is
+// read, gives the steps (and OpenHands events) it gives read from copies
+// kept whole.
 func TestLineDroppersKeepNoLine(t *testing.T) {
 	codex, _ := filepath.Glob(filepath.Join("..", "testdata", "agents", "codex", "sessions", "*", "*", "*", "*.jsonl"))
 	claude, _ := filepath.Glob(filepath.Join("..", "testdata", "agents", "claude-code", "*", "*", "*.jsonl"))
 	if len(codex) == 0 || len(claude) == 0 {
 		t.Fatal("no committed Codex or Claude Code logs")
 	}
+	openhands := []string{filepath.Join("..", "testdata", "steps", "openhands", "events.jsonl"),
+		filepath.Join("..", "testdata", "openhands", "live-stuck.jsonl"), filepath.Join("..", "testdata", "openhands", "live-disagrees.jsonl")}
+	var eps []*Episode
 	for _, c := range []struct {
 		paths []string
 		new   func() rawStepReader
 	}{
 		{codex, func() rawStepReader { return &codexReader{} }},
 		{claude, func() rawStepReader { return &claudeCodeReader{} }},
+		{openhands, func() rawStepReader {
+			o := &openHandsReader{}
+			eps = append(eps, &Episode{})
+			o.start(eps[len(eps)-1])
+			return o
+		}},
 	} {
 		for _, p := range c.paths {
 			data, err := os.ReadFile(p)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, ok := c.new().(lineDropper); !ok {
-				t.Fatalf("%s: the reader is no lineDropper", p)
+			if !keepsNoLine(c.new()) {
+				t.Fatalf("%s: the reader's lines are not read in place", p)
 			}
+			eps = eps[:0]
 			kept, dropped := c.new(), c.new()
 			var want, got []stepRecord
 			var reasons []string
@@ -543,6 +555,9 @@ func TestLineDroppersKeepNoLine(t *testing.T) {
 			}
 			if !reflect.DeepEqual(got, want) {
 				t.Errorf("%s: steps differ once the line is overwritten:\n got %+v\nwant %+v", p, got, want)
+			}
+			if len(eps) == 2 && !reflect.DeepEqual(eps[0], eps[1]) {
+				t.Errorf("%s: OpenHands events differ once the line is overwritten:\n got %+v\nwant %+v", p, eps[1], eps[0])
 			}
 			for _, r := range reasons {
 				if a, b, _ := strings.Cut(r, " | "); a != b {
