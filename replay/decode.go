@@ -89,16 +89,18 @@ func nonFiniteToken(v []byte) bool {
 func validString(b []byte, i int) (end int, esc bool) {
 	j := i + 1
 	for {
-		// special's first word, tested here: most runs (a key, a line
-		// between two newline escapes) end within it, and a call a run
-		// was a tenth of the validating pass.
-		if j+8 <= len(b) {
+		// special's loop, written here: a string stops every 11 to 17
+		// bytes (keys, lines between newline escapes), and a call a run
+		// was a tenth of the validating pass. The last few bytes of b,
+		// or a stop found in its last word, go to special.
+		for j+8 <= len(b) {
 			if m := stopMask(binary.LittleEndian.Uint64(b[j:])); m != 0 {
 				j += bits.TrailingZeros64(m) / 8
-			} else {
-				j = special(b, j+8)
+				break
 			}
-		} else {
+			j += 8
+		}
+		if j+8 > len(b) {
 			j = special(b, j)
 		}
 		if j >= len(b) {

@@ -254,3 +254,59 @@ func TestSpecial(t *testing.T) {
 		}
 	}
 }
+
+// validStringRef is validString a byte at a time.
+func validStringRef(b []byte, i int) (end int, esc bool) {
+	for j := i + 1; j < len(b); j++ {
+		switch c := b[j]; {
+		case c == '"':
+			return j + 1, esc
+		case c < 0x20:
+			return -1, false
+		case c == '\\':
+			esc = true
+			if j+1 >= len(b) {
+				return -1, false
+			}
+			switch b[j+1] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				j++
+			case 'u':
+				if j+6 > len(b) {
+					return -1, false
+				}
+				for _, h := range b[j+2 : j+6] {
+					if !isHex(h) {
+						return -1, false
+					}
+				}
+				j += 5
+			default:
+				return -1, false
+			}
+		}
+	}
+	return -1, false
+}
+
+// validString's inline words agree with the byte loop whatever byte
+// stands wherever in a string, near its end or the buffer's, from any
+// start: the stop in the first word, a later one, the last few bytes.
+func TestValidString(t *testing.T) {
+	for _, tail := range []string{"", "\"", "\" ", "\",\"abcdefgh\"}"} {
+		for n := range 26 {
+			for pos := range n {
+				for _, c := range []byte{0, 0x1f, ' ', '"', '\\', 'n', 'u', '0', 'g', 0x7f, 0x80, 0xff} {
+					body := bytes.Repeat([]byte{'a'}, n)
+					body[pos] = c
+					b := append(append([]byte{'"'}, body...), tail...)
+					gotEnd, gotEsc := validString(b, 0)
+					wantEnd, wantEsc := validStringRef(b, 0)
+					if gotEnd != wantEnd || gotEsc != wantEsc {
+						t.Fatalf("%q: %d %v, want %d %v", b, gotEnd, gotEsc, wantEnd, wantEsc)
+					}
+				}
+			}
+		}
+	}
+}
