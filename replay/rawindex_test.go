@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // walkAll writes every member and element of v, recursively, as ix's
@@ -147,5 +148,38 @@ func TestValueIndexSpans(t *testing.T) {
 	}
 	if s := ix.skip(rawValue(buf[1:]), strings.Index(doc, `{"d"`)-1); s != len(doc)-2 {
 		t.Fatalf("skip of c's value in a slice of the record = %d, want %d", s, len(doc)-2)
+	}
+}
+
+// members reads a key eight bytes at a time: its bytes and esc (an
+// escape, or bytes that are not UTF-8) are those of a byte loop, whatever
+// byte stands wherever in keys of 0 to 20 bytes, the value after them
+// short or long.
+func TestMembersKeys(t *testing.T) {
+	for _, val := range []string{`1`, `"` + strings.Repeat("v", 70) + `"`} {
+		for n := range 21 {
+			for pos := range max(n, 1) {
+				for _, c := range []string{"a", `\n`, `\"`, `\u0041`, "\x80", "\xff", "é", "\u2028"} {
+					key := []byte(strings.Repeat("k", n))
+					if n > 0 {
+						key = append(append(key[:pos:pos], c...), key[pos+1:]...)
+					}
+					obj := []byte(`{"` + string(key) + `":` + val + `,"z":2}`)
+					if validValue(obj, 0) != len(obj) {
+						t.Fatalf("%q: not valid", obj)
+					}
+					var got []string
+					rawValue(obj).Members(func(k []byte, esc bool, v rawValue) bool {
+						got = append(got, fmt.Sprintf("%q %v %q", k, esc, v))
+						return true
+					})
+					esc := bytes.IndexByte(key, '\\') >= 0 || !utf8.Valid(key)
+					want := []string{fmt.Sprintf("%q %v %q", key, esc, val), fmt.Sprintf("%q %v %q", "z", false, "2")}
+					if fmt.Sprint(got) != fmt.Sprint(want) {
+						t.Fatalf("%q:\n got %v\nwant %v", obj, got, want)
+					}
+				}
+			}
+		}
 	}
 }
