@@ -260,7 +260,23 @@ func textOf(ix *valueIndex, v rawValue) string {
 	default:
 		return compactText(v)
 	}
+	// Content is mostly one block: its text, already a string of its
+	// own, is the whole, not copied again into a Builder.
 	var b strings.Builder
+	var first string
+	n := 0
+	add := func(s string) {
+		switch n {
+		case 0:
+			first = s
+		case 1:
+			b.WriteString(first)
+			fallthrough
+		default:
+			b.WriteString(s)
+		}
+		n++
+	}
 	ok := true
 	ix.elems(v, func(_ int, el rawValue) bool {
 		typ, text, hasText, good := textBlock(ix, el)
@@ -268,9 +284,9 @@ func textOf(ix *valueIndex, v rawValue) string {
 		case !good:
 			ok = false
 		case hasText:
-			b.WriteString(text)
+			add(text)
 		case typ != "":
-			b.WriteString("[" + typ + "]") // an image's bytes are no output to compare
+			add("[" + typ + "]") // an image's bytes are no output to compare
 		default:
 			ok = false // not content blocks
 		}
@@ -278,6 +294,9 @@ func textOf(ix *valueIndex, v rawValue) string {
 	})
 	if !ok {
 		return compactText(v)
+	}
+	if n == 1 {
+		return first
 	}
 	return b.String()
 }
