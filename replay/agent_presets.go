@@ -169,6 +169,7 @@ type stepQueue struct {
 	queue   []*queuedStep
 	pending map[string]*queuedStep // call id → call waiting for its result
 	prompt  bool                   // a user prompt came in since the last step
+	out     []stepRecord           // ready's, reused: the caller is done with it before the next record
 }
 
 type queuedStep struct {
@@ -226,7 +227,8 @@ func (q *stepQueue) forget(p *queuedStep) {
 // ready returns the steps before the first call still waiting (all of
 // them with all set, or when too many are held), numbered in order.
 func (q *stepQueue) ready(all bool) []stepRecord {
-	var out []stepRecord
+	clear(q.out) // the last record's steps, let go
+	out := q.out[:0]
 	i := 0
 	for ; i < len(q.queue); i++ {
 		p := q.queue[i]
@@ -247,6 +249,12 @@ func (q *stepQueue) ready(all bool) []stepRecord {
 	}
 	clear(q.queue[:i])
 	q.queue = q.queue[i:]
+	if len(out) == 0 {
+		return nil
+	}
+	if cap(out) <= 64 {
+		q.out = out // not the thousands a call never answered lets go at once
+	}
 	return out
 }
 

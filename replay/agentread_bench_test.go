@@ -124,7 +124,7 @@ func BenchmarkCanonV1(b *testing.B) {
 // (validValueIx, building the index) over each line of a generated log.
 func BenchmarkValidateRecords(b *testing.B) {
 	dir := b.TempDir()
-	for _, name := range []string{"gemini-jsonl", "openhands-v1"} {
+	for _, name := range []string{"gemini-jsonl", "openhands-v1", "codex", "steps", "openhands-events"} {
 		b.Run(name, func(b *testing.B) {
 			data := agentBenchLog(b, dir, name)
 			lines := bytes.Split(data, []byte("\n"))

@@ -49,6 +49,7 @@ type claudeCodeReader struct {
 	side      int8
 	sidechain bool
 	blocks    []contentBlock // the record's, reused
+	ix        valueIndex     // the record's, reused (recordRaw)
 }
 
 // claudeCodeNotSteps are record types that are not the model's stream:
@@ -81,17 +82,18 @@ const claudeCodeBadContent = "a message whose content is neither text nor conten
 // booleans, message an object whose content is a string or blocks); a
 // record with a field of another type is skipped with its name.
 func (c *claudeCodeReader) recordRaw(raw []byte, _ int) ([]stepRecord, string) {
-	v, err := agentRecord(raw)
+	ix := &c.ix
+	v, nonFinite, err := agentRecordIx(raw, ix)
 	if err != nil {
 		return nil, err.Error()
 	}
-	if hasNonFinite(raw) {
+	if nonFinite {
 		return nil, "not a Claude Code record: NaN or Infinity, which JSON does not have"
 	}
 	var typ, uuid, typeAtMessage, bad string
 	var side, meta, compact, hasMessage bool
 	var msg rawValue
-	v.Members(func(k []byte, esc bool, val rawValue) bool {
+	ix.members(v, func(k []byte, esc bool, val rawValue) bool {
 		ok := true
 		switch string(keyBytes(k, esc)) {
 		case "type":
@@ -125,14 +127,14 @@ func (c *claudeCodeReader) recordRaw(raw []byte, _ int) ([]stepRecord, string) {
 	if hasMessage {
 		var kindBad bool
 		var why string
-		msg.Members(func(k []byte, esc bool, val rawValue) bool {
+		ix.members(msg, func(k []byte, esc bool, val rawValue) bool {
 			switch string(keyBytes(k, esc)) {
 			case "role":
 				if _, ok := rawString(val); !ok && why == "" {
 					why = `"role" is not a string`
 				}
 			case "content":
-				blocks, set, kindBad, why = readBlocks(val, blocks[:0])
+				blocks, set, kindBad, why = readBlocks(ix, val, blocks[:0])
 			}
 			return true
 		})
@@ -197,7 +199,7 @@ func (c *claudeCodeReader) user(blocks []contentBlock, meta bool) []stepRecord {
 	for _, b := range blocks {
 		switch b.Type {
 		case "tool_result":
-			out := textOf(b.Content)
+			out := textOf(&c.ix, b.Content)
 			if c.q.result(b.ToolUseID, out, b.IsError) == nil {
 				// A result of no call read (its call is in a part of the
 				// log not read): a step with no call.

@@ -76,6 +76,8 @@ type clineReader struct {
 	waiting  []*queuedStep  // XML tool uses waiting for the next user message
 	lastCall *queuedStep    // the last tool use of the assistant message before
 	blocks   []contentBlock // the message's, reused
+	ix       valueIndex     // the line's, reused (recordRaw)
+	cur      *valueIndex    // the message's index: &ix, or nil (element)
 }
 
 // The agents' own words for their detectors' verdicts (see clineReader).
@@ -89,13 +91,14 @@ const (
 // recordRaw reads a message in place (rawagent.go): role a string,
 // content a string or content blocks (null: none).
 func (c *clineReader) recordRaw(raw []byte, _ int) ([]stepRecord, string) {
-	v, err := agentRecord(raw)
+	v, nonFinite, err := agentRecordIx(raw, &c.ix)
 	if err != nil {
 		return nil, err.Error()
 	}
-	if hasNonFinite(raw) {
+	if nonFinite {
 		return nil, "not a Cline task message: NaN or Infinity, which JSON does not have"
 	}
+	c.cur = &c.ix
 	return c.message(v)
 }
 
@@ -103,7 +106,7 @@ func (c *clineReader) recordRaw(raw []byte, _ int) ([]stepRecord, string) {
 func (c *clineReader) message(v rawValue) ([]stepRecord, string) {
 	var role, typ, bad string
 	var content rawValue
-	v.Members(func(k []byte, esc bool, val rawValue) bool {
+	c.cur.members(v, func(k []byte, esc bool, val rawValue) bool {
 		ok := true
 		switch string(keyBytes(k, esc)) {
 		case "role":
@@ -128,7 +131,7 @@ func (c *clineReader) message(v rawValue) ([]stepRecord, string) {
 	if role == "" && (typ == "say" || typ == "ask") {
 		return nil, "a Cline/Roo Code ui_messages.json entry: the steps are read from the task's api_conversation_history.json"
 	}
-	blocks, _, kindBad, why := readBlocks(content, c.blocks[:0])
+	blocks, _, kindBad, why := readBlocks(c.cur, content, c.blocks[:0])
 	c.blocks = blocks
 	if content == nil || kindBad || why != "" {
 		return nil, fmt.Sprintf("a Cline task message (role %q) whose content is neither text nor content blocks", role)
@@ -211,7 +214,7 @@ func (c *clineReader) user(blocks []contentBlock) {
 	for _, b := range blocks {
 		switch b.Type {
 		case "tool_result":
-			out := textOf(b.Content)
+			out := textOf(c.cur, b.Content)
 			isErr := b.IsError || strings.Contains(out, "The tool execution failed")
 			last = c.q.result(b.ToolUseID, out, isErr)
 			if last == nil {

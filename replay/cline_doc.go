@@ -49,7 +49,7 @@ func (c *clineReader) readDoc(r io.Reader, add func(line int, recs []stepRecord)
 			js.pos++
 			break
 		}
-		raw, line, err := js.value()
+		raw, line, err := js.valueIx(&c.ix) // validated and indexed in one pass
 		if err != nil {
 			if js.err != nil {
 				return js.err
@@ -82,8 +82,8 @@ func (c *clineReader) readDoc(r io.Reader, add func(line int, recs []stepRecord)
 	return nil
 }
 
-// element reads an array element validated by jsonStream, as recordRaw
-// reads it.
+// element reads an array element validated and indexed (c.ix) by
+// jsonStream, as recordRaw reads it.
 func (c *clineReader) element(raw []byte) ([]stepRecord, string) {
 	switch {
 	case bytes.Equal(raw, []byte("null")):
@@ -91,6 +91,7 @@ func (c *clineReader) element(raw []byte) ([]stepRecord, string) {
 	case raw[0] != '{':
 		return nil, errRecordNotObject.Error()
 	}
+	c.cur = &c.ix
 	return c.message(rawValue(raw))
 }
 

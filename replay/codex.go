@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"strings"
+	"unsafe"
 )
 
 // codexReader reads an OpenAI Codex CLI session as Codex writes it,
@@ -45,7 +46,8 @@ import (
 // Prompt; the other event messages repeat the response items for the UI
 // and, like session_meta and turn_context, are not steps.
 type codexReader struct {
-	q stepQueue
+	q  stepQueue
+	ix valueIndex // the line's, reused (recordRaw)
 }
 
 // codexItemTypes are the ResponseItem types a legacy rollout writes bare.
@@ -57,20 +59,21 @@ var codexItemTypes = map[string]bool{
 
 // codexItem is a ResponseItem (or an event message) read in place.
 type codexItem struct {
-	Type, Role, Name, CallID                                    string
+	Type, Role, Name, CallID                                    string // Type and Role views of the line
 	Content, Summary, Arguments, Input, Output, Action, Message rawValue
 }
 
-// readCodexItem reads a payload object; bad names a field of a wrong type.
-func readCodexItem(v rawValue) (it codexItem, bad string) {
-	v.Members(func(k []byte, esc bool, val rawValue) bool {
-		var dst *string
+// readCodexItem reads a payload object, stepping over its long values
+// with the record's index ix; bad names a field of a wrong type.
+func readCodexItem(ix *valueIndex, v rawValue) (it codexItem, bad string) {
+	ix.members(v, func(k []byte, esc bool, val rawValue) bool {
+		var dst, view *string // view: only compared, not kept (a view of the line)
 		key := keyBytes(k, esc)
 		switch string(key) {
 		case "type":
-			dst = &it.Type
+			view = &it.Type
 		case "role":
-			dst = &it.Role
+			view = &it.Role
 		case "name":
 			dst = &it.Name
 		case "call_id":
@@ -90,11 +93,14 @@ func readCodexItem(v rawValue) (it codexItem, bad string) {
 		case "message":
 			it.Message = val
 		}
+		ok := true
 		if dst != nil {
-			var ok bool
-			if *dst, ok = rawString(val); !ok && bad == "" {
-				bad = jsonString(string(key)) + " is not a string"
-			}
+			*dst, ok = rawString(val)
+		} else if view != nil {
+			*view, ok = rawStringView(val)
+		}
+		if !ok && bad == "" {
+			bad = jsonString(string(key)) + " is not a string"
 		}
 		return true
 	})
@@ -102,27 +108,31 @@ func readCodexItem(v rawValue) (it codexItem, bad string) {
 }
 
 // recordRaw reads a rollout line in place (rawagent.go): type a string,
-// payload an object whose type, role, name and call_id are strings.
+// payload an object whose type, role, name and call_id are strings. The
+// line is validated and indexed in one pass (agentRecordIx): the payload
+// and its content are stepped over with the index, not scanned again at
+// each level.
 func (c *codexReader) recordRaw(raw []byte, _ int) ([]stepRecord, string) {
-	v, err := agentRecord(raw)
+	ix := &c.ix
+	v, nonFinite, err := agentRecordIx(raw, ix)
 	if err != nil {
 		return nil, err.Error()
 	}
-	if hasNonFinite(raw) {
+	if nonFinite {
 		return nil, "not a Codex rollout line: NaN or Infinity, which JSON does not have"
 	}
 	var lineType, recordType, bad string
 	var payload rawValue
 	hasID, typeOK := false, true
-	v.Members(func(k []byte, esc bool, val rawValue) bool {
+	ix.members(v, func(k []byte, esc bool, val rawValue) bool {
 		ok := true
 		key := keyBytes(k, esc)
 		switch string(key) {
-		case "type":
-			lineType, ok = rawString(val)
+		case "type": // compared, and copied into a reason: a view of the line
+			lineType, ok = rawStringView(val)
 			typeOK = typeOK && ok
 		case "record_type":
-			recordType, ok = rawString(val)
+			recordType, ok = rawStringView(val)
 		case "payload":
 			payload = val
 		case "id":
@@ -136,7 +146,7 @@ func (c *codexReader) recordRaw(raw []byte, _ int) ([]stepRecord, string) {
 	var it codexItem
 	itemBad := ""
 	if payload.Kind() == '{' {
-		it, itemBad = readCodexItem(payload)
+		it, itemBad = readCodexItem(ix, payload)
 	}
 	// A rollout line whose payload reads is the common case; otherwise
 	// the legacy shapes, and the reasons a line cannot be read.
@@ -154,7 +164,7 @@ func (c *codexReader) recordRaw(raw []byte, _ int) ([]stepRecord, string) {
 				return nil, "" // the session header {"id", "timestamp", "instructions", "git"}
 			case codexItemTypes[lineType]:
 				payload, lineType = v, "response_item"
-				it, itemBad = readCodexItem(payload)
+				it, itemBad = readCodexItem(ix, payload)
 			}
 		}
 		if itemBad != "" && payload.Kind() == '{' {
@@ -177,7 +187,7 @@ func (c *codexReader) recordRaw(raw []byte, _ int) ([]stepRecord, string) {
 		}
 		return nil, ""
 	case "compacted":
-		c.q.push(stepRecord{info: StepInfo{Kind: StepCondensation}, output: textOf(it.Message), hasText: true}, "")
+		c.q.push(stepRecord{info: StepInfo{Kind: StepCondensation}, output: textOf(ix, it.Message), hasText: true}, "")
 		return c.q.ready(false), ""
 	case "response_item":
 	default:
@@ -186,14 +196,14 @@ func (c *codexReader) recordRaw(raw []byte, _ int) ([]stepRecord, string) {
 	switch it.Type {
 	case "message":
 		if it.Role == "assistant" {
-			if text := textOf(it.Content); strings.TrimSpace(text) != "" {
+			if text := textOf(ix, it.Content); strings.TrimSpace(text) != "" {
 				c.q.push(stepRecord{info: StepInfo{Kind: StepMessage}, output: text, hasText: true}, "")
 			}
 		}
 	case "reasoning":
-		text := textOf(it.Summary)
+		text := textOf(ix, it.Summary)
 		if it.Content.Kind() == '[' {
-			text += textOf(it.Content)
+			text += textOf(ix, it.Content)
 		}
 		if strings.TrimSpace(text) != "" {
 			c.q.push(stepRecord{info: StepInfo{Kind: StepMessage, Thinking: true}, output: text, hasText: true}, "")
@@ -215,7 +225,7 @@ func (c *codexReader) recordRaw(raw []byte, _ int) ([]stepRecord, string) {
 		action, canon := callActionRaw("web_search", it.Action)
 		c.q.push(stepRecord{info: StepInfo{Kind: StepAction}, action: action, canonical: canon, hasAction: true}, "")
 	case "function_call_output", "custom_tool_call_output":
-		out, code, hasCode := codexOutput(it.Output)
+		out, code, hasCode := codexOutput(ix, it.Output)
 		failed := codexFailed(out)
 		r := c.q.result(it.CallID, out, failed)
 		if r == nil {
@@ -259,7 +269,7 @@ func codexCall(name string, args rawValue) (action, canonical string) {
 		return callActionRaw(name, args)
 	}
 	s, _ := args.Str()
-	a := bytes.TrimSpace([]byte(s))
+	a := bytes.TrimSpace(stringBytes(s))
 	if len(a) == 0 {
 		return name, name
 	}
@@ -275,8 +285,8 @@ func codexCall(name string, args rawValue) (action, canonical string) {
 // holding {"output": ..., "metadata": {"exit_code": n}}, its keys matched
 // as encoding/json matches a struct's fields (regardless of case, the
 // last one read), since Codex's own output goes through that reading.
-func codexOutput(raw rawValue) (text string, code int, hasCode bool) {
-	text = textOf(raw)
+func codexOutput(ix *valueIndex, raw rawValue) (text string, code int, hasCode bool) {
+	text = textOf(ix, raw)
 	if code, ok := codexFreeformExit(text); ok {
 		return text, code, true
 	}
@@ -284,7 +294,7 @@ func codexOutput(raw rawValue) (text string, code int, hasCode bool) {
 	if !strings.HasPrefix(t, "{") {
 		return text, 0, false
 	}
-	tb := []byte(t)
+	tb := stringBytes(t)
 	if validValue(tb, 0) != len(tb) || hasNonFinite(tb) {
 		return text, 0, false
 	}
@@ -382,6 +392,10 @@ func codexFreeformExit(text string) (int, bool) {
 	}
 	return n, true
 }
+
+// stringBytes is s as bytes, not copied: only read, as the JSON a string
+// holds is (validated, walked, its strings copied out).
+func stringBytes(s string) []byte { return unsafe.Slice(unsafe.StringData(s), len(s)) }
 
 // isValidNumber says s is a JSON number, as encoding/json checks a
 // json.Number.

@@ -89,7 +89,20 @@ func nonFiniteToken(v []byte) bool {
 func validString(b []byte, i int) (end int, esc bool) {
 	j := i + 1
 	for {
-		j = special(b, j)
+		// special's loop, written here: a string stops every 11 to 17
+		// bytes (keys, lines between newline escapes), and a call a run
+		// was a tenth of the validating pass. The last few bytes of b,
+		// or a stop found in its last word, go to special.
+		for j+8 <= len(b) {
+			if m := stopMask(binary.LittleEndian.Uint64(b[j:])); m != 0 {
+				j += bits.TrailingZeros64(m) / 8
+				break
+			}
+			j += 8
+		}
+		if j+8 > len(b) {
+			j = special(b, j)
+		}
 		if j >= len(b) {
 			return -1, false
 		}
@@ -126,15 +139,27 @@ func validString(b []byte, i int) (end int, esc bool) {
 // special returns the index of the first '"', '\\' or byte below 0x20 in
 // b[j:], or len(b). A word holds one when, after XOR with the byte sought
 // (a zero byte where it was), some byte borrows on subtracting 1 (0x20 for
-// the control bytes) with its own high bit clear.
+// the control bytes) with its own high bit clear. The three tests share
+// that last mask: '"' and '\\' are ASCII, so the XORs leave each byte's
+// high bit as it was in x, and one AND NOT with x stands for three.
 // A borrow only carries upwards, from a byte that holds one, so the
-// lowest flagged byte of the word is the first that does.
+// lowest flagged byte of the word is the first that does. Two words are
+// tested a turn, one branch for both: most strings run for dozens of
+// bytes between their escapes.
 func special(b []byte, j int) int {
-	const ones, highs = 0x0101010101010101, 0x8080808080808080
-	for j+8 <= len(b) {
-		x := binary.LittleEndian.Uint64(b[j:])
-		q, bs := x^(ones*'"'), x^(ones*'\\')
-		if m := ((x-ones*0x20)&^x | (q-ones)&^q | (bs-ones)&^bs) & highs; m != 0 {
+	for j+16 <= len(b) {
+		x, y := binary.LittleEndian.Uint64(b[j:]), binary.LittleEndian.Uint64(b[j+8:])
+		mx, my := stopMask(x), stopMask(y)
+		if mx|my != 0 {
+			if mx != 0 {
+				return j + bits.TrailingZeros64(mx)/8
+			}
+			return j + 8 + bits.TrailingZeros64(my)/8
+		}
+		j += 16
+	}
+	if j+8 <= len(b) {
+		if m := stopMask(binary.LittleEndian.Uint64(b[j:])); m != 0 {
 			return j + bits.TrailingZeros64(m)/8
 		}
 		j += 8
@@ -143,6 +168,13 @@ func special(b []byte, j int) int {
 		j++
 	}
 	return j
+}
+
+// stopMask flags (high bit) the bytes of x that special stops at, exactly
+// from the lowest one up (above it, any byte may be flagged).
+func stopMask(x uint64) uint64 {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	return ((x - ones*0x20) | ((x ^ ones*'"') - ones) | ((x ^ ones*'\\') - ones)) &^ x & highs
 }
 
 func isHex(c byte) bool {

@@ -226,7 +226,9 @@ func FuzzPlainRelevant(f *testing.F) {
 }
 
 // special's word-at-a-time search agrees with a byte loop, whatever the
-// neighbours of the byte in question and wherever the search starts.
+// neighbours of the byte in question and wherever the search starts: in
+// the first or second word of a turn of two, the single word after them,
+// or the bytes left.
 func TestSpecial(t *testing.T) {
 	naive := func(s []byte, j int) int {
 		for ; j < len(s); j++ {
@@ -237,7 +239,7 @@ func TestSpecial(t *testing.T) {
 		return j
 	}
 	for _, fill := range []byte{0x20, 0x21, 0x23, 0x5b, 0x5d, 0x7f, 0x80, 0x9f, 0xa0, 0xdc, 0xff} {
-		for n := range 19 {
+		for n := range 36 {
 			for pos := range n {
 				for c := range 256 {
 					s := bytes.Repeat([]byte{fill}, n)
@@ -246,6 +248,62 @@ func TestSpecial(t *testing.T) {
 						if got, want := special(s, from), naive(s, from); got != want {
 							t.Fatalf("%x from %d: %d, want %d", s, from, got, want)
 						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// validStringRef is validString a byte at a time.
+func validStringRef(b []byte, i int) (end int, esc bool) {
+	for j := i + 1; j < len(b); j++ {
+		switch c := b[j]; {
+		case c == '"':
+			return j + 1, esc
+		case c < 0x20:
+			return -1, false
+		case c == '\\':
+			esc = true
+			if j+1 >= len(b) {
+				return -1, false
+			}
+			switch b[j+1] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				j++
+			case 'u':
+				if j+6 > len(b) {
+					return -1, false
+				}
+				for _, h := range b[j+2 : j+6] {
+					if !isHex(h) {
+						return -1, false
+					}
+				}
+				j += 5
+			default:
+				return -1, false
+			}
+		}
+	}
+	return -1, false
+}
+
+// validString's inline words agree with the byte loop whatever byte
+// stands wherever in a string, near its end or the buffer's, from any
+// start: the stop in the first word, a later one, the last few bytes.
+func TestValidString(t *testing.T) {
+	for _, tail := range []string{"", "\"", "\" ", "\",\"abcdefgh\"}"} {
+		for n := range 26 {
+			for pos := range n {
+				for _, c := range []byte{0, 0x1f, ' ', '"', '\\', 'n', 'u', '0', 'g', 0x7f, 0x80, 0xff} {
+					body := bytes.Repeat([]byte{'a'}, n)
+					body[pos] = c
+					b := append(append([]byte{'"'}, body...), tail...)
+					gotEnd, gotEsc := validString(b, 0)
+					wantEnd, wantEsc := validStringRef(b, 0)
+					if gotEnd != wantEnd || gotEsc != wantEsc {
+						t.Fatalf("%q: %d %v, want %d %v", b, gotEnd, gotEsc, wantEnd, wantEsc)
 					}
 				}
 			}

@@ -127,7 +127,9 @@ func (s *jsonStream) valueIx(ix *valueIndex) (raw []byte, line int, err error) {
 		}
 		if end > 0 && (end < len(window) || s.eof) {
 			raw = window[:end]
-			if hasNonFinite(raw) {
+			// The pass that indexed raw met its NaN and infinities, if
+			// any (valueIndex.nonFinite): no second search of it.
+			if ix != nil && ix.nonFinite || ix == nil && hasNonFinite(raw) {
 				return nil, line, fmt.Errorf("invalid JSON: NaN or Infinity")
 			}
 			s.line += bytes.Count(raw, []byte{'\n'})

@@ -192,7 +192,9 @@ func (o *openHandsReader) read(f *[len(openHandsKeys)]rawValue) ([]stepRecord, s
 			o.pending = nil
 		}
 	}
-	if act, ok := f[ohkAction].Str(); ok {
+	// The action, its source and the cause are views of the record: they
+	// are compared, or copied into a step's action or an event's key.
+	if act, ok := strView(f[ohkAction]); ok {
 		args := f[ohkArgs]
 		if args.Kind() != '{' {
 			if args == nil {
@@ -200,8 +202,9 @@ func (o *openHandsReader) read(f *[len(openHandsKeys)]rawValue) ([]stepRecord, s
 			}
 			return nil, `an OpenHands action whose "args" is not an object`
 		}
-		src, _ := f[ohkSource].Str()
-		o.actionEvent(act, src, args, !openHandsNotSteps[act] && !(act == "message" && src == "user"))
+		src, _ := strView(f[ohkSource])
+		a := readArgs(args)
+		o.actionEvent(act, src, &a, args, !openHandsNotSteps[act] && !(act == "message" && src == "user"))
 		if openHandsNotSteps[act] {
 			return nil, ""
 		}
@@ -212,11 +215,11 @@ func (o *openHandsReader) read(f *[len(openHandsKeys)]rawValue) ([]stepRecord, s
 			}
 			flush()
 			o.n++
-			return append(out, stepRecord{n: o.n, hasStep: true, info: StepInfo{Kind: StepMessage}, output: o.w.text(args.Get("content")), hasText: true}), ""
+			return append(out, stepRecord{n: o.n, hasStep: true, info: StepInfo{Kind: StepMessage}, output: o.w.text(a.content), hasText: true}), ""
 		case "condensation":
 			flush()
 			o.n++
-			summary, _ := args.Get("summary").Str()
+			summary, _ := a.summary.Str()
 			return append(out, stepRecord{n: o.n, hasStep: true, info: StepInfo{Kind: StepCondensation}, output: summary, hasText: true}), ""
 		}
 		flush()
@@ -225,7 +228,7 @@ func (o *openHandsReader) read(f *[len(openHandsKeys)]rawValue) ([]stepRecord, s
 		o.pendID = f[ohkID].Text()
 		return out, ""
 	}
-	obs, ok := f[ohkObservation].Str()
+	obs, ok := strView(f[ohkObservation])
 	if !ok {
 		return nil, "neither an action nor an observation"
 	}
@@ -236,11 +239,12 @@ func (o *openHandsReader) read(f *[len(openHandsKeys)]rawValue) ([]stepRecord, s
 		}
 		return nil, `an OpenHands observation whose "extras" is not an object`
 	}
+	x := readExtras(extras)
 	content := o.w.text(f[ohkContent])
-	cause := f[ohkCause].Text()
+	cause := textView(f[ohkCause])
 	// The event is recorded once its step is known: an observation of the
 	// pending call belongs to the call's step.
-	defer o.observationEvent(obs, f[ohkCause], f[ohkContent], content, extras)
+	defer o.observationEvent(obs, f[ohkCause], f[ohkContent], content, extras, &x)
 	if openHandsNotSteps[obs] {
 		return nil, ""
 	}
@@ -255,23 +259,46 @@ func (o *openHandsReader) read(f *[len(openHandsKeys)]rawValue) ([]stepRecord, s
 		flush()
 		o.n++
 		r := stepRecord{n: o.n, hasStep: true, info: StepInfo{Kind: StepAction}, output: content, hasText: true}
-		openHandsResult(&r, obs, extras)
+		openHandsResult(&r, obs, &x)
 		return append(out, r), ""
 	}
 	r := o.pending
 	o.pending = nil
 	r.output, r.hasText = content, true
-	openHandsResult(r, obs, extras)
+	openHandsResult(r, obs, &x)
 	return append(out, *r), ""
 }
 
+// ohArgs are the members of an action's args the reader reads (the last
+// of a repeated key, as Get reads it), found in one walk of args.
+type ohArgs struct{ hidden, waitForResponse, code, content, summary rawValue }
+
+func readArgs(args rawValue) (a ohArgs) {
+	args.Members(func(k []byte, esc bool, val rawValue) bool {
+		switch string(keyBytes(k, esc)) {
+		case "hidden":
+			a.hidden = val
+		case "wait_for_response":
+			a.waitForResponse = val
+		case "code":
+			a.code = val
+		case "content":
+			a.content = val
+		case "summary":
+			a.summary = val
+		}
+		return true
+	})
+	return a
+}
+
 // actionEvent records an action as the controller sees it; newStep says
-// it begins the next step.
-func (o *openHandsReader) actionEvent(act, src string, args rawValue, newStep bool) {
+// it begins the next step. a is args' members read.
+func (o *openHandsReader) actionEvent(act, src string, a *ohArgs, args rawValue, newStep bool) {
 	if act == "null" || act == "change_agent_state" {
 		return // not in the history, and should_step is false
 	}
-	inHistory := !isTrue(args.Get("hidden"))
+	inHistory := !isTrue(a.hidden)
 	cls, ask := OHOtherAction, false
 	var text string
 	switch act {
@@ -282,7 +309,7 @@ func (o *openHandsReader) actionEvent(act, src string, args rawValue, newStep bo
 		case "agent":
 			// An agent message waiting for a response sets the state to
 			// awaiting_user_input first: the controller does not step.
-			cls, ask = OHAgentMessage, !isTrue(args.Get("wait_for_response"))
+			cls, ask = OHAgentMessage, !isTrue(a.waitForResponse)
 		default:
 			// Neither the user's (is_stuck keeps it) nor the agent's
 			// (no monologue); should_step takes any MessageAction.
@@ -291,7 +318,7 @@ func (o *openHandsReader) actionEvent(act, src string, args rawValue, newStep bo
 	case "run_ipython":
 		cls = OHIPythonAction
 		if o.ep != nil {
-			text = o.w.text(args.Get("code"))
+			text = o.w.text(a.code)
 		}
 	case "condensation", "condensation_request":
 		ask = true
@@ -318,9 +345,9 @@ func (o *openHandsReader) actionEvent(act, src string, args rawValue, newStep bo
 
 // observationEvent records an observation as the controller sees it, and
 // the live stuck verdict an observation carries. content is contentV
-// read as text.
-func (o *openHandsReader) observationEvent(obs string, cause, contentV rawValue, content string, extras rawValue) {
-	if isTrue(extras.Get("hidden")) {
+// read as text; x is extras' members read.
+func (o *openHandsReader) observationEvent(obs string, cause, contentV rawValue, content string, extras rawValue, x *ohExtras) {
+	if isTrue(x.hidden) {
 		return
 	}
 	if obs == "delegate" && o.depth > 0 {
@@ -328,8 +355,8 @@ func (o *openHandsReader) observationEvent(obs string, cause, contentV rawValue,
 	}
 	switch obs {
 	case "agent_state_changed":
-		if extras.Get("agent_state").StrEq("error") {
-			if reason, _ := extras.Get("reason").Str(); strings.Contains(reason, "stuck in a loop") {
+		if x.agentState.StrEq("error") {
+			if reason, _ := x.reason.Str(); strings.Contains(reason, "stuck in a loop") {
 				o.live()
 			}
 		}
@@ -352,9 +379,9 @@ func (o *openHandsReader) observationEvent(obs string, cause, contentV rawValue,
 	case "run":
 		cls = OHCmdObs
 		w.buf = append(w.buf[:0], "c:"...)
-		w.appendText(extras.Get("command"))
+		w.appendText(x.command)
 		w.buf = append(w.buf, 0)
-		w.appendValue(openHandsExitCode(extras), true, nil)
+		w.appendValue(x.exitCode(), true, nil)
 	default:
 		w.buf = append(append(append(w.buf[:0], "o:"...), obs...), 0)
 		if contentV.Kind() == '"' {
@@ -383,14 +410,46 @@ func (o *openHandsReader) live() {
 	}
 }
 
-// openHandsExitCode is CmdOutputObservation.exit_code: metadata.exit_code
-// (since Jan 2025), the exit_code field before, -1 (the default) when
-// neither is logged (a null logged is null).
-func openHandsExitCode(extras rawValue) rawValue {
-	if c := extras.Get("metadata").Get("exit_code"); c != nil {
+// ohExtras are the members of an observation's extras the reader reads
+// (the last of a repeated key, as Get reads it), found in one walk of
+// extras: a command's observation asked it for six of them, one walk
+// each, a tenth of the reading.
+type ohExtras struct {
+	hidden, agentState, reason, command, exitCodeField rawValue
+	metaExitCode                                       rawValue // metadata.exit_code
+}
+
+func readExtras(extras rawValue) (x ohExtras) {
+	var metadata rawValue
+	extras.Members(func(k []byte, esc bool, val rawValue) bool {
+		switch string(keyBytes(k, esc)) {
+		case "hidden":
+			x.hidden = val
+		case "agent_state":
+			x.agentState = val
+		case "reason":
+			x.reason = val
+		case "command":
+			x.command = val
+		case "metadata":
+			metadata = val
+		case "exit_code":
+			x.exitCodeField = val
+		}
+		return true
+	})
+	x.metaExitCode = metadata.Get("exit_code")
+	return x
+}
+
+// exitCode is CmdOutputObservation.exit_code: metadata.exit_code (since
+// Jan 2025), the exit_code field before, -1 (the default) when neither
+// is logged (a null logged is null).
+func (x *ohExtras) exitCode() rawValue {
+	if c := x.metaExitCode; c != nil {
 		return c
 	}
-	if c := extras.Get("exit_code"); c != nil {
+	if c := x.exitCodeField; c != nil {
 		return c
 	}
 	return rawValue("-1")
@@ -399,11 +458,11 @@ func openHandsExitCode(extras rawValue) rawValue {
 // openHandsResult sets error and exit code from an observation: an
 // ErrorObservation is an error; a command's exit code is in
 // extras.metadata.exit_code (older versions: extras.exit_code).
-func openHandsResult(r *stepRecord, obs string, extras rawValue) {
+func openHandsResult(r *stepRecord, obs string, x *ohExtras) {
 	r.info.Error = obs == "error"
-	code := extras.Get("metadata").Get("exit_code")
+	code := x.metaExitCode
 	if !code.Present() {
-		code = extras.Get("exit_code")
+		code = x.exitCodeField
 	}
 	if c, ok := rawInt(code); ok {
 		r.setExitCode(c)

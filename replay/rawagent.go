@@ -24,23 +24,55 @@ import (
 	"unsafe"
 )
 
-// agentRecord is parseRecord(raw, true) as the readers that decoded into
-// structs saw a record: null is an empty record (json.Unmarshal of null
-// into a struct leaves it as it is), and a value other than an object
-// followed by a stray ']' or '}' is "not a JSON object" (decodeObject's
-// decoder stops before those).
-func agentRecord(raw []byte) (rawValue, error) {
+// agentRecordIx is parseRecord(raw, true) as the readers that decoded
+// into structs saw a record: null is an empty record (json.Unmarshal of
+// null into a struct leaves it as it is), and a value other than an
+// object followed by a stray ']' or '}' is "not a JSON object"
+// (decodeObject's decoder stops before those). raw is validated and
+// indexed into ix in one pass (validValueIx), so that the reader steps
+// over the record's long values with the index rather than scanning them
+// at every level; nonFinite is what hasNonFinite(raw) says, known from
+// that pass (valueIndex.nonFinite) without a second search of the
+// record. agentRecordRef (rawagent_test.go) is the reading it replaced.
+func agentRecordIx(raw []byte, ix *valueIndex) (v rawValue, nonFinite bool, err error) {
 	if bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
-		return rawValue("{}"), nil
+		ix.reset(nil)
+		return rawValue("{}"), false, nil
 	}
-	v, err := parseRecord(raw, true)
-	if err == errRecordTwoValues {
-		i := skipSpace(raw, 0)
-		if j := skipSpace(raw, validValue(raw, i)); raw[i] != '{' && (raw[j] == ']' || raw[j] == '}') {
-			return nil, errRecordNotObject
+	i := skipSpace(raw, 0)
+	end := validValueIx(raw, i, ix)
+	if end < 0 {
+		return nil, false, errRecordInvalid
+	}
+	if j := skipSpace(raw, end); j != len(raw) {
+		// parseRecord's "two values", or agentRecord's "not an object".
+		if raw[i] != '{' && (raw[j] == ']' || raw[j] == '}') {
+			return nil, false, errRecordNotObject
 		}
+		return nil, false, errRecordTwoValues
 	}
-	return v, err
+	v = rawValue(raw[i:end])
+	if v.Kind() != '{' {
+		return nil, false, errRecordNotObject
+	}
+	return v, ix.nonFinite, nil
+}
+
+// lineDropper is a rawStepReader that keeps nothing of a line once it
+// has read it: its strings are copied out of the line, and what it reads
+// as views of the line is compared, or copied, before the next line.
+type lineDropper interface{ dropsLines() }
+
+func (*codexReader) dropsLines()      {}
+func (*claudeCodeReader) dropsLines() {}
+
+// keepsNoLine says sr keeps nothing of a line once read (a
+// valueStepReader or a lineDropper), so that readSteps reads its lines
+// in place (recordSource.reuse), not each into a new buffer.
+func keepsNoLine(sr stepReader) bool {
+	_, value := sr.(valueStepReader)
+	_, drops := sr.(lineDropper)
+	return value || drops
 }
 
 // rawString reads a field decoded into a Go string: a string, or null or
@@ -110,7 +142,7 @@ type contentBlock struct {
 
 // readBlock reads one content block: an object, or null (a zero block);
 // bad names the first field of a wrong type ("" when none).
-func readBlock(v rawValue) (b contentBlock, bad string) {
+func readBlock(ix *valueIndex, v rawValue) (b contentBlock, bad string) {
 	switch v.Kind() {
 	case 'n':
 		return b, ""
@@ -118,7 +150,7 @@ func readBlock(v rawValue) (b contentBlock, bad string) {
 	default:
 		return b, "a content block that is not an object"
 	}
-	v.Members(func(k []byte, esc bool, val rawValue) bool {
+	ix.members(v, func(k []byte, esc bool, val rawValue) bool {
 		var dst *string
 		name := keyBytes(k, esc)
 		switch string(name) {
@@ -158,7 +190,7 @@ func readBlock(v rawValue) (b contentBlock, bad string) {
 // readBlocks reads content: a string (one text block) or an array of
 // blocks. set is false for null or absent content; kindBad for content
 // of another kind; bad names a block of a wrong shape.
-func readBlocks(v rawValue, blocks []contentBlock) (out []contentBlock, set, kindBad bool, bad string) {
+func readBlocks(ix *valueIndex, v rawValue, blocks []contentBlock) (out []contentBlock, set, kindBad bool, bad string) {
 	switch v.Kind() {
 	case 0, 'n':
 		return blocks, false, false, ""
@@ -169,8 +201,8 @@ func readBlocks(v rawValue, blocks []contentBlock) (out []contentBlock, set, kin
 	default:
 		return blocks, false, true, ""
 	}
-	v.Elems(func(_ int, el rawValue) bool {
-		b, why := readBlock(el)
+	ix.elems(v, func(_ int, el rawValue) bool {
+		b, why := readBlock(ix, el)
 		if why != "" && bad == "" {
 			bad = why
 		}
@@ -217,7 +249,7 @@ func compactText(v rawValue) string {
 // textOf reads a tool's output as joinTexts does: a string as it is,
 // content blocks' texts joined (a block without text as "[type]"),
 // anything else as its compact JSON; null or absent is "".
-func textOf(v rawValue) string {
+func textOf(ix *valueIndex, v rawValue) string {
 	switch v.Kind() {
 	case 0, 'n':
 		return ""
@@ -228,17 +260,33 @@ func textOf(v rawValue) string {
 	default:
 		return compactText(v)
 	}
+	// Content is mostly one block: its text, already a string of its
+	// own, is the whole, not copied again into a Builder.
 	var b strings.Builder
+	var first string
+	n := 0
+	add := func(s string) {
+		switch n {
+		case 0:
+			first = s
+		case 1:
+			b.WriteString(first)
+			fallthrough
+		default:
+			b.WriteString(s)
+		}
+		n++
+	}
 	ok := true
-	v.Elems(func(_ int, el rawValue) bool {
-		typ, text, hasText, good := textBlock(el)
+	ix.elems(v, func(_ int, el rawValue) bool {
+		typ, text, hasText, good := textBlock(ix, el)
 		switch {
 		case !good:
 			ok = false
 		case hasText:
-			b.WriteString(text)
+			add(text)
 		case typ != "":
-			b.WriteString("[" + typ + "]") // an image's bytes are no output to compare
+			add("[" + typ + "]") // an image's bytes are no output to compare
 		default:
 			ok = false // not content blocks
 		}
@@ -247,13 +295,16 @@ func textOf(v rawValue) string {
 	if !ok {
 		return compactText(v)
 	}
+	if n == 1 {
+		return first
+	}
 	return b.String()
 }
 
 // textBlock reads a block as joinTexts decodes it: good is false when
 // encoding/json would refuse it (not an object nor null, a type or text
 // that is not a string).
-func textBlock(el rawValue) (typ, text string, hasText, good bool) {
+func textBlock(ix *valueIndex, el rawValue) (typ, text string, hasText, good bool) {
 	switch el.Kind() {
 	case 'n':
 		return "", "", false, true
@@ -262,7 +313,7 @@ func textBlock(el rawValue) (typ, text string, hasText, good bool) {
 		return "", "", false, false
 	}
 	good = true
-	el.Members(func(k []byte, esc bool, val rawValue) bool {
+	ix.members(el, func(k []byte, esc bool, val rawValue) bool {
 		switch string(keyBytes(k, esc)) {
 		case "type":
 			var ok bool

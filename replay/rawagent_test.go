@@ -452,3 +452,118 @@ func FuzzClineDoc(f *testing.F) {
 		}
 	})
 }
+
+// agentRecordRef is parseRecord(raw, true) as the readers that decoded into
+// structs saw a record: null is an empty record (json.Unmarshal of null
+// into a struct leaves it as it is), and a value other than an object
+// followed by a stray ']' or '}' is "not a JSON object" (decodeObject's
+// decoder stops before those).
+func agentRecordRef(raw []byte) (rawValue, error) {
+	if bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
+		return rawValue("{}"), nil
+	}
+	v, err := parseRecord(raw, true)
+	if err == errRecordTwoValues {
+		i := skipSpace(raw, 0)
+		if j := skipSpace(raw, validValue(raw, i)); raw[i] != '{' && (raw[j] == ']' || raw[j] == '}') {
+			return nil, errRecordNotObject
+		}
+	}
+	return v, err
+}
+
+// FuzzAgentRecordIx holds agentRecordIx to agentRecordRef and
+// hasNonFinite, the two readings it does in one pass.
+func FuzzAgentRecordIx(f *testing.F) {
+	for _, s := range []string{
+		`{}`, `null`, " null \t", "\fnull", `{"a":NaN}`, `{"a":"NaN"}`, `[1]}`, `[1] x`, `{"a":1} {}`, `5`, `"x"`,
+		`{"a":-Infinity,"b":[Infinity]}`, `{"a":1,}`, `  {"payload":{"x":"` + strings.Repeat("y", 80) + `"}}  `,
+	} {
+		f.Add([]byte(s))
+	}
+	var ix valueIndex
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		v, nonFinite, err := agentRecordIx(raw, &ix)
+		want, wantErr := agentRecordRef(raw)
+		if err != wantErr || !bytes.Equal(v, want) {
+			t.Fatalf("%q: agentRecordIx = %q, %v; agentRecordRef %q, %v", raw, v, err, want, wantErr)
+		}
+		if err == nil && nonFinite != hasNonFinite(raw) {
+			t.Fatalf("%q: nonFinite = %v, hasNonFinite %v", raw, nonFinite, !nonFinite)
+		}
+	})
+}
+
+// TestLineDroppersKeepNoLine holds the readers whose lines readSteps
+// reads in place (keepsNoLine: the lineDroppers, and OpenHands', which
+// reads views of the line) to keeping nothing of a line: each committed
+// log read a line at a time from one buffer, overwritten once the line is
+// read, gives the steps (and OpenHands events) it gives read from copies
+// kept whole.
+func TestLineDroppersKeepNoLine(t *testing.T) {
+	codex, _ := filepath.Glob(filepath.Join("..", "testdata", "agents", "codex", "sessions", "*", "*", "*", "*.jsonl"))
+	claude, _ := filepath.Glob(filepath.Join("..", "testdata", "agents", "claude-code", "*", "*", "*.jsonl"))
+	if len(codex) == 0 || len(claude) == 0 {
+		t.Fatal("no committed Codex or Claude Code logs")
+	}
+	openhands := []string{filepath.Join("..", "testdata", "steps", "openhands", "events.jsonl"),
+		filepath.Join("..", "testdata", "openhands", "live-stuck.jsonl"), filepath.Join("..", "testdata", "openhands", "live-disagrees.jsonl")}
+	var eps []*Episode
+	for _, c := range []struct {
+		paths []string
+		new   func() rawStepReader
+	}{
+		{codex, func() rawStepReader { return &codexReader{} }},
+		{claude, func() rawStepReader { return &claudeCodeReader{} }},
+		{openhands, func() rawStepReader {
+			o := &openHandsReader{}
+			eps = append(eps, &Episode{})
+			o.start(eps[len(eps)-1])
+			return o
+		}},
+	} {
+		for _, p := range c.paths {
+			data, err := os.ReadFile(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !keepsNoLine(c.new()) {
+				t.Fatalf("%s: the reader's lines are not read in place", p)
+			}
+			eps = eps[:0]
+			kept, dropped := c.new(), c.new()
+			var want, got []stepRecord
+			var reasons []string
+			var buf []byte
+			for n, line := range bytes.Split(data, []byte("\n")) {
+				if len(bytes.TrimSpace(line)) == 0 {
+					continue
+				}
+				recs, why := kept.recordRaw(bytes.Clone(line), n+1)
+				want = append(want, recs...)
+				buf = append(buf[:0], line...)
+				recs, why2 := dropped.recordRaw(buf, n+1)
+				got = append(got, recs...)
+				reasons = append(reasons, why+" | "+why2)
+				for i := range buf {
+					buf[i] = '#'
+				}
+			}
+			want, got = append(want, kept.finish()...), append(got, dropped.finish()...)
+			if len(want) == 0 {
+				t.Fatalf("%s: no steps", p)
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("%s: steps differ once the line is overwritten:\n got %+v\nwant %+v", p, got, want)
+			}
+			if len(eps) == 2 && !reflect.DeepEqual(eps[0], eps[1]) {
+				t.Errorf("%s: OpenHands events differ once the line is overwritten:\n got %+v\nwant %+v", p, eps[1], eps[0])
+			}
+			for _, r := range reasons {
+				if a, b, _ := strings.Cut(r, " | "); a != b {
+					t.Errorf("%s: reason %q, read from a copy %q", p, b, a)
+				}
+			}
+		}
+	}
+}

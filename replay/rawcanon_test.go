@@ -2,7 +2,9 @@ package replay
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // FuzzCanonWriter holds the writing from bytes to what the decoded value
@@ -48,6 +50,66 @@ func FuzzCanonWriter(f *testing.F) {
 			if string(w.buf) != string(want) {
 				t.Fatalf("marshal %q, json.Marshal %q", w.buf, want)
 			}
+		}
+	})
+}
+
+// goVerbatimRef is goVerbatim a byte at a time, without the words.
+func goVerbatimRef(body []byte) bool {
+	for i := 0; i < len(body); {
+		switch c := body[i]; {
+		case c == '\\':
+			if i+1 >= len(body) || !strings.ContainsRune(`"\bfnrt`, rune(body[i+1])) {
+				return false
+			}
+			i += 2
+		case c >= utf8.RuneSelf:
+			r, size := utf8.DecodeRune(body[i:])
+			if r == utf8.RuneError && size == 1 || r == '\u2028' || r == '\u2029' {
+				return false
+			}
+			i += size
+		case c == '<' || c == '>' || c == '&':
+			return false
+		default:
+			i++
+		}
+	}
+	return true
+}
+
+// goVerbatim's words agree with the byte loop whatever byte stands
+// wherever among neighbours, those of a word passed and those around the
+// one a word stops at: the escapes and runes that straddle two words, and
+// bytes over 0x80 that a borrow might hide.
+func TestGoVerbatim(t *testing.T) {
+	for _, fill := range []string{"a", "\\n", "é", "\u2027", "\x81", "0"} {
+		for n := range 20 {
+			for pos := range n {
+				for c := range 256 {
+					body := []byte(strings.Repeat(fill, n))[:n]
+					body[pos] = byte(c)
+					if got, want := goVerbatim(body), goVerbatimRef(body); got != want {
+						t.Fatalf("%q: %v, want %v", body, got, want)
+					}
+				}
+			}
+		}
+	}
+	for _, s := range []string{"abcdefg\\", "abcdefgh\\u2028", "abcdefg\u2028", "abcdefgh\u2029x", "abcdefg<hijklmno", "\xe2\x80", "abcdefghijklmnop\\t"} {
+		if got, want := goVerbatim([]byte(s)), goVerbatimRef([]byte(s)); got != want {
+			t.Fatalf("%q: %v, want %v", s, got, want)
+		}
+	}
+}
+
+func FuzzGoVerbatim(f *testing.F) {
+	for _, s := range []string{"", "plain text of some length", `a\"b\\c\nd`, "x<y", "é\u2028", "\xff", `\u0041`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		if got, want := goVerbatim(body), goVerbatimRef(body); got != want {
+			t.Fatalf("%q: %v, want %v", body, got, want)
 		}
 	})
 }

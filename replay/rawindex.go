@@ -9,7 +9,9 @@ package replay
 
 import (
 	"bytes"
+	"encoding/binary"
 	"math"
+	"math/bits"
 	"unicode/utf8"
 	"unsafe"
 )
@@ -74,15 +76,15 @@ func (ix *valueIndex) close(i int) {
 func (ix *valueIndex) skip(v rawValue, i int) int {
 	if i < len(v) && v[i] == '"' {
 		// A string shorter than indexMin (most keys' values) is not in
-		// the index: its end is found by scanning its few bytes, before
-		// any search. Its escapes are valid: the byte after a backslash
-		// is never its closing quote.
-		for j, stop := i+1, min(len(v), i+indexMin-1); j < stop; j++ {
-			switch v[j] {
-			case '"':
+		// the index: its end is found by scanning its few bytes, eight at
+		// a time (special: a valid string holds no control byte, so it
+		// stops at a quote or a backslash), before any search. Its
+		// escapes are valid: the byte after a backslash is never its
+		// closing quote.
+		stop := min(len(v), i+indexMin-1)
+		for j := i + 1; j < stop; j += 2 {
+			if j = special(v[:stop], j); j < stop && v[j] == '"' {
 				return j + 1
-			case '\\':
-				j++
 			}
 		}
 	} else if i < len(v) && v[i] != '{' && v[i] != '[' {
@@ -119,15 +121,26 @@ func (ix *valueIndex) members(v rawValue, fn func(key []byte, esc bool, val rawV
 	i := skipSpace(v, 1)
 	for i < len(v) && v[i] == '"' {
 		// A key is short: one pass finds its end, a backslash or a byte
-		// that is not ASCII (then checked as UTF-8).
-		j, esc, high := i+1, false, byte(0)
-		for ; j < len(v) && v[j] != '"'; j++ {
-			if v[j] == '\\' {
-				esc = true
+		// that is not ASCII (then checked as UTF-8), eight bytes at a
+		// time (stopMask; a valid key holds no control byte), the high
+		// bits of the bytes before the stop gathered on the way.
+		const highs = 0x8080808080808080
+		j, high := i+1, uint64(0)
+		for j+8 <= len(v) {
+			x := binary.LittleEndian.Uint64(v[j:])
+			if m := stopMask(x); m != 0 {
+				n := bits.TrailingZeros64(m) / 8
+				high |= x & highs & (1<<(8*n) - 1)
+				j += n
 				break
 			}
-			high |= v[j]
+			high |= x & highs
+			j += 8
 		}
+		for ; j < len(v) && v[j] != '"' && v[j] != '\\'; j++ {
+			high |= uint64(v[j])
+		}
+		esc := j < len(v) && v[j] == '\\'
 		kEnd := j + 1
 		if esc {
 			kEnd = skipString(v, i)

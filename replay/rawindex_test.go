@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // walkAll writes every member and element of v, recursively, as ix's
@@ -29,6 +30,26 @@ func walkAll(ix *valueIndex, v rawValue, b *strings.Builder) {
 	}
 }
 
+// checkSkips holds the end ix's walkers give every member and element of
+// v, recursively, to skipValue's (closingQuote and SkipComposite, which
+// share nothing with ix.skip's scan of a short string nor its index).
+func checkSkips(t *testing.T, ix *valueIndex, v rawValue) {
+	t.Helper()
+	check := func(val rawValue) {
+		start := cap(v) - cap(val) // val is v[start:...]
+		if end := skipValue(v, start); end != start+len(val) {
+			t.Fatalf("%q at %d: ends at %d, skipValue %d", v, start, start+len(val), end)
+		}
+		checkSkips(t, ix, val)
+	}
+	switch v.Kind() {
+	case '{':
+		ix.members(v, func(_ []byte, _ bool, val rawValue) bool { check(val); return true })
+	case '[':
+		ix.elems(v, func(_ int, val rawValue) bool { check(val); return true })
+	}
+}
+
 // FuzzValueIndex holds the indexed walk to the scanning one on every value
 // validValue accepts, and the index's validation to validValue's.
 func FuzzValueIndex(f *testing.F) {
@@ -39,6 +60,7 @@ func FuzzValueIndex(f *testing.F) {
 		`[[[[["` + long + `"]]]],{"k":{"k":{"k":"` + long + `"}}},"` + long + `\"\\"]`,
 		`{"id":"g1","toolCalls":[{"name":"x","args":{"p":"` + long + `"},"result":[{"functionResponse":{"response":{"output":"` + long + `"}}}]}]}`,
 		`{"a":[` + strings.Repeat(`{"b":"`+long+`"},`, 5) + `1]}`,
+		`{"a":"x\"y","b":["\\",1,"\\\"",{"c":"\u0022\"\\"}]}`, `["abcdefg\"hijklmnopq\\\"rs\\", "` + long[:60] + `\"x"]`,
 		`{"a":"` + long + `"`, `[1,]`, `{"a" 1}`, `[NaN,"NaN"]`, `{"Infinity":-Infinity}`, `["Infinity",1]`,
 		`{"observation":{"content":[{"type":"text","text":"` + long + `\n<&>"}],"is_error":false,"exit_code":0,"b":1.50,"b":[true,null,2e3]},"id":"x","timestamp":"t","k\u0065y":"` + long + `","kind":"ObservationEvent"}`,
 	} {
@@ -64,6 +86,8 @@ func FuzzValueIndex(f *testing.F) {
 		if plain.String() != indexed.String() {
 			t.Fatalf("indexed walk differs:\n%s\nscanning:\n%s", indexed.String(), plain.String())
 		}
+		checkSkips(t, nil, v)
+		checkSkips(t, &ix, v)
 		// The canonical writers and get agree with the scanning ones.
 		for _, canonical := range []bool{false, true} {
 			var plain, indexed canonWriter
@@ -124,5 +148,38 @@ func TestValueIndexSpans(t *testing.T) {
 	}
 	if s := ix.skip(rawValue(buf[1:]), strings.Index(doc, `{"d"`)-1); s != len(doc)-2 {
 		t.Fatalf("skip of c's value in a slice of the record = %d, want %d", s, len(doc)-2)
+	}
+}
+
+// members reads a key eight bytes at a time: its bytes and esc (an
+// escape, or bytes that are not UTF-8) are those of a byte loop, whatever
+// byte stands wherever in keys of 0 to 20 bytes, the value after them
+// short or long.
+func TestMembersKeys(t *testing.T) {
+	for _, val := range []string{`1`, `"` + strings.Repeat("v", 70) + `"`} {
+		for n := range 21 {
+			for pos := range max(n, 1) {
+				for _, c := range []string{"a", `\n`, `\"`, `\u0041`, "\x80", "\xff", "é", "\u2028"} {
+					key := []byte(strings.Repeat("k", n))
+					if n > 0 {
+						key = append(append(key[:pos:pos], c...), key[pos+1:]...)
+					}
+					obj := []byte(`{"` + string(key) + `":` + val + `,"z":2}`)
+					if validValue(obj, 0) != len(obj) {
+						t.Fatalf("%q: not valid", obj)
+					}
+					var got []string
+					rawValue(obj).Members(func(k []byte, esc bool, v rawValue) bool {
+						got = append(got, fmt.Sprintf("%q %v %q", k, esc, v))
+						return true
+					})
+					esc := bytes.IndexByte(key, '\\') >= 0 || !utf8.Valid(key)
+					want := []string{fmt.Sprintf("%q %v %q", key, esc, val), fmt.Sprintf("%q %v %q", "z", false, "2")}
+					if fmt.Sprint(got) != fmt.Sprint(want) {
+						t.Fatalf("%q:\n got %v\nwant %v", obj, got, want)
+					}
+				}
+			}
+		}
 	}
 }

@@ -561,8 +561,7 @@ func readSteps(br *bufio.Reader, c *readContext) error {
 			}
 		}
 	} else {
-		_, inPlace := sr.(valueStepReader) // keeps nothing of a line once read
-		src := recordSource{br: br, max: c.maxLine, reuse: inPlace}
+		src := recordSource{br: br, max: c.maxLine, reuse: keepsNoLine(sr)}
 		for {
 			line, lineNo, tooLong, err := src.nextLine()
 			if tooLong {

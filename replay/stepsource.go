@@ -278,27 +278,49 @@ func (d *docScanner) value() (raw []byte, line int, tooLong bool, err error) {
 					i++
 					continue
 				}
-				// Copy up to the next quote, backslash or control byte
-				// (a newline, counted) at once, eight bytes a step.
-				j := special(chunk, i)
-				if j >= len(chunk) {
+				// Copy up to the closing quote, or the chunk's end, at
+				// once: found with a vectorised search for '"', escaped
+				// or not as the backslashes before it say, where a
+				// string of tool output stopped at every escape.
+				end, closed := len(chunk), false
+				for k := i; k < len(chunk); {
+					q := bytes.IndexByte(chunk[k:], '"')
+					if q < 0 {
+						break
+					}
+					if q += k; backslashesBefore(chunk, i, q)%2 == 0 {
+						end, closed = q, true
+						break
+					}
+					k = q + 1 // an escaped quote
+				}
+				// A raw newline (not JSON, but the lines of what follows
+				// count it) is a line, unless a backslash escapes it.
+				for {
+					n := bytes.IndexByte(chunk[i:end], '\n')
+					if n < 0 {
+						break
+					}
+					n += i
+					if backslashesBefore(chunk, i, n)%2 == 0 {
+						d.line++
+					}
+					hold(chunk[i : n+1])
+					i = n + 1
+				}
+				if !closed {
 					hold(chunk[i:])
+					// An odd run of backslashes at the end escapes the
+					// next chunk's first byte.
+					esc = backslashesBefore(chunk, i, len(chunk))%2 == 1
 					i = len(chunk)
 					continue
 				}
-				hold(chunk[i : j+1])
-				i = j + 1
-				switch chunk[j] {
-				case '\\':
-					esc = true
-				case '\n':
-					d.line++
-				case '"':
-					inStr = false
-					if depth == 0 {
-						done = true
-						break scan
-					}
+				hold(chunk[i : end+1])
+				i, inStr = end+1, false
+				if depth == 0 {
+					done = true
+					break scan
 				}
 			case scalar:
 				switch c {

@@ -1,5 +1,10 @@
 package replay
 
+import (
+	"encoding/binary"
+	"math/bits"
+)
+
 // idSet is a set of record ids (Claude Code's uuids), one entry a record
 // read: a resumed session writes some records again, and a record whose
 // id was read is read once. An id written as Claude Code writes it (a
@@ -8,22 +13,18 @@ package replay
 // when their strings are. A 100 MB session of 134,000 records kept each
 // uuid as a string in a map[string]bool: a copy and a map entry, about
 // 100 bytes a record, and 7% of its reading's CPU hashing and growing
-// the map.
+// the map; as 16 bytes in a map[[16]byte], 10% of a session's CPU still
+// went to hashing them with aeshash and to the map's growth: uuidTable
+// keeps them in a table of its own.
 type idSet struct {
-	uuids map[[16]byte]struct{}
+	uuids uuidTable
 	other map[string]struct{}
 }
 
 // add adds id and says whether it was there already.
 func (s *idSet) add(id string) (seen bool) {
 	if u, ok := parseUUID(id); ok {
-		if s.uuids == nil {
-			s.uuids = map[[16]byte]struct{}{}
-		}
-		if _, seen = s.uuids[u]; !seen {
-			s.uuids[u] = struct{}{}
-		}
-		return seen
+		return s.uuids.add(u)
 	}
 	if s.other == nil {
 		s.other = map[string]struct{}{}
@@ -66,4 +67,58 @@ func lowerHex(c byte) (byte, bool) {
 		return c - 'a' + 10, true
 	}
 	return 0, false
+}
+
+// uuidTable is a set of UUIDs, open addressing with linear probing: a
+// slot is the 16 bytes of one UUID, the zero UUID (an empty slot) kept
+// aside. A slot's place is a multiplicative hash of the UUID's two
+// halves, which needs no call (crypto.randomUUID's bits are random, but
+// ids written by hand, as in tests, run in sequence in their last bytes).
+type uuidTable struct {
+	slots []([16]byte) // a power of two of them, at most 3/4 used
+	n     int          // UUIDs in slots
+	zero  bool         // the zero UUID is in the set
+}
+
+// add adds u and says whether it was there already.
+func (t *uuidTable) add(u [16]byte) (seen bool) {
+	if u == ([16]byte{}) {
+		seen, t.zero = t.zero, true
+		return seen
+	}
+	if 4*(t.n+1) > 3*len(t.slots) {
+		t.grow()
+	}
+	if t.insert(u) {
+		return true
+	}
+	t.n++
+	return false
+}
+
+// insert puts u in its slot, or finds it there (true).
+func (t *uuidTable) insert(u [16]byte) (found bool) {
+	mask := uint64(len(t.slots) - 1)
+	lo, hi := binary.LittleEndian.Uint64(u[:8]), binary.LittleEndian.Uint64(u[8:])
+	h := (lo ^ bits.RotateLeft64(hi, 31)) * 0x9E3779B97F4A7C15
+	for i := (h ^ h>>29) & mask; ; i = (i + 1) & mask {
+		switch t.slots[i] {
+		case u:
+			return true
+		case [16]byte{}:
+			t.slots[i] = u
+			return false
+		}
+	}
+}
+
+// grow doubles the table (64 slots at first) and puts the UUIDs back.
+func (t *uuidTable) grow() {
+	old := t.slots
+	t.slots = make([]([16]byte), max(64, 2*len(old)))
+	for _, u := range old {
+		if u != ([16]byte{}) {
+			t.insert(u)
+		}
+	}
 }

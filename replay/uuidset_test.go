@@ -1,6 +1,10 @@
 package replay
 
-import "testing"
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+)
 
 // TestIDSet: two ids are one exactly when their strings are: a
 // lowercase UUID by its bytes, an uppercase one, a malformed one or any
@@ -51,10 +55,37 @@ func FuzzIDSet(f *testing.F) {
 func TestIDSetUUIDCompact(t *testing.T) {
 	var s idSet
 	s.add("3f2b6c1e-9a4d-4e8b-b1c2-0d9e8f7a6b5c")
-	if len(s.uuids) != 1 || len(s.other) != 0 {
-		t.Fatalf("a lowercase uuid: %d uuids, %d others; want 1, 0", len(s.uuids), len(s.other))
+	if s.uuids.n != 1 || len(s.other) != 0 {
+		t.Fatalf("a lowercase uuid: %d uuids, %d others; want 1, 0", s.uuids.n, len(s.other))
 	}
 	if n := testing.AllocsPerRun(100, func() { s.add("3f2b6c1e-9a4d-4e8b-b1c2-0d9e8f7a6b5d") }); n != 0 {
 		t.Errorf("adding a uuid read again allocated %v times", n)
+	}
+}
+
+// TestUUIDTableGrows holds the table to a map over enough UUIDs to grow
+// it many times: ids in sequence (as written by hand) and random ones,
+// each added twice, in another order the second time.
+func TestUUIDTableGrows(t *testing.T) {
+	var s idSet
+	ref := map[string]bool{}
+	r := rand.New(rand.NewPCG(1, 2))
+	var ids []string
+	for i := range 20000 {
+		ids = append(ids, fmt.Sprintf("c0000000-0000-4000-8000-%012x", i),
+			fmt.Sprintf("%08x-%04x-4%03x-8%03x-%012x", r.Uint32(), r.Uint32()&0xffff, r.Uint32()&0xfff, r.Uint32()&0xfff, r.Uint64()&(1<<48-1)))
+	}
+	ids = append(ids, "00000000-0000-0000-0000-000000000000")
+	for round := range 2 {
+		for _, id := range ids {
+			if got, want := s.add(id), ref[id]; got != want {
+				t.Fatalf("round %d: add(%q) = %v, want %v", round, id, got, want)
+			}
+			ref[id] = true
+		}
+		r.Shuffle(len(ids), func(i, j int) { ids[i], ids[j] = ids[j], ids[i] })
+	}
+	if s.uuids.n != len(ref)-1 || !s.uuids.zero || len(s.other) != 0 {
+		t.Fatalf("%d uuids (zero %v), %d others; want %d", s.uuids.n, s.uuids.zero, len(s.other), len(ref)-1)
 	}
 }
