@@ -2,6 +2,7 @@ package detect
 
 import (
 	"bytes"
+	"encoding/binary"
 	"math/bits"
 	"strings"
 	"unicode"
@@ -34,23 +35,41 @@ func appendOutputSignature(b []byte, output string) []byte {
 }
 
 // appendNorm appends norm(s) to b: when s is ASCII, copied whole and
-// lowered in place (appended byte by byte, an action cost as much as
-// scanning an output several times its length).
+// lowered in place eight bytes at a time (appended byte by byte, an
+// action cost as much as scanning an output several times its length; an
+// OpenHands action, a command or a file's text, is often long).
 func appendNorm(b []byte, s string) []byte {
 	s = strings.TrimSpace(s)
-	for i := 0; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf {
-			return append(b, strings.ToLower(s)...)
-		}
-	}
 	start := len(b)
 	b = append(b, s...)
-	for i, c := range b[start:] {
+	w := b[start:]
+	for ; len(w) >= 8; w = w[8:] {
+		x := binary.LittleEndian.Uint64(w)
+		if x&ascii64 != 0 {
+			return append(b[:start], strings.ToLower(s)...)
+		}
+		binary.LittleEndian.PutUint64(w, x|upper64(x))
+	}
+	for i, c := range w {
+		if c >= utf8.RuneSelf {
+			return append(b[:start], strings.ToLower(s)...)
+		}
 		if c >= 'A' && c <= 'Z' {
-			b[start+i] = c + ('a' - 'A')
+			w[i] = c + ('a' - 'A')
 		}
 	}
 	return b
+}
+
+// upper64 has 0x20, the bit that lowers an ASCII letter, in each byte of
+// x, eight ASCII bytes, that is an upper-case letter, and 0 in the others.
+// Added to a byte below 0x80, 0x80-'A' carries no further and sets the
+// byte's high bit when it is 'A' or above, 0x80-'Z'-1 when above 'Z'.
+func upper64(x uint64) uint64 {
+	const ones = 0x0101010101010101
+	ge := x + ones*(0x80-'A')
+	gt := x + ones*(0x80-'Z'-1)
+	return ((ge &^ gt) & ascii64) >> 2
 }
 
 // OutputSignature is seed 004's extractSignature as RULES.md §8 reads it,
