@@ -545,8 +545,8 @@ func TestHistogramSetString(t *testing.T) {
 	rng := rand.New(rand.NewPCG(24, 2))
 	alphabet := []rune{'a', 'b', ' ', '\n', 0, 127, 128, 'é', '€', 0x10FFFF, '\uFFFD'}
 	text := func() []rune {
-		rs := make([]rune, rng.IntN(3*setScanFrom))
-		kinds := 1 + rng.IntN(128) // distinct ASCII code points
+		rs := make([]rune, rng.IntN(2*setStringScanFrom)) // setString's two ways
+		kinds := 1 + rng.IntN(128)                        // distinct ASCII code points
 		ascii := rng.IntN(2) == 0
 		for i := range rs {
 			if ascii {
@@ -640,7 +640,7 @@ func BenchmarkHistogramSet(b *testing.B) {
 // one of a few lines and a kilobyte.
 func BenchmarkHistogramSetString(b *testing.B) {
 	text := strings.Repeat("Error: TypeError - Cannot read property 'id' of null at auth.ts:45\n    buffer error token ", 12)
-	for _, n := range []int{40, 120, 1024} {
+	for _, n := range []int{40, 80, 120, 1024} {
 		s := text[:n]
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
 			var h histogram
