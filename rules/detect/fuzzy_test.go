@@ -533,7 +533,34 @@ func TestHistogramSet(t *testing.T) {
 	}
 	var h, o histogram
 	for range 3000 {
-		checkHistogram(t, &h, &o, text(), text())
+		checkHistogram(t, &h, &o, text(), text(), (*histogram).set)
+	}
+}
+
+// TestHistogramSetString is TestHistogramSet for setString, over texts of
+// few and of many ASCII code points (empty clears the counts one by one or
+// whole; setString lists them as it counts or after), one histogram
+// reused.
+func TestHistogramSetString(t *testing.T) {
+	rng := rand.New(rand.NewPCG(24, 2))
+	alphabet := []rune{'a', 'b', ' ', '\n', 0, 127, 128, 'é', '€', 0x10FFFF, '\uFFFD'}
+	text := func() []rune {
+		rs := make([]rune, rng.IntN(2*setStringScanFrom)) // setString's two ways
+		kinds := 1 + rng.IntN(128)                        // distinct ASCII code points
+		ascii := rng.IntN(2) == 0
+		for i := range rs {
+			if ascii {
+				rs[i] = rune(rng.IntN(kinds))
+			} else {
+				rs[i] = alphabet[rng.IntN(len(alphabet))]
+			}
+		}
+		return rs
+	}
+	setString := func(h *histogram, rs []rune) { h.setString(string(rs)) }
+	var h, o histogram
+	for range 3000 {
+		checkHistogram(t, &h, &o, text(), text(), setString)
 	}
 }
 
@@ -544,13 +571,13 @@ func FuzzHistogramSet(f *testing.F) {
 	f.Add(strings.Repeat("Error: héllo\xff at auth.ts:45 ", 4), "Error\n")
 	var h, o histogram
 	f.Fuzz(func(t *testing.T, a, b string) {
-		checkHistogram(t, &h, &o, []rune(a), []rune(b))
+		checkHistogram(t, &h, &o, []rune(a), []rune(b), (*histogram).set)
 	})
 }
 
 // checkHistogram sets h to a and o to b and holds them to counts by a
 // map, and h.bound(o) to the sum of the smaller counts.
-func checkHistogram(t *testing.T, h, o *histogram, a, b []rune) {
+func checkHistogram(t *testing.T, h, o *histogram, a, b []rune, set func(*histogram, []rune)) {
 	t.Helper()
 	count := func(rs []rune) map[rune]int {
 		m := map[rune]int{}
@@ -559,8 +586,8 @@ func checkHistogram(t *testing.T, h, o *histogram, a, b []rune) {
 		}
 		return m
 	}
-	h.set(a)
-	o.set(b)
+	set(h, a)
+	set(o, b)
 	want := count(a)
 	got := map[rune]int{}
 	for _, c := range h.present {
@@ -603,6 +630,23 @@ func BenchmarkHistogramSet(b *testing.B) {
 			b.SetBytes(int64(len(rs)))
 			for b.Loop() {
 				h.set(rs)
+			}
+		})
+	}
+}
+
+// BenchmarkHistogramSetString counts the bytes of an agent's ASCII output
+// as fuzzy_repeat counts each output it compares (setString): a short one,
+// one of a few lines and a kilobyte.
+func BenchmarkHistogramSetString(b *testing.B) {
+	text := strings.Repeat("Error: TypeError - Cannot read property 'id' of null at auth.ts:45\n    buffer error token ", 12)
+	for _, n := range []int{40, 80, 120, 1024} {
+		s := text[:n]
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			var h histogram
+			b.SetBytes(int64(len(s)))
+			for b.Loop() {
+				h.setString(s)
 			}
 		})
 	}

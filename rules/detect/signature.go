@@ -2,6 +2,7 @@ package detect
 
 import (
 	"bytes"
+	"encoding/binary"
 	"math/bits"
 	"strings"
 	"unicode"
@@ -34,23 +35,41 @@ func appendOutputSignature(b []byte, output string) []byte {
 }
 
 // appendNorm appends norm(s) to b: when s is ASCII, copied whole and
-// lowered in place (appended byte by byte, an action cost as much as
-// scanning an output several times its length).
+// lowered in place eight bytes at a time (appended byte by byte, an
+// action cost as much as scanning an output several times its length; an
+// OpenHands action, a command or a file's text, is often long).
 func appendNorm(b []byte, s string) []byte {
 	s = strings.TrimSpace(s)
-	for i := 0; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf {
-			return append(b, strings.ToLower(s)...)
-		}
-	}
 	start := len(b)
 	b = append(b, s...)
-	for i, c := range b[start:] {
+	w := b[start:]
+	for ; len(w) >= 8; w = w[8:] {
+		x := binary.LittleEndian.Uint64(w)
+		if x&ascii64 != 0 {
+			return append(b[:start], strings.ToLower(s)...)
+		}
+		binary.LittleEndian.PutUint64(w, x|upper64(x))
+	}
+	for i, c := range w {
+		if c >= utf8.RuneSelf {
+			return append(b[:start], strings.ToLower(s)...)
+		}
 		if c >= 'A' && c <= 'Z' {
-			b[start+i] = c + ('a' - 'A')
+			w[i] = c + ('a' - 'A')
 		}
 	}
 	return b
+}
+
+// upper64 has 0x20, the bit that lowers an ASCII letter, in each byte of
+// x, eight ASCII bytes, that is an upper-case letter, and 0 in the others.
+// Added to a byte below 0x80, 0x80-'A' carries no further and sets the
+// byte's high bit when it is 'A' or above, 0x80-'Z'-1 when above 'Z'.
+func upper64(x uint64) uint64 {
+	const ones = 0x0101010101010101
+	ge := x + ones*(0x80-'A')
+	gt := x + ones*(0x80-'Z'-1)
+	return ((ge &^ gt) & ascii64) >> 2
 }
 
 // OutputSignature is seed 004's extractSignature as RULES.md §8 reads it,
@@ -379,10 +398,18 @@ func (d *SignatureRepeat) Reset() {
 func (d *SignatureRepeat) Threshold() int { return d.threshold }
 
 // same says the signatures in slots i and j are equal, making their
-// output parts unless their actions tell them apart.
+// output parts unless their actions tell them apart or their norm(action)
+// and output are both equal (then so are their signatures: 10,754 of
+// the 89,691 output parts the 100 MB steps log made were of such pairs,
+// steps of a loop further apart than sigReuse or told apart by an
+// action's case or spaces).
 func (d *SignatureRepeat) same(i, j int) bool {
 	a, b := d.sigs[i][:d.cut[i]], d.sigs[j][:d.cut[j]]
-	if !bytes.Equal(a, b) && bytes.IndexByte(a, '|') < 0 && bytes.IndexByte(b, '|') < 0 {
+	if bytes.Equal(a, b) {
+		if d.from[i][1] == d.from[j][1] {
+			return true
+		}
+	} else if bytes.IndexByte(a, '|') < 0 && bytes.IndexByte(b, '|') < 0 {
 		return false
 	}
 	return bytes.Equal(d.wholeSig(i), d.wholeSig(j))
@@ -432,7 +459,7 @@ func (d *SignatureRepeat) Check(s *Step) (SignatureFiring, bool) {
 			return SignatureFiring{}, false
 		}
 	}
-	sig = d.sigs[slot]          // whole: compared
+	sig = d.wholeSig(slot)      // compared, maybe not made
 	if d.fired != string(sig) { // compared without a copy
 		d.fired = string(sig)
 	}

@@ -1,7 +1,9 @@
 package detect
 
 import (
+	"fmt"
 	"math/bits"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -210,4 +212,50 @@ func FuzzMatchSigErrorRef(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestAppendNormWords holds appendNorm, which lowers eight bytes at a
+// time, to the reference byte by byte: every ASCII byte at every place of
+// a word and of the tail, next to letters and to the bytes around 'A'
+// and 'Z', and a byte that is not ASCII in a word or in the tail after
+// words lowered (the whole is then lowered by strings.ToLower).
+func TestAppendNormWords(t *testing.T) {
+	check := func(s string) {
+		t.Helper()
+		if got, want := string(appendNorm([]byte("x|"), s)), string(refAppendNorm([]byte("x|"), s)); got != want {
+			t.Fatalf("appendNorm(%q) = %q, reference %q", s, got, want)
+		}
+	}
+	fills := []string{"ABCDEFGHIJKLMNOPQRSTUVWXYZ", "@[`{@Z[A`a{z", "aZ\x00\x7f"}
+	for n := range 27 {
+		for _, fill := range fills {
+			base := []byte(strings.Repeat(fill, 10)[:n])
+			for i := range base {
+				for c := range 256 {
+					s := slices.Clone(base)
+					s[i] = byte(c)
+					check("Q" + string(s) + "Z")
+				}
+			}
+		}
+	}
+	check("RUN_TESTS ./Pkg --VERBOSE Ünïcode")
+	check("RUN_TESTS ./Pkg --VERBOSE \u212a")
+	check("  Run_Tests ./Pkg/ABCDEFGH  ")
+}
+
+// BenchmarkAppendNorm normalizes an agent's action, a command and a long
+// one (a file's text), as signature_repeat does at every step.
+func BenchmarkAppendNorm(b *testing.B) {
+	text := strings.Repeat("cd /workspace && python -m pytest tests/test_Auth.py -k Login -x; ", 16)
+	for _, n := range []int{40, 1024} {
+		s := text[:n]
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			buf := make([]byte, 0, 2048)
+			b.SetBytes(int64(n))
+			for b.Loop() {
+				buf = appendNorm(buf[:0], s)
+			}
+		})
+	}
 }
