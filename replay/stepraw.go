@@ -301,3 +301,27 @@ func strText(buf []byte, x rawValue) (text, _ []byte) {
 	buf = appendUnescaped(buf[:0], body, valid)
 	return buf, buf
 }
+
+// location is the Sym of a step's location, its name key (FoldName), and
+// records its display name in RoomNames at its first sight. A location
+// that is the last one's (most steps stay where the step before was; the
+// reader interns locations, so the two are mostly one string) is the
+// last one's Sym, not folded and looked up again: FoldName makes three
+// strings, and the fold's Sym and RoomNames' entry cannot have changed
+// (ep.syms only grows while the table is added to, and RoomNames keeps
+// the first name of a key).
+func (t *stepTable) location(raw string) Sym {
+	if t.hasLastLoc && raw == t.lastLoc {
+		return t.lastLocSym
+	}
+	ep := t.ep
+	loc := ep.syms.sym(FoldName(raw))
+	if ep.RoomNames == nil {
+		ep.RoomNames = map[string]string{}
+	}
+	if _, ok := ep.RoomNames[ep.Str(loc)]; !ok {
+		ep.RoomNames[ep.Str(loc)] = strings.TrimSpace(raw)
+	}
+	t.lastLoc, t.lastLocSym, t.hasLastLoc = raw, loc, true
+	return loc
+}
