@@ -144,6 +144,8 @@ const oldShape = "an OpenHands 2024 event (dataclasses.asdict: fields at the top
 // openHandsKeys are the members of an event read, in one pass.
 var openHandsKeys = [...]string{"action", "args", "source", "id", "observation", "extras", "content", "cause"}
 
+var openHandsFieldKeys = newJSKeys(openHandsKeys[:]...) // for parseFields
+
 const (
 	ohkAction = iota
 	ohkArgs
@@ -168,7 +170,7 @@ func (o *openHandsReader) recordValue(v rawValue) ([]stepRecord, string) {
 // recordRaw reads a line: validated and its members collected in one pass.
 func (o *openHandsReader) recordRaw(raw []byte, _ int) ([]stepRecord, string) {
 	var f [len(openHandsKeys)]rawValue
-	if _, err := parseFields(raw, openHandsKeys[:], f[:]); err != nil {
+	if _, err := parseFields(raw, openHandsFieldKeys, f[:]); err != nil {
 		return nil, err.Error()
 	}
 	return o.kept(o.read(&f))
