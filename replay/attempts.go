@@ -32,6 +32,8 @@ var AttemptStatuses = []string{"pending", "in_progress", "blocked", "done"}
 // attemptKeys are the members of an attempts record, read in one pass.
 var attemptKeys = []string{"task_id", "status", "blockers", "completed_work", "session_id", "timestamp"}
 
+var attemptFieldKeys = newJSKeys(attemptKeys...) // for parseFields
+
 // byteStrings interns a log's short strings that repeat (an attempts
 // log's statuses, sessions, tasks, blockers; a steps log's actions and
 // locations): a string written without an escape is looked up by its
@@ -113,7 +115,7 @@ func readAttempts(src *recordSource, c *readContext) error {
 			}
 		} else if line != nil {
 			d.Lines++
-			_, derr := parseFields(line, attemptKeys, vals)
+			_, derr := parseFields(line, attemptFieldKeys, vals)
 			reason := ""
 			if derr != nil {
 				reason = derr.Error()

@@ -139,7 +139,7 @@ func FuzzAttemptReader(f *testing.F) {
 		r := newAttemptReader(cur)
 		vals := make([]rawValue, len(attemptKeys))
 		for i, line := range bytes.Split(data, []byte("\n")) {
-			if _, err := parseFields(line, attemptKeys, vals); err != nil {
+			if _, err := parseFields(line, attemptFieldKeys, vals); err != nil {
 				continue
 			}
 			a, want := attemptOf(vals, nil)

@@ -144,6 +144,8 @@ const oldShape = "an OpenHands 2024 event (dataclasses.asdict: fields at the top
 // openHandsKeys are the members of an event read, in one pass.
 var openHandsKeys = [...]string{"action", "args", "source", "id", "observation", "extras", "content", "cause"}
 
+var openHandsFieldKeys = newJSKeys(openHandsKeys[:]...) // for parseFields
+
 const (
 	ohkAction = iota
 	ohkArgs
@@ -168,7 +170,7 @@ func (o *openHandsReader) recordValue(v rawValue) ([]stepRecord, string) {
 // recordRaw reads a line: validated and its members collected in one pass.
 func (o *openHandsReader) recordRaw(raw []byte, _ int) ([]stepRecord, string) {
 	var f [len(openHandsKeys)]rawValue
-	if _, err := parseFields(raw, openHandsKeys[:], f[:]); err != nil {
+	if _, err := parseFields(raw, openHandsFieldKeys, f[:]); err != nil {
 		return nil, err.Error()
 	}
 	return o.kept(o.read(&f))
@@ -204,7 +206,8 @@ func (o *openHandsReader) read(f *[len(openHandsKeys)]rawValue) ([]stepRecord, s
 		}
 		src, _ := strView(f[ohkSource])
 		a := readArgs(args)
-		o.actionEvent(act, src, &a, args, !openHandsNotSteps[act] && !(act == "message" && src == "user"))
+		step := !openHandsNotSteps[act] && act != "message" && act != "condensation" // a step with a call
+		action, ok := o.actionEvent(act, src, &a, args, !openHandsNotSteps[act] && !(act == "message" && src == "user"), step)
 		if openHandsNotSteps[act] {
 			return nil, ""
 		}
@@ -224,7 +227,10 @@ func (o *openHandsReader) read(f *[len(openHandsKeys)]rawValue) ([]stepRecord, s
 		}
 		flush()
 		o.n++
-		o.pending = &stepRecord{n: o.n, hasStep: true, info: StepInfo{Kind: StepAction}, action: o.w.action(act, args), hasAction: true}
+		if !ok {
+			action = o.w.action(act, args)
+		}
+		o.pending = &stepRecord{n: o.n, hasStep: true, info: StepInfo{Kind: StepAction}, action: action, hasAction: true}
 		o.pendID = f[ohkID].Text()
 		return out, ""
 	}
@@ -293,10 +299,12 @@ func readArgs(args rawValue) (a ohArgs) {
 }
 
 // actionEvent records an action as the controller sees it; newStep says
-// it begins the next step. a is args' members read.
-func (o *openHandsReader) actionEvent(act, src string, a *ohArgs, args rawValue, newStep bool) {
+// it begins the next step. a is args' members read. With wantAction it
+// may return the step's action (w.action(act, args)), written in the
+// walk of args that writes the event's key (ok).
+func (o *openHandsReader) actionEvent(act, src string, a *ohArgs, args rawValue, newStep, wantAction bool) (action string, ok bool) {
 	if act == "null" || act == "change_agent_state" {
-		return // not in the history, and should_step is false
+		return "", false // not in the history, and should_step is false
 	}
 	inHistory := !isTrue(a.hidden)
 	cls, ask := OHOtherAction, false
@@ -326,7 +334,7 @@ func (o *openHandsReader) actionEvent(act, src string, a *ohArgs, args rawValue,
 		// delegate when should_step looks, and it returns False.
 	}
 	if !inHistory {
-		return // _on_event returns before anything for a hidden event
+		return "", false // _on_event returns before anything for a hidden event
 	}
 	n := o.n
 	if newStep {
@@ -335,12 +343,20 @@ func (o *openHandsReader) actionEvent(act, src string, a *ohArgs, args rawValue,
 	if o.ep != nil {
 		w := &o.w
 		w.buf = append(append(append(w.buf[:0], "a:"...), act...), 0)
-		w.appendValue(args, true, nil)
+		if wantAction {
+			// The step's action from the same walk (canonWriter.action).
+			w.both = append(append(w.both[:0], act...), ' ')
+			w.appendBoth(args, openHandsVolatile)
+			action, ok = string(w.both), true
+		} else {
+			w.appendValue(args, true, nil)
+		}
 		o.eventKey(n, cls, true, ask, w.buf, text)
 	}
 	if act == "delegate" && o.depth < 255 {
 		o.depth++ // what follows is the delegate's
 	}
+	return action, ok
 }
 
 // observationEvent records an observation as the controller sees it, and

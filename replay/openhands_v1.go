@@ -161,6 +161,8 @@ func (o *openHandsV1Reader) keyed(src string) {
 var v1Keys = [...]string{"kind", "source", "id", "parent_id", "llm_response_id", "thought", "action", "tool_name",
 	"tool_call_id", "action_id", "observation", "error", "rejection_reason", "llm_message", "summary", "key", "value"}
 
+var v1FieldKeys = newJSKeys(v1Keys[:]...) // for parseFields
+
 const (
 	v1kKind = iota
 	v1kSource
@@ -265,7 +267,7 @@ func (o *openHandsV1Reader) recordRaw(raw []byte, _ int) ([]stepRecord, string) 
 	i := skipSpace(raw, 0)
 	end := validValueIx(raw, i, &o.ix)
 	if end < 0 || raw[i] != '{' || skipSpace(raw, end) != len(raw) {
-		v, err := parseFields(raw, v1Keys[:], f[:])
+		v, err := parseFields(raw, v1FieldKeys, f[:])
 		if err != nil {
 			return nil, err.Error()
 		}

@@ -26,6 +26,7 @@ type canonWriter struct {
 	syms    *symtab
 	keyed   []keyedString
 	scratch []byte // a string's unescaped bytes
+	both    []byte // appendBoth's second form
 }
 
 // keyedString is a string appendKeyed wrote as its Sym: at is where its
@@ -86,6 +87,77 @@ func (w *canonWriter) appendObject(v rawValue, canonical bool, skip map[string]b
 	base := len(w.members)
 	v.Members(w.keep(skip))
 	w.writeMembers(base, func(val rawValue) { w.appendValue(val, canonical, nil) })
+}
+
+// appendBoth is appendValue(v, true, nil) into buf and appendValue(v,
+// false, skip) into both, in one walk: an OpenHands action's args make
+// the event's key and the step's action, and a walk each read every
+// string twice (goVerbatim), collected and sorted every object's members
+// twice. A string is written once and copied; the two forms differ in
+// numbers and booleans only.
+func (w *canonWriter) appendBoth(v rawValue, skip map[string]bool) {
+	switch v.Kind() {
+	case '"':
+		from := len(w.buf)
+		w.buf = appendStringValue(w.buf, v)
+		w.both = append(w.both, w.buf[from:]...)
+	case '[':
+		w.buf, w.both = append(w.buf, '['), append(w.both, '[')
+		v.Elems(func(i int, e rawValue) bool {
+			if i > 0 {
+				w.buf, w.both = append(w.buf, ','), append(w.both, ',')
+			}
+			w.appendBoth(e, nil)
+			return true
+		})
+		w.buf, w.both = append(w.buf, ']'), append(w.both, ']')
+	case '{':
+		w.appendObjectBoth(v, skip)
+	default: // a scalar: written as it is, then canonically
+		from := len(w.buf)
+		w.appendValue(v, false, nil)
+		w.both = append(w.both, w.buf[from:]...)
+		w.buf = w.buf[:from]
+		w.appendValue(v, true, nil)
+	}
+}
+
+// appendObjectBoth is appendBoth of an object: its members collected and
+// sorted once, each written in both forms but those skip names, left out
+// of the second (the first of a skipped key's run is skipped with the
+// run: writeMembers keeps the last of each).
+func (w *canonWriter) appendObjectBoth(v rawValue, skip map[string]bool) {
+	base := len(w.members)
+	v.Members(w.keep(nil))
+	sortMembers(w.members[base:])
+	w.buf, w.both = append(w.buf, '{'), append(w.both, '{')
+	first, firstBoth := true, true
+	for i := base; i < len(w.members); i++ {
+		m := w.members[i]
+		if i+1 < len(w.members) && bytes.Equal(w.members[i+1].key, m.key) {
+			continue
+		}
+		if !first {
+			w.buf = append(w.buf, ',')
+		}
+		first = false
+		from := len(w.buf)
+		w.buf = appendKey(w.buf, m.key)
+		w.buf = append(w.buf, ':')
+		if skip != nil && skip[string(m.key)] {
+			w.appendValue(m.val, true, nil)
+			continue
+		}
+		if !firstBoth {
+			w.both = append(w.both, ',')
+		}
+		firstBoth = false
+		w.both = append(w.both, w.buf[from:]...) // the key as written, and ':'
+		w.appendBoth(m.val, nil)
+	}
+	w.buf, w.both = append(w.buf, '}'), append(w.both, '}')
+	clear(w.members[base:])
+	w.members = w.members[:base]
 }
 
 // keep returns the visitor that collects an object's members into

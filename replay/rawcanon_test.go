@@ -113,3 +113,43 @@ func FuzzGoVerbatim(f *testing.F) {
 		}
 	})
 }
+
+// FuzzAppendBoth holds appendBoth's one walk to the two it stands for:
+// appendValue canonical (an OpenHands event's key) and appendValue as
+// json.Marshal writes less the skipped keys (its step's action), after
+// a prefix in each, for every value parseRecord accepts.
+func FuzzAppendBoth(f *testing.F) {
+	for _, s := range []string{
+		`{"b":1,"a":[true,false,null,1.0,2.50,-0,1e2,"x<y>&z\u2028"],"a":{"z":NaN,"y":"\ud800"}}`,
+		`{"command":"ls","thought":"t","hidden":true,"x":{"b":"\u00e9\n","a":1e400,"thought":false}}`,
+		`{"thought":"a","thought":"b","code":1.50,"hidden":[1,{"hidden":true}],"a\"b":2,"\u00e9":true}`,
+		`{"security_risk":1,"confirmation_state":"x"}`, `{"thought":1}`, `{}`, `{"a":{}}`, `[]`,
+		"{\"k\\u0065y\":\"\xff\",\"\xc3\xa9\":[[],{}],\"\":0}", `[1,"a",{"b":2,"thought":3}]`, `"s\t"`, `-Infinity`, `12345678901234567890`,
+		`{"q":1,"p":2,"o":3,"n":4,"m":5,"l":6,"k":7,"j":8,"i":9,"h":10,"g":11,"f":12,"e":13,"d":14,"c":15,"b":16,"a":17,"b":18,"ab":19,"":20,"hidden":0}`,
+	} {
+		f.Add([]byte(s))
+	}
+	var w, ref canonWriter
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		v, err := parseRecord(raw, false)
+		if err != nil {
+			return
+		}
+		w.buf = append(w.buf[:0], "a:run\x00"...)
+		w.both = append(w.both[:0], "run "...)
+		w.appendBoth(v, openHandsVolatile)
+		ref.buf = append(ref.buf[:0], "a:run\x00"...)
+		ref.appendValue(v, true, nil)
+		if string(w.buf) != string(ref.buf) {
+			t.Fatalf("%q: key %q, appendValue %q", raw, w.buf, ref.buf)
+		}
+		ref.buf = append(ref.buf[:0], "run "...)
+		ref.appendValue(v, false, openHandsVolatile)
+		if string(w.both) != string(ref.buf) {
+			t.Fatalf("%q: action %q, appendValue %q", raw, w.both, ref.buf)
+		}
+		if len(w.members) != 0 {
+			t.Fatalf("%q: %d members left", raw, len(w.members))
+		}
+	})
+}

@@ -2,6 +2,7 @@ package replay
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 )
 
@@ -31,10 +32,17 @@ func FuzzParseFields(f *testing.F) {
 	for _, s := range []string{` {"a":1,"b":[NaN],"a":"x\n"} `, `{"k\u0065y":2,"\xff":3}`, `{"a":1} {"b":2}`, `[1]`, `{"a":}`, "\t{}\r\n", `{"a":Infinity}`} {
 		f.Add([]byte(s))
 	}
-	keys := []string{"a", "key", "b", "\ufffd"}
+	// Names of one length (a chain of jsKeys), of 63 bytes and more (one
+	// bucket), not UTF-8 once read.
+	long := strings.Repeat("k", 63)
+	keys := []string{"a", "key", "b", "\ufffd", "yek", long, long + "x", long + "y"}
+	for _, k := range keys[4:] {
+		f.Add([]byte(`{"` + k + `":1,"` + k[:len(k)-1] + `":2,"key":3}`))
+	}
+	ks := newJSKeys(keys...)
 	got, want := make([]rawValue, len(keys)), make([]rawValue, len(keys))
 	f.Fuzz(func(t *testing.T, raw []byte) {
-		v, err := parseFields(raw, keys, got)
+		v, err := parseFields(raw, ks, got)
 		w, werr := parseRecord(raw, true)
 		if (err == nil) != (werr == nil) || err != nil && err.Error() != werr.Error() {
 			t.Fatalf("%q: error %v, parseRecord %v", raw, err, werr)

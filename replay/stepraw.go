@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -34,6 +35,7 @@ const (
 // name.
 type stepPaths struct {
 	first []string
+	keys  *jsKeys // first's, for parseFields
 	top   [numStepFields]int
 	rest  [numStepFields][]string
 	vals  []rawValue  // scratch for Fields
@@ -59,6 +61,7 @@ func newStepPaths(fields map[string]string) *stepPaths {
 		p.top[f], p.rest[f] = k, parts[1:]
 	}
 	p.vals = make([]rawValue, len(p.first))
+	p.keys = newJSKeys(p.first...) // distinct
 	p.strs = byteStrings{}
 	return p
 }
@@ -94,7 +97,7 @@ func valueStep(v rawValue, p *stepPaths) (stepRecord, string) {
 // lineStep is valueStep of a line, validated and read in one pass; a
 // line that is no JSON object gives parseRecord's reason.
 func lineStep(raw []byte, p *stepPaths) (stepRecord, string) {
-	if _, err := parseFields(raw, p.first, p.vals); err != nil {
+	if _, err := parseFields(raw, p.keys, p.vals); err != nil {
 		return stepRecord{}, err.Error()
 	}
 	var vals [numStepFields]rawValue
@@ -245,21 +248,30 @@ func rawTruthy(x rawValue) bool {
 	return false
 }
 
-// parseFields is parseRecord(raw, true) followed by v.Fields(keys, vals),
-// in one pass: scanLine validates the record as the ZorkGPT path does
-// and hands over its top-level members on the way (a short record's
-// second walk was a third of its reading). The errors are parseRecord's.
-func parseFields(raw []byte, keys []string, vals []rawValue) (rawValue, error) {
+// parseFields is parseRecord(raw, true) followed by v.Fields(keys.names,
+// vals), in one pass: scanLine validates the record as the ZorkGPT path
+// does and hands over its top-level members on the way (a short record's
+// second walk was a third of its reading). A member is compared with the
+// names of its length only (jsKeys), where it was compared with each
+// name: most of a record's members are passed over after one test, the
+// others after one or two. The errors are parseRecord's.
+func parseFields(raw []byte, keys *jsKeys, vals []rawValue) (rawValue, error) {
 	for i := range vals {
 		vals[i] = nil
 	}
 	ok := scanLine(raw, func(key []byte, esc bool, val []byte) {
 		if esc || !asciiOrUTF8(key) {
-			key = []byte(unquoteKey(key))
-		}
-		for i, want := range keys {
-			if string(key) == want {
+			// As encoding/json reads the name (Fields): not JSON.parse's
+			// reading, which jsFields' setEscaped is.
+			if i := slices.Index(keys.names, unquoteKey(key)); i >= 0 {
 				vals[i] = val
+			}
+			return
+		}
+		for i := keys.first[min(len(key), 63)]; i >= 0; i = keys.next[i] {
+			if string(key) == keys.names[i] {
+				vals[i] = val
+				return
 			}
 		}
 	})
@@ -268,7 +280,7 @@ func parseFields(raw []byte, keys []string, vals []rawValue) (rawValue, error) {
 		if err != nil {
 			return nil, err
 		}
-		v.Fields(keys, vals) // not reached: scanLine accepts what parseRecord does
+		v.Fields(keys.names, vals) // not reached: scanLine accepts what parseRecord does
 		return v, nil
 	}
 	i, j := skipSpace(raw, 0), len(raw)
@@ -300,4 +312,28 @@ func strText(buf []byte, x rawValue) (text, _ []byte) {
 	}
 	buf = appendUnescaped(buf[:0], body, valid)
 	return buf, buf
+}
+
+// location is the Sym of a step's location, its name key (FoldName), and
+// records its display name in RoomNames at its first sight. A location
+// that is the last one's (most steps stay where the step before was; the
+// reader interns locations, so the two are mostly one string) is the
+// last one's Sym, not folded and looked up again: FoldName makes three
+// strings, and the fold's Sym and RoomNames' entry cannot have changed
+// (ep.syms only grows while the table is added to, and RoomNames keeps
+// the first name of a key).
+func (t *stepTable) location(raw string) Sym {
+	if t.hasLastLoc && raw == t.lastLoc {
+		return t.lastLocSym
+	}
+	ep := t.ep
+	loc := ep.syms.sym(FoldName(raw))
+	if ep.RoomNames == nil {
+		ep.RoomNames = map[string]string{}
+	}
+	if _, ok := ep.RoomNames[ep.Str(loc)]; !ok {
+		ep.RoomNames[ep.Str(loc)] = strings.TrimSpace(raw)
+	}
+	t.lastLoc, t.lastLocSym, t.hasLastLoc = raw, loc, true
+	return loc
 }

@@ -181,6 +181,10 @@ type stepTable struct {
 	eventsDone   int
 	eventsZeroed int
 	actsZeroed   int // the turns whose action Syms were zeroed (actionsStepped)
+	// The last location added and its Sym (location).
+	lastLoc    string
+	lastLocSym Sym
+	hasLastLoc bool
 }
 
 func newStepTable(id, source string) *stepTable {
@@ -235,18 +239,12 @@ func (t *stepTable) add(r stepRecord) string {
 		ep.HasScore = true
 	}
 	if r.hasLoc {
-		loc := ep.syms.sym(FoldName(r.location))
+		loc := t.location(r.location)
 		if prev == nil {
 			turn.LocStart = loc
 		}
 		turn.Moved = prev != nil && loc != turn.LocStart
 		turn.LocEnd = loc
-		if ep.RoomNames == nil {
-			ep.RoomNames = map[string]string{}
-		}
-		if _, ok := ep.RoomNames[ep.Str(loc)]; !ok {
-			ep.RoomNames[ep.Str(loc)] = strings.TrimSpace(r.location)
-		}
 	}
 	if r.info.Kind == StepAction && strings.TrimSpace(r.action) != "" {
 		tab, tag := &ep.syms, Sym(0)

@@ -2,10 +2,13 @@ package replay
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"reflect"
 	"runtime"
 	"strings"
 	"testing"
@@ -137,4 +140,68 @@ func TestStepBytes(t *testing.T) {
 		t.Errorf("%.1f bytes a step, want at most 60 (a Turn of 32, a StepInfo of 16, an output's Sym of 4)", per)
 	}
 	runtime.KeepAlive(eps)
+}
+
+// Each step's location is its name key (FoldName) and RoomNames keeps a
+// key's first display name, whether the location is the last one's (read
+// again from stepTable.location's last) or not: locations repeating,
+// changing, folding to one key (case, spaces), escaped (a string not
+// interned, equal to the last), absent from some steps.
+func TestStepLocationsAsFolded(t *testing.T) {
+	locs := []string{`repo/auth`, `Repo/Auth`, ` repo/auth `, `repo\/auth`, `repo  auth`, `repo auth`, `src`, `SRC`, `caf\u00e9`, `Café`, ``}
+	rnd := rand.New(rand.NewPCG(24, 2))
+	var b strings.Builder
+	var want []string // each step's location as written, "" for none
+	for i := 1; i <= 2000; i++ {
+		l := locs[rnd.IntN(len(locs))]
+		if rnd.IntN(3) > 0 && i > 1 {
+			l = want[len(want)-1] // most steps stay where the last was
+		}
+		want = append(want, l)
+		if l == "" {
+			fmt.Fprintf(&b, `{"step": %d, "action": "look", "output": "out"}`+"\n", i)
+			continue
+		}
+		fmt.Fprintf(&b, `{"step": %d, "action": "look", "output": "out", "location": "%s"}`+"\n", i, l)
+	}
+	eps, err := Read(strings.NewReader(b.String()), "log.jsonl", "ep", Options{Format: FormatSteps})
+	if err != nil || len(eps) != 1 {
+		t.Fatalf("read: %v (%d episodes)", err, len(eps))
+	}
+	ep := eps[0]
+	if len(ep.Turns) != len(want) {
+		t.Fatalf("%d turns, want %d", len(ep.Turns), len(want))
+	}
+	names := map[string]string{}
+	cur := ""
+	for i, l := range want {
+		start := cur
+		if l != "" {
+			var text string
+			if err := json.Unmarshal([]byte(`"`+l+`"`), &text); err != nil {
+				t.Fatal(err)
+			}
+			key := FoldName(text)
+			if _, ok := names[key]; !ok {
+				names[key] = strings.TrimSpace(text)
+			}
+			if i == 0 {
+				start = key
+			}
+			cur = key
+		}
+		tr := ep.Turns[i]
+		if got := ep.Str(tr.LocStart); got != start {
+			t.Errorf("step %d starts at %q, want %q", i+1, got, start)
+		}
+		if got := ep.Str(tr.LocEnd); got != cur {
+			t.Errorf("step %d ends at %q, want %q", i+1, got, cur)
+		}
+		if moved := i > 0 && cur != start; tr.Moved != moved {
+			t.Errorf("step %d moved %v, want %v", i+1, tr.Moved, moved)
+		}
+	}
+	if !reflect.DeepEqual(ep.RoomNames, names) {
+		t.Errorf("RoomNames %q, want %q", ep.RoomNames, names)
+	}
 }
