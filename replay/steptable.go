@@ -1,0 +1,207 @@
+package replay
+
+// The table a steps log (and every agent log read as steps) is built
+// into: records in log order, gaps in step numbers filled, sized ahead
+// from the input's size.
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// stepRecord is one step before it enters the table.
+type stepRecord struct {
+	n                  int
+	info               StepInfo
+	exitCode           int    // when info.HasExitCode (setExitCode): the table packs it
+	action, output     string // output may be over the reader's buffer (stepOf): interned by add before the next record
+	location           string
+	hasLoc             bool
+	score              float64
+	hasScore, hasStep  bool
+	hasAction, hasText bool
+	live               *LiveEvent // a live detection the log records at this step (Turn set by add)
+	canonical          string     // see StepInfo.Canonical
+}
+
+// setExitCode records the step's exit code.
+func (r *stepRecord) setExitCode(code int) {
+	r.exitCode, r.info.HasExitCode = code, true
+}
+
+// maxStepGapRows bounds the rows filled for gaps in step numbers in one
+// file, as the ZorkGPT builder bounds its own: a corrupt step number costs
+// a skipped line, not a table of millions of empty rows.
+const maxStepGapRows = 100_000
+
+// stepTable builds one episode from step records in log order.
+type stepTable struct {
+	ep      *Episode
+	source  string
+	gapRows int
+	// stepper replays the turns as they are read (Options.Stepper), as
+	// mode says (streamMode); stepped counts the turns it has replayed,
+	// outs holds the outputs of those added since; eventsDone counts the
+	// history events replayed, eventsZeroed those whose Syms were zeroed
+	// when the history's table was made anew (historyStepped). With a
+	// stepper the outputs are not kept (Episode.Stepped).
+	input        inputGauge // its read's, for presize
+	stepper      TurnStepper
+	mode         int
+	stepped      int
+	outs         []string
+	copies       outputCopies
+	eventsDone   int
+	eventsZeroed int
+	actsZeroed   int // the turns whose action Syms were zeroed (actionsStepped)
+	// The last location added and its Sym (location).
+	lastLoc    string
+	lastLocSym Sym
+	hasLastLoc bool
+}
+
+func newStepTable(id, source string) *stepTable {
+	return &stepTable{
+		ep:     &Episode{ID: id, Source: source, Format: FormatSteps, LocationKey: KeyRoomName, RecordedEnd: EndUnknown, Rejected: map[int][]string{}},
+		source: source,
+	}
+}
+
+// add appends a record; a non-empty reason says why it was skipped.
+func (t *stepTable) add(r stepRecord) string {
+	if !r.hasStep {
+		return "no step number"
+	}
+	if !r.hasAction && !r.hasText {
+		return fmt.Sprintf("step %d has neither an action nor an output", r.n)
+	}
+	if r.n < 0 || r.n > MaxStepNumber {
+		return fmt.Sprintf("step %d is out of range (valid: 0 to 2^53)", r.n)
+	}
+	ep := t.ep
+	var prev *Turn
+	if len(ep.Turns) > 0 {
+		prev = &ep.Turns[len(ep.Turns)-1]
+		if r.n <= prev.N {
+			return fmt.Sprintf("step %d does not follow step %d", r.n, prev.N)
+		}
+		if gap := r.n - prev.N - 1; gap > 0 {
+			if t.gapRows+gap > maxStepGapRows {
+				return fmt.Sprintf("step %d is %d steps after step %d (gaps of a file are capped at %d steps)", r.n, gap+1, prev.N, maxStepGapRows)
+			}
+			t.gapRows += gap
+			ep.Diag.Gaps += gap
+			ep.Diag.note(fmt.Sprintf("steps %s missing: filled with steps that change nothing", gapSpan(prev.N+1, r.n-1)))
+			for n := prev.N + 1; n < r.n; n++ {
+				p := &ep.Turns[len(ep.Turns)-1]
+				ep.Turns = append(ep.Turns, Turn{N: n, Score: p.Score, LocStart: p.LocEnd, LocEnd: p.LocEnd, Filled: true})
+				if t.stepper == nil {
+					ep.Outputs = append(ep.Outputs, 0)
+				}
+				ep.Steps = append(ep.Steps, StepInfo{Kind: StepAction})
+			}
+			prev = &ep.Turns[len(ep.Turns)-1]
+		}
+	}
+	turn := Turn{N: r.n}
+	if prev != nil {
+		turn.Score, turn.LocStart, turn.LocEnd = prev.Score, prev.LocEnd, prev.LocEnd
+	}
+	if r.hasScore {
+		turn.Score = r.score
+		ep.HasScore = true
+	}
+	if r.hasLoc {
+		loc := t.location(r.location)
+		if prev == nil {
+			turn.LocStart = loc
+		}
+		turn.Moved = prev != nil && loc != turn.LocStart
+		turn.LocEnd = loc
+	}
+	if r.info.Kind == StepAction && strings.TrimSpace(r.action) != "" {
+		tab, tag := &ep.syms, Sym(0)
+		if t.stepper != nil {
+			tab, tag = &ep.acts, actTag // let go once replayed (actionsStepped)
+		}
+		turn.Action, turn.HasAction = tab.sym(r.action)|tag, true
+		if r.canonical != "" {
+			r.info.Canonical = tab.sym(r.canonical) | tag
+		}
+	}
+	if len(ep.Turns) == presizeAt {
+		t.presize()
+	}
+	ep.Turns = append(ep.Turns, turn)
+	if t.stepper == nil {
+		ep.Outputs = append(ep.Outputs, ep.syms.sym(r.output)) // a copy: r.output may be over a reader's buffer
+	}
+	if r.info.HasExitCode {
+		ep.setExitCode(&r.info, len(ep.Steps), r.exitCode)
+	}
+	ep.Steps = append(ep.Steps, r.info)
+	if r.live != nil {
+		e := *r.live
+		e.Turn = r.n
+		ep.Live = append(ep.Live, e)
+	}
+	if t.stepper != nil {
+		t.added(r.output)
+	}
+	return ""
+}
+
+// presizeAt is the number of turns at which a steps table is made the
+// size its input's size says it will reach (presize): past it, a table
+// grown by append was copied at each growth, its last two arrays alive at
+// once, and a 200 MB session peaked at 115 MB of RSS and 2.0 s of CPU
+// (0.56 s of it faulting in the copies), 88 MB and 1.4 s made at its
+// size (loaded machine).
+const presizeAt = 1 << 16
+
+// presize grows the table's turns and step records to the turns the
+// input will hold at this rate of turns a byte, a twentieth more; not
+// when the input's size is unknown (a pipe) or it is nearly read.
+func (t *stepTable) presize() {
+	ep := t.ep
+	f := t.input.fraction()
+	if f <= 0 || f > 0.9 {
+		return
+	}
+	n := int(float64(len(ep.Turns)) / f * 1.05)
+	if n <= cap(ep.Turns) {
+		return
+	}
+	turns := len(ep.Turns)
+	ep.Turns = sized(ep.Turns, n)
+	ep.Steps = sized(ep.Steps, n)
+	if t.stepper == nil {
+		ep.Outputs = sized(ep.Outputs, n)
+	}
+	// An OpenHands history: its events at their rate a turn.
+	if h := len(ep.OpenHands); h > 0 {
+		ep.OpenHands = sized(ep.OpenHands, h*n/turns)
+	}
+	if h := len(ep.OpenHandsV1); h > 0 && t.stepper == nil {
+		// Replayed as read, its events are let go as replayed
+		// (historyStepped): a few are held at a time.
+		ep.OpenHandsV1 = sized(ep.OpenHandsV1, h*n/turns)
+	}
+}
+
+// sized is s in an array of n, when that is more than its capacity:
+// exactly n (slices.Grow goes on in append's steps past it).
+func sized[T any](s []T, n int) []T {
+	if n <= cap(s) {
+		return s
+	}
+	return append(make([]T, 0, n), s...)
+}
+
+func gapSpan(a, b int) string {
+	if a == b {
+		return strconv.Itoa(a)
+	}
+	return fmt.Sprintf("%d–%d", a, b)
+}
