@@ -81,13 +81,7 @@ func TestGeminiIDCollisionReadsAgain(t *testing.T) {
 		want, wantTurns := wholeTurns(t, data)
 		for _, mask := range []uint64{0, 1, ^uint64(0)} {
 			geminiHashMask = mask
-			var took []string
-			eps, err := ReadFile(path, nil, Options{Format: FormatAuto, Stepper: func(*Episode) TurnStepper {
-				return stepFunc(func(ep *Episode, i int) {
-					tr := ep.Turns[i]
-					took = append(took, fmt.Sprintf("%d %q %q", tr.N, ep.Str(tr.Action), ep.Output(tr.N)))
-				})
-			}})
+			eps, took, err := readTaken(path, nil)
 			if err != nil || len(eps) != 1 {
 				t.Fatalf("trial %d, mask %#x: %d episodes, %v", trial, mask, len(eps), err)
 			}
@@ -131,13 +125,7 @@ func TestGeminiManyHeld(t *testing.T) {
 			t.Fatal(err)
 		}
 		want, wantTurns := wholeTurns(t, data)
-		var took []string
-		eps, err := ReadFile(path, nil, Options{Format: FormatAuto, Stepper: func(*Episode) TurnStepper {
-			return stepFunc(func(ep *Episode, i int) {
-				tr := ep.Turns[i]
-				took = append(took, fmt.Sprintf("%d %q %q", tr.N, ep.Str(tr.Action), ep.Output(tr.N)))
-			})
-		}})
+		eps, took, err := readTaken(path, nil)
 		if err != nil || len(eps) != 1 {
 			t.Fatalf("trial %d: %d episodes, %v", trial, len(eps), err)
 		}
@@ -246,13 +234,7 @@ func TestGeminiRewrittenLast(t *testing.T) {
 			t.Fatal(err)
 		}
 		want, wantTurns := wholeTurns(t, data)
-		var took []string
-		eps, err := ReadFile(path, nil, Options{Format: FormatAuto, Stepper: func(*Episode) TurnStepper {
-			return stepFunc(func(ep *Episode, i int) {
-				tr := ep.Turns[i]
-				took = append(took, fmt.Sprintf("%d %q %q", tr.N, ep.Str(tr.Action), ep.Output(tr.N)))
-			})
-		}})
+		eps, took, err := readTaken(path, nil)
 		if err != nil || len(eps) != 1 {
 			t.Fatalf("%d: %d episodes, %v", n, len(eps), err)
 		}

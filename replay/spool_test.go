@@ -21,20 +21,27 @@ type pipe struct{ r io.Reader }
 func (p *pipe) Read(b []byte) (int, error) { return p.r.Read(b[:min(len(b), 64<<10)]) }
 
 // turnsTaken reads data from a pipe (ReadFile "-") with a stepper that
-// notes each turn it is given (its step, action and output), and says how
-// many turns were stepped while the input was read.
+// notes each turn it is given (readTaken), and wants one episode.
 func turnsTaken(t *testing.T, data []byte) (eps []*Episode, took []string) {
 	t.Helper()
-	eps, err := ReadFile("-", &pipe{bytes.NewReader(data)}, Options{Format: FormatAuto, Stepper: func(*Episode) TurnStepper {
+	eps, took, err := readTaken("-", &pipe{bytes.NewReader(data)})
+	if err != nil || len(eps) != 1 {
+		t.Fatalf("%d episodes, %v", len(eps), err)
+	}
+	return eps, took
+}
+
+// readTaken is ReadFile(path, r) with a stepper that notes each turn it is
+// given (its step, action and output): the turns stepped while the input
+// was read, as wholeTurns notes a whole read's.
+func readTaken(path string, r io.Reader) (eps []*Episode, took []string, err error) {
+	eps, err = ReadFile(path, r, Options{Format: FormatAuto, Stepper: func(*Episode) TurnStepper {
 		return stepFunc(func(ep *Episode, i int) {
 			tr := ep.Turns[i]
 			took = append(took, fmt.Sprintf("%d %q %q", tr.N, ep.Str(tr.Action), ep.Output(tr.N)))
 		})
 	}})
-	if err != nil || len(eps) != 1 {
-		t.Fatalf("%d episodes, %v", len(eps), err)
-	}
-	return eps, took
+	return eps, took, err
 }
 
 // wholeTurns is each turn of a session read whole, as turnsTaken notes it.
