@@ -121,7 +121,15 @@ func (mt *lcsMatcher) lcsShared(a, b []rune, cutoff, shared int) (int, bool) {
 	// budget that cannot fail: substitutions alone are settled at once.
 	total := len(a) + len(b)
 	allowed := total - 2*c
-	diag := total - 2*diagonalMatches(a, b)
+	// Only a diagonal distance under allowed is used (below, each use
+	// compares it with allowed or with a budget under it): once that is
+	// out of reach the count stops, and allowed stands for it.
+	diag := allowed
+	if x := allowed - (len(b) - len(a)); x > 0 {
+		if m, ok := diagonalMatchesWithin(a, b, (x-1)/2); ok {
+			diag = total - 2*m
+		}
+	}
 	// No budget below the histogram distance can succeed (it bounds the
 	// Indel distance from below); the diagonal's, when near it, is tried
 	// first.
@@ -156,15 +164,23 @@ func (mt *lcsMatcher) lcsShared(a, b []rune, cutoff, shared int) (int, bool) {
 	return affix + n, ok
 }
 
-// diagonalMatches counts the positions where a and b agree.
-func diagonalMatches(a, b []rune) int {
-	n := 0
-	for i := range min(len(a), len(b)) {
-		if a[i] == b[i] {
-			n++
+// diagonalMatchesWithin counts the positions where a and b agree, len(a)
+// <= len(b), and says whether at most maxMiss of a's disagree; it stops
+// at the first past maxMiss (the count is then not whole). The
+// diagonal's distance len(a)+len(b)-2·matches is under the one allowed
+// exactly when a has few enough positions that disagree: the outputs of
+// a pair that fails mostly disagree at once.
+func diagonalMatchesWithin(a, b []rune, maxMiss int) (int, bool) {
+	b = b[:len(a)]
+	miss := 0
+	for i := range a {
+		if a[i] != b[i] {
+			if miss++; miss > maxMiss {
+				return i + 1 - miss, false
+			}
 		}
 	}
-	return n
+	return len(a) - miss, true
 }
 
 // bitLCS is the banded bit-parallel LCS of pattern a (rows) and text b
