@@ -20,6 +20,8 @@ type lcsMatcher struct {
 	other map[rune]int32 // the same for the rest
 	peq   []uint64       // pattern masks, one row of words per code point
 	rows  int
+	words int // words a row
+	built int // the pattern's code points in the masks (a prefix)
 	v     []uint64
 
 	ha, hb histogram  // lcsAtLeast's, reused
@@ -45,11 +47,28 @@ func (mt *lcsMatcher) row(r rune) int {
 // before the masks, building the masks of a kilobyte cost some ten cycles
 // a code point.
 func (mt *lcsMatcher) build(a []rune, words int) {
+	mt.startBuild(words)
+	mt.buildTo(a, len(a))
+}
+
+// startBuild begins the masks of a pattern over words words, with none
+// of its code points: buildTo adds them, in order, up to a position.
+// bitLCS builds a word's masks when its band first reaches the word, so
+// that a pair that fails early (most of those that fail) builds only the
+// masks its band used.
+func (mt *lcsMatcher) startBuild(words int) {
 	clear(mt.ascii[:])
 	clear(mt.other)
-	peq := mt.peq[:0]
-	rows := int32(0)
-	for i, r := range a {
+	mt.peq, mt.rows, mt.words, mt.built = mt.peq[:0], 0, words, 0
+}
+
+// buildTo adds the code points of a before to to the masks (those before
+// mt.built are in).
+func (mt *lcsMatcher) buildTo(a []rune, to int) {
+	peq, words := mt.peq, mt.words
+	rows := int32(mt.rows)
+	for i := mt.built; i < to; i++ {
+		r := a[i]
 		var k int32
 		if uint32(r) < 128 {
 			k = mt.ascii[r]
@@ -73,7 +92,7 @@ func (mt *lcsMatcher) build(a []rune, words int) {
 		}
 		peq[int(k-1)*words+i>>6] |= 1 << (uint(i) & 63)
 	}
-	mt.peq, mt.rows = peq, int(rows)
+	mt.peq, mt.rows, mt.built = peq, int(rows), max(mt.built, to)
 }
 
 // lcsAtLeast returns LCS(a, b) and true when it is at least cutoff, and
@@ -199,7 +218,7 @@ func diagonalMatchesWithin(a, b []rune, maxMiss int) (int, bool) {
 func (mt *lcsMatcher) bitLCS(a, b []rune, cutoff int) (int, bool) {
 	m, n := len(a), len(b)
 	words := (m + 63) / 64
-	mt.build(a, words)
+	mt.startBuild(words)
 	if cap(mt.v) < words {
 		mt.v = make([]uint64, words)
 	}
@@ -214,8 +233,14 @@ func (mt *lcsMatcher) bitLCS(a, b []rune, cutoff int) (int, bool) {
 	below, counted := 0, 0
 	var sh *bandShrink
 	if cutoff > 0 && m >= shrinkFrom {
+		// bandShrink numbers its code points after the masks' rows: all
+		// of them, built first.
+		mt.buildTo(a, m)
 		sh = mt.newShrink(a, b, m+n-2*cutoff, -left-1, right+1)
 	}
+	// The words under last are built: a code point of b not yet met in
+	// a (row -1) has no bit in them.
+	mt.buildTo(a, min(m, 64*last))
 	capLast := words // the band's top is held under capLast (sh)
 	for j, r := range b {
 		k := mt.row(r)
@@ -234,6 +259,9 @@ func (mt *lcsMatcher) bitLCS(a, b []rune, cutoff int) (int, bool) {
 			top = (hi + 63) / 64
 		}
 		last = max(last, min(top, capLast))
+		if 64*last > mt.built && mt.built < m {
+			mt.buildTo(a, min(m, 64*last))
+		}
 		if sh != nil && j%64 == 63 {
 			// Narrow the band to the rows an alignment within the budget
 			// can use (bandShrink); the bottom for good, the top for the
