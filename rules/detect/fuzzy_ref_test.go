@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // refFuzzy is FuzzyRepeat.Check as it was before it held outputs as
@@ -231,6 +232,32 @@ func FuzzCountRunes(f *testing.F) {
 			t.Fatalf("countRunes(%q) = %d %v, want %d %v", s, n, valid, want, !valid)
 		}
 	})
+}
+
+// TestCountRunesEveryPlace holds countRunes to ranging over the string
+// and to utf8.ValidString for ASCII texts of every length up to 80 (its
+// 32- and 8-byte steps and the 8 bytes ending a text) with a code point
+// of two or three bytes, an invalid byte or a cut sequence at every
+// place.
+func TestCountRunesEveryPlace(t *testing.T) {
+	for n := range 81 {
+		ascii := strings.Repeat("abcdefghij", 9)[:n]
+		check := func(s string) {
+			want := 0
+			for range s {
+				want++
+			}
+			if got, valid := countRunes(s); got != want || valid != utf8.ValidString(s) {
+				t.Fatalf("countRunes(%q) = %d %v, want %d %v", s, got, valid, want, utf8.ValidString(s))
+			}
+		}
+		check(ascii)
+		for i := range n + 1 {
+			for _, ins := range []string{"é", "€", "\xff", "\xe2\x82"} {
+				check(ascii[:i] + ins + ascii[i:])
+			}
+		}
+	}
 }
 
 // TestNestedAsLCS holds nested, on bytes, to the code points: it is true

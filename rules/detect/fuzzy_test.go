@@ -651,3 +651,19 @@ func BenchmarkHistogramSetString(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkCountRunes counts the code points of an agent's ASCII output,
+// as fuzzy_repeat counts every step's (countRunes): a short one, the
+// median of a generated steps log (66 bytes), a few lines and a kilobyte.
+func BenchmarkCountRunes(b *testing.B) {
+	text := strings.Repeat("Error: TypeError - Cannot read property 'id' of null at auth.ts:45\n    buffer error token ", 12)
+	for _, n := range []int{40, 66, 120, 1024} {
+		s := text[:n]
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			b.SetBytes(int64(len(s)))
+			for b.Loop() {
+				countRunes(s)
+			}
+		})
+	}
+}

@@ -20,6 +20,8 @@ type lcsMatcher struct {
 	other map[rune]int32 // the same for the rest
 	peq   []uint64       // pattern masks, one row of words per code point
 	rows  int
+	words int // words a row
+	built int // the pattern's code points in the masks (a prefix)
 	v     []uint64
 
 	ha, hb histogram  // lcsAtLeast's, reused
@@ -45,11 +47,28 @@ func (mt *lcsMatcher) row(r rune) int {
 // before the masks, building the masks of a kilobyte cost some ten cycles
 // a code point.
 func (mt *lcsMatcher) build(a []rune, words int) {
+	mt.startBuild(words)
+	mt.buildTo(a, len(a))
+}
+
+// startBuild begins the masks of a pattern over words words, with none
+// of its code points: buildTo adds them, in order, up to a position.
+// bitLCS builds a word's masks when its band first reaches the word, so
+// that a pair that fails early (most of those that fail) builds only the
+// masks its band used.
+func (mt *lcsMatcher) startBuild(words int) {
 	clear(mt.ascii[:])
 	clear(mt.other)
-	peq := mt.peq[:0]
-	rows := int32(0)
-	for i, r := range a {
+	mt.peq, mt.rows, mt.words, mt.built = mt.peq[:0], 0, words, 0
+}
+
+// buildTo adds the code points of a before to to the masks (those before
+// mt.built are in).
+func (mt *lcsMatcher) buildTo(a []rune, to int) {
+	peq, words := mt.peq, mt.words
+	rows := int32(mt.rows)
+	for i := mt.built; i < to; i++ {
+		r := a[i]
 		var k int32
 		if uint32(r) < 128 {
 			k = mt.ascii[r]
@@ -73,7 +92,7 @@ func (mt *lcsMatcher) build(a []rune, words int) {
 		}
 		peq[int(k-1)*words+i>>6] |= 1 << (uint(i) & 63)
 	}
-	mt.peq, mt.rows = peq, int(rows)
+	mt.peq, mt.rows, mt.built = peq, int(rows), max(mt.built, to)
 }
 
 // lcsAtLeast returns LCS(a, b) and true when it is at least cutoff, and
@@ -121,7 +140,15 @@ func (mt *lcsMatcher) lcsShared(a, b []rune, cutoff, shared int) (int, bool) {
 	// budget that cannot fail: substitutions alone are settled at once.
 	total := len(a) + len(b)
 	allowed := total - 2*c
-	diag := total - 2*diagonalMatches(a, b)
+	// Only a diagonal distance under allowed is used (below, each use
+	// compares it with allowed or with a budget under it): once that is
+	// out of reach the count stops, and allowed stands for it.
+	diag := allowed
+	if x := allowed - (len(b) - len(a)); x > 0 {
+		if m, ok := diagonalMatchesWithin(a, b, (x-1)/2); ok {
+			diag = total - 2*m
+		}
+	}
 	// No budget below the histogram distance can succeed (it bounds the
 	// Indel distance from below); the diagonal's, when near it, is tried
 	// first.
@@ -156,15 +183,23 @@ func (mt *lcsMatcher) lcsShared(a, b []rune, cutoff, shared int) (int, bool) {
 	return affix + n, ok
 }
 
-// diagonalMatches counts the positions where a and b agree.
-func diagonalMatches(a, b []rune) int {
-	n := 0
-	for i := range min(len(a), len(b)) {
-		if a[i] == b[i] {
-			n++
+// diagonalMatchesWithin counts the positions where a and b agree, len(a)
+// <= len(b), and says whether at most maxMiss of a's disagree; it stops
+// at the first past maxMiss (the count is then not whole). The
+// diagonal's distance len(a)+len(b)-2·matches is under the one allowed
+// exactly when a has few enough positions that disagree: the outputs of
+// a pair that fails mostly disagree at once.
+func diagonalMatchesWithin(a, b []rune, maxMiss int) (int, bool) {
+	b = b[:len(a)]
+	miss := 0
+	for i := range a {
+		if a[i] != b[i] {
+			if miss++; miss > maxMiss {
+				return i + 1 - miss, false
+			}
 		}
 	}
-	return n
+	return len(a) - miss, true
 }
 
 // bitLCS is the banded bit-parallel LCS of pattern a (rows) and text b
@@ -183,7 +218,7 @@ func diagonalMatches(a, b []rune) int {
 func (mt *lcsMatcher) bitLCS(a, b []rune, cutoff int) (int, bool) {
 	m, n := len(a), len(b)
 	words := (m + 63) / 64
-	mt.build(a, words)
+	mt.startBuild(words)
 	if cap(mt.v) < words {
 		mt.v = make([]uint64, words)
 	}
@@ -198,8 +233,14 @@ func (mt *lcsMatcher) bitLCS(a, b []rune, cutoff int) (int, bool) {
 	below, counted := 0, 0
 	var sh *bandShrink
 	if cutoff > 0 && m >= shrinkFrom {
+		// bandShrink numbers its code points after the masks' rows: all
+		// of them, built first.
+		mt.buildTo(a, m)
 		sh = mt.newShrink(a, b, m+n-2*cutoff, -left-1, right+1)
 	}
+	// The words under last are built: a code point of b not yet met in
+	// a (row -1) has no bit in them.
+	mt.buildTo(a, min(m, 64*last))
 	capLast := words // the band's top is held under capLast (sh)
 	for j, r := range b {
 		k := mt.row(r)
@@ -218,6 +259,9 @@ func (mt *lcsMatcher) bitLCS(a, b []rune, cutoff int) (int, bool) {
 			top = (hi + 63) / 64
 		}
 		last = max(last, min(top, capLast))
+		if 64*last > mt.built && mt.built < m {
+			mt.buildTo(a, min(m, 64*last))
+		}
 		if sh != nil && j%64 == 63 {
 			// Narrow the band to the rows an alignment within the budget
 			// can use (bandShrink); the bottom for good, the top for the

@@ -360,3 +360,31 @@ func BenchmarkMatcherBuild(b *testing.B) {
 		mt.build(a, words)
 	}
 }
+
+// TestDiagonalMatchesWithin holds diagonalMatchesWithin to counting the
+// positions where a and b agree: it answers whether at most maxMiss of
+// a's disagree, and when they do, with the whole count (lcsShared then
+// uses the diagonal's distance; it must be exact).
+func TestDiagonalMatchesWithin(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 9))
+	alphabets := [][]rune{[]rune("ab"), []rune("abcd"), []rune("aé日\U0001F600 x")}
+	for it := range 5000 {
+		alpha := alphabets[it%len(alphabets)]
+		a := randomRunes(r, alpha, r.IntN(100))
+		b := mutate(r, a, alpha, r.IntN(1+len(a)/3+1))
+		if len(a) > len(b) {
+			a, b = b, a
+		}
+		want := 0
+		for i := range a {
+			if a[i] == b[i] {
+				want++
+			}
+		}
+		maxMiss := r.IntN(len(a) + 2)
+		got, ok := diagonalMatchesWithin(a, b, maxMiss)
+		if ok != (len(a)-want <= maxMiss) || ok && got != want {
+			t.Fatalf("diagonalMatchesWithin(%q, %q, %d) = %d, %v; %d agree", string(a), string(b), maxMiss, got, ok, want)
+		}
+	}
+}
