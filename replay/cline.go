@@ -131,7 +131,11 @@ func (c *clineReader) message(v rawValue) ([]stepRecord, string) {
 	if role == "" && (typ == "say" || typ == "ask") {
 		return nil, "a Cline/Roo Code ui_messages.json entry: the steps are read from the task's api_conversation_history.json"
 	}
-	blocks, _, kindBad, why := readBlocks(c.cur, content, c.blocks[:0])
+	read := readBlocks
+	if role == "user" {
+		read = readBlocksRawText // user reads the texts it keeps
+	}
+	blocks, _, kindBad, why := read(c.cur, content, c.blocks[:0])
 	c.blocks = blocks
 	if content == nil || kindBad || why != "" {
 		return nil, fmt.Sprintf("a Cline task message (role %q) whose content is neither text nor content blocks", role)
@@ -226,7 +230,11 @@ func (c *clineReader) user(blocks []contentBlock) {
 				mark(last, LiveRooRefusal, "roo_tool_repetition/stop")
 			}
 		case "text":
-			t := strings.TrimSpace(b.Text)
+			if !expectBody && clineEnvironment(b.TextRaw) {
+				continue // the case of <environment_details> below, not decoded
+			}
+			text, _ := rawString(b.TextRaw)
+			t := strings.TrimSpace(text)
 			switch {
 			case clineResultHeader(t) >= 0:
 				// A tool's result: its header, then its text here or in
@@ -274,6 +282,16 @@ func (c *clineReader) user(blocks []contentBlock) {
 	}
 	c.release()
 	c.lastCall = nil
+}
+
+// clineEnvironment says a text block, as written, opens with the
+// environment Cline adds to every user message: its text then opens with
+// "<environment_details>" too (none of it escaped), which is no result's
+// header ("[") nor a warning's, so a text block not expected to be a
+// result's body is dropped as user() drops it decoded.
+func clineEnvironment(raw rawValue) bool {
+	const env = `"<environment_details>`
+	return len(raw) > len(env) && string(raw[:len(env)]) == env
 }
 
 // nativeCall adds a tool_use block's call: answered by the tool_result

@@ -138,11 +138,15 @@ type contentBlock struct {
 	Type, Text, Thinking, ID, Name, ToolUseID string
 	Input, Content                            rawValue // nil when absent; null is "null"
 	IsError                                   bool
+	// TextRaw is the text as written (nil when absent): read with
+	// readBlocksRawText, Text is not decoded (its type still checked).
+	TextRaw rawValue
 }
 
 // readBlock reads one content block: an object, or null (a zero block);
-// bad names the first field of a wrong type ("" when none).
-func readBlock(ix *valueIndex, v rawValue) (b contentBlock, bad string) {
+// bad names the first field of a wrong type ("" when none). A text is
+// not decoded when rawText is set (readBlocksRawText).
+func readBlock(ix *valueIndex, v rawValue, rawText bool) (b contentBlock, bad string) {
 	switch v.Kind() {
 	case 'n':
 		return b, ""
@@ -157,7 +161,12 @@ func readBlock(ix *valueIndex, v rawValue) (b contentBlock, bad string) {
 		case "type":
 			dst = &b.Type
 		case "text":
-			dst = &b.Text
+			b.TextRaw = val
+			if !rawText {
+				dst = &b.Text
+			} else if k := val.Kind(); k != 0 && k != 'n' && k != '"' && bad == "" {
+				bad = `a content block whose "text" is not a string` // as rawString
+			}
 		case "thinking":
 			dst = &b.Thinking
 		case "id":
@@ -191,18 +200,33 @@ func readBlock(ix *valueIndex, v rawValue) (b contentBlock, bad string) {
 // blocks. set is false for null or absent content; kindBad for content
 // of another kind; bad names a block of a wrong shape.
 func readBlocks(ix *valueIndex, v rawValue, blocks []contentBlock) (out []contentBlock, set, kindBad bool, bad string) {
+	return readBlocksText(ix, v, blocks, false)
+}
+
+// readBlocksRawText is readBlocks leaving each block's text as written
+// (TextRaw, Text empty), for a reader that decodes only the texts it
+// keeps: a Cline user message's <environment_details>, a quarter of a
+// task's bytes, is read and dropped.
+func readBlocksRawText(ix *valueIndex, v rawValue, blocks []contentBlock) (out []contentBlock, set, kindBad bool, bad string) {
+	return readBlocksText(ix, v, blocks, true)
+}
+
+func readBlocksText(ix *valueIndex, v rawValue, blocks []contentBlock, rawText bool) (out []contentBlock, set, kindBad bool, bad string) {
 	switch v.Kind() {
 	case 0, 'n':
 		return blocks, false, false, ""
 	case '"':
+		if rawText {
+			return append(blocks, contentBlock{Type: "text", TextRaw: v}), true, false, ""
+		}
 		s, _ := v.Str()
-		return append(blocks, contentBlock{Type: "text", Text: s}), true, false, ""
+		return append(blocks, contentBlock{Type: "text", Text: s, TextRaw: v}), true, false, ""
 	case '[':
 	default:
 		return blocks, false, true, ""
 	}
 	ix.elems(v, func(_ int, el rawValue) bool {
-		b, why := readBlock(ix, el)
+		b, why := readBlock(ix, el, rawText)
 		if why != "" && bad == "" {
 			bad = why
 		}
