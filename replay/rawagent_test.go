@@ -206,6 +206,11 @@ func FuzzClineRaw(f *testing.F) {
 		`{"role":"user","content":[{"type":"tool_result","tool_use_id":"t","content":{"a":[1, 2]}}]}`,
 		"{\"role\":\"assistant\",\"content\":[{\"type\":\"tool_use\",\"id\":\"a\",\"name\":\"read_file\",\"input\":{}},{\"type\":\"tool_use\",\"id\":\"b\",\"name\":\"list_files\",\"input\":{}}]}\n" +
 			"{\"role\":\"user\",\"content\":[{\"type\":\"tool_result\",\"tool_use_id\":\"b\",\"content\":\"x\"},{\"type\":\"text\",\"text\":\"[read_file for 'a'] Result:\\n<error>no</error>\"}]}",
+		// An environment dropped undecoded (readBlocksRawText), or not:
+		// a result's body, escaped, a text of another type.
+		"{\"role\":\"assistant\",\"content\":\"<read_file>\\n<path>a</path>\\n</read_file>\"}\n" +
+			"{\"role\":\"user\",\"content\":[{\"type\":\"text\",\"text\":\"[read_file for 'a'] Result:\"},{\"type\":\"text\",\"text\":\"<environment_details>\\nx\"},{\"type\":\"text\",\"text\":\"<environment_details>\"}]}",
+		`{"role":"user","content":[{"type":"text","text":"\u003cenvironment_details>"},{"type":"text","text":" <environment_details>"},{"type":"text","text":{"a":"<environment_details>"}}]}`,
 	} {
 		f.Add([]byte(s))
 	}
