@@ -202,14 +202,26 @@ func (s *chunkScan) noLoopPossible() bool {
 	}
 	counts := s.counts[:1<<13]
 	if !s.deferred {
-		clear(counts)
 		s.counted = s.base
 	}
 	from, to := s.counted, s.end()-s.c
+	lim := uint8(max(1, min(s.t, 255)))
+	if to-s.base+1 < int(lim) {
+		// Fewer grams than T in the history: no count can reach T. The
+		// grams are counted later, if the history grows while the scan
+		// is put off; most histories of the coding agents' logs are
+		// this short (a reset at every tool call).
+		return true
+	}
+	if from == s.base {
+		// The counts hold the grams of [base, counted), none: the table
+		// is cleared only here, where it was at every check, so that a
+		// check that counts nothing does not pay for 8 KB.
+		clear(counts)
+	}
 	if to < from {
 		return true
 	}
-	lim := uint8(max(1, min(s.t, 255)))
 	if g := s.c; g < gramUnits {
 		b := s.buf[from-s.start : to-s.start+g]
 		for i := 0; i+g <= len(b); i++ {

@@ -2,6 +2,7 @@ package detect
 
 import (
 	"math/rand/v2"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -61,4 +62,28 @@ func TestChunkScanDeferral(t *testing.T) {
 		t.Errorf("%d of %d messages deferred", deferred, scans)
 	}
 	t.Logf("%d of %d messages deferred", deferred, scans)
+}
+
+// BenchmarkContentAddReset adds a message to a content scan of the
+// default configuration and resets it, as the detector does at a
+// message followed by a tool call: most messages of the coding agents'
+// logs, short or long. Per op: one add, one reset.
+func BenchmarkContentAddReset(b *testing.B) {
+	for _, n := range []int{20, 100, 1000} {
+		r := rand.New(rand.NewPCG(1, uint64(n)))
+		bs := make([]byte, n)
+		for i := range bs {
+			bs[i] = "abcdefghijklmnopqrstuvwxyz  ."[r.IntN(29)]
+		}
+		msg := string(bs)
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			s := newChunkScan(50, 10, 5000)
+			for b.Loop() {
+				if s.add(msg) {
+					b.Fatal("a loop in one message")
+				}
+				s.reset()
+			}
+		})
+	}
 }
