@@ -186,10 +186,13 @@ func rawKind(x rawValue) string {
 
 // rawNumberText is the text asInteger and asFloat read: a number's
 // literal or a string's trimmed content; ok is false for anything else.
+// A literal is x's bytes as they stand, not a copy (a step number's was
+// an allocation a step): its callers only parse it, and strconv copies
+// what it keeps of its input (NumError.Num).
 func rawNumberText(x rawValue) (s string, ok bool) {
 	switch x.Kind() {
 	case '0':
-		return string(x), true
+		return unsafe.String(unsafe.SliceData(x), len(x)), true
 	case '"':
 		s, _ := x.Str()
 		return strings.TrimSpace(s), true
