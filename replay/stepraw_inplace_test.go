@@ -47,3 +47,26 @@ func TestRawNumbersInPlace(t *testing.T) {
 		t.Errorf("rawInteger and rawFloat of a literal allocate %v times", a)
 	}
 }
+
+// TestLocTextAsText holds locText, over runs of locations repeated,
+// changed, escaped, spelling the last one's text with an escape, not
+// valid UTF-8, empty and not strings, to byteStrings.text. It fails when
+// the last location is reused for a body that is not its text as it
+// stands.
+func TestLocTextAsText(t *testing.T) {
+	locs := []string{`"repo/auth"`, `"repo/auth"`, `"repo\/auth"`, `"repo/auth"`, `"repo\u002fauth"`, `"repo\u002fauth"`,
+		`"a\\b"`, `"a\\b"`, `"a\b"`, `"a\\b"`, "\"\xff\"", "\"\xff\"", `"\ufffd"`, "\"\xff\"", `""`, `""`, `"x"`, `7`, `7`, `"7"`, `"7"`,
+		`"caf\u00e9"`, "\"caf\xc3\xa9\"", "\"caf\xc3\xa9\"", `"caf\u00e9"`, `" "`, `" "`, `"x"`}
+	p := newStepPaths(nil)
+	ref := byteStrings{}
+	for i, l := range locs {
+		buf := []byte(l) // over a buffer written over after, as the reader's
+		got := p.locText(rawValue(buf))
+		for j := range buf {
+			buf[j] = '#'
+		}
+		if want := ref.text(rawValue(l)); got != want {
+			t.Errorf("location %d %s: locText %q, want %q", i, l, got, want)
+		}
+	}
+}
