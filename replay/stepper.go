@@ -82,7 +82,7 @@ type stepOutput struct {
 // one's; a filled gap's turns have none) and steps what may be stepped.
 func (t *stepTable) added(out string) {
 	ep := t.ep
-	for len(t.outs) < len(ep.Turns)-t.stepped-1 {
+	for len(t.outs)-t.outsHead < len(ep.Turns)-t.stepped-1 {
 		t.outs = append(t.outs, "")
 	}
 	t.outs = append(t.outs, t.copies.clone(out))
@@ -114,11 +114,11 @@ func lastEventStep(ep *Episode) int {
 func (t *stepTable) stepTo(end int) {
 	ep := t.ep
 	for ; t.stepped < end; t.stepped++ {
-		if out := t.outs[0]; out != "" {
+		if out := t.outs[t.outsHead]; out != "" {
 			ep.stepping = stepOutput{n: ep.Turns[t.stepped].N, out: out}
 		}
-		t.outs[0] = ""
-		t.outs = t.outs[1:]
+		t.outs[t.outsHead] = ""
+		t.outsHead++
 		t.stepper.Step(ep, t.stepped)
 		ep.stepping = stepOutput{}
 		if t.mode == stepBehind {
@@ -126,8 +126,32 @@ func (t *stepTable) stepTo(end int) {
 		}
 	}
 	t.actionsStepped()
-	if len(t.outs) == 0 {
-		t.outs = t.outs[:0:0] // let the consumed front of the queue go
+	t.outsConsumed()
+}
+
+// keptOuts bounds the queue of outputs (stepTable.outs) kept for reuse
+// once empty: a larger one, grown while a history's events lagged, is
+// let go.
+const keptOuts = 1 << 10
+
+// outsConsumed moves the queue of outputs to the front of its array once
+// its consumed front (cleared) is half of it or all of it: an empty
+// queue is reused from the start, where one sliced on from its front ran
+// out of capacity at each turn of a steps log and allocated a string a
+// turn; a queue that never empties (a lagging history) is moved when
+// half is consumed, each output moved at most once on average.
+func (t *stepTable) outsConsumed() {
+	h := t.outsHead
+	switch {
+	case h == len(t.outs):
+		t.outs, t.outsHead = t.outs[:0], 0
+		if cap(t.outs) > keptOuts {
+			t.outs = nil
+		}
+	case h > len(t.outs)/2:
+		n := copy(t.outs, t.outs[h:])
+		clear(t.outs[n:])
+		t.outs, t.outsHead = t.outs[:n], 0
 	}
 }
 

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"reflect"
 	"runtime"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"unsafe"
@@ -368,5 +370,68 @@ func TestGeminiHandedOverOnlyWhenRereadable(t *testing.T) {
 	}
 	if doc, err := Read(bytes.NewReader(data), "session.json", "x", Options{Format: FormatAuto, Stepper: nop}); err != nil || doc[0].Stepped != nil {
 		t.Errorf("a session document from a reader: replayed as read %v, %v", err == nil && doc[0].Stepped != nil, err)
+	}
+}
+
+// TestOutsQueue holds stepTable's queue of outputs (outs, outsHead,
+// outsConsumed) to a plain slice used as a queue, over pushes and pops
+// in runs that empty it, leave it half consumed and let it grow past
+// keptOuts; a consumed slot must be cleared (a string let go). It fails
+// when outsConsumed moves the queue off by one or keeps a slot.
+func TestOutsQueue(t *testing.T) {
+	var tab stepTable
+	var ref []string
+	n := 0
+	push := func() {
+		n++
+		s := strconv.Itoa(n)
+		tab.outs = append(tab.outs, s)
+		ref = append(ref, s)
+	}
+	pop := func(k int) {
+		for ; k > 0 && len(ref) > 0; k-- {
+			got := tab.outs[tab.outsHead]
+			tab.outs[tab.outsHead] = ""
+			tab.outsHead++
+			if got != ref[0] {
+				t.Fatalf("popped %q, want %q", got, ref[0])
+			}
+			ref = ref[1:]
+		}
+		tab.outsConsumed()
+		if tab.outsHead > len(tab.outs)/2 {
+			t.Fatalf("%d of a queue of %d consumed and kept", tab.outsHead, len(tab.outs))
+		}
+		if got := tab.outs[tab.outsHead:]; !slices.Equal(got, ref) {
+			t.Fatalf("queue %q, want %q", got, ref)
+		}
+		for i, s := range tab.outs[:tab.outsHead] {
+			if s != "" {
+				t.Fatalf("consumed slot %d holds %q", i, s)
+			}
+		}
+		for i, s := range tab.outs[len(tab.outs):cap(tab.outs)] {
+			if s != "" {
+				t.Fatalf("slot %d past the queue holds %q", len(tab.outs)+i, s)
+			}
+		}
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for round := range 3000 {
+		switch {
+		case round%500 == 0: // a lag: many queued, then all taken
+			for range keptOuts + 10 {
+				push()
+			}
+			pop(len(ref))
+			if cap(tab.outs) > keptOuts {
+				t.Fatalf("an emptied queue keeps capacity %d", cap(tab.outs))
+			}
+		default:
+			for range rng.IntN(4) {
+				push()
+			}
+			pop(rng.IntN(4))
+		}
 	}
 }

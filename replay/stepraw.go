@@ -40,7 +40,10 @@ type stepPaths struct {
 	rest  [numStepFields][]string
 	vals  []rawValue  // scratch for Fields
 	strs  byteStrings // actions and locations, which repeat
-	out   []byte      // the last record's output, unescaped (stepOf)
+	// The last location's text when it is its string's body as it
+	// stands (no escape, valid UTF-8): locText.
+	lastLoc string
+	out     []byte // the last record's output, unescaped (stepOf)
 }
 
 func newStepPaths(fields map[string]string) *stepPaths {
@@ -166,11 +169,33 @@ func stepOf(vals *[numStepFields]rawValue, p *stepPaths) (stepRecord, string) {
 		}
 	}
 	if x := vals[sfLocation]; x != nil {
-		if s := p.strs.text(x); strings.TrimSpace(s) != "" {
+		if s := p.locText(x); strings.TrimSpace(s) != "" {
 			r.location, r.hasLoc = s, true
 		}
 	}
 	return r, ""
+}
+
+// locText is p.strs.text(x) of a location: one that is the last one's,
+// byte for byte and without an escape (most steps stay where the step
+// before was), is the last one's string, not looked up again. Its body is
+// then valid UTF-8 without a backslash, which text returns as it stands.
+func (p *stepPaths) locText(x rawValue) string {
+	if x.Kind() == '"' && p.lastLoc != "" && string(x[1:len(x)-1]) == p.lastLoc {
+		return p.lastLoc
+	}
+	s := p.strs.text(x)
+	p.lastLoc = ""
+	if x.Kind() == '"' && len(s) == len(x)-2 && plainBody(x[1:len(x)-1]) {
+		p.lastLoc = s
+	}
+	return s
+}
+
+// plainBody reports whether body is valid UTF-8 without a backslash:
+// a string's body that is its text as it stands.
+func plainBody(body []byte) bool {
+	return bytes.IndexByte(body, '\\') < 0 && utf8.Valid(body)
 }
 
 // rawKind is a kind field lower-cased and trimmed; the usual plain
@@ -186,10 +211,13 @@ func rawKind(x rawValue) string {
 
 // rawNumberText is the text asInteger and asFloat read: a number's
 // literal or a string's trimmed content; ok is false for anything else.
+// A literal is x's bytes as they stand, not a copy (a step number's was
+// an allocation a step): its callers only parse it, and strconv copies
+// what it keeps of its input (NumError.Num).
 func rawNumberText(x rawValue) (s string, ok bool) {
 	switch x.Kind() {
 	case '0':
-		return string(x), true
+		return unsafe.String(unsafe.SliceData(x), len(x)), true
 	case '"':
 		s, _ := x.Str()
 		return strings.TrimSpace(s), true

@@ -42,15 +42,17 @@ type stepTable struct {
 	gapRows int
 	// stepper replays the turns as they are read (Options.Stepper), as
 	// mode says (streamMode); stepped counts the turns it has replayed,
-	// outs holds the outputs of those added since; eventsDone counts the
-	// history events replayed, eventsZeroed those whose Syms were zeroed
-	// when the history's table was made anew (historyStepped). With a
-	// stepper the outputs are not kept (Episode.Stepped).
+	// outs[outsHead:] holds the outputs of those added since (a queue,
+	// outsConsumed); eventsDone counts the history events replayed,
+	// eventsZeroed those whose Syms were zeroed when the history's table
+	// was made anew (historyStepped). With a stepper the outputs are not
+	// kept (Episode.Stepped).
 	input        inputGauge // its read's, for presize
 	stepper      TurnStepper
 	mode         int
 	stepped      int
 	outs         []string
+	outsHead     int
 	copies       outputCopies
 	eventsDone   int
 	eventsZeroed int

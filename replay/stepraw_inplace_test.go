@@ -1,0 +1,72 @@
+package replay
+
+import (
+	"math"
+	"testing"
+)
+
+// TestRawNumbersInPlace: a number literal is parsed over the record's
+// bytes (rawNumberText), without a copy, and what is read does not
+// change when the bytes are written over after (the reader's buffer is
+// reused for the next line). It fails when a literal is copied again
+// (an allocation a step) or a result is kept over the bytes.
+func TestRawNumbersInPlace(t *testing.T) {
+	for _, c := range []struct {
+		lit     string
+		n       int
+		integer bool
+		f       float64
+		float   bool
+	}{
+		{"12345", 12345, true, 12345, true},
+		{"0", 0, true, 0, true},
+		{"-7", -7, true, -7, true},
+		{"2.5", 0, false, 2.5, true},
+		{"3.0", 3, true, 3, true},
+		{"1e3", 1000, true, 1000, true},
+		{"1e400", math.MaxInt64, true, 0, false}, // floatInteger's clamp
+		{"99999999999999999999", math.MaxInt64, true, 1e20, true},
+		{"-1e400", math.MinInt64, true, 0, false},
+	} {
+		buf := []byte(c.lit)
+		x := rawValue(buf)
+		n, integer := rawInteger(x)
+		f, float := rawFloat(x)
+		for i := range buf {
+			buf[i] = 'x'
+		}
+		if integer != c.integer || integer && n != c.n {
+			t.Errorf("rawInteger(%s) = %d, %v, want %d, %v", c.lit, n, integer, c.n, c.integer)
+		}
+		if float != c.float || float && f != c.f {
+			t.Errorf("rawFloat(%s) = %v, %v, want %v, %v", c.lit, f, float, c.f, c.float)
+		}
+	}
+	x := rawValue("123456")
+	if a := testing.AllocsPerRun(100, func() { rawInteger(x); rawFloat(x) }); a != 0 {
+		t.Errorf("rawInteger and rawFloat of a literal allocate %v times", a)
+	}
+}
+
+// TestLocTextAsText holds locText, over runs of locations repeated,
+// changed, escaped, spelling the last one's text with an escape, not
+// valid UTF-8, empty and not strings, to byteStrings.text. It fails when
+// the last location is reused for a body that is not its text as it
+// stands.
+func TestLocTextAsText(t *testing.T) {
+	locs := []string{`"repo/auth"`, `"repo/auth"`, `"repo\/auth"`, `"repo/auth"`, `"repo\u002fauth"`, `"repo\u002fauth"`,
+		`"a\\b"`, `"a\\b"`, `"a\b"`, `"a\\b"`, "\"\xff\"", "\"\xff\"", `"\ufffd"`, "\"\xff\"", `""`, `""`, `"x"`, `7`, `7`, `"7"`, `"7"`,
+		`"caf\u00e9"`, "\"caf\xc3\xa9\"", "\"caf\xc3\xa9\"", `"caf\u00e9"`, `" "`, `" "`, `"x"`}
+	p := newStepPaths(nil)
+	ref := byteStrings{}
+	for i, l := range locs {
+		buf := []byte(l) // over a buffer written over after, as the reader's
+		got := p.locText(rawValue(buf))
+		for j := range buf {
+			buf[j] = '#'
+		}
+		if want := ref.text(rawValue(l)); got != want {
+			t.Errorf("location %d %s: locText %q, want %q", i, l, got, want)
+		}
+	}
+}
