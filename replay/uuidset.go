@@ -2,7 +2,6 @@ package replay
 
 import (
 	"encoding/binary"
-	"hash/maphash"
 	"math/bits"
 )
 
@@ -16,10 +15,10 @@ import (
 // 100 bytes a record, and 7% of its reading's CPU hashing and growing
 // the map; as 16 bytes in a map[[16]byte], 10% of a session's CPU still
 // went to hashing them with aeshash and to the map's growth: uuidTable
-// keeps them in a table of its own, and other ids in another (strTable).
+// keeps them in a table of its own.
 type idSet struct {
 	uuids uuidTable
-	other strTable
+	other map[string]struct{}
 }
 
 // add adds id and says whether it was there already.
@@ -27,7 +26,13 @@ func (s *idSet) add(id string) (seen bool) {
 	if u, ok := parseUUID(id); ok {
 		return s.uuids.add(u)
 	}
-	return s.other.add(id)
+	if s.other == nil {
+		s.other = map[string]struct{}{}
+	}
+	if _, seen = s.other[id]; !seen {
+		s.other[string([]byte(id))] = struct{}{} // id may be a view of the line
+	}
+	return seen
 }
 
 // parseUUID reads a lowercase 8-4-4-4-12 hex UUID: each is the one
@@ -115,74 +120,5 @@ func (t *uuidTable) grow() {
 		if u != ([16]byte{}) {
 			t.insert(u)
 		}
-	}
-}
-
-// strTable is a set of strings, open addressing with linear probing: a
-// slot is a string's hash and its place in one arena holding every
-// string's bytes, the empty string kept aside. Ids that are not UUIDs
-// (a generated 100 MB session's, "<uuid>-<n>") went to a map[string]:
-// a copy allocated for each, and 8% of the session's CPU in the map's
-// lookups and in its growth, which hashes every key again (reading each
-// string's bytes back); a slot keeps its hash, so growing touches no
-// string.
-type strTable struct {
-	seed  maphash.Seed
-	slots []strSlot // a power of two of them, at most 3/4 used
-	arena []byte    // the strings' bytes, one after another
-	n     int       // strings in slots
-	empty bool      // the empty string is in the set
-}
-
-// strSlot is one string of a strTable: arena[off:end] (end 0: no string).
-type strSlot struct {
-	hash     uint64
-	off, end int
-}
-
-// add adds s and says whether it was there already; s may be a view of
-// the line read (its bytes are copied).
-func (t *strTable) add(s string) (seen bool) {
-	if s == "" {
-		seen, t.empty = t.empty, true
-		return seen
-	}
-	if 4*(t.n+1) > 3*len(t.slots) {
-		t.grow()
-	}
-	h := maphash.String(t.seed, s)
-	mask := uint64(len(t.slots) - 1)
-	for i := h & mask; ; i = (i + 1) & mask {
-		sl := &t.slots[i]
-		if sl.end == 0 {
-			t.arena = append(t.arena, s...)
-			*sl = strSlot{hash: h, off: len(t.arena) - len(s), end: len(t.arena)}
-			t.n++
-			return false
-		}
-		if sl.hash == h && string(t.arena[sl.off:sl.end]) == s {
-			return true
-		}
-	}
-}
-
-// grow doubles the table (64 slots at first) and puts the slots back by
-// the hashes they keep.
-func (t *strTable) grow() {
-	old := t.slots
-	if old == nil {
-		t.seed = maphash.MakeSeed()
-	}
-	t.slots = make([]strSlot, max(64, 2*len(old)))
-	mask := uint64(len(t.slots) - 1)
-	for _, sl := range old {
-		if sl.end == 0 {
-			continue
-		}
-		i := sl.hash & mask
-		for t.slots[i].end != 0 {
-			i = (i + 1) & mask
-		}
-		t.slots[i] = sl
 	}
 }
