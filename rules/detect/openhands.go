@@ -145,10 +145,10 @@ type OpenHands struct {
 	condens  ring[int] // filtered-history positions of condensations
 
 	// Step's own events, reused once no ring can hold them; and the
-	// checks' scratch lists.
+	// IPython check's scratch list.
 	ownActs, ownMsgs, ownObs ohSlab
-	dropped                  OpenHandsEvent // AddEvent's of a class no ring keeps
-	lastA, lastO             []*OpenHandsEvent
+	dropped                  OpenHandsEvent    // AddEvent's of a class no ring keeps
+	lastO                    []*OpenHandsEvent // the IPython test's reversed copy (lastN)
 }
 
 // ohSlab hands out events round-robin: with one more event than a ring
