@@ -618,13 +618,16 @@ func checkHistogram(t *testing.T, h, o *histogram, a, b []rune, set func(*histog
 	}
 }
 
+// benchOutput is a kilobyte and more of an agent's ASCII output, cut to
+// each length the output benchmarks measure.
+var benchOutput = strings.Repeat("Error: TypeError - Cannot read property 'id' of null at auth.ts:45\n    buffer error token ", 12)
+
 // BenchmarkHistogramSet counts the code points of an agent's ASCII output
 // (a short one and a kilobyte), as fuzzy_repeat does once for each output
 // it compares.
 func BenchmarkHistogramSet(b *testing.B) {
-	text := strings.Repeat("Error: TypeError - Cannot read property 'id' of null at auth.ts:45\n    buffer error token ", 12)
 	for _, n := range []int{40, 1024} {
-		rs := []rune(text[:n])
+		rs := []rune(benchOutput[:n])
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
 			var h histogram
 			b.SetBytes(int64(len(rs)))
@@ -639,9 +642,8 @@ func BenchmarkHistogramSet(b *testing.B) {
 // as fuzzy_repeat counts each output it compares (setString): a short one,
 // one of a few lines and a kilobyte.
 func BenchmarkHistogramSetString(b *testing.B) {
-	text := strings.Repeat("Error: TypeError - Cannot read property 'id' of null at auth.ts:45\n    buffer error token ", 12)
 	for _, n := range []int{40, 80, 120, 1024} {
-		s := text[:n]
+		s := benchOutput[:n]
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
 			var h histogram
 			b.SetBytes(int64(len(s)))
@@ -656,9 +658,8 @@ func BenchmarkHistogramSetString(b *testing.B) {
 // as fuzzy_repeat counts every step's (countRunes): a short one, the
 // median of a generated steps log (66 bytes), a few lines and a kilobyte.
 func BenchmarkCountRunes(b *testing.B) {
-	text := strings.Repeat("Error: TypeError - Cannot read property 'id' of null at auth.ts:45\n    buffer error token ", 12)
 	for _, n := range []int{40, 66, 120, 1024} {
-		s := text[:n]
+		s := benchOutput[:n]
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
 			b.SetBytes(int64(len(s)))
 			for b.Loop() {
