@@ -6,7 +6,8 @@
 FORMAT is one of the names FORMATS lists. The log is the format's own
 fixture under testdata/ (written in the agent's shape, see testdata/README
 in docs/testdata.md) replayed over and over as one long session: each
-round's ids, uuids, step numbers and causes moved on (so a record is never
+round's ids, uuids, step numbers and causes moved on (a UUID to another
+UUID, other ids suffixed with the round; so a record is never
 a duplicate of an earlier one and references stay consistent), about half
 its texts given a round number (so detectors see both repeats and new
 steps) and a third of its longer texts grown by a few hundred bytes to a
@@ -21,7 +22,7 @@ stay one document, their record list replicated.
 The jq filter and the Python reader take the fields a step needs, as the
 bench's comparison (issue 24) asks.
 """
-import json, random, re, sys
+import json, random, re, sys, uuid
 
 # name: (fixture, kind, loopbreak flags)
 FORMATS = {
@@ -72,13 +73,25 @@ def code_text(rng, n):
     return "\n".join(out)
 
 
+UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
+
+
 def shift(v, k, stride):
     if isinstance(v, bool) or v is None:
         return v
     if isinstance(v, int):
         return v + k * stride
     if isinstance(v, str) and v:
-        return v if k == 0 else "%s-%d" % (v, k)
+        if k == 0:
+            return v
+        if UUID.match(v):
+            # A UUID stays a UUID, as the agents write them (Claude Code's
+            # uuid and parentUuid, Gemini CLI's and OpenHands V1's ids):
+            # "<uuid>-<k>" is no agent's shape, and a reader may keep
+            # UUIDs in a table of their own. The same id in the same
+            # round gets the same UUID, so references stay consistent.
+            return str(uuid.uuid5(uuid.NAMESPACE_OID, "%s/%d" % (v, k)))
+        return "%s-%d" % (v, k)
     return v
 
 
