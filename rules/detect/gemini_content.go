@@ -66,9 +66,13 @@ type chunkScan struct {
 	// may share a position, which noLoopPossible does not count.
 	stuck int
 	// counts are noLoopPossible's counters, of the grams at the
-	// positions of [base, counted) while a scan is put off.
+	// positions of [base, counted) while a scan is put off: those at the
+	// multiples of stride (sparseStride) until one reaches its bound,
+	// then (dense) every one.
 	counts  []uint8
 	counted int
+	stride  int
+	dense   bool
 
 	hpos     int    // position whose chunk hash is h, -1 for none
 	h        uint64 // rolling hash of the chunk at hpos
@@ -101,7 +105,8 @@ func mulMod61(a, b uint64) uint64 {
 }
 
 func newChunkScan(c, t, maxHist int) chunkScan {
-	s := chunkScan{c: c, t: t, maxHist: maxHist, hpos: -1, stuck: -1, hashMask: ^uint32(0), renumberAt: 1 << 30}
+	s := chunkScan{c: c, t: t, maxHist: maxHist, hpos: -1, stuck: -1, hashMask: ^uint32(0), renumberAt: 1 << 30,
+		stride: sparseStride(c, t)}
 	s.mul = 1<<32 + rand.Uint64N(mersenne61-1<<33)
 	s.top = 1
 	for range c - 1 {
@@ -176,85 +181,6 @@ func (s *chunkScan) add(content string) bool {
 
 // undefer ends a deferral that saved nothing.
 func (s *chunkScan) undefer() { s.deferred, s.gain = false, max(s.gain-2, -maxGain) }
-
-// gramUnits is the length of the grams noLoopPossible counts (at most
-// c), maxGain the bound of gain.
-const (
-	gramUnits = 16
-	maxGain   = 16
-)
-
-// noLoopPossible reports whether no scan of the history can find a loop,
-// so that a reset coming before the next message makes the scan
-// needless (the detector resets at every tool call, and most messages
-// are followed by one). A loop needs a chunk recorded T times, at T live
-// positions holding its code units, so the gram of its first units
-// occurs T times at positions of [base, end-c]: the check counts
-// those grams' occurrences by a hash of their units (a collision only
-// adds to a count) and fails at the first count of T. Counting a gram
-// costs a fraction of scanning a chunk, and the check runs only when at
-// least half of what it counts is still to scan; while a scan is put
-// off, the history keeps its base and the check counts only the grams
-// added since.
-func (s *chunkScan) noLoopPossible() bool {
-	if s.counts == nil {
-		s.counts = make([]uint8, 1<<13)
-	}
-	counts := s.counts[:1<<13]
-	if !s.deferred {
-		s.counted = s.base
-	}
-	from, to := s.counted, s.end()-s.c
-	lim := uint8(max(1, min(s.t, 255)))
-	if to-s.base+1 < int(lim) {
-		// Fewer grams than T in the history: no count can reach T. The
-		// grams are counted later, if the history grows while the scan
-		// is put off; most histories of the coding agents' logs are
-		// this short (a reset at every tool call).
-		return true
-	}
-	if from == s.base {
-		// The counts hold the grams of [base, counted), none: the table
-		// is cleared only here, where it was at every check, so that a
-		// check that counts nothing does not pay for 8 KB.
-		clear(counts)
-	}
-	if to < from {
-		return true
-	}
-	if g := s.c; g < gramUnits {
-		b := s.buf[from-s.start : to-s.start+g]
-		for i := 0; i+g <= len(b); i++ {
-			h := uint64(0)
-			for _, u := range b[i : i+g] {
-				h = (h ^ uint64(u)) * 0x9E3779B97F4A7C15
-			}
-			k := h >> (64 - 13)
-			if counts[k]++; counts[k] >= lim {
-				return false
-			}
-		}
-		s.counted = to + 1
-		return true
-	}
-	// The window slides by reslicing: one length test a gram, where
-	// indexing from i tested both ends and recomputed the address of
-	// each word.
-	for b := s.buf[from-s.start : to-s.start+gramUnits]; len(b) >= gramUnits; b = b[1:] {
-		g := b[:gramUnits]
-		x0 := uint64(g[0]) | uint64(g[1])<<16 | uint64(g[2])<<32 | uint64(g[3])<<48
-		x1 := uint64(g[4]) | uint64(g[5])<<16 | uint64(g[6])<<32 | uint64(g[7])<<48
-		x2 := uint64(g[8]) | uint64(g[9])<<16 | uint64(g[10])<<32 | uint64(g[11])<<48
-		x3 := uint64(g[12]) | uint64(g[13])<<16 | uint64(g[14])<<32 | uint64(g[15])<<48
-		h := (x0 ^ x1*0x9E3779B97F4A7C15 ^ x2*0xC2B2AE3D27D4EB4F ^ x3*0x165667B19E3779F9) * 0xD6E8FEB86659FD93
-		k := h >> (64 - 13)
-		if counts[k]++; counts[k] >= lim {
-			return false
-		}
-	}
-	s.counted = to + 1
-	return true
-}
 
 // units returns the code units of [from, to).
 func (s *chunkScan) units(from, to int) []uint16 { return s.buf[from-s.start : to-s.start] }

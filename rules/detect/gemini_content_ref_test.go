@@ -7,82 +7,97 @@ import (
 	"testing"
 )
 
-// refNoLoopPossible is noLoopPossible as it was before its window slid
-// by reslicing (grams indexed from i) and before it skipped histories
-// of fewer than T grams and cleared its table only to count: the
-// reference TestNoLoopPossibleRef and FuzzNoLoopPossibleRef hold it to,
-// asked as a fresh check (not deferred), which counts every gram of the
-// history, as a deferred check has with those counted before it.
+// refNoLoopPossible is noLoopPossible asked afresh: the sparse count of
+// every gram at a multiple of the stride in [base, end-c+stride-1], and
+// when one reaches ⌈T/stride⌉ the dense one of every gram at [base,
+// end-c], each counted from an empty table, as a check that is not
+// deferred counts them (a deferred check has those counted before it in
+// its table, and the sparse count's only grow while the base stays). It
+// is the reference TestNoLoopPossibleRef and FuzzNoLoopPossibleRef hold
+// noLoopPossible to.
 func refNoLoopPossible(s *chunkScan) bool {
-	if s.counts == nil {
-		s.counts = make([]uint8, 1<<13)
-	}
-	counts := s.counts[:1<<13]
-	if !s.deferred {
-		clear(counts)
-		s.counted = s.base
-	}
-	from, to := s.counted, s.end()-s.c
-	if to < from {
+	to := s.end() - s.c
+	if to < s.base {
 		return true
 	}
-	lim := uint8(max(1, min(s.t, 255)))
-	if g := s.c; g < gramUnits {
-		b := s.buf[from-s.start : to-s.start+g]
-		for i := 0; i+g <= len(b); i++ {
+	if m := s.stride; m > 1 && refCountGrams(s, m, to+m-1, (s.t+m-1)/m) {
+		return true
+	}
+	return refCountGrams(s, 1, to, s.t)
+}
+
+// refCountGrams counts the grams at the multiples of m in [base, last]
+// by slot, and reports whether none reaches lim (or 255), as
+// noLoopPossible counted them before its window slid by reslicing
+// (grams indexed from i), before it skipped histories of fewer than T
+// grams and cleared its table only to count, and before its sparse count.
+func refCountGrams(s *chunkScan, m, last, lim int) bool {
+	counts := make([]int, 1<<13)
+	lim = max(1, min(lim, 255))
+	for p := s.base; p <= last; p++ {
+		if p%m != 0 {
+			continue
+		}
+		var k uint64
+		if g := s.c; g < gramUnits {
 			h := uint64(0)
-			for _, u := range b[i : i+g] {
+			for _, u := range s.buf[p-s.start : p-s.start+g] {
 				h = (h ^ uint64(u)) * 0x9E3779B97F4A7C15
 			}
-			k := h >> (64 - 13)
-			if counts[k]++; counts[k] >= lim {
-				return false
-			}
+			k = h >> (64 - 13)
+		} else {
+			g := s.buf[p-s.start : p-s.start+gramUnits]
+			x0 := uint64(g[0]) | uint64(g[1])<<16 | uint64(g[2])<<32 | uint64(g[3])<<48
+			x1 := uint64(g[4]) | uint64(g[5])<<16 | uint64(g[6])<<32 | uint64(g[7])<<48
+			x2 := uint64(g[8]) | uint64(g[9])<<16 | uint64(g[10])<<32 | uint64(g[11])<<48
+			x3 := uint64(g[12]) | uint64(g[13])<<16 | uint64(g[14])<<32 | uint64(g[15])<<48
+			h := (x0 ^ x1*0x9E3779B97F4A7C15 ^ x2*0xC2B2AE3D27D4EB4F ^ x3*0x165667B19E3779F9) * 0xD6E8FEB86659FD93
+			k = h >> (64 - 13)
 		}
-		s.counted = to + 1
-		return true
-	}
-	b := s.buf[from-s.start : to-s.start+gramUnits]
-	for i := 0; i+gramUnits <= len(b); i++ {
-		g := b[i : i+gramUnits : i+gramUnits]
-		x0 := uint64(g[0]) | uint64(g[1])<<16 | uint64(g[2])<<32 | uint64(g[3])<<48
-		x1 := uint64(g[4]) | uint64(g[5])<<16 | uint64(g[6])<<32 | uint64(g[7])<<48
-		x2 := uint64(g[8]) | uint64(g[9])<<16 | uint64(g[10])<<32 | uint64(g[11])<<48
-		x3 := uint64(g[12]) | uint64(g[13])<<16 | uint64(g[14])<<32 | uint64(g[15])<<48
-		h := (x0 ^ x1*0x9E3779B97F4A7C15 ^ x2*0xC2B2AE3D27D4EB4F ^ x3*0x165667B19E3779F9) * 0xD6E8FEB86659FD93
-		k := h >> (64 - 13)
 		if counts[k]++; counts[k] >= lim {
 			return false
 		}
 	}
-	s.counted = to + 1
 	return true
 }
 
 // checkNoLoopPossible asks noLoopPossible, on a copy of s's state (its
-// counts its own), and the reference, on a fresh copy that counts the
-// whole history, and fails unless they answer alike. The counts s
-// keeps, stale or postponed, are those noLoopPossible left in the
-// stream before (add asks it), so a table not cleared, or grams not
-// counted later, make the answers differ.
-func checkNoLoopPossible(t *testing.T, s *chunkScan) (possible bool) {
+// counts its own), and the reference, which counts the whole history,
+// and fails unless they answer alike. The counts s keeps, stale or
+// postponed, are those noLoopPossible left in the stream before (add
+// asks it), so a table not cleared, or grams not counted later, make the
+// answers differ. When no loop is possible, a scan of every chunk not
+// scanned yet, on another copy, must find none (so a bound of the
+// sparse count too high fails even where the reference shares it).
+// sparse says the sparse count decided where the dense one alone finds
+// a loop possible.
+func checkNoLoopPossible(t *testing.T, s *chunkScan) (possible, sparse bool) {
 	t.Helper()
-	a, b := *s, *s
-	a.counts, b.counts = slices.Clone(s.counts), nil
-	b.deferred = false
-	got, want := a.noLoopPossible(), refNoLoopPossible(&b)
+	a := *s
+	a.counts = slices.Clone(s.counts)
+	got, want := a.noLoopPossible(), refNoLoopPossible(s)
 	if got != want {
 		t.Fatalf("c %d T %d, history [%d, %d) deferred %v counted %d: noLoopPossible %v, reference %v",
 			s.c, s.t, s.base, s.end(), s.deferred, s.counted, got, want)
 	}
-	return !got
+	if got && s.stuck < s.base {
+		b := *s
+		b.ents, b.heads, b.recent, b.stale = slices.Clone(s.ents), slices.Clone(s.heads), nil, nil
+		if b.scan(b.end()) {
+			t.Fatalf("c %d T %d, history [%d, %d) %q: noLoopPossible, and a scan finds a loop at %d",
+				s.c, s.t, s.base, s.end(), refUTF8(s.units(s.base, s.end())), b.pos)
+		}
+	}
+	to := s.end() - s.c
+	return !got, got && to-s.base+1 >= s.t && !refCountGrams(s, 1, to, s.t)
 }
 
 // feedChunkScan drives a scanner of chunk c, threshold tt and history
 // hist through messages of pieces drawn by next (resets among them),
 // checking noLoopPossible against the reference before each message;
-// it returns how many checks found a loop possible.
-func feedChunkScan(t *testing.T, c, tt, hist int, next func(int) int, msgs int) (possible int) {
+// it returns how many checks found a loop possible, and how many the
+// sparse count decided.
+func feedChunkScan(t *testing.T, c, tt, hist int, next func(int) int, msgs int) (possible, sparse int) {
 	t.Helper()
 	pieces := []string{"a", "b", "ab", "abc", "\xed\xa0\x80", "\ufffd", "😀", "\n", strings.Repeat("xy", 9), "the quick brown fox "}
 	s := newChunkScan(c, tt, hist)
@@ -95,30 +110,42 @@ func feedChunkScan(t *testing.T, c, tt, hist int, next func(int) int, msgs int) 
 		for range next(3 * c) {
 			sb.WriteString(pieces[next(len(pieces))])
 		}
-		if s.buf != nil && checkNoLoopPossible(t, &s) {
-			possible++
+		if s.buf != nil {
+			p, sp := checkNoLoopPossible(t, &s)
+			if p {
+				possible++
+			}
+			if sp {
+				sparse++
+			}
 		}
 		s.add(sb.String())
 	}
-	return possible
+	return possible, sparse
 }
 
 // TestNoLoopPossibleRef holds noLoopPossible to the reference over
 // random streams, chunks on both sides of gramUnits, histories that
-// truncate often, scans deferred and not.
+// truncate often, scans deferred and not, sparse counts (chunks of
+// gramUnits+2 units and more) deciding and falling back to dense ones.
 func TestNoLoopPossibleRef(t *testing.T) {
 	r := rand.New(rand.NewPCG(24, 11))
-	possible := 0
+	possible, sparse := 0, 0
 	for i := range 300 {
 		c, tt := 1+r.IntN(40), 2+r.IntN(10)
 		if i%2 == 0 {
 			c = gramUnits + r.IntN(50)
 		}
-		possible += feedChunkScan(t, c, tt, c+r.IntN(8*c), r.IntN, 40)
+		p, sp := feedChunkScan(t, c, tt, c+r.IntN(8*c), r.IntN, 40)
+		possible, sparse = possible+p, sparse+sp
 	}
 	if possible == 0 {
 		t.Fatal("no check found a loop possible: the streams do not test both answers")
 	}
+	if sparse == 0 {
+		t.Fatal("no sparse count decided where the dense one would not: the streams do not test it")
+	}
+	t.Logf("%d checks found a loop possible; the sparse count decided %d", possible, sparse)
 }
 
 // FuzzNoLoopPossibleRef is TestNoLoopPossibleRef over any stream: data

@@ -1,0 +1,148 @@
+package detect
+
+// gramUnits is the length of the grams noLoopPossible counts (at most
+// c), maxGain the bound of gain, gramStride the stride of its sparse
+// count (sparseStride).
+const (
+	gramUnits  = 16
+	maxGain    = 16
+	gramStride = 3
+)
+
+// sparseStride is the stride m of noLoopPossible's sparse count for
+// chunks of c units and a threshold of t, 1 for no sparse count. Every
+// chunk must hold a gram at each residue modulo m (m ≤ c−gramUnits+1),
+// and the sparse bound ⌈t/m⌉ be at least 2, or every count would reach
+// it. On the generated coding agents' logs 1% of the sparse counts of 3
+// reach their bound (and count again densely), 5% of those of 4.
+func sparseStride(c, t int) int {
+	m := min(gramStride, c-gramUnits+1)
+	for m > 1 && (t+m-1)/m < 2 {
+		m--
+	}
+	return max(m, 1)
+}
+
+// noLoopPossible reports whether no scan of the history can find a loop,
+// so that a reset coming before the next message makes the scan
+// needless (the detector resets at every tool call, and most messages
+// are followed by one). A loop needs a chunk recorded T times, at T live
+// positions holding its code units, so the gram of its first units
+// occurs T times at positions of [base, end-c]: the dense count
+// (countDense) counts those grams' occurrences by a hash of their units
+// (a collision only adds to a count) and fails at the first count of T.
+// The sparse count (countSparse) goes first and counts a third of the
+// grams. Counting a gram costs a fraction of scanning a chunk, and the
+// check runs only when at least half of what it counts is still to
+// scan; while a scan is put off, the history keeps its base and the
+// check counts only the grams added since.
+func (s *chunkScan) noLoopPossible() bool {
+	if s.counts == nil {
+		s.counts = make([]uint8, 1<<13)
+	}
+	if !s.deferred {
+		s.counted, s.dense = s.base, s.stride <= 1
+	}
+	to := s.end() - s.c
+	if to-s.base+1 < max(1, min(s.t, 255)) {
+		// Fewer grams than T in the history: no count can reach T. The
+		// grams are counted later, if the history grows while the scan
+		// is put off; most histories of the coding agents' logs are
+		// this short (a reset at every tool call).
+		return true
+	}
+	if !s.dense {
+		if s.countSparse(to) {
+			return true
+		}
+		// A gram reached the sparse bound: the dense count decides, for
+		// the rest of this deferral (the sparse one would reach it again:
+		// counts only grow while the base stays).
+		s.dense, s.counted = true, s.base
+	}
+	return s.countDense(to)
+}
+
+// countSparse is noLoopPossible's first count: with m the stride, only
+// the grams at positions that are multiples of m are counted, and it
+// fails at a count of ⌈T/m⌉. A loop's chunk is recorded at T distinct
+// positions p (distinct: noLoopPossible runs only when no scan is stuck
+// in the history); ⌈T/m⌉ of them at least share a residue modulo m, and
+// for those the multiple of m in [p, p+m) is p+j with the same j < m ≤
+// c−gramUnits+1, a gram of the chunk's units at the same place: that gram
+// is counted at ⌈T/m⌉ distinct positions, all ≤ end−c+m−1, of the
+// positions [base, counted) the counts hold.
+func (s *chunkScan) countSparse(to int) bool {
+	m := s.stride
+	counts := (*[1 << 13]uint8)(s.counts)
+	from, last := s.counted, to+m-1
+	if from == s.base {
+		clear(counts[:])
+	}
+	lim := uint8(min((s.t+m-1)/m, 255))
+	q := from + (m-from%m)%m // the first multiple of m from from
+	if q <= last && !countGrams(counts, s.buf[q-s.start:last-s.start+gramUnits], m, lim) {
+		return false
+	}
+	s.counted = last + 1
+	return true
+}
+
+// countDense counts every gram of [counted, to], failing at a count of
+// T.
+func (s *chunkScan) countDense(to int) bool {
+	counts := s.counts[:1<<13]
+	from := s.counted
+	lim := uint8(max(1, min(s.t, 255)))
+	if from == s.base {
+		// The counts hold the grams of [base, counted), none: the table
+		// is cleared only here, where it was at every check, so that a
+		// check that counts nothing does not pay for 8 KB.
+		clear(counts)
+	}
+	if to < from {
+		return true
+	}
+	if g := s.c; g < gramUnits {
+		b := s.buf[from-s.start : to-s.start+g]
+		for i := 0; i+g <= len(b); i++ {
+			h := uint64(0)
+			for _, u := range b[i : i+g] {
+				h = (h ^ uint64(u)) * 0x9E3779B97F4A7C15
+			}
+			k := h >> (64 - 13)
+			if counts[k]++; counts[k] >= lim {
+				return false
+			}
+		}
+		s.counted = to + 1
+		return true
+	}
+	if !countGrams((*[1 << 13]uint8)(counts), s.buf[from-s.start:to-s.start+gramUnits], 1, lim) {
+		return false
+	}
+	s.counted = to + 1
+	return true
+}
+
+// countGrams counts the grams of gramUnits code units at b[0], b[m],
+// ... that b holds whole, and reports whether none reached lim. The
+// window slides by reslicing: one length test a gram, where indexing
+// from i tested both ends and recomputed the address of each word; the
+// hash is written out here, where a call a gram (too large to be
+// inlined) kept the loop's variables on the stack.
+func countGrams(counts *[1 << 13]uint8, b []uint16, m int, lim uint8) bool {
+	for ; len(b) >= gramUnits; b = b[m:] {
+		g := b[:gramUnits]
+		x0 := uint64(g[0]) | uint64(g[1])<<16 | uint64(g[2])<<32 | uint64(g[3])<<48
+		x1 := uint64(g[4]) | uint64(g[5])<<16 | uint64(g[6])<<32 | uint64(g[7])<<48
+		x2 := uint64(g[8]) | uint64(g[9])<<16 | uint64(g[10])<<32 | uint64(g[11])<<48
+		x3 := uint64(g[12]) | uint64(g[13])<<16 | uint64(g[14])<<32 | uint64(g[15])<<48
+		h := (x0 ^ x1*0x9E3779B97F4A7C15 ^ x2*0xC2B2AE3D27D4EB4F ^ x3*0x165667B19E3779F9) * 0xD6E8FEB86659FD93
+		k := h >> (64 - 13)
+		if counts[k]++; counts[k] >= lim {
+			return false
+		}
+	}
+	return true
+}
