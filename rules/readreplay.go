@@ -23,6 +23,13 @@ import (
 // step carries a score, HasScore). Such rules are stepped from the start
 // and Finish drops their firings when they do not apply after all; no rule
 // that applies either way requires one of them (TestReadReplaySets).
+//
+// Most agents' logs carry no score, and stuck_warnings then fires at
+// nearly every step, to be dropped: the firings of the rules that apply
+// only with a score and replay from the turn rows alone (fromRows) are
+// not kept while no turn stepped has read one. Should a later one, Finish
+// replays those rules again over the turns stepped before (unscored),
+// from their rows, and merges their firings in.
 type ReadReplay struct {
 	ctx  context.Context
 	done <-chan struct{}
@@ -32,7 +39,17 @@ type ReadReplay struct {
 	list FiringList
 	cur  int   // the stepper stepping: the firings it reports are its rule's to keep or drop
 	err  error // ctx's cause once it was done: the replay stopped
+
+	unkept   []bool // by stepper: its firings are not kept while !scored
+	scored   bool   // a score was read by a turn stepped
+	unscored int    // the turns stepped before
 }
+
+// fromRows lists the rules a ReadReplay may replay again from the turn
+// rows alone: progress_velocity reads each turn's number and score (and
+// the episode's objective turns), stuck_warnings progress_velocity's
+// state.
+var fromRows = map[*Rule]bool{ProgressVelocity: true, StuckWarnings: true}
 
 // NewReadReplay starts replaying set (nil: Registry) under cfg over ep,
 // whose turns are yet to be read. Once ctx is done the replay stops
@@ -46,6 +63,21 @@ func NewReadReplay(ctx context.Context, ep *replay.Episode, cfg *Config, set []*
 	had := ep.HasScore
 	ep.HasScore = true
 	r.env = startEnv(ep, cfg, set, r.add)
+	ep.HasScore = false
+	r.unkept = make([]bool, len(r.env.rules))
+	for k, rule := range r.env.rules {
+		r.unkept[k] = fromRows[rule] && !rule.AppliesTo(ep, cfg)
+	}
+	for k, rule := range r.env.rules {
+		for _, req := range rule.Requires {
+			for j, x := range r.env.rules {
+				if x == req && r.unkept[k] && !r.unkept[j] {
+					// Replayed again, rule would need req's state too.
+					clear(r.unkept)
+				}
+			}
+		}
+	}
 	ep.HasScore = had
 	return r
 }
@@ -59,6 +91,11 @@ func (r *ReadReplay) Step(ep *replay.Episode, i int) {
 	if r.err = stopAt(r.ctx, r.done, i); r.err != nil {
 		return
 	}
+	if !r.scored {
+		if r.scored = ep.HasScore; !r.scored {
+			r.unscored = i + 1
+		}
+	}
 	t := &ep.Turns[i]
 	env.at(t)
 	for k, s := range env.steppers {
@@ -68,7 +105,12 @@ func (r *ReadReplay) Step(ep *replay.Episode, i int) {
 }
 
 // add keeps a firing the current stepper reported.
-func (r *ReadReplay) add(f Firing) { r.list.Add(&f, r.cur) }
+func (r *ReadReplay) add(f Firing) {
+	if !r.scored && r.unkept[r.cur] {
+		return
+	}
+	r.list.Add(&f, r.cur)
+}
 
 // Finish calls report with the firings of the rules that apply to ep as
 // read, in the order Run would report them, and lets go of the replay's
@@ -110,6 +152,16 @@ func (r *ReadReplay) Finish(ep *replay.Episode, cfg *Config, set []*Rule, report
 		}
 	}
 	var f Firing
+	if again := r.replayUnscored(ep, env.rules, keep); again != nil {
+		mergeFirings(&r.list, again, func(f *Firing, tag int) {
+			if keep[tag] {
+				f.Unit = env.unit
+				report(*f)
+			}
+		})
+		r.list = FiringList{}
+		return nil
+	}
 	for it := r.list.Iter(); it.Next(&f); {
 		if keep[it.Tag()] {
 			f.Unit = env.unit // as Env.Report set it
@@ -118,4 +170,54 @@ func (r *ReadReplay) Finish(ep *replay.Episode, cfg *Config, set []*Rule, report
 	}
 	r.list = FiringList{}
 	return nil
+}
+
+// replayUnscored replays the rules of stepped (the replay's, by
+// stepper) whose firings were not kept, and that apply after all (keep), over the turns stepped before a score
+// was read, from their rows, and returns their firings tagged as the
+// replay's stepper of their rule; nil when there are none to make.
+func (r *ReadReplay) replayUnscored(ep *replay.Episode, stepped []*Rule, keep []bool) *FiringList {
+	var set []*Rule
+	tags := map[*Rule]int{}
+	for k, rule := range stepped {
+		if r.unkept[k] && keep[k] {
+			set = append(set, rule)
+			tags[rule] = k
+		}
+	}
+	if len(set) == 0 || r.unscored == 0 {
+		return nil
+	}
+	again := new(FiringList)
+	env := startEnv(ep, r.cfg, set, func(f Firing) { again.Add(&f, tags[f.Rule]) })
+	defer putEnv(env)
+	defer release(env.steppers)
+	for i := range r.unscored {
+		t := &ep.Turns[i]
+		env.at(t)
+		for _, s := range env.steppers {
+			s.Step(t, env)
+		}
+	}
+	return again
+}
+
+// mergeFirings calls emit with the firings of a and b, each list in its
+// order, as one list in turn order, within a turn in tag order: a
+// replay's list is in that order (a stepper reports at the turn it
+// steps, Turn: t.N, steppers stepping in tag order), so the merge is
+// the order of a replay that had kept every firing.
+func mergeFirings(a, b *FiringList, emit func(f *Firing, tag int)) {
+	var fa, fb Firing
+	ia, ib := a.Iter(), b.Iter()
+	okA, okB := ia.Next(&fa), ib.Next(&fb)
+	for okA || okB {
+		if okA && (!okB || fa.Turn < fb.Turn || fa.Turn == fb.Turn && ia.Tag() <= ib.Tag()) {
+			emit(&fa, ia.Tag())
+			okA = ia.Next(&fa)
+		} else {
+			emit(&fb, ib.Tag())
+			okB = ib.Next(&fb)
+		}
+	}
 }

@@ -1,0 +1,64 @@
+package rules
+
+import (
+	"bytes"
+	"context"
+	"math/rand/v2"
+	"reflect"
+	"testing"
+
+	"github.com/loopbreak/loopbreak/replay"
+	"github.com/loopbreak/loopbreak/replay/replaytest"
+)
+
+// TestReadReplayKeepsNoUnscored: a ReadReplay of a steps log keeps no
+// firing of progress_velocity and stuck_warnings while no score is read
+// (stuck_warnings fires at nearly every step of a log without one, to
+// be dropped), and a log whose score comes late gets them back, made
+// again from the rows (Run's firings, in Run's order). TestReadReplayEqualsRun
+// and FuzzReadReplay compare the two replays over many more logs.
+func TestReadReplayKeepsNoUnscored(t *testing.T) {
+	rng := rand.New(rand.NewPCG(24, 3))
+	for _, from := range []int{-1, 150, 1} {
+		data := replaytest.StepsLog(rng, 300, from)
+		cfg := Default()
+		var rr *ReadReplay
+		opts := replay.Options{Format: replay.FormatSteps, Stepper: func(ep *replay.Episode) replay.TurnStepper {
+			rr = NewReadReplay(context.Background(), ep, cfg, nil)
+			return rr
+		}}
+		eps, err := replay.Read(bytes.NewReader(data), "late.jsonl", "x", opts)
+		if err != nil || len(eps) != 1 || rr == nil {
+			t.Fatalf("score from %d: %d episodes, %v", from, len(eps), err)
+		}
+		ep := eps[0]
+		kept := rr.list.Len()
+		var got []Firing
+		if err := rr.Finish(ep, cfg, nil, func(f Firing) { got = append(got, f) }); err != nil {
+			t.Fatal(err)
+		}
+		whole, err := replay.Read(bytes.NewReader(data), "late.jsonl", "x", replay.Options{Format: replay.FormatSteps, Outputs: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want []Firing
+		Run(whole[0], cfg, nil, func(f Firing) { want = append(want, f) })
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("score from %d: replayed while read: %d firings, Run: %d", from, len(got), len(want))
+		}
+		warnings := 0
+		for _, f := range got {
+			if f.Rule == StuckWarnings {
+				warnings++
+			}
+		}
+		switch {
+		case from < 0 && kept != len(got):
+			t.Errorf("no score: %d firings kept, %d reported", kept, len(got))
+		case from == 150 && (warnings == 0 || kept >= len(got)):
+			t.Errorf("score from step 150: %d warnings, %d firings kept of %d: none made again", warnings, kept, len(got))
+		case from == 1 && kept != len(got):
+			t.Errorf("score from the start: %d firings kept, %d reported", kept, len(got))
+		}
+	}
+}
