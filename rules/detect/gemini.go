@@ -211,6 +211,14 @@ func jsUTF8(s string) string {
 // ED BF BF, and becomes that one code unit; any other invalid byte becomes
 // U+FFFD, as Node's UTF-8 decoder reads it.
 func AppendUTF16(dst []uint16, s string) []uint16 {
+	dst, _ = appendUTF16(dst, s)
+	return dst
+}
+
+// appendUTF16 is AppendUTF16, also reporting whether it appended a
+// surrogate (a character past U+FFFF or a lone surrogate): only the
+// branches that write one say so, so ASCII pays nothing.
+func appendUTF16(dst []uint16, s string) (_ []uint16, surrogates bool) {
 	dst = slices.Grow(dst, len(s)) // never more code units than bytes
 	for i := 0; i < len(s); {
 		// Eight ASCII bytes at a time (most of a message), written in
@@ -235,6 +243,7 @@ func AppendUTF16(dst []uint16, s string) []uint16 {
 		if r == utf8.RuneError && n == 1 {
 			if i+2 < len(s) && s[i] == 0xED && s[i+1] >= 0xA0 && s[i+1] <= 0xBF && s[i+2] >= 0x80 && s[i+2] <= 0xBF {
 				dst = append(dst, 0xD000|uint16(s[i+1]&0x3F)<<6|uint16(s[i+2]&0x3F))
+				surrogates = true
 				i += 3
 				continue
 			}
@@ -245,10 +254,11 @@ func AppendUTF16(dst []uint16, s string) []uint16 {
 		if r >= 0x10000 {
 			r1, r2 := utf16.EncodeRune(r)
 			dst = append(dst, uint16(r1), uint16(r2))
+			surrogates = true
 		} else {
 			dst = append(dst, uint16(r))
 		}
 		i += n
 	}
-	return dst
+	return dst, surrogates
 }

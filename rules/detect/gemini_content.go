@@ -66,13 +66,19 @@ type chunkScan struct {
 	// may share a position, which noLoopPossible does not count.
 	stuck int
 	// counts are noLoopPossible's counters, of the grams at the
-	// positions of [base, counted) while a scan is put off: those at the
-	// multiples of stride (sparseStride) until one reaches its bound,
-	// then (dense) every one.
-	counts  []uint8
-	counted int
-	stride  int
-	dense   bool
+	// positions of [countBase, counted) while a scan is put off: those
+	// at the multiples of stride (sparseStride) until one reaches its
+	// bound, then (dense) every one. countBase is the history's base
+	// when they started; a truncation during the deferral moves the
+	// base past it (add), and the grams before the base only add to
+	// the counts.
+	counts    []uint8
+	counted   int
+	countBase int
+	stride    int
+	dense     bool
+	// surrEnd bounds the surrogates of the text: none at or after it.
+	surrEnd int
 
 	hpos     int    // position whose chunk hash is h, -1 for none
 	h        uint64 // rolling hash of the chunk at hpos
@@ -136,22 +142,39 @@ func (s *chunkScan) reset() {
 func (s *chunkScan) add(content string) bool {
 	if k := s.base - s.start; k > 0 && k >= len(s.buf)/2 {
 		// Drop the code units before the history, keeping the one the
-		// rolling hash would remove next.
+		// rolling hash would remove next, and those a deferred check
+		// counts from next (a truncation may leave them behind the
+		// history).
 		k = min(k, max(0, s.hpos-s.start))
+		if s.deferred {
+			k = min(k, s.counted-s.start)
+		}
 		if k > 0 {
 			s.buf = append(s.buf[:0], s.buf[k:]...)
 			s.start += k
 		}
 	}
 	put := s.end()
-	s.buf = AppendUTF16(s.buf, content)
+	var surrogates bool
+	if s.buf, surrogates = appendUTF16(s.buf, content); surrogates {
+		s.surrEnd = s.end()
+	}
 	if e := s.end(); e-s.base > s.maxHist {
-		if s.deferred {
+		if s.deferred && s.surrEnd > s.base {
 			// The chunks put off are scanned before the history loses
 			// any code unit, as they would have been: a chunk is not
 			// recorded when its key's live occurrences hold other
 			// units, and the truncation would end some. This scan finds
-			// no loop (noLoopPossible held).
+			// no loop (noLoopPossible held). Without a surrogate in the
+			// history, keys are units and no chunk is left unrecorded so:
+			// the chunks put off stay put off across the truncation. Of
+			// those the truncation ends, the scan would record entries
+			// no longer live, which nothing reads (a chain, a walk back
+			// and isLoop stop at the first entry not live); those left
+			// are recorded later as they would have been now, but for
+			// their links back to and ord past the entries ended (ord
+			// stays a bound of the live ones). A long message put off
+			// and a short one after it no longer scan the whole history.
 			s.undefer()
 			s.scan(put)
 		}

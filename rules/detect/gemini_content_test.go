@@ -13,11 +13,13 @@ import (
 // both sides of gramUnits, histories that truncate often, texts of a few
 // letters (loops, and grams counted T times) and lone surrogates (keys
 // equal where units differ, the case a truncation during a deferral
-// would get wrong).
+// would get wrong, and a scan must not be put off across) or none (a
+// deferral kept across truncations).
 func TestChunkScanDeferral(t *testing.T) {
 	r := rand.New(rand.NewPCG(19, 7))
-	pieces := []string{"a", "b", "ab", "abc", "\xed\xa0\x80", "\ufffd", "😀", "\xed\xb0\x80", strings.Repeat("xy", 9), "\n"}
-	deferred, scans := 0, 0
+	withSurrogates := []string{"a", "b", "ab", "abc", "\xed\xa0\x80", "\ufffd", "😀", "\xed\xb0\x80", strings.Repeat("xy", 9), "\n"}
+	plain := []string{"a", "b", "ab", "abc", "\ufffd", "é", strings.Repeat("xy", 9), "\n", "the quick brown fox "}
+	deferred, scans, across := 0, 0, 0
 	scanners := 600
 	if testing.Short() {
 		scanners = 150
@@ -31,6 +33,10 @@ func TestChunkScanDeferral(t *testing.T) {
 			c, tt = 1+r.IntN(4), 2+r.IntN(3)
 		}
 		hist := c + r.IntN(8*c)
+		pieces := withSurrogates
+		if i%4 >= 2 {
+			pieces = plain
+		}
 		a, b := newChunkScan(c, tt, hist), newChunkScan(c, tt, hist)
 		b.mul, b.top = a.mul, a.top
 		if i%3 == 0 {
@@ -47,6 +53,9 @@ func TestChunkScanDeferral(t *testing.T) {
 				sb.WriteString(pieces[r.IntN(len(pieces))])
 			}
 			b.gain = -maxGain // b never defers
+			if a.deferred && a.end()+len(AppendUTF16(nil, sb.String()))-a.base > hist && a.surrEnd <= a.base {
+				across++ // the deferral outlives the truncation
+			}
 			got, want := a.add(sb.String()), b.add(sb.String())
 			if got != want {
 				t.Fatalf("scanner %d (c %d, T %d, history %d), message %d %q: loop %v, without deferral %v", i, c, tt, hist, n, sb.String(), got, want)
@@ -61,7 +70,10 @@ func TestChunkScanDeferral(t *testing.T) {
 	if deferred < scans/10 || deferred > scans*9/10 {
 		t.Errorf("%d of %d messages deferred", deferred, scans)
 	}
-	t.Logf("%d of %d messages deferred", deferred, scans)
+	if across < scans/100 {
+		t.Errorf("%d of %d messages truncated a deferred history without a surrogate", across, scans)
+	}
+	t.Logf("%d of %d messages deferred, %d truncated a deferred history without a surrogate", deferred, scans, across)
 }
 
 // BenchmarkContentAddReset adds a message to a content scan of the

@@ -34,14 +34,16 @@ func sparseStride(c, t int) int {
 // The sparse count (countSparse) goes first and counts a third of the
 // grams. Counting a gram costs a fraction of scanning a chunk, and the
 // check runs only when at least half of what it counts is still to
-// scan; while a scan is put off, the history keeps its base and the
-// check counts only the grams added since.
+// scan; while a scan is put off, the check counts only the grams added
+// since (counted), from countBase: a truncation during the deferral
+// leaves the grams before the new base in the counts, where they only
+// add to them.
 func (s *chunkScan) noLoopPossible() bool {
 	if s.counts == nil {
 		s.counts = make([]uint8, 1<<13)
 	}
 	if !s.deferred {
-		s.counted, s.dense = s.base, s.stride <= 1
+		s.countBase, s.counted, s.dense = s.base, s.base, s.stride <= 1
 	}
 	to := s.end() - s.c
 	if to-s.base+1 < max(1, min(s.t, 255)) {
@@ -58,7 +60,7 @@ func (s *chunkScan) noLoopPossible() bool {
 		// A gram reached the sparse bound: the dense count decides, for
 		// the rest of this deferral (the sparse one would reach it again:
 		// counts only grow while the base stays).
-		s.dense, s.counted = true, s.base
+		s.dense, s.countBase, s.counted = true, s.base, s.base
 	}
 	return s.countDense(to)
 }
@@ -76,7 +78,7 @@ func (s *chunkScan) countSparse(to int) bool {
 	m := s.stride
 	counts := (*[1 << 13]uint8)(s.counts)
 	from, last := s.counted, to+m-1
-	if from == s.base {
+	if from == s.countBase {
 		clear(counts[:])
 	}
 	lim := uint8(min((s.t+m-1)/m, 255))
@@ -94,10 +96,10 @@ func (s *chunkScan) countDense(to int) bool {
 	counts := s.counts[:1<<13]
 	from := s.counted
 	lim := uint8(max(1, min(s.t, 255)))
-	if from == s.base {
-		// The counts hold the grams of [base, counted), none: the table
-		// is cleared only here, where it was at every check, so that a
-		// check that counts nothing does not pay for 8 KB.
+	if from == s.countBase {
+		// The counts hold the grams of [countBase, counted), none: the
+		// table is cleared only here, where it was at every check, so
+		// that a check that counts nothing does not pay for 8 KB.
 		clear(counts)
 	}
 	if to < from {
