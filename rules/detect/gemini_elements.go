@@ -69,24 +69,37 @@ func isGemDivider(s string) bool {
 // as from any line start inside its run, where only q itself can start a
 // heading or a quote (the others start with white space), so each run is
 // walked once.
+//
+// Each test is called only when the byte it starts at can begin its
+// match (elementStart), and ASCII white space is skipped in line: most
+// lines of a message begin none, and the calls cost more than the tests.
 func hasGemElement(s string) bool {
 	for l := 0; ; {
-		if headingOrQuoteAt(s, l) {
+		if l < len(s) && (s[l] == '#' || s[l] == '>') && headingOrQuoteAt(s, l) {
 			return true
 		}
 		q := l
-		for {
+		for q < len(s) {
+			if c := s[q]; c < utf8.RuneSelf {
+				if c != ' ' && (c < '\t' || c > '\r') {
+					break
+				}
+				q++
+				continue
+			}
 			ok, n := jsSpaceAt(s, q)
 			if !ok {
 				break
 			}
 			q += n
 		}
-		if q > l && s[q-1] == '\n' && headingOrQuoteAt(s, q) {
-			return true
+		if q >= len(s) {
+			return false // nothing at q, and no line after it
 		}
-		if tableOrItemAt(s, q) {
-			return true
+		if c := s[q]; elementStart[c] {
+			if q > l && s[q-1] == '\n' && headingOrQuoteAt(s, q) || tableOrItemAt(s, q) {
+				return true
+			}
 		}
 		i := strings.IndexByte(s[q:], '\n')
 		if i < 0 {
@@ -95,6 +108,15 @@ func hasGemElement(s string) bool {
 		l = q + i + 1
 	}
 }
+
+// elementStart marks the bytes a heading, a quote, a table or a list
+// item begins with: # > | + - * and the digits.
+var elementStart = func() (t [256]bool) {
+	for _, c := range []byte("#>|+-*0123456789") {
+		t[c] = true
+	}
+	return t
+}()
 
 // headingOrQuoteAt matches `#+\s` or `>\s` at s[i:].
 func headingOrQuoteAt(s string, i int) bool {

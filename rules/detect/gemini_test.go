@@ -245,6 +245,25 @@ func TestGeminiElements(t *testing.T) {
 	}
 }
 
+// TestGeminiElementStarts holds hasGemElement to the regular expressions
+// for every byte at a line's start, after ASCII and Unicode white space
+// and at the text's end, followed by what completes each element: a byte
+// that can begin one must not be passed over (elementStart), nor white
+// space stop the skip early.
+func TestGeminiElementStarts(t *testing.T) {
+	tails := []string{"", " x", "\tx", "|", "--", "+", ". x", "5. x", "# x", "\u00a0x"}
+	for _, lead := range []string{"", "x\n", "x\n  ", "x\n\t\v\f\r", "x\n\u00a0\u2003", "\n\n", "x\n \n"} {
+		for c := range 128 {
+			for _, tail := range tails {
+				s := lead + string(rune(c)) + tail
+				if got, want := hasGemElement(s), refElementRe.MatchString(s); got != want {
+					t.Errorf("hasGemElement(%q) = %v, regexp %v", s, got, want)
+				}
+			}
+		}
+	}
+}
+
 func TestGeminiConfigValidate(t *testing.T) {
 	c := DefaultGeminiConfig()
 	c.ContentMaxHistory = 10
