@@ -89,3 +89,96 @@ func TestUUIDTableGrows(t *testing.T) {
 		t.Fatalf("%d uuids (zero %v), %d others; want %d", s.uuids.n, s.uuids.zero, len(s.other), len(ref)-1)
 	}
 }
+
+// parseUUIDRef is parseUUID as it was, a digit at a time with a branch
+// for digits and letters: the reference parseUUID is held to.
+func parseUUIDRef(s string) (u [16]byte, ok bool) {
+	if len(s) != 36 || s[8] != '-' || s[13] != '-' || s[18] != '-' || s[23] != '-' {
+		return u, false
+	}
+	hex := func(c byte) (byte, bool) {
+		switch {
+		case '0' <= c && c <= '9':
+			return c - '0', true
+		case 'a' <= c && c <= 'f':
+			return c - 'a' + 10, true
+		}
+		return 0, false
+	}
+	j := 0
+	for i := 0; i < 36; {
+		if i == 8 || i == 13 || i == 18 || i == 23 {
+			i++
+			continue
+		}
+		hi, ok1 := hex(s[i])
+		lo, ok2 := hex(s[i+1])
+		if !ok1 || !ok2 {
+			return u, false
+		}
+		u[j] = hi<<4 | lo
+		i, j = i+2, j+1
+	}
+	return u, true
+}
+
+// TestParseUUIDEveryByte holds parseUUID to parseUUIDRef with every byte
+// value written at every place of a UUID (a digit, a letter, uppercase,
+// a hyphen where a digit goes, a digit where a hyphen goes, bytes past
+// 0x7F).
+func TestParseUUIDEveryByte(t *testing.T) {
+	for _, base := range []string{"3f2b6c1e-9a4d-4e8b-b1c2-0d9e8f7a6b5c", "00000000-0000-0000-0000-000000000000", "ffffffff-ffff-ffff-ffff-ffffffffffff"} {
+		for at := range len(base) {
+			for c := range 256 {
+				b := []byte(base)
+				b[at] = byte(c)
+				s := string(b)
+				u, ok := parseUUID(s)
+				ru, rok := parseUUIDRef(s)
+				if ok != rok || ok && u != ru {
+					t.Fatalf("parseUUID(%q) = %x, %v; want %x, %v", s, u, ok, ru, rok)
+				}
+			}
+		}
+	}
+}
+
+// FuzzParseUUID holds parseUUID to parseUUIDRef.
+func FuzzParseUUID(f *testing.F) {
+	f.Add("3f2b6c1e-9a4d-4e8b-b1c2-0d9e8f7a6b5c")
+	f.Add("3f2b6c1e-9a4d-4e8b-b1c2-0d9e8f7a6b5C")
+	f.Add("3f2b6c1e-9a4d-4e8b-b1c2-0d9e8f7a6b5:")
+	f.Fuzz(func(t *testing.T, s string) {
+		u, ok := parseUUID(s)
+		ru, rok := parseUUIDRef(s)
+		if ok != rok || ok && u != ru {
+			t.Fatalf("parseUUID(%q) = %x, %v; want %x, %v", s, u, ok, ru, rok)
+		}
+	})
+}
+
+// BenchmarkParseUUID parses random lowercase UUIDs, as Claude Code
+// writes them.
+func BenchmarkParseUUID(b *testing.B) {
+	r := rand.New(rand.NewPCG(3, 4))
+	ids := make([]string, 1024)
+	for i := range ids {
+		ids[i] = fmt.Sprintf("%08x-%04x-4%03x-8%03x-%012x", r.Uint32(), r.Uint32()&0xffff, r.Uint32()&0xfff, r.Uint32()&0xfff, r.Uint64()&(1<<48-1))
+	}
+	b.Run("table", func(b *testing.B) {
+		var sink byte
+		for i := range b.N {
+			u, _ := parseUUID(ids[i&1023])
+			sink += u[15]
+		}
+		_ = sink
+	})
+	b.Run("ref", func(b *testing.B) {
+		var sink byte
+		for i := range b.N {
+			u, _ := parseUUIDRef(ids[i&1023])
+			sink += u[15]
+		}
+		_ = sink
+	})
+}
