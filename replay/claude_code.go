@@ -151,10 +151,12 @@ func (c *claudeCodeReader) recordRaw(raw []byte, _ int) ([]stepRecord, string) {
 	if bad != "" {
 		return nil, "not a Claude Code record: " + bad
 	}
-	if claudeCodeNotSteps[typ] {
-		return nil, ""
-	}
 	if typ != "user" && typ != "assistant" {
+		// Neither is in claudeCodeNotSteps: the map is asked of the
+		// other records alone, not hashed for every message.
+		if claudeCodeNotSteps[typ] {
+			return nil, ""
+		}
 		return nil, fmt.Sprintf("not a Claude Code record (type %q; want user, assistant, system or summary)", typ)
 	}
 	if c.side == 0 {
