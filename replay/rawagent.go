@@ -133,7 +133,10 @@ func hasNonFinite(raw []byte) bool {
 }
 
 // contentBlock is an Anthropic Messages API content block as the agents
-// log it (text, thinking, tool_use, tool_result...).
+// log it (text, thinking, tool_use, tool_result...). Type and ToolUseID
+// are views of the record when written without escapes (strView): the
+// readers compare them, and look a result's call up by its id, while
+// the record is read, and keep neither (a call's ID is kept: copied).
 type contentBlock struct {
 	Type, Text, Thinking, ID, Name, ToolUseID string
 	Input, Content                            rawValue // nil when absent; null is "null"
@@ -155,11 +158,11 @@ func readBlock(ix *valueIndex, v rawValue, rawText bool) (b contentBlock, bad st
 		return b, "a content block that is not an object"
 	}
 	ix.members(v, func(k []byte, esc bool, val rawValue) bool {
-		var dst *string
+		var dst, view *string // view: a view of the record (contentBlock)
 		name := keyBytes(k, esc)
 		switch string(name) {
 		case "type":
-			dst = &b.Type
+			view = &b.Type
 		case "text":
 			b.TextRaw = val
 			if !rawText {
@@ -174,7 +177,7 @@ func readBlock(ix *valueIndex, v rawValue, rawText bool) (b contentBlock, bad st
 		case "name":
 			dst = &b.Name
 		case "tool_use_id":
-			dst = &b.ToolUseID
+			view = &b.ToolUseID
 		case "input":
 			b.Input = val
 		case "content":
@@ -185,11 +188,17 @@ func readBlock(ix *valueIndex, v rawValue, rawText bool) (b contentBlock, bad st
 				bad = `a content block whose "is_error" is not a boolean`
 			}
 		}
-		if dst != nil {
-			var ok bool
-			if *dst, ok = rawString(val); !ok && bad == "" {
-				bad = `a content block whose "` + string(name) + `" is not a string`
-			}
+		var ok bool
+		switch {
+		case dst != nil:
+			*dst, ok = rawString(val)
+		case view != nil:
+			*view, ok = rawStringView(val)
+		default:
+			return true
+		}
+		if !ok && bad == "" {
+			bad = `a content block whose "` + string(name) + `" is not a string`
 		}
 		return true
 	})
