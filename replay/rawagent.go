@@ -420,7 +420,7 @@ func appendCanonical(dst []byte, v rawValue) []byte {
 			if esc {
 				key = unquoteKey(k)
 			} else {
-				key = string(k)
+				key = bytesString(k) // a view: only compared and copied out below
 			}
 			for i := range ms {
 				if ms[i].key == key {
