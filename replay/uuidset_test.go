@@ -182,3 +182,50 @@ func BenchmarkParseUUID(b *testing.B) {
 		_ = sink
 	})
 }
+
+// TestPrefetchUUIDHint: a record whose uuid stands where the last one's
+// stood, counted from the end, has it found before it is read; one
+// written otherwise, or whose id there is no UUID, has not (it is
+// prefetched when read). The hint changes no reading: a uuid read twice
+// is still one (the second record dropped), hinted or not.
+func TestPrefetchUUIDHint(t *testing.T) {
+	rec := func(uuid, tail string) []byte {
+		return []byte(`{"type":"assistant","isSidechain":false,"message":{"role":"assistant","content":[{"type":"text","text":"hi"}]},"uuid":"` + uuid + `"` + tail + `}`)
+	}
+	const a, b = "3f2b6c1e-9a4d-4e8b-b1c2-0d9e8f7a6b5c", "4f2b6c1e-9a4d-4e8b-b1c2-0d9e8f7a6b5c"
+	ts := `,"timestamp":"2026-11-20T10:00:03.000Z"`
+	var c claudeCodeReader
+	if c.prefetchUUID(rec(a, ts)) {
+		t.Fatal("the first record hinted: no uuid read yet")
+	}
+	if steps, why := c.recordRaw(rec(a, ts), 1); len(steps) != 1 || why != "" {
+		t.Fatalf("first record: %d steps, %q", len(steps), why)
+	}
+	r := rec(b, ts)
+	if at := len(r) - c.uuidFromEnd; string(r[at+1:at+37]) != b {
+		t.Fatalf("uuidFromEnd %d points at %q", c.uuidFromEnd, r[at:])
+	}
+	for _, tc := range []struct {
+		raw  []byte
+		want bool
+	}{
+		{rec(b, ts), true},
+		{rec(a, ts), true},
+		{rec(b, `,"timestamp":"2026-11-20T10:00:03Z"`), false}, // another tail
+		{rec("msg_01-0000-0000-0000-000000000000000", ts), false},
+		{rec("3F2B6C1E-9A4D-4E8B-B1C2-0D9E8F7A6B5C", ts), false},
+		{[]byte(`{"uuid":"` + b + `"}`), false},
+		{[]byte(`{}`), false},
+	} {
+		if got := c.prefetchUUID(tc.raw); got != tc.want {
+			t.Errorf("prefetchUUID(%s) = %v, want %v", tc.raw, got, tc.want)
+		}
+	}
+	// Read again: a's record hinted and dropped as read, b's read.
+	if steps, why := c.recordRaw(rec(a, ts), 2); len(steps) != 0 || why != "" {
+		t.Fatalf("a read again: %d steps, %q", len(steps), why)
+	}
+	if steps, why := c.recordRaw(rec(b, ts), 3); len(steps) != 1 || why != "" {
+		t.Fatalf("b: %d steps, %q", len(steps), why)
+	}
+}
