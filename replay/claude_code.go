@@ -199,7 +199,7 @@ func (c *claudeCodeReader) recordRaw(raw []byte, _ int) ([]stepRecord, string) {
 				c.q.push(stepRecord{info: StepInfo{Kind: StepMessage, Thinking: true}, output: b.Thinking, hasText: true}, "")
 			}
 		case "tool_use", "server_tool_use":
-			action, canon := callActionRaw(b.Name, b.Input)
+			action, canon := callActionRawIx(&c.ix, b.Name, b.Input)
 			c.q.push(stepRecord{info: StepInfo{Kind: StepAction}, action: action, canonical: canon, hasAction: true}, b.ID)
 		}
 	}

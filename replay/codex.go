@@ -284,7 +284,7 @@ func (c *codexReader) call(name string, args rawValue) (action, canonical string
 		s := name + " " + string(a)
 		return s, s
 	}
-	return callActionRaw(name, a) // written anew: a is not kept
+	return callActionRawIx(&c.inner, name, a) // written anew: a is not kept
 }
 
 // decode is string v's value (v.Str()'s bytes) in c.scratch.

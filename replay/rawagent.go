@@ -373,6 +373,12 @@ func textBlock(ix *valueIndex, el rawValue) (typ, text string, hasText, good boo
 // the compact form is the bytes less their spaces, the sorted form is
 // written from them, without decoding into a map.
 func callActionRaw(name string, args rawValue) (action, canonical string) {
+	return callActionRawIx(nil, name, args)
+}
+
+// callActionRawIx is callActionRaw of arguments within the record ix
+// indexed (or not: nil), walked with it (appendCanonicalIx).
+func callActionRawIx(ix *valueIndex, name string, args rawValue) (action, canonical string) {
 	if len(args) == 0 {
 		return name, name
 	}
@@ -381,7 +387,7 @@ func callActionRaw(name string, args rawValue) (action, canonical string) {
 	buf = appendCompact(buf, args)
 	cut := len(buf)
 	buf = append(append(buf, name...), ' ')
-	buf = appendCanonical(buf, args)
+	buf = appendCanonicalIx(buf, args, ix)
 	all := unsafe.String(unsafe.SliceData(buf), len(buf)) // buf is not written again: no copy
 	return all[:cut], all[cut:]
 }
@@ -389,7 +395,12 @@ func callActionRaw(name string, args rawValue) (action, canonical string) {
 // appendCanonical appends a valid value as encoding/json writes it once
 // decoded into an any with UseNumber: objects' keys sorted (the last of a
 // repeated key), strings re-encoded (no HTML escapes), numbers as written.
-func appendCanonical(dst []byte, v rawValue) []byte {
+func appendCanonical(dst []byte, v rawValue) []byte { return appendCanonicalIx(dst, v, nil) }
+
+// appendCanonicalIx is appendCanonical walking v with ix (members,
+// elems), which reads the members its validating pass noted and skips
+// long values by its index: the value is walked once more to write it.
+func appendCanonicalIx(dst []byte, v rawValue, ix *valueIndex) []byte {
 	switch v.Kind() {
 	case '"':
 		body := v[1 : len(v)-1]
@@ -400,11 +411,11 @@ func appendCanonical(dst []byte, v rawValue) []byte {
 		return appendGoString(dst, s, false)
 	case '[':
 		dst = append(dst, '[')
-		v.Elems(func(i int, el rawValue) bool {
+		ix.elems(v, func(i int, el rawValue) bool {
 			if i > 0 {
 				dst = append(dst, ',')
 			}
-			dst = appendCanonical(dst, el)
+			dst = appendCanonicalIx(dst, el, ix)
 			return true
 		})
 		return append(dst, ']')
@@ -415,7 +426,7 @@ func appendCanonical(dst []byte, v rawValue) []byte {
 		}
 		var stack [16]member
 		ms := stack[:0]
-		v.Members(func(k []byte, esc bool, val rawValue) bool {
+		ix.members(v, func(k []byte, esc bool, val rawValue) bool {
 			key := ""
 			if esc {
 				key = unquoteKey(k)
@@ -439,7 +450,7 @@ func appendCanonical(dst []byte, v rawValue) []byte {
 			}
 			dst = appendGoString(dst, m.key, false)
 			dst = append(dst, ':')
-			dst = appendCanonical(dst, m.val)
+			dst = appendCanonicalIx(dst, m.val, ix)
 		}
 		return append(dst, '}')
 	}

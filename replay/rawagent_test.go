@@ -303,10 +303,19 @@ func FuzzCallActionRaw(f *testing.F) {
 		if err != nil || hasNonFinite(raw) {
 			return
 		}
-		a, c := callActionRaw("tool", v)
 		wa, wc := callAction("tool", v)
-		if a != wa || c != wc {
+		if a, c := callActionRaw("tool", v); a != wa || c != wc {
 			t.Fatalf("%q:\n got %q %q\nwant %q %q", raw, a, c, wa, wc)
+		}
+		// Walked with the index of the record it is in, its members noted.
+		var ix valueIndex
+		rec := append(append([]byte(`{"input":`), raw...), '}')
+		if validValueIx(rec, 0, &ix) != len(rec) {
+			return // nested a level too deep
+		}
+		in := ix.get(rawValue(rec), "input")
+		if a, c := callActionRawIx(&ix, "tool", in); a != wa || c != wc {
+			t.Fatalf("%q indexed:\n got %q %q\nwant %q %q", raw, a, c, wa, wc)
 		}
 	})
 }
