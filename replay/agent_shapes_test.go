@@ -562,3 +562,15 @@ func FuzzAiderDoc(f *testing.F) {
 		}
 	})
 }
+
+// TestClaudeCodeNotStepsLeavesMessages: recordRaw asks claudeCodeNotSteps
+// only of a record that is neither user nor assistant, which reads as
+// asking it first only while the map holds neither (FuzzClaudeCodeRaw's
+// reference asks it first).
+func TestClaudeCodeNotStepsLeavesMessages(t *testing.T) {
+	for _, typ := range []string{"user", "assistant"} {
+		if claudeCodeNotSteps[typ] {
+			t.Errorf("claudeCodeNotSteps holds %q", typ)
+		}
+	}
+}

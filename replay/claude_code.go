@@ -3,6 +3,7 @@ package replay
 import (
 	"fmt"
 	"strings"
+	"unsafe"
 )
 
 // claudeCodeReader reads a Claude Code session as Claude Code writes it,
@@ -50,6 +51,10 @@ type claudeCodeReader struct {
 	sidechain bool
 	blocks    []contentBlock // the record's, reused
 	ix        valueIndex     // the record's, reused (recordRaw)
+	// uuidFromEnd is where the last record's uuid began, counted from
+	// its end (0: none): where the next one's is looked for first
+	// (prefetchUUID).
+	uuidFromEnd int
 }
 
 // claudeCodeNotSteps are record types that are not the model's stream:
@@ -83,6 +88,7 @@ const claudeCodeBadContent = "a message whose content is neither text nor conten
 // record with a field of another type is skipped with its name.
 func (c *claudeCodeReader) recordRaw(raw []byte, _ int) ([]stepRecord, string) {
 	ix := &c.ix
+	hinted := c.prefetchUUID(raw)
 	v, nonFinite, err := agentRecordIx(raw, ix)
 	if err != nil {
 		return nil, err.Error()
@@ -91,7 +97,8 @@ func (c *claudeCodeReader) recordRaw(raw []byte, _ int) ([]stepRecord, string) {
 		return nil, "not a Claude Code record: NaN or Infinity, which JSON does not have"
 	}
 	var typ, uuid, typeAtMessage, bad string
-	var side, meta, compact, hasMessage bool
+	var side, meta, compact, hasMessage, isUUID bool
+	var u [16]byte // uuid parsed (isUUID), its slot prefetched
 	var msg rawValue
 	ix.members(v, func(k []byte, esc bool, val rawValue) bool {
 		ok := true
@@ -100,6 +107,10 @@ func (c *claudeCodeReader) recordRaw(raw []byte, _ int) ([]stepRecord, string) {
 			typ, ok = rawStringView(val) // views: copied where kept (seen)
 		case "uuid":
 			uuid, ok = rawStringView(val)
+			if u, isUUID = parseUUID(uuid); isUUID && !hinted {
+				c.seen.uuids.prefetch(u)
+			}
+			c.uuidFromEnd = len(raw) - offsetIn(raw, val)
 		case "isSidechain":
 			side, ok = rawBool(val)
 		case "isMeta":
@@ -151,10 +162,12 @@ func (c *claudeCodeReader) recordRaw(raw []byte, _ int) ([]stepRecord, string) {
 	if bad != "" {
 		return nil, "not a Claude Code record: " + bad
 	}
-	if claudeCodeNotSteps[typ] {
-		return nil, ""
-	}
 	if typ != "user" && typ != "assistant" {
+		// Neither is in claudeCodeNotSteps: the map is asked of the
+		// other records alone, not hashed for every message.
+		if claudeCodeNotSteps[typ] {
+			return nil, ""
+		}
 		return nil, fmt.Sprintf("not a Claude Code record (type %q; want user, assistant, system or summary)", typ)
 	}
 	if c.side == 0 {
@@ -163,7 +176,7 @@ func (c *claudeCodeReader) recordRaw(raw []byte, _ int) ([]stepRecord, string) {
 	if side != c.sidechain {
 		return nil, ""
 	}
-	if uuid != "" && c.seen.add(uuid) {
+	if uuid != "" && c.seen.addParsed(uuid, u, isUUID) {
 		return nil, ""
 	}
 	if !hasMessage || !set {
@@ -186,11 +199,31 @@ func (c *claudeCodeReader) recordRaw(raw []byte, _ int) ([]stepRecord, string) {
 				c.q.push(stepRecord{info: StepInfo{Kind: StepMessage, Thinking: true}, output: b.Thinking, hasText: true}, "")
 			}
 		case "tool_use", "server_tool_use":
-			action, canon := callActionRaw(b.Name, b.Input)
+			action, canon := callActionRawIx(&c.ix, b.Name, b.Input)
 			c.q.push(stepRecord{info: StepInfo{Kind: StepAction}, action: action, canonical: canon, hasAction: true}, b.ID)
 		}
 	}
 	return c.q.ready(false), ""
+}
+
+// prefetchUUID prefetches the slot of the uuid raw holds where the last
+// record held its own, counted from the end, and says whether it did:
+// Claude Code writes a record's uuid near its end, most often followed
+// by a timestamp of fixed length alone, so it is found before the
+// record is read and the slot's miss overlaps all of its reading. A
+// record written otherwise is prefetched when its uuid is read. Either
+// way it is only a hint: the uuid added is the one the record's reading
+// finds.
+func (c *claudeCodeReader) prefetchUUID(raw []byte) bool {
+	at := len(raw) - c.uuidFromEnd // the opening quote
+	if c.uuidFromEnd <= 0 || at < 7 || at+1+36 > len(raw) || string(raw[at-7:at+1]) != `"uuid":"` {
+		return false
+	}
+	u, ok := parseUUID(bytesString(raw[at+1 : at+1+36]))
+	if ok {
+		c.seen.uuids.prefetch(u)
+	}
+	return ok
 }
 
 // user reads a user record: tool results complete their calls; text is a
@@ -229,6 +262,11 @@ func (c *claudeCodeReader) compactSummary(blocks []contentBlock) []stepRecord {
 }
 
 func (c *claudeCodeReader) finish() []stepRecord { return c.q.ready(true) }
+
+// offsetIn is where v, a slice of b, begins in b.
+func offsetIn(b, v []byte) int {
+	return int(uintptr(unsafe.Pointer(unsafe.SliceData(v))) - uintptr(unsafe.Pointer(unsafe.SliceData(b))))
+}
 
 func firstByte(b []byte) byte {
 	for _, c := range b {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 	"unsafe"
 )
 
@@ -48,6 +49,12 @@ import (
 type codexReader struct {
 	q  stepQueue
 	ix valueIndex // the line's, reused (recordRaw)
+	// A call's arguments or a tool's output, a string holding JSON, is
+	// decoded into scratch and validated and indexed into inner: what is
+	// kept of it (the call's forms, the output's text) is written anew
+	// from there, so the decoded string itself is not allocated.
+	scratch []byte
+	inner   valueIndex
 }
 
 // codexItemTypes are the ResponseItem types a legacy rollout writes bare.
@@ -209,7 +216,7 @@ func (c *codexReader) recordRaw(raw []byte, _ int) ([]stepRecord, string) {
 			c.q.push(stepRecord{info: StepInfo{Kind: StepMessage, Thinking: true}, output: text, hasText: true}, "")
 		}
 	case "function_call":
-		action, canon := codexCall(it.Name, it.Arguments)
+		action, canon := c.call(it.Name, it.Arguments)
 		c.q.push(stepRecord{info: StepInfo{Kind: StepAction}, action: action, canonical: canon, hasAction: true}, it.CallID)
 	case "custom_tool_call":
 		s := ""
@@ -225,7 +232,7 @@ func (c *codexReader) recordRaw(raw []byte, _ int) ([]stepRecord, string) {
 		action, canon := callActionRaw("web_search", it.Action)
 		c.q.push(stepRecord{info: StepInfo{Kind: StepAction}, action: action, canonical: canon, hasAction: true}, "")
 	case "function_call_output", "custom_tool_call_output":
-		out, code, hasCode := codexOutput(ix, it.Output)
+		out, code, hasCode := c.output(it.Output)
 		failed := codexFailed(out)
 		r := c.q.result(it.CallID, out, failed)
 		if r == nil {
@@ -257,10 +264,10 @@ func codexFailed(out string) bool {
 		strings.HasPrefix(out, "apply_patch verification failed: ")
 }
 
-// codexCall reads a function call: its arguments are a JSON string
-// holding JSON (null: none), read as callAction reads them; another
-// value is taken as the arguments themselves.
-func codexCall(name string, args rawValue) (action, canonical string) {
+// call reads a function call: its arguments are a JSON string holding
+// JSON (null: none), read as callAction reads them; another value is
+// taken as the arguments themselves.
+func (c *codexReader) call(name string, args rawValue) (action, canonical string) {
 	switch args.Kind() {
 	case 'n':
 		return name, name
@@ -268,25 +275,40 @@ func codexCall(name string, args rawValue) (action, canonical string) {
 	default:
 		return callActionRaw(name, args)
 	}
-	s, _ := args.Str()
-	a := bytes.TrimSpace(stringBytes(s))
+	a := bytes.TrimSpace(c.decode(args))
 	if len(a) == 0 {
 		return name, name
 	}
-	if validValue(a, 0) != len(a) || hasNonFinite(a) {
+	if validValueIx(a, 0, &c.inner) != len(a) || c.inner.nonFinite {
 		// Not JSON: kept as written, in both forms.
 		s := name + " " + string(a)
 		return s, s
 	}
-	return callActionRaw(name, a)
+	return callActionRawIx(&c.inner, name, a) // written anew: a is not kept
 }
 
-// codexOutput reads a tool output: a string, content items, or a string
+// decode is string v's value (v.Str()'s bytes) in c.scratch.
+func (c *codexReader) decode(v rawValue) []byte {
+	body := v[1 : len(v)-1]
+	c.scratch = appendUnescaped(c.scratch[:0], body, utf8.Valid(body))
+	return c.scratch
+}
+
+// output reads a tool output: a string, content items, or a string
 // holding {"output": ..., "metadata": {"exit_code": n}}, its keys matched
 // as encoding/json matches a struct's fields (regardless of case, the
 // last one read), since Codex's own output goes through that reading.
-func codexOutput(ix *valueIndex, raw rawValue) (text string, code int, hasCode bool) {
-	text = textOf(ix, raw)
+func (c *codexReader) output(raw rawValue) (text string, code int, hasCode bool) {
+	if raw.Kind() == '"' && len(raw) > 2 && raw[1] == '{' {
+		// A string opening with JSON (as Codex before 0.116 wrote a
+		// command's output), which is no freeform output: read from
+		// scratch, and copied only if it is kept as it is.
+		if text, code, hasCode, ok := c.outputJSON(bytes.TrimSpace(c.decode(raw))); ok {
+			return text, code, hasCode
+		}
+		return string(c.scratch), 0, false
+	}
+	text = textOf(&c.ix, raw)
 	if code, ok := codexFreeformExit(text); ok {
 		return text, code, true
 	}
@@ -294,13 +316,23 @@ func codexOutput(ix *valueIndex, raw rawValue) (text string, code int, hasCode b
 	if !strings.HasPrefix(t, "{") {
 		return text, 0, false
 	}
-	tb := stringBytes(t)
-	if validValue(tb, 0) != len(tb) || hasNonFinite(tb) {
-		return text, 0, false
+	if out, code, hasCode, ok := c.outputJSON(stringBytes(t)); ok {
+		return out, code, hasCode
+	}
+	return text, 0, false
+}
+
+// outputJSON reads an output's text tb, trimmed and opening with '{',
+// as {"output": ..., "metadata": {"exit_code": n}}: ok is false when it
+// is not one, the text then kept as it is.
+func (c *codexReader) outputJSON(tb []byte) (text string, code int, hasCode, ok bool) {
+	ix := &c.inner
+	if validValueIx(tb, 0, ix) != len(tb) || ix.nonFinite {
+		return "", 0, false, false
 	}
 	var out, exit rawValue
 	good := true
-	rawValue(tb).Members(func(k []byte, esc bool, val rawValue) bool {
+	ix.members(rawValue(tb), func(k []byte, esc bool, val rawValue) bool {
 		key := keyBytes(k, esc)
 		switch {
 		case bytes.EqualFold(key, []byte("output")):
@@ -315,7 +347,7 @@ func codexOutput(ix *valueIndex, raw rawValue) (text string, code int, hasCode b
 		case bytes.EqualFold(key, []byte("metadata")):
 			switch val.Kind() {
 			case '{':
-				val.Members(func(k []byte, esc bool, val rawValue) bool {
+				ix.members(val, func(k []byte, esc bool, val rawValue) bool {
 					if bytes.EqualFold(keyBytes(k, esc), []byte("exit_code")) {
 						switch val.Kind() {
 						case '0':
@@ -343,15 +375,15 @@ func codexOutput(ix *valueIndex, raw rawValue) (text string, code int, hasCode b
 		return good
 	})
 	if !good || out == nil {
-		return text, 0, false
+		return "", 0, false, false
 	}
 	text, _ = out.Str()
 	if exit != nil {
 		if n, ok := rawInt(exit); ok {
-			return text, n, true
+			return text, n, true, true
 		}
 	}
-	return text, 0, false
+	return text, 0, false, true
 }
 
 // codexFreeformExit reads the exit code of a command's output as Codex

@@ -218,6 +218,7 @@ func validValueIx(b []byte, i int, ix *valueIndex) int {
 			if ix != nil {
 				ix.open(i)
 			}
+			start := i
 			i = skipSpace(b, i+1)
 			if i < len(b) && b[i] == closer {
 				i++
@@ -228,7 +229,13 @@ func validValueIx(b []byte, i int, ix *valueIndex) int {
 			}
 			stack = append(stack, c)
 			if c == '{' {
-				if i = memberKey(b, i); i < 0 {
+				if ix != nil {
+					ix.openObject(len(stack)-1, start)
+					i = ix.memberKey(b, i, len(stack)-1)
+				} else {
+					i = memberKey(b, i)
+				}
+				if i < 0 {
 					return -1
 				}
 			}
@@ -278,15 +285,23 @@ func validValueIx(b []byte, i int, ix *valueIndex) int {
 			if len(stack) == 0 {
 				return i
 			}
+			open := stack[len(stack)-1]
+			if ix != nil && open == '{' {
+				ix.memberEnd(len(stack)-1, i)
+			}
 			i = skipSpace(b, i)
 			if i >= len(b) {
 				return -1
 			}
-			open := stack[len(stack)-1]
 			if c := b[i]; c == ',' {
 				i = skipSpace(b, i+1)
 				if open == '{' {
-					if i = memberKey(b, i); i < 0 {
+					if ix != nil {
+						i = ix.memberKey(b, i, len(stack)-1)
+					} else {
+						i = memberKey(b, i)
+					}
+					if i < 0 {
 						return -1
 					}
 				}
@@ -296,27 +311,15 @@ func validValueIx(b []byte, i int, ix *valueIndex) int {
 				i++
 				if ix != nil {
 					ix.close(i)
+					if open == '{' {
+						ix.closeObject(len(stack), i)
+					}
 				}
 				continue
 			}
 			return -1
 		}
 	}
-}
-
-// memberKey checks `"key" :` at b[i] and returns where its value starts.
-func memberKey(b []byte, i int) int {
-	if i >= len(b) || b[i] != '"' {
-		return -1
-	}
-	if i, _ = validString(b, i); i < 0 {
-		return -1
-	}
-	i = skipSpace(b, i)
-	if i >= len(b) || b[i] != ':' {
-		return -1
-	}
-	return skipSpace(b, i+1)
 }
 
 func literal(b []byte, i int, lit string) int {

@@ -133,7 +133,10 @@ func hasNonFinite(raw []byte) bool {
 }
 
 // contentBlock is an Anthropic Messages API content block as the agents
-// log it (text, thinking, tool_use, tool_result...).
+// log it (text, thinking, tool_use, tool_result...). Type and ToolUseID
+// are views of the record when written without escapes (strView): the
+// readers compare them, and look a result's call up by its id, while
+// the record is read, and keep neither (a call's ID is kept: copied).
 type contentBlock struct {
 	Type, Text, Thinking, ID, Name, ToolUseID string
 	Input, Content                            rawValue // nil when absent; null is "null"
@@ -155,11 +158,11 @@ func readBlock(ix *valueIndex, v rawValue, rawText bool) (b contentBlock, bad st
 		return b, "a content block that is not an object"
 	}
 	ix.members(v, func(k []byte, esc bool, val rawValue) bool {
-		var dst *string
+		var dst, view *string // view: a view of the record (contentBlock)
 		name := keyBytes(k, esc)
 		switch string(name) {
 		case "type":
-			dst = &b.Type
+			view = &b.Type
 		case "text":
 			b.TextRaw = val
 			if !rawText {
@@ -174,7 +177,7 @@ func readBlock(ix *valueIndex, v rawValue, rawText bool) (b contentBlock, bad st
 		case "name":
 			dst = &b.Name
 		case "tool_use_id":
-			dst = &b.ToolUseID
+			view = &b.ToolUseID
 		case "input":
 			b.Input = val
 		case "content":
@@ -185,11 +188,17 @@ func readBlock(ix *valueIndex, v rawValue, rawText bool) (b contentBlock, bad st
 				bad = `a content block whose "is_error" is not a boolean`
 			}
 		}
-		if dst != nil {
-			var ok bool
-			if *dst, ok = rawString(val); !ok && bad == "" {
-				bad = `a content block whose "` + string(name) + `" is not a string`
-			}
+		var ok bool
+		switch {
+		case dst != nil:
+			*dst, ok = rawString(val)
+		case view != nil:
+			*view, ok = rawStringView(val)
+		default:
+			return true
+		}
+		if !ok && bad == "" {
+			bad = `a content block whose "` + string(name) + `" is not a string`
 		}
 		return true
 	})
@@ -364,6 +373,12 @@ func textBlock(ix *valueIndex, el rawValue) (typ, text string, hasText, good boo
 // the compact form is the bytes less their spaces, the sorted form is
 // written from them, without decoding into a map.
 func callActionRaw(name string, args rawValue) (action, canonical string) {
+	return callActionRawIx(nil, name, args)
+}
+
+// callActionRawIx is callActionRaw of arguments within the record ix
+// indexed (or not: nil), walked with it (appendCanonicalIx).
+func callActionRawIx(ix *valueIndex, name string, args rawValue) (action, canonical string) {
 	if len(args) == 0 {
 		return name, name
 	}
@@ -372,7 +387,7 @@ func callActionRaw(name string, args rawValue) (action, canonical string) {
 	buf = appendCompact(buf, args)
 	cut := len(buf)
 	buf = append(append(buf, name...), ' ')
-	buf = appendCanonical(buf, args)
+	buf = appendCanonicalIx(buf, args, ix)
 	all := unsafe.String(unsafe.SliceData(buf), len(buf)) // buf is not written again: no copy
 	return all[:cut], all[cut:]
 }
@@ -380,7 +395,12 @@ func callActionRaw(name string, args rawValue) (action, canonical string) {
 // appendCanonical appends a valid value as encoding/json writes it once
 // decoded into an any with UseNumber: objects' keys sorted (the last of a
 // repeated key), strings re-encoded (no HTML escapes), numbers as written.
-func appendCanonical(dst []byte, v rawValue) []byte {
+func appendCanonical(dst []byte, v rawValue) []byte { return appendCanonicalIx(dst, v, nil) }
+
+// appendCanonicalIx is appendCanonical walking v with ix (members,
+// elems), which reads the members its validating pass noted and skips
+// long values by its index: the value is walked once more to write it.
+func appendCanonicalIx(dst []byte, v rawValue, ix *valueIndex) []byte {
 	switch v.Kind() {
 	case '"':
 		body := v[1 : len(v)-1]
@@ -391,11 +411,11 @@ func appendCanonical(dst []byte, v rawValue) []byte {
 		return appendGoString(dst, s, false)
 	case '[':
 		dst = append(dst, '[')
-		v.Elems(func(i int, el rawValue) bool {
+		ix.elems(v, func(i int, el rawValue) bool {
 			if i > 0 {
 				dst = append(dst, ',')
 			}
-			dst = appendCanonical(dst, el)
+			dst = appendCanonicalIx(dst, el, ix)
 			return true
 		})
 		return append(dst, ']')
@@ -406,12 +426,12 @@ func appendCanonical(dst []byte, v rawValue) []byte {
 		}
 		var stack [16]member
 		ms := stack[:0]
-		v.Members(func(k []byte, esc bool, val rawValue) bool {
+		ix.members(v, func(k []byte, esc bool, val rawValue) bool {
 			key := ""
 			if esc {
 				key = unquoteKey(k)
 			} else {
-				key = string(k)
+				key = bytesString(k) // a view: only compared and copied out below
 			}
 			for i := range ms {
 				if ms[i].key == key {
@@ -430,7 +450,7 @@ func appendCanonical(dst []byte, v rawValue) []byte {
 			}
 			dst = appendGoString(dst, m.key, false)
 			dst = append(dst, ':')
-			dst = appendCanonical(dst, m.val)
+			dst = appendCanonicalIx(dst, m.val, ix)
 		}
 		return append(dst, '}')
 	}

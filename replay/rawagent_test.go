@@ -69,6 +69,14 @@ type recordReader interface {
 // checked against the reader's own field names too.
 func compareReaders(t *testing.T, data []byte, old, new recordReader) {
 	t.Helper()
+	// Every record read is compared again at the end: a string that is
+	// a view of a reader's scratch, written over by a later line, shows.
+	var allOld, allNew [][]stepRecord
+	defer func() {
+		if !t.Failed() && !reflect.DeepEqual(allOld, allNew) {
+			t.Fatalf("records read, compared again after the last line:\n got %+v\nwant %+v", allNew, allOld)
+		}
+	}()
 	for n, line := range bytes.Split(data, []byte("\n")) {
 		line = bytes.TrimSpace(line)
 		if len(line) == 0 || ambiguousKeys(line) || caseVariantKey(line) {
@@ -82,6 +90,8 @@ func compareReaders(t *testing.T, data []byte, old, new recordReader) {
 		if !reflect.DeepEqual(ro, rn) {
 			t.Fatalf("line %d %q:\n got %+v\nwant %+v", n+1, line, rn, ro)
 		}
+		// Copies: ready's slice is reused at the next record.
+		allOld, allNew = append(allOld, slices.Clone(ro)), append(allNew, slices.Clone(rn))
 	}
 	if fo, fn := old.finish(), new.finish(); !reflect.DeepEqual(fo, fn) {
 		t.Fatalf("finish:\n got %+v\nwant %+v", fn, fo)
@@ -244,6 +254,16 @@ Output:
 		`{"type":"response_item","payload":{"type":"function_call_output","call_id":"c","output":"Exit code: 2147483648
 Wall time: 1 seconds
 "}}`,
+		// Outputs and arguments holding JSON, read from the reader's
+		// scratch: kept as written (not the shape, NaN, not JSON) or
+		// read, each followed by another that writes over the scratch.
+		"{\"type\":\"response_item\",\"payload\":{\"type\":\"function_call\",\"name\":\"shell\",\"arguments\":\"{\\\"b\\\":2, \\\"a\\\":Infinity}\",\"call_id\":\"c\"}}\n" +
+			"{\"type\":\"response_item\",\"payload\":{\"type\":\"function_call\",\"name\":\"shell\",\"arguments\":\" {x \",\"call_id\":\"d\"}}\n" +
+			"{\"type\":\"response_item\",\"payload\":{\"type\":\"function_call_output\",\"call_id\":\"c\",\"output\":\"{\\\"output\\\": 5}\"}}\n" +
+			"{\"type\":\"response_item\",\"payload\":{\"type\":\"function_call_output\",\"call_id\":\"d\",\"output\":\"{\\\"output\\\":\\\"x\\\",\\\"n\\\":NaN}\"}}\n" +
+			"{\"type\":\"response_item\",\"payload\":{\"type\":\"function_call_output\",\"call_id\":\"e\",\"output\":\"{\\\"output\\\":\\\"a\\\\nb\\\",\\\"metadata\\\":{\\\"exit_code\\\":3}} \\n\"}}\n" +
+			"{\"type\":\"response_item\",\"payload\":{\"type\":\"function_call_output\",\"call_id\":\"f\",\"output\":\"{\\\"output\\\":null} and more\"}}\n" +
+			"{\"type\":\"response_item\",\"payload\":{\"type\":\"function_call_output\",\"call_id\":\"g\",\"output\":\"{\\u0022output\\u0022:\\\"\\xff\\\"}\"}}",
 	} {
 		f.Add([]byte(s))
 	}
@@ -283,10 +303,19 @@ func FuzzCallActionRaw(f *testing.F) {
 		if err != nil || hasNonFinite(raw) {
 			return
 		}
-		a, c := callActionRaw("tool", v)
 		wa, wc := callAction("tool", v)
-		if a != wa || c != wc {
+		if a, c := callActionRaw("tool", v); a != wa || c != wc {
 			t.Fatalf("%q:\n got %q %q\nwant %q %q", raw, a, c, wa, wc)
+		}
+		// Walked with the index of the record it is in, its members noted.
+		var ix valueIndex
+		rec := append(append([]byte(`{"input":`), raw...), '}')
+		if validValueIx(rec, 0, &ix) != len(rec) {
+			return // nested a level too deep
+		}
+		in := ix.get(rawValue(rec), "input")
+		if a, c := callActionRawIx(&ix, "tool", in); a != wa || c != wc {
+			t.Fatalf("%q indexed:\n got %q %q\nwant %q %q", raw, a, c, wa, wc)
 		}
 	})
 }

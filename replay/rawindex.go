@@ -32,13 +32,129 @@ type valueIndex struct {
 	// reader of JSON proper needs no second search of the record for
 	// them (hasNonFinite).
 	nonFinite bool
+	// The members of the objects of the record's first memberDepth
+	// levels, noted by the validating pass: members reads them from
+	// here rather than scanning the object again. Objects of one level
+	// never hold one another, so each one's members are a run of its
+	// level's list.
+	objs    []ixObject
+	mems    [memberDepth][]ixMember
+	openObj [memberDepth]int32 // objs' index of each level's open object
 }
 
 type ixSpan struct{ start, end int32 }
 
+// memberDepth is how many levels of objects have their members noted:
+// the agents' readers walk a record, its message or payload, and the
+// content blocks in an array under it (four levels), and hardly ever
+// deeper (a tool call's arguments are written as they stand).
+const memberDepth = 4
+
+// ixObject is an object at [start, end), its members mems[depth][first:last].
+type ixObject struct {
+	start, end, first, last int32
+	depth                   int8
+}
+
+// ixMember is an object's member: its key's body at [key, keyEnd), esc
+// when it holds a backslash, and its value at [val, end).
+type ixMember struct {
+	key, keyEnd, val, end int32
+	esc                   bool
+}
+
 func (ix *valueIndex) reset(b []byte) {
 	ix.base, ix.spans, ix.opens = b, ix.spans[:0], ix.opens[:0]
 	ix.off, ix.nonFinite = len(b) > math.MaxInt32, false
+	ix.objs = ix.objs[:0]
+	for d := range ix.mems {
+		ix.mems[d] = ix.mems[d][:0]
+	}
+}
+
+// openObject notes an object starting at i, at level depth (0: the
+// outermost value), when that level's members are noted.
+func (ix *valueIndex) openObject(depth, i int) {
+	if ix.off || depth >= memberDepth {
+		return
+	}
+	ix.openObj[depth] = int32(len(ix.objs))
+	ix.objs = append(ix.objs, ixObject{start: int32(i), first: int32(len(ix.mems[depth])), depth: int8(depth)})
+}
+
+// closeObject ends the open object of level depth at i.
+func (ix *valueIndex) closeObject(depth, i int) {
+	if ix.off || depth >= memberDepth {
+		return
+	}
+	o := &ix.objs[ix.openObj[depth]]
+	o.end, o.last = int32(i), int32(len(ix.mems[depth]))
+}
+
+// memberKey checks `"key" :` at b[i] and returns where its value starts.
+func memberKey(b []byte, i int) int {
+	if i >= len(b) || b[i] != '"' {
+		return -1
+	}
+	if i, _ = validString(b, i); i < 0 {
+		return -1
+	}
+	i = skipSpace(b, i)
+	if i >= len(b) || b[i] != ':' {
+		return -1
+	}
+	return skipSpace(b, i+1)
+}
+
+// memberKey is memberKey(b, i) noting the key, at a member of the open
+// object of level depth.
+func (ix *valueIndex) memberKey(b []byte, i, depth int) int {
+	if ix.off || depth >= memberDepth {
+		return memberKey(b, i)
+	}
+	if i >= len(b) || b[i] != '"' {
+		return -1
+	}
+	end, esc := validString(b, i)
+	if end < 0 {
+		return -1
+	}
+	j := skipSpace(b, end)
+	if j >= len(b) || b[j] != ':' {
+		return -1
+	}
+	j = skipSpace(b, j+1)
+	// Its fields written in place: a struct literal appended was built
+	// on the stack and copied by wider loads than its stores, which the
+	// CPU cannot forward (memberKey's main cost).
+	ms := append(ix.mems[depth], ixMember{})
+	m := &ms[len(ms)-1]
+	m.key, m.keyEnd, m.val, m.esc = int32(i+1), int32(end-1), int32(j), esc
+	ix.mems[depth] = ms
+	return j
+}
+
+// memberEnd ends at i the value of the last member noted at level depth.
+func (ix *valueIndex) memberEnd(depth, i int) {
+	if ix.off || depth >= memberDepth {
+		return
+	}
+	ix.mems[depth][len(ix.mems[depth])-1].end = int32(i)
+}
+
+// noted is the members noted of object v, a slice of the record
+// validated (ok false when v is not one of its objects so noted).
+func (ix *valueIndex) noted(v rawValue) (ms []ixMember, ok bool) {
+	off := int(uintptr(unsafe.Pointer(unsafe.SliceData(v))) - uintptr(unsafe.Pointer(unsafe.SliceData(ix.base))))
+	if off < 0 || off > len(ix.base)-len(v) {
+		return nil, false
+	}
+	for _, o := range ix.objs {
+		if int(o.start) == off && int(o.end) == off+len(v) {
+			return ix.mems[o.depth][o.first:o.last], true
+		}
+	}
+	return nil, false
 }
 
 // add records a value (a string) at [from, to).
@@ -118,6 +234,20 @@ func (ix *valueIndex) members(v rawValue, fn func(key []byte, esc bool, val rawV
 	if v.Kind() != '{' {
 		return
 	}
+	if ix != nil && len(ix.objs) > 0 {
+		if ms, ok := ix.noted(v); ok {
+			for k := range ms {
+				m := &ms[k]
+				key := ix.base[m.key:m.keyEnd]
+				// As below: bytes that are not UTF-8 are read as an escape.
+				esc := m.esc || !asciiKey(key) && !utf8.Valid(key)
+				if !fn(key, esc, ix.base[m.val:m.end]) {
+					return
+				}
+			}
+			return
+		}
+	}
 	i := skipSpace(v, 1)
 	for i < len(v) && v[i] == '"' {
 		// A key is short: one pass finds its end, a backslash or a byte
@@ -158,6 +288,20 @@ func (ix *valueIndex) members(v rawValue, fn func(key []byte, esc bool, val rawV
 			i = skipSpace(v, i+1)
 		}
 	}
+}
+
+// asciiKey says a key holds ASCII bytes alone (then valid UTF-8): a
+// key is short, and its bytes ORed, eight at a time, cost less than
+// utf8.Valid's call.
+func asciiKey(k []byte) bool {
+	var or uint64
+	for ; len(k) >= 8; k = k[8:] {
+		or |= binary.LittleEndian.Uint64(k)
+	}
+	for _, c := range k {
+		or |= uint64(c)
+	}
+	return or&0x8080808080808080 == 0
 }
 
 // elems is rawValue.Elems, skipping with the index.

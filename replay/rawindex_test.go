@@ -168,18 +168,86 @@ func TestMembersKeys(t *testing.T) {
 					if validValue(obj, 0) != len(obj) {
 						t.Fatalf("%q: not valid", obj)
 					}
-					var got []string
-					rawValue(obj).Members(func(k []byte, esc bool, v rawValue) bool {
-						got = append(got, fmt.Sprintf("%q %v %q", k, esc, v))
-						return true
-					})
 					esc := bytes.IndexByte(key, '\\') >= 0 || !utf8.Valid(key)
 					want := []string{fmt.Sprintf("%q %v %q", key, esc, val), fmt.Sprintf("%q %v %q", "z", false, "2")}
-					if fmt.Sprint(got) != fmt.Sprint(want) {
-						t.Fatalf("%q:\n got %v\nwant %v", obj, got, want)
+					// Scanned, and read from the members the validating
+					// pass noted, at the top and one level down.
+					var ix valueIndex
+					nested := []byte(`[` + string(obj) + `]`)
+					validValueIx(nested, 0, &ix)
+					for _, o := range []struct {
+						ix *valueIndex
+						v  rawValue
+					}{{nil, obj}, {&ix, nested[1 : len(nested)-1]}} {
+						var got []string
+						o.ix.members(o.v, func(k []byte, esc bool, v rawValue) bool {
+							got = append(got, fmt.Sprintf("%q %v %q", k, esc, v))
+							return true
+						})
+						if fmt.Sprint(got) != fmt.Sprint(want) {
+							t.Fatalf("%q (noted %v):\n got %v\nwant %v", obj, o.ix != nil, got, want)
+						}
 					}
 				}
 			}
 		}
+	}
+}
+
+// TestNotedMembers: the members of the objects of the first memberDepth
+// levels are read from what the validating pass noted (the record's
+// commas blanked after it, a scan would read one member), in order,
+// repeated keys and all, and stop when told; an object deeper, empty or
+// of other memory is scanned.
+func TestNotedMembers(t *testing.T) {
+	doc := []byte(`{"a":1,"b":{"c":[{"d":{"e":{"f":2,"g":3}}}],"c":"x"},"a":[],"h":{}}`)
+	var ix valueIndex
+	if end := validValueIx(doc, 0, &ix); end != len(doc) {
+		t.Fatalf("validValueIx = %d", end)
+	}
+	walk := func(v rawValue, stopAt string) string {
+		var b strings.Builder
+		ix.members(v, func(k []byte, esc bool, val rawValue) bool {
+			fmt.Fprintf(&b, "%s=%s;", k, val)
+			return string(k) != stopAt
+		})
+		return b.String()
+	}
+	want := `a=1;b={"c":[{"d":{"e":{"f":2,"g":3}}}],"c":"x"};a=[];h={};`
+	if got := walk(doc, ""); got != want {
+		t.Fatalf("members = %s, want %s", got, want)
+	}
+	if got := walk(doc, "b"); got != `a=1;b={"c":[{"d":{"e":{"f":2,"g":3}}}],"c":"x"};` {
+		t.Fatalf("members stopped at b = %s", got)
+	}
+	b := rawValue(doc[strings.Index(string(doc), `{"c"`):strings.Index(string(doc), `,"a":[]`)])
+	d := rawValue(doc[strings.Index(string(doc), `{"d"`):strings.Index(string(doc), `],"c":"x"`)])
+	e := rawValue(doc[strings.Index(string(doc), `{"f"`):strings.Index(string(doc), `}}}]`)])
+	if got := walk(b, ""); got != `c=[{"d":{"e":{"f":2,"g":3}}}];c="x";` {
+		t.Fatalf("b's members = %s", got)
+	}
+	if got := walk(d, ""); got != `d={"e":{"f":2,"g":3}};` {
+		t.Fatalf("d's members = %s", got)
+	}
+	if n := len(ix.objs); n != 3 {
+		t.Fatalf("%d objects noted, want 3 (the record, b's, the array's {\"d\"...} at the fourth level; not d's value, the fifth, nor the empty h)", n)
+	}
+	// b's closing brace blanked after the pass: a scan would run on
+	// past b's end; the noted members end where the pass found.
+	doc[strings.Index(string(doc), `"x"}`)+3] = ' '
+	var scanned strings.Builder
+	(*valueIndex)(nil).members(doc, func(k []byte, _ bool, val rawValue) bool {
+		fmt.Fprintf(&scanned, "%s=%s;", k, val)
+		return true
+	})
+	wantOver := strings.Replace(want, `"x"}`, `"x" `, 1)
+	if got := walk(doc, ""); got != wantOver || scanned.String() == wantOver {
+		t.Fatalf("members with b's brace blanked = %s (scanned %s), want %s: not read from the noted members", got, scanned.String(), wantOver)
+	}
+	if got := walk(e, ""); got != `f=2;g=3;` {
+		t.Fatalf("e's members (scanned) = %s", got)
+	}
+	if got := walk(rawValue(`{"a":1,"b":2}`), ""); got != `a=1;b=2;` {
+		t.Fatalf("members of other memory = %s", got)
 	}
 }

@@ -3,6 +3,7 @@ package replay
 import (
 	"encoding/binary"
 	"math/bits"
+	"unsafe"
 )
 
 // idSet is a set of record ids (Claude Code's uuids), one entry a record
@@ -23,7 +24,14 @@ type idSet struct {
 
 // add adds id and says whether it was there already.
 func (s *idSet) add(id string) (seen bool) {
-	if u, ok := parseUUID(id); ok {
+	u, ok := parseUUID(id)
+	return s.addParsed(id, u, ok)
+}
+
+// addParsed is add(id) of an id parseUUID read already (u, isUUID),
+// its slot prefetched meanwhile (uuidTable.prefetch).
+func (s *idSet) addParsed(id string, u [16]byte, isUUID bool) (seen bool) {
+	if isUUID {
 		return s.uuids.add(u)
 	}
 	if s.other == nil {
@@ -37,37 +45,42 @@ func (s *idSet) add(id string) (seen bool) {
 
 // parseUUID reads a lowercase 8-4-4-4-12 hex UUID: each is the one
 // string that gives its 16 bytes (uppercase is another string, kept as
-// itself).
+// itself). Its digits are looked up in hexDigit, a byte that is not one
+// marking the UUID bad, with no branch a digit: crypto.randomUUID's
+// digits are random, and a test of digit against letter mispredicted
+// about every third of them (parseUUID was 3% of a session's CPU).
+// parseUUIDRef (uuidset_test.go) is the reading it replaced.
 func parseUUID(s string) (u [16]byte, ok bool) {
 	if len(s) != 36 || s[8] != '-' || s[13] != '-' || s[18] != '-' || s[23] != '-' {
 		return u, false
 	}
-	j := 0
-	for i := 0; i < 36; {
-		if i == 8 || i == 13 || i == 18 || i == 23 {
-			i++
-			continue
-		}
-		hi, ok1 := lowerHex(s[i])
-		lo, ok2 := lowerHex(s[i+1])
-		if !ok1 || !ok2 {
-			return u, false
-		}
+	var bad byte
+	for j, i := range uuidDigitAt {
+		hi, lo := hexDigit[s[i]], hexDigit[s[i+1]]
+		bad |= hi | lo
 		u[j] = hi<<4 | lo
-		i, j = i+2, j+1
 	}
-	return u, true
+	return u, bad&0xF0 == 0
 }
 
-func lowerHex(c byte) (byte, bool) {
-	switch {
-	case '0' <= c && c <= '9':
-		return c - '0', true
-	case 'a' <= c && c <= 'f':
-		return c - 'a' + 10, true
+// uuidDigitAt is where each of a UUID's 16 bytes is written in its
+// 8-4-4-4-12 form.
+var uuidDigitAt = [16]uint8{0, 2, 4, 6, 9, 11, 14, 16, 19, 21, 24, 26, 28, 30, 32, 34}
+
+// hexDigit is a lowercase hex digit's value, 0xFF for any other byte.
+var hexDigit = func() (t [256]byte) {
+	for c := range t {
+		switch {
+		case '0' <= c && c <= '9':
+			t[c] = byte(c - '0')
+		case 'a' <= c && c <= 'f':
+			t[c] = byte(c - 'a' + 10)
+		default:
+			t[c] = 0xFF
+		}
 	}
-	return 0, false
-}
+	return t
+}()
 
 // uuidTable is a set of UUIDs, open addressing with linear probing: a
 // slot is the 16 bytes of one UUID, the zero UUID (an empty slot) kept
@@ -96,12 +109,33 @@ func (t *uuidTable) add(u [16]byte) (seen bool) {
 	return false
 }
 
+// prefetchMin is the fewest slots worth a prefetch: a smaller table
+// (256 KB) stays in the caches.
+const prefetchMin = 1 << 14
+
+// prefetch asks for the line of u's first slot, which add(u) reads
+// first: in a session of 100,000 records the table is megabytes, and its
+// slot, anywhere in it, missed the caches (and the TLB) at nearly every
+// add, the CPU waiting on it (uuidTable.add was 4.4% of a session's
+// CPU, nearly all of it on that load). Asked for before the record is
+// read (claudeCodeReader.prefetchUUID), the miss overlaps its reading.
+func (t *uuidTable) prefetch(u [16]byte) {
+	if len(t.slots) >= prefetchMin {
+		prefetch(unsafe.Pointer(&t.slots[t.home(u)]))
+	}
+}
+
+// home is u's first slot.
+func (t *uuidTable) home(u [16]byte) uint64 {
+	lo, hi := binary.LittleEndian.Uint64(u[:8]), binary.LittleEndian.Uint64(u[8:])
+	h := (lo ^ bits.RotateLeft64(hi, 31)) * 0x9E3779B97F4A7C15
+	return (h ^ h>>29) & uint64(len(t.slots)-1)
+}
+
 // insert puts u in its slot, or finds it there (true).
 func (t *uuidTable) insert(u [16]byte) (found bool) {
 	mask := uint64(len(t.slots) - 1)
-	lo, hi := binary.LittleEndian.Uint64(u[:8]), binary.LittleEndian.Uint64(u[8:])
-	h := (lo ^ bits.RotateLeft64(hi, 31)) * 0x9E3779B97F4A7C15
-	for i := (h ^ h>>29) & mask; ; i = (i + 1) & mask {
+	for i := t.home(u); ; i = (i + 1) & mask {
 		switch t.slots[i] {
 		case u:
 			return true
