@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"io"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -147,6 +148,8 @@ func (d *docScanner) valueRef() (raw []byte, line int, tooLong bool, err error) 
 	return buf, line, false, nil
 }
 
+var oneSpace = []byte{' '}
+
 // scanValues reads in's values one after the other, as readDocument
 // reads its elements, a byte consumed between two (the ',' or ']'):
 // each value's bytes, line, tooLong and error, and the line after.
@@ -189,8 +192,15 @@ func FuzzDocScannerValue(f *testing.F) {
 		// A chunk (16 bytes) ending in a backslash: an escaped quote, an
 		// escaped backslash, and an escaped newline next.
 		`["0123456789abc\"x"]`, `["0123456789ab\\"]`, "[\"0123456789abc\\\n\"]",
+		// Pretty-printed (json.dumps(indent=2)): runs of white space made
+		// one space, one kept in place; strings past shortString bytes,
+		// their quotes and newlines escaped or not, across chunks.
+		"[\n  {\n    \"id\": 1,\n    \"content\": \"x\",\t\"e\": {}\n  },\r\n  [ 1 ,2 ]\n]",
+		`[{"c": "` + strings.Repeat("ab\\", 12) + `\"q\\\"` + strings.Repeat("z", 40) + `"}, "` + strings.Repeat("y", 40) + "\n\\\n\\\\\n" + `"]`,
+		`["` + strings.Repeat("x", 40) + "\\\ny\\\"z\n" + `"]`, "{\"a\": 1, \n \"b\": 2 }",
 	} {
-		f.Add([]byte(s), uint8(0), uint16(1<<10)) // a buffer of 16 bytes
+		f.Add([]byte(s), uint8(0), uint16(1<<10))  // a buffer of 16 bytes
+		f.Add([]byte(s), uint8(48), uint16(1<<10)) // of 64
 	}
 	f.Fuzz(func(t *testing.T, in []byte, size uint8, max uint16) {
 		sz := 16 + int(size)%49
@@ -199,4 +209,45 @@ func FuzzDocScannerValue(f *testing.F) {
 			t.Fatalf("%q (buffer %d, cap %d):\n got %v\nwant %v", in, sz, max, got, want)
 		}
 	})
+}
+
+// BenchmarkDocScanner delimits the elements of a generated OpenHands
+// trajectory (json.dumps(indent=2), as .ci/agentlogs.py writes it) with
+// value and with valueRef, in MB/s of the document:
+//
+//	go test ./replay -run '^$' -bench DocScanner
+func BenchmarkDocScanner(b *testing.B) {
+	data := agentBenchLog(b, b.TempDir(), "openhands-trajectory")
+	for _, ref := range []bool{false, true} {
+		name := "value"
+		if ref {
+			name = "valueRef"
+		}
+		b.Run(name, func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			for range b.N {
+				d := &docScanner{br: bufio.NewReaderSize(bytes.NewReader(data), 1<<20), max: 1 << 20, line: 1, reuse: true}
+				d.consume(1) // the array's '['
+				for {
+					if _, err := d.skipSpace(); err != nil {
+						b.Fatal(err)
+					}
+					var err error
+					if ref {
+						_, _, _, err = d.valueRef()
+					} else {
+						_, _, _, err = d.value()
+					}
+					if err != nil {
+						b.Fatal(err)
+					}
+					c, _ := d.skipSpace()
+					d.consume(1)
+					if c == ']' {
+						break
+					}
+				}
+			}
+		})
+	}
 }
