@@ -96,6 +96,7 @@ type openHandsReader struct {
 	depth   uint8 // delegation level of the next event
 	w       canonWriter
 	out     []stepRecord // the steps of a record, reused
+	ix      *valueIndex  // the record's index (recordValueIx), or nil
 }
 
 func (o *openHandsReader) start(ep *Episode) { o.ep = ep }
@@ -162,8 +163,29 @@ const (
 func isTrue(v rawValue) bool { b, ok := v.Bool(); return ok && b }
 
 func (o *openHandsReader) recordValue(v rawValue) ([]stepRecord, string) {
+	return o.recordValueIx(v, nil)
+}
+
+// recordValueIx is recordValue of a record that ix indexes (validValueIx:
+// a trajectory's element), its members found skipping with the index: an
+// observation's content is not scanned again to reach its extras.
+func (o *openHandsReader) recordValueIx(v rawValue, ix *valueIndex) ([]stepRecord, string) {
 	var f [len(openHandsKeys)]rawValue
-	v.Fields(openHandsKeys[:], f[:])
+	// v.Fields(openHandsKeys[:], f[:]), skipping with ix.
+	ix.members(v, func(k []byte, esc bool, val rawValue) bool {
+		name := string(k) // not allocated: compared only
+		if esc {
+			name = unquoteKey(k)
+		}
+		for i, want := range openHandsKeys {
+			if name == want {
+				f[i] = val
+			}
+		}
+		return true
+	})
+	o.ix = ix
+	defer func() { o.ix = nil }()
 	return o.kept(o.read(&f))
 }
 
@@ -205,7 +227,7 @@ func (o *openHandsReader) read(f *[len(openHandsKeys)]rawValue) ([]stepRecord, s
 			return nil, `an OpenHands action whose "args" is not an object`
 		}
 		src, _ := strView(f[ohkSource])
-		a := readArgs(args)
+		a := readArgs(o.ix, args)
 		step := !openHandsNotSteps[act] && act != "message" && act != "condensation" // a step with a call
 		action, ok := o.actionEvent(act, src, &a, args, !openHandsNotSteps[act] && !(act == "message" && src == "user"), step)
 		if openHandsNotSteps[act] {
@@ -245,7 +267,7 @@ func (o *openHandsReader) read(f *[len(openHandsKeys)]rawValue) ([]stepRecord, s
 		}
 		return nil, `an OpenHands observation whose "extras" is not an object`
 	}
-	x := readExtras(extras)
+	x := readExtras(o.ix, extras)
 	content := o.w.text(f[ohkContent])
 	cause := textView(f[ohkCause])
 	// The event is recorded once its step is known: an observation of the
@@ -279,8 +301,8 @@ func (o *openHandsReader) read(f *[len(openHandsKeys)]rawValue) ([]stepRecord, s
 // of a repeated key, as Get reads it), found in one walk of args.
 type ohArgs struct{ hidden, waitForResponse, code, content, summary rawValue }
 
-func readArgs(args rawValue) (a ohArgs) {
-	args.Members(func(k []byte, esc bool, val rawValue) bool {
+func readArgs(ix *valueIndex, args rawValue) (a ohArgs) {
+	ix.members(args, func(k []byte, esc bool, val rawValue) bool {
 		switch string(keyBytes(k, esc)) {
 		case "hidden":
 			a.hidden = val
@@ -435,9 +457,9 @@ type ohExtras struct {
 	metaExitCode                                       rawValue // metadata.exit_code
 }
 
-func readExtras(extras rawValue) (x ohExtras) {
+func readExtras(ix *valueIndex, extras rawValue) (x ohExtras) {
 	var metadata rawValue
-	extras.Members(func(k []byte, esc bool, val rawValue) bool {
+	ix.members(extras, func(k []byte, esc bool, val rawValue) bool {
 		switch string(keyBytes(k, esc)) {
 		case "hidden":
 			x.hidden = val
@@ -454,7 +476,7 @@ func readExtras(extras rawValue) (x ohExtras) {
 		}
 		return true
 	})
-	x.metaExitCode = metadata.Get("exit_code")
+	x.metaExitCode = ix.get(metadata, "exit_code")
 	return x
 }
 

@@ -531,6 +531,12 @@ func ohSeeds(f *testing.F, paths ...string) {
 		`{"id":2,"cause":1,"observation":"run","content":"a\nb<","extras":{"command":"ls","metadata":{"exit_code":NaN},"exit_code":2}}` + "\n" +
 		`{"id":3,"cause":"1","observation":"null","content":null,"extras":{}}` + "\n" +
 		`{"id":4,"action":"run","args":[]}` + "\n" + `{"id":5,"observation":"x","extras":null}`))
+	// Values of indexMin bytes or more, which an index holds: a long
+	// content before extras, a member repeated after a long one.
+	long := strings.Repeat("0123456789", 8)
+	f.Add([]byte(`{"id":7,"action":"run","source":"agent","args":{"command":"` + long + `","thought":"` + long + `","code":{"a":["` + long + `"]},"hidden":false,"hidden":true}}` + "\n" +
+		`{"id":8,"cause":7,"observation":"run","content":"` + long + `\n` + long + `","extras":{"command":"` + long + `","metadata":{"x":"` + long + `","exit_code":3},"exit_code":2},"extras":{"metadata":{"exit_code":4,"y":"` + long + `"}}}` + "\n" +
+		`{"id":9,"action":"message","source":"agent","args":{"content":"` + long + `","wait_for_response":true,"content":"` + long + `!"}}`))
 }
 
 // eachRecord calls fn with each line both decoders read, and raw (if
@@ -591,12 +597,22 @@ func FuzzOpenHandsValue(f *testing.F) {
 		a.start(epA)
 		b.start(epB)
 		c.start(epC)
+		// d reads each record indexed, as a trajectory's element is
+		// (readDocumentIx), with recordValueIx.
+		epD, d := newStepTable("d", "s").ep, &openHandsReader{}
+		d.start(epD)
+		var ix valueIndex
 		var bSteps, cSteps []stepRecord
 		eachRecord(data, func(m map[string]any, v rawValue) {
 			ra, wa := a.record(m)
 			rb, wb := b.recordValue(v)
 			sameSteps(t, ra, rb, wa, wb)
 			bSteps = append(bSteps, rb...)
+			if validValueIx(v, 0, &ix) != len(v) {
+				t.Fatalf("%q: not valid", v)
+			}
+			rd, wd := d.recordValueIx(v, &ix)
+			sameSteps(t, ra, rd, wa, wd)
 		}, func(line []byte, err error) {
 			rc, wc := c.recordRaw(line, 0)
 			if err != nil && (wc != err.Error() || len(rc) > 0) {
@@ -604,10 +620,13 @@ func FuzzOpenHandsValue(f *testing.F) {
 			}
 			cSteps = append(cSteps, rc...)
 		})
-		sameSteps(t, a.finish(), b.finish(), "", "")
+		aLast := a.finish()
+		sameSteps(t, aLast, b.finish(), "", "")
 		sameSteps(t, bSteps, cSteps, "", "")
 		sameEvents(t, epA, epB)
 		sameEvents(t, epA, epC)
+		sameSteps(t, aLast, d.finish(), "", "")
+		sameEvents(t, epA, epD)
 	})
 }
 

@@ -105,6 +105,13 @@ func readDocument(br *bufio.Reader, max int, fn func(line int, raw []byte) error
 // readDocumentBuf is readDocument; reuse says fn keeps nothing of an
 // element: each is then held in one buffer kept from element to element.
 func readDocumentBuf(br *bufio.Reader, max int, reuse bool, fn func(line int, raw []byte) error, skip func(line int, reason string) error) error {
+	return readDocumentIx(br, max, reuse, nil, fn, skip)
+}
+
+// readDocumentIx is readDocumentBuf; an array's element is indexed into
+// ix, when not nil, by the pass that validates it (validValueIx), before
+// fn is called with it.
+func readDocumentIx(br *bufio.Reader, max int, reuse bool, ix *valueIndex, fn func(line int, raw []byte) error, skip func(line int, reason string) error) error {
 	d := &docScanner{br: br, max: max, line: 1, reuse: reuse}
 	first, err := d.skipSpace()
 	if err != nil {
@@ -148,7 +155,7 @@ func readDocumentBuf(br *bufio.Reader, max int, reuse bool, fn func(line int, ra
 			if err := skip(line, fmt.Sprintf("array element longer than %d bytes", max)); err != nil {
 				return err
 			}
-		case validValue(raw, 0) != len(raw): // json.Valid, NaN and infinities read as null
+		case validValueIx(raw, 0, ix) != len(raw): // json.Valid, NaN and infinities read as null
 			// The rest of the array cannot be delimited: keep what was read.
 			return &docError{line: line, reason: "invalid JSON in the array: " + syntaxReason(raw)}
 		default:
