@@ -329,6 +329,10 @@ func (o *openHandsV1Reader) read(v rawValue, f *[len(v1Keys)]rawValue) ([]stepRe
 		r.n, r.hasStep = o.n, true
 		out = append(out, r)
 	}
+	// Only an action's and an observation's key is written: the detector
+	// compares no other (keyCompared). A message's, the whole event or its
+	// llm_message written canonically, was a fifth of the reading of a
+	// generated log, never read.
 	switch kind {
 	case "ActionEvent":
 		resp := textView(f[v1kResponseID])
@@ -418,12 +422,6 @@ func (o *openHandsV1Reader) read(v rawValue, f *[len(v1Keys)]rawValue) ([]stepRe
 	case "MessageEvent":
 		ev.Class = OHV1Message
 		msg := f[v1kLLMMessage]
-		if o.ep != nil {
-			o.keyed(src)
-			w.buf = append(append(w.buf[:0], src...), 0)
-			o.cur.appendCanon(w, msg, true, nil)
-			ev.Key = o.canonKey()
-		}
 		switch text := o.v1Text(o.cur.get(msg, "content")); {
 		case src == "agent":
 			o.askBefore()
@@ -435,14 +433,11 @@ func (o *openHandsV1Reader) read(v rawValue, f *[len(v1Keys)]rawValue) ([]stepRe
 		}
 	case "CondensationSummaryEvent":
 		ev.Class = OHV1CondensationSummary
-		ev.Key = o.keyOf(v)
 	case "Condensation":
 		o.askBefore()
-		ev.Key = o.keyOf(v)
 		newStep(stepRecord{info: StepInfo{Kind: StepCondensation}, output: w.text(f[v1kSummary]), hasText: true})
 	case "ConversationStateUpdateEvent", "ConversationErrorEvent":
 		ev.Artifact = true
-		ev.Key = o.keyOf(v)
 		if f[v1kKey].StrEq("execution_status") && f[v1kValue].StrEq("stuck") {
 			o.askBefore() // the check that set it
 			o.event(ev, id)
@@ -451,8 +446,6 @@ func (o *openHandsV1Reader) read(v rawValue, f *[len(v1Keys)]rawValue) ([]stepRe
 			}
 			return out, ""
 		}
-	default:
-		ev.Key = o.keyOf(v)
 	}
 	o.event(ev, id)
 	return out, ""
