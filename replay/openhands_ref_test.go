@@ -635,6 +635,11 @@ func FuzzOpenHandsValue(f *testing.F) {
 func FuzzOpenHandsV1Value(f *testing.F) {
 	ohSeeds(f, "testdata/openhands/v1-stuck.jsonl", "testdata/openhands/v1-nudge.jsonl")
 	f.Add([]byte(v1KeyedLog))
+	// An observation found by its action's id alone, and events linked by
+	// parent_id: the ids kept past their line.
+	f.Add([]byte(`{"id":"act-1","source":"agent","action":{"command":"ls","kind":"TerminalAction"},"tool_name":"terminal","parent_id":"__root__","kind":"ActionEvent"}` + "\n" +
+		`{"id":"obs-1","source":"environment","observation":{"content":[{"type":"text","text":"x"}],"kind":"TerminalObservation"},"action_id":"act-1","tool_name":"terminal","parent_id":"act-1","kind":"ObservationEvent"}` + "\n" +
+		`{"id":"act-2","source":"agent","action":{"command":"ls","kind":"TerminalAction"},"tool_name":"terminal","parent_id":"obs-1","kind":"ActionEvent"}` + "\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		epA, epB := newStepTable("a", "s").ep, newStepTable("b", "s").ep
 		a, b := &v1MapReader{}, &openHandsV1Reader{}
@@ -649,15 +654,21 @@ func FuzzOpenHandsV1Value(f *testing.F) {
 			sameSteps(t, ra, rb, wa, wb)
 			bSteps = append(bSteps, rb...)
 		}, func(line []byte, err error) {
-			rc, wc := c.recordRaw(line, 0)
+			// Read from a buffer written over after: nothing of the
+			// line is kept past its record (ids are views of it).
+			buf := bytes.Clone(line)
+			rc, wc := c.recordRaw(buf, 0)
 			if err != nil && (wc != err.Error() || len(rc) > 0) {
 				t.Fatalf("line reason %q, parseRecord's %v", wc, err)
 			}
 			cSteps = append(cSteps, rc...)
+			for i := range buf {
+				buf[i] = '#'
+			}
 		})
 		sameSteps(t, append(bSteps, b.finish()...), append(cSteps, c.finish()...), "", "")
-		if len(epB.OpenHandsV1) != len(epC.OpenHandsV1) || !reflect.DeepEqual(epB.Live, epC.Live) {
-			t.Fatalf("lines: %d events, records %d", len(epC.OpenHandsV1), len(epB.OpenHandsV1))
+		if len(epB.OpenHandsV1) != len(epC.OpenHandsV1) || !reflect.DeepEqual(epB.Live, epC.Live) || !reflect.DeepEqual(epB.Diag.Notes, epC.Diag.Notes) {
+			t.Fatalf("lines: %d events, notes %q, records %d, %q", len(epC.OpenHandsV1), epC.Diag.Notes, len(epB.OpenHandsV1), epB.Diag.Notes)
 		}
 		for i := range epB.OpenHandsV1 {
 			if kb, kc := fullKey(epB, epB.OpenHandsV1[i].Key), fullKey(epC, epC.OpenHandsV1[i].Key); kb != kc {
@@ -673,6 +684,9 @@ func FuzzOpenHandsV1Value(f *testing.F) {
 			eb := epB.OpenHandsV1[i]
 			if !keyCompared(eb.Class) {
 				ea.Key = 0 // not written: compared by none
+			}
+			if !idRead(eb.Class) {
+				ea.ID = 0 // not kept: read by none
 			}
 			if fullKey(epB, eb.Key) != epA.Str(ea.Key) {
 				t.Fatalf("event %d: key %q, the map reader's %q", i, fullKey(epB, eb.Key), epA.Str(ea.Key))
@@ -718,6 +732,11 @@ func fullKey(ep *Episode, key Sym) string {
 // keyCompared says the detector compares the keys of events of class c
 // (v1Eq): only those are written (read: openHandsV1Reader.read).
 func keyCompared(c OpenHandsV1Class) bool { return c >= OHV1Action && c <= OHV1ObservationBase }
+
+// idRead says the detector reads the IDs of events of class c (the
+// nudge, of the last observation): only those are kept
+// (openHandsV1Reader.event).
+func idRead(c OpenHandsV1Class) bool { return c >= OHV1Observation && c <= OHV1ObservationBase }
 
 // sameKeyEquality holds that two events of a class have the same key in
 // ep exactly when they have in the map reader's epA (the detector's

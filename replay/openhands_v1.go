@@ -307,7 +307,7 @@ func (o *openHandsV1Reader) read(v rawValue, f *[len(v1Keys)]rawValue) ([]stepRe
 		return nil, `not an OpenHands V1 event (no "kind")`
 	}
 	src, _ := strView(f[v1kSource])
-	id := f[v1kID].Text() // kept: the last node, a pending action's id
+	id := textView(f[v1kID]) // a view: copied where kept (the last node, a pending action's id, an observation's event)
 	parent, tree := strView(f[v1kParentID])
 	if tree && kind != "ConversationStateUpdateEvent" && kind != "ConversationErrorEvent" {
 		// The active branch is the path from the last event to the root;
@@ -317,7 +317,7 @@ func (o *openHandsV1Reader) read(v rawValue, f *[len(v1Keys)]rawValue) ([]stepRe
 			o.branched = true
 			o.ep.Diag.note("a branched conversation (an event's parent_id is not the event before it): replayed in log order, not along its active branch")
 		}
-		o.lastNode = id
+		o.lastNode = strings.Clone(id)
 	}
 	ev := OpenHandsV1Event{Tree: tree, Source: o.sym(src)}
 	w := &o.w
@@ -369,7 +369,7 @@ func (o *openHandsV1Reader) read(v rawValue, f *[len(v1Keys)]rawValue) ([]stepRe
 			r.action = tool + " {}"
 		}
 		o.pending = append(o.pending, r)
-		o.ids = append(o.ids, id, f[v1kToolCallID].Text())
+		o.ids = append(o.ids, strings.Clone(id), f[v1kToolCallID].Text())
 	case "ObservationEvent", "AgentErrorEvent", "UserRejectObservation":
 		r := o.attach(textView(f[v1kActionID]), textView(f[v1kToolCallID]))
 		var text string
@@ -516,13 +516,18 @@ func (o *openHandsV1Reader) sym(s string) Sym {
 	return o.ep.history().sym(s)
 }
 
-// event records ev at the current step.
+// event records ev at the current step. Its id is kept for an
+// observation only: the detector reads no other's (the nudge compares
+// the last observation's with the one it last nudged at), and a log's
+// ids are UUIDs, each hashed and copied into the table for nothing.
 func (o *openHandsV1Reader) event(ev OpenHandsV1Event, id string) {
 	if o.ep == nil {
 		return
 	}
 	ev.N = int32(max(o.n, 1))
-	ev.ID = o.ep.history().sym(id)
+	if ev.Class == OHV1Observation || ev.Class == OHV1AgentError || ev.Class == OHV1ObservationBase {
+		ev.ID = o.ep.history().sym(id)
+	}
 	o.ep.OpenHandsV1 = append(o.ep.OpenHandsV1, ev)
 }
 

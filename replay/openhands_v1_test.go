@@ -193,9 +193,10 @@ func BenchmarkV1ObsFields(b *testing.B) {
 }
 
 // FuzzV1UncomparedKeys holds the V1 detector to comparing no key but an
-// action's or an observation's (keyCompared), which is why the reader
-// writes no other: two detectors fed the same events, one with every
-// event's key and one with those of the other classes blanked, give the
+// action's or an observation's (keyCompared) and reading no ID but an
+// observation's (idRead), which is why the reader writes no other: two
+// detectors fed the same events, one with every event's key and ID and
+// one with those of the other classes blanked, give the
 // same check (and nudge) after each event, under small and default
 // thresholds. Each pair of bytes is an event: its class, source, key,
 // ID, tool and error from a few values, so that keys repeat.
@@ -216,6 +217,9 @@ func FuzzV1UncomparedKeys(f *testing.F) {
 			blank := e
 			if !keyCompared(OpenHandsV1Class(c)) {
 				blank.Key = ""
+			}
+			if !idRead(OpenHandsV1Class(c)) {
+				blank.ID = ""
 			}
 			all.Add(&e)
 			some.Add(&blank)
