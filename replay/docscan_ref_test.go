@@ -3,7 +3,10 @@ package replay
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
+	"fmt"
 	"io"
+	"os"
 	"reflect"
 	"strings"
 	"testing"
@@ -250,4 +253,72 @@ func BenchmarkDocScanner(b *testing.B) {
 			}
 		})
 	}
+}
+
+// readOHDoc reads a trajectory with readDocumentIx into an OpenHands V0
+// reader, as readSteps reads one (in place, indexed): what each element
+// gives (its line, steps and reason), the history's events, the live
+// verdicts and the error, read with a buffer of size bytes, elements over
+// max skipped.
+func readOHDoc(doc []byte, size, max int) []any {
+	ep := newStepTable("d", "s").ep
+	o := &openHandsReader{}
+	o.start(ep)
+	var ix valueIndex
+	var out []any
+	err := readDocumentIx(bufio.NewReaderSize(bytes.NewReader(doc), size), max, true, &ix, func(line int, raw []byte) error {
+		v := rawValue(raw)
+		if v.Kind() != '{' {
+			out = append(out, line, "not an object")
+			return nil
+		}
+		recs, reason := o.recordValueIx(v, &ix)
+		out = append(out, line, fmt.Sprintf("%+v", recs), reason)
+		return nil
+	}, func(line int, reason string) error {
+		out = append(out, line, "skipped: "+reason)
+		return nil
+	})
+	out = append(out, fmt.Sprint(err), fmt.Sprintf("%+v", o.finish()), ep.Live)
+	for _, e := range ep.OpenHands {
+		out = append(out, e.N, e.Class, e.InHistory, e.Ask, e.Depth, ep.Str(e.Key), ep.Str(e.Text))
+	}
+	return out
+}
+
+// FuzzDocInPlace holds a trajectory's elements read in place (inPlace:
+// their white space as written) to the same read with each held
+// (value: white space made one space): the same steps, reasons, events,
+// lines and errors, with buffers of 16 to 527 bytes, which cut elements
+// anywhere, and elements of over 32 to 1055 bytes skipped.
+func FuzzDocInPlace(f *testing.F) {
+	traj, err := os.ReadFile("../testdata/steps/openhands/trajectory.json")
+	if err != nil {
+		f.Fatal(err)
+	}
+	events, err := os.ReadFile("../testdata/steps/openhands/events.jsonl")
+	if err != nil {
+		f.Fatal(err)
+	}
+	// The events as json.dumps(indent=2) writes a trajectory, and with
+	// tabs, CRLF and spaces around every token.
+	var pretty bytes.Buffer
+	arr := append(append([]byte("["), bytes.Join(bytes.Fields(bytes.ReplaceAll(bytes.TrimSpace(events), []byte("\n"), []byte(" , "))), []byte(" "))...), ']')
+	if err := json.Indent(&pretty, arr, "", "  "); err == nil {
+		f.Add(pretty.Bytes(), uint16(0), uint16(1<<10))
+		f.Add(bytes.ReplaceAll(pretty.Bytes(), []byte("\n"), []byte("\r\n\t ")), uint16(100), uint16(200))
+	}
+	f.Add(traj, uint16(0), uint16(1<<10))
+	f.Add(traj, uint16(300), uint16(120))
+	f.Add([]byte("[\n {\"id\": 1, \"action\": \"run\", \"args\": {\"command\": \"ls\"}},\n {\"id\": 2, \"cause\": 1, \"observation\": \"run\", \"content\": \"a\\nb\", \"extras\": {\"metadata\": {\"exit_code\": NaN}}},\n [1, 2], 3, {\"id\": 3,}\n]"), uint16(0), uint16(1<<10))
+	f.Fuzz(func(t *testing.T, doc []byte, size, maxSize uint16) {
+		sz, max := 16+int(size)%512, 32+int(maxSize)%1024
+		docInPlace = false
+		want := readOHDoc(doc, sz, max)
+		docInPlace = true
+		got := readOHDoc(doc, sz, max)
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("buffer %d, max %d:\n got %v\nwant %v", sz, max, got, want)
+		}
+	})
 }

@@ -146,22 +146,8 @@ func readDocumentIx(br *bufio.Reader, max int, reuse bool, ix *valueIndex, fn fu
 			d.consume(1)
 			break
 		}
-		raw, line, tooLong, err := d.value()
-		if err != nil {
-			return d.fail(err, line, "invalid JSON in the array")
-		}
-		switch {
-		case tooLong:
-			if err := skip(line, fmt.Sprintf("array element longer than %d bytes", max)); err != nil {
-				return err
-			}
-		case validValueIx(raw, 0, ix) != len(raw): // json.Valid, NaN and infinities read as null
-			// The rest of the array cannot be delimited: keep what was read.
-			return &docError{line: line, reason: "invalid JSON in the array: " + syntaxReason(raw)}
-		default:
-			if err := fn(line, raw); err != nil {
-				return err
-			}
+		if err := d.element(ix, reuse, fn, skip); err != nil {
+			return err
 		}
 		c, err = d.skipSpace()
 		if err != nil {
@@ -185,6 +171,63 @@ func readDocumentIx(br *bufio.Reader, max int, reuse bool, ix *valueIndex, fn fu
 	}
 	return nil
 }
+
+// element reads the array's element at the next byte (after skipSpace)
+// and passes it to fn, or to skip when it is over max bytes: held
+// (value), validated and indexed into ix; or, with ix and reuse, an
+// object or array that lies whole in the reader's buffer and is valid,
+// as it lies there (inPlace). An invalid element is a *docError.
+func (d *docScanner) element(ix *valueIndex, reuse bool, fn func(line int, raw []byte) error, skip func(line int, reason string) error) error {
+	if ix != nil && reuse && docInPlace {
+		if raw, line, ok := d.inPlace(ix); ok {
+			return fn(line, raw)
+		}
+	}
+	raw, line, tooLong, err := d.value()
+	if err != nil {
+		return d.fail(err, line, "invalid JSON in the array")
+	}
+	switch {
+	case tooLong:
+		return skip(line, fmt.Sprintf("array element longer than %d bytes", d.max))
+	case validValueIx(raw, 0, ix) != len(raw): // json.Valid, NaN and infinities read as null
+		// The rest of the array cannot be delimited: keep what was read.
+		return &docError{line: line, reason: "invalid JSON in the array: " + syntaxReason(raw)}
+	}
+	return fn(line, raw)
+}
+
+// docInPlace lets element read an element in place (inPlace): a
+// variable, which TestDocInPlace turns off to read every element held.
+var docInPlace = true
+
+// inPlace validates and indexes into ix the object or array at the next
+// byte as it lies in the reader's buffer, and returns it (consumed) with
+// the line it starts on, when the whole of it is there, it is valid JSON
+// and at most max bytes; else it consumes nothing (ok false). Its white
+// space is as written, not made one space as value holds it: a valid
+// element's white space lies between its tokens, which a reader walking
+// it skips, so an element so read is read as held (for the reader that
+// walks it with ix: openHandsReader.recordValueIx). Its lines are its
+// newlines, all between tokens (a valid string holds none). A
+// trajectory's element was copied token by token, white space made one,
+// then validated: the copy was a quarter of the reading.
+func (d *docScanner) inPlace(ix *valueIndex) (raw []byte, line int, ok bool) {
+	chunk, _ := d.br.Peek(d.br.Buffered())
+	if len(chunk) == 0 || chunk[0] != '{' && chunk[0] != '[' {
+		return nil, 0, false // a scalar cut at the buffer's end may look whole
+	}
+	end := validValueIx(chunk, 0, ix)
+	if end < 0 || end > d.max {
+		return nil, 0, false // cut at the buffer's end, invalid, or too long as written
+	}
+	line = d.line
+	d.line += bytes.Count(chunk[:end], newline)
+	d.consume(end)
+	return chunk[:end], line, true
+}
+
+var newline = []byte{'\n'}
 
 // docScanner delimits JSON values in a stream, counting lines.
 type docScanner struct {
