@@ -346,6 +346,7 @@ func (o *openHandsV1Reader) read(v rawValue, f *[len(v1Keys)]rawValue) ([]stepRe
 		if !ok {
 			tool = w.text(f[v1kToolName])
 		}
+		isObject, both := f[v1kAction].Kind() == '{', false
 		if o.ep != nil {
 			o.keyed(src)
 			if strings.IndexByte(tool, 0) >= 0 {
@@ -354,18 +355,28 @@ func (o *openHandsV1Reader) read(v rawValue, f *[len(v1Keys)]rawValue) ([]stepRe
 			w.buf = append(append(w.buf[:0], src...), 0)
 			o.cur.appendCanon(w, f[v1kThought], true, nil)
 			w.buf = append(w.buf, 0)
-			o.cur.appendCanon(w, f[v1kAction], true, nil)
+			if isObject {
+				// The step's action (below) in the same walk.
+				w.both = append(append(w.both[:0], tool...), ' ')
+				w.appendCanonBoth(o.cur, f[v1kAction], openHandsVolatile)
+				both = true
+			} else {
+				o.cur.appendCanon(w, f[v1kAction], true, nil)
+			}
 			w.buf = append(append(w.buf, 0), tool...)
 			ev.Key = o.canonKey()
 		}
 		ev.Tool = o.sym(tool)
 		o.n++
 		r := &stepRecord{n: o.n, hasStep: true, info: StepInfo{Kind: StepAction}, hasAction: true}
-		if f[v1kAction].Kind() == '{' {
+		switch {
+		case both:
+			r.action = string(w.both)
+		case isObject:
 			w.buf = append(append(w.buf[:0], tool...), ' ')
 			o.cur.appendCanon(w, f[v1kAction], false, openHandsVolatile) // w.action, indexed
 			r.action = string(w.buf)
-		} else {
+		default:
 			r.action = tool + " {}"
 		}
 		o.pending = append(o.pending, r)
