@@ -227,9 +227,17 @@ func (o *openHandsReader) read(f *[len(openHandsKeys)]rawValue) ([]stepRecord, s
 			return nil, `an OpenHands action whose "args" is not an object`
 		}
 		src, _ := strView(f[ohkSource])
-		a := readArgs(o.ix, args)
+		// args' members, collected once: read here and written (sorted)
+		// by actionEvent into the event's key and the step's action,
+		// where a walk read them and the writing walked them again.
+		w := &o.w
+		base := len(w.members)
+		o.ix.members(args, w.keep(nil))
+		a := argsOf(w.members[base:])
 		step := !openHandsNotSteps[act] && act != "message" && act != "condensation" // a step with a call
-		action, ok := o.actionEvent(act, src, &a, args, !openHandsNotSteps[act] && !(act == "message" && src == "user"), step)
+		action, ok := o.actionEvent(act, src, &a, args, base, !openHandsNotSteps[act] && !(act == "message" && src == "user"), step)
+		clear(w.members[base:]) // unless actionEvent wrote them
+		w.members = w.members[:base]
 		if openHandsNotSteps[act] {
 			return nil, ""
 		}
@@ -298,33 +306,35 @@ func (o *openHandsReader) read(f *[len(openHandsKeys)]rawValue) ([]stepRecord, s
 }
 
 // ohArgs are the members of an action's args the reader reads (the last
-// of a repeated key, as Get reads it), found in one walk of args.
+// of a repeated key, as Get reads it).
 type ohArgs struct{ hidden, waitForResponse, code, content, summary rawValue }
 
-func readArgs(ix *valueIndex, args rawValue) (a ohArgs) {
-	ix.members(args, func(k []byte, esc bool, val rawValue) bool {
-		switch string(keyBytes(k, esc)) {
+// argsOf reads ohArgs from args' members collected in order (keep): the
+// last of each key.
+func argsOf(ms []canonMember) (a ohArgs) {
+	for _, m := range ms {
+		switch string(m.key) {
 		case "hidden":
-			a.hidden = val
+			a.hidden = m.val
 		case "wait_for_response":
-			a.waitForResponse = val
+			a.waitForResponse = m.val
 		case "code":
-			a.code = val
+			a.code = m.val
 		case "content":
-			a.content = val
+			a.content = m.val
 		case "summary":
-			a.summary = val
+			a.summary = m.val
 		}
-		return true
-	})
+	}
 	return a
 }
 
 // actionEvent records an action as the controller sees it; newStep says
-// it begins the next step. a is args' members read. With wantAction it
-// may return the step's action (w.action(act, args)), written in the
-// walk of args that writes the event's key (ok).
-func (o *openHandsReader) actionEvent(act, src string, a *ohArgs, args rawValue, newStep, wantAction bool) (action string, ok bool) {
+// it begins the next step. a is args' members read, which w.members holds
+// from base (collected by keep, in order). With wantAction it may return
+// the step's action (w.action(act, args)), written with the event's key
+// (ok).
+func (o *openHandsReader) actionEvent(act, src string, a *ohArgs, args rawValue, base int, newStep, wantAction bool) (action string, ok bool) {
 	if act == "null" || act == "change_agent_state" {
 		return "", false // not in the history, and should_step is false
 	}
@@ -366,12 +376,12 @@ func (o *openHandsReader) actionEvent(act, src string, a *ohArgs, args rawValue,
 		w := &o.w
 		w.buf = append(append(append(w.buf[:0], "a:"...), act...), 0)
 		if wantAction {
-			// The step's action from the same walk (canonWriter.action).
+			// The step's action with the key (canonWriter.action).
 			w.both = append(append(w.both[:0], act...), ' ')
-			w.appendBoth(args, openHandsVolatile)
+			w.writeMembersBoth(base, openHandsVolatile) // appendBoth(args)
 			action, ok = string(w.both), true
 		} else {
-			w.appendValue(args, true, nil)
+			w.writeMembers(base, func(val rawValue) { w.appendValue(val, true, nil) }) // appendValue(args, true, nil)
 		}
 		o.eventKey(n, cls, true, ask, w.buf, text)
 	}

@@ -129,6 +129,12 @@ func (w *canonWriter) appendBoth(v rawValue, skip map[string]bool) {
 func (w *canonWriter) appendObjectBoth(v rawValue, skip map[string]bool) {
 	base := len(w.members)
 	v.Members(w.keep(nil))
+	w.writeMembersBoth(base, skip)
+}
+
+// writeMembersBoth writes the members collected from base (keep(nil)) as
+// appendObjectBoth writes an object's, and lets them go.
+func (w *canonWriter) writeMembersBoth(base int, skip map[string]bool) {
 	sortMembers(w.members[base:])
 	w.buf, w.both = append(w.buf, '{'), append(w.both, '{')
 	first, firstBoth := true, true
