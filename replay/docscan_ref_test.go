@@ -3,8 +3,12 @@ package replay
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
+	"fmt"
 	"io"
+	"os"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -147,6 +151,8 @@ func (d *docScanner) valueRef() (raw []byte, line int, tooLong bool, err error) 
 	return buf, line, false, nil
 }
 
+var oneSpace = []byte{' '}
+
 // scanValues reads in's values one after the other, as readDocument
 // reads its elements, a byte consumed between two (the ',' or ']'):
 // each value's bytes, line, tooLong and error, and the line after.
@@ -189,14 +195,130 @@ func FuzzDocScannerValue(f *testing.F) {
 		// A chunk (16 bytes) ending in a backslash: an escaped quote, an
 		// escaped backslash, and an escaped newline next.
 		`["0123456789abc\"x"]`, `["0123456789ab\\"]`, "[\"0123456789abc\\\n\"]",
+		// Pretty-printed (json.dumps(indent=2)): runs of white space made
+		// one space, one kept in place; strings past shortString bytes,
+		// their quotes and newlines escaped or not, across chunks.
+		"[\n  {\n    \"id\": 1,\n    \"content\": \"x\",\t\"e\": {}\n  },\r\n  [ 1 ,2 ]\n]",
+		`[{"c": "` + strings.Repeat("ab\\", 12) + `\"q\\\"` + strings.Repeat("z", 40) + `"}, "` + strings.Repeat("y", 40) + "\n\\\n\\\\\n" + `"]`,
+		`["` + strings.Repeat("x", 40) + "\\\ny\\\"z\n" + `"]`, "{\"a\": 1, \n \"b\": 2 }",
 	} {
-		f.Add([]byte(s), uint8(0), uint16(1<<10)) // a buffer of 16 bytes
+		f.Add([]byte(s), uint8(0), uint16(1<<10))  // a buffer of 16 bytes
+		f.Add([]byte(s), uint8(48), uint16(1<<10)) // of 64
 	}
 	f.Fuzz(func(t *testing.T, in []byte, size uint8, max uint16) {
 		sz := 16 + int(size)%49
 		got, want := scanValues(in, sz, int(max), false), scanValues(in, sz, int(max), true)
 		if !reflect.DeepEqual(got, want) {
 			t.Fatalf("%q (buffer %d, cap %d):\n got %v\nwant %v", in, sz, max, got, want)
+		}
+	})
+}
+
+// BenchmarkDocScanner delimits the elements of a generated OpenHands
+// trajectory (json.dumps(indent=2), as .ci/agentlogs.py writes it) with
+// value and with valueRef, in MB/s of the document:
+//
+//	go test ./replay -run '^$' -bench DocScanner
+func BenchmarkDocScanner(b *testing.B) {
+	data := agentBenchLog(b, b.TempDir(), "openhands-trajectory")
+	for _, ref := range []bool{false, true} {
+		name := "value"
+		if ref {
+			name = "valueRef"
+		}
+		b.Run(name, func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			for range b.N {
+				d := &docScanner{br: bufio.NewReaderSize(bytes.NewReader(data), 1<<20), max: 1 << 20, line: 1, reuse: true}
+				d.consume(1) // the array's '['
+				for {
+					if _, err := d.skipSpace(); err != nil {
+						b.Fatal(err)
+					}
+					var err error
+					if ref {
+						_, _, _, err = d.valueRef()
+					} else {
+						_, _, _, err = d.value()
+					}
+					if err != nil {
+						b.Fatal(err)
+					}
+					c, _ := d.skipSpace()
+					d.consume(1)
+					if c == ']' {
+						break
+					}
+				}
+			}
+		})
+	}
+}
+
+// readOHDoc reads a trajectory with readDocumentIx into an OpenHands V0
+// reader, as readSteps reads one (in place, indexed): what each element
+// gives (its line, steps and reason), the history's events, the live
+// verdicts and the error, read with a buffer of size bytes, elements over
+// max skipped.
+func readOHDoc(doc []byte, size, max int) []any {
+	ep := newStepTable("d", "s").ep
+	o := &openHandsReader{}
+	o.start(ep)
+	var ix valueIndex
+	var out []any
+	err := readDocumentIx(bufio.NewReaderSize(bytes.NewReader(doc), size), max, true, &ix, func(line int, raw []byte) error {
+		v := rawValue(raw)
+		if v.Kind() != '{' {
+			out = append(out, line, "not an object")
+			return nil
+		}
+		recs, reason := o.recordValueIx(v, &ix)
+		out = append(out, line, fmt.Sprintf("%+v", recs), reason)
+		return nil
+	}, func(line int, reason string) error {
+		out = append(out, line, "skipped: "+reason)
+		return nil
+	})
+	out = append(out, fmt.Sprint(err), fmt.Sprintf("%+v", o.finish()), ep.Live)
+	for _, e := range ep.OpenHands {
+		out = append(out, e.N, e.Class, e.InHistory, e.Ask, e.Depth, ep.Str(e.Key), ep.Str(e.Text))
+	}
+	return out
+}
+
+// FuzzDocInPlace holds a trajectory's elements read in place (inPlace:
+// their white space as written) to the same read with each held
+// (value: white space made one space): the same steps, reasons, events,
+// lines and errors, with buffers of 16 to 527 bytes, which cut elements
+// anywhere, and elements of over 32 to 1055 bytes skipped.
+func FuzzDocInPlace(f *testing.F) {
+	traj, err := os.ReadFile("../testdata/steps/openhands/trajectory.json")
+	if err != nil {
+		f.Fatal(err)
+	}
+	events, err := os.ReadFile("../testdata/steps/openhands/events.jsonl")
+	if err != nil {
+		f.Fatal(err)
+	}
+	// The events as json.dumps(indent=2) writes a trajectory, and with
+	// tabs, CRLF and spaces around every token.
+	var pretty bytes.Buffer
+	arr := append(append([]byte("["), bytes.Join(bytes.Fields(bytes.ReplaceAll(bytes.TrimSpace(events), []byte("\n"), []byte(" , "))), []byte(" "))...), ']')
+	if err := json.Indent(&pretty, arr, "", "  "); err == nil {
+		f.Add(pretty.Bytes(), uint16(0), uint16(1<<10))
+		f.Add(bytes.ReplaceAll(pretty.Bytes(), []byte("\n"), []byte("\r\n\t ")), uint16(100), uint16(200))
+	}
+	f.Add(traj, uint16(0), uint16(1<<10))
+	f.Add(traj, uint16(300), uint16(120))
+	f.Add([]byte("[\n {\"id\": 1, \"action\": \"run\", \"args\": {\"command\": \"ls\"}},\n {\"id\": 2, \"cause\": 1, \"observation\": \"run\", \"content\": \"a\\nb\", \"extras\": {\"metadata\": {\"exit_code\": NaN}}},\n [1, 2], 3, {\"id\": 3,}\n]"), uint16(0), uint16(1<<10))
+	f.Fuzz(func(t *testing.T, doc []byte, size, maxSize uint16) {
+		sz, max := 16+int(size)%512, 32+int(maxSize)%1024
+		docInPlace = false
+		want := readOHDoc(doc, sz, max)
+		docInPlace = true
+		got := readOHDoc(doc, sz, max)
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("buffer %d, max %d:\n got %v\nwant %v", sz, max, got, want)
 		}
 	})
 }

@@ -96,6 +96,7 @@ type openHandsReader struct {
 	depth   uint8 // delegation level of the next event
 	w       canonWriter
 	out     []stepRecord // the steps of a record, reused
+	ix      *valueIndex  // the record's index (recordValueIx), or nil
 }
 
 func (o *openHandsReader) start(ep *Episode) { o.ep = ep }
@@ -162,8 +163,29 @@ const (
 func isTrue(v rawValue) bool { b, ok := v.Bool(); return ok && b }
 
 func (o *openHandsReader) recordValue(v rawValue) ([]stepRecord, string) {
+	return o.recordValueIx(v, nil)
+}
+
+// recordValueIx is recordValue of a record that ix indexes (validValueIx:
+// a trajectory's element), its members found skipping with the index: an
+// observation's content is not scanned again to reach its extras.
+func (o *openHandsReader) recordValueIx(v rawValue, ix *valueIndex) ([]stepRecord, string) {
 	var f [len(openHandsKeys)]rawValue
-	v.Fields(openHandsKeys[:], f[:])
+	// v.Fields(openHandsKeys[:], f[:]), skipping with ix.
+	ix.members(v, func(k []byte, esc bool, val rawValue) bool {
+		name := string(k) // not allocated: compared only
+		if esc {
+			name = unquoteKey(k)
+		}
+		for i, want := range openHandsKeys {
+			if name == want {
+				f[i] = val
+			}
+		}
+		return true
+	})
+	o.ix = ix
+	defer func() { o.ix = nil }()
 	return o.kept(o.read(&f))
 }
 
@@ -205,9 +227,17 @@ func (o *openHandsReader) read(f *[len(openHandsKeys)]rawValue) ([]stepRecord, s
 			return nil, `an OpenHands action whose "args" is not an object`
 		}
 		src, _ := strView(f[ohkSource])
-		a := readArgs(args)
+		// args' members, collected once: read here and written (sorted)
+		// by actionEvent into the event's key and the step's action,
+		// where a walk read them and the writing walked them again.
+		w := &o.w
+		base := len(w.members)
+		o.ix.members(args, w.keep(nil))
+		a := argsOf(w.members[base:])
 		step := !openHandsNotSteps[act] && act != "message" && act != "condensation" // a step with a call
-		action, ok := o.actionEvent(act, src, &a, args, !openHandsNotSteps[act] && !(act == "message" && src == "user"), step)
+		action, ok := o.actionEvent(act, src, &a, args, base, !openHandsNotSteps[act] && !(act == "message" && src == "user"), step)
+		clear(w.members[base:]) // unless actionEvent wrote them
+		w.members = w.members[:base]
 		if openHandsNotSteps[act] {
 			return nil, ""
 		}
@@ -245,7 +275,7 @@ func (o *openHandsReader) read(f *[len(openHandsKeys)]rawValue) ([]stepRecord, s
 		}
 		return nil, `an OpenHands observation whose "extras" is not an object`
 	}
-	x := readExtras(extras)
+	x := readExtras(o.ix, extras)
 	content := o.w.text(f[ohkContent])
 	cause := textView(f[ohkCause])
 	// The event is recorded once its step is known: an observation of the
@@ -276,33 +306,35 @@ func (o *openHandsReader) read(f *[len(openHandsKeys)]rawValue) ([]stepRecord, s
 }
 
 // ohArgs are the members of an action's args the reader reads (the last
-// of a repeated key, as Get reads it), found in one walk of args.
+// of a repeated key, as Get reads it).
 type ohArgs struct{ hidden, waitForResponse, code, content, summary rawValue }
 
-func readArgs(args rawValue) (a ohArgs) {
-	args.Members(func(k []byte, esc bool, val rawValue) bool {
-		switch string(keyBytes(k, esc)) {
+// argsOf reads ohArgs from args' members collected in order (keep): the
+// last of each key.
+func argsOf(ms []canonMember) (a ohArgs) {
+	for _, m := range ms {
+		switch string(m.key) {
 		case "hidden":
-			a.hidden = val
+			a.hidden = m.val
 		case "wait_for_response":
-			a.waitForResponse = val
+			a.waitForResponse = m.val
 		case "code":
-			a.code = val
+			a.code = m.val
 		case "content":
-			a.content = val
+			a.content = m.val
 		case "summary":
-			a.summary = val
+			a.summary = m.val
 		}
-		return true
-	})
+	}
 	return a
 }
 
 // actionEvent records an action as the controller sees it; newStep says
-// it begins the next step. a is args' members read. With wantAction it
-// may return the step's action (w.action(act, args)), written in the
-// walk of args that writes the event's key (ok).
-func (o *openHandsReader) actionEvent(act, src string, a *ohArgs, args rawValue, newStep, wantAction bool) (action string, ok bool) {
+// it begins the next step. a is args' members read, which w.members holds
+// from base (collected by keep, in order). With wantAction it may return
+// the step's action (w.action(act, args)), written with the event's key
+// (ok).
+func (o *openHandsReader) actionEvent(act, src string, a *ohArgs, args rawValue, base int, newStep, wantAction bool) (action string, ok bool) {
 	if act == "null" || act == "change_agent_state" {
 		return "", false // not in the history, and should_step is false
 	}
@@ -344,12 +376,12 @@ func (o *openHandsReader) actionEvent(act, src string, a *ohArgs, args rawValue,
 		w := &o.w
 		w.buf = append(append(append(w.buf[:0], "a:"...), act...), 0)
 		if wantAction {
-			// The step's action from the same walk (canonWriter.action).
+			// The step's action with the key (canonWriter.action).
 			w.both = append(append(w.both[:0], act...), ' ')
-			w.appendBoth(args, openHandsVolatile)
+			w.writeMembersBoth(base, openHandsVolatile) // appendBoth(args)
 			action, ok = string(w.both), true
 		} else {
-			w.appendValue(args, true, nil)
+			w.writeMembers(base, func(val rawValue) { w.appendValue(val, true, nil) }) // appendValue(args, true, nil)
 		}
 		o.eventKey(n, cls, true, ask, w.buf, text)
 	}
@@ -435,9 +467,9 @@ type ohExtras struct {
 	metaExitCode                                       rawValue // metadata.exit_code
 }
 
-func readExtras(extras rawValue) (x ohExtras) {
+func readExtras(ix *valueIndex, extras rawValue) (x ohExtras) {
 	var metadata rawValue
-	extras.Members(func(k []byte, esc bool, val rawValue) bool {
+	ix.members(extras, func(k []byte, esc bool, val rawValue) bool {
 		switch string(keyBytes(k, esc)) {
 		case "hidden":
 			x.hidden = val
@@ -454,7 +486,7 @@ func readExtras(extras rawValue) (x ohExtras) {
 		}
 		return true
 	})
-	x.metaExitCode = metadata.Get("exit_code")
+	x.metaExitCode = ix.get(metadata, "exit_code")
 	return x
 }
 

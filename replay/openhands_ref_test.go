@@ -531,6 +531,12 @@ func ohSeeds(f *testing.F, paths ...string) {
 		`{"id":2,"cause":1,"observation":"run","content":"a\nb<","extras":{"command":"ls","metadata":{"exit_code":NaN},"exit_code":2}}` + "\n" +
 		`{"id":3,"cause":"1","observation":"null","content":null,"extras":{}}` + "\n" +
 		`{"id":4,"action":"run","args":[]}` + "\n" + `{"id":5,"observation":"x","extras":null}`))
+	// Values of indexMin bytes or more, which an index holds: a long
+	// content before extras, a member repeated after a long one.
+	long := strings.Repeat("0123456789", 8)
+	f.Add([]byte(`{"id":7,"action":"run","source":"agent","args":{"command":"` + long + `","thought":"` + long + `","code":{"a":["` + long + `"]},"hidden":false,"hidden":true}}` + "\n" +
+		`{"id":8,"cause":7,"observation":"run","content":"` + long + `\n` + long + `","extras":{"command":"` + long + `","metadata":{"x":"` + long + `","exit_code":3},"exit_code":2},"extras":{"metadata":{"exit_code":4,"y":"` + long + `"}}}` + "\n" +
+		`{"id":9,"action":"message","source":"agent","args":{"content":"` + long + `","wait_for_response":true,"content":"` + long + `!"}}`))
 }
 
 // eachRecord calls fn with each line both decoders read, and raw (if
@@ -591,12 +597,22 @@ func FuzzOpenHandsValue(f *testing.F) {
 		a.start(epA)
 		b.start(epB)
 		c.start(epC)
+		// d reads each record indexed, as a trajectory's element is
+		// (readDocumentIx), with recordValueIx.
+		epD, d := newStepTable("d", "s").ep, &openHandsReader{}
+		d.start(epD)
+		var ix valueIndex
 		var bSteps, cSteps []stepRecord
 		eachRecord(data, func(m map[string]any, v rawValue) {
 			ra, wa := a.record(m)
 			rb, wb := b.recordValue(v)
 			sameSteps(t, ra, rb, wa, wb)
 			bSteps = append(bSteps, rb...)
+			if validValueIx(v, 0, &ix) != len(v) {
+				t.Fatalf("%q: not valid", v)
+			}
+			rd, wd := d.recordValueIx(v, &ix)
+			sameSteps(t, ra, rd, wa, wd)
 		}, func(line []byte, err error) {
 			rc, wc := c.recordRaw(line, 0)
 			if err != nil && (wc != err.Error() || len(rc) > 0) {
@@ -604,10 +620,13 @@ func FuzzOpenHandsValue(f *testing.F) {
 			}
 			cSteps = append(cSteps, rc...)
 		})
-		sameSteps(t, a.finish(), b.finish(), "", "")
+		aLast := a.finish()
+		sameSteps(t, aLast, b.finish(), "", "")
 		sameSteps(t, bSteps, cSteps, "", "")
 		sameEvents(t, epA, epB)
 		sameEvents(t, epA, epC)
+		sameSteps(t, aLast, d.finish(), "", "")
+		sameEvents(t, epA, epD)
 	})
 }
 
@@ -616,6 +635,11 @@ func FuzzOpenHandsValue(f *testing.F) {
 func FuzzOpenHandsV1Value(f *testing.F) {
 	ohSeeds(f, "testdata/openhands/v1-stuck.jsonl", "testdata/openhands/v1-nudge.jsonl")
 	f.Add([]byte(v1KeyedLog))
+	// An observation found by its action's id alone, and events linked by
+	// parent_id: the ids kept past their line.
+	f.Add([]byte(`{"id":"act-1","source":"agent","action":{"command":"ls","kind":"TerminalAction"},"tool_name":"terminal","parent_id":"__root__","kind":"ActionEvent"}` + "\n" +
+		`{"id":"obs-1","source":"environment","observation":{"content":[{"type":"text","text":"x"}],"kind":"TerminalObservation"},"action_id":"act-1","tool_name":"terminal","parent_id":"act-1","kind":"ObservationEvent"}` + "\n" +
+		`{"id":"act-2","source":"agent","action":{"command":"ls","kind":"TerminalAction"},"tool_name":"terminal","parent_id":"obs-1","kind":"ActionEvent"}` + "\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		epA, epB := newStepTable("a", "s").ep, newStepTable("b", "s").ep
 		a, b := &v1MapReader{}, &openHandsV1Reader{}
@@ -630,15 +654,21 @@ func FuzzOpenHandsV1Value(f *testing.F) {
 			sameSteps(t, ra, rb, wa, wb)
 			bSteps = append(bSteps, rb...)
 		}, func(line []byte, err error) {
-			rc, wc := c.recordRaw(line, 0)
+			// Read from a buffer written over after: nothing of the
+			// line is kept past its record (ids are views of it).
+			buf := bytes.Clone(line)
+			rc, wc := c.recordRaw(buf, 0)
 			if err != nil && (wc != err.Error() || len(rc) > 0) {
 				t.Fatalf("line reason %q, parseRecord's %v", wc, err)
 			}
 			cSteps = append(cSteps, rc...)
+			for i := range buf {
+				buf[i] = '#'
+			}
 		})
 		sameSteps(t, append(bSteps, b.finish()...), append(cSteps, c.finish()...), "", "")
-		if len(epB.OpenHandsV1) != len(epC.OpenHandsV1) || !reflect.DeepEqual(epB.Live, epC.Live) {
-			t.Fatalf("lines: %d events, records %d", len(epC.OpenHandsV1), len(epB.OpenHandsV1))
+		if len(epB.OpenHandsV1) != len(epC.OpenHandsV1) || !reflect.DeepEqual(epB.Live, epC.Live) || !reflect.DeepEqual(epB.Diag.Notes, epC.Diag.Notes) {
+			t.Fatalf("lines: %d events, notes %q, records %d, %q", len(epC.OpenHandsV1), epC.Diag.Notes, len(epB.OpenHandsV1), epB.Diag.Notes)
 		}
 		for i := range epB.OpenHandsV1 {
 			if kb, kc := fullKey(epB, epB.OpenHandsV1[i].Key), fullKey(epC, epC.OpenHandsV1[i].Key); kb != kc {
@@ -652,6 +682,12 @@ func FuzzOpenHandsV1Value(f *testing.F) {
 		}
 		for i, ea := range epA.OpenHandsV1 {
 			eb := epB.OpenHandsV1[i]
+			if !keyCompared(eb.Class) {
+				ea.Key = 0 // not written: compared by none
+			}
+			if !idRead(eb.Class) {
+				ea.ID = 0 // not kept: read by none
+			}
 			if fullKey(epB, eb.Key) != epA.Str(ea.Key) {
 				t.Fatalf("event %d: key %q, the map reader's %q", i, fullKey(epB, eb.Key), epA.Str(ea.Key))
 			}
@@ -693,6 +729,15 @@ func fullKey(ep *Episode, key Sym) string {
 	return string(b)
 }
 
+// keyCompared says the detector compares the keys of events of class c
+// (v1Eq): only those are written (read: openHandsV1Reader.read).
+func keyCompared(c OpenHandsV1Class) bool { return c >= OHV1Action && c <= OHV1ObservationBase }
+
+// idRead says the detector reads the IDs of events of class c (the
+// nudge, of the last observation): only those are kept
+// (openHandsV1Reader.event).
+func idRead(c OpenHandsV1Class) bool { return c >= OHV1Observation && c <= OHV1ObservationBase }
+
 // sameKeyEquality holds that two events of a class have the same key in
 // ep exactly when they have in the map reader's epA (the detector's
 // v1Eq compares the class and the key's Sym).
@@ -701,7 +746,7 @@ func sameKeyEquality(t *testing.T, epA, ep *Episode) {
 	evs, evA := ep.OpenHandsV1, epA.OpenHandsV1
 	for i := range min(len(evs), len(evA)) {
 		for j := range i {
-			if evs[i].Class != evs[j].Class {
+			if evs[i].Class != evs[j].Class || !keyCompared(evs[i].Class) {
 				continue
 			}
 			same, sameA := evs[i].Key == evs[j].Key, epA.Str(evA[i].Key) == epA.Str(evA[j].Key)
@@ -735,8 +780,8 @@ var v1KeyedLog = func() string {
 		act("a3", "a", `{\"command\":\"`+long+`\"}\u0000t`, "null"),
 		`{"id":"m1","source":"agent","llm_message":{"role":"assistant","content":[{"type":"text","text":"` + esc + `"}]},"kind":"MessageEvent"}`,
 		`{"id":"m2","source":"agent","llm_message":{"role":"assistant","content":[{"type":"text","text":"` + long + `"}]},"kind":"MessageEvent"}`,
-		`{"id":"s1","source":"agent","system_prompt":{"type":"text","text":"` + long + `"},"kind":"SystemPromptEvent"}`,
-		`{"id":"s1","source":"agent","system_prompt":{"type":"text","text":"` + esc + `"},"kind":"SystemPromptEvent"}`,
+		`{"id":"s1","source":"user","rejection_reason":"` + long + `","action_id":"a1","kind":"UserRejectObservation"}`,
+		`{"id":"s1","source":"user","rejection_reason":"` + esc + `","action_id":"a1","kind":"UserRejectObservation"}`,
 	}, "\n") + "\n"
 }()
 
@@ -772,15 +817,19 @@ func TestOpenHandsV1KeyedKeys(t *testing.T) {
 	}
 	sameKeyEquality(t, epA, ep)
 	for i, ev := range evs {
-		if full := fullKey(ep, ev.Key); full != epA.Str(epA.OpenHandsV1[i].Key) {
-			t.Errorf("event %d: key %q, the map reader's %q", i, full, epA.Str(epA.OpenHandsV1[i].Key))
+		want := epA.Str(epA.OpenHandsV1[i].Key)
+		if !keyCompared(ev.Class) {
+			want = "" // a message's: compared by none, not written
+		}
+		if full := fullKey(ep, ev.Key); full != want {
+			t.Errorf("event %d: key %q, the map reader's %q", i, full, want)
 		}
 	}
 	long := strings.Repeat("x", 70)
 	for _, c := range []struct {
 		i, j int
 		same bool
-	}{{1, 2, true}, {1, 3, false}, {4, 5, true}, {6, 7, true}, {8, 9, true}} {
+	}{{1, 2, true}, {1, 3, false}, {4, 5, true}, {8, 9, true}} {
 		if got := evs[c.i].Key == evs[c.j].Key; got != c.same {
 			t.Errorf("events %d and %d: the same key %v, want %v", c.i, c.j, got, c.same)
 		}
@@ -794,8 +843,8 @@ func TestOpenHandsV1KeyedKeys(t *testing.T) {
 	if k := ep.Str(evs[4].Key); !strings.Contains(k, long) {
 		t.Errorf("key %q of a source with a NUL not written in full", k)
 	}
-	// The last observation of an action is its output; a message's text
-	// is read from the table where its key interned it.
+	// The last observation of an action is its output, the rejections'
+	// their reason (written plainly and escaped).
 	if want := []string{long + "y", "", "", long, long}; !reflect.DeepEqual(outputs, want) {
 		t.Errorf("outputs %q, want %q", outputs, want)
 	}

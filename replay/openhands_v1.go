@@ -307,7 +307,7 @@ func (o *openHandsV1Reader) read(v rawValue, f *[len(v1Keys)]rawValue) ([]stepRe
 		return nil, `not an OpenHands V1 event (no "kind")`
 	}
 	src, _ := strView(f[v1kSource])
-	id := f[v1kID].Text() // kept: the last node, a pending action's id
+	id := textView(f[v1kID]) // a view: copied where kept (the last node, a pending action's id, an observation's event)
 	parent, tree := strView(f[v1kParentID])
 	if tree && kind != "ConversationStateUpdateEvent" && kind != "ConversationErrorEvent" {
 		// The active branch is the path from the last event to the root;
@@ -317,7 +317,7 @@ func (o *openHandsV1Reader) read(v rawValue, f *[len(v1Keys)]rawValue) ([]stepRe
 			o.branched = true
 			o.ep.Diag.note("a branched conversation (an event's parent_id is not the event before it): replayed in log order, not along its active branch")
 		}
-		o.lastNode = id
+		o.lastNode = strings.Clone(id)
 	}
 	ev := OpenHandsV1Event{Tree: tree, Source: o.sym(src)}
 	w := &o.w
@@ -329,6 +329,10 @@ func (o *openHandsV1Reader) read(v rawValue, f *[len(v1Keys)]rawValue) ([]stepRe
 		r.n, r.hasStep = o.n, true
 		out = append(out, r)
 	}
+	// Only an action's and an observation's key is written: the detector
+	// compares no other (keyCompared). A message's, the whole event or its
+	// llm_message written canonically, was a fifth of the reading of a
+	// generated log, never read.
 	switch kind {
 	case "ActionEvent":
 		resp := textView(f[v1kResponseID])
@@ -342,6 +346,7 @@ func (o *openHandsV1Reader) read(v rawValue, f *[len(v1Keys)]rawValue) ([]stepRe
 		if !ok {
 			tool = w.text(f[v1kToolName])
 		}
+		isObject, both := f[v1kAction].Kind() == '{', false
 		if o.ep != nil {
 			o.keyed(src)
 			if strings.IndexByte(tool, 0) >= 0 {
@@ -350,22 +355,32 @@ func (o *openHandsV1Reader) read(v rawValue, f *[len(v1Keys)]rawValue) ([]stepRe
 			w.buf = append(append(w.buf[:0], src...), 0)
 			o.cur.appendCanon(w, f[v1kThought], true, nil)
 			w.buf = append(w.buf, 0)
-			o.cur.appendCanon(w, f[v1kAction], true, nil)
+			if isObject {
+				// The step's action (below) in the same walk.
+				w.both = append(append(w.both[:0], tool...), ' ')
+				w.appendCanonBoth(o.cur, f[v1kAction], openHandsVolatile)
+				both = true
+			} else {
+				o.cur.appendCanon(w, f[v1kAction], true, nil)
+			}
 			w.buf = append(append(w.buf, 0), tool...)
 			ev.Key = o.canonKey()
 		}
 		ev.Tool = o.sym(tool)
 		o.n++
 		r := &stepRecord{n: o.n, hasStep: true, info: StepInfo{Kind: StepAction}, hasAction: true}
-		if f[v1kAction].Kind() == '{' {
+		switch {
+		case both:
+			r.action = string(w.both)
+		case isObject:
 			w.buf = append(append(w.buf[:0], tool...), ' ')
 			o.cur.appendCanon(w, f[v1kAction], false, openHandsVolatile) // w.action, indexed
 			r.action = string(w.buf)
-		} else {
+		default:
 			r.action = tool + " {}"
 		}
 		o.pending = append(o.pending, r)
-		o.ids = append(o.ids, id, f[v1kToolCallID].Text())
+		o.ids = append(o.ids, strings.Clone(id), f[v1kToolCallID].Text())
 	case "ObservationEvent", "AgentErrorEvent", "UserRejectObservation":
 		r := o.attach(textView(f[v1kActionID]), textView(f[v1kToolCallID]))
 		var text string
@@ -418,12 +433,6 @@ func (o *openHandsV1Reader) read(v rawValue, f *[len(v1Keys)]rawValue) ([]stepRe
 	case "MessageEvent":
 		ev.Class = OHV1Message
 		msg := f[v1kLLMMessage]
-		if o.ep != nil {
-			o.keyed(src)
-			w.buf = append(append(w.buf[:0], src...), 0)
-			o.cur.appendCanon(w, msg, true, nil)
-			ev.Key = o.canonKey()
-		}
 		switch text := o.v1Text(o.cur.get(msg, "content")); {
 		case src == "agent":
 			o.askBefore()
@@ -435,14 +444,11 @@ func (o *openHandsV1Reader) read(v rawValue, f *[len(v1Keys)]rawValue) ([]stepRe
 		}
 	case "CondensationSummaryEvent":
 		ev.Class = OHV1CondensationSummary
-		ev.Key = o.keyOf(v)
 	case "Condensation":
 		o.askBefore()
-		ev.Key = o.keyOf(v)
 		newStep(stepRecord{info: StepInfo{Kind: StepCondensation}, output: w.text(f[v1kSummary]), hasText: true})
 	case "ConversationStateUpdateEvent", "ConversationErrorEvent":
 		ev.Artifact = true
-		ev.Key = o.keyOf(v)
 		if f[v1kKey].StrEq("execution_status") && f[v1kValue].StrEq("stuck") {
 			o.askBefore() // the check that set it
 			o.event(ev, id)
@@ -451,8 +457,6 @@ func (o *openHandsV1Reader) read(v rawValue, f *[len(v1Keys)]rawValue) ([]stepRe
 			}
 			return out, ""
 		}
-	default:
-		ev.Key = o.keyOf(v)
 	}
 	o.event(ev, id)
 	return out, ""
@@ -523,13 +527,18 @@ func (o *openHandsV1Reader) sym(s string) Sym {
 	return o.ep.history().sym(s)
 }
 
-// event records ev at the current step.
+// event records ev at the current step. Its id is kept for an
+// observation only: the detector reads no other's (the nudge compares
+// the last observation's with the one it last nudged at), and a log's
+// ids are UUIDs, each hashed and copied into the table for nothing.
 func (o *openHandsV1Reader) event(ev OpenHandsV1Event, id string) {
 	if o.ep == nil {
 		return
 	}
 	ev.N = int32(max(o.n, 1))
-	ev.ID = o.ep.history().sym(id)
+	if ev.Class == OHV1Observation || ev.Class == OHV1AgentError || ev.Class == OHV1ObservationBase {
+		ev.ID = o.ep.history().sym(id)
+	}
 	o.ep.OpenHandsV1 = append(o.ep.OpenHandsV1, ev)
 }
 

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/loopbreak/loopbreak/rules/detect"
 )
 
 // A V1 log (testdata/openhands/v1-stuck.jsonl, in the shape of the SDK's
@@ -188,4 +190,52 @@ func BenchmarkV1ObsFields(b *testing.B) {
 			}
 		})
 	}
+}
+
+// FuzzV1UncomparedKeys holds the V1 detector to comparing no key but an
+// action's or an observation's (keyCompared) and reading no ID but an
+// observation's (idRead), which is why the reader writes no other: two
+// detectors fed the same events, one with every event's key and ID and
+// one with those of the other classes blanked, give the
+// same check (and nudge) after each event, under small and default
+// thresholds. Each pair of bytes is an event: its class, source, key,
+// ID, tool and error from a few values, so that keys repeat.
+func FuzzV1UncomparedKeys(f *testing.F) {
+	f.Add([]byte{1, 0, 2, 0, 1, 0, 2, 0, 1, 0, 2, 0, 1, 0, 2, 0}, uint8(0))
+	f.Add([]byte{5, 0x10, 5, 0x10, 5, 0x10, 5, 0x10, 6, 0, 5, 0x10}, uint8(1))
+	f.Add([]byte{1, 1, 3, 1, 1, 1, 3, 1, 1, 1, 3, 1, 1, 1, 3, 1, 0, 2, 0, 2}, uint8(2))
+	f.Fuzz(func(t *testing.T, seq []byte, small uint8) {
+		cfg := detect.DefaultOpenHandsV1Config()
+		if small%2 == 1 {
+			cfg = detect.OpenHandsV1Config{ActionObservation: 2, ActionError: 1, Monologue: 1, AlternatingPattern: 3}
+		}
+		all, some := mustV1(t, cfg), mustV1(t, cfg)
+		for i := 0; i+1 < len(seq) && i < 400; i += 2 {
+			c, x := seq[i]%7, seq[i+1]
+			e := detect.OpenHandsV1Event{Class: detect.V1Class(c), Source: []string{"agent", "user", "environment"}[x%3],
+				Key: string('a' + rune(x>>2&3)), ID: string('0' + rune(i%5)), Tool: string('t' + rune(x>>4&1)), Error: string('e' + rune(x>>5&1))}
+			blank := e
+			if !keyCompared(OpenHandsV1Class(c)) {
+				blank.Key = ""
+			}
+			if !idRead(OpenHandsV1Class(c)) {
+				blank.ID = ""
+			}
+			all.Add(&e)
+			some.Add(&blank)
+			r1, n1 := all.Check()
+			r2, n2 := some.Check()
+			if r1 != r2 || n1 != n2 {
+				t.Fatalf("event %d: %q %v with every key, %q %v without the uncompared ones", i/2, r1, n1, r2, n2)
+			}
+		}
+	})
+}
+
+func mustV1(t *testing.T, cfg detect.OpenHandsV1Config) *detect.OpenHandsV1 {
+	d, err := detect.NewOpenHandsV1(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
 }

@@ -129,6 +129,12 @@ func (w *canonWriter) appendBoth(v rawValue, skip map[string]bool) {
 func (w *canonWriter) appendObjectBoth(v rawValue, skip map[string]bool) {
 	base := len(w.members)
 	v.Members(w.keep(nil))
+	w.writeMembersBoth(base, skip)
+}
+
+// writeMembersBoth writes the members collected from base (keep(nil)) as
+// appendObjectBoth writes an object's, and lets them go.
+func (w *canonWriter) writeMembersBoth(base int, skip map[string]bool) {
 	sortMembers(w.members[base:])
 	w.buf, w.both = append(w.buf, '{'), append(w.both, '{')
 	first, firstBoth := true, true
@@ -158,6 +164,74 @@ func (w *canonWriter) appendObjectBoth(v rawValue, skip map[string]bool) {
 	w.buf, w.both = append(w.buf, '}'), append(w.both, '}')
 	clear(w.members[base:])
 	w.members = w.members[:base]
+}
+
+// appendCanonBoth is ix.appendCanon(w, v, true, nil) into buf (its long
+// strings keyed while w.syms is set) and ix.appendCanon(w, v, false,
+// skip) into both (its strings in full), in one walk: appendBoth with
+// the index. An OpenHands V1 action makes the event's key and the step's
+// action, and a walk each collected and sorted its members twice.
+func (w *canonWriter) appendCanonBoth(ix *valueIndex, v rawValue, skip map[string]bool) {
+	switch v.Kind() {
+	case '[':
+		w.buf, w.both = append(w.buf, '['), append(w.both, '[')
+		ix.elems(v, func(i int, e rawValue) bool {
+			if i > 0 {
+				w.buf, w.both = append(w.buf, ','), append(w.both, ',')
+			}
+			w.appendCanonBoth(ix, e, nil)
+			return true
+		})
+		w.buf, w.both = append(w.buf, ']'), append(w.both, ']')
+	case '{':
+		// appendObjectBoth's members, each value skipped over with the
+		// index and written by appendCanonBoth.
+		base := len(w.members)
+		ix.members(v, w.keep(nil))
+		sortMembers(w.members[base:])
+		w.buf, w.both = append(w.buf, '{'), append(w.both, '{')
+		first, firstBoth := true, true
+		for i := base; i < len(w.members); i++ {
+			m := w.members[i]
+			if i+1 < len(w.members) && bytes.Equal(w.members[i+1].key, m.key) {
+				continue
+			}
+			if !first {
+				w.buf = append(w.buf, ',')
+			}
+			first = false
+			from := len(w.buf)
+			w.buf = appendKey(w.buf, m.key)
+			w.buf = append(w.buf, ':')
+			if skip != nil && skip[string(m.key)] {
+				ix.appendCanon(w, m.val, true, nil)
+				continue
+			}
+			if !firstBoth {
+				w.both = append(w.both, ',')
+			}
+			firstBoth = false
+			w.both = append(w.both, w.buf[from:]...) // the key as written, and ':'
+			w.appendCanonBoth(ix, m.val, nil)
+		}
+		w.buf, w.both = append(w.buf, '}'), append(w.both, '}')
+		clear(w.members[base:])
+		w.members = w.members[:base]
+	case '"':
+		if w.syms != nil && w.appendKeyed(v) {
+			w.both = appendStringValue(w.both, v)
+			return
+		}
+		from := len(w.buf)
+		w.buf = appendStringValue(w.buf, v)
+		w.both = append(w.both, w.buf[from:]...)
+	default: // a scalar: written as it is, then canonically
+		from := len(w.buf)
+		w.appendValue(v, false, nil)
+		w.both = append(w.both, w.buf[from:]...)
+		w.buf = w.buf[:from]
+		w.appendValue(v, true, nil)
+	}
 }
 
 // keep returns the visitor that collects an object's members into

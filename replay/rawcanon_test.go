@@ -2,6 +2,7 @@ package replay
 
 import (
 	"encoding/json"
+	"reflect"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -147,6 +148,56 @@ func FuzzAppendBoth(f *testing.F) {
 		ref.appendValue(v, false, openHandsVolatile)
 		if string(w.both) != string(ref.buf) {
 			t.Fatalf("%q: action %q, appendValue %q", raw, w.both, ref.buf)
+		}
+		if len(w.members) != 0 {
+			t.Fatalf("%q: %d members left", raw, len(w.members))
+		}
+	})
+}
+
+// FuzzAppendCanonBoth holds appendCanonBoth's one walk to the two
+// appendCanon walks it stands for, over a record validated and indexed
+// (validValueIx): canonical with its long strings keyed, or not (an
+// OpenHands V1 action's part of the event's key), and as json.Marshal
+// writes it less the skipped keys, its strings in full (the step's
+// action), after a prefix in each; the strings keyed the same.
+func FuzzAppendCanonBoth(f *testing.F) {
+	long := strings.Repeat("x", 70)
+	for _, s := range []string{
+		`{"b":1,"a":[true,false,null,1.0,2.50,-0,1e2,"x<y>&z\u2028"],"a":{"z":NaN,"y":"\ud800"}}`,
+		`{"command":"` + long + `","thought":"` + long + `","hidden":true,"x":{"b":"\u00e9\n","a":1e400,"thought":false}}`,
+		`{"thought":"a","thought":"b","code":1.50,"hidden":[1,{"hidden":true}],"a\"b":2,"\u00e9":true}`,
+		`{"security_risk":1,"confirmation_state":"x"}`, `{"thought":1}`, `{}`, `{"a":{}}`, `[]`,
+		`{"command":"` + strings.Repeat(`\u0078`, 70) + `","is_input":false,"timeout":null,"reset":false,"kind":"TerminalAction"}`,
+		`[1,"` + long + `",{"b":2,"thought":3}]`, `"` + long + `"`, `12345678901234567890`,
+	} {
+		f.Add([]byte(s), true)
+		f.Add([]byte(s), false)
+	}
+	f.Fuzz(func(t *testing.T, raw []byte, keyed bool) {
+		var ix valueIndex
+		if end := validValueIx(raw, 0, &ix); end != len(raw) {
+			return
+		}
+		v := rawValue(raw)
+		var syms symtab
+		var w, ref canonWriter
+		if keyed {
+			w.syms, ref.syms = &syms, &syms
+		}
+		w.buf = append(w.buf[:0], "agent\x00"...)
+		w.both = append(w.both[:0], "terminal "...)
+		w.appendCanonBoth(&ix, v, openHandsVolatile)
+		ref.buf = append(ref.buf[:0], "agent\x00"...)
+		ix.appendCanon(&ref, v, true, nil)
+		if string(w.buf) != string(ref.buf) || !reflect.DeepEqual(w.keyed, ref.keyed) {
+			t.Fatalf("%q: key %q (keyed %v), appendCanon %q (%v)", raw, w.buf, w.keyed, ref.buf, ref.keyed)
+		}
+		ref.syms = nil
+		ref.buf = append(ref.buf[:0], "terminal "...)
+		ix.appendCanon(&ref, v, false, openHandsVolatile)
+		if string(w.both) != string(ref.buf) {
+			t.Fatalf("%q: action %q, appendCanon %q", raw, w.both, ref.buf)
 		}
 		if len(w.members) != 0 {
 			t.Fatalf("%q: %d members left", raw, len(w.members))

@@ -159,6 +159,13 @@ type valueStepReader interface {
 	recordValue(v rawValue) ([]stepRecord, string)
 }
 
+// indexedValueStepReader is a valueStepReader that reads a record
+// validated into a valueIndex (readDocumentIx) with it.
+type indexedValueStepReader interface {
+	valueStepReader
+	recordValueIx(v rawValue, ix *valueIndex) ([]stepRecord, string)
+}
+
 // fieldReader reads the steps format through --field's paths.
 type fieldReader struct {
 	paths *stepPaths
@@ -333,6 +340,13 @@ func readSteps(br *bufio.Reader, c *readContext) error {
 		skipElement := func(line int, reason string) error { d.Lines++; return skip(line, reason) }
 		element := handle
 		vr, inPlace := sr.(valueStepReader)
+		// An element indexed as it is validated (readDocumentIx), for
+		// a reader that walks it with the index.
+		var ix valueIndex
+		ixr, _ := sr.(indexedValueStepReader)
+		if !inPlace {
+			ixr = nil
+		}
 		if inPlace {
 			// readDocument validated the element: read it as it stands.
 			element = func(line int, raw []byte) error {
@@ -341,14 +355,24 @@ func readSteps(br *bufio.Reader, c *readContext) error {
 				if v.Kind() != '{' {
 					return skip(line, errRecordNotObject.Error())
 				}
-				recs, reason := vr.recordValue(v)
+				var recs []stepRecord
+				var reason string
+				if ixr != nil {
+					recs, reason = ixr.recordValueIx(v, &ix)
+				} else {
+					recs, reason = vr.recordValue(v)
+				}
 				if reason != "" {
 					return skip(line, reason)
 				}
 				return addAll(line, recs)
 			}
 		}
-		if err := readDocumentBuf(br, c.maxLine, inPlace, element, skipElement); err != nil {
+		var index *valueIndex // ix, when the reader walks an element with it
+		if ixr != nil {
+			index = &ix
+		}
+		if err := readDocumentIx(br, c.maxLine, inPlace, index, element, skipElement); err != nil {
 			de, ok := err.(*docError)
 			if !ok {
 				if _, isLine := err.(*LineError); isLine {
