@@ -65,9 +65,13 @@ const (
 // OpenHandsV1Event is one event of the active branch. Key is what
 // _event_eq compares besides the type (ActionEvent: source, thought,
 // action, tool_name; ObservationEvent: source, observation, tool_name;
-// AgentErrorEvent: source, error; MessageEvent: source, llm_message; any
-// other: the whole event, its id included). ID, Tool and Error feed the
-// nudge.
+// AgentErrorEvent: source, error; UserRejectObservation: the whole
+// event). _event_eq also compares MessageEvents (source, llm_message)
+// and any other event whole, but the checks call it only on the
+// actions and observations _collect_actions_and_observations returns
+// (v1Eq's callers): the reader leaves Key empty for the other classes
+// (FuzzV1UncomparedKeys in replay holds that). ID, Tool and Error feed
+// the nudge.
 type OpenHandsV1Event struct {
 	Class  V1Class
 	Source string
