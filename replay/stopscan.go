@@ -3,8 +3,9 @@ package replay
 // The stop scans: the first byte of a small class in a run of bytes.
 // special finds what a JSON string's validation stops at ('"', '\\', a
 // byte below 0x20); stringRun the same, passing the two-byte escapes
-// (validString's runs between them are short). Every string of every
-// record goes through them. On amd64 they run 16 bytes a step in
+// (validString's runs between them are short); verbatimIndex what
+// goVerbatim looks at (<, >, &, '\\', a byte over 0x7f). Every string of
+// every record goes through them. On amd64 they run 16 bytes a step in
 // assembly (stopscan_amd64.s, SSE2): Go has no SIMD in the language or
 // the standard library (simd/archsimd only behind GOEXPERIMENT=simd) and
 // its compiler does not vectorise loops. Elsewhere, or with the purego
@@ -12,7 +13,7 @@ package replay
 // bytes a word, which are also the reference the assembly is tested
 // against on amd64 (stopscan_test.go). An assembly function is never
 // inlined, and a string stops every 11 to 17 bytes: the callers test a
-// run's first word themselves (stopMask) and call the
+// run's first word themselves (stopMask, verbatimStop) and call the
 // scan only for the runs that go on.
 
 import (
@@ -58,6 +59,32 @@ func specialSWAR(b []byte, j int) int {
 func stopMask(x uint64) uint64 {
 	const ones, highs = 0x0101010101010101, 0x8080808080808080
 	return ((x - ones*0x20) | ((x ^ ones*'"') - ones) | ((x ^ ones*'\\') - ones)) &^ x & highs
+}
+
+// verbatimIndexSWAR is verbatimIndex eight bytes a word (verbatimStop).
+func verbatimIndexSWAR(b []byte, j int) int {
+	for ; j+8 <= len(b); j += 8 {
+		if m := verbatimStop(binary.LittleEndian.Uint64(b[j:])); m != 0 {
+			return j + bits.TrailingZeros64(m)/8
+		}
+	}
+	for j < len(b) && b[j] < 0x80 && b[j] != '<' && b[j] != '>' && b[j] != '&' && b[j] != '\\' {
+		j++
+	}
+	return j
+}
+
+// verbatimStop flags (high bit) the bytes of x that goVerbatim looks at
+// one by one: <, >, &, a backslash, a byte over 0x7f, exactly from the
+// lowest one up. A byte equal to one sought is zero after the XOR and
+// borrows on subtracting 1; x's own high bits (which the XORs with ASCII
+// leave as they were) both flag the bytes over 0x7f and stand for the
+// AND NOT of each test, which a borrow from a byte over 0x80 would
+// otherwise fool.
+func verbatimStop(x uint64) uint64 {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	lt, gt, amp, bs := x^(ones*'<'), x^(ones*'>'), x^(ones*'&'), x^(ones*'\\')
+	return ((lt - ones) | (gt - ones) | (amp - ones) | (bs - ones) | x) & highs
 }
 
 // stringRunSWAR is stringRun with specialSWAR.

@@ -19,3 +19,9 @@ func special(b []byte, j int) int
 //
 //go:noescape
 func stringRun(b []byte, j int) (stop int, esc bool)
+
+// verbatimIndex returns the index of the first <, >, &, '\\' or byte over
+// 0x7f in b[j:], or len(b) (j itself when j > len(b)).
+//
+//go:noescape
+func verbatimIndex(b []byte, j int) int

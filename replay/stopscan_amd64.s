@@ -2,8 +2,8 @@
 
 #include "textflag.h"
 
-// special and stringRun (stopscan_amd64.go), 16 bytes a step with
-// SSE2, the amd64 baseline: no CPU detection. A step loads 16
+// special, stringRun and verbatimIndex (stopscan_amd64.go), 16 bytes a
+// step with SSE2, the amd64 baseline: no CPU detection. A step loads 16
 // bytes, compares each with the class's bytes (PCMPEQB, PMINUB), ORs the
 // results into a mask of a bit a byte (PMOVMSKB) and stops at its lowest
 // bit (BSF). None reads outside b: the bytes after the last whole step
@@ -25,6 +25,24 @@
 	POR	X4, X0 \
 	POR	X5, X0 \
 	PMOVMSKB	X0, AX
+
+// VERBATIMSTOP sets AX to the mask of the bytes of X0 that are '<' (X1),
+// '>' (X2), '&' (X3), '\\' (X6) or over 0x7f (their own high bit), using
+// X4 and X5; X0 is kept.
+#define VERBATIMSTOP \
+	MOVO	X0, X4 \
+	PCMPEQB	X1, X4 \
+	MOVO	X0, X5 \
+	PCMPEQB	X2, X5 \
+	POR	X5, X4 \
+	MOVO	X0, X5 \
+	PCMPEQB	X3, X5 \
+	POR	X5, X4 \
+	MOVO	X0, X5 \
+	PCMPEQB	X6, X5 \
+	POR	X5, X4 \
+	POR	X0, X4 \
+	PMOVMSKB	X4, AX
 
 // func special(b []byte, j int) int
 TEXT ·special(SB), NOSPLIT, $0-40
@@ -177,6 +195,76 @@ rat:
 	MOVB	DI, esc+40(FP)
 	RET
 
+// func verbatimIndex(b []byte, j int) int
+TEXT ·verbatimIndex(SB), NOSPLIT, $0-40
+	MOVQ	b_base+0(FP), SI
+	MOVQ	b_len+8(FP), DX
+	MOVQ	j+24(FP), CX
+	CMPQ	CX, DX
+	JAE	vat
+	CMPQ	DX, $16
+	JB	vbytes
+	MOVOU	stopLess<>(SB), X1
+	MOVOU	stopGreater<>(SB), X2
+	MOVOU	stopAmp<>(SB), X3
+	MOVOU	stopBackslash<>(SB), X6
+	LEAQ	16(CX), BX
+	CMPQ	BX, DX
+	JA	vtail
+
+vloop:
+	MOVOU	(SI)(CX*1), X0
+	VERBATIMSTOP
+	TESTL	AX, AX
+	JNZ	vfound
+	ADDQ	$16, CX
+	LEAQ	16(CX), BX
+	CMPQ	BX, DX
+	JBE	vloop
+	CMPQ	CX, DX
+	JAE	vend
+
+vtail:
+	MOVOU	-16(SI)(DX*1), X0
+	VERBATIMSTOP
+	MOVQ	CX, BX
+	SUBQ	DX, CX
+	ADDQ	$16, CX
+	SHRL	CX, AX
+	TESTL	AX, AX
+	JZ	vend
+	MOVQ	BX, CX
+
+vfound:
+	BSFL	AX, AX
+	ADDQ	CX, AX
+	MOVQ	AX, ret+32(FP)
+	RET
+
+vbytes:
+	MOVBLZX	(SI)(CX*1), AX
+	CMPB	AL, $0x80
+	JAE	vat
+	CMPB	AL, $0x3c      // <
+	JEQ	vat
+	CMPB	AL, $0x3e      // >
+	JEQ	vat
+	CMPB	AL, $0x26      // &
+	JEQ	vat
+	CMPB	AL, $0x5c      // \\
+	JEQ	vat
+	INCQ	CX
+	CMPQ	CX, DX
+	JB	vbytes
+
+vend:
+	MOVQ	DX, ret+32(FP)
+	RET
+
+vat:
+	MOVQ	CX, ret+32(FP)
+	RET
+
 // The bytes sought, 16 copies each.
 DATA stopQuote<>+0(SB)/8, $0x2222222222222222
 DATA stopQuote<>+8(SB)/8, $0x2222222222222222
@@ -187,6 +275,15 @@ GLOBL stopBackslash<>(SB), RODATA|NOPTR, $16
 DATA stopControl<>+0(SB)/8, $0x1f1f1f1f1f1f1f1f
 DATA stopControl<>+8(SB)/8, $0x1f1f1f1f1f1f1f1f
 GLOBL stopControl<>(SB), RODATA|NOPTR, $16
+DATA stopLess<>+0(SB)/8, $0x3c3c3c3c3c3c3c3c
+DATA stopLess<>+8(SB)/8, $0x3c3c3c3c3c3c3c3c
+GLOBL stopLess<>(SB), RODATA|NOPTR, $16
+DATA stopGreater<>+0(SB)/8, $0x3e3e3e3e3e3e3e3e
+DATA stopGreater<>+8(SB)/8, $0x3e3e3e3e3e3e3e3e
+GLOBL stopGreater<>(SB), RODATA|NOPTR, $16
+DATA stopAmp<>+0(SB)/8, $0x2626262626262626
+DATA stopAmp<>+8(SB)/8, $0x2626262626262626
+GLOBL stopAmp<>(SB), RODATA|NOPTR, $16
 
 // twoByteEscape flags the bytes that follow a backslash in a two-byte
 // escape: " \ / b f n r t.

@@ -3,8 +3,8 @@
 package replay
 
 // vectorStops says the scans are vector scans, worth a call for a run
-// longer than a word: here they are not, and validString passes a run's
-// words itself.
+// longer than a word: here they are not, and validString and goVerbatim
+// pass a run's words themselves.
 const vectorStops = false
 
 // special returns the index of the first '"', '\\' or byte below 0x20 in
@@ -16,3 +16,7 @@ func special(b []byte, j int) int { return specialSWAR(b, j) }
 // \t) in b[j:], or len(b) (j itself when j > len(b)), and whether it
 // passed a two-byte escape.
 func stringRun(b []byte, j int) (stop int, esc bool) { return stringRunSWAR(b, j) }
+
+// verbatimIndex returns the index of the first <, >, &, '\\' or byte over
+// 0x7f in b[j:], or len(b) (j itself when j > len(b)).
+func verbatimIndex(b []byte, j int) int { return verbatimIndexSWAR(b, j) }

@@ -36,6 +36,8 @@ var stopScans = []struct {
 }{
 	{"special", special, specialRef},
 	{"specialSWAR", specialSWAR, specialRef},
+	{"verbatimIndex", verbatimIndex, verbatimIndexRef},
+	{"verbatimIndexSWAR", verbatimIndexSWAR, verbatimIndexRef},
 }
 
 // Every byte value at every place of inputs of 0 to 80 bytes (five 16-
