@@ -84,24 +84,34 @@ func nonFiniteToken(v []byte) bool {
 
 // validString checks the string starting at b[i] == '"' and returns the
 // index after it (-1 when invalid or cut) and whether it holds an escape.
-// One pass, eight bytes at a time, finds what matters in a string: its
-// closing quote, a backslash, a control byte (which JSON forbids there).
+// One pass, eight or 16 bytes at a time (stopscan.go), finds what matters
+// in a string: its closing quote, a backslash, a control byte (which
+// JSON forbids there).
 func validString(b []byte, i int) (end int, esc bool) {
 	j := i + 1
 	for {
-		// special's loop, written here: a string stops every 11 to 17
-		// bytes (keys, lines between newline escapes), and a call a run
-		// was a tenth of the validating pass. The last few bytes of b,
-		// or a stop found in its last word, go to special.
-		for j+8 <= len(b) {
+		// A string stops every 11 to 17 bytes (keys, lines between
+		// newline escapes), and a call a run was a tenth of the
+		// validating pass: the words are tested here, and the last few
+		// bytes of b go to special. With the vector scans (vectorStops,
+		// amd64) only the first word is: a longer run goes to stringRun,
+		// which also passes the two-byte escapes up to the next stop.
+		for {
+			if j+8 > len(b) {
+				j = special(b, j)
+				break
+			}
 			if m := stopMask(binary.LittleEndian.Uint64(b[j:])); m != 0 {
 				j += bits.TrailingZeros64(m) / 8
 				break
 			}
 			j += 8
-		}
-		if j+8 > len(b) {
-			j = special(b, j)
+			if vectorStops {
+				var e bool
+				j, e = stringRun(b, j)
+				esc = esc || e
+				break
+			}
 		}
 		if j >= len(b) {
 			return -1, false
@@ -134,47 +144,6 @@ func validString(b []byte, i int) (end int, esc bool) {
 			return -1, false
 		}
 	}
-}
-
-// special returns the index of the first '"', '\\' or byte below 0x20 in
-// b[j:], or len(b). A word holds one when, after XOR with the byte sought
-// (a zero byte where it was), some byte borrows on subtracting 1 (0x20 for
-// the control bytes) with its own high bit clear. The three tests share
-// that last mask: '"' and '\\' are ASCII, so the XORs leave each byte's
-// high bit as it was in x, and one AND NOT with x stands for three.
-// A borrow only carries upwards, from a byte that holds one, so the
-// lowest flagged byte of the word is the first that does. Two words are
-// tested a turn, one branch for both: most strings run for dozens of
-// bytes between their escapes.
-func special(b []byte, j int) int {
-	for j+16 <= len(b) {
-		x, y := binary.LittleEndian.Uint64(b[j:]), binary.LittleEndian.Uint64(b[j+8:])
-		mx, my := stopMask(x), stopMask(y)
-		if mx|my != 0 {
-			if mx != 0 {
-				return j + bits.TrailingZeros64(mx)/8
-			}
-			return j + 8 + bits.TrailingZeros64(my)/8
-		}
-		j += 16
-	}
-	if j+8 <= len(b) {
-		if m := stopMask(binary.LittleEndian.Uint64(b[j:])); m != 0 {
-			return j + bits.TrailingZeros64(m)/8
-		}
-		j += 8
-	}
-	for j < len(b) && b[j] >= 0x20 && b[j] != '"' && b[j] != '\\' {
-		j++
-	}
-	return j
-}
-
-// stopMask flags (high bit) the bytes of x that special stops at, exactly
-// from the lowest one up (above it, any byte may be flagged).
-func stopMask(x uint64) uint64 {
-	const ones, highs = 0x0101010101010101, 0x8080808080808080
-	return ((x - ones*0x20) | ((x ^ ones*'"') - ones) | ((x ^ ones*'\\') - ones)) &^ x & highs
 }
 
 func isHex(c byte) bool {

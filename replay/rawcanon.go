@@ -344,17 +344,25 @@ func appendStringValue(dst []byte, v rawValue) []byte {
 // character it escapes (<, >, &, U+2028, U+2029), valid UTF-8. Words of
 // eight bytes holding none of <, >, &, a backslash or a byte over 0x7f
 // are passed at once; in a word that holds one, the bytes before the
-// first are (verbatimStop).
+// first are (verbatimStop); the rest of a run longer than a word is
+// verbatimIndex's, with a vector scan.
 func goVerbatim(body []byte) bool {
 	i := 0
 	for i < len(body) {
 		if i+8 <= len(body) {
 			m := verbatimStop(binary.LittleEndian.Uint64(body[i:]))
-			if m == 0 {
+			switch {
+			case m != 0:
+				i += bits.TrailingZeros64(m) / 8
+			case !vectorStops:
 				i += 8
 				continue
+			default:
+				// A run longer than a word: the vector scan's.
+				if i = verbatimIndex(body, i+8); i >= len(body) {
+					return true
+				}
 			}
-			i += bits.TrailingZeros64(m) / 8
 		}
 		switch c := body[i]; {
 		case c == '\\':
@@ -380,19 +388,6 @@ func goVerbatim(body []byte) bool {
 		}
 	}
 	return true
-}
-
-// verbatimStop flags (high bit) the bytes of x that goVerbatim looks at
-// one by one: <, >, &, a backslash, a byte over 0x7f, exactly from the
-// lowest one up. A byte equal to one sought is zero after the XOR and
-// borrows on subtracting 1; x's own high bits (which the XORs with ASCII
-// leave as they were) both flag the bytes over 0x7f and stand for the
-// AND NOT of each test, which a borrow from a byte over 0x80 would
-// otherwise fool.
-func verbatimStop(x uint64) uint64 {
-	const ones, highs = 0x0101010101010101, 0x8080808080808080
-	lt, gt, amp, bs := x^(ones*'<'), x^(ones*'>'), x^(ones*'&'), x^(ones*'\\')
-	return ((lt - ones) | (gt - ones) | (amp - ones) | (bs - ones) | x) & highs
 }
 
 // appendASCIIEscape appends an ASCII byte a JSON string cannot hold as

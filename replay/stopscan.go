@@ -1,0 +1,100 @@
+package replay
+
+// The stop scans: the first byte of a small class in a run of bytes.
+// special finds what a JSON string's validation stops at ('"', '\\', a
+// byte below 0x20); stringRun the same, passing the two-byte escapes
+// (validString's runs between them are short); verbatimIndex what
+// goVerbatim looks at (<, >, &, '\\', a byte over 0x7f). Every string of
+// every record goes through them. On amd64 they run 16 bytes a step in
+// assembly (stopscan_amd64.s, SSE2): Go has no SIMD in the language or
+// the standard library (simd/archsimd only behind GOEXPERIMENT=simd) and
+// its compiler does not vectorise loops. Elsewhere, or with the purego
+// build tag, they are the SWAR scans below (stopscan_other.go), eight
+// bytes a word, which are also the reference the assembly is tested
+// against on amd64 (stopscan_test.go). An assembly function is never
+// inlined, and a string stops every 11 to 17 bytes: the callers test a
+// run's first word themselves (stopMask, verbatimStop) and call the
+// scan only for the runs that go on.
+
+import (
+	"encoding/binary"
+	"math/bits"
+)
+
+// specialSWAR is special eight bytes a word. A word holds a stop when,
+// after XOR with the byte sought (a zero byte where it was), some byte
+// borrows on subtracting 1 (0x20 for the control bytes) with its own
+// high bit clear. The three tests share that last mask: '"' and '\\' are
+// ASCII, so the XORs leave each byte's high bit as it was in x, and one
+// AND NOT with x stands for three. A borrow only carries upwards, from a
+// byte that holds one, so the lowest flagged byte of the word is the
+// first that does. Two words are tested a turn, one branch for both:
+// most strings run for dozens of bytes between their escapes.
+func specialSWAR(b []byte, j int) int {
+	for j+16 <= len(b) {
+		x, y := binary.LittleEndian.Uint64(b[j:]), binary.LittleEndian.Uint64(b[j+8:])
+		mx, my := stopMask(x), stopMask(y)
+		if mx|my != 0 {
+			if mx != 0 {
+				return j + bits.TrailingZeros64(mx)/8
+			}
+			return j + 8 + bits.TrailingZeros64(my)/8
+		}
+		j += 16
+	}
+	if j+8 <= len(b) {
+		if m := stopMask(binary.LittleEndian.Uint64(b[j:])); m != 0 {
+			return j + bits.TrailingZeros64(m)/8
+		}
+		j += 8
+	}
+	for j < len(b) && b[j] >= 0x20 && b[j] != '"' && b[j] != '\\' {
+		j++
+	}
+	return j
+}
+
+// stopMask flags (high bit) the bytes of x that special stops at, exactly
+// from the lowest one up (above it, any byte may be flagged).
+func stopMask(x uint64) uint64 {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	return ((x - ones*0x20) | ((x ^ ones*'"') - ones) | ((x ^ ones*'\\') - ones)) &^ x & highs
+}
+
+// verbatimIndexSWAR is verbatimIndex eight bytes a word (verbatimStop).
+func verbatimIndexSWAR(b []byte, j int) int {
+	for ; j+8 <= len(b); j += 8 {
+		if m := verbatimStop(binary.LittleEndian.Uint64(b[j:])); m != 0 {
+			return j + bits.TrailingZeros64(m)/8
+		}
+	}
+	for j < len(b) && b[j] < 0x80 && b[j] != '<' && b[j] != '>' && b[j] != '&' && b[j] != '\\' {
+		j++
+	}
+	return j
+}
+
+// verbatimStop flags (high bit) the bytes of x that goVerbatim looks at
+// one by one: <, >, &, a backslash, a byte over 0x7f, exactly from the
+// lowest one up. A byte equal to one sought is zero after the XOR and
+// borrows on subtracting 1; x's own high bits (which the XORs with ASCII
+// leave as they were) both flag the bytes over 0x7f and stand for the
+// AND NOT of each test, which a borrow from a byte over 0x80 would
+// otherwise fool.
+func verbatimStop(x uint64) uint64 {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	lt, gt, amp, bs := x^(ones*'<'), x^(ones*'>'), x^(ones*'&'), x^(ones*'\\')
+	return ((lt - ones) | (gt - ones) | (amp - ones) | (bs - ones) | x) & highs
+}
+
+// stringRunSWAR is stringRun with specialSWAR.
+func stringRunSWAR(b []byte, j int) (stop int, esc bool) {
+	for {
+		j = specialSWAR(b, j)
+		if j+1 >= len(b) || b[j] != '\\' || simpleEscape[b[j+1]] == 0 {
+			return j, esc
+		}
+		esc = true
+		j += 2
+	}
+}

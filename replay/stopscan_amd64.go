@@ -1,0 +1,27 @@
+//go:build amd64 && !purego
+
+package replay
+
+// vectorStops says the scans are vector scans (stopscan_amd64.s), worth a
+// call for a run longer than a word.
+const vectorStops = true
+
+// special returns the index of the first '"', '\\' or byte below 0x20 in
+// b[j:], or len(b) (j itself when j > len(b)).
+//
+//go:noescape
+func special(b []byte, j int) int
+
+// stringRun returns the index of the first '"', byte below 0x20 or
+// backslash that does not start a two-byte escape (\" \\ \/ \b \f \n \r
+// \t) in b[j:], or len(b) (j itself when j > len(b)), and whether it
+// passed a two-byte escape.
+//
+//go:noescape
+func stringRun(b []byte, j int) (stop int, esc bool)
+
+// verbatimIndex returns the index of the first <, >, &, '\\' or byte over
+// 0x7f in b[j:], or len(b) (j itself when j > len(b)).
+//
+//go:noescape
+func verbatimIndex(b []byte, j int) int

@@ -1,0 +1,299 @@
+//go:build amd64 && !purego
+
+#include "textflag.h"
+
+// special, stringRun and verbatimIndex (stopscan_amd64.go), 16 bytes a
+// step with SSE2, the amd64 baseline: no CPU detection. A step loads 16
+// bytes, compares each with the class's bytes (PCMPEQB, PMINUB), ORs the
+// results into a mask of a bit a byte (PMOVMSKB) and stops at its lowest
+// bit (BSF). None reads outside b: the bytes after the last whole step
+// are tested in the 16 bytes that end b, the bits of those before j
+// shifted out; a b shorter than 16 bytes is tested a byte at a time.
+// A j past len(b) (or negative: unsigned, it is past) is returned as it
+// is. They take their arguments on the stack (ABI0): an assembly
+// function outside the runtime cannot use the register ABI.
+
+// STRINGSTOP sets AX to the mask of the bytes of X0 that are '"' (X1),
+// '\\' (X2) or at most 0x1f (X3), using X4 and X5; X0 is lost.
+#define STRINGSTOP \
+	MOVO	X0, X4 \
+	PMINUB	X3, X4 \
+	PCMPEQB	X0, X4 \
+	MOVO	X0, X5 \
+	PCMPEQB	X1, X5 \
+	PCMPEQB	X2, X0 \
+	POR	X4, X0 \
+	POR	X5, X0 \
+	PMOVMSKB	X0, AX
+
+// VERBATIMSTOP sets AX to the mask of the bytes of X0 that are '<' (X1),
+// '>' (X2), '&' (X3), '\\' (X6) or over 0x7f (their own high bit), using
+// X4 and X5; X0 is kept.
+#define VERBATIMSTOP \
+	MOVO	X0, X4 \
+	PCMPEQB	X1, X4 \
+	MOVO	X0, X5 \
+	PCMPEQB	X2, X5 \
+	POR	X5, X4 \
+	MOVO	X0, X5 \
+	PCMPEQB	X3, X5 \
+	POR	X5, X4 \
+	MOVO	X0, X5 \
+	PCMPEQB	X6, X5 \
+	POR	X5, X4 \
+	POR	X0, X4 \
+	PMOVMSKB	X4, AX
+
+// func special(b []byte, j int) int
+TEXT ·special(SB), NOSPLIT, $0-40
+	MOVQ	b_base+0(FP), SI
+	MOVQ	b_len+8(FP), DX
+	MOVQ	j+24(FP), CX
+	CMPQ	CX, DX
+	JAE	sat            // j >= len(b), unsigned: j as it is
+	CMPQ	DX, $16
+	JB	sbytes
+	MOVOU	stopQuote<>(SB), X1
+	MOVOU	stopBackslash<>(SB), X2
+	MOVOU	stopControl<>(SB), X3
+	LEAQ	16(CX), BX
+	CMPQ	BX, DX
+	JA	stail
+
+sloop:
+	MOVOU	(SI)(CX*1), X0
+	STRINGSTOP
+	TESTL	AX, AX
+	JNZ	sfound
+	ADDQ	$16, CX
+	LEAQ	16(CX), BX
+	CMPQ	BX, DX
+	JBE	sloop
+	CMPQ	CX, DX
+	JAE	send
+
+stail:
+	MOVOU	-16(SI)(DX*1), X0
+	STRINGSTOP
+	MOVQ	CX, BX         // j
+	SUBQ	DX, CX
+	ADDQ	$16, CX        // the bytes of the load before j: 1 to 15
+	SHRL	CX, AX
+	TESTL	AX, AX
+	JZ	send
+	MOVQ	BX, CX
+
+sfound:
+	BSFL	AX, AX
+	ADDQ	CX, AX
+	MOVQ	AX, ret+32(FP)
+	RET
+
+sbytes:
+	MOVBLZX	(SI)(CX*1), AX
+	CMPB	AL, $0x20
+	JB	sat
+	CMPB	AL, $0x22
+	JEQ	sat
+	CMPB	AL, $0x5c
+	JEQ	sat
+	INCQ	CX
+	CMPQ	CX, DX
+	JB	sbytes
+
+send:
+	MOVQ	DX, ret+32(FP)
+	RET
+
+sat:
+	MOVQ	CX, ret+32(FP)
+	RET
+
+// func stringRun(b []byte, j int) (stop int, esc bool)
+TEXT ·stringRun(SB), NOSPLIT, $0-41
+	MOVQ	b_base+0(FP), SI
+	MOVQ	b_len+8(FP), DX
+	MOVQ	j+24(FP), CX
+	XORL	DI, DI         // esc
+	CMPQ	CX, DX
+	JAE	rat            // j >= len(b), unsigned: j as it is
+	LEAQ	twoByteEscape<>(SB), R8
+	CMPQ	DX, $16
+	JB	rbytes
+	MOVOU	stopQuote<>(SB), X1
+	MOVOU	stopBackslash<>(SB), X2
+	MOVOU	stopControl<>(SB), X3
+
+rnext:
+	LEAQ	16(CX), BX
+	CMPQ	BX, DX
+	JA	rtail
+
+rloop:
+	MOVOU	(SI)(CX*1), X0
+	STRINGSTOP
+	TESTL	AX, AX
+	JNZ	rfound
+	ADDQ	$16, CX
+	LEAQ	16(CX), BX
+	CMPQ	BX, DX
+	JBE	rloop
+
+rtail:
+	CMPQ	CX, DX
+	JAE	rend
+	MOVOU	-16(SI)(DX*1), X0
+	STRINGSTOP
+	MOVQ	CX, BX
+	SUBQ	DX, CX
+	ADDQ	$16, CX
+	SHRL	CX, AX
+	MOVQ	BX, CX
+	TESTL	AX, AX
+	JZ	rend
+
+rfound:
+	BSFL	AX, AX
+	ADDQ	AX, CX
+	MOVBLZX	(SI)(CX*1), AX
+	CMPB	AL, $0x5c
+	JNE	rat
+
+	// A backslash: past it when a two-byte escape, on at the next byte.
+rescape:
+	LEAQ	1(CX), BX
+	CMPQ	BX, DX
+	JAE	rat
+	MOVBLZX	(SI)(BX*1), AX
+	MOVBLZX	(R8)(AX*1), AX
+	TESTL	AX, AX
+	JZ	rat
+	MOVL	$1, DI
+	ADDQ	$2, CX
+	CMPQ	DX, $16
+	JAE	rnext
+	CMPQ	CX, DX
+	JAE	rend
+
+rbytes:
+	MOVBLZX	(SI)(CX*1), AX
+	CMPB	AL, $0x20
+	JB	rat
+	CMPB	AL, $0x22
+	JEQ	rat
+	CMPB	AL, $0x5c
+	JEQ	rescape
+	INCQ	CX
+	CMPQ	CX, DX
+	JB	rbytes
+
+rend:
+	MOVQ	DX, CX
+
+rat:
+	MOVQ	CX, stop+32(FP)
+	MOVB	DI, esc+40(FP)
+	RET
+
+// func verbatimIndex(b []byte, j int) int
+TEXT ·verbatimIndex(SB), NOSPLIT, $0-40
+	MOVQ	b_base+0(FP), SI
+	MOVQ	b_len+8(FP), DX
+	MOVQ	j+24(FP), CX
+	CMPQ	CX, DX
+	JAE	vat
+	CMPQ	DX, $16
+	JB	vbytes
+	MOVOU	stopLess<>(SB), X1
+	MOVOU	stopGreater<>(SB), X2
+	MOVOU	stopAmp<>(SB), X3
+	MOVOU	stopBackslash<>(SB), X6
+	LEAQ	16(CX), BX
+	CMPQ	BX, DX
+	JA	vtail
+
+vloop:
+	MOVOU	(SI)(CX*1), X0
+	VERBATIMSTOP
+	TESTL	AX, AX
+	JNZ	vfound
+	ADDQ	$16, CX
+	LEAQ	16(CX), BX
+	CMPQ	BX, DX
+	JBE	vloop
+	CMPQ	CX, DX
+	JAE	vend
+
+vtail:
+	MOVOU	-16(SI)(DX*1), X0
+	VERBATIMSTOP
+	MOVQ	CX, BX
+	SUBQ	DX, CX
+	ADDQ	$16, CX
+	SHRL	CX, AX
+	TESTL	AX, AX
+	JZ	vend
+	MOVQ	BX, CX
+
+vfound:
+	BSFL	AX, AX
+	ADDQ	CX, AX
+	MOVQ	AX, ret+32(FP)
+	RET
+
+vbytes:
+	MOVBLZX	(SI)(CX*1), AX
+	CMPB	AL, $0x80
+	JAE	vat
+	CMPB	AL, $0x3c      // <
+	JEQ	vat
+	CMPB	AL, $0x3e      // >
+	JEQ	vat
+	CMPB	AL, $0x26      // &
+	JEQ	vat
+	CMPB	AL, $0x5c      // \\
+	JEQ	vat
+	INCQ	CX
+	CMPQ	CX, DX
+	JB	vbytes
+
+vend:
+	MOVQ	DX, ret+32(FP)
+	RET
+
+vat:
+	MOVQ	CX, ret+32(FP)
+	RET
+
+// The bytes sought, 16 copies each.
+DATA stopQuote<>+0(SB)/8, $0x2222222222222222
+DATA stopQuote<>+8(SB)/8, $0x2222222222222222
+GLOBL stopQuote<>(SB), RODATA|NOPTR, $16
+DATA stopBackslash<>+0(SB)/8, $0x5c5c5c5c5c5c5c5c
+DATA stopBackslash<>+8(SB)/8, $0x5c5c5c5c5c5c5c5c
+GLOBL stopBackslash<>(SB), RODATA|NOPTR, $16
+DATA stopControl<>+0(SB)/8, $0x1f1f1f1f1f1f1f1f
+DATA stopControl<>+8(SB)/8, $0x1f1f1f1f1f1f1f1f
+GLOBL stopControl<>(SB), RODATA|NOPTR, $16
+DATA stopLess<>+0(SB)/8, $0x3c3c3c3c3c3c3c3c
+DATA stopLess<>+8(SB)/8, $0x3c3c3c3c3c3c3c3c
+GLOBL stopLess<>(SB), RODATA|NOPTR, $16
+DATA stopGreater<>+0(SB)/8, $0x3e3e3e3e3e3e3e3e
+DATA stopGreater<>+8(SB)/8, $0x3e3e3e3e3e3e3e3e
+GLOBL stopGreater<>(SB), RODATA|NOPTR, $16
+DATA stopAmp<>+0(SB)/8, $0x2626262626262626
+DATA stopAmp<>+8(SB)/8, $0x2626262626262626
+GLOBL stopAmp<>(SB), RODATA|NOPTR, $16
+
+// twoByteEscape flags the bytes that follow a backslash in a two-byte
+// escape: " \ / b f n r t.
+DATA twoByteEscape<>+0x22(SB)/1, $1
+DATA twoByteEscape<>+0x2f(SB)/1, $1
+DATA twoByteEscape<>+0x5c(SB)/1, $1
+DATA twoByteEscape<>+0x62(SB)/1, $1
+DATA twoByteEscape<>+0x66(SB)/1, $1
+DATA twoByteEscape<>+0x6e(SB)/1, $1
+DATA twoByteEscape<>+0x72(SB)/1, $1
+DATA twoByteEscape<>+0x74(SB)/1, $1
+GLOBL twoByteEscape<>(SB), RODATA|NOPTR, $256
+

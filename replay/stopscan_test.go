@@ -1,0 +1,232 @@
+package replay
+
+import (
+	"bytes"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// The stop scans against byte loops: special and verbatimIndex (the
+// assembly on amd64, from 16 bytes of input on) and their SWAR versions
+// (the other architectures' code, called directly so that it stays
+// tested here too).
+
+func specialRef(b []byte, j int) int {
+	for ; j < len(b); j++ {
+		if c := b[j]; c < 0x20 || c == '"' || c == '\\' {
+			break
+		}
+	}
+	return j
+}
+
+func verbatimIndexRef(b []byte, j int) int {
+	for ; j < len(b); j++ {
+		if c := b[j]; c >= 0x80 || c == '<' || c == '>' || c == '&' || c == '\\' {
+			break
+		}
+	}
+	return j
+}
+
+var stopScans = []struct {
+	name      string
+	scan, ref func([]byte, int) int
+}{
+	{"special", special, specialRef},
+	{"specialSWAR", specialSWAR, specialRef},
+	{"verbatimIndex", verbatimIndex, verbatimIndexRef},
+	{"verbatimIndexSWAR", verbatimIndexSWAR, verbatimIndexRef},
+}
+
+// Every byte value at every place of inputs of 0 to 80 bytes (five 16-
+// byte steps and every tail; each kind of byte from 33 bytes on), among
+// neighbours that stop neither scan, from starts in the first and second
+// words and steps.
+func TestStopScanEveryByte(t *testing.T) {
+	kinds := []int{0, 0x1f, ' ', '!', '"', '#', '&', '<', '=', '>', '[', '\\', ']', 0x7f, 0x80, 0xff}
+	for _, s := range stopScans {
+		for _, fill := range []byte{'a', ' ', '!', '[', 0x7f} {
+			for n := range 81 {
+				b := bytes.Repeat([]byte{fill}, n)
+				for pos := range n {
+					for c := range 256 {
+						if n > 32 && !slices.Contains(kinds, c) {
+							continue
+						}
+						b[pos] = byte(c)
+						for _, from := range []int{0, 1, 7, 8, 9, 15, 16, 17} {
+							if from > n {
+								break
+							}
+							if got, want := s.scan(b, from), s.ref(b, from); got != want {
+								t.Fatalf("%s(%x, %d) = %d, want %d", s.name, b, from, got, want)
+							}
+						}
+					}
+					b[pos] = fill
+				}
+				if got := s.scan(b, n+1); got != n+1 {
+					t.Fatalf("%s past the end of %d bytes: %d", s.name, n, got)
+				}
+			}
+		}
+	}
+}
+
+// A stop before the start is never taken, nor one after the first:
+// two stops at every pair of places, from every start, so that the
+// last 16 bytes' load (which holds bytes before the start) is tested at
+// every overlap.
+func TestStopScanEveryStart(t *testing.T) {
+	for _, s := range stopScans {
+		for _, stop := range []byte{'"', '\\', 0, 0x1f, '<', '>', '&', 0x80, 0xff} {
+			for n := range 81 {
+				b := bytes.Repeat([]byte{'x'}, n)
+				for p1 := -1; p1 < n; p1++ {
+					if p1 >= 0 {
+						b[p1] = stop
+					}
+					for p2 := p1 + 1; p2 < n; p2 += 3 {
+						b[p2] = stop
+						for from := 0; from <= n; from++ {
+							if got, want := s.scan(b, from), s.ref(b, from); got != want {
+								t.Fatalf("%s(%x, %d) = %d, want %d", s.name, b, from, got, want)
+							}
+						}
+						b[p2] = 'x'
+					}
+					if p1 >= 0 {
+						b[p1] = 'x'
+					}
+				}
+			}
+		}
+	}
+}
+
+// The scans never read outside b: b is a window of a larger buffer
+// whose bytes around it all stop both scans.
+func TestStopScanWindow(t *testing.T) {
+	for _, s := range stopScans {
+		for n := range 81 {
+			buf := bytes.Repeat([]byte{'"'}, n+64)
+			for i := range n {
+				buf[32+i] = 'y'
+			}
+			for _, c := range []byte{'"', '<', 0x80} {
+				for i := range buf {
+					if i < 32 || i >= 32+n {
+						buf[i] = c
+					}
+				}
+				b := buf[32 : 32+n : 32+n]
+				for from := 0; from <= n; from++ {
+					if got := s.scan(b, from); got != n {
+						t.Fatalf("%s of %d bytes from %d: %d, want %d (read outside)", s.name, n, from, got, n)
+					}
+				}
+			}
+		}
+	}
+}
+
+func FuzzStopScan(f *testing.F) {
+	for _, s := range []string{"", "abc", `0123456789abcdef"`, "0123456789abcdef01234\\", "x<y", "é\x01", "0123456789abcdef0123456789abcdef\n"} {
+		f.Add([]byte(s), uint8(0))
+	}
+	f.Fuzz(func(t *testing.T, b []byte, from uint8) {
+		j := int(from) % (len(b) + 2)
+		for _, s := range stopScans {
+			if got, want := s.scan(b, j), s.ref(b, j); got != want {
+				t.Fatalf("%s(%q, %d) = %d, want %d", s.name, b, j, got, want)
+			}
+		}
+		wantStop, wantEsc := stringRunRef(b, j)
+		if j > len(b) {
+			wantStop = j
+		}
+		for _, s := range stringRuns {
+			if gotStop, gotEsc := s.run(b, j); gotStop != wantStop || gotEsc != wantEsc {
+				t.Fatalf("%s(%q, %d) = %d %v, want %d %v", s.name, b, j, gotStop, gotEsc, wantStop, wantEsc)
+			}
+		}
+	})
+}
+
+// BenchmarkStopScan: the scans over runs of a few lengths, a stop at the end.
+func BenchmarkStopScan(b *testing.B) {
+	for _, n := range []int{8, 16, 24, 40, 64, 200, 2000} {
+		buf := append(bytes.Repeat([]byte{'a'}, n), `\"< and some more bytes after the stops`...)
+		for _, s := range stopScans {
+			b.Run(s.name+"/"+itoa(n), func(b *testing.B) {
+				b.SetBytes(int64(n))
+				for b.Loop() {
+					if s.scan(buf, 0) != n {
+						b.Fatal("wrong stop")
+					}
+				}
+			})
+		}
+	}
+}
+
+func stringRunRef(b []byte, j int) (int, bool) {
+	esc := false
+	for ; j < len(b); j++ {
+		c := b[j]
+		if c == '\\' && j+1 < len(b) && bytes.IndexByte([]byte(`"\/bfnrt`), b[j+1]) >= 0 {
+			esc = true
+			j++
+			continue
+		}
+		if c < 0x20 || c == '"' || c == '\\' {
+			break
+		}
+	}
+	return j, esc
+}
+
+var stringRuns = []struct {
+	name string
+	run  func([]byte, int) (int, bool)
+}{{"stringRun", stringRun}, {"stringRunSWAR", stringRunSWAR}}
+
+// stringRun passes two-byte escapes, whatever byte stands wherever among
+// neighbours that are plain, escapes or a backslash's halves, from
+// starts in the first and second words and steps, up to 80 bytes (every
+// byte up to 32, each kind of byte after).
+func TestStringRun(t *testing.T) {
+	kinds := []int{0, 0x1f, ' ', '"', '\\', '/', 'n', 't', 'u', 'a', 0x7f, 0x80, 0xff}
+	for _, s := range stringRuns {
+		for _, fill := range []string{"a", `\n`, `xy\/`, `\\`, `abcdefghijklm\"`, "\xe9\\u"} {
+			for n := range 81 {
+				b := []byte(strings.Repeat(fill, n))[:n]
+				for pos := range n {
+					for c := range 256 {
+						if n > 32 && !slices.Contains(kinds, c) {
+							continue
+						}
+						keep := b[pos]
+						b[pos] = byte(c)
+						for _, from := range []int{0, 1, 7, 8, 9, 15, 16, 17, n, n + 1} {
+							if from > n+1 {
+								break
+							}
+							gotStop, gotEsc := s.run(b, from)
+							wantStop, wantEsc := stringRunRef(b, from)
+							if from > n {
+								wantStop = from
+							}
+							if gotStop != wantStop || gotEsc != wantEsc {
+								t.Fatalf("%s(%q, %d) = %d %v, want %d %v", s.name, b, from, gotStop, gotEsc, wantStop, wantEsc)
+							}
+						}
+						b[pos] = keep
+					}
+				}
+			}
+		}
+	}
+}
