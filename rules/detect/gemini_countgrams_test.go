@@ -1,0 +1,114 @@
+package detect
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math/rand/v2"
+	"testing"
+	"unsafe"
+)
+
+// countGramsRef is countGrams as written before its pointer loop: the
+// grams by reslicing, each word built from its code units. A stride past
+// gramUnits (which reslicing cannot take) counts the grams one by one.
+func countGramsRef(counts *[1 << 13]uint8, b []uint16, m int, lim uint8) bool {
+	if m > gramUnits {
+		for i := 0; i+gramUnits <= len(b); i += m {
+			if !countGramsRef(counts, b[i:i+gramUnits], 1, lim) {
+				return false
+			}
+		}
+		return true
+	}
+	for ; len(b) >= gramUnits; b = b[m:] {
+		g := b[:gramUnits]
+		x0 := uint64(g[0]) | uint64(g[1])<<16 | uint64(g[2])<<32 | uint64(g[3])<<48
+		x1 := uint64(g[4]) | uint64(g[5])<<16 | uint64(g[6])<<32 | uint64(g[7])<<48
+		x2 := uint64(g[8]) | uint64(g[9])<<16 | uint64(g[10])<<32 | uint64(g[11])<<48
+		x3 := uint64(g[12]) | uint64(g[13])<<16 | uint64(g[14])<<32 | uint64(g[15])<<48
+		h := (x0 ^ x1*0x9E3779B97F4A7C15 ^ x2*0xC2B2AE3D27D4EB4F ^ x3*0x165667B19E3779F9) * 0xD6E8FEB86659FD93
+		k := h >> (64 - 13)
+		if counts[k]++; counts[k] >= lim {
+			return false
+		}
+	}
+	return true
+}
+
+// littleEndian says the machine stores a word's low byte first, the
+// order countGramsRef builds its words in.
+func littleEndian() bool {
+	x := uint16(1)
+	return *(*byte)(unsafe.Pointer(&x)) == 1
+}
+
+// FuzzCountGrams holds countGrams to countGramsRef: the same counts, the
+// same answer, on every stride, bound and length, from any start in a
+// buffer (the counts are reused across calls, as a deferral's are).
+func FuzzCountGrams(f *testing.F) {
+	if !littleEndian() {
+		f.Skip("countGrams reads words in the machine's order; the reference builds them little-endian")
+	}
+	f.Add([]byte("abcdefghijklmnopqrstuvwxyz0123456789abcdefghijklmnopqrstuvwxyz0123456789"), uint8(1), uint8(3), uint8(0))
+	f.Add([]byte("aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"), uint8(3), uint8(4), uint8(1))
+	f.Add([]byte("short"), uint8(2), uint8(2), uint8(0))
+	f.Fuzz(func(t *testing.T, data []byte, m, lim, off uint8) {
+		units := make([]uint16, len(data)/2)
+		for i := range units {
+			units[i] = binary.LittleEndian.Uint16(data[2*i:])
+		}
+		from := min(int(off), len(units))
+		b := units[from:]
+		stride := int(m%20) + 1 // past gramUnits too: the indexed path
+		var got, want [1 << 13]uint8
+		g, w := countGrams(&got, b, stride, lim), countGramsRef(&want, b, stride, lim)
+		if g != w || got != want {
+			t.Fatalf("%d units from %d, stride %d, lim %d: countGrams %v, reference %v (counts equal: %v)",
+				len(b), from, stride, lim, g, w, got == want)
+		}
+	})
+}
+
+// TestCountGramsRandom runs FuzzCountGrams' comparison on random texts of
+// few distinct code units (grams repeat, counts reach their bound).
+func TestCountGramsRandom(t *testing.T) {
+	if !littleEndian() {
+		t.Skip("countGrams reads words in the machine's order")
+	}
+	rng := rand.New(rand.NewPCG(24, 5))
+	for range 2000 {
+		units := make([]uint16, rng.IntN(300))
+		for i := range units {
+			units[i] = uint16(rng.IntN(3)) + 'a'
+			if rng.IntN(50) == 0 {
+				units[i] = uint16(rng.Uint32())
+			}
+		}
+		stride, lim := rng.IntN(4)+1+rng.IntN(2)*rng.IntN(20), uint8(rng.IntN(40)+1)
+		var got, want [1 << 13]uint8
+		for k := 0; k < 3; k++ { // counts carried over, as a deferral's
+			from := rng.IntN(len(units) + 1)
+			g, w := countGrams(&got, units[from:], stride, lim), countGramsRef(&want, units[from:], stride, lim)
+			if g != w || got != want {
+				t.Fatalf("%d units from %d, stride %d, lim %d: countGrams %v, reference %v", len(units)-from, from, stride, lim, g, w)
+			}
+		}
+	}
+}
+
+// BenchmarkCountGrams counts the grams of an agent's message as the
+// content scan's deferral does: every gram (stride 1) and every third
+// (sparseStride's), with a bound no gram reaches.
+func BenchmarkCountGrams(b *testing.B) {
+	units := AppendUTF16(nil, benchOutput)
+	for _, m := range []int{1, gramStride} {
+		b.Run(fmt.Sprint("stride", m), func(b *testing.B) {
+			var counts [1 << 13]uint8
+			b.SetBytes(int64(2 * len(units)))
+			for b.Loop() {
+				clear(counts[:])
+				countGrams(&counts, units, m, 255)
+			}
+		})
+	}
+}
