@@ -392,14 +392,12 @@ func callActionRawIx(ix *valueIndex, name string, args rawValue) (action, canoni
 	return all[:cut], all[cut:]
 }
 
-// appendCanonical appends a valid value as encoding/json writes it once
+// appendCanonicalIx appends a valid value as encoding/json writes it once
 // decoded into an any with UseNumber: objects' keys sorted (the last of a
 // repeated key), strings re-encoded (no HTML escapes), numbers as written.
-func appendCanonical(dst []byte, v rawValue) []byte { return appendCanonicalIx(dst, v, nil) }
-
-// appendCanonicalIx is appendCanonical walking v with ix (members,
-// elems), which reads the members its validating pass noted and skips
-// long values by its index: the value is walked once more to write it.
+// With ix (nil walks v itself) it reads the members its validating pass
+// noted and skips long values by its index: the value is walked once
+// more to write it.
 func appendCanonicalIx(dst []byte, v rawValue, ix *valueIndex) []byte {
 	switch v.Kind() {
 	case '"':
