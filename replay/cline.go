@@ -174,8 +174,7 @@ func (c *clineReader) assistantText(text string) {
 			}
 			continue
 		}
-		action, canon := callActionRaw(part.tool, part.params)
-		c.q.push(stepRecord{info: StepInfo{Kind: StepAction}, action: action, canonical: canon, hasAction: true}, "")
+		c.q.push(stepRecord{info: StepInfo{Kind: StepAction}, action: part.action, canonical: part.canonical, hasAction: true}, "")
 		p := c.q.queue[len(c.q.queue)-1]
 		p.waiting = true
 		c.waiting = append(c.waiting, p)
@@ -437,6 +436,8 @@ type clinePart struct {
 	thinking bool
 	tool     string
 	params   []byte // the parameters as a JSON object, in the order written
+	// The call's forms, as callActionRaw(tool, params) writes them.
+	action, canonical string
 }
 
 // parseClineText cuts an assistant message into text and tool uses, as
@@ -502,87 +503,11 @@ func parseClineText(s string) []clinePart {
 			rest = body[end+len(name)+3:]
 			body = body[:end]
 		}
-		out = append(out, clinePart{tool: name, params: clineParams(name, body)})
+		params, action, canonical := clineParams(name, body)
+		out = append(out, clinePart{tool: name, params: params, action: action, canonical: canonical})
 		if end < 0 {
 			return out
 		}
 		s = rest
 	}
-}
-
-// clineParams reads <param>value</param> pairs into a JSON object, in the
-// order written; a later value of the same param replaces the first. The
-// pairs are kept in a slice (a tool has a few params) and the object
-// written with appendGoString into the one slice returned.
-func clineParams(tool, body string) []byte {
-	var kv [8][2]string // name, value; more params spill to the heap
-	pairs := kv[:0]
-	for {
-		i := strings.IndexByte(body, '<')
-		if i < 0 {
-			break
-		}
-		j := strings.IndexByte(body[i:], '>')
-		if j < 0 {
-			break
-		}
-		name := body[i+1 : i+j]
-		if !isParamName(name) {
-			body = body[i+1:]
-			continue
-		}
-		val := body[i+j+1:]
-		closing := "</" + name + ">"
-		k := strings.Index(val, closing)
-		if name == "content" && (tool == "write_to_file" || tool == "new_rule") {
-			k = strings.LastIndex(val, closing)
-		}
-		if k < 0 {
-			k = len(val) // a partial value runs to the end
-		}
-		v, at := strings.TrimSpace(val[:k]), -1
-		for n := range pairs {
-			if pairs[n][0] == name {
-				at = n
-				break
-			}
-		}
-		if at < 0 {
-			pairs = append(pairs, [2]string{name, v})
-		} else {
-			pairs[at][1] = v
-		}
-		if k+len(closing) > len(val) {
-			break
-		}
-		body = val[k+len(closing):]
-	}
-	size := 2
-	for _, p := range pairs {
-		size += len(p[0]) + len(p[1]) + 6 // quotes, colon, comma; escapes grow it
-	}
-	b := make([]byte, 0, size)
-	b = append(b, '{')
-	for i, p := range pairs {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = appendGoString(b, p[0], false)
-		b = append(b, ':')
-		b = appendGoString(b, p[1], false)
-	}
-	return append(b, '}')
-}
-
-func isParamName(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !(c >= 'a' && c <= 'z' || c == '_' || (i > 0 && c >= '0' && c <= '9')) {
-			return false
-		}
-	}
-	return true
 }

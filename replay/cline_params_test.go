@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // clineParamsOld is clineParams as it was (a map of the values, a
@@ -59,15 +60,30 @@ func clineParamsOld(tool, body string) []byte {
 	return []byte(b.String())
 }
 
-// FuzzClineParams holds clineParams to clineParamsOld byte for byte.
+// FuzzClineParams holds clineParams to clineParamsOld byte for byte, and
+// the call's forms it writes to callActionRaw's from the params (the
+// reader's way before) and to callAction's (encoding/json), for a valid
+// UTF-8 body: the decoded text the reader cuts it from is one.
 func FuzzClineParams(f *testing.F) {
 	f.Add("write_to_file", "<path>a.go</path>\n<content>x</content>y</content>")
 	f.Add("read_file", "<path> a </path><path>b</path><line_1>\"é\\</line_1><x>")
 	f.Add("new_rule", "<content>\x00\xff</content")
 	f.Add("execute_command", "<a>1</a><b>2</b><c>3</c><d>4</d><e>5</e><f>6</f><g>7</g><h>8</h><i>9</i><a>0</a>")
+	f.Add("replace_in_file", "<path>x</path><diff>\n\t<a>\u2028&</diff><zz>\r\n</zz><a_1>\ufffd</a_1><diff>2</diff>")
+	f.Add("attempt_completion", "")
 	f.Fuzz(func(t *testing.T, tool, body string) {
-		if got, want := clineParams(tool, body), clineParamsOld(tool, body); !bytes.Equal(got, want) {
+		got, action, canonical := clineParams(tool, body)
+		if want := clineParamsOld(tool, body); !bytes.Equal(got, want) {
 			t.Fatalf("clineParams(%q, %q) = %s, want %s", tool, body, got, want)
+		}
+		if !utf8.ValidString(tool) || !utf8.ValidString(body) {
+			return
+		}
+		if a, c := callActionRaw(tool, got); action != a || canonical != c {
+			t.Fatalf("clineParams(%q, %q): action %s, canonical %s; callActionRaw %s, %s", tool, body, action, canonical, a, c)
+		}
+		if a, c := callAction(tool, got); action != a || canonical != c {
+			t.Fatalf("clineParams(%q, %q): action %s, canonical %s; callAction %s, %s", tool, body, action, canonical, a, c)
 		}
 	})
 }

@@ -1,0 +1,112 @@
+package replay
+
+import (
+	"slices"
+	"strings"
+	"unsafe"
+)
+
+// clineParams reads <param>value</param> pairs into a JSON object, in the
+// order written; a later value of the same param replaces the first. The
+// pairs are kept in a slice (a tool has a few params) and the object
+// written with appendGoString. It also writes the call's two forms,
+// action and canonical, as callActionRaw(tool, params) writes them, into
+// the one allocation params is in: params holds no white space outside
+// its strings, so it is its own compact form (the action's), and a value
+// is written as appendGoString writes the string params decodes to (a
+// valid UTF-8 value, as the decoded text the reader cuts it from always
+// is), the canonical form's value: the canonical object is params'
+// members, in their names' order (each name once).
+func clineParams(tool, body string) (params []byte, action, canonical string) {
+	type pair struct {
+		name, val string
+		from, to  int // the member "name":"value" as written in params
+	}
+	var room [8]pair // more params spill to the heap
+	pairs := room[:0]
+	for {
+		i := strings.IndexByte(body, '<')
+		if i < 0 {
+			break
+		}
+		j := strings.IndexByte(body[i:], '>')
+		if j < 0 {
+			break
+		}
+		name := body[i+1 : i+j]
+		if !isParamName(name) {
+			body = body[i+1:]
+			continue
+		}
+		val := body[i+j+1:]
+		closing := "</" + name + ">"
+		k := strings.Index(val, closing)
+		if name == "content" && (tool == "write_to_file" || tool == "new_rule") {
+			k = strings.LastIndex(val, closing)
+		}
+		if k < 0 {
+			k = len(val) // a partial value runs to the end
+		}
+		v, at := strings.TrimSpace(val[:k]), -1
+		for n := range pairs {
+			if pairs[n].name == name {
+				at = n
+				break
+			}
+		}
+		if at < 0 {
+			pairs = append(pairs, pair{name: name, val: v})
+		} else {
+			pairs[at].val = v
+		}
+		if k+len(closing) > len(val) {
+			break
+		}
+		body = val[k+len(closing):]
+	}
+	size := 2
+	for _, p := range pairs {
+		size += len(p.name) + len(p.val) + 6 // quotes, colon, comma; escapes grow it
+	}
+	b := make([]byte, 0, 2*(len(tool)+1+size))
+	b = append(append(b, tool...), ' ')
+	start := len(b)
+	b = append(b, '{')
+	for i := range pairs {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		pairs[i].from = len(b)
+		b = appendGoString(b, pairs[i].name, false)
+		b = append(b, ':')
+		b = appendGoString(b, pairs[i].val, false)
+		pairs[i].to = len(b)
+	}
+	b = append(b, '}')
+	cut := len(b)
+	b = slices.Grow(b, cut) // the canonical form is as long as the action
+	b = append(append(b, tool...), ' ', '{')
+	slices.SortFunc(pairs, func(x, y pair) int { return strings.Compare(x.name, y.name) })
+	for i, p := range pairs {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, b[p.from:p.to]...)
+	}
+	b = append(b, '}')
+	all := unsafe.String(unsafe.SliceData(b), len(b)) // b is not written again: no copy
+	return b[start:cut], all[:cut], all[cut:]
+}
+
+func isParamName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c == '_' || (i > 0 && c >= '0' && c <= '9')) {
+			return false
+		}
+	}
+	return true
+}
