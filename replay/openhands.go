@@ -378,7 +378,7 @@ func (o *openHandsReader) actionEvent(act, src string, a *ohArgs, args rawValue,
 		if wantAction {
 			// The step's action with the key (canonWriter.action).
 			w.both = append(append(w.both[:0], act...), ' ')
-			w.writeMembersBoth(base, openHandsVolatile) // appendBoth(args)
+			w.writeMembersBoth(base, openHandsVolatile, false, nil) // appendBoth(args)
 			action, ok = string(w.both), true
 		} else {
 			w.writeMembers(base, func(val rawValue) { w.appendValue(val, true, nil) }) // appendValue(args, true, nil)

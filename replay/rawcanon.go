@@ -129,12 +129,15 @@ func (w *canonWriter) appendBoth(v rawValue, skip map[string]bool) {
 func (w *canonWriter) appendObjectBoth(v rawValue, skip map[string]bool) {
 	base := len(w.members)
 	v.Members(w.keep(nil))
-	w.writeMembersBoth(base, skip)
+	w.writeMembersBoth(base, skip, false, nil)
 }
 
 // writeMembersBoth writes the members collected from base (keep(nil)) as
-// appendObjectBoth writes an object's, and lets them go.
-func (w *canonWriter) writeMembersBoth(base int, skip map[string]bool) {
+// appendObjectBoth writes an object's, and lets them go. With canon, each
+// value is written as appendCanonBoth(ix) writes it (skipped over with
+// the index, which may be nil; long strings keyed), else as appendBoth
+// does.
+func (w *canonWriter) writeMembersBoth(base int, skip map[string]bool, canon bool, ix *valueIndex) {
 	sortMembers(w.members[base:])
 	w.buf, w.both = append(w.buf, '{'), append(w.both, '{')
 	first, firstBoth := true, true
@@ -151,7 +154,11 @@ func (w *canonWriter) writeMembersBoth(base int, skip map[string]bool) {
 		w.buf = appendKey(w.buf, m.key)
 		w.buf = append(w.buf, ':')
 		if skip != nil && skip[string(m.key)] {
-			w.appendValue(m.val, true, nil)
+			if canon {
+				ix.appendCanon(w, m.val, true, nil)
+			} else {
+				w.appendValue(m.val, true, nil)
+			}
 			continue
 		}
 		if !firstBoth {
@@ -159,7 +166,11 @@ func (w *canonWriter) writeMembersBoth(base int, skip map[string]bool) {
 		}
 		firstBoth = false
 		w.both = append(w.both, w.buf[from:]...) // the key as written, and ':'
-		w.appendBoth(m.val, nil)
+		if canon {
+			w.appendCanonBoth(ix, m.val, nil)
+		} else {
+			w.appendBoth(m.val, nil)
+		}
 	}
 	w.buf, w.both = append(w.buf, '}'), append(w.both, '}')
 	clear(w.members[base:])
@@ -184,39 +195,10 @@ func (w *canonWriter) appendCanonBoth(ix *valueIndex, v rawValue, skip map[strin
 		})
 		w.buf, w.both = append(w.buf, ']'), append(w.both, ']')
 	case '{':
-		// appendObjectBoth's members, each value skipped over with the
-		// index and written by appendCanonBoth.
+		// appendObjectBoth's members, found and skipped with the index.
 		base := len(w.members)
 		ix.members(v, w.keep(nil))
-		sortMembers(w.members[base:])
-		w.buf, w.both = append(w.buf, '{'), append(w.both, '{')
-		first, firstBoth := true, true
-		for i := base; i < len(w.members); i++ {
-			m := w.members[i]
-			if i+1 < len(w.members) && bytes.Equal(w.members[i+1].key, m.key) {
-				continue
-			}
-			if !first {
-				w.buf = append(w.buf, ',')
-			}
-			first = false
-			from := len(w.buf)
-			w.buf = appendKey(w.buf, m.key)
-			w.buf = append(w.buf, ':')
-			if skip != nil && skip[string(m.key)] {
-				ix.appendCanon(w, m.val, true, nil)
-				continue
-			}
-			if !firstBoth {
-				w.both = append(w.both, ',')
-			}
-			firstBoth = false
-			w.both = append(w.both, w.buf[from:]...) // the key as written, and ':'
-			w.appendCanonBoth(ix, m.val, nil)
-		}
-		w.buf, w.both = append(w.buf, '}'), append(w.both, '}')
-		clear(w.members[base:])
-		w.members = w.members[:base]
+		w.writeMembersBoth(base, skip, true, ix)
 	case '"':
 		if w.syms != nil && w.appendKeyed(v) {
 			w.both = appendStringValue(w.both, v)
