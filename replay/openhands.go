@@ -173,15 +173,7 @@ func (o *openHandsReader) recordValueIx(v rawValue, ix *valueIndex) ([]stepRecor
 	var f [len(openHandsKeys)]rawValue
 	// v.Fields(openHandsKeys[:], f[:]), skipping with ix.
 	ix.members(v, func(k []byte, esc bool, val rawValue) bool {
-		name := string(k) // not allocated: compared only
-		if esc {
-			name = unquoteKey(k)
-		}
-		for i, want := range openHandsKeys {
-			if name == want {
-				f[i] = val
-			}
-		}
+		setField(openHandsKeys[:], f[:], k, esc, val)
 		return true
 	})
 	o.ix = ix

@@ -125,17 +125,23 @@ func (v rawValue) Fields(keys []string, vals []rawValue) {
 		vals[i] = nil
 	}
 	v.Members(func(k []byte, esc bool, val rawValue) bool {
-		name := string(k) // not allocated: compared only
-		if esc {
-			name = unquoteKey(k)
-		}
-		for i, want := range keys {
-			if name == want {
-				vals[i] = val
-			}
-		}
+		setField(keys, vals, k, esc, val)
 		return true
 	})
+}
+
+// setField puts the member k (esc: written with escapes) in vals where
+// keys names it: Fields' and valueIndex.fields' match of one member.
+func setField(keys []string, vals []rawValue, k []byte, esc bool, val rawValue) {
+	name := string(k) // not allocated: compared only
+	if esc {
+		name = unquoteKey(k)
+	}
+	for i, want := range keys {
+		if name == want {
+			vals[i] = val
+		}
+	}
 }
 
 // Elems calls fn with each element of an array and its index; fn returns
