@@ -457,13 +457,13 @@ func TestParseClineText(t *testing.T) {
 		want []clinePart
 	}{
 		{"just text", []clinePart{{text: "just text"}}},
-		{"<read_file>\n<path> a.ts </path>\n</read_file>", []clinePart{{tool: "read_file", params: []byte(`{"path":"a.ts"}`)}}},
+		{"<read_file>\n<path> a.ts </path>\n</read_file>", []clinePart{{tool: "read_file", action: "read_file " + `{"path":"a.ts"}`}}},
 		{"see <b>bold</b> <unknown_tool><x>1</x></unknown_tool>", []clinePart{{text: "see <b>bold</b> <unknown_tool><x>1</x></unknown_tool>"}}},
 		// write_to_file content runs to the last </content>: it may hold the tags.
 		{"<write_to_file><path>x.xml</path><content><content>in</content></write_to_file></content></write_to_file>",
-			[]clinePart{{tool: "write_to_file", params: []byte(`{"path":"x.xml","content":"<content>in</content></write_to_file>"}`)}}},
+			[]clinePart{{tool: "write_to_file", action: "write_to_file " + `{"path":"x.xml","content":"<content>in</content></write_to_file>"}`}}},
 		// A tool use cut short is kept, its open value to the end.
-		{"<execute_command><command>ls -l", []clinePart{{tool: "execute_command", params: []byte(`{"command":"ls -l"}`)}}},
+		{"<execute_command><command>ls -l", []clinePart{{tool: "execute_command", action: "execute_command " + `{"command":"ls -l"}`}}},
 		{"<thinking>hmm</thinking>ok", []clinePart{{text: "hmm", thinking: true}, {text: "ok"}}},
 	}
 	for _, c := range cases {
@@ -473,8 +473,8 @@ func TestParseClineText(t *testing.T) {
 			continue
 		}
 		for i := range got {
-			if got[i].text != c.want[i].text || got[i].tool != c.want[i].tool || got[i].thinking != c.want[i].thinking || string(got[i].params) != string(c.want[i].params) {
-				t.Errorf("%q part %d: %+v (%s), want %+v (%s)", c.in, i, got[i], got[i].params, c.want[i], c.want[i].params)
+			if got[i].text != c.want[i].text || got[i].tool != c.want[i].tool || got[i].thinking != c.want[i].thinking || got[i].action != c.want[i].action {
+				t.Errorf("%q part %d: %+v, want %+v", c.in, i, got[i], c.want[i])
 			}
 		}
 	}
@@ -534,8 +534,8 @@ func FuzzParseClineText(f *testing.F) {
 				continue
 			}
 			var m map[string]string
-			if err := json.Unmarshal(p.params, &m); err != nil {
-				t.Fatalf("%q: tool %s params %s: %v", s, p.tool, p.params, err)
+			if err := json.Unmarshal([]byte(p.params()), &m); err != nil {
+				t.Fatalf("%q: tool %s params %s: %v", s, p.tool, p.params(), err)
 			}
 		}
 	})

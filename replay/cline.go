@@ -435,10 +435,13 @@ type clinePart struct {
 	text     string
 	thinking bool
 	tool     string
-	params   []byte // the parameters as a JSON object, in the order written
-	// The call's forms, as callActionRaw(tool, params) writes them.
+	// The call's forms, as callActionRaw(tool, params()) writes them.
 	action, canonical string
 }
+
+// params is a tool use's parameters as a JSON object, in the order
+// written: the action's, after the tool's name and a space.
+func (p clinePart) params() string { return p.action[len(p.tool)+1:] }
 
 // parseClineText cuts an assistant message into text and tool uses, as
 // parseAssistantMessageV2 does: <tool> ... </tool> with <param>value</param>
@@ -503,8 +506,8 @@ func parseClineText(s string) []clinePart {
 			rest = body[end+len(name)+3:]
 			body = body[:end]
 		}
-		params, action, canonical := clineParams(name, body)
-		out = append(out, clinePart{tool: name, params: params, action: action, canonical: canonical})
+		action, canonical := clineParams(name, body)
+		out = append(out, clinePart{tool: name, action: action, canonical: canonical})
 		if end < 0 {
 			return out
 		}

@@ -82,7 +82,7 @@ func (c *clineReaderOld) assistantText(text string) {
 			}
 			continue
 		}
-		action, canon := callAction(part.tool, part.params)
+		action, canon := callAction(part.tool, []byte(part.params()))
 		c.q.push(stepRecord{info: StepInfo{Kind: StepAction}, action: action, canonical: canon, hasAction: true}, "")
 		p := c.q.queue[len(c.q.queue)-1]
 		p.waiting = true

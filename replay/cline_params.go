@@ -6,18 +6,18 @@ import (
 	"unsafe"
 )
 
-// clineParams reads <param>value</param> pairs into a JSON object, in the
-// order written; a later value of the same param replaces the first. The
-// pairs are kept in a slice (a tool has a few params) and the object
-// written with appendGoString. It also writes the call's two forms,
-// action and canonical, as callActionRaw(tool, params) writes them, into
-// the one allocation params is in: params holds no white space outside
+// clineParams reads <param>value</param> pairs into a JSON object, params,
+// in the order written; a later value of the same param replaces the
+// first. The pairs are kept in a slice (a tool has a few params) and the
+// object written with appendGoString. It returns the call's two forms,
+// action (the tool, a space and params) and canonical, as
+// callActionRaw(tool, params) writes them, in one allocation: params holds no white space outside
 // its strings, so it is its own compact form (the action's), and a value
 // is written as appendGoString writes the string params decodes to (a
 // valid UTF-8 value, as the decoded text the reader cuts it from always
 // is), the canonical form's value: the canonical object is params'
 // members, in their names' order (each name once).
-func clineParams(tool, body string) (params []byte, action, canonical string) {
+func clineParams(tool, body string) (action, canonical string) {
 	type pair struct {
 		name, val string
 		from, to  int // the member "name":"value" as written in params
@@ -69,9 +69,7 @@ func clineParams(tool, body string) (params []byte, action, canonical string) {
 		size += len(p.name) + len(p.val) + 6 // quotes, colon, comma; escapes grow it
 	}
 	b := make([]byte, 0, 2*(len(tool)+1+size))
-	b = append(append(b, tool...), ' ')
-	start := len(b)
-	b = append(b, '{')
+	b = append(append(b, tool...), ' ', '{')
 	for i := range pairs {
 		if i > 0 {
 			b = append(b, ',')
@@ -95,7 +93,7 @@ func clineParams(tool, body string) (params []byte, action, canonical string) {
 	}
 	b = append(b, '}')
 	all := unsafe.String(unsafe.SliceData(b), len(b)) // b is not written again: no copy
-	return b[start:cut], all[:cut], all[cut:]
+	return all[:cut], all[cut:]
 }
 
 func isParamName(s string) bool {
