@@ -3,7 +3,6 @@ package replay
 import (
 	"fmt"
 	"strings"
-	"unsafe"
 )
 
 // claudeCodeReader reads a Claude Code session as Claude Code writes it,
@@ -262,11 +261,6 @@ func (c *claudeCodeReader) compactSummary(blocks []contentBlock) []stepRecord {
 }
 
 func (c *claudeCodeReader) finish() []stepRecord { return c.q.ready(true) }
-
-// offsetIn is where v, a slice of b, begins in b.
-func offsetIn(b, v []byte) int {
-	return int(uintptr(unsafe.Pointer(unsafe.SliceData(v))) - uintptr(unsafe.Pointer(unsafe.SliceData(b))))
-}
 
 func firstByte(b []byte) byte {
 	for _, c := range b {

@@ -142,10 +142,16 @@ func (ix *valueIndex) memberEnd(depth, i int) {
 	ix.mems[depth][len(ix.mems[depth])-1].end = int32(i)
 }
 
+// offsetIn is where v begins in b, when v is a slice of b; a v of other
+// memory gives an offset outside [0, len(b)-len(v)], which callers test.
+func offsetIn(b, v []byte) int {
+	return int(uintptr(unsafe.Pointer(unsafe.SliceData(v))) - uintptr(unsafe.Pointer(unsafe.SliceData(b))))
+}
+
 // noted is the members noted of object v, a slice of the record
 // validated (ok false when v is not one of its objects so noted).
 func (ix *valueIndex) noted(v rawValue) (ms []ixMember, ok bool) {
-	off := int(uintptr(unsafe.Pointer(unsafe.SliceData(v))) - uintptr(unsafe.Pointer(unsafe.SliceData(ix.base))))
+	off := offsetIn(ix.base, v)
 	if off < 0 || off > len(ix.base)-len(v) {
 		return nil, false
 	}
@@ -209,7 +215,7 @@ func (ix *valueIndex) skip(v rawValue, i int) int {
 	if ix != nil && len(ix.spans) > 0 && i < len(v) {
 		// v's offset in the record: v is a slice of it, or of some other
 		// memory, which lies wholly outside it.
-		off := int(uintptr(unsafe.Pointer(unsafe.SliceData(v))) - uintptr(unsafe.Pointer(unsafe.SliceData(ix.base))))
+		off := offsetIn(ix.base, v)
 		if off >= 0 && off <= len(ix.base)-len(v) {
 			at := int32(off + i)
 			lo, hi := 0, len(ix.spans)
