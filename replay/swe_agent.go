@@ -38,7 +38,14 @@ import (
 // document is read element by element as it streams in (the history and
 // query copies are skipped token by token, never held), so a .traj of
 // any size costs the largest step.
-type sweAgentReader struct{ n int }
+type sweAgentReader struct {
+	n int
+	// ix indexes the element being read: its validating pass notes the
+	// element's members, so step reads them without scanning the element
+	// again (its "query" copies are most of it), and meets NaN and the
+	// infinities, so no second search of it looks for them.
+	ix valueIndex
+}
 
 func (s *sweAgentReader) finish() []stepRecord { return nil }
 
@@ -82,7 +89,7 @@ func (s *sweAgentReader) readDoc(r io.Reader, add func(line int, recs []stepReco
 			if i > 0 && !js.expect(',') {
 				return bad("invalid JSON after the trajectory: ',' or ']' expected")
 			}
-			raw, line, err := js.value()
+			raw, line, err := js.valueIx(&s.ix)
 			if err != nil {
 				return &docError{line: line, reason: "invalid JSON in the trajectory: " + err.Error()}
 			}
@@ -132,13 +139,14 @@ func isSWEAgentDemo(trimmed []byte) bool {
 
 // step reads a trajectory element: an object whose action is a string
 // (observation a string or null); null is an element without action.
+// raw is the element s.ix indexes.
 func (s *sweAgentReader) step(raw []byte) ([]stepRecord, string) {
 	v := rawValue(raw)
 	var action, observation rawValue
 	switch v.Kind() {
 	case 'n':
 	case '{':
-		v.Members(func(k []byte, esc bool, val rawValue) bool {
+		s.ix.members(v, func(k []byte, esc bool, val rawValue) bool {
 			switch string(keyBytes(k, esc)) {
 			case "action":
 				action = val
