@@ -6,15 +6,15 @@ package replay
 // (validString's runs between them are short); verbatimIndex what
 // goVerbatim looks at (<, >, &, '\\', a byte over 0x7f). Every string of
 // every record goes through them. On amd64 they run 16 bytes a step in
-// assembly (stopscan_amd64.s, SSE2): Go has no SIMD in the language or
-// the standard library (simd/archsimd only behind GOEXPERIMENT=simd) and
-// its compiler does not vectorise loops. Elsewhere, or with the purego
-// build tag, they are the SWAR scans below (stopscan_other.go), eight
-// bytes a word, which are also the reference the assembly is tested
-// against on amd64 (stopscan_test.go). An assembly function is never
-// inlined, and a string stops every 11 to 17 bytes: the callers test a
-// run's first word themselves (stopMask, verbatimStop) and call the
-// scan only for the runs that go on.
+// assembly (stopscan_amd64.s, SSE2), stringRun 32 where the CPU has AVX2:
+// Go has no SIMD in the language or the standard library (simd/archsimd
+// only behind GOEXPERIMENT=simd) and its compiler does not vectorise
+// loops. Elsewhere, or with the purego build tag, they are the SWAR scans
+// below (stopscan_other.go), eight bytes a word, which are also the
+// reference the assembly is tested against on amd64 (stopscan_test.go).
+// An assembly function is never inlined, and a string stops every 11 to
+// 17 bytes: the callers test a run's first word themselves (stopMask,
+// verbatimStop) and call the scan only for the runs that go on.
 
 import (
 	"encoding/binary"

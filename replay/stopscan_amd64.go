@@ -2,6 +2,8 @@
 
 package replay
 
+import "golang.org/x/sys/cpu"
+
 // vectorStops says the scans are vector scans (stopscan_amd64.s), worth a
 // call for a run longer than a word.
 const vectorStops = true
@@ -19,6 +21,16 @@ func special(b []byte, j int) int
 //
 //go:noescape
 func stringRun(b []byte, j int) (stop int, esc bool)
+
+// stringRunSSE2 is stringRun 16 bytes a step, where the CPU has no AVX2
+// (stringRun goes to it then, and for a b shorter than 32 bytes).
+//
+//go:noescape
+func stringRunSSE2(b []byte, j int) (stop int, esc bool)
+
+// useAVX2 says the CPU and the OS run AVX2 (the 32-byte registers
+// saved): stringRun reads it at each call, a byte always the same.
+var useAVX2 = cpu.X86.HasAVX2
 
 // verbatimIndex returns the index of the first <, >, &, '\\' or byte over
 // 0x7f in b[j:], or len(b) (j itself when j > len(b)).

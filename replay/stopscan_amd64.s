@@ -2,8 +2,9 @@
 
 #include "textflag.h"
 
-// special, stringRun and verbatimIndex (stopscan_amd64.go), 16 bytes a
-// step with SSE2, the amd64 baseline: no CPU detection. A step loads 16
+// special, stringRunSSE2 and verbatimIndex (stopscan_amd64.go), 16 bytes
+// a step with SSE2, the amd64 baseline; stringRun, 32 bytes a step with
+// AVX2 where the CPU has it (useAVX2), else stringRunSSE2. A step loads 16
 // bytes, compares each with the class's bytes (PCMPEQB, PMINUB), ORs the
 // results into a mask of a bit a byte (PMOVMSKB) and stops at its lowest
 // bit (BSF). None reads outside b: the bytes after the last whole step
@@ -109,8 +110,8 @@ sat:
 	MOVQ	CX, ret+32(FP)
 	RET
 
-// func stringRun(b []byte, j int) (stop int, esc bool)
-TEXT ·stringRun(SB), NOSPLIT, $0-41
+// func stringRunSSE2(b []byte, j int) (stop int, esc bool)
+TEXT ·stringRunSSE2(SB), NOSPLIT, $0-41
 	MOVQ	b_base+0(FP), SI
 	MOVQ	b_len+8(FP), DX
 	MOVQ	j+24(FP), CX
@@ -194,6 +195,108 @@ rat:
 	MOVQ	CX, stop+32(FP)
 	MOVB	DI, esc+40(FP)
 	RET
+
+// STRINGSTOP32 sets AX to the mask of the bytes of Y0 that are '"' (Y1),
+// '\\' (Y2) or at most 0x1f (Y3), using Y4 and Y5; Y0 is lost.
+#define STRINGSTOP32 \
+	VPMINUB	Y3, Y0, Y4 \
+	VPCMPEQB	Y0, Y4, Y4 \
+	VPCMPEQB	Y1, Y0, Y5 \
+	VPCMPEQB	Y2, Y0, Y0 \
+	VPOR	Y4, Y0, Y0 \
+	VPOR	Y5, Y0, Y0 \
+	VPMOVMSKB	Y0, AX
+
+// func stringRun(b []byte, j int) (stop int, esc bool)
+//
+// stringRunSSE2 where the CPU has no AVX2 or b is shorter than a step;
+// else 32 bytes a step, and a two-byte escape is passed within the step's
+// mask (its two bits shifted out, the next stop's bit next), where
+// stringRunSSE2 loads again after each: a SWE-agent observation's lines
+// run 20 to 70 bytes between their \n. R9 is the place the mask's lowest
+// bit stands for, R10 the end of the bytes the mask covers.
+TEXT ·stringRun(SB), NOSPLIT, $0-41
+	CMPB	·useAVX2(SB), $0
+	JEQ	sse2
+	MOVQ	b_len+8(FP), DX
+	CMPQ	DX, $32
+	JB	sse2
+	MOVQ	b_base+0(FP), SI
+	MOVQ	j+24(FP), R9
+	XORL	DI, DI         // esc
+	CMPQ	R9, DX
+	JAE	aat            // j >= len(b), unsigned: j as it is
+	LEAQ	twoByteEscape<>(SB), R8
+	VPBROADCASTB	stopQuote<>(SB), Y1
+	VPBROADCASTB	stopBackslash<>(SB), Y2
+	VPBROADCASTB	stopControl<>(SB), Y3
+
+anext:
+	LEAQ	32(R9), R10
+	CMPQ	R10, DX
+	JA	atail
+
+aloop:
+	VMOVDQU	(SI)(R9*1), Y0
+	STRINGSTOP32
+	TESTL	AX, AX
+	JNZ	afound
+	MOVQ	R10, R9
+	ADDQ	$32, R10
+	CMPQ	R10, DX
+	JBE	aloop
+
+atail:
+	CMPQ	R9, DX
+	JAE	aend
+	VMOVDQU	-32(SI)(DX*1), Y0
+	STRINGSTOP32
+	MOVQ	R9, CX
+	SUBQ	DX, CX
+	ADDQ	$32, CX        // the bytes of the load before R9: 1 to 31
+	SHRL	CX, AX
+	MOVQ	DX, R10
+	TESTL	AX, AX
+	JZ	aend
+
+afound:
+	BSFL	AX, CX
+	ADDQ	CX, R9         // the stop
+	CMPB	(SI)(R9*1), $0x5c
+	JNE	aat
+
+	// A backslash: past it when a two-byte escape, on at the mask's next
+	// bit (AX fits 32 bits: a shift of up to 33 empties it).
+	LEAQ	1(R9), BX
+	CMPQ	BX, DX
+	JAE	aat
+	MOVBLZX	(SI)(BX*1), BX
+	CMPB	(R8)(BX*1), $0
+	JEQ	aat
+	MOVL	$1, DI
+	ADDQ	$2, R9
+	ADDL	$2, CX
+	SHRQ	CX, AX
+	TESTQ	AX, AX
+	JNZ	afound
+
+	// No stop left in the mask: on from its end, or from past the escape
+	// when the escaped byte was the first after it.
+	CMPQ	R9, R10
+	CMOVQCS	R10, R9
+	JMP	anext
+
+aend:
+	MOVQ	DX, R9
+
+aat:
+	VZEROUPPER
+	MOVQ	R9, stop+32(FP)
+	MOVB	DI, esc+40(FP)
+	RET
+
+sse2:
+	JMP	·stringRunSSE2(SB)
 
 // func verbatimIndex(b []byte, j int) int
 TEXT ·verbatimIndex(SB), NOSPLIT, $0-40

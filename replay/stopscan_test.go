@@ -188,15 +188,19 @@ func stringRunRef(b []byte, j int) (int, bool) {
 	return j, esc
 }
 
-var stringRuns = []struct {
+type stringRunCase struct {
 	name string
 	run  func([]byte, int) (int, bool)
-}{{"stringRun", stringRun}, {"stringRunSWAR", stringRunSWAR}}
+}
+
+// stringRuns are the scans held to stringRunRef (stopscan_amd64_test.go
+// adds the SSE2 scan and the dispatch with AVX2 off).
+var stringRuns = []stringRunCase{{"stringRun", stringRun}, {"stringRunSWAR", stringRunSWAR}}
 
 // stringRun passes two-byte escapes, whatever byte stands wherever among
 // neighbours that are plain, escapes or a backslash's halves, from
-// starts in the first and second words and steps, up to 80 bytes (every
-// byte up to 32, each kind of byte after).
+// starts in the first and second words and 16- and 32-byte steps, up to
+// 80 bytes (every byte up to 32, each kind of byte after).
 func TestStringRun(t *testing.T) {
 	kinds := []int{0, 0x1f, ' ', '"', '\\', '/', 'n', 't', 'u', 'a', 0x7f, 0x80, 0xff}
 	for _, s := range stringRuns {
@@ -210,7 +214,7 @@ func TestStringRun(t *testing.T) {
 						}
 						keep := b[pos]
 						b[pos] = byte(c)
-						for _, from := range []int{0, 1, 7, 8, 9, 15, 16, 17, n, n + 1} {
+						for _, from := range []int{0, 1, 7, 8, 9, 15, 16, 17, 31, 32, 33, n, n + 1} {
 							if from > n+1 {
 								break
 							}
@@ -228,5 +232,27 @@ func TestStringRun(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// BenchmarkStringRun: a string like a tool's output, lines of 20 to 70
+// bytes between \n escapes (a SWE-agent observation), to its closing quote.
+func BenchmarkStringRun(b *testing.B) {
+	var s []byte
+	for i := range 40 {
+		s = append(s, strings.Repeat("x", 20+i*7%51)...)
+		s = append(s, `\n`...)
+	}
+	s = append(s, `" and more after`...)
+	n := bytes.IndexByte(s, '"')
+	for _, r := range stringRuns {
+		b.Run(r.name, func(b *testing.B) {
+			b.SetBytes(int64(n))
+			for b.Loop() {
+				if stop, _ := r.run(s, 0); stop != n {
+					b.Fatal("wrong stop")
+				}
+			}
+		})
 	}
 }
