@@ -94,6 +94,20 @@ func (e *Episode) AttemptTask(i int) string {
 	return e.Str(e.attemptShapes.at(int(e.attempts.at(i).shape)).task)
 }
 
+// AttemptTasks is the number of distinct task ids of the attempts,
+// counted over their shapes: a shape is made only for an attempt, and an
+// attempt's task is its shape's, so the shapes hold the attempts' tasks,
+// each at least once. An autopilot's log has a few shapes where it has
+// hundreds of thousands of attempts (the 100 MB log: 14 for 647,850),
+// and the report counts its tasks twice.
+func (e *Episode) AttemptTasks() int {
+	tasks := map[string]struct{}{}
+	for i := range e.nshapes {
+		tasks[e.Str(e.attemptShapes.at(i).task)] = struct{}{}
+	}
+	return len(tasks)
+}
+
 func (e *Episode) addAttempt(a Attempt, in *attemptIntern) {
 	if e.attemptLists == nil {
 		e.attemptLists = [][]string{nil}

@@ -154,6 +154,9 @@ func FuzzAttemptReader(f *testing.F) {
 		if old.NumAttempts() != cur.NumAttempts() {
 			t.Fatalf("%d attempts, attemptOf's %d", cur.NumAttempts(), old.NumAttempts())
 		}
+		if got, want := cur.AttemptTasks(), distinctTasks(old); got != want {
+			t.Fatalf("AttemptTasks %d, want %d", got, want)
+		}
 		for i := range old.NumAttempts() {
 			want, got := old.Attempt(i), cur.Attempt(i)
 			wz, wo := want.Timestamp.Zone()
@@ -165,6 +168,16 @@ func FuzzAttemptReader(f *testing.F) {
 			}
 		}
 	})
+}
+
+// distinctTasks is the number of distinct task ids of ep's attempts,
+// counted attempt by attempt (what AttemptTasks counts over the shapes).
+func distinctTasks(ep *Episode) int {
+	tasks := map[string]bool{}
+	for i := range ep.NumAttempts() {
+		tasks[ep.Attempt(i).TaskID] = true
+	}
+	return len(tasks)
 }
 
 // parseAttempt reads one record, validated and read in place; a non-empty

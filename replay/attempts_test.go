@@ -194,6 +194,9 @@ func TestAttemptShapesPastTheIndex(t *testing.T) {
 	if want := n + (n - maxByteStrings); ep.nshapes != want {
 		t.Errorf("%d shapes, want %d", ep.nshapes, want)
 	}
+	if got := ep.AttemptTasks(); got != n || distinctTasks(ep) != n {
+		t.Errorf("AttemptTasks %d, distinct task ids %d, want %d", got, distinctTasks(ep), n)
+	}
 	for i := range 2 * n {
 		a, want := ep.Attempt(i), at(i%n)
 		if a.TaskID != want.TaskID || a.Status != want.Status || !a.Timestamp.Equal(want.Timestamp) || len(a.Blockers) != 1 {

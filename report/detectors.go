@@ -378,11 +378,7 @@ func (r *Text) AgentEpisode(o *analyze.Outcome, ep *replay.Episode, judge func(n
 // recordedWords describes what a steps or attempts log holds.
 func recordedWords(ep *replay.Episode) string {
 	if ep.Format == replay.FormatAttempts {
-		tasks := map[string]bool{}
-		for i := range ep.NumAttempts() {
-			tasks[ep.Attempt(i).TaskID] = true
-		}
-		return fmt.Sprintf("%d attempts at %d tasks", ep.NumAttempts(), len(tasks))
+		return fmt.Sprintf("%d attempts at %d tasks", ep.NumAttempts(), ep.AttemptTasks())
 	}
 	var n [3]int
 	steps := 0
