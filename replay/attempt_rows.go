@@ -14,6 +14,7 @@ package replay
 
 import (
 	"bytes"
+	"encoding/binary"
 	"strconv"
 	"strings"
 	"time"
@@ -273,10 +274,35 @@ type attemptReader struct {
 	// attempts of a day share it.
 	date    [10]byte
 	dateSec int64
+
+	// memo finds a record's task, status, session and lists by their
+	// bytes as written (memoKey), all five at once: an autopilot writes
+	// the same few again and again (the 100 MB log: 14 for 647,850
+	// attempts), and each was checked, hashed and looked up on its own.
+	// nil once full and missed more than hit.
+	memo         map[string]attemptMemo
+	memoKey      []byte
+	hits, misses int
 }
 
+// attemptMemo is what a record's task, status, session, blockers and
+// completed work read into: bytes that read into it once read into it
+// again (the reading depends on the bytes alone: the strings interned
+// are found again, a list's text is found again).
+type attemptMemo struct {
+	task, status, session Sym
+	blockers, work        int32
+}
+
+// maxAttemptMemo bounds the memo's records, and maxAttemptMemoKey their
+// bytes: past them, a record is read member by member.
+const (
+	maxAttemptMemo    = 1 << 10
+	maxAttemptMemoKey = 512
+)
+
 func newAttemptReader(ep *Episode) *attemptReader {
-	return &attemptReader{ep: ep, strs: byteStrings{}, lists: map[string]int32{}, utc: -1}
+	return &attemptReader{ep: ep, strs: byteStrings{}, lists: map[string]int32{}, utc: -1, memo: map[string]attemptMemo{}}
 }
 
 // maxListKey is the longest list text attemptReader.lists keeps: longer
@@ -315,6 +341,30 @@ func (r *attemptReader) sym(plain []byte, text string, isPlain bool) Sym {
 // order).
 func (r *attemptReader) add(vals []rawValue) string {
 	id, status, blockers, work, session, ts := vals[0], vals[1], vals[2], vals[3], vals[4], vals[5]
+	if r.memo != nil {
+		// The five members' bytes, each after its length (0: absent).
+		key := r.memoKey[:0]
+		for _, v := range [...]rawValue{id, status, blockers, work, session} {
+			key = binary.AppendUvarint(key, uint64(len(v)))
+			key = append(key, v...)
+		}
+		r.memoKey = key
+		if m, ok := r.memo[string(key)]; ok && len(key) <= maxAttemptMemoKey {
+			// These bytes passed the checks before the time's (a memo
+			// is made only of a record read): the time is checked, as
+			// it would be after them.
+			r.hits++
+			sec, nsec, zone, reason := r.when(ts)
+			if reason == "" {
+				r.row(m, sec, nsec, zone)
+			}
+			return reason
+		}
+		r.misses++
+		if len(r.memo) >= maxAttemptMemo && r.misses > r.hits {
+			r.memo = nil
+		}
+	}
 	if !id.Present() {
 		return "no task_id"
 	}
@@ -335,23 +385,38 @@ func (r *attemptReader) add(vals []rawValue) string {
 	if work.Present() && work.Kind() != '[' {
 		return "completed_work is not a list"
 	}
-	if !ts.Present() {
-		return "no timestamp"
-	}
-	sec, nsec, zone, reason := r.time(ts)
+	sec, nsec, zone, reason := r.when(ts)
 	if reason != "" {
 		return reason
 	}
-	e := r.ep
-	if e.attemptLists == nil {
-		e.attemptLists = [][]string{nil}
+	if r.ep.attemptLists == nil {
+		r.ep.attemptLists = [][]string{nil}
 	}
-	shape := attemptShape{task: r.sym(idB, idS, idP), status: r.sym(stB, stS, stP), session: r.sym(rawText(session)),
-		blockers: r.list(blockers, "blockers"), work: r.list(work, "completed_work"), zone: zone, hi: sec >> 32}
-	r.rows.grow(r.nrows + 1)
-	*r.rows.at(r.nrows) = attemptRow{lo: uint32(sec), nsec: nsec, shape: e.attemptShape(shape, &r.in)}
-	r.nrows++
+	m := attemptMemo{task: r.sym(idB, idS, idP), status: r.sym(stB, stS, stP), session: r.sym(rawText(session)),
+		blockers: r.list(blockers, "blockers"), work: r.list(work, "completed_work")}
+	if r.memo != nil && len(r.memo) < maxAttemptMemo && len(r.memoKey) <= maxAttemptMemoKey {
+		r.memo[string(r.memoKey)] = m
+	}
+	r.row(m, sec, nsec, zone)
 	return ""
+}
+
+// when reads a record's timestamp member (time); a non-empty reason says
+// why the record is skipped.
+func (r *attemptReader) when(ts rawValue) (sec int64, nsec, zone int32, reason string) {
+	if !ts.Present() {
+		return 0, 0, 0, "no timestamp"
+	}
+	return r.time(ts)
+}
+
+// row adds the row of m at the time read.
+func (r *attemptReader) row(m attemptMemo, sec int64, nsec, zone int32) {
+	shape := attemptShape{task: m.task, status: m.status, session: m.session,
+		blockers: m.blockers, work: m.work, zone: zone, hi: sec >> 32}
+	r.rows.grow(r.nrows + 1)
+	*r.rows.at(r.nrows) = attemptRow{lo: uint32(sec), nsec: nsec, shape: r.ep.attemptShape(shape, &r.in)}
+	r.nrows++
 }
 
 // finish moves the rows read into the episode's table, their pages as

@@ -129,6 +129,12 @@ func FuzzAttemptReader(f *testing.F) {
 		"{\"task_id\":\"a\",\"status\":\"s\",\"timestamp\":\"2025-11-14T08:00:00+02:00\"}\n{\"task_id\":\"a\",\"status\":\"s\",\"timestamp\":\" 2025-11-14T08:00:00Z\"}\n{\"task_id\":\"a\",\"status\":\"s\",\"timestamp\":-5}\n{\"task_id\":\"a\",\"status\":\"s\",\"timestamp\":1.5}",
 		"{\"task_id\":\"\\u0041\",\"status\":\"\\u0020\",\"timestamp\":1}\n{\"task_id\":\" \\t\",\"status\":\"x\",\"timestamp\":1}\n{\"task_id\":\"\u00a0\",\"status\":\"x\",\"timestamp\":1}\n{\"task_id\":\"a\",\"status\":\"\u2003\",\"timestamp\":1}",
 		"{\"task_id\":\"a\",\"status\":\"s\",\"blockers\":\"x\",\"completed_work\":3,\"timestamp\":1}\n{\"task_id\":\"a\",\"status\":\"s\",\"completed_work\":3,\"timestamp\":1}\n{\"task_id\":\"a\",\"status\":\"s\",\"blockers\":[],\"timestamp\":\"x\"}",
+		// Records repeated (the reader's memo): with a time that fails,
+		// members that fail, the same bytes as a null or absent member.
+		"{\"task_id\":\"T\",\"status\":\"s\",\"blockers\":[\"b\"],\"timestamp\":1}\n{\"task_id\":\"T\",\"status\":\"s\",\"blockers\":[\"b\"],\"timestamp\":\"x\"}\n" +
+			"{\"task_id\":\"T\",\"status\":\"s\",\"blockers\":[\"b\"]}\n{\"task_id\":\"T\",\"status\":\"s\",\"blockers\":[\"b\"],\"timestamp\":2}\n" +
+			"{\"task_id\":\"T\",\"status\":\" \",\"timestamp\":1}\n{\"task_id\":\"T\",\"status\":\" \",\"timestamp\":1}\n{\"task_id\":\"T\",\"status\":\"s\",\"session_id\":null,\"timestamp\":3}\n" +
+			"{\"task_id\":\"T\",\"status\":\"s\",\"timestamp\":4}\n{\"task_id\":\"T\",\"status\":\"s\",\"blockers\":null,\"timestamp\":5}\n{\"task_id\":\"T\",\"status\":\"s\",\"blockers\":[\"b\"],\"timestamp\":\"2025-11-14T08:00:00+02:00\"}",
 		"{\"task_id\":{\"a\":[1.0]},\"status\":\"s\\u00e9\",\"session_id\":\"\\\"q\\\"\",\"timestamp\":\"2025-11-14 08:00:00\"}\n{\"task_id\":\"T\",\"status\":\"s\",\"timestamp\":\"1763107200000\"}",
 	} {
 		f.Add([]byte(s))
