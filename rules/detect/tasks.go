@@ -248,7 +248,6 @@ type TaskAttempts struct {
 	cfg    TaskConfig
 	n      int
 	tasks  map[string]*taskState
-	recent []*taskNode
 	sorted []string
 	fired  [1]TaskFiring // Attempt's result
 	joins  [4]sortJoin   // the lists joined last
@@ -276,24 +275,24 @@ func NewTaskAttempts(c TaskConfig) (*TaskAttempts, error) {
 // The task's state is looked up once for the three.
 func (d *TaskAttempts) Attempt(a Attempt) []TaskFiring {
 	d.n++
-	s := d.record(a)
-	f, ok := d.detect(a.TaskID, s)
-	if !ok {
+	s := d.record(&a)
+	f := &d.fired[0]
+	if !d.detect(a.TaskID, s, f) {
 		return nil
 	}
 	if d.cfg.AttemptsRecovery {
 		s.reset()
 	}
 	f.Attempt = d.n
-	d.fired[0] = f
 	return d.fired[:]
 }
 
 // Record is the component's recordAttempt, at the attempt's timestamp.
-func (d *TaskAttempts) Record(a Attempt) { d.record(a) }
+func (d *TaskAttempts) Record(a Attempt) { d.record(&a) }
 
-// record is Record; it returns the task's state.
-func (d *TaskAttempts) record(a Attempt) *taskState {
+// record is Record; it returns the task's state. a is a pointer: an
+// Attempt is 120 bytes, copied at every call.
+func (d *TaskAttempts) record(a *Attempt) *taskState {
 	s := d.tasks[a.TaskID]
 	if s == nil {
 		s = &taskState{}
@@ -328,45 +327,49 @@ func (d *TaskAttempts) Clear() { clear(d.tasks) }
 // Detect is the component's detectLoop for taskID; the firing's Attempt
 // is left 0.
 func (d *TaskAttempts) Detect(taskID string) (TaskFiring, bool) {
-	return d.detect(taskID, d.tasks[taskID])
+	var f TaskFiring
+	ok := d.detect(taskID, d.tasks[taskID], &f)
+	return f, ok
 }
 
-// detect is Detect of the task's state s (nil for none).
-func (d *TaskAttempts) detect(taskID string, s *taskState) (TaskFiring, bool) {
+// detect is Detect of the task's state s (nil for none), the firing
+// written to f when it fires (f is left as it was otherwise).
+func (d *TaskAttempts) detect(taskID string, s *taskState, f *TaskFiring) bool {
 	k := d.cfg.MaxAttempts
 	if taskID == "" || s == nil || s.live < k {
-		return TaskFiring{}, false
+		return false
 	}
-	d.recent = d.recent[:0]
-	for i := s.tail; i >= 0 && len(d.recent) < k; i = s.nodes[i].prev {
-		d.recent = append(d.recent, &s.nodes[i])
-	}
-	slices.Reverse(d.recent)
-	first := d.recent[0]
+	// The last k attempts, walked from the last: the same blockers (or
+	// work) on each is the same as the last's on each, and the first's
+	// blockers are the last's when they are the same.
+	last := &s.nodes[s.tail]
 	allCompleted, sameBlockers, sameWork := true, true, true
-	for _, x := range d.recent {
+	for i, n := s.tail, 0; i >= 0 && n < k; i, n = s.nodes[i].prev, n+1 {
+		x := &s.nodes[i]
 		allCompleted = allCompleted && (x.status == StatusDone || x.status == StatusCompleted)
-		sameBlockers = sameBlockers && x.blockers == first.blockers
-		sameWork = sameWork && x.work == first.work
+		sameBlockers = sameBlockers && x.blockers == last.blockers
+		sameWork = sameWork && x.work == last.work
 	}
-	f := TaskFiring{Rule: "task_attempts", Kind: KindLoop, Origin: OriginGeneric, TaskID: taskID, AttemptCount: s.live}
+	var loop, rec string
 	switch {
 	case allCompleted:
-		f.LoopType, f.Recommendation = LoopCompletedTaskRevisit, RecommendForceNext
-	case sameBlockers && first.blockers != "":
-		f.LoopType, f.Recommendation = LoopBlockedTaskSpin, RecommendUnblockAuthority
+		loop, rec = LoopCompletedTaskRevisit, RecommendForceNext
+	case sameBlockers && last.blockers != "":
+		loop, rec = LoopBlockedTaskSpin, RecommendUnblockAuthority
 		if !d.cfg.EnableAutoUnblock {
-			f.Recommendation = RecommendEscalate
+			rec = RecommendEscalate
 		}
 	case sameBlockers && sameWork:
-		f.LoopType, f.Recommendation = LoopNoProgressRepeat, RecommendEscalate
+		loop, rec = LoopNoProgressRepeat, RecommendEscalate
 		if s.live >= d.cfg.MaxAttemptsBeforeForceNext {
-			f.Recommendation = RecommendForceNext
+			rec = RecommendForceNext
 		}
 	default:
-		return TaskFiring{}, false
+		return false
 	}
-	return f, true
+	*f = TaskFiring{Rule: "task_attempts", Kind: KindLoop, Origin: OriginGeneric, TaskID: taskID,
+		LoopType: loop, Recommendation: rec, AttemptCount: s.live}
+	return true
 }
 
 // jsSortJoin is JavaScript's `xs.sort().join(',')`: strings ordered by

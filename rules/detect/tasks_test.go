@@ -481,3 +481,32 @@ func TestJSSortJoinReused(t *testing.T) {
 		t.Errorf("nil: %q", got)
 	}
 }
+
+// BenchmarkTaskAttempts: an autopilot's log, four tasks in turn, each
+// with the same blockers or work attempt after attempt, a minute apart
+// (the generated attempts logs' shape): ns/op per attempt.
+func BenchmarkTaskAttempts(b *testing.B) {
+	var as []Attempt
+	tasks := []Attempt{
+		{TaskID: "auth", Status: "blocked", Blockers: []string{"missing STRIPE_API_KEY"}},
+		{TaskID: "docs", Status: "done", CompletedWork: []string{"README updated"}},
+		{TaskID: "tests", Status: "in_progress", CompletedWork: []string{"wrote fixtures"}},
+		{TaskID: "deploy", Status: "blocked", Blockers: []string{"no credentials", "CI red"}},
+	}
+	for i := range 4096 {
+		a := tasks[i%len(tasks)]
+		a.SessionID = fmt.Sprintf("s%d", i/16)
+		a.Timestamp = t0.Add(time.Duration(i) * time.Minute)
+		as = append(as, a)
+	}
+	d, _ := NewTaskAttempts(DefaultTaskConfig())
+	i := 0
+	for b.Loop() {
+		if i == len(as) {
+			d.Clear()
+			i = 0
+		}
+		d.Attempt(as[i])
+		i++
+	}
+}
