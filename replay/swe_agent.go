@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"io"
 	"strings"
+	"unicode/utf8"
 )
 
 // sweAgentReader reads a SWE-agent trajectory, <instance id>.traj, as
@@ -45,6 +46,11 @@ type sweAgentReader struct {
 	// again (its "query" copies are most of it), and meets NaN and the
 	// infinities, so no second search of it looks for them.
 	ix valueIndex
+	// A step's observation decoded (text), and the step handed to add:
+	// the step table copies what it keeps of a step before the next
+	// element is read.
+	scratch []byte
+	recs    [1]stepRecord
 }
 
 func (s *sweAgentReader) finish() []stepRecord { return nil }
@@ -158,7 +164,7 @@ func (s *sweAgentReader) step(raw []byte) ([]stepRecord, string) {
 	default:
 		return nil, "a trajectory step that is not an object of strings"
 	}
-	obs, ok := rawString(observation)
+	obs, ok := s.text(observation)
 	if k := action.Kind(); k != 0 && k != 'n' && k != '"' || !ok {
 		return nil, "a trajectory step that is not an object of strings"
 	}
@@ -168,6 +174,23 @@ func (s *sweAgentReader) step(raw []byte) ([]stepRecord, string) {
 	s.n++
 	act, _ := action.Str()
 	act = strings.TrimSpace(act)
-	r := stepRecord{n: s.n, hasStep: true, info: StepInfo{Kind: StepAction}, action: act, canonical: act, hasAction: true, output: obs, hasText: true}
-	return []stepRecord{r}, ""
+	s.recs[0] = stepRecord{n: s.n, hasStep: true, info: StepInfo{Kind: StepAction}, action: act, canonical: act, hasAction: true, output: obs, hasText: true}
+	return s.recs[:], ""
+}
+
+// text is rawString(v) not copied: a view of the element, or of the
+// reader's scratch when the string holds an escape (an observation's
+// lines are \n-escaped: a string allocated and cleared for each step
+// was a tenth of the read). Valid until the next call.
+func (s *sweAgentReader) text(v rawValue) (string, bool) {
+	if v.Kind() != '"' {
+		return rawString(v)
+	}
+	body := v[1 : len(v)-1]
+	valid := utf8.Valid(body)
+	if valid && bytes.IndexByte(body, '\\') < 0 {
+		return bytesString(body), true
+	}
+	s.scratch = appendUnescaped(s.scratch[:0], body, valid)
+	return bytesString(s.scratch), true
 }
