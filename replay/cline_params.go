@@ -3,7 +3,6 @@ package replay
 import (
 	"slices"
 	"strings"
-	"unsafe"
 )
 
 // clineParams reads <param>value</param> pairs into a JSON object, params,
@@ -11,13 +10,14 @@ import (
 // first. The pairs are kept in a slice (a tool has a few params) and the
 // object written with appendGoString. It returns the call's two forms,
 // action (the tool, a space and params) and canonical, as
-// callActionRaw(tool, params) writes them, in one allocation: params holds no white space outside
+// callActionRaw(tool, params) writes them, one after the other: params holds no white space outside
 // its strings, so it is its own compact form (the action's), and a value
 // is written as appendGoString writes the string params decodes to (a
 // valid UTF-8 value, as the decoded text the reader cuts it from always
 // is), the canonical form's value: the canonical object is params'
-// members, in their names' order (each name once).
-func clineParams(tool, body string) (action, canonical string) {
+// members, in their names' order (each name once). Both are written in
+// text, held until its reset as the message's other strings are.
+func clineParams(text *scratchText, tool, body string) (action, canonical string) {
 	type pair struct {
 		name, val string
 		from, to  int // the member "name":"value" as written in params
@@ -68,7 +68,7 @@ func clineParams(tool, body string) (action, canonical string) {
 	for _, p := range pairs {
 		size += len(p.name) + len(p.val) + 6 // quotes, colon, comma; escapes grow it
 	}
-	b := make([]byte, 0, 2*(len(tool)+1+size))
+	b := text.room(2 * (len(tool) + 1 + size))
 	b = append(append(b, tool...), ' ', '{')
 	for i := range pairs {
 		if i > 0 {
@@ -92,7 +92,7 @@ func clineParams(tool, body string) (action, canonical string) {
 		b = append(b, b[p.from:p.to]...)
 	}
 	b = append(b, '}')
-	all := unsafe.String(unsafe.SliceData(b), len(b)) // b is not written again: no copy
+	all := text.keep(b)
 	return all[:cut], all[cut:]
 }
 

@@ -72,7 +72,7 @@ func FuzzClineParams(f *testing.F) {
 	f.Add("replace_in_file", "<path>x</path><diff>\n\t<a>\u2028&</diff><zz>\r\n</zz><a_1>\ufffd</a_1><diff>2</diff>")
 	f.Add("attempt_completion", "")
 	f.Fuzz(func(t *testing.T, tool, body string) {
-		action, canonical := clineParams(tool, body)
+		action, canonical := clineParams(&scratchText{}, tool, body)
 		if !strings.HasPrefix(action, tool+" ") {
 			t.Fatalf("clineParams(%q, %q): action %s, not the tool and a space first", tool, body, action)
 		}
