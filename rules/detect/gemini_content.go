@@ -142,6 +142,10 @@ func (s *chunkScan) reset() {
 	}
 }
 
+// empty reports whether nothing was added since the detector was made
+// or last reset: its state is then reset's, and a reset changes nothing.
+func (s *chunkScan) empty() bool { return !s.pending && s.end() == s.base }
+
 // add appends a message's text (streamContentHistory += content), keeps
 // the last maxHist code units (truncateAndUpdate) and scans the new
 // chunks.

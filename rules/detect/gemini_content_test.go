@@ -2,6 +2,7 @@ package detect
 
 import (
 	"math/rand/v2"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -112,5 +113,43 @@ func BenchmarkContentAddReset(b *testing.B) {
 				s.reset()
 			}
 		})
+	}
+}
+
+// TestChunkScanEmptyReset holds chunkScan.empty to its claim: a reset of
+// a scanner it reports empty leaves its state as it was, so the detector
+// may skip the reset (and the element scan that asks for it).
+func TestChunkScanEmptyReset(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 3))
+	pieces := []string{"a", "b", "abc", "\xed\xa0\x80", "😀", "\n", strings.Repeat("xy", 9), "the quick brown fox "}
+	empties := 0
+	for range 200 {
+		c := 1 + r.IntN(60)
+		s := newChunkScan(c, 2+r.IntN(10), c+r.IntN(8*c))
+		for range 40 {
+			if s.empty() {
+				empties++
+				a := s
+				a.reset()
+				if !reflect.DeepEqual(a, s) {
+					t.Fatalf("a reset of an empty scanner changed it:\n%+v\nwas\n%+v", a, s)
+				}
+			}
+			if r.IntN(3) == 0 {
+				s.reset()
+				continue
+			}
+			var sb strings.Builder
+			for range 1 + r.IntN(2*c) {
+				sb.WriteString(pieces[r.IntN(len(pieces))])
+			}
+			s.add(sb.String())
+			if s.empty() {
+				t.Fatalf("empty after adding %q", sb.String())
+			}
+		}
+	}
+	if empties < 1000 {
+		t.Errorf("%d empty scanners checked", empties)
 	}
 }
