@@ -245,11 +245,12 @@ func (c *clineReader) user(blocks []contentBlock) {
 			}
 			text, _ := c.text.str(b.TextRaw)
 			t := strings.TrimSpace(text)
+			h := clineResultHeader(t)
 			switch {
-			case clineResultHeader(t) >= 0:
+			case h >= 0:
 				// A tool's result: its header, then its text here or in
 				// the next block.
-				body := t[clineResultHeader(t):]
+				body := t[h:]
 				textResult(strings.TrimSpace(body), clineFailed(t))
 				expectBody = strings.TrimSpace(body) == ""
 				refusal(body)
@@ -382,6 +383,9 @@ func clineCommandExit(r *stepRecord, text string) {
 			digits, _, _ = strings.Cut(rest, "\n")
 		}
 	}
+	if digits == "" {
+		return // no code (Atoi's error for "" would cost an allocation)
+	}
 	if n, err := strconv.Atoi(digits); err == nil {
 		r.setExitCode(n)
 	}
@@ -442,6 +446,15 @@ var clineToolNames = map[string]bool{
 	"generate_image": true,
 }
 
+// clineClosingTags is each tool's closing tag, by its name.
+var clineClosingTags = func() map[string]string {
+	m := make(map[string]string, len(clineToolNames))
+	for name := range clineToolNames {
+		m[name] = "</" + name + ">"
+	}
+	return m
+}()
+
 type clinePart struct {
 	text     string
 	thinking bool
@@ -485,11 +498,13 @@ func parseClineText(out []clinePart, text *scratchText, s string) []clinePart {
 		}
 	}
 	for {
-		start, name := -1, ""
+		start, name, closing := -1, "", ""
 		for i := strings.IndexByte(s, '<'); i >= 0; {
-			if j := strings.IndexByte(s[i:], '>'); j > 0 && clineToolNames[s[i+1:i+j]] {
-				start, name = i, s[i+1:i+j]
-				break
+			if j := strings.IndexByte(s[i:], '>'); j > 0 {
+				if c, ok := clineClosingTags[s[i+1:i+j]]; ok {
+					start, name, closing = i, s[i+1:i+j], c
+					break
+				}
 			}
 			k := strings.IndexByte(s[i+1:], '<')
 			if k < 0 {
@@ -503,13 +518,13 @@ func parseClineText(out []clinePart, text *scratchText, s string) []clinePart {
 		}
 		texts(s[:start])
 		body := s[start+len(name)+2:]
-		end := strings.Index(body, "</"+name+">")
+		end := strings.Index(body, closing)
 		rest := ""
 		if end >= 0 {
 			if (name == "write_to_file" || name == "new_rule") && strings.Contains(body[end:], "</content>") {
 				// content may hold the tool's closing tag: it ends at the last </content>.
 				if last := strings.LastIndex(body, "</content>"); last >= 0 {
-					if e2 := strings.Index(body[last:], "</"+name+">"); e2 >= 0 {
+					if e2 := strings.Index(body[last:], closing); e2 >= 0 {
 						end = last + e2
 					}
 				}

@@ -39,10 +39,11 @@ func clineParams(text *scratchText, tool, body string) (action, canonical string
 			continue
 		}
 		val := body[i+j+1:]
-		closing := "</" + name + ">"
-		k := strings.Index(val, closing)
+		var k int
 		if name == "content" && (tool == "write_to_file" || tool == "new_rule") {
-			k = strings.LastIndex(val, closing)
+			k = lastIndexClosing(val, name)
+		} else {
+			k = indexClosing(val, name)
 		}
 		if k < 0 {
 			k = len(val) // a partial value runs to the end
@@ -59,10 +60,10 @@ func clineParams(text *scratchText, tool, body string) (action, canonical string
 		} else {
 			pairs[at].val = v
 		}
-		if k+len(closing) > len(val) {
+		if k+len(name)+3 > len(val) { // "</name>"
 			break
 		}
-		body = val[k+len(closing):]
+		body = val[k+len(name)+3:]
 	}
 	size := 2
 	for _, p := range pairs {
@@ -107,4 +108,39 @@ func isParamName(s string) bool {
 		}
 	}
 	return true
+}
+
+// indexClosing is strings.Index(s, "</"+name+">"), the tag not built
+// (a param's name is the writer's: one allocation a param).
+func indexClosing(s, name string) int {
+	for from := 0; ; {
+		i := strings.Index(s[from:], "</")
+		if i < 0 {
+			return -1
+		}
+		i += from
+		if closesName(s[i+2:], name) {
+			return i
+		}
+		from = i + 1
+	}
+}
+
+// lastIndexClosing is strings.LastIndex(s, "</"+name+">").
+func lastIndexClosing(s, name string) int {
+	for to := len(s); ; {
+		i := strings.LastIndex(s[:to], "</")
+		if i < 0 {
+			return -1
+		}
+		if closesName(s[i+2:], name) {
+			return i
+		}
+		to = i // no "</" starts at i-1: s[i] is '<'
+	}
+}
+
+// closesName says t, what follows a "</", starts with name and ">".
+func closesName(t, name string) bool {
+	return len(t) > len(name) && t[len(name)] == '>' && t[:len(name)] == name
 }

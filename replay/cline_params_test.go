@@ -91,3 +91,20 @@ func FuzzClineParams(f *testing.F) {
 		}
 	})
 }
+
+// FuzzIndexClosing holds indexClosing and lastIndexClosing to
+// strings.Index and strings.LastIndex of the tag they do not build.
+func FuzzIndexClosing(f *testing.F) {
+	f.Add("a</b></content>x</content>", "content")
+	f.Add("<</</a</a>", "a")
+	f.Add("</>", "")
+	f.Fuzz(func(t *testing.T, s, name string) {
+		tag := "</" + name + ">"
+		if got, want := indexClosing(s, name), strings.Index(s, tag); got != want {
+			t.Fatalf("indexClosing(%q, %q) = %d, want %d", s, name, got, want)
+		}
+		if got, want := lastIndexClosing(s, name), strings.LastIndex(s, tag); got != want {
+			t.Fatalf("lastIndexClosing(%q, %q) = %d, want %d", s, name, got, want)
+		}
+	})
+}
