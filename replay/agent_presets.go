@@ -248,7 +248,14 @@ func (q *stepQueue) ready(all bool) []stepRecord {
 		out = append(out, p.rec)
 	}
 	clear(q.queue[:i])
-	q.queue = q.queue[i:]
+	if i == len(q.queue) {
+		// Emptied: filled from its start again. Sliced on from its
+		// front, the queue ran out of room and its array was copied
+		// every few records.
+		q.queue = q.queue[:0]
+	} else {
+		q.queue = q.queue[i:]
+	}
 	if len(out) == 0 {
 		return nil
 	}

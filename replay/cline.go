@@ -78,6 +78,12 @@ type clineReader struct {
 	blocks   []contentBlock // the message's, reused
 	ix       valueIndex     // the line's, reused (recordRaw)
 	cur      *valueIndex    // the message's index: &ix, or nil (element)
+	// text holds the texts decoded and the actions written, from one
+	// message to the first that starts with no step queued and no call
+	// waiting: the steps holding them were added, and stepTable.add
+	// copied their strings.
+	text  scratchText
+	parts []clinePart // parseClineText's, reused
 }
 
 // The agents' own words for their detectors' verdicts (see clineReader).
@@ -109,12 +115,12 @@ func (c *clineReader) message(v rawValue) ([]stepRecord, string) {
 	c.cur.members(v, func(k []byte, esc bool, val rawValue) bool {
 		ok := true
 		switch string(keyBytes(k, esc)) {
-		case "role":
-			role, ok = rawString(val)
+		case "role": // views: compared, and copied into a reason
+			role, ok = rawStringView(val)
 		case "content":
 			content = val
 		case "type": // ui_messages.json: say or ask
-			typ, ok = rawString(val)
+			typ, ok = rawStringView(val)
 		case "say", "ask":
 			_, ok = rawString(val)
 		default:
@@ -131,11 +137,13 @@ func (c *clineReader) message(v rawValue) ([]stepRecord, string) {
 	if role == "" && (typ == "say" || typ == "ask") {
 		return nil, "a Cline/Roo Code ui_messages.json entry: the steps are read from the task's api_conversation_history.json"
 	}
-	read := readBlocks
-	if role == "user" {
-		read = readBlocksRawText // user reads the texts it keeps
+	if len(c.q.queue) == 0 && len(c.waiting) == 0 {
+		c.text.reset()
 	}
-	blocks, _, kindBad, why := read(c.cur, content, c.blocks[:0])
+	// The texts are decoded into c.text as read: a user message's
+	// <environment_details>, a quarter of a task's bytes, is dropped as
+	// written.
+	blocks, _, kindBad, why := readBlocksRawText(c.cur, content, c.blocks[:0])
 	c.blocks = blocks
 	if content == nil || kindBad || why != "" {
 		return nil, fmt.Sprintf("a Cline task message (role %q) whose content is neither text nor content blocks", role)
@@ -147,9 +155,11 @@ func (c *clineReader) message(v rawValue) ([]stepRecord, string) {
 		for _, b := range blocks {
 			switch b.Type {
 			case "text":
-				c.assistantText(b.Text)
+				text, _ := c.text.str(b.TextRaw)
+				c.assistantText(text)
 			case "thinking", "reasoning":
-				if t := b.Thinking + b.Text; strings.TrimSpace(t) != "" {
+				text, _ := c.text.str(b.TextRaw)
+				if t := b.Thinking + text; strings.TrimSpace(t) != "" {
 					c.q.push(stepRecord{info: StepInfo{Kind: StepMessage, Thinking: true}, output: t, hasText: true}, "")
 				}
 			case "tool_use":
@@ -167,7 +177,8 @@ func (c *clineReader) message(v rawValue) ([]stepRecord, string) {
 
 // assistantText splits the model's text into text and XML tool uses.
 func (c *clineReader) assistantText(text string) {
-	for _, part := range parseClineText(text) {
+	c.parts = parseClineText(c.parts[:0], &c.text, text)
+	for _, part := range c.parts {
 		if part.tool == "" {
 			if strings.TrimSpace(part.text) != "" {
 				c.q.push(stepRecord{info: StepInfo{Kind: StepMessage, Thinking: part.thinking}, output: part.text, hasText: true}, "")
@@ -232,13 +243,14 @@ func (c *clineReader) user(blocks []contentBlock) {
 			if !expectBody && clineEnvironment(b.TextRaw) {
 				continue // the case of <environment_details> below, not decoded
 			}
-			text, _ := rawString(b.TextRaw)
+			text, _ := c.text.str(b.TextRaw)
 			t := strings.TrimSpace(text)
+			h := clineResultHeader(t)
 			switch {
-			case clineResultHeader(t) >= 0:
+			case h >= 0:
 				// A tool's result: its header, then its text here or in
 				// the next block.
-				body := t[clineResultHeader(t):]
+				body := t[h:]
 				textResult(strings.TrimSpace(body), clineFailed(t))
 				expectBody = strings.TrimSpace(body) == ""
 				refusal(body)
@@ -371,6 +383,9 @@ func clineCommandExit(r *stepRecord, text string) {
 			digits, _, _ = strings.Cut(rest, "\n")
 		}
 	}
+	if digits == "" {
+		return // no code (Atoi's error for "" would cost an allocation)
+	}
 	if n, err := strconv.Atoi(digits); err == nil {
 		r.setExitCode(n)
 	}
@@ -431,6 +446,15 @@ var clineToolNames = map[string]bool{
 	"generate_image": true,
 }
 
+// clineClosingTags is each tool's closing tag, by its name.
+var clineClosingTags = func() map[string]string {
+	m := make(map[string]string, len(clineToolNames))
+	for name := range clineToolNames {
+		m[name] = "</" + name + ">"
+	}
+	return m
+}()
+
 type clinePart struct {
 	text     string
 	thinking bool
@@ -447,15 +471,15 @@ func (p clinePart) params() string { return p.action[len(p.tool)+1:] }
 // parseAssistantMessageV2 does: <tool> ... </tool> with <param>value</param>
 // inside (values trimmed; write_to_file and new_rule content ends at the
 // last </content>). A tool use left open at the end is kept (partial).
-// Roo Code's <thinking>…</thinking> text is reasoning.
-func parseClineText(s string) []clinePart {
-	var out []clinePart
+// Roo Code's <thinking>…</thinking> text is reasoning. The parts are
+// appended to out, the actions written in text.
+func parseClineText(out []clinePart, text *scratchText, s string) []clinePart {
 	add := func(t string, thinking bool) {
 		if t = strings.TrimSpace(t); t != "" {
 			out = append(out, clinePart{text: t, thinking: thinking})
 		}
 	}
-	text := func(t string) {
+	texts := func(t string) {
 		for t != "" {
 			i := strings.Index(t, "<thinking>")
 			if i < 0 {
@@ -474,11 +498,13 @@ func parseClineText(s string) []clinePart {
 		}
 	}
 	for {
-		start, name := -1, ""
+		start, name, closing := -1, "", ""
 		for i := strings.IndexByte(s, '<'); i >= 0; {
-			if j := strings.IndexByte(s[i:], '>'); j > 0 && clineToolNames[s[i+1:i+j]] {
-				start, name = i, s[i+1:i+j]
-				break
+			if j := strings.IndexByte(s[i:], '>'); j > 0 {
+				if c, ok := clineClosingTags[s[i+1:i+j]]; ok {
+					start, name, closing = i, s[i+1:i+j], c
+					break
+				}
 			}
 			k := strings.IndexByte(s[i+1:], '<')
 			if k < 0 {
@@ -487,18 +513,18 @@ func parseClineText(s string) []clinePart {
 			i += 1 + k
 		}
 		if start < 0 {
-			text(s)
+			texts(s)
 			return out
 		}
-		text(s[:start])
+		texts(s[:start])
 		body := s[start+len(name)+2:]
-		end := strings.Index(body, "</"+name+">")
+		end := strings.Index(body, closing)
 		rest := ""
 		if end >= 0 {
 			if (name == "write_to_file" || name == "new_rule") && strings.Contains(body[end:], "</content>") {
 				// content may hold the tool's closing tag: it ends at the last </content>.
 				if last := strings.LastIndex(body, "</content>"); last >= 0 {
-					if e2 := strings.Index(body[last:], "</"+name+">"); e2 >= 0 {
+					if e2 := strings.Index(body[last:], closing); e2 >= 0 {
 						end = last + e2
 					}
 				}
@@ -506,7 +532,7 @@ func parseClineText(s string) []clinePart {
 			rest = body[end+len(name)+3:]
 			body = body[:end]
 		}
-		action, canonical := clineParams(name, body)
+		action, canonical := clineParams(text, name, body)
 		out = append(out, clinePart{tool: name, action: action, canonical: canonical})
 		if end < 0 {
 			return out

@@ -3,7 +3,6 @@ package replay
 import (
 	"slices"
 	"strings"
-	"unsafe"
 )
 
 // clineParams reads <param>value</param> pairs into a JSON object, params,
@@ -11,13 +10,14 @@ import (
 // first. The pairs are kept in a slice (a tool has a few params) and the
 // object written with appendGoString. It returns the call's two forms,
 // action (the tool, a space and params) and canonical, as
-// callActionRaw(tool, params) writes them, in one allocation: params holds no white space outside
+// callActionRaw(tool, params) writes them, one after the other: params holds no white space outside
 // its strings, so it is its own compact form (the action's), and a value
 // is written as appendGoString writes the string params decodes to (a
 // valid UTF-8 value, as the decoded text the reader cuts it from always
 // is), the canonical form's value: the canonical object is params'
-// members, in their names' order (each name once).
-func clineParams(tool, body string) (action, canonical string) {
+// members, in their names' order (each name once). Both are written in
+// text, held until its reset as the message's other strings are.
+func clineParams(text *scratchText, tool, body string) (action, canonical string) {
 	type pair struct {
 		name, val string
 		from, to  int // the member "name":"value" as written in params
@@ -39,10 +39,11 @@ func clineParams(tool, body string) (action, canonical string) {
 			continue
 		}
 		val := body[i+j+1:]
-		closing := "</" + name + ">"
-		k := strings.Index(val, closing)
+		var k int
 		if name == "content" && (tool == "write_to_file" || tool == "new_rule") {
-			k = strings.LastIndex(val, closing)
+			k = lastIndexClosing(val, name)
+		} else {
+			k = indexClosing(val, name)
 		}
 		if k < 0 {
 			k = len(val) // a partial value runs to the end
@@ -59,16 +60,16 @@ func clineParams(tool, body string) (action, canonical string) {
 		} else {
 			pairs[at].val = v
 		}
-		if k+len(closing) > len(val) {
+		if k+len(name)+3 > len(val) { // "</name>"
 			break
 		}
-		body = val[k+len(closing):]
+		body = val[k+len(name)+3:]
 	}
 	size := 2
 	for _, p := range pairs {
 		size += len(p.name) + len(p.val) + 6 // quotes, colon, comma; escapes grow it
 	}
-	b := make([]byte, 0, 2*(len(tool)+1+size))
+	b := text.room(2 * (len(tool) + 1 + size))
 	b = append(append(b, tool...), ' ', '{')
 	for i := range pairs {
 		if i > 0 {
@@ -92,7 +93,7 @@ func clineParams(tool, body string) (action, canonical string) {
 		b = append(b, b[p.from:p.to]...)
 	}
 	b = append(b, '}')
-	all := unsafe.String(unsafe.SliceData(b), len(b)) // b is not written again: no copy
+	all := text.keep(b)
 	return all[:cut], all[cut:]
 }
 
@@ -107,4 +108,39 @@ func isParamName(s string) bool {
 		}
 	}
 	return true
+}
+
+// indexClosing is strings.Index(s, "</"+name+">"), the tag not built
+// (a param's name is the writer's: one allocation a param).
+func indexClosing(s, name string) int {
+	for from := 0; ; {
+		i := strings.Index(s[from:], "</")
+		if i < 0 {
+			return -1
+		}
+		i += from
+		if closesName(s[i+2:], name) {
+			return i
+		}
+		from = i + 1
+	}
+}
+
+// lastIndexClosing is strings.LastIndex(s, "</"+name+">").
+func lastIndexClosing(s, name string) int {
+	for to := len(s); ; {
+		i := strings.LastIndex(s[:to], "</")
+		if i < 0 {
+			return -1
+		}
+		if closesName(s[i+2:], name) {
+			return i
+		}
+		to = i // no "</" starts at i-1: s[i] is '<'
+	}
+}
+
+// closesName says t, what follows a "</", starts with name and ">".
+func closesName(t, name string) bool {
+	return len(t) > len(name) && t[len(name)] == '>' && t[:len(name)] == name
 }

@@ -72,7 +72,7 @@ func FuzzClineParams(f *testing.F) {
 	f.Add("replace_in_file", "<path>x</path><diff>\n\t<a>\u2028&</diff><zz>\r\n</zz><a_1>\ufffd</a_1><diff>2</diff>")
 	f.Add("attempt_completion", "")
 	f.Fuzz(func(t *testing.T, tool, body string) {
-		action, canonical := clineParams(tool, body)
+		action, canonical := clineParams(&scratchText{}, tool, body)
 		if !strings.HasPrefix(action, tool+" ") {
 			t.Fatalf("clineParams(%q, %q): action %s, not the tool and a space first", tool, body, action)
 		}
@@ -88,6 +88,23 @@ func FuzzClineParams(f *testing.F) {
 		}
 		if a, c := callAction(tool, got); action != a || canonical != c {
 			t.Fatalf("clineParams(%q, %q): action %s, canonical %s; callAction %s, %s", tool, body, action, canonical, a, c)
+		}
+	})
+}
+
+// FuzzIndexClosing holds indexClosing and lastIndexClosing to
+// strings.Index and strings.LastIndex of the tag they do not build.
+func FuzzIndexClosing(f *testing.F) {
+	f.Add("a</b></content>x</content>", "content")
+	f.Add("<</</a</a>", "a")
+	f.Add("</>", "")
+	f.Fuzz(func(t *testing.T, s, name string) {
+		tag := "</" + name + ">"
+		if got, want := indexClosing(s, name), strings.Index(s, tag); got != want {
+			t.Fatalf("indexClosing(%q, %q) = %d, want %d", s, name, got, want)
+		}
+		if got, want := lastIndexClosing(s, name), strings.LastIndex(s, tag); got != want {
+			t.Fatalf("lastIndexClosing(%q, %q) = %d, want %d", s, name, got, want)
 		}
 	})
 }

@@ -104,3 +104,65 @@ func appendUnescape(out, s []byte) ([]byte, int) {
 	}
 	return utf8.AppendRune(out, r), 6
 }
+
+// scratchText holds unescaped strings for as long as their reader needs
+// them, one after the other in a block that reset lets be written over:
+// a reader whose strings are all copied out (interned by stepTable.add)
+// before it resets allocates a block now and then, not a string each.
+// A string's bytes are never moved nor written while it is held: a block
+// too small for the next string is left to the strings in it (and to the
+// collector once they go) and a larger one started.
+type scratchText struct{ buf []byte }
+
+const (
+	scratchMin  = 4 << 10
+	scratchKeep = 1 << 20 // a block grown larger is let go at reset
+)
+
+// reset lets the block's strings be written over: none is held any more.
+func (s *scratchText) reset() {
+	if cap(s.buf) > scratchKeep {
+		s.buf = nil
+		return
+	}
+	s.buf = s.buf[:0]
+}
+
+// room returns the block's free room, at least n bytes, to append a
+// string to; keep takes it.
+func (s *scratchText) room(n int) []byte {
+	if cap(s.buf)-len(s.buf) < n {
+		s.buf = make([]byte, 0, max(n, 2*cap(s.buf), scratchMin))
+	}
+	return s.buf[len(s.buf):]
+}
+
+// keep returns b, room's slice appended to, as a string held until
+// reset. An append that outgrew the room moved b to an array of its own,
+// whose room is the block's from then on.
+func (s *scratchText) keep(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	if free := s.buf[len(s.buf):cap(s.buf)]; cap(free) > 0 && unsafe.SliceData(b) == unsafe.SliceData(free) {
+		s.buf = s.buf[:len(s.buf)+len(b)]
+	} else {
+		s.buf = b
+	}
+	return unsafe.String(unsafe.SliceData(b), len(b))
+}
+
+// str is rawString(v), an unescaped string written in s (held until
+// reset), not in an allocation of its own.
+func (s *scratchText) str(v rawValue) (string, bool) {
+	switch v.Kind() {
+	case 0, 'n':
+		return "", true
+	case '"':
+	default:
+		return "", false
+	}
+	body := v[1 : len(v)-1]
+	// Valid UTF-8 unescapes to at most its length (unquoteBody).
+	return s.keep(appendUnescaped(s.room(len(body)), body, utf8.Valid(body))), true
+}

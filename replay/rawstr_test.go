@@ -23,7 +23,43 @@ func FuzzUnquoteBody(f *testing.F) {
 		if got := unquoteBody(raw[1 : len(raw)-1]); got != want {
 			t.Fatalf("unquoteBody(%q) = %q, encoding/json %q", raw, got, want)
 		}
+		// In a scratch block, after a string it holds, filling its room.
+		var s scratchText
+		held, _ := s.str(rawValue(`"held"`))
+		s.buf = s.buf[:cap(s.buf)-len(raw)/2]
+		if got, _ := s.str(rawValue(raw)); got != want || held != "held" {
+			t.Fatalf("scratchText.str(%q) = %q after %q, encoding/json %q", raw, got, held, want)
+		}
 	})
+}
+
+// A scratchText's strings stay as written until reset, whether the next
+// fits the block's room, outgrows it while written (invalid UTF-8 grows
+// to U+FFFD) or is larger than a block.
+func TestScratchTextHeld(t *testing.T) {
+	var s scratchText
+	var held, want []string
+	for i, raw := range []string{`"a\nb"`, `"` + strings.Repeat("x", 3000) + `"`, `"` + strings.Repeat("\xff", 1) + `"`,
+		`"` + strings.Repeat(`\u00e9`, 2000) + `"`, "\"" + strings.Repeat("\xfe", 3000) + "\"", `"` + strings.Repeat("y", 20000) + `"`, `""`, `null`} {
+		got, ok := s.str(rawValue(raw))
+		var w string
+		if raw != "null" {
+			w, _ = rawValue(raw).Str()
+		}
+		if !ok || got != w {
+			t.Fatalf("string %d: %q, %v; want %q", i, got, ok, w)
+		}
+		held, want = append(held, got), append(want, w)
+	}
+	for i := range held {
+		if held[i] != want[i] {
+			t.Errorf("string %d written over: %q, want %q", i, held[i], want[i])
+		}
+	}
+	s.reset()
+	if len(s.buf) != 0 {
+		t.Errorf("reset left %d bytes", len(s.buf))
+	}
 }
 
 // FuzzParseFields holds the one-pass reading of a record's top-level

@@ -180,7 +180,10 @@ func (d *Gemini) resetContent() { d.content.reset() }
 func (d *Gemini) contentLoop(content string) bool {
 	fences := strings.Count(content, "```")
 	divider := isGemDivider(content)
-	if fences > 0 || divider || hasGemElement(content) {
+	// A reset of a history nothing was added to since the last changes
+	// nothing (chunkScan.empty): the elements are not looked for, as
+	// after most tool calls.
+	if fences > 0 || divider || !d.content.empty() && hasGemElement(content) {
 		d.resetContent()
 	}
 	was := d.inBlock

@@ -80,6 +80,11 @@ type chunkScan struct {
 	// surrEnd bounds the surrogates of the text: none at or after it.
 	surrEnd int
 
+	// pending: the history is pb, ASCII bytes, its code units, from the
+	// base; buf holds none of it (addPending).
+	pending bool
+	pb      []byte
+
 	hpos     int    // position whose chunk hash is h, -1 for none
 	h        uint64 // rolling hash of the chunk at hpos
 	mul, top uint64 // the base and base^(c-1)
@@ -126,7 +131,8 @@ func (s *chunkScan) end() int { return s.start + len(s.buf) }
 // reset is resetContentTracking: the text, the chunks and the scan
 // position go.
 func (s *chunkScan) reset() {
-	e := s.end()
+	e := s.end() + len(s.pb) // the positions pb would have taken
+	s.pending, s.pb = false, s.pb[:0]
 	s.buf, s.start, s.base, s.pos = s.buf[:0], e, e, e
 	s.liveFrom = s.entStart + len(s.ents)
 	s.ents, s.entStart = s.ents[:0], s.liveFrom
@@ -136,10 +142,17 @@ func (s *chunkScan) reset() {
 	}
 }
 
+// empty reports whether nothing was added since the detector was made
+// or last reset: its state is then reset's, and a reset changes nothing.
+func (s *chunkScan) empty() bool { return !s.pending && s.end() == s.base }
+
 // add appends a message's text (streamContentHistory += content), keeps
 // the last maxHist code units (truncateAndUpdate) and scans the new
 // chunks.
 func (s *chunkScan) add(content string) bool {
+	if s.addPending(content) {
+		return false
+	}
 	if k := s.base - s.start; k > 0 && k >= len(s.buf)/2 {
 		// Drop the code units before the history, keeping the one the
 		// rolling hash would remove next, and those a deferred check

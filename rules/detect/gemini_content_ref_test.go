@@ -122,8 +122,13 @@ func feedChunkScan(t *testing.T, c, tt, hist int, next func(int) int, msgs int) 
 		for range next(3 * c) {
 			sb.WriteString(pieces[next(len(pieces))])
 		}
-		if s.buf != nil {
-			p, sp := checkNoLoopPossible(t, &s)
+		if s.buf != nil || s.pending {
+			// A history kept as bytes is checked as add reads it when
+			// it takes no more (unpend).
+			a := s
+			a.pb, a.buf = slices.Clone(s.pb), slices.Clone(s.buf)
+			a.unpend()
+			p, sp := checkNoLoopPossible(t, &a)
 			if p {
 				possible++
 			}

@@ -2,6 +2,7 @@ package detect
 
 import (
 	"math/rand/v2"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -19,7 +20,8 @@ func TestChunkScanDeferral(t *testing.T) {
 	r := rand.New(rand.NewPCG(19, 7))
 	withSurrogates := []string{"a", "b", "ab", "abc", "\xed\xa0\x80", "\ufffd", "😀", "\xed\xb0\x80", strings.Repeat("xy", 9), "\n"}
 	plain := []string{"a", "b", "ab", "abc", "\ufffd", "é", strings.Repeat("xy", 9), "\n", "the quick brown fox "}
-	deferred, scans, across := 0, 0, 0
+	ascii := []string{"a", "b", "ab", "abc", strings.Repeat("xy", 9), "\n", "the quick brown fox ", "jumps ", "over the ", "lazy dog. "}
+	deferred, scans, across, pending := 0, 0, 0, 0
 	scanners := 600
 	if testing.Short() {
 		scanners = 150
@@ -33,9 +35,17 @@ func TestChunkScanDeferral(t *testing.T) {
 			c, tt = 1+r.IntN(4), 2+r.IntN(3)
 		}
 		hist := c + r.IntN(8*c)
-		pieces := withSurrogates
-		if i%4 >= 2 {
+		pieces, long := withSurrogates, 3*c
+		switch i % 4 {
+		case 2:
 			pieces = plain
+		case 3: // kept as bytes (addPending), in chunks a sparse count takes
+			pieces = ascii
+			if c < gramUnits+2 {
+				c, hist = c+gramUnits+2, hist+gramUnits+2
+			}
+			long = c // fewer pieces, of more letters: grams of fewer repeats
+
 		}
 		a, b := newChunkScan(c, tt, hist), newChunkScan(c, tt, hist)
 		b.mul, b.top = a.mul, a.top
@@ -49,7 +59,7 @@ func TestChunkScanDeferral(t *testing.T) {
 				continue
 			}
 			var sb strings.Builder
-			for range r.IntN(3 * c) {
+			for range r.IntN(long) {
 				sb.WriteString(pieces[r.IntN(len(pieces))])
 			}
 			b.gain = -maxGain // b never defers
@@ -64,16 +74,22 @@ func TestChunkScanDeferral(t *testing.T) {
 			if a.deferred {
 				deferred++
 			}
+			if a.pending {
+				pending++
+			}
 		}
 	}
 	// The messages must reach both branches.
 	if deferred < scans/10 || deferred > scans*9/10 {
 		t.Errorf("%d of %d messages deferred", deferred, scans)
 	}
+	if pending < scans/50 {
+		t.Errorf("%d of %d messages kept as bytes", pending, scans)
+	}
 	if across < scans/100 {
 		t.Errorf("%d of %d messages truncated a deferred history without a surrogate", across, scans)
 	}
-	t.Logf("%d of %d messages deferred, %d truncated a deferred history without a surrogate", deferred, scans, across)
+	t.Logf("%d of %d messages deferred (%d kept as bytes), %d truncated a deferred history without a surrogate", deferred, scans, pending, across)
 }
 
 // BenchmarkContentAddReset adds a message to a content scan of the
@@ -97,5 +113,43 @@ func BenchmarkContentAddReset(b *testing.B) {
 				s.reset()
 			}
 		})
+	}
+}
+
+// TestChunkScanEmptyReset holds chunkScan.empty to its claim: a reset of
+// a scanner it reports empty leaves its state as it was, so the detector
+// may skip the reset (and the element scan that asks for it).
+func TestChunkScanEmptyReset(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 3))
+	pieces := []string{"a", "b", "abc", "\xed\xa0\x80", "😀", "\n", strings.Repeat("xy", 9), "the quick brown fox "}
+	empties := 0
+	for range 200 {
+		c := 1 + r.IntN(60)
+		s := newChunkScan(c, 2+r.IntN(10), c+r.IntN(8*c))
+		for range 40 {
+			if s.empty() {
+				empties++
+				a := s
+				a.reset()
+				if !reflect.DeepEqual(a, s) {
+					t.Fatalf("a reset of an empty scanner changed it:\n%+v\nwas\n%+v", a, s)
+				}
+			}
+			if r.IntN(3) == 0 {
+				s.reset()
+				continue
+			}
+			var sb strings.Builder
+			for range 1 + r.IntN(2*c) {
+				sb.WriteString(pieces[r.IntN(len(pieces))])
+			}
+			s.add(sb.String())
+			if s.empty() {
+				t.Fatalf("empty after adding %q", sb.String())
+			}
+		}
+	}
+	if empties < 1000 {
+		t.Errorf("%d empty scanners checked", empties)
 	}
 }

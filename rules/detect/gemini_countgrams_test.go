@@ -112,3 +112,34 @@ func BenchmarkCountGrams(b *testing.B) {
 		})
 	}
 }
+
+// FuzzCountGramBytes holds countGramBytes to its bound: when a gram of
+// the bytes at the stride occurs lim times, it must fail (a count it
+// missed would let addPending put off a scan that finds a loop); a
+// collision of hashes may make it fail sooner.
+func FuzzCountGramBytes(f *testing.F) {
+	f.Add([]byte("abcdefghijklmnopqrstuvwxyz0123456789abcdefghijklmnopqrstuvwxyz0123456789"), uint8(1), uint8(3))
+	f.Add([]byte("aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"), uint8(3), uint8(4))
+	f.Add([]byte("xyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxyxy"), uint8(2), uint8(2))
+	f.Add([]byte("aaaaaaaaaaaaaaaaa"), uint8(0), uint8(2)) // a gram exactly lim times
+	f.Fuzz(func(t *testing.T, data []byte, m, lim uint8) {
+		for i := range data {
+			data[i] &= 0x7F
+		}
+		stride := 1 + int(m)%gramStride
+		bound := max(lim, 1)
+		var counts [1 << 13]uint8
+		got := countGramBytes(&counts, data, stride, bound)
+		exact := map[string]int{}
+		want := true
+		for i := 0; i+gramUnits <= len(data); i += stride {
+			if exact[string(data[i:i+gramUnits])]++; exact[string(data[i:i+gramUnits])] >= int(bound) {
+				want = false
+				break
+			}
+		}
+		if got && !want {
+			t.Fatalf("countGramBytes(%q, %d, %d) = true: a gram occurs %d times", data, stride, bound, bound)
+		}
+	})
+}

@@ -85,7 +85,11 @@ func (s *chunkScan) countSparse(to int) bool {
 	}
 	lim := uint8(min((s.t+m-1)/m, 255))
 	q := from + (m-from%m)%m // the first multiple of m from from
-	if q <= last && !countGrams(counts, s.buf[q-s.start:last-s.start+gramUnits], m, lim) {
+	if q <= last && s.pending {
+		if !countGramBytes(counts, s.pb[q-s.base:last-s.base+gramUnits], m, lim) {
+			return false
+		}
+	} else if q <= last && !countGrams(counts, s.buf[q-s.start:last-s.start+gramUnits], m, lim) {
 		return false
 	}
 	s.counted = last + 1
@@ -168,6 +172,93 @@ func countGrams(counts *[1 << 13]uint8, b []uint16, m int, lim uint8) bool {
 		x2 := *(*uint64)(unsafe.Add(p, 16))
 		x3 := *(*uint64)(unsafe.Add(p, 24))
 		h := (x0 ^ x1*0x9E3779B97F4A7C15 ^ x2*0xC2B2AE3D27D4EB4F ^ x3*0x165667B19E3779F9) * 0xD6E8FEB86659FD93
+		k := h >> (64 - 13)
+		if counts[k]++; counts[k] >= lim {
+			return false
+		}
+	}
+	return true
+}
+
+// addPending is add for most messages of the coding agents' logs, while
+// noLoopPossible finds no loop: ASCII messages from the start of a
+// history (the detector resets at every tool call) that do not fill it.
+// Their code units are their bytes: they are kept as bytes (pb), their
+// grams counted on them by countSparse (countGramBytes), their scan put
+// off. Most messages are followed by a tool call's reset, which drops
+// them unconverted. It reports false for a message it does not take,
+// the history then in buf (unpend) and add's to read it: as it would
+// have been, but for the counts, made again.
+func (s *chunkScan) addPending(content string) bool {
+	if !s.pending && (s.deferred || s.pos != s.base || s.end() != s.base || s.stride <= 1 ||
+		s.gain <= -maxGain || s.stuck >= s.base) {
+		// Not the history's start, or no deferral (noLoopPossible
+		// would not be asked, or would count densely).
+		return false
+	}
+	if len(s.pb)+len(content) > s.maxHist || !isASCII(content) {
+		s.unpend()
+		return false
+	}
+	if s.counts == nil {
+		s.counts = make([]uint8, 1<<13)
+	}
+	if !s.pending {
+		s.countBase, s.counted, s.dense = s.base, s.base, false
+	}
+	n := len(s.pb)
+	s.pb = append(s.pb, content...)
+	s.pending = true
+	// noLoopPossible's first test, then its sparse count.
+	if to := s.base + len(s.pb) - s.c; to-s.base+1 >= max(1, min(s.t, 255)) && !s.countSparse(to) {
+		s.pb = s.pb[:n]
+		s.unpend()
+		return false
+	}
+	s.deferred = true
+	return true
+}
+
+// unpend writes the history addPending kept as bytes into buf, its
+// code units; its grams, counted by another hash, are counted again.
+func (s *chunkScan) unpend() {
+	if !s.pending {
+		return
+	}
+	s.buf, _ = appendUTF16(s.buf, unsafe.String(unsafe.SliceData(s.pb), len(s.pb))) // ASCII: no surrogate
+	s.pending, s.pb = false, s.pb[:0]
+	s.counted = s.countBase
+}
+
+// isASCII reports whether s is all ASCII, eight bytes at a time.
+func isASCII(s string) bool {
+	var or uint64
+	p := unsafe.Pointer(unsafe.StringData(s))
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		or |= *(*uint64)(unsafe.Add(p, i)) // within s: i+8 <= len(s)
+	}
+	for ; i < len(s); i++ {
+		or |= uint64(s[i])
+	}
+	return or&0x8080808080808080 == 0
+}
+
+// countGramBytes is countGrams over ASCII bytes, each a code unit: the
+// grams of gramUnits bytes at b[0], b[m], ... that b holds whole,
+// loaded through a pointer as countGrams loads its words, their two
+// words hashed. The counts are not countGrams' (another hash): those of
+// a deferral are made by one or the other from the cleared table.
+func countGramBytes(counts *[1 << 13]uint8, b []byte, m int, lim uint8) bool {
+	if len(b) < gramUnits || m < 1 || m > gramUnits {
+		return len(b) < gramUnits // not a stride the counts use
+	}
+	p := unsafe.Pointer(unsafe.SliceData(b))
+	end := unsafe.Add(p, len(b)-gramUnits+1) // just past the last gram's start
+	for ; uintptr(p) < uintptr(end); p = unsafe.Add(p, m) {
+		x0 := *(*uint64)(p)
+		x1 := *(*uint64)(unsafe.Add(p, 8))
+		h := (x0 ^ x1*0x9E3779B97F4A7C15) * 0xD6E8FEB86659FD93
 		k := h >> (64 - 13)
 		if counts[k]++; counts[k] >= lim {
 			return false
