@@ -123,10 +123,16 @@ type lineCounterOld struct {
 	r      io.Reader
 	kept   []byte // bytes from keptAt on
 	keptAt int64
-	lines  int // newlines before keptAt
+	lines  int    // newlines before keptAt
+	ahead  []byte // bytes valueLine read past the decoder's, for its next Reads
 }
 
 func (l *lineCounterOld) Read(p []byte) (int, error) {
+	if len(l.ahead) > 0 {
+		n := copy(p, l.ahead)
+		l.ahead = l.ahead[n:]
+		return n, nil
+	}
 	n, err := l.r.Read(p)
 	l.kept = append(l.kept, p[:n]...)
 	return n, err
@@ -147,11 +153,23 @@ func (l *lineCounterOld) lineAt(off int64) int {
 }
 
 // valueLine is the line of the value the decoder reads next from off
-// (which is before the separator and spaces that precede it).
+// (which is before the separator and spaces that precede it). Where the
+// decoder's reads stop inside those spaces, it reads on (keeping the bytes
+// for the decoder): a value after a newline it had not read yet is on the
+// next line.
 func (l *lineCounterOld) valueLine(off int64) int {
 	line := l.lineAt(off)
-	for _, c := range l.kept {
-		switch c {
+	for i := 0; ; i++ {
+		if i == len(l.kept) {
+			var buf [512]byte
+			n, _ := l.r.Read(buf[:])
+			if n == 0 {
+				return line
+			}
+			l.kept = append(l.kept, buf[:n]...)
+			l.ahead = append(l.ahead, buf[:n]...)
+		}
+		switch l.kept[i] {
 		case '\n':
 			line++
 		case ' ', '\t', '\r', ',':
@@ -159,5 +177,4 @@ func (l *lineCounterOld) valueLine(off int64) int {
 			return line
 		}
 	}
-	return line
 }
