@@ -17,7 +17,10 @@ import (
 // did: the sparse one reaches its bound again once it has, counts only
 // growing). It is the reference TestNoLoopPossibleRef and
 // FuzzNoLoopPossibleRef hold noLoopPossible to.
-func refNoLoopPossible(s *chunkScan) bool {
+// all holds every code unit the scanner was given, at its position: the
+// scanner drops those before the grams it has counted, which the
+// reference counts again.
+func refNoLoopPossible(s *chunkScan, all []uint16) bool {
 	to := s.end() - s.c
 	if to-s.base+1 < max(1, min(s.t, 255)) {
 		return true
@@ -27,12 +30,12 @@ func refNoLoopPossible(s *chunkScan) bool {
 		from, dense = s.countBase, s.dense
 	}
 	if m := s.stride; !dense {
-		if refCountGrams(s, from, m, to+m-1, (s.t+m-1)/m) {
+		if refCountGrams(s, all, from, m, to+m-1, (s.t+m-1)/m) {
 			return true
 		}
 		from = s.base
 	}
-	return refCountGrams(s, from, 1, to, s.t)
+	return refCountGrams(s, all, from, 1, to, s.t)
 }
 
 // refCountGrams counts the grams at the multiples of m in [from, last]
@@ -40,7 +43,7 @@ func refNoLoopPossible(s *chunkScan) bool {
 // noLoopPossible counted them before its window slid by reslicing
 // (grams indexed from i), before it skipped histories of fewer than T
 // grams and cleared its table only to count, and before its sparse count.
-func refCountGrams(s *chunkScan, from, m, last, lim int) bool {
+func refCountGrams(s *chunkScan, all []uint16, from, m, last, lim int) bool {
 	counts := make([]int, 1<<13)
 	lim = max(1, min(lim, 255))
 	for p := from; p <= last; p++ {
@@ -50,12 +53,12 @@ func refCountGrams(s *chunkScan, from, m, last, lim int) bool {
 		var k uint64
 		if g := s.c; g < gramUnits {
 			h := uint64(0)
-			for _, u := range s.buf[p-s.start : p-s.start+g] {
+			for _, u := range all[p : p+g] {
 				h = (h ^ uint64(u)) * 0x9E3779B97F4A7C15
 			}
 			k = h >> (64 - 13)
 		} else {
-			g := s.buf[p-s.start : p-s.start+gramUnits]
+			g := all[p : p+gramUnits]
 			x0 := uint64(g[0]) | uint64(g[1])<<16 | uint64(g[2])<<32 | uint64(g[3])<<48
 			x1 := uint64(g[4]) | uint64(g[5])<<16 | uint64(g[6])<<32 | uint64(g[7])<<48
 			x2 := uint64(g[8]) | uint64(g[9])<<16 | uint64(g[10])<<32 | uint64(g[11])<<48
@@ -80,11 +83,14 @@ func refCountGrams(s *chunkScan, from, m, last, lim int) bool {
 // sparse count too high fails even where the reference shares it).
 // sparse says the sparse count decided where the dense one alone finds
 // a loop possible.
-func checkNoLoopPossible(t *testing.T, s *chunkScan) (possible, sparse bool) {
+func checkNoLoopPossible(t *testing.T, s *chunkScan, all []uint16) (possible, sparse bool) {
 	t.Helper()
+	if !slices.Equal(all[s.start:s.end()], s.buf) {
+		t.Fatalf("the code units kept at [%d, %d) are not those given there", s.start, s.end())
+	}
 	a := *s
 	a.counts = slices.Clone(s.counts)
-	got, want := a.noLoopPossible(), refNoLoopPossible(s)
+	got, want := a.noLoopPossible(), refNoLoopPossible(s, all)
 	if got != want {
 		t.Fatalf("c %d T %d, history [%d, %d) deferred %v counted %d: noLoopPossible %v, reference %v",
 			s.c, s.t, s.base, s.end(), s.deferred, s.counted, got, want)
@@ -98,7 +104,7 @@ func checkNoLoopPossible(t *testing.T, s *chunkScan) (possible, sparse bool) {
 		}
 	}
 	to := s.end() - s.c
-	return !got, got && to-s.base+1 >= s.t && !refCountGrams(s, s.base, 1, to, s.t)
+	return !got, got && to-s.base+1 >= s.t && !refCountGrams(s, all, s.base, 1, to, s.t)
 }
 
 // feedChunkScan drives a scanner of chunk c, threshold tt and history
@@ -113,6 +119,7 @@ func feedChunkScan(t *testing.T, c, tt, hist int, next func(int) int, msgs int) 
 		pieces = []string{"a", "b", "ab", "abc", "\ufffd", "é", "\n", strings.Repeat("xy", 9), "the quick brown fox "}
 	}
 	s := newChunkScan(c, tt, hist)
+	var all []uint16 // every code unit given, at its position
 	for range msgs {
 		if next(4) == 0 {
 			s.reset()
@@ -128,7 +135,7 @@ func feedChunkScan(t *testing.T, c, tt, hist int, next func(int) int, msgs int) 
 			a := s
 			a.pb, a.buf = slices.Clone(s.pb), slices.Clone(s.buf)
 			a.unpend()
-			p, sp := checkNoLoopPossible(t, &a)
+			p, sp := checkNoLoopPossible(t, &a, all)
 			if p {
 				possible++
 			}
@@ -137,6 +144,7 @@ func feedChunkScan(t *testing.T, c, tt, hist int, next func(int) int, msgs int) 
 			}
 		}
 		s.add(sb.String())
+		all, _ = appendUTF16(all, sb.String())
 	}
 	return possible, sparse
 }
