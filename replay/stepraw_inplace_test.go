@@ -1,7 +1,11 @@
 package replay
 
 import (
+	"encoding/json"
+	"errors"
 	"math"
+	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -69,4 +73,65 @@ func TestLocTextAsText(t *testing.T) {
 			t.Errorf("location %d %s: locText %q, want %q", i, l, got, want)
 		}
 	}
+}
+
+// TestDigitsAsStrconv holds rawInteger's and rawFloat's fast path
+// (smallDecimal) to strconv over numbers of 1 to 21 digits, leading zeros,
+// signs, a point, an exponent, blanks and strings, each as a literal and
+// as a string's content: it fails when smallDecimal takes a number that
+// overflows its word, a sign or a byte that is no digit.
+func TestDigitsAsStrconv(t *testing.T) {
+	var cases []string
+	for n := 1; n <= 21; n++ {
+		for _, d := range []string{"1", "9", "0", "5"} {
+			cases = append(cases, strings.Repeat(d, n), "1"+strings.Repeat(d, n-1), strings.Repeat(d, n-1)+"7")
+		}
+	}
+	cases = append(cases, "9007199254740993", "999999999999999", "1000000000000000", "00", "007",
+		"-0", "-12", "+12", "1.0", "1e2", "1_0", "0x10", "12a", "a12", "", " ", "٣", "1\x00")
+	for _, s := range cases {
+		for _, lit := range []string{s, strconv.Quote(s), strconv.Quote(" " + s + " ")} {
+			x := rawValue(lit)
+			if x.Kind() == '0' && !validNumber(lit) {
+				continue // no JSON number: never a literal the reader hands over
+			}
+			wantN, wantInt := rawIntegerRef(x)
+			wantF, wantFloat := rawFloatRef(x)
+			if n, ok := rawInteger(x); n != wantN || ok != wantInt {
+				t.Errorf("rawInteger(%s) = %d, %v, strconv %d, %v", lit, n, ok, wantN, wantInt)
+			}
+			if f, ok := rawFloat(x); math.Float64bits(f) != math.Float64bits(wantF) || ok != wantFloat {
+				t.Errorf("rawFloat(%s) = %v, %v, strconv %v, %v", lit, f, ok, wantF, wantFloat)
+			}
+		}
+	}
+}
+
+// validNumber says lit is one JSON number, as the validating pass sees it.
+func validNumber(lit string) bool { return json.Valid([]byte(lit)) && lit != "" && lit[0] != '"' }
+
+// rawIntegerRef and rawFloatRef are rawInteger and rawFloat without the
+// fast path.
+func rawIntegerRef(x rawValue) (int, bool) {
+	s, ok := rawNumberText(x)
+	if !ok {
+		return 0, false
+	}
+	if i, err := strconv.ParseInt(s, 10, 64); err == nil {
+		return int(i), true
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil && !errors.Is(err, strconv.ErrRange) {
+		return 0, false
+	}
+	return floatInteger(f)
+}
+
+func rawFloatRef(x rawValue) (float64, bool) {
+	s, ok := rawNumberText(x)
+	if !ok {
+		return 0, false
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	return f, err == nil && !math.IsInf(f, 0) && !math.IsNaN(f)
 }
