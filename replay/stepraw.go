@@ -199,12 +199,19 @@ func plainBody(body []byte) bool {
 }
 
 // rawKind is a kind field lower-cased and trimmed; the usual plain
-// lower-case words are returned without a copy.
+// lower-case words are returned without a copy. Those are known by their
+// bytes, quotes included (StrEq searched each body for a backslash and
+// checked the word's UTF-8, three times a record); one written another
+// way (escaped, spaced, capitalised) is read as before and comes out the
+// same word.
 func rawKind(x rawValue) string {
-	for _, k := range [...]string{"action", "message", "condensation"} {
-		if x.StrEq(k) {
-			return k
-		}
+	switch string(x) {
+	case `"action"`:
+		return "action"
+	case `"message"`:
+		return "message"
+	case `"condensation"`:
+		return "condensation"
 	}
 	return strings.ToLower(strings.TrimSpace(x.Text()))
 }

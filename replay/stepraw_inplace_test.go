@@ -135,3 +135,17 @@ func rawFloatRef(x rawValue) (float64, bool) {
 	f, err := strconv.ParseFloat(s, 64)
 	return f, err == nil && !math.IsInf(f, 0) && !math.IsNaN(f)
 }
+
+// TestRawKind holds rawKind, whose usual words are known by their bytes,
+// to the kind's text lower-cased and trimmed (what it reads any other
+// value as): it fails when a word's bytes map to another word.
+func TestRawKind(t *testing.T) {
+	for _, lit := range []string{
+		`"action"`, `"message"`, `"condensation"`, `"Action"`, `" message "`, `"\u0061ction"`, `"mess\u0061ge"`,
+		`"CONDENSATION"`, `"actions"`, `"act"`, `""`, `"\"action\""`, "\"\xffaction\"", `1`, `null`, `true`, `["action"]`,
+	} {
+		if got, want := rawKind(rawValue(lit)), strings.ToLower(strings.TrimSpace(rawValue(lit).Text())); got != want {
+			t.Errorf("rawKind(%s) = %q, want %q", lit, got, want)
+		}
+	}
+}
