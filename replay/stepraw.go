@@ -321,19 +321,28 @@ func parseFields(raw []byte, keys *jsKeys, vals []rawValue) (rawValue, error) {
 		vals[i] = nil
 	}
 	ok := scanLine(raw, func(key []byte, esc bool, val []byte) {
-		if esc || !asciiOrUTF8(key) {
-			// As encoding/json reads the name (Fields): not JSON.parse's
-			// reading, which jsFields' setEscaped is.
-			if i := slices.Index(keys.names, unquoteKey(key)); i >= 0 {
-				vals[i] = val
+		if !esc {
+			// A key that is a name's bytes is that name when it is valid
+			// UTF-8, as an ASCII name's are: the record's members are
+			// mostly names sought, and the test of their UTF-8 was most of
+			// this function's time.
+			for i := keys.first[min(len(key), 63)]; i >= 0; i = keys.next[i] {
+				if string(key) == keys.names[i] {
+					if keys.ascii>>i&1 != 0 || utf8.Valid(key) {
+						vals[i] = val
+						return
+					}
+					break
+				}
 			}
-			return
+			if asciiOrUTF8(key) {
+				return // read as it stands, and no name's bytes
+			}
 		}
-		for i := keys.first[min(len(key), 63)]; i >= 0; i = keys.next[i] {
-			if string(key) == keys.names[i] {
-				vals[i] = val
-				return
-			}
+		// As encoding/json reads the name (Fields): not JSON.parse's
+		// reading, which jsFields' setEscaped is.
+		if i := slices.Index(keys.names, unquoteKey(key)); i >= 0 {
+			vals[i] = val
 		}
 	})
 	if !ok {
@@ -349,6 +358,16 @@ func parseFields(raw []byte, keys *jsKeys, vals []rawValue) (rawValue, error) {
 		j--
 	}
 	return rawValue(raw[i:j]), nil
+}
+
+// isASCII says s is all ASCII.
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 // asciiOrUTF8 is utf8.Valid for a key, which is mostly a few bytes of
