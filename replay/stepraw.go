@@ -44,6 +44,9 @@ type stepPaths struct {
 	// stands (no escape, valid UTF-8): locText.
 	lastLoc string
 	out     []byte // the last record's output, unescaped (stepOf)
+	// copies, when not nil, is where a replay as read keeps the
+	// outputs: an output string is read into it (outCopied).
+	copies *outputCopies
 }
 
 func newStepPaths(fields map[string]string) *stepPaths {
@@ -126,7 +129,9 @@ func stepOf(vals *[numStepFields]rawValue, p *stepPaths) (stepRecord, string) {
 	}
 	if x := vals[sfOutput]; x != nil {
 		r.hasText = true
-		if x.Kind() == '"' {
+		if x.Kind() == '"' && p.copies != nil {
+			r.output, r.outCopied = p.copies.unescaped(x), true
+		} else if x.Kind() == '"' {
 			// Over the line, or unescaped into the reader's buffer, and
 			// copied from there into the table by add before the next
 			// record is read: an output is most of a step, and a string
@@ -416,4 +421,33 @@ func (t *stepTable) location(raw string) Sym {
 	}
 	t.lastLoc, t.lastLocSym, t.hasLastLoc = raw, loc, true
 	return loc
+}
+
+// unescaped is clone(Str of string x): its body unescaped straight into
+// the block, where stepOf unescaped it into the reader's buffer and add
+// copied it again. An unescaped text is no longer than its body but for
+// invalid bytes, three each as U+FFFD.
+func (c *outputCopies) unescaped(x rawValue) string {
+	body := x[1 : len(x)-1]
+	valid := utf8.Valid(body)
+	if valid && bytes.IndexByte(body, '\\') < 0 {
+		return c.clone(unsafe.String(unsafe.SliceData(body), len(body)))
+	}
+	n := len(body)
+	if !valid {
+		n *= 3
+	}
+	if n > outputBlock/4 {
+		b := appendUnescaped(make([]byte, 0, n), body, valid)
+		return unsafe.String(unsafe.SliceData(b), len(b))
+	}
+	if cap(c.block)-len(c.block) < n {
+		c.block = make([]byte, 0, outputBlock)
+	}
+	start := len(c.block)
+	c.block = appendUnescaped(c.block, body, valid) // within its capacity: the same array
+	if len(c.block) == start {
+		return ""
+	}
+	return unsafe.String(&c.block[start], len(c.block)-start) // never written again
 }

@@ -149,3 +149,33 @@ func TestRawKind(t *testing.T) {
 		}
 	}
 }
+
+// TestOutputCopiesUnescaped holds outputCopies.unescaped, which unescapes
+// an output into the table's block, to Str over strings plain, escaped,
+// not UTF-8 (three bytes a byte once read), empty, escaped to nothing but
+// a few bytes, longer than a block's quarter and filling blocks in turn,
+// each read from a buffer written over after: it fails when a text is
+// cut, read past its end, or left over the reader's buffer.
+func TestOutputCopiesUnescaped(t *testing.T) {
+	var c outputCopies
+	bodies := []string{`plain text`, `a\nb\t\"c\"`, "\xff\xfe\xfd", `\u00e9\ud83d\ude00\ud800`, ``, `\n`,
+		strings.Repeat(`x\n`, outputBlock/7), strings.Repeat("\xff", outputBlock/10), strings.Repeat(`\u0041`, 3000)}
+	var got []string
+	var want []string
+	for range 20 {
+		for _, b := range bodies {
+			buf := []byte(`"` + b + `"`)
+			w, _ := rawValue(buf).Str()
+			got = append(got, c.unescaped(rawValue(buf)))
+			want = append(want, w)
+			for i := range buf {
+				buf[i] = '#'
+			}
+		}
+	}
+	for i := range got {
+		if got[i] != want[i] {
+			t.Fatalf("text %d: %.60q, want %.60q", i, got[i], want[i])
+		}
+	}
+}
