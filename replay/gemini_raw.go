@@ -104,6 +104,7 @@ type jsKeys struct {
 	names []string // distinct
 	first [64]int8 // by length (63: 63 or more), the first name of it; -1: none
 	next  []int8   // the next name of the same length; -1: none
+	ascii uint64   // bit i: names[i] is ASCII (parseFields)
 }
 
 func newJSKeys(names ...string) *jsKeys {
@@ -117,6 +118,9 @@ func newJSKeys(names ...string) *jsKeys {
 		}
 		l := min(len(names[i]), 63)
 		ks.next[i], ks.first[l] = ks.first[l], int8(i)
+		if isASCII(names[i]) {
+			ks.ascii |= 1 << i
+		}
 	}
 	return ks
 }

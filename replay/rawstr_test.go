@@ -69,10 +69,14 @@ func FuzzParseFields(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	// Names of one length (a chain of jsKeys), of 63 bytes and more (one
-	// bucket), not UTF-8 once read.
+	// bucket), not UTF-8 once read, not ASCII, not UTF-8 (a key of its
+	// bytes is read as "\ufffd").
 	long := strings.Repeat("k", 63)
-	keys := []string{"a", "key", "b", "\ufffd", "yek", long, long + "x", long + "y"}
-	for _, k := range keys[4:] {
+	keys := []string{"a", "key", "b", "\ufffd", "yek", long, long + "x", long + "y", "\xff", "é", "\xffé"}
+	for _, s := range []string{"{\"\xff\":1,\"é\":2}", "{\"\xffé\":1,\"\\u00e9\":2}", "{\"\xff\xff\":1}"} {
+		f.Add([]byte(s))
+	}
+	for _, k := range keys[4:8] {
 		f.Add([]byte(`{"` + k + `":1,"` + k[:len(k)-1] + `":2,"key":3}`))
 	}
 	ks := newJSKeys(keys...)

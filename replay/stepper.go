@@ -79,13 +79,17 @@ type stepOutput struct {
 }
 
 // added takes the output of the turns the table just added (the last
-// one's; a filled gap's turns have none) and steps what may be stepped.
-func (t *stepTable) added(out string) {
+// one's; a filled gap's turns have none), copied unless it is a copy
+// already, and steps what may be stepped.
+func (t *stepTable) added(out string, copied bool) {
 	ep := t.ep
 	for len(t.outs)-t.outsHead < len(ep.Turns)-t.stepped-1 {
 		t.outs = append(t.outs, "")
 	}
-	t.outs = append(t.outs, t.copies.clone(out))
+	if !copied {
+		out = t.copies.clone(out)
+	}
+	t.outs = append(t.outs, out)
 	if t.mode == stepAdded {
 		t.stepTo(len(ep.Turns))
 		return

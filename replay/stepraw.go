@@ -44,6 +44,9 @@ type stepPaths struct {
 	// stands (no escape, valid UTF-8): locText.
 	lastLoc string
 	out     []byte // the last record's output, unescaped (stepOf)
+	// copies, when not nil, is where a replay as read keeps the
+	// outputs: an output string is read into it (outCopied).
+	copies *outputCopies
 }
 
 func newStepPaths(fields map[string]string) *stepPaths {
@@ -126,7 +129,9 @@ func stepOf(vals *[numStepFields]rawValue, p *stepPaths) (stepRecord, string) {
 	}
 	if x := vals[sfOutput]; x != nil {
 		r.hasText = true
-		if x.Kind() == '"' {
+		if x.Kind() == '"' && p.copies != nil {
+			r.output, r.outCopied = p.copies.unescaped(x), true
+		} else if x.Kind() == '"' {
 			// Over the line, or unescaped into the reader's buffer, and
 			// copied from there into the table by add before the next
 			// record is read: an output is most of a step, and a string
@@ -199,12 +204,19 @@ func plainBody(body []byte) bool {
 }
 
 // rawKind is a kind field lower-cased and trimmed; the usual plain
-// lower-case words are returned without a copy.
+// lower-case words are returned without a copy. Those are known by their
+// bytes, quotes included (StrEq searched each body for a backslash and
+// checked the word's UTF-8, three times a record); one written another
+// way (escaped, spaced, capitalised) is read as before and comes out the
+// same word.
 func rawKind(x rawValue) string {
-	for _, k := range [...]string{"action", "message", "condensation"} {
-		if x.StrEq(k) {
-			return k
-		}
+	switch string(x) {
+	case `"action"`:
+		return "action"
+	case `"message"`:
+		return "message"
+	case `"condensation"`:
+		return "condensation"
 	}
 	return strings.ToLower(strings.TrimSpace(x.Text()))
 }
@@ -225,11 +237,34 @@ func rawNumberText(x rawValue) (s string, ok bool) {
 	return "", false
 }
 
+// smallDecimal is s read as a decimal number when it is 1 to 15 ASCII digits
+// and nothing else, the value strconv's ParseInt and ParseFloat give it
+// (under 10^15 < 2^53, exact as a float64): a step number and a score
+// are such, at every record, and strconv's general parsers were 2% of
+// a steps log's reading.
+func smallDecimal(s string) (uint64, bool) {
+	if len(s) == 0 || len(s) > 15 {
+		return 0, false
+	}
+	var n uint64
+	for i := 0; i < len(s); i++ {
+		d := s[i] - '0'
+		if d > 9 {
+			return 0, false
+		}
+		n = n*10 + uint64(d)
+	}
+	return n, true
+}
+
 // rawInteger is asInteger of a value read in place.
 func rawInteger(x rawValue) (int, bool) {
 	s, ok := rawNumberText(x)
 	if !ok {
 		return 0, false
+	}
+	if n, ok := smallDecimal(s); ok {
+		return int(n), true
 	}
 	if i, err := strconv.ParseInt(s, 10, 64); err == nil {
 		return int(i), true
@@ -252,6 +287,9 @@ func rawFloat(x rawValue) (float64, bool) {
 	s, ok := rawNumberText(x)
 	if !ok {
 		return 0, false
+	}
+	if n, ok := smallDecimal(s); ok {
+		return float64(n), true
 	}
 	f, err := strconv.ParseFloat(s, 64)
 	return f, err == nil && !math.IsInf(f, 0) && !math.IsNaN(f)
@@ -288,19 +326,28 @@ func parseFields(raw []byte, keys *jsKeys, vals []rawValue) (rawValue, error) {
 		vals[i] = nil
 	}
 	ok := scanLine(raw, func(key []byte, esc bool, val []byte) {
-		if esc || !asciiOrUTF8(key) {
-			// As encoding/json reads the name (Fields): not JSON.parse's
-			// reading, which jsFields' setEscaped is.
-			if i := slices.Index(keys.names, unquoteKey(key)); i >= 0 {
-				vals[i] = val
+		if !esc {
+			// A key that is a name's bytes is that name when it is valid
+			// UTF-8, as an ASCII name's are: the record's members are
+			// mostly names sought, and the test of their UTF-8 was most of
+			// this function's time.
+			for i := keys.first[min(len(key), 63)]; i >= 0; i = keys.next[i] {
+				if string(key) == keys.names[i] {
+					if keys.ascii>>i&1 != 0 || utf8.Valid(key) {
+						vals[i] = val
+						return
+					}
+					break
+				}
 			}
-			return
+			if asciiOrUTF8(key) {
+				return // read as it stands, and no name's bytes
+			}
 		}
-		for i := keys.first[min(len(key), 63)]; i >= 0; i = keys.next[i] {
-			if string(key) == keys.names[i] {
-				vals[i] = val
-				return
-			}
+		// As encoding/json reads the name (Fields): not JSON.parse's
+		// reading, which jsFields' setEscaped is.
+		if i := slices.Index(keys.names, unquoteKey(key)); i >= 0 {
+			vals[i] = val
 		}
 	})
 	if !ok {
@@ -316,6 +363,16 @@ func parseFields(raw []byte, keys *jsKeys, vals []rawValue) (rawValue, error) {
 		j--
 	}
 	return rawValue(raw[i:j]), nil
+}
+
+// isASCII says s is all ASCII.
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 // asciiOrUTF8 is utf8.Valid for a key, which is mostly a few bytes of
@@ -364,4 +421,33 @@ func (t *stepTable) location(raw string) Sym {
 	}
 	t.lastLoc, t.lastLocSym, t.hasLastLoc = raw, loc, true
 	return loc
+}
+
+// unescaped is clone(Str of string x): its body unescaped straight into
+// the block, where stepOf unescaped it into the reader's buffer and add
+// copied it again. An unescaped text is no longer than its body but for
+// invalid bytes, three each as U+FFFD.
+func (c *outputCopies) unescaped(x rawValue) string {
+	body := x[1 : len(x)-1]
+	valid := utf8.Valid(body)
+	if valid && bytes.IndexByte(body, '\\') < 0 {
+		return c.clone(unsafe.String(unsafe.SliceData(body), len(body)))
+	}
+	n := len(body)
+	if !valid {
+		n *= 3
+	}
+	if n > outputBlock/4 {
+		b := appendUnescaped(make([]byte, 0, n), body, valid)
+		return unsafe.String(unsafe.SliceData(b), len(b))
+	}
+	if cap(c.block)-len(c.block) < n {
+		c.block = make([]byte, 0, outputBlock)
+	}
+	start := len(c.block)
+	c.block = appendUnescaped(c.block, body, valid) // within its capacity: the same array
+	if len(c.block) == start {
+		return ""
+	}
+	return unsafe.String(&c.block[start], len(c.block)-start) // never written again
 }

@@ -253,6 +253,9 @@ func readSteps(br *bufio.Reader, c *readContext) error {
 	if c.opts.Stepper != nil {
 		if t.mode = streamMode(sr, br, c.opts.rereadable); t.mode != readWhole {
 			t.stepper = c.opts.Stepper(t.ep)
+			if fr, ok := sr.(*fieldReader); ok {
+				fr.paths.copies = &t.copies // the outputs unescaped where the table keeps them
+			}
 			t.ep.Stepped = t.stepper
 			t.ep.streamed = t.mode == stepBehind
 		}

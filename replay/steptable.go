@@ -16,6 +16,7 @@ type stepRecord struct {
 	info               StepInfo
 	exitCode           int    // when info.HasExitCode (setExitCode): the table packs it
 	action, output     string // output may be over the reader's buffer (stepOf): interned by add before the next record
+	outCopied          bool   // output is a copy of its own already (outputCopies.unescaped): add keeps it as it is
 	location           string
 	hasLoc             bool
 	score              float64
@@ -149,7 +150,7 @@ func (t *stepTable) add(r stepRecord) string {
 		ep.Live = append(ep.Live, e)
 	}
 	if t.stepper != nil {
-		t.added(r.output)
+		t.added(r.output, r.outCopied)
 	}
 	return ""
 }
