@@ -734,9 +734,9 @@ func fullKey(ep *Episode, key Sym) string {
 func keyCompared(c OpenHandsV1Class) bool { return c >= OHV1Action && c <= OHV1ObservationBase }
 
 // idRead says the detector reads the IDs of events of class c (the
-// nudge, of the last observation): only those are kept
-// (openHandsV1Reader.event).
-func idRead(c OpenHandsV1Class) bool { return c >= OHV1Observation && c <= OHV1ObservationBase }
+// nudge, of the last observation when it ends a streak of agent
+// errors): only those are kept (openHandsV1Reader.event).
+func idRead(c OpenHandsV1Class) bool { return c == OHV1AgentError }
 
 // sameKeyEquality holds that two events of a class have the same key in
 // ep exactly when they have in the map reader's epA (the detector's

@@ -527,16 +527,17 @@ func (o *openHandsV1Reader) sym(s string) Sym {
 	return o.ep.history().sym(s)
 }
 
-// event records ev at the current step. Its id is kept for an
-// observation only: the detector reads no other's (the nudge compares
-// the last observation's with the one it last nudged at), and a log's
-// ids are UUIDs, each hashed and copied into the table for nothing.
+// event records ev at the current step. Its id is kept for an agent
+// error only: the detector reads no other's (the nudge compares the last
+// observation's with the one it last nudged at, and nudges only when
+// that observation ends a streak of agent errors), and a log's ids are
+// UUIDs, each hashed and copied into the table for nothing.
 func (o *openHandsV1Reader) event(ev OpenHandsV1Event, id string) {
 	if o.ep == nil {
 		return
 	}
 	ev.N = int32(max(o.n, 1))
-	if ev.Class == OHV1Observation || ev.Class == OHV1AgentError || ev.Class == OHV1ObservationBase {
+	if ev.Class == OHV1AgentError {
 		ev.ID = o.ep.history().sym(id)
 	}
 	o.ep.OpenHandsV1 = append(o.ep.OpenHandsV1, ev)

@@ -194,7 +194,7 @@ func BenchmarkV1ObsFields(b *testing.B) {
 
 // FuzzV1UncomparedKeys holds the V1 detector to comparing no key but an
 // action's or an observation's (keyCompared) and reading no ID but an
-// observation's (idRead), which is why the reader writes no other: two
+// agent error's (idRead), which is why the reader writes no other: two
 // detectors fed the same events, one with every event's key and ID and
 // one with those of the other classes blanked, give the
 // same check (and nudge) after each event, under small and default
