@@ -432,8 +432,10 @@ func (o *openHandsV1Reader) read(v rawValue, f *[len(v1Keys)]rawValue) ([]stepRe
 		}
 	case "MessageEvent":
 		ev.Class = OHV1Message
-		msg := f[v1kLLMMessage]
-		switch text := o.v1Text(o.cur.get(msg, "content")); {
+		if src != "agent" && src != "environment" {
+			break // a user's message is no step and no nudge: its text is not read
+		}
+		switch text := o.v1Text(o.cur.get(f[v1kLLMMessage], "content")); {
 		case src == "agent":
 			o.askBefore()
 			newStep(stepRecord{info: StepInfo{Kind: StepMessage}, output: text, hasText: true})
