@@ -29,6 +29,7 @@ import (
 	"encoding/json"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // PresetOpenHandsV1 is the OpenHands V1 (software-agent-sdk) preset.
@@ -82,8 +83,9 @@ type OpenHandsV1Event struct {
 // openHandsV1Reader reads V1 events into steps and the event list.
 type openHandsV1Reader struct {
 	n        int
-	pending  []*stepRecord // actions of the current response awaiting observations
-	ids      []string      // their action ids and tool call ids, two per action
+	pending  []stepRecord // actions of the current response awaiting observations
+	ids      []string     // their action ids and tool call ids, two per action (in idBytes)
+	idBytes  []byte       // the ids' bytes, let go with them (keepID)
 	lastResp string
 	ep       *Episode
 	lastNode string // the last tree node's id, for the branch check
@@ -100,11 +102,24 @@ func (o *openHandsV1Reader) flush() []stepRecord { return o.appendFlush(nil) }
 
 // appendFlush appends the pending actions' steps to out and clears them.
 func (o *openHandsV1Reader) appendFlush(out []stepRecord) []stepRecord {
-	for _, r := range o.pending {
-		out = append(out, *r)
-	}
-	o.pending, o.ids = o.pending[:0], o.ids[:0]
+	out = append(out, o.pending...)
+	clear(o.pending) // their strings are out's now
+	o.pending, o.ids, o.idBytes = o.pending[:0], o.ids[:0], o.idBytes[:0]
 	return out
+}
+
+// keepID is s copied into idBytes, kept while its action is pending:
+// a pending action's ids are only compared (attach), and a copy of each
+// made two allocations an action. The bytes are written again only once
+// the ids are let go (appendFlush); a string over an array idBytes grew
+// out of keeps that array.
+func (o *openHandsV1Reader) keepID(s string) string {
+	if s == "" {
+		return ""
+	}
+	from := len(o.idBytes)
+	o.idBytes = append(o.idBytes, s...)
+	return unsafe.String(&o.idBytes[from], len(s))
 }
 
 func (o *openHandsV1Reader) finish() []stepRecord { return o.flush() }
@@ -368,7 +383,8 @@ func (o *openHandsV1Reader) read(v rawValue, f *[len(v1Keys)]rawValue) ([]stepRe
 		}
 		ev.Tool = o.sym(tool)
 		o.n++
-		r := &stepRecord{n: o.n, hasStep: true, info: StepInfo{Kind: StepAction}, hasAction: true}
+		o.pending = append(o.pending, stepRecord{n: o.n, hasStep: true, info: StepInfo{Kind: StepAction}, hasAction: true})
+		r := &o.pending[len(o.pending)-1]
 		switch {
 		case both:
 			r.action = string(w.both)
@@ -379,8 +395,7 @@ func (o *openHandsV1Reader) read(v rawValue, f *[len(v1Keys)]rawValue) ([]stepRe
 		default:
 			r.action = tool + " {}"
 		}
-		o.pending = append(o.pending, r)
-		o.ids = append(o.ids, strings.Clone(id), f[v1kToolCallID].Text())
+		o.ids = append(o.ids, o.keepID(id), o.keepID(textView(f[v1kToolCallID])))
 	case "ObservationEvent", "AgentErrorEvent", "UserRejectObservation":
 		r := o.attach(textView(f[v1kActionID]), textView(f[v1kToolCallID]))
 		var text string
@@ -512,11 +527,11 @@ func (o *openHandsV1Reader) askBefore() {
 }
 
 // attach finds the pending action an observation answers, by action id
-// or tool call id.
+// or tool call id: in pending, valid until an action is added.
 func (o *openHandsV1Reader) attach(actionID, callID string) *stepRecord {
 	for i, id := range o.ids {
 		if id != "" && (id == actionID || id == callID) {
-			return o.pending[i/2]
+			return &o.pending[i/2]
 		}
 	}
 	return nil
