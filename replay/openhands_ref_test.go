@@ -720,6 +720,9 @@ func FuzzOpenHandsV1Value(f *testing.F) {
 			if !idRead(eb.Class) {
 				ea.ID = 0 // not kept: read by none
 			}
+			if !sourceRead(eb.Class) {
+				ea.Source = 0 // not kept: read by none
+			}
 			if fullKey(epB, eb.Key) != epA.Str(ea.Key) {
 				t.Fatalf("event %d: key %q, the map reader's %q", i, fullKey(epB, eb.Key), epA.Str(ea.Key))
 			}
@@ -769,6 +772,11 @@ func keyCompared(c OpenHandsV1Class) bool { return c >= OHV1Action && c <= OHV1O
 // nudge, of the last observation when it ends a streak of agent
 // errors): only those are kept (openHandsV1Reader.event).
 func idRead(c OpenHandsV1Class) bool { return c == OHV1AgentError }
+
+// sourceRead says the detector reads the sources of events of class c
+// (the window's last user message, the monologue's agent messages):
+// only those are kept (openHandsV1Reader.read).
+func sourceRead(c OpenHandsV1Class) bool { return c == OHV1Message }
 
 // sameKeyEquality holds that two events of a class have the same key in
 // ep exactly when they have in the map reader's epA (the detector's

@@ -334,7 +334,10 @@ func (o *openHandsV1Reader) read(v rawValue, f *[len(v1Keys)]rawValue) ([]stepRe
 		}
 		o.lastNode = strings.Clone(id)
 	}
-	ev := OpenHandsV1Event{Tree: tree, Source: o.sym(src)}
+	// Its source is kept for a message only: the detector reads no
+	// other's (the window ends at a user's message, the monologue counts
+	// agents' messages), and every event's was looked up in the table.
+	ev := OpenHandsV1Event{Tree: tree}
 	w := &o.w
 	defer func() { w.keyed = w.keyed[:0] }() // the strings are the record's
 	out := o.out[:0]
@@ -446,7 +449,7 @@ func (o *openHandsV1Reader) read(v rawValue, f *[len(v1Keys)]rawValue) ([]stepRe
 			o.askBefore() // an error of the agent's step, of no action
 		}
 	case "MessageEvent":
-		ev.Class = OHV1Message
+		ev.Class, ev.Source = OHV1Message, o.sym(src)
 		if src != "agent" && src != "environment" {
 			break // a user's message is no step and no nudge: its text is not read
 		}
