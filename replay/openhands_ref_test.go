@@ -640,6 +640,18 @@ func FuzzOpenHandsV1Value(f *testing.F) {
 	f.Add([]byte(`{"id":"act-1","source":"agent","action":{"command":"ls","kind":"TerminalAction"},"tool_name":"terminal","parent_id":"__root__","kind":"ActionEvent"}` + "\n" +
 		`{"id":"obs-1","source":"environment","observation":{"content":[{"type":"text","text":"x"}],"kind":"TerminalObservation"},"action_id":"act-1","tool_name":"terminal","parent_id":"act-1","kind":"ObservationEvent"}` + "\n" +
 		`{"id":"act-2","source":"agent","action":{"command":"ls","kind":"TerminalAction"},"tool_name":"terminal","parent_id":"obs-1","kind":"ActionEvent"}` + "\n"))
+	// Observations and actions of the same length and first and last
+	// bytes (one slot of canonMemo), some the same, some not.
+	obs := func(id, text string) string {
+		return `{"id":"` + id + `","source":"environment","observation":{"content":[{"type":"text","text":"` + text +
+			`"}],"is_error":false,"metadata":{"exit_code":0,"pid":-1,"prefix":""},"kind":"TerminalObservation"},"tool_name":"terminal","kind":"ObservationEvent"}` + "\n"
+	}
+	act := func(id, command string) string {
+		return `{"id":"` + id + `","source":"agent","thought":[{"type":"text","text":"again"}],"action":{"command":"` + command +
+			`","is_input":false,"kind":"TerminalAction"},"tool_name":"terminal","llm_response_id":"r` + id + `","kind":"ActionEvent"}` + "\n"
+	}
+	f.Add([]byte(act("a1", "ls -la /tmp") + obs("o1", "one two three") + act("a2", "ls -la /tmp") + obs("o2", "one two three") +
+		act("a3", "ls -lb /tmp") + obs("o3", "one tw0 three") + act("a4", "ls -la /tmp") + obs("o4", "one two three")))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		epA, epB := newStepTable("a", "s").ep, newStepTable("b", "s").ep
 		a, b := &v1MapReader{}, &openHandsV1Reader{}
@@ -647,7 +659,13 @@ func FuzzOpenHandsV1Value(f *testing.F) {
 		b.start(epB)
 		epC, c := newStepTable("c", "s").ep, &openHandsV1Reader{}
 		c.start(epC)
-		var cSteps, bSteps []stepRecord
+		// s reads the lines as analyze replays a log as it reads it: the
+		// keys written in full (no string keyed), objects written before
+		// from the memo (canonMemo).
+		epS, r := newStepTable("s", "s").ep, &openHandsV1Reader{}
+		epS.streamed = true
+		r.start(epS)
+		var cSteps, bSteps, sSteps []stepRecord
 		eachRecord(data, func(m map[string]any, v rawValue) {
 			ra, wa := a.record(m)
 			rb, wb := b.recordValue(v)
@@ -662,11 +680,25 @@ func FuzzOpenHandsV1Value(f *testing.F) {
 				t.Fatalf("line reason %q, parseRecord's %v", wc, err)
 			}
 			cSteps = append(cSteps, rc...)
+			copy(buf, line)
+			rs, ws := r.recordRaw(buf, 0)
+			sameSteps(t, rc, rs, wc, ws)
+			sSteps = append(sSteps, rs...)
 			for i := range buf {
 				buf[i] = '#'
 			}
 		})
-		sameSteps(t, append(bSteps, b.finish()...), append(cSteps, c.finish()...), "", "")
+		cSteps = append(cSteps, c.finish()...)
+		sameSteps(t, append(bSteps, b.finish()...), cSteps, "", "")
+		sameSteps(t, cSteps, append(sSteps, r.finish()...), "", "")
+		if len(epS.OpenHandsV1) != len(epC.OpenHandsV1) {
+			t.Fatalf("replayed as read: %d events, %d", len(epS.OpenHandsV1), len(epC.OpenHandsV1))
+		}
+		for i, ev := range epS.OpenHandsV1 {
+			if ks, kc := epS.HistoryStr(ev.Key), fullKey(epC, epC.OpenHandsV1[i].Key); ks != kc {
+				t.Fatalf("event %d: key replayed as read %q, %q", i, ks, kc)
+			}
+		}
 		if len(epB.OpenHandsV1) != len(epC.OpenHandsV1) || !reflect.DeepEqual(epB.Live, epC.Live) || !reflect.DeepEqual(epB.Diag.Notes, epC.Diag.Notes) {
 			t.Fatalf("lines: %d events, notes %q, records %d, %q", len(epC.OpenHandsV1), epC.Diag.Notes, len(epB.OpenHandsV1), epB.Diag.Notes)
 		}
@@ -687,6 +719,9 @@ func FuzzOpenHandsV1Value(f *testing.F) {
 			}
 			if !idRead(eb.Class) {
 				ea.ID = 0 // not kept: read by none
+			}
+			if !sourceRead(eb.Class) {
+				ea.Source = 0 // not kept: read by none
 			}
 			if fullKey(epB, eb.Key) != epA.Str(ea.Key) {
 				t.Fatalf("event %d: key %q, the map reader's %q", i, fullKey(epB, eb.Key), epA.Str(ea.Key))
@@ -734,9 +769,14 @@ func fullKey(ep *Episode, key Sym) string {
 func keyCompared(c OpenHandsV1Class) bool { return c >= OHV1Action && c <= OHV1ObservationBase }
 
 // idRead says the detector reads the IDs of events of class c (the
-// nudge, of the last observation): only those are kept
-// (openHandsV1Reader.event).
-func idRead(c OpenHandsV1Class) bool { return c >= OHV1Observation && c <= OHV1ObservationBase }
+// nudge, of the last observation when it ends a streak of agent
+// errors): only those are kept (openHandsV1Reader.event).
+func idRead(c OpenHandsV1Class) bool { return c == OHV1AgentError }
+
+// sourceRead says the detector reads the sources of events of class c
+// (the window's last user message, the monologue's agent messages):
+// only those are kept (openHandsV1Reader.read).
+func sourceRead(c OpenHandsV1Class) bool { return c == OHV1Message }
 
 // sameKeyEquality holds that two events of a class have the same key in
 // ep exactly when they have in the map reader's epA (the detector's

@@ -29,6 +29,7 @@ import (
 	"encoding/json"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // PresetOpenHandsV1 is the OpenHands V1 (software-agent-sdk) preset.
@@ -82,8 +83,9 @@ type OpenHandsV1Event struct {
 // openHandsV1Reader reads V1 events into steps and the event list.
 type openHandsV1Reader struct {
 	n        int
-	pending  []*stepRecord // actions of the current response awaiting observations
-	ids      []string      // their action ids and tool call ids, two per action
+	pending  []stepRecord // actions of the current response awaiting observations
+	ids      []string     // their action ids and tool call ids, two per action (in idBytes)
+	idBytes  []byte       // the ids' bytes, let go with them (keepID)
 	lastResp string
 	ep       *Episode
 	lastNode string // the last tree node's id, for the branch check
@@ -100,11 +102,24 @@ func (o *openHandsV1Reader) flush() []stepRecord { return o.appendFlush(nil) }
 
 // appendFlush appends the pending actions' steps to out and clears them.
 func (o *openHandsV1Reader) appendFlush(out []stepRecord) []stepRecord {
-	for _, r := range o.pending {
-		out = append(out, *r)
-	}
-	o.pending, o.ids = o.pending[:0], o.ids[:0]
+	out = append(out, o.pending...)
+	clear(o.pending) // their strings are out's now
+	o.pending, o.ids, o.idBytes = o.pending[:0], o.ids[:0], o.idBytes[:0]
 	return out
+}
+
+// keepID is s copied into idBytes, kept while its action is pending:
+// a pending action's ids are only compared (attach), and a copy of each
+// made two allocations an action. The bytes are written again only once
+// the ids are let go (appendFlush); a string over an array idBytes grew
+// out of keeps that array.
+func (o *openHandsV1Reader) keepID(s string) string {
+	if s == "" {
+		return ""
+	}
+	from := len(o.idBytes)
+	o.idBytes = append(o.idBytes, s...)
+	return unsafe.String(&o.idBytes[from], len(s))
 }
 
 func (o *openHandsV1Reader) finish() []stepRecord { return o.flush() }
@@ -319,7 +334,10 @@ func (o *openHandsV1Reader) read(v rawValue, f *[len(v1Keys)]rawValue) ([]stepRe
 		}
 		o.lastNode = strings.Clone(id)
 	}
-	ev := OpenHandsV1Event{Tree: tree, Source: o.sym(src)}
+	// Its source is kept for a message only: the detector reads no
+	// other's (the window ends at a user's message, the monologue counts
+	// agents' messages), and every event's was looked up in the table.
+	ev := OpenHandsV1Event{Tree: tree}
 	w := &o.w
 	defer func() { w.keyed = w.keyed[:0] }() // the strings are the record's
 	out := o.out[:0]
@@ -368,7 +386,8 @@ func (o *openHandsV1Reader) read(v rawValue, f *[len(v1Keys)]rawValue) ([]stepRe
 		}
 		ev.Tool = o.sym(tool)
 		o.n++
-		r := &stepRecord{n: o.n, hasStep: true, info: StepInfo{Kind: StepAction}, hasAction: true}
+		o.pending = append(o.pending, stepRecord{n: o.n, hasStep: true, info: StepInfo{Kind: StepAction}, hasAction: true})
+		r := &o.pending[len(o.pending)-1]
 		switch {
 		case both:
 			r.action = string(w.both)
@@ -379,8 +398,7 @@ func (o *openHandsV1Reader) read(v rawValue, f *[len(v1Keys)]rawValue) ([]stepRe
 		default:
 			r.action = tool + " {}"
 		}
-		o.pending = append(o.pending, r)
-		o.ids = append(o.ids, strings.Clone(id), f[v1kToolCallID].Text())
+		o.ids = append(o.ids, o.keepID(id), o.keepID(textView(f[v1kToolCallID])))
 	case "ObservationEvent", "AgentErrorEvent", "UserRejectObservation":
 		r := o.attach(textView(f[v1kActionID]), textView(f[v1kToolCallID]))
 		var text string
@@ -431,9 +449,11 @@ func (o *openHandsV1Reader) read(v rawValue, f *[len(v1Keys)]rawValue) ([]stepRe
 			o.askBefore() // an error of the agent's step, of no action
 		}
 	case "MessageEvent":
-		ev.Class = OHV1Message
-		msg := f[v1kLLMMessage]
-		switch text := o.v1Text(o.cur.get(msg, "content")); {
+		ev.Class, ev.Source = OHV1Message, o.sym(src)
+		if src != "agent" && src != "environment" {
+			break // a user's message is no step and no nudge: its text is not read
+		}
+		switch text := o.v1Text(o.cur.get(f[v1kLLMMessage], "content")); {
 		case src == "agent":
 			o.askBefore()
 			newStep(stepRecord{info: StepInfo{Kind: StepMessage}, output: text, hasText: true})
@@ -510,11 +530,11 @@ func (o *openHandsV1Reader) askBefore() {
 }
 
 // attach finds the pending action an observation answers, by action id
-// or tool call id.
+// or tool call id: in pending, valid until an action is added.
 func (o *openHandsV1Reader) attach(actionID, callID string) *stepRecord {
 	for i, id := range o.ids {
 		if id != "" && (id == actionID || id == callID) {
-			return o.pending[i/2]
+			return &o.pending[i/2]
 		}
 	}
 	return nil
@@ -527,16 +547,17 @@ func (o *openHandsV1Reader) sym(s string) Sym {
 	return o.ep.history().sym(s)
 }
 
-// event records ev at the current step. Its id is kept for an
-// observation only: the detector reads no other's (the nudge compares
-// the last observation's with the one it last nudged at), and a log's
-// ids are UUIDs, each hashed and copied into the table for nothing.
+// event records ev at the current step. Its id is kept for an agent
+// error only: the detector reads no other's (the nudge compares the last
+// observation's with the one it last nudged at, and nudges only when
+// that observation ends a streak of agent errors), and a log's ids are
+// UUIDs, each hashed and copied into the table for nothing.
 func (o *openHandsV1Reader) event(ev OpenHandsV1Event, id string) {
 	if o.ep == nil {
 		return
 	}
 	ev.N = int32(max(o.n, 1))
-	if ev.Class == OHV1Observation || ev.Class == OHV1AgentError || ev.Class == OHV1ObservationBase {
+	if ev.Class == OHV1AgentError {
 		ev.ID = o.ep.history().sym(id)
 	}
 	o.ep.OpenHandsV1 = append(o.ep.OpenHandsV1, ev)

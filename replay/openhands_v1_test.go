@@ -193,8 +193,9 @@ func BenchmarkV1ObsFields(b *testing.B) {
 }
 
 // FuzzV1UncomparedKeys holds the V1 detector to comparing no key but an
-// action's or an observation's (keyCompared) and reading no ID but an
-// observation's (idRead), which is why the reader writes no other: two
+// action's or an observation's (keyCompared), reading no ID but an
+// agent error's (idRead) and no source but a message's (sourceRead),
+// which is why the reader writes no other: two
 // detectors fed the same events, one with every event's key and ID and
 // one with those of the other classes blanked, give the
 // same check (and nudge) after each event, under small and default
@@ -220,6 +221,9 @@ func FuzzV1UncomparedKeys(f *testing.F) {
 			}
 			if !idRead(OpenHandsV1Class(c)) {
 				blank.ID = ""
+			}
+			if !sourceRead(OpenHandsV1Class(c)) {
+				blank.Source = ""
 			}
 			all.Add(&e)
 			some.Add(&blank)

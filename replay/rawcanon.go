@@ -26,6 +26,7 @@ type canonWriter struct {
 	syms    *symtab
 	keyed   []keyedString
 	scratch []byte // a string's unescaped bytes
+	memo    canonMemo
 	both    []byte // appendBoth's second form
 }
 
@@ -195,10 +196,26 @@ func (w *canonWriter) appendCanonBoth(ix *valueIndex, v rawValue, skip map[strin
 		})
 		w.buf, w.both = append(w.buf, ']'), append(w.both, ']')
 	case '{':
+		// As appendCanon's: an object written before, from the memo.
+		var slot *memoSlot
+		var tag uint64
+		if w.memoizes(v) {
+			var hit bool
+			if slot, tag, hit = w.memo.find(v, memoBoth, skip); hit {
+				w.buf, w.both = append(w.buf, slot.out...), append(w.both, slot.both...)
+				return
+			}
+			w.memo.open++
+		}
+		from, fromBoth := len(w.buf), len(w.both)
 		// appendObjectBoth's members, found and skipped with the index.
 		base := len(w.members)
 		ix.members(v, w.keep(nil))
 		w.writeMembersBoth(base, skip, true, ix)
+		if slot != nil {
+			w.memo.open--
+			slot.keep(tag, v, memoBoth, skip, w.buf[from:], w.both[fromBoth:])
+		}
 	case '"':
 		if w.syms != nil && w.appendKeyed(v) {
 			w.both = appendStringValue(w.both, v)

@@ -356,10 +356,32 @@ func (ix *valueIndex) appendCanon(w *canonWriter, v rawValue, canonical bool, sk
 		})
 		w.buf = append(w.buf, ']')
 	case '{':
+		// An object written before (canonMemo) is written again from the
+		// memo; not while w.syms keys long strings (the form holds Syms,
+		// and the record's strings are noted in w.keyed).
+		mode := memoPlain
+		if canonical {
+			mode = memoCanonical
+		}
+		var slot *memoSlot
+		var tag uint64
+		if w.memoizes(v) {
+			var hit bool
+			if slot, tag, hit = w.memo.find(v, mode, skip); hit {
+				w.buf = append(w.buf, slot.out...)
+				return
+			}
+			w.memo.open++
+		}
+		from := len(w.buf)
 		// appendObject's members, each value skipped over with the index.
 		base := len(w.members)
 		ix.members(v, w.keep(skip))
 		w.writeMembers(base, func(val rawValue) { ix.appendCanon(w, val, canonical, nil) })
+		if slot != nil {
+			w.memo.open--
+			slot.keep(tag, v, mode, skip, w.buf[from:], nil)
+		}
 	default:
 		if w.syms != nil && v.Kind() == '"' && w.appendKeyed(v) {
 			return
