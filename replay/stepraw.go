@@ -266,6 +266,12 @@ func rawInteger(x rawValue) (int, bool) {
 	if n, ok := smallDecimal(s); ok {
 		return int(n), true
 	}
+	return parseInteger(s)
+}
+
+// parseInteger reads a number's text as asInteger does: an int64, or a
+// float (out of range too) that is an integer.
+func parseInteger(s string) (int, bool) {
 	if i, err := strconv.ParseInt(s, 10, 64); err == nil {
 		return int(i), true
 	}
@@ -291,6 +297,11 @@ func rawFloat(x rawValue) (float64, bool) {
 	if n, ok := smallDecimal(s); ok {
 		return float64(n), true
 	}
+	return parseFloat(s)
+}
+
+// parseFloat reads a number's text as asFloat does: a finite float64.
+func parseFloat(s string) (float64, bool) {
 	f, err := strconv.ParseFloat(s, 64)
 	return f, err == nil && !math.IsInf(f, 0) && !math.IsNaN(f)
 }

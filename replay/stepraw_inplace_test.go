@@ -2,7 +2,6 @@ package replay
 
 import (
 	"encoding/json"
-	"errors"
 	"math"
 	"strconv"
 	"strings"
@@ -111,20 +110,13 @@ func TestDigitsAsStrconv(t *testing.T) {
 func validNumber(lit string) bool { return json.Valid([]byte(lit)) && lit != "" && lit[0] != '"' }
 
 // rawIntegerRef and rawFloatRef are rawInteger and rawFloat without the
-// fast path.
+// fast path (smallDecimal): strconv's reading of the text.
 func rawIntegerRef(x rawValue) (int, bool) {
 	s, ok := rawNumberText(x)
 	if !ok {
 		return 0, false
 	}
-	if i, err := strconv.ParseInt(s, 10, 64); err == nil {
-		return int(i), true
-	}
-	f, err := strconv.ParseFloat(s, 64)
-	if err != nil && !errors.Is(err, strconv.ErrRange) {
-		return 0, false
-	}
-	return floatInteger(f)
+	return parseInteger(s)
 }
 
 func rawFloatRef(x rawValue) (float64, bool) {
@@ -132,8 +124,7 @@ func rawFloatRef(x rawValue) (float64, bool) {
 	if !ok {
 		return 0, false
 	}
-	f, err := strconv.ParseFloat(s, 64)
-	return f, err == nil && !math.IsInf(f, 0) && !math.IsNaN(f)
+	return parseFloat(s)
 }
 
 // TestRawKind holds rawKind, whose usual words are known by their bytes,
