@@ -242,14 +242,20 @@ func (mt *lcsMatcher) bitLCS(a, b []rune, cutoff int) (int, bool) {
 	// a (row -1) has no bit in them.
 	mt.buildTo(a, min(m, 64*last))
 	capLast := words // the band's top is held under capLast (sh)
-	for j, r := range b {
-		k := mt.row(r)
-		if sh != nil && sh.hist {
-			sh.column(k)
+	for j := 0; j < n; {
+		// The columns before end keep the band [first, last): it moves
+		// after column j' only when j' ends a block of 64 columns (the
+		// checks below), reaches the next word's rows at the bottom
+		// (j'-right >= 64·(first+1)) or at the top (j'+left+3 > 64·last,
+		// while last can grow). The updates between are no-ops and are
+		// not run: per column they cost more than a narrow band's words.
+		end := min(n, (j|63)+1, right+64*(first+1)+1)
+		if last < min(capLast, words) {
+			end = min(end, 64*last-left-1)
 		}
-		if k >= 0 {
-			lcsColumn(v[first:last], mt.peq[k*words+first:k*words+last])
-		}
+		end = max(end, j+1)
+		mt.columns(v, first, last, b[j:end], sh)
+		j = end - 1 // the run's last column, after which the band may move
 		// The band for column j+1.
 		if lo := j + 1 - right - 1; lo > 0 {
 			first = max(first, lo/64)
@@ -301,9 +307,39 @@ func (mt *lcsMatcher) bitLCS(a, b []rune, cutoff int) (int, bool) {
 				return 0, false
 			}
 		}
+		j++
 	}
 	l := zeros(v, m)
 	return l, l >= cutoff
+}
+
+// columns updates the band's words v[first:last] by the columns of text
+// bs, the band fixed over them, and takes each column's code point out of
+// sh's counts when it keeps them. A band of one word (a near-duplicate's)
+// is held in a register across the columns.
+func (mt *lcsMatcher) columns(v []uint64, first, last int, bs []rune, sh *bandShrink) {
+	words := mt.words
+	if last-first == 1 && (sh == nil || !sh.hist) {
+		x := v[first]
+		for _, r := range bs {
+			if k := mt.row(r); k >= 0 {
+				u := x & mt.peq[k*words+first]
+				x = (x + u) | (x - u)
+			}
+		}
+		v[first] = x
+		return
+	}
+	vb := v[first:last]
+	for _, r := range bs {
+		k := mt.row(r)
+		if sh != nil && sh.hist {
+			sh.column(k)
+		}
+		if k >= 0 {
+			lcsColumn(vb, mt.peq[k*words+first:k*words+last])
+		}
+	}
 }
 
 // lcsColumn is one column's update of the band's words vb by their

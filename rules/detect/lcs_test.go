@@ -388,3 +388,52 @@ func TestDiagonalMatchesWithin(t *testing.T) {
 		}
 	}
 }
+
+// codeText is .ci/agentlogs.py's code_text: lines of words from a small
+// vocabulary, indented, as the generated logs' grown tool outputs are.
+func codeText(r *rand.Rand, n int) string {
+	words := strings.Fields("def return import from self value error test assert path config " +
+		"result index append string buffer open close read write line count " +
+		"token parse check state event handle")
+	var b strings.Builder
+	for b.Len() < n {
+		if b.Len() > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(strings.Repeat("    ", r.IntN(3)))
+		for i := range 3 + r.IntN(7) {
+			if i > 0 {
+				b.WriteByte(' ')
+			}
+			b.WriteString(words[r.IntN(len(words))])
+		}
+	}
+	return b.String()
+}
+
+// BenchmarkLCSUnrelated is the LCS most pairs of a generated agent log
+// that reach it take: two unrelated code-like outputs of 1.5 KB, of the
+// same words (their code point counts do not tell them apart), cut off
+// at the 0.90 threshold, which they fail (bitLCS stops early); and a
+// near-duplicate, whose band is one word.
+func BenchmarkLCSUnrelated(b *testing.B) {
+	r := rand.New(rand.NewPCG(21, 22))
+	x, y := []rune(codeText(r, 1500)), []rune(codeText(r, 1500))
+	near := append([]rune(nil), x...)
+	for range 8 {
+		near[r.IntN(len(near))] = 'q'
+	}
+	var mt lcsMatcher
+	for _, c := range []struct {
+		name string
+		a, b []rune
+	}{{"unrelated", x, y}, {"near", x, near}} {
+		b.Run(c.name, func(b *testing.B) {
+			cutoff := (9*(len(c.a)+len(c.b)) + 19) / 20
+			b.SetBytes(int64(len(c.b)))
+			for b.Loop() {
+				mt.lcsAtLeast(c.a, c.b, cutoff)
+			}
+		})
+	}
+}
