@@ -98,6 +98,10 @@ func (e *fuzzyEntry) codePoints() []rune {
 	return e.runes
 }
 
+// ascii says e's output is ASCII: its bytes are its code points, which
+// an invalid byte, counted as one, is not.
+func (e *fuzzyEntry) ascii() bool { return e.canon && e.count == len(e.out) }
+
 // sameCodePoints says e and o have the same code points: valid UTF-8
 // texts when their bytes are equal, others when their decodings are.
 func (e *fuzzyEntry) sameCodePoints(o *fuzzyEntry) bool {
@@ -298,7 +302,14 @@ func (d *FuzzyRepeat) Check(s *Step) (FuzzyFiring, bool) {
 		if d.mt == nil {
 			d.mt = newMatcher()
 		}
-		if l, ok := d.mt.lcsShared(cur.codePoints(), p.codePoints(), cutoff, shared); ok {
+		var l int
+		var ok bool
+		if cur.ascii() && p.ascii() && min(cur.count, p.count) < shrinkFrom {
+			l, ok = d.mt.lcsBytes(cur.out, p.out, cutoff, shared)
+		} else {
+			l, ok = d.mt.lcsShared(cur.codePoints(), p.codePoints(), cutoff, shared)
+		}
+		if ok {
 			found, best, bestNum, bestDen = true, p.n, 2*int64(l), int64(total)
 		}
 	}
