@@ -406,9 +406,13 @@ func decodeRunes(rs []rune, s string) int {
 func countRunes(s string) (n int, valid bool) {
 	valid = true
 	for i := 0; i < len(s); {
-		if i+32 <= len(s) && (load64(s, i)|load64(s, i+8)|load64(s, i+16)|load64(s, i+24))&ascii64 == 0 {
-			i, n = i+32, n+32
-			continue
+		if i+32 <= len(s) {
+			// Sliced once: the four words' loads need no test of their
+			// own against the string's end.
+			if w := s[i : i+32]; (load64(w, 0)|load64(w, 8)|load64(w, 16)|load64(w, 24))&ascii64 == 0 {
+				i, n = i+32, n+32
+				continue
+			}
 		}
 		if i+8 <= len(s) {
 			if load64(s, i)&ascii64 == 0 {
