@@ -98,6 +98,10 @@ func (e *fuzzyEntry) codePoints() []rune {
 	return e.runes
 }
 
+// ascii says e's output is ASCII: its bytes are its code points, which
+// an invalid byte, counted as one, is not.
+func (e *fuzzyEntry) ascii() bool { return e.canon && e.count == len(e.out) }
+
 // sameCodePoints says e and o have the same code points: valid UTF-8
 // texts when their bytes are equal, others when their decodings are.
 func (e *fuzzyEntry) sameCodePoints(o *fuzzyEntry) bool {
@@ -298,7 +302,14 @@ func (d *FuzzyRepeat) Check(s *Step) (FuzzyFiring, bool) {
 		if d.mt == nil {
 			d.mt = newMatcher()
 		}
-		if l, ok := d.mt.lcsShared(cur.codePoints(), p.codePoints(), cutoff, shared); ok {
+		var l int
+		var ok bool
+		if cur.ascii() && p.ascii() && min(cur.count, p.count) < shrinkFrom {
+			l, ok = d.mt.lcsBytes(cur.out, p.out, cutoff, shared)
+		} else {
+			l, ok = d.mt.lcsShared(cur.codePoints(), p.codePoints(), cutoff, shared)
+		}
+		if ok {
 			found, best, bestNum, bestDen = true, p.n, 2*int64(l), int64(total)
 		}
 	}
@@ -395,9 +406,13 @@ func decodeRunes(rs []rune, s string) int {
 func countRunes(s string) (n int, valid bool) {
 	valid = true
 	for i := 0; i < len(s); {
-		if i+32 <= len(s) && (load64(s, i)|load64(s, i+8)|load64(s, i+16)|load64(s, i+24))&ascii64 == 0 {
-			i, n = i+32, n+32
-			continue
+		if i+32 <= len(s) {
+			// Sliced once: the four words' loads need no test of their
+			// own against the string's end.
+			if w := s[i : i+32]; (load64(w, 0)|load64(w, 8)|load64(w, 16)|load64(w, 24))&ascii64 == 0 {
+				i, n = i+32, n+32
+				continue
+			}
 		}
 		if i+8 <= len(s) {
 			if load64(s, i)&ascii64 == 0 {

@@ -114,16 +114,23 @@ func checkFuzzyRef(t *testing.T, c FuzzyConfig, outs []string) {
 // near-duplicates, exact repeats, repeats of other bytes with the same
 // code points, and new texts, of lengths around histogram.setString's
 // boundary and the LCS's words.
+//
+// A quarter of the traces are of ASCII pieces only (compared over their
+// bytes: lcsBytes), and half of those with invalid single bytes too,
+// which count as one code point each as an ASCII byte does but are
+// U+FFFD, not their byte: they must not be compared over their bytes.
 func TestFuzzyRepeatRef(t *testing.T) {
 	rng := rand.New(rand.NewPCG(24, 7))
+	pieces := fuzzyPieces
 	text := func(n int) []string {
 		ps := make([]string, n)
 		for i := range ps {
-			ps[i] = fuzzyPieces[rng.IntN(len(fuzzyPieces))]
+			ps[i] = pieces[rng.IntN(len(pieces))]
 		}
 		return ps
 	}
-	for trace := range 400 {
+	for trace := range 600 {
+		pieces = [][]string{fuzzyPieces, fuzzyPieces, fuzzyPieces, {"a", "b", "c", " ", "\n"}, fuzzyPieces, fuzzyPieces, fuzzyPieces, {"a", "b", " ", "\xff", "\x80", "\xfe"}}[trace%8]
 		c := DefaultFuzzyConfig()
 		c.Window = 1 + rng.IntN(6)
 		c.Threshold = []float64{0.9, 0.75, 0.5, 1, 0}[trace%5]
@@ -145,14 +152,14 @@ func TestFuzzyRepeatRef(t *testing.T) {
 					k := rng.IntN(len(ps) + 1)
 					switch rng.IntN(3) {
 					case 0:
-						ps = slices.Insert(ps, k, fuzzyPieces[rng.IntN(len(fuzzyPieces))])
+						ps = slices.Insert(ps, k, pieces[rng.IntN(len(pieces))])
 					case 1:
 						if k < len(ps) {
 							ps = slices.Delete(ps, k, k+1)
 						}
 					default:
 						if k < len(ps) {
-							ps[k] = fuzzyPieces[rng.IntN(len(fuzzyPieces))]
+							ps[k] = pieces[rng.IntN(len(pieces))]
 						}
 					}
 				}

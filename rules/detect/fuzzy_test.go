@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/loopbreak/loopbreak/replay/replaytest"
 )
@@ -558,9 +559,18 @@ func TestHistogramSetString(t *testing.T) {
 		return rs
 	}
 	setString := func(h *histogram, rs []rune) { h.setString(string(rs)) }
+	// setSymbols over an ASCII text's bytes (lcsBytes's), over runes.
+	setSymbolsOf := func(h *histogram, rs []rune) {
+		if slices.ContainsFunc(rs, func(r rune) bool { return r >= utf8.RuneSelf }) {
+			setSymbols(h, rs)
+		} else {
+			setSymbols(h, []byte(string(rs)))
+		}
+	}
 	var h, o histogram
 	for range 3000 {
 		checkHistogram(t, &h, &o, text(), text(), setString)
+		checkHistogram(t, &h, &o, text(), text(), setSymbolsOf)
 	}
 }
 

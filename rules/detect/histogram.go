@@ -1,6 +1,9 @@
 package detect
 
-import "unicode/utf8"
+import (
+	"unicode/utf8"
+	"unsafe"
+)
 
 // histogram counts a text's code points: the sum over code points of the
 // smaller count bounds the LCS of two texts from above.
@@ -54,6 +57,17 @@ func (h *histogram) set(rs []rune) {
 		h.addOther(r)
 	}
 	h.listPresent()
+}
+
+// setSymbols is set of a's code points: runes, or the bytes of an ASCII
+// text.
+func setSymbols[T symbol](h *histogram, a []T) {
+	switch x := any(a).(type) {
+	case []rune:
+		h.set(x)
+	case []byte:
+		h.setString(unsafe.String(unsafe.SliceData(x), len(x)))
+	}
 }
 
 // empty clears the counts of the code points present, and returns the

@@ -3,6 +3,7 @@ package detect
 import (
 	"math/bits"
 	"slices"
+	"unsafe"
 )
 
 // lcsMatcher computes LCS lengths over code points with the bit-parallel
@@ -64,11 +65,20 @@ func (mt *lcsMatcher) startBuild(words int) {
 
 // buildTo adds the code points of a before to to the masks (those before
 // mt.built are in).
-func (mt *lcsMatcher) buildTo(a []rune, to int) {
+func (mt *lcsMatcher) buildTo(a []rune, to int) { buildTo(mt, a, to) }
+
+// symbol is a code point as the LCS reads it: a rune, or a byte of a text
+// that is all ASCII, each byte its code point. fuzzy_repeat compares two
+// ASCII outputs (most agents' outputs) over their bytes, without decoding
+// them into four bytes a byte (decodeRunes); the LCS's functions are
+// instantiated for both.
+type symbol interface{ byte | rune }
+
+func buildTo[T symbol](mt *lcsMatcher, a []T, to int) {
 	peq, words := mt.peq, mt.words
 	rows := int32(mt.rows)
 	for i := mt.built; i < to; i++ {
-		r := a[i]
+		r := rune(a[i])
 		var k int32
 		if uint32(r) < 128 {
 			k = mt.ascii[r]
@@ -108,6 +118,18 @@ func (mt *lcsMatcher) lcsAtLeast(a, b []rune, cutoff int) (int, bool) {
 // and b share (the sum over code points of the smaller count; -1 when it
 // does not): fuzzy_repeat has counted them for its first test.
 func (mt *lcsMatcher) lcsShared(a, b []rune, cutoff, shared int) (int, bool) {
+	return lcsShared(mt, a, b, cutoff, shared)
+}
+
+// lcsBytes is lcsShared over the bytes of two ASCII texts, shorter than
+// shrinkFrom (bitLCS narrows its band with a bandShrink, over code
+// points, only from there): a byte is then a code point, and the LCS of
+// the bytes that of the code points.
+func (mt *lcsMatcher) lcsBytes(a, b string, cutoff, shared int) (int, bool) {
+	return lcsShared(mt, unsafe.Slice(unsafe.StringData(a), len(a)), unsafe.Slice(unsafe.StringData(b), len(b)), cutoff, shared)
+}
+
+func lcsShared[T symbol](mt *lcsMatcher, a, b []T, cutoff, shared int) (int, bool) {
 	if cutoff > min(len(a), len(b)) {
 		return 0, false
 	}
@@ -157,29 +179,29 @@ func (mt *lcsMatcher) lcsShared(a, b []rune, cutoff, shared int) (int, bool) {
 		// The common prefix and suffix count in both the shared code
 		// points and the lengths: the distance is the middles'.
 		if shared < 0 {
-			mt.ha.set(a)
-			mt.hb.set(b)
+			setSymbols(&mt.ha, a)
+			setSymbols(&mt.hb, b)
 			shared = affix + mt.ha.bound(&mt.hb)
 		}
 		start = max(start, total+2*affix-2*shared)
 	}
 	if diag <= 4*start && diag < allowed {
 		// An alignment of this distance exists: the try cannot fail.
-		n, _ := mt.bitLCS(a, b, (total-diag+1)/2)
+		n, _ := bitLCS(mt, a, b, (total-diag+1)/2)
 		return affix + n, true
 	}
 	for budget := start; budget <= allowed/4; budget *= 2 {
 		if budget >= diag {
 			budget = diag
 		}
-		if n, ok := mt.bitLCS(a, b, (total-budget+1)/2); ok {
+		if n, ok := bitLCS(mt, a, b, (total-budget+1)/2); ok {
 			return affix + n, true
 		}
 		if budget == diag {
 			break // cannot happen: the diagonal's alignment reaches it
 		}
 	}
-	n, ok := mt.bitLCS(a, b, c)
+	n, ok := bitLCS(mt, a, b, c)
 	return affix + n, ok
 }
 
@@ -189,7 +211,7 @@ func (mt *lcsMatcher) lcsShared(a, b []rune, cutoff, shared int) (int, bool) {
 // diagonal's distance len(a)+len(b)-2·matches is under the one allowed
 // exactly when a has few enough positions that disagree: the outputs of
 // a pair that fails mostly disagree at once.
-func diagonalMatchesWithin(a, b []rune, maxMiss int) (int, bool) {
+func diagonalMatchesWithin[T symbol](a, b []T, maxMiss int) (int, bool) {
 	b = b[:len(a)]
 	miss := 0
 	for i := range a {
@@ -215,7 +237,9 @@ func diagonalMatchesWithin(a, b []rune, maxMiss int) (int, bool) {
 // cutoffs around the LCS, in the property and fuzz tests). From
 // shrinkFrom code points a bandShrink narrows the band further, to the
 // rows an alignment can still use within the budget.
-func (mt *lcsMatcher) bitLCS(a, b []rune, cutoff int) (int, bool) {
+func (mt *lcsMatcher) bitLCS(a, b []rune, cutoff int) (int, bool) { return bitLCS(mt, a, b, cutoff) }
+
+func bitLCS[T symbol](mt *lcsMatcher, a, b []T, cutoff int) (int, bool) {
 	m, n := len(a), len(b)
 	words := (m + 63) / 64
 	mt.startBuild(words)
@@ -232,24 +256,31 @@ func (mt *lcsMatcher) bitLCS(a, b []rune, cutoff int) (int, bool) {
 	// longer change.
 	below, counted := 0, 0
 	var sh *bandShrink
-	if cutoff > 0 && m >= shrinkFrom {
+	if ra, ok := any(a).([]rune); ok && cutoff > 0 && m >= shrinkFrom {
 		// bandShrink numbers its code points after the masks' rows: all
-		// of them, built first.
-		mt.buildTo(a, m)
-		sh = mt.newShrink(a, b, m+n-2*cutoff, -left-1, right+1)
+		// of them, built first. (Bytes are compared only below
+		// shrinkFrom: lcsBytes.)
+		buildTo(mt, a, m)
+		sh = mt.newShrink(ra, any(b).([]rune), m+n-2*cutoff, -left-1, right+1)
 	}
 	// The words under last are built: a code point of b not yet met in
 	// a (row -1) has no bit in them.
-	mt.buildTo(a, min(m, 64*last))
+	buildTo(mt, a, min(m, 64*last))
 	capLast := words // the band's top is held under capLast (sh)
-	for j, r := range b {
-		k := mt.row(r)
-		if sh != nil && sh.hist {
-			sh.column(k)
+	for j := 0; j < n; {
+		// The columns before end keep the band [first, last): it moves
+		// after column j' only when j' ends a block of 64 columns (the
+		// checks below), reaches the next word's rows at the bottom
+		// (j'-right >= 64·(first+1)) or at the top (j'+left+3 > 64·last,
+		// while last can grow). The updates between are no-ops and are
+		// not run: per column they cost more than a narrow band's words.
+		end := min(n, (j|63)+1, right+64*(first+1)+1)
+		if last < min(capLast, words) {
+			end = min(end, 64*last-left-1)
 		}
-		if k >= 0 {
-			lcsColumn(v[first:last], mt.peq[k*words+first:k*words+last])
-		}
+		end = max(end, j+1)
+		columns(mt, v, first, last, b[j:end], sh)
+		j = end - 1 // the run's last column, after which the band may move
 		// The band for column j+1.
 		if lo := j + 1 - right - 1; lo > 0 {
 			first = max(first, lo/64)
@@ -260,7 +291,7 @@ func (mt *lcsMatcher) bitLCS(a, b []rune, cutoff int) (int, bool) {
 		}
 		last = max(last, min(top, capLast))
 		if 64*last > mt.built && mt.built < m {
-			mt.buildTo(a, min(m, 64*last))
+			buildTo(mt, a, min(m, 64*last))
 		}
 		if sh != nil && j%64 == 63 {
 			// Narrow the band to the rows an alignment within the budget
@@ -301,9 +332,39 @@ func (mt *lcsMatcher) bitLCS(a, b []rune, cutoff int) (int, bool) {
 				return 0, false
 			}
 		}
+		j++
 	}
 	l := zeros(v, m)
 	return l, l >= cutoff
+}
+
+// columns updates the band's words v[first:last] by the columns of text
+// bs, the band fixed over them, and takes each column's code point out of
+// sh's counts when it keeps them. A band of one word (a near-duplicate's)
+// is held in a register across the columns.
+func columns[T symbol](mt *lcsMatcher, v []uint64, first, last int, bs []T, sh *bandShrink) {
+	words := mt.words
+	if last-first == 1 && (sh == nil || !sh.hist) {
+		x := v[first]
+		for _, r := range bs {
+			if k := mt.row(rune(r)); k >= 0 {
+				u := x & mt.peq[k*words+first]
+				x = (x + u) | (x - u)
+			}
+		}
+		v[first] = x
+		return
+	}
+	vb := v[first:last]
+	for _, r := range bs {
+		k := mt.row(rune(r))
+		if sh != nil && sh.hist {
+			sh.column(k)
+		}
+		if k >= 0 {
+			lcsColumn(vb, mt.peq[k*words+first:k*words+last])
+		}
+	}
 }
 
 // lcsColumn is one column's update of the band's words vb by their

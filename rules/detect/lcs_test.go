@@ -2,8 +2,10 @@ package detect
 
 import (
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // naiveLCS is the textbook O(n·m) table, the reference for the tests.
@@ -108,6 +110,7 @@ func TestLCSProperty(t *testing.T) {
 		for range 4 {
 			c := want + r.IntN(21) - 10
 			got, ok := mt.lcsAtLeast(a, b, c)
+			checkBytes(t, &mt, a, b, c, got, ok)
 			switch {
 			case want >= c && (!ok || got != want):
 				t.Fatalf("cutoff %d: LCS(%q, %q) = %d, %v; want %d, true", c, string(a), string(b), got, ok, want)
@@ -116,6 +119,21 @@ func TestLCSProperty(t *testing.T) {
 			}
 		}
 		shrinkFrom, seedForce = defaultShrink, 0
+	}
+}
+
+// checkBytes holds lcsBytes, when a and b are ASCII and shorter than
+// shrinkFrom, to what lcsAtLeast returned over their code points (got,
+// ok), the same computation over the same symbols: the same values.
+func checkBytes(t *testing.T, mt *lcsMatcher, a, b []rune, cutoff, got int, ok bool) {
+	t.Helper()
+	for _, x := range [][]rune{a, b} {
+		if len(x) >= shrinkFrom || slices.ContainsFunc(x, func(r rune) bool { return r >= utf8.RuneSelf }) {
+			return
+		}
+	}
+	if gb, okb := mt.lcsBytes(string(a), string(b), cutoff, -1); gb != got || okb != ok {
+		t.Fatalf("cutoff %d: lcsBytes(%q, %q) = %d, %v; over code points %d, %v", cutoff, string(a), string(b), gb, okb, got, ok)
 	}
 }
 
@@ -140,6 +158,9 @@ func FuzzLCS(f *testing.F) {
 			shrinkFrom, seedForce = v[0], v[1]
 			for _, c := range []int{want - 1, want, want + 1, (len(ra) + len(rb)) * 9 / 20} {
 				got, ok := mt.lcsAtLeast(ra, rb, c)
+				if utf8.ValidString(a) && utf8.ValidString(b) {
+					checkBytes(t, &mt, ra, rb, c, got, ok)
+				}
 				if (want >= c) != ok || (ok && got != want) {
 					t.Fatalf("shrink from %d, seeds of %d, cutoff %d: LCS(%q, %q) = %d, %v; want %d", v[0], v[1], c, a, b, got, ok, want)
 				}
@@ -196,6 +217,7 @@ func TestLCSLongProperty(t *testing.T) {
 			shrinkFrom, seedForce = v[0], v[1]
 			for _, c := range cutoffs {
 				got, ok := mt.lcsAtLeast(a, b, c)
+				checkBytes(t, &mt, a, b, c, got, ok)
 				if (want >= c) != ok || (ok && got != want) {
 					t.Fatalf("case %d (%d+%d runes), shrink from %d, seeds of %d, cutoff %d: %d, %v; want LCS %d", it, len(a), len(b), v[0], v[1], c, got, ok, want)
 				}
@@ -386,5 +408,62 @@ func TestDiagonalMatchesWithin(t *testing.T) {
 		if ok != (len(a)-want <= maxMiss) || ok && got != want {
 			t.Fatalf("diagonalMatchesWithin(%q, %q, %d) = %d, %v; %d agree", string(a), string(b), maxMiss, got, ok, want)
 		}
+	}
+}
+
+// codeText is .ci/agentlogs.py's code_text: lines of words from a small
+// vocabulary, indented, as the generated logs' grown tool outputs are.
+func codeText(r *rand.Rand, n int) string {
+	words := strings.Fields("def return import from self value error test assert path config " +
+		"result index append string buffer open close read write line count " +
+		"token parse check state event handle")
+	var b strings.Builder
+	for b.Len() < n {
+		if b.Len() > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(strings.Repeat("    ", r.IntN(3)))
+		for i := range 3 + r.IntN(7) {
+			if i > 0 {
+				b.WriteByte(' ')
+			}
+			b.WriteString(words[r.IntN(len(words))])
+		}
+	}
+	return b.String()
+}
+
+// BenchmarkLCSUnrelated is the LCS most pairs of a generated agent log
+// that reach it take: two unrelated code-like outputs of 1.5 KB, of the
+// same words (their code point counts do not tell them apart), cut off
+// at the 0.90 threshold, which they fail (bitLCS stops early); and a
+// near-duplicate, whose band is one word.
+func BenchmarkLCSUnrelated(b *testing.B) {
+	r := rand.New(rand.NewPCG(21, 22))
+	x, y := []rune(codeText(r, 1500)), []rune(codeText(r, 1500))
+	near := append([]rune(nil), x...)
+	for range 8 {
+		near[r.IntN(len(near))] = 'q'
+	}
+	var mt lcsMatcher
+	for _, c := range []struct {
+		name string
+		a, b []rune
+	}{{"unrelated", x, y}, {"near", x, near}} {
+		cutoff := (9*(len(c.a)+len(c.b)) + 19) / 20
+		b.Run(c.name, func(b *testing.B) {
+			b.SetBytes(int64(len(c.b)))
+			for b.Loop() {
+				mt.lcsAtLeast(c.a, c.b, cutoff)
+			}
+		})
+		// ASCII texts compared over their bytes, as fuzzy_repeat does.
+		sa, sb := string(c.a), string(c.b)
+		b.Run(c.name+"/bytes", func(b *testing.B) {
+			b.SetBytes(int64(len(sb)))
+			for b.Loop() {
+				mt.lcsBytes(sa, sb, cutoff, -1)
+			}
+		})
 	}
 }
