@@ -97,6 +97,19 @@ type openHandsReader struct {
 	w       canonWriter
 	out     []stepRecord // the steps of a record, reused
 	ix      *valueIndex  // the record's index (recordValueIx), or nil
+	// copies, when not nil, is where a replay as read keeps the outputs:
+	// a step's output string is unescaped straight into it (outCopied),
+	// where it was made a string of its own only to be copied there.
+	copies *outputCopies
+}
+
+// output is a step's output read from v as w.text reads it, and whether
+// it is in o.copies already (stepRecord.outCopied).
+func (o *openHandsReader) output(v rawValue) (string, bool) {
+	if o.copies != nil && v.Kind() == '"' {
+		return o.copies.unescaped(v), true
+	}
+	return o.w.text(v), false
 }
 
 func (o *openHandsReader) start(ep *Episode) { o.ep = ep }
@@ -240,7 +253,8 @@ func (o *openHandsReader) read(f *[len(openHandsKeys)]rawValue) ([]stepRecord, s
 			}
 			flush()
 			o.n++
-			return append(out, stepRecord{n: o.n, hasStep: true, info: StepInfo{Kind: StepMessage}, output: o.w.text(a.content), hasText: true}), ""
+			text, copied := o.output(a.content)
+			return append(out, stepRecord{n: o.n, hasStep: true, info: StepInfo{Kind: StepMessage}, output: text, outCopied: copied, hasText: true}), ""
 		case "condensation":
 			flush()
 			o.n++
@@ -268,31 +282,39 @@ func (o *openHandsReader) read(f *[len(openHandsKeys)]rawValue) ([]stepRecord, s
 		return nil, `an OpenHands observation whose "extras" is not an object`
 	}
 	x := readExtras(o.ix, extras)
-	content := o.w.text(f[ohkContent])
+	contentV := f[ohkContent]
 	cause := textView(f[ohkCause])
-	// The event is recorded once its step is known: an observation of the
-	// pending call belongs to the call's step.
-	defer o.observationEvent(obs, f[ohkCause], f[ohkContent], content, extras, &x)
 	if openHandsNotSteps[obs] {
+		// No step: the event's key writes a string content as it stands
+		// (observationEvent), and reads the text of any other.
+		var content string
+		if contentV.Kind() != '"' {
+			content = o.w.text(contentV)
+		}
+		o.observationEvent(obs, f[ohkCause], contentV, content, extras, &x)
 		return nil, ""
 	}
+	content, copied := o.output(contentV)
+	// The event is recorded once its step is known: an observation of the
+	// pending call belongs to the call's step.
+	defer o.observationEvent(obs, f[ohkCause], contentV, content, extras, &x)
 	if obs == "condense" { // AgentCondensationObservation
 		flush()
 		o.n++
-		return append(out, stepRecord{n: o.n, hasStep: true, info: StepInfo{Kind: StepCondensation}, output: content, hasText: true}), ""
+		return append(out, stepRecord{n: o.n, hasStep: true, info: StepInfo{Kind: StepCondensation}, output: content, outCopied: copied, hasText: true}), ""
 	}
 	if o.pending == nil || (cause != "" && cause != o.pendID) {
 		// An observation of no pending call (a user command's output, or
 		// one whose action was not logged): a step with no call.
 		flush()
 		o.n++
-		r := stepRecord{n: o.n, hasStep: true, info: StepInfo{Kind: StepAction}, output: content, hasText: true}
+		r := stepRecord{n: o.n, hasStep: true, info: StepInfo{Kind: StepAction}, output: content, outCopied: copied, hasText: true}
 		openHandsResult(&r, obs, &x)
 		return append(out, r), ""
 	}
 	r := o.pending
 	o.pending = nil
-	r.output, r.hasText = content, true
+	r.output, r.outCopied, r.hasText = content, copied, true
 	openHandsResult(r, obs, &x)
 	return append(out, *r), ""
 }

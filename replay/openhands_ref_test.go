@@ -602,7 +602,13 @@ func FuzzOpenHandsValue(f *testing.F) {
 		epD, d := newStepTable("d", "s").ep, &openHandsReader{}
 		d.start(epD)
 		var ix valueIndex
-		var bSteps, cSteps []stepRecord
+		// e reads each line as c, with the table's copies (a replay as
+		// read): its outputs unescaped straight into them, the same
+		// texts, none a view of the line (written over once read).
+		epE, e := newStepTable("e", "s").ep, &openHandsReader{copies: &outputCopies{}}
+		e.start(epE)
+		var line2 []byte
+		var bSteps, cSteps, eSteps []stepRecord
 		eachRecord(data, func(m map[string]any, v rawValue) {
 			ra, wa := a.record(m)
 			rb, wb := b.recordValue(v)
@@ -619,10 +625,25 @@ func FuzzOpenHandsValue(f *testing.F) {
 				t.Fatalf("line reason %q, parseRecord's %v", wc, err)
 			}
 			cSteps = append(cSteps, rc...)
+			line2 = append(line2[:0], line...)
+			re, we := e.recordRaw(line2, 0)
+			if we != wc {
+				t.Fatalf("reason %q with copies, %q without", we, wc)
+			}
+			eSteps = append(eSteps, re...)
+			for i := range line2 {
+				line2[i] = '#'
+			}
 		})
 		aLast := a.finish()
 		sameSteps(t, aLast, b.finish(), "", "")
 		sameSteps(t, bSteps, cSteps, "", "")
+		for i := range eSteps {
+			eSteps[i].outCopied = false // c's outputs are strings of their own
+		}
+		sameSteps(t, cSteps, eSteps, "", "")
+		sameSteps(t, c.finish(), e.finish(), "", "")
+		sameEvents(t, epA, epE)
 		sameEvents(t, epA, epB)
 		sameEvents(t, epA, epC)
 		sameSteps(t, aLast, d.finish(), "", "")
