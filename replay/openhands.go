@@ -37,6 +37,7 @@ package replay
 import (
 	"strconv"
 	"strings"
+	"unsafe"
 )
 
 // LiveOpenHandsStuck is the live kind of OpenHands' recorded stuck
@@ -101,6 +102,14 @@ type openHandsReader struct {
 	// a step's output string is unescaped straight into it (outCopied),
 	// where it was made a string of its own only to be copied there.
 	copies *outputCopies
+	// spare is the buffer the next step's action is written into
+	// (actionEvent), w.both's other half: a step's action is a view of
+	// the buffer it was written into, held by o.pending until the next
+	// record hands it out and stepTable.add interns it (most actions
+	// repeat: found, not copied), where each was made a string of its
+	// own. Two buffers: the pending action's, and the next action's,
+	// written before the pending one is handed out.
+	spare []byte
 }
 
 // output is a step's output read from v as w.text reads it, and whether
@@ -390,10 +399,12 @@ func (o *openHandsReader) actionEvent(act, src string, a *ohArgs, args rawValue,
 		w := &o.w
 		w.buf = append(append(append(w.buf[:0], "a:"...), act...), 0)
 		if wantAction {
-			// The step's action with the key (canonWriter.action).
+			// The step's action with the key (canonWriter.action), in
+			// the buffer the pending action is not in (spare).
+			w.both, o.spare = o.spare, w.both
 			w.both = append(append(w.both[:0], act...), ' ')
 			w.writeMembersBoth(base, openHandsVolatile, false, nil) // appendBoth(args)
-			action, ok = string(w.both), true
+			action, ok = unsafe.String(unsafe.SliceData(w.both), len(w.both)), true
 		} else {
 			w.writeMembers(base, func(val rawValue) { w.appendValue(val, true, nil) }) // appendValue(args, true, nil)
 		}

@@ -586,11 +586,29 @@ func sameSteps(t *testing.T, a, b []stepRecord, ra, rb string) {
 	}
 }
 
+// held appends recs with strings of their own, as stepTable.add keeps
+// them before the next record: an OpenHands step's action is a view of
+// the reader's buffer until then (openHandsReader.spare).
+func held(dst, recs []stepRecord) []stepRecord {
+	n := len(dst)
+	dst = append(dst, recs...)
+	cloneStrings(dst[n:])
+	return dst
+}
+
 // FuzzOpenHandsValue holds the V0 reader reading in place to the map
 // reader: the same steps, reasons, history events (keys compared as
 // strings) and live verdicts.
 func FuzzOpenHandsValue(f *testing.F) {
 	ohSeeds(f, "testdata/steps/openhands/events.jsonl", "testdata/openhands/live-stuck.jsonl", "testdata/openhands/live-disagrees.jsonl")
+	// Calls one after the other, the first handed out with the second's
+	// record (its action written while the first is held), and a message
+	// between a call and its observation.
+	f.Add([]byte(`{"id":1,"source":"agent","action":"run","args":{"command":"ls","thought":"a"}}` + "\n" +
+		`{"id":2,"source":"agent","action":"run","args":{"command":"pwd -P"}}` + "\n" +
+		`{"id":3,"source":"agent","action":"read","args":{"path":"/x"}}` + "\n" +
+		`{"id":4,"source":"agent","action":"message","args":{"content":"hm","wait_for_response":false}}` + "\n" +
+		`{"id":5,"cause":3,"observation":"read","content":"x\ny","extras":{"path":"/x"}}` + "\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		epA, epB, epC := newStepTable("a", "s").ep, newStepTable("b", "s").ep, newStepTable("c", "s").ep
 		a, b, c := &ohMapReader{}, &openHandsReader{}, &openHandsReader{}
@@ -613,7 +631,7 @@ func FuzzOpenHandsValue(f *testing.F) {
 			ra, wa := a.record(m)
 			rb, wb := b.recordValue(v)
 			sameSteps(t, ra, rb, wa, wb)
-			bSteps = append(bSteps, rb...)
+			bSteps = held(bSteps, rb)
 			if validValueIx(v, 0, &ix) != len(v) {
 				t.Fatalf("%q: not valid", v)
 			}
@@ -624,13 +642,13 @@ func FuzzOpenHandsValue(f *testing.F) {
 			if err != nil && (wc != err.Error() || len(rc) > 0) {
 				t.Fatalf("line reason %q, parseRecord's %v", wc, err)
 			}
-			cSteps = append(cSteps, rc...)
+			cSteps = held(cSteps, rc)
 			line2 = append(line2[:0], line...)
 			re, we := e.recordRaw(line2, 0)
 			if we != wc {
 				t.Fatalf("reason %q with copies, %q without", we, wc)
 			}
-			eSteps = append(eSteps, re...)
+			eSteps = held(eSteps, re)
 			for i := range line2 {
 				line2[i] = '#'
 			}
