@@ -123,11 +123,16 @@ func (o *openHandsReader) output(v rawValue) (string, bool) {
 
 func (o *openHandsReader) start(ep *Episode) { o.ep = ep }
 
-// openHandsNotSteps are events that are not steps of their own: the system
-// prompt, recalls, user rejections, state changes, null events.
-var openHandsNotSteps = map[string]bool{
-	"null": true, "agent_state_changed": true, "recall": true, "system": true,
-	"change_agent_state": true, "user_rejected": true, "loop_detection": true,
+// openHandsNotStep says an event of this action or observation name is
+// not a step of its own: the system prompt, recalls, user rejections,
+// state changes, null events. A switch, where a map's lookup hashed the
+// name up to four times a record (1% of a run).
+func openHandsNotStep(name string) bool {
+	switch name {
+	case "null", "agent_state_changed", "recall", "system", "change_agent_state", "user_rejected", "loop_detection":
+		return true
+	}
+	return false
 }
 
 // event records one event of the history at the current step.
@@ -248,11 +253,12 @@ func (o *openHandsReader) read(f *[len(openHandsKeys)]rawValue) ([]stepRecord, s
 		base := len(w.members)
 		o.ix.members(args, w.keep(nil))
 		a := argsOf(w.members[base:])
-		step := !openHandsNotSteps[act] && act != "message" && act != "condensation" // a step with a call
-		action, ok := o.actionEvent(act, src, &a, args, base, !openHandsNotSteps[act] && !(act == "message" && src == "user"), step)
+		notStep := openHandsNotStep(act)
+		step := !notStep && act != "message" && act != "condensation" // a step with a call
+		action, ok := o.actionEvent(act, src, &a, args, base, !notStep && !(act == "message" && src == "user"), step)
 		clear(w.members[base:]) // unless actionEvent wrote them
 		w.members = w.members[:base]
-		if openHandsNotSteps[act] {
+		if notStep {
 			return nil, ""
 		}
 		switch act {
@@ -293,7 +299,7 @@ func (o *openHandsReader) read(f *[len(openHandsKeys)]rawValue) ([]stepRecord, s
 	x := readExtras(o.ix, extras)
 	contentV := f[ohkContent]
 	cause := textView(f[ohkCause])
-	if openHandsNotSteps[obs] {
+	if openHandsNotStep(obs) {
 		// No step: the event's key writes a string content as it stands
 		// (observationEvent), and reads the text of any other.
 		var content string

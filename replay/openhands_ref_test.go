@@ -888,3 +888,24 @@ func TestOpenHandsV1KeyedKeys(t *testing.T) {
 		t.Errorf("outputs %q, want %q", outputs, want)
 	}
 }
+
+// openHandsNotSteps is openHandsNotStep's list, as the reference reads it.
+var openHandsNotSteps = map[string]bool{
+	"null": true, "agent_state_changed": true, "recall": true, "system": true,
+	"change_agent_state": true, "user_rejected": true, "loop_detection": true,
+}
+
+// TestOpenHandsNotStep holds the switch to the list: its names, and
+// names near them or of steps, which are not.
+func TestOpenHandsNotStep(t *testing.T) {
+	names := []string{"", "run", "run_ipython", "read", "write", "edit", "browse", "message", "condensation",
+		"condense", "delegate", "think", "finish", "error", "nul", "nulll", "NULL", "null ", "system_prompt", "recall\x00"}
+	for name := range openHandsNotSteps {
+		names = append(names, name, name[1:], name+"s")
+	}
+	for _, name := range names {
+		if got, want := openHandsNotStep(name), openHandsNotSteps[name]; got != want {
+			t.Errorf("openHandsNotStep(%q) = %v, want %v", name, got, want)
+		}
+	}
+}
