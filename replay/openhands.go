@@ -37,6 +37,7 @@ package replay
 import (
 	"strconv"
 	"strings"
+	"unsafe"
 )
 
 // LiveOpenHandsStuck is the live kind of OpenHands' recorded stuck
@@ -97,15 +98,41 @@ type openHandsReader struct {
 	w       canonWriter
 	out     []stepRecord // the steps of a record, reused
 	ix      *valueIndex  // the record's index (recordValueIx), or nil
+	// copies, when not nil, is where a replay as read keeps the outputs:
+	// a step's output string is unescaped straight into it (outCopied),
+	// where it was made a string of its own only to be copied there.
+	copies *outputCopies
+	// spare is the buffer the next step's action is written into
+	// (actionEvent), w.both's other half: a step's action is a view of
+	// the buffer it was written into, held by o.pending until the next
+	// record hands it out and stepTable.add interns it (most actions
+	// repeat: found, not copied), where each was made a string of its
+	// own. Two buffers: the pending action's, and the next action's,
+	// written before the pending one is handed out.
+	spare []byte
+}
+
+// output is a step's output read from v as w.text reads it, and whether
+// it is in o.copies already (stepRecord.outCopied).
+func (o *openHandsReader) output(v rawValue) (string, bool) {
+	if o.copies != nil && v.Kind() == '"' {
+		return o.copies.unescaped(v), true
+	}
+	return o.w.text(v), false
 }
 
 func (o *openHandsReader) start(ep *Episode) { o.ep = ep }
 
-// openHandsNotSteps are events that are not steps of their own: the system
-// prompt, recalls, user rejections, state changes, null events.
-var openHandsNotSteps = map[string]bool{
-	"null": true, "agent_state_changed": true, "recall": true, "system": true,
-	"change_agent_state": true, "user_rejected": true, "loop_detection": true,
+// openHandsNotStep says an event of this action or observation name is
+// not a step of its own: the system prompt, recalls, user rejections,
+// state changes, null events. A switch, where a map's lookup hashed the
+// name up to four times a record (1% of a run).
+func openHandsNotStep(name string) bool {
+	switch name {
+	case "null", "agent_state_changed", "recall", "system", "change_agent_state", "user_rejected", "loop_detection":
+		return true
+	}
+	return false
 }
 
 // event records one event of the history at the current step.
@@ -226,11 +253,12 @@ func (o *openHandsReader) read(f *[len(openHandsKeys)]rawValue) ([]stepRecord, s
 		base := len(w.members)
 		o.ix.members(args, w.keep(nil))
 		a := argsOf(w.members[base:])
-		step := !openHandsNotSteps[act] && act != "message" && act != "condensation" // a step with a call
-		action, ok := o.actionEvent(act, src, &a, args, base, !openHandsNotSteps[act] && !(act == "message" && src == "user"), step)
+		notStep := openHandsNotStep(act)
+		step := !notStep && act != "message" && act != "condensation" // a step with a call
+		action, ok := o.actionEvent(act, src, &a, args, base, !notStep && !(act == "message" && src == "user"), step)
 		clear(w.members[base:]) // unless actionEvent wrote them
 		w.members = w.members[:base]
-		if openHandsNotSteps[act] {
+		if notStep {
 			return nil, ""
 		}
 		switch act {
@@ -240,7 +268,8 @@ func (o *openHandsReader) read(f *[len(openHandsKeys)]rawValue) ([]stepRecord, s
 			}
 			flush()
 			o.n++
-			return append(out, stepRecord{n: o.n, hasStep: true, info: StepInfo{Kind: StepMessage}, output: o.w.text(a.content), hasText: true}), ""
+			text, copied := o.output(a.content)
+			return append(out, stepRecord{n: o.n, hasStep: true, info: StepInfo{Kind: StepMessage}, output: text, outCopied: copied, hasText: true}), ""
 		case "condensation":
 			flush()
 			o.n++
@@ -268,31 +297,39 @@ func (o *openHandsReader) read(f *[len(openHandsKeys)]rawValue) ([]stepRecord, s
 		return nil, `an OpenHands observation whose "extras" is not an object`
 	}
 	x := readExtras(o.ix, extras)
-	content := o.w.text(f[ohkContent])
+	contentV := f[ohkContent]
 	cause := textView(f[ohkCause])
-	// The event is recorded once its step is known: an observation of the
-	// pending call belongs to the call's step.
-	defer o.observationEvent(obs, f[ohkCause], f[ohkContent], content, extras, &x)
-	if openHandsNotSteps[obs] {
+	if openHandsNotStep(obs) {
+		// No step: the event's key writes a string content as it stands
+		// (observationEvent), and reads the text of any other.
+		var content string
+		if contentV.Kind() != '"' {
+			content = o.w.text(contentV)
+		}
+		o.observationEvent(obs, f[ohkCause], contentV, content, extras, &x)
 		return nil, ""
 	}
+	content, copied := o.output(contentV)
+	// The event is recorded once its step is known: an observation of the
+	// pending call belongs to the call's step.
+	defer o.observationEvent(obs, f[ohkCause], contentV, content, extras, &x)
 	if obs == "condense" { // AgentCondensationObservation
 		flush()
 		o.n++
-		return append(out, stepRecord{n: o.n, hasStep: true, info: StepInfo{Kind: StepCondensation}, output: content, hasText: true}), ""
+		return append(out, stepRecord{n: o.n, hasStep: true, info: StepInfo{Kind: StepCondensation}, output: content, outCopied: copied, hasText: true}), ""
 	}
 	if o.pending == nil || (cause != "" && cause != o.pendID) {
 		// An observation of no pending call (a user command's output, or
 		// one whose action was not logged): a step with no call.
 		flush()
 		o.n++
-		r := stepRecord{n: o.n, hasStep: true, info: StepInfo{Kind: StepAction}, output: content, hasText: true}
+		r := stepRecord{n: o.n, hasStep: true, info: StepInfo{Kind: StepAction}, output: content, outCopied: copied, hasText: true}
 		openHandsResult(&r, obs, &x)
 		return append(out, r), ""
 	}
 	r := o.pending
 	o.pending = nil
-	r.output, r.hasText = content, true
+	r.output, r.outCopied, r.hasText = content, copied, true
 	openHandsResult(r, obs, &x)
 	return append(out, *r), ""
 }
@@ -368,10 +405,12 @@ func (o *openHandsReader) actionEvent(act, src string, a *ohArgs, args rawValue,
 		w := &o.w
 		w.buf = append(append(append(w.buf[:0], "a:"...), act...), 0)
 		if wantAction {
-			// The step's action with the key (canonWriter.action).
+			// The step's action with the key (canonWriter.action), in
+			// the buffer the pending action is not in (spare).
+			w.both, o.spare = o.spare, w.both
 			w.both = append(append(w.both[:0], act...), ' ')
 			w.writeMembersBoth(base, openHandsVolatile, false, nil) // appendBoth(args)
-			action, ok = string(w.both), true
+			action, ok = unsafe.String(unsafe.SliceData(w.both), len(w.both)), true
 		} else {
 			w.writeMembers(base, func(val rawValue) { w.appendValue(val, true, nil) }) // appendValue(args, true, nil)
 		}

@@ -586,11 +586,29 @@ func sameSteps(t *testing.T, a, b []stepRecord, ra, rb string) {
 	}
 }
 
+// held appends recs with strings of their own, as stepTable.add keeps
+// them before the next record: an OpenHands step's action is a view of
+// the reader's buffer until then (openHandsReader.spare).
+func held(dst, recs []stepRecord) []stepRecord {
+	n := len(dst)
+	dst = append(dst, recs...)
+	cloneStrings(dst[n:])
+	return dst
+}
+
 // FuzzOpenHandsValue holds the V0 reader reading in place to the map
 // reader: the same steps, reasons, history events (keys compared as
 // strings) and live verdicts.
 func FuzzOpenHandsValue(f *testing.F) {
 	ohSeeds(f, "testdata/steps/openhands/events.jsonl", "testdata/openhands/live-stuck.jsonl", "testdata/openhands/live-disagrees.jsonl")
+	// Calls one after the other, the first handed out with the second's
+	// record (its action written while the first is held), and a message
+	// between a call and its observation.
+	f.Add([]byte(`{"id":1,"source":"agent","action":"run","args":{"command":"ls","thought":"a"}}` + "\n" +
+		`{"id":2,"source":"agent","action":"run","args":{"command":"pwd -P"}}` + "\n" +
+		`{"id":3,"source":"agent","action":"read","args":{"path":"/x"}}` + "\n" +
+		`{"id":4,"source":"agent","action":"message","args":{"content":"hm","wait_for_response":false}}` + "\n" +
+		`{"id":5,"cause":3,"observation":"read","content":"x\ny","extras":{"path":"/x"}}` + "\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		epA, epB, epC := newStepTable("a", "s").ep, newStepTable("b", "s").ep, newStepTable("c", "s").ep
 		a, b, c := &ohMapReader{}, &openHandsReader{}, &openHandsReader{}
@@ -602,12 +620,18 @@ func FuzzOpenHandsValue(f *testing.F) {
 		epD, d := newStepTable("d", "s").ep, &openHandsReader{}
 		d.start(epD)
 		var ix valueIndex
-		var bSteps, cSteps []stepRecord
+		// e reads each line as c, with the table's copies (a replay as
+		// read): its outputs unescaped straight into them, the same
+		// texts, none a view of the line (written over once read).
+		epE, e := newStepTable("e", "s").ep, &openHandsReader{copies: &outputCopies{}}
+		e.start(epE)
+		var line2 []byte
+		var bSteps, cSteps, eSteps []stepRecord
 		eachRecord(data, func(m map[string]any, v rawValue) {
 			ra, wa := a.record(m)
 			rb, wb := b.recordValue(v)
 			sameSteps(t, ra, rb, wa, wb)
-			bSteps = append(bSteps, rb...)
+			bSteps = held(bSteps, rb)
 			if validValueIx(v, 0, &ix) != len(v) {
 				t.Fatalf("%q: not valid", v)
 			}
@@ -618,11 +642,26 @@ func FuzzOpenHandsValue(f *testing.F) {
 			if err != nil && (wc != err.Error() || len(rc) > 0) {
 				t.Fatalf("line reason %q, parseRecord's %v", wc, err)
 			}
-			cSteps = append(cSteps, rc...)
+			cSteps = held(cSteps, rc)
+			line2 = append(line2[:0], line...)
+			re, we := e.recordRaw(line2, 0)
+			if we != wc {
+				t.Fatalf("reason %q with copies, %q without", we, wc)
+			}
+			eSteps = held(eSteps, re)
+			for i := range line2 {
+				line2[i] = '#'
+			}
 		})
 		aLast := a.finish()
 		sameSteps(t, aLast, b.finish(), "", "")
 		sameSteps(t, bSteps, cSteps, "", "")
+		for i := range eSteps {
+			eSteps[i].outCopied = false // c's outputs are strings of their own
+		}
+		sameSteps(t, cSteps, eSteps, "", "")
+		sameSteps(t, c.finish(), e.finish(), "", "")
+		sameEvents(t, epA, epE)
 		sameEvents(t, epA, epB)
 		sameEvents(t, epA, epC)
 		sameSteps(t, aLast, d.finish(), "", "")
@@ -887,5 +926,26 @@ func TestOpenHandsV1KeyedKeys(t *testing.T) {
 	// their reason (written plainly and escaped).
 	if want := []string{long + "y", "", "", long, long}; !reflect.DeepEqual(outputs, want) {
 		t.Errorf("outputs %q, want %q", outputs, want)
+	}
+}
+
+// openHandsNotSteps is openHandsNotStep's list, as the reference reads it.
+var openHandsNotSteps = map[string]bool{
+	"null": true, "agent_state_changed": true, "recall": true, "system": true,
+	"change_agent_state": true, "user_rejected": true, "loop_detection": true,
+}
+
+// TestOpenHandsNotStep holds the switch to the list: its names, and
+// names near them or of steps, which are not.
+func TestOpenHandsNotStep(t *testing.T) {
+	names := []string{"", "run", "run_ipython", "read", "write", "edit", "browse", "message", "condensation",
+		"condense", "delegate", "think", "finish", "error", "nul", "nulll", "NULL", "null ", "system_prompt", "recall\x00"}
+	for name := range openHandsNotSteps {
+		names = append(names, name, name[1:], name+"s")
+	}
+	for _, name := range names {
+		if got, want := openHandsNotStep(name), openHandsNotSteps[name]; got != want {
+			t.Errorf("openHandsNotStep(%q) = %v, want %v", name, got, want)
+		}
 	}
 }

@@ -253,8 +253,12 @@ func readSteps(br *bufio.Reader, c *readContext) error {
 	if c.opts.Stepper != nil {
 		if t.mode = streamMode(sr, br, c.opts.rereadable); t.mode != readWhole {
 			t.stepper = c.opts.Stepper(t.ep)
-			if fr, ok := sr.(*fieldReader); ok {
-				fr.paths.copies = &t.copies // the outputs unescaped where the table keeps them
+			// The outputs unescaped where the table keeps them.
+			switch r := sr.(type) {
+			case *fieldReader:
+				r.paths.copies = &t.copies
+			case *openHandsReader:
+				r.copies = &t.copies
 			}
 			t.ep.Stepped = t.stepper
 			t.ep.streamed = t.mode == stepBehind
