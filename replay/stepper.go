@@ -295,7 +295,7 @@ func (c *outputCopies) clone(s string) string {
 		return strings.Clone(s)
 	}
 	if cap(c.block)-len(c.block) < len(s) {
-		c.block = make([]byte, 0, outputBlock)
+		c.block = makeNoZero(outputBlock)
 	}
 	start := len(c.block)
 	c.block = append(c.block, s...)

@@ -74,7 +74,7 @@ func store[S string | []byte](t *symtab, s S) symRef {
 		if t.cur != 0 {
 			size = min(arenaMax, 2*cap(t.chunks[t.cur-1]))
 		}
-		t.chunks = append(t.chunks, make([]byte, 0, max(size, n)))
+		t.chunks = append(t.chunks, makeNoZero(max(size, n)))
 		t.cur = len(t.chunks)
 	}
 	c := t.chunks[t.cur-1]
