@@ -99,9 +99,7 @@ func (w *canonWriter) appendObject(v rawValue, canonical bool, skip map[string]b
 func (w *canonWriter) appendBoth(v rawValue, skip map[string]bool) {
 	switch v.Kind() {
 	case '"':
-		from := len(w.buf)
-		w.buf = appendStringValue(w.buf, v)
-		w.both = append(w.both, w.buf[from:]...)
+		w.appendStringBoth(v)
 	case '[':
 		w.buf, w.both = append(w.buf, '['), append(w.both, '[')
 		v.Elems(func(i int, e rawValue) bool {
@@ -114,13 +112,26 @@ func (w *canonWriter) appendBoth(v rawValue, skip map[string]bool) {
 		w.buf, w.both = append(w.buf, ']'), append(w.both, ']')
 	case '{':
 		w.appendObjectBoth(v, skip)
-	default: // a scalar: written as it is, then canonically
-		from := len(w.buf)
-		w.appendValue(v, false, nil)
-		w.both = append(w.both, w.buf[from:]...)
-		w.buf = w.buf[:from]
-		w.appendValue(v, true, nil)
+	default:
+		w.appendScalarBoth(v)
 	}
+}
+
+// appendStringBoth is appendBoth of a string: written once, copied.
+func (w *canonWriter) appendStringBoth(v rawValue) {
+	from := len(w.buf)
+	w.buf = appendStringValue(w.buf, v)
+	w.both = append(w.both, w.buf[from:]...)
+}
+
+// appendScalarBoth is appendBoth of a number, a boolean or null: written
+// as it is into both, then canonically into buf.
+func (w *canonWriter) appendScalarBoth(v rawValue) {
+	from := len(w.buf)
+	w.appendValue(v, false, nil)
+	w.both = append(w.both, w.buf[from:]...)
+	w.buf = w.buf[:from]
+	w.appendValue(v, true, nil)
 }
 
 // appendObjectBoth is appendBoth of an object: its members collected and
@@ -221,15 +232,9 @@ func (w *canonWriter) appendCanonBoth(ix *valueIndex, v rawValue, skip map[strin
 			w.both = appendStringValue(w.both, v)
 			return
 		}
-		from := len(w.buf)
-		w.buf = appendStringValue(w.buf, v)
-		w.both = append(w.both, w.buf[from:]...)
-	default: // a scalar: written as it is, then canonically
-		from := len(w.buf)
-		w.appendValue(v, false, nil)
-		w.both = append(w.both, w.buf[from:]...)
-		w.buf = w.buf[:from]
-		w.appendValue(v, true, nil)
+		w.appendStringBoth(v)
+	default:
+		w.appendScalarBoth(v)
 	}
 }
 
