@@ -241,7 +241,7 @@ func isASCII(s string) bool {
 	for ; i < len(s); i++ {
 		or |= uint64(s[i])
 	}
-	return or&0x8080808080808080 == 0
+	return or&ascii64 == 0
 }
 
 // countGramBytes is countGrams over ASCII bytes, each a code unit: the
