@@ -294,10 +294,17 @@ func (c *outputCopies) clone(s string) string {
 	if len(s) > outputBlock/4 {
 		return strings.Clone(s)
 	}
-	if cap(c.block)-len(c.block) < len(s) {
-		c.block = makeNoZero(outputBlock)
-	}
+	c.room(len(s))
 	start := len(c.block)
 	c.block = append(c.block, s...)
 	return unsafe.String(&c.block[start], len(s)) // never written again
+}
+
+// room starts a new block, not cleared first (only the bytes appended
+// are read), when the block has less than n bytes free; n is at most
+// outputBlock/4.
+func (c *outputCopies) room(n int) {
+	if cap(c.block)-len(c.block) < n {
+		c.block = makeNoZero(outputBlock)
+	}
 }

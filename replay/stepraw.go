@@ -452,9 +452,7 @@ func (c *outputCopies) unescaped(x rawValue) string {
 		b := appendUnescaped(make([]byte, 0, n), body, valid)
 		return unsafe.String(unsafe.SliceData(b), len(b))
 	}
-	if cap(c.block)-len(c.block) < n {
-		c.block = make([]byte, 0, outputBlock)
-	}
+	c.room(n)
 	start := len(c.block)
 	c.block = appendUnescaped(c.block, body, valid) // within its capacity: the same array
 	if len(c.block) == start {
