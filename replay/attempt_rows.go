@@ -349,16 +349,18 @@ func (r *attemptReader) add(vals []rawValue) string {
 			key = append(key, v...)
 		}
 		r.memoKey = key
-		if m, ok := r.memo[string(key)]; ok && len(key) <= maxAttemptMemoKey {
-			// These bytes passed the checks before the time's (a memo
-			// is made only of a record read): the time is checked, as
-			// it would be after them.
-			r.hits++
-			sec, nsec, zone, reason := r.when(ts)
-			if reason == "" {
-				r.row(m, sec, nsec, zone)
+		if len(key) <= maxAttemptMemoKey { // a longer one is never kept: not hashed
+			if m, ok := r.memo[string(key)]; ok {
+				// These bytes passed the checks before the time's (a
+				// memo is made only of a record read): the time is
+				// checked, as it would be after them.
+				r.hits++
+				sec, nsec, zone, reason := r.when(ts)
+				if reason == "" {
+					r.row(m, sec, nsec, zone)
+				}
+				return reason
 			}
-			return reason
 		}
 		r.misses++
 		if len(r.memo) >= maxAttemptMemo && r.misses > r.hits {
