@@ -73,9 +73,9 @@ type OpenHandsV1Event struct {
 	Ask      bool // the run loop checks after this event
 	Artifact bool
 	Tree     bool // the event has a parent_id: artifacts are no tree nodes
-	Source   Sym
+	Source   Sym  // a message's only (detect.OpenHandsV1Event)
 	Key      Sym
-	ID       Sym
+	ID       Sym // an agent error's only
 	Tool     Sym
 	Error    Sym
 }

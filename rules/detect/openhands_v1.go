@@ -71,7 +71,10 @@ const (
 // actions and observations _collect_actions_and_observations returns
 // (v1Eq's callers): the reader leaves Key empty for the other classes
 // (FuzzV1UncomparedKeys in replay holds that). ID, Tool and Error feed
-// the nudge.
+// the nudge; the nudge reads an ID only at the end of a streak of agent
+// errors, and the checks a Source only of a message (the window's end,
+// the monologue), so the reader sets ID for an AgentErrorEvent and
+// Source for a MessageEvent only (the same test holds that too).
 type OpenHandsV1Event struct {
 	Class  V1Class
 	Source string
