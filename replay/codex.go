@@ -55,6 +55,79 @@ type codexReader struct {
 	// from there, so the decoded string itself is not allocated.
 	scratch []byte
 	inner   valueIndex
+	calls   callMemo
+}
+
+// callMemo holds the forms of the last calls read, by what they were
+// read from: a call's action and canonical form are a function of its
+// type, its name and its arguments (or input, or action) as written, and
+// a loop repeats a call byte for byte (the bench's 100 MB log's 53,382
+// calls are four), so a call read before is not decoded, validated and
+// written again. A call missed costs a few length tests.
+type callMemo struct {
+	slots [callMemoSlots]callMemoSlot
+	next  int // the slot written over next
+}
+
+const (
+	callMemoSlots = 8
+	callMemoMax   = 4 << 10 // longer arguments are not kept: 32 KB at most
+)
+
+type callMemoSlot struct {
+	typ               byte // 0: empty
+	name              string
+	raw               []byte // the value as written in the line
+	action, canonical string
+}
+
+// find returns the forms of a call of type typ (a nonzero byte) read
+// before from name and raw.
+func (m *callMemo) find(typ byte, name string, raw rawValue) (action, canonical string, ok bool) {
+	for i := range m.slots {
+		s := &m.slots[i]
+		if s.typ == typ && len(s.raw) == len(raw) && s.name == name && bytes.Equal(s.raw, raw) {
+			return s.action, s.canonical, true
+		}
+	}
+	return "", "", false
+}
+
+// keep holds the forms of a call find did not have, over the oldest.
+func (m *callMemo) keep(typ byte, name string, raw rawValue, action, canonical string) {
+	if len(raw) > callMemoMax {
+		return
+	}
+	s := &m.slots[m.next]
+	m.next = (m.next + 1) % callMemoSlots
+	s.typ, s.name, s.raw = typ, name, append(s.raw[:0], raw...)
+	s.action, s.canonical = action, canonical
+}
+
+// callForms is a call's two forms: those of the same call read before,
+// or written from name and raw (the arguments, input or action) as the
+// call's type typ reads them.
+func (c *codexReader) callForms(typ byte, name string, raw rawValue) (action, canonical string) {
+	if action, canonical, ok := c.calls.find(typ, name, raw); ok {
+		return action, canonical
+	}
+	switch typ {
+	case 'f': // function_call
+		action, canonical = c.call(name, raw)
+	case 'c': // custom_tool_call
+		s := ""
+		if raw.Kind() == '"' {
+			s, _ = raw.Str()
+		}
+		action = name + " " + s
+		canonical = action
+	case 'l': // local_shell_call
+		action, canonical = callActionRaw("local_shell", raw)
+	case 'w': // web_search_call
+		action, canonical = callActionRaw("web_search", raw)
+	}
+	c.calls.keep(typ, name, raw, action, canonical)
+	return action, canonical
 }
 
 // codexItemTypes are the ResponseItem types a legacy rollout writes bare.
@@ -216,20 +289,16 @@ func (c *codexReader) recordRaw(raw []byte, _ int) ([]stepRecord, string) {
 			c.q.push(stepRecord{info: StepInfo{Kind: StepMessage, Thinking: true}, output: text, hasText: true}, "")
 		}
 	case "function_call":
-		action, canon := c.call(it.Name, it.Arguments)
+		action, canon := c.callForms('f', it.Name, it.Arguments)
 		c.q.push(stepRecord{info: StepInfo{Kind: StepAction}, action: action, canonical: canon, hasAction: true}, it.CallID)
 	case "custom_tool_call":
-		s := ""
-		if it.Input.Kind() == '"' {
-			s, _ = it.Input.Str()
-		}
-		action := it.Name + " " + s
-		c.q.push(stepRecord{info: StepInfo{Kind: StepAction}, action: action, canonical: action, hasAction: true}, it.CallID)
+		action, canon := c.callForms('c', it.Name, it.Input)
+		c.q.push(stepRecord{info: StepInfo{Kind: StepAction}, action: action, canonical: canon, hasAction: true}, it.CallID)
 	case "local_shell_call":
-		action, canon := callActionRaw("local_shell", it.Action)
+		action, canon := c.callForms('l', "", it.Action)
 		c.q.push(stepRecord{info: StepInfo{Kind: StepAction}, action: action, canonical: canon, hasAction: true}, it.CallID)
 	case "web_search_call":
-		action, canon := callActionRaw("web_search", it.Action)
+		action, canon := c.callForms('w', "", it.Action)
 		c.q.push(stepRecord{info: StepInfo{Kind: StepAction}, action: action, canonical: canon, hasAction: true}, "")
 	case "function_call_output", "custom_tool_call_output":
 		out, code, hasCode := c.output(it.Output)

@@ -281,6 +281,23 @@ Wall time: 1 seconds
 			"{\"type\":\"response_item\",\"payload\":{\"type\":\"function_call_output\",\"call_id\":\"e\",\"output\":\"{\\\"output\\\":\\\"a\\\\nb\\\",\\\"metadata\\\":{\\\"exit_code\\\":3}} \\n\"}}\n" +
 			"{\"type\":\"response_item\",\"payload\":{\"type\":\"function_call_output\",\"call_id\":\"f\",\"output\":\"{\\\"output\\\":null} and more\"}}\n" +
 			"{\"type\":\"response_item\",\"payload\":{\"type\":\"function_call_output\",\"call_id\":\"g\",\"output\":\"{\\u0022output\\u0022:\\\"\\xff\\\"}\"}}",
+		// Calls repeated (callMemo): the same value as written under
+		// another name or type, the same name with another value, and
+		// the same call again after the memo's slots have all been
+		// written over.
+		"{\"type\":\"response_item\",\"payload\":{\"type\":\"function_call\",\"name\":\"shell\",\"arguments\":\"{\\\"a\\\":1}\",\"call_id\":\"c\"}}\n" +
+			"{\"type\":\"response_item\",\"payload\":{\"type\":\"function_call\",\"name\":\"shell\",\"arguments\":\"{\\\"a\\\":1}\",\"call_id\":\"d\"}}\n" +
+			"{\"type\":\"response_item\",\"payload\":{\"type\":\"function_call\",\"name\":\"other\",\"arguments\":\"{\\\"a\\\":1}\",\"call_id\":\"e\"}}\n" +
+			"{\"type\":\"response_item\",\"payload\":{\"type\":\"custom_tool_call\",\"name\":\"shell\",\"input\":\"{\\\"a\\\":1}\",\"call_id\":\"f\"}}\n" +
+			"{\"type\":\"response_item\",\"payload\":{\"type\":\"function_call\",\"name\":\"shell\",\"arguments\":\"{\\\"a\\\":2}\",\"call_id\":\"g\"}}\n" +
+			"{\"type\":\"response_item\",\"payload\":{\"type\":\"local_shell_call\",\"action\":{\"command\":[\"ls\"]},\"call_id\":\"h\"}}\n" +
+			"{\"type\":\"response_item\",\"payload\":{\"type\":\"web_search_call\",\"action\":{\"command\":[\"ls\"]}}}\n" +
+			"{\"type\":\"response_item\",\"payload\":{\"type\":\"custom_tool_call\",\"name\":\"shell\",\"input\":{\"a\":1},\"call_id\":\"i\"}}\n" +
+			"{\"type\":\"response_item\",\"payload\":{\"type\":\"function_call\",\"name\":\"shell\",\"arguments\":{\"a\":1},\"call_id\":\"j\"}}\n" +
+			"{\"type\":\"response_item\",\"payload\":{\"type\":\"function_call\",\"name\":\"shell\",\"arguments\":null,\"call_id\":\"k\"}}\n" +
+			"{\"type\":\"response_item\",\"payload\":{\"type\":\"function_call\",\"name\":\"shell\",\"call_id\":\"l\"}}\n" +
+			"{\"type\":\"response_item\",\"payload\":{\"type\":\"function_call\",\"name\":\"shell\",\"arguments\":\"{\\\"a\\\":1}\",\"call_id\":\"m\"}}\n" +
+			"{\"type\":\"response_item\",\"payload\":{\"type\":\"local_shell_call\",\"action\":{\"command\":[\"ls\"]},\"call_id\":\"n\"}}",
 	} {
 		f.Add([]byte(s))
 	}
