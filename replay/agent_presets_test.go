@@ -467,7 +467,7 @@ func TestParseClineText(t *testing.T) {
 		{"<thinking>hmm</thinking>ok", []clinePart{{text: "hmm", thinking: true}, {text: "ok"}}},
 	}
 	for _, c := range cases {
-		got := parseClineText(nil, &scratchText{}, c.in)
+		got := parseClineText(nil, &scratchText{}, nil, c.in)
 		if len(got) != len(c.want) {
 			t.Errorf("%q: %d parts %+v, want %+v", c.in, len(got), got, c.want)
 			continue
@@ -529,7 +529,7 @@ func FuzzParseClineText(f *testing.F) {
 	f.Add("<thinking>hmm<execute_command><command>ls")
 	f.Add("<<<<>>><read_file><<path>></path>")
 	f.Fuzz(func(t *testing.T, s string) {
-		for _, p := range parseClineText(nil, &scratchText{}, s) {
+		for _, p := range parseClineText(nil, &scratchText{}, nil, s) {
 			if p.tool == "" {
 				continue
 			}

@@ -84,6 +84,7 @@ type clineReader struct {
 	// copied their strings.
 	text  scratchText
 	parts []clinePart // parseClineText's, reused
+	calls callMemo    // the forms of the last tool uses read
 }
 
 // The agents' own words for their detectors' verdicts (see clineReader).
@@ -177,7 +178,7 @@ func (c *clineReader) message(v rawValue) ([]stepRecord, string) {
 
 // assistantText splits the model's text into text and XML tool uses.
 func (c *clineReader) assistantText(text string) {
-	c.parts = parseClineText(c.parts[:0], &c.text, text)
+	c.parts = parseClineText(c.parts[:0], &c.text, &c.calls, text)
 	for _, part := range c.parts {
 		if part.tool == "" {
 			if strings.TrimSpace(part.text) != "" {
@@ -446,14 +447,18 @@ var clineToolNames = map[string]bool{
 	"generate_image": true,
 }
 
-// clineClosingTags is each tool's closing tag, by its name.
-var clineClosingTags = func() map[string]string {
-	m := make(map[string]string, len(clineToolNames))
+// clineTags is each tool's name and closing tag, by its name: the name
+// a string of its own, not a view of the text it was found in (callMemo
+// keeps it).
+var clineTags = func() map[string]clineTag {
+	m := make(map[string]clineTag, len(clineToolNames))
 	for name := range clineToolNames {
-		m[name] = "</" + name + ">"
+		m[name] = clineTag{name: name, closing: "</" + name + ">"}
 	}
 	return m
 }()
+
+type clineTag struct{ name, closing string }
 
 type clinePart struct {
 	text     string
@@ -472,8 +477,9 @@ func (p clinePart) params() string { return p.action[len(p.tool)+1:] }
 // inside (values trimmed; write_to_file and new_rule content ends at the
 // last </content>). A tool use left open at the end is kept (partial).
 // Roo Code's <thinking>…</thinking> text is reasoning. The parts are
-// appended to out, the actions written in text.
-func parseClineText(out []clinePart, text *scratchText, s string) []clinePart {
+// appended to out, the actions written in text or taken from memo (nil:
+// none).
+func parseClineText(out []clinePart, text *scratchText, memo *callMemo, s string) []clinePart {
 	add := func(t string, thinking bool) {
 		if t = strings.TrimSpace(t); t != "" {
 			out = append(out, clinePart{text: t, thinking: thinking})
@@ -501,8 +507,8 @@ func parseClineText(out []clinePart, text *scratchText, s string) []clinePart {
 		start, name, closing := -1, "", ""
 		for i := strings.IndexByte(s, '<'); i >= 0; {
 			if j := strings.IndexByte(s[i:], '>'); j > 0 {
-				if c, ok := clineClosingTags[s[i+1:i+j]]; ok {
-					start, name, closing = i, s[i+1:i+j], c
+				if tag, ok := clineTags[s[i+1:i+j]]; ok {
+					start, name, closing = i, tag.name, tag.closing
 					break
 				}
 			}
@@ -532,7 +538,7 @@ func parseClineText(out []clinePart, text *scratchText, s string) []clinePart {
 			rest = body[end+len(name)+3:]
 			body = body[:end]
 		}
-		action, canonical := clineParams(text, name, body)
+		action, canonical := clineForms(memo, text, name, body)
 		out = append(out, clinePart{tool: name, action: action, canonical: canonical})
 		if end < 0 {
 			return out

@@ -75,7 +75,7 @@ func (c *clineReaderOld) recordRaw(raw []byte, _ int) ([]stepRecord, string) {
 
 // assistantText splits the model's text into text and XML tool uses.
 func (c *clineReaderOld) assistantText(text string) {
-	for _, part := range parseClineText(nil, &scratchText{}, text) {
+	for _, part := range parseClineText(nil, &scratchText{}, nil, text) {
 		if part.tool == "" {
 			if strings.TrimSpace(part.text) != "" {
 				c.q.push(stepRecord{info: StepInfo{Kind: StepMessage, Thinking: part.thinking}, output: part.text, hasText: true}, "")

@@ -97,6 +97,27 @@ func clineParams(text *scratchText, tool, body string) (action, canonical string
 	return all[:cut], all[cut:]
 }
 
+// clineForms is clineParams(text, tool, body), or the forms of the same
+// tool use read before, from memo (nil: none). tool is a string of its
+// own (clineTags); the forms memo keeps are copied out of text, which is
+// written over once reset.
+func clineForms(memo *callMemo, text *scratchText, tool, body string) (action, canonical string) {
+	if memo == nil {
+		return clineParams(text, tool, body)
+	}
+	raw := stringBytes(body)
+	if action, canonical, ok := memo.find('x', tool, raw); ok {
+		return action, canonical
+	}
+	action, canonical = clineParams(text, tool, body)
+	if len(raw) <= callMemoMax {
+		all := action + canonical // a string of its own
+		action, canonical = all[:len(action)], all[len(action):]
+		memo.keep('x', tool, raw, action, canonical)
+	}
+	return action, canonical
+}
+
 func isParamName(s string) bool {
 	if s == "" {
 		return false

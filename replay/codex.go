@@ -58,52 +58,6 @@ type codexReader struct {
 	calls   callMemo
 }
 
-// callMemo holds the forms of the last calls read, by what they were
-// read from: a call's action and canonical form are a function of its
-// type, its name and its arguments (or input, or action) as written, and
-// a loop repeats a call byte for byte (the bench's 100 MB log's 53,382
-// calls are four), so a call read before is not decoded, validated and
-// written again. A call missed costs a few length tests.
-type callMemo struct {
-	slots [callMemoSlots]callMemoSlot
-	next  int // the slot written over next
-}
-
-const (
-	callMemoSlots = 8
-	callMemoMax   = 4 << 10 // longer arguments are not kept: 32 KB at most
-)
-
-type callMemoSlot struct {
-	typ               byte // 0: empty
-	name              string
-	raw               []byte // the value as written in the line
-	action, canonical string
-}
-
-// find returns the forms of a call of type typ (a nonzero byte) read
-// before from name and raw.
-func (m *callMemo) find(typ byte, name string, raw rawValue) (action, canonical string, ok bool) {
-	for i := range m.slots {
-		s := &m.slots[i]
-		if s.typ == typ && len(s.raw) == len(raw) && s.name == name && bytes.Equal(s.raw, raw) {
-			return s.action, s.canonical, true
-		}
-	}
-	return "", "", false
-}
-
-// keep holds the forms of a call find did not have, over the oldest.
-func (m *callMemo) keep(typ byte, name string, raw rawValue, action, canonical string) {
-	if len(raw) > callMemoMax {
-		return
-	}
-	s := &m.slots[m.next]
-	m.next = (m.next + 1) % callMemoSlots
-	s.typ, s.name, s.raw = typ, name, append(s.raw[:0], raw...)
-	s.action, s.canonical = action, canonical
-}
-
 // callForms is a call's two forms: those of the same call read before,
 // or written from name and raw (the arguments, input or action) as the
 // call's type typ reads them.

@@ -238,6 +238,16 @@ func FuzzClineRaw(f *testing.F) {
 		"{\"role\":\"assistant\",\"content\":\"<read_file>\\n<path>a</path>\\n</read_file>\"}\n" +
 			"{\"role\":\"user\",\"content\":[{\"type\":\"text\",\"text\":\"[read_file for 'a'] Result:\"},{\"type\":\"text\",\"text\":\"<environment_details>\\nx\"},{\"type\":\"text\",\"text\":\"<environment_details>\"}]}",
 		`{"role":"user","content":[{"type":"text","text":"\u003cenvironment_details>"},{"type":"text","text":" <environment_details>"},{"type":"text","text":{"a":"<environment_details>"}}]}`,
+		// Tool uses repeated (callMemo): the same body under another
+		// tool, another body, and the first again once the texts it
+		// was written into have been written over (a message started
+		// with nothing held).
+		"{\"role\":\"assistant\",\"content\":\"<read_file>\\n<path>a\\\"</path>\\n</read_file>\"}\n" +
+			"{\"role\":\"user\",\"content\":[{\"type\":\"text\",\"text\":\"[read_file for 'a'] Result:\\nx\"}]}\n" +
+			"{\"role\":\"assistant\",\"content\":\"<list_files>\\n<path>a\\\"</path>\\n</list_files><read_file><path>b</path></read_file>\"}\n" +
+			"{\"role\":\"user\",\"content\":[{\"type\":\"text\",\"text\":\"[list_files for 'a'] Result:\\nyy\"}]}\n" +
+			"{\"role\":\"assistant\",\"content\":\"<read_file>\\n<path>a\\\"</path>\\n</read_file><read_file>\\n<path>a\\\"</path>\\n</read_file>\"}\n" +
+			"{\"role\":\"user\",\"content\":[{\"type\":\"text\",\"text\":\"[read_file for 'a'] Result:\\nz\"}]}",
 	} {
 		f.Add([]byte(s))
 	}
