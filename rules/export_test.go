@@ -9,7 +9,7 @@ var StepOf = stepOf
 // Bytes is about the memory the list holds: its packed firings and
 // strings (what TestFiringListBlocks bounds).
 func (l *FiringList) Bytes() int {
-	n := cap(l.vals) + 16*cap(l.strs)
+	n := 16 * cap(l.strs)
 	for _, b := range l.blocks {
 		n += cap(b)
 	}

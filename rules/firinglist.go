@@ -18,14 +18,13 @@ import (
 // by append would allocate, copy and fault in about twice what it holds,
 // a large one five times): the caller's tag, its rule and kind
 // (indexes of rules and kinds), its turn, a mask of its non-zero fields
-// and those fields, strings as indexes of strs. A string is kept once
+// (4 bytes) and those fields, strings as indexes of strs. A string is kept once
 // however often it fires (a loop repeats its signature, task, action),
 // and copied, so a firing's string that is a view of an episode's table
 // does not hold that table. TestFiringListRoundTrip sets every field of
 // Firing in turn, so a field added to Firing and not here fails it.
 type FiringList struct {
 	blocks [][]byte
-	vals   []byte // Add's scratch
 	strs   []string
 	ids    map[string]uint32 // strs' indexes
 	rules  []*Rule
@@ -78,6 +77,10 @@ const (
 	fUnit
 )
 
+// A packed firing's mask is 4 bytes: every bit fits (a constant that
+// overflows uint32 does not compile).
+const _ uint32 = 2*fUnit - 1
+
 // firingBlock is the size of a FiringList's largest blocks.
 const firingBlock = 64 << 10
 
@@ -85,10 +88,26 @@ const firingBlock = 64 << 10
 // (FiringIter.Tag; a ReadReplay's reporting stepper). tag must not be
 // negative.
 func (l *FiringList) Add(f *Firing, tag int) {
-	// The fields are written to vals as their bits are set, then the
-	// mask and vals after the firing's head.
+	if n := len(l.blocks); n == 0 || cap(l.blocks[n-1])-len(l.blocks[n-1]) < maxPacked {
+		// Blocks double up to firingBlock: an episode that fires a few
+		// times does not allocate 64 KiB.
+		size := 512
+		if n > 0 {
+			size = min(2*cap(l.blocks[n-1]), firingBlock)
+		}
+		l.blocks = append(l.blocks, make([]byte, 0, size))
+	}
+	// The block has room for any firing: its fields are written in
+	// place as their bits are set, after the head and the mask's four
+	// bytes, which are set last.
+	b := l.blocks[len(l.blocks)-1]
+	b = binary.AppendUvarint(b, uint64(tag))
+	b = binary.AppendUvarint(b, uint64(indexOf(&l.rules, f.Rule)))
+	b = binary.AppendUvarint(b, uint64(indexOf(&l.kinds, f.Kind)))
+	b = binary.AppendVarint(b, int64(f.Turn))
+	at := len(b)
+	b = append(b, 0, 0, 0, 0)
 	var mask uint64
-	vals := l.vals[:0]
 	str := func(bit uint64, s string) {
 		if s != "" {
 			mask |= bit
@@ -96,19 +115,19 @@ func (l *FiringList) Add(f *Firing, tag int) {
 			if last.s != s {
 				last.s, last.id = s, l.intern(s)
 			}
-			vals = binary.AppendUvarint(vals, uint64(last.id))
+			b = binary.AppendUvarint(b, uint64(last.id))
 		}
 	}
 	num := func(bit uint64, n int) {
 		if n != 0 {
 			mask |= bit
-			vals = binary.AppendVarint(vals, int64(n))
+			b = binary.AppendVarint(b, int64(n))
 		}
 	}
 	flt := func(bit uint64, x float64) {
 		if math.Float64bits(x) != 0 {
 			mask |= bit
-			vals = binary.LittleEndian.AppendUint64(vals, math.Float64bits(x))
+			b = binary.LittleEndian.AppendUint64(b, math.Float64bits(x))
 		}
 	}
 	flag := func(bit uint64, b bool) {
@@ -143,26 +162,14 @@ func (l *FiringList) Add(f *Firing, tag int) {
 	num(fAttemptCount, f.AttemptCount)
 	num(fCycleLength, f.CycleLength)
 	str(fUnit, f.Unit)
-
-	need := 5*binary.MaxVarintLen64 + len(vals)
-	if n := len(l.blocks); n == 0 || cap(l.blocks[n-1])-len(l.blocks[n-1]) < need {
-		// Blocks double up to firingBlock: an episode that fires a few
-		// times does not allocate 64 KiB.
-		size := 512
-		if n > 0 {
-			size = min(2*cap(l.blocks[n-1]), firingBlock)
-		}
-		l.blocks = append(l.blocks, make([]byte, 0, max(size, need)))
-	}
-	b := l.blocks[len(l.blocks)-1]
-	b = binary.AppendUvarint(b, uint64(tag))
-	b = binary.AppendUvarint(b, uint64(indexOf(&l.rules, f.Rule)))
-	b = binary.AppendUvarint(b, uint64(indexOf(&l.kinds, f.Kind)))
-	b = binary.AppendVarint(b, int64(f.Turn))
-	b = binary.AppendUvarint(b, mask)
-	l.blocks[len(l.blocks)-1], l.vals = append(b, vals...), vals
+	binary.LittleEndian.PutUint32(b[at:], uint32(mask))
+	l.blocks[len(l.blocks)-1] = b
 	l.n++
 }
+
+// maxPacked bounds a packed firing's bytes: four varints of head, the
+// mask, and a varint or a float64 for each field.
+const maxPacked = 4*binary.MaxVarintLen64 + 4 + 27*binary.MaxVarintLen64
 
 // intern returns s's index in strs, adding a copy of it when new.
 func (l *FiringList) intern(s string) uint32 {
@@ -230,7 +237,10 @@ func (l *FiringList) Iter() FiringIter { return FiringIter{l: l} }
 // Tag is the tag the firing Next last read was added with.
 func (it *FiringIter) Tag() int { return it.tag }
 
-// Next reads the next firing into f, false at the end.
+// Next reads the next firing into f, false at the end. A firing sets two
+// or three of its fields: they are read walking the mask's set bits (in
+// Add's order, the bits'), where each of the 27 fields was tested in
+// turn, and a varint of one byte, most of them, is read inline.
 func (it *FiringIter) Next(f *Firing) bool {
 	l := it.l
 	for it.block < len(l.blocks) && it.pos >= len(l.blocks[it.block]) {
@@ -239,63 +249,104 @@ func (it *FiringIter) Next(f *Firing) bool {
 	if it.block >= len(l.blocks) {
 		return false
 	}
-	b := l.blocks[it.block][it.pos:]
-	uv := func() uint64 {
-		v, n := binary.Uvarint(b)
-		b = b[n:]
-		return v
-	}
-	sv := func() int {
-		v, n := binary.Varint(b)
-		b = b[n:]
-		return int(v)
-	}
-	it.tag = int(uv())
-	*f = Firing{Rule: l.rules[uv()], Kind: l.kinds[uv()], Turn: sv()}
-	mask := uv()
-	getStr := func(bit uint64, s *string) {
-		if mask&bit != 0 {
-			*s = l.strs[uv()]
-		}
-	}
-	getNum := func(bit uint64, n *int) {
-		if mask&bit != 0 {
-			*n = sv()
-		}
-	}
-	getFlt := func(bit uint64, x *float64) {
-		if mask&bit != 0 {
-			*x = math.Float64frombits(binary.LittleEndian.Uint64(b))
-			b = b[8:]
-		}
-	}
-	getStr(fCause, &f.Cause)
-	getStr(fUrgency, &f.Urgency)
-	getNum(fTurnsStuck, &f.TurnsStuck)
-	getNum(fTurnsUntilDeath, &f.TurnsUntilDeath)
-	getFlt(fScore, &f.Score)
-	getNum(fVisits, &f.Visits)
-	getFlt(fPenalty, &f.Penalty)
-	getFlt(fBase, &f.Base)
-	getFlt(fAdjusted, &f.Adjusted)
+	d := firingReader{b: l.blocks[it.block], p: it.pos}
+	it.tag = int(d.uvarint())
+	*f = Firing{Rule: l.rules[d.uvarint()], Kind: l.kinds[d.uvarint()], Turn: d.varint()}
+	mask := d.mask()
 	f.HasBase = mask&fHasBase != 0
 	f.LowConfidence = mask&fLowConfidence != 0
-	getStr(fPattern0, &f.Pattern[0])
-	getStr(fPattern1, &f.Pattern[1])
-	getStr(fLocation, &f.Location)
-	getStr(fDestination, &f.Destination)
-	getStr(fAction, &f.Action)
-	getStr(fProposal, &f.Proposal)
 	f.Rejected = mask&fRejected != 0
-	getStr(fSignature, &f.Signature)
-	getFlt(fSimilarity, &f.Similarity)
-	getNum(fMatchedStep, &f.MatchedStep)
-	getStr(fTaskID, &f.TaskID)
-	getStr(fLoopType, &f.LoopType)
-	getStr(fRecommendation, &f.Recommendation)
-	getNum(fAttemptCount, &f.AttemptCount)
-	getNum(fCycleLength, &f.CycleLength)
-	getStr(fUnit, &f.Unit)
-	it.pos = len(l.blocks[it.block]) - len(b)
+	for m := mask &^ (fHasBase | fLowConfidence | fRejected); m != 0; m &= m - 1 {
+		switch uint64(1) << bits.TrailingZeros64(m) {
+		case fCause:
+			f.Cause = l.strs[d.uvarint()]
+		case fUrgency:
+			f.Urgency = l.strs[d.uvarint()]
+		case fTurnsStuck:
+			f.TurnsStuck = d.varint()
+		case fTurnsUntilDeath:
+			f.TurnsUntilDeath = d.varint()
+		case fScore:
+			f.Score = d.float()
+		case fVisits:
+			f.Visits = d.varint()
+		case fPenalty:
+			f.Penalty = d.float()
+		case fBase:
+			f.Base = d.float()
+		case fAdjusted:
+			f.Adjusted = d.float()
+		case fPattern0:
+			f.Pattern[0] = l.strs[d.uvarint()]
+		case fPattern1:
+			f.Pattern[1] = l.strs[d.uvarint()]
+		case fLocation:
+			f.Location = l.strs[d.uvarint()]
+		case fDestination:
+			f.Destination = l.strs[d.uvarint()]
+		case fAction:
+			f.Action = l.strs[d.uvarint()]
+		case fProposal:
+			f.Proposal = l.strs[d.uvarint()]
+		case fSignature:
+			f.Signature = l.strs[d.uvarint()]
+		case fSimilarity:
+			f.Similarity = d.float()
+		case fMatchedStep:
+			f.MatchedStep = d.varint()
+		case fTaskID:
+			f.TaskID = l.strs[d.uvarint()]
+		case fLoopType:
+			f.LoopType = l.strs[d.uvarint()]
+		case fRecommendation:
+			f.Recommendation = l.strs[d.uvarint()]
+		case fAttemptCount:
+			f.AttemptCount = d.varint()
+		case fCycleLength:
+			f.CycleLength = d.varint()
+		case fUnit:
+			f.Unit = l.strs[d.uvarint()]
+		}
+	}
+	it.pos = d.p
 	return true
+}
+
+// firingReader reads a packed firing's values from b at p.
+type firingReader struct {
+	b []byte
+	p int
+}
+
+// uvarint is small enough to be inlined, its call made only for a value
+// of two bytes or more.
+func (d *firingReader) uvarint() uint64 {
+	if c := d.b[d.p]; c < 0x80 {
+		d.p++
+		return uint64(c)
+	}
+	return d.uvarintLong()
+}
+
+func (d *firingReader) uvarintLong() uint64 {
+	v, n := binary.Uvarint(d.b[d.p:])
+	d.p += n
+	return v
+}
+
+func (d *firingReader) mask() uint64 {
+	m := binary.LittleEndian.Uint32(d.b[d.p:])
+	d.p += 4
+	return uint64(m)
+}
+
+func (d *firingReader) varint() int {
+	u := d.uvarint()
+	return int(int64(u>>1) ^ -int64(u&1)) // binary.Varint's zig-zag
+}
+
+func (d *firingReader) float() float64 {
+	x := math.Float64frombits(binary.LittleEndian.Uint64(d.b[d.p:]))
+	d.p += 8
+	return x
 }

@@ -3,6 +3,7 @@ package rules_test
 import (
 	"fmt"
 	"math/rand/v2"
+	"reflect"
 	"strings"
 	"testing"
 	"unsafe"
@@ -80,5 +81,79 @@ func TestFiringListLastAfterReset(t *testing.T) {
 	}
 	if want := []string{"b|y step", "a|x step"}; fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("read back %q, want %q", got, want)
+	}
+}
+
+// TestFiringListRandomFields: firings that each set a random few of
+// Firing's fields (by reflection, every field), with numbers of one to
+// ten varint bytes, read back as added: Next reads the fields in the
+// mask's order, whatever set of them a firing has.
+func TestFiringListRandomFields(t *testing.T) {
+	rng := rand.New(rand.NewPCG(24, 11))
+	typ := reflect.TypeOf(rules.Firing{})
+	var l rules.FiringList
+	fs, tags := make([]rules.Firing, 5000), make([]int, 5000)
+	for i := range fs {
+		f := rules.Firing{Turn: rng.IntN(1 << 20), Rule: rules.FuzzyRepeat, Kind: rules.FuzzyRepeat.Kinds[0]}
+		if i%2 == 0 {
+			f.Rule, f.Kind = rules.SignatureRepeat, rules.SignatureRepeat.Kinds[0]
+		}
+		for k := range typ.NumField() {
+			name := typ.Field(k).Name
+			if name == "Turn" || name == "Rule" || name == "Kind" || rng.IntN(3) != 0 {
+				continue
+			}
+			v := reflect.ValueOf(&f).Elem().Field(k)
+			switch v.Kind() {
+			case reflect.String:
+				v.SetString(fmt.Sprint(name, rng.IntN(200)))
+			case reflect.Int:
+				v.SetInt(rng.Int64N(1<<uint(rng.IntN(63))) - rng.Int64N(4))
+			case reflect.Float64:
+				v.SetFloat(rng.NormFloat64())
+			case reflect.Bool:
+				v.SetBool(true)
+			case reflect.Array:
+				v.Index(rng.IntN(2)).SetString(fmt.Sprint(name, rng.IntN(200)))
+			default:
+				t.Fatalf("Firing.%s is a %s", name, v.Kind())
+			}
+		}
+		fs[i], tags[i] = f, rng.IntN(300)
+		l.Add(&f, tags[i])
+	}
+	i := 0
+	var f rules.Firing
+	for it := l.Iter(); it.Next(&f); i++ {
+		if f != fs[i] || it.Tag() != tags[i] {
+			t.Fatalf("firing %d (tag %d, want %d):\n got %+v\nwant %+v", i, it.Tag(), tags[i], f, fs[i])
+		}
+	}
+	if i != len(fs) {
+		t.Fatalf("read %d firings back, added %d", i, len(fs))
+	}
+}
+
+// BenchmarkFiringList adds and reads back the firings of a steps log's
+// replay: signature_repeat, fuzzy_repeat, an OpenHands check and a reset,
+// each with its few fields and the unit.
+func BenchmarkFiringList(b *testing.B) {
+	fs := []rules.Firing{
+		{Rule: rules.SignatureRepeat, Kind: rules.SignatureRepeat.Kinds[0], Signature: "run_tests|error:TypeError-auth.ts:45"},
+		{Rule: rules.FuzzyRepeat, Kind: rules.FuzzyRepeat.Kinds[0], Similarity: 0.9731, MatchedStep: 4},
+		{Rule: rules.RepeatActionError, Kind: rules.RepeatActionError.Kinds[0]},
+		{Rule: rules.ProgressVelocity, Kind: rules.Reset, Cause: "score_change", TurnsStuck: 7, Score: 3},
+	}
+	var l rules.FiringList
+	var f rules.Firing
+	for b.Loop() {
+		l.Reset()
+		for i := range 1000 {
+			g := fs[i%len(fs)]
+			g.Turn, g.Unit = 100000+i, rules.UnitStep
+			l.Add(&g, 8+i%len(fs))
+		}
+		for it := l.Iter(); it.Next(&f); {
+		}
 	}
 }

@@ -144,6 +144,19 @@ type OpenHands struct {
 	messages ring[ohMessage]
 	condens  ring[int] // filtered-history positions of condensations
 
+	// Run lengths kept as events are pushed (pushRuns), so that check
+	// answers its equality tests from them where it compared the
+	// windows' events again after every step: is_stuck asks after each
+	// observation, and the events it compares are mostly the same from
+	// one step to the next. Equality here is (Class, Key), which is
+	// _eq_no_pid for every pair but two IPythonRunCellActions: a window
+	// of actions holding one of those is tested as is_stuck tests it.
+	actRun, actAlt int // trailing actions equal to the latest; trailing actions each equal to the one two before
+	obsRun, obsAlt int // the same for the observations
+	errRun         int // trailing observations that are ErrorObservations
+	actPushed      int // actions pushed since the history began
+	ipyAt          int // actPushed when the last IPythonRunCellAction was pushed, 0 for none
+
 	// Step's own events, reused once no ring can hold them; and the
 	// IPython check's scratch list.
 	ownActs, ownMsgs, ownObs ohSlab
@@ -219,12 +232,20 @@ func (d *OpenHands) Add(e *OpenHandsEvent, ask bool) string {
 			if e.Class == OHAgentMessage {
 				d.messages.push(ohMessage{ev: e, pos: d.events, obsBefore: d.obsCount})
 			}
-			d.actions.push(e)
+			d.actRun, d.actAlt = pushRuns(&d.actions, e, d.actRun, d.actAlt)
+			if d.actPushed++; e.Class == OHIPythonAction {
+				d.ipyAt = d.actPushed
+			}
 		} else {
 			if e.Class == OHCondensation {
 				d.condens.push(d.events)
 			}
-			d.obs.push(e)
+			d.obsRun, d.obsAlt = pushRuns(&d.obs, e, d.obsRun, d.obsAlt)
+			if e.Class == OHErrorObs {
+				d.errRun++
+			} else {
+				d.errRun = 0
+			}
 			d.obsCount++
 		}
 		d.events++
@@ -270,6 +291,7 @@ func (d *OpenHands) IsStuck() string {
 // reset forgets the history (interactive mode, at a user message).
 func (d *OpenHands) reset() {
 	d.events, d.obsCount = 0, 0
+	d.actRun, d.actAlt, d.obsRun, d.obsAlt, d.errRun, d.actPushed, d.ipyAt = 0, 0, 0, 0, 0, 0, 0
 	d.actions.buf, d.obs.buf, d.messages.buf, d.condens.buf = d.actions.buf[:0], d.obs.buf[:0], d.messages.buf[:0], d.condens.buf[:0]
 }
 
@@ -324,46 +346,113 @@ func lastN(buf *[]*OpenHandsEvent, r *ring[*OpenHandsEvent], n int) []*OpenHands
 	return out
 }
 
+// pushRuns pushes e into r and returns the run lengths after it, given
+// those before: run counts the trailing events equal to e, alt the
+// trailing events each equal to the one two before it (both by Class and
+// Key).
+func pushRuns(r *ring[*OpenHandsEvent], e *OpenHandsEvent, run, alt int) (int, int) {
+	b := r.buf
+	if n := len(b); n > 0 && sameKey(b[n-1], e) {
+		run++
+	} else {
+		run = 1
+	}
+	if n := len(b); n > 1 && sameKey(b[n-2], e) {
+		alt++
+	} else {
+		alt = 0
+	}
+	r.push(e)
+	return run, alt
+}
+
+func sameKey(a, b *OpenHandsEvent) bool { return a.Class == b.Class && a.Key == b.Key }
+
+// plainActions says the last n actions hold an IPythonRunCellAction,
+// whose _eq_no_pid is not (Class, Key) equality: the run lengths do not
+// answer for them.
+func (d *OpenHands) plainActions(n int) bool { return d.ipyAt > d.actPushed-n }
+
 // check runs is_stuck's scenarios in order and returns the first that
 // holds. is_stuck collects the last actions and observations most recent
-// first: the tests below read the rings' windows in that order, where a
-// reversed copy of each (write barriers and all) cost more than the tests.
+// first and compares them by _eq_no_pid: over a window without an
+// IPythonRunCellAction that is (Class, Key) equality, an equivalence, so
+// "each equals the latest" is a run of equal events as long as the
+// window, and "each equals the one two further back" a run of such
+// events two shorter; the run lengths are kept as events are pushed.
+// checkPlain, in the tests, is is_stuck's tests over the windows, which
+// FuzzOpenHandsAddEvent holds check to.
 func (d *OpenHands) check() string {
 	c := d.cfg
 	if n := c.RepeatActionObservationCount; len(d.actions.buf) >= n && len(d.obs.buf) >= n &&
-		allEq(d.actions.last(n)) && allEq(d.obs.last(n)) {
+		d.actionsEq(n) && d.obsRun >= n {
 		return RuleRepeatActionObservation
 	}
-	if n := c.RepeatActionErrorCount; len(d.actions.buf) >= n && len(d.obs.buf) >= n && allEq(d.actions.last(n)) {
-		if obs := d.obs.last(n); allClass(obs, OHErrorObs) || (allClass(obs, OHIPythonObs) && ipythonSyntaxLoop(lastN(&d.lastO, &d.obs, n))) {
+	if n := c.RepeatActionErrorCount; len(d.actions.buf) >= n && len(d.obs.buf) >= n && d.actionsEq(n) {
+		if d.errRun >= n {
+			return RuleRepeatActionError
+		}
+		if obs := d.obs.last(n); allClass(obs, OHIPythonObs) && ipythonSyntaxLoop(lastN(&d.lastO, &d.obs, n)) {
 			return RuleRepeatActionError
 		}
 	}
-	if msgs := d.messages.last(c.MonologueCount); msgs != nil {
-		equal := true
-		for _, m := range msgs {
-			equal = equal && m.ev.Key == msgs[0].ev.Key
-		}
-		// No observation between the first and the last message: true
-		// until a new message comes, whatever follows the last one.
-		if equal && msgs[len(msgs)-1].obsBefore == msgs[0].obsBefore {
-			return RuleMonologue
-		}
+	if d.monologue() {
+		return RuleMonologue
 	}
 	if n := c.AlternatingPairSteps; d.events >= n && len(d.actions.buf) >= n && len(d.obs.buf) >= n &&
-		alternating(d.actions.last(n)) && alternating(d.obs.last(n)) {
+		d.obsAlt >= n-2 && d.actionsAlternate(n) {
 		return RuleAlternatingPair
 	}
-	if n := c.ContextWindowErrorCount; d.events >= n {
+	if d.contextWindowError() {
+		return RuleContextWindowError
+	}
+	return ""
+}
+
+// actionsEq is allEq over the last n actions.
+func (d *OpenHands) actionsEq(n int) bool {
+	if d.plainActions(n) {
+		return allEq(d.actions.last(n))
+	}
+	return d.actRun >= n
+}
+
+// actionsAlternate is alternating over the last n actions.
+func (d *OpenHands) actionsAlternate(n int) bool {
+	if d.plainActions(n) {
+		return alternating(d.actions.last(n))
+	}
+	return d.actAlt >= n-2
+}
+
+// monologue is _is_stuck_monologue.
+func (d *OpenHands) monologue() bool {
+	msgs := d.messages.last(d.cfg.MonologueCount)
+	if msgs == nil {
+		return false
+	}
+	for _, m := range msgs {
+		if m.ev.Key != msgs[0].ev.Key {
+			return false
+		}
+	}
+	// No observation between the first and the last message: true
+	// until a new message comes, whatever follows the last one.
+	return msgs[len(msgs)-1].obsBefore == msgs[0].obsBefore
+}
+
+// contextWindowError is _is_stuck_context_window_error.
+func (d *OpenHands) contextWindowError() bool {
+	if n := d.cfg.ContextWindowErrorCount; d.events >= n {
 		if pos := d.condens.last(n); pos != nil {
 			for i := range len(pos) - 1 {
 				if pos[i+1] == pos[i]+1 {
-					return RuleContextWindowError
+					return true
 				}
 			}
 		}
 	}
-	return ""
+	return false
 }
 
 // allEq says every event of xs (oldest first) is _eq_no_pid to the latest,

@@ -29,11 +29,57 @@ func checkAddEvent(t *testing.T, c OpenHandsConfig, data []byte) (fired int) {
 		if want != "" {
 			fired++
 		}
+		if plain := isStuckPlain(ref); ref.IsStuck() != plain {
+			t.Fatalf("event %d (%d %q %q): check %q, is_stuck's tests over the windows %q", i/2, class, key, text, ref.IsStuck(), plain)
+		}
 		if r := got.AddEvent(class, key, text, ask); r != want {
 			t.Fatalf("event %d (%d %q %q ask %v): AddEvent %q, Add %q", i/2, class, key, text, ask, r, want)
 		}
 	}
 	return fired
+}
+
+// isStuckPlain is IsStuck as is_stuck tests it, over the rings' windows
+// (check before it kept run lengths): every event of a window compared
+// by _eq_no_pid.
+func isStuckPlain(d *OpenHands) string {
+	if d.events < 3 {
+		return ""
+	}
+	c := d.cfg
+	if n := c.RepeatActionObservationCount; len(d.actions.buf) >= n && len(d.obs.buf) >= n &&
+		allEq(d.actions.last(n)) && allEq(d.obs.last(n)) {
+		return RuleRepeatActionObservation
+	}
+	if n := c.RepeatActionErrorCount; len(d.actions.buf) >= n && len(d.obs.buf) >= n && allEq(d.actions.last(n)) {
+		var last []*OpenHandsEvent
+		if obs := d.obs.last(n); allClass(obs, OHErrorObs) || (allClass(obs, OHIPythonObs) && ipythonSyntaxLoop(lastN(&last, &d.obs, n))) {
+			return RuleRepeatActionError
+		}
+	}
+	if msgs := d.messages.last(c.MonologueCount); msgs != nil {
+		equal := true
+		for _, m := range msgs {
+			equal = equal && m.ev.Key == msgs[0].ev.Key
+		}
+		if equal && msgs[len(msgs)-1].obsBefore == msgs[0].obsBefore {
+			return RuleMonologue
+		}
+	}
+	if n := c.AlternatingPairSteps; d.events >= n && len(d.actions.buf) >= n && len(d.obs.buf) >= n &&
+		alternating(d.actions.last(n)) && alternating(d.obs.last(n)) {
+		return RuleAlternatingPair
+	}
+	if n := c.ContextWindowErrorCount; d.events >= n {
+		if pos := d.condens.last(n); pos != nil {
+			for i := range len(pos) - 1 {
+				if pos[i+1] == pos[i]+1 {
+					return RuleContextWindowError
+				}
+			}
+		}
+	}
+	return ""
 }
 
 // openHandsConfigs are DefaultOpenHandsConfig and smaller ones, whose
@@ -79,4 +125,51 @@ func FuzzOpenHandsAddEvent(f *testing.F) {
 			checkAddEvent(t, c, data)
 		}
 	})
+}
+
+// TestOpenHandsCheckRuns holds check, which answers from run lengths, to
+// is_stuck's tests over the windows (isStuckPlain) after every event of
+// streams that repeat a cycle of one to three events (so that every check
+// holds, and fails again when the cycle breaks), IPython cells with and
+// without edit_file_by_replace( among them, under small windows.
+func TestOpenHandsCheckRuns(t *testing.T) {
+	rng := rand.New(rand.NewPCG(24, 7))
+	classes := []OpenHandsClass{OHOtherAction, OHOtherAction, OHAgentMessage, OHIPythonAction, OHIPythonAction,
+		OHOtherObs, OHCmdObs, OHErrorObs, OHErrorObs, OHIPythonObs, OHCondensation, OHUserMessage, OHNull}
+	texts := []string{"", "x", "edit_file_by_replace(\n1\n2\n3", "edit_file_by_replace(\n1\n2\n4", "edit_file_by_replace(\n1\n2",
+		"SyntaxError: bad\n[Jupyter current working directory: /]\n[Jupyter Python interpreter: /py]"}
+	random := func() OpenHandsEvent {
+		return OpenHandsEvent{Class: classes[rng.IntN(len(classes))], Key: string(rune('a' + rng.IntN(2))), Text: texts[rng.IntN(len(texts))]}
+	}
+	fired := map[string]int{}
+	for round := range 600 {
+		c := OpenHandsConfig{RepeatActionObservationCount: 2 + rng.IntN(3), RepeatActionErrorCount: 2 + rng.IntN(3),
+			MonologueCount: 2 + rng.IntN(3), AlternatingPairSteps: 4 + rng.IntN(3), ContextWindowErrorCount: 2 + rng.IntN(3),
+			Interactive: rng.IntN(4) == 0}
+		d, err := NewOpenHands(c)
+		if err != nil {
+			t.Fatal(c, err)
+		}
+		cycle := make([]OpenHandsEvent, 1+rng.IntN(4))
+		for i := range cycle {
+			cycle[i] = random()
+		}
+		for n := range 200 {
+			e := cycle[n%len(cycle)]
+			if rng.IntN(8) == 0 {
+				e = random()
+			}
+			d.Add(&e, false)
+			got, want := d.IsStuck(), isStuckPlain(d)
+			if got != want {
+				t.Fatalf("round %d (%+v) event %d %+v: check %q, is_stuck's tests %q", round, c, n, e, got, want)
+			}
+			fired[want]++
+		}
+	}
+	for _, rule := range []string{RuleRepeatActionObservation, RuleRepeatActionError, RuleMonologue, RuleAlternatingPair, RuleContextWindowError} {
+		if fired[rule] < 50 {
+			t.Errorf("%s held %d times: too few to test check's runs (%v)", rule, fired[rule], fired)
+		}
+	}
 }
