@@ -87,9 +87,10 @@ func (r *refFuzzy) Check(s Step) (FuzzyFiring, bool) {
 // the same code points.
 var fuzzyPieces = []string{"a", "b", "c", " ", "\n", "é", "€", "\uFFFD", "\xff", "\xed\xa0\x80", "\xe2\x82", "\x80", "𝄞"}
 
-// checkFuzzyRef steps a FuzzyRepeat (released and reused half way, as
-// the rules reuse it) and the reference over outs and fails at the first
-// firing they differ on.
+// checkFuzzyRef steps a FuzzyRepeat (reset a third of the way, Ralph's
+// SafetyGuard.reset, and released and reused half way, as the rules
+// reuse it) and the reference over outs and fails at the first firing
+// they differ on.
 func checkFuzzyRef(t *testing.T, c FuzzyConfig, outs []string) {
 	t.Helper()
 	d, err := NewFuzzyRepeat(c)
@@ -98,7 +99,11 @@ func checkFuzzyRef(t *testing.T, c FuzzyConfig, outs []string) {
 	}
 	ref := newRefFuzzy(t, c)
 	for i, o := range outs {
-		if i == len(outs)/2 {
+		switch i {
+		case len(outs) / 3:
+			d.Reset()
+			ref = newRefFuzzy(t, c)
+		case len(outs) / 2:
 			d.Release()
 			ref = newRefFuzzy(t, c)
 		}
@@ -111,9 +116,10 @@ func checkFuzzyRef(t *testing.T, c FuzzyConfig, outs []string) {
 }
 
 // TestFuzzyRepeatRef holds Check to the reference over random traces of
-// near-duplicates, exact repeats, repeats of other bytes with the same
-// code points, and new texts, of lengths around histogram.setString's
-// boundary and the LCS's words.
+// near-duplicates, exact repeats (the output before as it is, and
+// later), repeats of other bytes with the same code points, and new
+// texts, of lengths around histogram.setString's boundary and the LCS's
+// words.
 //
 // A quarter of the traces are of ASCII pieces only (compared over their
 // bytes: lcsBytes), and half of those with invalid single bytes too,
@@ -137,6 +143,12 @@ func TestFuzzyRepeatRef(t *testing.T) {
 		base := text(rng.IntN(200))
 		var outs []string
 		for range 16 {
+			if len(outs) > 0 && rng.IntN(6) == 0 {
+				// The output before as it is: a loop's output repeated,
+				// fired or kept.
+				outs = append(outs, outs[len(outs)-1])
+				continue
+			}
 			ps := slices.Clone(base)
 			switch rng.IntN(5) {
 			case 0:
