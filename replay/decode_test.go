@@ -314,3 +314,27 @@ func TestValidString(t *testing.T) {
 		}
 	}
 }
+
+// skipSpace's one-test pass over a byte above ' ' agrees with the plain
+// four tests for every byte, after runs of every kind of white space and
+// at the slice's end.
+func TestSkipSpace(t *testing.T) {
+	ref := func(b []byte, i int) int {
+		for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+			i++
+		}
+		return i
+	}
+	for c := range 256 {
+		for _, pre := range []string{"", " ", "\t", "\n", "\r", " \t\r\n "} {
+			for _, post := range []string{"", "x", " "} {
+				b := []byte(pre + string([]byte{byte(c)}) + post)
+				for i := range len(b) + 1 {
+					if got, want := skipSpace(b, i), ref(b, i); got != want {
+						t.Fatalf("skipSpace(%q, %d) = %d, want %d", b, i, got, want)
+					}
+				}
+			}
+		}
+	}
+}

@@ -52,7 +52,9 @@ func eachMember(data []byte, fn func(key, val []byte)) bool {
 }
 
 func skipSpace(b []byte, i int) int {
-	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+	// Most calls meet no space at all (compact JSON): a byte above ' '
+	// is told by one test, not four.
+	for i < len(b) && b[i] <= ' ' && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
 		i++
 	}
 	return i
