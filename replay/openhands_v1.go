@@ -94,6 +94,11 @@ type openHandsV1Reader struct {
 	out      []stepRecord // the steps of a record, reused
 	ix       valueIndex   // the line's, reused (recordRaw)
 	cur      *valueIndex  // the record's index: &ix, or nil (recordValue)
+	// copies, when not nil, is where a replay as read keeps the outputs:
+	// a step's output text is unescaped straight into it (outCopied),
+	// where it was made a string of its own (Str) only to be copied
+	// there by the table.
+	copies *outputCopies
 }
 
 func (o *openHandsV1Reader) start(ep *Episode) { o.ep = ep }
@@ -125,22 +130,31 @@ func (o *openHandsV1Reader) keepID(s string) string {
 func (o *openHandsV1Reader) finish() []stepRecord { return o.flush() }
 
 // v1Text joins the text parts of a content list (any other value read
-// as text).
-func (o *openHandsV1Reader) v1Text(v rawValue) string {
+// as text). With kept, a step's output: a string part is unescaped into
+// o.copies, when set, and the text says whether it is such a copy (one
+// part, as content mostly has; parts joined are a string of their own).
+func (o *openHandsV1Reader) v1Text(v rawValue, kept bool) (string, bool) {
 	if v.Kind() != '[' {
-		return o.w.text(v)
+		return o.w.text(v), false
 	}
-	var b strCat // the usual one part is not copied again
+	var b strCat    // the usual one part is not copied again
+	copied := false // b.s, the one part, is in o.copies
 	o.cur.elems(v, func(_ int, p rawValue) bool {
 		t := o.cur.get(p, "text")
 		if s, ok := o.keyedStr(t); ok {
+			b.add(s)
+		} else if kept && o.copies != nil && t.Kind() == '"' {
+			s := o.copies.unescaped(t)
+			if s != "" && b.n == 0 {
+				copied = true
+			}
 			b.add(s)
 		} else if s, ok := t.Str(); ok {
 			b.add(s)
 		}
 		return true
 	})
-	return b.String()
+	return b.String(), copied && b.b == nil
 }
 
 // keyedStr is string v as the event's key interned it (appendKeyed): in
@@ -402,6 +416,7 @@ func (o *openHandsV1Reader) read(v rawValue, f *[len(v1Keys)]rawValue) ([]stepRe
 	case "ObservationEvent", "AgentErrorEvent", "UserRejectObservation":
 		r := o.attach(textView(f[v1kActionID]), textView(f[v1kToolCallID]))
 		var text string
+		copied := false // text is in o.copies (v1Text)
 		switch kind {
 		case "ObservationEvent":
 			ev.Class = OHV1Observation
@@ -423,9 +438,9 @@ func (o *openHandsV1Reader) read(v rawValue, f *[len(v1Keys)]rawValue) ([]stepRe
 				}
 				ev.Key = o.canonKey()
 			}
-			content, isErr, exit := o.obsFields(obs)
-			text = o.v1Text(content)
-			if r != nil {
+			if r != nil { // else its text is no step's
+				content, isErr, exit := o.obsFields(obs)
+				text, copied = o.v1Text(content, true)
 				r.info.Error = isTrue(isErr)
 				if c, ok := rawInt(exit); ok {
 					r.setExitCode(c)
@@ -444,7 +459,7 @@ func (o *openHandsV1Reader) read(v rawValue, f *[len(v1Keys)]rawValue) ([]stepRe
 			text = w.text(f[v1kRejection])
 		}
 		if r != nil {
-			r.output, r.hasText = text, true
+			r.output, r.outCopied, r.hasText = text, copied, true
 		} else if ev.Class == OHV1AgentError && src == "agent" {
 			o.askBefore() // an error of the agent's step, of no action
 		}
@@ -453,10 +468,10 @@ func (o *openHandsV1Reader) read(v rawValue, f *[len(v1Keys)]rawValue) ([]stepRe
 		if src != "agent" && src != "environment" {
 			break // a user's message is no step and no nudge: its text is not read
 		}
-		switch text := o.v1Text(o.cur.get(f[v1kLLMMessage], "content")); {
+		switch text, copied := o.v1Text(o.cur.get(f[v1kLLMMessage], "content"), src == "agent"); {
 		case src == "agent":
 			o.askBefore()
-			newStep(stepRecord{info: StepInfo{Kind: StepMessage}, output: text, hasText: true})
+			newStep(stepRecord{info: StepInfo{Kind: StepMessage}, output: text, outCopied: copied, hasText: true})
 		case src == "environment" && strings.HasPrefix(text, v1NudgePrefix) && strings.Contains(text, " times in a row and gotten the same error each time: "):
 			if o.ep != nil {
 				o.ep.Live = append(o.ep.Live, LiveEvent{Kind: LiveOpenHandsV1Nudge, Turn: max(o.n, 1)})
