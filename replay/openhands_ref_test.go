@@ -723,7 +723,7 @@ func FuzzOpenHandsV1Value(f *testing.F) {
 			ra, wa := a.record(m)
 			rb, wb := b.recordValue(v)
 			sameSteps(t, ra, rb, wa, wb)
-			bSteps = append(bSteps, rb...)
+			bSteps = held(bSteps, rb)
 		}, func(line []byte, err error) {
 			// Read from a buffer written over after: nothing of the
 			// line is kept past its record (ids are views of it).
@@ -732,11 +732,11 @@ func FuzzOpenHandsV1Value(f *testing.F) {
 			if err != nil && (wc != err.Error() || len(rc) > 0) {
 				t.Fatalf("line reason %q, parseRecord's %v", wc, err)
 			}
-			cSteps = append(cSteps, rc...)
+			cSteps = held(cSteps, rc)
 			copy(buf, line)
 			rs, ws := r.recordRaw(buf, 0)
 			sameSteps(t, rc, uncopied(rs), wc, ws)
-			sSteps = append(sSteps, rs...)
+			sSteps = held(sSteps, rs)
 			for i := range buf {
 				buf[i] = '#'
 			}

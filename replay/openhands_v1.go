@@ -82,18 +82,24 @@ type OpenHandsV1Event struct {
 
 // openHandsV1Reader reads V1 events into steps and the event list.
 type openHandsV1Reader struct {
-	n        int
-	pending  []stepRecord // actions of the current response awaiting observations
-	ids      []string     // their action ids and tool call ids, two per action (in idBytes)
-	idBytes  []byte       // the ids' bytes, let go with them (keepID)
-	lastResp string
-	ep       *Episode
-	lastNode string // the last tree node's id, for the branch check
-	branched bool
-	w        canonWriter
-	out      []stepRecord // the steps of a record, reused
-	ix       valueIndex   // the line's, reused (recordRaw)
-	cur      *valueIndex  // the record's index: &ix, or nil (recordValue)
+	n       int
+	pending []stepRecord // actions of the current response awaiting observations
+	ids     []string     // their action ids and tool call ids, two per action (in idBytes)
+	idBytes []byte       // the ids' bytes, let go with them (keepID)
+	// acts holds the pending actions' step actions (keepAction), and
+	// spare the actions of the steps the last flush handed out, until
+	// the next flush: stepTable.add interns an action before the next
+	// record is read (most repeat: found, not copied), where each was
+	// made a string of its own.
+	acts, spare []byte
+	lastResp    []byte // the last ActionEvent's llm_response_id
+	ep          *Episode
+	lastNode    string // the last tree node's id, for the branch check
+	branched    bool
+	w           canonWriter
+	out         []stepRecord // the steps of a record, reused
+	ix          valueIndex   // the line's, reused (recordRaw)
+	cur         *valueIndex  // the record's index: &ix, or nil (recordValue)
 	// copies, when not nil, is where a replay as read keeps the outputs:
 	// a step's output text is unescaped straight into it (outCopied),
 	// where it was made a string of its own (Str) only to be copied
@@ -107,10 +113,29 @@ func (o *openHandsV1Reader) flush() []stepRecord { return o.appendFlush(nil) }
 
 // appendFlush appends the pending actions' steps to out and clears them.
 func (o *openHandsV1Reader) appendFlush(out []stepRecord) []stepRecord {
+	if len(o.pending) == 0 {
+		return out
+	}
 	out = append(out, o.pending...)
 	clear(o.pending) // their strings are out's now
 	o.pending, o.ids, o.idBytes = o.pending[:0], o.ids[:0], o.idBytes[:0]
+	// The actions handed out are held in spare until the next flush;
+	// those handed out before it were added with their record.
+	o.acts, o.spare = o.spare[:0], o.acts
 	return out
+}
+
+// keepAction is b as a string over acts, held until the flush after
+// the one that hands its step out (appendFlush).
+func (o *openHandsV1Reader) keepAction(b ...[]byte) string {
+	from := len(o.acts)
+	for _, p := range b {
+		o.acts = append(o.acts, p...)
+	}
+	if len(o.acts) == from {
+		return ""
+	}
+	return unsafe.String(&o.acts[from], len(o.acts)-from)
 }
 
 // keepID is s copied into idBytes, kept while its action is pending:
@@ -368,10 +393,10 @@ func (o *openHandsV1Reader) read(v rawValue, f *[len(v1Keys)]rawValue) ([]stepRe
 	switch kind {
 	case "ActionEvent":
 		resp := textView(f[v1kResponseID])
-		if resp == "" || resp != o.lastResp {
+		if resp == "" || resp != string(o.lastResp) {
 			o.askBefore()
 			out = o.appendFlush(out)
-			o.lastResp = strings.Clone(resp) // kept
+			o.lastResp = append(o.lastResp[:0], resp...) // kept
 		}
 		ev.Class = OHV1Action
 		tool, ok := strView(f[v1kToolName]) // copied where kept (sym, the action)
@@ -404,13 +429,13 @@ func (o *openHandsV1Reader) read(v rawValue, f *[len(v1Keys)]rawValue) ([]stepRe
 		r := &o.pending[len(o.pending)-1]
 		switch {
 		case both:
-			r.action = string(w.both)
+			r.action = o.keepAction(w.both)
 		case isObject:
 			w.buf = append(append(w.buf[:0], tool...), ' ')
 			o.cur.appendCanon(w, f[v1kAction], false, openHandsVolatile) // w.action, indexed
-			r.action = string(w.buf)
+			r.action = o.keepAction(w.buf)
 		default:
-			r.action = tool + " {}"
+			r.action = o.keepAction([]byte(tool), []byte(" {}"))
 		}
 		o.ids = append(o.ids, o.keepID(id), o.keepID(textView(f[v1kToolCallID])))
 	case "ObservationEvent", "AgentErrorEvent", "UserRejectObservation":
