@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -586,6 +587,17 @@ func sameSteps(t *testing.T, a, b []stepRecord, ra, rb string) {
 	}
 }
 
+// uncopied is recs, outCopied cleared on a copy of each: a reader
+// without copies gives its outputs as strings of their own, the same
+// texts.
+func uncopied(recs []stepRecord) []stepRecord {
+	out := slices.Clone(recs)
+	for i := range out {
+		out[i].outCopied = false
+	}
+	return out
+}
+
 // held appends recs with strings of their own, as stepTable.add keeps
 // them before the next record: an OpenHands step's action is a view of
 // the reader's buffer until then (openHandsReader.spare).
@@ -700,8 +712,10 @@ func FuzzOpenHandsV1Value(f *testing.F) {
 		c.start(epC)
 		// s reads the lines as analyze replays a log as it reads it: the
 		// keys written in full (no string keyed), objects written before
-		// from the memo (canonMemo).
-		epS, r := newStepTable("s", "s").ep, &openHandsV1Reader{}
+		// from the memo (canonMemo), the outputs unescaped straight into
+		// the table's copies (the same texts, none a view of the line:
+		// written over once read).
+		epS, r := newStepTable("s", "s").ep, &openHandsV1Reader{copies: &outputCopies{}}
 		epS.streamed = true
 		r.start(epS)
 		var cSteps, bSteps, sSteps []stepRecord
@@ -709,7 +723,7 @@ func FuzzOpenHandsV1Value(f *testing.F) {
 			ra, wa := a.record(m)
 			rb, wb := b.recordValue(v)
 			sameSteps(t, ra, rb, wa, wb)
-			bSteps = append(bSteps, rb...)
+			bSteps = held(bSteps, rb)
 		}, func(line []byte, err error) {
 			// Read from a buffer written over after: nothing of the
 			// line is kept past its record (ids are views of it).
@@ -718,18 +732,18 @@ func FuzzOpenHandsV1Value(f *testing.F) {
 			if err != nil && (wc != err.Error() || len(rc) > 0) {
 				t.Fatalf("line reason %q, parseRecord's %v", wc, err)
 			}
-			cSteps = append(cSteps, rc...)
+			cSteps = held(cSteps, rc)
 			copy(buf, line)
 			rs, ws := r.recordRaw(buf, 0)
-			sameSteps(t, rc, rs, wc, ws)
-			sSteps = append(sSteps, rs...)
+			sameSteps(t, rc, uncopied(rs), wc, ws)
+			sSteps = held(sSteps, rs)
 			for i := range buf {
 				buf[i] = '#'
 			}
 		})
 		cSteps = append(cSteps, c.finish()...)
 		sameSteps(t, append(bSteps, b.finish()...), cSteps, "", "")
-		sameSteps(t, cSteps, append(sSteps, r.finish()...), "", "")
+		sameSteps(t, cSteps, uncopied(append(sSteps, r.finish()...)), "", "")
 		if len(epS.OpenHandsV1) != len(epC.OpenHandsV1) {
 			t.Fatalf("replayed as read: %d events, %d", len(epS.OpenHandsV1), len(epC.OpenHandsV1))
 		}

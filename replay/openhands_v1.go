@@ -26,6 +26,7 @@ package replay
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"strings"
 	"unicode/utf8"
@@ -82,18 +83,29 @@ type OpenHandsV1Event struct {
 
 // openHandsV1Reader reads V1 events into steps and the event list.
 type openHandsV1Reader struct {
-	n        int
-	pending  []stepRecord // actions of the current response awaiting observations
-	ids      []string     // their action ids and tool call ids, two per action (in idBytes)
-	idBytes  []byte       // the ids' bytes, let go with them (keepID)
-	lastResp string
-	ep       *Episode
-	lastNode string // the last tree node's id, for the branch check
-	branched bool
-	w        canonWriter
-	out      []stepRecord // the steps of a record, reused
-	ix       valueIndex   // the line's, reused (recordRaw)
-	cur      *valueIndex  // the record's index: &ix, or nil (recordValue)
+	n       int
+	pending []stepRecord // actions of the current response awaiting observations
+	ids     []string     // their action ids and tool call ids, two per action (in idBytes)
+	idBytes []byte       // the ids' bytes, let go with them (keepID)
+	// acts holds the pending actions' step actions (keepAction), and
+	// spare the actions of the steps the last flush handed out, until
+	// the next flush: stepTable.add interns an action before the next
+	// record is read (most repeat: found, not copied), where each was
+	// made a string of its own.
+	acts, spare []byte
+	lastResp    []byte // the last ActionEvent's llm_response_id
+	ep          *Episode
+	lastNode    string // the last tree node's id, for the branch check
+	branched    bool
+	w           canonWriter
+	out         []stepRecord // the steps of a record, reused
+	ix          valueIndex   // the line's, reused (recordRaw)
+	cur         *valueIndex  // the record's index: &ix, or nil (recordValue)
+	// copies, when not nil, is where a replay as read keeps the outputs:
+	// a step's output text is unescaped straight into it (outCopied),
+	// where it was made a string of its own (Str) only to be copied
+	// there by the table.
+	copies *outputCopies
 }
 
 func (o *openHandsV1Reader) start(ep *Episode) { o.ep = ep }
@@ -102,10 +114,29 @@ func (o *openHandsV1Reader) flush() []stepRecord { return o.appendFlush(nil) }
 
 // appendFlush appends the pending actions' steps to out and clears them.
 func (o *openHandsV1Reader) appendFlush(out []stepRecord) []stepRecord {
+	if len(o.pending) == 0 {
+		return out
+	}
 	out = append(out, o.pending...)
 	clear(o.pending) // their strings are out's now
 	o.pending, o.ids, o.idBytes = o.pending[:0], o.ids[:0], o.idBytes[:0]
+	// The actions handed out are held in spare until the next flush;
+	// those handed out before it were added with their record.
+	o.acts, o.spare = o.spare[:0], o.acts
 	return out
+}
+
+// keepAction is b as a string over acts, held until the flush after
+// the one that hands its step out (appendFlush).
+func (o *openHandsV1Reader) keepAction(b ...[]byte) string {
+	from := len(o.acts)
+	for _, p := range b {
+		o.acts = append(o.acts, p...)
+	}
+	if len(o.acts) == from {
+		return ""
+	}
+	return unsafe.String(&o.acts[from], len(o.acts)-from)
 }
 
 // keepID is s copied into idBytes, kept while its action is pending:
@@ -125,22 +156,31 @@ func (o *openHandsV1Reader) keepID(s string) string {
 func (o *openHandsV1Reader) finish() []stepRecord { return o.flush() }
 
 // v1Text joins the text parts of a content list (any other value read
-// as text).
-func (o *openHandsV1Reader) v1Text(v rawValue) string {
+// as text). With kept, a step's output: a string part is unescaped into
+// o.copies, when set, and the text says whether it is such a copy (one
+// part, as content mostly has; parts joined are a string of their own).
+func (o *openHandsV1Reader) v1Text(v rawValue, kept bool) (string, bool) {
 	if v.Kind() != '[' {
-		return o.w.text(v)
+		return o.w.text(v), false
 	}
-	var b strCat // the usual one part is not copied again
+	var b strCat    // the usual one part is not copied again
+	copied := false // b.s, the one part, is in o.copies
 	o.cur.elems(v, func(_ int, p rawValue) bool {
 		t := o.cur.get(p, "text")
 		if s, ok := o.keyedStr(t); ok {
+			b.add(s)
+		} else if kept && o.copies != nil && t.Kind() == '"' {
+			s := o.copies.unescaped(t)
+			if s != "" && b.n == 0 {
+				copied = true
+			}
 			b.add(s)
 		} else if s, ok := t.Str(); ok {
 			b.add(s)
 		}
 		return true
 	})
-	return b.String()
+	return b.String(), copied && b.b == nil
 }
 
 // keyedStr is string v as the event's key interned it (appendKeyed): in
@@ -354,10 +394,10 @@ func (o *openHandsV1Reader) read(v rawValue, f *[len(v1Keys)]rawValue) ([]stepRe
 	switch kind {
 	case "ActionEvent":
 		resp := textView(f[v1kResponseID])
-		if resp == "" || resp != o.lastResp {
+		if resp == "" || resp != string(o.lastResp) {
 			o.askBefore()
 			out = o.appendFlush(out)
-			o.lastResp = strings.Clone(resp) // kept
+			o.lastResp = append(o.lastResp[:0], resp...) // kept
 		}
 		ev.Class = OHV1Action
 		tool, ok := strView(f[v1kToolName]) // copied where kept (sym, the action)
@@ -390,18 +430,19 @@ func (o *openHandsV1Reader) read(v rawValue, f *[len(v1Keys)]rawValue) ([]stepRe
 		r := &o.pending[len(o.pending)-1]
 		switch {
 		case both:
-			r.action = string(w.both)
+			r.action = o.keepAction(w.both)
 		case isObject:
 			w.buf = append(append(w.buf[:0], tool...), ' ')
 			o.cur.appendCanon(w, f[v1kAction], false, openHandsVolatile) // w.action, indexed
-			r.action = string(w.buf)
+			r.action = o.keepAction(w.buf)
 		default:
-			r.action = tool + " {}"
+			r.action = o.keepAction([]byte(tool), []byte(" {}"))
 		}
 		o.ids = append(o.ids, o.keepID(id), o.keepID(textView(f[v1kToolCallID])))
 	case "ObservationEvent", "AgentErrorEvent", "UserRejectObservation":
 		r := o.attach(textView(f[v1kActionID]), textView(f[v1kToolCallID]))
 		var text string
+		copied := false // text is in o.copies (v1Text)
 		switch kind {
 		case "ObservationEvent":
 			ev.Class = OHV1Observation
@@ -423,9 +464,9 @@ func (o *openHandsV1Reader) read(v rawValue, f *[len(v1Keys)]rawValue) ([]stepRe
 				}
 				ev.Key = o.canonKey()
 			}
-			content, isErr, exit := o.obsFields(obs)
-			text = o.v1Text(content)
-			if r != nil {
+			if r != nil { // else its text is no step's
+				content, isErr, exit := o.obsFields(obs)
+				text, copied = o.v1Text(content, true)
 				r.info.Error = isTrue(isErr)
 				if c, ok := rawInt(exit); ok {
 					r.setExitCode(c)
@@ -444,7 +485,7 @@ func (o *openHandsV1Reader) read(v rawValue, f *[len(v1Keys)]rawValue) ([]stepRe
 			text = w.text(f[v1kRejection])
 		}
 		if r != nil {
-			r.output, r.hasText = text, true
+			r.output, r.outCopied, r.hasText = text, copied, true
 		} else if ev.Class == OHV1AgentError && src == "agent" {
 			o.askBefore() // an error of the agent's step, of no action
 		}
@@ -453,10 +494,10 @@ func (o *openHandsV1Reader) read(v rawValue, f *[len(v1Keys)]rawValue) ([]stepRe
 		if src != "agent" && src != "environment" {
 			break // a user's message is no step and no nudge: its text is not read
 		}
-		switch text := o.v1Text(o.cur.get(f[v1kLLMMessage], "content")); {
+		switch text, copied := o.v1Text(o.cur.get(f[v1kLLMMessage], "content"), src == "agent"); {
 		case src == "agent":
 			o.askBefore()
-			newStep(stepRecord{info: StepInfo{Kind: StepMessage}, output: text, hasText: true})
+			newStep(stepRecord{info: StepInfo{Kind: StepMessage}, output: text, outCopied: copied, hasText: true})
 		case src == "environment" && strings.HasPrefix(text, v1NudgePrefix) && strings.Contains(text, " times in a row and gotten the same error each time: "):
 			if o.ep != nil {
 				o.ep.Live = append(o.ep.Live, LiveEvent{Kind: LiveOpenHandsV1Nudge, Turn: max(o.n, 1)})
@@ -505,11 +546,37 @@ func (o *openHandsV1Reader) obsFields(obs rawValue) (content, isErr, exit rawVal
 // or copied while the record is read, never kept.
 func strView(v rawValue) (string, bool) {
 	if v.Kind() == '"' {
-		if body := v[1 : len(v)-1]; bytes.IndexByte(body, '\\') < 0 && utf8.Valid(body) {
+		if body := v[1 : len(v)-1]; plainASCII(body) || bytes.IndexByte(body, '\\') < 0 && utf8.Valid(body) {
 			return bytesString(body), true
 		}
 	}
 	return v.Str()
+}
+
+// plainASCII says b holds no backslash and no byte over 0x7f: a
+// string's body then is its decoded string (no escape, valid UTF-8).
+// An event's kind, source, ids and tool name are such, and are told in
+// one pass of eight-byte words (the last overlapping the one before),
+// where bytes.IndexByte and utf8.Valid made two calls and two passes.
+// A word is flagged as verbatimStop flags it, for the backslash alone.
+func plainASCII(b []byte) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	if len(b) < 8 {
+		for _, c := range b {
+			if c >= utf8.RuneSelf || c == '\\' {
+				return false
+			}
+		}
+		return true
+	}
+	var m uint64
+	for i := 0; i+8 <= len(b); i += 8 {
+		x := binary.LittleEndian.Uint64(b[i:])
+		m |= (x ^ ones*'\\' - ones) | x
+	}
+	x := binary.LittleEndian.Uint64(b[len(b)-8:])
+	m |= (x ^ ones*'\\' - ones) | x
+	return m&highs == 0
 }
 
 // textView is v.Text(), a string not copied as strView.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -242,4 +243,66 @@ func mustV1(t *testing.T, cfg detect.OpenHandsV1Config) *detect.OpenHandsV1 {
 		t.Fatal(err)
 	}
 	return d
+}
+
+// plainASCIIRef is plainASCII byte by byte.
+func plainASCIIRef(b []byte) bool {
+	for _, c := range b {
+		if c > 0x7f || c == '\\' {
+			return false
+		}
+	}
+	return true
+}
+
+// TestPlainASCII holds plainASCII to the byte loop for every length up
+// to 40 with each byte that matters (a backslash, bytes over 0x7f and
+// those whose XOR with a backslash borrow or not) at every place, alone
+// and after another.
+func TestPlainASCII(t *testing.T) {
+	for n := 0; n <= 40; n++ {
+		b := bytes.Repeat([]byte{'a'}, n)
+		if !plainASCII(b) {
+			t.Fatalf("%q: not plain", b)
+		}
+		for i := 0; i < n; i++ {
+			for _, c := range []byte{'\\', 0x7f, 0x80, 0x81, 0xdc, 0xdd, 0xff, 0x5d, 0x5b, 0x00, 0x01, '"'} {
+				b[i] = c
+				if got, want := plainASCII(b), plainASCIIRef(b); got != want {
+					t.Fatalf("%q: %v, want %v", b, got, want)
+				}
+				if i > 0 {
+					b[i-1] = 0x5d // a byte one above the backslash before it
+					if got, want := plainASCII(b), plainASCIIRef(b); got != want {
+						t.Fatalf("%q: %v, want %v", b, got, want)
+					}
+					b[i-1] = 'a'
+				}
+			}
+			b[i] = 'a'
+		}
+	}
+}
+
+// FuzzPlainASCII holds plainASCII to the byte loop, and strView to Str.
+func FuzzPlainASCII(f *testing.F) {
+	f.Add([]byte(`00000000-0000-0000-0000-000000000001`))
+	f.Add([]byte(`ObservationEvent\`))
+	f.Add([]byte("caf\xc3\xa9 terminal"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if got, want := plainASCII(b), plainASCIIRef(b); got != want {
+			t.Fatalf("%q: %v, want %v", b, got, want)
+		}
+		v := rawValue(strconv.Quote(string(b)))
+		for _, v := range []rawValue{v, rawValue(`"` + string(b) + `"`)} {
+			if validValue(v, 0) != len(v) {
+				continue
+			}
+			s, ok := strView(v)
+			ref, refOK := v.Str()
+			if s != ref || ok != refOK {
+				t.Fatalf("%q: strView %q %v, Str %q %v", v, s, ok, ref, refOK)
+			}
+		}
+	})
 }

@@ -259,6 +259,8 @@ func readSteps(br *bufio.Reader, c *readContext) error {
 				r.paths.copies = &t.copies
 			case *openHandsReader:
 				r.copies = &t.copies
+			case *openHandsV1Reader:
+				r.copies = &t.copies
 			}
 			t.ep.Stepped = t.stepper
 			t.ep.streamed = t.mode == stepBehind
