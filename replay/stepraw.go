@@ -48,6 +48,10 @@ type stepPaths struct {
 	// copies, when not nil, is where a replay as read keeps the
 	// outputs: an output string is read into it (outCopied).
 	copies *outputCopies
+	// flat says every field's path is a name of its own, first[f] for
+	// field f (no --field, or one naming another top-level member each):
+	// a line's members are then read straight into the fields (lineStep).
+	flat bool
 }
 
 func newStepPaths(fields map[string]string) *stepPaths {
@@ -68,6 +72,10 @@ func newStepPaths(fields map[string]string) *stepPaths {
 		p.top[f], p.rest[f] = k, parts[1:]
 	}
 	p.vals = make([]rawValue, len(p.first))
+	p.flat = len(p.first) == numStepFields
+	for f := range p.top {
+		p.flat = p.flat && p.top[f] == f && len(p.rest[f]) == 0
+	}
 	p.keys = newJSKeys(p.first...) // distinct
 	p.strs = byteStrings{}
 	return p
@@ -104,10 +112,25 @@ func valueStep(v rawValue, p *stepPaths) (stepRecord, string) {
 // lineStep is valueStep of a line, validated and read in one pass; a
 // line that is no JSON object gives parseRecord's reason.
 func lineStep(raw []byte, p *stepPaths) (stepRecord, string) {
+	var vals [numStepFields]rawValue
+	if p.flat {
+		// below's copy through p.vals, by way of top and rest, was a
+		// loop of nine fields a record that kept them as they were.
+		if _, err := parseFields(raw, p.keys, vals[:]); err != nil {
+			return stepRecord{}, err.Error()
+		}
+		for f, x := range vals {
+			// null (scanLine gives NaN and the infinities as null) is
+			// absent, as below reads it: !Present, without Kind's switch.
+			if len(x) > 0 && x[0] == 'n' {
+				vals[f] = nil
+			}
+		}
+		return stepOf(&vals, p)
+	}
 	if _, err := parseFields(raw, p.keys, p.vals); err != nil {
 		return stepRecord{}, err.Error()
 	}
-	var vals [numStepFields]rawValue
 	p.below(&vals)
 	return stepOf(&vals, p)
 }
