@@ -105,10 +105,11 @@ type jsKeys struct {
 	first [64]int8 // by length (63: 63 or more), the first name of it; -1: none
 	next  []int8   // the next name of the same length; -1: none
 	ascii uint64   // bit i: names[i] is ASCII (parseFields)
+	word  []uint64 // names[i]'s bytes when 8 or fewer, little-endian (parseFields)
 }
 
 func newJSKeys(names ...string) *jsKeys {
-	ks := &jsKeys{names: names, next: make([]int8, len(names))}
+	ks := &jsKeys{names: names, next: make([]int8, len(names)), word: make([]uint64, len(names))}
 	for i := range ks.first {
 		ks.first[i] = -1
 	}
@@ -121,6 +122,7 @@ func newJSKeys(names ...string) *jsKeys {
 		if isASCII(names[i]) {
 			ks.ascii |= 1 << i
 		}
+		ks.word[i] = shortWord(names[i])
 	}
 	return ks
 }

@@ -101,3 +101,28 @@ func FuzzParseFields(f *testing.F) {
 		}
 	})
 }
+
+// TestKeyWord: a key of 8 bytes or fewer and a name of its length have
+// one word exactly when they are the same bytes, the key alone in its
+// array or followed by other bytes (the line's), which are masked off.
+func TestKeyWord(t *testing.T) {
+	names := []string{"", "a", "b", "ab", "ba", "step", "kind", "error", "score", "action", "output", "location", "llm_loop", "exit_code", "\xff", "é", "a\x00", "\x00a"}
+	for _, name := range names {
+		for _, key := range names {
+			for _, after := range []string{"", `"`, `": 1, "x": 2}`, "\x00\x00\x00\x00\x00\x00\x00\x00\x00"} {
+				line := []byte(key + after)
+				k := line[:len(key):len(line)]
+				w, short := keyWord(k)
+				if short != (len(key) <= 8) {
+					t.Fatalf("keyWord(%q) short %v", key, short)
+				}
+				if !short || len(name) != len(key) {
+					continue
+				}
+				if got, want := w == shortWord(name), key == name; got != want {
+					t.Errorf("key %q (then %q), name %q: words equal %v, want %v", key, after, name, got, want)
+				}
+			}
+		}
+	}
+}

@@ -6,6 +6,7 @@ package replay
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"math"
@@ -47,6 +48,10 @@ type stepPaths struct {
 	// copies, when not nil, is where a replay as read keeps the
 	// outputs: an output string is read into it (outCopied).
 	copies *outputCopies
+	// flat says every field's path is a name of its own, first[f] for
+	// field f (no --field, or one naming another top-level member each):
+	// a line's members are then read straight into the fields (lineStep).
+	flat bool
 }
 
 func newStepPaths(fields map[string]string) *stepPaths {
@@ -67,6 +72,10 @@ func newStepPaths(fields map[string]string) *stepPaths {
 		p.top[f], p.rest[f] = k, parts[1:]
 	}
 	p.vals = make([]rawValue, len(p.first))
+	p.flat = len(p.first) == numStepFields
+	for f := range p.top {
+		p.flat = p.flat && p.top[f] == f && len(p.rest[f]) == 0
+	}
 	p.keys = newJSKeys(p.first...) // distinct
 	p.strs = byteStrings{}
 	return p
@@ -103,10 +112,25 @@ func valueStep(v rawValue, p *stepPaths) (stepRecord, string) {
 // lineStep is valueStep of a line, validated and read in one pass; a
 // line that is no JSON object gives parseRecord's reason.
 func lineStep(raw []byte, p *stepPaths) (stepRecord, string) {
+	var vals [numStepFields]rawValue
+	if p.flat {
+		// below's copy through p.vals, by way of top and rest, was a
+		// loop of nine fields a record that kept them as they were.
+		if _, err := parseFields(raw, p.keys, vals[:]); err != nil {
+			return stepRecord{}, err.Error()
+		}
+		for f, x := range vals {
+			// null (scanLine gives NaN and the infinities as null) is
+			// absent, as below reads it: !Present, without Kind's switch.
+			if len(x) > 0 && x[0] == 'n' {
+				vals[f] = nil
+			}
+		}
+		return stepOf(&vals, p)
+	}
 	if _, err := parseFields(raw, p.keys, p.vals); err != nil {
 		return stepRecord{}, err.Error()
 	}
-	var vals [numStepFields]rawValue
 	p.below(&vals)
 	return stepOf(&vals, p)
 }
@@ -341,9 +365,11 @@ func parseFields(raw []byte, keys *jsKeys, vals []rawValue) (rawValue, error) {
 			// A key that is a name's bytes is that name when it is valid
 			// UTF-8, as an ASCII name's are: the record's members are
 			// mostly names sought, and the test of their UTF-8 was most of
-			// this function's time.
+			// this function's time. A key of 8 bytes or fewer is compared
+			// as one word (keyWord), not by a call to compare strings.
+			w, short := keyWord(key)
 			for i := keys.first[min(len(key), 63)]; i >= 0; i = keys.next[i] {
-				if string(key) == keys.names[i] {
+				if short && w == keys.word[i] || !short && string(key) == keys.names[i] {
 					if keys.ascii>>i&1 != 0 || utf8.Valid(key) {
 						vals[i] = val
 						return
@@ -374,6 +400,32 @@ func parseFields(raw []byte, keys *jsKeys, vals []rawValue) (rawValue, error) {
 		j--
 	}
 	return rawValue(raw[i:j]), nil
+}
+
+// keyWord is key's bytes as shortWord makes them of a name, short
+// saying key has 8 bytes or fewer; a name's word of the key's length is
+// then equal to it exactly when the name is the key. The word is loaded
+// at once when key's array holds 8 bytes from its start (a key in a line
+// is followed by at least its quote, a colon, a value and a brace, its
+// extra bytes masked off), else byte by byte.
+func keyWord(key []byte) (w uint64, short bool) {
+	if len(key) > 8 {
+		return 0, false
+	}
+	if cap(key) >= 8 {
+		return binary.LittleEndian.Uint64(key[:8]) & (1<<(8*len(key)) - 1), true
+	}
+	for i := len(key) - 1; i >= 0; i-- {
+		w = w<<8 | uint64(key[i])
+	}
+	return w, true
+}
+
+// shortWord is keyWord of a name: 0 for one longer than 8 bytes, which
+// is compared as a string.
+func shortWord(name string) uint64 {
+	w, _ := keyWord([]byte(name))
+	return w
 }
 
 // isASCII says s is all ASCII.

@@ -100,6 +100,18 @@ var stepFieldMaps = []map[string]string{
 	nil,
 	{"step": "iteration", "output": "result.text", "action": "call.name"},
 	{"step": "a.b.c", "score": "s.v", "location": "s.v", "kind": "k", "error": "e.0", "exit_code": "r.code", "llm_loop": "r.loop"},
+	{"step": "iteration", "output": "result", "kind": "k"}, // flat: a name each
+	{"score": "location"}, // two fields of one name: not flat
+}
+
+// TestStepPathsFlat: lineStep's straight reading (flat) is taken for the
+// default fields and names of their own, not for paths or a shared name.
+func TestStepPathsFlat(t *testing.T) {
+	for i, want := range []bool{true, false, false, true, false} {
+		if got := newStepPaths(stepFieldMaps[i]).flat; got != want {
+			t.Errorf("fields %v: flat %v, want %v", stepFieldMaps[i], got, want)
+		}
+	}
 }
 
 // FuzzValueStep checks that a steps record read in place gives what the
@@ -112,6 +124,8 @@ func FuzzValueStep(f *testing.F) {
 		`{"iteration":3,"result":{"text":"t\u00e9"},"call":{"name":"ls"}}`,
 		`{"a":{"b":{"c":2}},"s":{"v":Infinity},"k":"condensation","e":{"0":1},"r":{"code":"12","loop":true}}`,
 		`{"step":1,"kind":"bogus","error":0.0,"llm_loop":"no"}`, `{"step":1,"step":2,"output":"\ud800"}`,
+		`{"step":null,"action":null,"output":null,"error":null,"kind":null,"score":NaN,"location":null,"exit_code":-Infinity,"llm_loop":null}`,
+		`{"iteration":null,"result":"r","k":null,"output":"not this one"}`, `{"output":Infinity,"action":"a"}`,
 	} {
 		for i := range stepFieldMaps {
 			f.Add([]byte(s), uint8(i))
