@@ -85,7 +85,8 @@ type geminiReader struct {
 	speculate bool
 	failed    bool
 	lastLine  int
-	ix        valueIndex // the record's, reused (recordRaw)
+	ix        valueIndex   // the record's, reused (recordRaw)
+	copies    outputCopies // the steps' outputs (outUnquote)
 }
 
 // geminiMsg is a kept message, reduced to what the steps need (a whole
@@ -288,7 +289,7 @@ func geminiReduce(id string, v *jsValue, epoch int) *geminiMsg {
 		msg.prompt = !fr && !live && text != "Please continue."
 	case "gemini":
 		if text, _ := geminiPartsText(v.get("content"), true); text != "" {
-			msg.steps = append(msg.steps, stepRecord{info: StepInfo{Kind: StepMessage}, output: text, hasText: true})
+			msg.steps = append(msg.steps, stepRecord{info: StepInfo{Kind: StepMessage}, output: text, outCopied: true, hasText: true})
 		}
 		if calls := v.get("toolCalls"); calls != nil && calls.kind == jsArray {
 			for _, c := range calls.arr {
@@ -301,7 +302,7 @@ func geminiReduce(id string, v *jsValue, epoch int) *geminiMsg {
 					args = &jsValue{kind: jsObject}
 				}
 				r := stepRecord{info: StepInfo{Kind: StepAction}, action: geminiKey(name, args), hasAction: true, hasText: true}
-				r.output = geminiCallResult(c)
+				r.output, r.outCopied = geminiCallResult(c), true
 				status, _ := c.get("status").text()
 				r.info.Error = status == "error"
 				msg.steps = append(msg.steps, r)

@@ -48,7 +48,7 @@ func jsUnquote(v rawValue) (string, bool) {
 		if utf8.Valid(body) {
 			return string(body), true
 		}
-	} else if out, ok := unescapeShort(body, k); ok && utf8.Valid(out) {
+	} else if out, ok := appendShortUnescaped(make([]byte, 0, len(body)), body, k); ok && utf8.Valid(out) {
 		// Valid UTF-8 and no \u escape (a lone surrogate, which JSON.parse
 		// keeps and encoding/json replaces): the two unescape alike. The
 		// short escapes write ASCII bytes for ASCII bytes, so out is valid
@@ -61,11 +61,12 @@ func jsUnquote(v rawValue) (string, bool) {
 	return s, true
 }
 
-// unescapeShort unescapes a validated string's body whose first
-// backslash is at k, every escape a two-byte one (\n, \", …); ok is false
-// at a \u escape, which it leaves to the caller.
-func unescapeShort(body []byte, k int) (out []byte, ok bool) {
-	out = make([]byte, 0, len(body))
+// appendShortUnescaped appends a validated string's body, whose first
+// backslash is at k, unescaped, every escape a two-byte one (\n, \", …);
+// ok is false at a \u escape, which it leaves to the caller. It appends
+// at most len(body) bytes: dst with that room is not grown.
+func appendShortUnescaped(dst, body []byte, k int) (out []byte, ok bool) {
+	out = dst
 	for {
 		out = append(out, body[:k]...)
 		if k+1 >= len(body) {
@@ -81,6 +82,35 @@ func unescapeShort(body []byte, k int) (out []byte, ok bool) {
 			return append(out, body...), true
 		}
 	}
+}
+
+// outUnquote is jsUnquote for a step's output, copied into the reader's
+// blocks (g.copies, outputCopies): its message holds it until handed
+// over, and the table then keeps it as it is (stepRecord.outCopied),
+// where each output was allocated alone and copied again by the table.
+// A \u escape or bytes that are not UTF-8 go through jsUnquote (a string
+// of its own as well).
+func (g *geminiReader) outUnquote(v rawValue) (string, bool) {
+	if v.Kind() != '"' {
+		return "", false
+	}
+	body := v[1 : len(v)-1]
+	k := bytes.IndexByte(body, '\\')
+	if k < 0 {
+		if utf8.Valid(body) {
+			return g.copies.clone(bytesString(body)), true
+		}
+	} else if c := &g.copies; len(body) <= outputBlock/4 {
+		c.room(len(body))
+		start := len(c.block)
+		// Within the block's room: the same array. Given up, the bytes
+		// written past c.block's length are never read.
+		if out, ok := appendShortUnescaped(c.block, body, k); ok && utf8.Valid(out[start:]) {
+			c.block = out
+			return bytesString(out[start:]), true // never written again
+		}
+	}
+	return jsUnquote(v)
 }
 
 // jsUnquoteView is jsUnquote not copied when the string is its bytes (no
@@ -269,7 +299,7 @@ func (g *geminiReader) reduceFields(ix *valueIndex, isObject bool, id string, is
 	r := geminiReduced{msg: &g.msgSlab.take(1)[0], isObject: isObject, id: id, isID: isID}
 	switch geminiType(typ) {
 	case "user":
-		text, fr := geminiPartsTextRaw(ix, content, false, true) // only compared: a view
+		text, fr := g.partsTextRaw(ix, content, false, true) // only compared: a view
 		if rest, ok := strings.CutPrefix(text, geminiLivePrefix); ok {
 			if i := lastIndex(rest, geminiLiveSuffix); i >= 0 {
 				rest = rest[:i]
@@ -279,8 +309,8 @@ func (g *geminiReader) reduceFields(ix *valueIndex, isObject bool, id string, is
 		r.msg.prompt = !fr && !r.isLive && text != "Please continue."
 	case "gemini":
 		steps := g.steps[:0]
-		if text, _ := geminiPartsTextRaw(ix, content, true, false); text != "" {
-			steps = append(steps, stepRecord{info: StepInfo{Kind: StepMessage}, output: text, hasText: true})
+		if text, _ := g.partsTextRaw(ix, content, true, false); text != "" {
+			steps = append(steps, stepRecord{info: StepInfo{Kind: StepMessage}, output: text, outCopied: true, hasText: true})
 		}
 		ix.elems(calls, func(_ int, c rawValue) bool {
 			if c.Kind() != '{' {
@@ -290,7 +320,7 @@ func (g *geminiReader) reduceFields(ix *valueIndex, isObject bool, id string, is
 			jsFields(ix, c, geminiCallKeys, cf[:])
 			name, _ := jsUnquoteView(cf[0]) // copied into the key
 			rec := stepRecord{info: StepInfo{Kind: StepAction}, action: geminiKeyRaw(ix, name, cf[1]), hasAction: true, hasText: true}
-			rec.output = geminiCallResultRaw(ix, cf[2], cf[3])
+			rec.output, rec.outCopied = g.callResultRaw(ix, cf[2], cf[3]), true
 			status, _ := jsUnquoteView(cf[4]) // only compared
 			rec.info.Error = status == "error"
 			steps = append(steps, rec)
@@ -347,12 +377,15 @@ func geminiType(v rawValue) string {
 	return t
 }
 
-// geminiPartsTextRaw is geminiPartsText on a validated content; with
-// view, a text of one part is a view of the record (jsUnquoteView).
-func geminiPartsTextRaw(ix *valueIndex, v rawValue, noThoughts, view bool) (text string, functionResponse bool) {
-	unquote := jsUnquote
-	if view {
-		unquote = jsUnquoteView
+// partsTextRaw is geminiPartsText on a validated content; with view, a
+// text of one part is a view of the record (jsUnquoteView), else a
+// string of its own (outUnquote).
+func (g *geminiReader) partsTextRaw(ix *valueIndex, v rawValue, noThoughts, view bool) (text string, functionResponse bool) {
+	unquote := func(x rawValue) (string, bool) {
+		if view {
+			return jsUnquoteView(x)
+		}
+		return g.outUnquote(x)
 	}
 	var f [3]rawValue
 	keys := geminiPartKeys
@@ -383,23 +416,23 @@ func geminiPartsTextRaw(ix *valueIndex, v rawValue, noThoughts, view bool) (text
 	return "", false
 }
 
-// geminiCallResultRaw is geminiCallResult on a validated call's result
-// and resultDisplay.
-func geminiCallResultRaw(ix *valueIndex, res, display rawValue) string {
+// callResultRaw is geminiCallResult on a validated call's result and
+// resultDisplay: a string of its own (outUnquote).
+func (g *geminiReader) callResultRaw(ix *valueIndex, res, display rawValue) string {
 	var b strCat
 	ix.elems(res, func(_ int, p rawValue) bool {
 		resp := jsGetRaw(ix, jsGetRaw(ix, p, geminiFunctionKey), geminiResponseKey)
 		var f [2]rawValue
 		jsFields(ix, resp, geminiResponseKeys, f[:])
 		for _, x := range f {
-			if s, ok := jsUnquote(x); ok {
+			if s, ok := g.outUnquote(x); ok {
 				b.add(s)
 			}
 		}
 		return true
 	})
 	if b.n == 0 {
-		s, _ := jsUnquote(display)
+		s, _ := g.outUnquote(display)
 		return s
 	}
 	return b.String()
