@@ -86,7 +86,8 @@ type geminiReader struct {
 	failed    bool
 	lastLine  int
 	ix        valueIndex   // the record's, reused (recordRaw)
-	copies    outputCopies // the steps' outputs (outUnquote)
+	copies    outputCopies // the steps' outputs (unquoteCopy) and actions
+	key       []byte       // a tool call's key as it is written (reduceFields)
 }
 
 // geminiMsg is a kept message, reduced to what the steps need (a whole
@@ -217,8 +218,8 @@ func reduceGemini(m *jsValue) geminiReduced {
 func (g *geminiReader) addReduced(id string, m geminiReduced, line int) { g.addMsg(id, false, m, line) }
 
 // addMsg is addReduced; view says id is a view of the record being read
-// (jsUnquoteView), copied only for a new message: a message written
-// again keeps the id it has.
+// (jsUnquoteView), copied only for a new message (into the block of its
+// outputs, unquoteCopy): a message written again keeps the id it has.
 func (g *geminiReader) addMsg(id string, view bool, m geminiReduced, line int) {
 	msg := m.msg // made for this call (reduceGemini*): not shared
 	// The CLI writes a message again as it grows (its tool calls, their
@@ -245,7 +246,7 @@ func (g *geminiReader) addMsg(id string, view bool, m geminiReduced, line int) {
 		return
 	}
 	if view {
-		id = strings.Clone(id)
+		id = g.copies.clone(id) // held with the message, as its outputs are
 	}
 	msg.id, msg.hash, msg.epoch = id, hash, g.epoch
 	detail, isLive := m.detail, m.isLive
@@ -254,7 +255,10 @@ func (g *geminiReader) addMsg(id string, view bool, m geminiReduced, line int) {
 			g.live = map[string]*geminiLive{}
 		}
 		if _, seen := g.live[id]; !seen {
-			l := &geminiLive{detail: detail, after: g.lastID(), line: line}
+			// Held to the end, these ids are strings of their own: in a
+			// block (copies), each would hold the whole block.
+			id := strings.Clone(id)
+			l := &geminiLive{detail: detail, after: strings.Clone(g.lastID()), line: line}
 			if g.handed.started && !g.holds(l.after) {
 				g.failed = true // after a message handed over: its place is gone
 			}

@@ -115,28 +115,28 @@ func FuzzJSUnquote(f *testing.F) {
 		if got != want || ok != wantOK || got != js {
 			t.Fatalf("%q: jsUnquote %q %v, before %q %v, jsParser %q", v, got, ok, want, wantOK, js)
 		}
-		checkOutUnquote(t, v, js)
+		checkUnquoteCopy(t, v, js)
 	})
 }
 
-// outUnquoteReader is the reader checkOutUnquote writes outputs with, one
+// unquoteCopyReader is the reader checkUnquoteCopy writes outputs with, one
 // for the whole test: its block holds the outputs of the values before.
-var outUnquoteReader = struct {
+var unquoteCopyReader = struct {
 	g    geminiReader
-	outs []string // what outUnquote returned
+	outs []string // what unquoteCopy returned
 	want []string // what jsParser read
 }{}
 
-// checkOutUnquote: outUnquote reads v as jsParser does (js), into the
+// checkUnquoteCopy: unquoteCopy reads v as jsParser does (js), into the
 // reader's block, and leaves every output it returned before as it was
 // (an unescape given up at a \u escape, or on bytes that are not UTF-8,
 // writes past the block's length only).
-func checkOutUnquote(t *testing.T, v rawValue, js string) {
+func checkUnquoteCopy(t *testing.T, v rawValue, js string) {
 	t.Helper()
-	r := &outUnquoteReader
-	got, ok := r.g.outUnquote(v)
+	r := &unquoteCopyReader
+	got, ok := r.g.unquoteCopy(v)
 	if got != js || !ok {
-		t.Fatalf("%q: outUnquote %q %v, jsParser %q", v, got, ok, js)
+		t.Fatalf("%q: unquoteCopy %q %v, jsParser %q", v, got, ok, js)
 	}
 	r.outs, r.want = append(r.outs, got), append(r.want, js)
 	for i := range r.outs {
@@ -149,10 +149,10 @@ func checkOutUnquote(t *testing.T, v rawValue, js string) {
 	}
 }
 
-// TestOutUnquote: outUnquote reads as jsParser does strings of every
+// TestUnquoteCopy: unquoteCopy reads as jsParser does strings of every
 // kind one after the other, short and long (past outputBlock/4, and
 // across a block's end), and keeps each output it returned.
-func TestOutUnquote(t *testing.T) {
+func TestUnquoteCopy(t *testing.T) {
 	for i, s := range []string{`"a\nb"`, `"\ud800\udc00"`, `"x\n\ud800"`, "\"\xff\xfe a\\n\"", "\"\xc3\\n\xa9\"", `""`, `"\t\r\b\f"`,
 		`"` + strings.Repeat(`ab\n`, outputBlock/8) + `"`, `"` + strings.Repeat(`ab\n`, outputBlock/13) + `\u0041"`,
 		`"` + strings.Repeat("xy", outputBlock/7) + `"`, `"` + strings.Repeat(`é\\`, outputBlock/17) + `"`} {
@@ -163,7 +163,7 @@ func TestOutUnquote(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%q: %v", s, err)
 			}
-			checkOutUnquote(t, v, js)
+			checkUnquoteCopy(t, v, js)
 		}
 	}
 }
