@@ -82,6 +82,7 @@ type geminiReader struct {
 	steps     []stepRecord             // a message's steps as they are made (reduceFields)
 	msgSlab   slab[geminiMsg]          // the messages reduceFields makes, and their steps
 	stepSlab  slab[stepRecord]
+	freeMsgs  []*geminiMsg // let go of, for newMsg
 	speculate bool
 	failed    bool
 	lastLine  int
@@ -242,7 +243,7 @@ func (g *geminiReader) addMsg(id string, view bool, m geminiReduced, line int) {
 		old := g.msgs[i]
 		msg.id, msg.hash, msg.epoch = old.id, old.hash, old.epoch
 		g.msgs[i] = msg
-		old.letGo()
+		g.letGo(old)
 		return
 	}
 	if view {
@@ -273,13 +274,6 @@ func (g *geminiReader) addMsg(id string, view bool, m geminiReduced, line int) {
 	}
 	g.msgs = append(g.msgs, msg)
 	g.index(id)
-}
-
-// letGo clears a message let go of, and its steps: they may be in slabs
-// (reduceFields), which are let go only once all they hold is.
-func (m *geminiMsg) letGo() {
-	clear(m.steps)
-	*m = geminiMsg{}
 }
 
 // geminiReduce keeps what a message gives the replay: whether it is a
@@ -512,7 +506,7 @@ func (g *geminiReader) handOver(end int, add func(stepRecord) error) error {
 		if m.id != "" {
 			emitLive(m.id)
 		}
-		m.letGo()
+		g.letGo(m)
 	}
 	g.handedTo = end
 	if g.speculate && g.byID != nil && len(msgs)-end <= geminiWindow {

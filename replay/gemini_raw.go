@@ -335,7 +335,7 @@ func (g *geminiReader) reduceRaw(ix *valueIndex, m rawValue) geminiReduced {
 // (into g.stepSlab): appended one by one, they grew (and were cleared)
 // two or three times.
 func (g *geminiReader) reduceFields(ix *valueIndex, isObject bool, id string, isID bool, typ, content, calls rawValue) geminiReduced {
-	r := geminiReduced{msg: &g.msgSlab.take(1)[0], isObject: isObject, id: id, isID: isID}
+	r := geminiReduced{msg: g.newMsg(), isObject: isObject, id: id, isID: isID}
 	switch geminiType(typ) {
 	case "user":
 		text, fr := g.partsTextRaw(ix, content, false, true) // only compared: a view
@@ -370,7 +370,10 @@ func (g *geminiReader) reduceFields(ix *valueIndex, isObject bool, id string, is
 			return true
 		})
 		if len(steps) > 0 {
-			r.msg.steps = g.stepSlab.take(len(steps))
+			if cap(r.msg.steps) < len(steps) {
+				r.msg.steps = g.stepSlab.take(len(steps))
+			}
+			r.msg.steps = r.msg.steps[:len(steps)]
 			copy(r.msg.steps, steps)
 			clear(steps) // let go of their strings
 		}

@@ -167,3 +167,30 @@ func TestUnquoteCopy(t *testing.T) {
 		}
 	}
 }
+
+// TestGeminiFreeMsgs: the messages let go of are kept for newMsg up to
+// geminiFreeMax (a session read whole lets all of them go at its end),
+// each cleared, its steps' array empty; a message written again is one
+// of them, and a message reduced after it reuses it.
+func TestGeminiFreeMsgs(t *testing.T) {
+	g := &geminiReader{}
+	for i := range 3 * geminiFreeMax {
+		line := `{"id":"m` + strconv.Itoa(i) + `","type":"gemini","content":"t","toolCalls":[{"name":"f","args":{}}]}`
+		if _, reason := g.recordRaw([]byte(line), i+1); reason != "" {
+			t.Fatal(reason)
+		}
+	}
+	if _, reason := g.recordRaw([]byte(`{"id":"m0","type":"gemini","content":"u"}`), 0); reason != "" || len(g.freeMsgs) != 1 {
+		t.Fatalf("written again: %q, %d kept", reason, len(g.freeMsgs))
+	}
+	kept := g.freeMsgs[0]
+	if kept.id != "" || len(kept.steps) != 0 || cap(kept.steps) != 2 {
+		t.Fatalf("kept %+v, its steps' room %d", kept, cap(kept.steps))
+	}
+	if r := g.reduceRaw(nil, rawValue(`{"id":"x","type":"gemini","content":"v"}`)); r.msg != kept || len(r.msg.steps) != 1 || r.msg.steps[0].output != "v" {
+		t.Fatalf("reduced into %p (kept %p), steps %+v", r.msg, kept, r.msg.steps)
+	}
+	if steps := g.finish(); len(steps) != 1+2*(3*geminiFreeMax-1) || len(g.freeMsgs) != geminiFreeMax {
+		t.Fatalf("%d steps, %d kept", len(steps), len(g.freeMsgs))
+	}
+}
