@@ -82,10 +82,13 @@ type geminiReader struct {
 	steps     []stepRecord             // a message's steps as they are made (reduceFields)
 	msgSlab   slab[geminiMsg]          // the messages reduceFields makes, and their steps
 	stepSlab  slab[stepRecord]
+	freeMsgs  []*geminiMsg // let go of, for newMsg
 	speculate bool
 	failed    bool
 	lastLine  int
-	ix        valueIndex // the record's, reused (recordRaw)
+	ix        valueIndex   // the record's, reused (recordRaw)
+	copies    outputCopies // the steps' outputs (unquoteCopy) and actions
+	key       []byte       // a tool call's key as it is written (reduceFields)
 }
 
 // geminiMsg is a kept message, reduced to what the steps need (a whole
@@ -216,8 +219,8 @@ func reduceGemini(m *jsValue) geminiReduced {
 func (g *geminiReader) addReduced(id string, m geminiReduced, line int) { g.addMsg(id, false, m, line) }
 
 // addMsg is addReduced; view says id is a view of the record being read
-// (jsUnquoteView), copied only for a new message: a message written
-// again keeps the id it has.
+// (jsUnquoteView), copied only for a new message (into the block of its
+// outputs, unquoteCopy): a message written again keeps the id it has.
 func (g *geminiReader) addMsg(id string, view bool, m geminiReduced, line int) {
 	msg := m.msg // made for this call (reduceGemini*): not shared
 	// The CLI writes a message again as it grows (its tool calls, their
@@ -240,11 +243,11 @@ func (g *geminiReader) addMsg(id string, view bool, m geminiReduced, line int) {
 		old := g.msgs[i]
 		msg.id, msg.hash, msg.epoch = old.id, old.hash, old.epoch
 		g.msgs[i] = msg
-		old.letGo()
+		g.letGo(old)
 		return
 	}
 	if view {
-		id = strings.Clone(id)
+		id = g.copies.clone(id) // held with the message, as its outputs are
 	}
 	msg.id, msg.hash, msg.epoch = id, hash, g.epoch
 	detail, isLive := m.detail, m.isLive
@@ -253,7 +256,10 @@ func (g *geminiReader) addMsg(id string, view bool, m geminiReduced, line int) {
 			g.live = map[string]*geminiLive{}
 		}
 		if _, seen := g.live[id]; !seen {
-			l := &geminiLive{detail: detail, after: g.lastID(), line: line}
+			// Held to the end, these ids are strings of their own: in a
+			// block (copies), each would hold the whole block.
+			id := strings.Clone(id)
+			l := &geminiLive{detail: detail, after: strings.Clone(g.lastID()), line: line}
 			if g.handed.started && !g.holds(l.after) {
 				g.failed = true // after a message handed over: its place is gone
 			}
@@ -270,13 +276,6 @@ func (g *geminiReader) addMsg(id string, view bool, m geminiReduced, line int) {
 	g.index(id)
 }
 
-// letGo clears a message let go of, and its steps: they may be in slabs
-// (reduceFields), which are let go only once all they hold is.
-func (m *geminiMsg) letGo() {
-	clear(m.steps)
-	*m = geminiMsg{}
-}
-
 // geminiReduce keeps what a message gives the replay: whether it is a
 // user prompt, and its steps.
 func geminiReduce(id string, v *jsValue, epoch int) *geminiMsg {
@@ -288,7 +287,7 @@ func geminiReduce(id string, v *jsValue, epoch int) *geminiMsg {
 		msg.prompt = !fr && !live && text != "Please continue."
 	case "gemini":
 		if text, _ := geminiPartsText(v.get("content"), true); text != "" {
-			msg.steps = append(msg.steps, stepRecord{info: StepInfo{Kind: StepMessage}, output: text, hasText: true})
+			msg.steps = append(msg.steps, stepRecord{info: StepInfo{Kind: StepMessage}, output: text, outCopied: true, hasText: true})
 		}
 		if calls := v.get("toolCalls"); calls != nil && calls.kind == jsArray {
 			for _, c := range calls.arr {
@@ -301,7 +300,7 @@ func geminiReduce(id string, v *jsValue, epoch int) *geminiMsg {
 					args = &jsValue{kind: jsObject}
 				}
 				r := stepRecord{info: StepInfo{Kind: StepAction}, action: geminiKey(name, args), hasAction: true, hasText: true}
-				r.output = geminiCallResult(c)
+				r.output, r.outCopied = geminiCallResult(c), true
 				status, _ := c.get("status").text()
 				r.info.Error = status == "error"
 				msg.steps = append(msg.steps, r)
@@ -507,7 +506,7 @@ func (g *geminiReader) handOver(end int, add func(stepRecord) error) error {
 		if m.id != "" {
 			emitLive(m.id)
 		}
-		m.letGo()
+		g.letGo(m)
 	}
 	g.handedTo = end
 	if g.speculate && g.byID != nil && len(msgs)-end <= geminiWindow {

@@ -54,20 +54,24 @@ func jsSpace(r rune) bool {
 // geminiKeyRaw is geminiKey on a validated call's args (nil: absent):
 // written from its bytes when appendJSRaw can, else through parseJS.
 func geminiKeyRaw(ix *valueIndex, name string, args rawValue) string {
+	return string(appendGeminiKeyRaw(ix, nil, name, args))
+}
+
+// appendGeminiKeyRaw appends geminiKeyRaw's key to dst.
+func appendGeminiKeyRaw(ix *valueIndex, dst []byte, name string, args rawValue) []byte {
 	name = strings.TrimFunc(name, jsSpace)
 	if name == "" {
 		name = "generic_tool"
 	}
-	dst := append(make([]byte, 0, len(name)+1+max(len(args), 2)), name...)
-	dst = append(dst, ':')
+	dst = append(append(dst, name...), ':')
 	if !jsTruthyRaw(args) {
-		return bytesString(append(dst, "{}"...))
+		return append(dst, "{}"...)
 	}
 	if out, ok := appendJSRaw(ix, dst, args, 0); ok {
-		return bytesString(out) // dst was made here and is not written again
+		return out
 	}
 	v, _ := parseJS(args) // validated: parses
-	return string(appendJS(dst, v))
+	return appendJS(dst, v)
 }
 
 // appendJSRaw appends a validated value as JSON.stringify(JSON.parse(v))

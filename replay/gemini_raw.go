@@ -48,7 +48,7 @@ func jsUnquote(v rawValue) (string, bool) {
 		if utf8.Valid(body) {
 			return string(body), true
 		}
-	} else if out, ok := unescapeShort(body, k); ok && utf8.Valid(out) {
+	} else if out, ok := appendShortUnescaped(make([]byte, 0, len(body)), body, k); ok && utf8.Valid(out) {
 		// Valid UTF-8 and no \u escape (a lone surrogate, which JSON.parse
 		// keeps and encoding/json replaces): the two unescape alike. The
 		// short escapes write ASCII bytes for ASCII bytes, so out is valid
@@ -61,11 +61,12 @@ func jsUnquote(v rawValue) (string, bool) {
 	return s, true
 }
 
-// unescapeShort unescapes a validated string's body whose first
-// backslash is at k, every escape a two-byte one (\n, \", …); ok is false
-// at a \u escape, which it leaves to the caller.
-func unescapeShort(body []byte, k int) (out []byte, ok bool) {
-	out = make([]byte, 0, len(body))
+// appendShortUnescaped appends a validated string's body, whose first
+// backslash is at k, unescaped, every escape a two-byte one (\n, \", …);
+// ok is false at a \u escape, which it leaves to the caller. It appends
+// at most len(body) bytes: dst with that room is not grown.
+func appendShortUnescaped(dst, body []byte, k int) (out []byte, ok bool) {
+	out = dst
 	for {
 		out = append(out, body[:k]...)
 		if k+1 >= len(body) {
@@ -81,6 +82,35 @@ func unescapeShort(body []byte, k int) (out []byte, ok bool) {
 			return append(out, body...), true
 		}
 	}
+}
+
+// unquoteCopy is jsUnquote copied into the reader's blocks (g.copies,
+// outputCopies), for what a message holds until it is handed over: its
+// id, its steps' outputs, which the table then keeps as they are
+// (stepRecord.outCopied), where each was allocated alone (and an output
+// copied again by the table). A \u escape or bytes that are not UTF-8
+// go through jsUnquote (a string of its own as well).
+func (g *geminiReader) unquoteCopy(v rawValue) (string, bool) {
+	if v.Kind() != '"' {
+		return "", false
+	}
+	body := v[1 : len(v)-1]
+	k := bytes.IndexByte(body, '\\')
+	if k < 0 {
+		if utf8.Valid(body) {
+			return g.copies.clone(bytesString(body)), true
+		}
+	} else if c := &g.copies; len(body) <= outputBlock/4 {
+		c.room(len(body))
+		start := len(c.block)
+		// Within the block's room: the same array. Given up, the bytes
+		// written past c.block's length are never read.
+		if out, ok := appendShortUnescaped(c.block, body, k); ok && utf8.Valid(out[start:]) {
+			c.block = out
+			return bytesString(out[start:]), true // never written again
+		}
+	}
+	return jsUnquote(v)
 }
 
 // jsUnquoteView is jsUnquote not copied when the string is its bytes (no
@@ -106,6 +136,8 @@ type jsKeys struct {
 	next  []int8   // the next name of the same length; -1: none
 	ascii uint64   // bit i: names[i] is ASCII (parseFields)
 	word  []uint64 // names[i]'s bytes when 8 or fewer, little-endian (parseFields)
+	// allASCII: every name is (set).
+	allASCII bool
 }
 
 func newJSKeys(names ...string) *jsKeys {
@@ -124,6 +156,7 @@ func newJSKeys(names ...string) *jsKeys {
 		}
 		ks.word[i] = shortWord(names[i])
 	}
+	ks.allASCII = ks.ascii == 1<<len(names)-1
 	return ks
 }
 
@@ -131,22 +164,57 @@ func newJSKeys(names ...string) *jsKeys {
 // an object (the last of a repeated key); nil for a key not there or v
 // not an object. ix is v's record's index, or nil.
 func jsFields(ix *valueIndex, v rawValue, keys *jsKeys, vals []rawValue) {
-	for i := range vals {
-		vals[i] = nil
+	clear(vals)
+	if ix != nil && len(ix.objs) > 0 && v.Kind() == '{' {
+		if ms, ok := ix.noted(v); ok {
+			// The members the validating pass noted, read in this loop
+			// where members handed each to a callback with its name
+			// checked as UTF-8 (a name's bytes need no check: set).
+			base := ix.base
+			for k := range ms {
+				m := &ms[k]
+				if !m.esc && keys.allASCII && keys.first[min(m.keyEnd-m.key, 63)] < 0 {
+					continue // no name of its length: none (set)
+				}
+				keys.set(base[m.key:m.keyEnd], m.esc, base[m.val:m.end], vals)
+			}
+			return
+		}
 	}
 	ix.members(v, func(k []byte, esc bool, val rawValue) bool {
-		if esc {
-			keys.setEscaped(k, val, vals)
-			return true
-		}
-		for i := keys.first[min(len(k), 63)]; i >= 0; i = keys.next[i] {
-			if string(k) == keys.names[i] {
-				vals[i] = val
-				break
-			}
-		}
+		keys.set(k, esc, val, vals)
 		return true
 	})
+}
+
+// set is jsFields' for one member: its name's body k, esc when it holds a
+// backslash (or, from members, is not UTF-8). A name that is the bytes
+// of one sought, UTF-8, is it; one that is not, and is UTF-8, is none;
+// one that is not UTF-8 reads with U+FFFD, which no ASCII name holds, so
+// it is passed over unchecked when every name is ASCII.
+func (ks *jsKeys) set(k []byte, esc bool, val rawValue, vals []rawValue) {
+	if !esc {
+		for i := ks.first[min(len(k), 63)]; i >= 0; i = ks.next[i] {
+			// Names of one length mostly differ in their first or last
+			// byte ("timestamp" and "toolCalls"): tested before the call
+			// that compares the rest.
+			name := ks.names[i]
+			if len(k) > 0 && (k[0] != name[0] || k[len(k)-1] != name[len(name)-1]) {
+				continue
+			}
+			if string(k) == name {
+				if ks.ascii>>i&1 != 0 || utf8.Valid(k) {
+					vals[i] = val
+					return
+				}
+				break // bytes that are not UTF-8 read otherwise
+			}
+		}
+		if ks.allASCII || asciiOrUTF8(k) {
+			return
+		}
+	}
+	ks.setEscaped(k, val, vals)
 }
 
 // setEscaped is jsFields' for a member whose name is escaped (or not
@@ -194,7 +262,7 @@ func (g *geminiReader) readRecordRaw(ix *valueIndex, v rawValue, line int) ([]st
 	var f [9]rawValue
 	jsFields(ix, v, geminiRecordKeys, f[:])
 	rewindTo, id, set, session, project, msgs, typ := f[0], f[1], f[2], f[3], f[4], f[5], f[6]
-	if to, ok := jsUnquote(rewindTo); ok {
+	if to, ok := jsUnquoteView(rewindTo); ok { // only looked up
 		g.rewind(to)
 		return nil, ""
 	}
@@ -210,9 +278,9 @@ func (g *geminiReader) readRecordRaw(ix *valueIndex, v rawValue, line int) ([]st
 			return true
 		})
 	}
-	if set.Kind() == '{' && jsGetRaw(ix, set, geminiSetKey) == nil {
-		var sf [2]rawValue
-		jsFields(ix, set, geminiSetKeys, sf[:])
+	var sf [3]rawValue // none when set is not an object
+	jsFields(ix, set, geminiSetKeys, sf[:])
+	if set.Kind() == '{' && sf[2] == nil {
 		if sf[0].Kind() == '"' && g.holdsAny() {
 			g.epoch++
 			g.note = append(g.note, "line "+strconv.Itoa(line)+": the session was resumed by a new CLI process (its loop detector starts afresh)")
@@ -248,8 +316,9 @@ func (g *geminiReader) readRecordRaw(ix *valueIndex, v rawValue, line int) ([]st
 	return nil, "not a Gemini CLI record (a message with an id, \"$set\", \"$rewindTo\" or the session's metadata)"
 }
 
-// The members a "$set" record's value is read for.
-var geminiSetKey, geminiSetKeys = newJSKeys("$set"), newJSKeys("sessionId", "messages")
+// The members a "$set" record's value is read for, in one walk: a "$set"
+// in it has the loader take the record for metadata only.
+var geminiSetKeys = newJSKeys("sessionId", "messages", "$set")
 
 var geminiMessageKeys = newJSKeys("id", "type", "content", "toolCalls")
 
@@ -258,7 +327,7 @@ var geminiMessageKeys = newJSKeys("id", "type", "content", "toolCalls")
 func (g *geminiReader) reduceRaw(ix *valueIndex, m rawValue) geminiReduced {
 	var f [4]rawValue
 	jsFields(ix, m, geminiMessageKeys, f[:])
-	id, isID := jsUnquote(f[0])
+	id, isID := g.unquoteCopy(f[0]) // held with the message, or by pending (readSession)
 	return g.reduceFields(ix, m.Kind() == '{', id, isID, f[1], f[2], f[3])
 }
 
@@ -268,10 +337,10 @@ func (g *geminiReader) reduceRaw(ix *valueIndex, m rawValue) geminiReduced {
 // (into g.stepSlab): appended one by one, they grew (and were cleared)
 // two or three times.
 func (g *geminiReader) reduceFields(ix *valueIndex, isObject bool, id string, isID bool, typ, content, calls rawValue) geminiReduced {
-	r := geminiReduced{msg: &g.msgSlab.take(1)[0], isObject: isObject, id: id, isID: isID}
+	r := geminiReduced{msg: g.newMsg(), isObject: isObject, id: id, isID: isID}
 	switch geminiType(typ) {
 	case "user":
-		text, fr := geminiPartsTextRaw(ix, content, false, true) // only compared: a view
+		text, fr := g.partsTextRaw(ix, content, false, true) // only compared: a view
 		if rest, ok := strings.CutPrefix(text, geminiLivePrefix); ok {
 			if i := lastIndex(rest, geminiLiveSuffix); i >= 0 {
 				rest = rest[:i]
@@ -281,8 +350,8 @@ func (g *geminiReader) reduceFields(ix *valueIndex, isObject bool, id string, is
 		r.msg.prompt = !fr && !r.isLive && text != "Please continue."
 	case "gemini":
 		steps := g.steps[:0]
-		if text, _ := geminiPartsTextRaw(ix, content, true, false); text != "" {
-			steps = append(steps, stepRecord{info: StepInfo{Kind: StepMessage}, output: text, hasText: true})
+		if text, _ := g.partsTextRaw(ix, content, true, false); text != "" {
+			steps = append(steps, stepRecord{info: StepInfo{Kind: StepMessage}, output: text, outCopied: true, hasText: true})
 		}
 		ix.elems(calls, func(_ int, c rawValue) bool {
 			if c.Kind() != '{' {
@@ -291,15 +360,22 @@ func (g *geminiReader) reduceFields(ix *valueIndex, isObject bool, id string, is
 			var cf [5]rawValue
 			jsFields(ix, c, geminiCallKeys, cf[:])
 			name, _ := jsUnquoteView(cf[0]) // copied into the key
-			rec := stepRecord{info: StepInfo{Kind: StepAction}, action: geminiKeyRaw(ix, name, cf[1]), hasAction: true, hasText: true}
-			rec.output = geminiCallResultRaw(ix, cf[2], cf[3])
+			// The key is written into a buffer reused, and copied into
+			// the block the outputs are (unquoteCopy), where each was an
+			// allocation of its own: the table interns it, a copy again.
+			g.key = appendGeminiKeyRaw(ix, g.key[:0], name, cf[1])
+			rec := stepRecord{info: StepInfo{Kind: StepAction}, action: g.copies.clone(bytesString(g.key)), hasAction: true, hasText: true}
+			rec.output, rec.outCopied = g.callResultRaw(ix, cf[2], cf[3]), true
 			status, _ := jsUnquoteView(cf[4]) // only compared
 			rec.info.Error = status == "error"
 			steps = append(steps, rec)
 			return true
 		})
 		if len(steps) > 0 {
-			r.msg.steps = g.stepSlab.take(len(steps))
+			if cap(r.msg.steps) < len(steps) {
+				r.msg.steps = g.stepSlab.take(len(steps))
+			}
+			r.msg.steps = r.msg.steps[:len(steps)]
 			copy(r.msg.steps, steps)
 			clear(steps) // let go of their strings
 		}
@@ -349,12 +425,15 @@ func geminiType(v rawValue) string {
 	return t
 }
 
-// geminiPartsTextRaw is geminiPartsText on a validated content; with
-// view, a text of one part is a view of the record (jsUnquoteView).
-func geminiPartsTextRaw(ix *valueIndex, v rawValue, noThoughts, view bool) (text string, functionResponse bool) {
-	unquote := jsUnquote
-	if view {
-		unquote = jsUnquoteView
+// partsTextRaw is geminiPartsText on a validated content; with view, a
+// text of one part is a view of the record (jsUnquoteView), else a
+// string of its own (unquoteCopy).
+func (g *geminiReader) partsTextRaw(ix *valueIndex, v rawValue, noThoughts, view bool) (text string, functionResponse bool) {
+	unquote := func(x rawValue) (string, bool) {
+		if view {
+			return jsUnquoteView(x)
+		}
+		return g.unquoteCopy(x)
 	}
 	var f [3]rawValue
 	keys := geminiPartKeys
@@ -385,23 +464,23 @@ func geminiPartsTextRaw(ix *valueIndex, v rawValue, noThoughts, view bool) (text
 	return "", false
 }
 
-// geminiCallResultRaw is geminiCallResult on a validated call's result
-// and resultDisplay.
-func geminiCallResultRaw(ix *valueIndex, res, display rawValue) string {
+// callResultRaw is geminiCallResult on a validated call's result and
+// resultDisplay: a string of its own (unquoteCopy).
+func (g *geminiReader) callResultRaw(ix *valueIndex, res, display rawValue) string {
 	var b strCat
 	ix.elems(res, func(_ int, p rawValue) bool {
 		resp := jsGetRaw(ix, jsGetRaw(ix, p, geminiFunctionKey), geminiResponseKey)
 		var f [2]rawValue
 		jsFields(ix, resp, geminiResponseKeys, f[:])
 		for _, x := range f {
-			if s, ok := jsUnquote(x); ok {
+			if s, ok := g.unquoteCopy(x); ok {
 				b.add(s)
 			}
 		}
 		return true
 	})
 	if b.n == 0 {
-		s, _ := jsUnquote(display)
+		s, _ := g.unquoteCopy(display)
 		return s
 	}
 	return b.String()

@@ -2,6 +2,7 @@ package replay
 
 import (
 	"bytes"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -114,5 +115,82 @@ func FuzzJSUnquote(f *testing.F) {
 		if got != want || ok != wantOK || got != js {
 			t.Fatalf("%q: jsUnquote %q %v, before %q %v, jsParser %q", v, got, ok, want, wantOK, js)
 		}
+		checkUnquoteCopy(t, v, js)
 	})
+}
+
+// unquoteCopyReader is the reader checkUnquoteCopy writes outputs with, one
+// for the whole test: its block holds the outputs of the values before.
+var unquoteCopyReader = struct {
+	g    geminiReader
+	outs []string // what unquoteCopy returned
+	want []string // what jsParser read
+}{}
+
+// checkUnquoteCopy: unquoteCopy reads v as jsParser does (js), into the
+// reader's block, and leaves every output it returned before as it was
+// (an unescape given up at a \u escape, or on bytes that are not UTF-8,
+// writes past the block's length only).
+func checkUnquoteCopy(t *testing.T, v rawValue, js string) {
+	t.Helper()
+	r := &unquoteCopyReader
+	got, ok := r.g.unquoteCopy(v)
+	if got != js || !ok {
+		t.Fatalf("%q: unquoteCopy %q %v, jsParser %q", v, got, ok, js)
+	}
+	r.outs, r.want = append(r.outs, got), append(r.want, js)
+	for i := range r.outs {
+		if r.outs[i] != r.want[i] {
+			t.Fatalf("%q: output %d before it now %q, was %q", v, i, r.outs[i], r.want[i])
+		}
+	}
+	if len(r.outs) > 64 {
+		r.outs, r.want = r.outs[:0], r.want[:0]
+	}
+}
+
+// TestUnquoteCopy: unquoteCopy reads as jsParser does strings of every
+// kind one after the other, short and long (past outputBlock/4, and
+// across a block's end), and keeps each output it returned.
+func TestUnquoteCopy(t *testing.T) {
+	for i, s := range []string{`"a\nb"`, `"\ud800\udc00"`, `"x\n\ud800"`, "\"\xff\xfe a\\n\"", "\"\xc3\\n\xa9\"", `""`, `"\t\r\b\f"`,
+		`"` + strings.Repeat(`ab\n`, outputBlock/8) + `"`, `"` + strings.Repeat(`ab\n`, outputBlock/13) + `\u0041"`,
+		`"` + strings.Repeat("xy", outputBlock/7) + `"`, `"` + strings.Repeat(`é\\`, outputBlock/17) + `"`} {
+		for j := range 3 + i {
+			v := rawValue(`"` + strconv.Itoa(j) + s[1:]) // each output its own
+			p := &jsParser{b: v}
+			js, err := p.string()
+			if err != nil {
+				t.Fatalf("%q: %v", s, err)
+			}
+			checkUnquoteCopy(t, v, js)
+		}
+	}
+}
+
+// TestGeminiFreeMsgs: the messages let go of are kept for newMsg up to
+// geminiFreeMax (a session read whole lets all of them go at its end),
+// each cleared, its steps' array empty; a message written again is one
+// of them, and a message reduced after it reuses it.
+func TestGeminiFreeMsgs(t *testing.T) {
+	g := &geminiReader{}
+	for i := range 3 * geminiFreeMax {
+		line := `{"id":"m` + strconv.Itoa(i) + `","type":"gemini","content":"t","toolCalls":[{"name":"f","args":{}}]}`
+		if _, reason := g.recordRaw([]byte(line), i+1); reason != "" {
+			t.Fatal(reason)
+		}
+	}
+	if _, reason := g.recordRaw([]byte(`{"id":"m0","type":"gemini","content":"u"}`), 0); reason != "" || len(g.freeMsgs) != 1 {
+		t.Fatalf("written again: %q, %d kept", reason, len(g.freeMsgs))
+	}
+	kept := g.freeMsgs[0]
+	if kept.id != "" || len(kept.steps) != 0 || cap(kept.steps) != 2 {
+		t.Fatalf("kept %+v, its steps' room %d", kept, cap(kept.steps))
+	}
+	if r := g.reduceRaw(nil, rawValue(`{"id":"x","type":"gemini","content":"v"}`)); r.msg != kept || len(r.msg.steps) != 1 || r.msg.steps[0].output != "v" {
+		t.Fatalf("reduced into %p (kept %p), steps %+v", r.msg, kept, r.msg.steps)
+	}
+	if steps := g.finish(); len(steps) != 1+2*(3*geminiFreeMax-1) || len(g.freeMsgs) != geminiFreeMax {
+		t.Fatalf("%d steps, %d kept", len(steps), len(g.freeMsgs))
+	}
 }

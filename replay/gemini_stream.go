@@ -219,3 +219,32 @@ func (g *geminiReader) handOverRead() error {
 // setOut gives the reader where the steps it hands over while a session
 // document is read go (readSteps: the table).
 func (g *geminiReader) setOut(out func([]stepRecord) error) { g.out = out }
+
+// geminiFreeMax bounds the messages kept for newMsg: a session read
+// whole lets all of its messages go at its end, which are not held on.
+const geminiFreeMax = 64
+
+// letGo clears a message let go of (handed over, or written again), and
+// its steps, and keeps it, its steps' array with it, for newMsg: a
+// session replayed as read lets a message go for about every one it
+// reads, where each was a new one from the slabs, cleared by the
+// allocator. Its steps may be in slabs (reduceFields), which are let go
+// only once all they hold is.
+func (g *geminiReader) letGo(m *geminiMsg) {
+	clear(m.steps)
+	*m = geminiMsg{steps: m.steps[:0]}
+	if len(g.freeMsgs) < geminiFreeMax {
+		g.freeMsgs = append(g.freeMsgs, m)
+	}
+}
+
+// newMsg is a message for reduceFields to fill: one let go of, else a
+// new one.
+func (g *geminiReader) newMsg() *geminiMsg {
+	if n := len(g.freeMsgs); n > 0 {
+		m := g.freeMsgs[n-1]
+		g.freeMsgs = g.freeMsgs[:n-1]
+		return m
+	}
+	return &g.msgSlab.take(1)[0]
+}

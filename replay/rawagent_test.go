@@ -465,6 +465,7 @@ func FuzzGeminiRaw(f *testing.F) {
 		`{"id":"a","type":"gemini","content":[{"text":"x","thought":0.0},{"text":"\ud800"}],"toolCalls":[{"name":" f ","args":{"2":1,"b":1e21,"1":"\u00e9","b":-0},"result":[{"functionResponse":{"response":{"output":"o","error":"e"}}}],"status":"error"},5]}`,
 		`{"id":"b","type":"user","content":"System: Potential loop detected. Details: Repeated tool call: f with arguments {}. Please take a step back and confirm you're making forward progress."}`,
 		`{"$set":{"sessionId":"s","messages":[{"id":"c","type":"user","content":[{"functionResponse":{}}]}]}}`, `{"$rewindTo":"a"}`,
+		`{"$set":{"messages":[{"id":"d","type":"user","content":"q"}],"$set":1}}`, `{"$set":{"sessionId":"s","\u0024set":{}}}`, `{"$set":[{"messages":[]}]}`,
 		`{"sessionId":"s","messages":[{"type":"gemini","content":"t"},3]}`, `{"type":"user","id":null}`, `{"id":"x","ty\u0070e":"gemini","content":{"text":"y"},"toolCalls":[{"args":""}]}`,
 	} {
 		f.Add([]byte(s))
