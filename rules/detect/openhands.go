@@ -368,10 +368,10 @@ func pushRuns(r *ring[*OpenHandsEvent], e *OpenHandsEvent, run, alt int) (int, i
 
 func sameKey(a, b *OpenHandsEvent) bool { return a.Class == b.Class && a.Key == b.Key }
 
-// plainActions says the last n actions hold an IPythonRunCellAction,
+// ipythonInWindow says the last n actions hold an IPythonRunCellAction,
 // whose _eq_no_pid is not (Class, Key) equality: the run lengths do not
 // answer for them.
-func (d *OpenHands) plainActions(n int) bool { return d.ipyAt > d.actPushed-n }
+func (d *OpenHands) ipythonInWindow(n int) bool { return d.ipyAt > d.actPushed-n }
 
 // check runs is_stuck's scenarios in order and returns the first that
 // holds. is_stuck collects the last actions and observations most recent
@@ -411,7 +411,7 @@ func (d *OpenHands) check() string {
 
 // actionsEq is allEq over the last n actions.
 func (d *OpenHands) actionsEq(n int) bool {
-	if d.plainActions(n) {
+	if d.ipythonInWindow(n) {
 		return allEq(d.actions.last(n))
 	}
 	return d.actRun >= n
@@ -419,7 +419,7 @@ func (d *OpenHands) actionsEq(n int) bool {
 
 // actionsAlternate is alternating over the last n actions.
 func (d *OpenHands) actionsAlternate(n int) bool {
-	if d.plainActions(n) {
+	if d.ipythonInWindow(n) {
 		return alternating(d.actions.last(n))
 	}
 	return d.actAlt >= n-2
