@@ -42,11 +42,11 @@ func scanLine(line []byte, fn func(key []byte, esc bool, val []byte)) bool {
 			return false
 		}
 		key := line[i+1 : kEnd-1]
-		i = nextToken(line, kEnd)
+		i = skipSpace(line, kEnd)
 		if i >= len(line) || line[i] != ':' {
 			return false
 		}
-		i = nextToken(line, i+1)
+		i = skipSpace(line, i+1)
 		var vEnd int
 		if i < len(line) && line[i] == '"' {
 			// Most values are strings: checked at once, not through
@@ -63,35 +63,19 @@ func scanLine(line []byte, fn func(key []byte, esc bool, val []byte)) bool {
 			v = nullLit
 		}
 		fn(key, kEsc, v)
-		i = nextToken(line, vEnd)
+		i = skipSpace(line, vEnd)
 		if i >= len(line) {
 			return false
 		}
 		switch line[i] {
 		case ',':
-			i = nextToken(line, i+1)
+			i = skipSpace(line, i+1)
 		case '}':
 			return skipSpace(line, i+1) == len(line)
 		default:
 			return false
 		}
 	}
-}
-
-// nextToken is skipSpace(b, i) that returns at once when b[i] is no
-// white space, or the byte after one blank is none: a record's members
-// are written with none or one blank between their tokens, and
-// skipSpace's loop, four tests a byte, was near half of scanLine's own
-// instructions. A byte above ' ' is no JSON white space (all four are
-// ' ' or below).
-func nextToken(b []byte, i int) int {
-	if i < len(b) && b[i] > ' ' {
-		return i
-	}
-	if i+1 < len(b) && b[i] == ' ' && b[i+1] > ' ' {
-		return i + 1
-	}
-	return skipSpace(b, i)
 }
 
 func nonFiniteToken(v []byte) bool {

@@ -338,20 +338,3 @@ func TestSkipSpace(t *testing.T) {
 		}
 	}
 }
-
-// TestNextTokenAsSkipSpace: nextToken's shortcuts (no blank, one blank)
-// land where skipSpace does, from every position of lines of tokens and
-// white space, control bytes and bytes over 0x7f among them.
-func TestNextTokenAsSkipSpace(t *testing.T) {
-	for _, l := range []string{
-		``, ` `, `  `, `{"a": 1, "b" :"x" ,  "c":	2}`, "\t \r\n{", " \x01", "\x00 \x1f", " \x7f", " \xff ", "\x20\x21", "x", " x", "  x",
-		" \t", "\n ", " \r\n", ` ,`, `,`,
-	} {
-		b := []byte(l)
-		for i := 0; i <= len(b)+1; i++ {
-			if got, want := nextToken(b, i), skipSpace(b, i); got != want {
-				t.Errorf("nextToken(%q, %d) = %d, skipSpace %d", l, i, got, want)
-			}
-		}
-	}
-}
