@@ -43,22 +43,34 @@ func jsUnquote(v rawValue) (string, bool) {
 	if v.Kind() != '"' {
 		return "", false
 	}
-	body := v[1 : len(v)-1]
-	if k := bytes.IndexByte(body, '\\'); k < 0 {
-		if utf8.Valid(body) {
-			return string(body), true
-		}
-	} else if out, ok := appendShortUnescaped(make([]byte, 0, len(body)), body, k); ok && utf8.Valid(out) {
-		// Valid UTF-8 and no \u escape (a lone surrogate, which JSON.parse
-		// keeps and encoding/json replaces): the two unescape alike. The
-		// short escapes write ASCII bytes for ASCII bytes, so out is valid
-		// exactly when body is: one pass checks it, where body was
-		// searched for a \u escape, checked and then unescaped.
+	if out, ok := appendJSUnquoted(nil, v[1:len(v)-1]); ok {
 		return bytesString(out), true
 	}
 	p := &jsParser{b: v}
 	s, _ := p.string()
 	return s, true
+}
+
+// appendJSUnquoted appends a validated string's body unescaped when
+// JSON.parse and encoding/json read it alike: valid UTF-8 and no \u
+// escape (a lone surrogate, which JSON.parse keeps and encoding/json
+// replaces); ok is false otherwise, for the caller's jsParser. It
+// appends at most len(body) bytes: dst with that room is not grown (and
+// given up, the bytes written past its length are never read).
+func appendJSUnquoted(dst, body []byte) (out []byte, ok bool) {
+	k := bytes.IndexByte(body, '\\')
+	if k < 0 {
+		if !utf8.Valid(body) {
+			return dst, false
+		}
+		return append(dst, body...), true
+	}
+	start := len(dst)
+	out, ok = appendShortUnescaped(slices.Grow(dst, len(body)), body, k)
+	// The short escapes write ASCII bytes for ASCII bytes, so out is
+	// valid exactly when body is: one pass checks it, where body was
+	// searched for a \u escape, checked and then unescaped.
+	return out, ok && utf8.Valid(out[start:])
 }
 
 // appendShortUnescaped appends a validated string's body, whose first
@@ -95,17 +107,10 @@ func (g *geminiReader) unquoteCopy(v rawValue) (string, bool) {
 		return "", false
 	}
 	body := v[1 : len(v)-1]
-	k := bytes.IndexByte(body, '\\')
-	if k < 0 {
-		if utf8.Valid(body) {
-			return g.copies.clone(bytesString(body)), true
-		}
-	} else if c := &g.copies; len(body) <= outputBlock/4 {
+	if c := &g.copies; len(body) <= outputBlock/4 {
 		c.room(len(body))
 		start := len(c.block)
-		// Within the block's room: the same array. Given up, the bytes
-		// written past c.block's length are never read.
-		if out, ok := appendShortUnescaped(c.block, body, k); ok && utf8.Valid(out[start:]) {
+		if out, ok := appendJSUnquoted(c.block, body); ok { // within the block's room: the same array
 			c.block = out
 			return bytesString(out[start:]), true // never written again
 		}
