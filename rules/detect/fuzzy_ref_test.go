@@ -340,3 +340,46 @@ func TestNestedAsLCS(t *testing.T) {
 		t.Fatalf("only %d nested pairs of 20000: the test compares too few", isNested)
 	}
 }
+
+// TestFuzzyRepeatRecurringRef holds Check to the reference over traces
+// that draw their outputs from a few near-duplicates, as a loop's
+// outputs come back: the same pair of texts reaches the histograms and
+// the LCS again and again, with cutoffs that move with the window's best
+// match and the threshold; texts of the same length that differ by a
+// code point, invalid bytes and other code points (the LCS over code
+// points, not bytes), repeats that fire and repeats after the window
+// moved on. A memo of LCS results by the pair's bytes (tried, round 8)
+// failed it when it compared the texts' lengths only, took a pair below
+// one cutoff as below any, or one at least one cutoff as at least any.
+func TestFuzzyRepeatRecurringRef(t *testing.T) {
+	rng := rand.New(rand.NewPCG(24, 8))
+	for trace := range 400 {
+		pieces := [][]string{fuzzyPieces, {"a", "b", "c", " ", "\n"}}[trace%2]
+		base := make([]string, 20+rng.IntN(100))
+		for i := range base {
+			base[i] = pieces[rng.IntN(len(pieces))]
+		}
+		pool := make([]string, 2+rng.IntN(5))
+		for i := range pool {
+			ps := slices.Clone(base)
+			for range rng.IntN(1 + len(ps)/6) {
+				k := rng.IntN(len(ps))
+				switch rng.IntN(4) {
+				case 0:
+					ps = slices.Insert(ps, k, pieces[rng.IntN(len(pieces))])
+				case 1:
+					ps = slices.Delete(ps, k, k+1)
+				default: // the same length, a code point changed
+					ps[k] = pieces[rng.IntN(len(pieces))]
+				}
+			}
+			pool[i] = strings.Join(ps, "")
+		}
+		c := FuzzyConfig{Window: 1 + rng.IntN(6), Threshold: []float64{0.9, 0.75, 0.5, 0.97, 0.6, 0.8}[trace%6]}
+		outs := make([]string, 60)
+		for i := range outs {
+			outs[i] = pool[rng.IntN(len(pool))]
+		}
+		checkFuzzyRef(t, c, outs)
+	}
+}
