@@ -225,6 +225,19 @@ func newVerbSet(verbs ...string) *verbSet {
 	return vs
 }
 
+// next returns the first index from i on at which a verb of vs may
+// start, by the pair test alone, len(s) for none: matchSigFile and
+// matchSigAction step from one such index to the next, where a call of
+// verbAt at each byte cost them more than the test.
+func (vs *verbSet) next(s string, i int) int {
+	for ; i < len(s)-1; i++ {
+		if vs.pair[s[i]]>>((s[i+1]|0x20-'a')&31)&1 != 0 {
+			return i
+		}
+	}
+	return len(s)
+}
+
 // verbAt returns the length of the first of vs's verbs at s[i:], 0 for
 // none. A second byte that is no letter may map onto a letter's bit in
 // the pair test: the verb is matched in full after it.
@@ -251,7 +264,7 @@ var (
 // so the file ends at the last ".ts", ".js", ".go" or ".py" of the \S run
 // after the verb, with at least one byte before its dot.
 func matchSigFile(s string) (file string, end int, ok bool) {
-	for i := 0; i < len(s); i++ {
+	for i := fileVerbs.next(s, 0); i < len(s); i = fileVerbs.next(s, i+1) {
 		n := verbAt(s, i, fileVerbs)
 		if n == 0 {
 			continue
@@ -285,7 +298,7 @@ func extAt(s string, i int) int {
 // matchSigAction is `(?i)(added|removed|fixed|updated|changed)\s+(\w+)`:
 // the word after the verb; \s+ and \w+ are forced.
 func matchSigAction(s string) (word string, ok bool) {
-	for i := 0; i < len(s); i++ {
+	for i := actionVerbs.next(s, 0); i < len(s); i = actionVerbs.next(s, i+1) {
 		n := verbAt(s, i, actionVerbs)
 		if n == 0 {
 			continue

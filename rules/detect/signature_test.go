@@ -370,3 +370,17 @@ func TestStepsWithoutAllocating(t *testing.T) {
 		t.Errorf("outputs in turn: %v allocations a round", a)
 	}
 }
+
+// BenchmarkMatchSigFile searches an output that names a file verb but
+// no file of the pattern's extensions (Codex's "Updated the following
+// files" with a file's lines after it) to its end.
+func BenchmarkMatchSigFile(b *testing.B) {
+	out := "Success. Updated the following files:\nM calc.go\n" +
+		strings.Repeat("    buffer error token event buffer index token append import\nerror self test parse line close error value\n", 8)
+	b.SetBytes(int64(len(out)))
+	for b.Loop() {
+		if _, _, ok := matchSigFile(out); ok {
+			b.Fatal("matched")
+		}
+	}
+}
