@@ -106,10 +106,14 @@ func matchSigError(s string, from int) (word, loc string, ok bool) {
 		if q == p {
 			continue
 		}
-		// "at" is looked for at every byte to the line's end: the test
-		// of its first letter, which foldLen's match needs ('a' has no
-		// fold beyond ASCII), spares most bytes the call.
-		for t := q; t+1 < len(s) && s[t] != '\n'; t++ {
+		// "at" is looked for to the line's end, eight positions at a
+		// time; the test of its first letter, which foldLen's match
+		// needs ('a' has no fold beyond ASCII), spares the call where
+		// fewer bytes are left.
+		for t := q; ; t++ {
+			if t = skipToAtOrNewline(s, t); t+1 >= len(s) || s[t] == '\n' {
+				break
+			}
 			if s[t]|0x20 == 'a' && foldLen(s, t, "at") > 0 {
 				if u := skipReSpace(s, t+2); u < len(s) {
 					return s[p:q], s[u:endNonSpace(s, u)], true
@@ -143,6 +147,24 @@ func skipToFold3(s string, i int, a, b, c byte) int {
 		y := ((load64(s, i) | fold) ^ (ones * uint64(a))) | ((load64(s, i+1) | fold) ^ (ones * uint64(b))) |
 			((load64(s, i+2) | fold) ^ (ones * uint64(c)))
 		if m := (y - ones) &^ y & (ones * 0x80); m != 0 {
+			return i + bits.TrailingZeros64(m)/8
+		}
+	}
+	return i
+}
+
+// skipToAtOrNewline returns the first index from i on at which s holds
+// "at" in any ASCII case or a newline, eight positions at a time while
+// nine bytes are left, i itself when fewer are: as skipToFold3, a zero
+// byte of ya is an "at" and one of yn a newline, and the lowest bit of
+// either mask is exact, so the lowest of both is.
+func skipToAtOrNewline(s string, i int) int {
+	const ones, fold, high = 0x0101010101010101, 0x2020202020202020, 0x8080808080808080
+	for ; i+9 <= len(s); i += 8 {
+		x := load64(s, i)
+		ya := ((x | fold) ^ (ones * 'a')) | ((load64(s, i+1) | fold) ^ (ones * 't'))
+		yn := x ^ (ones * '\n')
+		if m := ((ya - ones) &^ ya & high) | ((yn - ones) &^ yn & high); m != 0 {
 			return i + bits.TrailingZeros64(m)/8
 		}
 	}

@@ -439,6 +439,27 @@ func TestSkipToFold3(t *testing.T) {
 	}
 }
 
+// TestSkipToAtOrNewline compares skipToAtOrNewline with a byte-by-byte
+// search, as TestSkipToFold3 does skipToFold3 (nine bytes its room).
+func TestSkipToAtOrNewline(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 2))
+	alphabet := []byte("aAtT \n\r\x00\xff\xe1\xf4\x41\x54zZ@`\x0a\x2a")
+	for range 200000 {
+		b := make([]byte, r.IntN(40))
+		for i := range b {
+			b[i] = alphabet[r.IntN(len(alphabet))]
+		}
+		s := string(b)
+		from := r.IntN(len(s) + 1)
+		want := from
+		for ; want < len(s) && s[want] != '\n' && !(want+1 < len(s) && s[want]|0x20 == 'a' && s[want+1]|0x20 == 't'); want++ {
+		}
+		if got := skipToAtOrNewline(s, from); got > want || got < want && got+9 <= len(s) {
+			t.Fatalf("skipToAtOrNewline(%q, %d) = %d, want %d", s, from, got, want)
+		}
+	}
+}
+
 // BenchmarkTestFailSignature makes the signature of a test run's output
 // with a file's lines after it: the count is found at once, the second
 // name searched for to the end.
