@@ -333,15 +333,22 @@ type SignatureFiring struct {
 // steps of a log follow a step of another action and precede one.
 type SignatureRepeat struct {
 	threshold int
-	sigs      [][]byte    // a ring: step n's signature in sigs[n % len]
-	from      [][2]string // the action and output each of sigs was made from
-	// cut is the length of each signature's norm(action), before its
+	ring      []sigSlot // step n's signature in ring[n % len]
+	n         int       // steps seen
+	fired     string    // the signature of the last firing: a loop's next firing has it too
+}
+
+// sigSlot is a step's signature in the ring, with the action and output
+// it was made from. The fields a step reads side by side, where four
+// slices of them cost a bounds test and a cache line each.
+type sigSlot struct {
+	sig            []byte
+	action, output string
+	// cut is the length of the signature's norm(action), before its
 	// '|'; whole says its output's part is made (until then the
 	// signature ends at the '|').
-	cut   []int
-	whole []bool
-	n     int    // steps seen
-	fired string // the signature of the last firing: a loop's next firing has it too
+	cut   int
+	whole bool
 }
 
 // sigReuse is how many of the latest signatures a step's action and
@@ -354,20 +361,19 @@ func NewSignatureRepeat(c SignatureConfig) (*SignatureRepeat, error) {
 	if err := c.Validate(); err != nil {
 		return nil, err
 	}
-	sigs := make([][]byte, max(5, c.Threshold))
-	if len(sigs) <= 16 {
+	ring := make([]sigSlot, max(5, c.Threshold))
+	if len(ring) <= 16 {
 		// The ring's first signatures in one block, sigCap bytes each (a
 		// short action and 50 code points fit): grown from nothing, byte
 		// by byte, they cost three allocations a step until the ring came
 		// round, most of a short episode's. A slot that needs more grows
 		// on its own (each is a full slice expression of the block).
-		block := make([]byte, len(sigs)*sigCap)
-		for i := range sigs {
-			sigs[i] = block[i*sigCap : i*sigCap : (i+1)*sigCap]
+		block := make([]byte, len(ring)*sigCap)
+		for i := range ring {
+			ring[i].sig = block[i*sigCap : i*sigCap : (i+1)*sigCap]
 		}
 	}
-	return &SignatureRepeat{threshold: c.Threshold, sigs: sigs, from: make([][2]string, len(sigs)),
-		cut: make([]int, len(sigs)), whole: make([]bool, len(sigs))}, nil
+	return &SignatureRepeat{threshold: c.Threshold, ring: ring}, nil
 }
 
 // sigCap is the room NewSignatureRepeat gives each of the ring's first
@@ -387,9 +393,9 @@ func (d *SignatureRepeat) Step(s Step) []SignatureFiring {
 // episode as a new one would.
 func (d *SignatureRepeat) Reset() {
 	d.n, d.fired = 0, ""
-	for i, sig := range d.sigs {
-		if cap(sig) > 16*sigCap {
-			d.sigs[i] = nil
+	for i := range d.ring {
+		if cap(d.ring[i].sig) > 16*sigCap {
+			d.ring[i].sig = nil
 		}
 	}
 }
@@ -397,50 +403,56 @@ func (d *SignatureRepeat) Reset() {
 // Threshold is the configuration's signature_threshold.
 func (d *SignatureRepeat) Threshold() int { return d.threshold }
 
-// same says the signatures in slots i and j are equal, making their
+// same says the signatures of slots a and b are equal, making their
 // output parts unless their actions tell them apart or their norm(action)
 // and output are both equal (then so are their signatures: 10,754 of
 // the 89,691 output parts the 100 MB steps log made were of such pairs,
 // steps of a loop further apart than sigReuse or told apart by an
 // action's case or spaces).
-func (d *SignatureRepeat) same(i, j int) bool {
-	a, b := d.sigs[i][:d.cut[i]], d.sigs[j][:d.cut[j]]
-	if bytes.Equal(a, b) {
-		if d.from[i][1] == d.from[j][1] {
+func same(a, b *sigSlot) bool {
+	x, y := a.sig[:a.cut], b.sig[:b.cut]
+	if bytes.Equal(x, y) {
+		if a.output == b.output {
 			return true
 		}
-	} else if bytes.IndexByte(a, '|') < 0 && bytes.IndexByte(b, '|') < 0 {
+	} else if bytes.IndexByte(x, '|') < 0 && bytes.IndexByte(y, '|') < 0 {
 		return false
 	}
-	return bytes.Equal(d.wholeSig(i), d.wholeSig(j))
+	return bytes.Equal(a.wholeSig(), b.wholeSig())
 }
 
-// wholeSig returns the signature in slot i, making its output's part
-// first if it is not made.
-func (d *SignatureRepeat) wholeSig(i int) []byte {
-	if !d.whole[i] {
-		d.sigs[i] = appendOutputSignature(d.sigs[i][:d.cut[i]+1], d.from[i][1])
-		d.whole[i] = true
+// wholeSig returns the slot's signature, making its output's part first
+// if it is not made.
+func (t *sigSlot) wholeSig() []byte {
+	if !t.whole {
+		t.sig = appendOutputSignature(t.sig[:t.cut+1], t.output)
+		t.whole = true
 	}
-	return d.sigs[i]
+	return t.sig
 }
 
 // Check is Step for a caller that reports the firing at once: a step
 // fires at most once, and Step's list of one allocated each time.
 func (d *SignatureRepeat) Check(s *Step) (SignatureFiring, bool) {
-	k := len(d.sigs)
+	ring := d.ring
+	k := len(ring)
 	slot := d.n % k
-	sig, made := d.sigs[slot][:0], false
+	cur := &ring[slot]
+	sig, made := cur.sig[:0], false
 	cut, whole := 0, false
-	for i := 1; i <= min(d.n, k, sigReuse); i++ {
-		j := (d.n - i) % k
-		if f := d.from[j]; f[1] == s.Output && f[0] == s.Action {
+	// The ring's slots from the latest back, an index counted down
+	// (a division a slot cost as much as the comparison).
+	for i, j := 0, slot; i < min(d.n, k, sigReuse); i++ {
+		if j--; j < 0 {
+			j = k - 1
+		}
+		if t := &ring[j]; t.output == s.Output && t.action == s.Action {
 			if j == slot {
-				sig = d.sigs[slot] // already in place
+				sig = cur.sig // already in place
 			} else {
-				sig = append(sig, d.sigs[j]...)
+				sig = append(sig, t.sig...)
 			}
-			cut, whole, made = d.cut[j], d.whole[j], true
+			cut, whole, made = t.cut, t.whole, true
 			break
 		}
 	}
@@ -449,17 +461,20 @@ func (d *SignatureRepeat) Check(s *Step) (SignatureFiring, bool) {
 		cut = len(sig)
 		sig = append(sig, '|')
 	}
-	d.sigs[slot], d.from[slot], d.cut[slot], d.whole[slot] = sig, [2]string{s.Action, s.Output}, cut, whole
+	*cur = sigSlot{sig: sig, action: s.Action, output: s.Output, cut: cut, whole: whole}
 	d.n++
 	if d.n < d.threshold {
 		return SignatureFiring{}, false
 	}
-	for i := 2; i <= d.threshold; i++ {
-		if !d.same((d.n-i)%k, slot) {
+	for i, j := 2, slot; i <= d.threshold; i++ {
+		if j--; j < 0 {
+			j = k - 1
+		}
+		if !same(&ring[j], cur) {
 			return SignatureFiring{}, false
 		}
 	}
-	sig = d.wholeSig(slot)      // compared, maybe not made
+	sig = cur.wholeSig()        // compared, maybe not made
 	if d.fired != string(sig) { // compared without a copy
 		d.fired = string(sig)
 	}

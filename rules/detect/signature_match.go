@@ -91,28 +91,8 @@ func foldLen(s string, i int, word string) int {
 // which then ends where it starts.
 func matchSigError(s string, from int) (word, loc string, ok bool) {
 	for i := from; i+5 <= len(s); i++ {
-		if i+10 <= len(s) {
-			// Eight positions at a time to the next "err" in any ASCII
-			// case (b|0x20 is 'e' only for e and E, and so for r): a
-			// zero byte of y is one, the words loaded from i, i+1 and
-			// i+2 each testing one letter; the lowest bit of m marks
-			// the first exactly (the formula errs only above a zero
-			// byte). An e alone, a letter in eight of prose or code,
-			// stopped the search far more often.
-			const fold = 0x2020202020202020
-			e := (load64(s, i) | fold) ^ 0x6565656565656565
-			r1 := (load64(s, i+1) | fold) ^ 0x7272727272727272
-			r2 := (load64(s, i+2) | fold) ^ 0x7272727272727272
-			y := e | r1 | r2
-			m := (y - 0x0101010101010101) &^ y & 0x8080808080808080
-			if m == 0 {
-				i += 7
-				continue
-			}
-			i += bits.TrailingZeros64(m) / 8
-			if i+5 > len(s) {
-				break
-			}
+		if i = skipToFold3(s, i, 'e', 'r', 'r'); i+5 > len(s) {
+			break
 		}
 		if s[i]|0x20 != 'e' || s[i+1]|0x20 != 'r' || foldLen(s, i, "error") == 0 {
 			continue
@@ -126,10 +106,14 @@ func matchSigError(s string, from int) (word, loc string, ok bool) {
 		if q == p {
 			continue
 		}
-		// "at" is looked for at every byte to the line's end: the test
-		// of its first letter, which foldLen's match needs ('a' has no
-		// fold beyond ASCII), spares most bytes the call.
-		for t := q; t+1 < len(s) && s[t] != '\n'; t++ {
+		// "at" is looked for to the line's end, eight positions at a
+		// time; the test of its first letter, which foldLen's match
+		// needs ('a' has no fold beyond ASCII), spares the call where
+		// fewer bytes are left.
+		for t := q; ; t++ {
+			if t = skipToAtOrNewline(s, t); t+1 >= len(s) || s[t] == '\n' {
+				break
+			}
 			if s[t]|0x20 == 'a' && foldLen(s, t, "at") > 0 {
 				if u := skipReSpace(s, t+2); u < len(s) {
 					return s[p:q], s[u:endNonSpace(s, u)], true
@@ -147,15 +131,71 @@ func matchSigError(s string, from int) (word, loc string, ok bool) {
 	return "", "", false
 }
 
+// skipToFold3 returns the first index from i on at which s may hold the
+// lower-case ASCII letters a, b, c in any ASCII case, eight positions at
+// a time while ten bytes are left, i itself when fewer are (the caller
+// tests the word at the index it gets, and goes on byte by byte): a zero
+// byte of y is a position of the three, the words loaded from i, i+1 and
+// i+2 each testing one letter (b|0x20 is a lower-case letter only for it
+// and its upper case); the lowest bit of m marks the first exactly (the
+// formula errs only above a zero byte). The first letter alone, an e in
+// eight bytes of prose or code, stopped the search far more often.
+func skipToFold3(s string, i int, a, b, c byte) int {
+	const ones, fold = 0x0101010101010101, 0x2020202020202020
+	for ; i+10 <= len(s); i += 8 {
+		// (^ and | bind alike in Go: each letter's test in parentheses)
+		y := ((load64(s, i) | fold) ^ (ones * uint64(a))) | ((load64(s, i+1) | fold) ^ (ones * uint64(b))) |
+			((load64(s, i+2) | fold) ^ (ones * uint64(c)))
+		if m := (y - ones) &^ y & (ones * 0x80); m != 0 {
+			return i + bits.TrailingZeros64(m)/8
+		}
+	}
+	return i
+}
+
+// skipToAtOrNewline returns the first index from i on at which s holds
+// "at" in any ASCII case or a newline, eight positions at a time while
+// nine bytes are left, i itself when fewer are: as skipToFold3, a zero
+// byte of ya is an "at" and one of yn a newline, and the lowest bit of
+// either mask is exact, so the lowest of both is.
+func skipToAtOrNewline(s string, i int) int {
+	const ones, fold, high = 0x0101010101010101, 0x2020202020202020, 0x8080808080808080
+	for ; i+9 <= len(s); i += 8 {
+		x := load64(s, i)
+		ya := ((x | fold) ^ (ones * 'a')) | ((load64(s, i+1) | fold) ^ (ones * 't'))
+		yn := x ^ (ones * '\n')
+		if m := ((ya - ones) &^ ya & high) | ((yn - ones) &^ yn & high); m != 0 {
+			return i + bits.TrailingZeros64(m)/8
+		}
+	}
+	return i
+}
+
+// skipToDigit returns the first index from i on holding an ASCII digit,
+// len(s) for none, eight bytes at a time: of a byte's low seven bits b,
+// b+0x80-'0' has its high bit set when b >= '0' and b+0x80-'9'-1 when
+// b > '9', neither carrying into the next byte; a byte whose own high
+// bit is set is none.
+func skipToDigit(s string, i int) int {
+	const ones, high = 0x0101010101010101, 0x8080808080808080
+	for ; i+8 <= len(s); i += 8 {
+		x := load64(s, i)
+		lo := x &^ high
+		if m := (lo + ones*(0x80-'0')) &^ (lo + ones*(0x80-'9'-1)) &^ x & high; m != 0 {
+			return i + bits.TrailingZeros64(m)/8
+		}
+	}
+	for ; i < len(s) && !isDigit(s[i]); i++ {
+	}
+	return i
+}
+
 // matchSigTest is `(?i)(\d+)\s*(?:tests?\s*)?fail`: the count. Every
 // step is forced (a shorter digit run or space run leaves a digit or a
 // space where a letter must be; without "test", "s" or the spaces, what
 // follows is no "fail"), so a digit run either matches or does not.
 func matchSigTest(s string, from int) (count string, ok bool) {
-	for i := from; i < len(s); i++ {
-		if !isDigit(s[i]) {
-			continue
-		}
+	for i := skipToDigit(s, from); i < len(s); i = skipToDigit(s, i+1) {
 		j := i + 1
 		for j < len(s) && isDigit(s[j]) {
 			j++
@@ -180,6 +220,9 @@ func matchSigTest(s string, from int) (count string, ok bool) {
 func appendSigTestNames(b []byte, s string) []byte {
 	n := 0
 	for i := 0; n < 2 && i+4 <= len(s); i++ {
+		if i = skipToFold3(s, i, 'f', 'a', 'i'); i+4 > len(s) {
+			break
+		}
 		if s[i]|0x20 != 'f' || foldLen(s, i, "fail") == 0 {
 			continue
 		}
@@ -225,6 +268,19 @@ func newVerbSet(verbs ...string) *verbSet {
 	return vs
 }
 
+// next returns the first index from i on at which a verb of vs may
+// start, by the pair test alone, len(s) for none: matchSigFile and
+// matchSigAction step from one such index to the next, where a call of
+// verbAt at each byte cost them more than the test.
+func (vs *verbSet) next(s string, i int) int {
+	for ; i < len(s)-1; i++ {
+		if vs.pair[s[i]]>>((s[i+1]|0x20-'a')&31)&1 != 0 {
+			return i
+		}
+	}
+	return len(s)
+}
+
 // verbAt returns the length of the first of vs's verbs at s[i:], 0 for
 // none. A second byte that is no letter may map onto a letter's bit in
 // the pair test: the verb is matched in full after it.
@@ -251,7 +307,7 @@ var (
 // so the file ends at the last ".ts", ".js", ".go" or ".py" of the \S run
 // after the verb, with at least one byte before its dot.
 func matchSigFile(s string) (file string, end int, ok bool) {
-	for i := 0; i < len(s); i++ {
+	for i := fileVerbs.next(s, 0); i < len(s); i = fileVerbs.next(s, i+1) {
 		n := verbAt(s, i, fileVerbs)
 		if n == 0 {
 			continue
@@ -285,7 +341,7 @@ func extAt(s string, i int) int {
 // matchSigAction is `(?i)(added|removed|fixed|updated|changed)\s+(\w+)`:
 // the word after the verb; \s+ and \w+ are forced.
 func matchSigAction(s string) (word string, ok bool) {
-	for i := 0; i < len(s); i++ {
+	for i := actionVerbs.next(s, 0); i < len(s); i = actionVerbs.next(s, i+1) {
 		n := verbAt(s, i, actionVerbs)
 		if n == 0 {
 			continue

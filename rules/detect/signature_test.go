@@ -370,3 +370,104 @@ func TestStepsWithoutAllocating(t *testing.T) {
 		t.Errorf("outputs in turn: %v allocations a round", a)
 	}
 }
+
+// BenchmarkMatchSigFile searches an output that names a file verb but
+// no file of the pattern's extensions (Codex's "Updated the following
+// files" with a file's lines after it) to its end.
+func BenchmarkMatchSigFile(b *testing.B) {
+	out := "Success. Updated the following files:\nM calc.go\n" +
+		strings.Repeat("    buffer error token event buffer index token append import\nerror self test parse line close error value\n", 8)
+	b.SetBytes(int64(len(out)))
+	for b.Loop() {
+		if _, _, ok := matchSigFile(out); ok {
+			b.Fatal("matched")
+		}
+	}
+}
+
+// TestSkipToDigit puts each byte value at each position of strings of
+// several lengths, over a filler of each non-digit kind, and compares
+// skipToDigit with a byte-by-byte search.
+func TestSkipToDigit(t *testing.T) {
+	ref := func(s string, i int) int {
+		for ; i < len(s) && (s[i] < '0' || s[i] > '9'); i++ {
+		}
+		return i
+	}
+	for _, fill := range []byte{'a', ' ', 0x80, 0xff, '/', ':'} {
+		for n := 0; n <= 19; n++ {
+			for pos := 0; pos < n; pos++ {
+				for c := range 256 {
+					b := []byte(strings.Repeat(string(fill), n))
+					b[pos] = byte(c)
+					s := string(b)
+					for from := range min(n, 3) {
+						if got, want := skipToDigit(s, from), ref(s, from); got != want {
+							t.Fatalf("skipToDigit(%q, %d) = %d, want %d", s, from, got, want)
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestSkipToFold3 compares skipToFold3 with a byte-by-byte search: it
+// may stop early only where fewer than ten bytes are left, and never
+// passes a position of the three letters in either ASCII case.
+func TestSkipToFold3(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 9))
+	alphabet := []byte("eErRfFaAiI \n\x00\xff\xc5\xbf\x45\x65zZ@`")
+	for range 200000 {
+		b := make([]byte, r.IntN(40))
+		for i := range b {
+			b[i] = alphabet[r.IntN(len(alphabet))]
+		}
+		s := string(b)
+		from := r.IntN(len(s) + 1)
+		for _, w := range []string{"err", "fai"} {
+			want := from
+			for ; want+3 <= len(s) && !(s[want]|0x20 == w[0] && s[want+1]|0x20 == w[1] && s[want+2]|0x20 == w[2]); want++ {
+			}
+			got := skipToFold3(s, from, w[0], w[1], w[2])
+			// Exact while ten bytes are left; past that the caller goes
+			// on byte by byte from where it stopped.
+			if got > want || got < want && got+10 <= len(s) {
+				t.Fatalf("skipToFold3(%q, %d, %q) = %d, want %d", s, from, w, got, want)
+			}
+		}
+	}
+}
+
+// TestSkipToAtOrNewline compares skipToAtOrNewline with a byte-by-byte
+// search, as TestSkipToFold3 does skipToFold3 (nine bytes its room).
+func TestSkipToAtOrNewline(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 2))
+	alphabet := []byte("aAtT \n\r\x00\xff\xe1\xf4\x41\x54zZ@`\x0a\x2a")
+	for range 200000 {
+		b := make([]byte, r.IntN(40))
+		for i := range b {
+			b[i] = alphabet[r.IntN(len(alphabet))]
+		}
+		s := string(b)
+		from := r.IntN(len(s) + 1)
+		want := from
+		for ; want < len(s) && s[want] != '\n' && !(want+1 < len(s) && s[want]|0x20 == 'a' && s[want+1]|0x20 == 't'); want++ {
+		}
+		if got := skipToAtOrNewline(s, from); got > want || got < want && got+9 <= len(s) {
+			t.Fatalf("skipToAtOrNewline(%q, %d) = %d, want %d", s, from, got, want)
+		}
+	}
+}
+
+// BenchmarkTestFailSignature makes the signature of a test run's output
+// with a file's lines after it: the count is found at once, the second
+// name searched for to the end.
+func BenchmarkTestFailSignature(b *testing.B) {
+	out := "3 tests failed\nFAIL: test_login: expected 200, got 500\n" +
+		strings.Repeat("    buffer error token event buffer index token append import\nerror self test parse line close error value\n", 8)
+	b.SetBytes(int64(len(out)))
+	for b.Loop() {
+		_ = OutputSignature(out)
+	}
+}
