@@ -155,8 +155,8 @@ func (ix *valueIndex) noted(v rawValue) (ms []ixMember, ok bool) {
 	if off < 0 || off > len(ix.base)-len(v) {
 		return nil, false
 	}
-	for _, o := range ix.objs {
-		if int(o.start) == off && int(o.end) == off+len(v) {
+	for k := range ix.objs {
+		if o := &ix.objs[k]; int(o.start) == off && int(o.end) == off+len(v) {
 			return ix.mems[o.depth][o.first:o.last], true
 		}
 	}
@@ -242,12 +242,14 @@ func (ix *valueIndex) members(v rawValue, fn func(key []byte, esc bool, val rawV
 	}
 	if ix != nil && len(ix.objs) > 0 {
 		if ms, ok := ix.noted(v); ok {
+			base := ix.base
+			p := unsafe.Pointer(unsafe.SliceData(base))
 			for k := range ms {
 				m := &ms[k]
-				key := ix.base[m.key:m.keyEnd]
+				key := base[m.key:m.keyEnd]
 				// As below: bytes that are not UTF-8 are read as an escape.
-				esc := m.esc || !asciiKey(key) && !utf8.Valid(key)
-				if !fn(key, esc, ix.base[m.val:m.end]) {
+				esc := m.esc || !asciiAt(p, m.key, m.keyEnd) && !utf8.Valid(key)
+				if !fn(key, esc, base[m.val:m.end]) {
 					return
 				}
 			}
@@ -296,18 +298,26 @@ func (ix *valueIndex) members(v rawValue, fn func(key []byte, esc bool, val rawV
 	}
 }
 
-// asciiKey says a key holds ASCII bytes alone (then valid UTF-8): a
-// key is short, and its bytes ORed, eight at a time, cost less than
-// utf8.Valid's call.
-func asciiKey(k []byte) bool {
-	var or uint64
-	for ; len(k) >= 8; k = k[8:] {
-		or |= binary.LittleEndian.Uint64(k)
+// asciiAt says the bytes at [from, to) of the record at base, a key,
+// are ASCII alone (then valid UTF-8), or false (then utf8.Valid tells),
+// with no call: a key of eight bytes or fewer (most keys) is the top
+// bytes of the word that ends with it, read in one load when the record
+// holds eight bytes up to there (the key's opening quote and what comes
+// before it), one of 16 bytes or fewer its first word and its last. An
+// empty key's word, bytes before it, may say false.
+func asciiAt(base unsafe.Pointer, from, to int32) bool {
+	const highs = 0x8080808080808080
+	if to < 8 {
+		return false
 	}
-	for _, c := range k {
-		or |= uint64(c)
+	last := binary.LittleEndian.Uint64((*[8]byte)(unsafe.Add(base, to-8))[:])
+	switch n := to - from; {
+	case n <= 8:
+		return last>>((64-8*n)&63)&highs == 0
+	case n <= 16:
+		return (last|binary.LittleEndian.Uint64((*[8]byte)(unsafe.Add(base, from))[:]))&highs == 0
 	}
-	return or&0x8080808080808080 == 0
+	return false
 }
 
 // elems is rawValue.Elems, skipping with the index.

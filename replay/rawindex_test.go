@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // walkAll writes every member and element of v, recursively, as ix's
@@ -249,5 +250,35 @@ func TestNotedMembers(t *testing.T) {
 	}
 	if got := walk(rawValue(`{"a":1,"b":2}`), ""); got != `a=1;b=2;` {
 		t.Fatalf("members of other memory = %s", got)
+	}
+}
+
+// TestASCIIAt: asciiAt's loads read a key's bytes and none around it
+// (high bytes before and after it in the record), whatever byte stands
+// wherever in keys of 0 to 20 bytes: true exactly for the ASCII keys of
+// 1 to 16 bytes that end eight bytes or more into the record, never true
+// for a key that is not ASCII.
+func TestASCIIAt(t *testing.T) {
+	for lead := range 12 {
+		for n := range 21 {
+			for pos := range max(n, 1) {
+				for _, c := range []byte{'a', 0x7f, 0x80, 0xc3, 0xff} {
+					rec := bytes.Repeat([]byte{0xff}, lead+n+8)
+					key := rec[lead : lead+n]
+					for i := range key {
+						key[i] = 'k'
+					}
+					if n > 0 {
+						key[pos] = c
+					}
+					ascii := utf8.Valid(key) && bytes.IndexFunc(key, func(r rune) bool { return r >= utf8.RuneSelf }) < 0
+					want := ascii && n > 0 && n <= 16 && lead+n >= 8
+					base := unsafe.Pointer(unsafe.SliceData(rec))
+					if got := asciiAt(base, int32(lead), int32(lead+n)); got != want {
+						t.Fatalf("asciiAt(%x at %d) = %v, want %v", key, lead, got, want)
+					}
+				}
+			}
+		}
 	}
 }
