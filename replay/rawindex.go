@@ -12,6 +12,7 @@ import (
 	"encoding/binary"
 	"math"
 	"math/bits"
+	"slices"
 	"unicode/utf8"
 	"unsafe"
 )
@@ -92,45 +93,59 @@ func (ix *valueIndex) closeObject(depth, i int) {
 }
 
 // memberKey checks `"key" :` at b[i] and returns where its value starts.
-func memberKey(b []byte, i int) int {
-	if i >= len(b) || b[i] != '"' {
-		return -1
-	}
-	if i, _ = validString(b, i); i < 0 {
-		return -1
-	}
-	i = skipSpace(b, i)
-	if i >= len(b) || b[i] != ':' {
-		return -1
-	}
-	return skipSpace(b, i+1)
-}
+func memberKey(b []byte, i int) int { return (*valueIndex)(nil).memberKey(b, i, 0) }
 
 // memberKey is memberKey(b, i) noting the key, at a member of the open
-// object of level depth.
+// object of level depth, when ix is not nil.
 func (ix *valueIndex) memberKey(b []byte, i, depth int) int {
-	if ix.off || depth >= memberDepth {
-		return memberKey(b, i)
-	}
 	if i >= len(b) || b[i] != '"' {
 		return -1
 	}
-	end, esc := validString(b, i)
+	// A key that ends within its first 16 bytes with no escape (most
+	// keys) is told here by its words' stops (stopMask; a valid string's
+	// first stop is its closing quote), with no call; any other string
+	// by validString, which tests the first word alone before it calls
+	// stringRun (in assembly, not inlined), where a key of 8 to 15 bytes
+	// went. k stays where the words hold no stop, at a byte that is not
+	// a quote.
+	end, esc := -1, false
+	if k := i + 1; k+16 <= len(b) {
+		if m := stopMask(binary.LittleEndian.Uint64(b[k:])); m != 0 {
+			k += bits.TrailingZeros64(m) / 8
+		} else if m := stopMask(binary.LittleEndian.Uint64(b[k+8:])); m != 0 {
+			k += 8 + bits.TrailingZeros64(m)/8
+		}
+		if b[k] == '"' {
+			end = k + 1
+		}
+	}
 	if end < 0 {
-		return -1
+		if end, esc = validString(b, i); end < 0 {
+			return -1
+		}
 	}
 	j := skipSpace(b, end)
 	if j >= len(b) || b[j] != ':' {
 		return -1
 	}
 	j = skipSpace(b, j+1)
+	if ix == nil || ix.off || depth >= memberDepth {
+		return j
+	}
 	// Its fields written in place: a struct literal appended was built
 	// on the stack and copied by wider loads than its stores, which the
-	// CPU cannot forward (memberKey's main cost).
-	ms := append(ix.mems[depth], ixMember{})
-	m := &ms[len(ms)-1]
+	// CPU cannot forward (memberKey's main cost). The list is lengthened
+	// in place, its length alone stored, where append zeroed the member
+	// and stored the list's array again (behind the write barrier's
+	// test); end is written by memberEnd after the member's value.
+	ms := &ix.mems[depth]
+	n := len(*ms)
+	if n == cap(*ms) {
+		*ms = slices.Grow(*ms, 1)
+	}
+	*ms = (*ms)[:n+1]
+	m := &(*ms)[n]
 	m.key, m.keyEnd, m.val, m.esc = int32(i+1), int32(end-1), int32(j), esc
-	ix.mems[depth] = ms
 	return j
 }
 
