@@ -12,6 +12,7 @@ import (
 	"encoding/binary"
 	"math"
 	"math/bits"
+	"slices"
 	"unicode/utf8"
 	"unsafe"
 )
@@ -92,45 +93,59 @@ func (ix *valueIndex) closeObject(depth, i int) {
 }
 
 // memberKey checks `"key" :` at b[i] and returns where its value starts.
-func memberKey(b []byte, i int) int {
-	if i >= len(b) || b[i] != '"' {
-		return -1
-	}
-	if i, _ = validString(b, i); i < 0 {
-		return -1
-	}
-	i = skipSpace(b, i)
-	if i >= len(b) || b[i] != ':' {
-		return -1
-	}
-	return skipSpace(b, i+1)
-}
+func memberKey(b []byte, i int) int { return (*valueIndex)(nil).memberKey(b, i, 0) }
 
 // memberKey is memberKey(b, i) noting the key, at a member of the open
-// object of level depth.
+// object of level depth, when ix is not nil.
 func (ix *valueIndex) memberKey(b []byte, i, depth int) int {
-	if ix.off || depth >= memberDepth {
-		return memberKey(b, i)
-	}
 	if i >= len(b) || b[i] != '"' {
 		return -1
 	}
-	end, esc := validString(b, i)
+	// A key that ends within its first 16 bytes with no escape (most
+	// keys) is told here by its words' stops (stopMask; a valid string's
+	// first stop is its closing quote), with no call; any other string
+	// by validString, which tests the first word alone before it calls
+	// stringRun (in assembly, not inlined), where a key of 8 to 15 bytes
+	// went. k stays where the words hold no stop, at a byte that is not
+	// a quote.
+	end, esc := -1, false
+	if k := i + 1; k+16 <= len(b) {
+		if m := stopMask(binary.LittleEndian.Uint64(b[k:])); m != 0 {
+			k += bits.TrailingZeros64(m) / 8
+		} else if m := stopMask(binary.LittleEndian.Uint64(b[k+8:])); m != 0 {
+			k += 8 + bits.TrailingZeros64(m)/8
+		}
+		if b[k] == '"' {
+			end = k + 1
+		}
+	}
 	if end < 0 {
-		return -1
+		if end, esc = validString(b, i); end < 0 {
+			return -1
+		}
 	}
 	j := skipSpace(b, end)
 	if j >= len(b) || b[j] != ':' {
 		return -1
 	}
 	j = skipSpace(b, j+1)
+	if ix == nil || ix.off || depth >= memberDepth {
+		return j
+	}
 	// Its fields written in place: a struct literal appended was built
 	// on the stack and copied by wider loads than its stores, which the
-	// CPU cannot forward (memberKey's main cost).
-	ms := append(ix.mems[depth], ixMember{})
-	m := &ms[len(ms)-1]
+	// CPU cannot forward (memberKey's main cost). The list is lengthened
+	// in place, its length alone stored, where append zeroed the member
+	// and stored the list's array again (behind the write barrier's
+	// test); end is written by memberEnd after the member's value.
+	ms := &ix.mems[depth]
+	n := len(*ms)
+	if n == cap(*ms) {
+		*ms = slices.Grow(*ms, 1)
+	}
+	*ms = (*ms)[:n+1]
+	m := &(*ms)[n]
 	m.key, m.keyEnd, m.val, m.esc = int32(i+1), int32(end-1), int32(j), esc
-	ix.mems[depth] = ms
 	return j
 }
 
@@ -155,8 +170,8 @@ func (ix *valueIndex) noted(v rawValue) (ms []ixMember, ok bool) {
 	if off < 0 || off > len(ix.base)-len(v) {
 		return nil, false
 	}
-	for _, o := range ix.objs {
-		if int(o.start) == off && int(o.end) == off+len(v) {
+	for k := range ix.objs {
+		if o := &ix.objs[k]; int(o.start) == off && int(o.end) == off+len(v) {
 			return ix.mems[o.depth][o.first:o.last], true
 		}
 	}
@@ -242,12 +257,14 @@ func (ix *valueIndex) members(v rawValue, fn func(key []byte, esc bool, val rawV
 	}
 	if ix != nil && len(ix.objs) > 0 {
 		if ms, ok := ix.noted(v); ok {
+			base := ix.base
+			p := unsafe.Pointer(unsafe.SliceData(base))
 			for k := range ms {
 				m := &ms[k]
-				key := ix.base[m.key:m.keyEnd]
+				key := base[m.key:m.keyEnd]
 				// As below: bytes that are not UTF-8 are read as an escape.
-				esc := m.esc || !asciiKey(key) && !utf8.Valid(key)
-				if !fn(key, esc, ix.base[m.val:m.end]) {
+				esc := m.esc || !asciiAt(p, m.key, m.keyEnd) && !utf8.Valid(key)
+				if !fn(key, esc, base[m.val:m.end]) {
 					return
 				}
 			}
@@ -296,18 +313,26 @@ func (ix *valueIndex) members(v rawValue, fn func(key []byte, esc bool, val rawV
 	}
 }
 
-// asciiKey says a key holds ASCII bytes alone (then valid UTF-8): a
-// key is short, and its bytes ORed, eight at a time, cost less than
-// utf8.Valid's call.
-func asciiKey(k []byte) bool {
-	var or uint64
-	for ; len(k) >= 8; k = k[8:] {
-		or |= binary.LittleEndian.Uint64(k)
+// asciiAt says the bytes at [from, to) of the record at base, a key,
+// are ASCII alone (then valid UTF-8), or false (then utf8.Valid tells),
+// with no call: a key of eight bytes or fewer (most keys) is the top
+// bytes of the word that ends with it, read in one load when the record
+// holds eight bytes up to there (the key's opening quote and what comes
+// before it), one of 16 bytes or fewer its first word and its last. An
+// empty key's word, bytes before it, may say false.
+func asciiAt(base unsafe.Pointer, from, to int32) bool {
+	const highs = 0x8080808080808080
+	if to < 8 {
+		return false
 	}
-	for _, c := range k {
-		or |= uint64(c)
+	last := binary.LittleEndian.Uint64((*[8]byte)(unsafe.Add(base, to-8))[:])
+	switch n := to - from; {
+	case n <= 8:
+		return last>>((64-8*n)&63)&highs == 0
+	case n <= 16:
+		return (last|binary.LittleEndian.Uint64((*[8]byte)(unsafe.Add(base, from))[:]))&highs == 0
 	}
-	return or&0x8080808080808080 == 0
+	return false
 }
 
 // elems is rawValue.Elems, skipping with the index.

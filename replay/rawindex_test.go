@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // walkAll writes every member and element of v, recursively, as ix's
@@ -250,4 +251,105 @@ func TestNotedMembers(t *testing.T) {
 	if got := walk(rawValue(`{"a":1,"b":2}`), ""); got != `a=1;b=2;` {
 		t.Fatalf("members of other memory = %s", got)
 	}
+}
+
+// TestASCIIAt: asciiAt's loads read a key's bytes and none around it
+// (high bytes before and after it in the record), whatever byte stands
+// wherever in keys of 0 to 20 bytes: true exactly for the ASCII keys of
+// 1 to 16 bytes that end eight bytes or more into the record, never true
+// for a key that is not ASCII.
+func TestASCIIAt(t *testing.T) {
+	for lead := range 12 {
+		for n := range 21 {
+			for pos := range max(n, 1) {
+				for _, c := range []byte{'a', 0x7f, 0x80, 0xc3, 0xff} {
+					rec := bytes.Repeat([]byte{0xff}, lead+n+8)
+					key := rec[lead : lead+n]
+					for i := range key {
+						key[i] = 'k'
+					}
+					if n > 0 {
+						key[pos] = c
+					}
+					ascii := utf8.Valid(key) && bytes.IndexFunc(key, func(r rune) bool { return r >= utf8.RuneSelf }) < 0
+					want := ascii && n > 0 && n <= 16 && lead+n >= 8
+					base := unsafe.Pointer(unsafe.SliceData(rec))
+					if got := asciiAt(base, int32(lead), int32(lead+n)); got != want {
+						t.Fatalf("asciiAt(%x at %d) = %v, want %v", key, lead, got, want)
+					}
+				}
+			}
+		}
+	}
+}
+
+// memberKeyRef is memberKey as validString reads the key, the reference
+// for memberKey's own reading of short keys.
+func memberKeyRef(b []byte, i int) (val, end int, esc bool) {
+	if i >= len(b) || b[i] != '"' {
+		return -1, -1, false
+	}
+	if end, esc = validString(b, i); end < 0 {
+		return -1, -1, false
+	}
+	j := skipSpace(b, end)
+	if j >= len(b) || b[j] != ':' {
+		return -1, -1, false
+	}
+	return skipSpace(b, j+1), end, esc
+}
+
+// checkMemberKey holds memberKey, plain and noting, to memberKeyRef at
+// b[i]: where the value starts, and the key's end and esc noted.
+func checkMemberKey(t *testing.T, b []byte, i int) {
+	t.Helper()
+	val, end, esc := memberKeyRef(b, i)
+	if got := memberKey(b, i); got != val {
+		t.Fatalf("memberKey(%q, %d) = %d, want %d", b, i, got, val)
+	}
+	var ix valueIndex
+	ix.reset(b)
+	if got := ix.memberKey(b, i, 0); got != val {
+		t.Fatalf("ix.memberKey(%q, %d) = %d, want %d", b, i, got, val)
+	}
+	if val < 0 {
+		return
+	}
+	if m := ix.mems[0][0]; int(m.key) != i+1 || int(m.keyEnd) != end-1 || int(m.val) != val || m.esc != esc {
+		t.Fatalf("ix.memberKey(%q, %d) noted %+v, want key [%d, %d) esc %v, value at %d", b, i, m, i+1, end-1, esc, val)
+	}
+}
+
+// TestMemberKey: a key read by its words' stops reads as validString
+// reads it, whatever byte (a quote, a backslash, a control byte, one
+// over 0x7f) stands wherever in keys of 0 to 24 bytes, up to the end of
+// the record or far from it.
+func TestMemberKey(t *testing.T) {
+	for n := range 25 {
+		for pos := range max(n, 1) {
+			for _, c := range []string{"a", `"`, `\`, `\n`, `\"`, `\u0041`, `\x`, "\x1f", "\x80", "é"} {
+				key := strings.Repeat("k", n)
+				if n > 0 {
+					key = key[:pos] + c + key[pos+1:]
+				}
+				for _, tail := range []string{`:1}`, ` : 1}`, `:`, `1}`, `: "` + strings.Repeat("v", 20) + `"}`} {
+					b := []byte(`{"` + key + `"` + tail)
+					for cut := len(b); cut > 0 && cut > len(b)-20; cut-- {
+						checkMemberKey(t, b[:cut], 1)
+					}
+				}
+			}
+		}
+	}
+}
+
+// FuzzMemberKey holds memberKey to validString's reading of the key on
+// any bytes.
+func FuzzMemberKey(f *testing.F) {
+	for _, s := range []string{`"a":1`, `"type":"x"`, `"0123456789abcdef":1`, `"0123456789abcde\"":1`, `"a\u0041b" :2`, "\"a\x01\":1", `"`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		checkMemberKey(t, b, 0)
+	})
 }
