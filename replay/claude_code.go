@@ -139,12 +139,18 @@ func (c *claudeCodeReader) recordRaw(raw []byte, _ int) ([]stepRecord, string) {
 		var why string
 		ix.members(msg, func(k []byte, esc bool, val rawValue) bool {
 			switch string(keyBytes(k, esc)) {
-			case "role":
-				if _, ok := rawString(val); !ok && why == "" {
+			case "role": // its type checked (rawString's ok), its value not read
+				if k := val.Kind(); k != 0 && k != 'n' && k != '"' && why == "" {
 					why = `"role" is not a string`
 				}
 			case "content":
-				blocks, set, kindBad, why = readBlocks(ix, val, blocks[:0])
+				// A wrong role's reason is kept: the record is skipped
+				// whatever the content (encoding/json keeps its first
+				// error).
+				var w string
+				if blocks, set, kindBad, w = readBlocks(ix, val, blocks[:0]); why == "" {
+					why = w
+				}
 			}
 			return true
 		})
