@@ -54,6 +54,11 @@ type claudeCodeReader struct {
 	// its end (0: none): where the next one's is looked for first
 	// (prefetchUUID).
 	uuidFromEnd int
+	// hint is the uuid prefetchUUID parsed, from the string at hintAt
+	// (an offset in the record read; -1: none), which the record's
+	// reading takes as parsed when its uuid is that string.
+	hint   [16]byte
+	hintAt int
 }
 
 // claudeCodeNotSteps are record types that are not the model's stream:
@@ -106,10 +111,15 @@ func (c *claudeCodeReader) recordRaw(raw []byte, _ int) ([]stepRecord, string) {
 			typ, ok = rawStringView(val) // views: copied where kept (seen)
 		case "uuid":
 			uuid, ok = rawStringView(val)
-			if u, isUUID = parseUUID(uuid); isUUID && !hinted {
+			at := offsetIn(raw, val)
+			if hinted && at == c.hintAt && len(val) == 2+36 {
+				// The string prefetchUUID parsed: 36 bytes that are hex
+				// digits and dashes, no escape, so uuid is those bytes.
+				u, isUUID = c.hint, true
+			} else if u, isUUID = parseUUID(uuid); isUUID && !hinted {
 				c.seen.uuids.prefetch(u)
 			}
-			c.uuidFromEnd = len(raw) - offsetIn(raw, val)
+			c.uuidFromEnd = len(raw) - at
 		case "isSidechain":
 			side, ok = rawBool(val)
 		case "isMeta":
@@ -218,8 +228,9 @@ func (c *claudeCodeReader) recordRaw(raw []byte, _ int) ([]stepRecord, string) {
 // record is read and the slot's miss overlaps all of its reading. A
 // record written otherwise is prefetched when its uuid is read. Either
 // way it is only a hint: the uuid added is the one the record's reading
-// finds.
+// finds, taken as parsed here (c.hint) when it is the string parsed.
 func (c *claudeCodeReader) prefetchUUID(raw []byte) bool {
+	c.hintAt = -1
 	at := len(raw) - c.uuidFromEnd // the opening quote
 	if c.uuidFromEnd <= 0 || at < 7 || at+1+36 > len(raw) || string(raw[at-7:at+1]) != `"uuid":"` {
 		return false
@@ -227,6 +238,7 @@ func (c *claudeCodeReader) prefetchUUID(raw []byte) bool {
 	u, ok := parseUUID(bytesString(raw[at+1 : at+1+36]))
 	if ok {
 		c.seen.uuids.prefetch(u)
+		c.hint, c.hintAt = u, at
 	}
 	return ok
 }

@@ -2,6 +2,36 @@ package replay
 
 import "testing"
 
+// TestPrefetchUUIDHintTaken holds the uuid the record's reading takes
+// from prefetchUUID (parsed once) to the record's own: a nested "uuid"
+// standing where the last record's uuid stood is prefetched, but the
+// record's uuid is read where it is (it fails with the hint taken
+// whatever the place of the uuid read).
+func TestPrefetchUUIDHintTaken(t *testing.T) {
+	const a, b, c = "3f2b6c1e-9a4d-4e8b-b1c2-0d9e8f7a6b5c", "4f2b6c1e-9a4d-4e8b-b1c2-0d9e8f7a6b5c", "5f2b6c1e-9a4d-4e8b-b1c2-0d9e8f7a6b5c"
+	head := `{"type":"assistant","isSidechain":false,"message":{"role":"assistant","content":[{"type":"text","text":"hi"}]},`
+	ts := `,"timestamp":"2026-11-20T10:00:03.000Z"`
+	plain := func(uuid string) []byte { return []byte(head + `"uuid":"` + uuid + `"` + ts + `}`) }
+	// b's record holds c where a stood in a's, counted from the end.
+	nested := []byte(head + `"uuid":"` + b + `","x":{"uuid":"` + c + `","timestamp":"2026-11-20T10:00:03.00Z"}}`)
+	var r claudeCodeReader
+	read := func(raw []byte, want int) {
+		t.Helper()
+		if steps, why := r.recordRaw(raw, 1); len(steps) != want || why != "" {
+			t.Fatalf("%s: %d steps (%q), want %d", raw, len(steps), why, want)
+		}
+	}
+	read(plain(a), 1)
+	if !r.prefetchUUID(nested) || string(nested[r.hintAt+1:r.hintAt+37]) != c {
+		t.Fatalf("the nested uuid is not hinted (at %d)", r.hintAt)
+	}
+	read(nested, 1)
+	read(plain(b), 0) // b was read
+	read(plain(c), 1) // c was not
+	read(plain(c), 0) // hinted where c stood, and taken
+	read(plain(a), 0)
+}
+
 // TestClaudeCodeRoleTyped holds the message's role to rawString's typing,
 // its value not read: a string, null or absent is read, anything else
 // skips the record with its name (it fails with a number taken).
