@@ -59,6 +59,7 @@ type claudeCodeReader struct {
 	// reading takes as parsed when its uuid is that string.
 	hint   [16]byte
 	hintAt int
+	calls  callMemo // the forms of the last tool uses read
 }
 
 // claudeCodeNotSteps are record types that are not the model's stream:
@@ -214,11 +215,25 @@ func (c *claudeCodeReader) recordRaw(raw []byte, _ int) ([]stepRecord, string) {
 				c.q.push(stepRecord{info: StepInfo{Kind: StepMessage, Thinking: true}, output: b.Thinking, hasText: true}, "")
 			}
 		case "tool_use", "server_tool_use":
-			action, canon := callActionRawIx(&c.ix, b.Name, b.Input)
+			action, canon := c.callForms(b.Name, b.Input)
 			c.q.push(stepRecord{info: StepInfo{Kind: StepAction}, action: action, canonical: canon, hasAction: true}, b.ID)
 		}
 	}
 	return c.q.ready(false), ""
+}
+
+// callForms is callActionRawIx(&c.ix, name, input): the forms of the
+// same tool use read before (a loop repeats its calls byte for byte),
+// from c.calls, or written and kept there. Both forms are a function of
+// the name and the input's bytes alone (the index only skips); the name
+// is a string of its own (readBlock's), as are the forms written.
+func (c *claudeCodeReader) callForms(name string, input rawValue) (action, canonical string) {
+	if action, canonical, ok := c.calls.find('t', name, input); ok {
+		return action, canonical
+	}
+	action, canonical = callActionRawIx(&c.ix, name, input)
+	c.calls.keep('t', name, input, action, canonical)
+	return action, canonical
 }
 
 // prefetchUUID prefetches the slot of the uuid raw holds where the last

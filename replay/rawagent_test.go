@@ -209,6 +209,14 @@ func FuzzClaudeCodeRaw(f *testing.F) {
 			`{"type":"user","uuid":"3f2b6c1e-9a4d-4e8b-b1c2-0d9e8f7a6b5c","message":{"content":"a"}}` + "\n" +
 			`{"type":"user","uuid":"3F2B6C1E-9A4D-4E8B-B1C2-0D9E8F7A6B5C","message":{"content":"a"}}` + "\n" +
 			`{"type":"user","uuid":"3f2b6c1e-9a4d-4e8b-b1c2-0d9e8f7a6b5\u0063","message":{"content":"a"}}`,
+		// Tool uses repeated (callMemo): the same input under another
+		// name, another input (spaced, absent, null) under the same name,
+		// the first again after the lines were written over.
+		`{"type":"assistant","message":{"content":[{"type":"tool_use","id":"a","name":"Bash","input":{"command":"go test","z":[1,{"b":2,"a":"\u00e9"}]}}]}}` + "\n" +
+			`{"type":"assistant","message":{"content":[{"type":"tool_use","id":"b","name":"Read","input":{"command":"go test","z":[1,{"b":2,"a":"\u00e9"}]}}]}}` + "\n" +
+			`{"type":"assistant","message":{"content":[{"type":"server_tool_use","id":"c","name":"Bash","input":{"command": "go test","z":[1,{"b":2,"a":"\u00e9"}]}},{"type":"tool_use","id":"d","name":"Bash"},{"type":"tool_use","id":"e","name":"Bash","input":null}]}}` + "\n" +
+			`{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"a","content":"ok"}]}}` + "\n" +
+			`{"type":"assistant","message":{"content":[{"type":"tool_use","id":"f","name":"Bash","input":{"command":"go test","z":[1,{"b":2,"a":"\u00e9"}]}},{"type":"tool_use","id":"g","name":"Bash"},{"type":"tool_use","id":"h","name":"Read","input":{"command":"go test","z":[1,{"b":2,"a":"\u00e9"}]}}]}}`,
 	} {
 		f.Add([]byte(s))
 	}
