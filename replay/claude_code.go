@@ -204,7 +204,8 @@ func (c *claudeCodeReader) recordRaw(raw []byte, _ int) ([]stepRecord, string) {
 	if typ == "user" {
 		return c.user(blocks, meta), ""
 	}
-	for _, b := range blocks {
+	for i := range blocks {
+		b := &blocks[i]
 		switch b.Type {
 		case "text":
 			if strings.TrimSpace(b.Text) != "" {
@@ -261,7 +262,8 @@ func (c *claudeCodeReader) prefetchUUID(raw []byte) bool {
 // user reads a user record: tool results complete their calls; text is a
 // prompt (not an injected isMeta one).
 func (c *claudeCodeReader) user(blocks []contentBlock, meta bool) []stepRecord {
-	for _, b := range blocks {
+	for i := range blocks {
+		b := &blocks[i]
 		switch b.Type {
 		case "tool_result":
 			out := textOf(&c.ix, b.Content)
@@ -284,7 +286,8 @@ func (c *claudeCodeReader) user(blocks []contentBlock, meta bool) []stepRecord {
 // condensation step holding its text, not a prompt.
 func (c *claudeCodeReader) compactSummary(blocks []contentBlock) []stepRecord {
 	var text strings.Builder
-	for _, b := range blocks {
+	for i := range blocks {
+		b := &blocks[i]
 		if b.Type == "text" {
 			text.WriteString(b.Text)
 		}
