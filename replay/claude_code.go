@@ -60,6 +60,11 @@ type claudeCodeReader struct {
 	hint   [16]byte
 	hintAt int
 	calls  callMemo // the forms of the last tool uses read
+	// copies, when not nil, is where a replay as read keeps the outputs
+	// (stepRecord.outCopied): a text or a result written as a string is
+	// unescaped straight into it, where it was unescaped into a string
+	// of its own, then copied there.
+	copies *outputCopies
 }
 
 // claudeCodeNotSteps are record types that are not the model's stream:
@@ -159,7 +164,7 @@ func (c *claudeCodeReader) recordRaw(raw []byte, _ int) ([]stepRecord, string) {
 				// whatever the content (encoding/json keeps its first
 				// error).
 				var w string
-				if blocks, set, kindBad, w = readBlocks(ix, val, blocks[:0]); why == "" {
+				if blocks, set, kindBad, w = readBlocksRawText(ix, val, blocks[:0]); why == "" {
 					why = w
 				}
 			}
@@ -208,8 +213,8 @@ func (c *claudeCodeReader) recordRaw(raw []byte, _ int) ([]stepRecord, string) {
 		b := &blocks[i]
 		switch b.Type {
 		case "text":
-			if strings.TrimSpace(b.Text) != "" {
-				c.q.push(stepRecord{info: StepInfo{Kind: StepMessage}, output: b.Text, hasText: true}, "")
+			if text := c.output(b.TextRaw); strings.TrimSpace(text) != "" {
+				c.q.push(stepRecord{info: StepInfo{Kind: StepMessage}, output: text, hasText: true}, "")
 			}
 		case "thinking":
 			if strings.TrimSpace(b.Thinking) != "" {
@@ -220,7 +225,29 @@ func (c *claudeCodeReader) recordRaw(raw []byte, _ int) ([]stepRecord, string) {
 			c.q.push(stepRecord{info: StepInfo{Kind: StepAction}, action: action, canonical: canon, hasAction: true}, b.ID)
 		}
 	}
-	return c.q.ready(false), ""
+	return c.ready(false), ""
+}
+
+// output is a text block's text or a tool's result (textOf): a string
+// unescaped into c.copies when set, else a string of its own.
+func (c *claudeCodeReader) output(v rawValue) string {
+	if c.copies != nil && v.Kind() == '"' {
+		return c.copies.unescaped(v)
+	}
+	return textOf(&c.ix, v) // a text's type was checked (readBlock): a string or null
+}
+
+// ready is c.q.ready, the steps' outputs marked as copies of their own
+// when c.copies is set: each was then unescaped there (output) or is a
+// string of its own (textOf's, a thinking block's, a summary's).
+func (c *claudeCodeReader) ready(all bool) []stepRecord {
+	out := c.q.ready(all)
+	if c.copies != nil {
+		for i := range out {
+			out[i].outCopied = true
+		}
+	}
+	return out
 }
 
 // callForms is callActionRawIx(&c.ix, name, input): the forms of the
@@ -266,19 +293,19 @@ func (c *claudeCodeReader) user(blocks []contentBlock, meta bool) []stepRecord {
 		b := &blocks[i]
 		switch b.Type {
 		case "tool_result":
-			out := textOf(&c.ix, b.Content)
+			out := c.output(b.Content)
 			if c.q.result(b.ToolUseID, out, b.IsError) == nil {
 				// A result of no call read (its call is in a part of the
 				// log not read): a step with no call.
 				c.q.push(stepRecord{info: StepInfo{Kind: StepAction, Error: b.IsError}, output: out, hasText: true}, "")
 			}
 		case "text":
-			if !meta && strings.TrimSpace(b.Text) != "" {
+			if text, _ := rawStringView(b.TextRaw); !meta && strings.TrimSpace(text) != "" {
 				c.q.prompt = true
 			}
 		}
 	}
-	return c.q.ready(false)
+	return c.ready(false)
 }
 
 // compactSummary reads the summary Claude Code writes when it compacts
@@ -289,14 +316,15 @@ func (c *claudeCodeReader) compactSummary(blocks []contentBlock) []stepRecord {
 	for i := range blocks {
 		b := &blocks[i]
 		if b.Type == "text" {
-			text.WriteString(b.Text)
+			s, _ := rawStringView(b.TextRaw) // copied by the Builder
+			text.WriteString(s)
 		}
 	}
 	c.q.push(stepRecord{info: StepInfo{Kind: StepCondensation}, output: text.String(), hasText: true}, "")
-	return c.q.ready(false)
+	return c.ready(false)
 }
 
-func (c *claudeCodeReader) finish() []stepRecord { return c.q.ready(true) }
+func (c *claudeCodeReader) finish() []stepRecord { return c.ready(true) }
 
 func firstByte(b []byte) byte {
 	for _, c := range b {

@@ -1,6 +1,9 @@
 package replay
 
-import "testing"
+import (
+	"reflect"
+	"testing"
+)
 
 // TestPrefetchUUIDHintTaken holds the uuid the record's reading takes
 // from prefetchUUID (parsed once) to the record's own: a nested "uuid"
@@ -54,5 +57,54 @@ func TestClaudeCodeRoleTyped(t *testing.T) {
 		if why != tc.why || (why == "") != (len(steps) == 1) {
 			t.Errorf("%s: %d steps, %q; want %q", raw, len(steps), why, tc.why)
 		}
+	}
+}
+
+// TestClaudeCodeOutputsCopied reads a session with outputCopies, as a
+// replay as read does, each line from one buffer written over by the
+// next: every step comes out marked outCopied, and its output still
+// reads as the reader without copies gives it once the whole session is
+// read (an output marked copied that were a view of the line, or of
+// anything written over, shows; it fails with the texts read as views).
+func TestClaudeCodeOutputsCopied(t *testing.T) {
+	session := []string{
+		`{"type":"user","message":{"role":"user","content":"fix the test"},"uuid":"u1"}`,
+		`{"type":"assistant","message":{"content":[{"type":"thinking","thinking":"Run \"it\" first"},{"type":"text","text":"Running\nthe tests."},{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"go test"}}]},"uuid":"a1"}`,
+		`{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"t1","content":"FAIL\tcalc\n\u00e9","is_error":true}]},"uuid":"u2"}`,
+		`{"type":"assistant","message":{"content":[{"type":"tool_use","id":"t2","name":"Read","input":{"file_path":"calc.go"}},{"type":"tool_use","id":"t3","name":"Bash","input":{"command":"ls"}}]},"uuid":"a2"}`,
+		`{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"t3","content":[{"type":"text","text":"a.go\nb.go"}]},{"type":"tool_result","tool_use_id":"t2","content":"package calc"},{"type":"tool_result","tool_use_id":"t9","content":"late"}]},"uuid":"u3"}`,
+		`{"type":"assistant","message":{"content":"plain text content"},"uuid":"a3"}`,
+		`{"type":"user","isCompactSummary":true,"message":{"content":[{"type":"text","text":"Summary\none"},{"type":"text","text":" two"}]},"uuid":"u4"}`,
+		`{"type":"assistant","message":{"content":[{"type":"tool_use","id":"t4","name":"Bash","input":{"command":"go test"}}]},"uuid":"a4"}`,
+	}
+	var plain claudeCodeReader
+	copied := claudeCodeReader{copies: &outputCopies{}}
+	var want, got []stepRecord
+	var buf []byte
+	for n, line := range session {
+		w, why := plain.recordRaw([]byte(line), n+1)
+		if why != "" {
+			t.Fatalf("line %d: %s", n+1, why)
+		}
+		want = append(want, w...)
+		buf = append(buf[:0], line...)
+		g, _ := copied.recordRaw(buf, n+1)
+		got = append(got, g...)
+		for i := range buf {
+			buf[i] = '#'
+		}
+	}
+	want, got = append(want, plain.finish()...), append(got, copied.finish()...)
+	if len(got) != len(want) || len(got) < 8 {
+		t.Fatalf("%d steps, want %d (8 or more)", len(got), len(want))
+	}
+	for i := range got {
+		if !got[i].outCopied {
+			t.Errorf("step %d: not marked outCopied", got[i].n)
+		}
+		got[i].outCopied = false
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("steps read with copies:\n got %+v\nwant %+v", got, want)
 	}
 }
