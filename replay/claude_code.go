@@ -67,6 +67,14 @@ type claudeCodeReader struct {
 	copies *outputCopies
 }
 
+// newClaudeCodeReader is a reader whose queue recycles its steps: the
+// reader holds no pointer to a step it handed out.
+func newClaudeCodeReader() *claudeCodeReader {
+	c := &claudeCodeReader{}
+	c.q.recycle = true
+	return c
+}
+
 // claudeCodeNotSteps are record types that are not the model's stream:
 // every entry type Claude Code's session storage writes besides user and
 // assistant (the map of entry types in @anthropic-ai/claude-code 2.1.111's

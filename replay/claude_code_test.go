@@ -78,7 +78,8 @@ func TestClaudeCodeOutputsCopied(t *testing.T) {
 		`{"type":"assistant","message":{"content":[{"type":"tool_use","id":"t4","name":"Bash","input":{"command":"go test"}}]},"uuid":"a4"}`,
 	}
 	var plain claudeCodeReader
-	copied := claudeCodeReader{copies: &outputCopies{}}
+	copied := newClaudeCodeReader()
+	copied.copies = &outputCopies{}
 	var want, got []stepRecord
 	var buf []byte
 	for n, line := range session {

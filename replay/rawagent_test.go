@@ -217,11 +217,18 @@ func FuzzClaudeCodeRaw(f *testing.F) {
 			`{"type":"assistant","message":{"content":[{"type":"server_tool_use","id":"c","name":"Bash","input":{"command": "go test","z":[1,{"b":2,"a":"\u00e9"}]}},{"type":"tool_use","id":"d","name":"Bash"},{"type":"tool_use","id":"e","name":"Bash","input":null}]}}` + "\n" +
 			`{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"a","content":"ok"}]}}` + "\n" +
 			`{"type":"assistant","message":{"content":[{"type":"tool_use","id":"f","name":"Bash","input":{"command":"go test","z":[1,{"b":2,"a":"\u00e9"}]}},{"type":"tool_use","id":"g","name":"Bash"},{"type":"tool_use","id":"h","name":"Read","input":{"command":"go test","z":[1,{"b":2,"a":"\u00e9"}]}}]}}`,
+		// Steps recycled (stepQueue.recycle): an id used twice, results
+		// out of order, steps handed out between calls still waiting.
+		`{"type":"assistant","message":{"content":[{"type":"tool_use","id":"x","name":"A"},{"type":"text","text":"t1"},{"type":"tool_use","id":"x","name":"B"},{"type":"tool_use","id":"y","name":"C"}]}}` + "\n" +
+			`{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"y","content":"cy"}]}}` + "\n" +
+			`{"type":"assistant","message":{"content":[{"type":"text","text":"t2"},{"type":"tool_use","id":"z","name":"D"}]}}` + "\n" +
+			`{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"x","content":"cx"},{"type":"tool_result","tool_use_id":"z","content":"cz"},{"type":"tool_result","tool_use_id":"x","content":"again"}]}}` + "\n" +
+			`{"type":"assistant","message":{"content":[{"type":"tool_use","id":"w","name":"E"},{"type":"text","text":"t3"}]}}`,
 	} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		compareReaders(t, data, &claudeCodeReaderOld{}, &claudeCodeReader{})
+		compareReaders(t, data, &claudeCodeReaderOld{}, newClaudeCodeReader())
 	})
 }
 
@@ -609,7 +616,7 @@ func TestLineDroppersKeepNoLine(t *testing.T) {
 		new   func() rawStepReader
 	}{
 		{codex, func() rawStepReader { return &codexReader{} }},
-		{claude, func() rawStepReader { return &claudeCodeReader{} }},
+		{claude, func() rawStepReader { return newClaudeCodeReader() }},
 		{openhands, func() rawStepReader {
 			o := &openHandsReader{}
 			eps = append(eps, &Episode{})
