@@ -39,7 +39,7 @@ type docStepReader interface {
 func newAgentReader(preset string) stepReader {
 	switch preset {
 	case PresetClaudeCode:
-		return &claudeCodeReader{}
+		return newClaudeCodeReader()
 	case PresetCodex:
 		return &codexReader{}
 	case PresetSWEAgent:
@@ -170,6 +170,12 @@ type stepQueue struct {
 	pending map[string]*queuedStep // call id → call waiting for its result
 	prompt  bool                   // a user prompt came in since the last step
 	out     []stepRecord           // ready's, reused: the caller is done with it before the next record
+	// recycle says no pointer to a step handed out is held outside the
+	// queue (the reader keeps none; pending holds only waiting steps), so
+	// its queuedStep is cleared and kept in free for the next push, not
+	// left to the collector, one allocation a step.
+	recycle bool
+	free    []*queuedStep
 }
 
 type queuedStep struct {
@@ -185,7 +191,13 @@ func (q *stepQueue) push(r stepRecord, callID string) {
 	if q.prompt {
 		r.info.NewPrompt, q.prompt = true, false
 	}
-	p := &queuedStep{rec: r}
+	var p *queuedStep
+	if n := len(q.free); n > 0 {
+		p, q.free = q.free[n-1], q.free[:n-1]
+		p.rec = r // cleared when freed: waiting false
+	} else {
+		p = &queuedStep{rec: r}
+	}
 	q.queue = append(q.queue, p)
 	if callID != "" {
 		if q.pending == nil {
@@ -246,6 +258,10 @@ func (q *stepQueue) ready(all bool) []stepRecord {
 		q.n++
 		p.rec.n, p.rec.hasStep = q.n, true
 		out = append(out, p.rec)
+		if q.recycle {
+			*p = queuedStep{}
+			q.free = append(q.free, p)
+		}
 	}
 	clear(q.queue[:i])
 	if i == len(q.queue) {

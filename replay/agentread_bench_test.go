@@ -19,7 +19,7 @@ func BenchmarkAgentRecords(b *testing.B) {
 		name string
 		new  func() rawStepReader
 	}{
-		{"claude-code", func() rawStepReader { return &claudeCodeReader{} }},
+		{"claude-code", func() rawStepReader { return newClaudeCodeReader() }},
 		{"codex", func() rawStepReader { return &codexReader{} }},
 		{"gemini-jsonl", func() rawStepReader { return &geminiReader{} }},
 		// With an episode: the events' keys are written and interned.

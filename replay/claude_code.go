@@ -54,6 +54,25 @@ type claudeCodeReader struct {
 	// its end (0: none): where the next one's is looked for first
 	// (prefetchUUID).
 	uuidFromEnd int
+	// hint is the uuid prefetchUUID parsed, from the string at hintAt
+	// (an offset in the record read; -1: none), which the record's
+	// reading takes as parsed when its uuid is that string.
+	hint   [16]byte
+	hintAt int
+	calls  callMemo // the forms of the last tool uses read
+	// copies, when not nil, is where a replay as read keeps the outputs
+	// (stepRecord.outCopied): a text or a result written as a string is
+	// unescaped straight into it, where it was unescaped into a string
+	// of its own, then copied there.
+	copies *outputCopies
+}
+
+// newClaudeCodeReader is a reader whose queue recycles its steps: the
+// reader holds no pointer to a step it handed out.
+func newClaudeCodeReader() *claudeCodeReader {
+	c := &claudeCodeReader{}
+	c.q.recycle = true
+	return c
 }
 
 // claudeCodeNotSteps are record types that are not the model's stream:
@@ -106,10 +125,15 @@ func (c *claudeCodeReader) recordRaw(raw []byte, _ int) ([]stepRecord, string) {
 			typ, ok = rawStringView(val) // views: copied where kept (seen)
 		case "uuid":
 			uuid, ok = rawStringView(val)
-			if u, isUUID = parseUUID(uuid); isUUID && !hinted {
+			at := offsetIn(raw, val)
+			if hinted && at == c.hintAt && len(val) == 2+36 {
+				// The string prefetchUUID parsed: 36 bytes that are hex
+				// digits and dashes, no escape, so uuid is those bytes.
+				u, isUUID = c.hint, true
+			} else if u, isUUID = parseUUID(uuid); isUUID && !hinted {
 				c.seen.uuids.prefetch(u)
 			}
-			c.uuidFromEnd = len(raw) - offsetIn(raw, val)
+			c.uuidFromEnd = len(raw) - at
 		case "isSidechain":
 			side, ok = rawBool(val)
 		case "isMeta":
@@ -139,12 +163,18 @@ func (c *claudeCodeReader) recordRaw(raw []byte, _ int) ([]stepRecord, string) {
 		var why string
 		ix.members(msg, func(k []byte, esc bool, val rawValue) bool {
 			switch string(keyBytes(k, esc)) {
-			case "role":
-				if _, ok := rawString(val); !ok && why == "" {
+			case "role": // its type checked (rawString's ok), its value not read
+				if k := val.Kind(); k != 0 && k != 'n' && k != '"' && why == "" {
 					why = `"role" is not a string`
 				}
 			case "content":
-				blocks, set, kindBad, why = readBlocks(ix, val, blocks[:0])
+				// A wrong role's reason is kept: the record is skipped
+				// whatever the content (encoding/json keeps its first
+				// error).
+				var w string
+				if blocks, set, kindBad, w = readBlocksRawText(ix, val, blocks[:0]); why == "" {
+					why = w
+				}
 			}
 			return true
 		})
@@ -187,22 +217,59 @@ func (c *claudeCodeReader) recordRaw(raw []byte, _ int) ([]stepRecord, string) {
 	if typ == "user" {
 		return c.user(blocks, meta), ""
 	}
-	for _, b := range blocks {
+	for i := range blocks {
+		b := &blocks[i]
 		switch b.Type {
 		case "text":
-			if strings.TrimSpace(b.Text) != "" {
-				c.q.push(stepRecord{info: StepInfo{Kind: StepMessage}, output: b.Text, hasText: true}, "")
+			if text := c.output(b.TextRaw); strings.TrimSpace(text) != "" {
+				c.q.push(stepRecord{info: StepInfo{Kind: StepMessage}, output: text, hasText: true}, "")
 			}
 		case "thinking":
 			if strings.TrimSpace(b.Thinking) != "" {
 				c.q.push(stepRecord{info: StepInfo{Kind: StepMessage, Thinking: true}, output: b.Thinking, hasText: true}, "")
 			}
 		case "tool_use", "server_tool_use":
-			action, canon := callActionRawIx(&c.ix, b.Name, b.Input)
+			action, canon := c.callForms(b.Name, b.Input)
 			c.q.push(stepRecord{info: StepInfo{Kind: StepAction}, action: action, canonical: canon, hasAction: true}, b.ID)
 		}
 	}
-	return c.q.ready(false), ""
+	return c.ready(false), ""
+}
+
+// output is a text block's text or a tool's result (textOf): a string
+// unescaped into c.copies when set, else a string of its own.
+func (c *claudeCodeReader) output(v rawValue) string {
+	if c.copies != nil && v.Kind() == '"' {
+		return c.copies.unescaped(v)
+	}
+	return textOf(&c.ix, v) // a text's type was checked (readBlock): a string or null
+}
+
+// ready is c.q.ready, the steps' outputs marked as copies of their own
+// when c.copies is set: each was then unescaped there (output) or is a
+// string of its own (textOf's, a thinking block's, a summary's).
+func (c *claudeCodeReader) ready(all bool) []stepRecord {
+	out := c.q.ready(all)
+	if c.copies != nil {
+		for i := range out {
+			out[i].outCopied = true
+		}
+	}
+	return out
+}
+
+// callForms is callActionRawIx(&c.ix, name, input): the forms of the
+// same tool use read before (a loop repeats its calls byte for byte),
+// from c.calls, or written and kept there. Both forms are a function of
+// the name and the input's bytes alone (the index only skips); the name
+// is a string of its own (readBlock's), as are the forms written.
+func (c *claudeCodeReader) callForms(name string, input rawValue) (action, canonical string) {
+	if action, canonical, ok := c.calls.find('t', name, input); ok {
+		return action, canonical
+	}
+	action, canonical = callActionRawIx(&c.ix, name, input)
+	c.calls.keep('t', name, input, action, canonical)
+	return action, canonical
 }
 
 // prefetchUUID prefetches the slot of the uuid raw holds where the last
@@ -212,8 +279,9 @@ func (c *claudeCodeReader) recordRaw(raw []byte, _ int) ([]stepRecord, string) {
 // record is read and the slot's miss overlaps all of its reading. A
 // record written otherwise is prefetched when its uuid is read. Either
 // way it is only a hint: the uuid added is the one the record's reading
-// finds.
+// finds, taken as parsed here (c.hint) when it is the string parsed.
 func (c *claudeCodeReader) prefetchUUID(raw []byte) bool {
+	c.hintAt = -1
 	at := len(raw) - c.uuidFromEnd // the opening quote
 	if c.uuidFromEnd <= 0 || at < 7 || at+1+36 > len(raw) || string(raw[at-7:at+1]) != `"uuid":"` {
 		return false
@@ -221,6 +289,7 @@ func (c *claudeCodeReader) prefetchUUID(raw []byte) bool {
 	u, ok := parseUUID(bytesString(raw[at+1 : at+1+36]))
 	if ok {
 		c.seen.uuids.prefetch(u)
+		c.hint, c.hintAt = u, at
 	}
 	return ok
 }
@@ -228,22 +297,23 @@ func (c *claudeCodeReader) prefetchUUID(raw []byte) bool {
 // user reads a user record: tool results complete their calls; text is a
 // prompt (not an injected isMeta one).
 func (c *claudeCodeReader) user(blocks []contentBlock, meta bool) []stepRecord {
-	for _, b := range blocks {
+	for i := range blocks {
+		b := &blocks[i]
 		switch b.Type {
 		case "tool_result":
-			out := textOf(&c.ix, b.Content)
+			out := c.output(b.Content)
 			if c.q.result(b.ToolUseID, out, b.IsError) == nil {
 				// A result of no call read (its call is in a part of the
 				// log not read): a step with no call.
 				c.q.push(stepRecord{info: StepInfo{Kind: StepAction, Error: b.IsError}, output: out, hasText: true}, "")
 			}
 		case "text":
-			if !meta && strings.TrimSpace(b.Text) != "" {
+			if text, _ := rawStringView(b.TextRaw); !meta && strings.TrimSpace(text) != "" {
 				c.q.prompt = true
 			}
 		}
 	}
-	return c.q.ready(false)
+	return c.ready(false)
 }
 
 // compactSummary reads the summary Claude Code writes when it compacts
@@ -251,16 +321,18 @@ func (c *claudeCodeReader) user(blocks []contentBlock, meta bool) []stepRecord {
 // condensation step holding its text, not a prompt.
 func (c *claudeCodeReader) compactSummary(blocks []contentBlock) []stepRecord {
 	var text strings.Builder
-	for _, b := range blocks {
+	for i := range blocks {
+		b := &blocks[i]
 		if b.Type == "text" {
-			text.WriteString(b.Text)
+			s, _ := rawStringView(b.TextRaw) // copied by the Builder
+			text.WriteString(s)
 		}
 	}
 	c.q.push(stepRecord{info: StepInfo{Kind: StepCondensation}, output: text.String(), hasText: true}, "")
-	return c.q.ready(false)
+	return c.ready(false)
 }
 
-func (c *claudeCodeReader) finish() []stepRecord { return c.q.ready(true) }
+func (c *claudeCodeReader) finish() []stepRecord { return c.ready(true) }
 
 func firstByte(b []byte) byte {
 	for _, c := range b {

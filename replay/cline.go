@@ -153,7 +153,8 @@ func (c *clineReader) message(v rawValue) ([]stepRecord, string) {
 	case "assistant":
 		c.release() // tool uses no user message answered
 		c.lastCall = nil
-		for _, b := range blocks {
+		for i := range blocks {
+			b := &blocks[i]
 			switch b.Type {
 			case "text":
 				text, _ := c.text.str(b.TextRaw)
@@ -226,7 +227,8 @@ func (c *clineReader) user(blocks []contentBlock) {
 			mark(&r.call.rec, LiveRooRefusal, "roo_tool_repetition/stop")
 		}
 	}
-	for _, b := range blocks {
+	for i := range blocks {
+		b := &blocks[i]
 		switch b.Type {
 		case "tool_result":
 			out := textOf(c.cur, b.Content)

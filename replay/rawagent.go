@@ -146,16 +146,18 @@ type contentBlock struct {
 	TextRaw rawValue
 }
 
-// readBlock reads one content block: an object, or null (a zero block);
-// bad names the first field of a wrong type ("" when none). A text is
-// not decoded when rawText is set (readBlocksRawText).
-func readBlock(ix *valueIndex, v rawValue, rawText bool) (b contentBlock, bad string) {
+// readBlock reads one content block into b, a zero block: an object, or
+// null (b left zero); bad names the first field of a wrong type ("" when
+// none). A text is not decoded when rawText is set (readBlocksRawText).
+// The block is written in place: returned, it was copied twice on its
+// way into the caller's slice (176 bytes, at each block of a record).
+func readBlock(ix *valueIndex, v rawValue, rawText bool, b *contentBlock) (bad string) {
 	switch v.Kind() {
 	case 'n':
-		return b, ""
+		return ""
 	case '{':
 	default:
-		return b, "a content block that is not an object"
+		return "a content block that is not an object"
 	}
 	ix.members(v, func(k []byte, esc bool, val rawValue) bool {
 		var dst, view *string // view: a view of the record (contentBlock)
@@ -202,7 +204,7 @@ func readBlock(ix *valueIndex, v rawValue, rawText bool) (b contentBlock, bad st
 		}
 		return true
 	})
-	return b, bad
+	return bad
 }
 
 // readBlocks reads content: a string (one text block) or an array of
@@ -235,11 +237,10 @@ func readBlocksText(ix *valueIndex, v rawValue, blocks []contentBlock, rawText b
 		return blocks, false, true, ""
 	}
 	ix.elems(v, func(_ int, el rawValue) bool {
-		b, why := readBlock(ix, el, rawText)
-		if why != "" && bad == "" {
+		blocks = append(blocks, contentBlock{})
+		if why := readBlock(ix, el, rawText, &blocks[len(blocks)-1]); why != "" && bad == "" {
 			bad = why
 		}
-		blocks = append(blocks, b)
 		return true
 	})
 	return blocks, true, false, bad

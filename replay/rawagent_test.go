@@ -209,11 +209,26 @@ func FuzzClaudeCodeRaw(f *testing.F) {
 			`{"type":"user","uuid":"3f2b6c1e-9a4d-4e8b-b1c2-0d9e8f7a6b5c","message":{"content":"a"}}` + "\n" +
 			`{"type":"user","uuid":"3F2B6C1E-9A4D-4E8B-B1C2-0D9E8F7A6B5C","message":{"content":"a"}}` + "\n" +
 			`{"type":"user","uuid":"3f2b6c1e-9a4d-4e8b-b1c2-0d9e8f7a6b5\u0063","message":{"content":"a"}}`,
+		// Tool uses repeated (callMemo): the same input under another
+		// name, another input (spaced, absent, null) under the same name,
+		// the first again after the lines were written over.
+		`{"type":"assistant","message":{"content":[{"type":"tool_use","id":"a","name":"Bash","input":{"command":"go test","z":[1,{"b":2,"a":"\u00e9"}]}}]}}` + "\n" +
+			`{"type":"assistant","message":{"content":[{"type":"tool_use","id":"b","name":"Read","input":{"command":"go test","z":[1,{"b":2,"a":"\u00e9"}]}}]}}` + "\n" +
+			`{"type":"assistant","message":{"content":[{"type":"server_tool_use","id":"c","name":"Bash","input":{"command": "go test","z":[1,{"b":2,"a":"\u00e9"}]}},{"type":"tool_use","id":"d","name":"Bash"},{"type":"tool_use","id":"e","name":"Bash","input":null}]}}` + "\n" +
+			`{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"a","content":"ok"}]}}` + "\n" +
+			`{"type":"assistant","message":{"content":[{"type":"tool_use","id":"f","name":"Bash","input":{"command":"go test","z":[1,{"b":2,"a":"\u00e9"}]}},{"type":"tool_use","id":"g","name":"Bash"},{"type":"tool_use","id":"h","name":"Read","input":{"command":"go test","z":[1,{"b":2,"a":"\u00e9"}]}}]}}`,
+		// Steps recycled (stepQueue.recycle): an id used twice, results
+		// out of order, steps handed out between calls still waiting.
+		`{"type":"assistant","message":{"content":[{"type":"tool_use","id":"x","name":"A"},{"type":"text","text":"t1"},{"type":"tool_use","id":"x","name":"B"},{"type":"tool_use","id":"y","name":"C"}]}}` + "\n" +
+			`{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"y","content":"cy"}]}}` + "\n" +
+			`{"type":"assistant","message":{"content":[{"type":"text","text":"t2"},{"type":"tool_use","id":"z","name":"D"}]}}` + "\n" +
+			`{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"x","content":"cx"},{"type":"tool_result","tool_use_id":"z","content":"cz"},{"type":"tool_result","tool_use_id":"x","content":"again"}]}}` + "\n" +
+			`{"type":"assistant","message":{"content":[{"type":"tool_use","id":"w","name":"E"},{"type":"text","text":"t3"}]}}`,
 	} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		compareReaders(t, data, &claudeCodeReaderOld{}, &claudeCodeReader{})
+		compareReaders(t, data, &claudeCodeReaderOld{}, newClaudeCodeReader())
 	})
 }
 
@@ -601,7 +616,7 @@ func TestLineDroppersKeepNoLine(t *testing.T) {
 		new   func() rawStepReader
 	}{
 		{codex, func() rawStepReader { return &codexReader{} }},
-		{claude, func() rawStepReader { return &claudeCodeReader{} }},
+		{claude, func() rawStepReader { return newClaudeCodeReader() }},
 		{openhands, func() rawStepReader {
 			o := &openHandsReader{}
 			eps = append(eps, &Episode{})

@@ -261,6 +261,8 @@ func readSteps(br *bufio.Reader, c *readContext) error {
 				r.copies = &t.copies
 			case *openHandsV1Reader:
 				r.copies = &t.copies
+			case *claudeCodeReader:
+				r.copies = &t.copies
 			}
 			t.ep.Stepped = t.stepper
 			t.ep.streamed = t.mode == stepBehind
