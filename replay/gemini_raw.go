@@ -20,12 +20,38 @@ import (
 
 // recordRaw reads one record (a line, or an element of an array).
 func (g *geminiReader) recordRaw(raw []byte, line int) ([]stepRecord, string) {
+	if geminiTouch(raw) {
+		g.lastLine = line // all readRecordRaw does with it
+		return nil, ""
+	}
 	i := skipSpace(raw, 0)
 	end := validValueIx(raw, i, &g.ix)
 	if end < 0 || skipSpace(raw, end) != len(raw) || g.ix.nonFinite {
 		return g.recordTree(raw, line)
 	}
 	return g.readRecordRaw(&g.ix, rawValue(raw[i:end]), line)
+}
+
+// geminiTouchHead is how the record the CLI writes after each message
+// begins: recordMessage's updateMetadata({lastUpdated}) appends
+// JSON.stringify({$set: {lastUpdated: <time>}}) (chatRecordingService.js,
+// @google/gemini-cli-core 0.61.0).
+const geminiTouchHead = `{"$set":{"lastUpdated":"`
+
+// geminiTouch says raw is, byte for byte, a "$set" of lastUpdated alone
+// to a string: valid JSON (its string validated: no control byte, valid
+// escapes, closed just before the two braces), and a record the reader
+// takes nothing from (a "$set" of no sessionId, messages or "$set"). It
+// is two records in five of a recording, each validated, indexed and
+// walked twice by readRecordRaw to that end.
+func geminiTouch(raw []byte) bool {
+	const head = geminiTouchHead
+	n := len(raw)
+	if n < len(head)+3 || raw[n-1] != '}' || raw[n-2] != '}' || string(raw[:len(head)]) != head {
+		return false
+	}
+	end, _ := validString(raw, len(head)-1)
+	return end == n-2
 }
 
 // recordTree reads a record through parseJS.
