@@ -204,10 +204,27 @@ func jsFields(ix *valueIndex, v rawValue, keys *jsKeys, vals []rawValue) {
 			base := ix.base
 			for k := range ms {
 				m := &ms[k]
-				if !m.esc && keys.allASCII && keys.first[min(m.keyEnd-m.key, 63)] < 0 {
-					continue // no name of its length: none (set)
+				if m.esc || !keys.allASCII {
+					keys.set(base[m.key:m.keyEnd], m.esc, base[m.val:m.end], vals)
+					continue
 				}
-				keys.set(base[m.key:m.keyEnd], m.esc, base[m.val:m.end], vals)
+				// set's reading when every name is ASCII, in this loop
+				// (set is not inlined, and its call passed four slices):
+				// a name not escaped is the name whose bytes it is, else
+				// none (not UTF-8, it reads with U+FFFD). A name of 8
+				// bytes or fewer is compared as one word (keyWord).
+				i := keys.first[min(m.keyEnd-m.key, 63)]
+				if i < 0 {
+					continue // no name of its length
+				}
+				key := base[m.key:m.keyEnd]
+				w, short := keyWord(key)
+				for ; i >= 0; i = keys.next[i] {
+					if short && w == keys.word[i] || !short && string(key) == keys.names[i] {
+						vals[i] = base[m.val:m.end]
+						break
+					}
+				}
 			}
 			return
 		}
