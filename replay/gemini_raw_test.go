@@ -94,10 +94,12 @@ func jsUnquoteOld(v rawValue) (string, bool) {
 }
 
 // FuzzJSUnquote: jsUnquote reads every validated string as the reading
-// it replaced, and as jsParser (JSON.parse's WTF-8) does.
+// it replaced, and as jsParser (JSON.parse's WTF-8) does; so does
+// jsUnquoteView (its view of a plain ASCII string told by plainASCII).
 func FuzzJSUnquote(f *testing.F) {
 	for _, s := range []string{`"a\nb"`, `"\ud800\udc00"`, `"\ud800\u0041"`, `"\udc00"`, "\"\xff\xfe a\\n\"", `"\u00e9\/\\\""`,
-		"\"\xed\xa0\x80\\t\"", "\"\xc3\\n\xa9\"", `"\\u"`, `"x\n\u0000"`, `""`, `"\t\r\b\f"`} {
+		"\"\xed\xa0\x80\\t\"", "\"\xc3\\n\xa9\"", `"\\u"`, `"x\n\u0000"`, `""`, `"\t\r\b\f"`, `"id-\u0031"`, `"0123456\\"`,
+		"\"\xe9t\xe9\"", "\"status\x80\"", `"read_file"`} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, raw []byte) {
@@ -115,6 +117,9 @@ func FuzzJSUnquote(f *testing.F) {
 		js, _ := p.string()
 		if got != want || ok != wantOK || got != js {
 			t.Fatalf("%q: jsUnquote %q %v, before %q %v, jsParser %q", v, got, ok, want, wantOK, js)
+		}
+		if view, ok := jsUnquoteView(v); view != js || !ok {
+			t.Fatalf("%q: jsUnquoteView %q %v, jsParser %q", v, view, ok, js)
 		}
 		checkUnquoteCopy(t, v, js)
 	})
