@@ -196,9 +196,10 @@ func newJSKeys(names ...string) *jsKeys {
 
 // jsFields fills vals with the members named by keys, as JavaScript reads
 // an object (the last of a repeated key); nil for a key not there or v
-// not an object. ix is v's record's index, or nil.
+// not an object. ix is v's record's index, or nil. vals holds nils on
+// entry: its callers' arrays are new ones, zeroed inline, where a clear
+// here was a call (memclrHasPointers) for every object read.
 func jsFields(ix *valueIndex, v rawValue, keys *jsKeys, vals []rawValue) {
-	clear(vals)
 	if ix != nil && len(ix.objs) > 0 && v.Kind() == '{' {
 		if ms, ok := ix.noted(v); ok {
 			// The members the validating pass noted, read in this loop
@@ -495,6 +496,7 @@ func (g *geminiReader) partsTextRaw(ix *valueIndex, v rawValue, noThoughts, view
 	case '[':
 		var b strCat
 		ix.elems(v, func(_ int, p rawValue) bool {
+			f = [3]rawValue{}
 			jsFields(ix, p, keys, f[:])
 			if f[2] != nil {
 				functionResponse = true
