@@ -11,6 +11,7 @@ package replay
 
 import (
 	"bytes"
+	"encoding/binary"
 	"slices"
 	"strconv"
 	"strings"
@@ -170,12 +171,16 @@ type jsKeys struct {
 	next  []int8   // the next name of the same length; -1: none
 	ascii uint64   // bit i: names[i] is ASCII (parseFields)
 	word  []uint64 // names[i]'s bytes when 8 or fewer, little-endian (parseFields)
+	// head, tail: names[i]'s first and last 8 bytes when it has 9 to 16
+	// (fromNoted compares such a name as two words).
+	head, tail []uint64
 	// allASCII: every name is (set).
 	allASCII bool
 }
 
 func newJSKeys(names ...string) *jsKeys {
-	ks := &jsKeys{names: names, next: make([]int8, len(names)), word: make([]uint64, len(names))}
+	n := len(names)
+	ks := &jsKeys{names: names, next: make([]int8, n), word: make([]uint64, n), head: make([]uint64, n), tail: make([]uint64, n)}
 	for i := range ks.first {
 		ks.first[i] = -1
 	}
@@ -189,6 +194,10 @@ func newJSKeys(names ...string) *jsKeys {
 			ks.ascii |= 1 << i
 		}
 		ks.word[i] = shortWord(names[i])
+		if l := len(names[i]); l > 8 && l <= 16 {
+			ks.head[i] = binary.LittleEndian.Uint64([]byte(names[i][:8]))
+			ks.tail[i] = binary.LittleEndian.Uint64([]byte(names[i][l-8:]))
+		}
 	}
 	ks.allASCII = ks.ascii == 1<<len(names)-1
 	return ks
@@ -216,18 +225,32 @@ func jsFields(ix *valueIndex, v rawValue, keys *jsKeys, vals []rawValue) {
 				// (set is not inlined, and its call passed four slices):
 				// a name not escaped is the name whose bytes it is, else
 				// none (not UTF-8, it reads with U+FFFD). A name of 8
-				// bytes or fewer is compared as one word (keyWord).
+				// bytes or fewer is compared as one word (keyWord), one
+				// of 9 to 16 as two (the record's longer names,
+				// "toolCalls", "resultDisplay", "functionResponse"), where
+				// each was a call to compare strings.
 				i := keys.first[min(m.keyEnd-m.key, 63)]
 				if i < 0 {
 					continue // no name of its length
 				}
 				key := base[m.key:m.keyEnd]
-				w, short := keyWord(key)
-				for ; i >= 0; i = keys.next[i] {
-					if short && w == keys.word[i] || !short && string(key) == keys.names[i] {
-						vals[i] = base[m.val:m.end]
-						break
+				switch n := len(key); {
+				case n <= 8:
+					w, _ := keyWord(key)
+					for ; i >= 0 && w != keys.word[i]; i = keys.next[i] {
 					}
+				case n <= 16:
+					// Its first and last 8 bytes (overlapping): the
+					// names of the chain are of the key's length.
+					h, t := binary.LittleEndian.Uint64(key), binary.LittleEndian.Uint64(key[n-8:])
+					for ; i >= 0 && (h != keys.head[i] || t != keys.tail[i]); i = keys.next[i] {
+					}
+				default:
+					for ; i >= 0 && string(key) != keys.names[i]; i = keys.next[i] {
+					}
+				}
+				if i >= 0 {
+					vals[i] = base[m.val:m.end]
 				}
 			}
 			return
