@@ -18,6 +18,8 @@ func TestJSFields(t *testing.T) {
 	for _, keys := range []*jsKeys{
 		newJSKeys("$rewindTo", "id", "$set", "sessionId", "", "toolCalls", long, long+"x", "type", "é", "\ufffd", "\xfe"),
 		newJSKeys("$rewindTo", "id", "$set", "sessionId", "", "toolCalls", long, long+"x", "type", "\x7f"),
+		// Names of 9 to 16 bytes (two words) and past them, of one length.
+		newJSKeys("functionResponse", "functionResponsf", "resultDisplay", "resultDisplaz", "timestamps", "timestampt", "seventeen_bytes_x", "toolCalls", "$rewindTo"),
 	} {
 		testJSFields(t, keys)
 	}
@@ -26,7 +28,9 @@ func TestJSFields(t *testing.T) {
 func testJSFields(t *testing.T, keys *jsKeys) {
 	long := strings.Repeat("k", 63)
 	pool := []string{`"$rewindTo"`, `"id"`, `"$set"`, `"sessionId"`, `""`, `"toolCalls"`, `"timestamp"`, `"` + long + `"`, `"` + long + `x"`, `"` + long + `y"`,
-		`"type"`, `"ty\u0070e"`, `"i\u0064"`, `"\u00e9"`, `"é"`, `"e"`, `"tool"`, `"ids"`, "\"\xff\"", `"\ud800"`, "\"\xef\xbf\xbd\"", "\"\x7f\"", `"\u007f"`, `"\ufffd"`, "\"\xfe\""}
+		`"type"`, `"ty\u0070e"`, `"i\u0064"`, `"\u00e9"`, `"é"`, `"e"`, `"tool"`, `"ids"`, "\"\xff\"", `"\ud800"`, "\"\xef\xbf\xbd\"", "\"\x7f\"", `"\u007f"`, `"\ufffd"`, "\"\xfe\"",
+		`"functionResponse"`, `"functionResponsf"`, `"functionRxsponse"`, `"xunctionResponse"`, `"resultDisplay"`, `"resultDisplaz"`, `"resultXisplay"`, `"timestamps"`, `"timestampt"`, `"timestxmps"`,
+		`"seventeen_bytes_x"`, `"seventeen_bytes_y"`, `"seventeen_bxtes_x"`, `"functionRespons\u0065"`}
 	rng := rand.New(rand.NewPCG(24, 12))
 	for trial := range 2000 {
 		var b strings.Builder

@@ -20,12 +20,38 @@ import (
 
 // recordRaw reads one record (a line, or an element of an array).
 func (g *geminiReader) recordRaw(raw []byte, line int) ([]stepRecord, string) {
+	if geminiTouch(raw) {
+		g.lastLine = line // all readRecordRaw does with it
+		return nil, ""
+	}
 	i := skipSpace(raw, 0)
 	end := validValueIx(raw, i, &g.ix)
 	if end < 0 || skipSpace(raw, end) != len(raw) || g.ix.nonFinite {
 		return g.recordTree(raw, line)
 	}
 	return g.readRecordRaw(&g.ix, rawValue(raw[i:end]), line)
+}
+
+// geminiTouchHead is how the record the CLI writes after each message
+// begins: recordMessage's updateMetadata({lastUpdated}) appends
+// JSON.stringify({$set: {lastUpdated: <time>}}) (chatRecordingService.js,
+// @google/gemini-cli-core 0.61.0).
+const geminiTouchHead = `{"$set":{"lastUpdated":"`
+
+// geminiTouch says raw is, byte for byte, a "$set" of lastUpdated alone
+// to a string: valid JSON (its string validated: no control byte, valid
+// escapes, closed just before the two braces), and a record the reader
+// takes nothing from (a "$set" of no sessionId, messages or "$set"). It
+// is two records in five of a recording, each validated, indexed and
+// walked twice by readRecordRaw to that end.
+func geminiTouch(raw []byte) bool {
+	const head = geminiTouchHead
+	n := len(raw)
+	if n < len(head)+3 || raw[n-1] != '}' || raw[n-2] != '}' || string(raw[:len(head)]) != head {
+		return false
+	}
+	end, _ := validString(raw, len(head)-1)
+	return end == n-2
 }
 
 // recordTree reads a record through parseJS.
@@ -120,123 +146,17 @@ func (g *geminiReader) unquoteCopy(v rawValue) (string, bool) {
 
 // jsUnquoteView is jsUnquote not copied when the string is its bytes (no
 // escape, valid UTF-8): a view of the record, for a string only compared,
-// or copied where kept, while the record is read.
+// or copied where kept, while the record is read. Its strings are mostly
+// short ASCII ones (ids, names, a status), told in one pass by
+// plainASCII, where a search for a backslash and utf8.Valid (which goes
+// byte by byte through a string's last 8 bytes) made two calls.
 func jsUnquoteView(v rawValue) (string, bool) {
 	if v.Kind() == '"' {
-		if body := v[1 : len(v)-1]; bytes.IndexByte(body, '\\') < 0 && utf8.Valid(body) {
+		if body := v[1 : len(v)-1]; plainASCII(body) || bytes.IndexByte(body, '\\') < 0 && utf8.Valid(body) {
 			return bytesString(body), true
 		}
 	}
 	return jsUnquote(v)
-}
-
-// jsKeys are the member names a reader looks for in an object, by
-// length: a member whose name has none of those lengths (most of a
-// record's: timestamps, tokens, model, thoughts, …) is passed over after
-// one test, and one that has is compared with those names only, where it
-// was compared with each name.
-type jsKeys struct {
-	names []string // distinct
-	first [64]int8 // by length (63: 63 or more), the first name of it; -1: none
-	next  []int8   // the next name of the same length; -1: none
-	ascii uint64   // bit i: names[i] is ASCII (parseFields)
-	word  []uint64 // names[i]'s bytes when 8 or fewer, little-endian (parseFields)
-	// allASCII: every name is (set).
-	allASCII bool
-}
-
-func newJSKeys(names ...string) *jsKeys {
-	ks := &jsKeys{names: names, next: make([]int8, len(names)), word: make([]uint64, len(names))}
-	for i := range ks.first {
-		ks.first[i] = -1
-	}
-	for i := len(names) - 1; i >= 0; i-- {
-		if slices.Contains(names[:i], names[i]) || len(names) > 64 {
-			panic("jsKeys: " + names[i] + " twice, or too many names") // a name matches one val
-		}
-		l := min(len(names[i]), 63)
-		ks.next[i], ks.first[l] = ks.first[l], int8(i)
-		if isASCII(names[i]) {
-			ks.ascii |= 1 << i
-		}
-		ks.word[i] = shortWord(names[i])
-	}
-	ks.allASCII = ks.ascii == 1<<len(names)-1
-	return ks
-}
-
-// jsFields fills vals with the members named by keys, as JavaScript reads
-// an object (the last of a repeated key); nil for a key not there or v
-// not an object. ix is v's record's index, or nil.
-func jsFields(ix *valueIndex, v rawValue, keys *jsKeys, vals []rawValue) {
-	clear(vals)
-	if ix != nil && len(ix.objs) > 0 && v.Kind() == '{' {
-		if ms, ok := ix.noted(v); ok {
-			// The members the validating pass noted, read in this loop
-			// where members handed each to a callback with its name
-			// checked as UTF-8 (a name's bytes need no check: set).
-			base := ix.base
-			for k := range ms {
-				m := &ms[k]
-				if !m.esc && keys.allASCII && keys.first[min(m.keyEnd-m.key, 63)] < 0 {
-					continue // no name of its length: none (set)
-				}
-				keys.set(base[m.key:m.keyEnd], m.esc, base[m.val:m.end], vals)
-			}
-			return
-		}
-	}
-	ix.members(v, func(k []byte, esc bool, val rawValue) bool {
-		keys.set(k, esc, val, vals)
-		return true
-	})
-}
-
-// set is jsFields' for one member: its name's body k, esc when it holds a
-// backslash (or, from members, is not UTF-8). A name that is the bytes
-// of one sought, UTF-8, is it; one that is not, and is UTF-8, is none;
-// one that is not UTF-8 reads with U+FFFD, which no ASCII name holds, so
-// it is passed over unchecked when every name is ASCII.
-func (ks *jsKeys) set(k []byte, esc bool, val rawValue, vals []rawValue) {
-	if !esc {
-		for i := ks.first[min(len(k), 63)]; i >= 0; i = ks.next[i] {
-			// Names of one length mostly differ in their first or last
-			// byte ("timestamp" and "toolCalls"): tested before the call
-			// that compares the rest.
-			name := ks.names[i]
-			if len(k) > 0 && (k[0] != name[0] || k[len(k)-1] != name[len(name)-1]) {
-				continue
-			}
-			if string(k) == name {
-				if ks.ascii>>i&1 != 0 || utf8.Valid(k) {
-					vals[i] = val
-					return
-				}
-				break // bytes that are not UTF-8 read otherwise
-			}
-		}
-		if ks.allASCII || asciiOrUTF8(k) {
-			return
-		}
-	}
-	ks.setEscaped(k, val, vals)
-}
-
-// setEscaped is jsFields' for a member whose name is escaped (or not
-// UTF-8), read as JSON.parse reads it.
-func (ks *jsKeys) setEscaped(k []byte, val rawValue, vals []rawValue) {
-	q := make([]byte, 0, len(k)+2)
-	key, _ := jsUnquote(append(append(append(q, '"'), k...), '"'))
-	if i := slices.Index(ks.names, key); i >= 0 {
-		vals[i] = val
-	}
-}
-
-// jsGetRaw is one member of an object (nil when not there).
-func jsGetRaw(ix *valueIndex, v rawValue, key *jsKeys) rawValue {
-	var val [1]rawValue
-	jsFields(ix, v, key, val[:])
-	return val[0]
 }
 
 // jsTruthyRaw is JavaScript's truthiness of a value (nil: undefined).
@@ -449,6 +369,7 @@ func (g *geminiReader) partsTextRaw(ix *valueIndex, v rawValue, noThoughts, view
 	case '[':
 		var b strCat
 		ix.elems(v, func(_ int, p rawValue) bool {
+			f = [3]rawValue{}
 			jsFields(ix, p, keys, f[:])
 			if f[2] != nil {
 				functionResponse = true

@@ -2,6 +2,7 @@ package replay
 
 import (
 	"bytes"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -93,10 +94,12 @@ func jsUnquoteOld(v rawValue) (string, bool) {
 }
 
 // FuzzJSUnquote: jsUnquote reads every validated string as the reading
-// it replaced, and as jsParser (JSON.parse's WTF-8) does.
+// it replaced, and as jsParser (JSON.parse's WTF-8) does; so does
+// jsUnquoteView (its view of a plain ASCII string told by plainASCII).
 func FuzzJSUnquote(f *testing.F) {
 	for _, s := range []string{`"a\nb"`, `"\ud800\udc00"`, `"\ud800\u0041"`, `"\udc00"`, "\"\xff\xfe a\\n\"", `"\u00e9\/\\\""`,
-		"\"\xed\xa0\x80\\t\"", "\"\xc3\\n\xa9\"", `"\\u"`, `"x\n\u0000"`, `""`, `"\t\r\b\f"`} {
+		"\"\xed\xa0\x80\\t\"", "\"\xc3\\n\xa9\"", `"\\u"`, `"x\n\u0000"`, `""`, `"\t\r\b\f"`, `"id-\u0031"`, `"0123456\\"`,
+		"\"\xe9t\xe9\"", "\"status\x80\"", `"read_file"`} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, raw []byte) {
@@ -114,6 +117,9 @@ func FuzzJSUnquote(f *testing.F) {
 		js, _ := p.string()
 		if got != want || ok != wantOK || got != js {
 			t.Fatalf("%q: jsUnquote %q %v, before %q %v, jsParser %q", v, got, ok, want, wantOK, js)
+		}
+		if view, ok := jsUnquoteView(v); view != js || !ok {
+			t.Fatalf("%q: jsUnquoteView %q %v, jsParser %q", v, view, ok, js)
 		}
 		checkUnquoteCopy(t, v, js)
 	})
@@ -192,5 +198,58 @@ func TestGeminiFreeMsgs(t *testing.T) {
 	}
 	if steps := g.finish(); len(steps) != 1+2*(3*geminiFreeMax-1) || len(g.freeMsgs) != geminiFreeMax {
 		t.Fatalf("%d steps, %d kept", len(steps), len(g.freeMsgs))
+	}
+}
+
+// TestGeminiTouch: a record geminiTouch passes over unread is read by
+// parseJS's tree as nothing at all (no step, reason, note or resume), and
+// one it does not take, the shapes around it (other members, escapes, a
+// string left open or closed early, white space, bytes after it), is
+// read as before: the same steps, reasons and notes as the tree. Each
+// record follows a message held, so that a "$set" of sessionId is noted.
+func TestGeminiTouch(t *testing.T) {
+	for _, c := range []struct {
+		rec   string
+		touch bool
+	}{
+		{`{"$set":{"lastUpdated":"2025-11-12T14:00:05.185Z"}}`, true},
+		{`{"$set":{"lastUpdated":""}}`, true},
+		{`{"$set":{"lastUpdated":"a\"b\\c\u0041\ud800"}}`, true},
+		{"{\"$set\":{\"lastUpdated\":\"\xff\xfe é\"}}", true},
+		{`{"$set":{"lastUpdated":"a","sessionId":"s"}}`, false},
+		{`{"$set":{"lastUpdated":"a","messages":[]}}`, false},
+		{`{"$set":{"lastUpdated":"a","$set":{}}}`, false},
+		{`{"$set":{"lastUpdated":"a"},"id":"m"}`, false},
+		{`{"$set":{"lastUpdated":"a"}}}`, false},
+		{`{"$set":{"lastUpdated":"a"}} `, false},
+		{`{"$set":{"lastUpdated":"a}}`, false},
+		{`{"$set":{"lastUpdated":"a\"}}`, false},
+		{`{"$set":{"lastUpdated":"a\x"}}`, false},
+		{`{"$set":{"lastUpdated":"a\u00"}}`, false},
+		{"{\"$set\":{\"lastUpdated\":\"a\x01\"}}", false},
+		{"{\"$set\":{\"lastUpdated\":\"a\n\"}}", false},
+		{`{"$set":{"lastUpdated":"a"}"}}`, false},
+		{`{"$set":{"lastUpdated":"a","b":"}}`, false},
+		{`{"$set":{"lastUpdated":1}}`, false},
+		{`{"$set":{"lastUpdated":"}}`, false},
+		{`{"$set":{"lastUpdated":"`, false},
+		{`{"$set":{"lastUpdated": "a"}}`, false},
+		{`{"$set":{"sessionId":"s","lastUpdated":"a"}}`, false},
+	} {
+		if got := geminiTouch([]byte(c.rec)); got != c.touch {
+			t.Errorf("%q: geminiTouch %v, want %v", c.rec, got, c.touch)
+		}
+		o, n := &geminiTree{}, &geminiReader{}
+		for i, rec := range []string{`{"id":"m","type":"gemini","content":"t"}`, c.rec, `{"id":"n","type":"user","content":"u"}`} {
+			ro, wo := o.recordRaw([]byte(rec), i+1)
+			rn, wn := n.recordRaw([]byte(rec), i+1)
+			if wo != wn || !reflect.DeepEqual(ro, rn) || n.lastLine != o.lastLine || n.epoch != o.epoch {
+				t.Fatalf("%q: got %+v %q (line %d, epoch %d), want %+v %q (line %d, epoch %d)", rec, rn, wn, n.lastLine, n.epoch, ro, wo, o.lastLine, o.epoch)
+			}
+		}
+		fo, fn := o.finish(), n.finish()
+		if !reflect.DeepEqual(fo, fn) || !reflect.DeepEqual(o.notes(), n.notes()) {
+			t.Fatalf("%q, finish:\n got %+v %q\nwant %+v %q", c.rec, fn, n.notes(), fo, o.notes())
+		}
 	}
 }

@@ -1,0 +1,162 @@
+package replay
+
+// The members a Gemini CLI reader looks for in an object, read as
+// JavaScript reads them (the last of a repeated name, names unescaped as
+// JSON.parse does): jsKeys, the names sought by length, and jsFields,
+// which reads an object from the members the validating pass noted or
+// by scanning it.
+
+import (
+	"encoding/binary"
+	"slices"
+	"unicode/utf8"
+)
+
+// jsKeys are the member names a reader looks for in an object, by
+// length: a member whose name has none of those lengths (most of a
+// record's: timestamps, tokens, model, thoughts, …) is passed over after
+// one test, and one that has is compared with those names only, where it
+// was compared with each name.
+type jsKeys struct {
+	names []string // distinct
+	first [64]int8 // by length (63: 63 or more), the first name of it; -1: none
+	next  []int8   // the next name of the same length; -1: none
+	ascii uint64   // bit i: names[i] is ASCII (parseFields)
+	word  []uint64 // names[i]'s bytes when 8 or fewer, little-endian (parseFields)
+	// head, tail: names[i]'s first and last 8 bytes when it has 9 to 16
+	// (fromNoted compares such a name as two words).
+	head, tail []uint64
+	// allASCII: every name is (set).
+	allASCII bool
+}
+
+func newJSKeys(names ...string) *jsKeys {
+	n := len(names)
+	ks := &jsKeys{names: names, next: make([]int8, n), word: make([]uint64, n), head: make([]uint64, n), tail: make([]uint64, n)}
+	for i := range ks.first {
+		ks.first[i] = -1
+	}
+	for i := len(names) - 1; i >= 0; i-- {
+		if slices.Contains(names[:i], names[i]) || len(names) > 64 {
+			panic("jsKeys: " + names[i] + " twice, or too many names") // a name matches one val
+		}
+		l := min(len(names[i]), 63)
+		ks.next[i], ks.first[l] = ks.first[l], int8(i)
+		if isASCII(names[i]) {
+			ks.ascii |= 1 << i
+		}
+		ks.word[i] = shortWord(names[i])
+		if l := len(names[i]); l > 8 && l <= 16 {
+			ks.head[i] = binary.LittleEndian.Uint64([]byte(names[i][:8]))
+			ks.tail[i] = binary.LittleEndian.Uint64([]byte(names[i][l-8:]))
+		}
+	}
+	ks.allASCII = ks.ascii == 1<<len(names)-1
+	return ks
+}
+
+// jsFields fills vals with the members named by keys, as JavaScript reads
+// an object (the last of a repeated key); nil for a key not there or v
+// not an object. ix is v's record's index, or nil. vals holds nils on
+// entry: its callers' arrays are new ones, zeroed inline, where a clear
+// here was a call (memclrHasPointers) for every object read.
+func jsFields(ix *valueIndex, v rawValue, keys *jsKeys, vals []rawValue) {
+	if ix != nil && len(ix.objs) > 0 && v.Kind() == '{' {
+		if ms, ok := ix.noted(v); ok {
+			// The members the validating pass noted, read in this loop
+			// where members handed each to a callback with its name
+			// checked as UTF-8 (a name's bytes need no check: set).
+			base := ix.base
+			for k := range ms {
+				m := &ms[k]
+				if m.esc || !keys.allASCII {
+					keys.set(base[m.key:m.keyEnd], m.esc, base[m.val:m.end], vals)
+					continue
+				}
+				// set's reading when every name is ASCII, in this loop
+				// (set is not inlined, and its call passed four slices):
+				// a name not escaped is the name whose bytes it is, else
+				// none (not UTF-8, it reads with U+FFFD). A name of 8
+				// bytes or fewer is compared as one word (keyWord), one
+				// of 9 to 16 as two (the record's longer names,
+				// "toolCalls", "resultDisplay", "functionResponse"), where
+				// each was a call to compare strings.
+				i := keys.first[min(m.keyEnd-m.key, 63)]
+				if i < 0 {
+					continue // no name of its length
+				}
+				key := base[m.key:m.keyEnd]
+				switch n := len(key); {
+				case n <= 8:
+					w, _ := keyWord(key)
+					for ; i >= 0 && w != keys.word[i]; i = keys.next[i] {
+					}
+				case n <= 16:
+					// Its first and last 8 bytes (overlapping): the
+					// names of the chain are of the key's length.
+					h, t := binary.LittleEndian.Uint64(key), binary.LittleEndian.Uint64(key[n-8:])
+					for ; i >= 0 && (h != keys.head[i] || t != keys.tail[i]); i = keys.next[i] {
+					}
+				default:
+					for ; i >= 0 && string(key) != keys.names[i]; i = keys.next[i] {
+					}
+				}
+				if i >= 0 {
+					vals[i] = base[m.val:m.end]
+				}
+			}
+			return
+		}
+	}
+	ix.members(v, func(k []byte, esc bool, val rawValue) bool {
+		keys.set(k, esc, val, vals)
+		return true
+	})
+}
+
+// set is jsFields' for one member: its name's body k, esc when it holds a
+// backslash (or, from members, is not UTF-8). A name that is the bytes
+// of one sought, UTF-8, is it; one that is not, and is UTF-8, is none;
+// one that is not UTF-8 reads with U+FFFD, which no ASCII name holds, so
+// it is passed over unchecked when every name is ASCII.
+func (ks *jsKeys) set(k []byte, esc bool, val rawValue, vals []rawValue) {
+	if !esc {
+		for i := ks.first[min(len(k), 63)]; i >= 0; i = ks.next[i] {
+			// Names of one length mostly differ in their first or last
+			// byte ("timestamp" and "toolCalls"): tested before the call
+			// that compares the rest.
+			name := ks.names[i]
+			if len(k) > 0 && (k[0] != name[0] || k[len(k)-1] != name[len(name)-1]) {
+				continue
+			}
+			if string(k) == name {
+				if ks.ascii>>i&1 != 0 || utf8.Valid(k) {
+					vals[i] = val
+					return
+				}
+				break // bytes that are not UTF-8 read otherwise
+			}
+		}
+		if ks.allASCII || asciiOrUTF8(k) {
+			return
+		}
+	}
+	ks.setEscaped(k, val, vals)
+}
+
+// setEscaped is jsFields' for a member whose name is escaped (or not
+// UTF-8), read as JSON.parse reads it.
+func (ks *jsKeys) setEscaped(k []byte, val rawValue, vals []rawValue) {
+	q := make([]byte, 0, len(k)+2)
+	key, _ := jsUnquote(append(append(append(q, '"'), k...), '"'))
+	if i := slices.Index(ks.names, key); i >= 0 {
+		vals[i] = val
+	}
+}
+
+// jsGetRaw is one member of an object (nil when not there).
+func jsGetRaw(ix *valueIndex, v rawValue, key *jsKeys) rawValue {
+	var val [1]rawValue
+	jsFields(ix, v, key, val[:])
+	return val[0]
+}
