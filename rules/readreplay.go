@@ -98,10 +98,7 @@ func (r *ReadReplay) Step(ep *replay.Episode, i int) {
 	}
 	t := &ep.Turns[i]
 	env.at(t)
-	for k, s := range env.steppers {
-		r.cur = k
-		s.Step(t, env)
-	}
+	env.stepAll(t, &r.cur)
 }
 
 // add keeps a firing the current stepper reported.
@@ -195,9 +192,7 @@ func (r *ReadReplay) replayUnscored(ep *replay.Episode, stepped []*Rule, keep []
 	for i := range r.unscored {
 		t := &ep.Turns[i]
 		env.at(t)
-		for _, s := range env.steppers {
-			s.Step(t, env)
-		}
+		env.stepAll(t, nil)
 	}
 	return again
 }

@@ -72,6 +72,60 @@ type Env struct {
 	step   detect.Step
 	stepOK bool
 	made   bool
+
+	// skip is how many of the steppers right after the one stepping
+	// need not step this turn (stepAll): a detector's checks, which
+	// report what it found for them, when it found nothing for them
+	// (followers). Only an Env of startEnv skips (folds): RunShared's
+	// step every stepper.
+	skip  int
+	folds bool
+}
+
+// foldFollowers says whether startEnv's Envs skip a detector's checks on
+// the turns they report nothing; a test turns it off to compare.
+var foldFollowers = true
+
+// stepAll steps e's steppers over t in order, *cur (when cur is not
+// nil) the index of the one stepping, but for those a stepper said need
+// not step (skip): six of the twelve a steps log steps are checks of the
+// OpenHands and Gemini CLI detectors, which report at few turns, and
+// each step asked each of them.
+func (e *Env) stepAll(t *replay.Turn, cur *int) {
+	steppers := e.steppers
+	for k := 0; k < len(steppers); k++ {
+		if cur != nil {
+			*cur = k
+		}
+		steppers[k].Step(t, e)
+		if e.skip > 0 {
+			k += e.skip
+			e.skip = 0
+		}
+	}
+}
+
+// followers returns how many of e's steppers right after leader are, by
+// is, checks reading leader's result, which leader may skip (Env.skip)
+// on a turn where it found nothing for them; 0 in an Env that does not
+// fold.
+func (e *Env) followers(leader Stepper, is func(Stepper) bool) int {
+	if !e.folds {
+		return 0
+	}
+	for i, s := range e.steppers {
+		if s == leader {
+			n := 0
+			for _, f := range e.steppers[i+1:] {
+				if !is(f) {
+					break
+				}
+				n++
+			}
+			return n
+		}
+	}
+	return 0
 }
 
 // at says the steppers are about to step t: the step made for the turn
@@ -166,9 +220,7 @@ func RunContext(ctx context.Context, ep *replay.Episode, cfg *Config, set []*Rul
 		}
 		t := ep.TurnRef(i, spare)
 		env.at(t)
-		for _, s := range env.steppers {
-			s.Step(t, env)
-		}
+		env.stepAll(t, nil)
 	}
 	return nil
 }
@@ -191,7 +243,7 @@ func startEnv(ep *replay.Episode, cfg *Config, set []*Rule, report func(Firing))
 		set = Registry
 	}
 	env := getEnv(len(set))
-	env.Episode, env.report, env.unit = ep, report, UnitOf(ep)
+	env.Episode, env.report, env.unit, env.folds = ep, report, UnitOf(ep), foldFollowers
 	for _, r := range set {
 		if r.Enabled(cfg) && r.AppliesTo(ep, cfg) {
 			env.rules = append(env.rules, r)
