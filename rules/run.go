@@ -65,13 +65,13 @@ type Env struct {
 	rules    []*Rule
 	steppers []Stepper
 
-	// turn is the turn being stepped (at) and step its detect.Step, made
-	// by the first stepper that asks (stepOf): five rules of a steps log
-	// ask for it, and made by each it was a tenth of their time.
+	// step is the detect.Step of turn, made by the first stepper that
+	// asks for the turn being stepped (stepOf; at sets turn to nil): five
+	// rules of a steps log ask for it, and made by each it was a tenth of
+	// their time.
 	turn   *replay.Turn
 	step   detect.Step
 	stepOK bool
-	made   bool
 
 	// skip is how many of the steppers right after the one stepping
 	// need not step this turn (stepAll): a detector's checks, which
@@ -130,17 +130,23 @@ func (e *Env) followers(leader Stepper, is func(Stepper) bool) int {
 
 // at says the steppers are about to step t: the step made for the turn
 // before is not t's, even when t is the same row (a spare turn, reused).
-func (e *Env) at(t *replay.Turn) { e.turn, e.made = t, false }
+func (e *Env) at(*replay.Turn) { e.turn = nil }
 
 // stepOf is stepOf(t, e.Episode), made once for the turn being stepped,
 // and held by e: the rules read it, and hand it to the detectors, without
-// copying it.
+// copying it. It is inlined: the rules after the first that asks find it
+// made.
 func (e *Env) stepOf(t *replay.Turn) (*detect.Step, bool) {
-	if !e.made || e.turn != t {
-		e.step, e.stepOK = stepOf(t, e.Episode)
-		e.turn, e.made = t, true
+	if e.turn != t {
+		e.makeStep(t)
 	}
 	return &e.step, e.stepOK
+}
+
+//go:noinline
+func (e *Env) makeStep(t *replay.Turn) {
+	e.step, e.stepOK = stepOf(t, e.Episode)
+	e.turn = t
 }
 
 // Result returns the state of rule r in this replay (r must be in the
