@@ -80,23 +80,21 @@ type Env struct {
 	// step every stepper.
 	skip  int
 	folds bool
+	cur   int // the index of the stepper stepping (stepAll)
 }
 
 // foldFollowers says whether startEnv's Envs skip a detector's checks on
 // the turns they report nothing; a test turns it off to compare.
 var foldFollowers = true
 
-// stepAll steps e's steppers over t in order, *cur (when cur is not
-// nil) the index of the one stepping, but for those a stepper said need
-// not step (skip): six of the twelve a steps log steps are checks of the
-// OpenHands and Gemini CLI detectors, which report at few turns, and
-// each step asked each of them.
-func (e *Env) stepAll(t *replay.Turn, cur *int) {
+// stepAll steps e's steppers over t in order (cur the index of the one
+// stepping), but for those a stepper said need not step (skip): six of
+// the twelve a steps log steps are checks of the OpenHands and Gemini CLI
+// detectors, which report at few turns, and each step asked each of them.
+func (e *Env) stepAll(t *replay.Turn) {
 	steppers := e.steppers
 	for k := 0; k < len(steppers); k++ {
-		if cur != nil {
-			*cur = k
-		}
+		e.cur = k
 		steppers[k].Step(t, e)
 		if e.skip > 0 {
 			k += e.skip
@@ -226,7 +224,7 @@ func RunContext(ctx context.Context, ep *replay.Episode, cfg *Config, set []*Rul
 		}
 		t := ep.TurnRef(i, spare)
 		env.at(t)
-		env.stepAll(t, nil)
+		env.stepAll(t)
 	}
 	return nil
 }
