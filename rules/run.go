@@ -90,7 +90,8 @@ var foldFollowers = true
 // stepAll steps e's steppers over t in order (cur the index of the one
 // stepping), but for those a stepper said need not step (skip): six of
 // the twelve a steps log steps are checks of the OpenHands and Gemini CLI
-// detectors, which report at few turns, and each step asked each of them.
+// detectors (of an OpenHands V1 log, five of ten with V1's), which report
+// at few turns, and each step asked each of them.
 func (e *Env) stepAll(t *replay.Turn) {
 	steppers := e.steppers
 	for k := 0; k < len(steppers); k++ {
