@@ -84,9 +84,26 @@ var ToolCycle = &Rule{
 type geminiEngine struct {
 	d     *detect.Gemini
 	fired []detect.GeminiFiring
+	// follow is how many of its checks step right after it (Env.followers),
+	// counted at the first step.
+	follow  int
+	counted bool
 }
 
 func (e *geminiEngine) Step(t *replay.Turn, env *Env) {
+	e.step(t, env)
+	if !e.counted {
+		e.follow, e.counted = env.followers(e, func(s Stepper) bool {
+			_, ok := s.(*geminiCheck)
+			return ok && env.Result(ToolCycle) == e
+		}), true
+	}
+	if len(e.fired) == 0 {
+		env.skip = e.follow // no check reports: reportGemini would find no firing
+	}
+}
+
+func (e *geminiEngine) step(t *replay.Turn, env *Env) {
 	e.fired = e.fired[:0]
 	st, ok := env.stepOf(t)
 	if !ok {

@@ -94,9 +94,26 @@ type openHandsEngine struct {
 	// an OpenHands log (AgentController.start_delegate gives each its own).
 	delegates []*detect.OpenHands
 	cfg       detect.OpenHandsConfig
+	// follow is how many of its checks step right after it (Env.followers),
+	// counted at the first step.
+	follow  int
+	counted bool
 }
 
 func (e *openHandsEngine) Step(t *replay.Turn, env *Env) {
+	e.step(t, env)
+	if !e.counted {
+		e.follow, e.counted = env.followers(e, func(s Stepper) bool {
+			_, ok := s.(*openHandsCheck)
+			return ok && env.Result(RepeatActionObservation) == e
+		}), true
+	}
+	if e.fired == "" || e.fired == RepeatActionObservation.Name {
+		env.skip = e.follow // no check reports: openHandsCheck.Step would find fired not its rule
+	}
+}
+
+func (e *openHandsEngine) step(t *replay.Turn, env *Env) {
 	e.fired = ""
 	if ep := env.Episode; ep.OpenHands != nil {
 		// An OpenHands log: its history event by event, is_stuck asked

@@ -74,9 +74,26 @@ type openHandsV1Engine struct {
 	nudge     bool
 	next      int
 	artifacts []*detect.OpenHandsV1Event
+	// follow is how many of its checks step right after it (Env.followers),
+	// counted at the first step.
+	follow  int
+	counted bool
 }
 
 func (e *openHandsV1Engine) Step(t *replay.Turn, env *Env) {
+	e.step(t, env)
+	if !e.counted {
+		e.follow, e.counted = env.followers(e, func(s Stepper) bool {
+			_, ok := s.(openHandsV1Check)
+			return ok && env.Result(V1RepeatActionObservation) == e
+		}), true
+	}
+	if e.fired == "" || e.fired == V1RepeatActionObservation.Name {
+		env.skip = e.follow // no check reports: openHandsV1Check.Step would find fired not its rule
+	}
+}
+
+func (e *openHandsV1Engine) step(t *replay.Turn, env *Env) {
 	e.fired, e.nudge = "", false
 	ep := env.Episode
 	// Read by the index recorded at: of an episode replayed as read, the

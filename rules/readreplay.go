@@ -37,7 +37,6 @@ type ReadReplay struct {
 	set  []*Rule
 	env  *Env
 	list FiringList
-	cur  int   // the stepper stepping: the firings it reports are its rule's to keep or drop
 	err  error // ctx's cause once it was done: the replay stopped
 
 	unkept   []bool // by stepper: its firings are not kept while !scored
@@ -98,18 +97,16 @@ func (r *ReadReplay) Step(ep *replay.Episode, i int) {
 	}
 	t := &ep.Turns[i]
 	env.at(t)
-	for k, s := range env.steppers {
-		r.cur = k
-		s.Step(t, env)
-	}
+	env.stepAll(t)
 }
 
 // add keeps a firing the current stepper reported.
 func (r *ReadReplay) add(f Firing) {
-	if !r.scored && r.unkept[r.cur] {
+	cur := r.env.cur // the stepper stepping: the firings it reports are its rule's to keep or drop
+	if !r.scored && r.unkept[cur] {
 		return
 	}
-	r.list.Add(&f, r.cur)
+	r.list.Add(&f, cur)
 }
 
 // Finish calls report with the firings of the rules that apply to ep as
@@ -195,9 +192,7 @@ func (r *ReadReplay) replayUnscored(ep *replay.Episode, stepped []*Rule, keep []
 	for i := range r.unscored {
 		t := &ep.Turns[i]
 		env.at(t)
-		for _, s := range env.steppers {
-			s.Step(t, env)
-		}
+		env.stepAll(t)
 	}
 	return again
 }

@@ -65,28 +65,87 @@ type Env struct {
 	rules    []*Rule
 	steppers []Stepper
 
-	// turn is the turn being stepped (at) and step its detect.Step, made
-	// by the first stepper that asks (stepOf): five rules of a steps log
-	// ask for it, and made by each it was a tenth of their time.
+	// step is the detect.Step of turn, made by the first stepper that
+	// asks for the turn being stepped (stepOf; at sets turn to nil): five
+	// rules of a steps log ask for it, and made by each it was a tenth of
+	// their time.
 	turn   *replay.Turn
 	step   detect.Step
 	stepOK bool
-	made   bool
+
+	// skip is how many of the steppers right after the one stepping
+	// need not step this turn (stepAll): a detector's checks, which
+	// report what it found for them, when it found nothing for them
+	// (followers). Only an Env of startEnv skips (folds): RunShared's
+	// step every stepper.
+	skip  int
+	folds bool
+	cur   int // the index of the stepper stepping (stepAll)
+}
+
+// foldFollowers says whether startEnv's Envs skip a detector's checks on
+// the turns they report nothing; a test turns it off to compare.
+var foldFollowers = true
+
+// stepAll steps e's steppers over t in order (cur the index of the one
+// stepping), but for those a stepper said need not step (skip): six of
+// the twelve a steps log steps are checks of the OpenHands and Gemini CLI
+// detectors (of an OpenHands V1 log, five of ten with V1's), which report
+// at few turns, and each step asked each of them.
+func (e *Env) stepAll(t *replay.Turn) {
+	steppers := e.steppers
+	for k := 0; k < len(steppers); k++ {
+		e.cur = k
+		steppers[k].Step(t, e)
+		if e.skip > 0 {
+			k += e.skip
+			e.skip = 0
+		}
+	}
+}
+
+// followers returns how many of e's steppers right after leader are, by
+// is, checks reading leader's result, which leader may skip (Env.skip)
+// on a turn where it found nothing for them; 0 in an Env that does not
+// fold.
+func (e *Env) followers(leader Stepper, is func(Stepper) bool) int {
+	if !e.folds {
+		return 0
+	}
+	for i, s := range e.steppers {
+		if s == leader {
+			n := 0
+			for _, f := range e.steppers[i+1:] {
+				if !is(f) {
+					break
+				}
+				n++
+			}
+			return n
+		}
+	}
+	return 0
 }
 
 // at says the steppers are about to step t: the step made for the turn
 // before is not t's, even when t is the same row (a spare turn, reused).
-func (e *Env) at(t *replay.Turn) { e.turn, e.made = t, false }
+func (e *Env) at(*replay.Turn) { e.turn = nil }
 
 // stepOf is stepOf(t, e.Episode), made once for the turn being stepped,
 // and held by e: the rules read it, and hand it to the detectors, without
-// copying it.
+// copying it. It is inlined: the rules after the first that asks find it
+// made.
 func (e *Env) stepOf(t *replay.Turn) (*detect.Step, bool) {
-	if !e.made || e.turn != t {
-		e.step, e.stepOK = stepOf(t, e.Episode)
-		e.turn, e.made = t, true
+	if e.turn != t {
+		e.makeStep(t)
 	}
 	return &e.step, e.stepOK
+}
+
+//go:noinline
+func (e *Env) makeStep(t *replay.Turn) {
+	e.step, e.stepOK = stepOf(t, e.Episode)
+	e.turn = t
 }
 
 // Result returns the state of rule r in this replay (r must be in the
@@ -166,9 +225,7 @@ func RunContext(ctx context.Context, ep *replay.Episode, cfg *Config, set []*Rul
 		}
 		t := ep.TurnRef(i, spare)
 		env.at(t)
-		for _, s := range env.steppers {
-			s.Step(t, env)
-		}
+		env.stepAll(t)
 	}
 	return nil
 }
@@ -191,7 +248,7 @@ func startEnv(ep *replay.Episode, cfg *Config, set []*Rule, report func(Firing))
 		set = Registry
 	}
 	env := getEnv(len(set))
-	env.Episode, env.report, env.unit = ep, report, UnitOf(ep)
+	env.Episode, env.report, env.unit, env.folds = ep, report, UnitOf(ep), foldFollowers
 	for _, r := range set {
 		if r.Enabled(cfg) && r.AppliesTo(ep, cfg) {
 			env.rules = append(env.rules, r)

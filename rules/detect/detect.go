@@ -19,6 +19,7 @@ package detect
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 )
 
 // Kind is what a step of a `steps` log is (RULES.md §11).
@@ -73,6 +74,9 @@ type Step struct {
 // noCall says s is an action step with a blank action: no call, which the
 // peer detectors skip (RULES.md §11).
 func (s *Step) noCall() bool {
+	if a := s.Action; a != "" && a[0] > ' ' && a[0] < utf8.RuneSelf {
+		return false // a printable ASCII first byte is no white space (TestNoCall)
+	}
 	return s.Kind == KindAction && strings.TrimSpace(s.Action) == ""
 }
 
