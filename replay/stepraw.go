@@ -488,27 +488,24 @@ func (t *stepTable) location(raw string) Sym {
 
 // unescaped is clone(Str of string x): its body unescaped straight into
 // the block, where stepOf unescaped it into the reader's buffer and add
-// copied it again. An unescaped text is no longer than its body but for
-// invalid bytes, three each as U+FFFD.
+// copied it again, in one pass where it is ASCII (appendText). An
+// unescaped text is no longer than its body but for invalid bytes, three
+// each as U+FFFD: one that outgrows the block's room is an array of its
+// own.
 func (c *outputCopies) unescaped(x rawValue) string {
 	body := x[1 : len(x)-1]
-	valid := utf8.Valid(body)
-	if valid && bytes.IndexByte(body, '\\') < 0 {
-		return c.clone(unsafe.String(unsafe.SliceData(body), len(body)))
+	if len(body) > outputBlock/4 {
+		return bytesString(appendText(nil, body))
 	}
-	n := len(body)
-	if !valid {
-		n *= 3
-	}
-	if n > outputBlock/4 {
-		b := appendUnescaped(make([]byte, 0, n), body, valid)
-		return unsafe.String(unsafe.SliceData(b), len(b))
-	}
-	c.room(n)
+	c.room(len(body))
 	start := len(c.block)
-	c.block = appendUnescaped(c.block, body, valid) // within its capacity: the same array
-	if len(c.block) == start {
+	free := c.block[start:cap(c.block)]
+	b := appendText(free[:0], body)
+	if len(b) == 0 {
 		return ""
 	}
-	return unsafe.String(&c.block[start], len(c.block)-start) // never written again
+	if unsafe.SliceData(b) == unsafe.SliceData(free) {
+		c.block = c.block[:start+len(b)]
+	}
+	return bytesString(b) // never written again
 }
