@@ -370,17 +370,20 @@ vat:
 
 // func unescapeRun(dst, src []byte, stopHigh bool) (w, r int)
 //
-// A step loads 16 bytes of src, stores them at dst as they are and looks
-// for a backslash (and, with stopHigh, a byte over 0x7f: its own high bit,
-// kept by PAND with X3) among them: the bytes before the first are
-// written, the others written again later. A two-byte escape writes its
-// byte and the steps go on after it. The stores stay within dst: DI-dst
-// is at most SI-src, and a step runs only while SI+16 is within the
-// bytes read, min(len(src), len(dst)). The last 1 to 15 bytes are tested
-// in the 16 that end src (stringRunSSE2's tail) and the bytes before the
-// stop copied with two overlapping moves, as memmove copies a few bytes;
-// a src shorter than 16 bytes goes byte by byte. SI and DI walk src and
-// dst, DX is the end of the bytes read, R11 and R12 src's and dst's start.
+// A step loads 16 bytes of src (32 with AVX2, while 32 are left), stores
+// them at dst as they are and looks for a backslash (and, with stopHigh,
+// a byte over 0x7f: its own high bit, kept by PAND with X3) among them:
+// the bytes before the first are written, the others written again
+// later. A two-byte escape writes its byte and the steps go on after it.
+// The stores stay within dst: DI-dst is at most SI-src, and a step runs
+// only while its bytes are within the bytes read, min(len(src),
+// len(dst)). The last 1 to 15 bytes are tested in the 16 that end src
+// (stringRunSSE2's tail) and the bytes before the stop copied with two
+// overlapping moves, as memmove copies a few bytes; a src shorter than
+// 16 bytes goes byte by byte. SI and DI walk src and dst, DX is the end
+// of the bytes read, R11 and R12 src's and dst's start, R10 says AVX2 (the
+// upper halves of Y2 and Y3 are cleared by VZEROUPPER once fewer than 32
+// bytes are left, and no 32-byte step runs after).
 TEXT ·unescapeRun(SB), NOSPLIT, $0-72
 	MOVQ	dst_base+0(FP), DI
 	MOVQ	dst_len+8(FP), AX
@@ -393,13 +396,33 @@ TEXT ·unescapeRun(SB), NOSPLIT, $0-72
 	ADDQ	SI, DX
 	LEAQ	escapeByte<>(SB), R8
 	MOVBLZX	stopHigh+48(FP), R9
+	MOVBLZX	·useAVX2(SB), R10
+	TESTL	R10, R10
+	JNZ	uavx2
 	MOVOU	stopBackslash<>(SB), X2
 	PXOR	X3, X3
 	TESTL	R9, R9
 	JZ	unext
 	MOVOU	highBits<>(SB), X3
+	JMP	unext
+
+uavx2:
+	VPBROADCASTB	stopBackslash<>(SB), Y2
+	VPXOR	Y3, Y3, Y3
+	TESTL	R9, R9
+	JZ	unext
+	VPBROADCASTB	highBits<>(SB), Y3
 
 unext:
+	TESTL	R10, R10
+	JZ	u16
+	LEAQ	32(SI), BX
+	CMPQ	BX, DX
+	JBE	aloop
+	VZEROUPPER
+	XORL	R10, R10
+
+u16:
 	LEAQ	16(SI), BX
 	CMPQ	BX, DX
 	JA	utail
@@ -446,25 +469,25 @@ ucopy:
 	CMPQ	CX, $8
 	JB	ucopy4
 	MOVQ	(SI), R13
-	MOVQ	-8(SI)(CX*1), R10
+	MOVQ	-8(SI)(CX*1), BX
 	MOVQ	R13, (DI)
-	MOVQ	R10, -8(DI)(CX*1)
+	MOVQ	BX, -8(DI)(CX*1)
 	JMP	ucopied
 ucopy4:
 	CMPQ	CX, $4
 	JB	ucopy1
 	MOVL	(SI), R13
-	MOVL	-4(SI)(CX*1), R10
+	MOVL	-4(SI)(CX*1), BX
 	MOVL	R13, (DI)
-	MOVL	R10, -4(DI)(CX*1)
+	MOVL	BX, -4(DI)(CX*1)
 	JMP	ucopied
 ucopy1:
 	TESTQ	CX, CX
 	JZ	ucopied
 	MOVBLZX	(SI), R13
-	MOVBLZX	-1(SI)(CX*1), R10
+	MOVBLZX	-1(SI)(CX*1), BX
 	MOVB	R13, (DI)
-	MOVB	R10, -1(DI)(CX*1)
+	MOVB	BX, -1(DI)(CX*1)
 	CMPQ	CX, $3
 	JB	ucopied
 	MOVBLZX	1(SI), R13
@@ -480,6 +503,25 @@ ufound:
 	BSFL	AX, AX
 	ADDQ	AX, SI
 	ADDQ	AX, DI
+	JMP	ustop
+
+aloop:
+	VMOVDQU	(SI), Y0
+	VMOVDQU	Y0, (DI)
+	VPCMPEQB	Y2, Y0, Y1
+	VPAND	Y3, Y0, Y0
+	VPOR	Y1, Y0, Y0
+	VPMOVMSKB	Y0, AX
+	TESTL	AX, AX
+	JNZ	ufound
+	ADDQ	$32, SI
+	ADDQ	$32, DI
+	LEAQ	32(SI), BX
+	CMPQ	BX, DX
+	JBE	aloop
+	VZEROUPPER
+	XORL	R10, R10
+	JMP	u16
 
 	// At a backslash or a byte over 0x7f: past a two-byte escape, its
 	// byte written; else stop.
@@ -516,6 +558,10 @@ ubyte:
 	JB	ubytes
 
 udone:
+	TESTL	R10, R10
+	JZ	uret
+	VZEROUPPER
+uret:
 	SUBQ	R11, SI
 	SUBQ	R12, DI
 	MOVQ	DI, w+56(FP)

@@ -9,7 +9,7 @@ import (
 
 // On amd64 stringRun is the AVX2 scan where the CPU has AVX2, and
 // stringRunSSE2 where it has not: both are held to the byte loop, and the
-// dispatch is tested with AVX2 off.
+// dispatch is tested with AVX2 off; so is unescapeRun's.
 func init() {
 	stringRuns = append(stringRuns,
 		stringRunCase{"stringRunSSE2", stringRunSSE2},
@@ -20,6 +20,12 @@ func init() {
 			return stringRun(b, j)
 		}},
 	)
+	unescapeRuns = append(unescapeRuns, unescapeRunCase{"unescapeRun without AVX2", func(dst, src []byte, stopHigh bool) (int, int) {
+		was := useAVX2
+		useAVX2 = false
+		defer func() { useAVX2 = was }()
+		return unescapeRun(dst, src, stopHigh)
+	}})
 }
 
 func TestStringRunAVX2Present(t *testing.T) {

@@ -257,20 +257,31 @@ func BenchmarkStringRun(b *testing.B) {
 	}
 }
 
-// checkUnescapeRun holds unescapeRun to unescapeRunBytes on src, with a
-// dst of dn bytes followed by bytes it must not write.
+type unescapeRunCase struct {
+	name string
+	run  func(dst, src []byte, stopHigh bool) (int, int)
+}
+
+// unescapeRuns are the copies held to unescapeRunBytes
+// (stopscan_amd64_test.go adds the dispatch with AVX2 off).
+var unescapeRuns = []unescapeRunCase{{"unescapeRun", unescapeRun}}
+
+// checkUnescapeRun holds unescapeRuns to unescapeRunBytes on src, with a
+// dst of dn bytes followed by bytes they must not write.
 func checkUnescapeRun(t *testing.T, src []byte, dn int, stopHigh bool) {
 	t.Helper()
 	want := make([]byte, dn)
 	ww, wr := unescapeRunBytes(want, src, stopHigh)
-	buf := bytes.Repeat([]byte{0xAA}, dn+40)
-	gw, gr := unescapeRun(buf[:dn:dn], src, stopHigh)
-	if gw != ww || gr != wr || !bytes.Equal(buf[:gw], want[:ww]) {
-		t.Fatalf("unescapeRun(%d bytes, %q, %v) = %d %d %q, want %d %d %q", dn, src, stopHigh, gw, gr, buf[:gw], ww, wr, want[:ww])
-	}
-	for _, c := range buf[dn:] {
-		if c != 0xAA {
-			t.Fatalf("unescapeRun(%d bytes, %q, %v) wrote past dst: %q", dn, src, stopHigh, buf[dn:])
+	for _, u := range unescapeRuns {
+		buf := bytes.Repeat([]byte{0xAA}, dn+40)
+		gw, gr := u.run(buf[:dn:dn], src, stopHigh)
+		if gw != ww || gr != wr || !bytes.Equal(buf[:gw], want[:ww]) {
+			t.Fatalf("%s(%d bytes, %q, %v) = %d %d %q, want %d %d %q", u.name, dn, src, stopHigh, gw, gr, buf[:gw], ww, wr, want[:ww])
+		}
+		for _, c := range buf[dn:] {
+			if c != 0xAA {
+				t.Fatalf("%s(%d bytes, %q, %v) wrote past dst: %q", u.name, dn, src, stopHigh, buf[dn:])
+			}
 		}
 	}
 }
