@@ -26,7 +26,9 @@ func unquoteBody(body []byte) string {
 // (a tool's output has a newline escape every 40 bytes or so). Its UTF-8
 // is checked from its first byte over 0x7f only: the bytes before are
 // ASCII, so the body is valid exactly when the rest is, and the rest
-// starts a run, read as appendUnescaped reads it.
+// starts a run, read as appendUnescaped reads it. Like appendUnescaped
+// it may write out's room past what it appends (unescapeRun's steps):
+// out's spare capacity holds nothing anyone reads.
 func appendText(out, body []byte) []byte {
 	// Valid UTF-8 unescapes to at most its length (an escape is longer
 	// than what it writes); invalid bytes grow to U+FFFD.
