@@ -81,6 +81,55 @@ func appendUnescaped(out, body []byte, valid bool) []byte {
 	return out
 }
 
+// copyString is validString of the string at b[i] for a value whose
+// text is kept: it writes the text, as appendText writes it, into dst
+// (room for len(b)-i bytes) in the same pass, 32 bytes a step
+// (copyStringRun, where copyStrings says so). It returns the index after
+// the string (-1 when invalid or cut) and the text: in dst, unless
+// invalid UTF-8 outgrew it. A string with a byte over 0x7f is validated
+// and written the two-pass way from that byte on (the bytes before are
+// ASCII, as appendText reads them).
+func copyString(b []byte, i int, dst []byte) (end int, text []byte) {
+	j, w := i+1, 0
+	for {
+		if copyStrings && len(b)-j >= 32 {
+			n, r := copyStringRun(dst[w:], b[j:])
+			w, j = w+n, j+r
+		}
+		if j >= len(b) {
+			return -1, nil
+		}
+		switch c := b[j]; {
+		case c == '"':
+			return j + 1, dst[:w]
+		case c < 0x20:
+			return -1, nil
+		case c == '\\':
+			if j+1 >= len(b) {
+				return -1, nil
+			}
+			if e := simpleEscape[b[j+1]]; e != 0 {
+				dst[w] = e
+				w, j = w+1, j+2
+				continue
+			}
+			if b[j+1] != 'u' || hex4(b[j+2:]) < 0 {
+				return -1, nil
+			}
+			out, n := appendUnescape(dst[:w], b[j:]) // within dst: no longer than what it reads
+			w, j = len(out), j+n
+		case c >= 0x80:
+			if end, _ = validString(b, i); end < 0 {
+				return -1, nil
+			}
+			return end, appendText(dst[:w], b[j:end-1])
+		default:
+			dst[w] = c
+			w, j = w+1, j+1
+		}
+	}
+}
+
 // simpleEscape is the byte a two-byte escape \c writes, by c (0: not one).
 var simpleEscape = [256]byte{'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t', '"': '"', '\\': '\\', '/': '/'}
 

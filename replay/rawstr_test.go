@@ -3,6 +3,7 @@ package replay
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -248,6 +249,94 @@ func BenchmarkAppendText(b *testing.B) {
 		b.SetBytes(int64(len(s)))
 		for b.Loop() {
 			out = appendUnescapedRef(out[:0], s, utf8.Valid(s))
+		}
+	})
+}
+
+// checkCopyString holds copyString to validString and appendText: the
+// same end, and the text appendText writes of the string it accepts.
+func checkCopyString(t *testing.T, b []byte, i int) {
+	t.Helper()
+	wantEnd, _ := validString(b, i)
+	end, text := copyString(b, i, make([]byte, len(b)-i))
+	if end != wantEnd {
+		t.Fatalf("copyString(%q, %d) ends at %d, validString at %d", b, i, end, wantEnd)
+	}
+	if end >= 0 {
+		if want := appendText(nil, b[i+1:end-1]); !bytes.Equal(text, want) {
+			t.Fatalf("copyString(%q, %d) = %q, appendText %q", b, i, text, want)
+		}
+	}
+}
+
+// copyString validates and writes as validString and appendText do,
+// for strings of every length up to 80 bytes made of plain ASCII,
+// escapes (two-byte, \u, surrogates, bad ones), multi-byte UTF-8,
+// invalid bytes and control bytes, closed and followed by more of a
+// line, or cut.
+func TestCopyString(t *testing.T) {
+	pieces := []string{"a", `\n`, `\"`, `\\`, `\/`, `\u00e9`, `\ud83d\ude00`, `\ud800`, `\u12`, `\x`, "é", "\xff", "\x01", "\x7f", `"`, "0123456789abcdef0123456789abcdef"}
+	for n := range 81 {
+		for i := range pieces {
+			for j := range pieces {
+				for _, tail := range []string{`", "kind": "action"}`, `"}`, ``, `\`} {
+					b := []byte(`{"output": "`)
+					b = append(b, bytes.Repeat([]byte{'q'}, n)...)
+					b = append(b, pieces[i]...)
+					b = append(b, bytes.Repeat([]byte{'r'}, n%37)...)
+					b = append(b, pieces[j]...)
+					b = append(b, tail...)
+					checkCopyString(t, b, len(`{"output": `))
+				}
+			}
+		}
+	}
+}
+
+func FuzzCopyString(f *testing.F) {
+	for _, s := range []string{`{"output": "a\nb", "x": 1}`, `"0123456789abcdef0123456789abcdef0123456789\n\u00e9\ud800x"}`, "\"\xff\xfe\\t\xc3 0123456789abcdef0123456789abcdef\"", `"\ud800\\"`} {
+		f.Add([]byte(s), uint8(0))
+	}
+	f.Fuzz(func(t *testing.T, b []byte, from uint8) {
+		if len(b) == 0 {
+			return
+		}
+		if i := bytes.IndexByte(b[int(from)%len(b):], '"'); i >= 0 {
+			checkCopyString(t, b, int(from)%len(b)+i)
+		}
+	})
+}
+
+// FuzzLineStepCopy: a steps line read with its output written in the
+// validating pass (lineCopy) gives the step read without, output and
+// all, and the outputs it kept stay as they were while lines after are
+// read (a line cut, invalid, or naming its output twice or escaped).
+func FuzzLineStepCopy(f *testing.F) {
+	for _, s := range []string{
+		`{"step": 1, "action": "ls", "output": "0123456789abcdef0123456789abcdef\nline two\u00e9", "error": false}`,
+		`{"step": 2, "output": "first", "output": "second, 0123456789abcdef0123456789abcdef"}`,
+		`{"step": 3, "outp\u0075t": "escaped key 0123456789abcdef0123456789abcdef"}`,
+		`{"step": 4, "output": "0123456789abcdef0123456789abcdef", "output": 5}`,
+		`{"step": 5, "output": "0123456789abcdef0123456789abcdef\x01"}`,
+		"{\"output\": \"\xff\xfe 0123456789abcdef0123456789abcdef\", \"kind\": \"message\"}",
+		`{"output": "0123456789abcdef0123456789abcdef0123", "x": }`,
+	} {
+		f.Add([]byte(s), []byte(`{"step": 9, "output": "after 0123456789abcdef0123456789abcdef\n"}`))
+	}
+	f.Fuzz(func(t *testing.T, line, next []byte) {
+		plain, copying := newStepPaths(nil), newStepPaths(nil)
+		copying.copies = &outputCopies{}
+		want, wantErr := lineStep(line, plain)
+		got, gotErr := lineStep(line, copying)
+		got.outCopied = false
+		if gotErr != wantErr || fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Fatalf("%q: %+v %q, without the copy %+v %q", line, got, gotErr, want, wantErr)
+		}
+		held := strings.Clone(got.output)
+		wantNext, _ := lineStep(next, plain)
+		gotNext, _ := lineStep(next, copying)
+		if got.output != held || gotNext.output != wantNext.output {
+			t.Fatalf("%q then %q: %q and %q, want %q and %q", line, next, got.output, gotNext.output, held, wantNext.output)
 		}
 	})
 }

@@ -47,3 +47,14 @@ func verbatimIndex(b []byte, j int) int
 //
 //go:noescape
 func unescapeRun(dst, src []byte, stopHigh bool) (w, r int)
+
+// copyStringRun is unescapeRun for a string not yet validated: it also
+// stops at '"', at a byte below 0x20 and at every byte over 0x7f, and
+// returns once fewer than 32 bytes of src or dst are left. AVX2 only
+// (copyStrings).
+//
+//go:noescape
+func copyStringRun(dst, src []byte) (w, r int)
+
+// copyStrings says copyStringRun may be called.
+var copyStrings = useAVX2

@@ -568,6 +568,79 @@ uret:
 	MOVQ	SI, r+64(FP)
 	RET
 
+// func copyStringRun(dst, src []byte) (w, r int)
+//
+// unescapeRun (AVX2 steps only) that also stops at '"' and at a byte
+// below 0x20, and at any byte over 0x7f, for a string not yet validated:
+// it returns once fewer than 32 bytes of src (or dst) are left, the last
+// ones to its caller. Only called where the CPU has AVX2 (useAVX2).
+TEXT ·copyStringRun(SB), NOSPLIT, $0-64
+	MOVQ	dst_base+0(FP), DI
+	MOVQ	dst_len+8(FP), AX
+	MOVQ	src_base+24(FP), SI
+	MOVQ	src_len+32(FP), DX
+	CMPQ	AX, DX
+	CMOVQLT	AX, DX         // the bytes read: min(len(src), len(dst))
+	MOVQ	SI, R11
+	MOVQ	DI, R12
+	ADDQ	SI, DX
+	LEAQ	escapeByte<>(SB), R8
+	VPBROADCASTB	stopQuote<>(SB), Y1
+	VPBROADCASTB	stopBackslash<>(SB), Y2
+	VPBROADCASTB	stopControl<>(SB), Y3
+
+cnext:
+	LEAQ	32(SI), BX
+	CMPQ	BX, DX
+	JA	cdone
+
+cloop:
+	VMOVDQU	(SI), Y0
+	VMOVDQU	Y0, (DI)
+	VPMINUB	Y3, Y0, Y4
+	VPCMPEQB	Y0, Y4, Y4
+	VPCMPEQB	Y1, Y0, Y5
+	VPOR	Y4, Y5, Y5
+	VPCMPEQB	Y2, Y0, Y4
+	VPOR	Y4, Y5, Y5
+	VPOR	Y0, Y5, Y5     // a byte over 0x7f: its own high bit
+	VPMOVMSKB	Y5, AX
+	TESTL	AX, AX
+	JNZ	cfound
+	ADDQ	$32, SI
+	ADDQ	$32, DI
+	LEAQ	32(SI), BX
+	CMPQ	BX, DX
+	JBE	cloop
+	JMP	cdone
+
+cfound:
+	BSFL	AX, AX
+	ADDQ	AX, SI
+	ADDQ	AX, DI
+	MOVBLZX	(SI), AX
+	CMPB	AL, $0x5c
+	JNE	cdone
+	LEAQ	1(SI), BX
+	CMPQ	BX, DX
+	JAE	cdone
+	MOVBLZX	(BX), AX
+	MOVBLZX	(R8)(AX*1), AX
+	TESTL	AX, AX
+	JZ	cdone
+	MOVB	AL, (DI)
+	ADDQ	$2, SI
+	INCQ	DI
+	JMP	cnext
+
+cdone:
+	VZEROUPPER
+	SUBQ	R11, SI
+	SUBQ	R12, DI
+	MOVQ	DI, w+48(FP)
+	MOVQ	SI, r+56(FP)
+	RET
+
 // The bytes sought, 16 copies each.
 DATA stopQuote<>+0(SB)/8, $0x2222222222222222
 DATA stopQuote<>+8(SB)/8, $0x2222222222222222

@@ -30,3 +30,9 @@ func verbatimIndex(b []byte, j int) int { return verbatimIndexSWAR(b, j) }
 func unescapeRun(dst, src []byte, stopHigh bool) (w, r int) {
 	return unescapeRunBytes(dst, src, stopHigh)
 }
+
+// copyStringRun is not here (copyStrings): it copies nothing.
+func copyStringRun(dst, src []byte) (w, r int) { return 0, 0 }
+
+// copyStrings says copyStringRun may be called.
+const copyStrings = false
