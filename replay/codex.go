@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"strings"
-	"unicode/utf8"
 	"unsafe"
 )
 
@@ -313,7 +312,7 @@ func (c *codexReader) call(name string, args rawValue) (action, canonical string
 // decode is string v's value (v.Str()'s bytes) in c.scratch.
 func (c *codexReader) decode(v rawValue) []byte {
 	body := v[1 : len(v)-1]
-	c.scratch = appendUnescaped(c.scratch[:0], body, utf8.Valid(body))
+	c.scratch = appendText(c.scratch[:0], body)
 	return c.scratch
 }
 

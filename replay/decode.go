@@ -25,6 +25,14 @@ var nullLit = []byte("null")
 // value, NaN and infinities given as null. It reports false when line is
 // not exactly one valid JSON object; fn may have been called by then.
 func scanLine(line []byte, fn func(key []byte, esc bool, val []byte)) bool {
+	return scanLineCopy(line, fn, nil)
+}
+
+// scanLineCopy is scanLine that, with cp, has cp validate the string
+// value of each member whose key is written cp.name, unescaped
+// (lineCopy.copy: the text a reader keeps written in the validating
+// pass, not in a second one).
+func scanLineCopy(line []byte, fn func(key []byte, esc bool, val []byte), cp *lineCopy) bool {
 	i := skipSpace(line, 0)
 	if i >= len(line) || line[i] != '{' {
 		return false
@@ -51,7 +59,11 @@ func scanLine(line []byte, fn func(key []byte, esc bool, val []byte)) bool {
 		if i < len(line) && line[i] == '"' {
 			// Most values are strings: checked at once, not through
 			// validValue's walk of containers.
-			vEnd, _ = validString(line, i)
+			if cp != nil && !kEsc && string(key) == cp.name {
+				vEnd = cp.copy(line, i)
+			} else {
+				vEnd, _ = validString(line, i)
+			}
 		} else {
 			vEnd = validValue(line, i)
 		}

@@ -84,42 +84,19 @@ func jsUnquote(v rawValue) (string, bool) {
 // appends at most len(body) bytes: dst with that room is not grown (and
 // given up, the bytes written past its length are never read).
 func appendJSUnquoted(dst, body []byte) (out []byte, ok bool) {
-	k := bytes.IndexByte(body, '\\')
-	if k < 0 {
-		if !utf8.Valid(body) {
-			return dst, false
-		}
-		return append(dst, body...), true
-	}
+	// One pass (unescapeRun) copies the body and its two-byte escapes up
+	// to a \u escape, where the body was searched for each escape; the
+	// short escapes write ASCII bytes for ASCII bytes, so the copy is
+	// valid UTF-8 exactly when the body is, checked from its first byte
+	// over 0x7f (the bytes before are ASCII).
 	start := len(dst)
-	out, ok = appendShortUnescaped(slices.Grow(dst, len(body)), body, k)
-	// The short escapes write ASCII bytes for ASCII bytes, so out is
-	// valid exactly when body is: one pass checks it, where body was
-	// searched for a \u escape, checked and then unescaped.
-	return out, ok && utf8.Valid(out[start:])
-}
-
-// appendShortUnescaped appends a validated string's body, whose first
-// backslash is at k, unescaped, every escape a two-byte one (\n, \", …);
-// ok is false at a \u escape, which it leaves to the caller. It appends
-// at most len(body) bytes: dst with that room is not grown.
-func appendShortUnescaped(dst, body []byte, k int) (out []byte, ok bool) {
-	out = dst
-	for {
-		out = append(out, body[:k]...)
-		if k+1 >= len(body) {
-			return out, false // not reached: validated
-		}
-		c := simpleEscape[body[k+1]]
-		if c == 0 {
-			return out, false // \u
-		}
-		out = append(out, c)
-		body = body[k+2:]
-		if k = bytes.IndexByte(body, '\\'); k < 0 {
-			return append(out, body...), true
-		}
+	out = slices.Grow(dst, len(body))
+	w, r := unescapeRun(out[start:cap(out)], body, true)
+	if r < len(body) && body[r] != '\\' {
+		w2, r2 := unescapeRun(out[start+w:cap(out)], body[r:], false)
+		return out[:start+w+w2], r+r2 == len(body) && utf8.Valid(out[start+w:start+w+w2])
 	}
+	return out[:start+w], r == len(body)
 }
 
 // unquoteCopy is jsUnquote copied into the reader's blocks (g.copies,

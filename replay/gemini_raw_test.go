@@ -86,7 +86,7 @@ func jsUnquoteOld(v rawValue) (string, bool) {
 		return string(body), true
 	}
 	if valid && !bytes.Contains(body, []byte(`\u`)) {
-		return unescape(body, true), true
+		return string(appendUnescaped(nil, body, true)), true
 	}
 	p := &jsParser{b: v}
 	s, _ := p.string()

@@ -4,6 +4,7 @@ package replay
 
 import (
 	"bytes"
+	"slices"
 	"unicode/utf16"
 	"unicode/utf8"
 	"unsafe"
@@ -11,53 +12,122 @@ import (
 
 // unquoteBody unescapes the body (between the quotes) of a string that
 // validValue accepted, as json.Unmarshal into a string does: invalid
-// UTF-8 and lone surrogates become U+FFFD. The runs between escapes are
-// found with bytes.IndexByte and copied whole when valid UTF-8, so a
-// long tool output with a newline escape every line costs about a copy
-// (encoding/json went through its scanner byte by byte, twice).
+// UTF-8 and lone surrogates become U+FFFD.
 func unquoteBody(body []byte) string {
-	// Valid UTF-8 unescapes to at most its length (an escape is longer
-	// than what it writes); invalid bytes grow to U+FFFD and append grows.
-	// Appending to a []byte, the common escapes written inline, a line's
-	// newline escape costs an IndexByte and two appends, not a Builder's
-	// three calls.
-	return unescape(body, utf8.Valid(body)) // once for the whole string: its runs need no check
-}
-
-// unescape is unquoteBody, valid saying whether body is valid UTF-8.
-func unescape(body []byte, valid bool) string {
-	out := appendUnescaped(make([]byte, 0, len(body)), body, valid)
+	out := appendText(nil, body)
 	return unsafe.String(unsafe.SliceData(out), len(out)) // out is not written again
 }
 
-// appendUnescaped appends unescape(body, valid) to out.
-func appendUnescaped(out, body []byte, valid bool) []byte {
+// appendText appends the text of a validated string's body, as
+// appendUnescaped(out, body, utf8.Valid(body)) does, in one pass where
+// the body is ASCII: unescapeRun copies it and its two-byte escapes
+// (stopping at a byte over 0x7f), where utf8.Valid, a search for a
+// backslash and a search for each next one went over it before the copy
+// (a tool's output has a newline escape every 40 bytes or so). Its UTF-8
+// is checked from its first byte over 0x7f only: the bytes before are
+// ASCII, so the body is valid exactly when the rest is, and the rest
+// starts a run, read as appendUnescaped reads it. Like appendUnescaped
+// it may write out's room past what it appends (unescapeRun's steps):
+// out's spare capacity holds nothing anyone reads.
+func appendText(out, body []byte) []byte {
+	// Valid UTF-8 unescapes to at most its length (an escape is longer
+	// than what it writes); invalid bytes grow to U+FFFD.
+	out = slices.Grow(out, len(body))
 	for len(body) > 0 {
-		run := body
-		k := bytes.IndexByte(body, '\\')
-		if k >= 0 {
-			run = body[:k]
-		}
-		if valid {
-			out = append(out, run...)
-		} else {
-			out = appendUTF8(out, run)
-		}
-		if k < 0 {
+		w, r := unescapeRun(out[len(out):cap(out)], body, true)
+		out, body = out[:len(out)+w], body[r:]
+		if len(body) == 0 {
 			break
 		}
-		if k+1 < len(body) {
-			if c := simpleEscape[body[k+1]]; c != 0 {
-				out = append(out, c)
-				body = body[k+2:]
-				continue
-			}
+		if body[0] != '\\' {
+			return appendUnescaped(out, body, utf8.Valid(body))
 		}
 		var n int
-		out, n = appendUnescape(out, body[k:])
-		body = body[k+n:]
+		out, n = appendUnescape(out, body)
+		body = body[n:]
 	}
 	return out
+}
+
+// appendUnescaped appends a validated string's body unescaped to out,
+// valid saying whether body is valid UTF-8 (else each invalid byte is
+// written as U+FFFD). unescapeRun copies the runs between escapes and
+// the two-byte escapes, a \u escape is written here, and so is a run
+// with a byte over 0x7f when body is not valid.
+func appendUnescaped(out, body []byte, valid bool) []byte {
+	out = slices.Grow(out, len(body)) // unescapeRun writes within its room
+	for len(body) > 0 {
+		w, r := unescapeRun(out[len(out):cap(out)], body, !valid)
+		out, body = out[:len(out)+w], body[r:]
+		if len(body) == 0 {
+			break
+		}
+		if body[0] == '\\' {
+			var n int
+			out, n = appendUnescape(out, body)
+			body = body[n:]
+			continue
+		}
+		// A byte over 0x7f of a body not valid UTF-8: its run, up to the
+		// next escape, from an ASCII byte or an escape on (so decoded
+		// from the same byte as the whole run would be).
+		k := bytes.IndexByte(body, '\\')
+		if k < 0 {
+			k = len(body)
+		}
+		out = slices.Grow(appendUTF8(out, body[:k]), len(body)-k)
+		body = body[k:]
+	}
+	return out
+}
+
+// copyString is validString of the string at b[i] for a value whose
+// text is kept: it writes the text, as appendText writes it, into dst
+// (room for len(b)-i bytes) in the same pass, 32 bytes a step
+// (copyStringRun, where copyStrings says so). It returns the index after
+// the string (-1 when invalid or cut) and the text: in dst, unless
+// invalid UTF-8 outgrew it. A string with a byte over 0x7f is validated
+// and written the two-pass way from that byte on (the bytes before are
+// ASCII, as appendText reads them).
+func copyString(b []byte, i int, dst []byte) (end int, text []byte) {
+	j, w := i+1, 0
+	for {
+		if copyStrings && len(b)-j >= 32 {
+			n, r := copyStringRun(dst[w:], b[j:])
+			w, j = w+n, j+r
+		}
+		if j >= len(b) {
+			return -1, nil
+		}
+		switch c := b[j]; {
+		case c == '"':
+			return j + 1, dst[:w]
+		case c < 0x20:
+			return -1, nil
+		case c == '\\':
+			if j+1 >= len(b) {
+				return -1, nil
+			}
+			if e := simpleEscape[b[j+1]]; e != 0 {
+				dst[w] = e
+				w, j = w+1, j+2
+				continue
+			}
+			if b[j+1] != 'u' || hex4(b[j+2:]) < 0 {
+				return -1, nil
+			}
+			out, n := appendUnescape(dst[:w], b[j:]) // within dst: no longer than what it reads
+			w, j = len(out), j+n
+		case c >= 0x80:
+			if end, _ = validString(b, i); end < 0 {
+				return -1, nil
+			}
+			return end, appendText(dst[:w], b[j:end-1])
+		default:
+			dst[w] = c
+			w, j = w+1, j+1
+		}
+	}
 }
 
 // simpleEscape is the byte a two-byte escape \c writes, by c (0: not one).
@@ -163,6 +233,6 @@ func (s *scratchText) str(v rawValue) (string, bool) {
 		return "", false
 	}
 	body := v[1 : len(v)-1]
-	// Valid UTF-8 unescapes to at most its length (unquoteBody).
-	return s.keep(appendUnescaped(s.room(len(body)), body, utf8.Valid(body))), true
+	// Valid UTF-8 unescapes to at most its length (appendText).
+	return s.keep(appendText(s.room(len(body)), body)), true
 }

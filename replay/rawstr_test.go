@@ -1,9 +1,12 @@
 package replay
 
 import (
+	"bytes"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // FuzzUnquoteBody holds the fast unescape to json.Unmarshal's string,
@@ -125,4 +128,215 @@ func TestKeyWord(t *testing.T) {
 			}
 		}
 	}
+}
+
+// appendUnescapedRef is appendUnescaped as it was before unescapeRun: the
+// runs between backslashes found with bytes.IndexByte and appended whole
+// (through appendUTF8 when body is not valid), each escape written by
+// appendUnescape.
+func appendUnescapedRef(out, body []byte, valid bool) []byte {
+	for len(body) > 0 {
+		run := body
+		k := bytes.IndexByte(body, '\\')
+		if k >= 0 {
+			run = body[:k]
+		}
+		if valid {
+			out = append(out, run...)
+		} else {
+			out = appendUTF8(out, run)
+		}
+		if k < 0 {
+			break
+		}
+		var n int
+		out, n = appendUnescape(out, body[k:])
+		body = body[k+n:]
+	}
+	return out
+}
+
+// checkUnescaped holds appendText and appendUnescaped (told the body's
+// UTF-8 is valid or not, and told it is not when it is) to
+// appendUnescapedRef, appending to a held prefix in a slice of each room.
+func checkUnescaped(t *testing.T, body []byte) {
+	t.Helper()
+	valid := utf8.Valid(body)
+	want := appendUnescapedRef([]byte("prefix"), body, valid)
+	for _, room := range []int{0, len(body) / 2, len(body), 3*len(body) + 8} {
+		fns := []struct {
+			name string
+			fn   func(out []byte) []byte
+		}{
+			{"appendText", func(out []byte) []byte { return appendText(out, body) }},
+			{"appendUnescaped", func(out []byte) []byte { return appendUnescaped(out, body, valid) }},
+			{"appendUnescaped, not valid", func(out []byte) []byte { return appendUnescaped(out, body, false) }},
+		}
+		for _, f := range fns {
+			if f.name == "appendUnescaped, not valid" && valid && !bytes.Equal(appendUnescapedRef(nil, body, false), want[len("prefix"):]) {
+				t.Fatalf("appendUnescapedRef(%q) reads the valid body as invalid otherwise", body)
+			}
+			out := append(make([]byte, 0, len("prefix")+room), "prefix"...)
+			if got := f.fn(out); !bytes.Equal(got, want) {
+				t.Fatalf("%s(%q), room %d = %q, want %q", f.name, body, room, got, want)
+			}
+		}
+	}
+}
+
+// appendText and appendUnescaped write what appendUnescapedRef writes,
+// for bodies of every length up to 40 bytes (the 16-byte steps and their
+// tails) made of plain ASCII, two-byte escapes, \u escapes (surrogates,
+// paired or lone), multi-byte UTF-8 and invalid bytes, placed anywhere.
+func TestAppendUnescapedRef(t *testing.T) {
+	pieces := []string{"a", "xyz", `\n`, `\"`, `\\`, `\/`, `\u00e9`, `\ud83d\ude00`, `\ud800`, `\udc00x`, "é", "€", "\xff", "\xe2\x82", "\x7f", "0123456789abcdef"}
+	for n := range 41 {
+		for i := range pieces {
+			for j := range pieces {
+				for _, k := range []int{0, 3, 9} {
+					b := bytes.Repeat([]byte{'q'}, n)
+					b = append(b, pieces[i]...)
+					b = append(b, bytes.Repeat([]byte{'r'}, k)...)
+					b = append(b, pieces[j]...)
+					b = append(b, bytes.Repeat([]byte{'s'}, n%17)...)
+					checkUnescaped(t, b)
+					checkUnescaped(t, b[n:])
+				}
+			}
+		}
+	}
+}
+
+// FuzzAppendText holds appendText and appendUnescaped to
+// appendUnescapedRef for every string validValue accepts.
+func FuzzAppendText(f *testing.F) {
+	for _, s := range []string{`"a\nb"`, `"\ud83d\ude00\ud800x\udc00"`, "\"\xff\xfe\\t\xc3\"", `"\u00e9\/\\\"\b\f\r"`, `"0123456789abcdef\n0123456789abcdef"`, "\"0123456789abcdé\\n\xff0123\"", `"\ud800\\"`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		if len(raw) < 2 || raw[0] != '"' || validValue(raw, 0) != len(raw) {
+			return
+		}
+		body := raw[1 : len(raw)-1]
+		checkUnescaped(t, body)
+		// Copied as an output, after one the block holds, filling its room.
+		want := string(appendUnescapedRef(nil, body, utf8.Valid(body)))
+		var c outputCopies
+		held := c.unescaped(rawValue(`"held"`))
+		c.block = c.block[:max(cap(c.block)-len(raw)/2, len(c.block))]
+		if got := c.unescaped(rawValue(raw)); got != want || held != "held" {
+			t.Fatalf("outputCopies.unescaped(%q) = %q after %q, want %q", raw, got, held, want)
+		}
+	})
+}
+
+// BenchmarkAppendText: a tool's output (BenchmarkUnescapeRun's) unescaped
+// by appendText, and as before it by utf8.Valid and appendUnescapedRef.
+func BenchmarkAppendText(b *testing.B) {
+	var s []byte
+	for i := range 40 {
+		s = append(s, strings.Repeat("x", 20+i*7%51)...)
+		s = append(s, `\n`...)
+	}
+	out := make([]byte, 0, len(s))
+	b.Run("appendText", func(b *testing.B) {
+		b.SetBytes(int64(len(s)))
+		for b.Loop() {
+			out = appendText(out[:0], s)
+		}
+	})
+	b.Run("appendUnescapedRef", func(b *testing.B) {
+		b.SetBytes(int64(len(s)))
+		for b.Loop() {
+			out = appendUnescapedRef(out[:0], s, utf8.Valid(s))
+		}
+	})
+}
+
+// checkCopyString holds copyString to validString and appendText: the
+// same end, and the text appendText writes of the string it accepts.
+func checkCopyString(t *testing.T, b []byte, i int) {
+	t.Helper()
+	wantEnd, _ := validString(b, i)
+	end, text := copyString(b, i, make([]byte, len(b)-i))
+	if end != wantEnd {
+		t.Fatalf("copyString(%q, %d) ends at %d, validString at %d", b, i, end, wantEnd)
+	}
+	if end >= 0 {
+		if want := appendText(nil, b[i+1:end-1]); !bytes.Equal(text, want) {
+			t.Fatalf("copyString(%q, %d) = %q, appendText %q", b, i, text, want)
+		}
+	}
+}
+
+// copyString validates and writes as validString and appendText do,
+// for strings of every length up to 80 bytes made of plain ASCII,
+// escapes (two-byte, \u, surrogates, bad ones), multi-byte UTF-8,
+// invalid bytes and control bytes, closed and followed by more of a
+// line, or cut.
+func TestCopyString(t *testing.T) {
+	pieces := []string{"a", `\n`, `\"`, `\\`, `\/`, `\u00e9`, `\ud83d\ude00`, `\ud800`, `\u12`, `\x`, "é", "\xff", "\x01", "\x7f", `"`, "0123456789abcdef0123456789abcdef"}
+	for n := range 81 {
+		for i := range pieces {
+			for j := range pieces {
+				for _, tail := range []string{`", "kind": "action"}`, `"}`, ``, `\`} {
+					b := []byte(`{"output": "`)
+					b = append(b, bytes.Repeat([]byte{'q'}, n)...)
+					b = append(b, pieces[i]...)
+					b = append(b, bytes.Repeat([]byte{'r'}, n%37)...)
+					b = append(b, pieces[j]...)
+					b = append(b, tail...)
+					checkCopyString(t, b, len(`{"output": `))
+				}
+			}
+		}
+	}
+}
+
+func FuzzCopyString(f *testing.F) {
+	for _, s := range []string{`{"output": "a\nb", "x": 1}`, `"0123456789abcdef0123456789abcdef0123456789\n\u00e9\ud800x"}`, "\"\xff\xfe\\t\xc3 0123456789abcdef0123456789abcdef\"", `"\ud800\\"`} {
+		f.Add([]byte(s), uint8(0))
+	}
+	f.Fuzz(func(t *testing.T, b []byte, from uint8) {
+		if len(b) == 0 {
+			return
+		}
+		if i := bytes.IndexByte(b[int(from)%len(b):], '"'); i >= 0 {
+			checkCopyString(t, b, int(from)%len(b)+i)
+		}
+	})
+}
+
+// FuzzLineStepCopy: a steps line read with its output written in the
+// validating pass (lineCopy) gives the step read without, output and
+// all, and the outputs it kept stay as they were while lines after are
+// read (a line cut, invalid, or naming its output twice or escaped).
+func FuzzLineStepCopy(f *testing.F) {
+	for _, s := range []string{
+		`{"step": 1, "action": "ls", "output": "0123456789abcdef0123456789abcdef\nline two\u00e9", "error": false}`,
+		`{"step": 2, "output": "first", "output": "second, 0123456789abcdef0123456789abcdef"}`,
+		`{"step": 3, "outp\u0075t": "escaped key 0123456789abcdef0123456789abcdef"}`,
+		`{"step": 4, "output": "0123456789abcdef0123456789abcdef", "output": 5}`,
+		`{"step": 5, "output": "0123456789abcdef0123456789abcdef\x01"}`,
+		"{\"output\": \"\xff\xfe 0123456789abcdef0123456789abcdef\", \"kind\": \"message\"}",
+		`{"output": "0123456789abcdef0123456789abcdef0123", "x": }`,
+	} {
+		f.Add([]byte(s), []byte(`{"step": 9, "output": "after 0123456789abcdef0123456789abcdef\n"}`))
+	}
+	f.Fuzz(func(t *testing.T, line, next []byte) {
+		plain, copying := newStepPaths(nil), newStepPaths(nil)
+		copying.copies = &outputCopies{}
+		want, wantErr := lineStep(line, plain)
+		got, gotErr := lineStep(line, copying)
+		got.outCopied = false
+		if gotErr != wantErr || fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Fatalf("%q: %+v %q, without the copy %+v %q", line, got, gotErr, want, wantErr)
+		}
+		held := strings.Clone(got.output)
+		wantNext, _ := lineStep(next, plain)
+		gotNext, _ := lineStep(next, copying)
+		if got.output != held || gotNext.output != wantNext.output {
+			t.Fatalf("%q then %q: %q and %q, want %q and %q", line, next, got.output, gotNext.output, held, wantNext.output)
+		}
+	})
 }

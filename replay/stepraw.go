@@ -48,6 +48,9 @@ type stepPaths struct {
 	// copies, when not nil, is where a replay as read keeps the
 	// outputs: an output string is read into it (outCopied).
 	copies *outputCopies
+	// outCopy writes a flat line's output into copies as the line is
+	// validated (lineStep).
+	outCopy lineCopy
 	// flat says every field's path is a name of its own, first[f] for
 	// field f (no --field, or one naming another top-level member each):
 	// a line's members are then read straight into the fields (lineStep).
@@ -77,6 +80,7 @@ func newStepPaths(fields map[string]string) *stepPaths {
 		p.flat = p.flat && p.top[f] == f && len(p.rest[f]) == 0
 	}
 	p.keys = newJSKeys(p.first...) // distinct
+	p.outCopy.name = p.first[p.top[sfOutput]]
 	p.strs = byteStrings{}
 	return p
 }
@@ -116,7 +120,13 @@ func lineStep(raw []byte, p *stepPaths) (stepRecord, string) {
 	if p.flat {
 		// below's copy through p.vals, by way of top and rest, was a
 		// loop of nine fields a record that kept them as they were.
-		if _, err := parseFields(raw, p.keys, vals[:]); err != nil {
+		var cp *lineCopy
+		if p.copies != nil && copyStrings {
+			cp = &p.outCopy
+			cp.c, cp.at = p.copies, nil
+		}
+		if _, err := parseFieldsCopy(raw, p.keys, vals[:], cp); err != nil {
+			p.outCopy.at = nil
 			return stepRecord{}, err.Error()
 		}
 		for f, x := range vals {
@@ -138,6 +148,8 @@ func lineStep(raw []byte, p *stepPaths) (stepRecord, string) {
 // stepOf reads a step from its fields' values.
 func stepOf(vals *[numStepFields]rawValue, p *stepPaths) (stepRecord, string) {
 	var r stepRecord
+	at := p.outCopy.at // this line's, set by lineStep: nil for any other
+	p.outCopy.at = nil
 	if x := vals[sfStep]; x != nil {
 		n, integral := rawInteger(x)
 		if !integral {
@@ -153,7 +165,9 @@ func stepOf(vals *[numStepFields]rawValue, p *stepPaths) (stepRecord, string) {
 	}
 	if x := vals[sfOutput]; x != nil {
 		r.hasText = true
-		if x.Kind() == '"' && p.copies != nil {
+		if x.Kind() == '"' && p.copies != nil && at == &x[0] {
+			r.output, r.outCopied = p.outCopy.keep(), true
+		} else if x.Kind() == '"' && p.copies != nil {
 			r.output, r.outCopied = p.copies.unescaped(x), true
 		} else if x.Kind() == '"' {
 			// Over the line, or unescaped into the reader's buffer, and
@@ -357,10 +371,16 @@ func rawTruthy(x rawValue) bool {
 // name: most of a record's members are passed over after one test, the
 // others after one or two. The errors are parseRecord's.
 func parseFields(raw []byte, keys *jsKeys, vals []rawValue) (rawValue, error) {
+	return parseFieldsCopy(raw, keys, vals, nil)
+}
+
+// parseFieldsCopy is parseFields that, with cp, writes the text of the
+// members named cp.name as it validates them (scanLineCopy).
+func parseFieldsCopy(raw []byte, keys *jsKeys, vals []rawValue, cp *lineCopy) (rawValue, error) {
 	for i := range vals {
 		vals[i] = nil
 	}
-	ok := scanLine(raw, func(key []byte, esc bool, val []byte) {
+	ok := scanLineCopy(raw, func(key []byte, esc bool, val []byte) {
 		if !esc {
 			// A key that is a name's bytes is that name when it is valid
 			// UTF-8, as an ASCII name's are: the record's members are
@@ -386,7 +406,7 @@ func parseFields(raw []byte, keys *jsKeys, vals []rawValue) (rawValue, error) {
 		if i := slices.Index(keys.names, unquoteKey(key)); i >= 0 {
 			vals[i] = val
 		}
-	})
+	}, cp)
 	if !ok {
 		v, err := parseRecord(raw, true)
 		if err != nil {
@@ -488,27 +508,71 @@ func (t *stepTable) location(raw string) Sym {
 
 // unescaped is clone(Str of string x): its body unescaped straight into
 // the block, where stepOf unescaped it into the reader's buffer and add
-// copied it again. An unescaped text is no longer than its body but for
-// invalid bytes, three each as U+FFFD.
+// copied it again, in one pass where it is ASCII (appendText). An
+// unescaped text is no longer than its body but for invalid bytes, three
+// each as U+FFFD: one that outgrows the block's room is an array of its
+// own.
 func (c *outputCopies) unescaped(x rawValue) string {
 	body := x[1 : len(x)-1]
-	valid := utf8.Valid(body)
-	if valid && bytes.IndexByte(body, '\\') < 0 {
-		return c.clone(unsafe.String(unsafe.SliceData(body), len(body)))
+	if len(body) > outputBlock/4 {
+		return bytesString(appendText(nil, body))
 	}
-	n := len(body)
-	if !valid {
-		n *= 3
-	}
-	if n > outputBlock/4 {
-		b := appendUnescaped(make([]byte, 0, n), body, valid)
-		return unsafe.String(unsafe.SliceData(b), len(b))
-	}
-	c.room(n)
+	c.room(len(body))
 	start := len(c.block)
-	c.block = appendUnescaped(c.block, body, valid) // within its capacity: the same array
-	if len(c.block) == start {
+	free := c.block[start:cap(c.block)]
+	b := appendText(free[:0], body)
+	if len(b) == 0 {
 		return ""
 	}
-	return unsafe.String(&c.block[start], len(c.block)-start) // never written again
+	if unsafe.SliceData(b) == unsafe.SliceData(free) {
+		c.block = c.block[:start+len(b)]
+	}
+	return bytesString(b) // never written again
+}
+
+// lineCopy writes the text of a line's string member named name into
+// the outputs' block as scanLineCopy validates it (copyString), where
+// the line was validated and the text then written by a second pass over
+// it (outputCopies.unescaped). The text is held in the block's free room
+// until keep takes it: a line that proves invalid after, or whose member
+// named so is not the value read (a key written with escapes, a later
+// member of the name), leaves it to be written over. at is the value's
+// first byte in the line, the text's, nil before any.
+type lineCopy struct {
+	name string
+	c    *outputCopies
+	at   *byte
+	text []byte
+}
+
+// copy validates the string at line[i] and writes its text (copyString),
+// returning the index after it or -1; a string that may be longer than
+// outputBlock/4 is only validated.
+func (lc *lineCopy) copy(line []byte, i int) int {
+	n := len(line) - i
+	if n > outputBlock/4 {
+		end, _ := validString(line, i)
+		return end
+	}
+	c := lc.c
+	c.room(n)
+	end, text := copyString(line, i, c.block[len(c.block):len(c.block)+n])
+	if end >= 0 {
+		lc.at, lc.text = &line[i], text
+	}
+	return end
+}
+
+// keep returns the text written last, which the block now holds (never
+// written again); one that outgrew the room is an array of its own.
+func (lc *lineCopy) keep() string {
+	t, c := lc.text, lc.c
+	lc.text = nil
+	if len(t) == 0 {
+		return ""
+	}
+	if free := c.block[len(c.block):cap(c.block)]; unsafe.SliceData(t) == unsafe.SliceData(free) {
+		c.block = c.block[:len(c.block)+len(t)]
+	}
+	return bytesString(t)
 }

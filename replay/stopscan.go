@@ -4,14 +4,19 @@ package replay
 // special finds what a JSON string's validation stops at ('"', '\\', a
 // byte below 0x20); stringRun the same, passing the two-byte escapes
 // (validString's runs between them are short); verbatimIndex what
-// goVerbatim looks at (<, >, &, '\\', a byte over 0x7f). Every string of
-// every record goes through them. On amd64 they run 16 bytes a step in
+// goVerbatim looks at (<, >, &, '\\', a byte over 0x7f); unescapeRun
+// copies a string's body up to a backslash other than a two-byte escape
+// (or a byte over 0x7f), writing those escapes on the way, for the
+// strings a reader keeps; copyStringRun the same for a string not yet
+// validated, stopping where special does too (AVX2 only). Every string
+// of every record goes through the first three. On amd64 they run 16 bytes a step in
 // assembly (stopscan_amd64.s, SSE2), stringRun 32 where the CPU has AVX2:
 // Go has no SIMD in the language or the standard library (simd/archsimd
 // only behind GOEXPERIMENT=simd) and its compiler does not vectorise
 // loops. Elsewhere, or with the purego build tag, they are the SWAR scans
 // below (stopscan_other.go), eight bytes a word, which are also the
-// reference the assembly is tested against on amd64 (stopscan_test.go).
+// reference the assembly is tested against on amd64 (stopscan_test.go);
+// unescapeRun's is a byte loop (unescapeRunBytes).
 // An assembly function is never inlined, and a string stops every 11 to
 // 17 bytes: the callers test a run's first word themselves (stopMask,
 // verbatimStop) and call the scan only for the runs that go on.
@@ -97,4 +102,27 @@ func stringRunSWAR(b []byte, j int) (stop int, esc bool) {
 		esc = true
 		j += 2
 	}
+}
+
+// unescapeRunBytes is unescapeRun a byte at a time: the assembly's
+// reference (stopscan_test.go), and unescapeRun where there is none.
+func unescapeRunBytes(dst, src []byte, stopHigh bool) (w, r int) {
+	n := min(len(src), len(dst))
+	for r < n {
+		c := src[r]
+		if c == '\\' {
+			if r+1 >= n || simpleEscape[src[r+1]] == 0 {
+				break
+			}
+			dst[w] = simpleEscape[src[r+1]]
+			w, r = w+1, r+2
+			continue
+		}
+		if c >= 0x80 && stopHigh {
+			break
+		}
+		dst[w] = c
+		w, r = w+1, r+1
+	}
+	return w, r
 }

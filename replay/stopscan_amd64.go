@@ -37,3 +37,24 @@ var useAVX2 = cpu.X86.HasAVX2
 //
 //go:noescape
 func verbatimIndex(b []byte, j int) int
+
+// unescapeRun copies src to dst, a two-byte escape (\" \\ \/ \b \f \n \r
+// \t) as the byte it stands for, up to the first other backslash (a \u
+// escape), with stopHigh the first byte over 0x7f, or the end of src or
+// dst, whichever comes first: it returns the bytes written (w) and read
+// (r). dst and src do not overlap; the bytes of dst after the w written
+// may be written too. 16 bytes a step (stopscan_amd64.s).
+//
+//go:noescape
+func unescapeRun(dst, src []byte, stopHigh bool) (w, r int)
+
+// copyStringRun is unescapeRun for a string not yet validated: it also
+// stops at '"', at a byte below 0x20 and at every byte over 0x7f, and
+// returns once fewer than 32 bytes of src or dst are left. AVX2 only
+// (copyStrings).
+//
+//go:noescape
+func copyStringRun(dst, src []byte) (w, r int)
+
+// copyStrings says copyStringRun may be called.
+var copyStrings = useAVX2

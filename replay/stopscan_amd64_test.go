@@ -4,12 +4,13 @@ package replay
 
 import (
 	"bytes"
+	"strings"
 	"testing"
 )
 
 // On amd64 stringRun is the AVX2 scan where the CPU has AVX2, and
 // stringRunSSE2 where it has not: both are held to the byte loop, and the
-// dispatch is tested with AVX2 off.
+// dispatch is tested with AVX2 off; so is unescapeRun's.
 func init() {
 	stringRuns = append(stringRuns,
 		stringRunCase{"stringRunSSE2", stringRunSSE2},
@@ -20,6 +21,12 @@ func init() {
 			return stringRun(b, j)
 		}},
 	)
+	unescapeRuns = append(unescapeRuns, unescapeRunCase{"unescapeRun without AVX2", func(dst, src []byte, stopHigh bool) (int, int) {
+		was := useAVX2
+		useAVX2 = false
+		defer func() { useAVX2 = was }()
+		return unescapeRun(dst, src, stopHigh)
+	}})
 }
 
 func TestStringRunAVX2Present(t *testing.T) {
@@ -61,4 +68,91 @@ func TestStringRunEscapeAtStepEnd(t *testing.T) {
 			}
 		}
 	}
+}
+
+// copyStringRunRef is copyStringRun step by step: 32 bytes a step while
+// 32 are left, each step's bytes up to its first stop.
+func copyStringRunRef(dst, src []byte) (w, r int) {
+	n := min(len(src), len(dst))
+	for r+32 <= n {
+		end, k := r+32, r
+		for k < end && src[k] >= 0x20 && src[k] < 0x80 && src[k] != '"' && src[k] != '\\' {
+			k++
+		}
+		w += copy(dst[w:], src[r:k])
+		r = k
+		if k == end {
+			continue
+		}
+		if src[k] != '\\' || k+1 >= n || simpleEscape[src[k+1]] == 0 {
+			return w, r
+		}
+		dst[w] = simpleEscape[src[k+1]]
+		w, r = w+1, k+2
+	}
+	return w, r
+}
+
+// checkCopyStringRun holds copyStringRun to copyStringRunRef on src, with
+// a dst of dn bytes followed by bytes it must not write.
+func checkCopyStringRun(t *testing.T, src []byte, dn int) {
+	t.Helper()
+	if !useAVX2 {
+		t.Skip("copyStringRun runs where the CPU has AVX2 only")
+	}
+	want := make([]byte, dn)
+	ww, wr := copyStringRunRef(want, src)
+	buf := bytes.Repeat([]byte{0xAA}, dn+40)
+	gw, gr := copyStringRun(buf[:dn:dn], src)
+	if gw != ww || gr != wr || !bytes.Equal(buf[:gw], want[:ww]) {
+		t.Fatalf("copyStringRun(%d bytes, %q) = %d %d %q, want %d %d %q", dn, src, gw, gr, buf[:gw], ww, wr, want[:ww])
+	}
+	for _, c := range buf[dn:] {
+		if c != 0xAA {
+			t.Fatalf("copyStringRun(%d bytes, %q) wrote past dst: %q", dn, src, buf[dn:])
+		}
+	}
+}
+
+// copyStringRun copies as its reference does, whatever byte stands
+// wherever among neighbours plain, escaped or a backslash's halves, up to
+// 100 bytes, into a dst as long as src, shorter or longer.
+func TestCopyStringRun(t *testing.T) {
+	kinds := []int{0, 0x1f, ' ', '"', '\\', '/', 'b', 'n', 'u', 'a', 0x7f, 0x80, 0xff}
+	for _, fill := range []string{"a", `\n`, `xy\/`, `\\`, `abcdefghijklm\"`, "\xe9t"} {
+		for n := range 101 {
+			src := []byte(strings.Repeat(fill, n))[:n]
+			for pos := range n {
+				for _, c := range kinds {
+					keep := src[pos]
+					src[pos] = byte(c)
+					for _, dn := range []int{n, n + 3, n - 1, n - 33, pos, pos + 1} {
+						if dn >= 0 {
+							checkCopyStringRun(t, src, dn)
+						}
+					}
+					src[pos] = keep
+				}
+			}
+		}
+	}
+}
+
+func FuzzCopyStringRun(f *testing.F) {
+	for _, s := range []string{"", "0123456789abcdef0123456789abcdef\\n0123456789abcdef0123456789abcdef\"x", "0123456789abcdef0123456789abcdef\\u00e9"} {
+		f.Add([]byte(s), uint8(0))
+	}
+	f.Fuzz(func(t *testing.T, src []byte, short uint8) {
+		checkCopyStringRun(t, src, max(len(src)-int(short)%40, 0))
+		checkCopyStringRun(t, src, len(src)+int(short)%8)
+	})
+}
+
+// copyString without copyStringRun (a CPU without AVX2) is held to
+// validString and appendText as well.
+func TestCopyStringNoAVX2(t *testing.T) {
+	was := copyStrings
+	copyStrings = false
+	defer func() { copyStrings = was }()
+	TestCopyString(t)
 }

@@ -20,3 +20,19 @@ func stringRun(b []byte, j int) (stop int, esc bool) { return stringRunSWAR(b, j
 // verbatimIndex returns the index of the first <, >, &, '\\' or byte over
 // 0x7f in b[j:], or len(b) (j itself when j > len(b)).
 func verbatimIndex(b []byte, j int) int { return verbatimIndexSWAR(b, j) }
+
+// unescapeRun copies src to dst, a two-byte escape (\" \\ \/ \b \f \n \r
+// \t) as the byte it stands for, up to the first other backslash (a \u
+// escape), with stopHigh the first byte over 0x7f, or the end of src or
+// dst, whichever comes first: it returns the bytes written (w) and read
+// (r). dst and src do not overlap; the bytes of dst after the w written
+// may be written too.
+func unescapeRun(dst, src []byte, stopHigh bool) (w, r int) {
+	return unescapeRunBytes(dst, src, stopHigh)
+}
+
+// copyStringRun is not here (copyStrings): it copies nothing.
+func copyStringRun(dst, src []byte) (w, r int) { return 0, 0 }
+
+// copyStrings says copyStringRun may be called.
+const copyStrings = false

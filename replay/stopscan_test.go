@@ -256,3 +256,94 @@ func BenchmarkStringRun(b *testing.B) {
 		})
 	}
 }
+
+type unescapeRunCase struct {
+	name string
+	run  func(dst, src []byte, stopHigh bool) (int, int)
+}
+
+// unescapeRuns are the copies held to unescapeRunBytes
+// (stopscan_amd64_test.go adds the dispatch with AVX2 off).
+var unescapeRuns = []unescapeRunCase{{"unescapeRun", unescapeRun}}
+
+// checkUnescapeRun holds unescapeRuns to unescapeRunBytes on src, with a
+// dst of dn bytes followed by bytes they must not write.
+func checkUnescapeRun(t *testing.T, src []byte, dn int, stopHigh bool) {
+	t.Helper()
+	want := make([]byte, dn)
+	ww, wr := unescapeRunBytes(want, src, stopHigh)
+	for _, u := range unescapeRuns {
+		buf := bytes.Repeat([]byte{0xAA}, dn+40)
+		gw, gr := u.run(buf[:dn:dn], src, stopHigh)
+		if gw != ww || gr != wr || !bytes.Equal(buf[:gw], want[:ww]) {
+			t.Fatalf("%s(%d bytes, %q, %v) = %d %d %q, want %d %d %q", u.name, dn, src, stopHigh, gw, gr, buf[:gw], ww, wr, want[:ww])
+		}
+		for _, c := range buf[dn:] {
+			if c != 0xAA {
+				t.Fatalf("%s(%d bytes, %q, %v) wrote past dst: %q", u.name, dn, src, stopHigh, buf[dn:])
+			}
+		}
+	}
+}
+
+// unescapeRun copies and unescapes as the byte loop does, whatever byte
+// stands wherever among neighbours that are plain, escapes or a
+// backslash's halves, up to 80 bytes (every byte up to 34, each kind of
+// byte after), into a dst as long as src, shorter or longer.
+func TestUnescapeRun(t *testing.T) {
+	kinds := []int{0, ' ', '"', '\\', '/', 'b', 'n', 't', 'u', 'a', 0x7f, 0x80, 0xff}
+	for _, fill := range []string{"a", `\n`, `xy\/`, `\\`, `abcdefghijklm\"`, "\xe9\\u", "\xe9t"} {
+		for n := range 81 {
+			src := []byte(strings.Repeat(fill, n))[:n]
+			for pos := range n {
+				for c := range 256 {
+					if n > 34 && !slices.Contains(kinds, c) {
+						continue
+					}
+					keep := src[pos]
+					src[pos] = byte(c)
+					for _, dn := range []int{n, n + 3, n - 1, n - 2, n - 17, pos, pos + 1} {
+						if dn >= 0 {
+							checkUnescapeRun(t, src, dn, c&1 == 0)
+						}
+					}
+					src[pos] = keep
+				}
+			}
+		}
+	}
+}
+
+func FuzzUnescapeRun(f *testing.F) {
+	for _, s := range []string{"", "abc", `0123456789abcdef\n`, "0123456789abcdef01234\\", `x\u00e9y`, "é\\t\x01", "0123456789abcdef0123456789abcdef\\"} {
+		f.Add([]byte(s), uint8(0), true)
+	}
+	f.Fuzz(func(t *testing.T, src []byte, short uint8, stopHigh bool) {
+		checkUnescapeRun(t, src, max(len(src)-int(short)%8, 0), stopHigh)
+		checkUnescapeRun(t, src, len(src)+int(short)%8, stopHigh)
+	})
+}
+
+// BenchmarkUnescapeRun: a tool's output, lines of 20 to 70 bytes between
+// \n escapes (BenchmarkStringRun's), copied and unescaped whole.
+func BenchmarkUnescapeRun(b *testing.B) {
+	var s []byte
+	for i := range 40 {
+		s = append(s, strings.Repeat("x", 20+i*7%51)...)
+		s = append(s, `\n`...)
+	}
+	dst := make([]byte, len(s))
+	for _, r := range []struct {
+		name string
+		run  func(dst, src []byte, stopHigh bool) (int, int)
+	}{{"unescapeRun", unescapeRun}, {"unescapeRunBytes", unescapeRunBytes}} {
+		b.Run(r.name, func(b *testing.B) {
+			b.SetBytes(int64(len(s)))
+			for b.Loop() {
+				if _, n := r.run(dst, s, true); n != len(s) {
+					b.Fatal("stopped early")
+				}
+			}
+		})
+	}
+}
