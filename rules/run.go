@@ -83,50 +83,6 @@ type Env struct {
 	cur   int // the index of the stepper stepping (stepAll)
 }
 
-// foldFollowers says whether startEnv's Envs skip a detector's checks on
-// the turns they report nothing; a test turns it off to compare.
-var foldFollowers = true
-
-// stepAll steps e's steppers over t in order (cur the index of the one
-// stepping), but for those a stepper said need not step (skip): six of
-// the twelve a steps log steps are checks of the OpenHands and Gemini CLI
-// detectors (of an OpenHands V1 log, five of ten with V1's), which report
-// at few turns, and each step asked each of them.
-func (e *Env) stepAll(t *replay.Turn) {
-	steppers := e.steppers
-	for k := 0; k < len(steppers); k++ {
-		e.cur = k
-		steppers[k].Step(t, e)
-		if e.skip > 0 {
-			k += e.skip
-			e.skip = 0
-		}
-	}
-}
-
-// followers returns how many of e's steppers right after leader are, by
-// is, checks reading leader's result, which leader may skip (Env.skip)
-// on a turn where it found nothing for them; 0 in an Env that does not
-// fold.
-func (e *Env) followers(leader Stepper, is func(Stepper) bool) int {
-	if !e.folds {
-		return 0
-	}
-	for i, s := range e.steppers {
-		if s == leader {
-			n := 0
-			for _, f := range e.steppers[i+1:] {
-				if !is(f) {
-					break
-				}
-				n++
-			}
-			return n
-		}
-	}
-	return 0
-}
-
 // at says the steppers are about to step t: the step made for the turn
 // before is not t's, even when t is the same row (a spare turn, reused).
 func (e *Env) at(*replay.Turn) { e.turn = nil }
