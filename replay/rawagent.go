@@ -207,21 +207,18 @@ func readBlock(ix *valueIndex, v rawValue, rawText bool, b *contentBlock) (bad s
 	return bad
 }
 
-// readBlocks reads content: a string (one text block) or an array of
-// blocks. set is false for null or absent content; kindBad for content
-// of another kind; bad names a block of a wrong shape.
-func readBlocks(ix *valueIndex, v rawValue, blocks []contentBlock) (out []contentBlock, set, kindBad bool, bad string) {
-	return readBlocksText(ix, v, blocks, false)
-}
-
-// readBlocksRawText is readBlocks leaving each block's text as written
-// (TextRaw, Text empty), for a reader that decodes only the texts it
-// keeps: a Cline user message's <environment_details>, a quarter of a
-// task's bytes, is read and dropped.
+// readBlocksRawText reads content (a string, one text block, or an array
+// of blocks) leaving each block's text as written (TextRaw, Text empty),
+// for a reader that decodes only the texts it keeps: a Cline user
+// message's <environment_details>, a quarter of a task's bytes, is read
+// and dropped. set is false for null or absent content; kindBad for
+// content of another kind; bad names a block of a wrong shape.
 func readBlocksRawText(ix *valueIndex, v rawValue, blocks []contentBlock) (out []contentBlock, set, kindBad bool, bad string) {
 	return readBlocksText(ix, v, blocks, true)
 }
 
+// readBlocksText is readBlocksRawText that, without rawText, also decodes
+// each block's text (Text).
 func readBlocksText(ix *valueIndex, v rawValue, blocks []contentBlock, rawText bool) (out []contentBlock, set, kindBad bool, bad string) {
 	switch v.Kind() {
 	case 0, 'n':
