@@ -112,10 +112,8 @@ func (g *geminiReader) unquoteCopy(v rawValue) (string, bool) {
 	body := v[1 : len(v)-1]
 	if c := &g.copies; len(body) <= outputBlock/4 {
 		c.room(len(body))
-		start := len(c.block)
-		if out, ok := appendJSUnquoted(c.block, body); ok { // within the block's room: the same array
-			c.block = out
-			return bytesString(out[start:]), true // never written again
+		if out, ok := appendJSUnquoted(c.free(), body); ok { // within the block's room: the same array
+			return c.take(out), true
 		}
 	}
 	return jsUnquote(v)

@@ -300,6 +300,23 @@ func (c *outputCopies) clone(s string) string {
 	return unsafe.String(&c.block[start], len(s)) // never written again
 }
 
+// free is the block's free room, empty, to append a text to within its
+// capacity (room made it at least the text's length); take takes it.
+func (c *outputCopies) free() []byte { return c.block[len(c.block):len(c.block)] }
+
+// take returns text t as a string never written again: one appended to
+// free, which the block grows over to hold it, or one that outgrew that
+// room, an array of its own, left as it is.
+func (c *outputCopies) take(t []byte) string {
+	if len(t) == 0 {
+		return ""
+	}
+	if free := c.block[len(c.block):cap(c.block)]; unsafe.SliceData(t) == unsafe.SliceData(free) {
+		c.block = c.block[:len(c.block)+len(t)]
+	}
+	return bytesString(t)
+}
+
 // room starts a new block, not cleared first (only the bytes appended
 // are read), when the block has less than n bytes free; n is at most
 // outputBlock/4.

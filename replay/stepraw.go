@@ -518,16 +518,7 @@ func (c *outputCopies) unescaped(x rawValue) string {
 		return bytesString(appendText(nil, body))
 	}
 	c.room(len(body))
-	start := len(c.block)
-	free := c.block[start:cap(c.block)]
-	b := appendText(free[:0], body)
-	if len(b) == 0 {
-		return ""
-	}
-	if unsafe.SliceData(b) == unsafe.SliceData(free) {
-		c.block = c.block[:start+len(b)]
-	}
-	return bytesString(b) // never written again
+	return c.take(appendText(c.free(), body))
 }
 
 // lineCopy writes the text of a line's string member named name into
@@ -566,13 +557,7 @@ func (lc *lineCopy) copy(line []byte, i int) int {
 // keep returns the text written last, which the block now holds (never
 // written again); one that outgrew the room is an array of its own.
 func (lc *lineCopy) keep() string {
-	t, c := lc.text, lc.c
+	t := lc.text
 	lc.text = nil
-	if len(t) == 0 {
-		return ""
-	}
-	if free := c.block[len(c.block):cap(c.block)]; unsafe.SliceData(t) == unsafe.SliceData(free) {
-		c.block = c.block[:len(c.block)+len(t)]
-	}
-	return bytesString(t)
+	return lc.c.take(t)
 }
