@@ -10,6 +10,7 @@ package replay
 // once, in a window at least twice as large).
 
 import (
+	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
@@ -25,13 +26,28 @@ type jsonStream struct {
 	err  error // a read error other than io.EOF
 	line int   // the line of buf[pos]
 	max  int   // the largest value held
+
+	// br is r when it is a *bufio.Reader (the read's own, which every
+	// reader of a document is given), and inBR says buf is br's buffered
+	// bytes, read where they lie (fillInPlace), not a copy of them.
+	br   *bufio.Reader
+	inBR bool
+	own  []byte // buf's array when held: a value longer than br's buffer
 }
 
 var errStreamEOF = errors.New("unexpected end of the document")
 
+// streamInPlace lets a jsonStream read its bufio.Reader's buffer in
+// place (fillInPlace): a variable, which TestJSONStreamInPlace turns off
+// to read every byte through a buffer of the stream's own.
+var streamInPlace = true
+
 func newJSONStream(r io.Reader, max int) *jsonStream {
 	if max <= 0 {
 		max = DefaultMaxLineBytes
+	}
+	if br, ok := r.(*bufio.Reader); ok && streamInPlace {
+		return &jsonStream{r: r, line: 1, max: max, br: br, inBR: true}
 	}
 	return &jsonStream{r: r, line: 1, max: max, buf: make([]byte, 0, 64<<10)}
 }
@@ -41,6 +57,11 @@ func newJSONStream(r io.Reader, max int) *jsonStream {
 func (s *jsonStream) fill(want int) bool {
 	if s.eof {
 		return false
+	}
+	if s.br != nil {
+		if s.inBR || s.pos == len(s.buf) {
+			return s.fillInPlace(want)
+		}
 	}
 	if s.pos > 0 {
 		n := copy(s.buf, s.buf[s.pos:])
@@ -69,6 +90,44 @@ func (s *jsonStream) fill(want int) bool {
 			return true
 		}
 	}
+}
+
+// fillInPlace is fill over br's buffer: buf is the bytes br holds,
+// buf[:pos] consumed but not yet discarded from br, so that a document
+// is read where the read put it, not copied again into a buffer of the
+// stream's own (bufio.Reader.Read copies): the Gemini CLI session
+// documents, Cline's tasks and SWE-agent's trajectories were each
+// copied whole once more, and a value was cut (and validated again from
+// its start) at every fill of the stream's buffer, 64 KiB at first,
+// where br holds 1 MiB. A value longer than br's buffer is gathered in
+// a buffer of the stream's own (fill), until that is consumed.
+func (s *jsonStream) fillInPlace(want int) bool {
+	br := s.br
+	if s.inBR {
+		_, _ = br.Discard(s.pos) // never short: buf is what br buffered
+	} else {
+		s.own = s.buf[:0] // the held value consumed: its buffer kept, as grown
+	}
+	kept := len(s.buf) - s.pos
+	if kept >= br.Size() {
+		// A value longer than br's buffer: held from here on.
+		s.own = append(s.own[:0], s.buf[s.pos:]...)
+		_, _ = br.Discard(kept)
+		s.buf, s.pos, s.inBR = s.own, 0, false
+		return s.fill(want)
+	}
+	s.pos, s.inBR = 0, true
+	// Peek reads until it has what is asked or br is full (a read error
+	// ends it), gathering short reads as fill does.
+	_, err := br.Peek(min(kept+max(want, 1), br.Size()))
+	s.buf, _ = br.Peek(br.Buffered())
+	if err != nil && err != bufio.ErrBufferFull {
+		s.eof = true
+		if err != io.EOF {
+			s.err = err
+		}
+	}
+	return len(s.buf) > kept
 }
 
 // peek skips JSON white space (counting lines) and returns the next byte,
