@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"math/bits"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -144,28 +145,48 @@ func appendStructured(b []byte, output string) ([]byte, bool) {
 // appendFallback appends fallbackSignature(output) to b, byte by byte
 // while the first fallbackLen code points are ASCII (where lower case and
 // unicode.IsSpace are a byte's), through fallbackSignature otherwise.
+// Each byte is written as fallbackByte has it, the position moving on
+// but for a space after a space: no branch a byte but the test for
+// ASCII, where there were three and an append (a test of its capacity).
 func appendFallback(b []byte, output string) []byte {
 	start := len(b)
-	inSpace := false
-	for i := 0; i < len(output) && i < fallbackLen; i++ {
-		c := output[i]
+	in := output[:min(len(output), fallbackLen)]
+	b = slices.Grow(b, len(in))
+	out := b[start : start+len(in)]
+	w, inSpace := 0, 0
+	for i := 0; i < len(in); i++ {
+		v := int(fallbackByte[in[i]])
+		if v >= fallbackNotASCII {
+			return append(b[:start], fallbackSignature(output)...)
+		}
+		space := v >> 8
+		out[w] = byte(v)
+		w += 1 - space&inSpace
+		inSpace = space
+	}
+	return b[:start+w]
+}
+
+// fallbackByte[c] is what appendFallback writes for an ASCII byte c: c in
+// lower case, or '-' with bit 8 set for white space; fallbackNotASCII for
+// a byte that is not ASCII.
+var fallbackByte = func() (t [256]uint16) {
+	for c := range 256 {
 		switch {
 		case c >= utf8.RuneSelf:
-			return append(b[:start], fallbackSignature(output)...)
+			t[c] = fallbackNotASCII
 		case c == ' ' || c >= '\t' && c <= '\r':
-			if !inSpace {
-				b = append(b, '-')
-			}
-			inSpace = true
-			continue
+			t[c] = 1<<8 | '-'
 		case c >= 'A' && c <= 'Z':
-			c += 'a' - 'A'
+			t[c] = uint16(c + 'a' - 'A')
+		default:
+			t[c] = uint16(c)
 		}
-		inSpace = false
-		b = append(b, c)
 	}
-	return b
-}
+	return t
+}()
+
+const fallbackNotASCII = 1 << 9
 
 // The words the patterns need, as signatureWords reports them.
 const (

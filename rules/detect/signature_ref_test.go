@@ -319,3 +319,38 @@ func TestScanSignaturePairs(t *testing.T) {
 		check(b.String())
 	}
 }
+
+// TestAppendFallbackBytes holds appendFallback, which writes a byte as
+// its table has it, to fallbackSignature: every byte at every place of
+// the first fallbackLen and past them, after a space and after a letter,
+// and random strings of white space, letters and other bytes, appended
+// after a signature's head.
+func TestAppendFallbackBytes(t *testing.T) {
+	check := func(s string) {
+		t.Helper()
+		if got, want := string(appendFallback([]byte("x|"), s)), "x|"+fallbackSignature(s); got != want {
+			t.Fatalf("appendFallback(%q) = %q, want %q", s, got, want)
+		}
+	}
+	for n := range fallbackLen + 3 {
+		for _, fill := range []string{"aB", "A ", " \t", "\n\r\v\f"} {
+			base := []byte(strings.Repeat(fill, fallbackLen)[:n+1])
+			for c := range 256 {
+				s := slices.Clone(base)
+				s[n] = byte(c)
+				check(string(s))
+				check(string(s) + "Zz ")
+			}
+		}
+	}
+	pieces := []string{" ", "  ", "\t", "\n", "\v\f\r", "\x1c", "\x85", "\u00a0", "\u2028", "é", "\xff", "A", "Word", "x", "-", "_", "0"}
+	r := rand.New(rand.NewPCG(5, 24))
+	for range 20000 {
+		var b strings.Builder
+		for range r.IntN(40) {
+			b.WriteString(pieces[r.IntN(len(pieces))])
+		}
+		check(b.String())
+	}
+	check("")
+}
