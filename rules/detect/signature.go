@@ -2,12 +2,12 @@ package detect
 
 import (
 	"bytes"
-	"encoding/binary"
 	"math/bits"
 	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // fallbackLen is the number of code points the fallback signature keeps.
@@ -44,14 +44,20 @@ func appendNorm(b []byte, s string) []byte {
 	start := len(b)
 	b = append(b, s...)
 	w := b[start:]
-	for ; len(w) >= 8; w = w[8:] {
-		x := binary.LittleEndian.Uint64(w)
+	// The words are read and written through a pointer, as isASCII reads
+	// them: a slice of w a word (w = w[8:]) spent half the loop on its
+	// length, capacity and the mask that keeps it from passing the end.
+	p := unsafe.Pointer(unsafe.SliceData(w))
+	i := 0
+	for ; i+8 <= len(w); i += 8 {
+		x := *(*uint64)(unsafe.Add(p, i)) // within w: i+8 <= len(w)
 		if x&ascii64 != 0 {
 			return append(b[:start], strings.ToLower(s)...)
 		}
-		binary.LittleEndian.PutUint64(w, x|upper64(x))
+		*(*uint64)(unsafe.Add(p, i)) = x | upper64(x)
 	}
-	for i, c := range w {
+	for ; i < len(w); i++ {
+		c := w[i]
 		if c >= utf8.RuneSelf {
 			return append(b[:start], strings.ToLower(s)...)
 		}
