@@ -360,10 +360,12 @@ func (d *TaskAttempts) detect(taskID string, s *taskState, f *TaskFiring) bool {
 	}
 	// The last k attempts, walked from the last: the same blockers (or
 	// work) on each is the same as the last's on each, and the first's
-	// blockers are the last's when they are the same.
+	// blockers are the last's when they are the same. The last is read
+	// for its status alone (its lists are its own), and the walk goes on
+	// from the one before.
 	last := &s.nodes[s.tail]
-	allCompleted, sameBlockers, sameWork := true, true, true
-	for i, n := s.tail, 0; i >= 0 && n < k; i, n = s.nodes[i].prev, n+1 {
+	allCompleted, sameBlockers, sameWork := last.status == StatusDone || last.status == StatusCompleted, true, true
+	for i, n := last.prev, 1; i >= 0 && n < k; i, n = s.nodes[i].prev, n+1 {
 		x := &s.nodes[i]
 		allCompleted = allCompleted && (x.status == StatusDone || x.status == StatusCompleted)
 		sameBlockers = sameBlockers && x.blockers == last.blockers
