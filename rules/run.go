@@ -100,7 +100,7 @@ func (e *Env) stepOf(t *replay.Turn) (*detect.Step, bool) {
 
 //go:noinline
 func (e *Env) makeStep(t *replay.Turn) {
-	e.step, e.stepOK = stepOf(t, e.Episode)
+	e.stepOK = makeStepOf(&e.step, t, e.Episode)
 	e.turn = t
 }
 
