@@ -45,36 +45,69 @@ type FiringList struct {
 // field, holding a string and its index.
 const lastFields = 32
 
-// The fields of a Firing past Turn, Rule and Kind, by their bit in a
-// packed firing's mask.
+// The fields of a Firing past Turn, Rule and Kind, by the index of
+// their bit in a packed firing's mask: FiringIter.Next switches on it,
+// dense from 0 (a jump table, where the bits themselves were a binary
+// search of five tests a field).
 const (
-	fCause = 1 << iota
-	fUrgency
-	fTurnsStuck
-	fTurnsUntilDeath
-	fScore
-	fVisits
-	fPenalty
-	fBase
-	fAdjusted
-	fHasBase
-	fLowConfidence
-	fPattern0
-	fPattern1
-	fLocation
-	fDestination
-	fAction
-	fProposal
-	fRejected
-	fSignature
-	fSimilarity
-	fMatchedStep
-	fTaskID
-	fLoopType
-	fRecommendation
-	fAttemptCount
-	fCycleLength
-	fUnit
+	bCause = iota
+	bUrgency
+	bTurnsStuck
+	bTurnsUntilDeath
+	bScore
+	bVisits
+	bPenalty
+	bBase
+	bAdjusted
+	bHasBase
+	bLowConfidence
+	bPattern0
+	bPattern1
+	bLocation
+	bDestination
+	bAction
+	bProposal
+	bRejected
+	bSignature
+	bSimilarity
+	bMatchedStep
+	bTaskID
+	bLoopType
+	bRecommendation
+	bAttemptCount
+	bCycleLength
+	bUnit
+)
+
+// The fields' bits in a packed firing's mask.
+const (
+	fCause           = 1 << bCause
+	fUrgency         = 1 << bUrgency
+	fTurnsStuck      = 1 << bTurnsStuck
+	fTurnsUntilDeath = 1 << bTurnsUntilDeath
+	fScore           = 1 << bScore
+	fVisits          = 1 << bVisits
+	fPenalty         = 1 << bPenalty
+	fBase            = 1 << bBase
+	fAdjusted        = 1 << bAdjusted
+	fHasBase         = 1 << bHasBase
+	fLowConfidence   = 1 << bLowConfidence
+	fPattern0        = 1 << bPattern0
+	fPattern1        = 1 << bPattern1
+	fLocation        = 1 << bLocation
+	fDestination     = 1 << bDestination
+	fAction          = 1 << bAction
+	fProposal        = 1 << bProposal
+	fRejected        = 1 << bRejected
+	fSignature       = 1 << bSignature
+	fSimilarity      = 1 << bSimilarity
+	fMatchedStep     = 1 << bMatchedStep
+	fTaskID          = 1 << bTaskID
+	fLoopType        = 1 << bLoopType
+	fRecommendation  = 1 << bRecommendation
+	fAttemptCount    = 1 << bAttemptCount
+	fCycleLength     = 1 << bCycleLength
+	fUnit            = 1 << bUnit
 )
 
 // A packed firing's mask is 4 bytes: every bit fits (a constant that
@@ -257,54 +290,54 @@ func (it *FiringIter) Next(f *Firing) bool {
 	f.LowConfidence = mask&fLowConfidence != 0
 	f.Rejected = mask&fRejected != 0
 	for m := mask &^ (fHasBase | fLowConfidence | fRejected); m != 0; m &= m - 1 {
-		switch uint64(1) << bits.TrailingZeros64(m) {
-		case fCause:
+		switch bits.TrailingZeros64(m) {
+		case bCause:
 			f.Cause = l.strs[d.uvarint()]
-		case fUrgency:
+		case bUrgency:
 			f.Urgency = l.strs[d.uvarint()]
-		case fTurnsStuck:
+		case bTurnsStuck:
 			f.TurnsStuck = d.varint()
-		case fTurnsUntilDeath:
+		case bTurnsUntilDeath:
 			f.TurnsUntilDeath = d.varint()
-		case fScore:
+		case bScore:
 			f.Score = d.float()
-		case fVisits:
+		case bVisits:
 			f.Visits = d.varint()
-		case fPenalty:
+		case bPenalty:
 			f.Penalty = d.float()
-		case fBase:
+		case bBase:
 			f.Base = d.float()
-		case fAdjusted:
+		case bAdjusted:
 			f.Adjusted = d.float()
-		case fPattern0:
+		case bPattern0:
 			f.Pattern[0] = l.strs[d.uvarint()]
-		case fPattern1:
+		case bPattern1:
 			f.Pattern[1] = l.strs[d.uvarint()]
-		case fLocation:
+		case bLocation:
 			f.Location = l.strs[d.uvarint()]
-		case fDestination:
+		case bDestination:
 			f.Destination = l.strs[d.uvarint()]
-		case fAction:
+		case bAction:
 			f.Action = l.strs[d.uvarint()]
-		case fProposal:
+		case bProposal:
 			f.Proposal = l.strs[d.uvarint()]
-		case fSignature:
+		case bSignature:
 			f.Signature = l.strs[d.uvarint()]
-		case fSimilarity:
+		case bSimilarity:
 			f.Similarity = d.float()
-		case fMatchedStep:
+		case bMatchedStep:
 			f.MatchedStep = d.varint()
-		case fTaskID:
+		case bTaskID:
 			f.TaskID = l.strs[d.uvarint()]
-		case fLoopType:
+		case bLoopType:
 			f.LoopType = l.strs[d.uvarint()]
-		case fRecommendation:
+		case bRecommendation:
 			f.Recommendation = l.strs[d.uvarint()]
-		case fAttemptCount:
+		case bAttemptCount:
 			f.AttemptCount = d.varint()
-		case fCycleLength:
+		case bCycleLength:
 			f.CycleLength = d.varint()
-		case fUnit:
+		case bUnit:
 			f.Unit = l.strs[d.uvarint()]
 		}
 	}

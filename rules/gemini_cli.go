@@ -99,7 +99,7 @@ func (e *geminiEngine) Step(t *replay.Turn, env *Env) {
 		}), true
 	}
 	if len(e.fired) == 0 {
-		env.skip = e.follow // no check reports: reportGemini would find no firing
+		env.cur += e.follow // no check reports: reportGemini would find no firing
 	}
 }
 

@@ -102,10 +102,19 @@ func offParam(key, doc string) BoolParam {
 // error and exit code; for a ZorkGPT turn, an action step whose output is
 // the game's reply. Filled turns (gaps) are no step.
 func stepOf(t *replay.Turn, ep *replay.Episode) (detect.Step, bool) {
+	var s detect.Step
+	ok := makeStepOf(&s, t, ep)
+	return s, ok
+}
+
+// makeStepOf writes stepOf(t, ep) into *s (the Env's step: made in
+// place, not returned and copied) and returns its bool.
+func makeStepOf(s *detect.Step, t *replay.Turn, ep *replay.Episode) bool {
 	if t.Filled {
-		return detect.Step{}, false
+		*s = detect.Step{}
+		return false
 	}
-	s := detect.Step{N: t.N, Kind: detect.KindAction, Action: ep.Str(t.Action), Output: ep.Output(t.N)}
+	*s = detect.Step{N: t.N, Kind: detect.KindAction, Action: ep.Str(t.Action), Output: ep.Output(t.N)}
 	if len(ep.Steps) > 0 {
 		i := t.N - ep.Turns[0].N
 		info := &ep.Steps[i]
@@ -115,7 +124,7 @@ func stepOf(t *replay.Turn, ep *replay.Episode) (detect.Step, bool) {
 			s.ExitCode, s.HasExitCode = ep.ExitCode(i)
 		}
 	}
-	return s, true
+	return true
 }
 
 // fromDetect declares a rule's key from a detector's Param, so bounds,

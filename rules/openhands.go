@@ -109,7 +109,7 @@ func (e *openHandsEngine) Step(t *replay.Turn, env *Env) {
 		}), true
 	}
 	if e.fired == "" || e.fired == RepeatActionObservation.Name {
-		env.skip = e.follow // no check reports: openHandsCheck.Step would find fired not its rule
+		env.cur += e.follow // no check reports: openHandsCheck.Step would find fired not its rule
 	}
 }
 

@@ -89,7 +89,7 @@ func (e *openHandsV1Engine) Step(t *replay.Turn, env *Env) {
 		}), true
 	}
 	if e.fired == "" || e.fired == V1RepeatActionObservation.Name {
-		env.skip = e.follow // no check reports: openHandsV1Check.Step would find fired not its rule
+		env.cur += e.follow // no check reports: openHandsV1Check.Step would find fired not its rule
 	}
 }
 

@@ -106,6 +106,7 @@ func (r *ReadReplay) add(f Firing) {
 	if !r.scored && r.unkept[cur] {
 		return
 	}
+	f.Unit = "" // set again as the firing is reported (Finish): not kept
 	r.list.Add(&f, cur)
 }
 

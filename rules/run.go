@@ -73,19 +73,19 @@ type Env struct {
 	step   detect.Step
 	stepOK bool
 
-	// skip is how many of the steppers right after the one stepping
-	// need not step this turn (stepAll): a detector's checks, which
-	// report what it found for them, when it found nothing for them
-	// (followers). Only an Env of startEnv skips (folds): RunShared's
+	// folds says a detector's checks, which report what it found for
+	// them, need not step on a turn it found nothing for them
+	// (followers): the detector then adds their count to cur, which
+	// stepAll passes over. Only an Env of startEnv folds: RunShared's
 	// step every stepper.
-	skip  int
 	folds bool
-	cur   int // the index of the stepper stepping (stepAll)
+	cur   int // the index of the stepper stepping (stepAll), 0 after at
 }
 
-// at says the steppers are about to step t: the step made for the turn
-// before is not t's, even when t is the same row (a spare turn, reused).
-func (e *Env) at(*replay.Turn) { e.turn = nil }
+// at says the steppers are about to step t, from the first: the step
+// made for the turn before is not t's, even when t is the same row (a
+// spare turn, reused).
+func (e *Env) at(*replay.Turn) { e.turn, e.cur = nil, 0 }
 
 // stepOf is stepOf(t, e.Episode), made once for the turn being stepped,
 // and held by e: the rules read it, and hand it to the detectors, without
@@ -100,7 +100,7 @@ func (e *Env) stepOf(t *replay.Turn) (*detect.Step, bool) {
 
 //go:noinline
 func (e *Env) makeStep(t *replay.Turn) {
-	e.step, e.stepOK = stepOf(t, e.Episode)
+	e.stepOK = makeStepOf(&e.step, t, e.Episode)
 	e.turn = t
 }
 

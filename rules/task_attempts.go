@@ -57,16 +57,21 @@ var TaskAttempts = &Rule{
 	},
 }
 
-type taskAttempts struct{ d *detect.TaskAttempts }
+// taskAttempts hands its detector each attempt in a, filled in place
+// (the two types have the same fields), where each was built and copied
+// into the call.
+type taskAttempts struct {
+	d *detect.TaskAttempts
+	a detect.Attempt
+}
 
 func (s *taskAttempts) Step(t *replay.Turn, env *Env) {
 	i := t.N - 1
 	if i < 0 || i >= env.Episode.NumAttempts() {
 		return
 	}
-	a := env.Episode.Attempt(i)
-	for _, f := range s.d.Attempt(detect.Attempt{TaskID: a.TaskID, Status: a.Status, Blockers: a.Blockers,
-		CompletedWork: a.CompletedWork, SessionID: a.SessionID, Timestamp: a.Timestamp}) {
+	s.a = detect.Attempt(env.Episode.Attempt(i))
+	for _, f := range s.d.AttemptOf(&s.a) {
 		env.Report(Firing{Turn: t.N, Rule: TaskAttempts, Kind: TaskLoop, TaskID: f.TaskID, LoopType: f.LoopType,
 			Recommendation: f.Recommendation, AttemptCount: f.AttemptCount})
 	}

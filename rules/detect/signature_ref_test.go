@@ -3,6 +3,7 @@ package detect
 import (
 	"fmt"
 	"math/bits"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -86,11 +87,24 @@ func refAppendNorm(b []byte, s string) []byte {
 	return b
 }
 
-// refScanSignature is scanSignature as it was before its loop bound
-// proved its reads in bounds (i+1 < len(s)).
+// refSigPair[b] has bit x set when a word of sigWords starts with byte
+// b, in either ASCII case, and has 'a'+x second (a second byte that is no
+// letter may map onto one: the words are checked in full).
+var refSigPair = func() (t [256]uint32) {
+	for _, w := range sigWords {
+		bit := uint32(1) << (w.word[1] - 'a')
+		t[w.word[0]] |= bit
+		t[w.word[0]-('a'-'A')] |= bit
+	}
+	return t
+}()
+
+// refScanSignature is scanSignature as it was before it read two bytes
+// a step (sigPairs), a byte at a time, and before its loop bound proved
+// its reads in bounds (i+1 < len(s)).
 func refScanSignature(s string, matchError bool) (found uint8, word, loc string) {
 	for i := 0; i+1 < len(s); i++ {
-		if sigPair[s[i]]>>((s[i+1]|0x20-'a')&31)&1 == 0 {
+		if refSigPair[s[i]]>>((s[i+1]|0x20-'a')&31)&1 == 0 {
 			continue
 		}
 		for cands := sigFirst[s[i]]; cands != 0; cands &= cands - 1 {
@@ -258,4 +272,85 @@ func BenchmarkAppendNorm(b *testing.B) {
 			}
 		})
 	}
+}
+
+// TestScanSignaturePairs holds scanSignature, which reads the pairs at
+// even indexes, to the byte-by-byte reference: each word in each ASCII
+// case of its letters at the first four indexes and at the end of
+// strings of odd and even lengths, and random strings of the words, their
+// pieces (the pairs sigPairs holds), an error's location and other bytes.
+func TestScanSignaturePairs(t *testing.T) {
+	check := func(s string) {
+		t.Helper()
+		for _, me := range []bool{false, true} {
+			f, w, l := scanSignature(s, me)
+			rf, rw, rl := refScanSignature(s, me)
+			if f != rf || w != rw || l != rl {
+				t.Fatalf("scanSignature(%q, %v) = %b %q %q, reference %b %q %q", s, me, f, w, l, rf, rw, rl)
+			}
+		}
+	}
+	for _, w := range sigWords {
+		for c := range 1 << len(w.word) {
+			b := []byte(w.word)
+			for j := range b {
+				if c>>j&1 != 0 {
+					b[j] -= 'a' - 'A'
+				}
+			}
+			for pre := range 4 {
+				s := strings.Repeat("x", pre) + string(b)
+				check(s)
+				check(s + ": x at y")
+				check(s[:len(s)-1])
+				check("error " + s + " fail")
+			}
+		}
+	}
+	pieces := []string{"error", "ERROR", "Error:", "erro", "rror", "er", "rr", "ro", "fail", "FAIL", "fa", "ai", "il",
+		"modified", "mo", "od", "Modif", "changed", "ch", "ha", "CHANGE", "updated", "up", "pd", "UPDATE", "fixed", "fi",
+		"ix", "FIXE", "e", "f", "m", "c", "u", "x", " at ", "a.go:3", "\n", " ", "\xff", "é", "0"}
+	r := rand.New(rand.NewPCG(6, 24))
+	for range 100000 {
+		var b strings.Builder
+		for range 1 + r.IntN(10) {
+			b.WriteString(pieces[r.IntN(len(pieces))])
+		}
+		check(b.String())
+	}
+}
+
+// TestAppendFallbackBytes holds appendFallback, which writes a byte as
+// its table has it, to fallbackSignature: every byte at every place of
+// the first fallbackLen and past them, after a space and after a letter,
+// and random strings of white space, letters and other bytes, appended
+// after a signature's head.
+func TestAppendFallbackBytes(t *testing.T) {
+	check := func(s string) {
+		t.Helper()
+		if got, want := string(appendFallback([]byte("x|"), s)), "x|"+fallbackSignature(s); got != want {
+			t.Fatalf("appendFallback(%q) = %q, want %q", s, got, want)
+		}
+	}
+	for n := range fallbackLen + 3 {
+		for _, fill := range []string{"aB", "A ", " \t", "\n\r\v\f"} {
+			base := []byte(strings.Repeat(fill, fallbackLen)[:n+1])
+			for c := range 256 {
+				s := slices.Clone(base)
+				s[n] = byte(c)
+				check(string(s))
+				check(string(s) + "Zz ")
+			}
+		}
+	}
+	pieces := []string{" ", "  ", "\t", "\n", "\v\f\r", "\x1c", "\x85", "\u00a0", "\u2028", "é", "\xff", "A", "Word", "x", "-", "_", "0"}
+	r := rand.New(rand.NewPCG(5, 24))
+	for range 20000 {
+		var b strings.Builder
+		for range r.IntN(40) {
+			b.WriteString(pieces[r.IntN(len(pieces))])
+		}
+		check(b.String())
+	}
+	check("")
 }
