@@ -78,7 +78,11 @@ func (e *fuzzyEntry) histogram() *histogram {
 		if e.hist == nil {
 			e.hist = new(histogram)
 		}
-		e.hist.setString(e.out)
+		if e.ascii() {
+			e.hist.setASCII(e.out)
+		} else {
+			e.hist.setString(e.out)
+		}
 		e.hasHis = true
 	}
 	return e.hist
