@@ -138,6 +138,10 @@ type FuzzyRepeat struct {
 	// product instead of big.Int arithmetic at every comparison.
 	num64, twoDen64 uint64
 	fits64          bool
+	// smallBelow is 2^32 when num64 and twoDen64 are under 2^31 (any
+	// threshold written with up to 9 decimals), else 0: within compares
+	// lengths summing under it as two 64-bit products, inlined.
+	smallBelow uint64
 
 	window int
 	// prev holds the outputs kept, oldest first; an entry that leaves the
@@ -163,6 +167,9 @@ func NewFuzzyRepeat(c FuzzyConfig) (*FuzzyRepeat, error) {
 	d := &FuzzyRepeat{num: th.num, twoDen: th.twoDen, window: c.Window}
 	if d.num.IsUint64() && d.twoDen.IsUint64() {
 		d.num64, d.twoDen64, d.fits64 = d.num.Uint64(), d.twoDen.Uint64(), true
+		if d.num64 < 1<<31 && d.twoDen64 < 1<<31 {
+			d.smallBelow = 1 << 32
+		}
 	}
 	return d, nil
 }
@@ -221,6 +228,18 @@ func (d *FuzzyRepeat) need(total int) int {
 // pairs of a window fail this test on their lengths alone, and the
 // division was most of their cost.
 func (d *FuzzyRepeat) within(total, m int) bool {
+	if uint64(total) < d.smallBelow {
+		// Each product is under 2^63 (m, the shorter length, is at most
+		// total): the 64-bit products compare as the 128-bit ones.
+		// Inlined: most pairs of a window stop here, and the call cost
+		// as much as the test.
+		return d.num64*uint64(total) <= d.twoDen64*uint64(m)
+	}
+	return d.withinWide(total, m)
+}
+
+// withinWide is within for any threshold and lengths.
+func (d *FuzzyRepeat) withinWide(total, m int) bool {
 	if !d.fits64 {
 		return d.need(total) <= m
 	}
