@@ -425,27 +425,34 @@ func decodeRunes(rs []rune, s string) int {
 // (an invalid byte as one U+FFFD) and whether s is valid UTF-8. ASCII
 // bytes, most of an agent's output, are tested 32 and 8 at a time, and
 // the last fewer than 8 with the 8 bytes that end s: byte by byte, the
-// few bytes after the last 16 took as long as 48 before them.
+// few bytes after the last 16 took as long as 48 before them. Each
+// stride is a loop of its own, which counts the ASCII bytes it passes by
+// where it stops: the one loop tested the string's end twice and added
+// to the count at every step.
 func countRunes(s string) (n int, valid bool) {
 	valid = true
 	for i := 0; i < len(s); {
-		if i+32 <= len(s) {
+		from := i
+		for ; i+32 <= len(s); i += 32 {
 			// Sliced once: the four words' loads need no test of their
 			// own against the string's end.
-			if w := s[i : i+32]; (load64(w, 0)|load64(w, 8)|load64(w, 16)|load64(w, 24))&ascii64 == 0 {
-				i, n = i+32, n+32
-				continue
+			if w := s[i : i+32]; (load64(w, 0)|load64(w, 8)|load64(w, 16)|load64(w, 24))&ascii64 != 0 {
+				break
 			}
 		}
-		if i+8 <= len(s) {
-			if load64(s, i)&ascii64 == 0 {
-				i, n = i+8, n+8
-				continue
+		for ; i+8 <= len(s); i += 8 {
+			if load64(s, i)&ascii64 != 0 {
+				break
 			}
-		} else if len(s) >= 8 && load64(s, len(s)-8)&ascii64 == 0 {
+		}
+		n += i - from
+		if i+8 > len(s) && len(s) >= 8 && load64(s, len(s)-8)&ascii64 == 0 {
 			// The rest, under 8 bytes, ASCII (the bytes before it
 			// were counted): a code point each.
 			return n + len(s) - i, valid
+		}
+		if i == len(s) {
+			break
 		}
 		if s[i] < utf8.RuneSelf {
 			i++
