@@ -287,7 +287,9 @@ func (d *FuzzyRepeat) Check(s *Step) (FuzzyFiring, bool) {
 	// most 1) admits: the latest such is the match, found without a
 	// histogram or an LCS.
 	for i := len(d.prev) - 1; i >= 0; i-- {
-		if p := d.prev[i]; p.sameCodePoints(cur) {
+		// The counts tested first, inline: most differ, and the call
+		// cost more than its test.
+		if p := d.prev[i]; p.count == cur.count && p.sameCodePoints(cur) {
 			found, best, bestNum, bestDen = true, p.n, 2*int64(p.count), 2*int64(p.count)
 			break
 		}
