@@ -13,7 +13,11 @@ type histogram struct {
 	// of a word as it is, without masking it.
 	ascii   [256]int32
 	present []uint8 // the ASCII code points counted, each once
-	other   map[rune]int32
+	// unlisted says present is not listed yet (setASCII of a long text):
+	// bound lists it when it needs it. Most such histograms are only
+	// ever the other side of a bound, which reads their counts alone.
+	unlisted bool
+	other    map[rune]int32
 }
 
 // set makes h the counts of rs. A text of setScanFrom code points or
@@ -80,7 +84,7 @@ func setSymbols[T symbol](h *histogram, a []T) {
 // past its end; setASCII indexes it by a byte), made once.
 func (h *histogram) empty() *[256]int32 {
 	a := &h.ascii
-	if len(h.present) > 16 {
+	if h.unlisted || len(h.present) > 16 {
 		clear(a[:128]) // a few wide stores, where as many as present
 	} else {
 		for _, c := range h.present {
@@ -90,7 +94,7 @@ func (h *histogram) empty() *[256]int32 {
 	if cap(h.present) < 256 {
 		h.present = make([]uint8, 0, 256)
 	}
-	h.present = h.present[:0]
+	h.present, h.unlisted = h.present[:0], false
 	clear(h.other)
 	return a
 }
@@ -192,7 +196,7 @@ func (h *histogram) setASCII(s string) {
 	for ; i < len(s); i++ {
 		a[s[i]]++
 	}
-	h.listPresent()
+	h.unlisted = true // listed by bound, if ever
 }
 
 // listPresent lists the ASCII code points counted, in order. Each is
@@ -236,6 +240,16 @@ func (h *histogram) addOther(r rune) {
 }
 
 func (h *histogram) bound(o *histogram) int {
+	if h.unlisted {
+		// The sum of the smaller counts is over either side's code
+		// points: a listed side's, else h's, listed now.
+		if o.unlisted {
+			h.listPresent()
+			h.unlisted = false
+		} else {
+			h, o = o, h
+		}
+	}
 	n := 0
 	for _, c := range h.present {
 		n += int(min(h.ascii[c], o.ascii[c]))
