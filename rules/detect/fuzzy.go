@@ -78,7 +78,11 @@ func (e *fuzzyEntry) histogram() *histogram {
 		if e.hist == nil {
 			e.hist = new(histogram)
 		}
-		e.hist.setString(e.out)
+		if e.ascii() {
+			e.hist.setASCII(e.out)
+		} else {
+			e.hist.setString(e.out)
+		}
 		e.hasHis = true
 	}
 	return e.hist
@@ -134,6 +138,10 @@ type FuzzyRepeat struct {
 	// product instead of big.Int arithmetic at every comparison.
 	num64, twoDen64 uint64
 	fits64          bool
+	// smallBelow is 2^32 when num64 and twoDen64 are under 2^31 (any
+	// threshold written with up to 9 decimals), else 0: within compares
+	// lengths summing under it as two 64-bit products, inlined.
+	smallBelow uint64
 
 	window int
 	// prev holds the outputs kept, oldest first; an entry that leaves the
@@ -159,6 +167,9 @@ func NewFuzzyRepeat(c FuzzyConfig) (*FuzzyRepeat, error) {
 	d := &FuzzyRepeat{num: th.num, twoDen: th.twoDen, window: c.Window}
 	if d.num.IsUint64() && d.twoDen.IsUint64() {
 		d.num64, d.twoDen64, d.fits64 = d.num.Uint64(), d.twoDen.Uint64(), true
+		if d.num64 < 1<<31 && d.twoDen64 < 1<<31 {
+			d.smallBelow = 1 << 32
+		}
 	}
 	return d, nil
 }
@@ -217,6 +228,18 @@ func (d *FuzzyRepeat) need(total int) int {
 // pairs of a window fail this test on their lengths alone, and the
 // division was most of their cost.
 func (d *FuzzyRepeat) within(total, m int) bool {
+	if uint64(total) < d.smallBelow {
+		// Each product is under 2^63 (m, the shorter length, is at most
+		// total): the 64-bit products compare as the 128-bit ones.
+		// Inlined: most pairs of a window stop here, and the call cost
+		// as much as the test.
+		return d.num64*uint64(total) <= d.twoDen64*uint64(m)
+	}
+	return d.withinWide(total, m)
+}
+
+// withinWide is within for any threshold and lengths.
+func (d *FuzzyRepeat) withinWide(total, m int) bool {
 	if !d.fits64 {
 		return d.need(total) <= m
 	}
@@ -264,7 +287,9 @@ func (d *FuzzyRepeat) Check(s *Step) (FuzzyFiring, bool) {
 	// most 1) admits: the latest such is the match, found without a
 	// histogram or an LCS.
 	for i := len(d.prev) - 1; i >= 0; i-- {
-		if p := d.prev[i]; p.sameCodePoints(cur) {
+		// The counts tested first, inline: most differ, and the call
+		// cost more than its test.
+		if p := d.prev[i]; p.count == cur.count && p.sameCodePoints(cur) {
 			found, best, bestNum, bestDen = true, p.n, 2*int64(p.count), 2*int64(p.count)
 			break
 		}
@@ -402,27 +427,34 @@ func decodeRunes(rs []rune, s string) int {
 // (an invalid byte as one U+FFFD) and whether s is valid UTF-8. ASCII
 // bytes, most of an agent's output, are tested 32 and 8 at a time, and
 // the last fewer than 8 with the 8 bytes that end s: byte by byte, the
-// few bytes after the last 16 took as long as 48 before them.
+// few bytes after the last 16 took as long as 48 before them. Each
+// stride is a loop of its own, which counts the ASCII bytes it passes by
+// where it stops: the one loop tested the string's end twice and added
+// to the count at every step.
 func countRunes(s string) (n int, valid bool) {
 	valid = true
 	for i := 0; i < len(s); {
-		if i+32 <= len(s) {
+		from := i
+		for ; i+32 <= len(s); i += 32 {
 			// Sliced once: the four words' loads need no test of their
 			// own against the string's end.
-			if w := s[i : i+32]; (load64(w, 0)|load64(w, 8)|load64(w, 16)|load64(w, 24))&ascii64 == 0 {
-				i, n = i+32, n+32
-				continue
+			if w := s[i : i+32]; (load64(w, 0)|load64(w, 8)|load64(w, 16)|load64(w, 24))&ascii64 != 0 {
+				break
 			}
 		}
-		if i+8 <= len(s) {
-			if load64(s, i)&ascii64 == 0 {
-				i, n = i+8, n+8
-				continue
+		for ; i+8 <= len(s); i += 8 {
+			if load64(s, i)&ascii64 != 0 {
+				break
 			}
-		} else if len(s) >= 8 && load64(s, len(s)-8)&ascii64 == 0 {
+		}
+		n += i - from
+		if i+8 > len(s) && len(s) >= 8 && load64(s, len(s)-8)&ascii64 == 0 {
 			// The rest, under 8 bytes, ASCII (the bytes before it
 			// were counted): a code point each.
 			return n + len(s) - i, valid
+		}
+		if i == len(s) {
+			break
 		}
 		if s[i] < utf8.RuneSelf {
 			i++

@@ -342,19 +342,24 @@ func TestFuzzyWithin(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, total := range []int{1, 2, 3, 19, 20, 21, 999, 2000, 1 << 20, 1<<31 - 1, 1 << 40} {
+		for _, total := range []int{1, 2, 3, 19, 20, 21, 999, 2000, 1 << 20, 1<<31 - 1, 1<<32 - 1, 1 << 32, 1<<32 + 1, 1 << 40} {
 			need := d.need(total)
 			for _, m := range []int{0, 1, need - 2, need - 1, need, need + 1, total / 2, total} {
 				if m < 0 {
 					continue
 				}
-				for _, fits := range []bool{d.fits64, false} {
-					was := d.fits64
-					d.fits64 = fits
+				// The three paths: the inlined products (when small), the
+				// 128-bit ones, big.Int.
+				for _, p := range []struct {
+					smallBelow uint64
+					fits       bool
+				}{{d.smallBelow, d.fits64}, {0, d.fits64}, {0, false}} {
+					small, fits := d.smallBelow, d.fits64
+					d.smallBelow, d.fits64 = p.smallBelow, p.fits
 					if got, want := d.within(total, m), need <= m; got != want {
-						t.Errorf("threshold %v, total %d, m %d, 64-bit %v: within = %v, need %d", th, total, m, fits, got, need)
+						t.Errorf("threshold %v, total %d, m %d, small below %d, 64-bit %v: within = %v, need %d", th, total, m, p.smallBelow, p.fits, got, need)
 					}
-					d.fits64 = was
+					d.smallBelow, d.fits64 = small, fits
 				}
 			}
 		}

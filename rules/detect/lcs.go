@@ -77,7 +77,27 @@ type symbol interface{ byte | rune }
 func buildTo[T symbol](mt *lcsMatcher, a []T, to int) {
 	peq, words := mt.peq, mt.words
 	rows := int32(mt.rows)
-	for i := mt.built; i < to; i++ {
+	a = a[:to] // spares the loop's bounds check
+	for i := mt.built; i < len(a); i++ {
+		// The ASCII code points that have their row: a loop with no call
+		// in it, whose values stay in registers. With the new rows' and
+		// the map's calls in the same loop, it stored four of them to
+		// the stack at every code point (a byte's mask cost some 25
+		// instructions, where it now costs 9).
+		for ; i < len(a); i++ {
+			r := uint32(a[i])
+			if r >= 128 {
+				break
+			}
+			k := mt.ascii[r]
+			if k == 0 {
+				break
+			}
+			peq[int(k-1)*words+i>>6] |= 1 << (uint(i) & 63)
+		}
+		if i == len(a) {
+			break
+		}
 		r := rune(a[i])
 		var k int32
 		if uint32(r) < 128 {
@@ -336,66 +356,6 @@ func bitLCS[T symbol](mt *lcsMatcher, a, b []T, cutoff int) (int, bool) {
 	}
 	l := zeros(v, m)
 	return l, l >= cutoff
-}
-
-// columns updates the band's words v[first:last] by the columns of text
-// bs, the band fixed over them, and takes each column's code point out of
-// sh's counts when it keeps them. A band of one word (a near-duplicate's)
-// is held in a register across the columns.
-func columns[T symbol](mt *lcsMatcher, v []uint64, first, last int, bs []T, sh *bandShrink) {
-	words := mt.words
-	if last-first == 1 && (sh == nil || !sh.hist) {
-		x := v[first]
-		for _, r := range bs {
-			if k := mt.row(rune(r)); k >= 0 {
-				u := x & mt.peq[k*words+first]
-				x = (x + u) | (x - u)
-			}
-		}
-		v[first] = x
-		return
-	}
-	vb := v[first:last]
-	for _, r := range bs {
-		k := mt.row(rune(r))
-		if sh != nil && sh.hist {
-			sh.column(k)
-		}
-		if k >= 0 {
-			lcsColumn(vb, mt.peq[k*words+first:k*words+last])
-		}
-	}
-}
-
-// lcsColumn is one column's update of the band's words vb by their
-// pattern masks pm (as many). It is a function of its own so that its loop
-// keeps its values in registers: inside bitLCS it spilled them.
-//
-//go:noinline
-func lcsColumn(vb, pm []uint64) {
-	n := len(vb)
-	pm = pm[:n] // one bounds check for the loops
-	var carry uint64
-	// Four words at a time: their additions chain the carry in the
-	// processor's flag, not through a register.
-	i := 0
-	for ; i+4 <= n; i += 4 {
-		v, p := vb[i:i+4:i+4], pm[i:i+4:i+4]
-		u0, u1, u2, u3 := v[0]&p[0], v[1]&p[1], v[2]&p[2], v[3]&p[3]
-		s0, c := bits.Add64(v[0], u0, carry)
-		s1, c := bits.Add64(v[1], u1, c)
-		s2, c := bits.Add64(v[2], u2, c)
-		s3, c := bits.Add64(v[3], u3, c)
-		carry = c
-		v[0], v[1], v[2], v[3] = s0|(v[0]-u0), s1|(v[1]-u1), s2|(v[2]-u2), s3|(v[3]-u3)
-	}
-	for ; i < n; i++ {
-		x := vb[i]
-		u := x & pm[i]
-		var sum uint64
-		sum, carry = bits.Add64(x, u, carry)
-		vb[i] = sum | (x - u)
-	}
 }
 
 // zerosUpTo counts the zero bits of the words [from, to) of v.
