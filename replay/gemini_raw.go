@@ -24,12 +24,23 @@ func (g *geminiReader) recordRaw(raw []byte, line int) ([]stepRecord, string) {
 		g.lastLine = line // all readRecordRaw does with it
 		return nil, ""
 	}
+	if recs, reason, ok := g.recordExtending(raw, line); ok {
+		return recs, reason
+	}
 	i := skipSpace(raw, 0)
 	end := validValueIx(raw, i, &g.ix)
 	if end < 0 || skipSpace(raw, end) != len(raw) || g.ix.nonFinite {
 		return g.recordTree(raw, line)
 	}
-	return g.readRecordRaw(&g.ix, rawValue(raw[i:end]), line)
+	if i > 0 || end < len(raw) || raw[0] != '{' {
+		return g.readRecordRaw(&g.ix, rawValue(raw[i:end]), line)
+	}
+	// readRecordRaw, the record kept for the next (recordExtending).
+	g.lastLine = line
+	var f geminiFields
+	jsFields(&g.ix, raw, geminiRecordKeys, f[:])
+	g.prev.keep(raw, &f)
+	return g.readFields(&g.ix, &f, line)
 }
 
 // geminiTouchHead is how the record the CLI writes after each message
@@ -159,8 +170,16 @@ func (g *geminiReader) readRecordRaw(ix *valueIndex, v rawValue, line int) ([]st
 	if v.Kind() != '{' {
 		return nil, "not a Gemini CLI record: not a JSON object"
 	}
-	var f [9]rawValue
+	var f geminiFields
 	jsFields(ix, v, geminiRecordKeys, f[:])
+	return g.readFields(ix, &f, line)
+}
+
+// geminiFields are a record's members named by geminiRecordKeys.
+type geminiFields [9]rawValue
+
+// readFields is readRecordRaw on the record's fields, read.
+func (g *geminiReader) readFields(ix *valueIndex, f *geminiFields, line int) ([]stepRecord, string) {
 	rewindTo, id, set, session, project, msgs, typ := f[0], f[1], f[2], f[3], f[4], f[5], f[6]
 	if to, ok := jsUnquoteView(rewindTo); ok { // only looked up
 		g.rewind(to)
