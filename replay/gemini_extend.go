@@ -31,12 +31,16 @@ type geminiPrev struct {
 }
 
 // keep keeps raw, a record read whole from its first byte to its last,
-// valid, and its fields f (slices of raw): when it has a string id (a
-// message), else nothing. A record with a member is one whose bytes but
-// its last end just after a member's value (and white space): another
-// member, or the closing brace, may follow there.
+// valid, and its fields f (slices of raw), when it is a gemini message
+// without tool calls (a string id; a record with a member is one whose
+// bytes but its last end just after a member's value and white space,
+// where another member or the closing brace may follow), else nothing:
+// the CLI writes such a message again with its toolCalls after its
+// members, and those it writes again with other tool calls or results
+// (recordToolCalls), which do not begin with them; a copy of each user
+// message (two fifths of a recording's bytes) would be made for nothing.
 func (p *geminiPrev) keep(raw []byte, f *geminiFields) {
-	if f[1].Kind() != '"' || len(raw) > geminiKeepMax {
+	if f[1].Kind() != '"' || string(f[6]) != `"gemini"` || f[8] != nil || len(raw) > geminiKeepMax {
 		p.raw = p.raw[:0]
 		return
 	}

@@ -44,19 +44,22 @@ var geminiExtendCases = []struct {
 	{next: `{"id":"g1","type":"gemini","content":"a","x":` + strings.Repeat("[", maxNesting-2) + strings.Repeat("]", maxNesting-2) + `}`, fast: true},
 	{next: `{"id":"g1","type":"gemini","content":"a","x":` + strings.Repeat("[", maxNesting-1) + strings.Repeat("]", maxNesting-1) + `}`},
 	// A token the kept record ends with, going on.
-	{prev: `{"id":"g1","n":12}`, next: `{"id":"g1","n":123}`},
-	{prev: `{"id":"g1","n":12}`, next: `{"id":"g1","n":12e}`},
-	{prev: `{"id":"g1","n":12}`, next: `{"id":"g1","n":12,"type":"user"}`, fast: true},
-	{prev: `{"id":"g1","b":true}`, next: `{"id":"g1","b":truex}`},
-	{prev: `{"id":"g1","b":null }`, next: `{"id":"g1","b":null ,"id":"g3"}`, fast: true},
+	{prev: `{"id":"g1","type":"gemini","n":12}`, next: `{"id":"g1","type":"gemini","n":123}`},
+	{prev: `{"id":"g1","type":"gemini","n":12}`, next: `{"id":"g1","type":"gemini","n":12e}`},
+	{prev: `{"id":"g1","type":"gemini","n":12}`, next: `{"id":"g1","type":"gemini","n":12,"type":"user"}`, fast: true},
+	{prev: `{"id":"g1","type":"gemini","b":true}`, next: `{"id":"g1","type":"gemini","b":truex}`},
+	{prev: `{"type":"gemini","id":"g1","b":null }`, next: `{"type":"gemini","id":"g1","b":null ,"id":"g3"}`, fast: true},
 	// Records not kept.
-	{prev: `{"id":"g1"} `, next: `{"id":"g1","type":"user"}`},
-	{prev: ` {"id":"g1"}`, next: ` {"id":"g1","type":"user"}`},
-	{prev: `{"id":1}`, next: `{"id":1,"type":"user"}`},
+	{prev: `{"id":"g1","type":"gemini"} `, next: `{"id":"g1","type":"gemini","x":1}`},
+	{prev: ` {"id":"g1","type":"gemini"}`, next: ` {"id":"g1","type":"gemini","x":1}`},
+	{prev: `{"id":1,"type":"gemini"}`, next: `{"id":1,"type":"gemini","x":1}`},
 	{prev: `{}`, next: `{,"id":"g1"}`},
 	{prev: `{"type":"user"}`, next: `{"type":"user","id":"g1"}`},
-	{prev: `{"$set":{"lastUpdated":"t"},"id":"g1","x":NaN}`, next: `{"$set":{"lastUpdated":"t"},"id":"g1","x":NaN,"y":1}`},
-	{prev: `{"id":"g1","x":[NaN]}`, next: `{"id":"g1","x":[NaN],"y":1}`},
+	{prev: `{"id":"u1","type":"user","content":"a"}`, next: `{"id":"u1","type":"user","content":"a","x":1}`},
+	{prev: `{"id":"g1","type":"gem\u0069ni"}`, next: `{"id":"g1","type":"gem\u0069ni","x":1}`},
+	{prev: `{"id":"g1","type":"gemini","toolCalls":[]}`, next: `{"id":"g1","type":"gemini","toolCalls":[],"x":1}`},
+	{prev: `{"$set":{"lastUpdated":"t"},"id":"g1","type":"gemini","x":NaN}`, next: `{"$set":{"lastUpdated":"t"},"id":"g1","type":"gemini","x":NaN,"y":1}`},
+	{prev: `{"id":"g1","type":"gemini","x":[NaN]}`, next: `{"id":"g1","type":"gemini","x":[NaN],"y":1}`},
 }
 
 const geminiExtendPrev = `{"id":"g1","type":"gemini","content":"a"}`
