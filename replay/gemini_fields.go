@@ -108,10 +108,7 @@ func jsFields(ix *valueIndex, v rawValue, keys *jsKeys, vals []rawValue) {
 			return
 		}
 	}
-	ix.members(v, func(k []byte, esc bool, val rawValue) bool {
-		keys.set(k, esc, val, vals)
-		return true
-	})
+	scanFields(ix, v, keys, vals)
 }
 
 // set is jsFields' for one member: its name's body k, esc when it holds a

@@ -190,7 +190,7 @@ func (g *geminiReader) readFields(ix *valueIndex, f *geminiFields, line int) ([]
 		return nil, ""
 	}
 	addAll := func(msgs rawValue) {
-		ix.elems(msgs, func(_ int, m rawValue) bool {
+		jsElems(ix, msgs, func(_ int, m rawValue) bool {
 			if r := g.reduceRaw(ix, m); r.isID {
 				g.addReduced(r.id, r, line)
 			}
@@ -217,7 +217,7 @@ func (g *geminiReader) readFields(ix *valueIndex, f *geminiFields, line int) ([]
 		return nil, ""
 	case hasSession && msgs.Kind() == '[':
 		g.legacy = true
-		ix.elems(msgs, func(i int, m rawValue) bool {
+		jsElems(ix, msgs, func(i int, m rawValue) bool {
 			if m.Kind() == '{' {
 				r := g.reduceRaw(ix, m)
 				id := r.id
@@ -272,7 +272,7 @@ func (g *geminiReader) reduceFields(ix *valueIndex, isObject bool, id string, is
 		if text, _ := g.partsTextRaw(ix, content, true, false); text != "" {
 			steps = append(steps, stepRecord{info: StepInfo{Kind: StepMessage}, output: text, outCopied: true, hasText: true})
 		}
-		ix.elems(calls, func(_ int, c rawValue) bool {
+		jsElems(ix, calls, func(_ int, c rawValue) bool {
 			if c.Kind() != '{' {
 				return true
 			}
@@ -362,7 +362,7 @@ func (g *geminiReader) partsTextRaw(ix *valueIndex, v rawValue, noThoughts, view
 		return s, false
 	case '[':
 		var b strCat
-		ix.elems(v, func(_ int, p rawValue) bool {
+		jsElems(ix, v, func(_ int, p rawValue) bool {
 			f = [3]rawValue{}
 			jsFields(ix, p, keys, f[:])
 			if f[2] != nil {
@@ -388,7 +388,7 @@ func (g *geminiReader) partsTextRaw(ix *valueIndex, v rawValue, noThoughts, view
 // resultDisplay: a string of its own (unquoteCopy).
 func (g *geminiReader) callResultRaw(ix *valueIndex, res, display rawValue) string {
 	var b strCat
-	ix.elems(res, func(_ int, p rawValue) bool {
+	jsElems(ix, res, func(_ int, p rawValue) bool {
 		resp := jsGetRaw(ix, jsGetRaw(ix, p, geminiFunctionKey), geminiResponseKey)
 		var f [2]rawValue
 		jsFields(ix, resp, geminiResponseKeys, f[:])
