@@ -87,6 +87,7 @@ type geminiReader struct {
 	failed    bool
 	lastLine  int
 	ix        valueIndex   // the record's, reused (recordRaw)
+	prev      geminiPrev   // the last message record, for one extending it (recordExtending)
 	copies    outputCopies // the steps' outputs (unquoteCopy) and actions
 	key       []byte       // a tool call's key as it is written (reduceFields)
 }

@@ -18,26 +18,27 @@ import (
 // one test, and one that has is compared with those names only, where it
 // was compared with each name.
 type jsKeys struct {
-	names []string // distinct
-	first [64]int8 // by length (63: 63 or more), the first name of it; -1: none
-	next  []int8   // the next name of the same length; -1: none
-	ascii uint64   // bit i: names[i] is ASCII (parseFields)
-	word  []uint64 // names[i]'s bytes when 8 or fewer, little-endian (parseFields)
+	names []string   // distinct, 64 at most
+	first [64]int8   // by length (63: 63 or more), the first name of it; -1: none
+	next  [64]int8   // the next name of the same length; -1: none
+	ascii uint64     // bit i: names[i] is ASCII (parseFields)
+	word  [64]uint64 // names[i]'s bytes when 8 or fewer, little-endian (parseFields)
 	// head, tail: names[i]'s first and last 8 bytes when it has 9 to 16
-	// (fromNoted compares such a name as two words).
-	head, tail []uint64
+	// (jsFields compares such a name as two words). Arrays, not slices:
+	// a name's index, below 64, needs no bounds check.
+	head, tail [64]uint64
 	// allASCII: every name is (set).
 	allASCII bool
 }
 
 func newJSKeys(names ...string) *jsKeys {
 	n := len(names)
-	ks := &jsKeys{names: names, next: make([]int8, n), word: make([]uint64, n), head: make([]uint64, n), tail: make([]uint64, n)}
+	ks := &jsKeys{names: names}
 	for i := range ks.first {
 		ks.first[i] = -1
 	}
 	for i := len(names) - 1; i >= 0; i-- {
-		if slices.Contains(names[:i], names[i]) || len(names) > 64 {
+		if slices.Contains(names[:i], names[i]) || n > 64 {
 			panic("jsKeys: " + names[i] + " twice, or too many names") // a name matches one val
 		}
 		l := min(len(names[i]), 63)
@@ -67,9 +68,16 @@ func jsFields(ix *valueIndex, v rawValue, keys *jsKeys, vals []rawValue) {
 			// where members handed each to a callback with its name
 			// checked as UTF-8 (a name's bytes need no check: set).
 			base := ix.base
+			if !keys.allASCII {
+				for k := range ms {
+					m := &ms[k]
+					keys.set(base[m.key:m.keyEnd], m.esc, base[m.val:m.end], vals)
+				}
+				return
+			}
 			for k := range ms {
 				m := &ms[k]
-				if m.esc || !keys.allASCII {
+				if m.esc {
 					keys.set(base[m.key:m.keyEnd], m.esc, base[m.val:m.end], vals)
 					continue
 				}
@@ -89,13 +97,13 @@ func jsFields(ix *valueIndex, v rawValue, keys *jsKeys, vals []rawValue) {
 				switch n := len(key); {
 				case n <= 8:
 					w, _ := keyWord(key)
-					for ; i >= 0 && w != keys.word[i]; i = keys.next[i] {
+					for ; i >= 0 && w != keys.word[i&63]; i = keys.next[i&63] {
 					}
 				case n <= 16:
 					// Its first and last 8 bytes (overlapping): the
 					// names of the chain are of the key's length.
 					h, t := binary.LittleEndian.Uint64(key), binary.LittleEndian.Uint64(key[n-8:])
-					for ; i >= 0 && (h != keys.head[i] || t != keys.tail[i]); i = keys.next[i] {
+					for ; i >= 0 && (h != keys.head[i&63] || t != keys.tail[i&63]); i = keys.next[i&63] {
 					}
 				default:
 					for ; i >= 0 && string(key) != keys.names[i]; i = keys.next[i] {
@@ -108,10 +116,7 @@ func jsFields(ix *valueIndex, v rawValue, keys *jsKeys, vals []rawValue) {
 			return
 		}
 	}
-	ix.members(v, func(k []byte, esc bool, val rawValue) bool {
-		keys.set(k, esc, val, vals)
-		return true
-	})
+	scanFields(ix, v, keys, vals)
 }
 
 // set is jsFields' for one member: its name's body k, esc when it holds a

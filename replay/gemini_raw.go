@@ -24,12 +24,23 @@ func (g *geminiReader) recordRaw(raw []byte, line int) ([]stepRecord, string) {
 		g.lastLine = line // all readRecordRaw does with it
 		return nil, ""
 	}
+	if recs, reason, ok := g.recordExtending(raw, line); ok {
+		return recs, reason
+	}
 	i := skipSpace(raw, 0)
 	end := validValueIx(raw, i, &g.ix)
 	if end < 0 || skipSpace(raw, end) != len(raw) || g.ix.nonFinite {
 		return g.recordTree(raw, line)
 	}
-	return g.readRecordRaw(&g.ix, rawValue(raw[i:end]), line)
+	if i > 0 || end < len(raw) || raw[0] != '{' {
+		return g.readRecordRaw(&g.ix, rawValue(raw[i:end]), line)
+	}
+	// readRecordRaw, the record kept for the next (recordExtending).
+	g.lastLine = line
+	var f geminiFields
+	jsFields(&g.ix, raw, geminiRecordKeys, f[:])
+	g.prev.keep(raw, &f)
+	return g.readFields(&g.ix, &f, line)
 }
 
 // geminiTouchHead is how the record the CLI writes after each message
@@ -159,8 +170,16 @@ func (g *geminiReader) readRecordRaw(ix *valueIndex, v rawValue, line int) ([]st
 	if v.Kind() != '{' {
 		return nil, "not a Gemini CLI record: not a JSON object"
 	}
-	var f [9]rawValue
+	var f geminiFields
 	jsFields(ix, v, geminiRecordKeys, f[:])
+	return g.readFields(ix, &f, line)
+}
+
+// geminiFields are a record's members named by geminiRecordKeys.
+type geminiFields [9]rawValue
+
+// readFields is readRecordRaw on the record's fields, read.
+func (g *geminiReader) readFields(ix *valueIndex, f *geminiFields, line int) ([]stepRecord, string) {
 	rewindTo, id, set, session, project, msgs, typ := f[0], f[1], f[2], f[3], f[4], f[5], f[6]
 	if to, ok := jsUnquoteView(rewindTo); ok { // only looked up
 		g.rewind(to)
@@ -171,7 +190,7 @@ func (g *geminiReader) readRecordRaw(ix *valueIndex, v rawValue, line int) ([]st
 		return nil, ""
 	}
 	addAll := func(msgs rawValue) {
-		ix.elems(msgs, func(_ int, m rawValue) bool {
+		jsElems(ix, msgs, func(_ int, m rawValue) bool {
 			if r := g.reduceRaw(ix, m); r.isID {
 				g.addReduced(r.id, r, line)
 			}
@@ -198,7 +217,7 @@ func (g *geminiReader) readRecordRaw(ix *valueIndex, v rawValue, line int) ([]st
 		return nil, ""
 	case hasSession && msgs.Kind() == '[':
 		g.legacy = true
-		ix.elems(msgs, func(i int, m rawValue) bool {
+		jsElems(ix, msgs, func(i int, m rawValue) bool {
 			if m.Kind() == '{' {
 				r := g.reduceRaw(ix, m)
 				id := r.id
@@ -253,7 +272,7 @@ func (g *geminiReader) reduceFields(ix *valueIndex, isObject bool, id string, is
 		if text, _ := g.partsTextRaw(ix, content, true, false); text != "" {
 			steps = append(steps, stepRecord{info: StepInfo{Kind: StepMessage}, output: text, outCopied: true, hasText: true})
 		}
-		ix.elems(calls, func(_ int, c rawValue) bool {
+		jsElems(ix, calls, func(_ int, c rawValue) bool {
 			if c.Kind() != '{' {
 				return true
 			}
@@ -343,7 +362,7 @@ func (g *geminiReader) partsTextRaw(ix *valueIndex, v rawValue, noThoughts, view
 		return s, false
 	case '[':
 		var b strCat
-		ix.elems(v, func(_ int, p rawValue) bool {
+		jsElems(ix, v, func(_ int, p rawValue) bool {
 			f = [3]rawValue{}
 			jsFields(ix, p, keys, f[:])
 			if f[2] != nil {
@@ -369,7 +388,7 @@ func (g *geminiReader) partsTextRaw(ix *valueIndex, v rawValue, noThoughts, view
 // resultDisplay: a string of its own (unquoteCopy).
 func (g *geminiReader) callResultRaw(ix *valueIndex, res, display rawValue) string {
 	var b strCat
-	ix.elems(res, func(_ int, p rawValue) bool {
+	jsElems(ix, res, func(_ int, p rawValue) bool {
 		resp := jsGetRaw(ix, jsGetRaw(ix, p, geminiFunctionKey), geminiResponseKey)
 		var f [2]rawValue
 		jsFields(ix, resp, geminiResponseKeys, f[:])

@@ -1,0 +1,110 @@
+package replay
+
+// The Gemini CLI readers' walk of the objects and arrays the validating
+// pass did not note (below its memberDepth levels: a tool call's result
+// parts, their functionResponse and response), as valueIndex's members
+// and elems walk them, but for white space: a session document is
+// pretty-printed (JSON.stringify(…, null, 2)), each member and element
+// on a line of its own indented by two spaces a level, ten to twenty
+// spaces there, which skipSpace passes one byte at a time.
+
+import (
+	"encoding/binary"
+	"math/bits"
+	"unicode/utf8"
+)
+
+// skipBlank is skipSpace, a run of spaces passed eight bytes at a time.
+// Compact JSON meets no space: its first byte tells, inline, as in
+// skipSpace.
+func skipBlank(b []byte, i int) int {
+	if i < len(b) && b[i] > ' ' {
+		return i
+	}
+	return skipBlankRun(b, i)
+}
+
+// skipBlankRun is skipBlank past its first byte's test: the one space
+// after a colon is told by the next byte, a newline's indentation read
+// a word at a time.
+func skipBlankRun(b []byte, i int) int {
+	if i+1 < len(b) && b[i] == ' ' && b[i+1] > ' ' {
+		return i + 1
+	}
+	const spaces = 0x2020202020202020
+	for i+8 <= len(b) {
+		y := binary.LittleEndian.Uint64(b[i:]) ^ spaces
+		if y == 0 {
+			i += 8
+			continue
+		}
+		i += bits.TrailingZeros64(y) / 8 // the first byte not a space
+		if c := b[i]; c != '\n' && c != '\r' && c != '\t' {
+			return i
+		}
+		i++
+	}
+	return skipSpace(b, i)
+}
+
+// scanFields is jsFields for an object not noted: valueIndex.members'
+// scan, the members handed to keys.set, white space passed by skipBlank.
+func scanFields(ix *valueIndex, v rawValue, keys *jsKeys, vals []rawValue) {
+	if v.Kind() != '{' {
+		return
+	}
+	i := skipBlank(v, 1)
+	for i < len(v) && v[i] == '"' {
+		// As members: one pass finds the key's end, a backslash or a byte
+		// that is not ASCII (then checked as UTF-8), eight bytes at a time.
+		const highs = 0x8080808080808080
+		j, high := i+1, uint64(0)
+		for j+8 <= len(v) {
+			x := binary.LittleEndian.Uint64(v[j:])
+			if m := stopMask(x); m != 0 {
+				n := bits.TrailingZeros64(m) / 8
+				high |= x & highs & (1<<(8*n) - 1)
+				j += n
+				break
+			}
+			high |= x & highs
+			j += 8
+		}
+		for ; j < len(v) && v[j] != '"' && v[j] != '\\'; j++ {
+			high |= uint64(v[j])
+		}
+		esc := j < len(v) && v[j] == '\\'
+		kEnd := j + 1
+		if esc {
+			kEnd = skipString(v, i)
+		}
+		key := v[i+1 : kEnd-1]
+		esc = esc || high >= utf8.RuneSelf && !utf8.Valid(key)
+		i = skipBlank(v, kEnd)
+		i = skipBlank(v, i+1) // past ':'
+		vEnd := ix.skip(v, i)
+		keys.set(key, esc, v[i:vEnd], vals)
+		i = skipBlank(v, vEnd)
+		if i < len(v) && v[i] == ',' {
+			i = skipBlank(v, i+1)
+		}
+	}
+}
+
+// jsElems is valueIndex.elems, white space passed by skipBlank.
+func jsElems(ix *valueIndex, v rawValue, fn func(i int, val rawValue) bool) {
+	if v.Kind() != '[' {
+		return
+	}
+	i := skipBlank(v, 1)
+	for n := 0; i < len(v) && v[i] != ']'; n++ {
+		end := ix.skip(v, i)
+		if !fn(n, v[i:end]) {
+			return
+		}
+		i = skipBlank(v, end)
+		if i < len(v) && v[i] == ',' {
+			i = skipBlank(v, i+1)
+		}
+	}
+}

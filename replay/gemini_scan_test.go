@@ -1,0 +1,98 @@
+package replay
+
+import (
+	"bytes"
+	"encoding/json"
+	"math/rand"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+)
+
+// TestSkipBlank holds skipBlank to skipSpace from every start of strings
+// of white space, other bytes below and above ' ', of every length up to
+// 24 (runs of spaces across the words' bounds, and at the slice's end).
+func TestSkipBlank(t *testing.T) {
+	alphabet := []byte(" \n\t\r\x01x\"")
+	r := rand.New(rand.NewSource(1))
+	for n := 0; n <= 24; n++ {
+		for trial := 0; trial < 2000; trial++ {
+			b := make([]byte, n)
+			for k := range b {
+				b[k] = alphabet[r.Intn(len(alphabet))]
+				if r.Intn(3) > 0 {
+					b[k] = ' ' // mostly spaces: long runs
+				}
+			}
+			for i := 0; i <= n+1; i++ {
+				if got, want := skipBlank(b, i), skipSpace(b, i); got != want {
+					t.Fatalf("skipBlank(%q, %d) = %d, want %d", b, i, got, want)
+				}
+			}
+		}
+	}
+}
+
+// checkScan holds scanFields and jsElems to valueIndex's members and
+// elems (keys.set on each member, as jsFields read it), on every object
+// and array of v, with v's index and without one.
+func checkScan(t *testing.T, data []byte) {
+	i := skipSpace(data, 0)
+	var ix valueIndex
+	end := validValueIx(data, i, &ix)
+	if end < 0 {
+		return
+	}
+	keys := []*jsKeys{geminiRecordKeys, geminiCallKeys, geminiPartKeys, geminiResponseKeys, newJSKeys("x", "é", "a\u0000", "\uFFFD")}
+	var walk func(v rawValue, depth int)
+	walk = func(v rawValue, depth int) {
+		if depth > 20 {
+			return
+		}
+		for _, x := range []*valueIndex{&ix, nil} {
+			for _, ks := range keys {
+				got, want := make([]rawValue, len(ks.names)), make([]rawValue, len(ks.names))
+				scanFields(x, v, ks, got)
+				x.members(v, func(k []byte, esc bool, val rawValue) bool {
+					ks.set(k, esc, val, want)
+					return true
+				})
+				if !reflect.DeepEqual(got, want) {
+					t.Fatalf("%q: scanFields %q, members %q", v, got, want)
+				}
+			}
+			var got, want []rawValue
+			jsElems(x, v, func(_ int, e rawValue) bool { got = append(got, e); return true })
+			x.elems(v, func(_ int, e rawValue) bool { want = append(want, e); return true })
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("%q: jsElems %q, elems %q", v, got, want)
+			}
+		}
+		ix.members(v, func(_ []byte, _ bool, val rawValue) bool { walk(val, depth+1); return true })
+		ix.elems(v, func(_ int, e rawValue) bool { walk(e, depth+1); return true })
+	}
+	walk(rawValue(data[i:end]), 0)
+}
+
+func FuzzGeminiScan(f *testing.F) {
+	for _, p := range []string{"session-2025-11-12T14-00-3f0c9a7e.jsonl", "session.json"} {
+		data, err := os.ReadFile(filepath.Join("..", "testdata", "steps", "gemini-cli", p))
+		if err != nil {
+			f.Fatal(err)
+		}
+		for _, line := range bytes.Split(data, []byte("\n")) {
+			var b bytes.Buffer
+			if json.Indent(&b, line, "", "  ") == nil && b.Len() < 4000 {
+				f.Add(b.Bytes())
+			}
+		}
+		var b bytes.Buffer
+		if json.Indent(&b, data, "", "  ") == nil {
+			f.Add(b.Bytes())
+		}
+	}
+	f.Add([]byte("{ \"x\" :\t1 ,\r\n        \"a\\u0000\"  :  [ 1 ,  {\"\xff\":2,  \"é\" : \"v\" } ]  }"))
+	f.Add([]byte("[\n                  {\"text\" :\"t\"},\n  \"thought\"\n]"))
+	f.Fuzz(func(t *testing.T, data []byte) { checkScan(t, data) })
+}
