@@ -146,6 +146,15 @@ func readCodexItem(ix *valueIndex, v rawValue) (it codexItem, bad string) {
 // and its content are stepped over with the index, not scanned again at
 // each level.
 func (c *codexReader) recordRaw(raw []byte, _ int) ([]stepRecord, string) {
+	if recs, ok := c.skipNoStep(raw); ok {
+		return recs, "" // a line of no step (codex_skip.go)
+	}
+	return c.readLine(raw)
+}
+
+// readLine is recordRaw of every line, the lines skipNoStep passes over
+// included.
+func (c *codexReader) readLine(raw []byte) ([]stepRecord, string) {
 	ix := &c.ix
 	v, nonFinite, err := agentRecordIx(raw, ix)
 	if err != nil {
