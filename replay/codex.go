@@ -55,6 +55,26 @@ type codexReader struct {
 	scratch []byte
 	inner   valueIndex
 	calls   callMemo
+	// table says the steps go into a steps table (start): each output
+	// is a string of its own (decoded, joined or copied out of the line
+	// or the scratch), which the table keeps as it is
+	// (stepRecord.outCopied), where it copied each into its block again.
+	table bool
+}
+
+// start is told of the episode a steps table reads the session into.
+func (c *codexReader) start(*Episode) { c.table = true }
+
+// ready is c.q.ready, the steps' outputs marked as strings of their own
+// for a table.
+func (c *codexReader) ready(all bool) []stepRecord {
+	out := c.q.ready(all)
+	if c.table {
+		for i := range out {
+			out[i].outCopied = true
+		}
+	}
+	return out
 }
 
 // callForms is a call's two forms: those of the same call read before,
@@ -230,7 +250,7 @@ func (c *codexReader) readLine(raw []byte) ([]stepRecord, string) {
 		return nil, ""
 	case "compacted":
 		c.q.push(stepRecord{info: StepInfo{Kind: StepCondensation}, output: textOf(ix, it.Message), hasText: true}, "")
-		return c.q.ready(false), ""
+		return c.ready(false), ""
 	case "response_item":
 	default:
 		return nil, fmt.Sprintf("not a Codex rollout line (type %q; want session_meta, response_item, event_msg, turn_context or compacted)", lineType)
@@ -274,7 +294,7 @@ func (c *codexReader) readLine(raw []byte) ([]stepRecord, string) {
 			r.setExitCode(code)
 		}
 	}
-	return c.q.ready(false), ""
+	return c.ready(false), ""
 }
 
 // codexFailed says an output is one Codex answers a call with when the
@@ -466,4 +486,4 @@ func isValidNumber(s string) bool {
 	return s != "" && jsonNumber([]byte(s), 0) == len(s)
 }
 
-func (c *codexReader) finish() []stepRecord { return c.q.ready(true) }
+func (c *codexReader) finish() []stepRecord { return c.ready(true) }
