@@ -55,6 +55,7 @@ type codexReader struct {
 	scratch []byte
 	inner   valueIndex
 	calls   callMemo
+	copies  outputCopies // the steps' outputs (text), each a string of its own
 	// table says the steps go into a steps table (start): each output
 	// is a string of its own (decoded, joined or copied out of the line
 	// or the scratch), which the table keeps as it is
@@ -249,7 +250,7 @@ func (c *codexReader) readLine(raw []byte) ([]stepRecord, string) {
 		}
 		return nil, ""
 	case "compacted":
-		c.q.push(stepRecord{info: StepInfo{Kind: StepCondensation}, output: textOf(ix, it.Message), hasText: true}, "")
+		c.q.push(stepRecord{info: StepInfo{Kind: StepCondensation}, output: c.text(it.Message), hasText: true}, "")
 		return c.ready(false), ""
 	case "response_item":
 	default:
@@ -258,14 +259,16 @@ func (c *codexReader) readLine(raw []byte) ([]stepRecord, string) {
 	switch it.Type {
 	case "message":
 		if it.Role == "assistant" {
-			if text := textOf(ix, it.Content); strings.TrimSpace(text) != "" {
+			if text := c.text(it.Content); strings.TrimSpace(text) != "" {
 				c.q.push(stepRecord{info: StepInfo{Kind: StepMessage}, output: text, hasText: true}, "")
 			}
 		}
 	case "reasoning":
-		text := textOf(ix, it.Summary)
+		var text string
 		if it.Content.Kind() == '[' {
-			text += textOf(ix, it.Content)
+			text = textOf(ix, it.Summary) + textOf(ix, it.Content)
+		} else {
+			text = c.text(it.Summary)
 		}
 		if strings.TrimSpace(text) != "" {
 			c.q.push(stepRecord{info: StepInfo{Kind: StepMessage, Thinking: true}, output: text, hasText: true}, "")
@@ -357,9 +360,9 @@ func (c *codexReader) output(raw rawValue) (text string, code int, hasCode bool)
 		if text, code, hasCode, ok := c.outputJSON(bytes.TrimSpace(c.decode(raw))); ok {
 			return text, code, hasCode
 		}
-		return string(c.scratch), 0, false
+		return c.copies.clone(bytesString(c.scratch)), 0, false
 	}
-	text = textOf(&c.ix, raw)
+	text = c.text(raw)
 	if code, ok := codexFreeformExit(text); ok {
 		return text, code, true
 	}
@@ -428,7 +431,7 @@ func (c *codexReader) outputJSON(tb []byte) (text string, code int, hasCode, ok 
 	if !good || out == nil {
 		return "", 0, false, false
 	}
-	text, _ = out.Str()
+	text = c.copies.unescaped(out)
 	if exit != nil {
 		if n, ok := rawInt(exit); ok {
 			return text, n, true, true
