@@ -50,18 +50,28 @@ func (c *codexReader) skipNoStep(raw []byte) (recs []stepRecord, ok bool) {
 	}
 	i := len(head) + q + 1
 	const (
+		typeKey  = `,"type":"`
 		event    = `,"type":"event_msg","payload":{`
 		turn     = `,"type":"turn_context","payload":{`
 		response = `,"type":"response_item","payload":{"type":"message","role":"`
+		itemType = len(`,"type":"response_item","payload":{"type":"`)
 	)
 	rest := raw[i:]
+	if len(rest) <= len(typeKey) || string(rest[:len(typeKey)]) != typeKey {
+		return nil, false
+	}
 	// timestamp says the line's timestamp is a valid string ending at i.
 	timestamp := func() bool {
 		end, _ := validString(raw, len(head)-1)
 		return end == i
 	}
-	switch {
-	case bytes.HasPrefix(rest, []byte(event)):
+	// The type's first letter, then the payload's type's and role's,
+	// tell most lines of steps from these at once.
+	switch rest[len(typeKey)] {
+	case 'e':
+		if !bytes.HasPrefix(rest, []byte(event)) {
+			return nil, false
+		}
 		it, ok := codexSkipPayload(raw, i+len(event)-1)
 		if !ok || !timestamp() {
 			return nil, false
@@ -76,10 +86,17 @@ func (c *codexReader) skipNoStep(raw []byte) (recs []stepRecord, ok bool) {
 			}
 		}
 		return nil, true
-	case bytes.HasPrefix(rest, []byte(turn)):
+	case 't':
+		if !bytes.HasPrefix(rest, []byte(turn)) {
+			return nil, false
+		}
 		_, ok := codexSkipPayload(raw, i+len(turn)-1)
 		return nil, ok && timestamp()
-	case bytes.HasPrefix(rest, []byte(response)) && !bytes.HasPrefix(rest[len(response):], []byte(`assistant"`)):
+	case 'r':
+		if len(rest) <= len(response) || rest[itemType] != 'm' || rest[len(response)] == 'a' ||
+			!bytes.HasPrefix(rest, []byte(response)) {
+			return nil, false // an assistant's message is read by recordRaw
+		}
 		// A message of the user's (or the system's): no step. One of
 		// another type or role after all (a key written twice) is read
 		// by recordRaw, as is any escape in them.
