@@ -120,45 +120,75 @@ type codexItem struct {
 // readCodexItem reads a payload object, stepping over its long values
 // with the record's index ix; bad names a field of a wrong type.
 func readCodexItem(ix *valueIndex, v rawValue) (it codexItem, bad string) {
+	if ms, ok := codexNoted(ix, v); ok {
+		for k := range ms {
+			m := &ms[k]
+			it.member(ix.base[m.key:m.keyEnd], ix.base[m.val:m.end], &bad)
+		}
+		return it, bad
+	}
 	ix.members(v, func(k []byte, esc bool, val rawValue) bool {
-		var dst, view *string // view: only compared, not kept (a view of the line)
-		key := keyBytes(k, esc)
-		switch string(key) {
-		case "type":
-			view = &it.Type
-		case "role":
-			view = &it.Role
-		case "name":
-			dst = &it.Name
-		case "call_id":
-			dst = &it.CallID
-		case "content":
-			it.Content = val
-		case "summary":
-			it.Summary = val
-		case "arguments":
-			it.Arguments = val
-		case "input":
-			it.Input = val
-		case "output":
-			it.Output = val
-		case "action":
-			it.Action = val
-		case "message":
-			it.Message = val
-		}
-		ok := true
-		if dst != nil {
-			*dst, ok = rawString(val)
-		} else if view != nil {
-			*view, ok = rawStringView(val)
-		}
-		if !ok && bad == "" {
-			bad = jsonString(string(key)) + " is not a string"
-		}
+		it.member(keyBytes(k, esc), val, &bad)
 		return true
 	})
 	return it, bad
+}
+
+// member reads a payload's member, its key unescaped; bad is set to name
+// the first field of a wrong type.
+func (it *codexItem) member(key []byte, val rawValue, bad *string) {
+	var dst, view *string // view: only compared, not kept (a view of the line)
+	switch string(key) {
+	case "type":
+		view = &it.Type
+	case "role":
+		view = &it.Role
+	case "name":
+		dst = &it.Name
+	case "call_id":
+		dst = &it.CallID
+	case "content":
+		it.Content = val
+	case "summary":
+		it.Summary = val
+	case "arguments":
+		it.Arguments = val
+	case "input":
+		it.Input = val
+	case "output":
+		it.Output = val
+	case "action":
+		it.Action = val
+	case "message":
+		it.Message = val
+	}
+	ok := true
+	if dst != nil {
+		*dst, ok = rawString(val)
+	} else if view != nil {
+		*view, ok = rawStringView(val)
+	}
+	if !ok && *bad == "" {
+		*bad = jsonString(string(key)) + " is not a string"
+	}
+}
+
+// codexNoted is the members the validating pass noted of object v of the
+// record ix indexes, when none of their keys holds an escape: a reader
+// then takes each key's bytes as they stand, with no call a member
+// (valueIndex.members tells a key that is not UTF-8, which it reads as
+// escaped: such a key is no name a reader here compares, either way).
+func codexNoted(ix *valueIndex, v rawValue) ([]ixMember, bool) {
+	ms, ok := ix.noted(v)
+	if !ok {
+		return nil, false
+	}
+	for k := range ms {
+		if ms[k].esc {
+			return nil, false
+		}
+	}
+	return ms, true
 }
 
 // recordRaw reads a rollout line in place (rawagent.go): type a string,
@@ -173,6 +203,50 @@ func (c *codexReader) recordRaw(raw []byte, _ int) ([]stepRecord, string) {
 	return c.readLine(raw)
 }
 
+// codexLine is what recordRaw reads of a rollout line's top level.
+type codexLine struct {
+	lineType, recordType string // compared, and copied into a reason: views of the line
+	bad                  string // names the first field of a wrong type
+	payload              rawValue
+	hasID, typeOK        bool
+}
+
+// readCodexLine reads the top level of line v, indexed by ix.
+func readCodexLine(ix *valueIndex, v rawValue) codexLine {
+	l := codexLine{typeOK: true}
+	if ms, ok := codexNoted(ix, v); ok {
+		for k := range ms {
+			m := &ms[k]
+			l.member(ix.base[m.key:m.keyEnd], ix.base[m.val:m.end])
+		}
+		return l
+	}
+	ix.members(v, func(k []byte, esc bool, val rawValue) bool {
+		l.member(keyBytes(k, esc), val)
+		return true
+	})
+	return l
+}
+
+// member reads a member of the line, its key unescaped.
+func (l *codexLine) member(key []byte, val rawValue) {
+	ok := true
+	switch string(key) {
+	case "type":
+		l.lineType, ok = rawStringView(val)
+		l.typeOK = l.typeOK && ok
+	case "record_type":
+		l.recordType, ok = rawStringView(val)
+	case "payload":
+		l.payload = val
+	case "id":
+		l.hasID = true
+	}
+	if !ok && l.bad == "" {
+		l.bad = jsonString(string(key)) + " is not a string"
+	}
+}
+
 // readLine is recordRaw of every line, the lines skipNoStep passes over
 // included.
 func (c *codexReader) readLine(raw []byte) ([]stepRecord, string) {
@@ -184,28 +258,8 @@ func (c *codexReader) readLine(raw []byte) ([]stepRecord, string) {
 	if nonFinite {
 		return nil, "not a Codex rollout line: NaN or Infinity, which JSON does not have"
 	}
-	var lineType, recordType, bad string
-	var payload rawValue
-	hasID, typeOK := false, true
-	ix.members(v, func(k []byte, esc bool, val rawValue) bool {
-		ok := true
-		key := keyBytes(k, esc)
-		switch string(key) {
-		case "type": // compared, and copied into a reason: a view of the line
-			lineType, ok = rawStringView(val)
-			typeOK = typeOK && ok
-		case "record_type":
-			recordType, ok = rawStringView(val)
-		case "payload":
-			payload = val
-		case "id":
-			hasID = true
-		}
-		if !ok && bad == "" {
-			bad = jsonString(string(key)) + " is not a string"
-		}
-		return true
-	})
+	l := readCodexLine(ix, v)
+	lineType, recordType, bad, payload, hasID, typeOK := l.lineType, l.recordType, l.bad, l.payload, l.hasID, l.typeOK
 	var it codexItem
 	itemBad := ""
 	if payload.Kind() == '{' {
