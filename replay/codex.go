@@ -434,6 +434,14 @@ func (c *codexReader) output(raw rawValue) (text string, code int, hasCode bool)
 // as {"output": ..., "metadata": {"exit_code": n}}: ok is false when it
 // is not one, the text then kept as it is.
 func (c *codexReader) outputJSON(tb []byte) (text string, code int, hasCode, ok bool) {
+	if text, code, hasCode, ok, done := c.shellOutput(tb); done {
+		return text, code, hasCode, ok
+	}
+	return c.outputWalk(tb)
+}
+
+// outputWalk is outputJSON of any text: validated, indexed and walked.
+func (c *codexReader) outputWalk(tb []byte) (text string, code int, hasCode, ok bool) {
 	ix := &c.inner
 	if validValueIx(tb, 0, ix) != len(tb) || ix.nonFinite {
 		return "", 0, false, false

@@ -1,5 +1,7 @@
 package replay
 
+import "bytes"
+
 // text is textOf(&c.ix, v) written into c.copies when it is one string:
 // a string, or content of one block with a text (an assistant's message,
 // a reasoning's summary), unescaped straight into the block
@@ -52,4 +54,47 @@ func (c *codexReader) oneText(v rawValue) (text rawValue, ok bool) {
 		return good
 	})
 	return text, good && text != nil
+}
+
+// shellOutput is outputJSON of a text written, byte for byte, as Codex's
+// shell tool writes its output (before 0.116),
+//
+//	{"output": "...", "metadata": {"exit_code": N, "duration_seconds": S}}
+//
+// read as it is validated, where outputJSON validated and indexed it, then
+// walked its members and its metadata's (the bench log's every tool
+// output; half of them go on past the object, then no JSON). done is
+// false for a text of any other shape, which outputWalk reads.
+func (c *codexReader) shellOutput(tb []byte) (text string, code int, hasCode, ok, done bool) {
+	const head, meta, dur = `{"output": "`, `", "metadata": {"exit_code": `, `, "duration_seconds": `
+	if len(tb) < len(head) || string(tb[:len(head)]) != head {
+		return "", 0, false, false, false
+	}
+	end, _ := validString(tb, len(head)-1)
+	if end < 0 || !bytes.HasPrefix(tb[end-1:], []byte(meta)) {
+		return "", 0, false, false, false
+	}
+	exitAt := end - 1 + len(meta)
+	exitEnd := -1
+	if exitAt < len(tb) {
+		exitEnd = jsonNumber(tb, exitAt)
+	}
+	if exitEnd < 0 || !bytes.HasPrefix(tb[exitEnd:], []byte(dur)) {
+		return "", 0, false, false, false
+	}
+	durAt, durEnd := exitEnd+len(dur), -1
+	if durAt < len(tb) {
+		durEnd = jsonNumber(tb, durAt)
+	}
+	if durEnd < 0 || !bytes.HasPrefix(tb[durEnd:], []byte("}}")) {
+		return "", 0, false, false, false
+	}
+	if durEnd+2 != len(tb) {
+		return "", 0, false, false, true // valid JSON, and more after it: no JSON
+	}
+	text = c.copies.unescaped(rawValue(tb[len(head)-1 : end]))
+	if n, ok := rawInt(rawValue(tb[exitAt:exitEnd])); ok {
+		return text, n, true, true, true
+	}
+	return text, 0, false, true, true
 }
