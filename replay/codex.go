@@ -117,21 +117,22 @@ type codexItem struct {
 	Content, Summary, Arguments, Input, Output, Action, Message rawValue
 }
 
-// readCodexItem reads a payload object, stepping over its long values
-// with the record's index ix; bad names a field of a wrong type.
-func readCodexItem(ix *valueIndex, v rawValue) (it codexItem, bad string) {
+// read reads a payload object into it, zero (read in place: the item,
+// returned, was copied out), stepping over its long values with the
+// record's index ix; bad names a field of a wrong type.
+func (it *codexItem) read(ix *valueIndex, v rawValue) (bad string) {
 	if ms, ok := codexNoted(ix, v); ok {
 		for k := range ms {
 			m := &ms[k]
 			it.member(ix.base[m.key:m.keyEnd], ix.base[m.val:m.end], &bad)
 		}
-		return it, bad
+		return bad
 	}
 	ix.members(v, func(k []byte, esc bool, val rawValue) bool {
 		it.member(keyBytes(k, esc), val, &bad)
 		return true
 	})
-	return it, bad
+	return bad
 }
 
 // member reads a payload's member, its key unescaped; bad is set to name
@@ -263,7 +264,7 @@ func (c *codexReader) readLine(raw []byte) ([]stepRecord, string) {
 	var it codexItem
 	itemBad := ""
 	if payload.Kind() == '{' {
-		it, itemBad = readCodexItem(ix, payload)
+		itemBad = it.read(ix, payload)
 	}
 	// A rollout line whose payload reads is the common case; otherwise
 	// the legacy shapes, and the reasons a line cannot be read.
@@ -281,7 +282,7 @@ func (c *codexReader) readLine(raw []byte) ([]stepRecord, string) {
 				return nil, "" // the session header {"id", "timestamp", "instructions", "git"}
 			case codexItemTypes[lineType]:
 				payload, lineType = v, "response_item"
-				it, itemBad = readCodexItem(ix, payload)
+				itemBad = it.read(ix, payload)
 			}
 		}
 		if itemBad != "" && payload.Kind() == '{' {

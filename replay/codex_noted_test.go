@@ -50,7 +50,8 @@ func checkCodexNoted(t *testing.T, line string) {
 	if got.payload.Kind() != '{' {
 		return
 	}
-	it, bad := readCodexItem(&ix, got.payload)
+	var it codexItem
+	bad := it.read(&ix, got.payload)
 	var wantIt codexItem
 	wantBad := ""
 	ix.members(got.payload, func(k []byte, esc bool, val rawValue) bool {

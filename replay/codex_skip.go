@@ -22,7 +22,7 @@ import "bytes"
 // line) accepts exactly what validating the line does.
 const codexSkipMax = maxNesting / 2
 
-// codexSkipItem is what a payload's members say, read as readCodexItem
+// codexSkipItem is what a payload's members say, read as codexItem.read
 // reads them: the last type and role, and bad when a type, role, name or
 // call_id is neither a string nor null.
 type codexSkipItem struct {
