@@ -55,6 +55,27 @@ type codexReader struct {
 	scratch []byte
 	inner   valueIndex
 	calls   callMemo
+	copies  outputCopies // the steps' outputs (text), each a string of its own
+	// table says the steps go into a steps table (start): each output
+	// is a string of its own (decoded, joined or copied out of the line
+	// or the scratch), which the table keeps as it is
+	// (stepRecord.outCopied), where it copied each into its block again.
+	table bool
+}
+
+// start is told of the episode a steps table reads the session into.
+func (c *codexReader) start(*Episode) { c.table = true }
+
+// ready is c.q.ready, the steps' outputs marked as strings of their own
+// for a table.
+func (c *codexReader) ready(all bool) []stepRecord {
+	out := c.q.ready(all)
+	if c.table {
+		for i := range out {
+			out[i].outCopied = true
+		}
+	}
+	return out
 }
 
 // callForms is a call's two forms: those of the same call read before,
@@ -96,48 +117,79 @@ type codexItem struct {
 	Content, Summary, Arguments, Input, Output, Action, Message rawValue
 }
 
-// readCodexItem reads a payload object, stepping over its long values
-// with the record's index ix; bad names a field of a wrong type.
-func readCodexItem(ix *valueIndex, v rawValue) (it codexItem, bad string) {
+// read reads a payload object into it, zero (read in place: the item,
+// returned, was copied out), stepping over its long values with the
+// record's index ix; bad names a field of a wrong type.
+func (it *codexItem) read(ix *valueIndex, v rawValue) (bad string) {
+	if ms, ok := codexNoted(ix, v); ok {
+		for k := range ms {
+			m := &ms[k]
+			it.member(ix.base[m.key:m.keyEnd], ix.base[m.val:m.end], &bad)
+		}
+		return bad
+	}
 	ix.members(v, func(k []byte, esc bool, val rawValue) bool {
-		var dst, view *string // view: only compared, not kept (a view of the line)
-		key := keyBytes(k, esc)
-		switch string(key) {
-		case "type":
-			view = &it.Type
-		case "role":
-			view = &it.Role
-		case "name":
-			dst = &it.Name
-		case "call_id":
-			dst = &it.CallID
-		case "content":
-			it.Content = val
-		case "summary":
-			it.Summary = val
-		case "arguments":
-			it.Arguments = val
-		case "input":
-			it.Input = val
-		case "output":
-			it.Output = val
-		case "action":
-			it.Action = val
-		case "message":
-			it.Message = val
-		}
-		ok := true
-		if dst != nil {
-			*dst, ok = rawString(val)
-		} else if view != nil {
-			*view, ok = rawStringView(val)
-		}
-		if !ok && bad == "" {
-			bad = jsonString(string(key)) + " is not a string"
-		}
+		it.member(keyBytes(k, esc), val, &bad)
 		return true
 	})
-	return it, bad
+	return bad
+}
+
+// member reads a payload's member, its key unescaped; bad is set to name
+// the first field of a wrong type.
+func (it *codexItem) member(key []byte, val rawValue, bad *string) {
+	var dst, view *string // view: only compared, not kept (a view of the line)
+	switch string(key) {
+	case "type":
+		view = &it.Type
+	case "role":
+		view = &it.Role
+	case "name":
+		dst = &it.Name
+	case "call_id":
+		dst = &it.CallID
+	case "content":
+		it.Content = val
+	case "summary":
+		it.Summary = val
+	case "arguments":
+		it.Arguments = val
+	case "input":
+		it.Input = val
+	case "output":
+		it.Output = val
+	case "action":
+		it.Action = val
+	case "message":
+		it.Message = val
+	}
+	ok := true
+	if dst != nil {
+		*dst, ok = rawString(val)
+	} else if view != nil {
+		*view, ok = rawStringView(val)
+	}
+	if !ok && *bad == "" {
+		*bad = jsonString(string(key)) + " is not a string"
+	}
+}
+
+// codexNoted is the members the validating pass noted of object v of the
+// record ix indexes, when none of their keys holds an escape: a reader
+// then takes each key's bytes as they stand, with no call a member
+// (valueIndex.members tells a key that is not UTF-8, which it reads as
+// escaped: such a key is no name a reader here compares, either way).
+func codexNoted(ix *valueIndex, v rawValue) ([]ixMember, bool) {
+	ms, ok := ix.noted(v)
+	if !ok {
+		return nil, false
+	}
+	for k := range ms {
+		if ms[k].esc {
+			return nil, false
+		}
+	}
+	return ms, true
 }
 
 // recordRaw reads a rollout line in place (rawagent.go): type a string,
@@ -146,6 +198,59 @@ func readCodexItem(ix *valueIndex, v rawValue) (it codexItem, bad string) {
 // and its content are stepped over with the index, not scanned again at
 // each level.
 func (c *codexReader) recordRaw(raw []byte, _ int) ([]stepRecord, string) {
+	if recs, ok := c.skipNoStep(raw); ok {
+		return recs, "" // a line of no step (codex_skip.go)
+	}
+	return c.readLine(raw)
+}
+
+// codexLine is what recordRaw reads of a rollout line's top level.
+type codexLine struct {
+	lineType, recordType string // compared, and copied into a reason: views of the line
+	bad                  string // names the first field of a wrong type
+	payload              rawValue
+	hasID, typeOK        bool
+}
+
+// readCodexLine reads the top level of line v, indexed by ix.
+func readCodexLine(ix *valueIndex, v rawValue) codexLine {
+	l := codexLine{typeOK: true}
+	if ms, ok := codexNoted(ix, v); ok {
+		for k := range ms {
+			m := &ms[k]
+			l.member(ix.base[m.key:m.keyEnd], ix.base[m.val:m.end])
+		}
+		return l
+	}
+	ix.members(v, func(k []byte, esc bool, val rawValue) bool {
+		l.member(keyBytes(k, esc), val)
+		return true
+	})
+	return l
+}
+
+// member reads a member of the line, its key unescaped.
+func (l *codexLine) member(key []byte, val rawValue) {
+	ok := true
+	switch string(key) {
+	case "type":
+		l.lineType, ok = rawStringView(val)
+		l.typeOK = l.typeOK && ok
+	case "record_type":
+		l.recordType, ok = rawStringView(val)
+	case "payload":
+		l.payload = val
+	case "id":
+		l.hasID = true
+	}
+	if !ok && l.bad == "" {
+		l.bad = jsonString(string(key)) + " is not a string"
+	}
+}
+
+// readLine is recordRaw of every line, the lines skipNoStep passes over
+// included.
+func (c *codexReader) readLine(raw []byte) ([]stepRecord, string) {
 	ix := &c.ix
 	v, nonFinite, err := agentRecordIx(raw, ix)
 	if err != nil {
@@ -154,32 +259,12 @@ func (c *codexReader) recordRaw(raw []byte, _ int) ([]stepRecord, string) {
 	if nonFinite {
 		return nil, "not a Codex rollout line: NaN or Infinity, which JSON does not have"
 	}
-	var lineType, recordType, bad string
-	var payload rawValue
-	hasID, typeOK := false, true
-	ix.members(v, func(k []byte, esc bool, val rawValue) bool {
-		ok := true
-		key := keyBytes(k, esc)
-		switch string(key) {
-		case "type": // compared, and copied into a reason: a view of the line
-			lineType, ok = rawStringView(val)
-			typeOK = typeOK && ok
-		case "record_type":
-			recordType, ok = rawStringView(val)
-		case "payload":
-			payload = val
-		case "id":
-			hasID = true
-		}
-		if !ok && bad == "" {
-			bad = jsonString(string(key)) + " is not a string"
-		}
-		return true
-	})
+	l := readCodexLine(ix, v)
+	lineType, recordType, bad, payload, hasID, typeOK := l.lineType, l.recordType, l.bad, l.payload, l.hasID, l.typeOK
 	var it codexItem
 	itemBad := ""
 	if payload.Kind() == '{' {
-		it, itemBad = readCodexItem(ix, payload)
+		itemBad = it.read(ix, payload)
 	}
 	// A rollout line whose payload reads is the common case; otherwise
 	// the legacy shapes, and the reasons a line cannot be read.
@@ -197,7 +282,7 @@ func (c *codexReader) recordRaw(raw []byte, _ int) ([]stepRecord, string) {
 				return nil, "" // the session header {"id", "timestamp", "instructions", "git"}
 			case codexItemTypes[lineType]:
 				payload, lineType = v, "response_item"
-				it, itemBad = readCodexItem(ix, payload)
+				itemBad = it.read(ix, payload)
 			}
 		}
 		if itemBad != "" && payload.Kind() == '{' {
@@ -220,8 +305,8 @@ func (c *codexReader) recordRaw(raw []byte, _ int) ([]stepRecord, string) {
 		}
 		return nil, ""
 	case "compacted":
-		c.q.push(stepRecord{info: StepInfo{Kind: StepCondensation}, output: textOf(ix, it.Message), hasText: true}, "")
-		return c.q.ready(false), ""
+		c.q.push(stepRecord{info: StepInfo{Kind: StepCondensation}, output: c.text(it.Message), hasText: true}, "")
+		return c.ready(false), ""
 	case "response_item":
 	default:
 		return nil, fmt.Sprintf("not a Codex rollout line (type %q; want session_meta, response_item, event_msg, turn_context or compacted)", lineType)
@@ -229,14 +314,16 @@ func (c *codexReader) recordRaw(raw []byte, _ int) ([]stepRecord, string) {
 	switch it.Type {
 	case "message":
 		if it.Role == "assistant" {
-			if text := textOf(ix, it.Content); strings.TrimSpace(text) != "" {
+			if text := c.text(it.Content); strings.TrimSpace(text) != "" {
 				c.q.push(stepRecord{info: StepInfo{Kind: StepMessage}, output: text, hasText: true}, "")
 			}
 		}
 	case "reasoning":
-		text := textOf(ix, it.Summary)
+		var text string
 		if it.Content.Kind() == '[' {
-			text += textOf(ix, it.Content)
+			text = textOf(ix, it.Summary) + textOf(ix, it.Content)
+		} else {
+			text = c.text(it.Summary)
 		}
 		if strings.TrimSpace(text) != "" {
 			c.q.push(stepRecord{info: StepInfo{Kind: StepMessage, Thinking: true}, output: text, hasText: true}, "")
@@ -265,7 +352,7 @@ func (c *codexReader) recordRaw(raw []byte, _ int) ([]stepRecord, string) {
 			r.setExitCode(code)
 		}
 	}
-	return c.q.ready(false), ""
+	return c.ready(false), ""
 }
 
 // codexFailed says an output is one Codex answers a call with when the
@@ -328,9 +415,9 @@ func (c *codexReader) output(raw rawValue) (text string, code int, hasCode bool)
 		if text, code, hasCode, ok := c.outputJSON(bytes.TrimSpace(c.decode(raw))); ok {
 			return text, code, hasCode
 		}
-		return string(c.scratch), 0, false
+		return c.copies.clone(bytesString(c.scratch)), 0, false
 	}
-	text = textOf(&c.ix, raw)
+	text = c.text(raw)
 	if code, ok := codexFreeformExit(text); ok {
 		return text, code, true
 	}
@@ -348,6 +435,14 @@ func (c *codexReader) output(raw rawValue) (text string, code int, hasCode bool)
 // as {"output": ..., "metadata": {"exit_code": n}}: ok is false when it
 // is not one, the text then kept as it is.
 func (c *codexReader) outputJSON(tb []byte) (text string, code int, hasCode, ok bool) {
+	if text, code, hasCode, ok, done := c.shellOutput(tb); done {
+		return text, code, hasCode, ok
+	}
+	return c.outputWalk(tb)
+}
+
+// outputWalk is outputJSON of any text: validated, indexed and walked.
+func (c *codexReader) outputWalk(tb []byte) (text string, code int, hasCode, ok bool) {
 	ix := &c.inner
 	if validValueIx(tb, 0, ix) != len(tb) || ix.nonFinite {
 		return "", 0, false, false
@@ -399,7 +494,7 @@ func (c *codexReader) outputJSON(tb []byte) (text string, code int, hasCode, ok 
 	if !good || out == nil {
 		return "", 0, false, false
 	}
-	text, _ = out.Str()
+	text = c.copies.unescaped(out)
 	if exit != nil {
 		if n, ok := rawInt(exit); ok {
 			return text, n, true, true
@@ -457,4 +552,4 @@ func isValidNumber(s string) bool {
 	return s != "" && jsonNumber([]byte(s), 0) == len(s)
 }
 
-func (c *codexReader) finish() []stepRecord { return c.q.ready(true) }
+func (c *codexReader) finish() []stepRecord { return c.ready(true) }

@@ -1,0 +1,171 @@
+package replay
+
+import "bytes"
+
+// Rollout lines that hold no step, passed over once validated. A quarter
+// of a session's bytes are lines the reader takes nothing from, or one
+// flag (the bench's log: the event messages repeating the response items
+// for the UI, the turn contexts, the user's messages as response items),
+// and each was validated and indexed, then walked twice (the line, its
+// payload) by recordRaw: here the line is matched against the shape Codex
+// writes, {"timestamp": ..., "type": ..., "payload": {...}} with no
+// space, and validated without an index, the payload's members read as
+// they pass. A line of any other shape, or one whose reading is not
+// certain here (an escaped or non-string field recordRaw reads, NaN or
+// Infinity, which JSON does not have), goes to recordRaw, which reads it
+// (and tells why it cannot) as before: what is passed over here reads
+// the same there (TestCodexSkipSame, FuzzCodexSkip).
+
+// codexSkipMax bounds the lines passed over here: one shorter than
+// maxNesting cannot nest as deep as validValueIx refuses, so validating
+// its payload's values alone (one and two levels less deep than in the
+// line) accepts exactly what validating the line does.
+const codexSkipMax = maxNesting / 2
+
+// codexSkipItem is what a payload's members say, read as codexItem.read
+// reads them: the last type and role, and bad when a type, role, name or
+// call_id is neither a string nor null.
+type codexSkipItem struct {
+	typ, role rawValue
+	bad       bool
+}
+
+// skipNoStep says raw is a line that holds no step, valid JSON as
+// agentRecordIx reads it, of no NaN or Infinity, and that it did what
+// recordRaw does with it (an event_msg user_message marks the next step
+// Prompt); recs is what recordRaw returns for it. Otherwise it did
+// nothing, and recordRaw reads the line.
+func (c *codexReader) skipNoStep(raw []byte) (recs []stepRecord, ok bool) {
+	const head = `{"timestamp":"`
+	n := len(raw)
+	if n > codexSkipMax || n < len(head)+2 || raw[n-1] != '}' || string(raw[:len(head)]) != head {
+		return nil, false
+	}
+	// The timestamp's end, where a valid one's quote is its first
+	// (checked once the line's type says it holds no step: other lines
+	// pay for one search of a few bytes).
+	q := bytes.IndexByte(raw[len(head):], '"')
+	if q < 0 {
+		return nil, false
+	}
+	i := len(head) + q + 1
+	const (
+		typeKey  = `,"type":"`
+		event    = `,"type":"event_msg","payload":{`
+		turn     = `,"type":"turn_context","payload":{`
+		response = `,"type":"response_item","payload":{"type":"message","role":"`
+		itemType = len(`,"type":"response_item","payload":{"type":"`)
+	)
+	rest := raw[i:]
+	if len(rest) <= len(typeKey) || string(rest[:len(typeKey)]) != typeKey {
+		return nil, false
+	}
+	// timestamp says the line's timestamp is a valid string ending at i.
+	timestamp := func() bool {
+		end, _ := validString(raw, len(head)-1)
+		return end == i
+	}
+	// The type's first letter, then the payload's type's and role's,
+	// tell most lines of steps from these at once.
+	switch rest[len(typeKey)] {
+	case 'e':
+		if !bytes.HasPrefix(rest, []byte(event)) {
+			return nil, false
+		}
+		it, ok := codexSkipPayload(raw, i+len(event)-1)
+		if !ok || !timestamp() {
+			return nil, false
+		}
+		if !it.bad {
+			switch {
+			case it.typ.Kind() != '"':
+			case bytes.IndexByte(it.typ, '\\') >= 0:
+				return nil, false // read by recordRaw: its escape decoded
+			case string(it.typ) == `"user_message"`:
+				c.q.prompt = true
+			}
+		}
+		return nil, true
+	case 't':
+		if !bytes.HasPrefix(rest, []byte(turn)) {
+			return nil, false
+		}
+		_, ok := codexSkipPayload(raw, i+len(turn)-1)
+		return nil, ok && timestamp()
+	case 'r':
+		if len(rest) <= len(response) || rest[itemType] != 'm' || rest[len(response)] == 'a' ||
+			!bytes.HasPrefix(rest, []byte(response)) {
+			return nil, false // an assistant's message is read by recordRaw
+		}
+		// A message of the user's (or the system's): no step. One of
+		// another type or role after all (a key written twice) is read
+		// by recordRaw, as is any escape in them.
+		it, ok := codexSkipPayload(raw, i+len(`,"type":"response_item","payload":`))
+		if !ok || it.bad || string(it.typ) != `"message"` || !timestamp() ||
+			it.role.Kind() == '"' && (bytes.IndexByte(it.role, '\\') >= 0 || string(it.role) == `"assistant"`) {
+			return nil, false
+		}
+		return c.q.ready(false), true
+	}
+	return nil, false
+}
+
+// codexSkipPayload validates the payload object at raw[i] of line raw,
+// which must end the line with its closing brace, and reads its members:
+// ok is false when it is not valid (with no space between its tokens),
+// holds NaN or Infinity, or a key with an escape.
+func codexSkipPayload(raw []byte, i int) (it codexSkipItem, ok bool) {
+	n := len(raw)
+	j := i + 1
+	if j < n && raw[j] == '}' {
+		return it, j+2 == n
+	}
+	for {
+		if j >= n || raw[j] != '"' {
+			return it, false
+		}
+		kEnd, esc := validString(raw, j)
+		if kEnd < 0 || esc || kEnd >= n || raw[kEnd] != ':' {
+			return it, false
+		}
+		key := raw[j+1 : kEnd-1]
+		vEnd := validValue(raw, kEnd+1)
+		if vEnd < 0 {
+			return it, false
+		}
+		val := rawValue(raw[kEnd+1 : vEnd])
+		switch val[0] {
+		case 'N', 'I', '-':
+			if nonFiniteToken(val) {
+				return it, false
+			}
+		case '{', '[':
+			if bytes.Contains(val, []byte("NaN")) || bytes.Contains(val, []byte("Infinity")) {
+				return it, false // perhaps a token, not in a string
+			}
+		}
+		switch string(key) {
+		case "type":
+			it.typ = val
+		case "role":
+			it.role = val
+		}
+		switch string(key) {
+		case "type", "role", "name", "call_id":
+			if k := val.Kind(); k != '"' && k != 'n' {
+				it.bad = true
+			}
+		}
+		if vEnd >= n {
+			return it, false
+		}
+		switch raw[vEnd] {
+		case ',':
+			j = vEnd + 1
+		case '}':
+			return it, vEnd+2 == n
+		default:
+			return it, false
+		}
+	}
+}

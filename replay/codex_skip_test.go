@@ -1,0 +1,155 @@
+package replay
+
+import (
+	"bytes"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// codexSkipCases are rollout lines, read in this order, and whether
+// skipNoStep passes each over (the rest are read by readLine).
+var codexSkipCases = []struct {
+	line string
+	skip bool
+}{
+	{`{"timestamp":"t","type":"response_item","payload":{"type":"function_call","name":"shell","arguments":"{}","call_id":"c1"}}`, false},
+	{`{"timestamp":"t","type":"event_msg","payload":{"type":"agent_reasoning","text":"**Running**\n\nI will."}}`, true},
+	{`{"timestamp":"t","type":"event_msg","payload":{"type":"user_message","message":"fix it","images":[]}}`, true},
+	{`{"timestamp":"t","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"fix it"}]}}`, true},
+	{`{"timestamp":"t","type":"response_item","payload":{"type":"function_call_output","call_id":"c1","output":"ok"}}`, false},
+	{`{"timestamp":"t","type":"response_item","payload":{"type":"function_call","name":"shell","arguments":"{}","call_id":"c2"}}`, false},
+	// A key written twice: the last one read.
+	{`{"timestamp":"t","type":"event_msg","payload":{"type":"user_message","type":"agent_message","message":"m"}}`, true},
+	{`{"timestamp":"t","type":"event_msg","payload":{"type":"agent_message","type":"user_message"}}`, true},
+	{`{"timestamp":"t","type":"response_item","payload":{"type":"message","role":"user","role":"assistant","content":"hi"}}`, false},
+	{`{"timestamp":"t","type":"response_item","payload":{"type":"message","role":"user","type":"reasoning","summary":[{"type":"summary_text","text":"s"}]}}`, false},
+	{`{"timestamp":"t","type":"response_item","payload":{"type":"message","role":"assistant","content":[{"type":"output_text","text":"done"}]}}`, false},
+	// A field of a wrong type: no prompt, or a reason.
+	{`{"timestamp":"t","type":"event_msg","payload":{"type":"user_message","role":5}}`, true},
+	{`{"timestamp":"t","type":"event_msg","payload":{"type":"user_message","call_id":null,"name":"n"}}`, true},
+	{`{"timestamp":"t","type":"event_msg","payload":{"type":7}}`, true},
+	{`{"timestamp":"t","type":"event_msg","payload":{"type":null}}`, true},
+	{`{"timestamp":"t","type":"event_msg","payload":{}}`, true},
+	{`{"timestamp":"t","type":"response_item","payload":{"type":"message","role":"user","name":5,"content":"x"}}`, false},
+	{`{"timestamp":"t","type":"response_item","payload":{"type":"message","role":null,"content":"x"}}`, false},
+	{`{"timestamp":"t","type":"response_item","payload":{"type":"message","role":"system","content":"x"}}`, true},
+	{`{"timestamp":"t","type":"response_item","payload":{"type":"message","role":"user","content":"x","status":{"a":[1,2,{"b":true}]}}}`, true},
+	// Escapes: read by readLine.
+	{`{"timestamp":"t","type":"event_msg","payload":{"type":"user\u005fmessage"}}`, false},
+	{`{"timestamp":"t","type":"event_msg","payload":{"t\u0079pe":"user_message"}}`, false},
+	{`{"timestamp":"t","type":"response_item","payload":{"type":"message","role":"assis\u0074ant","content":"x"}}`, false},
+	{`{"timestamp":"t\"x","type":"event_msg","payload":{"type":"user_message"}}`, false},
+	{`{"timestamp":"a\","type":"event_msg","payload":{}}`, false},
+	{`{"timestamp":"t","type":"event_msg","payload":{"type":"agent_message","message":"a\"b\\c\u00e9 ` + "\xff\u00e9" + `"}}`, true},
+	// NaN and Infinity: a reason, or read as text by readLine.
+	{`{"timestamp":"t","type":"event_msg","payload":{"type":"token_count","info":{"total":NaN}}}`, false},
+	{`{"timestamp":"t","type":"event_msg","payload":{"type":"token_count","x":-Infinity}}`, false},
+	{`{"timestamp":"t","type":"event_msg","payload":{"type":"token_count","x":Infinity}}`, false},
+	{`{"timestamp":"t","type":"event_msg","payload":{"type":"token_count","info":["Infinity and NaN"]}}`, false},
+	{`{"timestamp":"t","type":"event_msg","payload":{"type":"token_count","info":{"total":12,"rate":-1.5e3},"n":-3}}`, true},
+	{`{"timestamp":"t","type":"event_msg","payload":{"type":"agent_message","message":"NaN Infinity"}}`, true},
+	// Turn contexts, whatever they hold.
+	{`{"timestamp":"t","type":"turn_context","payload":{"cwd":"/w","type":5,"sandbox_policy":{"mode":"workspace-write","network_access":false}}}`, true},
+	{`{"timestamp":"t","type":"turn_context","payload":{}}`, true},
+	// Not valid, or not this shape: a reason from readLine, or read.
+	{`{"timestamp":"t","type":"turn_context","payload":{"a":"\q"}}`, false},
+	{`{"timestamp":"t","type":"turn_context","payload":{"a":1}}}`, false},
+	{`{"timestamp":"t","type":"turn_context","payload":{"a":1},}`, false},
+	{`{"timestamp":"t","type":"turn_context","payload":{"a":1},"type":"response_item"}`, false},
+	{`{"timestamp":"t","type":"turn_context","payload":{"a":1}} `, false},
+	{`{"timestamp":"t","type":"turn_context","payload":{"a":1,}}`, false},
+	{`{"timestamp":"t","type":"turn_context","payload":{"a" :1}}`, false},
+	{`{"timestamp":"t","type":"turn_context","payload":{"a":1 }}`, false},
+	{`{"timestamp":"t","type":"turn_context","payload":{"a":[1,}}`, false},
+	{`{"timestamp":"t","type":"turn_context","payload":{"a":tru}}`, false},
+	{`{"timestamp":"t","type":"turn_context","payload":{"a":"` + "\x01" + `"}}`, false},
+	{`{"timestamp":"t","type":"turn_context","payload":{"a"}}`, false},
+	{`{"timestamp":"t","type":"turn_context","payload":{"a":}}`, false},
+	{`{"timestamp":"t","type":"turn_context","payload":{`, false},
+	{`{"timestamp":"t","type":"event_msg","payload":"x"}`, false},
+	{`{"timestamp":"t,"type":"event_msg","payload":{}}`, false},
+	{`{"timestamp":"t","type":"event_msg","payload":{"type":"user_message","images":[` + strings.Repeat("[", codexSkipMax) + `]}}`, false},
+	{`{"timestamp":"t","type":"response_item","payload":{"type":"function_call","name":"shell","arguments":"{}","call_id":"c3"}}`, false},
+	{`{"type":"event_msg","payload":{"type":"user_message"}}`, false},
+	{`{"timestamp":"t","type":"response_item","payload":{"type":"function_call","name":"shell","arguments":"{}","call_id":"c4"}}`, false},
+}
+
+// compareCodexSkip reads lines with recordRaw (skipNoStep first) and with
+// readLine alone: the same records, reasons and prompt after each line.
+// skipped counts the lines skipNoStep passed over.
+func compareCodexSkip(t *testing.T, lines [][]byte) (skipped []bool) {
+	t.Helper()
+	fast, plain := &codexReader{}, &codexReader{}
+	for n, line := range lines {
+		before := fast.q.prompt
+		probe := &codexReader{}
+		_, ok := probe.skipNoStep(slices.Clone(line))
+		skipped = append(skipped, ok)
+		rf, wf := fast.recordRaw(slices.Clone(line), n+1)
+		rp, wp := plain.readLine(slices.Clone(line))
+		if wf != wp {
+			t.Fatalf("line %d %q: reason %q, readLine's %q", n+1, line, wf, wp)
+		}
+		if !reflect.DeepEqual(rf, rp) {
+			t.Fatalf("line %d %q:\n got %+v\nwant %+v", n+1, line, rf, rp)
+		}
+		if fast.q.prompt != plain.q.prompt {
+			t.Fatalf("line %d %q: prompt %v (was %v), readLine's %v", n+1, line, fast.q.prompt, before, plain.q.prompt)
+		}
+	}
+	if rf, rp := fast.finish(), plain.finish(); !reflect.DeepEqual(rf, rp) {
+		t.Fatalf("finish:\n got %+v\nwant %+v", rf, rp)
+	}
+	return skipped
+}
+
+// TestCodexSkipSame: a line skipNoStep passes over reads as readLine
+// reads it, and the lines listed as passed over are.
+func TestCodexSkipSame(t *testing.T) {
+	var lines [][]byte
+	for _, c := range codexSkipCases {
+		lines = append(lines, []byte(c.line))
+	}
+	skipped := compareCodexSkip(t, lines)
+	for i, c := range codexSkipCases {
+		if skipped[i] != c.skip {
+			t.Errorf("%q: passed over %v, want %v", c.line, skipped[i], c.skip)
+		}
+	}
+}
+
+// TestCodexSkipLog: the generated log's lines of no step (a quarter of
+// its bytes) are passed over, and read the same.
+func TestCodexSkipLog(t *testing.T) {
+	data := []byte(strings.Join([]string{
+		`{"timestamp":"2026-11-20T11:00:00.100Z","type":"session_meta","payload":{"id":"0199a1b2","cli_version":"0.46.0","instructions":null,"git":{"branch":"main"}}}`,
+		`{"timestamp":"2026-11-20T11:00:00.300Z","type":"turn_context","payload":{"cwd":"/home/dev/calc","approval_policy":"on-request","sandbox_policy":{"mode":"workspace-write","network_access":false},"model":"gpt-5-codex","effort":"medium","summary":"auto"}}`,
+		`{"timestamp":"2026-11-20T11:00:00.400Z","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"The divide test fails. Fix it."}]}}`,
+		`{"timestamp":"2026-11-20T11:00:00.500Z","type":"event_msg","payload":{"type":"user_message","message":"The divide test fails. Fix it.","images":[]}}`,
+		`{"timestamp":"2026-11-20T11:00:00.600Z","type":"response_item","payload":{"type":"reasoning","summary":[{"type":"summary_text","text":"**Running the tests**"}],"content":null,"encrypted_content":"gAAAAABo-fake"}}`,
+		`{"timestamp":"2026-11-20T11:00:00.700Z","type":"event_msg","payload":{"type":"agent_reasoning","text":"**Running the tests**"}}`,
+		`{"timestamp":"2026-11-20T11:00:00.800Z","type":"response_item","payload":{"type":"function_call","name":"shell","arguments":"{\"command\":[\"go\",\"test\"]}","call_id":"call_A1"}}`,
+		`{"timestamp":"2026-11-20T11:00:00.900Z","type":"response_item","payload":{"type":"function_call_output","call_id":"call_A1","output":"{\"output\": \"FAIL\\n\", \"metadata\": {\"exit_code\": 1}}"}}`,
+		`{"timestamp":"2026-11-20T11:00:01.100Z","type":"event_msg","payload":{"type":"agent_message","message":"Patching it."}}`,
+		`{"timestamp":"2026-11-20T11:00:01.150Z","type":"event_msg","payload":{"type":"token_count","info":{"total_token_usage":{"input_tokens":10}},"rate_limits":null}}`,
+	}, "\n"))
+	lines := bytes.Split(data, []byte("\n"))
+	skipped := compareCodexSkip(t, lines)
+	want := []bool{false, true, true, true, false, true, false, false, true, true}
+	if !reflect.DeepEqual(skipped, want) {
+		t.Errorf("passed over %v, want %v", skipped, want)
+	}
+}
+
+// FuzzCodexSkip: lines read with skipNoStep first read as readLine reads
+// them.
+func FuzzCodexSkip(f *testing.F) {
+	for _, c := range codexSkipCases {
+		f.Add(codexSkipCases[0].line + "\n" + c.line + "\n" + codexSkipCases[5].line)
+	}
+	f.Fuzz(func(t *testing.T, data string) {
+		compareCodexSkip(t, bytes.Split([]byte(data), []byte("\n")))
+	})
+}
