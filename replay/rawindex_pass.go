@@ -67,10 +67,16 @@ value: // a value at b[i]
 	c = b[i]
 	switch {
 	case c == '"':
-		// A string of under eight bytes is told by its first word's
-		// first stop, a quote; any other by validString.
-		if k := i + 1; k+8 <= n {
-			if m := stopMask(word(b, k)); m != 0 {
+		// A string of under 16 bytes (most values) is told by its first
+		// two words' first stop, a quote; any other by validString, which
+		// calls stringRun past its first word.
+		if k := i + 1; k+16 <= n {
+			m := stopMask(word(b, k))
+			if m == 0 {
+				k += 8
+				m = stopMask(word(b, k))
+			}
+			if m != 0 {
 				if k += bits.TrailingZeros64(m) / 8; b[k] == '"' {
 					i = k + 1
 					goto after
@@ -108,8 +114,16 @@ value: // a value at b[i]
 		}
 		obj := int32(-1)
 		if c == '{' && d < memberDepth {
-			obj = int32(len(ix.objs))
-			ix.objs = append(ix.objs, ixObject{start: int32(from), first: int32(len(ix.mems[d])), depth: int8(d)})
+			// Written in place, as a member is (key, below).
+			k := len(ix.objs)
+			if k == cap(ix.objs) {
+				ix.objs = append(ix.objs, ixObject{})
+			} else {
+				ix.objs = ix.objs[:k+1]
+			}
+			o := &ix.objs[k]
+			*o = ixObject{start: int32(from), first: int32(len(ix.mems[d])), depth: int8(d)}
+			obj = int32(k)
 		}
 		ix.frames = append(ix.frames, ixFrame{span: int32(len(ix.spans)), obj: obj, closer: cl})
 		ix.spans = append(ix.spans, ixSpan{start: int32(from)})
@@ -134,8 +148,22 @@ value: // a value at b[i]
 			return -1
 		}
 		i += 4
-	case c == '-' || '0' <= c && c <= '9':
-		if c == '-' && i+1 < n && b[i+1] == 'I' {
+	case '0' <= c && c <= '9':
+		// An integer (most numbers: counts, exit codes) read here; a
+		// fraction or an exponent by jsonNumber.
+		from = i
+		if i++; c != '0' {
+			for i < n && '0' <= b[i] && b[i] <= '9' {
+				i++
+			}
+		}
+		if i < n && (b[i] == '.' || b[i]|0x20 == 'e') {
+			if i = jsonNumber(b, from); i < 0 {
+				return -1
+			}
+		}
+	case c == '-':
+		if i+1 < n && b[i+1] == 'I' {
 			if i = literal(b, i, "-Infinity"); i < 0 {
 				return -1
 			}
