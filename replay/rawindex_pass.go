@@ -57,6 +57,11 @@ func (ix *valueIndex) pass(b []byte, i int) int {
 		esc       bool
 		from      int
 		f         ixFrame
+		// last is the member noted whose value is read, when the
+		// innermost container is an object whose members are noted; a
+		// member's list grows only while an object of its level is the
+		// innermost container, so the pointer holds.
+		last *ixMember
 	)
 	n := len(b)
 
@@ -128,7 +133,7 @@ value: // a value at b[i]
 		ix.frames = append(ix.frames, ixFrame{span: int32(len(ix.spans)), obj: obj, closer: cl})
 		ix.spans = append(ix.spans, ixSpan{start: int32(from)})
 		d++
-		closer = cl
+		closer, last = cl, nil
 		if c == '[' {
 			goto value
 		}
@@ -189,10 +194,8 @@ after: // after a value: close containers or go on to the next value
 	if d == 0 {
 		return i
 	}
-	if closer == '}' && d <= memberDepth {
-		// The end of a noted member's value: the last of its level.
-		ms := ix.mems[d-1]
-		ms[len(ms)-1].end = int32(i)
+	if last != nil {
+		last.end = int32(i) // the end of a noted member's value
 	}
 	if i < n && b[i] <= ' ' {
 		i = skipSpace(b, i)
@@ -225,8 +228,13 @@ after: // after a value: close containers or go on to the next value
 		o := &ix.objs[f.obj]
 		o.end, o.last = int32(i), int32(len(ix.mems[d]))
 	}
-	if closer = 0; d > 0 {
-		closer = ix.frames[d-1].closer
+	if closer, last = 0, nil; d > 0 {
+		if closer = ix.frames[d-1].closer; closer == '}' && d <= memberDepth {
+			// Back in a noted object: its member whose value ended is
+			// the last of its level.
+			ms := ix.mems[d-1]
+			last = &ms[len(ms)-1]
+		}
 	}
 	goto after
 
@@ -279,6 +287,7 @@ key: // a member of the innermost open object, its key at b[i]
 		}
 		m := &(*ms)[k]
 		m.key, m.keyEnd, m.val, m.esc = int32(i+1), int32(end-1), int32(j), esc
+		last = m
 	}
 	i = j
 	goto value
