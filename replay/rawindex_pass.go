@@ -6,8 +6,9 @@ package replay
 // and a short value every 20 to 30 bytes, so the pass is written for the
 // member: a key of up to 16 bytes is read by its words' stops here, the
 // colon and the value's first byte found with no call when the JSON is
-// compact, a short string value told by its first word, and the member
-// noted in a list held in the pass's locals. It was validValue's loop
+// compact, a string value of under 16 bytes told by its first two words,
+// an integer read here, and the member noted in its level's list in
+// place, its end written through a pointer to it. It was validValue's loop
 // testing for an index at each step and calling out (not inlined) to note
 // a key, to note its value's end and to push the container it opened: a
 // noted member cost some 160 instructions of bookkeeping and calls
