@@ -165,15 +165,8 @@ func isHex(c byte) bool {
 // validValue checks the value starting at b[i] and returns the index after
 // it, or -1. Arrays and objects are walked with an explicit stack, so a
 // deep line costs no recursion.
-func validValue(b []byte, i int) int { return validValueIx(b, i, nil) }
-
-// validValueIx is validValue that also records, in ix when not nil, where
-// the long strings and containers it passes end (valueIndex).
-func validValueIx(b []byte, i int, ix *valueIndex) int {
+func validValue(b []byte, i int) int {
 	var stack []byte // '{' or '[' of the open containers
-	if ix != nil {
-		ix.reset(b)
-	}
 	for {
 		// A value at b[i].
 		if i >= len(b) {
@@ -181,12 +174,8 @@ func validValueIx(b []byte, i int, ix *valueIndex) int {
 		}
 		switch c := b[i]; {
 		case c == '"':
-			from := i
 			if i, _ = validString(b, i); i < 0 {
 				return -1
-			}
-			if ix != nil && i-from >= indexMin {
-				ix.add(from, i)
 			}
 		case c == '{' || c == '[':
 			if len(stack)+1 >= maxNesting { // the line's own object is one level
@@ -196,27 +185,14 @@ func validValueIx(b []byte, i int, ix *valueIndex) int {
 			if c == '[' {
 				closer = ']'
 			}
-			if ix != nil {
-				ix.open(i)
-			}
-			start := i
 			i = skipSpace(b, i+1)
 			if i < len(b) && b[i] == closer {
 				i++
-				if ix != nil {
-					ix.close(i)
-				}
 				break // an empty container is a whole value
 			}
 			stack = append(stack, c)
 			if c == '{' {
-				if ix != nil {
-					ix.openObject(len(stack)-1, start)
-					i = ix.memberKey(b, i, len(stack)-1)
-				} else {
-					i = memberKey(b, i)
-				}
-				if i < 0 {
+				if i = memberKey(b, i); i < 0 {
 					return -1
 				}
 			}
@@ -237,22 +213,13 @@ func validValueIx(b []byte, i int, ix *valueIndex) int {
 			if i = literal(b, i, "NaN"); i < 0 {
 				return -1
 			}
-			if ix != nil {
-				ix.nonFinite = true
-			}
 		case c == 'I':
 			if i = literal(b, i, "Infinity"); i < 0 {
 				return -1
 			}
-			if ix != nil {
-				ix.nonFinite = true
-			}
 		case c == '-' && i+1 < len(b) && b[i+1] == 'I':
 			if i = literal(b, i, "-Infinity"); i < 0 {
 				return -1
-			}
-			if ix != nil {
-				ix.nonFinite = true
 			}
 		case c == '-' || '0' <= c && c <= '9':
 			if i = jsonNumber(b, i); i < 0 {
@@ -267,9 +234,6 @@ func validValueIx(b []byte, i int, ix *valueIndex) int {
 				return i
 			}
 			open := stack[len(stack)-1]
-			if ix != nil && open == '{' {
-				ix.memberEnd(len(stack)-1, i)
-			}
 			i = skipSpace(b, i)
 			if i >= len(b) {
 				return -1
@@ -277,12 +241,7 @@ func validValueIx(b []byte, i int, ix *valueIndex) int {
 			if c := b[i]; c == ',' {
 				i = skipSpace(b, i+1)
 				if open == '{' {
-					if ix != nil {
-						i = ix.memberKey(b, i, len(stack)-1)
-					} else {
-						i = memberKey(b, i)
-					}
-					if i < 0 {
+					if i = memberKey(b, i); i < 0 {
 						return -1
 					}
 				}
@@ -290,17 +249,21 @@ func validValueIx(b []byte, i int, ix *valueIndex) int {
 			} else if open == '{' && c == '}' || open == '[' && c == ']' {
 				stack = stack[:len(stack)-1]
 				i++
-				if ix != nil {
-					ix.close(i)
-					if open == '{' {
-						ix.closeObject(len(stack), i)
-					}
-				}
 				continue
 			}
 			return -1
 		}
 	}
+}
+
+// validValueIx is validValue that also records, in ix when not nil, where
+// the long strings and containers it passes end, and the members of the
+// objects of its first levels (valueIndex, built by ix.pass).
+func validValueIx(b []byte, i int, ix *valueIndex) int {
+	if ix == nil {
+		return validValue(b, i)
+	}
+	return ix.pass(b, i)
 }
 
 func literal(b []byte, i int, lit string) int {

@@ -12,7 +12,6 @@ import (
 	"encoding/binary"
 	"math"
 	"math/bits"
-	"slices"
 	"unicode/utf8"
 	"unsafe"
 )
@@ -24,10 +23,10 @@ const indexMin = 64
 // valueIndex holds the spans of one validated record's strings and
 // containers of indexMin bytes or more, in the order they start.
 type valueIndex struct {
-	base  []byte   // the record the offsets are in
-	spans []ixSpan // by start
-	opens []int32  // spans of the containers still open (while built)
-	off   bool     // the record is too long for int32 offsets: nothing indexed
+	base   []byte    // the record the offsets are in
+	spans  []ixSpan  // by start
+	frames []ixFrame // the pass's open containers (rawindex_pass.go)
+	off    bool      // the record is too long for int32 offsets: nothing indexed
 	// nonFinite says the pass met NaN or an infinity, which it accepts
 	// (Python's, read as null) where JSON.parse refuses the record: a
 	// reader of JSON proper needs no second search of the record for
@@ -38,9 +37,8 @@ type valueIndex struct {
 	// here rather than scanning the object again. Objects of one level
 	// never hold one another, so each one's members are a run of its
 	// level's list.
-	objs    []ixObject
-	mems    [memberDepth][]ixMember
-	openObj [memberDepth]int32 // objs' index of each level's open object
+	objs []ixObject
+	mems [memberDepth][]ixMember
 }
 
 type ixSpan struct{ start, end int32 }
@@ -65,7 +63,7 @@ type ixMember struct {
 }
 
 func (ix *valueIndex) reset(b []byte) {
-	ix.base, ix.spans, ix.opens = b, ix.spans[:0], ix.opens[:0]
+	ix.base, ix.spans = b, ix.spans[:0]
 	ix.off, ix.nonFinite = len(b) > math.MaxInt32, false
 	ix.objs = ix.objs[:0]
 	for d := range ix.mems {
@@ -73,46 +71,21 @@ func (ix *valueIndex) reset(b []byte) {
 	}
 }
 
-// openObject notes an object starting at i, at level depth (0: the
-// outermost value), when that level's members are noted.
-func (ix *valueIndex) openObject(depth, i int) {
-	if ix.off || depth >= memberDepth {
-		return
-	}
-	ix.openObj[depth] = int32(len(ix.objs))
-	ix.objs = append(ix.objs, ixObject{start: int32(i), first: int32(len(ix.mems[depth])), depth: int8(depth)})
-}
-
-// closeObject ends the open object of level depth at i.
-func (ix *valueIndex) closeObject(depth, i int) {
-	if ix.off || depth >= memberDepth {
-		return
-	}
-	o := &ix.objs[ix.openObj[depth]]
-	o.end, o.last = int32(i), int32(len(ix.mems[depth]))
-}
-
 // memberKey checks `"key" :` at b[i] and returns where its value starts.
-func memberKey(b []byte, i int) int { return (*valueIndex)(nil).memberKey(b, i, 0) }
-
-// memberKey is memberKey(b, i) noting the key, at a member of the open
-// object of level depth, when ix is not nil.
-func (ix *valueIndex) memberKey(b []byte, i, depth int) int {
+func memberKey(b []byte, i int) int {
 	if i >= len(b) || b[i] != '"' {
 		return -1
 	}
 	// A key that ends within its first 16 bytes with no escape (most
 	// keys) is told here by its words' stops (stopMask; a valid string's
 	// first stop is its closing quote), with no call; any other string
-	// by validString, which tests the first word alone before it calls
-	// stringRun (in assembly, not inlined), where a key of 8 to 15 bytes
-	// went. k stays where the words hold no stop, at a byte that is not
-	// a quote.
-	end, esc := -1, false
+	// by validString. k stays where the words hold no stop, at a byte
+	// that is not a quote.
+	end := -1
 	if k := i + 1; k+16 <= len(b) {
-		if m := stopMask(binary.LittleEndian.Uint64(b[k:])); m != 0 {
+		if m := stopMask(word(b, k)); m != 0 {
 			k += bits.TrailingZeros64(m) / 8
-		} else if m := stopMask(binary.LittleEndian.Uint64(b[k+8:])); m != 0 {
+		} else if m := stopMask(word(b, k+8)); m != 0 {
 			k += 8 + bits.TrailingZeros64(m)/8
 		}
 		if b[k] == '"' {
@@ -120,7 +93,7 @@ func (ix *valueIndex) memberKey(b []byte, i, depth int) int {
 		}
 	}
 	if end < 0 {
-		if end, esc = validString(b, i); end < 0 {
+		if end, _ = validString(b, i); end < 0 {
 			return -1
 		}
 	}
@@ -128,33 +101,7 @@ func (ix *valueIndex) memberKey(b []byte, i, depth int) int {
 	if j >= len(b) || b[j] != ':' {
 		return -1
 	}
-	j = skipSpace(b, j+1)
-	if ix == nil || ix.off || depth >= memberDepth {
-		return j
-	}
-	// Its fields written in place: a struct literal appended was built
-	// on the stack and copied by wider loads than its stores, which the
-	// CPU cannot forward (memberKey's main cost). The list is lengthened
-	// in place, its length alone stored, where append zeroed the member
-	// and stored the list's array again (behind the write barrier's
-	// test); end is written by memberEnd after the member's value.
-	ms := &ix.mems[depth]
-	n := len(*ms)
-	if n == cap(*ms) {
-		*ms = slices.Grow(*ms, 1)
-	}
-	*ms = (*ms)[:n+1]
-	m := &(*ms)[n]
-	m.key, m.keyEnd, m.val, m.esc = int32(i+1), int32(end-1), int32(j), esc
-	return j
-}
-
-// memberEnd ends at i the value of the last member noted at level depth.
-func (ix *valueIndex) memberEnd(depth, i int) {
-	if ix.off || depth >= memberDepth {
-		return
-	}
-	ix.mems[depth][len(ix.mems[depth])-1].end = int32(i)
+	return skipSpace(b, j+1)
 }
 
 // offsetIn is where v begins in b, when v is a slice of b; a v of other
@@ -176,36 +123,6 @@ func (ix *valueIndex) noted(v rawValue) (ms []ixMember, ok bool) {
 		}
 	}
 	return nil, false
-}
-
-// add records a value (a string) at [from, to).
-func (ix *valueIndex) add(from, to int) {
-	if !ix.off {
-		ix.spans = append(ix.spans, ixSpan{int32(from), int32(to)})
-	}
-}
-
-// open records a container starting at i; close ends the innermost open
-// one at i, dropping it with everything inside it when it is short
-// (what it holds is shorter still, and was recorded after it).
-func (ix *valueIndex) open(i int) {
-	if !ix.off {
-		ix.opens = append(ix.opens, int32(len(ix.spans)))
-		ix.spans = append(ix.spans, ixSpan{start: int32(i)})
-	}
-}
-
-func (ix *valueIndex) close(i int) {
-	if ix.off {
-		return
-	}
-	k := ix.opens[len(ix.opens)-1]
-	ix.opens = ix.opens[:len(ix.opens)-1]
-	if i-int(ix.spans[k].start) < indexMin {
-		ix.spans = ix.spans[:k]
-		return
-	}
-	ix.spans[k].end = int32(i)
 }
 
 // skip is skipValue(v, i) for v within the indexed record: the end of a

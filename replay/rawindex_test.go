@@ -62,6 +62,8 @@ func FuzzValueIndex(f *testing.F) {
 		`{"id":"g1","toolCalls":[{"name":"x","args":{"p":"` + long + `"},"result":[{"functionResponse":{"response":{"output":"` + long + `"}}}]}]}`,
 		`{"a":[` + strings.Repeat(`{"b":"`+long+`"},`, 5) + `1]}`,
 		`{"a":"x\"y","b":["\\",1,"\\\"",{"c":"\u0022\"\\"}]}`, `["abcdefg\"hijklmnopq\\\"rs\\", "` + long[:60] + `\"x"]`,
+		`["abcdefghij\"kl","abcdefghijk\\","abcdefghijklmnop","abcdefghijklmno"]`, "[\"abcdefghijk\x1fmn\"]",
+		`[0,1,23,456789,0.5,1e5,1E+2,10.25e-3,-0,-12,0]`, `[01]`, `[1.]`, `[2e]`, `[00]`, `[-]`, `{"n":7`, `{"a":1E5,"b":3`,
 		`{"a":"` + long + `"`, `[1,]`, `{"a" 1}`, `[NaN,"NaN"]`, `{"Infinity":-Infinity}`, `["Infinity",1]`,
 		`{"observation":{"content":[{"type":"text","text":"` + long + `\n<&>"}],"is_error":false,"exit_code":0,"b":1.50,"b":[true,null,2e3]},"id":"x","timestamp":"t","k\u0065y":"` + long + `","kind":"ObservationEvent"}`,
 	} {
@@ -299,24 +301,29 @@ func memberKeyRef(b []byte, i int) (val, end int, esc bool) {
 	return skipSpace(b, j+1), end, esc
 }
 
-// checkMemberKey holds memberKey, plain and noting, to memberKeyRef at
-// b[i]: where the value starts, and the key's end and esc noted.
+// checkMemberKey holds memberKey to memberKeyRef at b[i], and the
+// indexing pass's reading of the key of the record at b[i-1] ('{'): its
+// verdict validValue's, the key's span and esc and the value's start
+// noted as memberKeyRef reads them.
 func checkMemberKey(t *testing.T, b []byte, i int) {
 	t.Helper()
 	val, end, esc := memberKeyRef(b, i)
 	if got := memberKey(b, i); got != val {
 		t.Fatalf("memberKey(%q, %d) = %d, want %d", b, i, got, val)
 	}
-	var ix valueIndex
-	ix.reset(b)
-	if got := ix.memberKey(b, i, 0); got != val {
-		t.Fatalf("ix.memberKey(%q, %d) = %d, want %d", b, i, got, val)
+	if i < 1 || b[i-1] != '{' {
+		return
 	}
-	if val < 0 {
+	var ix valueIndex
+	want := validValue(b, i-1)
+	if got := ix.pass(b, i-1); got != want {
+		t.Fatalf("ix.pass(%q) = %d, validValue %d", b[i-1:], got, want)
+	}
+	if want < 0 || val < 0 {
 		return
 	}
 	if m := ix.mems[0][0]; int(m.key) != i+1 || int(m.keyEnd) != end-1 || int(m.val) != val || m.esc != esc {
-		t.Fatalf("ix.memberKey(%q, %d) noted %+v, want key [%d, %d) esc %v, value at %d", b, i, m, i+1, end-1, esc, val)
+		t.Fatalf("ix.pass(%q) noted %+v, want key [%d, %d) esc %v, value at %d", b, m, i+1, end-1, esc, val)
 	}
 }
 
@@ -351,5 +358,6 @@ func FuzzMemberKey(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		checkMemberKey(t, b, 0)
+		checkMemberKey(t, append([]byte{'{'}, b...), 1)
 	})
 }

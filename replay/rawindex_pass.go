@@ -1,0 +1,295 @@
+package replay
+
+// The indexing validator: validValue's pass over a record, building its
+// valueIndex on the way (validValueIx with an index). Every agent reader
+// but steps and attempts validates its records here, most of them a key
+// and a short value every 20 to 30 bytes, so the pass is written for the
+// member: a key of up to 16 bytes is read by its words' stops here, the
+// colon and the value's first byte found with no call when the JSON is
+// compact, a string value of under 16 bytes told by its first two words,
+// an integer read here, and the member noted in its level's list in
+// place, its end written through a pointer to it. It was validValue's loop
+// testing for an index at each step and calling out (not inlined) to note
+// a key, to note its value's end and to push the container it opened: a
+// noted member cost some 160 instructions of bookkeeping and calls
+// around the bytes read.
+
+import (
+	"encoding/binary"
+	"math/bits"
+	"unsafe"
+)
+
+// ixFrame is an open container of the pass: where its span is in spans,
+// its objs index when it is an object whose members are noted (else -1),
+// and the byte that closes it.
+type ixFrame struct {
+	span, obj int32
+	closer    byte
+}
+
+// word is the eight bytes of b at k, k+8 <= len(b) (the caller tests),
+// read with no bounds check.
+func word(b []byte, k int) uint64 {
+	return binary.LittleEndian.Uint64((*[8]byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), k))[:])
+}
+
+// pass validates the value at b[i] as validValue does, returning the same
+// end, and indexes it: its long strings' and containers' spans, its first
+// memberDepth levels' objects and members, and whether it holds NaN or
+// an infinity. The lists stay in ix (a local copy of each slice was
+// kept in registers at the cost of shuffling a dozen of them between
+// the pass's branches); the innermost container's closing byte is a
+// local, and its depth: a member is noted when that byte is a brace and
+// the depth under memberDepth.
+func (ix *valueIndex) pass(b []byte, i int) int {
+	ix.reset(b)
+	if ix.off {
+		// Offsets past int32: nothing indexed, the value checked alone.
+		end := validValue(b, i)
+		ix.nonFinite = end >= 0 && hasNonFinite(b[i:end])
+		return end
+	}
+	ix.frames = ix.frames[:0]
+	var (
+		c, closer byte // closer: the innermost open container's, 0 at the top
+		d         int  // open containers
+		end, j    int
+		esc       bool
+		from      int
+		f         ixFrame
+		// last is the member noted whose value is read, when the
+		// innermost container is an object whose members are noted; a
+		// member's list grows only while an object of its level is the
+		// innermost container, so the pointer holds.
+		last *ixMember
+	)
+	n := len(b)
+
+value: // a value at b[i]
+	if i >= n {
+		return -1
+	}
+	c = b[i]
+	switch {
+	case c == '"':
+		// A string of under 16 bytes (most values) is told by its first
+		// two words' first stop, a quote; any other by validString, which
+		// calls stringRun past its first word.
+		if k := i + 1; k+16 <= n {
+			m := stopMask(word(b, k))
+			if m == 0 {
+				k += 8
+				m = stopMask(word(b, k))
+			}
+			if m != 0 {
+				if k += bits.TrailingZeros64(m) / 8; b[k] == '"' {
+					i = k + 1
+					goto after
+				}
+			}
+		}
+		from = i
+		if i, _ = validString(b, i); i < 0 {
+			return -1
+		}
+		if i-from >= indexMin {
+			ix.spans = append(ix.spans, ixSpan{int32(from), int32(i)})
+		}
+		goto after
+	case c == '{' || c == '[':
+		if d+1 >= maxNesting { // the line's own object is one level
+			return -1
+		}
+		cl := byte('}')
+		if c == '[' {
+			cl = ']'
+		}
+		from = i
+		if i+1 < n && b[i+1] == cl {
+			i += 2 // an empty container, too short for a span
+			goto after
+		}
+		if i = skipSpace(b, i+1); i < n && b[i] == cl {
+			// An empty container with space in it, as long as that is.
+			i++
+			if i-from >= indexMin {
+				ix.spans = append(ix.spans, ixSpan{int32(from), int32(i)})
+			}
+			goto after
+		}
+		obj := int32(-1)
+		if c == '{' && d < memberDepth {
+			// Written in place, as a member is (key, below).
+			k := len(ix.objs)
+			if k == cap(ix.objs) {
+				ix.objs = append(ix.objs, ixObject{})
+			} else {
+				ix.objs = ix.objs[:k+1]
+			}
+			o := &ix.objs[k]
+			*o = ixObject{start: int32(from), first: int32(len(ix.mems[d])), depth: int8(d)}
+			obj = int32(k)
+		}
+		ix.frames = append(ix.frames, ixFrame{span: int32(len(ix.spans)), obj: obj, closer: cl})
+		ix.spans = append(ix.spans, ixSpan{start: int32(from)})
+		d++
+		closer, last = cl, nil
+		if c == '[' {
+			goto value
+		}
+		goto key
+	case c == 't':
+		if i+4 > n || string(b[i:i+4]) != "true" {
+			return -1
+		}
+		i += 4
+	case c == 'f':
+		if i+5 > n || string(b[i:i+5]) != "false" {
+			return -1
+		}
+		i += 5
+	case c == 'n':
+		if i+4 > n || string(b[i:i+4]) != "null" {
+			return -1
+		}
+		i += 4
+	case '0' <= c && c <= '9':
+		// An integer (most numbers: counts, exit codes) read here; a
+		// fraction or an exponent by jsonNumber.
+		from = i
+		if i++; c != '0' {
+			for i < n && '0' <= b[i] && b[i] <= '9' {
+				i++
+			}
+		}
+		if i < n && (b[i] == '.' || b[i]|0x20 == 'e') {
+			if i = jsonNumber(b, from); i < 0 {
+				return -1
+			}
+		}
+	case c == '-':
+		if i+1 < n && b[i+1] == 'I' {
+			if i = literal(b, i, "-Infinity"); i < 0 {
+				return -1
+			}
+			ix.nonFinite = true
+		} else if i = jsonNumber(b, i); i < 0 {
+			return -1
+		}
+	case c == 'N':
+		if i = literal(b, i, "NaN"); i < 0 {
+			return -1
+		}
+		ix.nonFinite = true
+	case c == 'I':
+		if i = literal(b, i, "Infinity"); i < 0 {
+			return -1
+		}
+		ix.nonFinite = true
+	default:
+		return -1
+	}
+
+after: // after a value: close containers or go on to the next value
+	if d == 0 {
+		return i
+	}
+	if last != nil {
+		last.end = int32(i) // the end of a noted member's value
+	}
+	if i < n && b[i] <= ' ' {
+		i = skipSpace(b, i)
+	}
+	if i >= n {
+		return -1
+	}
+	if c = b[i]; c == ',' {
+		if i++; i < n && b[i] <= ' ' {
+			i = skipSpace(b, i)
+		}
+		if closer == ']' {
+			goto value
+		}
+		goto key
+	}
+	if c != closer {
+		return -1
+	}
+	i++
+	d--
+	f = ix.frames[d]
+	ix.frames = ix.frames[:d]
+	if s := &ix.spans[f.span]; i-int(s.start) < indexMin {
+		ix.spans = ix.spans[:f.span] // short: what it holds is shorter still
+	} else {
+		s.end = int32(i)
+	}
+	if f.obj >= 0 {
+		o := &ix.objs[f.obj]
+		o.end, o.last = int32(i), int32(len(ix.mems[d]))
+	}
+	if closer, last = 0, nil; d > 0 {
+		if closer = ix.frames[d-1].closer; closer == '}' && d <= memberDepth {
+			// Back in a noted object: its member whose value ended is
+			// the last of its level.
+			ms := ix.mems[d-1]
+			last = &ms[len(ms)-1]
+		}
+	}
+	goto after
+
+key: // a member of the innermost open object, its key at b[i]
+	if i >= n || b[i] != '"' {
+		return -1
+	}
+	// A key that ends within its first 16 bytes with no escape (most
+	// keys) is told here by its words' stops (stopMask; a valid string's
+	// first stop is its closing quote); any other string by validString.
+	end, esc = -1, false
+	if k := i + 1; k+16 <= n {
+		if m := stopMask(word(b, k)); m != 0 {
+			k += bits.TrailingZeros64(m) / 8
+		} else if m := stopMask(word(b, k+8)); m != 0 {
+			k += 8 + bits.TrailingZeros64(m)/8
+		}
+		if b[k] == '"' {
+			end = k + 1
+		}
+	}
+	if end < 0 {
+		if end, esc = validString(b, i); end < 0 {
+			return -1
+		}
+	}
+	// The colon, and the value's first byte: next to each other in
+	// compact JSON.
+	j = end
+	if j < n && b[j] != ':' {
+		j = skipSpace(b, j)
+	}
+	if j >= n || b[j] != ':' {
+		return -1
+	}
+	if j++; j < n && b[j] <= ' ' {
+		j = skipSpace(b, j)
+	}
+	if d <= memberDepth {
+		// Lengthened in place, its fields written there (an appended
+		// literal was built on the stack and copied by wider loads than
+		// its stores, which the CPU cannot forward); end is written
+		// after the value.
+		ms := &ix.mems[d-1]
+		k := len(*ms)
+		if k == cap(*ms) {
+			*ms = append(*ms, ixMember{})
+		} else {
+			*ms = (*ms)[:k+1]
+		}
+		m := &(*ms)[k]
+		m.key, m.keyEnd, m.val, m.esc = int32(i+1), int32(end-1), int32(j), esc
+		last = m
+	}
+	i = j
+	goto value
+}
