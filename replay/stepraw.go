@@ -125,6 +125,9 @@ func lineStep(raw []byte, p *stepPaths) (stepRecord, string) {
 			cp = &p.outCopy
 			cp.c, cp.at = p.copies, nil
 		}
+		if p.flatLine(raw, &vals, cp) {
+			return stepOf(&vals, p)
+		}
 		if _, err := parseFieldsCopy(raw, p.keys, vals[:], cp); err != nil {
 			p.outCopy.at = nil
 			return stepRecord{}, err.Error()
