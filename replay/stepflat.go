@@ -14,6 +14,71 @@ import (
 	"math/bits"
 )
 
+// flatKeys finds a flat reader's field from a key of 8 bytes or fewer
+// by its masked word (keyWord's) in one probe: a table of 64 slots
+// indexed by the word's product with a multiplier chosen so that no two
+// names share a slot. An empty slot holds word 0 and field -1 (the empty
+// key's word is 0: no field).
+type flatKeys struct {
+	mul   uint64
+	word  [64]uint64
+	field [64]int8
+	// ok: the names allow the fast reading (each ASCII with no quote,
+	// backslash or control byte, so a key that is a name's bytes is that
+	// name as JSON reads it) and a multiplier was found.
+	ok bool
+}
+
+// flatSlot is the slot of word w under multiplier mul.
+func flatSlot(w, mul uint64) uint64 { return w * mul >> 58 }
+
+func newFlatKeys(names []string) *flatKeys {
+	fk := &flatKeys{}
+	for _, name := range names {
+		for i := 0; i < len(name); i++ {
+			if c := name[i]; c < 0x20 || c >= 0x80 || c == '"' || c == '\\' {
+				return fk
+			}
+		}
+	}
+	// Odd multipliers from a fixed sequence until one puts the short
+	// names in distinct slots: with nine names of 64 slots one in two
+	// does.
+	mul := uint64(0x9e3779b97f4a7c15)
+search:
+	for try := 0; try < 1000; try++ {
+		mul += 0x6a09e667f3bcc908
+		mul |= 1
+		var used uint64
+		for _, name := range names {
+			if len(name) > 8 || name == "" {
+				continue
+			}
+			s := flatSlot(shortWord(name), mul)
+			if used>>s&1 != 0 {
+				continue search
+			}
+			used |= 1 << s
+		}
+		fk.mul, fk.ok = mul, true
+		break
+	}
+	if !fk.ok {
+		return fk
+	}
+	for s := range fk.field {
+		fk.field[s] = -1
+	}
+	for f, name := range names {
+		if len(name) > 8 || name == "" {
+			continue
+		}
+		s := flatSlot(shortWord(name), fk.mul)
+		fk.word[s], fk.field[s] = shortWord(name), int8(f)
+	}
+	return fk
+}
+
 // flatLine fills vals with the members of a flat line named by p.keys,
 // as parseFieldsCopy(raw, p.keys, vals, cp) does, null being nil, and
 // reports true, for a line that is one JSON object whose keys are ASCII
@@ -25,47 +90,34 @@ import (
 // written over. The keys of a flat reader are the fields' names in the
 // fields' order, so a key's index in keys is its field.
 func (p *stepPaths) flatLine(line []byte, vals *[numStepFields]rawValue, cp *lineCopy) bool {
-	keys := p.keys
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	fk := p.flatKeys
 	n := len(line)
 	if n < 2 || line[0] != '{' {
 		return false
 	}
-	i := 1
+	i := flatBlanks(line, 1)
 	for {
-		i = flatBlanks(line, i)
-		if i >= n || line[i] != '"' {
-			// Not a key: "{}" and "{ }" are read the general way.
-			return false
+		// A key, from one 8-byte load when it ends within 8 bytes: its
+		// closing quote found in the word (a quote's byte XORed to zero),
+		// the bytes after masked off, the word looked up. A name's
+		// bytes need no more checking; any other key's are checked for
+		// what validString rejects or escapes, and for bytes over 0x7f.
+		if i+10 > n || line[i] != '"' {
+			return false // "{}" and a line ending in a short key too: the general way
 		}
-		// The key, ASCII, from one 8-byte load when it ends within it:
-		// the names are compared with its masked word (keyWord).
 		field := -1
-		if i+10 <= n {
-			w := binary.LittleEndian.Uint64(line[i+1:])
-			k := 8
-			if m := stopMask(w); m != 0 {
-				k = bits.TrailingZeros64(m) / 8
-			}
-			if line[i+1+k] != '"' {
-				goto long
-			}
-			if k < 8 {
-				w &= 1<<(8*k) - 1
-			}
-			if w&0x8080808080808080 != 0 {
-				return false // not ASCII: asciiOrUTF8 and unquoteKey read it
-			}
-			for f := keys.first[k]; f >= 0; f = keys.next[f] {
-				if keys.word[f] == w {
-					field = int(f)
-					break
-				}
-			}
-			i += k + 2
-			goto colon
-		}
-	long:
-		{
+		w := binary.LittleEndian.Uint64(line[i+1:])
+		q := w ^ ones*'"'
+		var mask uint64
+		if qm := (q - ones) &^ q & highs; qm != 0 {
+			mask = (qm ^ (qm - 1)) >> 8
+			w &= mask
+			i += bits.TrailingZeros64(qm)>>3 + 2
+		} else if line[i+9] == '"' {
+			mask = ^uint64(0)
+			i += 10
+		} else {
 			end, esc := validString(line, i)
 			if end < 0 || esc {
 				return false
@@ -76,20 +128,31 @@ func (p *stepPaths) flatLine(line []byte, vals *[numStepFields]rawValue, cp *lin
 					return false
 				}
 			}
-			for f := keys.first[min(len(key), 63)]; f >= 0; f = keys.next[f] {
-				if string(key) == keys.names[f] {
+			for f := p.keys.first[min(len(key), 63)]; f >= 0; f = p.keys.next[f] {
+				if string(key) == p.keys.names[f] {
 					field = int(f)
 					break
 				}
 			}
 			i = end
+			goto colon
 		}
-	colon:
-		i = flatBlanks(line, i)
-		if i >= n || line[i] != ':' {
+		if s := flatSlot(w, fk.mul); fk.word[s] == w {
+			field = int(fk.field[s])
+		}
+		if field < 0 && (stopMask(w)|w)&highs&mask != 0 {
 			return false
 		}
-		i = flatBlanks(line, i+1)
+	colon:
+		if i+1 < n && line[i] == ':' && line[i+1] == ' ' {
+			i += 2
+		} else {
+			i = flatBlanks(line, i)
+			if i >= n || line[i] != ':' {
+				return false
+			}
+			i = flatBlanks(line, i+1)
+		}
 		if i >= n {
 			return false
 		}
@@ -143,13 +206,17 @@ func (p *stepPaths) flatLine(line []byte, vals *[numStepFields]rawValue, cp *lin
 				vals[field] = line[start:i]
 			}
 		}
+		if i+1 < n && line[i] == ',' && line[i+1] == ' ' {
+			i += 2
+			continue
+		}
 		i = flatBlanks(line, i)
 		if i >= n {
 			return false
 		}
 		switch line[i] {
 		case ',':
-			i++
+			i = flatBlanks(line, i+1)
 		case '}':
 			return flatBlanks(line, i+1) == n
 		default:

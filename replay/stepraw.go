@@ -55,6 +55,8 @@ type stepPaths struct {
 	// field f (no --field, or one naming another top-level member each):
 	// a line's members are then read straight into the fields (lineStep).
 	flat bool
+	// flatKeys: the names looked up by flatLine, when flat.
+	flatKeys *flatKeys
 }
 
 func newStepPaths(fields map[string]string) *stepPaths {
@@ -80,6 +82,9 @@ func newStepPaths(fields map[string]string) *stepPaths {
 		p.flat = p.flat && p.top[f] == f && len(p.rest[f]) == 0
 	}
 	p.keys = newJSKeys(p.first...) // distinct
+	if p.flat {
+		p.flatKeys = newFlatKeys(p.first)
+	}
 	p.outCopy.name = p.first[p.top[sfOutput]]
 	p.strs = byteStrings{}
 	return p
@@ -125,7 +130,7 @@ func lineStep(raw []byte, p *stepPaths) (stepRecord, string) {
 			cp = &p.outCopy
 			cp.c, cp.at = p.copies, nil
 		}
-		if p.flatLine(raw, &vals, cp) {
+		if p.flatKeys.ok && p.flatLine(raw, &vals, cp) {
 			return stepOf(&vals, p)
 		}
 		if _, err := parseFieldsCopy(raw, p.keys, vals[:], cp); err != nil {

@@ -37,6 +37,18 @@ var flatSeeds = []string{
 	`{"step" : 24 , "action" : "a" }`,
 	`{"step": 25, "iteration": 26, "out_text_body": "text 0123456789abcdef0123456789abcdef", "where": "here"}`,
 	`{"step": -0, "score": 0.5, "exit_code": 1e2}`,
+	`{"": 1, "step": 27, "locatioN": "x", "location": "y", "llm_loop": 1}`,
+	"{\"st\x01p\": 28, \"step\": 29}",
+	"{\"st\xffp\": 30, \"step\": 31, \"location\xff\": 1}",
+	`{"step":32,"output":"x","location":"abcdefghijklmnopq"}`,
+	`{"step": 33, "location": "a\"b", "kind": "x\\"}`,
+	`{"step": 34, "locatio\u006e": "z", "kind\"": 1}`,
+	`{"step"` + "\t" + `: 35}`,
+	`{"step": 36,` + "\n" + ` "score": 2}`,
+	`{"step": 37, "step": null}`,
+	`{"a":1}`,
+	`{"000000": `,
+	`{"000000": 1, `,
 }
 
 // flatFields are --field mappings that keep a reader flat: the default,
@@ -73,6 +85,29 @@ func TestStepFlatLineSeeds(t *testing.T) {
 	}
 	if read < len(flatSeeds)/2 {
 		t.Errorf("flatLine read %d of %d seeds: the fast path is not taken", read, 2*len(flatSeeds))
+	}
+}
+
+// TestFlatKeys: every short name is found by its word in its own slot,
+// and names the fast reading cannot take as bytes turn it off.
+func TestFlatKeys(t *testing.T) {
+	for _, fields := range flatFields {
+		p := newStepPaths(fields)
+		fk := p.flatKeys
+		if !fk.ok {
+			t.Fatalf("%v: no table", fields)
+		}
+		for f, name := range p.first {
+			s := flatSlot(shortWord(name), fk.mul)
+			if len(name) <= 8 && (fk.word[s] != shortWord(name) || int(fk.field[s]) != f) {
+				t.Errorf("%v: %q in slot %d: %x %d", fields, name, s, fk.word[s], fk.field[s])
+			}
+		}
+	}
+	for _, name := range []string{`a\b`, `a"b`, "a\x01", "caf\u00e9"} {
+		if p := newStepPaths(map[string]string{"kind": name}); p.flat && p.flatKeys.ok {
+			t.Errorf("%q: read as bytes", name)
+		}
 	}
 }
 
