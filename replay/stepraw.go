@@ -220,7 +220,7 @@ func stepOf(vals *[numStepFields]rawValue, p *stepPaths) (stepRecord, string) {
 		}
 	}
 	if x := vals[sfLocation]; x != nil {
-		if s := p.locText(x); strings.TrimSpace(s) != "" {
+		if s := p.locText(x); notBlank(s) {
 			r.location, r.hasLoc = s, true
 		}
 	}
@@ -241,6 +241,17 @@ func (p *stepPaths) locText(x rawValue) string {
 		p.lastLoc = s
 	}
 	return s
+}
+
+// notBlank is strings.TrimSpace(s) != "", told at once when s starts
+// with an ASCII byte above ' ' (no space of TrimSpace's, so s is not
+// blank): an action or a location does, at every step, and TrimSpace
+// was a call each.
+func notBlank(s string) bool {
+	if s != "" && s[0]-'!' < 0x7f-'!' {
+		return true
+	}
+	return strings.TrimSpace(s) != ""
 }
 
 // plainBody reports whether body is valid UTF-8 without a backslash:

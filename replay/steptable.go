@@ -7,7 +7,6 @@ package replay
 import (
 	"fmt"
 	"strconv"
-	"strings"
 )
 
 // stepRecord is one step before it enters the table.
@@ -123,7 +122,7 @@ func (t *stepTable) add(r stepRecord) string {
 		turn.Moved = prev != nil && loc != turn.LocStart
 		turn.LocEnd = loc
 	}
-	if r.info.Kind == StepAction && strings.TrimSpace(r.action) != "" {
+	if r.info.Kind == StepAction && notBlank(r.action) {
 		tab, tag := &ep.syms, Sym(0)
 		if t.stepper != nil {
 			tab, tag = &ep.acts, actTag // let go once replayed (actionsStepped)
