@@ -289,8 +289,20 @@ func readSteps(br *bufio.Reader, c *readContext) error {
 		}
 		return nil
 	}
+	fr, _ := sr.(*fieldReader)
 	handle := func(line int, raw []byte) error {
 		d.Lines++
+		if fr != nil {
+			// The steps format's own reader, called straight: its one
+			// step is added as lineStep returns it, not copied into a
+			// slice of one and out again, and no interface is asserted
+			// a line.
+			r, reason := lineStep(raw, fr.paths)
+			if reason != "" {
+				return skip(line, reason)
+			}
+			return addOne(line, r)
+		}
 		if rr, ok := sr.(rawStepReader); ok {
 			recs, reason := rr.recordRaw(raw, line)
 			if reason != "" {
