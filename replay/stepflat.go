@@ -12,6 +12,7 @@ package replay
 import (
 	"encoding/binary"
 	"math/bits"
+	"unsafe"
 )
 
 // flatKeys finds a flat reader's field from a key of 8 bytes or fewer
@@ -107,7 +108,7 @@ func (p *stepPaths) flatLine(line []byte, vals *[numStepFields]rawValue, cp *lin
 			return false // "{}" and a line ending in a short key too: the general way
 		}
 		field := -1
-		w := binary.LittleEndian.Uint64(line[i+1:])
+		w := wordAt(line, i+1)
 		q := w ^ ones*'"'
 		var mask uint64
 		if qm := (q - ones) &^ q & highs; qm != 0 {
@@ -159,8 +160,25 @@ func (p *stepPaths) flatLine(line []byte, vals *[numStepFields]rawValue, cp *lin
 		start := i
 		switch c := line[i]; {
 		case c == '"':
+			// An action, a kind, a location: short, and told in line by
+			// its first two words when it ends within them with no
+			// escape (flatString without the call).
 			if field == sfOutput && cp != nil {
 				i = cp.copy(line, i)
+			} else if i+17 > n {
+				i = flatString(line, i)
+			} else if m := stopMask(wordAt(line, i+1)); m != 0 {
+				if j := i + 1 + bits.TrailingZeros64(m)>>3; line[j] == '"' {
+					i = j + 1
+				} else {
+					i = flatString(line, i)
+				}
+			} else if m := stopMask(wordAt(line, i+9)); m != 0 {
+				if j := i + 9 + bits.TrailingZeros64(m)>>3; line[j] == '"' {
+					i = j + 1
+				} else {
+					i = flatString(line, i)
+				}
 			} else {
 				i = flatString(line, i)
 			}
@@ -233,6 +251,12 @@ func flatBlanks(line []byte, i int) int {
 		i++
 	}
 	return i
+}
+
+// wordAt is the 8 bytes of b from b[i] on, little-endian, loaded with no
+// bounds check: the caller has checked that i >= 0 and i+8 <= len(b).
+func wordAt(b []byte, i int) uint64 {
+	return binary.LittleEndian.Uint64(unsafe.Slice((*byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), i)), 8))
 }
 
 // flatString is validString's end of the string at line[i] == '"' (-1

@@ -48,6 +48,8 @@ var flatSeeds = []string{
 	`{"step": 37, "step": null}`,
 	`{"a":1}`,
 	`{"000000": `,
+	"{\"step\": 38, \"kind\": \"ab\x01, \"x\": 1, \"location\": \"somewhere\"}",
+	"{\"step\": 39, \"kind\": \"abcdefghij\x01, \"x\": 1, \"location\": \"somewhere\"}",
 	`{"000000": 1, `,
 }
 
