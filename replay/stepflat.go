@@ -98,6 +98,7 @@ func (p *stepPaths) flatLine(line []byte, vals *[numStepFields]rawValue, cp *lin
 		return false
 	}
 	i := flatBlanks(line, 1)
+	p.numAt = [2]*byte{}
 	for {
 		// A key, from one 8-byte load when it ends within 8 bytes: its
 		// closing quote found in the word (a quote's byte XORed to zero),
@@ -182,17 +183,26 @@ func (p *stepPaths) flatLine(line []byte, vals *[numStepFields]rawValue, cp *lin
 			} else {
 				i = flatString(line, i)
 			}
-		case '1' <= c && c <= '9':
-			// A step number or a score: digits, and jsonNumber for a
-			// fraction or an exponent.
+		case '0' <= c && c <= '9':
+			// A step number or a score: digits (one 0 alone), and
+			// jsonNumber for a fraction or an exponent. The step's and
+			// the score's number of 1 to 15 digits is kept for stepOf
+			// (smallDecimal's, read here as the digits are passed).
+			d := uint64(c - '0')
 			i++
-			for i < n && line[i]-'0' <= 9 {
-				i++
+			if c != '0' {
+				for i < n && line[i]-'0' <= 9 {
+					d = d*10 + uint64(line[i]-'0')
+					i++
+				}
 			}
 			if i < n && (line[i] == '.' || line[i]|0x20 == 'e') {
 				i = jsonNumber(line, start)
+			} else if i-start <= 15 && (field == sfStep || field == sfScore) {
+				k := field / sfScore // 0: the step, 1: the score
+				p.numAt[k], p.num[k] = &line[start], d
 			}
-		case c == '-' || c == '0':
+		case c == '-':
 			i = jsonNumber(line, i) // -1 for -Infinity: the general way
 		case c == 't':
 			if i+4 > n || string(line[i:i+4]) != "true" {

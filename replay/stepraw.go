@@ -57,6 +57,12 @@ type stepPaths struct {
 	flat bool
 	// flatKeys: the names looked up by flatLine, when flat.
 	flatKeys *flatKeys
+	// numAt, num: the first byte and the number of the step's (0) and
+	// the score's (1) value when flatLine read it as 1 to 15 digits,
+	// nil else; stepOf takes the number for a value that starts there
+	// (the same bytes of the same line) and clears them.
+	numAt [2]*byte
+	num   [2]uint64
 }
 
 func newStepPaths(fields map[string]string) *stepPaths {
@@ -134,7 +140,7 @@ func lineStep(raw []byte, p *stepPaths) (stepRecord, string) {
 			return stepOf(&vals, p)
 		}
 		if _, err := parseFieldsCopy(raw, p.keys, vals[:], cp); err != nil {
-			p.outCopy.at = nil
+			p.outCopy.at, p.numAt = nil, [2]*byte{}
 			return stepRecord{}, err.Error()
 		}
 		for f, x := range vals {
@@ -158,8 +164,13 @@ func stepOf(vals *[numStepFields]rawValue, p *stepPaths) (stepRecord, string) {
 	var r stepRecord
 	at := p.outCopy.at // this line's, set by lineStep: nil for any other
 	p.outCopy.at = nil
+	numAt := p.numAt // this line's too (flatLine)
+	p.numAt = [2]*byte{}
 	if x := vals[sfStep]; x != nil {
-		n, integral := rawInteger(x)
+		n, integral := int(p.num[0]), true
+		if &x[0] != numAt[0] {
+			n, integral = rawInteger(x)
+		}
 		if !integral {
 			return r, fmt.Sprintf("step %s is not an integer", x.Text())
 		}
@@ -215,7 +226,11 @@ func stepOf(vals *[numStepFields]rawValue, p *stepPaths) (stepRecord, string) {
 		r.info.LLMLoop = rawTruthy(x)
 	}
 	if x := vals[sfScore]; x != nil {
-		if f, ok := rawFloat(x); ok {
+		f, ok := float64(p.num[1]), true
+		if &x[0] != numAt[1] {
+			f, ok = rawFloat(x)
+		}
+		if ok {
 			r.score, r.hasScore = f, true
 		}
 	}
