@@ -127,6 +127,13 @@ func valueStep(v rawValue, p *stepPaths) (stepRecord, string) {
 // lineStep is valueStep of a line, validated and read in one pass; a
 // line that is no JSON object gives parseRecord's reason.
 func lineStep(raw []byte, p *stepPaths) (stepRecord, string) {
+	var r stepRecord
+	reason := lineStepInto(&r, raw, p)
+	return r, reason
+}
+
+// lineStepInto is lineStep writing the step into *r (stepInto).
+func lineStepInto(r *stepRecord, raw []byte, p *stepPaths) string {
 	var vals [numStepFields]rawValue
 	if p.flat {
 		// below's copy through p.vals, by way of top and rest, was a
@@ -137,11 +144,11 @@ func lineStep(raw []byte, p *stepPaths) (stepRecord, string) {
 			cp.c, cp.at = p.copies, nil
 		}
 		if p.flatKeys.ok && p.flatLine(raw, &vals, cp) {
-			return stepOf(&vals, p)
+			return stepInto(r, &vals, p)
 		}
 		if _, err := parseFieldsCopy(raw, p.keys, vals[:], cp); err != nil {
 			p.outCopy.at, p.numAt = nil, [2]*byte{}
-			return stepRecord{}, err.Error()
+			return err.Error()
 		}
 		for f, x := range vals {
 			// null (scanLine gives NaN and the infinities as null) is
@@ -150,18 +157,26 @@ func lineStep(raw []byte, p *stepPaths) (stepRecord, string) {
 				vals[f] = nil
 			}
 		}
-		return stepOf(&vals, p)
+		return stepInto(r, &vals, p)
 	}
 	if _, err := parseFields(raw, p.keys, p.vals); err != nil {
-		return stepRecord{}, err.Error()
+		return err.Error()
 	}
 	p.below(&vals)
-	return stepOf(&vals, p)
+	return stepInto(r, &vals, p)
 }
 
 // stepOf reads a step from its fields' values.
 func stepOf(vals *[numStepFields]rawValue, p *stepPaths) (stepRecord, string) {
 	var r stepRecord
+	reason := stepInto(&r, vals, p)
+	return r, reason
+}
+
+// stepInto is stepOf writing the step into *r, where the step went back
+// through two results of 150 bytes (stepOf's, lineStep's) a line.
+func stepInto(r *stepRecord, vals *[numStepFields]rawValue, p *stepPaths) string {
+	*r = stepRecord{}
 	at := p.outCopy.at // this line's, set by lineStep: nil for any other
 	p.outCopy.at = nil
 	numAt := p.numAt // this line's too (flatLine)
@@ -172,10 +187,10 @@ func stepOf(vals *[numStepFields]rawValue, p *stepPaths) (stepRecord, string) {
 			n, integral = rawInteger(x)
 		}
 		if !integral {
-			return r, fmt.Sprintf("step %s is not an integer", x.Text())
+			return fmt.Sprintf("step %s is not an integer", x.Text())
 		}
 		if n < 0 || n > MaxStepNumber {
-			return r, fmt.Sprintf("step %s is out of range (valid: 0 to 2^53)", x.Text())
+			return fmt.Sprintf("step %s is out of range (valid: 0 to 2^53)", x.Text())
 		}
 		r.n, r.hasStep = n, true
 	}
@@ -209,7 +224,7 @@ func stepOf(vals *[numStepFields]rawValue, p *stepPaths) (stepRecord, string) {
 		case "condensation":
 			r.info.Kind = StepCondensation
 		default:
-			return r, fmt.Sprintf("kind %q is not action, message or condensation", k)
+			return fmt.Sprintf("kind %q is not action, message or condensation", k)
 		}
 	} else if !r.hasAction {
 		r.info.Kind = StepMessage // text without a call is the agent speaking
@@ -239,7 +254,7 @@ func stepOf(vals *[numStepFields]rawValue, p *stepPaths) (stepRecord, string) {
 			r.location, r.hasLoc = s, true
 		}
 	}
-	return r, ""
+	return ""
 }
 
 // locText is p.strs.text(x) of a location: one that is the last one's,

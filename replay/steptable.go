@@ -71,7 +71,10 @@ func newStepTable(id, source string) *stepTable {
 }
 
 // add appends a record; a non-empty reason says why it was skipped.
-func (t *stepTable) add(r stepRecord) string {
+func (t *stepTable) add(r stepRecord) string { return t.addRec(&r) }
+
+// addRec is add of the record at r, not copied in.
+func (t *stepTable) addRec(r *stepRecord) string {
 	if !r.hasStep {
 		return "no step number"
 	}
