@@ -55,6 +55,14 @@ type stepPaths struct {
 	// field f (no --field, or one naming another top-level member each):
 	// a line's members are then read straight into the fields (lineStep).
 	flat bool
+	// flatKeys: the names looked up by flatLine, when flat.
+	flatKeys *flatKeys
+	// numAt, num: the first byte and the number of the step's (0) and
+	// the score's (1) value when flatLine read it as 1 to 15 digits,
+	// nil else; stepOf takes the number for a value that starts there
+	// (the same bytes of the same line) and clears them.
+	numAt [2]*byte
+	num   [2]uint64
 }
 
 func newStepPaths(fields map[string]string) *stepPaths {
@@ -80,6 +88,9 @@ func newStepPaths(fields map[string]string) *stepPaths {
 		p.flat = p.flat && p.top[f] == f && len(p.rest[f]) == 0
 	}
 	p.keys = newJSKeys(p.first...) // distinct
+	if p.flat {
+		p.flatKeys = newFlatKeys(p.first)
+	}
 	p.outCopy.name = p.first[p.top[sfOutput]]
 	p.strs = byteStrings{}
 	return p
@@ -116,6 +127,13 @@ func valueStep(v rawValue, p *stepPaths) (stepRecord, string) {
 // lineStep is valueStep of a line, validated and read in one pass; a
 // line that is no JSON object gives parseRecord's reason.
 func lineStep(raw []byte, p *stepPaths) (stepRecord, string) {
+	var r stepRecord
+	reason := lineStepInto(&r, raw, p)
+	return r, reason
+}
+
+// lineStepInto is lineStep writing the step into *r (stepInto).
+func lineStepInto(r *stepRecord, raw []byte, p *stepPaths) string {
 	var vals [numStepFields]rawValue
 	if p.flat {
 		// below's copy through p.vals, by way of top and rest, was a
@@ -125,9 +143,12 @@ func lineStep(raw []byte, p *stepPaths) (stepRecord, string) {
 			cp = &p.outCopy
 			cp.c, cp.at = p.copies, nil
 		}
+		if p.flatKeys.ok && p.flatLine(raw, &vals, cp) {
+			return stepInto(r, &vals, p)
+		}
 		if _, err := parseFieldsCopy(raw, p.keys, vals[:], cp); err != nil {
-			p.outCopy.at = nil
-			return stepRecord{}, err.Error()
+			p.outCopy.at, p.numAt = nil, [2]*byte{}
+			return err.Error()
 		}
 		for f, x := range vals {
 			// null (scanLine gives NaN and the infinities as null) is
@@ -136,27 +157,40 @@ func lineStep(raw []byte, p *stepPaths) (stepRecord, string) {
 				vals[f] = nil
 			}
 		}
-		return stepOf(&vals, p)
+		return stepInto(r, &vals, p)
 	}
 	if _, err := parseFields(raw, p.keys, p.vals); err != nil {
-		return stepRecord{}, err.Error()
+		return err.Error()
 	}
 	p.below(&vals)
-	return stepOf(&vals, p)
+	return stepInto(r, &vals, p)
 }
 
 // stepOf reads a step from its fields' values.
 func stepOf(vals *[numStepFields]rawValue, p *stepPaths) (stepRecord, string) {
 	var r stepRecord
+	reason := stepInto(&r, vals, p)
+	return r, reason
+}
+
+// stepInto is stepOf writing the step into *r, where the step went back
+// through two results of 150 bytes (stepOf's, lineStep's) a line.
+func stepInto(r *stepRecord, vals *[numStepFields]rawValue, p *stepPaths) string {
+	*r = stepRecord{}
 	at := p.outCopy.at // this line's, set by lineStep: nil for any other
 	p.outCopy.at = nil
+	numAt := p.numAt // this line's too (flatLine)
+	p.numAt = [2]*byte{}
 	if x := vals[sfStep]; x != nil {
-		n, integral := rawInteger(x)
+		n, integral := int(p.num[0]), true
+		if &x[0] != numAt[0] {
+			n, integral = rawInteger(x)
+		}
 		if !integral {
-			return r, fmt.Sprintf("step %s is not an integer", x.Text())
+			return fmt.Sprintf("step %s is not an integer", x.Text())
 		}
 		if n < 0 || n > MaxStepNumber {
-			return r, fmt.Sprintf("step %s is out of range (valid: 0 to 2^53)", x.Text())
+			return fmt.Sprintf("step %s is out of range (valid: 0 to 2^53)", x.Text())
 		}
 		r.n, r.hasStep = n, true
 	}
@@ -190,7 +224,7 @@ func stepOf(vals *[numStepFields]rawValue, p *stepPaths) (stepRecord, string) {
 		case "condensation":
 			r.info.Kind = StepCondensation
 		default:
-			return r, fmt.Sprintf("kind %q is not action, message or condensation", k)
+			return fmt.Sprintf("kind %q is not action, message or condensation", k)
 		}
 	} else if !r.hasAction {
 		r.info.Kind = StepMessage // text without a call is the agent speaking
@@ -207,16 +241,20 @@ func stepOf(vals *[numStepFields]rawValue, p *stepPaths) (stepRecord, string) {
 		r.info.LLMLoop = rawTruthy(x)
 	}
 	if x := vals[sfScore]; x != nil {
-		if f, ok := rawFloat(x); ok {
+		f, ok := float64(p.num[1]), true
+		if &x[0] != numAt[1] {
+			f, ok = rawFloat(x)
+		}
+		if ok {
 			r.score, r.hasScore = f, true
 		}
 	}
 	if x := vals[sfLocation]; x != nil {
-		if s := p.locText(x); strings.TrimSpace(s) != "" {
+		if s := p.locText(x); notBlank(s) {
 			r.location, r.hasLoc = s, true
 		}
 	}
-	return r, ""
+	return ""
 }
 
 // locText is p.strs.text(x) of a location: one that is the last one's,
@@ -233,6 +271,17 @@ func (p *stepPaths) locText(x rawValue) string {
 		p.lastLoc = s
 	}
 	return s
+}
+
+// notBlank is strings.TrimSpace(s) != "", told at once when s starts
+// with an ASCII byte above ' ' (no space of TrimSpace's, so s is not
+// blank): an action or a location does, at every step, and TrimSpace
+// was a call each.
+func notBlank(s string) bool {
+	if s != "" && s[0]-'!' < 0x7f-'!' {
+		return true
+	}
+	return strings.TrimSpace(s) != ""
 }
 
 // plainBody reports whether body is valid UTF-8 without a backslash:
@@ -504,60 +553,4 @@ func (t *stepTable) location(raw string) Sym {
 	}
 	t.lastLoc, t.lastLocSym, t.hasLastLoc = raw, loc, true
 	return loc
-}
-
-// unescaped is clone(Str of string x): its body unescaped straight into
-// the block, where stepOf unescaped it into the reader's buffer and add
-// copied it again, in one pass where it is ASCII (appendText). An
-// unescaped text is no longer than its body but for invalid bytes, three
-// each as U+FFFD: one that outgrows the block's room is an array of its
-// own.
-func (c *outputCopies) unescaped(x rawValue) string {
-	body := x[1 : len(x)-1]
-	if len(body) > outputBlock/4 {
-		return bytesString(appendText(nil, body))
-	}
-	c.room(len(body))
-	return c.take(appendText(c.free(), body))
-}
-
-// lineCopy writes the text of a line's string member named name into
-// the outputs' block as scanLineCopy validates it (copyString), where
-// the line was validated and the text then written by a second pass over
-// it (outputCopies.unescaped). The text is held in the block's free room
-// until keep takes it: a line that proves invalid after, or whose member
-// named so is not the value read (a key written with escapes, a later
-// member of the name), leaves it to be written over. at is the value's
-// first byte in the line, the text's, nil before any.
-type lineCopy struct {
-	name string
-	c    *outputCopies
-	at   *byte
-	text []byte
-}
-
-// copy validates the string at line[i] and writes its text (copyString),
-// returning the index after it or -1; a string that may be longer than
-// outputBlock/4 is only validated.
-func (lc *lineCopy) copy(line []byte, i int) int {
-	n := len(line) - i
-	if n > outputBlock/4 {
-		end, _ := validString(line, i)
-		return end
-	}
-	c := lc.c
-	c.room(n)
-	end, text := copyString(line, i, c.block[len(c.block):len(c.block)+n])
-	if end >= 0 {
-		lc.at, lc.text = &line[i], text
-	}
-	return end
-}
-
-// keep returns the text written last, which the block now holds (never
-// written again); one that outgrew the room is an array of its own.
-func (lc *lineCopy) keep() string {
-	t := lc.text
-	lc.text = nil
-	return lc.c.take(t)
 }

@@ -170,3 +170,21 @@ func TestOutputCopiesUnescaped(t *testing.T) {
 		}
 	}
 }
+
+// TestNotBlank holds notBlank to strings.TrimSpace(s) != "" for every
+// first byte, alone and before blanks, letters and non-ASCII text.
+func TestNotBlank(t *testing.T) {
+	for c := 0; c < 256; c++ {
+		for _, rest := range []string{"", " ", "\t\n", "a", "\u00a0", "\u3000 x", "\xff"} {
+			s := string([]byte{byte(c)}) + rest
+			if got, want := notBlank(s), strings.TrimSpace(s) != ""; got != want {
+				t.Errorf("notBlank(%q) = %v, want %v", s, got, want)
+			}
+		}
+	}
+	for _, s := range []string{"", " ", "\u0085", "\u2028x", "repo/auth"} {
+		if got, want := notBlank(s), strings.TrimSpace(s) != ""; got != want {
+			t.Errorf("notBlank(%q) = %v, want %v", s, got, want)
+		}
+	}
+}

@@ -289,8 +289,25 @@ func readSteps(br *bufio.Reader, c *readContext) error {
 		}
 		return nil
 	}
+	fr, _ := sr.(*fieldReader)
+	var rec stepRecord // fr's step, written and added in place
 	handle := func(line int, raw []byte) error {
 		d.Lines++
+		if fr != nil {
+			// The steps format's own reader, called straight: its one
+			// step is written where the table reads it, not copied
+			// into a slice of one and out again, and no interface is
+			// asserted a line.
+			reason := lineStepInto(&rec, raw, fr.paths)
+			if reason == "" {
+				reason = t.addRec(&rec)
+				if reason == "" {
+					relevant++
+					return nil
+				}
+			}
+			return skip(line, reason)
+		}
 		if rr, ok := sr.(rawStepReader); ok {
 			recs, reason := rr.recordRaw(raw, line)
 			if reason != "" {

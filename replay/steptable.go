@@ -7,7 +7,6 @@ package replay
 import (
 	"fmt"
 	"strconv"
-	"strings"
 )
 
 // stepRecord is one step before it enters the table.
@@ -72,7 +71,10 @@ func newStepTable(id, source string) *stepTable {
 }
 
 // add appends a record; a non-empty reason says why it was skipped.
-func (t *stepTable) add(r stepRecord) string {
+func (t *stepTable) add(r stepRecord) string { return t.addRec(&r) }
+
+// addRec is add of the record at r, not copied in.
+func (t *stepTable) addRec(r *stepRecord) string {
 	if !r.hasStep {
 		return "no step number"
 	}
@@ -123,7 +125,7 @@ func (t *stepTable) add(r stepRecord) string {
 		turn.Moved = prev != nil && loc != turn.LocStart
 		turn.LocEnd = loc
 	}
-	if r.info.Kind == StepAction && strings.TrimSpace(r.action) != "" {
+	if r.info.Kind == StepAction && notBlank(r.action) {
 		tab, tag := &ep.syms, Sym(0)
 		if t.stepper != nil {
 			tab, tag = &ep.acts, actTag // let go once replayed (actionsStepped)

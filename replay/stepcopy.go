@@ -1,0 +1,61 @@
+package replay
+
+// A steps record's output copied into the outputs' block (outputCopies)
+// as it is read: unescaped from a value already validated, or written
+// by the validating pass itself (lineCopy).
+
+// unescaped is clone(Str of string x): its body unescaped straight into
+// the block, where stepOf unescaped it into the reader's buffer and add
+// copied it again, in one pass where it is ASCII (appendText). An
+// unescaped text is no longer than its body but for invalid bytes, three
+// each as U+FFFD: one that outgrows the block's room is an array of its
+// own.
+func (c *outputCopies) unescaped(x rawValue) string {
+	body := x[1 : len(x)-1]
+	if len(body) > outputBlock/4 {
+		return bytesString(appendText(nil, body))
+	}
+	c.room(len(body))
+	return c.take(appendText(c.free(), body))
+}
+
+// lineCopy writes the text of a line's string member named name into
+// the outputs' block as scanLineCopy validates it (copyString), where
+// the line was validated and the text then written by a second pass over
+// it (outputCopies.unescaped). The text is held in the block's free room
+// until keep takes it: a line that proves invalid after, or whose member
+// named so is not the value read (a key written with escapes, a later
+// member of the name), leaves it to be written over. at is the value's
+// first byte in the line, the text's, nil before any.
+type lineCopy struct {
+	name string
+	c    *outputCopies
+	at   *byte
+	text []byte
+}
+
+// copy validates the string at line[i] and writes its text (copyString),
+// returning the index after it or -1; a string that may be longer than
+// outputBlock/4 is only validated.
+func (lc *lineCopy) copy(line []byte, i int) int {
+	n := len(line) - i
+	if n > outputBlock/4 {
+		end, _ := validString(line, i)
+		return end
+	}
+	c := lc.c
+	c.room(n)
+	end, text := copyString(line, i, c.block[len(c.block):len(c.block)+n])
+	if end >= 0 {
+		lc.at, lc.text = &line[i], text
+	}
+	return end
+}
+
+// keep returns the text written last, which the block now holds (never
+// written again); one that outgrew the room is an array of its own.
+func (lc *lineCopy) keep() string {
+	t := lc.text
+	lc.text = nil
+	return lc.c.take(t)
+}

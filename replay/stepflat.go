@@ -1,0 +1,290 @@
+package replay
+
+// Reading a flat steps line (stepPaths.flat: every field a top-level
+// member of its own name) in one loop: the members' keys matched as
+// they are scanned, values validated in line where they are numbers,
+// literals and short strings. scanLineCopy, which it stands for, hands
+// each member to a callback (parseFieldsCopy's), validates each key
+// through validString and each number through jsonNumber, and skipped
+// white space in a call a token: two thirds of the reader's own work on
+// a steps log.
+
+import (
+	"encoding/binary"
+	"math/bits"
+	"unsafe"
+)
+
+// flatKeys finds a flat reader's field from a key of 8 bytes or fewer
+// by its masked word (keyWord's) in one probe: a table of 64 slots
+// indexed by the word's product with a multiplier chosen so that no two
+// names share a slot. An empty slot holds word 0 and field -1 (the empty
+// key's word is 0: no field).
+type flatKeys struct {
+	mul   uint64
+	word  [64]uint64
+	field [64]int8
+	// ok: the names allow the fast reading (each ASCII with no quote,
+	// backslash or control byte, so a key that is a name's bytes is that
+	// name as JSON reads it) and a multiplier was found.
+	ok bool
+}
+
+// flatSlot is the slot of word w under multiplier mul.
+func flatSlot(w, mul uint64) uint64 { return w * mul >> 58 }
+
+func newFlatKeys(names []string) *flatKeys {
+	fk := &flatKeys{}
+	for _, name := range names {
+		for i := 0; i < len(name); i++ {
+			if c := name[i]; c < 0x20 || c >= 0x80 || c == '"' || c == '\\' {
+				return fk
+			}
+		}
+	}
+	// Odd multipliers from a fixed sequence until one puts the short
+	// names in distinct slots: with nine names of 64 slots one in two
+	// does.
+	mul := uint64(0x9e3779b97f4a7c15)
+search:
+	for try := 0; try < 1000; try++ {
+		mul += 0x6a09e667f3bcc908
+		mul |= 1
+		var used uint64
+		for _, name := range names {
+			if len(name) > 8 || name == "" {
+				continue
+			}
+			s := flatSlot(shortWord(name), mul)
+			if used>>s&1 != 0 {
+				continue search
+			}
+			used |= 1 << s
+		}
+		fk.mul, fk.ok = mul, true
+		break
+	}
+	if !fk.ok {
+		return fk
+	}
+	for s := range fk.field {
+		fk.field[s] = -1
+	}
+	for f, name := range names {
+		if len(name) > 8 || name == "" {
+			continue
+		}
+		s := flatSlot(shortWord(name), fk.mul)
+		fk.word[s], fk.field[s] = shortWord(name), int8(f)
+	}
+	return fk
+}
+
+// flatLine fills vals with the members of a flat line named by p.keys,
+// as parseFieldsCopy(raw, p.keys, vals, cp) does, null being nil, and
+// reports true, for a line that is one JSON object whose keys are ASCII
+// with no escape; the outputs are written through cp as scanLineCopy
+// writes them. It reports false for any other line (invalid, cut, a key
+// escaped or not ASCII, NaN or Infinity, white space other than blanks
+// between tokens) without a verdict: the caller reads that line from its
+// start the general way, with vals zeroed, and the text cp wrote is
+// written over. The keys of a flat reader are the fields' names in the
+// fields' order, so a key's index in keys is its field.
+func (p *stepPaths) flatLine(line []byte, vals *[numStepFields]rawValue, cp *lineCopy) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	fk := p.flatKeys
+	n := len(line)
+	if n < 2 || line[0] != '{' {
+		return false
+	}
+	i := flatBlanks(line, 1)
+	p.numAt = [2]*byte{}
+	for {
+		// A key, from one 8-byte load when it ends within 8 bytes: its
+		// closing quote found in the word (a quote's byte XORed to zero),
+		// the bytes after masked off, the word looked up. A name's
+		// bytes need no more checking; any other key's are checked for
+		// what validString rejects or escapes, and for bytes over 0x7f.
+		if i+10 > n || line[i] != '"' {
+			return false // "{}" and a line ending in a short key too: the general way
+		}
+		field := -1
+		w := wordAt(line, i+1)
+		q := w ^ ones*'"'
+		var mask uint64
+		if qm := (q - ones) &^ q & highs; qm != 0 {
+			mask = (qm ^ (qm - 1)) >> 8
+			w &= mask
+			i += bits.TrailingZeros64(qm)>>3 + 2
+		} else if line[i+9] == '"' {
+			mask = ^uint64(0)
+			i += 10
+		} else {
+			end, esc := validString(line, i)
+			if end < 0 || esc {
+				return false
+			}
+			key := line[i+1 : end-1]
+			for _, c := range key {
+				if c >= 0x80 {
+					return false
+				}
+			}
+			for f := p.keys.first[min(len(key), 63)]; f >= 0; f = p.keys.next[f] {
+				if string(key) == p.keys.names[f] {
+					field = int(f)
+					break
+				}
+			}
+			i = end
+			goto colon
+		}
+		if s := flatSlot(w, fk.mul); fk.word[s] == w {
+			field = int(fk.field[s])
+		}
+		if field < 0 && (stopMask(w)|w)&highs&mask != 0 {
+			return false
+		}
+	colon:
+		if i+1 < n && line[i] == ':' && line[i+1] == ' ' {
+			i += 2
+		} else {
+			i = flatBlanks(line, i)
+			if i >= n || line[i] != ':' {
+				return false
+			}
+			i = flatBlanks(line, i+1)
+		}
+		if i >= n {
+			return false
+		}
+		start := i
+		switch c := line[i]; {
+		case c == '"':
+			// An action, a kind, a location: short, and told in line by
+			// its first two words when it ends within them with no
+			// escape (flatString without the call).
+			if field == sfOutput && cp != nil {
+				i = cp.copy(line, i)
+			} else if i+17 > n {
+				i = flatString(line, i)
+			} else if m := stopMask(wordAt(line, i+1)); m != 0 {
+				if j := i + 1 + bits.TrailingZeros64(m)>>3; line[j] == '"' {
+					i = j + 1
+				} else {
+					i = flatString(line, i)
+				}
+			} else if m := stopMask(wordAt(line, i+9)); m != 0 {
+				if j := i + 9 + bits.TrailingZeros64(m)>>3; line[j] == '"' {
+					i = j + 1
+				} else {
+					i = flatString(line, i)
+				}
+			} else {
+				i = flatString(line, i)
+			}
+		case '0' <= c && c <= '9':
+			// A step number or a score: digits (one 0 alone), and
+			// jsonNumber for a fraction or an exponent. The step's and
+			// the score's number of 1 to 15 digits is kept for stepOf
+			// (smallDecimal's, read here as the digits are passed).
+			d := uint64(c - '0')
+			i++
+			if c != '0' {
+				for i < n && line[i]-'0' <= 9 {
+					d = d*10 + uint64(line[i]-'0')
+					i++
+				}
+			}
+			if i < n && (line[i] == '.' || line[i]|0x20 == 'e') {
+				i = jsonNumber(line, start)
+			} else if i-start <= 15 && (field == sfStep || field == sfScore) {
+				k := field / sfScore // 0: the step, 1: the score
+				p.numAt[k], p.num[k] = &line[start], d
+			}
+		case c == '-':
+			i = jsonNumber(line, i) // -1 for -Infinity: the general way
+		case c == 't':
+			if i+4 > n || string(line[i:i+4]) != "true" {
+				return false
+			}
+			i += 4
+		case c == 'f':
+			if i+5 > n || string(line[i:i+5]) != "false" {
+				return false
+			}
+			i += 5
+		case c == 'n':
+			if i+4 > n || string(line[i:i+4]) != "null" {
+				return false
+			}
+			i += 4
+		case c == '{' || c == '[':
+			i = validValue(line, i)
+		default:
+			return false // NaN, Infinity or not JSON: the general way
+		}
+		if i < 0 {
+			return false
+		}
+		if field >= 0 {
+			if line[start] == 'n' {
+				vals[field] = nil // null is absent, as lineStep reads it
+			} else {
+				vals[field] = line[start:i]
+			}
+		}
+		if i+1 < n && line[i] == ',' && line[i+1] == ' ' {
+			i += 2
+			continue
+		}
+		i = flatBlanks(line, i)
+		if i >= n {
+			return false
+		}
+		switch line[i] {
+		case ',':
+			i = flatBlanks(line, i+1)
+		case '}':
+			return flatBlanks(line, i+1) == n
+		default:
+			return false
+		}
+	}
+}
+
+// flatBlanks passes the blanks at line[i:]: most calls meet none, and the
+// rest one (Python's json.dumps writes ", " and ": "). Other white space
+// stops it, and flatLine hands its line to the general reading.
+func flatBlanks(line []byte, i int) int {
+	for i < len(line) && line[i] == ' ' {
+		i++
+	}
+	return i
+}
+
+// wordAt is the 8 bytes of b from b[i] on, little-endian, loaded with no
+// bounds check: the caller has checked that i >= 0 and i+8 <= len(b).
+func wordAt(b []byte, i int) uint64 {
+	return binary.LittleEndian.Uint64(unsafe.Slice((*byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), i)), 8))
+}
+
+// flatString is validString's end of the string at line[i] == '"' (-1
+// when invalid or cut): a string that ends within its first 16 bytes
+// with no escape is told by two words here (an action, a kind, a
+// location), without the call.
+func flatString(line []byte, i int) int {
+	if i+17 <= len(line) {
+		if m := stopMask(binary.LittleEndian.Uint64(line[i+1:])); m != 0 {
+			if j := i + 1 + bits.TrailingZeros64(m)/8; line[j] == '"' {
+				return j + 1
+			}
+		} else if m := stopMask(binary.LittleEndian.Uint64(line[i+9:])); m != 0 {
+			if j := i + 9 + bits.TrailingZeros64(m)/8; line[j] == '"' {
+				return j + 1
+			}
+		}
+	}
+	end, _ := validString(line, i)
+	return end
+}
