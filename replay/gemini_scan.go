@@ -11,7 +11,6 @@ package replay
 import (
 	"encoding/binary"
 	"math/bits"
-	"unicode/utf8"
 )
 
 // skipBlank is skipSpace, a run of spaces passed eight bytes at a time.
@@ -55,31 +54,7 @@ func scanFields(ix *valueIndex, v rawValue, keys *jsKeys, vals []rawValue) {
 	}
 	i := skipBlank(v, 1)
 	for i < len(v) && v[i] == '"' {
-		// As members: one pass finds the key's end, a backslash or a byte
-		// that is not ASCII (then checked as UTF-8), eight bytes at a time.
-		const highs = 0x8080808080808080
-		j, high := i+1, uint64(0)
-		for j+8 <= len(v) {
-			x := binary.LittleEndian.Uint64(v[j:])
-			if m := stopMask(x); m != 0 {
-				n := bits.TrailingZeros64(m) / 8
-				high |= x & highs & (1<<(8*n) - 1)
-				j += n
-				break
-			}
-			high |= x & highs
-			j += 8
-		}
-		for ; j < len(v) && v[j] != '"' && v[j] != '\\'; j++ {
-			high |= uint64(v[j])
-		}
-		esc := j < len(v) && v[j] == '\\'
-		kEnd := j + 1
-		if esc {
-			kEnd = skipString(v, i)
-		}
-		key := v[i+1 : kEnd-1]
-		esc = esc || high >= utf8.RuneSelf && !utf8.Valid(key)
+		key, kEnd, esc := scanKey(v, i) // as members
 		i = skipBlank(v, kEnd)
 		i = skipBlank(v, i+1) // past ':'
 		vEnd := ix.skip(v, i)

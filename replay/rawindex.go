@@ -71,6 +71,40 @@ func (ix *valueIndex) reset(b []byte) {
 	}
 }
 
+// scanKey reads the key at v[i] (a '"', in a value already validated):
+// the key's bytes, the index past its closing quote, and whether it must
+// be unescaped (a backslash, or bytes that are not UTF-8, read as an
+// escape). A key is short: one pass finds its end, a backslash or a byte
+// that is not ASCII (then checked as UTF-8), eight bytes at a time
+// (stopMask; a valid key holds no control byte), the high bits of the
+// bytes before the stop gathered on the way. members' scan and the
+// Gemini reader's scanFields read keys through it.
+func scanKey(v []byte, i int) (key []byte, kEnd int, esc bool) {
+	const highs = 0x8080808080808080
+	j, high := i+1, uint64(0)
+	for j+8 <= len(v) {
+		x := binary.LittleEndian.Uint64(v[j:])
+		if m := stopMask(x); m != 0 {
+			n := bits.TrailingZeros64(m) / 8
+			high |= x & highs & (1<<(8*n) - 1)
+			j += n
+			break
+		}
+		high |= x & highs
+		j += 8
+	}
+	for ; j < len(v) && v[j] != '"' && v[j] != '\\'; j++ {
+		high |= uint64(v[j])
+	}
+	esc = j < len(v) && v[j] == '\\'
+	kEnd = j + 1
+	if esc {
+		kEnd = skipString(v, i)
+	}
+	key = v[i+1 : kEnd-1]
+	return key, kEnd, esc || high >= utf8.RuneSelf && !utf8.Valid(key)
+}
+
 // memberKey checks `"key" :` at b[i] and returns where its value starts.
 func memberKey(b []byte, i int) int {
 	if i >= len(b) || b[i] != '"' {
@@ -190,33 +224,7 @@ func (ix *valueIndex) members(v rawValue, fn func(key []byte, esc bool, val rawV
 	}
 	i := skipSpace(v, 1)
 	for i < len(v) && v[i] == '"' {
-		// A key is short: one pass finds its end, a backslash or a byte
-		// that is not ASCII (then checked as UTF-8), eight bytes at a
-		// time (stopMask; a valid key holds no control byte), the high
-		// bits of the bytes before the stop gathered on the way.
-		const highs = 0x8080808080808080
-		j, high := i+1, uint64(0)
-		for j+8 <= len(v) {
-			x := binary.LittleEndian.Uint64(v[j:])
-			if m := stopMask(x); m != 0 {
-				n := bits.TrailingZeros64(m) / 8
-				high |= x & highs & (1<<(8*n) - 1)
-				j += n
-				break
-			}
-			high |= x & highs
-			j += 8
-		}
-		for ; j < len(v) && v[j] != '"' && v[j] != '\\'; j++ {
-			high |= uint64(v[j])
-		}
-		esc := j < len(v) && v[j] == '\\'
-		kEnd := j + 1
-		if esc {
-			kEnd = skipString(v, i)
-		}
-		key := v[i+1 : kEnd-1]
-		esc = esc || high >= utf8.RuneSelf && !utf8.Valid(key)
+		key, kEnd, esc := scanKey(v, i)
 		i = skipSpace(v, kEnd)
 		i = skipSpace(v, i+1) // past ':'
 		vEnd := ix.skip(v, i)
