@@ -246,6 +246,10 @@ key: // a member of the innermost open object, its key at b[i]
 	// A key that ends within its first 16 bytes with no escape (most
 	// keys) is told here by its words' stops (stopMask; a valid string's
 	// first stop is its closing quote); any other string by validString.
+	// memberKey reads a key the same way; the reading is written out here
+	// rather than shared because a function of it costs 128 against the
+	// inliner's 80, and the call a key measured +0.6% of Codex's and
+	// +1.3% of Gemini CLI .jsonl's instructions.
 	end, esc = -1, false
 	if k := i + 1; k+16 <= n {
 		if m := stopMask(word(b, k)); m != 0 {
