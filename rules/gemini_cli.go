@@ -82,25 +82,20 @@ var ToolCycle = &Rule{
 // geminiEngine is the detector's state; fired holds the current step's
 // firings.
 type geminiEngine struct {
-	d     *detect.Gemini
-	fired []detect.GeminiFiring
-	// follow is how many of its checks step right after it (Env.followers),
-	// counted at the first step.
-	follow  int
-	counted bool
+	d          *detect.Gemini
+	fired      []detect.GeminiFiring
+	followSkip // its checks, skipped on a turn it found nothing for them
 }
 
 func (e *geminiEngine) Step(t *replay.Turn, env *Env) {
 	e.step(t, env)
-	if !e.counted {
-		e.follow, e.counted = env.followers(e, func(s Stepper) bool {
-			_, ok := s.(*geminiCheck)
-			return ok && env.Result(ToolCycle) == e
-		}), true
-	}
-	if len(e.fired) == 0 {
-		env.cur += e.follow // no check reports: reportGemini would find no firing
-	}
+	// none: no check would report (reportGemini would find no firing).
+	e.skip(env, e, ToolCycle, isGeminiCheck, len(e.fired) == 0)
+}
+
+func isGeminiCheck(s Stepper) bool {
+	_, ok := s.(*geminiCheck)
+	return ok
 }
 
 func (e *geminiEngine) step(t *replay.Turn, env *Env) {

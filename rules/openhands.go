@@ -92,25 +92,20 @@ type openHandsEngine struct {
 	next  int
 	// delegates[i] is the StuckDetector of the delegate at level i+1 of
 	// an OpenHands log (AgentController.start_delegate gives each its own).
-	delegates []*detect.OpenHands
-	cfg       detect.OpenHandsConfig
-	// follow is how many of its checks step right after it (Env.followers),
-	// counted at the first step.
-	follow  int
-	counted bool
+	delegates  []*detect.OpenHands
+	cfg        detect.OpenHandsConfig
+	followSkip // its checks, skipped on a turn it found nothing for them
 }
 
 func (e *openHandsEngine) Step(t *replay.Turn, env *Env) {
 	e.step(t, env)
-	if !e.counted {
-		e.follow, e.counted = env.followers(e, func(s Stepper) bool {
-			_, ok := s.(*openHandsCheck)
-			return ok && env.Result(RepeatActionObservation) == e
-		}), true
-	}
-	if e.fired == "" || e.fired == RepeatActionObservation.Name {
-		env.cur += e.follow // no check reports: openHandsCheck.Step would find fired not its rule
-	}
+	// none: no check would report (openHandsCheck.Step would find fired not its rule).
+	e.skip(env, e, RepeatActionObservation, isOpenHandsCheck, e.fired == "" || e.fired == RepeatActionObservation.Name)
+}
+
+func isOpenHandsCheck(s Stepper) bool {
+	_, ok := s.(*openHandsCheck)
+	return ok
 }
 
 func (e *openHandsEngine) step(t *replay.Turn, env *Env) {

@@ -69,28 +69,23 @@ var V1RepeatActionObservation = &Rule{
 // nudge; artifacts are status updates waiting for the next event of a log
 // without parent ids (they are on its branch, but never its leaf).
 type openHandsV1Engine struct {
-	d         *detect.OpenHandsV1
-	fired     string
-	nudge     bool
-	next      int
-	artifacts []*detect.OpenHandsV1Event
-	// follow is how many of its checks step right after it (Env.followers),
-	// counted at the first step.
-	follow  int
-	counted bool
+	d          *detect.OpenHandsV1
+	fired      string
+	nudge      bool
+	next       int
+	artifacts  []*detect.OpenHandsV1Event
+	followSkip // its checks, skipped on a turn it found nothing for them
 }
 
 func (e *openHandsV1Engine) Step(t *replay.Turn, env *Env) {
 	e.step(t, env)
-	if !e.counted {
-		e.follow, e.counted = env.followers(e, func(s Stepper) bool {
-			_, ok := s.(openHandsV1Check)
-			return ok && env.Result(V1RepeatActionObservation) == e
-		}), true
-	}
-	if e.fired == "" || e.fired == V1RepeatActionObservation.Name {
-		env.cur += e.follow // no check reports: openHandsV1Check.Step would find fired not its rule
-	}
+	// none: no check would report (openHandsV1Check.Step would find fired not its rule).
+	e.skip(env, e, V1RepeatActionObservation, isOpenHandsV1Check, e.fired == "" || e.fired == V1RepeatActionObservation.Name)
+}
+
+func isOpenHandsV1Check(s Stepper) bool {
+	_, ok := s.(openHandsV1Check)
+	return ok
 }
 
 func (e *openHandsV1Engine) step(t *replay.Turn, env *Env) {

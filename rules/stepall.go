@@ -24,12 +24,11 @@ func (e *Env) stepAll(t *replay.Turn) {
 }
 
 // followers returns how many of e's steppers right after leader are, by
-// is, checks reading leader's result, which leader may skip (adding
-// their count to Env.cur)
-// on a turn where it found nothing for them; 0 in an Env that does not
-// fold.
-func (e *Env) followers(leader Stepper, is func(Stepper) bool) int {
-	if !e.folds {
+// is, checks reading its result (leader is the stepper of rule result),
+// which leader may skip (adding their count to Env.cur) on a turn where
+// it found nothing for them; 0 in an Env that does not fold.
+func (e *Env) followers(leader Stepper, result *Rule, is func(Stepper) bool) int {
+	if !e.folds || e.Result(result) != leader {
 		return 0
 	}
 	for i, s := range e.steppers {
@@ -45,4 +44,23 @@ func (e *Env) followers(leader Stepper, is func(Stepper) bool) int {
 		}
 	}
 	return 0
+}
+
+// followSkip is what a detector's engine keeps to skip its checks: how
+// many step right after it (Env.followers), counted at its first step.
+type followSkip struct {
+	follow  int
+	counted bool
+}
+
+// skip passes over leader's checks (the steppers right after it that is
+// tells, reading the result of rule result) when none: on a turn it
+// found nothing for them, each would find nothing to report.
+func (f *followSkip) skip(env *Env, leader Stepper, result *Rule, is func(Stepper) bool, none bool) {
+	if !f.counted {
+		f.follow, f.counted = env.followers(leader, result, is), true
+	}
+	if none {
+		env.cur += f.follow
+	}
 }
