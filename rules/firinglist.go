@@ -168,31 +168,42 @@ func (l *FiringList) Add(f *Firing, tag int) {
 			mask |= bit
 		}
 	}
+	// A firing sets two or three fields: the fields of a rule or two
+	// (ZorkGPT's numbers and places, task_attempts') are passed over
+	// together when all are zero, where each was tested in turn. The
+	// fields are written in their bits' order all the same.
 	str(fCause, f.Cause)
 	str(fUrgency, f.Urgency)
-	num(fTurnsStuck, f.TurnsStuck)
-	num(fTurnsUntilDeath, f.TurnsUntilDeath)
-	flt(fScore, f.Score)
-	num(fVisits, f.Visits)
-	flt(fPenalty, f.Penalty)
-	flt(fBase, f.Base)
-	flt(fAdjusted, f.Adjusted)
+	if uint64(f.TurnsStuck|f.TurnsUntilDeath|f.Visits)|math.Float64bits(f.Score)|math.Float64bits(f.Penalty)|
+		math.Float64bits(f.Base)|math.Float64bits(f.Adjusted) != 0 {
+		num(fTurnsStuck, f.TurnsStuck)
+		num(fTurnsUntilDeath, f.TurnsUntilDeath)
+		flt(fScore, f.Score)
+		num(fVisits, f.Visits)
+		flt(fPenalty, f.Penalty)
+		flt(fBase, f.Base)
+		flt(fAdjusted, f.Adjusted)
+	}
 	flag(fHasBase, f.HasBase)
 	flag(fLowConfidence, f.LowConfidence)
-	str(fPattern0, f.Pattern[0])
-	str(fPattern1, f.Pattern[1])
-	str(fLocation, f.Location)
-	str(fDestination, f.Destination)
-	str(fAction, f.Action)
-	str(fProposal, f.Proposal)
+	if len(f.Pattern[0])|len(f.Pattern[1])|len(f.Location)|len(f.Destination)|len(f.Action)|len(f.Proposal) != 0 {
+		str(fPattern0, f.Pattern[0])
+		str(fPattern1, f.Pattern[1])
+		str(fLocation, f.Location)
+		str(fDestination, f.Destination)
+		str(fAction, f.Action)
+		str(fProposal, f.Proposal)
+	}
 	flag(fRejected, f.Rejected)
 	str(fSignature, f.Signature)
 	flt(fSimilarity, f.Similarity)
 	num(fMatchedStep, f.MatchedStep)
-	str(fTaskID, f.TaskID)
-	str(fLoopType, f.LoopType)
-	str(fRecommendation, f.Recommendation)
-	num(fAttemptCount, f.AttemptCount)
+	if len(f.TaskID)|len(f.LoopType)|len(f.Recommendation)|f.AttemptCount != 0 {
+		str(fTaskID, f.TaskID)
+		str(fLoopType, f.LoopType)
+		str(fRecommendation, f.Recommendation)
+		num(fAttemptCount, f.AttemptCount)
+	}
 	num(fCycleLength, f.CycleLength)
 	str(fUnit, f.Unit)
 	binary.LittleEndian.PutUint32(b[at:], uint32(mask))

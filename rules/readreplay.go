@@ -61,7 +61,10 @@ func NewReadReplay(ctx context.Context, ep *replay.Episode, cfg *Config, set []*
 	// Every rule that applies once a score is read steps from the start.
 	had := ep.HasScore
 	ep.HasScore = true
-	r.env = startEnv(ep, cfg, set, r.add)
+	// A closure, not the method value r.add: its wrapper copied the
+	// 300-byte Firing once more, at each firing (a steps log fires at
+	// most of its steps).
+	r.env = startEnv(ep, cfg, set, func(f Firing) { r.add(&f) })
 	ep.HasScore = false
 	r.unkept = make([]bool, len(r.env.rules))
 	for k, rule := range r.env.rules {
@@ -100,14 +103,15 @@ func (r *ReadReplay) Step(ep *replay.Episode, i int) {
 	env.stepAll(t)
 }
 
-// add keeps a firing the current stepper reported.
-func (r *ReadReplay) add(f Firing) {
+// add keeps a firing the current stepper reported (Env.Report's copy,
+// which add may change).
+func (r *ReadReplay) add(f *Firing) {
 	cur := r.env.cur // the stepper stepping: the firings it reports are its rule's to keep or drop
 	if !r.scored && r.unkept[cur] {
 		return
 	}
 	f.Unit = "" // set again as the firing is reported (Finish): not kept
-	r.list.Add(&f, cur)
+	r.list.Add(f, cur)
 }
 
 // Finish calls report with the firings of the rules that apply to ep as

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // GeminiConfig configures the Gemini CLI LoopDetectionService replay.
@@ -93,6 +94,12 @@ type Gemini struct {
 	stopped bool // the prompt ended with a stop firing
 
 	keys ring[string] // the last K·R tool call keys
+	runs []int        // by k ≤ K, the equal pairs of keys k apart ending at the newest (toolCycle)
+	// calls counts the prompt's calls until active, the ks whose runs are
+	// counted (those with k·R ≤ calls), reaches K.
+	calls, active int
+	// lastKey is the last call's key as given, lastJS its jsUTF8 (jsKey).
+	lastKey, lastJS string
 
 	content chunkScan // streamed content and its chunks
 	inBlock bool      // inside a code block
@@ -106,6 +113,7 @@ func NewGemini(c GeminiConfig) (*Gemini, error) {
 	return &Gemini{
 		cfg:     c,
 		keys:    newRing[string](c.ToolCallLoopThreshold * c.ToolCycleMaxLength),
+		runs:    make([]int, c.ToolCycleMaxLength+1),
 		content: newChunkScan(c.ContentChunkSize, c.ContentLoopThreshold, c.ContentMaxHistory),
 	}, nil
 }
@@ -150,26 +158,76 @@ func (d *Gemini) AppendStep(fs []GeminiFiring, s *Step) []GeminiFiring {
 
 // toolCycle adds a tool call's key and returns the least k <= K such that
 // the last k·R keys are the last k repeated R times, 0 when there is none.
+//
+// That is k·(R−1) pairs of keys k apart, the newest ending at the new
+// key, all equal: runs[k] counts the equal pairs k apart ending at the
+// newest key, so a key is compared once with each of the keys k before
+// it, where the window was compared again for each k at every call (a
+// steps log's calls repeat often: each repeat compared up to K·(R−1)
+// pairs). runs[k] is counted only from the call that makes k·R keys
+// (counting back over them; k is then active), as the window was looked
+// at only from there: most prompts of the agents' sessions make fewer
+// than R calls.
+// TestGeminiToolCycleAsWindow holds it to the window.
 func (d *Gemini) toolCycle(key string) int {
 	r, kmax := d.cfg.ToolCallLoopThreshold, d.cfg.ToolCycleMaxLength
-	d.keys.push(jsUTF8(key))
-	keys := d.keys.buf
-	n := len(keys)
-	for k := 1; k <= kmax && k*r <= n; k++ {
-		cyclic := true
-		for i := n - k*r; i < n-k && cyclic; i++ {
-			cyclic = keys[i] == keys[i+k]
-		}
-		if cyclic {
-			return k
+	d.keys.push(d.jsKey(key))
+	enter := 0 // the k whose k·R-th key this is
+	if d.active < kmax {
+		if d.calls++; d.calls == (d.active+1)*r {
+			d.active++
+			enter = d.active
 		}
 	}
-	return 0
+	keys := d.keys.buf
+	n := len(keys)
+	x := keys[n-1]
+	runs := d.runs[:d.active+1]
+	cycle, need := 0, 0 // need: k·(R−1)
+	for k := 1; k < len(runs); k++ {
+		need += r - 1
+		switch {
+		case k == enter: // the first k·R keys (all in the ring: k·R ≤ K·R)
+			c := 0
+			for j := n - 1; j >= k && c < need && sameString(keys[j-k], keys[j]); j-- {
+				c++
+			}
+			runs[k] = c
+		case sameString(keys[n-1-k], x):
+			runs[k]++
+		default:
+			runs[k] = 0
+			continue
+		}
+		if runs[k] >= need && cycle == 0 {
+			cycle = k
+		}
+	}
+	return cycle
+}
+
+// sameString is a == b, told at once for one string read twice (a loop's
+// calls are often the same interned string): Go's == calls memequal once
+// the lengths agree.
+func sameString(a, b string) bool {
+	return len(a) == len(b) && (unsafe.StringData(a) == unsafe.StringData(b) || a == b)
+}
+
+// jsKey is jsUTF8(key), the last call's taken again without checking
+// its UTF-8 when key is the same string (the same bytes at the same
+// place: a loop of one call).
+func (d *Gemini) jsKey(key string) string {
+	if len(key) == len(d.lastKey) && unsafe.StringData(key) == unsafe.StringData(d.lastKey) {
+		return d.lastJS
+	}
+	js := jsUTF8(key)
+	d.lastKey, d.lastJS = key, js
+	return js
 }
 
 // reset is LoopDetectionService.reset at a new prompt.
 func (d *Gemini) reset() {
-	d.keys.buf = d.keys.buf[:0]
+	d.keys.buf, d.calls, d.active = d.keys.buf[:0], 0, 0
 	d.resetContent()
 	d.fired, d.stopped = 0, false
 }

@@ -143,3 +143,50 @@ func FuzzCountGramBytes(f *testing.F) {
 		}
 	})
 }
+
+// countGramBytesRef is countGramBytes as written before it counted two
+// grams an iteration: one gram at a time, by index.
+func countGramBytesRef(counts *[1 << 13]uint8, b []byte, m int, lim uint8) bool {
+	if len(b) < gramUnits || m < 1 || m > gramUnits {
+		return len(b) < gramUnits
+	}
+	for i := 0; i+gramUnits <= len(b); i += m {
+		x0, x1 := binary.LittleEndian.Uint64(b[i:]), binary.LittleEndian.Uint64(b[i+8:])
+		k := ((x0 ^ x1*0x9E3779B97F4A7C15) * 0xD6E8FEB86659FD93) >> (64 - 13)
+		if counts[k]++; counts[k] >= lim {
+			return false
+		}
+	}
+	return true
+}
+
+// TestCountGramBytesAsRef holds countGramBytes' two grams an iteration
+// to the plain loop: the same counts and answer on random texts of few
+// distinct bytes (grams repeat, counts reach their bound), every stride
+// the counts use and past them, every length around the iteration's two
+// grams, the counts carried over between calls as a deferral's are.
+func TestCountGramBytesAsRef(t *testing.T) {
+	if !littleEndian() {
+		t.Skip("countGramBytes reads words in the machine's order")
+	}
+	rng := rand.New(rand.NewPCG(24, 7))
+	for range 3000 {
+		data := make([]byte, rng.IntN(120))
+		for i := range data {
+			data[i] = byte(rng.IntN(3)) + 'a'
+			if rng.IntN(20) == 0 {
+				data[i] = byte(rng.IntN(128))
+			}
+		}
+		stride, lim := rng.IntN(gramUnits+2), uint8(rng.IntN(12)+1)
+		var got, want [1 << 13]uint8
+		for k := 0; k < 3; k++ {
+			from := rng.IntN(len(data) + 1)
+			g, w := countGramBytes(&got, data[from:], stride, lim), countGramBytesRef(&want, data[from:], stride, lim)
+			if g != w || got != want {
+				t.Fatalf("%d bytes from %d, stride %d, lim %d: countGramBytes %v, reference %v (counts equal: %v)",
+					len(data)-from, from, stride, lim, g, w, got == want)
+			}
+		}
+	}
+}

@@ -160,19 +160,32 @@ func countGrams(counts *[1 << 13]uint8, b []uint16, m int, lim uint8) bool {
 		return true
 	}
 	p := unsafe.Pointer(unsafe.SliceData(b))
-	// end is the address just past the last gram's start; every gram
-	// from a start before it lies within b, and the pointer that passes
-	// it (by under m ≤ gramUnits units) is still within b or just past
-	// its end.
-	end := unsafe.Add(p, 2*(len(b)-gramUnits+1))
+	//
+	// Two grams an iteration, as countGramBytes counts them: n is the
+	// grams' starts left, and a second gram is read only when its start,
+	// m units on, is one of them.
 	step := 2 * m
-	for ; uintptr(p) < uintptr(end); p = unsafe.Add(p, step) {
-		x0 := *(*uint64)(p)
-		x1 := *(*uint64)(unsafe.Add(p, 8))
-		x2 := *(*uint64)(unsafe.Add(p, 16))
-		x3 := *(*uint64)(unsafe.Add(p, 24))
-		h := (x0 ^ x1*0x9E3779B97F4A7C15 ^ x2*0xC2B2AE3D27D4EB4F ^ x3*0x165667B19E3779F9) * 0xD6E8FEB86659FD93
-		k := h >> (64 - 13)
+	n := len(b) - gramUnits + 1
+	for ; n > m; n -= 2 * m {
+		a0, a1 := *(*uint64)(p), *(*uint64)(unsafe.Add(p, 8))
+		a2, a3 := *(*uint64)(unsafe.Add(p, 16)), *(*uint64)(unsafe.Add(p, 24))
+		q := unsafe.Add(p, step) // the second gram: m < n, within b
+		b0, b1 := *(*uint64)(q), *(*uint64)(unsafe.Add(q, 8))
+		b2, b3 := *(*uint64)(unsafe.Add(q, 16)), *(*uint64)(unsafe.Add(q, 24))
+		ka := ((a0 ^ a1*0x9E3779B97F4A7C15 ^ a2*0xC2B2AE3D27D4EB4F ^ a3*0x165667B19E3779F9) * 0xD6E8FEB86659FD93) >> (64 - 13)
+		kb := ((b0 ^ b1*0x9E3779B97F4A7C15 ^ b2*0xC2B2AE3D27D4EB4F ^ b3*0x165667B19E3779F9) * 0xD6E8FEB86659FD93) >> (64 - 13)
+		if counts[ka]++; counts[ka] >= lim {
+			return false
+		}
+		if counts[kb]++; counts[kb] >= lim {
+			return false
+		}
+		p = unsafe.Add(q, step)
+	}
+	if n > 0 { // one gram left
+		x0, x1 := *(*uint64)(p), *(*uint64)(unsafe.Add(p, 8))
+		x2, x3 := *(*uint64)(unsafe.Add(p, 16)), *(*uint64)(unsafe.Add(p, 24))
+		k := ((x0 ^ x1*0x9E3779B97F4A7C15 ^ x2*0xC2B2AE3D27D4EB4F ^ x3*0x165667B19E3779F9) * 0xD6E8FEB86659FD93) >> (64 - 13)
 		if counts[k]++; counts[k] >= lim {
 			return false
 		}
@@ -254,12 +267,28 @@ func countGramBytes(counts *[1 << 13]uint8, b []byte, m int, lim uint8) bool {
 		return len(b) < gramUnits // not a stride the counts use
 	}
 	p := unsafe.Pointer(unsafe.SliceData(b))
-	end := unsafe.Add(p, len(b)-gramUnits+1) // just past the last gram's start
-	for ; uintptr(p) < uintptr(end); p = unsafe.Add(p, m) {
-		x0 := *(*uint64)(p)
-		x1 := *(*uint64)(unsafe.Add(p, 8))
-		h := (x0 ^ x1*0x9E3779B97F4A7C15) * 0xD6E8FEB86659FD93
-		k := h >> (64 - 13)
+	// Two grams an iteration while both start before the last start: the
+	// loop's own instructions (the pointer's test and step, the
+	// constants loaded again, the table's nil test) were half of a
+	// gram's twenty. They are counted in order, the first before the
+	// second, so a second of the same hash reads the first's count.
+	n := len(b) - gramUnits + 1 // grams' starts
+	for ; n > m; n -= 2 * m {
+		a0, a1 := *(*uint64)(p), *(*uint64)(unsafe.Add(p, 8))
+		b0, b1 := *(*uint64)(unsafe.Add(p, m)), *(*uint64)(unsafe.Add(p, m+8)) // m < n: within b
+		ka := ((a0 ^ a1*0x9E3779B97F4A7C15) * 0xD6E8FEB86659FD93) >> (64 - 13)
+		kb := ((b0 ^ b1*0x9E3779B97F4A7C15) * 0xD6E8FEB86659FD93) >> (64 - 13)
+		if counts[ka]++; counts[ka] >= lim {
+			return false
+		}
+		if counts[kb]++; counts[kb] >= lim {
+			return false
+		}
+		p = unsafe.Add(p, 2*m)
+	}
+	if n > 0 { // one gram left
+		x0, x1 := *(*uint64)(p), *(*uint64)(unsafe.Add(p, 8))
+		k := ((x0 ^ x1*0x9E3779B97F4A7C15) * 0xD6E8FEB86659FD93) >> (64 - 13)
 		if counts[k]++; counts[k] >= lim {
 			return false
 		}
