@@ -148,9 +148,10 @@ type scratch struct {
 	firingList bool           // Outcome.Firings may be firings (Options.RenderLast: the outcome lets go of them once rendered)
 	live       []rules.Firing // the firings the live system logs too (compareLive copies what it keeps)
 
-	run   episodeRun         // the replay's state (analyzeInto)
-	fire  func(rules.Firing) // run.fire, bound once
-	story storyBuilder       // its run index and resets (Options.Story)
+	run       episodeRun          // the replay's state (analyzeInto)
+	fire      func(*rules.Firing) // run.fire, bound once
+	fireValue func(rules.Firing)  // run.fire for rules.RunContext, bound once
+	story     storyBuilder        // its run index and resets (Options.Story)
 }
 
 // maxReusedFirings bounds the lists a worker keeps for its next episode
@@ -191,6 +192,7 @@ func analyzeInto(ctx context.Context, ep *replay.Episode, cfg *rules.Config, opt
 		r, live, story = &sc.run, sc.live[:0], &sc.story
 		if sc.fire == nil {
 			sc.fire = r.fire // bound once: a method value allocates
+			sc.fireValue = func(f rules.Firing) { r.fire(&f) }
 		}
 	} else {
 		r = &episodeRun{}
@@ -239,18 +241,20 @@ func analyzeInto(ctx context.Context, ep *replay.Episode, cfg *rules.Config, opt
 	}
 	judge, _ := o.AlarmJudge(ep)
 	*r = episodeRun{o: o, ep: ep, live: live, story: story, scorer: scorer, judge: judge, keep: keep}
-	var fire func(rules.Firing)
-	if sc != nil {
-		fire = sc.fire
-	} else {
-		fire = r.fire
-	}
 	var err error
 	if rr, ok := ep.Stepped.(*rules.ReadReplay); ok {
 		// Replayed as it was read (Files): the outputs are gone, the
 		// firings wait in the replay.
+		fire := r.fire
+		if sc != nil {
+			fire = sc.fire
+		}
 		err = rr.Finish(ep, cfg, opts.Rules, fire)
 	} else {
+		fire := func(f rules.Firing) { r.fire(&f) }
+		if sc != nil {
+			fire = sc.fireValue
+		}
 		err = rules.RunContext(ctx, ep, cfg, opts.Rules, fire)
 	}
 	live, fired := r.live, r.fired
@@ -299,10 +303,10 @@ type episodeRun struct {
 }
 
 // fire takes the replay's next firing.
-func (r *episodeRun) fire(f rules.Firing) {
+func (r *episodeRun) fire(f *rules.Firing) {
 	o, ep := r.o, r.ep
-	if ep.Live != nil && liveKind(ep, &f) != "" {
-		r.live = appendFiring(r.live, &f)
+	if ep.Live != nil && liveKind(ep, f) != "" {
+		r.live = appendFiring(r.live, f)
 	}
 	o.Counts[f.KindKey()]++
 	switch f.Kind {
@@ -313,24 +317,24 @@ func (r *episodeRun) fire(f rules.Firing) {
 	}
 	// Firings come in turn order, the termination first within its
 	// turn: a later firing is after the cut once it is known.
-	if !o.AfterCut(&f) {
-		r.fired.Count(&f)
-		r.fired.CountLoop(&f, r.judge)
+	if !o.AfterCut(f) {
+		r.fired.Count(f)
+		r.fired.CountLoop(f, r.judge)
 	}
 	if r.story != nil {
-		r.story.add(&f)
+		r.story.add(f)
 	}
 	if r.scorer != nil {
-		r.scorer.Add(&f)
+		r.scorer.Add(f)
 	}
 	if o.Sink != nil {
 		// Through an interface f would escape: a heap copy of each
 		// firing. One copy per episode instead.
-		r.sunk = f
-		o.Sink.Firing(&r.sunk, o.AfterCut(&f))
+		r.sunk = *f
+		o.Sink.Firing(&r.sunk, o.AfterCut(f))
 	}
 	if r.keep {
-		o.Firings = appendFiring(o.Firings, &f)
+		o.Firings = appendFiring(o.Firings, f)
 	}
 }
 

@@ -77,7 +77,7 @@ func TestLetGoFirings(t *testing.T) {
 			dropped += ep.V1Dropped
 			var want, got []rules.Firing
 			rules.Run(whole[i], cfg, nil, func(f rules.Firing) { want = append(want, f) })
-			if err := rr.Finish(ep, cfg, nil, func(f rules.Firing) { got = append(got, f) }); err != nil {
+			if err := rr.Finish(ep, cfg, nil, func(f *rules.Firing) { got = append(got, *f) }); err != nil {
 				t.Fatal(err)
 			}
 			if !reflect.DeepEqual(got, want) {

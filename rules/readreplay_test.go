@@ -146,7 +146,7 @@ func readBoth(t testing.TB, name string, data []byte, cfg *rules.Config) int {
 			if b.Outputs != nil {
 				t.Errorf("%s: episode %d kept its outputs while replayed as read", name, i)
 			}
-			if err := rr.Finish(b, cfg, nil, func(f rules.Firing) { got = append(got, f) }); err != nil {
+			if err := rr.Finish(b, cfg, nil, func(f *rules.Firing) { got = append(got, *f) }); err != nil {
 				t.Fatal(err)
 			}
 		} else {
@@ -333,7 +333,7 @@ func TestReadReplayStopped(t *testing.T) {
 		t.Fatal(len(eps), err)
 	}
 	n := 0
-	if err := eps[0].Stepped.(*rules.ReadReplay).Finish(eps[0], cfg, nil, func(rules.Firing) { n++ }); err != cause || n != 0 {
+	if err := eps[0].Stepped.(*rules.ReadReplay).Finish(eps[0], cfg, nil, func(*rules.Firing) { n++ }); err != cause || n != 0 {
 		t.Errorf("Finish: %v and %d firings, want %v and none", err, n, cause)
 	}
 }
@@ -363,12 +363,12 @@ func TestReadReplayMisuse(t *testing.T) {
 		f()
 	}
 	ep, rr := read()
-	panics("another configuration", func() { rr.Finish(ep, rules.Default(), nil, func(rules.Firing) {}) })
+	panics("another configuration", func() { rr.Finish(ep, rules.Default(), nil, func(*rules.Firing) {}) })
 	ep, rr = read()
-	panics("another rule set", func() { rr.Finish(ep, cfg, rules.Registry[:3], func(rules.Firing) {}) })
+	panics("another rule set", func() { rr.Finish(ep, cfg, rules.Registry[:3], func(*rules.Firing) {}) })
 	ep, rr = read()
-	if err := rr.Finish(ep, cfg, nil, func(rules.Firing) {}); err != nil {
+	if err := rr.Finish(ep, cfg, nil, func(*rules.Firing) {}); err != nil {
 		t.Fatal(err)
 	}
-	panics("twice", func() { rr.Finish(ep, cfg, nil, func(rules.Firing) {}) })
+	panics("twice", func() { rr.Finish(ep, cfg, nil, func(*rules.Firing) {}) })
 }

@@ -34,7 +34,7 @@ func TestReadReplayKeepsNoUnscored(t *testing.T) {
 		ep := eps[0]
 		kept := rr.list.Len()
 		var got []Firing
-		if err := rr.Finish(ep, cfg, nil, func(f Firing) { got = append(got, f) }); err != nil {
+		if err := rr.Finish(ep, cfg, nil, func(f *Firing) { got = append(got, *f) }); err != nil {
 			t.Fatal(err)
 		}
 		whole, err := replay.Read(bytes.NewReader(data), "late.jsonl", "x", replay.Options{Format: replay.FormatSteps, Outputs: true})
