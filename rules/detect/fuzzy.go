@@ -320,15 +320,14 @@ func (d *FuzzyRepeat) Check(s *Step) (FuzzyFiring, bool) {
 			}
 			continue
 		}
-		shared := cur.histogram().bound(p.histogram())
-		if cutoff > shared {
+		shared, ok := cur.histogram().boundAtLeast(p.histogram(), cur.count, p.count, cutoff)
+		if !ok {
 			continue
 		}
 		if d.mt == nil {
 			d.mt = newMatcher()
 		}
 		var l int
-		var ok bool
 		if cur.ascii() && p.ascii() && min(cur.count, p.count) < shrinkFrom {
 			l, ok = d.mt.lcsBytes(cur.out, p.out, cutoff, shared)
 		} else {
