@@ -320,15 +320,14 @@ func (d *FuzzyRepeat) Check(s *Step) (FuzzyFiring, bool) {
 			}
 			continue
 		}
-		shared := cur.histogram().bound(p.histogram())
-		if cutoff > shared {
+		shared, ok := cur.histogram().boundAtLeast(p.histogram(), cur.count, p.count, cutoff)
+		if !ok {
 			continue
 		}
 		if d.mt == nil {
 			d.mt = newMatcher()
 		}
 		var l int
-		var ok bool
 		if cur.ascii() && p.ascii() && min(cur.count, p.count) < shrinkFrom {
 			l, ok = d.mt.lcsBytes(cur.out, p.out, cutoff, shared)
 		} else {
@@ -431,9 +430,17 @@ func decodeRunes(rs []rune, s string) int {
 // stride is a loop of its own, which counts the ASCII bytes it passes by
 // where it stops: the one loop tested the string's end twice and added
 // to the count at every step.
+//
+// An output of asciiBlocksFrom bytes or more has its ASCII prefix
+// measured by asciiBlocks first (64 bytes a step, on amd64).
 func countRunes(s string) (n int, valid bool) {
 	valid = true
-	for i := 0; i < len(s); {
+	i := 0
+	if len(s) >= asciiBlocksFrom {
+		i = asciiBlocks(s)
+		n = i
+	}
+	for i < len(s) {
 		from := i
 		for ; i+32 <= len(s); i += 32 {
 			// Sliced once: the four words' loads need no test of their

@@ -263,3 +263,40 @@ func (h *histogram) bound(o *histogram) int {
 	}
 	return n
 }
+
+// boundAtLeast is bound where only a sum of cutoff or more matters:
+// fuzzy_repeat's pairs that fail the bound (most of those it computes)
+// are told as soon as the counts of the listed side's code points past
+// the other's leave less than cutoff of its hn code points (on are o's).
+// It returns the sum and true when it is cutoff or more, else false.
+func (h *histogram) boundAtLeast(o *histogram, hn, on, cutoff int) (int, bool) {
+	if h.unlisted {
+		if o.unlisted {
+			h.listPresent()
+			h.unlisted = false
+		} else {
+			h, o, hn = o, h, on
+		}
+	}
+	// left is what h may still count past o: the sum is at most hn less
+	// the excess counted so far.
+	left := hn - cutoff
+	for _, c := range h.present {
+		left -= int(max(h.ascii[c]-o.ascii[c], 0))
+		if left < 0 {
+			return 0, false
+		}
+	}
+	n := cutoff + left // the ASCII sum, hn less the excess, less h's others
+	small, large := h.other, o.other
+	for _, c := range h.other {
+		n -= int(c)
+	}
+	if len(small) > len(large) {
+		small, large = large, small
+	}
+	for r, c := range small {
+		n += int(min(c, large[r]))
+	}
+	return n, n >= cutoff
+}

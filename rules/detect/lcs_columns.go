@@ -6,7 +6,8 @@ import "math/bits"
 // bs, the band fixed over them, and takes each column's code point out of
 // sh's counts when it keeps them. A band of one word (a near-duplicate's)
 // is held in a register across the columns; a wider one, over bytes,
-// goes through columnsBytes (two to four words held in registers too).
+// goes through columnsBytes2 to columnsBytes12 (held in registers too,
+// lcs_columns_wide.go), or columnsBytes past twelve words.
 func columns[T symbol](mt *lcsMatcher, v []uint64, first, last int, bs []T, sh *bandShrink) {
 	words := mt.words
 	if last-first == 1 && (sh == nil || !sh.hist) {
@@ -31,6 +32,22 @@ func columns[T symbol](mt *lcsMatcher, v []uint64, first, last int, bs []T, sh *
 				j = columnsBytes3(mt, (*[3]uint64)(vb), first, b)
 			case 4:
 				j = columnsBytes4(mt, (*[4]uint64)(vb), first, b)
+			case 5:
+				j = columnsBytes5(mt, (*[5]uint64)(vb), first, b)
+			case 6:
+				j = columnsBytes6(mt, (*[6]uint64)(vb), first, b)
+			case 7:
+				j = columnsBytes7(mt, (*[7]uint64)(vb), first, b)
+			case 8:
+				j = columnsBytes8(mt, (*[8]uint64)(vb), first, b)
+			case 9:
+				j = columnsBytes9(mt, (*[9]uint64)(vb), first, b)
+			case 10:
+				j = columnsBytes10(mt, (*[10]uint64)(vb), first, b)
+			case 11:
+				j = columnsBytes11(mt, (*[11]uint64)(vb), first, b)
+			case 12:
+				j = columnsBytes12(mt, (*[12]uint64)(vb), first, b)
 			default:
 				j = columnsBytes(mt, vb, first, b)
 			}
@@ -85,7 +102,7 @@ func lcsColumn(vb, pm []uint64) {
 	}
 }
 
-// columnsBytes is columns over a band of two words or more, a text of
+// columnsBytes is columns over a band of thirteen words or more, a text of
 // bytes and no bandShrink (lcsBytes's, most of fuzzy_repeat's LCS): the
 // loop over the columns runs in it, with the update of the band's words,
 // where columns called lcsColumn a column and reloaded its own dozen
@@ -135,7 +152,7 @@ func columnsBytes(mt *lcsMatcher, vb []uint64, first int, bs []byte) int {
 // columnsBytes2 is columnsBytes over a band of two words, held in
 // registers across the columns, as columns holds a band of one: the
 // general loop stored its values to the stack and loaded them back around
-// the update of each column. Bands of two to four words are most of
+// the update of each column. Bands of two to twelve words are most of
 // fuzzy_repeat's LCS columns.
 func columnsBytes2(mt *lcsMatcher, vb *[2]uint64, first int, bs []byte) int {
 	peq, words := mt.peq[first:], mt.words // the band's words of each row

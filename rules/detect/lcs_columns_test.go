@@ -8,7 +8,7 @@ import (
 
 // TestColumnsBytesAsLcsColumn holds columns over bytes, whose bands of two
 // words and more go through columnsBytes (its loop over the columns, and
-// bands of two to four words held in registers), to the plain update, one
+// bands of two to twelve words held in registers), to the plain update, one
 // lcsColumn a column: the same band words after the same columns, from
 // random bit vectors, for bands of every width at every offset, with
 // bytes that are not ASCII (the return to columns) in some texts and
@@ -29,7 +29,7 @@ func TestColumnsBytesAsLcsColumn(t *testing.T) {
 			}
 			return c
 		}
-		a := make([]byte, 1+r.IntN(700))
+		a := make([]byte, 1+r.IntN(1100)) // to 18 words: past columnsBytes12
 		for i := range a {
 			a[i] = sym()
 		}
@@ -40,8 +40,11 @@ func TestColumnsBytesAsLcsColumn(t *testing.T) {
 		words := (len(a) + 63) / 64
 		mt.startBuild(words)
 		buildTo(&mt, a, len(a))
-		first := r.IntN(words)
-		last := first + 1 + r.IntN(words-first)
+		// Every band width from one word to 14 (columnsBytes2 to 12,
+		// and the loop of columnsBytes each side of them) in turn.
+		width := min(words, 1+it%14)
+		first := r.IntN(words - width + 1)
+		last := first + width
 		v := make([]uint64, words)
 		for i := range v {
 			v[i] = r.Uint64()

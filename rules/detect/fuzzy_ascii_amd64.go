@@ -1,0 +1,31 @@
+//go:build amd64 && !purego
+
+package detect
+
+import "golang.org/x/sys/cpu"
+
+// asciiBlocks returns the length of a prefix of s that is ASCII (no byte
+// over 0x7f), in whole blocks of 16 or 32 bytes: the longest, unless a
+// block after it holds a byte over 0x7f. 128 bytes a step with AVX2 where
+// the CPU has it, else 64 with SSE2, the amd64 baseline
+// (fuzzy_ascii_amd64.s): some 13 instructions where countRunes' 32-byte
+// stride took ten.
+func asciiBlocks(s string) int {
+	if useAVX2 {
+		return asciiBlocksAVX2(s)
+	}
+	return asciiBlocksSSE2(s)
+}
+
+//go:noescape
+func asciiBlocksSSE2(s string) int
+
+//go:noescape
+func asciiBlocksAVX2(s string) int
+
+// useAVX2 says the CPU and the OS run AVX2 (the 32-byte registers saved).
+var useAVX2 = cpu.X86.HasAVX2
+
+// asciiBlocksFrom is the length of output from which countRunes calls
+// asciiBlocks: below it, the call's cost is most of what it saves.
+const asciiBlocksFrom = 128

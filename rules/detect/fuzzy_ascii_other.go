@@ -1,0 +1,9 @@
+//go:build !amd64 || purego
+
+package detect
+
+// asciiBlocks is 0: countRunes' own loops test every byte.
+func asciiBlocks(s string) int { return 0 }
+
+// asciiBlocksFrom is past any output's length: asciiBlocks is not called.
+const asciiBlocksFrom = 1 << 62

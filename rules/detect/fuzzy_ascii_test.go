@@ -1,0 +1,54 @@
+package detect
+
+import (
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// TestASCIIBlocks holds asciiBlocks (each of its vector loops, where the
+// CPU runs them) to its contract on ASCII texts of every length up to 400
+// with a byte over 0x7f at every place: the prefix it returns is ASCII, and
+// it stops short of the first such byte, or of the end, by less than a
+// block of 32.
+func TestASCIIBlocks(t *testing.T) {
+	for _, f := range asciiBlockFuncs() {
+		for n := range 401 {
+			ascii := strings.Repeat("abcdefghij", 41)[:n]
+			check := func(s string, stop int) {
+				i := f.f(s)
+				if i < 0 || i > stop || stop-i >= 32 || strings.ContainsFunc(s[:i], func(r rune) bool { return r >= utf8.RuneSelf }) {
+					t.Fatalf("%s(%q) = %d, want an ASCII prefix within 32 of %d", f.name, s, i, stop)
+				}
+			}
+			check(ascii, n)
+			for i := range n + 1 {
+				check(ascii[:i]+"\x80"+ascii[i:], i)
+				check(ascii[:i]+"\xff"+ascii[i:], i)
+			}
+		}
+	}
+}
+
+// TestCountRunesLongEveryPlace is TestCountRunesEveryPlace for texts long
+// enough to be measured by asciiBlocks first (up to 300 bytes).
+func TestCountRunesLongEveryPlace(t *testing.T) {
+	for n := asciiBlocksFrom - 4; n <= 300; n++ {
+		ascii := strings.Repeat("abcdefghij", 31)[:n]
+		check := func(s string) {
+			want := 0
+			for range s {
+				want++
+			}
+			if got, valid := countRunes(s); got != want || valid != utf8.ValidString(s) {
+				t.Fatalf("countRunes(%q) = %d %v, want %d %v", s, got, valid, want, utf8.ValidString(s))
+			}
+		}
+		check(ascii)
+		for i := range n + 1 {
+			for _, ins := range []string{"é", "€", "\xff", "\xe2\x82"} {
+				check(ascii[:i] + ins + ascii[i:])
+			}
+		}
+	}
+}
