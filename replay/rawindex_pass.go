@@ -9,11 +9,10 @@ package replay
 // compact, a string value of under shortString bytes (uuids and
 // timestamps too) told by its words, an integer read here, and the
 // member noted in its level's list in place, its end written through a
-// pointer to it. It was validValue's loop
-// testing for an index at each step and calling out (not inlined) to note
-// a key, to note its value's end and to push the container it opened: a
-// noted member cost some 160 instructions of bookkeeping and calls
-// around the bytes read.
+// pointer to it. It was validValue's loop testing for an index at each
+// step and calling out (not inlined) to note a key, to note its value's
+// end and to push the container it opened: a noted member cost some 160
+// instructions of bookkeeping and calls around the bytes read.
 
 import (
 	"encoding/binary"
@@ -33,6 +32,12 @@ type ixFrame struct {
 // line, eight bytes a step, before it calls validString: past it the
 // call's vector scan is cheaper than more words.
 const shortString = 40
+
+// byteAt is b[k] for a k known to be in b (a stop found in a word
+// read), with no bounds test.
+func byteAt(b []byte, k int) byte {
+	return *(*byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), k))
+}
 
 // word is the eight bytes of b at k, k+8 <= len(b) (the caller tests),
 // read with no bounds check.
@@ -73,7 +78,7 @@ func (ix *valueIndex) pass(b []byte, i int) int {
 	n := len(b)
 
 value: // a value at b[i]
-	if i >= n {
+	if uint(i) >= uint(n) { // unsigned: i is then known in b, with no bounds test
 		return -1
 	}
 	c = b[i]
@@ -86,7 +91,7 @@ value: // a value at b[i]
 		if k := i + 1; k+shortString <= n {
 			for lim := k + shortString; k < lim; k += 8 {
 				if m := stopMask(word(b, k)); m != 0 {
-					if k += bits.TrailingZeros64(m) / 8; b[k] == '"' {
+					if k += bits.TrailingZeros64(m) / 8; byteAt(b, k) == '"' {
 						i = k + 1
 						goto after
 					}
@@ -203,7 +208,7 @@ after: // after a value: close containers or go on to the next value
 	if last != nil {
 		last.end = int32(i) // the end of a noted member's value
 	}
-	if i >= n {
+	if uint(i) >= uint(n) {
 		return -1
 	}
 	if c = b[i]; c <= ' ' {
@@ -213,7 +218,7 @@ after: // after a value: close containers or go on to the next value
 		c = b[i]
 	}
 	if c == ',' {
-		if i++; i < n && b[i] <= ' ' {
+		if i++; uint(i) < uint(n) && b[i] <= ' ' {
 			i = skipSpace(b, i)
 		}
 		if closer == ']' {
@@ -248,7 +253,7 @@ after: // after a value: close containers or go on to the next value
 	goto after
 
 key: // a member of the innermost open object, its key at b[i]
-	if i >= n || b[i] != '"' {
+	if uint(i) >= uint(n) || b[i] != '"' {
 		return -1
 	}
 	// A key that ends within its first 16 bytes with no escape (most
@@ -265,10 +270,10 @@ key: // a member of the innermost open object, its key at b[i]
 		} else if m := stopMask(word(b, k+8)); m != 0 {
 			k += 8 + bits.TrailingZeros64(m)/8
 		}
-		if b[k] == '"' {
+		if byteAt(b, k) == '"' {
 			// The colon, and the value's first byte: next to each
 			// other in compact JSON, told with no more tests.
-			if end = k + 1; end+1 < n && b[end] == ':' && b[end+1] > ' ' {
+			if end = k + 1; end+1 < n && byteAt(b, end) == ':' && byteAt(b, end+1) > ' ' {
 				j = end + 1
 				goto noted
 			}
