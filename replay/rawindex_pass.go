@@ -6,13 +6,13 @@ package replay
 // and a short value every 20 to 30 bytes, so the pass is written for the
 // member: a key of up to 16 bytes is read by its words' stops here, the
 // colon and the value's first byte found with no call when the JSON is
-// compact, a string value of under 16 bytes told by its first two words,
-// an integer read here, and the member noted in its level's list in
-// place, its end written through a pointer to it. It was validValue's loop
-// testing for an index at each step and calling out (not inlined) to note
-// a key, to note its value's end and to push the container it opened: a
-// noted member cost some 160 instructions of bookkeeping and calls
-// around the bytes read.
+// compact, a string value of under shortString bytes (uuids and
+// timestamps too) told by its words, an integer read here, and the
+// member noted in its level's list in place, its end written through a
+// pointer to it. It was validValue's loop testing for an index at each
+// step and calling out (not inlined) to note a key, to note its value's
+// end and to push the container it opened: a noted member cost some 160
+// instructions of bookkeeping and calls around the bytes read.
 
 import (
 	"encoding/binary"
@@ -26,6 +26,17 @@ import (
 type ixFrame struct {
 	span, obj int32
 	closer    byte
+}
+
+// shortString is how long a string value the pass reads by its words in
+// line, eight bytes a step, before it calls validString: past it the
+// call's vector scan is cheaper than more words.
+const shortString = 40
+
+// byteAt is b[k] for a k known to be in b (a stop found in a word
+// read), with no bounds test.
+func byteAt(b []byte, k int) byte {
+	return *(*byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), k))
 }
 
 // word is the eight bytes of b at k, k+8 <= len(b) (the caller tests),
@@ -67,25 +78,24 @@ func (ix *valueIndex) pass(b []byte, i int) int {
 	n := len(b)
 
 value: // a value at b[i]
-	if i >= n {
+	if uint(i) >= uint(n) { // unsigned: i is then known in b, with no bounds test
 		return -1
 	}
 	c = b[i]
 	switch {
 	case c == '"':
-		// A string of under 16 bytes (most values) is told by its first
-		// two words' first stop, a quote; any other by validString, which
-		// calls stringRun past its first word.
-		if k := i + 1; k+16 <= n {
-			m := stopMask(word(b, k))
-			if m == 0 {
-				k += 8
-				m = stopMask(word(b, k))
-			}
-			if m != 0 {
-				if k += bits.TrailingZeros64(m) / 8; b[k] == '"' {
-					i = k + 1
-					goto after
+		// A string of under shortString bytes (most values: names,
+		// timestamps, uuids) is told by its words' first stop, a quote,
+		// with no call; any other by validString, which calls stringRun
+		// past its first word.
+		if k := i + 1; k+shortString <= n {
+			for lim := k + shortString; k < lim; k += 8 {
+				if m := stopMask(word(b, k)); m != 0 {
+					if k += bits.TrailingZeros64(m) / 8; byteAt(b, k) == '"' {
+						i = k + 1
+						goto after
+					}
+					break
 				}
 			}
 		}
@@ -198,14 +208,17 @@ after: // after a value: close containers or go on to the next value
 	if last != nil {
 		last.end = int32(i) // the end of a noted member's value
 	}
-	if i < n && b[i] <= ' ' {
-		i = skipSpace(b, i)
-	}
-	if i >= n {
+	if uint(i) >= uint(n) {
 		return -1
 	}
-	if c = b[i]; c == ',' {
-		if i++; i < n && b[i] <= ' ' {
+	if c = b[i]; c <= ' ' {
+		if i = skipSpace(b, i); i >= n {
+			return -1
+		}
+		c = b[i]
+	}
+	if c == ',' {
+		if i++; uint(i) < uint(n) && b[i] <= ' ' {
 			i = skipSpace(b, i)
 		}
 		if closer == ']' {
@@ -240,7 +253,7 @@ after: // after a value: close containers or go on to the next value
 	goto after
 
 key: // a member of the innermost open object, its key at b[i]
-	if i >= n || b[i] != '"' {
+	if uint(i) >= uint(n) || b[i] != '"' {
 		return -1
 	}
 	// A key that ends within its first 16 bytes with no escape (most
@@ -250,24 +263,27 @@ key: // a member of the innermost open object, its key at b[i]
 	// rather than shared because a function of it costs 128 against the
 	// inliner's 80, and the call a key measured +0.6% of Codex's and
 	// +1.3% of Gemini CLI .jsonl's instructions.
-	end, esc = -1, false
+	esc = false
 	if k := i + 1; k+16 <= n {
 		if m := stopMask(word(b, k)); m != 0 {
 			k += bits.TrailingZeros64(m) / 8
 		} else if m := stopMask(word(b, k+8)); m != 0 {
 			k += 8 + bits.TrailingZeros64(m)/8
 		}
-		if b[k] == '"' {
-			end = k + 1
+		if byteAt(b, k) == '"' {
+			// The colon, and the value's first byte: next to each
+			// other in compact JSON, told with no more tests.
+			if end = k + 1; end+1 < n && byteAt(b, end) == ':' && byteAt(b, end+1) > ' ' {
+				j = end + 1
+				goto noted
+			}
+			goto colon
 		}
 	}
-	if end < 0 {
-		if end, esc = validString(b, i); end < 0 {
-			return -1
-		}
+	if end, esc = validString(b, i); end < 0 {
+		return -1
 	}
-	// The colon, and the value's first byte: next to each other in
-	// compact JSON.
+colon: // the colon after the key ending at b[end-1], with space about it
 	j = end
 	if j < n && b[j] != ':' {
 		j = skipSpace(b, j)
@@ -278,6 +294,7 @@ key: // a member of the innermost open object, its key at b[i]
 	if j++; j < n && b[j] <= ' ' {
 		j = skipSpace(b, j)
 	}
+noted: // the member's key ends at b[end-1], its value starts at b[j]
 	if d <= memberDepth {
 		// Lengthened in place, its fields written there (an appended
 		// literal was built on the stack and copied by wider loads than

@@ -69,60 +69,64 @@ func FuzzValueIndex(f *testing.F) {
 	} {
 		f.Add([]byte(s))
 	}
-	f.Fuzz(func(t *testing.T, data []byte) {
-		var ix valueIndex
-		i := skipSpace(data, 0)
-		end := validValue(data, i)
-		if got := validValueIx(data, i, &ix); got != end {
-			t.Fatalf("validValueIx = %d, validValue %d", got, end)
+	f.Fuzz(checkValueIndex)
+}
+
+// checkValueIndex holds the indexing pass over data to validValue and its
+// index's walks to the scanning ones (FuzzValueIndex's check).
+func checkValueIndex(t *testing.T, data []byte) {
+	var ix valueIndex
+	i := skipSpace(data, 0)
+	end := validValue(data, i)
+	if got := validValueIx(data, i, &ix); got != end {
+		t.Fatalf("validValueIx = %d, validValue %d", got, end)
+	}
+	if end < 0 {
+		return
+	}
+	v := rawValue(data[i:end])
+	if ix.nonFinite != hasNonFinite(v) {
+		t.Fatalf("nonFinite = %v, hasNonFinite %v", ix.nonFinite, !ix.nonFinite)
+	}
+	var plain, indexed strings.Builder
+	walkAll(nil, v, &plain)
+	walkAll(&ix, v, &indexed)
+	if plain.String() != indexed.String() {
+		t.Fatalf("indexed walk differs:\n%s\nscanning:\n%s", indexed.String(), plain.String())
+	}
+	checkSkips(t, nil, v)
+	checkSkips(t, &ix, v)
+	// The canonical writers and get agree with the scanning ones.
+	for _, canonical := range []bool{false, true} {
+		var plain, indexed canonWriter
+		plain.appendValue(v, canonical, openHandsVolatile)
+		ix.appendCanon(&indexed, v, canonical, openHandsVolatile)
+		if !bytes.Equal(plain.buf, indexed.buf) {
+			t.Fatalf("appendCanon(%v) = %q, appendValue %q", canonical, indexed.buf, plain.buf)
 		}
-		if end < 0 {
-			return
+	}
+	v.Members(func(k []byte, esc bool, _ rawValue) bool {
+		key := string(k)
+		if esc {
+			key = unquoteKey(k)
 		}
-		v := rawValue(data[i:end])
-		if ix.nonFinite != hasNonFinite(v) {
-			t.Fatalf("nonFinite = %v, hasNonFinite %v", ix.nonFinite, !ix.nonFinite)
+		if got, want := ix.get(v, key), v.Get(key); !bytes.Equal(got, want) {
+			t.Fatalf("get(%q) = %q, Get %q", key, got, want)
 		}
-		var plain, indexed strings.Builder
-		walkAll(nil, v, &plain)
-		walkAll(&ix, v, &indexed)
-		if plain.String() != indexed.String() {
-			t.Fatalf("indexed walk differs:\n%s\nscanning:\n%s", indexed.String(), plain.String())
-		}
-		checkSkips(t, nil, v)
-		checkSkips(t, &ix, v)
-		// The canonical writers and get agree with the scanning ones.
-		for _, canonical := range []bool{false, true} {
-			var plain, indexed canonWriter
-			plain.appendValue(v, canonical, openHandsVolatile)
-			ix.appendCanon(&indexed, v, canonical, openHandsVolatile)
-			if !bytes.Equal(plain.buf, indexed.buf) {
-				t.Fatalf("appendCanon(%v) = %q, appendValue %q", canonical, indexed.buf, plain.buf)
-			}
-		}
-		v.Members(func(k []byte, esc bool, _ rawValue) bool {
-			key := string(k)
-			if esc {
-				key = unquoteKey(k)
-			}
-			if got, want := ix.get(v, key), v.Get(key); !bytes.Equal(got, want) {
-				t.Fatalf("get(%q) = %q, Get %q", key, got, want)
-			}
-			return true
-		})
-		// A value from other memory is scanned, not looked up.
-		other := bytes.Clone(v)
-		var copied strings.Builder
-		walkAll(&ix, rawValue(other), &copied)
-		if copied.String() != plain.String() {
-			t.Fatalf("walk of a copy differs")
-		}
-		for _, s := range ix.spans {
-			if s.end <= s.start || int(s.end-s.start) < indexMin {
-				t.Fatalf("span %v: not a long value", s)
-			}
-		}
+		return true
 	})
+	// A value from other memory is scanned, not looked up.
+	other := bytes.Clone(v)
+	var copied strings.Builder
+	walkAll(&ix, rawValue(other), &copied)
+	if copied.String() != plain.String() {
+		t.Fatalf("walk of a copy differs")
+	}
+	for _, s := range ix.spans {
+		if s.end <= s.start || int(s.end-s.start) < indexMin {
+			t.Fatalf("span %v: not a long value", s)
+		}
+	}
 }
 
 // TestValueIndexSpans: the long values are indexed, the short ones not,
@@ -360,4 +364,48 @@ func FuzzMemberKey(f *testing.F) {
 		checkMemberKey(t, b, 0)
 		checkMemberKey(t, append([]byte{'{'}, b...), 1)
 	})
+}
+
+// TestPassShortPaths holds the pass's in-line readings to validValue and
+// the scanning walk: a string value read by its words (shortString), a
+// key with its colon and value's first byte next to it, the byte after a
+// value, each with an escape, a control byte, a byte over 0x7f, space or
+// the record's end at every place around them.
+func TestPassShortPaths(t *testing.T) {
+	var cases, whole []string                 // cases are also cut at every length
+	pad := strings.Repeat("p", 2*shortString) // room after: the words are read in line
+	for n := 0; n <= shortString+10; n++ {
+		body := strings.Repeat("a", n)
+		cases = append(cases, `{"k":"`+body+`","b":1}`, `["`+body+`",2]`)
+		whole = append(whole, `["`+body+`","`+pad+`"]`)
+		for p := 0; p < n; p++ {
+			for _, c := range []string{`\"`, `\\`, `\n`, `\u0041`, `\x`, "\x01", "\xc3\xa9", "\xff", `"`} {
+				s := body[:p] + c + body[p:]
+				whole = append(whole, `{"k":"`+s+`","b":1}`, `{"k":"`+s+`"}`, `["`+s+`"]`, `{"k":"`+s+`","b":1,"pad":"`+pad+`"}`)
+			}
+		}
+	}
+	for n := 0; n <= 20; n++ {
+		key := strings.Repeat("k", n)
+		for _, sep := range []string{`:`, ` :`, `: `, ` : `, ":\t", `:`} {
+			for _, v := range []string{`1`, `"v"`, `{}`, `[1]`, `{"x":"y"}`, `true`, ` `, ``} {
+				cases = append(cases, `{"`+key+`"`+sep+v+`,"z":0}`, `{"`+key+`"`+sep+v+`}`, `{"a":{"`+key+`"`+sep+v+`}}`)
+				whole = append(whole, `{"`+key+`"`+sep+v+`,"`+pad+`":0}`)
+			}
+		}
+		cases = append(cases, `{"`+key+`\u0041":1}`, `{"`+key+`\"":1}`, `{"`+key+"\xc3\xa9"+`":1}`, `{"`+key)
+	}
+	for _, after := range []string{`,`, ` ,`, `, `, ` , `, `}`, ` }`, `]`, ` `, ``, `,}`, `,]`, `,1`, `x`} {
+		cases = append(cases, `{"a":1`+after+`"b":2}`, `{"a":"s"`+after, `[1`+after+`2]`, `{"a":[1]`+after+`"b":{}}`, `[{"a":1}`+after+`{"b":2}]`)
+	}
+	for _, c := range cases {
+		// Every prefix: a record cut inside each reading.
+		for end := len(c); end >= 0; end-- {
+			checkValueIndex(t, []byte(c[:end]))
+		}
+		checkValueIndex(t, []byte(c))
+	}
+	for _, c := range whole {
+		checkValueIndex(t, []byte(c))
+	}
 }
