@@ -61,6 +61,8 @@ type stepTable struct {
 	lastLoc    string
 	lastLocSym Sym
 	hasLastLoc bool
+	// actSyms: the Syms of actions added lately, by actionSlot.
+	actSyms [actSlots]Sym
 }
 
 func newStepTable(id, source string) *stepTable {
@@ -130,7 +132,7 @@ func (t *stepTable) addRec(r *stepRecord) string {
 		if t.stepper != nil {
 			tab, tag = &ep.acts, actTag // let go once replayed (actionsStepped)
 		}
-		turn.Action, turn.HasAction = tab.sym(r.action)|tag, true
+		turn.Action, turn.HasAction = t.actionSym(tab, r.action)|tag, true
 		if r.canonical != "" {
 			r.info.Canonical = tab.sym(r.canonical) | tag
 		}
@@ -155,6 +157,25 @@ func (t *stepTable) addRec(r *stepRecord) string {
 		t.added(r.output, r.outCopied)
 	}
 	return ""
+}
+
+// actSlots is the number of actions' Syms stepTable.actionSym keeps.
+const actSlots = 32
+
+// actionSym is tab.sym(s) of a step's action s (not empty), taken from
+// actSyms when the Sym there still reads s in tab: an agent repeats a
+// few actions, and sym hashed each anew (about 250 instructions a step
+// on a steps log). The Sym is checked against the table, not kept with
+// its string, so a table made anew (actionsStepped) or the other table
+// (syms or acts) cannot hand out a Sym of another string.
+func (t *stepTable) actionSym(tab *symtab, s string) Sym {
+	k := (uint(len(s)) + 3*uint(s[0]) + 5*uint(s[len(s)-1])) % actSlots
+	if id := t.actSyms[k]; tab.str(id) == s {
+		return id
+	}
+	id := tab.sym(s)
+	t.actSyms[k] = id
+	return id
 }
 
 // presizeAt is the number of turns at which a steps table is made the
