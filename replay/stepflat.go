@@ -146,7 +146,7 @@ func (p *stepPaths) flatLine(line []byte, vals *[numStepFields]rawValue, cp *lin
 			return false
 		}
 	colon:
-		if i+1 < n && line[i] == ':' && line[i+1] == ' ' {
+		if i+1 < n && pairAt(line, i) == ':'|' '<<8 {
 			i += 2
 		} else {
 			i = flatBlanks(line, i)
@@ -231,10 +231,10 @@ func (p *stepPaths) flatLine(line []byte, vals *[numStepFields]rawValue, cp *lin
 			if line[start] == 'n' {
 				vals[field] = nil // null is absent, as lineStep reads it
 			} else {
-				vals[field] = line[start:i]
+				vals[field] = line[start:i:i]
 			}
 		}
-		if i+1 < n && line[i] == ',' && line[i+1] == ' ' {
+		if i+1 < n && pairAt(line, i) == ','|' '<<8 {
 			i += 2
 			continue
 		}
@@ -267,6 +267,13 @@ func flatBlanks(line []byte, i int) int {
 // bounds check: the caller has checked that i >= 0 and i+8 <= len(b).
 func wordAt(b []byte, i int) uint64 {
 	return binary.LittleEndian.Uint64(unsafe.Slice((*byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), i)), 8))
+}
+
+// pairAt is the 2 bytes of b from b[i] on, little-endian, loaded with no
+// bounds check (": " and ", " told by one compare): the caller has
+// checked that i >= 0 and i+2 <= len(b).
+func pairAt(b []byte, i int) uint16 {
+	return binary.LittleEndian.Uint16(unsafe.Slice((*byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), i)), 2))
 }
 
 // flatString is validString's end of the string at line[i] == '"' (-1

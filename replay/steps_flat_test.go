@@ -51,6 +51,11 @@ var flatSeeds = []string{
 	"{\"step\": 38, \"kind\": \"ab\x01, \"x\": 1, \"location\": \"somewhere\"}",
 	"{\"step\": 39, \"kind\": \"abcdefghij\x01, \"x\": 1, \"location\": \"somewhere\"}",
 	`{"000000": 1, `,
+	`{"step":12,"score":345,"action":"ab","output":"x","error":false}`,
+	`{"step":41,"score":678,"exit_code":10}`,
+	`{"step": 42,x"score": 2}`,
+	`{"step"::43}`,
+	`{"step": 40,"score": 6, "action":"xy" ,"location" :"abc"}`,
 }
 
 // flatFields are --field mappings that keep a reader flat: the default,

@@ -38,6 +38,7 @@ import (
 type symtab struct {
 	chunks [][]byte // the arena: strings' bytes; a chunk's bytes are never rewritten
 	cur    int      // chunks[cur-1] takes short strings (0: none yet)
+	stored int      // the bytes in chunks (arenaBytes)
 	refs   paged[symRef]
 	n      int // Syms in refs, Sym 0 ("") included; 0 before the first string
 
@@ -65,6 +66,7 @@ const (
 // store copies s into the arena.
 func store[S string | []byte](t *symtab, s S) symRef {
 	n := len(s)
+	t.stored += n
 	if n > arenaOwn {
 		t.chunks = append(t.chunks, append(make([]byte, 0, n), s...))
 		return symRef{chunk: uint32(len(t.chunks) - 1), n: uint32(n)}
@@ -95,14 +97,10 @@ func (t *symtab) str(id Sym) string {
 	return unsafe.String(&t.chunks[r.chunk][r.off], int(r.n))
 }
 
-// arenaBytes is the size of the table's strings.
-func (t *symtab) arenaBytes() int {
-	n := 0
-	for _, c := range t.chunks {
-		n += len(c)
-	}
-	return n
-}
+// arenaBytes is the size of the table's strings: counted as stored,
+// where a loop over the chunks was run at each turn a steps table
+// stepped (actionsStepped).
+func (t *symtab) arenaBytes() int { return t.stored }
 
 // len is the number of Syms, 0 included once a string was interned: Syms
 // are below it.
@@ -110,7 +108,7 @@ func (t *symtab) len() int { return t.n }
 
 // strings is the table without its index: what a built episode keeps.
 func (t *symtab) strings() symtab {
-	return symtab{chunks: t.chunks, cur: t.cur, refs: t.refs, n: t.n}
+	return symtab{chunks: t.chunks, cur: t.cur, stored: t.stored, refs: t.refs, n: t.n}
 }
 
 // reuse returns t's index, folded names and scratch, cleared, for the
