@@ -114,49 +114,38 @@ func (c *claudeCodeReader) recordRaw(raw []byte, _ int) ([]stepRecord, string) {
 	if nonFinite {
 		return nil, "not a Claude Code record: NaN or Infinity, which JSON does not have"
 	}
-	var typ, uuid, typeAtMessage, bad string
-	var side, meta, compact, hasMessage, isUUID bool
-	var u [16]byte // uuid parsed (isUUID), its slot prefetched
-	var msg rawValue
-	ix.members(v, func(k []byte, esc bool, val rawValue) bool {
-		ok := true
-		switch string(keyBytes(k, esc)) {
-		case "type":
-			typ, ok = rawStringView(val) // views: copied where kept (seen)
-		case "uuid":
-			uuid, ok = rawStringView(val)
-			at := offsetIn(raw, val)
-			if hinted && at == c.hintAt && len(val) == 2+36 {
-				// The string prefetchUUID parsed: 36 bytes that are hex
-				// digits and dashes, no escape, so uuid is those bytes.
-				u, isUUID = c.hint, true
-			} else if u, isUUID = parseUUID(uuid); isUUID && !hinted {
-				c.seen.uuids.prefetch(u)
+	t := claudeCodeTop{}
+	if ms, ok := ix.noted(v); ok {
+		base := ix.base
+		for k := range ms {
+			m := &ms[k]
+			key := base[m.key:m.keyEnd]
+			if m.esc {
+				key = []byte(unquoteKey(key))
 			}
-			c.uuidFromEnd = len(raw) - at
-		case "isSidechain":
-			side, ok = rawBool(val)
-		case "isMeta":
-			meta, ok = rawBool(val)
-		case "isCompactSummary":
-			compact, ok = rawBool(val)
-		case "message":
-			switch val.Kind() {
-			case '{':
-				msg, hasMessage, typeAtMessage = val, true, typ
-			case 'n':
-				msg, hasMessage = nil, false
-			default:
-				ok = false
-			}
-		default:
+			t.member(key, base[m.val:m.end])
+		}
+	} else {
+		ix.members(v, func(k []byte, esc bool, val rawValue) bool {
+			t.member(keyBytes(k, esc), val)
 			return true
+		})
+	}
+	typ, uuid, typeAtMessage, bad := t.typ, t.uuid, t.typeAtMessage, t.bad
+	side, meta, compact, hasMessage, msg := t.side, t.meta, t.compact, t.hasMessage, t.msg
+	var u [16]byte // uuid parsed (isUUID), its slot prefetched
+	var isUUID bool
+	if val := t.uuidVal; val != nil {
+		at := offsetIn(raw, val)
+		if hinted && at == c.hintAt && len(val) == 2+36 {
+			// The string prefetchUUID parsed: 36 bytes that are hex
+			// digits and dashes, no escape, so uuid is those bytes.
+			u, isUUID = c.hint, true
+		} else if u, isUUID = parseUUID(uuid); isUUID && !hinted {
+			c.seen.uuids.prefetch(u)
 		}
-		if !ok && bad == "" {
-			bad = fmt.Sprintf("%s is not of the type Claude Code writes", jsonString(string(keyBytes(k, esc))))
-		}
-		return true
-	})
+		c.uuidFromEnd = len(raw) - at
+	}
 	blocks, set := c.blocks[:0], false
 	if hasMessage {
 		var kindBad bool
@@ -234,6 +223,55 @@ func (c *claudeCodeReader) recordRaw(raw []byte, _ int) ([]stepRecord, string) {
 		}
 	}
 	return c.ready(false), ""
+}
+
+// claudeCodeTop is what recordRaw reads of a record's top level.
+type claudeCodeTop struct {
+	typ, uuid, typeAtMessage string // views of the record: copied where kept (seen)
+	bad                      string // names the first field of a wrong type
+	side, meta, compact      bool
+	hasMessage               bool
+	msg                      rawValue
+	// uuidVal is the last "uuid" member's value (nil: none), parsed
+	// once the members are read: a repeated key's last value is the
+	// value, as with every field.
+	uuidVal rawValue
+}
+
+// member reads a member of the record, its key unescaped. recordRaw
+// calls it in a loop over the members the validating pass noted, with
+// no closure a member (a closure's call and the key's UTF-8 test that
+// valueIndex.members makes were a third of the reader's own cost; a key
+// that is not UTF-8 is none of the names compared, read either way).
+func (t *claudeCodeTop) member(key []byte, val rawValue) {
+	ok := true
+	switch string(key) {
+	case "type":
+		t.typ, ok = rawStringView(val)
+	case "uuid":
+		t.uuid, ok = rawStringView(val)
+		t.uuidVal = val
+	case "isSidechain":
+		t.side, ok = rawBool(val)
+	case "isMeta":
+		t.meta, ok = rawBool(val)
+	case "isCompactSummary":
+		t.compact, ok = rawBool(val)
+	case "message":
+		switch val.Kind() {
+		case '{':
+			t.msg, t.hasMessage, t.typeAtMessage = val, true, t.typ
+		case 'n':
+			t.msg, t.hasMessage = nil, false
+		default:
+			ok = false
+		}
+	default:
+		return
+	}
+	if !ok && t.bad == "" {
+		t.bad = fmt.Sprintf("%s is not of the type Claude Code writes", jsonString(string(key)))
+	}
 }
 
 // output is a text block's text or a tool's result (textOf): a string
