@@ -150,8 +150,8 @@ func (c *claudeCodeReader) recordRaw(raw []byte, _ int) ([]stepRecord, string) {
 	if hasMessage {
 		var kindBad bool
 		var why string
-		ix.members(msg, func(k []byte, esc bool, val rawValue) bool {
-			switch string(keyBytes(k, esc)) {
+		msgMember := func(key []byte, val rawValue) {
+			switch string(key) {
 			case "role": // its type checked (rawString's ok), its value not read
 				if k := val.Kind(); k != 0 && k != 'n' && k != '"' && why == "" {
 					why = `"role" is not a string`
@@ -165,8 +165,24 @@ func (c *claudeCodeReader) recordRaw(raw []byte, _ int) ([]stepRecord, string) {
 					why = w
 				}
 			}
-			return true
-		})
+		}
+		if ms, ok := ix.noted(msg); ok {
+			// As the top level: no closure a member.
+			base := ix.base
+			for k := range ms {
+				m := &ms[k]
+				key := base[m.key:m.keyEnd]
+				if m.esc {
+					key = []byte(unquoteKey(key))
+				}
+				msgMember(key, base[m.val:m.end])
+			}
+		} else {
+			ix.members(msg, func(k []byte, esc bool, val rawValue) bool {
+				msgMember(keyBytes(k, esc), val)
+				return true
+			})
+		}
 		c.blocks = blocks
 		if kindBad {
 			// encoding/json stopped there: the record's type is what
