@@ -119,6 +119,9 @@ func (c *claudeCodeReader) recordRaw(raw []byte, _ int) ([]stepRecord, string) {
 		base := ix.base
 		for k := range ms {
 			m := &ms[k]
+			if n := uint(m.keyEnd - m.key); n < 64 && claudeCodeTopLens>>n&1 == 0 && !m.esc {
+				continue // none of the names read (most of a record's members)
+			}
 			key := base[m.key:m.keyEnd]
 			if m.esc {
 				key = []byte(unquoteKey(key))
@@ -167,10 +170,15 @@ func (c *claudeCodeReader) recordRaw(raw []byte, _ int) ([]stepRecord, string) {
 			}
 		}
 		if ms, ok := ix.noted(msg); ok {
-			// As the top level: no closure a member.
+			// As the top level: no closure a member, and keys of
+			// another length than role's and content's (id, model,
+			// stop_reason, usage) passed over.
 			base := ix.base
 			for k := range ms {
 				m := &ms[k]
+				if n := m.keyEnd - m.key; n != int32(len("role")) && n != int32(len("content")) && !m.esc {
+					continue
+				}
 				key := base[m.key:m.keyEnd]
 				if m.esc {
 					key = []byte(unquoteKey(key))
@@ -253,6 +261,13 @@ type claudeCodeTop struct {
 	// value, as with every field.
 	uuidVal rawValue
 }
+
+// claudeCodeTopLens has bit n set for each length n of a name
+// claudeCodeTop.member reads: a key written without escapes of another
+// length (parentUuid, sessionId, cwd, timestamp...) is passed over with
+// no call.
+const claudeCodeTopLens = 1<<len("type") | 1<<len("uuid") | 1<<len("isSidechain") | 1<<len("isMeta") |
+	1<<len("isCompactSummary") | 1<<len("message")
 
 // member reads a member of the record, its key unescaped. recordRaw
 // calls it in a loop over the members the validating pass noted, with

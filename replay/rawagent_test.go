@@ -227,6 +227,10 @@ func FuzzClaudeCodeRaw(f *testing.F) {
 			"{\"type\":\"assistant\",\"\xff\":1,\"message\":{\"\xfe\":2,\"content\":[{\"\xfftype\":\"x\",\"type\":\"thinking\",\"thinking\":\"th\"}]}}" + "\n" +
 			`{"type":"user","uuid":"4f2b6c1e-9a4d-4e8b-b1c2-0d9e8f7a6b5c","message":{"content":"again"}}` + "\n" +
 			`{"type":"assistant","isSid\u0065chain":true,"message":{"content":[{"type":"text","text":"side"}]}}`,
+		// An injected user text (isMeta) is no prompt: the step after
+		// it is not marked one.
+		`{"type":"user","isMeta":true,"message":{"content":"injected"}}` + "\n" +
+			`{"type":"assistant","message":{"content":[{"type":"text","text":"after"}]}}`,
 		// Steps recycled (stepQueue.recycle): an id used twice, results
 		// out of order, steps handed out between calls still waiting.
 		`{"type":"assistant","message":{"content":[{"type":"tool_use","id":"x","name":"A"},{"type":"text","text":"t1"},{"type":"tool_use","id":"x","name":"B"},{"type":"tool_use","id":"y","name":"C"}]}}` + "\n" +
