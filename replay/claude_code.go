@@ -3,6 +3,7 @@ package replay
 import (
 	"fmt"
 	"strings"
+	"unsafe"
 )
 
 // claudeCodeReader reads a Claude Code session as Claude Code writes it,
@@ -116,17 +117,17 @@ func (c *claudeCodeReader) recordRaw(raw []byte, _ int) ([]stepRecord, string) {
 	}
 	t := claudeCodeTop{}
 	if ms, ok := ix.noted(v); ok {
-		base := ix.base
+		p := unsafe.Pointer(unsafe.SliceData(ix.base))
 		for k := range ms {
 			m := &ms[k]
 			if n := uint(m.keyEnd - m.key); n < 64 && claudeCodeTopLens>>n&1 == 0 && !m.esc {
 				continue // none of the names read (most of a record's members)
 			}
-			key := base[m.key:m.keyEnd]
+			key, val := notedMember(p, m)
 			if m.esc {
 				key = []byte(unquoteKey(key))
 			}
-			t.member(key, base[m.val:m.end])
+			t.member(key, val)
 		}
 	} else {
 		ix.members(v, func(k []byte, esc bool, val rawValue) bool {
@@ -173,17 +174,17 @@ func (c *claudeCodeReader) recordRaw(raw []byte, _ int) ([]stepRecord, string) {
 			// As the top level: no closure a member, and keys of
 			// another length than role's and content's (id, model,
 			// stop_reason, usage) passed over.
-			base := ix.base
+			p := unsafe.Pointer(unsafe.SliceData(ix.base))
 			for k := range ms {
 				m := &ms[k]
 				if n := m.keyEnd - m.key; n != int32(len("role")) && n != int32(len("content")) && !m.esc {
 					continue
 				}
-				key := base[m.key:m.keyEnd]
+				key, val := notedMember(p, m)
 				if m.esc {
 					key = []byte(unquoteKey(key))
 				}
-				msgMember(key, base[m.val:m.end])
+				msgMember(key, val)
 			}
 		} else {
 			ix.members(msg, func(k []byte, esc bool, val rawValue) bool {
