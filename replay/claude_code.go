@@ -135,9 +135,7 @@ func (c *claudeCodeReader) recordRaw(raw []byte, _ int) ([]stepRecord, string) {
 			return true
 		})
 	}
-	typ, uuid, typeAtMessage, bad := t.typ, t.uuid, t.typeAtMessage, t.bad
-	side, meta, compact, hasMessage, msg := t.side, t.meta, t.compact, t.hasMessage, t.msg
-	var u [16]byte // uuid parsed (isUUID), its slot prefetched
+	var u [16]byte // the uuid parsed (isUUID), its slot prefetched
 	var isUUID bool
 	if val := t.uuidVal; val != nil {
 		at := offsetIn(raw, val)
@@ -145,13 +143,13 @@ func (c *claudeCodeReader) recordRaw(raw []byte, _ int) ([]stepRecord, string) {
 			// The string prefetchUUID parsed: 36 bytes that are hex
 			// digits and dashes, no escape, so uuid is those bytes.
 			u, isUUID = c.hint, true
-		} else if u, isUUID = parseUUID(uuid); isUUID && !hinted {
+		} else if u, isUUID = parseUUID(t.uuid); isUUID && !hinted {
 			c.seen.uuids.prefetch(u)
 		}
 		c.uuidFromEnd = len(raw) - at
 	}
 	blocks, set := c.blocks[:0], false
-	if hasMessage {
+	if t.hasMessage {
 		var kindBad bool
 		var why string
 		msgMember := func(key []byte, val rawValue) {
@@ -170,7 +168,7 @@ func (c *claudeCodeReader) recordRaw(raw []byte, _ int) ([]stepRecord, string) {
 				}
 			}
 		}
-		if ms, ok := ix.noted(msg); ok {
+		if ms, ok := ix.noted(t.msg); ok {
 			// As the top level: no closure a member, and keys of
 			// another length than role's and content's (id, model,
 			// stop_reason, usage) passed over.
@@ -187,7 +185,7 @@ func (c *claudeCodeReader) recordRaw(raw []byte, _ int) ([]stepRecord, string) {
 				msgMember(key, val)
 			}
 		} else {
-			ix.members(msg, func(k []byte, esc bool, val rawValue) bool {
+			ix.members(t.msg, func(k []byte, esc bool, val rawValue) bool {
 				msgMember(keyBytes(k, esc), val)
 				return true
 			})
@@ -196,40 +194,40 @@ func (c *claudeCodeReader) recordRaw(raw []byte, _ int) ([]stepRecord, string) {
 		if kindBad {
 			// encoding/json stopped there: the record's type is what
 			// it had read before the message.
-			return nil, "a Claude Code " + typeAtMessage + " record: " + claudeCodeBadContent
+			return nil, "a Claude Code " + t.typeAtMessage + " record: " + claudeCodeBadContent
 		}
-		if bad == "" && why != "" {
-			bad = "the message's " + why
+		if t.bad == "" && why != "" {
+			t.bad = "the message's " + why
 		}
 	}
-	if bad != "" {
-		return nil, "not a Claude Code record: " + bad
+	if t.bad != "" {
+		return nil, "not a Claude Code record: " + t.bad
 	}
-	if typ != "user" && typ != "assistant" {
+	if t.typ != "user" && t.typ != "assistant" {
 		// Neither is in claudeCodeNotSteps: the map is asked of the
 		// other records alone, not hashed for every message.
-		if claudeCodeNotSteps[typ] {
+		if claudeCodeNotSteps[t.typ] {
 			return nil, ""
 		}
-		return nil, fmt.Sprintf("not a Claude Code record (type %q; want user, assistant, system or summary)", typ)
+		return nil, fmt.Sprintf("not a Claude Code record (type %q; want user, assistant, system or summary)", t.typ)
 	}
 	if c.side == 0 {
-		c.side, c.sidechain = 1, side
+		c.side, c.sidechain = 1, t.side
 	}
-	if side != c.sidechain {
+	if t.side != c.sidechain {
 		return nil, ""
 	}
-	if uuid != "" && c.seen.addParsed(uuid, u, isUUID) {
+	if t.uuid != "" && c.seen.addParsed(t.uuid, u, isUUID) {
 		return nil, ""
 	}
-	if !hasMessage || !set {
-		return nil, fmt.Sprintf("a Claude Code %s record without a message", typ)
+	if !t.hasMessage || !set {
+		return nil, fmt.Sprintf("a Claude Code %s record without a message", t.typ)
 	}
-	if typ == "user" && compact {
+	if t.typ == "user" && t.compact {
 		return c.compactSummary(blocks), ""
 	}
-	if typ == "user" {
-		return c.user(blocks, meta), ""
+	if t.typ == "user" {
+		return c.user(blocks, t.meta), ""
 	}
 	for i := range blocks {
 		b := &blocks[i]
