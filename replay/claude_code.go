@@ -3,6 +3,7 @@ package replay
 import (
 	"fmt"
 	"strings"
+	"unsafe"
 )
 
 // claudeCodeReader reads a Claude Code session as Claude Code writes it,
@@ -114,55 +115,45 @@ func (c *claudeCodeReader) recordRaw(raw []byte, _ int) ([]stepRecord, string) {
 	if nonFinite {
 		return nil, "not a Claude Code record: NaN or Infinity, which JSON does not have"
 	}
-	var typ, uuid, typeAtMessage, bad string
-	var side, meta, compact, hasMessage, isUUID bool
-	var u [16]byte // uuid parsed (isUUID), its slot prefetched
-	var msg rawValue
-	ix.members(v, func(k []byte, esc bool, val rawValue) bool {
-		ok := true
-		switch string(keyBytes(k, esc)) {
-		case "type":
-			typ, ok = rawStringView(val) // views: copied where kept (seen)
-		case "uuid":
-			uuid, ok = rawStringView(val)
-			at := offsetIn(raw, val)
-			if hinted && at == c.hintAt && len(val) == 2+36 {
-				// The string prefetchUUID parsed: 36 bytes that are hex
-				// digits and dashes, no escape, so uuid is those bytes.
-				u, isUUID = c.hint, true
-			} else if u, isUUID = parseUUID(uuid); isUUID && !hinted {
-				c.seen.uuids.prefetch(u)
+	t := claudeCodeTop{}
+	if ms, ok := ix.noted(v); ok {
+		p := unsafe.Pointer(unsafe.SliceData(ix.base))
+		for k := range ms {
+			m := &ms[k]
+			if n := uint(m.keyEnd - m.key); n < 64 && claudeCodeTopLens>>n&1 == 0 && !m.esc {
+				continue // none of the names read (most of a record's members)
 			}
-			c.uuidFromEnd = len(raw) - at
-		case "isSidechain":
-			side, ok = rawBool(val)
-		case "isMeta":
-			meta, ok = rawBool(val)
-		case "isCompactSummary":
-			compact, ok = rawBool(val)
-		case "message":
-			switch val.Kind() {
-			case '{':
-				msg, hasMessage, typeAtMessage = val, true, typ
-			case 'n':
-				msg, hasMessage = nil, false
-			default:
-				ok = false
+			key, val := notedMember(p, m)
+			if m.esc {
+				key = []byte(unquoteKey(key))
 			}
-		default:
+			t.member(key, val)
+		}
+	} else {
+		ix.members(v, func(k []byte, esc bool, val rawValue) bool {
+			t.member(keyBytes(k, esc), val)
 			return true
+		})
+	}
+	var u [16]byte // the uuid parsed (isUUID), its slot prefetched
+	var isUUID bool
+	if val := t.uuidVal; val != nil {
+		at := offsetIn(raw, val)
+		if hinted && at == c.hintAt && len(val) == 2+36 {
+			// The string prefetchUUID parsed: 36 bytes that are hex
+			// digits and dashes, no escape, so uuid is those bytes.
+			u, isUUID = c.hint, true
+		} else if u, isUUID = parseUUID(t.uuid); isUUID && !hinted {
+			c.seen.uuids.prefetch(u)
 		}
-		if !ok && bad == "" {
-			bad = fmt.Sprintf("%s is not of the type Claude Code writes", jsonString(string(keyBytes(k, esc))))
-		}
-		return true
-	})
+		c.uuidFromEnd = len(raw) - at
+	}
 	blocks, set := c.blocks[:0], false
-	if hasMessage {
+	if t.hasMessage {
 		var kindBad bool
 		var why string
-		ix.members(msg, func(k []byte, esc bool, val rawValue) bool {
-			switch string(keyBytes(k, esc)) {
+		msgMember := func(key []byte, val rawValue) {
+			switch string(key) {
 			case "role": // its type checked (rawString's ok), its value not read
 				if k := val.Kind(); k != 0 && k != 'n' && k != '"' && why == "" {
 					why = `"role" is not a string`
@@ -176,46 +167,67 @@ func (c *claudeCodeReader) recordRaw(raw []byte, _ int) ([]stepRecord, string) {
 					why = w
 				}
 			}
-			return true
-		})
+		}
+		if ms, ok := ix.noted(t.msg); ok {
+			// As the top level: no closure a member, and keys of
+			// another length than role's and content's (id, model,
+			// stop_reason, usage) passed over.
+			p := unsafe.Pointer(unsafe.SliceData(ix.base))
+			for k := range ms {
+				m := &ms[k]
+				if n := m.keyEnd - m.key; n != int32(len("role")) && n != int32(len("content")) && !m.esc {
+					continue
+				}
+				key, val := notedMember(p, m)
+				if m.esc {
+					key = []byte(unquoteKey(key))
+				}
+				msgMember(key, val)
+			}
+		} else {
+			ix.members(t.msg, func(k []byte, esc bool, val rawValue) bool {
+				msgMember(keyBytes(k, esc), val)
+				return true
+			})
+		}
 		c.blocks = blocks
 		if kindBad {
 			// encoding/json stopped there: the record's type is what
 			// it had read before the message.
-			return nil, "a Claude Code " + typeAtMessage + " record: " + claudeCodeBadContent
+			return nil, "a Claude Code " + t.typeAtMessage + " record: " + claudeCodeBadContent
 		}
-		if bad == "" && why != "" {
-			bad = "the message's " + why
+		if t.bad == "" && why != "" {
+			t.bad = "the message's " + why
 		}
 	}
-	if bad != "" {
-		return nil, "not a Claude Code record: " + bad
+	if t.bad != "" {
+		return nil, "not a Claude Code record: " + t.bad
 	}
-	if typ != "user" && typ != "assistant" {
+	if t.typ != "user" && t.typ != "assistant" {
 		// Neither is in claudeCodeNotSteps: the map is asked of the
 		// other records alone, not hashed for every message.
-		if claudeCodeNotSteps[typ] {
+		if claudeCodeNotSteps[t.typ] {
 			return nil, ""
 		}
-		return nil, fmt.Sprintf("not a Claude Code record (type %q; want user, assistant, system or summary)", typ)
+		return nil, fmt.Sprintf("not a Claude Code record (type %q; want user, assistant, system or summary)", t.typ)
 	}
 	if c.side == 0 {
-		c.side, c.sidechain = 1, side
+		c.side, c.sidechain = 1, t.side
 	}
-	if side != c.sidechain {
+	if t.side != c.sidechain {
 		return nil, ""
 	}
-	if uuid != "" && c.seen.addParsed(uuid, u, isUUID) {
+	if t.uuid != "" && c.seen.addParsed(t.uuid, u, isUUID) {
 		return nil, ""
 	}
-	if !hasMessage || !set {
-		return nil, fmt.Sprintf("a Claude Code %s record without a message", typ)
+	if !t.hasMessage || !set {
+		return nil, fmt.Sprintf("a Claude Code %s record without a message", t.typ)
 	}
-	if typ == "user" && compact {
+	if t.typ == "user" && t.compact {
 		return c.compactSummary(blocks), ""
 	}
-	if typ == "user" {
-		return c.user(blocks, meta), ""
+	if t.typ == "user" {
+		return c.user(blocks, t.meta), ""
 	}
 	for i := range blocks {
 		b := &blocks[i]
@@ -234,6 +246,62 @@ func (c *claudeCodeReader) recordRaw(raw []byte, _ int) ([]stepRecord, string) {
 		}
 	}
 	return c.ready(false), ""
+}
+
+// claudeCodeTop is what recordRaw reads of a record's top level.
+type claudeCodeTop struct {
+	typ, uuid, typeAtMessage string // views of the record: copied where kept (seen)
+	bad                      string // names the first field of a wrong type
+	side, meta, compact      bool
+	hasMessage               bool
+	msg                      rawValue
+	// uuidVal is the last "uuid" member's value (nil: none), parsed
+	// once the members are read: a repeated key's last value is the
+	// value, as with every field.
+	uuidVal rawValue
+}
+
+// claudeCodeTopLens has bit n set for each length n of a name
+// claudeCodeTop.member reads: a key written without escapes of another
+// length (parentUuid, sessionId, cwd, timestamp...) is passed over with
+// no call.
+const claudeCodeTopLens = 1<<len("type") | 1<<len("uuid") | 1<<len("isSidechain") | 1<<len("isMeta") |
+	1<<len("isCompactSummary") | 1<<len("message")
+
+// member reads a member of the record, its key unescaped. recordRaw
+// calls it in a loop over the members the validating pass noted, with
+// no closure a member (a closure's call and the key's UTF-8 test that
+// valueIndex.members makes were a third of the reader's own cost; a key
+// that is not UTF-8 is none of the names compared, read either way).
+func (t *claudeCodeTop) member(key []byte, val rawValue) {
+	ok := true
+	switch string(key) {
+	case "type":
+		t.typ, ok = rawStringView(val)
+	case "uuid":
+		t.uuid, ok = rawStringView(val)
+		t.uuidVal = val
+	case "isSidechain":
+		t.side, ok = rawBool(val)
+	case "isMeta":
+		t.meta, ok = rawBool(val)
+	case "isCompactSummary":
+		t.compact, ok = rawBool(val)
+	case "message":
+		switch val.Kind() {
+		case '{':
+			t.msg, t.hasMessage, t.typeAtMessage = val, true, t.typ
+		case 'n':
+			t.msg, t.hasMessage = nil, false
+		default:
+			ok = false
+		}
+	default:
+		return
+	}
+	if !ok && t.bad == "" {
+		t.bad = fmt.Sprintf("%s is not of the type Claude Code writes", jsonString(string(key)))
+	}
 }
 
 // output is a text block's text or a tool's result (textOf): a string

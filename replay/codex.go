@@ -119,12 +119,22 @@ type codexItem struct {
 
 // read reads a payload object into it, zero (read in place: the item,
 // returned, was copied out), stepping over its long values with the
-// record's index ix; bad names a field of a wrong type.
+// record's index ix; bad names a field of a wrong type. The members the
+// validating pass noted are read in a loop with no closure a member,
+// each key's bytes as they stand, or unescaped when written with an
+// escape (valueIndex.members also tells a key that is not UTF-8, which
+// it reads as escaped: such a key is no name a reader here compares,
+// either way).
 func (it *codexItem) read(ix *valueIndex, v rawValue) (bad string) {
-	if ms, ok := codexNoted(ix, v); ok {
+	if ms, ok := ix.noted(v); ok {
+		p := unsafe.Pointer(unsafe.SliceData(ix.base))
 		for k := range ms {
 			m := &ms[k]
-			it.member(ix.base[m.key:m.keyEnd], ix.base[m.val:m.end], &bad)
+			key, val := notedMember(p, m)
+			if m.esc {
+				key = []byte(unquoteKey(key))
+			}
+			it.member(key, val, &bad)
 		}
 		return bad
 	}
@@ -174,24 +184,6 @@ func (it *codexItem) member(key []byte, val rawValue, bad *string) {
 	}
 }
 
-// codexNoted is the members the validating pass noted of object v of the
-// record ix indexes, when none of their keys holds an escape: a reader
-// then takes each key's bytes as they stand, with no call a member
-// (valueIndex.members tells a key that is not UTF-8, which it reads as
-// escaped: such a key is no name a reader here compares, either way).
-func codexNoted(ix *valueIndex, v rawValue) ([]ixMember, bool) {
-	ms, ok := ix.noted(v)
-	if !ok {
-		return nil, false
-	}
-	for k := range ms {
-		if ms[k].esc {
-			return nil, false
-		}
-	}
-	return ms, true
-}
-
 // recordRaw reads a rollout line in place (rawagent.go): type a string,
 // payload an object whose type, role, name and call_id are strings. The
 // line is validated and indexed in one pass (agentRecordIx): the payload
@@ -212,13 +204,19 @@ type codexLine struct {
 	hasID, typeOK        bool
 }
 
-// readCodexLine reads the top level of line v, indexed by ix.
+// readCodexLine reads the top level of line v, indexed by ix, from the
+// members noted as codexItem.read does.
 func readCodexLine(ix *valueIndex, v rawValue) codexLine {
 	l := codexLine{typeOK: true}
-	if ms, ok := codexNoted(ix, v); ok {
+	if ms, ok := ix.noted(v); ok {
+		p := unsafe.Pointer(unsafe.SliceData(ix.base))
 		for k := range ms {
 			m := &ms[k]
-			l.member(ix.base[m.key:m.keyEnd], ix.base[m.val:m.end])
+			key, val := notedMember(p, m)
+			if m.esc {
+				key = []byte(unquoteKey(key))
+			}
+			l.member(key, val)
 		}
 		return l
 	}

@@ -6,7 +6,7 @@ import (
 )
 
 // codexNotedCases are rollout lines whose top level and payload are read
-// from the members noted (codexNoted) or, with an escaped key, walked.
+// from the members noted (their keys as written, or unescaped) or walked.
 var codexNotedCases = []string{
 	`{"timestamp":"t","type":"response_item","payload":{"type":"function_call","name":"shell","arguments":"{}","call_id":"c"}}`,
 	`{"type":"response_item","type":5,"record_type":[],"id":1,"payload":{"type":"message","role":"user","role":7,"name":{}}}`,

@@ -217,6 +217,20 @@ func FuzzClaudeCodeRaw(f *testing.F) {
 			`{"type":"assistant","message":{"content":[{"type":"server_tool_use","id":"c","name":"Bash","input":{"command": "go test","z":[1,{"b":2,"a":"\u00e9"}]}},{"type":"tool_use","id":"d","name":"Bash"},{"type":"tool_use","id":"e","name":"Bash","input":null}]}}` + "\n" +
 			`{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"a","content":"ok"}]}}` + "\n" +
 			`{"type":"assistant","message":{"content":[{"type":"tool_use","id":"f","name":"Bash","input":{"command":"go test","z":[1,{"b":2,"a":"\u00e9"}]}},{"type":"tool_use","id":"g","name":"Bash"},{"type":"tool_use","id":"h","name":"Read","input":{"command":"go test","z":[1,{"b":2,"a":"\u00e9"}]}}]}}`,
+		// Keys written with escapes at every level (the record's, the
+		// message's, a block's), beside keys that are not UTF-8: each
+		// read as its unescaped name (the noted members' loops).
+		`{"typ\u0065":"assistant","m\u0065ssage":{"rol\u0065":"assistant","cont\u0065nt":[{"typ\u0065":"tool_use","\u0069d":"a","nam\u0065":"Bash","inpu\u0074":{"c":1}},{"t\u0079pe":"text","t\u0065xt":"hi"}]},"\u0075uid":"3f2b6c1e-9a4d-4e8b-b1c2-0d9e8f7a6b5c","\u0069sSidechain":false}` + "\n" +
+			`{"type":"user","message":{"content":[{"type":"tool_result","tool_us\u0065_id":"a","cont\u0065nt":"out","is_\u0065rror":true}]},"uuid":"4f2b6c1e-9a4d-4e8b-b1c2-0d9e8f7a6b5c"}` + "\n" +
+			`{"type":"user","isM\u0065ta":true,"message":{"content":"injected"},"uuid":"5f2b6c1e-9a4d-4e8b-b1c2-0d9e8f7a6b5c"}` + "\n" +
+			`{"type":"user","isCompactSumm\u0061ry":true,"message":{"content":"summary"}}` + "\n" +
+			"{\"type\":\"assistant\",\"\xff\":1,\"message\":{\"\xfe\":2,\"content\":[{\"\xfftype\":\"x\",\"type\":\"thinking\",\"thinking\":\"th\"}]}}" + "\n" +
+			`{"type":"user","uuid":"4f2b6c1e-9a4d-4e8b-b1c2-0d9e8f7a6b5c","message":{"content":"again"}}` + "\n" +
+			`{"type":"assistant","isSid\u0065chain":true,"message":{"content":[{"type":"text","text":"side"}]}}`,
+		// An injected user text (isMeta) is no prompt: the step after
+		// it is not marked one.
+		`{"type":"user","isMeta":true,"message":{"content":"injected"}}` + "\n" +
+			`{"type":"assistant","message":{"content":[{"type":"text","text":"after"}]}}`,
 		// Steps recycled (stepQueue.recycle): an id used twice, results
 		// out of order, steps handed out between calls still waiting.
 		`{"type":"assistant","message":{"content":[{"type":"tool_use","id":"x","name":"A"},{"type":"text","text":"t1"},{"type":"tool_use","id":"x","name":"B"},{"type":"tool_use","id":"y","name":"C"}]}}` + "\n" +
