@@ -8,7 +8,8 @@ package replay
 // one by one, the ones the reader reads kept as they pass; a value it
 // reads that is an object or an array (content, toolCalls, a "$set") is
 // validated and indexed alone by the pass, as recordExtending indexes the
-// member it reads, and the others are validated without an index.
+// member it reads, and the others are validated without an index. A
+// session document's messages are read so too (messageTop, gemini_doc.go).
 
 import (
 	"bytes"
@@ -29,29 +30,44 @@ const geminiTopMax = geminiExtendMax
 // jsFields would (invalid JSON, NaN or Infinity, an escaped key, two
 // such values to index, a record too long): the caller reads it whole.
 func (g *geminiReader) recordTop(raw []byte, f *geminiFields) (ok bool) {
-	b, n := raw, len(raw)
-	if n < 2 || n >= geminiTopMax || b[0] != '{' || b[n-1] != '}' {
+	n := len(raw)
+	if n < 2 || n >= geminiTopMax || raw[0] != '{' || raw[n-1] != '}' {
 		return false
 	}
+	return g.topMembers(raw, f) == n
+}
+
+// topMembers validates the object at b[0] as recordTop does, and returns
+// its end (past its closing brace), or -1 for an object it does not read
+// (as recordTop) or that b cuts short; a member named by
+// geminiRecordKeys is read into f, and indexed into g.ix
+// when it is the one of them that is an object or an array. A value is
+// validated alone, its nesting counted from itself: the caller tells an
+// object of geminiTopMax bytes or more.
+func (g *geminiReader) topMembers(b []byte, f *geminiFields) int {
+	n := len(b)
+	if n < 2 || b[0] != '{' {
+		return -1
+	}
 	var (
-		// The containers open below the record's object, by their
-		// closing bytes: d of them.
+		// The containers open below the object, by their closing
+		// bytes: d of them.
 		closers [geminiValidDepth]byte
 		d       int
-		k       = -1 // the record's member being read: its key's index in geminiRecordKeys
+		k       = -1 // the object's member being read: its key's index in geminiRecordKeys
 		vs      int  // where its value starts
 		indexed bool
 		i, end  int
 		c       byte
 	)
-	if i = skipSpace(b, 1); i == n-1 {
-		g.ix.reset(raw) // {}
-		return true
+	if i = skipBlank(b, 1); i < n && b[i] == '}' {
+		g.ix.reset(b) // {}
+		return i + 1
 	}
 
 key: // a key at b[i], of the record's object when d == 0
 	if i >= n || b[i] != '"' {
-		return false
+		return -1
 	}
 	// A key that ends within its first 16 bytes with no escape is told
 	// by its words' stops (stopMask: a valid string's first stop is its
@@ -71,7 +87,7 @@ key: // a key at b[i], of the record's object when d == 0
 	if end < 0 {
 		var esc bool
 		if end, esc = validString(b, i); end < 0 || esc {
-			return false
+			return -1
 		}
 	}
 	if d == 0 {
@@ -82,7 +98,7 @@ key: // a key at b[i], of the record's object when d == 0
 		i = skipSpace(b, i)
 	}
 	if i >= n || b[i] != ':' {
-		return false
+		return -1
 	}
 	if i++; i < n && b[i] <= ' ' {
 		i = skipSpace(b, i)
@@ -92,11 +108,11 @@ key: // a key at b[i], of the record's object when d == 0
 		if i < n && (b[i] == '{' || b[i] == '[') && k >= 0 {
 			// A value the reader reads the members or elements of.
 			if indexed {
-				return false
+				return -1
 			}
 			indexed = true
 			if i = g.ix.pass(b, i); i < 0 || g.ix.nonFinite {
-				return false
+				return -1
 			}
 			goto after
 		}
@@ -104,7 +120,7 @@ key: // a key at b[i], of the record's object when d == 0
 
 value: // a value at b[i]
 	if i >= n {
-		return false
+		return -1
 	}
 	switch c = b[i]; {
 	case c == '"':
@@ -124,7 +140,7 @@ value: // a value at b[i]
 			}
 		}
 		if i, _ = validString(b, i); i < 0 {
-			return false
+			return -1
 		}
 	case '0' <= c && c <= '9':
 		// An integer read here, as the pass reads it; a fraction or an
@@ -137,34 +153,34 @@ value: // a value at b[i]
 		}
 		if i < n && (b[i] == '.' || b[i]|0x20 == 'e') {
 			if i = jsonNumber(b, end); i < 0 {
-				return false
+				return -1
 			}
 		}
 	case c == '-':
 		if i+1 < n && b[i+1] == 'I' {
-			return false // -Infinity
+			return -1 // -Infinity
 		}
 		if i = jsonNumber(b, i); i < 0 {
-			return false
+			return -1
 		}
 	case c == 't':
 		if i = literal(b, i, "true"); i < 0 {
-			return false
+			return -1
 		}
 	case c == 'f':
 		if i = literal(b, i, "false"); i < 0 {
-			return false
+			return -1
 		}
 	case c == 'n':
 		if i = literal(b, i, "null"); i < 0 {
-			return false
+			return -1
 		}
 	case c == '{' || c == '[':
 		if d == len(closers) {
 			// Deeper than the values the reader passes over: validValue.
 			end = validValue(b, i)
 			if end < 0 || bytes.Contains(b[i:end], []byte("NaN")) || bytes.Contains(b[i:end], []byte("Infinity")) {
-				return false // perhaps a token, not in a string
+				return -1 // perhaps a token, not in a string
 			}
 			i = end
 			goto after
@@ -187,7 +203,7 @@ value: // a value at b[i]
 		}
 		goto value
 	default:
-		return false // NaN, Infinity, or no value
+		return -1 // NaN, Infinity, or no value
 	}
 
 after: // after a value
@@ -198,11 +214,13 @@ after: // after a value
 		i = skipSpace(b, i)
 	}
 	if i >= n {
-		return false
+		return -1
 	}
 	if c = b[i]; c == ',' {
 		if i++; i < n && b[i] <= ' ' {
-			i = skipSpace(b, i)
+			// A session document's indentation, before each member
+			// and element.
+			i = skipBlankRun(b, i)
 		}
 		if d == 0 || closers[d-1] == '}' {
 			goto key
@@ -210,16 +228,16 @@ after: // after a value
 		goto value
 	}
 	if d == 0 {
-		if c != '}' || i != n-1 {
-			return false
+		if c != '}' {
+			return -1
 		}
 		if !indexed {
-			g.ix.reset(raw) // nothing of raw indexed: not the last record's index
+			g.ix.reset(b) // nothing of b indexed: not the last record's index
 		}
-		return true
+		return i + 1
 	}
 	if c != closers[d-1] {
-		return false
+		return -1
 	}
 	i++
 	d--

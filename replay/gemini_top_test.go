@@ -1,6 +1,9 @@
 package replay
 
 import (
+	"bufio"
+	"bytes"
+	"encoding/json"
 	"reflect"
 	"strings"
 	"testing"
@@ -150,4 +153,28 @@ func checkGeminiTop(t *testing.T, rec string) (fast bool) {
 		t.Fatalf("%q, finish:\n got %+v %q\nwant %+v %q", rec, fn, n.notes(), fo, o.notes())
 	}
 	return fast
+}
+
+// TestGeminiMessageTop: a session document whose messages are
+// geminiTopCases' records (compact, and indented as the CLI writes
+// them) is read as the tree reads it (checkGeminiSession), and a message
+// recordTop reads as a record is read by messageTop.
+func TestGeminiMessageTop(t *testing.T) {
+	for _, c := range geminiTopCases {
+		doc := `{"sessionId":"s","projectHash":"p","messages":[` + c.rec + `,` + c.rec + `]}`
+		checkGeminiSession(t, []byte(doc))
+		var b bytes.Buffer
+		if len(doc) < 1000 && json.Indent(&b, []byte(doc), "", "  ") == nil {
+			checkGeminiSession(t, b.Bytes())
+		}
+		if c.fast {
+			g := &geminiReader{}
+			js := newJSONStream(bufio.NewReader(strings.NewReader(" \n"+c.rec+"]")), 0)
+			r, ok := g.messageTop(js)
+			want := (&geminiReader{}).reduceRaw(nil, rawValue(c.rec))
+			if !ok || r.id != want.id || r.isID != want.isID || !reflect.DeepEqual(r.msg.steps, want.msg.steps) || r.msg.prompt != want.msg.prompt || js.line != 2+strings.Count(c.rec, "\n") {
+				t.Errorf("%q: messageTop read it %v, %+v %+v (line %d), want %+v %+v", c.rec, ok, r, r.msg, js.line, want, want.msg)
+			}
+		}
+	}
 }
