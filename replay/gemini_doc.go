@@ -8,6 +8,7 @@ package replay
 
 import (
 	"bufio"
+	"bytes"
 	"io"
 )
 
@@ -80,11 +81,14 @@ func (g *geminiReader) readSession(br *bufio.Reader, add func(line int, recs []s
 				if i > 0 && !js.expect(',') {
 					return bad("not a valid JSON document: ',' or ']' expected in the messages")
 				}
-				raw, _, err := js.valueIx(&g.ix)
-				if err != nil {
-					return bad("not a valid JSON document: " + err.Error())
+				r, ok := g.messageTop(js)
+				if !ok {
+					raw, _, err := js.valueIx(&g.ix)
+					if err != nil {
+						return bad("not a valid JSON document: " + err.Error())
+					}
+					r = g.reduceRaw(&g.ix, raw) // validated and indexed by valueIx
 				}
-				r := g.reduceRaw(&g.ix, raw) // validated and indexed by valueIx
 				if !handing {
 					pending = append(pending, r)
 					continue
@@ -131,4 +135,30 @@ func (g *geminiReader) readSession(br *bufio.Reader, add func(line int, recs []s
 		return skip(line, reason)
 	}
 	return add(line, recs)
+}
+
+// messageTop reads the message at js's next value as valueIx and
+// reduceRaw read it, its own members read as they are validated
+// (topMembers, as recordTop reads a record's), when it is an object
+// that js holds whole and topMembers reads, of fewer than geminiTopMax
+// bytes; ok is false, and nothing read, for any other value, which
+// valueIx reads.
+func (g *geminiReader) messageTop(js *jsonStream) (r geminiReduced, ok bool) {
+	if c, ok := js.peek(); !ok || c != '{' {
+		return r, false
+	}
+	window := js.buf[js.pos:]
+	var f geminiFields
+	end := g.topMembers(window, &f)
+	if end < 0 || end >= geminiTopMax {
+		return r, false
+	}
+	js.line += bytes.Count(window[:end], []byte{'\n'})
+	js.pos += end
+	// Its fields as reduceRaw reads them (geminiMessageKeys), read as a
+	// record's: a record's other fields that are objects or arrays
+	// ("$set", "messages") are validated, at most one of them indexed
+	// (topMembers), and not read.
+	id, isID := g.unquoteCopy(f[1]) // held with the message, or by pending (readSession)
+	return g.reduceFields(&g.ix, true, id, isID, f[6], f[7], f[8]), true
 }

@@ -32,40 +32,52 @@ func FuzzGeminiSession(f *testing.F) {
 	} {
 		f.Add([]byte(s))
 	}
-	f.Fuzz(func(t *testing.T, data []byte) {
-		br := bufio.NewReader(data2reader(data))
-		if peekFirstByte(br) != '{' || isJSONL(br) {
-			return // read as lines: FuzzGeminiRaw
+	f.Fuzz(checkGeminiSession)
+}
+
+// checkGeminiSession: the streamed session document reads data as the
+// tree does (FuzzGeminiSession), handed over a few bytes a read (its
+// values crossing the stream's window) and at once (each message whole
+// in the window, where messageTop reads it).
+func checkGeminiSession(t *testing.T, data []byte) {
+	t.Helper()
+	checkGeminiSessionFrom(t, data, bufio.NewReader(data2reader(data)))
+	checkGeminiSessionFrom(t, data, bufio.NewReaderSize(bytes.NewReader(data), 1<<20))
+}
+
+func checkGeminiSessionFrom(t *testing.T, data []byte, br *bufio.Reader) {
+	t.Helper()
+	if peekFirstByte(br) != '{' || isJSONL(br) {
+		return // read as lines: FuzzGeminiRaw
+	}
+	var n docEvents
+	var ng geminiReader
+	nerr := ng.readSession(br, n.add, n.skip)
+	line := 1 + bytes.Count(data[:len(data)-len(bytes.TrimLeft(data, " \t\r\n"))], []byte("\n"))
+	o := &geminiTree{}
+	recs, reason := o.recordTree(data, line)
+	if _, err := parseJS(data); err != nil {
+		if nerr == nil && !(len(n.events) == 1 && bytes.Contains([]byte(n.events[0]), []byte(" skip "))) {
+			t.Fatalf("%q: the tree refused it (%s), the stream read %q", data, reason, n.events)
 		}
-		var n docEvents
-		var ng geminiReader
-		nerr := ng.readSession(br, n.add, n.skip)
-		line := 1 + bytes.Count(data[:len(data)-len(bytes.TrimLeft(data, " \t\r\n"))], []byte("\n"))
-		o := &geminiTree{}
-		recs, reason := o.recordTree(data, line)
-		if _, err := parseJS(data); err != nil {
-			if nerr == nil && !(len(n.events) == 1 && bytes.Contains([]byte(n.events[0]), []byte(" skip "))) {
-				t.Fatalf("%q: the tree refused it (%s), the stream read %q", data, reason, n.events)
-			}
-			return
-		}
-		if nerr != nil {
-			t.Fatalf("%q: the stream refused it (%v), the tree read it (%q)", data, nerr, reason)
-		}
-		var o2 docEvents
-		if reason != "" {
-			o2.skip(line, reason)
-		} else {
-			o2.add(line, recs)
-		}
-		if !reflect.DeepEqual(o2.events, n.events) {
-			t.Fatalf("%q:\n got %q\nwant %q", data, n.events, o2.events)
-		}
-		fo, fn := o.finish(), ng.finish()
-		if !reflect.DeepEqual(fo, fn) || !reflect.DeepEqual(o.notes(), ng.notes()) {
-			t.Fatalf("%q: finish:\n got %+v %q\nwant %+v %q", data, fn, ng.notes(), fo, o.notes())
-		}
-	})
+		return
+	}
+	if nerr != nil {
+		t.Fatalf("%q: the stream refused it (%v), the tree read it (%q)", data, nerr, reason)
+	}
+	var o2 docEvents
+	if reason != "" {
+		o2.skip(line, reason)
+	} else {
+		o2.add(line, recs)
+	}
+	if !reflect.DeepEqual(o2.events, n.events) {
+		t.Fatalf("%q:\n got %q\nwant %q", data, n.events, o2.events)
+	}
+	fo, fn := o.finish(), ng.finish()
+	if !reflect.DeepEqual(fo, fn) || !reflect.DeepEqual(o.notes(), ng.notes()) {
+		t.Fatalf("%q: finish:\n got %+v %q\nwant %+v %q", data, fn, ng.notes(), fo, o.notes())
+	}
 }
 
 // data2reader hands data over a few bytes a read, so values cross the

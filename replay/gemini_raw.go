@@ -27,6 +27,14 @@ func (g *geminiReader) recordRaw(raw []byte, line int) ([]stepRecord, string) {
 	if recs, reason, ok := g.recordExtending(raw, line); ok {
 		return recs, reason
 	}
+	var f geminiFields
+	if g.recordTop(raw, &f) {
+		// readRecordRaw, the record kept for the next (recordExtending).
+		g.lastLine = line
+		g.prev.keep(raw, &f)
+		return g.readFields(&g.ix, &f, line)
+	}
+	f = geminiFields{}
 	i := skipSpace(raw, 0)
 	end := validValueIx(raw, i, &g.ix)
 	if end < 0 || skipSpace(raw, end) != len(raw) || g.ix.nonFinite {
@@ -37,7 +45,6 @@ func (g *geminiReader) recordRaw(raw []byte, line int) ([]stepRecord, string) {
 	}
 	// readRecordRaw, the record kept for the next (recordExtending).
 	g.lastLine = line
-	var f geminiFields
 	jsFields(&g.ix, raw, geminiRecordKeys, f[:])
 	g.prev.keep(raw, &f)
 	return g.readFields(&g.ix, &f, line)

@@ -78,7 +78,23 @@ func (s *recordSource) nextLine() (line []byte, lineNo int, tooLong bool, err er
 		if tooLong {
 			return nil, s.line, true, err
 		}
-		line = bytes.TrimSpace(buf)
+		// bytes.TrimSpace(buf), its leading white space gone already
+		// but for a newline or white space that is not ' ', '\t' or
+		// '\r': a line that begins with a byte of ASCII above ' ' and
+		// ends with one before its "\n" or "\r\n" (a record) is cut
+		// here, where TrimSpace was a call that tested each end's bytes
+		// in a loop.
+		k := len(buf)
+		if k > 0 && buf[k-1] == '\n' {
+			if k--; k > 0 && buf[k-1] == '\r' {
+				k--
+			}
+		}
+		if k > 0 && buf[0]-'!' < 0x7f-'!' && buf[k-1]-'!' < 0x7f-'!' {
+			line = buf[:k]
+		} else {
+			line = bytes.TrimSpace(buf)
+		}
 		if len(line) == 0 {
 			if err != nil {
 				return nil, s.line, false, err

@@ -1,0 +1,290 @@
+package replay
+
+// A record's top level read as it is validated. The validating pass noted
+// every member of a record (and of the objects below, to four levels),
+// and jsFields walked the record's members again for the nine it reads;
+// a gemini message's timestamp, model, tokens (six counts) and thoughts
+// were indexed for no one. Here the record's own members are validated
+// one by one, the ones the reader reads kept as they pass; a value it
+// reads that is an object or an array (content, toolCalls, a "$set") is
+// validated and indexed alone by the pass, as recordExtending indexes the
+// member it reads, and the others are validated without an index. A
+// session document's messages are read so too (messageTop, gemini_doc.go).
+
+import (
+	"bytes"
+	"math/bits"
+)
+
+// geminiTopMax bounds the records read here: a value validated alone
+// counts its nesting from itself, one level below the record's own
+// object, so a value nested maxNesting-1 deep passes alone and not
+// within the record; such a value is at least twice that long.
+const geminiTopMax = geminiExtendMax
+
+// recordTop validates raw, a record from its opening brace to its
+// closing one, reading its members named by geminiRecordKeys into f (the
+// last of a repeated name, as jsFields reads them) and indexing into g.ix
+// the one of them that is an object or an array. ok is false, and f and
+// g.ix hold anything, for a record it does not read as validValueIx and
+// jsFields would (invalid JSON, NaN or Infinity, an escaped key, two
+// such values to index, a record too long): the caller reads it whole.
+func (g *geminiReader) recordTop(raw []byte, f *geminiFields) (ok bool) {
+	n := len(raw)
+	if n < 2 || n >= geminiTopMax || raw[0] != '{' || raw[n-1] != '}' {
+		return false
+	}
+	return g.topMembers(raw, f) == n
+}
+
+// topMembers validates the object at b[0] as recordTop does, and returns
+// its end (past its closing brace), or -1 for an object it does not read
+// (as recordTop) or that b cuts short; a member named by
+// geminiRecordKeys is read into f, and indexed into g.ix
+// when it is the one of them that is an object or an array. A value is
+// validated alone, its nesting counted from itself: the caller tells an
+// object of geminiTopMax bytes or more.
+func (g *geminiReader) topMembers(b []byte, f *geminiFields) int {
+	n := len(b)
+	if n < 2 || b[0] != '{' {
+		return -1
+	}
+	var (
+		// The containers open below the object, by their closing
+		// bytes: d of them.
+		closers [geminiValidDepth]byte
+		d       int
+		k       = -1 // the object's member being read: its key's index in geminiRecordKeys
+		vs      int  // where its value starts
+		indexed bool
+		i, end  int
+		c       byte
+	)
+	if i = skipBlank(b, 1); i < n && b[i] == '}' {
+		g.ix.reset(b) // {}
+		return i + 1
+	}
+
+key: // a key at b[i], of the record's object when d == 0
+	if i >= n || b[i] != '"' {
+		return -1
+	}
+	// A key that ends within its first 16 bytes with no escape is told
+	// by its words' stops (stopMask: a valid string's first stop is its
+	// closing quote), as the validating pass tells it; any other by
+	// validString, and one with an escape is read whole by the caller.
+	end = -1
+	if q := i + 1; q+16 <= n {
+		if m := stopMask(word(b, q)); m != 0 {
+			q += bits.TrailingZeros64(m) / 8
+		} else if m := stopMask(word(b, q+8)); m != 0 {
+			q += 8 + bits.TrailingZeros64(m)/8
+		}
+		if b[q] == '"' {
+			end = q + 1
+		}
+	}
+	if end < 0 {
+		var esc bool
+		if end, esc = validString(b, i); end < 0 || esc {
+			return -1
+		}
+	}
+	if d == 0 {
+		k = geminiTopKey(b[i+1 : end-1])
+	}
+	i = end
+	if i < n && b[i] != ':' {
+		i = skipSpace(b, i)
+	}
+	if i >= n || b[i] != ':' {
+		return -1
+	}
+	if i++; i < n && b[i] <= ' ' {
+		i = skipSpace(b, i)
+	}
+	if d == 0 {
+		vs = i
+		if i < n && (b[i] == '{' || b[i] == '[') && k >= 0 {
+			// A value the reader reads the members or elements of.
+			if indexed {
+				return -1
+			}
+			indexed = true
+			if i = g.ix.pass(b, i); i < 0 || g.ix.nonFinite {
+				return -1
+			}
+			goto after
+		}
+	}
+
+value: // a value at b[i]
+	if i >= n {
+		return -1
+	}
+	switch c = b[i]; {
+	case c == '"':
+		// A string of under 16 bytes is told by its two words' first
+		// stop, a quote, as the pass tells it.
+		if q := i + 1; q+16 <= n {
+			m := stopMask(word(b, q))
+			if m == 0 {
+				q += 8
+				m = stopMask(word(b, q))
+			}
+			if m != 0 {
+				if q += bits.TrailingZeros64(m) / 8; b[q] == '"' {
+					i = q + 1
+					goto after
+				}
+			}
+		}
+		if i, _ = validString(b, i); i < 0 {
+			return -1
+		}
+	case '0' <= c && c <= '9':
+		// An integer read here, as the pass reads it; a fraction or an
+		// exponent by jsonNumber.
+		end = i
+		if i++; c != '0' {
+			for i < n && '0' <= b[i] && b[i] <= '9' {
+				i++
+			}
+		}
+		if i < n && (b[i] == '.' || b[i]|0x20 == 'e') {
+			if i = jsonNumber(b, end); i < 0 {
+				return -1
+			}
+		}
+	case c == '-':
+		if i+1 < n && b[i+1] == 'I' {
+			return -1 // -Infinity
+		}
+		if i = jsonNumber(b, i); i < 0 {
+			return -1
+		}
+	case c == 't':
+		if i = literal(b, i, "true"); i < 0 {
+			return -1
+		}
+	case c == 'f':
+		if i = literal(b, i, "false"); i < 0 {
+			return -1
+		}
+	case c == 'n':
+		if i = literal(b, i, "null"); i < 0 {
+			return -1
+		}
+	case c == '{' || c == '[':
+		if d == len(closers) {
+			// Deeper than the values the reader passes over: validValue.
+			end = validValue(b, i)
+			if end < 0 || bytes.Contains(b[i:end], []byte("NaN")) || bytes.Contains(b[i:end], []byte("Infinity")) {
+				return -1 // perhaps a token, not in a string
+			}
+			i = end
+			goto after
+		}
+		cl := byte('}')
+		if c == '[' {
+			cl = ']'
+		}
+		if i++; i < n && b[i] <= ' ' {
+			i = skipSpace(b, i)
+		}
+		if i < n && b[i] == cl {
+			i++
+			goto after
+		}
+		closers[d] = cl
+		d++
+		if cl == '}' {
+			goto key
+		}
+		goto value
+	default:
+		return -1 // NaN, Infinity, or no value
+	}
+
+after: // after a value
+	if d == 0 && k >= 0 {
+		f[k] = b[vs:i]
+	}
+	if i < n && b[i] <= ' ' {
+		i = skipSpace(b, i)
+	}
+	if i >= n {
+		return -1
+	}
+	if c = b[i]; c == ',' {
+		if i++; i < n && b[i] <= ' ' {
+			// A session document's indentation, before each member
+			// and element.
+			i = skipBlankRun(b, i)
+		}
+		if d == 0 || closers[d-1] == '}' {
+			goto key
+		}
+		goto value
+	}
+	if d == 0 {
+		if c != '}' {
+			return -1
+		}
+		if !indexed {
+			g.ix.reset(b) // nothing of b indexed: not the last record's index
+		}
+		return i + 1
+	}
+	if c != closers[d-1] {
+		return -1
+	}
+	i++
+	d--
+	goto after
+}
+
+// geminiValidDepth is how deep recordTop walks the containers below the
+// record's object (a tool call's result parts are three levels down):
+// deeper, validValue does.
+const geminiValidDepth = 8
+
+// geminiTopKey is the index of key, a key's bytes with no escape, in
+// geminiRecordKeys, or -1.
+func geminiTopKey(key []byte) int {
+	switch len(key) {
+	case 2:
+		if string(key) == "id" {
+			return 1
+		}
+	case 4:
+		switch string(key) {
+		case "type":
+			return 6
+		case "$set":
+			return 2
+		}
+	case 7:
+		if string(key) == "content" {
+			return 7
+		}
+	case 8:
+		if string(key) == "messages" {
+			return 5
+		}
+	case 9:
+		switch string(key) {
+		case "toolCalls":
+			return 8
+		case "sessionId":
+			return 3
+		case "$rewindTo":
+			return 0
+		}
+	case 11:
+		if string(key) == "projectHash" {
+			return 4
+		}
+	}
+	return -1
+}

@@ -1,0 +1,41 @@
+package replay
+
+import (
+	"bufio"
+	"bytes"
+	"io"
+	"testing"
+)
+
+// FuzzNextLineTrim: nextLine's lines are the input's lines, split at
+// '\n', each trimmed by bytes.TrimSpace (its cut of a record's "\n" or
+// "\r\n" by its ends' bytes held to TrimSpace), blank ones passed over,
+// each numbered.
+func FuzzNextLineTrim(f *testing.F) {
+	for _, s := range []string{"{}\n", "{}\r\n", "{} \n", " {}\t\r\n", "a", "\n\n{\"a\":1}\r\n\n", "x\r", "\r\n", "\xc2\x85x\xc2\x85\n",
+		"\xe3\x80\x80{}\xe3\x80\x80\n", "x\xc2\x85\n", "{}\xe3\x80\x80\r\n", "x\xc2\xa0", "\v{}\f\n", "~\n\x7f\n!\n \n", "é\n", "\x00\n", "a\r\r\n", "\n\r\n\t\n"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		src := recordSource{br: bufio.NewReaderSize(bytes.NewReader(data), 16), max: 1 << 20, reuse: true}
+		var want [][]byte
+		var nums []int
+		for i, l := range bytes.SplitAfter(data, []byte("\n")) {
+			if tl := bytes.TrimSpace(l); len(tl) > 0 {
+				want, nums = append(want, tl), append(nums, i+1)
+			}
+		}
+		for k := 0; ; k++ {
+			line, n, _, err := src.nextLine()
+			if line == nil {
+				if k != len(want) || err != io.EOF {
+					t.Fatalf("%q: %d lines (%v), want %d", data, k, err, len(want))
+				}
+				return
+			}
+			if k >= len(want) || string(line) != string(want[k]) || n != nums[k] {
+				t.Fatalf("%q: line %d %q (number %d), want %q", data, k, line, n, want)
+			}
+		}
+	})
+}
