@@ -196,14 +196,14 @@ rat:
 	MOVB	DI, esc+40(FP)
 	RET
 
-// STRINGSTOP32 sets AX to the mask of the bytes of Y0 that are '"' (Y1),
-// '\\' (Y2) or at most 0x1f (Y3), using Y4 and Y5; Y0 is lost.
+// STRINGSTOP32 sets AX to the mask of the bytes of Y0 that are '"' or at
+// most 0x1f (one test: XORed with 0x02 (Y1), exactly they are at most
+// 0x20 (Y3), as in stopMask) or '\\' (Y2), using Y4 and Y5; Y0 is lost.
 #define STRINGSTOP32 \
-	VPMINUB	Y3, Y0, Y4 \
-	VPCMPEQB	Y0, Y4, Y4 \
-	VPCMPEQB	Y1, Y0, Y5 \
+	VPXOR	Y1, Y0, Y4 \
+	VPMINUB	Y3, Y4, Y5 \
+	VPCMPEQB	Y4, Y5, Y5 \
 	VPCMPEQB	Y2, Y0, Y0 \
-	VPOR	Y4, Y0, Y0 \
 	VPOR	Y5, Y0, Y0 \
 	VPMOVMSKB	Y0, AX
 
@@ -227,9 +227,9 @@ TEXT ·stringRun(SB), NOSPLIT, $0-41
 	CMPQ	R9, DX
 	JAE	aat            // j >= len(b), unsigned: j as it is
 	LEAQ	twoByteEscape<>(SB), R8
-	VPBROADCASTB	stopQuote<>(SB), Y1
+	VPBROADCASTB	stopQuoteXor<>(SB), Y1
 	VPBROADCASTB	stopBackslash<>(SB), Y2
-	VPBROADCASTB	stopControl<>(SB), Y3
+	VPBROADCASTB	stopSpace<>(SB), Y3
 
 anext:
 	LEAQ	32(R9), R10
@@ -297,6 +297,129 @@ aat:
 
 sse2:
 	JMP	·stringRunSSE2(SB)
+
+// func stringClose(b []byte, j int) (end int, esc bool)
+//
+// stringRun's AVX2 steps (only called where the CPU has AVX2 and b holds
+// 32 bytes or more) that also pass a \u escape (its four hex digits
+// checked) within the step's mask and stop only at the string's end: at
+// its closing quote (returning the index after it), or at a control
+// byte, an invalid escape or b's end (returning -1). validString was a
+// loop of calls, one each time stringRun stopped: at a \u escape, after
+// a first word's escape, and at the quote itself, tested again in Go.
+// R8 is escapeLen, R11 hexDigit; R9, R10 and AX as in stringRun.
+TEXT ·stringClose(SB), NOSPLIT, $0-41
+	MOVQ	b_base+0(FP), SI
+	MOVQ	b_len+8(FP), DX
+	MOVQ	j+24(FP), R9
+	XORL	DI, DI         // esc
+	CMPQ	R9, DX
+	JAE	ecut           // j >= len(b), unsigned: no closing quote
+	LEAQ	escapeLen<>(SB), R8
+	LEAQ	hexDigit<>(SB), R11
+	VPBROADCASTB	stopQuoteXor<>(SB), Y1
+	VPBROADCASTB	stopBackslash<>(SB), Y2
+	VPBROADCASTB	stopSpace<>(SB), Y3
+
+enext:
+	LEAQ	32(R9), R10
+	CMPQ	R10, DX
+	JAE	etail
+
+eloop:
+	VMOVDQU	(SI)(R9*1), Y0
+	STRINGSTOP32
+	TESTL	AX, AX
+	JNZ	efound
+	MOVQ	R10, R9
+	ADDQ	$32, R10
+	CMPQ	R10, DX
+	JB	eloop
+
+etail:
+	CMPQ	R9, DX
+	JAE	ecut
+	VMOVDQU	-32(SI)(DX*1), Y0
+	STRINGSTOP32
+	CMPB	-1(SI)(DX*1), $0x5c
+	JNE	etailshift
+	ANDL	$0x7fffffff, AX // a backslash ending b: cut, not a stop
+
+etailshift:
+	MOVQ	R9, CX
+	SUBQ	DX, CX
+	ADDQ	$32, CX        // the bytes of the load before R9: 0 to 31
+	SHRL	CX, AX
+	MOVQ	DX, R10
+	TESTL	AX, AX
+	JZ	ecut
+
+efound:
+	BSFL	AX, CX
+	ADDQ	CX, R9         // the stop
+	MOVBLZX	(SI)(R9*1), BX
+	CMPB	BL, $0x22
+	JEQ	equote
+	CMPB	BL, $0x5c
+	JNE	ecut           // a control byte
+
+	// A backslash, never b's last byte (etail): past its escape, on at
+	// the mask's next bit (AX fits 32 bits: a shift of up to 37 empties
+	// it).
+	MOVBLZX	1(SI)(R9*1), BX
+	MOVBLZX	(R8)(BX*1), BX // 2, 6 for \u, 0: invalid
+	CMPL	BX, $2
+	JNE	eunicode
+	MOVL	$1, DI
+	ADDQ	$2, R9
+	ADDL	$2, CX
+
+eshift:
+	SHRQ	CX, AX
+	TESTQ	AX, AX
+	JNZ	efound
+
+	// No stop left in the mask: on from its end, or from past the escape
+	// when it ran past it.
+	CMPQ	R9, R10
+	CMOVQCS	R10, R9
+	JMP	enext
+
+eunicode:
+	TESTL	BX, BX
+	JZ	ecut
+	LEAQ	6(R9), BX
+	CMPQ	BX, DX
+	JA	ecut
+	MOVBLZX	2(SI)(R9*1), BX
+	CMPB	(R11)(BX*1), $0
+	JEQ	ecut
+	MOVBLZX	3(SI)(R9*1), BX
+	CMPB	(R11)(BX*1), $0
+	JEQ	ecut
+	MOVBLZX	4(SI)(R9*1), BX
+	CMPB	(R11)(BX*1), $0
+	JEQ	ecut
+	MOVBLZX	5(SI)(R9*1), BX
+	CMPB	(R11)(BX*1), $0
+	JEQ	ecut
+	MOVL	$1, DI
+	ADDQ	$6, R9
+	ADDL	$6, CX
+	JMP	eshift
+
+equote:
+	INCQ	R9
+	VZEROUPPER
+	MOVQ	R9, end+32(FP)
+	MOVB	DI, esc+40(FP)
+	RET
+
+ecut:
+	VZEROUPPER
+	MOVQ	$-1, end+32(FP)
+	MOVB	$0, esc+40(FP)
+	RET
 
 // func verbatimIndex(b []byte, j int) int
 TEXT ·verbatimIndex(SB), NOSPLIT, $0-40
@@ -399,3 +522,49 @@ DATA twoByteEscape<>+0x6e(SB)/1, $1
 DATA twoByteEscape<>+0x72(SB)/1, $1
 DATA twoByteEscape<>+0x74(SB)/1, $1
 GLOBL twoByteEscape<>(SB), RODATA|NOPTR, $256
+
+// escapeLen is the length of the escape a backslash starts, by the byte
+// after it: 2 for a two-byte escape, 6 for \u (its hex digits checked
+// apart), 0 for none.
+DATA escapeLen<>+0x22(SB)/1, $2
+DATA escapeLen<>+0x2f(SB)/1, $2
+DATA escapeLen<>+0x5c(SB)/1, $2
+DATA escapeLen<>+0x62(SB)/1, $2
+DATA escapeLen<>+0x66(SB)/1, $2
+DATA escapeLen<>+0x6e(SB)/1, $2
+DATA escapeLen<>+0x72(SB)/1, $2
+DATA escapeLen<>+0x74(SB)/1, $2
+DATA escapeLen<>+0x75(SB)/1, $6
+GLOBL escapeLen<>(SB), RODATA|NOPTR, $256
+
+// hexDigit flags the hex digits: 0-9, a-f, A-F.
+DATA hexDigit<>+0x30(SB)/1, $1
+DATA hexDigit<>+0x31(SB)/1, $1
+DATA hexDigit<>+0x32(SB)/1, $1
+DATA hexDigit<>+0x33(SB)/1, $1
+DATA hexDigit<>+0x34(SB)/1, $1
+DATA hexDigit<>+0x35(SB)/1, $1
+DATA hexDigit<>+0x36(SB)/1, $1
+DATA hexDigit<>+0x37(SB)/1, $1
+DATA hexDigit<>+0x38(SB)/1, $1
+DATA hexDigit<>+0x39(SB)/1, $1
+DATA hexDigit<>+0x41(SB)/1, $1
+DATA hexDigit<>+0x42(SB)/1, $1
+DATA hexDigit<>+0x43(SB)/1, $1
+DATA hexDigit<>+0x44(SB)/1, $1
+DATA hexDigit<>+0x45(SB)/1, $1
+DATA hexDigit<>+0x46(SB)/1, $1
+DATA hexDigit<>+0x61(SB)/1, $1
+DATA hexDigit<>+0x62(SB)/1, $1
+DATA hexDigit<>+0x63(SB)/1, $1
+DATA hexDigit<>+0x64(SB)/1, $1
+DATA hexDigit<>+0x65(SB)/1, $1
+DATA hexDigit<>+0x66(SB)/1, $1
+GLOBL hexDigit<>(SB), RODATA|NOPTR, $256
+
+// The bytes STRINGSTOP32 compares with: 0x02, XORed to move '"' to 0x20,
+// and 0x20.
+DATA stopQuoteXor<>+0(SB)/1, $0x02
+GLOBL stopQuoteXor<>(SB), RODATA|NOPTR, $1
+DATA stopSpace<>+0(SB)/1, $0x20
+GLOBL stopSpace<>(SB), RODATA|NOPTR, $1
