@@ -46,3 +46,20 @@ func TestStringCloseAtPageEnd(t *testing.T) {
 		}
 	}
 }
+
+// asciiPlain32 reads nothing past b nor before it.
+func TestASCIIPlain32AtPageEnd(t *testing.T) {
+	if !asciiPlains {
+		t.Skip("asciiPlain32 runs where the CPU has AVX2 only")
+	}
+	for n := 32; n <= 100; n++ {
+		b := pageEnd(t, n)
+		copy(b, strings.Repeat("a", n))
+		for _, c := range []byte{'a', '\\', 0x80} {
+			b[n-1] = c
+			if got, want := asciiPlain32(b), plainASCIIRef(b); got != want {
+				t.Fatalf("asciiPlain32(%q) = %v, want %v", b, got, want)
+			}
+		}
+	}
+}
