@@ -225,9 +225,9 @@ TEXT ·copyStringRun(SB), NOSPLIT, $0-64
 	MOVQ	DI, R12
 	ADDQ	SI, DX
 	LEAQ	escapeByte<>(SB), R8
-	VPBROADCASTB	stopQuote<>(SB), Y1
+	VPBROADCASTB	quoteXor<>(SB), Y1
 	VPBROADCASTB	stopBackslash<>(SB), Y2
-	VPBROADCASTB	stopControl<>(SB), Y3
+	VPBROADCASTB	space<>(SB), Y3
 
 cnext:
 	LEAQ	32(SI), BX
@@ -237,10 +237,9 @@ cnext:
 cloop:
 	VMOVDQU	(SI), Y0
 	VMOVDQU	Y0, (DI)
-	VPMINUB	Y3, Y0, Y4
-	VPCMPEQB	Y0, Y4, Y4
-	VPCMPEQB	Y1, Y0, Y5
-	VPOR	Y4, Y5, Y5
+	VPXOR	Y1, Y0, Y4     // '"' and the control bytes: at most 0x20 after
+	VPMINUB	Y3, Y4, Y5
+	VPCMPEQB	Y4, Y5, Y5
 	VPCMPEQB	Y2, Y0, Y4
 	VPOR	Y4, Y5, Y5
 	VPOR	Y0, Y5, Y5     // a byte over 0x7f: its own high bit
@@ -281,17 +280,10 @@ cdone:
 	MOVQ	SI, r+56(FP)
 	RET
 
-// The bytes sought, 16 copies each (as in stopscan_amd64.s: a file's
-// own).
-DATA stopQuote<>+0(SB)/8, $0x2222222222222222
-DATA stopQuote<>+8(SB)/8, $0x2222222222222222
-GLOBL stopQuote<>(SB), RODATA|NOPTR, $16
+// The byte sought, 16 copies (as in stopscan_amd64.s: a file's own).
 DATA stopBackslash<>+0(SB)/8, $0x5c5c5c5c5c5c5c5c
 DATA stopBackslash<>+8(SB)/8, $0x5c5c5c5c5c5c5c5c
 GLOBL stopBackslash<>(SB), RODATA|NOPTR, $16
-DATA stopControl<>+0(SB)/8, $0x1f1f1f1f1f1f1f1f
-DATA stopControl<>+8(SB)/8, $0x1f1f1f1f1f1f1f1f
-GLOBL stopControl<>(SB), RODATA|NOPTR, $16
 
 DATA highBits<>+0(SB)/8, $0x8080808080808080
 DATA highBits<>+8(SB)/8, $0x8080808080808080
@@ -308,3 +300,10 @@ DATA escapeByte<>+0x6e(SB)/1, $0x0a
 DATA escapeByte<>+0x72(SB)/1, $0x0d
 DATA escapeByte<>+0x74(SB)/1, $0x09
 GLOBL escapeByte<>(SB), RODATA|NOPTR, $256
+
+// The bytes copyStringRun compares with: 0x02, XORed to move '"' to
+// 0x20, and 0x20 (stopscan_amd64.s's STRINGSTOP32).
+DATA quoteXor<>+0(SB)/1, $0x02
+GLOBL quoteXor<>(SB), RODATA|NOPTR, $1
+DATA space<>+0(SB)/1, $0x20
+GLOBL space<>(SB), RODATA|NOPTR, $1
