@@ -8,9 +8,12 @@ package replay
 // copies a string's body up to a backslash other than a two-byte escape
 // (or a byte over 0x7f), writing those escapes on the way, for the
 // strings a reader keeps; copyStringRun the same for a string not yet
-// validated, stopping where special does too (AVX2 only). Every string
-// of every record goes through the first three. On amd64 they run 16 bytes a step in
-// assembly (stopscan_amd64.s, SSE2), stringRun 32 where the CPU has AVX2:
+// validated, stopping where special does too (AVX2 only); stringClose
+// (AVX2 only) validates a string to its closing quote in one call, the
+// \u escapes passed too. Every string of every record goes through the
+// first three or stringClose. On amd64 they run 16 bytes a step in
+// assembly (stopscan_amd64.s, SSE2; the copies in stopscan_copy_amd64.s),
+// stringRun 32 where the CPU has AVX2:
 // Go has no SIMD in the language or the standard library (simd/archsimd
 // only behind GOEXPERIMENT=simd) and its compiler does not vectorise
 // loops. Elsewhere, or with the purego build tag, they are the SWAR scans
