@@ -96,18 +96,41 @@ func nonFiniteToken(v []byte) bool {
 
 // validString checks the string starting at b[i] == '"' and returns the
 // index after it (-1 when invalid or cut) and whether it holds an escape.
-// One pass, eight or 16 bytes at a time (stopscan.go), finds what matters
+// One pass, eight or 32 bytes at a time (stopscan.go), finds what matters
 // in a string: its closing quote, a backslash, a control byte (which
-// JSON forbids there).
+// JSON forbids there). A string stops every 11 to 17 bytes (keys, lines
+// between newline escapes), and a call was a tenth of the validating
+// pass: a string that ends within its first word with no escape is told
+// here. Any other goes to stringClose where the CPU has AVX2 (one call to
+// the closing quote, the escapes passed on the way), else to
+// validStringRuns.
+//
+// i is an index of b (b[i] is the opening quote): the first word is
+// read without a bounds check (word), and its stop's byte taken from it.
 func validString(b []byte, i int) (end int, esc bool) {
 	j := i + 1
+	if j+8 <= len(b) {
+		x := word(b, j)
+		if m := stopMask(x); m != 0 {
+			n := bits.TrailingZeros64(m) // the stop's high bit: 8k+7
+			if byte(x>>((n-7)&63)) == '"' {
+				return j + n/8 + 1, false
+			}
+		}
+		if stringCloses && len(b) >= 32 {
+			return stringClose(b, j)
+		}
+	}
+	return validStringRuns(b, j)
+}
+
+// validStringRuns is validString from the string's body at b[j], a run
+// at a time. Without the vector scans (vectorStops) it tests a run's
+// words itself, the last few bytes of b going to special; with them only
+// a run's first word, a longer run going to stringRun, which also passes
+// the two-byte escapes up to the next stop.
+func validStringRuns(b []byte, j int) (end int, esc bool) {
 	for {
-		// A string stops every 11 to 17 bytes (keys, lines between
-		// newline escapes), and a call a run was a tenth of the
-		// validating pass: the words are tested here, and the last few
-		// bytes of b go to special. With the vector scans (vectorStops,
-		// amd64) only the first word is: a longer run goes to stringRun,
-		// which also passes the two-byte escapes up to the next stop.
 		for {
 			if j+8 > len(b) {
 				j = special(b, j)

@@ -28,6 +28,18 @@ func stringRun(b []byte, j int) (stop int, esc bool)
 //go:noescape
 func stringRunSSE2(b []byte, j int) (stop int, esc bool)
 
+// stringClose returns the index after the closing quote of the string
+// whose body starts at b[j], or -1 when it is invalid or cut, and whether
+// it holds an escape: validString past its first word, in one call (32
+// bytes a step, the escapes passed within a step). AVX2 only, and b holds
+// at least 32 bytes (stringCloses).
+//
+//go:noescape
+func stringClose(b []byte, j int) (end int, esc bool)
+
+// stringCloses says stringClose may be called for a b of 32 bytes or more.
+var stringCloses = useAVX2
+
 // useAVX2 says the CPU and the OS run AVX2 (the 32-byte registers
 // saved): stringRun reads it at each call, a byte always the same.
 var useAVX2 = cpu.X86.HasAVX2

@@ -196,14 +196,14 @@ rat:
 	MOVB	DI, esc+40(FP)
 	RET
 
-// STRINGSTOP32 sets AX to the mask of the bytes of Y0 that are '"' (Y1),
-// '\\' (Y2) or at most 0x1f (Y3), using Y4 and Y5; Y0 is lost.
+// STRINGSTOP32 sets AX to the mask of the bytes of Y0 that are '"' or at
+// most 0x1f (one test: XORed with 0x02 (Y1), exactly they are at most
+// 0x20 (Y3), as in stopMask) or '\\' (Y2), using Y4 and Y5; Y0 is lost.
 #define STRINGSTOP32 \
-	VPMINUB	Y3, Y0, Y4 \
-	VPCMPEQB	Y0, Y4, Y4 \
-	VPCMPEQB	Y1, Y0, Y5 \
+	VPXOR	Y1, Y0, Y4 \
+	VPMINUB	Y3, Y4, Y5 \
+	VPCMPEQB	Y4, Y5, Y5 \
 	VPCMPEQB	Y2, Y0, Y0 \
-	VPOR	Y4, Y0, Y0 \
 	VPOR	Y5, Y0, Y0 \
 	VPMOVMSKB	Y0, AX
 
@@ -227,9 +227,9 @@ TEXT ·stringRun(SB), NOSPLIT, $0-41
 	CMPQ	R9, DX
 	JAE	aat            // j >= len(b), unsigned: j as it is
 	LEAQ	twoByteEscape<>(SB), R8
-	VPBROADCASTB	stopQuote<>(SB), Y1
+	VPBROADCASTB	stopQuoteXor<>(SB), Y1
 	VPBROADCASTB	stopBackslash<>(SB), Y2
-	VPBROADCASTB	stopControl<>(SB), Y3
+	VPBROADCASTB	stopSpace<>(SB), Y3
 
 anext:
 	LEAQ	32(R9), R10
@@ -297,6 +297,129 @@ aat:
 
 sse2:
 	JMP	·stringRunSSE2(SB)
+
+// func stringClose(b []byte, j int) (end int, esc bool)
+//
+// stringRun's AVX2 steps (only called where the CPU has AVX2 and b holds
+// 32 bytes or more) that also pass a \u escape (its four hex digits
+// checked) within the step's mask and stop only at the string's end: at
+// its closing quote (returning the index after it), or at a control
+// byte, an invalid escape or b's end (returning -1). validString was a
+// loop of calls, one each time stringRun stopped: at a \u escape, after
+// a first word's escape, and at the quote itself, tested again in Go.
+// R8 is escapeLen, R11 hexDigit; R9, R10 and AX as in stringRun.
+TEXT ·stringClose(SB), NOSPLIT, $0-41
+	MOVQ	b_base+0(FP), SI
+	MOVQ	b_len+8(FP), DX
+	MOVQ	j+24(FP), R9
+	XORL	DI, DI         // esc
+	CMPQ	R9, DX
+	JAE	ecut           // j >= len(b), unsigned: no closing quote
+	LEAQ	escapeLen<>(SB), R8
+	LEAQ	hexDigit<>(SB), R11
+	VPBROADCASTB	stopQuoteXor<>(SB), Y1
+	VPBROADCASTB	stopBackslash<>(SB), Y2
+	VPBROADCASTB	stopSpace<>(SB), Y3
+
+enext:
+	LEAQ	32(R9), R10
+	CMPQ	R10, DX
+	JAE	etail
+
+eloop:
+	VMOVDQU	(SI)(R9*1), Y0
+	STRINGSTOP32
+	TESTL	AX, AX
+	JNZ	efound
+	MOVQ	R10, R9
+	ADDQ	$32, R10
+	CMPQ	R10, DX
+	JB	eloop
+
+etail:
+	CMPQ	R9, DX
+	JAE	ecut
+	VMOVDQU	-32(SI)(DX*1), Y0
+	STRINGSTOP32
+	CMPB	-1(SI)(DX*1), $0x5c
+	JNE	etailshift
+	ANDL	$0x7fffffff, AX // a backslash ending b: cut, not a stop
+
+etailshift:
+	MOVQ	R9, CX
+	SUBQ	DX, CX
+	ADDQ	$32, CX        // the bytes of the load before R9: 0 to 31
+	SHRL	CX, AX
+	MOVQ	DX, R10
+	TESTL	AX, AX
+	JZ	ecut
+
+efound:
+	BSFL	AX, CX
+	ADDQ	CX, R9         // the stop
+	MOVBLZX	(SI)(R9*1), BX
+	CMPB	BL, $0x22
+	JEQ	equote
+	CMPB	BL, $0x5c
+	JNE	ecut           // a control byte
+
+	// A backslash, never b's last byte (etail): past its escape, on at
+	// the mask's next bit (AX fits 32 bits: a shift of up to 37 empties
+	// it).
+	MOVBLZX	1(SI)(R9*1), BX
+	MOVBLZX	(R8)(BX*1), BX // 2, 6 for \u, 0: invalid
+	CMPL	BX, $2
+	JNE	eunicode
+	MOVL	$1, DI
+	ADDQ	$2, R9
+	ADDL	$2, CX
+
+eshift:
+	SHRQ	CX, AX
+	TESTQ	AX, AX
+	JNZ	efound
+
+	// No stop left in the mask: on from its end, or from past the escape
+	// when it ran past it.
+	CMPQ	R9, R10
+	CMOVQCS	R10, R9
+	JMP	enext
+
+eunicode:
+	TESTL	BX, BX
+	JZ	ecut
+	LEAQ	6(R9), BX
+	CMPQ	BX, DX
+	JA	ecut
+	MOVBLZX	2(SI)(R9*1), BX
+	CMPB	(R11)(BX*1), $0
+	JEQ	ecut
+	MOVBLZX	3(SI)(R9*1), BX
+	CMPB	(R11)(BX*1), $0
+	JEQ	ecut
+	MOVBLZX	4(SI)(R9*1), BX
+	CMPB	(R11)(BX*1), $0
+	JEQ	ecut
+	MOVBLZX	5(SI)(R9*1), BX
+	CMPB	(R11)(BX*1), $0
+	JEQ	ecut
+	MOVL	$1, DI
+	ADDQ	$6, R9
+	ADDL	$6, CX
+	JMP	eshift
+
+equote:
+	INCQ	R9
+	VZEROUPPER
+	MOVQ	R9, end+32(FP)
+	MOVB	DI, esc+40(FP)
+	RET
+
+ecut:
+	VZEROUPPER
+	MOVQ	$-1, end+32(FP)
+	MOVB	$0, esc+40(FP)
+	RET
 
 // func verbatimIndex(b []byte, j int) int
 TEXT ·verbatimIndex(SB), NOSPLIT, $0-40
@@ -368,279 +491,6 @@ vat:
 	MOVQ	CX, ret+32(FP)
 	RET
 
-// func unescapeRun(dst, src []byte, stopHigh bool) (w, r int)
-//
-// A step loads 16 bytes of src (32 with AVX2, while 32 are left), stores
-// them at dst as they are and looks for a backslash (and, with stopHigh,
-// a byte over 0x7f: its own high bit, kept by PAND with X3) among them:
-// the bytes before the first are written, the others written again
-// later. A two-byte escape writes its byte and the steps go on after it.
-// The stores stay within dst: DI-dst is at most SI-src, and a step runs
-// only while its bytes are within the bytes read, min(len(src),
-// len(dst)). The last 1 to 15 bytes are tested in the 16 that end src
-// (stringRunSSE2's tail) and the bytes before the stop copied with two
-// overlapping moves, as memmove copies a few bytes; a src shorter than
-// 16 bytes goes byte by byte. SI and DI walk src and dst, DX is the end
-// of the bytes read, R11 and R12 src's and dst's start, R10 says AVX2 (the
-// upper halves of Y2 and Y3 are cleared by VZEROUPPER once fewer than 32
-// bytes are left, and no 32-byte step runs after).
-TEXT ·unescapeRun(SB), NOSPLIT, $0-72
-	MOVQ	dst_base+0(FP), DI
-	MOVQ	dst_len+8(FP), AX
-	MOVQ	src_base+24(FP), SI
-	MOVQ	src_len+32(FP), DX
-	CMPQ	AX, DX
-	CMOVQLT	AX, DX         // the bytes read: min(len(src), len(dst))
-	MOVQ	SI, R11
-	MOVQ	DI, R12
-	ADDQ	SI, DX
-	LEAQ	escapeByte<>(SB), R8
-	MOVBLZX	stopHigh+48(FP), R9
-	MOVBLZX	·useAVX2(SB), R10
-	TESTL	R10, R10
-	JNZ	uavx2
-	MOVOU	stopBackslash<>(SB), X2
-	PXOR	X3, X3
-	TESTL	R9, R9
-	JZ	unext
-	MOVOU	highBits<>(SB), X3
-	JMP	unext
-
-uavx2:
-	VPBROADCASTB	stopBackslash<>(SB), Y2
-	VPXOR	Y3, Y3, Y3
-	TESTL	R9, R9
-	JZ	unext
-	VPBROADCASTB	highBits<>(SB), Y3
-
-unext:
-	TESTL	R10, R10
-	JZ	u16
-	LEAQ	32(SI), BX
-	CMPQ	BX, DX
-	JBE	aloop
-	VZEROUPPER
-	XORL	R10, R10
-
-u16:
-	LEAQ	16(SI), BX
-	CMPQ	BX, DX
-	JA	utail
-
-uloop:
-	MOVOU	(SI), X0
-	MOVOU	X0, (DI)
-	MOVO	X0, X1
-	PCMPEQB	X2, X1
-	PAND	X3, X0
-	POR	X1, X0
-	PMOVMSKB	X0, AX
-	TESTL	AX, AX
-	JNZ	ufound
-	ADDQ	$16, SI
-	ADDQ	$16, DI
-	LEAQ	16(SI), BX
-	CMPQ	BX, DX
-	JBE	uloop
-
-utail:
-	CMPQ	SI, DX
-	JAE	udone
-	LEAQ	-16(DX), BX
-	CMPQ	BX, R11
-	JB	ubytes         // src is shorter than a step
-	MOVOU	(BX), X0
-	MOVO	X0, X1
-	PCMPEQB	X2, X1
-	PAND	X3, X0
-	POR	X1, X0
-	PMOVMSKB	X0, AX
-	MOVQ	SI, CX
-	SUBQ	BX, CX         // the bytes of the load before SI: 1 to 15
-	SHRL	CX, AX
-	MOVQ	DX, CX
-	SUBQ	SI, CX         // the bytes left: 1 to 15
-	TESTL	AX, AX
-	JZ	ucopy
-	BSFL	AX, CX         // the bytes before the stop
-
-	// Copy CX bytes (0 to 15) from SI to DI.
-ucopy:
-	CMPQ	CX, $8
-	JB	ucopy4
-	MOVQ	(SI), R13
-	MOVQ	-8(SI)(CX*1), BX
-	MOVQ	R13, (DI)
-	MOVQ	BX, -8(DI)(CX*1)
-	JMP	ucopied
-ucopy4:
-	CMPQ	CX, $4
-	JB	ucopy1
-	MOVL	(SI), R13
-	MOVL	-4(SI)(CX*1), BX
-	MOVL	R13, (DI)
-	MOVL	BX, -4(DI)(CX*1)
-	JMP	ucopied
-ucopy1:
-	TESTQ	CX, CX
-	JZ	ucopied
-	MOVBLZX	(SI), R13
-	MOVBLZX	-1(SI)(CX*1), BX
-	MOVB	R13, (DI)
-	MOVB	BX, -1(DI)(CX*1)
-	CMPQ	CX, $3
-	JB	ucopied
-	MOVBLZX	1(SI), R13
-	MOVB	R13, 1(DI)
-ucopied:
-	ADDQ	CX, SI
-	ADDQ	CX, DI
-	TESTL	AX, AX
-	JZ	udone
-	JMP	ustop
-
-ufound:
-	BSFL	AX, AX
-	ADDQ	AX, SI
-	ADDQ	AX, DI
-	JMP	ustop
-
-aloop:
-	VMOVDQU	(SI), Y0
-	VMOVDQU	Y0, (DI)
-	VPCMPEQB	Y2, Y0, Y1
-	VPAND	Y3, Y0, Y0
-	VPOR	Y1, Y0, Y0
-	VPMOVMSKB	Y0, AX
-	TESTL	AX, AX
-	JNZ	ufound
-	ADDQ	$32, SI
-	ADDQ	$32, DI
-	LEAQ	32(SI), BX
-	CMPQ	BX, DX
-	JBE	aloop
-	VZEROUPPER
-	XORL	R10, R10
-	JMP	u16
-
-	// At a backslash or a byte over 0x7f: past a two-byte escape, its
-	// byte written; else stop.
-ustop:
-	MOVBLZX	(SI), AX
-	CMPB	AL, $0x5c
-	JNE	udone
-uescape:
-	LEAQ	1(SI), BX
-	CMPQ	BX, DX
-	JAE	udone
-	MOVBLZX	(BX), AX
-	MOVBLZX	(R8)(AX*1), AX
-	TESTL	AX, AX
-	JZ	udone
-	MOVB	AL, (DI)
-	ADDQ	$2, SI
-	INCQ	DI
-	JMP	unext
-
-ubytes:
-	MOVBLZX	(SI), AX
-	CMPB	AL, $0x5c
-	JEQ	uescape
-	CMPB	AL, $0x80
-	JB	ubyte
-	TESTL	R9, R9
-	JNZ	udone
-ubyte:
-	MOVB	AL, (DI)
-	INCQ	SI
-	INCQ	DI
-	CMPQ	SI, DX
-	JB	ubytes
-
-udone:
-	TESTL	R10, R10
-	JZ	uret
-	VZEROUPPER
-uret:
-	SUBQ	R11, SI
-	SUBQ	R12, DI
-	MOVQ	DI, w+56(FP)
-	MOVQ	SI, r+64(FP)
-	RET
-
-// func copyStringRun(dst, src []byte) (w, r int)
-//
-// unescapeRun (AVX2 steps only) that also stops at '"' and at a byte
-// below 0x20, and at any byte over 0x7f, for a string not yet validated:
-// it returns once fewer than 32 bytes of src (or dst) are left, the last
-// ones to its caller. Only called where the CPU has AVX2 (useAVX2).
-TEXT ·copyStringRun(SB), NOSPLIT, $0-64
-	MOVQ	dst_base+0(FP), DI
-	MOVQ	dst_len+8(FP), AX
-	MOVQ	src_base+24(FP), SI
-	MOVQ	src_len+32(FP), DX
-	CMPQ	AX, DX
-	CMOVQLT	AX, DX         // the bytes read: min(len(src), len(dst))
-	MOVQ	SI, R11
-	MOVQ	DI, R12
-	ADDQ	SI, DX
-	LEAQ	escapeByte<>(SB), R8
-	VPBROADCASTB	stopQuote<>(SB), Y1
-	VPBROADCASTB	stopBackslash<>(SB), Y2
-	VPBROADCASTB	stopControl<>(SB), Y3
-
-cnext:
-	LEAQ	32(SI), BX
-	CMPQ	BX, DX
-	JA	cdone
-
-cloop:
-	VMOVDQU	(SI), Y0
-	VMOVDQU	Y0, (DI)
-	VPMINUB	Y3, Y0, Y4
-	VPCMPEQB	Y0, Y4, Y4
-	VPCMPEQB	Y1, Y0, Y5
-	VPOR	Y4, Y5, Y5
-	VPCMPEQB	Y2, Y0, Y4
-	VPOR	Y4, Y5, Y5
-	VPOR	Y0, Y5, Y5     // a byte over 0x7f: its own high bit
-	VPMOVMSKB	Y5, AX
-	TESTL	AX, AX
-	JNZ	cfound
-	ADDQ	$32, SI
-	ADDQ	$32, DI
-	LEAQ	32(SI), BX
-	CMPQ	BX, DX
-	JBE	cloop
-	JMP	cdone
-
-cfound:
-	BSFL	AX, AX
-	ADDQ	AX, SI
-	ADDQ	AX, DI
-	MOVBLZX	(SI), AX
-	CMPB	AL, $0x5c
-	JNE	cdone
-	LEAQ	1(SI), BX
-	CMPQ	BX, DX
-	JAE	cdone
-	MOVBLZX	(BX), AX
-	MOVBLZX	(R8)(AX*1), AX
-	TESTL	AX, AX
-	JZ	cdone
-	MOVB	AL, (DI)
-	ADDQ	$2, SI
-	INCQ	DI
-	JMP	cnext
-
-cdone:
-	VZEROUPPER
-	SUBQ	R11, SI
-	SUBQ	R12, DI
-	MOVQ	DI, w+48(FP)
-	MOVQ	SI, r+56(FP)
-	RET
-
 // The bytes sought, 16 copies each.
 DATA stopQuote<>+0(SB)/8, $0x2222222222222222
 DATA stopQuote<>+8(SB)/8, $0x2222222222222222
@@ -673,18 +523,48 @@ DATA twoByteEscape<>+0x72(SB)/1, $1
 DATA twoByteEscape<>+0x74(SB)/1, $1
 GLOBL twoByteEscape<>(SB), RODATA|NOPTR, $256
 
-DATA highBits<>+0(SB)/8, $0x8080808080808080
-DATA highBits<>+8(SB)/8, $0x8080808080808080
-GLOBL highBits<>(SB), RODATA|NOPTR, $16
+// escapeLen is the length of the escape a backslash starts, by the byte
+// after it: 2 for a two-byte escape, 6 for \u (its hex digits checked
+// apart), 0 for none.
+DATA escapeLen<>+0x22(SB)/1, $2
+DATA escapeLen<>+0x2f(SB)/1, $2
+DATA escapeLen<>+0x5c(SB)/1, $2
+DATA escapeLen<>+0x62(SB)/1, $2
+DATA escapeLen<>+0x66(SB)/1, $2
+DATA escapeLen<>+0x6e(SB)/1, $2
+DATA escapeLen<>+0x72(SB)/1, $2
+DATA escapeLen<>+0x74(SB)/1, $2
+DATA escapeLen<>+0x75(SB)/1, $6
+GLOBL escapeLen<>(SB), RODATA|NOPTR, $256
 
-// escapeByte is the byte a two-byte escape writes, by the byte after the
-// backslash (0: not one), simpleEscape.
-DATA escapeByte<>+0x22(SB)/1, $0x22
-DATA escapeByte<>+0x2f(SB)/1, $0x2f
-DATA escapeByte<>+0x5c(SB)/1, $0x5c
-DATA escapeByte<>+0x62(SB)/1, $0x08
-DATA escapeByte<>+0x66(SB)/1, $0x0c
-DATA escapeByte<>+0x6e(SB)/1, $0x0a
-DATA escapeByte<>+0x72(SB)/1, $0x0d
-DATA escapeByte<>+0x74(SB)/1, $0x09
-GLOBL escapeByte<>(SB), RODATA|NOPTR, $256
+// hexDigit flags the hex digits: 0-9, a-f, A-F.
+DATA hexDigit<>+0x30(SB)/1, $1
+DATA hexDigit<>+0x31(SB)/1, $1
+DATA hexDigit<>+0x32(SB)/1, $1
+DATA hexDigit<>+0x33(SB)/1, $1
+DATA hexDigit<>+0x34(SB)/1, $1
+DATA hexDigit<>+0x35(SB)/1, $1
+DATA hexDigit<>+0x36(SB)/1, $1
+DATA hexDigit<>+0x37(SB)/1, $1
+DATA hexDigit<>+0x38(SB)/1, $1
+DATA hexDigit<>+0x39(SB)/1, $1
+DATA hexDigit<>+0x41(SB)/1, $1
+DATA hexDigit<>+0x42(SB)/1, $1
+DATA hexDigit<>+0x43(SB)/1, $1
+DATA hexDigit<>+0x44(SB)/1, $1
+DATA hexDigit<>+0x45(SB)/1, $1
+DATA hexDigit<>+0x46(SB)/1, $1
+DATA hexDigit<>+0x61(SB)/1, $1
+DATA hexDigit<>+0x62(SB)/1, $1
+DATA hexDigit<>+0x63(SB)/1, $1
+DATA hexDigit<>+0x64(SB)/1, $1
+DATA hexDigit<>+0x65(SB)/1, $1
+DATA hexDigit<>+0x66(SB)/1, $1
+GLOBL hexDigit<>(SB), RODATA|NOPTR, $256
+
+// The bytes STRINGSTOP32 compares with: 0x02, XORed to move '"' to 0x20,
+// and 0x20.
+DATA stopQuoteXor<>+0(SB)/1, $0x02
+GLOBL stopQuoteXor<>(SB), RODATA|NOPTR, $1
+DATA stopSpace<>+0(SB)/1, $0x20
+GLOBL stopSpace<>(SB), RODATA|NOPTR, $1

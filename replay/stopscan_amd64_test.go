@@ -156,3 +156,67 @@ func TestCopyStringNoAVX2(t *testing.T) {
 	defer func() { copyStrings = was }()
 	TestCopyString(t)
 }
+
+// stringClose reads a string's body as validStringRef does, whatever byte
+// stands wherever among neighbours plain, escaped (two-byte or \u) or a
+// backslash's halves, from starts in the first and later 32-byte steps,
+// up to 100 bytes: a stop at each step's end and in b's last bytes (the
+// tail, and a backslash ending b), an escape across a step's end.
+func TestStringClose(t *testing.T) {
+	if !stringCloses {
+		t.Skip("stringClose runs where the CPU has AVX2 only")
+	}
+	kinds := []byte{0, 0x1f, ' ', '"', '\\', '/', 'n', 'u', '0', 'F', 'g', 0x7f, 0x80, 0xff}
+	for _, fill := range []string{"a", `\n`, `xy\/`, `\\`, `abcdefghijklm\"`, `ab\u00e9`, `\uD83D\uDE00`} {
+		for n := 32; n <= 100; n++ {
+			b := []byte(strings.Repeat(fill, n))[:n]
+			for pos := range n {
+				for _, c := range kinds {
+					keep := b[pos]
+					b[pos] = c
+					for _, from := range []int{0, 1, 2, 7, 8, 31, 32, 33, n - 1, n} {
+						if from > n {
+							continue
+						}
+						checkStringClose(t, b, from)
+					}
+					b[pos] = keep
+				}
+			}
+		}
+	}
+}
+
+func checkStringClose(t *testing.T, b []byte, from int) {
+	t.Helper()
+	gotEnd, gotEsc := stringClose(b, from)
+	wantEnd, wantEsc := validStringRef(b, from-1)
+	if gotEnd != wantEnd || gotEsc != wantEsc {
+		t.Fatalf("stringClose(%q, %d) = %d %v, want %d %v", b, from, gotEnd, gotEsc, wantEnd, wantEsc)
+	}
+}
+
+func FuzzStringClose(f *testing.F) {
+	for _, s := range []string{
+		`0123456789abcdef0123456789abcdef\n0123456789abcdef"`,
+		`0123456789abcdef0123456789abcde\u00e9\"0123456789abcdef\\"`,
+		`0123456789abcdef0123456789abcdef0123456789abcdef\`,
+	} {
+		f.Add([]byte(s), uint8(0))
+	}
+	f.Fuzz(func(t *testing.T, b []byte, from uint8) {
+		if !stringCloses || len(b) < 32 {
+			return
+		}
+		checkStringClose(t, b, int(from)%(len(b)+1))
+	})
+}
+
+// validString without stringClose (a CPU without AVX2) is held to the
+// byte loop as well.
+func TestValidStringNoAVX2(t *testing.T) {
+	was := stringCloses
+	stringCloses = false
+	defer func() { stringCloses = was }()
+	TestValidString(t)
+}

@@ -36,3 +36,9 @@ func copyStringRun(dst, src []byte) (w, r int) { return 0, 0 }
 
 // copyStrings says copyStringRun may be called.
 const copyStrings = false
+
+// stringClose is not here (stringCloses): validString loops over stringRun.
+func stringClose(b []byte, j int) (end int, esc bool) { return -1, false }
+
+// stringCloses says stringClose may be called.
+const stringCloses = false

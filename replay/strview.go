@@ -28,6 +28,8 @@ func strView(v rawValue) (string, bool) {
 // one pass of eight-byte words (the last overlapping the one before),
 // where bytes.IndexByte and utf8.Valid made two calls and two passes.
 // A word is flagged as verbatimStop flags it, for the backslash alone.
+// A string of 32 bytes or more (a text block) goes 32 bytes a step where
+// the CPU has AVX2 (asciiPlain32).
 func plainASCII(b []byte) bool {
 	const ones, highs = 0x0101010101010101, 0x8080808080808080
 	if len(b) < 8 {
@@ -37,6 +39,9 @@ func plainASCII(b []byte) bool {
 			}
 		}
 		return true
+	}
+	if asciiPlains && len(b) >= 32 {
+		return asciiPlain32(b)
 	}
 	var m uint64
 	for i := 0; i+8 <= len(b); i += 8 {
