@@ -192,7 +192,7 @@ func analyzeInto(ctx context.Context, ep *replay.Episode, cfg *rules.Config, opt
 		r, live, story = &sc.run, sc.live[:0], &sc.story
 		if sc.fire == nil {
 			sc.fire = r.fire // bound once: a method value allocates
-			sc.fireValue = func(f rules.Firing) { r.fire(&f) }
+			sc.fireValue = func(f rules.Firing) { r.sunk = f; r.fire(&r.sunk) }
 		}
 	} else {
 		r = &episodeRun{}
@@ -251,12 +251,13 @@ func analyzeInto(ctx context.Context, ep *replay.Episode, cfg *rules.Config, opt
 		}
 		err = rr.Finish(ep, cfg, opts.Rules, fire)
 	} else {
-		fire := func(f rules.Firing) { r.fire(&f) }
+		fire := func(f rules.Firing) { r.sunk = f; r.fire(&r.sunk) }
 		if sc != nil {
 			fire = sc.fireValue
 		}
 		err = rules.RunContext(ctx, ep, cfg, opts.Rules, fire)
 	}
+	r.kinds.countsInto(o.Counts)
 	live, fired := r.live, r.fired
 	*r = episodeRun{} // holds nothing of this episode for the next
 	if err != nil {
@@ -295,7 +296,8 @@ type episodeRun struct {
 	ep     *replay.Episode
 	live   []rules.Firing // firings the live system logs too
 	fired  Fired
-	sunk   rules.Firing // the firing handed to o.Sink
+	sunk   rules.Firing // a firing rules.RunContext hands by value, kept here so fire's pointer does not escape
+	kinds  kindCounts   // o.Counts as the firings come, added to the map once (countsInto)
 	story  *storyBuilder
 	scorer *Scorer
 	judge  func(n int) bool
@@ -308,7 +310,7 @@ func (r *episodeRun) fire(f *rules.Firing) {
 	if ep.Live != nil && liveKind(ep, f) != "" {
 		r.live = appendFiring(r.live, f)
 	}
-	o.Counts[f.KindKey()]++
+	r.kinds.add(f)
 	switch f.Kind {
 	case rules.Termination:
 		o.Termination = &Termination{Turn: f.Turn, TurnsStuck: f.TurnsStuck, Score: f.Score}
@@ -328,10 +330,9 @@ func (r *episodeRun) fire(f *rules.Firing) {
 		r.scorer.Add(f)
 	}
 	if o.Sink != nil {
-		// Through an interface f would escape: a heap copy of each
-		// firing. One copy per episode instead.
-		r.sunk = *f
-		o.Sink.Firing(&r.sunk, o.AfterCut(f))
+		// f is reused for the next firing (ReadReplay.Finish's, or
+		// r.sunk): a sink copies what it keeps.
+		o.Sink.Firing(f, o.AfterCut(f))
 	}
 	if r.keep {
 		o.Firings = appendFiring(o.Firings, f)
@@ -537,4 +538,46 @@ func (r *Result) Class() string {
 		return ClassFalse
 	}
 	return ClassTerminated
+}
+
+// kindCounts counts an episode's firings by kind as they come, the kinds
+// of one episode few (a registered kind by its pointer, compared in a
+// short list): Outcome.Counts' map took a string hash and an assignment
+// at each firing (a steps log fires tens of thousands of times). A kind
+// outside the registry, or past the list's room, is counted by its key.
+type kindCounts struct {
+	kind  [16]*rules.Kind
+	n     [16]int
+	used  int
+	other map[string]int
+}
+
+func (c *kindCounts) add(f *rules.Firing) {
+	if f.Kind.Key() != "" && f.Kind.Rule() == f.Rule {
+		for i, k := range c.kind[:c.used] {
+			if k == f.Kind {
+				c.n[i]++
+				return
+			}
+		}
+		if c.used < len(c.kind) {
+			c.kind[c.used], c.n[c.used] = f.Kind, 1
+			c.used++
+			return
+		}
+	}
+	if c.other == nil {
+		c.other = map[string]int{}
+	}
+	c.other[f.KindKey()]++
+}
+
+// countsInto adds the counts to counts, keyed as Firing.KindKey keys them.
+func (c *kindCounts) countsInto(counts map[string]int) {
+	for i, k := range c.kind[:c.used] {
+		counts[k.Key()] += c.n[i]
+	}
+	for k, n := range c.other {
+		counts[k] += n
+	}
 }
