@@ -71,21 +71,9 @@ func TestBitLCSBytesAsPlain(t *testing.T) {
 	var mt, ref lcsMatcher
 	for it := range 1500 {
 		alpha := alphabets[it%len(alphabets)]
-		a := randomRunes(r, alpha, 1+r.IntN([]int{100, 400, 1500}[it%3]))
-		var b []rune
-		switch it % 4 {
-		case 0:
-			b = randomRunes(r, alpha, max(len(a)+r.IntN(60)-30, 1))
-		case 1:
-			b = mutate(r, a, alpha, r.IntN(len(a)/20+2))
-		default:
-			b = mutate(r, a, alpha, r.IntN(len(a)/4+2))
-		}
-		if len(b) == 0 {
+		a, b := lcsTestPair(r, alpha, it)
+		if b == nil {
 			continue
-		}
-		if len(a) > len(b) {
-			a, b = b, a
 		}
 		want := naiveLCS(a, b)
 		ab, bb := []byte(string(a)), []byte(string(b))

@@ -100,6 +100,28 @@ func (mt *lcsMatcher) bitLCSPlain(a, b []rune, cutoff int) (int, bool) {
 	return l, l >= cutoff
 }
 
+// lcsTestPair is case it's pair of texts over alpha, the shorter first:
+// one near (a few edits) or far (random, or many edits) from the other,
+// of 1 to 1,500 code points; b is nil when the edits left nothing.
+func lcsTestPair(r *rand.Rand, alpha []rune, it int) (a, b []rune) {
+	a = randomRunes(r, alpha, 1+r.IntN([]int{100, 400, 1500}[it%3]))
+	switch it % 4 {
+	case 0:
+		b = randomRunes(r, alpha, max(len(a)+r.IntN(60)-30, 1))
+	case 1:
+		b = mutate(r, a, alpha, r.IntN(len(a)/20+2))
+	default:
+		b = mutate(r, a, alpha, r.IntN(len(a)/4+2))
+	}
+	if len(b) == 0 {
+		return nil, nil
+	}
+	if len(a) > len(b) {
+		a, b = b, a
+	}
+	return a, b
+}
+
 // TestBitLCSRunsAsPlain holds bitLCS, which skips the band's update
 // between the columns where it can move, to the plain loop that updates
 // it after every column: the same result and the same bit vector, word
@@ -114,21 +136,9 @@ func TestBitLCSRunsAsPlain(t *testing.T) {
 	defer func() { shrinkFrom, seedForce = defaultShrink, 0 }()
 	for it := range 1500 {
 		alpha := alphabets[it%len(alphabets)]
-		a := randomRunes(r, alpha, 1+r.IntN([]int{100, 400, 1500}[it%3]))
-		var b []rune
-		switch it % 4 {
-		case 0:
-			b = randomRunes(r, alpha, max(len(a)+r.IntN(60)-30, 1))
-		case 1:
-			b = mutate(r, a, alpha, r.IntN(len(a)/20+2))
-		default:
-			b = mutate(r, a, alpha, r.IntN(len(a)/4+2))
-		}
-		if len(b) == 0 {
+		a, b := lcsTestPair(r, alpha, it)
+		if b == nil {
 			continue
-		}
-		if len(a) > len(b) {
-			a, b = b, a
 		}
 		want := naiveLCS(a, b)
 		shrinkFrom = []int{defaultShrink, 64}[it%2]
