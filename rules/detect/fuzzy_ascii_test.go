@@ -33,22 +33,5 @@ func TestASCIIBlocks(t *testing.T) {
 // TestCountRunesLongEveryPlace is TestCountRunesEveryPlace for texts long
 // enough to be measured by asciiBlocks first (up to 300 bytes).
 func TestCountRunesLongEveryPlace(t *testing.T) {
-	for n := asciiBlocksFrom - 4; n <= 300; n++ {
-		ascii := strings.Repeat("abcdefghij", 31)[:n]
-		check := func(s string) {
-			want := 0
-			for range s {
-				want++
-			}
-			if got, valid := countRunes(s); got != want || valid != utf8.ValidString(s) {
-				t.Fatalf("countRunes(%q) = %d %v, want %d %v", s, got, valid, want, utf8.ValidString(s))
-			}
-		}
-		check(ascii)
-		for i := range n + 1 {
-			for _, ins := range []string{"é", "€", "\xff", "\xe2\x82"} {
-				check(ascii[:i] + ins + ascii[i:])
-			}
-		}
-	}
+	countRunesEveryPlace(t, asciiBlocksFrom-4, 300)
 }

@@ -259,8 +259,16 @@ func FuzzCountRunes(f *testing.F) {
 // of two or three bytes, an invalid byte or a cut sequence at every
 // place.
 func TestCountRunesEveryPlace(t *testing.T) {
-	for n := range 81 {
-		ascii := strings.Repeat("abcdefghij", 9)[:n]
+	countRunesEveryPlace(t, 0, 80)
+}
+
+// countRunesEveryPlace checks countRunes against ranging over the text,
+// and its validity against utf8.ValidString, for ASCII texts of from to
+// to bytes with each insertion at every place.
+func countRunesEveryPlace(t *testing.T, from, to int) {
+	t.Helper()
+	for n := from; n <= to; n++ {
+		ascii := strings.Repeat("abcdefghij", to/10+1)[:n]
 		check := func(s string) {
 			want := 0
 			for range s {
