@@ -269,6 +269,9 @@ func (h *histogram) bound(o *histogram) int {
 // are told as soon as the counts of the listed side's code points past
 // the other's leave less than cutoff of its hn code points (on are o's).
 // It returns the sum and true when it is cutoff or more, else false.
+// Its choice of the listed side and its sum over the other code points
+// are bound's written out: shared (a listedFirst and a sharedOther, both
+// inlined) they cost 0.1-0.2% of a steps run's instructions (cachegrind).
 func (h *histogram) boundAtLeast(o *histogram, hn, on, cutoff int) (int, bool) {
 	if h.unlisted {
 		if o.unlisted {
