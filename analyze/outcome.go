@@ -553,7 +553,7 @@ type kindCounts struct {
 }
 
 func (c *kindCounts) add(f *rules.Firing) {
-	if f.Kind.Key() != "" && f.Kind.Rule() == f.Rule {
+	if f.OwnKind() {
 		for i, k := range c.kind[:c.used] {
 			if k == f.Kind {
 				c.n[i]++

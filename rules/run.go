@@ -50,10 +50,16 @@ type Firing struct {
 
 // KindKey is "rule/kind", the name outputs, counts and --fail-on use.
 func (f *Firing) KindKey() string {
-	if k := f.Kind.Key(); k != "" && f.Kind.rule == f.Rule {
-		return k // a registered kind's own string: no allocation per firing
+	if f.OwnKind() {
+		return f.Kind.key // a registered kind's own string: no allocation per firing
 	}
 	return f.Rule.Name + "/" + f.Kind.Name
+}
+
+// OwnKind says whether f's kind is registered as its own rule's, so that
+// f.Kind.Key() is its KindKey (and one kind pointer, one key).
+func (f *Firing) OwnKind() bool {
+	return f.Kind.key != "" && f.Kind.rule == f.Rule
 }
 
 // Env is what a Stepper sees besides its turn: the episode, the steppers
