@@ -320,7 +320,7 @@ func (d *FuzzyRepeat) Check(s *Step) (FuzzyFiring, bool) {
 			}
 			continue
 		}
-		shared, ok := cur.histogram().boundAtLeast(p.histogram(), cur.count, p.count, cutoff)
+		shared, ok := cur.histogram().boundAtLeast(p.histogram(), cutoff)
 		if !ok {
 			continue
 		}

@@ -13,9 +13,9 @@ type histogram struct {
 	// of a word as it is, without masking it.
 	ascii   [256]int32
 	present []uint8 // the ASCII code points counted, each once
-	// unlisted says present is not listed yet (setASCII of a long text):
-	// bound lists it when it needs it. Most such histograms are only
-	// ever the other side of a bound, which reads their counts alone.
+	// unlisted says present is not listed yet (setASCII): bound lists it
+	// when it needs it; boundAtLeast, fuzzy_repeat's, reads all the
+	// counts instead.
 	unlisted bool
 	other    map[rune]int32
 }
@@ -81,7 +81,7 @@ func setSymbols[T symbol](h *histogram, a []T) {
 // ASCII counts.
 //
 // The list of the code points present has room for 256 (setString writes
-// past its end; setASCII indexes it by a byte), made once.
+// past its end; listPresent indexes it by a byte), made once.
 func (h *histogram) empty() *[256]int32 {
 	a := &h.ascii
 	if h.unlisted || len(h.present) > 16 {
@@ -156,28 +156,17 @@ func (h *histogram) setString(s string) {
 }
 
 // setASCII is setString of an ASCII text (fuzzyEntry.ascii): no byte is
-// tested for the others, and a byte indexes the counts and the list as
-// it is (both 256 long), without a bounds check or a mask. A short
-// text's byte costs 11 instructions where setString's cost 19, a long
-// text's 3 where it cost 4.5. A byte that is not ASCII, which the caller
-// rules out, is counted where no bound reads it.
+// tested for the others, and a byte indexes the counts as it is (256
+// long), without a bounds check or a mask: some three instructions a
+// byte, where setString's cost 4.5. A byte that is not ASCII, which the
+// caller rules out, is counted where no bound reads it. The code points
+// present are not listed: boundAtLeast, fuzzy_repeat's only bound, reads
+// all 128 counts by vector (asciiShared), and bound lists them when it
+// needs them. Listed as they were counted, a short text's bytes cost
+// eleven instructions each.
 func (h *histogram) setASCII(s string) {
 	h.empty()
 	a := &h.ascii
-	if len(s) < setStringScanFrom {
-		// setString's short loop: at most 128 code points are listed,
-		// so k, a byte, indexes the list's 256 without wrapping.
-		p, k := (*[256]uint8)(h.present[:256]), uint8(0)
-		for i := 0; i < len(s); i++ {
-			c := s[i]
-			n := a[c]
-			p[k] = c
-			k += uint8(uint32(n-1) >> 31) // n == 0: counts are never negative
-			a[c] = n + 1
-		}
-		h.present = p[:k]
-		return
-	}
 	i := 0
 	for ; i+8 <= len(s); i += 8 {
 		// Each byte loaded on its own: its load is its zero extension,
@@ -264,42 +253,30 @@ func (h *histogram) bound(o *histogram) int {
 	return n
 }
 
-// boundAtLeast is bound where only a sum of cutoff or more matters:
-// fuzzy_repeat's pairs that fail the bound (most of those it computes)
-// are told as soon as the counts of the listed side's code points past
-// the other's leave less than cutoff of its hn code points (on are o's).
-// It returns the sum and true when it is cutoff or more, else false.
-// Its choice of the listed side and its sum over the other code points
-// are bound's written out: shared (a listedFirst and a sharedOther, both
-// inlined) they cost 0.1-0.2% of a steps run's instructions (cachegrind).
-func (h *histogram) boundAtLeast(o *histogram, hn, on, cutoff int) (int, bool) {
-	if h.unlisted {
-		if o.unlisted {
-			h.listPresent()
-			h.unlisted = false
-		} else {
-			h, o, hn = o, h, on
+// boundAtLeast is bound where only a sum of cutoff or more matters
+// (fuzzy_repeat's test before an LCS). It returns the sum and true when
+// it is cutoff or more, else false. The ASCII counts are summed by vector,
+// all 128 (asciiShared): neither side need be listed.
+func (h *histogram) boundAtLeast(o *histogram, cutoff int) (int, bool) {
+	n := asciiShared(&h.ascii, &o.ascii)
+	if len(h.other) != 0 && len(o.other) != 0 {
+		small, large := h.other, o.other
+		if len(small) > len(large) {
+			small, large = large, small
 		}
-	}
-	// left is what h may still count past o: the sum is at most hn less
-	// the excess counted so far.
-	left := hn - cutoff
-	for _, c := range h.present {
-		left -= int(max(h.ascii[c]-o.ascii[c], 0))
-		if left < 0 {
-			return 0, false
+		for r, c := range small {
+			n += int(min(c, large[r]))
 		}
-	}
-	n := cutoff + left // the ASCII sum, hn less the excess, less h's others
-	small, large := h.other, o.other
-	for _, c := range h.other {
-		n -= int(c)
-	}
-	if len(small) > len(large) {
-		small, large = large, small
-	}
-	for r, c := range small {
-		n += int(min(c, large[r]))
 	}
 	return n, n >= cutoff
+}
+
+// asciiSharedGo is asciiShared a code point at a time: the code of the
+// platforms without the vector loops, and their tests' reference.
+func asciiSharedGo(h, o *[256]int32) int {
+	n := 0
+	for c := range 128 {
+		n += int(min(h[c], o[c]))
+	}
+	return n
 }

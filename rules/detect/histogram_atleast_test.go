@@ -6,8 +6,8 @@ import (
 	"unicode/utf8"
 )
 
-// TestHistogramBoundAtLeast holds boundAtLeast, which stops once the
-// listed side's excess counts leave less than the cutoff, to bound: false
+// TestHistogramBoundAtLeast holds boundAtLeast, which sums all 128 ASCII
+// counts by vector (asciiShared) and lists neither side, to bound: false
 // exactly when bound is below the cutoff, bound itself otherwise, at
 // cutoffs around it and at the ends, both ways, for listed and unlisted
 // sides (setASCII) and sides with code points past ASCII (setString).
@@ -38,13 +38,13 @@ func TestHistogramBoundAtLeast(t *testing.T) {
 				continue
 			}
 			for _, way := range []bool{false, true} {
-				set(&h, a) // afresh: boundAtLeast lists an unlisted side
+				set(&h, a) // afresh, as bound lists an unlisted side
 				set(&o, b)
-				x, y, nx, ny := &h, &o, na, nb
+				x, y := &h, &o
 				if way {
-					x, y, nx, ny = y, x, ny, nx
+					x, y = y, x
 				}
-				n, ok := x.boundAtLeast(y, nx, ny, cutoff)
+				n, ok := x.boundAtLeast(y, cutoff)
 				if ok != (shared >= cutoff) || ok && n != shared {
 					t.Fatalf("boundAtLeast(%q, %q, cutoff %d, way %v) = %d %v, bound %d", a, b, cutoff, way, n, ok, shared)
 				}
