@@ -109,3 +109,108 @@ sloop:
 	MOVL	X3, AX
 	MOVQ	AX, ret+16(FP)
 	RET
+
+// countASCIIAVX2 and countASCIISSE2 (histogram_shared_amd64.go) clear
+// the 128 ASCII counts of a (32 and 16 bytes a store), then add one to
+// a[c] for each byte c of s: sixteen bytes a step, then eight, then one,
+// each byte's load its zero extension and its count one increment in
+// memory. A byte past ASCII indexes a's upper 128 counts (a is 256 long).
+#define COUNT1(off) \
+	MOVBLZX	off(SI), AX; \
+	INCL	(DI)(AX*4)
+
+#define COUNTBYTES \
+	CMPQ	CX, $16; \
+	JB	count8; \
+count16: \
+	COUNT1(0); COUNT1(1); COUNT1(2); COUNT1(3); \
+	COUNT1(4); COUNT1(5); COUNT1(6); COUNT1(7); \
+	COUNT1(8); COUNT1(9); COUNT1(10); COUNT1(11); \
+	COUNT1(12); COUNT1(13); COUNT1(14); COUNT1(15); \
+	ADDQ	$16, SI; \
+	SUBQ	$16, CX; \
+	CMPQ	CX, $16; \
+	JAE	count16; \
+count8: \
+	CMPQ	CX, $8; \
+	JB	count1; \
+	COUNT1(0); COUNT1(1); COUNT1(2); COUNT1(3); \
+	COUNT1(4); COUNT1(5); COUNT1(6); COUNT1(7); \
+	ADDQ	$8, SI; \
+	SUBQ	$8, CX; \
+count1: \
+	TESTQ	CX, CX; \
+	JZ	done; \
+count1loop: \
+	COUNT1(0); \
+	INCQ	SI; \
+	DECQ	CX; \
+	JNZ	count1loop; \
+done:
+
+// func countASCIIAVX2(a *[256]int32, s string)
+TEXT ·countASCIIAVX2(SB), NOSPLIT, $0-24
+	MOVQ	a+0(FP), DI
+	MOVQ	s_base+8(FP), SI
+	MOVQ	s_len+16(FP), CX
+	VPXOR	Y0, Y0, Y0
+	VMOVDQU	Y0, 0(DI)
+	VMOVDQU	Y0, 32(DI)
+	VMOVDQU	Y0, 64(DI)
+	VMOVDQU	Y0, 96(DI)
+	VMOVDQU	Y0, 128(DI)
+	VMOVDQU	Y0, 160(DI)
+	VMOVDQU	Y0, 192(DI)
+	VMOVDQU	Y0, 224(DI)
+	VMOVDQU	Y0, 256(DI)
+	VMOVDQU	Y0, 288(DI)
+	VMOVDQU	Y0, 320(DI)
+	VMOVDQU	Y0, 352(DI)
+	VMOVDQU	Y0, 384(DI)
+	VMOVDQU	Y0, 416(DI)
+	VMOVDQU	Y0, 448(DI)
+	VMOVDQU	Y0, 480(DI)
+	VZEROUPPER
+	COUNTBYTES
+	RET
+
+// func countASCIISSE2(a *[256]int32, s string)
+TEXT ·countASCIISSE2(SB), NOSPLIT, $0-24
+	MOVQ	a+0(FP), DI
+	MOVQ	s_base+8(FP), SI
+	MOVQ	s_len+16(FP), CX
+	PXOR	X0, X0
+	MOVOU	X0, 0(DI)
+	MOVOU	X0, 16(DI)
+	MOVOU	X0, 32(DI)
+	MOVOU	X0, 48(DI)
+	MOVOU	X0, 64(DI)
+	MOVOU	X0, 80(DI)
+	MOVOU	X0, 96(DI)
+	MOVOU	X0, 112(DI)
+	MOVOU	X0, 128(DI)
+	MOVOU	X0, 144(DI)
+	MOVOU	X0, 160(DI)
+	MOVOU	X0, 176(DI)
+	MOVOU	X0, 192(DI)
+	MOVOU	X0, 208(DI)
+	MOVOU	X0, 224(DI)
+	MOVOU	X0, 240(DI)
+	MOVOU	X0, 256(DI)
+	MOVOU	X0, 272(DI)
+	MOVOU	X0, 288(DI)
+	MOVOU	X0, 304(DI)
+	MOVOU	X0, 320(DI)
+	MOVOU	X0, 336(DI)
+	MOVOU	X0, 352(DI)
+	MOVOU	X0, 368(DI)
+	MOVOU	X0, 384(DI)
+	MOVOU	X0, 400(DI)
+	MOVOU	X0, 416(DI)
+	MOVOU	X0, 432(DI)
+	MOVOU	X0, 448(DI)
+	MOVOU	X0, 464(DI)
+	MOVOU	X0, 480(DI)
+	MOVOU	X0, 496(DI)
+	COUNTBYTES
+	RET

@@ -10,3 +10,12 @@ func asciiSharedFuncs() []asciiSharedFunc {
 	}
 	return fs
 }
+
+// countASCIIFuncs are the assembly loops this CPU runs.
+func countASCIIFuncs() []countASCIIFunc {
+	fs := []countASCIIFunc{{"countASCIISSE2", countASCIISSE2}}
+	if useAVX2 {
+		fs = append(fs, countASCIIFunc{"countASCIIAVX2", countASCIIAVX2})
+	}
+	return fs
+}

@@ -61,3 +61,42 @@ type asciiSharedFunc struct {
 	name string
 	f    func(h, o *[256]int32) int
 }
+
+// TestCountASCII holds countASCII and each assembly loop this CPU runs
+// (countASCIIFuncs) to countASCIIGo: every length from 0 to 300 (each
+// loop of sixteen, eight and one byte, and their ends), at every offset
+// of 0-7 into the text, over a few and over all byte values (a byte past
+// ASCII counted in the upper 128 as Go counts it), into counts left
+// nonzero by a text before (the 128 ASCII cleared, the rest added to).
+func TestCountASCII(t *testing.T) {
+	rng := rand.New(rand.NewPCG(24, 9))
+	funcs := append([]countASCIIFunc{{"countASCII", countASCII}}, countASCIIFuncs()...)
+	buf := make([]byte, 320)
+	var want, got, start [256]int32
+	for n := 0; n <= 300; n++ {
+		for off := range 8 {
+			kinds := []int{2, 40, 128, 256}[(n+off)%4]
+			for i := range buf {
+				buf[i] = byte(rng.IntN(kinds))
+			}
+			s := string(buf[off : off+n])
+			for c := range start {
+				start[c] = rng.Int32N(1000)
+			}
+			want = start
+			countASCIIGo(&want, s)
+			for _, f := range funcs {
+				got = start
+				f.f(&got, s)
+				if got != want {
+					t.Fatalf("%s(%q): counts differ from countASCIIGo's", f.name, s)
+				}
+			}
+		}
+	}
+}
+
+type countASCIIFunc struct {
+	name string
+	f    func(a *[256]int32, s string)
+}
