@@ -147,7 +147,11 @@ type FuzzyRepeat struct {
 	// prev holds the outputs kept, oldest first; an entry that leaves the
 	// window, or is not kept, is held in spare and its buffers reused by
 	// the next step.
-	prev    []*fuzzyEntry
+	prev []*fuzzyEntry
+	// counts are the code points of prev's outputs, in prev's order: the
+	// first pass over the window reads them alone, where it loaded each
+	// entry (fuzzy_window is at most 50).
+	counts  [64]int
 	spare   *fuzzyEntry
 	mt      *lcsMatcher // made at the first LCS an episode needs
 	scratch big.Int
@@ -238,6 +242,23 @@ func (d *FuzzyRepeat) within(total, m int) bool {
 	return d.withinWide(total, m)
 }
 
+// countRange returns the counts n of the outputs that pass the length
+// test with an output of c code points, within(c+n, min(c, n)), as the
+// interval [lo, hi]: for n <= c the test is num·c <= (twoDen-num)·n, for
+// n >= c it is num·n <= (twoDen-num)·c, solved for n. Exact while c is
+// under 2^31 and the threshold's num and twoDen are (smallBelow: the
+// products are then under 2^62); otherwise every count, a superset that
+// within, still tested, narrows.
+func (d *FuzzyRepeat) countRange(c int) (lo, hi int) {
+	if d.smallBelow == 0 || d.num64 == 0 || uint64(c) >= 1<<31 {
+		return 0, math.MaxInt
+	}
+	// rest >= twoDen/2 >= 1: num is at most twoDen/2 (the threshold at
+	// most 1), twoDen at least 2.
+	num, rest := d.num64, d.twoDen64-d.num64
+	return int((num*uint64(c) + rest - 1) / rest), int(rest * uint64(c) / num)
+}
+
 // withinWide is within for any threshold and lengths.
 func (d *FuzzyRepeat) withinWide(total, m int) bool {
 	if !d.fits64 {
@@ -285,21 +306,33 @@ func (d *FuzzyRepeat) Check(s *Step) (FuzzyFiring, bool) {
 	// An output equal to one kept (a loop's output, repeated) matches it
 	// at similarity 1, which no other beats and which the threshold (at
 	// most 1) admits: the latest such is the match, found without a
-	// histogram or an LCS.
-	for i := len(d.prev) - 1; i >= 0; i-- {
-		// The counts tested first, inline: most differ, and the call
-		// cost more than its test.
-		if p := d.prev[i]; p.count == cur.count && p.sameCodePoints(cur) {
-			found, best, bestNum, bestDen = true, p.n, 2*int64(p.count), 2*int64(p.count)
+	// histogram or an LCS. The same pass notes the outputs whose counts
+	// pass the length test (near, bit i for prev[i]): most fail it, and
+	// the pass over the counts alone, with the test solved for the
+	// other's count once (countRange), cost less than loading each entry
+	// and testing it again.
+	lo, hi := d.countRange(cur.count)
+	var near uint64
+	counts := d.counts[:len(d.prev)]
+	for i := len(counts) - 1; i >= 0; i-- {
+		n := counts[i]
+		if n == cur.count && d.prev[i].sameCodePoints(cur) {
+			found, best, bestNum, bestDen = true, d.prev[i].n, 2*int64(n), 2*int64(n)
 			break
+		}
+		if uint(n-lo) <= uint(hi-lo) {
+			near |= 1 << uint(i)
 		}
 	}
 	exact := found
-	for i := len(d.prev) - 1; i >= 0 && !exact; i-- {
+	for near != 0 && !exact {
+		i := bits.Len64(near) - 1 // the latest first
+		near &^= 1 << uint(i)
 		p := d.prev[i]
 		total := cur.count + p.count // > 0: neither is empty
 		// The LCS is at most the shorter text, then at most the code
-		// points the two share: most pairs fail the first, cheap test.
+		// points the two share: most pairs fail the first, cheap test
+		// (countRange, a superset of its passes, only spares it).
 		if !d.within(total, min(cur.count, p.count)) {
 			continue
 		}
@@ -344,10 +377,13 @@ func (d *FuzzyRepeat) Check(s *Step) (FuzzyFiring, bool) {
 		d.spare = d.prev[0]
 		copy(d.prev, d.prev[1:])
 		d.prev[len(d.prev)-1] = cur
+		copy(d.counts[:len(d.prev)], d.counts[1:len(d.prev)])
+		d.counts[len(d.prev)-1] = cur.count
 	} else {
 		if d.prev == nil {
 			d.prev = make([]*fuzzyEntry, 0, min(max(d.window, 1), 64)) // fuzzy_window is at most 50: made once, not grown
 		}
+		d.counts[len(d.prev)] = cur.count
 		d.prev = append(d.prev, cur)
 	}
 	if !found {

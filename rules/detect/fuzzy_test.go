@@ -366,6 +366,41 @@ func TestFuzzyWithin(t *testing.T) {
 	}
 }
 
+// TestFuzzyCountRange holds countRange, the length test solved for the
+// other output's count, to within itself: inside the range exactly when
+// within passes, for every count up to three times c+10 at small c and
+// around both ends and c at large c, for thresholds whose fractions fit
+// the exact path and for those that do not (then every count).
+func TestFuzzyCountRange(t *testing.T) {
+	for _, th := range []float64{0, 0.9, 0.95, 1, 0.5, 0.3333, 0.123456789, 0.999999999, 0.123456789012345678, 0.1234567890123456789e-3} {
+		d, err := NewFuzzyRepeat(FuzzyConfig{Threshold: th, Window: 5})
+		if err != nil {
+			t.Fatal(err)
+		}
+		check := func(c, n int) {
+			lo, hi := d.countRange(c)
+			in := lo <= n && n <= hi
+			pass := d.within(c+n, min(c, n))
+			if pass && !in || in && !pass && d.smallBelow != 0 && uint64(c) < 1<<31 {
+				t.Fatalf("threshold %v, counts %d and %d: range [%d, %d], within %v", th, c, n, lo, hi, pass)
+			}
+		}
+		for c := 1; c <= 300; c++ {
+			for n := 1; n <= 3*c+10; n++ {
+				check(c, n)
+			}
+		}
+		for _, c := range []int{1000, 4095, 65537, 1<<31 - 1, 1 << 31, 1 << 40} {
+			lo, hi := d.countRange(c)
+			for _, n := range []int{1, lo - 2, lo - 1, lo, lo + 1, lo + 2, c, hi - 2, hi - 1, hi, hi + 1, hi + 2, 1 << 45} {
+				if n >= 1 && n < 1<<50 {
+					check(c, n)
+				}
+			}
+		}
+	}
+}
+
 // logText is n bytes of log-like lines over a small vocabulary.
 func logText(r *rand.Rand, n int) string {
 	words := strings.Fields("the a request handler failed retry connection timeout user auth token " +
