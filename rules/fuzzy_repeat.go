@@ -68,7 +68,7 @@ func (s *fuzzyRepeat) Step(t *replay.Turn, env *Env) {
 	if !ok {
 		return
 	}
-	if f, ok := s.d.Check(st); ok {
-		env.Report(Firing{Turn: t.N, Rule: FuzzyRepeat, Kind: FuzzyLoop, Similarity: round4(f.Similarity), MatchedStep: f.MatchedStep})
+	if matched, similarity, ok := s.d.Match(st); ok {
+		env.Report(Firing{Turn: t.N, Rule: FuzzyRepeat, Kind: FuzzyLoop, Similarity: round4(similarity), MatchedStep: matched})
 	}
 }

@@ -283,8 +283,24 @@ func (d *FuzzyRepeat) Step(s Step) []FuzzyFiring {
 // step is not copied (some 70 bytes, four times a step for the rules
 // that read it).
 func (d *FuzzyRepeat) Check(s *Step) (FuzzyFiring, bool) {
-	if s.Output == "" {
+	best, similarity, ok := d.Match(s)
+	if !ok {
 		return FuzzyFiring{}, false
+	}
+	return FuzzyFiring{
+		Firing:      Firing{Step: s.N, Rule: "fuzzy_repeat", Kind: KindLoop, Origin: OriginGeneric},
+		MatchedStep: best,
+		Similarity:  similarity,
+	}, true
+}
+
+// Match is Check for a caller that makes its own firing: the matched
+// step and the similarity (rounded to 4 decimals), and whether the step
+// fires. Most steps do not, and Check's firing, some ten words, was
+// cleared for each.
+func (d *FuzzyRepeat) Match(s *Step) (matched int, similarity float64, fired bool) {
+	if s.Output == "" {
+		return 0, 0, false
 	}
 	cur := d.spare // all of it is set below
 	if cur == nil {
@@ -387,13 +403,9 @@ func (d *FuzzyRepeat) Check(s *Step) (FuzzyFiring, bool) {
 		d.prev = append(d.prev, cur)
 	}
 	if !found {
-		return FuzzyFiring{}, false
+		return 0, 0, false
 	}
-	return FuzzyFiring{
-		Firing:      Firing{Step: s.N, Rule: "fuzzy_repeat", Kind: KindLoop, Origin: OriginGeneric},
-		MatchedStep: best,
-		Similarity:  round4(bestNum, bestDen),
-	}, true
+	return best, round4(bestNum, bestDen), true
 }
 
 // nested says the shorter of a and b, valid UTF-8 both, is a common prefix
