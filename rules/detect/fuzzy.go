@@ -146,12 +146,16 @@ type FuzzyRepeat struct {
 	window int
 	// prev holds the outputs kept, oldest first; an entry that leaves the
 	// window, or is not kept, is held in spare and its buffers reused by
-	// the next step.
-	prev []*fuzzyEntry
-	// counts are the code points of prev's outputs, in prev's order: the
-	// first pass over the window reads them alone, where it loaded each
-	// entry (fuzzy_window is at most 50).
-	counts  [64]int
+	// the next step. prev is ring[start:], which slides along twice the
+	// window (the window moved back to its start once every window
+	// steps, where each step moved all of it by one).
+	prev  []*fuzzyEntry
+	ring  []*fuzzyEntry
+	start int
+	// counts are the code points of prev's outputs, at ring's places:
+	// the first pass over the window reads them alone, where it loaded
+	// each entry (fuzzy_window is at most 50).
+	counts  []int
 	spare   *fuzzyEntry
 	mt      *lcsMatcher // made at the first LCS an episode needs
 	scratch big.Int
@@ -329,7 +333,7 @@ func (d *FuzzyRepeat) Match(s *Step) (matched int, similarity float64, fired boo
 	// and testing it again.
 	lo, hi := d.countRange(cur.count)
 	var near uint64
-	counts := d.counts[:len(d.prev)]
+	counts := d.counts[d.start : d.start+len(d.prev)]
 	for i := len(counts) - 1; i >= 0; i-- {
 		n := counts[i]
 		if n == cur.count && d.prev[i].sameCodePoints(cur) {
@@ -389,18 +393,26 @@ func (d *FuzzyRepeat) Match(s *Step) (matched int, similarity float64, fired boo
 
 	if found {
 		d.spare = cur
-	} else if len(d.prev) == d.window {
+	} else if n := len(d.prev); n == d.window {
 		d.spare = d.prev[0]
-		copy(d.prev, d.prev[1:])
-		d.prev[len(d.prev)-1] = cur
-		copy(d.counts[:len(d.prev)], d.counts[1:len(d.prev)])
-		d.counts[len(d.prev)-1] = cur.count
-	} else {
-		if d.prev == nil {
-			d.prev = make([]*fuzzyEntry, 0, min(max(d.window, 1), 64)) // fuzzy_window is at most 50: made once, not grown
+		if d.start+n == len(d.ring) {
+			// At the ring's end: the window, less its oldest, moves
+			// back to its start.
+			copy(d.ring, d.ring[d.start+1:])
+			copy(d.counts, d.counts[d.start+1:])
+			d.start = 0
+		} else {
+			d.start++
 		}
-		d.counts[len(d.prev)] = cur.count
-		d.prev = append(d.prev, cur)
+		d.ring[d.start+n-1], d.counts[d.start+n-1] = cur, cur.count
+		d.prev = d.ring[d.start : d.start+n]
+	} else {
+		if d.ring == nil {
+			// fuzzy_window is at most 50: made once, not grown.
+			d.ring, d.counts = make([]*fuzzyEntry, 2*max(d.window, 1)), make([]int, 2*max(d.window, 1))
+		}
+		d.ring[d.start+n], d.counts[d.start+n] = cur, cur.count
+		d.prev = d.ring[d.start : d.start+n+1]
 	}
 	if !found {
 		return 0, 0, false
@@ -560,8 +572,8 @@ func (d *FuzzyRepeat) Release() {
 	if d.spare != nil {
 		freeFuzzyEntry(d.spare)
 	}
-	clear(d.prev)
-	d.prev, d.spare = d.prev[:0], nil
+	clear(d.ring)
+	d.prev, d.start, d.spare = d.ring[:0], 0, nil
 	if d.mt != nil {
 		freeMatcher(d.mt)
 		d.mt = nil

@@ -498,18 +498,32 @@ func (mt *lcsMatcher) newShrink(a, b []rune, budget, dlo, dhi int) *bandShrink {
 		return s
 	}
 	s.cb, s.lo, s.hi = grow(s.cb), grow(s.lo), grow(s.hi)
-	for _, r := range b {
-		s.cb[s.idx(r)]++
-	}
-	for _, r := range a {
-		s.lo[s.idx(r)]++
-	}
+	s.count(s.cb, b)
+	s.count(s.lo, a)
 	copy(s.hi, s.lo)
 	for c := range s.cb {
 		s.hLo += abs32(s.lo[c] - s.cb[c])
 	}
 	s.hHi = s.hLo
 	return s
+}
+
+// count adds one to counts at the index of each code point of rs: an
+// ASCII code point's index is read from a table of the 128, made once,
+// where idx tested the code point, then its row, for each (newShrink
+// counts two texts of 4096 code points or more).
+func (s *bandShrink) count(counts []int32, rs []rune) {
+	var index [128]int32
+	for c := range index {
+		index[c] = int32(s.idx(rune(c)))
+	}
+	for _, r := range rs {
+		if uint32(r) < 128 {
+			counts[index[r]]++
+			continue
+		}
+		counts[s.idx(r)]++
+	}
 }
 
 func (s *bandShrink) idx(r rune) int {
