@@ -74,3 +74,29 @@ func TestBuildToAsPlain(t *testing.T) {
 		check("bytes, in steps")
 	}
 }
+
+// TestBandShrinkCountAsIdx holds bandShrink.count, which reads an ASCII
+// code point's index from a table, to idx a code point at a time: the
+// same counts for texts of ASCII, of code points past it and mixed, with
+// code points of the pattern's rows and others.
+func TestBandShrinkCountAsIdx(t *testing.T) {
+	r := rand.New(rand.NewPCG(41, 43))
+	alphabets := [][]rune{[]rune("abc \n"), []rune("aé日\U0001F600 x\x00\x7f"), []rune("\u0080\u00ff\U0010FFFF")}
+	var mt lcsMatcher
+	for it := range 500 {
+		a := randomRunes(r, alphabets[it%3], 1+r.IntN(300))
+		b := randomRunes(r, alphabets[(it/3)%3], 1+r.IntN(300))
+		mt.build(a, (len(a)+63)/64)
+		s := &bandShrink{mt: &mt, other: mt.rows}
+		for _, text := range [][]rune{a, b} {
+			got, want := make([]int32, mt.rows+1), make([]int32, mt.rows+1)
+			s.count(got, text)
+			for _, c := range text {
+				want[s.idx(c)]++
+			}
+			if !slices.Equal(got, want) {
+				t.Fatalf("case %d: count(%q) = %v, want %v", it, string(text), got, want)
+			}
+		}
+	}
+}
