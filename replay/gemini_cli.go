@@ -87,6 +87,7 @@ type geminiReader struct {
 	failed    bool
 	lastLine  int
 	ix        valueIndex   // the record's, reused (recordRaw)
+	held      geminiHeld   // the messages held's hashes, replayed as read (find)
 	prev      geminiPrev   // the last message record, for one extending it (recordExtending)
 	copies    outputCopies // the steps' outputs (unquoteCopy) and actions
 	key       []byte       // a tool call's key as it is written (reduceFields)
@@ -274,6 +275,9 @@ func (g *geminiReader) addMsg(id string, view bool, m geminiReduced, line int) {
 		}
 	}
 	g.msgs = append(g.msgs, msg)
+	if g.speculate {
+		g.held.add(hash)
+	}
 	g.index(id)
 }
 
@@ -333,8 +337,11 @@ func (g *geminiReader) rewind(id string) {
 		return
 	}
 	for i := at; i < len(g.msgs); i++ {
-		if g.msgs[i] != nil {
-			delete(g.byID, g.msgs[i].id)
+		if m := g.msgs[i]; m != nil {
+			delete(g.byID, m.id)
+			if g.speculate {
+				g.held.drop(m.hash)
+			}
 			g.msgs[i] = nil
 		}
 	}
@@ -493,6 +500,7 @@ func (g *geminiReader) handOver(end int, add func(stepRecord) error) error {
 		msgs[i] = nil
 		if g.speculate {
 			g.handedID(m)
+			g.held.drop(m.hash)
 		}
 		if m.epoch != h.epoch {
 			h.prompt = h.prompt || h.epoch >= 0

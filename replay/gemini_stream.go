@@ -59,6 +59,7 @@ func (g *geminiReader) replaceMessages() {
 		return
 	}
 	g.msgs, g.byID = g.msgs[:0], nil
+	g.held = geminiHeld{}
 }
 
 // speculationFailed says a record changed a message already handed over.
@@ -152,6 +153,9 @@ func (g *geminiReader) find(id string, hash uint64) (int, bool) {
 	if g.byID != nil || !g.speculate {
 		i, ok := g.byID[id]
 		return i, ok
+	}
+	if !g.held.may(hash) {
+		return 0, false // a new message, most of them: no scan
 	}
 	for i := g.handedTo; i < len(g.msgs); i++ {
 		if m := g.msgs[i]; m != nil && m.hash == hash && m.id == id {
@@ -248,3 +252,16 @@ func (g *geminiReader) newMsg() *geminiMsg {
 	}
 	return &g.msgSlab.take(1)[0]
 }
+
+// geminiHeld counts the messages held, replayed as read, by their id
+// hashes' low six bits: a message new to the session (most messages a
+// recording adds) finds its count 0 seven times in eight (a window of
+// geminiWindow) and is not looked for, where find compared its hash with
+// each message held, a scan of the window for every message read.
+type geminiHeld [64]int32
+
+// add counts a message held from now on, drop one no longer held; may
+// says a message of that hash may be held.
+func (h *geminiHeld) add(hash uint64)      { h[hash&63]++ }
+func (h *geminiHeld) drop(hash uint64)     { h[hash&63]-- }
+func (h *geminiHeld) may(hash uint64) bool { return h[hash&63] != 0 }
