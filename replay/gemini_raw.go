@@ -144,10 +144,11 @@ func (g *geminiReader) unquoteCopy(v rawValue) (string, bool) {
 // plainASCII, where a search for a backslash and utf8.Valid (which goes
 // byte by byte through a string's last 8 bytes) made two calls.
 func jsUnquoteView(v rawValue) (string, bool) {
-	if v.Kind() == '"' {
-		if body := v[1 : len(v)-1]; plainASCII(body) || bytes.IndexByte(body, '\\') < 0 && utf8.Valid(body) {
-			return bytesString(body), true
-		}
+	if v.Kind() != '"' {
+		return "", false // most often absent (nil): no call to jsUnquote to say so
+	}
+	if body := v[1 : len(v)-1]; plainASCII(body) || bytes.IndexByte(body, '\\') < 0 && utf8.Valid(body) {
+		return bytesString(body), true
 	}
 	return jsUnquote(v)
 }
