@@ -186,25 +186,19 @@ func (g *geminiReader) readRecordRaw(ix *valueIndex, v rawValue, line int) ([]st
 // geminiFields are a record's members named by geminiRecordKeys.
 type geminiFields [9]rawValue
 
-// readFields is readRecordRaw on the record's fields, read.
+// readFields is readRecordRaw on the record's fields, read. The fields
+// are read from f where tested, not copied out first: a message record
+// (nearly every record read) tests two.
 func (g *geminiReader) readFields(ix *valueIndex, f *geminiFields, line int) ([]stepRecord, string) {
-	rewindTo, id, set, session, project, msgs, typ := f[0], f[1], f[2], f[3], f[4], f[5], f[6]
-	if to, ok := jsUnquoteView(rewindTo); ok { // only looked up
+	if to, ok := jsUnquoteView(f[0]); ok { // "$rewindTo", only looked up
 		g.rewind(to)
 		return nil, ""
 	}
-	if idText, ok := jsUnquoteView(id); ok {
-		g.addMsg(idText, true, g.reduceFields(ix, true, idText, true, typ, f[7], f[8]), line)
+	if idText, ok := jsUnquoteView(f[1]); ok {
+		g.addMsg(idText, true, g.reduceFields(ix, true, idText, true, f[6], f[7], f[8]), line)
 		return nil, ""
 	}
-	addAll := func(msgs rawValue) {
-		jsElems(ix, msgs, func(_ int, m rawValue) bool {
-			if r := g.reduceRaw(ix, m); r.isID {
-				g.addReduced(r.id, r, line)
-			}
-			return true
-		})
-	}
+	set, session, project, msgs, typ := f[2], f[3], f[4], f[5], f[6]
 	var sf [3]rawValue // none when set is not an object
 	jsFields(ix, set, geminiSetKeys, sf[:])
 	if set.Kind() == '{' && sf[2] == nil {
@@ -214,14 +208,14 @@ func (g *geminiReader) readFields(ix *valueIndex, f *geminiFields, line int) ([]
 		}
 		if sf[1].Kind() == '[' {
 			g.replaceMessages()
-			addAll(sf[1])
+			g.addAllRaw(ix, sf[1], line)
 		}
 		return nil, ""
 	}
 	hasSession, hasProject := session.Kind() == '"', project.Kind() == '"'
 	switch {
 	case hasSession && hasProject:
-		addAll(msgs)
+		g.addAllRaw(ix, msgs, line)
 		return nil, ""
 	case hasSession && msgs.Kind() == '[':
 		g.legacy = true
@@ -237,10 +231,21 @@ func (g *geminiReader) readFields(ix *valueIndex, f *geminiFields, line int) ([]
 			return true
 		})
 		return nil, ""
-	case typ != nil && id == nil:
+	case typ != nil && f[1] == nil:
 		return nil, "a Gemini CLI message without an id (the CLI's loader skips it)"
 	}
 	return nil, "not a Gemini CLI record (a message with an id, \"$set\", \"$rewindTo\" or the session's metadata)"
+}
+
+// addAllRaw adds the messages of msgs (an array, else none) that have an
+// id, as a record of the session's or a "$set" of its messages does.
+func (g *geminiReader) addAllRaw(ix *valueIndex, msgs rawValue, line int) {
+	jsElems(ix, msgs, func(_ int, m rawValue) bool {
+		if r := g.reduceRaw(ix, m); r.isID {
+			g.addReduced(r.id, r, line)
+		}
+		return true
+	})
 }
 
 // The members a "$set" record's value is read for, in one walk: a "$set"
