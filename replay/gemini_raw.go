@@ -24,6 +24,11 @@ func (g *geminiReader) recordRaw(raw []byte, line int) ([]stepRecord, string) {
 		g.lastLine = line // all readRecordRaw does with it
 		return nil, ""
 	}
+	return g.recordRead(raw, line)
+}
+
+// recordRead is recordRaw on a record that is not a touch.
+func (g *geminiReader) recordRead(raw []byte, line int) ([]stepRecord, string) {
 	if recs, reason, ok := g.recordExtending(raw, line); ok {
 		return recs, reason
 	}

@@ -65,9 +65,15 @@ func (g *geminiReader) replaceMessages() {
 // speculationFailed says a record changed a message already handed over.
 func (g *geminiReader) speculationFailed() bool { return g.failed }
 
-// recordReleased is recordRaw, with the steps released (release).
+// recordReleased is recordRaw, with the steps released (release). A
+// touch (geminiTouch, two records in five) changes no message: the
+// release after the record before it left none to release.
 func (g *geminiReader) recordReleased(raw []byte, line int) ([]stepRecord, string) {
-	recs, reason := g.recordRaw(raw, line)
+	if geminiTouch(raw) {
+		g.lastLine = line
+		return nil, ""
+	}
+	recs, reason := g.recordRead(raw, line)
 	if reason == "" {
 		recs = g.release(recs)
 	}
