@@ -428,7 +428,7 @@ func (g *geminiReader) finishEach(add func(stepRecord) error) error {
 	if g.flushIDs(); g.failed {
 		return errRereadWhole // a message handed over written again, told only now
 	}
-	if err := g.handOver(len(g.msgs), add); err != nil {
+	if err := g.handOver(len(g.msgs), func(r *stepRecord) error { return add(*r) }); err != nil {
 		return err
 	}
 	g.msgs, g.byID = nil, nil
@@ -457,11 +457,14 @@ type geminiHandOver struct {
 // in order, each message's live detections after it (those before any
 // message first), and lets go of their steps; a message handed over
 // while the session is read (speculate) keeps its id, by which a later
-// record that changes it is told.
-func (g *geminiReader) handOver(end int, add func(stepRecord) error) error {
+// record that changes it is told. A step is numbered in place, in its
+// message's steps (let go of once handed over), and handed to add by
+// its address: a step record is 17 words, which were copied twice more
+// on the way.
+func (g *geminiReader) handOver(end int, add func(*stepRecord) error) error {
 	h := &g.handed
 	var err error
-	step := func(r stepRecord) {
+	step := func(r *stepRecord) {
 		if err != nil {
 			return
 		}
@@ -480,7 +483,8 @@ func (g *geminiReader) handOver(end int, add func(stepRecord) error) error {
 			if !l.used {
 				l.used = true
 				g.liveUnused--
-				step(g.liveStep(l))
+				r := g.liveStep(l)
+				step(&r)
 			}
 		}
 		if ok {
@@ -509,8 +513,8 @@ func (g *geminiReader) handOver(end int, add func(stepRecord) error) error {
 		if m.prompt {
 			h.prompt = true
 		}
-		for _, r := range m.steps {
-			step(r)
+		for k := range m.steps {
+			step(&m.steps[k])
 		}
 		if m.id != "" {
 			emitLive(m.id)

@@ -41,7 +41,7 @@ func (g *geminiReader) release(recs []stepRecord) []stepRecord {
 		clear(g.released) // let go of their strings
 		recs = g.released[:0]
 	}
-	g.handOver(len(g.msgs)-geminiWindow, func(r stepRecord) error { recs = append(recs, r); return nil })
+	g.handOver(len(g.msgs)-geminiWindow, func(r *stepRecord) error { recs = append(recs, *r); return nil })
 	if reuse && cap(recs) <= geminiReleasedMax {
 		g.released = recs
 	}
