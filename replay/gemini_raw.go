@@ -270,9 +270,10 @@ func (g *geminiReader) reduceRaw(ix *valueIndex, m rawValue) geminiReduced {
 
 // reduceFields is reduceRaw on a message's fields, read, its id unquoted
 // (by the caller, which has it already for a message record). A gemini
-// message's steps are gathered in g.steps and copied out at their number
-// (into g.stepSlab): appended one by one, they grew (and were cleared)
-// two or three times.
+// message's steps are written into the array of the message it fills
+// (one let go of, newMsg, has one) while they fit in it, else gathered
+// in g.steps and copied out at their number (into g.stepSlab): appended
+// one by one, they grew (and were cleared) two or three times.
 func (g *geminiReader) reduceFields(ix *valueIndex, isObject bool, id string, isID bool, typ, content, calls rawValue) geminiReduced {
 	r := geminiReduced{msg: g.newMsg(), isObject: isObject, id: id, isID: isID}
 	switch geminiType(typ) {
@@ -286,7 +287,11 @@ func (g *geminiReader) reduceFields(ix *valueIndex, isObject bool, id string, is
 		}
 		r.msg.prompt = !fr && !r.isLive && text != "Please continue."
 	case "gemini":
-		steps := g.steps[:0]
+		// own: steps is the message's array, while the steps fit.
+		steps, own := r.msg.steps[:0], cap(r.msg.steps) > 0
+		if !own {
+			steps = g.steps[:0]
+		}
 		if text, _ := g.partsTextRaw(ix, content, true, false); text != "" {
 			steps = append(steps, stepRecord{info: StepInfo{Kind: StepMessage}, output: text, outCopied: true, hasText: true})
 		}
@@ -305,18 +310,23 @@ func (g *geminiReader) reduceFields(ix *valueIndex, isObject bool, id string, is
 			rec.output, rec.outCopied = g.callResultRaw(ix, cf[2], cf[3]), true
 			status, _ := jsUnquoteView(cf[4]) // only compared
 			rec.info.Error = status == "error"
+			if own && len(steps) == cap(steps) {
+				steps, own = append(g.steps[:0], steps...), false // gathered from here on
+			}
 			steps = append(steps, rec)
 			return true
 		})
-		if len(steps) > 0 {
+		if own {
+			r.msg.steps = steps
+		} else if len(steps) > 0 {
 			if cap(r.msg.steps) < len(steps) {
 				r.msg.steps = g.stepSlab.take(len(steps))
 			}
 			r.msg.steps = r.msg.steps[:len(steps)]
 			copy(r.msg.steps, steps)
 			clear(steps) // let go of their strings
+			g.steps = steps
 		}
-		g.steps = steps
 	}
 	return r
 }
