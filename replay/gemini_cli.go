@@ -87,6 +87,7 @@ type geminiReader struct {
 	failed    bool
 	lastLine  int
 	ix        valueIndex   // the record's, reused (recordRaw)
+	held      geminiHeld   // the messages held's hashes, replayed as read (find)
 	prev      geminiPrev   // the last message record, for one extending it (recordExtending)
 	copies    outputCopies // the steps' outputs (unquoteCopy) and actions
 	key       []byte       // a tool call's key as it is written (reduceFields)
@@ -274,6 +275,9 @@ func (g *geminiReader) addMsg(id string, view bool, m geminiReduced, line int) {
 		}
 	}
 	g.msgs = append(g.msgs, msg)
+	if g.speculate {
+		g.held.add(hash)
+	}
 	g.index(id)
 }
 
@@ -333,8 +337,11 @@ func (g *geminiReader) rewind(id string) {
 		return
 	}
 	for i := at; i < len(g.msgs); i++ {
-		if g.msgs[i] != nil {
-			delete(g.byID, g.msgs[i].id)
+		if m := g.msgs[i]; m != nil {
+			delete(g.byID, m.id)
+			if g.speculate {
+				g.held.drop(m.hash)
+			}
 			g.msgs[i] = nil
 		}
 	}
@@ -421,7 +428,7 @@ func (g *geminiReader) finishEach(add func(stepRecord) error) error {
 	if g.flushIDs(); g.failed {
 		return errRereadWhole // a message handed over written again, told only now
 	}
-	if err := g.handOver(len(g.msgs), add); err != nil {
+	if err := g.handOver(len(g.msgs), func(r *stepRecord) error { return add(*r) }); err != nil {
 		return err
 	}
 	g.msgs, g.byID = nil, nil
@@ -450,11 +457,14 @@ type geminiHandOver struct {
 // in order, each message's live detections after it (those before any
 // message first), and lets go of their steps; a message handed over
 // while the session is read (speculate) keeps its id, by which a later
-// record that changes it is told.
-func (g *geminiReader) handOver(end int, add func(stepRecord) error) error {
+// record that changes it is told. A step is numbered in place, in its
+// message's steps (let go of once handed over), and handed to add by
+// its address: a step record is 17 words, which were copied twice more
+// on the way.
+func (g *geminiReader) handOver(end int, add func(*stepRecord) error) error {
 	h := &g.handed
 	var err error
-	step := func(r stepRecord) {
+	step := func(r *stepRecord) {
 		if err != nil {
 			return
 		}
@@ -473,7 +483,8 @@ func (g *geminiReader) handOver(end int, add func(stepRecord) error) error {
 			if !l.used {
 				l.used = true
 				g.liveUnused--
-				step(g.liveStep(l))
+				r := g.liveStep(l)
+				step(&r)
 			}
 		}
 		if ok {
@@ -493,6 +504,7 @@ func (g *geminiReader) handOver(end int, add func(stepRecord) error) error {
 		msgs[i] = nil
 		if g.speculate {
 			g.handedID(m)
+			g.held.drop(m.hash)
 		}
 		if m.epoch != h.epoch {
 			h.prompt = h.prompt || h.epoch >= 0
@@ -501,8 +513,8 @@ func (g *geminiReader) handOver(end int, add func(stepRecord) error) error {
 		if m.prompt {
 			h.prompt = true
 		}
-		for _, r := range m.steps {
-			step(r)
+		for k := range m.steps {
+			step(&m.steps[k])
 		}
 		if m.id != "" {
 			emitLive(m.id)

@@ -24,6 +24,11 @@ func (g *geminiReader) recordRaw(raw []byte, line int) ([]stepRecord, string) {
 		g.lastLine = line // all readRecordRaw does with it
 		return nil, ""
 	}
+	return g.recordRead(raw, line)
+}
+
+// recordRead is recordRaw on a record that is not a touch.
+func (g *geminiReader) recordRead(raw []byte, line int) ([]stepRecord, string) {
 	if recs, reason, ok := g.recordExtending(raw, line); ok {
 		return recs, reason
 	}
@@ -144,10 +149,11 @@ func (g *geminiReader) unquoteCopy(v rawValue) (string, bool) {
 // plainASCII, where a search for a backslash and utf8.Valid (which goes
 // byte by byte through a string's last 8 bytes) made two calls.
 func jsUnquoteView(v rawValue) (string, bool) {
-	if v.Kind() == '"' {
-		if body := v[1 : len(v)-1]; plainASCII(body) || bytes.IndexByte(body, '\\') < 0 && utf8.Valid(body) {
-			return bytesString(body), true
-		}
+	if v.Kind() != '"' {
+		return "", false // most often absent (nil): no call to jsUnquote to say so
+	}
+	if body := v[1 : len(v)-1]; plainASCII(body) || bytes.IndexByte(body, '\\') < 0 && utf8.Valid(body) {
+		return bytesString(body), true
 	}
 	return jsUnquote(v)
 }
@@ -185,25 +191,19 @@ func (g *geminiReader) readRecordRaw(ix *valueIndex, v rawValue, line int) ([]st
 // geminiFields are a record's members named by geminiRecordKeys.
 type geminiFields [9]rawValue
 
-// readFields is readRecordRaw on the record's fields, read.
+// readFields is readRecordRaw on the record's fields, read. The fields
+// are read from f where tested, not copied out first: a message record
+// (nearly every record read) tests two.
 func (g *geminiReader) readFields(ix *valueIndex, f *geminiFields, line int) ([]stepRecord, string) {
-	rewindTo, id, set, session, project, msgs, typ := f[0], f[1], f[2], f[3], f[4], f[5], f[6]
-	if to, ok := jsUnquoteView(rewindTo); ok { // only looked up
+	if to, ok := jsUnquoteView(f[0]); ok { // "$rewindTo", only looked up
 		g.rewind(to)
 		return nil, ""
 	}
-	if idText, ok := jsUnquoteView(id); ok {
-		g.addMsg(idText, true, g.reduceFields(ix, true, idText, true, typ, f[7], f[8]), line)
+	if idText, ok := jsUnquoteView(f[1]); ok {
+		g.addMsg(idText, true, g.reduceFields(ix, true, idText, true, f[6], f[7], f[8]), line)
 		return nil, ""
 	}
-	addAll := func(msgs rawValue) {
-		jsElems(ix, msgs, func(_ int, m rawValue) bool {
-			if r := g.reduceRaw(ix, m); r.isID {
-				g.addReduced(r.id, r, line)
-			}
-			return true
-		})
-	}
+	set, session, project, msgs, typ := f[2], f[3], f[4], f[5], f[6]
 	var sf [3]rawValue // none when set is not an object
 	jsFields(ix, set, geminiSetKeys, sf[:])
 	if set.Kind() == '{' && sf[2] == nil {
@@ -213,14 +213,14 @@ func (g *geminiReader) readFields(ix *valueIndex, f *geminiFields, line int) ([]
 		}
 		if sf[1].Kind() == '[' {
 			g.replaceMessages()
-			addAll(sf[1])
+			g.addAllRaw(ix, sf[1], line)
 		}
 		return nil, ""
 	}
 	hasSession, hasProject := session.Kind() == '"', project.Kind() == '"'
 	switch {
 	case hasSession && hasProject:
-		addAll(msgs)
+		g.addAllRaw(ix, msgs, line)
 		return nil, ""
 	case hasSession && msgs.Kind() == '[':
 		g.legacy = true
@@ -236,10 +236,21 @@ func (g *geminiReader) readFields(ix *valueIndex, f *geminiFields, line int) ([]
 			return true
 		})
 		return nil, ""
-	case typ != nil && id == nil:
+	case typ != nil && f[1] == nil:
 		return nil, "a Gemini CLI message without an id (the CLI's loader skips it)"
 	}
 	return nil, "not a Gemini CLI record (a message with an id, \"$set\", \"$rewindTo\" or the session's metadata)"
+}
+
+// addAllRaw adds the messages of msgs (an array, else none) that have an
+// id, as a record of the session's or a "$set" of its messages does.
+func (g *geminiReader) addAllRaw(ix *valueIndex, msgs rawValue, line int) {
+	jsElems(ix, msgs, func(_ int, m rawValue) bool {
+		if r := g.reduceRaw(ix, m); r.isID {
+			g.addReduced(r.id, r, line)
+		}
+		return true
+	})
 }
 
 // The members a "$set" record's value is read for, in one walk: a "$set"
@@ -259,9 +270,10 @@ func (g *geminiReader) reduceRaw(ix *valueIndex, m rawValue) geminiReduced {
 
 // reduceFields is reduceRaw on a message's fields, read, its id unquoted
 // (by the caller, which has it already for a message record). A gemini
-// message's steps are gathered in g.steps and copied out at their number
-// (into g.stepSlab): appended one by one, they grew (and were cleared)
-// two or three times.
+// message's steps are written into the array of the message it fills
+// (one let go of, newMsg, has one) while they fit in it, else gathered
+// in g.steps and copied out at their number (into g.stepSlab): appended
+// one by one, they grew (and were cleared) two or three times.
 func (g *geminiReader) reduceFields(ix *valueIndex, isObject bool, id string, isID bool, typ, content, calls rawValue) geminiReduced {
 	r := geminiReduced{msg: g.newMsg(), isObject: isObject, id: id, isID: isID}
 	switch geminiType(typ) {
@@ -275,7 +287,11 @@ func (g *geminiReader) reduceFields(ix *valueIndex, isObject bool, id string, is
 		}
 		r.msg.prompt = !fr && !r.isLive && text != "Please continue."
 	case "gemini":
-		steps := g.steps[:0]
+		// own: steps is the message's array, while the steps fit.
+		steps, own := r.msg.steps[:0], cap(r.msg.steps) > 0
+		if !own {
+			steps = g.steps[:0]
+		}
 		if text, _ := g.partsTextRaw(ix, content, true, false); text != "" {
 			steps = append(steps, stepRecord{info: StepInfo{Kind: StepMessage}, output: text, outCopied: true, hasText: true})
 		}
@@ -294,18 +310,23 @@ func (g *geminiReader) reduceFields(ix *valueIndex, isObject bool, id string, is
 			rec.output, rec.outCopied = g.callResultRaw(ix, cf[2], cf[3]), true
 			status, _ := jsUnquoteView(cf[4]) // only compared
 			rec.info.Error = status == "error"
+			if own && len(steps) == cap(steps) {
+				steps, own = append(g.steps[:0], steps...), false // gathered from here on
+			}
 			steps = append(steps, rec)
 			return true
 		})
-		if len(steps) > 0 {
+		if own {
+			r.msg.steps = steps
+		} else if len(steps) > 0 {
 			if cap(r.msg.steps) < len(steps) {
 				r.msg.steps = g.stepSlab.take(len(steps))
 			}
 			r.msg.steps = r.msg.steps[:len(steps)]
 			copy(r.msg.steps, steps)
 			clear(steps) // let go of their strings
+			g.steps = steps
 		}
-		g.steps = steps
 	}
 	return r
 }

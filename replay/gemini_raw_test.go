@@ -253,3 +253,16 @@ func TestGeminiTouch(t *testing.T) {
 		}
 	}
 }
+
+// TestJSUnquoteViewNotString: jsUnquoteView reads a value that is not a
+// string (absent, a number, a literal, a container) as jsUnquote does,
+// which it no longer calls for one.
+func TestJSUnquoteViewNotString(t *testing.T) {
+	for _, v := range []rawValue{nil, {}, rawValue("null"), rawValue("0"), rawValue("-1.5"), rawValue("true"), rawValue("false"), rawValue("{}"), rawValue(`["a"]`), rawValue(`{"a":"b"}`)} {
+		got, ok := jsUnquoteView(v)
+		want, wantOK := jsUnquote(v)
+		if got != want || ok != wantOK {
+			t.Errorf("%q: jsUnquoteView %q %v, jsUnquote %q %v", v, got, ok, want, wantOK)
+		}
+	}
+}

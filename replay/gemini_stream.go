@@ -41,7 +41,7 @@ func (g *geminiReader) release(recs []stepRecord) []stepRecord {
 		clear(g.released) // let go of their strings
 		recs = g.released[:0]
 	}
-	g.handOver(len(g.msgs)-geminiWindow, func(r stepRecord) error { recs = append(recs, r); return nil })
+	g.handOver(len(g.msgs)-geminiWindow, func(r *stepRecord) error { recs = append(recs, *r); return nil })
 	if reuse && cap(recs) <= geminiReleasedMax {
 		g.released = recs
 	}
@@ -59,14 +59,21 @@ func (g *geminiReader) replaceMessages() {
 		return
 	}
 	g.msgs, g.byID = g.msgs[:0], nil
+	g.held = geminiHeld{}
 }
 
 // speculationFailed says a record changed a message already handed over.
 func (g *geminiReader) speculationFailed() bool { return g.failed }
 
-// recordReleased is recordRaw, with the steps released (release).
+// recordReleased is recordRaw, with the steps released (release). A
+// touch (geminiTouch, two records in five) changes no message: the
+// release after the record before it left none to release.
 func (g *geminiReader) recordReleased(raw []byte, line int) ([]stepRecord, string) {
-	recs, reason := g.recordRaw(raw, line)
+	if geminiTouch(raw) {
+		g.lastLine = line
+		return nil, ""
+	}
+	recs, reason := g.recordRead(raw, line)
 	if reason == "" {
 		recs = g.release(recs)
 	}
@@ -152,6 +159,9 @@ func (g *geminiReader) find(id string, hash uint64) (int, bool) {
 	if g.byID != nil || !g.speculate {
 		i, ok := g.byID[id]
 		return i, ok
+	}
+	if !g.held.may(hash) {
+		return 0, false // a new message, most of them: no scan
 	}
 	for i := g.handedTo; i < len(g.msgs); i++ {
 		if m := g.msgs[i]; m != nil && m.hash == hash && m.id == id {
@@ -248,3 +258,16 @@ func (g *geminiReader) newMsg() *geminiMsg {
 	}
 	return &g.msgSlab.take(1)[0]
 }
+
+// geminiHeld counts the messages held, replayed as read, by their id
+// hashes' low six bits: a message new to the session (most messages a
+// recording adds) finds its count 0 seven times in eight (a window of
+// geminiWindow) and is not looked for, where find compared its hash with
+// each message held, a scan of the window for every message read.
+type geminiHeld [64]int32
+
+// add counts a message held from now on, drop one no longer held; may
+// says a message of that hash may be held.
+func (h *geminiHeld) add(hash uint64)      { h[hash&63]++ }
+func (h *geminiHeld) drop(hash uint64)     { h[hash&63]-- }
+func (h *geminiHeld) may(hash uint64) bool { return h[hash&63] != 0 }
