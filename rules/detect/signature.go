@@ -149,7 +149,7 @@ func appendStructured(b []byte, output string) ([]byte, bool) {
 
 // appendFallback appends fallbackSignature(output) to b, byte by byte
 // while the first fallbackLen code points are ASCII (where lower case and
-// unicode.IsSpace are a byte's), through fallbackSignature otherwise.
+// unicode.IsSpace are a byte's), by code point otherwise.
 // Each byte is written as fallbackByte has it, the position moving on
 // but for a space after a space: no branch a byte but the test for
 // ASCII, where there were three and an append (a test of its capacity).
@@ -162,7 +162,7 @@ func appendFallback(b []byte, output string) []byte {
 	for i := 0; i < len(in); i++ {
 		v := int(fallbackByte[in[i]])
 		if v >= fallbackNotASCII {
-			return append(b[:start], fallbackSignature(output)...)
+			return appendFallbackRunes(b[:start], output)
 		}
 		space := v >> 8
 		out[w] = byte(v)
@@ -170,6 +170,30 @@ func appendFallback(b []byte, output string) []byte {
 		inSpace = space
 	}
 	return b[:start+w]
+}
+
+// appendFallbackRunes appends fallbackSignature(output) to b a code point
+// at a time, without its string and builder: signature_repeat makes an
+// output's signature again when the step before has another output (a
+// loop of several steps), and a step allocated when that output was not
+// ASCII. strings.ToLower lowers each code point alone, with an invalid
+// byte as utf8.RuneError, as unicode.ToLower does here.
+func appendFallbackRunes(b []byte, output string) []byte {
+	inSpace := false
+	for i, n := 0, 0; i < len(output) && n < fallbackLen; n++ {
+		r, size := utf8.DecodeRuneInString(output[i:])
+		i += size
+		if r = unicode.ToLower(r); unicode.IsSpace(r) {
+			if !inSpace {
+				b = append(b, '-')
+			}
+			inSpace = true
+			continue
+		}
+		inSpace = false
+		b = utf8.AppendRune(b, r)
+	}
+	return b
 }
 
 // fallbackByte[c] is what appendFallback writes for an ASCII byte c: c in

@@ -36,9 +36,13 @@ type SignatureFiring struct {
 
 // SignatureRepeat is the signature_repeat detector (RULES.md §8): it fires
 // at every step whose last Threshold signatures, its own included, are
-// equal. It keeps max(5, Threshold) signatures, as the design's window of 5
-// does, each in a buffer reused when the window moves on: a step
-// allocates only when it fires.
+// equal. Equality being transitive, those are equal when each of them
+// equals the one before: the detector counts the equal signatures in a
+// row ending at the latest step, which takes one comparison a step, with
+// the step before, and keeps two signatures (where it compared the step
+// with each of the Threshold-1 before it, in a ring of max(5, Threshold)),
+// each in a buffer reused from step to step: a step allocates only when
+// it fires.
 //
 // A signature's output part, a scan of the whole output, is made only
 // when the signature is compared with one of the same norm(action): two
@@ -47,14 +51,14 @@ type SignatureFiring struct {
 // steps of a log follow a step of another action and precede one.
 type SignatureRepeat struct {
 	threshold int
-	ring      []sigSlot // step n's signature in ring[n % len]
-	n         int       // steps seen
-	fired     string    // the signature of the last firing: a loop's next firing has it too
+	slots     [2]sigSlot // step n's signature in slots[n%2]
+	n         int        // steps seen
+	run       int        // equal signatures in a row, the latest step's last
+	fired     string     // the signature of the last firing: a loop's next firing has it too
 }
 
-// sigSlot is a step's signature in the ring, with the action and output
-// it was made from. The fields a step reads side by side, where four
-// slices of them cost a bounds test and a cache line each.
+// sigSlot is a step's signature, with the action and output it was made
+// from.
 type sigSlot struct {
 	sig            []byte
 	action, output string
@@ -65,33 +69,25 @@ type sigSlot struct {
 	whole bool
 }
 
-// sigReuse is how many of the latest signatures a step's action and
-// output are compared with before its signature is made: a loop repeats
-// a step, and the same two strings make the same signature.
-const sigReuse = 8
-
 // NewSignatureRepeat returns a detector with no history.
 func NewSignatureRepeat(c SignatureConfig) (*SignatureRepeat, error) {
 	if err := c.Validate(); err != nil {
 		return nil, err
 	}
-	ring := make([]sigSlot, max(5, c.Threshold))
-	if len(ring) <= 16 {
-		// The ring's first signatures in one block, sigCap bytes each (a
-		// short action and 50 code points fit): grown from nothing, byte
-		// by byte, they cost three allocations a step until the ring came
-		// round, most of a short episode's. A slot that needs more grows
-		// on its own (each is a full slice expression of the block).
-		block := make([]byte, len(ring)*sigCap)
-		for i := range ring {
-			ring[i].sig = block[i*sigCap : i*sigCap : (i+1)*sigCap]
-		}
+	d := &SignatureRepeat{threshold: c.Threshold}
+	// The two signatures in one block, sigCap bytes each (a short action
+	// and 50 code points fit): grown from nothing, byte by byte, they
+	// cost allocations at an episode's first steps, most of a short
+	// episode's. A slot that needs more grows on its own (each is a full
+	// slice expression of the block).
+	block := make([]byte, len(d.slots)*sigCap)
+	for i := range d.slots {
+		d.slots[i].sig = block[i*sigCap : i*sigCap : (i+1)*sigCap]
 	}
-	return &SignatureRepeat{threshold: c.Threshold, ring: ring}, nil
+	return d, nil
 }
 
-// sigCap is the room NewSignatureRepeat gives each of the ring's first
-// signatures.
+// sigCap is the room NewSignatureRepeat gives each signature.
 const sigCap = 96
 
 // Step adds a step's signature and returns the firing, if any.
@@ -102,14 +98,14 @@ func (d *SignatureRepeat) Step(s Step) []SignatureFiring {
 	return nil
 }
 
-// Reset forgets the steps seen, keeping the ring's memory (but a
+// Reset forgets the steps seen, keeping the signatures' memory (but a
 // signature's that outgrew sigCap by far): a detector starts another
 // episode as a new one would.
 func (d *SignatureRepeat) Reset() {
-	d.n, d.fired = 0, ""
-	for i := range d.ring {
-		if cap(d.ring[i].sig) > 16*sigCap {
-			d.ring[i].sig = nil
+	d.n, d.run, d.fired = 0, 0, ""
+	for i := range d.slots {
+		if cap(d.slots[i].sig) > 16*sigCap {
+			d.slots[i].sig = nil
 		}
 	}
 }
@@ -119,10 +115,8 @@ func (d *SignatureRepeat) Threshold() int { return d.threshold }
 
 // same says the signatures of slots a and b are equal, making their
 // output parts unless their actions tell them apart or their norm(action)
-// and output are both equal (then so are their signatures: 10,754 of
-// the 89,691 output parts the 100 MB steps log made were of such pairs,
-// steps of a loop further apart than sigReuse or told apart by an
-// action's case or spaces).
+// and output are both equal (then so are their signatures: steps of a
+// loop told apart by an action's case or spaces).
 func same(a, b *sigSlot) bool {
 	x, y := a.sig[:a.cut], b.sig[:b.cut]
 	if bytes.Equal(x, y) {
@@ -148,47 +142,27 @@ func (t *sigSlot) wholeSig() []byte {
 // Check is Step for a caller that reports the firing at once: a step
 // fires at most once, and Step's list of one allocated each time.
 func (d *SignatureRepeat) Check(s *Step) (SignatureFiring, bool) {
-	ring := d.ring
-	k := len(ring)
-	slot := d.n % k
-	cur := &ring[slot]
-	sig, made := cur.sig[:0], false
-	cut, whole := 0, false
-	// The ring's slots from the latest back, an index counted down
-	// (a division a slot cost as much as the comparison).
-	for i, j := 0, slot; i < min(d.n, k, sigReuse); i++ {
-		if j--; j < 0 {
-			j = k - 1
-		}
-		if t := &ring[j]; t.output == s.Output && t.action == s.Action {
-			if j == slot {
-				sig = cur.sig // already in place
-			} else {
-				sig = append(sig, t.sig...)
-			}
-			cut, whole, made = t.cut, t.whole, true
-			break
+	cur, prev := &d.slots[d.n&1], &d.slots[(d.n+1)&1]
+	if d.n > 0 && prev.output == s.Output && prev.action == s.Action {
+		// A loop repeats a step: the same two strings make the same
+		// signature, made once for the loop's firings.
+		*cur = sigSlot{sig: append(cur.sig[:0], prev.sig...), action: s.Action, output: s.Output, cut: prev.cut, whole: prev.whole}
+		d.run++
+	} else {
+		sig := appendNorm(cur.sig[:0], s.Action)
+		cut := len(sig)
+		*cur = sigSlot{sig: append(sig, '|'), action: s.Action, output: s.Output, cut: cut}
+		if d.n > 0 && same(prev, cur) {
+			d.run++
+		} else {
+			d.run = 1
 		}
 	}
-	if !made {
-		sig = appendNorm(sig, s.Action)
-		cut = len(sig)
-		sig = append(sig, '|')
-	}
-	*cur = sigSlot{sig: sig, action: s.Action, output: s.Output, cut: cut, whole: whole}
 	d.n++
-	if d.n < d.threshold {
+	if d.run < d.threshold {
 		return SignatureFiring{}, false
 	}
-	for i, j := 2, slot; i <= d.threshold; i++ {
-		if j--; j < 0 {
-			j = k - 1
-		}
-		if !same(&ring[j], cur) {
-			return SignatureFiring{}, false
-		}
-	}
-	sig = cur.wholeSig()        // compared, maybe not made
+	sig := cur.wholeSig()       // compared, maybe not made
 	if d.fired != string(sig) { // compared without a copy
 		d.fired = string(sig)
 	}
