@@ -172,6 +172,32 @@ func appendFallback(b []byte, output string) []byte {
 	return b[:start+w]
 }
 
+// fallbackDiffers says fallbackSignature(output) is not f, walking the
+// output as appendFallback does up to the first byte of its signature
+// that differs from f's; false when they are the same, or when it meets
+// a byte that is not ASCII first (the code points from there are lowered
+// by unicode, where the signature's bytes before them are the ASCII
+// bytes' own).
+func fallbackDiffers(f []byte, output string) bool {
+	in := output[:min(len(output), fallbackLen)]
+	w, inSpace := 0, 0
+	for i := 0; i < len(in); i++ {
+		v := int(fallbackByte[in[i]])
+		if v >= fallbackNotASCII {
+			return false
+		}
+		space := v >> 8
+		if space&inSpace == 0 {
+			if w == len(f) || f[w] != byte(v) {
+				return true
+			}
+			w++
+		}
+		inSpace = space
+	}
+	return w != len(f)
+}
+
 // appendFallbackRunes appends fallbackSignature(output) to b a code point
 // at a time, without its string and builder: signature_repeat makes an
 // output's signature again when the step before has another output (a

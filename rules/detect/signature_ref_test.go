@@ -354,3 +354,58 @@ func TestAppendFallbackBytes(t *testing.T) {
 	}
 	check("")
 }
+
+// TestFallbackDiffers holds fallbackDiffers to the fallback signatures
+// appendFallback makes: it must never say that two equal ones differ,
+// and must tell every pair apart whose output's first fallbackLen bytes
+// are ASCII. Each byte at each place of an output, after a space and
+// after a letter, against its neighbours' signatures, and random outputs
+// of white space, letters and bytes that are not ASCII, in pairs.
+func TestFallbackDiffers(t *testing.T) {
+	check := func(f, s string) {
+		t.Helper()
+		want := string(appendFallback(nil, s)) != f
+		got := fallbackDiffers([]byte(f), s)
+		ascii := true
+		for i := range min(len(s), fallbackLen) {
+			ascii = ascii && s[i] < utf8.RuneSelf
+		}
+		if got && !want || ascii && got != want {
+			t.Fatalf("fallbackDiffers(%q, %q) = %v, signature %q", f, s, got, appendFallback(nil, s))
+		}
+	}
+	for n := range fallbackLen + 3 {
+		for _, fill := range []string{"aB", "A ", " \t", "\n\r\v\f", "ab-"} {
+			base := []byte(strings.Repeat(fill, fallbackLen)[:n+1])
+			f := string(appendFallback(nil, string(base)))
+			for c := range 256 {
+				s := slices.Clone(base)
+				s[n] = byte(c)
+				check(f, string(s))
+				check(f, string(s)+"Zz ")
+				check(f, string(s[:n]))
+				check(string(appendFallback(nil, string(s))), string(base))
+			}
+		}
+	}
+	pieces := []string{" ", "  ", "\t", "\n", "\v\f\r", "\x1c", "\x85", "\u00a0", "\u2028", "é", "É", "\xff", "\u212a", "k", "K", "A", "a", "Word", "WORD", "x", "-", "_", "0"}
+	r := rand.New(rand.NewPCG(11, 24))
+	gen := func() string {
+		var b strings.Builder
+		for range r.IntN(40) {
+			b.WriteString(pieces[r.IntN(len(pieces))])
+		}
+		return b.String()
+	}
+	for range 50000 {
+		s, u := gen(), gen()
+		if r.IntN(2) == 0 {
+			u = s[:r.IntN(len(s)+1)] + u // a common prefix
+		}
+		check(string(appendFallback(nil, u)), s)
+		check(string(appendFallback(nil, s)), s)
+	}
+	check("", "")
+	check("-", " ")
+	check("", " ")
+}

@@ -64,9 +64,11 @@ type sigSlot struct {
 	action, output string
 	// cut is the length of the signature's norm(action), before its
 	// '|'; whole says its output's part is made (until then the
-	// signature ends at the '|').
-	cut   int
-	whole bool
+	// signature ends at the '|'); plain says that part is a fallback
+	// signature, and one no structured signature can be equal to (of
+	// another output, only a fallback the same).
+	cut          int
+	whole, plain bool
 }
 
 // NewSignatureRepeat returns a detector with no history.
@@ -116,14 +118,28 @@ func (d *SignatureRepeat) Threshold() int { return d.threshold }
 // same says the signatures of slots a and b are equal, making their
 // output parts unless their actions tell them apart or their norm(action)
 // and output are both equal (then so are their signatures: steps of a
-// loop told apart by an action's case or spaces).
+// loop told apart by an action's case or spaces). Of two outputs of one
+// action, the signature of one is made (one made already, else the
+// shorter), and when it is plain the other's is made only if its
+// fallback is the same: of the outputs a steps log compares that differ,
+// nearly all differ in their first 50 code points.
 func same(a, b *sigSlot) bool {
 	x, y := a.sig[:a.cut], b.sig[:b.cut]
-	if bytes.Equal(x, y) {
-		if a.output == b.output {
-			return true
+	if !bytes.Equal(x, y) {
+		if bytes.IndexByte(x, '|') < 0 && bytes.IndexByte(y, '|') < 0 {
+			return false
 		}
-	} else if bytes.IndexByte(x, '|') < 0 && bytes.IndexByte(y, '|') < 0 {
+		return bytes.Equal(a.wholeSig(), b.wholeSig())
+	}
+	if a.output == b.output {
+		return true
+	}
+	k, u := a, b
+	if !a.whole && (b.whole || len(b.output) < len(a.output)) {
+		k, u = b, a
+	}
+	k.wholeSig()
+	if !u.whole && k.plain && fallbackDiffers(k.sig[k.cut+1:], u.output) {
 		return false
 	}
 	return bytes.Equal(a.wholeSig(), b.wholeSig())
@@ -133,10 +149,21 @@ func same(a, b *sigSlot) bool {
 // if it is not made.
 func (t *sigSlot) wholeSig() []byte {
 	if !t.whole {
-		t.sig = appendOutputSignature(t.sig[:t.cut+1], t.output)
-		t.whole = true
+		b, ok := appendStructured(t.sig[:t.cut+1], t.output)
+		if !ok {
+			b = appendFallback(b, t.output)
+			t.plain = !structuredPrefix(b[t.cut+1:])
+		}
+		t.sig, t.whole = b, true
 	}
 	return t.sig
+}
+
+// structuredPrefix says a fallback signature starts as the structured
+// ones do: then an output whose fallback differs may still have a
+// structured signature equal to it ("ERROR:X-Y", and "Error: x at y").
+func structuredPrefix(f []byte) bool {
+	return bytes.HasPrefix(f, []byte("error:")) || bytes.HasPrefix(f, []byte("test-fail:")) || bytes.HasPrefix(f, []byte("file:"))
 }
 
 // Check is Step for a caller that reports the firing at once: a step
@@ -146,7 +173,7 @@ func (d *SignatureRepeat) Check(s *Step) (SignatureFiring, bool) {
 	if d.n > 0 && prev.output == s.Output && prev.action == s.Action {
 		// A loop repeats a step: the same two strings make the same
 		// signature, made once for the loop's firings.
-		*cur = sigSlot{sig: append(cur.sig[:0], prev.sig...), action: s.Action, output: s.Output, cut: prev.cut, whole: prev.whole}
+		*cur = sigSlot{sig: append(cur.sig[:0], prev.sig...), action: s.Action, output: s.Output, cut: prev.cut, whole: prev.whole, plain: prev.plain}
 		d.run++
 	} else {
 		sig := appendNorm(cur.sig[:0], s.Action)
