@@ -169,6 +169,21 @@ func structuredPrefix(f []byte) bool {
 // Check is Step for a caller that reports the firing at once: a step
 // fires at most once, and Step's list of one allocated each time.
 func (d *SignatureRepeat) Check(s *Step) (SignatureFiring, bool) {
+	sig, ok := d.Fires(s)
+	if !ok {
+		return SignatureFiring{}, false
+	}
+	return SignatureFiring{
+		Firing:    Firing{Step: s.N, Rule: "signature_repeat", Kind: KindLoop, Origin: OriginGeneric},
+		Signature: sig,
+	}, true
+}
+
+// Fires is Check for a caller that needs only the signature of the
+// firing: it adds the step's signature and says whether the step fires,
+// with the signature if it does (a step that does not fire was a zero
+// SignatureFiring written and copied).
+func (d *SignatureRepeat) Fires(s *Step) (sig string, ok bool) {
 	cur, prev := &d.slots[d.n&1], &d.slots[(d.n+1)&1]
 	if d.n > 0 && prev.output == s.Output && prev.action == s.Action {
 		// A loop repeats a step: the same two strings make the same
@@ -187,14 +202,10 @@ func (d *SignatureRepeat) Check(s *Step) (SignatureFiring, bool) {
 	}
 	d.n++
 	if d.run < d.threshold {
-		return SignatureFiring{}, false
+		return "", false
 	}
-	sig := cur.wholeSig()       // compared, maybe not made
-	if d.fired != string(sig) { // compared without a copy
-		d.fired = string(sig)
+	if b := cur.wholeSig(); d.fired != string(b) { // compared, maybe not made; compared without a copy
+		d.fired = string(b)
 	}
-	return SignatureFiring{
-		Firing:    Firing{Step: s.N, Rule: "signature_repeat", Kind: KindLoop, Origin: OriginGeneric},
-		Signature: d.fired,
-	}, true
+	return d.fired, true
 }
