@@ -1,6 +1,7 @@
 package detect
 
 import (
+	"encoding/binary"
 	"math/bits"
 	"slices"
 	"strings"
@@ -147,53 +148,108 @@ func appendStructured(b []byte, output string) ([]byte, bool) {
 	return b, false
 }
 
-// appendFallback appends fallbackSignature(output) to b, byte by byte
-// while the first fallbackLen code points are ASCII (where lower case and
-// unicode.IsSpace are a byte's), by code point otherwise.
-// Each byte is written as fallbackByte has it, the position moving on
-// but for a space after a space: no branch a byte but the test for
-// ASCII, where there were three and an append (a test of its capacity).
+// appendFallback appends fallbackSignature(output) to b, eight bytes at
+// a time or byte by byte while the first fallbackLen code points are
+// ASCII (where lower case and unicode.IsSpace are a byte's), by code
+// point otherwise. Each byte is written as fallbackByte has it, the
+// position moving on but for a space after a space: no branch a byte but
+// the test for ASCII, where there were three and an append (a test of
+// its capacity). Eight bytes with no space after a space are written at
+// once, as fallback64 has them (the walk a byte was most of the cost of
+// the signature of an output with no pattern's word).
 func appendFallback(b []byte, output string) []byte {
 	start := len(b)
 	in := output[:min(len(output), fallbackLen)]
 	b = slices.Grow(b, len(in))
 	out := b[start : start+len(in)]
 	w, inSpace := 0, 0
-	for i := 0; i < len(in); i++ {
-		v := int(fallbackByte[in[i]])
-		if v >= fallbackNotASCII {
-			return appendFallbackRunes(b[:start], output)
+	for i := 0; i < len(in); {
+		end := len(in)
+		if i+8 <= len(in) {
+			x := load64(in, i)
+			if sp := spaces64(x); x&ascii64 == 0 && sp&(sp<<8|uint64(inSpace)<<7) == 0 {
+				// w <= i: the eight bytes fit in out.
+				binary.LittleEndian.PutUint64(out[w:], fallback64(x, sp))
+				i, w, inSpace = i+8, w+8, int(sp>>63)
+				continue
+			}
+			end = i + 8 // a space after a space, or a byte that is not ASCII
 		}
-		space := v >> 8
-		out[w] = byte(v)
-		w += 1 - space&inSpace
-		inSpace = space
+		for ; i < end; i++ {
+			v := int(fallbackByte[in[i]])
+			if v >= fallbackNotASCII {
+				return appendFallbackRunes(b[:start], output)
+			}
+			space := v >> 8
+			out[w] = byte(v)
+			w += 1 - space&inSpace
+			inSpace = space
+		}
 	}
 	return b[:start+w]
 }
 
+// spaces64 has the high bit of each byte of x, eight ASCII bytes, that
+// is white space (' ' and '\t' to '\r'). Per byte, below 0x80: b+0x7f
+// has its high bit set unless b is 0 (b the byte of x^' '),
+// x+0x80-'\t' when x >= '\t' and x+0x80-'\r'-1 when x > '\r', none
+// carrying into the next byte.
+func spaces64(x uint64) uint64 {
+	const ones, low7 = 0x0101010101010101, 0x7f7f7f7f7f7f7f7f
+	b := x ^ (ones * ' ')
+	return ^((b+low7)|b)&ascii64 | (x+ones*(0x80-'\t'))&^(x+ones*(0x80-'\r'-1))&ascii64
+}
+
+// fallback64 is what appendFallback writes for x, eight ASCII bytes of
+// which sp (spaces64) marks the white space, when none is white space
+// after white space: each byte lowered, and '-' for white space (whose
+// bytes are no letters). The callers test x and sp, where a function
+// that did was not inlined: sp&(sp<<8|inSpace<<7) is 0 when no byte is
+// white space after white space, inSpace (1 or 0) saying the byte before
+// x is.
+func fallback64(x, sp uint64) uint64 {
+	const ones = 0x0101010101010101
+	m := (sp >> 7) * 0xff
+	return (x|upper64(x))&^m | m&(ones*'-')
+}
+
 // fallbackDiffers says fallbackSignature(output) is not f, walking the
 // output as appendFallback does up to the first byte of its signature
-// that differs from f's; false when they are the same, or when it meets
-// a byte that is not ASCII first (the code points from there are lowered
-// by unicode, where the signature's bytes before them are the ASCII
-// bytes' own).
+// that differs from f's, eight at a time as fallback64 has them or one
+// at a time; false when they are the same, or when it meets a byte that
+// is not ASCII first (the code points from there are lowered by unicode,
+// where the signature's bytes before them are the ASCII bytes' own).
 func fallbackDiffers(f []byte, output string) bool {
 	in := output[:min(len(output), fallbackLen)]
 	w, inSpace := 0, 0
-	for i := 0; i < len(in); i++ {
-		v := int(fallbackByte[in[i]])
-		if v >= fallbackNotASCII {
-			return false
-		}
-		space := v >> 8
-		if space&inSpace == 0 {
-			if w == len(f) || f[w] != byte(v) {
-				return true
+	for i := 0; i < len(in); {
+		end := len(in)
+		if i+8 <= len(in) {
+			x := load64(in, i)
+			if sp := spaces64(x); x&ascii64 == 0 && sp&(sp<<8|uint64(inSpace)<<7) == 0 {
+				// The eight bytes are the signature's from w on.
+				if w+8 > len(f) || fallback64(x, sp) != binary.LittleEndian.Uint64(f[w:]) {
+					return true
+				}
+				i, w, inSpace = i+8, w+8, int(sp>>63)
+				continue
 			}
-			w++
+			end = i + 8
 		}
-		inSpace = space
+		for ; i < end; i++ {
+			v := int(fallbackByte[in[i]])
+			if v >= fallbackNotASCII {
+				return false
+			}
+			space := v >> 8
+			if space&inSpace == 0 {
+				if w == len(f) || f[w] != byte(v) {
+					return true
+				}
+				w++
+			}
+			inSpace = space
+		}
 	}
 	return w != len(f)
 }
