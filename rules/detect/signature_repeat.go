@@ -1,6 +1,9 @@
 package detect
 
-import "bytes"
+import (
+	"bytes"
+	"strings"
+)
 
 // SignatureConfig configures signature_repeat.
 type SignatureConfig struct {
@@ -48,7 +51,9 @@ type SignatureFiring struct {
 // when the signature is compared with one of the same norm(action): two
 // signatures whose actions differ differ, when neither action holds a
 // '|' (the first '|' of each is then the one after the action). Most
-// steps of a log follow a step of another action and precede one.
+// steps of a log follow a step of another action and precede one, and
+// most actions are told apart from the one before by their first bytes
+// (actionsDiffer), without their norm(action).
 type SignatureRepeat struct {
 	threshold int
 	slots     [2]sigSlot // step n's signature in slots[n%2]
@@ -63,12 +68,13 @@ type sigSlot struct {
 	sig            []byte
 	action, output string
 	// cut is the length of the signature's norm(action), before its
-	// '|'; whole says its output's part is made (until then the
-	// signature ends at the '|'); plain says that part is a fallback
-	// signature, and one no structured signature can be equal to (of
-	// another output, only a fallback the same).
-	cut          int
-	whole, plain bool
+	// '|', once normed says it is made (sig is empty until then); whole
+	// says its output's part is made (until then the signature ends at
+	// the '|'); plain says that part is a fallback signature, and one no
+	// structured signature can be equal to (of another output, only a
+	// fallback the same); bar says the action holds a '|'.
+	cut                       int
+	normed, whole, plain, bar bool
 }
 
 // NewSignatureRepeat returns a detector with no history.
@@ -116,20 +122,26 @@ func (d *SignatureRepeat) Reset() {
 func (d *SignatureRepeat) Threshold() int { return d.threshold }
 
 // same says the signatures of slots a and b are equal, making their
-// output parts unless their actions tell them apart or their norm(action)
-// and output are both equal (then so are their signatures: steps of a
-// loop told apart by an action's case or spaces). Of two outputs of one
-// action, the signature of one is made (one made already, else the
-// shorter), and when it is plain the other's is made only if its
-// fallback is the same: of the outputs a steps log compares that differ,
-// nearly all differ in their first 50 code points.
+// norm(action) unless their actions are the same strings or tell them
+// apart by their first bytes, and their output parts unless their
+// actions tell them apart or their norm(action) and output are both
+// equal (then so are their signatures: steps of a loop told apart by an
+// action's case or spaces). Of two outputs of one action, the signature
+// of one is made (one made already, else the shorter), and when it is
+// plain the other's is made only if its fallback is the same: of the
+// outputs a steps log compares that differ, nearly all differ in their
+// first 50 code points.
 func same(a, b *sigSlot) bool {
-	x, y := a.sig[:a.cut], b.sig[:b.cut]
-	if !bytes.Equal(x, y) {
-		if bytes.IndexByte(x, '|') < 0 && bytes.IndexByte(y, '|') < 0 {
+	if a.action != b.action {
+		if !a.bar && !b.bar && actionsDiffer(a.action, b.action) {
 			return false
 		}
-		return bytes.Equal(a.wholeSig(), b.wholeSig())
+		if x, y := a.norm(), b.norm(); !bytes.Equal(x, y) {
+			if !a.bar && !b.bar {
+				return false
+			}
+			return bytes.Equal(a.wholeSig(), b.wholeSig())
+		}
 	}
 	if a.output == b.output {
 		return true
@@ -145,10 +157,56 @@ func same(a, b *sigSlot) bool {
 	return bytes.Equal(a.wholeSig(), b.wholeSig())
 }
 
+// actionsDiffer says norm(a) is not norm(b), from their first bytes up
+// to the first that differs as fallbackByte has them (in lower case,
+// white space all one), when it can: when neither starts with white
+// space and the bytes up to it are ASCII, a byte that differs, or a
+// prefix that the other goes on from with a byte that is no white space,
+// makes norms that differ there, at a white space before, or in length
+// (strings.ToLower keeps an ASCII prefix as its bytes in lower case;
+// TrimSpace cuts an action only at white space). False when the bytes do
+// not tell.
+func actionsDiffer(a, b string) bool {
+	if len(a) == 0 || len(b) == 0 || fallbackByte[a[0]] >= 1<<8 || fallbackByte[b[0]] >= 1<<8 {
+		return false // white space, or a byte that is not ASCII
+	}
+	for k := 0; ; k++ {
+		if k == len(a) || k == len(b) {
+			if len(a) == len(b) {
+				return false // the same in lower case
+			}
+			c := a[k:]
+			if k == len(a) {
+				c = b[k:]
+			}
+			return fallbackByte[c[0]] < 1<<8
+		}
+		x, y := fallbackByte[a[k]], fallbackByte[b[k]]
+		if x >= fallbackNotASCII || y >= fallbackNotASCII {
+			return false
+		}
+		if x != y {
+			return true // one at least no white space: fallbackByte has one value for all
+		}
+	}
+}
+
+// norm returns the slot's norm(action), making it (and the '|' after it)
+// first if it is not made.
+func (t *sigSlot) norm() []byte {
+	if !t.normed {
+		b := appendNorm(t.sig[:0], t.action)
+		t.cut, t.normed = len(b), true
+		t.sig = append(b, '|')
+	}
+	return t.sig[:t.cut]
+}
+
 // wholeSig returns the slot's signature, making its output's part first
 // if it is not made.
 func (t *sigSlot) wholeSig() []byte {
 	if !t.whole {
+		t.norm()
 		b, ok := appendStructured(t.sig[:t.cut+1], t.output)
 		if !ok {
 			b = appendFallback(b, t.output)
@@ -188,12 +246,15 @@ func (d *SignatureRepeat) Fires(s *Step) (sig string, ok bool) {
 	if d.n > 0 && prev.output == s.Output && prev.action == s.Action {
 		// A loop repeats a step: the same two strings make the same
 		// signature, made once for the loop's firings.
-		*cur = sigSlot{sig: append(cur.sig[:0], prev.sig...), action: s.Action, output: s.Output, cut: prev.cut, whole: prev.whole, plain: prev.plain}
+		sig := cur.sig[:0]
+		if prev.normed {
+			sig = append(sig, prev.sig...)
+		}
+		*cur = sigSlot{sig: sig, action: s.Action, output: s.Output, cut: prev.cut,
+			normed: prev.normed, whole: prev.whole, plain: prev.plain, bar: prev.bar}
 		d.run++
 	} else {
-		sig := appendNorm(cur.sig[:0], s.Action)
-		cut := len(sig)
-		*cur = sigSlot{sig: append(sig, '|'), action: s.Action, output: s.Output, cut: cut}
+		*cur = sigSlot{sig: cur.sig[:0], action: s.Action, output: s.Output, bar: strings.IndexByte(s.Action, '|') >= 0}
 		if d.n > 0 && same(prev, cur) {
 			d.run++
 		} else {

@@ -1,0 +1,62 @@
+package detect
+
+import (
+	"math/rand/v2"
+	"strings"
+	"testing"
+)
+
+// TestActionsDiffer holds actionsDiffer to norm: it must never say that
+// actions of the same norm(action) differ. Pairs of actions made of
+// letters in either case, white space inside, at the start and at the
+// end (ASCII and not: U+00A0, U+2028), the Kelvin sign (whose lower case
+// is an ASCII k), other bytes that are not ASCII, '|' and the bytes
+// around the letters'; every pair of a list and random pairs, each
+// against itself changed at one place.
+func TestActionsDiffer(t *testing.T) {
+	check := func(a, b string) {
+		t.Helper()
+		if actionsDiffer(a, b) && norm(a) == norm(b) {
+			t.Fatalf("actionsDiffer(%q, %q), norms %q", a, b, norm(a))
+		}
+		if actionsDiffer(b, a) && norm(a) == norm(b) {
+			t.Fatalf("actionsDiffer(%q, %q), norms %q", b, a, norm(a))
+		}
+	}
+	list := []string{"", " ", "a", "A", "ab", "aB", "a ", "a\t", " a", "a b", "a\tb", "a  b", "A B ", "ab\u00a0", "a\u00a0",
+		"k", "K", "\u212a", "a\u212a", "ak", "aK", "é", "É", "aé", "aÉ", "\xff", "a\xff", "a|b", "A|B", "a|", "@", "`", "[", "{",
+		"run_tests", "RUN_TESTS", "run_tests ", " run_tests", "run_tests\n", "run_tests\u2028", "run_test", "run_testS"}
+	for _, a := range list {
+		for _, b := range list {
+			check(a, b)
+		}
+	}
+	pieces := []string{" ", "\t", "\n", "\u00a0", "\u2028", "\u0085", "a", "A", "k", "K", "\u212a", "é", "É", "İ", "i", "\xff", "|", "@", "`", "z", "Z", "_"}
+	r := rand.New(rand.NewPCG(13, 24))
+	for range 200000 {
+		var b strings.Builder
+		for range r.IntN(8) {
+			b.WriteString(pieces[r.IntN(len(pieces))])
+		}
+		a := b.String()
+		check(a, strings.ToUpper(a))
+		check(a, strings.TrimSpace(a))
+		if len(a) > 0 {
+			i := r.IntN(len(a))
+			check(a, a[:i]+pieces[r.IntN(len(pieces))]+a[i+1:])
+			check(a, a[:i])
+			check(a, a[:i]+pieces[r.IntN(len(pieces))])
+		}
+	}
+}
+
+// TestSignatureRepeatActions: steps whose actions differ by case, by
+// white space at their ends or inside, by a '|' or by a byte that is not
+// ASCII, told apart by actionsDiffer or by their norm(action), fire as a
+// detector that makes every signature afresh would.
+func TestSignatureRepeatActions(t *testing.T) {
+	actions := []string{"run_tests", "RUN_TESTS", "run_tests ", " run_tests", "run_tests\u00a0", "run tests", "run\ttests", "run_test",
+		"run_tests|x", "run_tests|", "run_tests|X", "\u212a", "k", "K", "", " ", "a|b", "a", "x"}
+	outputs := []string{"ok", "b|ok", "|x", "x", "Error: x at y", "ERROR:X-Y", "", "b"}
+	checkSignatureRepeatRandom(t, rand.New(rand.NewPCG(15, 16)), actions, outputs)
+}
