@@ -121,31 +121,32 @@ func (d *SignatureRepeat) Reset() {
 // Threshold is the configuration's signature_threshold.
 func (d *SignatureRepeat) Threshold() int { return d.threshold }
 
-// same says the signatures of slots a and b are equal, making their
-// norm(action) unless their actions are the same strings or tell them
-// apart by their first bytes, and their output parts unless their
-// actions tell them apart or their norm(action) and output are both
-// equal (then so are their signatures: steps of a loop told apart by an
-// action's case or spaces). Of two outputs of one action, the signature
-// of one is made (one made already, else the shorter), and when it is
-// plain the other's is made only if its fallback is the same: of the
-// outputs a steps log compares that differ, nearly all differ in their
-// first 50 code points.
-func same(a, b *sigSlot) bool {
-	if a.action != b.action {
-		if !a.bar && !b.bar && actionsDiffer(a.action, b.action) {
+// sameOtherAction says the signatures of slots a and b, whose actions
+// are not the same strings, are equal, making their norm(action) unless
+// actionsDiffer tells them apart by their first bytes, and their output
+// parts unless their norm(action) tells them apart (or it and their
+// outputs are equal: steps of a loop told apart by an action's case or
+// spaces).
+func sameOtherAction(a, b *sigSlot) bool {
+	if !a.bar && !b.bar && actionsDiffer(a.action, b.action) {
+		return false
+	}
+	if x, y := a.norm(), b.norm(); !bytes.Equal(x, y) {
+		if !a.bar && !b.bar {
 			return false
 		}
-		if x, y := a.norm(), b.norm(); !bytes.Equal(x, y) {
-			if !a.bar && !b.bar {
-				return false
-			}
-			return bytes.Equal(a.wholeSig(), b.wholeSig())
-		}
+		return bytes.Equal(a.wholeSig(), b.wholeSig())
 	}
-	if a.output == b.output {
-		return true
-	}
+	return a.output == b.output || sameOutput(a, b)
+}
+
+// sameOutput says the signatures of slots a and b, of one norm(action)
+// and outputs that differ, are equal: the signature of one is made (one
+// made already, else the shorter), and when it is plain the other's is
+// made only if its fallback is the same (of the outputs a steps log
+// compares that differ, nearly all differ in their first 50 code
+// points).
+func sameOutput(a, b *sigSlot) bool {
 	k, u := a, b
 	if !a.whole && (b.whole || len(b.output) < len(a.output)) {
 		k, u = b, a
@@ -243,19 +244,30 @@ func (d *SignatureRepeat) Check(s *Step) (SignatureFiring, bool) {
 // SignatureFiring written and copied).
 func (d *SignatureRepeat) Fires(s *Step) (sig string, ok bool) {
 	cur, prev := &d.slots[d.n&1], &d.slots[(d.n+1)&1]
-	if d.n > 0 && prev.output == s.Output && prev.action == s.Action {
+	switch sig := cur.sig[:0]; {
+	case d.n == 0 || prev.action != s.Action:
+		*cur = sigSlot{sig: sig, action: s.Action, output: s.Output, bar: strings.IndexByte(s.Action, '|') >= 0}
+		if d.n > 0 && sameOtherAction(prev, cur) {
+			d.run++
+		} else {
+			d.run = 1
+		}
+	case prev.output == s.Output:
 		// A loop repeats a step: the same two strings make the same
 		// signature, made once for the loop's firings.
-		sig := cur.sig[:0]
 		if prev.normed {
 			sig = append(sig, prev.sig...)
 		}
 		*cur = sigSlot{sig: sig, action: s.Action, output: s.Output, cut: prev.cut,
 			normed: prev.normed, whole: prev.whole, plain: prev.plain, bar: prev.bar}
 		d.run++
-	} else {
-		*cur = sigSlot{sig: cur.sig[:0], action: s.Action, output: s.Output, bar: strings.IndexByte(s.Action, '|') >= 0}
-		if d.n > 0 && same(prev, cur) {
+	default:
+		// The same action (its norm copied when made): the outputs tell.
+		if prev.normed {
+			sig = append(sig, prev.sig[:prev.cut+1]...)
+		}
+		*cur = sigSlot{sig: sig, action: s.Action, output: s.Output, cut: prev.cut, normed: prev.normed, bar: prev.bar}
+		if sameOutput(prev, cur) {
 			d.run++
 		} else {
 			d.run = 1

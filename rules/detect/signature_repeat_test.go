@@ -58,5 +58,9 @@ func TestSignatureRepeatActions(t *testing.T) {
 	actions := []string{"run_tests", "RUN_TESTS", "run_tests ", " run_tests", "run_tests\u00a0", "run tests", "run\ttests", "run_test",
 		"run_tests|x", "run_tests|", "run_tests|X", "\u212a", "k", "K", "", " ", "a|b", "a", "x"}
 	outputs := []string{"ok", "b|ok", "|x", "x", "Error: x at y", "ERROR:X-Y", "", "b"}
-	checkSignatureRepeatRandom(t, rand.New(rand.NewPCG(15, 16)), actions, outputs)
+	r := rand.New(rand.NewPCG(15, 16))
+	checkSignatureRepeatRandom(t, r, actions, outputs)
+	// "a|b" and "x" make the signature of "a" and "b|x": a step's '|',
+	// once taken from the step before of the same action, tells.
+	checkSignatureRepeatRandom(t, r, []string{"a|b", "a", "A|B "}, []string{"x", "b|x", "y", "b|X"})
 }

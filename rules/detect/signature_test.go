@@ -281,7 +281,7 @@ func TestSignatureRepeatReuse(t *testing.T) {
 
 // TestSignatureRepeatFallbackFirst: steps of one action whose outputs
 // differ, told apart by their fallback signatures when one's signature is
-// plain (same's fallbackDiffers), fire as a detector that makes every
+// plain (sameOutput's fallbackDiffers), fire as a detector that makes every
 // signature afresh would: outputs whose fallbacks differ but whose
 // signatures are equal (a structured one and a fallback that reads as
 // it: "ERROR:TYPEERROR-AUTH.TS:45"), fallbacks the same but for their
