@@ -64,3 +64,42 @@ func TestSignatureRepeatActions(t *testing.T) {
 	// once taken from the step before of the same action, tells.
 	checkSignatureRepeatRandom(t, r, []string{"a|b", "a", "A|B "}, []string{"x", "b|x", "y", "b|X"})
 }
+
+// TestErrorDiffers holds errorDiffers to OutputSignature: it must never
+// say that an output whose signature is f has another. f the signature of
+// a list of outputs and of random ones (errors whose word or location
+// differ, holds a '-' or is missing, fallbacks that read as errors:
+// "ERROR:X-A-B" and "Error: x at a-b" have one), each against each.
+func TestErrorDiffers(t *testing.T) {
+	check := func(f, u string) {
+		t.Helper()
+		if errorDiffers([]byte(f), u) && OutputSignature(u) == f {
+			t.Fatalf("errorDiffers(%q, %q), the output's signature", f, u)
+		}
+	}
+	list := []string{"Error: TypeError at auth.ts:45", "Error: TypeError at auth.ts:46", "Error: RangeError at auth.ts:45",
+		"ERROR:TYPEERROR-AUTH.TS:45", "error:TypeError-auth.ts:45", "Error: x at a-b", "ERROR:X-A-B", "error:x-a-b", "error:x-",
+		"error:x", "Error: x", "x Error: x at y", "Error: x at y\nError: z at w", "Error: data.ts", "Error: dat", "error:-x", "error:",
+		"Error: \u212a at \xc5\xbf", "Error: K at s", "3 tests failed", "plain", ""}
+	for _, s := range list {
+		for _, u := range list {
+			check(OutputSignature(s), u)
+		}
+	}
+	pieces := []string{"Error", "error", "ERROR", ":", " ", "\n", "at", "AT", " at ", "x", "X", "y", "-", "a-b", "auth.ts:45", "TypeError", "_", "\u212a", "k", "é"}
+	r := rand.New(rand.NewPCG(17, 24))
+	gen := func() string {
+		var b strings.Builder
+		for range r.IntN(10) {
+			b.WriteString(pieces[r.IntN(len(pieces))])
+		}
+		return b.String()
+	}
+	for range 100000 {
+		s, u := gen(), gen()
+		f := OutputSignature(s)
+		check(f, u)
+		check(f, s)
+		check(f, strings.ToUpper(s))
+	}
+}

@@ -292,6 +292,7 @@ func TestSignatureRepeatFallbackFirst(t *testing.T) {
 	actions := []string{"run_tests", "RUN_TESTS ", "edit"}
 	outputs := []string{
 		"Error: TypeError at auth.ts:45", "ERROR:TYPEERROR-AUTH.TS:45", "error:typeerror-auth.ts:45", "Error: TypeError - x at auth.ts:45",
+		"Error: TypeError at auth.ts:46", "Error: RangeError at auth.ts:45", "Error: x at a-b", "ERROR:X-A-B", "error: x at a-b\nok",
 		"3 tests failed", "test-fail:3-", "TEST-FAIL:3-", "Fixed auth.ts - updated validation", "file:auth.ts-validation",
 		"file:auth.ts-validation ", "ok", "OK", "ok\n", "ok \t\n", " ok", "o k", "okay", "", "-", " ",
 		long + "passed", long + "PASSED", long + "failed", long + "\t passed", long, long[:49], long[:50], long[:51],
