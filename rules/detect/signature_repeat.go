@@ -45,8 +45,8 @@ type SignatureFiring struct {
 // row ending at the latest step, which takes one comparison a step, with
 // the step before, and keeps two signatures (where it compared the step
 // with each of the Threshold-1 before it, in a ring of max(5, Threshold)),
-// each in a buffer reused from step to step: a step allocates only when
-// it fires.
+// their parts in buffers reused from step to step: a step allocates only
+// when it fires.
 //
 // A signature's output part, a scan of the whole output, is made only
 // when the signature is compared with one of the same norm(action): two
@@ -66,16 +66,16 @@ type SignatureRepeat struct {
 // sigSlot is a step's signature, with the action and output it was made
 // from.
 type sigSlot struct {
-	sig            []byte
+	// norm is norm(action) once normed says it is made, out the output's
+	// signature once made says it is: the signature is norm, '|' and
+	// out, the parts made apart (two outputs of one action are compared
+	// without their norm(action)).
+	norm, out      []byte
 	action, output string
-	// cut is the length of the signature's norm(action), before its
-	// '|', once normed says it is made (sig is empty until then); whole
-	// says its output's part is made (until then the signature ends at
-	// the '|'); plain says that part is a fallback signature, and one no
-	// structured signature can be equal to (of another output, only a
-	// fallback the same); bar says the action holds a '|'.
-	cut                       int
-	normed, whole, plain, bar bool
+	// plain says out is a fallback signature, and one no structured
+	// signature can be equal to (of another output, only a fallback the
+	// same); bar says the action holds a '|'.
+	normed, made, plain, bar bool
 }
 
 // NewSignatureRepeat returns a detector with no history.
@@ -84,20 +84,22 @@ func NewSignatureRepeat(c SignatureConfig) (*SignatureRepeat, error) {
 		return nil, err
 	}
 	d := &SignatureRepeat{threshold: c.Threshold}
-	// The two signatures in one block, sigCap bytes each (a short action
-	// and 50 code points fit): grown from nothing, byte by byte, they
-	// cost allocations at an episode's first steps, most of a short
-	// episode's. A slot that needs more grows on its own (each is a full
+	// The two signatures' parts in one block, sigCap bytes each (a short
+	// action, or 50 code points, fit): grown from nothing, byte by byte,
+	// they cost allocations at an episode's first steps, most of a short
+	// episode's. A part that needs more grows on its own (each is a full
 	// slice expression of the block).
-	block := make([]byte, len(d.slots)*sigCap)
+	block := make([]byte, 2*len(d.slots)*sigCap)
 	for i := range d.slots {
-		d.slots[i].sig = block[i*sigCap : i*sigCap : (i+1)*sigCap]
+		j := 2 * i * sigCap
+		d.slots[i].norm = block[j : j : j+sigCap]
+		d.slots[i].out = block[j+sigCap : j+sigCap : j+2*sigCap]
 	}
 	return d, nil
 }
 
-// sigCap is the room NewSignatureRepeat gives each signature.
-const sigCap = 96
+// sigCap is the room NewSignatureRepeat gives each part of a signature.
+const sigCap = 64
 
 // Step adds a step's signature and returns the firing, if any.
 func (d *SignatureRepeat) Step(s Step) []SignatureFiring {
@@ -113,8 +115,11 @@ func (d *SignatureRepeat) Step(s Step) []SignatureFiring {
 func (d *SignatureRepeat) Reset() {
 	d.n, d.run, d.fired = 0, 0, ""
 	for i := range d.slots {
-		if cap(d.slots[i].sig) > 16*sigCap {
-			d.slots[i].sig = nil
+		if t := &d.slots[i]; cap(t.norm) > 16*sigCap {
+			t.norm = nil
+		}
+		if t := &d.slots[i]; cap(t.out) > 16*sigCap {
+			t.out = nil
 		}
 	}
 }
@@ -132,11 +137,11 @@ func sameOtherAction(a, b *sigSlot) bool {
 	if !a.bar && !b.bar && actionsDiffer(a.action, b.action) {
 		return false
 	}
-	if x, y := a.norm(), b.norm(); !bytes.Equal(x, y) {
+	if x, y := a.normOf(), b.normOf(); !bytes.Equal(x, y) {
 		if !a.bar && !b.bar {
 			return false
 		}
-		return bytes.Equal(a.wholeSig(), b.wholeSig())
+		return joinedEqual(x, a.outSig(), y, b.outSig())
 	}
 	return a.output == b.output || sameOutput(a, b)
 }
@@ -149,15 +154,14 @@ func sameOtherAction(a, b *sigSlot) bool {
 // points), when it is an error's only if errorDiffers cannot tell.
 func sameOutput(a, b *sigSlot) bool {
 	k, u := a, b
-	if !a.whole && (b.whole || len(b.output) < len(a.output)) {
+	if !a.made && (b.made || len(b.output) < len(a.output)) {
 		k, u = b, a
 	}
-	k.wholeSig()
-	if !u.whole && (k.plain && fallbackDiffers(k.sig[k.cut+1:], u.output) ||
-		!k.plain && errorDiffers(k.sig[k.cut+1:], u.output)) {
+	f := k.outSig()
+	if !u.made && (k.plain && fallbackDiffers(f, u.output) || !k.plain && errorDiffers(f, u.output)) {
 		return false
 	}
-	return bytes.Equal(a.wholeSig(), b.wholeSig())
+	return bytes.Equal(a.outSig(), b.outSig())
 }
 
 // actionsDiffer says norm(a) is not norm(b), from their first bytes up
@@ -194,30 +198,46 @@ func actionsDiffer(a, b string) bool {
 	}
 }
 
-// norm returns the slot's norm(action), making it (and the '|' after it)
-// first if it is not made.
-func (t *sigSlot) norm() []byte {
+// normOf returns the slot's norm(action), making it first if it is not
+// made.
+func (t *sigSlot) normOf() []byte {
 	if !t.normed {
-		b := appendNorm(t.sig[:0], t.action)
-		t.cut, t.normed = len(b), true
-		t.sig = append(b, '|')
+		t.norm, t.normed = appendNorm(t.norm[:0], t.action), true
 	}
-	return t.sig[:t.cut]
+	return t.norm
 }
 
-// wholeSig returns the slot's signature, making its output's part first
-// if it is not made.
-func (t *sigSlot) wholeSig() []byte {
-	if !t.whole {
-		t.norm()
-		b, ok := appendStructured(t.sig[:t.cut+1], t.output)
+// outSig returns the slot's output signature, making it first if it is
+// not made.
+func (t *sigSlot) outSig() []byte {
+	if !t.made {
+		b, ok := appendStructured(t.out[:0], t.output)
 		if !ok {
 			b = appendFallback(b, t.output)
-			t.plain = !structuredPrefix(b[t.cut+1:])
+			t.plain = !structuredPrefix(b)
 		}
-		t.sig, t.whole = b, true
+		t.out, t.made = b, true
 	}
-	return t.sig
+	return t.out
+}
+
+// joinedEqual says x1+"|"+x2 is y1+"|"+y2, without joining them: where
+// x1 is the shorter (by n), y1 is x1, '|' and x2's first n-1 bytes, the
+// '|' is x2's next, and y2 is the rest of x2.
+func joinedEqual(x1, x2, y1, y2 []byte) bool {
+	if len(x1)+len(x2) != len(y1)+len(y2) {
+		return false
+	}
+	if len(x1) > len(y1) {
+		x1, x2, y1, y2 = y1, y2, x1, x2
+	}
+	n := len(y1) - len(x1)
+	if n == 0 {
+		return bytes.Equal(x1, y1) && bytes.Equal(x2, y2)
+	}
+	// len(x2) = n + len(y2): x2[n-1] is in x2.
+	return bytes.Equal(y1[:len(x1)], x1) && y1[len(x1)] == '|' && bytes.Equal(y1[len(x1)+1:], x2[:n-1]) &&
+		x2[n-1] == '|' && bytes.Equal(x2[n:], y2)
 }
 
 // errorDiffers says that no output but one that holds both parts of f,
@@ -274,9 +294,10 @@ func (d *SignatureRepeat) Check(s *Step) (SignatureFiring, bool) {
 // SignatureFiring written and copied).
 func (d *SignatureRepeat) Fires(s *Step) (sig string, ok bool) {
 	cur, prev := &d.slots[d.n&1], &d.slots[(d.n+1)&1]
-	switch sig := cur.sig[:0]; {
+	norm, out := cur.norm[:0], cur.out[:0]
+	switch {
 	case d.n == 0 || prev.action != s.Action:
-		*cur = sigSlot{sig: sig, action: s.Action, output: s.Output, bar: strings.IndexByte(s.Action, '|') >= 0}
+		*cur = sigSlot{norm: norm, out: out, action: s.Action, output: s.Output, bar: strings.IndexByte(s.Action, '|') >= 0}
 		if d.n > 0 && sameOtherAction(prev, cur) {
 			d.run++
 		} else {
@@ -286,17 +307,20 @@ func (d *SignatureRepeat) Fires(s *Step) (sig string, ok bool) {
 		// A loop repeats a step: the same two strings make the same
 		// signature, made once for the loop's firings.
 		if prev.normed {
-			sig = append(sig, prev.sig...)
+			norm = append(norm, prev.norm...)
 		}
-		*cur = sigSlot{sig: sig, action: s.Action, output: s.Output, cut: prev.cut,
-			normed: prev.normed, whole: prev.whole, plain: prev.plain, bar: prev.bar}
+		if prev.made {
+			out = append(out, prev.out...)
+		}
+		*cur = sigSlot{norm: norm, out: out, action: s.Action, output: s.Output,
+			normed: prev.normed, made: prev.made, plain: prev.plain, bar: prev.bar}
 		d.run++
 	default:
 		// The same action (its norm copied when made): the outputs tell.
 		if prev.normed {
-			sig = append(sig, prev.sig[:prev.cut+1]...)
+			norm = append(norm, prev.norm...)
 		}
-		*cur = sigSlot{sig: sig, action: s.Action, output: s.Output, cut: prev.cut, normed: prev.normed, bar: prev.bar}
+		*cur = sigSlot{norm: norm, out: out, action: s.Action, output: s.Output, normed: prev.normed, bar: prev.bar}
 		if sameOutput(prev, cur) {
 			d.run++
 		} else {
@@ -307,8 +331,9 @@ func (d *SignatureRepeat) Fires(s *Step) (sig string, ok bool) {
 	if d.run < d.threshold {
 		return "", false
 	}
-	if b := cur.wholeSig(); d.fired != string(b) { // compared, maybe not made; compared without a copy
-		d.fired = string(b)
+	norm, out = cur.normOf(), cur.outSig() // compared, maybe not made
+	if f := d.fired; len(f) != len(norm)+1+len(out) || f[:len(norm)] != string(norm) || f[len(norm)] != '|' || f[len(norm)+1:] != string(out) {
+		d.fired = string(norm) + "|" + string(out)
 	}
 	return d.fired, true
 }

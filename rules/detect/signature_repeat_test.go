@@ -103,3 +103,31 @@ func TestErrorDiffers(t *testing.T) {
 		check(f, strings.ToUpper(s))
 	}
 }
+
+// TestJoinedEqual holds joinedEqual to the joined strings: parts of
+// letters and '|' of every length up to 3, each pair against each.
+func TestJoinedEqual(t *testing.T) {
+	var parts []string
+	var grow func(s string)
+	grow = func(s string) {
+		parts = append(parts, s)
+		if len(s) < 3 {
+			for _, c := range []string{"a", "b", "|"} {
+				grow(s + c)
+			}
+		}
+	}
+	grow("")
+	for _, x1 := range parts {
+		for _, x2 := range parts {
+			x := x1 + "|" + x2
+			for _, y1 := range parts {
+				for _, y2 := range parts {
+					if got, want := joinedEqual([]byte(x1), []byte(x2), []byte(y1), []byte(y2)), x == y1+"|"+y2; got != want {
+						t.Fatalf("joinedEqual(%q, %q, %q, %q) = %v", x1, x2, y1, y2, got)
+					}
+				}
+			}
+		}
+	}
+}
