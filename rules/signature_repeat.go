@@ -62,7 +62,7 @@ func (s *signatureRepeat) Step(t *replay.Turn, env *Env) {
 	if !ok {
 		return
 	}
-	if f, ok := s.d.Check(st); ok {
-		env.Report(Firing{Turn: t.N, Rule: SignatureRepeat, Kind: SignatureLoop, Signature: f.Signature})
+	if sig, ok := s.d.Fires(st); ok {
+		env.Report(Firing{Turn: t.N, Rule: SignatureRepeat, Kind: SignatureLoop, Signature: sig})
 	}
 }

@@ -320,11 +320,13 @@ func TestScanSignaturePairs(t *testing.T) {
 	}
 }
 
-// TestAppendFallbackBytes holds appendFallback, which writes a byte as
-// its table has it, to fallbackSignature: every byte at every place of
-// the first fallbackLen and past them, after a space and after a letter,
-// and random strings of white space, letters and other bytes, appended
-// after a signature's head.
+// TestAppendFallbackBytes holds appendFallback, which writes eight bytes
+// at a time or a byte as its table has it, to fallbackSignature: every
+// byte at every place of the first fallbackLen and past them, after a
+// space and after a letter, two bytes of white space and letters at
+// every two places (a space after a space across two words), and random
+// strings of white space, letters and other bytes, appended after a
+// signature's head.
 func TestAppendFallbackBytes(t *testing.T) {
 	check := func(s string) {
 		t.Helper()
@@ -333,7 +335,7 @@ func TestAppendFallbackBytes(t *testing.T) {
 		}
 	}
 	for n := range fallbackLen + 3 {
-		for _, fill := range []string{"aB", "A ", " \t", "\n\r\v\f"} {
+		for _, fill := range fallbackFills {
 			base := []byte(strings.Repeat(fill, fallbackLen)[:n+1])
 			for c := range 256 {
 				s := slices.Clone(base)
@@ -343,6 +345,7 @@ func TestAppendFallbackBytes(t *testing.T) {
 			}
 		}
 	}
+	fallbackPairs(func(s, _ string) { check(s) })
 	pieces := []string{" ", "  ", "\t", "\n", "\v\f\r", "\x1c", "\x85", "\u00a0", "\u2028", "é", "\xff", "A", "Word", "x", "-", "_", "0"}
 	r := rand.New(rand.NewPCG(5, 24))
 	for range 20000 {
@@ -353,4 +356,87 @@ func TestAppendFallbackBytes(t *testing.T) {
 		check(b.String())
 	}
 	check("")
+}
+
+// TestFallbackDiffers holds fallbackDiffers, which reads eight bytes at
+// a time, to fallbackSignature: it must never say that two equal ones
+// differ, and must tell every pair apart whose output's first
+// fallbackLen bytes are ASCII. Each byte at each place of an output,
+// after a space and after a letter, against its neighbours' signatures,
+// two bytes of white space and letters at every two places, and random
+// outputs of white space, letters and bytes that are not ASCII, in
+// pairs.
+func TestFallbackDiffers(t *testing.T) {
+	check := func(f, s string) {
+		t.Helper()
+		want := fallbackSignature(s) != f
+		got := fallbackDiffers([]byte(f), s)
+		ascii := true
+		for i := range min(len(s), fallbackLen) {
+			ascii = ascii && s[i] < utf8.RuneSelf
+		}
+		if got && !want || ascii && got != want {
+			t.Fatalf("fallbackDiffers(%q, %q) = %v, signature %q", f, s, got, fallbackSignature(s))
+		}
+	}
+	for n := range fallbackLen + 3 {
+		for _, fill := range fallbackFills {
+			base := []byte(strings.Repeat(fill, fallbackLen)[:n+1])
+			f := fallbackSignature(string(base))
+			for c := range 256 {
+				s := slices.Clone(base)
+				s[n] = byte(c)
+				check(f, string(s))
+				check(f, string(s)+"Zz ")
+				check(f, string(s[:n]))
+				check(fallbackSignature(string(s)), string(base))
+			}
+		}
+	}
+	fallbackPairs(func(s, base string) { check(fallbackSignature(base), s); check(fallbackSignature(s), base) })
+	pieces := []string{" ", "  ", "\t", "\n", "\v\f\r", "\x1c", "\x85", "\u00a0", "\u2028", "é", "É", "\xff", "\u212a", "k", "K", "A", "a", "Word", "WORD", "x", "-", "_", "0"}
+	r := rand.New(rand.NewPCG(11, 24))
+	gen := func() string {
+		var b strings.Builder
+		for range r.IntN(40) {
+			b.WriteString(pieces[r.IntN(len(pieces))])
+		}
+		return b.String()
+	}
+	for range 50000 {
+		s, u := gen(), gen()
+		if r.IntN(2) == 0 {
+			u = s[:r.IntN(len(s)+1)] + u // a common prefix
+		}
+		check(fallbackSignature(u), s)
+		check(fallbackSignature(s), s)
+	}
+	check("", "")
+	check("-", " ")
+	check("", " ")
+}
+
+// fallbackFills are the texts the fallback tests change a byte of: runs
+// of letters, of white space, of both, and the bytes around the letters'.
+var fallbackFills = []string{"aB", "A ", " \t", "\n\r\v\f", "ab-", "Word\tw", "ZZ@[`{-\x00\x7f"}
+
+// fallbackPairs calls f with texts of fallbackLen+2 letters in which two
+// places, each pair of them, hold white space or letters, and the text
+// they were made from.
+func fallbackPairs(f func(s, base string)) {
+	bs := []byte{' ', '\t', '\r', '\x0e', '\x08', 'a', 'Z', '-'}
+	for _, fill := range []string{"aBcDeFgH", "a b c d "} {
+		base := strings.Repeat(fill, fallbackLen)[:fallbackLen+2]
+		for i := range len(base) {
+			for j := i + 1; j < len(base); j++ {
+				for _, x := range bs {
+					for _, y := range bs {
+						s := []byte(base)
+						s[i], s[j] = x, y
+						f(string(s), base)
+					}
+				}
+			}
+		}
+	}
 }

@@ -272,11 +272,43 @@ func FuzzSignatureMatchers(f *testing.F) {
 // output (whose signature is copied, not made again) fire as a detector
 // that makes every signature afresh would.
 func TestSignatureRepeatReuse(t *testing.T) {
-	r := rand.New(rand.NewPCG(7, 8))
 	// "a|b" and "x" make the signature of "a" and "b|x": actions that
 	// differ do not tell signatures apart when one holds a '|'.
 	actions := []string{"run_tests", "edit a.py", "", "RUN_TESTS", "a|b", "a", " A|B", "a|"}
 	outputs := []string{"Error: TypeError at auth.ts:45", "3 tests failed", "", "ok\n", "Error: TypeError at auth.ts:46", "x", "b|x", "|x", "b|X"}
+	checkSignatureRepeatRandom(t, rand.New(rand.NewPCG(7, 8)), actions, outputs)
+}
+
+// TestSignatureRepeatFallbackFirst: steps of one action whose outputs
+// differ, told apart by their fallback signatures when one's signature is
+// plain (sameOutput's fallbackDiffers), fire as a detector that makes every
+// signature afresh would: outputs whose fallbacks differ but whose
+// signatures are equal (a structured one and a fallback that reads as
+// it: "ERROR:TYPEERROR-AUTH.TS:45"), fallbacks the same but for their
+// ends, their case or their white space, outputs longer than fallbackLen
+// that differ only past it, and outputs that are not ASCII.
+func TestSignatureRepeatFallbackFirst(t *testing.T) {
+	long := strings.Repeat("Running the suite of tests ", 3)
+	actions := []string{"run_tests", "RUN_TESTS ", "edit"}
+	outputs := []string{
+		"Error: TypeError at auth.ts:45", "ERROR:TYPEERROR-AUTH.TS:45", "error:typeerror-auth.ts:45", "Error: TypeError - x at auth.ts:45",
+		"Error: TypeError at auth.ts:46", "Error: RangeError at auth.ts:45", "Error: x at a-b", "ERROR:X-A-B", "error: x at a-b\nok",
+		"3 tests failed", "test-fail:3-", "TEST-FAIL:3-", "Fixed auth.ts - updated validation", "file:auth.ts-validation",
+		"file:auth.ts-validation ", "ok", "OK", "ok\n", "ok \t\n", " ok", "o k", "okay", "", "-", " ",
+		long + "passed", long + "PASSED", long + "failed", long + "\t passed", long, long[:49], long[:50], long[:51],
+		"ünïcödé ok", "ÜNÏCÖDÉ OK", "ok ünïcödé", "ok ünïcödé!", "ok\u00a0x", "ok x", "ok\u2028x", "\u212aelvin", "kelvin", "\xffok", "\ufffdok",
+	}
+	r := rand.New(rand.NewPCG(9, 10))
+	checkSignatureRepeatRandom(t, r, actions, outputs)
+	checkSignatureRepeatRandom(t, r, actions[:1], outputs)
+}
+
+// checkSignatureRepeatRandom steps detectors of thresholds 2-10 through
+// random steps of the actions and outputs (a quarter of them equal
+// copies, not the same bytes) and requires the firings of signatures
+// made and compared the plain way.
+func checkSignatureRepeatRandom(t *testing.T, r *rand.Rand, actions, outputs []string) {
+	t.Helper()
 	for it := range 100 {
 		th := 2 + it%9
 		d, err := NewSignatureRepeat(SignatureConfig{Threshold: th})
