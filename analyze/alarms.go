@@ -27,20 +27,30 @@ func AlarmJudge(ep *replay.Episode) (func(n int) bool, string) {
 	case ep.Format == replay.FormatAttempts:
 		var progressed []bool
 		return attemptsJudge(ep, &progressed), BasisTaskProgress
-	case (ep.Format != replay.FormatSteps || ep.HasScore) && len(ep.Turns) > 0:
-		peaks := scorePeaks(ep.Turns)
-		first := ep.Turns[0].N
-		return func(n int) bool {
-			i := n - first
-			if i < 0 || i+1 >= len(ep.Turns) {
-				return false
-			}
-			// The highest score after turn i is the first peak's after it.
-			k, _ := slices.BinarySearch(peaks, int32(i+1))
-			return ep.Turns[peaks[k]].Score > ep.Turns[i].Score
-		}, BasisScore
+	case scoreJudged(ep):
+		return scoreJudge(ep, scorePeaks(ep.Turns)), BasisScore
 	}
 	return nil, ""
+}
+
+// scoreJudged says ep's firings are judged by its score (AlarmJudge).
+func scoreJudged(ep *replay.Episode) bool {
+	return ep.Format != replay.FormatAttempts && (ep.Format != replay.FormatSteps || ep.HasScore) && len(ep.Turns) > 0
+}
+
+// scoreJudge judges a firing by the scores after it, peaks ep's
+// (scorePeaks).
+func scoreJudge(ep *replay.Episode, peaks []int32) func(n int) bool {
+	first := ep.Turns[0].N
+	return func(n int) bool {
+		i := n - first
+		if i < 0 || i+1 >= len(ep.Turns) {
+			return false
+		}
+		// The highest score after turn i is the first peak's after it.
+		k, _ := slices.BinarySearch(peaks, int32(i+1))
+		return ep.Turns[peaks[k]].Score > ep.Turns[i].Score
+	}
 }
 
 // AlarmJudge is the package's AlarmJudge for o's episode ep, sharing
@@ -48,11 +58,23 @@ func AlarmJudge(ep *replay.Episode) (func(n int) bool, string) {
 // attempt (tasksProgressed) is made once for the outcome and the report's
 // tables, not once each (a third of a 100 MB attempts log's analysis
 // after its reading).
+// A log judged by its score has its peaks found once too (scorePeaks, a
+// pass over every turn), where the outcome's judge and each of the
+// report's outputs found them again; they are found anew should the
+// episode have grown since.
 func (o *Outcome) AlarmJudge(ep *replay.Episode) (func(n int) bool, string) {
-	if o == nil || ep.Format != replay.FormatAttempts {
+	switch {
+	case o == nil:
 		return AlarmJudge(ep)
+	case ep.Format == replay.FormatAttempts:
+		return attemptsJudge(ep, &o.progressed), BasisTaskProgress
+	case scoreJudged(ep):
+		if o.peaks == nil || o.peaksTurns != len(ep.Turns) {
+			o.peaks, o.peaksTurns = scorePeaks(ep.Turns), len(ep.Turns)
+		}
+		return scoreJudge(ep, o.peaks), BasisScore
 	}
-	return attemptsJudge(ep, &o.progressed), BasisTaskProgress
+	return AlarmJudge(ep)
 }
 
 // attemptsJudge judges an attempts log's firings by *progressed, which
@@ -71,11 +93,20 @@ func attemptsJudge(ep *replay.Episode, progressed *[]bool) func(n int) bool {
 // above every later turn's: the highest score after any turn is the first
 // peak's after it. A score that mostly rises has a handful of peaks, where
 // a table of the highest score after each turn would cost 8 bytes a turn.
+//
+// The last peak's score is kept in a local, where each turn read it
+// again through the list (two loads and a bounds test a turn).
 func scorePeaks(turns []replay.Turn) []int32 {
-	var peaks []int32
-	for i := len(turns) - 1; i >= 0; i-- {
-		if len(peaks) == 0 || turns[i].Score > turns[peaks[len(peaks)-1]].Score {
+	if len(turns) == 0 {
+		return nil
+	}
+	last := len(turns) - 1
+	peaks := []int32{int32(last)} // the last turn is a peak: no turn after it
+	best := turns[last].Score
+	for i := last - 1; i >= 0; i-- {
+		if s := turns[i].Score; s > best {
 			peaks = append(peaks, int32(i))
+			best = s
 		}
 	}
 	slices.Reverse(peaks)

@@ -2,6 +2,7 @@ package analyze
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -236,5 +237,82 @@ func TestOutcomeAlarmJudgeShared(t *testing.T) {
 	}
 	if shared(1) == own(1) {
 		t.Error("the outcome's judge does not answer from the outcome's pass")
+	}
+}
+
+// scorePeaksRef is scorePeaks as first written: the last peak's score
+// read through the list at each turn.
+func scorePeaksRef(turns []replay.Turn) []int32 {
+	var peaks []int32
+	for i := len(turns) - 1; i >= 0; i-- {
+		if len(peaks) == 0 || turns[i].Score > turns[peaks[len(peaks)-1]].Score {
+			peaks = append(peaks, int32(i))
+		}
+	}
+	slices.Reverse(peaks)
+	return peaks
+}
+
+// TestScorePeaksAsRef holds scorePeaks to the plain pass: the same peaks
+// over scores that rise, fall, repeat, and are NaN or infinite, of every
+// length to 40 (none: no peak).
+func TestScorePeaksAsRef(t *testing.T) {
+	r := rand.New(rand.NewPCG(24, 19))
+	odd := []float64{math.NaN(), math.Inf(1), math.Inf(-1), 0, -1}
+	for range 3000 {
+		turns := make([]replay.Turn, r.IntN(41))
+		for i := range turns {
+			turns[i].Score = float64(r.IntN(6))
+			if r.IntN(8) == 0 {
+				turns[i].Score = odd[r.IntN(len(odd))]
+			}
+		}
+		if got, want := scorePeaks(turns), scorePeaksRef(turns); !slices.Equal(got, want) {
+			t.Fatalf("scores %v: peaks %v, want %v", turns, got, want)
+		}
+	}
+}
+
+// TestOutcomeScoreJudgeShared: a scored log's outcome keeps its peaks,
+// and its AlarmJudge answers from them as AlarmJudge does from its own,
+// finding them again when the episode has grown.
+func TestOutcomeScoreJudgeShared(t *testing.T) {
+	r := rand.New(rand.NewPCG(24, 21))
+	cut := 0 // episodes whose judge changed with its peaks cut
+	for range 200 {
+		ep := &replay.Episode{Format: replay.FormatSteps, HasScore: true}
+		o := &Outcome{}
+		for grow := range 3 {
+			for range 1 + r.IntN(30) {
+				ep.Turns = append(ep.Turns, replay.Turn{N: len(ep.Turns) + 5, Score: float64(r.IntN(5))})
+			}
+			shared, basis := o.AlarmJudge(ep)
+			again, _ := o.AlarmJudge(ep)
+			own, ownBasis := AlarmJudge(ep)
+			if basis != ownBasis || basis != BasisScore {
+				t.Fatalf("basis %q, AlarmJudge's %q", basis, ownBasis)
+			}
+			for n := 0; n <= len(ep.Turns)+6; n++ {
+				if shared(n) != own(n) || again(n) != own(n) {
+					t.Fatalf("growth %d, turn %d of %d: the outcome's judge says %v then %v, AlarmJudge %v", grow, n, len(ep.Turns), shared(n), again(n), own(n))
+				}
+			}
+		}
+		// It answers from the outcome's peaks: with none but the last
+		// turn, some turn below a higher later score is judged not so.
+		if p := o.peaks; len(p) > 1 {
+			o.peaks = p[len(p)-1:]
+			shared, _ := o.AlarmJudge(ep)
+			own, _ := AlarmJudge(ep)
+			for n := 0; n <= len(ep.Turns)+6; n++ {
+				if shared(n) != own(n) {
+					cut++
+					break
+				}
+			}
+		}
+	}
+	if cut == 0 {
+		t.Fatal("no outcome's judge changed with its peaks cut: it does not answer from them")
 	}
 }

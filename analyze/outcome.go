@@ -79,6 +79,10 @@ type Outcome struct {
 	// progressed later (tasksProgressed), once a firing was judged: the
 	// outcome's AlarmJudge and the report's share it.
 	progressed []bool
+	// peaks are, for a log judged by its score, its turns' peaks
+	// (scorePeaks) when it had peaksTurns turns, likewise shared.
+	peaks      []int32
+	peaksTurns int
 }
 
 // Options control what Analyze keeps.

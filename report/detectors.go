@@ -380,17 +380,21 @@ func recordedWords(ep *replay.Episode) string {
 	if ep.Format == replay.FormatAttempts {
 		return fmt.Sprintf("%d attempts at %d tasks", ep.NumAttempts(), ep.AttemptTasks())
 	}
-	var n [3]int
+	// The steps not filled in, by kind: a StepKind indexes 256 counts
+	// with no bounds test, and the turns are sliced to the steps once
+	// (a gap-filled steps log has a turn for each step, tens of
+	// thousands; each was tested against both lengths).
+	var n [256]int
 	steps := 0
+	turns := ep.Turns[:len(ep.Steps)]
 	for i, s := range ep.Steps {
-		if ep.Turns[i].Filled {
-			continue
+		if !turns[i].Filled {
+			steps++
+			n[s.Kind]++
 		}
-		steps++
-		n[s.Kind]++
 	}
 	var parts []string
-	for k, c := range n {
+	for k, c := range n[:replay.StepCondensation+1] {
 		if c > 0 {
 			parts = append(parts, plural(c, replay.StepKind(k).String()))
 		}

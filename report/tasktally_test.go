@@ -1,6 +1,9 @@
 package report
 
 import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/loopbreak/loopbreak/replay"
@@ -49,5 +52,46 @@ func TestTaskTallyFinish(t *testing.T) {
 	// Asked twice, the same rows: finish counts into a copy.
 	if again := tt.finish(ep); again[1] != got[1] {
 		t.Errorf("second finish %+v, want %+v", again[1], got[1])
+	}
+}
+
+// recordedWordsRef is recordedWords' count as first written: each step's
+// turn tested by index, the kinds counted in three.
+func recordedWordsRef(ep *replay.Episode) string {
+	var n [3]int
+	steps := 0
+	for i, s := range ep.Steps {
+		if ep.Turns[i].Filled {
+			continue
+		}
+		steps++
+		n[s.Kind]++
+	}
+	var parts []string
+	for k, c := range n {
+		if c > 0 {
+			parts = append(parts, plural(c, replay.StepKind(k).String()))
+		}
+	}
+	s := fmt.Sprintf("%s (%s)", plural(steps, "step"), strings.Join(parts, ", "))
+	if ep.HasScore {
+		s += ", final score " + Num(ep.FinalScore())
+	}
+	return s
+}
+
+// TestRecordedWordsAsRef holds recordedWords' count to the plain one over
+// steps of every kind, filled in and not, with and without a score.
+func TestRecordedWordsAsRef(t *testing.T) {
+	r := rand.New(rand.NewPCG(24, 29))
+	for range 500 {
+		ep := &replay.Episode{Format: replay.FormatSteps, HasScore: r.IntN(2) == 0}
+		for i := range r.IntN(40) {
+			ep.Turns = append(ep.Turns, replay.Turn{N: i + 1, Score: float64(r.IntN(9)), Filled: r.IntN(3) == 0})
+			ep.Steps = append(ep.Steps, replay.StepInfo{Kind: replay.StepKind(r.IntN(3))})
+		}
+		if got, want := recordedWords(ep), recordedWordsRef(ep); got != want {
+			t.Fatalf("%q, want %q", got, want)
+		}
 	}
 }

@@ -71,12 +71,14 @@ type chunkScan struct {
 	// bound, then (dense) every one. countBase is the history's base
 	// when they started; a truncation during the deferral moves the
 	// base past it (add), and the grams before the base only add to
-	// the counts.
-	counts    []uint8
-	counted   int
-	countBase int
-	stride    int
-	dense     bool
+	// the counts. countFloor and countTop are the current count's
+	// (newCount): an entry's count is its value above countFloor.
+	counts               []uint8
+	countFloor, countTop uint8
+	counted              int
+	countBase            int
+	stride               int
+	dense                bool
 	// surrEnd bounds the surrogates of the text: none at or after it.
 	surrEnd int
 

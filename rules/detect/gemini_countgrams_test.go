@@ -61,7 +61,7 @@ func FuzzCountGrams(f *testing.F) {
 		b := units[from:]
 		stride := int(m%20) + 1 // past gramUnits too: the indexed path
 		var got, want [1 << 13]uint8
-		g, w := countGrams(&got, b, stride, lim), countGramsRef(&want, b, stride, lim)
+		g, w := countGrams(&got, b, stride, 0, lim), countGramsRef(&want, b, stride, lim)
 		if g != w || got != want {
 			t.Fatalf("%d units from %d, stride %d, lim %d: countGrams %v, reference %v (counts equal: %v)",
 				len(b), from, stride, lim, g, w, got == want)
@@ -88,7 +88,7 @@ func TestCountGramsRandom(t *testing.T) {
 		var got, want [1 << 13]uint8
 		for k := 0; k < 3; k++ { // counts carried over, as a deferral's
 			from := rng.IntN(len(units) + 1)
-			g, w := countGrams(&got, units[from:], stride, lim), countGramsRef(&want, units[from:], stride, lim)
+			g, w := countGrams(&got, units[from:], stride, 0, lim), countGramsRef(&want, units[from:], stride, lim)
 			if g != w || got != want {
 				t.Fatalf("%d units from %d, stride %d, lim %d: countGrams %v, reference %v", len(units)-from, from, stride, lim, g, w)
 			}
@@ -107,7 +107,7 @@ func BenchmarkCountGrams(b *testing.B) {
 			b.SetBytes(int64(2 * len(units)))
 			for b.Loop() {
 				clear(counts[:])
-				countGrams(&counts, units, m, 255)
+				countGrams(&counts, units, m, 0, 255)
 			}
 		})
 	}
@@ -129,7 +129,7 @@ func FuzzCountGramBytes(f *testing.F) {
 		stride := 1 + int(m)%gramStride
 		bound := max(lim, 1)
 		var counts [1 << 13]uint8
-		got := countGramBytes(&counts, data, stride, bound)
+		got := countGramBytes(&counts, data, stride, 0, bound)
 		exact := map[string]int{}
 		want := true
 		for i := 0; i+gramUnits <= len(data); i += stride {
@@ -182,10 +182,75 @@ func TestCountGramBytesAsRef(t *testing.T) {
 		var got, want [1 << 13]uint8
 		for k := 0; k < 3; k++ {
 			from := rng.IntN(len(data) + 1)
-			g, w := countGramBytes(&got, data[from:], stride, lim), countGramBytesRef(&want, data[from:], stride, lim)
+			g, w := countGramBytes(&got, data[from:], stride, 0, lim), countGramBytesRef(&want, data[from:], stride, lim)
 			if g != w || got != want {
 				t.Fatalf("%d bytes from %d, stride %d, lim %d: countGramBytes %v, reference %v (counts equal: %v)",
 					len(data)-from, from, stride, lim, g, w, got == want)
+			}
+		}
+	}
+}
+
+// TestCountGramsFloor holds countGrams' and countGramBytes' counts above
+// a floor (newCount's, in place of a cleared table) to the references'
+// from a cleared one: entries at or below the floor, left by earlier
+// counts, read as zero; an entry counted n times is floor+n, one not
+// counted keeps its value; the answers are the same. Three calls share
+// each count, as a deferral's do.
+func TestCountGramsFloor(t *testing.T) {
+	if !littleEndian() {
+		t.Skip("countGrams reads words in the machine's order")
+	}
+	rng := rand.New(rand.NewPCG(24, 13))
+	for range 3000 {
+		lim := uint8(rng.IntN(12) + 1)
+		floor := uint8(rng.IntN(256 - int(lim)))
+		if rng.IntN(4) == 0 {
+			floor = 255 - lim // the highest a count can start at
+		}
+		var stale [1 << 13]uint8
+		for k := range stale {
+			stale[k] = uint8(rng.IntN(int(floor) + 1))
+		}
+		data := make([]byte, rng.IntN(120))
+		for i := range data {
+			data[i] = byte(rng.IntN(3)) + 'a'
+			if rng.IntN(20) == 0 {
+				data[i] = byte(rng.IntN(128))
+			}
+		}
+		units := make([]uint16, len(data))
+		for i, c := range data {
+			units[i] = uint16(c)
+		}
+		stride := rng.IntN(gramUnits + 2)
+		gotB, gotU := stale, stale
+		var wantB, wantU [1 << 13]uint8
+		for k := 0; k < 3; k++ {
+			from := rng.IntN(len(data) + 1)
+			gb, wb := countGramBytes(&gotB, data[from:], stride, floor, floor+lim), countGramBytesRef(&wantB, data[from:], stride, lim)
+			gu, wu := countGrams(&gotU, units[from:], max(stride, 1), floor, floor+lim), countGramsRef(&wantU, units[from:], max(stride, 1), lim)
+			for _, c := range []struct {
+				name       string
+				g, w       bool
+				got, count *[1 << 13]uint8
+			}{{"countGramBytes", gb, wb, &gotB, &wantB}, {"countGrams", gu, wu, &gotU, &wantU}} {
+				if c.g != c.w {
+					t.Fatalf("%s: %d bytes from %d, stride %d, floor %d, lim %d: %v, reference %v", c.name, len(data)-from, from, stride, floor, lim, c.g, c.w)
+				}
+				for i, n := range c.count {
+					want := stale[i]
+					if n > 0 {
+						want = floor + n
+					}
+					if c.got[i] != want {
+						t.Fatalf("%s: %d bytes from %d, stride %d, floor %d, lim %d: entry %d is %d, want %d (stale %d, counted %d)",
+							c.name, len(data)-from, from, stride, floor, lim, i, c.got[i], want, stale[i], n)
+					}
+				}
+			}
+			if !gb || !gu {
+				break
 			}
 		}
 	}

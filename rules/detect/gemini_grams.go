@@ -81,15 +81,15 @@ func (s *chunkScan) countSparse(to int) bool {
 	counts := (*[1 << 13]uint8)(s.counts)
 	from, last := s.counted, to+m-1
 	if from == s.countBase {
-		clear(counts[:])
+		s.newCount(uint8(min((s.t+m-1)/m, 255)))
 	}
-	lim := uint8(min((s.t+m-1)/m, 255))
+	floor, top := s.countFloor, s.countTop
 	q := from + (m-from%m)%m // the first multiple of m from from
 	if q <= last && s.pending {
-		if !countGramBytes(counts, s.pb[q-s.base:last-s.base+gramUnits], m, lim) {
+		if !countGramBytes(counts, s.pb[q-s.base:last-s.base+gramUnits], m, floor, top) {
 			return false
 		}
-	} else if q <= last && !countGrams(counts, s.buf[q-s.start:last-s.start+gramUnits], m, lim) {
+	} else if q <= last && !countGrams(counts, s.buf[q-s.start:last-s.start+gramUnits], m, floor, top) {
 		return false
 	}
 	s.counted = last + 1
@@ -101,13 +101,13 @@ func (s *chunkScan) countSparse(to int) bool {
 func (s *chunkScan) countDense(to int) bool {
 	counts := s.counts[:1<<13]
 	from := s.counted
-	lim := uint8(max(1, min(s.t, 255)))
 	if from == s.countBase {
-		// The counts hold the grams of [countBase, counted), none: the
-		// table is cleared only here, where it was at every check, so
-		// that a check that counts nothing does not pay for 8 KB.
-		clear(counts)
+		// The counts hold the grams of [countBase, counted), none: a
+		// count starts only here, where the table was cleared at every
+		// check, so that a check that counts nothing pays nothing.
+		s.newCount(uint8(max(1, min(s.t, 255))))
 	}
+	lo, hi := uint32(s.countFloor), uint32(s.countTop)
 	if to < from {
 		return true
 	}
@@ -119,22 +119,41 @@ func (s *chunkScan) countDense(to int) bool {
 				h = (h ^ uint64(u)) * 0x9E3779B97F4A7C15
 			}
 			k := h >> (64 - 13)
-			if counts[k]++; counts[k] >= lim {
+			c := max(uint32(counts[k]), lo) + 1
+			if counts[k] = uint8(c); c >= hi {
 				return false
 			}
 		}
 		s.counted = to + 1
 		return true
 	}
-	if !countGrams((*[1 << 13]uint8)(counts), s.buf[from-s.start:to-s.start+gramUnits], 1, lim) {
+	if !countGrams((*[1 << 13]uint8)(counts), s.buf[from-s.start:to-s.start+gramUnits], 1, s.countFloor, s.countTop) {
 		return false
 	}
 	s.counted = to + 1
 	return true
 }
 
+// newCount starts a count of grams bounded by lim (the count that
+// reaches lim fails) in the table, in place of clearing its 8 KB (as
+// much as counting the grams of a coding agent's message, ~70): an
+// entry at or below floor reads as zero, and a count writes floor plus
+// the count, so raising floor to the last count's top (no entry is above
+// it: a count stops at it, and the next one starts here) empties the
+// table. It is cleared only when the new count's top would pass 255,
+// about once every 60 counts of the sparse bound 4.
+func (s *chunkScan) newCount(lim uint8) {
+	if int(s.countTop)+int(lim) > 255 {
+		clear(s.counts)
+		s.countTop = 0
+	}
+	s.countFloor, s.countTop = s.countTop, s.countTop+lim
+}
+
 // countGrams counts the grams of gramUnits code units at b[0], b[m],
-// ... that b holds whole, and reports whether none reached lim. A gram's
+// ... that b holds whole, and reports whether none reached its bound:
+// an entry's count is its value less floor (none below floor), and a
+// count reaches its bound at top (newCount). A gram's
 // four words are loaded through a pointer that moves m units a gram:
 // reslicing b (b = b[m:]) spent a third of the loop's instructions on
 // the slice's length, capacity and the mask that keeps a pointer from
@@ -144,7 +163,7 @@ func (s *chunkScan) countDense(to int) bool {
 // in the machine's order (on a little-endian one, as
 // countGramsRef builds them): any one order hashes equal grams alike,
 // all the counts need.
-func countGrams(counts *[1 << 13]uint8, b []uint16, m int, lim uint8) bool {
+func countGrams(counts *[1 << 13]uint8, b []uint16, m int, floor, top uint8) bool {
 	if len(b) < gramUnits {
 		return true
 	}
@@ -153,13 +172,14 @@ func countGrams(counts *[1 << 13]uint8, b []uint16, m int, lim uint8) bool {
 		// gramStride); read by index, so that no pointer below passes
 		// the end of b.
 		for i := 0; m >= 1 && i+gramUnits <= len(b); i += m {
-			if !countGrams(counts, b[i:i+gramUnits], 1, lim) {
+			if !countGrams(counts, b[i:i+gramUnits], 1, floor, top) {
 				return false
 			}
 		}
 		return true
 	}
 	p := unsafe.Pointer(unsafe.SliceData(b))
+	lo, hi := uint32(floor), uint32(top) // compared in 32 bits: a conditional move, where bytes branched
 	//
 	// Two grams an iteration, as countGramBytes counts them: n is the
 	// grams' starts left, and a second gram is read only when its start,
@@ -174,10 +194,12 @@ func countGrams(counts *[1 << 13]uint8, b []uint16, m int, lim uint8) bool {
 		b2, b3 := *(*uint64)(unsafe.Add(q, 16)), *(*uint64)(unsafe.Add(q, 24))
 		ka := ((a0 ^ a1*0x9E3779B97F4A7C15 ^ a2*0xC2B2AE3D27D4EB4F ^ a3*0x165667B19E3779F9) * 0xD6E8FEB86659FD93) >> (64 - 13)
 		kb := ((b0 ^ b1*0x9E3779B97F4A7C15 ^ b2*0xC2B2AE3D27D4EB4F ^ b3*0x165667B19E3779F9) * 0xD6E8FEB86659FD93) >> (64 - 13)
-		if counts[ka]++; counts[ka] >= lim {
+		ca := max(uint32(counts[ka]), lo) + 1
+		if counts[ka] = uint8(ca); ca >= hi {
 			return false
 		}
-		if counts[kb]++; counts[kb] >= lim {
+		cb := max(uint32(counts[kb]), lo) + 1
+		if counts[kb] = uint8(cb); cb >= hi {
 			return false
 		}
 		p = unsafe.Add(q, step)
@@ -186,7 +208,8 @@ func countGrams(counts *[1 << 13]uint8, b []uint16, m int, lim uint8) bool {
 		x0, x1 := *(*uint64)(p), *(*uint64)(unsafe.Add(p, 8))
 		x2, x3 := *(*uint64)(unsafe.Add(p, 16)), *(*uint64)(unsafe.Add(p, 24))
 		k := ((x0 ^ x1*0x9E3779B97F4A7C15 ^ x2*0xC2B2AE3D27D4EB4F ^ x3*0x165667B19E3779F9) * 0xD6E8FEB86659FD93) >> (64 - 13)
-		if counts[k]++; counts[k] >= lim {
+		c := max(uint32(counts[k]), lo) + 1
+		if counts[k] = uint8(c); c >= hi {
 			return false
 		}
 	}
@@ -262,11 +285,12 @@ func isASCII(s string) bool {
 // loaded through a pointer as countGrams loads its words, their two
 // words hashed. The counts are not countGrams' (another hash): those of
 // a deferral are made by one or the other from the cleared table.
-func countGramBytes(counts *[1 << 13]uint8, b []byte, m int, lim uint8) bool {
+func countGramBytes(counts *[1 << 13]uint8, b []byte, m int, floor, top uint8) bool {
 	if len(b) < gramUnits || m < 1 || m > gramUnits {
 		return len(b) < gramUnits // not a stride the counts use
 	}
 	p := unsafe.Pointer(unsafe.SliceData(b))
+	lo, hi := uint32(floor), uint32(top) // compared in 32 bits: a conditional move, where bytes branched
 	// Two grams an iteration while both start before the last start: the
 	// loop's own instructions (the pointer's test and step, the
 	// constants loaded again, the table's nil test) were half of a
@@ -278,10 +302,12 @@ func countGramBytes(counts *[1 << 13]uint8, b []byte, m int, lim uint8) bool {
 		b0, b1 := *(*uint64)(unsafe.Add(p, m)), *(*uint64)(unsafe.Add(p, m+8)) // m < n: within b
 		ka := ((a0 ^ a1*0x9E3779B97F4A7C15) * 0xD6E8FEB86659FD93) >> (64 - 13)
 		kb := ((b0 ^ b1*0x9E3779B97F4A7C15) * 0xD6E8FEB86659FD93) >> (64 - 13)
-		if counts[ka]++; counts[ka] >= lim {
+		ca := max(uint32(counts[ka]), lo) + 1
+		if counts[ka] = uint8(ca); ca >= hi {
 			return false
 		}
-		if counts[kb]++; counts[kb] >= lim {
+		cb := max(uint32(counts[kb]), lo) + 1
+		if counts[kb] = uint8(cb); cb >= hi {
 			return false
 		}
 		p = unsafe.Add(p, 2*m)
@@ -289,7 +315,8 @@ func countGramBytes(counts *[1 << 13]uint8, b []byte, m int, lim uint8) bool {
 	if n > 0 { // one gram left
 		x0, x1 := *(*uint64)(p), *(*uint64)(unsafe.Add(p, 8))
 		k := ((x0 ^ x1*0x9E3779B97F4A7C15) * 0xD6E8FEB86659FD93) >> (64 - 13)
-		if counts[k]++; counts[k] >= lim {
+		c := max(uint32(counts[k]), lo) + 1
+		if counts[k] = uint8(c); c >= hi {
 			return false
 		}
 	}
