@@ -1,22 +1,19 @@
 package replay
 
-import "bytes"
-
 // Response items read as they are validated. A rollout line of a step
 // (a call, its output, the assistant's message, a reasoning, a
-// compacted history's summary) was
-// validated and indexed whole, then its top level and its payload walked
-// from the members the pass noted, though what the reader reads of it
-// are strings (a call's arguments and output, each validated again when
-// read as JSON: call, outputJSON) and short content arrays. Here a line
-// of the shape Codex writes, {"timestamp":"...","type":"response_item",
-// "payload":{...}} with no space, is validated with no index, the
-// payload's members handed to codexItem.member as they pass (and
-// {"timestamp":"...","type":"compacted","payload":{...}} so too), as
-// skipNoStep passes over the lines of no step; a line it is not certain
-// of (an escaped key, a field of a wrong type, NaN or Infinity, another
-// shape) goes to readLine, which reads it (and tells why it cannot) as
-// before (TestCodexItemSame, FuzzCodexSkip).
+// compacted history's summary) was validated and indexed whole, then its
+// top level and its payload walked from the members the pass noted,
+// though what the reader reads of it are strings (a call's arguments and
+// output, each validated again when read as JSON: call, outputJSON) and
+// short content arrays. Here a line of the shape Codex writes,
+// {"timestamp":"...","type":"response_item"|"compacted","payload":{...}}
+// with no space, is validated (its payload's objects and arrays alone
+// indexed), the payload's members handed to codexItem.member as they
+// pass, as skipNoStep passes over the lines of no step; a line it is not
+// certain of (an escaped key, a field of a wrong type, NaN or Infinity,
+// another shape) goes to readLine, which reads it (and tells why it
+// cannot) as before (TestCodexItemSame, FuzzCodexSkip).
 
 // readItem reads raw, a line skipNoStep found opening with a timestamp
 // whose first quote after its opening one is at raw[i-1], as readLine
@@ -35,16 +32,19 @@ func (c *codexReader) readItem(raw []byte, i int) (recs []stepRecord, ok bool) {
 		return nil, false
 	}
 	var it codexItem
-	if !codexPayloadItem(raw, p, &it) {
+	ok, indexed := codexPayloadItem(raw, p, &it, &c.ix)
+	if !ok {
 		return nil, false
 	}
 	// The timestamp, a valid string whose closing quote is the first.
 	if end, _ := validString(raw, len(codexHead)-1); end != i {
 		return nil, false
 	}
-	// Nothing of raw indexed: the content walked (textOf, oneText)
-	// is scanned, not read from the last line's index.
-	c.ix.reset(raw)
+	if !indexed {
+		// Nothing of raw indexed: the content walked (textOf,
+		// oneText) is scanned, not read from the last line's index.
+		c.ix.reset(raw)
+	}
 	if compacted {
 		c.q.push(stepRecord{info: StepInfo{Kind: StepCondensation}, output: c.text(it.Message), hasText: true}, "")
 		return c.ready(false), true
@@ -56,51 +56,57 @@ func (c *codexReader) readItem(raw []byte, i int) (recs []stepRecord, ok bool) {
 // which must end the line with its closing brace, and reads its members
 // into it as codexItem.read does: ok is false when it is not valid (with
 // no space between its tokens), holds NaN or Infinity, a key with an
-// escape, or a field of a wrong type. Its loop is codexSkipPayload's.
-func codexPayloadItem(raw []byte, i int, it *codexItem) (ok bool) {
+// escape, or a field of a wrong type. Its loop is codexSkipPayload's,
+// but for a value that is an object or an array (content, a summary, an
+// action), validated by the pass into ix, which tells NaN and Infinity
+// as it goes, where validValue and two searches for them read it three
+// times; each resets ix, which holds the last one's index then
+// (indexed), the others walked with no index.
+func codexPayloadItem(raw []byte, i int, it *codexItem, ix *valueIndex) (ok, indexed bool) {
 	n := len(raw)
 	j := i + 1
 	if j < n && raw[j] == '}' {
-		return j+2 == n
+		return j+2 == n, false
 	}
 	bad := ""
 	for {
 		if j >= n || raw[j] != '"' {
-			return false
+			return false, false
 		}
 		kEnd, esc := validString(raw, j)
 		if kEnd < 0 || esc || kEnd >= n || raw[kEnd] != ':' {
-			return false
+			return false, false
 		}
 		key := raw[j+1 : kEnd-1]
-		vEnd := validValue(raw, kEnd+1)
-		if vEnd < 0 {
-			return false
+		var vEnd int
+		if v := kEnd + 1; v < n && (raw[v] == '{' || raw[v] == '[') {
+			if vEnd = ix.pass(raw, v); vEnd < 0 || ix.nonFinite {
+				return false, false
+			}
+			indexed = true
+		} else if vEnd = validValue(raw, kEnd+1); vEnd < 0 {
+			return false, false
 		}
 		val := rawValue(raw[kEnd+1 : vEnd])
 		switch val[0] {
 		case 'N', 'I', '-':
 			if nonFiniteToken(val) {
-				return false
-			}
-		case '{', '[':
-			if bytes.Contains(val, []byte("NaN")) || bytes.Contains(val, []byte("Infinity")) {
-				return false // perhaps a token, not in a string
+				return false, false
 			}
 		}
 		if it.member(key, val, &bad); bad != "" {
-			return false // readLine tells why
+			return false, false // readLine tells why
 		}
 		if vEnd >= n {
-			return false
+			return false, false
 		}
 		switch raw[vEnd] {
 		case ',':
 			j = vEnd + 1
 		case '}':
-			return vEnd+2 == n
+			return vEnd+2 == n, indexed
 		default:
-			return false
+			return false, false
 		}
 	}
 }

@@ -206,7 +206,7 @@ var codexItemCases = []struct {
 	{`{"timestamp":"t","type":"response_item","payload":{"type":"function_call","n\u0061me":"x","arguments":"{}"}}`, false},
 	{`{"timestamp":"t","type":"response_item","payload":{"type":"function_call_output","call_id":"c1","output":NaN}}`, false},
 	{`{"timestamp":"t","type":"response_item","payload":{"type":"local_shell_call","action":{"timeout":Infinity}}}`, false},
-	{`{"timestamp":"t","type":"response_item","payload":{"type":"local_shell_call","action":{"command":["NaN"]}}}`, false},
+	{`{"timestamp":"t","type":"response_item","payload":{"type":"local_shell_call","action":{"command":["NaN"]}}}`, true}, // a string
 	{`{"timestamp":"t","type":"response_item","payload":{"type":"function_call_output","call_id":"c1","output":-Infinity}}`, false},
 	// Not valid, or not this shape.
 	{`{"timestamp":"t\"x","type":"response_item","payload":{"type":"function_call","name":"a"}}`, false},
