@@ -1,5 +1,7 @@
 package replay
 
+import "math/bits"
+
 // Response items read as they are validated. A rollout line of a step
 // (a call, its output, the assistant's message, a reasoning, a
 // compacted history's summary) was validated and indexed whole, then its
@@ -73,19 +75,54 @@ func codexPayloadItem(raw []byte, i int, it *codexItem, ix *valueIndex) (ok, ind
 		if j >= n || raw[j] != '"' {
 			return false, false
 		}
-		kEnd, esc := validString(raw, j)
-		if kEnd < 0 || esc || kEnd >= n || raw[kEnd] != ':' {
+		// A key that ends within its first 16 bytes with no escape (most
+		// keys) is told by its words' stops, as the validating pass
+		// tells it (a valid string's first stop is its closing quote);
+		// any other by validString.
+		kEnd := -1
+		if k := j + 1; k+16 <= n {
+			if m := stopMask(word(raw, k)); m != 0 {
+				k += bits.TrailingZeros64(m) / 8
+			} else if m := stopMask(word(raw, k+8)); m != 0 {
+				k += 8 + bits.TrailingZeros64(m)/8
+			}
+			if byteAt(raw, k) == '"' {
+				kEnd = k + 1
+			}
+		}
+		if kEnd < 0 {
+			var esc bool
+			if kEnd, esc = validString(raw, j); kEnd < 0 || esc {
+				return false, false
+			}
+		}
+		if kEnd >= n || raw[kEnd] != ':' {
 			return false, false
 		}
 		key := raw[j+1 : kEnd-1]
-		var vEnd int
-		if v := kEnd + 1; v < n && (raw[v] == '{' || raw[v] == '[') {
-			if vEnd = ix.pass(raw, v); vEnd < 0 || ix.nonFinite {
+		// A string of under shortString bytes (types, call ids, names)
+		// is told by its words' first stop, a quote, as the pass tells
+		// it; any other value by validValue, or by the pass.
+		vEnd, v := -1, kEnd+1
+		if v+1+shortString <= n && raw[v] == '"' {
+			for k, lim := v+1, v+1+shortString; k < lim; k += 8 {
+				if m := stopMask(word(raw, k)); m != 0 {
+					if k += bits.TrailingZeros64(m) / 8; byteAt(raw, k) == '"' {
+						vEnd = k + 1
+					}
+					break
+				}
+			}
+		}
+		if vEnd < 0 {
+			if v < n && (raw[v] == '{' || raw[v] == '[') {
+				if vEnd = ix.pass(raw, v); vEnd < 0 || ix.nonFinite {
+					return false, false
+				}
+				indexed = true
+			} else if vEnd = validValue(raw, v); vEnd < 0 {
 				return false, false
 			}
-			indexed = true
-		} else if vEnd = validValue(raw, kEnd+1); vEnd < 0 {
-			return false, false
 		}
 		val := rawValue(raw[kEnd+1 : vEnd])
 		switch val[0] {
