@@ -108,32 +108,14 @@ const claudeCodeBadContent = "a message whose content is neither text nor conten
 func (c *claudeCodeReader) recordRaw(raw []byte, _ int) ([]stepRecord, string) {
 	ix := &c.ix
 	hinted := c.prefetchUUID(raw)
-	v, nonFinite, err := agentRecordIx(raw, ix)
-	if err != nil {
-		return nil, err.Error()
-	}
-	if nonFinite {
-		return nil, "not a Claude Code record: NaN or Infinity, which JSON does not have"
-	}
-	t := claudeCodeTop{}
-	if ms, ok := ix.noted(v); ok {
-		p := unsafe.Pointer(unsafe.SliceData(ix.base))
-		for k := range ms {
-			m := &ms[k]
-			if n := uint(m.keyEnd - m.key); n < 64 && claudeCodeTopLens>>n&1 == 0 && !m.esc {
-				continue // none of the names read (most of a record's members)
-			}
-			key, val := notedMember(p, m)
-			if m.esc {
-				key = []byte(unquoteKey(key))
-			}
-			t.member(key, val)
+	var t claudeCodeTop
+	if !c.readTop(raw, &t) {
+		// Any record readTop does not read (claude_code_top.go):
+		// validated and indexed whole, its noted members read.
+		t = claudeCodeTop{}
+		if why := c.readTopIndexed(raw, &t); why != "" {
+			return nil, why
 		}
-	} else {
-		ix.members(v, func(k []byte, esc bool, val rawValue) bool {
-			t.member(keyBytes(k, esc), val)
-			return true
-		})
 	}
 	var u [16]byte // the uuid parsed (isUUID), its slot prefetched
 	var isUUID bool
@@ -246,6 +228,40 @@ func (c *claudeCodeReader) recordRaw(raw []byte, _ int) ([]stepRecord, string) {
 		}
 	}
 	return c.ready(false), ""
+}
+
+// readTopIndexed reads record raw's top level into t, zero, as readTop
+// does, from the members the validating pass noted (agentRecordIx), and
+// says why a record that does not read cannot be read ("" when it can).
+func (c *claudeCodeReader) readTopIndexed(raw []byte, t *claudeCodeTop) (why string) {
+	ix := &c.ix
+	v, nonFinite, err := agentRecordIx(raw, ix)
+	if err != nil {
+		return err.Error()
+	}
+	if nonFinite {
+		return "not a Claude Code record: NaN or Infinity, which JSON does not have"
+	}
+	if ms, ok := ix.noted(v); ok {
+		p := unsafe.Pointer(unsafe.SliceData(ix.base))
+		for k := range ms {
+			m := &ms[k]
+			if n := uint(m.keyEnd - m.key); n < 64 && claudeCodeTopLens>>n&1 == 0 && !m.esc {
+				continue // none of the names read (most of a record's members)
+			}
+			key, val := notedMember(p, m)
+			if m.esc {
+				key = []byte(unquoteKey(key))
+			}
+			t.member(key, val)
+		}
+	} else {
+		ix.members(v, func(k []byte, esc bool, val rawValue) bool {
+			t.member(keyBytes(k, esc), val)
+			return true
+		})
+	}
+	return ""
 }
 
 // claudeCodeTop is what recordRaw reads of a record's top level.

@@ -190,8 +190,14 @@ func (it *codexItem) member(key []byte, val rawValue, bad *string) {
 // and its content are stepped over with the index, not scanned again at
 // each level.
 func (c *codexReader) recordRaw(raw []byte, _ int) ([]stepRecord, string) {
-	if recs, ok := c.skipNoStep(raw); ok {
+	recs, ok, item := c.skipNoStep(raw)
+	if ok {
 		return recs, "" // a line of no step (codex_skip.go)
+	}
+	if item > 0 {
+		if recs, ok := c.readItem(raw, item); ok {
+			return recs, "" // a response item, or compacted (codex_item.go)
+		}
 	}
 	return c.readLine(raw)
 }
@@ -247,7 +253,7 @@ func (l *codexLine) member(key []byte, val rawValue) {
 }
 
 // readLine is recordRaw of every line, the lines skipNoStep passes over
-// included.
+// and readItem reads included.
 func (c *codexReader) readLine(raw []byte) ([]stepRecord, string) {
 	ix := &c.ix
 	v, nonFinite, err := agentRecordIx(raw, ix)
@@ -306,9 +312,17 @@ func (c *codexReader) readLine(raw []byte) ([]stepRecord, string) {
 		c.q.push(stepRecord{info: StepInfo{Kind: StepCondensation}, output: c.text(it.Message), hasText: true}, "")
 		return c.ready(false), ""
 	case "response_item":
+		return c.responseItem(&it), ""
 	default:
 		return nil, fmt.Sprintf("not a Codex rollout line (type %q; want session_meta, response_item, event_msg, turn_context or compacted)", lineType)
 	}
+}
+
+// responseItem reads a response item, its payload read into it (the
+// views of its line compared before the next line), its content walked
+// with c.ix, the line's index (or none of it: reset to the line).
+func (c *codexReader) responseItem(it *codexItem) []stepRecord {
+	ix := &c.ix
 	switch it.Type {
 	case "message":
 		if it.Role == "assistant" {
@@ -350,7 +364,7 @@ func (c *codexReader) readLine(raw []byte) ([]stepRecord, string) {
 			r.setExitCode(code)
 		}
 	}
-	return c.ready(false), ""
+	return c.ready(false)
 }
 
 // codexFailed says an output is one Codex answers a call with when the

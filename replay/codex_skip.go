@@ -22,6 +22,15 @@ import "bytes"
 // line) accepts exactly what validating the line does.
 const codexSkipMax = maxNesting / 2
 
+// codexHead opens a rollout line as Codex writes it; codexItemHead and
+// codexCompactedHead follow its timestamp in a response item's line and
+// in a compacted line, up to the payload's opening brace.
+const (
+	codexHead          = `{"timestamp":"`
+	codexItemHead      = `,"type":"response_item","payload":{`
+	codexCompactedHead = `,"type":"compacted","payload":{`
+)
+
 // codexSkipItem is what a payload's members say, read as codexItem.read
 // reads them: the last type and role, and bad when a type, role, name or
 // call_id is neither a string nor null.
@@ -34,19 +43,21 @@ type codexSkipItem struct {
 // agentRecordIx reads it, of no NaN or Infinity, and that it did what
 // recordRaw does with it (an event_msg user_message marks the next step
 // Prompt); recs is what recordRaw returns for it. Otherwise it did
-// nothing, and recordRaw reads the line.
-func (c *codexReader) skipNoStep(raw []byte) (recs []stepRecord, ok bool) {
-	const head = `{"timestamp":"`
+// nothing, and recordRaw reads the line: item is then, for a response
+// item of another kind or a compacted line, where its timestamp ends
+// (readItem), else 0.
+func (c *codexReader) skipNoStep(raw []byte) (recs []stepRecord, ok bool, item int) {
+	const head = codexHead
 	n := len(raw)
 	if n > codexSkipMax || n < len(head)+2 || raw[n-1] != '}' || string(raw[:len(head)]) != head {
-		return nil, false
+		return nil, false, 0
 	}
 	// The timestamp's end, where a valid one's quote is its first
 	// (checked once the line's type says it holds no step: other lines
 	// pay for one search of a few bytes).
 	q := bytes.IndexByte(raw[len(head):], '"')
 	if q < 0 {
-		return nil, false
+		return nil, false, 0
 	}
 	i := len(head) + q + 1
 	const (
@@ -58,7 +69,7 @@ func (c *codexReader) skipNoStep(raw []byte) (recs []stepRecord, ok bool) {
 	)
 	rest := raw[i:]
 	if len(rest) <= len(typeKey) || string(rest[:len(typeKey)]) != typeKey {
-		return nil, false
+		return nil, false, 0
 	}
 	// timestamp says the line's timestamp is a valid string ending at i.
 	timestamp := func() bool {
@@ -70,32 +81,34 @@ func (c *codexReader) skipNoStep(raw []byte) (recs []stepRecord, ok bool) {
 	switch rest[len(typeKey)] {
 	case 'e':
 		if !bytes.HasPrefix(rest, []byte(event)) {
-			return nil, false
+			return nil, false, 0
 		}
 		it, ok := codexSkipPayload(raw, i+len(event)-1)
 		if !ok || !timestamp() {
-			return nil, false
+			return nil, false, 0
 		}
 		if !it.bad {
 			switch {
 			case it.typ.Kind() != '"':
 			case bytes.IndexByte(it.typ, '\\') >= 0:
-				return nil, false // read by recordRaw: its escape decoded
+				return nil, false, 0 // read by recordRaw: its escape decoded
 			case string(it.typ) == `"user_message"`:
 				c.q.prompt = true
 			}
 		}
-		return nil, true
+		return nil, true, 0
 	case 't':
 		if !bytes.HasPrefix(rest, []byte(turn)) {
-			return nil, false
+			return nil, false, 0
 		}
 		_, ok := codexSkipPayload(raw, i+len(turn)-1)
-		return nil, ok && timestamp()
+		return nil, ok && timestamp(), 0
 	case 'r':
 		if len(rest) <= len(response) || rest[itemType] != 'm' || rest[len(response)] == 'a' ||
 			!bytes.HasPrefix(rest, []byte(response)) {
-			return nil, false // an assistant's message is read by recordRaw
+			// An assistant's message, or an item of another type:
+			// read by readItem when the line opens as it should.
+			return nil, false, i
 		}
 		// A message of the user's (or the system's): no step. One of
 		// another type or role after all (a key written twice) is read
@@ -103,11 +116,13 @@ func (c *codexReader) skipNoStep(raw []byte) (recs []stepRecord, ok bool) {
 		it, ok := codexSkipPayload(raw, i+len(`,"type":"response_item","payload":`))
 		if !ok || it.bad || string(it.typ) != `"message"` || !timestamp() ||
 			it.role.Kind() == '"' && (bytes.IndexByte(it.role, '\\') >= 0 || string(it.role) == `"assistant"`) {
-			return nil, false
+			return nil, false, 0
 		}
-		return c.q.ready(false), true
+		return c.q.ready(false), true, 0
+	case 'c':
+		return nil, false, i // perhaps a compacted line: readItem
 	}
-	return nil, false
+	return nil, false, 0
 }
 
 // codexSkipPayload validates the payload object at raw[i] of line raw,

@@ -82,12 +82,17 @@ var codexSkipCases = []struct {
 func compareCodexSkip(t *testing.T, lines [][]byte) (skipped []bool) {
 	t.Helper()
 	fast, plain := &codexReader{}, &codexReader{}
+	var buf []byte
 	for n, line := range lines {
 		before := fast.q.prompt
 		probe := &codexReader{}
-		_, ok := probe.skipNoStep(slices.Clone(line))
+		_, ok, _ := probe.skipNoStep(slices.Clone(line))
 		skipped = append(skipped, ok)
-		rf, wf := fast.recordRaw(slices.Clone(line), n+1)
+		// The fast reader reads each line from one buffer, as the
+		// reader's lines are read in place: what it holds of the last
+		// line (its index) is over the same bytes.
+		buf = append(buf[:0], line...)
+		rf, wf := fast.recordRaw(buf, n+1)
 		rp, wp := plain.readLine(slices.Clone(line))
 		if wf != wp {
 			t.Fatalf("line %d %q: reason %q, readLine's %q", n+1, line, wf, wp)
@@ -143,13 +148,108 @@ func TestCodexSkipLog(t *testing.T) {
 	}
 }
 
-// FuzzCodexSkip: lines read with skipNoStep first read as readLine reads
-// them.
+// FuzzCodexSkip: lines read with skipNoStep and readItem first read as
+// readLine reads them.
 func FuzzCodexSkip(f *testing.F) {
 	for _, c := range codexSkipCases {
 		f.Add(codexSkipCases[0].line + "\n" + c.line + "\n" + codexSkipCases[5].line)
 	}
+	for _, c := range codexItemCases {
+		f.Add(codexItemCases[0].line + "\n" + c.line + "\n" + codexItemCases[1].line)
+	}
 	f.Fuzz(func(t *testing.T, data string) {
 		compareCodexSkip(t, bytes.Split([]byte(data), []byte("\n")))
 	})
+}
+
+// codexItemCases are rollout lines, read in this order, and whether
+// readItem reads each (the rest are passed over, or read by readLine).
+var codexItemCases = []struct {
+	line string
+	item bool
+}{
+	{`{"timestamp":"t","type":"response_item","payload":{"type":"function_call","name":"shell","arguments":"{\"command\":[\"bash\",\"-lc\",\"go test ./...\"],\"workdir\":\"/w\"}","call_id":"c1"}}`, true},
+	{`{"timestamp":"t","type":"response_item","payload":{"type":"function_call_output","call_id":"c1","output":"{\"output\": \"--- FAIL: TestDivide (0.00s)\\nFAIL\\n\", \"metadata\": {\"exit_code\": 1, \"duration_seconds\": 0.4}}"}}`, true},
+	{`{"timestamp":"2026-11-20T11:00:01.000Z","type":"response_item","payload":{"type":"message","role":"assistant","content":[{"type":"output_text","text":"Divide does not guard against zero; patching it, with a text of more than sixty-four bytes."}]}}`, true},
+	{`{"timestamp":"t","type":"response_item","payload":{"type":"message","role":"assistant","content":[{"type":"output_text","text":"a"},{"type":"output_text","text":"b"},{"type":"image"}]}}`, true},
+	{`{"timestamp":"t","type":"response_item","payload":{"type":"reasoning","summary":[{"type":"summary_text","text":"**Running the tests**\n\nI will run the tests to see the failure, at more than sixty-four bytes."}],"content":null,"encrypted_content":"gAAAAABo-fake"}}`, true},
+	{`{"timestamp":"t","type":"response_item","payload":{"type":"reasoning","summary":[{"type":"summary_text","text":"s"}],"content":[{"type":"reasoning_text","text":"r"}]}}`, true},
+	{`{"timestamp":"t","type":"response_item","payload":{"type":"custom_tool_call","status":"completed","call_id":"c2","name":"apply_patch","input":"*** Begin Patch\n*** Update File: calc.go\n@@\n-\treturn a / b, nil\n*** End Patch\n"}}`, true},
+	{`{"timestamp":"t","type":"response_item","payload":{"type":"custom_tool_call_output","call_id":"c2","output":"Exit code: 0\nWall time: 0.1 seconds\nOutput:\nSuccess. Updated the following files:\nM calc.go\n"}}`, true},
+	{`{"timestamp":"t","type":"response_item","payload":{"type":"local_shell_call","call_id":"c3","status":"completed","action":{"type":"exec","command":["ls","-la"],"env":{"B":"2","A":"1"}}}}`, true},
+	{`{"timestamp":"t","type":"response_item","payload":{"type":"function_call_output","call_id":"c3","output":[{"type":"input_text","text":"out"},{"type":"input_image","image_url":"x"}]}}`, true},
+	{`{"timestamp":"t","type":"response_item","payload":{"type":"web_search_call","status":"completed","action":{"type":"search","query":"go errors"}}}`, true},
+	{`{"timestamp":"t","type":"response_item","payload":{"type":"function_call","name":"shell","arguments":"not json","call_id":"c4"}}`, true},
+	{`{"timestamp":"t","type":"response_item","payload":{"type":"function_call","name":"shell","arguments":{"command":["ls"]},"call_id":"c5"}}`, true},
+	{`{"timestamp":"t","type":"response_item","payload":{"type":"function_call_output","call_id":"c5","output":null}}`, true},
+	{`{"timestamp":"t","type":"response_item","payload":{"type":"function_call_output","call_id":"c9","output":"no call"}}`, true},
+	{`{"timestamp":"t","type":"response_item","payload":{"type":"unknown_item","x":[1,{"a":true}]}}`, true},
+	{`{"timestamp":"t","type":"response_item","payload":{}}`, true},
+	// A key written twice: the last one read.
+	{`{"timestamp":"t","type":"response_item","payload":{"type":"function_call","name":"a","name":"b","arguments":"{}","call_id":"c6","call_id":"c7"}}`, true},
+	{`{"timestamp":"t","type":"response_item","payload":{"type":"function_call_output","type":"message","role":"assistant","content":"hi","call_id":"c7","output":"x"}}`, true},
+	{`{"timestamp":"t","type":"response_item","payload":{"type":"message","role":"assistant","role":"user","content":"hi"}}`, true},
+	// Strings with escapes and bytes past ASCII, read as readLine reads them.
+	{`{"timestamp":"t","type":"response_item","payload":{"type":"function_call","name":"sh\u0065ll","arguments":"{\"a\":\"\\u00e9\"}","call_id":"c\"8"}}`, true},
+	{`{"timestamp":"t","type":"response_item","payload":{"type":"message","role":"assis\u0074ant","content":"x\u00e9 ` + "\xff" + `"}}`, true},
+	{"{\"timestamp\":\"t\",\"type\":\"response_item\",\"payload\":{\"type\":\"message\",\"\xff\":1,\"role\":\"assistant\",\"content\":\"x\"}}", true},
+	// A line read after one read with its index, its content's block at
+	// the same place and of the same length: read from no index (the
+	// last line's is not over it).
+	{`{"timestamp":"t","type":"response_item","payload":{"type":"message","role":"assistant","content":[{"type":"output_text","text":"firstxx"}],"n\u0061me":"x"}}`, false},
+	{`{"timestamp":"t","type":"response_item","payload":{"type":"message","role":"assistant","content":[{"type":"output_text","x":1,"text":"f"}]}}`, true},
+	// A field of a wrong type, an escaped key, NaN or Infinity: readLine.
+	{`{"timestamp":"t","type":"response_item","payload":{"type":"function_call","name":5,"arguments":"{}","call_id":"c1"}}`, false},
+	{`{"timestamp":"t","type":"response_item","payload":{"type":7}}`, false},
+	{`{"timestamp":"t","type":"response_item","payload":{"type":"function_call","call_id":["c"]}}`, false},
+	{`{"timestamp":"t","type":"response_item","payload":{"type":"message","role":{},"content":"x"}}`, false},
+	{`{"timestamp":"t","type":"response_item","payload":{"type":"function_call","n\u0061me":"x","arguments":"{}"}}`, false},
+	{`{"timestamp":"t","type":"response_item","payload":{"type":"function_call_output","call_id":"c1","output":NaN}}`, false},
+	{`{"timestamp":"t","type":"response_item","payload":{"type":"local_shell_call","action":{"timeout":Infinity}}}`, false},
+	{`{"timestamp":"t","type":"response_item","payload":{"type":"local_shell_call","action":{"command":["NaN"]}}}`, true}, // a string
+	{`{"timestamp":"t","type":"response_item","payload":{"type":"function_call_output","call_id":"c1","output":-Infinity}}`, false},
+	// Not valid, or not this shape.
+	{`{"timestamp":"t\"x","type":"response_item","payload":{"type":"function_call","name":"a"}}`, false},
+	{`{"timestamp":"t","type":"response_item","payload":{"type":"function_call","name":"a"},"x":1}`, false},
+	{`{"timestamp":"t","type":"response_item","payload":{"type":"function_call","name":"a"}} `, false},
+	{`{"timestamp":"t","type":"response_item","payload":{"type":"function_call","name":"a"}}}`, false},
+	{`{"timestamp":"t","type":"response_item","payload":{"type":"function_call","name":"a",}}`, false},
+	{`{"timestamp":"t","type":"response_item","payload":{"type":"function_call","name" :"a"}}`, false},
+	{`{"timestamp":"t","type":"response_item","payload":{"type":"function_call","name":"a\q"}}`, false},
+	{`{"timestamp":"t","type":"response_item","payload":{"type":"function_call","x":[1,]}}`, false},
+	{`{"timestamp":"t","type":"response_item","payload":"x"}`, false},
+	{`{"timestamp":"t","type":"response_item","payload":{"type":"function_call","x":[` + strings.Repeat("[", codexSkipMax) + `]}}`, false},
+	// Compacted lines.
+	{`{"timestamp":"t","type":"compacted","payload":{"message":"summary of the conversation so far\n\u00e9"}}`, true},
+	{`{"timestamp":"t","type":"compacted","payload":{"message":[{"type":"output_text","text":"a"},{"type":"output_text","text":"b"}],"replacement_history":[{"type":"message"}]}}`, true},
+	{`{"timestamp":"t","type":"compacted","payload":{}}`, true},
+	{`{"timestamp":"t","type":"compacted","payload":{"message":null}}`, true},
+	{`{"timestamp":"t","type":"compacted","payload":{"message":"m","type":5}}`, false},
+	{`{"timestamp":"t","type":"compacted","payload":{"message":NaN}}`, false},
+	{`{"timestamp":"t","type":"compacted","payload":"m"}`, false},
+	{`{"timestamp":"t","type":"compactedx","payload":{"message":"m"}}`, false},
+	{`{"timestamp":"t","type":"custom","payload":{"message":"m"}}`, false},
+	{`{"type":"response_item","payload":{"type":"function_call","name":"a"}}`, false},
+}
+
+// TestCodexItemSame: a line readItem reads reads as readLine reads it,
+// and the lines listed as read by readItem are.
+func TestCodexItemSame(t *testing.T) {
+	var lines [][]byte
+	for _, c := range codexItemCases {
+		lines = append(lines, []byte(c.line))
+	}
+	compareCodexSkip(t, lines)
+	for _, c := range codexItemCases {
+		probe := &codexReader{}
+		line := []byte(c.line)
+		_, skip, item := probe.skipNoStep(line)
+		read := false
+		if !skip && item > 0 {
+			_, read = probe.readItem(line, item)
+		}
+		if read != c.item {
+			t.Errorf("%q: read by readItem %v, want %v", c.line, read, c.item)
+		}
+	}
 }

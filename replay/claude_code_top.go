@@ -1,0 +1,248 @@
+package replay
+
+// A Claude Code record's top level read as it is validated, as a Gemini
+// CLI record's is (gemini_top.go). The validating pass noted each of a
+// record's dozen or so members (parentUuid, sessionId, cwd, version,
+// timestamp, toolUseResult...), and recordRaw walked them again for the
+// six it reads; the records of no step (system, summary,
+// file-history-snapshot) were indexed whole for their type alone. Here
+// the record's own members are validated one by one, the ones
+// claudeCodeTop.member reads handed to it as they pass, and the message,
+// the one value read below the top level, validated and indexed alone by
+// the pass; the other values are validated with no index.
+
+import (
+	"bytes"
+	"math/bits"
+)
+
+// claudeCodeTopMax bounds the records read here: a message validated
+// alone counts its nesting from itself, one level below the record, so a
+// message nested maxNesting-1 deep passes alone and not within the
+// record; such a record is at least twice that long (geminiTopMax).
+const claudeCodeTopMax = 2 * (maxNesting - 1)
+
+// claudeCodeValidDepth is how deep readTop walks the containers below
+// the record's object (a toolUseResult's file is two levels down):
+// deeper, validValue does.
+const claudeCodeValidDepth = 8
+
+// readTop validates raw, a record from its opening brace to its closing
+// one, handing each member claudeCodeTop.member reads to t (in the
+// record's order: the last of a repeated name is the one kept) and
+// indexing the message into c.ix (c.ix is reset to raw when no message
+// is indexed). ok is false, t and c.ix then holding anything, for a
+// record it does not read as agentRecordIx and the noted members' loop
+// would (invalid JSON, NaN or Infinity, an escaped key, white space
+// around the record, a record of claudeCodeTopMax bytes or more): the
+// caller reads it whole.
+func (c *claudeCodeReader) readTop(b []byte, t *claudeCodeTop) (ok bool) {
+	n := len(b)
+	if n < 2 || n >= claudeCodeTopMax || b[0] != '{' || b[n-1] != '}' {
+		return false
+	}
+	var (
+		// The containers open below the record, by their closing
+		// bytes: d of them.
+		closers [claudeCodeValidDepth]byte
+		d       int
+		key     []byte // the record's member being read, when member reads it
+		vs      int    // where its value starts
+		indexed bool
+		i, j    int
+		end     int
+		esc     bool
+		ch      byte
+	)
+	if i = skipSpace(b, 1); i < n && b[i] == '}' {
+		c.ix.reset(b)
+		return i+1 == n // {}
+	}
+
+key: // a key at b[i], of the record's object when d == 0
+	if uint(i) >= uint(n) || b[i] != '"' {
+		return false
+	}
+	// A key that ends within its first 16 bytes with no escape is told
+	// by its words' stops (stopMask: a valid string's first stop is its
+	// closing quote), and its colon and value's first byte next to it,
+	// as the validating pass tells them; any other by validString, and
+	// one with an escape is read whole by the caller.
+	if k := i + 1; k+16 <= n {
+		if m := stopMask(word(b, k)); m != 0 {
+			k += bits.TrailingZeros64(m) / 8
+		} else if m := stopMask(word(b, k+8)); m != 0 {
+			k += 8 + bits.TrailingZeros64(m)/8
+		}
+		if byteAt(b, k) == '"' {
+			if end = k + 1; end+1 < n && byteAt(b, end) == ':' && byteAt(b, end+1) > ' ' {
+				j = end + 1
+				goto member
+			}
+			goto colon
+		}
+	}
+	if end, esc = validString(b, i); end < 0 || esc {
+		return false
+	}
+colon: // the colon after the key ending at b[end-1], with space about it
+	j = end
+	if j < n && b[j] != ':' {
+		j = skipSpace(b, j)
+	}
+	if j >= n || b[j] != ':' {
+		return false
+	}
+	if j++; j < n && b[j] <= ' ' {
+		j = skipSpace(b, j)
+	}
+member: // the key ends at b[end-1], its value starts at b[j]
+	if d == 0 {
+		// The names member reads, told by their lengths first
+		// (claudeCodeTopLens), as recordRaw's loop over noted members.
+		key = nil
+		if kn := uint(end - i - 2); kn < 64 && claudeCodeTopLens>>kn&1 != 0 {
+			key = b[i+1 : end-1]
+			if j < n && b[j] == '{' && string(key) == "message" {
+				// The message, whose members and blocks the reader
+				// reads. A message written again is indexed again: the
+				// last is the one read, as in the record's index.
+				indexed = true
+				if i = c.ix.pass(b, j); i < 0 || c.ix.nonFinite {
+					return false
+				}
+				vs = j
+				goto after
+			}
+		}
+		vs = j
+	}
+	i = j
+
+value: // a value at b[i]
+	if uint(i) >= uint(n) {
+		return false
+	}
+	switch ch = b[i]; {
+	case ch == '"':
+		// A string of under shortString bytes (uuids, timestamps) is
+		// told by its words' first stop, a quote, as the pass tells it.
+		if k := i + 1; k+shortString <= n {
+			for lim := k + shortString; k < lim; k += 8 {
+				if m := stopMask(word(b, k)); m != 0 {
+					if k += bits.TrailingZeros64(m) / 8; byteAt(b, k) == '"' {
+						i = k + 1
+						goto after
+					}
+					break
+				}
+			}
+		}
+		if i, _ = validString(b, i); i < 0 {
+			return false
+		}
+	case '0' <= ch && ch <= '9':
+		// An integer read here, as the pass reads it; a fraction or an
+		// exponent by jsonNumber.
+		end = i
+		if i++; ch != '0' {
+			for i < n && '0' <= b[i] && b[i] <= '9' {
+				i++
+			}
+		}
+		if i < n && (b[i] == '.' || b[i]|0x20 == 'e') {
+			if i = jsonNumber(b, end); i < 0 {
+				return false
+			}
+		}
+	case ch == '-':
+		if i+1 < n && b[i+1] == 'I' {
+			return false // -Infinity
+		}
+		if i = jsonNumber(b, i); i < 0 {
+			return false
+		}
+	case ch == 't':
+		if i+4 > n || string(b[i:i+4]) != "true" {
+			return false
+		}
+		i += 4
+	case ch == 'f':
+		if i+5 > n || string(b[i:i+5]) != "false" {
+			return false
+		}
+		i += 5
+	case ch == 'n':
+		if i+4 > n || string(b[i:i+4]) != "null" {
+			return false
+		}
+		i += 4
+	case ch == '{' || ch == '[':
+		if d == len(closers) {
+			// Deeper than the values walked here: validValue.
+			end = validValue(b, i)
+			if end < 0 || bytes.Contains(b[i:end], []byte("NaN")) || bytes.Contains(b[i:end], []byte("Infinity")) {
+				return false // perhaps a token, not in a string
+			}
+			i = end
+			goto after
+		}
+		cl := byte('}')
+		if ch == '[' {
+			cl = ']'
+		}
+		if i++; i < n && b[i] <= ' ' {
+			i = skipSpace(b, i)
+		}
+		if i < n && b[i] == cl {
+			i++
+			goto after
+		}
+		closers[d] = cl
+		d++
+		if cl == '}' {
+			goto key
+		}
+		goto value
+	default:
+		return false // NaN, Infinity, or no value
+	}
+
+after: // after a value
+	if d == 0 && key != nil {
+		t.member(key, b[vs:i])
+	}
+	if uint(i) >= uint(n) {
+		return false
+	}
+	if ch = b[i]; ch <= ' ' {
+		if i = skipSpace(b, i); i >= n {
+			return false
+		}
+		ch = b[i]
+	}
+	if ch == ',' {
+		if i++; uint(i) < uint(n) && b[i] <= ' ' {
+			i = skipSpace(b, i)
+		}
+		if d == 0 || closers[d-1] == '}' {
+			goto key
+		}
+		goto value
+	}
+	if d == 0 {
+		if ch != '}' || i+1 != n {
+			return false
+		}
+		if !indexed {
+			c.ix.reset(b) // nothing of b indexed: not the last record's index
+		}
+		return true
+	}
+	if ch != closers[d-1] {
+		return false
+	}
+	i++
+	d--
+	goto after
+}

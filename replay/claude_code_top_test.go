@@ -1,0 +1,163 @@
+package replay
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// claudeCodeTopCases are records and whether readTop reads them.
+var claudeCodeTopCases = []struct {
+	rec  string
+	fast bool
+}{
+	{`{"parentUuid":null,"isSidechain":false,"userType":"external","cwd":"/home/dev/calc","sessionId":"3f1c2a9e-7b4d-4e21-9c55-0a8e6d2f1b37","version":"2.0.61","gitBranch":"main","type":"user","message":{"role":"user","content":"The divide test fails. Fix it."},"uuid":"c0000000-0000-4000-8000-000000000001","timestamp":"2026-11-20T10:00:03.000Z"}`, true},
+	{`{"parentUuid":"c0000000-0000-4000-8000-000000000002","isSidechain":false,"type":"assistant","message":{"id":"msg_01","type":"message","role":"assistant","model":"claude-sonnet-4-5-20250929","content":[{"type":"tool_use","id":"toolu_01","name":"Bash","input":{"command":"go test ./...","description":"Run the tests"}}],"stop_reason":null,"usage":{"input_tokens":10,"output_tokens":20}},"requestId":"req_01","uuid":"c0000000-0000-4000-8000-000000000003","timestamp":"2026-11-20T10:00:09.000Z"}`, true},
+	{`{"parentUuid":"c0000000-0000-4000-8000-000000000003","isSidechain":false,"type":"user","message":{"role":"user","content":[{"tool_use_id":"toolu_01","type":"tool_result","content":"--- FAIL: TestDivide (0.00s)\n    calc_test.go:12: Divide(1, 0): want error\nFAIL","is_error":true}]},"toolUseResult":{"stdout":"--- FAIL","stderr":"","interrupted":false,"isImage":false,"file":{"filePath":"/a/b.go","numLines":[1,2.5,-3e2]}},"uuid":"c0000000-0000-4000-8000-000000000004","timestamp":"2026-11-20T10:00:12.000Z"}`, true},
+	{`{"type":"summary","summary":"Fix failing calculator test","leafUuid":"c0000000-0000-4000-8000-000000000020"}`, true},
+	{`{"parentUuid":"c0","isSidechain":false,"type":"system","subtype":"informational","content":"Tip: press Esc to interrupt","isMeta":false,"level":"info","uuid":"c0000000-0000-4000-8000-000000000018"}`, true},
+	{`{"type":"file-history-snapshot","messageId":"c1","snapshot":{"messageId":"c1","trackedFileBackups":{},"timestamp":"2026-11-20T10:00:03.000Z"},"isSnapshotUpdate":false}`, true},
+	{`{"type":"user","isCompactSummary":true,"isMeta":null,"message":{"content":[{"type":"text","text":"Summary"}]},"uuid":"u4"}`, true},
+	{`{"type":"user","isSidechain":true,"message":{"content":"x"},"uuid":"3F2B6C1E-9A4D-4E8B-B1C2-0D9E8F7A6B5C"}`, true},
+	{`{}`, true},
+	{`{ }`, true},
+	{`{"type":"assistant"}`, true},
+	// White space, numbers, literals, empty and nested values passed over.
+	{`{ "type" : "user" , "message" : { "content" : "a" } , "uuid" : "u" , "n" : [ 1 , 2 ] , "o" : { } }`, true},
+	{"{\"type\":\"user\",\n\t\"message\":{\"content\":\"a\"},\r\n\"x\":{\n}}", true},
+	{`{"type":"user","message":{"content":"a"},"n":[-1,0,0.5,-2.5e+10,1E-3,10,true,false,null,{},[],""]}`, true},
+	{`{"type":"user","message":{"content":"a"},"x":{"a":{"b":{"c":{"d":{"e":{"f":{"g":{"h":{"i":[1,2,{"j":"k"}]}}}}}}}}}}`, true},
+	{`{"type":"user","message":{"content":"a"},"x":"a string of more than forty bytes, with \"escapes\"\n and more"}`, true},
+	{`{"type":"user","message":{"content":"a"},"a key of more than sixteen bytes":1,"uuid":"a uuid of more than sixteen bytes"}`, true},
+	{"{\"type\":\"user\",\"message\":{\"content\":\"\xff\xfe\"},\"\xe9t\xe9\":\"\xe9\",\"\xff\xfe\xfd\xfc\":1}", true},
+	// The last of a repeated name; fields of the wrong type; a message
+	// that is not an object (and one that is, then is not).
+	{`{"type":"user","uuid":"a","type":"assistant","uuid":"b","message":{"content":"y"}}`, true},
+	{`{"type":"user","message":{"content":"y"},"type":"assistant"}`, true},
+	{`{"type":"user","message":{"content":"y"},"message":null}`, true},
+	{`{"type":"user","message":null,"message":{"content":"y"}}`, true},
+	{`{"type":"user","message":"text"}`, true},
+	{`{"type":"user","message":["text"]}`, true},
+	{`{"type":1,"message":{"content":"y"}}`, true},
+	{`{"type":"user","isSidechain":"no","isMeta":1,"uuid":{"a":1},"isCompactSummary":[],"message":{"content":"y"}}`, true},
+	{`{"type":"user","message":{"content":5}}`, true},
+	// Names of the lengths read that are not read (version: message's).
+	{`{"type":"user","version":{"a":1},"cwdx":[1],"messagf":{"content":"z"},"message":{"content":"y"}}`, true},
+	// A message written twice: the last read, and indexed.
+	{`{"type":"user","message":{"content":"a"},"message":{"content":[{"type":"text","text":"b"}]}}`, true},
+	{`{"type":"user","message":{"content":[{"type":"text","text":"b"}]},"message":{"content":"a"}}`, true},
+	{`{"type":"user","message":{"content":[{"type":"text","text":"b"}]},"message":null,"message":{"content":[{"type":"text","text":"c"}]},"uuid":"u"}`, true},
+	// An escaped key, NaN or an infinity.
+	{`{"type":"user","m\u0065ssage":{"content":"a"}}`, false},
+	{`{"typ\u0065":"user","message":{"content":"a"}}`, false},
+	{`{"type":"user","a key with an \"escape\"":1}`, false},
+	{`{"type":"user","message":{"content":"a"},"n":NaN}`, false},
+	{`{"type":"user","message":{"content":"a"},"n":-Infinity}`, false},
+	{`{"type":"user","message":{"content":"a"},"n":[1,Infinity]}`, false},
+	{`{"type":"user","message":{"content":[{"type":"tool_use","input":{"x":NaN}}]}}`, false},
+	{`{"type":"user","message":{"content":"a"},"x":{"a":{"b":{"c":{"d":{"e":{"f":{"g":{"h":{"i":[NaN]}}}}}}}}}}`, false},
+	{`{"type":"user","message":{"content":"a"},"x":{"a":{"b":{"c":{"d":{"e":{"f":{"g":{"h":{"i":["NaN"]}}}}}}}}}}`, false},
+	// Not valid JSON, or not a record read here.
+	{`{"type":"user","message":{"content":"x"},}`, false},
+	{`{"type":"user","message":{"content":"x"}}}`, false},
+	{`{"type":"user","message":{"content":"x"}} `, false},
+	{` {"type":"user","message":{"content":"x"}}`, false},
+	{`{"type":"user","message":{"content":"x"}`, false},
+	{`{"type":"user","message":{"content":"x"},"n":01}`, false},
+	{`{"type":"user","message":{"content":"x"},"n":1.}`, false},
+	{`{"type":"user","message":{"content":"x"},"n":-}`, false},
+	{`{"type":"user","message":{"content":"x"},"n":tru}`, false},
+	{`{"type":"user","message":{"content":"x"},"n":[1,]}`, false},
+	{`{"type":"user","message":{"content":"x"},"n":{"a"}}`, false},
+	{`{"type":"user","message":{"content":"x"},"n":{"a":1]}`, false},
+	{`{"type":"user","message":{"content":"x"},"n":[1}}`, false},
+	{`{"type":"user","message":{"content":"x",}}`, false},
+	{"{\"type\":\"user\",\"message\":{\"content\":\"x\x01\"}}", false},
+	{`{"type":"user","message":{"content":"x\q"}}`, false},
+	{`{"type":"user" "message":{}}`, false},
+	{`{"type":"user",1:2}`, false},
+	{`{"type"}`, false},
+	{`["type"]`, false},
+	{`{"type":"user"}{}`, false},
+	{`null`, false},
+	{`{"type":"user","x":` + strings.Repeat("[", maxNesting-2) + strings.Repeat("]", maxNesting-2) + `}`, false},
+	{`{"type":"user","x":` + strings.Repeat("[", maxNesting-1) + strings.Repeat("]", maxNesting-1) + `}`, false},
+	{`{"type":"user","message":` + strings.Repeat(`{"a":`, maxNesting-1) + `1` + strings.Repeat("}", maxNesting-1) + `}`, false},
+}
+
+// TestClaudeCodeTop: readTop reads a record exactly when the case says
+// so, the top level it reads and the message's index as the validating
+// pass and the noted members' loop read them (checkClaudeCodeTop).
+func TestClaudeCodeTop(t *testing.T) {
+	for _, c := range claudeCodeTopCases {
+		if fast := checkClaudeCodeTop(t, c.rec); fast != c.fast {
+			t.Errorf("%q: readTop read it %v, want %v", c.rec, fast, c.fast)
+		}
+	}
+}
+
+// FuzzClaudeCodeTop: whatever the record, what readTop reads is valid
+// JSON with no NaN or infinity, read as readTopIndexed reads it, and the
+// reader reads it as the encoding/json reader did.
+func FuzzClaudeCodeTop(f *testing.F) {
+	for _, c := range claudeCodeTopCases {
+		if len(c.rec) < 1000 {
+			f.Add(c.rec)
+		}
+	}
+	f.Fuzz(func(t *testing.T, rec string) { checkClaudeCodeTop(t, rec) })
+}
+
+// checkClaudeCodeTop: when readTop reads rec, readTopIndexed reads it
+// (valid, no NaN nor infinity) into the same claudeCodeTop, each view at
+// the same place, and the message's members and content blocks read
+// from readTop's index are those read from the record's; and a message,
+// rec, rec again and a message after it read as the encoding/json reader
+// reads them (rec under 4,096 bytes). fast says readTop read rec.
+func checkClaudeCodeTop(t *testing.T, rec string) (fast bool) {
+	t.Helper()
+	raw := []byte(rec)
+	c := &claudeCodeReader{}
+	var got claudeCodeTop
+	if fast = c.readTop(raw, &got); fast {
+		ref := &claudeCodeReader{}
+		var want claudeCodeTop
+		if why := ref.readTopIndexed(raw, &want); why != "" {
+			t.Fatalf("%q: read, but not by readTopIndexed: %s", rec, why)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("%q: read %+v, want %+v", rec, got, want)
+		}
+		for _, v := range [][2]rawValue{{got.msg, want.msg}, {got.uuidVal, want.uuidVal}} {
+			if v[0] != nil && offsetIn(raw, v[0]) != offsetIn(raw, v[1]) {
+				t.Fatalf("%q: %q read at %d, want %d", rec, v[0], offsetIn(raw, v[0]), offsetIn(raw, v[1]))
+			}
+		}
+		if got.hasMessage {
+			gm, gok := c.ix.noted(got.msg)
+			wm, wok := ref.ix.noted(want.msg)
+			if gok != wok || !reflect.DeepEqual(gm, wm) {
+				t.Fatalf("%q: the message's members %v (%v), want %v (%v)", rec, gm, gok, wm, wok)
+			}
+			var gb, wb []contentBlock
+			for _, m := range gm {
+				if string(raw[m.key:m.keyEnd]) == "content" {
+					gb, _, _, _ = readBlocksRawText(&c.ix, rawValue(raw[m.val:m.end]), gb[:0])
+					wb, _, _, _ = readBlocksRawText(&ref.ix, rawValue(raw[m.val:m.end]), wb[:0])
+				}
+			}
+			if !reflect.DeepEqual(gb, wb) {
+				t.Fatalf("%q: the message's blocks %+v, want %+v", rec, gb, wb)
+			}
+		}
+	}
+	session := `{"type":"assistant","message":{"content":[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"ls"}}]},"uuid":"3f2b6c1e-9a4d-4e8b-b1c2-0d9e8f7a6b5c"}` + "\n" +
+		rec + "\n" + rec + "\n" +
+		`{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"t1","content":"a.go"}]},"uuid":"4f2b6c1e-9a4d-4e8b-b1c2-0d9e8f7a6b5c"}`
+	// The deep records are left out: encoding/json nests deeper than
+	// validValue, for either path.
+	if !strings.Contains(rec, "\n") && len(rec) < 4096 {
+		compareReaders(t, []byte(session), &claudeCodeReaderOld{}, newClaudeCodeReader())
+	}
+	return fast
+}

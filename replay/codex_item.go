@@ -1,0 +1,149 @@
+package replay
+
+import "math/bits"
+
+// Response items read as they are validated. A rollout line of a step
+// (a call, its output, the assistant's message, a reasoning, a
+// compacted history's summary) was validated and indexed whole, then its
+// top level and its payload walked from the members the pass noted,
+// though what the reader reads of it are strings (a call's arguments and
+// output, each validated again when read as JSON: call, outputJSON) and
+// short content arrays. Here a line of the shape Codex writes,
+// {"timestamp":"...","type":"response_item"|"compacted","payload":{...}}
+// with no space, is validated (its payload's objects and arrays alone
+// indexed), the payload's members handed to codexItem.member as they
+// pass, as skipNoStep passes over the lines of no step; a line it is not
+// certain of (an escaped key, a field of a wrong type, NaN or Infinity,
+// another shape) goes to readLine, which reads it (and tells why it
+// cannot) as before (TestCodexItemSame, FuzzCodexSkip).
+
+// readItem reads raw, a line skipNoStep found opening with a timestamp
+// whose first quote after its opening one is at raw[i-1], as readLine
+// does when it is a response item's or a compacted line, and says
+// whether it did; recs is what readLine returns for it.
+func (c *codexReader) readItem(raw []byte, i int) (recs []stepRecord, ok bool) {
+	rest := raw[i:]
+	var p int // the payload's opening brace
+	compacted := false
+	switch {
+	case len(rest) > len(codexItemHead) && string(rest[:len(codexItemHead)]) == codexItemHead:
+		p = i + len(codexItemHead) - 1
+	case len(rest) > len(codexCompactedHead) && string(rest[:len(codexCompactedHead)]) == codexCompactedHead:
+		p, compacted = i+len(codexCompactedHead)-1, true
+	default:
+		return nil, false
+	}
+	var it codexItem
+	ok, indexed := codexPayloadItem(raw, p, &it, &c.ix)
+	if !ok {
+		return nil, false
+	}
+	// The timestamp, a valid string whose closing quote is the first.
+	if end, _ := validString(raw, len(codexHead)-1); end != i {
+		return nil, false
+	}
+	if !indexed {
+		// Nothing of raw indexed: the content walked (textOf,
+		// oneText) is scanned, not read from the last line's index.
+		c.ix.reset(raw)
+	}
+	if compacted {
+		c.q.push(stepRecord{info: StepInfo{Kind: StepCondensation}, output: c.text(it.Message), hasText: true}, "")
+		return c.ready(false), true
+	}
+	return c.responseItem(&it), true
+}
+
+// codexPayloadItem validates the payload object at raw[i] of line raw,
+// which must end the line with its closing brace, and reads its members
+// into it as codexItem.read does: ok is false when it is not valid (with
+// no space between its tokens), holds NaN or Infinity, a key with an
+// escape, or a field of a wrong type. Its loop is codexSkipPayload's,
+// but for a value that is an object or an array (content, a summary, an
+// action), validated by the pass into ix, which tells NaN and Infinity
+// as it goes, where validValue and two searches for them read it three
+// times; each resets ix, which holds the last one's index then
+// (indexed), the others walked with no index.
+func codexPayloadItem(raw []byte, i int, it *codexItem, ix *valueIndex) (ok, indexed bool) {
+	n := len(raw)
+	j := i + 1
+	if j < n && raw[j] == '}' {
+		return j+2 == n, false
+	}
+	bad := ""
+	for {
+		if j >= n || raw[j] != '"' {
+			return false, false
+		}
+		// A key that ends within its first 16 bytes with no escape (most
+		// keys) is told by its words' stops, as the validating pass
+		// tells it (a valid string's first stop is its closing quote);
+		// any other by validString.
+		kEnd := -1
+		if k := j + 1; k+16 <= n {
+			if m := stopMask(word(raw, k)); m != 0 {
+				k += bits.TrailingZeros64(m) / 8
+			} else if m := stopMask(word(raw, k+8)); m != 0 {
+				k += 8 + bits.TrailingZeros64(m)/8
+			}
+			if byteAt(raw, k) == '"' {
+				kEnd = k + 1
+			}
+		}
+		if kEnd < 0 {
+			var esc bool
+			if kEnd, esc = validString(raw, j); kEnd < 0 || esc {
+				return false, false
+			}
+		}
+		if kEnd >= n || raw[kEnd] != ':' {
+			return false, false
+		}
+		key := raw[j+1 : kEnd-1]
+		// A string of under shortString bytes (types, call ids, names)
+		// is told by its words' first stop, a quote, as the pass tells
+		// it; any other value by validValue, or by the pass.
+		vEnd, v := -1, kEnd+1
+		if v+1+shortString <= n && raw[v] == '"' {
+			for k, lim := v+1, v+1+shortString; k < lim; k += 8 {
+				if m := stopMask(word(raw, k)); m != 0 {
+					if k += bits.TrailingZeros64(m) / 8; byteAt(raw, k) == '"' {
+						vEnd = k + 1
+					}
+					break
+				}
+			}
+		}
+		if vEnd < 0 {
+			if v < n && (raw[v] == '{' || raw[v] == '[') {
+				if vEnd = ix.pass(raw, v); vEnd < 0 || ix.nonFinite {
+					return false, false
+				}
+				indexed = true
+			} else if vEnd = validValue(raw, v); vEnd < 0 {
+				return false, false
+			}
+		}
+		val := rawValue(raw[kEnd+1 : vEnd])
+		switch val[0] {
+		case 'N', 'I', '-':
+			if nonFiniteToken(val) {
+				return false, false
+			}
+		}
+		if it.member(key, val, &bad); bad != "" {
+			return false, false // readLine tells why
+		}
+		if vEnd >= n {
+			return false, false
+		}
+		switch raw[vEnd] {
+		case ',':
+			j = vEnd + 1
+		case '}':
+			return vEnd+2 == n, indexed
+		default:
+			return false, false
+		}
+	}
+}
