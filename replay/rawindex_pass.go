@@ -76,6 +76,7 @@ func (ix *valueIndex) pass(b []byte, i int) int {
 		last *ixMember
 	)
 	n := len(b)
+	b = b[:n:n] // its capacity its length: one value fewer held in a register
 
 value: // a value at b[i]
 	if uint(i) >= uint(n) { // unsigned: i is then known in b, with no bounds test
@@ -295,21 +296,27 @@ colon: // the colon after the key ending at b[end-1], with space about it
 		j = skipSpace(b, j)
 	}
 noted: // the member's key ends at b[end-1], its value starts at b[j]
-	if d <= memberDepth {
+	// last is set anew here (nil past memberDepth, as it was), so that
+	// it is dead while the key is read; l < memberDepth is one test
+	// (d >= 1 in an object) where d <= memberDepth and the index d-1
+	// were two.
+	last = nil
+	if l := uint(d - 1); l < memberDepth {
 		// Lengthened in place, its fields written there (an appended
 		// literal was built on the stack and copied by wider loads than
 		// its stores, which the CPU cannot forward); end is written
-		// after the value.
-		ms := &ix.mems[d-1]
+		// after the value. The slot is addressed from the list's data
+		// (k < its capacity), where &(*ms)[k] loaded the list again
+		// and tested k against its length.
+		ms := &ix.mems[l]
 		k := len(*ms)
 		if k == cap(*ms) {
 			*ms = append(*ms, ixMember{})
 		} else {
 			*ms = (*ms)[:k+1]
 		}
-		m := &(*ms)[k]
-		m.key, m.keyEnd, m.val, m.esc = int32(i+1), int32(end-1), int32(j), esc
-		last = m
+		last = (*ixMember)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(*ms)), uintptr(k)*unsafe.Sizeof(ixMember{})))
+		last.key, last.keyEnd, last.val, last.esc = int32(i+1), int32(end-1), int32(j), esc
 	}
 	i = j
 	goto value
