@@ -25,11 +25,20 @@ type passLevel struct {
 }
 
 // longString validates the string at b[i] that the pass did not tell by
-// its words, noting its span when it is long enough.
+// its words, noting its span when it is long enough. The string's first
+// word holds no closing quote for the pass's first stop, or it is within
+// shortString bytes of b's end: it goes straight to stringClose, which
+// reads any string from its body to its end as validString does, where
+// validString would test that first word again before calling it.
 //
 //go:noinline
 func (ix *valueIndex) longString(b []byte, i int, lv passLevel) (int, passLevel) {
-	end, _ := validString(b, i)
+	var end int
+	if stringCloses && len(b) >= 32 {
+		end, _ = stringClose(b, i+1)
+	} else {
+		end, _ = validString(b, i)
+	}
 	if end-i >= indexMin {
 		ix.spans = append(ix.spans, ixSpan{int32(i), int32(end)})
 	}
