@@ -29,9 +29,10 @@ type ixFrame struct {
 }
 
 // shortString is how long a string value the pass reads by its words in
-// line, eight bytes a step, before it calls validString: past it the
-// call's vector scan is cheaper than more words.
-const shortString = 40
+// line, five words of eight bytes written out, before it calls
+// validString: past it the call's vector scan is cheaper than more words
+// (48 and 64 measured the same).
+const shortString = 5 * 8
 
 // byteAt is b[k] for a k known to be in b (a stop found in a word
 // read), with no bounds test.
@@ -50,9 +51,12 @@ func word(b []byte, k int) uint64 {
 // memberDepth levels' objects and members, and whether it holds NaN or
 // an infinity. The lists stay in ix (a local copy of each slice was
 // kept in registers at the cost of shuffling a dozen of them between
-// the pass's branches); the innermost container's closing byte is a
-// local, and its depth: a member is noted when that byte is a brace and
-// the depth under memberDepth.
+// the pass's branches); where it is in the record (passLevel: the depth,
+// the innermost container's closing byte, the member whose value is
+// read) is held in registers: every call the pass makes carries it
+// through (rawindex_carry.go), so that it is live across none and
+// spilled nowhere. A member is noted when that byte is a brace and the
+// depth under memberDepth.
 func (ix *valueIndex) pass(b []byte, i int) int {
 	ix.reset(b)
 	if ix.off {
@@ -63,19 +67,15 @@ func (ix *valueIndex) pass(b []byte, i int) int {
 	}
 	ix.frames = ix.frames[:0]
 	var (
-		c, closer byte // closer: the innermost open container's, 0 at the top
-		d         int  // open containers
-		end, j    int
-		esc       bool
-		from      int
-		f         ixFrame
-		// last is the member noted whose value is read, when the
-		// innermost container is an object whose members are noted; a
-		// member's list grows only while an object of its level is the
-		// innermost container, so the pointer holds.
-		last *ixMember
+		c      byte
+		lv     passLevel
+		end, j int
+		esc    bool
+		from   int
+		f      ixFrame
 	)
 	n := len(b)
+	b = b[:n:n] // its capacity its length: one value fewer held
 
 value: // a value at b[i]
 	if uint(i) >= uint(n) { // unsigned: i is then known in b, with no bounds test
@@ -87,29 +87,47 @@ value: // a value at b[i]
 		// A string of under shortString bytes (most values: names,
 		// timestamps, uuids) is told by its words' first stop, a quote,
 		// with no call; any other by validString, which calls stringRun
-		// past its first word.
+		// past its first word. The five words are written out: a loop's
+		// counter and limit took two of the registers the words' masks
+		// need, and the allocator moved four values about at each word.
 		if k := i + 1; k+shortString <= n {
-			for lim := k + shortString; k < lim; k += 8 {
-				if m := stopMask(word(b, k)); m != 0 {
-					if k += bits.TrailingZeros64(m) / 8; byteAt(b, k) == '"' {
-						i = k + 1
-						goto after
-					}
-					break
-				}
+			m := stopMask(word(b, k))
+			if m != 0 {
+				goto stop
+			}
+			k += 8
+			if m = stopMask(word(b, k)); m != 0 {
+				goto stop
+			}
+			k += 8
+			if m = stopMask(word(b, k)); m != 0 {
+				goto stop
+			}
+			k += 8
+			if m = stopMask(word(b, k)); m != 0 {
+				goto stop
+			}
+			k += 8
+			if m = stopMask(word(b, k)); m == 0 {
+				goto long
+			}
+		stop:
+			if k += bits.TrailingZeros64(m) / 8; byteAt(b, k) == '"' {
+				i = k + 1
+				goto after
 			}
 		}
-		from = i
-		if i, _ = validString(b, i); i < 0 {
+	long:
+		if i, lv = ix.longString(b, i, lv); i < 0 {
 			return -1
-		}
-		if i-from >= indexMin {
-			ix.spans = append(ix.spans, ixSpan{int32(from), int32(i)})
 		}
 		goto after
 	case c == '{' || c == '[':
-		if d+1 >= maxNesting { // the line's own object is one level
+		if lv.d+1 >= maxNesting { // the line's own object is one level
 			return -1
+		}
+		if len(ix.frames) == cap(ix.frames) || len(ix.spans) == cap(ix.spans) || len(ix.objs) == cap(ix.objs) {
+			i, c, lv = ix.roomToOpen(i, c, lv)
 		}
 		cl := byte('}')
 		if c == '[' {
@@ -124,27 +142,26 @@ value: // a value at b[i]
 			// An empty container with space in it, as long as that is.
 			i++
 			if i-from >= indexMin {
-				ix.spans = append(ix.spans, ixSpan{int32(from), int32(i)})
+				lv = ix.addSpan(from, i, lv)
 			}
 			goto after
 		}
+		// Each written in place, as a member is (key, below), in the
+		// room made above.
 		obj := int32(-1)
-		if c == '{' && d < memberDepth {
-			// Written in place, as a member is (key, below).
+		if c == '{' && lv.d < memberDepth {
 			k := len(ix.objs)
-			if k == cap(ix.objs) {
-				ix.objs = append(ix.objs, ixObject{})
-			} else {
-				ix.objs = ix.objs[:k+1]
-			}
-			o := &ix.objs[k]
-			*o = ixObject{start: int32(from), first: int32(len(ix.mems[d])), depth: int8(d)}
+			ix.objs = ix.objs[:k+1]
+			ix.objs[k] = ixObject{start: int32(from), first: int32(len(ix.mems[lv.d])), depth: int8(lv.d)}
 			obj = int32(k)
 		}
-		ix.frames = append(ix.frames, ixFrame{span: int32(len(ix.spans)), obj: obj, closer: cl})
-		ix.spans = append(ix.spans, ixSpan{start: int32(from)})
-		d++
-		closer, last = cl, nil
+		k := len(ix.frames)
+		ix.frames = ix.frames[:k+1]
+		ix.frames[k] = ixFrame{span: int32(len(ix.spans)), obj: obj, closer: cl}
+		k = len(ix.spans)
+		ix.spans = ix.spans[:k+1]
+		ix.spans[k] = ixSpan{start: int32(from)}
+		lv = passLevel{d: lv.d + 1, closer: cl}
 		if c == '[' {
 			goto value
 		}
@@ -174,39 +191,22 @@ value: // a value at b[i]
 			}
 		}
 		if i < n && (b[i] == '.' || b[i]|0x20 == 'e') {
-			if i = jsonNumber(b, from); i < 0 {
+			if i, lv = numberCarry(b, from, lv); i < 0 {
 				return -1
 			}
 		}
-	case c == '-':
-		if i+1 < n && b[i+1] == 'I' {
-			if i = literal(b, i, "-Infinity"); i < 0 {
-				return -1
-			}
-			ix.nonFinite = true
-		} else if i = jsonNumber(b, i); i < 0 {
+	default: // a negative number, NaN, an infinity, or not a value
+		if i, lv = ix.otherValue(b, i, lv); i < 0 {
 			return -1
 		}
-	case c == 'N':
-		if i = literal(b, i, "NaN"); i < 0 {
-			return -1
-		}
-		ix.nonFinite = true
-	case c == 'I':
-		if i = literal(b, i, "Infinity"); i < 0 {
-			return -1
-		}
-		ix.nonFinite = true
-	default:
-		return -1
 	}
 
 after: // after a value: close containers or go on to the next value
-	if d == 0 {
+	if lv.d == 0 {
 		return i
 	}
-	if last != nil {
-		last.end = int32(i) // the end of a noted member's value
+	if lv.last != nil {
+		lv.last.end = int32(i) // the end of a noted member's value
 	}
 	if uint(i) >= uint(n) {
 		return -1
@@ -221,18 +221,18 @@ after: // after a value: close containers or go on to the next value
 		if i++; uint(i) < uint(n) && b[i] <= ' ' {
 			i = skipSpace(b, i)
 		}
-		if closer == ']' {
+		if lv.closer == ']' {
 			goto value
 		}
 		goto key
 	}
-	if c != closer {
+	if c != lv.closer {
 		return -1
 	}
 	i++
-	d--
-	f = ix.frames[d]
-	ix.frames = ix.frames[:d]
+	lv.d--
+	f = ix.frames[lv.d]
+	ix.frames = ix.frames[:lv.d]
 	if s := &ix.spans[f.span]; i-int(s.start) < indexMin {
 		ix.spans = ix.spans[:f.span] // short: what it holds is shorter still
 	} else {
@@ -240,14 +240,14 @@ after: // after a value: close containers or go on to the next value
 	}
 	if f.obj >= 0 {
 		o := &ix.objs[f.obj]
-		o.end, o.last = int32(i), int32(len(ix.mems[d]))
+		o.end, o.last = int32(i), int32(len(ix.mems[lv.d]))
 	}
-	if closer, last = 0, nil; d > 0 {
-		if closer = ix.frames[d-1].closer; closer == '}' && d <= memberDepth {
+	if lv.closer, lv.last = 0, nil; lv.d > 0 {
+		if lv.closer = ix.frames[lv.d-1].closer; lv.closer == '}' && lv.d <= memberDepth {
 			// Back in a noted object: its member whose value ended is
 			// the last of its level.
-			ms := ix.mems[d-1]
-			last = &ms[len(ms)-1]
+			ms := ix.mems[lv.d-1]
+			lv.last = &ms[len(ms)-1]
 		}
 	}
 	goto after
@@ -256,19 +256,26 @@ key: // a member of the innermost open object, its key at b[i]
 	if uint(i) >= uint(n) || b[i] != '"' {
 		return -1
 	}
-	// A key that ends within its first 16 bytes with no escape (most
-	// keys) is told here by its words' stops (stopMask; a valid string's
-	// first stop is its closing quote); any other string by validString.
-	// memberKey reads a key the same way; the reading is written out here
+	// A key that ends within its first 24 bytes with no escape (most
+	// keys, and Gemini CLI's token counts' names) is told here by its
+	// words' stops (stopMask; a valid string's first stop is its closing
+	// quote); any other string by validString. memberKey reads a key's
+	// first two words the same way; the reading is written out here
 	// rather than shared because a function of it costs 128 against the
 	// inliner's 80, and the call a key measured +0.6% of Codex's and
-	// +1.3% of Gemini CLI .jsonl's instructions.
+	// +1.3% of Gemini CLI .jsonl's instructions. A position missed (no
+	// stop found, or one that is not a quote) lands on a byte that is
+	// not the closing quote and goes to validString.
 	esc = false
 	if k := i + 1; k+16 <= n {
 		if m := stopMask(word(b, k)); m != 0 {
 			k += bits.TrailingZeros64(m) / 8
 		} else if m := stopMask(word(b, k+8)); m != 0 {
 			k += 8 + bits.TrailingZeros64(m)/8
+		} else if k+24 <= n {
+			if m := stopMask(word(b, k+16)); m != 0 {
+				k += 16 + bits.TrailingZeros64(m)/8
+			}
 		}
 		if byteAt(b, k) == '"' {
 			// The colon, and the value's first byte: next to each
@@ -280,7 +287,7 @@ key: // a member of the innermost open object, its key at b[i]
 			goto colon
 		}
 	}
-	if end, esc = validString(b, i); end < 0 {
+	if i, end, esc, lv = keyCarry(b, i, lv); end < 0 {
 		return -1
 	}
 colon: // the colon after the key ending at b[end-1], with space about it
@@ -295,21 +302,21 @@ colon: // the colon after the key ending at b[end-1], with space about it
 		j = skipSpace(b, j)
 	}
 noted: // the member's key ends at b[end-1], its value starts at b[j]
-	if d <= memberDepth {
+	lv.last = nil
+	if l := uint(lv.d - 1); l < memberDepth { // d >= 1 in an object
 		// Lengthened in place, its fields written there (an appended
 		// literal was built on the stack and copied by wider loads than
 		// its stores, which the CPU cannot forward); end is written
-		// after the value.
-		ms := &ix.mems[d-1]
-		k := len(*ms)
-		if k == cap(*ms) {
-			*ms = append(*ms, ixMember{})
-		} else {
+		// after the value. The slot is addressed past the list's length
+		// (k < its capacity), with none of a reslice's bounds tests.
+		ms := &ix.mems[l]
+		if k := len(*ms); k < cap(*ms) {
 			*ms = (*ms)[:k+1]
+			lv.last = (*ixMember)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(*ms)), uintptr(k)*unsafe.Sizeof(ixMember{})))
+			lv.last.key, lv.last.keyEnd, lv.last.val, lv.last.esc = int32(i+1), int32(end-1), int32(j), esc
+		} else {
+			lv = ix.noteGrown(ixMember{key: int32(i + 1), keyEnd: int32(end - 1), val: int32(j), esc: esc}, lv)
 		}
-		m := &(*ms)[k]
-		m.key, m.keyEnd, m.val, m.esc = int32(i+1), int32(end-1), int32(j), esc
-		last = m
 	}
 	i = j
 	goto value

@@ -385,7 +385,7 @@ func TestPassShortPaths(t *testing.T) {
 			}
 		}
 	}
-	for n := 0; n <= 20; n++ {
+	for n := 0; n <= 30; n++ { // keys of one, two and three words and past
 		key := strings.Repeat("k", n)
 		for _, sep := range []string{`:`, ` :`, `: `, ` : `, ":\t", `:`} {
 			for _, v := range []string{`1`, `"v"`, `{}`, `[1]`, `{"x":"y"}`, `true`, ` `, ``} {
