@@ -10,6 +10,7 @@ package replay
 // a steps log.
 
 import (
+	"bytes"
 	"encoding/binary"
 	"math/bits"
 	"unsafe"
@@ -81,21 +82,30 @@ search:
 }
 
 // flatLine fills vals with the members of a flat line named by p.keys,
-// as parseFieldsCopy(raw, p.keys, vals, cp) does, null being nil, and
-// reports true, for a line that is one JSON object whose keys are ASCII
-// with no escape; the outputs are written through cp as scanLineCopy
-// writes them. It reports false for any other line (invalid, cut, a key
-// escaped or not ASCII, NaN or Infinity, white space other than blanks
-// between tokens) without a verdict: the caller reads that line from its
-// start the general way, with vals zeroed, and the text cp wrote is
-// written over. The keys of a flat reader are the fields' names in the
-// fields' order, so a key's index in keys is its field.
-func (p *stepPaths) flatLine(line []byte, vals *[numStepFields]rawValue, cp *lineCopy) bool {
+// as parseFieldsCopy(line[:end], p.keys, vals, cp) does, null being nil,
+// and returns end, the index after the object's closing brace, for a
+// line that starts with one JSON object whose keys are ASCII with no
+// escape and which holds no newline; the outputs are written through cp
+// as scanLineCopy writes them. What follows the object is the caller's
+// to check (blanks to the line's end; or a newline, where line holds the
+// lines after too: flatLineStep). It returns -1 for any other line
+// (invalid, cut, a key escaped or not ASCII, NaN or Infinity, white
+// space other than blanks between tokens) without a verdict: the caller
+// reads that line from its start the general way, with vals zeroed, and
+// the text cp wrote is written over. The keys of a flat reader are the
+// fields' names in the fields' order, so a key's index in keys is its
+// field.
+//
+// A newline can lie within a valid object only as white space in a
+// nested value (validValue's), which is tested for one: anywhere else it
+// is a control byte, which stops a string, a number, a literal or a key
+// and is no token flatLine takes.
+func (p *stepPaths) flatLine(line []byte, vals *[numStepFields]rawValue, cp *lineCopy) int {
 	const ones, highs = 0x0101010101010101, 0x8080808080808080
 	fk := p.flatKeys
 	n := len(line)
 	if n < 2 || line[0] != '{' {
-		return false
+		return -1
 	}
 	i := flatBlanks(line, 1)
 	p.numAt = [2]*byte{}
@@ -106,7 +116,7 @@ func (p *stepPaths) flatLine(line []byte, vals *[numStepFields]rawValue, cp *lin
 		// bytes need no more checking; any other key's are checked for
 		// what validString rejects or escapes, and for bytes over 0x7f.
 		if i+10 > n || line[i] != '"' {
-			return false // "{}" and a line ending in a short key too: the general way
+			return -1 // "{}" and a line ending in a short key too: the general way
 		}
 		field := -1
 		w := wordAt(line, i+1)
@@ -122,12 +132,12 @@ func (p *stepPaths) flatLine(line []byte, vals *[numStepFields]rawValue, cp *lin
 		} else {
 			end, esc := validString(line, i)
 			if end < 0 || esc {
-				return false
+				return -1
 			}
 			key := line[i+1 : end-1]
 			for _, c := range key {
 				if c >= 0x80 {
-					return false
+					return -1
 				}
 			}
 			for f := p.keys.first[min(len(key), 63)]; f >= 0; f = p.keys.next[f] {
@@ -143,7 +153,7 @@ func (p *stepPaths) flatLine(line []byte, vals *[numStepFields]rawValue, cp *lin
 			field = int(fk.field[s])
 		}
 		if field < 0 && (stopMask(w)|w)&highs&mask != 0 {
-			return false
+			return -1
 		}
 	colon:
 		if i+1 < n && pairAt(line, i) == ':'|' '<<8 {
@@ -151,12 +161,12 @@ func (p *stepPaths) flatLine(line []byte, vals *[numStepFields]rawValue, cp *lin
 		} else {
 			i = flatBlanks(line, i)
 			if i >= n || line[i] != ':' {
-				return false
+				return -1
 			}
 			i = flatBlanks(line, i+1)
 		}
 		if i >= n {
-			return false
+			return -1
 		}
 		start := i
 		switch c := line[i]; {
@@ -206,26 +216,28 @@ func (p *stepPaths) flatLine(line []byte, vals *[numStepFields]rawValue, cp *lin
 			i = jsonNumber(line, i) // -1 for -Infinity: the general way
 		case c == 't':
 			if i+4 > n || string(line[i:i+4]) != "true" {
-				return false
+				return -1
 			}
 			i += 4
 		case c == 'f':
 			if i+5 > n || string(line[i:i+5]) != "false" {
-				return false
+				return -1
 			}
 			i += 5
 		case c == 'n':
 			if i+4 > n || string(line[i:i+4]) != "null" {
-				return false
+				return -1
 			}
 			i += 4
 		case c == '{' || c == '[':
-			i = validValue(line, i)
+			if i = validValue(line, i); i >= 0 && bytes.IndexByte(line[start:i], '\n') >= 0 {
+				return -1
+			}
 		default:
-			return false // NaN, Infinity or not JSON: the general way
+			return -1 // NaN, Infinity or not JSON: the general way
 		}
 		if i < 0 {
-			return false
+			return -1
 		}
 		if field >= 0 {
 			if line[start] == 'n' {
@@ -240,15 +252,15 @@ func (p *stepPaths) flatLine(line []byte, vals *[numStepFields]rawValue, cp *lin
 		}
 		i = flatBlanks(line, i)
 		if i >= n {
-			return false
+			return -1
 		}
 		switch line[i] {
 		case ',':
 			i = flatBlanks(line, i+1)
 		case '}':
-			return flatBlanks(line, i+1) == n
+			return i + 1
 		default:
-			return false
+			return -1
 		}
 	}
 }

@@ -56,6 +56,8 @@ var flatSeeds = []string{
 	`{"step": 42,x"score": 2}`,
 	`{"step"::43}`,
 	`{"step": 40,"score": 6, "action":"xy" ,"location" :"abc"}`,
+	"{\"step\": 50, \"x\": [1,\n2], \"score\": 1}",
+	"{\"step\": 51, \"x\": {\"a\": 1}, \"output\": \"0123456789abcdef0123456789abcdef0123456789\"}",
 }
 
 // flatFields are --field mappings that keep a reader flat: the default,
@@ -130,8 +132,10 @@ func checkFlatLine(t *testing.T, line []byte, fields map[string]string) bool {
 	fcp, pcp := &fast.outCopy, &plain.outCopy
 	fcp.c, pcp.c = fast.copies, plain.copies
 	line = bytes.Clone(line)
+	checkFlatLineStep(t, line, fields)
 	var got, want [numStepFields]rawValue
-	ok := fast.flatLine(line, &got, fcp)
+	end := fast.flatLine(line, &got, fcp)
+	ok := end >= 0 && flatBlanks(line, end) == len(line)
 	_, err := parseFieldsCopy(line, plain.keys, want[:], pcp)
 	if !ok {
 		return false
@@ -160,4 +164,32 @@ func checkFlatLine(t *testing.T, line []byte, fields map[string]string) bool {
 		t.Fatalf("%q %v: %+v %q, the general reading %+v %q", line, fields, gotStep, gotReason, wantStep, wantReason)
 	}
 	return true
+}
+
+// checkFlatLineStep checks flatLineStep on line followed by a newline and
+// more lines, with the outputs' block's room ample, short and none:
+// the line it reads is the one nextLine cuts, read as lineStep reads it,
+// or it reads none.
+func checkFlatLineStep(t *testing.T, line []byte, fields map[string]string) {
+	t.Helper()
+	for _, after := range []string{"", "\n", `{"step": 99, "output": "next"}` + "\n", " x\n"} {
+		for _, room := range []int{outputBlock, len(line) / 2, 0} {
+			rest := append(append(bytes.Clone(line), '\n'), after...)
+			fused, plain := newStepPaths(fields), newStepPaths(fields)
+			fused.copies, plain.copies = &outputCopies{block: make([]byte, 0, room)}, &outputCopies{}
+			var got stepRecord
+			n, reason := flatLineStep(&got, rest, fused, 1<<20)
+			if n == 0 {
+				continue
+			}
+			first := rest[:bytes.IndexByte(rest, '\n')]
+			if n != len(first)+1 {
+				t.Fatalf("%q %v: flatLineStep read %d bytes of %q, its first line %d", line, fields, n, rest, len(first))
+			}
+			want, wantReason := lineStep(first, plain)
+			if reason != wantReason || got != want {
+				t.Fatalf("%q %v (room %d): %+v %q, lineStep %+v %q", rest, fields, room, got, reason, want, wantReason)
+			}
+		}
+	}
 }

@@ -56,6 +56,27 @@ type docError struct {
 
 func (e *docError) Error() string { return e.reason }
 
+// pending is what is left of pend, whole lines, when lines are read in
+// place: a reader that finds a line's end itself (flatLineStep) reads
+// the next line from there, and tells its length to took.
+func (s *recordSource) pending() []byte {
+	if !s.reuse {
+		return nil
+	}
+	if s.at == len(s.pend) {
+		s.takeLines()
+	}
+	return s.pend[s.at:]
+}
+
+// took passes the n bytes of pending's first line (its newline
+// counted) and returns its number.
+func (s *recordSource) took(n int) int {
+	s.at += n
+	s.line++
+	return s.line
+}
+
 // takeBuffered lets takeLines hand lines over to pend: a variable, which
 // FuzzNextLinePend turns off to read every line by ReadSlice.
 var takeBuffered = true
