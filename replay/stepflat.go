@@ -101,69 +101,23 @@ search:
 // is a control byte, which stops a string, a number, a literal or a key
 // and is no token flatLine takes.
 func (p *stepPaths) flatLine(line []byte, vals *[numStepFields]rawValue, cp *lineCopy) int {
-	const ones, highs = 0x0101010101010101, 0x8080808080808080
-	fk := p.flatKeys
 	n := len(line)
 	if n < 2 || line[0] != '{' {
 		return -1
 	}
 	i := flatBlanks(line, 1)
 	p.numAt = [2]*byte{}
+	prev := 0 // the member before: 0 none, 1 one of no field, f+2 field f's
 	for {
-		// A key, from one 8-byte load when it ends within 8 bytes: its
-		// closing quote found in the word (a quote's byte XORed to zero),
-		// the bytes after masked off, the word looked up. A name's
-		// bytes need no more checking; any other key's are checked for
-		// what validString rejects or escapes, and for bytes over 0x7f.
-		if i+10 > n || line[i] != '"' {
-			return -1 // "{}" and a line ending in a short key too: the general way
-		}
-		field := -1
-		w := wordAt(line, i+1)
-		q := w ^ ones*'"'
-		var mask uint64
-		if qm := (q - ones) &^ q & highs; qm != 0 {
-			mask = (qm ^ (qm - 1)) >> 8
-			w &= mask
-			i += bits.TrailingZeros64(qm)>>3 + 2
-		} else if line[i+9] == '"' {
-			mask = ^uint64(0)
-			i += 10
-		} else {
-			end, esc := validString(line, i)
-			if end < 0 || esc {
-				return -1
-			}
-			key := line[i+1 : end-1]
-			for _, c := range key {
-				if c >= 0x80 {
-					return -1
-				}
-			}
-			for f := p.keys.first[min(len(key), 63)]; f >= 0; f = p.keys.next[f] {
-				if string(key) == p.keys.names[f] {
-					field = int(f)
-					break
-				}
-			}
-			i = end
-			goto colon
-		}
-		if s := flatSlot(w, fk.mul); fk.word[s] == w {
-			field = int(fk.field[s])
-		}
-		if field < 0 && (stopMask(w)|w)&highs&mask != 0 {
+		// The key and its ": " as a line before had them after the same
+		// member (p.next: the lines of a log repeat their keys in one
+		// order), 8 to 16 bytes told by two words; any other key is
+		// read by flatKey, which notes it there for the lines after.
+		var field int
+		if t := &p.next[prev&15]; t.n != 0 && i+16 <= n && wordAt(line, i) == t.w1 && wordAt(line, i+8)&t.m2 == t.w2 {
+			field, i = int(t.field), i+int(t.n)
+		} else if field, i = p.flatKey(line, i, t); i < 0 {
 			return -1
-		}
-	colon:
-		if i+1 < n && pairAt(line, i) == ':'|' '<<8 {
-			i += 2
-		} else {
-			i = flatBlanks(line, i)
-			if i >= n || line[i] != ':' {
-				return -1
-			}
-			i = flatBlanks(line, i+1)
 		}
 		if i >= n {
 			return -1
@@ -239,6 +193,7 @@ func (p *stepPaths) flatLine(line []byte, vals *[numStepFields]rawValue, cp *lin
 		if i < 0 {
 			return -1
 		}
+		prev = field + 2
 		if field >= 0 {
 			if line[start] == 'n' {
 				vals[field] = nil // null is absent, as lineStep reads it
@@ -263,6 +218,89 @@ func (p *stepPaths) flatLine(line []byte, vals *[numStepFields]rawValue, cp *lin
 			return -1
 		}
 	}
+}
+
+// flatNext is a key and its ": " as flatLine last read them after a
+// member (stepPaths.next): their first 8 bytes w1 and the n-8 after,
+// w2 (masked by m2), and the key's field (-1 none). n is 0 until one is
+// noted.
+type flatNext struct {
+	w1, w2, m2 uint64
+	n          uint8
+	field      int8
+}
+
+// flatKey reads the key at line[i] and the colon after it for flatLine:
+// the key's field (-1 none) and the index of the value after it, -1 for
+// a key flatLine does not read (the general way). A key and ": " of 8 to
+// 16 bytes are noted in t.
+func (p *stepPaths) flatKey(line []byte, i int, t *flatNext) (int, int) {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	fk := p.flatKeys
+	n := len(line)
+	// A key, from one 8-byte load when it ends within 8 bytes: its
+	// closing quote found in the word (a quote's byte XORed to zero),
+	// the bytes after masked off, the word looked up. A name's
+	// bytes need no more checking; any other key's are checked for
+	// what validString rejects or escapes, and for bytes over 0x7f.
+	if i+10 > n || line[i] != '"' {
+		return -1, -1 // "{}" and a line ending in a short key too: the general way
+	}
+	from, field := i, -1
+	w := wordAt(line, i+1)
+	q := w ^ ones*'"'
+	var mask uint64
+	if qm := (q - ones) &^ q & highs; qm != 0 {
+		mask = (qm ^ (qm - 1)) >> 8
+		w &= mask
+		i += bits.TrailingZeros64(qm)>>3 + 2
+	} else if line[i+9] == '"' {
+		mask = ^uint64(0)
+		i += 10
+	} else {
+		end, esc := validString(line, i)
+		if end < 0 || esc {
+			return -1, -1
+		}
+		key := line[i+1 : end-1]
+		for _, c := range key {
+			if c >= 0x80 {
+				return -1, -1
+			}
+		}
+		for f := p.keys.first[min(len(key), 63)]; f >= 0; f = p.keys.next[f] {
+			if string(key) == p.keys.names[f] {
+				field = int(f)
+				break
+			}
+		}
+		i = end
+		goto colon
+	}
+	if s := flatSlot(w, fk.mul); fk.word[s] == w {
+		field = int(fk.field[s])
+	}
+	if field < 0 && (stopMask(w)|w)&highs&mask != 0 {
+		return -1, -1
+	}
+colon:
+	if i+1 < n && pairAt(line, i) == ':'|' '<<8 {
+		i += 2
+		if k := i - from; k >= 8 && k <= 16 && from+16 <= n {
+			// Noted as its bytes, which are valid: the same bytes
+			// are the same key and ": ".
+			t.w1, t.m2 = wordAt(line, from), ^uint64(0)>>(128-8*k)
+			t.w2 = wordAt(line, from+8) & t.m2
+			t.n, t.field = uint8(k), int8(field)
+		}
+	} else {
+		i = flatBlanks(line, i)
+		if i >= n || line[i] != ':' {
+			return -1, -1
+		}
+		i = flatBlanks(line, i+1)
+	}
+	return field, i
 }
 
 // flatBlanks passes the blanks at line[i:]: most calls meet none, and the

@@ -63,6 +63,9 @@ type stepPaths struct {
 	// (the same bytes of the same line) and clears them.
 	numAt [2]*byte
 	num   [2]uint64
+	// next: the key flatLine read after the line's start (0), after a
+	// member of no field (1) and after field f's member (f+2).
+	next [16]flatNext
 }
 
 func newStepPaths(fields map[string]string) *stepPaths {
