@@ -316,14 +316,16 @@ func flatBlanks(line []byte, i int) int {
 // wordAt is the 8 bytes of b from b[i] on, little-endian, loaded with no
 // bounds check: the caller has checked that i >= 0 and i+8 <= len(b).
 func wordAt(b []byte, i int) uint64 {
-	return binary.LittleEndian.Uint64(unsafe.Slice((*byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), i)), 8))
+	// An array pointer, not unsafe.Slice, whose check that the pointer
+	// does not wrap was four instructions a load.
+	return binary.LittleEndian.Uint64((*[8]byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), i))[:])
 }
 
 // pairAt is the 2 bytes of b from b[i] on, little-endian, loaded with no
 // bounds check (": " and ", " told by one compare): the caller has
 // checked that i >= 0 and i+2 <= len(b).
 func pairAt(b []byte, i int) uint16 {
-	return binary.LittleEndian.Uint16(unsafe.Slice((*byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), i)), 2))
+	return binary.LittleEndian.Uint16((*[2]byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), i))[:])
 }
 
 // flatString is validString's end of the string at line[i] == '"' (-1
