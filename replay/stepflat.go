@@ -183,6 +183,10 @@ func (p *stepPaths) flatLine(line []byte, vals *[numStepFields]rawValue, cp *lin
 				return -1
 			}
 			i += 4
+			if prev = field + 2; field >= 0 {
+				vals[field] = nil // null is absent, as lineStep reads it
+			}
+			goto next
 		case c == '{' || c == '[':
 			if i = validValue(line, i); i >= 0 && bytes.IndexByte(line[start:i], '\n') >= 0 {
 				return -1
@@ -193,14 +197,10 @@ func (p *stepPaths) flatLine(line []byte, vals *[numStepFields]rawValue, cp *lin
 		if i < 0 {
 			return -1
 		}
-		prev = field + 2
-		if field >= 0 {
-			if line[start] == 'n' {
-				vals[field] = nil // null is absent, as lineStep reads it
-			} else {
-				vals[field] = line[start:i:i]
-			}
+		if prev = field + 2; field >= 0 {
+			vals[field] = line[start:i:i]
 		}
+	next:
 		if i+1 < n && pairAt(line, i) == ','|' '<<8 {
 			i += 2
 			continue
