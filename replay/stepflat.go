@@ -197,7 +197,7 @@ func (p *stepPaths) flatLine(line []byte, vals *[numStepFields]rawValue, cp *lin
 		if i < 0 {
 			return -1
 		}
-		if prev = field + 2; field >= 0 {
+		if prev = field + 2; uint(field) < numStepFields { // field >= 0, and no bounds test
 			vals[field] = line[start:i:i]
 		}
 	next:
