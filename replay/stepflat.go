@@ -220,6 +220,31 @@ func (p *stepPaths) flatLine(line []byte, vals *[numStepFields]rawValue, cp *lin
 	}
 }
 
+// flatLineStep is lineStepInto of the line rest starts with, where rest
+// holds whole lines (recordSource.pending), for a line flatLine reads
+// whole that ends in "}\n" and is shorter than max+2 bytes (as nextLine
+// cuts it): the line's length, its newline counted, and the step's
+// reason. It returns 0 for any other line, which the caller then reads
+// by nextLine: flatLine's reading finds the line's end, where nextLine
+// searched the line for it first.
+func flatLineStep(r *stepRecord, rest []byte, p *stepPaths, max int) (n int, reason string) {
+	var vals [numStepFields]rawValue
+	var cp *lineCopy
+	if p.copies != nil && copyStrings {
+		cp = &p.outCopy
+		cp.c, cp.at, cp.open = p.copies, nil, true
+	}
+	end := p.flatLine(rest, &vals, cp)
+	if cp != nil {
+		cp.open = false
+	}
+	if end < 0 || end >= len(rest) || rest[end] != '\n' || end >= max+2 {
+		p.outCopy.at, p.numAt = nil, [2]*byte{}
+		return 0, ""
+	}
+	return end + 1, stepInto(r, &vals, p)
+}
+
 // flatNext is a key and its ": " as flatLine last read them after a
 // member (stepPaths.next): their first 8 bytes w1 and the n-8 after,
 // w2 (masked by m2), and the key's field (-1 none). n is 0 until one is
