@@ -32,6 +32,12 @@ type lineCopy struct {
 	c    *outputCopies
 	at   *byte
 	text []byte
+	// open says the line's end is not known (flatLineStep: line holds
+	// the lines after it too): a string is then read only as far as the
+	// block's free room goes, at most outputBlock/4 bytes, and one cut
+	// there is invalid, its line read again as nextLine cuts it. A new
+	// block made for the rest of the buffer would waste the room left.
+	open bool
 }
 
 // copy validates the string at line[i] and writes its text (copyString),
@@ -39,11 +45,15 @@ type lineCopy struct {
 // outputBlock/4 is only validated.
 func (lc *lineCopy) copy(line []byte, i int) int {
 	n := len(line) - i
+	c := lc.c
+	if lc.open {
+		n = min(n, cap(c.block)-len(c.block), outputBlock/4)
+		line = line[:i+n]
+	}
 	if n > outputBlock/4 {
 		end, _ := validString(line, i)
 		return end
 	}
-	c := lc.c
 	c.room(n)
 	end, text := copyString(line, i, c.block[len(c.block):len(c.block)+n])
 	if end >= 0 {

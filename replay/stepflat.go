@@ -10,6 +10,7 @@ package replay
 // a steps log.
 
 import (
+	"bytes"
 	"encoding/binary"
 	"math/bits"
 	"unsafe"
@@ -81,82 +82,45 @@ search:
 }
 
 // flatLine fills vals with the members of a flat line named by p.keys,
-// as parseFieldsCopy(raw, p.keys, vals, cp) does, null being nil, and
-// reports true, for a line that is one JSON object whose keys are ASCII
-// with no escape; the outputs are written through cp as scanLineCopy
-// writes them. It reports false for any other line (invalid, cut, a key
-// escaped or not ASCII, NaN or Infinity, white space other than blanks
-// between tokens) without a verdict: the caller reads that line from its
-// start the general way, with vals zeroed, and the text cp wrote is
-// written over. The keys of a flat reader are the fields' names in the
-// fields' order, so a key's index in keys is its field.
-func (p *stepPaths) flatLine(line []byte, vals *[numStepFields]rawValue, cp *lineCopy) bool {
-	const ones, highs = 0x0101010101010101, 0x8080808080808080
-	fk := p.flatKeys
+// as parseFieldsCopy(line[:end], p.keys, vals, cp) does, null being nil,
+// and returns end, the index after the object's closing brace, for a
+// line that starts with one JSON object whose keys are ASCII with no
+// escape and which holds no newline; the outputs are written through cp
+// as scanLineCopy writes them. What follows the object is the caller's
+// to check (blanks to the line's end; or a newline, where line holds the
+// lines after too: flatLineStep). It returns -1 for any other line
+// (invalid, cut, a key escaped or not ASCII, NaN or Infinity, white
+// space other than blanks between tokens) without a verdict: the caller
+// reads that line from its start the general way, with vals zeroed, and
+// the text cp wrote is written over. The keys of a flat reader are the
+// fields' names in the fields' order, so a key's index in keys is its
+// field.
+//
+// A newline can lie within a valid object only as white space in a
+// nested value (validValue's), which is tested for one: anywhere else it
+// is a control byte, which stops a string, a number, a literal or a key
+// and is no token flatLine takes.
+func (p *stepPaths) flatLine(line []byte, vals *[numStepFields]rawValue, cp *lineCopy) int {
 	n := len(line)
 	if n < 2 || line[0] != '{' {
-		return false
+		return -1
 	}
 	i := flatBlanks(line, 1)
 	p.numAt = [2]*byte{}
+	prev := 0 // the member before: 0 none, 1 one of no field, f+2 field f's
 	for {
-		// A key, from one 8-byte load when it ends within 8 bytes: its
-		// closing quote found in the word (a quote's byte XORed to zero),
-		// the bytes after masked off, the word looked up. A name's
-		// bytes need no more checking; any other key's are checked for
-		// what validString rejects or escapes, and for bytes over 0x7f.
-		if i+10 > n || line[i] != '"' {
-			return false // "{}" and a line ending in a short key too: the general way
-		}
-		field := -1
-		w := wordAt(line, i+1)
-		q := w ^ ones*'"'
-		var mask uint64
-		if qm := (q - ones) &^ q & highs; qm != 0 {
-			mask = (qm ^ (qm - 1)) >> 8
-			w &= mask
-			i += bits.TrailingZeros64(qm)>>3 + 2
-		} else if line[i+9] == '"' {
-			mask = ^uint64(0)
-			i += 10
-		} else {
-			end, esc := validString(line, i)
-			if end < 0 || esc {
-				return false
-			}
-			key := line[i+1 : end-1]
-			for _, c := range key {
-				if c >= 0x80 {
-					return false
-				}
-			}
-			for f := p.keys.first[min(len(key), 63)]; f >= 0; f = p.keys.next[f] {
-				if string(key) == p.keys.names[f] {
-					field = int(f)
-					break
-				}
-			}
-			i = end
-			goto colon
-		}
-		if s := flatSlot(w, fk.mul); fk.word[s] == w {
-			field = int(fk.field[s])
-		}
-		if field < 0 && (stopMask(w)|w)&highs&mask != 0 {
-			return false
-		}
-	colon:
-		if i+1 < n && pairAt(line, i) == ':'|' '<<8 {
-			i += 2
-		} else {
-			i = flatBlanks(line, i)
-			if i >= n || line[i] != ':' {
-				return false
-			}
-			i = flatBlanks(line, i+1)
+		// The key and its ": " as a line before had them after the same
+		// member (p.next: the lines of a log repeat their keys in one
+		// order), 8 to 16 bytes told by two words; any other key is
+		// read by flatKey, which notes it there for the lines after.
+		var field int
+		if t := &p.next[prev&15]; t.n != 0 && i+16 <= n && wordAt(line, i) == t.w1 && wordAt(line, i+8)&t.m2 == t.w2 {
+			field, i = int(t.field), i+int(t.n)
+		} else if field, i = p.flatKey(line, i, t); i < 0 {
+			return -1
 		}
 		if i >= n {
-			return false
+			return -1
 		}
 		start := i
 		switch c := line[i]; {
@@ -206,51 +170,162 @@ func (p *stepPaths) flatLine(line []byte, vals *[numStepFields]rawValue, cp *lin
 			i = jsonNumber(line, i) // -1 for -Infinity: the general way
 		case c == 't':
 			if i+4 > n || string(line[i:i+4]) != "true" {
-				return false
+				return -1
 			}
 			i += 4
 		case c == 'f':
 			if i+5 > n || string(line[i:i+5]) != "false" {
-				return false
+				return -1
 			}
 			i += 5
 		case c == 'n':
 			if i+4 > n || string(line[i:i+4]) != "null" {
-				return false
+				return -1
 			}
 			i += 4
+			if prev = field + 2; field >= 0 {
+				vals[field] = nil // null is absent, as lineStep reads it
+			}
+			goto next
 		case c == '{' || c == '[':
-			i = validValue(line, i)
+			if i = validValue(line, i); i >= 0 && bytes.IndexByte(line[start:i], '\n') >= 0 {
+				return -1
+			}
 		default:
-			return false // NaN, Infinity or not JSON: the general way
+			return -1 // NaN, Infinity or not JSON: the general way
 		}
 		if i < 0 {
-			return false
+			return -1
 		}
-		if field >= 0 {
-			if line[start] == 'n' {
-				vals[field] = nil // null is absent, as lineStep reads it
-			} else {
-				vals[field] = line[start:i:i]
-			}
+		if prev = field + 2; uint(field) < numStepFields { // field >= 0, and no bounds test
+			vals[field] = line[start:i:i]
 		}
+	next:
 		if i+1 < n && pairAt(line, i) == ','|' '<<8 {
 			i += 2
 			continue
 		}
 		i = flatBlanks(line, i)
 		if i >= n {
-			return false
+			return -1
 		}
 		switch line[i] {
 		case ',':
 			i = flatBlanks(line, i+1)
 		case '}':
-			return flatBlanks(line, i+1) == n
+			return i + 1
 		default:
-			return false
+			return -1
 		}
 	}
+}
+
+// flatLineStep is lineStepInto of the line rest starts with, where rest
+// holds whole lines (recordSource.pending), for a line flatLine reads
+// whole that ends in "}\n" and is shorter than max+2 bytes (as nextLine
+// cuts it): the line's length, its newline counted, and the step's
+// reason. It returns 0 for any other line, which the caller then reads
+// by nextLine: flatLine's reading finds the line's end, where nextLine
+// searched the line for it first.
+func flatLineStep(r *stepRecord, rest []byte, p *stepPaths, max int) (n int, reason string) {
+	var vals [numStepFields]rawValue
+	var cp *lineCopy
+	if p.copies != nil && copyStrings {
+		cp = &p.outCopy
+		cp.c, cp.at, cp.open = p.copies, nil, true
+	}
+	end := p.flatLine(rest, &vals, cp)
+	if cp != nil {
+		cp.open = false
+	}
+	if end < 0 || end >= len(rest) || rest[end] != '\n' || end >= max+2 {
+		p.outCopy.at, p.numAt = nil, [2]*byte{}
+		return 0, ""
+	}
+	return end + 1, stepInto(r, &vals, p)
+}
+
+// flatNext is a key and its ": " as flatLine last read them after a
+// member (stepPaths.next): their first 8 bytes w1 and the n-8 after,
+// w2 (masked by m2), and the key's field (-1 none). n is 0 until one is
+// noted.
+type flatNext struct {
+	w1, w2, m2 uint64
+	n          uint8
+	field      int8
+}
+
+// flatKey reads the key at line[i] and the colon after it for flatLine:
+// the key's field (-1 none) and the index of the value after it, -1 for
+// a key flatLine does not read (the general way). A key and ": " of 8 to
+// 16 bytes are noted in t.
+func (p *stepPaths) flatKey(line []byte, i int, t *flatNext) (int, int) {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	fk := p.flatKeys
+	n := len(line)
+	// A key, from one 8-byte load when it ends within 8 bytes: its
+	// closing quote found in the word (a quote's byte XORed to zero),
+	// the bytes after masked off, the word looked up. A name's
+	// bytes need no more checking; any other key's are checked for
+	// what validString rejects or escapes, and for bytes over 0x7f.
+	if i+10 > n || line[i] != '"' {
+		return -1, -1 // "{}" and a line ending in a short key too: the general way
+	}
+	from, field := i, -1
+	w := wordAt(line, i+1)
+	q := w ^ ones*'"'
+	var mask uint64
+	if qm := (q - ones) &^ q & highs; qm != 0 {
+		mask = (qm ^ (qm - 1)) >> 8
+		w &= mask
+		i += bits.TrailingZeros64(qm)>>3 + 2
+	} else if line[i+9] == '"' {
+		mask = ^uint64(0)
+		i += 10
+	} else {
+		end, esc := validString(line, i)
+		if end < 0 || esc {
+			return -1, -1
+		}
+		key := line[i+1 : end-1]
+		for _, c := range key {
+			if c >= 0x80 {
+				return -1, -1
+			}
+		}
+		for f := p.keys.first[min(len(key), 63)]; f >= 0; f = p.keys.next[f] {
+			if string(key) == p.keys.names[f] {
+				field = int(f)
+				break
+			}
+		}
+		i = end
+		goto colon
+	}
+	if s := flatSlot(w, fk.mul); fk.word[s] == w {
+		field = int(fk.field[s])
+	}
+	if field < 0 && (stopMask(w)|w)&highs&mask != 0 {
+		return -1, -1
+	}
+colon:
+	if i+1 < n && pairAt(line, i) == ':'|' '<<8 {
+		i += 2
+		if k := i - from; k >= 8 && k <= 16 && from+16 <= n {
+			// Noted as its bytes, which are valid: the same bytes
+			// are the same key and ": ".
+			t.w1, t.m2 = wordAt(line, from), ^uint64(0)>>(128-8*k)
+			t.w2 = wordAt(line, from+8) & t.m2
+			t.n, t.field = uint8(k), int8(field)
+		}
+	} else {
+		i = flatBlanks(line, i)
+		if i >= n || line[i] != ':' {
+			return -1, -1
+		}
+		i = flatBlanks(line, i+1)
+	}
+	return field, i
 }
 
 // flatBlanks passes the blanks at line[i:]: most calls meet none, and the
@@ -266,14 +341,16 @@ func flatBlanks(line []byte, i int) int {
 // wordAt is the 8 bytes of b from b[i] on, little-endian, loaded with no
 // bounds check: the caller has checked that i >= 0 and i+8 <= len(b).
 func wordAt(b []byte, i int) uint64 {
-	return binary.LittleEndian.Uint64(unsafe.Slice((*byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), i)), 8))
+	// An array pointer, not unsafe.Slice, whose check that the pointer
+	// does not wrap was four instructions a load.
+	return binary.LittleEndian.Uint64((*[8]byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), i))[:])
 }
 
 // pairAt is the 2 bytes of b from b[i] on, little-endian, loaded with no
 // bounds check (": " and ", " told by one compare): the caller has
 // checked that i >= 0 and i+2 <= len(b).
 func pairAt(b []byte, i int) uint16 {
-	return binary.LittleEndian.Uint16(unsafe.Slice((*byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), i)), 2))
+	return binary.LittleEndian.Uint16((*[2]byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), i))[:])
 }
 
 // flatString is validString's end of the string at line[i] == '"' (-1

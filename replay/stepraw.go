@@ -63,6 +63,9 @@ type stepPaths struct {
 	// (the same bytes of the same line) and clears them.
 	numAt [2]*byte
 	num   [2]uint64
+	// next: the key flatLine read after the line's start (0), after a
+	// member of no field (1) and after field f's member (f+2).
+	next [16]flatNext
 }
 
 func newStepPaths(fields map[string]string) *stepPaths {
@@ -143,8 +146,10 @@ func lineStepInto(r *stepRecord, raw []byte, p *stepPaths) string {
 			cp = &p.outCopy
 			cp.c, cp.at = p.copies, nil
 		}
-		if p.flatKeys.ok && p.flatLine(raw, &vals, cp) {
-			return stepInto(r, &vals, p)
+		if p.flatKeys.ok {
+			if end := p.flatLine(raw, &vals, cp); end >= 0 && flatBlanks(raw, end) == len(raw) {
+				return stepInto(r, &vals, p)
+			}
 		}
 		if _, err := parseFieldsCopy(raw, p.keys, vals[:], cp); err != nil {
 			p.outCopy.at, p.numAt = nil, [2]*byte{}

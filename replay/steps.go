@@ -415,7 +415,27 @@ func readSteps(br *bufio.Reader, c *readContext) error {
 		}
 	} else {
 		src := recordSource{br: br, max: c.maxLine, reuse: keepsNoLine(sr)}
+		flat := fr != nil && fr.paths.flat && fr.paths.flatKeys.ok
 		for {
+			if flat {
+				// A flat line read where it lies among the lines
+				// buffered, its end found by its reading.
+				if rest := src.pending(); len(rest) > 0 {
+					if n, reason := flatLineStep(&rec, rest, fr.paths, src.max); n > 0 {
+						lineNo := src.took(n)
+						d.Lines++
+						if reason == "" {
+							reason = t.addRec(&rec)
+						}
+						if reason == "" {
+							relevant++
+						} else if perr := skip(lineNo, reason); perr != nil {
+							return perr
+						}
+						continue
+					}
+				}
+			}
 			line, lineNo, tooLong, err := src.nextLine()
 			if tooLong {
 				d.Lines++

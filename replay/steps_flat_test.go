@@ -56,6 +56,8 @@ var flatSeeds = []string{
 	`{"step": 42,x"score": 2}`,
 	`{"step"::43}`,
 	`{"step": 40,"score": 6, "action":"xy" ,"location" :"abc"}`,
+	"{\"step\": 50, \"x\": [1,\n2], \"score\": 1}",
+	"{\"step\": 51, \"x\": {\"a\": 1}, \"output\": \"0123456789abcdef0123456789abcdef0123456789\"}",
 }
 
 // flatFields are --field mappings that keep a reader flat: the default,
@@ -79,6 +81,33 @@ func FuzzStepFlatLine(f *testing.F) {
 			checkFlatLine(t, line, fields)
 		}
 	})
+}
+
+// FuzzStepFlatLineAfter is FuzzStepFlatLine of a line read after
+// another, whose keys flatLine notes and tells the line's by (the key
+// and ": " as bytes, stepPaths.next).
+func FuzzStepFlatLineAfter(f *testing.F) {
+	for i, s := range flatSeeds {
+		f.Add([]byte(flatSeeds[(i+1)%len(flatSeeds)]), []byte(s))
+		f.Add([]byte(s), []byte(s))
+	}
+	f.Fuzz(func(t *testing.T, before, line []byte) {
+		for _, fields := range flatFields {
+			checkFlatLineAfter(t, [][]byte{before}, line, fields)
+		}
+	})
+}
+
+// TestStepFlatLineAfterSeeds reads each seed after each seed, and after
+// itself: the keys noted from the first told in the second.
+func TestStepFlatLineAfterSeeds(t *testing.T) {
+	for _, b := range flatSeeds {
+		for _, s := range flatSeeds {
+			for _, fields := range flatFields {
+				checkFlatLineAfter(t, [][]byte{[]byte(b)}, []byte(s), fields)
+			}
+		}
+	}
 }
 
 func TestStepFlatLineSeeds(t *testing.T) {
@@ -122,6 +151,14 @@ func TestFlatKeys(t *testing.T) {
 // reports whether flatLine read it.
 func checkFlatLine(t *testing.T, line []byte, fields map[string]string) bool {
 	t.Helper()
+	return checkFlatLineAfter(t, nil, line, fields)
+}
+
+// checkFlatLineAfter is checkFlatLine of line read after the lines
+// before, whose keys flatLine notes (stepPaths.next) and tells in line
+// by them.
+func checkFlatLineAfter(t *testing.T, before [][]byte, line []byte, fields map[string]string) bool {
+	t.Helper()
 	fast, plain := newStepPaths(fields), newStepPaths(fields)
 	if !fast.flat {
 		t.Fatalf("%v: not flat", fields)
@@ -130,8 +167,15 @@ func checkFlatLine(t *testing.T, line []byte, fields map[string]string) bool {
 	fcp, pcp := &fast.outCopy, &plain.outCopy
 	fcp.c, pcp.c = fast.copies, plain.copies
 	line = bytes.Clone(line)
+	checkFlatLineStep(t, before, line, fields)
 	var got, want [numStepFields]rawValue
-	ok := fast.flatLine(line, &got, fcp)
+	for _, b := range before {
+		var vals [numStepFields]rawValue
+		fast.flatLine(bytes.Clone(b), &vals, fcp)
+		fcp.at, fast.numAt = nil, [2]*byte{}
+	}
+	end := fast.flatLine(line, &got, fcp)
+	ok := end >= 0 && flatBlanks(line, end) == len(line)
 	_, err := parseFieldsCopy(line, plain.keys, want[:], pcp)
 	if !ok {
 		return false
@@ -160,4 +204,36 @@ func checkFlatLine(t *testing.T, line []byte, fields map[string]string) bool {
 		t.Fatalf("%q %v: %+v %q, the general reading %+v %q", line, fields, gotStep, gotReason, wantStep, wantReason)
 	}
 	return true
+}
+
+// checkFlatLineStep checks flatLineStep on line followed by a newline and
+// more lines, with the outputs' block's room ample, short and none:
+// the line it reads is the one nextLine cuts, read as lineStep reads it,
+// or it reads none.
+func checkFlatLineStep(t *testing.T, before [][]byte, line []byte, fields map[string]string) {
+	t.Helper()
+	for _, after := range []string{"", "\n", `{"step": 99, "output": "next"}` + "\n", " x\n"} {
+		for _, room := range []int{outputBlock, len(line) / 2, 0} {
+			rest := append(append(bytes.Clone(line), '\n'), after...)
+			fused, plain := newStepPaths(fields), newStepPaths(fields)
+			fused.copies, plain.copies = &outputCopies{block: make([]byte, 0, room)}, &outputCopies{}
+			for _, b := range before {
+				var r stepRecord
+				flatLineStep(&r, append(bytes.Clone(b), '\n'), fused, 1<<20)
+			}
+			var got stepRecord
+			n, reason := flatLineStep(&got, rest, fused, 1<<20)
+			if n == 0 {
+				continue
+			}
+			first := rest[:bytes.IndexByte(rest, '\n')]
+			if n != len(first)+1 {
+				t.Fatalf("%q %v: flatLineStep read %d bytes of %q, its first line %d", line, fields, n, rest, len(first))
+			}
+			want, wantReason := lineStep(first, plain)
+			if reason != wantReason || got != want {
+				t.Fatalf("%q %v (room %d): %+v %q, lineStep %+v %q", rest, fields, room, got, reason, want, wantReason)
+			}
+		}
+	}
 }

@@ -11,21 +11,6 @@ import (
 	"strconv"
 )
 
-// recordSource yields a file's JSON records with the line each starts on.
-// A JSONL file is one record a line; a file whose first byte is '[' is one
-// JSON array (an OpenHands trajectory); a file holding a single object
-// with a "messages" array is a Gemini CLI session (expanded by the preset).
-type recordSource struct {
-	br   *bufio.Reader
-	max  int
-	line int
-	// reuse says the caller is done with a line before it asks for the
-	// next: a line is then read in place in br's buffer when it fits,
-	// else into a buffer kept from line to line, not copied afresh.
-	reuse bool
-	spare []byte
-}
-
 // errArray reports a whole-file document that cannot be read.
 type docError struct {
 	line   int
@@ -33,77 +18,6 @@ type docError struct {
 }
 
 func (e *docError) Error() string { return e.reason }
-
-// nextLine returns the next non-blank line (nil at the end) and its number;
-// tooLong is set for a line over max bytes, its leading white space not
-// counted (skipped, not held).
-func (s *recordSource) nextLine() (line []byte, lineNo int, tooLong bool, err error) {
-	for {
-		var buf []byte
-		n := 0
-		for {
-			chunk, e := s.br.ReadSlice('\n')
-			if len(buf) == 0 && !tooLong {
-				// Leading white space is neither held nor counted: a line
-				// of padding costs nothing, as between a document's tokens.
-				if len(chunk) > 0 && (chunk[0] == ' ' || chunk[0] == '\t' || chunk[0] == '\r') {
-					chunk = bytes.TrimLeft(chunk, " \t\r") // not called a line: it builds its byte set each time
-				}
-			}
-			n += len(chunk)
-			if n <= s.max+2 {
-				switch {
-				case s.reuse && len(buf) == 0 && e != bufio.ErrBufferFull:
-					buf = chunk // the whole line, in place
-				case s.reuse:
-					buf = append(s.spare[:len(buf)], chunk...)
-					s.spare = buf
-				default:
-					buf = append(buf, chunk...)
-				}
-			} else {
-				tooLong = true
-				buf = nil
-			}
-			if e == bufio.ErrBufferFull {
-				continue
-			}
-			err = e
-			break
-		}
-		if n == 0 && err != nil {
-			return nil, s.line, false, err
-		}
-		s.line++
-		if tooLong {
-			return nil, s.line, true, err
-		}
-		// bytes.TrimSpace(buf), its leading white space gone already
-		// but for a newline or white space that is not ' ', '\t' or
-		// '\r': a line that begins with a byte of ASCII above ' ' and
-		// ends with one before its "\n" or "\r\n" (a record) is cut
-		// here, where TrimSpace was a call that tested each end's bytes
-		// in a loop.
-		k := len(buf)
-		if k > 0 && buf[k-1] == '\n' {
-			if k--; k > 0 && buf[k-1] == '\r' {
-				k--
-			}
-		}
-		if k > 0 && buf[0]-'!' < 0x7f-'!' && buf[k-1]-'!' < 0x7f-'!' {
-			line = buf[:k]
-		} else {
-			line = bytes.TrimSpace(buf)
-		}
-		if len(line) == 0 {
-			if err != nil {
-				return nil, s.line, false, err
-			}
-			continue
-		}
-		return line, s.line, false, err
-	}
-}
 
 // readDocument reads a whole-file JSON value as a stream: each element
 // of an array (an OpenHands trajectory), or the one object (a Gemini CLI

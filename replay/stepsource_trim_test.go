@@ -39,3 +39,45 @@ func FuzzNextLineTrim(f *testing.F) {
 		}
 	})
 }
+
+// FuzzNextLinePend: the lines cut from pend (takeLines, and nextLine's
+// in-line cut of a record's line) are ReadSlice's, line for line, with
+// the same numbers, tooLong and errors, for each buffer size, max and
+// reuse (each line copied, for a caller that keeps it).
+func FuzzNextLinePend(f *testing.F) {
+	for _, s := range []string{"{}\n", "{}\r\n{\"a\": 1}\n", " {}\t\r\n\n\nx", "a\n\n\n", "0123456789abcdefghij\n{}\n", "{\"step\": 1}\n{\"step\": 2}\r\n {\"step\": 3} \n",
+		"\r\n\t\n", "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\n" + "y\n", "x\r", "\n"} {
+		f.Add([]byte(s), uint8(16), uint8(100), true)
+		f.Add([]byte(s), uint8(20), uint8(3), false)
+	}
+	f.Fuzz(func(t *testing.T, data []byte, size, max uint8, reuse bool) {
+		type got struct {
+			line    string
+			n       int
+			tooLong bool
+			err     error
+		}
+		read := func(pend bool) []got {
+			takeBuffered = pend
+			defer func() { takeBuffered = true }()
+			src := recordSource{br: bufio.NewReaderSize(bytes.NewReader(data), int(size)), max: int(max), reuse: reuse}
+			var out []got
+			for {
+				line, n, tooLong, err := src.nextLine()
+				out = append(out, got{string(line), n, tooLong, err})
+				if err != nil || line == nil && !tooLong {
+					return out
+				}
+			}
+		}
+		want, have := read(false), read(true)
+		if len(want) != len(have) {
+			t.Fatalf("%q (buffer %d, max %d): %d lines from pend, want %d:\n%v\n%v", data, size, max, len(have), len(want), have, want)
+		}
+		for k := range want {
+			if want[k] != have[k] {
+				t.Fatalf("%q (buffer %d, max %d): line %d from pend %+v, want %+v", data, size, max, k, have[k], want[k])
+			}
+		}
+	})
+}

@@ -153,9 +153,36 @@ aloop:
 	VPOR	Y1, Y0, Y0
 	VPMOVMSKB	Y0, AX
 	TESTL	AX, AX
-	JNZ	ufound
+	JNZ	afound
 	ADDQ	$32, SI
 	ADDQ	$32, DI
+	LEAQ	32(SI), BX
+	CMPQ	BX, DX
+	JBE	aloop
+	VZEROUPPER
+	XORL	R10, R10
+	JMP	u16
+
+	// ustop and uescape for the 32-byte steps, which go on with them
+	// after an escape with no test of R10 nor a jump through unext
+	// (four instructions of each escape, most of a tool output's).
+afound:
+	BSFL	AX, AX
+	ADDQ	AX, SI
+	ADDQ	AX, DI
+	MOVBLZX	(SI), AX
+	CMPB	AL, $0x5c
+	JNE	udone
+	LEAQ	1(SI), BX
+	CMPQ	BX, DX
+	JAE	udone
+	MOVBLZX	(BX), AX
+	MOVBLZX	(R8)(AX*1), AX
+	TESTL	AX, AX
+	JZ	udone
+	MOVB	AL, (DI)
+	ADDQ	$2, SI
+	INCQ	DI
 	LEAQ	32(SI), BX
 	CMPQ	BX, DX
 	JBE	aloop
@@ -270,7 +297,9 @@ cfound:
 	MOVB	AL, (DI)
 	ADDQ	$2, SI
 	INCQ	DI
-	JMP	cnext
+	LEAQ	32(SI), BX     // cnext's test, with no jump to it
+	CMPQ	BX, DX
+	JBE	cloop
 
 cdone:
 	VZEROUPPER
