@@ -99,7 +99,9 @@ func (t *stepTable) addRec(r *stepRecord) string {
 			}
 			t.gapRows += gap
 			ep.Diag.Gaps += gap
-			ep.Diag.note(fmt.Sprintf("steps %s missing: filled with steps that change nothing", gapSpan(prev.N+1, r.n-1)))
+			if ep.Diag.noteRoom() {
+				ep.Diag.note(fmt.Sprintf("steps %s missing: filled with steps that change nothing", gapSpan(prev.N+1, r.n-1)))
+			}
 			for n := prev.N + 1; n < r.n; n++ {
 				p := &ep.Turns[len(ep.Turns)-1]
 				ep.Turns = append(ep.Turns, Turn{N: n, Score: p.Score, LocStart: p.LocEnd, LocEnd: p.LocEnd, Filled: true})

@@ -465,7 +465,13 @@ func (d *Diagnostics) problem(msg string) {
 }
 
 func (d *Diagnostics) note(msg string) {
-	if len(d.Notes) < MaxProblems {
+	if d.noteRoom() {
 		d.Notes = append(d.Notes, msg)
 	}
 }
+
+// noteRoom says whether a note would still be kept. A note made on a
+// hot path is formatted only then: a steps log with thousands of gaps
+// formatted each (fmt.Sprintf, ~600 instructions) for the first five
+// to be kept.
+func (d *Diagnostics) noteRoom() bool { return len(d.Notes) < MaxProblems }
