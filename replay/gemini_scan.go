@@ -25,25 +25,50 @@ func skipBlank(b []byte, i int) int {
 
 // skipBlankRun is skipBlank past its first byte's test: the one space
 // after a colon is told by the next byte, a newline's indentation read
-// a word at a time.
+// a word at a time from the byte after the newline. The words are read
+// from r, what is left of b, so that a word's load needs no bounds test;
+// the last few bytes (a container's closing bracket is the last byte of
+// a value) from b's last word, shifted, where they went a byte at a time.
 func skipBlankRun(b []byte, i int) int {
-	if i+1 < len(b) && b[i] == ' ' && b[i+1] > ' ' {
-		return i + 1
+	if i < 0 || i >= len(b) {
+		return i
+	}
+	r := b[i:]
+	if len(r) >= 2 {
+		if r[1] > ' ' && r[0] == ' ' {
+			return i + 1
+		}
+		if r[0] == '\n' {
+			r = r[1:]
+		}
 	}
 	const spaces = 0x2020202020202020
-	for i+8 <= len(b) {
-		y := binary.LittleEndian.Uint64(b[i:]) ^ spaces
+	for len(r) >= 8 {
+		y := binary.LittleEndian.Uint64(r) ^ spaces
 		if y == 0 {
-			i += 8
+			r = r[8:]
 			continue
 		}
-		i += bits.TrailingZeros64(y) / 8 // the first byte not a space
-		if c := b[i]; c != '\n' && c != '\r' && c != '\t' {
-			return i
+		k := bits.TrailingZeros64(y) / 8 // the first byte not a space
+		if c := r[k&7]; c > ' ' || c != '\n' && c != '\r' && c != '\t' {
+			return len(b) - len(r) + k
 		}
-		i++
+		r = r[k+1:]
 	}
-	return skipSpace(b, i)
+	if len(r) > 0 && len(b) >= 8 {
+		// The last len(r) bytes, low first; the bytes shifted in, 0,
+		// are not spaces: a run to b's end stops at len(r).
+		y := binary.LittleEndian.Uint64(b[len(b)-8:])>>(64-8*len(r)) ^ spaces
+		k := bits.TrailingZeros64(y) / 8
+		if k >= len(r) {
+			return len(b)
+		}
+		if c := r[k]; c > ' ' || c != '\n' && c != '\r' && c != '\t' {
+			return len(b) - len(r) + k
+		}
+		r = r[k+1:]
+	}
+	return skipSpace(b, len(b)-len(r))
 }
 
 // scanFields is jsFields for an object not noted: valueIndex.members'

@@ -10,13 +10,15 @@ import (
 	"testing"
 )
 
-// TestSkipBlank holds skipBlank to skipSpace from every start of strings
-// of white space, other bytes below and above ' ', of every length up to
-// 24 (runs of spaces across the words' bounds, and at the slice's end).
+// TestSkipBlank holds skipBlank and skipBlankRun to skipSpace from every
+// start of strings of white space, other bytes below and above ' ', of
+// every length up to 40 (runs of spaces across the words' bounds, a
+// newline's indentation, and runs to the slice's end, which skipBlankRun
+// reads from the slice's last word).
 func TestSkipBlank(t *testing.T) {
 	alphabet := []byte(" \n\t\r\x01x\"")
 	r := rand.New(rand.NewSource(1))
-	for n := 0; n <= 24; n++ {
+	for n := 0; n <= 40; n++ {
 		for trial := 0; trial < 2000; trial++ {
 			b := make([]byte, n)
 			for k := range b {
@@ -26,8 +28,12 @@ func TestSkipBlank(t *testing.T) {
 				}
 			}
 			for i := 0; i <= n+1; i++ {
-				if got, want := skipBlank(b, i), skipSpace(b, i); got != want {
+				want := skipSpace(b, i)
+				if got := skipBlank(b, i); got != want {
 					t.Fatalf("skipBlank(%q, %d) = %d, want %d", b, i, got, want)
+				}
+				if got := skipBlankRun(b, i); got != want {
+					t.Fatalf("skipBlankRun(%q, %d) = %d, want %d", b, i, got, want)
 				}
 			}
 		}
