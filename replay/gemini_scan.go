@@ -81,7 +81,11 @@ func scanFields(ix *valueIndex, v rawValue, keys *jsKeys, vals []rawValue) {
 	for i < len(v) && v[i] == '"' {
 		key, kEnd, esc := scanKey(v, i) // as members
 		i = skipBlank(v, kEnd)
-		i = skipBlank(v, i+1) // past ':'
+		if i+2 < len(v) && v[i+1] == ' ' && v[i+2] > ' ' {
+			i += 2 // past ": ", as JSON.stringify writes it indented
+		} else {
+			i = skipBlank(v, i+1) // past ':'
+		}
 		vEnd := ix.skip(v, i)
 		keys.set(key, esc, v[i:vEnd], vals)
 		i = skipBlank(v, vEnd)
