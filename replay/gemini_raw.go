@@ -417,9 +417,16 @@ func (g *geminiReader) partsTextRaw(ix *valueIndex, v rawValue, noThoughts, view
 func (g *geminiReader) callResultRaw(ix *valueIndex, res, display rawValue) string {
 	var b strCat
 	jsElems(ix, res, func(_ int, p rawValue) bool {
-		resp := jsGetRaw(ix, jsGetRaw(ix, p, geminiFunctionKey), geminiResponseKey)
+		// A part's functionResponse and its response lie below the
+		// levels the pass notes (memberDepth) when the call is read
+		// from an index of its message's toolCalls: they are scanned
+		// (scanFields, which reads as jsFields), not first looked for
+		// among the objects noted.
+		var fr, resp [1]rawValue
+		jsFields(ix, p, geminiFunctionKey, fr[:])
+		scanFields(ix, fr[0], geminiResponseKey, resp[:])
 		var f [2]rawValue
-		jsFields(ix, resp, geminiResponseKeys, f[:])
+		scanFields(ix, resp[0], geminiResponseKeys, f[:])
 		for _, x := range f {
 			if s, ok := g.unquoteCopy(x); ok {
 				b.add(s)
