@@ -158,10 +158,3 @@ func (ks *jsKeys) setEscaped(k []byte, val rawValue, vals []rawValue) {
 		vals[i] = val
 	}
 }
-
-// jsGetRaw is one member of an object (nil when not there).
-func jsGetRaw(ix *valueIndex, v rawValue, key *jsKeys) rawValue {
-	var val [1]rawValue
-	jsFields(ix, v, key, val[:])
-	return val[0]
-}
