@@ -53,6 +53,12 @@ func (c *claudeCodeReader) readTop(b []byte, t *claudeCodeTop) (ok bool) {
 		end     int
 		esc     bool
 		ch      byte
+		// first is true until the first member's value is read; from
+		// is where the run being taken starts (-1: none), nr how many
+		// members read it holds (claude_code_same.go).
+		first = true
+		from  = -1
+		nr    int
 	)
 	if i = skipSpace(b, 1); i < n && b[i] == '}' {
 		c.ix.reset(b)
@@ -103,6 +109,22 @@ member: // the key ends at b[end-1], its value starts at b[j]
 		key = nil
 		if kn := uint(end - i - 2); kn < 64 && claudeCodeTopLens>>kn&1 != 0 {
 			key = b[i+1 : end-1]
+			if from >= 0 {
+				// The run being taken: ended here, or holding key.
+				if isRunEnd(key) {
+					if i-from >= claudeCodeRunMin {
+						c.run.bytes = append(c.run.bytes[:0], b[from:i]...)
+						c.run.reads, c.run.n = c.runNext.reads, nr
+					}
+					from = -1
+				} else if nr < claudeCodeRunReads {
+					r := &c.runNext.reads[nr]
+					r.key, r.keyEnd, r.val = int32(i+1-from), int32(end-1-from), int32(j-from)
+					nr++
+				} else {
+					from = -1 // too many to keep
+				}
+			}
 			if j < n && b[j] == '{' && string(key) == "message" {
 				// The message, whose members and blocks the reader
 				// reads. A message written again is indexed again: the
@@ -209,8 +231,25 @@ value: // a value at b[i]
 	}
 
 after: // after a value
-	if d == 0 && key != nil {
-		t.member(key, b[vs:i])
+	if d == 0 {
+		if key != nil {
+			t.member(key, b[vs:i])
+			if from >= 0 {
+				c.runNext.reads[nr-1].end = int32(i - from)
+			}
+		}
+		if first {
+			// The first member read: the run after it, when it holds
+			// the last run's bytes, valid as they were.
+			first = false
+			r := &c.run
+			if ln := len(r.bytes); ln > 0 && i+ln <= n && word(b, i) == word(r.bytes, 0) && string(b[i:i+ln]) == string(r.bytes) {
+				r.replay(t, b, i)
+				i += ln
+				goto key
+			}
+			from, nr = i, 0
+		}
 	}
 	if uint(i) >= uint(n) {
 		return false
