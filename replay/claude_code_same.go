@@ -25,11 +25,46 @@ const claudeCodeRunReads = 4
 type claudeCodeRun struct {
 	bytes []byte // the run's bytes, a copy; none when empty
 	// reads are the run's members whose key has a length
-	// claudeCodeTop.member reads (claudeCodeTopLens), in order: their
-	// keys, unquoted, at [key, keyEnd), their values at [val, end),
-	// offsets in bytes.
-	reads [claudeCodeRunReads]struct{ key, keyEnd, val, end int32 }
+	// claudeCodeTop.member reads (claudeCodeTopLens), in order.
+	reads [claudeCodeRunReads]claudeCodeRunRead
 	n     int // how many of reads are kept
+}
+
+// claudeCodeRunRead is a member of a run that claudeCodeTop.member
+// reads: its key, unquoted, at [key, keyEnd) in the run's bytes, its
+// value at [val, end). A flag written true, false or null is read once,
+// when the run is taken: field names it (runSide, runMeta,
+// runCompact), on is its value; any other member (field 0) is handed
+// to member each time.
+type claudeCodeRunRead struct {
+	key, keyEnd, val, end int32
+	field                 uint8
+	on                    bool
+}
+
+// The flags of claudeCodeTop a run's member sets (claudeCodeRunRead).
+const (
+	runSide = 1 + iota
+	runMeta
+	runCompact
+)
+
+// runField is the flag of claudeCodeTop that member sets from key and
+// val, and to what, when val is a flag's (rawBool reads it); else 0.
+func runField(key []byte, val rawValue) (field uint8, on bool) {
+	on, ok := rawBool(val)
+	if !ok {
+		return 0, false
+	}
+	switch string(key) {
+	case "isSidechain":
+		return runSide, on
+	case "isMeta":
+		return runMeta, on
+	case "isCompactSummary":
+		return runCompact, on
+	}
+	return 0, false
 }
 
 // claudeCodeRunMin is the shortest run kept: a shorter one saves less
@@ -39,8 +74,16 @@ const claudeCodeRunMin = 16
 // replay hands the run's members read to t, the run at b[i:].
 func (r *claudeCodeRun) replay(t *claudeCodeTop, b []byte, i int) {
 	for k := range r.reads[:r.n] {
-		m := &r.reads[k]
-		t.member(b[i+int(m.key):i+int(m.keyEnd)], b[i+int(m.val):i+int(m.end)])
+		switch m := &r.reads[k]; m.field {
+		case runSide:
+			t.side = m.on
+		case runMeta:
+			t.meta = m.on
+		case runCompact:
+			t.compact = m.on
+		default:
+			t.member(b[i+int(m.key):i+int(m.keyEnd)], b[i+int(m.val):i+int(m.end)])
+		}
 	}
 }
 

@@ -44,6 +44,16 @@ var claudeCodeRunCases = [][]string{
 		`{"b":2,"n":[1,2.5,-3e2,true,null,{"x":{"y":[{}]}}],"o":{"isMeta":1},"version":{"a":1},"type":"user","message":{"content":"a"}}`,
 		`{"b":2,"n":[1,2.5,-3e2,true,null,{"x":{"y":[{}]}}],"o":{"isMeta":1},"version":{"a":1},"type":"user","message":{"content":"a"}}`,
 	},
+	// Flags written null or of another type; names of a flag's length
+	// that are not read.
+	{
+		`{"p":1,"isSidechain":null,"isMeta":1,"isCompactSummary":true,"cwd":"/x","type":"user","message":{"content":"a"}}`,
+		`{"p":2,"isSidechain":null,"isMeta":1,"isCompactSummary":true,"cwd":"/x","type":"user","message":{"content":"a"}}`,
+		`{"p":2,"isSidechaim":true,"isMetb":false,"isCompactSummarz":true,"cwd":"/x","type":"user","message":{"content":"a"}}`,
+		`{"p":3,"isSidechaim":true,"isMetb":false,"isCompactSummarz":true,"cwd":"/x","type":"user","message":{"content":"a"}}`,
+		`{"p":3,"isSidechain":"yes","isMeta":false,"isCompactSummary":null,"cwd":"/x","type":"user","message":{"content":"a"}}`,
+		`{"p":4,"isSidechain":"yes","isMeta":false,"isCompactSummary":null,"cwd":"/x","type":"user","message":{"content":"a"}}`,
+	},
 	// More members read than a run keeps; a run too short to keep.
 	{
 		`{"p":1,"isMeta":true,"isMeta":false,"isSidechain":true,"isMeta":true,"isCompactSummary":true,"type":"user","message":{"content":"a"}}`,

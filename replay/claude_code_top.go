@@ -235,7 +235,9 @@ after: // after a value
 		if key != nil {
 			t.member(key, b[vs:i])
 			if from >= 0 {
-				c.runNext.reads[nr-1].end = int32(i - from)
+				r := &c.runNext.reads[nr-1]
+				r.end = int32(i - from)
+				r.field, r.on = runField(key, b[vs:i])
 			}
 		}
 		if first {
