@@ -67,6 +67,10 @@ func runField(key []byte, val rawValue) (field uint8, on bool) {
 	return 0, false
 }
 
+// runFirst is readTop's run start (from) until its record's first
+// member is read.
+const runFirst = -2
+
 // claudeCodeRunMin is the shortest run kept: a shorter one saves less
 // than its compare costs.
 const claudeCodeRunMin = 16

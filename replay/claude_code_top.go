@@ -53,12 +53,10 @@ func (c *claudeCodeReader) readTop(b []byte, t *claudeCodeTop) (ok bool) {
 		end     int
 		esc     bool
 		ch      byte
-		// first is true until the first member's value is read; from
-		// is where the run being taken starts (-1: none), nr how many
-		// members read it holds (claude_code_same.go).
-		first = true
-		from  = -1
-		nr    int
+		// from is where the run being taken starts, -1 when none is,
+		// runFirst until the first member's value is read; the members
+		// read it holds are counted in c.runNext.n (claude_code_same.go).
+		from = runFirst
 	)
 	if i = skipSpace(b, 1); i < n && b[i] == '}' {
 		c.ix.reset(b)
@@ -114,13 +112,13 @@ member: // the key ends at b[end-1], its value starts at b[j]
 				if isRunEnd(key) {
 					if i-from >= claudeCodeRunMin {
 						c.run.bytes = append(c.run.bytes[:0], b[from:i]...)
-						c.run.reads, c.run.n = c.runNext.reads, nr
+						c.run.reads, c.run.n = c.runNext.reads, c.runNext.n
 					}
 					from = -1
-				} else if nr < claudeCodeRunReads {
+				} else if nr := c.runNext.n; nr < claudeCodeRunReads {
 					r := &c.runNext.reads[nr]
 					r.key, r.keyEnd, r.val = int32(i+1-from), int32(end-1-from), int32(j-from)
-					nr++
+					c.runNext.n++
 				} else {
 					from = -1 // too many to keep
 				}
@@ -235,22 +233,22 @@ after: // after a value
 		if key != nil {
 			t.member(key, b[vs:i])
 			if from >= 0 {
-				r := &c.runNext.reads[nr-1]
+				r := &c.runNext.reads[c.runNext.n-1]
 				r.end = int32(i - from)
 				r.field, r.on = runField(key, b[vs:i])
 			}
 		}
-		if first {
+		if from == runFirst {
 			// The first member read: the run after it, when it holds
 			// the last run's bytes, valid as they were.
-			first = false
+			from = -1
 			r := &c.run
 			if ln := len(r.bytes); ln > 0 && i+ln <= n && word(b, i) == word(r.bytes, 0) && string(b[i:i+ln]) == string(r.bytes) {
 				r.replay(t, b, i)
 				i += ln
 				goto key
 			}
-			from, nr = i, 0
+			from, c.runNext.n = i, 0
 		}
 	}
 	if uint(i) >= uint(n) {
