@@ -46,7 +46,7 @@ func (c *claudeCodeReader) readTop(b []byte, t *claudeCodeTop) (ok bool) {
 		// bytes: d of them.
 		closers [claudeCodeValidDepth]byte
 		d       int
-		key     []byte // the record's member being read, when member reads it
+		key     string // the record's member being read, when member reads it (a view of b)
 		vs      int    // where its value starts
 		indexed bool
 		i, j    int
@@ -104,12 +104,12 @@ member: // the key ends at b[end-1], its value starts at b[j]
 	if d == 0 {
 		// The names member reads, told by their lengths first
 		// (claudeCodeTopLens), as recordRaw's loop over noted members.
-		key = nil
+		key = ""
 		if kn := uint(end - i - 2); kn < 64 && claudeCodeTopLens>>kn&1 != 0 {
-			key = b[i+1 : end-1]
+			key = bytesString(b[i+1 : end-1])
 			if from >= 0 {
 				// The run being taken: ended here, or holding key.
-				if isRunEnd(key) {
+				if isRunEnd(stringBytes(key)) {
 					if i-from >= claudeCodeRunMin {
 						c.run.bytes = append(c.run.bytes[:0], b[from:i]...)
 						c.run.reads, c.run.n = c.runNext.reads, c.runNext.n
@@ -230,12 +230,12 @@ value: // a value at b[i]
 
 after: // after a value
 	if d == 0 {
-		if key != nil {
-			t.member(key, b[vs:i])
+		if key != "" {
+			t.member(stringBytes(key), b[vs:i])
 			if from >= 0 {
 				r := &c.runNext.reads[c.runNext.n-1]
 				r.end = int32(i - from)
-				r.field, r.on = runField(key, b[vs:i])
+				r.field, r.on = runField(stringBytes(key), b[vs:i])
 			}
 		}
 		if from == runFirst {
