@@ -66,6 +66,9 @@ type claudeCodeReader struct {
 	// (claude_code_same.go).
 	run     claudeCodeRun
 	runNext claudeCodeRun
+	// topIndexed says readTop indexed the record's message into ix, held
+	// here, not in a register through readTop's walk.
+	topIndexed bool
 	// copies, when not nil, is where a replay as read keeps the outputs
 	// (stepRecord.outCopied): a text or a result written as a string is
 	// unescaped straight into it, where it was unescaped into a string

@@ -48,7 +48,6 @@ func (c *claudeCodeReader) readTop(b []byte, t *claudeCodeTop) (ok bool) {
 		d       int
 		key     string // the record's member being read, when member reads it (a view of b)
 		vs      int    // where its value starts
-		indexed bool
 		i, j    int
 		end     int
 		esc     bool
@@ -58,6 +57,7 @@ func (c *claudeCodeReader) readTop(b []byte, t *claudeCodeTop) (ok bool) {
 		// read it holds are counted in c.runNext.n (claude_code_same.go).
 		from = runFirst
 	)
+	c.topIndexed = false
 	if i = skipSpace(b, 1); i < n && b[i] == '}' {
 		c.ix.reset(b)
 		return i+1 == n // {}
@@ -127,7 +127,7 @@ member: // the key ends at b[end-1], its value starts at b[j]
 				// The message, whose members and blocks the reader
 				// reads. A message written again is indexed again: the
 				// last is the one read, as in the record's index.
-				indexed = true
+				c.topIndexed = true
 				if i = c.ix.pass(b, j); i < 0 || c.ix.nonFinite {
 					return false
 				}
@@ -273,7 +273,7 @@ after: // after a value
 		if ch != '}' || i+1 != n {
 			return false
 		}
-		if !indexed {
+		if !c.topIndexed {
 			c.ix.reset(b) // nothing of b indexed: not the last record's index
 		}
 		return true
