@@ -61,6 +61,14 @@ type claudeCodeReader struct {
 	hint   [16]byte
 	hintAt int
 	calls  callMemo // the forms of the last tool uses read
+	// run is the run of members after a record's first that the next
+	// record's are compared with, runNext's reads the one being taken
+	// (claude_code_same.go).
+	run     claudeCodeRun
+	runNext claudeCodeRun
+	// topIndexed says readTop indexed the record's message into ix, held
+	// here, not in a register through readTop's walk.
+	topIndexed bool
 	// copies, when not nil, is where a replay as read keeps the outputs
 	// (stepRecord.outCopied): a text or a result written as a string is
 	// unescaped straight into it, where it was unescaped into a string

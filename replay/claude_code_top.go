@@ -46,14 +46,18 @@ func (c *claudeCodeReader) readTop(b []byte, t *claudeCodeTop) (ok bool) {
 		// bytes: d of them.
 		closers [claudeCodeValidDepth]byte
 		d       int
-		key     []byte // the record's member being read, when member reads it
+		key     string // the record's member being read, when member reads it (a view of b)
 		vs      int    // where its value starts
-		indexed bool
 		i, j    int
 		end     int
 		esc     bool
 		ch      byte
+		// from is where the run being taken starts, -1 when none is,
+		// runFirst until the first member's value is read; the members
+		// read it holds are counted in c.runNext.n (claude_code_same.go).
+		from = runFirst
 	)
+	c.topIndexed = false
 	if i = skipSpace(b, 1); i < n && b[i] == '}' {
 		c.ix.reset(b)
 		return i+1 == n // {}
@@ -100,14 +104,30 @@ member: // the key ends at b[end-1], its value starts at b[j]
 	if d == 0 {
 		// The names member reads, told by their lengths first
 		// (claudeCodeTopLens), as recordRaw's loop over noted members.
-		key = nil
+		key = ""
 		if kn := uint(end - i - 2); kn < 64 && claudeCodeTopLens>>kn&1 != 0 {
-			key = b[i+1 : end-1]
+			key = bytesString(b[i+1 : end-1])
+			if from >= 0 {
+				// The run being taken: ended here, or holding key.
+				if isRunEnd(stringBytes(key)) {
+					if i-from >= claudeCodeRunMin {
+						c.run.bytes = append(c.run.bytes[:0], b[from:i]...)
+						c.run.reads, c.run.n = c.runNext.reads, c.runNext.n
+					}
+					from = -1
+				} else if nr := c.runNext.n; nr < claudeCodeRunReads {
+					r := &c.runNext.reads[nr]
+					r.key, r.keyEnd, r.val = int32(i+1-from), int32(end-1-from), int32(j-from)
+					c.runNext.n++
+				} else {
+					from = -1 // too many to keep
+				}
+			}
 			if j < n && b[j] == '{' && string(key) == "message" {
 				// The message, whose members and blocks the reader
 				// reads. A message written again is indexed again: the
 				// last is the one read, as in the record's index.
-				indexed = true
+				c.topIndexed = true
 				if i = c.ix.pass(b, j); i < 0 || c.ix.nonFinite {
 					return false
 				}
@@ -209,8 +229,27 @@ value: // a value at b[i]
 	}
 
 after: // after a value
-	if d == 0 && key != nil {
-		t.member(key, b[vs:i])
+	if d == 0 {
+		if key != "" {
+			t.member(stringBytes(key), b[vs:i])
+			if from >= 0 {
+				r := &c.runNext.reads[c.runNext.n-1]
+				r.end = int32(i - from)
+				r.field, r.on = runField(stringBytes(key), b[vs:i])
+			}
+		}
+		if from == runFirst {
+			// The first member read: the run after it, when it holds
+			// the last run's bytes, valid as they were.
+			from = -1
+			r := &c.run
+			if ln := len(r.bytes); ln > 0 && i+ln <= n && word(b, i) == word(r.bytes, 0) && string(b[i:i+ln]) == string(r.bytes) {
+				r.replay(t, b, i)
+				i += ln
+				goto key
+			}
+			from, c.runNext.n = i, 0
+		}
 	}
 	if uint(i) >= uint(n) {
 		return false
@@ -234,7 +273,7 @@ after: // after a value
 		if ch != '}' || i+1 != n {
 			return false
 		}
-		if !indexed {
+		if !c.topIndexed {
 			c.ix.reset(b) // nothing of b indexed: not the last record's index
 		}
 		return true

@@ -1,0 +1,99 @@
+package replay
+
+// The members Claude Code writes the same in each record. A session's
+// user and assistant records open with the same members, most with the
+// same bytes each time: after parentUuid, isSidechain, userType, cwd,
+// sessionId, version and gitBranch, then type, message, uuid... readTop
+// validated them byte by byte in every record. The run of members
+// between a record's first and its first type, message or uuid (the
+// members read that change from record to record) is kept as its bytes
+// (claudeCodeRun); a record whose bytes after its first member are the
+// run's is valid through them as the record the run was taken from was
+// (the walk from a value's end at the top level to a key there depends
+// on the bytes alone), so they are passed over with one compare, the
+// members claudeCodeTop.member reads handed to it as the walk would
+// have handed them.
+
+// claudeCodeRunReads bounds the members read (isSidechain, isMeta,
+// isCompactSummary) a run holds; a run with more is not kept.
+const claudeCodeRunReads = 4
+
+// claudeCodeRun is the run of top-level members the last record that
+// had one had after its first member, from the comma after the first
+// member's value to the opening quote of its first type, message or
+// uuid key.
+type claudeCodeRun struct {
+	bytes []byte // the run's bytes, a copy; none when empty
+	// reads are the run's members whose key has a length
+	// claudeCodeTop.member reads (claudeCodeTopLens), in order.
+	reads [claudeCodeRunReads]claudeCodeRunRead
+	n     int // how many of reads are kept
+}
+
+// claudeCodeRunRead is a member of a run that claudeCodeTop.member
+// reads: its key, unquoted, at [key, keyEnd) in the run's bytes, its
+// value at [val, end). A flag written true, false or null is read once,
+// when the run is taken: field names it (runSide, runMeta,
+// runCompact), on is its value; any other member (field 0) is handed
+// to member each time.
+type claudeCodeRunRead struct {
+	key, keyEnd, val, end int32
+	field                 uint8
+	on                    bool
+}
+
+// The flags of claudeCodeTop a run's member sets (claudeCodeRunRead).
+const (
+	runSide = 1 + iota
+	runMeta
+	runCompact
+)
+
+// runField is the flag of claudeCodeTop that member sets from key and
+// val, and to what, when val is a flag's (rawBool reads it); else 0.
+func runField(key []byte, val rawValue) (field uint8, on bool) {
+	on, ok := rawBool(val)
+	if !ok {
+		return 0, false
+	}
+	switch string(key) {
+	case "isSidechain":
+		return runSide, on
+	case "isMeta":
+		return runMeta, on
+	case "isCompactSummary":
+		return runCompact, on
+	}
+	return 0, false
+}
+
+// runFirst is readTop's run start (from) until its record's first
+// member is read.
+const runFirst = -2
+
+// claudeCodeRunMin is the shortest run kept: a shorter one saves less
+// than its compare costs.
+const claudeCodeRunMin = 16
+
+// replay hands the run's members read to t, the run at b[i:].
+func (r *claudeCodeRun) replay(t *claudeCodeTop, b []byte, i int) {
+	for k := range r.reads[:r.n] {
+		switch m := &r.reads[k]; m.field {
+		case runSide:
+			t.side = m.on
+		case runMeta:
+			t.meta = m.on
+		case runCompact:
+			t.compact = m.on
+		default:
+			t.member(b[i+int(m.key):i+int(m.keyEnd)], b[i+int(m.val):i+int(m.end)])
+		}
+	}
+}
+
+// isRunEnd says whether key (of a length in claudeCodeTopLens) is one
+// that ends a run: a member read that Claude Code writes with another
+// value in each record.
+func isRunEnd(key []byte) bool {
+	return string(key) == "type" || string(key) == "uuid" || string(key) == "message"
+}

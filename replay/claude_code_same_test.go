@@ -1,0 +1,136 @@
+package replay
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// claudeCodeRunCases are sessions whose records' runs (the members after
+// the first, up to a type, message or uuid) repeat, or nearly.
+var claudeCodeRunCases = [][]string{
+	{
+		`{"parentUuid":null,"isSidechain":false,"userType":"external","cwd":"/home/dev/calc","sessionId":"3f1c2a9e-7b4d-4e21-9c55-0a8e6d2f1b37","version":"2.0.61","gitBranch":"main","type":"user","message":{"role":"user","content":"The divide test fails. Fix it."},"uuid":"c0000000-0000-4000-8000-000000000001","timestamp":"2026-11-20T10:00:03.000Z"}`,
+		`{"parentUuid":"c0000000-0000-4000-8000-000000000001","isSidechain":false,"userType":"external","cwd":"/home/dev/calc","sessionId":"3f1c2a9e-7b4d-4e21-9c55-0a8e6d2f1b37","version":"2.0.61","gitBranch":"main","type":"assistant","message":{"id":"msg_01","content":[{"type":"text","text":"ok"}]},"requestId":"req_01","uuid":"c0000000-0000-4000-8000-000000000002","timestamp":"2026-11-20T10:00:06.000Z"}`,
+		`{"parentUuid":"c0000000-0000-4000-8000-000000000002","isSidechain":false,"userType":"external","cwd":"/home/dev/calc","sessionId":"3f1c2a9e-7b4d-4e21-9c55-0a8e6d2f1b37","version":"2.0.61","gitBranch":"main","type":"system","subtype":"informational","content":"Tip","isMeta":false,"level":"info","uuid":"c0000000-0000-4000-8000-000000000003"}`,
+		`{"type":"summary","summary":"Fix failing calculator test","leafUuid":"c0000000-0000-4000-8000-000000000020"}`,
+		`{"parentUuid":"c0000000-0000-4000-8000-000000000003","isSidechain":false,"userType":"external","cwd":"/home/dev/calc","sessionId":"3f1c2a9e-7b4d-4e21-9c55-0a8e6d2f1b37","version":"2.0.61","gitBranch":"main","type":"user","message":{"content":"a"},"uuid":"u"}`,
+	},
+	// Runs holding the members read, of each type; a run that changes in
+	// a value's last byte, in a member read, or in its white space; runs
+	// ended by message and by uuid.
+	{
+		`{"parentUuid":null,"isSidechain":true,"isMeta":true,"cwd":"/a/b/c/d/e","isCompactSummary":false,"type":"user","message":{"content":"a"},"uuid":"u1"}`,
+		`{"parentUuid":"u1","isSidechain":true,"isMeta":true,"cwd":"/a/b/c/d/e","isCompactSummary":false,"type":"user","message":{"content":"b"},"uuid":"u2"}`,
+		`{"parentUuid":"u2","isSidechain":true,"isMeta":true,"cwd":"/a/b/c/d/f","isCompactSummary":false,"type":"user","message":{"content":"b"},"uuid":"u3"}`,
+		`{"parentUuid":"u3","isSidechain":false,"isMeta":true,"cwd":"/a/b/c/d/f","isCompactSummary":false,"type":"user","message":{"content":"b"},"uuid":"u4"}`,
+		`{"parentUuid":"u3","isSidechain":false,"isMeta":true,"cwd":"/a/b/c/d/f","isCompactSummary":false,"type":"user","message":{"content":"b"},"uuid":"u4"}`,
+		`{"parentUuid":"u3", "isSidechain":false,"isMeta":true,"cwd":"/a/b/c/d/f","isCompactSummary":false,"type":"user","message":{"content":"b"},"uuid":"u4"}`,
+		`{"parentUuid":"u3","isSidechain":false,"isMeta":true,"cwd":"/a/b/c/d/f","isCompactSummary":false, "type":"user","message":{"content":"b"},"uuid":"u4"}`,
+		`{"parentUuid":"u3","isSidechain":false,"isMeta":true,"cwd":"/a/b/c/d/f","isCompactSummary":false,"message":{"content":"b"},"type":"user","uuid":"u4"}`,
+		`{"parentUuid":"u3","isSidechain":false,"isMeta":true,"cwd":"/a/b/c/d/f","isCompactSummary":false,"uuid":"u5","type":"user","message":{"content":"b"}}`,
+		`{"parentUuid":"u3","isSidechain":false,"isMeta":true,"cwd":"/a/b/c/d/f","isCompactSummary":false,"uuid":"u5","type":"user","message":{"content":"b"}}`,
+	},
+	// A run of other values' kinds, nested; a record that is not valid
+	// or not read after it, through the run or after it.
+	{
+		`{"a":1,"n":[1,2.5,-3e2,true,null,{"x":{"y":[{}]}}],"o":{"isMeta":1},"version":{"a":1},"type":"user","message":{"content":"a"}}`,
+		`{"b":2,"n":[1,2.5,-3e2,true,null,{"x":{"y":[{}]}}],"o":{"isMeta":1},"version":{"a":1},"type":"user","message":{"content":"a"}}`,
+		`{"b":2,"n":[1,2.5,-3e2,true,null,{"x":{"y":[{}]}}],"o":{"isMeta":1},"version":{"a":1},"type":"user","message":{"content":"a"},}`,
+		`{"b":2,"n":[1,2.5,-3e2,true,null,{"x":{"y":[{}]}}],"o":{"isMeta":1},"version":{"a":1},"type":NaN}`,
+		`{"b":2,"n":[1,2.5,-3e2,true,null,{"x":{"y":[{}]}}],"o":{"isMeta":1},"version":{"a":1},"type"`,
+		`{"b":2,"n":[1,2.5,-3e2,true,null,{"x":{"y":[{}]}}],"o":{"isMeta":1},"version":{"a":1},"typ\u0065":"user"}`,
+		`{"b":2,"n":[1,2.5,-3e2,true,null,{"x":{"y":[{}]}}],"o":{"isMeta":1},"version":{"a":1}}`,
+		`{"b":2,"n":[1,2.5,-3e2,true,null,{"x":{"y":[{}]}}],"o":{"isMeta":1},"version":{"a":1},"type":"user","message":{"content":"a"}}`,
+		`{"b":2,"n":[1,2.5,-3e2,true,null,{"x":{"y":[{}]}}],"o":{"isMeta":1},"version":{"a":1},"type":"user","message":{"content":"a"}}`,
+	},
+	// Flags written null or of another type; names of a flag's length
+	// that are not read.
+	{
+		`{"p":1,"isSidechain":null,"isMeta":1,"isCompactSummary":true,"cwd":"/x","type":"user","message":{"content":"a"}}`,
+		`{"p":2,"isSidechain":null,"isMeta":1,"isCompactSummary":true,"cwd":"/x","type":"user","message":{"content":"a"}}`,
+		`{"p":2,"isSidechaim":true,"isMetb":false,"isCompactSummarz":true,"cwd":"/x","type":"user","message":{"content":"a"}}`,
+		`{"p":3,"isSidechaim":true,"isMetb":false,"isCompactSummarz":true,"cwd":"/x","type":"user","message":{"content":"a"}}`,
+		`{"p":3,"isSidechain":"yes","isMeta":false,"isCompactSummary":null,"cwd":"/x","type":"user","message":{"content":"a"}}`,
+		`{"p":4,"isSidechain":"yes","isMeta":false,"isCompactSummary":null,"cwd":"/x","type":"user","message":{"content":"a"}}`,
+	},
+	// More members read than a run keeps; a run too short to keep.
+	{
+		`{"p":1,"isMeta":true,"isMeta":false,"isSidechain":true,"isMeta":true,"isCompactSummary":true,"type":"user","message":{"content":"a"}}`,
+		`{"p":2,"isMeta":true,"isMeta":false,"isSidechain":true,"isMeta":true,"isCompactSummary":true,"type":"user","message":{"content":"a"}}`,
+		`{"p":2,"isMeta":true,"type":"user","message":{"content":"a"}}`,
+		`{"p":3,"isMeta":true,"type":"user","message":{"content":"a"}}`,
+	},
+}
+
+// TestClaudeCodeRun: a reader that read a session's records reads each
+// as a reader that read none does (checkClaudeCodeRun); and runs were
+// passed over.
+func TestClaudeCodeRun(t *testing.T) {
+	passed := 0
+	for _, recs := range claudeCodeRunCases {
+		passed += checkClaudeCodeRun(t, recs)
+	}
+	// Every pair of the top level's cases, in both orders.
+	for _, a := range claudeCodeTopCases {
+		for _, b := range claudeCodeTopCases {
+			passed += checkClaudeCodeRun(t, []string{a.rec, b.rec, b.rec})
+		}
+	}
+	if passed < 20 {
+		t.Errorf("%d runs passed over, want 20 or more", passed)
+	}
+}
+
+// FuzzClaudeCodeRun: whatever two records, the second is read after the
+// first as it is alone.
+func FuzzClaudeCodeRun(f *testing.F) {
+	for _, recs := range claudeCodeRunCases {
+		for k := 1; k < len(recs); k++ {
+			f.Add(recs[k-1], recs[k])
+		}
+	}
+	f.Fuzz(func(t *testing.T, a, b string) { checkClaudeCodeRun(t, []string{a, b, b}) })
+}
+
+// checkClaudeCodeRun reads recs in order with one reader, each as a new
+// reader reads it alone: whether readTop reads it, what it reads, each
+// view at the same place, and the message's index. It says how many
+// runs the reader passed over.
+func checkClaudeCodeRun(t *testing.T, recs []string) (passed int) {
+	t.Helper()
+	c := &claudeCodeReader{}
+	for _, rec := range recs {
+		raw := []byte(rec)
+		before := string(c.run.bytes)
+		var got claudeCodeTop
+		fast := c.readTop(raw, &got)
+		if before != "" && strings.Contains(rec, before) && string(c.run.bytes) == before {
+			passed++
+		}
+		ref := &claudeCodeReader{}
+		var want claudeCodeTop
+		if refFast := ref.readTop(raw, &want); fast != refFast {
+			t.Fatalf("%q after %q: read %v, alone %v", rec, recs, fast, refFast)
+		}
+		if !fast {
+			continue
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("%q after %q: read %+v, alone %+v", rec, recs, got, want)
+		}
+		for _, v := range [][2]rawValue{{got.msg, want.msg}, {got.uuidVal, want.uuidVal}} {
+			if v[0] != nil && offsetIn(raw, v[0]) != offsetIn(raw, v[1]) {
+				t.Fatalf("%q: %q read at %d, alone at %d", rec, v[0], offsetIn(raw, v[0]), offsetIn(raw, v[1]))
+			}
+		}
+		if got.hasMessage {
+			gm, gok := c.ix.noted(got.msg)
+			wm, wok := ref.ix.noted(want.msg)
+			if gok != wok || !reflect.DeepEqual(gm, wm) {
+				t.Fatalf("%q: the message's members %v (%v), alone %v (%v)", rec, gm, gok, wm, wok)
+			}
+		}
+	}
+	return passed
+}
