@@ -109,13 +109,34 @@ func (p *stepPaths) flatLine(line []byte, vals *[numStepFields]rawValue, cp *lin
 	p.numAt = [2]uintptr{}
 	prev := 0 // the member before: 0 none, 1 one of no field, f+2 field f's
 	for {
+		// The whole member as a line before had it after the same
+		// member (p.members: its key, value and the ", " or "}" after
+		// them, the same bytes), taken with no reading: a kind, an
+		// error, a score, a location repeat from line to line.
+		from, at := i, prev&15
+		if m := &p.members[at]; m.n != 0 && i+24 <= n && (wordAt(line, i)^m.w[0])|(wordAt(line, i+8)&m.m[1]^m.w[1])|(wordAt(line, i+16)&m.m[2]^m.w[2]) == 0 {
+			field := int(m.field)
+			if uint(field) < numStepFields { // no bounds test: always
+				setValue(&vals[field], line, i+int(m.vs), i+int(m.ve))
+			}
+			if m.num {
+				p.numAt[1], p.num[1] = addrAt(line, i+int(m.vs)), m.d
+			}
+			i += int(m.n)
+			if m.end {
+				return i
+			}
+			prev = field + 2
+			continue
+		}
 		// The key and its ": " as a line before had them after the same
 		// member (p.next: the lines of a log repeat their keys in one
 		// order), 8 to 16 bytes told by two words; any other key is
 		// read by flatKey, which notes it there for the lines after.
 		var field int
-		// A key not yet noted has w1 0, which no key's word is (its
-		// first byte is its quote).
+		// A key not yet noted has w1 0, which no key's word is: its
+		// first byte is its quote (a word 0 taken for it leaves i where
+		// it is, at a NUL byte, which is no value: -1).
 		if t := &p.next[prev&15]; i+16 <= n && wordAt(line, i) == t.w1 && wordAt(line, i+8)&t.m2 == t.w2 {
 			field, i = int(t.field), i+int(t.n)
 		} else if field, i = p.flatKey(line, i, t); i < 0 {
@@ -201,6 +222,19 @@ func (p *stepPaths) flatLine(line []byte, vals *[numStepFields]rawValue, cp *lin
 		}
 		if prev = field + 2; uint(field) < numStepFields { // field >= 0, and no bounds test
 			setValue(&vals[field], line, start, i)
+			if i+1 < n && pairAt(line, i) == ','|' '<<8 {
+				i += 2
+				if memberNoted>>field&1 != 0 {
+					p.noteMember(at, line, from, start, i, field, false)
+				}
+				continue
+			}
+			if i < n && line[i] == '}' {
+				if memberNoted>>field&1 != 0 {
+					p.noteMember(at, line, from, start, i+1, field, true)
+				}
+				return i + 1
+			}
 		}
 	next:
 		if i+1 < n && pairAt(line, i) == ','|' '<<8 {
