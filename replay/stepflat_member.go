@@ -37,12 +37,20 @@ func (p *stepPaths) noteMember(at int, line []byte, from, start, to, f int, end 
 	if end {
 		m.ve = uint8(k - 1)
 	}
-	// The bytes of each word in the member: 8, then k-8 and k-16 from
-	// 0 to 8 (a shift by 64 is 0).
-	m.m[0], m.m[1], m.m[2] = ^uint64(0), ^uint64(0)>>(64-8*uint(min(k-8, 8))), ^uint64(0)>>(64-8*uint(max(k-16, 0)))
+	m.m = memberMasks[k-8]
 	m.w[0], m.w[1], m.w[2] = wordAt(line, from), wordAt(line, from+8)&m.m[1], wordAt(line, from+16)&m.m[2]
 	m.num, m.d = false, 0
 	if f == sfScore && p.numAt[1] == addrAt(line, start) {
 		m.num, m.d = true, p.num[1]
 	}
 }
+
+// memberMasks are the masks of a member of 8 to 24 bytes' three words,
+// by its length less 8: the bytes of each word in the member, 8, then
+// k-8 and k-16 from 0 to 8.
+var memberMasks = func() (mm [17][3]uint64) {
+	for k := 8; k <= 24; k++ {
+		mm[k-8] = [3]uint64{^uint64(0), ^uint64(0) >> (64 - 8*uint(min(k-8, 8))), ^uint64(0) >> (64 - 8*uint(max(k-16, 0)))}
+	}
+	return mm
+}()
