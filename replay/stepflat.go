@@ -106,15 +106,38 @@ func (p *stepPaths) flatLine(line []byte, vals *[numStepFields]rawValue, cp *lin
 		return -1
 	}
 	i := flatBlanks(line, 1)
-	p.numAt = [2]*byte{}
+	p.numAt = [2]uintptr{}
 	prev := 0 // the member before: 0 none, 1 one of no field, f+2 field f's
 	for {
+		// The whole member as a line before had it after the same
+		// member (p.members: its key, value and the ", " or "}" after
+		// them, the same bytes), taken with no reading: a kind, an
+		// error, a score, a location repeat from line to line.
+		from, at := i, prev&15
+		if m := &p.members[at]; m.n != 0 && i+24 <= n && (wordAt(line, i)^m.w[0])|(wordAt(line, i+8)&m.m[1]^m.w[1])|(wordAt(line, i+16)&m.m[2]^m.w[2]) == 0 {
+			field := int(m.field)
+			if uint(field) < numStepFields { // no bounds test: always
+				setValue(&vals[field], line, i+int(m.vs), i+int(m.ve))
+			}
+			if m.num {
+				p.numAt[1], p.num[1] = addrAt(line, i+int(m.vs)), m.d
+			}
+			i += int(m.n)
+			if m.end {
+				return i
+			}
+			prev = field + 2
+			continue
+		}
 		// The key and its ": " as a line before had them after the same
 		// member (p.next: the lines of a log repeat their keys in one
 		// order), 8 to 16 bytes told by two words; any other key is
 		// read by flatKey, which notes it there for the lines after.
 		var field int
-		if t := &p.next[prev&15]; t.n != 0 && i+16 <= n && wordAt(line, i) == t.w1 && wordAt(line, i+8)&t.m2 == t.w2 {
+		// A key not yet noted has w1 0, which no key's word is: its
+		// first byte is its quote (a word 0 taken for it leaves i where
+		// it is, at a NUL byte, which is no value: -1).
+		if t := &p.next[prev&15]; i+16 <= n && wordAt(line, i) == t.w1 && wordAt(line, i+8)&t.m2 == t.w2 {
 			field, i = int(t.field), i+int(t.n)
 		} else if field, i = p.flatKey(line, i, t); i < 0 {
 			return -1
@@ -163,8 +186,8 @@ func (p *stepPaths) flatLine(line []byte, vals *[numStepFields]rawValue, cp *lin
 			if i < n && (line[i] == '.' || line[i]|0x20 == 'e') {
 				i = jsonNumber(line, start)
 			} else if i-start <= 15 && (field == sfStep || field == sfScore) {
-				k := field / sfScore // 0: the step, 1: the score
-				p.numAt[k], p.num[k] = &line[start], d
+				k := field & 1 // 0: the step (sfStep 0), 1: the score (sfScore 5)
+				p.numAt[k], p.num[k] = addrAt(line, start), d
 			}
 		case c == '-':
 			i = jsonNumber(line, i) // -1 for -Infinity: the general way
@@ -198,7 +221,20 @@ func (p *stepPaths) flatLine(line []byte, vals *[numStepFields]rawValue, cp *lin
 			return -1
 		}
 		if prev = field + 2; uint(field) < numStepFields { // field >= 0, and no bounds test
-			vals[field] = line[start:i:i]
+			setValue(&vals[field], line, start, i)
+			if i+1 < n && pairAt(line, i) == ','|' '<<8 {
+				i += 2
+				if memberNoted>>field&1 != 0 {
+					p.noteMember(at, line, from, start, i, field, false)
+				}
+				continue
+			}
+			if i < n && line[i] == '}' {
+				if memberNoted>>field&1 != 0 {
+					p.noteMember(at, line, from, start, i+1, field, true)
+				}
+				return i + 1
+			}
 		}
 	next:
 		if i+1 < n && pairAt(line, i) == ','|' '<<8 {
@@ -239,7 +275,7 @@ func flatLineStep(r *stepRecord, rest []byte, p *stepPaths, max int) (n int, rea
 		cp.open = false
 	}
 	if end < 0 || end >= len(rest) || rest[end] != '\n' || end >= max+2 {
-		p.outCopy.at, p.numAt = nil, [2]*byte{}
+		p.outCopy.at, p.numAt = nil, [2]uintptr{}
 		return 0, ""
 	}
 	return end + 1, stepInto(r, &vals, p)
@@ -351,6 +387,27 @@ func wordAt(b []byte, i int) uint64 {
 // checked that i >= 0 and i+2 <= len(b).
 func pairAt(b []byte, i int) uint16 {
 	return binary.LittleEndian.Uint16((*[2]byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), i))[:])
+}
+
+// setValue sets *v to line[start:end:end], 0 <= start < end <= len(line),
+// with no bounds test and no mask for an empty slice's pointer (the
+// slice's three words and its write barrier alone: 19 instructions a
+// member as a slice expression).
+func setValue(v *rawValue, line []byte, start, end int) {
+	*(*sliceHeader)(unsafe.Pointer(v)) = sliceHeader{unsafe.Add(unsafe.Pointer(unsafe.SliceData(line)), start), end - start, end - start}
+}
+
+// sliceHeader is a slice's layout, its pointer a pointer to the GC.
+type sliceHeader struct {
+	data     unsafe.Pointer
+	len, cap int
+}
+
+// addrAt is the address of line[i], 0 <= i < len(line), as a number:
+// flatLine notes where a number it read starts (stepPaths.numAt) only to
+// tell that value again, and a number is stored with no write barrier.
+func addrAt(line []byte, i int) uintptr {
+	return uintptr(unsafe.Pointer(unsafe.SliceData(line))) + uintptr(i)
 }
 
 // flatString is validString's end of the string at line[i] == '"' (-1

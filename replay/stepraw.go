@@ -59,13 +59,17 @@ type stepPaths struct {
 	flatKeys *flatKeys
 	// numAt, num: the first byte and the number of the step's (0) and
 	// the score's (1) value when flatLine read it as 1 to 15 digits,
-	// nil else; stepOf takes the number for a value that starts there
-	// (the same bytes of the same line) and clears them.
-	numAt [2]*byte
+	// 0 else; stepOf takes the number for a value that starts there
+	// (the same bytes of the same line) and clears them. An address as
+	// a number: it is only compared with a value's, which holds the
+	// line, and is stored with no write barrier.
+	numAt [2]uintptr
 	num   [2]uint64
 	// next: the key flatLine read after the line's start (0), after a
 	// member of no field (1) and after field f's member (f+2).
 	next [16]flatNext
+	// members: the member flatLine read whole after each of those.
+	members [16]flatMember
 }
 
 func newStepPaths(fields map[string]string) *stepPaths {
@@ -152,7 +156,7 @@ func lineStepInto(r *stepRecord, raw []byte, p *stepPaths) string {
 			}
 		}
 		if _, err := parseFieldsCopy(raw, p.keys, vals[:], cp); err != nil {
-			p.outCopy.at, p.numAt = nil, [2]*byte{}
+			p.outCopy.at, p.numAt = nil, [2]uintptr{}
 			return err.Error()
 		}
 		for f, x := range vals {
@@ -185,10 +189,10 @@ func stepInto(r *stepRecord, vals *[numStepFields]rawValue, p *stepPaths) string
 	at := p.outCopy.at // this line's, set by lineStep: nil for any other
 	p.outCopy.at = nil
 	numAt := p.numAt // this line's too (flatLine)
-	p.numAt = [2]*byte{}
+	p.numAt = [2]uintptr{}
 	if x := vals[sfStep]; x != nil {
 		n, integral := int(p.num[0]), true
-		if &x[0] != numAt[0] {
+		if uintptr(unsafe.Pointer(&x[0])) != numAt[0] {
 			n, integral = rawInteger(x)
 		}
 		if !integral {
@@ -256,7 +260,7 @@ func stepInto(r *stepRecord, vals *[numStepFields]rawValue, p *stepPaths) string
 	}
 	if x := vals[sfScore]; x != nil {
 		f, ok := float64(p.num[1]), true
-		if &x[0] != numAt[1] {
+		if uintptr(unsafe.Pointer(&x[0])) != numAt[1] {
 			f, ok = rawFloat(x)
 		}
 		if ok {

@@ -172,7 +172,7 @@ func checkFlatLineAfter(t *testing.T, before [][]byte, line []byte, fields map[s
 	for _, b := range before {
 		var vals [numStepFields]rawValue
 		fast.flatLine(bytes.Clone(b), &vals, fcp)
-		fcp.at, fast.numAt = nil, [2]*byte{}
+		fcp.at, fast.numAt = nil, [2]uintptr{}
 	}
 	end := fast.flatLine(line, &got, fcp)
 	ok := end >= 0 && flatBlanks(line, end) == len(line)
@@ -190,7 +190,7 @@ func checkFlatLineAfter(t *testing.T, before [][]byte, line []byte, fields map[s
 	}
 	for f := range want {
 		g, w := got[f], want[f]
-		if (g == nil) != (w == nil) || !bytes.Equal(g, w) || len(g) > 0 && unsafe.SliceData(g) != unsafe.SliceData(w) {
+		if (g == nil) != (w == nil) || !bytes.Equal(g, w) || cap(g) != len(g) || len(g) > 0 && unsafe.SliceData(g) != unsafe.SliceData(w) {
 			t.Fatalf("%q %v: field %s %q, the general reading %q", line, fields, StepFields[f], g, w)
 		}
 	}
