@@ -55,6 +55,12 @@ func (s *chunkScan) noLoopPossible() bool {
 		// this short (a reset at every tool call).
 		return true
 	}
+	return s.countAll(to)
+}
+
+// countAll is noLoopPossible's counts of the grams of [counted, to]:
+// the sparse one, then the dense one.
+func (s *chunkScan) countAll(to int) bool {
 	if !s.dense {
 		if s.countSparse(to) {
 			return true
@@ -109,6 +115,13 @@ func (s *chunkScan) countDense(to int) bool {
 	}
 	lo, hi := uint32(s.countFloor), uint32(s.countTop)
 	if to < from {
+		return true
+	}
+	if s.pending { // addPending's bytes: a stride above 1, so c > gramUnits
+		if !countGramBytes((*[1 << 13]uint8)(counts), s.pb[from-s.base:to-s.base+gramUnits], 1, s.countFloor, s.countTop) {
+			return false
+		}
+		s.counted = to + 1
 		return true
 	}
 	if g := s.c; g < gramUnits {
@@ -218,13 +231,13 @@ func countGrams(counts *[1 << 13]uint8, b []uint16, m int, floor, top uint8) boo
 
 // addPending is add for most messages of the coding agents' logs, while
 // noLoopPossible finds no loop: ASCII messages from the start of a
-// history (the detector resets at every tool call) that do not fill it.
-// Their code units are their bytes: they are kept as bytes (pb), their
-// grams counted on them by countSparse (countGramBytes), their scan put
-// off. Most messages are followed by a tool call's reset, which drops
-// them unconverted. It reports false for a message it does not take,
-// the history then in buf (unpend) and add's to read it: as it would
-// have been, but for the counts, made again.
+// history (the detector resets at every tool call). Their code units are
+// their bytes: they are kept as bytes (pb), their grams counted on them
+// by countAll (countGramBytes), their scan put off. Most messages are
+// followed by a tool call's reset, which drops them unconverted. It
+// reports false for a message it does not take, the history then in buf
+// (unpend) and add's to read it: as it would have been, but for the
+// counts, made again.
 func (s *chunkScan) addPending(content string) bool {
 	if !s.pending && (s.deferred || s.pos != s.base || s.end() != s.base || s.stride <= 1 ||
 		s.gain <= -maxGain || s.stuck >= s.base) {
@@ -232,22 +245,34 @@ func (s *chunkScan) addPending(content string) bool {
 		// would not be asked, or would count densely).
 		return false
 	}
-	if len(s.pb)+len(content) > s.maxHist || !isASCII(content) {
+	if s.pending && len(s.pb)+len(content) > s.maxHist || !isASCII(content) {
 		s.unpend()
 		return false
 	}
 	if s.counts == nil {
 		s.counts = make([]uint8, 1<<13)
 	}
+	skip := 0
 	if !s.pending {
+		// The history is empty (end = base: a reset, or none yet), so
+		// buf is empty (start = base). Of a message that overfills it only its
+		// last maxHist code units are kept, as add's truncation would
+		// keep them: those before are skipped, their positions passed.
+		skip = max(0, len(content)-s.maxHist)
+		s.start += skip
+		s.base, s.pos = s.start, s.start
 		s.countBase, s.counted, s.dense = s.base, s.base, false
 	}
 	n := len(s.pb)
-	s.pb = append(s.pb, content...)
+	s.pb = append(s.pb, content[skip:]...)
 	s.pending = true
-	// noLoopPossible's first test, then its sparse count.
-	if to := s.base + len(s.pb) - s.c; to-s.base+1 >= max(1, min(s.t, 255)) && !s.countSparse(to) {
+	// noLoopPossible's first test, then its counts.
+	if to := s.base + len(s.pb) - s.c; to-s.base+1 >= max(1, min(s.t, 255)) && !s.countAll(to) {
 		s.pb = s.pb[:n]
+		if n == 0 { // the history's start again, for add
+			s.start -= skip
+			s.base, s.pos = s.start, s.start
+		}
 		s.unpend()
 		return false
 	}
