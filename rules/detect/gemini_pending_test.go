@@ -73,3 +73,32 @@ func TestAddPendingAsScan(t *testing.T) {
 	}
 	t.Logf("kept as bytes: %d messages overfilling the history, %d counted densely, %d sparsely", overfilled, dense, sparse)
 }
+
+// TestIsASCIIAsBytes holds isASCII to a test of each byte: strings of
+// every length up to 100, all ASCII or with one byte of the high bit at
+// each position (in a word of four, of one, or in the tail).
+func TestIsASCIIAsBytes(t *testing.T) {
+	plain := func(s string) bool {
+		for i := range len(s) {
+			if s[i] >= 0x80 {
+				return false
+			}
+		}
+		return true
+	}
+	for n := range 101 {
+		b := []byte(strings.Repeat("abcdefg\x7f", 13)[:n])
+		if got := isASCII(string(b)); !got || got != plain(string(b)) {
+			t.Fatalf("isASCII(%q) = %v", b, got)
+		}
+		for i := range n {
+			for _, c := range []byte{0x80, 0xC3, 0xFF} {
+				b[i] = c
+				if got, want := isASCII(string(b)), plain(string(b)); got != want {
+					t.Fatalf("isASCII(%q) = %v, want %v", b, got, want)
+				}
+				b[i] = 'x'
+			}
+		}
+	}
+}
