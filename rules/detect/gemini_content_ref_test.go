@@ -44,7 +44,7 @@ func refNoLoopPossible(s *chunkScan, all []uint16) bool {
 // (grams indexed from i), before it skipped histories of fewer than T
 // grams and cleared its table only to count, and before its sparse count.
 func refCountGrams(s *chunkScan, all []uint16, from, m, last, lim int) bool {
-	counts := make([]int, 1<<13)
+	counts := make([]int, countSlots)
 	lim = max(1, min(lim, 255))
 	for p := from; p <= last; p++ {
 		if p%m != 0 {
@@ -56,7 +56,7 @@ func refCountGrams(s *chunkScan, all []uint16, from, m, last, lim int) bool {
 			for _, u := range all[p : p+g] {
 				h = (h ^ uint64(u)) * 0x9E3779B97F4A7C15
 			}
-			k = h >> (64 - 13)
+			k = h >> (64 - countBits)
 		} else {
 			g := all[p : p+gramUnits]
 			x0 := uint64(g[0]) | uint64(g[1])<<16 | uint64(g[2])<<32 | uint64(g[3])<<48
@@ -64,7 +64,7 @@ func refCountGrams(s *chunkScan, all []uint16, from, m, last, lim int) bool {
 			x2 := uint64(g[8]) | uint64(g[9])<<16 | uint64(g[10])<<32 | uint64(g[11])<<48
 			x3 := uint64(g[12]) | uint64(g[13])<<16 | uint64(g[14])<<32 | uint64(g[15])<<48
 			h := (x0 ^ x1*0x9E3779B97F4A7C15 ^ x2*0xC2B2AE3D27D4EB4F ^ x3*0x165667B19E3779F9) * 0xD6E8FEB86659FD93
-			k = h >> (64 - 13)
+			k = h >> (64 - countBits)
 		}
 		if counts[k]++; counts[k] >= lim {
 			return false

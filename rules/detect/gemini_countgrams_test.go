@@ -11,7 +11,7 @@ import (
 // countGramsRef is countGrams as written before its pointer loop: the
 // grams by reslicing, each word built from its code units. A stride past
 // gramUnits (which reslicing cannot take) counts the grams one by one.
-func countGramsRef(counts *[1 << 13]uint8, b []uint16, m int, lim uint8) bool {
+func countGramsRef(counts *[countSlots]uint8, b []uint16, m int, lim uint8) bool {
 	if m > gramUnits {
 		for i := 0; i+gramUnits <= len(b); i += m {
 			if !countGramsRef(counts, b[i:i+gramUnits], 1, lim) {
@@ -27,7 +27,7 @@ func countGramsRef(counts *[1 << 13]uint8, b []uint16, m int, lim uint8) bool {
 		x2 := uint64(g[8]) | uint64(g[9])<<16 | uint64(g[10])<<32 | uint64(g[11])<<48
 		x3 := uint64(g[12]) | uint64(g[13])<<16 | uint64(g[14])<<32 | uint64(g[15])<<48
 		h := (x0 ^ x1*0x9E3779B97F4A7C15 ^ x2*0xC2B2AE3D27D4EB4F ^ x3*0x165667B19E3779F9) * 0xD6E8FEB86659FD93
-		k := h >> (64 - 13)
+		k := h >> (64 - countBits)
 		if counts[k]++; counts[k] >= lim {
 			return false
 		}
@@ -60,7 +60,7 @@ func FuzzCountGrams(f *testing.F) {
 		from := min(int(off), len(units))
 		b := units[from:]
 		stride := int(m%20) + 1 // past gramUnits too: the indexed path
-		var got, want [1 << 13]uint8
+		var got, want [countSlots]uint8
 		g, w := countGrams(&got, b, stride, 0, lim), countGramsRef(&want, b, stride, lim)
 		if g != w || got != want {
 			t.Fatalf("%d units from %d, stride %d, lim %d: countGrams %v, reference %v (counts equal: %v)",
@@ -85,7 +85,7 @@ func TestCountGramsRandom(t *testing.T) {
 			}
 		}
 		stride, lim := rng.IntN(4)+1+rng.IntN(2)*rng.IntN(20), uint8(rng.IntN(40)+1)
-		var got, want [1 << 13]uint8
+		var got, want [countSlots]uint8
 		for k := 0; k < 3; k++ { // counts carried over, as a deferral's
 			from := rng.IntN(len(units) + 1)
 			g, w := countGrams(&got, units[from:], stride, 0, lim), countGramsRef(&want, units[from:], stride, lim)
@@ -103,7 +103,7 @@ func BenchmarkCountGrams(b *testing.B) {
 	units := AppendUTF16(nil, benchOutput)
 	for _, m := range []int{1, gramStride} {
 		b.Run(fmt.Sprint("stride", m), func(b *testing.B) {
-			var counts [1 << 13]uint8
+			var counts [countSlots]uint8
 			b.SetBytes(int64(2 * len(units)))
 			for b.Loop() {
 				clear(counts[:])
@@ -128,7 +128,7 @@ func FuzzCountGramBytes(f *testing.F) {
 		}
 		stride := 1 + int(m)%gramStride
 		bound := max(lim, 1)
-		var counts [1 << 13]uint8
+		var counts [countSlots]uint8
 		got := countGramBytes(&counts, data, stride, 0, bound)
 		exact := map[string]int{}
 		want := true
@@ -146,13 +146,13 @@ func FuzzCountGramBytes(f *testing.F) {
 
 // countGramBytesRef is countGramBytes as written before it counted two
 // grams an iteration: one gram at a time, by index.
-func countGramBytesRef(counts *[1 << 13]uint8, b []byte, m int, lim uint8) bool {
+func countGramBytesRef(counts *[countSlots]uint8, b []byte, m int, lim uint8) bool {
 	if len(b) < gramUnits || m < 1 || m > gramUnits {
 		return len(b) < gramUnits
 	}
 	for i := 0; i+gramUnits <= len(b); i += m {
 		x0, x1 := binary.LittleEndian.Uint64(b[i:]), binary.LittleEndian.Uint64(b[i+8:])
-		k := ((x0 ^ x1*0x9E3779B97F4A7C15) * 0xD6E8FEB86659FD93) >> (64 - 13)
+		k := ((x0 ^ x1*0x9E3779B97F4A7C15) * 0xD6E8FEB86659FD93) >> (64 - countBits)
 		if counts[k]++; counts[k] >= lim {
 			return false
 		}
@@ -179,7 +179,7 @@ func TestCountGramBytesAsRef(t *testing.T) {
 			}
 		}
 		stride, lim := rng.IntN(gramUnits+2), uint8(rng.IntN(12)+1)
-		var got, want [1 << 13]uint8
+		var got, want [countSlots]uint8
 		for k := 0; k < 3; k++ {
 			from := rng.IntN(len(data) + 1)
 			g, w := countGramBytes(&got, data[from:], stride, 0, lim), countGramBytesRef(&want, data[from:], stride, lim)
@@ -208,7 +208,7 @@ func TestCountGramsFloor(t *testing.T) {
 		if rng.IntN(4) == 0 {
 			floor = 255 - lim // the highest a count can start at
 		}
-		var stale [1 << 13]uint8
+		var stale [countSlots]uint8
 		for k := range stale {
 			stale[k] = uint8(rng.IntN(int(floor) + 1))
 		}
@@ -225,7 +225,7 @@ func TestCountGramsFloor(t *testing.T) {
 		}
 		stride := rng.IntN(gramUnits + 2)
 		gotB, gotU := stale, stale
-		var wantB, wantU [1 << 13]uint8
+		var wantB, wantU [countSlots]uint8
 		for k := 0; k < 3; k++ {
 			from := rng.IntN(len(data) + 1)
 			gb, wb := countGramBytes(&gotB, data[from:], stride, floor, floor+lim), countGramBytesRef(&wantB, data[from:], stride, lim)
@@ -233,7 +233,7 @@ func TestCountGramsFloor(t *testing.T) {
 			for _, c := range []struct {
 				name       string
 				g, w       bool
-				got, count *[1 << 13]uint8
+				got, count *[countSlots]uint8
 			}{{"countGramBytes", gb, wb, &gotB, &wantB}, {"countGrams", gu, wu, &gotU, &wantU}} {
 				if c.g != c.w {
 					t.Fatalf("%s: %d bytes from %d, stride %d, floor %d, lim %d: %v, reference %v", c.name, len(data)-from, from, stride, floor, lim, c.g, c.w)
