@@ -325,22 +325,29 @@ func (d *FuzzyRepeat) Match(s *Step) (matched int, similarity float64, fired boo
 	// An output equal to one kept (a loop's output, repeated) matches it
 	// at similarity 1, which no other beats and which the threshold (at
 	// most 1) admits: the latest such is the match, found without a
-	// histogram or an LCS. The same pass notes the outputs whose counts
+	// histogram or an LCS. A first pass notes the outputs whose counts
 	// pass the length test (near, bit i for prev[i]): most fail it, and
 	// the pass over the counts alone, with the test solved for the
 	// other's count once (countRange), cost less than loading each entry
-	// and testing it again.
+	// and testing it again. An equal output is near (cur.count is in its
+	// own range), so it is sought among the near alone: tested in the
+	// first pass, its count and the call's live values took twice the
+	// instructions of the range test at every output.
 	lo, hi := d.countRange(cur.count)
+	span := uint(hi - lo)
 	var near uint64
 	counts := d.counts[d.start : d.start+len(d.prev)]
-	for i := len(counts) - 1; i >= 0; i-- {
-		n := counts[i]
-		if n == cur.count && d.prev[i].sameCodePoints(cur) {
-			found, best, bestNum, bestDen = true, d.prev[i].n, 2*int64(n), 2*int64(n)
-			break
+	for i, n := range counts {
+		if uint(n-lo) <= span {
+			near |= 1 << (uint(i) & 63) // fuzzy_window is at most 50
 		}
-		if uint(n-lo) <= uint(hi-lo) {
-			near |= 1 << uint(i)
+	}
+	for m := near; m != 0; {
+		i := bits.Len64(m) - 1 // the latest first
+		m &^= 1 << uint(i)
+		if counts[i] == cur.count && d.prev[i].sameCodePoints(cur) {
+			found, best, bestNum, bestDen = true, d.prev[i].n, 2*int64(cur.count), 2*int64(cur.count)
+			break
 		}
 	}
 	exact := found
@@ -381,7 +388,10 @@ func (d *FuzzyRepeat) Match(s *Step) (matched int, similarity float64, fired boo
 		}
 		var l int
 		if cur.ascii() && p.ascii() && min(cur.count, p.count) < shrinkFrom {
-			l, ok = d.mt.lcsBytes(cur.out, p.out, cutoff, shared)
+			// Both histograms are counted: the pattern's rows are made
+			// from them at once (lcsBytesRows).
+			l, ok = d.mt.lcsBytesRows(cur.out, p.out, cutoff, shared,
+				asciiPresent(&cur.hist.ascii), asciiPresent(&p.hist.ascii))
 		} else {
 			l, ok = d.mt.lcsShared(cur.codePoints(), p.codePoints(), cutoff, shared)
 		}

@@ -87,3 +87,38 @@ vdone:
 	VZEROUPPER
 	MOVQ	CX, ret+16(FP)
 	RET
+
+// widenASCIIAVX2 (fuzzy_ascii_amd64.go) writes the bytes of s to rs as
+// code points, 32 a step while all 32 are ASCII (VPMOVMSKB of the block
+// is 0), each eight widened by VPMOVZXBD; it stops before the first block
+// that holds a byte over 0x7f, or that would pass len(s), and returns the
+// bytes written. The caller gives rs room for len(s) code points.
+
+// func widenASCIIAVX2(rs []rune, s string) int
+TEXT ·widenASCIIAVX2(SB), NOSPLIT, $0-48
+	MOVQ	rs_base+0(FP), DI
+	MOVQ	s_base+24(FP), SI
+	MOVQ	s_len+32(FP), CX
+	XORQ	AX, AX
+wloop:
+	LEAQ	32(AX), DX
+	CMPQ	DX, CX
+	JHI	wdone
+	VMOVDQU	(SI)(AX*1), Y0
+	VPMOVMSKB	Y0, BX
+	TESTL	BX, BX
+	JNZ	wdone
+	VPMOVZXBD	(SI)(AX*1), Y1
+	VPMOVZXBD	8(SI)(AX*1), Y2
+	VPMOVZXBD	16(SI)(AX*1), Y3
+	VPMOVZXBD	24(SI)(AX*1), Y4
+	VMOVDQU	Y1, (DI)(AX*4)
+	VMOVDQU	Y2, 32(DI)(AX*4)
+	VMOVDQU	Y3, 64(DI)(AX*4)
+	VMOVDQU	Y4, 96(DI)(AX*4)
+	MOVQ	DX, AX
+	JMP	wloop
+wdone:
+	VZEROUPPER
+	MOVQ	AX, ret+40(FP)
+	RET

@@ -7,3 +7,6 @@ func asciiBlocks(s string) int { return 0 }
 
 // asciiBlocksFrom is past any output's length: asciiBlocks is not called.
 const asciiBlocksFrom = 1 << 62
+
+// widenASCII is 0: decodeRunes' own loop writes every code point.
+func widenASCII(rs []rune, s string) int { return 0 }

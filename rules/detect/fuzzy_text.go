@@ -41,29 +41,39 @@ func nested(a, b string) bool {
 // ranging over s reads them (an invalid byte as U+FFFD) and returns how
 // many. Eight ASCII bytes, most of an agent's output, are tested and
 // written at a time: the range loop's test and store a byte was most of
-// Step's own time.
+// Step's own time. From 32 bytes on, whole blocks of 32 ASCII bytes are
+// widened by vector first (widenASCII, on amd64 with AVX2), and after a
+// block that is not ASCII the next 32 bytes are decoded here before the
+// vector loop is tried again: some 0.5 instructions a byte where the
+// eight-byte step took some 5.
 func decodeRunes(rs []rune, s string) int {
 	k := 0
 	for i := 0; i < len(s); {
-		if i+8 <= len(s) {
-			b := s[i : i+8]
-			if (b[0]|b[1]|b[2]|b[3]|b[4]|b[5]|b[6]|b[7])&0x80 == 0 {
-				r := rs[k : k+8 : k+8]
-				r[0], r[1], r[2], r[3] = rune(b[0]), rune(b[1]), rune(b[2]), rune(b[3])
-				r[4], r[5], r[6], r[7] = rune(b[4]), rune(b[5]), rune(b[6]), rune(b[7])
-				i, k = i+8, k+8
-				continue
+		if len(s)-i >= 32 {
+			n := widenASCII(rs[k:], s[i:])
+			i, k = i+n, k+n
+		}
+		for stop := min(len(s), i+32); i < stop; {
+			if i+8 <= len(s) {
+				b := s[i : i+8]
+				if (b[0]|b[1]|b[2]|b[3]|b[4]|b[5]|b[6]|b[7])&0x80 == 0 {
+					r := rs[k : k+8 : k+8]
+					r[0], r[1], r[2], r[3] = rune(b[0]), rune(b[1]), rune(b[2]), rune(b[3])
+					r[4], r[5], r[6], r[7] = rune(b[4]), rune(b[5]), rune(b[6]), rune(b[7])
+					i, k = i+8, k+8
+					continue
+				}
 			}
+			if c := s[i]; c < utf8.RuneSelf {
+				rs[k] = rune(c)
+				i++
+			} else {
+				r, size := utf8.DecodeRuneInString(s[i:])
+				rs[k] = r
+				i += size
+			}
+			k++
 		}
-		if c := s[i]; c < utf8.RuneSelf {
-			rs[k] = rune(c)
-			i++
-		} else {
-			r, size := utf8.DecodeRuneInString(s[i:])
-			rs[k] = r
-			i += size
-		}
-		k++
 	}
 	return k
 }

@@ -291,3 +291,15 @@ func asciiSharedGo(h, o *[256]int32) int {
 	}
 	return n
 }
+
+// asciiPresentGo is asciiPresent a count at a time: the code of the
+// platforms without the vector loop, and its test's reference.
+func asciiPresentGo(a *[256]int32) [2]uint64 {
+	var p [2]uint64
+	for c := range 128 {
+		if a[c] != 0 {
+			p[c>>6] |= 1 << (c & 63)
+		}
+	}
+	return p
+}

@@ -40,3 +40,16 @@ func countASCIIAVX2(a *[256]int32, s string)
 
 //go:noescape
 func countASCIISSE2(a *[256]int32, s string)
+
+// asciiPresent returns the ASCII code points a counts (a count not 0),
+// bit c for code point c: by vector with AVX2 (histogram_shared_amd64.s,
+// some 70 instructions), else asciiPresentGo.
+func asciiPresent(a *[256]int32) [2]uint64 {
+	if useAVX2 {
+		return asciiPresentAVX2(a)
+	}
+	return asciiPresentGo(a)
+}
+
+//go:noescape
+func asciiPresentAVX2(a *[256]int32) [2]uint64

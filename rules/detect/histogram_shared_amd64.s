@@ -214,3 +214,42 @@ TEXT ·countASCIISSE2(SB), NOSPLIT, $0-24
 	MOVOU	X0, 496(DI)
 	COUNTBYTES
 	RET
+
+// asciiPresentAVX2 (histogram_shared_amd64.go) sets bit c of its result
+// for each of the 128 ASCII counts of a that is not 0: eight counts a
+// step, tested equal to zero (counts are never negative), their signs
+// gathered by VMOVMSKPS, the set complemented at the end.
+#define ZERO8(off, shift, reg) \
+	VPCMPEQD	off(SI), Y15, Y0; \
+	VMOVMSKPS	Y0, CX; \
+	SHLQ	$shift, CX; \
+	ORQ	CX, reg
+
+// func asciiPresentAVX2(a *[256]int32) [2]uint64
+TEXT ·asciiPresentAVX2(SB), NOSPLIT, $0-24
+	MOVQ	a+0(FP), SI
+	VPXOR	Y15, Y15, Y15
+	VPCMPEQD	0(SI), Y15, Y0
+	VMOVMSKPS	Y0, AX
+	ZERO8(32, 8, AX)
+	ZERO8(64, 16, AX)
+	ZERO8(96, 24, AX)
+	ZERO8(128, 32, AX)
+	ZERO8(160, 40, AX)
+	ZERO8(192, 48, AX)
+	ZERO8(224, 56, AX)
+	VPCMPEQD	256(SI), Y15, Y0
+	VMOVMSKPS	Y0, DX
+	ZERO8(288, 8, DX)
+	ZERO8(320, 16, DX)
+	ZERO8(352, 24, DX)
+	ZERO8(384, 32, DX)
+	ZERO8(416, 40, DX)
+	ZERO8(448, 48, DX)
+	ZERO8(480, 56, DX)
+	VZEROUPPER
+	NOTQ	AX
+	NOTQ	DX
+	MOVQ	AX, ret_0+8(FP)
+	MOVQ	DX, ret_1+16(FP)
+	RET

@@ -100,3 +100,41 @@ type countASCIIFunc struct {
 	name string
 	f    func(a *[256]int32, s string)
 }
+
+// TestASCIIPresent holds asciiPresent (a vector loop on amd64) to
+// asciiPresentGo and to the code points counted, plainly: random counts,
+// none, all, one, and the 128 counts past ASCII set, which it may not
+// read.
+func TestASCIIPresent(t *testing.T) {
+	rng := rand.New(rand.NewPCG(24, 9))
+	var a [256]int32
+	for it := range 5000 {
+		var want [2]uint64
+		for c := range a {
+			a[c] = 0
+			switch {
+			case c >= 128:
+				a[c] = rng.Int32N(3)
+			case it%5 == 1:
+			case it%5 == 2 || rng.IntN(2) == 0:
+				a[c] = 1 + rng.Int32N([]int32{1, 100, 1 << 30}[it%3])
+			}
+			if c < 128 && a[c] != 0 {
+				want[c/64] |= 1 << (c % 64)
+			}
+		}
+		if it%5 == 3 {
+			clear(a[:128])
+			c := rng.IntN(128)
+			a[c] = 1
+			want = [2]uint64{}
+			want[c/64] = 1 << (c % 64)
+		}
+		if got := asciiPresent(&a); got != want {
+			t.Fatalf("it %d: asciiPresent = %x, want %x", it, got, want)
+		}
+		if got := asciiPresentGo(&a); got != want {
+			t.Fatalf("it %d: asciiPresentGo = %x, want %x", it, got, want)
+		}
+	}
+}

@@ -22,8 +22,9 @@ type lcsMatcher struct {
 	// (buildBytes: one test for a byte that is not ASCII and a code point
 	// without its row yet).
 	ascii [256]int32
-	// rowBase is an ASCII code point's row times words: the first of its
-	// masks in peq, where ascii is not 0 (256 long, as ascii).
+	// rowBase is an ASCII code point's row times words, plus one: the
+	// first of its masks in peq, 0 when it has no row (256 long, as
+	// ascii, the 128 past ASCII 0). buildBytes reads it alone.
 	rowBase [256]int
 	other   map[rune]int32 // the same for the rest
 	peq     []uint64       // pattern masks, one row of words per code point
@@ -31,6 +32,12 @@ type lcsMatcher struct {
 	words   int // words a row
 	built   int // the pattern's code points in the masks (a prefix)
 	v       []uint64
+
+	// given says pa and pb are the ASCII code points of the pattern's
+	// text and of the other's, as bit sets (lcsBytesRows): startBuild
+	// then makes the pattern's rows at once (givenRows).
+	given  bool
+	pa, pb [2]uint64
 
 	ha, hb histogram  // lcsAtLeast's, reused
 	shrink bandShrink // bitLCS's, reused
@@ -66,8 +73,12 @@ func (mt *lcsMatcher) build(a []rune, words int) {
 // masks its band used.
 func (mt *lcsMatcher) startBuild(words int) {
 	clear(mt.ascii[:128]) // the rest are never set
+	clear(mt.rowBase[:128])
 	clear(mt.other)
 	mt.peq, mt.rows, mt.words, mt.built = mt.peq[:0], 0, words, 0
+	if mt.given {
+		mt.givenRows()
+	}
 }
 
 // buildTo adds the code points of a before to to the masks (those before
@@ -116,33 +127,6 @@ func buildTo[T symbol](mt *lcsMatcher, a []T, to int) {
 	mt.peq, mt.built = peq, max(mt.built, to)
 }
 
-// buildBytes is buildTo over bytes (lcsBytes's ASCII texts, most of
-// fuzzy_repeat's patterns): a byte indexes the rows as it is (ascii is 256
-// long), so that one test stops at a byte that is not ASCII or has no row
-// yet, and its first mask is read from rowBase, where buildTo's loop took
-// a test more, a sign extension and a multiplication a byte (cachegrind,
-// the steps log's first 20 MB: buildTo over bytes 11.6 M instructions,
-// buildBytes 7.5 M and symbolRow 2.5 M).
-func buildBytes(mt *lcsMatcher, a []byte, to int) {
-	a = a[:to]
-	for i := mt.built; i < len(a); i++ {
-		peq := mt.peq
-		for ; i < len(a); i++ {
-			c := a[i]
-			if mt.ascii[c] == 0 {
-				break
-			}
-			peq[mt.rowBase[c]+i>>6] |= 1 << (uint(i) & 63)
-		}
-		if i == len(a) {
-			break
-		}
-		k := mt.symbolRow(rune(a[i]))
-		mt.peq[int(k-1)*mt.words+i>>6] |= 1 << (uint(i) & 63)
-	}
-	mt.built = max(mt.built, to)
-}
-
 // symbolRow returns r's row+1 in the masks, adding the row, its words
 // cleared, when r has none yet.
 func (mt *lcsMatcher) symbolRow(r rune) int32 {
@@ -162,7 +146,7 @@ func (mt *lcsMatcher) symbolRow(r rune) int32 {
 	k = int32(mt.rows)
 	if uint32(r) < 128 {
 		mt.ascii[r] = k
-		mt.rowBase[r] = (mt.rows - 1) * mt.words
+		mt.rowBase[r] = (mt.rows-1)*mt.words + 1
 	} else {
 		mt.other[r] = k
 	}
@@ -217,6 +201,7 @@ func lcsShared[T symbol](mt *lcsMatcher, a, b []T, cutoff, shared int) (int, boo
 	}
 	if len(a) > len(b) {
 		a, b = b, a // the shorter one is the pattern: fewer words
+		mt.pa, mt.pb = mt.pb, mt.pa
 	}
 	c := max(cutoff-affix, 0)
 	// The band, and so the cost, grows with the Indel distance allowed

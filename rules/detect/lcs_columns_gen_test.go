@@ -58,7 +58,9 @@ import "math/bits"
 // stack slots). Bands of two to twelve words are most of fuzzy_repeat's
 // LCS columns (bands of five or more: 156K of the steps log's 296K).
 // Each width's update is held to lcsColumn's by
-// TestColumnsBytesAsLcsColumn.
+// TestColumnsBytesAsLcsColumn. A text of code points goes through them
+// too, mostly ASCII: each stops at a code point past ASCII, which columns
+// takes through lcsColumn (TestBitLCSRunsAsPlain).
 `)
 	for n := lo; n <= hi; n++ {
 		list := func(f func(i int) string) string {
@@ -71,11 +73,11 @@ import "math/bits"
 		xs := list(func(i int) string { return fmt.Sprintf("x%d", i) })
 		vbs := list(func(i int) string { return fmt.Sprintf("vb[%d]", i) })
 		fmt.Fprintf(&b, "\n// columnsBytes%d is columnsBytesN over %d words.\n", n, n)
-		fmt.Fprintf(&b, "func columnsBytes%d(mt *lcsMatcher, vb *[%d]uint64, first int, bs []byte) int {\n", n, n)
+		fmt.Fprintf(&b, "func columnsBytes%d[T symbol](mt *lcsMatcher, vb *[%d]uint64, first int, bs []T) int {\n", n, n)
 		b.WriteString("\tpeq, words := mt.peq[first:], mt.words // the band's words of each row\n")
 		b.WriteString("\trows := &mt.ascii\n")
 		fmt.Fprintf(&b, "\t%s := %s\n", xs, vbs)
-		b.WriteString("\tfor j, c := range bs {\n\t\tif c >= 128 {\n")
+		b.WriteString("\tfor j, c := range bs {\n\t\tif uint32(c) >= 128 {\n")
 		fmt.Fprintf(&b, "\t\t\t%s = %s\n\t\t\treturn j\n\t\t}\n", vbs, xs)
 		b.WriteString("\t\tk := int(rows[c]) - 1\n\t\tif k < 0 {\n\t\t\tcontinue\n\t\t}\n")
 		fmt.Fprintf(&b, "\t\tbase := k * words\n\t\tp := peq[base : base+%d : base+%d]\n", n, n)

@@ -11,15 +11,17 @@ import "math/bits"
 // stack slots). Bands of two to twelve words are most of fuzzy_repeat's
 // LCS columns (bands of five or more: 156K of the steps log's 296K).
 // Each width's update is held to lcsColumn's by
-// TestColumnsBytesAsLcsColumn.
+// TestColumnsBytesAsLcsColumn. A text of code points goes through them
+// too, mostly ASCII: each stops at a code point past ASCII, which columns
+// takes through lcsColumn (TestBitLCSRunsAsPlain).
 
 // columnsBytes2 is columnsBytesN over 2 words.
-func columnsBytes2(mt *lcsMatcher, vb *[2]uint64, first int, bs []byte) int {
+func columnsBytes2[T symbol](mt *lcsMatcher, vb *[2]uint64, first int, bs []T) int {
 	peq, words := mt.peq[first:], mt.words // the band's words of each row
 	rows := &mt.ascii
 	x0, x1 := vb[0], vb[1]
 	for j, c := range bs {
-		if c >= 128 {
+		if uint32(c) >= 128 {
 			vb[0], vb[1] = x0, x1
 			return j
 		}
@@ -39,12 +41,12 @@ func columnsBytes2(mt *lcsMatcher, vb *[2]uint64, first int, bs []byte) int {
 }
 
 // columnsBytes3 is columnsBytesN over 3 words.
-func columnsBytes3(mt *lcsMatcher, vb *[3]uint64, first int, bs []byte) int {
+func columnsBytes3[T symbol](mt *lcsMatcher, vb *[3]uint64, first int, bs []T) int {
 	peq, words := mt.peq[first:], mt.words // the band's words of each row
 	rows := &mt.ascii
 	x0, x1, x2 := vb[0], vb[1], vb[2]
 	for j, c := range bs {
-		if c >= 128 {
+		if uint32(c) >= 128 {
 			vb[0], vb[1], vb[2] = x0, x1, x2
 			return j
 		}
@@ -65,12 +67,12 @@ func columnsBytes3(mt *lcsMatcher, vb *[3]uint64, first int, bs []byte) int {
 }
 
 // columnsBytes4 is columnsBytesN over 4 words.
-func columnsBytes4(mt *lcsMatcher, vb *[4]uint64, first int, bs []byte) int {
+func columnsBytes4[T symbol](mt *lcsMatcher, vb *[4]uint64, first int, bs []T) int {
 	peq, words := mt.peq[first:], mt.words // the band's words of each row
 	rows := &mt.ascii
 	x0, x1, x2, x3 := vb[0], vb[1], vb[2], vb[3]
 	for j, c := range bs {
-		if c >= 128 {
+		if uint32(c) >= 128 {
 			vb[0], vb[1], vb[2], vb[3] = x0, x1, x2, x3
 			return j
 		}
@@ -92,12 +94,12 @@ func columnsBytes4(mt *lcsMatcher, vb *[4]uint64, first int, bs []byte) int {
 }
 
 // columnsBytes5 is columnsBytesN over 5 words.
-func columnsBytes5(mt *lcsMatcher, vb *[5]uint64, first int, bs []byte) int {
+func columnsBytes5[T symbol](mt *lcsMatcher, vb *[5]uint64, first int, bs []T) int {
 	peq, words := mt.peq[first:], mt.words // the band's words of each row
 	rows := &mt.ascii
 	x0, x1, x2, x3, x4 := vb[0], vb[1], vb[2], vb[3], vb[4]
 	for j, c := range bs {
-		if c >= 128 {
+		if uint32(c) >= 128 {
 			vb[0], vb[1], vb[2], vb[3], vb[4] = x0, x1, x2, x3, x4
 			return j
 		}
@@ -120,12 +122,12 @@ func columnsBytes5(mt *lcsMatcher, vb *[5]uint64, first int, bs []byte) int {
 }
 
 // columnsBytes6 is columnsBytesN over 6 words.
-func columnsBytes6(mt *lcsMatcher, vb *[6]uint64, first int, bs []byte) int {
+func columnsBytes6[T symbol](mt *lcsMatcher, vb *[6]uint64, first int, bs []T) int {
 	peq, words := mt.peq[first:], mt.words // the band's words of each row
 	rows := &mt.ascii
 	x0, x1, x2, x3, x4, x5 := vb[0], vb[1], vb[2], vb[3], vb[4], vb[5]
 	for j, c := range bs {
-		if c >= 128 {
+		if uint32(c) >= 128 {
 			vb[0], vb[1], vb[2], vb[3], vb[4], vb[5] = x0, x1, x2, x3, x4, x5
 			return j
 		}
@@ -149,12 +151,12 @@ func columnsBytes6(mt *lcsMatcher, vb *[6]uint64, first int, bs []byte) int {
 }
 
 // columnsBytes7 is columnsBytesN over 7 words.
-func columnsBytes7(mt *lcsMatcher, vb *[7]uint64, first int, bs []byte) int {
+func columnsBytes7[T symbol](mt *lcsMatcher, vb *[7]uint64, first int, bs []T) int {
 	peq, words := mt.peq[first:], mt.words // the band's words of each row
 	rows := &mt.ascii
 	x0, x1, x2, x3, x4, x5, x6 := vb[0], vb[1], vb[2], vb[3], vb[4], vb[5], vb[6]
 	for j, c := range bs {
-		if c >= 128 {
+		if uint32(c) >= 128 {
 			vb[0], vb[1], vb[2], vb[3], vb[4], vb[5], vb[6] = x0, x1, x2, x3, x4, x5, x6
 			return j
 		}
@@ -179,12 +181,12 @@ func columnsBytes7(mt *lcsMatcher, vb *[7]uint64, first int, bs []byte) int {
 }
 
 // columnsBytes8 is columnsBytesN over 8 words.
-func columnsBytes8(mt *lcsMatcher, vb *[8]uint64, first int, bs []byte) int {
+func columnsBytes8[T symbol](mt *lcsMatcher, vb *[8]uint64, first int, bs []T) int {
 	peq, words := mt.peq[first:], mt.words // the band's words of each row
 	rows := &mt.ascii
 	x0, x1, x2, x3, x4, x5, x6, x7 := vb[0], vb[1], vb[2], vb[3], vb[4], vb[5], vb[6], vb[7]
 	for j, c := range bs {
-		if c >= 128 {
+		if uint32(c) >= 128 {
 			vb[0], vb[1], vb[2], vb[3], vb[4], vb[5], vb[6], vb[7] = x0, x1, x2, x3, x4, x5, x6, x7
 			return j
 		}
@@ -210,12 +212,12 @@ func columnsBytes8(mt *lcsMatcher, vb *[8]uint64, first int, bs []byte) int {
 }
 
 // columnsBytes9 is columnsBytesN over 9 words.
-func columnsBytes9(mt *lcsMatcher, vb *[9]uint64, first int, bs []byte) int {
+func columnsBytes9[T symbol](mt *lcsMatcher, vb *[9]uint64, first int, bs []T) int {
 	peq, words := mt.peq[first:], mt.words // the band's words of each row
 	rows := &mt.ascii
 	x0, x1, x2, x3, x4, x5, x6, x7, x8 := vb[0], vb[1], vb[2], vb[3], vb[4], vb[5], vb[6], vb[7], vb[8]
 	for j, c := range bs {
-		if c >= 128 {
+		if uint32(c) >= 128 {
 			vb[0], vb[1], vb[2], vb[3], vb[4], vb[5], vb[6], vb[7], vb[8] = x0, x1, x2, x3, x4, x5, x6, x7, x8
 			return j
 		}
@@ -242,12 +244,12 @@ func columnsBytes9(mt *lcsMatcher, vb *[9]uint64, first int, bs []byte) int {
 }
 
 // columnsBytes10 is columnsBytesN over 10 words.
-func columnsBytes10(mt *lcsMatcher, vb *[10]uint64, first int, bs []byte) int {
+func columnsBytes10[T symbol](mt *lcsMatcher, vb *[10]uint64, first int, bs []T) int {
 	peq, words := mt.peq[first:], mt.words // the band's words of each row
 	rows := &mt.ascii
 	x0, x1, x2, x3, x4, x5, x6, x7, x8, x9 := vb[0], vb[1], vb[2], vb[3], vb[4], vb[5], vb[6], vb[7], vb[8], vb[9]
 	for j, c := range bs {
-		if c >= 128 {
+		if uint32(c) >= 128 {
 			vb[0], vb[1], vb[2], vb[3], vb[4], vb[5], vb[6], vb[7], vb[8], vb[9] = x0, x1, x2, x3, x4, x5, x6, x7, x8, x9
 			return j
 		}
@@ -275,12 +277,12 @@ func columnsBytes10(mt *lcsMatcher, vb *[10]uint64, first int, bs []byte) int {
 }
 
 // columnsBytes11 is columnsBytesN over 11 words.
-func columnsBytes11(mt *lcsMatcher, vb *[11]uint64, first int, bs []byte) int {
+func columnsBytes11[T symbol](mt *lcsMatcher, vb *[11]uint64, first int, bs []T) int {
 	peq, words := mt.peq[first:], mt.words // the band's words of each row
 	rows := &mt.ascii
 	x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10 := vb[0], vb[1], vb[2], vb[3], vb[4], vb[5], vb[6], vb[7], vb[8], vb[9], vb[10]
 	for j, c := range bs {
-		if c >= 128 {
+		if uint32(c) >= 128 {
 			vb[0], vb[1], vb[2], vb[3], vb[4], vb[5], vb[6], vb[7], vb[8], vb[9], vb[10] = x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10
 			return j
 		}
@@ -309,12 +311,12 @@ func columnsBytes11(mt *lcsMatcher, vb *[11]uint64, first int, bs []byte) int {
 }
 
 // columnsBytes12 is columnsBytesN over 12 words.
-func columnsBytes12(mt *lcsMatcher, vb *[12]uint64, first int, bs []byte) int {
+func columnsBytes12[T symbol](mt *lcsMatcher, vb *[12]uint64, first int, bs []T) int {
 	peq, words := mt.peq[first:], mt.words // the band's words of each row
 	rows := &mt.ascii
 	x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11 := vb[0], vb[1], vb[2], vb[3], vb[4], vb[5], vb[6], vb[7], vb[8], vb[9], vb[10], vb[11]
 	for j, c := range bs {
-		if c >= 128 {
+		if uint32(c) >= 128 {
 			vb[0], vb[1], vb[2], vb[3], vb[4], vb[5], vb[6], vb[7], vb[8], vb[9], vb[10], vb[11] = x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11
 			return j
 		}

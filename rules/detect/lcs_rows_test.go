@@ -1,0 +1,68 @@
+package detect
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// presentOf is the set of the ASCII code points of s, plainly.
+func presentOf(s []byte) [2]uint64 {
+	var p [2]uint64
+	for _, c := range s {
+		p[c>>6] |= 1 << (c & 63)
+	}
+	return p
+}
+
+// TestLCSBytesRows holds the rows made at once (givenRows, lcsBytesRows)
+// to the masks built as the pattern's bytes are met: bitLCS with the rows
+// given the same LCS and the same bit vector as the plain loop, and
+// lcsBytesRows the same as lcsBytes, for pairs near and far, at cutoffs
+// around the LCS, with the texts' own code points and with more (code
+// points neither text has: rows no byte sets).
+func TestLCSBytesRows(t *testing.T) {
+	r := rand.New(rand.NewPCG(61, 62))
+	alphabets := [][]rune{[]rune("ab"), []rune("abcdefghijklmnopqrstuvwxyz .,\n"), []rune("abc\x00\x7f{}~?@AZ_`"), []rune("xyz")}
+	var mt, ref lcsMatcher
+	for it := range 1500 {
+		alpha := alphabets[it%len(alphabets)]
+		a, b := lcsTestPair(r, alpha, it)
+		if b == nil {
+			continue
+		}
+		if it%8 == 3 {
+			b = randomRunes(r, alphabets[(it/8)%len(alphabets)], len(b)) // other code points
+		}
+		ab, bb := []byte(string(a)), []byte(string(b))
+		pa, pb := presentOf(ab), presentOf(bb)
+		if it%2 == 1 {
+			pa[0], pa[1] = pa[0]|r.Uint64(), pa[1]|r.Uint64()
+			pb[0], pb[1] = pb[0]|r.Uint64(), pb[1]|r.Uint64()
+		}
+		want := naiveLCS(a, b)
+		for _, c := range []int{0, want - 1, want, want + 1, want + r.IntN(40) - 20, (9*(len(a)+len(b)) + 19) / 20} {
+			c = min(max(c, 0), len(a))
+			mt.given, mt.pa, mt.pb = true, pa, pb
+			got, ok := bitLCS(&mt, ab, bb, c)
+			mt.given = false
+			wantN, wantOK := ref.bitLCSPlain(a, b, c)
+			if got != wantN || ok != wantOK || !slices.Equal(mt.v[:mt.words], ref.v[:ref.words]) {
+				t.Fatalf("case %d (%d+%d bytes), cutoff %d: bitLCS with rows given = %d, %v; plain %d, %v (LCS %d), vectors equal: %v",
+					it, len(a), len(b), c, got, ok, wantN, wantOK, want, slices.Equal(mt.v[:mt.words], ref.v[:ref.words]))
+			}
+			// Both orders: lcsBytesRows swaps the sets with the texts.
+			for _, x := range [][2][]byte{{ab, bb}, {bb, ab}} {
+				px, py := pa, pb
+				if &x[0][0] == &bb[0] {
+					px, py = pb, pa
+				}
+				gotN, gotOK := mt.lcsBytesRows(string(x[0]), string(x[1]), c, -1, px, py)
+				plainN, plainOK := ref.lcsBytes(string(x[0]), string(x[1]), c, -1)
+				if gotN != plainN || gotOK != plainOK {
+					t.Fatalf("case %d, cutoff %d: lcsBytesRows = %d, %v; lcsBytes %d, %v", it, c, gotN, gotOK, plainN, plainOK)
+				}
+			}
+		}
+	}
+}
