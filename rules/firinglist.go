@@ -22,8 +22,8 @@ import (
 // fTurnLong) and those fields, strings as indexes of strs. A string is kept once
 // however often it fires (a loop repeats its signature, task, action),
 // and copied, so a firing's string that is a view of an episode's table
-// does not hold that table. TestFiringListRoundTrip sets every field of
-// Firing in turn, so a field added to Firing and not here fails it.
+// does not hold that table. TestFiringListRandomFields sets every field
+// of Firing at random, so a field added to Firing and not here fails it.
 type FiringList struct {
 	blocks [][]byte // full, before cur
 	cur    []byte   // the block being filled; nil before the first Add
@@ -162,6 +162,7 @@ func (l *FiringList) Add(f *Firing, tag int) {
 	at := len(b)
 	var mask uint64
 	if t := uint64(f.Turn); t < 1<<32 {
+		// The mask's four bytes (0 until set) and the turn's, in one.
 		b = binary.LittleEndian.AppendUint64(b, t<<32)
 	} else {
 		mask = fTurnLong
