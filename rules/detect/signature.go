@@ -167,13 +167,23 @@ func appendFallback(b []byte, output string) []byte {
 		end := len(in)
 		if i+8 <= len(in) {
 			x := load64(in, i)
-			if sp := spaces64(x); x&ascii64 == 0 && sp&(sp<<8|uint64(inSpace)<<7) == 0 {
+			if x&ascii64 == 0 {
 				// w <= i: the eight bytes fit in out.
+				sp := spaces64(x)
 				binary.LittleEndian.PutUint64(out[w:], fallback64(x, sp))
+				if after := sp & (sp<<8 | uint64(inSpace)<<7); after != 0 {
+					// Kept up to the first white space after white
+					// space, which is passed: it writes nothing (a
+					// pretty-printed or code output has many, where
+					// the eight bytes went one at a time).
+					j := bits.TrailingZeros64(after) / 8
+					i, w, inSpace = i+j+1, w+j, 1
+					continue
+				}
 				i, w, inSpace = i+8, w+8, int(sp>>63)
 				continue
 			}
-			end = i + 8 // a space after a space, or a byte that is not ASCII
+			end = i + 8 // a byte that is not ASCII
 		}
 		for ; i < end; i++ {
 			v := int(fallbackByte[in[i]])
@@ -226,13 +236,27 @@ func fallbackDiffers(f []byte, output string) bool {
 		end := len(in)
 		if i+8 <= len(in) {
 			x := load64(in, i)
-			if sp := spaces64(x); x&ascii64 == 0 && sp&(sp<<8|uint64(inSpace)<<7) == 0 {
-				// The eight bytes are the signature's from w on.
-				if w+8 > len(f) || fallback64(x, sp) != binary.LittleEndian.Uint64(f[w:]) {
-					return true
+			if sp := spaces64(x); x&ascii64 == 0 {
+				after := sp & (sp<<8 | uint64(inSpace)<<7)
+				if after == 0 {
+					// The eight bytes are the signature's from w on.
+					if w+8 > len(f) || fallback64(x, sp) != binary.LittleEndian.Uint64(f[w:]) {
+						return true
+					}
+					i, w, inSpace = i+8, w+8, int(sp>>63)
+					continue
 				}
-				i, w, inSpace = i+8, w+8, int(sp>>63)
-				continue
+				if w+8 <= len(f) {
+					// The bytes up to the first white space after
+					// white space are the signature's from w on, and
+					// that one is passed (appendFallback).
+					j := bits.TrailingZeros64(after) / 8
+					if (fallback64(x, sp)^binary.LittleEndian.Uint64(f[w:]))&(1<<(8*j)-1) != 0 {
+						return true
+					}
+					i, w, inSpace = i+j+1, w+j, 1
+					continue
+				}
 			}
 			end = i + 8
 		}
