@@ -9,7 +9,7 @@ var StepOf = stepOf
 // Bytes is about the memory the list holds: its packed firings and
 // strings (what TestFiringListBlocks bounds).
 func (l *FiringList) Bytes() int {
-	n := 16 * cap(l.strs)
+	n := 16*cap(l.strs) + cap(l.cur)
 	for _, b := range l.blocks {
 		n += cap(b)
 	}

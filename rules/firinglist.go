@@ -14,22 +14,32 @@ import (
 // firing (report's JSON and verbose text) until they write them, each
 // read back in turn into one reused Firing (Iter).
 //
-// Each firing is a few varints, in blocks of up to 64 KiB (a list grown
+// Each firing is a few bytes, in blocks of up to 64 KiB (a list grown
 // by append would allocate, copy and fault in about twice what it holds,
-// a large one five times): the caller's tag, its rule and kind
-// (indexes of rules and kinds), its turn, a mask of its non-zero fields
-// (4 bytes) and those fields, strings as indexes of strs. A string is kept once
+// a large one five times): its head (a uvarint, the index in heads of its
+// tag, rule and kind: a stepper fires under one rule and a kind or two),
+// a mask of its non-zero fields (4 bytes), its turn (4 bytes, 8 when
+// fTurnLong) and those fields, strings as indexes of strs. A string is kept once
 // however often it fires (a loop repeats its signature, task, action),
 // and copied, so a firing's string that is a view of an episode's table
-// does not hold that table. TestFiringListRoundTrip sets every field of
-// Firing in turn, so a field added to Firing and not here fails it.
+// does not hold that table. TestFiringListRandomFields sets every field
+// of Firing at random, so a field added to Firing and not here fails it.
 type FiringList struct {
-	blocks [][]byte
+	blocks [][]byte // full, before cur
+	cur    []byte   // the block being filled; nil before the first Add
 	strs   []string
 	ids    map[string]uint32 // strs' indexes
-	rules  []*Rule
-	kinds  []*Kind
-	n      int
+	heads  []firingHead
+	headID map[firingHead]uint32 // heads' indexes
+	// byTag holds, for a tag (modulo headSlots), the head added with it
+	// last and its index plus one (0: none): a stepper fires again and
+	// again under the same rule and kind, where a look up of the rule's
+	// and the kind's indexes was two scans from the last.
+	byTag [headSlots]struct {
+		firingHead
+		id1 uint32
+	}
+	n int
 	// last holds, for each string field, the string it held in the
 	// firing added last and its index: a rule that fires again and again
 	// fires with the same unit, signature or cause, which a look at the
@@ -39,6 +49,17 @@ type FiringList struct {
 		id uint32
 	}
 }
+
+// A firingHead is what a packed firing's head stands for.
+type firingHead struct {
+	rule *Rule
+	kind *Kind
+	tag  int
+}
+
+// headSlots is how many tags' last heads a FiringList keeps (a replay's
+// steppers, a report's two tags).
+const headSlots = 64
 
 // lastFields is how many last strings a FiringList keeps, one for each
 // field bit below it (the string fields' are); a slot is right for any
@@ -77,6 +98,9 @@ const (
 	bAttemptCount
 	bCycleLength
 	bUnit
+	// bTurnLong is no field: the firing's turn is 8 bytes, where a turn
+	// in [0, 2^32) is 4.
+	bTurnLong
 )
 
 // The fields' bits in a packed firing's mask.
@@ -108,11 +132,12 @@ const (
 	fAttemptCount    = 1 << bAttemptCount
 	fCycleLength     = 1 << bCycleLength
 	fUnit            = 1 << bUnit
+	fTurnLong        = 1 << bTurnLong
 )
 
 // A packed firing's mask is 4 bytes: every bit fits (a constant that
 // overflows uint32 does not compile).
-const _ uint32 = 2*fUnit - 1
+const _ uint32 = 2*fTurnLong - 1
 
 // firingBlock is the size of a FiringList's largest blocks.
 const firingBlock = 64 << 10
@@ -121,26 +146,29 @@ const firingBlock = 64 << 10
 // (FiringIter.Tag; a ReadReplay's reporting stepper). tag must not be
 // negative.
 func (l *FiringList) Add(f *Firing, tag int) {
-	if n := len(l.blocks); n == 0 || cap(l.blocks[n-1])-len(l.blocks[n-1]) < maxPacked {
-		// Blocks double up to firingBlock: an episode that fires a few
-		// times does not allocate 64 KiB.
-		size := 512
-		if n > 0 {
-			size = min(2*cap(l.blocks[n-1]), firingBlock)
-		}
-		l.blocks = append(l.blocks, make([]byte, 0, size))
+	if cap(l.cur)-len(l.cur) < maxPacked {
+		l.grow()
 	}
 	// The block has room for any firing: its fields are written in
-	// place as their bits are set, after the head and the mask's four
-	// bytes, which are set last.
-	b := l.blocks[len(l.blocks)-1]
-	b = binary.AppendUvarint(b, uint64(tag))
-	b = binary.AppendUvarint(b, uint64(indexOf(&l.rules, f.Rule)))
-	b = binary.AppendUvarint(b, uint64(indexOf(&l.kinds, f.Kind)))
-	b = binary.AppendVarint(b, int64(f.Turn))
+	// place as their bits are set, after the head, the mask's four
+	// bytes, which are set last, and the turn.
+	b := l.cur
+	id := l.headOf(f.Rule, f.Kind, tag)
+	if id < 0x80 {
+		b = append(b, byte(id))
+	} else {
+		b = binary.AppendUvarint(b, uint64(id))
+	}
 	at := len(b)
-	b = append(b, 0, 0, 0, 0)
 	var mask uint64
+	if t := uint64(f.Turn); t < 1<<32 {
+		// The mask's four bytes (0 until set) and the turn's, in one.
+		b = binary.LittleEndian.AppendUint64(b, t<<32)
+	} else {
+		mask = fTurnLong
+		b = binary.LittleEndian.AppendUint32(b, 0)
+		b = binary.LittleEndian.AppendUint64(b, t)
+	}
 	str := func(bit uint64, s string) {
 		if s != "" {
 			mask |= bit
@@ -148,7 +176,11 @@ func (l *FiringList) Add(f *Firing, tag int) {
 			if last.s != s {
 				last.s, last.id = s, l.intern(s)
 			}
-			b = binary.AppendUvarint(b, uint64(last.id))
+			if last.id < 0x80 {
+				b = append(b, byte(last.id))
+			} else {
+				b = binary.AppendUvarint(b, uint64(last.id))
+			}
 		}
 	}
 	num := func(bit uint64, n int) {
@@ -207,13 +239,45 @@ func (l *FiringList) Add(f *Firing, tag int) {
 	num(fCycleLength, f.CycleLength)
 	str(fUnit, f.Unit)
 	binary.LittleEndian.PutUint32(b[at:], uint32(mask))
-	l.blocks[len(l.blocks)-1] = b
+	l.cur = b
 	l.n++
 }
 
-// maxPacked bounds a packed firing's bytes: four varints of head, the
-// mask, and a varint or a float64 for each field.
-const maxPacked = 4*binary.MaxVarintLen64 + 4 + 27*binary.MaxVarintLen64
+// grow starts a new block. Blocks double up to firingBlock: an episode
+// that fires a few times does not allocate 64 KiB.
+func (l *FiringList) grow() {
+	size := 512
+	if l.cur != nil {
+		size = min(2*cap(l.cur), firingBlock)
+		l.blocks = append(l.blocks, l.cur)
+	}
+	l.cur = make([]byte, 0, size)
+}
+
+// headOf returns the index in heads of a firing's rule, kind and tag,
+// adding them when new.
+func (l *FiringList) headOf(rule *Rule, kind *Kind, tag int) uint32 {
+	h := firingHead{rule, kind, tag}
+	s := &l.byTag[uint(tag)%headSlots]
+	if s.firingHead == h && s.id1 != 0 {
+		return s.id1 - 1
+	}
+	id, ok := l.headID[h]
+	if !ok {
+		if l.headID == nil {
+			l.headID = map[firingHead]uint32{}
+		}
+		id = uint32(len(l.heads))
+		l.heads = append(l.heads, h)
+		l.headID[h] = id
+	}
+	s.firingHead, s.id1 = h, id+1
+	return id
+}
+
+// maxPacked bounds a packed firing's bytes: the head's varint, the mask,
+// the turn, and a varint or a float64 for each field.
+const maxPacked = binary.MaxVarintLen64 + 4 + 8 + 27*binary.MaxVarintLen64
 
 // intern returns s's index in strs, adding a copy of it when new.
 func (l *FiringList) intern(s string) uint32 {
@@ -234,38 +298,33 @@ func (l *FiringList) intern(s string) uint32 {
 func (l *FiringList) Len() int { return l.n }
 
 // Reset empties the list for reuse, keeping its first block and, unless
-// they grew large (a cleared map keeps its size), its strings' tables.
+// they grew large (a cleared map keeps its size), its strings' and heads'
+// tables.
 func (l *FiringList) Reset() {
 	if len(l.blocks) > 0 {
-		clear(l.blocks[1:])
-		l.blocks = append(l.blocks[:0], l.blocks[0][:0])
+		l.cur = l.blocks[0]
+		clear(l.blocks)
+		l.blocks = l.blocks[:0]
 	}
+	l.cur = l.cur[:0]
 	if len(l.strs) > maxKeptStrings {
 		l.strs, l.ids = nil, nil
 	}
 	clear(l.strs)
 	clear(l.ids)
 	clear(l.last[:]) // indexes of the strings let go
-	clear(l.rules)
-	clear(l.kinds)
-	l.strs, l.rules, l.kinds, l.n = l.strs[:0], l.rules[:0], l.kinds[:0], 0
-}
-
-// maxKeptStrings bounds the distinct strings whose tables Reset keeps.
-const maxKeptStrings = 1 << 10
-
-// indexOf returns p's index in *list, appending it when new: a replay
-// fires under a handful of rules and kinds, the last one most often.
-func indexOf[T any](list *[]*T, p *T) int {
-	l := *list
-	for i := len(l) - 1; i >= 0; i-- {
-		if l[i] == p {
-			return i
-		}
+	if len(l.heads) > maxKeptStrings {
+		l.heads, l.headID = nil, nil
 	}
-	*list = append(l, p)
-	return len(l)
+	clear(l.heads)
+	clear(l.headID)
+	clear(l.byTag[:])
+	l.strs, l.heads, l.n = l.strs[:0], l.heads[:0], 0
 }
+
+// maxKeptStrings bounds the distinct strings (and heads) whose tables
+// Reset keeps.
+const maxKeptStrings = 1 << 10
 
 // A FiringIter reads a FiringList from its start (FiringList.Iter).
 type FiringIter struct {
@@ -290,17 +349,27 @@ func (it *FiringIter) Next(f *Firing) bool {
 	for it.block < len(l.blocks) && it.pos >= len(l.blocks[it.block]) {
 		it.block, it.pos = it.block+1, 0
 	}
-	if it.block >= len(l.blocks) {
+	b := l.cur
+	if it.block < len(l.blocks) {
+		b = l.blocks[it.block]
+	} else if it.pos >= len(b) {
 		return false
 	}
-	d := firingReader{b: l.blocks[it.block], p: it.pos}
-	it.tag = int(d.uvarint())
-	*f = Firing{Rule: l.rules[d.uvarint()], Kind: l.kinds[d.uvarint()], Turn: d.varint()}
+	d := firingReader{b: b, p: it.pos}
+	h := &l.heads[d.uvarint()]
+	it.tag = h.tag
 	mask := d.mask()
+	var turn uint64
+	if mask&fTurnLong == 0 {
+		turn = uint64(d.u32())
+	} else {
+		turn = d.u64()
+	}
+	*f = Firing{Rule: h.rule, Kind: h.kind, Turn: int(turn)}
 	f.HasBase = mask&fHasBase != 0
 	f.LowConfidence = mask&fLowConfidence != 0
 	f.Rejected = mask&fRejected != 0
-	for m := mask &^ (fHasBase | fLowConfidence | fRejected); m != 0; m &= m - 1 {
+	for m := mask &^ (fHasBase | fLowConfidence | fRejected | fTurnLong); m != 0; m &= m - 1 {
 		switch bits.TrailingZeros64(m) {
 		case bCause:
 			f.Cause = l.strs[d.uvarint()]
@@ -382,6 +451,18 @@ func (d *firingReader) mask() uint64 {
 	m := binary.LittleEndian.Uint32(d.b[d.p:])
 	d.p += 4
 	return uint64(m)
+}
+
+func (d *firingReader) u32() uint32 {
+	v := binary.LittleEndian.Uint32(d.b[d.p:])
+	d.p += 4
+	return v
+}
+
+func (d *firingReader) u64() uint64 {
+	v := binary.LittleEndian.Uint64(d.b[d.p:])
+	d.p += 8
+	return v
 }
 
 func (d *firingReader) varint() int {

@@ -87,7 +87,10 @@ func TestFiringListLastAfterReset(t *testing.T) {
 // TestFiringListRandomFields: firings that each set a random few of
 // Firing's fields (by reflection, every field), with numbers of one to
 // ten varint bytes, read back as added: Next reads the fields in the
-// mask's order, whatever set of them a firing has.
+// mask's order, whatever set of them a firing has. Their turns are of 4
+// bytes and, one in eight, of 8 (negative or 2^32 and over: fTurnLong),
+// and their tags, rules and kinds vary, so that tags share a slot of the
+// list's last heads by tag and a tag's rule or kind changes.
 func TestFiringListRandomFields(t *testing.T) {
 	rng := rand.New(rand.NewPCG(24, 11))
 	typ := reflect.TypeOf(rules.Firing{})
@@ -97,6 +100,17 @@ func TestFiringListRandomFields(t *testing.T) {
 		f := rules.Firing{Turn: rng.IntN(1 << 20), Rule: rules.FuzzyRepeat, Kind: rules.FuzzyRepeat.Kinds[0]}
 		if i%2 == 0 {
 			f.Rule, f.Kind = rules.SignatureRepeat, rules.SignatureRepeat.Kinds[0]
+		}
+		if i%3 == 0 {
+			f.Rule, f.Kind = rules.ProgressVelocity, rules.ProgressVelocity.Kinds[rng.IntN(len(rules.ProgressVelocity.Kinds))]
+		}
+		switch rng.IntN(8) {
+		case 0:
+			f.Turn = -1 - rng.IntN(1<<40)
+		case 1:
+			f.Turn = 1<<32 + rng.IntN(1<<40)
+		case 2:
+			f.Turn = 1<<32 - 1 - rng.IntN(2)
 		}
 		for k := range typ.NumField() {
 			name := typ.Field(k).Name

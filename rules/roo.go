@@ -54,6 +54,7 @@ type rooState struct {
 	prev, cur []byte
 	has       bool
 	count     int
+	members   []topMember // appendSortedTop's, reused
 }
 
 func (s *rooState) Step(t *replay.Turn, env *Env) {
@@ -66,7 +67,7 @@ func (s *rooState) Step(t *replay.Turn, env *Env) {
 	}
 	s.cur = append(s.cur[:0], call.name...)
 	s.cur = append(s.cur, '\n')
-	s.cur = appendSortedTop(s.cur, call.args, nil)
+	s.cur = appendSortedTop(s.cur, call.args, nil, &s.members)
 	if s.check() {
 		env.Report(Firing{Turn: t.N, Rule: RooRepeat, Kind: RooStop})
 	}

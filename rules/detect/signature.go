@@ -167,13 +167,23 @@ func appendFallback(b []byte, output string) []byte {
 		end := len(in)
 		if i+8 <= len(in) {
 			x := load64(in, i)
-			if sp := spaces64(x); x&ascii64 == 0 && sp&(sp<<8|uint64(inSpace)<<7) == 0 {
+			if x&ascii64 == 0 {
 				// w <= i: the eight bytes fit in out.
+				sp := spaces64(x)
 				binary.LittleEndian.PutUint64(out[w:], fallback64(x, sp))
+				if after := sp & (sp<<8 | uint64(inSpace)<<7); after != 0 {
+					// Kept up to the first white space after white
+					// space, which is passed: it writes nothing (a
+					// pretty-printed or code output has many, where
+					// the eight bytes went one at a time).
+					j := bits.TrailingZeros64(after) / 8
+					i, w, inSpace = i+j+1, w+j, 1
+					continue
+				}
 				i, w, inSpace = i+8, w+8, int(sp>>63)
 				continue
 			}
-			end = i + 8 // a space after a space, or a byte that is not ASCII
+			end = i + 8 // a byte that is not ASCII
 		}
 		for ; i < end; i++ {
 			v := int(fallbackByte[in[i]])
@@ -226,13 +236,27 @@ func fallbackDiffers(f []byte, output string) bool {
 		end := len(in)
 		if i+8 <= len(in) {
 			x := load64(in, i)
-			if sp := spaces64(x); x&ascii64 == 0 && sp&(sp<<8|uint64(inSpace)<<7) == 0 {
-				// The eight bytes are the signature's from w on.
-				if w+8 > len(f) || fallback64(x, sp) != binary.LittleEndian.Uint64(f[w:]) {
-					return true
+			if sp := spaces64(x); x&ascii64 == 0 {
+				after := sp & (sp<<8 | uint64(inSpace)<<7)
+				if after == 0 {
+					// The eight bytes are the signature's from w on.
+					if w+8 > len(f) || fallback64(x, sp) != binary.LittleEndian.Uint64(f[w:]) {
+						return true
+					}
+					i, w, inSpace = i+8, w+8, int(sp>>63)
+					continue
 				}
-				i, w, inSpace = i+8, w+8, int(sp>>63)
-				continue
+				if w+8 <= len(f) {
+					// The bytes up to the first white space after
+					// white space are the signature's from w on, and
+					// that one is passed (appendFallback).
+					j := bits.TrailingZeros64(after) / 8
+					if (fallback64(x, sp)^binary.LittleEndian.Uint64(f[w:]))&(1<<(8*j)-1) != 0 {
+						return true
+					}
+					i, w, inSpace = i+j+1, w+j, 1
+					continue
+				}
 			}
 			end = i + 8
 		}
@@ -362,15 +386,48 @@ func signatureWords(s string) uint8 {
 // ones): the error case comes first, so when it matches the pass ends
 // there and returns the word and location; when it does not, no later
 // "error" matches either. The words are looked for at each index in
-// turn, as at each byte: at a pair of sigPairs at an even index i, at
-// i-1 and then at i (nothing else can start at either).
+// turn, as at each byte: an output of sigCandsFrom bytes or more at the
+// indexes sigCands finds, 32 bytes a step, where the CPU runs it; a
+// shorter output at a pair of sigPairs at an even index i, at i-1 and
+// then at i (nothing else can start at either).
 func scanSignature(s string, matchError bool) (found uint8, word, loc string) {
-	// i < len(s)-1 proves both s[i] and s[i+1] in bounds.
-	for i := 0; i < len(s)-1; i += 2 {
+	lo := 0
+	if useSigCands && len(s) >= sigCandsFrom {
+		for {
+			at, mask := sigCands(s, lo)
+			if mask == 0 {
+				lo = at // len(s)-1 or past: no pair left
+				break
+			}
+			// The look at an index is the pairs' below, inline (a call
+			// an index cost more than sigCands saved on a steps log).
+			for ; mask != 0; mask &= mask - 1 {
+				p := at + bits.TrailingZeros32(mask)
+				for cands := sigFirst[s[p]]; cands != 0; cands &= cands - 1 {
+					w := &sigWords[bits.TrailingZeros8(cands)]
+					if found&w.bit != 0 || !hasFoldAt(s, p, w.word) {
+						continue
+					}
+					if w.bit == wordError && matchError {
+						if word, loc, ok := matchSigError(s, p); ok {
+							return found | w.bit, word, loc
+						}
+					}
+					if found |= w.bit; found == allWords {
+						return found, "", ""
+					}
+				}
+			}
+			lo = at + 32
+		}
+	}
+	// i < len(s)-1 proves both s[i] and s[i+1] in bounds. (lo is 0, or
+	// sigCands read every index.)
+	for i := lo; i < len(s)-1; i += 2 {
 		if x := uint16(s[i]) | uint16(s[i+1])<<8; sigPairs[x/64]>>(x%64)&1 == 0 {
 			continue
 		}
-		for at := max(i-1, 0); at <= i; at++ {
+		for at := max(i-1, lo); at <= i; at++ {
 			for cands := sigFirst[s[at]]; cands != 0; cands &= cands - 1 {
 				w := &sigWords[bits.TrailingZeros8(cands)]
 				if found&w.bit != 0 || !hasFoldAt(s, at, w.word) {
@@ -389,6 +446,11 @@ func scanSignature(s string, matchError bool) (found uint8, word, loc string) {
 	}
 	return found, "", ""
 }
+
+// sigCandsFrom is the length of output from which scanSignature reads
+// by sigCands: below, its call and its step would cost about what they
+// save.
+const sigCandsFrom = 48
 
 // hasFoldAt reports whether s[i:] starts with word (lower-case ASCII
 // letters) in any ASCII case: b|0x20 equals a lower-case letter only for
