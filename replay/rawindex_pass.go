@@ -219,7 +219,11 @@ after: // after a value: close containers or go on to the next value
 	}
 	if c == ',' {
 		if i++; uint(i) < uint(n) && b[i] <= ' ' {
-			i, lv = blankCarry(b, i, lv)
+			if i+1 < n && b[i] == ' ' && b[i+1] > ' ' {
+				i++ // Python's json.dumps' one space, with no call
+			} else {
+				i, lv = blankCarry(b, i, lv)
+			}
 		}
 		if lv.closer == ']' {
 			goto value
