@@ -212,14 +212,18 @@ after: // after a value: close containers or go on to the next value
 		return -1
 	}
 	if c = b[i]; c <= ' ' {
-		if i = skipSpace(b, i); i >= n {
+		if i, lv = blankCarry(b, i, lv); i >= n {
 			return -1
 		}
 		c = b[i]
 	}
 	if c == ',' {
 		if i++; uint(i) < uint(n) && b[i] <= ' ' {
-			i = skipSpace(b, i)
+			if i+1 < n && b[i] == ' ' && b[i+1] > ' ' {
+				i++ // Python's json.dumps' one space, with no call
+			} else {
+				i, lv = blankCarry(b, i, lv)
+			}
 		}
 		if lv.closer == ']' {
 			goto value
@@ -299,7 +303,11 @@ colon: // the colon after the key ending at b[end-1], with space about it
 		return -1
 	}
 	if j++; j < n && b[j] <= ' ' {
-		j = skipSpace(b, j)
+		if j+1 < n && b[j] == ' ' && b[j+1] > ' ' {
+			j++ // pretty-printed JSON's one space, with no loop
+		} else {
+			j = skipSpace(b, j)
+		}
 	}
 noted: // the member's key ends at b[end-1], its value starts at b[j]
 	lv.last = nil

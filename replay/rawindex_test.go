@@ -57,6 +57,7 @@ func FuzzValueIndex(f *testing.F) {
 	long := strings.Repeat("x", 70)
 	for _, s := range []string{
 		`{}`, `[]`, `"a"`, `{"a":1}`, ` [1, 2 , {"b": [3]}] `,
+		"{\n  \"a\": [\n    1,\n    {\"b\": \"x\"}\n  ],\n  \"c\": {\n  }\n}", // pretty-printed (blankCarry)
 		`{"a":"` + long + `","b":{"c":["` + long + `",{"d":"` + long + `"}]},"e":[]}`,
 		`[[[[["` + long + `"]]]],{"k":{"k":{"k":"` + long + `"}}},"` + long + `\"\\"]`,
 		`{"id":"g1","toolCalls":[{"name":"x","args":{"p":"` + long + `"},"result":[{"functionResponse":{"response":{"output":"` + long + `"}}}]}]}`,
