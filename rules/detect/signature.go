@@ -386,48 +386,15 @@ func signatureWords(s string) uint8 {
 // ones): the error case comes first, so when it matches the pass ends
 // there and returns the word and location; when it does not, no later
 // "error" matches either. The words are looked for at each index in
-// turn, as at each byte: an output of sigCandsFrom bytes or more at the
-// indexes sigCands finds, 32 bytes a step, where the CPU runs it; a
-// shorter output at a pair of sigPairs at an even index i, at i-1 and
-// then at i (nothing else can start at either).
+// turn, as at each byte: at a pair of sigPairs at an even index i, at
+// i-1 and then at i (nothing else can start at either).
 func scanSignature(s string, matchError bool) (found uint8, word, loc string) {
-	lo := 0
-	if useSigCands && len(s) >= sigCandsFrom {
-		for {
-			at, mask := sigCands(s, lo)
-			if mask == 0 {
-				lo = at // len(s)-1 or past: no pair left
-				break
-			}
-			// The look at an index is the pairs' below, inline (a call
-			// an index cost more than sigCands saved on a steps log).
-			for ; mask != 0; mask &= mask - 1 {
-				p := at + bits.TrailingZeros32(mask)
-				for cands := sigFirst[s[p]]; cands != 0; cands &= cands - 1 {
-					w := &sigWords[bits.TrailingZeros8(cands)]
-					if found&w.bit != 0 || !hasFoldAt(s, p, w.word) {
-						continue
-					}
-					if w.bit == wordError && matchError {
-						if word, loc, ok := matchSigError(s, p); ok {
-							return found | w.bit, word, loc
-						}
-					}
-					if found |= w.bit; found == allWords {
-						return found, "", ""
-					}
-				}
-			}
-			lo = at + 32
-		}
-	}
-	// i < len(s)-1 proves both s[i] and s[i+1] in bounds. (lo is 0, or
-	// sigCands read every index.)
-	for i := lo; i < len(s)-1; i += 2 {
+	// i < len(s)-1 proves both s[i] and s[i+1] in bounds.
+	for i := 0; i < len(s)-1; i += 2 {
 		if x := uint16(s[i]) | uint16(s[i+1])<<8; sigPairs[x/64]>>(x%64)&1 == 0 {
 			continue
 		}
-		for at := max(i-1, lo); at <= i; at++ {
+		for at := max(i-1, 0); at <= i; at++ {
 			for cands := sigFirst[s[at]]; cands != 0; cands &= cands - 1 {
 				w := &sigWords[bits.TrailingZeros8(cands)]
 				if found&w.bit != 0 || !hasFoldAt(s, at, w.word) {
@@ -446,11 +413,6 @@ func scanSignature(s string, matchError bool) (found uint8, word, loc string) {
 	}
 	return found, "", ""
 }
-
-// sigCandsFrom is the length of output from which scanSignature reads
-// by sigCands: below, its call and its step would cost about what they
-// save.
-const sigCandsFrom = 48
 
 // hasFoldAt reports whether s[i:] starts with word (lower-case ASCII
 // letters) in any ASCII case: b|0x20 equals a lower-case letter only for

@@ -275,28 +275,18 @@ func BenchmarkAppendNorm(b *testing.B) {
 }
 
 // TestScanSignaturePairs holds scanSignature, which reads the pairs at
-// even indexes, and sigCands' steps of 32 bytes before them (where the
-// CPU runs it; then also with useSigCands off), to the byte-by-byte
-// reference: each word in each ASCII case of its letters at each index
-// to 70 (across two steps' ends) and at the end of strings of odd and
-// even lengths, and random strings of the words, their pieces (the pairs
-// sigPairs holds), an error's location and other bytes.
+// even indexes, to the byte-by-byte reference: each word in each ASCII
+// case of its letters at the first four indexes and at the end of
+// strings of odd and even lengths, and random strings of the words, their
+// pieces (the pairs sigPairs holds), an error's location and other bytes.
 func TestScanSignaturePairs(t *testing.T) {
-	cands := []bool{false}
-	if useSigCands {
-		cands = append(cands, true)
-	}
-	defer func(was bool) { useSigCands = was }(useSigCands)
 	check := func(s string) {
 		t.Helper()
-		for _, c := range cands {
-			useSigCands = c
-			for _, me := range []bool{false, true} {
-				f, w, l := scanSignature(s, me)
-				rf, rw, rl := refScanSignature(s, me)
-				if f != rf || w != rw || l != rl {
-					t.Fatalf("scanSignature(%q, %v), sigCands %v = %b %q %q, reference %b %q %q", s, me, c, f, w, l, rf, rw, rl)
-				}
+		for _, me := range []bool{false, true} {
+			f, w, l := scanSignature(s, me)
+			rf, rw, rl := refScanSignature(s, me)
+			if f != rf || w != rw || l != rl {
+				t.Fatalf("scanSignature(%q, %v) = %b %q %q, reference %b %q %q", s, me, f, w, l, rf, rw, rl)
 			}
 		}
 	}
@@ -308,7 +298,7 @@ func TestScanSignaturePairs(t *testing.T) {
 					b[j] -= 'a' - 'A'
 				}
 			}
-			for pre := range 70 {
+			for pre := range 4 {
 				s := strings.Repeat("x", pre) + string(b)
 				check(s)
 				check(s + ": x at y")
@@ -321,9 +311,9 @@ func TestScanSignaturePairs(t *testing.T) {
 		"modified", "mo", "od", "Modif", "changed", "ch", "ha", "CHANGE", "updated", "up", "pd", "UPDATE", "fixed", "fi",
 		"ix", "FIXE", "e", "f", "m", "c", "u", "x", " at ", "a.go:3", "\n", " ", "\xff", "é", "0"}
 	r := rand.New(rand.NewPCG(6, 24))
-	for k := range 100000 {
+	for range 100000 {
 		var b strings.Builder
-		for range 1 + r.IntN(10+k%3*15) {
+		for range 1 + r.IntN(10) {
 			b.WriteString(pieces[r.IntN(len(pieces))])
 		}
 		check(b.String())
