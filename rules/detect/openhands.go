@@ -381,18 +381,31 @@ func lastN(buf *[]*OpenHandsEvent, r *ring[*OpenHandsEvent], n int) []*OpenHands
 // pushRuns pushes e into r and returns the run lengths after it, given
 // those before: run counts the trailing events equal to e, alt the
 // trailing events each equal to the one two before it (both by Class and
-// Key).
+// Key). The equality is an equivalence and run before says whether the
+// last two events are equal (run >= 2), so e is compared with the one two
+// back only when it differs from the last and the last two differ: a
+// repeated event, most of a stuck episode's, costs one compare of its
+// Key, not two (each the whole string, as equal ones are).
+// TestOpenHandsPushRuns holds it to the two compares.
 func pushRuns(r *ring[*OpenHandsEvent], e *OpenHandsEvent, run, alt int) (int, int) {
 	b := r.buf
-	if n := len(b); n > 0 && sameKey(b[n-1], e) {
+	switch n := len(b); {
+	case n == 0:
+		run, alt = 1, 0
+	case sameKey(b[n-1], e): // e equals the one two back when the last two are equal
+		if run >= 2 {
+			alt++
+		} else {
+			alt = 0
+		}
 		run++
-	} else {
+	default: // e differs from the one two back when the last two are equal
+		if run == 1 && n > 1 && sameKey(b[n-2], e) {
+			alt++
+		} else {
+			alt = 0
+		}
 		run = 1
-	}
-	if n := len(b); n > 1 && sameKey(b[n-2], e) {
-		alt++
-	} else {
-		alt = 0
 	}
 	r.push(e)
 	return run, alt
