@@ -156,6 +156,14 @@ type OpenHands struct {
 	errRun         int // trailing observations that are ErrorObservations
 	actPushed      int // actions pushed since the history began
 	ipyAt          int // actPushed when the last IPythonRunCellAction was pushed, 0 for none
+	keep           int // the actions' and observations' rings' size: the longest window
+
+	// The monologue and context window checks' answers, found when a
+	// message or a condensation is pushed: they depend on nothing else
+	// (the messages' ring; the condensations', a full window of which
+	// implies enough events), where check looked at the last messages
+	// again after every step.
+	mono, cwe bool
 
 	// Step's own events, reused once no ring can hold them; and the
 	// IPython check's scratch list.
@@ -207,6 +215,7 @@ func NewOpenHands(c OpenHandsConfig) (*OpenHands, error) {
 	keep := max(c.RepeatActionObservationCount, c.RepeatActionErrorCount, c.AlternatingPairSteps)
 	return &OpenHands{
 		cfg:      c,
+		keep:     keep,
 		actions:  newRing[*OpenHandsEvent](keep),
 		obs:      newRing[*OpenHandsEvent](keep),
 		messages: newRing[ohMessage](c.MonologueCount),
@@ -234,31 +243,46 @@ func (d *OpenHands) Add(e *OpenHandsEvent, ask bool) string {
 	case OHNull:
 	default:
 		if e.Class.IsAction() {
-			if e.Class == OHAgentMessage {
-				d.messages.push(ohMessage{ev: e, pos: d.events, obsBefore: d.obsCount})
-			}
-			d.actRun, d.actAlt = pushRuns(&d.actions, e, d.actRun, d.actAlt)
-			if d.actPushed++; e.Class == OHIPythonAction {
-				d.ipyAt = d.actPushed
-			}
+			d.pushAction(e)
 		} else {
-			if e.Class == OHCondensation {
-				d.condens.push(d.events)
-			}
-			d.obsRun, d.obsAlt = pushRuns(&d.obs, e, d.obsRun, d.obsAlt)
-			if e.Class == OHErrorObs {
-				d.errRun++
-			} else {
-				d.errRun = 0
-			}
-			d.obsCount++
+			d.pushObs(e)
 		}
-		d.events++
 	}
 	if !ask {
 		return ""
 	}
 	return d.IsStuck()
+}
+
+// pushAction is Add of an action (e.Class.IsAction(), not OHNull) without
+// asking; StepRule calls it where it knows the class, past Add's switch.
+func (d *OpenHands) pushAction(e *OpenHandsEvent) {
+	if e.Class == OHAgentMessage {
+		d.messages.push(ohMessage{ev: e, pos: d.events, obsBefore: d.obsCount})
+		d.mono = d.monologue()
+	}
+	d.actRun, d.actAlt = pushRuns(&d.actions, e, d.actRun, d.actAlt)
+	if d.actPushed++; e.Class == OHIPythonAction {
+		d.ipyAt = d.actPushed
+	}
+	d.events++
+}
+
+// pushObs is Add of an observation without asking.
+func (d *OpenHands) pushObs(e *OpenHandsEvent) {
+	if e.Class == OHCondensation {
+		d.condens.push(d.events)
+	}
+	d.obsRun, d.obsAlt = pushRuns(&d.obs, e, d.obsRun, d.obsAlt)
+	if e.Class == OHErrorObs {
+		d.errRun++
+	} else {
+		d.errRun = 0
+	}
+	d.obsCount++
+	if d.events++; e.Class == OHCondensation {
+		d.cwe = d.contextWindowError() // with this event counted
+	}
 }
 
 // AddEvent is Add of the event {class, key, text}, held in one of the
@@ -297,6 +321,7 @@ func (d *OpenHands) IsStuck() string {
 func (d *OpenHands) reset() {
 	d.events, d.obsCount = 0, 0
 	d.actRun, d.actAlt, d.obsRun, d.obsAlt, d.errRun, d.actPushed, d.ipyAt = 0, 0, 0, 0, 0, 0, 0
+	d.mono, d.cwe = false, false
 	d.actions.buf, d.obs.buf, d.messages.buf, d.condens.buf = d.actions.buf[:0], d.obs.buf[:0], d.messages.buf[:0], d.condens.buf[:0]
 }
 
@@ -320,7 +345,7 @@ func (d *OpenHands) StepRule(s *Step) string {
 	}
 	switch s.Kind {
 	case KindAction:
-		d.Add(d.ownActs.get(OHOtherAction, s.Action), false)
+		d.pushAction(d.ownActs.get(OHOtherAction, s.Action))
 		o := d.ownObs.get(OHOtherObs, s.Output)
 		switch {
 		case s.HasExitCode:
@@ -329,13 +354,15 @@ func (d *OpenHands) StepRule(s *Step) string {
 		case s.Error:
 			o.Class = OHErrorObs
 		}
-		return d.Add(o, true)
+		d.pushObs(o)
 	case KindMessage:
-		return d.Add(d.ownMsgs.get(OHAgentMessage, s.Output), true)
+		d.pushAction(d.ownMsgs.get(OHAgentMessage, s.Output))
 	case KindCondensation:
-		return d.Add(d.ownObs.get(OHCondensation, s.Output), true)
+		d.pushObs(d.ownObs.get(OHCondensation, s.Output))
+	default:
+		return ""
 	}
-	return ""
+	return d.IsStuck()
 }
 
 // lastN returns the last n values of r, most recent first as is_stuck
@@ -354,18 +381,31 @@ func lastN(buf *[]*OpenHandsEvent, r *ring[*OpenHandsEvent], n int) []*OpenHands
 // pushRuns pushes e into r and returns the run lengths after it, given
 // those before: run counts the trailing events equal to e, alt the
 // trailing events each equal to the one two before it (both by Class and
-// Key).
+// Key). The equality is an equivalence and run before says whether the
+// last two events are equal (run >= 2), so e is compared with the one two
+// back only when it differs from the last and the last two differ: a
+// repeated event, most of a stuck episode's, costs one compare of its
+// Key, not two (each the whole string, as equal ones are).
+// TestOpenHandsPushRuns holds it to the two compares.
 func pushRuns(r *ring[*OpenHandsEvent], e *OpenHandsEvent, run, alt int) (int, int) {
 	b := r.buf
-	if n := len(b); n > 0 && sameKey(b[n-1], e) {
+	switch n := len(b); {
+	case n == 0:
+		run, alt = 1, 0
+	case sameKey(b[n-1], e): // e equals the one two back when the last two are equal
+		if run >= 2 {
+			alt++
+		} else {
+			alt = 0
+		}
 		run++
-	} else {
+	default: // e differs from the one two back when the last two are equal
+		if run == 1 && n > 1 && sameKey(b[n-2], e) {
+			alt++
+		} else {
+			alt = 0
+		}
 		run = 1
-	}
-	if n := len(b); n > 1 && sameKey(b[n-2], e) {
-		alt++
-	} else {
-		alt = 0
 	}
 	r.push(e)
 	return run, alt
@@ -385,9 +425,13 @@ func (d *OpenHands) ipythonInWindow(n int) bool { return d.ipyAt > d.actPushed-n
 // "each equals the latest" is a run of equal events as long as the
 // window, and "each equals the one two further back" a run of such
 // events two shorter; the run lengths are kept as events are pushed.
-// checkPlain, in the tests, is is_stuck's tests over the windows, which
-// FuzzOpenHandsAddEvent holds check to.
+// Without an IPython cell among the rings' actions, checkRuns answers.
+// isStuckPlain, in the tests, is is_stuck's tests over the windows, which
+// TestOpenHandsCheckRuns and FuzzOpenHandsAddEvent hold check to.
 func (d *OpenHands) check() string {
+	if d.ipyAt == 0 || !d.ipythonInWindow(d.keep) { // no IPython cell in the rings
+		return d.checkRuns()
+	}
 	c := d.cfg
 	if n := c.RepeatActionObservationCount; len(d.actions.buf) >= n && len(d.obs.buf) >= n &&
 		d.actionsEq(n) && d.obsRun >= n {
@@ -401,14 +445,45 @@ func (d *OpenHands) check() string {
 			return RuleRepeatActionError
 		}
 	}
-	if d.monologue() {
+	if d.mono {
 		return RuleMonologue
 	}
 	if n := c.AlternatingPairSteps; d.events >= n && len(d.actions.buf) >= n && len(d.obs.buf) >= n &&
 		d.obsAlt >= n-2 && d.actionsAlternate(n) {
 		return RuleAlternatingPair
 	}
-	if d.contextWindowError() {
+	if d.cwe {
+		return RuleContextWindowError
+	}
+	return ""
+}
+
+// checkRuns is check when no IPythonRunCellAction is among the last keep
+// actions (every window): the actions' equality tests are their run
+// lengths, and a run implies its window's length (n trailing events equal
+// are n events pushed, the ring keeps keep >= n; an alternating run of
+// n-2 is n events), so most steps, which hold no run, answer from a few
+// compares.
+func (d *OpenHands) checkRuns() string {
+	c := &d.cfg
+	if n := c.RepeatActionObservationCount; d.actRun >= n && d.obsRun >= n {
+		return RuleRepeatActionObservation
+	}
+	if n := c.RepeatActionErrorCount; d.actRun >= n {
+		if d.errRun >= n {
+			return RuleRepeatActionError
+		}
+		if obs := d.obs.last(n); obs != nil && allClass(obs, OHIPythonObs) && ipythonSyntaxLoop(lastN(&d.lastO, &d.obs, n)) {
+			return RuleRepeatActionError
+		}
+	}
+	if d.mono {
+		return RuleMonologue
+	}
+	if n := c.AlternatingPairSteps; d.actAlt >= n-2 && d.obsAlt >= n-2 {
+		return RuleAlternatingPair
+	}
+	if d.cwe {
 		return RuleContextWindowError
 	}
 	return ""
