@@ -19,8 +19,13 @@ func presentOf(s []byte) [2]uint64 {
 // to the masks built as the pattern's bytes are met: bitLCS with the rows
 // given the same LCS and the same bit vector as the plain loop, and
 // lcsBytesRows the same as lcsBytes, for pairs near and far, at cutoffs
-// around the LCS, with the texts' own code points and with more (code
-// points neither text has: rows no byte sets).
+// around the LCS, with the texts' own code points, with more (code
+// points neither text has: rows no byte sets) and with fewer of the
+// pattern's (rows made as met), patterns short and long (rows made at
+// once from givenRowsFrom words, else as met: buildBytesMet). One
+// matcher runs all, LCSs over code points between (lcsShared), so that
+// an entry of the rows' tables left set (startBuild clears only those
+// set) shows.
 func TestLCSBytesRows(t *testing.T) {
 	r := rand.New(rand.NewPCG(61, 62))
 	alphabets := [][]rune{[]rune("ab"), []rune("abcdefghijklmnopqrstuvwxyz .,\n"), []rune("abc\x00\x7f{}~?@AZ_`"), []rune("xyz")}
@@ -34,11 +39,28 @@ func TestLCSBytesRows(t *testing.T) {
 		if it%8 == 3 {
 			b = randomRunes(r, alphabets[(it/8)%len(alphabets)], len(b)) // other code points
 		}
+		if it%5 == 2 {
+			// The masks of another alphabet over code points.
+			x, y := lcsTestPair(r, []rune("ABCDEFGH{}\x01 é日"), it)
+			if y != nil {
+				n, ok := mt.lcsShared(x, y, len(x)/2, -1)
+				if wantN, wantOK := ref.lcsShared(x, y, len(x)/2, -1); n != wantN || ok != wantOK {
+					t.Fatalf("case %d: lcsShared over code points = %d, %v; want %d, %v", it, n, ok, wantN, wantOK)
+				}
+			}
+		}
 		ab, bb := []byte(string(a)), []byte(string(b))
 		pa, pb := presentOf(ab), presentOf(bb)
-		if it%2 == 1 {
+		switch it % 4 {
+		case 1, 3:
 			pa[0], pa[1] = pa[0]|r.Uint64(), pa[1]|r.Uint64()
 			pb[0], pb[1] = pb[0]|r.Uint64(), pb[1]|r.Uint64()
+		case 2:
+			// Fewer of a's: code points b lacks, whose rows no column
+			// of b reads (a text's set must hold those the pattern
+			// shares with it; either text may be the pattern).
+			lose := [2]uint64{r.Uint64(), r.Uint64()}
+			pa[0], pa[1] = pa[0]&^(lose[0]&^pb[0]), pa[1]&^(lose[1]&^pb[1])
 		}
 		want := naiveLCS(a, b)
 		for _, c := range []int{0, want - 1, want, want + 1, want + r.IntN(40) - 20, (9*(len(a)+len(b)) + 19) / 20} {
