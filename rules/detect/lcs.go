@@ -37,8 +37,11 @@ type lcsMatcher struct {
 	// text and of the other's, as bit sets (lcsBytesRows): bitLCS then
 	// makes the pattern's rows at once (givenRows) when the pattern is
 	// long (givenRowsFrom), and rowsGiven says it did (buildTo).
+	// ca and cb, when not nil, count them (lcsBytesRows): pa and pb are
+	// read from them when the rows are made.
 	given, rowsGiven bool
 	pa, pb           [2]uint64
+	ca, cb           *[256]int32
 	// set holds the ASCII code points whose ascii and rowBase entries may
 	// not be 0 (bit c for code point c): startBuild clears those alone.
 	set [2]uint64
@@ -84,6 +87,9 @@ func (mt *lcsMatcher) startRows(given bool, words int) {
 	mt.peq, mt.rows, mt.words, mt.built = mt.peq[:0], 0, words, 0
 	mt.rowsGiven = given
 	if given {
+		if mt.ca != nil {
+			mt.pa, mt.pb = asciiPresent(mt.ca), asciiPresent(mt.cb)
+		}
 		// givenRows sets the entries of pa's code points.
 		mt.clearRows([2]uint64{mt.set[0] &^ mt.pa[0], mt.set[1] &^ mt.pa[1]})
 		mt.givenRows()
@@ -231,7 +237,7 @@ func lcsShared[T symbol](mt *lcsMatcher, a, b []T, cutoff, shared int) (int, boo
 	}
 	if len(a) > len(b) {
 		a, b = b, a // the shorter one is the pattern: fewer words
-		mt.pa, mt.pb = mt.pb, mt.pa
+		mt.pa, mt.pb, mt.ca, mt.cb = mt.pb, mt.pa, mt.cb, mt.ca
 	}
 	c := max(cutoff-affix, 0)
 	// The band, and so the cost, grows with the Indel distance allowed

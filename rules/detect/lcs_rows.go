@@ -6,21 +6,22 @@ package detect
 
 import "math/bits"
 
-// lcsBytesRows is lcsBytes for a caller that knows the ASCII code points
-// of a and of b (pa and pb, bit c for code point c; fuzzy_repeat reads
-// them from the histograms of its first test): each bitLCS of a pattern
-// of givenRowsFrom bytes or more makes its rows at once (givenRows),
+// lcsBytesRows is lcsBytes for a caller that has counted the ASCII code
+// points of a and of b (ca and cb, a histogram's; fuzzy_repeat's first
+// test counts them): each bitLCS of a pattern of givenRowsFrom bytes or
+// more makes its rows at once (givenRows) from the code points counted
+// (asciiPresent, only then: most shorter patterns' calls stop before),
 // where buildBytes stopped at each code point's first occurrence to make
 // its row (symbolRow: some 90 instructions a row, rows a third of the
-// masks' cost on the steps log). The pattern's set need not be whole: a
-// code point with no row is given one as it is met, and a row no byte
+// masks' cost on the steps log). The pattern's counts need not be whole:
+// a code point with no row is given one as it is met, and a row no byte
 // sets stays empty, as a code point absent from the pattern leaves its
-// column's words; the other's must hold the code points it shares with
+// column's words; the other's must count the code points it shares with
 // the pattern (TestLCSBytesRows).
-func (mt *lcsMatcher) lcsBytesRows(a, b string, cutoff, shared int, pa, pb [2]uint64) (int, bool) {
-	mt.given, mt.pa, mt.pb = true, pa, pb
+func (mt *lcsMatcher) lcsBytesRows(a, b string, cutoff, shared int, ca, cb *[256]int32) (int, bool) {
+	mt.given, mt.ca, mt.cb = true, ca, cb
 	n, ok := mt.lcsBytes(a, b, cutoff, shared)
-	mt.given = false
+	mt.given, mt.ca, mt.cb = false, nil, nil
 	return n, ok
 }
 
