@@ -388,10 +388,9 @@ func (d *FuzzyRepeat) Match(s *Step) (matched int, similarity float64, fired boo
 		}
 		var l int
 		if cur.ascii() && p.ascii() && min(cur.count, p.count) < shrinkFrom {
-			// Both histograms are counted: the pattern's rows are made
-			// from them at once (lcsBytesRows).
-			l, ok = d.mt.lcsBytesRows(cur.out, p.out, cutoff, shared,
-				asciiPresent(&cur.hist.ascii), asciiPresent(&p.hist.ascii))
+			// Both histograms are counted: a long pattern's rows are
+			// made from them at once (lcsBytesRows).
+			l, ok = d.mt.lcsBytesRows(cur.out, p.out, cutoff, shared, &cur.hist.ascii, &p.hist.ascii)
 		} else {
 			l, ok = d.mt.lcsShared(cur.codePoints(), p.codePoints(), cutoff, shared)
 		}

@@ -34,10 +34,17 @@ type lcsMatcher struct {
 	v       []uint64
 
 	// given says pa and pb are the ASCII code points of the pattern's
-	// text and of the other's, as bit sets (lcsBytesRows): startBuild
-	// then makes the pattern's rows at once (givenRows).
-	given  bool
-	pa, pb [2]uint64
+	// text and of the other's, as bit sets (lcsBytesRows): bitLCS then
+	// makes the pattern's rows at once (givenRows) when the pattern is
+	// long (givenRowsFrom), and rowsGiven says it did (buildTo).
+	// ca and cb, when not nil, count them (lcsBytesRows): pa and pb are
+	// read from them when the rows are made.
+	given, rowsGiven bool
+	pa, pb           [2]uint64
+	ca, cb           *[256]int32
+	// set holds the ASCII code points whose ascii and rowBase entries may
+	// not be 0 (bit c for code point c): startBuild clears those alone.
+	set [2]uint64
 
 	ha, hb histogram  // lcsAtLeast's, reused
 	shrink bandShrink // bitLCS's, reused
@@ -71,13 +78,37 @@ func (mt *lcsMatcher) build(a []rune, words int) {
 // bitLCS builds a word's masks when its band first reaches the word, so
 // that a pair that fails early (most of those that fail) builds only the
 // masks its band used.
-func (mt *lcsMatcher) startBuild(words int) {
-	clear(mt.ascii[:128]) // the rest are never set
-	clear(mt.rowBase[:128])
+func (mt *lcsMatcher) startBuild(words int) { mt.startRows(false, words) }
+
+// startRows is startBuild, its rows made at once when given (givenRows,
+// from the sets pa and pb), else as met.
+func (mt *lcsMatcher) startRows(given bool, words int) {
 	clear(mt.other)
 	mt.peq, mt.rows, mt.words, mt.built = mt.peq[:0], 0, words, 0
-	if mt.given {
+	mt.rowsGiven = given
+	if given {
+		if mt.ca != nil {
+			mt.pa, mt.pb = asciiPresent(mt.ca), asciiPresent(mt.cb)
+		}
+		// givenRows sets the entries of pa's code points.
+		mt.clearRows([2]uint64{mt.set[0] &^ mt.pa[0], mt.set[1] &^ mt.pa[1]})
 		mt.givenRows()
+		return
+	}
+	mt.clearRows(mt.set)
+	mt.set = [2]uint64{}
+}
+
+// clearRows sets the ascii and rowBase entries of the code points of set
+// to 0: startBuild's clear of the few a pattern set, where clearing all
+// 128 of both tables (1.5 KB) cost some 190 instructions a bitLCS, more
+// than its whole build on Gemini CLI's outputs that differ at once.
+func (mt *lcsMatcher) clearRows(set [2]uint64) {
+	for half, s := range set {
+		for ; s != 0; s &= s - 1 {
+			c := 64*half + bits.TrailingZeros64(s)
+			mt.ascii[c], mt.rowBase[c] = 0, 0
+		}
 	}
 }
 
@@ -94,7 +125,11 @@ type symbol interface{ byte | rune }
 
 func buildTo[T symbol](mt *lcsMatcher, a []T, to int) {
 	if b, ok := any(a).([]byte); ok {
-		buildBytes(mt, b, to)
+		if mt.rowsGiven {
+			buildBytes(mt, b, to)
+		} else {
+			buildBytesMet(mt, b[:to])
+		}
 		return
 	}
 	peq, words := mt.peq, mt.words
@@ -147,6 +182,7 @@ func (mt *lcsMatcher) symbolRow(r rune) int32 {
 	if uint32(r) < 128 {
 		mt.ascii[r] = k
 		mt.rowBase[r] = (mt.rows-1)*mt.words + 1
+		mt.set[r>>6] |= 1 << (r & 63)
 	} else {
 		mt.other[r] = k
 	}
@@ -201,7 +237,7 @@ func lcsShared[T symbol](mt *lcsMatcher, a, b []T, cutoff, shared int) (int, boo
 	}
 	if len(a) > len(b) {
 		a, b = b, a // the shorter one is the pattern: fewer words
-		mt.pa, mt.pb = mt.pb, mt.pa
+		mt.pa, mt.pb, mt.ca, mt.cb = mt.pb, mt.pa, mt.cb, mt.ca
 	}
 	c := max(cutoff-affix, 0)
 	// The band, and so the cost, grows with the Indel distance allowed
@@ -294,7 +330,7 @@ func (mt *lcsMatcher) bitLCS(a, b []rune, cutoff int) (int, bool) { return bitLC
 func bitLCS[T symbol](mt *lcsMatcher, a, b []T, cutoff int) (int, bool) {
 	m, n := len(a), len(b)
 	words := (m + 63) / 64
-	mt.startBuild(words)
+	mt.startRows(mt.given && m >= givenRowsFrom, words)
 	if cap(mt.v) < words {
 		mt.v = make([]uint64, words)
 	}

@@ -6,28 +6,41 @@ package detect
 
 import "math/bits"
 
-// lcsBytesRows is lcsBytes for a caller that knows the ASCII code points
-// of a and of b (pa and pb, bit c for code point c; fuzzy_repeat reads
-// them from the histograms of its first test): each bitLCS makes the
-// pattern's rows at once (givenRows), where buildBytes stopped at each
-// code point's first occurrence to make its row (symbolRow: some 90
-// instructions a row, rows a third of the masks' cost on the steps log).
-// The sets need not be right: a code point with no row is given one as
-// it is met, and a row no byte sets stays empty, as a code point absent
-// from the pattern leaves its column's words (TestLCSBytesRows).
-func (mt *lcsMatcher) lcsBytesRows(a, b string, cutoff, shared int, pa, pb [2]uint64) (int, bool) {
-	mt.given, mt.pa, mt.pb = true, pa, pb
+// lcsBytesRows is lcsBytes for a caller that has counted the ASCII code
+// points of a and of b (ca and cb, a histogram's; fuzzy_repeat's first
+// test counts them): each bitLCS of a pattern of givenRowsFrom bytes or
+// more makes its rows at once (givenRows) from the code points counted
+// (asciiPresent, only then: most shorter patterns' calls stop before),
+// where buildBytes stopped at each code point's first occurrence to make
+// its row (symbolRow: some 90 instructions a row, rows a third of the
+// masks' cost on the steps log). The pattern's counts need not be whole:
+// a code point with no row is given one as it is met, and a row no byte
+// sets stays empty, as a code point absent from the pattern leaves its
+// column's words; the other's must count the code points it shares with
+// the pattern (TestLCSBytesRows).
+func (mt *lcsMatcher) lcsBytesRows(a, b string, cutoff, shared int, ca, cb *[256]int32) (int, bool) {
+	mt.given, mt.ca, mt.cb = true, ca, cb
 	n, ok := mt.lcsBytes(a, b, cutoff, shared)
-	mt.given = false
+	mt.given, mt.ca, mt.cb = false, nil, nil
 	return n, ok
 }
 
-// givenRows makes, at startBuild, a row for each code point of the
+// givenRowsFrom is the pattern's length from which bitLCS makes its rows
+// at once (givenRows), when they are given. Shorter patterns are mostly
+// the few bytes two outputs differ by past their common prefix and
+// suffix (a count, a time: Gemini CLI's .json, 20,638 of its 23,265 LCSs
+// over bytes, one byte long on average, where both outputs have some 23
+// code points): a row for each of the outputs' code points cost more
+// than the rows of the few code points met.
+const givenRowsFrom = 16
+
+// givenRows makes, at startRows, a row for each code point of the
 // pattern's text (pa) that the other text has too (pb), in the order of
 // the code points, its words cleared; the pattern's code points that the
 // other text lacks set their bits in one row more, which no column reads
-// (their ascii stays 0, as a code point's with no row): none of their
-// bits can match.
+// (their ascii is 0, as a code point's with no row): none of their bits
+// can match. It sets the entries of all of pa's code points (startRows
+// clears only the others that were set).
 func (mt *lcsMatcher) givenRows() {
 	both := [2]uint64{mt.pa[0] & mt.pb[0], mt.pa[1] & mt.pb[1]}
 	lone := [2]uint64{mt.pa[0] &^ mt.pb[0], mt.pa[1] &^ mt.pb[1]}
@@ -54,10 +67,12 @@ func (mt *lcsMatcher) givenRows() {
 	}
 	for half, set := range lone {
 		for ; set != 0; set &= set - 1 {
-			mt.rowBase[64*half+bits.TrailingZeros64(set)] = k*words + 1
+			c := 64*half + bits.TrailingZeros64(set)
+			mt.ascii[c], mt.rowBase[c] = 0, k*words+1
 		}
 	}
 	mt.rows = rows
+	mt.set = mt.pa
 }
 
 // buildBytes is buildTo over bytes (lcsBytes's ASCII texts, most of
@@ -95,4 +110,27 @@ func buildBytes(mt *lcsMatcher, a []byte, to int) {
 		}
 	}
 	mt.built = max(mt.built, to)
+}
+
+// buildBytesMet is buildBytes where a code point's row is made as it is
+// first met (symbolRow): a byte at a time, its bit from its position, so
+// that a stop costs no more than the call, where the run of a word's
+// bytes was sliced anew at each.
+func buildBytesMet(mt *lcsMatcher, a []byte) {
+	for i := mt.built; i < len(a); i++ {
+		peq := mt.peq
+		for ; i < len(a); i++ {
+			base := mt.rowBase[a[i]]
+			if base == 0 {
+				break
+			}
+			peq[base-1+i>>6] |= 1 << (uint(i) & 63)
+		}
+		if i == len(a) {
+			break
+		}
+		k := mt.symbolRow(rune(a[i]))
+		mt.peq[int(k-1)*mt.words+i>>6] |= 1 << (uint(i) & 63)
+	}
+	mt.built = max(mt.built, len(a))
 }
