@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"bytes"
 	"reflect"
 	"strings"
 	"testing"
@@ -103,6 +104,13 @@ func checkClaudeCodeRun(t *testing.T, recs []string) (passed int) {
 	for _, rec := range recs {
 		raw := []byte(rec)
 		before := string(c.run.bytes)
+		// Hinted at its last uuid string, as the reader's next
+		// record's where Claude Code writes it.
+		if at := bytes.LastIndex(raw, []byte(`"uuid":"`)); at >= 0 {
+			hintUUID(c, raw, at+7)
+		} else {
+			hintUUID(c, raw, -1)
+		}
 		var got claudeCodeTop
 		fast := c.readTop(raw, &got)
 		if before != "" && strings.Contains(rec, before) && string(c.run.bytes) == before {

@@ -35,7 +35,9 @@ const claudeCodeValidDepth = 8
 // record it does not read as agentRecordIx and the noted members' loop
 // would (invalid JSON, NaN or Infinity, an escaped key, white space
 // around the record, a record of claudeCodeTopMax bytes or more): the
-// caller reads it whole.
+// caller reads it whole. c.hintAt is prefetchUUID(b)'s (recordRaw calls
+// it first), or where no value of b starts (-1, or a zero reader's 0):
+// the uuid string there is taken as the hex digits prefetchUUID parsed.
 func (c *claudeCodeReader) readTop(b []byte, t *claudeCodeTop) (ok bool) {
 	n := len(b)
 	if n < 2 || n >= claudeCodeTopMax || b[0] != '{' || b[n-1] != '}' {
@@ -121,6 +123,17 @@ member: // the key ends at b[end-1], its value starts at b[j]
 					c.runNext.n++
 				} else {
 					from = -1 // too many to keep
+				}
+			}
+			if j == c.hintAt {
+				// The uuid prefetchUUID parsed (the hint stands after
+				// `"uuid":"`, so key is "uuid"): 36 hex digits and
+				// dashes, a string's body with no escape, read as
+				// member reads it once its closing quote is found next.
+				if k := j + 37; k < n && byteAt(b, k) == '"' {
+					t.uuid, t.uuidVal = bytesString(b[j+1:k]), b[j:k+1]
+					key, i = "", k+1
+					goto after
 				}
 			}
 			if j < n && b[j] == '{' && string(key) == "message" {
