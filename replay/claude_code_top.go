@@ -60,6 +60,14 @@ func (c *claudeCodeReader) readTop(b []byte, t *claudeCodeTop) (ok bool) {
 		from = runFirst
 	)
 	c.topIndexed = false
+	if p := &c.parent; p.set && n > 52 && word(b, 0) == parentHead0 && word(b, 7) == parentHead1 &&
+		word(b, 15) == p.w[0] && word(b, 23) == p.w[1] && word(b, 31) == p.w[2] && word(b, 39) == p.w[3] &&
+		word(b, 43) == p.w[4] && byteAt(b, 51) == '"' {
+		// A record whose parentUuid is the last uuid taken as hinted
+		// (claudeCodeParent): its first member is valid, and not read.
+		i = 52
+		goto after
+	}
 	if i = skipSpace(b, 1); i < n && b[i] == '}' {
 		c.ix.reset(b)
 		return i+1 == n // {}
@@ -132,6 +140,7 @@ member: // the key ends at b[end-1], its value starts at b[j]
 				// member reads it once its closing quote is found next.
 				if k := j + 37; k < n && byteAt(b, k) == '"' {
 					t.uuid, t.uuidVal = bytesString(b[j+1:k]), b[j:k+1]
+					c.parent.keep(b[j+1 : k])
 					key, i = "", k+1
 					goto after
 				}
