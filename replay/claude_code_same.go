@@ -125,3 +125,12 @@ const (
 	parentHead1 = uint64('t') | uint64('U')<<8 | uint64('u')<<16 | uint64('i')<<24 |
 		uint64('d')<<32 | uint64('"')<<40 | uint64(':')<<48 | uint64('"')<<56
 )
+
+// timestampHead0 and timestampHead1 are the words at a member's bytes
+// 0-7 and 6-13 when it is ,"timestamp":" (the string's quote).
+const (
+	timestampHead0 = uint64(',') | uint64('"')<<8 | uint64('t')<<16 | uint64('i')<<24 |
+		uint64('m')<<32 | uint64('e')<<40 | uint64('s')<<48 | uint64('t')<<56
+	timestampHead1 = uint64('s') | uint64('t')<<8 | uint64('a')<<16 | uint64('m')<<24 |
+		uint64('p')<<32 | uint64('"')<<40 | uint64(':')<<48 | uint64('"')<<56
+)

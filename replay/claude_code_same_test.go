@@ -174,10 +174,15 @@ func checkClaudeCodeRun(t *testing.T, recs []string) (passed int) {
 
 // TestClaudeCodeParentHead: the words readTop compares a record's first
 // bytes with are {"parentUuid":" (without which no record is passed by
-// claudeCodeParent, and no test fails).
+// claudeCodeParent, and no test fails), and those it compares the
+// member after a hinted uuid with ,"timestamp":".
 func TestClaudeCodeParentHead(t *testing.T) {
 	head := []byte(`{"parentUuid":"`)
 	if word(head, 0) != parentHead0 || word(head, 7) != parentHead1 {
 		t.Errorf("parentHead0, parentHead1 = %#x, %#x; want %#x, %#x", parentHead0, parentHead1, word(head, 0), word(head, 7))
+	}
+	ts := []byte(`,"timestamp":"`)
+	if word(ts, 0) != timestampHead0 || word(ts, 6) != timestampHead1 {
+		t.Errorf("timestampHead0, timestampHead1 = %#x, %#x; want %#x, %#x", timestampHead0, timestampHead1, word(ts, 0), word(ts, 6))
 	}
 }

@@ -142,6 +142,14 @@ member: // the key ends at b[end-1], its value starts at b[j]
 					t.uuid, t.uuidVal = bytesString(b[j+1:k]), b[j:k+1]
 					c.parent.keep(b[j+1 : k])
 					key, i = "", k+1
+					if i+40 == n && from == -1 && word(b, i) == timestampHead0 && word(b, i+6) == timestampHead1 &&
+						stopMask(word(b, i+14))|stopMask(word(b, i+22))|stopMask(word(b, i+30)) == 0 && byteAt(b, i+38) == '"' {
+						// The record ends with a timestamp of 24 bytes,
+						// as Claude Code writes it after the uuid: a
+						// string with no stop before its closing quote,
+						// the record's '}' after it.
+						i = n - 1
+					}
 					goto after
 				}
 			}
