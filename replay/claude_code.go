@@ -66,6 +66,9 @@ type claudeCodeReader struct {
 	// (claude_code_same.go).
 	run     claudeCodeRun
 	runNext claudeCodeRun
+	// parent is the last uuid taken as hinted, the next record's
+	// parentUuid compared with it (claude_code_same.go).
+	parent claudeCodeParent
 	// topIndexed says readTop indexed the record's message into ix, held
 	// here, not in a register through readTop's walk.
 	topIndexed bool

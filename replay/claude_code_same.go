@@ -97,3 +97,40 @@ func (r *claudeCodeRun) replay(t *claudeCodeTop, b []byte, i int) {
 func isRunEnd(key []byte) bool {
 	return string(key) == "type" || string(key) == "uuid" || string(key) == "message"
 }
+
+// claudeCodeParent is the text of the last uuid readTop took as
+// prefetchUUID parsed it (36 hex digits and dashes), as five words, the
+// last overlapping the fourth: the next record's parentUuid, as Claude
+// Code chains a session's records, each the child of the one before. A
+// record that opens with {"parentUuid": and those bytes in a string
+// (two words and five compared) has a valid first member, not read
+// (parentUuid is not read), where its key and value were walked.
+type claudeCodeParent struct {
+	w   [5]uint64 // bytes 0-7, 8-15, 16-23, 24-31 and 28-35
+	set bool
+}
+
+// keep keeps u, a uuid's 36 bytes as prefetchUUID parsed them.
+func (p *claudeCodeParent) keep(u []byte) {
+	_ = u[35]
+	p.w = [5]uint64{word(u, 0), word(u, 8), word(u, 16), word(u, 24), word(u, 28)}
+	p.set = true
+}
+
+// parentHead0 and parentHead1 are the words at a record's bytes 0-7
+// and 7-14 when it opens with {"parentUuid":" (the string's quote).
+const (
+	parentHead0 = uint64('{') | uint64('"')<<8 | uint64('p')<<16 | uint64('a')<<24 |
+		uint64('r')<<32 | uint64('e')<<40 | uint64('n')<<48 | uint64('t')<<56
+	parentHead1 = uint64('t') | uint64('U')<<8 | uint64('u')<<16 | uint64('i')<<24 |
+		uint64('d')<<32 | uint64('"')<<40 | uint64(':')<<48 | uint64('"')<<56
+)
+
+// timestampHead0 and timestampHead1 are the words at a member's bytes
+// 0-7 and 6-13 when it is ,"timestamp":" (the string's quote).
+const (
+	timestampHead0 = uint64(',') | uint64('"')<<8 | uint64('t')<<16 | uint64('i')<<24 |
+		uint64('m')<<32 | uint64('e')<<40 | uint64('s')<<48 | uint64('t')<<56
+	timestampHead1 = uint64('s') | uint64('t')<<8 | uint64('a')<<16 | uint64('m')<<24 |
+		uint64('p')<<32 | uint64('"')<<40 | uint64(':')<<48 | uint64('"')<<56
+)

@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"bytes"
 	"reflect"
 	"strings"
 	"testing"
@@ -54,6 +55,35 @@ var claudeCodeRunCases = [][]string{
 		`{"p":3,"isSidechain":"yes","isMeta":false,"isCompactSummary":null,"cwd":"/x","type":"user","message":{"content":"a"}}`,
 		`{"p":4,"isSidechain":"yes","isMeta":false,"isCompactSummary":null,"cwd":"/x","type":"user","message":{"content":"a"}}`,
 	},
+	// Records chained by parentUuid (claudeCodeParent), the last uuid
+	// read, then written with a byte more, an escape after it, a byte
+	// changed in each of its words (a quote in each, which is not
+	// valid), another key of its length, white space, a record that
+	// ends after it and one cut there.
+	{
+		`{"parentUuid":null,"type":"user","message":{"content":"a"},"uuid":"c0000000-0000-4000-8000-000000000001"}`,
+		`{"parentUuid":"c0000000-0000-4000-8000-000000000001","type":"user","message":{"content":"a"},"uuid":"c0000000-0000-4000-8000-000000000002"}`,
+		`{"parentUuid":"c0000000-0000-4000-8000-000000000002x","type":"user","message":{"content":"a"},"uuid":"c0000000-0000-4000-8000-000000000002"}`,
+		`{"parentUuid":"c0000000-0000-4000-8000-000000000002\n","type":"user","message":{"content":"a"},"uuid":"c0000000-0000-4000-8000-000000000002"}`,
+		`{"parentUuid":"d0000000-0000-4000-8000-000000000002","type":"user","message":{"content":"a"},"uuid":"c0000000-0000-4000-8000-000000000002"}`,
+		`{"parentUuid":"c00"0000-0000-4000-8000-000000000002","type":"user","message":{"content":"a"},"uuid":"c0000000-0000-4000-8000-000000000002"}`,
+		`{"parentUuid":"c0000000-00"0-4000-8000-000000000002","type":"user","message":{"content":"a"},"uuid":"c0000000-0000-4000-8000-000000000002"}`,
+		`{"parentUuid":"c0000000-0000-4000-"000-000000000002","type":"user","message":{"content":"a"},"uuid":"c0000000-0000-4000-8000-000000000002"}`,
+		`{"parentUuid":"c0000000-0000-4000-8000-000"00000002","type":"user","message":{"content":"a"},"uuid":"c0000000-0000-4000-8000-000000000002"}`,
+		`{"parentUuid":"c0000000-0000-4000-8000-0000000000"2","type":"user","message":{"content":"a"},"uuid":"c0000000-0000-4000-8000-000000000002"}`,
+		`{"parentUuid":"c0000000-1000-4000-8000-000000000002","type":"user","message":{"content":"a"},"uuid":"c0000000-0000-4000-8000-000000000002"}`,
+		`{"parentUuid":"c0000000-0000-4000-9000-000000000002","type":"user","message":{"content":"a"},"uuid":"c0000000-0000-4000-8000-000000000002"}`,
+		`{"parentUuid":"c0000000-0000-4000-8000-100000000002","type":"user","message":{"content":"a"},"uuid":"c0000000-0000-4000-8000-000000000002"}`,
+		`{"parentUuid":"c0000000-0000-4000-8000-000000000003","type":"user","message":{"content":"a"},"uuid":"c0000000-0000-4000-8000-000000000002"}`,
+		`{"parentUuix":"c0000000-0000-4000-8000-000000000002","type":"user","message":{"content":"a"},"uuid":"c0000000-0000-4000-8000-000000000002"}`,
+		`{"parentUuid": "c0000000-0000-4000-8000-000000000002","type":"user","message":{"content":"a"},"uuid":"c0000000-0000-4000-8000-000000000002"}`,
+		`{"parentUuid":"c0000000-0000-4000-8000-000000000002" ,"type":"user","message":{"content":"a"},"uuid":"c0000000-0000-4000-8000-000000000002"}`,
+		`{"parentUuid":"c0000000-0000-4000-8000-000000000002"}`,
+		`{"parentUuid":"c0000000-0000-4000-8000-000000000002",}`,
+		`{"parentUuid":"c0000000-0000-4000-8000-000000000002"`,
+		`{"parentUuid":"c0000000-0000-4000-8000-000000000002","isSidechain":false,"userType":"external","cwd":"/home/dev/calc","type":"user","message":{"content":"a"},"uuid":"c0000000-0000-4000-8000-000000000003"}`,
+		`{"parentUuid":"c0000000-0000-4000-8000-000000000003","isSidechain":false,"userType":"external","cwd":"/home/dev/calc","type":"user","message":{"content":"a"},"uuid":"c0000000-0000-4000-8000-000000000004"}`,
+	},
 	// More members read than a run keeps; a run too short to keep.
 	{
 		`{"p":1,"isMeta":true,"isMeta":false,"isSidechain":true,"isMeta":true,"isCompactSummary":true,"type":"user","message":{"content":"a"}}`,
@@ -103,6 +133,13 @@ func checkClaudeCodeRun(t *testing.T, recs []string) (passed int) {
 	for _, rec := range recs {
 		raw := []byte(rec)
 		before := string(c.run.bytes)
+		// Hinted at its last uuid string, as the reader's next
+		// record's where Claude Code writes it.
+		if at := bytes.LastIndex(raw, []byte(`"uuid":"`)); at >= 0 {
+			hintUUID(c, raw, at+7)
+		} else {
+			hintUUID(c, raw, -1)
+		}
 		var got claudeCodeTop
 		fast := c.readTop(raw, &got)
 		if before != "" && strings.Contains(rec, before) && string(c.run.bytes) == before {
@@ -133,4 +170,19 @@ func checkClaudeCodeRun(t *testing.T, recs []string) (passed int) {
 		}
 	}
 	return passed
+}
+
+// TestClaudeCodeParentHead: the words readTop compares a record's first
+// bytes with are {"parentUuid":" (without which no record is passed by
+// claudeCodeParent, and no test fails), and those it compares the
+// member after a hinted uuid with ,"timestamp":".
+func TestClaudeCodeParentHead(t *testing.T) {
+	head := []byte(`{"parentUuid":"`)
+	if word(head, 0) != parentHead0 || word(head, 7) != parentHead1 {
+		t.Errorf("parentHead0, parentHead1 = %#x, %#x; want %#x, %#x", parentHead0, parentHead1, word(head, 0), word(head, 7))
+	}
+	ts := []byte(`,"timestamp":"`)
+	if word(ts, 0) != timestampHead0 || word(ts, 6) != timestampHead1 {
+		t.Errorf("timestampHead0, timestampHead1 = %#x, %#x; want %#x, %#x", timestampHead0, timestampHead1, word(ts, 0), word(ts, 6))
+	}
 }

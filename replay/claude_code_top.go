@@ -35,7 +35,9 @@ const claudeCodeValidDepth = 8
 // record it does not read as agentRecordIx and the noted members' loop
 // would (invalid JSON, NaN or Infinity, an escaped key, white space
 // around the record, a record of claudeCodeTopMax bytes or more): the
-// caller reads it whole.
+// caller reads it whole. c.hintAt is prefetchUUID(b)'s (recordRaw calls
+// it first), or where no value of b starts (-1, or a zero reader's 0):
+// the uuid string there is taken as the hex digits prefetchUUID parsed.
 func (c *claudeCodeReader) readTop(b []byte, t *claudeCodeTop) (ok bool) {
 	n := len(b)
 	if n < 2 || n >= claudeCodeTopMax || b[0] != '{' || b[n-1] != '}' {
@@ -58,6 +60,14 @@ func (c *claudeCodeReader) readTop(b []byte, t *claudeCodeTop) (ok bool) {
 		from = runFirst
 	)
 	c.topIndexed = false
+	if p := &c.parent; p.set && n > 52 && word(b, 0) == parentHead0 && word(b, 7) == parentHead1 &&
+		word(b, 15) == p.w[0] && word(b, 23) == p.w[1] && word(b, 31) == p.w[2] && word(b, 39) == p.w[3] &&
+		word(b, 43) == p.w[4] && byteAt(b, 51) == '"' {
+		// A record whose parentUuid is the last uuid taken as hinted
+		// (claudeCodeParent): its first member is valid, and not read.
+		i = 52
+		goto after
+	}
 	if i = skipSpace(b, 1); i < n && b[i] == '}' {
 		c.ix.reset(b)
 		return i+1 == n // {}
@@ -121,6 +131,26 @@ member: // the key ends at b[end-1], its value starts at b[j]
 					c.runNext.n++
 				} else {
 					from = -1 // too many to keep
+				}
+			}
+			if j == c.hintAt {
+				// The uuid prefetchUUID parsed (the hint stands after
+				// `"uuid":"`, so key is "uuid"): 36 hex digits and
+				// dashes, a string's body with no escape, read as
+				// member reads it once its closing quote is found next.
+				if k := j + 37; k < n && byteAt(b, k) == '"' {
+					t.uuid, t.uuidVal = bytesString(b[j+1:k]), b[j:k+1]
+					c.parent.keep(b[j+1 : k])
+					key, i = "", k+1
+					if i+40 == n && from == -1 && word(b, i) == timestampHead0 && word(b, i+6) == timestampHead1 &&
+						stopMask(word(b, i+14))|stopMask(word(b, i+22))|stopMask(word(b, i+30)) == 0 && byteAt(b, i+38) == '"' {
+						// The record ends with a timestamp of 24 bytes,
+						// as Claude Code writes it after the uuid: a
+						// string with no stop before its closing quote,
+						// the record's '}' after it.
+						i = n - 1
+					}
+					goto after
 				}
 			}
 			if j < n && b[j] == '{' && string(key) == "message" {

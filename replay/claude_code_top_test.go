@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"bytes"
 	"reflect"
 	"strings"
 	"testing"
@@ -19,6 +20,36 @@ var claudeCodeTopCases = []struct {
 	{`{"type":"file-history-snapshot","messageId":"c1","snapshot":{"messageId":"c1","trackedFileBackups":{},"timestamp":"2026-11-20T10:00:03.000Z"},"isSnapshotUpdate":false}`, true},
 	{`{"type":"user","isCompactSummary":true,"isMeta":null,"message":{"content":[{"type":"text","text":"Summary"}]},"uuid":"u4"}`, true},
 	{`{"type":"user","isSidechain":true,"message":{"content":"x"},"uuid":"3F2B6C1E-9A4D-4E8B-B1C2-0D9E8F7A6B5C"}`, true},
+	// A uuid string hinted (checkClaudeCodeTop hints each): 36 bytes
+	// prefetchUUID parses, then more, an escape, a quote; nested in a
+	// value walked and in the message; repeated.
+	{`{"type":"user","message":{"content":"x"},"uuid":"c0000000-0000-4000-8000-000000000001x","timestamp":"t"}`, true},
+	{`{"type":"user","message":{"content":"x"},"uuid":"c0000000-0000-4000-8000-000000000001\n"}`, true},
+	{`{"type":"user","message":{"content":"x"},"uuid":"c0000000-0000-4000-8000-000000000001","uuid":"c0000000-0000-4000-8000-000000000002"}`, true},
+	{`{"type":"user","toolUseResult":{"uuid":"c0000000-0000-4000-8000-000000000001"},"message":{"content":"x","uuid":"c0000000-0000-4000-8000-000000000002"},"uuid":"c0000000-0000-4000-8000-000000000003"}`, true},
+	{`{"uuid":"c0000000-0000-4000-8000-000000000001"}`, true},
+	{`{"type":"user","message":{"content":"x"},"uuid":"c0000000-0000-4000-8000-000000000001","timestamp":"2026-11-20T10:00:03.000Z"}`, true},
+	{`{"type":"user","uuid":"c0000000-0000-4000-8000-000000000001","timestamp":"2026-11-20T10:00:03.000Z"}`, true},
+	{`{"uuid":"c0000000-0000-4000-8000-000000000001","timestamp":"2026-11-20T10:00:03.000Z"}`, true},
+	{`{"type":"user","message":{"content":"x"},"uuid":"c0000000-0000-4000-8000-000000000001","timestamq":"2026-11-20T10:00:03.000Z"}`, true},
+	{`{"type":"user","message":{"content":"x"},"uuid":"c0000000-0000-4000-8000-000000000001","timestamp":"2026-11-20T10:00:03.000"}`, true},
+	{`{"type":"user","message":{"content":"x"},"uuid":"c0000000-0000-4000-8000-000000000001","timestamp":"2026-11-20T10:00:03.000ZZ"}`, true},
+	{`{"type":"user","message":{"content":"x"},"uuid":"c0000000-0000-4000-8000-000000000001","timestamp":"2026-11-20T10:00:03.000" }`, true},
+	{`{"type":"user","message":{"content":"x"},"uuid":"c0000000-0000-4000-8000-000000000001","timestamp":"2026-11-20T10:00:03.000Zx}`, false},
+	{`{"type":"user","message":{"content":"x"},"uuid":"c0000000-0000-4000-8000-000000000001","timestamp":""026-11-20T10:00:03.000Z"}`, false},
+	{`{"type":"user","message":{"content":"x"},"uuid":"c0000000-0000-4000-8000-000000000001","timestamp":"\026-11-20T10:00:03.000Z"}`, false},
+	{"{\"type\":\"user\",\"message\":{\"content\":\"x\"},\"uuid\":\"c0000000-0000-4000-8000-000000000001\",\"timestamp\":\"\x01026-11-20T10:00:03.000Z\"}", false},
+	{`{"type":"user","message":{"content":"x"},"uuid":"c0000000-0000-4000-8000-000000000001","timestamp":"2026-11-2"T10:00:03.000Z"}`, false},
+	{`{"type":"user","message":{"content":"x"},"uuid":"c0000000-0000-4000-8000-000000000001","timestamp":"2026-11-2\T10:00:03.000Z"}`, false},
+	{"{\"type\":\"user\",\"message\":{\"content\":\"x\"},\"uuid\":\"c0000000-0000-4000-8000-000000000001\",\"timestamp\":\"2026-11-2\x01T10:00:03.000Z\"}", false},
+	{`{"type":"user","message":{"content":"x"},"uuid":"c0000000-0000-4000-8000-000000000001","timestamp":"2026-11-20T10:00:"3.000Z"}`, false},
+	{`{"type":"user","message":{"content":"x"},"uuid":"c0000000-0000-4000-8000-000000000001","timestamp":"2026-11-20T10:00:\3.000Z"}`, false},
+	{"{\"type\":\"user\",\"message\":{\"content\":\"x\"},\"uuid\":\"c0000000-0000-4000-8000-000000000001\",\"timestamp\":\"2026-11-20T10:00:\x013.000Z\"}", false},
+	{`{"type":"user","message":{"content":"x"},"uuid":"c0000000-0000-4000-8000-000000000001","timestamp":"2026-11-20T10:00:03.000""}`, false},
+	{`{"type":"user","message":{"content":"x"},"uuid":"c0000000-0000-4000-8000-000000000001","timestamp":"2026-11-20T10:00:03.000\"}`, false},
+	{"{\"type\":\"user\",\"message\":{\"content\":\"x\"},\"uuid\":\"c0000000-0000-4000-8000-000000000001\",\"timestamp\":\"2026-11-20T10:00:03.000\x01\"}", false},
+	{`{"uuid":"c0000000-0000-4000-8000-000000000001""}`, false},
+	{`{"uuid":"c0000000-0000-4000-8000-000000000001`, false},
 	{`{}`, true},
 	{`{ }`, true},
 	{`{"type":"assistant"}`, true},
@@ -117,7 +148,48 @@ func FuzzClaudeCodeTop(f *testing.F) {
 func checkClaudeCodeTop(t *testing.T, rec string) (fast bool) {
 	t.Helper()
 	raw := []byte(rec)
+	// Read with no uuid hint, then hinted at each "uuid" string, as
+	// prefetchUUID hints it where the last record's uuid stood.
+	fast = checkClaudeCodeTopHinted(t, raw, -1)
+	for at := 0; ; at++ {
+		k := bytes.Index(raw[at:], []byte(`"uuid":"`))
+		if k < 0 {
+			break
+		}
+		at += k
+		if hinted := checkClaudeCodeTopHinted(t, raw, at+7); hinted != fast {
+			t.Fatalf("%q: read %v hinted at %d, %v with no hint", rec, hinted, at+7, fast)
+		}
+	}
+	session := `{"type":"assistant","message":{"content":[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"ls"}}]},"uuid":"3f2b6c1e-9a4d-4e8b-b1c2-0d9e8f7a6b5c"}` + "\n" +
+		rec + "\n" + rec + "\n" +
+		`{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"t1","content":"a.go"}]},"uuid":"4f2b6c1e-9a4d-4e8b-b1c2-0d9e8f7a6b5c"}`
+	// The deep records are left out: encoding/json nests deeper than
+	// validValue, for either path.
+	if !strings.Contains(rec, "\n") && len(rec) < 4096 {
+		compareReaders(t, []byte(session), &claudeCodeReaderOld{}, newClaudeCodeReader())
+	}
+	return fast
+}
+
+// hintUUID hints raw's uuid string at (its opening quote; -1: none) as
+// recordRaw does before readTop: prefetchUUID, the last record's uuid
+// having stood there, counted from the end.
+func hintUUID(c *claudeCodeReader, raw []byte, at int) {
+	c.uuidFromEnd = 0
+	if at >= 0 {
+		c.uuidFromEnd = len(raw) - at
+	}
+	c.prefetchUUID(raw)
+}
+
+// checkClaudeCodeTopHinted is checkClaudeCodeTop's reading of raw, the
+// uuid string at hint hinted (hintUUID).
+func checkClaudeCodeTopHinted(t *testing.T, raw []byte, hint int) (fast bool) {
+	t.Helper()
+	rec := string(raw)
 	c := &claudeCodeReader{}
+	hintUUID(c, raw, hint)
 	var got claudeCodeTop
 	if fast = c.readTop(raw, &got); fast {
 		ref := &claudeCodeReader{}
@@ -150,14 +222,6 @@ func checkClaudeCodeTop(t *testing.T, rec string) (fast bool) {
 				t.Fatalf("%q: the message's blocks %+v, want %+v", rec, gb, wb)
 			}
 		}
-	}
-	session := `{"type":"assistant","message":{"content":[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"ls"}}]},"uuid":"3f2b6c1e-9a4d-4e8b-b1c2-0d9e8f7a6b5c"}` + "\n" +
-		rec + "\n" + rec + "\n" +
-		`{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"t1","content":"a.go"}]},"uuid":"4f2b6c1e-9a4d-4e8b-b1c2-0d9e8f7a6b5c"}`
-	// The deep records are left out: encoding/json nests deeper than
-	// validValue, for either path.
-	if !strings.Contains(rec, "\n") && len(rec) < 4096 {
-		compareReaders(t, []byte(session), &claudeCodeReaderOld{}, newClaudeCodeReader())
 	}
 	return fast
 }
