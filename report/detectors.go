@@ -393,8 +393,14 @@ func recordedWords(ep *replay.Episode) string {
 			n[s.Kind]++
 		}
 	}
+	return recordedText(ep, steps, n[:replay.StepCondensation+1])
+}
+
+// recordedText words a steps log's steps not filled in, steps of them,
+// n[k] of kind k, and its final score if it has one.
+func recordedText(ep *replay.Episode, steps int, n []int) string {
 	var parts []string
-	for k, c := range n[:replay.StepCondensation+1] {
+	for k, c := range n {
 		if c > 0 {
 			parts = append(parts, plural(c, replay.StepKind(k).String()))
 		}

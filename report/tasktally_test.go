@@ -1,9 +1,7 @@
 package report
 
 import (
-	"fmt"
 	"math/rand/v2"
-	"strings"
 	"testing"
 
 	"github.com/loopbreak/loopbreak/replay"
@@ -67,17 +65,7 @@ func recordedWordsRef(ep *replay.Episode) string {
 		steps++
 		n[s.Kind]++
 	}
-	var parts []string
-	for k, c := range n {
-		if c > 0 {
-			parts = append(parts, plural(c, replay.StepKind(k).String()))
-		}
-	}
-	s := fmt.Sprintf("%s (%s)", plural(steps, "step"), strings.Join(parts, ", "))
-	if ep.HasScore {
-		s += ", final score " + Num(ep.FinalScore())
-	}
-	return s
+	return recordedText(ep, steps, n[:])
 }
 
 // TestRecordedWordsAsRef holds recordedWords' count to the plain one over
