@@ -156,7 +156,6 @@ type OpenHands struct {
 	errRun         int // trailing observations that are ErrorObservations
 	actPushed      int // actions pushed since the history began
 	ipyAt          int // actPushed when the last IPythonRunCellAction was pushed, 0 for none
-	keep           int // the actions' and observations' rings' size: the longest window
 
 	// The monologue and context window checks' answers, found when a
 	// message or a condensation is pushed: they depend on nothing else
@@ -215,7 +214,6 @@ func NewOpenHands(c OpenHandsConfig) (*OpenHands, error) {
 	keep := max(c.RepeatActionObservationCount, c.RepeatActionErrorCount, c.AlternatingPairSteps)
 	return &OpenHands{
 		cfg:      c,
-		keep:     keep,
 		actions:  newRing[*OpenHandsEvent](keep),
 		obs:      newRing[*OpenHandsEvent](keep),
 		messages: newRing[ohMessage](c.MonologueCount),
@@ -425,51 +423,19 @@ func (d *OpenHands) ipythonInWindow(n int) bool { return d.ipyAt > d.actPushed-n
 // "each equals the latest" is a run of equal events as long as the
 // window, and "each equals the one two further back" a run of such
 // events two shorter; the run lengths are kept as events are pushed.
-// Without an IPython cell among the rings' actions, checkRuns answers.
+// A run implies its window's length (n trailing events equal are n
+// events pushed, and the rings keep the longest window; an alternating
+// run of n-2 is n events; the parameters' minimums keep n-2 >= 2), so
+// the window-length tests is_stuck makes are the runs' own, and a step
+// that holds no run answers from a few compares.
 // isStuckPlain, in the tests, is is_stuck's tests over the windows, which
 // TestOpenHandsCheckRuns and FuzzOpenHandsAddEvent hold check to.
 func (d *OpenHands) check() string {
-	if d.ipyAt == 0 || !d.ipythonInWindow(d.keep) { // no IPython cell in the rings
-		return d.checkRuns()
-	}
-	c := d.cfg
-	if n := c.RepeatActionObservationCount; len(d.actions.buf) >= n && len(d.obs.buf) >= n &&
-		d.actionsEq(n) && d.obsRun >= n {
-		return RuleRepeatActionObservation
-	}
-	if n := c.RepeatActionErrorCount; len(d.actions.buf) >= n && len(d.obs.buf) >= n && d.actionsEq(n) {
-		if d.errRun >= n {
-			return RuleRepeatActionError
-		}
-		if obs := d.obs.last(n); allClass(obs, OHIPythonObs) && ipythonSyntaxLoop(lastN(&d.lastO, &d.obs, n)) {
-			return RuleRepeatActionError
-		}
-	}
-	if d.mono {
-		return RuleMonologue
-	}
-	if n := c.AlternatingPairSteps; d.events >= n && len(d.actions.buf) >= n && len(d.obs.buf) >= n &&
-		d.obsAlt >= n-2 && d.actionsAlternate(n) {
-		return RuleAlternatingPair
-	}
-	if d.cwe {
-		return RuleContextWindowError
-	}
-	return ""
-}
-
-// checkRuns is check when no IPythonRunCellAction is among the last keep
-// actions (every window): the actions' equality tests are their run
-// lengths, and a run implies its window's length (n trailing events equal
-// are n events pushed, the ring keeps keep >= n; an alternating run of
-// n-2 is n events), so most steps, which hold no run, answer from a few
-// compares.
-func (d *OpenHands) checkRuns() string {
 	c := &d.cfg
-	if n := c.RepeatActionObservationCount; d.actRun >= n && d.obsRun >= n {
+	if n := c.RepeatActionObservationCount; d.obsRun >= n && d.actionsEq(n) {
 		return RuleRepeatActionObservation
 	}
-	if n := c.RepeatActionErrorCount; d.actRun >= n {
+	if n := c.RepeatActionErrorCount; d.actionsEq(n) {
 		if d.errRun >= n {
 			return RuleRepeatActionError
 		}
@@ -480,7 +446,7 @@ func (d *OpenHands) checkRuns() string {
 	if d.mono {
 		return RuleMonologue
 	}
-	if n := c.AlternatingPairSteps; d.actAlt >= n-2 && d.obsAlt >= n-2 {
+	if n := c.AlternatingPairSteps; d.obsAlt >= n-2 && d.actionsAlternate(n) {
 		return RuleAlternatingPair
 	}
 	if d.cwe {
@@ -489,18 +455,23 @@ func (d *OpenHands) checkRuns() string {
 	return ""
 }
 
-// actionsEq is allEq over the last n actions.
+// actionsEq is allEq over the last n actions, false when fewer were
+// pushed: without an IPython cell among them, their run length.
 func (d *OpenHands) actionsEq(n int) bool {
 	if d.ipythonInWindow(n) {
-		return allEq(d.actions.last(n))
+		a := d.actions.last(n)
+		return a != nil && allEq(a)
 	}
 	return d.actRun >= n
 }
 
-// actionsAlternate is alternating over the last n actions.
+// actionsAlternate is alternating over the last n actions, false when
+// fewer were pushed: without an IPython cell among them, their
+// alternating run's length.
 func (d *OpenHands) actionsAlternate(n int) bool {
 	if d.ipythonInWindow(n) {
-		return alternating(d.actions.last(n))
+		a := d.actions.last(n)
+		return a != nil && alternating(a)
 	}
 	return d.actAlt >= n-2
 }
