@@ -25,8 +25,9 @@ func (s *countStepper) Step(*replay.Turn, *rules.Env) {
 }
 
 // A replay looks at its context every few hundred turns: cancelled at a
-// turn, RunContext and RunSharedContext stop within ctxTurns turns and
-// return the cause (SIGINT once waited for the whole episode).
+// turn, RunContext, RunSharedContext and a ReadReplay stop within
+// ctxTurns turns and return the cause (SIGINT once waited for the whole
+// episode).
 func TestRunContextStops(t *testing.T) {
 	ep := &replay.Episode{Turns: make([]replay.Turn, 1_000_000)}
 	for i := range ep.Turns {
@@ -52,8 +53,26 @@ func TestRunContextStops(t *testing.T) {
 			t.Errorf("shared %v: %d turns stepped after a cancel at turn %d, want at most 256 more", shared, st.n, stop)
 		}
 	}
+	// A ReadReplay, stepped turn by turn as a reader steps it, stops so
+	// too, and Finish returns the cause.
+	ctx, cancel := context.WithCancelCause(context.Background())
+	st := &countStepper{stop: stop, cancel: cancel}
+	set := []*rules.Rule{{Name: "count", Enabled: func(*rules.Config) bool { return true },
+		Applies: func(*replay.Episode, *rules.Config) bool { return true },
+		New:     func(*rules.Config, *replay.Episode) rules.Stepper { return st }}}
+	cfg := rules.Default()
+	rr := rules.NewReadReplay(ctx, ep, cfg, set)
+	for i := range ep.Turns {
+		rr.Step(ep, i)
+	}
+	if err := rr.Finish(ep, cfg, set, func(*rules.Firing) {}); !errors.Is(err, errStop) {
+		t.Errorf("read replay: error %v, want the cause", err)
+	}
+	if st.n < stop || st.n > stop+256 {
+		t.Errorf("read replay: %d turns stepped after a cancel at turn %d, want at most 256 more", st.n, stop)
+	}
 	// Not cancelled: every turn, no error.
-	st := &countStepper{}
+	st = &countStepper{}
 	r := &rules.Rule{Name: "count", Enabled: func(*rules.Config) bool { return true },
 		Applies: func(*replay.Episode, *rules.Config) bool { return true },
 		New:     func(*rules.Config, *replay.Episode) rules.Stepper { return st }}

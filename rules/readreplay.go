@@ -42,7 +42,36 @@ type ReadReplay struct {
 	unkept   []bool // by stepper: its firings are not kept while !scored
 	scored   bool   // a score was read by a turn stepped
 	unscored int    // the turns stepped before
+
+	// muted holds the steppers not stepped while !scored (skipStep in
+	// their place in env.steppers): unkept, and reporting only (a
+	// reportOnly's step changes no state a later step reads), they
+	// would step for firings add drops. stuck_warnings fires at nearly
+	// every step of a log without a score, each firing a Firing of
+	// ~300 bytes made and copied into add's call to be dropped there.
+	muted []mutedStepper
 }
+
+// A mutedStepper is a stepper a ReadReplay does not step while no score
+// is read, and its index in the Env's steppers.
+type mutedStepper struct {
+	k int
+	s Stepper
+}
+
+// A reportOnly Stepper keeps no state that its steps change (but what it
+// looks up once): a turn it does not step changes none of its later
+// turns' firings, only loses its own. stuck_warnings reads
+// progress_velocity's state, and reports.
+type reportOnly interface {
+	Stepper
+	reportOnly()
+}
+
+// skipStep is what a ReadReplay steps in the place of a muted stepper.
+type skipStep struct{}
+
+func (skipStep) Step(*replay.Turn, *Env) {}
 
 // fromRows lists the rules a ReadReplay may replay again from the turn
 // rows alone: progress_velocity reads each turn's number and score (and
@@ -80,8 +109,23 @@ func NewReadReplay(ctx context.Context, ep *replay.Episode, cfg *Config, set []*
 			}
 		}
 	}
+	for k, s := range r.env.steppers {
+		if _, ok := s.(reportOnly); ok && r.unkept[k] {
+			r.muted = append(r.muted, mutedStepper{k, s})
+			r.env.steppers[k] = skipStep{}
+		}
+	}
 	ep.HasScore = had
 	return r
+}
+
+// unmute puts the muted steppers back in env.steppers: a score was read,
+// and their firings are kept from this turn on (or the replay ends).
+func (r *ReadReplay) unmute(env *Env) {
+	for _, m := range r.muted {
+		env.steppers[m.k] = m.s
+	}
+	r.muted = nil
 }
 
 // Step replays ep.Turns[i] (replay.TurnStepper).
@@ -90,12 +134,19 @@ func (r *ReadReplay) Step(ep *replay.Episode, i int) {
 	if env == nil || r.err != nil || len(env.steppers) == 0 {
 		return
 	}
-	if r.err = stopAt(r.ctx, r.done, i); r.err != nil {
-		return
+	// stopAt's test of the turn, made here: its call, and r.err
+	// written (two words, tested for the write barrier), were some 15
+	// instructions at every turn for a look every ctxTurns turns.
+	if uint(i)%ctxTurns == 0 {
+		if r.err = stopAt(r.ctx, r.done, i); r.err != nil {
+			return
+		}
 	}
 	if !r.scored {
 		if r.scored = ep.HasScore; !r.scored {
 			r.unscored = i + 1
+		} else {
+			r.unmute(env)
 		}
 	}
 	t := &ep.Turns[i]
@@ -135,6 +186,7 @@ func (r *ReadReplay) Finish(ep *replay.Episode, cfg *Config, set []*Rule, report
 		panic(fmt.Sprintf("%s: replayed while read under another configuration", ep.Source))
 	}
 	r.env = nil
+	r.unmute(env) // released as they were made
 	defer putEnv(env)
 	defer release(env.steppers)
 	if r.err != nil {

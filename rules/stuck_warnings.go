@@ -60,6 +60,11 @@ type stuckWarnings struct {
 // freeStuckWarnings holds released steppers for the next episode's.
 var freeStuckWarnings = make(replay.FreeList[*stuckWarnings], 16)
 
+// reportOnly: a stuckWarnings keeps nothing but its lookup of
+// progress_velocity (a ReadReplay need not step it while it drops its
+// firings).
+func (s *stuckWarnings) reportOnly() {}
+
 func (s *stuckWarnings) release() {
 	s.v, s.looked = nil, false // the episode's state is not held
 	freeStuckWarnings.Put(s)

@@ -139,8 +139,8 @@ type OpenHands struct {
 	cfg      OpenHandsConfig
 	events   int // events in the filtered history
 	obsCount int
-	actions  ring[*OpenHandsEvent]
-	obs      ring[*OpenHandsEvent]
+	actions  mirror[*OpenHandsEvent]
+	obs      mirror[*OpenHandsEvent]
 	messages ring[ohMessage]
 	condens  ring[int] // filtered-history positions of condensations
 
@@ -214,8 +214,8 @@ func NewOpenHands(c OpenHandsConfig) (*OpenHands, error) {
 	keep := max(c.RepeatActionObservationCount, c.RepeatActionErrorCount, c.AlternatingPairSteps)
 	return &OpenHands{
 		cfg:      c,
-		actions:  newRing[*OpenHandsEvent](keep),
-		obs:      newRing[*OpenHandsEvent](keep),
+		actions:  newMirror[*OpenHandsEvent](keep),
+		obs:      newMirror[*OpenHandsEvent](keep),
 		messages: newRing[ohMessage](c.MonologueCount),
 		condens:  newRing[int](c.ContextWindowErrorCount),
 		// A message is kept while among the last keep actions or the
@@ -320,7 +320,9 @@ func (d *OpenHands) reset() {
 	d.events, d.obsCount = 0, 0
 	d.actRun, d.actAlt, d.obsRun, d.obsAlt, d.errRun, d.actPushed, d.ipyAt = 0, 0, 0, 0, 0, 0, 0
 	d.mono, d.cwe = false, false
-	d.actions.buf, d.obs.buf, d.messages.buf, d.condens.buf = d.actions.buf[:0], d.obs.buf[:0], d.messages.buf[:0], d.condens.buf[:0]
+	d.actions.reset()
+	d.obs.reset()
+	d.messages.buf, d.condens.buf = d.messages.buf[:0], d.condens.buf[:0]
 }
 
 // Step adds a steps-log step as events (an action step: its action, then
@@ -365,8 +367,8 @@ func (d *OpenHands) StepRule(s *Step) string {
 
 // lastN returns the last n values of r, most recent first as is_stuck
 // collects them, fewer when r holds fewer, in *buf (reused).
-func lastN(buf *[]*OpenHandsEvent, r *ring[*OpenHandsEvent], n int) []*OpenHandsEvent {
-	b := r.buf
+func lastN(buf *[]*OpenHandsEvent, r *mirror[*OpenHandsEvent], n int) []*OpenHandsEvent {
+	b := r.window()
 	if len(b) > n {
 		b = b[len(b)-n:]
 	}
@@ -385,12 +387,11 @@ func lastN(buf *[]*OpenHandsEvent, r *ring[*OpenHandsEvent], n int) []*OpenHands
 // repeated event, most of a stuck episode's, costs one compare of its
 // Key, not two (each the whole string, as equal ones are).
 // TestOpenHandsPushRuns holds it to the two compares.
-func pushRuns(r *ring[*OpenHandsEvent], e *OpenHandsEvent, run, alt int) (int, int) {
-	b := r.buf
-	switch n := len(b); {
+func pushRuns(r *mirror[*OpenHandsEvent], e *OpenHandsEvent, run, alt int) (int, int) {
+	switch n := r.n; {
 	case n == 0:
 		run, alt = 1, 0
-	case sameKey(b[n-1], e): // e equals the one two back when the last two are equal
+	case sameKey(r.back(1), e): // e equals the one two back when the last two are equal
 		if run >= 2 {
 			alt++
 		} else {
@@ -398,7 +399,7 @@ func pushRuns(r *ring[*OpenHandsEvent], e *OpenHandsEvent, run, alt int) (int, i
 		}
 		run++
 	default: // e differs from the one two back when the last two are equal
-		if run == 1 && n > 1 && sameKey(b[n-2], e) {
+		if run == 1 && n > 1 && sameKey(r.back(2), e) {
 			alt++
 		} else {
 			alt = 0

@@ -47,11 +47,11 @@ func isStuckPlain(d *OpenHands) string {
 		return ""
 	}
 	c := d.cfg
-	if n := c.RepeatActionObservationCount; len(d.actions.buf) >= n && len(d.obs.buf) >= n &&
+	if n := c.RepeatActionObservationCount; d.actions.n >= n && d.obs.n >= n &&
 		allEq(d.actions.last(n)) && allEq(d.obs.last(n)) {
 		return RuleRepeatActionObservation
 	}
-	if n := c.RepeatActionErrorCount; len(d.actions.buf) >= n && len(d.obs.buf) >= n && allEq(d.actions.last(n)) {
+	if n := c.RepeatActionErrorCount; d.actions.n >= n && d.obs.n >= n && allEq(d.actions.last(n)) {
 		var last []*OpenHandsEvent
 		if obs := d.obs.last(n); allClass(obs, OHErrorObs) || (allClass(obs, OHIPythonObs) && ipythonSyntaxLoop(lastN(&last, &d.obs, n))) {
 			return RuleRepeatActionError
@@ -66,7 +66,7 @@ func isStuckPlain(d *OpenHands) string {
 			return RuleMonologue
 		}
 	}
-	if n := c.AlternatingPairSteps; d.events >= n && len(d.actions.buf) >= n && len(d.obs.buf) >= n &&
+	if n := c.AlternatingPairSteps; d.events >= n && d.actions.n >= n && d.obs.n >= n &&
 		alternating(d.actions.last(n)) && alternating(d.obs.last(n)) {
 		return RuleAlternatingPair
 	}

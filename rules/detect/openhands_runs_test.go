@@ -7,8 +7,8 @@ import (
 
 // pushRunsPlain is pushRuns as it was: e compared with the last event and
 // with the one two back, each time.
-func pushRunsPlain(r *ring[*OpenHandsEvent], e *OpenHandsEvent, run, alt int) (int, int) {
-	b := r.buf
+func pushRunsPlain(r *mirror[*OpenHandsEvent], e *OpenHandsEvent, run, alt int) (int, int) {
+	b := r.window()
 	if n := len(b); n > 0 && sameKey(b[n-1], e) {
 		run++
 	} else {
@@ -34,7 +34,7 @@ func TestOpenHandsPushRuns(t *testing.T) {
 	held := map[[2]bool]int{}
 	for round := range 500 {
 		c := 2 + rng.IntN(6)
-		got, want := newRing[*OpenHandsEvent](c), newRing[*OpenHandsEvent](c)
+		got, want := newMirror[*OpenHandsEvent](c), newMirror[*OpenHandsEvent](c)
 		var run, alt, wrun, walt int
 		cycle := make([]int, 1+rng.IntN(3))
 		for i := range cycle {
@@ -46,7 +46,9 @@ func TestOpenHandsPushRuns(t *testing.T) {
 				e = &events[rng.IntN(len(events))]
 			}
 			if rng.IntN(50) == 0 {
-				got.buf, want.buf, run, alt, wrun, walt = got.buf[:0], want.buf[:0], 0, 0, 0, 0
+				got.reset()
+				want.reset()
+				run, alt, wrun, walt = 0, 0, 0, 0
 			}
 			run, alt = pushRuns(&got, e, run, alt)
 			wrun, walt = pushRunsPlain(&want, e, wrun, walt)

@@ -91,7 +91,7 @@ const v1Window = 20
 // run loop's two questions.
 type OpenHandsV1 struct {
 	cfg        OpenHandsV1Config
-	events     ring[*OpenHandsV1Event]
+	events     mirror[*OpenHandsV1Event]
 	lastNudged string
 }
 
@@ -100,7 +100,7 @@ func NewOpenHandsV1(c OpenHandsV1Config) (*OpenHandsV1, error) {
 	if err := c.Validate(); err != nil {
 		return nil, fmt.Errorf("openhands-v1: %w", err)
 	}
-	return &OpenHandsV1{cfg: c, events: newRing[*OpenHandsV1Event](v1Window)}, nil
+	return &OpenHandsV1{cfg: c, events: newMirror[*OpenHandsV1Event](v1Window)}, nil
 }
 
 // Add appends an event of the active branch.
@@ -119,7 +119,7 @@ func (d *OpenHandsV1) Check() (rule string, nudge bool) {
 // window is _events_since_last_user_message: the last 20 events, after
 // the last user message among them.
 func (d *OpenHandsV1) window() []*OpenHandsV1Event {
-	evs := d.events.buf
+	evs := d.events.window()
 	for i := len(evs) - 1; i >= 0; i-- {
 		if evs[i].Class == V1Message && evs[i].Source == "user" {
 			return evs[i+1:]
