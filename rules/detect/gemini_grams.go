@@ -332,6 +332,9 @@ func countGramBytes(counts *[countSlots]uint8, b []byte, m int, floor, top uint8
 	if len(b) < gramUnits || m < 1 || m > gramUnits {
 		return len(b) < gramUnits // not a stride the counts use
 	}
+	if m == gramStride {
+		return countGramBytes3(counts, b, floor, top)
+	}
 	p := unsafe.Pointer(unsafe.SliceData(b))
 	lo, hi := uint32(floor), uint32(top) // compared in 32 bits: a conditional move, where bytes branched
 	// Two grams an iteration while both start before the last start: the
@@ -364,4 +367,58 @@ func countGramBytes(counts *[countSlots]uint8, b []byte, m int, floor, top uint8
 		}
 	}
 	return true
+}
+
+// countGramBytes3 is countGramBytes at the stride of the sparse count
+// (gramStride, the stride of most grams counted), four grams an
+// iteration: the grams' offsets are constants, each load's
+// displacement, where countGramBytes computed the second's from m, and
+// the loop's test and step are paid once for four grams.
+func countGramBytes3(counts *[countSlots]uint8, b []byte, floor, top uint8) bool {
+	const m = gramStride
+	p := unsafe.Pointer(unsafe.SliceData(b))
+	t := counts[:] // nil-checked here, not at each gram
+	lo, hi := uint32(floor), uint32(top)
+	n := len(b) - gramUnits + 1 // grams' starts, at least one (countGramBytes)
+	for ; n > 3*m; n -= 4 * m {
+		// In order, each count stored before the next is loaded: a gram
+		// of the same slot reads the count before it.
+		k0 := bytesGramSlot(p)
+		c0 := max(uint32(t[k0]), lo) + 1
+		if t[k0] = uint8(c0); c0 >= hi {
+			return false
+		}
+		k1 := bytesGramSlot(unsafe.Add(p, m)) // 3m < n: the four within b
+		c1 := max(uint32(t[k1]), lo) + 1
+		if t[k1] = uint8(c1); c1 >= hi {
+			return false
+		}
+		k2 := bytesGramSlot(unsafe.Add(p, 2*m))
+		c2 := max(uint32(t[k2]), lo) + 1
+		if t[k2] = uint8(c2); c2 >= hi {
+			return false
+		}
+		k3 := bytesGramSlot(unsafe.Add(p, 3*m))
+		c3 := max(uint32(t[k3]), lo) + 1
+		if t[k3] = uint8(c3); c3 >= hi {
+			return false
+		}
+		p = unsafe.Add(p, 4*m)
+	}
+	for ; n > 0; n -= m { // up to three grams left
+		k := bytesGramSlot(p)
+		c := max(uint32(t[k]), lo) + 1
+		if t[k] = uint8(c); c >= hi {
+			return false
+		}
+		p = unsafe.Add(p, m)
+	}
+	return true
+}
+
+// bytesGramSlot is the slot of the gram of gramUnits bytes at p: its two
+// words hashed.
+func bytesGramSlot(p unsafe.Pointer) uint64 {
+	x0, x1 := *(*uint64)(p), *(*uint64)(unsafe.Add(p, 8))
+	return ((x0 ^ x1*0x9E3779B97F4A7C15) * 0xD6E8FEB86659FD93) >> (64 - countBits)
 }
