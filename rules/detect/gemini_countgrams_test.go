@@ -70,7 +70,9 @@ func FuzzCountGrams(f *testing.F) {
 }
 
 // TestCountGramsRandom runs FuzzCountGrams' comparison on random texts of
-// few distinct code units (grams repeat, counts reach their bound).
+// few distinct code units (grams repeat, counts reach their bound): the
+// strides 1 and gramStride (countGrams1 and countGrams3, four grams an
+// iteration) and the others (two).
 func TestCountGramsRandom(t *testing.T) {
 	if !littleEndian() {
 		t.Skip("countGrams reads words in the machine's order")

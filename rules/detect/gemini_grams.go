@@ -203,6 +203,12 @@ func countGrams(counts *[countSlots]uint8, b []uint16, m int, floor, top uint8) 
 		}
 		return true
 	}
+	switch m {
+	case 1:
+		return countGrams1(counts, b, floor, top)
+	case gramStride:
+		return countGrams3(counts, b, floor, top)
+	}
 	p := unsafe.Pointer(unsafe.SliceData(b))
 	lo, hi := uint32(floor), uint32(top) // compared in 32 bits: a conditional move, where bytes branched
 	//
