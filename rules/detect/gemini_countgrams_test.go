@@ -163,7 +163,7 @@ func countGramBytesRef(counts *[countSlots]uint8, b []byte, m int, lim uint8) bo
 }
 
 // TestCountGramBytesAsRef holds countGramBytes' two grams an iteration,
-// and countGramBytes3's four at the sparse stride, to the plain loop: the
+// and countGramBytes3's eight at the sparse stride, to the plain loop: the
 // same counts and answer on random texts of few distinct bytes (grams
 // repeat, counts reach their bound), every stride the counts use and
 // past them, every length around the iterations' grams, the counts

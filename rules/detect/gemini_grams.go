@@ -382,25 +382,29 @@ func countGramBytes(counts *[countSlots]uint8, b []byte, m int, floor, top uint8
 }
 
 // countGramBytes3 is countGramBytes at the stride of the sparse count
-// (gramStride, the stride of most grams counted), four grams an
+// (gramStride, the stride of most grams counted), eight grams an
 // iteration: the grams' offsets are constants, each load's
 // displacement, where countGramBytes computed the second's from m, and
-// the loop's test and step are paid once for four grams.
+// the loop's test and step and the hash's constants are paid once for
+// eight grams (four: 3.7% more instructions on the Codex log's grams).
+// The counts are written out: a function for them, inlined, added an
+// inlining mark (a NOP) a gram.
 func countGramBytes3(counts *[countSlots]uint8, b []byte, floor, top uint8) bool {
 	const m = gramStride
 	p := unsafe.Pointer(unsafe.SliceData(b))
 	t := counts[:] // nil-checked here, not at each gram
 	lo, hi := uint32(floor), uint32(top)
 	n := len(b) - gramUnits + 1 // grams' starts, at least one (countGramBytes)
-	for ; n > 3*m; n -= 4 * m {
+	for ; n > 7*m; n -= 8 * m {
 		// In order, each count stored before the next is loaded: a gram
-		// of the same slot reads the count before it.
+		// of the same slot reads the count before it. 7m < n: the eight
+		// within b.
 		k0 := bytesGramSlot(p)
 		c0 := max(uint32(t[k0]), lo) + 1
 		if t[k0] = uint8(c0); c0 >= hi {
 			return false
 		}
-		k1 := bytesGramSlot(unsafe.Add(p, m)) // 3m < n: the four within b
+		k1 := bytesGramSlot(unsafe.Add(p, m))
 		c1 := max(uint32(t[k1]), lo) + 1
 		if t[k1] = uint8(c1); c1 >= hi {
 			return false
@@ -415,9 +419,29 @@ func countGramBytes3(counts *[countSlots]uint8, b []byte, floor, top uint8) bool
 		if t[k3] = uint8(c3); c3 >= hi {
 			return false
 		}
-		p = unsafe.Add(p, 4*m)
+		k4 := bytesGramSlot(unsafe.Add(p, 4*m))
+		c4 := max(uint32(t[k4]), lo) + 1
+		if t[k4] = uint8(c4); c4 >= hi {
+			return false
+		}
+		k5 := bytesGramSlot(unsafe.Add(p, 5*m))
+		c5 := max(uint32(t[k5]), lo) + 1
+		if t[k5] = uint8(c5); c5 >= hi {
+			return false
+		}
+		k6 := bytesGramSlot(unsafe.Add(p, 6*m))
+		c6 := max(uint32(t[k6]), lo) + 1
+		if t[k6] = uint8(c6); c6 >= hi {
+			return false
+		}
+		k7 := bytesGramSlot(unsafe.Add(p, 7*m))
+		c7 := max(uint32(t[k7]), lo) + 1
+		if t[k7] = uint8(c7); c7 >= hi {
+			return false
+		}
+		p = unsafe.Add(p, 8*m)
 	}
-	for ; n > 0; n -= m { // up to three grams left
+	for ; n > 0; n -= m { // up to seven grams left
 		k := bytesGramSlot(p)
 		c := max(uint32(t[k]), lo) + 1
 		if t[k] = uint8(c); c >= hi {
