@@ -70,7 +70,9 @@ func FuzzCountGrams(f *testing.F) {
 }
 
 // TestCountGramsRandom runs FuzzCountGrams' comparison on random texts of
-// few distinct code units (grams repeat, counts reach their bound).
+// few distinct code units (grams repeat, counts reach their bound): the
+// strides 1 and gramStride (countGrams1 and countGrams3, four grams an
+// iteration) and the others (two).
 func TestCountGramsRandom(t *testing.T) {
 	if !littleEndian() {
 		t.Skip("countGrams reads words in the machine's order")
@@ -160,11 +162,12 @@ func countGramBytesRef(counts *[countSlots]uint8, b []byte, m int, lim uint8) bo
 	return true
 }
 
-// TestCountGramBytesAsRef holds countGramBytes' two grams an iteration
-// to the plain loop: the same counts and answer on random texts of few
-// distinct bytes (grams repeat, counts reach their bound), every stride
-// the counts use and past them, every length around the iteration's two
-// grams, the counts carried over between calls as a deferral's are.
+// TestCountGramBytesAsRef holds countGramBytes' two grams an iteration,
+// and countGramBytes3's eight at the sparse stride, to the plain loop: the
+// same counts and answer on random texts of few distinct bytes (grams
+// repeat, counts reach their bound), every stride the counts use and
+// past them, every length around the iterations' grams, the counts
+// carried over between calls as a deferral's are.
 func TestCountGramBytesAsRef(t *testing.T) {
 	if !littleEndian() {
 		t.Skip("countGramBytes reads words in the machine's order")

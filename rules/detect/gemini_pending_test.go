@@ -75,7 +75,7 @@ func TestAddPendingAsScan(t *testing.T) {
 }
 
 // TestIsASCIIAsBytes holds isASCII to a test of each byte: strings of
-// every length up to 100, all ASCII or with one byte of the high bit at
+// every length up to 300 (past asciiBlocksFrom), all ASCII or with one byte of the high bit at
 // each position (in a word of four, of one, or in the tail).
 func TestIsASCIIAsBytes(t *testing.T) {
 	plain := func(s string) bool {
@@ -86,8 +86,8 @@ func TestIsASCIIAsBytes(t *testing.T) {
 		}
 		return true
 	}
-	for n := range 101 {
-		b := []byte(strings.Repeat("abcdefg\x7f", 13)[:n])
+	for n := range 301 { // past asciiBlocksFrom: asciiBlocks' blocks, then the loops
+		b := []byte(strings.Repeat("abcdefg\x7f", 38)[:n])
 		if got := isASCII(string(b)); !got || got != plain(string(b)) {
 			t.Fatalf("isASCII(%q) = %v", b, got)
 		}
