@@ -1,0 +1,96 @@
+package detect
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// asciiCounts is a histogram's ASCII counts of rs, as fuzzy_repeat's
+// first test counts an ASCII output (setASCII).
+func asciiCounts(rs []rune) *[256]int32 {
+	var h histogram
+	h.setASCII(string(rs))
+	return &h.ascii
+}
+
+// TestBandShrinkCountGiven holds countGiven (a bandShrink's counts read
+// from the whole texts' histograms, less their common prefix and suffix)
+// to count over the middles, for texts of few code points and many, the
+// pattern's rows made over its middle as bitLCS makes them (code points
+// of the other text and of the affixes without a row count at s.other),
+// prefixes and suffixes empty and not.
+func TestBandShrinkCountGiven(t *testing.T) {
+	r := rand.New(rand.NewPCG(71, 72))
+	alphabets := [][]rune{[]rune("ab"), []rune("abcdefghij \n"), []rune("xyz{}\":,\x00\x7f")}
+	var mt lcsMatcher
+	for it := range 400 {
+		alpha := alphabets[it%len(alphabets)]
+		pre := randomRunes(r, []rune("PQ \n"), []int{0, 1, r.IntN(40)}[it%3])
+		suf := randomRunes(r, []rune("STa"), []int{0, 2, r.IntN(40)}[(it/3)%3])
+		ma := randomRunes(r, alpha, 1+r.IntN(300))
+		mb := mutate(r, ma, append(slices.Clone(alpha), 'Z'), r.IntN(len(ma)/3+1))
+		if len(mb) == 0 {
+			continue
+		}
+		a := slices.Concat(pre, ma, suf)
+		b := slices.Concat(pre, mb, suf)
+		mt.build(ma, (len(ma)+63)/64)
+		s := &bandShrink{mt: &mt, other: mt.rows}
+		k := mt.rows + 1
+		gotLo, gotCb := make([]int32, k), make([]int32, k)
+		s.lo, s.cb = gotLo, gotCb
+		// Either text is whole: the prefix and suffix are both's.
+		whole := [][]rune{a, b}[it%2]
+		s.countGiven(asciiCounts(a), asciiCounts(b), whole, len(pre), len(suf))
+		wantLo, wantCb := make([]int32, k), make([]int32, k)
+		s.count(wantLo, ma)
+		s.count(wantCb, mb)
+		if !slices.Equal(gotLo, wantLo) || !slices.Equal(gotCb, wantCb) {
+			t.Fatalf("case %d: countGiven = %v, %v; count = %v, %v", it, gotLo, gotCb, wantLo, wantCb)
+		}
+	}
+}
+
+// TestLCSRunesCounted holds lcsRunesCounted (lcsShared with the texts'
+// counts given, read by a bandShrink) to the naive table, with the band
+// narrowed from 64 code points so that its counts are read, texts sharing
+// a prefix and suffix, the shorter either one, at cutoffs around the
+// LCS; lcsShared over the same matcher between, so that counts left given
+// show.
+func TestLCSRunesCounted(t *testing.T) {
+	r := rand.New(rand.NewPCG(73, 74))
+	alpha := []rune("abcdefghijklmnopqrstuvwxyz .,\n")
+	var mt lcsMatcher
+	defer func(old int) { shrinkFrom = old }(shrinkFrom)
+	shrinkFrom = 64
+	for it := range 60 {
+		pre := randomRunes(r, alpha, r.IntN(30))
+		suf := randomRunes(r, alpha, r.IntN(30))
+		ma := randomRunes(r, alpha, 100+r.IntN(900))
+		mb := mutate(r, ma, alpha, r.IntN(len(ma)/4+1))
+		if it%3 == 0 {
+			mb = randomRunes(r, alpha, len(ma)+r.IntN(100)-50)
+		}
+		a, b := slices.Concat(pre, ma, suf), slices.Concat(pre, mb, suf)
+		if it%2 == 1 {
+			a, b = b, a
+		}
+		want := naiveLCS(a, b)
+		total := len(a) + len(b)
+		for _, c := range []int{want - 1, want, want + 1, (9*total + 19) / 20} {
+			var h histogram
+			h.setASCII(string(a))
+			var hb histogram
+			hb.setASCII(string(b))
+			shared := h.bound(&hb)
+			got, ok := mt.lcsRunesCounted(a, b, c, shared, &h.ascii, &hb.ascii)
+			if (want >= c) != ok || (ok && got != want) {
+				t.Fatalf("case %d (%d+%d runes), cutoff %d: %d, %v; want LCS %d", it, len(a), len(b), c, got, ok, want)
+			}
+			if got2, ok2 := mt.lcsShared(b, a, c, shared); ok2 != ok || ok && got2 != got {
+				t.Fatalf("case %d, cutoff %d: lcsShared after it %d, %v; want %d, %v", it, c, got2, ok2, got, ok)
+			}
+		}
+	}
+}
