@@ -353,9 +353,15 @@ func bitLCS[T symbol](mt *lcsMatcher, a, b []T, cutoff int) (int, bool) {
 	var sh *bandShrink
 	if ra, ok := any(a).([]rune); ok && cutoff > 0 && m >= shrinkFrom {
 		// bandShrink numbers its code points after the masks' rows: all
-		// of them, built first. (Bytes are compared only below
+		// of them, made first, at once from the pattern's counts when
+		// they are given (rowsCounted; the masks then built as the band
+		// reaches them), else built. (Bytes are compared only below
 		// shrinkFrom: lcsBytes.)
-		buildTo(mt, a, m)
+		if mt.whole != nil {
+			mt.rowsCounted()
+		} else {
+			buildTo(mt, a, m)
+		}
 		sh = mt.newShrink(ra, any(b).([]rune), m+n-2*cutoff, -left-1, right+1)
 	}
 	// The words under last are built: a code point of b not yet met in

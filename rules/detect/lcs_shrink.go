@@ -205,3 +205,19 @@ func (s *bandShrink) countGiven(ca, cb *[256]int32, whole []rune, pre, suf int) 
 		}
 	}
 }
+
+// rowsCounted makes, after startRows, a row for each code point the
+// pattern's counts (ca, lcsRunesCounted's) have, its words cleared
+// (givenRows, every one of them the other's too), so that a bandShrink
+// numbers the pattern's code points without its masks built whole:
+// bitLCS built all of a long pattern's masks before its first column
+// (~24 instructions a code point) where the steps log's long pairs stop
+// after a third of them. A code point of the prefix or suffix alone has
+// a row too, which no byte of the middles sets: the bandShrink counts it
+// apart, where it counted it with the other text's code points missing
+// from the pattern, a bound as admissible and no looser.
+func (mt *lcsMatcher) rowsCounted() {
+	mt.pa = asciiPresent(mt.ca)
+	mt.pb = mt.pa
+	mt.givenRows()
+}

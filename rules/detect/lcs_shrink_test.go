@@ -94,3 +94,49 @@ func TestLCSRunesCounted(t *testing.T) {
 		}
 	}
 }
+
+// TestRowsCounted holds the rows made from the pattern's counts
+// (rowsCounted, the masks then built as the band reaches them) to the
+// masks built whole as the code points are met (build): after both,
+// each code point of the middle has a row with the same words, each code
+// point of the whole text alone an empty row, and no row is made twice;
+// one matcher runs both, so that rows left from the last pair show.
+func TestRowsCounted(t *testing.T) {
+	r := rand.New(rand.NewPCG(75, 76))
+	alphabets := [][]rune{[]rune("ab"), []rune("abcdefghij \n"), []rune("xyz{}\":,\x00\x7f")}
+	var got, want lcsMatcher
+	for it := range 300 {
+		alpha := alphabets[it%len(alphabets)]
+		pre := randomRunes(r, []rune("PQa"), r.IntN(20))
+		suf := randomRunes(r, []rune("ST \n"), r.IntN(20))
+		mid := randomRunes(r, alpha, 1+r.IntN(400))
+		whole := slices.Concat(pre, mid, suf)
+		words := (len(mid) + 63) / 64
+		got.ca = asciiCounts(whole)
+		got.startBuild(words)
+		got.rowsCounted()
+		got.buildTo(mid, len(mid))
+		want.build(mid, words)
+		seen := map[int]bool{}
+		for c := range rune(128) {
+			k := got.row(c)
+			inWhole, inMid := slices.Contains(whole, c), slices.Contains(mid, c)
+			if (k >= 0) != inWhole || k >= got.rows || seen[k] && k >= 0 {
+				t.Fatalf("case %d: code point %q has row %d of %d (in the text: %v)", it, c, k, got.rows, inWhole)
+			}
+			seen[k] = true
+			if k < 0 {
+				continue
+			}
+			g := got.peq[k*words : (k+1)*words]
+			w := make([]uint64, words)
+			if inMid {
+				kw := want.row(c)
+				w = want.peq[kw*words : (kw+1)*words]
+			}
+			if !slices.Equal(g, w) {
+				t.Fatalf("case %d: code point %q: masks %x, want %x", it, c, g, w)
+			}
+		}
+	}
+}
