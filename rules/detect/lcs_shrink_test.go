@@ -140,3 +140,60 @@ func TestRowsCounted(t *testing.T) {
 		}
 	}
 }
+
+// TestColumnsShrinkCounts holds columns with a bandShrink that keeps
+// counts (its counts taken for the whole run first, the band's words then
+// updated by the loops that hold them in registers) to the plain loop, a
+// column's counts then its words through lcsColumn: the same band words
+// and the same counts and distances after the same columns, for bands of
+// every width to 14 words, code points past ASCII among the columns.
+func TestColumnsShrinkCounts(t *testing.T) {
+	r := rand.New(rand.NewPCG(77, 78))
+	alphabets := [][]rune{[]rune("abcdefghij \n"), []rune("ab\x00é日\U0001F600 x")}
+	var mt lcsMatcher
+	for it := range 2000 {
+		alpha := alphabets[it%len(alphabets)]
+		a := randomRunes(r, alpha, 1+r.IntN(1000))
+		bs := randomRunes(r, append(slices.Clone(alpha), 'Z', 'é'), r.IntN(200))
+		words := (len(a) + 63) / 64
+		mt.build(a, words)
+		// The pattern's suffix of the band's top from a random row, as
+		// newShrink and topCap leave it.
+		pHi := r.IntN(len(a) + 1)
+		shrink := func() *bandShrink {
+			k := mt.rows + 1
+			s := &bandShrink{mt: &mt, a: a, other: mt.rows, hist: true,
+				cb: make([]int32, k), lo: make([]int32, k), hi: make([]int32, k)}
+			s.count(s.cb, bs)
+			s.count(s.lo, a)
+			copy(s.hi, s.lo)
+			for c := range s.cb {
+				s.hLo += abs32(s.lo[c] - s.cb[c])
+			}
+			s.hHi = s.hLo
+			s.advance(s.hi, &s.hHi, &s.pHi, pHi)
+			return s
+		}
+		got, want := shrink(), shrink()
+		width := min(words, 1+it%14)
+		first := r.IntN(words - width + 1)
+		last := first + width
+		v := make([]uint64, words)
+		for i := range v {
+			v[i] = r.Uint64()
+		}
+		wantV := slices.Clone(v)
+		for _, c := range bs {
+			k := mt.row(c)
+			want.column(k)
+			if k >= 0 {
+				lcsColumn(wantV[first:last], mt.peq[k*words+first:k*words+last])
+			}
+		}
+		columns(&mt, v, first, last, bs, got)
+		if !slices.Equal(v, wantV) || !slices.Equal(got.cb, want.cb) || got.hLo != want.hLo || got.hHi != want.hHi {
+			t.Fatalf("case %d: %d words, band [%d, %d), %d columns: %x, counts %v, %d, %d; want %x, %v, %d, %d",
+				it, words, first, last, len(bs), v, got.cb, got.hLo, got.hHi, wantV, want.cb, want.hLo, want.hHi)
+		}
+	}
+}
