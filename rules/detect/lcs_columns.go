@@ -19,9 +19,7 @@ func columns[T symbol](mt *lcsMatcher, v []uint64, first, last int, bs []T, sh *
 		// the run (its checks), and the band's update does not read
 		// them, where each column took its counts and then its words
 		// through lcsColumn (a long pair's band is some nine words).
-		for _, r := range bs {
-			sh.column(mt.row(rune(r)))
-		}
+		shrinkColumns(sh, bs)
 	}
 	if last-first == 1 {
 		x := v[first]

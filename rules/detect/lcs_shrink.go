@@ -104,7 +104,7 @@ func abs32(x int32) int {
 }
 
 // column takes the column's code point (its row k, -1 when not in a) out
-// of b's suffix.
+// of b's suffix: shrinkColumns' reference, a column at a time.
 func (s *bandShrink) column(k int) {
 	c := k
 	if c < 0 {
@@ -113,6 +113,41 @@ func (s *bandShrink) column(k int) {
 	s.hLo += abs32(s.lo[c]-s.cb[c]+1) - abs32(s.lo[c]-s.cb[c])
 	s.hHi += abs32(s.hi[c]-s.cb[c]+1) - abs32(s.hi[c]-s.cb[c])
 	s.cb[c]--
+}
+
+// shrinkColumns is column for each code point of bs, in one loop whose
+// counts and distances stay in registers (column's call a code point
+// loaded them all again: some 60 instructions a column). A code point
+// taken out of b's suffix moves each distance by one: up where the
+// pattern's suffix has as many of it or more, else down.
+func shrinkColumns[T symbol](s *bandShrink, bs []T) {
+	lo, hi, cb := s.lo, s.hi, s.cb
+	ascii := &s.mt.ascii
+	hLo, hHi := s.hLo, s.hHi
+	for _, r := range bs {
+		var k int
+		if uint32(r) < 128 {
+			k = int(ascii[r]) - 1
+		} else {
+			k = s.mt.row(rune(r))
+		}
+		if k < 0 {
+			k = s.other
+		}
+		n := cb[k]
+		if lo[k] >= n {
+			hLo++
+		} else {
+			hLo--
+		}
+		if hi[k] >= n {
+			hHi++
+		} else {
+			hHi--
+		}
+		cb[k] = n - 1
+	}
+	s.hLo, s.hHi = hLo, hHi
 }
 
 // advance takes a[*p:to] out of the suffix counted in ca.
