@@ -151,12 +151,36 @@ func shrinkColumns[T symbol](s *bandShrink, bs []T) {
 }
 
 // advance takes a[*p:to] out of the suffix counted in ca.
+// Its count and distance are held in locals, each code point's moving
+// the distance by one, down where the pattern's suffix has more of it
+// than b's, else up, where the loop stored both through their pointers
+// and took four absolute values a code point (advanceRef, its test's).
 func (s *bandShrink) advance(ca []int32, h, p *int, to int) {
-	for ; *p < to && *p < len(s.a); *p++ {
-		c := s.idx(s.a[*p])
-		*h += abs32(ca[c]-1-s.cb[c]) - abs32(ca[c]-s.cb[c])
-		ca[c]--
+	i, hd := *p, *h
+	if to > len(s.a) {
+		to = len(s.a)
 	}
+	cb, ascii := s.cb, &s.mt.ascii
+	for ; i < to; i++ {
+		r := s.a[i]
+		var c int
+		if uint32(r) < 128 {
+			c = int(ascii[r]) - 1
+		} else {
+			c = s.mt.row(r)
+		}
+		if c < 0 {
+			c = s.other
+		}
+		n := ca[c]
+		if n > cb[c] {
+			hd--
+		} else {
+			hd++
+		}
+		ca[c] = n - 1
+	}
+	*p, *h = i, hd
 }
 
 // belowOut says no alignment within the budget can use word w (rows

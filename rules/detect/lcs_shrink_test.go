@@ -197,3 +197,50 @@ func TestColumnsShrinkCounts(t *testing.T) {
 		}
 	}
 }
+
+// advanceRef is advance as it was: through its pointers, by absolute
+// values.
+func (s *bandShrink) advanceRef(ca []int32, h, p *int, to int) {
+	for ; *p < to && *p < len(s.a); *p++ {
+		c := s.idx(s.a[*p])
+		*h += abs32(ca[c]-1-s.cb[c]) - abs32(ca[c]-s.cb[c])
+		ca[c]--
+	}
+}
+
+// TestBandShrinkAdvance holds advance to advanceRef: the same counts,
+// distance and position after steps to random rows, backwards (no move),
+// to the pattern's end and past it, code points past ASCII and of the
+// other text alone among them.
+func TestBandShrinkAdvance(t *testing.T) {
+	r := rand.New(rand.NewPCG(79, 80))
+	alphabets := [][]rune{[]rune("abcdefghij \n"), []rune("ab\x00é日\U0001F600 x")}
+	var mt lcsMatcher
+	for it := range 1000 {
+		alpha := alphabets[it%len(alphabets)]
+		a := randomRunes(r, alpha, 1+r.IntN(600))
+		b := randomRunes(r, append(slices.Clone(alpha), 'Z', 'é'), 1+r.IntN(600))
+		mt.build(a, (len(a)+63)/64)
+		shrink := func() *bandShrink {
+			k := mt.rows + 1
+			s := &bandShrink{mt: &mt, a: a, other: mt.rows, hist: true,
+				cb: make([]int32, k), lo: make([]int32, k), hi: make([]int32, k)}
+			s.count(s.cb, b)
+			s.count(s.lo, a)
+			for c := range s.cb {
+				s.hLo += abs32(s.lo[c] - s.cb[c])
+			}
+			return s
+		}
+		got, want := shrink(), shrink()
+		for range 6 {
+			to := r.IntN(len(a) + 100)
+			got.advance(got.lo, &got.hLo, &got.pLo, to)
+			want.advanceRef(want.lo, &want.hLo, &want.pLo, to)
+			if got.pLo != want.pLo || got.hLo != want.hLo || !slices.Equal(got.lo, want.lo) {
+				t.Fatalf("case %d: advance to %d: at %d, distance %d, counts %v; want %d, %d, %v",
+					it, to, got.pLo, got.hLo, got.lo, want.pLo, want.hLo, want.lo)
+			}
+		}
+	}
+}
