@@ -391,6 +391,10 @@ func (d *FuzzyRepeat) Match(s *Step) (matched int, similarity float64, fired boo
 			// Both histograms are counted: a long pattern's rows are
 			// made from them at once (lcsBytesRows).
 			l, ok = d.mt.lcsBytesRows(cur.out, p.out, cutoff, shared, &cur.hist.ascii, &p.hist.ascii)
+		} else if cur.ascii() && p.ascii() {
+			// A long pair: its band's narrowing reads its counts from
+			// the histograms (lcsRunesCounted).
+			l, ok = d.mt.lcsRunesCounted(cur.codePoints(), p.codePoints(), cutoff, shared, &cur.hist.ascii, &p.hist.ascii)
 		} else {
 			l, ok = d.mt.lcsShared(cur.codePoints(), p.codePoints(), cutoff, shared)
 		}

@@ -45,6 +45,12 @@ type lcsMatcher struct {
 	// set holds the ASCII code points whose ascii and rowBase entries may
 	// not be 0 (bit c for code point c): startBuild clears those alone.
 	set [2]uint64
+	// whole, when not nil, is one of two ASCII texts of code points whose
+	// counts are ca and cb (lcsRunesCounted), and pre and suf the lengths
+	// of the common prefix and suffix lcsShared cut from them: newShrink
+	// reads its counts from those (countGiven).
+	whole    []rune
+	pre, suf int
 
 	ha, hb histogram  // lcsAtLeast's, reused
 	shrink bandShrink // bitLCS's, reused
@@ -232,6 +238,7 @@ func lcsShared[T symbol](mt *lcsMatcher, a, b []T, cutoff, shared int) (int, boo
 	}
 	a, b = a[:len(a)-s], b[:len(b)-s]
 	affix := p + s
+	mt.pre, mt.suf = p, s
 	if len(a) == 0 || len(b) == 0 {
 		return affix, affix >= cutoff
 	}
@@ -346,9 +353,15 @@ func bitLCS[T symbol](mt *lcsMatcher, a, b []T, cutoff int) (int, bool) {
 	var sh *bandShrink
 	if ra, ok := any(a).([]rune); ok && cutoff > 0 && m >= shrinkFrom {
 		// bandShrink numbers its code points after the masks' rows: all
-		// of them, built first. (Bytes are compared only below
+		// of them, made first, at once from the pattern's counts when
+		// they are given (rowsCounted; the masks then built as the band
+		// reaches them), else built. (Bytes are compared only below
 		// shrinkFrom: lcsBytes.)
-		buildTo(mt, a, m)
+		if mt.whole != nil {
+			mt.rowsCounted()
+		} else {
+			buildTo(mt, a, m)
+		}
 		sh = mt.newShrink(ra, any(b).([]rune), m+n-2*cutoff, -left-1, right+1)
 	}
 	// The words under last are built: a code point of b not yet met in
@@ -465,159 +478,4 @@ func Similarity(a, b string) float64 {
 	var mt lcsMatcher
 	n, _ := mt.lcsAtLeast(ra, rb, 0)
 	return float64(2*n) / float64(len(ra)+len(rb))
-}
-
-// shrinkFrom is the pattern length from which bitLCS narrows its band with
-// a bandShrink (below it the bookkeeping costs more than it saves).
-var shrinkFrom = 4096
-
-// bandShrink narrows bitLCS's band to the rows an alignment within the
-// Indel budget (len(a)+len(b)-2·cutoff) can still use. An alignment at
-// row i after j columns has spent at least i+j-2·D[i] (D from the band:
-// the alignment is in it) and will spend at least the code point
-// histogram distance of what is left, Σ|count in a[i:] − count in b[j:]|.
-// Rows where the two exceed the budget are left out: at the bottom for
-// good (an alignment there later would have passed through them), at the
-// top until the next check, with the slack the bounds can lose meanwhile.
-// Both bounds are taken for a whole word of 64 rows, loosened by 64.
-type bandShrink struct {
-	mt       *lcsMatcher
-	a        []rune
-	budget   int
-	cb       []int32 // counts in b[j:]
-	lo, hi   []int32 // counts in a[pLo:], a[pHi:]
-	pLo, pHi int
-	hLo, hHi int  // the histogram distances of the two suffixes of a with b[j:]
-	other    int  // index of the code points of b not in a
-	hist     bool // the counts are kept
-	sb       *seedBound
-	topSlack int // what sb's bound can lose over 64 columns
-}
-
-func (mt *lcsMatcher) newShrink(a, b []rune, budget, dlo, dhi int) *bandShrink {
-	k := mt.rows + 1
-	s := &mt.shrink
-	grow := func(x []int32) []int32 {
-		if cap(x) < k {
-			return make([]int32, k)
-		}
-		x = x[:k]
-		clear(x)
-		return x
-	}
-	*s = bandShrink{mt: mt, a: a, budget: budget, other: mt.rows,
-		cb: s.cb, lo: s.lo, hi: s.hi}
-	if n := seedLen(budget, len(a)+len(b)); n > 0 {
-		s.sb = &mt.seeds
-		s.sb.build(a, b, n, dlo, dhi)
-		s.topSlack = 2 * (64/n + 2)
-	}
-	// Where seeds pay (few edits), they bound far better than code point
-	// counts: counting those too would only cost time.
-	s.hist = s.sb == nil
-	if !s.hist {
-		return s
-	}
-	s.cb, s.lo, s.hi = grow(s.cb), grow(s.lo), grow(s.hi)
-	s.count(s.cb, b)
-	s.count(s.lo, a)
-	copy(s.hi, s.lo)
-	for c := range s.cb {
-		s.hLo += abs32(s.lo[c] - s.cb[c])
-	}
-	s.hHi = s.hLo
-	return s
-}
-
-// count adds one to counts at the index of each code point of rs: an
-// ASCII code point's index is read from a table of the 128, made once,
-// where idx tested the code point, then its row, for each (newShrink
-// counts two texts of 4096 code points or more).
-func (s *bandShrink) count(counts []int32, rs []rune) {
-	var index [128]int32
-	for c := range index {
-		index[c] = int32(s.idx(rune(c)))
-	}
-	for _, r := range rs {
-		if uint32(r) < 128 {
-			counts[index[r]]++
-			continue
-		}
-		counts[s.idx(r)]++
-	}
-}
-
-func (s *bandShrink) idx(r rune) int {
-	if k := s.mt.row(r); k >= 0 {
-		return k
-	}
-	return s.other
-}
-
-func abs32(x int32) int {
-	if x < 0 {
-		return int(-x)
-	}
-	return int(x)
-}
-
-// column takes the column's code point (its row k, -1 when not in a) out
-// of b's suffix.
-func (s *bandShrink) column(k int) {
-	c := k
-	if c < 0 {
-		c = s.other
-	}
-	s.hLo += abs32(s.lo[c]-s.cb[c]+1) - abs32(s.lo[c]-s.cb[c])
-	s.hHi += abs32(s.hi[c]-s.cb[c]+1) - abs32(s.hi[c]-s.cb[c])
-	s.cb[c]--
-}
-
-// advance takes a[*p:to] out of the suffix counted in ca.
-func (s *bandShrink) advance(ca []int32, h, p *int, to int) {
-	for ; *p < to && *p < len(s.a); *p++ {
-		c := s.idx(s.a[*p])
-		*h += abs32(ca[c]-1-s.cb[c]) - abs32(ca[c]-s.cb[c])
-		ca[c]--
-	}
-}
-
-// belowOut says no alignment within the budget can use word w (rows
-// [64w, 64w+64)) after jc columns, where zBelow zero bits lie under it
-// and zw in it; w is the band's lowest word.
-func (s *bandShrink) belowOut(w, jc, zw, zBelow int) bool {
-	spent := 64*w + jc - 2*(zBelow+zw)
-	h := 0
-	if s.hist {
-		s.advance(s.lo, &s.hLo, &s.pLo, 64*w)
-		h = s.hLo
-	}
-	if s.sb != nil {
-		h = max(h, s.sb.at(64*w, jc)-1)
-	}
-	return spent+h-64 > s.budget
-}
-
-// topCap returns the first word from `from` on (below `to`) that no
-// alignment within the budget can reach in the next 64 columns, where
-// dTop is D at the band's top (jc columns done); `to` if there is none.
-func (s *bandShrink) topCap(from, to, jc, dTop int) int {
-	for w := from; w < to; w++ {
-		// An alignment entering row 64w or above in a later column has at
-		// most one more match there; over 64 columns the two bounds can
-		// each fall by 64.
-		spent := 64*w + jc - 2*(dTop+1)
-		h := 0
-		if s.hist {
-			s.advance(s.hi, &s.hHi, &s.pHi, 64*w)
-			h = s.hHi
-		}
-		if s.sb != nil {
-			h = max(h, s.sb.at(64*w, jc)-s.topSlack)
-		}
-		if spent+h-64-128 > s.budget {
-			return w
-		}
-	}
-	return to
 }
