@@ -4,6 +4,8 @@ package replay
 // as it is read: unescaped from a value already validated, or written
 // by the validating pass itself (lineCopy).
 
+import "unsafe"
+
 // unescaped is clone(Str of string x): its body unescaped straight into
 // the block, where stepOf unescaped it into the reader's buffer and add
 // copied it again, in one pass where it is ASCII (appendText). An
@@ -55,7 +57,34 @@ func (lc *lineCopy) copy(line []byte, i int) int {
 		return end
 	}
 	c.room(n)
-	end, text := copyString(line, i, c.block[len(c.block):len(c.block)+n])
+	dst := c.block[len(c.block) : len(c.block)+n]
+	// Most outputs are one run to their closing quote: copyStringRun
+	// writes their two-byte escapes on the way, and a quote where it
+	// stops closes the string (an escaped one is passed as a pair).
+	// copyString took the run through its loop and switch, some 60
+	// instructions an output. Any other stop (a byte over 0x7f, a \u
+	// escape, a control byte, fewer than 32 bytes left) is read on by
+	// copyString from there, its text written after the run's; text
+	// that outgrew dst there (invalid UTF-8 made U+FFFD) is written
+	// again from the start.
+	if copyStrings && n >= 33 {
+		w, r := copyStringRun(dst, line[i+1:])
+		j := i + 1 + r
+		if j < len(line) && line[j] == '"' {
+			lc.at, lc.text = &line[i], dst[:w]
+			return j + 1
+		}
+		rest := dst[w:]
+		end, text := copyString(line, j-1, rest) // from line[j]: copyString reads no byte before its i+1
+		if end < 0 {
+			return -1
+		}
+		if len(text) == 0 || unsafe.SliceData(text) == unsafe.SliceData(rest) {
+			lc.at, lc.text = &line[i], dst[:w+len(text)]
+			return end
+		}
+	}
+	end, text := copyString(line, i, dst)
 	if end >= 0 {
 		lc.at, lc.text = &line[i], text
 	}
