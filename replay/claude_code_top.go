@@ -318,7 +318,9 @@ after: // after a value
 			if from >= 0 {
 				r := &c.runNext.reads[c.runNext.n-1]
 				r.end = int32(i - from)
-				r.field, r.on = runField(stringBytes(key), b[vs:i])
+				if r.field, r.on = runField(stringBytes(key), b[vs:i]); r.field == runSkip {
+					c.runNext.n-- // not read again: not kept
+				}
 			}
 		}
 		if from == runFirst {
