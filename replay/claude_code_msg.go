@@ -13,6 +13,14 @@ package replay
 // was taken from was (the walk from a value's end in the message's
 // object to the message's closing brace depends on the bytes alone, and
 // the tail holds no member read), so they are passed with one compare.
+// Likewise the members from an assistant message's second (its first,
+// the id, changes from response to response) to its content (its type,
+// role and model: the message's head, claudeCodeMsg.head), the role
+// among them kept as read; the walk from a key in the message's object
+// to another depends on the bytes alone.
+
+// claudeCodeHeadMin is the shortest head kept.
+const claudeCodeHeadMin = 16
 
 // claudeCodeMsgReads bounds the members of one message readTop keeps
 // (role, content); a message with more is read whole by the caller.
@@ -38,6 +46,14 @@ type claudeCodeMsg struct {
 	from int
 	// tail is the last tail taken, a copy; none when empty.
 	tail []byte
+	// keys counts the message's keys walked.
+	keys int
+	// head is the last head taken, a copy (none when empty), and the
+	// offsets in it of its role's value (-1: none); hfrom is where the
+	// head being taken starts (-1: none), hrole its role's offsets.
+	head            []byte
+	headRole, hrole [2]int32
+	hfrom           int
 }
 
 // claudeCodeMsgRead is a member of a message read: its key, "role" or
@@ -50,6 +66,7 @@ type claudeCodeMsgRead struct {
 // start begins the reading of a message.
 func (m *claudeCodeMsg) start() {
 	m.n, m.open, m.passed, m.from = 0, true, false, -1
+	m.keys, m.hfrom = 0, -1
 }
 
 // add keeps a member read; false when there are too many to keep.

@@ -117,6 +117,41 @@ var claudeCodeRunCases = [][]string{
 		`{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t","content":"ok"}],"x":1},"uuid":"u16"}`,
 		`{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t","content":"ok"}],"x":1},"uuid":"u17"}`,
 	},
+	// Messages' heads (claude_code_msg.go): kept, then repeated, changed
+	// in its role, in a byte, in white space; with no role, two roles, a
+	// role of another type; after a first member of each kind, content
+	// among them; a head not followed by a content, cut, not valid.
+	{
+		`{"type":"assistant","message":{"id":"msg_01","type":"message","role":"assistant","model":"claude-sonnet-4-5","content":[{"type":"text","text":"a"}]},"uuid":"u1"}`,
+		`{"type":"assistant","message":{"id":"msg_02","type":"message","role":"assistant","model":"claude-sonnet-4-5","content":[{"type":"text","text":"b"}]},"uuid":"u2"}`,
+		`{"type":"assistant","message":{"id":"msg_02","type":"message","role":"assistant","model":"claude-sonnet-4-5","content":"c"}}`,
+		`{"type":"assistant","message":{"id":"msg_02","type":"message","role":"assistanu","model":"claude-sonnet-4-5","content":"c"}}`,
+		`{"type":"assistant","message":{"id":"msg_03","type":"message","role":"assistanu","model":"claude-sonnet-4-5","content":"c"}}`,
+		`{"type":"assistant","message":{"id":"msg_03","type":"message","role":"assistanu","model":"claude-sonnet-4-6","content":"c"}}`,
+		`{"type":"assistant","message":{"id":"msg_03","type":"message","role":"assistanu","model":"claude-sonnet-4-6", "content":"c"}}`,
+		`{"type":"assistant","message":{"id":"msg_03","type":"message","role":"assistanu","model":"claude-sonnet-4-6", "content":"c"}}`,
+		`{"type":"assistant","message":{"id":"msg_03","type":"message","model":"claude-sonnet-4-6","content":"c"}}`,
+		`{"type":"assistant","message":{"id":"msg_04","type":"message","model":"claude-sonnet-4-6","content":"c"}}`,
+		`{"type":"assistant","message":{"id":"msg_04","role":"a","type":"message","role":"b","content":"c"}}`,
+		`{"type":"assistant","message":{"id":"msg_04","role":"a","type":"message","role":"b","content":"c"}}`,
+		`{"type":"assistant","message":{"id":"msg_04","role":1,"type":"message","role":"b","content":"c"}}`,
+		`{"type":"assistant","message":{"role":"x","role":"a","type":"message","role":"b","content":"c"}}`,
+		`{"type":"assistant","message":{"role":"x","type":"message","role":"b","model":"m","content":"c"}}`,
+		`{"type":"assistant","message":{"role":"x","type":"message","role":"b","model":"m","content":"c"}}`,
+		`{"type":"assistant","message":{"content":"x","type":"message","role":"b","model":"m","content":"c"}}`,
+		`{"type":"assistant","message":{"content":[1],"type":"message","role":"b","model":"m","content":"c"}}`,
+		`{"type":"assistant","message":{"content":[1],"type":"message","role":"b","model":"m","content":"c","role":"z"}}`,
+		`{"type":"assistant","message":{"content":[1],"type":"message","role":"b","model":"m","content":[2]}}`,
+		`{"type":"assistant","message":{"id":{"a":[1]},"type":"message","role":"b","model":"m","content":"c"}}`,
+		`{"type":"assistant","message":{"id":"x","type":"message","role":"b","model":"m","content"}}`,
+		`{"type":"assistant","message":{"id":"x","type":"message","role":"b","model":"m","contents":"c"}}`,
+		`{"type":"assistant","message":{"id":"x","type":"message","role":"b","model":"m",`,
+		`{"type":"assistant","message":{"id":"x","type":"message","role":"b","model":"m","}`,
+		`{"type":"assistant","message":{"id":"x","type":"message","role":"b","model":"m","content":"c"}}`,
+		`{"type":"assistant","message":{"id":"x","type":"message","role":"b","model":"m",}}`,
+		`{"type":"assistant","message":{"id":"x","type":"message","role":"b","model":"m","content":"c"}}`,
+		`{"type":"assistant","message":{"id":"x","type":"message","role":"b","model":"m","x":{"content":"d"}}}`,
+	},
 	// More members read than a run keeps; a run too short to keep.
 	{
 		`{"p":1,"isMeta":true,"isMeta":false,"isSidechain":true,"isMeta":true,"isCompactSummary":true,"type":"user","message":{"content":"a"}}`,

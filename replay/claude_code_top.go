@@ -182,7 +182,26 @@ member: // the key ends at b[end-1], its value starts at b[j]
 		vs = j
 	} else if d == 1 && c.msg.open {
 		// A member of the message: its role and content read.
-		switch m := &c.msg; msgKey(b, i, end) {
+		m := &c.msg
+		if m.keys++; m.keys == 2 {
+			// The second key: the message's head when its bytes are
+			// the last head's, valid as they were, its role read
+			// where it stood (a content read before it is read again
+			// after it: the head ends at a content's key).
+			if hl := len(m.head); hl > 0 && i+hl <= n && string(b[i:i+hl]) == string(m.head) {
+				if r := m.headRole; r[0] >= 0 && !m.add("role", b[i+int(r[0]):i+int(r[1])]) {
+					return false
+				}
+				// It ends after a comma, or in the white space after
+				// one: the walk's key is after that white space.
+				if i += hl; i < n && b[i] <= ' ' {
+					i = skipSpace(b, i)
+				}
+				goto key
+			}
+			m.hfrom, m.hrole = i, [2]int32{-1, -1}
+		}
+		switch msgKey(b, i, end) {
 		case "role":
 			// A role of another type than a string's: read whole.
 			if j >= n || b[j] != '"' {
@@ -191,9 +210,22 @@ member: // the key ends at b[end-1], its value starts at b[j]
 			if i, _ = validString(b, j); i < 0 || !m.add("role", b[j:i]) {
 				return false
 			}
+			if m.hfrom >= 0 {
+				if m.hrole[0] >= 0 {
+					m.hfrom = -1 // a second role: no head kept
+				} else {
+					m.hrole = [2]int32{int32(j - m.hfrom), int32(i - m.hfrom)}
+				}
+			}
 			m.from = -1
 			goto after
 		case "content":
+			if m.hfrom >= 0 && i-m.hfrom >= claudeCodeHeadMin {
+				// The head taken: from the second key to this one.
+				m.head = append(m.head[:0], b[m.hfrom:i]...)
+				m.headRole = m.hrole
+			}
+			m.hfrom = -1
 			switch {
 			case j < n && b[j] == '"':
 				i, _ = validString(b, j)
