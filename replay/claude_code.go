@@ -69,7 +69,10 @@ type claudeCodeReader struct {
 	// parent is the last uuid taken as hinted, the next record's
 	// parentUuid compared with it (claude_code_same.go).
 	parent claudeCodeParent
-	// topIndexed says readTop indexed the record's message into ix, held
+	// msg is what readTop read of the record's last message object,
+	// and the messages' tail (claude_code_msg.go).
+	msg claudeCodeMsg
+	// topIndexed says readTop indexed a message's content into ix, held
 	// here, not in a register through readTop's walk.
 	topIndexed bool
 	// copies, when not nil, is where a replay as read keeps the outputs
@@ -120,7 +123,8 @@ func (c *claudeCodeReader) recordRaw(raw []byte, _ int) ([]stepRecord, string) {
 	ix := &c.ix
 	hinted := c.prefetchUUID(raw)
 	var t claudeCodeTop
-	if !c.readTop(raw, &t) {
+	top := c.readTop(raw, &t)
+	if !top {
 		// Any record readTop does not read (claude_code_top.go):
 		// validated and indexed whole, its noted members read.
 		t = claudeCodeTop{}
@@ -161,7 +165,14 @@ func (c *claudeCodeReader) recordRaw(raw []byte, _ int) ([]stepRecord, string) {
 				}
 			}
 		}
-		if ms, ok := ix.noted(t.msg); ok {
+		if top {
+			// The role and content readTop read, in the message's
+			// order (claude_code_msg.go).
+			for k := range c.msg.reads[:c.msg.n] {
+				r := &c.msg.reads[k]
+				msgMember(stringBytes(r.key), r.val)
+			}
+		} else if ms, ok := ix.noted(t.msg); ok {
 			// As the top level: no closure a member, and keys of
 			// another length than role's and content's (id, model,
 			// stop_reason, usage) passed over.

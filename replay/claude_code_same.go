@@ -34,37 +34,44 @@ type claudeCodeRun struct {
 // reads: its key, unquoted, at [key, keyEnd) in the run's bytes, its
 // value at [val, end). A flag written true, false or null is read once,
 // when the run is taken: field names it (runSide, runMeta,
-// runCompact), on is its value; any other member (field 0) is handed
-// to member each time.
+// runCompact), on is its value; a flag of another type (field 0) is
+// handed to member each time. A member of a name member does not read
+// (version, of message's length: field runSkip) is not kept.
 type claudeCodeRunRead struct {
 	key, keyEnd, val, end int32
 	field                 uint8
 	on                    bool
 }
 
-// The flags of claudeCodeTop a run's member sets (claudeCodeRunRead).
+// The flags of claudeCodeTop a run's member sets (claudeCodeRunRead),
+// and runSkip, a member member does not read.
 const (
 	runSide = 1 + iota
 	runMeta
 	runCompact
+	runSkip
 )
 
 // runField is the flag of claudeCodeTop that member sets from key and
-// val, and to what, when val is a flag's (rawBool reads it); else 0.
+// val, and to what, when val is a flag's (rawBool reads it); 0 for a
+// flag of another type; runSkip for a key that names no flag (a run
+// holds no other name member reads: type, uuid and message end it).
 func runField(key []byte, val rawValue) (field uint8, on bool) {
+	switch string(key) {
+	case "isSidechain":
+		field = runSide
+	case "isMeta":
+		field = runMeta
+	case "isCompactSummary":
+		field = runCompact
+	default:
+		return runSkip, false
+	}
 	on, ok := rawBool(val)
 	if !ok {
 		return 0, false
 	}
-	switch string(key) {
-	case "isSidechain":
-		return runSide, on
-	case "isMeta":
-		return runMeta, on
-	case "isCompactSummary":
-		return runCompact, on
-	}
-	return 0, false
+	return field, on
 }
 
 // runFirst is readTop's run start (from) until its record's first

@@ -84,6 +84,74 @@ var claudeCodeRunCases = [][]string{
 		`{"parentUuid":"c0000000-0000-4000-8000-000000000002","isSidechain":false,"userType":"external","cwd":"/home/dev/calc","type":"user","message":{"content":"a"},"uuid":"c0000000-0000-4000-8000-000000000003"}`,
 		`{"parentUuid":"c0000000-0000-4000-8000-000000000003","isSidechain":false,"userType":"external","cwd":"/home/dev/calc","type":"user","message":{"content":"a"},"uuid":"c0000000-0000-4000-8000-000000000004"}`,
 	},
+	// Messages' tails (claude_code_msg.go): kept, then repeated, changed
+	// in a byte, in a nested value, in white space, holding a member
+	// read, not valid, not closing the message, cut, followed by more;
+	// after a content of each kind; too short to keep.
+	{
+		`{"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":"a"}],"stop_reason":null,"usage":{"input_tokens":10,"output_tokens":20}},"uuid":"u1"}`,
+		`{"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":"b"}],"stop_reason":null,"usage":{"input_tokens":10,"output_tokens":20}},"uuid":"u2"}`,
+		`{"type":"assistant","message":{"role":"assistant","content":"c","stop_reason":null,"usage":{"input_tokens":10,"output_tokens":20}},"uuid":"u3"}`,
+		`{"type":"assistant","message":{"role":"assistant","content":{"a":1},"stop_reason":null,"usage":{"input_tokens":10,"output_tokens":20}}}`,
+		`{"type":"assistant","message":{"role":"assistant","content":[],"stop_reason":null,"usage":{"input_tokens":10,"output_tokens":21}},"uuid":"u4"}`,
+		`{"type":"assistant","message":{"role":"assistant","content":[],"stop_reason":null,"usage":{"input_tokens":10,"output_tokens":21}},"uuid":"u5"}`,
+		`{"type":"assistant","message":{"role":"assistant","content":[],"stop_reason":null,"usage":{"input_tokens":10,"output_tokens":21}}}`,
+		`{"type":"assistant","message":{"role":"assistant","content":[],"stop_reason":null,"usage":{"input_tokens":10,"output_tokens":21}},"message":{"content":[],"stop_reason":null,"usage":{"input_tokens":10,"output_tokens":21}}}`,
+		`{"type":"assistant","message":{"role":"assistant","content":[],"stop_reason":null,"usage":{"input_tokens":10,"output_tokens":21} }}`,
+		`{"type":"assistant","message":{"role":"assistant","content":[],"stop_reason":null,"usage":{"input_tokens":10,"output_tokens":21}},"uuid":"u6"}`,
+		`{"type":"assistant","message":{"role":"assistant","content":[],"stop_reason":null,"usage":{"input_tokens":10,"output_tokens":21},"role":"x"},"uuid":"u7"}`,
+		`{"type":"assistant","message":{"role":"assistant","content":[],"stop_reason":null,"usage":{"input_tokens":10,"output_tokens":21}},"uuid":"u8"}`,
+		`{"type":"assistant","message":{"role":"assistant","content":[],"stop_reason":null,"usage":{"input_tokens":10,"output_tokens":21},"content":"x"},"uuid":"u9"}`,
+		`{"type":"assistant","message":{"role":"assistant","content":[],"stop_reason":null,"usage":{"input_tokens":10,"output_tokens":21}},"uuid":"u10"}`,
+		`{"type":"assistant","message":{"role":"assistant","content":[],"stop_reason":null,"usage":{"input_tokens":10,"output_tokens":21}}`,
+		`{"type":"assistant","message":{"role":"assistant","content":[],"stop_reason":null,"usage":{"input_tokens":10,"output_tokens":21}}}}`,
+		`{"type":"assistant","message":{"role":"assistant","content":[],"stop_reason":null,"usage":{"input_tokens":10,"output_tokens":21}},}`,
+		`{"type":"assistant","message":{"role":"assistant","content":[],"stop_reason":null,"usage":{"input_tokens":10,"output_tokens":21}},"uuid":"u11","x":[1,{"a":2}]}`,
+		`{"type":"assistant","message":{"role":"assistant","content":[],"stop_reason":null,"usage":{"input_tokens":10,"output_tokens":21}},"x":{"content":"x","role":"y"},"y":{"content":5}}`,
+		`{"type":"user","message":{"content":"a","x":[}`,
+		`{"x":{"content":5,"role":1},"type":"user","message":{"content":"b"}}`,
+		`{"type":"assistant","message":{"role":"assistant","content":[] ,"stop_reason":null,"usage":{"input_tokens":10,"output_tokens":21}},"uuid":"u12"}`,
+		`{"type":"assistant","message":{"role":"assistant","content":[],"stop_reason":null,"usage":{"input_tokens":10,"output_tokens":NaN}},"uuid":"u13"}`,
+		`{"type":"assistant","message":{"role":"assistant","content":[],"stop_reason":null,"usage":{"input_tokens":10,"output_tokens":NaN}},"uuid":"u14"}`,
+		`{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t","content":"ok"}]},"uuid":"u15"}`,
+		`{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t","content":"ok"}],"x":1},"uuid":"u16"}`,
+		`{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t","content":"ok"}],"x":1},"uuid":"u17"}`,
+	},
+	// Messages' heads (claude_code_msg.go): kept, then repeated, changed
+	// in its role, in a byte, in white space; with no role, two roles, a
+	// role of another type; after a first member of each kind, content
+	// among them; a head not followed by a content, cut, not valid.
+	{
+		`{"type":"assistant","message":{"id":"msg_01","type":"message","role":"assistant","model":"claude-sonnet-4-5","content":[{"type":"text","text":"a"}]},"uuid":"u1"}`,
+		`{"type":"assistant","message":{"id":"msg_02","type":"message","role":"assistant","model":"claude-sonnet-4-5","content":[{"type":"text","text":"b"}]},"uuid":"u2"}`,
+		`{"type":"assistant","message":{"id":"msg_02","type":"message","role":"assistant","model":"claude-sonnet-4-5","content":"c"}}`,
+		`{"type":"assistant","message":{"id":"msg_02","type":"message","role":"assistanu","model":"claude-sonnet-4-5","content":"c"}}`,
+		`{"type":"assistant","message":{"id":"msg_03","type":"message","role":"assistanu","model":"claude-sonnet-4-5","content":"c"}}`,
+		`{"type":"assistant","message":{"id":"msg_03","type":"message","role":"assistanu","model":"claude-sonnet-4-6","content":"c"}}`,
+		`{"type":"assistant","message":{"id":"msg_03","type":"message","role":"assistanu","model":"claude-sonnet-4-6", "content":"c"}}`,
+		`{"type":"assistant","message":{"id":"msg_03","type":"message","role":"assistanu","model":"claude-sonnet-4-6", "content":"c"}}`,
+		`{"type":"assistant","message":{"id":"msg_03","type":"message","model":"claude-sonnet-4-6","content":"c"}}`,
+		`{"type":"assistant","message":{"id":"msg_04","type":"message","model":"claude-sonnet-4-6","content":"c"}}`,
+		`{"type":"assistant","message":{"id":"msg_04","role":"a","type":"message","role":"b","content":"c"}}`,
+		`{"type":"assistant","message":{"id":"msg_04","role":"a","type":"message","role":"b","content":"c"}}`,
+		`{"type":"assistant","message":{"id":"msg_04","role":1,"type":"message","role":"b","content":"c"}}`,
+		`{"type":"assistant","message":{"role":"x","role":"a","type":"message","role":"b","content":"c"}}`,
+		`{"type":"assistant","message":{"role":"x","type":"message","role":"b","model":"m","content":"c"}}`,
+		`{"type":"assistant","message":{"role":"x","type":"message","role":"b","model":"m","content":"c"}}`,
+		`{"type":"assistant","message":{"content":"x","type":"message","role":"b","model":"m","content":"c"}}`,
+		`{"type":"assistant","message":{"content":[1],"type":"message","role":"b","model":"m","content":"c"}}`,
+		`{"type":"assistant","message":{"content":[1],"type":"message","role":"b","model":"m","content":"c","role":"z"}}`,
+		`{"type":"assistant","message":{"content":[1],"type":"message","role":"b","model":"m","content":[2]}}`,
+		`{"type":"assistant","message":{"id":{"a":[1]},"type":"message","role":"b","model":"m","content":"c"}}`,
+		`{"type":"assistant","message":{"id":"x","type":"message","role":"b","model":"m","content"}}`,
+		`{"type":"assistant","message":{"id":"x","type":"message","role":"b","model":"m","contents":"c"}}`,
+		`{"type":"assistant","message":{"id":"x","type":"message","role":"b","model":"m",`,
+		`{"type":"assistant","message":{"id":"x","type":"message","role":"b","model":"m","}`,
+		`{"type":"assistant","message":{"id":"x","type":"message","role":"b","model":"m","content":"c"}}`,
+		`{"type":"assistant","message":{"id":"x","type":"message","role":"b","model":"m",}}`,
+		`{"type":"assistant","message":{"id":"x","type":"message","role":"b","model":"m","content":"c"}}`,
+		`{"type":"assistant","message":{"id":"x","type":"message","role":"b","model":"m","x":{"content":"d"}}}`,
+	},
 	// More members read than a run keeps; a run too short to keep.
 	{
 		`{"p":1,"isMeta":true,"isMeta":false,"isSidechain":true,"isMeta":true,"isCompactSummary":true,"type":"user","message":{"content":"a"}}`,
@@ -94,21 +162,25 @@ var claudeCodeRunCases = [][]string{
 }
 
 // TestClaudeCodeRun: a reader that read a session's records reads each
-// as a reader that read none does (checkClaudeCodeRun); and runs were
-// passed over.
+// as a reader that read none does (checkClaudeCodeRun); and runs and
+// messages' tails were passed over.
 func TestClaudeCodeRun(t *testing.T) {
-	passed := 0
+	passed, tails := 0, 0
+	add := func(p, tl int) { passed, tails = passed+p, tails+tl }
 	for _, recs := range claudeCodeRunCases {
-		passed += checkClaudeCodeRun(t, recs)
+		add(checkClaudeCodeRun(t, recs))
 	}
 	// Every pair of the top level's cases, in both orders.
 	for _, a := range claudeCodeTopCases {
 		for _, b := range claudeCodeTopCases {
-			passed += checkClaudeCodeRun(t, []string{a.rec, b.rec, b.rec})
+			add(checkClaudeCodeRun(t, []string{a.rec, b.rec, b.rec}))
 		}
 	}
 	if passed < 20 {
 		t.Errorf("%d runs passed over, want 20 or more", passed)
+	}
+	if tails < 20 {
+		t.Errorf("%d messages' tails passed over, want 20 or more", tails)
 	}
 }
 
@@ -127,12 +199,12 @@ func FuzzClaudeCodeRun(f *testing.F) {
 // reader reads it alone: whether readTop reads it, what it reads, each
 // view at the same place, and the message's index. It says how many
 // runs the reader passed over.
-func checkClaudeCodeRun(t *testing.T, recs []string) (passed int) {
+func checkClaudeCodeRun(t *testing.T, recs []string) (passed, tails int) {
 	t.Helper()
 	c := &claudeCodeReader{}
 	for _, rec := range recs {
 		raw := []byte(rec)
-		before := string(c.run.bytes)
+		before, tail := string(c.run.bytes), string(c.msg.tail)
 		// Hinted at its last uuid string, as the reader's next
 		// record's where Claude Code writes it.
 		if at := bytes.LastIndex(raw, []byte(`"uuid":"`)); at >= 0 {
@@ -144,6 +216,9 @@ func checkClaudeCodeRun(t *testing.T, recs []string) (passed int) {
 		fast := c.readTop(raw, &got)
 		if before != "" && strings.Contains(rec, before) && string(c.run.bytes) == before {
 			passed++
+		}
+		if tail != "" && strings.Contains(rec, tail) && string(c.msg.tail) == tail {
+			tails++
 		}
 		ref := &claudeCodeReader{}
 		var want claudeCodeTop
@@ -162,14 +237,10 @@ func checkClaudeCodeRun(t *testing.T, recs []string) (passed int) {
 			}
 		}
 		if got.hasMessage {
-			gm, gok := c.ix.noted(got.msg)
-			wm, wok := ref.ix.noted(want.msg)
-			if gok != wok || !reflect.DeepEqual(gm, wm) {
-				t.Fatalf("%q: the message's members %v (%v), alone %v (%v)", rec, gm, gok, wm, wok)
-			}
+			checkMsgReads(t, rec, raw, c, c.msg.reads[:c.msg.n], ref, ref.msg.reads[:ref.msg.n])
 		}
 	}
-	return passed
+	return passed, tails
 }
 
 // TestClaudeCodeParentHead: the words readTop compares a record's first

@@ -8,8 +8,10 @@ package replay
 // file-history-snapshot) were indexed whole for their type alone. Here
 // the record's own members are validated one by one, the ones
 // claudeCodeTop.member reads handed to it as they pass, and the message,
-// the one value read below the top level, validated and indexed alone by
-// the pass; the other values are validated with no index.
+// the one value read below the top level, walked likewise, its role and
+// content kept (claude_code_msg.go) and the content validated and
+// indexed alone by the pass; the other values are validated with no
+// index.
 
 import (
 	"bytes"
@@ -29,15 +31,19 @@ const claudeCodeValidDepth = 8
 
 // readTop validates raw, a record from its opening brace to its closing
 // one, handing each member claudeCodeTop.member reads to t (in the
-// record's order: the last of a repeated name is the one kept) and
-// indexing the message into c.ix (c.ix is reset to raw when no message
-// is indexed). ok is false, t and c.ix then holding anything, for a
-// record it does not read as agentRecordIx and the noted members' loop
-// would (invalid JSON, NaN or Infinity, an escaped key, white space
-// around the record, a record of claudeCodeTopMax bytes or more): the
-// caller reads it whole. c.hintAt is prefetchUUID(b)'s (recordRaw calls
-// it first), or where no value of b starts (-1, or a zero reader's 0):
-// the uuid string there is taken as the hex digits prefetchUUID parsed.
+// record's order: the last of a repeated name is the one kept), keeping
+// the last message object's role and content in c.msg and indexing its
+// content into c.ix (c.ix is reset to raw when no content is indexed).
+// ok is false, t, c.msg and c.ix then holding anything, for a record it
+// does not read as agentRecordIx and the noted members' loop would
+// (invalid JSON, NaN or Infinity, an escaped key, white space around the
+// record, a record of claudeCodeTopMax bytes or more), or whose message
+// it leaves to that reading (a role that is not a string, a content that
+// is no string, array or object, a second content array or object, more
+// than claudeCodeMsgReads of them): the caller reads it whole. c.hintAt
+// is prefetchUUID(b)'s (recordRaw calls it first), or where no value of
+// b starts (-1, or a zero reader's 0): the uuid string there is taken as
+// the hex digits prefetchUUID parsed.
 func (c *claudeCodeReader) readTop(b []byte, t *claudeCodeTop) (ok bool) {
 	n := len(b)
 	if n < 2 || n >= claudeCodeTopMax || b[0] != '{' || b[n-1] != '}' {
@@ -59,7 +65,7 @@ func (c *claudeCodeReader) readTop(b []byte, t *claudeCodeTop) (ok bool) {
 		// read it holds are counted in c.runNext.n (claude_code_same.go).
 		from = runFirst
 	)
-	c.topIndexed = false
+	c.topIndexed, c.msg.open = false, false
 	if p := &c.parent; p.set && n > 52 && word(b, 0) == parentHead0 && word(b, 7) == parentHead1 &&
 		word(b, 15) == p.w[0] && word(b, 23) == p.w[1] && word(b, 31) == p.w[2] && word(b, 39) == p.w[3] &&
 		word(b, 43) == p.w[4] && byteAt(b, 51) == '"' {
@@ -154,18 +160,97 @@ member: // the key ends at b[end-1], its value starts at b[j]
 				}
 			}
 			if j < n && b[j] == '{' && string(key) == "message" {
-				// The message, whose members and blocks the reader
-				// reads. A message written again is indexed again: the
-				// last is the one read, as in the record's index.
-				c.topIndexed = true
-				if i = c.ix.pass(b, j); i < 0 || c.ix.nonFinite {
-					return false
-				}
+				// The message, whose role and content the reader reads,
+				// walked here as the record is (claude_code_msg.go),
+				// its content indexed. A message written again is read
+				// again: the last is the one read.
 				vs = j
-				goto after
+				c.msg.start()
+				if i = j + 1; i < n && b[i] <= ' ' {
+					i = skipSpace(b, i)
+				}
+				if i < n && b[i] == '}' {
+					c.msg.open = false
+					i++
+					goto after
+				}
+				closers[0] = '}'
+				d = 1
+				goto key
 			}
 		}
 		vs = j
+	} else if d == 1 && c.msg.open {
+		// A member of the message: its role and content read.
+		m := &c.msg
+		if m.keys++; m.keys == 2 {
+			// The second key: the message's head when its bytes are
+			// the last head's, valid as they were, its role read
+			// where it stood (a content read before it is read again
+			// after it: the head ends at a content's key).
+			if hl := len(m.head); hl > 0 && i+hl <= n && string(b[i:i+hl]) == string(m.head) {
+				if r := m.headRole; r[0] >= 0 && !m.add("role", b[i+int(r[0]):i+int(r[1])]) {
+					return false
+				}
+				// It ends after a comma, or in the white space after
+				// one: the walk's key is after that white space.
+				if i += hl; i < n && b[i] <= ' ' {
+					i = skipSpace(b, i)
+				}
+				goto key
+			}
+			m.hfrom, m.hrole = i, [2]int32{-1, -1}
+		}
+		switch msgKey(b, i, end) {
+		case "role":
+			// A role of another type than a string's: read whole.
+			if j >= n || b[j] != '"' {
+				return false
+			}
+			if i, _ = validString(b, j); i < 0 || !m.add("role", b[j:i]) {
+				return false
+			}
+			if m.hfrom >= 0 {
+				if m.hrole[0] >= 0 {
+					m.hfrom = -1 // a second role: no head kept
+				} else {
+					m.hrole = [2]int32{int32(j - m.hfrom), int32(i - m.hfrom)}
+				}
+			}
+			m.from = -1
+			goto after
+		case "content":
+			if m.hfrom >= 0 && i-m.hfrom >= claudeCodeHeadMin {
+				// The head taken: from the second key to this one.
+				m.head = append(m.head[:0], b[m.hfrom:i]...)
+				m.headRole = m.hrole
+			}
+			m.hfrom = -1
+			switch {
+			case j < n && b[j] == '"':
+				i, _ = validString(b, j)
+			case j < n && (b[j] == '[' || b[j] == '{') && !m.passed:
+				m.passed, c.topIndexed = true, true
+				if i = c.ix.pass(b, j); c.ix.nonFinite {
+					return false
+				}
+			default:
+				return false // another type, or a second content indexed: read whole
+			}
+			if i < 0 || !m.add("content", b[j:i]) {
+				return false
+			}
+			if tl := len(m.tail); tl > 0 && i+tl <= n && string(b[i:i+tl]) == string(m.tail) {
+				// The message's tail: valid as it was, the message
+				// closed at its end.
+				i += tl
+				d = 0
+				m.open = false
+				goto after
+			}
+			m.from = i
+			goto after
+		}
 	}
 	i = j
 
@@ -265,7 +350,9 @@ after: // after a value
 			if from >= 0 {
 				r := &c.runNext.reads[c.runNext.n-1]
 				r.end = int32(i - from)
-				r.field, r.on = runField(stringBytes(key), b[vs:i])
+				if r.field, r.on = runField(stringBytes(key), b[vs:i]); r.field == runSkip {
+					c.runNext.n-- // not read again: not kept
+				}
 			}
 		}
 		if from == runFirst {
@@ -312,6 +399,8 @@ after: // after a value
 		return false
 	}
 	i++
-	d--
+	if d--; d == 0 && c.msg.open {
+		c.msg.close(b, i)
+	}
 	goto after
 }

@@ -71,7 +71,32 @@ var claudeCodeTopCases = []struct {
 	{`{"type":"user","message":["text"]}`, true},
 	{`{"type":1,"message":{"content":"y"}}`, true},
 	{`{"type":"user","isSidechain":"no","isMeta":1,"uuid":{"a":1},"isCompactSummary":[],"message":{"content":"y"}}`, true},
-	{`{"type":"user","message":{"content":5}}`, true},
+	{`{"type":"user","message":{"content":5}}`, false},
+	// A message's members read by readTop (claude_code_msg.go): role and
+	// content of each kind, repeated, in either order, among others, with
+	// white space; those it leaves to the whole record's reading.
+	{`{"type":"assistant","message":{"id":"msg_01","type":"message","role":"assistant","model":"m","content":[{"type":"text","text":"a"}],"stop_reason":null,"usage":{"input_tokens":10,"output_tokens":20}},"uuid":"u"}`, true},
+	{`{"type":"user","message":{"content":"a","role":"user","rolf":1,"contenu":[1]}}`, true},
+	{`{"type":"user","message":{"role":"user","role":"assistant","content":"a","content":"b"}}`, true},
+	{`{"type":"user","message":{"content":"a","content":[{"type":"text","text":"b"}],"content":"c"}}`, true},
+	{`{"type":"user","message":{"content":{"type":"text"}}}`, true},
+	{`{"type":"user","message":{ "role" : "user" , "content" : [ ] , "x" : { "content" : [ ] } }}`, true},
+	{`{"type":"user","message":{"x":{"role":1,"content":5},"y":[{"content":{}}]}}`, true},
+	{`{"type":"user","message":{}}`, true},
+	{`{"type":"user","message":{ }}`, true},
+	{`{"type":"user","message":{"content":[],"content":[]}}`, false},
+	{`{"type":"user","message":{"content":null}}`, false},
+	{`{"type":"user","message":{"role":1,"content":"a"}}`, false},
+	{`{"type":"user","message":{"role":null,"content":"a"}}`, false},
+	{`{"type":"user","message":{"role":"a","role":"b","role":"c","role":"d","content":"x"}}`, false},
+	{`{"type":"user","message":{"content":"a","usage":{"n":NaN}}}`, false},
+	{`{"type":"user","message":{"content":[NaN]}}`, false},
+	{`{"type":"user","message":{"cont\u0065nt":"a"}}`, false},
+	{`{"type":"user","message":{"content":"a",}}`, false},
+	{`{"type":"user","message":{"content":"a"]}`, false},
+	{`{"type":"user","message":{"content":"a"`, false},
+	{`{"type":"user","message":{"content":"a\q"}}`, false},
+	{`{"type":"user","message":{"role":"a\q","content":"a"}}`, false},
 	// Names of the lengths read that are not read (version: message's).
 	{`{"type":"user","version":{"a":1},"cwdx":[1],"messagf":{"content":"z"},"message":{"content":"y"}}`, true},
 	// A message written twice: the last read, and indexed.
@@ -206,22 +231,41 @@ func checkClaudeCodeTopHinted(t *testing.T, raw []byte, hint int) (fast bool) {
 			}
 		}
 		if got.hasMessage {
-			gm, gok := c.ix.noted(got.msg)
-			wm, wok := ref.ix.noted(want.msg)
-			if gok != wok || !reflect.DeepEqual(gm, wm) {
-				t.Fatalf("%q: the message's members %v (%v), want %v (%v)", rec, gm, gok, wm, wok)
-			}
-			var gb, wb []contentBlock
-			for _, m := range gm {
-				if string(raw[m.key:m.keyEnd]) == "content" {
-					gb, _, _, _ = readBlocksRawText(&c.ix, rawValue(raw[m.val:m.end]), gb[:0])
-					wb, _, _, _ = readBlocksRawText(&ref.ix, rawValue(raw[m.val:m.end]), wb[:0])
+			// The role and content readTop read, as the noted members'
+			// loop reads them from the message's index, and the blocks
+			// read from each content.
+			var wr []claudeCodeMsgRead
+			ref.ix.members(want.msg, func(k []byte, esc bool, val rawValue) bool {
+				if k := string(keyBytes(k, esc)); k == "role" || k == "content" {
+					wr = append(wr, claudeCodeMsgRead{k, val})
 				}
-			}
-			if !reflect.DeepEqual(gb, wb) {
+				return true
+			})
+			checkMsgReads(t, rec, raw, c, c.msg.reads[:c.msg.n], ref, wr)
+		}
+	}
+	return fast
+}
+
+// checkMsgReads: the message's members read by c (got) are those of
+// want, read by ref, each at the same place, and the content blocks read
+// from each through c's index are those read through ref's.
+func checkMsgReads(t *testing.T, rec string, raw []byte, c *claudeCodeReader, got []claudeCodeMsgRead, ref *claudeCodeReader, want []claudeCodeMsgRead) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Fatalf("%q: the message's members read %q, want %q", rec, got, want)
+	}
+	for k := range got {
+		g, w := got[k], want[k]
+		if g.key != w.key || offsetIn(raw, g.val) != offsetIn(raw, w.val) || len(g.val) != len(w.val) {
+			t.Fatalf("%q: the message's members read %q, want %q", rec, got, want)
+		}
+		if g.key == "content" {
+			gb, gs, gk, gw := readBlocksRawText(&c.ix, g.val, nil)
+			wb, ws, wk, ww := readBlocksRawText(&ref.ix, w.val, nil)
+			if !reflect.DeepEqual(gb, wb) || gs != ws || gk != wk || gw != ww {
 				t.Fatalf("%q: the message's blocks %+v, want %+v", rec, gb, wb)
 			}
 		}
 	}
-	return fast
 }
