@@ -172,8 +172,7 @@ afound:
 	BSFL	AX, AX
 	ADDQ	AX, SI
 	ADDQ	AX, DI
-	MOVBLZX	(SI), AX
-	CMPB	AL, $0x5c
+	CMPB	(SI), $0x5c
 	JNE	udone
 	MOVBLZX	1(SI), AX      // in src: the step began more than 32 bytes before DX
 	MOVBLZX	(R8)(AX*1), AX
@@ -285,8 +284,7 @@ cfound:
 	BSFL	AX, AX
 	ADDQ	AX, SI
 	ADDQ	AX, DI
-	MOVBLZX	(SI), AX
-	CMPB	AL, $0x5c
+	CMPB	(SI), $0x5c
 	JNE	cdone
 	MOVBLZX	1(SI), AX      // in src: the step began more than 32 bytes before DX
 	MOVBLZX	(R8)(AX*1), AX
