@@ -92,7 +92,7 @@ func appendUnescaped(out, body []byte, valid bool) []byte {
 func copyString(b []byte, i int, dst []byte) (end int, text []byte) {
 	j, w := i+1, 0
 	for {
-		if copyStrings && len(b)-j >= 32 {
+		if copyStrings && len(b)-j > 32 { // copyStringRun reads while more than 32 are left
 			n, r := copyStringRun(dst[w:], b[j:])
 			w, j = w+n, j+r
 		}

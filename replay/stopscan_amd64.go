@@ -62,7 +62,7 @@ func unescapeRun(dst, src []byte, stopHigh bool) (w, r int)
 
 // copyStringRun is unescapeRun for a string not yet validated: it also
 // stops at '"', at a byte below 0x20 and at every byte over 0x7f, and
-// returns once fewer than 32 bytes of src or dst are left. AVX2 only
+// returns once 32 bytes of src or dst or fewer are left. AVX2 only
 // (copyStrings).
 //
 //go:noescape

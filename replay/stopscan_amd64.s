@@ -357,11 +357,8 @@ etailshift:
 efound:
 	BSFL	AX, CX
 	ADDQ	CX, R9         // the stop
-	MOVBLZX	(SI)(R9*1), BX
-	CMPB	BL, $0x22
-	JEQ	equote
-	CMPB	BL, $0x5c
-	JNE	ecut           // a control byte
+	CMPB	(SI)(R9*1), $0x5c
+	JNE	enotescape     // tested first: a string stops at one quote, at many escapes
 
 	// A backslash, never b's last byte (etail): past its escape, on at
 	// the mask's next bit (AX fits 32 bits: a shift of up to 37 empties
@@ -408,8 +405,10 @@ eunicode:
 	ADDL	$6, CX
 	JMP	eshift
 
-equote:
-	INCQ	R9
+enotescape:
+	CMPB	(SI)(R9*1), $0x22
+	JNE	ecut           // a control byte
+	INCQ	R9             // the closing quote
 	VZEROUPPER
 	MOVQ	R9, end+32(FP)
 	MOVB	DI, esc+40(FP)

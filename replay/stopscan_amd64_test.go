@@ -71,10 +71,10 @@ func TestStringRunEscapeAtStepEnd(t *testing.T) {
 }
 
 // copyStringRunRef is copyStringRun step by step: 32 bytes a step while
-// 32 are left, each step's bytes up to its first stop.
+// more than 32 are left, each step's bytes up to its first stop.
 func copyStringRunRef(dst, src []byte) (w, r int) {
 	n := min(len(src), len(dst))
-	for r+32 <= n {
+	for r+32 < n {
 		end, k := r+32, r
 		for k < end && src[k] >= 0x20 && src[k] < 0x80 && src[k] != '"' && src[k] != '\\' {
 			k++
@@ -94,12 +94,15 @@ func copyStringRunRef(dst, src []byte) (w, r int) {
 }
 
 // checkCopyStringRun holds copyStringRun to copyStringRunRef on src, with
-// a dst of dn bytes followed by bytes it must not write.
+// a dst of dn bytes followed by bytes it must not write. src is followed
+// in its array by bytes a backslash would escape, which a read past its
+// end would take.
 func checkCopyStringRun(t *testing.T, src []byte, dn int) {
 	t.Helper()
 	if !useAVX2 {
 		t.Skip("copyStringRun runs where the CPU has AVX2 only")
 	}
+	src = append(bytes.Clone(src), "nnnn"...)[:len(src)]
 	want := make([]byte, dn)
 	ww, wr := copyStringRunRef(want, src)
 	buf := bytes.Repeat([]byte{0xAA}, dn+40)
@@ -134,6 +137,19 @@ func TestCopyStringRun(t *testing.T) {
 					src[pos] = keep
 				}
 			}
+		}
+	}
+}
+
+// copyStringRun stops at a backslash that ends src, whatever byte
+// follows src in its array, after escapes that move its steps to every
+// place (TestUnescapeRunEndBackslash).
+func TestCopyStringRunEndBackslash(t *testing.T) {
+	for _, lead := range []string{"", `\n`, `\n\t`, `ab\"`} {
+		for m := range 80 {
+			src := []byte(lead + strings.Repeat("a", m) + `\`)
+			checkCopyStringRun(t, src, len(src))
+			checkCopyStringRun(t, src, len(src)+3)
 		}
 	}
 }

@@ -10,11 +10,13 @@
 
 // func unescapeRun(dst, src []byte, stopHigh bool) (w, r int)
 //
-// A step loads 16 bytes of src (32 with AVX2, while 32 are left), stores
-// them at dst as they are and looks for a backslash (and, with stopHigh,
-// a byte over 0x7f: its own high bit, kept by PAND with X3) among them:
-// the bytes before the first are written, the others written again
-// later. A two-byte escape writes its byte and the steps go on after it.
+// A step loads 16 bytes of src (32 with AVX2, while more than 32 are
+// left: the byte after a backslash the step finds is then in src, read
+// with no bounds test), stores them at dst as they are and looks for a
+// backslash (and, with stopHigh, a byte over 0x7f: its own high bit,
+// kept by PAND with X3) among them: the bytes before the first are
+// written, the others written again later. A two-byte escape writes its
+// byte and the steps go on after it.
 // The stores stay within dst: DI-dst is at most SI-src, and a step runs
 // only while its bytes are within the bytes read, min(len(src),
 // len(dst)). The last 1 to 15 bytes are tested in the 16 that end src
@@ -22,8 +24,8 @@
 // overlapping moves, as memmove copies a few bytes; a src shorter than
 // 16 bytes goes byte by byte. SI and DI walk src and dst, DX is the end
 // of the bytes read, R11 and R12 src's and dst's start, R10 says AVX2 (the
-// upper halves of Y2 and Y3 are cleared by VZEROUPPER once fewer than 32
-// bytes are left, and no 32-byte step runs after).
+// upper halves of Y2 and Y3 are cleared by VZEROUPPER once 32 bytes or
+// fewer are left, and no 32-byte step runs after).
 TEXT ·unescapeRun(SB), NOSPLIT, $0-72
 	MOVQ	dst_base+0(FP), DI
 	MOVQ	dst_len+8(FP), AX
@@ -58,7 +60,7 @@ unext:
 	JZ	u16
 	LEAQ	32(SI), BX
 	CMPQ	BX, DX
-	JBE	aloop
+	JB	aloop          // more than 32 bytes left: a stop's next byte is in src
 	VZEROUPPER
 	XORL	R10, R10
 
@@ -158,7 +160,7 @@ aloop:
 	ADDQ	$32, DI
 	LEAQ	32(SI), BX
 	CMPQ	BX, DX
-	JBE	aloop
+	JB	aloop
 	VZEROUPPER
 	XORL	R10, R10
 	JMP	u16
@@ -170,13 +172,9 @@ afound:
 	BSFL	AX, AX
 	ADDQ	AX, SI
 	ADDQ	AX, DI
-	MOVBLZX	(SI), AX
-	CMPB	AL, $0x5c
+	CMPB	(SI), $0x5c
 	JNE	udone
-	LEAQ	1(SI), BX
-	CMPQ	BX, DX
-	JAE	udone
-	MOVBLZX	(BX), AX
+	MOVBLZX	1(SI), AX      // in src: the step began more than 32 bytes before DX
 	MOVBLZX	(R8)(AX*1), AX
 	TESTL	AX, AX
 	JZ	udone
@@ -185,7 +183,7 @@ afound:
 	INCQ	DI
 	LEAQ	32(SI), BX
 	CMPQ	BX, DX
-	JBE	aloop
+	JB	aloop
 	VZEROUPPER
 	XORL	R10, R10
 	JMP	u16
@@ -239,8 +237,10 @@ uret:
 //
 // unescapeRun (AVX2 steps only) that also stops at '"' and at a byte
 // below 0x20, and at any byte over 0x7f, for a string not yet validated:
-// it returns once fewer than 32 bytes of src (or dst) are left, the last
-// ones to its caller. Only called where the CPU has AVX2 (useAVX2).
+// it returns once 32 bytes of src (or dst) or fewer are left, the last
+// ones to its caller: a step runs only with more than 32 left, so that
+// the byte after a backslash it finds is always in src. Only called
+// where the CPU has AVX2 (useAVX2).
 TEXT ·copyStringRun(SB), NOSPLIT, $0-64
 	MOVQ	dst_base+0(FP), DI
 	MOVQ	dst_len+8(FP), AX
@@ -259,7 +259,7 @@ TEXT ·copyStringRun(SB), NOSPLIT, $0-64
 cnext:
 	LEAQ	32(SI), BX
 	CMPQ	BX, DX
-	JA	cdone
+	JAE	cdone
 
 cloop:
 	VMOVDQU	(SI), Y0
@@ -277,20 +277,16 @@ cloop:
 	ADDQ	$32, DI
 	LEAQ	32(SI), BX
 	CMPQ	BX, DX
-	JBE	cloop
+	JB	cloop
 	JMP	cdone
 
 cfound:
 	BSFL	AX, AX
 	ADDQ	AX, SI
 	ADDQ	AX, DI
-	MOVBLZX	(SI), AX
-	CMPB	AL, $0x5c
+	CMPB	(SI), $0x5c
 	JNE	cdone
-	LEAQ	1(SI), BX
-	CMPQ	BX, DX
-	JAE	cdone
-	MOVBLZX	(BX), AX
+	MOVBLZX	1(SI), AX      // in src: the step began more than 32 bytes before DX
 	MOVBLZX	(R8)(AX*1), AX
 	TESTL	AX, AX
 	JZ	cdone
@@ -299,7 +295,7 @@ cfound:
 	INCQ	DI
 	LEAQ	32(SI), BX     // cnext's test, with no jump to it
 	CMPQ	BX, DX
-	JBE	cloop
+	JB	cloop
 
 cdone:
 	VZEROUPPER

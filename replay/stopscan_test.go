@@ -267,9 +267,12 @@ type unescapeRunCase struct {
 var unescapeRuns = []unescapeRunCase{{"unescapeRun", unescapeRun}}
 
 // checkUnescapeRun holds unescapeRuns to unescapeRunBytes on src, with a
-// dst of dn bytes followed by bytes they must not write.
+// dst of dn bytes followed by bytes they must not write. src is followed
+// in its array by bytes a backslash would escape, which a read past its
+// end would take.
 func checkUnescapeRun(t *testing.T, src []byte, dn int, stopHigh bool) {
 	t.Helper()
+	src = append(bytes.Clone(src), "nnnn"...)[:len(src)]
 	want := make([]byte, dn)
 	ww, wr := unescapeRunBytes(want, src, stopHigh)
 	for _, u := range unescapeRuns {
@@ -309,6 +312,22 @@ func TestUnescapeRun(t *testing.T) {
 					}
 					src[pos] = keep
 				}
+			}
+		}
+	}
+}
+
+// unescapeRun stops at a backslash that ends src, whatever byte follows
+// src in its array, after escapes that move its 32-byte steps to every
+// place: a step that ends at src's end must not read past it for the
+// backslash's escape.
+func TestUnescapeRunEndBackslash(t *testing.T) {
+	for _, lead := range []string{"", `\n`, `\n\t`, `ab\"`, "\xe9"} {
+		for m := range 80 {
+			src := []byte(lead + strings.Repeat("a", m) + `\`)
+			for _, dn := range []int{len(src), len(src) + 3} {
+				checkUnescapeRun(t, src, dn, true)
+				checkUnescapeRun(t, src, dn, false)
 			}
 		}
 	}
