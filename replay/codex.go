@@ -56,6 +56,7 @@ type codexReader struct {
 	inner   valueIndex
 	calls   callMemo
 	copies  outputCopies // the steps' outputs (text), each a string of its own
+	pre     codexPre     // the line's output, written as validated (codex_copy.go)
 	// table says the steps go into a steps table (start): each output
 	// is a string of its own (decoded, joined or copied out of the line
 	// or the scratch), which the table keeps as it is
@@ -199,6 +200,7 @@ func (c *codexReader) recordRaw(raw []byte, _ int) ([]stepRecord, string) {
 			return recs, "" // a response item, or compacted (codex_item.go)
 		}
 	}
+	c.pre.at = nil // readLine's output is written anew
 	return c.readLine(raw)
 }
 
@@ -420,16 +422,24 @@ func (c *codexReader) decode(v rawValue) []byte {
 // as encoding/json matches a struct's fields (regardless of case, the
 // last one read), since Codex's own output goes through that reading.
 func (c *codexReader) output(raw rawValue) (text string, code int, hasCode bool) {
+	pre, isPre := c.preText(raw)
 	if raw.Kind() == '"' && len(raw) > 2 && raw[1] == '{' {
 		// A string opening with JSON (as Codex before 0.116 wrote a
 		// command's output), which is no freeform output: read from
 		// scratch, and copied only if it is kept as it is.
-		if text, code, hasCode, ok := c.outputJSON(bytes.TrimSpace(c.decode(raw))); ok {
+		if !isPre {
+			pre = c.decode(raw)
+		}
+		if text, code, hasCode, ok := c.outputJSON(bytes.TrimSpace(pre)); ok {
 			return text, code, hasCode
 		}
-		return c.copies.clone(bytesString(c.scratch)), 0, false
+		return c.copies.clone(bytesString(pre)), 0, false
 	}
-	text = c.text(raw)
+	if isPre {
+		text = c.copies.take(pre) // in the block's free room
+	} else {
+		text = c.text(raw)
+	}
 	if code, ok := codexFreeformExit(text); ok {
 		return text, code, true
 	}

@@ -157,6 +157,9 @@ func FuzzCodexSkip(f *testing.F) {
 	for _, c := range codexItemCases {
 		f.Add(codexItemCases[0].line + "\n" + c.line + "\n" + codexItemCases[1].line)
 	}
+	for _, c := range codexPreCases {
+		f.Add(codexItemCases[0].line + "\n" + c + "\n" + codexPreCases[1])
+	}
 	f.Fuzz(func(t *testing.T, data string) {
 		compareCodexSkip(t, bytes.Split([]byte(data), []byte("\n")))
 	})
