@@ -72,6 +72,12 @@ var codexSkipCases = []struct {
 	{`{"timestamp":"t,"type":"event_msg","payload":{}}`, false},
 	{`{"timestamp":"t","type":"event_msg","payload":{"type":"user_message","images":[` + strings.Repeat("[", codexSkipMax) + `]}}`, false},
 	{`{"timestamp":"t","type":"response_item","payload":{"type":"function_call","name":"shell","arguments":"{}","call_id":"c3"}}`, false},
+	// Nested as deep as a line may be, and a level more: readLine
+	// (codexSkipMax), which refuses the second.
+	{`{"timestamp":"t","type":"event_msg","payload":{"type":"user_message","images":` + strings.Repeat("[", maxNesting-3) + strings.Repeat("]", maxNesting-3) + `}}`, false},
+	{`{"timestamp":"t","type":"event_msg","payload":{"type":"user_message","images":` + strings.Repeat("[", maxNesting-2) + strings.Repeat("]", maxNesting-2) + `}}`, false},
+	{`{"timestamp":"t","type":"response_item","payload":{"type":"local_shell_call","action":` + strings.Repeat("[", maxNesting-3) + strings.Repeat("]", maxNesting-3) + `}}`, false},
+	{`{"timestamp":"t","type":"response_item","payload":{"type":"local_shell_call","action":` + strings.Repeat("[", maxNesting-2) + strings.Repeat("]", maxNesting-2) + `}}`, false},
 	{`{"type":"event_msg","payload":{"type":"user_message"}}`, false},
 	{`{"timestamp":"t","type":"response_item","payload":{"type":"function_call","name":"shell","arguments":"{}","call_id":"c4"}}`, false},
 }
