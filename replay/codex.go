@@ -57,6 +57,7 @@ type codexReader struct {
 	calls   callMemo
 	copies  outputCopies // the steps' outputs (text), each a string of its own
 	pre     codexPre     // the line's output, written as validated (codex_copy.go)
+	hint    codexMemoHint
 	// table says the steps go into a steps table (start): each output
 	// is a string of its own (decoded, joined or copied out of the line
 	// or the scratch), which the table keeps as it is
@@ -83,6 +84,9 @@ func (c *codexReader) ready(all bool) []stepRecord {
 // or written from name and raw (the arguments, input or action) as the
 // call's type typ reads them.
 func (c *codexReader) callForms(typ byte, name string, raw rawValue) (action, canonical string) {
+	if action, canonical, ok := c.hinted(typ, name, raw); ok {
+		return action, canonical // raw is the hinted slot's value (codex_memo.go)
+	}
 	if action, canonical, ok := c.calls.find(typ, name, raw); ok {
 		return action, canonical
 	}
@@ -200,7 +204,7 @@ func (c *codexReader) recordRaw(raw []byte, _ int) ([]stepRecord, string) {
 			return recs, "" // a response item, or compacted (codex_item.go)
 		}
 	}
-	c.pre.at = nil // readLine's output is written anew
+	c.pre.at, c.hint.at = nil, nil // readLine's output is written anew, its call found anew
 	return c.readLine(raw)
 }
 

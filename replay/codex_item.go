@@ -66,7 +66,7 @@ func (c *codexReader) readItem(raw []byte, i int) (recs []stepRecord, ok bool) {
 // (indexed), the others walked with no index.
 func (c *codexReader) payloadItem(raw []byte, i int, it *codexItem) (ok, indexed bool) {
 	ix := &c.ix
-	c.pre.at = nil
+	c.pre.at, c.hint.at = nil, nil
 	n := len(raw)
 	j := i + 1
 	if j < n && raw[j] == '}' {
@@ -125,6 +125,13 @@ func (c *codexReader) payloadItem(raw []byte, i int, it *codexItem) (ok, indexed
 			} else if v < n && raw[v] == '"' && string(key) == "output" {
 				if vEnd = c.preOutput(raw, v); vEnd < 0 {
 					return false, false
+				}
+			} else if v < n && raw[v] == '"' && (string(key) == "arguments" || string(key) == "input") {
+				// A call's value: as a memo slot's, or validated.
+				if vEnd = c.memoString(raw, v); vEnd < 0 {
+					if vEnd = validValue(raw, v); vEnd < 0 {
+						return false, false
+					}
 				}
 			} else if vEnd = validValue(raw, v); vEnd < 0 {
 				return false, false

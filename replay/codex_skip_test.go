@@ -166,6 +166,9 @@ func FuzzCodexSkip(f *testing.F) {
 	for _, c := range codexPreCases {
 		f.Add(codexItemCases[0].line + "\n" + c + "\n" + codexPreCases[1])
 	}
+	for _, c := range codexMemoCases {
+		f.Add(codexMemoCases[0] + "\n" + c + "\n" + codexMemoCases[1])
+	}
 	f.Fuzz(func(t *testing.T, data string) {
 		compareCodexSkip(t, bytes.Split([]byte(data), []byte("\n")))
 	})
