@@ -90,6 +90,10 @@ func (c *codexReader) callForms(typ byte, name string, raw rawValue) (action, ca
 	if action, canonical, ok := c.calls.find(typ, name, raw); ok {
 		return action, canonical
 	}
+	// name is a view of the line: the forms and the memo keep it, or
+	// strings made of it, past the line (a call of null arguments has
+	// its name as its forms).
+	name = strings.Clone(name)
 	switch typ {
 	case 'f': // function_call
 		action, canonical = c.call(name, raw)
@@ -118,7 +122,7 @@ var codexItemTypes = map[string]bool{
 
 // codexItem is a ResponseItem (or an event message) read in place.
 type codexItem struct {
-	Type, Role, Name, CallID                                    string // Type and Role views of the line
+	Type, Role, Name, CallID                                    string // Type, Role and Name views of the line
 	Content, Summary, Arguments, Input, Output, Action, Message rawValue
 }
 
@@ -160,7 +164,7 @@ func (it *codexItem) member(key []byte, val rawValue, bad *string) {
 	case "role":
 		view = &it.Role
 	case "name":
-		dst = &it.Name
+		view = &it.Name // copied by callForms when it makes a call's forms
 	case "call_id":
 		dst = &it.CallID
 	case "content":

@@ -6,7 +6,8 @@ import "testing"
 // against readLine: calls read again (their values told by the memo),
 // values of a slot's first and last words with other bytes between, a
 // slot's value with more after it, another name or type with a slot's
-// value, an input hinted in a line whose call reads its arguments.
+// value, an input hinted in a line whose call reads its arguments, a
+// call whose forms are its name.
 var codexMemoCases = []string{
 	`{"timestamp":"t","type":"response_item","payload":{"type":"function_call","name":"shell","arguments":"{\"command\":[\"bash\",\"-lc\",\"go test ./...\"],\"workdir\":\"/w\"}","call_id":"m1"}}`,
 	`{"timestamp":"t","type":"response_item","payload":{"type":"custom_tool_call","status":"completed","call_id":"m2","name":"apply_patch","input":"*** Begin Patch\n*** Update File: calc.go\n@@\n-\treturn a / b, nil\n*** End Patch\n"}}`,
@@ -29,6 +30,12 @@ var codexMemoCases = []string{
 	`{"timestamp":"t","type":"response_item","payload":{"type":"function_call","name":"shell","arguments":"{\"command\":[\"bash\",\"-lc\",\"go test ./...\"],\"workdir\":\"/w\"}","x":NaN,"call_id":"m11"}}`,
 	`{"timestamp":"t","type":"response_item","payload":{"type":"message","role":"assistant","input":"{\"command\":[\"bash\",\"-lc\",\"go test ./...\"],\"workdir\":\"/w\"}","content":"hi"}}`,
 	`{"timestamp":"t","type":"response_item","payload":{"type":"function_call","name":"shell","arguments":"{\"command\":[\"bash\",\"-lc\",\"go test ./...\"],\"workdir\":\"/w\"}","call_id":"m12"}}`,
+	// A call of null arguments, its forms its name (a view of its line
+	// until copied), returned once its output's line is read over it.
+	`{"timestamp":"t","type":"response_item","payload":{"type":"function_call","name":"probe_null_args","arguments":null,"call_id":"n1"}}`,
+	`{"timestamp":"t","type":"response_item","payload":{"type":"function_call_output","call_id":"n1","output":"done, read after the call's line was written over"}}`,
+	`{"timestamp":"t","type":"response_item","payload":{"type":"function_call","name":"probe_null_args","arguments":null,"call_id":"n2"}}`,
+	`{"timestamp":"t","type":"response_item","payload":{"type":"function_call_output","call_id":"n2","output":"done again, the call found in the memo by its name"}}`,
 }
 
 // TestCodexMemoString: calls whose values the memo tells read as
