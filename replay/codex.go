@@ -56,6 +56,8 @@ type codexReader struct {
 	inner   valueIndex
 	calls   callMemo
 	copies  outputCopies // the steps' outputs (text), each a string of its own
+	pre     codexPre     // the line's output, written as validated (codex_copy.go)
+	hint    codexMemoHint
 	// table says the steps go into a steps table (start): each output
 	// is a string of its own (decoded, joined or copied out of the line
 	// or the scratch), which the table keeps as it is
@@ -82,9 +84,16 @@ func (c *codexReader) ready(all bool) []stepRecord {
 // or written from name and raw (the arguments, input or action) as the
 // call's type typ reads them.
 func (c *codexReader) callForms(typ byte, name string, raw rawValue) (action, canonical string) {
+	if action, canonical, ok := c.hinted(typ, name, raw); ok {
+		return action, canonical // raw is the hinted slot's value (codex_memo.go)
+	}
 	if action, canonical, ok := c.calls.find(typ, name, raw); ok {
 		return action, canonical
 	}
+	// name is a view of the line: the forms and the memo keep it, or
+	// strings made of it, past the line (a call of null arguments has
+	// its name as its forms).
+	name = strings.Clone(name)
 	switch typ {
 	case 'f': // function_call
 		action, canonical = c.call(name, raw)
@@ -113,7 +122,7 @@ var codexItemTypes = map[string]bool{
 
 // codexItem is a ResponseItem (or an event message) read in place.
 type codexItem struct {
-	Type, Role, Name, CallID                                    string // Type and Role views of the line
+	Type, Role, Name, CallID                                    string // Type, Role and Name views of the line
 	Content, Summary, Arguments, Input, Output, Action, Message rawValue
 }
 
@@ -155,7 +164,7 @@ func (it *codexItem) member(key []byte, val rawValue, bad *string) {
 	case "role":
 		view = &it.Role
 	case "name":
-		dst = &it.Name
+		view = &it.Name // copied by callForms when it makes a call's forms
 	case "call_id":
 		dst = &it.CallID
 	case "content":
@@ -199,6 +208,7 @@ func (c *codexReader) recordRaw(raw []byte, _ int) ([]stepRecord, string) {
 			return recs, "" // a response item, or compacted (codex_item.go)
 		}
 	}
+	c.pre.at, c.hint.at = nil, nil // readLine's output is written anew, its call found anew
 	return c.readLine(raw)
 }
 
@@ -420,16 +430,24 @@ func (c *codexReader) decode(v rawValue) []byte {
 // as encoding/json matches a struct's fields (regardless of case, the
 // last one read), since Codex's own output goes through that reading.
 func (c *codexReader) output(raw rawValue) (text string, code int, hasCode bool) {
+	pre, isPre := c.preText(raw)
 	if raw.Kind() == '"' && len(raw) > 2 && raw[1] == '{' {
 		// A string opening with JSON (as Codex before 0.116 wrote a
 		// command's output), which is no freeform output: read from
 		// scratch, and copied only if it is kept as it is.
-		if text, code, hasCode, ok := c.outputJSON(bytes.TrimSpace(c.decode(raw))); ok {
+		if !isPre {
+			pre = c.decode(raw)
+		}
+		if text, code, hasCode, ok := c.outputJSON(bytes.TrimSpace(pre)); ok {
 			return text, code, hasCode
 		}
-		return c.copies.clone(bytesString(c.scratch)), 0, false
+		return c.copies.clone(bytesString(pre)), 0, false
 	}
-	text = c.text(raw)
+	if isPre {
+		text = c.copies.take(pre) // in the block's free room
+	} else {
+		text = c.text(raw)
+	}
 	if code, ok := codexFreeformExit(text); ok {
 		return text, code, true
 	}

@@ -34,7 +34,7 @@ func (c *codexReader) readItem(raw []byte, i int) (recs []stepRecord, ok bool) {
 		return nil, false
 	}
 	var it codexItem
-	ok, indexed := codexPayloadItem(raw, p, &it, &c.ix)
+	ok, indexed := c.payloadItem(raw, p, &it)
 	if !ok {
 		return nil, false
 	}
@@ -54,7 +54,7 @@ func (c *codexReader) readItem(raw []byte, i int) (recs []stepRecord, ok bool) {
 	return c.responseItem(&it), true
 }
 
-// codexPayloadItem validates the payload object at raw[i] of line raw,
+// payloadItem validates the payload object at raw[i] of line raw,
 // which must end the line with its closing brace, and reads its members
 // into it as codexItem.read does: ok is false when it is not valid (with
 // no space between its tokens), holds NaN or Infinity, a key with an
@@ -64,7 +64,9 @@ func (c *codexReader) readItem(raw []byte, i int) (recs []stepRecord, ok bool) {
 // as it goes, where validValue and two searches for them read it three
 // times; each resets ix, which holds the last one's index then
 // (indexed), the others walked with no index.
-func codexPayloadItem(raw []byte, i int, it *codexItem, ix *valueIndex) (ok, indexed bool) {
+func (c *codexReader) payloadItem(raw []byte, i int, it *codexItem) (ok, indexed bool) {
+	ix := &c.ix
+	c.pre.at, c.hint.at = nil, nil
 	n := len(raw)
 	j := i + 1
 	if j < n && raw[j] == '}' {
@@ -120,6 +122,17 @@ func codexPayloadItem(raw []byte, i int, it *codexItem, ix *valueIndex) (ok, ind
 					return false, false
 				}
 				indexed = true
+			} else if v < n && raw[v] == '"' && string(key) == "output" {
+				if vEnd = c.preOutput(raw, v); vEnd < 0 {
+					return false, false
+				}
+			} else if v < n && raw[v] == '"' && (string(key) == "arguments" || string(key) == "input") {
+				// A call's value: as a memo slot's, or validated.
+				if vEnd = c.memoString(raw, v); vEnd < 0 {
+					if vEnd = validValue(raw, v); vEnd < 0 {
+						return false, false
+					}
+				}
 			} else if vEnd = validValue(raw, v); vEnd < 0 {
 				return false, false
 			}

@@ -72,6 +72,12 @@ var codexSkipCases = []struct {
 	{`{"timestamp":"t,"type":"event_msg","payload":{}}`, false},
 	{`{"timestamp":"t","type":"event_msg","payload":{"type":"user_message","images":[` + strings.Repeat("[", codexSkipMax) + `]}}`, false},
 	{`{"timestamp":"t","type":"response_item","payload":{"type":"function_call","name":"shell","arguments":"{}","call_id":"c3"}}`, false},
+	// Nested as deep as a line may be, and a level more: readLine
+	// (codexSkipMax), which refuses the second.
+	{`{"timestamp":"t","type":"event_msg","payload":{"type":"user_message","images":` + strings.Repeat("[", maxNesting-3) + strings.Repeat("]", maxNesting-3) + `}}`, false},
+	{`{"timestamp":"t","type":"event_msg","payload":{"type":"user_message","images":` + strings.Repeat("[", maxNesting-2) + strings.Repeat("]", maxNesting-2) + `}}`, false},
+	{`{"timestamp":"t","type":"response_item","payload":{"type":"local_shell_call","action":` + strings.Repeat("[", maxNesting-3) + strings.Repeat("]", maxNesting-3) + `}}`, false},
+	{`{"timestamp":"t","type":"response_item","payload":{"type":"local_shell_call","action":` + strings.Repeat("[", maxNesting-2) + strings.Repeat("]", maxNesting-2) + `}}`, false},
 	{`{"type":"event_msg","payload":{"type":"user_message"}}`, false},
 	{`{"timestamp":"t","type":"response_item","payload":{"type":"function_call","name":"shell","arguments":"{}","call_id":"c4"}}`, false},
 }
@@ -156,6 +162,12 @@ func FuzzCodexSkip(f *testing.F) {
 	}
 	for _, c := range codexItemCases {
 		f.Add(codexItemCases[0].line + "\n" + c.line + "\n" + codexItemCases[1].line)
+	}
+	for _, c := range codexPreCases {
+		f.Add(codexItemCases[0].line + "\n" + c + "\n" + codexPreCases[1])
+	}
+	for _, c := range codexMemoCases {
+		f.Add(codexMemoCases[0] + "\n" + c + "\n" + codexMemoCases[1])
 	}
 	f.Fuzz(func(t *testing.T, data string) {
 		compareCodexSkip(t, bytes.Split([]byte(data), []byte("\n")))
