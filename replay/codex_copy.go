@@ -66,19 +66,19 @@ func (c *codexReader) preText(x rawValue) ([]byte, bool) {
 // codexCopyString is copyString (validString of the string at b[i], its
 // text written into dst, room for len(b)-i bytes) where the string ends
 // a line: copyString writes the bytes after copyStringRun's last whole
-// step (the last 31 of b) one at a time, some 300 instructions an output
+// step (the last 32 of b or fewer) one at a time, some 300 instructions an output
 // where the string's closing quote is two bytes from the line's end.
-// Here the rest of the string from where the steps stop (fewer than 32
-// bytes of b left, a byte over 0x7f, a control byte) is validated by one
+// Here the rest of the string from where the steps stop (32 bytes of b
+// or fewer left, a byte over 0x7f, a control byte) is validated by one
 // call and written by appendText, as copyString writes a string past its
 // first byte over 0x7f.
 func codexCopyString(b []byte, i int, dst []byte) (end int, text []byte) {
 	j, w := i+1, 0
-	for copyStrings && len(b)-j >= 32 {
+	for copyStrings && len(b)-j > 32 { // copyStringRun reads while more than 32 are left
 		n, r := copyStringRun(dst[w:], b[j:])
 		w, j = w+n, j+r
-		if len(b)-j < 32 {
-			break
+		if len(b)-j <= 32 {
+			break // a stop at the length: b[j] may be any byte, an escape's backslash too
 		}
 		c := b[j]
 		if c == '"' {

@@ -63,7 +63,7 @@ func (lc *lineCopy) copy(line []byte, i int) int {
 	// stops closes the string (an escaped one is passed as a pair).
 	// copyString took the run through its loop and switch, some 60
 	// instructions an output. Any other stop (a byte over 0x7f, a \u
-	// escape, a control byte, fewer than 32 bytes left) is read on by
+	// escape, a control byte, 32 bytes or fewer left) is read on by
 	// copyString from there, its text written after the run's; text
 	// that outgrew dst there (invalid UTF-8 made U+FFFD) is written
 	// again from the start.
