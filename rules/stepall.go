@@ -28,22 +28,26 @@ func (e *Env) stepAll(t *replay.Turn) {
 // which leader may skip (adding their count to Env.cur) on a turn where
 // it found nothing for them; 0 in an Env that does not fold.
 func (e *Env) followers(leader Stepper, result *Rule, is func(Stepper) bool) int {
+	return len(e.followerSteppers(leader, result, is))
+}
+
+// followerSteppers returns those checks themselves (followers' count of
+// them), for a leader that reports for them: none in an Env that does
+// not fold.
+func (e *Env) followerSteppers(leader Stepper, result *Rule, is func(Stepper) bool) []Stepper {
 	if !e.folds || e.Result(result) != leader {
-		return 0
+		return nil
 	}
 	for i, s := range e.steppers {
 		if s == leader {
-			n := 0
-			for _, f := range e.steppers[i+1:] {
-				if !is(f) {
-					break
-				}
+			n := i + 1
+			for n < len(e.steppers) && is(e.steppers[n]) {
 				n++
 			}
-			return n
+			return e.steppers[i+1 : n]
 		}
 	}
-	return 0
+	return nil
 }
 
 // followSkip is what a detector's engine keeps to skip its checks: how
