@@ -167,14 +167,18 @@ func (t *uuidTable) grow() {
 	slots := make([]([16]byte), max(uuidTableMin, 2*len(old)))
 	t.slots = slots
 	mask := uint64(len(slots) - 1)
-	for _, u := range old {
-		if u == ([16]byte{}) {
+	// A slot is told empty by its two words, loaded where it lies,
+	// where comparing it with the zero UUID copied it to the stack and
+	// compared it with a zero in memory.
+	for k := range old {
+		u := &old[k]
+		if binary.LittleEndian.Uint64(u[:8])|binary.LittleEndian.Uint64(u[8:]) == 0 {
 			continue
 		}
-		i := t.home(u)
-		for slots[i] != ([16]byte{}) {
+		i := t.home(*u)
+		for binary.LittleEndian.Uint64(slots[i][:8])|binary.LittleEndian.Uint64(slots[i][8:]) != 0 {
 			i = (i + 1) & mask
 		}
-		slots[i] = u
+		slots[i] = *u
 	}
 }
