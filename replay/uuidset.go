@@ -153,13 +153,32 @@ func (t *uuidTable) insert(u [16]byte) (found bool) {
 	}
 }
 
-// grow doubles the table (64 slots at first) and puts the UUIDs back.
+// uuidTableMin is a table's first size: 16 KB, where a table of 64
+// slots grew four times more before a session's first 768 records.
+const uuidTableMin = 1 << 10
+
+// grow doubles the table (uuidTableMin slots at first) and puts the
+// UUIDs back, each in the first empty slot from its home: they are
+// distinct, so none is compared with the slots it passes, as insert
+// compares them (grow put back as many UUIDs as a session adds, some
+// half of insert's instructions).
 func (t *uuidTable) grow() {
 	old := t.slots
-	t.slots = make([]([16]byte), max(64, 2*len(old)))
-	for _, u := range old {
-		if u != ([16]byte{}) {
-			t.insert(u)
+	slots := make([]([16]byte), max(uuidTableMin, 2*len(old)))
+	t.slots = slots
+	mask := uint64(len(slots) - 1)
+	// A slot is told empty by its two words, loaded where it lies,
+	// where comparing it with the zero UUID copied it to the stack and
+	// compared it with a zero in memory.
+	for k := range old {
+		u := &old[k]
+		if binary.LittleEndian.Uint64(u[:8])|binary.LittleEndian.Uint64(u[8:]) == 0 {
+			continue
 		}
+		i := t.home(*u)
+		for binary.LittleEndian.Uint64(slots[i][:8])|binary.LittleEndian.Uint64(slots[i][8:]) != 0 {
+			i = (i + 1) & mask
+		}
+		slots[i] = *u
 	}
 }

@@ -64,8 +64,9 @@ func TestIDSetUUIDCompact(t *testing.T) {
 }
 
 // TestUUIDTableGrows holds the table to a map over enough UUIDs to grow
-// it many times: ids in sequence (as written by hand) and random ones,
-// each added twice, in another order the second time.
+// it many times: ids in sequence (as written by hand), ids whose first
+// or last eight bytes are zero (a slot is told empty by both words) and
+// random ones, each added twice, in another order the second time.
 func TestUUIDTableGrows(t *testing.T) {
 	var s idSet
 	ref := map[string]bool{}
@@ -73,6 +74,8 @@ func TestUUIDTableGrows(t *testing.T) {
 	var ids []string
 	for i := range 20000 {
 		ids = append(ids, fmt.Sprintf("c0000000-0000-4000-8000-%012x", i),
+			fmt.Sprintf("00000000-0000-0000-8000-%012x", i),
+			fmt.Sprintf("%08x-0000-4000-0000-000000000000", i+1),
 			fmt.Sprintf("%08x-%04x-4%03x-8%03x-%012x", r.Uint32(), r.Uint32()&0xffff, r.Uint32()&0xfff, r.Uint32()&0xfff, r.Uint64()&(1<<48-1)))
 	}
 	ids = append(ids, "00000000-0000-0000-0000-000000000000")
