@@ -23,7 +23,10 @@
 // (stringRunSSE2's tail) and the bytes before the stop copied with two
 // overlapping moves, as memmove copies a few bytes; a src shorter than
 // 16 bytes goes byte by byte. SI and DI walk src and dst, DX is the end
-// of the bytes read, R11 and R12 src's and dst's start, R10 says AVX2 (the
+// of the bytes read, R13 32 bytes before it (the 32-byte steps run while
+// SI is below it, one compare with no LEAQ of SI+32 a step or an escape;
+// signed, as a short src at a low address may put R13 below 0, and a user
+// address is below 1<<47), R11 and R12 src's and dst's start, R10 says AVX2 (the
 // upper halves of Y2 and Y3 are cleared by VZEROUPPER once 32 bytes or
 // fewer are left, and no 32-byte step runs after).
 TEXT ·unescapeRun(SB), NOSPLIT, $0-72
@@ -49,6 +52,7 @@ TEXT ·unescapeRun(SB), NOSPLIT, $0-72
 	JMP	unext
 
 uavx2:
+	LEAQ	-32(DX), R13
 	VPBROADCASTB	stopBackslash<>(SB), Y2
 	VPXOR	Y3, Y3, Y3
 	TESTL	R9, R9
@@ -58,9 +62,8 @@ uavx2:
 unext:
 	TESTL	R10, R10
 	JZ	u16
-	LEAQ	32(SI), BX
-	CMPQ	BX, DX
-	JB	aloop          // more than 32 bytes left: a stop's next byte is in src
+	CMPQ	SI, R13
+	JLT	aloop          // more than 32 bytes left: a stop's next byte is in src
 	VZEROUPPER
 	XORL	R10, R10
 
@@ -158,9 +161,8 @@ aloop:
 	JNZ	afound
 	ADDQ	$32, SI
 	ADDQ	$32, DI
-	LEAQ	32(SI), BX
-	CMPQ	BX, DX
-	JB	aloop
+	CMPQ	SI, R13
+	JLT	aloop
 	VZEROUPPER
 	XORL	R10, R10
 	JMP	u16
@@ -181,9 +183,8 @@ afound:
 	MOVB	AL, (DI)
 	ADDQ	$2, SI
 	INCQ	DI
-	LEAQ	32(SI), BX
-	CMPQ	BX, DX
-	JB	aloop
+	CMPQ	SI, R13
+	JLT	aloop
 	VZEROUPPER
 	XORL	R10, R10
 	JMP	u16
@@ -250,16 +251,15 @@ TEXT ·copyStringRun(SB), NOSPLIT, $0-64
 	CMOVQLT	AX, DX         // the bytes read: min(len(src), len(dst))
 	MOVQ	SI, R11
 	MOVQ	DI, R12
-	ADDQ	SI, DX
+	LEAQ	-32(SI)(DX*1), DX // a step's last start: unescapeRun's R13
 	LEAQ	escapeByte<>(SB), R8
 	VPBROADCASTB	quoteXor<>(SB), Y1
 	VPBROADCASTB	stopBackslash<>(SB), Y2
 	VPBROADCASTB	space<>(SB), Y3
 
 cnext:
-	LEAQ	32(SI), BX
-	CMPQ	BX, DX
-	JAE	cdone
+	CMPQ	SI, DX
+	JGE	cdone
 
 cloop:
 	VMOVDQU	(SI), Y0
@@ -275,9 +275,8 @@ cloop:
 	JNZ	cfound
 	ADDQ	$32, SI
 	ADDQ	$32, DI
-	LEAQ	32(SI), BX
-	CMPQ	BX, DX
-	JB	cloop
+	CMPQ	SI, DX
+	JLT	cloop
 	JMP	cdone
 
 cfound:
@@ -286,16 +285,15 @@ cfound:
 	ADDQ	AX, DI
 	CMPB	(SI), $0x5c
 	JNE	cdone
-	MOVBLZX	1(SI), AX      // in src: the step began more than 32 bytes before DX
+	MOVBLZX	1(SI), AX      // in src: the step began more than 32 bytes before src's end
 	MOVBLZX	(R8)(AX*1), AX
 	TESTL	AX, AX
 	JZ	cdone
 	MOVB	AL, (DI)
 	ADDQ	$2, SI
 	INCQ	DI
-	LEAQ	32(SI), BX     // cnext's test, with no jump to it
-	CMPQ	BX, DX
-	JB	cloop
+	CMPQ	SI, DX         // cnext's test, with no jump to it
+	JLT	cloop
 
 cdone:
 	VZEROUPPER

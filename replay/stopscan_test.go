@@ -333,6 +333,41 @@ func TestUnescapeRunEndBackslash(t *testing.T) {
 	}
 }
 
+// unescapeRun takes the stops left in a 32-byte step past an escape with
+// no new mask: two escapes close together (side by side to 6 bytes
+// apart), the first anywhere in a step, the second in the same step, at
+// its last byte or across its end, then a third stop (an escape, a \u, a
+// byte over 0x7f) close after, or a backslash ending src.
+func TestUnescapeRunEscapesClose(t *testing.T) {
+	for n := 33; n <= 100; n++ {
+		for p := range n - 1 {
+			for gap := range 7 {
+				q := p + 2 + gap
+				if q+1 >= n {
+					continue
+				}
+				for _, third := range []string{"", `\t`, `\u`, "\x80", `\`} {
+					for _, gap3 := range []int{0, 1, 5} {
+						src := bytes.Repeat([]byte{'a'}, n)
+						copy(src[p:], `\n`)
+						copy(src[q:], `\"`)
+						if r := q + 2 + gap3; third != "" && r < n {
+							src = append(src[:r], third...)
+							if third != `\` && len(src) < n {
+								src = append(src, bytes.Repeat([]byte{'b'}, n-len(src))...)
+							}
+						}
+						for _, dn := range []int{len(src), len(src) - 1} {
+							checkUnescapeRun(t, src, dn, true)
+							checkUnescapeRun(t, src, dn, false)
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
 func FuzzUnescapeRun(f *testing.F) {
 	for _, s := range []string{"", "abc", `0123456789abcdef\n`, "0123456789abcdef01234\\", `x\u00e9y`, "é\\t\x01", "0123456789abcdef0123456789abcdef\\"} {
 		f.Add([]byte(s), uint8(0), true)
