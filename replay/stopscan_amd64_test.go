@@ -237,35 +237,12 @@ func TestValidStringNoAVX2(t *testing.T) {
 	TestValidString(t)
 }
 
-// copyStringRun takes the stops left in a step past an escape with no new
-// mask: two escapes close together (side by side to 6 bytes apart), the
-// first anywhere in a step, the second in the same step, at its last
-// byte or across its end, then a third stop (a quote, an escape, a \u, a
-// byte below 0x20 or over 0x7f) close after, or a backslash ending src.
+// copyStringRun against the plain loop on two escapes close together
+// (escapesClose): a quote, an escape, a \u, a byte below 0x20 or over
+// 0x7f as the third stop.
 func TestCopyStringRunEscapesClose(t *testing.T) {
-	for n := 33; n <= 100; n++ {
-		for p := range n - 1 {
-			for gap := range 7 {
-				q := p + 2 + gap
-				if q+1 >= n {
-					continue
-				}
-				for _, third := range []string{"", `"`, `\t`, `\u`, "\x01", "\x80", `\`} {
-					for _, gap3 := range []int{0, 1, 5} {
-						src := bytes.Repeat([]byte{'a'}, n)
-						copy(src[p:], `\n`)
-						copy(src[q:], `\"`)
-						if r := q + 2 + gap3; third != "" && r < n {
-							src = append(src[:r], third...)
-							if third != `\` && len(src) < n {
-								src = append(src, bytes.Repeat([]byte{'b'}, n-len(src))...)
-							}
-						}
-						checkCopyStringRun(t, src, len(src))
-						checkCopyStringRun(t, src, len(src)-1)
-					}
-				}
-			}
-		}
-	}
+	escapesClose([]string{`"`, `\t`, `\u`, "\x01", "\x80", `\`}, func(src []byte) {
+		checkCopyStringRun(t, src, len(src))
+		checkCopyStringRun(t, src, len(src)-1)
+	})
 }

@@ -333,12 +333,13 @@ func TestUnescapeRunEndBackslash(t *testing.T) {
 	}
 }
 
-// unescapeRun takes the stops left in a 32-byte step past an escape with
-// no new mask: two escapes close together (side by side to 6 bytes
-// apart), the first anywhere in a step, the second in the same step, at
-// its last byte or across its end, then a third stop (an escape, a \u, a
-// byte over 0x7f) close after, or a backslash ending src.
-func TestUnescapeRunEscapesClose(t *testing.T) {
+// escapesClose calls f with each source of n bytes, 33 to 100, holding
+// two escapes close together: the first anywhere, the second 0 to 6
+// bytes after it (in the same 32-byte step, at its last byte or across
+// its end), then a third stop (one of thirds) 0, 1 or 5 bytes after, or
+// a backslash ending src: where a step's loop meets an escape next to
+// another stop or the steps' end.
+func escapesClose(thirds []string, f func(src []byte)) {
 	for n := 33; n <= 100; n++ {
 		for p := range n - 1 {
 			for gap := range 7 {
@@ -346,7 +347,7 @@ func TestUnescapeRunEscapesClose(t *testing.T) {
 				if q+1 >= n {
 					continue
 				}
-				for _, third := range []string{"", `\t`, `\u`, "\x80", `\`} {
+				for _, third := range append([]string{""}, thirds...) {
 					for _, gap3 := range []int{0, 1, 5} {
 						src := bytes.Repeat([]byte{'a'}, n)
 						copy(src[p:], `\n`)
@@ -357,15 +358,23 @@ func TestUnescapeRunEscapesClose(t *testing.T) {
 								src = append(src, bytes.Repeat([]byte{'b'}, n-len(src))...)
 							}
 						}
-						for _, dn := range []int{len(src), len(src) - 1} {
-							checkUnescapeRun(t, src, dn, true)
-							checkUnescapeRun(t, src, dn, false)
-						}
+						f(src)
 					}
 				}
 			}
 		}
 	}
+}
+
+// unescapeRun against the plain loop on two escapes close together
+// (escapesClose): an escape, a \u, a byte over 0x7f as the third stop.
+func TestUnescapeRunEscapesClose(t *testing.T) {
+	escapesClose([]string{`\t`, `\u`, "\x80", `\`}, func(src []byte) {
+		for _, dn := range []int{len(src), len(src) - 1} {
+			checkUnescapeRun(t, src, dn, true)
+			checkUnescapeRun(t, src, dn, false)
+		}
+	})
 }
 
 func FuzzUnescapeRun(f *testing.F) {
