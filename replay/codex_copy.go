@@ -45,7 +45,7 @@ func (c *codexReader) preOutput(raw []byte, v int) int {
 		c.copies.room(n)
 		dst = c.copies.block[len(c.copies.block) : len(c.copies.block)+n]
 	}
-	end, text := codexCopyString(raw, v, dst)
+	end, text := copyString(raw, v, dst)
 	if end >= 0 {
 		c.pre = codexPre{at: &raw[v], n: end - v, text: text}
 	}
@@ -61,50 +61,4 @@ func (c *codexReader) preText(x rawValue) ([]byte, bool) {
 		return nil, false
 	}
 	return p.text, true
-}
-
-// codexCopyString is copyString (validString of the string at b[i], its
-// text written into dst, room for len(b)-i bytes) where the string ends
-// a line: copyString writes the bytes after copyStringRun's last whole
-// step (the last 32 of b or fewer) one at a time, some 300 instructions an output
-// where the string's closing quote is two bytes from the line's end.
-// Here the rest of the string from where the steps stop (32 bytes of b
-// or fewer left, a byte over 0x7f, a control byte) is validated by one
-// call and written by appendText, as copyString writes a string past its
-// first byte over 0x7f.
-func codexCopyString(b []byte, i int, dst []byte) (end int, text []byte) {
-	j, w := i+1, 0
-	for copyStrings && len(b)-j > 32 { // copyStringRun reads while more than 32 are left
-		n, r := copyStringRun(dst[w:], b[j:])
-		w, j = w+n, j+r
-		if len(b)-j <= 32 {
-			break // a stop at the length: b[j] may be any byte, an escape's backslash too
-		}
-		c := b[j]
-		if c == '"' {
-			return j + 1, dst[:w]
-		}
-		if c != '\\' {
-			break // a control byte (invalid) or a byte over 0x7f
-		}
-		// Not a two-byte escape (copyStringRun writes those): a \u
-		// escape, or invalid.
-		if b[j+1] != 'u' || hex4(b[j+2:]) < 0 {
-			return -1, nil
-		}
-		out, k := appendUnescape(dst[:w], b[j:]) // within dst: no longer than what it reads
-		w, j = len(out), j+k
-	}
-	// The body from j: the bytes before it are ASCII (the steps stop at
-	// every byte over 0x7f), so it is written as appendText writes the
-	// whole body, from a run's start.
-	if stringCloses && len(b) >= 32 {
-		end, _ = stringClose(b, j)
-	} else {
-		end, _ = validStringRuns(b, j)
-	}
-	if end < 0 {
-		return -1, nil
-	}
-	return end, appendText(dst[:w], b[j:end-1])
 }

@@ -6,22 +6,19 @@ import (
 	"testing"
 )
 
-// checkCodexCopyString holds codexCopyString to validString and
-// appendText: the same end, and the text appendText writes of the string
-// it accepts.
+// checkCodexCopyString holds copyString, on a string ending a Codex
+// line, to validString and appendText: the same end, and the text
+// appendText writes of the string it accepts.
 func checkCodexCopyString(t *testing.T, b []byte, i int) {
 	t.Helper()
-	if !copyStrings {
-		t.Skip("no copyStringRun on this CPU")
-	}
 	wantEnd, _ := validString(b, i)
-	end, text := codexCopyString(b, i, make([]byte, len(b)-i))
+	end, text := copyString(b, i, make([]byte, len(b)-i))
 	if end != wantEnd {
-		t.Fatalf("codexCopyString(%q, %d) ends at %d, validString at %d", b, i, end, wantEnd)
+		t.Fatalf("copyString(%q, %d) ends at %d, validString at %d", b, i, end, wantEnd)
 	}
 	if end >= 0 {
 		if want := appendText(nil, b[i+1:end-1]); !bytes.Equal(text, want) {
-			t.Fatalf("codexCopyString(%q, %d) = %q, appendText %q", b, i, text, want)
+			t.Fatalf("copyString(%q, %d) = %q, appendText %q", b, i, text, want)
 		}
 	}
 }

@@ -86,48 +86,45 @@ func appendUnescaped(out, body []byte, valid bool) []byte {
 // (room for len(b)-i bytes) in the same pass, 32 bytes a step
 // (copyStringRun, where copyStrings says so). It returns the index after
 // the string (-1 when invalid or cut) and the text: in dst, unless
-// invalid UTF-8 outgrew it. A string with a byte over 0x7f is validated
-// and written the two-pass way from that byte on (the bytes before are
-// ASCII, as appendText reads them).
+// invalid UTF-8 outgrew it. The rest of the string from where the steps
+// stop other than at an escape (32 bytes of b or fewer left, a byte over
+// 0x7f, a control byte) is validated by one call and written by
+// appendText (the bytes before it are ASCII, as appendText reads them):
+// a string ending a line (a Codex tool output, a steps output near its
+// line's end) had its last 32 bytes validated and written one at a
+// time, some 300 instructions a string.
 func copyString(b []byte, i int, dst []byte) (end int, text []byte) {
 	j, w := i+1, 0
-	for {
-		if copyStrings && len(b)-j > 32 { // copyStringRun reads while more than 32 are left
-			n, r := copyStringRun(dst[w:], b[j:])
-			w, j = w+n, j+r
+	for copyStrings && len(b)-j > 32 { // copyStringRun reads while more than 32 are left
+		n, r := copyStringRun(dst[w:], b[j:])
+		w, j = w+n, j+r
+		if len(b)-j <= 32 {
+			break // a stop at the length: b[j] may be any byte, an escape's backslash too
 		}
-		if j >= len(b) {
-			return -1, nil
-		}
-		switch c := b[j]; {
-		case c == '"':
+		c := b[j]
+		if c == '"' {
 			return j + 1, dst[:w]
-		case c < 0x20:
-			return -1, nil
-		case c == '\\':
-			if j+1 >= len(b) {
-				return -1, nil
-			}
-			if e := simpleEscape[b[j+1]]; e != 0 {
-				dst[w] = e
-				w, j = w+1, j+2
-				continue
-			}
-			if b[j+1] != 'u' || hex4(b[j+2:]) < 0 {
-				return -1, nil
-			}
-			out, n := appendUnescape(dst[:w], b[j:]) // within dst: no longer than what it reads
-			w, j = len(out), j+n
-		case c >= 0x80:
-			if end, _ = validString(b, i); end < 0 {
-				return -1, nil
-			}
-			return end, appendText(dst[:w], b[j:end-1])
-		default:
-			dst[w] = c
-			w, j = w+1, j+1
 		}
+		if c != '\\' {
+			break // a control byte (invalid) or a byte over 0x7f
+		}
+		// Not a two-byte escape (copyStringRun writes those): a \u
+		// escape, or invalid.
+		if b[j+1] != 'u' || hex4(b[j+2:]) < 0 {
+			return -1, nil
+		}
+		out, k := appendUnescape(dst[:w], b[j:]) // within dst: no longer than what it reads
+		w, j = len(out), j+k
 	}
+	if stringCloses && len(b) >= 32 {
+		end, _ = stringClose(b, j)
+	} else {
+		end, _ = validStringRuns(b, j)
+	}
+	if end < 0 {
+		return -1, nil
+	}
+	return end, appendText(dst[:w], b[j:end-1])
 }
 
 // simpleEscape is the byte a two-byte escape \c writes, by c (0: not one).
