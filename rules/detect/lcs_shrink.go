@@ -63,12 +63,19 @@ func (mt *lcsMatcher) newShrink(a, b []rune, budget, dlo, dhi int) *bandShrink {
 		s.count(s.cb, b)
 		s.count(s.lo, a)
 	}
+	s.startDistances()
+	return s
+}
+
+// startDistances starts the band's top where its bottom is (hi the counts
+// lo holds) and both distances at the one between lo's counts and cb's.
+func (s *bandShrink) startDistances() {
 	copy(s.hi, s.lo)
+	s.hLo = 0
 	for c := range s.cb {
 		s.hLo += abs32(s.lo[c] - s.cb[c])
 	}
 	s.hHi = s.hLo
-	return s
 }
 
 // count adds one to counts at the index of each code point of rs: an

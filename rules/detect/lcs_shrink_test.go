@@ -161,16 +161,7 @@ func TestColumnsShrinkCounts(t *testing.T) {
 		// newShrink and topCap leave it.
 		pHi := r.IntN(len(a) + 1)
 		shrink := func() *bandShrink {
-			k := mt.rows + 1
-			s := &bandShrink{mt: &mt, a: a, other: mt.rows, hist: true,
-				cb: make([]int32, k), lo: make([]int32, k), hi: make([]int32, k)}
-			s.count(s.cb, bs)
-			s.count(s.lo, a)
-			copy(s.hi, s.lo)
-			for c := range s.cb {
-				s.hLo += abs32(s.lo[c] - s.cb[c])
-			}
-			s.hHi = s.hLo
+			s := countedShrink(&mt, a, bs)
 			s.advance(s.hi, &s.hHi, &s.pHi, pHi)
 			return s
 		}
@@ -198,6 +189,18 @@ func TestColumnsShrinkCounts(t *testing.T) {
 	}
 }
 
+// countedShrink is a bandShrink keeping the counts of pattern a and
+// text b, as newShrink makes one with no seeds, on counts made by count.
+func countedShrink(mt *lcsMatcher, a, b []rune) *bandShrink {
+	k := mt.rows + 1
+	s := &bandShrink{mt: mt, a: a, other: mt.rows, hist: true,
+		cb: make([]int32, k), lo: make([]int32, k), hi: make([]int32, k)}
+	s.count(s.cb, b)
+	s.count(s.lo, a)
+	s.startDistances()
+	return s
+}
+
 // advanceRef is advance as it was: through its pointers, by absolute
 // values.
 func (s *bandShrink) advanceRef(ca []int32, h, p *int, to int) {
@@ -221,18 +224,7 @@ func TestBandShrinkAdvance(t *testing.T) {
 		a := randomRunes(r, alpha, 1+r.IntN(600))
 		b := randomRunes(r, append(slices.Clone(alpha), 'Z', 'é'), 1+r.IntN(600))
 		mt.build(a, (len(a)+63)/64)
-		shrink := func() *bandShrink {
-			k := mt.rows + 1
-			s := &bandShrink{mt: &mt, a: a, other: mt.rows, hist: true,
-				cb: make([]int32, k), lo: make([]int32, k), hi: make([]int32, k)}
-			s.count(s.cb, b)
-			s.count(s.lo, a)
-			for c := range s.cb {
-				s.hLo += abs32(s.lo[c] - s.cb[c])
-			}
-			return s
-		}
-		got, want := shrink(), shrink()
+		got, want := countedShrink(&mt, a, b), countedShrink(&mt, a, b)
 		for range 6 {
 			to := r.IntN(len(a) + 100)
 			got.advance(got.lo, &got.hLo, &got.pLo, to)
