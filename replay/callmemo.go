@@ -38,6 +38,38 @@ func (m *callMemo) find(typ byte, name string, raw rawValue) (action, canonical 
 	return "", "", false
 }
 
+// stringAt returns the slot whose value is a string and the first bytes
+// of rest, byte for byte, and that value's length, or -1 and 0: a
+// string's end is told by its bytes alone, so a value read before ends
+// where its slot's does with no validation (Codex, codex_memo.go).
+func (m *callMemo) stringAt(rest []byte) (slot, n int) {
+	if len(rest) < 8 {
+		return -1, 0
+	}
+	first := word(rest, 0)
+	for i := range m.slots {
+		s := m.slots[i].raw
+		// Most slots are empty, or differ in their first or last word.
+		if len(s) < 8 || len(s) > len(rest) || word(s, 0) != first || s[0] != '"' ||
+			word(s, len(s)-8) != word(rest, len(s)-8) || !bytes.Equal(rest[:len(s)], s) {
+			continue
+		}
+		return i, len(s)
+	}
+	return -1, 0
+}
+
+// findIn is find for a call whose value raw is slot's value, as
+// stringAt found it: the slot's type, name and length are told, not its
+// bytes again.
+func (m *callMemo) findIn(slot int, typ byte, name string, raw rawValue) (action, canonical string, ok bool) {
+	s := &m.slots[slot]
+	if s.typ != typ || len(s.raw) != len(raw) || s.name != name {
+		return "", "", false
+	}
+	return s.action, s.canonical, true
+}
+
 // keep holds the forms of a call find did not have, over the oldest:
 // name, action and canonical are kept as they are, so they must be
 // strings of their own, never written over (raw is copied).

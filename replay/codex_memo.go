@@ -1,7 +1,5 @@
 package replay
 
-import "bytes"
-
 // A call's value told by the calls memo. A loop repeats a call byte for
 // byte (the bench's Codex log's calls are four arguments and inputs,
 // 83 and 156 bytes with an escape every 7 to 11), and callForms finds
@@ -22,38 +20,25 @@ type codexMemoHint struct {
 }
 
 // memoString is the end of the string at raw[v] when it is a memo slot's
-// value, else -1; the slot is then hinted for callForms.
+// value (callMemo.stringAt), else -1; the slot is then hinted for
+// callForms.
 func (c *codexReader) memoString(raw []byte, v int) int {
-	rest := raw[v:]
-	if len(rest) < 8 {
+	slot, n := c.calls.stringAt(raw[v:])
+	if slot < 0 {
 		return -1
 	}
-	first := word(rest, 0)
-	for i := range c.calls.slots {
-		s := c.calls.slots[i].raw
-		// Most slots are empty, or differ in their first or last word.
-		if len(s) < 8 || len(s) > len(rest) || word(s, 0) != first || s[0] != '"' ||
-			word(s, len(s)-8) != word(rest, len(s)-8) || !bytes.Equal(rest[:len(s)], s) {
-			continue
-		}
-		c.hint = codexMemoHint{at: &raw[v], slot: i}
-		return v + len(s)
-	}
-	return -1
+	c.hint = codexMemoHint{at: &raw[v], slot: slot}
+	return v + n
 }
 
 // hinted returns the forms of the call of type typ, name and value raw
 // when payloadItem found raw as the hinted slot's value and the slot is
-// of typ and name; the hint is then no longer held.
+// of typ and name (callMemo.findIn); the hint is then no longer held.
 func (c *codexReader) hinted(typ byte, name string, raw rawValue) (action, canonical string, ok bool) {
 	h := c.hint
 	c.hint.at = nil
 	if h.at == nil || len(raw) == 0 || &raw[0] != h.at {
 		return "", "", false
 	}
-	s := &c.calls.slots[h.slot]
-	if s.typ != typ || len(s.raw) != len(raw) || s.name != name {
-		return "", "", false
-	}
-	return s.action, s.canonical, true
+	return c.calls.findIn(h.slot, typ, name, raw)
 }
