@@ -104,6 +104,7 @@ func readAttempts(src *recordSource, c *readContext) error {
 	d := &ep.Diag
 	vals := make([]rawValue, len(attemptKeys))
 	r := newAttemptReader(ep)
+	flat := newAttemptFlat()
 	src.reuse = true // an attempt keeps nothing of its line
 	skip := func(line int, reason string) error { return c.skip(d, line, reason) }
 	for {
@@ -115,9 +116,10 @@ func readAttempts(src *recordSource, c *readContext) error {
 			}
 		} else if line != nil {
 			d.Lines++
-			_, derr := parseFields(line, attemptFieldKeys, vals)
 			reason := ""
-			if derr != nil {
+			if fv, ok := flat.read(line); ok {
+				reason = r.add(fv)
+			} else if _, derr := parseFields(line, attemptFieldKeys, vals); derr != nil {
 				reason = derr.Error()
 			} else {
 				reason = r.add(vals) // a row of Syms and indices (attempt_rows.go)
