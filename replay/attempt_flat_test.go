@@ -18,6 +18,8 @@ var attemptFlatSeeds = []string{
 	`{"task_id": "t", "status": "s", "blockers": [` + "\n" + `], "timestamp": 0}`,
 	`{"task_\u0069d": "t", "status": "s", "timestamp": 0}`,
 	`{"task_id": "t", "status": "s", "timestamp": NaN}`,
+	`{"task_id": "t", "status": "s", "blockers": ["a", "b\"c", "d"], "completed_work": ["e","f"], "timestamp": 0}`,
+	`{"task_id": "t", "status": "s", "blockers": [ ], "completed_work": ["e", 1, ["g"], {}], "timestamp": 0}`,
 	`{}`,
 	` {"task_id": "t"}`,
 }

@@ -210,7 +210,9 @@ func (p *stepPaths) flatLine(line []byte, vals *[numStepFields]rawValue, cp *lin
 				vals[field] = nil // null is absent, as lineStep reads it
 			}
 			goto next
-		case c == '{' || c == '[':
+		case c == '[':
+			i = flatArray(line, i)
+		case c == '{':
 			if i = validValue(line, i); i >= 0 && bytes.IndexByte(line[start:i], '\n') >= 0 {
 				return -1
 			}
@@ -254,6 +256,35 @@ func (p *stepPaths) flatLine(line []byte, vals *[numStepFields]rawValue, cp *lin
 			return -1
 		}
 	}
+}
+
+// flatArray is the end of the array at line[i] == '[' for flatLine:
+// validValue's, and -1 for an array that holds a newline (white space
+// flatLine does not take). An array of strings written ", " between
+// them (an attempts record's blockers and completed work: mostly empty
+// or one string) is read here, each string by flatString, and holds no
+// newline (a string's is a control byte, invalid); any other goes to
+// validValue from its start, and is searched for a newline.
+func flatArray(line []byte, i int) int {
+	start, n := i, len(line)
+	if i+1 < n && line[i+1] == ']' {
+		return i + 2
+	}
+	for i++; i < n && line[i] == '"'; i += 2 {
+		if i = flatString(line, i); i < 0 || i >= n {
+			break
+		}
+		if line[i] == ']' {
+			return i + 1
+		}
+		if i+1 >= n || pairAt(line, i) != ','|' '<<8 {
+			break
+		}
+	}
+	if i = validValue(line, start); i >= 0 && bytes.IndexByte(line[start:i], '\n') >= 0 {
+		return -1
+	}
+	return i
 }
 
 // flatLineStep is lineStepInto of the line rest starts with, where rest
