@@ -355,15 +355,19 @@ func (p *stepPaths) flatKey(line []byte, i int, t *flatNext) (int, int) {
 			return -1, -1
 		}
 		key := line[i+1 : end-1]
-		for _, c := range key {
-			if c >= 0x80 {
-				return -1, -1
-			}
-		}
 		for f := p.keys.first[min(len(key), 63)]; f >= 0; f = p.keys.next[f] {
 			if string(key) == p.keys.names[f] {
 				field = int(f)
 				break
+			}
+		}
+		if field < 0 {
+			// A name is ASCII, and needs no test (an attempts
+			// record's completed_work, read every line).
+			for _, c := range key {
+				if c >= 0x80 {
+					return -1, -1
+				}
 			}
 		}
 		i = end
