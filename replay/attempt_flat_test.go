@@ -2,6 +2,7 @@ package replay
 
 import (
 	"bytes"
+	"fmt"
 	"testing"
 	"unsafe"
 )
@@ -85,5 +86,64 @@ func TestAttemptFlatAsFields(t *testing.T) {
 	}
 	if read < 1000 {
 		t.Errorf("only %d lines read by flatLine", read)
+	}
+}
+
+// TestAttemptMemoRun holds the memo found by a flat line's run of bytes
+// (attemptRun) to a reader with no memo: each line read as readAttempts
+// reads it (attemptFlat, else parseFields) gives the reason and the
+// attempt that parseFields' values give read afresh. The lines repeat
+// runs with members of the same names before and after them.
+func TestAttemptMemoRun(t *testing.T) {
+	lines := []string{
+		`{"task_id": "a", "status": "s", "blockers": [], "completed_work": [], "session_id": "x", "timestamp": 1}`,
+		`{"task_id": "a", "status": "s", "blockers": [], "completed_work": [], "session_id": "x", "timestamp": 2}`,
+		`{"session_id": "y", "task_id": "a", "status": "s", "blockers": [], "completed_work": [], "session_id": "x", "timestamp": 3}`,
+		`{"task_id": "a", "status": "s", "blockers": [], "completed_work": [], "session_id": "x", "status": "q", "timestamp": 4}`,
+		`{"task_id": "a", "status": "s", "blockers": [], "completed_work": [], "session_id": "x", "blockers": ["b"], "timestamp": 5}`,
+		`{"status": "s", "task_id": "a", "blockers": [], "completed_work": [], "session_id": "x", "timestamp": 6}`,
+		`{"task_id": "a", "status": "s", "blockers": [], "completed_work": [], "timestamp": 7}`,
+		`{"task_id": "a", "status": "s", "blockers": null, "completed_work": [], "session_id": "x", "timestamp": 8}`,
+		`{"task_id": "a", "status": "s", "blockers": [], "completed_work": [], "session_id": "x", "timestamp": "x"}`,
+		`{"task_id": "a", "status": " ", "blockers": [], "completed_work": [], "session_id": "x", "timestamp": 9}`,
+		`{"task_id": "a", "status": "s", "blockers": [], "completed_work": [], "session_id": "x", "task_id": "b", "timestamp": 10}`,
+		`{"task_id": "a", "status": "s", "blockers": [], "completed_work": [], "session_id": "x", "timestamp": 11}`,
+	}
+	lines = append(lines, attemptFlatSeeds...)
+	lines = append(lines, lines...)
+	flat, plain := newAttemptFlat(), make([]rawValue, len(attemptKeys))
+	memoed, fresh := newAttemptReader(&Episode{}), newAttemptReader(&Episode{})
+	vals := make([]rawValue, len(attemptKeys))
+	for i, s := range lines {
+		line := []byte(s)
+		var got string
+		if fv, ok := flat.read(line); ok {
+			got = memoed.addFlat(fv, true)
+		} else if _, err := parseFields(line, attemptFieldKeys, plain); err != nil {
+			continue
+		} else {
+			got = memoed.add(plain)
+		}
+		if _, err := parseFields(line, attemptFieldKeys, vals); err != nil {
+			t.Fatalf("%q: read, where parseFields fails: %v", line, err)
+		}
+		fresh.memo = nil
+		if want := fresh.add(vals); got != want {
+			t.Fatalf("line %d %q: reason %q, afresh %q", i+1, line, got, want)
+		}
+	}
+	if memoed.hits == 0 {
+		t.Errorf("the memo was never hit")
+	}
+	memoed.finish()
+	fresh.finish()
+	a, b := memoed.ep, fresh.ep
+	if a.NumAttempts() != b.NumAttempts() {
+		t.Fatalf("%d attempts, afresh %d", a.NumAttempts(), b.NumAttempts())
+	}
+	for i := range a.NumAttempts() {
+		if got, want := a.Attempt(i), b.Attempt(i); fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Fatalf("attempt %d: %+v, afresh %+v", i, got, want)
+		}
 	}
 }

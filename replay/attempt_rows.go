@@ -19,6 +19,7 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // attemptRow is an Attempt in an episode: the low 32 bits of its time's
@@ -339,16 +340,33 @@ func (r *attemptReader) sym(plain []byte, text string, isPlain bool) Sym {
 // add reads a record from its members, attemptKeys' values, into a row;
 // a non-empty reason says why it is skipped (attemptOf's reasons, in its
 // order).
-func (r *attemptReader) add(vals []rawValue) string {
+func (r *attemptReader) add(vals []rawValue) string { return r.addFlat(vals, false) }
+
+// addFlat is add, where flat says vals are attemptFlat's, each a view of
+// one line: the memo's key is then the line's bytes from the task id's
+// value to the session id's (attemptRun) where the five are there in
+// that order, not one built of their bytes.
+func (r *attemptReader) addFlat(vals []rawValue, flat bool) string {
 	id, status, blockers, work, session, ts := vals[0], vals[1], vals[2], vals[3], vals[4], vals[5]
+	var key []byte
 	if r.memo != nil {
-		// The five members' bytes, each after its length (0: absent).
-		key := r.memoKey[:0]
-		for _, v := range [...]rawValue{id, status, blockers, work, session} {
-			key = binary.AppendUvarint(key, uint64(len(v)))
-			key = append(key, v...)
+		run, isRun := []byte(nil), false
+		if flat {
+			run, isRun = attemptRun(vals)
 		}
-		r.memoKey = key
+		if isRun {
+			key = run // a view of the line: copied only into the memo
+		} else {
+			// The five members' bytes, each after its length (0:
+			// absent), after a byte no run starts with (the first of
+			// a JSON value).
+			key = append(r.memoKey[:0], 0xff)
+			for _, v := range [...]rawValue{id, status, blockers, work, session} {
+				key = binary.AppendUvarint(key, uint64(len(v)))
+				key = append(key, v...)
+			}
+			r.memoKey = key
+		}
 		if len(key) <= maxAttemptMemoKey { // a longer one is never kept: not hashed
 			if m, ok := r.memo[string(key)]; ok {
 				// These bytes passed the checks before the time's (a
@@ -396,11 +414,30 @@ func (r *attemptReader) add(vals []rawValue) string {
 	}
 	m := attemptMemo{task: r.sym(idB, idS, idP), status: r.sym(stB, stS, stP), session: r.sym(rawText(session)),
 		blockers: r.list(blockers, "blockers"), work: r.list(work, "completed_work")}
-	if r.memo != nil && len(r.memo) < maxAttemptMemo && len(r.memoKey) <= maxAttemptMemoKey {
-		r.memo[string(r.memoKey)] = m
+	if r.memo != nil && len(r.memo) < maxAttemptMemo && len(key) <= maxAttemptMemoKey {
+		r.memo[string(key)] = m
 	}
 	r.row(m, sec, nsec, zone)
 	return ""
+}
+
+// attemptRun is the bytes from vals[0]'s first to vals[4]'s last, the
+// task id's value to the session id's, when the five are present and
+// each after the one before in the line they are all views of: what
+// they read into depends on those bytes alone (the value at their start
+// and the last member of each other name among them, the line's last),
+// and the memo finds it by them with no key built.
+func attemptRun(vals []rawValue) ([]byte, bool) {
+	var at uintptr
+	for _, v := range vals[:5] {
+		p := uintptr(unsafe.Pointer(unsafe.SliceData(v)))
+		if len(v) == 0 || p < at {
+			return nil, false
+		}
+		at = p + uintptr(len(v))
+	}
+	p0 := unsafe.SliceData(vals[0])
+	return unsafe.Slice(p0, at-uintptr(unsafe.Pointer(p0))), true
 }
 
 // when reads a record's timestamp member (time); a non-empty reason says

@@ -118,7 +118,7 @@ func readAttempts(src *recordSource, c *readContext) error {
 			d.Lines++
 			reason := ""
 			if fv, ok := flat.read(line); ok {
-				reason = r.add(fv)
+				reason = r.addFlat(fv, true)
 			} else if _, derr := parseFields(line, attemptFieldKeys, vals); derr != nil {
 				reason = derr.Error()
 			} else {
