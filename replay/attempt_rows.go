@@ -347,7 +347,7 @@ func (r *attemptReader) add(vals []rawValue) string { return r.addFlat(vals, fal
 // value to the session id's (attemptRun) where the five are there in
 // that order, not one built of their bytes.
 func (r *attemptReader) addFlat(vals []rawValue, flat bool) string {
-	id, status, blockers, work, session, ts := vals[0], vals[1], vals[2], vals[3], vals[4], vals[5]
+	vals = vals[:6]
 	var key []byte
 	if r.memo != nil {
 		run, isRun := []byte(nil), false
@@ -361,7 +361,7 @@ func (r *attemptReader) addFlat(vals []rawValue, flat bool) string {
 			// absent), after a byte no run starts with (the first of
 			// a JSON value).
 			key = append(r.memoKey[:0], 0xff)
-			for _, v := range [...]rawValue{id, status, blockers, work, session} {
+			for _, v := range vals[:5] {
 				key = binary.AppendUvarint(key, uint64(len(v)))
 				key = append(key, v...)
 			}
@@ -373,7 +373,7 @@ func (r *attemptReader) addFlat(vals []rawValue, flat bool) string {
 				// memo is made only of a record read): the time is
 				// checked, as it would be after them.
 				r.hits++
-				sec, nsec, zone, reason := r.when(ts)
+				sec, nsec, zone, reason := r.when(vals[5])
 				if reason == "" {
 					r.row(m, sec, nsec, zone)
 				}
@@ -385,6 +385,7 @@ func (r *attemptReader) addFlat(vals []rawValue, flat bool) string {
 			r.memo = nil
 		}
 	}
+	id, status, blockers, work, session, ts := vals[0], vals[1], vals[2], vals[3], vals[4], vals[5]
 	if !id.Present() {
 		return "no task_id"
 	}
@@ -428,13 +429,15 @@ func (r *attemptReader) addFlat(vals []rawValue, flat bool) string {
 // and the last member of each other name among them, the line's last),
 // and the memo finds it by them with no key built.
 func attemptRun(vals []rawValue) ([]byte, bool) {
+	vals = vals[:5]
 	var at uintptr
-	for _, v := range vals[:5] {
-		p := uintptr(unsafe.Pointer(unsafe.SliceData(v)))
-		if len(v) == 0 || p < at {
+	for k := range vals {
+		v := (*sliceHeader)(unsafe.Pointer(&vals[k])) // not copied
+		p := uintptr(v.data)
+		if v.len == 0 || p < at {
 			return nil, false
 		}
-		at = p + uintptr(len(v))
+		at = p + uintptr(v.len)
 	}
 	p0 := unsafe.SliceData(vals[0])
 	return unsafe.Slice(p0, at-uintptr(unsafe.Pointer(p0))), true
