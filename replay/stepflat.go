@@ -320,6 +320,20 @@ type flatNext struct {
 	w1, w2, m2 uint64
 	n          uint8
 	field      int8
+	// long is a key and its ": " of 17 to 24 bytes (an attempts record's
+	// completed_work), told by flatKey before it reads the key: flatLine
+	// tests only the short one, in two words, w1 0 when it is long.
+	long flatLong
+}
+
+// flatLong is a key and its ": " of 17 to 24 bytes as flatKey last read
+// it after a member: its words w (the third masked by m3), its length n
+// (0 none) and field.
+type flatLong struct {
+	w     [3]uint64
+	m3    uint64
+	n     uint8
+	field int8
 }
 
 // flatKey reads the key at line[i] and the colon after it for flatLine:
@@ -337,6 +351,9 @@ func (p *stepPaths) flatKey(line []byte, i int, t *flatNext) (int, int) {
 	// what validString rejects or escapes, and for bytes over 0x7f.
 	if i+10 > n || line[i] != '"' {
 		return -1, -1 // "{}" and a line ending in a short key too: the general way
+	}
+	if l := &t.long; l.n != 0 && i+24 <= n && wordAt(line, i) == l.w[0] && wordAt(line, i+8) == l.w[1] && wordAt(line, i+16)&l.m3 == l.w[2] {
+		return int(l.field), i + int(l.n)
 	}
 	from, field := i, -1
 	w := wordAt(line, i+1)
@@ -388,6 +405,11 @@ colon:
 			t.w1, t.m2 = wordAt(line, from), ^uint64(0)>>(128-8*k)
 			t.w2 = wordAt(line, from+8) & t.m2
 			t.n, t.field = uint8(k), int8(field)
+		} else if k > 16 && k <= 24 && from+24 <= n {
+			l := &t.long
+			l.m3 = ^uint64(0) >> (192 - 8*k)
+			l.w = [3]uint64{wordAt(line, from), wordAt(line, from+8), wordAt(line, from+16) & l.m3}
+			l.n, l.field = uint8(k), int8(field)
 		}
 	} else {
 		i = flatBlanks(line, i)
