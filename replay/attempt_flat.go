@@ -6,6 +6,8 @@ package replay
 // a member, each key validated and looked up, each value validated
 // again by its own call) was a third of an attempts log's instructions.
 
+import "unsafe"
+
 // attemptFlat reads an attempts line by flatLine, with the names of
 // attemptKeys in its paths (their fields flatLine's, in attemptKeys'
 // order), or says the line is the general reading's (parseFields).
@@ -39,4 +41,25 @@ func (f *attemptFlat) read(line []byte) ([]rawValue, bool) {
 		return nil, false
 	}
 	return f.vals[:len(attemptKeys)], true
+}
+
+// attemptRun is the bytes from vals[0]'s first to vals[4]'s last, the
+// task id's value to the session id's, when the five are present and
+// each after the one before in the line they are all views of: what
+// they read into depends on those bytes alone (the value at their start
+// and the last member of each other name among them, the line's last),
+// and the memo finds it by them with no key built.
+func attemptRun(vals []rawValue) ([]byte, bool) {
+	vals = vals[:5]
+	var at uintptr
+	for k := range vals {
+		v := (*sliceHeader)(unsafe.Pointer(&vals[k])) // not copied
+		p := uintptr(v.data)
+		if v.len == 0 || p < at {
+			return nil, false
+		}
+		at = p + uintptr(v.len)
+	}
+	p0 := unsafe.SliceData(vals[0])
+	return unsafe.Slice(p0, at-uintptr(unsafe.Pointer(p0))), true
 }

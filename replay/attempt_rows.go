@@ -19,7 +19,6 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
-	"unsafe"
 )
 
 // attemptRow is an Attempt in an episode: the low 32 bits of its time's
@@ -420,27 +419,6 @@ func (r *attemptReader) addFlat(vals []rawValue, flat bool) string {
 	}
 	r.row(m, sec, nsec, zone)
 	return ""
-}
-
-// attemptRun is the bytes from vals[0]'s first to vals[4]'s last, the
-// task id's value to the session id's, when the five are present and
-// each after the one before in the line they are all views of: what
-// they read into depends on those bytes alone (the value at their start
-// and the last member of each other name among them, the line's last),
-// and the memo finds it by them with no key built.
-func attemptRun(vals []rawValue) ([]byte, bool) {
-	vals = vals[:5]
-	var at uintptr
-	for k := range vals {
-		v := (*sliceHeader)(unsafe.Pointer(&vals[k])) // not copied
-		p := uintptr(v.data)
-		if v.len == 0 || p < at {
-			return nil, false
-		}
-		at = p + uintptr(v.len)
-	}
-	p0 := unsafe.SliceData(vals[0])
-	return unsafe.Slice(p0, at-uintptr(unsafe.Pointer(p0))), true
 }
 
 // when reads a record's timestamp member (time); a non-empty reason says
