@@ -308,7 +308,9 @@ func (d *Gemini) contentLoop(content string) bool {
 // has the key of the name holding U+FFFD (getToolCallKey compares the
 // digests). Valid UTF-8 holds no surrogate and is returned as it is.
 func jsUTF8(s string) string {
-	if utf8.ValidString(s) {
+	// isASCII first: a key is short and most are ASCII, which
+	// ValidString reads a byte at a time until eight are left past it.
+	if isASCII(s) || utf8.ValidString(s) {
 		return s
 	}
 	return string(utf16.Decode(AppendUTF16(nil, s))) // Decode: an unpaired surrogate is U+FFFD

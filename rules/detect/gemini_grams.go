@@ -313,7 +313,8 @@ func (s *chunkScan) unpend() {
 // by vector (asciiBlocks, fuzzy_repeat's: 128 bytes a step with AVX2,
 // some 13 instructions where the loop below took some 50), then 32 bytes
 // at a time (the loop's test and step, three instructions, once for four
-// words), then eight. asciiBlocks stops before a block past ASCII, which
+// words), then eight, then the last eight (or the bytes of a string
+// shorter than eight). asciiBlocks stops before a block past ASCII, which
 // the loops then find.
 func isASCII(s string) bool {
 	var or uint64
@@ -328,6 +329,12 @@ func isASCII(s string) bool {
 	}
 	for ; i+8 <= len(s); i += 8 {
 		or |= *(*uint64)(unsafe.Add(p, i)) // within s: i+8 <= len(s)
+	}
+	if i < len(s) && len(s) >= 8 {
+		// The last eight bytes, which hold those left and some read
+		// already: one load where a loop took each byte (a tool call's
+		// key, jsUTF8's, is some 12 bytes).
+		return (or|*(*uint64)(unsafe.Add(p, len(s)-8)))&ascii64 == 0
 	}
 	for ; i < len(s); i++ {
 		or |= uint64(s[i])
