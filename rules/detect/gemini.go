@@ -136,7 +136,12 @@ func (d *Gemini) AppendStep(fs []GeminiFiring, s *Step) []GeminiFiring {
 	switch {
 	case d.stopped:
 	case s.Kind == KindAction && !s.noCall():
-		d.resetContent() // chanting happens within one stream
+		// Chanting happens within one stream. A history nothing was
+		// added to since its last reset (a call after a call, most) is
+		// not reset: that changes nothing (chunkScan.empty).
+		if !d.content.empty() {
+			d.resetContent()
+		}
 		if cycle = d.toolCycle(s.Action); cycle > 0 {
 			rule = RuleToolCycle
 		}
