@@ -72,11 +72,24 @@ type Step struct {
 }
 
 // noCall says s is an action step with a blank action: no call, which the
-// peer detectors skip (RULES.md §11).
+// peer detectors skip (RULES.md §11). It is small enough to be inlined
+// (the rest is blankAction's, and the first byte's range one compare):
+// the Gemini and OpenHands detectors ask it at every step, and its call
+// cost more than its test.
 func (s *Step) noCall() bool {
-	if a := s.Action; a != "" && a[0] > ' ' && a[0] < utf8.RuneSelf {
-		return false // a printable ASCII first byte is no white space (TestNoCall)
+	if a := s.Action; a != "" && a[0]-'!' < utf8.RuneSelf-'!' {
+		// '!' <= a[0] < RuneSelf: a printable ASCII first byte is no
+		// white space (TestNoCall).
+		return false
 	}
+	return s.blankAction()
+}
+
+// blankAction is noCall past its first byte's test, kept out of line
+// (inlined, it made noCall too large to be).
+//
+//go:noinline
+func (s *Step) blankAction() bool {
 	return s.Kind == KindAction && strings.TrimSpace(s.Action) == ""
 }
 

@@ -2,6 +2,7 @@ package detect
 
 import (
 	"fmt"
+	"math/bits"
 	"slices"
 	"strings"
 	"unicode/utf16"
@@ -95,6 +96,10 @@ type Gemini struct {
 
 	keys ring[string] // the last K·R tool call keys
 	runs []int        // by k ≤ K, the equal pairs of keys k apart ending at the newest (toolCycle)
+	// eq has bit k set when the newest key equals the key k before it,
+	// for the active ks: runs[k] > 0 (toolCycle; K ≤ 50 < 64); within
+	// has the bits of the active ks.
+	eq, within uint64
 	// calls counts the prompt's calls until active, the ks whose runs are
 	// counted (those with k·R ≤ calls), reaches K.
 	calls, active int
@@ -131,7 +136,12 @@ func (d *Gemini) AppendStep(fs []GeminiFiring, s *Step) []GeminiFiring {
 	switch {
 	case d.stopped:
 	case s.Kind == KindAction && !s.noCall():
-		d.resetContent() // chanting happens within one stream
+		// Chanting happens within one stream. A history nothing was
+		// added to since its last reset (a call after a call, most) is
+		// not reset: that changes nothing (chunkScan.empty).
+		if !d.content.empty() {
+			d.resetContent()
+		}
 		if cycle = d.toolCycle(s.Action); cycle > 0 {
 			rule = RuleToolCycle
 		}
@@ -168,41 +178,83 @@ func (d *Gemini) AppendStep(fs []GeminiFiring, s *Step) []GeminiFiring {
 // (counting back over them; k is then active), as the window was looked
 // at only from there: most prompts of the agents' sessions make fewer
 // than R calls.
-// TestGeminiToolCycleAsWindow holds it to the window.
+//
+// A key's equality with the keys k before it is mostly told without a
+// compare, by the last key's (eq; keys are equal as strings, an
+// equivalence): the key k before the new one, when the last key
+// equalled it, equals the new key exactly when the last does, and the
+// others differ from the new key when it equals the last. So the new key
+// is compared with the last, and only when they differ with the keys
+// that differ from the last: a loop of one call compares once a call,
+// where it compared K times. The runs are then touched only where a bit
+// of eq is set or was (a run that grows or ends), by the bits' loops,
+// where a loop over every active k tested each k's bit and held its
+// values across the compares' calls of memequal, on the stack.
+// TestGeminiToolCycleAsWindow holds it to the window (it fails with the
+// keys the last equalled taken as unequal, and with the first count of
+// a k's runs left out of eq).
 func (d *Gemini) toolCycle(key string) int {
-	r, kmax := d.cfg.ToolCallLoopThreshold, d.cfg.ToolCycleMaxLength
 	d.keys.push(d.jsKey(key))
 	enter := 0 // the k whose k·R-th key this is
-	if d.active < kmax {
-		if d.calls++; d.calls == (d.active+1)*r {
+	if d.active < d.cfg.ToolCycleMaxLength {
+		if d.calls++; d.calls == (d.active+1)*d.cfg.ToolCallLoopThreshold {
 			d.active++
 			enter = d.active
 		}
 	}
+	within := d.within // the ks active before this key
+	if within == 0 && enter == 0 {
+		return 0
+	}
 	keys := d.keys.buf
 	n := len(keys)
-	x := keys[n-1]
-	runs := d.runs[:d.active+1]
-	cycle, need := 0, 0 // need: k·(R−1)
-	for k := 1; k < len(runs); k++ {
-		need += r - 1
-		switch {
-		case k == enter: // the first k·R keys (all in the ring: k·R ≤ K·R)
-			c := 0
-			for j := n - 1; j >= k && c < need && sameString(keys[j-k], keys[j]); j-- {
-				c++
+	x := keys[n-1] // n ≥ k·R > k for every active k
+	// The bits of the ks within whose key equals x.
+	eq := uint64(0)
+	if within != 0 {
+		if sameString(keys[n-2], x) {
+			// The keys k before x that the last key equalled (the
+			// last's bit k-1) equal x, the others differ from it.
+			eq = (d.eq<<1 | 2) & within
+		} else {
+			// Those the last key equalled differ from x; the others
+			// are compared.
+			for c := within &^ (d.eq<<1 | 2); c != 0; c &= c - 1 {
+				if k := bits.TrailingZeros64(c); sameString(keys[n-1-k], x) {
+					eq |= 1 << k
+				}
 			}
-			runs[k] = c
-		case sameString(keys[n-1-k], x):
-			runs[k]++
-		default:
-			runs[k] = 0
-			continue
 		}
-		if runs[k] >= need && cycle == 0 {
+	}
+	// The runs: those that end (their bit in d.eq, not in eq) go to 0,
+	// those of eq grow, from the least k, the cycle's.
+	r1, runs, cycle := d.cfg.ToolCallLoopThreshold-1, d.runs, 0
+	for c := d.eq &^ eq; c != 0; c &= c - 1 {
+		runs[bits.TrailingZeros64(c)] = 0
+	}
+	for c := eq; c != 0; c &= c - 1 {
+		k := bits.TrailingZeros64(c)
+		runs[k]++
+		if cycle == 0 && runs[k] >= k*r1 {
 			cycle = k
 		}
 	}
+	if k := enter; k > 0 {
+		// The first k·R keys (all in the ring: k·R ≤ K·R), counted back.
+		need, c := k*r1, 0
+		for j := n - 1; j >= k && c < need && sameString(keys[j-k], keys[j]); j-- {
+			c++
+		}
+		runs[k] = c
+		if c > 0 {
+			eq |= 1 << k
+		}
+		if c >= need && cycle == 0 {
+			cycle = k
+		}
+		d.within |= 1 << k
+	}
+	d.eq = eq
 	return cycle
 }
 
@@ -228,6 +280,7 @@ func (d *Gemini) jsKey(key string) string {
 // reset is LoopDetectionService.reset at a new prompt.
 func (d *Gemini) reset() {
 	d.keys.buf, d.calls, d.active = d.keys.buf[:0], 0, 0
+	d.eq, d.within = 0, 0
 	d.resetContent()
 	d.fired, d.stopped = 0, false
 }
@@ -260,7 +313,9 @@ func (d *Gemini) contentLoop(content string) bool {
 // has the key of the name holding U+FFFD (getToolCallKey compares the
 // digests). Valid UTF-8 holds no surrogate and is returned as it is.
 func jsUTF8(s string) string {
-	if utf8.ValidString(s) {
+	// isASCII first: a key is short and most are ASCII, which
+	// ValidString reads a byte at a time until eight are left past it.
+	if isASCII(s) || utf8.ValidString(s) {
 		return s
 	}
 	return string(utf16.Decode(AppendUTF16(nil, s))) // Decode: an unpaired surrogate is U+FFFD

@@ -69,3 +69,22 @@ func TestGeminiToolCycleAsWindow(t *testing.T) {
 	}
 	t.Logf("firings by cycle length: %v", byLength)
 }
+
+// TestSameString holds sameString (toolCycle's and sameKey's compare) to
+// ==: strings at one address of every length (prefixes of one buffer),
+// equal bytes at other addresses, and unequal bytes of one length.
+func TestSameString(t *testing.T) {
+	buf := "read a.go read a.go edit b"
+	other := string([]byte(buf)) // the same bytes elsewhere
+	var ss []string
+	for n := range len(buf) + 1 {
+		ss = append(ss, buf[:n], other[:n], buf[len(buf)-n:], other[10:10+min(n, len(other)-10)])
+	}
+	for _, a := range ss {
+		for _, b := range ss {
+			if got := sameString(a, b); got != (a == b) {
+				t.Fatalf("sameString(%q, %q) = %v", a, b, got)
+			}
+		}
+	}
+}

@@ -313,7 +313,8 @@ func (s *chunkScan) unpend() {
 // by vector (asciiBlocks, fuzzy_repeat's: 128 bytes a step with AVX2,
 // some 13 instructions where the loop below took some 50), then 32 bytes
 // at a time (the loop's test and step, three instructions, once for four
-// words), then eight. asciiBlocks stops before a block past ASCII, which
+// words), then eight, then the last eight (or the bytes of a string
+// shorter than eight). asciiBlocks stops before a block past ASCII, which
 // the loops then find.
 func isASCII(s string) bool {
 	var or uint64
@@ -328,6 +329,12 @@ func isASCII(s string) bool {
 	}
 	for ; i+8 <= len(s); i += 8 {
 		or |= *(*uint64)(unsafe.Add(p, i)) // within s: i+8 <= len(s)
+	}
+	if i < len(s) && len(s) >= 8 {
+		// The last eight bytes, which hold those left and some read
+		// already: one load where a loop took each byte (a tool call's
+		// key, jsUTF8's, is some 12 bytes).
+		return (or|*(*uint64)(unsafe.Add(p, len(s)-8)))&ascii64 == 0
 	}
 	for ; i < len(s); i++ {
 		or |= uint64(s[i])
@@ -344,7 +351,10 @@ func countGramBytes(counts *[countSlots]uint8, b []byte, m int, floor, top uint8
 	if len(b) < gramUnits || m < 1 || m > gramUnits {
 		return len(b) < gramUnits // not a stride the counts use
 	}
-	if m == gramStride {
+	switch m {
+	case 1:
+		return countGramBytes1(counts, b, floor, top)
+	case gramStride:
 		return countGramBytes3(counts, b, floor, top)
 	}
 	p := unsafe.Pointer(unsafe.SliceData(b))
@@ -448,6 +458,71 @@ func countGramBytes3(counts *[countSlots]uint8, b []byte, floor, top uint8) bool
 			return false
 		}
 		p = unsafe.Add(p, m)
+	}
+	return true
+}
+
+// countGramBytes1 is countGramBytes3 at the dense count's stride, 1
+// (a deferral's count once the sparse one reached its bound), eight
+// grams an iteration at constant offsets, where countGramBytes' loop
+// counted two and computed the second's offset from m.
+func countGramBytes1(counts *[countSlots]uint8, b []byte, floor, top uint8) bool {
+	p := unsafe.Pointer(unsafe.SliceData(b))
+	t := counts[:] // nil-checked here, not at each gram
+	lo, hi := uint32(floor), uint32(top)
+	n := len(b) - gramUnits + 1 // grams' starts, at least one (countGramBytes)
+	for ; n > 7; n -= 8 {
+		// In order, each count stored before the next is loaded, as
+		// countGramBytes3's. 7 < n: the eight within b.
+		k0 := bytesGramSlot(p)
+		c0 := max(uint32(t[k0]), lo) + 1
+		if t[k0] = uint8(c0); c0 >= hi {
+			return false
+		}
+		k1 := bytesGramSlot(unsafe.Add(p, 1))
+		c1 := max(uint32(t[k1]), lo) + 1
+		if t[k1] = uint8(c1); c1 >= hi {
+			return false
+		}
+		k2 := bytesGramSlot(unsafe.Add(p, 2))
+		c2 := max(uint32(t[k2]), lo) + 1
+		if t[k2] = uint8(c2); c2 >= hi {
+			return false
+		}
+		k3 := bytesGramSlot(unsafe.Add(p, 3))
+		c3 := max(uint32(t[k3]), lo) + 1
+		if t[k3] = uint8(c3); c3 >= hi {
+			return false
+		}
+		k4 := bytesGramSlot(unsafe.Add(p, 4))
+		c4 := max(uint32(t[k4]), lo) + 1
+		if t[k4] = uint8(c4); c4 >= hi {
+			return false
+		}
+		k5 := bytesGramSlot(unsafe.Add(p, 5))
+		c5 := max(uint32(t[k5]), lo) + 1
+		if t[k5] = uint8(c5); c5 >= hi {
+			return false
+		}
+		k6 := bytesGramSlot(unsafe.Add(p, 6))
+		c6 := max(uint32(t[k6]), lo) + 1
+		if t[k6] = uint8(c6); c6 >= hi {
+			return false
+		}
+		k7 := bytesGramSlot(unsafe.Add(p, 7))
+		c7 := max(uint32(t[k7]), lo) + 1
+		if t[k7] = uint8(c7); c7 >= hi {
+			return false
+		}
+		p = unsafe.Add(p, 8)
+	}
+	for ; n > 0; n-- { // up to seven grams left
+		k := bytesGramSlot(p)
+		c := max(uint32(t[k]), lo) + 1
+		if t[k] = uint8(c); c >= hi {
+			return false
+		}
+		p = unsafe.Add(p, 1)
 	}
 	return true
 }

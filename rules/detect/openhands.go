@@ -410,7 +410,10 @@ func pushRuns(r *mirror[*OpenHandsEvent], e *OpenHandsEvent, run, alt int) (int,
 	return run, alt
 }
 
-func sameKey(a, b *OpenHandsEvent) bool { return a.Class == b.Class && a.Key == b.Key }
+// sameKey reports whether a and b are equal events; their keys by
+// sameString, which tells one string read twice (a steps log's repeated
+// action, interned by its reader) without memequal's call.
+func sameKey(a, b *OpenHandsEvent) bool { return a.Class == b.Class && sameString(a.Key, b.Key) }
 
 // ipythonInWindow says the last n actions hold an IPythonRunCellAction,
 // whose _eq_no_pid is not (Class, Key) equality: the run lengths do not
