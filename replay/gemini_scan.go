@@ -72,7 +72,9 @@ func skipBlankRun(b []byte, i int) int {
 }
 
 // scanFields is jsFields for an object not noted: valueIndex.members'
-// scan, the members handed to keys.set, white space passed by skipBlank.
+// scan, the members handed to keys.set (looked up by keys.find when
+// neither they nor the names need more), white space passed by
+// skipBlank.
 func scanFields(ix *valueIndex, v rawValue, keys *jsKeys, vals []rawValue) {
 	if v.Kind() != '{' {
 		return
@@ -87,7 +89,13 @@ func scanFields(ix *valueIndex, v rawValue, keys *jsKeys, vals []rawValue) {
 			i = skipBlank(v, i+1) // past ':'
 		}
 		vEnd := ix.skip(v, i)
-		keys.set(key, esc, v[i:vEnd], vals)
+		if !esc && keys.allASCII {
+			if k := keys.find(key); k >= 0 {
+				vals[k] = v[i:vEnd]
+			}
+		} else {
+			keys.set(key, esc, v[i:vEnd], vals)
+		}
 		i = skipBlank(v, vEnd)
 		if i < len(v) && v[i] == ',' {
 			i = skipBlank(v, i+1)
