@@ -158,3 +158,27 @@ func (ks *jsKeys) setEscaped(k []byte, val rawValue, vals []rawValue) {
 		vals[i] = val
 	}
 }
+
+// find is the index of the name whose bytes key's are, or -1: set's
+// reading of a name not escaped when every name is ASCII, by words as
+// jsFields' loop reads a noted member's, for scanFields, whose call to
+// set passed four slices and compared a name found by a call (memequal).
+// jsFields keeps its loop inline: calling find from it cost more.
+func (ks *jsKeys) find(key []byte) int {
+	i := ks.first[min(len(key), 63)]
+	switch n := len(key); {
+	case i < 0:
+	case n <= 8:
+		w, _ := keyWord(key)
+		for ; i >= 0 && w != ks.word[i&63]; i = ks.next[i&63] {
+		}
+	case n <= 16:
+		h, t := binary.LittleEndian.Uint64(key), binary.LittleEndian.Uint64(key[n-8:])
+		for ; i >= 0 && (h != ks.head[i&63] || t != ks.tail[i&63]); i = ks.next[i&63] {
+		}
+	default:
+		for ; i >= 0 && string(key) != ks.names[i]; i = ks.next[i] {
+		}
+	}
+	return int(i)
+}

@@ -117,10 +117,14 @@ func appendJSRaw(ix *valueIndex, dst []byte, v rawValue, depth int) (out []byte,
 		if depth >= maxDepth {
 			return dst, false
 		}
-		var keys [maxKeys][]byte
-		n := 0
+		// The keys met, for the test that each is new: most arguments
+		// have a few, held on the stack, where an array of maxKeys
+		// (768 bytes) was zeroed at every object.
+		var few [4][]byte
+		keys := few[:0]
 		dst, ok = append(dst, '{'), true
 		ix.members(v, func(k []byte, esc bool, val rawValue) bool {
+			n := len(keys)
 			if esc || n == maxKeys {
 				ok = false
 				return false
@@ -129,17 +133,16 @@ func appendJSRaw(ix *valueIndex, dst []byte, v rawValue, depth int) (out []byte,
 				ok = false
 				return false
 			}
-			for _, seen := range keys[:n] {
+			for _, seen := range keys {
 				if string(seen) == string(k) {
 					ok = false
 					return false
 				}
 			}
-			keys[n] = k
+			keys = append(keys, k)
 			if n > 0 {
 				dst = append(dst, ',')
 			}
-			n++
 			dst = append(append(append(dst, '"'), k...), '"', ':')
 			dst, ok = appendJSRaw(ix, dst, val, depth+1)
 			return ok

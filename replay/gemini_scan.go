@@ -9,7 +9,6 @@ package replay
 // spaces there, which skipSpace passes one byte at a time.
 
 import (
-	"encoding/binary"
 	"math/bits"
 )
 
@@ -26,53 +25,56 @@ func skipBlank(b []byte, i int) int {
 // skipBlankRun is skipBlank past its first byte's test: the one space
 // after a colon is told by the next byte, a newline's indentation read
 // a word at a time from the byte after the newline. The words are read
-// from r, what is left of b, so that a word's load needs no bounds test;
-// the last few bytes (a container's closing bracket is the last byte of
-// a value) from b's last word, shifted, where they went a byte at a time.
+// by index (word), each load's bounds told by the loop's test, where
+// they were read from r, what was left of b, resliced at each step; the
+// last few bytes (a container's closing bracket is the last byte of a
+// value) from b's last word, shifted, where they went a byte at a time.
 func skipBlankRun(b []byte, i int) int {
 	if i < 0 || i >= len(b) {
 		return i
 	}
-	r := b[i:]
-	if len(r) >= 2 {
-		if r[1] > ' ' && r[0] == ' ' {
+	if i+1 < len(b) {
+		if b[i+1] > ' ' && b[i] == ' ' {
 			return i + 1
 		}
-		if r[0] == '\n' {
-			r = r[1:]
+		if b[i] == '\n' {
+			i++
 		}
 	}
 	const spaces = 0x2020202020202020
-	for len(r) >= 8 {
-		y := binary.LittleEndian.Uint64(r) ^ spaces
+	for i+8 <= len(b) {
+		y := word(b, i) ^ spaces
 		if y == 0 {
-			r = r[8:]
+			i += 8
 			continue
 		}
-		k := bits.TrailingZeros64(y) / 8 // the first byte not a space
-		if c := r[k&7]; c > ' ' || c != '\n' && c != '\r' && c != '\t' {
-			return len(b) - len(r) + k
+		i += bits.TrailingZeros64(y) / 8 // the first byte not a space
+		if c := b[i]; c > ' ' || c != '\n' && c != '\r' && c != '\t' {
+			return i
 		}
-		r = r[k+1:]
+		i++
 	}
-	if len(r) > 0 && len(b) >= 8 {
-		// The last len(r) bytes, low first; the bytes shifted in, 0,
-		// are not spaces: a run to b's end stops at len(r).
-		y := binary.LittleEndian.Uint64(b[len(b)-8:])>>(64-8*len(r)) ^ spaces
+	if m := len(b) - i; m > 0 && len(b) >= 8 {
+		// The last m bytes, low first; the bytes shifted in, 0, are
+		// not spaces: a run to b's end stops at m.
+		y := word(b, len(b)-8)>>(64-8*m) ^ spaces
 		k := bits.TrailingZeros64(y) / 8
-		if k >= len(r) {
+		if k >= m {
 			return len(b)
 		}
-		if c := r[k]; c > ' ' || c != '\n' && c != '\r' && c != '\t' {
-			return len(b) - len(r) + k
+		i += k
+		if c := b[i]; c > ' ' || c != '\n' && c != '\r' && c != '\t' {
+			return i
 		}
-		r = r[k+1:]
+		i++
 	}
-	return skipSpace(b, len(b)-len(r))
+	return skipSpace(b, i)
 }
 
 // scanFields is jsFields for an object not noted: valueIndex.members'
-// scan, the members handed to keys.set, white space passed by skipBlank.
+// scan, the members handed to keys.set (looked up by keys.find when
+// neither they nor the names need more), white space passed by
+// skipBlank.
 func scanFields(ix *valueIndex, v rawValue, keys *jsKeys, vals []rawValue) {
 	if v.Kind() != '{' {
 		return
@@ -87,7 +89,13 @@ func scanFields(ix *valueIndex, v rawValue, keys *jsKeys, vals []rawValue) {
 			i = skipBlank(v, i+1) // past ':'
 		}
 		vEnd := ix.skip(v, i)
-		keys.set(key, esc, v[i:vEnd], vals)
+		if !esc && keys.allASCII {
+			if k := keys.find(key); k >= 0 {
+				vals[k] = v[i:vEnd]
+			}
+		} else {
+			keys.set(key, esc, v[i:vEnd], vals)
+		}
 		i = skipBlank(v, vEnd)
 		if i < len(v) && v[i] == ',' {
 			i = skipBlank(v, i+1)

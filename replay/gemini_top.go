@@ -59,8 +59,25 @@ func (g *geminiReader) topMembers(b []byte, f *geminiFields) int {
 		indexed bool
 		i, end  int
 		c       byte
+		// sep is the white space before the object's first member and
+		// its key's quote, when 8 bytes or fewer, as a word: sepMask
+		// its bytes, sepLen the white space's. JSON.stringify indents
+		// every member of one object alike ("\n" and six spaces, a
+		// session document's message's), so the white space after a
+		// comma there is told by one compare, not a call to
+		// skipBlankRun. A compact record has none: sepMask 0 and sep
+		// 1 match no word.
+		sep, sepMask uint64 = 1, 0
+		sepLen       int
 	)
-	if i = skipBlank(b, 1); i < n && b[i] == '}' {
+	if i = 1; b[1] <= ' ' {
+		i = skipBlankRun(b, 1)
+		if l := i - 1; l < 8 && i < n && b[i] == '"' && n >= 9 {
+			sepLen, sepMask = l, 1<<(8*l+8)-1 // 0 - 1 for 7: every byte
+			sep = word(b, 1) & sepMask
+		}
+	}
+	if i < n && b[i] == '}' {
 		g.ix.reset(b) // {}
 		return i + 1
 	}
@@ -219,7 +236,11 @@ after: // after a value
 	if c = b[i]; c == ',' {
 		if i++; i < n && b[i] <= ' ' {
 			// A session document's indentation, before each member
-			// and element.
+			// and element: the object's own members' as its first's.
+			if d == 0 && i+8 <= n && word(b, i)&sepMask == sep {
+				i += sepLen
+				goto key
+			}
 			i = skipBlankRun(b, i)
 		}
 		if d == 0 || closers[d-1] == '}' {

@@ -178,3 +178,44 @@ func TestGeminiMessageTop(t *testing.T) {
 		}
 	}
 }
+
+// TestGeminiTopIndented: the records recordTop reads, indented as
+// JSON.stringify and json.Indent write them (the white space after a
+// comma of the record's own told by one compare with the white space
+// before its first member, sep, when that is 7 bytes or fewer with the
+// key's quote), and records whose white space after a comma differs from
+// the first member's (longer, shorter, a tab for a space, the same bytes
+// with no key after them), are read as checkGeminiTop reads them, and
+// all of them read.
+func TestGeminiTopIndented(t *testing.T) {
+	for _, c := range geminiTopCases {
+		if !c.fast {
+			continue
+		}
+		for _, prefix := range []string{"", " ", "  ", "\t", "    "} {
+			for _, indent := range []string{"", " ", "  ", "\t", "      ", "       "} {
+				var b bytes.Buffer
+				if json.Indent(&b, []byte(c.rec), prefix, indent) != nil {
+					t.Fatalf("%q: not valid JSON", c.rec)
+				}
+				if !checkGeminiTop(t, b.String()) {
+					t.Errorf("%q: recordTop did not read it", b.String())
+				}
+			}
+		}
+	}
+	for _, rec := range []string{
+		"{\n  \"id\": \"a\",\n   \"type\": \"gemini\",\n \"content\": \"x\",\n  \"n\": 1\n}",
+		"{\n  \"id\": \"a\",\n\t \"type\": \"gemini\",\n \t\"content\": \"x\",\n  \"n\": 1\n}",
+		"{\n  \"id\": \"a\",\n  \"type\": \"gemini\",\n  \n  \"content\": \"x\",\n  \"n\": [\n  1,\n  2\n  ]\n}",
+		"{\n  \"id\": \"a\",\r\n  \"type\": \"gemini\",\n  \"content\": \"x\",\n        \"n\": {\n  \"id\": 1,\n  \"x\": 2\n  }\n}",
+		"{\n      \"id\": \"a\",\n      \"type\": \"gemini\",\n       \"content\": \"x\",\n     \"n\": 1,\n      \"m\": 2}",
+		"{\n             \"id\": \"a\",\n             \"type\": \"gemini\",\n \"content\": \"x\"}",
+		"{ \"id\": \"a\", \"type\": \"gemini\",  \"content\": \"x\", \"n\": 1 }",
+		"{\"id\": \"a\",\n \"type\": \"gemini\", \"content\": \"x\"}",
+	} {
+		if !checkGeminiTop(t, rec) {
+			t.Errorf("%q: recordTop did not read it", rec)
+		}
+	}
+}
