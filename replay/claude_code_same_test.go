@@ -200,6 +200,7 @@ var claudeCodeRunCases = [][]string{
 		`{"parentUuid":null,"isSidechain":false,"userType":"external","cwd":"/home/dev/calc","type":"assistant","message":{"id":"x" ,"type":"message","role":"assistant","model":"claude-sonnet-4-5","content":"c"}}`,
 		`{"parentUuid":null,"isSidechain":false,"userType":"external","cwd":"/home/dev/calc","type":"assistant","message":{"id":"x", "type":"message","role":"assistant","model":"claude-sonnet-4-5","content":"c"}}`,
 		`{"parentUuid":null,"isSidechain":false,"userType":"external","cwd":"/home/dev/calc","type":"assistant","message":{"id":"x",}}`,
+		`{"parentUuid":null,"isSidechain":false,"userType":"external","cwd":"/home/dev/calc","type":"assistant","message":{"id":"x":"type":"message","role":"assistant","model":"claude-sonnet-4-5","content":"c"}}`,
 		`{"parentUuid":null,"isSidechain":false,"userType":"external","cwd":"/home/dev/calc","type":"assistant","message":{"id":"x","content":"c"}}`,
 		`{"parentUuid":null,"isSidechain":false,"userType":"external","cwd":"/home/dev/calc","type":"assistant","message":{"id":"x"},"uuid":"u4","timestamp":"2026-11-20T10:00:06.000Z"}`,
 		`{"parentUuid":null,"isSidechain":false,"userType":"external","cwd":"/home/dev/calc","type":"assistant","message":{"id":"x"}}`,

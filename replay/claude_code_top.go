@@ -356,6 +356,7 @@ after: // after a value
 	i++
 	if d--; d == 0 && c.msg.open {
 		c.msg.close(b, i)
+		goto closed
 	}
 	goto after
 
@@ -400,17 +401,51 @@ content: // the message's content: its key at b[i] (read when a head is taken), 
 		if i < 0 || !m.add("content", b[j:i]) {
 			return false
 		}
-		if tl := len(m.tail); tl > 0 && i+tl <= n && string(b[i:i+tl]) == string(m.tail) {
+		if tl := len(m.tail); tl > 0 && i+tl <= n && word(b, i) == word(m.tail, 0) && string(b[i:i+tl]) == string(m.tail) {
 			// The message's tail: valid as it was, the message
-			// closed at its end.
+			// closed at its end. (A tail is 16 bytes or more: its
+			// first word tells most others with no call.)
 			i += tl
 			d = 0
 			m.open = false
-			goto after
+			goto closed
 		}
 		m.from = i
 		goto after
 	}
+
+closed: // the message's object, the value of key at b[vs:i], closed
+	if from != -1 {
+		goto after // the record's first member: a run may start after it
+	}
+	// The message read as member reads an object, and the member Claude
+	// Code writes after it (claude_code_typed.go): an assistant's
+	// requestId, a string passed as the walk passes a short one, or a
+	// user's toolUseResult's key.
+	t.msg, t.hasMessage, t.typeAtMessage = b[vs:i], true, t.typ
+	key = ""
+	if i+len(requestIDKey)+shortString <= n && word(b, i) == requestIDWords[0] && word(b, i+6) == requestIDWords[1] {
+		for k, lim := i+len(requestIDKey), i+len(requestIDKey)+shortString; k < lim; k += 8 {
+			if m := stopMask(word(b, k)); m != 0 {
+				if k += bits.TrailingZeros64(m) / 8; byteAt(b, k) != '"' {
+					break
+				}
+				if k+2 < n && byteAt(b, k+1) == ',' && byteAt(b, k+2) == '"' {
+					i = k + 2
+					goto key
+				}
+				i = k + 1
+				goto after
+			}
+		}
+	} else if i+len(toolUseResultKey) < n && word(b, i) == toolUseResultWords[0] && word(b, i+8) == toolUseResultWords[1] &&
+		word(b, i+9) == toolUseResultWords[2] {
+		if i += len(toolUseResultKey); b[i] <= ' ' {
+			i = skipSpace(b, i)
+		}
+		goto value
+	}
+	goto after
 
 typed: // a key at b[i] after a run passed over (claude_code_typed.go)
 	{

@@ -37,6 +37,13 @@ const (
 	typedRole       = len(`"role":`)
 )
 
+// requestIDKey and toolUseResultKey are the member Claude Code writes
+// after an assistant's message and after a user's, to its value.
+const (
+	requestIDKey     = `,"requestId":"`
+	toolUseResultKey = `,"toolUseResult":`
+)
+
 // The words readTop compares b's with (word): assistantOpen's at 0, 8,
 // 16 and 22 (the first is userOpen's too), userOpen's at 0, 8, 16 and
 // 17, userRoleContent's at 0, 8 and 16; idWord is {"id":" in a word's
@@ -45,7 +52,10 @@ var (
 	assistantWords = wordsOf(assistantOpen, 0, 8, 16, 22)
 	userWords      = wordsOf(userOpen, 0, 8, 16, 17)
 	roleWords      = wordsOf(userRoleContent, 0, 8, 16)
-	idWord         = uint64(word([]byte(`"id":"..`), 0)) & idMask
+	// requestIDKey's at 0 and 6, toolUseResultKey's at 0, 8 and 9.
+	requestIDWords     = wordsOf(requestIDKey, 0, 6)
+	toolUseResultWords = wordsOf(toolUseResultKey, 0, 8, 9)
+	idWord             = uint64(word([]byte(`"id":"..`), 0)) & idMask
 )
 
 const idMask = 1<<48 - 1
