@@ -160,23 +160,7 @@ member: // the key ends at b[end-1], its value starts at b[j]
 				}
 			}
 			if j < n && b[j] == '{' && string(key) == "message" {
-				// The message, whose role and content the reader reads,
-				// walked here as the record is (claude_code_msg.go),
-				// its content indexed. A message written again is read
-				// again: the last is the one read.
-				vs = j
-				c.msg.start()
-				if i = j + 1; i < n && b[i] <= ' ' {
-					i = skipSpace(b, i)
-				}
-				if i < n && b[i] == '}' {
-					c.msg.open = false
-					i++
-					goto after
-				}
-				closers[0] = '}'
-				d = 1
-				goto key
+				goto message
 			}
 		}
 		vs = j
@@ -220,36 +204,7 @@ member: // the key ends at b[end-1], its value starts at b[j]
 			m.from = -1
 			goto after
 		case "content":
-			if m.hfrom >= 0 && i-m.hfrom >= claudeCodeHeadMin {
-				// The head taken: from the second key to this one.
-				m.head = append(m.head[:0], b[m.hfrom:i]...)
-				m.headRole = m.hrole
-			}
-			m.hfrom = -1
-			switch {
-			case j < n && b[j] == '"':
-				i, _ = validString(b, j)
-			case j < n && (b[j] == '[' || b[j] == '{') && !m.passed:
-				m.passed, c.topIndexed = true, true
-				if i = c.ix.pass(b, j); c.ix.nonFinite {
-					return false
-				}
-			default:
-				return false // another type, or a second content indexed: read whole
-			}
-			if i < 0 || !m.add("content", b[j:i]) {
-				return false
-			}
-			if tl := len(m.tail); tl > 0 && i+tl <= n && string(b[i:i+tl]) == string(m.tail) {
-				// The message's tail: valid as it was, the message
-				// closed at its end.
-				i += tl
-				d = 0
-				m.open = false
-				goto after
-			}
-			m.from = i
-			goto after
+			goto content
 		}
 	}
 	i = j
@@ -363,7 +318,7 @@ after: // after a value
 			if ln := len(r.bytes); ln > 0 && i+ln <= n && word(b, i) == word(r.bytes, 0) && string(b[i:i+ln]) == string(r.bytes) {
 				r.replay(t, b, i)
 				i += ln
-				goto key
+				goto typed
 			}
 			from, c.runNext.n = i, 0
 		}
@@ -401,6 +356,152 @@ after: // after a value
 	i++
 	if d--; d == 0 && c.msg.open {
 		c.msg.close(b, i)
+		goto closed
 	}
 	goto after
+
+message: // the message's object opening at b[j], key its name
+	// The message, whose role and content the reader reads, walked here
+	// as the record is (claude_code_msg.go), its content indexed. A
+	// message written again is read again: the last is the one read.
+	vs = j
+	c.msg.start()
+	if i = j + 1; i < n && b[i] <= ' ' {
+		i = skipSpace(b, i)
+	}
+	if i < n && b[i] == '}' {
+		c.msg.open = false
+		i++
+		goto after
+	}
+	closers[0] = '}'
+	d = 1
+	goto key
+
+content: // the message's content: its key at b[i] (read when a head is taken), its value at b[j]
+	{
+		m := &c.msg
+		if m.hfrom >= 0 && i-m.hfrom >= claudeCodeHeadMin {
+			// The head taken: from the second key to this one.
+			m.head = append(m.head[:0], b[m.hfrom:i]...)
+			m.headRole = m.hrole
+		}
+		m.hfrom = -1
+		switch {
+		case j < n && b[j] == '"':
+			i, _ = validString(b, j)
+		case j < n && (b[j] == '[' || b[j] == '{') && !m.passed:
+			m.passed, c.topIndexed = true, true
+			if i = c.ix.pass(b, j); c.ix.nonFinite {
+				return false
+			}
+		default:
+			return false // another type, or a second content indexed: read whole
+		}
+		if i < 0 || !m.add("content", b[j:i]) {
+			return false
+		}
+		if tl := len(m.tail); tl > 0 && i+tl <= n && word(b, i) == word(m.tail, 0) && string(b[i:i+tl]) == string(m.tail) {
+			// The message's tail: valid as it was, the message
+			// closed at its end. (A tail is 16 bytes or more: its
+			// first word tells most others with no call.)
+			i += tl
+			d = 0
+			m.open = false
+			goto closed
+		}
+		m.from = i
+		goto after
+	}
+
+closed: // the message's object, the value of key at b[vs:i], closed
+	if from != -1 {
+		goto after // the record's first member: a run may start after it
+	}
+	// The message read as member reads an object, and the member Claude
+	// Code writes after it (claude_code_typed.go): an assistant's
+	// requestId, a string passed as the walk passes a short one, or a
+	// user's toolUseResult's key.
+	t.msg, t.hasMessage, t.typeAtMessage = b[vs:i], true, t.typ
+	key = ""
+	if i+len(requestIDKey)+shortString <= n && word(b, i) == requestIDWords[0] && word(b, i+6) == requestIDWords[1] {
+		for k, lim := i+len(requestIDKey), i+len(requestIDKey)+shortString; k < lim; k += 8 {
+			if m := stopMask(word(b, k)); m != 0 {
+				if k += bits.TrailingZeros64(m) / 8; byteAt(b, k) != '"' {
+					break
+				}
+				if k+2 < n && byteAt(b, k+1) == ',' && byteAt(b, k+2) == '"' {
+					i = k + 2
+					goto key
+				}
+				i = k + 1
+				goto after
+			}
+		}
+	} else if i+len(toolUseResultKey) < n && word(b, i) == toolUseResultWords[0] && word(b, i+8) == toolUseResultWords[1] &&
+		word(b, i+9) == toolUseResultWords[2] {
+		if i += len(toolUseResultKey); b[i] <= ' ' {
+			i = skipSpace(b, i)
+		}
+		goto value
+	}
+	goto after
+
+typed: // a key at b[i] after a run passed over (claude_code_typed.go)
+	{
+		// The type and the message's opening Claude Code writes after
+		// the run: read as the walk reads them, the message's first
+		// member too when it is a user's role and content or an
+		// assistant's id.
+		var tl int // the type's length
+		if i+len(assistantOpen) >= n || word(b, i) != assistantWords[0] {
+			goto key
+		}
+		switch w := word(b, i+8); {
+		case w == assistantWords[1] && word(b, i+16) == assistantWords[2] && word(b, i+22) == assistantWords[3]:
+			tl = len("assistant")
+		case w == userWords[1] && word(b, i+16) == userWords[2] && word(b, i+17) == userWords[3]:
+			tl = len("user")
+		default:
+			goto key
+		}
+		t.typ, key = bytesString(b[i+typedType:i+typedType+tl]), "message"
+		j = i + typedType + tl + typedMessage // the message's '{'
+		if i = j + 1; i+len(userRoleContent) < n && word(b, i) == roleWords[0] && word(b, i+8) == roleWords[1] && word(b, i+16) == roleWords[2] {
+			// {"role":"user","content": as the walk reads it: the role
+			// read, the content's key the message's second.
+			vs = j
+			c.msg.start()
+			closers[0], d = '}', 1
+			c.msg.add("role", b[i+typedRole:i+typedRole+len(`"user"`)])
+			c.msg.keys, c.msg.hrole = 2, [2]int32{-1, -1}
+			j = i + len(userRoleContent) // the content's value (content reads no key)
+			if b[j] <= ' ' {
+				j = skipSpace(b, j)
+			}
+			goto content
+		}
+		if i+len(`"id":"`)+shortString <= n && word(b, i)&idMask == idWord {
+			// {"id":"...", a string of under shortString bytes told by
+			// its words' first stop, a quote, as the walk tells it.
+			for k, lim := i+len(`"id":"`), i+len(`"id":"`)+shortString; k < lim; k += 8 {
+				if m := stopMask(word(b, k)); m != 0 {
+					if k += bits.TrailingZeros64(m) / 8; byteAt(b, k) != '"' {
+						break
+					}
+					vs = j
+					c.msg.start()
+					closers[0], d = '}', 1
+					c.msg.keys = 1
+					if k+2 < n && byteAt(b, k+1) == ',' && byteAt(b, k+2) == '"' {
+						i = k + 2
+						goto key
+					}
+					i = k + 1
+					goto after
+				}
+			}
+		}
+		goto message
+	}
 }
