@@ -93,7 +93,8 @@ func NewReadReplay(ctx context.Context, ep *replay.Episode, cfg *Config, set []*
 	// A closure, not the method value r.add: its wrapper copied the
 	// 300-byte Firing once more, at each firing (a steps log fires at
 	// most of its steps).
-	r.env = startEnv(ep, cfg, set, func(f Firing) { r.add(&f) })
+	r.env = startEnv(ep, cfg, set, nil)
+	r.env.kept = r
 	ep.HasScore = false
 	r.unkept = make([]bool, len(r.env.rules))
 	for k, rule := range r.env.rules {
@@ -154,14 +155,13 @@ func (r *ReadReplay) Step(ep *replay.Episode, i int) {
 	env.stepAll(t)
 }
 
-// add keeps a firing the current stepper reported (Env.Report's copy,
-// which add may change).
+// add keeps a firing the current stepper reported (Env.Report, whose
+// Unit it leaves unset: set again as the firing is reported, Finish).
 func (r *ReadReplay) add(f *Firing) {
 	cur := r.env.cur // the stepper stepping: the firings it reports are its rule's to keep or drop
 	if !r.scored && r.unkept[cur] {
 		return
 	}
-	f.Unit = "" // set again as the firing is reported (Finish): not kept
 	r.list.Add(f, cur)
 }
 

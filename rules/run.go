@@ -65,8 +65,13 @@ func (f *Firing) OwnKind() bool {
 // Env is what a Stepper sees besides its turn: the episode, the steppers
 // of the rules it requires, and the report callback.
 type Env struct {
-	Episode  *replay.Episode
-	report   func(Firing)
+	Episode *replay.Episode
+	report  func(Firing)
+	// kept, when set (a ReadReplay's Env), takes the firings in report's
+	// place, by pointer: through report, a func value, each ~300-byte
+	// Firing was copied into the call (and was built, then copied into
+	// Report's), at each firing, where a steps log fires at most steps.
+	kept     *ReadReplay
 	unit     string
 	rules    []*Rule
 	steppers []Stepper
@@ -128,11 +133,16 @@ func resultOf[T Stepper](e *Env, r *Rule) T {
 	return s
 }
 
-// Report records a firing.
-func (e *Env) Report(f Firing) {
+// Report records a firing, which it may change (its Unit) but does not
+// keep: a stepper reports a Firing of its own frame, not copied.
+func (e *Env) Report(f *Firing) {
+	if e.kept != nil {
+		e.kept.add(f) // Finish sets the unit
+		return
+	}
 	if e.report != nil {
 		f.Unit = e.unit
-		e.report(f)
+		e.report(*f)
 	}
 }
 
