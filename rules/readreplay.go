@@ -173,7 +173,8 @@ func (r *ReadReplay) add(f *Firing) {
 // call, and returns only ctx's cause, when the replay was stopped (it
 // reports nothing then). report is handed each firing by a pointer
 // Finish reuses for the next (a Firing is ~300 bytes, and a steps log
-// fires tens of thousands of times): it copies what it keeps.
+// fires tens of thousands of times): it copies what it keeps, and
+// changes nothing of it (FiringIter.NextOver reads the next over it).
 func (r *ReadReplay) Finish(ep *replay.Episode, cfg *Config, set []*Rule, report func(*Firing)) error {
 	env := r.env
 	if env == nil {
@@ -218,7 +219,7 @@ func (r *ReadReplay) Finish(ep *replay.Episode, cfg *Config, set []*Rule, report
 		r.list = FiringList{}
 		return nil
 	}
-	for it := r.list.Iter(); it.Next(&f); {
+	for it := r.list.Iter(); it.NextOver(&f); { // report changes no field of f but its Unit
 		if keep[it.Tag()] {
 			f.Unit = env.unit // as Env.Report set it
 			report(&f)
@@ -264,14 +265,14 @@ func (r *ReadReplay) replayUnscored(ep *replay.Episode, stepped []*Rule, keep []
 func mergeFirings(a, b *FiringList, emit func(f *Firing, tag int)) {
 	var fa, fb Firing
 	ia, ib := a.Iter(), b.Iter()
-	okA, okB := ia.Next(&fa), ib.Next(&fb)
+	okA, okB := ia.NextOver(&fa), ib.NextOver(&fb)
 	for okA || okB {
 		if okA && (!okB || fa.Turn < fb.Turn || fa.Turn == fb.Turn && ia.Tag() <= ib.Tag()) {
 			emit(&fa, ia.Tag())
-			okA = ia.Next(&fa)
+			okA = ia.NextOver(&fa)
 		} else {
 			emit(&fb, ib.Tag())
-			okB = ib.Next(&fb)
+			okB = ib.NextOver(&fb)
 		}
 	}
 }
