@@ -328,15 +328,43 @@ const maxKeptStrings = 1 << 10
 
 // A FiringIter reads a FiringList from its start (FiringList.Iter).
 type FiringIter struct {
-	l     *FiringList
-	block int // of l.blocks
-	pos   int // in the block
+	l *FiringList
+	// b is the block being read, its index in l.blocks block (l.cur
+	// at len(l.blocks)): a firing tests only its position against b's
+	// length, where it looked b up at each (a loop's test of block and
+	// position, and the block's slice loaded).
+	b     []byte
+	block int
+	pos   int // in b
 	tag   int
 	set   uint64 // the fields (their bits) the last NextOver set
 }
 
 // Iter starts reading l; l must not be added to while it is read.
-func (l *FiringList) Iter() FiringIter { return FiringIter{l: l} }
+func (l *FiringList) Iter() FiringIter {
+	it := FiringIter{l: l, b: l.cur}
+	if len(l.blocks) > 0 {
+		it.b = l.blocks[0]
+	}
+	return it
+}
+
+// nextBlock moves it to the next block with a firing left to read, false
+// when none.
+func (it *FiringIter) nextBlock() bool {
+	l := it.l
+	for it.pos >= len(it.b) {
+		if it.block >= len(l.blocks) {
+			return false // b is l.cur
+		}
+		it.block, it.pos = it.block+1, 0
+		it.b = l.cur
+		if it.block < len(l.blocks) {
+			it.b = l.blocks[it.block]
+		}
+	}
+	return true
+}
 
 // Tag is the tag the firing Next last read was added with.
 func (it *FiringIter) Tag() int { return it.tag }
@@ -359,17 +387,11 @@ func (it *FiringIter) Next(f *Firing) bool {
 // sets two or three fields). Finish reads a replay's firings so, tens of
 // thousands an episode on a steps log, and its report changes none.
 func (it *FiringIter) NextOver(f *Firing) bool {
-	l := it.l
-	for it.block < len(l.blocks) && it.pos >= len(l.blocks[it.block]) {
-		it.block, it.pos = it.block+1, 0
-	}
-	b := l.cur
-	if it.block < len(l.blocks) {
-		b = l.blocks[it.block]
-	} else if it.pos >= len(b) {
+	if it.pos >= len(it.b) && !it.nextBlock() {
 		return false
 	}
-	d := firingReader{b: b, p: it.pos}
+	l := it.l
+	d := firingReader{b: it.b, p: it.pos}
 	h := &l.heads[d.uvarint()]
 	it.tag = h.tag
 	mask := d.mask()
