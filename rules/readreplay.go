@@ -3,6 +3,7 @@ package rules
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/loopbreak/loopbreak/replay"
 )
@@ -44,19 +45,24 @@ type ReadReplay struct {
 	unscored int    // the turns stepped before
 
 	// muted holds the steppers not stepped while !scored (skipStep in
-	// their place in env.steppers): unkept, and reporting only (a
-	// reportOnly's step changes no state a later step reads), they
-	// would step for firings add drops. stuck_warnings fires at nearly
-	// every step of a log without a score, each firing a Firing of
-	// ~300 bytes made and copied into add's call to be dropped there.
+	// their place in env.steppers): unkept, they would step for firings
+	// add drops. stuck_warnings fires at nearly every step of a log
+	// without a score, each firing a Firing of ~300 bytes made to be
+	// dropped; it is reporting only (a reportOnly's step changes no
+	// state a later step reads). progress_velocity keeps state, read
+	// only by unkept rules (stuck_warnings): it is stepped over the
+	// turns before once a score is read (unmute).
 	muted []mutedStepper
 }
 
 // A mutedStepper is a stepper a ReadReplay does not step while no score
-// is read, and its index in the Env's steppers.
+// is read, and its index in the Env's steppers. catchUp: it keeps state
+// its steps change, and is stepped over the turns before once a score is
+// read (unmute).
 type mutedStepper struct {
-	k int
-	s Stepper
+	k       int
+	s       Stepper
+	catchUp bool
 }
 
 // A reportOnly Stepper keeps no state that its steps change (but what it
@@ -111,20 +117,58 @@ func NewReadReplay(ctx context.Context, ep *replay.Episode, cfg *Config, set []*
 		}
 	}
 	for k, s := range r.env.steppers {
-		if _, ok := s.(reportOnly); ok && r.unkept[k] {
-			r.muted = append(r.muted, mutedStepper{k, s})
-			r.env.steppers[k] = skipStep{}
+		if !r.unkept[k] {
+			continue
 		}
+		_, quiet := s.(reportOnly)
+		if !quiet && !r.readByUnkept(r.env.rules[k]) {
+			continue
+		}
+		r.muted = append(r.muted, mutedStepper{k, s, !quiet})
+		r.env.steppers[k] = skipStep{}
 	}
 	ep.HasScore = had
 	return r
 }
 
+// readByUnkept says every rule of the replay that requires rule (reads
+// its state) is unkept, so muted too: a muted stepper that keeps state
+// (progress_velocity) is stepped over the turns before once a score is
+// read, before any of them reads it.
+func (r *ReadReplay) readByUnkept(rule *Rule) bool {
+	for j, x := range r.env.rules {
+		if slices.Contains(x.Requires, rule) && !r.unkept[j] {
+			return false
+		}
+	}
+	return true
+}
+
 // unmute puts the muted steppers back in env.steppers: a score was read,
-// and their firings are kept from this turn on (or the replay ends).
-func (r *ReadReplay) unmute(env *Env) {
+// and their firings are kept from this turn on (or the replay ends). The
+// turns before, ep.Turns[:upTo], are stepped by those that keep state
+// (catchUp), reporting nothing, for the state a step of each would have
+// left (a rule replayed from the rows reads them alone, fromRows; its
+// firings there are replayUnscored's): progress_velocity's step was most
+// of its replay on a log with no score (Claude Code's, Gemini CLI's),
+// ~15 instructions a turn and the call.
+func (r *ReadReplay) unmute(env *Env, ep *replay.Episode, upTo int) {
 	for _, m := range r.muted {
 		env.steppers[m.k] = m.s
+	}
+	var quiet *Env // reports nothing
+	for _, m := range r.muted {
+		if !m.catchUp || upTo == 0 {
+			continue
+		}
+		if quiet == nil {
+			quiet = &Env{Episode: ep, unit: env.unit}
+		}
+		for i := range upTo {
+			t := &ep.Turns[i]
+			quiet.at(t)
+			m.s.Step(t, quiet)
+		}
 	}
 	r.muted = nil
 }
@@ -147,7 +191,7 @@ func (r *ReadReplay) Step(ep *replay.Episode, i int) {
 		if r.scored = ep.HasScore; !r.scored {
 			r.unscored = i + 1
 		} else {
-			r.unmute(env)
+			r.unmute(env, ep, r.unscored)
 		}
 	}
 	t := &ep.Turns[i]
@@ -187,7 +231,7 @@ func (r *ReadReplay) Finish(ep *replay.Episode, cfg *Config, set []*Rule, report
 		panic(fmt.Sprintf("%s: replayed while read under another configuration", ep.Source))
 	}
 	r.env = nil
-	r.unmute(env) // released as they were made
+	r.unmute(env, ep, 0) // released as they were made (a rule that applies after all is replayed from the rows: replayUnscored)
 	defer putEnv(env)
 	defer release(env.steppers)
 	if r.err != nil {
