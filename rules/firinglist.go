@@ -243,6 +243,27 @@ func (l *FiringList) Add(f *Firing, tag int) {
 	l.n++
 }
 
+// AddBare is Add of Firing{Turn: turn, Rule: rule, Kind: kind}, the
+// same bytes written: its head, then the mask's four zero bytes and the
+// turn's four in one word, where Add tested each of the firing's fields.
+func (l *FiringList) AddBare(turn int, rule *Rule, kind *Kind, tag int) {
+	if uint64(turn) >= 1<<32 {
+		l.Add(&Firing{Turn: turn, Rule: rule, Kind: kind}, tag)
+		return
+	}
+	if cap(l.cur)-len(l.cur) < maxPacked {
+		l.grow()
+	}
+	b := l.cur
+	if id := l.headOf(rule, kind, tag); id < 0x80 {
+		b = append(b, byte(id))
+	} else {
+		b = binary.AppendUvarint(b, uint64(id))
+	}
+	l.cur = binary.LittleEndian.AppendUint64(b, uint64(turn)<<32)
+	l.n++
+}
+
 // grow starts a new block. Blocks double up to firingBlock: an episode
 // that fires a few times does not allocate 64 KiB.
 func (l *FiringList) grow() {

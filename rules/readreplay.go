@@ -209,6 +209,16 @@ func (r *ReadReplay) add(f *Firing) {
 	r.list.Add(f, cur)
 }
 
+// addBare is add for a firing that sets no field but its turn, rule and
+// kind (Env.ReportBare).
+func (r *ReadReplay) addBare(turn int, rule *Rule, kind *Kind) {
+	cur := r.env.cur
+	if !r.scored && r.unkept[cur] {
+		return
+	}
+	r.list.AddBare(turn, rule, kind, cur)
+}
+
 // Finish calls report with the firings of the rules that apply to ep as
 // read, in the order Run would report them, and lets go of the replay's
 // state. cfg and set (nil: Registry) must be those NewReadReplay was

@@ -146,6 +146,18 @@ func (e *Env) Report(f *Firing) {
 	}
 }
 
+// ReportBare records a firing of rule's kind at turn that sets no other
+// field (the peer detectors' stops and feedback): a ReadReplay packs it
+// as it is, with no Firing made and no field tested (FiringList.AddBare;
+// a steps log's OpenHands checks fire at a third of its steps).
+func (e *Env) ReportBare(turn int, rule *Rule, kind *Kind) {
+	if e.kept != nil {
+		e.kept.addBare(turn, rule, kind)
+		return
+	}
+	e.Report(&Firing{Turn: turn, Rule: rule, Kind: kind})
+}
+
 // Units of Firing.Turn.
 const (
 	UnitTurn    = "turn"
