@@ -264,6 +264,39 @@ func (l *FiringList) AddBare(turn int, rule *Rule, kind *Kind, tag int) {
 	l.n++
 }
 
+// AddMatch is Add of Firing{Turn: turn, Rule: rule, Kind: kind,
+// Similarity: similarity, MatchedStep: matched} (fuzzy_repeat's), the
+// same bytes written, with no other field tested.
+func (l *FiringList) AddMatch(turn int, rule *Rule, kind *Kind, similarity float64, matched, tag int) {
+	if uint64(turn) >= 1<<32 {
+		l.Add(&Firing{Turn: turn, Rule: rule, Kind: kind, Similarity: similarity, MatchedStep: matched}, tag)
+		return
+	}
+	if cap(l.cur)-len(l.cur) < maxPacked {
+		l.grow()
+	}
+	b := l.cur
+	if id := l.headOf(rule, kind, tag); id < 0x80 {
+		b = append(b, byte(id))
+	} else {
+		b = binary.AppendUvarint(b, uint64(id))
+	}
+	at := len(b)
+	b = binary.LittleEndian.AppendUint64(b, uint64(turn)<<32)
+	var mask uint32
+	if x := math.Float64bits(similarity); x != 0 {
+		mask |= fSimilarity
+		b = binary.LittleEndian.AppendUint64(b, x)
+	}
+	if matched != 0 {
+		mask |= fMatchedStep
+		b = binary.AppendVarint(b, int64(matched))
+	}
+	binary.LittleEndian.PutUint32(b[at:], mask)
+	l.cur = b
+	l.n++
+}
+
 // grow starts a new block. Blocks double up to firingBlock: an episode
 // that fires a few times does not allocate 64 KiB.
 func (l *FiringList) grow() {

@@ -2,11 +2,14 @@ package rules
 
 import (
 	"bytes"
+	"math"
 	"math/rand/v2"
 	"testing"
 )
 
-// TestAddBareAsAdd holds FiringList.AddBare to Add of the same firing:
+// TestAddBareAsAdd holds FiringList.AddBare and AddMatch to Add of the
+// same firing (AddMatch's with a similarity zero, minus zero, NaN, and a
+// matched step zero, negative, long):
 // the same bytes, block for block, among firings that set fields, for
 // turns around 0 and 2^32 (negative and long ones go through Add) and
 // tags past 128 heads (a head's index of two bytes).
@@ -31,11 +34,24 @@ func TestAddBareAsAdd(t *testing.T) {
 			case 2:
 				turn = 1<<32 + rng.IntN(1<<40)
 			}
-			if rng.IntN(4) == 0 {
-				f := Firing{Turn: turn, Rule: FuzzyRepeat, Kind: FuzzyLoop, Similarity: 0.5, MatchedStep: rng.IntN(500)}
+			switch rng.IntN(8) {
+			case 0:
+				f := Firing{Turn: turn, Rule: SignatureRepeat, Kind: SignatureLoop, Signature: "sig"}
 				g := f
 				plain.Add(&f, tag)
 				bare.Add(&g, tag)
+				continue
+			case 1, 2:
+				sims := []float64{0, math.Copysign(0, -1), 0.5, 1, -2, math.NaN(), math.Inf(1)}
+				sim, matched := sims[rng.IntN(len(sims))], rng.IntN(300)-10
+				if rng.IntN(4) == 0 {
+					matched = 0
+				}
+				if rng.IntN(8) == 0 {
+					matched = -1 << 40
+				}
+				plain.Add(&Firing{Turn: turn, Rule: FuzzyRepeat, Kind: FuzzyLoop, Similarity: sim, MatchedStep: matched}, tag)
+				bare.AddMatch(turn, FuzzyRepeat, FuzzyLoop, sim, matched, tag)
 				continue
 			}
 			plain.Add(&Firing{Turn: turn, Rule: rulesOf[k], Kind: kinds[k]}, tag)

@@ -219,6 +219,16 @@ func (r *ReadReplay) addBare(turn int, rule *Rule, kind *Kind) {
 	r.list.AddBare(turn, rule, kind, cur)
 }
 
+// addMatch is add for a firing that sets Similarity and MatchedStep
+// alone (Env.reportMatch).
+func (r *ReadReplay) addMatch(turn int, rule *Rule, kind *Kind, similarity float64, matched int) {
+	cur := r.env.cur
+	if !r.scored && r.unkept[cur] {
+		return
+	}
+	r.list.AddMatch(turn, rule, kind, similarity, matched, cur)
+}
+
 // Finish calls report with the firings of the rules that apply to ep as
 // read, in the order Run would report them, and lets go of the replay's
 // state. cfg and set (nil: Registry) must be those NewReadReplay was

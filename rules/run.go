@@ -158,6 +158,17 @@ func (e *Env) ReportBare(turn int, rule *Rule, kind *Kind) {
 	e.Report(&Firing{Turn: turn, Rule: rule, Kind: kind})
 }
 
+// reportMatch records a firing of rule's kind at turn that sets only
+// Similarity and MatchedStep (fuzzy_repeat's), packed as it is by a
+// ReadReplay (FiringList.AddMatch), as ReportBare's.
+func (e *Env) reportMatch(turn int, rule *Rule, kind *Kind, similarity float64, matched int) {
+	if e.kept != nil {
+		e.kept.addMatch(turn, rule, kind, similarity, matched)
+		return
+	}
+	e.Report(&Firing{Turn: turn, Rule: rule, Kind: kind, Similarity: similarity, MatchedStep: matched})
+}
+
 // Units of Firing.Turn.
 const (
 	UnitTurn    = "turn"
