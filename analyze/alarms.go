@@ -28,7 +28,7 @@ func AlarmJudge(ep *replay.Episode) (func(n int) bool, string) {
 		var progressed []bool
 		return attemptsJudge(ep, &progressed), BasisTaskProgress
 	case scoreJudged(ep):
-		return scoreJudge(ep, scorePeaks(ep.Turns)), BasisScore
+		return scoreJudge(ep, scorePeaks(ep.Turns), nil), BasisScore
 	}
 	return nil, ""
 }
@@ -39,8 +39,8 @@ func scoreJudged(ep *replay.Episode) bool {
 }
 
 // scoreJudge judges a firing by the scores after it, peaks ep's
-// (scorePeaks).
-func scoreJudge(ep *replay.Episode, peaks []int32) func(n int) bool {
+// (scorePeaks), starting its search of them at *hint (nil: none).
+func scoreJudge(ep *replay.Episode, peaks []int32, hint *int) func(n int) bool {
 	first := ep.Turns[0].N
 	return func(n int) bool {
 		i := n - first
@@ -48,9 +48,37 @@ func scoreJudge(ep *replay.Episode, peaks []int32) func(n int) bool {
 			return false
 		}
 		// The highest score after turn i is the first peak's after it.
-		k, _ := slices.BinarySearch(peaks, int32(i+1))
+		k := peakFrom(peaks, int32(i+1), hint)
 		return ep.Turns[peaks[k]].Score > ep.Turns[i].Score
 	}
+}
+
+// peakFrom returns the index of the first of peaks (ascending, the last
+// at or after i) at or after i, trying *hint, the index it returned last,
+// and the one after it first, and setting it (hint nil: none). A replay's
+// firings are judged in turn order, twice each (the outcome's counts and
+// the report's tally), so the peak is most often the last one found or
+// the next, where a binary search of a steps log's peaks was ~40
+// instructions a question. A hint of another list of peaks, or of a
+// later turn, is only a miss: the two are tested as the first at or
+// after i.
+func peakFrom(peaks []int32, i int32, hint *int) int {
+	if hint != nil {
+		k := *hint
+		if uint(k) < uint(len(peaks)) && peaks[k] >= i {
+			if k == 0 || peaks[k-1] < i {
+				return k
+			}
+		} else if k >= 0 && k+1 < len(peaks) && peaks[k+1] >= i { // peaks[k] < i
+			*hint = k + 1
+			return k + 1
+		}
+	}
+	k, _ := slices.BinarySearch(peaks, i)
+	if hint != nil {
+		*hint = k
+	}
+	return k
 }
 
 // AlarmJudge is the package's AlarmJudge for o's episode ep, sharing
@@ -72,7 +100,7 @@ func (o *Outcome) AlarmJudge(ep *replay.Episode) (func(n int) bool, string) {
 		if o.peaks == nil || o.peaksTurns != len(ep.Turns) {
 			o.peaks, o.peaksTurns = scorePeaks(ep.Turns), len(ep.Turns)
 		}
-		return scoreJudge(ep, o.peaks), BasisScore
+		return scoreJudge(ep, o.peaks, &o.peakHint), BasisScore
 	}
 	return AlarmJudge(ep)
 }

@@ -316,3 +316,38 @@ func TestOutcomeScoreJudgeShared(t *testing.T) {
 		t.Fatal("no outcome's judge changed with its peaks cut: it does not answer from them")
 	}
 }
+
+// TestPeakFromAsSearch holds peakFrom to the binary search it starts
+// with a hint: over peaks of every length to 30, turns asked in order,
+// at random, repeated, and with a hint left by other peaks (out of range,
+// negative, past the answer), it returns the first peak at or after the
+// turn, and leaves the hint at it.
+func TestPeakFromAsSearch(t *testing.T) {
+	r := rand.New(rand.NewPCG(24, 31))
+	for range 3000 {
+		peaks := []int32{}
+		for p := int32(r.IntN(3)); len(peaks) < r.IntN(31)+1; p += 1 + int32(r.IntN(4)) {
+			peaks = append(peaks, p)
+		}
+		last := peaks[len(peaks)-1]
+		hint := r.IntN(40) - 5
+		at := int32(0)
+		for range 60 {
+			switch r.IntN(6) {
+			case 0:
+				at = int32(r.IntN(int(last) + 1))
+			case 1:
+				hint = r.IntN(40) - 5
+			default:
+				at = min(at+int32(r.IntN(3)), last)
+			}
+			want, _ := slices.BinarySearch(peaks, at)
+			if got := peakFrom(peaks, at, &hint); got != want || hint != want {
+				t.Fatalf("peaks %v, turn %d: %d (hint %d), want %d", peaks, at, got, hint, want)
+			}
+			if got := peakFrom(peaks, at, nil); got != want {
+				t.Fatalf("peaks %v, turn %d, no hint: %d, want %d", peaks, at, got, want)
+			}
+		}
+	}
+}

@@ -83,6 +83,7 @@ type Outcome struct {
 	// (scorePeaks) when it had peaksTurns turns, likewise shared.
 	peaks      []int32
 	peaksTurns int
+	peakHint   int // the judges' last peak found (peakFrom)
 }
 
 // Options control what Analyze keeps.

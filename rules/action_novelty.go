@@ -70,7 +70,7 @@ func (a *actionNovelty) Step(t *replay.Turn, env *Env) {
 	recent := h[len(h)-min(a.window, len(h)):]
 	for _, p := range env.Episode.Rejected[t.N] {
 		if p := norm(p); slices.Contains(recent, p) {
-			env.Report(Firing{Turn: t.N, Rule: ActionNovelty, Kind: Hint, Action: p, Proposal: ProposalRejected})
+			env.Report(&Firing{Turn: t.N, Rule: ActionNovelty, Kind: Hint, Action: p, Proposal: ProposalRejected})
 		}
 	}
 	if !t.HasAction {
@@ -78,7 +78,7 @@ func (a *actionNovelty) Step(t *replay.Turn, env *Env) {
 	}
 	act := norm(env.Episode.Str(t.Action))
 	if slices.Contains(recent, act) {
-		env.Report(Firing{Turn: t.N, Rule: ActionNovelty, Kind: Hint, Action: act, Proposal: ProposalExecuted})
+		env.Report(&Firing{Turn: t.N, Rule: ActionNovelty, Kind: Hint, Action: act, Proposal: ProposalExecuted})
 	}
 	a.hist.push(act)
 }

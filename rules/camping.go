@@ -114,7 +114,7 @@ func (c *campingState) Step(t *replay.Turn, env *Env) {
 		best, mode = c.win.best, c.win.mode()
 	}
 	c.detected, c.location, c.visits = true, c.syms[mode], int(best)
-	env.Report(Firing{Turn: t.N, Rule: Camping, Kind: CampingDetection, Location: env.Episode.Str(c.location), Visits: c.visits})
+	env.Report(&Firing{Turn: t.N, Rule: Camping, Kind: CampingDetection, Location: env.Episode.Str(c.location), Visits: c.visits})
 }
 
 // campingTrace is camping's window over a shared episode, per turn: how

@@ -83,7 +83,7 @@ func (s *clineState) Step(t *replay.Turn, env *Env) {
 	}
 	s.cur = appendClineSignature(s.cur[:0], call, &s.members)
 	if k, fired := s.check(); fired {
-		env.Report(Firing{Turn: t.N, Rule: ClineRepeat, Kind: k})
+		env.ReportBare(t.N, ClineRepeat, k)
 	}
 }
 

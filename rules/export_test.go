@@ -6,6 +6,9 @@ var Direction = direction
 // StepOf is turn t as the detectors' Step.
 var StepOf = stepOf
 
+// MakeStepOf writes turn t as the detectors' Step into s.
+var MakeStepOf = makeStepOf
+
 // Bytes is about the memory the list holds: its packed firings and
 // strings (what TestFiringListBlocks bounds).
 func (l *FiringList) Bytes() int {

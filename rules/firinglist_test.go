@@ -146,6 +146,20 @@ func TestFiringListRandomFields(t *testing.T) {
 	if i != len(fs) {
 		t.Fatalf("read %d firings back, added %d", i, len(fs))
 	}
+	// NextOver reads each over the one before: the same firings, each
+	// field the last set and this one not cleared. Its Unit may be set
+	// between (Finish's).
+	i = 0
+	f = rules.Firing{}
+	for it := l.Iter(); it.NextOver(&f); i++ {
+		if f != fs[i] || it.Tag() != tags[i] {
+			t.Fatalf("firing %d read over the one before (tag %d, want %d):\n got %+v\nwant %+v", i, it.Tag(), tags[i], f, fs[i])
+		}
+		f.Unit = "set between"
+	}
+	if i != len(fs) {
+		t.Fatalf("read %d firings back over each other, added %d", i, len(fs))
+	}
 }
 
 // BenchmarkFiringList adds and reads back the firings of a steps log's

@@ -69,6 +69,6 @@ func (s *fuzzyRepeat) Step(t *replay.Turn, env *Env) {
 		return
 	}
 	if matched, similarity, ok := s.d.Match(st); ok {
-		env.Report(Firing{Turn: t.N, Rule: FuzzyRepeat, Kind: FuzzyLoop, Similarity: round4(similarity), MatchedStep: matched})
+		env.reportMatch(t.N, FuzzyRepeat, FuzzyLoop, round4(similarity), matched)
 	}
 }

@@ -115,7 +115,7 @@ func reportGemini(t *replay.Turn, env *Env, e *geminiEngine, r *Rule) {
 	for _, f := range e.fired {
 		if f.Rule == r.Name {
 			if k := geminiKind(r, f.Kind); k != nil {
-				env.Report(Firing{Turn: t.N, Rule: r, Kind: k, CycleLength: f.CycleLength})
+				env.Report(&Firing{Turn: t.N, Rule: r, Kind: k, CycleLength: f.CycleLength})
 			}
 		}
 	}

@@ -59,7 +59,7 @@ func (s *gooseState) Step(t *replay.Turn, env *Env) {
 		key = call.name + " " + canonicalJSON(call.args)
 	}
 	if !s.check(key) {
-		env.Report(Firing{Turn: t.N, Rule: GooseRepeat, Kind: GooseStop})
+		env.ReportBare(t.N, GooseRepeat, GooseStop)
 	}
 }
 

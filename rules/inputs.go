@@ -114,16 +114,24 @@ func makeStepOf(s *detect.Step, t *replay.Turn, ep *replay.Episode) bool {
 		*s = detect.Step{}
 		return false
 	}
-	*s = detect.Step{N: t.N, Kind: detect.KindAction, Action: ep.Str(t.Action), Output: ep.Output(t.N)}
+	// Every field is written once, in place: the literal was built on
+	// the stack, zeroed first, then copied into s through the write
+	// barrier's test (~40 instructions a turn). TestMakeStepOfSetsAll
+	// holds every field of detect.Step to the literal's.
+	kind, failed, loop, prompt := detect.KindAction, false, false, false
+	code, hasCode := 0, false
 	if len(ep.Steps) > 0 {
 		i := t.N - ep.Turns[0].N
 		info := &ep.Steps[i]
-		s.Kind = detect.Kind(info.Kind) // replay.StepKind has detect.Kind's order
-		s.Error, s.LLMLoopVerdict, s.NewPrompt = info.Error, info.LLMLoop, info.NewPrompt
+		kind = detect.Kind(info.Kind) // replay.StepKind has detect.Kind's order
+		failed, loop, prompt = info.Error, info.LLMLoop, info.NewPrompt
 		if info.HasExitCode {
-			s.ExitCode, s.HasExitCode = ep.ExitCode(i)
+			code, hasCode = ep.ExitCode(i)
 		}
 	}
+	s.N, s.Kind, s.Error, s.ExitCode, s.HasExitCode, s.NewPrompt, s.LLMLoopVerdict = t.N, kind, failed, code, hasCode, prompt, loop
+	s.Action = ep.Str(t.Action)
+	s.Output = ep.Output(t.N)
 	return true
 }
 

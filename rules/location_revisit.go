@@ -89,5 +89,5 @@ func (r *locationRevisit) Step(t *replay.Turn, env *Env) {
 		f.HasBase, f.Base, f.Adjusted = true, base, clamp01(base+f.Penalty)
 		f.LowConfidence = f.Adjusted < OverrideConfidence
 	}
-	env.Report(f)
+	env.Report(&f)
 }

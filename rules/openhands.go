@@ -122,7 +122,7 @@ func (e *openHandsEngine) Step(t *replay.Turn, env *Env) {
 	}
 	for _, c := range e.checks {
 		if c.rule.Name == e.fired {
-			env.Report(Firing{Turn: t.N, Rule: c.rule, Kind: c.kind})
+			env.ReportBare(t.N, c.rule, c.kind)
 			return
 		}
 	}
@@ -149,7 +149,7 @@ func (e *openHandsEngine) step(t *replay.Turn, env *Env) {
 		e.fired = e.d.StepRule(st)
 	}
 	if e.fired == RepeatActionObservation.Name {
-		env.Report(Firing{Turn: t.N, Rule: RepeatActionObservation, Kind: RepeatActionObservationStop})
+		env.ReportBare(t.N, RepeatActionObservation, RepeatActionObservationStop)
 	}
 }
 
@@ -201,7 +201,7 @@ func (c *openHandsCheck) Step(t *replay.Turn, env *Env) {
 		c.engine, c.looked = resultOf[*openHandsEngine](env, RepeatActionObservation), true
 	}
 	if e := c.engine; e != nil && e.fired == c.rule.Name {
-		env.Report(Firing{Turn: t.N, Rule: c.rule, Kind: c.kind})
+		env.ReportBare(t.N, c.rule, c.kind)
 	}
 }
 

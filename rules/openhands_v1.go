@@ -117,7 +117,7 @@ func (e *openHandsV1Engine) step(t *replay.Turn, env *Env) {
 		}
 	}
 	if e.fired == V1RepeatActionObservation.Name {
-		env.Report(Firing{Turn: t.N, Rule: V1RepeatActionObservation, Kind: V1ActionObservationStop})
+		env.Report(&Firing{Turn: t.N, Rule: V1RepeatActionObservation, Kind: V1ActionObservationStop})
 	}
 }
 
@@ -136,7 +136,7 @@ func (c openHandsV1Check) Step(t *replay.Turn, env *Env) {
 	if e.nudge {
 		k = c.nudge
 	}
-	env.Report(Firing{Turn: t.N, Rule: c.rule, Kind: k})
+	env.ReportBare(t.N, c.rule, k)
 }
 
 func openHandsV1Rule(name, title, doc string, p IntParam, kinds ...*Kind) *Rule {

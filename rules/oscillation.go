@@ -71,6 +71,6 @@ func (o *oscillationState) Step(t *replay.Turn, env *Env) {
 	if h[n-4] == h[n-2] && h[n-3] == h[n-1] && h[n-4] != h[n-3] {
 		o.detected, o.pattern = true, [2]replay.Sym{h[n-4], h[n-3]}
 		ep := env.Episode
-		env.Report(Firing{Turn: t.N, Rule: Oscillation, Kind: OscillationDetection, Pattern: [2]string{ep.Str(h[n-4]), ep.Str(h[n-3])}})
+		env.Report(&Firing{Turn: t.N, Rule: Oscillation, Kind: OscillationDetection, Pattern: [2]string{ep.Str(h[n-4]), ep.Str(h[n-3])}})
 	}
 }

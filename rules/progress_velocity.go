@@ -106,22 +106,22 @@ func (v *velocity) Step(t *replay.Turn, env *Env) {
 	if t.Score != v.tracked {
 		v.lastChange, v.tracked = t.N, t.Score
 		if stuck > 0 {
-			env.Report(Firing{Turn: t.N, Rule: ProgressVelocity, Kind: Reset, Cause: "score_change", TurnsStuck: stuck, Score: t.Score})
+			env.Report(&Firing{Turn: t.N, Rule: ProgressVelocity, Kind: Reset, Cause: "score_change", TurnsStuck: stuck, Score: t.Score})
 		}
 	} else if v.objOn && v.next > 0 && t.N-v.objs[v.next-1] <= 1 && stuck > 0 {
 		// One completion resets on its own turn and again on the next,
 		// as the live system's window check does.
 		v.lastChange = t.N
-		env.Report(Firing{Turn: t.N, Rule: ProgressVelocity, Kind: Reset, Cause: "objective_progress_reset", TurnsStuck: stuck, Score: t.Score})
+		env.Report(&Firing{Turn: t.N, Rule: ProgressVelocity, Kind: Reset, Cause: "objective_progress_reset", TurnsStuck: stuck, Score: t.Score})
 	}
 	if t.N%v.interval == 0 && t.N-v.lastChange >= v.maxStuck {
 		f := Firing{Turn: t.N, Rule: ProgressVelocity, TurnsStuck: t.N - v.lastChange, Score: t.Score}
 		if !v.terminated {
 			v.terminated = true
 			f.Kind = Termination
-			env.Report(f)
+			env.Report(&f)
 		}
 		f.Kind = Checkpoint
-		env.Report(f)
+		env.Report(&f)
 	}
 }

@@ -3,6 +3,7 @@ package rules
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/loopbreak/loopbreak/replay"
 )
@@ -44,19 +45,24 @@ type ReadReplay struct {
 	unscored int    // the turns stepped before
 
 	// muted holds the steppers not stepped while !scored (skipStep in
-	// their place in env.steppers): unkept, and reporting only (a
-	// reportOnly's step changes no state a later step reads), they
-	// would step for firings add drops. stuck_warnings fires at nearly
-	// every step of a log without a score, each firing a Firing of
-	// ~300 bytes made and copied into add's call to be dropped there.
+	// their place in env.steppers): unkept, they would step for firings
+	// add drops. stuck_warnings fires at nearly every step of a log
+	// without a score, each firing a Firing of ~300 bytes made to be
+	// dropped; it is reporting only (a reportOnly's step changes no
+	// state a later step reads). progress_velocity keeps state, read
+	// only by unkept rules (stuck_warnings): it is stepped over the
+	// turns before once a score is read (unmute).
 	muted []mutedStepper
 }
 
 // A mutedStepper is a stepper a ReadReplay does not step while no score
-// is read, and its index in the Env's steppers.
+// is read, and its index in the Env's steppers. catchUp: it keeps state
+// its steps change, and is stepped over the turns before once a score is
+// read (unmute).
 type mutedStepper struct {
-	k int
-	s Stepper
+	k       int
+	s       Stepper
+	catchUp bool
 }
 
 // A reportOnly Stepper keeps no state that its steps change (but what it
@@ -93,7 +99,8 @@ func NewReadReplay(ctx context.Context, ep *replay.Episode, cfg *Config, set []*
 	// A closure, not the method value r.add: its wrapper copied the
 	// 300-byte Firing once more, at each firing (a steps log fires at
 	// most of its steps).
-	r.env = startEnv(ep, cfg, set, func(f Firing) { r.add(&f) })
+	r.env = startEnv(ep, cfg, set, nil)
+	r.env.kept = r
 	ep.HasScore = false
 	r.unkept = make([]bool, len(r.env.rules))
 	for k, rule := range r.env.rules {
@@ -110,20 +117,58 @@ func NewReadReplay(ctx context.Context, ep *replay.Episode, cfg *Config, set []*
 		}
 	}
 	for k, s := range r.env.steppers {
-		if _, ok := s.(reportOnly); ok && r.unkept[k] {
-			r.muted = append(r.muted, mutedStepper{k, s})
-			r.env.steppers[k] = skipStep{}
+		if !r.unkept[k] {
+			continue
 		}
+		_, quiet := s.(reportOnly)
+		if !quiet && !r.readByUnkept(r.env.rules[k]) {
+			continue
+		}
+		r.muted = append(r.muted, mutedStepper{k, s, !quiet})
+		r.env.steppers[k] = skipStep{}
 	}
 	ep.HasScore = had
 	return r
 }
 
+// readByUnkept says every rule of the replay that requires rule (reads
+// its state) is unkept, so muted too: a muted stepper that keeps state
+// (progress_velocity) is stepped over the turns before once a score is
+// read, before any of them reads it.
+func (r *ReadReplay) readByUnkept(rule *Rule) bool {
+	for j, x := range r.env.rules {
+		if slices.Contains(x.Requires, rule) && !r.unkept[j] {
+			return false
+		}
+	}
+	return true
+}
+
 // unmute puts the muted steppers back in env.steppers: a score was read,
-// and their firings are kept from this turn on (or the replay ends).
-func (r *ReadReplay) unmute(env *Env) {
+// and their firings are kept from this turn on (or the replay ends). The
+// turns before, ep.Turns[:upTo], are stepped by those that keep state
+// (catchUp), reporting nothing, for the state a step of each would have
+// left (a rule replayed from the rows reads them alone, fromRows; its
+// firings there are replayUnscored's): progress_velocity's step was most
+// of its replay on a log with no score (Claude Code's, Gemini CLI's),
+// ~15 instructions a turn and the call.
+func (r *ReadReplay) unmute(env *Env, ep *replay.Episode, upTo int) {
 	for _, m := range r.muted {
 		env.steppers[m.k] = m.s
+	}
+	var quiet *Env // reports nothing
+	for _, m := range r.muted {
+		if !m.catchUp || upTo == 0 {
+			continue
+		}
+		if quiet == nil {
+			quiet = &Env{Episode: ep, unit: env.unit}
+		}
+		for i := range upTo {
+			t := &ep.Turns[i]
+			quiet.at(t)
+			m.s.Step(t, quiet)
+		}
 	}
 	r.muted = nil
 }
@@ -146,7 +191,7 @@ func (r *ReadReplay) Step(ep *replay.Episode, i int) {
 		if r.scored = ep.HasScore; !r.scored {
 			r.unscored = i + 1
 		} else {
-			r.unmute(env)
+			r.unmute(env, ep, r.unscored)
 		}
 	}
 	t := &ep.Turns[i]
@@ -154,15 +199,34 @@ func (r *ReadReplay) Step(ep *replay.Episode, i int) {
 	env.stepAll(t)
 }
 
-// add keeps a firing the current stepper reported (Env.Report's copy,
-// which add may change).
+// add keeps a firing the current stepper reported (Env.Report, whose
+// Unit it leaves unset: set again as the firing is reported, Finish).
 func (r *ReadReplay) add(f *Firing) {
 	cur := r.env.cur // the stepper stepping: the firings it reports are its rule's to keep or drop
 	if !r.scored && r.unkept[cur] {
 		return
 	}
-	f.Unit = "" // set again as the firing is reported (Finish): not kept
 	r.list.Add(f, cur)
+}
+
+// addBare is add for a firing that sets no field but its turn, rule and
+// kind (Env.ReportBare).
+func (r *ReadReplay) addBare(turn int, rule *Rule, kind *Kind) {
+	cur := r.env.cur
+	if !r.scored && r.unkept[cur] {
+		return
+	}
+	r.list.AddBare(turn, rule, kind, cur)
+}
+
+// addMatch is add for a firing that sets Similarity and MatchedStep
+// alone (Env.reportMatch).
+func (r *ReadReplay) addMatch(turn int, rule *Rule, kind *Kind, similarity float64, matched int) {
+	cur := r.env.cur
+	if !r.scored && r.unkept[cur] {
+		return
+	}
+	r.list.AddMatch(turn, rule, kind, similarity, matched, cur)
 }
 
 // Finish calls report with the firings of the rules that apply to ep as
@@ -173,7 +237,8 @@ func (r *ReadReplay) add(f *Firing) {
 // call, and returns only ctx's cause, when the replay was stopped (it
 // reports nothing then). report is handed each firing by a pointer
 // Finish reuses for the next (a Firing is ~300 bytes, and a steps log
-// fires tens of thousands of times): it copies what it keeps.
+// fires tens of thousands of times): it copies what it keeps, and
+// changes nothing of it (FiringIter.NextOver reads the next over it).
 func (r *ReadReplay) Finish(ep *replay.Episode, cfg *Config, set []*Rule, report func(*Firing)) error {
 	env := r.env
 	if env == nil {
@@ -186,7 +251,7 @@ func (r *ReadReplay) Finish(ep *replay.Episode, cfg *Config, set []*Rule, report
 		panic(fmt.Sprintf("%s: replayed while read under another configuration", ep.Source))
 	}
 	r.env = nil
-	r.unmute(env) // released as they were made
+	r.unmute(env, ep, 0) // released as they were made (a rule that applies after all is replayed from the rows: replayUnscored)
 	defer putEnv(env)
 	defer release(env.steppers)
 	if r.err != nil {
@@ -218,7 +283,7 @@ func (r *ReadReplay) Finish(ep *replay.Episode, cfg *Config, set []*Rule, report
 		r.list = FiringList{}
 		return nil
 	}
-	for it := r.list.Iter(); it.Next(&f); {
+	for it := r.list.Iter(); it.NextOver(&f); { // report changes no field of f but its Unit
 		if keep[it.Tag()] {
 			f.Unit = env.unit // as Env.Report set it
 			report(&f)
@@ -264,14 +329,14 @@ func (r *ReadReplay) replayUnscored(ep *replay.Episode, stepped []*Rule, keep []
 func mergeFirings(a, b *FiringList, emit func(f *Firing, tag int)) {
 	var fa, fb Firing
 	ia, ib := a.Iter(), b.Iter()
-	okA, okB := ia.Next(&fa), ib.Next(&fb)
+	okA, okB := ia.NextOver(&fa), ib.NextOver(&fb)
 	for okA || okB {
 		if okA && (!okB || fa.Turn < fb.Turn || fa.Turn == fb.Turn && ia.Tag() <= ib.Tag()) {
 			emit(&fa, ia.Tag())
-			okA = ia.Next(&fa)
+			okA = ia.NextOver(&fa)
 		} else {
 			emit(&fb, ib.Tag())
-			okB = ib.Next(&fb)
+			okB = ib.NextOver(&fb)
 		}
 	}
 }

@@ -3,6 +3,7 @@ package rules
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"math/rand/v2"
 	"reflect"
 	"testing"
@@ -59,6 +60,56 @@ func TestReadReplayKeepsNoUnscored(t *testing.T) {
 			t.Errorf("score from step 150: %d warnings, %d firings kept of %d: none made again", warnings, kept, len(got))
 		case from == 1 && kept != len(got):
 			t.Errorf("score from the start: %d firings kept, %d reported", kept, len(got))
+		}
+	}
+}
+
+// TestReadReplayScoreFromEachStep: a log whose score is first read at
+// any of its first steps (the first score any value, changing now and
+// then) gets progress_velocity's and stuck_warnings' firings of Run, in
+// Run's order: progress_velocity, not stepped while no score was read,
+// is stepped over every turn before the first scored one (unmute), as
+// if it had stepped them.
+func TestReadReplayScoreFromEachStep(t *testing.T) {
+	rng := rand.New(rand.NewPCG(24, 43))
+	cfg := Default()
+	for from := 1; from <= 40; from++ {
+		for range 4 {
+			var b bytes.Buffer
+			score := rng.IntN(3)
+			for n := 1; n <= 80; n++ {
+				fmt.Fprintf(&b, `{"step": %d, "action": "ls %d", "output": "ok"`, n, rng.IntN(2))
+				if n >= from {
+					if rng.IntN(12) == 0 {
+						score += rng.IntN(3) - 1
+					}
+					fmt.Fprintf(&b, `, "score": %d`, score)
+				}
+				b.WriteString("}\n")
+			}
+			data := b.Bytes()
+			var rr *ReadReplay
+			opts := replay.Options{Format: replay.FormatSteps, Stepper: func(ep *replay.Episode) replay.TurnStepper {
+				rr = NewReadReplay(context.Background(), ep, cfg, nil)
+				return rr
+			}}
+			eps, err := replay.Read(bytes.NewReader(data), "from.jsonl", "x", opts)
+			if err != nil || len(eps) != 1 || rr == nil {
+				t.Fatalf("score from %d: %d episodes, %v", from, len(eps), err)
+			}
+			var got []Firing
+			if err := rr.Finish(eps[0], cfg, nil, func(f *Firing) { got = append(got, *f) }); err != nil {
+				t.Fatal(err)
+			}
+			whole, err := replay.Read(bytes.NewReader(data), "from.jsonl", "x", replay.Options{Format: replay.FormatSteps, Outputs: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var want []Firing
+			Run(whole[0], cfg, nil, func(f Firing) { want = append(want, f) })
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("score from step %d:\n%s\nreplayed while read:\n%v\nRun:\n%v", from, data, got, want)
+			}
 		}
 	}
 }

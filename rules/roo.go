@@ -69,7 +69,7 @@ func (s *rooState) Step(t *replay.Turn, env *Env) {
 	s.cur = append(s.cur, '\n')
 	s.cur = appendSortedTop(s.cur, call.args, nil, &s.members)
 	if s.check() {
-		env.Report(Firing{Turn: t.N, Rule: RooRepeat, Kind: RooStop})
+		env.ReportBare(t.N, RooRepeat, RooStop)
 	}
 }
 

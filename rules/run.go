@@ -65,8 +65,13 @@ func (f *Firing) OwnKind() bool {
 // Env is what a Stepper sees besides its turn: the episode, the steppers
 // of the rules it requires, and the report callback.
 type Env struct {
-	Episode  *replay.Episode
-	report   func(Firing)
+	Episode *replay.Episode
+	report  func(Firing)
+	// kept, when set (a ReadReplay's Env), takes the firings in report's
+	// place, by pointer: through report, a func value, each ~300-byte
+	// Firing was copied into the call (and was built, then copied into
+	// Report's), at each firing, where a steps log fires at most steps.
+	kept     *ReadReplay
 	unit     string
 	rules    []*Rule
 	steppers []Stepper
@@ -128,12 +133,40 @@ func resultOf[T Stepper](e *Env, r *Rule) T {
 	return s
 }
 
-// Report records a firing.
-func (e *Env) Report(f Firing) {
+// Report records a firing, which it may change (its Unit) but does not
+// keep: a stepper reports a Firing of its own frame, not copied.
+func (e *Env) Report(f *Firing) {
+	if e.kept != nil {
+		e.kept.add(f) // Finish sets the unit
+		return
+	}
 	if e.report != nil {
 		f.Unit = e.unit
-		e.report(f)
+		e.report(*f)
 	}
+}
+
+// ReportBare records a firing of rule's kind at turn that sets no other
+// field (the peer detectors' stops and feedback): a ReadReplay packs it
+// as it is, with no Firing made and no field tested (FiringList.AddBare;
+// a steps log's OpenHands checks fire at a third of its steps).
+func (e *Env) ReportBare(turn int, rule *Rule, kind *Kind) {
+	if e.kept != nil {
+		e.kept.addBare(turn, rule, kind)
+		return
+	}
+	e.Report(&Firing{Turn: turn, Rule: rule, Kind: kind})
+}
+
+// reportMatch records a firing of rule's kind at turn that sets only
+// Similarity and MatchedStep (fuzzy_repeat's), packed as it is by a
+// ReadReplay (FiringList.AddMatch), as ReportBare's.
+func (e *Env) reportMatch(turn int, rule *Rule, kind *Kind, similarity float64, matched int) {
+	if e.kept != nil {
+		e.kept.addMatch(turn, rule, kind, similarity, matched)
+		return
+	}
+	e.Report(&Firing{Turn: turn, Rule: rule, Kind: kind, Similarity: similarity, MatchedStep: matched})
 }
 
 // Units of Firing.Turn.

@@ -186,7 +186,7 @@ func (s *scoreAdjustment) Step(t *replay.Turn, env *Env) {
 	}
 	score = clamp01(score)
 	ep := env.Episode
-	env.Report(Firing{Turn: t.N, Rule: ScoreAdjustment, Kind: Adjustment, Action: ep.Str(t.Action), Destination: ep.Str(dest),
+	env.Report(&Firing{Turn: t.N, Rule: ScoreAdjustment, Kind: Adjustment, Action: ep.Str(t.Action), Destination: ep.Str(dest),
 		HasBase: true, Base: base, Adjusted: score, Rejected: score < s.threshold})
 }
 

@@ -92,6 +92,6 @@ func (s *stuckWarnings) Step(t *replay.Turn, env *Env) {
 	stuck := v.stuckBefore
 	if stuck >= s.threshold {
 		left := s.maxStuck - stuck
-		env.Report(Firing{Turn: t.N, Rule: StuckWarnings, Kind: Warning, Urgency: urgency(left), TurnsStuck: stuck, TurnsUntilDeath: left})
+		env.Report(&Firing{Turn: t.N, Rule: StuckWarnings, Kind: Warning, Urgency: urgency(left), TurnsStuck: stuck, TurnsUntilDeath: left})
 	}
 }

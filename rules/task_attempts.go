@@ -72,7 +72,7 @@ func (s *taskAttempts) Step(t *replay.Turn, env *Env) {
 	}
 	s.a = detect.Attempt(env.Episode.Attempt(i))
 	for _, f := range s.d.AttemptOf(&s.a) {
-		env.Report(Firing{Turn: t.N, Rule: TaskAttempts, Kind: TaskLoop, TaskID: f.TaskID, LoopType: f.LoopType,
+		env.Report(&Firing{Turn: t.N, Rule: TaskAttempts, Kind: TaskLoop, TaskID: f.TaskID, LoopType: f.LoopType,
 			Recommendation: f.Recommendation, AttemptCount: f.AttemptCount})
 	}
 }
