@@ -318,9 +318,15 @@ key: // a member of the innermost open object, its key at b[i]
 		if byteAt(b, k) == '"' {
 			// The colon, and the value's first byte: next to each
 			// other in compact JSON, told with no more tests.
-			if end = k + 1; end+1 < n && byteAt(b, end) == ':' && byteAt(b, end+1) > ' ' {
-				j = end + 1
-				goto noted
+			if end = k + 1; end+1 < n && byteAt(b, end) == ':' {
+				if j = end + 1; byteAt(b, j) > ' ' {
+					goto noted
+				}
+				// Pretty-printed JSON's `": "`, told as well.
+				if byteAt(b, j) == ' ' && j+1 < n && byteAt(b, j+1) > ' ' {
+					j++
+					goto noted
+				}
 			}
 			goto colon
 		}
