@@ -134,16 +134,50 @@ value: // a value at b[i]
 			cl = ']'
 		}
 		from = i
-		if i+1 < n && b[i+1] == cl {
-			i += 2 // an empty container, too short for a span
-			goto after
+		if i++; uint(i) >= uint(n) {
+			return -1 // an opening bracket ending the record
 		}
-		if i = skipSpace(b, i+1); i < n && b[i] == cl {
-			// An empty container with space in it, as long as that is.
-			i++
-			if i-from >= indexMin {
-				lv = ix.addSpan(from, i, lv)
+		if b[i] <= ' ' {
+			// A pretty-printed document's newline and indentation,
+			// eight spaces a word in line, up to four words written out
+			// (blankCarry's call here, or a loop, shuffled the compact
+			// path's registers: V1 +0.8%, +0.4%).
+			if b[i] == '\n' {
+				i++
 			}
+			if i+32 <= n {
+				y := word(b, i) ^ spaces
+				if y != 0 {
+					goto blankEnd
+				}
+				i += 8
+				if y = word(b, i) ^ spaces; y != 0 {
+					goto blankEnd
+				}
+				i += 8
+				if y = word(b, i) ^ spaces; y != 0 {
+					goto blankEnd
+				}
+				i += 8
+				if y = word(b, i) ^ spaces; y != 0 {
+					goto blankEnd
+				}
+				i += 8
+				goto blankRest
+			blankEnd:
+				i += bits.TrailingZeros64(y) / 8
+			}
+		blankRest:
+			if i = skipSpace(b, i); i < n && b[i] == cl {
+				// An empty container with space in it, as long as that is.
+				i++
+				if i-from >= indexMin {
+					lv = ix.addSpan(from, i, lv)
+				}
+				goto after
+			}
+		} else if b[i] == cl {
+			i++ // an empty container, too short for a span
 			goto after
 		}
 		// Each written in place, as a member is (key, below), in the
@@ -284,9 +318,15 @@ key: // a member of the innermost open object, its key at b[i]
 		if byteAt(b, k) == '"' {
 			// The colon, and the value's first byte: next to each
 			// other in compact JSON, told with no more tests.
-			if end = k + 1; end+1 < n && byteAt(b, end) == ':' && byteAt(b, end+1) > ' ' {
-				j = end + 1
-				goto noted
+			if end = k + 1; end+1 < n && byteAt(b, end) == ':' {
+				if j = end + 1; byteAt(b, j) > ' ' {
+					goto noted
+				}
+				// Pretty-printed JSON's `": "`, told as well.
+				if byteAt(b, j) == ' ' && j+1 < n && byteAt(b, j+1) > ' ' {
+					j++
+					goto noted
+				}
 			}
 			goto colon
 		}

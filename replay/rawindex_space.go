@@ -20,7 +20,6 @@ import "math/bits"
 //
 //go:noinline
 func blankCarry(b []byte, i int, lv passLevel) (int, passLevel) {
-	const spaces = 0x2020202020202020
 	if byteAt(b, i) == '\n' {
 		i++
 	}
@@ -35,3 +34,7 @@ func blankCarry(b []byte, i int, lv passLevel) (int, passLevel) {
 	}
 	return skipSpace(b, i), lv
 }
+
+// spaces is eight spaces' word: a word of white space XOR spaces is zero
+// up to its first byte that is not a space.
+const spaces = 0x2020202020202020

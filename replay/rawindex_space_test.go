@@ -8,7 +8,8 @@ import (
 
 // blankRuns are white space runs of every kind the pass meets: a
 // newline's indentation of 0 to 20 spaces (none, part of a word, one
-// word, past one), tabs, carriage returns, newlines in a row, a space
+// word, past one), and of 23 to 41 (the opening bracket's fourth word
+// and past it), tabs, carriage returns, newlines in a row, a space
 // before a newline, and control bytes that are not white space.
 func blankRuns() []string {
 	runs := []string{"\t", "\r\n", "\r\n  ", "\n\n    ", "\n\t\t", "\n  \t  ", " \n  ", "\n  \n  ", "        \n", " \t\r\n ",
@@ -16,6 +17,10 @@ func blankRuns() []string {
 	for n := 0; n <= 20; n++ {
 		sp := strings.Repeat(" ", n)
 		runs = append(runs, sp, "\n"+sp, "\n"+sp+"\t", "\n"+sp+"\n"+sp)
+	}
+	for n := 23; n <= 41; n++ {
+		sp := strings.Repeat(" ", n)
+		runs = append(runs, sp, "\n"+sp, "\n"+sp+"\t")
 	}
 	return runs
 }
@@ -44,8 +49,9 @@ func TestBlankCarry(t *testing.T) {
 	}
 }
 
-// TestPassBlanks holds the pass (its blanks by blankCarry, the colon's
-// one space in line) to validValue on values with white space of each
+// TestPassBlanks holds the pass (its blanks by blankCarry, an opening
+// bracket's by its words in line, the colon's one space in line) to
+// validValue on values with white space of each
 // kind at each place (after a comma, a value, an opening bracket, around
 // a colon), pretty-printed documents, and every prefix of them.
 func TestPassBlanks(t *testing.T) {
