@@ -98,6 +98,7 @@ type openHandsReader struct {
 	w       canonWriter
 	out     []stepRecord // the steps of a record, reused
 	ix      *valueIndex  // the record's index (recordValueIx), or nil
+	lineIx  valueIndex   // a line's index (recordRaw)
 	// copies, when not nil, is where a replay as read keeps the outputs:
 	// a step's output string is unescaped straight into it (outCopied),
 	// where it was made a string of its own only to be copied there.
@@ -217,8 +218,24 @@ func eventFields(ix *valueIndex, v rawValue, f *[len(openHandsKeys)]rawValue) {
 	jsFields(ix, v, openHandsFieldKeys, f[:])
 }
 
-// recordRaw reads a line: validated and its members collected in one pass.
+// recordRaw reads a line: validated and indexed in one pass (validValueIx),
+// then read as a trajectory's event (recordValueIx), so that its args and
+// extras are walked from the members that pass noted, where they were
+// scanned again after the validating pass. A line that pass refuses, or
+// holds a NaN or an infinity (given as null at the top level by
+// parseFields), gets parseFields' reading or reason.
 func (o *openHandsReader) recordRaw(raw []byte, _ int) ([]stepRecord, string) {
+	i := skipSpace(raw, 0)
+	end := validValueIx(raw, i, &o.lineIx)
+	if end < 0 || raw[i] != '{' || skipSpace(raw, end) != len(raw) || o.lineIx.nonFinite {
+		return o.recordFields(raw)
+	}
+	return o.recordValueIx(rawValue(raw[i:end]), &o.lineIx)
+}
+
+// recordFields reads a line validated and its members collected in one
+// pass (parseFields).
+func (o *openHandsReader) recordFields(raw []byte) ([]stepRecord, string) {
 	var f [len(openHandsKeys)]rawValue
 	if _, err := parseFields(raw, openHandsFieldKeys, f[:]); err != nil {
 		return nil, err.Error()
