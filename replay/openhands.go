@@ -524,27 +524,35 @@ type ohExtras struct {
 	metaExitCode                                       rawValue // metadata.exit_code
 }
 
-func readExtras(ix *valueIndex, extras rawValue) (x ohExtras) {
-	var metadata rawValue
-	ix.members(extras, func(k []byte, esc bool, val rawValue) bool {
-		switch string(keyBytes(k, esc)) {
-		case "hidden":
-			x.hidden = val
-		case "agent_state":
-			x.agentState = val
-		case "reason":
-			x.reason = val
-		case "command":
-			x.command = val
-		case "metadata":
-			metadata = val
-		case "exit_code":
-			x.exitCodeField = val
-		}
-		return true
-	})
-	x.metaExitCode = ix.get(metadata, "exit_code")
-	return x
+// ohExtrasKeys are the members of extras readExtras reads, at the places
+// below (ohx...); ohExitCodeKey metadata's.
+var (
+	ohExtrasKeys  = newJSKeys("hidden", "agent_state", "reason", "command", "exit_code", "metadata")
+	ohExitCodeKey = newJSKeys("exit_code")
+)
+
+const (
+	ohxHidden = iota
+	ohxAgentState
+	ohxReason
+	ohxCommand
+	ohxExitCode
+	ohxMetadata
+	ohxN
+)
+
+// readExtras reads extras' members, and metadata's exit code, by
+// jsFields (its names ASCII: read as encoding/json reads them, see
+// eventFields), in a loop over the members the index noted where a
+// callback was called for each, its name unquoted when escaped and
+// switched on (and metadata's walked again for its exit code by get).
+func readExtras(ix *valueIndex, extras rawValue) ohExtras {
+	var f [ohxN]rawValue
+	jsFields(ix, extras, ohExtrasKeys, f[:])
+	var code [1]rawValue
+	jsFields(ix, f[ohxMetadata], ohExitCodeKey, code[:])
+	return ohExtras{hidden: f[ohxHidden], agentState: f[ohxAgentState], reason: f[ohxReason],
+		command: f[ohxCommand], exitCodeField: f[ohxExitCode], metaExitCode: code[0]}
 }
 
 // exitCode is CmdOutputObservation.exit_code: metadata.exit_code (since

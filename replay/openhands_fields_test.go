@@ -81,3 +81,75 @@ func testFieldsAsFields(t *testing.T, keys, names []string, fill func(ix *valueI
 		}
 	}
 }
+
+// readExtrasRef is readExtras as it was: each member switched on by its
+// name as encoding/json reads it, metadata's exit code by get.
+func readExtrasRef(ix *valueIndex, extras rawValue) (x ohExtras) {
+	var metadata rawValue
+	ix.members(extras, func(k []byte, esc bool, val rawValue) bool {
+		switch string(keyBytes(k, esc)) {
+		case "hidden":
+			x.hidden = val
+		case "agent_state":
+			x.agentState = val
+		case "reason":
+			x.reason = val
+		case "command":
+			x.command = val
+		case "metadata":
+			metadata = val
+		case "exit_code":
+			x.exitCodeField = val
+		}
+		return true
+	})
+	x.metaExitCode = ix.get(metadata, "exit_code")
+	return x
+}
+
+// readExtras reads an observation's extras as readExtrasRef, indexed (in
+// an event, as a line or a trajectory's element is) and not: names
+// sought, escaped, of their length, repeated; metadata of every kind,
+// its exit code escaped, repeated, nested.
+func TestReadExtras(t *testing.T) {
+	names := []string{`hidden`, `agent_state`, `reason`, `command`, `exit_code`, `metadata`,
+		`hidde\u006e`, `agent_stat\u0065`, `\"reason`, `comm\/and`, `exit_cod\u0065`, `metadat\u0061`,
+		`hiddem`, `agent_statf`, `reasom`, `Command`, `exit_codf`, `metadatb`, `pid`, "hidde\xff", `\ud800idden`, ``}
+	metas := []string{`null`, `1`, `"x"`, `[{"exit_code":1}]`, `{}`, `{"exit_code":0}`, `{"pid":-1,"exit_code":127,"prefix":""}`,
+		`{"exit_code":1,"exit_code":2}`, `{"exit_c\u006fde":3}`, `{"exit_codf":4,"x":{"exit_code":5}}`,
+		`{"exit_code":"` + strings.Repeat("e", 80) + `","hostname":"runtime"}`}
+	vals := []string{`true`, `false`, `"ls"`, `null`, `0`, `-1`, `"` + strings.Repeat("long ", 30) + `"`, `{"exit_code":9}`}
+	rng := rand.New(rand.NewSource(2))
+	var ix valueIndex
+	for n := 0; n < 20000; n++ {
+		var b strings.Builder
+		b.WriteString(`{"id":1,"observation":"run","extras":{`)
+		for m, members := 0, rng.Intn(8); m < members; m++ {
+			if m > 0 {
+				b.WriteString([]string{",", ", "}[rng.Intn(2)])
+			}
+			name := names[rng.Intn(len(names))]
+			val := vals[rng.Intn(len(vals))]
+			if strings.HasPrefix(name, "metadat") {
+				val = metas[rng.Intn(len(metas))]
+			}
+			b.WriteString(`"` + name + `":` + val)
+		}
+		b.WriteString(`}}`)
+		src := []byte(b.String())
+		if validValueIx(src, 0, &ix) != len(src) {
+			t.Fatalf("%q: not valid", src)
+		}
+		for _, x := range []*valueIndex{nil, &ix} {
+			var f [len(openHandsKeys)]rawValue
+			eventFields(x, rawValue(src), &f)
+			got, want := readExtras(x, f[ohkExtras]), readExtrasRef(x, f[ohkExtras])
+			for i, p := range [][2]rawValue{{got.hidden, want.hidden}, {got.agentState, want.agentState}, {got.reason, want.reason},
+				{got.command, want.command}, {got.exitCodeField, want.exitCodeField}, {got.metaExitCode, want.metaExitCode}} {
+				if (p[0] == nil) != (p[1] == nil) || string(p[0]) != string(p[1]) {
+					t.Fatalf("%s (indexed %v): member %d %q, want %q", src, x != nil, i, p[0], p[1])
+				}
+			}
+		}
+	}
+}
