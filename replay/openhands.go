@@ -277,7 +277,7 @@ func (o *openHandsReader) read(f *[len(openHandsKeys)]rawValue) ([]stepRecord, s
 		// where a walk read them and the writing walked them again.
 		w := &o.w
 		base := len(w.members)
-		o.ix.members(args, w.keep(nil))
+		w.keepAll(o.ix, args)
 		a := argsOf(w.members[base:])
 		notStep := openHandsNotStep(act)
 		step := !notStep && act != "message" && act != "condensation" // a step with a call

@@ -11,6 +11,7 @@ import (
 	"math/bits"
 	"slices"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // canonWriter appends values to buf; members is a stack of objects'
@@ -221,7 +222,7 @@ func (w *canonWriter) appendCanonBoth(ix *valueIndex, v rawValue, skip map[strin
 		from, fromBoth := len(w.buf), len(w.both)
 		// appendObjectBoth's members, found and skipped with the index.
 		base := len(w.members)
-		ix.members(v, w.keep(nil))
+		w.keepAll(ix, v)
 		w.writeMembersBoth(base, skip, true, ix)
 		if slot != nil {
 			w.memo.open--
@@ -248,6 +249,30 @@ func (w *canonWriter) keep(skip map[string]bool) func(k []byte, esc bool, val ra
 		}
 		return true
 	}
+}
+
+// keepAll collects v's members into w.members as ix.members(v,
+// w.keep(nil)) does: those the index noted in one loop, where members
+// called keep's visitor for each (an OpenHands action's args, and each
+// object of an event's key).
+func (w *canonWriter) keepAll(ix *valueIndex, v rawValue) {
+	if ix != nil && len(ix.objs) > 0 && v.Kind() == '{' {
+		if ms, ok := ix.noted(v); ok {
+			base := ix.base
+			p := unsafe.Pointer(unsafe.SliceData(base))
+			for k := range ms {
+				m := &ms[k]
+				key := base[m.key:m.keyEnd]
+				// As members: bytes that are not UTF-8 are read as an escape.
+				if m.esc || !asciiAt(p, m.key, m.keyEnd) && !utf8.Valid(key) {
+					key = keyBytes(key, true)
+				}
+				w.members = append(w.members, canonMember{key, base[m.val:m.end]})
+			}
+			return
+		}
+	}
+	ix.members(v, w.keep(nil))
 }
 
 // writeMembers writes the members collected from base as an object, its
