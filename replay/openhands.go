@@ -98,6 +98,7 @@ type openHandsReader struct {
 	w       canonWriter
 	out     []stepRecord // the steps of a record, reused
 	ix      *valueIndex  // the record's index (recordValueIx), or nil
+	lineIx  valueIndex   // a line's index (recordRaw)
 	// copies, when not nil, is where a replay as read keeps the outputs:
 	// a step's output string is unescaped straight into it (outCopied),
 	// where it was made a string of its own only to be copied there.
@@ -198,18 +199,43 @@ func (o *openHandsReader) recordValue(v rawValue) ([]stepRecord, string) {
 // observation's content is not scanned again to reach its extras.
 func (o *openHandsReader) recordValueIx(v rawValue, ix *valueIndex) ([]stepRecord, string) {
 	var f [len(openHandsKeys)]rawValue
-	// v.Fields(openHandsKeys[:], f[:]), skipping with ix.
-	ix.members(v, func(k []byte, esc bool, val rawValue) bool {
-		setField(openHandsKeys[:], f[:], k, esc, val)
-		return true
-	})
+	eventFields(ix, v, &f)
 	o.ix = ix
 	defer func() { o.ix = nil }()
 	return o.kept(o.read(&f))
 }
 
-// recordRaw reads a line: validated and its members collected in one pass.
+// eventFields fills f, zeroed, with v's members named by openHandsKeys,
+// as v.Fields(openHandsKeys[:], f[:]) does, skipping with ix. jsFields
+// reads them by the line form's match (openHandsFieldKeys): a name
+// compared as one word with the names of its length, where setField
+// compared it with all eight as strings (~8% of a trajectory's
+// instructions). JSON.parse reads a name as encoding/json does when the
+// names sought are ASCII, as these are: an escaped name unquoted is one
+// of them or none either way (invalid UTF-8 and lone surrogates read
+// differently, as no ASCII name), and the last of a repeated name wins.
+func eventFields(ix *valueIndex, v rawValue, f *[len(openHandsKeys)]rawValue) {
+	jsFields(ix, v, openHandsFieldKeys, f[:])
+}
+
+// recordRaw reads a line: validated and indexed in one pass (validValueIx),
+// then read as a trajectory's event (recordValueIx), so that its args and
+// extras are walked from the members that pass noted, where they were
+// scanned again after the validating pass. A line that pass refuses, or
+// holds a NaN or an infinity (given as null at the top level by
+// parseFields), gets parseFields' reading or reason.
 func (o *openHandsReader) recordRaw(raw []byte, _ int) ([]stepRecord, string) {
+	i := skipSpace(raw, 0)
+	end := validValueIx(raw, i, &o.lineIx)
+	if end < 0 || raw[i] != '{' || skipSpace(raw, end) != len(raw) || o.lineIx.nonFinite {
+		return o.recordFields(raw)
+	}
+	return o.recordValueIx(rawValue(raw[i:end]), &o.lineIx)
+}
+
+// recordFields reads a line validated and its members collected in one
+// pass (parseFields).
+func (o *openHandsReader) recordFields(raw []byte) ([]stepRecord, string) {
 	var f [len(openHandsKeys)]rawValue
 	if _, err := parseFields(raw, openHandsFieldKeys, f[:]); err != nil {
 		return nil, err.Error()
@@ -251,7 +277,7 @@ func (o *openHandsReader) read(f *[len(openHandsKeys)]rawValue) ([]stepRecord, s
 		// where a walk read them and the writing walked them again.
 		w := &o.w
 		base := len(w.members)
-		o.ix.members(args, w.keep(nil))
+		w.keepAll(o.ix, args)
 		a := argsOf(w.members[base:])
 		notStep := openHandsNotStep(act)
 		step := !notStep && act != "message" && act != "condensation" // a step with a call
@@ -486,65 +512,6 @@ func (o *openHandsReader) observationEvent(obs string, cause, contentV rawValue,
 func (o *openHandsReader) live() {
 	if o.ep != nil {
 		o.ep.Live = append(o.ep.Live, LiveEvent{Kind: LiveOpenHandsStuck, Turn: max(o.n, 1)})
-	}
-}
-
-// ohExtras are the members of an observation's extras the reader reads
-// (the last of a repeated key, as Get reads it), found in one walk of
-// extras: a command's observation asked it for six of them, one walk
-// each, a tenth of the reading.
-type ohExtras struct {
-	hidden, agentState, reason, command, exitCodeField rawValue
-	metaExitCode                                       rawValue // metadata.exit_code
-}
-
-func readExtras(ix *valueIndex, extras rawValue) (x ohExtras) {
-	var metadata rawValue
-	ix.members(extras, func(k []byte, esc bool, val rawValue) bool {
-		switch string(keyBytes(k, esc)) {
-		case "hidden":
-			x.hidden = val
-		case "agent_state":
-			x.agentState = val
-		case "reason":
-			x.reason = val
-		case "command":
-			x.command = val
-		case "metadata":
-			metadata = val
-		case "exit_code":
-			x.exitCodeField = val
-		}
-		return true
-	})
-	x.metaExitCode = ix.get(metadata, "exit_code")
-	return x
-}
-
-// exitCode is CmdOutputObservation.exit_code: metadata.exit_code (since
-// Jan 2025), the exit_code field before, -1 (the default) when neither
-// is logged (a null logged is null).
-func (x *ohExtras) exitCode() rawValue {
-	if c := x.metaExitCode; c != nil {
-		return c
-	}
-	if c := x.exitCodeField; c != nil {
-		return c
-	}
-	return rawValue("-1")
-}
-
-// openHandsResult sets error and exit code from an observation: an
-// ErrorObservation is an error; a command's exit code is in
-// extras.metadata.exit_code (older versions: extras.exit_code).
-func openHandsResult(r *stepRecord, obs string, x *ohExtras) {
-	r.info.Error = obs == "error"
-	code := x.metaExitCode
-	if !code.Present() {
-		code = x.exitCodeField
-	}
-	if c, ok := rawInt(code); ok {
-		r.setExitCode(c)
 	}
 }
 

@@ -236,49 +236,6 @@ const (
 	v1kValue
 )
 
-// v1KeyAt is the place of key in v1Keys, -1 when not there: a switch,
-// which finds it in a few comparisons where a loop made up to seventeen
-// for each member of every event.
-func v1KeyAt(key string) int {
-	switch key {
-	case "kind":
-		return v1kKind
-	case "source":
-		return v1kSource
-	case "id":
-		return v1kID
-	case "parent_id":
-		return v1kParentID
-	case "llm_response_id":
-		return v1kResponseID
-	case "thought":
-		return v1kThought
-	case "action":
-		return v1kAction
-	case "tool_name":
-		return v1kToolName
-	case "tool_call_id":
-		return v1kToolCallID
-	case "action_id":
-		return v1kActionID
-	case "observation":
-		return v1kObservation
-	case "error":
-		return v1kError
-	case "rejection_reason":
-		return v1kRejection
-	case "llm_message":
-		return v1kLLMMessage
-	case "summary":
-		return v1kSummary
-	case "key":
-		return v1kKey
-	case "value":
-		return v1kValue
-	}
-	return -1
-}
-
 // canonKey interns the whole of w.buf (0 without an episode), and ends
 // the strings written as Syms (keyed).
 func (o *openHandsV1Reader) canonKey() Sym {
@@ -328,18 +285,20 @@ func (o *openHandsV1Reader) recordRaw(raw []byte, _ int) ([]stepRecord, string) 
 		return o.kept(o.read(v, &f))
 	}
 	v := rawValue(raw[i:end])
-	o.ix.members(v, func(k []byte, esc bool, val rawValue) bool {
-		key := string(k) // not allocated: compared only
-		if esc {
-			key = unquoteKey(k)
-		}
-		if j := v1KeyAt(key); j >= 0 {
-			f[j] = val
-		}
-		return true
-	})
+	v1Fields(&o.ix, v, &f)
 	o.cur = &o.ix
 	return o.kept(o.read(v, &f))
+}
+
+// v1Fields fills f, zeroed, with v's members named by v1Keys, as
+// v.Fields(v1Keys[:], f[:]) does, from the members ix noted: by jsFields,
+// the match of the line that pass refuses (v1FieldKeys), a name compared
+// as one or two words with the names of its length in one loop, where
+// members handed each to a callback that looked it up by a switch. The
+// names are ASCII: JSON.parse reads them as encoding/json does (see
+// eventFields).
+func v1Fields(ix *valueIndex, v rawValue, f *[len(v1Keys)]rawValue) {
+	jsFields(ix, v, v1FieldKeys, f[:])
 }
 
 // kept keeps the slice of recs for the next record: the caller is done

@@ -133,21 +133,6 @@ func TestOpenHandsV1Branched(t *testing.T) {
 	}
 }
 
-// TestV1KeyAt: the switch finds each of v1Keys at its place, and no
-// other key.
-func TestV1KeyAt(t *testing.T) {
-	for i, k := range v1Keys {
-		if got := v1KeyAt(k); got != i {
-			t.Errorf("v1KeyAt(%q) = %d, want %d", k, got, i)
-		}
-	}
-	for _, k := range []string{"", "Kind", "kind ", "ids", "timestamp", "tool_calls"} {
-		if got := v1KeyAt(k); got != -1 {
-			t.Errorf("v1KeyAt(%q) = %d, want -1", k, got)
-		}
-	}
-}
-
 // BenchmarkV1ObsFields reads the fields of a fixture's observations a
 // step takes (content, is_error, exit_code), with the record's index.
 func BenchmarkV1ObsFields(b *testing.B) {

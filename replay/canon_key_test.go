@@ -1,0 +1,95 @@
+package replay
+
+import (
+	"bytes"
+	"math/rand"
+	"strings"
+	"testing"
+)
+
+// appendKey writes a key as appendGoString(dst, k, true) does: every
+// byte at every place of keys of 0 to 20 bytes, each in an array of its
+// length and in one with bytes after it that are not plain (a quote, a
+// control byte, a high byte: read with a short key's word, and to be
+// taken as plain there).
+func TestAppendKey(t *testing.T) {
+	for n := 0; n <= 20; n++ {
+		for at := 0; at < max(n, 1); at++ {
+			for c := 0; c < 256; c++ {
+				key := bytes.Repeat([]byte("k"), n)
+				if n > 0 {
+					key[at] = byte(c)
+				}
+				want := string(appendGoString([]byte("x"), key, true))
+				exact := append([]byte(nil), key...)
+				for _, after := range []string{"", `"`, "\x00", "\xff<&", `\`} {
+					k := append(append([]byte(nil), key...), after...)[:n]
+					if after == "" {
+						k = exact
+					}
+					if got := string(appendKey([]byte("x"), k)); got != want {
+						t.Fatalf("key %q (then %q): %q, want %q", key, after, got, want)
+					}
+				}
+			}
+		}
+	}
+}
+
+// keepAll collects an object's members as ix.members(v, w.keep(nil)):
+// the same keys (unescaped, and read as escaped when not UTF-8) and
+// values in the same order, for objects the index noted and for those
+// nested deeper, and with no index.
+func TestKeepAll(t *testing.T) {
+	names := []string{`command`, `thought`, `a`, `hidden`, `is_input`, `confirmation_state`, `x\u0041`, `\"q\"`,
+		`\ud800`, "\xff\xfe", "caf\xc3\xa9", `caf\u00e9`, ``, `command`}
+	vals := []string{`1`, `"ls"`, `null`, `[1,{"a":2}]`, `"` + strings.Repeat("v", 70) + `"`}
+	rng := rand.New(rand.NewSource(3))
+	var ix valueIndex
+	object := func() string {
+		var b strings.Builder
+		b.WriteString("{")
+		for m, members := 0, rng.Intn(7); m < members; m++ {
+			if m > 0 {
+				b.WriteString(",")
+			}
+			b.WriteString(`"` + names[rng.Intn(len(names))] + `": ` + vals[rng.Intn(len(vals))])
+		}
+		b.WriteString("}")
+		return b.String()
+	}
+	noted := 0 // args the index noted, read by keepAll's loop
+	for n := 0; n < 5000; n++ {
+		inner := object()
+		// The object at each depth of a record: the record itself, its
+		// args, and deeper.
+		src := []byte(`{"args":` + inner + `,"deep":{"a":{"b":{"c":` + inner + `}}}}`)
+		if validValueIx(src, 0, &ix) != len(src) {
+			t.Fatalf("%q: not valid", src)
+		}
+		var f [2]rawValue
+		rawValue(src).Fields([]string{"args", "deep"}, f[:])
+		deep := rawValue(src[len(src)-len(inner)-4 : len(src)-4])
+		if _, ok := ix.noted(f[0]); ok {
+			noted++
+		}
+		for _, v := range []rawValue{rawValue(src), f[0], deep} {
+			for _, x := range []*valueIndex{nil, &ix} {
+				var got, want canonWriter
+				got.keepAll(x, v)
+				x.members(v, want.keep(nil))
+				if len(got.members) != len(want.members) {
+					t.Fatalf("%s: %d members, want %d", v, len(got.members), len(want.members))
+				}
+				for i, m := range got.members {
+					if w := want.members[i]; string(m.key) != string(w.key) || string(m.val) != string(w.val) {
+						t.Fatalf("%s (indexed %v): member %d %q: %q, want %q: %q", v, x != nil, i, m.key, m.val, w.key, w.val)
+					}
+				}
+			}
+		}
+	}
+	if noted < 1000 {
+		t.Fatalf("args noted %d times", noted)
+	}
+}

@@ -1,0 +1,155 @@
+package replay
+
+import (
+	"math/rand"
+	"strings"
+	"testing"
+)
+
+// eventFields reads an event's members as v.Fields(openHandsKeys[:]) does
+// (setField: encoding/json's names, the last of a repeated one), indexed
+// and not: names sought, escaped, of a sought name's length and not
+// sought, not ASCII, not UTF-8, repeated, with white space and within a
+// value.
+func TestEventFields(t *testing.T) {
+	names := []string{
+		`action`, `args`, `source`, `id`, `observation`, `extras`, `content`, `cause`,
+		`\u0061ction`, `ar\u0067s`, `sourc\u0065`, `i\u0064`, `observatio\u006e`, `\"extras`, `con\/tent`, `caus\\e`,
+		`actiom`, `Action`, `sourcf`, `ix`, `args `, `causes`, `observations`, `contenu`, `extra`, `timestamp`,
+		`actio\u00e9`, `acti\u00e9`, "acti\xc3\xa9", "actio\xff", "\xffargs", `\ud800ction`, ``, `tool_call_metadata`,
+	}
+	testFieldsAsFields(t, openHandsKeys[:], names, func(ix *valueIndex, v rawValue) []rawValue {
+		var f [len(openHandsKeys)]rawValue
+		eventFields(ix, v, &f)
+		return f[:]
+	})
+}
+
+// v1Fields reads a V1 event's members as v.Fields(v1Keys[:]) does, from
+// the index (recordRaw) and not: as TestEventFields, with names of 9 to
+// 16 bytes (compared as two words) and longer.
+func TestV1Fields(t *testing.T) {
+	names := append(v1Keys[:len(v1Keys):len(v1Keys)],
+		`\u006bind`, `parent_i\u0064`, `llm_response_i\u0064`, `rejection_reaso\u006e`, `tool\/name`,
+		`kinds`, `Kind`, `parent_ie`, `qarent_id`, `llm_response_iD`, `tool_call_iD`, `rejection_reasoN`, `rejection_reasons`,
+		`llm_messagf`, `summarz`, `kez`, `valuE`, `actioN`, `observatioN`, `errors`, `timestamp`, `tool_call_ie`,
+		`th\u00e9ught`, "thoughz\xff", "\xffkind", `\udc00ind`, ``, `tool_call_metadata`, `extended_content`)
+	testFieldsAsFields(t, v1Keys[:], names, func(ix *valueIndex, v rawValue) []rawValue {
+		var f [len(v1Keys)]rawValue
+		v1Fields(ix, v, &f)
+		return f[:]
+	})
+}
+
+// testFieldsAsFields holds fill to v.Fields(keys) over random objects of
+// members named from names, read with an index and with none.
+func testFieldsAsFields(t *testing.T, keys, names []string, fill func(ix *valueIndex, v rawValue) []rawValue) {
+	t.Helper()
+	vals := []string{
+		`1`, `"run"`, `"agent"`, `null`, `true`, `{"action":"x","kind":{}}`, `[1,{"id":2}]`,
+		`"` + strings.Repeat("long ", 40) + `"`, `{"command":"ls","thought":"` + strings.Repeat("t", 90) + `"}`,
+	}
+	rng := rand.New(rand.NewSource(1))
+	var ix valueIndex
+	want := make([]rawValue, len(keys))
+	for n := 0; n < 20000; n++ {
+		var b strings.Builder
+		sp := []string{"", " ", "\n  ", "\t"}[rng.Intn(4)]
+		b.WriteString("{" + sp)
+		for m, members := 0, rng.Intn(9); m < members; m++ {
+			if m > 0 {
+				b.WriteString("," + sp)
+			}
+			b.WriteString(`"` + names[rng.Intn(len(names))] + `"` + []string{":", ": ", " : "}[rng.Intn(3)] + vals[rng.Intn(len(vals))])
+		}
+		b.WriteString(sp + "}")
+		src := []byte(b.String())
+		if validValue(src, 0) != len(src) {
+			t.Fatalf("%q: not valid", src)
+		}
+		rawValue(src).Fields(keys, want)
+		for _, x := range []*valueIndex{nil, &ix} {
+			if x != nil && validValueIx(src, 0, x) != len(src) {
+				t.Fatalf("%q: not valid indexed", src)
+			}
+			got := fill(x, rawValue(src))
+			for i := range got {
+				if (got[i] == nil) != (want[i] == nil) || string(got[i]) != string(want[i]) {
+					t.Fatalf("%s (indexed %v): %s = %q, want %q", src, x != nil, keys[i], got[i], want[i])
+				}
+			}
+		}
+	}
+}
+
+// readExtrasRef is readExtras as it was: each member switched on by its
+// name as encoding/json reads it, metadata's exit code by get.
+func readExtrasRef(ix *valueIndex, extras rawValue) (x ohExtras) {
+	var metadata rawValue
+	ix.members(extras, func(k []byte, esc bool, val rawValue) bool {
+		switch string(keyBytes(k, esc)) {
+		case "hidden":
+			x.hidden = val
+		case "agent_state":
+			x.agentState = val
+		case "reason":
+			x.reason = val
+		case "command":
+			x.command = val
+		case "metadata":
+			metadata = val
+		case "exit_code":
+			x.exitCodeField = val
+		}
+		return true
+	})
+	x.metaExitCode = ix.get(metadata, "exit_code")
+	return x
+}
+
+// readExtras reads an observation's extras as readExtrasRef, indexed (in
+// an event, as a line or a trajectory's element is) and not: names
+// sought, escaped, of their length, repeated; metadata of every kind,
+// its exit code escaped, repeated, nested.
+func TestReadExtras(t *testing.T) {
+	names := []string{`hidden`, `agent_state`, `reason`, `command`, `exit_code`, `metadata`,
+		`hidde\u006e`, `agent_stat\u0065`, `\"reason`, `comm\/and`, `exit_cod\u0065`, `metadat\u0061`,
+		`hiddem`, `agent_statf`, `reasom`, `Command`, `exit_codf`, `metadatb`, `pid`, "hidde\xff", `\ud800idden`, ``}
+	metas := []string{`null`, `1`, `"x"`, `[{"exit_code":1}]`, `{}`, `{"exit_code":0}`, `{"pid":-1,"exit_code":127,"prefix":""}`,
+		`{"exit_code":1,"exit_code":2}`, `{"exit_c\u006fde":3}`, `{"exit_codf":4,"x":{"exit_code":5}}`,
+		`{"exit_code":"` + strings.Repeat("e", 80) + `","hostname":"runtime"}`}
+	vals := []string{`true`, `false`, `"ls"`, `null`, `0`, `-1`, `"` + strings.Repeat("long ", 30) + `"`, `{"exit_code":9}`}
+	rng := rand.New(rand.NewSource(2))
+	var ix valueIndex
+	for n := 0; n < 20000; n++ {
+		var b strings.Builder
+		b.WriteString(`{"id":1,"observation":"run","extras":{`)
+		for m, members := 0, rng.Intn(8); m < members; m++ {
+			if m > 0 {
+				b.WriteString([]string{",", ", "}[rng.Intn(2)])
+			}
+			name := names[rng.Intn(len(names))]
+			val := vals[rng.Intn(len(vals))]
+			if strings.HasPrefix(name, "metadat") {
+				val = metas[rng.Intn(len(metas))]
+			}
+			b.WriteString(`"` + name + `":` + val)
+		}
+		b.WriteString(`}}`)
+		src := []byte(b.String())
+		if validValueIx(src, 0, &ix) != len(src) {
+			t.Fatalf("%q: not valid", src)
+		}
+		for _, x := range []*valueIndex{nil, &ix} {
+			var f [len(openHandsKeys)]rawValue
+			eventFields(x, rawValue(src), &f)
+			got, want := readExtras(x, f[ohkExtras]), readExtrasRef(x, f[ohkExtras])
+			for i, p := range [][2]rawValue{{got.hidden, want.hidden}, {got.agentState, want.agentState}, {got.reason, want.reason},
+				{got.command, want.command}, {got.exitCodeField, want.exitCodeField}, {got.metaExitCode, want.metaExitCode}} {
+				if (p[0] == nil) != (p[1] == nil) || string(p[0]) != string(p[1]) {
+					t.Fatalf("%s (indexed %v): member %d %q, want %q", src, x != nil, i, p[0], p[1])
+				}
+			}
+		}
+	}
+}
