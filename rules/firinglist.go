@@ -146,19 +146,10 @@ const firingBlock = 64 << 10
 // (FiringIter.Tag; a ReadReplay's reporting stepper). tag must not be
 // negative.
 func (l *FiringList) Add(f *Firing, tag int) {
-	if cap(l.cur)-len(l.cur) < maxPacked {
-		l.grow()
-	}
 	// The block has room for any firing: its fields are written in
 	// place as their bits are set, after the head, the mask's four
 	// bytes, which are set last, and the turn.
-	b := l.cur
-	id := l.headOf(f.Rule, f.Kind, tag)
-	if id < 0x80 {
-		b = append(b, byte(id))
-	} else {
-		b = binary.AppendUvarint(b, uint64(id))
-	}
+	b := l.open(f.Rule, f.Kind, tag)
 	at := len(b)
 	var mask uint64
 	if t := uint64(f.Turn); t < 1<<32 {
@@ -251,16 +242,7 @@ func (l *FiringList) AddBare(turn int, rule *Rule, kind *Kind, tag int) {
 		l.Add(&Firing{Turn: turn, Rule: rule, Kind: kind}, tag)
 		return
 	}
-	if cap(l.cur)-len(l.cur) < maxPacked {
-		l.grow()
-	}
-	b := l.cur
-	if id := l.headOf(rule, kind, tag); id < 0x80 {
-		b = append(b, byte(id))
-	} else {
-		b = binary.AppendUvarint(b, uint64(id))
-	}
-	l.cur = binary.LittleEndian.AppendUint64(b, uint64(turn)<<32)
+	l.cur = binary.LittleEndian.AppendUint64(l.open(rule, kind, tag), uint64(turn)<<32)
 	l.n++
 }
 
@@ -272,15 +254,7 @@ func (l *FiringList) AddMatch(turn int, rule *Rule, kind *Kind, similarity float
 		l.Add(&Firing{Turn: turn, Rule: rule, Kind: kind, Similarity: similarity, MatchedStep: matched}, tag)
 		return
 	}
-	if cap(l.cur)-len(l.cur) < maxPacked {
-		l.grow()
-	}
-	b := l.cur
-	if id := l.headOf(rule, kind, tag); id < 0x80 {
-		b = append(b, byte(id))
-	} else {
-		b = binary.AppendUvarint(b, uint64(id))
-	}
+	b := l.open(rule, kind, tag)
 	at := len(b)
 	b = binary.LittleEndian.AppendUint64(b, uint64(turn)<<32)
 	var mask uint32
@@ -295,6 +269,20 @@ func (l *FiringList) AddMatch(turn int, rule *Rule, kind *Kind, similarity float
 	binary.LittleEndian.PutUint32(b[at:], mask)
 	l.cur = b
 	l.n++
+}
+
+// open makes room in the block for any firing and writes the head of one
+// of rule, kind and tag: the block's bytes with it, for Add, AddBare and
+// AddMatch to write the rest.
+func (l *FiringList) open(rule *Rule, kind *Kind, tag int) []byte {
+	if cap(l.cur)-len(l.cur) < maxPacked {
+		l.grow()
+	}
+	id := l.headOf(rule, kind, tag)
+	if id < 0x80 {
+		return append(l.cur, byte(id))
+	}
+	return binary.AppendUvarint(l.cur, uint64(id))
 }
 
 // grow starts a new block. Blocks double up to firingBlock: an episode
