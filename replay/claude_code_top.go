@@ -46,6 +46,10 @@ const claudeCodeValidDepth = 8
 // the hex digits prefetchUUID parsed.
 func (c *claudeCodeReader) readTop(b []byte, t *claudeCodeTop) (ok bool) {
 	n := len(b)
+	// b's capacity its length (its capacity the same value as n): the
+	// slices of b taken need no third bound held through the walk,
+	// where the registers are short (a key's stopMask needs three).
+	b = b[:n:n]
 	if n < 2 || n >= claudeCodeTopMax || b[0] != '{' || b[n-1] != '}' {
 		return false
 	}
@@ -56,9 +60,8 @@ func (c *claudeCodeReader) readTop(b []byte, t *claudeCodeTop) (ok bool) {
 		d       int
 		key     string // the record's member being read, when member reads it (a view of b)
 		vs      int    // where its value starts
-		i, j    int
+		i, j, k int
 		end     int
-		esc     bool
 		ch      byte
 		// from is where the run being taken starts, -1 when none is,
 		// runFirst until the first member's value is read; the members
@@ -83,29 +86,45 @@ key: // a key at b[i], of the record's object when d == 0
 	if uint(i) >= uint(n) || b[i] != '"' {
 		return false
 	}
-	// A key that ends within its first 16 bytes with no escape is told
-	// by its words' stops (stopMask: a valid string's first stop is its
-	// closing quote), and its colon and value's first byte next to it,
-	// as the validating pass tells them; any other by validString, and
-	// one with an escape is read whole by the caller.
-	if k := i + 1; k+16 <= n {
+	// A key is told by its words' first stop (stopMask: a valid
+	// string's first stop is its closing quote; one with an escape is
+	// read whole by the caller, one with a control byte is not valid),
+	// and its colon and value's first byte next to it, as the
+	// validating pass tells them. With no call here (a longer key went
+	// to validString), the walk's state is not stored to the stack at
+	// every key for the call's sake.
+	if k = i + 1; k+16 <= n {
+		// Most keys end within two words.
 		if m := stopMask(word(b, k)); m != 0 {
 			k += bits.TrailingZeros64(m) / 8
+			goto keyStop
 		} else if m := stopMask(word(b, k+8)); m != 0 {
 			k += 8 + bits.TrailingZeros64(m)/8
+			goto keyStop
 		}
-		if byteAt(b, k) == '"' {
-			if end = k + 1; end+1 < n && byteAt(b, end) == ':' && byteAt(b, end+1) > ' ' {
-				j = end + 1
-				goto member
-			}
-			goto colon
+		k += 16
+	}
+	for ; k+8 <= n; k += 8 {
+		if m := stopMask(word(b, k)); m != 0 {
+			k += bits.TrailingZeros64(m) / 8
+			goto keyStop
 		}
 	}
-	if end, esc = validString(b, i); end < 0 || esc {
+	for k < n && b[k] != '"' && b[k] != '\\' && b[k] >= ' ' {
+		k++ // the record's last bytes, fewer than a word
+	}
+	if k >= n {
 		return false
 	}
-colon: // the colon after the key ending at b[end-1], with space about it
+keyStop: // the key's first stop at b[k], k < n
+	if byteAt(b, k) != '"' {
+		return false
+	}
+	if end = k + 1; end+1 < n && byteAt(b, end) == ':' && byteAt(b, end+1) > ' ' {
+		j = end + 1
+		goto member
+	}
+	// The colon after the key ending at b[end-1], with space about it.
 	j = end
 	if j < n && b[j] != ':' {
 		j = skipSpace(b, j)
