@@ -177,6 +177,8 @@ var claudeCodeRunCases = [][]string{
 		`{"parentUuid":null,"isSidechain":false,"userType":"external","cwd":"/home/dev/calc","type":"user","message":{ "role":"user","content":"a"}}`,
 		`{"parentUuid":null,"isSidechain":false,"userType":"external","cwd":"/home/dev/calc","type":"user","message":{"role":"user","content":"a"}}`,
 		`{"parentUuid":null,"isSidechain":false,"userType":"external","cwd":"/home/dev/calc","type":"user","message":{}}`,
+		`{"parentUuid":null,"isSidechain":false,"userType":"external","cwd":"/home/dev/calc","type":"user","message":{},"isMeta":true,"uuid":"u1"}`,
+		`{"parentUuid":null,"isSidechain":false,"userType":"external","cwd":"/home/dev/calc","type":"assistant","message":{},"requestId":"r","uuid":"u2"}`,
 		`{"parentUuid":null,"isSidechain":false,"userType":"external","cwd":"/home/dev/calc","type":"user","message":{ }}`,
 		`{"parentUuid":null,"isSidechain":false,"userType":"external","cwd":"/home/dev/calc","type":"user","message":{`,
 		`{"parentUuid":null,"isSidechain":false,"userType":"external","cwd":"/home/dev/calc","type":"user","message":{"content":"a"}}`,

@@ -46,6 +46,10 @@ const claudeCodeValidDepth = 8
 // the hex digits prefetchUUID parsed.
 func (c *claudeCodeReader) readTop(b []byte, t *claudeCodeTop) (ok bool) {
 	n := len(b)
+	// b's capacity its length (its capacity the same value as n): the
+	// slices of b taken need no third bound held through the walk,
+	// where the registers are short (a key's stopMask needs three).
+	b = b[:n:n]
 	if n < 2 || n >= claudeCodeTopMax || b[0] != '{' || b[n-1] != '}' {
 		return false
 	}
@@ -54,11 +58,13 @@ func (c *claudeCodeReader) readTop(b []byte, t *claudeCodeTop) (ok bool) {
 		// bytes: d of them.
 		closers [claudeCodeValidDepth]byte
 		d       int
-		key     string // the record's member being read, when member reads it (a view of b)
-		vs      int    // where its value starts
-		i, j    int
+		// key is the record's member being read, when member reads
+		// it: its name's start in b shifted 8 bits, its length below
+		// (one register, where a string is two), 0 when none is.
+		key     int
+		vs      int // where its value starts
+		i, j, k int
 		end     int
-		esc     bool
 		ch      byte
 		// from is where the run being taken starts, -1 when none is,
 		// runFirst until the first member's value is read; the members
@@ -83,29 +89,45 @@ key: // a key at b[i], of the record's object when d == 0
 	if uint(i) >= uint(n) || b[i] != '"' {
 		return false
 	}
-	// A key that ends within its first 16 bytes with no escape is told
-	// by its words' stops (stopMask: a valid string's first stop is its
-	// closing quote), and its colon and value's first byte next to it,
-	// as the validating pass tells them; any other by validString, and
-	// one with an escape is read whole by the caller.
-	if k := i + 1; k+16 <= n {
+	// A key is told by its words' first stop (stopMask: a valid
+	// string's first stop is its closing quote; one with an escape is
+	// read whole by the caller, one with a control byte is not valid),
+	// and its colon and value's first byte next to it, as the
+	// validating pass tells them. With no call here (a longer key went
+	// to validString), the walk's state is not stored to the stack at
+	// every key for the call's sake.
+	if k = i + 1; k+16 <= n {
+		// Most keys end within two words.
 		if m := stopMask(word(b, k)); m != 0 {
 			k += bits.TrailingZeros64(m) / 8
+			goto keyStop
 		} else if m := stopMask(word(b, k+8)); m != 0 {
 			k += 8 + bits.TrailingZeros64(m)/8
+			goto keyStop
 		}
-		if byteAt(b, k) == '"' {
-			if end = k + 1; end+1 < n && byteAt(b, end) == ':' && byteAt(b, end+1) > ' ' {
-				j = end + 1
-				goto member
-			}
-			goto colon
+		k += 16
+	}
+	for ; k+8 <= n; k += 8 {
+		if m := stopMask(word(b, k)); m != 0 {
+			k += bits.TrailingZeros64(m) / 8
+			goto keyStop
 		}
 	}
-	if end, esc = validString(b, i); end < 0 || esc {
+	for k < n && b[k] != '"' && b[k] != '\\' && b[k] >= ' ' {
+		k++ // the record's last bytes, fewer than a word
+	}
+	if k >= n {
 		return false
 	}
-colon: // the colon after the key ending at b[end-1], with space about it
+keyStop: // the key's first stop at b[k], k < n
+	if byteAt(b, k) != '"' {
+		return false
+	}
+	if end = k + 1; end+1 < n && byteAt(b, end) == ':' && byteAt(b, end+1) > ' ' {
+		j = end + 1
+		goto member
+	}
+	// The colon after the key ending at b[end-1], with space about it.
 	j = end
 	if j < n && b[j] != ':' {
 		j = skipSpace(b, j)
@@ -120,12 +142,12 @@ member: // the key ends at b[end-1], its value starts at b[j]
 	if d == 0 {
 		// The names member reads, told by their lengths first
 		// (claudeCodeTopLens), as recordRaw's loop over noted members.
-		key = ""
+		key = 0
 		if kn := uint(end - i - 2); kn < 64 && claudeCodeTopLens>>kn&1 != 0 {
-			key = bytesString(b[i+1 : end-1])
+			key = (i+1)<<8 | int(kn)
 			if from >= 0 {
 				// The run being taken: ended here, or holding key.
-				if isRunEnd(stringBytes(key)) {
+				if isRunEnd(b[i+1 : end-1]) {
 					if i-from >= claudeCodeRunMin {
 						c.run.bytes = append(c.run.bytes[:0], b[from:i]...)
 						c.run.reads, c.run.n = c.runNext.reads, c.runNext.n
@@ -147,7 +169,7 @@ member: // the key ends at b[end-1], its value starts at b[j]
 				if k := j + 37; k < n && byteAt(b, k) == '"' {
 					t.uuid, t.uuidVal = bytesString(b[j+1:k]), b[j:k+1]
 					c.parent.keep(b[j+1 : k])
-					key, i = "", k+1
+					key, i = 0, k+1
 					if i+40 == n && from == -1 && word(b, i) == timestampHead0 && word(b, i+6) == timestampHead1 &&
 						stopMask(word(b, i+14))|stopMask(word(b, i+22))|stopMask(word(b, i+30)) == 0 && byteAt(b, i+38) == '"' {
 						// The record ends with a timestamp of 24 bytes,
@@ -159,7 +181,7 @@ member: // the key ends at b[end-1], its value starts at b[j]
 					goto after
 				}
 			}
-			if j < n && b[j] == '{' && string(key) == "message" {
+			if j < n && b[j] == '{' && string(b[i+1:end-1]) == "message" {
 				goto message
 			}
 		}
@@ -300,12 +322,13 @@ value: // a value at b[i]
 
 after: // after a value
 	if d == 0 {
-		if key != "" {
-			t.member(stringBytes(key), b[vs:i])
+		if key != 0 {
+			name := b[key>>8 : key>>8+key&0xff]
+			t.member(name, b[vs:i])
 			if from >= 0 {
 				r := &c.runNext.reads[c.runNext.n-1]
 				r.end = int32(i - from)
-				if r.field, r.on = runField(stringBytes(key), b[vs:i]); r.field == runSkip {
+				if r.field, r.on = runField(name, b[vs:i]); r.field == runSkip {
 					c.runNext.n-- // not read again: not kept
 				}
 			}
@@ -423,7 +446,7 @@ closed: // the message's object, the value of key at b[vs:i], closed
 	// requestId, a string passed as the walk passes a short one, or a
 	// user's toolUseResult's key.
 	t.msg, t.hasMessage, t.typeAtMessage = b[vs:i], true, t.typ
-	key = ""
+	key = 0
 	if i+len(requestIDKey)+shortString <= n && word(b, i) == requestIDWords[0] && word(b, i+6) == requestIDWords[1] {
 		for k, lim := i+len(requestIDKey), i+len(requestIDKey)+shortString; k < lim; k += 8 {
 			if m := stopMask(word(b, k)); m != 0 {
@@ -465,7 +488,8 @@ typed: // a key at b[i] after a run passed over (claude_code_typed.go)
 		default:
 			goto key
 		}
-		t.typ, key = bytesString(b[i+typedType:i+typedType+tl]), "message"
+		t.typ = bytesString(b[i+typedType : i+typedType+tl])
+		key = (i+typedType+tl+len(`","`))<<8 | len("message")
 		j = i + typedType + tl + typedMessage // the message's '{'
 		if i = j + 1; i+len(userRoleContent) < n && word(b, i) == roleWords[0] && word(b, i+8) == roleWords[1] && word(b, i+16) == roleWords[2] {
 			// {"role":"user","content": as the walk reads it: the role

@@ -162,6 +162,33 @@ var claudeCodeTopCases = []struct {
 	{`{"type":"user","message":{"content":[{"type":"tool_use","input":{"x":NaN}}]}}`, false},
 	{`{"type":"user","message":{"content":"a"},"x":{"a":{"b":{"c":{"d":{"e":{"f":{"g":{"h":{"i":[NaN]}}}}}}}}}}`, false},
 	{`{"type":"user","message":{"content":"a"},"x":{"a":{"b":{"c":{"d":{"e":{"f":{"g":{"h":{"i":["NaN"]}}}}}}}}}}`, false},
+	// Keys told with no call (readTop's key): ending in the first
+	// word, the second, a later one (logicalParentUuid), the record's
+	// last bytes; their first stop an escape, a control byte, none; a
+	// byte over 0x7f; nested; space before the colon.
+	{`{"type":"user","thinkingMetadata":{"level":"high","disabled":false},"logicalParentUuid":"u","isVisibleInTranscriptOnly":true}`, true},
+	{`{"type":"user","toolUseResult":{"a key of more than twenty-four bytes":{"another one, still longer than that":1}},"uuid":"u"}`, true},
+	{`{"type":"user","a key of more than twenty-four bytes, ré, é":1}`, true},
+	{`{"type":"user","a key of more than twenty-four \"bytes":1}`, false},
+	{`{"type":"user","a key of more than twenty-four bytes\"":1}`, false},
+	{"{\"type\":\"user\",\"a key of more than twenty-four\tbytes\":1}", false},
+	{`{"type":"user","a key of more than twenty-four bytes" : 1}`, true},
+	{`{"a":1}`, true},
+	{`{"abcd":1,"e":[]}`, true},
+	{`{"type":"user","ab":1}`, true},
+	{`{"type":"user","ab" :1}`, true},
+	{`{"type":"user","a\"":1}`, false},
+	{"{\"type\":\"user\",\"a\x01\":1}", false},
+	{`{"type":"user","a\":1}`, false},
+	{`{"type":"user","a key of more than twenty-four bytes\":1,"x":2}`, false},
+	{`{"type":"user","abcdefghijklmno\":1,"x":2}`, false},
+	{`{"type":"user","abcdefghijklmnop":1,"x":2}`, true},
+	{`{"type":"user","abcdefghijklmno\:1,"x":2}`, false},
+	{`{"type":"user","a key of more than twenty-four bytes\:1,"x":2}`, false},
+	{`{"type":"user","a\:1}`, false},
+	{`{"type":"user","abcdef}`, false},
+	{`{"type":"user","abcdefghijklmnopqrstuvwxyz}`, false},
+	{`{"type":"user","é":1}`, true},
 	// Not valid JSON, or not a record read here.
 	{`{"type":"user","message":{"content":"x"},}`, false},
 	{`{"type":"user","message":{"content":"x"}}}`, false},
