@@ -1,69 +1,9 @@
 package replay
 
 import (
-	"bytes"
 	"strings"
 	"testing"
 )
-
-// checkCodexCopyString holds copyString, on a string ending a Codex
-// line, to validString and appendText: the same end, and the text
-// appendText writes of the string it accepts.
-func checkCodexCopyString(t *testing.T, b []byte, i int) {
-	t.Helper()
-	wantEnd, _ := validString(b, i)
-	end, text := copyString(b, i, make([]byte, len(b)-i))
-	if end != wantEnd {
-		t.Fatalf("copyString(%q, %d) ends at %d, validString at %d", b, i, end, wantEnd)
-	}
-	if end >= 0 {
-		if want := appendText(nil, b[i+1:end-1]); !bytes.Equal(text, want) {
-			t.Fatalf("copyString(%q, %d) = %q, appendText %q", b, i, text, want)
-		}
-	}
-}
-
-// TestCodexCopyString: strings of every length up to 100 bytes made of
-// plain ASCII, escapes (two-byte, \u, surrogates, bad ones), multi-byte
-// UTF-8, invalid bytes and control bytes, each piece at every place
-// relative to copyStringRun's steps, closed and followed by 0 to 40
-// bytes more of a line (the steps stop 32 bytes from its end), or cut.
-func TestCodexCopyString(t *testing.T) {
-	pieces := []string{"a", `\n`, `\"`, `\\`, `\/`, `\u00e9`, `\ud83d\ude00`, `\ud800`, `\u12`, `\x`, "é", "\xff", "\x01", "\x7f", `"`, "0123456789abcdef0123456789abcdef"}
-	tails := []string{``, `\`, `"`, `"}`, `"}}`}
-	for k := 1; k <= 40; k++ {
-		tails = append(tails, `"`+strings.Repeat("}", k))
-	}
-	for n := range 101 {
-		for i := range pieces {
-			for j := range pieces {
-				for _, tail := range tails {
-					b := []byte(`{"output":"`)
-					b = append(b, bytes.Repeat([]byte{'q'}, n)...)
-					b = append(b, pieces[i]...)
-					b = append(b, bytes.Repeat([]byte{'r'}, n%37)...)
-					b = append(b, pieces[j]...)
-					b = append(b, tail...)
-					checkCodexCopyString(t, b, len(`{"output":`))
-				}
-			}
-		}
-	}
-}
-
-func FuzzCodexCopyString(f *testing.F) {
-	for _, s := range []string{`{"output":"a\nb"}}`, `"0123456789abcdef0123456789abcdef0123456789\n\u00e9\ud800x"}}`, "\"\xff\xfe\\t\xc3 0123456789abcdef0123456789abcdef\"}", `"\ud800\\"`} {
-		f.Add([]byte(s), uint8(0))
-	}
-	f.Fuzz(func(t *testing.T, b []byte, from uint8) {
-		if len(b) == 0 {
-			return
-		}
-		if i := bytes.IndexByte(b[int(from)%len(b):], '"'); i >= 0 {
-			checkCodexCopyString(t, b, int(from)%len(b)+i)
-		}
-	})
-}
 
 // codexPreCases are lines whose output preOutput writes as it validates
 // it (a string of 40 bytes or more), read in this order by compareCodexSkip

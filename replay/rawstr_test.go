@@ -270,23 +270,39 @@ func checkCopyString(t *testing.T, b []byte, i int) {
 }
 
 // copyString validates and writes as validString and appendText do,
-// for strings of every length up to 80 bytes made of plain ASCII,
-// escapes (two-byte, \u, surrogates, bad ones), multi-byte UTF-8,
-// invalid bytes and control bytes, closed and followed by more of a
-// line, or cut.
+// for strings made of plain ASCII, escapes (two-byte, \u, surrogates,
+// bad ones), multi-byte UTF-8, invalid bytes and control bytes, each
+// piece at every place relative to copyStringRun's steps, in the two
+// lines that copy strings: a steps line's output (spaced, more members
+// after it, up to 80 bytes) and a Codex line's (compact, closing the line
+// with 0 to 40 bytes more, up to 100 bytes: the steps stop 32 bytes from
+// its end), closed or cut.
 func TestCopyString(t *testing.T) {
 	pieces := []string{"a", `\n`, `\"`, `\\`, `\/`, `\u00e9`, `\ud83d\ude00`, `\ud800`, `\u12`, `\x`, "é", "\xff", "\x01", "\x7f", `"`, "0123456789abcdef0123456789abcdef"}
-	for n := range 81 {
-		for i := range pieces {
-			for j := range pieces {
-				for _, tail := range []string{`", "kind": "action"}`, `"}`, ``, `\`} {
-					b := []byte(`{"output": "`)
-					b = append(b, bytes.Repeat([]byte{'q'}, n)...)
-					b = append(b, pieces[i]...)
-					b = append(b, bytes.Repeat([]byte{'r'}, n%37)...)
-					b = append(b, pieces[j]...)
-					b = append(b, tail...)
-					checkCopyString(t, b, len(`{"output": `))
+	codexTails := []string{``, `\`, `"`, `"}`, `"}}`}
+	for k := 1; k <= 40; k++ {
+		codexTails = append(codexTails, `"`+strings.Repeat("}", k))
+	}
+	for _, line := range []struct {
+		head  string // the line up to its string, with the opening quote
+		max   int    // the longest run of plain bytes before the pieces
+		tails []string
+	}{
+		{`{"output": "`, 80, []string{`", "kind": "action"}`, `"}`, ``, `\`}},
+		{`{"output":"`, 100, codexTails},
+	} {
+		for n := range line.max + 1 {
+			for i := range pieces {
+				for j := range pieces {
+					for _, tail := range line.tails {
+						b := []byte(line.head)
+						b = append(b, bytes.Repeat([]byte{'q'}, n)...)
+						b = append(b, pieces[i]...)
+						b = append(b, bytes.Repeat([]byte{'r'}, n%37)...)
+						b = append(b, pieces[j]...)
+						b = append(b, tail...)
+						checkCopyString(t, b, len(line.head)-1)
+					}
 				}
 			}
 		}
@@ -294,7 +310,11 @@ func TestCopyString(t *testing.T) {
 }
 
 func FuzzCopyString(f *testing.F) {
-	for _, s := range []string{`{"output": "a\nb", "x": 1}`, `"0123456789abcdef0123456789abcdef0123456789\n\u00e9\ud800x"}`, "\"\xff\xfe\\t\xc3 0123456789abcdef0123456789abcdef\"", `"\ud800\\"`} {
+	for _, s := range []string{
+		`{"output": "a\nb", "x": 1}`, `"0123456789abcdef0123456789abcdef0123456789\n\u00e9\ud800x"}`, "\"\xff\xfe\\t\xc3 0123456789abcdef0123456789abcdef\"", `"\ud800\\"`,
+		// A Codex line's output, closing it.
+		`{"output":"a\nb"}}`, `"0123456789abcdef0123456789abcdef0123456789\n\u00e9\ud800x"}}`, "\"\xff\xfe\\t\xc3 0123456789abcdef0123456789abcdef\"}",
+	} {
 		f.Add([]byte(s), uint8(0))
 	}
 	f.Fuzz(func(t *testing.T, b []byte, from uint8) {
