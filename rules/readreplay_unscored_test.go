@@ -22,28 +22,7 @@ func TestReadReplayKeepsNoUnscored(t *testing.T) {
 	rng := rand.New(rand.NewPCG(24, 3))
 	for _, from := range []int{-1, 150, 1} {
 		data := replaytest.StepsLog(rng, 300, from)
-		cfg := Default()
-		var rr *ReadReplay
-		opts := replay.Options{Format: replay.FormatSteps, Stepper: func(ep *replay.Episode) replay.TurnStepper {
-			rr = NewReadReplay(context.Background(), ep, cfg, nil)
-			return rr
-		}}
-		eps, err := replay.Read(bytes.NewReader(data), "late.jsonl", "x", opts)
-		if err != nil || len(eps) != 1 || rr == nil {
-			t.Fatalf("score from %d: %d episodes, %v", from, len(eps), err)
-		}
-		ep := eps[0]
-		kept := rr.list.Len()
-		var got []Firing
-		if err := rr.Finish(ep, cfg, nil, func(f *Firing) { got = append(got, *f) }); err != nil {
-			t.Fatal(err)
-		}
-		whole, err := replay.Read(bytes.NewReader(data), "late.jsonl", "x", replay.Options{Format: replay.FormatSteps, Outputs: true})
-		if err != nil {
-			t.Fatal(err)
-		}
-		var want []Firing
-		Run(whole[0], cfg, nil, func(f Firing) { want = append(want, f) })
+		kept, got, want := replayedAndRun(t, data, "late.jsonl", from)
 		if !reflect.DeepEqual(got, want) {
 			t.Fatalf("score from %d: replayed while read: %d firings, Run: %d", from, len(got), len(want))
 		}
@@ -72,7 +51,6 @@ func TestReadReplayKeepsNoUnscored(t *testing.T) {
 // if it had stepped them.
 func TestReadReplayScoreFromEachStep(t *testing.T) {
 	rng := rand.New(rand.NewPCG(24, 43))
-	cfg := Default()
 	for from := 1; from <= 40; from++ {
 		for range 4 {
 			var b bytes.Buffer
@@ -88,28 +66,39 @@ func TestReadReplayScoreFromEachStep(t *testing.T) {
 				b.WriteString("}\n")
 			}
 			data := b.Bytes()
-			var rr *ReadReplay
-			opts := replay.Options{Format: replay.FormatSteps, Stepper: func(ep *replay.Episode) replay.TurnStepper {
-				rr = NewReadReplay(context.Background(), ep, cfg, nil)
-				return rr
-			}}
-			eps, err := replay.Read(bytes.NewReader(data), "from.jsonl", "x", opts)
-			if err != nil || len(eps) != 1 || rr == nil {
-				t.Fatalf("score from %d: %d episodes, %v", from, len(eps), err)
-			}
-			var got []Firing
-			if err := rr.Finish(eps[0], cfg, nil, func(f *Firing) { got = append(got, *f) }); err != nil {
-				t.Fatal(err)
-			}
-			whole, err := replay.Read(bytes.NewReader(data), "from.jsonl", "x", replay.Options{Format: replay.FormatSteps, Outputs: true})
-			if err != nil {
-				t.Fatal(err)
-			}
-			var want []Firing
-			Run(whole[0], cfg, nil, func(f Firing) { want = append(want, f) })
+			_, got, want := replayedAndRun(t, data, "from.jsonl", from)
 			if !reflect.DeepEqual(got, want) {
 				t.Fatalf("score from step %d:\n%s\nreplayed while read:\n%v\nRun:\n%v", from, data, got, want)
 			}
 		}
 	}
+}
+
+// replayedAndRun replays the steps log data (named name, its score first
+// read at step from) with the default rules twice: by a ReadReplay
+// stepping it as it is read, returning the firings the ReadReplay kept
+// while reading and those its Finish reports, and by Run over the log
+// read whole, returning Run's.
+func replayedAndRun(t *testing.T, data []byte, name string, from int) (kept int, got, want []Firing) {
+	t.Helper()
+	cfg := Default()
+	var rr *ReadReplay
+	opts := replay.Options{Format: replay.FormatSteps, Stepper: func(ep *replay.Episode) replay.TurnStepper {
+		rr = NewReadReplay(context.Background(), ep, cfg, nil)
+		return rr
+	}}
+	eps, err := replay.Read(bytes.NewReader(data), name, "x", opts)
+	if err != nil || len(eps) != 1 || rr == nil {
+		t.Fatalf("score from %d: %d episodes, %v", from, len(eps), err)
+	}
+	kept = rr.list.Len()
+	if err := rr.Finish(eps[0], cfg, nil, func(f *Firing) { got = append(got, *f) }); err != nil {
+		t.Fatal(err)
+	}
+	whole, err := replay.Read(bytes.NewReader(data), name, "x", replay.Options{Format: replay.FormatSteps, Outputs: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	Run(whole[0], cfg, nil, func(f Firing) { want = append(want, f) })
+	return kept, got, want
 }
