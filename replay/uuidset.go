@@ -49,8 +49,12 @@ func (s *idSet) addParsed(id string, u [16]byte, isUUID bool) (seen bool) {
 // no branch a digit (crypto.randomUUID's digits are random, and a test
 // of digit against letter mispredicted about every third of them), where
 // a table lookup a digit took 337 instructions a UUID (2% of a
-// Claude Code session's). parseUUIDRef (uuidset_test.go) is the reading
-// it replaced.
+// Claude Code session's). The 16 bytes are the digits' values in an
+// order of their own (uuidLayout in uuidset_test.go maps
+// parseUUIDRef's, the UUID's bytes, to it): the set needs only one
+// value a UUID, and a word's eight digits are left in four bytes apart,
+// two words' bytes interleaved with a shift and an OR, where putting
+// the digits in the UUID's order took a dozen more instructions a word.
 func parseUUID(s string) (u [16]byte, ok bool) {
 	if len(s) != 36 || s[8] != '-' || s[13] != '-' || s[18] != '-' || s[23] != '-' {
 		return u, false
@@ -60,33 +64,24 @@ func parseUUID(s string) (u [16]byte, ok bool) {
 	b, badB := hexWord(uint64(binary.LittleEndian.Uint32(p[9:13])) | uint64(binary.LittleEndian.Uint32(p[14:18]))<<32)
 	c, badC := hexWord(uint64(binary.LittleEndian.Uint32(p[19:23])) | uint64(binary.LittleEndian.Uint32(p[24:28]))<<32)
 	d, badD := hexWord(binary.LittleEndian.Uint64(p[28:36]))
-	binary.LittleEndian.PutUint32(u[0:], a)
-	binary.LittleEndian.PutUint32(u[4:], b)
-	binary.LittleEndian.PutUint32(u[8:], c)
-	binary.LittleEndian.PutUint32(u[12:], d)
+	binary.LittleEndian.PutUint64(u[0:], a|b<<8)
+	binary.LittleEndian.PutUint64(u[8:], c|d<<8)
 	return u, badA|badB|badC|badD == 0
 }
 
-// hexWord reads eight lowercase hex digits, the first in x's low byte,
-// as four bytes (the first two digits the low byte's); bad is not zero
-// when one of the eight is no such digit (its byte's high bit). Each byte is tested against the two ranges
-// by adding to it, which carries into its high bit alone once every
-// byte is under 0x80: b >= '0' sets it in b+0x50, b > '9' in b+0x46,
-// and the same for 'a' and 'f'.
-func hexWord(x uint64) (v uint32, bad uint64) {
-	const ones, highs = 0x0101010101010101, 0x8080808080808080
-	digit := (x + ones*(0x80-'0')) &^ (x + ones*(0x80-'9'-1))
-	letter := (x + ones*(0x80-'a')) &^ (x + ones*(0x80-'f'-1))
-	bad = (x | ^(digit | letter)) & highs
-	// A digit's value is its low four bits, a letter's those plus 9
-	// (bit 6 tells a letter from a digit).
-	n := x&(ones*0x0F) + (x>>6&ones)*9
-	// Each pair of digits into one byte, the first its high four bits,
-	// then the four bytes together.
-	t := (n<<4 | n>>8) & 0x00FF00FF00FF00FF
-	t = (t | t>>8) & 0x0000FFFF0000FFFF
-	t = t | t>>16
-	return uint32(t), bad
+// hexWord reads eight lowercase hex digits, the first in x's low byte:
+// v holds each two digits' values in one byte, the first's its low four
+// bits, in v's bytes 0, 2, 4 and 6 (the others zero); bad is not zero
+// when one of the eight is no such digit. Each byte's value n is its
+// low four bits, plus 9 for a letter (bit 6); the digit written for n
+// (n+'0', plus 'a'-'0'-10 when n > 9: n+0x76 carries into its byte's
+// high bit) is the byte itself exactly when the byte is a lowercase hex
+// digit (n taken below 16: 'g' would give 16, written 'g').
+func hexWord(x uint64) (v, bad uint64) {
+	const ones = 0x0101010101010101
+	n := (x&(ones*0x0F) + (x>>6&ones)*9) & (ones * 0x0F)
+	bad = x ^ (n + ones*'0' + (n+ones*0x76)>>7&ones*('a'-'0'-10))
+	return (n | n>>4) & 0x00FF00FF00FF00FF, bad
 }
 
 // uuidTable is a set of UUIDs, open addressing with linear probing: a
