@@ -58,7 +58,7 @@ type claudeCodeReader struct {
 	// hint is the uuid prefetchUUID parsed, from the string at hintAt
 	// (an offset in the record read; -1: none), which the record's
 	// reading takes as parsed when its uuid is that string.
-	hint   [16]byte
+	hint   uuid128
 	hintAt int
 	calls  callMemo // the forms of the last tool uses read
 	// run is the run of members after a record's first that the next
@@ -132,7 +132,7 @@ func (c *claudeCodeReader) recordRaw(raw []byte, _ int) ([]stepRecord, string) {
 			return nil, why
 		}
 	}
-	var u [16]byte // the uuid parsed (isUUID), its slot prefetched
+	var u uuid128 // the uuid parsed (isUUID), its slot prefetched
 	var isUUID bool
 	if val := t.uuidVal; val != nil {
 		at := offsetIn(raw, val)

@@ -16,7 +16,7 @@ import (
 // 100 bytes a record, and 7% of its reading's CPU hashing and growing
 // the map; as 16 bytes in a map[[16]byte], 10% of a session's CPU still
 // went to hashing them with aeshash and to the map's growth: uuidTable
-// keeps them in a table of its own.
+// keeps them in a table of its own, each as its two words (uuid128).
 type idSet struct {
 	uuids uuidTable
 	other map[string]struct{}
@@ -30,7 +30,7 @@ func (s *idSet) add(id string) (seen bool) {
 
 // addParsed is add(id) of an id parseUUID read already (u, isUUID),
 // its slot prefetched meanwhile (uuidTable.prefetch).
-func (s *idSet) addParsed(id string, u [16]byte, isUUID bool) (seen bool) {
+func (s *idSet) addParsed(id string, u uuid128, isUUID bool) (seen bool) {
 	if isUUID {
 		return s.uuids.add(u)
 	}
@@ -55,7 +55,7 @@ func (s *idSet) addParsed(id string, u [16]byte, isUUID bool) (seen bool) {
 // value a UUID, and a word's eight digits are left in four bytes apart,
 // two words' bytes interleaved with a shift and an OR, where putting
 // the digits in the UUID's order took a dozen more instructions a word.
-func parseUUID(s string) (u [16]byte, ok bool) {
+func parseUUID(s string) (u uuid128, ok bool) {
 	if len(s) != 36 || s[8] != '-' || s[13] != '-' || s[18] != '-' || s[23] != '-' {
 		return u, false
 	}
@@ -64,10 +64,13 @@ func parseUUID(s string) (u [16]byte, ok bool) {
 	b, badB := hexWord(uint64(binary.LittleEndian.Uint32(p[9:13])) | uint64(binary.LittleEndian.Uint32(p[14:18]))<<32)
 	c, badC := hexWord(uint64(binary.LittleEndian.Uint32(p[19:23])) | uint64(binary.LittleEndian.Uint32(p[24:28]))<<32)
 	d, badD := hexWord(binary.LittleEndian.Uint64(p[28:36]))
-	binary.LittleEndian.PutUint64(u[0:], a|b<<8)
-	binary.LittleEndian.PutUint64(u[8:], c|d<<8)
-	return u, badA|badB|badC|badD == 0
+	return uuid128{a | b<<8, c | d<<8}, badA|badB|badC|badD == 0
 }
+
+// uuid128 is a UUID as parseUUID reads it, in two words: a struct of
+// two words is passed and compared in registers, where a [16]byte was
+// copied through the stack at each call and compare.
+type uuid128 struct{ lo, hi uint64 }
 
 // hexWord reads eight lowercase hex digits, the first in x's low byte:
 // v holds each two digits' values in one byte, the first's its low four
@@ -90,14 +93,14 @@ func hexWord(x uint64) (v, bad uint64) {
 // halves, which needs no call (crypto.randomUUID's bits are random, but
 // ids written by hand, as in tests, run in sequence in their last bytes).
 type uuidTable struct {
-	slots []([16]byte) // a power of two of them, at most 3/4 used
-	n     int          // UUIDs in slots
-	zero  bool         // the zero UUID is in the set
+	slots []uuid128 // a power of two of them, at most 3/4 used
+	n     int       // UUIDs in slots
+	zero  bool      // the zero UUID is in the set
 }
 
 // add adds u and says whether it was there already.
-func (t *uuidTable) add(u [16]byte) (seen bool) {
-	if u == ([16]byte{}) {
+func (t *uuidTable) add(u uuid128) (seen bool) {
+	if u.lo|u.hi == 0 {
 		seen, t.zero = t.zero, true
 		return seen
 	}
@@ -121,28 +124,27 @@ const prefetchMin = 1 << 14
 // add, the CPU waiting on it (uuidTable.add was 4.4% of a session's
 // CPU, nearly all of it on that load). Asked for before the record is
 // read (claudeCodeReader.prefetchUUID), the miss overlaps its reading.
-func (t *uuidTable) prefetch(u [16]byte) {
+func (t *uuidTable) prefetch(u uuid128) {
 	if len(t.slots) >= prefetchMin {
 		prefetch(unsafe.Pointer(&t.slots[t.home(u)]))
 	}
 }
 
 // home is u's first slot.
-func (t *uuidTable) home(u [16]byte) uint64 {
-	lo, hi := binary.LittleEndian.Uint64(u[:8]), binary.LittleEndian.Uint64(u[8:])
-	h := (lo ^ bits.RotateLeft64(hi, 31)) * 0x9E3779B97F4A7C15
+func (t *uuidTable) home(u uuid128) uint64 {
+	h := (u.lo ^ bits.RotateLeft64(u.hi, 31)) * 0x9E3779B97F4A7C15
 	return (h ^ h>>29) & uint64(len(t.slots)-1)
 }
 
 // insert puts u in its slot, or finds it there (true).
-func (t *uuidTable) insert(u [16]byte) (found bool) {
+func (t *uuidTable) insert(u uuid128) (found bool) {
 	mask := uint64(len(t.slots) - 1)
 	for i := t.home(u); ; i = (i + 1) & mask {
-		switch t.slots[i] {
-		case u:
+		switch s := &t.slots[i]; {
+		case *s == u:
 			return true
-		case [16]byte{}:
-			t.slots[i] = u
+		case s.lo|s.hi == 0:
+			*s = u
 			return false
 		}
 	}
@@ -159,21 +161,19 @@ const uuidTableMin = 1 << 10
 // half of insert's instructions).
 func (t *uuidTable) grow() {
 	old := t.slots
-	slots := make([]([16]byte), max(uuidTableMin, 2*len(old)))
+	slots := make([]uuid128, max(uuidTableMin, 2*len(old)))
 	t.slots = slots
 	mask := uint64(len(slots) - 1)
-	// A slot is told empty by its two words, loaded where it lies,
-	// where comparing it with the zero UUID copied it to the stack and
-	// compared it with a zero in memory.
+	// A slot is told empty by its two words, loaded where it lies.
 	for k := range old {
-		u := &old[k]
-		if binary.LittleEndian.Uint64(u[:8])|binary.LittleEndian.Uint64(u[8:]) == 0 {
+		u := old[k]
+		if u.lo|u.hi == 0 {
 			continue
 		}
-		i := t.home(*u)
-		for binary.LittleEndian.Uint64(slots[i][:8])|binary.LittleEndian.Uint64(slots[i][8:]) != 0 {
+		i := t.home(u)
+		for slots[i].lo|slots[i].hi != 0 {
 			i = (i + 1) & mask
 		}
-		slots[i] = *u
+		slots[i] = u
 	}
 }

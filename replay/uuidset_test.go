@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math/rand/v2"
 	"testing"
@@ -126,18 +127,19 @@ func parseUUIDRef(s string) (u [16]byte, ok bool) {
 }
 
 // uuidLayout is a UUID's bytes (parseUUIDRef's) as parseUUID orders
-// them: the digits of each of the four words hexWord reads (w, the
+// them, in its two words, each little-endian: the digits of each of the four words hexWord reads (w, the
 // UUID's bytes 4w to 4w+3) are in its bytes 0, 2, 4 and 6, each the
 // value of two digits, the first its low four bits; two words' bytes
 // interleaved, the second's at the odd ones.
-func uuidLayout(ref [16]byte) (u [16]byte) {
+func uuidLayout(ref [16]byte) uuid128 {
+	var u [16]byte
 	for w := range 4 {
 		for q := range 4 {
 			r := ref[4*w+q]
 			u[8*(w>>1)+2*q+w&1] = r<<4 | r>>4
 		}
 	}
-	return u
+	return uuid128{binary.LittleEndian.Uint64(u[:8]), binary.LittleEndian.Uint64(u[8:])}
 }
 
 // TestParseUUIDEveryByte holds parseUUID to parseUUIDRef with every byte
@@ -187,7 +189,7 @@ func BenchmarkParseUUID(b *testing.B) {
 		var sink byte
 		for i := range b.N {
 			u, _ := parseUUID(ids[i&1023])
-			sink += u[15]
+			sink += byte(u.hi)
 		}
 		_ = sink
 	})
