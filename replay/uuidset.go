@@ -98,7 +98,9 @@ type uuidTable struct {
 	zero  bool      // the zero UUID is in the set
 }
 
-// add adds u and says whether it was there already.
+// add adds u and says whether it was there already: u is put in its
+// slot, or found there, in a loop of add's own (a call of its own cost
+// a record some 20 instructions).
 func (t *uuidTable) add(u uuid128) (seen bool) {
 	if u.lo|u.hi == 0 {
 		seen, t.zero = t.zero, true
@@ -107,11 +109,17 @@ func (t *uuidTable) add(u uuid128) (seen bool) {
 	if 4*(t.n+1) > 3*len(t.slots) {
 		t.grow()
 	}
-	if t.insert(u) {
-		return true
+	mask := uint64(len(t.slots) - 1)
+	for i := t.home(u); ; i = (i + 1) & mask {
+		switch s := &t.slots[i]; {
+		case *s == u:
+			return true
+		case s.lo|s.hi == 0:
+			*s = u
+			t.n++
+			return false
+		}
 	}
-	t.n++
-	return false
 }
 
 // prefetchMin is the fewest slots worth a prefetch: a smaller table
@@ -136,29 +144,15 @@ func (t *uuidTable) home(u uuid128) uint64 {
 	return (h ^ h>>29) & uint64(len(t.slots)-1)
 }
 
-// insert puts u in its slot, or finds it there (true).
-func (t *uuidTable) insert(u uuid128) (found bool) {
-	mask := uint64(len(t.slots) - 1)
-	for i := t.home(u); ; i = (i + 1) & mask {
-		switch s := &t.slots[i]; {
-		case *s == u:
-			return true
-		case s.lo|s.hi == 0:
-			*s = u
-			return false
-		}
-	}
-}
-
 // uuidTableMin is a table's first size: 16 KB, where a table of 64
 // slots grew four times more before a session's first 768 records.
 const uuidTableMin = 1 << 10
 
 // grow doubles the table (uuidTableMin slots at first) and puts the
 // UUIDs back, each in the first empty slot from its home: they are
-// distinct, so none is compared with the slots it passes, as insert
+// distinct, so none is compared with the slots it passes, as add
 // compares them (grow put back as many UUIDs as a session adds, some
-// half of insert's instructions).
+// half of the probes' instructions).
 func (t *uuidTable) grow() {
 	old := t.slots
 	slots := make([]uuid128, max(uuidTableMin, 2*len(old)))
