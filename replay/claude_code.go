@@ -58,7 +58,7 @@ type claudeCodeReader struct {
 	// hint is the uuid prefetchUUID parsed, from the string at hintAt
 	// (an offset in the record read; -1: none), which the record's
 	// reading takes as parsed when its uuid is that string.
-	hint   [16]byte
+	hint   uuid128
 	hintAt int
 	calls  callMemo // the forms of the last tool uses read
 	// run is the run of members after a record's first that the next
@@ -132,7 +132,7 @@ func (c *claudeCodeReader) recordRaw(raw []byte, _ int) ([]stepRecord, string) {
 			return nil, why
 		}
 	}
-	var u [16]byte // the uuid parsed (isUUID), its slot prefetched
+	var u uuid128 // the uuid parsed (isUUID), its slot prefetched
 	var isUUID bool
 	if val := t.uuidVal; val != nil {
 		at := offsetIn(raw, val)
@@ -149,50 +149,24 @@ func (c *claudeCodeReader) recordRaw(raw []byte, _ int) ([]stepRecord, string) {
 	if t.hasMessage {
 		var kindBad bool
 		var why string
-		msgMember := func(key []byte, val rawValue) {
-			switch string(key) {
-			case "role": // its type checked (rawString's ok), its value not read
-				if k := val.Kind(); k != 0 && k != 'n' && k != '"' && why == "" {
-					why = `"role" is not a string`
+		if top {
+			// The role and content readTop read, in the message's
+			// order (claude_code_msg.go), in a loop with no closure:
+			// a closure's captured results were kept in memory
+			// throughout recordRaw. readTop keeps no other key.
+			for k := range c.msg.reads[:c.msg.n] {
+				r := &c.msg.reads[k]
+				if len(r.key) == len("role") {
+					why = roleWhy(r.val, why)
+					continue
 				}
-			case "content":
-				// A wrong role's reason is kept: the record is skipped
-				// whatever the content (encoding/json keeps its first
-				// error).
 				var w string
-				if blocks, set, kindBad, w = readBlocksRawText(ix, val, blocks[:0]); why == "" {
+				if blocks, set, kindBad, w = readBlocksRawText(ix, r.val, blocks[:0]); why == "" {
 					why = w
 				}
 			}
-		}
-		if top {
-			// The role and content readTop read, in the message's
-			// order (claude_code_msg.go).
-			for k := range c.msg.reads[:c.msg.n] {
-				r := &c.msg.reads[k]
-				msgMember(stringBytes(r.key), r.val)
-			}
-		} else if ms, ok := ix.noted(t.msg); ok {
-			// As the top level: no closure a member, and keys of
-			// another length than role's and content's (id, model,
-			// stop_reason, usage) passed over.
-			p := unsafe.Pointer(unsafe.SliceData(ix.base))
-			for k := range ms {
-				m := &ms[k]
-				if n := m.keyEnd - m.key; n != int32(len("role")) && n != int32(len("content")) && !m.esc {
-					continue
-				}
-				key, val := notedMember(p, m)
-				if m.esc {
-					key = []byte(unquoteKey(key))
-				}
-				msgMember(key, val)
-			}
 		} else {
-			ix.members(t.msg, func(k []byte, esc bool, val rawValue) bool {
-				msgMember(keyBytes(k, esc), val)
-				return true
-			})
+			blocks, set, kindBad, why = c.msgIndexed(t.msg, blocks)
 		}
 		c.blocks = blocks
 		if kindBad {
@@ -250,6 +224,63 @@ func (c *claudeCodeReader) recordRaw(raw []byte, _ int) ([]stepRecord, string) {
 		}
 	}
 	return c.ready(false), ""
+}
+
+// roleWhy is why, or when why is "" and role is not of a string's kind
+// (rawString's ok: absent, null or a string), the reason the record is
+// not read; the role's value is not read.
+func roleWhy(role rawValue, why string) string {
+	if k := role.Kind(); k != 0 && k != 'n' && k != '"' && why == "" {
+		return `"role" is not a string`
+	}
+	return why
+}
+
+// msgIndexed reads the role and content of message msg, indexed whole
+// into c.ix (readTopIndexed), as recordRaw reads readTop's: the content's
+// blocks appended to blocks[:0], set, kindBad and why as
+// readBlocksRawText's (why also a role's of another type than a string's,
+// the first kept).
+func (c *claudeCodeReader) msgIndexed(msg rawValue, blocks []contentBlock) (out []contentBlock, set, kindBad bool, why string) {
+	ix := &c.ix
+	out = blocks[:0]
+	msgMember := func(key []byte, val rawValue) {
+		switch string(key) {
+		case "role": // its type checked (rawString's ok), its value not read
+			why = roleWhy(val, why)
+		case "content":
+			// A wrong role's reason is kept: the record is skipped
+			// whatever the content (encoding/json keeps its first
+			// error).
+			var w string
+			if out, set, kindBad, w = readBlocksRawText(ix, val, out[:0]); why == "" {
+				why = w
+			}
+		}
+	}
+	if ms, ok := ix.noted(msg); ok {
+		// As the top level: no closure a member, and keys of
+		// another length than role's and content's (id, model,
+		// stop_reason, usage) passed over.
+		p := unsafe.Pointer(unsafe.SliceData(ix.base))
+		for k := range ms {
+			m := &ms[k]
+			if n := m.keyEnd - m.key; n != int32(len("role")) && n != int32(len("content")) && !m.esc {
+				continue
+			}
+			key, val := notedMember(p, m)
+			if m.esc {
+				key = []byte(unquoteKey(key))
+			}
+			msgMember(key, val)
+		}
+	} else {
+		ix.members(msg, func(k []byte, esc bool, val rawValue) bool {
+			msgMember(keyBytes(k, esc), val)
+			return true
+		})
+	}
+	return out, set, kindBad, why
 }
 
 // readTopIndexed reads record raw's top level into t, zero, as readTop

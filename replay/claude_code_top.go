@@ -59,10 +59,11 @@ func (c *claudeCodeReader) readTop(b []byte, t *claudeCodeTop) (ok bool) {
 		closers [claudeCodeValidDepth]byte
 		d       int
 		// key is the record's member being read, when member reads
-		// it: its name's start in b shifted 8 bits, its length below
-		// (one register, where a string is two), 0 when none is.
+		// it: where its value starts in b shifted 32 bits, its name's
+		// start shifted 8 bits, the name's length below (one
+		// register, where a string and an int are three), 0 when none
+		// is. b is shorter than 1<<24 bytes (claudeCodeTopMax).
 		key     int
-		vs      int // where its value starts
 		i, j, k int
 		end     int
 		ch      byte
@@ -144,7 +145,7 @@ member: // the key ends at b[end-1], its value starts at b[j]
 		// (claudeCodeTopLens), as recordRaw's loop over noted members.
 		key = 0
 		if kn := uint(end - i - 2); kn < 64 && claudeCodeTopLens>>kn&1 != 0 {
-			key = (i+1)<<8 | int(kn)
+			key = j<<32 | (i+1)<<8 | int(kn)
 			if from >= 0 {
 				// The run being taken: ended here, or holding key.
 				if isRunEnd(b[i+1 : end-1]) {
@@ -185,7 +186,6 @@ member: // the key ends at b[end-1], its value starts at b[j]
 				goto message
 			}
 		}
-		vs = j
 	} else if d == 1 && c.msg.open {
 		// A member of the message: its role and content read.
 		m := &c.msg
@@ -323,7 +323,7 @@ value: // a value at b[i]
 after: // after a value
 	if d == 0 {
 		if key != 0 {
-			name := b[key>>8 : key>>8+key&0xff]
+			name, vs := b[key>>8&0xffffff:key>>8&0xffffff+key&0xff], key>>32
 			t.member(name, b[vs:i])
 			if from >= 0 {
 				r := &c.runNext.reads[c.runNext.n-1]
@@ -383,11 +383,10 @@ after: // after a value
 	}
 	goto after
 
-message: // the message's object opening at b[j], key its name
+message: // the message's object opening at b[j], key its name and j
 	// The message, whose role and content the reader reads, walked here
 	// as the record is (claude_code_msg.go), its content indexed. A
 	// message written again is read again: the last is the one read.
-	vs = j
 	c.msg.start()
 	if i = j + 1; i < n && b[i] <= ' ' {
 		i = skipSpace(b, i)
@@ -437,7 +436,7 @@ content: // the message's content: its key at b[i] (read when a head is taken), 
 		goto after
 	}
 
-closed: // the message's object, the value of key at b[vs:i], closed
+closed: // the message's object, the value of key at b[key>>32:i], closed
 	if from != -1 {
 		goto after // the record's first member: a run may start after it
 	}
@@ -445,7 +444,7 @@ closed: // the message's object, the value of key at b[vs:i], closed
 	// Code writes after it (claude_code_typed.go): an assistant's
 	// requestId, a string passed as the walk passes a short one, or a
 	// user's toolUseResult's key.
-	t.msg, t.hasMessage, t.typeAtMessage = b[vs:i], true, t.typ
+	t.msg, t.hasMessage, t.typeAtMessage = b[key>>32:i], true, t.typ
 	key = 0
 	if i+len(requestIDKey)+shortString <= n && word(b, i) == requestIDWords[0] && word(b, i+6) == requestIDWords[1] {
 		for k, lim := i+len(requestIDKey), i+len(requestIDKey)+shortString; k < lim; k += 8 {
@@ -489,12 +488,11 @@ typed: // a key at b[i] after a run passed over (claude_code_typed.go)
 			goto key
 		}
 		t.typ = bytesString(b[i+typedType : i+typedType+tl])
-		key = (i+typedType+tl+len(`","`))<<8 | len("message")
 		j = i + typedType + tl + typedMessage // the message's '{'
+		key = j<<32 | (i+typedType+tl+len(`","`))<<8 | len("message")
 		if i = j + 1; i+len(userRoleContent) < n && word(b, i) == roleWords[0] && word(b, i+8) == roleWords[1] && word(b, i+16) == roleWords[2] {
 			// {"role":"user","content": as the walk reads it: the role
 			// read, the content's key the message's second.
-			vs = j
 			c.msg.start()
 			closers[0], d = '}', 1
 			c.msg.add("role", b[i+typedRole:i+typedRole+len(`"user"`)])
@@ -513,7 +511,6 @@ typed: // a key at b[i] after a run passed over (claude_code_typed.go)
 					if k += bits.TrailingZeros64(m) / 8; byteAt(b, k) != '"' {
 						break
 					}
-					vs = j
 					c.msg.start()
 					closers[0], d = '}', 1
 					c.msg.keys = 1

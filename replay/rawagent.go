@@ -271,13 +271,19 @@ func readBlocksText(ix *valueIndex, v rawValue, blocks []contentBlock, rawText b
 	default:
 		return blocks, false, true, ""
 	}
-	ix.elems(v, func(_ int, el rawValue) bool {
+	// The blocks in a loop of valueIndex.elems' own, with no closure an
+	// element (the closure's call, and blocks and bad kept in memory
+	// for it).
+	for i := skipSpace(v, 1); i < len(v) && v[i] != ']'; {
+		end := ix.skip(v, i)
 		blocks = append(blocks, contentBlock{})
-		if why := readBlock(ix, el, rawText, &blocks[len(blocks)-1]); why != "" && bad == "" {
+		if why := readBlock(ix, v[i:end], rawText, &blocks[len(blocks)-1]); why != "" && bad == "" {
 			bad = why
 		}
-		return true
-	})
+		if i = skipSpace(v, end); i < len(v) && v[i] == ',' {
+			i = skipSpace(v, i+1)
+		}
+	}
 	return blocks, true, false, bad
 }
 

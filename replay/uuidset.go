@@ -16,7 +16,7 @@ import (
 // 100 bytes a record, and 7% of its reading's CPU hashing and growing
 // the map; as 16 bytes in a map[[16]byte], 10% of a session's CPU still
 // went to hashing them with aeshash and to the map's growth: uuidTable
-// keeps them in a table of its own.
+// keeps them in a table of its own, each as its two words (uuid128).
 type idSet struct {
 	uuids uuidTable
 	other map[string]struct{}
@@ -30,7 +30,7 @@ func (s *idSet) add(id string) (seen bool) {
 
 // addParsed is add(id) of an id parseUUID read already (u, isUUID),
 // its slot prefetched meanwhile (uuidTable.prefetch).
-func (s *idSet) addParsed(id string, u [16]byte, isUUID bool) (seen bool) {
+func (s *idSet) addParsed(id string, u uuid128, isUUID bool) (seen bool) {
 	if isUUID {
 		return s.uuids.add(u)
 	}
@@ -49,9 +49,13 @@ func (s *idSet) addParsed(id string, u [16]byte, isUUID bool) (seen bool) {
 // no branch a digit (crypto.randomUUID's digits are random, and a test
 // of digit against letter mispredicted about every third of them), where
 // a table lookup a digit took 337 instructions a UUID (2% of a
-// Claude Code session's). parseUUIDRef (uuidset_test.go) is the reading
-// it replaced.
-func parseUUID(s string) (u [16]byte, ok bool) {
+// Claude Code session's). The 16 bytes are the digits' values in an
+// order of their own (uuidLayout in uuidset_test.go maps
+// parseUUIDRef's, the UUID's bytes, to it): the set needs only one
+// value a UUID, and a word's eight digits are left in four bytes apart,
+// two words' bytes interleaved with a shift and an OR, where putting
+// the digits in the UUID's order took a dozen more instructions a word.
+func parseUUID(s string) (u uuid128, ok bool) {
 	if len(s) != 36 || s[8] != '-' || s[13] != '-' || s[18] != '-' || s[23] != '-' {
 		return u, false
 	}
@@ -60,33 +64,27 @@ func parseUUID(s string) (u [16]byte, ok bool) {
 	b, badB := hexWord(uint64(binary.LittleEndian.Uint32(p[9:13])) | uint64(binary.LittleEndian.Uint32(p[14:18]))<<32)
 	c, badC := hexWord(uint64(binary.LittleEndian.Uint32(p[19:23])) | uint64(binary.LittleEndian.Uint32(p[24:28]))<<32)
 	d, badD := hexWord(binary.LittleEndian.Uint64(p[28:36]))
-	binary.LittleEndian.PutUint32(u[0:], a)
-	binary.LittleEndian.PutUint32(u[4:], b)
-	binary.LittleEndian.PutUint32(u[8:], c)
-	binary.LittleEndian.PutUint32(u[12:], d)
-	return u, badA|badB|badC|badD == 0
+	return uuid128{a | b<<8, c | d<<8}, badA|badB|badC|badD == 0
 }
 
-// hexWord reads eight lowercase hex digits, the first in x's low byte,
-// as four bytes (the first two digits the low byte's); bad is not zero
-// when one of the eight is no such digit (its byte's high bit). Each byte is tested against the two ranges
-// by adding to it, which carries into its high bit alone once every
-// byte is under 0x80: b >= '0' sets it in b+0x50, b > '9' in b+0x46,
-// and the same for 'a' and 'f'.
-func hexWord(x uint64) (v uint32, bad uint64) {
-	const ones, highs = 0x0101010101010101, 0x8080808080808080
-	digit := (x + ones*(0x80-'0')) &^ (x + ones*(0x80-'9'-1))
-	letter := (x + ones*(0x80-'a')) &^ (x + ones*(0x80-'f'-1))
-	bad = (x | ^(digit | letter)) & highs
-	// A digit's value is its low four bits, a letter's those plus 9
-	// (bit 6 tells a letter from a digit).
-	n := x&(ones*0x0F) + (x>>6&ones)*9
-	// Each pair of digits into one byte, the first its high four bits,
-	// then the four bytes together.
-	t := (n<<4 | n>>8) & 0x00FF00FF00FF00FF
-	t = (t | t>>8) & 0x0000FFFF0000FFFF
-	t = t | t>>16
-	return uint32(t), bad
+// uuid128 is a UUID as parseUUID reads it, in two words: a struct of
+// two words is passed and compared in registers, where a [16]byte was
+// copied through the stack at each call and compare.
+type uuid128 struct{ lo, hi uint64 }
+
+// hexWord reads eight lowercase hex digits, the first in x's low byte:
+// v holds each two digits' values in one byte, the first's its low four
+// bits, in v's bytes 0, 2, 4 and 6 (the others zero); bad is not zero
+// when one of the eight is no such digit. Each byte's value n is its
+// low four bits, plus 9 for a letter (bit 6); the digit written for n
+// (n+'0', plus 'a'-'0'-10 when n > 9: n+0x76 carries into its byte's
+// high bit) is the byte itself exactly when the byte is a lowercase hex
+// digit (n taken below 16: 'g' would give 16, written 'g').
+func hexWord(x uint64) (v, bad uint64) {
+	const ones = 0x0101010101010101
+	n := (x&(ones*0x0F) + (x>>6&ones)*9) & (ones * 0x0F)
+	bad = x ^ (n + ones*'0' + (n+ones*0x76)>>7&ones*('a'-'0'-10))
+	return (n | n>>4) & 0x00FF00FF00FF00FF, bad
 }
 
 // uuidTable is a set of UUIDs, open addressing with linear probing: a
@@ -95,25 +93,33 @@ func hexWord(x uint64) (v uint32, bad uint64) {
 // halves, which needs no call (crypto.randomUUID's bits are random, but
 // ids written by hand, as in tests, run in sequence in their last bytes).
 type uuidTable struct {
-	slots []([16]byte) // a power of two of them, at most 3/4 used
-	n     int          // UUIDs in slots
-	zero  bool         // the zero UUID is in the set
+	slots []uuid128 // a power of two of them, at most 3/4 used
+	n     int       // UUIDs in slots
+	zero  bool      // the zero UUID is in the set
 }
 
-// add adds u and says whether it was there already.
-func (t *uuidTable) add(u [16]byte) (seen bool) {
-	if u == ([16]byte{}) {
+// add adds u and says whether it was there already: u is put in its
+// slot, or found there, in a loop of add's own (a call of its own cost
+// a record some 20 instructions).
+func (t *uuidTable) add(u uuid128) (seen bool) {
+	if u.lo|u.hi == 0 {
 		seen, t.zero = t.zero, true
 		return seen
 	}
 	if 4*(t.n+1) > 3*len(t.slots) {
 		t.grow()
 	}
-	if t.insert(u) {
-		return true
+	mask := uint64(len(t.slots) - 1)
+	for i := t.home(u); ; i = (i + 1) & mask {
+		switch s := &t.slots[i]; {
+		case *s == u:
+			return true
+		case s.lo|s.hi == 0:
+			*s = u
+			t.n++
+			return false
+		}
 	}
-	t.n++
-	return false
 }
 
 // prefetchMin is the fewest slots worth a prefetch: a smaller table
@@ -126,31 +132,16 @@ const prefetchMin = 1 << 14
 // add, the CPU waiting on it (uuidTable.add was 4.4% of a session's
 // CPU, nearly all of it on that load). Asked for before the record is
 // read (claudeCodeReader.prefetchUUID), the miss overlaps its reading.
-func (t *uuidTable) prefetch(u [16]byte) {
+func (t *uuidTable) prefetch(u uuid128) {
 	if len(t.slots) >= prefetchMin {
 		prefetch(unsafe.Pointer(&t.slots[t.home(u)]))
 	}
 }
 
 // home is u's first slot.
-func (t *uuidTable) home(u [16]byte) uint64 {
-	lo, hi := binary.LittleEndian.Uint64(u[:8]), binary.LittleEndian.Uint64(u[8:])
-	h := (lo ^ bits.RotateLeft64(hi, 31)) * 0x9E3779B97F4A7C15
+func (t *uuidTable) home(u uuid128) uint64 {
+	h := (u.lo ^ bits.RotateLeft64(u.hi, 31)) * 0x9E3779B97F4A7C15
 	return (h ^ h>>29) & uint64(len(t.slots)-1)
-}
-
-// insert puts u in its slot, or finds it there (true).
-func (t *uuidTable) insert(u [16]byte) (found bool) {
-	mask := uint64(len(t.slots) - 1)
-	for i := t.home(u); ; i = (i + 1) & mask {
-		switch t.slots[i] {
-		case u:
-			return true
-		case [16]byte{}:
-			t.slots[i] = u
-			return false
-		}
-	}
 }
 
 // uuidTableMin is a table's first size: 16 KB, where a table of 64
@@ -159,26 +150,24 @@ const uuidTableMin = 1 << 10
 
 // grow doubles the table (uuidTableMin slots at first) and puts the
 // UUIDs back, each in the first empty slot from its home: they are
-// distinct, so none is compared with the slots it passes, as insert
+// distinct, so none is compared with the slots it passes, as add
 // compares them (grow put back as many UUIDs as a session adds, some
-// half of insert's instructions).
+// half of the probes' instructions).
 func (t *uuidTable) grow() {
 	old := t.slots
-	slots := make([]([16]byte), max(uuidTableMin, 2*len(old)))
+	slots := make([]uuid128, max(uuidTableMin, 2*len(old)))
 	t.slots = slots
 	mask := uint64(len(slots) - 1)
-	// A slot is told empty by its two words, loaded where it lies,
-	// where comparing it with the zero UUID copied it to the stack and
-	// compared it with a zero in memory.
+	// A slot is told empty by its two words, loaded where it lies.
 	for k := range old {
-		u := &old[k]
-		if binary.LittleEndian.Uint64(u[:8])|binary.LittleEndian.Uint64(u[8:]) == 0 {
+		u := old[k]
+		if u.lo|u.hi == 0 {
 			continue
 		}
-		i := t.home(*u)
-		for binary.LittleEndian.Uint64(slots[i][:8])|binary.LittleEndian.Uint64(slots[i][8:]) != 0 {
+		i := t.home(u)
+		for slots[i].lo|slots[i].hi != 0 {
 			i = (i + 1) & mask
 		}
-		slots[i] = *u
+		slots[i] = u
 	}
 }
