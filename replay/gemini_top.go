@@ -14,6 +14,7 @@ package replay
 import (
 	"bytes"
 	"math/bits"
+	"unsafe"
 )
 
 // geminiTopMax bounds the records read here: a value validated alone
@@ -225,7 +226,9 @@ value: // a value at b[i]
 
 after: // after a value
 	if d == 0 && k >= 0 {
-		f[k] = b[vs:i]
+		// b[vs:i], sliced with no bounds check: the value was just
+		// read within b (as jsFields slices a noted one).
+		f[k] = unsafe.Slice((*byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), vs)), i-vs)
 	}
 	if i < n && b[i] <= ' ' {
 		i = skipSpace(b, i)
