@@ -123,7 +123,8 @@ key: // a key at b[i], of the record's object when d == 0
 	}
 	if d == 0 {
 		vs = i
-		if i < n && (b[i] == '{' || b[i] == '[') && k >= 0 {
+		// k first: half of the record's own members are not read.
+		if k >= 0 && i < n && (b[i] == '{' || b[i] == '[') {
 			// A value the reader reads the members or elements of.
 			if indexed {
 				return -1
