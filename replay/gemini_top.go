@@ -111,12 +111,11 @@ key: // a key at b[i], of the record's object when d == 0
 	if d == 0 {
 		k = geminiTopKey(b[i+1 : end-1])
 	}
-	i = end
-	if i < n && b[i] != ':' {
-		i = skipSpace(b, i)
-	}
-	if i >= n || b[i] != ':' {
-		return -1
+	// The colon, most often just after the key's quote: one test.
+	if i = end; i >= n || b[i] != ':' {
+		if i = skipSpace(b, i); i >= n || b[i] != ':' {
+			return -1
+		}
 	}
 	if i++; i < n && b[i] <= ' ' {
 		i = skipSpace(b, i)
