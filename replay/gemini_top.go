@@ -230,13 +230,18 @@ after: // after a value
 		// read within b (as jsFields slices a noted one).
 		f[k] = unsafe.Slice((*byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), vs)), i-vs)
 	}
-	if i < n && b[i] <= ' ' {
-		i = skipSpace(b, i)
-	}
 	if i >= n {
 		return -1
 	}
-	if c = b[i]; c == ',' {
+	// The byte after the value, most often its comma or a closer: one
+	// load; white space before it to skipSpace, the byte loaded again.
+	if c = b[i]; c <= ' ' {
+		if i = skipSpace(b, i); i >= n {
+			return -1
+		}
+		c = b[i]
+	}
+	if c == ',' {
 		if i++; i < n && b[i] <= ' ' {
 			// A session document's indentation, before each member
 			// and element: the object's own members' as its first's.
