@@ -225,7 +225,10 @@ value: // a value at b[i]
 	}
 
 after: // after a value
-	if d == 0 && k >= 0 {
+	// k >= 0 only at the record's own level (d == 0): a value read
+	// there that is an object or an array went to the pass, so the
+	// containers walked here are all below members not read (k < 0).
+	if k >= 0 {
 		// b[vs:i], sliced with no bounds check: the value was just
 		// read within b (as jsFields slices a noted one).
 		f[k] = unsafe.Slice((*byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), vs)), i-vs)

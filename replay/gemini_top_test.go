@@ -43,6 +43,8 @@ var geminiTopCases = []struct {
 	{`{"id":"a","type":"gemini","content":[{"text":"x"}],"content":"y"}`, true},
 	{`{"id":"a","type":"gemini","content":"y","content":[{"text":"x"},{"text":"t","thought":true}]}`, true},
 	{`{"id":{"x":1},"type":"gemini","content":"a"}`, true},
+	{`{"id":"a","type":"gemini","content":"x","tokens":{"id":"b","type":"user","content":"y","n":[{"id":"c"}]}}`, true},
+	{`{"id":"a","tokens":[{"type":"user"},"t"],"type":"gemini","content":"x"}`, true},
 	{`{"id":"a","type":null,"content":"a"}`, true},
 	{`{"id":"a","type":"gemini","content":"a","toolCalls":{"name":"f"}}`, true},
 	// Two read values to index, an escaped key, NaN or an infinity.
