@@ -14,6 +14,7 @@ package replay
 import (
 	"bytes"
 	"math/bits"
+	"unsafe"
 )
 
 // geminiTopMax bounds the records read here: a value validated alone
@@ -110,19 +111,19 @@ key: // a key at b[i], of the record's object when d == 0
 	if d == 0 {
 		k = geminiTopKey(b[i+1 : end-1])
 	}
-	i = end
-	if i < n && b[i] != ':' {
-		i = skipSpace(b, i)
-	}
-	if i >= n || b[i] != ':' {
-		return -1
+	// The colon, most often just after the key's quote: one test.
+	if i = end; i >= n || b[i] != ':' {
+		if i = skipSpace(b, i); i >= n || b[i] != ':' {
+			return -1
+		}
 	}
 	if i++; i < n && b[i] <= ' ' {
 		i = skipSpace(b, i)
 	}
 	if d == 0 {
 		vs = i
-		if i < n && (b[i] == '{' || b[i] == '[') && k >= 0 {
+		// k first: half of the record's own members are not read.
+		if k >= 0 && i < n && (b[i] == '{' || b[i] == '[') {
 			// A value the reader reads the members or elements of.
 			if indexed {
 				return -1
@@ -224,16 +225,26 @@ value: // a value at b[i]
 	}
 
 after: // after a value
-	if d == 0 && k >= 0 {
-		f[k] = b[vs:i]
-	}
-	if i < n && b[i] <= ' ' {
-		i = skipSpace(b, i)
+	// k >= 0 only at the record's own level (d == 0): a value read
+	// there that is an object or an array went to the pass, so the
+	// containers walked here are all below members not read (k < 0).
+	if k >= 0 {
+		// b[vs:i], sliced with no bounds check: the value was just
+		// read within b (as jsFields slices a noted one).
+		f[k] = unsafe.Slice((*byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), vs)), i-vs)
 	}
 	if i >= n {
 		return -1
 	}
-	if c = b[i]; c == ',' {
+	// The byte after the value, most often its comma or a closer: one
+	// load; white space before it to skipSpace, the byte loaded again.
+	if c = b[i]; c <= ' ' {
+		if i = skipSpace(b, i); i >= n {
+			return -1
+		}
+		c = b[i]
+	}
+	if c == ',' {
 		if i++; i < n && b[i] <= ' ' {
 			// A session document's indentation, before each member
 			// and element: the object's own members' as its first's.
