@@ -122,7 +122,7 @@ var codexItemTypes = map[string]bool{
 
 // codexItem is a ResponseItem (or an event message) read in place.
 type codexItem struct {
-	Type, Role, Name, CallID                                    string // Type, Role and Name views of the line
+	Type, Role, Name, CallID                                    string // views of the line
 	Content, Summary, Arguments, Input, Output, Action, Message rawValue
 }
 
@@ -157,7 +157,7 @@ func (it *codexItem) read(ix *valueIndex, v rawValue) (bad string) {
 // member reads a payload's member, its key unescaped; bad is set to name
 // the first field of a wrong type.
 func (it *codexItem) member(key []byte, val rawValue, bad *string) {
-	var dst, view *string // view: only compared, not kept (a view of the line)
+	var view *string // only compared, or copied, while the line is read (a view of it)
 	switch string(key) {
 	case "type":
 		view = &it.Type
@@ -166,7 +166,7 @@ func (it *codexItem) member(key []byte, val rawValue, bad *string) {
 	case "name":
 		view = &it.Name // copied by callForms when it makes a call's forms
 	case "call_id":
-		dst = &it.CallID
+		view = &it.CallID // copied by keepID when a call waits on it
 	case "content":
 		it.Content = val
 	case "summary":
@@ -183,9 +183,7 @@ func (it *codexItem) member(key []byte, val rawValue, bad *string) {
 		it.Message = val
 	}
 	ok := true
-	if dst != nil {
-		*dst, ok = rawString(val)
-	} else if view != nil {
+	if view != nil {
 		*view, ok = rawStringView(val)
 	}
 	if !ok && *bad == "" {
@@ -352,13 +350,13 @@ func (c *codexReader) responseItem(it *codexItem) []stepRecord {
 		}
 	case "function_call":
 		action, canon := c.callForms('f', it.Name, it.Arguments)
-		c.q.push(stepRecord{info: StepInfo{Kind: StepAction}, action: action, canonical: canon, hasAction: true}, it.CallID)
+		c.q.push(stepRecord{info: StepInfo{Kind: StepAction}, action: action, canonical: canon, hasAction: true}, keepID(it.CallID))
 	case "custom_tool_call":
 		action, canon := c.callForms('c', it.Name, it.Input)
-		c.q.push(stepRecord{info: StepInfo{Kind: StepAction}, action: action, canonical: canon, hasAction: true}, it.CallID)
+		c.q.push(stepRecord{info: StepInfo{Kind: StepAction}, action: action, canonical: canon, hasAction: true}, keepID(it.CallID))
 	case "local_shell_call":
 		action, canon := c.callForms('l', "", it.Action)
-		c.q.push(stepRecord{info: StepInfo{Kind: StepAction}, action: action, canonical: canon, hasAction: true}, it.CallID)
+		c.q.push(stepRecord{info: StepInfo{Kind: StepAction}, action: action, canonical: canon, hasAction: true}, keepID(it.CallID))
 	case "web_search_call":
 		action, canon := c.callForms('w', "", it.Action)
 		c.q.push(stepRecord{info: StepInfo{Kind: StepAction}, action: action, canonical: canon, hasAction: true}, "")
@@ -376,6 +374,11 @@ func (c *codexReader) responseItem(it *codexItem) []stepRecord {
 	}
 	return c.ready(false)
 }
+
+// keepID is a call's id, a view of its line, copied for the queue to
+// keep while the call waits for its output (an output's id is only
+// looked up).
+func keepID(id string) string { return strings.Clone(id) }
 
 // codexFailed says an output is one Codex answers a call with when the
 // call failed without running. The rollout keeps only the output's text
