@@ -197,6 +197,10 @@ func (it *codexItem) member(key []byte, val rawValue, bad *string) {
 // and its content are stepped over with the index, not scanned again at
 // each level.
 func (c *codexReader) recordRaw(raw []byte, _ int) ([]stepRecord, string) {
+	// The reader holds no pointer to a step handed out (a result's
+	// *stepRecord is used at once): its queue recycles them, where push
+	// allocated one a step.
+	c.q.recycle = true
 	recs, ok, item := c.skipNoStep(raw)
 	if ok {
 		return recs, "" // a line of no step (codex_skip.go)
