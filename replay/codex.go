@@ -143,20 +143,22 @@ func (it *codexItem) read(ix *valueIndex, v rawValue) (bad string) {
 			if m.esc {
 				key = []byte(unquoteKey(key))
 			}
-			it.member(key, val, &bad)
+			it.member(key, val, false, &bad)
 		}
 		return bad
 	}
 	ix.members(v, func(k []byte, esc bool, val rawValue) bool {
-		it.member(keyBytes(k, esc), val, &bad)
+		it.member(keyBytes(k, esc), val, false, &bad)
 		return true
 	})
 	return bad
 }
 
 // member reads a payload's member, its key unescaped; bad is set to name
-// the first field of a wrong type.
-func (it *codexItem) member(key []byte, val rawValue, bad *string) {
+// the first field of a wrong type. plain says val is a string of no
+// escape and no byte over 0x7f, its body its text (payloadItem tells it
+// as it finds the string's end).
+func (it *codexItem) member(key []byte, val rawValue, plain bool, bad *string) {
 	var view *string // only compared, or copied, while the line is read (a view of it)
 	switch string(key) {
 	case "type":
@@ -183,7 +185,10 @@ func (it *codexItem) member(key []byte, val rawValue, bad *string) {
 		it.Message = val
 	}
 	ok := true
-	if view != nil {
+	if view == nil {
+	} else if plain {
+		*view = bytesString(val[1 : len(val)-1])
+	} else {
 		*view, ok = rawStringView(val)
 	}
 	if !ok && *bad == "" {

@@ -65,6 +65,7 @@ func (c *codexReader) readItem(raw []byte, i int) (recs []stepRecord, ok bool) {
 // times; each resets ix, which holds the last one's index then
 // (indexed), the others walked with no index.
 func (c *codexReader) payloadItem(raw []byte, i int, it *codexItem) (ok, indexed bool) {
+	const highBits = 0x8080808080808080
 	ix := &c.ix
 	c.pre.at, c.hint.at = nil, nil
 	n := len(raw)
@@ -105,15 +106,24 @@ func (c *codexReader) payloadItem(raw []byte, i int, it *codexItem) (ok, indexed
 		// A string of under shortString bytes (types, call ids, names)
 		// is told by its words' first stop, a quote, as the pass tells
 		// it; any other value by validValue, or by the pass.
-		vEnd, v := -1, kEnd+1
+		// Such a string with no byte over 0x7f before its quote is its
+		// own text (plain), read by codexItem.member as a view with no
+		// test of its bytes.
+		vEnd, v, plain := -1, kEnd+1, false
 		if v+1+shortString <= n && raw[v] == '"' {
+			var high uint64 // the words before the stop's, ORed
 			for k, lim := v+1, v+1+shortString; k < lim; k += 8 {
-				if m := stopMask(word(raw, k)); m != 0 {
+				x := word(raw, k)
+				if m := stopMask(x); m != 0 {
 					if k += bits.TrailingZeros64(m) / 8; byteAt(raw, k) == '"' {
 						vEnd = k + 1
+						// The bytes below the stop: its lowest flag
+						// is its byte's high bit.
+						plain = (high|x&((m&-m)>>7-1))&highBits == 0
 					}
 					break
 				}
+				high |= x
 			}
 		}
 		if vEnd < 0 {
@@ -144,7 +154,7 @@ func (c *codexReader) payloadItem(raw []byte, i int, it *codexItem) (ok, indexed
 				return false, false
 			}
 		}
-		if it.member(key, val, &bad); bad != "" {
+		if it.member(key, val, plain, &bad); bad != "" {
 			return false, false // readLine tells why
 		}
 		if vEnd >= n {

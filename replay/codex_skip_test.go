@@ -205,6 +205,14 @@ var codexItemCases = []struct {
 	{`{"timestamp":"t","type":"response_item","payload":{"type":"function_call","name":"sh\u0065ll","arguments":"{\"a\":\"\\u00e9\"}","call_id":"c\"8"}}`, true},
 	{`{"timestamp":"t","type":"response_item","payload":{"type":"message","role":"assis\u0074ant","content":"x\u00e9 ` + "\xff" + `"}}`, true},
 	{"{\"timestamp\":\"t\",\"type\":\"response_item\",\"payload\":{\"type\":\"message\",\"\xff\":1,\"role\":\"assistant\",\"content\":\"x\"}}", true},
+	// Short strings past ASCII, read as views only when plain: a byte
+	// that is not UTF-8 in the word of the closing quote, or in a word
+	// before it (a name, an id, told from their decoding's U+FFFD).
+	{"{\"timestamp\":\"t\",\"type\":\"response_item\",\"payload\":{\"type\":\"function_call\",\"call_id\":\"c\xff\",\"name\":\"sh\xff\",\"arguments\":\"{\\\"command\\\":[\\\"ls\\\",\\\"-la\\\"]}\"}}", true},
+	{"{\"timestamp\":\"t\",\"type\":\"response_item\",\"payload\":{\"type\":\"function_call_output\",\"call_id\":\"c\xef\xbf\xbd\",\"output\":\"x, with more than forty bytes after the id\"}}", true},
+	{"{\"timestamp\":\"t\",\"type\":\"response_item\",\"payload\":{\"type\":\"function_call\",\"call_id\":\"abcdefgh\xc3ijklmnopqrst\",\"name\":\"abcdefg\xffhijklmnopq\",\"arguments\":\"{\\\"command\\\":[\\\"ls\\\",\\\"-la\\\"]}\"}}", true},
+	{"{\"timestamp\":\"t\",\"type\":\"response_item\",\"payload\":{\"type\":\"function_call_output\",\"call_id\":\"abcdefgh\xef\xbf\xbdijklmnopqrst\",\"output\":\"y, with more than forty bytes after the id\"}}", true},
+	{"{\"timestamp\":\"t\",\"type\":\"response_item\",\"payload\":{\"type\":\"message\",\"role\":\"assistant\xc3\xa9\",\"content\":\"x, with more than forty bytes after the role\"}}", true},
 	// A line read after one read with its index, its content's block at
 	// the same place and of the same length: read from no index (the
 	// last line's is not over it).
