@@ -17,8 +17,8 @@ import "math/bits"
 // another shape) goes to readLine, which reads it (and tells why it
 // cannot) as before (TestCodexItemSame, FuzzCodexSkip).
 
-// readItem reads raw, a line skipNoStep found opening with a timestamp
-// whose first quote after its opening one is at raw[i-1], as readLine
+// readItem reads raw, a line skipNoStep found opening with a valid
+// timestamp whose closing quote is at raw[i-1], as readLine
 // does when it is a response item's or a compacted line, and says
 // whether it did; recs is what readLine returns for it.
 func (c *codexReader) readItem(raw []byte, i int) (recs []stepRecord, ok bool) {
@@ -36,10 +36,6 @@ func (c *codexReader) readItem(raw []byte, i int) (recs []stepRecord, ok bool) {
 	var it codexItem
 	ok, indexed := c.payloadItem(raw, p, &it)
 	if !ok {
-		return nil, false
-	}
-	// The timestamp, a valid string whose closing quote is the first.
-	if end, _ := validString(raw, len(codexHead)-1); end != i {
 		return nil, false
 	}
 	if !indexed {

@@ -1,6 +1,9 @@
 package replay
 
-import "bytes"
+import (
+	"bytes"
+	"math/bits"
+)
 
 // Rollout lines that hold no step, passed over once validated. A quarter
 // of a session's bytes are lines the reader takes nothing from, or one
@@ -48,21 +51,35 @@ type codexSkipItem struct {
 // Prompt); recs is what recordRaw returns for it. Otherwise it did
 // nothing, and recordRaw reads the line: item is then, for a response
 // item of another kind or a compacted line, where its timestamp ends
-// (readItem), else 0.
+// (readItem), else 0. Either way the timestamp, the line's first member,
+// is a valid string when item is not 0 or ok is true.
 func (c *codexReader) skipNoStep(raw []byte) (recs []stepRecord, ok bool, item int) {
 	const head = codexHead
 	n := len(raw)
 	if n > codexSkipMax || n < len(head)+2 || raw[n-1] != '}' || string(raw[:len(head)]) != head {
 		return nil, false, 0
 	}
-	// The timestamp's end, where a valid one's quote is its first
-	// (checked once the line's type says it holds no step: other lines
-	// pay for one search of a few bytes).
-	q := bytes.IndexByte(raw[len(head):], '"')
-	if q < 0 {
+	// The timestamp's end: its first stop (a quote, a backslash, a
+	// control byte), found a word at a time, is its closing quote when
+	// it is a valid string of no escape, as every timestamp Codex writes
+	// is; any other (an escape, a control byte, a line too short for
+	// the words) goes to readLine. Nothing else of it is tested: a
+	// string's validity is told by its stops alone.
+	i := len(head)
+	for {
+		if i+8 > n {
+			return nil, false, 0
+		}
+		if m := stopMask(word(raw, i)); m != 0 {
+			i += bits.TrailingZeros64(m) / 8
+			break
+		}
+		i += 8
+	}
+	if byteAt(raw, i) != '"' {
 		return nil, false, 0
 	}
-	i := len(head) + q + 1
+	i++
 	const (
 		typeKey  = `,"type":"`
 		event    = `,"type":"event_msg","payload":{`
@@ -74,11 +91,6 @@ func (c *codexReader) skipNoStep(raw []byte) (recs []stepRecord, ok bool, item i
 	if len(rest) <= len(typeKey) || string(rest[:len(typeKey)]) != typeKey {
 		return nil, false, 0
 	}
-	// timestamp says the line's timestamp is a valid string ending at i.
-	timestamp := func() bool {
-		end, _ := validString(raw, len(head)-1)
-		return end == i
-	}
 	// The type's first letter, then the payload's type's and role's,
 	// tell most lines of steps from these at once.
 	switch rest[len(typeKey)] {
@@ -87,7 +99,7 @@ func (c *codexReader) skipNoStep(raw []byte) (recs []stepRecord, ok bool, item i
 			return nil, false, 0
 		}
 		it, ok := codexSkipPayload(raw, i+len(event)-1)
-		if !ok || !timestamp() {
+		if !ok {
 			return nil, false, 0
 		}
 		if !it.bad {
@@ -105,7 +117,7 @@ func (c *codexReader) skipNoStep(raw []byte) (recs []stepRecord, ok bool, item i
 			return nil, false, 0
 		}
 		_, ok := codexSkipPayload(raw, i+len(turn)-1)
-		return nil, ok && timestamp(), 0
+		return nil, ok, 0
 	case 'r':
 		if len(rest) <= len(response) || rest[itemType] != 'm' || rest[len(response)] == 'a' ||
 			!bytes.HasPrefix(rest, []byte(response)) {
@@ -117,7 +129,7 @@ func (c *codexReader) skipNoStep(raw []byte) (recs []stepRecord, ok bool, item i
 		// another type or role after all (a key written twice) is read
 		// by recordRaw, as is any escape in them.
 		it, ok := codexSkipPayload(raw, i+len(`,"type":"response_item","payload":`))
-		if !ok || it.bad || string(it.typ) != `"message"` || !timestamp() ||
+		if !ok || it.bad || string(it.typ) != `"message"` ||
 			it.role.Kind() == '"' && (bytes.IndexByte(it.role, '\\') >= 0 || string(it.role) == `"assistant"`) {
 			return nil, false, 0
 		}

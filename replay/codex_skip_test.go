@@ -42,6 +42,15 @@ var codexSkipCases = []struct {
 	{`{"timestamp":"t","type":"response_item","payload":{"type":"message","role":"assis\u0074ant","content":"x"}}`, false},
 	{`{"timestamp":"t\"x","type":"event_msg","payload":{"type":"user_message"}}`, false},
 	{`{"timestamp":"a\","type":"event_msg","payload":{}}`, false},
+	// A timestamp's first stop not its closing quote, the rest of the
+	// line as after one: readLine, which tells it is not valid.
+	{`{"timestamp":"a\,"type":"event_msg","payload":{"type":"user_message"}}`, false},
+	{`{"timestamp":"2026-11-20T11:00:00.100Z\,"type":"turn_context","payload":{}}`, false},
+	{`{"timestamp":"a` + "\x01" + `,"type":"response_item","payload":{"type":"message","role":"user","content":"x"}}`, false},
+	{`{"timestamp":"a\,"type":"response_item","payload":{"type":"function_call","name":"shell","arguments":"{}","call_id":"c9"}}`, false},
+	{`{"timestamp":"2026-11-20T11:00:00.100Z` + "\x1f" + `,"type":"compacted","payload":{"message":"m"}}`, false},
+	{`{"timestamp":"2026-11-20T11:00:00.100Z","type":"event_msg","payload":{"type":"user_message"}}`, true},
+	{`{"timestamp":"2026-11-20T11:00:0","type":"turn_context","payload":{}}`, true},
 	{`{"timestamp":"t","type":"event_msg","payload":{"type":"agent_message","message":"a\"b\\c\u00e9 ` + "\xff\u00e9" + `"}}`, true},
 	// NaN and Infinity: a reason, or read as text by readLine.
 	{`{"timestamp":"t","type":"event_msg","payload":{"type":"token_count","info":{"total":NaN}}}`, false},
