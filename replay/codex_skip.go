@@ -98,7 +98,7 @@ func (c *codexReader) skipNoStep(raw []byte) (recs []stepRecord, ok bool, item i
 		if !bytes.HasPrefix(rest, []byte(event)) {
 			return nil, false, 0
 		}
-		it, ok := codexSkipPayload(raw, i+len(event)-1)
+		it, ok := codexSkipPayload(&c.ix, raw, i+len(event)-1)
 		if !ok {
 			return nil, false, 0
 		}
@@ -116,7 +116,7 @@ func (c *codexReader) skipNoStep(raw []byte) (recs []stepRecord, ok bool, item i
 		if !bytes.HasPrefix(rest, []byte(turn)) {
 			return nil, false, 0
 		}
-		_, ok := codexSkipPayload(raw, i+len(turn)-1)
+		_, ok := codexSkipPayload(&c.ix, raw, i+len(turn)-1)
 		return nil, ok, 0
 	case 'r':
 		if len(rest) <= len(response) || rest[itemType] != 'm' || rest[len(response)] == 'a' ||
@@ -128,7 +128,7 @@ func (c *codexReader) skipNoStep(raw []byte) (recs []stepRecord, ok bool, item i
 		// A message of the user's (or the system's): no step. One of
 		// another type or role after all (a key written twice) is read
 		// by recordRaw, as is any escape in them.
-		it, ok := codexSkipPayload(raw, i+len(`,"type":"response_item","payload":`))
+		it, ok := codexSkipPayload(&c.ix, raw, i+len(`,"type":"response_item","payload":`))
 		if !ok || it.bad || string(it.typ) != `"message"` ||
 			it.role.Kind() == '"' && (bytes.IndexByte(it.role, '\\') >= 0 || string(it.role) == `"assistant"`) {
 			return nil, false, 0
@@ -143,8 +143,11 @@ func (c *codexReader) skipNoStep(raw []byte) (recs []stepRecord, ok bool, item i
 // codexSkipPayload validates the payload object at raw[i] of line raw,
 // which must end the line with its closing brace, and reads its members:
 // ok is false when it is not valid (with no space between its tokens),
-// holds NaN or Infinity, or a key with an escape.
-func codexSkipPayload(raw []byte, i int) (it codexSkipItem, ok bool) {
+// holds NaN or Infinity, or a key with an escape. A value that is an
+// object or an array is validated by the pass into ix, the line's index,
+// which tells NaN and Infinity as it goes: nothing reads that index of a
+// line passed over, and readItem and readLine reset it.
+func codexSkipPayload(ix *valueIndex, raw []byte, i int) (it codexSkipItem, ok bool) {
 	n := len(raw)
 	j := i + 1
 	if j < n && raw[j] == '}' {
@@ -159,8 +162,15 @@ func codexSkipPayload(raw []byte, i int) (it codexSkipItem, ok bool) {
 			return it, false
 		}
 		key := raw[j+1 : kEnd-1]
-		vEnd := validValue(raw, kEnd+1)
-		if vEnd < 0 {
+		var vEnd int
+		if v := kEnd + 1; v < n && (raw[v] == '{' || raw[v] == '[') {
+			// The pass tells NaN and Infinity as it validates, where
+			// two searches read the value again (and took a string
+			// holding either for them).
+			if vEnd = ix.pass(raw, v); vEnd < 0 || ix.nonFinite {
+				return it, false
+			}
+		} else if vEnd = validValue(raw, v); vEnd < 0 {
 			return it, false
 		}
 		val := rawValue(raw[kEnd+1 : vEnd])
@@ -168,10 +178,6 @@ func codexSkipPayload(raw []byte, i int) (it codexSkipItem, ok bool) {
 		case 'N', 'I', '-':
 			if nonFiniteToken(val) {
 				return it, false
-			}
-		case '{', '[':
-			if bytes.Contains(val, []byte("NaN")) || bytes.Contains(val, []byte("Infinity")) {
-				return it, false // perhaps a token, not in a string
 			}
 		}
 		switch string(key) {

@@ -56,7 +56,10 @@ var codexSkipCases = []struct {
 	{`{"timestamp":"t","type":"event_msg","payload":{"type":"token_count","info":{"total":NaN}}}`, false},
 	{`{"timestamp":"t","type":"event_msg","payload":{"type":"token_count","x":-Infinity}}`, false},
 	{`{"timestamp":"t","type":"event_msg","payload":{"type":"token_count","x":Infinity}}`, false},
-	{`{"timestamp":"t","type":"event_msg","payload":{"type":"token_count","info":["Infinity and NaN"]}}`, false},
+	{`{"timestamp":"t","type":"event_msg","payload":{"type":"token_count","info":["Infinity and NaN"]}}`, true}, // strings
+	{`{"timestamp":"t","type":"event_msg","payload":{"type":"token_count","info":["x",{"a":[1,NaN]}]}}`, false},
+	{`{"timestamp":"t","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"NaN"}],"x":{"y":-Infinity}}}`, false},
+	{`{"timestamp":"t","type":"turn_context","payload":{"sandbox_policy":{"mode":"Infinity"},"n":[Infinity]}}`, false},
 	{`{"timestamp":"t","type":"event_msg","payload":{"type":"token_count","info":{"total":12,"rate":-1.5e3},"n":-3}}`, true},
 	{`{"timestamp":"t","type":"event_msg","payload":{"type":"agent_message","message":"NaN Infinity"}}`, true},
 	// Turn contexts, whatever they hold.
