@@ -157,13 +157,42 @@ func codexSkipPayload(ix *valueIndex, raw []byte, i int) (it codexSkipItem, ok b
 		if j >= n || raw[j] != '"' {
 			return it, false
 		}
-		kEnd, esc := validString(raw, j)
-		if kEnd < 0 || esc || kEnd >= n || raw[kEnd] != ':' {
+		// A key, and a short string value, told by their words' stops
+		// as payloadItem tells them.
+		kEnd := -1
+		if k := j + 1; k+16 <= n {
+			if m := stopMask(word(raw, k)); m != 0 {
+				k += bits.TrailingZeros64(m) / 8
+			} else if m := stopMask(word(raw, k+8)); m != 0 {
+				k += 8 + bits.TrailingZeros64(m)/8
+			}
+			if byteAt(raw, k) == '"' {
+				kEnd = k + 1
+			}
+		}
+		if kEnd < 0 {
+			var esc bool
+			if kEnd, esc = validString(raw, j); kEnd < 0 || esc {
+				return it, false
+			}
+		}
+		if kEnd >= n || raw[kEnd] != ':' {
 			return it, false
 		}
 		key := raw[j+1 : kEnd-1]
-		var vEnd int
-		if v := kEnd + 1; v < n && (raw[v] == '{' || raw[v] == '[') {
+		vEnd, v := -1, kEnd+1
+		if v+1+shortString <= n && raw[v] == '"' {
+			for k, lim := v+1, v+1+shortString; k < lim; k += 8 {
+				if m := stopMask(word(raw, k)); m != 0 {
+					if k += bits.TrailingZeros64(m) / 8; byteAt(raw, k) == '"' {
+						vEnd = k + 1
+					}
+					break
+				}
+			}
+		}
+		if vEnd >= 0 {
+		} else if v < n && (raw[v] == '{' || raw[v] == '[') {
 			// The pass tells NaN and Infinity as it validates, where
 			// two searches read the value again (and took a string
 			// holding either for them).

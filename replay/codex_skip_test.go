@@ -67,6 +67,11 @@ var codexSkipCases = []struct {
 	{`{"timestamp":"t","type":"turn_context","payload":{}}`, true},
 	// Not valid, or not this shape: a reason from readLine, or read.
 	{`{"timestamp":"t","type":"turn_context","payload":{"a":"\q"}}`, false},
+	{`{"timestamp":"t","type":"event_msg","payload":{"type":"user_message","a\:1,"b":"a longer value than forty bytes"}}`, false},
+	{`{"timestamp":"t","type":"event_msg","payload":{"type":"user_message","m":"a\,"n":1,"o":"a longer value than forty bytes"}}`, false},
+	{`{"timestamp":"t","type":"event_msg","payload":{"type":"user_message","m":"a\}}`, false},
+	{`{"timestamp":"t","type":"response_item","payload":{"type":"message","role":"user","c\"":1,"content":"a longer value than forty bytes"}}`, false}, // an escaped key
+	{`{"timestamp":"t","type":"event_msg","payload":{"type":"user_message","message":"a\"b","images":[],"x":"a longer value than forty bytes"}}`, true},
 	{`{"timestamp":"t","type":"turn_context","payload":{"a":1}}}`, false},
 	{`{"timestamp":"t","type":"turn_context","payload":{"a":1},}`, false},
 	{`{"timestamp":"t","type":"turn_context","payload":{"a":1},"type":"response_item"}`, false},
