@@ -26,9 +26,9 @@ func (c *codexReader) readItem(raw []byte, i int) (recs []stepRecord, ok bool) {
 	var p int // the payload's opening brace
 	compacted := false
 	switch {
-	case len(rest) > len(codexItemHead) && string(rest[:len(codexItemHead)]) == codexItemHead:
+	case hasHead(rest, &codexItemWords):
 		p = i + len(codexItemHead) - 1
-	case len(rest) > len(codexCompactedHead) && string(rest[:len(codexCompactedHead)]) == codexCompactedHead:
+	case hasHead(rest, &codexCompactedWords):
 		p, compacted = i+len(codexCompactedHead)-1, true
 	default:
 		return nil, false
@@ -48,6 +48,32 @@ func (c *codexReader) readItem(raw []byte, i int) (recs []stepRecord, ok bool) {
 		return c.ready(false), true
 	}
 	return c.responseItem(&it), true
+}
+
+// headWords are the five words of head, a string of 24 to 40 bytes, that
+// hasHead compares: at 0, 8 and 16, and the last two (overlapping).
+type headWords struct {
+	w [5]uint64
+	n int // len(head)
+}
+
+var (
+	codexItemWords      = wordsOfHead(codexItemHead)
+	codexCompactedWords = wordsOfHead(codexCompactedHead)
+)
+
+func wordsOfHead(head string) headWords {
+	b, n := []byte(head), len(head)
+	return headWords{[5]uint64{word(b, 0), word(b, 8), word(b, 16), word(b, n-16), word(b, n-8)}, n}
+}
+
+// hasHead says b opens with the head h's words hold, and holds a byte
+// after it: five compares of words, where a string compare called
+// memequal for the line's every response item.
+func hasHead(b []byte, h *headWords) bool {
+	n := h.n
+	return len(b) > n && word(b, 0) == h.w[0] && word(b, 8) == h.w[1] && word(b, 16) == h.w[2] &&
+		word(b, n-16) == h.w[3] && word(b, n-8) == h.w[4]
 }
 
 // payloadItem validates the payload object at raw[i] of line raw,
