@@ -1,6 +1,9 @@
 package replay
 
-import "math/bits"
+import (
+	"math/bits"
+	"unsafe"
+)
 
 // Response items read as they are validated. A rollout line of a step
 // (a call, its output, the assistant's message, a reasoning, a
@@ -76,6 +79,12 @@ func hasHead(b []byte, h *headWords) bool {
 		word(b, n-16) == h.w[3] && word(b, n-8) == h.w[4]
 }
 
+// setBytes sets *b to line[start:end:end], 0 <= start <= end <= len(line),
+// with no bounds test, as setValue sets a value.
+func setBytes(b *[]byte, line []byte, start, end int) {
+	*(*sliceHeader)(unsafe.Pointer(b)) = sliceHeader{unsafe.Add(unsafe.Pointer(unsafe.SliceData(line)), start), end - start, end - start}
+}
+
 // payloadItem validates the payload object at raw[i] of line raw,
 // which must end the line with its closing brace, and reads its members
 // into it as codexItem.read does: ok is false when it is not valid (with
@@ -124,7 +133,8 @@ func (c *codexReader) payloadItem(raw []byte, i int, it *codexItem) (ok, indexed
 		if kEnd >= n || raw[kEnd] != ':' {
 			return false, false
 		}
-		key := raw[j+1 : kEnd-1]
+		var key []byte
+		setBytes(&key, raw, j+1, kEnd-1) // kEnd-1 > j: the key's closing quote
 		// A string of under shortString bytes (types, call ids, names)
 		// is told by its words' first stop, a quote, as the pass tells
 		// it; any other value by validValue, or by the pass.
@@ -169,7 +179,8 @@ func (c *codexReader) payloadItem(raw []byte, i int, it *codexItem) (ok, indexed
 				return false, false
 			}
 		}
-		val := rawValue(raw[kEnd+1 : vEnd])
+		var val rawValue
+		setValue(&val, raw, kEnd+1, vEnd) // vEnd > kEnd+1: the value's end
 		switch val[0] {
 		case 'N', 'I', '-':
 			if nonFiniteToken(val) {

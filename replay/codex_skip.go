@@ -179,7 +179,8 @@ func codexSkipPayload(ix *valueIndex, raw []byte, i int) (it codexSkipItem, ok b
 		if kEnd >= n || raw[kEnd] != ':' {
 			return it, false
 		}
-		key := raw[j+1 : kEnd-1]
+		var key []byte
+		setBytes(&key, raw, j+1, kEnd-1) // kEnd-1 > j: the key's closing quote
 		vEnd, v := -1, kEnd+1
 		if v+1+shortString <= n && raw[v] == '"' {
 			for k, lim := v+1, v+1+shortString; k < lim; k += 8 {
@@ -202,7 +203,8 @@ func codexSkipPayload(ix *valueIndex, raw []byte, i int) (it codexSkipItem, ok b
 		} else if vEnd = validValue(raw, v); vEnd < 0 {
 			return it, false
 		}
-		val := rawValue(raw[kEnd+1 : vEnd])
+		var val rawValue
+		setValue(&val, raw, kEnd+1, vEnd) // vEnd > kEnd+1: the value's end
 		switch val[0] {
 		case 'N', 'I', '-':
 			if nonFiniteToken(val) {
