@@ -122,7 +122,7 @@ var codexItemTypes = map[string]bool{
 
 // codexItem is a ResponseItem (or an event message) read in place.
 type codexItem struct {
-	Type, Role, Name, CallID                                    string // Type, Role and Name views of the line
+	Type, Role, Name, CallID                                    string // views of the line
 	Content, Summary, Arguments, Input, Output, Action, Message rawValue
 }
 
@@ -143,21 +143,23 @@ func (it *codexItem) read(ix *valueIndex, v rawValue) (bad string) {
 			if m.esc {
 				key = []byte(unquoteKey(key))
 			}
-			it.member(key, val, &bad)
+			it.member(key, val, false, &bad)
 		}
 		return bad
 	}
 	ix.members(v, func(k []byte, esc bool, val rawValue) bool {
-		it.member(keyBytes(k, esc), val, &bad)
+		it.member(keyBytes(k, esc), val, false, &bad)
 		return true
 	})
 	return bad
 }
 
 // member reads a payload's member, its key unescaped; bad is set to name
-// the first field of a wrong type.
-func (it *codexItem) member(key []byte, val rawValue, bad *string) {
-	var dst, view *string // view: only compared, not kept (a view of the line)
+// the first field of a wrong type. plain says val is a string of no
+// escape and no byte over 0x7f, its body its text (payloadItem tells it
+// as it finds the string's end).
+func (it *codexItem) member(key []byte, val rawValue, plain bool, bad *string) {
+	var view *string // only compared, or copied, while the line is read (a view of it)
 	switch string(key) {
 	case "type":
 		view = &it.Type
@@ -166,7 +168,7 @@ func (it *codexItem) member(key []byte, val rawValue, bad *string) {
 	case "name":
 		view = &it.Name // copied by callForms when it makes a call's forms
 	case "call_id":
-		dst = &it.CallID
+		view = &it.CallID // copied by keepID when a call waits on it
 	case "content":
 		it.Content = val
 	case "summary":
@@ -183,9 +185,10 @@ func (it *codexItem) member(key []byte, val rawValue, bad *string) {
 		it.Message = val
 	}
 	ok := true
-	if dst != nil {
-		*dst, ok = rawString(val)
-	} else if view != nil {
+	if view == nil {
+	} else if plain {
+		*view = bytesString(val[1 : len(val)-1])
+	} else {
 		*view, ok = rawStringView(val)
 	}
 	if !ok && *bad == "" {
@@ -199,6 +202,10 @@ func (it *codexItem) member(key []byte, val rawValue, bad *string) {
 // and its content are stepped over with the index, not scanned again at
 // each level.
 func (c *codexReader) recordRaw(raw []byte, _ int) ([]stepRecord, string) {
+	// The reader holds no pointer to a step handed out (a result's
+	// *stepRecord is used at once): its queue recycles them, where push
+	// allocated one a step.
+	c.q.recycle = true
 	recs, ok, item := c.skipNoStep(raw)
 	if ok {
 		return recs, "" // a line of no step (codex_skip.go)
@@ -352,13 +359,13 @@ func (c *codexReader) responseItem(it *codexItem) []stepRecord {
 		}
 	case "function_call":
 		action, canon := c.callForms('f', it.Name, it.Arguments)
-		c.q.push(stepRecord{info: StepInfo{Kind: StepAction}, action: action, canonical: canon, hasAction: true}, it.CallID)
+		c.q.push(stepRecord{info: StepInfo{Kind: StepAction}, action: action, canonical: canon, hasAction: true}, keepID(it.CallID))
 	case "custom_tool_call":
 		action, canon := c.callForms('c', it.Name, it.Input)
-		c.q.push(stepRecord{info: StepInfo{Kind: StepAction}, action: action, canonical: canon, hasAction: true}, it.CallID)
+		c.q.push(stepRecord{info: StepInfo{Kind: StepAction}, action: action, canonical: canon, hasAction: true}, keepID(it.CallID))
 	case "local_shell_call":
 		action, canon := c.callForms('l', "", it.Action)
-		c.q.push(stepRecord{info: StepInfo{Kind: StepAction}, action: action, canonical: canon, hasAction: true}, it.CallID)
+		c.q.push(stepRecord{info: StepInfo{Kind: StepAction}, action: action, canonical: canon, hasAction: true}, keepID(it.CallID))
 	case "web_search_call":
 		action, canon := c.callForms('w', "", it.Action)
 		c.q.push(stepRecord{info: StepInfo{Kind: StepAction}, action: action, canonical: canon, hasAction: true}, "")
@@ -376,6 +383,11 @@ func (c *codexReader) responseItem(it *codexItem) []stepRecord {
 	}
 	return c.ready(false)
 }
+
+// keepID is a call's id, a view of its line, copied for the queue to
+// keep while the call waits for its output (an output's id is only
+// looked up).
+func keepID(id string) string { return strings.Clone(id) }
 
 // codexFailed says an output is one Codex answers a call with when the
 // call failed without running. The rollout keeps only the output's text

@@ -1,6 +1,9 @@
 package replay
 
-import "math/bits"
+import (
+	"math/bits"
+	"unsafe"
+)
 
 // Response items read as they are validated. A rollout line of a step
 // (a call, its output, the assistant's message, a reasoning, a
@@ -17,8 +20,8 @@ import "math/bits"
 // another shape) goes to readLine, which reads it (and tells why it
 // cannot) as before (TestCodexItemSame, FuzzCodexSkip).
 
-// readItem reads raw, a line skipNoStep found opening with a timestamp
-// whose first quote after its opening one is at raw[i-1], as readLine
+// readItem reads raw, a line skipNoStep found opening with a valid
+// timestamp whose closing quote is at raw[i-1], as readLine
 // does when it is a response item's or a compacted line, and says
 // whether it did; recs is what readLine returns for it.
 func (c *codexReader) readItem(raw []byte, i int) (recs []stepRecord, ok bool) {
@@ -26,9 +29,9 @@ func (c *codexReader) readItem(raw []byte, i int) (recs []stepRecord, ok bool) {
 	var p int // the payload's opening brace
 	compacted := false
 	switch {
-	case len(rest) > len(codexItemHead) && string(rest[:len(codexItemHead)]) == codexItemHead:
+	case hasHead(rest, &codexItemWords):
 		p = i + len(codexItemHead) - 1
-	case len(rest) > len(codexCompactedHead) && string(rest[:len(codexCompactedHead)]) == codexCompactedHead:
+	case hasHead(rest, &codexCompactedWords):
 		p, compacted = i+len(codexCompactedHead)-1, true
 	default:
 		return nil, false
@@ -36,10 +39,6 @@ func (c *codexReader) readItem(raw []byte, i int) (recs []stepRecord, ok bool) {
 	var it codexItem
 	ok, indexed := c.payloadItem(raw, p, &it)
 	if !ok {
-		return nil, false
-	}
-	// The timestamp, a valid string whose closing quote is the first.
-	if end, _ := validString(raw, len(codexHead)-1); end != i {
 		return nil, false
 	}
 	if !indexed {
@@ -54,6 +53,38 @@ func (c *codexReader) readItem(raw []byte, i int) (recs []stepRecord, ok bool) {
 	return c.responseItem(&it), true
 }
 
+// headWords are the five words of head, a string of 24 to 40 bytes, that
+// hasHead compares: at 0, 8 and 16, and the last two (overlapping).
+type headWords struct {
+	w [5]uint64
+	n int // len(head)
+}
+
+var (
+	codexItemWords      = wordsOfHead(codexItemHead)
+	codexCompactedWords = wordsOfHead(codexCompactedHead)
+)
+
+func wordsOfHead(head string) headWords {
+	b, n := []byte(head), len(head)
+	return headWords{[5]uint64{word(b, 0), word(b, 8), word(b, 16), word(b, n-16), word(b, n-8)}, n}
+}
+
+// hasHead says b opens with the head h's words hold, and holds a byte
+// after it: five compares of words, where a string compare called
+// memequal for the line's every response item.
+func hasHead(b []byte, h *headWords) bool {
+	n := h.n
+	return len(b) > n && word(b, 0) == h.w[0] && word(b, 8) == h.w[1] && word(b, 16) == h.w[2] &&
+		word(b, n-16) == h.w[3] && word(b, n-8) == h.w[4]
+}
+
+// setBytes sets *b to line[start:end:end], 0 <= start <= end <= len(line),
+// with no bounds test, as setValue sets a value.
+func setBytes(b *[]byte, line []byte, start, end int) {
+	*(*sliceHeader)(unsafe.Pointer(b)) = sliceHeader{unsafe.Add(unsafe.Pointer(unsafe.SliceData(line)), start), end - start, end - start}
+}
+
 // payloadItem validates the payload object at raw[i] of line raw,
 // which must end the line with its closing brace, and reads its members
 // into it as codexItem.read does: ok is false when it is not valid (with
@@ -65,6 +96,7 @@ func (c *codexReader) readItem(raw []byte, i int) (recs []stepRecord, ok bool) {
 // times; each resets ix, which holds the last one's index then
 // (indexed), the others walked with no index.
 func (c *codexReader) payloadItem(raw []byte, i int, it *codexItem) (ok, indexed bool) {
+	const highBits = 0x8080808080808080
 	ix := &c.ix
 	c.pre.at, c.hint.at = nil, nil
 	n := len(raw)
@@ -101,19 +133,29 @@ func (c *codexReader) payloadItem(raw []byte, i int, it *codexItem) (ok, indexed
 		if kEnd >= n || raw[kEnd] != ':' {
 			return false, false
 		}
-		key := raw[j+1 : kEnd-1]
+		var key []byte
+		setBytes(&key, raw, j+1, kEnd-1) // kEnd-1 > j: the key's closing quote
 		// A string of under shortString bytes (types, call ids, names)
 		// is told by its words' first stop, a quote, as the pass tells
 		// it; any other value by validValue, or by the pass.
-		vEnd, v := -1, kEnd+1
+		// Such a string with no byte over 0x7f before its quote is its
+		// own text (plain), read by codexItem.member as a view with no
+		// test of its bytes.
+		vEnd, v, plain := -1, kEnd+1, false
 		if v+1+shortString <= n && raw[v] == '"' {
+			var high uint64 // the words before the stop's, ORed
 			for k, lim := v+1, v+1+shortString; k < lim; k += 8 {
-				if m := stopMask(word(raw, k)); m != 0 {
+				x := word(raw, k)
+				if m := stopMask(x); m != 0 {
 					if k += bits.TrailingZeros64(m) / 8; byteAt(raw, k) == '"' {
 						vEnd = k + 1
+						// The bytes below the stop: its lowest flag
+						// is its byte's high bit.
+						plain = (high|x&((m&-m)>>7-1))&highBits == 0
 					}
 					break
 				}
+				high |= x
 			}
 		}
 		if vEnd < 0 {
@@ -137,14 +179,15 @@ func (c *codexReader) payloadItem(raw []byte, i int, it *codexItem) (ok, indexed
 				return false, false
 			}
 		}
-		val := rawValue(raw[kEnd+1 : vEnd])
+		var val rawValue
+		setValue(&val, raw, kEnd+1, vEnd) // vEnd > kEnd+1: the value's end
 		switch val[0] {
 		case 'N', 'I', '-':
 			if nonFiniteToken(val) {
 				return false, false
 			}
 		}
-		if it.member(key, val, &bad); bad != "" {
+		if it.member(key, val, plain, &bad); bad != "" {
 			return false, false // readLine tells why
 		}
 		if vEnd >= n {

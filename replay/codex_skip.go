@@ -1,6 +1,9 @@
 package replay
 
-import "bytes"
+import (
+	"bytes"
+	"math/bits"
+)
 
 // Rollout lines that hold no step, passed over once validated. A quarter
 // of a session's bytes are lines the reader takes nothing from, or one
@@ -48,21 +51,35 @@ type codexSkipItem struct {
 // Prompt); recs is what recordRaw returns for it. Otherwise it did
 // nothing, and recordRaw reads the line: item is then, for a response
 // item of another kind or a compacted line, where its timestamp ends
-// (readItem), else 0.
+// (readItem), else 0. Either way the timestamp, the line's first member,
+// is a valid string when item is not 0 or ok is true.
 func (c *codexReader) skipNoStep(raw []byte) (recs []stepRecord, ok bool, item int) {
 	const head = codexHead
 	n := len(raw)
 	if n > codexSkipMax || n < len(head)+2 || raw[n-1] != '}' || string(raw[:len(head)]) != head {
 		return nil, false, 0
 	}
-	// The timestamp's end, where a valid one's quote is its first
-	// (checked once the line's type says it holds no step: other lines
-	// pay for one search of a few bytes).
-	q := bytes.IndexByte(raw[len(head):], '"')
-	if q < 0 {
+	// The timestamp's end: its first stop (a quote, a backslash, a
+	// control byte), found a word at a time, is its closing quote when
+	// it is a valid string of no escape, as every timestamp Codex writes
+	// is; any other (an escape, a control byte, a line too short for
+	// the words) goes to readLine. Nothing else of it is tested: a
+	// string's validity is told by its stops alone.
+	i := len(head)
+	for {
+		if i+8 > n {
+			return nil, false, 0
+		}
+		if m := stopMask(word(raw, i)); m != 0 {
+			i += bits.TrailingZeros64(m) / 8
+			break
+		}
+		i += 8
+	}
+	if byteAt(raw, i) != '"' {
 		return nil, false, 0
 	}
-	i := len(head) + q + 1
+	i++
 	const (
 		typeKey  = `,"type":"`
 		event    = `,"type":"event_msg","payload":{`
@@ -74,11 +91,6 @@ func (c *codexReader) skipNoStep(raw []byte) (recs []stepRecord, ok bool, item i
 	if len(rest) <= len(typeKey) || string(rest[:len(typeKey)]) != typeKey {
 		return nil, false, 0
 	}
-	// timestamp says the line's timestamp is a valid string ending at i.
-	timestamp := func() bool {
-		end, _ := validString(raw, len(head)-1)
-		return end == i
-	}
 	// The type's first letter, then the payload's type's and role's,
 	// tell most lines of steps from these at once.
 	switch rest[len(typeKey)] {
@@ -86,8 +98,8 @@ func (c *codexReader) skipNoStep(raw []byte) (recs []stepRecord, ok bool, item i
 		if !bytes.HasPrefix(rest, []byte(event)) {
 			return nil, false, 0
 		}
-		it, ok := codexSkipPayload(raw, i+len(event)-1)
-		if !ok || !timestamp() {
+		it, ok := codexSkipPayload(&c.ix, raw, i+len(event)-1)
+		if !ok {
 			return nil, false, 0
 		}
 		if !it.bad {
@@ -104,8 +116,8 @@ func (c *codexReader) skipNoStep(raw []byte) (recs []stepRecord, ok bool, item i
 		if !bytes.HasPrefix(rest, []byte(turn)) {
 			return nil, false, 0
 		}
-		_, ok := codexSkipPayload(raw, i+len(turn)-1)
-		return nil, ok && timestamp(), 0
+		_, ok := codexSkipPayload(&c.ix, raw, i+len(turn)-1)
+		return nil, ok, 0
 	case 'r':
 		if len(rest) <= len(response) || rest[itemType] != 'm' || rest[len(response)] == 'a' ||
 			!bytes.HasPrefix(rest, []byte(response)) {
@@ -116,8 +128,8 @@ func (c *codexReader) skipNoStep(raw []byte) (recs []stepRecord, ok bool, item i
 		// A message of the user's (or the system's): no step. One of
 		// another type or role after all (a key written twice) is read
 		// by recordRaw, as is any escape in them.
-		it, ok := codexSkipPayload(raw, i+len(`,"type":"response_item","payload":`))
-		if !ok || it.bad || string(it.typ) != `"message"` || !timestamp() ||
+		it, ok := codexSkipPayload(&c.ix, raw, i+len(`,"type":"response_item","payload":`))
+		if !ok || it.bad || string(it.typ) != `"message"` ||
 			it.role.Kind() == '"' && (bytes.IndexByte(it.role, '\\') >= 0 || string(it.role) == `"assistant"`) {
 			return nil, false, 0
 		}
@@ -131,8 +143,11 @@ func (c *codexReader) skipNoStep(raw []byte) (recs []stepRecord, ok bool, item i
 // codexSkipPayload validates the payload object at raw[i] of line raw,
 // which must end the line with its closing brace, and reads its members:
 // ok is false when it is not valid (with no space between its tokens),
-// holds NaN or Infinity, or a key with an escape.
-func codexSkipPayload(raw []byte, i int) (it codexSkipItem, ok bool) {
+// holds NaN or Infinity, or a key with an escape. A value that is an
+// object or an array is validated by the pass into ix, the line's index,
+// which tells NaN and Infinity as it goes: nothing reads that index of a
+// line passed over, and readItem and readLine reset it.
+func codexSkipPayload(ix *valueIndex, raw []byte, i int) (it codexSkipItem, ok bool) {
 	n := len(raw)
 	j := i + 1
 	if j < n && raw[j] == '}' {
@@ -142,24 +157,58 @@ func codexSkipPayload(raw []byte, i int) (it codexSkipItem, ok bool) {
 		if j >= n || raw[j] != '"' {
 			return it, false
 		}
-		kEnd, esc := validString(raw, j)
-		if kEnd < 0 || esc || kEnd >= n || raw[kEnd] != ':' {
+		// A key, and a short string value, told by their words' stops
+		// as payloadItem tells them.
+		kEnd := -1
+		if k := j + 1; k+16 <= n {
+			if m := stopMask(word(raw, k)); m != 0 {
+				k += bits.TrailingZeros64(m) / 8
+			} else if m := stopMask(word(raw, k+8)); m != 0 {
+				k += 8 + bits.TrailingZeros64(m)/8
+			}
+			if byteAt(raw, k) == '"' {
+				kEnd = k + 1
+			}
+		}
+		if kEnd < 0 {
+			var esc bool
+			if kEnd, esc = validString(raw, j); kEnd < 0 || esc {
+				return it, false
+			}
+		}
+		if kEnd >= n || raw[kEnd] != ':' {
 			return it, false
 		}
-		key := raw[j+1 : kEnd-1]
-		vEnd := validValue(raw, kEnd+1)
-		if vEnd < 0 {
+		var key []byte
+		setBytes(&key, raw, j+1, kEnd-1) // kEnd-1 > j: the key's closing quote
+		vEnd, v := -1, kEnd+1
+		if v+1+shortString <= n && raw[v] == '"' {
+			for k, lim := v+1, v+1+shortString; k < lim; k += 8 {
+				if m := stopMask(word(raw, k)); m != 0 {
+					if k += bits.TrailingZeros64(m) / 8; byteAt(raw, k) == '"' {
+						vEnd = k + 1
+					}
+					break
+				}
+			}
+		}
+		if vEnd >= 0 {
+		} else if v < n && (raw[v] == '{' || raw[v] == '[') {
+			// The pass tells NaN and Infinity as it validates, where
+			// two searches read the value again (and took a string
+			// holding either for them).
+			if vEnd = ix.pass(raw, v); vEnd < 0 || ix.nonFinite {
+				return it, false
+			}
+		} else if vEnd = validValue(raw, v); vEnd < 0 {
 			return it, false
 		}
-		val := rawValue(raw[kEnd+1 : vEnd])
+		var val rawValue
+		setValue(&val, raw, kEnd+1, vEnd) // vEnd > kEnd+1: the value's end
 		switch val[0] {
 		case 'N', 'I', '-':
 			if nonFiniteToken(val) {
 				return it, false
-			}
-		case '{', '[':
-			if bytes.Contains(val, []byte("NaN")) || bytes.Contains(val, []byte("Infinity")) {
-				return it, false // perhaps a token, not in a string
 			}
 		}
 		switch string(key) {

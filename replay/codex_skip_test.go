@@ -42,12 +42,24 @@ var codexSkipCases = []struct {
 	{`{"timestamp":"t","type":"response_item","payload":{"type":"message","role":"assis\u0074ant","content":"x"}}`, false},
 	{`{"timestamp":"t\"x","type":"event_msg","payload":{"type":"user_message"}}`, false},
 	{`{"timestamp":"a\","type":"event_msg","payload":{}}`, false},
+	// A timestamp's first stop not its closing quote, the rest of the
+	// line as after one: readLine, which tells it is not valid.
+	{`{"timestamp":"a\,"type":"event_msg","payload":{"type":"user_message"}}`, false},
+	{`{"timestamp":"2026-11-20T11:00:00.100Z\,"type":"turn_context","payload":{}}`, false},
+	{`{"timestamp":"a` + "\x01" + `,"type":"response_item","payload":{"type":"message","role":"user","content":"x"}}`, false},
+	{`{"timestamp":"a\,"type":"response_item","payload":{"type":"function_call","name":"shell","arguments":"{}","call_id":"c9"}}`, false},
+	{`{"timestamp":"2026-11-20T11:00:00.100Z` + "\x1f" + `,"type":"compacted","payload":{"message":"m"}}`, false},
+	{`{"timestamp":"2026-11-20T11:00:00.100Z","type":"event_msg","payload":{"type":"user_message"}}`, true},
+	{`{"timestamp":"2026-11-20T11:00:0","type":"turn_context","payload":{}}`, true},
 	{`{"timestamp":"t","type":"event_msg","payload":{"type":"agent_message","message":"a\"b\\c\u00e9 ` + "\xff\u00e9" + `"}}`, true},
 	// NaN and Infinity: a reason, or read as text by readLine.
 	{`{"timestamp":"t","type":"event_msg","payload":{"type":"token_count","info":{"total":NaN}}}`, false},
 	{`{"timestamp":"t","type":"event_msg","payload":{"type":"token_count","x":-Infinity}}`, false},
 	{`{"timestamp":"t","type":"event_msg","payload":{"type":"token_count","x":Infinity}}`, false},
-	{`{"timestamp":"t","type":"event_msg","payload":{"type":"token_count","info":["Infinity and NaN"]}}`, false},
+	{`{"timestamp":"t","type":"event_msg","payload":{"type":"token_count","info":["Infinity and NaN"]}}`, true}, // strings
+	{`{"timestamp":"t","type":"event_msg","payload":{"type":"token_count","info":["x",{"a":[1,NaN]}]}}`, false},
+	{`{"timestamp":"t","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"NaN"}],"x":{"y":-Infinity}}}`, false},
+	{`{"timestamp":"t","type":"turn_context","payload":{"sandbox_policy":{"mode":"Infinity"},"n":[Infinity]}}`, false},
 	{`{"timestamp":"t","type":"event_msg","payload":{"type":"token_count","info":{"total":12,"rate":-1.5e3},"n":-3}}`, true},
 	{`{"timestamp":"t","type":"event_msg","payload":{"type":"agent_message","message":"NaN Infinity"}}`, true},
 	// Turn contexts, whatever they hold.
@@ -55,6 +67,11 @@ var codexSkipCases = []struct {
 	{`{"timestamp":"t","type":"turn_context","payload":{}}`, true},
 	// Not valid, or not this shape: a reason from readLine, or read.
 	{`{"timestamp":"t","type":"turn_context","payload":{"a":"\q"}}`, false},
+	{`{"timestamp":"t","type":"event_msg","payload":{"type":"user_message","a\:1,"b":"a longer value than forty bytes"}}`, false},
+	{`{"timestamp":"t","type":"event_msg","payload":{"type":"user_message","m":"a\,"n":1,"o":"a longer value than forty bytes"}}`, false},
+	{`{"timestamp":"t","type":"event_msg","payload":{"type":"user_message","m":"a\}}`, false},
+	{`{"timestamp":"t","type":"response_item","payload":{"type":"message","role":"user","c\"":1,"content":"a longer value than forty bytes"}}`, false}, // an escaped key
+	{`{"timestamp":"t","type":"event_msg","payload":{"type":"user_message","message":"a\"b","images":[],"x":"a longer value than forty bytes"}}`, true},
 	{`{"timestamp":"t","type":"turn_context","payload":{"a":1}}}`, false},
 	{`{"timestamp":"t","type":"turn_context","payload":{"a":1},}`, false},
 	{`{"timestamp":"t","type":"turn_context","payload":{"a":1},"type":"response_item"}`, false},
@@ -205,6 +222,14 @@ var codexItemCases = []struct {
 	{`{"timestamp":"t","type":"response_item","payload":{"type":"function_call","name":"sh\u0065ll","arguments":"{\"a\":\"\\u00e9\"}","call_id":"c\"8"}}`, true},
 	{`{"timestamp":"t","type":"response_item","payload":{"type":"message","role":"assis\u0074ant","content":"x\u00e9 ` + "\xff" + `"}}`, true},
 	{"{\"timestamp\":\"t\",\"type\":\"response_item\",\"payload\":{\"type\":\"message\",\"\xff\":1,\"role\":\"assistant\",\"content\":\"x\"}}", true},
+	// Short strings past ASCII, read as views only when plain: a byte
+	// that is not UTF-8 in the word of the closing quote, or in a word
+	// before it (a name, an id, told from their decoding's U+FFFD).
+	{"{\"timestamp\":\"t\",\"type\":\"response_item\",\"payload\":{\"type\":\"function_call\",\"call_id\":\"c\xff\",\"name\":\"sh\xff\",\"arguments\":\"{\\\"command\\\":[\\\"ls\\\",\\\"-la\\\"]}\"}}", true},
+	{"{\"timestamp\":\"t\",\"type\":\"response_item\",\"payload\":{\"type\":\"function_call_output\",\"call_id\":\"c\xef\xbf\xbd\",\"output\":\"x, with more than forty bytes after the id\"}}", true},
+	{"{\"timestamp\":\"t\",\"type\":\"response_item\",\"payload\":{\"type\":\"function_call\",\"call_id\":\"abcdefgh\xc3ijklmnopqrst\",\"name\":\"abcdefg\xffhijklmnopq\",\"arguments\":\"{\\\"command\\\":[\\\"ls\\\",\\\"-la\\\"]}\"}}", true},
+	{"{\"timestamp\":\"t\",\"type\":\"response_item\",\"payload\":{\"type\":\"function_call_output\",\"call_id\":\"abcdefgh\xef\xbf\xbdijklmnopqrst\",\"output\":\"y, with more than forty bytes after the id\"}}", true},
+	{"{\"timestamp\":\"t\",\"type\":\"response_item\",\"payload\":{\"type\":\"message\",\"role\":\"assistant\xc3\xa9\",\"content\":\"x, with more than forty bytes after the role\"}}", true},
 	// A line read after one read with its index, its content's block at
 	// the same place and of the same length: read from no index (the
 	// last line's is not over it).
