@@ -38,6 +38,12 @@ type attemptLine struct {
 	prefix []byte
 	m      attemptMemo
 	used   int // attemptLines.hits when last found or kept
+	// The shape of the last row found by the entry (+1; 0 none), and
+	// the zone and high seconds it was made with: a row of the same
+	// is of an equal shape (attemptShape's), taken with no lookup.
+	shape int32
+	zone  int32
+	hi    int64
 }
 
 // find returns the memo of a line whose bytes up to its last member's
@@ -46,18 +52,18 @@ type attemptLine struct {
 // is a string (flatString's) or digits (a number with no fraction,
 // exponent or sign) and ends the line with its '}'. ok is false for any
 // other line, read the usual way.
-func (a *attemptLines) find(line []byte) (m attemptMemo, ts rawValue, ok bool) {
+func (a *attemptLines) find(line []byte) (e *attemptLine, ts rawValue, ok bool) {
 	n := len(line)
 	if a.off || n < 48 || line[n-1] != '}' {
-		return m, nil, false
+		return nil, nil, false
 	}
 	b := lastComma(line, 32) + 2
 	if b < 34 || b >= n || line[b-1] != ' ' || line[b] != '"' {
 		a.missed()
-		return m, nil, false
+		return nil, nil, false
 	}
 	s := lineSlot(line, b)
-	e := &a.slots[s]
+	e = &a.slots[s]
 	k := len(e.prefix)
 	if k <= b || k >= n-1 || !bytes.Equal(line[:k], e.prefix) {
 		// The slot after: where note puts a prefix whose own slot
@@ -65,30 +71,30 @@ func (a *attemptLines) find(line []byte) (m attemptMemo, ts rawValue, ok bool) {
 		e = &a.slots[(s+1)%attemptLineSlots]
 		if k = len(e.prefix); k <= b || k >= n-1 || !bytes.Equal(line[:k], e.prefix) {
 			a.missed()
-			return m, nil, false
+			return nil, nil, false
 		}
 	}
 	switch c := line[k]; {
 	case c == '"':
 		if flatString(line, k) != n-1 {
-			return m, nil, false
+			return nil, nil, false
 		}
 	case c == '0':
 		if k+1 != n-1 {
-			return m, nil, false
+			return nil, nil, false
 		}
 	case '1' <= c && c <= '9':
 		for j := k + 1; j < n-1; j++ {
 			if line[j]-'0' > 9 {
-				return m, nil, false
+				return nil, nil, false
 			}
 		}
 	default:
-		return m, nil, false
+		return nil, nil, false
 	}
 	a.hits++
 	e.used = a.hits
-	return e.m, line[k : n-1 : n-1], true
+	return e, line[k : n-1 : n-1], true
 }
 
 // missed counts a line not found, and turns the lookups off once they
@@ -128,7 +134,7 @@ func (a *attemptLines) note(line []byte, vals []rawValue, m attemptMemo) {
 		e = f
 	}
 	e.prefix = append(e.prefix[:0], line[:k]...)
-	e.used = a.hits
+	e.used, e.shape = a.hits, 0
 	e.m = m
 }
 
@@ -169,15 +175,23 @@ func lineSlot(line []byte, b int) int {
 // general way (parseFields into vals); a non-empty reason says why it is
 // skipped.
 func (r *attemptReader) readLine(line []byte, flat *attemptFlat, lines *attemptLines, vals []rawValue) string {
-	if m, ts, ok := lines.find(line); ok {
+	if e, ts, ok := lines.find(line); ok {
 		// As addFlat's memo hit: the bytes before the time's passed
 		// the checks before it.
 		r.hits++
 		sec, nsec, zone, reason := r.when(ts)
-		if reason == "" {
-			r.row(m, sec, nsec, zone)
+		if reason != "" {
+			return reason
 		}
-		return reason
+		if e.shape != 0 && e.zone == zone && e.hi == sec>>32 {
+			r.rows.grow(r.nrows + 1)
+			*r.rows.at(r.nrows) = attemptRow{lo: uint32(sec), nsec: nsec, shape: e.shape - 1}
+			r.nrows++
+			return ""
+		}
+		r.row(e.m, sec, nsec, zone)
+		e.shape, e.zone, e.hi = r.rows.at(r.nrows-1).shape+1, zone, sec>>32
+		return ""
 	}
 	if fv, ok := flat.read(line); ok {
 		reason := r.addFlat(fv, true)

@@ -8,10 +8,11 @@ import (
 
 // TestAttemptLinesAsRead holds attemptLines to the reading it stands
 // for: lines whose bytes before the time repeat those of lines read
-// before, with every kind of time value and layout after them, and each
-// with one byte changed at every place, read by readLine with the lines
-// kept and found, and by a reader that never finds one: the same reason
-// line by line, the same attempts.
+// before, with every kind of time value (and zone, and seconds past
+// 2106) and layout after them, and each with one byte changed at every
+// place (twice: kept, then found, evicting others), read by readLine
+// with the lines kept and found, and by a reader that never finds one:
+// the same reason line by line, the same attempts.
 func TestAttemptLinesAsRead(t *testing.T) {
 	bases := []string{
 		`{"task_id": "auth", "status": "blocked", "blockers": ["missing STRIPE_API_KEY"], "completed_work": [], "session_id": "s1", "timestamp": "2025-11-14T08:00:00Z"}`,
@@ -28,7 +29,7 @@ func TestAttemptLinesAsRead(t *testing.T) {
 		`{"task_id": "alpha", "status": "s", "blockers": [], "completed_work": [], "session_id": "session-x", "timestamp": "a,b"}`,
 	}
 	tails := []string{`"2025-11-14T08:00:00Z"`, `"2025-11-14T08:00:00.5+02:00"`, `1763107200000`, `0`, `7`, `0123`, `-5`, `1.5`, `1e3`, `"x"`, `"a,b"`,
-		`"\u0041"`, "\"a\x01\"", `"é"`, `null`, `true`, `[]`, `{}`, `""`, `"2025-11-14T08:00:00Z" `, `"2025-11-14T08:00:00Z"}x`, `"2025-11-14T08:00:00Z`, ``}
+		`"\u0041"`, "\"a\x01\"", `"é"`, `99999999999999`, `"2200-01-01T00:00:00Z"`, `"2025-11-14T08:00:00+02:00"`, `null`, `true`, `[]`, `{}`, `""`, `"2025-11-14T08:00:00Z" `, `"2025-11-14T08:00:00Z"}x`, `"2025-11-14T08:00:00Z`, ``}
 	var lines []string
 	for _, base := range bases {
 		lines = append(lines, base)
@@ -40,7 +41,7 @@ func TestAttemptLinesAsRead(t *testing.T) {
 			for _, c := range []byte{'"', ',', ' ', '0', 'x', '\\', '}', 0x01, 0xff} {
 				b := []byte(base)
 				b[i] = c
-				lines = append(lines, string(b), base)
+				lines = append(lines, string(b), string(b), base) // kept, then found
 			}
 		}
 	}
