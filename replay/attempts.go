@@ -104,7 +104,7 @@ func readAttempts(src *recordSource, c *readContext) error {
 	d := &ep.Diag
 	vals := make([]rawValue, len(attemptKeys))
 	r := newAttemptReader(ep)
-	flat := newAttemptFlat()
+	flat, lines := newAttemptFlat(), &attemptLines{}
 	src.reuse = true // an attempt keeps nothing of its line
 	skip := func(line int, reason string) error { return c.skip(d, line, reason) }
 	for {
@@ -116,15 +116,7 @@ func readAttempts(src *recordSource, c *readContext) error {
 			}
 		} else if line != nil {
 			d.Lines++
-			reason := ""
-			if fv, ok := flat.read(line); ok {
-				reason = r.addFlat(fv, true)
-			} else if _, derr := parseFields(line, attemptFieldKeys, vals); derr != nil {
-				reason = derr.Error()
-			} else {
-				reason = r.add(vals) // a row of Syms and indices (attempt_rows.go)
-			}
-			if reason != "" {
+			if reason := r.readLine(line, flat, lines, vals); reason != "" {
 				if perr := skip(lineNo, reason); perr != nil {
 					return perr
 				}

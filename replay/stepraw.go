@@ -294,7 +294,7 @@ func plainValue(x rawValue) bool {
 // before was), is the last one's string, not looked up again. Its body is
 // then valid UTF-8 without a backslash, which text returns as it stands.
 func (p *stepPaths) locText(x rawValue) string {
-	if x.Kind() == '"' && p.lastLoc != "" && string(x[1:len(x)-1]) == p.lastLoc {
+	if x.Kind() == '"' && p.lastLoc != "" && equalShort(unsafe.String(&x[1], len(x)-2), p.lastLoc) {
 		return p.lastLoc
 	}
 	s := p.strs.text(x)

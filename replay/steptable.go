@@ -172,7 +172,7 @@ const actSlots = 32
 // (syms or acts) cannot hand out a Sym of another string.
 func (t *stepTable) actionSym(tab *symtab, s string) Sym {
 	k := (uint(len(s)) + 3*uint(s[0]) + 5*uint(s[len(s)-1])) % actSlots
-	if id := t.actSyms[k]; tab.str(id) == s {
+	if id := t.actSyms[k]; equalShort(tab.str(id), s) {
 		return id
 	}
 	id := tab.sym(s)
