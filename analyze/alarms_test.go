@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -349,5 +350,62 @@ func TestPeakFromAsSearch(t *testing.T) {
 				t.Fatalf("peaks %v, turn %d, no hint: %d, want %d", peaks, at, got, want)
 			}
 		}
+	}
+}
+
+// TestTasksProgressedSharedLists compares tasksProgressed with the
+// reference where an episode's lists are shared between its attempts
+// and its task ids interned (the answers kept per list, the tasks found
+// by address), and where the same ids and lists come as copies (found
+// by their bytes): up to 14 tasks (past the scan of scanTasks), lists
+// from a pool of a few, short and long (past smallWork), growing unions.
+func TestTasksProgressedSharedLists(t *testing.T) {
+	r := rand.New(rand.NewPCG(24, 12))
+	statuses := []string{"done", "blocked", "in_progress"}
+	progressed, memoed := 0, 0
+	for round := range 600 {
+		pool := make([][]string, 1+r.IntN(6))
+		for i := range pool {
+			n := r.IntN(4)
+			if r.IntN(4) == 0 {
+				n = 9 + r.IntN(8)
+			}
+			for range n {
+				pool[i] = append(pool[i], fmt.Sprint("w", r.IntN(10+r.IntN(20))))
+			}
+		}
+		// Task ids are prefixes of one string: ids of one address and
+		// other lengths are other tasks.
+		const ids = "abcdefghijklmn"
+		tasks := 1 + r.IntN(len(ids))
+		attempts := make([]replay.Attempt, r.IntN(80))
+		for i := range attempts {
+			attempts[i] = replay.Attempt{TaskID: ids[:1+r.IntN(tasks)], Status: statuses[r.IntN(len(statuses))],
+				CompletedWork: pool[r.IntN(len(pool))]}
+		}
+		want := refTasksProgressed(attempts)
+		ep := attemptsEpisode(attempts)
+		if got := tasksProgressed(ep.NumAttempts(), ep.AttemptWork); !slices.Equal(got, want) {
+			t.Fatalf("round %d, the episode's attempts %+v:\ngot  %v\nwant %v", round, attempts, got, want)
+		}
+		copied := tasksProgressed(len(attempts), func(i int) (string, string, []string) {
+			a := &attempts[i]
+			if r.IntN(2) == 0 {
+				return strings.Clone(a.TaskID), a.Status, slices.Clone(a.CompletedWork)
+			}
+			return a.TaskID, a.Status, a.CompletedWork
+		})
+		if !slices.Equal(copied, want) {
+			t.Fatalf("round %d, copies of %+v:\ngot  %v\nwant %v", round, attempts, copied, want)
+		}
+		for i, p := range want {
+			progressed += b2i(p)
+			if i+1 < len(attempts) && attempts[i].TaskID == attempts[i+1].TaskID {
+				memoed++
+			}
+		}
+	}
+	if progressed == 0 || memoed == 0 {
+		t.Errorf("%d attempts progressed, %d followed one at their task", progressed, memoed)
 	}
 }
