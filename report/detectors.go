@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unsafe"
 
 	"github.com/loopbreak/loopbreak/analyze"
 	"github.com/loopbreak/loopbreak/replay"
@@ -163,22 +164,27 @@ func Tasks(o *analyze.Outcome, ep *replay.Episode) []TaskRow {
 // taskTally groups task_attempts firings by task a firing at a time
 // (detectorTally's reason).
 type taskTally struct {
-	rows  []TaskRow
-	index map[string]int
+	rows   []TaskRow
+	index  map[string]int
+	recent taskSlots // the tasks add found, by address
 }
 
 func (t *taskTally) add(f *rules.Firing) {
 	if f.Rule != rules.TaskAttempts {
 		return
 	}
-	k, ok := t.index[f.TaskID]
+	k, ok := t.recent.find(f.TaskID)
 	if !ok {
-		if t.index == nil {
-			t.index = map[string]int{}
+		k, ok = t.index[f.TaskID]
+		if !ok {
+			if t.index == nil {
+				t.index = map[string]int{}
+			}
+			k = len(t.rows)
+			t.index[f.TaskID] = k
+			t.rows = append(t.rows, TaskRow{TaskID: f.TaskID, LoopType: f.LoopType, Recommendation: f.Recommendation, FirstFired: f.Turn})
 		}
-		k = len(t.rows)
-		t.index[f.TaskID] = k
-		t.rows = append(t.rows, TaskRow{TaskID: f.TaskID, LoopType: f.LoopType, Recommendation: f.Recommendation, FirstFired: f.Turn})
+		t.recent.note(f.TaskID, k)
 	}
 	if f.Kind == rules.Reset {
 		return // a reset of the stuck timer is progress, not an alarm
@@ -193,15 +199,25 @@ func (t *taskTally) add(f *rules.Firing) {
 // finish counts each task's attempts in ep and those after its first
 // firing, in a copy of the rows (it may be asked twice): one pass over
 // the attempts, each task found by its id (a pass per task was quadratic
-// in a log whose many tasks fire).
+// in a log whose many tasks fire), first by the id's address among the
+// last few found (taskSlots).
 func (t *taskTally) finish(ep *replay.Episode) []TaskRow {
 	rows := slices.Clone(t.rows)
 	if len(rows) == 0 {
 		return rows
 	}
+	var recent taskSlots
 	for n := range ep.NumAttempts() {
-		k, ok := t.index[ep.AttemptTask(n)]
+		task := ep.AttemptTask(n)
+		k, ok := recent.find(task)
 		if !ok {
+			k, ok = t.index[task]
+			if !ok {
+				k = -1 // a task that never fired
+			}
+			recent.note(task, k)
+		}
+		if k < 0 {
 			continue
 		}
 		row := &rows[k]
@@ -211,6 +227,40 @@ func (t *taskTally) finish(ep *replay.Episode) []TaskRow {
 		}
 	}
 	return rows
+}
+
+// taskSlots holds the row index of a few task ids, found by the id's
+// address and length: an episode's task ids are its interned strings,
+// each at one address however many attempts and firings name it, where
+// a map hashed the id at each (a fifth of the report's pass over an
+// attempts log). An id at another address is found in the map and noted.
+type taskSlots struct {
+	slots [8]taskSlot
+	n     int
+}
+
+type taskSlot struct {
+	task string
+	k    int
+}
+
+// find returns the index noted for task, false when none is.
+func (s *taskSlots) find(task string) (int, bool) {
+	for i := range s.slots[:s.n] {
+		if e := &s.slots[i]; len(e.task) == len(task) && unsafe.StringData(e.task) == unsafe.StringData(task) {
+			return e.k, true
+		}
+	}
+	return 0, false
+}
+
+// note notes task's index k, when a slot is free: the first tasks met
+// keep theirs.
+func (s *taskSlots) note(task string, k int) {
+	if s.n < len(s.slots) {
+		s.slots[s.n] = taskSlot{task, k}
+		s.n++
+	}
 }
 
 // AgentName names the agent that wrote a log, for the reports' words:
