@@ -94,12 +94,37 @@ func DetectorsJudged(o *analyze.Outcome, ep *replay.Episode, judge func(n int) b
 type detectorTally struct {
 	rows  []DetectorRow
 	index map[*rules.Rule]int
+	// at is index's registered rules by Rule.Index, where a map lookup
+	// hashed the rule at each firing (a map of more than eight).
+	at    [maxRuleSlots]ruleRow
 	judge func(n int) bool
+}
+
+// ruleRow is a registered rule's row (detectorTally.at).
+type ruleRow struct {
+	rule *rules.Rule
+	k    int
+}
+
+// maxRuleSlots bounds the registered rules found by their index (the
+// registry has 25; one past it is found in the map).
+const maxRuleSlots = 32
+
+// row returns r's row, false when r did not run.
+func (d *detectorTally) row(r *rules.Rule) (int, bool) {
+	if i := r.Index(); uint(i) < uint(len(d.at)) && d.at[i].rule == r {
+		return d.at[i].k, true
+	}
+	k, ok := d.index[r]
+	return k, ok
 }
 
 func newDetectorTally(o *analyze.Outcome, judge func(n int) bool, basis string) *detectorTally {
 	d := &detectorTally{rows: make([]DetectorRow, 0, len(o.Ran)), index: map[*rules.Rule]int{}, judge: judge}
 	for _, r := range o.Ran {
+		if i := r.Index(); uint(i) < uint(len(d.at)) && d.at[i].rule == nil {
+			d.at[i] = ruleRow{r, len(d.rows)}
+		}
 		d.index[r] = len(d.rows)
 		row := DetectorRow{Rule: r.Name, Origin: r.Origin, Basis: basis}
 		if judge != nil {
@@ -111,7 +136,7 @@ func newDetectorTally(o *analyze.Outcome, judge func(n int) bool, basis string) 
 }
 
 func (d *detectorTally) add(f *rules.Firing) {
-	k, ok := d.index[f.Rule]
+	k, ok := d.row(f.Rule)
 	if !ok {
 		return
 	}
