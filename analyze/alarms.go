@@ -40,18 +40,43 @@ func scoreJudged(ep *replay.Episode) bool {
 }
 
 // scoreJudge judges a firing by the scores after it, peaks ep's
-// (scorePeaks), starting its search of them at *hint (nil: none).
-func scoreJudge(ep *replay.Episode, peaks []int32, hint *int) func(n int) bool {
+// (scorePeaks), starting its search of them at m's hint and answering
+// the turn m answered last from m (nil: none).
+func scoreJudge(ep *replay.Episode, peaks []int32, m *scoreMemo) func(n int) bool {
 	first := ep.Turns[0].N
 	return func(n int) bool {
+		if m != nil && m.has && m.n == n {
+			return m.ok
+		}
 		i := n - first
 		if i < 0 || i+1 >= len(ep.Turns) {
 			return false
 		}
+		var hint *int
+		if m != nil {
+			hint = &m.hint
+		}
 		// The highest score after turn i is the first peak's after it.
 		k := peakFrom(peaks, int32(i+1), hint)
-		return ep.Turns[peaks[k]].Score > ep.Turns[i].Score
+		ok := ep.Turns[peaks[k]].Score > ep.Turns[i].Score
+		if m != nil {
+			m.n, m.ok, m.has = n, ok, true
+		}
+		return ok
 	}
+}
+
+// scoreMemo is what an outcome's score judges share (Outcome.AlarmJudge):
+// the last peak found (peakFrom's hint), and the last turn judged and
+// its answer, for the peaks the outcome holds. A firing is judged twice
+// in a row (the outcome's counts, then the report's tally), and a turn
+// fires several rules, where each question was peakFrom's and the
+// scores' compare again (~45 instructions).
+type scoreMemo struct {
+	hint int
+	n    int
+	ok   bool
+	has  bool
 }
 
 // peakFrom returns the index of the first of peaks (ascending, the last
@@ -100,8 +125,9 @@ func (o *Outcome) AlarmJudge(ep *replay.Episode) (func(n int) bool, string) {
 	case scoreJudged(ep):
 		if o.peaks == nil || o.peaksTurns != len(ep.Turns) {
 			o.peaks, o.peaksTurns = scorePeaks(ep.Turns), len(ep.Turns)
+			o.peakMemo = scoreMemo{} // the answers were the old peaks'
 		}
-		return scoreJudge(ep, o.peaks, &o.peakHint), BasisScore
+		return scoreJudge(ep, o.peaks, &o.peakMemo), BasisScore
 	}
 	return AlarmJudge(ep)
 }

@@ -409,3 +409,50 @@ func TestTasksProgressedSharedLists(t *testing.T) {
 		t.Errorf("%d attempts progressed, %d followed one at their task", progressed, memoed)
 	}
 }
+
+// TestScoreMemoAsJudge holds the outcome's score judges, which answer the
+// turn judged last from their memo (scoreMemo), to AlarmJudge's: turns
+// asked at random and repeated, by two judges in turn as the outcome and
+// the report ask, and the turn asked last asked again first once the
+// episode grew (a higher score after it may change its answer).
+func TestScoreMemoAsJudge(t *testing.T) {
+	r := rand.New(rand.NewPCG(24, 59))
+	changed := 0
+	for range 300 {
+		ep := &replay.Episode{Format: replay.FormatSteps, HasScore: true}
+		o := &Outcome{}
+		last := -1
+		for range 4 {
+			for range 1 + r.IntN(20) {
+				ep.Turns = append(ep.Turns, replay.Turn{N: len(ep.Turns) + 1, Score: float64(r.IntN(6))})
+			}
+			a, _ := o.AlarmJudge(ep)
+			b, _ := o.AlarmJudge(ep)
+			own, _ := AlarmJudge(ep)
+			if last >= 0 {
+				if a(last) != own(last) {
+					t.Fatalf("turn %d, asked again after the episode grew to %d turns: %v, AlarmJudge %v", last, len(ep.Turns), a(last), own(last))
+				}
+			}
+			for range 60 {
+				n := r.IntN(len(ep.Turns) + 3)
+				if r.IntN(3) == 0 && last >= 0 {
+					n = last
+				}
+				if a(n) != own(n) || b(n) != own(n) {
+					t.Fatalf("turn %d of %d: the outcome's judges say %v and %v, AlarmJudge %v", n, len(ep.Turns), a(n), b(n), own(n))
+				}
+				last = n
+			}
+			before := own(last)
+			ep.Turns = append(ep.Turns, replay.Turn{N: len(ep.Turns) + 1, Score: 9})
+			if own, _ := AlarmJudge(ep); own(last) != before {
+				changed++
+			}
+			ep.Turns = ep.Turns[:len(ep.Turns)-1]
+		}
+	}
+	if changed == 0 {
+		t.Error("no answer changed with a higher score after it")
+	}
+}

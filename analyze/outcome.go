@@ -83,7 +83,7 @@ type Outcome struct {
 	// (scorePeaks) when it had peaksTurns turns, likewise shared.
 	peaks      []int32
 	peaksTurns int
-	peakHint   int // the judges' last peak found (peakFrom)
+	peakMemo   scoreMemo // the judges' last peak found and last answer
 }
 
 // Options control what Analyze keeps.
