@@ -77,7 +77,6 @@ type Env struct {
 	// Firing, handed to a func value, does not escape (allocated at each
 	// firing of every stepper).
 	reportRef func(*Firing)
-	sunk      Firing
 	unit      string
 	rules     []*Rule
 	steppers  []Stepper
@@ -97,6 +96,8 @@ type Env struct {
 	// step every stepper.
 	folds bool
 	cur   int // the index of the stepper stepping (stepAll), 0 after at
+
+	sunk Firing // reportRef's
 }
 
 // at says the steppers are about to step t, from the first: the step
