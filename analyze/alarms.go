@@ -2,6 +2,7 @@ package analyze
 
 import (
 	"slices"
+	"unsafe"
 
 	"github.com/loopbreak/loopbreak/replay"
 )
@@ -39,18 +40,43 @@ func scoreJudged(ep *replay.Episode) bool {
 }
 
 // scoreJudge judges a firing by the scores after it, peaks ep's
-// (scorePeaks), starting its search of them at *hint (nil: none).
-func scoreJudge(ep *replay.Episode, peaks []int32, hint *int) func(n int) bool {
+// (scorePeaks), starting its search of them at m's hint and answering
+// the turn m answered last from m (nil: none).
+func scoreJudge(ep *replay.Episode, peaks []int32, m *scoreMemo) func(n int) bool {
 	first := ep.Turns[0].N
 	return func(n int) bool {
+		if m != nil && m.has && m.n == n {
+			return m.ok
+		}
 		i := n - first
 		if i < 0 || i+1 >= len(ep.Turns) {
 			return false
 		}
+		var hint *int
+		if m != nil {
+			hint = &m.hint
+		}
 		// The highest score after turn i is the first peak's after it.
 		k := peakFrom(peaks, int32(i+1), hint)
-		return ep.Turns[peaks[k]].Score > ep.Turns[i].Score
+		ok := ep.Turns[peaks[k]].Score > ep.Turns[i].Score
+		if m != nil {
+			m.n, m.ok, m.has = n, ok, true
+		}
+		return ok
 	}
+}
+
+// scoreMemo is what an outcome's score judges share (Outcome.AlarmJudge):
+// the last peak found (peakFrom's hint), and the last turn judged and
+// its answer, for the peaks the outcome holds. A firing is judged twice
+// in a row (the outcome's counts, then the report's tally), and a turn
+// fires several rules, where each question was peakFrom's and the
+// scores' compare again (~45 instructions).
+type scoreMemo struct {
+	hint int
+	n    int
+	ok   bool
+	has  bool
 }
 
 // peakFrom returns the index of the first of peaks (ascending, the last
@@ -99,8 +125,9 @@ func (o *Outcome) AlarmJudge(ep *replay.Episode) (func(n int) bool, string) {
 	case scoreJudged(ep):
 		if o.peaks == nil || o.peaksTurns != len(ep.Turns) {
 			o.peaks, o.peaksTurns = scorePeaks(ep.Turns), len(ep.Turns)
+			o.peakMemo = scoreMemo{} // the answers were the old peaks'
 		}
-		return scoreJudge(ep, o.peaks, &o.peakHint), BasisScore
+		return scoreJudge(ep, o.peaks, &o.peakMemo), BasisScore
 	}
 	return AlarmJudge(ep)
 }
@@ -146,65 +173,172 @@ func scorePeaks(turns []replay.Turn) []int32 {
 // from the end keeps, per task, the work recorded after the attempt and
 // whether a later one is done: some later attempt has work the attempt
 // lacks exactly when that union is not within the attempt's work.
+//
+// An autopilot repeats a few tasks, each with the same few lists of work
+// attempt after attempt (an episode's lists are shared between its
+// attempts), so a task is found among the few by comparing ids, not
+// hashing them (laterOf), a list merged into a task's union just before
+// is not merged again, and the answer for a list is kept while the union
+// has not grown (laterTasks.beyond): a map's hash, insert and randomly
+// seeded walk at every attempt were a sixth of an attempts log's
+// instructions. The lists attempt returns are read as not changing
+// afterwards, as an episode's do not (AttemptWork): a list is told from
+// the last by its first element's address and its length.
 func tasksProgressed(n int, attempt func(i int) (task, status string, work []string)) []bool {
-	type later struct {
-		work map[string]struct{} // nil until a later attempt has work
-		done bool
-	}
-	tasks := map[string]int{} // task → its later, in laters
-	var laters []later
-	var mine map[string]struct{} // reused: an attempt's work, when long
+	var t laterTasks
 	out := make([]bool, n)
 	for i := n - 1; i >= 0; i-- {
 		task, status, work := attempt(i)
-		k, ok := tasks[task]
-		if !ok {
-			k = len(laters)
-			laters = append(laters, later{})
-			tasks[task] = k
-		}
-		l := &laters[k]
-		p := l.done && status != "done"
-		// The union of distinct strings cannot fit in fewer.
+		l := t.laterOf(task)
+		done := status == "done"
+		p := l.done && !done
 		if !p && len(l.work) > 0 {
-			p = len(l.work) > len(work)
+			p = t.beyond(l, work)
 		}
-		if !p && len(l.work) > 0 {
-			if len(work) <= 8 {
-				// At most 8 later works against at most 8 of the
-				// attempt's: comparing is cheaper than hashing.
-				for w := range l.work {
-					if !slices.Contains(work, w) {
-						p = true
-						break
-					}
+		out[i] = p
+		l.merge(work)
+		l.done = l.done || done
+	}
+	return out
+}
+
+// later is what the attempts after one at a task did (tasksProgressed).
+type later struct {
+	task string
+	work []string            // the distinct works recorded after, in the order met
+	set  map[string]struct{} // work's index, once work is longer than smallWork
+	done bool                // an attempt after was done
+
+	merged    []string // the list merged last: merging it again adds nothing
+	hasMerged bool
+
+	// The last answer of beyond: asked of list asked while work had
+	// askedLen strings (work only grows, so the same length is the same
+	// union).
+	asked    []string
+	askedLen int
+	askedP   bool
+	hasAsked bool
+}
+
+// smallWork bounds the works a later and an attempt compare by scanning
+// (comparing is cheaper than hashing, up to 8 against 8).
+const smallWork = 8
+
+// has says w is among l's work.
+func (l *later) has(w string) bool {
+	if l.set != nil {
+		_, ok := l.set[w]
+		return ok
+	}
+	return slices.Contains(l.work, w)
+}
+
+// merge adds the works of list to l's union.
+func (l *later) merge(list []string) {
+	if len(list) == 0 || l.hasMerged && sameList(list, l.merged) {
+		return
+	}
+	for _, w := range list {
+		if l.has(w) {
+			continue
+		}
+		l.work = append(l.work, w)
+		if l.set != nil {
+			l.set[w] = struct{}{}
+		} else if len(l.work) > smallWork {
+			l.set = make(map[string]struct{}, 2*len(l.work))
+			for _, v := range l.work {
+				l.set[v] = struct{}{}
+			}
+		}
+	}
+	l.merged, l.hasMerged = list, true
+}
+
+// sameList says a and b are the same list: the same length from the same
+// address (an episode's lists are shared, never changed).
+func sameList(a, b []string) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
+}
+
+// laterTasks holds tasksProgressed's laters, one a task.
+type laterTasks struct {
+	laters []*later
+	index  map[string]*later   // by task, once there are more than scanTasks
+	mine   map[string]struct{} // reused: an attempt's work, when long
+}
+
+// scanTasks bounds the tasks laterOf finds by comparing ids.
+const scanTasks = 8
+
+// laterOf returns task's later, adding it when new.
+func (t *laterTasks) laterOf(task string) *later {
+	if t.index != nil {
+		if l := t.index[task]; l != nil {
+			return l
+		}
+	} else {
+		// An episode's task ids are its interned strings: the same id
+		// is at the same address, told without comparing bytes.
+		for _, l := range t.laters {
+			if len(l.task) == len(task) && unsafe.StringData(l.task) == unsafe.StringData(task) {
+				return l
+			}
+		}
+		for _, l := range t.laters {
+			if l.task == task {
+				return l
+			}
+		}
+	}
+	l := &later{task: task}
+	t.laters = append(t.laters, l)
+	if t.index != nil {
+		t.index[task] = l
+	} else if len(t.laters) > scanTasks {
+		t.index = make(map[string]*later, 2*len(t.laters))
+		for _, m := range t.laters {
+			t.index[m.task] = m
+		}
+	}
+	return l
+}
+
+// beyond says l's work is not within work: some later attempt has work
+// the attempt lacks. l's work is not empty.
+func (t *laterTasks) beyond(l *later, work []string) bool {
+	if l.hasAsked && l.askedLen == len(l.work) && sameList(work, l.asked) {
+		return l.askedP
+	}
+	// The union of distinct strings cannot fit in fewer.
+	p := len(l.work) > len(work)
+	if !p {
+		if len(work) <= smallWork {
+			for _, w := range l.work {
+				if !slices.Contains(work, w) {
+					p = true
+					break
 				}
-			} else {
-				if mine == nil {
-					mine = map[string]struct{}{}
-				}
-				clear(mine)
-				for _, w := range work {
-					mine[w] = struct{}{}
-				}
-				for w := range l.work {
-					if _, ok := mine[w]; !ok {
-						p = true
-						break
-					}
+			}
+		} else {
+			if t.mine == nil {
+				t.mine = map[string]struct{}{}
+			}
+			clear(t.mine)
+			for _, w := range work {
+				t.mine[w] = struct{}{}
+			}
+			for _, w := range l.work {
+				if _, ok := t.mine[w]; !ok {
+					p = true
+					break
 				}
 			}
 		}
-		out[i] = p
-		if len(work) > 0 && l.work == nil {
-			l.work = make(map[string]struct{}, len(work))
-		}
-		for _, w := range work {
-			l.work[w] = struct{}{}
-		}
-		l.done = l.done || status == "done"
 	}
-	return out
+	l.asked, l.askedLen, l.askedP, l.hasAsked = work, len(l.work), p, true
+	return p
 }
 
 // isZorkGPTLog says ep was read from a ZorkGPT episode log.

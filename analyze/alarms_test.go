@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -349,5 +350,109 @@ func TestPeakFromAsSearch(t *testing.T) {
 				t.Fatalf("peaks %v, turn %d, no hint: %d, want %d", peaks, at, got, want)
 			}
 		}
+	}
+}
+
+// TestTasksProgressedSharedLists compares tasksProgressed with the
+// reference where an episode's lists are shared between its attempts
+// and its task ids interned (the answers kept per list, the tasks found
+// by address), and where the same ids and lists come as copies (found
+// by their bytes): up to 14 tasks (past the scan of scanTasks), lists
+// from a pool of a few, short and long (past smallWork), growing unions.
+func TestTasksProgressedSharedLists(t *testing.T) {
+	r := rand.New(rand.NewPCG(24, 12))
+	statuses := []string{"done", "blocked", "in_progress"}
+	progressed, memoed := 0, 0
+	for round := range 600 {
+		pool := make([][]string, 1+r.IntN(6))
+		for i := range pool {
+			n := r.IntN(4)
+			if r.IntN(4) == 0 {
+				n = 9 + r.IntN(8)
+			}
+			for range n {
+				pool[i] = append(pool[i], fmt.Sprint("w", r.IntN(10+r.IntN(20))))
+			}
+		}
+		// Task ids are prefixes of one string: ids of one address and
+		// other lengths are other tasks.
+		const ids = "abcdefghijklmn"
+		tasks := 1 + r.IntN(len(ids))
+		attempts := make([]replay.Attempt, r.IntN(80))
+		for i := range attempts {
+			attempts[i] = replay.Attempt{TaskID: ids[:1+r.IntN(tasks)], Status: statuses[r.IntN(len(statuses))],
+				CompletedWork: pool[r.IntN(len(pool))]}
+		}
+		want := refTasksProgressed(attempts)
+		ep := attemptsEpisode(attempts)
+		if got := tasksProgressed(ep.NumAttempts(), ep.AttemptWork); !slices.Equal(got, want) {
+			t.Fatalf("round %d, the episode's attempts %+v:\ngot  %v\nwant %v", round, attempts, got, want)
+		}
+		copied := tasksProgressed(len(attempts), func(i int) (string, string, []string) {
+			a := &attempts[i]
+			if r.IntN(2) == 0 {
+				return strings.Clone(a.TaskID), a.Status, slices.Clone(a.CompletedWork)
+			}
+			return a.TaskID, a.Status, a.CompletedWork
+		})
+		if !slices.Equal(copied, want) {
+			t.Fatalf("round %d, copies of %+v:\ngot  %v\nwant %v", round, attempts, copied, want)
+		}
+		for i, p := range want {
+			progressed += b2i(p)
+			if i+1 < len(attempts) && attempts[i].TaskID == attempts[i+1].TaskID {
+				memoed++
+			}
+		}
+	}
+	if progressed == 0 || memoed == 0 {
+		t.Errorf("%d attempts progressed, %d followed one at their task", progressed, memoed)
+	}
+}
+
+// TestScoreMemoAsJudge holds the outcome's score judges, which answer the
+// turn judged last from their memo (scoreMemo), to AlarmJudge's: turns
+// asked at random and repeated, by two judges in turn as the outcome and
+// the report ask, and the turn asked last asked again first once the
+// episode grew (a higher score after it may change its answer).
+func TestScoreMemoAsJudge(t *testing.T) {
+	r := rand.New(rand.NewPCG(24, 59))
+	changed := 0
+	for range 300 {
+		ep := &replay.Episode{Format: replay.FormatSteps, HasScore: true}
+		o := &Outcome{}
+		last := -1
+		for range 4 {
+			for range 1 + r.IntN(20) {
+				ep.Turns = append(ep.Turns, replay.Turn{N: len(ep.Turns) + 1, Score: float64(r.IntN(6))})
+			}
+			a, _ := o.AlarmJudge(ep)
+			b, _ := o.AlarmJudge(ep)
+			own, _ := AlarmJudge(ep)
+			if last >= 0 {
+				if a(last) != own(last) {
+					t.Fatalf("turn %d, asked again after the episode grew to %d turns: %v, AlarmJudge %v", last, len(ep.Turns), a(last), own(last))
+				}
+			}
+			for range 60 {
+				n := r.IntN(len(ep.Turns) + 3)
+				if r.IntN(3) == 0 && last >= 0 {
+					n = last
+				}
+				if a(n) != own(n) || b(n) != own(n) {
+					t.Fatalf("turn %d of %d: the outcome's judges say %v and %v, AlarmJudge %v", n, len(ep.Turns), a(n), b(n), own(n))
+				}
+				last = n
+			}
+			before := own(last)
+			ep.Turns = append(ep.Turns, replay.Turn{N: len(ep.Turns) + 1, Score: 9})
+			if own, _ := AlarmJudge(ep); own(last) != before {
+				changed++
+			}
+			ep.Turns = ep.Turns[:len(ep.Turns)-1]
+		}
+	}
+	if changed == 0 {
+		t.Error("no answer changed with a higher score after it")
 	}
 }

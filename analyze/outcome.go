@@ -83,7 +83,7 @@ type Outcome struct {
 	// (scorePeaks) when it had peaksTurns turns, likewise shared.
 	peaks      []int32
 	peaksTurns int
-	peakHint   int // the judges' last peak found (peakFrom)
+	peakMemo   scoreMemo // the judges' last peak found and last answer
 }
 
 // Options control what Analyze keeps.
@@ -153,10 +153,9 @@ type scratch struct {
 	firingList bool           // Outcome.Firings may be firings (Options.RenderLast: the outcome lets go of them once rendered)
 	live       []rules.Firing // the firings the live system logs too (compareLive copies what it keeps)
 
-	run       episodeRun          // the replay's state (analyzeInto)
-	fire      func(*rules.Firing) // run.fire, bound once
-	fireValue func(rules.Firing)  // run.fire for rules.RunContext, bound once
-	story     storyBuilder        // its run index and resets (Options.Story)
+	run   episodeRun          // the replay's state (analyzeInto)
+	fire  func(*rules.Firing) // run.fire, bound once
+	story storyBuilder        // its run index and resets (Options.Story)
 }
 
 // maxReusedFirings bounds the lists a worker keeps for its next episode
@@ -197,7 +196,6 @@ func analyzeInto(ctx context.Context, ep *replay.Episode, cfg *rules.Config, opt
 		r, live, story = &sc.run, sc.live[:0], &sc.story
 		if sc.fire == nil {
 			sc.fire = r.fire // bound once: a method value allocates
-			sc.fireValue = func(f rules.Firing) { r.sunk = f; r.fire(&r.sunk) }
 		}
 	} else {
 		r = &episodeRun{}
@@ -247,20 +245,16 @@ func analyzeInto(ctx context.Context, ep *replay.Episode, cfg *rules.Config, opt
 	judge, _ := o.AlarmJudge(ep)
 	*r = episodeRun{o: o, ep: ep, live: live, story: story, scorer: scorer, judge: judge, keep: keep}
 	var err error
+	fire := r.fire
+	if sc != nil {
+		fire = sc.fire
+	}
 	if rr, ok := ep.Stepped.(*rules.ReadReplay); ok {
 		// Replayed as it was read (Files): the outputs are gone, the
 		// firings wait in the replay.
-		fire := r.fire
-		if sc != nil {
-			fire = sc.fire
-		}
 		err = rr.Finish(ep, cfg, opts.Rules, fire)
 	} else {
-		fire := func(f rules.Firing) { r.sunk = f; r.fire(&r.sunk) }
-		if sc != nil {
-			fire = sc.fireValue
-		}
-		err = rules.RunContext(ctx, ep, cfg, opts.Rules, fire)
+		err = rules.RunContextRef(ctx, ep, cfg, opts.Rules, fire)
 	}
 	r.kinds.countsInto(o.Counts)
 	live, fired := r.live, r.fired
@@ -301,8 +295,7 @@ type episodeRun struct {
 	ep     *replay.Episode
 	live   []rules.Firing // firings the live system logs too
 	fired  Fired
-	sunk   rules.Firing // a firing rules.RunContext hands by value, kept here so fire's pointer does not escape
-	kinds  kindCounts   // o.Counts as the firings come, added to the map once (countsInto)
+	kinds  kindCounts // o.Counts as the firings come, added to the map once (countsInto)
 	story  *storyBuilder
 	scorer *Scorer
 	judge  func(n int) bool
@@ -336,7 +329,7 @@ func (r *episodeRun) fire(f *rules.Firing) {
 	}
 	if o.Sink != nil {
 		// f is reused for the next firing (ReadReplay.Finish's, or
-		// r.sunk): a sink copies what it keeps.
+		// rules.RunContextRef's): a sink copies what it keeps.
 		o.Sink.Firing(f, o.AfterCut(f))
 	}
 	if r.keep {

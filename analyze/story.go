@@ -64,6 +64,40 @@ type Run struct {
 	AfterCut int
 }
 
+// kindTally counts firings by kind in a short list of kinds compared by
+// pointer, past its room in a map (Story.UpToCut, which into adds the
+// list to): an episode's kinds are few, and the map's assignment at each
+// firing (a steps log fires tens of thousands of times) cost some 80
+// instructions (kindCounts' reason).
+type kindTally struct {
+	kind [16]*rules.Kind
+	n    [16]int
+	used int
+}
+
+// add counts a firing of kind k, in m when the list is full.
+func (c *kindTally) add(k *rules.Kind, m map[*rules.Kind]int) {
+	for i, x := range c.kind[:c.used] {
+		if x == k {
+			c.n[i]++
+			return
+		}
+	}
+	if c.used < len(c.kind) {
+		c.kind[c.used], c.n[c.used] = k, 1
+		c.used++
+		return
+	}
+	m[k]++
+}
+
+// into adds the list's counts to m.
+func (c *kindTally) into(m map[*rules.Kind]int) {
+	for i, k := range c.kind[:c.used] {
+		m[k] += c.n[i]
+	}
+}
+
 // runGap is how many quiet turns still count as the same run.
 const runGap = 3
 
@@ -82,6 +116,7 @@ type storyBuilder struct {
 	osc    turnRun        // the oscillation run that fired at the latest turn
 	camp   turnRun        // the camping run that fired at the latest turn
 	resets []int          // progress_velocity/reset turns, for the stuck periods
+	upTo   kindTally      // s.UpToCut's counts until finish
 	// agent is a steps or attempts log: its renderers tally its firings
 	// as they come (report.AgentStory, an Options.Sink), the story keeps
 	// none of them.
@@ -175,7 +210,7 @@ func (b *storyBuilder) add(f *rules.Firing) {
 		s.OutputLoopCount++
 	}
 	if !o.AfterCut(f) {
-		s.UpToCut[f.Kind]++
+		b.upTo.add(f.Kind, s.UpToCut)
 	}
 	switch f.Kind {
 	case rules.Reset:
@@ -244,6 +279,7 @@ func (b *storyBuilder) add(f *rules.Firing) {
 func (b *storyBuilder) finish(ep *replay.Episode, cfg *rules.Config) *Story {
 	s := new(Story)
 	*s = b.s
+	b.upTo.into(s.UpToCut)
 	s.StuckPeriods = stuckPeriods(b.resets, b.o, ep, cfg)
 	// Runs start in turn order (firings come in turn order): they are
 	// sorted by From already.

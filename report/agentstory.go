@@ -21,7 +21,10 @@ type AgentStory struct {
 	n     int            // every firing, resets too (the text's "of N")
 	first []rules.Firing // the first maxFiringsListed
 	lanes map[*rules.Rule]*agentLane
-	x     func(turn int) int // the chart's pixel column of a step
+	// laneAt is lanes' registered rules by Rule.Index (detectorTally.at's
+	// reason).
+	laneAt [maxRuleSlots]*agentLane
+	x      func(turn int) int // the chart's pixel column of a step
 
 	// listing holds every firing, packed, for the verbose text (-v lists
 	// them all), each line written as the text is; nil unless
@@ -42,6 +45,7 @@ const maxFiringsListed = 20
 // they fit the chart's pixel columns (a mark each), and the columns it
 // fired in (a mark each once they do not).
 type agentLane struct {
+	rule  *rules.Rule
 	count int
 	at    []laneFiring // the first maxListed
 	turns []int        // every firing's step while count <= agentPlotW
@@ -177,11 +181,7 @@ func (s *AgentStory) Firing(f *rules.Firing, afterCut bool) {
 	if f.Kind == rules.Reset {
 		return // no mark: a reset is progress
 	}
-	l := s.lanes[f.Rule]
-	if l == nil {
-		l = &agentLane{}
-		s.lanes[f.Rule] = l
-	}
+	l := s.lane(f.Rule)
 	l.count++
 	if len(l.at) < maxListed {
 		l.at = append(l.at, laneFiring{f.Turn, f.Kind.Name})
@@ -196,6 +196,25 @@ func (s *AgentStory) Firing(f *rules.Firing, afterCut bool) {
 	if x := s.x(f.Turn); len(l.cols) == 0 || l.cols[len(l.cols)-1] != x {
 		l.cols = append(l.cols, x)
 	}
+}
+
+// lane returns r's lane, adding it when new.
+func (s *AgentStory) lane(r *rules.Rule) *agentLane {
+	i := r.Index()
+	if uint(i) < uint(len(s.laneAt)) {
+		if l := s.laneAt[i]; l != nil && l.rule == r {
+			return l
+		}
+	}
+	l := s.lanes[r]
+	if l == nil {
+		l = &agentLane{rule: r}
+		s.lanes[r] = l
+	}
+	if uint(i) < uint(len(s.laneAt)) && s.laneAt[i] == nil {
+		s.laneAt[i] = l
+	}
+	return l
 }
 
 // agentStoryOf is the story of o's steps or attempts log ep: its sink's

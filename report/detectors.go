@@ -93,12 +93,37 @@ func DetectorsJudged(o *analyze.Outcome, ep *replay.Episode, judge func(n int) b
 type detectorTally struct {
 	rows  []DetectorRow
 	index map[*rules.Rule]int
+	// at is index's registered rules by Rule.Index, where a map lookup
+	// hashed the rule at each firing (a map of more than eight).
+	at    [maxRuleSlots]ruleRow
 	judge func(n int) bool
+}
+
+// ruleRow is a registered rule's row (detectorTally.at).
+type ruleRow struct {
+	rule *rules.Rule
+	k    int
+}
+
+// maxRuleSlots bounds the registered rules found by their index (the
+// registry has 25; one past it is found in the map).
+const maxRuleSlots = 32
+
+// row returns r's row, false when r did not run.
+func (d *detectorTally) row(r *rules.Rule) (int, bool) {
+	if i := r.Index(); uint(i) < uint(len(d.at)) && d.at[i].rule == r {
+		return d.at[i].k, true
+	}
+	k, ok := d.index[r]
+	return k, ok
 }
 
 func newDetectorTally(o *analyze.Outcome, judge func(n int) bool, basis string) *detectorTally {
 	d := &detectorTally{rows: make([]DetectorRow, 0, len(o.Ran)), index: map[*rules.Rule]int{}, judge: judge}
 	for _, r := range o.Ran {
+		if i := r.Index(); uint(i) < uint(len(d.at)) && d.at[i].rule == nil {
+			d.at[i] = ruleRow{r, len(d.rows)}
+		}
 		d.index[r] = len(d.rows)
 		row := DetectorRow{Rule: r.Name, Origin: r.Origin, Basis: basis}
 		if judge != nil {
@@ -110,7 +135,7 @@ func newDetectorTally(o *analyze.Outcome, judge func(n int) bool, basis string) 
 }
 
 func (d *detectorTally) add(f *rules.Firing) {
-	k, ok := d.index[f.Rule]
+	k, ok := d.row(f.Rule)
 	if !ok {
 		return
 	}
@@ -126,91 +151,6 @@ func (d *detectorTally) add(f *rules.Firing) {
 	if d.judge != nil && d.judge(f.Turn) {
 		*row.FalseAlarms++
 	}
-}
-
-// TaskRow is one task of an attempts log on which task_attempts fired.
-type TaskRow struct {
-	TaskID         string `json:"task_id"`
-	Attempts       int    `json:"attempts"`       // the task's attempts in the log
-	LoopType       string `json:"loop_type"`      // at the first firing
-	Recommendation string `json:"recommendation"` // at the first firing
-	// LastRecommendation is the latest firing's, when it changed (a spin
-	// that went on after unblock authority escalates).
-	LastRecommendation string `json:"last_recommendation,omitempty"`
-	FirstFired         int    `json:"first_fired"` // the attempt (record number) of the first firing
-	Firings            int    `json:"firings"`
-	// AttemptsSaved are the task's attempts after the first firing: those
-	// following its recommendation there would have spared.
-	AttemptsSaved int `json:"attempts_saved"`
-}
-
-// Tasks groups the task_attempts firings of an attempts log by task, in
-// the order tasks first fired; nil for other logs.
-func Tasks(o *analyze.Outcome, ep *replay.Episode) []TaskRow {
-	if ep.Format != replay.FormatAttempts {
-		return nil
-	}
-	if s, ok := o.Sink.(*AgentStory); ok && o.Firings == nil && s.tasks != nil {
-		return s.tasks.finish(ep) // tallied as they came
-	}
-	var t taskTally
-	for i := range o.Firings {
-		t.add(&o.Firings[i])
-	}
-	return t.finish(ep)
-}
-
-// taskTally groups task_attempts firings by task a firing at a time
-// (detectorTally's reason).
-type taskTally struct {
-	rows  []TaskRow
-	index map[string]int
-}
-
-func (t *taskTally) add(f *rules.Firing) {
-	if f.Rule != rules.TaskAttempts {
-		return
-	}
-	k, ok := t.index[f.TaskID]
-	if !ok {
-		if t.index == nil {
-			t.index = map[string]int{}
-		}
-		k = len(t.rows)
-		t.index[f.TaskID] = k
-		t.rows = append(t.rows, TaskRow{TaskID: f.TaskID, LoopType: f.LoopType, Recommendation: f.Recommendation, FirstFired: f.Turn})
-	}
-	if f.Kind == rules.Reset {
-		return // a reset of the stuck timer is progress, not an alarm
-	}
-	row := &t.rows[k]
-	row.Firings++
-	if f.Recommendation != row.Recommendation {
-		row.LastRecommendation = f.Recommendation
-	}
-}
-
-// finish counts each task's attempts in ep and those after its first
-// firing, in a copy of the rows (it may be asked twice): one pass over
-// the attempts, each task found by its id (a pass per task was quadratic
-// in a log whose many tasks fire).
-func (t *taskTally) finish(ep *replay.Episode) []TaskRow {
-	rows := slices.Clone(t.rows)
-	if len(rows) == 0 {
-		return rows
-	}
-	for n := range ep.NumAttempts() {
-		k, ok := t.index[ep.AttemptTask(n)]
-		if !ok {
-			continue
-		}
-		row := &rows[k]
-		row.Attempts++
-		if n+1 > row.FirstFired {
-			row.AttemptsSaved++
-		}
-	}
-	return rows
 }
 
 // AgentName names the agent that wrote a log, for the reports' words:

@@ -47,7 +47,15 @@ type Rule struct {
 	// InputsDoc says the same in words.
 	Applies   func(ep *replay.Episode, cfg *Config) bool
 	InputsDoc string
+
+	index int // 1 + the rule's place in Registry, set at init; 0: outside it
 }
+
+// Index is r's place in Registry, -1 for a rule outside it: what a slice
+// of len(Registry) holding something per rule is indexed by, where a map
+// keyed by the rule hashed it at each firing. A copy of a registered
+// Rule has its index: a slot is the rule's once its pointer is too.
+func (r *Rule) Index() int { return r.index - 1 }
 
 // Origins. Outputs keep "what ZorkGPT would have done" apart from "what
 // the proposed rules add" (RULES.md, "Where each rule comes from"), so
@@ -191,7 +199,8 @@ func init() {
 	if err := Validate(Registry); err != nil {
 		panic(err)
 	}
-	for _, r := range Registry {
+	for i, r := range Registry {
+		r.index = i + 1
 		for _, k := range r.Kinds {
 			k.rule, k.key = r, r.Name+"/"+k.Name
 		}

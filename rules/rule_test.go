@@ -125,3 +125,16 @@ func TestValidateDesignKeysUnread(t *testing.T) {
 		t.Errorf("Validate = %v, want an error about %s", err, p.Key)
 	}
 }
+
+// TestRuleIndex: a registered rule's Index is its place in Registry; a
+// rule outside it has none.
+func TestRuleIndex(t *testing.T) {
+	for i, r := range rules.Registry {
+		if r.Index() != i {
+			t.Errorf("%s: index %d, want %d", r.Name, r.Index(), i)
+		}
+	}
+	if i := (&rules.Rule{Name: "outside"}).Index(); i != -1 {
+		t.Errorf("a rule outside the registry: index %d, want -1", i)
+	}
+}

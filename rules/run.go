@@ -71,10 +71,15 @@ type Env struct {
 	// place, by pointer: through report, a func value, each ~300-byte
 	// Firing was copied into the call (and was built, then copied into
 	// Report's), at each firing, where a steps log fires at most steps.
-	kept     *ReadReplay
-	unit     string
-	rules    []*Rule
-	steppers []Stepper
+	kept *ReadReplay
+	// reportRef, when set (RunContextRef), takes the firings in report's
+	// place, by pointer: a copy of each in sunk, so that the stepper's
+	// Firing, handed to a func value, does not escape (allocated at each
+	// firing of every stepper).
+	reportRef func(*Firing)
+	unit      string
+	rules     []*Rule
+	steppers  []Stepper
 
 	// step is the detect.Step of turn, made by the first stepper that
 	// asks for the turn being stepped (stepOf; at sets turn to nil): five
@@ -91,6 +96,8 @@ type Env struct {
 	// step every stepper.
 	folds bool
 	cur   int // the index of the stepper stepping (stepAll), 0 after at
+
+	sunk Firing // reportRef's
 }
 
 // at says the steppers are about to step t, from the first: the step
@@ -140,8 +147,11 @@ func (e *Env) Report(f *Firing) {
 		e.kept.add(f) // Finish sets the unit
 		return
 	}
-	if e.report != nil {
-		f.Unit = e.unit
+	f.Unit = e.unit
+	if e.reportRef != nil {
+		e.sunk = *f
+		e.reportRef(&e.sunk)
+	} else if e.report != nil {
 		e.report(*f)
 	}
 }
@@ -206,23 +216,7 @@ const ctxTurns = 256
 // ctx's cause; nil when every turn was replayed. SIGINT and SIGTERM end
 // an analysis this way within a second, however long the episode.
 func RunContext(ctx context.Context, ep *replay.Episode, cfg *Config, set []*Rule, report func(Firing)) error {
-	env := startEnv(ep, cfg, set, report)
-	defer putEnv(env)
-	if len(env.steppers) == 0 {
-		return nil
-	}
-	defer release(env.steppers)
-	done := ctx.Done() // nil for a context never done: no look at all
-	spare := spareTurn(ep)
-	for i := range ep.NumTurns() {
-		if err := stopAt(ctx, done, i); err != nil {
-			return err
-		}
-		t := ep.TurnRef(i, spare)
-		env.at(t)
-		env.stepAll(t)
-	}
-	return nil
+	return startEnv(ep, cfg, set, report).run(ctx)
 }
 
 // spareTurn is the row a replay of ep steps turns that Turns does not

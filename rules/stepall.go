@@ -3,7 +3,45 @@ package rules
 // An Env steps its steppers turn by turn (stepAll); a detector skips
 // its checks on the turns it found nothing for them (followers).
 
-import "github.com/loopbreak/loopbreak/replay"
+import (
+	"context"
+
+	"github.com/loopbreak/loopbreak/replay"
+)
+
+// RunContextRef is RunContext handing report each firing by pointer, to
+// a Firing the Env reuses for the next: report reads it and does not
+// keep it (a copy of it may be kept). Through RunContext's func value
+// each ~300-byte Firing was copied into the call, then again by a caller
+// that takes it by pointer (analyze's): an attempts log's task_attempts
+// fires at a fourth of its attempts.
+func RunContextRef(ctx context.Context, ep *replay.Episode, cfg *Config, set []*Rule, report func(*Firing)) error {
+	env := startEnv(ep, cfg, set, nil)
+	env.reportRef = report
+	return env.run(ctx)
+}
+
+// run steps e over its episode's turns, stopping between turns once ctx
+// is done (RunContext), and returns e to the pool.
+func (e *Env) run(ctx context.Context) error {
+	defer putEnv(e)
+	if len(e.steppers) == 0 {
+		return nil
+	}
+	defer release(e.steppers)
+	ep := e.Episode
+	done := ctx.Done() // nil for a context never done: no look at all
+	spare := spareTurn(ep)
+	for i := range ep.NumTurns() {
+		if err := stopAt(ctx, done, i); err != nil {
+			return err
+		}
+		t := ep.TurnRef(i, spare)
+		e.at(t)
+		e.stepAll(t)
+	}
+	return nil
+}
 
 // foldFollowers says whether startEnv's Envs skip a detector's checks on
 // the turns they report nothing; a test turns it off to compare.
