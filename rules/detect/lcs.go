@@ -24,7 +24,11 @@ type lcsMatcher struct {
 	ascii [256]int32
 	// rowBase is an ASCII code point's row times words, plus one: the
 	// first of its masks in peq, 0 when it has no row (256 long, as
-	// ascii, the 128 past ASCII 0). buildBytes reads it alone.
+	// ascii, the 128 past ASCII 0). buildBytes and columnsBytesN read it
+	// alone: a column's row is found with no multiplication by words,
+	// and a register less is live across the columns. A code point the
+	// pattern has and the other text lacks has a row here, which no
+	// column reads (givenRows' lone row), and 0 in ascii.
 	rowBase [256]int
 	other   map[rune]int32 // the same for the rest
 	peq     []uint64       // pattern masks, one row of words per code point
