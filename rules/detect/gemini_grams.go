@@ -409,42 +409,42 @@ func countGramBytes3(counts *[countSlots]uint8, b []byte, floor, top uint8) bool
 		// In order, each count stored before the next is loaded: a gram
 		// of the same slot reads the count before it. 7m < n: the eight
 		// within b.
-		k0 := bytesGramSlot(p)
+		k0 := ((*(*uint64)(p) ^ *(*uint64)(unsafe.Add(p, 8))*0x9E3779B97F4A7C15) * 0xD6E8FEB86659FD93) >> (64 - countBits)
 		c0 := max(uint32(t[k0]), lo) + 1
 		if t[k0] = uint8(c0); c0 >= hi {
 			return false
 		}
-		k1 := bytesGramSlot(unsafe.Add(p, m))
+		k1 := ((*(*uint64)(unsafe.Add(p, m)) ^ *(*uint64)(unsafe.Add(p, m+8))*0x9E3779B97F4A7C15) * 0xD6E8FEB86659FD93) >> (64 - countBits)
 		c1 := max(uint32(t[k1]), lo) + 1
 		if t[k1] = uint8(c1); c1 >= hi {
 			return false
 		}
-		k2 := bytesGramSlot(unsafe.Add(p, 2*m))
+		k2 := ((*(*uint64)(unsafe.Add(p, 2*m)) ^ *(*uint64)(unsafe.Add(p, 2*m+8))*0x9E3779B97F4A7C15) * 0xD6E8FEB86659FD93) >> (64 - countBits)
 		c2 := max(uint32(t[k2]), lo) + 1
 		if t[k2] = uint8(c2); c2 >= hi {
 			return false
 		}
-		k3 := bytesGramSlot(unsafe.Add(p, 3*m))
+		k3 := ((*(*uint64)(unsafe.Add(p, 3*m)) ^ *(*uint64)(unsafe.Add(p, 3*m+8))*0x9E3779B97F4A7C15) * 0xD6E8FEB86659FD93) >> (64 - countBits)
 		c3 := max(uint32(t[k3]), lo) + 1
 		if t[k3] = uint8(c3); c3 >= hi {
 			return false
 		}
-		k4 := bytesGramSlot(unsafe.Add(p, 4*m))
+		k4 := ((*(*uint64)(unsafe.Add(p, 4*m)) ^ *(*uint64)(unsafe.Add(p, 4*m+8))*0x9E3779B97F4A7C15) * 0xD6E8FEB86659FD93) >> (64 - countBits)
 		c4 := max(uint32(t[k4]), lo) + 1
 		if t[k4] = uint8(c4); c4 >= hi {
 			return false
 		}
-		k5 := bytesGramSlot(unsafe.Add(p, 5*m))
+		k5 := ((*(*uint64)(unsafe.Add(p, 5*m)) ^ *(*uint64)(unsafe.Add(p, 5*m+8))*0x9E3779B97F4A7C15) * 0xD6E8FEB86659FD93) >> (64 - countBits)
 		c5 := max(uint32(t[k5]), lo) + 1
 		if t[k5] = uint8(c5); c5 >= hi {
 			return false
 		}
-		k6 := bytesGramSlot(unsafe.Add(p, 6*m))
+		k6 := ((*(*uint64)(unsafe.Add(p, 6*m)) ^ *(*uint64)(unsafe.Add(p, 6*m+8))*0x9E3779B97F4A7C15) * 0xD6E8FEB86659FD93) >> (64 - countBits)
 		c6 := max(uint32(t[k6]), lo) + 1
 		if t[k6] = uint8(c6); c6 >= hi {
 			return false
 		}
-		k7 := bytesGramSlot(unsafe.Add(p, 7*m))
+		k7 := ((*(*uint64)(unsafe.Add(p, 7*m)) ^ *(*uint64)(unsafe.Add(p, 7*m+8))*0x9E3779B97F4A7C15) * 0xD6E8FEB86659FD93) >> (64 - countBits)
 		c7 := max(uint32(t[k7]), lo) + 1
 		if t[k7] = uint8(c7); c7 >= hi {
 			return false
@@ -474,42 +474,42 @@ func countGramBytes1(counts *[countSlots]uint8, b []byte, floor, top uint8) bool
 	for ; n > 7; n -= 8 {
 		// In order, each count stored before the next is loaded, as
 		// countGramBytes3's. 7 < n: the eight within b.
-		k0 := bytesGramSlot(p)
+		k0 := ((*(*uint64)(p) ^ *(*uint64)(unsafe.Add(p, 8))*0x9E3779B97F4A7C15) * 0xD6E8FEB86659FD93) >> (64 - countBits)
 		c0 := max(uint32(t[k0]), lo) + 1
 		if t[k0] = uint8(c0); c0 >= hi {
 			return false
 		}
-		k1 := bytesGramSlot(unsafe.Add(p, 1))
+		k1 := ((*(*uint64)(unsafe.Add(p, 1)) ^ *(*uint64)(unsafe.Add(p, 1+8))*0x9E3779B97F4A7C15) * 0xD6E8FEB86659FD93) >> (64 - countBits)
 		c1 := max(uint32(t[k1]), lo) + 1
 		if t[k1] = uint8(c1); c1 >= hi {
 			return false
 		}
-		k2 := bytesGramSlot(unsafe.Add(p, 2))
+		k2 := ((*(*uint64)(unsafe.Add(p, 2)) ^ *(*uint64)(unsafe.Add(p, 2+8))*0x9E3779B97F4A7C15) * 0xD6E8FEB86659FD93) >> (64 - countBits)
 		c2 := max(uint32(t[k2]), lo) + 1
 		if t[k2] = uint8(c2); c2 >= hi {
 			return false
 		}
-		k3 := bytesGramSlot(unsafe.Add(p, 3))
+		k3 := ((*(*uint64)(unsafe.Add(p, 3)) ^ *(*uint64)(unsafe.Add(p, 3+8))*0x9E3779B97F4A7C15) * 0xD6E8FEB86659FD93) >> (64 - countBits)
 		c3 := max(uint32(t[k3]), lo) + 1
 		if t[k3] = uint8(c3); c3 >= hi {
 			return false
 		}
-		k4 := bytesGramSlot(unsafe.Add(p, 4))
+		k4 := ((*(*uint64)(unsafe.Add(p, 4)) ^ *(*uint64)(unsafe.Add(p, 4+8))*0x9E3779B97F4A7C15) * 0xD6E8FEB86659FD93) >> (64 - countBits)
 		c4 := max(uint32(t[k4]), lo) + 1
 		if t[k4] = uint8(c4); c4 >= hi {
 			return false
 		}
-		k5 := bytesGramSlot(unsafe.Add(p, 5))
+		k5 := ((*(*uint64)(unsafe.Add(p, 5)) ^ *(*uint64)(unsafe.Add(p, 5+8))*0x9E3779B97F4A7C15) * 0xD6E8FEB86659FD93) >> (64 - countBits)
 		c5 := max(uint32(t[k5]), lo) + 1
 		if t[k5] = uint8(c5); c5 >= hi {
 			return false
 		}
-		k6 := bytesGramSlot(unsafe.Add(p, 6))
+		k6 := ((*(*uint64)(unsafe.Add(p, 6)) ^ *(*uint64)(unsafe.Add(p, 6+8))*0x9E3779B97F4A7C15) * 0xD6E8FEB86659FD93) >> (64 - countBits)
 		c6 := max(uint32(t[k6]), lo) + 1
 		if t[k6] = uint8(c6); c6 >= hi {
 			return false
 		}
-		k7 := bytesGramSlot(unsafe.Add(p, 7))
+		k7 := ((*(*uint64)(unsafe.Add(p, 7)) ^ *(*uint64)(unsafe.Add(p, 7+8))*0x9E3779B97F4A7C15) * 0xD6E8FEB86659FD93) >> (64 - countBits)
 		c7 := max(uint32(t[k7]), lo) + 1
 		if t[k7] = uint8(c7); c7 >= hi {
 			return false
@@ -528,7 +528,9 @@ func countGramBytes1(counts *[countSlots]uint8, b []byte, floor, top uint8) bool
 }
 
 // bytesGramSlot is the slot of the gram of gramUnits bytes at p: its two
-// words hashed.
+// words hashed. The unrolled loops of countGramBytes1 and countGramBytes3
+// write it out: its inlined call left an inlining mark, a NOP, at each
+// gram (12 instructions a gram where 13); their last grams call it.
 func bytesGramSlot(p unsafe.Pointer) uint64 {
 	x0, x1 := *(*uint64)(p), *(*uint64)(unsafe.Add(p, 8))
 	return ((x0 ^ x1*0x9E3779B97F4A7C15) * 0xD6E8FEB86659FD93) >> (64 - countBits)

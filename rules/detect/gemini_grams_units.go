@@ -17,22 +17,26 @@ func countGrams1(counts *[countSlots]uint8, b []uint16, floor, top uint8) bool {
 	lo, hi := uint32(floor), uint32(top)
 	n := len(b) - gramUnits + 1 // grams' starts, at least one (countGrams)
 	for ; n > 3*m; n -= 4 * m {
-		k0 := unitsGramSlot(p)
+		k0 := ((*(*uint64)(p) ^ *(*uint64)(unsafe.Add(p, 8))*0x9E3779B97F4A7C15 ^
+			*(*uint64)(unsafe.Add(p, 16))*0xC2B2AE3D27D4EB4F ^ *(*uint64)(unsafe.Add(p, 24))*0x165667B19E3779F9) * 0xD6E8FEB86659FD93) >> (64 - countBits)
 		c0 := max(uint32(t[k0]), lo) + 1
 		if t[k0] = uint8(c0); c0 >= hi {
 			return false
 		}
-		k1 := unitsGramSlot(unsafe.Add(p, 2*m)) // 3m < n: the four within b
+		k1 := ((*(*uint64)(unsafe.Add(p, 2*m)) ^ *(*uint64)(unsafe.Add(p, 2*m+8))*0x9E3779B97F4A7C15 ^ // 3m < n: the four within b
+			*(*uint64)(unsafe.Add(p, 2*m+16))*0xC2B2AE3D27D4EB4F ^ *(*uint64)(unsafe.Add(p, 2*m+24))*0x165667B19E3779F9) * 0xD6E8FEB86659FD93) >> (64 - countBits)
 		c1 := max(uint32(t[k1]), lo) + 1
 		if t[k1] = uint8(c1); c1 >= hi {
 			return false
 		}
-		k2 := unitsGramSlot(unsafe.Add(p, 4*m))
+		k2 := ((*(*uint64)(unsafe.Add(p, 4*m)) ^ *(*uint64)(unsafe.Add(p, 4*m+8))*0x9E3779B97F4A7C15 ^
+			*(*uint64)(unsafe.Add(p, 4*m+16))*0xC2B2AE3D27D4EB4F ^ *(*uint64)(unsafe.Add(p, 4*m+24))*0x165667B19E3779F9) * 0xD6E8FEB86659FD93) >> (64 - countBits)
 		c2 := max(uint32(t[k2]), lo) + 1
 		if t[k2] = uint8(c2); c2 >= hi {
 			return false
 		}
-		k3 := unitsGramSlot(unsafe.Add(p, 6*m))
+		k3 := ((*(*uint64)(unsafe.Add(p, 6*m)) ^ *(*uint64)(unsafe.Add(p, 6*m+8))*0x9E3779B97F4A7C15 ^
+			*(*uint64)(unsafe.Add(p, 6*m+16))*0xC2B2AE3D27D4EB4F ^ *(*uint64)(unsafe.Add(p, 6*m+24))*0x165667B19E3779F9) * 0xD6E8FEB86659FD93) >> (64 - countBits)
 		c3 := max(uint32(t[k3]), lo) + 1
 		if t[k3] = uint8(c3); c3 >= hi {
 			return false
@@ -58,22 +62,26 @@ func countGrams3(counts *[countSlots]uint8, b []uint16, floor, top uint8) bool {
 	lo, hi := uint32(floor), uint32(top)
 	n := len(b) - gramUnits + 1
 	for ; n > 3*m; n -= 4 * m {
-		k0 := unitsGramSlot(p)
+		k0 := ((*(*uint64)(p) ^ *(*uint64)(unsafe.Add(p, 8))*0x9E3779B97F4A7C15 ^
+			*(*uint64)(unsafe.Add(p, 16))*0xC2B2AE3D27D4EB4F ^ *(*uint64)(unsafe.Add(p, 24))*0x165667B19E3779F9) * 0xD6E8FEB86659FD93) >> (64 - countBits)
 		c0 := max(uint32(t[k0]), lo) + 1
 		if t[k0] = uint8(c0); c0 >= hi {
 			return false
 		}
-		k1 := unitsGramSlot(unsafe.Add(p, 2*m))
+		k1 := ((*(*uint64)(unsafe.Add(p, 2*m)) ^ *(*uint64)(unsafe.Add(p, 2*m+8))*0x9E3779B97F4A7C15 ^
+			*(*uint64)(unsafe.Add(p, 2*m+16))*0xC2B2AE3D27D4EB4F ^ *(*uint64)(unsafe.Add(p, 2*m+24))*0x165667B19E3779F9) * 0xD6E8FEB86659FD93) >> (64 - countBits)
 		c1 := max(uint32(t[k1]), lo) + 1
 		if t[k1] = uint8(c1); c1 >= hi {
 			return false
 		}
-		k2 := unitsGramSlot(unsafe.Add(p, 4*m))
+		k2 := ((*(*uint64)(unsafe.Add(p, 4*m)) ^ *(*uint64)(unsafe.Add(p, 4*m+8))*0x9E3779B97F4A7C15 ^
+			*(*uint64)(unsafe.Add(p, 4*m+16))*0xC2B2AE3D27D4EB4F ^ *(*uint64)(unsafe.Add(p, 4*m+24))*0x165667B19E3779F9) * 0xD6E8FEB86659FD93) >> (64 - countBits)
 		c2 := max(uint32(t[k2]), lo) + 1
 		if t[k2] = uint8(c2); c2 >= hi {
 			return false
 		}
-		k3 := unitsGramSlot(unsafe.Add(p, 6*m))
+		k3 := ((*(*uint64)(unsafe.Add(p, 6*m)) ^ *(*uint64)(unsafe.Add(p, 6*m+8))*0x9E3779B97F4A7C15 ^
+			*(*uint64)(unsafe.Add(p, 6*m+16))*0xC2B2AE3D27D4EB4F ^ *(*uint64)(unsafe.Add(p, 6*m+24))*0x165667B19E3779F9) * 0xD6E8FEB86659FD93) >> (64 - countBits)
 		c3 := max(uint32(t[k3]), lo) + 1
 		if t[k3] = uint8(c3); c3 >= hi {
 			return false
@@ -92,7 +100,9 @@ func countGrams3(counts *[countSlots]uint8, b []uint16, floor, top uint8) bool {
 }
 
 // unitsGramSlot is the slot of the gram of gramUnits code units at p:
-// its four words hashed, as countGrams hashes them.
+// its four words hashed, as countGrams hashes them. The unrolled loops
+// of countGrams1 and countGrams3 write it out: its inlined call left an
+// inlining mark, a NOP, at each gram; their last grams call it.
 func unitsGramSlot(p unsafe.Pointer) uint64 {
 	x0, x1 := *(*uint64)(p), *(*uint64)(unsafe.Add(p, 8))
 	x2, x3 := *(*uint64)(unsafe.Add(p, 16)), *(*uint64)(unsafe.Add(p, 24))

@@ -1,6 +1,7 @@
 package detect
 
 import (
+	"encoding/binary"
 	"math/bits"
 	"slices"
 	"unsafe"
@@ -24,7 +25,11 @@ type lcsMatcher struct {
 	ascii [256]int32
 	// rowBase is an ASCII code point's row times words, plus one: the
 	// first of its masks in peq, 0 when it has no row (256 long, as
-	// ascii, the 128 past ASCII 0). buildBytes reads it alone.
+	// ascii, the 128 past ASCII 0). buildBytes and columnsBytesN read it
+	// alone: a column's row is found with no multiplication by words,
+	// and a register less is live across the columns. A code point the
+	// pattern has and the other text lacks has a row here, which no
+	// column reads (givenRows' lone row), and 0 in ascii.
 	rowBase [256]int
 	other   map[rune]int32 // the same for the rest
 	peq     []uint64       // pattern masks, one row of words per code point
@@ -307,9 +312,44 @@ func lcsShared[T symbol](mt *lcsMatcher, a, b []T, cutoff, shared int) (int, boo
 // exactly when a has few enough positions that disagree: the outputs of
 // a pair that fails mostly disagree at once.
 func diagonalMatchesWithin[T symbol](a, b []T, maxMiss int) (int, bool) {
+	if a8, ok := any(a).([]byte); ok {
+		return diagonalBytesWithin(a8, any(b).([]byte), maxMiss)
+	}
 	b = b[:len(a)]
 	miss := 0
 	for i := range a {
+		if a[i] != b[i] {
+			if miss++; miss > maxMiss {
+				return i + 1 - miss, false
+			}
+		}
+	}
+	return len(a) - miss, true
+}
+
+// diagonalBytesWithin is diagonalMatchesWithin over bytes (two ASCII
+// texts, most of fuzzy_repeat's pairs): eight positions a step, the
+// bytes that differ counted in the two words' difference (a byte's high
+// bit set when any of its bits is), where a byte a step took some four
+// instructions. It stops at the first word past maxMiss (the count is
+// then not whole, as diagonalMatchesWithin's).
+func diagonalBytesWithin(a, b []byte, maxMiss int) (int, bool) {
+	b = b[:len(a)]
+	const low7 = 0x7f7f7f7f7f7f7f7f
+	miss, i := 0, 0
+	for ; i+8 <= len(a); i += 8 {
+		x := binary.LittleEndian.Uint64(a[i:]) ^ binary.LittleEndian.Uint64(b[i:])
+		if x == 0 {
+			continue
+		}
+		// A byte of x whose low seven bits are not all 0 carries into
+		// its high bit; one that differs in its high bit has it set.
+		miss += bits.OnesCount64(((x &^ ascii64) + low7 | x) & ascii64)
+		if miss > maxMiss {
+			return i - miss, false
+		}
+	}
+	for ; i < len(a); i++ {
 		if a[i] != b[i] {
 			if miss++; miss > maxMiss {
 				return i + 1 - miss, false

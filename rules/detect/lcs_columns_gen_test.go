@@ -74,13 +74,12 @@ import "math/bits"
 		vbs := list(func(i int) string { return fmt.Sprintf("vb[%d]", i) })
 		fmt.Fprintf(&b, "\n// columnsBytes%d is columnsBytesN over %d words.\n", n, n)
 		fmt.Fprintf(&b, "func columnsBytes%d[T symbol](mt *lcsMatcher, vb *[%d]uint64, first int, bs []T) int {\n", n, n)
-		b.WriteString("\tpeq, words := mt.peq[first:], mt.words // the band's words of each row\n")
-		b.WriteString("\trows := &mt.ascii\n")
+		b.WriteString("\tpeq, rows := mt.peq[first:], &mt.rowBase // the band's words of each row, and where each starts\n")
 		fmt.Fprintf(&b, "\t%s := %s\n", xs, vbs)
 		b.WriteString("\tfor j, c := range bs {\n\t\tif uint32(c) >= 128 {\n")
 		fmt.Fprintf(&b, "\t\t\t%s = %s\n\t\t\treturn j\n\t\t}\n", vbs, xs)
-		b.WriteString("\t\tk := int(rows[c]) - 1\n\t\tif k < 0 {\n\t\t\tcontinue\n\t\t}\n")
-		fmt.Fprintf(&b, "\t\tbase := k * words\n\t\tp := peq[base : base+%d : base+%d]\n", n, n)
+		b.WriteString("\t\tbase := rows[c] - 1\n\t\tif base < 0 {\n\t\t\tcontinue\n\t\t}\n")
+		fmt.Fprintf(&b, "\t\tp := peq[base : base+%d : base+%d]\n", n, n)
 		fmt.Fprintf(&b, "\t\t%s := %s\n",
 			list(func(i int) string { return fmt.Sprintf("u%d", i) }),
 			list(func(i int) string { return fmt.Sprintf("x%d&p[%d]", i, i) }))

@@ -17,19 +17,17 @@ import "math/bits"
 
 // columnsBytes2 is columnsBytesN over 2 words.
 func columnsBytes2[T symbol](mt *lcsMatcher, vb *[2]uint64, first int, bs []T) int {
-	peq, words := mt.peq[first:], mt.words // the band's words of each row
-	rows := &mt.ascii
+	peq, rows := mt.peq[first:], &mt.rowBase // the band's words of each row, and where each starts
 	x0, x1 := vb[0], vb[1]
 	for j, c := range bs {
 		if uint32(c) >= 128 {
 			vb[0], vb[1] = x0, x1
 			return j
 		}
-		k := int(rows[c]) - 1
-		if k < 0 {
+		base := rows[c] - 1
+		if base < 0 {
 			continue
 		}
-		base := k * words
 		p := peq[base : base+2 : base+2]
 		u0, u1 := x0&p[0], x1&p[1]
 		s0, cy := bits.Add64(x0, u0, 0)
@@ -42,19 +40,17 @@ func columnsBytes2[T symbol](mt *lcsMatcher, vb *[2]uint64, first int, bs []T) i
 
 // columnsBytes3 is columnsBytesN over 3 words.
 func columnsBytes3[T symbol](mt *lcsMatcher, vb *[3]uint64, first int, bs []T) int {
-	peq, words := mt.peq[first:], mt.words // the band's words of each row
-	rows := &mt.ascii
+	peq, rows := mt.peq[first:], &mt.rowBase // the band's words of each row, and where each starts
 	x0, x1, x2 := vb[0], vb[1], vb[2]
 	for j, c := range bs {
 		if uint32(c) >= 128 {
 			vb[0], vb[1], vb[2] = x0, x1, x2
 			return j
 		}
-		k := int(rows[c]) - 1
-		if k < 0 {
+		base := rows[c] - 1
+		if base < 0 {
 			continue
 		}
-		base := k * words
 		p := peq[base : base+3 : base+3]
 		u0, u1, u2 := x0&p[0], x1&p[1], x2&p[2]
 		s0, cy := bits.Add64(x0, u0, 0)
@@ -68,19 +64,17 @@ func columnsBytes3[T symbol](mt *lcsMatcher, vb *[3]uint64, first int, bs []T) i
 
 // columnsBytes4 is columnsBytesN over 4 words.
 func columnsBytes4[T symbol](mt *lcsMatcher, vb *[4]uint64, first int, bs []T) int {
-	peq, words := mt.peq[first:], mt.words // the band's words of each row
-	rows := &mt.ascii
+	peq, rows := mt.peq[first:], &mt.rowBase // the band's words of each row, and where each starts
 	x0, x1, x2, x3 := vb[0], vb[1], vb[2], vb[3]
 	for j, c := range bs {
 		if uint32(c) >= 128 {
 			vb[0], vb[1], vb[2], vb[3] = x0, x1, x2, x3
 			return j
 		}
-		k := int(rows[c]) - 1
-		if k < 0 {
+		base := rows[c] - 1
+		if base < 0 {
 			continue
 		}
-		base := k * words
 		p := peq[base : base+4 : base+4]
 		u0, u1, u2, u3 := x0&p[0], x1&p[1], x2&p[2], x3&p[3]
 		s0, cy := bits.Add64(x0, u0, 0)
@@ -95,19 +89,17 @@ func columnsBytes4[T symbol](mt *lcsMatcher, vb *[4]uint64, first int, bs []T) i
 
 // columnsBytes5 is columnsBytesN over 5 words.
 func columnsBytes5[T symbol](mt *lcsMatcher, vb *[5]uint64, first int, bs []T) int {
-	peq, words := mt.peq[first:], mt.words // the band's words of each row
-	rows := &mt.ascii
+	peq, rows := mt.peq[first:], &mt.rowBase // the band's words of each row, and where each starts
 	x0, x1, x2, x3, x4 := vb[0], vb[1], vb[2], vb[3], vb[4]
 	for j, c := range bs {
 		if uint32(c) >= 128 {
 			vb[0], vb[1], vb[2], vb[3], vb[4] = x0, x1, x2, x3, x4
 			return j
 		}
-		k := int(rows[c]) - 1
-		if k < 0 {
+		base := rows[c] - 1
+		if base < 0 {
 			continue
 		}
-		base := k * words
 		p := peq[base : base+5 : base+5]
 		u0, u1, u2, u3, u4 := x0&p[0], x1&p[1], x2&p[2], x3&p[3], x4&p[4]
 		s0, cy := bits.Add64(x0, u0, 0)
@@ -123,19 +115,17 @@ func columnsBytes5[T symbol](mt *lcsMatcher, vb *[5]uint64, first int, bs []T) i
 
 // columnsBytes6 is columnsBytesN over 6 words.
 func columnsBytes6[T symbol](mt *lcsMatcher, vb *[6]uint64, first int, bs []T) int {
-	peq, words := mt.peq[first:], mt.words // the band's words of each row
-	rows := &mt.ascii
+	peq, rows := mt.peq[first:], &mt.rowBase // the band's words of each row, and where each starts
 	x0, x1, x2, x3, x4, x5 := vb[0], vb[1], vb[2], vb[3], vb[4], vb[5]
 	for j, c := range bs {
 		if uint32(c) >= 128 {
 			vb[0], vb[1], vb[2], vb[3], vb[4], vb[5] = x0, x1, x2, x3, x4, x5
 			return j
 		}
-		k := int(rows[c]) - 1
-		if k < 0 {
+		base := rows[c] - 1
+		if base < 0 {
 			continue
 		}
-		base := k * words
 		p := peq[base : base+6 : base+6]
 		u0, u1, u2, u3, u4, u5 := x0&p[0], x1&p[1], x2&p[2], x3&p[3], x4&p[4], x5&p[5]
 		s0, cy := bits.Add64(x0, u0, 0)
@@ -152,19 +142,17 @@ func columnsBytes6[T symbol](mt *lcsMatcher, vb *[6]uint64, first int, bs []T) i
 
 // columnsBytes7 is columnsBytesN over 7 words.
 func columnsBytes7[T symbol](mt *lcsMatcher, vb *[7]uint64, first int, bs []T) int {
-	peq, words := mt.peq[first:], mt.words // the band's words of each row
-	rows := &mt.ascii
+	peq, rows := mt.peq[first:], &mt.rowBase // the band's words of each row, and where each starts
 	x0, x1, x2, x3, x4, x5, x6 := vb[0], vb[1], vb[2], vb[3], vb[4], vb[5], vb[6]
 	for j, c := range bs {
 		if uint32(c) >= 128 {
 			vb[0], vb[1], vb[2], vb[3], vb[4], vb[5], vb[6] = x0, x1, x2, x3, x4, x5, x6
 			return j
 		}
-		k := int(rows[c]) - 1
-		if k < 0 {
+		base := rows[c] - 1
+		if base < 0 {
 			continue
 		}
-		base := k * words
 		p := peq[base : base+7 : base+7]
 		u0, u1, u2, u3, u4, u5, u6 := x0&p[0], x1&p[1], x2&p[2], x3&p[3], x4&p[4], x5&p[5], x6&p[6]
 		s0, cy := bits.Add64(x0, u0, 0)
@@ -182,19 +170,17 @@ func columnsBytes7[T symbol](mt *lcsMatcher, vb *[7]uint64, first int, bs []T) i
 
 // columnsBytes8 is columnsBytesN over 8 words.
 func columnsBytes8[T symbol](mt *lcsMatcher, vb *[8]uint64, first int, bs []T) int {
-	peq, words := mt.peq[first:], mt.words // the band's words of each row
-	rows := &mt.ascii
+	peq, rows := mt.peq[first:], &mt.rowBase // the band's words of each row, and where each starts
 	x0, x1, x2, x3, x4, x5, x6, x7 := vb[0], vb[1], vb[2], vb[3], vb[4], vb[5], vb[6], vb[7]
 	for j, c := range bs {
 		if uint32(c) >= 128 {
 			vb[0], vb[1], vb[2], vb[3], vb[4], vb[5], vb[6], vb[7] = x0, x1, x2, x3, x4, x5, x6, x7
 			return j
 		}
-		k := int(rows[c]) - 1
-		if k < 0 {
+		base := rows[c] - 1
+		if base < 0 {
 			continue
 		}
-		base := k * words
 		p := peq[base : base+8 : base+8]
 		u0, u1, u2, u3, u4, u5, u6, u7 := x0&p[0], x1&p[1], x2&p[2], x3&p[3], x4&p[4], x5&p[5], x6&p[6], x7&p[7]
 		s0, cy := bits.Add64(x0, u0, 0)
@@ -213,19 +199,17 @@ func columnsBytes8[T symbol](mt *lcsMatcher, vb *[8]uint64, first int, bs []T) i
 
 // columnsBytes9 is columnsBytesN over 9 words.
 func columnsBytes9[T symbol](mt *lcsMatcher, vb *[9]uint64, first int, bs []T) int {
-	peq, words := mt.peq[first:], mt.words // the band's words of each row
-	rows := &mt.ascii
+	peq, rows := mt.peq[first:], &mt.rowBase // the band's words of each row, and where each starts
 	x0, x1, x2, x3, x4, x5, x6, x7, x8 := vb[0], vb[1], vb[2], vb[3], vb[4], vb[5], vb[6], vb[7], vb[8]
 	for j, c := range bs {
 		if uint32(c) >= 128 {
 			vb[0], vb[1], vb[2], vb[3], vb[4], vb[5], vb[6], vb[7], vb[8] = x0, x1, x2, x3, x4, x5, x6, x7, x8
 			return j
 		}
-		k := int(rows[c]) - 1
-		if k < 0 {
+		base := rows[c] - 1
+		if base < 0 {
 			continue
 		}
-		base := k * words
 		p := peq[base : base+9 : base+9]
 		u0, u1, u2, u3, u4, u5, u6, u7, u8 := x0&p[0], x1&p[1], x2&p[2], x3&p[3], x4&p[4], x5&p[5], x6&p[6], x7&p[7], x8&p[8]
 		s0, cy := bits.Add64(x0, u0, 0)
@@ -245,19 +229,17 @@ func columnsBytes9[T symbol](mt *lcsMatcher, vb *[9]uint64, first int, bs []T) i
 
 // columnsBytes10 is columnsBytesN over 10 words.
 func columnsBytes10[T symbol](mt *lcsMatcher, vb *[10]uint64, first int, bs []T) int {
-	peq, words := mt.peq[first:], mt.words // the band's words of each row
-	rows := &mt.ascii
+	peq, rows := mt.peq[first:], &mt.rowBase // the band's words of each row, and where each starts
 	x0, x1, x2, x3, x4, x5, x6, x7, x8, x9 := vb[0], vb[1], vb[2], vb[3], vb[4], vb[5], vb[6], vb[7], vb[8], vb[9]
 	for j, c := range bs {
 		if uint32(c) >= 128 {
 			vb[0], vb[1], vb[2], vb[3], vb[4], vb[5], vb[6], vb[7], vb[8], vb[9] = x0, x1, x2, x3, x4, x5, x6, x7, x8, x9
 			return j
 		}
-		k := int(rows[c]) - 1
-		if k < 0 {
+		base := rows[c] - 1
+		if base < 0 {
 			continue
 		}
-		base := k * words
 		p := peq[base : base+10 : base+10]
 		u0, u1, u2, u3, u4, u5, u6, u7, u8, u9 := x0&p[0], x1&p[1], x2&p[2], x3&p[3], x4&p[4], x5&p[5], x6&p[6], x7&p[7], x8&p[8], x9&p[9]
 		s0, cy := bits.Add64(x0, u0, 0)
@@ -278,19 +260,17 @@ func columnsBytes10[T symbol](mt *lcsMatcher, vb *[10]uint64, first int, bs []T)
 
 // columnsBytes11 is columnsBytesN over 11 words.
 func columnsBytes11[T symbol](mt *lcsMatcher, vb *[11]uint64, first int, bs []T) int {
-	peq, words := mt.peq[first:], mt.words // the band's words of each row
-	rows := &mt.ascii
+	peq, rows := mt.peq[first:], &mt.rowBase // the band's words of each row, and where each starts
 	x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10 := vb[0], vb[1], vb[2], vb[3], vb[4], vb[5], vb[6], vb[7], vb[8], vb[9], vb[10]
 	for j, c := range bs {
 		if uint32(c) >= 128 {
 			vb[0], vb[1], vb[2], vb[3], vb[4], vb[5], vb[6], vb[7], vb[8], vb[9], vb[10] = x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10
 			return j
 		}
-		k := int(rows[c]) - 1
-		if k < 0 {
+		base := rows[c] - 1
+		if base < 0 {
 			continue
 		}
-		base := k * words
 		p := peq[base : base+11 : base+11]
 		u0, u1, u2, u3, u4, u5, u6, u7, u8, u9, u10 := x0&p[0], x1&p[1], x2&p[2], x3&p[3], x4&p[4], x5&p[5], x6&p[6], x7&p[7], x8&p[8], x9&p[9], x10&p[10]
 		s0, cy := bits.Add64(x0, u0, 0)
@@ -312,19 +292,17 @@ func columnsBytes11[T symbol](mt *lcsMatcher, vb *[11]uint64, first int, bs []T)
 
 // columnsBytes12 is columnsBytesN over 12 words.
 func columnsBytes12[T symbol](mt *lcsMatcher, vb *[12]uint64, first int, bs []T) int {
-	peq, words := mt.peq[first:], mt.words // the band's words of each row
-	rows := &mt.ascii
+	peq, rows := mt.peq[first:], &mt.rowBase // the band's words of each row, and where each starts
 	x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11 := vb[0], vb[1], vb[2], vb[3], vb[4], vb[5], vb[6], vb[7], vb[8], vb[9], vb[10], vb[11]
 	for j, c := range bs {
 		if uint32(c) >= 128 {
 			vb[0], vb[1], vb[2], vb[3], vb[4], vb[5], vb[6], vb[7], vb[8], vb[9], vb[10], vb[11] = x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11
 			return j
 		}
-		k := int(rows[c]) - 1
-		if k < 0 {
+		base := rows[c] - 1
+		if base < 0 {
 			continue
 		}
-		base := k * words
 		p := peq[base : base+12 : base+12]
 		u0, u1, u2, u3, u4, u5, u6, u7, u8, u9, u10, u11 := x0&p[0], x1&p[1], x2&p[2], x3&p[3], x4&p[4], x5&p[5], x6&p[6], x7&p[7], x8&p[8], x9&p[9], x10&p[10], x11&p[11]
 		s0, cy := bits.Add64(x0, u0, 0)

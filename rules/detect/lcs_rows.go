@@ -93,13 +93,18 @@ func buildBytes(mt *lcsMatcher, a []byte, to int) {
 		w := i >> 6
 		bit := uint64(1) << (uint(i) & 63)
 		run := a[i:min(len(a), 64*w+64)] // the rest of word w's bytes
-		peq, k := mt.peq, 0
+		// Word w of each row, a row's at its base less one: the word's
+		// index is then the base's alone, where base-1+w was computed
+		// twice a byte (the bounds test's and the store's) and a register
+		// spilled for it. Word w of the first row exists: a byte before
+		// it made a row.
+		peq, rows, k := mt.peq[min(w, len(mt.peq)):], &mt.rowBase, 0
 		for ; k < len(run); k++ {
-			base := mt.rowBase[run[k]]
+			base := rows[run[k]]
 			if base == 0 {
 				break
 			}
-			peq[base-1+w] |= bit
+			peq[base-1] |= bit
 			bit <<= 1
 		}
 		i += k

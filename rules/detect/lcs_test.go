@@ -411,6 +411,47 @@ func TestDiagonalMatchesWithin(t *testing.T) {
 	}
 }
 
+// TestDiagonalBytesWithin holds diagonalMatchesWithin over bytes
+// (diagonalBytesWithin, eight positions a step) to counting the positions
+// where a and b agree: texts of every length to 80 that differ at a few
+// places, bytes that differ in any one bit (the high one too) or in all.
+func TestDiagonalBytesWithin(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 11))
+	for it := range 20000 {
+		n := it % 81
+		a := make([]byte, n)
+		for i := range a {
+			a[i] = byte('a' + r.IntN(4))
+		}
+		b := append(slices.Clone(a), make([]byte, r.IntN(9))...)
+		for range r.IntN(1 + n/4 + 1) {
+			if n == 0 {
+				break
+			}
+			i := r.IntN(n)
+			switch r.IntN(3) {
+			case 0:
+				b[i] ^= 1 << r.IntN(8)
+			case 1:
+				b[i] = ^a[i]
+			default:
+				b[i] = byte(r.IntN(256))
+			}
+		}
+		want := 0
+		for i := range a {
+			if a[i] == b[i] {
+				want++
+			}
+		}
+		maxMiss := r.IntN(n + 2)
+		got, ok := diagonalMatchesWithin(a, b, maxMiss)
+		if ok != (n-want <= maxMiss) || ok && got != want {
+			t.Fatalf("diagonalMatchesWithin(%q, %q, %d) = %d, %v; %d agree", a, b, maxMiss, got, ok, want)
+		}
+	}
+}
+
 // codeText is .ci/agentlogs.py's code_text: lines of words from a small
 // vocabulary, indented, as the generated logs' grown tool outputs are.
 func codeText(r *rand.Rand, n int) string {
