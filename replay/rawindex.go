@@ -326,7 +326,11 @@ func (ix *valueIndex) appendCanon(w *canonWriter, v rawValue, canonical bool, sk
 		from := len(w.buf)
 		// appendObject's members, each value skipped over with the index.
 		base := len(w.members)
-		ix.members(v, w.keep(skip))
+		if skip == nil {
+			w.keepAll(ix, v) // the noted members in one loop, no visitor
+		} else {
+			ix.members(v, w.keep(skip))
+		}
 		w.writeMembers(base, func(val rawValue) { ix.appendCanon(w, val, canonical, nil) })
 		if slot != nil {
 			w.memo.open--
