@@ -260,6 +260,12 @@ func (w *canonWriter) keepAll(ix *valueIndex, v rawValue) {
 		if ms, ok := ix.noted(v); ok {
 			base := ix.base
 			p := unsafe.Pointer(unsafe.SliceData(base))
+			// Lengthened once and written in place: an appended literal
+			// was built on the stack and copied, its room tested, at
+			// each member.
+			n := len(w.members)
+			w.members = slices.Grow(w.members, len(ms))[:n+len(ms)]
+			to := w.members[n:]
 			for k := range ms {
 				m := &ms[k]
 				key := base[m.key:m.keyEnd]
@@ -267,7 +273,8 @@ func (w *canonWriter) keepAll(ix *valueIndex, v rawValue) {
 				if m.esc || !asciiAt(p, m.key, m.keyEnd) && !utf8.Valid(key) {
 					key = keyBytes(key, true)
 				}
-				w.members = append(w.members, canonMember{key, base[m.val:m.end]})
+				d := &to[k]
+				d.key, d.val = key, base[m.val:m.end]
 			}
 			return
 		}
