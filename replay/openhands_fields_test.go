@@ -153,3 +153,45 @@ func TestReadExtras(t *testing.T) {
 		}
 	}
 }
+
+// obsFields reads a V1 observation's content, is_error and exit_code as
+// v.Fields does, the observation a member of its event (noted one level
+// down, as recordRaw reads it) and not indexed: names sought, escaped,
+// of their length, not UTF-8, repeated.
+func TestV1ObsFields(t *testing.T) {
+	keys := []string{"content", "is_error", "exit_code"}
+	names := append(keys, `c\u006fntent`, `is_erro\u0072`, `exit\/code`, `contenu`, `Content`, `is_errors`,
+		`exit_codf`, `xexit_code`, "conten\xff", `\ud800ontent`, ``, `kind`, `command`)
+	vals := []string{`1`, `-1`, `true`, `null`, `"x"`, `[{"type":"text","text":"ok"}]`, `{"exit_code":2}`,
+		`"` + strings.Repeat("out ", 30) + `"`}
+	rng := rand.New(rand.NewSource(3))
+	var ix valueIndex
+	want := make([]rawValue, len(keys))
+	for n := 0; n < 20000; n++ {
+		var b strings.Builder
+		b.WriteString(`{"kind":"ObservationEvent","observation":{`)
+		for m, members := 0, rng.Intn(8); m < members; m++ {
+			if m > 0 {
+				b.WriteString([]string{",", ", "}[rng.Intn(2)])
+			}
+			b.WriteString(`"` + names[rng.Intn(len(names))] + `":` + vals[rng.Intn(len(vals))])
+		}
+		b.WriteString(`},"id":"e1"}`)
+		src := []byte(b.String())
+		if validValueIx(src, 0, &ix) != len(src) {
+			t.Fatalf("%q: not valid", src)
+		}
+		for _, x := range []*valueIndex{nil, &ix} {
+			var f [len(v1Keys)]rawValue
+			v1Fields(x, rawValue(src), &f)
+			f[v1kObservation].Fields(keys, want)
+			o := openHandsV1Reader{cur: x}
+			content, isErr, exit := o.obsFields(f[v1kObservation])
+			for i, got := range []rawValue{content, isErr, exit} {
+				if (got == nil) != (want[i] == nil) || string(got) != string(want[i]) {
+					t.Fatalf("%s (indexed %v): %s = %q, want %q", src, x != nil, keys[i], got, want[i])
+				}
+			}
+		}
+	}
+}

@@ -481,22 +481,19 @@ func (o *openHandsV1Reader) read(v rawValue, f *[len(v1Keys)]rawValue) ([]stepRe
 }
 
 // obsFields are an observation's content, is_error and exit_code, each
-// the last of its key as get reads it, in one walk of its members where
-// three gets walked them three times.
+// the last of its key as get reads it, by jsFields (v1ObsKeys, names
+// ASCII: read as encoding/json reads them, see eventFields) in a loop
+// over the members the index noted, where members called a callback for
+// each that unquoted an escaped name and switched on it.
 func (o *openHandsV1Reader) obsFields(obs rawValue) (content, isErr, exit rawValue) {
-	o.cur.members(obs, func(k []byte, esc bool, val rawValue) bool {
-		switch string(keyBytes(k, esc)) {
-		case "content":
-			content = val
-		case "is_error":
-			isErr = val
-		case "exit_code":
-			exit = val
-		}
-		return true
-	})
-	return content, isErr, exit
+	var f [3]rawValue
+	jsFields(o.cur, obs, v1ObsKeys, f[:])
+	return f[0], f[1], f[2]
 }
+
+// v1ObsKeys are the members of an observation obsFields reads, in its
+// results' order.
+var v1ObsKeys = newJSKeys("content", "is_error", "exit_code")
 
 // askBefore marks that the run loop checks before the event being read:
 // after the last event recorded (none: nothing to check yet).
