@@ -161,7 +161,7 @@ func TestReadExtras(t *testing.T) {
 func TestV1ObsFields(t *testing.T) {
 	keys := []string{"content", "is_error", "exit_code"}
 	names := append(keys, `c\u006fntent`, `is_erro\u0072`, `exit\/code`, `contenu`, `Content`, `is_errors`,
-		`exit_codf`, `xexit_code`, "conten\xff", `\ud800ontent`, ``, `kind`, `command`)
+		`exit_codf`, `xexit_code`, "conten\xff", `\ud800ontent`, ``, `kind`, `command`, `text`, `te\u0078t`, `texu`, "tex\xff")
 	vals := []string{`1`, `-1`, `true`, `null`, `"x"`, `[{"type":"text","text":"ok"}]`, `{"exit_code":2}`,
 		`"` + strings.Repeat("out ", 30) + `"`}
 	rng := rand.New(rand.NewSource(3))
@@ -190,6 +190,15 @@ func TestV1ObsFields(t *testing.T) {
 			for i, got := range []rawValue{content, isErr, exit} {
 				if (got == nil) != (want[i] == nil) || string(got) != string(want[i]) {
 					t.Fatalf("%s (indexed %v): %s = %q, want %q", src, x != nil, keys[i], got, want[i])
+				}
+			}
+			// member, a text part's text and a message's content, as get.
+			for _, k := range []struct {
+				keys *jsKeys
+				name string
+			}{{v1TextKey, "text"}, {v1ContentKey, "content"}} {
+				if got, want := o.member(f[v1kObservation], k.keys), x.get(f[v1kObservation], k.name); (got == nil) != (want == nil) || string(got) != string(want) {
+					t.Fatalf("%s (indexed %v): member %s = %q, get %q", src, x != nil, k.name, got, want)
 				}
 			}
 		}

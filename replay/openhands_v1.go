@@ -164,7 +164,7 @@ func (o *openHandsV1Reader) v1Text(v rawValue, kept bool) (string, bool) {
 	var b strCat    // the usual one part is not copied again
 	copied := false // b.s, the one part, is in o.copies
 	o.cur.elems(v, func(_ int, p rawValue) bool {
-		t := o.cur.get(p, "text")
+		t := o.member(p, v1TextKey)
 		if s, ok := o.keyedStr(t); ok {
 			b.add(s)
 		} else if kept && o.copies != nil && t.Kind() == '"' {
@@ -451,7 +451,7 @@ func (o *openHandsV1Reader) read(v rawValue, f *[len(v1Keys)]rawValue) ([]stepRe
 		if src != "agent" && src != "environment" {
 			break // a user's message is no step and no nudge: its text is not read
 		}
-		switch text, copied := o.v1Text(o.cur.get(f[v1kLLMMessage], "content"), src == "agent"); {
+		switch text, copied := o.v1Text(o.member(f[v1kLLMMessage], v1ContentKey), src == "agent"); {
 		case src == "agent":
 			o.askBefore()
 			newStep(stepRecord{info: StepInfo{Kind: StepMessage}, output: text, outCopied: copied, hasText: true})
@@ -494,6 +494,17 @@ func (o *openHandsV1Reader) obsFields(obs rawValue) (content, isErr, exit rawVal
 // v1ObsKeys are the members of an observation obsFields reads, in its
 // results' order.
 var v1ObsKeys = newJSKeys("content", "is_error", "exit_code")
+
+// member is v's member named by key (one ASCII name: a text part's
+// "text", a message's "content"), the last of its name as get reads it,
+// by jsFields, where get called a callback for each member noted.
+func (o *openHandsV1Reader) member(v rawValue, key *jsKeys) rawValue {
+	var f [1]rawValue
+	jsFields(o.cur, v, key, f[:])
+	return f[0]
+}
+
+var v1TextKey, v1ContentKey = newJSKeys("text"), newJSKeys("content")
 
 // askBefore marks that the run loop checks before the event being read:
 // after the last event recorded (none: nothing to check yet).
