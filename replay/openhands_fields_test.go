@@ -204,3 +204,31 @@ func TestV1ObsFields(t *testing.T) {
 		}
 	}
 }
+
+// volatileKey says what openHandsVolatile says of each of its names, of
+// each with a byte changed, cut or lengthened, and of other args' names.
+func TestVolatileKey(t *testing.T) {
+	keys := []string{"", "command", "path", "is_input", "content", "thoughts", "Thought"}
+	for name := range openHandsVolatile {
+		keys = append(keys, name, name[1:], name[:len(name)-1], name+"s", "x"+name)
+		for i := range name {
+			b := []byte(name)
+			b[i] ^= 0x20
+			keys = append(keys, string(b))
+			b[i] ^= 0x21
+			keys = append(keys, string(b))
+		}
+	}
+	for _, k := range keys {
+		if got, want := volatileKey([]byte(k)), openHandsVolatile[k]; got != want {
+			t.Errorf("volatileKey(%q) = %v, openHandsVolatile has %v", k, got, want)
+		}
+		if got, want := skipped(openHandsVolatile, []byte(k)), openHandsVolatile[k]; got != want {
+			t.Errorf("skipped(openHandsVolatile, %q) = %v, want %v", k, got, want)
+		}
+	}
+	other := map[string]bool{"command": true}
+	if !skipped(other, []byte("command")) || skipped(other, []byte("thought")) || skipped(nil, []byte("thought")) {
+		t.Errorf("skipped reads another map (or none) as openHandsVolatile")
+	}
+}

@@ -166,7 +166,7 @@ func (w *canonWriter) writeMembersBoth(base int, skip map[string]bool, canon boo
 		from := len(w.buf)
 		w.buf = appendKey(w.buf, m.key)
 		w.buf = append(w.buf, ':')
-		if skip != nil && skip[string(m.key)] {
+		if skipped(skip, m.key) {
 			if canon {
 				ix.appendCanon(w, m.val, true, nil)
 			} else {
@@ -244,11 +244,20 @@ func (w *canonWriter) appendCanonBoth(ix *valueIndex, v rawValue, skip map[strin
 func (w *canonWriter) keep(skip map[string]bool) func(k []byte, esc bool, val rawValue) bool {
 	return func(k []byte, esc bool, val rawValue) bool {
 		k = keyBytes(k, esc)
-		if skip == nil || !skip[string(k)] {
+		if !skipped(skip, k) {
 			w.members = append(w.members, canonMember{k, val})
 		}
 		return true
 	}
+}
+
+// skipped is skip[string(k)]: for openHandsVolatile, the skip the
+// readers pass, by volatileKey, with no map lookup.
+func skipped(skip map[string]bool, k []byte) bool {
+	if sameMap(skip, openHandsVolatile) {
+		return volatileKey(k)
+	}
+	return skip != nil && skip[string(k)]
 }
 
 // keepAll collects v's members into w.members as ix.members(v,
