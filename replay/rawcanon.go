@@ -327,8 +327,15 @@ func sortMembers(ms []canonMember) {
 		return
 	}
 	for i := 1; i < len(ms); i++ {
+		// A member in order after the one before (most: an object
+		// written by a program keeps its order) is neither copied out
+		// nor written back.
+		if !keyLess(ms[i].key, ms[i-1].key) {
+			continue
+		}
 		m := ms[i]
-		j := i
+		ms[i] = ms[i-1]
+		j := i - 1
 		for ; j > 0 && keyLess(m.key, ms[j-1].key); j-- {
 			ms[j] = ms[j-1]
 		}
