@@ -438,7 +438,7 @@ func (o *openHandsReader) actionEvent(act, src string, a *ohArgs, args rawValue,
 			w.writeMembersBoth(base, openHandsVolatile, false, nil) // appendBoth(args)
 			action, ok = unsafe.String(unsafe.SliceData(w.both), len(w.both)), true
 		} else {
-			w.writeMembers(base, func(val rawValue) { w.appendValue(val, true, nil) }) // appendValue(args, true, nil)
+			w.writeMembers(base, true) // appendValue(args, true, nil)
 		}
 		o.eventKey(n, cls, true, ask, w.buf, text)
 	}

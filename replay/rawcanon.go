@@ -88,7 +88,7 @@ func (w *canonWriter) appendValue(v rawValue, canonical bool, skip map[string]bo
 func (w *canonWriter) appendObject(v rawValue, canonical bool, skip map[string]bool) {
 	base := len(w.members)
 	v.Members(w.keep(skip))
-	w.writeMembers(base, func(val rawValue) { w.appendValue(val, canonical, nil) })
+	w.writeMembers(base, canonical)
 }
 
 // appendBoth is appendValue(v, true, nil) into buf and appendValue(v,
@@ -292,9 +292,12 @@ func (w *canonWriter) keepAll(ix *valueIndex, v rawValue) {
 }
 
 // writeMembers writes the members collected from base as an object, its
-// values by value, and lets them go. A repeated key is decoded as its
-// last value: sorted stably, the last of each run is kept.
-func (w *canonWriter) writeMembers(base int, value func(rawValue)) {
+// values by appendValue(val, canonical, nil), and lets them go. A
+// repeated key is decoded as its last value: sorted stably, the last of
+// each run is kept. (It took the value's writer as a func, a closure
+// made for each object and called for each member; every caller but
+// appendCanon, which has its own loop, wrote by appendValue.)
+func (w *canonWriter) writeMembers(base int, canonical bool) {
 	sortMembers(w.members[base:])
 	w.buf = append(w.buf, '{')
 	first := true
@@ -309,7 +312,7 @@ func (w *canonWriter) writeMembers(base int, value func(rawValue)) {
 		first = false
 		w.buf = appendKey(w.buf, m.key)
 		w.buf = append(w.buf, ':')
-		value(m.val)
+		w.appendValue(m.val, canonical, nil)
 	}
 	w.buf = append(w.buf, '}')
 	clear(w.members[base:])
