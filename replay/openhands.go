@@ -367,7 +367,8 @@ type ohArgs struct{ hidden, waitForResponse, code, content, summary rawValue }
 // argsOf reads ohArgs from args' members collected in order (keep): the
 // last of each key.
 func argsOf(ms []canonMember) (a ohArgs) {
-	for _, m := range ms {
+	for k := range ms {
+		m := &ms[k]
 		switch string(m.key) {
 		case "hidden":
 			a.hidden = m.val

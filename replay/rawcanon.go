@@ -155,7 +155,7 @@ func (w *canonWriter) writeMembersBoth(base int, skip map[string]bool, canon boo
 	w.buf, w.both = append(w.buf, '{'), append(w.both, '{')
 	first, firstBoth := true, true
 	for i := base; i < len(w.members); i++ {
-		m := w.members[i]
+		m := &w.members[i] // not used past the value's writing, which may grow w.members
 		if i+1 < len(w.members) && bytes.Equal(w.members[i+1].key, m.key) {
 			continue
 		}
@@ -302,7 +302,7 @@ func (w *canonWriter) writeMembers(base int, canonical bool) {
 	w.buf = append(w.buf, '{')
 	first := true
 	for i := base; i < len(w.members); i++ {
-		m := w.members[i]
+		m := &w.members[i] // not used past the value's writing, which may grow w.members
 		if i+1 < len(w.members) && bytes.Equal(w.members[i+1].key, m.key) {
 			continue
 		}
