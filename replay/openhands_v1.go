@@ -336,7 +336,11 @@ func (o *openHandsV1Reader) read(v rawValue, f *[len(v1Keys)]rawValue) ([]stepRe
 	// agents' messages), and every event's was looked up in the table.
 	ev := OpenHandsV1Event{Tree: tree}
 	w := &o.w
-	defer func() { w.keyed = w.keyed[:0] }() // the strings are the record's
+	// The strings keyed are the record's: none of a record before is
+	// looked up (keyedStr compares where they were read), and none is
+	// kept past the next record's reading (a defer cleared them at each
+	// return).
+	w.keyed = w.keyed[:0]
 	out := o.out[:0]
 	newStep := func(r stepRecord) {
 		out = o.appendFlush(out)
