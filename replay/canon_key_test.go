@@ -3,6 +3,8 @@ package replay
 import (
 	"bytes"
 	"math/rand"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -91,5 +93,30 @@ func TestKeepAll(t *testing.T) {
 	}
 	if noted < 1000 {
 		t.Fatalf("args noted %d times", noted)
+	}
+}
+
+// sortMembers sorts as slices.SortStableFunc by key does: members in
+// order, out of order, reversed, keys repeated (their order kept),
+// empty, prefixes of one another, differing past their first byte.
+func TestSortMembers(t *testing.T) {
+	keys := []string{"", "a", "ab", "abc", "b", "ba", "command", "content", "c", "thought", "\xff", "A"}
+	rng := rand.New(rand.NewSource(4))
+	for n := 0; n < 20000; n++ {
+		ms := make([]canonMember, rng.Intn(20))
+		for i := range ms {
+			ms[i] = canonMember{key: []byte(keys[rng.Intn(len(keys))]), val: rawValue(strconv.Itoa(i))}
+		}
+		if rng.Intn(4) == 0 {
+			slices.SortStableFunc(ms, func(a, b canonMember) int { return bytes.Compare(b.key, a.key) })
+		}
+		want := slices.Clone(ms)
+		slices.SortStableFunc(want, func(a, b canonMember) int { return bytes.Compare(a.key, b.key) })
+		sortMembers(ms)
+		for i := range ms {
+			if string(ms[i].key) != string(want[i].key) || string(ms[i].val) != string(want[i].val) {
+				t.Fatalf("sortMembers: %d is %q (%s), want %q (%s)", i, ms[i].key, ms[i].val, want[i].key, want[i].val)
+			}
+		}
 	}
 }

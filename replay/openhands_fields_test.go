@@ -153,3 +153,82 @@ func TestReadExtras(t *testing.T) {
 		}
 	}
 }
+
+// obsFields reads a V1 observation's content, is_error and exit_code as
+// v.Fields does, the observation a member of its event (noted one level
+// down, as recordRaw reads it) and not indexed: names sought, escaped,
+// of their length, not UTF-8, repeated.
+func TestV1ObsFields(t *testing.T) {
+	keys := []string{"content", "is_error", "exit_code"}
+	names := append(keys, `c\u006fntent`, `is_erro\u0072`, `exit\/code`, `contenu`, `Content`, `is_errors`,
+		`exit_codf`, `xexit_code`, "conten\xff", `\ud800ontent`, ``, `kind`, `command`, `text`, `te\u0078t`, `texu`, "tex\xff")
+	vals := []string{`1`, `-1`, `true`, `null`, `"x"`, `[{"type":"text","text":"ok"}]`, `{"exit_code":2}`,
+		`"` + strings.Repeat("out ", 30) + `"`}
+	rng := rand.New(rand.NewSource(3))
+	var ix valueIndex
+	want := make([]rawValue, len(keys))
+	for n := 0; n < 20000; n++ {
+		var b strings.Builder
+		b.WriteString(`{"kind":"ObservationEvent","observation":{`)
+		for m, members := 0, rng.Intn(8); m < members; m++ {
+			if m > 0 {
+				b.WriteString([]string{",", ", "}[rng.Intn(2)])
+			}
+			b.WriteString(`"` + names[rng.Intn(len(names))] + `":` + vals[rng.Intn(len(vals))])
+		}
+		b.WriteString(`},"id":"e1"}`)
+		src := []byte(b.String())
+		if validValueIx(src, 0, &ix) != len(src) {
+			t.Fatalf("%q: not valid", src)
+		}
+		for _, x := range []*valueIndex{nil, &ix} {
+			var f [len(v1Keys)]rawValue
+			v1Fields(x, rawValue(src), &f)
+			f[v1kObservation].Fields(keys, want)
+			o := openHandsV1Reader{cur: x}
+			content, isErr, exit := o.obsFields(f[v1kObservation])
+			for i, got := range []rawValue{content, isErr, exit} {
+				if (got == nil) != (want[i] == nil) || string(got) != string(want[i]) {
+					t.Fatalf("%s (indexed %v): %s = %q, want %q", src, x != nil, keys[i], got, want[i])
+				}
+			}
+			// member, a text part's text and a message's content, as get.
+			for _, k := range []struct {
+				keys *jsKeys
+				name string
+			}{{v1TextKey, "text"}, {v1ContentKey, "content"}} {
+				if got, want := o.member(f[v1kObservation], k.keys), x.get(f[v1kObservation], k.name); (got == nil) != (want == nil) || string(got) != string(want) {
+					t.Fatalf("%s (indexed %v): member %s = %q, get %q", src, x != nil, k.name, got, want)
+				}
+			}
+		}
+	}
+}
+
+// volatileKey says what openHandsVolatile says of each of its names, of
+// each with a byte changed, cut or lengthened, and of other args' names.
+func TestVolatileKey(t *testing.T) {
+	keys := []string{"", "command", "path", "is_input", "content", "thoughts", "Thought"}
+	for name := range openHandsVolatile {
+		keys = append(keys, name, name[1:], name[:len(name)-1], name+"s", "x"+name)
+		for i := range name {
+			b := []byte(name)
+			b[i] ^= 0x20
+			keys = append(keys, string(b))
+			b[i] ^= 0x21
+			keys = append(keys, string(b))
+		}
+	}
+	for _, k := range keys {
+		if got, want := volatileKey([]byte(k)), openHandsVolatile[k]; got != want {
+			t.Errorf("volatileKey(%q) = %v, openHandsVolatile has %v", k, got, want)
+		}
+		if got, want := skipped(openHandsVolatile, []byte(k)), openHandsVolatile[k]; got != want {
+			t.Errorf("skipped(openHandsVolatile, %q) = %v, want %v", k, got, want)
+		}
+	}
+	other := map[string]bool{"command": true}
+	if !skipped(other, []byte("command")) || skipped(other, []byte("thought")) || skipped(nil, []byte("thought")) {
+		t.Errorf("skipped reads another map (or none) as openHandsVolatile")
+	}
+}

@@ -164,7 +164,7 @@ func (o *openHandsV1Reader) v1Text(v rawValue, kept bool) (string, bool) {
 	var b strCat    // the usual one part is not copied again
 	copied := false // b.s, the one part, is in o.copies
 	o.cur.elems(v, func(_ int, p rawValue) bool {
-		t := o.cur.get(p, "text")
+		t := o.member(p, v1TextKey)
 		if s, ok := o.keyedStr(t); ok {
 			b.add(s)
 		} else if kept && o.copies != nil && t.Kind() == '"' {
@@ -336,7 +336,11 @@ func (o *openHandsV1Reader) read(v rawValue, f *[len(v1Keys)]rawValue) ([]stepRe
 	// agents' messages), and every event's was looked up in the table.
 	ev := OpenHandsV1Event{Tree: tree}
 	w := &o.w
-	defer func() { w.keyed = w.keyed[:0] }() // the strings are the record's
+	// The strings keyed are the record's: none of a record before is
+	// looked up (keyedStr compares where they were read), and none is
+	// kept past the next record's reading (a defer cleared them at each
+	// return).
+	w.keyed = w.keyed[:0]
 	out := o.out[:0]
 	newStep := func(r stepRecord) {
 		out = o.appendFlush(out)
@@ -451,7 +455,7 @@ func (o *openHandsV1Reader) read(v rawValue, f *[len(v1Keys)]rawValue) ([]stepRe
 		if src != "agent" && src != "environment" {
 			break // a user's message is no step and no nudge: its text is not read
 		}
-		switch text, copied := o.v1Text(o.cur.get(f[v1kLLMMessage], "content"), src == "agent"); {
+		switch text, copied := o.v1Text(o.member(f[v1kLLMMessage], v1ContentKey), src == "agent"); {
 		case src == "agent":
 			o.askBefore()
 			newStep(stepRecord{info: StepInfo{Kind: StepMessage}, output: text, outCopied: copied, hasText: true})
@@ -481,22 +485,30 @@ func (o *openHandsV1Reader) read(v rawValue, f *[len(v1Keys)]rawValue) ([]stepRe
 }
 
 // obsFields are an observation's content, is_error and exit_code, each
-// the last of its key as get reads it, in one walk of its members where
-// three gets walked them three times.
+// the last of its key as get reads it, by jsFields (v1ObsKeys, names
+// ASCII: read as encoding/json reads them, see eventFields) in a loop
+// over the members the index noted, where members called a callback for
+// each that unquoted an escaped name and switched on it.
 func (o *openHandsV1Reader) obsFields(obs rawValue) (content, isErr, exit rawValue) {
-	o.cur.members(obs, func(k []byte, esc bool, val rawValue) bool {
-		switch string(keyBytes(k, esc)) {
-		case "content":
-			content = val
-		case "is_error":
-			isErr = val
-		case "exit_code":
-			exit = val
-		}
-		return true
-	})
-	return content, isErr, exit
+	var f [3]rawValue
+	jsFields(o.cur, obs, v1ObsKeys, f[:])
+	return f[0], f[1], f[2]
 }
+
+// v1ObsKeys are the members of an observation obsFields reads, in its
+// results' order.
+var v1ObsKeys = newJSKeys("content", "is_error", "exit_code")
+
+// member is v's member named by key (one ASCII name: a text part's
+// "text", a message's "content"), the last of its name as get reads it,
+// by jsFields, where get called a callback for each member noted.
+func (o *openHandsV1Reader) member(v rawValue, key *jsKeys) rawValue {
+	var f [1]rawValue
+	jsFields(o.cur, v, key, f[:])
+	return f[0]
+}
+
+var v1TextKey, v1ContentKey = newJSKeys("text"), newJSKeys("content")
 
 // askBefore marks that the run loop checks before the event being read:
 // after the last event recorded (none: nothing to check yet).

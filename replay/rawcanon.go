@@ -88,7 +88,7 @@ func (w *canonWriter) appendValue(v rawValue, canonical bool, skip map[string]bo
 func (w *canonWriter) appendObject(v rawValue, canonical bool, skip map[string]bool) {
 	base := len(w.members)
 	v.Members(w.keep(skip))
-	w.writeMembers(base, func(val rawValue) { w.appendValue(val, canonical, nil) })
+	w.writeMembers(base, canonical)
 }
 
 // appendBoth is appendValue(v, true, nil) into buf and appendValue(v,
@@ -155,7 +155,7 @@ func (w *canonWriter) writeMembersBoth(base int, skip map[string]bool, canon boo
 	w.buf, w.both = append(w.buf, '{'), append(w.both, '{')
 	first, firstBoth := true, true
 	for i := base; i < len(w.members); i++ {
-		m := w.members[i]
+		m := &w.members[i] // not used past the value's writing, which may grow w.members
 		if i+1 < len(w.members) && bytes.Equal(w.members[i+1].key, m.key) {
 			continue
 		}
@@ -166,7 +166,7 @@ func (w *canonWriter) writeMembersBoth(base int, skip map[string]bool, canon boo
 		from := len(w.buf)
 		w.buf = appendKey(w.buf, m.key)
 		w.buf = append(w.buf, ':')
-		if skip != nil && skip[string(m.key)] {
+		if skipped(skip, m.key) {
 			if canon {
 				ix.appendCanon(w, m.val, true, nil)
 			} else {
@@ -244,11 +244,20 @@ func (w *canonWriter) appendCanonBoth(ix *valueIndex, v rawValue, skip map[strin
 func (w *canonWriter) keep(skip map[string]bool) func(k []byte, esc bool, val rawValue) bool {
 	return func(k []byte, esc bool, val rawValue) bool {
 		k = keyBytes(k, esc)
-		if skip == nil || !skip[string(k)] {
+		if !skipped(skip, k) {
 			w.members = append(w.members, canonMember{k, val})
 		}
 		return true
 	}
+}
+
+// skipped is skip[string(k)]: for openHandsVolatile, the skip the
+// readers pass, by volatileKey, with no map lookup.
+func skipped(skip map[string]bool, k []byte) bool {
+	if sameMap(skip, openHandsVolatile) {
+		return volatileKey(k)
+	}
+	return skip != nil && skip[string(k)]
 }
 
 // keepAll collects v's members into w.members as ix.members(v,
@@ -260,6 +269,12 @@ func (w *canonWriter) keepAll(ix *valueIndex, v rawValue) {
 		if ms, ok := ix.noted(v); ok {
 			base := ix.base
 			p := unsafe.Pointer(unsafe.SliceData(base))
+			// Lengthened once and written in place: an appended literal
+			// was built on the stack and copied, its room tested, at
+			// each member.
+			n := len(w.members)
+			w.members = slices.Grow(w.members, len(ms))[:n+len(ms)]
+			to := w.members[n:]
 			for k := range ms {
 				m := &ms[k]
 				key := base[m.key:m.keyEnd]
@@ -267,7 +282,8 @@ func (w *canonWriter) keepAll(ix *valueIndex, v rawValue) {
 				if m.esc || !asciiAt(p, m.key, m.keyEnd) && !utf8.Valid(key) {
 					key = keyBytes(key, true)
 				}
-				w.members = append(w.members, canonMember{key, base[m.val:m.end]})
+				d := &to[k]
+				d.key, d.val = key, base[m.val:m.end]
 			}
 			return
 		}
@@ -276,14 +292,17 @@ func (w *canonWriter) keepAll(ix *valueIndex, v rawValue) {
 }
 
 // writeMembers writes the members collected from base as an object, its
-// values by value, and lets them go. A repeated key is decoded as its
-// last value: sorted stably, the last of each run is kept.
-func (w *canonWriter) writeMembers(base int, value func(rawValue)) {
+// values by appendValue(val, canonical, nil), and lets them go. A
+// repeated key is decoded as its last value: sorted stably, the last of
+// each run is kept. (It took the value's writer as a func, a closure
+// made for each object and called for each member; every caller but
+// appendCanon, which has its own loop, wrote by appendValue.)
+func (w *canonWriter) writeMembers(base int, canonical bool) {
 	sortMembers(w.members[base:])
 	w.buf = append(w.buf, '{')
 	first := true
 	for i := base; i < len(w.members); i++ {
-		m := w.members[i]
+		m := &w.members[i] // not used past the value's writing, which may grow w.members
 		if i+1 < len(w.members) && bytes.Equal(w.members[i+1].key, m.key) {
 			continue
 		}
@@ -293,7 +312,7 @@ func (w *canonWriter) writeMembers(base int, value func(rawValue)) {
 		first = false
 		w.buf = appendKey(w.buf, m.key)
 		w.buf = append(w.buf, ':')
-		value(m.val)
+		w.appendValue(m.val, canonical, nil)
 	}
 	w.buf = append(w.buf, '}')
 	clear(w.members[base:])
@@ -311,8 +330,15 @@ func sortMembers(ms []canonMember) {
 		return
 	}
 	for i := 1; i < len(ms); i++ {
+		// A member in order after the one before (most: an object
+		// written by a program keeps its order) is neither copied out
+		// nor written back.
+		if !keyLess(ms[i].key, ms[i-1].key) {
+			continue
+		}
 		m := ms[i]
-		j := i
+		ms[i] = ms[i-1]
+		j := i - 1
 		for ; j > 0 && keyLess(m.key, ms[j-1].key); j-- {
 			ms[j] = ms[j-1]
 		}

@@ -326,8 +326,32 @@ func (ix *valueIndex) appendCanon(w *canonWriter, v rawValue, canonical bool, sk
 		from := len(w.buf)
 		// appendObject's members, each value skipped over with the index.
 		base := len(w.members)
-		ix.members(v, w.keep(skip))
-		w.writeMembers(base, func(val rawValue) { ix.appendCanon(w, val, canonical, nil) })
+		if skip == nil {
+			w.keepAll(ix, v) // the noted members in one loop, no visitor
+		} else {
+			ix.members(v, w.keep(skip))
+		}
+		// writeMembers' loop, each value written by appendCanon here,
+		// where a closure was made for each object and called for each
+		// member.
+		sortMembers(w.members[base:])
+		w.buf = append(w.buf, '{')
+		first := true
+		for i := base; i < len(w.members); i++ {
+			m := &w.members[i] // not used past the call, which may grow w.members
+			if i+1 < len(w.members) && bytes.Equal(w.members[i+1].key, m.key) {
+				continue // a repeated key decodes as its last value
+			}
+			if !first {
+				w.buf = append(w.buf, ',')
+			}
+			first = false
+			w.buf = append(appendKey(w.buf, m.key), ':')
+			ix.appendCanon(w, m.val, canonical, nil)
+		}
+		w.buf = append(w.buf, '}')
+		clear(w.members[base:])
+		w.members = w.members[:base]
 		if slot != nil {
 			w.memo.open--
 			slot.keep(tag, v, mode, skip, w.buf[from:], nil)

@@ -66,6 +66,7 @@ func FuzzValueIndex(f *testing.F) {
 		`["abcdefghij\"kl","abcdefghijk\\","abcdefghijklmnop","abcdefghijklmno"]`, "[\"abcdefghijk\x1fmn\"]",
 		`[0,1,23,456789,0.5,1e5,1E+2,10.25e-3,-0,-12,0]`, `[01]`, `[1.]`, `[2e]`, `[00]`, `[-]`, `{"n":7`, `{"a":1E5,"b":3`,
 		`{"a":"` + long + `"`, `[1,]`, `{"a" 1}`, `[NaN,"NaN"]`, `{"Infinity":-Infinity}`, `["Infinity",1]`,
+		`{"thought":"x","a":{"thought":1,"b":"` + long + `"},"hidden":true,"b":[{"hidden":0}]}`, // skipped names at the top only
 		`{"observation":{"content":[{"type":"text","text":"` + long + `\n<&>"}],"is_error":false,"exit_code":0,"b":1.50,"b":[true,null,2e3]},"id":"x","timestamp":"t","k\u0065y":"` + long + `","kind":"ObservationEvent"}`,
 	} {
 		f.Add([]byte(s))
