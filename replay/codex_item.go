@@ -2,7 +2,7 @@ package replay
 
 import (
 	"math/bits"
-	"unsafe"
+	"strconv"
 )
 
 // Response items read as they are validated. A rollout line of a step
@@ -67,6 +67,12 @@ var (
 
 func wordsOfHead(head string) headWords {
 	b, n := []byte(head), len(head)
+	if n < 24 || n > 40 {
+		// Shorter, the words would read past the head; longer, bytes 24
+		// to n-16 would go uncompared and hasHead say yes to a line
+		// differing there. A programmer's error, found at start.
+		panic("replay: a Codex head of " + strconv.Itoa(n) + " bytes, not 24 to 40")
+	}
 	return headWords{[5]uint64{word(b, 0), word(b, 8), word(b, 16), word(b, n-16), word(b, n-8)}, n}
 }
 
@@ -77,12 +83,6 @@ func hasHead(b []byte, h *headWords) bool {
 	n := h.n
 	return len(b) > n && word(b, 0) == h.w[0] && word(b, 8) == h.w[1] && word(b, 16) == h.w[2] &&
 		word(b, n-16) == h.w[3] && word(b, n-8) == h.w[4]
-}
-
-// setBytes sets *b to line[start:end:end], 0 <= start <= end <= len(line),
-// with no bounds test, as setValue sets a value.
-func setBytes(b *[]byte, line []byte, start, end int) {
-	*(*sliceHeader)(unsafe.Pointer(b)) = sliceHeader{unsafe.Add(unsafe.Pointer(unsafe.SliceData(line)), start), end - start, end - start}
 }
 
 // payloadItem validates the payload object at raw[i] of line raw,
