@@ -4,7 +4,6 @@ package replay
 
 import (
 	"strings"
-	"syscall"
 	"testing"
 )
 
@@ -14,16 +13,8 @@ import (
 // nothing).
 func pageEnd(t *testing.T, n int) []byte {
 	t.Helper()
-	size := syscall.Getpagesize()
-	mem, err := syscall.Mmap(-1, 0, 2*size, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
-	if err != nil {
-		t.Skip("mmap:", err)
-	}
-	t.Cleanup(func() { syscall.Munmap(mem) })
-	if err := syscall.Mprotect(mem[size:], syscall.PROT_NONE); err != nil {
-		t.Skip("mprotect:", err)
-	}
-	return mem[size-n : size : size]
+	g := newGuardPage(t)
+	return g.mem[g.size-n : g.size : g.size]
 }
 
 // stringClose reads nothing past b: a string ending b in each kind of

@@ -2,9 +2,7 @@ package replay
 
 import (
 	"math/rand/v2"
-	"syscall"
 	"testing"
-	"unsafe"
 )
 
 // The readers' fast paths load eight bytes at a time and slice with no
@@ -13,39 +11,6 @@ import (
 // slice's end that changes nothing, nor can a slice whose capacity is
 // cut: the memory after it is there. Here each input ends where a page
 // that may not be read begins, so one byte read past it faults.
-
-// guardPage is a mapping whose last page may not be read; at copies an
-// input to end where that page begins.
-type guardPage struct {
-	mem  []byte
-	size int // the readable bytes before the guard page
-}
-
-func newGuardPage(t *testing.T) *guardPage {
-	t.Helper()
-	page := syscall.Getpagesize()
-	mem, err := syscall.Mmap(-1, 0, 4*page, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
-	if err != nil {
-		t.Skip("mmap:", err)
-	}
-	t.Cleanup(func() { syscall.Munmap(mem) })
-	if err := syscall.Mprotect(mem[3*page:], syscall.PROT_NONE); err != nil {
-		t.Skip("mprotect:", err)
-	}
-	return &guardPage{mem, 3 * page}
-}
-
-func (g *guardPage) at(s []byte) []byte {
-	s = s[:min(len(s), g.size)]
-	b := g.mem[g.size-len(s) : g.size : g.size]
-	copy(b, s)
-	return b
-}
-
-func (g *guardPage) str(s string) string {
-	b := g.at([]byte(s))
-	return unsafe.String(unsafe.SliceData(b), len(b))
-}
 
 // guardVariants are each seed's prefixes and suffixes, and copies of it
 // with one to three bytes changed to JSON's structural bytes, an escape,
