@@ -71,6 +71,44 @@ func skipBlankRun(b []byte, i int) int {
 	return skipSpace(b, i)
 }
 
+// skipAfter is skipBlank after a member's or an element's value in v.
+// JSON.stringify writes a comma just after a value but the last, told
+// inline as skipBlank; white space after it is the last value's, before
+// the container's closer (blankAfter).
+func skipAfter(v rawValue, i int) int {
+	if i < len(v) && v[i] > ' ' {
+		return i
+	}
+	return blankAfter(v, i)
+}
+
+// blankAfter is skipAfter past its first byte's test. The white space
+// after a container's last value is a newline and the container's own
+// indentation, up to 16 spaces (a tool call's response, seven levels
+// down, has 14), its closer the last byte of v: told by v's two words
+// before that closer, where skipBlankRun's entry tests, its loop and its
+// tail took ~57 instructions. Every byte from i to v's last is then
+// white space, and v's last byte (a validated container's closer,
+// tested all the same) is not: skipBlankRun would return its index too.
+func blankAfter(v rawValue, i int) int {
+	const spaces = 0x2020202020202020
+	if n := len(v) - 2 - i; i >= 0 && n >= 0 && v[i] == '\n' && v[len(v)-1] > ' ' { // n: the spaces
+		// The words' bytes are v[len(v)-9:len(v)-1] (hi) and the 8
+		// before (lo), the spaces their top n bytes (a shift of a
+		// word by 64 or more is 0: none).
+		if n <= 8 && len(v) >= 9 {
+			if (word(v, len(v)-9)^spaces)>>(64-8*n) == 0 {
+				return len(v) - 1
+			}
+		} else if n <= 16 && len(v) >= 17 {
+			if word(v, len(v)-9) == spaces && (word(v, len(v)-17)^spaces)>>(128-8*n) == 0 {
+				return len(v) - 1
+			}
+		}
+	}
+	return skipBlankRun(v, i)
+}
+
 // scanFields is jsFields for an object not noted: valueIndex.members'
 // scan, the members handed to keys.set (looked up by keys.find when
 // neither they nor the names need more), white space passed by
@@ -96,7 +134,7 @@ func scanFields(ix *valueIndex, v rawValue, keys *jsKeys, vals []rawValue) {
 		} else {
 			keys.set(key, esc, v[i:vEnd], vals)
 		}
-		i = skipBlank(v, vEnd)
+		i = skipAfter(v, vEnd)
 		if i < len(v) && v[i] == ',' {
 			i = skipBlank(v, i+1)
 		}
@@ -114,7 +152,7 @@ func jsElems(ix *valueIndex, v rawValue, fn func(i int, val rawValue) bool) {
 		if !fn(n, v[i:end]) {
 			return
 		}
-		i = skipBlank(v, end)
+		i = skipAfter(v, end)
 		if i < len(v) && v[i] == ',' {
 			i = skipBlank(v, i+1)
 		}

@@ -35,6 +35,34 @@ func TestSkipBlank(t *testing.T) {
 				if got := skipBlankRun(b, i); got != want {
 					t.Fatalf("skipBlankRun(%q, %d) = %d, want %d", b, i, got, want)
 				}
+				if got := skipAfter(b, i); got != want {
+					t.Fatalf("skipAfter(%q, %d) = %d, want %d", b, i, got, want)
+				}
+			}
+		}
+	}
+}
+
+// TestSkipAfter holds skipAfter (blankAfter's two words) to skipSpace on
+// a container's last value followed by a newline and 0 to 24 spaces of
+// indentation (blankAfter's bounds, 8 and 16, and past them), its last
+// byte a closer, a space or a control byte, from every start, in slices
+// shorter and longer than the words.
+func TestSkipAfter(t *testing.T) {
+	for _, head := range []string{"", "1", `{"a": 1`, `{"some": "value", "more": [1, 2, 3]`} {
+		for n := 0; n <= 24; n++ {
+			for _, last := range []byte{'}', ']', ' ', '\x01', '\t', '\n'} {
+				for _, nl := range []byte{'\n', ' ', '\r', 'x'} {
+					b := append([]byte(head), nl)
+					b = append(b, bytes.Repeat([]byte{' '}, n)...)
+					b = append(b, last)
+					for i := 0; i <= len(b)+1; i++ {
+						want := skipSpace(b, i)
+						if got := skipAfter(b, i); got != want {
+							t.Fatalf("skipAfter(%q, %d) = %d, want %d", b, i, got, want)
+						}
+					}
+				}
 			}
 		}
 	}
