@@ -115,7 +115,12 @@ func jsFields(ix *valueIndex, v rawValue, keys *jsKeys, vals []rawValue) {
 					}
 				}
 				if i >= 0 {
-					vals[i] = unsafe.Slice((*byte)(unsafe.Add(p, m.val)), m.end-m.val)
+					// Its three words set as setBytes sets them: a
+					// value is never empty, so its pointer is within
+					// base, and unsafe.Slice's tests of its length (6
+					// instructions for each value found) are not needed.
+					n := int(m.end - m.val)
+					*(*sliceHeader)(unsafe.Pointer(&vals[i])) = sliceHeader{unsafe.Add(p, m.val), n, n}
 				}
 			}
 			return
