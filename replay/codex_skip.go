@@ -81,11 +81,18 @@ func (c *codexReader) skipNoStep(raw []byte) (recs []stepRecord, ok bool, item i
 	}
 	i++
 	const (
-		typeKey  = `,"type":"`
-		event    = `,"type":"event_msg","payload":{`
-		turn     = `,"type":"turn_context","payload":{`
-		response = `,"type":"response_item","payload":{"type":"message","role":"`
-		itemType = len(`,"type":"response_item","payload":{"type":"`)
+		typeKey = `,"type":"`
+		// Each head is compared in parts of at most 16 bytes, which the
+		// compiler compares by loads of words in line, where
+		// bytes.HasPrefix called memequal.
+		event1, event2       = `,"type":"event_m`, `sg","payload":{`
+		event                = event1 + event2 // ,"type":"event_msg","payload":{
+		turn1, turn2, turn3  = `,"type":"turn_co`, `ntext","payload"`, `:{`
+		turn                 = turn1 + turn2 + turn3 // ,"type":"turn_context","payload":{
+		response1, response2 = `,"type":"respons`, `e_item","payload`
+		response3, response4 = `":{"type":"messa`, `ge","role":"`
+		response             = response1 + response2 + response3 + response4 // ,"type":"response_item","payload":{"type":"message","role":"
+		itemType             = len(`,"type":"response_item","payload":{"type":"`)
 	)
 	rest := raw[i:]
 	if len(rest) <= len(typeKey) || string(rest[:len(typeKey)]) != typeKey {
@@ -95,7 +102,7 @@ func (c *codexReader) skipNoStep(raw []byte) (recs []stepRecord, ok bool, item i
 	// tell most lines of steps from these at once.
 	switch rest[len(typeKey)] {
 	case 'e':
-		if !bytes.HasPrefix(rest, []byte(event)) {
+		if len(rest) < len(event) || string(rest[:16]) != event1 || string(rest[16:len(event)]) != event2 {
 			return nil, false, 0
 		}
 		it, ok := codexSkipPayload(&c.ix, raw, i+len(event)-1)
@@ -113,14 +120,16 @@ func (c *codexReader) skipNoStep(raw []byte) (recs []stepRecord, ok bool, item i
 		}
 		return nil, true, 0
 	case 't':
-		if !bytes.HasPrefix(rest, []byte(turn)) {
+		if len(rest) < len(turn) || string(rest[:16]) != turn1 || string(rest[16:32]) != turn2 ||
+			string(rest[32:len(turn)]) != turn3 {
 			return nil, false, 0
 		}
 		_, ok := codexSkipPayload(&c.ix, raw, i+len(turn)-1)
 		return nil, ok, 0
 	case 'r':
 		if len(rest) <= len(response) || rest[itemType] != 'm' || rest[len(response)] == 'a' ||
-			!bytes.HasPrefix(rest, []byte(response)) {
+			string(rest[:16]) != response1 || string(rest[16:32]) != response2 ||
+			string(rest[32:48]) != response3 || string(rest[48:len(response)]) != response4 {
 			// An assistant's message, or an item of another type:
 			// read by readItem when the line opens as it should.
 			return nil, false, i

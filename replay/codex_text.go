@@ -1,7 +1,5 @@
 package replay
 
-import "bytes"
-
 // text is textOf(&c.ix, v) written into c.copies when it is one string:
 // a string, or content of one block with a text (an assistant's message,
 // a reasoning's summary), unescaped straight into the block
@@ -66,27 +64,40 @@ func (c *codexReader) oneText(v rawValue) (text rawValue, ok bool) {
 // output; half of them go on past the object, then no JSON). done is
 // false for a text of any other shape, which outputWalk reads.
 func (c *codexReader) shellOutput(tb []byte) (text string, code int, hasCode, ok, done bool) {
-	const head, meta, dur = `{"output": "`, `", "metadata": {"exit_code": `, `, "duration_seconds": `
+	// meta and dur are each compared in two parts of at most 16 bytes,
+	// which the compiler compares by loads of words in line, where a
+	// longer constant (or bytes.HasPrefix) called memequal at every
+	// tool output.
+	const head = `{"output": "`
+	const meta1, meta2 = `", "metadata": {`, `"exit_code": `
+	const dur1, dur2 = `, "duration_secon`, `ds": `
+	const meta, dur = meta1 + meta2, dur1 + dur2
 	if len(tb) < len(head) || string(tb[:len(head)]) != head {
 		return "", 0, false, false, false
 	}
 	end, _ := validString(tb, len(head)-1)
-	if end < 0 || !bytes.HasPrefix(tb[end-1:], []byte(meta)) {
+	if end < 0 {
 		return "", 0, false, false, false
 	}
-	exitAt := end - 1 + len(meta)
+	m := end - 1 // the output's closing quote, meta's first byte
+	if len(tb)-m < len(meta) || string(tb[m:m+len(meta1)]) != meta1 ||
+		string(tb[m+len(meta1):m+len(meta)]) != meta2 {
+		return "", 0, false, false, false
+	}
+	exitAt := m + len(meta)
 	exitEnd := -1
 	if exitAt < len(tb) {
 		exitEnd = jsonNumber(tb, exitAt)
 	}
-	if exitEnd < 0 || !bytes.HasPrefix(tb[exitEnd:], []byte(dur)) {
+	if exitEnd < 0 || len(tb)-exitEnd < len(dur) || string(tb[exitEnd:exitEnd+len(dur1)]) != dur1 ||
+		string(tb[exitEnd+len(dur1):exitEnd+len(dur)]) != dur2 {
 		return "", 0, false, false, false
 	}
 	durAt, durEnd := exitEnd+len(dur), -1
 	if durAt < len(tb) {
 		durEnd = jsonNumber(tb, durAt)
 	}
-	if durEnd < 0 || !bytes.HasPrefix(tb[durEnd:], []byte("}}")) {
+	if durEnd < 0 || len(tb)-durEnd < 2 || tb[durEnd] != '}' || tb[durEnd+1] != '}' {
 		return "", 0, false, false, false
 	}
 	if durEnd+2 != len(tb) {

@@ -69,6 +69,17 @@ var codexShellCases = []string{
 	`{"output": "x", "metadata": {"exit_code": 1, "duration_seconds": 1}`,
 	`{"output": "x", "metadata": {"exit_code": `, `{"output": "x", "metadata": {"exit_code": 1, "duration_seconds": `,
 	`{"output": "`, `{"output": "x"`, `{"output": `,
+	// A byte changed at each end of the two parts meta and dur are
+	// compared in (shellOutput), and a text cut within them.
+	`{"output": "x", "metadata": [{"exit_code": 1, "duration_seconds": 1}}`,
+	`{"output": "x", "metadata": {"exit_codE": 1, "duration_seconds": 1}}`,
+	`{"output": "x", "metadata": {"exit_code":` + "\t" + `1, "duration_seconds": 1}}`,
+	`{"output": "x", "metadata": {"exit_code": 1, "duration_secoNds": 1}}`,
+	`{"output": "x", "metadata": {"exit_code": 1, "duration_secondS": 1}}`,
+	`{"output": "x", "metadata": {"exit_code": 1, "duration_seconds":  1}}`,
+	`{"output": "x", "metadata": {"exit_code": 1, "duration_seconds": 1}]`,
+	`{"output": "x", "metadata": {"exit_code": 1, "duration_seconds": 1}`,
+	`{"output": "x", "metadata": {"exit_cod`, `{"output": "x", "metadata": {"exit_code": 1, "duration_seco`,
 }
 
 // TestCodexShellOutput: shellOutput reads a text as outputWalk does, and
