@@ -235,7 +235,14 @@ func stepInto(r *stepRecord, vals *[numStepFields]rawValue, p *stepPaths) string
 	}
 	r.info.Kind = StepAction
 	if x := vals[sfKind]; x != nil {
-		switch k := rawKind(x); k {
+		// "action" as written at most steps is told in line, where
+		// rawKind was a call (16 instructions) and its word compared
+		// after.
+		k := "action"
+		if string(x) != `"action"` {
+			k = rawKind(x)
+		}
+		switch k {
 		case "action", "":
 		case "message":
 			r.info.Kind = StepMessage
@@ -248,7 +255,13 @@ func stepInto(r *stepRecord, vals *[numStepFields]rawValue, p *stepPaths) string
 		r.info.Kind = StepMessage // text without a call is the agent speaking
 	}
 	if x := vals[sfError]; x != nil {
-		r.info.Error = rawTruthy(x)
+		// A literal true or false told in line (an error's at every
+		// step), where rawTruthy was a call of ~27 instructions.
+		if len(x) > 0 && (x[0] == 't' || x[0] == 'f') {
+			r.info.Error = x[0] == 't'
+		} else {
+			r.info.Error = rawTruthy(x)
+		}
 	}
 	if x := vals[sfExitCode]; x != nil {
 		if c, ok := rawInt(x); ok {
