@@ -2,6 +2,7 @@ package replay
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -48,6 +49,57 @@ func TestStepIntoKindError(t *testing.T) {
 						kind, e, action, r.info.Kind, r.info.Error, reason, wantKind, wantErr, wantReason)
 				}
 			}
+		}
+	}
+}
+
+// TestStepIntoLocationAction holds stepInto's in-line readings of a
+// location that is the last one again and of an action of 8 to 16 bytes
+// to byteStrings.text, over runs of locations repeated, changed in one
+// byte, escaped, not valid UTF-8, blank and not strings (TestLocTextAsText's
+// and more), and actions of 2 to 20 bytes plain, escaped and not ASCII,
+// each read from a buffer written over after: it fails when the last
+// location is taken for another or left over the line, or an action
+// that is not its text as it stands is taken as it stands.
+func TestStepIntoLocationAction(t *testing.T) {
+	locs := []string{`"repo/auth"`, `"repo/auth"`, `"repo/autx"`, `"repo/autx"`, `"xepo/autx"`, `"repo\/auth"`, `"repo/auth"`,
+		`"repo\u002fauth"`, `"repo\u002fauth"`, `"a\\b"`, `"a\\b"`, `"a\b"`, `"a\\b"`, "\"\xff\"", "\"\xff\"", `"\ufffd"`, "\"\xff\"",
+		`""`, `""`, `"x"`, `7`, `7`, `"7"`, `"7"`, `"caf\u00e9"`, "\"caf\xc3\xa9\"", "\"caf\xc3\xa9\"", `"caf\u00e9"`, `" "`, `" "`,
+		`"  repo/auth  "`, `"  repo/auth  "`, `"repo/auth/deeper/still"`, `"repo/auth/deeper/still"`, `"repo/auth/deeper/stilx"`, `"x"`}
+	var acts []string
+	for n := 0; n <= 18; n++ {
+		body := strings.Repeat("a", n)
+		acts = append(acts, `"`+body+`"`)
+		for i := range n {
+			for _, c := range []string{`\\`, `\n`, `\u0041`, "\xc3\xa9", "\xff", "\x7f", " "} {
+				acts = append(acts, `"`+body[:i]+c+body[i+1:]+`"`)
+			}
+		}
+	}
+	acts = append(acts, `7`, `true`, `["run"]`, `{"a":1}`)
+	p := newStepPaths(nil)
+	ref := byteStrings{}
+	for i := range max(len(locs), len(acts)) {
+		loc, act := locs[i%len(locs)], acts[i%len(acts)]
+		var vals [numStepFields]rawValue
+		lb, ab := []byte(loc), []byte(act)
+		vals[sfLocation], vals[sfAction] = lb, ab
+		var r stepRecord
+		if reason := stepInto(&r, &vals, p); reason != "" {
+			t.Fatalf("location %s, action %s: %s", loc, act, reason)
+		}
+		// An action may be over the line (read before the next one is).
+		if want := ref.text(rawValue(act)); !r.hasAction || r.action != want {
+			t.Errorf("action %d %s: %q %v, want %q", i, act, r.action, r.hasAction, want)
+		}
+		for _, b := range [][]byte{lb, ab} {
+			for j := range b {
+				b[j] = '#'
+			}
+		}
+		wantLoc := ref.text(rawValue(loc))
+		if r.hasLoc != notBlank(wantLoc) || r.hasLoc && r.location != wantLoc {
+			t.Errorf("location %d %s: %q %v, want %q", i, loc, r.location, r.hasLoc, wantLoc)
 		}
 	}
 }

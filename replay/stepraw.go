@@ -204,7 +204,15 @@ func stepInto(r *stepRecord, vals *[numStepFields]rawValue, p *stepPaths) string
 		r.n, r.hasStep = n, true
 	}
 	if x := vals[sfAction]; x != nil {
-		if x.Kind() == '"' && plainValue(x) {
+		// plainValue, its words' test in line for an action of 8 to 16
+		// bytes (most), where plainValue was a call.
+		plain := x.Kind() == '"'
+		if n := len(x); plain && n >= 8 && n <= 16 {
+			plain = plainWords(x)
+		} else if plain {
+			plain = plainASCII(x)
+		}
+		if plain {
 			// Its body as it stands, over the line as the output is:
 			// add interns it (stepTable.actionSym) before the next line
 			// is read, and interning it here too (byteStrings' map) was
@@ -281,7 +289,13 @@ func stepInto(r *stepRecord, vals *[numStepFields]rawValue, p *stepPaths) string
 		}
 	}
 	if x := vals[sfLocation]; x != nil {
-		if s := p.locText(x); notBlank(s) {
+		// The last location again is told in line as locText tells it
+		// first, where locText was a call.
+		s := p.lastLoc
+		if len(x) < 2 || x[0] != '"' || s == "" || !equalShort(unsafe.String(&x[1], len(x)-2), s) {
+			s = p.locText(x)
+		}
+		if notBlank(s) {
 			r.location, r.hasLoc = s, true
 		}
 	}
@@ -294,12 +308,19 @@ func stepInto(r *stepRecord, vals *[numStepFields]rawValue, p *stepPaths) string
 // backslash, so x is plain when its body is. plainASCII itself was a
 // call of 40 instructions an action.
 func plainValue(x rawValue) bool {
-	const ones, highs = 0x0101010101010101, 0x8080808080808080
 	if n := len(x); n >= 8 && n <= 16 {
-		a, b := binary.LittleEndian.Uint64(x), binary.LittleEndian.Uint64(x[n-8:])
-		return ((a^ones*'\\'-ones)|a|(b^ones*'\\'-ones)|b)&highs == 0
+		return plainWords(x)
 	}
 	return plainASCII(x)
+}
+
+// plainWords is plainValue's test of a value of 8 to 16 bytes by its two
+// words (stepInto's in line).
+func plainWords(x rawValue) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	n := len(x)
+	a, b := binary.LittleEndian.Uint64(x), binary.LittleEndian.Uint64(x[n-8:])
+	return ((a^ones*'\\'-ones)|a|(b^ones*'\\'-ones)|b)&highs == 0
 }
 
 // locText is p.strs.text(x) of a location: one that is the last one's,
