@@ -3,9 +3,12 @@ package replay
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 	"testing/iotest"
 )
@@ -84,4 +87,39 @@ func checkGeminiSessionFrom(t *testing.T, data []byte, br *bufio.Reader) {
 // stream's window.
 func data2reader(data []byte) *bufio.Reader {
 	return bufio.NewReaderSize(iotest.HalfReader(bytes.NewReader(data)), 16)
+}
+
+// TestGeminiSessionErrorLine: a session document with a problem past
+// its messages (at '@') is refused on that problem's line when its
+// messages were held (not speculate, or not yet a session when they
+// began), where messageTop counted the messages' lines; handed over as
+// read, where messageTop counts none, it is read again whole.
+func TestGeminiSessionErrorLine(t *testing.T) {
+	msgs := `[{"id":"a","type":"user","content":"q"},{"id":"b","type":"gemini","content":"x","toolCalls":[{"name":"f","args":{"p":"a\nb"},"result":[{"functionResponse":{"response":{"output":"o"}}}]}]}]`
+	var b bytes.Buffer
+	if err := json.Indent(&b, []byte(msgs), "  ", "  "); err != nil {
+		t.Fatal(err)
+	}
+	for _, tail := range []string{"\n\n  @}", ",\n  @\"x\": 1}", ",\n  \"x\":\n @}", "}\n\n@", "\n, \"x\"@}"} {
+		for _, head := range []string{"{\n  \"sessionId\": \"s\",\n  \"projectHash\": \"p\",\n  \"messages\": ", "{\n  \"sessionId\": \"s\",\n  \"messages\": "} {
+			doc := head + b.String() + tail
+			want := 1 + strings.Count(doc[:strings.IndexByte(doc, '@')], "\n")
+			for _, speculate := range []bool{false, true} {
+				for _, br := range []*bufio.Reader{data2reader([]byte(doc)), bufio.NewReaderSize(strings.NewReader(doc), 1<<20)} {
+					var ev docEvents
+					g := &geminiReader{speculate: speculate}
+					err := g.readSession(br, ev.add, ev.skip)
+					var de *docError
+					switch {
+					case speculate && strings.Contains(head, "projectHash"):
+						if err != errRereadWhole {
+							t.Errorf("%q, handed over as read: %v, want errRereadWhole", doc, err)
+						}
+					case !errors.As(err, &de) || de.line != want:
+						t.Errorf("%q (speculate %v): %#v, want a docError on line %d", doc, speculate, err, want)
+					}
+				}
+			}
+		}
+	}
 }
