@@ -10,6 +10,7 @@ import (
 	"bufio"
 	"bytes"
 	"io"
+	"math/bits"
 )
 
 func (g *geminiReader) readDoc(r io.Reader, add func(line int, recs []stepRecord) error, skip func(line int, reason string) error) error {
@@ -75,13 +76,43 @@ func (g *geminiReader) readSession(br *bufio.Reader, add func(line int, recs []s
 			js.pos++
 			pending = []geminiReduced{}
 			handing = g.speculate && geminiSessionSoFar(top)
+			// sep: the comma after the first message, the white space
+			// after it and the second message's brace, when 8 bytes or
+			// fewer, as a word (sepMask its bytes): JSON.stringify
+			// writes them alike between every two messages (",\n    {").
+			var sep, sepMask uint64 = 1, 0
 			for i := 0; ; i++ {
+				// Handed over, a message's comma just after the one
+				// before and the white space up to the next (its line
+				// and indentation) are passed here, by one compare with
+				// sep or eight spaces a word, the lines not counted
+				// (messageTop), where three calls to peek went a byte
+				// at a time; at the window's end, peek reads on.
+				if p := js.pos; handing && i > 0 && p < len(js.buf) && js.buf[p] == ',' {
+					b := js.buf
+					if p+8 <= len(b) && word(b, p)&sepMask == sep {
+						js.pos = p + bits.Len64(sepMask)/8 - 1 // at the brace
+						goto message
+					}
+					if q := skipBlank(b, p+1); q < len(b) {
+						if l := q + 1 - p; i == 1 && l <= 8 && b[q] == '{' && p+8 <= len(b) {
+							sepMask = 1<<(8*l) - 1
+							if l == 8 {
+								sepMask = ^uint64(0)
+							}
+							sep = word(b, p) & sepMask
+						}
+						js.pos = q
+						goto message
+					}
+				}
 				if js.expect(']') {
 					break
 				}
 				if i > 0 && !js.expect(',') {
 					return bad("not a valid JSON document: ',' or ']' expected in the messages")
 				}
+			message:
 				r, ok := g.messageTop(js, !handing)
 				if !ok {
 					raw, _, err := js.valueIx(&g.ix)
