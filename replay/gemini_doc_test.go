@@ -3,11 +3,19 @@ package replay
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	mrand "math/rand/v2"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
+	"strings"
 	"testing"
 	"testing/iotest"
+
+	"github.com/loopbreak/loopbreak/replay/replaytest"
 )
 
 // FuzzGeminiSession compares the streamed session document (readSession:
@@ -84,4 +92,120 @@ func checkGeminiSessionFrom(t *testing.T, data []byte, br *bufio.Reader) {
 // stream's window.
 func data2reader(data []byte) *bufio.Reader {
 	return bufio.NewReaderSize(iotest.HalfReader(bytes.NewReader(data)), 16)
+}
+
+// TestGeminiSessionErrorLine: a session document with a problem past
+// its messages (at '@') is refused on that problem's line when its
+// messages were held (not speculate, or not yet a session when they
+// began), where messageTop counted the messages' lines; handed over as
+// read, where messageTop counts none, it is read again whole.
+func TestGeminiSessionErrorLine(t *testing.T) {
+	msgs := `[{"id":"a","type":"user","content":"q"},{"id":"b","type":"gemini","content":"x","toolCalls":[{"name":"f","args":{"p":"a\nb"},"result":[{"functionResponse":{"response":{"output":"o"}}}]}]}]`
+	var b bytes.Buffer
+	if err := json.Indent(&b, []byte(msgs), "  ", "  "); err != nil {
+		t.Fatal(err)
+	}
+	for _, tail := range []string{"\n\n  @}", ",\n  @\"x\": 1}", ",\n  \"x\":\n @}", "}\n\n@", "\n, \"x\"@}"} {
+		for _, head := range []string{"{\n  \"sessionId\": \"s\",\n  \"projectHash\": \"p\",\n  \"messages\": ", "{\n  \"sessionId\": \"s\",\n  \"messages\": "} {
+			doc := head + b.String() + tail
+			want := 1 + strings.Count(doc[:strings.IndexByte(doc, '@')], "\n")
+			for _, speculate := range []bool{false, true} {
+				for _, br := range []*bufio.Reader{data2reader([]byte(doc)), bufio.NewReaderSize(strings.NewReader(doc), 1<<20)} {
+					var ev docEvents
+					g := &geminiReader{speculate: speculate}
+					err := g.readSession(br, ev.add, ev.skip)
+					var de *docError
+					switch {
+					case speculate && strings.Contains(head, "projectHash"):
+						if err != errRereadWhole {
+							t.Errorf("%q, handed over as read: %v, want errRereadWhole", doc, err)
+						}
+					case !errors.As(err, &de) || de.line != want:
+						t.Errorf("%q (speculate %v): %#v, want a docError on line %d", doc, speculate, err, want)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestGeminiSessionHandedAsHeld: a session document read from a file,
+// its messages handed over as read (readSession's comma and white space
+// passed by sep or skipBlank, messageTop counting no lines), reads as
+// the same document held to its end (from a bare reader), and is handed
+// over to its end, not read again whole (which would hide a message
+// misread): compact, indented as JSON.stringify writes it (the gap
+// between two messages 7 bytes, sep's word), more deeply (past a word),
+// with a tab, and with gaps that differ from message to message (a
+// space before the comma, blank lines, none), some documents longer
+// than the read's 1 MiB buffer.
+func TestGeminiSessionHandedAsHeld(t *testing.T) {
+	rng := mrand.New(mrand.NewPCG(24, 13))
+	// outs: the outputs as each turn is stepped as read (the replay lets
+	// go of one once stepped).
+	var outs []string
+	stepper := func(*Episode) TurnStepper {
+		return stepFunc(func(ep *Episode, i int) { outs = append(outs, ep.Output(ep.Turns[i].N)) })
+	}
+	dir := t.TempDir()
+	gaps := []string{",", ", ", ",\n    ", ",\n        ", ",\n\t", " ,\n    ", ",\n\n    ", ",\r\n  ", ",\n       "}
+	for round, n := range []int{6, 40, 200, 6000} {
+		var doc struct {
+			Messages []json.RawMessage `json:"messages"`
+		}
+		if err := json.Unmarshal(replaytest.GeminiDoc(rng, n, false), &doc); err != nil {
+			t.Fatal(err)
+		}
+		for k, gap := range append(gaps, "mixed") {
+			var b strings.Builder
+			b.WriteString("{\n  \"sessionId\": \"s-1\",\n  \"projectHash\": \"p\",\n  \"messages\": [\n    ")
+			for i, m := range doc.Messages {
+				if i > 0 {
+					g := gap
+					if gap == "mixed" {
+						g = gaps[rng.IntN(len(gaps))]
+					}
+					b.WriteString(g)
+				}
+				if k%2 == 1 {
+					var ind bytes.Buffer
+					_ = json.Indent(&ind, m, "    ", "  ")
+					m = ind.Bytes()
+				}
+				b.Write(m)
+			}
+			b.WriteString("\n  ]\n}\n")
+			path := filepath.Join(dir, fmt.Sprintf("session-%d-%d.json", round, k))
+			if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			outs = nil
+			handed, err := ReadFile(path, nil, Options{Format: FormatAuto, Stepper: stepper})
+			handedOuts := outs
+			if err != nil || len(handed) != 1 || handed[0].Stepped == nil {
+				t.Fatalf("%s: not handed over as read to its end: %d episodes, %v", path, len(handed), err)
+			}
+			held, err := Read(strings.NewReader(b.String()), path, DefaultEpisodeID(path), Options{Format: FormatAuto, Stepper: stepper})
+			if err != nil || len(held) != 1 || held[0].Stepped != nil {
+				t.Fatalf("%s: not held: %v", path, err)
+			}
+			outs = nil // held, from a reader read once: not stepped as read
+			for i := range held[0].Turns {
+				outs = append(outs, held[0].Output(held[0].Turns[i].N))
+			}
+			if len(held[0].Turns) < n/2 || !reflect.DeepEqual(spelledRows(handed[0]), spelledRows(held[0])) || !slices.Equal(handedOuts, outs) {
+				t.Errorf("%s: handed over as read, %d turns, differs from held, %d", path, len(handed[0].Turns), len(held[0].Turns))
+			}
+		}
+	}
+}
+
+// spelledRows is spelledTable with no outputs: a replay as read lets
+// go of a turn's output once stepped.
+func spelledRows(ep *Episode) []any {
+	var rows []any
+	for i := range ep.Turns {
+		rows = append(rows, ep.Row(&ep.Turns[i]), ep.Steps[i])
+	}
+	return rows
 }

@@ -119,7 +119,30 @@ func scanFields(ix *valueIndex, v rawValue, keys *jsKeys, vals []rawValue) {
 	}
 	i := skipBlank(v, 1)
 	for i < len(v) && v[i] == '"' {
-		key, kEnd, esc := scanKey(v, i) // as members
+		var (
+			key  []byte
+			kEnd int
+			esc  bool
+		)
+		// A key that ends within its first 16 bytes with no escape is
+		// told by its words' stops (stopMask: a valid string's first
+		// stop is its closing quote), as topMembers tells one, with no
+		// call to scanKey (~86 instructions a key) and no UTF-8 check:
+		// a key not ASCII, valid UTF-8 or not, is no ASCII name (find),
+		// and set checks it when a name is not ASCII.
+		if q := i + 1; q+16 <= len(v) {
+			m := stopMask(word(v, q))
+			if m == 0 {
+				q += 8
+				m = stopMask(word(v, q))
+			}
+			if q += bits.TrailingZeros64(m) / 8; m != 0 && v[q] == '"' {
+				key, kEnd = v[i+1:q], q+1
+			}
+		}
+		if kEnd == 0 {
+			key, kEnd, esc = scanKey(v, i) // as members
+		}
 		i = skipBlank(v, kEnd)
 		if i+2 < len(v) && v[i+1] == ' ' && v[i+2] > ' ' {
 			i += 2 // past ": ", as JSON.stringify writes it indented

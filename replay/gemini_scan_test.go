@@ -3,10 +3,12 @@ package replay
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"math/rand"
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -129,4 +131,33 @@ func FuzzGeminiScan(f *testing.F) {
 	f.Add([]byte("{ \"x\" :\t1 ,\r\n        \"a\\u0000\"  :  [ 1 ,  {\"\xff\":2,  \"é\" : \"v\" } ]  }"))
 	f.Add([]byte("[\n                  {\"text\" :\"t\"},\n  \"thought\"\n]"))
 	f.Fuzz(func(t *testing.T, data []byte) { checkScan(t, data) })
+}
+
+// TestScanFieldsKeys holds scanFields' keys told by their words (a key
+// ending within its first 16 bytes, no escape, the names all ASCII) to
+// members' (checkScan): the names sought, each with a byte changed at
+// either end, escaped, with bytes not ASCII (UTF-8 or not), keys of 0
+// to 24 bytes, and objects ending just after a key's value, so a key
+// lies at every distance from the object's end.
+func TestScanFieldsKeys(t *testing.T) {
+	var names []string
+	for _, ks := range []*jsKeys{geminiCallKeys, geminiPartKeys, geminiResponseKeys, geminiRecordKeys} {
+		names = append(names, ks.names...)
+	}
+	var keys []string
+	for _, n := range names {
+		keys = append(keys, n, "x"+n[1:], n[:len(n)-1]+"x", n+"x", `\u00`+fmt.Sprintf("%02x", n[0])+n[1:], n[:len(n)-1]+`\"`, n+"\xff", "é"+n)
+	}
+	for n := 0; n <= 24; n++ {
+		keys = append(keys, strings.Repeat("k", n), strings.Repeat("k", n)+`\n`, strings.Repeat("é", n/2))
+	}
+	for _, k := range keys {
+		for _, pad := range []string{"", " ", "\n  ", strings.Repeat(" ", 17)} {
+			for _, val := range []string{`1`, `"v"`, `{}`} {
+				checkScan(t, []byte(`{"a":1,`+pad+`"`+k+`":`+val+`}`))
+				checkScan(t, []byte(`{"`+k+`":`+val+pad+`}`))
+				checkScan(t, []byte(`{"`+k+`" : `+val+`,"`+k+`":2}`))
+			}
+		}
+	}
 }

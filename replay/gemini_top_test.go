@@ -177,7 +177,7 @@ func TestGeminiMessageTop(t *testing.T) {
 		if c.fast {
 			g := &geminiReader{}
 			js := newJSONStream(bufio.NewReader(strings.NewReader(" \n"+c.rec+"]")), 0)
-			r, ok := g.messageTop(js)
+			r, ok := g.messageTop(js, true)
 			want := (&geminiReader{}).reduceRaw(nil, rawValue(c.rec))
 			if !ok || r.id != want.id || r.isID != want.isID || !reflect.DeepEqual(r.msg.steps, want.msg.steps) || r.msg.prompt != want.msg.prompt || js.line != 2+strings.Count(c.rec, "\n") {
 				t.Errorf("%q: messageTop read it %v, %+v %+v (line %d), want %+v %+v", c.rec, ok, r, r.msg, js.line, want, want.msg)
