@@ -77,18 +77,14 @@ type openHandsV1Engine struct {
 	followSkip // its checks, skipped on a turn it found nothing for them
 }
 
-func (e *openHandsV1Engine) Step(t *replay.Turn, env *Env) {
-	e.step(t, env)
-	// none: no check would report (openHandsV1Check.Step would find fired not its rule).
-	e.skip(env, e, V1RepeatActionObservation, isOpenHandsV1Check, e.fired == "" || e.fired == V1RepeatActionObservation.Name)
-}
-
 func isOpenHandsV1Check(s Stepper) bool {
 	_, ok := s.(openHandsV1Check)
 	return ok
 }
 
-func (e *openHandsV1Engine) step(t *replay.Turn, env *Env) {
+// Step hands the detector the events up to t and skips the checks when
+// none fired: one body, where Step called step (~10 instructions a step).
+func (e *openHandsV1Engine) Step(t *replay.Turn, env *Env) {
 	e.fired, e.nudge = "", false
 	ep := env.Episode
 	// Read by the index recorded at: of an episode replayed as read, the
@@ -116,9 +112,12 @@ func (e *openHandsV1Engine) step(t *replay.Turn, env *Env) {
 			e.fired, e.nudge = e.d.Check()
 		}
 	}
-	if e.fired == V1RepeatActionObservation.Name {
+	rao := e.fired == V1RepeatActionObservation.Name
+	if rao {
 		env.Report(&Firing{Turn: t.N, Rule: V1RepeatActionObservation, Kind: V1ActionObservationStop})
 	}
+	// none: no check would report (openHandsV1Check.Step would find fired not its rule).
+	e.skip(env, e, V1RepeatActionObservation, isOpenHandsV1Check, e.fired == "" || rao)
 }
 
 // openHandsV1Check reports the steps where its check fired.
