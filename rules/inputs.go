@@ -107,12 +107,27 @@ func stepOf(t *replay.Turn, ep *replay.Episode) (detect.Step, bool) {
 	return s, ok
 }
 
-// makeStepOf writes stepOf(t, ep) into *s (the Env's step: made in
-// place, not returned and copied) and returns its bool.
+// makeStepOf writes stepOf(t, ep) into *s and returns its bool: the
+// Env's step made by an Env of ep (makeStep), over s.
 func makeStepOf(s *detect.Step, t *replay.Turn, ep *replay.Episode) bool {
+	e := &Env{Episode: ep, step: *s}
+	e.makeStep(t)
+	*s = e.step
+	return e.stepOK
+}
+
+// makeStep makes e.step, stepOf(t, e.Episode), in place (not returned
+// and copied), and notes it is t's. It is the step's whole making, not
+// a call of it: the call was ~20 instructions a turn.
+//
+//go:noinline
+func (e *Env) makeStep(t *replay.Turn) {
+	e.turn = t
+	s, ep := &e.step, e.Episode
 	if t.Filled {
 		*s = detect.Step{}
-		return false
+		e.stepOK = false
+		return
 	}
 	// Every field is written once, in place: the literal was built on
 	// the stack, zeroed first, then copied into s through the write
@@ -132,7 +147,7 @@ func makeStepOf(s *detect.Step, t *replay.Turn, ep *replay.Episode) bool {
 	s.N, s.Kind, s.Error, s.ExitCode, s.HasExitCode, s.NewPrompt, s.LLMLoopVerdict = t.N, kind, failed, code, hasCode, prompt, loop
 	s.Action = ep.Str(t.Action)
 	s.Output = ep.Output(t.N)
-	return true
+	e.stepOK = true
 }
 
 // fromDetect declares a rule's key from a detector's Param, so bounds,
