@@ -196,10 +196,20 @@ func round4(f float64) float64 { return math.Round(f*1e4) / 1e4 }
 // IsLoop says f is a loop firing of the generic or peer rules (kinds
 // loop, stop, feedback; not a recorded verdict): what sweeps and the
 // headline table count as the detector's alarms.
+// A registered kind of its registered rule has the answer (Kind.loop);
+// a kind outside the registry, another rule's, or a copy of a rule, is
+// asked of the rule's origin.
 func (f *Firing) IsLoop() bool {
-	switch f.Rule.Origin {
+	if k := f.Kind; k != nil && k.rule == f.Rule {
+		return k.loop
+	}
+	return isLoop(f.Rule, f.Kind)
+}
+
+func isLoop(r *Rule, k *Kind) bool {
+	switch r.Origin {
 	case OriginGeneric, OriginOpenHands, OriginOpenHandsV1, OriginGeminiCLI, OriginCline, OriginRoo, OriginGoose:
-		return f.Kind != LLMLoopRecorded
+		return k != LLMLoopRecorded
 	}
 	return false
 }
