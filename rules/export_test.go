@@ -28,3 +28,10 @@ func FoldFollowers(on bool) (was bool) {
 	was, foldFollowers = foldFollowers, on
 	return was
 }
+
+// V1Slab sets how many events the V1 engine allocates at once (0: one
+// allocation each), and returns the setting it replaced.
+func V1Slab(n int) (was int) {
+	was, v1Slab = v1Slab, n
+	return was
+}

@@ -107,12 +107,27 @@ func stepOf(t *replay.Turn, ep *replay.Episode) (detect.Step, bool) {
 	return s, ok
 }
 
-// makeStepOf writes stepOf(t, ep) into *s (the Env's step: made in
-// place, not returned and copied) and returns its bool.
+// makeStepOf writes stepOf(t, ep) into *s and returns its bool: the
+// Env's step made by an Env of ep (makeStep), over s.
 func makeStepOf(s *detect.Step, t *replay.Turn, ep *replay.Episode) bool {
+	e := &Env{Episode: ep, step: *s}
+	e.makeStep(t)
+	*s = e.step
+	return e.stepOK
+}
+
+// makeStep makes e.step, stepOf(t, e.Episode), in place (not returned
+// and copied), and notes it is t's. It is the step's whole making, not
+// a call of it: the call was ~20 instructions a turn.
+//
+//go:noinline
+func (e *Env) makeStep(t *replay.Turn) {
+	e.turn = t
+	s, ep := &e.step, e.Episode
 	if t.Filled {
 		*s = detect.Step{}
-		return false
+		e.stepOK = false
+		return
 	}
 	// Every field is written once, in place: the literal was built on
 	// the stack, zeroed first, then copied into s through the write
@@ -132,7 +147,7 @@ func makeStepOf(s *detect.Step, t *replay.Turn, ep *replay.Episode) bool {
 	s.N, s.Kind, s.Error, s.ExitCode, s.HasExitCode, s.NewPrompt, s.LLMLoopVerdict = t.N, kind, failed, code, hasCode, prompt, loop
 	s.Action = ep.Str(t.Action)
 	s.Output = ep.Output(t.N)
-	return true
+	e.stepOK = true
 }
 
 // fromDetect declares a rule's key from a detector's Param, so bounds,
@@ -181,10 +196,20 @@ func round4(f float64) float64 { return math.Round(f*1e4) / 1e4 }
 // IsLoop says f is a loop firing of the generic or peer rules (kinds
 // loop, stop, feedback; not a recorded verdict): what sweeps and the
 // headline table count as the detector's alarms.
+// A registered kind of its registered rule has the answer (Kind.loop);
+// a kind outside the registry, another rule's, or a copy of a rule, is
+// asked of the rule's origin.
 func (f *Firing) IsLoop() bool {
-	switch f.Rule.Origin {
+	if k := f.Kind; k != nil && k.rule == f.Rule {
+		return k.loop
+	}
+	return isLoop(f.Rule, f.Kind)
+}
+
+func isLoop(r *Rule, k *Kind) bool {
+	switch r.Origin {
 	case OriginGeneric, OriginOpenHands, OriginOpenHandsV1, OriginGeminiCLI, OriginCline, OriginRoo, OriginGoose:
-		return f.Kind != LLMLoopRecorded
+		return k != LLMLoopRecorded
 	}
 	return false
 }

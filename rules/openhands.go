@@ -108,16 +108,27 @@ type openHandsEngine struct {
 // a steps log), and each such step stepped all four checks, each an
 // interface call comparing its rule's name with fired.
 // TestFollowersSkippedAsStepped holds it to stepping every check.
+//
+// The step is made in Step's body, an OpenHands log's events in a call
+// of their own (stepEvents), the checks found in one (count), and the
+// fired check compared with repeat_action_observation's name once: the
+// calls and the second comparison were ~25 instructions at each step.
 func (e *openHandsEngine) Step(t *replay.Turn, env *Env) {
-	e.step(t, env)
+	e.fired = ""
+	if ep := env.Episode; ep.OpenHands != nil {
+		e.stepEvents(t, ep)
+	} else if st, ok := env.stepOf(t); ok {
+		e.fired = e.d.StepRule(st)
+	}
+	rao := e.fired == RepeatActionObservation.Name
+	if rao {
+		env.ReportBare(t.N, RepeatActionObservation, RepeatActionObservationStop)
+	}
 	if !e.counted {
-		e.counted = true
-		for _, s := range env.followerSteppers(e, RepeatActionObservation, isOpenHandsCheck) {
-			e.checks = append(e.checks, s.(*openHandsCheck))
-		}
+		e.count(env)
 	}
 	env.cur += len(e.checks)
-	if e.fired == "" || e.fired == RepeatActionObservation.Name {
+	if e.fired == "" || rao {
 		return
 	}
 	for _, c := range e.checks {
@@ -133,23 +144,25 @@ func isOpenHandsCheck(s Stepper) bool {
 	return ok
 }
 
-func (e *openHandsEngine) step(t *replay.Turn, env *Env) {
-	e.fired = ""
-	if ep := env.Episode; ep.OpenHands != nil {
-		// An OpenHands log: its history event by event, is_stuck asked
-		// where the controller asks it; the step reports the first check
-		// that fired at any of its events.
-		for ; e.next < len(ep.OpenHands) && int(ep.OpenHands[e.next].N) <= t.N; e.next++ {
-			ev := &ep.OpenHands[e.next]
-			if rule := addOpenHandsEvent(e.detector(int(ev.Depth)), ep, ev); rule != "" && e.fired == "" {
-				e.fired = rule
-			}
-		}
-	} else if st, ok := env.stepOf(t); ok {
-		e.fired = e.d.StepRule(st)
+// count finds the checks stepping right after e, at its first step.
+//
+//go:noinline
+func (e *openHandsEngine) count(env *Env) {
+	e.counted = true
+	for _, s := range env.followerSteppers(e, RepeatActionObservation, isOpenHandsCheck) {
+		e.checks = append(e.checks, s.(*openHandsCheck))
 	}
-	if e.fired == RepeatActionObservation.Name {
-		env.ReportBare(t.N, RepeatActionObservation, RepeatActionObservationStop)
+}
+
+// stepEvents steps an OpenHands log: its history event by event up to
+// turn t, is_stuck asked where the controller asks it; the step reports
+// the first check that fired at any of its events.
+func (e *openHandsEngine) stepEvents(t *replay.Turn, ep *replay.Episode) {
+	for ; e.next < len(ep.OpenHands) && int(ep.OpenHands[e.next].N) <= t.N; e.next++ {
+		ev := &ep.OpenHands[e.next]
+		if rule := addOpenHandsEvent(e.detector(int(ev.Depth)), ep, ev); rule != "" && e.fired == "" {
+			e.fired = rule
+		}
 	}
 }
 

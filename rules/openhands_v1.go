@@ -74,13 +74,33 @@ type openHandsV1Engine struct {
 	nudge      bool
 	next       int
 	artifacts  []*detect.OpenHandsV1Event
-	followSkip // its checks, skipped on a turn it found nothing for them
+	slab       []detect.OpenHandsV1Event // event's slots not yet handed out
+	followSkip                           // its checks, skipped on a turn it found nothing for them
 }
 
-func (e *openHandsV1Engine) Step(t *replay.Turn, env *Env) {
-	e.step(t, env)
-	// none: no check would report (openHandsV1Check.Step would find fired not its rule).
-	e.skip(env, e, V1RepeatActionObservation, isOpenHandsV1Check, e.fired == "" || e.fired == V1RepeatActionObservation.Name)
+// v1Slab is how many events the engine allocates at once (event); a
+// test sets 0 for an allocation each, as first written.
+var v1Slab = 256
+
+// event is ev for the detector, in a slot of a slab of v1Slab events
+// allocated at once: each event was allocated on its own (~70
+// instructions; the detector and the artifacts keep them by pointer). A
+// slot is handed out once, never reused: a slab is let go once none of
+// its events is held.
+func (e *openHandsV1Engine) event(ep *replay.Episode, ev *replay.OpenHandsV1Event) *detect.OpenHandsV1Event {
+	var de *detect.OpenHandsV1Event
+	if n := v1Slab; n > 0 {
+		if len(e.slab) == 0 {
+			e.slab = make([]detect.OpenHandsV1Event, n)
+		}
+		de = &e.slab[0]
+		e.slab = e.slab[1:]
+	} else {
+		de = new(detect.OpenHandsV1Event)
+	}
+	*de = detect.OpenHandsV1Event{Class: detect.V1Class(ev.Class), Source: ep.HistoryStr(ev.Source), Key: ep.HistoryStr(ev.Key),
+		ID: ep.HistoryStr(ev.ID), Tool: ep.HistoryStr(ev.Tool), Error: ep.HistoryStr(ev.Error)} // replay.OpenHandsV1Class has detect's order
+	return de
 }
 
 func isOpenHandsV1Check(s Stepper) bool {
@@ -88,7 +108,9 @@ func isOpenHandsV1Check(s Stepper) bool {
 	return ok
 }
 
-func (e *openHandsV1Engine) step(t *replay.Turn, env *Env) {
+// Step hands the detector the events up to t and skips the checks when
+// none fired: one body, where Step called step (~10 instructions a step).
+func (e *openHandsV1Engine) Step(t *replay.Turn, env *Env) {
 	e.fired, e.nudge = "", false
 	ep := env.Episode
 	// Read by the index recorded at: of an episode replayed as read, the
@@ -96,12 +118,10 @@ func (e *openHandsV1Engine) step(t *replay.Turn, env *Env) {
 	evs := ep.V1Events(e.next)
 	for k := 0; k < len(evs) && int(evs[k].N) <= t.N; k, e.next = k+1, e.next+1 {
 		ev := &evs[k]
-		de := &detect.OpenHandsV1Event{Class: detect.V1Class(ev.Class), Source: ep.HistoryStr(ev.Source), Key: ep.HistoryStr(ev.Key),
-			ID: ep.HistoryStr(ev.ID), Tool: ep.HistoryStr(ev.Tool), Error: ep.HistoryStr(ev.Error)} // replay.OpenHandsV1Class has detect's order
 		switch {
 		case ev.Artifact && ev.Tree: // not a tree node: not on the branch
 		case ev.Artifact:
-			e.artifacts = append(e.artifacts, de)
+			e.artifacts = append(e.artifacts, e.event(ep, ev))
 			if len(e.artifacts) > 20 { // the window is 20 events
 				e.artifacts = e.artifacts[1:]
 			}
@@ -110,15 +130,18 @@ func (e *openHandsV1Engine) step(t *replay.Turn, env *Env) {
 				e.d.Add(a)
 			}
 			e.artifacts = e.artifacts[:0]
-			e.d.Add(de)
+			e.d.Add(e.event(ep, ev))
 		}
 		if ev.Ask && e.fired == "" {
 			e.fired, e.nudge = e.d.Check()
 		}
 	}
-	if e.fired == V1RepeatActionObservation.Name {
+	rao := e.fired == V1RepeatActionObservation.Name
+	if rao {
 		env.Report(&Firing{Turn: t.N, Rule: V1RepeatActionObservation, Kind: V1ActionObservationStop})
 	}
+	// none: no check would report (openHandsV1Check.Step would find fired not its rule).
+	e.skip(env, e, V1RepeatActionObservation, isOpenHandsV1Check, e.fired == "" || rao)
 }
 
 // openHandsV1Check reports the steps where its check fired.

@@ -114,7 +114,10 @@ func (v *velocity) Step(t *replay.Turn, env *Env) {
 		v.lastChange = t.N
 		env.Report(&Firing{Turn: t.N, Rule: ProgressVelocity, Kind: Reset, Cause: "objective_progress_reset", TurnsStuck: stuck, Score: t.Score})
 	}
-	if t.N%v.interval == 0 && t.N-v.lastChange >= v.maxStuck {
+	// The stuck count first: it is false at most turns, where the
+	// check point's division (~10 instructions: Go tests its divisor
+	// for -1) was made at each.
+	if t.N-v.lastChange >= v.maxStuck && t.N%v.interval == 0 {
 		f := Firing{Turn: t.N, Rule: ProgressVelocity, TurnsStuck: t.N - v.lastChange, Score: t.Score}
 		if !v.terminated {
 			v.terminated = true

@@ -89,6 +89,9 @@ type Kind struct {
 
 	rule *Rule  // the registered rule listing it, set at init
 	key  string // rule/kind, set at init
+	// loop is Firing.IsLoop of a firing of rule's of this kind, set at
+	// init: a firing tested its rule's origin, a string, against seven.
+	loop bool
 }
 
 // Rule returns the registered rule whose Kinds lists k, nil for a kind
@@ -203,6 +206,7 @@ func init() {
 		r.index = i + 1
 		for _, k := range r.Kinds {
 			k.rule, k.key = r, r.Name+"/"+k.Name
+			k.loop = isLoop(r, k)
 		}
 	}
 }

@@ -116,12 +116,6 @@ func (e *Env) stepOf(t *replay.Turn) (*detect.Step, bool) {
 	return &e.step, e.stepOK
 }
 
-//go:noinline
-func (e *Env) makeStep(t *replay.Turn) {
-	e.stepOK = makeStepOf(&e.step, t, e.Episode)
-	e.turn = t
-}
-
 // Result returns the state of rule r in this replay (r must be in the
 // caller's Requires), nil when r is disabled.
 func (e *Env) Result(r *Rule) Stepper {

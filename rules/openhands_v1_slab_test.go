@@ -1,0 +1,62 @@
+package rules_test
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"reflect"
+	"testing"
+
+	"github.com/loopbreak/loopbreak/replay"
+	"github.com/loopbreak/loopbreak/replay/replaytest"
+	"github.com/loopbreak/loopbreak/rules"
+)
+
+// TestV1EventsSlabbed holds the V1 engine's events, handed out from
+// slabs (rules' v1Slab), to events allocated each on its own: random V1
+// logs of up to ~1,000 events, under the default configuration and with
+// every rule on, replayed with slabs of 256, of 3 (refilled every third
+// event) and of 1, report the firings of a replay allocating each. A
+// slot handed out twice, while the detector or the artifacts still hold
+// the event it was, changes them.
+func TestV1EventsSlabbed(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 24))
+	var logs [][2]string
+	for trial := range 30 {
+		logs = append(logs,
+			[2]string{fmt.Sprintf("v1-%d.jsonl", trial), string(replaytest.V1Log(rng, 5+rng.IntN(600)))},
+			[2]string{fmt.Sprintf("v1-alternating-%d.jsonl", trial), v1Alternating(rng, 1+rng.IntN(80))})
+	}
+	was := rules.V1Slab(0)
+	defer rules.V1Slab(was)
+	fired := 0
+	for _, cfg := range []*rules.Config{rules.Default(), allOn(t)} {
+		for _, log := range logs {
+			eps, err := replay.Read(bytes.NewReader([]byte(log[1])), log[0], "x", replay.Options{Format: replay.FormatAuto, Outputs: true})
+			if err != nil {
+				t.Fatalf("%s: %v", log[0], err)
+			}
+			for i, ep := range eps {
+				var want []rules.Firing
+				rules.V1Slab(0)
+				rules.Run(ep, cfg, nil, func(f rules.Firing) { want = append(want, f) })
+				for _, n := range []int{256, 3, 1} {
+					var got []rules.Firing
+					rules.V1Slab(n)
+					rules.Run(ep, cfg, nil, func(f rules.Firing) { got = append(got, f) })
+					if !reflect.DeepEqual(got, want) {
+						t.Fatalf("%s: episode %d, slabs of %d: %d firings, allocated each: %d\n%s", log[0], i, n, len(got), len(want), firstDiff(got, want))
+					}
+				}
+				for _, f := range want {
+					if f.Rule.Origin == rules.OriginOpenHandsV1 {
+						fired++
+					}
+				}
+			}
+		}
+	}
+	if fired == 0 {
+		t.Fatal("no V1 check fired: the test holds nothing")
+	}
+}
