@@ -20,3 +20,17 @@ func buildRun(mt *lcsMatcher, w int, run []byte, bit uint64) (int, bool) {
 
 //go:noescape
 func buildRunAsm(rows *[256]int, peq *uint64, run []byte, bit uint64) int
+
+// buildRunes is buildRun over code points, for buildTo: their rows read
+// from ascii (the pattern's row+1) times words, as buildTo's loop reads
+// them (lcs_rows_amd64.s: some 11 instructions a code point, where the
+// compiled loop took some 17).
+func buildRunes(mt *lcsMatcher, w int, run []rune, bit uint64) (int, bool) {
+	if len(run) == 0 || mt.rows == 0 || w < 0 || w >= mt.words || mt.rows*mt.words > len(mt.peq) {
+		return 0, false
+	}
+	return buildRunesAsm(&mt.ascii, &mt.peq[w], mt.words, run, bit), true
+}
+
+//go:noescape
+func buildRunesAsm(ascii *[256]int32, peq *uint64, words int, run []rune, bit uint64) int

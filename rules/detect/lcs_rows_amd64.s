@@ -54,3 +54,41 @@ done:
 second:
 	INCQ	CX
 	JMP	done
+
+// func buildRunesAsm(ascii *[256]int32, peq *uint64, words int, run []rune, bit uint64) int
+//
+// buildRunesAsm is buildRunAsm over code points, their rows found by
+// ascii (the row+1, 0 for none, as buildTo reads it): a code point's word
+// is peq's at (row+1)*words less words. It stops at a code point past
+// ASCII or with no row. Registers as buildRunAsm's, R9 words, DX peq less
+// words words.
+TEXT ·buildRunesAsm(SB), NOSPLIT, $0-64
+	MOVQ	ascii+0(FP), BX
+	MOVQ	words+16(FP), R9
+	MOVQ	R9, DX
+	NEGQ	DX
+	SHLQ	$3, DX
+	ADDQ	peq+8(FP), DX
+	MOVQ	run_base+24(FP), SI
+	MOVQ	run_len+32(FP), CX
+	MOVQ	bit+48(FP), R8
+	LEAQ	(SI)(CX*4), SI
+	NEGQ	CX
+	JEQ	runesDone
+runesLoop:
+	MOVL	(SI)(CX*4), AX
+	CMPL	AX, $0x80
+	JAE	runesDone
+	MOVL	(BX)(AX*4), AX
+	TESTL	AX, AX
+	JEQ	runesDone
+	IMULQ	R9, AX
+	ORQ	R8, (DX)(AX*8)
+	ADDQ	R8, R8
+	INCQ	CX
+	JNE	runesLoop
+runesDone:
+	MOVQ	run_len+32(FP), AX
+	ADDQ	CX, AX
+	MOVQ	AX, ret+56(FP)
+	RET
