@@ -146,6 +146,20 @@ func buildTo[T symbol](mt *lcsMatcher, a []T, to int) {
 	peq, words := mt.peq, mt.words
 	a = a[:to] // spares the loop's bounds check
 	for i := mt.built; i < len(a); i++ {
+		// A word's run of code points at a time in assembly, where there
+		// is (buildRunes, amd64): the loop below then takes the code point
+		// it stopped at.
+		if rs, ok := any(a).([]rune); ok {
+			for i < len(rs) {
+				w := i >> 6
+				run := rs[i:min(len(rs), 64*w+64)]
+				k, ok := buildRunes(mt, w, run, uint64(1)<<(uint(i)&63))
+				i += k
+				if !ok || k < len(run) {
+					break
+				}
+			}
+		}
 		// The ASCII code points that have their row: a loop with no call
 		// in it, whose values stay in registers. With the new rows' and
 		// the map's calls in the same loop, it stored four of them to

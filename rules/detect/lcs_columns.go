@@ -37,32 +37,9 @@ func columns[T symbol](mt *lcsMatcher, v []uint64, first, last int, bs []T, sh *
 	// called lcsColumn one at a time.
 	vb, b := v[first:last], bs
 	for {
-		var j int
-		switch len(vb) {
-		case 2:
-			j = columnsBytes2(mt, (*[2]uint64)(vb), first, b)
-		case 3:
-			j = columnsBytes3(mt, (*[3]uint64)(vb), first, b)
-		case 4:
-			j = columnsBytes4(mt, (*[4]uint64)(vb), first, b)
-		case 5:
-			j = columnsBytes5(mt, (*[5]uint64)(vb), first, b)
-		case 6:
-			j = columnsBytes6(mt, (*[6]uint64)(vb), first, b)
-		case 7:
-			j = columnsBytes7(mt, (*[7]uint64)(vb), first, b)
-		case 8:
-			j = columnsBytes8(mt, (*[8]uint64)(vb), first, b)
-		case 9:
-			j = columnsBytes9(mt, (*[9]uint64)(vb), first, b)
-		case 10:
-			j = columnsBytes10(mt, (*[10]uint64)(vb), first, b)
-		case 11:
-			j = columnsBytes11(mt, (*[11]uint64)(vb), first, b)
-		case 12:
-			j = columnsBytes12(mt, (*[12]uint64)(vb), first, b)
-		default:
-			j = columnsBytes(mt, vb, first, b)
+		j, done := columnsAsm(mt, vb, first, b)
+		if !done {
+			j = columnsWide(mt, vb, first, b)
 		}
 		if j == len(b) {
 			return
@@ -71,6 +48,38 @@ func columns[T symbol](mt *lcsMatcher, v []uint64, first, last int, bs []T, sh *
 			lcsColumn(vb, mt.peq[k*words+first:k*words+last])
 		}
 		b = b[j+1:]
+	}
+}
+
+// columnsWide updates the band's words vb by the columns of b, stopping at
+// a code point past ASCII, whose index it returns (len(b) when none): by
+// the loop for vb's width.
+func columnsWide[T symbol](mt *lcsMatcher, vb []uint64, first int, b []T) int {
+	switch len(vb) {
+	case 2:
+		return columnsBytes2(mt, (*[2]uint64)(vb), first, b)
+	case 3:
+		return columnsBytes3(mt, (*[3]uint64)(vb), first, b)
+	case 4:
+		return columnsBytes4(mt, (*[4]uint64)(vb), first, b)
+	case 5:
+		return columnsBytes5(mt, (*[5]uint64)(vb), first, b)
+	case 6:
+		return columnsBytes6(mt, (*[6]uint64)(vb), first, b)
+	case 7:
+		return columnsBytes7(mt, (*[7]uint64)(vb), first, b)
+	case 8:
+		return columnsBytes8(mt, (*[8]uint64)(vb), first, b)
+	case 9:
+		return columnsBytes9(mt, (*[9]uint64)(vb), first, b)
+	case 10:
+		return columnsBytes10(mt, (*[10]uint64)(vb), first, b)
+	case 11:
+		return columnsBytes11(mt, (*[11]uint64)(vb), first, b)
+	case 12:
+		return columnsBytes12(mt, (*[12]uint64)(vb), first, b)
+	default:
+		return columnsBytes(mt, vb, first, b)
 	}
 }
 

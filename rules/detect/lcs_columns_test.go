@@ -12,7 +12,7 @@ import (
 // lcsColumn a column: the same band words after the same columns, from
 // random bit vectors, for bands of every width at every offset, with
 // bytes that are not ASCII (the return to columns) in some texts and
-// patterns.
+// patterns; and the same columns as code points.
 func TestColumnsBytesAsLcsColumn(t *testing.T) {
 	r := rand.New(rand.NewPCG(51, 52))
 	var mt lcsMatcher
@@ -49,7 +49,7 @@ func TestColumnsBytesAsLcsColumn(t *testing.T) {
 		for i := range v {
 			v[i] = r.Uint64()
 		}
-		want := slices.Clone(v)
+		want, vr := slices.Clone(v), slices.Clone(v)
 		for _, c := range bs {
 			if k := mt.row(rune(c)); k >= 0 {
 				lcsColumn(want[first:last], mt.peq[k*words+first:k*words+last])
@@ -58,6 +58,15 @@ func TestColumnsBytesAsLcsColumn(t *testing.T) {
 		columns(&mt, v, first, last, bs, nil)
 		if !slices.Equal(v, want) {
 			t.Fatalf("case %d: %d words, band [%d, %d), %d columns: %x, want %x", it, words, first, last, len(bs), v, want)
+		}
+		// The same columns as code points (columnsRunesAsmN on amd64).
+		rs := make([]rune, len(bs))
+		for i, c := range bs {
+			rs[i] = rune(c)
+		}
+		columns(&mt, vr, first, last, rs, nil)
+		if !slices.Equal(vr, want) {
+			t.Fatalf("case %d: %d words, band [%d, %d), %d code points: %x, want %x", it, words, first, last, len(bs), vr, want)
 		}
 	}
 }

@@ -83,7 +83,8 @@ func (mt *lcsMatcher) givenRows() {
 // steps log's first 20 MB: buildTo over bytes 11.6 M instructions,
 // buildBytes 7.5 M and symbolRow 2.5 M). The bytes are taken a word's 64
 // at a time, the word and the bit carried along, where each byte's were
-// computed from its position: with the rows given (givenRows) the loop
+// computed from its position (a word's run through buildRun, in
+// assembly on amd64): with the rows given (givenRows) the loop
 // rarely stops, and it costs some 14 instructions a byte, where the loop
 // a byte cost 16 (steps 357.24 -> 356.48 M); stopping at each new code
 // point, it cost more (+0.8 M), the run sliced anew at each stop.
@@ -98,14 +99,19 @@ func buildBytes(mt *lcsMatcher, a []byte, to int) {
 		// twice a byte (the bounds test's and the store's) and a register
 		// spilled for it. Word w of the first row exists: a byte before
 		// it made a row.
-		peq, rows, k := mt.peq[min(w, len(mt.peq)):], &mt.rowBase, 0
-		for ; k < len(run); k++ {
-			base := rows[run[k]]
-			if base == 0 {
-				break
+		k, ok := buildRun(mt, w, run, bit)
+		if ok {
+			bit <<= uint(k) & 63
+		} else {
+			peq, rows := mt.peq[min(w, len(mt.peq)):], &mt.rowBase
+			for ; k < len(run); k++ {
+				base := rows[run[k]]
+				if base == 0 {
+					break
+				}
+				peq[base-1] |= bit
+				bit <<= 1
 			}
-			peq[base-1] |= bit
-			bit <<= 1
 		}
 		i += k
 		if k < len(run) {

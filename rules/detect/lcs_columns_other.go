@@ -1,0 +1,8 @@
+//go:build !amd64 || purego
+
+package detect
+
+// columnsAsm is false: columns takes every band through columnsBytesN.
+func columnsAsm[T symbol](mt *lcsMatcher, vb []uint64, first int, bs []T) (int, bool) {
+	return 0, false
+}
