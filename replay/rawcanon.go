@@ -279,7 +279,7 @@ func (w *canonWriter) keepAll(ix *valueIndex, v rawValue) {
 				m := &ms[k]
 				key := base[m.key:m.keyEnd]
 				// As members: bytes that are not UTF-8 are read as an escape.
-				if m.esc || !asciiAt(p, m.key, m.keyEnd) && !utf8.Valid(key) {
+				if m.esc || !asciiAt(p, m.key, m.keyEnd) && !keyValid(p, m.key, m.keyEnd, key) {
 					key = keyBytes(key, true)
 				}
 				d := &to[k]
