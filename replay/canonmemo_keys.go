@@ -55,9 +55,11 @@ type keyParts struct {
 	p   [4][]byte
 }
 
-// tag is a hash of the parts' lengths and, of each, its first, middle
-// and last eight bytes: not of all of them, since a hit compares them
-// all anyway, and a miss mostly differs in a length or in those words.
+// tag is a hash of the parts' lengths and, of each of eight bytes or
+// more, its first, middle and last eight bytes: not of all of them,
+// since a hit compares them all anyway, and a miss mostly differs in a
+// length or in those words (a short part, an action's name, is told by
+// its length and the args after it).
 func (k *keyParts) tag() uint64 {
 	const mul = 0x9E3779B97F4A7C15
 	h := uint64(k.way)<<56 | uint64(k.n)
@@ -66,10 +68,6 @@ func (k *keyParts) tag() uint64 {
 		if n := len(p); n >= 8 {
 			h ^= binary.LittleEndian.Uint64(p) ^ bits.RotateLeft64(binary.LittleEndian.Uint64(p[n-8:]), 21) ^
 				bits.RotateLeft64(binary.LittleEndian.Uint64(p[(n-8)/2:]), 42)
-		} else {
-			for _, c := range p {
-				h = h<<8 | h>>56 ^ uint64(c)
-			}
 		}
 	}
 	return h * mul
