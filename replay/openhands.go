@@ -96,6 +96,7 @@ type openHandsReader struct {
 	ep      *Episode
 	depth   uint8 // delegation level of the next event
 	w       canonWriter
+	keys    keyMemo      // the keys of actions read before, by their args' bytes
 	out     []stepRecord // the steps of a record, reused
 	ix      *valueIndex  // the record's index (recordValueIx), or nil
 	lineIx  valueIndex   // a line's index (recordRaw)
@@ -158,8 +159,14 @@ func (o *openHandsReader) eventAt(n int, cls OpenHandsClass, inHistory, ask bool
 // eventKey records one event of the history at step n, its key the bytes
 // of key.
 func (o *openHandsReader) eventKey(n int, cls OpenHandsClass, inHistory, ask bool, key []byte, text string) {
+	o.eventSym(n, cls, inHistory, ask, o.ep.history().bytes(key), text)
+}
+
+// eventSym records one event of the history at step n, its key interned
+// as key.
+func (o *openHandsReader) eventSym(n int, cls OpenHandsClass, inHistory, ask bool, key Sym, text string) {
 	h := o.ep.history()
-	e := OpenHandsEvent{N: int32(max(n, 1)), Class: cls, InHistory: inHistory, Ask: ask, Depth: o.depth, Key: h.bytes(key)}
+	e := OpenHandsEvent{N: int32(max(n, 1)), Class: cls, InHistory: inHistory, Ask: ask, Depth: o.depth, Key: key}
 	if text != "" {
 		e.Text = h.sym(text)
 	}
@@ -430,18 +437,41 @@ func (o *openHandsReader) actionEvent(act, src string, a *ohArgs, args rawValue,
 	}
 	if o.ep != nil {
 		w := &o.w
-		w.buf = append(append(append(w.buf[:0], "a:"...), act...), 0)
+		// A key (and action) written from the same name and args as one
+		// before is that one (keyMemo): the args are not sorted and
+		// written, nor the key hashed.
+		k := keyParts{way: keyV0Action, n: 2, p: [4][]byte{stringBytes(act), args}}
 		if wantAction {
+			k.way = keyV0ActionBoth
 			// The step's action with the key (canonWriter.action), in
 			// the buffer the pending action is not in (spare).
 			w.both, o.spare = o.spare, w.both
+		}
+		h := o.ep.history()
+		slot, tag, hit := o.keys.find(h, &k)
+		var key Sym
+		switch {
+		case hit:
+			key = slot.sym
+			if wantAction {
+				w.both = append(w.both[:0], slot.both...)
+			}
+		case wantAction:
+			w.buf = append(append(append(w.buf[:0], "a:"...), act...), 0)
 			w.both = append(append(w.both[:0], act...), ' ')
 			w.writeMembersBoth(base, openHandsVolatile, false, nil) // appendBoth(args)
-			action, ok = unsafe.String(unsafe.SliceData(w.both), len(w.both)), true
-		} else {
+			key = h.bytes(w.buf)
+			o.keys.keep(slot, tag, &k, w.buf, key, w.both)
+		default:
+			w.buf = append(append(append(w.buf[:0], "a:"...), act...), 0)
 			w.writeMembers(base, true) // appendValue(args, true, nil)
+			key = h.bytes(w.buf)
+			o.keys.keep(slot, tag, &k, w.buf, key, nil)
 		}
-		o.eventKey(n, cls, true, ask, w.buf, text)
+		if wantAction {
+			action, ok = unsafe.String(unsafe.SliceData(w.both), len(w.both)), true
+		}
+		o.eventSym(n, cls, true, ask, key, text)
 	}
 	if act == "delegate" && o.depth < 255 {
 		o.depth++ // what follows is the delegate's

@@ -637,6 +637,21 @@ func FuzzOpenHandsValue(f *testing.F) {
 		`{"id":3,"source":"agent","action":"run","args":NaN}` + "\n" +
 		`{"id":4,"source":"agent","action":"message","args":{"content":"hm","wait_for_response":NaN}}` + "\n" +
 		`{"id":5,"cause":4,"observation":"read","content":"x","extras":NaN}` + "\n"))
+	// Actions whose name and args repeat, or differ in a byte where the
+	// key memo's tag does not look (past the first and last eight bytes
+	// and the middle word, at the same length), or in the name alone:
+	// each key found in the memo or written anew (keyMemo).
+	f.Add([]byte(`{"id":1,"source":"agent","action":"run","args":{"command":"ls -la /tmp/aaaa/bbbb/cccc/dddd","thought":"a"}}` + "\n" +
+		`{"id":2,"source":"agent","action":"run","args":{"command":"ls -la /tmp/aaaa/bbbb/cccc/dddd","thought":"a"}}` + "\n" +
+		`{"id":3,"source":"agent","action":"run","args":{"command":"ls -lb /tmp/aaaa/bbbb/cccc/dddd","thought":"a"}}` + "\n" +
+		`{"id":4,"source":"agent","action":"run","args":{"command":"ls -la /tmp/aaaa/bbbb/cxcc/dddd","thought":"a"}}` + "\n" +
+		`{"id":5,"source":"agent","action":"run","args":{"command":"ls -la /tmp/aaaa/bbbb/cccc/dddd","thought":"b"}}` + "\n" +
+		`{"id":6,"source":"agent","action":"read","args":{"path":"/x/yyyyyyyy/zzzzzzzz"}}` + "\n" +
+		`{"id":7,"source":"agent","action":"edit","args":{"path":"/x/yyyyyyyy/zzzzzzzz"}}` + "\n" +
+		`{"id":8,"source":"agent","action":"message","args":{"content":"the same words","wait_for_response":false}}` + "\n" +
+		`{"id":9,"source":"user","action":"message","args":{"content":"the same words","wait_for_response":false}}` + "\n" +
+		`{"id":10,"source":"agent","action":"read","args":{"path":"/x/yyyyyyyy/zzzzzzzz"}}` + "\n" +
+		`{"id":11,"source":"agent","action":"run","args":{"command":"ls -la /tmp/aaaa/bbbb/cccc/dddd","thought":"a"}}` + "\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		epA, epB, epC := newStepTable("a", "s").ep, newStepTable("b", "s").ep, newStepTable("c", "s").ep
 		a, b, c := &ohMapReader{}, &openHandsReader{}, &openHandsReader{}

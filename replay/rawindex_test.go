@@ -291,6 +291,33 @@ func TestASCIIAt(t *testing.T) {
 	}
 }
 
+// TestKeyValid: keyValid is utf8.Valid of the key, whatever byte stands
+// wherever in keys of 0 to 40 bytes (ASCII, a lone high byte, a UTF-8
+// sequence cut or whole) with high bytes before and after them in the
+// record: its words read the key's bytes and none around it.
+func TestKeyValid(t *testing.T) {
+	for lead := range 12 {
+		for n := range 41 {
+			for pos := range max(n, 1) {
+				for _, c := range []string{"a", "\x7f", "\x80", "\xc3", "\xff", "é", "€"} {
+					rec := bytes.Repeat([]byte{0xff}, lead+n+8)
+					key := rec[lead : lead+n]
+					for i := range key {
+						key[i] = 'k'
+					}
+					if n > 0 {
+						copy(key[pos:], c)
+					}
+					base := unsafe.Pointer(unsafe.SliceData(rec))
+					if got, want := keyValid(base, int32(lead), int32(lead+n), key), utf8.Valid(key); got != want {
+						t.Fatalf("keyValid(%x at %d) = %v, want %v", key, lead, got, want)
+					}
+				}
+			}
+		}
+	}
+}
+
 // memberKeyRef is memberKey as validString reads the key, the reference
 // for memberKey's own reading of short keys.
 func memberKeyRef(b []byte, i int) (val, end int, esc bool) {
