@@ -15,9 +15,10 @@ import "slices"
 
 // passLevel is where the pass is in the record: d open containers, the
 // innermost one's closing byte (0 at the top), and the member noted
-// whose value is read (nil when the innermost container is not an
-// object whose members are noted; a member's list grows only while an
-// object of its level is the innermost container, so the pointer holds).
+// whose value is read (the pass's sink, never nil, when the innermost
+// container is not an object whose members are noted; a member's list
+// grows only while an object of its level is the innermost container,
+// so the pointer holds).
 type passLevel struct {
 	last   *ixMember
 	d      int

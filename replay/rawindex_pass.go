@@ -15,7 +15,6 @@ package replay
 // instructions of bookkeeping and calls around the bytes read.
 
 import (
-	"encoding/binary"
 	"math/bits"
 	"unsafe"
 )
@@ -34,6 +33,15 @@ type ixFrame struct {
 // (48 and 64 measured the same).
 const shortString = 5 * 8
 
+// keyRoom is how many bytes from a key's first byte on the pass needs
+// in b to read the key by its first two words (eight more for the
+// third): the words, and the three bytes after the closing quote when
+// it is a word's last (the colon, a space and the value's first byte),
+// read with no bounds test. A key nearer b's end goes to keyCarry; a
+// member's value and the closing bracket follow any valid key, so that
+// is only the record's last key or two when they are short.
+const keyRoom = 16 + 3
+
 // byteAt is b[k] for a k known to be in b (a stop found in a word
 // read), with no bounds test.
 func byteAt(b []byte, k int) byte {
@@ -41,9 +49,15 @@ func byteAt(b []byte, k int) byte {
 }
 
 // word is the eight bytes of b at k, k+8 <= len(b) (the caller tests),
-// read with no bounds check.
+// read with no bounds check. The bytes are put together here, as
+// binary.LittleEndian.Uint64 does (the compiler makes them one load),
+// rather than by calling it: its inlined call left a NOP in the code at
+// every word read (an inlining mark with no instruction of its own
+// line to stand on), some 1.4 M instructions of OpenHands V1's 379 M.
 func word(b []byte, k int) uint64 {
-	return binary.LittleEndian.Uint64((*[8]byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), k))[:])
+	p := (*[8]byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), k))
+	return uint64(p[0]) | uint64(p[1])<<8 | uint64(p[2])<<16 | uint64(p[3])<<24 |
+		uint64(p[4])<<32 | uint64(p[5])<<40 | uint64(p[6])<<48 | uint64(p[7])<<56
 }
 
 // pass validates the value at b[i] as validValue does, returning the same
@@ -73,7 +87,11 @@ func (ix *valueIndex) pass(b []byte, i int) int {
 		esc    bool
 		from   int
 		f      ixFrame
+		// sink is lv.last where no member's value is read: written,
+		// never read, so that a value's end is stored with no test.
+		sink ixMember
 	)
+	lv.last = &sink
 	n := len(b)
 	b = b[:n:n] // its capacity its length: one value fewer held
 
@@ -91,28 +109,23 @@ value: // a value at b[i]
 		// counter and limit took two of the registers the words' masks
 		// need, and the allocator moved four values about at each word.
 		if k := i + 1; k+shortString <= n {
-			m := stopMask(word(b, k))
-			if m != 0 {
-				goto stop
-			}
-			k += 8
-			if m = stopMask(word(b, k)); m != 0 {
-				goto stop
-			}
-			k += 8
-			if m = stopMask(word(b, k)); m != 0 {
-				goto stop
-			}
-			k += 8
-			if m = stopMask(word(b, k)); m != 0 {
-				goto stop
-			}
-			k += 8
-			if m = stopMask(word(b, k)); m == 0 {
+			// Each word's stop is counted in its own branch, where the
+			// compiler knows its mask nonzero (one BSF, where a count
+			// after the branches merged also tested for zero).
+			if m := stopMask(word(b, k)); m != 0 {
+				k += bits.TrailingZeros64(m) / 8
+			} else if m := stopMask(word(b, k+8)); m != 0 {
+				k += 8 + bits.TrailingZeros64(m)/8
+			} else if m := stopMask(word(b, k+16)); m != 0 {
+				k += 16 + bits.TrailingZeros64(m)/8
+			} else if m := stopMask(word(b, k+24)); m != 0 {
+				k += 24 + bits.TrailingZeros64(m)/8
+			} else if m := stopMask(word(b, k+32)); m != 0 {
+				k += 32 + bits.TrailingZeros64(m)/8
+			} else {
 				goto long
 			}
-		stop:
-			if k += bits.TrailingZeros64(m) / 8; byteAt(b, k) == '"' {
+			if byteAt(b, k) == '"' {
 				i = k + 1
 				goto after
 			}
@@ -195,7 +208,7 @@ value: // a value at b[i]
 		k = len(ix.spans)
 		ix.spans = ix.spans[:k+1]
 		ix.spans[k] = ixSpan{start: int32(from)}
-		lv = passLevel{d: lv.d + 1, closer: cl}
+		lv = passLevel{last: &sink, d: lv.d + 1, closer: cl}
 		if c == '[' {
 			goto value
 		}
@@ -236,35 +249,63 @@ value: // a value at b[i]
 	}
 
 after: // after a value: close containers or go on to the next value
-	if lv.d == 0 {
-		return i
-	}
-	if lv.last != nil {
-		lv.last.end = int32(i) // the end of a noted member's value
-	}
+	// The end of a noted member's value (else the sink's). The top
+	// value's end (lv.d == 0) is told on the paths that do not go on
+	// (b's end, a blank, a byte that is not the closer), and by a
+	// closer of 0 after a comma, where every value was tested for it.
+	lv.last.end = int32(i)
 	if uint(i) >= uint(n) {
+		if lv.d == 0 {
+			return i
+		}
 		return -1
 	}
 	if c = b[i]; c <= ' ' {
+		if lv.d == 0 {
+			return i
+		}
 		if i, lv = blankCarry(b, i, lv); i >= n {
 			return -1
 		}
 		c = b[i]
 	}
 	if c == ',' {
-		if i++; uint(i) < uint(n) && b[i] <= ' ' {
-			if i+1 < n && b[i] == ' ' && b[i+1] > ' ' {
+		// The next byte read once: a key's quote is told here, where
+		// the key's step read it again. A run of blanks (a pretty-printed
+		// document's newline and indentation) goes the key's way.
+		if i++; uint(i) < uint(n) {
+			if c = b[i]; c <= ' ' {
+				if i+1 >= n || c != ' ' || b[i+1] <= ' ' {
+					i, lv = blankCarry(b, i, lv)
+					goto commaBlank
+				}
 				i++ // Python's json.dumps' one space, with no call
-			} else {
-				i, lv = blankCarry(b, i, lv)
+				c = b[i]
 			}
+		} // past b's end, c is the comma: neither a quote nor read as a value
+		if lv.closer == '}' {
+			if c == '"' {
+				goto keyQuote
+			}
+			return -1
+		}
+	commaBlank:
+		if lv.closer == '}' {
+			goto key
 		}
 		if lv.closer == ']' {
 			goto value
 		}
-		goto key
+		// The top value (a closer of 0), ending at the comma: back
+		// over the blanks passed after it.
+		for i--; b[i] != ','; i-- {
+		}
+		return i
 	}
 	if c != lv.closer {
+		if lv.d == 0 {
+			return i
+		}
 		return -1
 	}
 	i++
@@ -280,7 +321,7 @@ after: // after a value: close containers or go on to the next value
 		o := &ix.objs[f.obj]
 		o.end, o.last = int32(i), int32(len(ix.mems[lv.d]))
 	}
-	if lv.closer, lv.last = 0, nil; lv.d > 0 {
+	if lv.closer, lv.last = 0, &sink; lv.d > 0 {
 		if lv.closer = ix.frames[lv.d-1].closer; lv.closer == '}' && lv.d <= memberDepth {
 			// Back in a noted object: its member whose value ended is
 			// the last of its level.
@@ -294,6 +335,7 @@ key: // a member of the innermost open object, its key at b[i]
 	if uint(i) >= uint(n) || b[i] != '"' {
 		return -1
 	}
+keyQuote: // b[i] is the key's opening quote
 	// A key that ends within its first 24 bytes with no escape (most
 	// keys, and Gemini CLI's token counts' names) is told here by its
 	// words' stops (stopMask; a valid string's first stop is its closing
@@ -305,25 +347,27 @@ key: // a member of the innermost open object, its key at b[i]
 	// stop found, or one that is not a quote) lands on a byte that is
 	// not the closing quote and goes to validString.
 	esc = false
-	if k := i + 1; k+16 <= n {
+	if k := i + 1; k+keyRoom <= n {
 		if m := stopMask(word(b, k)); m != 0 {
 			k += bits.TrailingZeros64(m) / 8
 		} else if m := stopMask(word(b, k+8)); m != 0 {
 			k += 8 + bits.TrailingZeros64(m)/8
-		} else if k+24 <= n {
+		} else if k+keyRoom+8 <= n {
 			if m := stopMask(word(b, k+16)); m != 0 {
 				k += 16 + bits.TrailingZeros64(m)/8
 			}
 		}
 		if byteAt(b, k) == '"' {
 			// The colon, and the value's first byte: next to each
-			// other in compact JSON, told with no more tests.
-			if end = k + 1; end+1 < n && byteAt(b, end) == ':' {
+			// other in compact JSON, told with no more tests. The
+			// quote is at most the last word's last byte, keyRoom-4
+			// bytes before n: its next three bytes are in b.
+			if end = k + 1; byteAt(b, end) == ':' {
 				if j = end + 1; byteAt(b, j) > ' ' {
 					goto noted
 				}
 				// Pretty-printed JSON's `": "`, told as well.
-				if byteAt(b, j) == ' ' && j+1 < n && byteAt(b, j+1) > ' ' {
+				if byteAt(b, j) == ' ' && byteAt(b, j+1) > ' ' {
 					j++
 					goto noted
 				}
@@ -350,7 +394,7 @@ colon: // the colon after the key ending at b[end-1], with space about it
 		}
 	}
 noted: // the member's key ends at b[end-1], its value starts at b[j]
-	lv.last = nil
+	lv.last = &sink
 	if l := uint(lv.d - 1); l < memberDepth { // d >= 1 in an object
 		// Lengthened in place, its fields written there (an appended
 		// literal was built on the stack and copied by wider loads than

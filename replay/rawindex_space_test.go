@@ -84,3 +84,21 @@ func TestPassBlanks(t *testing.T) {
 		}
 	}
 }
+
+// TestPassTopValue holds the pass's end of the top value (told only on
+// the paths that do not go on: b's end, a blank, a byte that is not
+// the closer, and a closer of 0 after a comma) to validValue's, for
+// each kind of value followed by each kind of byte.
+func TestPassTopValue(t *testing.T) {
+	values := []string{`1`, `0`, `-2`, `1.5e3`, `"s"`, `""`, `"` + strings.Repeat("v", 70) + `"`, `true`, `false`, `null`,
+		`NaN`, `-Infinity`, `{}`, `[]`, `{"a":1}`, `[1,2]`, `{"a":{"b":[1]}}`, `[` + strings.Repeat(" ", 70) + `]`}
+	for _, v := range values {
+		for _, after := range []string{``, `,`, ` ,`, `, `, `,  `, `,` + strings.Repeat(" ", 40) + `x`, ",\n\t 1", `,"k":1`, ` `, "\n", "\x00",
+			`}`, `]`, `x`, `:`, ` }`, `,}`, `,]`} {
+			c := v + after
+			for end := len(c); end >= 0; end-- {
+				checkValueIndex(t, []byte(c[:end]))
+			}
+		}
+	}
+}

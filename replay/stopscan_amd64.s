@@ -27,15 +27,14 @@
 	POR	X5, X0 \
 	PMOVMSKB	X0, AX
 
-// VERBATIMSTOP sets AX to the mask of the bytes of X0 that are '<' (X1),
-// '>' (X2), '&' (X3), '\\' (X6) or over 0x7f (their own high bit), using
-// X4 and X5; X0 is kept.
+// VERBATIMSTOP sets AX to the mask of the bytes of X0 that are '<' or
+// '>' (one test: ORed with 0x02 (X1), exactly they are '>' (X2)), '&'
+// (X3), '\\' (X6) or over 0x7f (their own high bit), using X4 and X5;
+// X0 is kept.
 #define VERBATIMSTOP \
 	MOVO	X0, X4 \
-	PCMPEQB	X1, X4 \
-	MOVO	X0, X5 \
-	PCMPEQB	X2, X5 \
-	POR	X5, X4 \
+	POR	X1, X4 \
+	PCMPEQB	X2, X4 \
 	MOVO	X0, X5 \
 	PCMPEQB	X3, X5 \
 	POR	X5, X4 \
@@ -429,7 +428,7 @@ TEXT ·verbatimIndex(SB), NOSPLIT, $0-40
 	JAE	vat
 	CMPQ	DX, $16
 	JB	vbytes
-	MOVOU	stopLess<>(SB), X1
+	MOVOU	stopAngle<>(SB), X1
 	MOVOU	stopGreater<>(SB), X2
 	MOVOU	stopAmp<>(SB), X3
 	MOVOU	stopBackslash<>(SB), X6
@@ -500,9 +499,9 @@ GLOBL stopBackslash<>(SB), RODATA|NOPTR, $16
 DATA stopControl<>+0(SB)/8, $0x1f1f1f1f1f1f1f1f
 DATA stopControl<>+8(SB)/8, $0x1f1f1f1f1f1f1f1f
 GLOBL stopControl<>(SB), RODATA|NOPTR, $16
-DATA stopLess<>+0(SB)/8, $0x3c3c3c3c3c3c3c3c
-DATA stopLess<>+8(SB)/8, $0x3c3c3c3c3c3c3c3c
-GLOBL stopLess<>(SB), RODATA|NOPTR, $16
+DATA stopAngle<>+0(SB)/8, $0x0202020202020202 // ORed: '<' (0x3c) becomes '>'
+DATA stopAngle<>+8(SB)/8, $0x0202020202020202
+GLOBL stopAngle<>(SB), RODATA|NOPTR, $16
 DATA stopGreater<>+0(SB)/8, $0x3e3e3e3e3e3e3e3e
 DATA stopGreater<>+8(SB)/8, $0x3e3e3e3e3e3e3e3e
 GLOBL stopGreater<>(SB), RODATA|NOPTR, $16
