@@ -402,9 +402,22 @@ func keepID(id string) string { return strings.Clone(id) }
 // codex-rs/core/src/tools/handlers/apply_patch.rs). A call the user
 // interrupted, "Wall time: N seconds\naborted by user" or "aborted by
 // user after Ns" (AbortedToolOutput, success None), is not a failure.
+//
+// The three are told apart by their first byte: the prefix's compare
+// (34 bytes) called memequal at every output at least as long.
 func codexFailed(out string) bool {
-	return out == "exec command rejected by user" || out == "patch rejected by user" ||
-		strings.HasPrefix(out, "apply_patch verification failed: ")
+	if out == "" {
+		return false
+	}
+	switch out[0] {
+	case 'e':
+		return out == "exec command rejected by user"
+	case 'p':
+		return out == "patch rejected by user"
+	case 'a':
+		return strings.HasPrefix(out, "apply_patch verification failed: ")
+	}
+	return false
 }
 
 // call reads a function call: its arguments are a JSON string holding
