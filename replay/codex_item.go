@@ -85,6 +85,18 @@ func hasHead(b []byte, h *headWords) bool {
 		word(b, n-16) == h.w[3] && word(b, n-8) == h.w[4]
 }
 
+// nonFiniteAt says the value raw[v:end], validated by validValue, is NaN
+// or Infinity, which validValue takes as tokens: the only values that
+// can be (a string, an object or an array told otherwise is none), where
+// every value's first byte was tested.
+func nonFiniteAt(raw []byte, v, end int) bool {
+	switch raw[v] {
+	case 'N', 'I', '-':
+		return nonFiniteToken(raw[v:end])
+	}
+	return false
+}
+
 // payloadItem validates the payload object at raw[i] of line raw,
 // which must end the line with its closing brace, and reads its members
 // into it as codexItem.read does: ok is false when it is not valid (with
@@ -175,18 +187,12 @@ func (c *codexReader) payloadItem(raw []byte, i int, it *codexItem) (ok, indexed
 						return false, false
 					}
 				}
-			} else if vEnd = validValue(raw, v); vEnd < 0 {
+			} else if vEnd = validValue(raw, v); vEnd < 0 || nonFiniteAt(raw, v, vEnd) {
 				return false, false
 			}
 		}
 		var val rawValue
 		setValue(&val, raw, kEnd+1, vEnd) // vEnd > kEnd+1: the value's end
-		switch val[0] {
-		case 'N', 'I', '-':
-			if nonFiniteToken(val) {
-				return false, false
-			}
-		}
 		if it.member(key, val, plain, &bad); bad != "" {
 			return false, false // readLine tells why
 		}
