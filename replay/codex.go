@@ -143,22 +143,30 @@ func (it *codexItem) read(ix *valueIndex, v rawValue) (bad string) {
 			if m.esc {
 				key = []byte(unquoteKey(key))
 			}
-			it.member(key, val, false, &bad)
+			it.noteBad(key, val, &bad)
 		}
 		return bad
 	}
 	ix.members(v, func(k []byte, esc bool, val rawValue) bool {
-		it.member(keyBytes(k, esc), val, false, &bad)
+		it.noteBad(keyBytes(k, esc), val, &bad)
 		return true
 	})
 	return bad
 }
 
-// member reads a payload's member, its key unescaped; bad is set to name
-// the first field of a wrong type. plain says val is a string of no
-// escape and no byte over 0x7f, its body its text (payloadItem tells it
-// as it finds the string's end).
-func (it *codexItem) member(key []byte, val rawValue, plain bool, bad *string) {
+// noteBad reads a member as member does, bad set to name the first field
+// of a wrong type.
+func (it *codexItem) noteBad(key []byte, val rawValue, bad *string) {
+	if !it.member(key, val, false) && *bad == "" {
+		*bad = jsonString(string(key)) + " is not a string"
+	}
+}
+
+// member reads a payload's member, its key unescaped, and says whether
+// it is of its field's type (a type, role, name or call_id a string or
+// null). plain says val is a string of no escape and no byte over 0x7f,
+// its body its text (payloadItem tells it as it finds the string's end).
+func (it *codexItem) member(key []byte, val rawValue, plain bool) (ok bool) {
 	var view *string // only compared, or copied, while the line is read (a view of it)
 	switch string(key) {
 	case "type":
@@ -184,16 +192,15 @@ func (it *codexItem) member(key []byte, val rawValue, plain bool, bad *string) {
 	case "message":
 		it.Message = val
 	}
-	ok := true
 	if view == nil {
-	} else if plain {
+		return true
+	}
+	if plain {
 		*view = bytesString(val[1 : len(val)-1])
-	} else {
-		*view, ok = rawStringView(val)
+		return true
 	}
-	if !ok && *bad == "" {
-		*bad = jsonString(string(key)) + " is not a string"
-	}
+	*view, ok = rawStringView(val)
+	return ok
 }
 
 // recordRaw reads a rollout line in place (rawagent.go): type a string,

@@ -116,7 +116,6 @@ func (c *codexReader) payloadItem(raw []byte, i int, it *codexItem) (ok, indexed
 	if j < n && raw[j] == '}' {
 		return j+2 == n, false
 	}
-	bad := ""
 	for {
 		if j >= n || raw[j] != '"' {
 			return false, false
@@ -193,7 +192,7 @@ func (c *codexReader) payloadItem(raw []byte, i int, it *codexItem) (ok, indexed
 		}
 		var val rawValue
 		setValue(&val, raw, kEnd+1, vEnd) // vEnd > kEnd+1: the value's end
-		if it.member(key, val, plain, &bad); bad != "" {
+		if !it.member(key, val, plain) {
 			return false, false // readLine tells why
 		}
 		if vEnd >= n {
