@@ -236,6 +236,26 @@ func (q *stepQueue) forget(p *queuedStep) {
 	}
 }
 
+// pushReady is push(r, "") then ready(false): in a queue that recycles
+// its steps and holds none, the step is handed out at once, where push
+// copied it into a free step and ready copied it out again.
+func (q *stepQueue) pushReady(r stepRecord) []stepRecord {
+	if len(q.queue) != 0 || !q.recycle {
+		q.push(r, "")
+		return q.ready(false)
+	}
+	if q.prompt {
+		r.info.NewPrompt, q.prompt = true, false
+	}
+	q.n++
+	r.n, r.hasStep = q.n, true
+	out := append(q.out[:0], r)
+	if cap(out) <= 64 {
+		q.out = out
+	}
+	return out
+}
+
 // ready returns the steps before the first call still waiting (all of
 // them with all set, or when too many are held), numbered in order.
 //

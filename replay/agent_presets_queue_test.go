@@ -7,7 +7,8 @@ import (
 )
 
 // TestStepQueueRecycle drives a queue that recycles its steps, clearing
-// none (ready), and one that does not through the same pushes, results
+// none (ready) and handing a step out at once when none is queued
+// (pushReady), and one that does not through the same pushes, results
 // and readies (ids used twice, results of no call, flushes with steps
 // still waiting, more than maxQueued calls waiting): a step freed still
 // waiting, or written in part when pushed again, hands out other steps.
@@ -32,6 +33,14 @@ func TestStepQueueRecycle(t *testing.T) {
 			}
 			plain.prompt = round%7 == 0
 			recycled.prompt = plain.prompt
+			if id == "" && rng.Intn(2) == 0 {
+				// pushReady: at once when nothing is queued.
+				a, b := plain.pushReady(r), recycled.pushReady(r)
+				if len(a) != len(b) || len(a) > 0 && a[len(a)-1] != b[len(b)-1] {
+					t.Fatalf("round %d: pushReady %+v, recycled %+v", round, a, b)
+				}
+				continue
+			}
 			plain.push(r, id)
 			recycled.push(r, id)
 		case op < 8:

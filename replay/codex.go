@@ -80,6 +80,13 @@ func (c *codexReader) ready(all bool) []stepRecord {
 	return out
 }
 
+// pushReady is c.q.pushReady, the step's output marked as a string of
+// its own for a table.
+func (c *codexReader) pushReady(r stepRecord) []stepRecord {
+	r.outCopied = c.table
+	return c.q.pushReady(r)
+}
+
 // callForms is a call's two forms: those of the same call read before,
 // or written from name and raw (the arguments, input or action) as the
 // call's type typ reads them.
@@ -351,7 +358,7 @@ func (c *codexReader) responseItem(it *codexItem) []stepRecord {
 	case "message":
 		if it.Role == "assistant" {
 			if text := c.text(it.Content); strings.TrimSpace(text) != "" {
-				c.q.push(stepRecord{info: StepInfo{Kind: StepMessage}, output: text, hasText: true}, "")
+				return c.pushReady(stepRecord{info: StepInfo{Kind: StepMessage}, output: text, hasText: true})
 			}
 		}
 	case "reasoning":
@@ -362,7 +369,7 @@ func (c *codexReader) responseItem(it *codexItem) []stepRecord {
 			text = c.text(it.Summary)
 		}
 		if strings.TrimSpace(text) != "" {
-			c.q.push(stepRecord{info: StepInfo{Kind: StepMessage, Thinking: true}, output: text, hasText: true}, "")
+			return c.pushReady(stepRecord{info: StepInfo{Kind: StepMessage, Thinking: true}, output: text, hasText: true})
 		}
 	case "function_call":
 		action, canon := c.callForms('f', it.Name, it.Arguments)

@@ -47,8 +47,7 @@ func (c *codexReader) readItem(raw []byte, i int) (recs []stepRecord, ok bool) {
 		c.ix.reset(raw)
 	}
 	if compacted {
-		c.q.push(stepRecord{info: StepInfo{Kind: StepCondensation}, output: c.text(it.Message), hasText: true}, "")
-		return c.ready(false), true
+		return c.pushReady(stepRecord{info: StepInfo{Kind: StepCondensation}, output: c.text(it.Message), hasText: true}), true
 	}
 	return c.responseItem(&it), true
 }
