@@ -194,7 +194,7 @@ func (q *stepQueue) push(r stepRecord, callID string) {
 	var p *queuedStep
 	if n := len(q.free); n > 0 {
 		p, q.free = q.free[n-1], q.free[:n-1]
-		p.rec = r // cleared when freed: waiting false
+		p.rec = r // waiting false when freed
 	} else {
 		p = &queuedStep{rec: r}
 	}
@@ -236,10 +236,39 @@ func (q *stepQueue) forget(p *queuedStep) {
 	}
 }
 
+// pushReady is push(r, "") then ready(false): in a queue that recycles
+// its steps and holds none, the step is handed out at once, where push
+// copied it into a free step and ready copied it out again.
+func (q *stepQueue) pushReady(r stepRecord) []stepRecord {
+	if len(q.queue) != 0 || !q.recycle {
+		q.push(r, "")
+		return q.ready(false)
+	}
+	if q.prompt {
+		r.info.NewPrompt, q.prompt = true, false
+	}
+	q.n++
+	r.n, r.hasStep = q.n, true
+	out := append(q.out[:0], r)
+	if cap(out) <= 64 {
+		q.out = out
+	}
+	return out
+}
+
 // ready returns the steps before the first call still waiting (all of
 // them with all set, or when too many are held), numbered in order.
+//
+// A queue that recycles its steps clears neither them nor out: the
+// strings they hold are the steps' own, which a steps table keeps (the
+// outputs in its blocks, the actions as its symbols), and at most as
+// many as the queue once held, so clearing let little or nothing go, for
+// two calls of memclrHasPointers and a step's zeroing at every record.
+// A free step is not waiting, and push writes it whole.
 func (q *stepQueue) ready(all bool) []stepRecord {
-	clear(q.out) // the last record's steps, let go
+	if !q.recycle {
+		clear(q.out) // the last record's steps, let go
+	}
 	out := q.out[:0]
 	i := 0
 	for ; i < len(q.queue); i++ {
@@ -259,11 +288,12 @@ func (q *stepQueue) ready(all bool) []stepRecord {
 		p.rec.n, p.rec.hasStep = q.n, true
 		out = append(out, p.rec)
 		if q.recycle {
-			*p = queuedStep{}
-			q.free = append(q.free, p)
+			q.free = append(q.free, p) // not waiting: push writes it whole
 		}
 	}
-	clear(q.queue[:i])
+	if !q.recycle {
+		clear(q.queue[:i])
+	}
 	if i == len(q.queue) {
 		// Emptied: filled from its start again. Sliced on from its
 		// front, the queue ran out of room and its array was copied

@@ -80,6 +80,13 @@ func (c *codexReader) ready(all bool) []stepRecord {
 	return out
 }
 
+// pushReady is c.q.pushReady, the step's output marked as a string of
+// its own for a table.
+func (c *codexReader) pushReady(r stepRecord) []stepRecord {
+	r.outCopied = c.table
+	return c.q.pushReady(r)
+}
+
 // callForms is a call's two forms: those of the same call read before,
 // or written from name and raw (the arguments, input or action) as the
 // call's type typ reads them.
@@ -143,22 +150,30 @@ func (it *codexItem) read(ix *valueIndex, v rawValue) (bad string) {
 			if m.esc {
 				key = []byte(unquoteKey(key))
 			}
-			it.member(key, val, false, &bad)
+			it.noteBad(key, val, &bad)
 		}
 		return bad
 	}
 	ix.members(v, func(k []byte, esc bool, val rawValue) bool {
-		it.member(keyBytes(k, esc), val, false, &bad)
+		it.noteBad(keyBytes(k, esc), val, &bad)
 		return true
 	})
 	return bad
 }
 
-// member reads a payload's member, its key unescaped; bad is set to name
-// the first field of a wrong type. plain says val is a string of no
-// escape and no byte over 0x7f, its body its text (payloadItem tells it
-// as it finds the string's end).
-func (it *codexItem) member(key []byte, val rawValue, plain bool, bad *string) {
+// noteBad reads a member as member does, bad set to name the first field
+// of a wrong type.
+func (it *codexItem) noteBad(key []byte, val rawValue, bad *string) {
+	if !it.member(key, val, false) && *bad == "" {
+		*bad = jsonString(string(key)) + " is not a string"
+	}
+}
+
+// member reads a payload's member, its key unescaped, and says whether
+// it is of its field's type (a type, role, name or call_id a string or
+// null). plain says val is a string of no escape and no byte over 0x7f,
+// its body its text (payloadItem tells it as it finds the string's end).
+func (it *codexItem) member(key []byte, val rawValue, plain bool) (ok bool) {
 	var view *string // only compared, or copied, while the line is read (a view of it)
 	switch string(key) {
 	case "type":
@@ -184,16 +199,15 @@ func (it *codexItem) member(key []byte, val rawValue, plain bool, bad *string) {
 	case "message":
 		it.Message = val
 	}
-	ok := true
 	if view == nil {
-	} else if plain {
+		return true
+	}
+	if plain {
 		*view = bytesString(val[1 : len(val)-1])
-	} else {
-		*view, ok = rawStringView(val)
+		return true
 	}
-	if !ok && *bad == "" {
-		*bad = jsonString(string(key)) + " is not a string"
-	}
+	*view, ok = rawStringView(val)
+	return ok
 }
 
 // recordRaw reads a rollout line in place (rawagent.go): type a string,
@@ -344,7 +358,7 @@ func (c *codexReader) responseItem(it *codexItem) []stepRecord {
 	case "message":
 		if it.Role == "assistant" {
 			if text := c.text(it.Content); strings.TrimSpace(text) != "" {
-				c.q.push(stepRecord{info: StepInfo{Kind: StepMessage}, output: text, hasText: true}, "")
+				return c.pushReady(stepRecord{info: StepInfo{Kind: StepMessage}, output: text, hasText: true})
 			}
 		}
 	case "reasoning":
@@ -355,7 +369,7 @@ func (c *codexReader) responseItem(it *codexItem) []stepRecord {
 			text = c.text(it.Summary)
 		}
 		if strings.TrimSpace(text) != "" {
-			c.q.push(stepRecord{info: StepInfo{Kind: StepMessage, Thinking: true}, output: text, hasText: true}, "")
+			return c.pushReady(stepRecord{info: StepInfo{Kind: StepMessage, Thinking: true}, output: text, hasText: true})
 		}
 	case "function_call":
 		action, canon := c.callForms('f', it.Name, it.Arguments)
@@ -388,24 +402,6 @@ func (c *codexReader) responseItem(it *codexItem) []stepRecord {
 // keep while the call waits for its output (an output's id is only
 // looked up).
 func keepID(id string) string { return strings.Clone(id) }
-
-// codexFailed says an output is one Codex answers a call with when the
-// call failed without running. The rollout keeps only the output's text
-// (FunctionCallOutputPayload serializes its body alone, not its success
-// flag), so the failure is read from the texts Codex gives the model with
-// success false (failure_response for a FunctionCallError::RespondToModel,
-// codex-rs/core/src/tools/router.rs): a refused approval, normalized to
-// "exec command rejected by user" or "patch rejected by user"
-// (ToolEmitter::finish, codex-rs/core/src/tools/events.rs at
-// 001f15e971d47ab5e484ced35ba820332934c9ee), and a patch that does not
-// apply, "apply_patch verification failed: ..." (ApplyPatchHandler,
-// codex-rs/core/src/tools/handlers/apply_patch.rs). A call the user
-// interrupted, "Wall time: N seconds\naborted by user" or "aborted by
-// user after Ns" (AbortedToolOutput, success None), is not a failure.
-func codexFailed(out string) bool {
-	return out == "exec command rejected by user" || out == "patch rejected by user" ||
-		strings.HasPrefix(out, "apply_patch verification failed: ")
-}
 
 // call reads a function call: its arguments are a JSON string holding
 // JSON (null: none), read as callAction reads them; another value is
@@ -543,45 +539,6 @@ func (c *codexReader) outputWalk(tb []byte) (text string, code int, hasCode, ok 
 		}
 	}
 	return text, 0, false, true
-}
-
-// codexFreeformExit reads the exit code of a command's output as Codex
-// 0.116 and later sends it to the model and keeps it in the rollout:
-// "Exit code: N\nWall time: S seconds\n[Total output lines: N\n]Output:\n..."
-// (format_exec_output_for_model_freeform, openai/codex
-// codex-rs/core/src/tools/mod.rs at
-// 7f589e4abe835595201eb91447b441d7d804141f; N an i32). A text that does
-// not open with those two lines has no exit code.
-func codexFreeformExit(text string) (int, bool) {
-	const head, wall = "Exit code: ", "\nWall time: "
-	if !strings.HasPrefix(text, head) {
-		return 0, false
-	}
-	rest := text[len(head):]
-	end := strings.IndexByte(rest, '\n')
-	if end < 0 || !strings.HasPrefix(rest[end:], wall) {
-		return 0, false
-	}
-	num := rest[:end]
-	digits := strings.TrimPrefix(num, "-")
-	if digits == "" || len(digits) > 10 {
-		return 0, false
-	}
-	n := 0
-	for i := 0; i < len(digits); i++ {
-		c := digits[i]
-		if c < '0' || c > '9' {
-			return 0, false
-		}
-		n = n*10 + int(c-'0')
-	}
-	if len(num) > len(digits) {
-		n = -n
-	}
-	if n < -1<<31 || n > 1<<31-1 {
-		return 0, false
-	}
-	return n, true
 }
 
 // stringBytes is s as bytes, not copied: only read, as the JSON a string

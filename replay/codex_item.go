@@ -47,8 +47,7 @@ func (c *codexReader) readItem(raw []byte, i int) (recs []stepRecord, ok bool) {
 		c.ix.reset(raw)
 	}
 	if compacted {
-		c.q.push(stepRecord{info: StepInfo{Kind: StepCondensation}, output: c.text(it.Message), hasText: true}, "")
-		return c.ready(false), true
+		return c.pushReady(stepRecord{info: StepInfo{Kind: StepCondensation}, output: c.text(it.Message), hasText: true}), true
 	}
 	return c.responseItem(&it), true
 }
@@ -85,6 +84,18 @@ func hasHead(b []byte, h *headWords) bool {
 		word(b, n-16) == h.w[3] && word(b, n-8) == h.w[4]
 }
 
+// nonFiniteAt says the value raw[v:end], validated by validValue, is NaN
+// or Infinity, which validValue takes as tokens: the only values that
+// can be (a string, an object or an array told otherwise is none), where
+// every value's first byte was tested.
+func nonFiniteAt(raw []byte, v, end int) bool {
+	switch raw[v] {
+	case 'N', 'I', '-':
+		return nonFiniteToken(raw[v:end])
+	}
+	return false
+}
+
 // payloadItem validates the payload object at raw[i] of line raw,
 // which must end the line with its closing brace, and reads its members
 // into it as codexItem.read does: ok is false when it is not valid (with
@@ -104,7 +115,6 @@ func (c *codexReader) payloadItem(raw []byte, i int, it *codexItem) (ok, indexed
 	if j < n && raw[j] == '}' {
 		return j+2 == n, false
 	}
-	bad := ""
 	for {
 		if j >= n || raw[j] != '"' {
 			return false, false
@@ -175,19 +185,13 @@ func (c *codexReader) payloadItem(raw []byte, i int, it *codexItem) (ok, indexed
 						return false, false
 					}
 				}
-			} else if vEnd = validValue(raw, v); vEnd < 0 {
+			} else if vEnd = validValue(raw, v); vEnd < 0 || nonFiniteAt(raw, v, vEnd) {
 				return false, false
 			}
 		}
 		var val rawValue
 		setValue(&val, raw, kEnd+1, vEnd) // vEnd > kEnd+1: the value's end
-		switch val[0] {
-		case 'N', 'I', '-':
-			if nonFiniteToken(val) {
-				return false, false
-			}
-		}
-		if it.member(key, val, plain, &bad); bad != "" {
+		if !it.member(key, val, plain) {
 			return false, false // readLine tells why
 		}
 		if vEnd >= n {

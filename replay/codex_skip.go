@@ -209,17 +209,11 @@ func codexSkipPayload(ix *valueIndex, raw []byte, i int) (it codexSkipItem, ok b
 			if vEnd = ix.pass(raw, v); vEnd < 0 || ix.nonFinite {
 				return it, false
 			}
-		} else if vEnd = validValue(raw, v); vEnd < 0 {
+		} else if vEnd = validValue(raw, v); vEnd < 0 || nonFiniteAt(raw, v, vEnd) {
 			return it, false
 		}
 		var val rawValue
 		setValue(&val, raw, kEnd+1, vEnd) // vEnd > kEnd+1: the value's end
-		switch val[0] {
-		case 'N', 'I', '-':
-			if nonFiniteToken(val) {
-				return it, false
-			}
-		}
 		switch string(key) {
 		case "type":
 			it.typ = val

@@ -70,7 +70,7 @@ func (c *codexReader) shellOutput(tb []byte) (text string, code int, hasCode, ok
 	// tool output.
 	const head = `{"output": "`
 	const meta1, meta2 = `", "metadata": {`, `"exit_code": `
-	const dur1, dur2 = `, "duration_secon`, `ds": `
+	const dur1, dur2 = `, "duration_seco`, `nds": ` // 16 and 6 bytes
 	const meta, dur = meta1 + meta2, dur1 + dur2
 	if len(tb) < len(head) || string(tb[:len(head)]) != head {
 		return "", 0, false, false, false

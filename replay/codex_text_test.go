@@ -74,6 +74,7 @@ var codexShellCases = []string{
 	`{"output": "x", "metadata": [{"exit_code": 1, "duration_seconds": 1}}`,
 	`{"output": "x", "metadata": {"exit_codE": 1, "duration_seconds": 1}}`,
 	`{"output": "x", "metadata": {"exit_code":` + "\t" + `1, "duration_seconds": 1}}`,
+	`{"output": "x", "metadata": {"exit_code": 1, "duration_secOnds": 1}}`,
 	`{"output": "x", "metadata": {"exit_code": 1, "duration_secoNds": 1}}`,
 	`{"output": "x", "metadata": {"exit_code": 1, "duration_secondS": 1}}`,
 	`{"output": "x", "metadata": {"exit_code": 1, "duration_seconds":  1}}`,
