@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unsafe"
 )
 
 // clineReader reads a Cline or Roo Code task as the extension writes it:
@@ -111,27 +112,27 @@ func (c *clineReader) recordRaw(raw []byte, _ int) ([]stepRecord, string) {
 
 // message reads a validated message.
 func (c *clineReader) message(v rawValue) ([]stepRecord, string) {
-	var role, typ, bad string
-	var content rawValue
-	c.cur.members(v, func(k []byte, esc bool, val rawValue) bool {
-		ok := true
-		switch string(keyBytes(k, esc)) {
-		case "role": // views: compared, and copied into a reason
-			role, ok = rawStringView(val)
-		case "content":
-			content = val
-		case "type": // ui_messages.json: say or ask
-			typ, ok = rawStringView(val)
-		case "say", "ask":
-			_, ok = rawString(val)
-		default:
+	var f clineFields
+	if ms, ok := c.cur.notedIn(v); ok {
+		// The members the validating pass noted, with no closure a
+		// member; a key that is not UTF-8 (members reads it as an
+		// escape) is none of the names compared, read either way.
+		p := unsafe.Pointer(unsafe.SliceData(c.cur.base))
+		for k := range ms {
+			m := &ms[k]
+			key, val := notedMember(p, m)
+			if m.esc {
+				key = []byte(unquoteKey(key))
+			}
+			f.member(key, val)
+		}
+	} else {
+		c.cur.members(v, func(k []byte, esc bool, val rawValue) bool {
+			f.member(keyBytes(k, esc), val)
 			return true
-		}
-		if !ok && bad == "" {
-			bad = jsonString(string(keyBytes(k, esc))) + " is not a string"
-		}
-		return true
-	})
+		})
+	}
+	role, typ, bad, content := f.role, f.typ, f.bad, f.content
 	if bad != "" {
 		return nil, "not a Cline task message: " + bad
 	}
@@ -175,6 +176,33 @@ func (c *clineReader) message(v rawValue) ([]stepRecord, string) {
 		return nil, fmt.Sprintf("not a Cline task message (role %q; want user or assistant)", role)
 	}
 	return c.q.ready(false), ""
+}
+
+// clineFields are a message's members the reader reads (message).
+type clineFields struct {
+	role, typ, bad string // views: compared, and copied into a reason
+	content        rawValue
+}
+
+// member reads a message's member, its key unescaped; bad is set to name
+// the first that is not a string.
+func (f *clineFields) member(key []byte, val rawValue) {
+	ok := true
+	switch string(key) {
+	case "role":
+		f.role, ok = rawStringView(val)
+	case "content":
+		f.content = val
+	case "type": // ui_messages.json: say or ask
+		f.typ, ok = rawStringView(val)
+	case "say", "ask":
+		_, ok = rawString(val)
+	default:
+		return
+	}
+	if !ok && f.bad == "" {
+		f.bad = jsonString(string(key)) + " is not a string"
+	}
 }
 
 // assistantText splits the model's text into text and XML tool uses.
