@@ -434,11 +434,15 @@ func clineResultHeader(t string) int {
 	if !strings.HasPrefix(t, "[") {
 		return -1
 	}
-	i := strings.IndexAny(t, " ]")
-	if i < 0 {
-		return -1
+	// The tool's name runs to the first space or ']', and is a param's
+	// name (isParamName): its bytes are read once, in one loop, where
+	// IndexAny (an ASCII set built at each call) and isParamName read
+	// them twice.
+	i := 1
+	for i < len(t) && (t[i] >= 'a' && t[i] <= 'z' || t[i] == '_' || i > 1 && t[i] >= '0' && t[i] <= '9') {
+		i++
 	}
-	if !isParamName(t[1:i]) {
+	if i == 1 || i == len(t) || t[i] != ' ' && t[i] != ']' {
 		return -1
 	}
 	const tail = "] Result:"
