@@ -282,8 +282,9 @@ func (c *clineReader) user(blocks []contentBlock) {
 				// A tool's result: its header, then its text here or in
 				// the next block.
 				body := t[h:]
-				textResult(strings.TrimSpace(body), clineFailed(t))
-				expectBody = strings.TrimSpace(body) == ""
+				text := strings.TrimSpace(body)
+				textResult(text, clineFailed(t))
+				expectBody = text == ""
 				refusal(body)
 			case expectBody:
 				r := &results[len(results)-1]
@@ -483,7 +484,8 @@ var clineToolNames = map[string]bool{
 
 // clineTags is each tool's name and closing tag, by its name: the name
 // a string of its own, not a view of the text it was found in (callMemo
-// keeps it).
+// keeps it). parseClineText looks a tag up with clineTagOf, the same
+// read by a switch.
 var clineTags = func() map[string]clineTag {
 	m := make(map[string]clineTag, len(clineToolNames))
 	for name := range clineToolNames {
@@ -541,7 +543,7 @@ func parseClineText(out []clinePart, text *scratchText, memo *callMemo, s string
 		start, name, closing := -1, "", ""
 		for i := strings.IndexByte(s, '<'); i >= 0; {
 			if j := strings.IndexByte(s[i:], '>'); j > 0 {
-				if tag, ok := clineTags[s[i+1:i+j]]; ok {
+				if tag, ok := clineTagOf(s[i+1 : i+j]); ok {
 					start, name, closing = i, tag.name, tag.closing
 					break
 				}

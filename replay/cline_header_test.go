@@ -72,3 +72,25 @@ func FuzzClineResultHeader(f *testing.F) {
 		}
 	})
 }
+
+// TestClineTagOf: clineTagOf is the map clineTags, for each tool's name,
+// each name cut or grown by a byte, and other words.
+func TestClineTagOf(t *testing.T) {
+	check := func(name string) {
+		got, ok := clineTagOf(name)
+		want, wok := clineTags[name]
+		if got != want || ok != wok {
+			t.Fatalf("clineTagOf(%q) = %v %v, want %v %v", name, got, ok, want, wok)
+		}
+	}
+	for name := range clineToolNames {
+		check(name)
+		check(name[:len(name)-1])
+		check(name[1:])
+		check(name + "s")
+		check(strings.ToUpper(name))
+	}
+	for _, name := range []string{"", "thinking", "path", "content", "/execute_command", "execute_command ", "a"} {
+		check(name)
+	}
+}
