@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unsafe"
 )
 
 // clineReader reads a Cline or Roo Code task as the extension writes it:
@@ -111,27 +112,27 @@ func (c *clineReader) recordRaw(raw []byte, _ int) ([]stepRecord, string) {
 
 // message reads a validated message.
 func (c *clineReader) message(v rawValue) ([]stepRecord, string) {
-	var role, typ, bad string
-	var content rawValue
-	c.cur.members(v, func(k []byte, esc bool, val rawValue) bool {
-		ok := true
-		switch string(keyBytes(k, esc)) {
-		case "role": // views: compared, and copied into a reason
-			role, ok = rawStringView(val)
-		case "content":
-			content = val
-		case "type": // ui_messages.json: say or ask
-			typ, ok = rawStringView(val)
-		case "say", "ask":
-			_, ok = rawString(val)
-		default:
+	var f clineFields
+	if ms, ok := c.cur.notedIn(v); ok {
+		// The members the validating pass noted, with no closure a
+		// member; a key that is not UTF-8 (members reads it as an
+		// escape) is none of the names compared, read either way.
+		p := unsafe.Pointer(unsafe.SliceData(c.cur.base))
+		for k := range ms {
+			m := &ms[k]
+			key, val := notedMember(p, m)
+			if m.esc {
+				key = []byte(unquoteKey(key))
+			}
+			f.member(key, val)
+		}
+	} else {
+		c.cur.members(v, func(k []byte, esc bool, val rawValue) bool {
+			f.member(keyBytes(k, esc), val)
 			return true
-		}
-		if !ok && bad == "" {
-			bad = jsonString(string(keyBytes(k, esc))) + " is not a string"
-		}
-		return true
-	})
+		})
+	}
+	role, typ, bad, content := f.role, f.typ, f.bad, f.content
 	if bad != "" {
 		return nil, "not a Cline task message: " + bad
 	}
@@ -175,6 +176,33 @@ func (c *clineReader) message(v rawValue) ([]stepRecord, string) {
 		return nil, fmt.Sprintf("not a Cline task message (role %q; want user or assistant)", role)
 	}
 	return c.q.ready(false), ""
+}
+
+// clineFields are a message's members the reader reads (message).
+type clineFields struct {
+	role, typ, bad string // views: compared, and copied into a reason
+	content        rawValue
+}
+
+// member reads a message's member, its key unescaped; bad is set to name
+// the first that is not a string.
+func (f *clineFields) member(key []byte, val rawValue) {
+	ok := true
+	switch string(key) {
+	case "role":
+		f.role, ok = rawStringView(val)
+	case "content":
+		f.content = val
+	case "type": // ui_messages.json: say or ask
+		f.typ, ok = rawStringView(val)
+	case "say", "ask":
+		_, ok = rawString(val)
+	default:
+		return
+	}
+	if !ok && f.bad == "" {
+		f.bad = jsonString(string(key)) + " is not a string"
+	}
 }
 
 // assistantText splits the model's text into text and XML tool uses.
@@ -254,8 +282,9 @@ func (c *clineReader) user(blocks []contentBlock) {
 				// A tool's result: its header, then its text here or in
 				// the next block.
 				body := t[h:]
-				textResult(strings.TrimSpace(body), clineFailed(t))
-				expectBody = strings.TrimSpace(body) == ""
+				text := strings.TrimSpace(body)
+				textResult(text, clineFailed(t))
+				expectBody = text == ""
 				refusal(body)
 			case expectBody:
 				r := &results[len(results)-1]
@@ -406,11 +435,15 @@ func clineResultHeader(t string) int {
 	if !strings.HasPrefix(t, "[") {
 		return -1
 	}
-	i := strings.IndexAny(t, " ]")
-	if i < 0 {
-		return -1
+	// The tool's name runs to the first space or ']', and is a param's
+	// name (isParamName): its bytes are read once, in one loop, where
+	// IndexAny (an ASCII set built at each call) and isParamName read
+	// them twice.
+	i := 1
+	for i < len(t) && (t[i] >= 'a' && t[i] <= 'z' || t[i] == '_' || i > 1 && t[i] >= '0' && t[i] <= '9') {
+		i++
 	}
-	if !isParamName(t[1:i]) {
+	if i == 1 || i == len(t) || t[i] != ' ' && t[i] != ']' {
 		return -1
 	}
 	const tail = "] Result:"
@@ -451,7 +484,8 @@ var clineToolNames = map[string]bool{
 
 // clineTags is each tool's name and closing tag, by its name: the name
 // a string of its own, not a view of the text it was found in (callMemo
-// keeps it).
+// keeps it). parseClineText looks a tag up with clineTagOf, the same
+// read by a switch.
 var clineTags = func() map[string]clineTag {
 	m := make(map[string]clineTag, len(clineToolNames))
 	for name := range clineToolNames {
@@ -509,7 +543,7 @@ func parseClineText(out []clinePart, text *scratchText, memo *callMemo, s string
 		start, name, closing := -1, "", ""
 		for i := strings.IndexByte(s, '<'); i >= 0; {
 			if j := strings.IndexByte(s[i:], '>'); j > 0 {
-				if tag, ok := clineTags[s[i+1:i+j]]; ok {
+				if tag, ok := clineTagOf(s[i+1 : i+j]); ok {
 					start, name, closing = i, tag.name, tag.closing
 					break
 				}

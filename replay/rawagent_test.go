@@ -266,6 +266,10 @@ func FuzzClineRaw(f *testing.F) {
 	}
 	for _, s := range []string{
 		`{"role":"user","content":null}`, `{"role":"user"}`, `{"role":5,"content":"x"}`, `{"type":"say","say":"text"}`,
+		// A message's members read as noted (clineReader.message): keys
+		// escaped, repeated, not UTF-8, of a wrong type.
+		`{"r\u006fle":"assistant","c\u006fntent":"x"}`, `{"role":"user","typ\u0065":5}`, `{"role":"user","role":3,"content":"x","say":[1]}`,
+		"{\"role\":\"user\",\"con\xfftent\":\"x\",\"\xff\":1,\"content\":\"y\"}", `{"type":"ask","role":"","ask":"a"}`,
 		`{"role":"assistant","content":[{"type":"tool_use","id":"t","name":"n","input":{"z":1,"a":"\u2028"}}]}`,
 		`{"role":"user","content":[{"type":"tool_result","tool_use_id":"t","content":{"a":[1, 2]}}]}`,
 		"{\"role\":\"assistant\",\"content\":[{\"type\":\"tool_use\",\"id\":\"a\",\"name\":\"read_file\",\"input\":{}},{\"type\":\"tool_use\",\"id\":\"b\",\"name\":\"list_files\",\"input\":{}}]}\n" +

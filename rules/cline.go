@@ -77,11 +77,15 @@ type clineState struct {
 }
 
 func (s *clineState) Step(t *replay.Turn, env *Env) {
-	call, ok := toolCallOf(t, env)
+	action, ok := callActionOf(t, env)
 	if !ok {
 		return
 	}
-	s.cur = appendClineSignature(s.cur[:0], call, &s.members)
+	if cur, flat := appendFlatClineSignature(s.cur[:0], action, &s.members); flat {
+		s.cur = cur
+	} else {
+		s.cur = appendClineSignature(s.cur[:0], callOfAction(action), &s.members)
+	}
 	if k, fired := s.check(); fired {
 		env.ReportBare(t.N, ClineRepeat, k)
 	}
@@ -130,19 +134,33 @@ type toolCall struct {
 // of that name with no arguments. Steps that are no call (messages, a
 // result without its call, a gap) give false.
 func toolCallOf(t *replay.Turn, env *Env) (toolCall, bool) {
+	action, ok := callActionOf(t, env)
+	if !ok {
+		return toolCall{}, false
+	}
+	return callOfAction(action), true
+}
+
+// callActionOf is the action of a turn's step that is a call (toolCallOf).
+func callActionOf(t *replay.Turn, env *Env) (string, bool) {
 	ep := env.Episode
 	st, ok := env.stepOf(t)
 	if !ok || st.Action == "" || (len(ep.Steps) > 0 && ep.Steps[t.N-ep.Turns[0].N].Kind != replay.StepAction) {
-		return toolCall{}, false
+		return "", false
 	}
-	name, args, found := strings.Cut(st.Action, " ")
+	return st.Action, true
+}
+
+// callOfAction reads a call's action as toolCallOf does.
+func callOfAction(action string) toolCall {
+	name, args, found := strings.Cut(action, " ")
 	if found && strings.HasPrefix(strings.TrimSpace(args), "{") && replay.ValidJSON(args) {
 		// The action's own bytes, not a copy of them at every step: the
 		// readers of args (sortedTop, canonicalJSON, json.Unmarshal)
 		// never write them.
-		return toolCall{name: name, args: unsafe.Slice(unsafe.StringData(args), len(args)), raw: st.Action}, true
+		return toolCall{name: name, args: unsafe.Slice(unsafe.StringData(args), len(args)), raw: action}
 	}
-	return toolCall{name: st.Action, raw: st.Action}, true
+	return toolCall{name: action, raw: action}
 }
 
 // sortedTop writes a JSON object with its top-level keys sorted (nested
@@ -201,12 +219,18 @@ func appendSortedTopInPlace(b, args []byte, ignored map[string]bool, members *[]
 			i = skipJSONSpace(args, i+1)
 		}
 	}
+	*members = ms[:0] // grown, kept for the next call
+	return appendSortedMembers(b, ms), true
+}
+
+// appendSortedMembers appends the object of members ms, read in place,
+// with its keys sorted and each key once.
+func appendSortedMembers(b []byte, ms []topMember) []byte {
 	// Sorted by key, a repeated key's members in the order written: the
 	// last of each run is the one a map keeps.
 	// (slices.SortStableFunc, not sort.SliceStable: its reflection made
 	// room escape to the heap, an allocation a call.)
 	slices.SortStableFunc(ms, func(a, b topMember) int { return bytes.Compare(a.key, b.key) })
-	*members = ms[:0] // grown, kept for the next call
 	b = append(b, '{')
 	first := true
 	for j, m := range ms {
@@ -226,7 +250,7 @@ func appendSortedTopInPlace(b, args []byte, ignored map[string]bool, members *[]
 			b = append(b, m.val...)
 		}
 	}
-	return append(b, '}'), true
+	return append(b, '}')
 }
 
 // plainKeyByte[c] says whether a key holding byte c is read in place

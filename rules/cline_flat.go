@@ -1,0 +1,112 @@
+package rules
+
+import (
+	"strings"
+	"unsafe"
+
+	"github.com/loopbreak/loopbreak/replay"
+)
+
+// clineProgress is the one parameter Cline's signature leaves out
+// (clineIgnored).
+const clineProgress = "task_progress"
+
+// appendFlatClineSignature appends appendClineSignature(b,
+// callOfAction(action)) for the action every Cline tool use is read as:
+// its name, a space and a compact object of string values under plain
+// keys ({"command":"npm test","task_progress":"- [x] Run"}). That object
+// is read in one pass that validates it as it goes (an action's other
+// reading validated it whole with replay.ValidJSON, then walked it again
+// to sort it: a third of the rule's cost). It reports false, b as it was,
+// for anything else: white space outside a string, a value that is not a
+// string, a key appendSortedTopInPlace does not read in place, a string
+// that is not valid JSON; the caller reads those the plain way.
+func appendFlatClineSignature(b []byte, action string, members *[]topMember) ([]byte, bool) {
+	sp := strings.IndexByte(action, ' ')
+	if sp < 0 {
+		return b, false
+	}
+	a := unsafe.Slice(unsafe.StringData(action[sp+1:]), len(action)-sp-1) // read only
+	n := len(a)
+	if n < 2 || a[0] != '{' || a[n-1] != '}' {
+		return b, false
+	}
+	ms := (*members)[:0]
+	if n > 2 {
+		for i := 1; ; {
+			// a[i] opens a key; a[n-1] is '}', so each scan below stops
+			// before a's end or at it.
+			if a[i] != '"' {
+				return b, false
+			}
+			k := i + 1
+			for k < n-1 && flatKeyByte[a[k]] {
+				k++
+			}
+			if a[k] != '"' || k+2 >= n || a[k+1] != ':' || a[k+2] != '"' {
+				return b, false
+			}
+			end, ok := flatStringEnd(a, k+3)
+			if !ok {
+				return b, false
+			}
+			if key := a[i+1 : k]; string(key) != clineProgress {
+				ms = append(ms, topMember{key, a[k+2 : end+1]})
+			}
+			i = end + 1
+			if i == n-1 { // the object's '}'
+				break
+			}
+			if a[i] != ',' {
+				return b, false
+			}
+			i++
+		}
+	}
+	*members = ms[:0] // grown, kept for the next call
+	b = append(b, action[:sp]...)
+	b = append(b, '\n')
+	return appendSortedMembers(b, ms), true
+}
+
+// flatStringEnd returns the index of the quote that closes the string
+// whose body starts at a[j], and whether that body is valid JSON (no
+// control byte, each escape one JSON has) and closes before a's last
+// byte.
+func flatStringEnd(a []byte, j int) (int, bool) {
+	for {
+		j = replay.StringStop(a, j)
+		if j >= len(a)-1 {
+			return 0, false
+		}
+		switch c := a[j]; {
+		case c == '"':
+			return j, true
+		case c < 0x20:
+			return 0, false
+		}
+		switch a[j+1] { // a backslash: a[j+1] is in a
+		case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+			j += 2
+		case 'u':
+			if j+5 >= len(a) || !isHex(a[j+2]) || !isHex(a[j+3]) || !isHex(a[j+4]) || !isHex(a[j+5]) {
+				return 0, false
+			}
+			j += 6
+		default:
+			return 0, false
+		}
+	}
+}
+
+// flatKeyByte is plainKeyByte but for the quote that ends a key: a key's
+// byte is told by one load.
+var flatKeyByte = func() [256]bool {
+	t := plainKeyByte
+	t['"'] = false
+	return t
+}()
+
+func isHex(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+}
