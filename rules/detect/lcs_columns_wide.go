@@ -13,7 +13,9 @@ import "math/bits"
 // Each width's update is held to lcsColumn's by
 // TestColumnsBytesAsLcsColumn. A text of code points goes through them
 // too, mostly ASCII: each stops at a code point past ASCII, which columns
-// takes through lcsColumn (TestBitLCSRunsAsPlain).
+// takes through lcsColumn (TestBitLCSRunsAsPlain). On amd64 with BMI1
+// the same bands go through columnsAsmN instead (lcs_columns_amd64.go);
+// these run there only in TestLCSGoLoops, and on every other machine.
 
 // columnsBytes2 is columnsBytesN over 2 words.
 func columnsBytes2[T symbol](mt *lcsMatcher, vb *[2]uint64, first int, bs []T) int {
