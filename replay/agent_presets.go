@@ -172,8 +172,11 @@ type stepQueue struct {
 	out     []stepRecord           // ready's, reused: the caller is done with it before the next record
 	// recycle says no pointer to a step handed out is held outside the
 	// queue (the reader keeps none; pending holds only waiting steps), so
-	// its queuedStep is cleared and kept in free for the next push, not
-	// left to the collector, one allocation a step.
+	// its queuedStep is kept in free for the next push, not left to the
+	// collector, one allocation a step. It is not cleared (ready): the
+	// strings a freed step and out still hold stay alive until they are
+	// written over or the reader is dropped, at most as many steps as the
+	// queue once held (maxQueued); with a steps table they are its own.
 	recycle bool
 	free    []*queuedStep
 }

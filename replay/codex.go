@@ -81,9 +81,15 @@ func (c *codexReader) ready(all bool) []stepRecord {
 }
 
 // pushReady is c.q.pushReady, the step's output marked as a string of
-// its own for a table.
+// its own for a table. Behind steps still queued it goes through c.ready,
+// which marks those too (q.pushReady's own push and ready would hand them
+// out unmarked, and the table would copy their outputs again).
 func (c *codexReader) pushReady(r stepRecord) []stepRecord {
 	r.outCopied = c.table
+	if len(c.q.queue) != 0 || !c.q.recycle {
+		c.q.push(r, "")
+		return c.ready(false)
+	}
 	return c.q.pushReady(r)
 }
 

@@ -2,6 +2,7 @@ package replay
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -92,6 +93,21 @@ func TestCodexOwnOutputs(t *testing.T) {
 		}
 		compareCodexOwn(t, data)
 	}
+}
+
+// TestCodexOwnPastQueued: more calls waiting than the queue holds
+// (maxQueued), then steps that wait on nothing (pushReady behind a full
+// queue hands the oldest calls out with them): every step handed out is
+// marked, those that came out of the queue too.
+func TestCodexOwnPastQueued(t *testing.T) {
+	var lines []string
+	for i := range maxQueued + 3 {
+		lines = append(lines, fmt.Sprintf(`{"timestamp":"t","type":"response_item","payload":{"type":"function_call","name":"A","arguments":"{}","call_id":"c%d"}}`, i))
+		if i >= maxQueued {
+			lines = append(lines, `{"timestamp":"t","type":"response_item","payload":{"type":"message","role":"assistant","content":[{"type":"output_text","text":"t"}]}}`)
+		}
+	}
+	compareCodexOwn(t, []byte(codexJoin(lines)))
 }
 
 // FuzzCodexOwn: as TestCodexOwnOutputs, of any lines.
