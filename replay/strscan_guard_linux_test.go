@@ -54,3 +54,40 @@ func TestASCIIPlain32AtPageEnd(t *testing.T) {
 		}
 	}
 }
+
+// unescapeRun and copyStringRun read nothing past src and write nothing
+// past dst, each ending where a page that may not be touched begins: a
+// backslash, a \n escape (its stop's two bytes told by one compare, the
+// thirteenth round's fast path), two of them or a \t at each of the last
+// 100 places of src, cut where src ends, into a dst as long as src or
+// half as long; and each reads as its reference does.
+func TestCopyRunsAtPageEnd(t *testing.T) {
+	gs, gd := newGuardPage(t), newGuardPage(t)
+	for n := 1; n <= 140; n++ {
+		for pos := max(0, n-100); pos < n; pos++ {
+			for _, esc := range []string{`\`, `\n`, `\n\n`, `\t`} {
+				s := []byte(strings.Repeat("a", n))
+				copy(s[pos:], esc)
+				src := gs.at(s)
+				for _, dn := range []int{n, n / 2} {
+					dst := gd.mem[gd.size-dn : gd.size : gd.size]
+					want := make([]byte, dn)
+					for _, stopHigh := range []bool{false, true} {
+						gw, gr := unescapeRun(dst, src, stopHigh)
+						ww, wr := unescapeRunBytes(want, src, stopHigh)
+						if gw != ww || gr != wr || string(dst[:gw]) != string(want[:ww]) {
+							t.Fatalf("unescapeRun(%d bytes, %q, %v) = %d %d %q, want %d %d %q", dn, src, stopHigh, gw, gr, dst[:gw], ww, wr, want[:ww])
+						}
+					}
+					if useAVX2 {
+						gw, gr := copyStringRun(dst, src)
+						ww, wr := copyStringRunRef(want, src)
+						if gw != ww || gr != wr || string(dst[:gw]) != string(want[:ww]) {
+							t.Fatalf("copyStringRun(%d bytes, %q) = %d %d %q, want %d %d %q", dn, src, gw, gr, dst[:gw], ww, wr, want[:ww])
+						}
+					}
+				}
+			}
+		}
+	}
+}
