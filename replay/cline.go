@@ -175,7 +175,27 @@ func (c *clineReader) message(v rawValue) ([]stepRecord, string) {
 	default:
 		return nil, fmt.Sprintf("not a Cline task message (role %q; want user or assistant)", role)
 	}
-	return c.q.ready(false), ""
+	return c.handOut(false), ""
+}
+
+// handOut is q.ready, in a queue that recycles its steps (push wrote
+// each into one of its own, one allocation a step). The reader holds
+// steps outside the queue: c.waiting and c.lastCall, from an assistant
+// message to the user message after it, and user's results and last
+// within one message (ready is called at neither's end but message's).
+// A step in c.waiting that ready handed out (more than maxQueued queued,
+// or a call whose id came again) is no longer waiting, which
+// user's textResult and release skip, so a push reusing it is not taken
+// for it. lastCall is let go when handed out: marked, it was a step
+// already copied out, which changed nothing; recycled, a push in the
+// user message could be the step marked.
+func (c *clineReader) handOut(all bool) []stepRecord {
+	c.q.recycle = true
+	out := c.q.ready(all)
+	if c.lastCall != nil && !c.lastCall.waiting {
+		c.lastCall = nil
+	}
+	return out
 }
 
 // clineFields are a message's members the reader reads (message).
@@ -465,7 +485,7 @@ func clineResultHeader(t string) int {
 	}
 }
 
-func (c *clineReader) finish() []stepRecord { return c.q.ready(true) }
+func (c *clineReader) finish() []stepRecord { return c.handOut(true) }
 
 // clineToolNames are the tool uses Cline's and Roo Code's parsers know
 // (toolUseNames); a tag of another name is text.
