@@ -170,8 +170,9 @@ type stepQueue struct {
 	pending map[string]*queuedStep // call id → call waiting for its result
 	prompt  bool                   // a user prompt came in since the last step
 	out     []stepRecord           // ready's, reused: the caller is done with it before the next record
-	// recycle says no pointer to a step handed out is held outside the
-	// queue (the reader keeps none; pending holds only waiting steps), so
+	// recycle says no pointer to a step handed out is used outside the
+	// queue (the reader keeps none, or lets go or skips those handed out,
+	// as clineReader.handOut says; pending holds only waiting steps), so
 	// its queuedStep is kept in free for the next push, not left to the
 	// collector, one allocation a step. It is not cleared (ready): the
 	// strings a freed step and out still hold stay alive until they are
