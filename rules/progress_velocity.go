@@ -81,6 +81,11 @@ type velocity struct {
 	tracked     float64
 	terminated  bool
 	stuckBefore int
+	// reset is the reset firing Step reports, its four fields set each
+	// time: Report keeps none (it may set its Unit, the same each time),
+	// and a Firing literal zeroed its 336 bytes at each of a steps log's
+	// thousands of resets (~54 instructions).
+	reset Firing
 }
 
 // freeVelocities holds released steppers for the next episode's (a
@@ -95,6 +100,7 @@ func (v *velocity) release() {
 func (v *velocity) Step(t *replay.Turn, env *Env) {
 	if !v.started {
 		v.started, v.lastChange, v.tracked = true, 0, t.Score
+		v.reset = Firing{Rule: ProgressVelocity, Kind: Reset} // not in New: ProgressVelocity's own value
 		v.stuckBefore = t.N
 		return
 	}
@@ -106,13 +112,17 @@ func (v *velocity) Step(t *replay.Turn, env *Env) {
 	if t.Score != v.tracked {
 		v.lastChange, v.tracked = t.N, t.Score
 		if stuck > 0 {
-			env.Report(&Firing{Turn: t.N, Rule: ProgressVelocity, Kind: Reset, Cause: "score_change", TurnsStuck: stuck, Score: t.Score})
+			f := &v.reset
+			f.Turn, f.Cause, f.TurnsStuck, f.Score = t.N, "score_change", stuck, t.Score
+			env.Report(f)
 		}
 	} else if v.objOn && v.next > 0 && t.N-v.objs[v.next-1] <= 1 && stuck > 0 {
 		// One completion resets on its own turn and again on the next,
 		// as the live system's window check does.
 		v.lastChange = t.N
-		env.Report(&Firing{Turn: t.N, Rule: ProgressVelocity, Kind: Reset, Cause: "objective_progress_reset", TurnsStuck: stuck, Score: t.Score})
+		f := &v.reset
+		f.Turn, f.Cause, f.TurnsStuck, f.Score = t.N, "objective_progress_reset", stuck, t.Score
+		env.Report(f)
 	}
 	// The stuck count first: it is false at most turns, where the
 	// check point's division (~10 instructions: Go tests its divisor

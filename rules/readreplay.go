@@ -283,9 +283,10 @@ func (r *ReadReplay) Finish(ep *replay.Episode, cfg *Config, set []*Rule, report
 		r.list = FiringList{}
 		return nil
 	}
-	for it := r.list.Iter(); it.NextOver(&f); { // report changes no field of f but its Unit
+	it := r.list.Iter()
+	it.unit = env.unit    // each firing's, as Env.Report sets it
+	for it.NextOver(&f) { // report changes no field of f but its Unit
 		if keep[it.Tag()] {
-			f.Unit = env.unit // as Env.Report set it
 			report(&f)
 		}
 	}

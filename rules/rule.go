@@ -92,7 +92,22 @@ type Kind struct {
 	// loop is Firing.IsLoop of a firing of rule's of this kind, set at
 	// init: a firing tested its rule's origin, a string, against seven.
 	loop bool
+	// index is 1 + the kind's place in registered, set at init; 0: a
+	// kind outside the registry.
+	index int
 }
+
+// registered lists the registered rules' kinds, in Registry's order: what
+// Kind.Index indexes.
+var registered []*Kind
+
+// Index is k's place among the registered rules' kinds (KindAt's), -1
+// for a kind outside the registry: what an array counting firings by kind
+// is indexed by, where a list of kinds was searched at each firing.
+func (k *Kind) Index() int { return k.index - 1 }
+
+// KindAt returns the registered kind whose Index is i.
+func KindAt(i int) *Kind { return registered[i] }
 
 // Rule returns the registered rule whose Kinds lists k, nil for a kind
 // outside the registry.
@@ -207,6 +222,8 @@ func init() {
 		for _, k := range r.Kinds {
 			k.rule, k.key = r, r.Name+"/"+k.Name
 			k.loop = isLoop(r, k)
+			registered = append(registered, k)
+			k.index = len(registered)
 		}
 	}
 }

@@ -138,3 +138,25 @@ func TestRuleIndex(t *testing.T) {
 		t.Errorf("a rule outside the registry: index %d, want -1", i)
 	}
 }
+
+// TestKindIndex: each registered kind has its own Index, which KindAt
+// gives back; a kind outside the registry has none. kindCounts and
+// kindTally (analyze) count a kind in its slot by it.
+func TestKindIndex(t *testing.T) {
+	seen := map[int]*rules.Kind{}
+	for _, r := range rules.Registry {
+		for _, k := range r.Kinds {
+			i := k.Index()
+			if i < 0 || rules.KindAt(i) != k {
+				t.Errorf("%s: index %d, not KindAt's", k.Key(), i)
+			}
+			if o := seen[i]; o != nil && o != k {
+				t.Errorf("%s and %s share index %d", k.Key(), o.Key(), i)
+			}
+			seen[i] = k
+		}
+	}
+	if i := (&rules.Kind{Name: "outside"}).Index(); i != -1 {
+		t.Errorf("a kind outside the registry: index %d, want -1", i)
+	}
+}
