@@ -154,6 +154,14 @@ func SkipValue(b []byte, i int) int { return skipValue(b, i) }
 // eight bytes at a time.
 func StringStop(b []byte, j int) int { return special(b, j) }
 
+// StringEnd returns the index after the valid JSON string starting at
+// b[i] (a quote), its escapes checked, or -1 when it is not one or does
+// not close within b: the validating pass's reading (validString).
+func StringEnd(b []byte, i int) int {
+	end, _ := validString(b, i)
+	return end
+}
+
 // sanitizeNonFinite replaces the bare tokens NaN, Infinity and -Infinity
 // (outside strings) with null, keeping everything else byte for byte. It
 // makes one copy of the line, only when there is something to replace.

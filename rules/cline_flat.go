@@ -46,14 +46,15 @@ func appendFlatClineSignature(b []byte, action string, members *[]topMember) ([]
 			if a[k] != '"' || k+2 >= n || a[k+1] != ':' || a[k+2] != '"' {
 				return b, false
 			}
-			end, ok := flatStringEnd(a, k+3)
-			if !ok {
+			// The value closes before a's last byte, the object's '}'.
+			end := replay.StringEnd(a[:n-1], k+2)
+			if end < 0 {
 				return b, false
 			}
 			if key := a[i+1 : k]; string(key) != clineProgress {
-				ms = append(ms, topMember{key, a[k+2 : end+1]})
+				ms = append(ms, topMember{key, a[k+2 : end]})
 			}
-			i = end + 1
+			i = end
 			if i == n-1 { // the object's '}'
 				break
 			}
@@ -69,36 +70,6 @@ func appendFlatClineSignature(b []byte, action string, members *[]topMember) ([]
 	return appendSortedMembers(b, ms), true
 }
 
-// flatStringEnd returns the index of the quote that closes the string
-// whose body starts at a[j], and whether that body is valid JSON (no
-// control byte, each escape one JSON has) and closes before a's last
-// byte.
-func flatStringEnd(a []byte, j int) (int, bool) {
-	for {
-		j = replay.StringStop(a, j)
-		if j >= len(a)-1 {
-			return 0, false
-		}
-		switch c := a[j]; {
-		case c == '"':
-			return j, true
-		case c < 0x20:
-			return 0, false
-		}
-		switch a[j+1] { // a backslash: a[j+1] is in a
-		case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-			j += 2
-		case 'u':
-			if j+5 >= len(a) || !isHex(a[j+2]) || !isHex(a[j+3]) || !isHex(a[j+4]) || !isHex(a[j+5]) {
-				return 0, false
-			}
-			j += 6
-		default:
-			return 0, false
-		}
-	}
-}
-
 // flatKeyByte is plainKeyByte but for the quote that ends a key: a key's
 // byte is told by one load.
 var flatKeyByte = func() [256]bool {
@@ -106,7 +77,3 @@ var flatKeyByte = func() [256]bool {
 	t['"'] = false
 	return t
 }()
-
-func isHex(c byte) bool {
-	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
-}
