@@ -502,18 +502,9 @@ var clineToolNames = map[string]bool{
 	"generate_image": true,
 }
 
-// clineTags is each tool's name and closing tag, by its name: the name
-// a string of its own, not a view of the text it was found in (callMemo
-// keeps it). parseClineText looks a tag up with clineTagOf, the same
-// read by a switch.
-var clineTags = func() map[string]clineTag {
-	m := make(map[string]clineTag, len(clineToolNames))
-	for name := range clineToolNames {
-		m[name] = clineTag{name: name, closing: "</" + name + ">"}
-	}
-	return m
-}()
-
+// clineTag is a tool's name and closing tag (clineTagOf): the name a
+// string of its own, not a view of the text it was found in (callMemo
+// keeps it).
 type clineTag struct{ name, closing string }
 
 type clinePart struct {

@@ -73,6 +73,17 @@ func FuzzClineResultHeader(f *testing.F) {
 	})
 }
 
+// clineTags is clineTagOf as the map it replaced (each tool's name and
+// closing tag, by its name), built from clineToolNames: TestClineTagOf's
+// reference.
+var clineTags = func() map[string]clineTag {
+	m := make(map[string]clineTag, len(clineToolNames))
+	for name := range clineToolNames {
+		m[name] = clineTag{name: name, closing: "</" + name + ">"}
+	}
+	return m
+}()
+
 // TestClineTagOf: clineTagOf is the map clineTags, for each tool's name,
 // each name cut or grown by a byte, and other words.
 func TestClineTagOf(t *testing.T) {

@@ -99,7 +99,7 @@ func clineParams(text *scratchText, tool, body string) (action, canonical string
 
 // clineForms is clineParams(text, tool, body), or the forms of the same
 // tool use read before, from memo (nil: none). tool is a string of its
-// own (clineTags); the forms memo keeps are copied out of text, which is
+// own (clineTagOf's); the forms memo keeps are copied out of text, which is
 // written over once reset.
 func clineForms(memo *callMemo, text *scratchText, tool, body string) (action, canonical string) {
 	if memo == nil {

@@ -1,9 +1,10 @@
 package replay
 
-// clineTagOf is clineTags[name]: a switch the compiler writes as a search
-// by length, then by bytes, where the map hashed each name (a tag is
-// looked up at each '<' of a message's text that closes with a '>').
-// TestClineTagOf holds the two to one another.
+// clineTagOf is the tag of the tool named name (one of clineToolNames):
+// a switch the compiler writes as a search by length, then by bytes,
+// where a map hashed each name (a tag is looked up at each '<' of a
+// message's text that closes with a '>'). TestClineTagOf holds it to
+// that map, built from clineToolNames (clineTags, the test's).
 func clineTagOf(name string) (clineTag, bool) {
 	switch name {
 	case "execute_command":
