@@ -131,3 +131,63 @@ func TestJoinedEqual(t *testing.T) {
 		}
 	}
 }
+
+// actionsDifferBytes is actionsDiffer as it was, a byte at a time from
+// the first: TestActionsDifferWords holds the word skip to it.
+func actionsDifferBytes(a, b string) bool {
+	if len(a) == 0 || len(b) == 0 || fallbackByte[a[0]] >= 1<<8 || fallbackByte[b[0]] >= 1<<8 {
+		return false
+	}
+	for k := 0; ; k++ {
+		if k == len(a) || k == len(b) {
+			if len(a) == len(b) {
+				return false
+			}
+			c := a[k:]
+			if k == len(a) {
+				c = b[k:]
+			}
+			return fallbackByte[c[0]] < 1<<8
+		}
+		x, y := fallbackByte[a[k]], fallbackByte[b[k]]
+		if x >= fallbackNotASCII || y >= fallbackNotASCII {
+			return false
+		}
+		if x != y {
+			return true
+		}
+	}
+}
+
+// TestActionsDifferWords holds actionsDiffer's common prefix, passed
+// eight bytes at a time, to the byte loop: pairs that share a prefix of
+// 0 to 40 bytes (ASCII, or with a byte that is not ASCII or white space
+// in it), then differ, or one ends, at each place of a word.
+func TestActionsDifferWords(t *testing.T) {
+	pieces := []string{" ", "\t", "\n", "\u00a0", "é", "\xff", "a", "A", "k", "K", "\u212a", "|", "{", "\"", "z", "Z", "_", "0"}
+	r := rand.New(rand.NewPCG(14, 24))
+	for range 300000 {
+		var p strings.Builder
+		for p.Len() < r.IntN(41) {
+			if r.IntN(6) == 0 {
+				p.WriteString(pieces[r.IntN(len(pieces))])
+			} else {
+				p.WriteByte(byte('a' + r.IntN(26)))
+			}
+		}
+		prefix := p.String()
+		tail := func() string {
+			var b strings.Builder
+			for range r.IntN(12) {
+				b.WriteString(pieces[r.IntN(len(pieces))])
+			}
+			return b.String()
+		}
+		a, b := prefix+tail(), prefix+tail()
+		for _, q := range [][2]string{{a, b}, {b, a}, {a, a}, {a, strings.ToUpper(a)}, {prefix, a}, {a, prefix}} {
+			if got, want := actionsDiffer(q[0], q[1]), actionsDifferBytes(q[0], q[1]); got != want {
+				t.Fatalf("actionsDiffer(%q, %q) = %v, the byte loop %v", q[0], q[1], got, want)
+			}
+		}
+	}
+}
