@@ -109,11 +109,19 @@ func (d *OpenHandsV1) Add(e *OpenHandsV1Event) { d.events.push(e) }
 // Check is _check_stuck_or_nudge: the nudge's check when it fires (and
 // the nudge is given: is_stuck is not asked then), else is_stuck's first
 // holding check, else "".
+//
+// Nudge and IsStuck each find the window and collect its last actions
+// and observations; Check does so once for both (IsStuck's collection,
+// the longer: Nudge's is its first ActionError+1 of each), and tests the
+// nudge without writing its text, which only Nudge's caller reads.
+// TestOpenHandsV1CheckAsParts holds it to Nudge then IsStuck.
 func (d *OpenHandsV1) Check() (rule string, nudge bool) {
-	if d.Nudge() != "" {
+	evs := d.window()
+	acts, obs := collect(evs, max(d.cfg.ActionObservation, d.cfg.ActionError+1))
+	if d.nudged(acts, obs) {
 		return RuleV1ActionError, true
 	}
-	return d.IsStuck(), false
+	return d.stuck(evs, acts, obs), false
 }
 
 // window is _events_since_last_user_message: the last 20 events, after
@@ -170,26 +178,43 @@ func errorStreak(acts, obs []*OpenHandsV1Event) int {
 func (d *OpenHandsV1) Nudge() string {
 	n := d.cfg.ActionError
 	acts, obs := collect(d.window(), n+1)
-	if errorStreak(acts, obs) != n {
+	if !d.nudged(acts, obs) {
 		return ""
 	}
-	if obs[0].ID == d.lastNudged {
-		return ""
-	}
-	d.lastNudged = obs[0].ID
 	return fmt.Sprintf("You've called `%s` with the same arguments %d times in a row and gotten the same error each time: %s. "+
 		"Repeating the exact same call again will not work — review the error message and either correct the arguments or try a different approach.",
 		acts[0].Tool, n, obs[0].Error)
 }
 
+// nudged says the nudge is given: a streak of v1_action_error equal
+// actions each ending in an error, whose last error was not nudged yet
+// (noted). acts and obs are the window's last ActionError+1 actions and
+// observations, or more: a streak of ActionError+1 or more of the longer
+// lists is one of ActionError+1 of theirs, so that neither is
+// ActionError.
+func (d *OpenHandsV1) nudged(acts, obs []*OpenHandsV1Event) bool {
+	if errorStreak(acts, obs) != d.cfg.ActionError || obs[0].ID == d.lastNudged {
+		return false
+	}
+	d.lastNudged = obs[0].ID
+	return true
+}
+
 // IsStuck is is_stuck: the first scenario that holds, "" for none.
 func (d *OpenHandsV1) IsStuck() string {
-	c := d.cfg
 	evs := d.window()
+	acts, obs := collect(evs, max(d.cfg.ActionObservation, d.cfg.ActionError+1))
+	return d.stuck(evs, acts, obs)
+}
+
+// stuck is IsStuck over the window and the last actions and
+// observations collect found in it (is_stuck asks for no more when the
+// window is shorter than its smallest threshold).
+func (d *OpenHandsV1) stuck(evs, acts, obs []*OpenHandsV1Event) string {
+	c := &d.cfg
 	if len(evs) < min(c.ActionObservation, c.ActionError, c.Monologue) {
 		return ""
 	}
-	acts, obs := collect(evs, max(c.ActionObservation, c.ActionError+1))
 	if n := c.ActionObservation; len(acts) >= n && len(obs) >= n && allV1Eq(acts[:n]) && allV1Eq(obs[:n]) {
 		return RuleV1ActionObservation
 	}
