@@ -304,11 +304,16 @@ func (d *SignatureRepeat) Check(s *Step) (SignatureFiring, bool) {
 // with the signature if it does (a step that does not fire was a zero
 // SignatureFiring written and copied).
 func (d *SignatureRepeat) Fires(s *Step) (sig string, ok bool) {
+	// The slot's fields are written one by one, not by a literal: its
+	// norm and out keep their arrays (only their lengths are written,
+	// where the literal wrote each slice whole, its pointer behind the
+	// write barrier's test).
 	cur, prev := &d.slots[d.n&1], &d.slots[(d.n+1)&1]
-	norm, out := cur.norm[:0], cur.out[:0]
+	cur.norm, cur.out = cur.norm[:0], cur.out[:0]
+	cur.action, cur.output = s.Action, s.Output
 	switch {
 	case d.n == 0 || prev.action != s.Action:
-		*cur = sigSlot{norm: norm, out: out, action: s.Action, output: s.Output, bar: strings.IndexByte(s.Action, '|') >= 0}
+		cur.normed, cur.made, cur.plain, cur.bar = false, false, false, strings.IndexByte(s.Action, '|') >= 0
 		if d.n > 0 && sameOtherAction(prev, cur) {
 			d.run++
 		} else {
@@ -318,20 +323,19 @@ func (d *SignatureRepeat) Fires(s *Step) (sig string, ok bool) {
 		// A loop repeats a step: the same two strings make the same
 		// signature, made once for the loop's firings.
 		if prev.normed {
-			norm = append(norm, prev.norm...)
+			cur.norm = append(cur.norm, prev.norm...)
 		}
 		if prev.made {
-			out = append(out, prev.out...)
+			cur.out = append(cur.out, prev.out...)
 		}
-		*cur = sigSlot{norm: norm, out: out, action: s.Action, output: s.Output,
-			normed: prev.normed, made: prev.made, plain: prev.plain, bar: prev.bar}
+		cur.normed, cur.made, cur.plain, cur.bar = prev.normed, prev.made, prev.plain, prev.bar
 		d.run++
 	default:
 		// The same action (its norm copied when made): the outputs tell.
 		if prev.normed {
-			norm = append(norm, prev.norm...)
+			cur.norm = append(cur.norm, prev.norm...)
 		}
-		*cur = sigSlot{norm: norm, out: out, action: s.Action, output: s.Output, normed: prev.normed, bar: prev.bar}
+		cur.normed, cur.made, cur.plain, cur.bar = prev.normed, false, false, prev.bar
 		if sameOutput(prev, cur) {
 			d.run++
 		} else {
@@ -342,7 +346,7 @@ func (d *SignatureRepeat) Fires(s *Step) (sig string, ok bool) {
 	if d.run < d.threshold {
 		return "", false
 	}
-	norm, out = cur.normOf(), cur.outSig() // compared, maybe not made
+	norm, out := cur.normOf(), cur.outSig() // compared, maybe not made
 	if f := d.fired; len(f) != len(norm)+1+len(out) || f[:len(norm)] != string(norm) || f[len(norm)] != '|' || f[len(norm)+1:] != string(out) {
 		d.fired = string(norm) + "|" + string(out)
 	}
