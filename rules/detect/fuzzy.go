@@ -143,15 +143,17 @@ type FuzzyRepeat struct {
 	smallBelow uint64
 
 	window int
-	// prev holds the outputs kept, oldest first; an entry that leaves the
-	// window, or is not kept, is held in spare and its buffers reused by
-	// the next step. prev is ring[start:], which slides along twice the
-	// window (the window moved back to its start once every window
-	// steps, where each step moved all of it by one).
-	prev  []*fuzzyEntry
+	// The outputs kept, oldest first, are ring[start:start+kept]; an
+	// entry that leaves the window, or is not kept, is held in spare and
+	// its buffers reused by the next step. The window slides along twice
+	// its length (it is moved back to its start once every window steps,
+	// where each step moved all of it by one). Held as two ints, not as
+	// a slice of ring: a step wrote the slice's header, its pointer
+	// behind the write barrier's test.
 	ring  []*fuzzyEntry
 	start int
-	// counts are the code points of prev's outputs, at ring's places:
+	kept  int
+	// counts are the code points of the kept outputs, at ring's places:
 	// the first pass over the window reads them alone, where it loaded
 	// each entry (fuzzy_window is at most 50).
 	counts  []int
@@ -336,7 +338,7 @@ func (d *FuzzyRepeat) Match(s *Step) (matched int, similarity float64, fired boo
 	lo, hi := d.countRange(cur.count)
 	span := uint(hi - lo)
 	var near uint64
-	counts := d.counts[d.start : d.start+len(d.prev)]
+	prev, counts := d.ring[d.start:d.start+d.kept], d.counts[d.start:d.start+d.kept]
 	for i, n := range counts {
 		if uint(n-lo) <= span {
 			near |= 1 << (uint(i) & 63) // fuzzy_window is at most 50
@@ -345,8 +347,8 @@ func (d *FuzzyRepeat) Match(s *Step) (matched int, similarity float64, fired boo
 	for m := near; m != 0; {
 		i := bits.Len64(m) - 1 // the latest first
 		m &^= 1 << uint(i)
-		if counts[i] == cur.count && d.prev[i].sameCodePoints(cur) {
-			found, best, bestNum, bestDen = true, d.prev[i].n, 2*int64(cur.count), 2*int64(cur.count)
+		if counts[i] == cur.count && prev[i].sameCodePoints(cur) {
+			found, best, bestNum, bestDen = true, prev[i].n, 2*int64(cur.count), 2*int64(cur.count)
 			break
 		}
 	}
@@ -354,7 +356,7 @@ func (d *FuzzyRepeat) Match(s *Step) (matched int, similarity float64, fired boo
 	for near != 0 && !exact {
 		i := bits.Len64(near) - 1 // the latest first
 		near &^= 1 << uint(i)
-		p := d.prev[i]
+		p := prev[i]
 		total := cur.count + p.count // > 0: neither is empty
 		// The LCS is at most the shorter text, then at most the code
 		// points the two share: most pairs fail the first, cheap test
@@ -405,8 +407,8 @@ func (d *FuzzyRepeat) Match(s *Step) (matched int, similarity float64, fired boo
 
 	if found {
 		d.spare = cur
-	} else if n := len(d.prev); n == d.window {
-		d.spare = d.prev[0]
+	} else if n := len(prev); n == d.window {
+		d.spare = prev[0]
 		if d.start+n == len(d.ring) {
 			// At the ring's end: the window, less its oldest, moves
 			// back to its start.
@@ -417,14 +419,13 @@ func (d *FuzzyRepeat) Match(s *Step) (matched int, similarity float64, fired boo
 			d.start++
 		}
 		d.ring[d.start+n-1], d.counts[d.start+n-1] = cur, cur.count
-		d.prev = d.ring[d.start : d.start+n]
 	} else {
 		if d.ring == nil {
 			// fuzzy_window is at most 50: made once, not grown.
 			d.ring, d.counts = make([]*fuzzyEntry, 2*max(d.window, 1)), make([]int, 2*max(d.window, 1))
 		}
 		d.ring[d.start+n], d.counts[d.start+n] = cur, cur.count
-		d.prev = d.ring[d.start : d.start+n+1]
+		d.kept = n + 1
 	}
 	if !found {
 		return 0, 0, false
@@ -433,14 +434,17 @@ func (d *FuzzyRepeat) Match(s *Step) (matched int, similarity float64, fired boo
 }
 
 // Kept is the number of outputs kept (Ralph's len(recent_outputs)).
-func (d *FuzzyRepeat) Kept() int { return len(d.prev) }
+func (d *FuzzyRepeat) Kept() int { return d.kept }
+
+// keptEntries returns the outputs kept, oldest first.
+func (d *FuzzyRepeat) keptEntries() []*fuzzyEntry { return d.ring[d.start : d.start+d.kept] }
 
 // Reset forgets the outputs kept (Ralph's SafetyGuard.reset).
 func (d *FuzzyRepeat) Reset() {
-	for _, e := range d.prev {
+	for _, e := range d.keptEntries() {
 		freeFuzzyEntry(e)
 	}
-	d.prev = d.prev[:0]
+	d.kept = 0
 }
 
 // Release hands the detector's step buffers to the next detector made
@@ -449,14 +453,14 @@ func (d *FuzzyRepeat) Reset() {
 // detector of its configuration (its list of outputs kept is kept,
 // empty).
 func (d *FuzzyRepeat) Release() {
-	for _, e := range d.prev {
+	for _, e := range d.keptEntries() {
 		freeFuzzyEntry(e)
 	}
 	if d.spare != nil {
 		freeFuzzyEntry(d.spare)
 	}
 	clear(d.ring)
-	d.prev, d.start, d.spare = d.ring[:0], 0, nil
+	d.kept, d.start, d.spare = 0, 0, nil
 	if d.mt != nil {
 		freeMatcher(d.mt)
 		d.mt = nil
