@@ -1,0 +1,56 @@
+package detect
+
+import (
+	"math/rand/v2"
+	"strings"
+	"testing"
+)
+
+// TestIsReSpace holds isReSpace's bit test to RE2's \s, the five bytes
+// compared one by one, over every byte.
+func TestIsReSpace(t *testing.T) {
+	for c := range 256 {
+		b := byte(c)
+		if got, want := isReSpace(b), b == ' ' || b == '\t' || b == '\n' || b == '\f' || b == '\r'; got != want {
+			t.Fatalf("isReSpace(%#x) = %v, want %v", b, got, want)
+		}
+	}
+}
+
+// TestEndWordAsWordLen holds endWord, which tells ASCII word bytes by
+// asciiWord, to wordLen's loop: every byte at each place after a word,
+// and random texts of word bytes, ſ, K (whole and cut short) and others
+// from each place.
+func TestEndWordAsWordLen(t *testing.T) {
+	plain := func(s string, i int) int {
+		for n := wordLen(s, i); n > 0; n = wordLen(s, i) {
+			i += n
+		}
+		return i
+	}
+	check := func(s string, i int) {
+		t.Helper()
+		if got, want := endWord(s, i), plain(s, i); got != want {
+			t.Fatalf("endWord(%q, %d) = %d, want %d", s, i, got, want)
+		}
+	}
+	for c := range 256 {
+		for _, s := range []string{string(rune(0)) + string([]byte{byte(c)}), "ab_9" + string([]byte{byte(c)}) + "z", string([]byte{byte(c)})} {
+			for i := range len(s) + 1 {
+				check(s, i)
+			}
+		}
+	}
+	pieces := []string{"a", "Z", "0", "_", "\u017f", "\u212a", "\xc5", "\xe2\x84", "\xe2", " ", "-", ".", "\n", "é", "\xff", "`", "@", "[", "{", "/", ":"}
+	r := rand.New(rand.NewPCG(14, 7))
+	for range 100000 {
+		var b strings.Builder
+		for range r.IntN(12) {
+			b.WriteString(pieces[r.IntN(len(pieces))])
+		}
+		s := b.String()
+		for i := range len(s) + 1 {
+			check(s, i)
+		}
+	}
+}
