@@ -87,6 +87,33 @@ func endNonSpace(s string, i int) int {
 	return i
 }
 
+// foldWord is foldLen of a word of up to eight letters, given also as
+// its bytes packed in a word (little-endian; the packed constants): with
+// eight bytes of s at i, one compare of them folded to lower case tells
+// a match of its letters, and a byte that differs tells no match unless
+// it may open ſ or K (foldLen, byte by byte, would stop at that byte
+// too), where foldLen took some ten instructions a letter.
+// TestFoldWordAsFoldLen holds it to foldLen.
+func foldWord(s string, i int, word string, packed uint64) int {
+	if i >= 0 && i+8 <= len(s) {
+		const lower = 0x2020202020202020
+		if m := (load64(s, i) | lower ^ packed) & (1<<(8*len(word)) - 1); m == 0 {
+			return len(word)
+		} else if c := s[i+bits.TrailingZeros64(m)/8]; c != 0xC5 && c != 0xE2 {
+			return 0
+		}
+	}
+	return foldLen(s, i, word)
+}
+
+// The words foldWord is asked for, packed.
+const (
+	packedError = uint64('e') | 'r'<<8 | 'r'<<16 | 'o'<<24 | 'r'<<32
+	packedAt    = uint64('a') | 't'<<8
+	packedFail  = uint64('f') | 'a'<<8 | 'i'<<16 | 'l'<<24
+	packedTest  = uint64('t') | 'e'<<8 | 's'<<16 | 't'<<24
+)
+
 // foldLen returns the length of the match of word (lower-case ASCII
 // letters) at s[i:] under (?i), 0 for none.
 func foldLen(s string, i int, word string) int {
@@ -120,7 +147,7 @@ func matchSigError(s string, from int) (word, loc string, ok bool) {
 		if i = skipToFold3(s, i, 'e', 'r', 'r'); i+5 > len(s) {
 			break
 		}
-		if s[i]|0x20 != 'e' || s[i+1]|0x20 != 'r' || foldLen(s, i, "error") == 0 {
+		if s[i]|0x20 != 'e' || s[i+1]|0x20 != 'r' || foldWord(s, i, "error", packedError) == 0 {
 			continue
 		}
 		p := i + 5
@@ -140,14 +167,14 @@ func matchSigError(s string, from int) (word, loc string, ok bool) {
 			if t = skipToAtOrNewline(s, t); t+1 >= len(s) || s[t] == '\n' {
 				break
 			}
-			if s[t]|0x20 == 'a' && foldLen(s, t, "at") > 0 {
+			if s[t]|0x20 == 'a' && foldWord(s, t, "at", packedAt) > 0 {
 				if u := skipReSpace(s, t+2); u < len(s) {
 					return s[p:q], s[u:endNonSpace(s, u)], true
 				}
 			}
 		}
 		for t := q - 2; t > p; t-- {
-			if s[t]|0x20 == 'a' && foldLen(s, t, "at") > 0 {
+			if s[t]|0x20 == 'a' && foldWord(s, t, "at", packedAt) > 0 {
 				if u := skipReSpace(s, t+2); u < len(s) {
 					return s[p:t], s[u:endNonSpace(s, u)], true
 				}
@@ -227,12 +254,12 @@ func matchSigTest(s string, from int) (count string, ok bool) {
 			j++
 		}
 		p := skipReSpace(s, j)
-		if n := foldLen(s, p, "test"); n > 0 {
+		if n := foldWord(s, p, "test", packedTest); n > 0 {
 			p += n
 			p += foldLen(s, p, "s")
 			p = skipReSpace(s, p)
 		}
-		if foldLen(s, p, "fail") > 0 {
+		if foldWord(s, p, "fail", packedFail) > 0 {
 			return s[i:j], true
 		}
 		i = j
@@ -249,7 +276,7 @@ func appendSigTestNames(b []byte, s string) []byte {
 		if i = skipToFold3(s, i, 'f', 'a', 'i'); i+4 > len(s) {
 			break
 		}
-		if s[i]|0x20 != 'f' || foldLen(s, i, "fail") == 0 {
+		if s[i]|0x20 != 'f' || foldWord(s, i, "fail", packedFail) == 0 {
 			continue
 		}
 		end := -1

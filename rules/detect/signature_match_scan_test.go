@@ -54,3 +54,41 @@ func TestEndWordAsWordLen(t *testing.T) {
 		}
 	}
 }
+
+// TestFoldWordAsFoldLen holds foldWord's packed compare to foldLen: the
+// packed constants are their words' bytes, and over random texts of the
+// words' letters in either case, ſ, K (whole and cut short) and other
+// bytes, each word's match at every place (with eight bytes after it or
+// not) is foldLen's.
+func TestFoldWordAsFoldLen(t *testing.T) {
+	words := []struct {
+		w      string
+		packed uint64
+	}{{"error", packedError}, {"at", packedAt}, {"fail", packedFail}, {"test", packedTest}}
+	for _, w := range words {
+		var p uint64
+		for k := range len(w.w) {
+			p |= uint64(w.w[k]) << (8 * k)
+		}
+		if p != w.packed {
+			t.Fatalf("%q packed %#x, want %#x", w.w, w.packed, p)
+		}
+	}
+	pieces := []string{"e", "E", "r", "R", "o", "O", "a", "A", "t", "T", "f", "F", "i", "I", "l", "L", "s", "S", "k", "K",
+		"\u017f", "\u212a", "\xc5", "\xe2\x84", "\xe2", " ", "@", "`", "\x05", "\x25", "error", "ERROR", "test", "fail", "at"}
+	r := rand.New(rand.NewPCG(14, 9))
+	for range 100000 {
+		var b strings.Builder
+		for range r.IntN(10) {
+			b.WriteString(pieces[r.IntN(len(pieces))])
+		}
+		s := b.String()
+		for i := range len(s) + 1 {
+			for _, w := range words {
+				if got, want := foldWord(s, i, w.w, w.packed), foldLen(s, i, w.w); got != want {
+					t.Fatalf("foldWord(%q, %d, %q) = %d, foldLen %d", s, i, w.w, got, want)
+				}
+			}
+		}
+	}
+}
