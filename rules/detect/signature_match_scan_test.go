@@ -92,3 +92,31 @@ func TestFoldWordAsFoldLen(t *testing.T) {
 		}
 	}
 }
+
+// TestHasWordAtAsFoldAt holds hasWordAt's packed compare to hasFoldAt
+// (whose first byte scanSignature has tested): every word of sigWords at
+// every place of random texts of their letters in either case, their
+// prefixes and other bytes, where the first byte matches.
+func TestHasWordAtAsFoldAt(t *testing.T) {
+	pieces := []string{"e", "E", "r", "o", "f", "a", "i", "l", "m", "d", "c", "h", "n", "g", "u", "p", "t", "x", "D", "X",
+		"\x05", "\x25", "@", "`", " ", "\xc5", "error", "FAIL", "modified", "Changed", "updateD", "fixed", "modifie", "fixe"}
+	r := rand.New(rand.NewPCG(14, 11))
+	for range 100000 {
+		var b strings.Builder
+		for range r.IntN(8) {
+			b.WriteString(pieces[r.IntN(len(pieces))])
+		}
+		s := b.String()
+		for i := range len(s) {
+			for k := range sigWords {
+				w := &sigWords[k]
+				if s[i]|0x20 != w.word[0] {
+					continue
+				}
+				if got, want := hasWordAt(s, i, w), hasFoldAt(s, i, w.word); got != want {
+					t.Fatalf("hasWordAt(%q, %d, %q) = %v, hasFoldAt %v", s, i, w.word, got, want)
+				}
+			}
+		}
+	}
+}
