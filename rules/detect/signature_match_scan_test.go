@@ -64,7 +64,7 @@ func TestFoldWordAsFoldLen(t *testing.T) {
 	words := []struct {
 		w      string
 		packed uint64
-	}{{"error", packedError}, {"at", packedAt}, {"fail", packedFail}, {"test", packedTest}}
+	}{{"error", packedError}, {"fail", packedFail}, {"test", packedTest}}
 	for _, w := range words {
 		var p uint64
 		for k := range len(w.w) {
@@ -115,6 +115,21 @@ func TestHasWordAtAsFoldAt(t *testing.T) {
 				}
 				if got, want := hasWordAt(s, i, w), hasFoldAt(s, i, w.word); got != want {
 					t.Fatalf("hasWordAt(%q, %d, %q) = %v, hasFoldAt %v", s, i, w.word, got, want)
+				}
+			}
+		}
+	}
+}
+
+// TestFoldAtAsFoldLen holds foldAt to foldLen(s, t, "at") over every two
+// bytes, with bytes after them or not, and the first bytes of ſ and K.
+func TestFoldAtAsFoldLen(t *testing.T) {
+	for a := range 256 {
+		for b := range 256 {
+			for _, tail := range []string{"", "x", "\x84\xaa", "\xbf"} {
+				s := string([]byte{byte(a), byte(b)}) + tail
+				if got, want := foldAt(s, 0), foldLen(s, 0, "at") > 0; got != want {
+					t.Fatalf("foldAt(%q) = %v, foldLen %v", s, got, want)
 				}
 			}
 		}
