@@ -67,15 +67,40 @@ const geminiTouchHead = `{"$set":{"lastUpdated":"`
 // takes nothing from (a "$set" of no sessionId, messages or "$set"). It
 // is two records in five of a recording, each validated, indexed and
 // walked twice by readRecordRaw to that end.
+//
+// Its head is told by its three words (a call of memequal before), and a
+// string of 8 bytes or more with no quote, backslash or control byte
+// before its closing quote (a time: 24 bytes) by its words' stops
+// (stopMask, the last word the 8 bytes before the quote: validString
+// reads bytes over 0x7f as they come), with no call of validString; any
+// other string by validString.
 func geminiTouch(raw []byte) bool {
 	const head = geminiTouchHead
 	n := len(raw)
-	if n < len(head)+3 || raw[n-1] != '}' || raw[n-2] != '}' || string(raw[:len(head)]) != head {
+	if n < len(head)+3 || raw[n-1] != '}' || raw[n-2] != '}' ||
+		word(raw, 0) != geminiTouchWords[0] || word(raw, 8) != geminiTouchWords[1] || word(raw, 16) != geminiTouchWords[2] {
 		return false
+	}
+	if n >= len(head)+3+8 && raw[n-3] == '"' {
+		m := stopMask(word(raw, n-11)) // the string's last 8 bytes
+		for j := len(head); j < n-11 && m == 0; j += 8 {
+			m = stopMask(word(raw, j))
+		}
+		if m == 0 {
+			return true
+		}
 	}
 	end, _ := validString(raw, len(head)-1)
 	return end == n-2
 }
+
+// geminiTouchWords is geminiTouchHead's three words (word).
+var geminiTouchWords = func() (w [3]uint64) {
+	for k := range w {
+		w[k] = word([]byte(geminiTouchHead), 8*k)
+	}
+	return w
+}()
 
 // recordTree reads a record through parseJS.
 func (g *geminiReader) recordTree(raw []byte, line int) ([]stepRecord, string) {

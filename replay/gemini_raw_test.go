@@ -270,3 +270,47 @@ func TestJSUnquoteViewNotString(t *testing.T) {
 		}
 	}
 }
+
+// TestGeminiTouchWords holds geminiTouch's words (the head's, the string's
+// stops) to the head's bytes and validString: a time of 0 to 40 bytes,
+// each of its bytes in turn (and the byte after it) a quote, a backslash
+// (with an escape and without), a control byte, a byte over 0x7f (UTF-8
+// or not), the head changed at each of its bytes, and the record cut or
+// run on at its end.
+func TestGeminiTouchWords(t *testing.T) {
+	ref := func(raw []byte) bool {
+		n := len(raw)
+		if n < len(geminiTouchHead)+3 || raw[n-1] != '}' || raw[n-2] != '}' || string(raw[:len(geminiTouchHead)]) != geminiTouchHead {
+			return false
+		}
+		end, _ := validString(raw, len(geminiTouchHead)-1)
+		return end == n-2
+	}
+	check := func(raw []byte) {
+		t.Helper()
+		if got, want := geminiTouch(raw), ref(raw); got != want {
+			t.Fatalf("geminiTouch(%q) = %v, want %v", raw, got, want)
+		}
+	}
+	subs := []string{"\"", "\\", "\\n", "\\u0041", "\\x", "\x01", "\n", "\x7f", "\xff", "\xc3\xa9", "\xe2\x82", "}", "a"}
+	for n := 0; n <= 40; n++ {
+		body := []byte(strings.Repeat("2", n))
+		rec := func(b []byte) []byte { return append(append([]byte(geminiTouchHead), b...), `"}}`...) }
+		check(rec(body))
+		for at := 0; at < n; at++ {
+			for _, s := range subs {
+				b := append(append(append([]byte{}, body[:at]...), s...), body[at+1:]...)
+				check(rec(b))
+			}
+		}
+		r := rec(body)
+		for at := range r {
+			b := append([]byte{}, r...)
+			b[at] ^= 0x20
+			check(b)
+			check(r[:at])
+		}
+		check(append(r, ' '))
+		check(append(r, '}'))
+	}
+}

@@ -45,6 +45,31 @@ func TestSkipBlank(t *testing.T) {
 	}
 }
 
+// TestSkipBlankIndent holds skipBlankRun's indentation words to
+// skipSpace: a newline and 0 to 30 spaces (the words' bounds at 8, 16 and
+// 24, and past them), then a byte blank or not, then 0 to 30 bytes more
+// (the 26 bytes the words need, and fewer), from every start.
+func TestSkipBlankIndent(t *testing.T) {
+	for n := 0; n <= 30; n++ {
+		for _, last := range []byte{'"', '{', 'x', ' ', '\t', '\r', '\n', '\x01'} {
+			for tail := 0; tail <= 30; tail++ {
+				b := append([]byte("{\n"), bytes.Repeat([]byte{' '}, n)...)
+				b = append(b, last)
+				b = append(b, bytes.Repeat([]byte{'a'}, tail)...)
+				for i := 0; i <= len(b)+1; i++ {
+					want := skipSpace(b, i)
+					if got := skipBlankRun(b, i); got != want {
+						t.Fatalf("skipBlankRun(%q, %d) = %d, want %d", b, i, got, want)
+					}
+					if got := skipBlank(b, i); got != want {
+						t.Fatalf("skipBlank(%q, %d) = %d, want %d", b, i, got, want)
+					}
+				}
+			}
+		}
+	}
+}
+
 // TestSkipAfter holds skipAfter (blankAfter's two words) to skipSpace on
 // a container's last value followed by a newline and 0 to 24 spaces of
 // indentation (blankAfter's bounds, 8 and 16, and past them), its last

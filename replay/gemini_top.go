@@ -109,7 +109,9 @@ key: // a key at b[i], of the record's object when d == 0
 		}
 	}
 	if d == 0 {
-		k = geminiTopKey(b[i+1 : end-1])
+		// b[i+1:end-1], with no bounds tests: the key was just read
+		// within b, its quotes at i and end-1.
+		k = geminiTopKey(unsafe.String((*byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), i+1)), end-i-2))
 	}
 	// The colon, most often just after the key's quote: one test.
 	if i = end; i >= n || b[i] != ':' {
@@ -229,9 +231,10 @@ after: // after a value
 	// there that is an object or an array went to the pass, so the
 	// containers walked here are all below members not read (k < 0).
 	if k >= 0 {
-		// b[vs:i], sliced with no bounds check: the value was just
-		// read within b (as jsFields slices a noted one).
-		f[k] = unsafe.Slice((*byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), vs)), i-vs)
+		// b[vs:i], its three words set with no bounds check and none
+		// of unsafe.Slice's tests: the value was just read within b,
+		// and is not empty (as jsFields sets a noted one).
+		*(*sliceHeader)(unsafe.Pointer(&f[k])) = sliceHeader{unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), vs), i - vs, i - vs}
 	}
 	if i >= n {
 		return -1
@@ -283,29 +286,29 @@ const geminiValidDepth = 8
 
 // geminiTopKey is the index of key, a key's bytes with no escape, in
 // geminiRecordKeys, or -1.
-func geminiTopKey(key []byte) int {
+func geminiTopKey(key string) int {
 	switch len(key) {
 	case 2:
-		if string(key) == "id" {
+		if key == "id" {
 			return 1
 		}
 	case 4:
-		switch string(key) {
+		switch key {
 		case "type":
 			return 6
 		case "$set":
 			return 2
 		}
 	case 7:
-		if string(key) == "content" {
+		if key == "content" {
 			return 7
 		}
 	case 8:
-		if string(key) == "messages" {
+		if key == "messages" {
 			return 5
 		}
 	case 9:
-		switch string(key) {
+		switch key {
 		case "toolCalls":
 			return 8
 		case "sessionId":
@@ -314,7 +317,7 @@ func geminiTopKey(key []byte) int {
 			return 0
 		}
 	case 11:
-		if string(key) == "projectHash" {
+		if key == "projectHash" {
 			return 4
 		}
 	}
