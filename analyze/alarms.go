@@ -29,7 +29,7 @@ func AlarmJudge(ep *replay.Episode) (func(n int) bool, string) {
 		var progressed []bool
 		return attemptsJudge(ep, &progressed), BasisTaskProgress
 	case scoreJudged(ep):
-		return scoreJudge(ep, scorePeaks(ep.Turns), nil), BasisScore
+		return scoreJudge(ep, scoreRose(ep.Turns)), BasisScore
 	}
 	return nil, ""
 }
@@ -39,72 +39,19 @@ func scoreJudged(ep *replay.Episode) bool {
 	return ep.Format != replay.FormatAttempts && (ep.Format != replay.FormatSteps || ep.HasScore) && len(ep.Turns) > 0
 }
 
-// scoreJudge judges a firing by the scores after it, peaks ep's
-// (scorePeaks), starting its search of them at m's hint and answering
-// the turn m answered last from m (nil: none).
-func scoreJudge(ep *replay.Episode, peaks []int32, m *scoreMemo) func(n int) bool {
+// scoreJudge judges a firing at turn n by rose, ep's turns that a later
+// turn's score is above (scoreRose), as they were when rose was made:
+// one bit read, where the first peak after the turn was searched for
+// (from a hint) and its score compared with the turn's, ~25
+// instructions a question (a steps log judges each loop firing twice,
+// for the outcome and the report's tally).
+func scoreJudge(ep *replay.Episode, rose []uint64) func(n int) bool {
 	first := ep.Turns[0].N
 	return func(n int) bool {
-		if m != nil && m.has && m.n == n {
-			return m.ok
-		}
-		i := n - first
-		if i < 0 || i+1 >= len(ep.Turns) {
-			return false
-		}
-		var hint *int
-		if m != nil {
-			hint = &m.hint
-		}
-		// The highest score after turn i is the first peak's after it.
-		k := peakFrom(peaks, int32(i+1), hint)
-		ok := ep.Turns[peaks[k]].Score > ep.Turns[i].Score
-		if m != nil {
-			m.n, m.ok, m.has = n, ok, true
-		}
-		return ok
+		i := uint(n - first)
+		w := i / 64
+		return w < uint(len(rose)) && rose[w]&(1<<(i%64)) != 0
 	}
-}
-
-// scoreMemo is what an outcome's score judges share (Outcome.AlarmJudge):
-// the last peak found (peakFrom's hint), and the last turn judged and
-// its answer, for the peaks the outcome holds. A firing is judged twice
-// in a row (the outcome's counts, then the report's tally), and a turn
-// fires several rules, where each question was peakFrom's and the
-// scores' compare again (~45 instructions).
-type scoreMemo struct {
-	hint int
-	n    int
-	ok   bool
-	has  bool
-}
-
-// peakFrom returns the index of the first of peaks (ascending, the last
-// at or after i) at or after i, trying *hint, the index it returned last,
-// and the one after it first, and setting it (hint nil: none). A replay's
-// firings are judged in turn order, twice each (the outcome's counts and
-// the report's tally), so the peak is most often the last one found or
-// the next, where a binary search of a steps log's peaks was ~40
-// instructions a question. A hint of another list of peaks, or of a
-// later turn, is only a miss: the two are tested as the first at or
-// after i.
-func peakFrom(peaks []int32, i int32, hint *int) int {
-	if hint != nil {
-		k := *hint
-		if uint(k) < uint(len(peaks)) && peaks[k] >= i {
-			if k == 0 || peaks[k-1] < i {
-				return k
-			}
-		} else if k >= 0 && k+1 < len(peaks) && peaks[k+1] >= i { // peaks[k] < i
-			*hint = k + 1
-			return k + 1
-		}
-	}
-	k, _ := slices.BinarySearch(peaks, i)
-	if hint != nil {
-		*hint = k
-	}
-	return k
 }
 
 // AlarmJudge is the package's AlarmJudge for o's episode ep, sharing
@@ -112,9 +59,9 @@ func peakFrom(peaks []int32, i int32, hint *int) int {
 // attempt (tasksProgressed) is made once for the outcome and the report's
 // tables, not once each (a third of a 100 MB attempts log's analysis
 // after its reading).
-// A log judged by its score has its peaks found once too (scorePeaks, a
+// A log judged by its score has its turns judged once too (scoreRose, a
 // pass over every turn), where the outcome's judge and each of the
-// report's outputs found them again; they are found anew should the
+// report's outputs judged them again; they are judged anew should the
 // episode have grown since.
 func (o *Outcome) AlarmJudge(ep *replay.Episode) (func(n int) bool, string) {
 	switch {
@@ -123,11 +70,10 @@ func (o *Outcome) AlarmJudge(ep *replay.Episode) (func(n int) bool, string) {
 	case ep.Format == replay.FormatAttempts:
 		return attemptsJudge(ep, &o.progressed), BasisTaskProgress
 	case scoreJudged(ep):
-		if o.peaks == nil || o.peaksTurns != len(ep.Turns) {
-			o.peaks, o.peaksTurns = scorePeaks(ep.Turns), len(ep.Turns)
-			o.peakMemo = scoreMemo{} // the answers were the old peaks'
+		if o.rose == nil || o.roseTurns != len(ep.Turns) {
+			o.rose, o.roseTurns = scoreRose(ep.Turns), len(ep.Turns)
 		}
-		return scoreJudge(ep, o.peaks, &o.peakMemo), BasisScore
+		return scoreJudge(ep, o.rose), BasisScore
 	}
 	return AlarmJudge(ep)
 }
@@ -144,28 +90,29 @@ func attemptsJudge(ep *replay.Episode, progressed *[]bool) func(n int) bool {
 	}
 }
 
-// scorePeaks returns, in order, the indices of the turns whose score is
-// above every later turn's: the highest score after any turn is the first
-// peak's after it. A score that mostly rises has a handful of peaks, where
-// a table of the highest score after each turn would cost 8 bytes a turn.
-//
-// The last peak's score is kept in a local, where each turn read it
-// again through the list (two loads and a bounds test a turn).
-func scorePeaks(turns []replay.Turn) []int32 {
+// scoreRose returns a bit a turn, set where a later turn's score is above
+// the turn's: the score rose after it (a false alarm). One pass from the
+// last turn keeps the highest score after the turn (as the first of the
+// turns above every later one, the last turn first: a NaN score is never
+// above another, nor another above it). A bit a turn, where a list of
+// those peaks, searched at each question, was some 25 instructions a
+// question; a table of the highest score after each turn would cost 8
+// bytes a turn.
+func scoreRose(turns []replay.Turn) []uint64 {
 	if len(turns) == 0 {
 		return nil
 	}
 	last := len(turns) - 1
-	peaks := []int32{int32(last)} // the last turn is a peak: no turn after it
+	rose := make([]uint64, last/64+1)
 	best := turns[last].Score
 	for i := last - 1; i >= 0; i-- {
-		if s := turns[i].Score; s > best {
-			peaks = append(peaks, int32(i))
+		if s := turns[i].Score; best > s {
+			rose[uint(i)/64] |= 1 << (uint(i) % 64)
+		} else if s > best {
 			best = s
 		}
 	}
-	slices.Reverse(peaks)
-	return peaks
+	return rose
 }
 
 // tasksProgressed says, for each attempt, whether a later attempt at its

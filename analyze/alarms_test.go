@@ -2,7 +2,6 @@ package analyze
 
 import (
 	"fmt"
-	"math"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -241,45 +240,12 @@ func TestOutcomeAlarmJudgeShared(t *testing.T) {
 	}
 }
 
-// scorePeaksRef is scorePeaks as first written: the last peak's score
-// read through the list at each turn.
-func scorePeaksRef(turns []replay.Turn) []int32 {
-	var peaks []int32
-	for i := len(turns) - 1; i >= 0; i-- {
-		if len(peaks) == 0 || turns[i].Score > turns[peaks[len(peaks)-1]].Score {
-			peaks = append(peaks, int32(i))
-		}
-	}
-	slices.Reverse(peaks)
-	return peaks
-}
-
-// TestScorePeaksAsRef holds scorePeaks to the plain pass: the same peaks
-// over scores that rise, fall, repeat, and are NaN or infinite, of every
-// length to 40 (none: no peak).
-func TestScorePeaksAsRef(t *testing.T) {
-	r := rand.New(rand.NewPCG(24, 19))
-	odd := []float64{math.NaN(), math.Inf(1), math.Inf(-1), 0, -1}
-	for range 3000 {
-		turns := make([]replay.Turn, r.IntN(41))
-		for i := range turns {
-			turns[i].Score = float64(r.IntN(6))
-			if r.IntN(8) == 0 {
-				turns[i].Score = odd[r.IntN(len(odd))]
-			}
-		}
-		if got, want := scorePeaks(turns), scorePeaksRef(turns); !slices.Equal(got, want) {
-			t.Fatalf("scores %v: peaks %v, want %v", turns, got, want)
-		}
-	}
-}
-
-// TestOutcomeScoreJudgeShared: a scored log's outcome keeps its peaks,
-// and its AlarmJudge answers from them as AlarmJudge does from its own,
-// finding them again when the episode has grown.
+// TestOutcomeScoreJudgeShared: a scored log's outcome keeps its turns
+// judged (scoreRose), and its AlarmJudge answers from them as AlarmJudge
+// does from its own, judging them again when the episode has grown.
 func TestOutcomeScoreJudgeShared(t *testing.T) {
 	r := rand.New(rand.NewPCG(24, 21))
-	cut := 0 // episodes whose judge changed with its peaks cut
+	cut := 0 // episodes whose judge changed with its bits cleared
 	for range 200 {
 		ep := &replay.Episode{Format: replay.FormatSteps, HasScore: true}
 		o := &Outcome{}
@@ -299,10 +265,10 @@ func TestOutcomeScoreJudgeShared(t *testing.T) {
 				}
 			}
 		}
-		// It answers from the outcome's peaks: with none but the last
-		// turn, some turn below a higher later score is judged not so.
-		if p := o.peaks; len(p) > 1 {
-			o.peaks = p[len(p)-1:]
+		// It answers from the outcome's bits: with none set, some turn
+		// below a higher later score is judged not so.
+		if slices.ContainsFunc(o.rose, func(w uint64) bool { return w != 0 }) {
+			o.rose = make([]uint64, len(o.rose))
 			shared, _ := o.AlarmJudge(ep)
 			own, _ := AlarmJudge(ep)
 			for n := 0; n <= len(ep.Turns)+6; n++ {
@@ -314,42 +280,7 @@ func TestOutcomeScoreJudgeShared(t *testing.T) {
 		}
 	}
 	if cut == 0 {
-		t.Fatal("no outcome's judge changed with its peaks cut: it does not answer from them")
-	}
-}
-
-// TestPeakFromAsSearch holds peakFrom to the binary search it starts
-// with a hint: over peaks of every length to 30, turns asked in order,
-// at random, repeated, and with a hint left by other peaks (out of range,
-// negative, past the answer), it returns the first peak at or after the
-// turn, and leaves the hint at it.
-func TestPeakFromAsSearch(t *testing.T) {
-	r := rand.New(rand.NewPCG(24, 31))
-	for range 3000 {
-		peaks := []int32{}
-		for p := int32(r.IntN(3)); len(peaks) < r.IntN(31)+1; p += 1 + int32(r.IntN(4)) {
-			peaks = append(peaks, p)
-		}
-		last := peaks[len(peaks)-1]
-		hint := r.IntN(40) - 5
-		at := int32(0)
-		for range 60 {
-			switch r.IntN(6) {
-			case 0:
-				at = int32(r.IntN(int(last) + 1))
-			case 1:
-				hint = r.IntN(40) - 5
-			default:
-				at = min(at+int32(r.IntN(3)), last)
-			}
-			want, _ := slices.BinarySearch(peaks, at)
-			if got := peakFrom(peaks, at, &hint); got != want || hint != want {
-				t.Fatalf("peaks %v, turn %d: %d (hint %d), want %d", peaks, at, got, hint, want)
-			}
-			if got := peakFrom(peaks, at, nil); got != want {
-				t.Fatalf("peaks %v, turn %d, no hint: %d, want %d", peaks, at, got, want)
-			}
-		}
+		t.Fatal("no outcome's judge changed with its bits cleared: it does not answer from them")
 	}
 }
 
@@ -410,8 +341,8 @@ func TestTasksProgressedSharedLists(t *testing.T) {
 	}
 }
 
-// TestScoreMemoAsJudge holds the outcome's score judges, which answer the
-// turn judged last from their memo (scoreMemo), to AlarmJudge's: turns
+// TestScoreMemoAsJudge holds the outcome's score judges, which answer
+// from the bits the outcome keeps (scoreRose), to AlarmJudge's: turns
 // asked at random and repeated, by two judges in turn as the outcome and
 // the report ask, and the turn asked last asked again first once the
 // episode grew (a higher score after it may change its answer).

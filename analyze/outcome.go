@@ -80,11 +80,11 @@ type Outcome struct {
 	// progressed later (tasksProgressed), once a firing was judged: the
 	// outcome's AlarmJudge and the report's share it.
 	progressed []bool
-	// peaks are, for a log judged by its score, its turns' peaks
-	// (scorePeaks) when it had peaksTurns turns, likewise shared.
-	peaks      []int32
-	peaksTurns int
-	peakMemo   scoreMemo // the judges' last peak found and last answer
+	// rose is, for a log judged by its score, whether the score rose
+	// after each turn (scoreRose) when it had roseTurns turns, likewise
+	// shared.
+	rose      []uint64
+	roseTurns int
 }
 
 // Options control what Analyze keeps.

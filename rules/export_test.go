@@ -1,5 +1,10 @@
 package rules
 
+import (
+	"github.com/loopbreak/loopbreak/replay"
+	"github.com/loopbreak/loopbreak/rules/detect"
+)
+
 // Direction is exported to the external tests only.
 var Direction = direction
 
@@ -34,4 +39,11 @@ func FoldFollowers(on bool) (was bool) {
 func V1Slab(n int) (was int) {
 	was, v1Slab = v1Slab, n
 	return was
+}
+
+// V1EventOf is the V1 engine's event for ev of ep (a new engine's: its
+// slot is new), as the detector is handed it.
+func V1EventOf(ep *replay.Episode, ev *replay.OpenHandsV1Event) detect.OpenHandsV1Event {
+	var e openHandsV1Engine
+	return *e.event(ep, ev)
 }

@@ -2,14 +2,17 @@ package rules
 
 import (
 	"bytes"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
 )
 
-// TestAddBareAsAdd holds FiringList.AddBare and AddMatch to Add of the
-// same firing (AddMatch's with a similarity zero, minus zero, NaN, and a
-// matched step zero, negative, long):
+// TestAddBareAsAdd holds FiringList.AddBare, AddMatch, AddSignature and
+// AddCause to Add of the same firing (AddMatch's with a similarity zero,
+// minus zero, NaN, and a matched step zero, negative, long; AddCause's
+// with each of its fields zero or not, the score minus zero and NaN; a
+// signature or cause empty, or one of 200, an index of two bytes):
 // the same bytes, block for block, among firings that set fields, for
 // turns around 0 and 2^32 (negative and long ones go through Add) and
 // tags past 128 heads (a head's index of two bytes).
@@ -34,12 +37,30 @@ func TestAddBareAsAdd(t *testing.T) {
 			case 2:
 				turn = 1<<32 + rng.IntN(1<<40)
 			}
-			switch rng.IntN(8) {
+			switch rng.IntN(10) {
 			case 0:
-				f := Firing{Turn: turn, Rule: SignatureRepeat, Kind: SignatureLoop, Signature: "sig"}
+				sig := fmt.Sprint("sig", rng.IntN(200)) // past 128 strings: an index of two bytes
+				if rng.IntN(6) == 0 {
+					sig = ""
+				}
+				plain.Add(&Firing{Turn: turn, Rule: SignatureRepeat, Kind: SignatureLoop, Signature: sig}, tag)
+				bare.AddSignature(turn, SignatureRepeat, SignatureLoop, sig, tag)
+				continue
+			case 8, 9:
+				causes := []string{"", "score_change", "objective_progress_reset", fmt.Sprint("cause", rng.IntN(200))}
+				scores := []float64{0, math.Copysign(0, -1), 3, -2.5, math.NaN(), math.Inf(-1)}
+				units := []string{"", "", UnitStep, UnitTurn}
+				f := Firing{Turn: turn, Rule: ProgressVelocity, Kind: Reset, Cause: causes[rng.IntN(len(causes))],
+					TurnsStuck: rng.IntN(300) - 10, Score: scores[rng.IntN(len(scores))], Unit: units[rng.IntN(len(units))]}
+				if rng.IntN(4) == 0 {
+					f.TurnsStuck = 0
+				}
+				if rng.IntN(8) == 0 {
+					f.TurnsStuck = 1 << 40
+				}
 				g := f
 				plain.Add(&f, tag)
-				bare.Add(&g, tag)
+				bare.AddCause(&g, tag)
 				continue
 			case 1, 2:
 				sims := []float64{0, math.Copysign(0, -1), 0.5, 1, -2, math.NaN(), math.Inf(1)}

@@ -113,6 +113,10 @@ type openHandsEngine struct {
 // of their own (stepEvents), the checks found in one (count), and the
 // fired check compared with repeat_action_observation's name once: the
 // calls and the second comparison were ~25 instructions at each step.
+//
+// A step where none fired (most) is told by fired's length alone, before
+// the comparison with repeat_action_observation's name (its length and
+// a global's loads).
 func (e *openHandsEngine) Step(t *replay.Turn, env *Env) {
 	e.fired = ""
 	if ep := env.Episode; ep.OpenHands != nil {
@@ -120,19 +124,22 @@ func (e *openHandsEngine) Step(t *replay.Turn, env *Env) {
 	} else if st, ok := env.stepOf(t); ok {
 		e.fired = e.d.StepRule(st)
 	}
-	rao := e.fired == RepeatActionObservation.Name
-	if rao {
-		env.ReportBare(t.N, RepeatActionObservation, RepeatActionObservationStop)
-	}
 	if !e.counted {
 		e.count(env)
 	}
-	env.cur += len(e.checks)
-	if e.fired == "" || rao {
+	fired := e.fired
+	if fired == "" {
+		env.cur += len(e.checks)
 		return
 	}
+	if fired == RepeatActionObservation.Name {
+		env.ReportBare(t.N, RepeatActionObservation, RepeatActionObservationStop)
+		env.cur += len(e.checks)
+		return
+	}
+	env.cur += len(e.checks)
 	for _, c := range e.checks {
-		if c.rule.Name == e.fired {
+		if c.rule.Name == fired {
 			env.ReportBare(t.N, c.rule, c.kind)
 			return
 		}

@@ -98,8 +98,25 @@ func (e *openHandsV1Engine) event(ep *replay.Episode, ev *replay.OpenHandsV1Even
 	} else {
 		de = new(detect.OpenHandsV1Event)
 	}
-	*de = detect.OpenHandsV1Event{Class: detect.V1Class(ev.Class), Source: ep.HistoryStr(ev.Source), Key: ep.HistoryStr(ev.Key),
-		ID: ep.HistoryStr(ev.ID), Tool: ep.HistoryStr(ev.Tool), Error: ep.HistoryStr(ev.Error)} // replay.OpenHandsV1Class has detect's order
+	// A slot is new, zero: a string of Sym 0 (the empty string, and
+	// most events' source, id, tool or error: each a class's alone) is
+	// left as it is, with no call to look it up.
+	de.Class = detect.V1Class(ev.Class) // replay.OpenHandsV1Class has detect's order
+	if ev.Source != 0 {
+		de.Source = ep.HistoryStr(ev.Source)
+	}
+	if ev.Key != 0 {
+		de.Key = ep.HistoryStr(ev.Key)
+	}
+	if ev.ID != 0 {
+		de.ID = ep.HistoryStr(ev.ID)
+	}
+	if ev.Tool != 0 {
+		de.Tool = ep.HistoryStr(ev.Tool)
+	}
+	if ev.Error != 0 {
+		de.Error = ep.HistoryStr(ev.Error)
+	}
 	return de
 }
 

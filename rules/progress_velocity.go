@@ -81,7 +81,8 @@ type velocity struct {
 	tracked     float64
 	terminated  bool
 	stuckBefore int
-	// reset is the reset firing Step reports, its four fields set each
+	// reset is the reset firing Step reports (reportCause: a ReadReplay
+	// packs its fields with no other tested), its four fields set each
 	// time: Report keeps none (it may set its Unit, the same each time),
 	// and a Firing literal zeroed its 336 bytes at each of a steps log's
 	// thousands of resets (~54 instructions).
@@ -114,7 +115,7 @@ func (v *velocity) Step(t *replay.Turn, env *Env) {
 		if stuck > 0 {
 			f := &v.reset
 			f.Turn, f.Cause, f.TurnsStuck, f.Score = t.N, "score_change", stuck, t.Score
-			env.Report(f)
+			env.reportCause(f)
 		}
 	} else if v.objOn && v.next > 0 && t.N-v.objs[v.next-1] <= 1 && stuck > 0 {
 		// One completion resets on its own turn and again on the next,
@@ -122,7 +123,7 @@ func (v *velocity) Step(t *replay.Turn, env *Env) {
 		v.lastChange = t.N
 		f := &v.reset
 		f.Turn, f.Cause, f.TurnsStuck, f.Score = t.N, "objective_progress_reset", stuck, t.Score
-		env.Report(f)
+		env.reportCause(f)
 	}
 	// The stuck count first: it is false at most turns, where the
 	// check point's division (~10 instructions: Go tests its divisor

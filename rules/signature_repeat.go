@@ -63,6 +63,6 @@ func (s *signatureRepeat) Step(t *replay.Turn, env *Env) {
 		return
 	}
 	if sig, ok := s.d.Fires(st); ok {
-		env.Report(&Firing{Turn: t.N, Rule: SignatureRepeat, Kind: SignatureLoop, Signature: sig})
+		env.reportSignature(t.N, SignatureRepeat, SignatureLoop, sig)
 	}
 }
