@@ -243,6 +243,9 @@ func (o *openHandsV1Reader) canonKey() Sym {
 	if o.ep == nil {
 		return 0
 	}
+	if o.ep.streamed {
+		return o.ep.hist.appendUnindexed(o.w.buf) // compared by value: not interned
+	}
 	return o.ep.history().bytes(o.w.buf)
 }
 
