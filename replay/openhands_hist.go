@@ -21,3 +21,22 @@ func (t *symtab) appendUnindexed(b []byte) Sym {
 	t.n++
 	return id
 }
+
+// historyBytes is b's Sym in the history's table: entered unindexed in an
+// episode replayed as read (appendUnindexed), interned in one read whole.
+// For what the detectors read only by value (an OpenHands event's key
+// and text).
+func (e *Episode) historyBytes(b []byte) Sym {
+	if e.streamed {
+		return e.hist.appendUnindexed(b)
+	}
+	return e.syms.bytes(b)
+}
+
+// historyString is historyBytes of s.
+func (e *Episode) historyString(s string) Sym {
+	if e.streamed {
+		return e.hist.appendUnindexed(stringBytes(s))
+	}
+	return e.syms.sym(s)
+}
