@@ -789,8 +789,19 @@ func FuzzOpenHandsV1Value(f *testing.F) {
 			t.Fatalf("replayed as read: %d events, %d", len(epS.OpenHandsV1), len(epC.OpenHandsV1))
 		}
 		for i, ev := range epS.OpenHandsV1 {
-			if ks, kc := epS.HistoryStr(ev.Key), fullKey(epC, epC.OpenHandsV1[i].Key); ks != kc {
+			ec := epC.OpenHandsV1[i]
+			if ks, kc := epS.HistoryStr(ev.Key), fullKey(epC, ec.Key); ks != kc {
 				t.Fatalf("event %d: key replayed as read %q, %q", i, ks, kc)
+			}
+			// The other strings, by value (not interned as read).
+			for k, p := range [][2]Sym{{ev.Source, ec.Source}, {ev.ID, ec.ID}, {ev.Tool, ec.Tool}, {ev.Error, ec.Error}} {
+				if ss, sc := epS.HistoryStr(p[0]), epC.HistoryStr(p[1]); ss != sc {
+					t.Fatalf("event %d: string %d replayed as read %q, %q", i, k, ss, sc)
+				}
+			}
+			ev.Source, ev.ID, ev.Tool, ev.Error, ev.Key = ec.Source, ec.ID, ec.Tool, ec.Error, ec.Key
+			if ev != ec {
+				t.Fatalf("event %d replayed as read: %+v, %+v", i, ev, ec)
 			}
 		}
 		if len(epB.OpenHandsV1) != len(epC.OpenHandsV1) || !reflect.DeepEqual(epB.Live, epC.Live) || !reflect.DeepEqual(epB.Diag.Notes, epC.Diag.Notes) {
