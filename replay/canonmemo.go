@@ -61,6 +61,7 @@ func (w *canonWriter) memoizes(v rawValue) bool {
 }
 
 type memoSlot struct {
+	seen      uint64 // the tag of the last object written that the slot did not hold
 	tag       uint64
 	mode      uint8
 	skip      map[string]bool // the keys left out (the same map)
@@ -85,8 +86,16 @@ func (m *canonMemo) find(v rawValue, mode uint8, skip map[string]bool) (s *memoS
 
 // keep puts v, written in mode less skip as out (and both), into slot s
 // (find's), if what was written is short enough (an escape written
-// out can be six bytes for one read).
+// out can be six bytes for one read), the second time it is written
+// there: the first, only its tag is noted (seen), and the slot keeps
+// what it held. Most of a V1 log's objects written once (an
+// observation, its content holding a tool's output) were copied twice
+// into the memo for nothing (memmove, ~4.6 M of 349 M).
 func (s *memoSlot) keep(tag uint64, v rawValue, mode uint8, skip map[string]bool, out, both []byte) {
+	if s.seen != tag {
+		s.seen = tag
+		return
+	}
 	if len(out) > 2*memoMax || len(both) > 2*memoMax {
 		s.raw = s.raw[:0] // holds nothing: no object is empty
 		return

@@ -91,7 +91,8 @@ func FuzzCanonMemo(f *testing.F) {
 
 // TestCanonMemoBounds holds the memo to its bounds: an object over
 // memoMax is not kept, and of objects within one another only the
-// outer memoLevels are.
+// outer memoLevels are; an object is kept the second time it is
+// written, not the first (memoSlot.seen).
 func TestCanonMemoBounds(t *testing.T) {
 	kept := func(w *canonWriter) (n int) {
 		for i := range w.memo.slots {
@@ -108,6 +109,10 @@ func TestCanonMemoBounds(t *testing.T) {
 		}
 		w := new(canonWriter)
 		ix.appendCanon(w, rawValue(s), true, nil)
+		if n := kept(w); n != 0 {
+			t.Errorf("%.20q written once: %d kept", s, n)
+		}
+		ix.appendCanon(w, rawValue(s), true, nil)
 		return w
 	}
 	big := `{"a":"` + strings.Repeat("x", memoMax) + `"}`
@@ -123,7 +128,9 @@ func TestCanonMemoBounds(t *testing.T) {
 	var ix valueIndex
 	validValueIx([]byte(deep), 0, &ix)
 	ix.appendCanon(w, rawValue(deep), true, nil)
-	if got := string(w.buf); got != string(write(deep).buf) {
+	var ref canonWriter
+	ref.appendValue(rawValue(deep), true, nil)
+	if got := string(w.buf); got != string(ref.buf) {
 		t.Errorf("written again from the memo: %q", got)
 	}
 }

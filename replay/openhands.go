@@ -147,10 +147,11 @@ func (o *openHandsReader) eventAt(n int, cls OpenHandsClass, inHistory, ask bool
 	if o.ep == nil {
 		return
 	}
-	h := o.ep.history()
-	e := OpenHandsEvent{N: int32(max(n, 1)), Class: cls, InHistory: inHistory, Ask: ask, Depth: o.depth, Key: h.sym(key)}
+	// Key and text are read by value only (the detector's AddEvent):
+	// not interned in a replay as read (historyString).
+	e := OpenHandsEvent{N: int32(max(n, 1)), Class: cls, InHistory: inHistory, Ask: ask, Depth: o.depth, Key: o.ep.historyString(key)}
 	if text != "" {
-		e.Text = h.sym(text)
+		e.Text = o.ep.historyString(text)
 	}
 	o.ep.OpenHands = append(o.ep.OpenHands, e)
 }
@@ -158,16 +159,15 @@ func (o *openHandsReader) eventAt(n int, cls OpenHandsClass, inHistory, ask bool
 // eventKey records one event of the history at step n, its key the bytes
 // of key.
 func (o *openHandsReader) eventKey(n int, cls OpenHandsClass, inHistory, ask bool, key []byte, text string) {
-	o.eventSym(n, cls, inHistory, ask, o.ep.history().bytes(key), text)
+	o.eventSym(n, cls, inHistory, ask, o.ep.historyBytes(key), text)
 }
 
 // eventSym records one event of the history at step n, its key interned
 // as key.
 func (o *openHandsReader) eventSym(n int, cls OpenHandsClass, inHistory, ask bool, key Sym, text string) {
-	h := o.ep.history()
 	e := OpenHandsEvent{N: int32(max(n, 1)), Class: cls, InHistory: inHistory, Ask: ask, Depth: o.depth, Key: key}
 	if text != "" {
-		e.Text = h.sym(text)
+		e.Text = o.ep.historyString(text)
 	}
 	o.ep.OpenHands = append(o.ep.OpenHands, e)
 }
@@ -459,12 +459,12 @@ func (o *openHandsReader) actionEvent(act, src string, a *ohArgs, args rawValue,
 			w.buf = append(append(append(w.buf[:0], "a:"...), act...), 0)
 			w.both = append(append(w.both[:0], act...), ' ')
 			w.writeMembersBoth(base, openHandsVolatile, false, nil) // appendBoth(args)
-			key = h.bytes(w.buf)
+			key = o.ep.historyBytes(w.buf)
 			o.keys.keep(slot, tag, &k, w.buf, key, w.both)
 		default:
 			w.buf = append(append(append(w.buf[:0], "a:"...), act...), 0)
 			w.writeMembers(base, true) // appendValue(args, true, nil)
-			key = h.bytes(w.buf)
+			key = o.ep.historyBytes(w.buf)
 			o.keys.keep(slot, tag, &k, w.buf, key, nil)
 		}
 		if wantAction {

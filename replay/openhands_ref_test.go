@@ -563,8 +563,10 @@ func sameEvents(t *testing.T, epA, epB *Episode) {
 	}
 	for i, ea := range epA.OpenHands {
 		eb := epB.OpenHands[i]
-		if epA.Str(ea.Key) != epB.Str(eb.Key) || epA.Str(ea.Text) != epB.Str(eb.Text) {
-			t.Fatalf("event %d: key %q text %q, the map reader's %q %q", i, epB.Str(eb.Key), epB.Str(eb.Text), epA.Str(ea.Key), epA.Str(ea.Text))
+		// By value, from the table each names them in (a replay as read:
+		// the history's, its keys and texts not interned).
+		if epA.HistoryStr(ea.Key) != epB.HistoryStr(eb.Key) || epA.HistoryStr(ea.Text) != epB.HistoryStr(eb.Text) {
+			t.Fatalf("event %d: key %q text %q, the map reader's %q %q", i, epB.HistoryStr(eb.Key), epB.HistoryStr(eb.Text), epA.HistoryStr(ea.Key), epA.HistoryStr(ea.Text))
 		}
 		ea.Key, ea.Text, eb.Key, eb.Text = 0, 0, 0, 0
 		if ea != eb {
@@ -652,6 +654,11 @@ func FuzzOpenHandsValue(f *testing.F) {
 		`{"id":9,"source":"user","action":"message","args":{"content":"the same words","wait_for_response":false}}` + "\n" +
 		`{"id":10,"source":"agent","action":"read","args":{"path":"/x/yyyyyyyy/zzzzzzzz"}}` + "\n" +
 		`{"id":11,"source":"agent","action":"run","args":{"command":"ls -la /tmp/aaaa/bbbb/cccc/dddd","thought":"a"}}` + "\n"))
+	// IPython cells and their outputs: events with a text.
+	f.Add([]byte(`{"id":1,"source":"agent","action":"run_ipython","args":{"code":"print(1)","thought":""}}` + "\n" +
+		`{"id":2,"cause":1,"observation":"run_ipython","content":"1\\nx","extras":{"code":"print(1)"}}` + "\n" +
+		`{"id":3,"source":"agent","action":"run_ipython","args":{"code":"print(1)","thought":""}}` + "\n" +
+		`{"id":4,"cause":3,"observation":"run_ipython","content":"1\\nx","extras":{"code":"print(1)"}}` + "\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		epA, epB, epC := newStepTable("a", "s").ep, newStepTable("b", "s").ep, newStepTable("c", "s").ep
 		a, b, c := &ohMapReader{}, &openHandsReader{}, &openHandsReader{}
@@ -665,8 +672,11 @@ func FuzzOpenHandsValue(f *testing.F) {
 		var ix valueIndex
 		// e reads each line as c, with the table's copies (a replay as
 		// read): its outputs unescaped straight into them, the same
-		// texts, none a view of the line (written over once read).
+		// texts, none a view of the line (written over once read); its
+		// events' keys and texts in the history's table, not interned
+		// (historyBytes).
 		epE, e := newStepTable("e", "s").ep, &openHandsReader{copies: &outputCopies{}}
+		epE.streamed = true
 		e.start(epE)
 		var line2 []byte
 		var bSteps, cSteps, eSteps []stepRecord
@@ -779,8 +789,19 @@ func FuzzOpenHandsV1Value(f *testing.F) {
 			t.Fatalf("replayed as read: %d events, %d", len(epS.OpenHandsV1), len(epC.OpenHandsV1))
 		}
 		for i, ev := range epS.OpenHandsV1 {
-			if ks, kc := epS.HistoryStr(ev.Key), fullKey(epC, epC.OpenHandsV1[i].Key); ks != kc {
+			ec := epC.OpenHandsV1[i]
+			if ks, kc := epS.HistoryStr(ev.Key), fullKey(epC, ec.Key); ks != kc {
 				t.Fatalf("event %d: key replayed as read %q, %q", i, ks, kc)
+			}
+			// The other strings, by value (not interned as read).
+			for k, p := range [][2]Sym{{ev.Source, ec.Source}, {ev.ID, ec.ID}, {ev.Tool, ec.Tool}, {ev.Error, ec.Error}} {
+				if ss, sc := epS.HistoryStr(p[0]), epC.HistoryStr(p[1]); ss != sc {
+					t.Fatalf("event %d: string %d replayed as read %q, %q", i, k, ss, sc)
+				}
+			}
+			ev.Source, ev.ID, ev.Tool, ev.Error, ev.Key = ec.Source, ec.ID, ec.Tool, ec.Error, ec.Key
+			if ev != ec {
+				t.Fatalf("event %d replayed as read: %+v, %+v", i, ev, ec)
 			}
 		}
 		if len(epB.OpenHandsV1) != len(epC.OpenHandsV1) || !reflect.DeepEqual(epB.Live, epC.Live) || !reflect.DeepEqual(epB.Diag.Notes, epC.Diag.Notes) {

@@ -243,6 +243,9 @@ func (o *openHandsV1Reader) canonKey() Sym {
 	if o.ep == nil {
 		return 0
 	}
+	if o.ep.streamed {
+		return o.ep.hist.appendUnindexed(o.w.buf) // compared by value: not interned
+	}
 	return o.ep.history().bytes(o.w.buf)
 }
 
@@ -529,11 +532,14 @@ func (o *openHandsV1Reader) attach(actionID, callID string) *stepRecord {
 	return nil
 }
 
+// sym is s's Sym in the history's table, which the detector reads only
+// by value (HistoryStr): not interned in a replay as read
+// (historyString).
 func (o *openHandsV1Reader) sym(s string) Sym {
 	if o.ep == nil {
 		return 0
 	}
-	return o.ep.history().sym(s)
+	return o.ep.historyString(s)
 }
 
 // event records ev at the current step. Its id is kept for an agent
@@ -547,7 +553,7 @@ func (o *openHandsV1Reader) event(ev OpenHandsV1Event, id string) {
 	}
 	ev.N = int32(max(o.n, 1))
 	if ev.Class == OHV1AgentError {
-		ev.ID = o.ep.history().sym(id)
+		ev.ID = o.ep.historyString(id)
 	}
 	o.ep.OpenHandsV1 = append(o.ep.OpenHandsV1, ev)
 }
