@@ -154,14 +154,17 @@ func (c *claudeCodeReader) recordRaw(raw []byte, _ int) ([]stepRecord, string) {
 			// order (claude_code_msg.go), in a loop with no closure:
 			// a closure's captured results were kept in memory
 			// throughout recordRaw. readTop keeps no other key.
+			p := unsafe.Pointer(unsafe.SliceData(raw))
 			for k := range c.msg.reads[:c.msg.n] {
 				r := &c.msg.reads[k]
-				if len(r.key) == len("role") {
-					why = roleWhy(r.val, why)
+				if !r.content {
+					// A string: readTop keeps no role of another
+					// kind (the caller reads such a message whole),
+					// so roleWhy would return why.
 					continue
 				}
 				var w string
-				if blocks, set, kindBad, w = readBlocksRawText(ix, r.val, blocks[:0]); why == "" {
+				if blocks, set, kindBad, w = readBlocksRawText(ix, r.val(p), blocks[:0]); why == "" {
 					why = w
 				}
 			}

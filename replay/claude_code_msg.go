@@ -19,6 +19,8 @@ package replay
 // among them kept as read; the walk from a key in the message's object
 // to another depends on the bytes alone.
 
+import "unsafe"
+
 // claudeCodeHeadMin is the shortest head kept.
 const claudeCodeHeadMin = 16
 
@@ -56,11 +58,30 @@ type claudeCodeMsg struct {
 	hfrom           int
 }
 
-// claudeCodeMsgRead is a member of a message read: its key, "role" or
-// "content", and its value, a view of the record.
+// claudeCodeMsgRead is a member of a message read: its key, "content"
+// or "role", and where its value is in the record, [from, to). Offsets,
+// not a string and a view: readTop writes them with no write barrier's
+// test (the reader is on the heap), where a string and a slice written
+// together were built on the stack and copied, some 20 instructions a
+// member.
 type claudeCodeMsgRead struct {
-	key string
-	val rawValue
+	content  bool
+	from, to int32
+}
+
+// key is the member's key.
+func (r *claudeCodeMsgRead) key() string {
+	if r.content {
+		return "content"
+	}
+	return "role"
+}
+
+// val is the member's value in the record at p (its base), sliced with
+// no bounds check as notedMember slices a noted member's: readTop found
+// it within the record.
+func (r *claudeCodeMsgRead) val(p unsafe.Pointer) rawValue {
+	return unsafe.Slice((*byte)(unsafe.Add(p, r.from)), r.to-r.from)
 }
 
 // start begins the reading of a message.
@@ -69,12 +90,14 @@ func (m *claudeCodeMsg) start() {
 	m.keys, m.hfrom = 0, -1
 }
 
-// add keeps a member read; false when there are too many to keep.
-func (m *claudeCodeMsg) add(key string, val rawValue) bool {
+// add keeps a member read, the content's or the role's, its value at
+// [from, to) in the record; false when there are too many to keep.
+func (m *claudeCodeMsg) add(content bool, from, to int) bool {
 	if m.n == len(m.reads) {
 		return false
 	}
-	m.reads[m.n] = claudeCodeMsgRead{key, val}
+	r := &m.reads[m.n]
+	r.content, r.from, r.to = content, int32(from), int32(to)
 	m.n++
 	return true
 }

@@ -195,7 +195,7 @@ member: // the key ends at b[end-1], its value starts at b[j]
 			// where it stood (a content read before it is read again
 			// after it: the head ends at a content's key).
 			if hl := len(m.head); hl > 0 && i+hl <= n && string(b[i:i+hl]) == string(m.head) {
-				if r := m.headRole; r[0] >= 0 && !m.add("role", b[i+int(r[0]):i+int(r[1])]) {
+				if r := m.headRole; r[0] >= 0 && !m.add(false, i+int(r[0]), i+int(r[1])) {
 					return false
 				}
 				// It ends after a comma, or in the white space after
@@ -213,7 +213,7 @@ member: // the key ends at b[end-1], its value starts at b[j]
 			if j >= n || b[j] != '"' {
 				return false
 			}
-			if i, _ = validString(b, j); i < 0 || !m.add("role", b[j:i]) {
+			if i, _ = validString(b, j); i < 0 || !m.add(false, j, i) {
 				return false
 			}
 			if m.hfrom >= 0 {
@@ -420,7 +420,7 @@ content: // the message's content: its key at b[i] (read when a head is taken), 
 		default:
 			return false // another type, or a second content indexed: read whole
 		}
-		if i < 0 || !m.add("content", b[j:i]) {
+		if i < 0 || !m.add(true, j, i) {
 			return false
 		}
 		if tl := len(m.tail); tl > 0 && i+tl <= n && word(b, i) == word(m.tail, 0) && string(b[i:i+tl]) == string(m.tail) {
@@ -495,7 +495,7 @@ typed: // a key at b[i] after a run passed over (claude_code_typed.go)
 			// read, the content's key the message's second.
 			c.msg.start()
 			closers[0], d = '}', 1
-			c.msg.add("role", b[i+typedRole:i+typedRole+len(`"user"`)])
+			c.msg.add(false, i+typedRole, i+typedRole+len(`"user"`))
 			c.msg.keys, c.msg.hrole = 2, [2]int32{-1, -1}
 			j = i + len(userRoleContent) // the content's value (content reads no key)
 			if b[j] <= ' ' {

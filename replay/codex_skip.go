@@ -35,6 +35,9 @@ const (
 	codexHead          = `{"timestamp":"`
 	codexItemHead      = `,"type":"response_item","payload":{`
 	codexCompactedHead = `,"type":"compacted","payload":{`
+	// codexStampLen is the length of a timestamp's body as Codex
+	// writes it, 2026-11-20T11:00:00.100Z.
+	codexStampLen = 24
 )
 
 // codexSkipItem is what a payload's members say, read as codexItem.read
@@ -66,6 +69,14 @@ func (c *codexReader) skipNoStep(raw []byte) (recs []stepRecord, ok bool, item i
 	// the words) goes to readLine. Nothing else of it is tested: a
 	// string's validity is told by its stops alone.
 	i := len(head)
+	if i+codexStampLen+1 <= n && stopMask(word(raw, i))|stopMask(word(raw, i+8))|stopMask(word(raw, i+16)) == 0 &&
+		byteAt(raw, i+codexStampLen) == '"' {
+		// A timestamp of 24 bytes, as Codex writes every one
+		// (2026-11-20T11:00:00.100Z): three words of no stop, then
+		// its closing quote, with no loop.
+		i += codexStampLen
+		goto stamped
+	}
 	for {
 		if i+8 > n {
 			return nil, false, 0
@@ -79,6 +90,7 @@ func (c *codexReader) skipNoStep(raw []byte) (recs []stepRecord, ok bool, item i
 	if byteAt(raw, i) != '"' {
 		return nil, false, 0
 	}
+stamped:
 	i++
 	const (
 		typeKey = `,"type":"`

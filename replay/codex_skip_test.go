@@ -61,6 +61,22 @@ var codexSkipCases = []struct {
 	{`{"timestamp":"a\,"type":"response_item","payload":{"type":"function_call","name":"shell","arguments":"{}","call_id":"c9"}}`, false},
 	{`{"timestamp":"2026-11-20T11:00:00.100Z` + "\x1f" + `,"type":"compacted","payload":{"message":"m"}}`, false},
 	{`{"timestamp":"2026-11-20T11:00:00.100Z","type":"event_msg","payload":{"type":"user_message"}}`, true},
+	// A timestamp of 24 bytes, read with no loop when its three words
+	// hold no stop: a stop in any of them (a control byte, a quote, an
+	// escape) before a quote at the 25th byte goes the loop's way.
+	{`{"timestamp":"202` + "\x01" + `-11-20T11:00:00.100Z","type":"event_msg","payload":{"type":"user_message"}}`, false},
+	{`{"timestamp":"2026-11-2` + "\x1f" + `T11:00:00.100Z","type":"turn_context","payload":{}}`, false},
+	{`{"timestamp":"2026-11-20T11:00:00.1` + "\x7f\x01" + `Z","type":"turn_context","payload":{}}`, false},
+	{`{"timestamp":"2026-11-20T11:00:00.1"Z","type":"event_msg","payload":{"type":"user_message"}}`, false},
+	{`{"timestamp":"2026-11-20T11:00:00.1\qZ","type":"event_msg","payload":{"type":"user_message"}}`, false},
+	{`{"timestamp":"2026-11-20T11:00:00.10\"","type":"event_msg","payload":{"type":"user_message"}}`, false},
+	{`{"timestamp":"2026-11-20T11:00:00.1\u0030Z","type":"event_msg","payload":{"type":"user_message"}}`, false},
+	{`{"timestamp":"2026-11-20T11:00:00.100Z"`, false},
+	{`{"timestamp":"2026-11-20T11:00:00.100Z"}`, false},
+	{`{"timestamp":"2026-11-20T11:00:00.100ZZ","type":"event_msg","payload":{"type":"user_message"}}`, true},
+	{`{"timestamp":"2026-11-20T11:00:00.100","type":"event_msg","payload":{"type":"user_message"}}`, true},
+	{`{"timestamp":"é026-11-20T11:00:00.10Z","type":"event_msg","payload":{"type":"user_message"}}`, true},
+	{"{\"timestamp\":\"\xff026-11-20T11:00:00.100Z\",\"type\":\"event_msg\",\"payload\":{\"type\":\"user_message\"}}", true},
 	{`{"timestamp":"2026-11-20T11:00:0","type":"turn_context","payload":{}}`, true},
 	{`{"timestamp":"t","type":"event_msg","payload":{"type":"agent_message","message":"a\"b\\c\u00e9 ` + "\xff\u00e9" + `"}}`, true},
 	// NaN and Infinity: a reason, or read as text by readLine.
@@ -258,6 +274,9 @@ var codexItemCases = []struct {
 	{`{"timestamp":"t","type":"response_item","payload":{"type":"function_call_output","call_id":"c1","output":-Infinity}}`, false},
 	// Not valid, or not this shape.
 	{`{"timestamp":"t\"x","type":"response_item","payload":{"type":"function_call","name":"a"}}`, false},
+	{`{"timestamp":"2026-11-20T11:00:00.1` + "\x01" + `Z","type":"response_item","payload":{"type":"function_call","name":"a"}}`, false},
+	{`{"timestamp":"2026-11-20T11:00:00.1"Z","type":"compacted","payload":{"message":"m"}}`, false},
+	{`{"timestamp":"2026-11-20T11:00:00.100Z","type":"compacted","payload":{"message":"m"}}`, true},
 	{`{"timestamp":"t","type":"response_item","payload":{"type":"function_call","name":"a"},"x":1}`, false},
 	{`{"timestamp":"t","type":"response_item","payload":{"type":"function_call","name":"a"}} `, false},
 	{`{"timestamp":"t","type":"response_item","payload":{"type":"function_call","name":"a"}}}`, false},
