@@ -608,13 +608,13 @@ func parseClineText(out []clinePart, text *scratchText, memo *callMemo, s string
 		}
 		texts(s[:start])
 		body := s[start+len(name)+2:]
-		end := strings.Index(body, closing)
+		end := indexTag(body, closing)
 		rest := ""
 		if end >= 0 {
 			if (name == "write_to_file" || name == "new_rule") && strings.Contains(body[end:], "</content>") {
 				// content may hold the tool's closing tag: it ends at the last </content>.
 				if last := strings.LastIndex(body, "</content>"); last >= 0 {
-					if e2 := strings.Index(body[last:], closing); e2 >= 0 {
+					if e2 := indexTag(body[last:], closing); e2 >= 0 {
 						end = last + e2
 					}
 				}
