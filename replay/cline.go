@@ -270,8 +270,8 @@ func (c *clineReader) user(blocks []contentBlock) {
 		}
 		results = append(results, r)
 	}
-	refusal := func(body string) {
-		if r := results[len(results)-1]; r.call != nil && strings.Contains(body, rooRefusal) {
+	refusal := func(refused bool) {
+		if r := results[len(results)-1]; r.call != nil && refused {
 			mark(&r.call.rec, LiveRooRefusal, "roo_tool_repetition/stop")
 		}
 	}
@@ -301,16 +301,21 @@ func (c *clineReader) user(blocks []contentBlock) {
 			case h >= 0:
 				// A tool's result: its header, then its text here or in
 				// the next block.
+				// No word sought runs across the header's end, "] Result:"
+				// and a space or line break (clineScan): the body is
+				// scanned once for all, the header for a failure.
 				body := t[h:]
 				text := strings.TrimSpace(body)
-				textResult(text, clineFailed(t))
+				failed, refused := clineScan(body)
+				textResult(text, failed || clineFailed(t[:h]))
 				expectBody = text == ""
-				refusal(body)
+				refusal(refused)
 			case expectBody:
+				failed, refused := clineScan(t)
 				r := &results[len(results)-1]
-				r.text, r.err = t, r.err || clineFailed(t)
+				r.text, r.err = t, r.err || failed
 				expectBody = false
-				refusal(t)
+				refusal(refused)
 			case strings.HasPrefix(t, clineWarningHead) && strings.Contains(t, clineWarningBody):
 				// Cline's soft threshold, after the result of the call
 				// it fired on.
@@ -393,6 +398,38 @@ type clineResult struct {
 // its <error> tag.
 func clineFailed(t string) bool {
 	return strings.Contains(t, "The tool execution failed") || strings.Contains(t, "<error>")
+}
+
+// clineScan is clineFailed(t) and strings.Contains(t, rooRefusal), the
+// text scanned once for the 'T' both "The tool execution failed" and
+// rooRefusal start with (a search for each scanned all of it), then for
+// "<error>" if no failure was found. None of the three holds "] Result:"
+// nor a space or line break after a ':', so none found in a result's
+// header and body together runs across the header's end
+// (clineResultHeader): clineFailed(t) is clineFailed(t[:h]) ||
+// clineScan(t[h:]).
+func clineScan(t string) (failed, refused bool) {
+	const failure = "The tool execution failed"
+	for i := strings.IndexByte(t, 'T'); i >= 0; {
+		rest := t[i:]
+		if !failed && strings.HasPrefix(rest, failure) {
+			failed = true
+		} else if !refused && strings.HasPrefix(rest, rooRefusal) {
+			refused = true
+		}
+		if failed && refused {
+			return true, true
+		}
+		j := strings.IndexByte(rest[1:], 'T')
+		if j < 0 {
+			break
+		}
+		i += 1 + j
+	}
+	if !failed {
+		failed = strings.Contains(t, "<error>")
+	}
+	return failed, refused
 }
 
 // clineCommandExit reads the exit code of an execute_command call from
@@ -571,13 +608,13 @@ func parseClineText(out []clinePart, text *scratchText, memo *callMemo, s string
 		}
 		texts(s[:start])
 		body := s[start+len(name)+2:]
-		end := strings.Index(body, closing)
+		end := indexTag(body, closing)
 		rest := ""
 		if end >= 0 {
 			if (name == "write_to_file" || name == "new_rule") && strings.Contains(body[end:], "</content>") {
 				// content may hold the tool's closing tag: it ends at the last </content>.
 				if last := strings.LastIndex(body, "</content>"); last >= 0 {
-					if e2 := strings.Index(body[last:], closing); e2 >= 0 {
+					if e2 := indexTag(body[last:], closing); e2 >= 0 {
 						end = last + e2
 					}
 				}

@@ -1,5 +1,7 @@
 package replay
 
+import "strings"
+
 // clineTagOf is the tag of the tool named name (one of clineToolNames):
 // a switch the compiler writes as a search by length, then by bytes,
 // where a map hashed each name (a tag is looked up at each '<' of a
@@ -71,4 +73,22 @@ func clineTagOf(name string) (clineTag, bool) {
 		return clineTag{"generate_image", "</generate_image>"}, true
 	}
 	return clineTag{}, false
+}
+
+// indexTag is strings.Index(s, tag) for a closing tag ("</name>"): the
+// '<'s of s are found by IndexByte and each read for the tag, where
+// Index, past a few '<' that are not the tag's (a tool use's params open
+// and close many), compares the tag at every byte of the rest.
+func indexTag(s, tag string) int {
+	for from := 0; ; {
+		i := strings.IndexByte(s[from:], '<')
+		if i < 0 {
+			return -1
+		}
+		i += from
+		if len(s)-i >= len(tag) && s[i+1] == tag[1] && s[i+2:i+len(tag)] == tag[2:] {
+			return i
+		}
+		from = i + 1
+	}
 }

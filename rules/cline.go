@@ -65,15 +65,26 @@ var ClineRepeat = &Rule{
 }
 
 // clineState is checkRepeatedToolCall's TaskState: the last call's
-// signature and the count. The signatures are written into two buffers
-// taken in turn (the last and the current), so that a step allocates
-// nothing once they have grown.
+// signature and the count. A signature written is written into one of
+// two buffers taken in turn (the last and the current), so that a step
+// allocates nothing once they have grown. A flat call's (every call the
+// Cline reader writes: flatClineMembers) is not written: its name and
+// members, sorted and each key once, are compared with the last call's
+// kept so, views of its action (a string of the episode's table, whose
+// bytes are never rewritten), where writing them copied every value and
+// the compare read it again; a signature is written only to be compared
+// with a call that is not flat.
 type clineState struct {
 	soft, hard int
 	last, cur  []byte
 	has        bool
 	count      int
 	members    []topMember // appendSortedTop's, reused
+	// flatLast says the last call was flat: lastName and lastMembers are
+	// its signature, and last is not.
+	flatLast                bool
+	lastName                string
+	lastMembers, curMembers []topMember
 }
 
 func (s *clineState) Step(t *replay.Turn, env *Env) {
@@ -81,25 +92,46 @@ func (s *clineState) Step(t *replay.Turn, env *Env) {
 	if !ok {
 		return
 	}
-	if cur, flat := appendFlatClineSignature(s.cur[:0], action, &s.members); flat {
-		s.cur = cur
-	} else {
-		s.cur = appendClineSignature(s.cur[:0], callOfAction(action), &s.members)
-	}
-	if k, fired := s.check(); fired {
+	if k, fired := s.call(action); fired {
 		env.ReportBare(t.N, ClineRepeat, k)
 	}
 }
 
-// check counts one call by its name and signature (cur, which becomes
-// the last) and says what fires.
-func (s *clineState) check() (*Kind, bool) {
-	if s.has && bytes.Equal(s.cur, s.last) {
+// call counts one call by its action and says what fires.
+func (s *clineState) call(action string) (*Kind, bool) {
+	if name, ms, flat := flatClineMembers(action, s.curMembers[:0]); flat {
+		ms = uniqueSortedMembers(ms)
+		same := false
+		switch {
+		case !s.has:
+		case s.flatLast:
+			same = name == s.lastName && sameMembers(ms, s.lastMembers)
+		default:
+			s.cur = appendMembers(append(append(s.cur[:0], name...), '\n'), ms)
+			same = bytes.Equal(s.cur, s.last)
+		}
+		s.curMembers, s.lastMembers = s.lastMembers, ms // both kept, grown
+		s.lastName, s.flatLast = name, true
+		return s.check(same)
+	}
+	s.cur = appendClineSignature(s.cur[:0], callOfAction(action), &s.members)
+	if s.has && s.flatLast {
+		s.last = appendMembers(append(append(s.last[:0], s.lastName...), '\n'), s.lastMembers)
+	}
+	same := s.has && bytes.Equal(s.cur, s.last)
+	s.last, s.cur, s.flatLast = s.cur, s.last, false
+	return s.check(same)
+}
+
+// check counts one call, the same as the last or not, and says what
+// fires.
+func (s *clineState) check(same bool) (*Kind, bool) {
+	if same {
 		s.count++
 	} else {
 		s.count = 1
 	}
-	s.last, s.cur, s.has = s.cur, s.last, true
+	s.has = true
 	switch s.count {
 	case s.soft:
 		return ClineFeedback, true
@@ -226,21 +258,34 @@ func appendSortedTopInPlace(b, args []byte, ignored map[string]bool, members *[]
 // appendSortedMembers appends the object of members ms, read in place,
 // with its keys sorted and each key once.
 func appendSortedMembers(b []byte, ms []topMember) []byte {
+	return appendMembers(b, uniqueSortedMembers(ms))
+}
+
+// uniqueSortedMembers sorts ms by key in place and keeps each key once,
+// the last of a repeated key's (the one a map keeps).
+func uniqueSortedMembers(ms []topMember) []topMember {
 	// Sorted by key, a repeated key's members in the order written: the
-	// last of each run is the one a map keeps.
+	// last of each run is kept.
 	// (slices.SortStableFunc, not sort.SliceStable: its reflection made
 	// room escape to the heap, an allocation a call.)
 	slices.SortStableFunc(ms, func(a, b topMember) int { return bytes.Compare(a.key, b.key) })
-	b = append(b, '{')
-	first := true
+	out := ms[:0]
 	for j, m := range ms {
 		if j+1 < len(ms) && bytes.Equal(ms[j+1].key, m.key) {
 			continue
 		}
-		if !first {
+		out = append(out, m)
+	}
+	return out
+}
+
+// appendMembers appends the object of members ms, as they are.
+func appendMembers(b []byte, ms []topMember) []byte {
+	b = append(b, '{')
+	for j, m := range ms {
+		if j > 0 {
 			b = append(b, ',')
 		}
-		first = false
 		b = append(b, '"')
 		b = append(b, m.key...)
 		b = append(b, `":`...)
@@ -251,6 +296,22 @@ func appendSortedMembers(b []byte, ms []topMember) []byte {
 		}
 	}
 	return append(b, '}')
+}
+
+// sameMembers says two members' lists are the same keys and values as
+// written: the same object appendMembers writes (a flat call's values
+// are strings that hold no raw control byte, its keys neither, so no two
+// lists write one object).
+func sameMembers(a, b []topMember) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if !bytes.Equal(a[i].key, b[i].key) || !bytes.Equal(a[i].val, b[i].val) {
+			return false
+		}
+	}
+	return true
 }
 
 // plainKeyByte[c] says whether a key holding byte c is read in place

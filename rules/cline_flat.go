@@ -22,34 +22,47 @@ const clineProgress = "task_progress"
 // string, a key appendSortedTopInPlace does not read in place, a string
 // that is not valid JSON; the caller reads those the plain way.
 func appendFlatClineSignature(b []byte, action string, members *[]topMember) ([]byte, bool) {
+	name, ms, ok := flatClineMembers(action, (*members)[:0])
+	if !ok {
+		return b, false
+	}
+	*members = ms[:0] // grown, kept for the next call
+	b = append(b, name...)
+	b = append(b, '\n')
+	return appendSortedMembers(b, ms), true
+}
+
+// flatClineMembers reads a flat action (appendFlatClineSignature): its
+// name and its object's members but task_progress, appended to ms in the
+// order written, views of action (read only).
+func flatClineMembers(action string, ms []topMember) (string, []topMember, bool) {
 	sp := strings.IndexByte(action, ' ')
 	if sp < 0 {
-		return b, false
+		return "", ms, false
 	}
 	a := unsafe.Slice(unsafe.StringData(action[sp+1:]), len(action)-sp-1) // read only
 	n := len(a)
 	if n < 2 || a[0] != '{' || a[n-1] != '}' {
-		return b, false
+		return "", ms, false
 	}
-	ms := (*members)[:0]
 	if n > 2 {
 		for i := 1; ; {
 			// a[i] opens a key; a[n-1] is '}', so each scan below stops
 			// before a's end or at it.
 			if a[i] != '"' {
-				return b, false
+				return "", ms, false
 			}
 			k := i + 1
 			for k < n-1 && flatKeyByte[a[k]] {
 				k++
 			}
 			if a[k] != '"' || k+2 >= n || a[k+1] != ':' || a[k+2] != '"' {
-				return b, false
+				return "", ms, false
 			}
 			// The value closes before a's last byte, the object's '}'.
 			end := replay.StringEnd(a[:n-1], k+2)
 			if end < 0 {
-				return b, false
+				return "", ms, false
 			}
 			if key := a[i+1 : k]; string(key) != clineProgress {
 				ms = append(ms, topMember{key, a[k+2 : end]})
@@ -59,15 +72,12 @@ func appendFlatClineSignature(b []byte, action string, members *[]topMember) ([]
 				break
 			}
 			if a[i] != ',' {
-				return b, false
+				return "", ms, false
 			}
 			i++
 		}
 	}
-	*members = ms[:0] // grown, kept for the next call
-	b = append(b, action[:sp]...)
-	b = append(b, '\n')
-	return appendSortedMembers(b, ms), true
+	return action[:sp], ms, true
 }
 
 // flatKeyByte is plainKeyByte but for the quote that ends a key: a key's
