@@ -19,6 +19,7 @@ type attemptFlat struct {
 func newAttemptFlat() *attemptFlat {
 	f := &attemptFlat{}
 	f.p.first, f.p.keys, f.p.flat = attemptKeys, attemptFieldKeys, true
+	f.p.stepNext.none()                    // the zero guess takes any word (newStepPaths sets it so too)
 	if len(attemptKeys) <= numStepFields { // flatLine fills numStepFields values
 		f.p.flatKeys = newFlatKeys(attemptKeys)
 	} else {

@@ -175,6 +175,21 @@ func (p *stepPaths) flatLine(line []byte, vals *[numStepFields]rawValue, cp *lin
 			// jsonNumber for a fraction or an exponent. The step's and
 			// the score's number of 1 to 15 digits is kept for stepOf
 			// (smallDecimal's, read here as the digits are passed).
+			if s := &p.stepNext; field == sfStep && i+8 <= n && wordAt(line, i)&s.m == s.w {
+				// The step after the line before's, as predicted
+				// (stepNext): its digits and the comma after them.
+				i += int(s.k)
+				p.numAt[0], p.num[0] = addrAt(line, start), s.d
+				// The next: the last digit plus one in place, or
+				// carry's past a 9.
+				if s.w&s.last != s.nine {
+					s.w += s.unit
+					s.d++
+				} else {
+					s.carry()
+				}
+				break
+			}
 			d := uint64(c - '0')
 			i++
 			if c != '0' {
@@ -188,6 +203,9 @@ func (p *stepPaths) flatLine(line []byte, vals *[numStepFields]rawValue, cp *lin
 			} else if i-start <= 15 && (field == sfStep || field == sfScore) {
 				k := field & 1 // 0: the step (sfStep 0), 1: the score (sfScore 5)
 				p.numAt[k], p.num[k] = addrAt(line, start), d
+				if k == 0 && start+8 <= n {
+					p.stepNext.after(wordAt(line, start), i-start, d)
+				}
 			}
 		case c == '-':
 			i = jsonNumber(line, i) // -1 for -Infinity: the general way

@@ -93,14 +93,23 @@ func (t *stepTable) added(out string, copied bool) {
 	// barrier), the loop and the queue's reset cost some 50 instructions
 	// a turn.
 	if t.mode == stepAdded && t.outsHead == len(t.outs) {
+		// The gap's turns, then the last one with its output: one call
+		// of Step each, the output set and cleared only around the
+		// last's, where a loop tested every turn for the last (the
+		// table holds at least the turn just added, and stepped is
+		// never past it).
 		last := len(ep.Turns) - 1
-		for ; t.stepped <= last; t.stepped++ {
-			if t.stepped == last && out != "" {
-				ep.stepping = stepOutput{n: ep.Turns[last].N, out: out}
-			}
+		for ; t.stepped < last; t.stepped++ {
 			t.stepper.Step(ep, t.stepped)
-			ep.stepping = stepOutput{}
 		}
+		if out != "" {
+			ep.stepping = stepOutput{n: ep.Turns[last].N, out: out}
+			t.stepper.Step(ep, last)
+			ep.stepping = stepOutput{}
+		} else {
+			t.stepper.Step(ep, last)
+		}
+		t.stepped = last + 1
 		t.actionsStepped()
 		return
 	}

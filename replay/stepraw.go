@@ -62,6 +62,9 @@ type stepPaths struct {
 	// line, and is stored with no write barrier.
 	numAt [2]uintptr
 	num   [2]uint64
+	// stepNext: the step number flatLine expects next, one more than
+	// the last it read.
+	stepNext stepGuess
 	// next: the key flatLine read after the line's start (0), after a
 	// member of no field (1) and after field f's member (f+2).
 	next [16]flatNext
@@ -95,6 +98,7 @@ func newStepPaths(fields map[string]string) *stepPaths {
 	if p.flat {
 		p.flatKeys = newFlatKeys(p.first)
 	}
+	p.stepNext.none()
 	p.outCopy.name = p.first[p.top[sfOutput]]
 	p.strs = byteStrings{}
 	return p
