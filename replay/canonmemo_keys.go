@@ -1,14 +1,14 @@
 package replay
 
-// A memo of the event keys last interned, by the bytes they were
-// written from: an OpenHands event's key is its action's or
-// observation's members written canonically (collected, sorted, every
-// string checked and copied) and then hashed and looked up in the
-// history's table, for an equality the detector alone reads. A loop
-// repeats its actions and outputs byte for byte (a generated V1 log
-// repeats 63% of its actions, 25% of its observations), and a key
-// written from the same bytes is the same key: the memo finds it by
-// comparing those bytes, with no writing and no hash.
+// A memo of the event keys last entered in the history's table
+// (Episode.historyBytes), by the bytes they were written from: an
+// OpenHands event's key is its action's or observation's members written
+// canonically (collected, sorted, every string checked and copied) and
+// then entered in the history's table, for an equality the detector
+// alone reads. A loop repeats its actions and outputs byte for byte (a
+// generated V1 log repeats 63% of its actions, 25% of its observations),
+// and a key written from the same bytes is the same key: the memo finds
+// it by comparing those bytes, with no writing and no table entry.
 
 import (
 	"bytes"
@@ -42,7 +42,7 @@ type keySlot struct {
 	n    uint8
 	ends [4]int32 // the parts' ends in raw
 	raw  []byte   // the parts, one after another
-	key  []byte   // the key as written, interned as sym
+	key  []byte   // the key as written, entered as sym
 	sym  Sym
 	both []byte
 }
@@ -98,7 +98,7 @@ func (m *keyMemo) find(t *symtab, k *keyParts) (s *keySlot, tag uint64, hit bool
 	return s, tag, t.str(s.sym) == string(s.key)
 }
 
-// keep puts the key written from k, interned as sym, and the second
+// keep puts the key written from k, entered as sym, and the second
 // form both, in slot s (find's; nil before the first), if they are
 // short enough.
 func (m *keyMemo) keep(s *keySlot, tag uint64, k *keyParts, key []byte, sym Sym, both []byte) {

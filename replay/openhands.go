@@ -162,8 +162,8 @@ func (o *openHandsReader) eventKey(n int, cls OpenHandsClass, inHistory, ask boo
 	o.eventSym(n, cls, inHistory, ask, o.ep.historyBytes(key), text)
 }
 
-// eventSym records one event of the history at step n, its key interned
-// as key.
+// eventSym records one event of the history at step n, its key already
+// entered in the history's table as key.
 func (o *openHandsReader) eventSym(n int, cls OpenHandsClass, inHistory, ask bool, key Sym, text string) {
 	e := OpenHandsEvent{N: int32(max(n, 1)), Class: cls, InHistory: inHistory, Ask: ask, Depth: o.depth, Key: key}
 	if text != "" {

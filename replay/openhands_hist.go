@@ -2,12 +2,12 @@ package replay
 
 // appendUnindexed enters b in t as a Sym of its own, copied into the
 // arena, with no hash and no lookup: two equal strings so entered are
-// two Syms. For an OpenHands V1 key of an episode replayed as read
-// (canonKey): its Sym is read only as the string it names
-// (Episode.HistoryStr), which the detector compares by value, and a key
-// holds the whole observation, its tool output too, which hashing and
-// comparing in the history's table read once more (15 M of a V1 log's
-// 360 M, for a table made anew every 2 MiB).
+// two Syms. For the strings of an OpenHands event that the detectors
+// read only by value (Episode.HistoryStr, compared as strings): V0's
+// key and text, V1's key, source, id, tool and error, in an episode
+// replayed as read (historyBytes). A key holds the whole observation,
+// its tool output too, which hashing and comparing in the history's
+// table read once more (15 M of a V1 log's 360 M).
 func (t *symtab) appendUnindexed(b []byte) Sym {
 	if len(b) == 0 {
 		return 0
@@ -22,21 +22,27 @@ func (t *symtab) appendUnindexed(b []byte) Sym {
 	return id
 }
 
-// historyBytes is b's Sym in the history's table: entered unindexed in an
-// episode replayed as read (appendUnindexed), interned in one read whole.
-// For what the detectors read only by value (an OpenHands event's key
-// and text).
+// historyBytes is b's Sym in the history's table: in an episode replayed
+// as read, copied unindexed (appendUnindexed) while the table is under
+// historyTable, interned past it; interned in one read whole. For what
+// the detectors read only by value (an OpenHands event's strings).
+//
+// The bound matters: the table is made anew only when a turn is stepped
+// (historyStepped), so events that wait long for their step (a V0 log of
+// 20,000 equal 5 KB messages in one step) would grow an unindexed table
+// with the input (120 MB peak RSS, tried), where interning keeps it to
+// the distinct strings (21 MB).
 func (e *Episode) historyBytes(b []byte) Sym {
-	if e.streamed {
+	if !e.streamed {
+		return e.syms.bytes(b)
+	}
+	if e.hist.arenaBytes() < historyTable {
 		return e.hist.appendUnindexed(b)
 	}
-	return e.syms.bytes(b)
+	return e.hist.bytes(b)
 }
 
 // historyString is historyBytes of s.
 func (e *Episode) historyString(s string) Sym {
-	if e.streamed {
-		return e.hist.appendUnindexed(stringBytes(s))
-	}
-	return e.syms.sym(s)
+	return e.historyBytes(stringBytes(s))
 }

@@ -236,21 +236,20 @@ const (
 	v1kValue
 )
 
-// canonKey interns the whole of w.buf (0 without an episode), and ends
+// canonKey enters the whole of w.buf in the history's table (0 without
+// an episode; historyBytes: interned unless replayed as read), and ends
 // the strings written as Syms (keyed).
 func (o *openHandsV1Reader) canonKey() Sym {
 	o.w.syms = nil
 	if o.ep == nil {
 		return 0
 	}
-	if o.ep.streamed {
-		return o.ep.hist.appendUnindexed(o.w.buf) // compared by value: not interned
-	}
-	return o.ep.history().bytes(o.w.buf)
+	return o.ep.historyBytes(o.w.buf) // compared by value: not interned in a replay as read
 }
 
-// keyOf interns v written canonically, its long strings as Syms: a key
-// of one part, no NUL to read it back by (keyed).
+// keyOf enters v written canonically in the history's table (canonKey),
+// its long strings as Syms: a key of one part, no NUL to read it back by
+// (keyed).
 func (o *openHandsV1Reader) keyOf(v rawValue) Sym {
 	if o.ep == nil {
 		return 0
