@@ -69,14 +69,6 @@ type claudeCodeMsgRead struct {
 	from, to int32
 }
 
-// key is the member's key.
-func (r *claudeCodeMsgRead) key() string {
-	if r.content {
-		return "content"
-	}
-	return "role"
-}
-
 // val is the member's value in the record at p (its base), sliced with
 // no bounds check as notedMember slices a noted member's: readTop found
 // it within the record.

@@ -350,3 +350,11 @@ func checkMsgReads(t *testing.T, rec string, raw []byte, c *claudeCodeReader, go
 		}
 	}
 }
+
+// key is the member's key (the reader knows it by content).
+func (r *claudeCodeMsgRead) key() string {
+	if r.content {
+		return "content"
+	}
+	return "role"
+}

@@ -94,13 +94,8 @@ func geminiTouch(raw []byte) bool {
 	return end == n-2
 }
 
-// geminiTouchWords is geminiTouchHead's three words (word).
-var geminiTouchWords = func() (w [3]uint64) {
-	for k := range w {
-		w[k] = word([]byte(geminiTouchHead), 8*k)
-	}
-	return w
-}()
+// geminiTouchWords is geminiTouchHead's first three words (word).
+var geminiTouchWords = wordsOf(geminiTouchHead, 0, 8, 16)
 
 // recordTree reads a record through parseJS.
 func (g *geminiReader) recordTree(raw []byte, line int) ([]stepRecord, string) {

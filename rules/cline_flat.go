@@ -11,30 +11,17 @@ import (
 // (clineIgnored).
 const clineProgress = "task_progress"
 
-// appendFlatClineSignature appends appendClineSignature(b,
-// callOfAction(action)) for the action every Cline tool use is read as:
-// its name, a space and a compact object of string values under plain
-// keys ({"command":"npm test","task_progress":"- [x] Run"}). That object
-// is read in one pass that validates it as it goes (an action's other
-// reading validated it whole with replay.ValidJSON, then walked it again
-// to sort it: a third of the rule's cost). It reports false, b as it was,
-// for anything else: white space outside a string, a value that is not a
-// string, a key appendSortedTopInPlace does not read in place, a string
-// that is not valid JSON; the caller reads those the plain way.
-func appendFlatClineSignature(b []byte, action string, members *[]topMember) ([]byte, bool) {
-	name, ms, ok := flatClineMembers(action, (*members)[:0])
-	if !ok {
-		return b, false
-	}
-	*members = ms[:0] // grown, kept for the next call
-	b = append(b, name...)
-	b = append(b, '\n')
-	return appendSortedMembers(b, ms), true
-}
-
-// flatClineMembers reads a flat action (appendFlatClineSignature): its
-// name and its object's members but task_progress, appended to ms in the
-// order written, views of action (read only).
+// flatClineMembers reads a flat action, the action every Cline tool use
+// is read as: its name, a space and a compact object of string values
+// under plain keys ({"command":"npm test","task_progress":"- [x] Run"}).
+// It returns the name and the object's members but task_progress,
+// appended to ms in the order written, views of action (read only). The
+// object is read in one pass that validates it as it goes (the plain
+// reading, appendClineSignature, validates it whole with
+// replay.ValidJSON, then walks it again to sort it). It reports false
+// for anything else: white space outside a string, a value that is not
+// a string, a key appendSortedTopInPlace does not read in place, a
+// string that is not valid JSON; the caller reads those the plain way.
 func flatClineMembers(action string, ms []topMember) (string, []topMember, bool) {
 	sp := strings.IndexByte(action, ' ')
 	if sp < 0 {

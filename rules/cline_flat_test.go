@@ -4,6 +4,23 @@ import (
 	"testing"
 )
 
+// appendFlatClineSignature appends appendClineSignature(b,
+// callOfAction(action)) for a flat action (flatClineMembers), the members
+// sorted and written as the plain reading writes them; false, b as it
+// was, for anything else. The rule compares flat calls by their members
+// (sameMembers) and writes no signature for them; this writes one, so the
+// flat reading is held to the plain one.
+func appendFlatClineSignature(b []byte, action string, members *[]topMember) ([]byte, bool) {
+	name, ms, ok := flatClineMembers(action, (*members)[:0])
+	if !ok {
+		return b, false
+	}
+	*members = ms[:0] // grown, kept for the next call
+	b = append(b, name...)
+	b = append(b, '\n')
+	return appendSortedMembers(b, ms), true
+}
+
 // clineSignaturePlain is the signature as the rule wrote it before its
 // flat reading: the action validated whole, then its object sorted.
 func clineSignaturePlain(action string) string {

@@ -174,7 +174,9 @@ func errorStreak(acts, obs []*OpenHandsV1Event) int {
 
 // Nudge is get_action_error_nudge: the nudge's text once a streak of
 // equal actions each ending in an AgentErrorEvent first reaches
-// v1_action_error, once per error event; "" otherwise.
+// v1_action_error, once per error event; "" otherwise. The engine asks
+// Check, which does Nudge's and IsStuck's work in one pass; they stay as
+// the code's two functions, which Check is held to.
 func (d *OpenHandsV1) Nudge() string {
 	n := d.cfg.ActionError
 	acts, obs := collect(d.window(), n+1)
