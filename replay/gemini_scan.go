@@ -10,7 +10,6 @@ package replay
 
 import (
 	"math/bits"
-	"unsafe"
 )
 
 // skipBlank is skipSpace, a run of spaces passed eight bytes at a time.
@@ -52,7 +51,7 @@ func skipBlankRun(b []byte, i int) int {
 		// The first byte not a space (24 spaces: j+8, i+25), read
 		// with no bounds test: it lies within b.
 		j += int(uint(bits.TrailingZeros64(y)) >> 3)
-		if *(*byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), j)) > ' ' {
+		if byteAt(b, j) > ' ' {
 			return j
 		}
 	}

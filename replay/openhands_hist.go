@@ -12,14 +12,7 @@ func (t *symtab) appendUnindexed(b []byte) Sym {
 	if len(b) == 0 {
 		return 0
 	}
-	if t.n == 0 {
-		t.n = 1 // Sym 0 is "", its ref zero
-	}
-	id := Sym(t.n)
-	t.refs.grow(t.n + 1)
-	*t.refs.at(t.n) = store(t, b)
-	t.n++
-	return id
+	return appendRef(t, b)
 }
 
 // historyBytes is b's Sym in the history's table: in an episode replayed
@@ -33,13 +26,10 @@ func (t *symtab) appendUnindexed(b []byte) Sym {
 // with the input (120 MB peak RSS, tried), where interning keeps it to
 // the distinct strings (21 MB).
 func (e *Episode) historyBytes(b []byte) Sym {
-	if !e.streamed {
-		return e.syms.bytes(b)
-	}
-	if e.hist.arenaBytes() < historyTable {
+	if e.streamed && e.hist.arenaBytes() < historyTable {
 		return e.hist.appendUnindexed(b)
 	}
-	return e.hist.bytes(b)
+	return e.history().bytes(b)
 }
 
 // historyString is historyBytes of s.

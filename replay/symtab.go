@@ -287,8 +287,9 @@ func find[S string | []byte](t *symtab, h uint64, s S) (Sym, uint32) {
 	}
 }
 
-// add enters s, not in the table, at slot i found by find.
-func add[S string | []byte](t *symtab, h uint64, i uint32, s S) Sym {
+// appendRef stores s in the arena as the table's next Sym, which it
+// returns, with no index entry (add's storing, and appendUnindexed's).
+func appendRef[S string | []byte](t *symtab, s S) Sym {
 	if t.n == 0 {
 		t.n = 1 // Sym 0 is "", its ref zero
 	}
@@ -296,6 +297,12 @@ func add[S string | []byte](t *symtab, h uint64, i uint32, s S) Sym {
 	t.refs.grow(t.n + 1)
 	*t.refs.at(t.n) = store(t, s)
 	t.n++
+	return id
+}
+
+// add enters s, not in the table, at slot i found by find.
+func add[S string | []byte](t *symtab, h uint64, i uint32, s S) Sym {
+	id := appendRef(t, s)
 	e := h>>32<<32 | uint64(id)
 	t.ids.slots[i] = e
 	t.ids.n++
