@@ -107,7 +107,7 @@ func (s *clineState) call(action string) (*Kind, bool) {
 		case s.flatLast:
 			same = name == s.lastName && sameMembers(ms, s.lastMembers)
 		default:
-			s.cur = appendMembers(append(append(s.cur[:0], name...), '\n'), ms)
+			s.cur = appendFlatSignature(s.cur[:0], name, ms)
 			same = bytes.Equal(s.cur, s.last)
 		}
 		s.curMembers, s.lastMembers = s.lastMembers, ms // both kept, grown
@@ -116,11 +116,21 @@ func (s *clineState) call(action string) (*Kind, bool) {
 	}
 	s.cur = appendClineSignature(s.cur[:0], callOfAction(action), &s.members)
 	if s.has && s.flatLast {
-		s.last = appendMembers(append(append(s.last[:0], s.lastName...), '\n'), s.lastMembers)
+		s.last = appendFlatSignature(s.last[:0], s.lastName, s.lastMembers)
 	}
 	same := s.has && bytes.Equal(s.cur, s.last)
 	s.last, s.cur, s.flatLast = s.cur, s.last, false
 	return s.check(same)
+}
+
+// appendFlatSignature appends the signature of a flat call named name,
+// its members ms sorted and each key once (uniqueSortedMembers), as
+// appendClineSignature writes it: written only to be compared with a
+// call that is not flat.
+func appendFlatSignature(b []byte, name string, ms []topMember) []byte {
+	b = append(b, name...)
+	b = append(b, '\n')
+	return appendMembers(b, ms)
 }
 
 // check counts one call, the same as the last or not, and says what

@@ -77,9 +77,7 @@ func (l *FiringList) AddCause(f *Firing, tag int) {
 		mask |= fUnit
 		b = appendID(b, l.strID(bUnit, f.Unit))
 	}
-	binary.LittleEndian.PutUint32(b[at:], mask)
-	l.cur = b
-	l.n++
+	l.seal(b, at, mask)
 }
 
 // AddSignature is Add of Firing{Turn: turn, Rule: rule, Kind: kind,
@@ -97,13 +95,11 @@ func (l *FiringList) AddSignature(turn int, rule *Rule, kind *Kind, sig string, 
 		mask = fSignature
 		b = appendID(b, l.strID(bSignature, sig))
 	}
-	binary.LittleEndian.PutUint32(b[at:], mask)
-	l.cur = b
-	l.n++
+	l.seal(b, at, mask)
 }
 
 // strID returns the index of s, a string field's (bit its bit's index),
-// among the list's strings, as Add writes it: found again only when the
+// among the list's strings, for Add and the adders of few fields: found again only when the
 // field's last string was another. It is inlined.
 func (l *FiringList) strID(bit int, s string) uint32 {
 	last := &l.last[bit%lastFields]
@@ -122,7 +118,8 @@ func (l *FiringList) setLast(bit int, s string) {
 	last.s, last.id = s, l.intern(s)
 }
 
-// appendID appends a string's index (strID) as Add writes it; the
+// appendID appends a string's index (strID) or a head's (open) as Add
+// writes it; the
 // index past a byte's 7 bits is a call of its own, so that it is inlined.
 func appendID(b []byte, id uint32) []byte {
 	if id < 0x80 {

@@ -163,15 +163,7 @@ func (l *FiringList) Add(f *Firing, tag int) {
 	str := func(bit uint64, s string) {
 		if s != "" {
 			mask |= bit
-			last := &l.last[bits.TrailingZeros64(bit)%lastFields]
-			if last.s != s {
-				last.s, last.id = s, l.intern(s)
-			}
-			if last.id < 0x80 {
-				b = append(b, byte(last.id))
-			} else {
-				b = binary.AppendUvarint(b, uint64(last.id))
-			}
+			b = appendID(b, l.strID(bits.TrailingZeros64(bit), s))
 		}
 	}
 	num := func(bit uint64, n int) {
@@ -229,9 +221,7 @@ func (l *FiringList) Add(f *Firing, tag int) {
 	}
 	num(fCycleLength, f.CycleLength)
 	str(fUnit, f.Unit)
-	binary.LittleEndian.PutUint32(b[at:], uint32(mask))
-	l.cur = b
-	l.n++
+	l.seal(b, at, uint32(mask))
 }
 
 // AddBare is Add of Firing{Turn: turn, Rule: rule, Kind: kind}, the
@@ -266,23 +256,25 @@ func (l *FiringList) AddMatch(turn int, rule *Rule, kind *Kind, similarity float
 		mask |= fMatchedStep
 		b = binary.AppendVarint(b, int64(matched))
 	}
+	l.seal(b, at, mask)
+}
+
+// seal ends the firing written into b (open's) from at: its mask set in
+// its four bytes at at, the block's bytes kept.
+func (l *FiringList) seal(b []byte, at int, mask uint32) {
 	binary.LittleEndian.PutUint32(b[at:], mask)
 	l.cur = b
 	l.n++
 }
 
 // open makes room in the block for any firing and writes the head of one
-// of rule, kind and tag: the block's bytes with it, for Add, AddBare and
-// AddMatch to write the rest.
+// of rule, kind and tag: the block's bytes with it, for Add, AddBare,
+// AddMatch, AddCause and AddSignature to write the rest.
 func (l *FiringList) open(rule *Rule, kind *Kind, tag int) []byte {
 	if cap(l.cur)-len(l.cur) < maxPacked {
 		l.grow()
 	}
-	id := l.headOf(rule, kind, tag)
-	if id < 0x80 {
-		return append(l.cur, byte(id))
-	}
-	return binary.AppendUvarint(l.cur, uint64(id))
+	return appendID(l.cur, l.headOf(rule, kind, tag))
 }
 
 // grow starts a new block. Blocks double up to firingBlock: an episode
