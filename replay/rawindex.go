@@ -39,6 +39,9 @@ type valueIndex struct {
 	// level's list.
 	objs []ixObject
 	mems [memberDepth][]ixMember
+	// lines is how many newlines passLines passed: the value's lines
+	// less one (last: the pass's fields keep their offsets).
+	lines int
 }
 
 type ixSpan struct{ start, end int32 }

@@ -15,6 +15,7 @@ package replay
 // instructions of bookkeeping and calls around the bytes read.
 
 import (
+	"bytes"
 	"math/bits"
 	"unsafe"
 )
@@ -71,12 +72,29 @@ func word(b []byte, k int) uint64 {
 // through (rawindex_carry.go), so that it is live across none and
 // spilled nowhere. A member is noted when that byte is a brace and the
 // depth under memberDepth.
+//
+// passLines is a copy of it (rawindex_pass_lines.go, written from it by
+// TestPassLinesCopy) with lines true: the same pass counting the
+// newlines it passes, for a reader of a document.
 func (ix *valueIndex) pass(b []byte, i int) int {
+	// lines says the pass counts the newlines it passes into ix.lines:
+	// a constant, so that pass compiles as if the counting were not
+	// written (a flag read in the pass, as a parameter, a second result
+	// or a field, cost every other format's pass 0.4-2.3 M; so did a
+	// type parameter choosing between the two, its dictionary moving
+	// the pass's registers).
+	const lines = false
 	ix.reset(b)
+	if lines {
+		ix.lines = 0
+	}
 	if ix.off {
 		// Offsets past int32: nothing indexed, the value checked alone.
 		end := validValue(b, i)
 		ix.nonFinite = end >= 0 && hasNonFinite(b[i:end])
+		if lines && end >= 0 {
+			ix.lines = bytes.Count(b[i:end], newline)
+		}
 		return end
 	}
 	ix.frames = ix.frames[:0]
@@ -157,6 +175,9 @@ value: // a value at b[i]
 			// path's registers: V1 +0.8%, +0.4%).
 			if b[i] == '\n' {
 				i++
+				if lines {
+					ix.lines++
+				}
 			}
 			if i+32 <= n {
 				y := word(b, i) ^ spaces
@@ -181,7 +202,12 @@ value: // a value at b[i]
 				i += bits.TrailingZeros64(y) / 8
 			}
 		blankRest:
-			if i = skipSpace(b, i); i < n && b[i] == cl {
+			if lines {
+				i = ix.spaceLines(b, i)
+			} else {
+				i = skipSpace(b, i)
+			}
+			if i < n && b[i] == cl {
 				// An empty container with space in it, as long as that is.
 				i++
 				if i-from >= indexMin {
@@ -264,7 +290,12 @@ after: // after a value: close containers or go on to the next value
 		if lv.d == 0 {
 			return i
 		}
-		if i, lv = blankCarry(b, i, lv); i >= n {
+		if lines {
+			i, lv = ix.blankLines(b, i, lv)
+		} else {
+			i, lv = blankCarry(b, i, lv)
+		}
+		if i >= n {
 			return -1
 		}
 		c = b[i]
@@ -276,7 +307,11 @@ after: // after a value: close containers or go on to the next value
 		if i++; uint(i) < uint(n) {
 			if c = b[i]; c <= ' ' {
 				if i+1 >= n || c != ' ' || b[i+1] <= ' ' {
-					i, lv = blankCarry(b, i, lv)
+					if lines {
+						i, lv = ix.blankLines(b, i, lv)
+					} else {
+						i, lv = blankCarry(b, i, lv)
+					}
 					goto commaBlank
 				}
 				i++ // Python's json.dumps' one space, with no call
@@ -297,8 +332,11 @@ after: // after a value: close containers or go on to the next value
 			goto value
 		}
 		// The top value (a closer of 0), ending at the comma: back
-		// over the blanks passed after it.
+		// over the blanks passed after it, their newlines not its own.
 		for i--; b[i] != ','; i-- {
+			if lines && b[i] == '\n' {
+				ix.lines--
+			}
 		}
 		return i
 	}
@@ -381,7 +419,11 @@ keyQuote: // b[i] is the key's opening quote
 colon: // the colon after the key ending at b[end-1], with space about it
 	j = end
 	if j < n && b[j] != ':' {
-		j = skipSpace(b, j)
+		if lines {
+			j = ix.spaceLines(b, j)
+		} else {
+			j = skipSpace(b, j)
+		}
 	}
 	if j >= n || b[j] != ':' {
 		return -1
@@ -389,6 +431,8 @@ colon: // the colon after the key ending at b[end-1], with space about it
 	if j++; j < n && b[j] <= ' ' {
 		if j+1 < n && b[j] == ' ' && b[j+1] > ' ' {
 			j++ // pretty-printed JSON's one space, with no loop
+		} else if lines {
+			j = ix.spaceLines(b, j)
 		} else {
 			j = skipSpace(b, j)
 		}

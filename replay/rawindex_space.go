@@ -35,6 +35,43 @@ func blankCarry(b []byte, i int, lv passLevel) (int, passLevel) {
 	return skipSpace(b, i), lv
 }
 
+// blankLines is blankCarry for passLines, counting the newlines it
+// passes into ix.lines.
+//
+//go:noinline
+func (ix *valueIndex) blankLines(b []byte, i int, lv passLevel) (int, passLevel) {
+	if byteAt(b, i) == '\n' {
+		i++
+		ix.lines++
+	}
+	for i+8 <= len(b) {
+		if y := word(b, i) ^ spaces; y != 0 {
+			if i += bits.TrailingZeros64(y) / 8; byteAt(b, i) > ' ' {
+				return i, lv
+			}
+			break
+		}
+		i += 8
+	}
+	return ix.spaceLines(b, i), lv
+}
+
+// spaceLines is skipSpace, counting the newlines it passes into
+// ix.lines: passLines' white space other than blankLines' words.
+func (ix *valueIndex) spaceLines(b []byte, i int) int {
+	for i < len(b) && b[i] <= ' ' {
+		switch b[i] {
+		case '\n':
+			ix.lines++
+		case ' ', '\t', '\r':
+		default:
+			return i
+		}
+		i++
+	}
+	return i
+}
+
 // spaces is eight spaces' word: a word of white space XOR spaces is zero
 // up to its first byte that is not a space.
 const spaces = 0x2020202020202020

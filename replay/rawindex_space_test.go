@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"bytes"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -27,7 +28,8 @@ func blankRuns() []string {
 
 // TestBlankCarry holds blankCarry to skipSpace at every start of every
 // run, followed by each kind of byte and cut at every length (the words
-// are read only while eight bytes are left).
+// are read only while eight bytes are left); blankLines too, counting
+// the newlines passed.
 func TestBlankCarry(t *testing.T) {
 	for _, run := range blankRuns() {
 		for _, next := range []string{`"k"`, `}`, `]`, `,`, `1`, `x`, "\x01", ``} {
@@ -40,8 +42,15 @@ func TestBlankCarry(t *testing.T) {
 					}
 					lv := passLevel{d: 3, closer: '}'}
 					got, glv := blankCarry(b, i, lv)
-					if want := skipSpace(b, i); got != want || glv != lv {
+					want := skipSpace(b, i)
+					if got != want || glv != lv {
 						t.Fatalf("blankCarry(%q, %d) = %d, %v; skipSpace %d", b, i, got, glv, want)
+					}
+					// blankLines the same, its newlines counted.
+					ix := valueIndex{lines: 5}
+					got, glv = ix.blankLines(b, i, lv)
+					if lines := 5 + bytes.Count(b[i:want], newline); got != want || glv != lv || ix.lines != lines {
+						t.Fatalf("blankLines(%q, %d) = %d, %v, %d lines; skipSpace %d, %d lines", b, i, got, glv, ix.lines, want, lines)
 					}
 				}
 			}

@@ -90,11 +90,19 @@ func checkValueIndex(t *testing.T, data []byte) {
 	if ix.nonFinite != hasNonFinite(v) {
 		t.Fatalf("nonFinite = %v, hasNonFinite %v", ix.nonFinite, !ix.nonFinite)
 	}
-	var plain, indexed strings.Builder
+	// passLines: the same pass, counting the value's newlines.
+	var lx valueIndex
+	if got := lx.passLines(data, i); got != end || lx.lines != bytes.Count(v, newline) {
+		t.Fatalf("passLines = %d, %d lines; validValue %d, %d lines", got, lx.lines, end, bytes.Count(v, newline))
+	}
+	var plain, indexed, counted strings.Builder
 	walkAll(nil, v, &plain)
 	walkAll(&ix, v, &indexed)
 	if plain.String() != indexed.String() {
 		t.Fatalf("indexed walk differs:\n%s\nscanning:\n%s", indexed.String(), plain.String())
+	}
+	if walkAll(&lx, v, &counted); counted.String() != plain.String() {
+		t.Fatalf("passLines' index walk differs:\n%s\nscanning:\n%s", counted.String(), plain.String())
 	}
 	checkSkips(t, nil, v)
 	checkSkips(t, &ix, v)
