@@ -433,7 +433,7 @@ func appendStringValue(dst []byte, v rawValue) []byte {
 // eight bytes holding none of <, >, &, a backslash or a byte over 0x7f
 // are passed at once; in a word that holds one, the bytes before the
 // first are (verbatimStop); the rest of a run longer than a word is
-// verbatimIndex's, with a vector scan.
+// verbatimRun's, with a vector scan that passes the escapes itself.
 func goVerbatim(body []byte) bool {
 	i := 0
 	for i < len(body) {
@@ -446,8 +446,9 @@ func goVerbatim(body []byte) bool {
 				i += 8
 				continue
 			default:
-				// A run longer than a word: the vector scan's.
-				if i = verbatimIndex(body, i+8); i >= len(body) {
+				// A run longer than a word: the vector scan's, to a
+				// byte it does not pass.
+				if i = verbatimRun(body, i+8); i >= len(body) {
 					return true
 				}
 			}
