@@ -13,7 +13,8 @@ import (
 // byte at every place of keys of 0 to 20 bytes, each in an array of its
 // length and in one with bytes after it that are not plain (a quote, a
 // control byte, a high byte: read with a short key's word, and to be
-// taken as plain there).
+// taken as plain there), appended where dst has room for the words
+// stored and where it has not.
 func TestAppendKey(t *testing.T) {
 	for n := 0; n <= 20; n++ {
 		for at := 0; at < max(n, 1); at++ {
@@ -29,8 +30,13 @@ func TestAppendKey(t *testing.T) {
 					if after == "" {
 						k = exact
 					}
-					if got := string(appendKey([]byte("x"), k)); got != want {
-						t.Fatalf("key %q (then %q): %q, want %q", key, after, got, want)
+					// dst with no room, with 17 bytes (grown), 18 and more,
+					// of bytes written over.
+					for _, room := range []int{0, 17, 18, 40} {
+						dst := append(bytes.Repeat([]byte{0xee}, room+1)[:0], 'x')
+						if got := string(appendKey(dst, k)); got != want {
+							t.Fatalf("key %q (then %q), room %d: %q, want %q", key, after, room, got, want)
+						}
 					}
 				}
 			}
