@@ -69,6 +69,27 @@ type fuzzyEntry struct {
 	hist     *histogram // nil until a comparison needs it (a short episode's
 	// steps rarely do: 600 bytes each)
 	hasHis bool // hist is counted
+	// small are an ASCII output's counts in bytes, shorter than
+	// smallCountsBelow (histogram_small.go): the bound of two such is
+	// summed from them; hist is counted only for a pair it passes.
+	small    [128]uint8
+	hasSmall bool
+}
+
+// smallCounts returns e's byte counts, counting them the first time. e
+// is ASCII and shorter than smallCountsBelow.
+func (e *fuzzyEntry) smallCounts() *[128]uint8 {
+	if !e.hasSmall {
+		countSmall(&e.small, e.out)
+		e.hasSmall = true
+	}
+	return &e.small
+}
+
+// smallPair says e and o are counted in bytes: both ASCII and shorter
+// than smallCountsBelow, where the machine sums byte counts by vector.
+func (e *fuzzyEntry) smallPair(o *fuzzyEntry) bool {
+	return useSmallCounts && e.ascii() && o.ascii() && len(e.out) < smallCountsBelow && len(o.out) < smallCountsBelow
 }
 
 // histogram returns e's code point counts, counting them the first time.
@@ -315,7 +336,7 @@ func (d *FuzzyRepeat) Match(s *Step) (matched int, similarity float64, fired boo
 	cur.n = s.N
 	cur.out = s.Output
 	cur.count, cur.canon = countRunes(s.Output)
-	cur.hasRunes, cur.hasHis = false, false
+	cur.hasRunes, cur.hasHis, cur.hasSmall = false, false, false
 
 	// The best match as the fraction bestNum/bestDen (2·LCS over the
 	// summed lengths); candidates are tried from the latest, and an
@@ -381,7 +402,17 @@ func (d *FuzzyRepeat) Match(s *Step) (matched int, similarity float64, fired boo
 			}
 			continue
 		}
-		shared, ok := cur.histogram().boundAtLeast(p.histogram(), cutoff)
+		// The bound: the ASCII counts' smaller summed (the others', if
+		// any, added), from byte counts for two short ASCII outputs.
+		var shared int
+		var ok bool
+		small := cur.smallPair(p)
+		if small {
+			shared = sharedSmall(cur.smallCounts(), p.smallCounts())
+			ok = shared >= cutoff
+		} else {
+			shared, ok = cur.histogram().boundAtLeast(p.histogram(), cutoff)
+		}
 		if !ok {
 			continue
 		}
@@ -389,14 +420,18 @@ func (d *FuzzyRepeat) Match(s *Step) (matched int, similarity float64, fired boo
 			d.mt = newMatcher()
 		}
 		var l int
-		if cur.ascii() && p.ascii() && min(cur.count, p.count) < shrinkFrom {
+		if small && min(cur.count, p.count) < shrinkFrom {
+			// The byte counts give the code points present, all a
+			// short pattern's rows are made from.
+			l, ok = d.mt.lcsBytesPresent(cur.out, p.out, cutoff, shared, smallPresent(&cur.small), smallPresent(&p.small))
+		} else if cur.ascii() && p.ascii() && min(cur.count, p.count) < shrinkFrom {
 			// Both histograms are counted: a long pattern's rows are
 			// made from them at once (lcsBytesRows).
-			l, ok = d.mt.lcsBytesRows(cur.out, p.out, cutoff, shared, &cur.hist.ascii, &p.hist.ascii)
+			l, ok = d.mt.lcsBytesRows(cur.out, p.out, cutoff, shared, &cur.histogram().ascii, &p.histogram().ascii)
 		} else if cur.ascii() && p.ascii() {
 			// A long pair: its band's narrowing reads its counts from
 			// the histograms (lcsRunesCounted).
-			l, ok = d.mt.lcsRunesCounted(cur.codePoints(), p.codePoints(), cutoff, shared, &cur.hist.ascii, &p.hist.ascii)
+			l, ok = d.mt.lcsRunesCounted(cur.codePoints(), p.codePoints(), cutoff, shared, &cur.histogram().ascii, &p.histogram().ascii)
 		} else {
 			l, ok = d.mt.lcsShared(cur.codePoints(), p.codePoints(), cutoff, shared)
 		}

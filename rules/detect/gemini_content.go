@@ -79,6 +79,11 @@ type chunkScan struct {
 	countBase            int
 	stride               int
 	dense                bool
+	// carry is the step of the current count when it is a carry count
+	// (carryCount: addPending's bytes, sparse, from carryFrom grams), 0
+	// when it counts above countFloor.
+	carry     uint8
+	carryFrom int
 	// surrEnd bounds the surrogates of the text: none at or after it.
 	surrEnd int
 
@@ -119,7 +124,8 @@ func mulMod61(a, b uint64) uint64 {
 
 func newChunkScan(c, t, maxHist int) chunkScan {
 	s := chunkScan{c: c, t: t, maxHist: maxHist, hpos: -1, stuck: -1, hashMask: ^uint32(0), renumberAt: 1 << 30,
-		stride: sparseStride(c, t)}
+		carryFrom: carryGrams,
+		stride:    sparseStride(c, t)}
 	s.mul = 1<<32 + rand.Uint64N(mersenne61-1<<33)
 	s.top = 1
 	for range c - 1 {

@@ -119,6 +119,9 @@ func feedChunkScan(t *testing.T, c, tt, hist int, next func(int) int, msgs int) 
 		pieces = []string{"a", "b", "ab", "abc", "\ufffd", "é", "\n", strings.Repeat("xy", 9), "the quick brown fox "}
 	}
 	s := newChunkScan(c, tt, hist)
+	if tt%2 == 0 {
+		s.carryFrom = 1 // counts of bytes by carry, at the sparse stride
+	}
 	var all []uint16 // every code unit given, at its position
 	for range msgs {
 		if next(4) == 0 {

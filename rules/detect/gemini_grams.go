@@ -98,13 +98,24 @@ func (s *chunkScan) countSparse(to int) bool {
 	m := s.stride
 	counts := (*[countSlots]uint8)(s.counts)
 	from, last := s.counted, to+m-1
+	q := from + (m-from%m)%m // the first multiple of m from from
 	if from == s.countBase {
-		s.newCount(uint8(min((s.t+m-1)/m, 255)))
+		lim := uint8(min((s.t+m-1)/m, 255))
+		// A long history of addPending's bytes at the usual stride is
+		// counted by carry (the count's every call: a count on buf, or
+		// another stride, starts from countBase again).
+		if !(s.pending && m == gramStride && q <= last && (last-q)/m+1 >= s.carryFrom && s.carryCount(lim)) {
+			s.newCount(lim)
+		}
 	}
 	floor, top := s.countFloor, s.countTop
-	q := from + (m-from%m)%m // the first multiple of m from from
 	if q <= last && s.pending {
-		if !countGramBytes(counts, s.pb[q-s.base:last-s.base+gramUnits], m, floor, top) {
+		b := s.pb[q-s.base : last-s.base+gramUnits]
+		if s.carry != 0 {
+			if !countGramBytes3Carry(counts, b, s.carry) {
+				return false
+			}
+		} else if !countGramBytes(counts, b, m, floor, top) {
 			return false
 		}
 	} else if q <= last && !countGrams(counts, s.buf[q-s.start:last-s.start+gramUnits], m, floor, top) {
@@ -172,7 +183,7 @@ func (s *chunkScan) newCount(lim uint8) {
 		clear(s.counts)
 		s.countTop = 0
 	}
-	s.countFloor, s.countTop = s.countTop, s.countTop+lim
+	s.countFloor, s.countTop, s.carry = s.countTop, s.countTop+lim, 0
 }
 
 // countGrams counts the grams of gramUnits code units at b[0], b[m],

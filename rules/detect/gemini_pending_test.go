@@ -18,13 +18,16 @@ import (
 func TestAddPendingAsScan(t *testing.T) {
 	r := rand.New(rand.NewPCG(9, 24))
 	pieces := []string{"a", "b", "ab", "abc", "\n", strings.Repeat("xy", 9), "the quick brown fox ", "jumps ", "over the ", "lazy dog. "}
-	overfilled, dense, sparse := 0, 0, 0
+	overfilled, dense, sparse, carried := 0, 0, 0, 0
 	for range 400 {
 		c, tt := gramUnits+1+r.IntN(20), 2+r.IntN(6)
 		hist := c + r.IntN(10*c)
 		a, b := newChunkScan(c, tt, hist), newChunkScan(c, tt, hist)
 		b.mul, b.top = a.mul, a.top
 		b.gain = -maxGain // b never defers
+		// Most of a's counts of bytes are carry counts (their tables
+		// cleared), some floor counts, some each after the other.
+		a.carryFrom = []int{0, 1, 4, carryGrams}[r.IntN(4)]
 		for range 40 {
 			if r.IntN(3) == 0 {
 				a.reset()
@@ -58,6 +61,9 @@ func TestAddPendingAsScan(t *testing.T) {
 					t.Fatalf("c %d T %d history %d: kept as bytes %q, chunk %q %d times", c, tt, hist, a.pb, a.pb[p:p+c], tt)
 				}
 			}
+			if a.carry != 0 {
+				carried++
+			}
 			switch {
 			case starts && len(msg) > hist:
 				overfilled++
@@ -68,10 +74,10 @@ func TestAddPendingAsScan(t *testing.T) {
 			}
 		}
 	}
-	if overfilled < 100 || dense < 100 || sparse < 100 {
-		t.Errorf("kept as bytes: %d messages overfilling the history, %d counted densely, %d sparsely", overfilled, dense, sparse)
+	if overfilled < 100 || dense < 100 || sparse < 100 || carried < 100 {
+		t.Errorf("kept as bytes: %d messages overfilling the history, %d counted densely, %d sparsely (%d by carry)", overfilled, dense, sparse, carried)
 	}
-	t.Logf("kept as bytes: %d messages overfilling the history, %d counted densely, %d sparsely", overfilled, dense, sparse)
+	t.Logf("kept as bytes: %d messages overfilling the history, %d counted densely, %d sparsely (%d by carry)", overfilled, dense, sparse, carried)
 }
 
 // TestIsASCIIAsBytes holds isASCII to a test of each byte: strings of

@@ -112,7 +112,7 @@ sloop:
 
 // countASCIIAVX2 and countASCIISSE2 (histogram_shared_amd64.go) clear
 // the 128 ASCII counts of a (32 and 16 bytes a store), then add one to
-// a[c] for each byte c of s: sixteen bytes a step, then eight, then one,
+// a[c] for each byte c of s: 32 bytes a step, then 16, 8, then one,
 // each byte's load its zero extension and its count one increment in
 // memory. A byte past ASCII indexes a's upper 128 counts (a is 256 long).
 #define COUNT1(off) \
@@ -120,17 +120,30 @@ sloop:
 	INCL	(DI)(AX*4)
 
 #define COUNTBYTES \
+	CMPQ	CX, $32; \
+	JB	count16; \
+count32: \
+	COUNT1(0); COUNT1(1); COUNT1(2); COUNT1(3); \
+	COUNT1(4); COUNT1(5); COUNT1(6); COUNT1(7); \
+	COUNT1(8); COUNT1(9); COUNT1(10); COUNT1(11); \
+	COUNT1(12); COUNT1(13); COUNT1(14); COUNT1(15); \
+	COUNT1(16); COUNT1(17); COUNT1(18); COUNT1(19); \
+	COUNT1(20); COUNT1(21); COUNT1(22); COUNT1(23); \
+	COUNT1(24); COUNT1(25); COUNT1(26); COUNT1(27); \
+	COUNT1(28); COUNT1(29); COUNT1(30); COUNT1(31); \
+	ADDQ	$32, SI; \
+	SUBQ	$32, CX; \
+	CMPQ	CX, $32; \
+	JAE	count32; \
+count16: \
 	CMPQ	CX, $16; \
 	JB	count8; \
-count16: \
 	COUNT1(0); COUNT1(1); COUNT1(2); COUNT1(3); \
 	COUNT1(4); COUNT1(5); COUNT1(6); COUNT1(7); \
 	COUNT1(8); COUNT1(9); COUNT1(10); COUNT1(11); \
 	COUNT1(12); COUNT1(13); COUNT1(14); COUNT1(15); \
 	ADDQ	$16, SI; \
 	SUBQ	$16, CX; \
-	CMPQ	CX, $16; \
-	JAE	count16; \
 count8: \
 	CMPQ	CX, $8; \
 	JB	count1; \

@@ -25,6 +25,17 @@ func (mt *lcsMatcher) lcsBytesRows(a, b string, cutoff, shared int, ca, cb *[256
 	return n, ok
 }
 
+// lcsBytesPresent is lcsBytesRows for two texts whose code points are
+// given as sets (pa, pb: bit c for code point c), where their counts are
+// not int32 (fuzzy_repeat's byte counts of short outputs): a text shorter
+// than shrinkFrom reads only which code points its counts hold.
+func (mt *lcsMatcher) lcsBytesPresent(a, b string, cutoff, shared int, pa, pb [2]uint64) (int, bool) {
+	mt.given, mt.pa, mt.pb = true, pa, pb
+	n, ok := mt.lcsBytes(a, b, cutoff, shared)
+	mt.given = false
+	return n, ok
+}
+
 // givenRowsFrom is the pattern's length from which bitLCS makes its rows
 // at once (givenRows), when they are given. Shorter patterns are mostly
 // the few bytes two outputs differ by past their common prefix and

@@ -1,0 +1,77 @@
+package detect
+
+import "unsafe"
+
+// A carry count is noLoopPossible's sparse count of a long ASCII history
+// (addPending's bytes at gramStride) on a cleared table, a count of n
+// stored as n·d with d = carryStep(lim): the count that reaches lim
+// carries out of its byte, so a gram's count is one add to memory and a
+// branch on the carry (on amd64, countGramBytes3CarryAsm: 7 instructions
+// a gram), where the floor's count (countGramBytes3) loaded the entry,
+// raised it to the floor, added one, stored it and compared it with the
+// top (12). The table is cleared for it (some 1,000 instructions, the
+// floor's reason), so a count takes it only from carryFrom grams on.
+
+// carryStep is the step d of a carry count bounded by lim, 0 for none:
+// d·(lim−1) < 256 ≤ d·lim, so that the lim-th count of a gram, and no
+// earlier one, carries out of its byte. Every lim from 2 to 16 has one
+// (d = ⌈256/lim⌉); at 1 every gram fails, past 16 no d fits.
+func carryStep(lim uint8) uint8 {
+	if lim < 2 || lim > 16 {
+		return 0
+	}
+	return uint8((256 + int(lim) - 1) / int(lim))
+}
+
+// carryGrams is the grams a count's first call counts from which the
+// count is a carry count (chunkScan.carryFrom; tests lower it): below
+// it, the table's clearing costs more than the five instructions a gram
+// the carry saves.
+const carryGrams = 128
+
+// carryCount starts a carry count bounded by lim on the cleared table
+// and reports true, or reports false when lim has no carry step. The
+// entries it leaves are at most d·(lim−1) (one that carried wrapped
+// below d), the top a floor count after it starts from (newCount).
+func (s *chunkScan) carryCount(lim uint8) bool {
+	d := carryStep(lim)
+	if d == 0 {
+		return false
+	}
+	clearCounts((*[countSlots]uint8)(s.counts))
+	s.countFloor, s.countTop, s.carry = 0, d*(lim-1), d
+	return true
+}
+
+// countGramBytes3Carry is countGramBytes3 on a table of carry counts
+// (step d, carryStep's): the grams of gramUnits bytes at b[0], b[3], ...
+// that b holds whole, each hashed as countGramBytes3 hashes it, its
+// entry raised by d; false at the first that carries. The entries of a
+// count that failed are left as they fell (the one that carried wrapped
+// below d), none above d·(lim−1).
+func countGramBytes3Carry(counts *[countSlots]uint8, b []byte, d uint8) bool {
+	if len(b) < gramUnits {
+		return true
+	}
+	if useCarryAsm {
+		return countGramBytes3CarryAsm(counts, b, d)
+	}
+	return countGramBytes3CarryGo(counts, b, d)
+}
+
+// countGramBytes3CarryGo is countGramBytes3Carry a gram at a time: the
+// code of the platforms without the assembly loop, and its tests'
+// reference. len(b) >= gramUnits.
+func countGramBytes3CarryGo(counts *[countSlots]uint8, b []byte, d uint8) bool {
+	p := unsafe.Pointer(unsafe.SliceData(b))
+	t := counts[:]
+	for n := len(b) - gramUnits + 1; n > 0; n -= gramStride {
+		k := bytesGramSlot(p) // within b: a gram starts at each of the n
+		v := t[k] + d
+		if t[k] = v; v < d {
+			return false
+		}
+		p = unsafe.Add(p, gramStride)
+	}
+	return true
+}

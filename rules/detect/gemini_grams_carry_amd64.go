@@ -1,0 +1,28 @@
+//go:build amd64 && !purego
+
+package detect
+
+// useCarryAsm says countGramBytes3Carry runs its assembly loop; false
+// only in tests of the Go loop.
+var useCarryAsm = true
+
+// countGramBytes3CarryAsm is countGramBytes3Carry in scalar assembly
+// (gemini_grams_carry_amd64.s): eight grams a step, each two loads, two
+// multiplies, a shift, ADDB to its entry and JCS. len(b) >= gramUnits.
+//
+//go:noescape
+func countGramBytes3CarryAsm(counts *[countSlots]uint8, b []byte, d uint8) bool
+
+// clearCounts zeroes the counts for a carry count: by vector with AVX2
+// (clearCountsAVX2, some 700 instructions), else clear, whose REP STOSQ
+// counts as 2,048.
+func clearCounts(counts *[countSlots]uint8) {
+	if useAVX2 {
+		clearCountsAVX2(counts)
+		return
+	}
+	clear(counts[:])
+}
+
+//go:noescape
+func clearCountsAVX2(counts *[countSlots]uint8)
