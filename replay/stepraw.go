@@ -68,8 +68,10 @@ type stepPaths struct {
 	// next: the key flatLine read after the line's start (0), after a
 	// member of no field (1) and after field f's member (f+2).
 	next [16]flatNext
-	// members: the member flatLine read whole after each of those.
+	// members: the member flatLine read whole after each of those, and
+	// older the one each replaced (noteMember).
 	members [16]flatMember
+	older   [16]flatMember
 }
 
 func newStepPaths(fields map[string]string) *stepPaths {
