@@ -49,15 +49,26 @@ func (lc *lineCopy) copy(line []byte, i int) int {
 	n := len(line) - i
 	c := lc.c
 	if lc.open {
+		// Within the block's free room: no room to make.
 		n = min(n, cap(c.block)-len(c.block), outputBlock/4)
 		line = line[:i+n]
+	} else {
+		if n > outputBlock/4 {
+			end, _ := validString(line, i)
+			return end
+		}
+		c.room(n)
 	}
-	if n > outputBlock/4 {
-		end, _ := validString(line, i)
-		return end
+	// The block's free room's first n bytes, the rest of it their
+	// capacity (copyString writes on into it where invalid UTF-8 grows
+	// a text), with no bounds test: room made, or n cut to it. n is 0
+	// only for a full block (open), whose free room is empty: a pointer
+	// past its end would hold the next object for the GC.
+	if n == 0 {
+		return -1 // a string cut at its quote, as copyString finds it
 	}
-	c.room(n)
-	dst := c.block[len(c.block) : len(c.block)+n]
+	var dst []byte
+	*(*sliceHeader)(unsafe.Pointer(&dst)) = sliceHeader{unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.block)), len(c.block)), n, cap(c.block) - len(c.block)}
 	// Most outputs are one run to their closing quote: copyStringRun
 	// writes their two-byte escapes on the way, and a quote where it
 	// stops closes the string (an escaped one is passed as a pair).

@@ -129,6 +129,25 @@ func (p *stepPaths) flatLine(line []byte, vals *[numStepFields]rawValue, cp *lin
 			prev = field + 2
 			continue
 		}
+		// The member noted before it (p.older): a member that
+		// alternates between two values (an error true and false, two
+		// actions) is taken again. The same reading, written again:
+		// one test of either cost the first's hits more (steps +1 M).
+		if m := &p.older[at]; m.n != 0 && i+24 <= n && (wordAt(line, i)^m.w[0])|(wordAt(line, i+8)&m.m[1]^m.w[1])|(wordAt(line, i+16)&m.m[2]^m.w[2]) == 0 {
+			field := int(m.field)
+			if uint(field) < numStepFields { // no bounds test: always
+				setValue(&vals[field], line, i+int(m.vs), i+int(m.ve))
+			}
+			if m.num {
+				p.numAt[1], p.num[1] = addrAt(line, i+int(m.vs)), m.d
+			}
+			i += int(m.n)
+			if m.end {
+				return i
+			}
+			prev = field + 2
+			continue
+		}
 		// The key and its ": " as a line before had them after the same
 		// member (p.next: the lines of a log repeat their keys in one
 		// order), 8 to 16 bytes told by two words; any other key is

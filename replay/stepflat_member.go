@@ -33,6 +33,7 @@ func (p *stepPaths) noteMember(at int, line []byte, from, start, to, f int, end 
 		return
 	}
 	m := &p.members[at&15]
+	p.older[at&15] = *m // the member noted before, which flatLine tests second
 	m.n, m.vs, m.ve, m.field, m.end = uint8(k), uint8(start-from), uint8(k-2), int8(f), end
 	if end {
 		m.ve = uint8(k - 1)

@@ -18,7 +18,9 @@ var memberBases = []string{
 // reading: each base line is read after itself (every short member
 // taken whole), and each line with one byte of a base changed is read
 // after the base and the base after it (a member that differs in any
-// byte, its key, value or the ", " or "}" after, read the plain way).
+// byte, its key, value or the ", " or "}" after, read the plain way),
+// and the base after the base and the changed line (its members taken
+// from stepPaths.older, noted before the changed line's).
 func TestStepFlatMember(t *testing.T) {
 	for _, base := range memberBases {
 		b := []byte(base)

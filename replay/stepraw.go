@@ -68,8 +68,10 @@ type stepPaths struct {
 	// next: the key flatLine read after the line's start (0), after a
 	// member of no field (1) and after field f's member (f+2).
 	next [16]flatNext
-	// members: the member flatLine read whole after each of those.
+	// members: the member flatLine read whole after each of those, and
+	// older the one each replaced (noteMember).
 	members [16]flatMember
+	older   [16]flatMember
 }
 
 func newStepPaths(fields map[string]string) *stepPaths {
@@ -483,9 +485,10 @@ func strText(buf []byte, x rawValue) (text, _ []byte) {
 // last one's Sym, not folded and looked up again: FoldName makes three
 // strings, and the fold's Sym and RoomNames' entry cannot have changed
 // (ep.syms only grows while the table is added to, and RoomNames keeps
-// the first name of a key).
+// the first name of a key). The one string again is told by its pointer
+// in line, where == was a call of memequal at every step.
 func (t *stepTable) location(raw string) Sym {
-	if t.hasLastLoc && raw == t.lastLoc {
+	if l := t.lastLoc; t.hasLastLoc && len(raw) == len(l) && (unsafe.StringData(raw) == unsafe.StringData(l) || raw == l) {
 		return t.lastLocSym
 	}
 	ep := t.ep

@@ -205,3 +205,21 @@ func TestStepLocationsAsFolded(t *testing.T) {
 		t.Errorf("RoomNames %q, want %q", ep.RoomNames, names)
 	}
 }
+
+// TestStepTableLocation holds stepTable.location's test of the last
+// location again (the same string by its pointer, or by ==) to a fold
+// looked up anew: locations that share one string's bytes at lengths
+// that differ (a pointer alone would take the shorter for the longer),
+// the same text at another address, and texts that fold alike.
+func TestStepTableLocation(t *testing.T) {
+	base := "repo/auth/login  Repo/Auth"
+	texts := []string{base[:9], base[:9], base[:6], base[:9], base, base[:9],
+		string([]byte(base[:9])), "Repo/Auth", " repo/auth", base[17:], base[:9], base[:4], base[:4]}
+	tab := newStepTable("e", "s")
+	for i, s := range texts {
+		got := tab.location(s)
+		if want := tab.ep.syms.sym(FoldName(s)); got != want {
+			t.Fatalf("%d: location(%q) = %d (%q), want %d (%q)", i, s, got, tab.ep.Str(got), want, tab.ep.Str(want))
+		}
+	}
+}

@@ -7,6 +7,7 @@ package replay
 import (
 	"fmt"
 	"strconv"
+	"unsafe"
 )
 
 // stepRecord is one step before it enters the table.
@@ -61,8 +62,12 @@ type stepTable struct {
 	lastLoc    string
 	lastLocSym Sym
 	hasLastLoc bool
-	// actSyms: the Syms of actions added lately, by actionSlot.
-	actSyms [actSlots]Sym
+	// actSyms: the Syms of actions added lately, by actionSlot, and
+	// actStrs their strings as the table held them; actArena is that
+	// table's first chunk (actionSym).
+	actSyms  [actSlots]Sym
+	actStrs  [actSlots]string
+	actArena *byte
 }
 
 func newStepTable(id, source string) *stepTable {
@@ -165,18 +170,24 @@ func (t *stepTable) addRec(r *stepRecord) string {
 const actSlots = 32
 
 // actionSym is tab.sym(s) of a step's action s (not empty), taken from
-// actSyms when the Sym there still reads s in tab: an agent repeats a
-// few actions, and sym hashed each anew (about 250 instructions a step
-// on a steps log). The Sym is checked against the table, not kept with
-// its string, so a table made anew (actionsStepped) or the other table
-// (syms or acts) cannot hand out a Sym of another string.
+// actSyms when the string kept with the Sym (actStrs) is s and was taken
+// from tab: an agent repeats a few actions, and sym hashed each anew
+// (about 250 instructions a step on a steps log). A table is told by its
+// first chunk (actArena), whose bytes never move and which the pointer
+// keeps from being freed, so no other table, made anew (actionsStepped)
+// or the other one (syms or acts), can have it: a cache of another table
+// is dropped, where each hit read its Sym's string back from the table
+// (symtab.str, some 35 instructions).
 func (t *stepTable) actionSym(tab *symtab, s string) Sym {
 	k := (uint(len(s)) + 3*uint(s[0]) + 5*uint(s[len(s)-1])) % actSlots
-	if id := t.actSyms[k]; equalShort(tab.str(id), s) {
-		return id
+	if c := tab.chunks; len(c) > 0 && unsafe.SliceData(c[0]) == t.actArena && equalShort(t.actStrs[k], s) {
+		return t.actSyms[k]
 	}
-	id := tab.sym(s)
-	t.actSyms[k] = id
+	id := tab.sym(s) // s is not empty: tab has a chunk after
+	if a := unsafe.SliceData(tab.chunks[0]); a != t.actArena {
+		t.actStrs, t.actArena = [actSlots]string{}, a
+	}
+	t.actSyms[k], t.actStrs[k] = id, tab.str(id)
 	return id
 }
 
