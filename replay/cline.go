@@ -209,7 +209,7 @@ func (f *clineFields) member(key []byte, val rawValue) {
 	ok := true
 	switch string(key) {
 	case "role":
-		f.role, ok = rawStringView(val)
+		f.role, ok = wordView(val)
 	case "content":
 		f.content = val
 	case "type": // ui_messages.json: say or ask

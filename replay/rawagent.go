@@ -97,6 +97,30 @@ func rawStringView(v rawValue) (s string, ok bool) {
 	return rawString(v)
 }
 
+// wordView is rawStringView for a block's type or a message's role: the
+// words the agents write there are matched as written, quotes and all,
+// and given as strings of the program's own; any other value is
+// rawStringView's, where strView read each for a backslash and bytes
+// that are not ASCII (some 100 instructions a value, 50,622 values on
+// Cline's small log).
+func wordView(v rawValue) (string, bool) {
+	switch string(v) {
+	case `"text"`:
+		return "text", true
+	case `"user"`:
+		return "user", true
+	case `"assistant"`:
+		return "assistant", true
+	case `"tool_use"`:
+		return "tool_use", true
+	case `"tool_result"`:
+		return "tool_result", true
+	case `"thinking"`:
+		return "thinking", true
+	}
+	return rawStringView(v)
+}
+
 // rawBool reads a field decoded into a Go bool: true or false, or null or
 // absent as false; ok is false for another kind of value.
 func rawBool(v rawValue) (b, ok bool) {
@@ -192,7 +216,11 @@ func (b *contentBlock) member(name []byte, val rawValue, rawText bool, bad *stri
 	var dst, view *string // view: a view of the record (contentBlock)
 	switch string(name) {
 	case "type":
-		view = &b.Type
+		var ok bool
+		if b.Type, ok = wordView(val); !ok && *bad == "" {
+			*bad = `a content block whose "type" is not a string`
+		}
+		return
 	case "text":
 		b.TextRaw = val
 		if !rawText {
