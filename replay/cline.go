@@ -301,12 +301,12 @@ func (c *clineReader) user(blocks []contentBlock) {
 				// A tool's result: its header, then its text here or in
 				// the next block.
 				// No word sought runs across the header's end, "] Result:"
-				// and a space or line break (clineScan): the body is
-				// scanned once for all, the header for a failure.
-				body := t[h:]
-				text := strings.TrimSpace(body)
-				failed, refused := clineScan(body)
-				textResult(text, failed || clineFailed(t[:h]))
+				// and a space or line break (clineScan): the header and
+				// body are scanned once for a failure, the body for a
+				// refusal.
+				text := strings.TrimSpace(t[h:])
+				failed, refused := clineScanAt(t, h)
+				textResult(text, failed)
 				expectBody = text == ""
 				refusal(refused)
 			case expectBody:
