@@ -439,7 +439,13 @@ func parseClineText(out []clinePart, text *scratchText, memo *callMemo, s string
 			out = append(out, clinePart{text: t, thinking: thinking})
 		}
 	}
-	texts := func(t string) {
+	// texts adds t, cut at Roo's <thinking> tags when thinking says t
+	// holds one (the tags scan below reads every '<' of it).
+	texts := func(t string, thinking bool) {
+		if !thinking {
+			add(t, false)
+			return
+		}
 		for t != "" {
 			i := strings.Index(t, "<thinking>")
 			if i < 0 {
@@ -459,12 +465,17 @@ func parseClineText(out []clinePart, text *scratchText, memo *callMemo, s string
 	}
 	for {
 		start, name, closing := -1, "", ""
+		// thinking says a "<thinking>" starts at one of the '<'s read
+		// before start (a '<' and the first '>' after it), where texts
+		// searched every text for it: it ends before start too.
+		thinking := false
 		for i := strings.IndexByte(s, '<'); i >= 0; {
 			if j := strings.IndexByte(s[i:], '>'); j > 0 {
 				if tag, ok := clineTagOf(s[i+1 : i+j]); ok {
 					start, name, closing = i, tag.name, tag.closing
 					break
 				}
+				thinking = thinking || s[i+1:i+j] == "thinking"
 			}
 			k := strings.IndexByte(s[i+1:], '<')
 			if k < 0 {
@@ -473,10 +484,10 @@ func parseClineText(out []clinePart, text *scratchText, memo *callMemo, s string
 			i += 1 + k
 		}
 		if start < 0 {
-			texts(s)
+			texts(s, thinking)
 			return out
 		}
-		texts(s[:start])
+		texts(s[:start], thinking)
 		body := s[start+len(name)+2:]
 		end := indexTag(body, closing)
 		rest := ""
