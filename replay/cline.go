@@ -229,9 +229,9 @@ func (c *clineReader) assistantText(text string) {
 	c.parts = parseClineText(c.parts[:0], &c.text, &c.calls, text)
 	for _, part := range c.parts {
 		if part.tool == "" {
-			if strings.TrimSpace(part.text) != "" {
-				c.q.push(stepRecord{info: StepInfo{Kind: StepMessage, Thinking: part.thinking}, output: part.text, hasText: true}, "")
-			}
+			// A text part is never blank: parseClineText trims it and
+			// keeps it only when something is left.
+			c.q.push(stepRecord{info: StepInfo{Kind: StepMessage, Thinking: part.thinking}, output: part.text, hasText: true}, "")
 			continue
 		}
 		c.q.push(stepRecord{info: StepInfo{Kind: StepAction}, action: part.action, canonical: part.canonical, hasAction: true}, "")

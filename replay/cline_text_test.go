@@ -94,6 +94,7 @@ var clineTextSeeds = []string{
 	"t <read_file><path>a</path></read_file> <thinking>r</thinking> <list_files><path>b</path></list_files> u",
 	"<write_to_file><path>x</path><content><thinking>no</thinking></content></write_to_file><thinking>t</thinking>",
 	"<execute_command><command>ls</command>", "x<thinking>> y", "<thinking><thinking>",
+	" \n ", "<thinking> </thinking> ", " <read_file></read_file> \t", "<thinking>\u2003</thinking>\u00a0",
 }
 
 func checkClineText(t *testing.T, s string) {
@@ -102,6 +103,12 @@ func checkClineText(t *testing.T, s string) {
 	want := parseClineTextRef(nil, &scratchText{}, nil, s)
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("%q:\n got %+v\nwant %+v", s, got, want)
+	}
+	for _, p := range got {
+		// assistantText keeps every text part: none is blank.
+		if p.tool == "" && (p.text == "" || strings.TrimSpace(p.text) != p.text) {
+			t.Fatalf("%q: text part %q, not trimmed or blank", s, p.text)
+		}
 	}
 }
 
