@@ -209,7 +209,7 @@ func (f *clineFields) member(key []byte, val rawValue) {
 	ok := true
 	switch string(key) {
 	case "role":
-		f.role, ok = rawStringView(val)
+		f.role, ok = wordView(val)
 	case "content":
 		f.content = val
 	case "type": // ui_messages.json: say or ask
@@ -229,9 +229,9 @@ func (c *clineReader) assistantText(text string) {
 	c.parts = parseClineText(c.parts[:0], &c.text, &c.calls, text)
 	for _, part := range c.parts {
 		if part.tool == "" {
-			if strings.TrimSpace(part.text) != "" {
-				c.q.push(stepRecord{info: StepInfo{Kind: StepMessage, Thinking: part.thinking}, output: part.text, hasText: true}, "")
-			}
+			// A text part is never blank: parseClineText trims it and
+			// keeps it only when something is left.
+			c.q.push(stepRecord{info: StepInfo{Kind: StepMessage, Thinking: part.thinking}, output: part.text, hasText: true}, "")
 			continue
 		}
 		c.q.push(stepRecord{info: StepInfo{Kind: StepAction}, action: part.action, canonical: part.canonical, hasAction: true}, "")
@@ -301,12 +301,12 @@ func (c *clineReader) user(blocks []contentBlock) {
 				// A tool's result: its header, then its text here or in
 				// the next block.
 				// No word sought runs across the header's end, "] Result:"
-				// and a space or line break (clineScan): the body is
-				// scanned once for all, the header for a failure.
-				body := t[h:]
-				text := strings.TrimSpace(body)
-				failed, refused := clineScan(body)
-				textResult(text, failed || clineFailed(t[:h]))
+				// and a space or line break (clineScan): the header and
+				// body are scanned once for a failure, the body for a
+				// refusal.
+				text := strings.TrimSpace(t[h:])
+				failed, refused := clineScanAt(t, h)
+				textResult(text, failed)
 				expectBody = text == ""
 				refusal(refused)
 			case expectBody:
@@ -439,7 +439,13 @@ func parseClineText(out []clinePart, text *scratchText, memo *callMemo, s string
 			out = append(out, clinePart{text: t, thinking: thinking})
 		}
 	}
-	texts := func(t string) {
+	// texts adds t, cut at Roo's <thinking> tags when thinking says t
+	// holds one (the tags scan below reads every '<' of it).
+	texts := func(t string, thinking bool) {
+		if !thinking {
+			add(t, false)
+			return
+		}
 		for t != "" {
 			i := strings.Index(t, "<thinking>")
 			if i < 0 {
@@ -459,12 +465,17 @@ func parseClineText(out []clinePart, text *scratchText, memo *callMemo, s string
 	}
 	for {
 		start, name, closing := -1, "", ""
+		// thinking says a "<thinking>" starts at one of the '<'s read
+		// before start (a '<' and the first '>' after it), where texts
+		// searched every text for it: it ends before start too.
+		thinking := false
 		for i := strings.IndexByte(s, '<'); i >= 0; {
 			if j := strings.IndexByte(s[i:], '>'); j > 0 {
 				if tag, ok := clineTagOf(s[i+1 : i+j]); ok {
 					start, name, closing = i, tag.name, tag.closing
 					break
 				}
+				thinking = thinking || s[i+1:i+j] == "thinking"
 			}
 			k := strings.IndexByte(s[i+1:], '<')
 			if k < 0 {
@@ -473,10 +484,10 @@ func parseClineText(out []clinePart, text *scratchText, memo *callMemo, s string
 			i += 1 + k
 		}
 		if start < 0 {
-			texts(s)
+			texts(s, thinking)
 			return out
 		}
-		texts(s[:start])
+		texts(s[:start], thinking)
 		body := s[start+len(name)+2:]
 		end := indexTag(body, closing)
 		rest := ""

@@ -24,13 +24,20 @@ func clineFailed(t string) bool {
 // header and body together runs across the header's end
 // (clineResultHeader): clineFailed(t) is clineFailed(t[:h]) ||
 // clineScan(t[h:]).
-func clineScan(t string) (failed, refused bool) {
+func clineScan(t string) (failed, refused bool) { return clineScanAt(t, 0) }
+
+// clineScanAt is clineFailed(t) and strings.Contains(t[h:], rooRefusal):
+// a result's header and body read in one scan (user), where the body was
+// scanned and its header searched twice more (clineFailed), for a
+// failure; a refusal counts in the body only, as before (a header's
+// target may quote anything).
+func clineScanAt(t string, h int) (failed, refused bool) {
 	const failure = "The tool execution failed"
 	for i := strings.IndexByte(t, 'T'); i >= 0; {
 		rest := t[i:]
 		if !failed && strings.HasPrefix(rest, failure) {
 			failed = true
-		} else if !refused && strings.HasPrefix(rest, rooRefusal) {
+		} else if !refused && i >= h && strings.HasPrefix(rest, rooRefusal) {
 			refused = true
 		}
 		if failed && refused {

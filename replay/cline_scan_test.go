@@ -13,6 +13,7 @@ var clineScanSeeds = []string{
 	rooRefusal + "The tool execution failed", "Tests: 1 failed\nTypeError: x", "TTT", "[read_file for 'a'] Result:\nThe tool execution failed",
 	"[read_file for 'The tool execution failed'] Result:\nok", "[a] Result: <error>", "[a for '<err'] Result:\nor>",
 	"[a] Result:The tool execution failed", "[a for 'The tool'] Result: execution failed",
+	"[a for '" + rooRefusal + "'] Result:\nok", "[a for '" + rooRefusal + "'] Result:\n" + rooRefusal + "The tool execution failed",
 }
 
 // checkClineScan holds clineScan to clineFailed and strings.Contains,
@@ -24,9 +25,12 @@ func checkClineScan(t *testing.T, s string) {
 		t.Fatalf("clineScan(%q) = %v, %v; want %v, %v", s, failed, refused, clineFailed(s), strings.Contains(s, rooRefusal))
 	}
 	if h := clineResultHeader(s); h >= 0 {
-		f, _ := clineScan(s[h:])
-		if got := f || clineFailed(s[:h]); got != clineFailed(s) {
-			t.Fatalf("%q read at its header's end %d: failed %v, want %v", s, h, got, clineFailed(s))
+		// user() reads a result's header and body in one scan: a failure
+		// in either, a refusal in the body.
+		f, r := clineScanAt(s, h)
+		wf, wr := clineFailed(s[:h]) || clineFailed(s[h:]), strings.Contains(s[h:], rooRefusal)
+		if f != wf || r != wr {
+			t.Fatalf("%q read at its header's end %d: %v, %v; want %v, %v", s, h, f, r, wf, wr)
 		}
 	}
 }
@@ -40,6 +44,7 @@ func TestClineScanAsRef(t *testing.T) {
 	for _, base := range []string{
 		"[ab for 'x'] Result: The tool execution failed <error>",
 		"[ab] Result:\nTool call repetition limit reached for x",
+		"[ab for 'Tool call repetition limit reached for x'] Result: ok",
 	} {
 		for i := 0; i <= len(base); i++ {
 			checkClineScan(t, base[:i])

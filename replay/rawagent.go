@@ -97,6 +97,30 @@ func rawStringView(v rawValue) (s string, ok bool) {
 	return rawString(v)
 }
 
+// wordView is rawStringView for a block's type or a message's role: the
+// words the agents write there are matched as written, quotes and all,
+// and given as strings of the program's own; any other value is
+// rawStringView's, where strView read each for a backslash and bytes
+// that are not ASCII (some 100 instructions a value, 50,622 values on
+// Cline's small log).
+func wordView(v rawValue) (string, bool) {
+	switch string(v) {
+	case `"text"`:
+		return "text", true
+	case `"user"`:
+		return "user", true
+	case `"assistant"`:
+		return "assistant", true
+	case `"tool_use"`:
+		return "tool_use", true
+	case `"tool_result"`:
+		return "tool_result", true
+	case `"thinking"`:
+		return "thinking", true
+	}
+	return rawStringView(v)
+}
+
 // rawBool reads a field decoded into a Go bool: true or false, or null or
 // absent as false; ok is false for another kind of value.
 func rawBool(v rawValue) (b, ok bool) {
@@ -160,25 +184,29 @@ func readBlock(ix *valueIndex, v rawValue, rawText bool, b *contentBlock) (bad s
 		return "a content block that is not an object"
 	}
 	if ms, ok := ix.notedIn(v); ok {
-		// The members the validating pass noted, in a loop with no
-		// closure a member (a block is three levels down a Claude Code
-		// record: noted); a key that is not UTF-8 is none of the names
-		// compared, read either way.
-		p := unsafe.Pointer(unsafe.SliceData(ix.base))
-		for k := range ms {
-			m := &ms[k]
-			key, val := notedMember(p, m)
-			if m.esc {
-				key = []byte(unquoteKey(key))
-			}
-			b.member(key, val, rawText, &bad)
-		}
-		return bad
+		return readNotedBlock(ix, ms, rawText, b)
 	}
 	ix.members(v, func(k []byte, esc bool, val rawValue) bool {
 		b.member(keyBytes(k, esc), val, rawText, &bad)
 		return true
 	})
+	return bad
+}
+
+// readNotedBlock is readBlock of a block whose members ms the validating
+// pass noted in ix: read in a loop with no closure a member (a block is
+// three levels down a Claude Code record: noted); a key that is not
+// UTF-8 is none of the names compared, read either way.
+func readNotedBlock(ix *valueIndex, ms []ixMember, rawText bool, b *contentBlock) (bad string) {
+	p := unsafe.Pointer(unsafe.SliceData(ix.base))
+	for k := range ms {
+		m := &ms[k]
+		key, val := notedMember(p, m)
+		if m.esc {
+			key = []byte(unquoteKey(key))
+		}
+		b.member(key, val, rawText, &bad)
+	}
 	return bad
 }
 
@@ -188,7 +216,11 @@ func (b *contentBlock) member(name []byte, val rawValue, rawText bool, bad *stri
 	var dst, view *string // view: a view of the record (contentBlock)
 	switch string(name) {
 	case "type":
-		view = &b.Type
+		var ok bool
+		if b.Type, ok = wordView(val); !ok && *bad == "" {
+			*bad = `a content block whose "type" is not a string`
+		}
+		return
 	case "text":
 		b.TextRaw = val
 		if !rawText {
@@ -273,11 +305,38 @@ func readBlocksText(ix *valueIndex, v rawValue, blocks []contentBlock, rawText b
 	}
 	// The blocks in a loop of valueIndex.elems' own, with no closure an
 	// element (the closure's call, and blocks and bad kept in memory
-	// for it).
+	// for it). A block the validating pass noted (an object of the
+	// record's first memberDepth levels) is read from ix.objs: its end
+	// and its members, where ix.skip searched the spans for its end and
+	// readBlock's notedIn sought it from the record's first object. The
+	// pass notes objects in the order they open, so one cursor, k, walks
+	// them from block to block, each object passed once.
+	var objs []ixObject // ix.objs, when v is within the record indexed
+	off := 0            // v's offset in the record
+	if ix != nil && len(ix.objs) > 0 {
+		if off = offsetIn(ix.base, v); off >= 0 && off <= len(ix.base)-len(v) {
+			objs = ix.objs
+		}
+	}
+	k := 0
 	for i := skipSpace(v, 1); i < len(v) && v[i] != ']'; {
-		end := ix.skip(v, i)
 		blocks = append(blocks, contentBlock{})
-		if why := readBlock(ix, v[i:end], rawText, &blocks[len(blocks)-1]); why != "" && bad == "" {
+		b := &blocks[len(blocks)-1]
+		at := int32(off + i)
+		for k < len(objs) && objs[k].start < at {
+			k++
+		}
+		var end int
+		var why string
+		if k < len(objs) && objs[k].start == at {
+			o := &objs[k]
+			end = int(o.end) - off
+			why = readNotedBlock(ix, ix.mems[o.depth][o.first:o.last], rawText, b)
+		} else {
+			end = ix.skip(v, i)
+			why = readBlock(ix, v[i:end], rawText, b)
+		}
+		if why != "" && bad == "" {
 			bad = why
 		}
 		if i = skipSpace(v, end); i < len(v) && v[i] == ',' {

@@ -227,6 +227,12 @@ func FuzzClaudeCodeRaw(f *testing.F) {
 			"{\"type\":\"assistant\",\"\xff\":1,\"message\":{\"\xfe\":2,\"content\":[{\"\xfftype\":\"x\",\"type\":\"thinking\",\"thinking\":\"th\"}]}}" + "\n" +
 			`{"type":"user","uuid":"4f2b6c1e-9a4d-4e8b-b1c2-0d9e8f7a6b5c","message":{"content":"again"}}` + "\n" +
 			`{"type":"assistant","isSid\u0065chain":true,"message":{"content":[{"type":"text","text":"side"}]}}`,
+		// Types read as written (wordView): escaped, of a wrong type.
+		`{"type":"assistant","message":{"content":[{"type":"tool_use","id":"a","name":"x","input":{}},{"type":"t\u0065xt","text":"a"},{"type":["text"],"text":"b"}]}}`,
+		// Blocks read from the objects the validating pass noted
+		// (readBlocksText's cursor), elements that are no object and
+		// objects nested in a block between them.
+		`{"type":"user","message":{"content":[null,{"type":"text","text":"a"},"s",{"type":"tool_result","tool_use_id":"a","content":[{"type":"text","text":"x"}],"is_error":true},{ "type" : "text" , "text" : "b" },{},{"type":"text","text":"c"}]},"toolUseResult":{"a":{"b":1}}}`,
 		// An injected user text (isMeta) is no prompt: the step after
 		// it is not marked one.
 		`{"type":"user","isMeta":true,"message":{"content":"injected"}}` + "\n" +
@@ -278,6 +284,19 @@ func FuzzClineRaw(f *testing.F) {
 		// a result's body, escaped, a text of another type.
 		"{\"role\":\"assistant\",\"content\":\"<read_file>\\n<path>a</path>\\n</read_file>\"}\n" +
 			"{\"role\":\"user\",\"content\":[{\"type\":\"text\",\"text\":\"[read_file for 'a'] Result:\"},{\"type\":\"text\",\"text\":\"<environment_details>\\nx\"},{\"type\":\"text\",\"text\":\"<environment_details>\"}]}",
+		// Types and roles read as written (wordView), escaped, of a
+		// wrong type, null, and words it does not know.
+		`{"role":"us\u0065r","content":[{"type":"te\u0078t","text":"a"},{"type":5,"text":"b"},{"type":null,"text":"c"},{"type":"image"},{"type":"text ","text":"d"}]}`,
+		`{"role":"assistant","content":[{"type":"thinking","thinking":"t"},{"type":"tool_use","id":"u","name":"n","input":{}},{"type":"tool_use","id":"v","name":"m","input":{}}]}` + "\n" +
+			`{"role":"user","content":[{"type":"tool_result","tool_use_id":"u","content":"r"},{"type":"tool_r\u0065sult","tool_use_id":"v","content":"s"}]}` + "\n" +
+			`{"role":"assistant ","content":"x"}` + "\n" + `{"role":null,"content":"x"}` + "\n" + `{"role":"\u0075ser","content":"y"}`,
+		// Blocks read from the objects the validating pass noted
+		// (readBlocksText's cursor): elements that are no object between
+		// them, objects nested in a block, one spaced, an empty one, and
+		// the record's objects after its content.
+		`{"role":"user","content":[null,"x",{"type":"text","text":"a"},{"type":"tool_result","tool_use_id":"t","content":[{"type":"text","text":"in"}],"is_error":{"a":1}},{},5,{ "type" : "text" , "text" : "b" },[{"type":"text"}],{"type":"text","text":"c"}]}`,
+		`{"role":"assistant","content":[{"type":"tool_use","id":"t","name":"n","input":{"a":{"b":{"c":{}}}}},{"type":"thinking","thinking":"th"},{"type":"text","text":"d"}]}` + "\n" +
+			`{"role":"user","content":[{"type":"tool_result","tool_use_id":"t","content":"r"},{"type":"text","text":"e"}],"x":{"y":[{"z":{"w":1}}]}}`,
 		`{"role":"user","content":[{"type":"text","text":"\u003cenvironment_details>"},{"type":"text","text":" <environment_details>"},{"type":"text","text":{"a":"<environment_details>"}}]}`,
 		// Tool uses repeated (callMemo): the same body under another
 		// tool, another body, and the first again once the texts it
