@@ -119,37 +119,16 @@ func (c *codexReader) payloadItem(raw []byte, i int, it *codexItem) (ok, indexed
 		if j >= n || raw[j] != '"' {
 			return false, false
 		}
-		// A key Codex writes is told by its words (codexKnownKey); any
-		// other that ends within its first 16 bytes with no escape (most
-		// keys) by its words' stops, as the validating pass tells it (a
-		// valid string's first stop is its closing quote); any other by
-		// validString.
+		// A key Codex writes is told by its words (codexKnownKey), any
+		// other by codexKeyAt.
 		f, kEnd := codexOther, -1
-		if k := j + 1; k+16 <= n {
-			if f, kEnd = codexKnownKey(raw, j); kEnd < 0 {
-				if m := stopMask(word(raw, k)); m != 0 {
-					k += bits.TrailingZeros64(m) / 8
-				} else if m := stopMask(word(raw, k+8)); m != 0 {
-					k += 8 + bits.TrailingZeros64(m)/8
-				}
-				if byteAt(raw, k) == '"' {
-					kEnd = k + 1
-				}
-			}
+		if j+17 <= n {
+			f, kEnd = codexKnownKey(raw, j)
 		}
 		if kEnd < 0 {
-			var esc bool
-			if kEnd, esc = validString(raw, j); kEnd < 0 || esc {
+			if f, kEnd = codexKeyAt(raw, j); kEnd < 0 {
 				return false, false
 			}
-		}
-		if kEnd >= n || raw[kEnd] != ':' {
-			return false, false
-		}
-		if f == codexOther {
-			var key []byte
-			setBytes(&key, raw, j+1, kEnd-1) // kEnd-1 > j: the key's closing quote
-			f = codexFieldOf(key)
 		}
 		// A string of under shortString bytes (types, call ids, names)
 		// is told by its words' first stop, a quote, as the pass tells
@@ -215,4 +194,38 @@ func (c *codexReader) payloadItem(raw []byte, i int, it *codexItem) (ok, indexed
 			return false, false
 		}
 	}
+}
+
+// codexKeyAt reads the key at raw[j], its opening quote, as payloadItem
+// reads a key codexKnownKey does not tell: its field, and the index of
+// the colon after it, or -1 when it is not valid, holds an escape or has
+// no colon after it. A key that ends within its first 16 bytes with no
+// escape (most keys) is told by its words' stops, as the validating pass
+// tells it (a valid string's first stop is its closing quote); any other
+// by validString.
+func codexKeyAt(raw []byte, j int) (f codexField, kEnd int) {
+	n := len(raw)
+	kEnd = -1
+	if k := j + 1; k+16 <= n {
+		if m := stopMask(word(raw, k)); m != 0 {
+			k += bits.TrailingZeros64(m) / 8
+		} else if m := stopMask(word(raw, k+8)); m != 0 {
+			k += 8 + bits.TrailingZeros64(m)/8
+		}
+		if byteAt(raw, k) == '"' {
+			kEnd = k + 1
+		}
+	}
+	if kEnd < 0 {
+		var esc bool
+		if kEnd, esc = validString(raw, j); kEnd < 0 || esc {
+			return codexOther, -1
+		}
+	}
+	if kEnd >= n || raw[kEnd] != ':' {
+		return codexOther, -1
+	}
+	var key []byte
+	setBytes(&key, raw, j+1, kEnd-1) // kEnd-1 > j: the key's closing quote
+	return codexFieldOf(key), kEnd
 }
