@@ -119,11 +119,16 @@ func (c *codexReader) payloadItem(raw []byte, i int, it *codexItem) (ok, indexed
 		if j >= n || raw[j] != '"' {
 			return false, false
 		}
-		// A key Codex writes is told by its words (codexKnownKey), any
-		// other by codexKeyAt.
+		// A key Codex writes is told by its words, compared with those
+		// of the one key at their hash's slot in codexKeyTable (as
+		// codexKnownKey, the tests' reference, reads them: written out
+		// here, where a call was not inlined); any other by codexKeyAt.
 		f, kEnd := codexOther, -1
 		if j+17 <= n {
-			f, kEnd = codexKnownKey(raw, j)
+			w := word(raw, j)
+			if e := &codexKeyTable[codexKeyHash(w)]; w == e.w && word(raw, j+8)&e.tmask == e.tail {
+				f, kEnd = e.f, j+int(e.colon)
+			}
 		}
 		if kEnd < 0 {
 			if f, kEnd = codexKeyAt(raw, j); kEnd < 0 {
@@ -197,7 +202,7 @@ func (c *codexReader) payloadItem(raw []byte, i int, it *codexItem) (ok, indexed
 }
 
 // codexKeyAt reads the key at raw[j], its opening quote, as payloadItem
-// reads a key codexKnownKey does not tell: its field, and the index of
+// reads a key its words do not tell (codexKeyTable): its field, and the index of
 // the colon after it, or -1 when it is not valid, holds an escape or has
 // no colon after it. A key that ends within its first 16 bytes with no
 // escape (most keys) is told by its words' stops, as the validating pass

@@ -4,10 +4,10 @@ package replay
 // payload with a few keys (type, call_id, name, arguments, output, ...),
 // each found by its words' stops, then compared by a string switch
 // (codexItem.member) to tell its field: here a key Codex writes is told
-// by one or two compares of the words it opens with, its quotes and
-// colon included, which also say where it ends (codexKnownKey). Any
-// other key goes the stops' way, and reads the same (TestCodexKnownKey,
-// TestCodexItemSame, FuzzCodexSkip).
+// by the words it opens with, its quotes and colon included, compared
+// with those of the one key at their hash's slot (codexKeyTable), which
+// also say where it ends. Any other key goes the stops' way, and reads
+// the same (TestCodexKnownKey, TestCodexItemSame, FuzzCodexSkip).
 
 // codexField is the codexItem field a payload's key names; codexOther,
 // none.
@@ -64,73 +64,60 @@ func codexFieldOf(key []byte) codexField {
 	return codexOther
 }
 
-// The words a key Codex writes opens with, read little-endian from its
-// opening quote: the key of four letters, its closing quote and colon
-// and its string value's opening quote; of five, up to its colon; of
-// six, up to its closing quote (then a colon); of seven or nine, its
-// first seven or seven letters (then the rest and a colon, keyTail7 and
-// keyTail9).
-const (
-	keyType    = 0x223a226570797422 // "type":"
-	keyRole    = 0x223a22656c6f7222 // "role":"
-	keyName    = 0x223a22656d616e22 // "name":"
-	keyInput   = 0x3a227475706e6922 // "input":
-	keyOutput  = 0x2274757074756f22 // "output"
-	keyStatus  = 0x2273757461747322 // "status"
-	keyAction  = 0x226e6f6974636122 // "action"
-	keyCallID  = 0x64695f6c6c616322 // "call_id
-	keyContent = 0x746e65746e6f6322 // "content
-	keySummary = 0x7972616d6d757322 // "summary
-	keyMessage = 0x6567617373656d22 // "message
-	keyArgumen = 0x6e656d7567726122 // "argumen
-	keyTail7   = 0x3a22             // ": after a key of seven letters
-	keyTail9   = 0x3a227374         // ts": after "argumen
-)
+// codexKeys are the keys Codex writes (and status, which no field takes),
+// each at its words' hash (codexKeyHash) in codexKeyTable.
+var codexKeys = []struct {
+	key string
+	f   codexField
+}{
+	{"type", codexType}, {"role", codexRole}, {"name", codexName}, {"call_id", codexCallID},
+	{"content", codexContent}, {"summary", codexSummary}, {"arguments", codexArguments},
+	{"input", codexInput}, {"output", codexOutput}, {"action", codexAction},
+	{"message", codexMessage}, {"status", codexOther},
+}
 
-// codexKnownKey tells the key at raw[j], its opening quote, when it is
-// one Codex writes (and status, which no field takes), j+16 <= len(raw):
-// its field and the index of the colon after it; kEnd is -1 for any
-// other key, or one written otherwise (an escape, a space).
-func codexKnownKey(raw []byte, j int) (f codexField, kEnd int) {
-	switch w := word(raw, j); w {
-	case keyType:
-		return codexType, j + 6
-	case keyRole:
-		return codexRole, j + 6
-	case keyName:
-		return codexName, j + 6
-	case keyInput:
-		return codexInput, j + 7
-	case keyOutput, keyStatus, keyAction:
-		if byteAt(raw, j+8) != ':' {
-			break
+// codexKeyEntry is a key's words as they open its member: its opening
+// quote, its letters, its closing quote and colon (and, for a key of
+// four letters, its value's opening quote: eight bytes), the first eight
+// in w, the rest in tail (tmask, their bytes); colon is the colon's
+// index from the opening quote.
+type codexKeyEntry struct {
+	w, tail, tmask uint64
+	f              codexField
+	colon          uint8
+}
+
+// codexKeyHash is the slot in codexKeyTable of a key's first word w: two
+// of its letters' bits, which tell codexKeys apart (checked at start).
+func codexKeyHash(w uint64) uint64 { return (w>>7 ^ w>>48) & 15 }
+
+var codexKeyTable = codexKeyEntries()
+
+func codexKeyEntries() (t [16]codexKeyEntry) {
+	for _, k := range codexKeys {
+		s := `"` + k.key + `":`
+		colon := len(s) - 1
+		if len(s) == 7 {
+			s += `"` // a key of four letters: before a string
 		}
-		switch w {
-		case keyOutput:
-			return codexOutput, j + 8
-		case keyAction:
-			return codexAction, j + 8
+		if len(s) < 8 || len(s) > 16 {
+			// A programmer's error, found at start: the words would
+			// read past the key, or leave its bytes uncompared.
+			panic("replay: a Codex key of " + k.key + ", not of 4 to 14 letters")
 		}
-		return codexOther, j + 8
-	case keyCallID, keyContent, keySummary, keyMessage:
-		if word(raw, j+8)&0xffff != keyTail7 {
-			break
+		var e codexKeyEntry
+		b := []byte(s + "\x00\x00\x00\x00\x00\x00\x00\x00")
+		e.w, e.tail = word(b, 0), word(b, 8)
+		e.tmask = 1<<(8*(len(s)-8)) - 1
+		e.tail &= e.tmask
+		e.f, e.colon = k.f, uint8(colon)
+		h := codexKeyHash(e.w)
+		if t[h].w != 0 {
+			panic("replay: Codex keys " + k.key + " and another at one hash")
 		}
-		switch w {
-		case keyCallID:
-			return codexCallID, j + 9
-		case keyContent:
-			return codexContent, j + 9
-		case keySummary:
-			return codexSummary, j + 9
-		}
-		return codexMessage, j + 9
-	case keyArgumen:
-		if word(raw, j+8)&0xffffffff == keyTail9 {
-			return codexArguments, j + 11
-		}
+		t[h] = e
 	}
-	return codexOther, -1
+	return t
 }
 
 // set reads a payload's member of field f as member does.

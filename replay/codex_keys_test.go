@@ -57,3 +57,19 @@ func TestCodexKnownKey(t *testing.T) {
 		}
 	}
 }
+
+// codexKnownKey is payloadItem's reading of a key by its words, which
+// it writes out (the compiler does not inline a call): it tells the key
+// at raw[j], its opening quote, when it is one of codexKeys, j+16 <= len(raw): its field and the index of the
+// colon after it; kEnd is -1 for any other key, or one written otherwise
+// (an escape, a space; a key of four letters before another value than
+// a string). A slot no key holds has a w of zero, which no key's word is
+// (its opening quote).
+func codexKnownKey(raw []byte, j int) (f codexField, kEnd int) {
+	w := word(raw, j)
+	e := &codexKeyTable[codexKeyHash(w)]
+	if w != e.w || word(raw, j+8)&e.tmask != e.tail {
+		return codexOther, -1
+	}
+	return e.f, j + int(e.colon)
+}
