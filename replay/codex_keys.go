@@ -1,5 +1,7 @@
 package replay
 
+import "unsafe"
+
 // A payload's keys told by their words. Codex writes a response item's
 // payload with a few keys (type, call_id, name, arguments, output, ...),
 // each found by its words' stops, then compared by a string switch
@@ -157,7 +159,9 @@ func (it *codexItem) set(f codexField, val rawValue, plain bool) (ok bool) {
 		return true
 	}
 	if plain {
-		*view = bytesString(val[1 : len(val)-1])
+		// val is a string's quotes and body (payloadItem found both):
+		// its body is sliced with no bounds check.
+		*view = unsafe.String((*byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(val)), 1)), len(val)-2)
 		return true
 	}
 	*view, ok = rawStringView(val)
