@@ -180,40 +180,7 @@ func (it *codexItem) noteBad(key []byte, val rawValue, bad *string) {
 // null). plain says val is a string of no escape and no byte over 0x7f,
 // its body its text (payloadItem tells it as it finds the string's end).
 func (it *codexItem) member(key []byte, val rawValue, plain bool) (ok bool) {
-	var view *string // only compared, or copied, while the line is read (a view of it)
-	switch string(key) {
-	case "type":
-		view = &it.Type
-	case "role":
-		view = &it.Role
-	case "name":
-		view = &it.Name // copied by callForms when it makes a call's forms
-	case "call_id":
-		view = &it.CallID // copied by keepID when a call waits on it
-	case "content":
-		it.Content = val
-	case "summary":
-		it.Summary = val
-	case "arguments":
-		it.Arguments = val
-	case "input":
-		it.Input = val
-	case "output":
-		it.Output = val
-	case "action":
-		it.Action = val
-	case "message":
-		it.Message = val
-	}
-	if view == nil {
-		return true
-	}
-	if plain {
-		*view = bytesString(val[1 : len(val)-1])
-		return true
-	}
-	*view, ok = rawStringView(val)
-	return ok
+	return it.set(codexFieldOf(key), val, plain)
 }
 
 // recordRaw reads a rollout line in place (rawagent.go): type a string,

@@ -14,7 +14,7 @@ import (
 // short content arrays. Here a line of the shape Codex writes,
 // {"timestamp":"...","type":"response_item"|"compacted","payload":{...}}
 // with no space, is validated (its payload's objects and arrays alone
-// indexed), the payload's members handed to codexItem.member as they
+// indexed), the payload's members handed to codexItem.set as they
 // pass, as skipNoStep passes over the lines of no step; a line it is not
 // certain of (an escaped key, a field of a wrong type, NaN or Infinity,
 // another shape) goes to readLine, which reads it (and tells why it
@@ -119,79 +119,72 @@ func (c *codexReader) payloadItem(raw []byte, i int, it *codexItem) (ok, indexed
 		if j >= n || raw[j] != '"' {
 			return false, false
 		}
-		// A key that ends within its first 16 bytes with no escape (most
-		// keys) is told by its words' stops, as the validating pass
-		// tells it (a valid string's first stop is its closing quote);
-		// any other by validString.
-		kEnd := -1
-		if k := j + 1; k+16 <= n {
-			if m := stopMask(word(raw, k)); m != 0 {
-				k += bits.TrailingZeros64(m) / 8
-			} else if m := stopMask(word(raw, k+8)); m != 0 {
-				k += 8 + bits.TrailingZeros64(m)/8
-			}
-			if byteAt(raw, k) == '"' {
-				kEnd = k + 1
+		// A key Codex writes is told by its words, compared with those
+		// of the one key at their hash's slot in codexKeyTable (as
+		// codexKnownKey, the tests' reference, reads them: written out
+		// here, where a call was not inlined); any other by codexKeyAt.
+		f, kEnd := codexOther, -1
+		if j+17 <= n {
+			w := word(raw, j)
+			if e := &codexKeyTable[codexKeyHash(w)]; w == e.w && word(raw, j+8)&e.tmask == e.tail {
+				f, kEnd = e.f, j+int(e.colon)
 			}
 		}
 		if kEnd < 0 {
-			var esc bool
-			if kEnd, esc = validString(raw, j); kEnd < 0 || esc {
+			if f, kEnd = codexKeyAt(raw, j); kEnd < 0 {
 				return false, false
 			}
 		}
-		if kEnd >= n || raw[kEnd] != ':' {
-			return false, false
-		}
-		var key []byte
-		setBytes(&key, raw, j+1, kEnd-1) // kEnd-1 > j: the key's closing quote
 		// A string of under shortString bytes (types, call ids, names)
 		// is told by its words' first stop, a quote, as the pass tells
-		// it; any other value by validValue, or by the pass.
+		// it; any other value by validValue, or by the pass. A long
+		// field's string (a call's value, an output) is read with no
+		// such scan first, whatever its length.
 		// Such a string with no byte over 0x7f before its quote is its
-		// own text (plain), read by codexItem.member as a view with no
+		// own text (plain), read by codexItem.set as a view with no
 		// test of its bytes.
 		vEnd, v, plain := -1, kEnd+1, false
-		if v+1+shortString <= n && raw[v] == '"' {
-			var high uint64 // the words before the stop's, ORed
-			for k, lim := v+1, v+1+shortString; k < lim; k += 8 {
-				x := word(raw, k)
-				if m := stopMask(x); m != 0 {
-					if k += bits.TrailingZeros64(m) / 8; byteAt(raw, k) == '"' {
-						vEnd = k + 1
-						// The bytes below the stop: its lowest flag
-						// is its byte's high bit.
-						plain = (high|x&((m&-m)>>7-1))&highBits == 0
-					}
-					break
+		if codexLong(f) && v < n && raw[v] == '"' {
+			if f == codexOutput {
+				if vEnd = c.preOutput(raw, v); vEnd < 0 {
+					return false, false
 				}
-				high |= x
+			} else if vEnd = c.memoString(raw, v); vEnd < 0 {
+				// A call's value: as a memo slot's, or validated.
+				if vEnd = validValue(raw, v); vEnd < 0 {
+					return false, false
+				}
 			}
-		}
-		if vEnd < 0 {
-			if v < n && (raw[v] == '{' || raw[v] == '[') {
+		} else {
+			if v+1+shortString <= n && raw[v] == '"' {
+				var high uint64 // the words before the stop's, ORed
+				for k, lim := v+1, v+1+shortString; k < lim; k += 8 {
+					x := word(raw, k)
+					if m := stopMask(x); m != 0 {
+						if k += bits.TrailingZeros64(m) / 8; byteAt(raw, k) == '"' {
+							vEnd = k + 1
+							// The bytes below the stop: its lowest flag
+							// is its byte's high bit.
+							plain = (high|x&((m&-m)>>7-1))&highBits == 0
+						}
+						break
+					}
+					high |= x
+				}
+			}
+			if vEnd >= 0 {
+			} else if v < n && (raw[v] == '{' || raw[v] == '[') {
 				if vEnd = ix.pass(raw, v); vEnd < 0 || ix.nonFinite {
 					return false, false
 				}
 				indexed = true
-			} else if v < n && raw[v] == '"' && string(key) == "output" {
-				if vEnd = c.preOutput(raw, v); vEnd < 0 {
-					return false, false
-				}
-			} else if v < n && raw[v] == '"' && (string(key) == "arguments" || string(key) == "input") {
-				// A call's value: as a memo slot's, or validated.
-				if vEnd = c.memoString(raw, v); vEnd < 0 {
-					if vEnd = validValue(raw, v); vEnd < 0 {
-						return false, false
-					}
-				}
 			} else if vEnd = validValue(raw, v); vEnd < 0 || nonFiniteAt(raw, v, vEnd) {
 				return false, false
 			}
 		}
 		var val rawValue
 		setValue(&val, raw, kEnd+1, vEnd) // vEnd > kEnd+1: the value's end
-		if !it.member(key, val, plain) {
+		if !it.set(f, val, plain) {
 			return false, false // readLine tells why
 		}
 		if vEnd >= n {
@@ -206,4 +199,38 @@ func (c *codexReader) payloadItem(raw []byte, i int, it *codexItem) (ok, indexed
 			return false, false
 		}
 	}
+}
+
+// codexKeyAt reads the key at raw[j], its opening quote, as payloadItem
+// reads a key its words do not tell (codexKeyTable): its field, and the index of
+// the colon after it, or -1 when it is not valid, holds an escape or has
+// no colon after it. A key that ends within its first 16 bytes with no
+// escape (most keys) is told by its words' stops, as the validating pass
+// tells it (a valid string's first stop is its closing quote); any other
+// by validString.
+func codexKeyAt(raw []byte, j int) (f codexField, kEnd int) {
+	n := len(raw)
+	kEnd = -1
+	if k := j + 1; k+16 <= n {
+		if m := stopMask(word(raw, k)); m != 0 {
+			k += bits.TrailingZeros64(m) / 8
+		} else if m := stopMask(word(raw, k+8)); m != 0 {
+			k += 8 + bits.TrailingZeros64(m)/8
+		}
+		if byteAt(raw, k) == '"' {
+			kEnd = k + 1
+		}
+	}
+	if kEnd < 0 {
+		var esc bool
+		if kEnd, esc = validString(raw, j); kEnd < 0 || esc {
+			return codexOther, -1
+		}
+	}
+	if kEnd >= n || raw[kEnd] != ':' {
+		return codexOther, -1
+	}
+	var key []byte
+	setBytes(&key, raw, j+1, kEnd-1) // kEnd-1 > j: the key's closing quote
+	return codexFieldOf(key), kEnd
 }

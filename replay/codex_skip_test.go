@@ -245,6 +245,11 @@ var codexItemCases = []struct {
 	{`{"timestamp":"t","type":"response_item","payload":{"type":"function_call","name":"a","name":"b","arguments":"{}","call_id":"c6","call_id":"c7"}}`, true},
 	{`{"timestamp":"t","type":"response_item","payload":{"type":"function_call_output","type":"message","role":"assistant","content":"hi","call_id":"c7","output":"x"}}`, true},
 	{`{"timestamp":"t","type":"response_item","payload":{"type":"message","role":"assistant","role":"user","content":"hi"}}`, true},
+	// Keys that open as one Codex writes: read as keys of no field.
+	{`{"timestamp":"t","type":"response_item","payload":{"type":"function_call_output","call_idx":"c1","outputs":"x","call_id":"c1","output":"ok"}}`, true},
+	{`{"timestamp":"t","type":"response_item","payload":{"type":"message","role":"assistant","contents":[1],"content":"hi"}}`, true},
+	{`{"timestamp":"t","type":"response_item","payload":{"type":"function_call","name":"shell","argumentsX":"{}","arguments":"{}","call_id":"c9"}}`, true},
+	{`{"timestamp":"t","type":"response_item","payload":{"type":"function_call","typeX":"message","name":"shell","arguments":"{}","call_id":"c9"}}`, true},
 	// Strings with escapes and bytes past ASCII, read as readLine reads them.
 	{`{"timestamp":"t","type":"response_item","payload":{"type":"function_call","name":"sh\u0065ll","arguments":"{\"a\":\"\\u00e9\"}","call_id":"c\"8"}}`, true},
 	{`{"timestamp":"t","type":"response_item","payload":{"type":"message","role":"assis\u0074ant","content":"x\u00e9 ` + "\xff" + `"}}`, true},
@@ -282,6 +287,9 @@ var codexItemCases = []struct {
 	{`{"timestamp":"t","type":"response_item","payload":{"type":"function_call","name":"a"}}}`, false},
 	{`{"timestamp":"t","type":"response_item","payload":{"type":"function_call","name":"a",}}`, false},
 	{`{"timestamp":"t","type":"response_item","payload":{"type":"function_call","name" :"a"}}`, false},
+	{`{"timestamp":"t","type":"response_item","payload":{"type":"function_call","name"x"a"}}`, false},
+	{`{"timestamp":"t","type":"response_item","payload":{"type":"function_call","call_id";"c1","names"x"a"}}`, false},
+	{`{"timestamp":"t","type":"response_item","payload":{"type":"function_call","encrypted_content"x"a"}}`, false},
 	{`{"timestamp":"t","type":"response_item","payload":{"type":"function_call","name":"a\q"}}`, false},
 	{`{"timestamp":"t","type":"response_item","payload":{"type":"function_call","x":[1,]}}`, false},
 	{`{"timestamp":"t","type":"response_item","payload":"x"}`, false},
