@@ -188,10 +188,11 @@ func (b *storyBuilder) reset(o *Outcome) {
 // maxReusedRuns bounds the run index and resets a builder keeps.
 const maxReusedRuns = 1 << 10
 
-// add takes the next firing, in turn order. Firings after the cut are
-// known as such when they come: the termination fires first in its turn.
-func (b *storyBuilder) add(f *rules.Firing) {
-	s, o := &b.s, b.o
+// add takes the next firing, in turn order, after telling whether it is
+// after the cut (Outcome.AfterCut, the caller's): firings after the cut
+// are known as such when they come, the termination first in its turn.
+func (b *storyBuilder) add(f *rules.Firing, after bool) {
+	s := &b.s
 	switch {
 	case b.agent:
 	case f.Rule.Origin == rules.OriginGeneric:
@@ -206,7 +207,7 @@ func (b *storyBuilder) add(f *rules.Firing) {
 		}
 		s.OutputLoopCount++
 	}
-	if !o.AfterCut(f) {
+	if !after {
 		b.upTo.add(f.Kind, s.UpToCut)
 	}
 	switch f.Kind {
@@ -243,7 +244,7 @@ func (b *storyBuilder) add(f *rules.Firing) {
 		r := b.run(i)
 		r.To = f.Turn
 		r.Firings++
-		if o.AfterCut(f) {
+		if after {
 			r.AfterCut++
 		} else if IsLowConfidence(f) {
 			r.LowConfidence++
@@ -264,7 +265,7 @@ func (b *storyBuilder) add(f *rules.Firing) {
 		if d.ok && d.turn == f.Turn {
 			r := b.run(d.run)
 			r.Adjustments++
-			if f.Rejected && !o.AfterCut(f) {
+			if f.Rejected && !after {
 				r.WouldReject++
 			}
 		}

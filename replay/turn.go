@@ -334,11 +334,19 @@ func (e *Episode) history() *symtab {
 	return &e.syms
 }
 
-// Output returns turn n's output, "" when none was read.
+// Output returns turn n's output, "" when none was read. The output of
+// the turn being stepped (a replay as read asks for no other) is told
+// inline, where its call was some 16 instructions a turn; the others are
+// storedOutput's.
 func (e *Episode) Output(n int) string {
 	if e.stepping.out != "" && e.stepping.n == n {
 		return e.stepping.out
 	}
+	return e.storedOutput(n)
+}
+
+// storedOutput is Output of a turn not being stepped: Outputs' Sym.
+func (e *Episode) storedOutput(n int) string {
 	if len(e.Outputs) == 0 || len(e.Turns) == 0 {
 		return ""
 	}

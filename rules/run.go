@@ -82,10 +82,10 @@ type Env struct {
 	steppers  []Stepper
 
 	// step is the detect.Step of turn, made by the first stepper that
-	// asks for the turn being stepped (stepOf; at sets turn to nil): five
+	// asks for the turn being stepped (stepOf; at sets turn to 0): five
 	// rules of a steps log ask for it, and made by each it was a tenth of
 	// their time.
-	turn   *replay.Turn
+	turn   uintptr // turnAddr of the turn step was made for, 0: none
 	step   detect.Step
 	stepOK bool
 
@@ -103,14 +103,14 @@ type Env struct {
 // at says the steppers are about to step t, from the first: the step
 // made for the turn before is not t's, even when t is the same row (a
 // spare turn, reused).
-func (e *Env) at(*replay.Turn) { e.turn, e.cur = nil, 0 }
+func (e *Env) at(*replay.Turn) { e.turn, e.cur = 0, 0 }
 
 // stepOf is stepOf(t, e.Episode), made once for the turn being stepped,
 // and held by e: the rules read it, and hand it to the detectors, without
 // copying it. It is inlined: the rules after the first that asks find it
 // made.
 func (e *Env) stepOf(t *replay.Turn) (*detect.Step, bool) {
-	if e.turn != t {
+	if e.turn != turnAddr(t) {
 		e.makeStep(t)
 	}
 	return &e.step, e.stepOK
