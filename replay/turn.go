@@ -318,8 +318,18 @@ func (e *Episode) indexStarts() {
 }
 
 // HistoryStr returns the string s stands for in e's OpenHands history
-// (OpenHandsEvent's and OpenHandsV1Event's Syms).
+// (OpenHandsEvent's and OpenHandsV1Event's Syms). Sym 0, "" in either
+// table, is told inline: most V0 events have no text, and each was a
+// call of some 25 instructions.
 func (e *Episode) HistoryStr(s Sym) string {
+	if s == 0 {
+		return ""
+	}
+	return e.historyStr(s)
+}
+
+// historyStr is HistoryStr of a Sym past 0.
+func (e *Episode) historyStr(s Sym) string {
 	if e.streamed {
 		return e.hist.str(s)
 	}
