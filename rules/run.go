@@ -65,6 +65,16 @@ func (f *Firing) OwnKind() bool {
 // Env is what a Stepper sees besides its turn: the episode, the steppers
 // of the rules it requires, and the report callback.
 type Env struct {
+	// from is where stepAll starts a turn: the steppers before it are
+	// muted (a ReadReplay's skipStep, unscored), each an interface call
+	// and the loop's test and increment (~19 instructions) at every
+	// turn of a log with no score, where progress_velocity and
+	// stuck_warnings, the first rules, are muted. 0 but in a ReadReplay's
+	// Env (NewReadReplay, unmute). First in Env: its place moves the
+	// code after at's load of it, and after cur's, the loop's test
+	// lay across a 32-byte line, padded with a NOP at each stepper.
+	from int
+
 	Episode *replay.Episode
 	report  func(Firing)
 	// kept, when set (a ReadReplay's Env), takes the firings in report's
@@ -95,15 +105,16 @@ type Env struct {
 	// stepAll passes over. Only an Env of startEnv folds: RunShared's
 	// step every stepper.
 	folds bool
-	cur   int // the index of the stepper stepping (stepAll), 0 after at
+	cur   int // the index of the stepper stepping (stepAll), from after at
 
 	sunk Firing // reportRef's
 }
 
-// at says the steppers are about to step t, from the first: the step
+// at says the steppers are about to step t, from the first not muted
+// (from): the step
 // made for the turn before is not t's, even when t is the same row (a
 // spare turn, reused).
-func (e *Env) at(*replay.Turn) { e.turn, e.cur = 0, 0 }
+func (e *Env) at(*replay.Turn) { e.turn, e.cur = 0, e.from }
 
 // stepOf is stepOf(t, e.Episode), made once for the turn being stepped,
 // and held by e: the rules read it, and hand it to the detectors, without
