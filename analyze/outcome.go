@@ -317,13 +317,15 @@ func (r *episodeRun) fire(f *rules.Firing) {
 		o.Checkpoints = append(o.Checkpoints, Checkpoint{Turn: f.Turn, TurnsStuck: f.TurnsStuck})
 	}
 	// Firings come in turn order, the termination first within its
-	// turn: a later firing is after the cut once it is known.
-	if !o.AfterCut(f) {
+	// turn: a later firing is after the cut once it is known. Told once
+	// for the counts and the sink (the termination is set above).
+	after := o.AfterCut(f)
+	if !after {
 		r.fired.Count(f)
 		r.fired.CountLoop(f, r.judge)
 	}
 	if r.story != nil {
-		r.story.add(f)
+		r.story.add(f, after)
 	}
 	if r.scorer != nil {
 		r.scorer.Add(f)
@@ -331,7 +333,7 @@ func (r *episodeRun) fire(f *rules.Firing) {
 	if o.Sink != nil {
 		// f is reused for the next firing (ReadReplay.Finish's, or
 		// rules.RunContextRef's): a sink copies what it keeps.
-		o.Sink.Firing(f, o.AfterCut(f))
+		o.Sink.Firing(f, after)
 	}
 	if r.keep {
 		o.Firings = appendFiring(o.Firings, f)

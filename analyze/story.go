@@ -188,10 +188,17 @@ func (b *storyBuilder) reset(o *Outcome) {
 // maxReusedRuns bounds the run index and resets a builder keeps.
 const maxReusedRuns = 1 << 10
 
-// add takes the next firing, in turn order. Firings after the cut are
-// known as such when they come: the termination fires first in its turn.
-func (b *storyBuilder) add(f *rules.Firing) {
-	s, o := &b.s, b.o
+// storyKindsEnd bounds the registry's indexes of the kinds add tells
+// apart: a kind at or past it (or outside the registry, whose Index is
+// -1) is none of them.
+var storyKindsEnd = uint(1 + max(rules.Reset.Index(), rules.Warning.Index(), rules.Penalty.Index(),
+	rules.OscillationDetection.Index(), rules.CampingDetection.Index(), rules.Hint.Index(), rules.Adjustment.Index()))
+
+// add takes the next firing, in turn order, after telling whether it is
+// after the cut (Outcome.AfterCut, the caller's): firings after the cut
+// are known as such when they come, the termination first in its turn.
+func (b *storyBuilder) add(f *rules.Firing, after bool) {
+	s := &b.s
 	switch {
 	case b.agent:
 	case f.Rule.Origin == rules.OriginGeneric:
@@ -206,8 +213,14 @@ func (b *storyBuilder) add(f *rules.Firing) {
 		}
 		s.OutputLoopCount++
 	}
-	if !o.AfterCut(f) {
+	if !after {
 		b.upTo.add(f.Kind, s.UpToCut)
+	}
+	if uint(f.Kind.Index()) >= storyKindsEnd {
+		// None of the kinds below (the ZorkGPT family's, registered
+		// first): the loops and stops of an agent's log, most of its
+		// firings, each compared with all seven.
+		return
 	}
 	switch f.Kind {
 	case rules.Reset:
@@ -243,7 +256,7 @@ func (b *storyBuilder) add(f *rules.Firing) {
 		r := b.run(i)
 		r.To = f.Turn
 		r.Firings++
-		if o.AfterCut(f) {
+		if after {
 			r.AfterCut++
 		} else if IsLowConfidence(f) {
 			r.LowConfidence++
@@ -264,7 +277,7 @@ func (b *storyBuilder) add(f *rules.Firing) {
 		if d.ok && d.turn == f.Turn {
 			r := b.run(d.run)
 			r.Adjustments++
-			if f.Rejected && !o.AfterCut(f) {
+			if f.Rejected && !after {
 				r.WouldReject++
 			}
 		}

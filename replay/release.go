@@ -32,12 +32,22 @@ func (e *Episode) ReleaseOutputs() {
 		remap[s] = r
 		return r
 	}
+	// Sym 0 stays 0 (re's answer): an agent's turn has no location, many
+	// no action, most steps no canonical call, and each such Sym was a
+	// call of re, some 15 instructions, four a turn of an OpenHands log.
 	for i := range e.Turns {
 		t := &e.Turns[i]
-		t.LocStart, t.LocEnd, t.Action = re(t.LocStart), re(t.LocEnd), re(t.Action)
+		if t.LocStart|t.LocEnd != 0 {
+			t.LocStart, t.LocEnd = re(t.LocStart), re(t.LocEnd)
+		}
+		if t.Action != 0 {
+			t.Action = re(t.Action)
+		}
 	}
 	for i := range e.Steps {
-		e.Steps[i].Canonical = re(e.Steps[i].Canonical)
+		if c := &e.Steps[i].Canonical; *c != 0 {
+			*c = re(*c)
+		}
 	}
 	for i := range e.nshapes {
 		a := e.attemptShapes.at(i)

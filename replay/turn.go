@@ -318,8 +318,18 @@ func (e *Episode) indexStarts() {
 }
 
 // HistoryStr returns the string s stands for in e's OpenHands history
-// (OpenHandsEvent's and OpenHandsV1Event's Syms).
+// (OpenHandsEvent's and OpenHandsV1Event's Syms). Sym 0, "" in either
+// table, is told inline: most V0 events have no text, and each was a
+// call of some 25 instructions.
 func (e *Episode) HistoryStr(s Sym) string {
+	if s == 0 {
+		return ""
+	}
+	return e.historyStr(s)
+}
+
+// historyStr is HistoryStr of a Sym past 0.
+func (e *Episode) historyStr(s Sym) string {
 	if e.streamed {
 		return e.hist.str(s)
 	}
@@ -334,11 +344,19 @@ func (e *Episode) history() *symtab {
 	return &e.syms
 }
 
-// Output returns turn n's output, "" when none was read.
+// Output returns turn n's output, "" when none was read. The output of
+// the turn being stepped (a replay as read asks for no other) is told
+// inline, where its call was some 16 instructions a turn; the others are
+// storedOutput's.
 func (e *Episode) Output(n int) string {
 	if e.stepping.out != "" && e.stepping.n == n {
 		return e.stepping.out
 	}
+	return e.storedOutput(n)
+}
+
+// storedOutput is Output of a turn not being stepped: Outputs' Sym.
+func (e *Episode) storedOutput(n int) string {
 	if len(e.Outputs) == 0 || len(e.Turns) == 0 {
 		return ""
 	}

@@ -5,6 +5,7 @@ package rules
 
 import (
 	"math"
+	"unsafe"
 
 	"github.com/loopbreak/loopbreak/replay"
 	"github.com/loopbreak/loopbreak/rules/detect"
@@ -122,7 +123,7 @@ func makeStepOf(s *detect.Step, t *replay.Turn, ep *replay.Episode) bool {
 //
 //go:noinline
 func (e *Env) makeStep(t *replay.Turn) {
-	e.turn = t
+	e.turn = turnAddr(t)
 	s, ep := &e.step, e.Episode
 	if t.Filled {
 		*s = detect.Step{}
@@ -149,6 +150,13 @@ func (e *Env) makeStep(t *replay.Turn) {
 	s.Output = ep.Output(t.N)
 	e.stepOK = true
 }
+
+// turnAddr is t's address, which Env.turn keeps to tell whether the step
+// was made for t: only compared, never read through, so no pointer for
+// the write barrier's test at each turn's two stores (at's and
+// makeStep's). Every replay clears it (at) before a turn's steps, so an
+// address reused by another turn is not taken for the one before.
+func turnAddr(t *replay.Turn) uintptr { return uintptr(unsafe.Pointer(t)) }
 
 // fromDetect declares a rule's key from a detector's Param, so bounds,
 // defaults and docs live once, with the detector.

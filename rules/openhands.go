@@ -175,8 +175,17 @@ func (e *openHandsEngine) stepEvents(t *replay.Turn, ep *replay.Episode) {
 
 // detector is the StuckDetector of delegation level depth: the parent's
 // at 0; a delegate's, new when the delegation begins, dropped when it
-// ends.
+// ends. The parent's, at most events, is told inline, with no store of
+// an empty delegates (a slice header behind the write barrier's test).
 func (e *openHandsEngine) detector(depth int) *detect.OpenHands {
+	if depth == 0 && len(e.delegates) == 0 {
+		return e.d
+	}
+	return e.delegate(depth)
+}
+
+// delegate is detector past the parent's detector with no delegates.
+func (e *openHandsEngine) delegate(depth int) *detect.OpenHands {
 	if depth == 0 {
 		e.delegates = e.delegates[:0]
 		return e.d

@@ -166,6 +166,12 @@ func TestOpenHandsDelegates(t *testing.T) {
 	if got := firings(ls() + delegate() + ls() + ls() + ls() + ls() + back()); strings.Join(got, " ") != "6:repeat_action_observation" {
 		t.Errorf("four in the delegate: %v, want 6:repeat_action_observation", got)
 	}
+	// A delegation that ended is let go: the next delegate at its level
+	// starts a detector of its own (engine.detector's parent, told
+	// inline, drops it), so two ls calls in each are no four.
+	if got := firings(delegate() + ls() + ls() + back() + delegate() + ls() + ls() + back()); got != nil {
+		t.Errorf("two in each of two delegates: %v, want none", got)
+	}
 }
 
 // Each OpenHands detector runs on its own version's logs only.

@@ -127,6 +127,12 @@ func NewReadReplay(ctx context.Context, ep *replay.Episode, cfg *Config, set []*
 		r.muted = append(r.muted, mutedStepper{k, s, !quiet})
 		r.env.steppers[k] = skipStep{}
 	}
+	// The muted steppers at the start are not stepped at all (Env.from);
+	// skipStep holds their places for the steppers' indexes, which tag
+	// the firings and count a detector's checks.
+	for r.env.from < len(r.env.steppers) && r.env.steppers[r.env.from] == Stepper(skipStep{}) {
+		r.env.from++
+	}
 	ep.HasScore = had
 	return r
 }
@@ -156,6 +162,7 @@ func (r *ReadReplay) unmute(env *Env, ep *replay.Episode, upTo int) {
 	for _, m := range r.muted {
 		env.steppers[m.k] = m.s
 	}
+	env.from = 0
 	var quiet *Env // reports nothing
 	for _, m := range r.muted {
 		if !m.catchUp || upTo == 0 {

@@ -65,6 +65,16 @@ func (f *Firing) OwnKind() bool {
 // Env is what a Stepper sees besides its turn: the episode, the steppers
 // of the rules it requires, and the report callback.
 type Env struct {
+	// from is where stepAll starts a turn: the steppers before it are
+	// muted (a ReadReplay's skipStep, unscored), each an interface call
+	// and the loop's test and increment (~19 instructions) at every
+	// turn of a log with no score, where progress_velocity and
+	// stuck_warnings, the first rules, are muted. 0 but in a ReadReplay's
+	// Env (NewReadReplay, unmute). First in Env: its place moves the
+	// code after at's load of it, and after cur's, the loop's test
+	// lay across a 32-byte line, padded with a NOP at each stepper.
+	from int
+
 	Episode *replay.Episode
 	report  func(Firing)
 	// kept, when set (a ReadReplay's Env), takes the firings in report's
@@ -82,10 +92,10 @@ type Env struct {
 	steppers  []Stepper
 
 	// step is the detect.Step of turn, made by the first stepper that
-	// asks for the turn being stepped (stepOf; at sets turn to nil): five
+	// asks for the turn being stepped (stepOf; at sets turn to 0): five
 	// rules of a steps log ask for it, and made by each it was a tenth of
 	// their time.
-	turn   *replay.Turn
+	turn   uintptr // turnAddr of the turn step was made for, 0: none
 	step   detect.Step
 	stepOK bool
 
@@ -95,22 +105,23 @@ type Env struct {
 	// stepAll passes over. Only an Env of startEnv folds: RunShared's
 	// step every stepper.
 	folds bool
-	cur   int // the index of the stepper stepping (stepAll), 0 after at
+	cur   int // the index of the stepper stepping (stepAll), from after at
 
 	sunk Firing // reportRef's
 }
 
-// at says the steppers are about to step t, from the first: the step
+// at says the steppers are about to step t, from the first not muted
+// (from): the step
 // made for the turn before is not t's, even when t is the same row (a
 // spare turn, reused).
-func (e *Env) at(*replay.Turn) { e.turn, e.cur = nil, 0 }
+func (e *Env) at(*replay.Turn) { e.turn, e.cur = 0, e.from }
 
 // stepOf is stepOf(t, e.Episode), made once for the turn being stepped,
 // and held by e: the rules read it, and hand it to the detectors, without
 // copying it. It is inlined: the rules after the first that asks find it
 // made.
 func (e *Env) stepOf(t *replay.Turn) (*detect.Step, bool) {
-	if e.turn != t {
+	if e.turn != turnAddr(t) {
 		e.makeStep(t)
 	}
 	return &e.step, e.stepOK

@@ -48,7 +48,7 @@ func (e *Env) run(ctx context.Context) error {
 var foldFollowers = true
 
 // stepAll steps e's steppers over t in order, from e.cur (the index of
-// the one stepping; at sets it to 0), but for those a stepper said need
+// the one stepping; at sets it to from), but for those a stepper said need
 // not step: a leader adds their count to e.cur (followers). Six of the
 // twelve a steps log steps are checks of the OpenHands and Gemini CLI
 // detectors (of an OpenHands V1 log, five of ten with V1's), which report
