@@ -68,11 +68,10 @@ func jsFields(ix *valueIndex, v rawValue, keys *jsKeys, vals []rawValue) {
 			// The members the validating pass noted, read in this loop
 			// where members handed each to a callback with its name
 			// checked as UTF-8 (a name's bytes need no check: set).
-			base := ix.base
-			// The pass noted each member's value within base: a value
+			// The pass noted each member's value within ix.base: a value
 			// found is sliced with no bounds check (as notedMember),
 			// where its slicing of base took ~30 instructions, spilled.
-			p, cb := unsafe.Pointer(unsafe.SliceData(base)), cap(base)
+			p, last := unsafe.Pointer(unsafe.SliceData(ix.base)), cap(ix.base)-8
 			// A name found is stored at vals' pointer: its index is
 			// below len(keys.names), and vals holds that many (sliced
 			// so here), where vals[i]'s bounds test kept vals' length
@@ -110,7 +109,7 @@ func jsFields(ix *valueIndex, v rawValue, keys *jsKeys, vals []rawValue) {
 					// bounds and the empty slice's mask: the pass noted it
 					// within base, and a short key's word is loaded at
 					// once when base's array holds 8 bytes from its
-					// start, as keyWord loads it.
+					// start (up to last), as keyWord loads it.
 					switch {
 					case n > 16:
 						if keys.first[min(n, 63)] >= 0 {
@@ -123,12 +122,14 @@ func jsFields(ix *valueIndex, v rawValue, keys *jsKeys, vals []rawValue) {
 					case i < 0:
 						continue // no name of its length
 					case n <= 8:
-						var w uint64
-						if int(m.key)+8 <= cb {
-							w = wordAtPtr(p, m.key) & lowBytes[n&15]
-						} else {
-							w, _ = keyWord(unsafe.Slice((*byte)(unsafe.Add(p, m.key)), n))
+						if int(m.key) > last {
+							// Within base's last 8 bytes (a record's
+							// last member, hardly ever): read by set,
+							// below, where a loop here for it cost
+							// registers.
+							break noted
 						}
+						w := wordAtPtr(p, m.key) & lowBytes[n&15]
 						for ; i >= 0 && w != keys.word[i&63]; i = keys.next[i&63] {
 						}
 					default:
@@ -149,9 +150,16 @@ func jsFields(ix *valueIndex, v rawValue, keys *jsKeys, vals []rawValue) {
 					}
 				}
 			}
-			for ; k < len(ms); k++ {
-				m := &ms[k]
-				keys.set(base[m.key:m.keyEnd], m.esc, base[m.val:m.end], vals)
+			// base and vals taken again from ix and vp: held through the
+			// loop above for this one, they took six registers, and the
+			// loop's own values were spilled for every member.
+			// (Taken only when a member is left: most objects have none.)
+			if k < len(ms) {
+				base, vals := ix.base, unsafe.Slice((*rawValue)(vp), len(keys.names))
+				for ; k < len(ms); k++ {
+					m := &ms[k]
+					keys.set(base[m.key:m.keyEnd], m.esc, base[m.val:m.end], vals)
+				}
 			}
 			return
 		}
