@@ -328,7 +328,8 @@ func (o *openHandsReader) read(f *[len(openHandsKeys)]rawValue, ix *valueIndex) 
 		}
 		return nil, `an OpenHands observation whose "extras" is not an object`
 	}
-	x := readExtras(ix, extras)
+	var x ohExtras
+	readExtras(ix, extras, &x)
 	contentV := f[ohkContent]
 	cause := textView(f[ohkCause])
 	if openHandsNotStep(obs) {
@@ -485,7 +486,7 @@ func (o *openHandsReader) actionEvent(act, src string, a *ohArgs, args rawValue,
 // the live stuck verdict an observation carries. content is contentV
 // read as text; x is extras' members read.
 func (o *openHandsReader) observationEvent(obs string, cause, contentV rawValue, content string, extras rawValue, x *ohExtras) {
-	if isTrue(x.hidden) {
+	if isTrue(x.m[ohxHidden]) {
 		return
 	}
 	if obs == "delegate" && o.depth > 0 {
@@ -493,8 +494,8 @@ func (o *openHandsReader) observationEvent(obs string, cause, contentV rawValue,
 	}
 	switch obs {
 	case "agent_state_changed":
-		if x.agentState.StrEq("error") {
-			if reason, _ := x.reason.Str(); strings.Contains(reason, "stuck in a loop") {
+		if x.m[ohxAgentState].StrEq("error") {
+			if reason, _ := x.m[ohxReason].Str(); strings.Contains(reason, "stuck in a loop") {
 				o.live()
 			}
 		}
@@ -517,7 +518,7 @@ func (o *openHandsReader) observationEvent(obs string, cause, contentV rawValue,
 	case "run":
 		cls = OHCmdObs
 		w.buf = append(w.buf[:0], "c:"...)
-		w.appendText(x.command)
+		w.appendText(x.m[ohxCommand])
 		w.buf = append(w.buf, 0)
 		w.appendValue(x.exitCode(), true, nil)
 	default:
