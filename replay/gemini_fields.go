@@ -68,71 +68,97 @@ func jsFields(ix *valueIndex, v rawValue, keys *jsKeys, vals []rawValue) {
 			// The members the validating pass noted, read in this loop
 			// where members handed each to a callback with its name
 			// checked as UTF-8 (a name's bytes need no check: set).
-			base := ix.base
-			// The pass noted each member's value within base: a value
+			// The pass noted each member's value within ix.base: a value
 			// found is sliced with no bounds check (as notedMember),
 			// where its slicing of base took ~30 instructions, spilled.
-			p, cb := unsafe.Pointer(unsafe.SliceData(base)), cap(base)
-			if !keys.allASCII {
-				for k := range ms {
-					m := &ms[k]
-					keys.set(base[m.key:m.keyEnd], m.esc, base[m.val:m.end], vals)
-				}
-				return
-			}
-			for k := range ms {
-				m := &ms[k]
-				if m.esc {
-					keys.set(base[m.key:m.keyEnd], m.esc, base[m.val:m.end], vals)
-					continue
-				}
+			p, last := unsafe.Pointer(unsafe.SliceData(ix.base)), cap(ix.base)-8
+			// A name found is stored at vals' pointer: its index is
+			// below len(keys.names), and vals holds that many (sliced
+			// so here), where vals[i]'s bounds test kept vals' length
+			// in a register through the loop.
+			vp := unsafe.Pointer(unsafe.SliceData(vals[:len(keys.names)]))
+			k := 0
+			if keys.allASCII {
 				// set's reading when every name is ASCII, in this loop
 				// (set is not inlined, and its call passed four slices):
 				// a name not escaped is the name whose bytes it is, else
-				// none (not UTF-8, it reads with U+FFFD). A name of 8
-				// bytes or fewer is compared as one word (keyWord), one
-				// of 9 to 16 as two (the record's longer names,
-				// "toolCalls", "resultDisplay", "functionResponse"), where
-				// each was a call to compare strings.
-				n := int(m.keyEnd - m.key)
-				i := keys.first[min(n, 63)]
-				if i < 0 {
-					continue // no name of its length
+				// none (not UTF-8, it reads with U+FFFD). An escaped name,
+				// or one longer than 16 bytes of a length sought, ends
+				// this loop: set reads it and the members after it
+				// (below), so that no call is within this loop, whose
+				// values were spilled at their definition for every
+				// member, around the calls, taken or not.
+			noted:
+				for ; k < len(ms); k++ {
+					m := &ms[k]
+					if m.esc {
+						break
+					}
+					// A name of 8 bytes or fewer is compared as one
+					// word (keyWord), one of 9 to 16 as two (the
+					// record's longer names, "toolCalls",
+					// "resultDisplay", "functionResponse"), where each
+					// was a call to compare strings.
+					n := uint(m.keyEnd - m.key)
+					// The chain of the names of its length, when 16 or
+					// fewer (n&63 is n): a longer name's is read below,
+					// where a clamp of n to 63 here was spilled.
+					i := keys.first[n&63]
+					// The key's words are loaded at base's pointer, where
+					// its slicing of base took ~11 instructions with its
+					// bounds and the empty slice's mask: the pass noted it
+					// within base, and a short key's word is loaded at
+					// once when base's array holds 8 bytes from its
+					// start (up to last), as keyWord loads it.
+					switch {
+					case n > 16:
+						if keys.first[min(n, 63)] >= 0 {
+							// A name of its length (none of the
+							// readers' is): set compares it, below,
+							// as it reads an escaped name.
+							break noted
+						}
+						continue
+					case i < 0:
+						continue // no name of its length
+					case n <= 8:
+						if int(m.key) > last {
+							// Within base's last 8 bytes (a record's
+							// last member, hardly ever): read by set,
+							// below, where a loop here for it cost
+							// registers.
+							break noted
+						}
+						w := wordAtPtr(p, m.key) & lowBytes[n&15]
+						for ; i >= 0 && w != keys.word[i&63]; i = keys.next[i&63] {
+						}
+					default:
+						// Its first and last 8 bytes (overlapping): the
+						// names of the chain are of the key's length.
+						h, t := wordAtPtr(p, m.key), wordAtPtr(p, m.keyEnd-8)
+						for ; i >= 0 && (h != keys.head[i&63] || t != keys.tail[i&63]); i = keys.next[i&63] {
+						}
+					}
+					if i >= 0 {
+						// Its three words set as setBytes sets them: a
+						// value is never empty, so its pointer is within
+						// base, and unsafe.Slice's tests of its length (6
+						// instructions for each value found) are not
+						// needed.
+						n := int(m.end - m.val)
+						*(*sliceHeader)(unsafe.Add(vp, uintptr(i)*unsafe.Sizeof(rawValue(nil)))) = sliceHeader{unsafe.Add(p, m.val), n, n}
+					}
 				}
-				// The key's words are loaded at base's pointer, where
-				// its slicing of base took ~11 instructions with its
-				// bounds and the empty slice's mask: the pass noted it
-				// within base, and a short key's word is loaded at once
-				// when base's array holds 8 bytes from its start, as
-				// keyWord loads it.
-				switch {
-				case n <= 8:
-					var w uint64
-					if int(m.key)+8 <= cb {
-						w = wordAtPtr(p, m.key) & (1<<(8*uint(n)) - 1)
-					} else {
-						w, _ = keyWord(base[m.key:m.keyEnd])
-					}
-					for ; i >= 0 && w != keys.word[i&63]; i = keys.next[i&63] {
-					}
-				case n <= 16:
-					// Its first and last 8 bytes (overlapping): the
-					// names of the chain are of the key's length.
-					h, t := wordAtPtr(p, m.key), wordAtPtr(p, m.keyEnd-8)
-					for ; i >= 0 && (h != keys.head[i&63] || t != keys.tail[i&63]); i = keys.next[i&63] {
-					}
-				default:
-					key := base[m.key:m.keyEnd]
-					for ; i >= 0 && string(key) != keys.names[i]; i = keys.next[i] {
-					}
-				}
-				if i >= 0 {
-					// Its three words set as setBytes sets them: a
-					// value is never empty, so its pointer is within
-					// base, and unsafe.Slice's tests of its length (6
-					// instructions for each value found) are not needed.
-					n := int(m.end - m.val)
-					*(*sliceHeader)(unsafe.Pointer(&vals[i])) = sliceHeader{unsafe.Add(p, m.val), n, n}
+			}
+			// base and vals taken again from ix and vp: held through the
+			// loop above for this one, they took six registers, and the
+			// loop's own values were spilled for every member.
+			// (Taken only when a member is left: most objects have none.)
+			if k < len(ms) {
+				base, vals := ix.base, unsafe.Slice((*rawValue)(vp), len(keys.names))
+				for ; k < len(ms); k++ {
+					m := &ms[k]
+					keys.set(base[m.key:m.keyEnd], m.esc, base[m.val:m.end], vals)
 				}
 			}
 			return
@@ -204,6 +230,11 @@ func (ks *jsKeys) find(key []byte) int {
 	}
 	return int(i)
 }
+
+// lowBytes[n] keeps a word's first n bytes, 0 <= n <= 8 (little-endian):
+// a load, where 1<<(8*n)-1 took five instructions with Go's test of a
+// shift of 64.
+var lowBytes = [16]uint64{0, 0xff, 0xffff, 0xffffff, 0xffffffff, 0xff_ffffffff, 0xffff_ffffffff, 0xffffff_ffffffff, ^uint64(0)}
 
 // wordAtPtr is the 8 bytes from p+at on, little-endian, loaded with no
 // bounds check: the caller knows them within its slice's array.

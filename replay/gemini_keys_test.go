@@ -20,6 +20,8 @@ func TestJSFields(t *testing.T) {
 		newJSKeys("$rewindTo", "id", "$set", "sessionId", "", "toolCalls", long, long+"x", "type", "\x7f"),
 		// Names of 9 to 16 bytes (two words) and past them, of one length.
 		newJSKeys("functionResponse", "functionResponsf", "resultDisplay", "resultDisplaz", "timestamps", "timestampt", "seventeen_bytes_x", "toolCalls", "$rewindTo"),
+		// A name of each length of one word (its bytes masked by lowBytes).
+		newJSKeys("e", "id", "ids", "type", "cause", "action", "content", "metadata", "tool"),
 	} {
 		testJSFields(t, keys)
 	}
@@ -30,7 +32,8 @@ func testJSFields(t *testing.T, keys *jsKeys) {
 	pool := []string{`"$rewindTo"`, `"id"`, `"$set"`, `"sessionId"`, `""`, `"toolCalls"`, `"timestamp"`, `"` + long + `"`, `"` + long + `x"`, `"` + long + `y"`,
 		`"type"`, `"ty\u0070e"`, `"i\u0064"`, `"\u00e9"`, `"é"`, `"e"`, `"tool"`, `"ids"`, "\"\xff\"", `"\ud800"`, "\"\xef\xbf\xbd\"", "\"\x7f\"", `"\u007f"`, `"\ufffd"`, "\"\xfe\"",
 		`"functionResponse"`, `"functionResponsf"`, `"functionRxsponse"`, `"xunctionResponse"`, `"resultDisplay"`, `"resultDisplaz"`, `"resultXisplay"`, `"timestamps"`, `"timestampt"`, `"timestxmps"`,
-		`"seventeen_bytes_x"`, `"seventeen_bytes_y"`, `"seventeen_bxtes_x"`, `"functionRespons\u0065"`}
+		`"seventeen_bytes_x"`, `"seventeen_bytes_y"`, `"seventeen_bxtes_x"`, `"functionRespons\u0065"`,
+		`"cause"`, `"causf"`, `"caus"`, `"action"`, `"actioN"`, `"content"`, `"contents"`, `"conten"`, `"metadata"`, `"metadatA"`, `"metadat"`, `"i"`}
 	rng := rand.New(rand.NewPCG(24, 12))
 	for trial := range 2000 {
 		var b strings.Builder

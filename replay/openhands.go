@@ -97,7 +97,6 @@ type openHandsReader struct {
 	w       canonWriter
 	keys    keyMemo      // the keys of actions read before, by their args' bytes
 	out     []stepRecord // the steps of a record, reused
-	ix      *valueIndex  // the record's index (recordValueIx), or nil
 	lineIx  valueIndex   // a line's index (recordRaw)
 	// copies, when not nil, is where a replay as read keeps the outputs:
 	// a step's output string is unescaped straight into it (outCopied),
@@ -206,9 +205,7 @@ func (o *openHandsReader) recordValue(v rawValue) ([]stepRecord, string) {
 func (o *openHandsReader) recordValueIx(v rawValue, ix *valueIndex) ([]stepRecord, string) {
 	var f [len(openHandsKeys)]rawValue
 	eventFields(ix, v, &f)
-	o.ix = ix
-	defer func() { o.ix = nil }()
-	return o.kept(o.read(&f))
+	return o.kept(o.read(&f, ix))
 }
 
 // eventFields fills f, zeroed, with v's members named by openHandsKeys,
@@ -246,7 +243,7 @@ func (o *openHandsReader) recordFields(raw []byte) ([]stepRecord, string) {
 	if _, err := parseFields(raw, openHandsFieldKeys, f[:]); err != nil {
 		return nil, err.Error()
 	}
-	return o.kept(o.read(&f))
+	return o.kept(o.read(&f, nil))
 }
 
 // kept keeps the slice of recs for the next record: the caller is done
@@ -258,8 +255,11 @@ func (o *openHandsReader) kept(recs []stepRecord, reason string) ([]stepRecord, 
 	return recs, reason
 }
 
-// read reads an event from its members, openHandsKeys' values.
-func (o *openHandsReader) read(f *[len(openHandsKeys)]rawValue) ([]stepRecord, string) {
+// read reads an event from its members, openHandsKeys' values; ix is the
+// record's index (recordValueIx), or nil. A parameter, where a field of
+// o set for the record and cleared by a deferred call took ~25
+// instructions a record.
+func (o *openHandsReader) read(f *[len(openHandsKeys)]rawValue, ix *valueIndex) ([]stepRecord, string) {
 	out := o.out[:0]
 	flush := func() {
 		if o.pending != nil {
@@ -283,7 +283,7 @@ func (o *openHandsReader) read(f *[len(openHandsKeys)]rawValue) ([]stepRecord, s
 		// where a walk read them and the writing walked them again.
 		w := &o.w
 		base := len(w.members)
-		w.keepAll(o.ix, args)
+		w.keepAll(ix, args)
 		a := argsOf(w.members[base:])
 		notStep := openHandsNotStep(act)
 		step := !notStep && act != "message" && act != "condensation" // a step with a call
@@ -328,7 +328,8 @@ func (o *openHandsReader) read(f *[len(openHandsKeys)]rawValue) ([]stepRecord, s
 		}
 		return nil, `an OpenHands observation whose "extras" is not an object`
 	}
-	x := readExtras(o.ix, extras)
+	var x ohExtras
+	readExtras(ix, extras, &x)
 	contentV := f[ohkContent]
 	cause := textView(f[ohkCause])
 	if openHandsNotStep(obs) {
@@ -342,28 +343,31 @@ func (o *openHandsReader) read(f *[len(openHandsKeys)]rawValue) ([]stepRecord, s
 		return nil, ""
 	}
 	content, copied := o.output(contentV)
-	// The event is recorded once its step is known: an observation of the
-	// pending call belongs to the call's step.
-	defer o.observationEvent(obs, f[ohkCause], contentV, content, extras, &x)
-	if obs == "condense" { // AgentCondensationObservation
+	switch {
+	case obs == "condense": // AgentCondensationObservation
 		flush()
 		o.n++
-		return append(out, stepRecord{n: o.n, hasStep: true, info: StepInfo{Kind: StepCondensation}, output: content, outCopied: copied, hasText: true}), ""
-	}
-	if o.pending == nil || (cause != "" && cause != o.pendID) {
+		out = append(out, stepRecord{n: o.n, hasStep: true, info: StepInfo{Kind: StepCondensation}, output: content, outCopied: copied, hasText: true})
+	case o.pending == nil || (cause != "" && cause != o.pendID):
 		// An observation of no pending call (a user command's output, or
 		// one whose action was not logged): a step with no call.
 		flush()
 		o.n++
 		r := stepRecord{n: o.n, hasStep: true, info: StepInfo{Kind: StepAction}, output: content, outCopied: copied, hasText: true}
 		openHandsResult(&r, obs, &x)
-		return append(out, r), ""
+		out = append(out, r)
+	default:
+		r := o.pending
+		o.pending = nil
+		r.output, r.outCopied, r.hasText = content, copied, true
+		openHandsResult(r, obs, &x)
+		out = append(out, *r)
 	}
-	r := o.pending
-	o.pending = nil
-	r.output, r.outCopied, r.hasText = content, copied, true
-	openHandsResult(r, obs, &x)
-	return append(out, *r), ""
+	// The event is recorded once its step is known: an observation of
+	// the pending call belongs to the call's step. A call, where a
+	// deferred one cost ~20 instructions an observation more.
+	o.observationEvent(obs, f[ohkCause], contentV, content, extras, &x)
+	return out, ""
 }
 
 // ohArgs are the members of an action's args the reader reads (the last
@@ -482,7 +486,7 @@ func (o *openHandsReader) actionEvent(act, src string, a *ohArgs, args rawValue,
 // the live stuck verdict an observation carries. content is contentV
 // read as text; x is extras' members read.
 func (o *openHandsReader) observationEvent(obs string, cause, contentV rawValue, content string, extras rawValue, x *ohExtras) {
-	if isTrue(x.hidden) {
+	if isTrue(x.m[ohxHidden]) {
 		return
 	}
 	if obs == "delegate" && o.depth > 0 {
@@ -490,8 +494,8 @@ func (o *openHandsReader) observationEvent(obs string, cause, contentV rawValue,
 	}
 	switch obs {
 	case "agent_state_changed":
-		if x.agentState.StrEq("error") {
-			if reason, _ := x.reason.Str(); strings.Contains(reason, "stuck in a loop") {
+		if x.m[ohxAgentState].StrEq("error") {
+			if reason, _ := x.m[ohxReason].Str(); strings.Contains(reason, "stuck in a loop") {
 				o.live()
 			}
 		}
@@ -514,7 +518,7 @@ func (o *openHandsReader) observationEvent(obs string, cause, contentV rawValue,
 	case "run":
 		cls = OHCmdObs
 		w.buf = append(w.buf[:0], "c:"...)
-		w.appendText(x.command)
+		w.appendText(x.m[ohxCommand])
 		w.buf = append(w.buf, 0)
 		w.appendValue(x.exitCode(), true, nil)
 	default:

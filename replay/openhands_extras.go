@@ -6,10 +6,13 @@ package replay
 // ohExtras are the members of an observation's extras the reader reads
 // (the last of a repeated key, as Get reads it), found in one walk of
 // extras: a command's observation asked it for six of them, one walk
-// each, a tenth of the reading.
+// each, a tenth of the reading. They are read straight into m, by
+// ohExtrasKeys' order, where readExtras read them into an array and
+// returned them copied into named fields (~40 instructions an
+// observation).
 type ohExtras struct {
-	hidden, agentState, reason, command, exitCodeField rawValue
-	metaExitCode                                       rawValue // metadata.exit_code
+	m            [ohxN]rawValue
+	metaExitCode [1]rawValue // metadata.exit_code
 }
 
 // ohExtrasKeys are the members of extras readExtras reads, at the places
@@ -34,23 +37,22 @@ const (
 // eventFields), in a loop over the members the index noted where a
 // callback was called for each, its name unquoted when escaped and
 // switched on (and metadata's walked again for its exit code by get).
-func readExtras(ix *valueIndex, extras rawValue) ohExtras {
-	var f [ohxN]rawValue
-	jsFields(ix, extras, ohExtrasKeys, f[:])
-	var code [1]rawValue
-	jsFields(ix, f[ohxMetadata], ohExitCodeKey, code[:])
-	return ohExtras{hidden: f[ohxHidden], agentState: f[ohxAgentState], reason: f[ohxReason],
-		command: f[ohxCommand], exitCodeField: f[ohxExitCode], metaExitCode: code[0]}
+// x is zeroed on entry (jsFields sets only the members found).
+func readExtras(ix *valueIndex, extras rawValue, x *ohExtras) {
+	jsFields(ix, extras, ohExtrasKeys, x.m[:])
+	if md := x.m[ohxMetadata]; md != nil {
+		jsFields(ix, md, ohExitCodeKey, x.metaExitCode[:])
+	}
 }
 
 // exitCode is CmdOutputObservation.exit_code: metadata.exit_code (since
 // Jan 2025), the exit_code field before, -1 (the default) when neither
 // is logged (a null logged is null).
 func (x *ohExtras) exitCode() rawValue {
-	if c := x.metaExitCode; c != nil {
+	if c := x.metaExitCode[0]; c != nil {
 		return c
 	}
-	if c := x.exitCodeField; c != nil {
+	if c := x.m[ohxExitCode]; c != nil {
 		return c
 	}
 	return rawValue("-1")
@@ -61,9 +63,9 @@ func (x *ohExtras) exitCode() rawValue {
 // extras.metadata.exit_code (older versions: extras.exit_code).
 func openHandsResult(r *stepRecord, obs string, x *ohExtras) {
 	r.info.Error = obs == "error"
-	code := x.metaExitCode
+	code := x.metaExitCode[0]
 	if !code.Present() {
-		code = x.exitCodeField
+		code = x.m[ohxExitCode]
 	}
 	if c, ok := rawInt(code); ok {
 		r.setExitCode(c)

@@ -89,21 +89,22 @@ func readExtrasRef(ix *valueIndex, extras rawValue) (x ohExtras) {
 	ix.members(extras, func(k []byte, esc bool, val rawValue) bool {
 		switch string(keyBytes(k, esc)) {
 		case "hidden":
-			x.hidden = val
+			x.m[ohxHidden] = val
 		case "agent_state":
-			x.agentState = val
+			x.m[ohxAgentState] = val
 		case "reason":
-			x.reason = val
+			x.m[ohxReason] = val
 		case "command":
-			x.command = val
+			x.m[ohxCommand] = val
 		case "metadata":
 			metadata = val
 		case "exit_code":
-			x.exitCodeField = val
+			x.m[ohxExitCode] = val
 		}
 		return true
 	})
-	x.metaExitCode = ix.get(metadata, "exit_code")
+	x.m[ohxMetadata] = metadata
+	x.metaExitCode[0] = ix.get(metadata, "exit_code")
 	return x
 }
 
@@ -143,9 +144,12 @@ func TestReadExtras(t *testing.T) {
 		for _, x := range []*valueIndex{nil, &ix} {
 			var f [len(openHandsKeys)]rawValue
 			eventFields(x, rawValue(src), &f)
-			got, want := readExtras(x, f[ohkExtras]), readExtrasRef(x, f[ohkExtras])
-			for i, p := range [][2]rawValue{{got.hidden, want.hidden}, {got.agentState, want.agentState}, {got.reason, want.reason},
-				{got.command, want.command}, {got.exitCodeField, want.exitCodeField}, {got.metaExitCode, want.metaExitCode}} {
+			var got ohExtras
+			readExtras(x, f[ohkExtras], &got)
+			want := readExtrasRef(x, f[ohkExtras])
+			for i, p := range [][2]rawValue{{got.m[ohxHidden], want.m[ohxHidden]}, {got.m[ohxAgentState], want.m[ohxAgentState]},
+				{got.m[ohxReason], want.m[ohxReason]}, {got.m[ohxCommand], want.m[ohxCommand]}, {got.m[ohxExitCode], want.m[ohxExitCode]},
+				{got.m[ohxMetadata], want.m[ohxMetadata]}, {got.metaExitCode[0], want.metaExitCode[0]}} {
 				if (p[0] == nil) != (p[1] == nil) || string(p[0]) != string(p[1]) {
 					t.Fatalf("%s (indexed %v): member %d %q, want %q", src, x != nil, i, p[0], p[1])
 				}
