@@ -179,7 +179,9 @@ func codexSkipPayload(ix *valueIndex, raw []byte, i int) (it codexSkipItem, ok b
 			return it, false
 		}
 		// A key, and a short string value, told by their words' stops
-		// as payloadItem tells them.
+		// as payloadItem tells them. The key's reading is codexKeyAt's,
+		// written out: a shared codexKeyEnd is not inlined, and its call
+		// cost Codex 1.15 M (209.03 -> 210.18 M).
 		kEnd := -1
 		if k := j + 1; k+16 <= n {
 			if m := stopMask(word(raw, k)); m != 0 {

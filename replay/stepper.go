@@ -297,6 +297,10 @@ func (t *stepTable) actionsStepped() {
 	}
 	t.actsZeroed = t.stepped
 	ep.acts = next
+	// The action cache's strings are the old table's: let its chunks go
+	// now, not at the next action (actSym finds the arena changed and
+	// starts anew either way).
+	t.actStrs, t.actArena = [actSlots]string{}, nil
 }
 
 // stepRest steps the turns not yet replayed, at the end of the input.

@@ -1,6 +1,7 @@
 //go:build amd64 && !purego
 
 #include "textflag.h"
+#include "verbatimstop_amd64.h"
 
 // special, stringRunSSE2 and verbatimIndex (stopscan_amd64.go), 16 bytes
 // a step with SSE2, the amd64 baseline; stringRun, 32 bytes a step with
@@ -26,23 +27,6 @@
 	POR	X4, X0 \
 	POR	X5, X0 \
 	PMOVMSKB	X0, AX
-
-// VERBATIMSTOP sets AX to the mask of the bytes of X0 that are '<' or
-// '>' (one test: ORed with 0x02 (X1), exactly they are '>' (X2)), '&'
-// (X3), '\\' (X6) or over 0x7f (their own high bit), using X4 and X5;
-// X0 is kept.
-#define VERBATIMSTOP \
-	MOVO	X0, X4 \
-	POR	X1, X4 \
-	PCMPEQB	X2, X4 \
-	MOVO	X0, X5 \
-	PCMPEQB	X3, X5 \
-	POR	X5, X4 \
-	MOVO	X0, X5 \
-	PCMPEQB	X6, X5 \
-	POR	X5, X4 \
-	POR	X0, X4 \
-	PMOVMSKB	X4, AX
 
 // func special(b []byte, j int) int
 TEXT ·special(SB), NOSPLIT, $0-40
@@ -428,10 +412,10 @@ TEXT ·verbatimIndex(SB), NOSPLIT, $0-40
 	JAE	vat
 	CMPQ	DX, $16
 	JB	vbytes
-	MOVOU	stopAngle<>(SB), X1
-	MOVOU	stopGreater<>(SB), X2
-	MOVOU	stopAmp<>(SB), X3
-	MOVOU	stopBackslash<>(SB), X6
+	MOVOU	verbatimAngle<>(SB), X1
+	MOVOU	verbatimGreater<>(SB), X2
+	MOVOU	verbatimAmp<>(SB), X3
+	MOVOU	verbatimBackslash<>(SB), X6
 	LEAQ	16(CX), BX
 	CMPQ	BX, DX
 	JA	vtail
@@ -499,15 +483,6 @@ GLOBL stopBackslash<>(SB), RODATA|NOPTR, $16
 DATA stopControl<>+0(SB)/8, $0x1f1f1f1f1f1f1f1f
 DATA stopControl<>+8(SB)/8, $0x1f1f1f1f1f1f1f1f
 GLOBL stopControl<>(SB), RODATA|NOPTR, $16
-DATA stopAngle<>+0(SB)/8, $0x0202020202020202 // ORed: '<' (0x3c) becomes '>'
-DATA stopAngle<>+8(SB)/8, $0x0202020202020202
-GLOBL stopAngle<>(SB), RODATA|NOPTR, $16
-DATA stopGreater<>+0(SB)/8, $0x3e3e3e3e3e3e3e3e
-DATA stopGreater<>+8(SB)/8, $0x3e3e3e3e3e3e3e3e
-GLOBL stopGreater<>(SB), RODATA|NOPTR, $16
-DATA stopAmp<>+0(SB)/8, $0x2626262626262626
-DATA stopAmp<>+8(SB)/8, $0x2626262626262626
-GLOBL stopAmp<>(SB), RODATA|NOPTR, $16
 
 // twoByteEscape flags the bytes that follow a backslash in a two-byte
 // escape: " \ / b f n r t.

@@ -1,6 +1,7 @@
 //go:build amd64 && !purego
 
 #include "textflag.h"
+#include "verbatimstop_amd64.h"
 
 // verbatimRun (verbatimrun_amd64.go), 16 bytes a step with SSE2, as
 // verbatimIndex (stopscan_amd64.s) but passing the escapes encoding/json
@@ -12,22 +13,6 @@
 // before the position shifted out; a b shorter than 16 bytes is tested a
 // byte at a time. ABI0, arguments on the stack.
 
-// RUNSTOP sets AX to the mask of the bytes of X0 that are '<' or '>' (one
-// test: ORed with 0x02 (X1), exactly they are '>' (X2)), '&' (X3), '\\'
-// (X6) or over 0x7f (their own high bit), using X4 and X5.
-#define RUNSTOP \
-	MOVO	X0, X4 \
-	POR	X1, X4 \
-	PCMPEQB	X2, X4 \
-	MOVO	X0, X5 \
-	PCMPEQB	X3, X5 \
-	POR	X5, X4 \
-	MOVO	X0, X5 \
-	PCMPEQB	X6, X5 \
-	POR	X5, X4 \
-	POR	X0, X4 \
-	PMOVMSKB	X4, AX
-
 // func verbatimRun(b []byte, j int) int
 TEXT ·verbatimRun(SB), NOSPLIT, $0-40
 	MOVQ	b_base+0(FP), SI
@@ -36,17 +21,17 @@ TEXT ·verbatimRun(SB), NOSPLIT, $0-40
 	LEAQ	runEscape<>(SB), R8
 	CMPQ	DX, $16
 	JB	rbytes
-	MOVOU	runAngle<>(SB), X1
-	MOVOU	runGreater<>(SB), X2
-	MOVOU	runAmp<>(SB), X3
-	MOVOU	runBackslash<>(SB), X6
+	MOVOU	verbatimAngle<>(SB), X1
+	MOVOU	verbatimGreater<>(SB), X2
+	MOVOU	verbatimAmp<>(SB), X3
+	MOVOU	verbatimBackslash<>(SB), X6
 
 rloop:
 	LEAQ	16(CX), BX
 	CMPQ	BX, DX
 	JA	rtail
 	MOVOU	(SI)(CX*1), X0
-	RUNSTOP
+	VERBATIMSTOP
 	TESTL	AX, AX
 	JNZ	rfound
 	MOVQ	BX, CX
@@ -56,7 +41,7 @@ rtail:
 	CMPQ	CX, DX
 	JAE	rend
 	MOVOU	-16(SI)(DX*1), X0
-	RUNSTOP
+	VERBATIMSTOP
 	MOVQ	CX, BX
 	SUBQ	DX, CX
 	ADDQ	$16, CX
@@ -113,20 +98,6 @@ rend:
 rat:
 	MOVQ	CX, ret+32(FP)
 	RET
-
-// The bytes sought, 16 copies each.
-DATA runBackslash<>+0(SB)/8, $0x5c5c5c5c5c5c5c5c
-DATA runBackslash<>+8(SB)/8, $0x5c5c5c5c5c5c5c5c
-GLOBL runBackslash<>(SB), RODATA|NOPTR, $16
-DATA runAngle<>+0(SB)/8, $0x0202020202020202 // ORed: '<' (0x3c) becomes '>'
-DATA runAngle<>+8(SB)/8, $0x0202020202020202
-GLOBL runAngle<>(SB), RODATA|NOPTR, $16
-DATA runGreater<>+0(SB)/8, $0x3e3e3e3e3e3e3e3e
-DATA runGreater<>+8(SB)/8, $0x3e3e3e3e3e3e3e3e
-GLOBL runGreater<>(SB), RODATA|NOPTR, $16
-DATA runAmp<>+0(SB)/8, $0x2626262626262626
-DATA runAmp<>+8(SB)/8, $0x2626262626262626
-GLOBL runAmp<>(SB), RODATA|NOPTR, $16
 
 // runEscape flags the bytes after a backslash in the escapes
 // encoding/json writes: " \ b f n r t (not \/, which it writes as /).

@@ -26,3 +26,9 @@ func clearCounts(counts *[countSlots]uint8) {
 
 //go:noescape
 func clearCountsAVX2(counts *[countSlots]uint8)
+
+// gemini_grams_carry_amd64.s writes countBits out: its hash keeps the
+// top 14 bits (SHRQ $50) and clearCountsAVX2 clears 16384 bytes. This
+// constant does not compile unless countBits is 14, so a change of the
+// table's size fails here rather than in the assembly's reads.
+const _ = uint(countBits-14) + uint(14-countBits)
