@@ -80,8 +80,8 @@ type chunkScan struct {
 	stride               int
 	dense                bool
 	// carry is the step of the current count when it is a carry count
-	// (carryCount: addPending's bytes, sparse, from carryFrom grams), 0
-	// when it counts above countFloor.
+	// (carryCount: addPending's bytes, sparse or dense, from carryFrom
+	// grams), 0 when it counts above countFloor.
 	carry     uint8
 	carryFrom int
 	// surrEnd bounds the surrogates of the text: none at or after it.

@@ -133,15 +133,25 @@ func (s *chunkScan) countDense(to int) bool {
 	if from == s.countBase {
 		// The counts hold the grams of [countBase, counted), none: a
 		// count starts only here, where the table was cleared at every
-		// check, so that a check that counts nothing pays nothing.
-		s.newCount(uint8(max(1, min(s.t, 255))))
+		// check, so that a check that counts nothing pays nothing. A long
+		// history of addPending's bytes is counted by carry, as the
+		// sparse count counts it.
+		lim := uint8(max(1, min(s.t, 255)))
+		if !(s.pending && to-from+1 >= s.carryFrom && s.carryCount(lim)) {
+			s.newCount(lim)
+		}
 	}
 	lo, hi := uint32(s.countFloor), uint32(s.countTop)
 	if to < from {
 		return true
 	}
 	if s.pending { // addPending's bytes: a stride above 1, so c > gramUnits
-		if !countGramBytes((*[countSlots]uint8)(counts), s.pb[from-s.base:to-s.base+gramUnits], 1, s.countFloor, s.countTop) {
+		b := s.pb[from-s.base : to-s.base+gramUnits]
+		if s.carry != 0 {
+			if !countGramBytes1Carry((*[countSlots]uint8)(counts), b, s.carry) {
+				return false
+			}
+		} else if !countGramBytes((*[countSlots]uint8)(counts), b, 1, s.countFloor, s.countTop) {
 			return false
 		}
 		s.counted = to + 1

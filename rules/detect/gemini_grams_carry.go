@@ -2,15 +2,16 @@ package detect
 
 import "unsafe"
 
-// A carry count is noLoopPossible's sparse count of a long ASCII history
-// (addPending's bytes at gramStride) on a cleared table, a count of n
-// stored as n·d with d = carryStep(lim): the count that reaches lim
-// carries out of its byte, so a gram's count is one add to memory and a
-// branch on the carry (on amd64, countGramBytes3CarryAsm: 7 instructions
-// a gram), where the floor's count (countGramBytes3) loaded the entry,
-// raised it to the floor, added one, stored it and compared it with the
-// top (12). The table is cleared for it (some 1,000 instructions, the
-// floor's reason), so a count takes it only from carryFrom grams on.
+// A carry count is noLoopPossible's count of a long ASCII history
+// (addPending's bytes, sparse at gramStride or dense) on a cleared
+// table, a count of n stored as n·d with d = carryStep(lim): the count
+// that reaches lim carries out of its byte, so a gram's count is one add
+// to memory and a branch on the carry (on amd64, countGramBytes3CarryAsm
+// and countGramBytes1CarryAsm: 7 instructions a gram), where the floor's
+// count (countGramBytes3, countGramBytes1) loaded the entry, raised it
+// to the floor, added one, stored it and compared it with the top (12).
+// The table is cleared for it (some 1,000 instructions, the floor's
+// reason), so a count takes it only from carryFrom grams on.
 
 // carryStep is the step d of a carry count bounded by lim, 0 for none:
 // d·(lim−1) < 256 ≤ d·lim, so that the lim-th count of a gram, and no
@@ -56,22 +57,37 @@ func countGramBytes3Carry(counts *[countSlots]uint8, b []byte, d uint8) bool {
 	if useCarryAsm {
 		return countGramBytes3CarryAsm(counts, b, d)
 	}
-	return countGramBytes3CarryGo(counts, b, d)
+	return countGramBytesCarryGo(counts, b, gramStride, d)
 }
 
-// countGramBytes3CarryGo is countGramBytes3Carry a gram at a time: the
-// code of the platforms without the assembly loop, and its tests'
-// reference. len(b) >= gramUnits.
-func countGramBytes3CarryGo(counts *[countSlots]uint8, b []byte, d uint8) bool {
+// countGramBytes1Carry is countGramBytes3Carry at the dense count's
+// stride, 1 (countGramBytes1's grams): a long history of addPending's
+// bytes whose sparse count reached its bound is counted densely by carry
+// too (countDense), its every gram.
+func countGramBytes1Carry(counts *[countSlots]uint8, b []byte, d uint8) bool {
+	if len(b) < gramUnits {
+		return true
+	}
+	if useCarryAsm {
+		return countGramBytes1CarryAsm(counts, b, d)
+	}
+	return countGramBytesCarryGo(counts, b, 1, d)
+}
+
+// countGramBytesCarryGo is countGramBytes3Carry and countGramBytes1Carry
+// a gram at a time, at stride m (1 or gramStride): the code of the
+// platforms without the assembly loops, and their tests' reference.
+// len(b) >= gramUnits.
+func countGramBytesCarryGo(counts *[countSlots]uint8, b []byte, m int, d uint8) bool {
 	p := unsafe.Pointer(unsafe.SliceData(b))
 	t := counts[:]
-	for n := len(b) - gramUnits + 1; n > 0; n -= gramStride {
+	for n := len(b) - gramUnits + 1; n > 0; n -= m {
 		k := bytesGramSlot(p) // within b: a gram starts at each of the n
 		v := t[k] + d
 		if t[k] = v; v < d {
 			return false
 		}
-		p = unsafe.Add(p, gramStride)
+		p = unsafe.Add(p, m)
 	}
 	return true
 }

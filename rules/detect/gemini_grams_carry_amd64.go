@@ -13,6 +13,12 @@ var useCarryAsm = true
 //go:noescape
 func countGramBytes3CarryAsm(counts *[countSlots]uint8, b []byte, d uint8) bool
 
+// countGramBytes1CarryAsm is countGramBytes3CarryAsm at stride 1 (the
+// dense count): eight grams a step. len(b) >= gramUnits.
+//
+//go:noescape
+func countGramBytes1CarryAsm(counts *[countSlots]uint8, b []byte, d uint8) bool
+
 // clearCounts zeroes the counts for a carry count: by vector with AVX2
 // (clearCountsAVX2, some 700 instructions), else clear, whose REP STOSQ
 // counts as 2,048.

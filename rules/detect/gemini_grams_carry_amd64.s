@@ -63,6 +63,52 @@ fail:
 	MOVB	$0, ret+40(FP)
 	RET
 
+// countGramBytes1CarryAsm is countGramBytes3CarryAsm at the dense
+// count's stride, 1: the grams at b[0], b[1], ..., eight a step while
+// eight starts are left, then one a step.
+
+// func countGramBytes1CarryAsm(counts *[countSlots]uint8, b []byte, d uint8) bool
+TEXT ·countGramBytes1CarryAsm(SB), NOSPLIT, $0-41
+	MOVQ	counts+0(FP), DI
+	MOVQ	b_base+8(FP), SI
+	MOVQ	b_len+16(FP), CX
+	MOVBLZX	d+32(FP), DX
+	MOVQ	$0x9E3779B97F4A7C15, R8
+	MOVQ	$0xD6E8FEB86659FD93, R9
+	SUBQ	$15, CX        // the grams' starts left
+	CMPQ	CX, $7
+	JLE	tail1
+
+loop1:                     // more than seven starts left: eight grams
+	GRAM(0)
+	GRAM(1)
+	GRAM(2)
+	GRAM(3)
+	GRAM(4)
+	GRAM(5)
+	GRAM(6)
+	GRAM(7)
+	ADDQ	$8, SI
+	SUBQ	$8, CX
+	CMPQ	CX, $7
+	JGT	loop1
+
+tail1:
+	TESTQ	CX, CX
+	JLE	done
+	GRAM(0)
+	INCQ	SI
+	DECQ	CX
+	JMP	tail1
+
+done:
+	MOVB	$1, ret+40(FP)
+	RET
+
+fail:
+	MOVB	$0, ret+40(FP)
+	RET
+
 // clearCountsAVX2 (gemini_grams_carry_amd64.go) zeroes the 16 KB of
 // counts, 256 bytes a step: some 700 instructions, where clear's
 // REP STOSQ counts as 2,048.

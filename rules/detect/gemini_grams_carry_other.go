@@ -2,12 +2,16 @@
 
 package detect
 
-// useCarryAsm is read by no loop here: countGramBytes3Carry runs
-// countGramBytes3CarryGo.
+// useCarryAsm is read by no loop here: countGramBytes3Carry and
+// countGramBytes1Carry run countGramBytesCarryGo.
 var useCarryAsm = false
 
 func countGramBytes3CarryAsm(counts *[countSlots]uint8, b []byte, d uint8) bool {
-	return countGramBytes3CarryGo(counts, b, d)
+	return countGramBytesCarryGo(counts, b, gramStride, d)
+}
+
+func countGramBytes1CarryAsm(counts *[countSlots]uint8, b []byte, d uint8) bool {
+	return countGramBytesCarryGo(counts, b, 1, d)
 }
 
 // clearCounts zeroes the counts for a carry count.

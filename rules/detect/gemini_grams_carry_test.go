@@ -22,44 +22,52 @@ func TestCarryStep(t *testing.T) {
 	}
 }
 
-// TestCountGramBytes3CarryAsRef holds the carry count (the assembly loop
-// and the Go one) to countGramBytesRef at the sparse stride from a
+// TestCountGramBytesCarryAsRef holds the carry counts (the assembly
+// loops and the Go one) to countGramBytesRef at the sparse stride
+// (countGramBytes3Carry) and the dense one (countGramBytes1Carry) from a
 // cleared table: the same answer for every bound with a carry step, on
 // random texts of few distinct bytes (grams repeat, counts reach their
 // bound), every length around the eight grams a step, three calls
 // sharing a count as a deferral's do; while no count failed, an entry
 // counted n times is n·d.
-func TestCountGramBytes3CarryAsRef(t *testing.T) {
+func TestCountGramBytesCarryAsRef(t *testing.T) {
 	if !littleEndian() {
 		t.Skip("countGramBytes reads words in the machine's order")
 	}
 	defer func(a bool) { useCarryAsm = a }(useCarryAsm)
+	carries := []struct {
+		m     int
+		count func(*[countSlots]uint8, []byte, uint8) bool
+	}{{gramStride, countGramBytes3Carry}, {1, countGramBytes1Carry}}
 	rng := rand.New(rand.NewPCG(24, 15))
 	for _, asm := range []bool{true, false} {
 		useCarryAsm = asm && useCarryAsm
-		for range 3000 {
-			data := make([]byte, rng.IntN(160))
-			for i := range data {
-				data[i] = byte(rng.IntN(3)) + 'a'
-				if rng.IntN(20) == 0 {
-					data[i] = byte(rng.IntN(128))
+		for _, c := range carries {
+			m, carry := c.m, c.count
+			for range 3000 {
+				data := make([]byte, rng.IntN(160))
+				for i := range data {
+					data[i] = byte(rng.IntN(3)) + 'a'
+					if rng.IntN(20) == 0 {
+						data[i] = byte(rng.IntN(128))
+					}
 				}
-			}
-			lim := uint8(2 + rng.IntN(15))
-			d := carryStep(lim)
-			var got, want [countSlots]uint8
-			for k := 0; k < 3; k++ {
-				from := rng.IntN(len(data) + 1)
-				g, w := countGramBytes3Carry(&got, data[from:], d), countGramBytesRef(&want, data[from:], gramStride, lim)
-				if g != w {
-					t.Fatalf("asm %v: %d bytes from %d, lim %d: carry count %v, reference %v", useCarryAsm, len(data)-from, from, lim, g, w)
-				}
-				if !g {
-					break
-				}
-				for i, n := range want {
-					if got[i] != n*d {
-						t.Fatalf("asm %v: %d bytes from %d, lim %d: entry %d is %d, want %d·%d", useCarryAsm, len(data)-from, from, lim, i, got[i], n, d)
+				lim := uint8(2 + rng.IntN(15))
+				d := carryStep(lim)
+				var got, want [countSlots]uint8
+				for k := 0; k < 3; k++ {
+					from := rng.IntN(len(data) + 1)
+					g, w := carry(&got, data[from:], d), countGramBytesRef(&want, data[from:], m, lim)
+					if g != w {
+						t.Fatalf("asm %v, stride %d: %d bytes from %d, lim %d: carry count %v, reference %v", useCarryAsm, m, len(data)-from, from, lim, g, w)
+					}
+					if !g {
+						break
+					}
+					for i, n := range want {
+						if got[i] != n*d {
+							t.Fatalf("asm %v, stride %d: %d bytes from %d, lim %d: entry %d is %d, want %d·%d", useCarryAsm, m, len(data)-from, from, lim, i, got[i], n, d)
+						}
 					}
 				}
 			}
@@ -112,7 +120,11 @@ func TestCarryCountThenFloor(t *testing.T) {
 			t.Fatalf("carryCount(%d): no carry step", lim)
 		}
 		counts := (*[countSlots]uint8)(s.counts)
-		if !countGramBytes3Carry(counts, text(), s.carry) {
+		carry := countGramBytes3Carry
+		if rng.IntN(2) == 0 {
+			carry = countGramBytes1Carry // the dense count's
+		}
+		if !carry(counts, text(), s.carry) {
 			failed++
 		}
 		for i, v := range counts {
