@@ -133,11 +133,25 @@ var codexItemTypes = map[string]bool{
 	"web_search_call": true,
 }
 
-// codexItem is a ResponseItem (or an event message) read in place.
+// codexItem is a ResponseItem (or an event message) read in place: its
+// fields by codexField, so that payloadItem stores a member's value at
+// its field's index, where a switch over the fields in a call (set) cost
+// ~30 instructions a member.
 type codexItem struct {
-	Type, Role, Name, CallID                                    string // views of the line
-	Content, Summary, Arguments, Input, Output, Action, Message rawValue
+	// vals are the fields below codexType (content, a call's value, an
+	// output, ...), at their codexField; vals[codexOther] takes the
+	// value of a key no field takes, read by no one.
+	vals [codexType]rawValue
+	// views are type, role, name and call_id, at their codexField less
+	// codexType: views of the line.
+	views [4]string
 }
+
+// val is field f's value, f below codexType.
+func (it *codexItem) val(f codexField) rawValue { return it.vals[f&(codexType-1)] }
+
+// view is field f's string, f codexType or above: a view of the line.
+func (it *codexItem) view(f codexField) string { return it.views[f&3] }
 
 // read reads a payload object into it, zero (read in place: the item,
 // returned, was copied out), stepping over its long values with the
@@ -308,12 +322,12 @@ func (c *codexReader) readLine(raw []byte) ([]stepRecord, string) {
 	case "session_meta", "turn_context":
 		return nil, ""
 	case "event_msg":
-		if it.Type == "user_message" {
+		if it.view(codexType) == "user_message" {
 			c.q.prompt = true
 		}
 		return nil, ""
 	case "compacted":
-		c.q.push(stepRecord{info: StepInfo{Kind: StepCondensation}, output: c.text(it.Message), hasText: true}, "")
+		c.q.push(stepRecord{info: StepInfo{Kind: StepCondensation}, output: c.text(it.val(codexMessage)), hasText: true}, "")
 		return c.ready(false), ""
 	case "response_item":
 		return c.responseItem(&it), ""
@@ -327,39 +341,39 @@ func (c *codexReader) readLine(raw []byte) ([]stepRecord, string) {
 // with c.ix, the line's index (or none of it: reset to the line).
 func (c *codexReader) responseItem(it *codexItem) []stepRecord {
 	ix := &c.ix
-	switch it.Type {
+	switch it.view(codexType) {
 	case "message":
-		if it.Role == "assistant" {
-			if text := c.text(it.Content); strings.TrimSpace(text) != "" {
+		if it.view(codexRole) == "assistant" {
+			if text := c.text(it.val(codexContent)); strings.TrimSpace(text) != "" {
 				return c.pushReady(stepRecord{info: StepInfo{Kind: StepMessage}, output: text, hasText: true})
 			}
 		}
 	case "reasoning":
 		var text string
-		if it.Content.Kind() == '[' {
-			text = textOf(ix, it.Summary) + textOf(ix, it.Content)
+		if it.val(codexContent).Kind() == '[' {
+			text = textOf(ix, it.val(codexSummary)) + textOf(ix, it.val(codexContent))
 		} else {
-			text = c.text(it.Summary)
+			text = c.text(it.val(codexSummary))
 		}
 		if strings.TrimSpace(text) != "" {
 			return c.pushReady(stepRecord{info: StepInfo{Kind: StepMessage, Thinking: true}, output: text, hasText: true})
 		}
 	case "function_call":
-		action, canon := c.callForms('f', it.Name, it.Arguments)
-		c.q.push(stepRecord{info: StepInfo{Kind: StepAction}, action: action, canonical: canon, hasAction: true}, keepID(it.CallID))
+		action, canon := c.callForms('f', it.view(codexName), it.val(codexArguments))
+		c.q.push(stepRecord{info: StepInfo{Kind: StepAction}, action: action, canonical: canon, hasAction: true}, keepID(it.view(codexCallID)))
 	case "custom_tool_call":
-		action, canon := c.callForms('c', it.Name, it.Input)
-		c.q.push(stepRecord{info: StepInfo{Kind: StepAction}, action: action, canonical: canon, hasAction: true}, keepID(it.CallID))
+		action, canon := c.callForms('c', it.view(codexName), it.val(codexInput))
+		c.q.push(stepRecord{info: StepInfo{Kind: StepAction}, action: action, canonical: canon, hasAction: true}, keepID(it.view(codexCallID)))
 	case "local_shell_call":
-		action, canon := c.callForms('l', "", it.Action)
-		c.q.push(stepRecord{info: StepInfo{Kind: StepAction}, action: action, canonical: canon, hasAction: true}, keepID(it.CallID))
+		action, canon := c.callForms('l', "", it.val(codexAction))
+		c.q.push(stepRecord{info: StepInfo{Kind: StepAction}, action: action, canonical: canon, hasAction: true}, keepID(it.view(codexCallID)))
 	case "web_search_call":
-		action, canon := c.callForms('w', "", it.Action)
+		action, canon := c.callForms('w', "", it.val(codexAction))
 		c.q.push(stepRecord{info: StepInfo{Kind: StepAction}, action: action, canonical: canon, hasAction: true}, "")
 	case "function_call_output", "custom_tool_call_output":
-		out, code, hasCode := c.output(it.Output)
+		out, code, hasCode := c.output(it.val(codexOutput))
 		failed := codexFailed(out)
-		r := c.q.result(it.CallID, out, failed)
+		r := c.q.result(it.view(codexCallID), out, failed)
 		if r == nil {
 			c.q.push(stepRecord{info: StepInfo{Kind: StepAction, Error: failed}, output: out, hasText: true}, "")
 			r = &c.q.queue[len(c.q.queue)-1].rec

@@ -47,7 +47,7 @@ func (c *codexReader) readItem(raw []byte, i int) (recs []stepRecord, ok bool) {
 		c.ix.reset(raw)
 	}
 	if compacted {
-		return c.pushReady(stepRecord{info: StepInfo{Kind: StepCondensation}, output: c.text(it.Message), hasText: true}), true
+		return c.pushReady(stepRecord{info: StepInfo{Kind: StepCondensation}, output: c.text(it.val(codexMessage)), hasText: true}), true
 	}
 	return c.responseItem(&it), true
 }
@@ -141,7 +141,7 @@ func (c *codexReader) payloadItem(raw []byte, i int, it *codexItem) (ok, indexed
 		// field's string (a call's value, an output) is read with no
 		// such scan first, whatever its length.
 		// Such a string with no byte over 0x7f before its quote is its
-		// own text (plain), read by codexItem.set as a view with no
+		// own text (plain), stored as a view (plainView) with no
 		// test of its bytes.
 		vEnd, v, plain := -1, kEnd+1, false
 		if codexLong(f) && v < n && raw[v] == '"' {
@@ -184,8 +184,17 @@ func (c *codexReader) payloadItem(raw []byte, i int, it *codexItem) (ok, indexed
 		}
 		var val rawValue
 		setValue(&val, raw, kEnd+1, vEnd) // vEnd > kEnd+1: the value's end
-		if !it.set(f, val, plain) {
-			return false, false // readLine tells why
+		// it.set(f, val, plain), written out but for a string not plain
+		// (a call was not inlined).
+		switch {
+		case f < codexType:
+			it.vals[f&(codexType-1)] = val
+		case plain:
+			it.views[f&3] = plainView(val)
+		default:
+			if !it.set(f, val, false) {
+				return false, false // readLine tells why
+			}
 		}
 		if vEnd >= n {
 			return false, false

@@ -12,15 +12,13 @@ import "unsafe"
 // the same (TestCodexKnownKey, TestCodexItemSame, FuzzCodexSkip).
 
 // codexField is the codexItem field a payload's key names; codexOther,
-// none.
+// none. The fields whose value is kept whole (a rawValue) come first,
+// then those read as strings (codexType on): codexItem holds each at its
+// index (vals, views).
 type codexField uint8
 
 const (
 	codexOther codexField = iota
-	codexType
-	codexRole
-	codexName
-	codexCallID
 	codexContent
 	codexSummary
 	codexAction
@@ -31,11 +29,16 @@ const (
 	codexArguments
 	codexInput
 	codexOutput
+	// The fields read as strings (views of the line).
+	codexType
+	codexRole
+	codexName
+	codexCallID
 )
 
 // codexLong says f is a field whose string value is long (arguments,
 // input, output).
-func codexLong(f codexField) bool { return f >= codexArguments }
+func codexLong(f codexField) bool { return f-codexArguments <= codexOutput-codexArguments }
 
 // codexFieldOf is the field key, unescaped, names.
 func codexFieldOf(key []byte) codexField {
@@ -122,48 +125,26 @@ func codexKeyEntries() (t [16]codexKeyEntry) {
 	return t
 }
 
-// set reads a payload's member of field f as member does.
+// set reads a payload's member of field f as member does: a value kept
+// whole at its field (vals), a string as a view (views), or false when
+// it is not one. val is a string's quotes and body, with no byte over
+// 0x7f, when plain (payloadItem found both; set's first two cases are
+// written out there).
 func (it *codexItem) set(f codexField, val rawValue, plain bool) (ok bool) {
-	var view *string // only compared, or copied, while the line is read (a view of it)
-	switch f {
-	case codexType:
-		view = &it.Type
-	case codexRole:
-		view = &it.Role
-	case codexName:
-		view = &it.Name // copied by callForms when it makes a call's forms
-	case codexCallID:
-		view = &it.CallID // copied by keepID when a call waits on it
-	case codexContent:
-		it.Content = val
+	switch {
+	case f < codexType:
+		it.vals[f&(codexType-1)] = val
 		return true
-	case codexSummary:
-		it.Summary = val
-		return true
-	case codexArguments:
-		it.Arguments = val
-		return true
-	case codexInput:
-		it.Input = val
-		return true
-	case codexOutput:
-		it.Output = val
-		return true
-	case codexAction:
-		it.Action = val
-		return true
-	case codexMessage:
-		it.Message = val
-		return true
-	default:
+	case plain:
+		it.views[f&3] = plainView(val)
 		return true
 	}
-	if plain {
-		// val is a string's quotes and body (payloadItem found both):
-		// its body is sliced with no bounds check.
-		*view = unsafe.String((*byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(val)), 1)), len(val)-2)
-		return true
-	}
-	*view, ok = rawStringView(val)
+	it.views[f&3], ok = rawStringView(val) // name copied by callForms, call_id by keepID
 	return ok
+}
+
+// plainView is the body of val, a string's quotes and body with no
+// escape, sliced with no bounds check.
+func plainView(val rawValue) string {
+	return unsafe.String((*byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(val)), 1)), len(val)-2)
 }
