@@ -9,13 +9,13 @@ import (
 	"testing"
 )
 
-// appendKey writes a key as appendGoString(dst, k, true) does: every
-// byte at every place of keys of 0 to 20 bytes, each in an array of its
-// length and in one with bytes after it that are not plain (a quote, a
-// control byte, a high byte: read with a short key's word, and to be
-// taken as plain there), appended where dst has room for the words
-// stored and where it has not.
-func TestAppendKey(t *testing.T) {
+// appendKeyColon writes a key as appendGoString(dst, k, true) does, and
+// a colon: every byte at every place of keys of 0 to 20 bytes, each in an
+// array of its length and in one with bytes after it that are not plain
+// (a quote, a control byte, a high byte: read with a short key's word,
+// and to be taken as plain there), appended where dst has room for the
+// words stored and where it has not.
+func TestAppendKeyColon(t *testing.T) {
 	for n := 0; n <= 20; n++ {
 		for at := 0; at < max(n, 1); at++ {
 			for c := 0; c < 256; c++ {
@@ -23,18 +23,18 @@ func TestAppendKey(t *testing.T) {
 				if n > 0 {
 					key[at] = byte(c)
 				}
-				want := string(appendGoString([]byte("x"), key, true))
+				want := string(appendGoString([]byte("x"), key, true)) + ":"
 				exact := append([]byte(nil), key...)
 				for _, after := range []string{"", `"`, "\x00", "\xff<&", `\`} {
 					k := append(append([]byte(nil), key...), after...)[:n]
 					if after == "" {
 						k = exact
 					}
-					// dst with no room, with 17 bytes (grown), 18 and more,
+					// dst with no room, with 18 bytes (grown), 19 and more,
 					// of bytes written over.
-					for _, room := range []int{0, 17, 18, 40} {
+					for _, room := range []int{0, 18, 19, 40} {
 						dst := append(bytes.Repeat([]byte{0xee}, room+1)[:0], 'x')
-						if got := string(appendKey(dst, k)); got != want {
+						if got := string(appendKeyColon(dst, k)); got != want {
 							t.Fatalf("key %q (then %q), room %d: %q, want %q", key, after, room, got, want)
 						}
 					}

@@ -164,8 +164,7 @@ func (w *canonWriter) writeMembersBoth(base int, skip map[string]bool, canon boo
 		}
 		first = false
 		from := len(w.buf)
-		w.buf = appendKey(w.buf, m.key)
-		w.buf = append(w.buf, ':')
+		w.buf = appendKeyColon(w.buf, m.key)
 		if skipped(skip, m.key) {
 			if canon {
 				ix.appendCanon(w, m.val, true, nil)
@@ -310,8 +309,7 @@ func (w *canonWriter) writeMembers(base int, canonical bool) {
 			w.buf = append(w.buf, ',')
 		}
 		first = false
-		w.buf = appendKey(w.buf, m.key)
-		w.buf = append(w.buf, ':')
+		w.buf = appendKeyColon(w.buf, m.key)
 		w.appendValue(m.val, canonical, nil)
 	}
 	w.buf = append(w.buf, '}')

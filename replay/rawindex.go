@@ -369,7 +369,7 @@ func (ix *valueIndex) appendCanon(w *canonWriter, v rawValue, canonical bool, sk
 				w.buf = append(w.buf, ',')
 			}
 			first = false
-			w.buf = append(appendKey(w.buf, m.key), ':')
+			w.buf = appendKeyColon(w.buf, m.key)
 			ix.appendCanon(w, m.val, canonical, nil)
 		}
 		w.buf = append(w.buf, '}')
