@@ -85,7 +85,7 @@ func goVerbatimRef(body []byte) bool {
 // wherever among neighbours, those of a word passed and those around the
 // one a word stops at: the escapes and runes that straddle two words, and
 // bytes over 0x80 that a borrow might hide; up to 80 bytes, five 16-byte
-// steps of the vector scan (verbatimIndex) and every tail, every byte to
+// steps of the vector scan (verbatimRun) and every tail, every byte to
 // 20 bytes, each kind of byte after.
 func TestGoVerbatim(t *testing.T) {
 	kinds := []int{0, '\\', '<', '>', '&', 'n', 'u', '"', 0x7f, 0x80, 0xc3, 0xe2, 0xff}

@@ -3,8 +3,9 @@ package replay
 // The stop scans: the first byte of a small class in a run of bytes.
 // special finds what a JSON string's validation stops at ('"', '\\', a
 // byte below 0x20); stringRun the same, passing the two-byte escapes
-// (validString's runs between them are short); verbatimIndex what
-// goVerbatim looks at (<, >, &, '\\', a byte over 0x7f); unescapeRun
+// (validString's runs between them are short); verbatimIndexSWAR what
+// goVerbatim looks at (<, >, &, '\\', a byte over 0x7f; verbatimRun, in
+// verbatimrun*.go, passes encoding/json's escapes too); unescapeRun
 // copies a string's body up to a backslash other than a two-byte escape
 // (or a byte over 0x7f), writing those escapes on the way, for the
 // strings a reader keeps; copyStringRun the same for a string not yet

@@ -44,12 +44,6 @@ var stringCloses = useAVX2
 // saved): stringRun reads it at each call, a byte always the same.
 var useAVX2 = cpu.X86.HasAVX2
 
-// verbatimIndex returns the index of the first <, >, &, '\\' or byte over
-// 0x7f in b[j:], or len(b) (j itself when j > len(b)).
-//
-//go:noescape
-func verbatimIndex(b []byte, j int) int
-
 // unescapeRun copies src to dst, a two-byte escape (\" \\ \/ \b \f \n \r
 // \t) as the byte it stands for, up to the first other backslash (a \u
 // escape), with stopHigh the first byte over 0x7f, or the end of src or

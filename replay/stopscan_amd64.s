@@ -1,9 +1,8 @@
 //go:build amd64 && !purego
 
 #include "textflag.h"
-#include "verbatimstop_amd64.h"
 
-// special, stringRunSSE2 and verbatimIndex (stopscan_amd64.go), 16 bytes
+// special and stringRunSSE2 (stopscan_amd64.go), 16 bytes
 // a step with SSE2, the amd64 baseline; stringRun, 32 bytes a step with
 // AVX2 where the CPU has it (useAVX2), else stringRunSSE2. A step loads 16
 // bytes, compares each with the class's bytes (PCMPEQB, PMINUB), ORs the
@@ -401,76 +400,6 @@ ecut:
 	VZEROUPPER
 	MOVQ	$-1, end+32(FP)
 	MOVB	$0, esc+40(FP)
-	RET
-
-// func verbatimIndex(b []byte, j int) int
-TEXT ·verbatimIndex(SB), NOSPLIT, $0-40
-	MOVQ	b_base+0(FP), SI
-	MOVQ	b_len+8(FP), DX
-	MOVQ	j+24(FP), CX
-	CMPQ	CX, DX
-	JAE	vat
-	CMPQ	DX, $16
-	JB	vbytes
-	MOVOU	verbatimAngle<>(SB), X1
-	MOVOU	verbatimGreater<>(SB), X2
-	MOVOU	verbatimAmp<>(SB), X3
-	MOVOU	verbatimBackslash<>(SB), X6
-	LEAQ	16(CX), BX
-	CMPQ	BX, DX
-	JA	vtail
-
-vloop:
-	MOVOU	(SI)(CX*1), X0
-	VERBATIMSTOP
-	TESTL	AX, AX
-	JNZ	vfound
-	ADDQ	$16, CX
-	LEAQ	16(CX), BX
-	CMPQ	BX, DX
-	JBE	vloop
-	CMPQ	CX, DX
-	JAE	vend
-
-vtail:
-	MOVOU	-16(SI)(DX*1), X0
-	VERBATIMSTOP
-	MOVQ	CX, BX
-	SUBQ	DX, CX
-	ADDQ	$16, CX
-	SHRL	CX, AX
-	TESTL	AX, AX
-	JZ	vend
-	MOVQ	BX, CX
-
-vfound:
-	BSFL	AX, AX
-	ADDQ	CX, AX
-	MOVQ	AX, ret+32(FP)
-	RET
-
-vbytes:
-	MOVBLZX	(SI)(CX*1), AX
-	CMPB	AL, $0x80
-	JAE	vat
-	CMPB	AL, $0x3c      // <
-	JEQ	vat
-	CMPB	AL, $0x3e      // >
-	JEQ	vat
-	CMPB	AL, $0x26      // &
-	JEQ	vat
-	CMPB	AL, $0x5c      // \\
-	JEQ	vat
-	INCQ	CX
-	CMPQ	CX, DX
-	JB	vbytes
-
-vend:
-	MOVQ	DX, ret+32(FP)
-	RET
-
-vat:
-	MOVQ	CX, ret+32(FP)
 	RET
 
 // The bytes sought, 16 copies each.

@@ -17,10 +17,6 @@ func special(b []byte, j int) int { return specialSWAR(b, j) }
 // passed a two-byte escape.
 func stringRun(b []byte, j int) (stop int, esc bool) { return stringRunSWAR(b, j) }
 
-// verbatimIndex returns the index of the first <, >, &, '\\' or byte over
-// 0x7f in b[j:], or len(b) (j itself when j > len(b)).
-func verbatimIndex(b []byte, j int) int { return verbatimIndexSWAR(b, j) }
-
 // unescapeRun copies src to dst, a two-byte escape (\" \\ \/ \b \f \n \r
 // \t) as the byte it stands for, up to the first other backslash (a \u
 // escape), with stopHigh the first byte over 0x7f, or the end of src or

@@ -1,17 +1,34 @@
 //go:build amd64 && !purego
 
 #include "textflag.h"
-#include "verbatimstop_amd64.h"
 
 // verbatimRun (verbatimrun_amd64.go), 16 bytes a step with SSE2, as
-// verbatimIndex (stopscan_amd64.s) but passing the escapes encoding/json
-// writes within the loop: a backslash stops a step, and when the byte
+// stopscan_amd64.s's scans, passing the escapes encoding/json writes
+// within the loop: a backslash stops a step, and when the byte
 // after it is one of " \ b f n r t the scan goes on two bytes further,
 // with no return to goVerbatim (an OpenHands key's long strings hold a
 // \n every line). Nothing is read outside b: the bytes after the last
 // whole step are tested in the 16 bytes that end b, the bits of those
 // before the position shifted out; a b shorter than 16 bytes is tested a
 // byte at a time. ABI0, arguments on the stack.
+
+// VERBATIMSTOP sets AX to the mask of the bytes of X0 that are '<' or
+// '>' (one test: ORed with 0x02 (X1, verbatimAngle), exactly they are
+// '>' (X2, verbatimGreater)), '&' (X3, verbatimAmp), '\\' (X6,
+// verbatimBackslash) or over 0x7f (their own high bit), using X4 and
+// X5; X0 is kept.
+#define VERBATIMSTOP \
+	MOVO	X0, X4 \
+	POR	X1, X4 \
+	PCMPEQB	X2, X4 \
+	MOVO	X0, X5 \
+	PCMPEQB	X3, X5 \
+	POR	X5, X4 \
+	MOVO	X0, X5 \
+	PCMPEQB	X6, X5 \
+	POR	X5, X4 \
+	POR	X0, X4 \
+	PMOVMSKB	X4, AX
 
 // func verbatimRun(b []byte, j int) int
 TEXT ·verbatimRun(SB), NOSPLIT, $0-40
@@ -109,3 +126,17 @@ DATA runEscape<>+0x6e(SB)/1, $1
 DATA runEscape<>+0x72(SB)/1, $1
 DATA runEscape<>+0x74(SB)/1, $1
 GLOBL runEscape<>(SB), RODATA|NOPTR, $256
+
+// The bytes sought, 16 copies each.
+DATA verbatimBackslash<>+0(SB)/8, $0x5c5c5c5c5c5c5c5c
+DATA verbatimBackslash<>+8(SB)/8, $0x5c5c5c5c5c5c5c5c
+GLOBL verbatimBackslash<>(SB), RODATA|NOPTR, $16
+DATA verbatimAngle<>+0(SB)/8, $0x0202020202020202 // ORed: '<' (0x3c) becomes '>'
+DATA verbatimAngle<>+8(SB)/8, $0x0202020202020202
+GLOBL verbatimAngle<>(SB), RODATA|NOPTR, $16
+DATA verbatimGreater<>+0(SB)/8, $0x3e3e3e3e3e3e3e3e
+DATA verbatimGreater<>+8(SB)/8, $0x3e3e3e3e3e3e3e3e
+GLOBL verbatimGreater<>(SB), RODATA|NOPTR, $16
+DATA verbatimAmp<>+0(SB)/8, $0x2626262626262626
+DATA verbatimAmp<>+8(SB)/8, $0x2626262626262626
+GLOBL verbatimAmp<>(SB), RODATA|NOPTR, $16
