@@ -289,6 +289,22 @@ func validValueIx(b []byte, i int, ix *valueIndex) int {
 	return ix.pass(b, i)
 }
 
+// validValueLines is validValueIx of the value at b[0] with the
+// newlines in it counted, for a reader of a document: by the pass that
+// validates it (passLines) when ix is not nil, where bytes.Count read
+// the value a second time; else by bytes.Count. lines is b[:end]'s
+// newlines when end > 0.
+func validValueLines(b []byte, ix *valueIndex) (end, lines int) {
+	if ix != nil {
+		end = ix.passLines(b, 0)
+		return end, ix.lines
+	}
+	if end = validValue(b, 0); end > 0 {
+		lines = bytes.Count(b[:end], newline)
+	}
+	return end, lines
+}
+
 func literal(b []byte, i int, lit string) int {
 	if !bytes.HasPrefix(b[i:], []byte(lit)) {
 		return -1

@@ -177,12 +177,7 @@ func (s *jsonStream) valueIx(ix *valueIndex) (raw []byte, line int, err error) {
 	line = s.line
 	for {
 		window := s.buf[s.pos:]
-		var end int
-		if ix != nil {
-			end = ix.passLines(window, 0) // its newlines counted
-		} else {
-			end = validValue(window, 0)
-		}
+		end, lines := validValueLines(window, ix)
 		// A value that reaches the end of the window may go on past it
 		// (a number, or an invalid value cut short): read more, unless
 		// the input has ended.
@@ -196,12 +191,7 @@ func (s *jsonStream) valueIx(ix *valueIndex) (raw []byte, line int, err error) {
 			if ix != nil && ix.nonFinite || ix == nil && hasNonFinite(raw) {
 				return nil, line, fmt.Errorf("invalid JSON: NaN or Infinity")
 			}
-			// The pass counted raw's newlines (valueIndex.lines).
-			if ix != nil {
-				s.line += ix.lines
-			} else {
-				s.line += bytes.Count(raw, newline)
-			}
+			s.line += lines
 			s.pos += end
 			return raw, line, nil
 		}

@@ -147,24 +147,12 @@ func (d *docScanner) inPlace(ix *valueIndex) (raw []byte, line int, ok bool) {
 	if len(chunk) == 0 || chunk[0] != '{' && chunk[0] != '[' {
 		return nil, 0, false // a scalar cut at the buffer's end may look whole
 	}
-	// With an index, the pass that validates the element counts its
-	// newlines too (passLines), where bytes.Count read it a second
-	// time: a trajectory's pretty-printed elements are mostly lines.
-	var end int
-	if ix != nil {
-		end = ix.passLines(chunk, 0)
-	} else {
-		end = validValue(chunk, 0)
-	}
+	end, lines := validValueLines(chunk, ix)
 	if end < 0 || end > d.max {
 		return nil, 0, false // cut at the buffer's end, invalid, or too long as written
 	}
 	line = d.line
-	if ix != nil {
-		d.line += ix.lines
-	} else {
-		d.line += bytes.Count(chunk[:end], newline)
-	}
+	d.line += lines
 	d.consume(end)
 	return chunk[:end], line, true
 }
