@@ -112,7 +112,7 @@ func (s *chunkScan) countSparse(to int) bool {
 	if q <= last && s.pending {
 		b := s.pb[q-s.base : last-s.base+gramUnits]
 		if s.carry != 0 {
-			if !countGramBytes3Carry(counts, b, s.carry) {
+			if !countGramBytesCarry(counts, b, gramStride, s.carry) {
 				return false
 			}
 		} else if !countGramBytes(counts, b, m, floor, top) {
@@ -148,7 +148,7 @@ func (s *chunkScan) countDense(to int) bool {
 	if s.pending { // addPending's bytes: a stride above 1, so c > gramUnits
 		b := s.pb[from-s.base : to-s.base+gramUnits]
 		if s.carry != 0 {
-			if !countGramBytes1Carry((*[countSlots]uint8)(counts), b, s.carry) {
+			if !countGramBytesCarry((*[countSlots]uint8)(counts), b, 1, s.carry) {
 				return false
 			}
 		} else if !countGramBytes((*[countSlots]uint8)(counts), b, 1, s.countFloor, s.countTop) {

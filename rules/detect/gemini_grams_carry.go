@@ -44,38 +44,29 @@ func (s *chunkScan) carryCount(lim uint8) bool {
 	return true
 }
 
-// countGramBytes3Carry is countGramBytes3 on a table of carry counts
-// (step d, carryStep's): the grams of gramUnits bytes at b[0], b[3], ...
-// that b holds whole, each hashed as countGramBytes3 hashes it, its
-// entry raised by d; false at the first that carries. The entries of a
-// count that failed are left as they fell (the one that carried wrapped
-// below d), none above d·(lim−1).
-func countGramBytes3Carry(counts *[countSlots]uint8, b []byte, d uint8) bool {
+// countGramBytesCarry is countGramBytes on a table of carry counts
+// (step d, carryStep's), at stride m, gramStride (the sparse count's,
+// countGramBytes3's grams) or 1 (the dense count's, countGramBytes1's):
+// the grams of gramUnits bytes at b[0], b[m], ... that b holds whole,
+// each hashed as countGramBytes hashes it, its entry raised by d; false
+// at the first that carries. The entries of a count that failed are
+// left as they fell (the one that carried wrapped below d), none above
+// d·(lim−1).
+func countGramBytesCarry(counts *[countSlots]uint8, b []byte, m int, d uint8) bool {
 	if len(b) < gramUnits {
 		return true
 	}
 	if useCarryAsm {
+		if m == 1 {
+			return countGramBytes1CarryAsm(counts, b, d)
+		}
 		return countGramBytes3CarryAsm(counts, b, d)
 	}
-	return countGramBytesCarryGo(counts, b, gramStride, d)
+	return countGramBytesCarryGo(counts, b, m, d)
 }
 
-// countGramBytes1Carry is countGramBytes3Carry at the dense count's
-// stride, 1 (countGramBytes1's grams): a long history of addPending's
-// bytes whose sparse count reached its bound is counted densely by carry
-// too (countDense), its every gram.
-func countGramBytes1Carry(counts *[countSlots]uint8, b []byte, d uint8) bool {
-	if len(b) < gramUnits {
-		return true
-	}
-	if useCarryAsm {
-		return countGramBytes1CarryAsm(counts, b, d)
-	}
-	return countGramBytesCarryGo(counts, b, 1, d)
-}
-
-// countGramBytesCarryGo is countGramBytes3Carry and countGramBytes1Carry
-// a gram at a time, at stride m (1 or gramStride): the code of the
+// countGramBytesCarryGo is countGramBytesCarry a gram at a time, at
+// stride m (1 or gramStride): the code of the
 // platforms without the assembly loops, and their tests' reference.
 // len(b) >= gramUnits.
 func countGramBytesCarryGo(counts *[countSlots]uint8, b []byte, m int, d uint8) bool {

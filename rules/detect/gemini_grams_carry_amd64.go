@@ -2,11 +2,11 @@
 
 package detect
 
-// useCarryAsm says countGramBytes3Carry runs its assembly loop; false
+// useCarryAsm says countGramBytesCarry runs its assembly loops; false
 // only in tests of the Go loop.
 var useCarryAsm = true
 
-// countGramBytes3CarryAsm is countGramBytes3Carry in scalar assembly
+// countGramBytes3CarryAsm is countGramBytesCarry at gramStride in scalar assembly
 // (gemini_grams_carry_amd64.s): eight grams a step, each two loads, two
 // multiplies, a shift, ADDB to its entry and JCS. len(b) >= gramUnits.
 //

@@ -4,7 +4,7 @@
 
 // countGramBytes3CarryAsm (gemini_grams_carry_amd64.go) counts the grams
 // of 16 bytes at b[0], b[3], ... that b holds whole (len(b) >= 16), as
-// countGramBytes3CarryGo: each gram's two words hashed as bytesGramSlot
+// countGramBytesCarryGo at stride 3: each gram's two words hashed as bytesGramSlot
 // hashes them, d added to its entry in memory, and false at the first
 // add that carries out of the byte. Eight grams a step at constant
 // offsets while eight starts are left, then one a step. No load reads

@@ -2,8 +2,8 @@
 
 package detect
 
-// useCarryAsm is read by no loop here: countGramBytes3Carry and
-// countGramBytes1Carry run countGramBytesCarryGo.
+// useCarryAsm is read by no loop here: countGramBytesCarry runs
+// countGramBytesCarryGo.
 var useCarryAsm = false
 
 func countGramBytes3CarryAsm(counts *[countSlots]uint8, b []byte, d uint8) bool {

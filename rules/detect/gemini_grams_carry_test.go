@@ -24,7 +24,7 @@ func TestCarryStep(t *testing.T) {
 
 // TestCountGramBytesCarryAsRef holds the carry counts (the assembly
 // loops and the Go one) to countGramBytesRef at the sparse stride
-// (countGramBytes3Carry) and the dense one (countGramBytes1Carry) from a
+// (gramStride) and the dense one (1) from a
 // cleared table: the same answer for every bound with a carry step, on
 // random texts of few distinct bytes (grams repeat, counts reach their
 // bound), every length around the eight grams a step, three calls
@@ -35,15 +35,11 @@ func TestCountGramBytesCarryAsRef(t *testing.T) {
 		t.Skip("countGramBytes reads words in the machine's order")
 	}
 	defer func(a bool) { useCarryAsm = a }(useCarryAsm)
-	carries := []struct {
-		m     int
-		count func(*[countSlots]uint8, []byte, uint8) bool
-	}{{gramStride, countGramBytes3Carry}, {1, countGramBytes1Carry}}
+	strides := []int{gramStride, 1}
 	rng := rand.New(rand.NewPCG(24, 15))
 	for _, asm := range []bool{true, false} {
 		useCarryAsm = asm && useCarryAsm
-		for _, c := range carries {
-			m, carry := c.m, c.count
+		for _, m := range strides {
 			for range 3000 {
 				data := make([]byte, rng.IntN(160))
 				for i := range data {
@@ -57,7 +53,7 @@ func TestCountGramBytesCarryAsRef(t *testing.T) {
 				var got, want [countSlots]uint8
 				for k := 0; k < 3; k++ {
 					from := rng.IntN(len(data) + 1)
-					g, w := carry(&got, data[from:], d), countGramBytesRef(&want, data[from:], m, lim)
+					g, w := countGramBytesCarry(&got, data[from:], m, d), countGramBytesRef(&want, data[from:], m, lim)
 					if g != w {
 						t.Fatalf("asm %v, stride %d: %d bytes from %d, lim %d: carry count %v, reference %v", useCarryAsm, m, len(data)-from, from, lim, g, w)
 					}
@@ -120,11 +116,11 @@ func TestCarryCountThenFloor(t *testing.T) {
 			t.Fatalf("carryCount(%d): no carry step", lim)
 		}
 		counts := (*[countSlots]uint8)(s.counts)
-		carry := countGramBytes3Carry
+		m := gramStride
 		if rng.IntN(2) == 0 {
-			carry = countGramBytes1Carry // the dense count's
+			m = 1 // the dense count's
 		}
-		if !carry(counts, text(), s.carry) {
+		if !countGramBytesCarry(counts, text(), m, s.carry) {
 			failed++
 		}
 		for i, v := range counts {
