@@ -56,23 +56,23 @@ value: // a value at b[i]
 	case c == '"':
 		// A string of under shortString bytes (most values: names,
 		// timestamps, uuids) is told by its words' first stop, a quote,
-		// with no call; any other by validString, which calls stringRun
-		// past its first word. The five words are written out: a loop's
+		// with no call (looseStopMask: a space, a '!' or a byte over
+		// 0x7f stops it too); any other by longString. The five words are written out: a loop's
 		// counter and limit took two of the registers the words' masks
 		// need, and the allocator moved four values about at each word.
 		if k := i + 1; k+shortString <= n {
 			// Each word's stop is counted in its own branch, where the
 			// compiler knows its mask nonzero (one BSF, where a count
 			// after the branches merged also tested for zero).
-			if m := stopMask(word(b, k)); m != 0 {
+			if m := looseStopMask(word(b, k)); m != 0 {
 				k += bits.TrailingZeros64(m) / 8
-			} else if m := stopMask(word(b, k+8)); m != 0 {
+			} else if m := looseStopMask(word(b, k+8)); m != 0 {
 				k += 8 + bits.TrailingZeros64(m)/8
-			} else if m := stopMask(word(b, k+16)); m != 0 {
+			} else if m := looseStopMask(word(b, k+16)); m != 0 {
 				k += 16 + bits.TrailingZeros64(m)/8
-			} else if m := stopMask(word(b, k+24)); m != 0 {
+			} else if m := looseStopMask(word(b, k+24)); m != 0 {
 				k += 24 + bits.TrailingZeros64(m)/8
-			} else if m := stopMask(word(b, k+32)); m != 0 {
+			} else if m := looseStopMask(word(b, k+32)); m != 0 {
 				k += 32 + bits.TrailingZeros64(m)/8
 			} else {
 				goto long
@@ -310,8 +310,9 @@ key: // a member of the innermost open object, its key at b[i]
 keyQuote: // b[i] is the key's opening quote
 	// A key that ends within its first 24 bytes with no escape (most
 	// keys, and Gemini CLI's token counts' names) is told here by its
-	// words' stops (stopMask; a valid string's first stop is its closing
-	// quote); any other string by validString. memberKey reads a key's
+	// words' stops (looseStopMask; a valid string's first stop is its
+	// closing quote, and a key holds a space, a '!' or a byte over 0x7f
+	// but rarely); any other string by validString. memberKey reads a key's
 	// first two words the same way; the reading is written out here
 	// rather than shared because a function of it costs 128 against the
 	// inliner's 80, and the call a key measured +0.6% of Codex's and
@@ -320,12 +321,12 @@ keyQuote: // b[i] is the key's opening quote
 	// not the closing quote and goes to validString.
 	esc = false
 	if k := i + 1; k+keyRoom <= n {
-		if m := stopMask(word(b, k)); m != 0 {
+		if m := looseStopMask(word(b, k)); m != 0 {
 			k += bits.TrailingZeros64(m) / 8
-		} else if m := stopMask(word(b, k+8)); m != 0 {
+		} else if m := looseStopMask(word(b, k+8)); m != 0 {
 			k += 8 + bits.TrailingZeros64(m)/8
 		} else if k+keyRoom+8 <= n {
-			if m := stopMask(word(b, k+16)); m != 0 {
+			if m := looseStopMask(word(b, k+16)); m != 0 {
 				k += 16 + bits.TrailingZeros64(m)/8
 			}
 		}

@@ -416,7 +416,7 @@ func TestPassShortPaths(t *testing.T) {
 		cases = append(cases, `{"k":"`+body+`","b":1}`, `["`+body+`",2]`)
 		whole = append(whole, `["`+body+`","`+pad+`"]`)
 		for p := 0; p < n; p++ {
-			for _, c := range []string{`\"`, `\\`, `\n`, `\u0041`, `\x`, "\x01", "\xc3\xa9", "\xff", `"`} {
+			for _, c := range []string{`\"`, `\\`, `\n`, `\u0041`, `\x`, "\x01", "\xc3\xa9", "\xff", `"`, " ", "!", "#", "\x7f"} {
 				s := body[:p] + c + body[p:]
 				whole = append(whole, `{"k":"`+s+`","b":1}`, `{"k":"`+s+`"}`, `["`+s+`"]`, `{"k":"`+s+`","b":1,"pad":"`+pad+`"}`)
 			}
@@ -431,6 +431,10 @@ func TestPassShortPaths(t *testing.T) {
 			}
 		}
 		cases = append(cases, `{"`+key+`\u0041":1}`, `{"`+key+`\"":1}`, `{"`+key+"\xc3\xa9"+`":1}`, `{"`+key)
+		// What looseStopMask stops at besides a stop, in a key and past it.
+		for _, c := range []string{" ", "!", "#", "\x7f", "\xc3\xa9", "\x01"} {
+			cases = append(cases, `{"`+key+c+`":1}`, `{"`+c+key+`":1,"z":0}`)
+		}
 	}
 	for _, after := range []string{`,`, ` ,`, `, `, ` , `, `}`, ` }`, `]`, ` `, ``, `,}`, `,]`, `,1`, `x`} {
 		cases = append(cases, `{"a":1`+after+`"b":2}`, `{"a":"s"`+after, `[1`+after+`2]`, `{"a":[1]`+after+`"b":{}}`, `[{"a":1}`+after+`{"b":2}]`)

@@ -76,6 +76,35 @@ func stopMask(x uint64) uint64 {
 	return (((x ^ ones*0x02) - ones*0x21) | ((x ^ ones*'\\') - ones)) &^ x & highs
 }
 
+// stopAdds are looseStopMask's subtractions as additions, and its mask of
+// the high bits: variables, set here and never written. Go's compiler
+// keeps no 64-bit constant in a register from one use to the next in the
+// pass (it wrote each of stopMask's again, a MOVQ, at each word read:
+// four a word), but it folds a variable's load into the operation that
+// uses it (ADDQ stopAdds+8(SB), R), or loads it once for a run of words.
+var stopAdds = struct{ loose, backslash, highs uint64 }{
+	loose:     1<<64 - 0x2323232323232323, // x - 0x23 a byte
+	backslash: 1<<64 - 0x0101010101010101, // (x^'\\') - 1 a byte
+	highs:     0x8080808080808080,
+}
+
+// looseStopMask flags (high bit) the lowest byte of x that is a stop
+// (stopMask's: a quote, a backslash, a control byte), a space, a '!' or
+// a byte over 0x7f (and any bytes above it): the first two are below
+// 0x23 with the quote and the control bytes, one subtraction with no
+// XOR, and the last are not cleared by an AND NOT with x (a byte over
+// 0x7f is flagged by one subtraction or the other). A borrow carries
+// only up from a byte flagged itself, so that no byte below the lowest
+// flagged one is any of them. The pass reads its keys and short strings
+// by it, testing the lowest flagged byte for the closing quote: a string
+// with a space, a '!' or a byte over 0x7f in its first words is read
+// by the call that reads a longer one (longString, keyCarry), which
+// measured cheaper than stopMask's three more operations at every word.
+func looseStopMask(x uint64) uint64 {
+	const ones = 0x0101010101010101
+	return ((x + stopAdds.loose) | ((x ^ ones*'\\') + stopAdds.backslash)) & stopAdds.highs
+}
+
 // verbatimIndexSWAR is verbatimIndex eight bytes a word (verbatimStop).
 func verbatimIndexSWAR(b []byte, j int) int {
 	for ; j+8 <= len(b); j += 8 {

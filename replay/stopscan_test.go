@@ -2,6 +2,8 @@ package replay
 
 import (
 	"bytes"
+	"encoding/binary"
+	"math/bits"
 	"slices"
 	"strings"
 	"testing"
@@ -408,5 +410,47 @@ func BenchmarkUnescapeRun(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// looseStopMask's lowest flagged byte is the first of a word's that is a
+// quote, a backslash, below 0x23 or over 0x7f: every value at every
+// place, alone and with a second byte of every value at every place above
+// it (whose subtractions a borrow from the first reaches), among bytes
+// that are none of them.
+func TestLooseStopMask(t *testing.T) {
+	loose := func(c byte) bool { return c < 0x23 || c == '\\' || c >= 0x80 }
+	check := func(b []byte) {
+		want := 8
+		for k, c := range b {
+			if loose(c) {
+				want = k
+				break
+			}
+		}
+		got := 8
+		if m := looseStopMask(binary.LittleEndian.Uint64(b)); m != 0 {
+			got = bits.TrailingZeros64(m) / 8
+		}
+		if got != want {
+			t.Fatalf("looseStopMask(%x): lowest flagged byte %d, want %d", b, got, want)
+		}
+	}
+	for _, fill := range []byte{'#', 'a', '[', ']', '~', 0x7f} {
+		b := bytes.Repeat([]byte{fill}, 8)
+		for p := range 8 {
+			for c := range 256 {
+				b[p] = byte(c)
+				check(b)
+				for q := p + 1; q < 8; q++ {
+					for d := range 256 {
+						b[q] = byte(d)
+						check(b)
+					}
+					b[q] = fill
+				}
+			}
+			b[p] = fill
+		}
 	}
 }
