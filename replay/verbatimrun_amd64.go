@@ -12,3 +12,9 @@ package replay
 //
 //go:noescape
 func verbatimRun(b []byte, j int) int
+
+// verbatimRunSSE2 is verbatimRun 16 bytes a step, where the CPU has no
+// AVX2 (verbatimRun goes to it then, and for a b shorter than 32 bytes).
+//
+//go:noescape
+func verbatimRunSSE2(b []byte, j int) int

@@ -2,7 +2,8 @@
 
 #include "textflag.h"
 
-// verbatimRun (verbatimrun_amd64.go), 16 bytes a step with SSE2, as
+// verbatimRun (verbatimrun_amd64.go), 32 bytes a step with AVX2 where
+// the CPU has it (below), else verbatimRunSSE2: 16 bytes a step, as
 // stopscan_amd64.s's scans, passing the escapes encoding/json writes
 // within the loop: a backslash stops a step, and when the byte
 // after it is one of " \ b f n r t the scan goes on two bytes further,
@@ -30,8 +31,8 @@
 	POR	X0, X4 \
 	PMOVMSKB	X4, AX
 
-// func verbatimRun(b []byte, j int) int
-TEXT ·verbatimRun(SB), NOSPLIT, $0-40
+// func verbatimRunSSE2(b []byte, j int) int
+TEXT ·verbatimRunSSE2(SB), NOSPLIT, $0-40
 	MOVQ	b_base+0(FP), SI
 	MOVQ	b_len+8(FP), DX
 	MOVQ	j+24(FP), CX
@@ -115,6 +116,109 @@ rend:
 rat:
 	MOVQ	CX, ret+32(FP)
 	RET
+
+// VERBATIMSTOP32 is VERBATIMSTOP on the 32 bytes of Y0, the constants
+// in Y1, Y2, Y3 and Y6, using Y4 and Y5: three operands, no copy of Y0.
+#define VERBATIMSTOP32 \
+	VPOR	Y1, Y0, Y4 \
+	VPCMPEQB	Y2, Y4, Y4 \
+	VPCMPEQB	Y3, Y0, Y5 \
+	VPOR	Y5, Y4, Y4 \
+	VPCMPEQB	Y6, Y0, Y5 \
+	VPOR	Y5, Y4, Y4 \
+	VPOR	Y0, Y4, Y4 \
+	VPMOVMSKB	Y4, AX
+
+// func verbatimRun(b []byte, j int) int
+//
+// verbatimRunSSE2 where the CPU has no AVX2 or b is shorter than a step;
+// else 32 bytes a step (8 instructions a step's mask, where SSE2's 11
+// covered 16 bytes), and an escape encoding/json writes is passed within
+// the step's mask (its two bits shifted out, the next stop's bit next),
+// as stringRun passes its escapes: a tool output's \n, one a line, no
+// longer loads again. R9 is the place the mask's lowest bit stands for,
+// R10 the end of the bytes the mask covers.
+TEXT ·verbatimRun(SB), NOSPLIT, $0-40
+	CMPB	·useAVX2(SB), $0
+	JEQ	vsse2
+	MOVQ	b_len+8(FP), DX
+	CMPQ	DX, $32
+	JB	vsse2
+	MOVQ	b_base+0(FP), SI
+	MOVQ	j+24(FP), R9
+	CMPQ	R9, DX
+	JAE	vend           // j >= len(b), unsigned: len(b)
+	LEAQ	runEscape<>(SB), R8
+	VPBROADCASTB	verbatimAngle<>(SB), Y1
+	VPBROADCASTB	verbatimGreater<>(SB), Y2
+	VPBROADCASTB	verbatimAmp<>(SB), Y3
+	VPBROADCASTB	verbatimBackslash<>(SB), Y6
+
+vnext:
+	LEAQ	32(R9), R10
+	CMPQ	R10, DX
+	JA	vtail
+
+vloop:
+	VMOVDQU	(SI)(R9*1), Y0
+	VERBATIMSTOP32
+	TESTL	AX, AX
+	JNZ	vfound
+	MOVQ	R10, R9
+	ADDQ	$32, R10
+	CMPQ	R10, DX
+	JBE	vloop
+
+vtail:
+	CMPQ	R9, DX
+	JAE	vend
+	VMOVDQU	-32(SI)(DX*1), Y0
+	VERBATIMSTOP32
+	MOVQ	R9, CX
+	SUBQ	DX, CX
+	ADDQ	$32, CX        // the bytes of the load before R9: 1 to 31
+	SHRL	CX, AX
+	MOVQ	DX, R10
+	TESTL	AX, AX
+	JZ	vend
+
+vfound:
+	BSFL	AX, CX
+	ADDQ	CX, R9         // the stop
+	CMPB	(SI)(R9*1), $0x5c
+	JNE	vat
+
+	// A backslash: past it when an escape encoding/json writes, on at
+	// the mask's next bit (AX fits 32 bits: a shift of up to 33 empties
+	// it).
+	LEAQ	1(R9), BX
+	CMPQ	BX, DX
+	JAE	vat
+	MOVBLZX	(SI)(BX*1), BX
+	CMPB	(R8)(BX*1), $0
+	JEQ	vat
+	ADDQ	$2, R9
+	ADDL	$2, CX
+	SHRQ	CX, AX
+	TESTQ	AX, AX
+	JNZ	vfound
+
+	// No stop left in the mask: on from its end, or from past the escape
+	// when the escaped byte was the first after it.
+	CMPQ	R9, R10
+	CMOVQCS	R10, R9
+	JMP	vnext
+
+vend:
+	MOVQ	DX, R9
+
+vat:
+	VZEROUPPER
+	MOVQ	R9, ret+32(FP)
+	RET
+
+vsse2:
+	JMP	·verbatimRunSSE2(SB)
 
 // runEscape flags the bytes after a backslash in the escapes
 // encoding/json writes: " \ b f n r t (not \/, which it writes as /).

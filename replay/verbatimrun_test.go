@@ -23,18 +23,24 @@ func verbatimRunRef(b []byte, j int) int {
 	return len(b)
 }
 
-// verbatimRun (the assembly on amd64) and verbatimRunSWAR against the byte
-// loop, from every position: up to 72 bytes (four 16-byte steps and every
-// tail, the bytes before the position shifted out of the last 16), a fill
-// of plain bytes or of escapes, any byte at one place and a backslash
+// verbatimScans are the scans TestVerbatimRun holds to the byte loop
+// (verbatimrun_amd64_test.go adds the SSE2 steps, which verbatimRun
+// passes to where the CPU has no AVX2).
+var verbatimScans = []struct {
+	name string
+	scan func([]byte, int) int
+}{{"verbatimRun", verbatimRun}, {"verbatimRunSWAR", verbatimRunSWAR}}
+
+// verbatimRun (the assembly on amd64: AVX2 from 32 bytes, SSE2 below)
+// and verbatimRunSWAR against the byte loop, from every position: up to
+// 104 bytes (three 32-byte steps, six of 16, and every tail, the bytes
+// before the position shifted out of the last step), a fill of plain
+// bytes or of escapes, any byte at one place and a backslash
 // before it, or a run of backslashes (an escaped backslash before a quote
 // or a letter), escapes that straddle two steps or end b.
 func TestVerbatimRun(t *testing.T) {
 	kinds := []byte{0, '\\', '<', '>', '&', '"', '/', 'b', 'f', 'n', 'r', 't', 'u', 'a', 0x7f, 0x80, 0xff}
-	scans := []struct {
-		name string
-		scan func([]byte, int) int
-	}{{"verbatimRun", verbatimRun}, {"verbatimRunSWAR", verbatimRunSWAR}}
+	scans := verbatimScans
 	check := func(body []byte) {
 		t.Helper()
 		for j := 0; j <= len(body)+1; j++ {
@@ -47,7 +53,7 @@ func TestVerbatimRun(t *testing.T) {
 		}
 	}
 	for _, fill := range []string{"a", "\\n", "\\\\", "ab\\t", "0123456789abcde\\\""} {
-		for n := range 73 {
+		for n := range 105 {
 			base := []byte(strings.Repeat(fill, n))[:n]
 			check(base)
 			for pos := range n {
