@@ -489,6 +489,13 @@ func parseClineText(out []clinePart, text *scratchText, memo *callMemo, s string
 		}
 		texts(s[:start], thinking)
 		body := s[start+len(name)+2:]
+		if action, canonical, n, ok := clineMemoPrefix(memo, name, closing, body); ok {
+			// A tool use read before, up to its closing tag: its end
+			// and forms are the memo's, with no search of the body.
+			out = append(out, clinePart{tool: name, action: action, canonical: canonical})
+			s = body[n+len(closing):]
+			continue
+		}
 		end := indexTag(body, closing)
 		rest := ""
 		if end >= 0 {

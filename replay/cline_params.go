@@ -118,6 +118,35 @@ func clineForms(memo *callMemo, text *scratchText, tool, body string) (action, c
 	return action, canonical
 }
 
+// clineMemoPrefix finds, for a tool use whose body starts body (the text
+// after its opening tag), a body memo kept that body starts with and
+// closes right after (n, its length): the tool use is that one, with the
+// same forms, and ends there. A body memo keeps was cut at the first
+// closing tag (indexTag) or ran to the text's end, so it holds no closing
+// tag, and none runs across its end (a closing tag's only '<' is its
+// first byte): body's first closing tag is at n, where indexTag would
+// find it. write_to_file and new_rule are not sought: their bodies may
+// hold the closing tag (their content ends at the last </content>). It
+// reports false with no memo (nil) or none found.
+func clineMemoPrefix(memo *callMemo, tool, closing, body string) (action, canonical string, n int, ok bool) {
+	if memo == nil || tool == "write_to_file" || tool == "new_rule" {
+		return "", "", 0, false
+	}
+	for i := range memo.slots {
+		sl := &memo.slots[i]
+		n := len(sl.raw)
+		// Most slots are another tool's, or of a body whose end is not
+		// followed by a '<' in this one.
+		if sl.typ != 'x' || len(body)-n < len(closing) || body[n] != '<' || sl.name != tool {
+			continue
+		}
+		if body[n:n+len(closing)] == closing && body[:n] == string(sl.raw) {
+			return sl.action, sl.canonical, n, true
+		}
+	}
+	return "", "", 0, false
+}
+
 func isParamName(s string) bool {
 	if s == "" {
 		return false

@@ -138,3 +138,65 @@ func FuzzClineTextAsRef(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string) { checkClineText(t, s) })
 }
+
+// checkClineTextMemo parses texts in turn with one memo, as the reader
+// does (clineMemoPrefix finds a tool use read before by its body), and
+// holds each to parseClineTextRef with none.
+func checkClineTextMemo(t *testing.T, texts ...string) {
+	t.Helper()
+	var memo callMemo
+	for _, s := range texts {
+		got := parseClineText(nil, &scratchText{}, &memo, s)
+		want := parseClineTextRef(nil, &scratchText{}, nil, s)
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("%q after %q:\n got %+v\nwant %+v", s, texts, got, want)
+		}
+	}
+}
+
+var clineMemoSeeds = []string{
+	"<read_file><path>a</path></read_file>",
+	"<read_file><path>a</path></read_file>x",
+	"<read_file><path>a</path></read_file><read_file><path>a</path></read_file>",
+	"<read_file><path>a</path></read_fil",
+	"<read_file><path>a</path>",
+	"<read_file><path>a</path></read_file",
+	"<read_file><path>a</path></read_file></read_file>",
+	"<read_file><path>a</path><x></read_file>",
+	"<list_files><path>a</path></list_files>",
+	"<read_file><path>ab</path></read_file>",
+	"<read_file><path>a</path></path></read_file>",
+	"<read_file></read_file>", "<read_file>", "<read_file>a",
+	"<write_to_file><path>a</path><content>b</write_to_file>c</content></write_to_file>",
+	"<write_to_file><path>a</path><content>b</write_to_file>",
+	"<new_rule><content>x</content></new_rule>",
+	"<new_rule><content>x</content></new_rule>y</content></new_rule>",
+}
+
+// TestClineTextMemoAsRef: every pair of seeds in turn, then each seed
+// with bytes inserted at, replacing and cut at each place after a seed.
+func TestClineTextMemoAsRef(t *testing.T) {
+	for _, a := range clineMemoSeeds {
+		for _, b := range clineMemoSeeds {
+			checkClineTextMemo(t, a, b, a)
+		}
+	}
+	base := "<read_file><path>a</path></read_file>t"
+	for i := 0; i <= len(base); i++ {
+		checkClineTextMemo(t, base, base[:i], base)
+		checkClineTextMemo(t, base, base[i:])
+		for _, c := range []byte("</>ra x") {
+			checkClineTextMemo(t, base, base[:i]+string([]byte{c})+base[i:])
+			if i < len(base) {
+				checkClineTextMemo(t, base, base[:i]+string([]byte{c})+base[i+1:])
+			}
+		}
+	}
+}
+
+func FuzzClineTextMemoAsRef(f *testing.F) {
+	for i, s := range clineMemoSeeds {
+		f.Add(s, clineMemoSeeds[(i+1)%len(clineMemoSeeds)], s)
+	}
+	f.Fuzz(func(t *testing.T, a, b, c string) { checkClineTextMemo(t, a, b, c) })
+}

@@ -204,6 +204,26 @@ func readNotedBlock(ix *valueIndex, ms []ixMember, rawText bool, b *contentBlock
 		key, val := notedMember(p, m)
 		if m.esc {
 			key = []byte(unquoteKey(key))
+		} else if len(key) == 4 {
+			// A block's type, and a text left as written: nearly every
+			// member of a Cline message's blocks, read here as member
+			// reads them, with no call of it.
+			switch string(key) {
+			case "type":
+				var ok bool
+				if b.Type, ok = wordView(val); !ok && bad == "" {
+					bad = `a content block whose "type" is not a string`
+				}
+				continue
+			case "text":
+				if rawText {
+					b.TextRaw = val
+					if k := val.Kind(); k != 0 && k != 'n' && k != '"' && bad == "" {
+						bad = `a content block whose "text" is not a string` // as rawString
+					}
+					continue
+				}
+			}
 		}
 		b.member(key, val, rawText, &bad)
 	}

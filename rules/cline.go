@@ -271,6 +271,10 @@ func appendSortedMembers(b []byte, ms []topMember) []byte {
 	return appendMembers(b, uniqueSortedMembers(ms))
 }
 
+// smallMembers is the most members uniqueSortedMembers sorts by its own
+// insertion sort (slices' stable sort sorts runs of 20 so).
+const smallMembers = 20
+
 // uniqueSortedMembers sorts ms by key in place and keeps each key once,
 // the last of a repeated key's (the one a map keeps).
 func uniqueSortedMembers(ms []topMember) []topMember {
@@ -278,7 +282,19 @@ func uniqueSortedMembers(ms []topMember) []topMember {
 	// last of each run is kept.
 	// (slices.SortStableFunc, not sort.SliceStable: its reflection made
 	// room escape to the heap, an allocation a call.)
-	slices.SortStableFunc(ms, func(a, b topMember) int { return bytes.Compare(a.key, b.key) })
+	if len(ms) <= smallMembers {
+		// An insertion sort written out: a call has a few members, which
+		// slices.SortStableFunc sorted so too, through its closure and
+		// generic wrapper at each compare. A member moves down past
+		// greater keys only, so equal keys keep their order (stable).
+		for i := 1; i < len(ms); i++ {
+			for j := i; j > 0 && string(ms[j-1].key) > string(ms[j].key); j-- {
+				ms[j-1], ms[j] = ms[j], ms[j-1]
+			}
+		}
+	} else {
+		slices.SortStableFunc(ms, func(a, b topMember) int { return bytes.Compare(a.key, b.key) })
+	}
 	out := ms[:0]
 	for j, m := range ms {
 		if j+1 < len(ms) && bytes.Equal(ms[j+1].key, m.key) {
