@@ -360,13 +360,13 @@ func (c *codexReader) responseItem(it *codexItem) []stepRecord {
 		}
 	case "function_call":
 		action, canon := c.callForms('f', it.view(codexName), it.val(codexArguments))
-		c.q.push(stepRecord{info: StepInfo{Kind: StepAction}, action: action, canonical: canon, hasAction: true}, keepID(it.view(codexCallID)))
+		c.q.push(stepRecord{info: StepInfo{Kind: StepAction}, action: action, canonical: canon, hasAction: true}, it.view(codexCallID))
 	case "custom_tool_call":
 		action, canon := c.callForms('c', it.view(codexName), it.val(codexInput))
-		c.q.push(stepRecord{info: StepInfo{Kind: StepAction}, action: action, canonical: canon, hasAction: true}, keepID(it.view(codexCallID)))
+		c.q.push(stepRecord{info: StepInfo{Kind: StepAction}, action: action, canonical: canon, hasAction: true}, it.view(codexCallID))
 	case "local_shell_call":
 		action, canon := c.callForms('l', "", it.val(codexAction))
-		c.q.push(stepRecord{info: StepInfo{Kind: StepAction}, action: action, canonical: canon, hasAction: true}, keepID(it.view(codexCallID)))
+		c.q.push(stepRecord{info: StepInfo{Kind: StepAction}, action: action, canonical: canon, hasAction: true}, it.view(codexCallID))
 	case "web_search_call":
 		action, canon := c.callForms('w', "", it.val(codexAction))
 		c.q.push(stepRecord{info: StepInfo{Kind: StepAction}, action: action, canonical: canon, hasAction: true}, "")
@@ -384,11 +384,6 @@ func (c *codexReader) responseItem(it *codexItem) []stepRecord {
 	}
 	return c.ready(false)
 }
-
-// keepID is a call's id, a view of its line, copied for the queue to
-// keep while the call waits for its output (an output's id is only
-// looked up).
-func keepID(id string) string { return strings.Clone(id) }
 
 // call reads a function call: its arguments are a JSON string holding
 // JSON (null: none), read as callAction reads them; another value is

@@ -139,7 +139,7 @@ func (it *codexItem) set(f codexField, val rawValue, plain bool) (ok bool) {
 		it.views[f&3] = plainView(val)
 		return true
 	}
-	it.views[f&3], ok = rawStringView(val) // name copied by callForms, call_id by keepID
+	it.views[f&3], ok = rawStringView(val) // name copied by callForms, call_id by stepQueue.push
 	return ok
 }
 

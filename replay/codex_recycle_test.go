@@ -6,7 +6,8 @@ import (
 )
 
 // codexRecycleLines read calls whose steps the queue recycles
-// (stepQueue.recycle) and whose ids are views of their lines (keepID):
+// (stepQueue.recycle) and whose ids are views of their lines (push
+// copies them, stepQueue.lastID):
 // an id used twice, results out of order, steps handed out between
 // calls still waiting, an output of no call, each as readLine reads it
 // (no timestamp) and as readItem does.
