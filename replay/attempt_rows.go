@@ -434,8 +434,17 @@ func (r *attemptReader) when(ts rawValue) (sec int64, nsec, zone int32, reason s
 func (r *attemptReader) row(m attemptMemo, sec int64, nsec, zone int32) {
 	shape := attemptShape{task: m.task, status: m.status, session: m.session,
 		blockers: m.blockers, work: m.work, zone: zone, hi: sec >> 32}
-	r.rows.grow(r.nrows + 1)
-	*r.rows.at(r.nrows) = attemptRow{lo: uint32(sec), nsec: nsec, shape: r.ep.attemptShape(shape, &r.in)}
+	r.appendRow(attemptRow{lo: uint32(sec), nsec: nsec, shape: r.ep.attemptShape(shape, &r.in)})
+}
+
+// appendRow adds a row. The rows' pages mostly have room: that is
+// tested here, inlined, where the call to paged.grow (a generic method,
+// not inlined) cost some 16 instructions a line.
+func (r *attemptReader) appendRow(row attemptRow) {
+	if r.nrows >= r.rows.len() {
+		r.rows.grow(r.nrows + 1)
+	}
+	*r.rows.at(r.nrows) = row
 	r.nrows++
 }
 
