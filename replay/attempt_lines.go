@@ -76,7 +76,7 @@ func (a *attemptLines) find(line []byte) (e *attemptLine, ts rawValue, ok bool) 
 	}
 	switch c := line[k]; {
 	case c == '"':
-		if flatString(line, k) != n-1 {
+		if !stringEndsLine(line, k) {
 			return nil, nil, false
 		}
 	case c == '0':
@@ -95,6 +95,25 @@ func (a *attemptLines) find(line []byte) (e *attemptLine, ts rawValue, ok bool) 
 	a.hits++
 	e.used = a.hits
 	return e, line[k : n-1 : n-1], true
+}
+
+// stringEndsLine says whether the string at line[k] closes at the
+// line's last byte but one: flatString(line, k) == len(line)-1, k <
+// len(line)-1. A time's string is 20 bytes or more, past the two words
+// flatString tells without a call, and validString then went to the
+// vector scan for it (some 70 instructions a line): where its quote is
+// known, its body of 8 to 24 bytes is tested here, in three words (the
+// first, the second or one before it, the last ending at the quote), for
+// no stop (stopMask's: a quote, a backslash, a control byte). A body
+// shorter or longer, or with a stop, is left to flatString.
+func stringEndsLine(line []byte, k int) bool {
+	n := len(line)
+	if end := n - 2; end-k > 8 && end-k <= 25 && line[end] == '"' {
+		if stopMask(wordAt(line, k+1))|stopMask(wordAt(line, min(k+9, end-8)))|stopMask(wordAt(line, end-8)) == 0 {
+			return true
+		}
+	}
+	return flatString(line, k) == n-1
 }
 
 // missed counts a line not found, and turns the lookups off once they
@@ -184,9 +203,7 @@ func (r *attemptReader) readLine(line []byte, flat *attemptFlat, lines *attemptL
 			return reason
 		}
 		if e.shape != 0 && e.zone == zone && e.hi == sec>>32 {
-			r.rows.grow(r.nrows + 1)
-			*r.rows.at(r.nrows) = attemptRow{lo: uint32(sec), nsec: nsec, shape: e.shape - 1}
-			r.nrows++
+			r.appendRow(attemptRow{lo: uint32(sec), nsec: nsec, shape: e.shape - 1})
 			return ""
 		}
 		r.row(e.m, sec, nsec, zone)

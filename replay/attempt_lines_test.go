@@ -106,3 +106,41 @@ func TestLastComma(t *testing.T) {
 		}
 	}
 }
+
+// TestStringEndsLine holds stringEndsLine to flatString's end: strings
+// of every length to past four words, each with a stop (or another
+// byte) put at every place of the line, and lines cut or run on after
+// the string.
+func TestStringEndsLine(t *testing.T) {
+	for n := 0; n <= 40; n++ {
+		body := make([]byte, n)
+		for i := range body {
+			body[i] = "0123456789-:TZ.+ab"[i%18]
+		}
+		for _, tail := range []string{`"}`, `" }`, `"`, `"}}`, `}`, `\"}`} {
+			base := `{"task_id": "a", "timestamp": "` + string(body) + tail
+			k := strings.LastIndex(base[:len(base)-len(tail)-n], `"`)
+			check := func(line []byte) {
+				t.Helper()
+				if k >= len(line)-1 {
+					return
+				}
+				if got, want := stringEndsLine(line, k), flatString(line, k) == len(line)-1; got != want {
+					t.Fatalf("%q at %d: %v, flatString's end %v", line, k, got, want)
+				}
+			}
+			check([]byte(base))
+			for i := k + 1; i < len(base); i++ {
+				for _, c := range []byte{'"', '\\', 0x01, 0x1f, ' ', 0x7f, 0x80, 0xff, '}', 'n'} {
+					b := []byte(base)
+					b[i] = c
+					check(b)
+					if i+1 < len(b) {
+						b[i+1] = 'u' // a \u escape
+						check(b)
+					}
+				}
+			}
+		}
+	}
+}

@@ -68,7 +68,9 @@ func (e *Episode) NumAttempts() int { return e.nattempts }
 func (e *Episode) Attempt(i int) Attempt {
 	r := e.attempts.at(i)
 	s := e.attemptShapes.at(int(r.shape))
-	return Attempt{TaskID: e.Str(s.task), Status: e.Str(s.status), SessionID: e.Str(s.session),
+	// A shape's strings are the episode's table's (attemptShape), never
+	// its actions' (actTag): read there, inlined, not through Str's call.
+	return Attempt{TaskID: e.syms.str(s.task), Status: e.syms.str(s.status), SessionID: e.syms.str(s.session),
 		Blockers: e.attemptLists[s.blockers], CompletedWork: e.attemptLists[s.work],
 		Timestamp: time.Unix(s.sec(r), int64(r.nsec)).In(e.attemptZones[s.zone])}
 }
@@ -86,13 +88,13 @@ func (e *Episode) AppendAttempts(as ...Attempt) {
 // Attempt(i)'s, without making the rest of the attempt.
 func (e *Episode) AttemptWork(i int) (task, status string, work []string) {
 	s := e.attemptShapes.at(int(e.attempts.at(i).shape))
-	return e.Str(s.task), e.Str(s.status), e.attemptLists[s.work]
+	return e.syms.str(s.task), e.syms.str(s.status), e.attemptLists[s.work] // as Attempt reads them
 }
 
 // AttemptTask is attempt i's task id: Attempt(i).TaskID without making
 // the rest of the attempt.
 func (e *Episode) AttemptTask(i int) string {
-	return e.Str(e.attemptShapes.at(int(e.attempts.at(i).shape)).task)
+	return e.syms.str(e.attemptShapes.at(int(e.attempts.at(i).shape)).task) // as Attempt reads it
 }
 
 // AttemptTasks is the number of distinct task ids of the attempts,
@@ -434,8 +436,17 @@ func (r *attemptReader) when(ts rawValue) (sec int64, nsec, zone int32, reason s
 func (r *attemptReader) row(m attemptMemo, sec int64, nsec, zone int32) {
 	shape := attemptShape{task: m.task, status: m.status, session: m.session,
 		blockers: m.blockers, work: m.work, zone: zone, hi: sec >> 32}
-	r.rows.grow(r.nrows + 1)
-	*r.rows.at(r.nrows) = attemptRow{lo: uint32(sec), nsec: nsec, shape: r.ep.attemptShape(shape, &r.in)}
+	r.appendRow(attemptRow{lo: uint32(sec), nsec: nsec, shape: r.ep.attemptShape(shape, &r.in)})
+}
+
+// appendRow adds a row. The rows' pages mostly have room: that is
+// tested here, inlined, where the call to paged.grow (a generic method,
+// not inlined) cost some 16 instructions a line.
+func (r *attemptReader) appendRow(row attemptRow) {
+	if r.nrows >= r.rows.len() {
+		r.rows.grow(r.nrows + 1)
+	}
+	*r.rows.at(r.nrows) = row
 	r.nrows++
 }
 

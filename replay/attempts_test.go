@@ -204,3 +204,40 @@ func TestAttemptShapesPastTheIndex(t *testing.T) {
 		}
 	}
 }
+
+// TestAttemptStringsAsStr holds Attempt, AttemptWork and AttemptTask,
+// which read a shape's strings from the episode's table inlined, to
+// Episode.Str of the shape's Syms, over a log read (with actions in the
+// episode's other table too) and attempts appended by hand.
+func TestAttemptStringsAsStr(t *testing.T) {
+	var in strings.Builder
+	for i := range 3 * pagedLen {
+		fmt.Fprintf(&in, `{"task_id": "task %d", "status": "s%d", "session_id": "sess %d", "completed_work": ["w%d"], "timestamp": %d}`+"\n", i%37, i%5, i/100, i%3, i)
+	}
+	eps := rtRead(t, in.String(), Options{Format: FormatAttempts})
+	if len(eps) != 1 {
+		t.Fatalf("%d episodes", len(eps))
+	}
+	byHand := &Episode{Format: FormatAttempts}
+	byHand.AppendAttempts(Attempt{TaskID: "a", Status: "b", SessionID: "c"}, Attempt{TaskID: "", Status: "x"})
+	byHand.acts.sym("an action")
+	for _, ep := range []*Episode{eps[0], byHand} {
+		if ep.NumAttempts() == 0 {
+			t.Fatal("no attempts")
+		}
+		for i := range ep.NumAttempts() {
+			s := ep.attemptShapes.at(int(ep.attempts.at(i).shape))
+			a := ep.Attempt(i)
+			if a.TaskID != ep.Str(s.task) || a.Status != ep.Str(s.status) || a.SessionID != ep.Str(s.session) {
+				t.Fatalf("attempt %d: %q %q %q, Str %q %q %q", i, a.TaskID, a.Status, a.SessionID, ep.Str(s.task), ep.Str(s.status), ep.Str(s.session))
+			}
+			task, status, work := ep.AttemptWork(i)
+			if task != ep.Str(s.task) || status != ep.Str(s.status) || strings.Join(work, "\x00") != strings.Join(a.CompletedWork, "\x00") {
+				t.Fatalf("attempt %d: AttemptWork %q %q %q, want %q %q %q", i, task, status, work, a.TaskID, a.Status, a.CompletedWork)
+			}
+			if got := ep.AttemptTask(i); got != ep.Str(s.task) {
+				t.Fatalf("attempt %d: AttemptTask %q, Str %q", i, got, ep.Str(s.task))
+			}
+		}
+	}
+}

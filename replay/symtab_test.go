@@ -276,3 +276,63 @@ func TestRoomNamesOnFirstAsk(t *testing.T) {
 		t.Errorf("RoomNames %v, want the two rooms", ep.RoomNames)
 	}
 }
+
+// TestSymtabStrUnchecked holds str, which indexes the refs and the arena
+// with no bounds tests, to strChecked, the same with every index tested:
+// for every Sym below and past the table's length, in tables of no
+// string, of one, and of strings over several pages and chunks (chunks
+// of their own among them), unindexed ones too, in the table and in a
+// built episode's copy of it; and Episode.Str, through both its tables.
+func TestSymtabStrUnchecked(t *testing.T) {
+	tables := map[string]func() *symtab{
+		"empty": func() *symtab { return &symtab{} },
+		"one":   func() *symtab { st := &symtab{}; st.sym("kitchen"); return st },
+		"pages and chunks": func() *symtab {
+			st := &symtab{}
+			for i := range 2*pagedLen + 17 {
+				s := "room " + strconv.Itoa(i)
+				switch i % 700 {
+				case 1:
+					s = strings.Repeat("x", arenaOwn+i) // a chunk of its own
+				case 2:
+					s = strings.Repeat("y", arenaOwn-1) + strconv.Itoa(i)
+				}
+				if i%3 == 0 {
+					st.appendUnindexed([]byte(s))
+				} else {
+					st.bytes([]byte(s))
+				}
+			}
+			return st
+		},
+	}
+	probe := func(name string, st *symtab) {
+		t.Helper()
+		ids := []Sym{1 << 30, actTag - 1, Sym(st.len()), Sym(st.len() + 1), Sym(st.len() + pagedLen)}
+		for id := range Sym(st.len()) {
+			ids = append(ids, id)
+		}
+		for _, id := range ids {
+			if got, want := st.str(id), st.strChecked(id); got != want {
+				t.Fatalf("%s: str(%d) = %.20q (%d bytes), strChecked %.20q (%d bytes)", name, id, got, len(got), want, len(want))
+			}
+		}
+	}
+	for name, make := range tables {
+		st := make()
+		probe(name, st)
+		built := st.strings()
+		probe(name+", built", &built)
+
+		var e Episode
+		e.syms, e.acts = *make(), *make()
+		for id := range Sym(st.len() + 2) {
+			if got, want := e.Str(id), e.syms.strChecked(id); got != want {
+				t.Fatalf("%s: Episode.Str(%d) = %.20q, want %.20q", name, id, got, want)
+			}
+			if got, want := e.Str(id|actTag), e.acts.strChecked(id); got != want {
+				t.Fatalf("%s: Episode.Str(%d|actTag) = %.20q, want %.20q", name, id, got, want)
+			}
+		}
+	}
+}
