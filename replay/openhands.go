@@ -97,14 +97,16 @@ type openHandsReader struct {
 	// is copied out of it (flush, finish, an observation's step) before
 	// the next action is written there. pendIDBuf holds its id's bytes,
 	// the record's line being gone when its observation is read.
-	pendRec   stepRecord
-	pendIDBuf []byte
-	ep        *Episode
-	depth     uint8 // delegation level of the next event
-	w         canonWriter
-	keys      keyMemo      // the keys of actions read before, by their args' bytes
-	out       []stepRecord // the steps of a record, reused
-	lineIx    valueIndex   // a line's index (recordRaw)
+	pendRec    stepRecord
+	pendIDBuf  []byte
+	ep         *Episode
+	depth      uint8 // delegation level of the next event
+	w          canonWriter
+	keys       keyMemo      // the keys of actions read before, by their args' bytes
+	thoughts   thoughtMemo  // and by their args' bytes around the thought (openhands_thought.go)
+	thoughtBuf []byte       // a thought written, for thoughts.keep
+	out        []stepRecord // the steps of a record, reused
+	lineIx     valueIndex   // a line's index (recordRaw)
 	// copies, when not nil, is where a replay as read keeps the outputs:
 	// a step's output string is unescaped straight into it (outCopied),
 	// where it was made a string of its own only to be copied there.
@@ -482,23 +484,51 @@ func (o *openHandsReader) actionEvent(act, src string, a *ohArgs, args rawValue,
 		h := o.ep.history()
 		slot, tag, hit := o.keys.find(h, &k)
 		var key Sym
-		switch {
-		case hit:
+		if hit {
 			key = slot.sym
 			if wantAction {
 				w.both = append(w.both[:0], slot.both...)
 			}
-		case wantAction:
-			w.buf = append(append(append(w.buf[:0], "a:"...), act...), 0)
-			w.both = append(append(w.both[:0], act...), ' ')
-			w.writeMembersBoth(base, openHandsVolatile, false, nil) // appendBoth(args)
-			key = o.ep.historyBytes(w.buf)
-			o.keys.keep(slot, tag, &k, w.buf, key, w.both)
-		default:
-			w.buf = append(append(append(w.buf[:0], "a:"...), act...), 0)
-			w.writeMembers(base, true) // appendValue(args, true, nil)
-			key = o.ep.historyBytes(w.buf)
-			o.keys.keep(slot, tag, &k, w.buf, key, nil)
+		} else {
+			// Args that differ from some before in their thought alone
+			// (thoughtMemo): the key written around the new thought.
+			var tk keyParts
+			thought, split := thoughtSplit(&tk, act, args, w.members[base:], wantAction)
+			var ts *thoughtSlot
+			var ttag uint64
+			var thit bool
+			if split {
+				if ts, ttag, thit = o.thoughts.find(&tk); thit {
+				}
+				if thit {
+					w.buf = appendStringValue(append(w.buf[:0], ts.prefix...), thought)
+					w.buf = append(w.buf, '}')
+					if wantAction {
+						w.both = append(w.both[:0], ts.both...)
+					}
+					key = o.ep.historyBytes(w.buf)
+				}
+			}
+			if !thit {
+				w.buf = append(append(append(w.buf[:0], "a:"...), act...), 0)
+				if wantAction {
+					w.both = append(append(w.both[:0], act...), ' ')
+					w.writeMembersBoth(base, openHandsVolatile, false, nil) // appendBoth(args)
+					key = o.ep.historyBytes(w.buf)
+					o.keys.keep(slot, tag, &k, w.buf, key, w.both)
+				} else {
+					w.writeMembers(base, true) // appendValue(args, true, nil)
+					key = o.ep.historyBytes(w.buf)
+					o.keys.keep(slot, tag, &k, w.buf, key, nil)
+				}
+			}
+			if split && !thit {
+				var both []byte
+				if wantAction {
+					both = w.both
+				}
+				o.thoughtBuf = o.thoughts.keep(ts, ttag, &tk, w.buf, thought, both, o.thoughtBuf)
+			}
 		}
 		if wantAction {
 			action, ok = unsafe.String(unsafe.SliceData(w.both), len(w.both)), true
