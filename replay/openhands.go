@@ -90,14 +90,23 @@ type OpenHandsEvent struct {
 // on an episode, its OpenHands history.
 type openHandsReader struct {
 	n       int
-	pending *stepRecord // an action waiting for its observation
-	pendID  string
-	ep      *Episode
-	depth   uint8 // delegation level of the next event
-	w       canonWriter
-	keys    keyMemo      // the keys of actions read before, by their args' bytes
-	out     []stepRecord // the steps of a record, reused
-	lineIx  valueIndex   // a line's index (recordRaw)
+	pending *stepRecord // an action waiting for its observation: &pendRec, or nil
+	pendID  string      // its id's text, a view of pendIDBuf
+	// pendRec holds the pending action, where each was allocated (a
+	// newobject an action, ~0.7% of a V0 events log): the pending step
+	// is copied out of it (flush, finish, an observation's step) before
+	// the next action is written there. pendIDBuf holds its id's bytes,
+	// the record's line being gone when its observation is read.
+	pendRec    stepRecord
+	pendIDBuf  []byte
+	ep         *Episode
+	depth      uint8 // delegation level of the next event
+	w          canonWriter
+	keys       keyMemo      // the keys of actions read before, by their args' bytes
+	thoughts   thoughtMemo  // and by their args' bytes around the thought (openhands_thought.go)
+	thoughtBuf []byte       // a thought written, for thoughts.keep
+	out        []stepRecord // the steps of a record, reused
+	lineIx     valueIndex   // a line's index (recordRaw)
 	// copies, when not nil, is where a replay as read keeps the outputs:
 	// a step's output string is unescaped straight into it (outCopied),
 	// where it was made a string of its own only to be copied there.
@@ -277,7 +286,11 @@ func (o *openHandsReader) read(f *[len(openHandsKeys)]rawValue, ix *valueIndex) 
 			}
 			return nil, `an OpenHands action whose "args" is not an object`
 		}
-		src, _ := strView(f[ohkSource])
+		// The source matters to a message alone: not read for another.
+		var src string
+		if act == "message" {
+			src, _ = strView(f[ohkSource])
+		}
 		// args' members, collected once: read here and written (sorted)
 		// by actionEvent into the event's key and the step's action,
 		// where a walk read them and the writing walked them again.
@@ -313,8 +326,10 @@ func (o *openHandsReader) read(f *[len(openHandsKeys)]rawValue, ix *valueIndex) 
 		if !ok {
 			action = o.w.action(act, args)
 		}
-		o.pending = &stepRecord{n: o.n, hasStep: true, info: StepInfo{Kind: StepAction}, action: action, hasAction: true}
-		o.pendID = f[ohkID].Text()
+		o.pendRec = stepRecord{n: o.n, hasStep: true, info: StepInfo{Kind: StepAction}, action: action, hasAction: true}
+		o.pending = &o.pendRec
+		o.pendIDBuf = append(o.pendIDBuf[:0], scalarText(f[ohkID])...)
+		o.pendID = unsafe.String(unsafe.SliceData(o.pendIDBuf), len(o.pendIDBuf))
 		return out, ""
 	}
 	obs, ok := strView(f[ohkObservation])
@@ -331,7 +346,7 @@ func (o *openHandsReader) read(f *[len(openHandsKeys)]rawValue, ix *valueIndex) 
 	var x ohExtras
 	readExtras(ix, extras, &x)
 	contentV := f[ohkContent]
-	cause := textView(f[ohkCause])
+	cause := scalarText(f[ohkCause])
 	if openHandsNotStep(obs) {
 		// No step: the event's key writes a string content as it stands
 		// (observationEvent), and reads the text of any other.
@@ -368,6 +383,22 @@ func (o *openHandsReader) read(f *[len(openHandsKeys)]rawValue, ix *valueIndex) 
 	// deferred one cost ~20 instructions an observation more.
 	o.observationEvent(obs, f[ohkCause], contentV, content, extras, &x)
 	return out, ""
+}
+
+// scalarText is v.Text(), a view of v's bytes where Text copies them
+// into a string of its own: a number's and a boolean's text is the
+// literal as read, a plain string's its body (strView). An event's id
+// and cause are numbers, each copied (a slicebytetostring each, ~1% of
+// a V0 events log). TestScalarText holds it to Text.
+func scalarText(v rawValue) string {
+	switch v.Kind() {
+	case 't', 'f', '0':
+		return bytesString(v)
+	case '"':
+		s, _ := strView(v)
+		return s
+	}
+	return v.Text()
 }
 
 // ohArgs are the members of an action's args the reader reads (the last
@@ -453,23 +484,51 @@ func (o *openHandsReader) actionEvent(act, src string, a *ohArgs, args rawValue,
 		h := o.ep.history()
 		slot, tag, hit := o.keys.find(h, &k)
 		var key Sym
-		switch {
-		case hit:
+		if hit {
 			key = slot.sym
 			if wantAction {
 				w.both = append(w.both[:0], slot.both...)
 			}
-		case wantAction:
-			w.buf = append(append(append(w.buf[:0], "a:"...), act...), 0)
-			w.both = append(append(w.both[:0], act...), ' ')
-			w.writeMembersBoth(base, openHandsVolatile, false, nil) // appendBoth(args)
-			key = o.ep.historyBytes(w.buf)
-			o.keys.keep(slot, tag, &k, w.buf, key, w.both)
-		default:
-			w.buf = append(append(append(w.buf[:0], "a:"...), act...), 0)
-			w.writeMembers(base, true) // appendValue(args, true, nil)
-			key = o.ep.historyBytes(w.buf)
-			o.keys.keep(slot, tag, &k, w.buf, key, nil)
+		} else {
+			// Args that differ from some before in their thought alone
+			// (thoughtMemo): the key written around the new thought.
+			var tk keyParts
+			thought, split := thoughtSplit(&tk, act, args, w.members[base:], wantAction)
+			var ts *thoughtSlot
+			var ttag uint64
+			var thit bool
+			if split {
+				if ts, ttag, thit = o.thoughts.find(&tk); thit {
+				}
+				if thit {
+					w.buf = appendStringValue(append(w.buf[:0], ts.prefix...), thought)
+					w.buf = append(w.buf, '}')
+					if wantAction {
+						w.both = append(w.both[:0], ts.both...)
+					}
+					key = o.ep.historyBytes(w.buf)
+				}
+			}
+			if !thit {
+				w.buf = append(append(append(w.buf[:0], "a:"...), act...), 0)
+				if wantAction {
+					w.both = append(append(w.both[:0], act...), ' ')
+					w.writeMembersBoth(base, openHandsVolatile, false, nil) // appendBoth(args)
+					key = o.ep.historyBytes(w.buf)
+					o.keys.keep(slot, tag, &k, w.buf, key, w.both)
+				} else {
+					w.writeMembers(base, true) // appendValue(args, true, nil)
+					key = o.ep.historyBytes(w.buf)
+					o.keys.keep(slot, tag, &k, w.buf, key, nil)
+				}
+			}
+			if split && !thit {
+				var both []byte
+				if wantAction {
+					both = w.both
+				}
+				o.thoughtBuf = o.thoughts.keep(ts, ttag, &tk, w.buf, thought, both, o.thoughtBuf)
+			}
 		}
 		if wantAction {
 			action, ok = unsafe.String(unsafe.SliceData(w.both), len(w.both)), true

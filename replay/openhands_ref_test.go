@@ -654,6 +654,38 @@ func FuzzOpenHandsValue(f *testing.F) {
 		`{"id":9,"source":"user","action":"message","args":{"content":"the same words","wait_for_response":false}}` + "\n" +
 		`{"id":10,"source":"agent","action":"read","args":{"path":"/x/yyyyyyyy/zzzzzzzz"}}` + "\n" +
 		`{"id":11,"source":"agent","action":"run","args":{"command":"ls -la /tmp/aaaa/bbbb/cccc/dddd","thought":"a"}}` + "\n"))
+	// Actions whose args differ in their thought alone (thoughtMemo: the
+	// key written around the new thought), of every length and escape,
+	// HTML characters and non-ASCII written escaped; a thought repeated
+	// (the last is the key's), not a string, or not last in the key (a
+	// key after it): written anew. A message's key alone, and a run's
+	// with its action.
+	f.Add([]byte(`{"id":1,"source":"agent","action":"run","args":{"command":"ls","thought":"a","blocking":false}}` + "\n" +
+		`{"id":2,"source":"agent","action":"run","args":{"command":"ls","thought":"bb <x> & \u00e9","blocking":false}}` + "\n" +
+		`{"id":3,"source":"agent","action":"run","args":{"command":"ls","thought":"","blocking":false}}` + "\n" +
+		`{"id":4,"source":"agent","action":"run","args":{"command":"ls","thought":"q\"\\\n\u2028","blocking":false}}` + "\n" +
+		`{"id":5,"source":"agent","action":"run","args":{"command":"ls","thought":null,"blocking":false}}` + "\n" +
+		`{"id":6,"source":"agent","action":"run","args":{"command":"ls","thought":1.50,"blocking":false}}` + "\n" +
+		`{"id":7,"source":"agent","action":"run","args":{"thought":"x","command":"ls","thought":"y"}}` + "\n" +
+		`{"id":8,"source":"agent","action":"run","args":{"thought":"x","command":"ls","thought":"z"}}` + "\n" +
+		`{"id":9,"source":"agent","action":"run","args":{"thought":"w","command":"ls","thought":"z"}}` + "\n" +
+		`{"id":10,"source":"agent","action":"read","args":{"path":"/x","thought":"a","view_range":[1,2]}}` + "\n" +
+		`{"id":11,"source":"agent","action":"read","args":{"path":"/x","thought":"b","view_range":[1,2]}}` + "\n" +
+		`{"id":12,"source":"agent","action":"read","args":{"path":"/x","thought":"a","thoughts":1}}` + "\n" +
+		`{"id":13,"source":"agent","action":"read","args":{"path":"/x","thought":"b","thoughts":1}}` + "\n" +
+		`{"id":14,"source":"agent","action":"message","args":{"content":"hm","thought":"a"}}` + "\n" +
+		`{"id":15,"source":"agent","action":"message","args":{"content":"hm","thought":"b"}}` + "\n" +
+		`{"id":16,"source":"agent","action":"think","args":{"thought":"one"}}` + "\n" +
+		`{"id":17,"source":"agent","action":"think","args":{"thought":"two"}}` + "\n" +
+		`{"id":18,"source":"agent","action":"run","args":{"command":"ls","thou\u0067ht":"c","blocking":false}}` + "\n" +
+		`{"id":19,"source":"agent","action":"run","args":{"command":"ls","thought":"a","blocking":true}}` + "\n" +
+		`{"id":20,"source":"agent","action":"run","args":{"command":"ls","thought":"d","blocking":false}}` + "\n" +
+		// The bytes after the thought differing where the tag does not
+		// look, then before it.
+		`{"id":21,"source":"agent","action":"run","args":{"thought":"e","cwd":"/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa/b"}}` + "\n" +
+		`{"id":22,"source":"agent","action":"run","args":{"thought":"f","cwd":"/aaaacaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa/b"}}` + "\n" +
+		`{"id":23,"source":"agent","action":"run","args":{"cwd":"/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa/b","thought":"e"}}` + "\n" +
+		`{"id":24,"source":"agent","action":"run","args":{"cwd":"/aaaaaaaaaaaaaaaaaaaacaaaaaaaaaaaaaaaaaaaaaaaaaaa/b","thought":"f"}}` + "\n"))
 	// IPython cells and their outputs: events with a text.
 	f.Add([]byte(`{"id":1,"source":"agent","action":"run_ipython","args":{"code":"print(1)","thought":""}}` + "\n" +
 		`{"id":2,"cause":1,"observation":"run_ipython","content":"1\\nx","extras":{"code":"print(1)"}}` + "\n" +
