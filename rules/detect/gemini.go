@@ -331,12 +331,25 @@ func AppendUTF16(dst []uint16, s string) []uint16 {
 	return dst
 }
 
+// widenFrom is the length from which appendUTF16 widens a message's
+// ASCII blocks by vector (widenUnits): a shorter one has at most one
+// block, its call's cost.
+const widenFrom = 64
+
 // appendUTF16 is AppendUTF16, also reporting whether it appended a
 // surrogate (a character past U+FFFF or a lone surrogate): only the
 // branches that write one say so, so ASCII pays nothing.
 func appendUTF16(dst []uint16, s string) (_ []uint16, surrogates bool) {
 	dst = slices.Grow(dst, len(s)) // never more code units than bytes
-	for i := 0; i < len(s); {
+	i := 0
+	if len(s) >= widenFrom {
+		// A long message's leading ASCII blocks by vector, written in
+		// the room grown above (widenUnits).
+		n := len(dst)
+		i = widenUnits(dst[n:n+len(s)], s)
+		dst = dst[:n+i]
+	}
+	for i < len(s) {
 		// Eight ASCII bytes at a time (most of a message), written in
 		// the room grown above.
 		if i+8 <= len(s) {

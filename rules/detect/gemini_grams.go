@@ -101,10 +101,10 @@ func (s *chunkScan) countSparse(to int) bool {
 	q := from + (m-from%m)%m // the first multiple of m from from
 	if from == s.countBase {
 		lim := uint8(min((s.t+m-1)/m, 255))
-		// A long history of addPending's bytes at the usual stride is
-		// counted by carry (the count's every call: a count on buf, or
-		// another stride, starts from countBase again).
-		if !(s.pending && m == gramStride && q <= last && (last-q)/m+1 >= s.carryFrom && s.carryCount(lim)) {
+		// A long history at the usual stride, of addPending's bytes or
+		// of buf's units, is counted by carry (the count's every call: a
+		// history moved from bytes to buf starts from countBase again).
+		if !(m == gramStride && q <= last && (last-q)/m+1 >= s.carryFrom && s.carryCount(lim)) {
 			s.newCount(lim)
 		}
 	}
@@ -118,8 +118,15 @@ func (s *chunkScan) countSparse(to int) bool {
 		} else if !countGramBytes(counts, b, m, floor, top) {
 			return false
 		}
-	} else if q <= last && !countGrams(counts, s.buf[q-s.start:last-s.start+gramUnits], m, floor, top) {
-		return false
+	} else if q <= last {
+		b := s.buf[q-s.start : last-s.start+gramUnits]
+		if s.carry != 0 {
+			if !countGramsCarry(counts, b, gramStride, s.carry) {
+				return false
+			}
+		} else if !countGrams(counts, b, m, floor, top) {
+			return false
+		}
 	}
 	s.counted = last + 1
 	return true
@@ -134,10 +141,10 @@ func (s *chunkScan) countDense(to int) bool {
 		// The counts hold the grams of [countBase, counted), none: a
 		// count starts only here, where the table was cleared at every
 		// check, so that a check that counts nothing pays nothing. A long
-		// history of addPending's bytes is counted by carry, as the
-		// sparse count counts it.
+		// history of addPending's bytes, or of buf's units in grams of
+		// gramUnits, is counted by carry, as the sparse count counts it.
 		lim := uint8(max(1, min(s.t, 255)))
-		if !(s.pending && to-from+1 >= s.carryFrom && s.carryCount(lim)) {
+		if !((s.pending || s.c >= gramUnits) && to-from+1 >= s.carryFrom && s.carryCount(lim)) {
 			s.newCount(lim)
 		}
 	}
@@ -173,7 +180,12 @@ func (s *chunkScan) countDense(to int) bool {
 		s.counted = to + 1
 		return true
 	}
-	if !countGrams((*[countSlots]uint8)(counts), s.buf[from-s.start:to-s.start+gramUnits], 1, s.countFloor, s.countTop) {
+	b := s.buf[from-s.start : to-s.start+gramUnits]
+	if s.carry != 0 {
+		if !countGramsCarry((*[countSlots]uint8)(counts), b, 1, s.carry) {
+			return false
+		}
+	} else if !countGrams((*[countSlots]uint8)(counts), b, 1, s.countFloor, s.countTop) {
 		return false
 	}
 	s.counted = to + 1

@@ -82,3 +82,40 @@ func countGramBytesCarryGo(counts *[countSlots]uint8, b []byte, m int, d uint8) 
 	}
 	return true
 }
+
+// countGramsCarry is countGramBytesCarry over code units: countGrams on
+// a table of carry counts (step d), at stride m, gramStride or 1, each gram of gramUnits units hashed as
+// countGrams hashes it (unitsGramSlot), its entry raised by d; false at
+// the first that carries. A long history in buf (a message past ASCII,
+// or one addPending did not take) is counted by it, as addPending's
+// bytes are: the floor's count (countGrams1, countGrams3) took some 20
+// instructions a gram, the assembly loops 13.
+func countGramsCarry(counts *[countSlots]uint8, b []uint16, m int, d uint8) bool {
+	if len(b) < gramUnits {
+		return true
+	}
+	if useCarryAsm {
+		if m == 1 {
+			return countGrams1CarryAsm(counts, b, d)
+		}
+		return countGrams3CarryAsm(counts, b, d)
+	}
+	return countGramsCarryGo(counts, b, m, d)
+}
+
+// countGramsCarryGo is countGramsCarry a gram at a time, at stride m (1
+// or gramStride): the code of the platforms without the assembly loops,
+// and their tests' reference. len(b) >= gramUnits.
+func countGramsCarryGo(counts *[countSlots]uint8, b []uint16, m int, d uint8) bool {
+	p := unsafe.Pointer(unsafe.SliceData(b))
+	t := counts[:]
+	for n := len(b) - gramUnits + 1; n > 0; n -= m {
+		k := unitsGramSlot(p) // within b: a gram starts at each of the n
+		v := t[k] + d
+		if t[k] = v; v < d {
+			return false
+		}
+		p = unsafe.Add(p, 2*m)
+	}
+	return true
+}

@@ -19,6 +19,20 @@ func countGramBytes3CarryAsm(counts *[countSlots]uint8, b []byte, d uint8) bool
 //go:noescape
 func countGramBytes1CarryAsm(counts *[countSlots]uint8, b []byte, d uint8) bool
 
+// countGrams3CarryAsm is countGramsCarry at gramStride in scalar
+// assembly (gemini_grams_carry_amd64.s): eight grams a step, each four
+// loads, four multiplies, a shift, ADDB to its entry and JCS.
+// len(b) >= gramUnits.
+//
+//go:noescape
+func countGrams3CarryAsm(counts *[countSlots]uint8, b []uint16, d uint8) bool
+
+// countGrams1CarryAsm is countGrams3CarryAsm at stride 1 (the dense
+// count). len(b) >= gramUnits.
+//
+//go:noescape
+func countGrams1CarryAsm(counts *[countSlots]uint8, b []uint16, d uint8) bool
+
 // clearCounts zeroes the counts for a carry count: by vector with AVX2
 // (clearCountsAVX2, some 700 instructions), else clear, whose REP STOSQ
 // counts as 2,048.

@@ -133,3 +133,114 @@ zloop:
 	JNE	zloop
 	VZEROUPPER
 	RET
+
+// countGrams3CarryAsm and countGrams1CarryAsm (gemini_grams_carry_amd64.go)
+// are countGramBytes3CarryAsm and countGramBytes1CarryAsm over code
+// units: a gram is 16 units, four words, hashed as unitsGramSlot hashes
+// them; b's length and the grams' starts (CX) are in units, SI moves in
+// bytes (two a unit). No load reads past b: a gram starts at most 16
+// units before its end.
+
+// UGRAM counts the gram at off(SI): AX its slot, BX each product.
+#define UGRAM(off) \
+	MOVQ	(off+8)(SI), AX; \
+	IMULQ	R8, AX; \
+	MOVQ	(off+16)(SI), BX; \
+	IMULQ	R10, BX; \
+	XORQ	BX, AX; \
+	MOVQ	(off+24)(SI), BX; \
+	IMULQ	R11, BX; \
+	XORQ	BX, AX; \
+	XORQ	off(SI), AX; \
+	IMULQ	R9, AX; \
+	SHRQ	$50, AX; \
+	ADDB	DX, (DI)(AX*1); \
+	JCS	ufail
+
+// func countGrams3CarryAsm(counts *[countSlots]uint8, b []uint16, d uint8) bool
+TEXT ·countGrams3CarryAsm(SB), NOSPLIT, $0-41
+	MOVQ	counts+0(FP), DI
+	MOVQ	b_base+8(FP), SI
+	MOVQ	b_len+16(FP), CX
+	MOVBLZX	d+32(FP), DX
+	MOVQ	$0x9E3779B97F4A7C15, R8
+	MOVQ	$0xD6E8FEB86659FD93, R9
+	MOVQ	$0xC2B2AE3D27D4EB4F, R10
+	MOVQ	$0x165667B19E3779F9, R11
+	SUBQ	$15, CX        // the grams' starts left, in units
+	CMPQ	CX, $21
+	JLE	utail3
+
+uloop3:                    // more than seven starts left: eight grams
+	UGRAM(0)
+	UGRAM(6)
+	UGRAM(12)
+	UGRAM(18)
+	UGRAM(24)
+	UGRAM(30)
+	UGRAM(36)
+	UGRAM(42)
+	ADDQ	$48, SI
+	SUBQ	$24, CX
+	CMPQ	CX, $21
+	JGT	uloop3
+
+utail3:
+	TESTQ	CX, CX
+	JLE	udone
+	UGRAM(0)
+	ADDQ	$6, SI
+	SUBQ	$3, CX
+	JMP	utail3
+
+udone:
+	MOVB	$1, ret+40(FP)
+	RET
+
+ufail:
+	MOVB	$0, ret+40(FP)
+	RET
+
+// func countGrams1CarryAsm(counts *[countSlots]uint8, b []uint16, d uint8) bool
+TEXT ·countGrams1CarryAsm(SB), NOSPLIT, $0-41
+	MOVQ	counts+0(FP), DI
+	MOVQ	b_base+8(FP), SI
+	MOVQ	b_len+16(FP), CX
+	MOVBLZX	d+32(FP), DX
+	MOVQ	$0x9E3779B97F4A7C15, R8
+	MOVQ	$0xD6E8FEB86659FD93, R9
+	MOVQ	$0xC2B2AE3D27D4EB4F, R10
+	MOVQ	$0x165667B19E3779F9, R11
+	SUBQ	$15, CX        // the grams' starts left, in units
+	CMPQ	CX, $7
+	JLE	utail1
+
+uloop1:                    // more than seven starts left: eight grams
+	UGRAM(0)
+	UGRAM(2)
+	UGRAM(4)
+	UGRAM(6)
+	UGRAM(8)
+	UGRAM(10)
+	UGRAM(12)
+	UGRAM(14)
+	ADDQ	$16, SI
+	SUBQ	$8, CX
+	CMPQ	CX, $7
+	JGT	uloop1
+
+utail1:
+	TESTQ	CX, CX
+	JLE	udone
+	UGRAM(0)
+	ADDQ	$2, SI
+	DECQ	CX
+	JMP	utail1
+
+udone:
+	MOVB	$1, ret+40(FP)
+	RET
+
+ufail:
+	MOVB	$0, ret+40(FP)
+	RET

@@ -71,6 +71,52 @@ func TestCountGramBytesCarryAsRef(t *testing.T) {
 	}
 }
 
+// TestCountGramsCarryAsRef is TestCountGramBytesCarryAsRef over code
+// units: the carry counts of countGramsCarry (the assembly loops and the
+// Go one) held to countGramsRef at both strides, on random texts of few
+// distinct units (some past ASCII, some surrogates), every length around
+// the eight grams a step, three calls sharing a count.
+func TestCountGramsCarryAsRef(t *testing.T) {
+	if !littleEndian() {
+		t.Skip("countGrams reads words in the machine's order")
+	}
+	defer func(a bool) { useCarryAsm = a }(useCarryAsm)
+	rng := rand.New(rand.NewPCG(24, 17))
+	units := []uint16{'a', 'b', 'c', 0xe9, 0x4e2d, 0xd83d, 0xde00}
+	for _, asm := range []bool{true, false} {
+		useCarryAsm = asm && useCarryAsm
+		for _, m := range []int{gramStride, 1} {
+			for range 3000 {
+				data := make([]uint16, rng.IntN(160))
+				for i := range data {
+					data[i] = units[rng.IntN(3)]
+					if rng.IntN(20) == 0 {
+						data[i] = units[rng.IntN(len(units))]
+					}
+				}
+				lim := uint8(2 + rng.IntN(15))
+				d := carryStep(lim)
+				var got, want [countSlots]uint8
+				for k := 0; k < 3; k++ {
+					from := rng.IntN(len(data) + 1)
+					g, w := countGramsCarry(&got, data[from:], m, d), countGramsRef(&want, data[from:], m, lim)
+					if g != w {
+						t.Fatalf("asm %v, stride %d: %d units from %d, lim %d: carry count %v, reference %v", useCarryAsm, m, len(data)-from, from, lim, g, w)
+					}
+					if !g {
+						break
+					}
+					for i, n := range want {
+						if got[i] != n*d {
+							t.Fatalf("asm %v, stride %d: %d units from %d, lim %d: entry %d is %d, want %d·%d", useCarryAsm, m, len(data)-from, from, lim, i, got[i], n, d)
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
 // TestClearCounts holds clearCounts to clear: every entry of a table
 // filled at random is zero after it.
 func TestClearCounts(t *testing.T) {

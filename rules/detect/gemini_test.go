@@ -193,6 +193,48 @@ func TestAppendUTF16(t *testing.T) {
 	}
 }
 
+// TestAppendUTF16Widen holds appendUTF16's vector widening of a long
+// message's ASCII blocks (widenUnits) to refAppendUTF16, a rune at a
+// time: texts of every length around the 32-byte block and widenFrom,
+// a byte past ASCII (a two-, three- or four-byte character, a lone
+// surrogate, an invalid byte) at random places or none, appended to a
+// few units already held.
+func TestAppendUTF16Widen(t *testing.T) {
+	rng := rand.New(rand.NewPCG(16, 24))
+	others := []string{"é", "中", "😀", "\xed\xa0\x80", "\xff", "\x80"}
+	widened := 0
+	for range 4000 {
+		b := make([]byte, 0, 300)
+		for n := rng.IntN(300); len(b) < n; {
+			if rng.IntN(200) == 0 {
+				b = append(b, others[rng.IntN(len(others))]...)
+				continue
+			}
+			b = append(b, byte(rng.IntN(128)))
+		}
+		s := string(b)
+		k := rng.IntN(3)
+		held := make([]uint16, k, k+rng.IntN(400))
+		for i := range held {
+			held[i] = uint16(i + 1)
+		}
+		got, _ := appendUTF16(slices.Clone(held), s)
+		if want := refAppendUTF16(slices.Clone(held), s); !slices.Equal(got, want) {
+			t.Fatalf("appendUTF16(%d units, %q) = %x, reference %x", len(held), s, got, want)
+		}
+		dst := make([]uint16, len(s))
+		if k := widenUnits(dst, s); k%32 != 0 || k > len(s) || !isASCII(s[:k]) {
+			t.Fatalf("widenUnits(%q) = %d: not whole ASCII blocks of s", s, k)
+		} else if k > 0 {
+			widened++
+		}
+	}
+	if widenUnits(make([]uint16, 32), strings.Repeat("a", 32)) == 32 && widened < 1000 {
+		// A platform that widens by vector: most texts have a block.
+		t.Errorf("%d texts widened by vector: the test does not reach widenUnits", widened)
+	}
+}
+
 func TestGeminiCycleLength(t *testing.T) {
 	a, b := call("a", ""), call("b", "")
 	for _, tt := range []struct {
