@@ -152,15 +152,7 @@ func (s *sweAgentReader) step(raw []byte) ([]stepRecord, string) {
 	switch v.Kind() {
 	case 'n':
 	case '{':
-		s.ix.members(v, func(k []byte, esc bool, val rawValue) bool {
-			switch string(keyBytes(k, esc)) {
-			case "action":
-				action = val
-			case "observation":
-				observation = val
-			}
-			return true
-		})
+		action, observation = s.fields(v)
 	default:
 		return nil, "a trajectory step that is not an object of strings"
 	}
@@ -176,6 +168,46 @@ func (s *sweAgentReader) step(raw []byte) ([]stepRecord, string) {
 	act = strings.TrimSpace(act)
 	s.recs[0] = stepRecord{n: s.n, hasStep: true, info: StepInfo{Kind: StepAction}, action: act, canonical: act, hasAction: true, output: obs, hasText: true}
 	return s.recs[:], ""
+}
+
+// fields returns the values of the step object v's "action" and
+// "observation" members (the last of each, as members reads them; nil
+// when absent). The members the pass noted (ix.noted, v being the value
+// it indexed) are read from its list in line, a key compared as written
+// unless it holds an escape: a key that is not ASCII or not UTF-8 (which
+// members reads as an escape, its bad bytes U+FFFD) never spells
+// either name, so it is not checked, and a call of members' func a
+// member was a third of a step's reading. Any other object goes
+// through members.
+func (s *sweAgentReader) fields(v rawValue) (action, observation rawValue) {
+	ms, ok := s.ix.noted(v)
+	if !ok {
+		s.ix.members(v, func(k []byte, esc bool, val rawValue) bool {
+			switch string(keyBytes(k, esc)) {
+			case "action":
+				action = val
+			case "observation":
+				observation = val
+			}
+			return true
+		})
+		return action, observation
+	}
+	base := s.ix.base
+	for k := range ms {
+		m := &ms[k]
+		key := base[m.key:m.keyEnd]
+		if m.esc {
+			key = keyBytes(key, true)
+		}
+		switch string(key) {
+		case "action":
+			action = base[m.val:m.end]
+		case "observation":
+			observation = base[m.val:m.end]
+		}
+	}
+	return action, observation
 }
 
 // text is rawString(v) not copied: a view of the element, or of the
