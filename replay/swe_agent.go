@@ -50,7 +50,11 @@ type sweAgentReader struct {
 	// the step table copies what it keeps of a step before the next
 	// element is read.
 	scratch []byte
-	recs    [1]stepRecord
+	// actScratch is scratch for the action (textIn): the step table
+	// interns the action (actionSym) and its canonical form before the
+	// next element is read, as it copies the observation.
+	actScratch []byte
+	recs       [1]stepRecord
 }
 
 func (s *sweAgentReader) finish() []stepRecord { return nil }
@@ -164,7 +168,7 @@ func (s *sweAgentReader) step(raw []byte) ([]stepRecord, string) {
 		return nil, `a trajectory step without "action"`
 	}
 	s.n++
-	act, _ := action.Str()
+	act, _ := s.textIn(&s.actScratch, action) // not copied: Str allocated each step's action
 	act = strings.TrimSpace(act)
 	s.recs[0] = stepRecord{n: s.n, hasStep: true, info: StepInfo{Kind: StepAction}, action: act, canonical: act, hasAction: true, output: obs, hasText: true}
 	return s.recs[:], ""
@@ -215,6 +219,11 @@ func (s *sweAgentReader) fields(v rawValue) (action, observation rawValue) {
 // lines are \n-escaped: a string allocated and cleared for each step
 // was a tenth of the read). Valid until the next call.
 func (s *sweAgentReader) text(v rawValue) (string, bool) {
+	return s.textIn(&s.scratch, v)
+}
+
+// textIn is text unescaping into *scratch.
+func (s *sweAgentReader) textIn(scratch *[]byte, v rawValue) (string, bool) {
 	if v.Kind() != '"' {
 		return rawString(v)
 	}
@@ -223,6 +232,6 @@ func (s *sweAgentReader) text(v rawValue) (string, bool) {
 	if valid && bytes.IndexByte(body, '\\') < 0 {
 		return bytesString(body), true
 	}
-	s.scratch = appendUnescaped(s.scratch[:0], body, valid)
-	return bytesString(s.scratch), true
+	*scratch = appendUnescaped((*scratch)[:0], body, valid)
+	return bytesString(*scratch), true
 }

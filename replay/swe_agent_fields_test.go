@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"strings"
 	"testing"
 )
 
@@ -59,4 +60,34 @@ func sweIndented(t *testing.T, doc string) string {
 		t.Fatalf("%q: %v", doc, err)
 	}
 	return b.String()
+}
+
+// TestSWEAgentStepText holds a step's action and output, views of the
+// element or of the reader's two scratch buffers (textIn), to Str's
+// copies: strings with escapes, \u escapes and surrogates, bytes that
+// are not UTF-8, and white space around the action, each unescaped
+// while the other is held.
+func TestSWEAgentStepText(t *testing.T) {
+	texts := []string{`"ls"`, `" ls -la \n"`, `"find_file \"calc.py\""`, `"a\u00e9\ud83d\ude00b\ud800"`, "\"caf\xc3\xa9 \xff\\t\"",
+		`"\\\/\b\f\r"`, `""`, `"  "`, `"edit 2:2\n    if b == 0:\n        raise ValueError(\"divide by zero\")\nend_of_edit"`}
+	var r sweAgentReader
+	for _, act := range texts {
+		for _, obs := range texts {
+			doc := `{"action": ` + act + `, "observation": ` + obs + `}`
+			js := newJSONStream(bufio.NewReader(bytes.NewReader([]byte(doc))), 0)
+			raw, _, err := js.valueIx(&r.ix)
+			if err != nil {
+				t.Fatalf("%q: %v", doc, err)
+			}
+			recs, reason := r.step(raw)
+			if reason != "" {
+				t.Fatalf("%q: %s", doc, reason)
+			}
+			wa, _ := rawValue(act).Str()
+			wo, _ := rawValue(obs).Str()
+			if got := recs[0]; got.action != strings.TrimSpace(wa) || got.canonical != got.action || got.output != wo {
+				t.Errorf("%q: action %q output %q, want %q and %q", doc, got.action, got.output, strings.TrimSpace(wa), wo)
+			}
+		}
+	}
 }
