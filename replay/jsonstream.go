@@ -15,6 +15,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/bits"
 )
 
 // jsonStream reads values from r, counting lines.
@@ -139,19 +140,45 @@ func (s *jsonStream) fillInPlace(want int) bool {
 }
 
 // peek skips JSON white space (counting lines) and returns the next byte,
-// not consumed; ok is false at the end of the input.
+// not consumed; ok is false at the end of the input. A byte that is not
+// blank (over ' ') is told here, inline; white space goes to peekBlank.
 func (s *jsonStream) peek() (byte, bool) {
+	if s.pos < len(s.buf) {
+		if c := s.buf[s.pos]; c > ' ' {
+			return c, true
+		}
+	}
+	return s.peekBlank()
+}
+
+// peekBlank is peek past white space: the buffer and the position held
+// in locals, where the loop read and wrote s.pos and s.line at each byte,
+// and a newline's indentation passed eight spaces a word, where each
+// space went through the loop (a pretty-printed document's, such as a
+// SWE-agent .traj's, between every two of the values read).
+func (s *jsonStream) peekBlank() (byte, bool) {
 	for {
-		for s.pos < len(s.buf) {
-			switch c := s.buf[s.pos]; c {
+		buf, i, line := s.buf, s.pos, s.line
+		for i < len(buf) {
+			switch c := buf[i]; c {
 			case '\n':
-				s.line++
+				line++
+				// The spaces after it: i is left on the last of them.
+				for i+9 <= len(buf) {
+					if y := word(buf, i+1) ^ spaces; y != 0 {
+						i += bits.TrailingZeros64(y) / 8
+						break
+					}
+					i += 8
+				}
 			case ' ', '\t', '\r':
 			default:
+				s.pos, s.line = i, line
 				return c, true
 			}
-			s.pos++
+			i++
 		}
+		s.pos, s.line = i, line
 		if !s.fill(0) {
 			return 0, false
 		}
