@@ -69,7 +69,7 @@ func sweIndented(t *testing.T, doc string) string {
 // while the other is held.
 func TestSWEAgentStepText(t *testing.T) {
 	texts := []string{`"ls"`, `" ls -la \n"`, `"find_file \"calc.py\""`, `"a\u00e9\ud83d\ude00b\ud800"`, "\"caf\xc3\xa9 \xff\\t\"",
-		`"\\\/\b\f\r"`, `""`, `"  "`, `"edit 2:2\n    if b == 0:\n        raise ValueError(\"divide by zero\")\nend_of_edit"`}
+		`"\\\/\b\f\r"`, "\"caf\xc3\xa9 \\n \xe6\x97\xa5\xe6\x9c\xac \\t \xf0\x9f\x98\x80\"", `""`, `"  "`, `"edit 2:2\n    if b == 0:\n        raise ValueError(\"divide by zero\")\nend_of_edit"`}
 	var r sweAgentReader
 	for _, act := range texts {
 		for _, obs := range texts {
