@@ -15,6 +15,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/bits"
 )
 
 // jsonStream reads values from r, counting lines.
@@ -33,6 +34,14 @@ type jsonStream struct {
 	br   *bufio.Reader
 	inBR bool
 	own  []byte // buf's array when held: a value longer than br's buffer
+
+	// skipIx indexes the inner values skip walks past: its pass
+	// (passLines) validates a value, counts its newlines and meets its
+	// NaN and infinities at once, where value's nil path read the value
+	// three more times (bytes.Count, and hasNonFinite's two searches):
+	// SWE-agent's "history", the most of a .traj skip passes, cost
+	// some 50 M instructions more so.
+	skipIx valueIndex
 }
 
 var errStreamEOF = errors.New("unexpected end of the document")
@@ -131,19 +140,45 @@ func (s *jsonStream) fillInPlace(want int) bool {
 }
 
 // peek skips JSON white space (counting lines) and returns the next byte,
-// not consumed; ok is false at the end of the input.
+// not consumed; ok is false at the end of the input. A byte that is not
+// blank (over ' ') is told here, inline; white space goes to peekBlank.
 func (s *jsonStream) peek() (byte, bool) {
+	if s.pos < len(s.buf) {
+		if c := s.buf[s.pos]; c > ' ' {
+			return c, true
+		}
+	}
+	return s.peekBlank()
+}
+
+// peekBlank is peek past white space: the buffer and the position held
+// in locals, where the loop read and wrote s.pos and s.line at each byte,
+// and a newline's indentation passed eight spaces a word, where each
+// space went through the loop (a pretty-printed document's, such as a
+// SWE-agent .traj's, between every two of the values read).
+func (s *jsonStream) peekBlank() (byte, bool) {
 	for {
-		for s.pos < len(s.buf) {
-			switch c := s.buf[s.pos]; c {
+		buf, i, line := s.buf, s.pos, s.line
+		for i < len(buf) {
+			switch c := buf[i]; c {
 			case '\n':
-				s.line++
+				line++
+				// The spaces after it: i is left on the last of them.
+				for i+9 <= len(buf) {
+					if y := word(buf, i+1) ^ spaces; y != 0 {
+						i += bits.TrailingZeros64(y) / 8
+						break
+					}
+					i += 8
+				}
 			case ' ', '\t', '\r':
 			default:
+				s.pos, s.line = i, line
 				return c, true
 			}
-			s.pos++
+			i++
 		}
+		s.pos, s.line = i, line
 		if !s.fill(0) {
 			return 0, false
 		}
@@ -217,7 +252,7 @@ func (s *jsonStream) skip() error {
 		return errStreamEOF
 	}
 	if c != '[' && c != '{' {
-		_, _, err := s.value()
+		_, _, err := s.valueIx(&s.skipIx)
 		return err
 	}
 	s.pos++
@@ -240,7 +275,7 @@ func (s *jsonStream) skip() error {
 				return fmt.Errorf("invalid JSON: ':' expected")
 			}
 		}
-		if _, _, err := s.value(); err != nil {
+		if _, _, err := s.valueIx(&s.skipIx); err != nil {
 			return err
 		}
 		if s.expect(',') {

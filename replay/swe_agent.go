@@ -50,7 +50,11 @@ type sweAgentReader struct {
 	// the step table copies what it keeps of a step before the next
 	// element is read.
 	scratch []byte
-	recs    [1]stepRecord
+	// actScratch is scratch for the action (textIn): the step table
+	// interns the action (actionSym) and its canonical form before the
+	// next element is read, as it copies the observation.
+	actScratch []byte
+	recs       [1]stepRecord
 }
 
 func (s *sweAgentReader) finish() []stepRecord { return nil }
@@ -152,15 +156,7 @@ func (s *sweAgentReader) step(raw []byte) ([]stepRecord, string) {
 	switch v.Kind() {
 	case 'n':
 	case '{':
-		s.ix.members(v, func(k []byte, esc bool, val rawValue) bool {
-			switch string(keyBytes(k, esc)) {
-			case "action":
-				action = val
-			case "observation":
-				observation = val
-			}
-			return true
-		})
+		action, observation = s.fields(v)
 	default:
 		return nil, "a trajectory step that is not an object of strings"
 	}
@@ -172,10 +168,50 @@ func (s *sweAgentReader) step(raw []byte) ([]stepRecord, string) {
 		return nil, `a trajectory step without "action"`
 	}
 	s.n++
-	act, _ := action.Str()
+	act, _ := s.textIn(&s.actScratch, action) // not copied: Str allocated each step's action
 	act = strings.TrimSpace(act)
 	s.recs[0] = stepRecord{n: s.n, hasStep: true, info: StepInfo{Kind: StepAction}, action: act, canonical: act, hasAction: true, output: obs, hasText: true}
 	return s.recs[:], ""
+}
+
+// fields returns the values of the step object v's "action" and
+// "observation" members (the last of each, as members reads them; nil
+// when absent). The members the pass noted (ix.noted, v being the value
+// it indexed) are read from its list in line, a key compared as written
+// unless it holds an escape: a key that is not ASCII or not UTF-8 (which
+// members reads as an escape, its bad bytes U+FFFD) never spells
+// either name, so it is not checked, and a call of members' func a
+// member was a third of a step's reading. Any other object goes
+// through members.
+func (s *sweAgentReader) fields(v rawValue) (action, observation rawValue) {
+	ms, ok := s.ix.noted(v)
+	if !ok {
+		s.ix.members(v, func(k []byte, esc bool, val rawValue) bool {
+			switch string(keyBytes(k, esc)) {
+			case "action":
+				action = val
+			case "observation":
+				observation = val
+			}
+			return true
+		})
+		return action, observation
+	}
+	base := s.ix.base
+	for k := range ms {
+		m := &ms[k]
+		key := base[m.key:m.keyEnd]
+		if m.esc {
+			key = keyBytes(key, true)
+		}
+		switch string(key) {
+		case "action":
+			action = base[m.val:m.end]
+		case "observation":
+			observation = base[m.val:m.end]
+		}
+	}
+	return action, observation
 }
 
 // text is rawString(v) not copied: a view of the element, or of the
@@ -183,14 +219,25 @@ func (s *sweAgentReader) step(raw []byte) ([]stepRecord, string) {
 // lines are \n-escaped: a string allocated and cleared for each step
 // was a tenth of the read). Valid until the next call.
 func (s *sweAgentReader) text(v rawValue) (string, bool) {
+	return s.textIn(&s.scratch, v)
+}
+
+// textIn is text unescaping into *scratch.
+func (s *sweAgentReader) textIn(scratch *[]byte, v rawValue) (string, bool) {
 	if v.Kind() != '"' {
 		return rawString(v)
 	}
 	body := v[1 : len(v)-1]
-	valid := utf8.Valid(body)
-	if valid && bytes.IndexByte(body, '\\') < 0 {
-		return bytesString(body), true
+	if bytes.IndexByte(body, '\\') < 0 {
+		if utf8.Valid(body) {
+			return bytesString(body), true
+		}
+		*scratch = appendUnescaped((*scratch)[:0], body, false)
+		return bytesString(*scratch), true
 	}
-	s.scratch = appendUnescaped(s.scratch[:0], body, valid)
-	return bytesString(s.scratch), true
+	// With an escape, the body is not first read for UTF-8: the
+	// unescaping stops at a byte over 0x7f and decodes its run there
+	// (valid false), as it writes a valid body's.
+	*scratch = appendUnescaped((*scratch)[:0], body, false)
+	return bytesString(*scratch), true
 }
