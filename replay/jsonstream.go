@@ -34,14 +34,6 @@ type jsonStream struct {
 	br   *bufio.Reader
 	inBR bool
 	own  []byte // buf's array when held: a value longer than br's buffer
-
-	// skipIx indexes the inner values skip walks past: its pass
-	// (passLines) validates a value, counts its newlines and meets its
-	// NaN and infinities at once, where value's nil path read the value
-	// three more times (bytes.Count, and hasNonFinite's two searches):
-	// SWE-agent's "history", the most of a .traj skip passes, cost
-	// some 50 M instructions more so.
-	skipIx valueIndex
 }
 
 var errStreamEOF = errors.New("unexpected end of the document")
@@ -252,7 +244,7 @@ func (s *jsonStream) skip() error {
 		return errStreamEOF
 	}
 	if c != '[' && c != '{' {
-		_, _, err := s.valueIx(&s.skipIx)
+		_, _, err := s.value()
 		return err
 	}
 	s.pos++
@@ -275,7 +267,7 @@ func (s *jsonStream) skip() error {
 				return fmt.Errorf("invalid JSON: ':' expected")
 			}
 		}
-		if _, _, err := s.valueIx(&s.skipIx); err != nil {
+		if _, _, err := s.value(); err != nil {
 			return err
 		}
 		if s.expect(',') {
