@@ -228,15 +228,11 @@ func (s *sweAgentReader) textIn(scratch *[]byte, v rawValue) (string, bool) {
 		return rawString(v)
 	}
 	body := v[1 : len(v)-1]
-	if bytes.IndexByte(body, '\\') < 0 {
-		if utf8.Valid(body) {
-			return bytesString(body), true
-		}
-		*scratch = appendUnescaped((*scratch)[:0], body, false)
-		return bytesString(*scratch), true
+	if bytes.IndexByte(body, '\\') < 0 && utf8.Valid(body) {
+		return bytesString(body), true
 	}
-	// With an escape, the body is not first read for UTF-8: the
-	// unescaping stops at a byte over 0x7f and decodes its run there
+	// A body with an escape (not first read for UTF-8), or not UTF-8:
+	// the unescaping stops at a byte over 0x7f and decodes its run there
 	// (valid false), as it writes a valid body's.
 	*scratch = appendUnescaped((*scratch)[:0], body, false)
 	return bytesString(*scratch), true

@@ -109,7 +109,11 @@ func (t *symtab) str(id Sym) string {
 	return *(*string)(unsafe.Pointer(&stringHeader{unsafe.Add(unsafe.Pointer(unsafe.SliceData(chunk)), r.off), int(r.n)}))
 }
 
-// stringHeader is a string's layout, its pointer a pointer to the GC.
+// stringHeader is a string's layout, its pointer a pointer to the GC:
+// str makes its string so, not by unsafe.String, whose tests (a
+// negative length, one running past the address space, a nil pointer:
+// panicunsafestringlen, panicunsafestringnilptr) the table's refs make
+// needless.
 type stringHeader struct {
 	data unsafe.Pointer
 	len  int
