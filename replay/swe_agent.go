@@ -174,44 +174,20 @@ func (s *sweAgentReader) step(raw []byte) ([]stepRecord, string) {
 	return s.recs[:], ""
 }
 
+// sweStepKeys are the members fields reads of a step object.
+var sweStepKeys = newJSKeys("action", "observation")
+
 // fields returns the values of the step object v's "action" and
 // "observation" members (the last of each, as members reads them; nil
-// when absent). The members the pass noted (ix.noted, v being the value
-// it indexed) are read from its list in line, a key compared as written
-// unless it holds an escape: a key that is not ASCII or not UTF-8 (which
-// members reads as an escape, its bad bytes U+FFFD) never spells
-// either name, so it is not checked, and a call of members' func a
-// member was a third of a step's reading. Any other object goes
-// through members.
+// when absent), by jsFields: from the members the pass noted, a key
+// compared as written unless it holds an escape, where a call of
+// members' func a member was a third of a step's reading. The names are
+// ASCII, so JavaScript's reading of a key (jsFields') and members' agree
+// on which keys spell them.
 func (s *sweAgentReader) fields(v rawValue) (action, observation rawValue) {
-	ms, ok := s.ix.noted(v)
-	if !ok {
-		s.ix.members(v, func(k []byte, esc bool, val rawValue) bool {
-			switch string(keyBytes(k, esc)) {
-			case "action":
-				action = val
-			case "observation":
-				observation = val
-			}
-			return true
-		})
-		return action, observation
-	}
-	base := s.ix.base
-	for k := range ms {
-		m := &ms[k]
-		key := base[m.key:m.keyEnd]
-		if m.esc {
-			key = keyBytes(key, true)
-		}
-		switch string(key) {
-		case "action":
-			action = base[m.val:m.end]
-		case "observation":
-			observation = base[m.val:m.end]
-		}
-	}
-	return action, observation
+	var f [2]rawValue
+	jsFields(&s.ix, v, sweStepKeys, f[:])
+	return f[0], f[1]
 }
 
 // text is rawString(v) not copied: a view of the element, or of the
