@@ -329,7 +329,7 @@ func (o *openHandsReader) read(f *[len(openHandsKeys)]rawValue, ix *valueIndex) 
 		o.pendRec = stepRecord{n: o.n, hasStep: true, info: StepInfo{Kind: StepAction}, action: action, hasAction: true}
 		o.pending = &o.pendRec
 		o.pendIDBuf = append(o.pendIDBuf[:0], scalarText(f[ohkID])...)
-		o.pendID = unsafe.String(unsafe.SliceData(o.pendIDBuf), len(o.pendIDBuf))
+		o.pendID = bytesString(o.pendIDBuf)
 		return out, ""
 	}
 	obs, ok := strView(f[ohkObservation])
@@ -498,8 +498,7 @@ func (o *openHandsReader) actionEvent(act, src string, a *ohArgs, args rawValue,
 			var ttag uint64
 			var thit bool
 			if split {
-				if ts, ttag, thit = o.thoughts.find(&tk); thit {
-				}
+				ts, ttag, thit = o.thoughts.find(&tk)
 				if thit {
 					w.buf = appendStringValue(append(w.buf[:0], ts.prefix...), thought)
 					w.buf = append(w.buf, '}')
