@@ -436,6 +436,16 @@ func TestPassShortPaths(t *testing.T) {
 			cases = append(cases, `{"`+key+c+`":1}`, `{"`+c+key+`":1,"z":0}`)
 		}
 	}
+	// A comma and the next key's quote told by one load (`,"` and `, "`),
+	// or not (other blanks, an array's string): keys of every length up to
+	// three words and past, with room after and cut short (below).
+	for n := 0; n <= 30; n++ {
+		key := strings.Repeat("k", n)
+		for _, sep := range []string{`,"`, `, "`, `,  "`, ` ,"`, ",\n\"", `,"\u0041`, `,"\"`, `,"` + "\xc3\xa9", `,"!`} {
+			cases = append(cases, `{"a":1`+sep+key+`":2}`, `{"a":{"b":"c"`+sep+key+`":[]},"d":0}`, `["a"`+sep+key+`",1]`, `1`+sep+key+`"`)
+			whole = append(whole, `{"a":1`+sep+key+`":2,"`+pad+`":0}`, `{"a":"x"`+sep+key+`" : "`+pad+`"}`, `{"a":[1]`+sep+key+`": 2`+sep+pad+`":0}`)
+		}
+	}
 	for _, after := range []string{`,`, ` ,`, `, `, ` , `, `}`, ` }`, `]`, ` `, ``, `,}`, `,]`, `,1`, `x`} {
 		cases = append(cases, `{"a":1`+after+`"b":2}`, `{"a":"s"`+after, `[1`+after+`2]`, `{"a":[1]`+after+`"b":{}}`, `[{"a":1}`+after+`{"b":2}]`)
 	}
