@@ -21,6 +21,15 @@ type attemptLines struct {
 	slots        [attemptLineSlots]attemptLine
 	hits, misses int
 	off          bool // missed far more than hit: not looked at again
+	// tail is the bytes from the time's key to the line's end in the
+	// last line found whose time was a string ([1]) or not ([0]): find
+	// looks for the key there first, where lastComma searched the line
+	// from its end (some 70 instructions a line). A line of an entry's
+	// bytes up to its time's value and a valid value after is that
+	// entry's however its key was found, so a key found there is the
+	// one lastComma finds (or a line lastComma would not find, read the
+	// same by the general way: a time with ", \"" in it).
+	tail [2]int
 }
 
 // attemptLineSlots is the number of entries: a few times the records an
@@ -57,19 +66,24 @@ func (a *attemptLines) find(line []byte) (e *attemptLine, ts rawValue, ok bool) 
 	if a.off || n < 48 || line[n-1] != '}' {
 		return nil, nil, false
 	}
-	b := lastComma(line, 32) + 2
-	if b < 34 || b >= n || line[b-1] != ' ' || line[b] != '"' {
-		a.missed()
-		return nil, nil, false
+	str := 0
+	if line[n-2] == '"' {
+		str = 1
 	}
-	s := lineSlot(line, b)
-	e = &a.slots[s]
-	k := len(e.prefix)
-	if k <= b || k >= n-1 || !bytes.Equal(line[:k], e.prefix) {
-		// The slot after: where note puts a prefix whose own slot
-		// holds another.
-		e = &a.slots[(s+1)%attemptLineSlots]
-		if k = len(e.prefix); k <= b || k >= n-1 || !bytes.Equal(line[:k], e.prefix) {
+	k := 0
+	// The time's key where the last line found of its kind had it,
+	// found by its ", \"" and the entry's bytes; else lastComma's.
+	b := n - a.tail[str]
+	if b >= 34 && b < n && pairAt(line, b-2) == ','|' '<<8 && line[b] == '"' {
+		e, k = a.lookup(line, b)
+	}
+	if e == nil {
+		b = lastComma(line, 32) + 2
+		if b < 34 || b >= n || line[b-1] != ' ' || line[b] != '"' {
+			a.missed()
+			return nil, nil, false
+		}
+		if e, k = a.lookup(line, b); e == nil {
 			a.missed()
 			return nil, nil, false
 		}
@@ -94,7 +108,27 @@ func (a *attemptLines) find(line []byte) (e *attemptLine, ts rawValue, ok bool) 
 	}
 	a.hits++
 	e.used = a.hits
+	a.tail[str] = n - b
 	return e, line[k : n-1 : n-1], true
+}
+
+// lookup is the entry whose bytes are line's up to its time's value,
+// the key at line[b] (34 <= b < len(line)), and the length of those
+// bytes; nil when none is.
+func (a *attemptLines) lookup(line []byte, b int) (*attemptLine, int) {
+	n := len(line)
+	s := lineSlot(line, b)
+	e := &a.slots[s]
+	k := len(e.prefix)
+	if k <= b || k >= n-1 || !bytes.Equal(line[:k], e.prefix) {
+		// The slot after: where note puts a prefix whose own slot
+		// holds another.
+		e = &a.slots[(s+1)%attemptLineSlots]
+		if k = len(e.prefix); k <= b || k >= n-1 || !bytes.Equal(line[:k], e.prefix) {
+			return nil, 0
+		}
+	}
+	return e, k
 }
 
 // stringEndsLine says whether the string at line[k] closes at the
