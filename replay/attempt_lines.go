@@ -10,6 +10,7 @@ package replay
 import (
 	"bytes"
 	"math/bits"
+	"time"
 )
 
 // attemptLines holds lines read whole (attemptFlat) by their bytes up to
@@ -58,9 +59,10 @@ type attemptLine struct {
 // find returns the memo of a line whose bytes up to its last member's
 // value are an entry's, and that value, the time's: the line is then
 // read as flatLine and addFlat read the entry's, but for the time, which
-// is a string (flatString's) or digits (a number with no fraction,
-// exponent or sign) and ends the line with its '}'. ok is false for any
-// other line, read the usual way.
+// is digits (a number with no fraction, exponent or sign) or a string
+// and ends the line with its '}'. ok is false for any other line, read
+// the usual way. A string's body is not tested here: the caller tests it
+// (attemptReader.timeAt) before it takes the line.
 func (a *attemptLines) find(line []byte) (e *attemptLine, ts rawValue, ok bool) {
 	n := len(line)
 	if a.off || n < 48 || line[n-1] != '}' {
@@ -90,7 +92,9 @@ func (a *attemptLines) find(line []byte) (e *attemptLine, ts rawValue, ok bool) 
 	}
 	switch c := line[k]; {
 	case c == '"':
-		if !stringEndsLine(line, k) {
+		// Its closing quote is the line's last byte but one; its body
+		// is tested by readLine (timeAt), with the time read.
+		if str == 0 || k >= n-2 {
 			return nil, nil, false
 		}
 	case c == '0':
@@ -229,20 +233,25 @@ func lineSlot(line []byte, b int) int {
 // skipped.
 func (r *attemptReader) readLine(line []byte, flat *attemptFlat, lines *attemptLines, vals []rawValue) string {
 	if e, ts, ok := lines.find(line); ok {
-		// As addFlat's memo hit: the bytes before the time's passed
-		// the checks before it.
-		r.hits++
-		sec, nsec, zone, reason := r.when(ts)
-		if reason != "" {
-			return reason
-		}
-		if e.shape != 0 && e.zone == zone && e.hi == sec>>32 {
-			r.appendRow(attemptRow{lo: uint32(sec), nsec: nsec, shape: e.shape - 1})
+		if sec, nsec, fast, valid := r.timeAt(line, ts); valid {
+			// As addFlat's memo hit: the bytes before the time's
+			// passed the checks before it.
+			r.hits++
+			zone, reason := r.utc, ""
+			if !fast {
+				sec, nsec, zone, reason = r.when(ts)
+			}
+			if reason != "" {
+				return reason
+			}
+			if e.shape != 0 && e.zone == zone && e.hi == sec>>32 {
+				r.appendRow(attemptRow{lo: uint32(sec), nsec: nsec, shape: e.shape - 1})
+				return ""
+			}
+			r.row(e.m, sec, nsec, zone)
+			e.shape, e.zone, e.hi = r.rows.at(r.nrows-1).shape+1, zone, sec>>32
 			return ""
 		}
-		r.row(e.m, sec, nsec, zone)
-		e.shape, e.zone, e.hi = r.rows.at(r.nrows-1).shape+1, zone, sec>>32
-		return ""
 	}
 	if fv, ok := flat.read(line); ok {
 		reason := r.addFlat(fv, true)
@@ -255,6 +264,25 @@ func (r *attemptReader) readLine(line []byte, flat *attemptFlat, lines *attemptL
 		return err.Error()
 	}
 	return r.add(vals) // a row of Syms and indices (attempt_rows.go)
+}
+
+// timeAt says whether time value ts, found at the end of line by
+// attemptLines.find, is valid JSON (valid): digits as find tested them,
+// or a string closed at the line's last byte but one (stringEndsLine's).
+// A string fastTime reads whole holds only digits and "-T:.Z" between
+// its quotes, and is valid with no test of its own: stringEndsLine's
+// three words' stop test was some 70 instructions a line. fast says the
+// time was read so, as r.time reads it (in UTC, r.utc).
+func (r *attemptReader) timeAt(line []byte, ts rawValue) (sec int64, nsec int32, fast, valid bool) {
+	// (fastTime's date before any was read is ten zero bytes, which no
+	// string it reads holds: its fifth is '-'.)
+	if sec, nsec, ok := r.fastTime(ts); ok {
+		if r.utc < 0 {
+			r.utc = r.ep.attemptZone(time.Unix(0, 0).UTC(), &r.in)
+		}
+		return sec, nsec, true, true
+	}
+	return 0, 0, false, ts[0] != '"' || stringEndsLine(line, len(line)-1-len(ts))
 }
 
 // lastMemo is what the last row's task, status, session and lists read
