@@ -241,3 +241,57 @@ func TestAttemptStringsAsStr(t *testing.T) {
 		}
 	}
 }
+
+// TestFastTimeDigits holds fastTime's epoch milliseconds, read by words
+// past eight digits, to the byte loop it stands for (fastTimeDigits):
+// every length to 16 bytes, all nines, and each byte in turn made every
+// digit and the bytes about and past them (a carry into the next byte
+// of eightDigits' sum, a high nibble 3 or a low nibble under 10 alone).
+func TestFastTimeDigits(t *testing.T) {
+	r := newAttemptReader(&Episode{})
+	bad := []byte{0x00, 0x06, 0x2f, 0x3a, 0x3f, 0x40, 0x70, 0x79, 0xb0, 0xb9, 0xf9, 0xfa, 0xff}
+	for n := 1; n <= 16; n++ {
+		base := make([]byte, n)
+		for i := range base {
+			base[i] = "3141592653589793"[i]
+		}
+		cases := [][]byte{bytes.Repeat([]byte{'9'}, n), bytes.Repeat([]byte{'0'}, n)}
+		for i := range n {
+			for c := '0'; c <= '9'; c++ {
+				b := bytes.Clone(base)
+				b[i] = byte(c)
+				cases = append(cases, b)
+			}
+			for _, c := range bad {
+				b := bytes.Clone(base)
+				b[i] = c
+				cases = append(cases, b)
+			}
+		}
+		for _, v := range cases {
+			// Within a longer array, as a line holds a time: the bytes
+			// after it are no digits.
+			line := append(bytes.Clone(v), '}', '\n')
+			sec, nsec, ok := r.fastTime(rawValue(line[:n:n]))
+			wsec, wnsec, wok := fastTimeDigits(v)
+			if sec != wsec || nsec != wnsec || ok != wok {
+				t.Fatalf("%q: %d %d %v, the byte loop's %d %d %v", v, sec, nsec, ok, wsec, wnsec, wok)
+			}
+		}
+	}
+}
+
+// fastTimeDigits is fastTime of epoch milliseconds a byte at a time.
+func fastTimeDigits(v []byte) (sec int64, nsec int32, ok bool) {
+	if len(v) > 15 {
+		return 0, 0, false
+	}
+	var ms int64
+	for _, c := range v {
+		if c < '0' || c > '9' {
+			return 0, 0, false
+		}
+		ms = ms*10 + int64(c-'0')
+	}
+	return ms / 1000, int32(ms%1000) * 1e6, true
+}
