@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"bufio"
 	"bytes"
 	"fmt"
 	"runtime"
@@ -294,4 +295,49 @@ func fastTimeDigits(v []byte) (sec int64, nsec int32, ok bool) {
 		ms = ms*10 + int64(c-'0')
 	}
 	return ms / 1000, int32(ms%1000) * 1e6, true
+}
+
+// TestReadAttemptsPend holds readAttempts' lines cut in its loop from
+// pend (as nextLine cuts them, without its call) to the lines read one
+// by one by ReadSlice (takeBuffered off: pend is then never filled):
+// lines blank, led or ended by white space, CRLF, past the longest line,
+// invalid, unterminated, over buffers of several sizes, Strict or not.
+// The same attempts, lines, skips, problems and error.
+func TestReadAttemptsPend(t *testing.T) {
+	rec := func(task, ts string) string {
+		return `{"task_id": "` + task + `", "status": "done", "blockers": [], "completed_work": ["w"], "session_id": "s1", "timestamp": ` + ts + `}`
+	}
+	logs := []string{
+		rec("a", `"2025-11-14T08:00:00Z"`) + "\n" + rec("b", "1763107920000") + "\n" + rec("a", `"2025-11-14T08:01:00Z"`) + "\n",
+		rec("a", `"2025-11-14T08:00:00Z"`) + "\r\n\n  " + rec("b", "1763107920000") + " \n\t" + rec("c", "5") + "\r\n\n\n" + rec("a", `"x"`),
+		rec("a", "1") + "\n" + rec("a", "2") + "\nnot json\n" + rec("a", "3") + "\n" + rec("a", strings.Repeat("1", 300)) + "\n{}\n" + rec("a", "4") + "\n",
+		"\n\n" + rec("toolong"+strings.Repeat("x", 400), "1") + "\n" + rec("a", "2") + "\n" + rec("a", "3"),
+		rec("a", "1") + "\n" + " \n" + "\x0b" + rec("a", "2") + "\n" + rec("a", "3") + "\x0b\n" + rec("a", "4") + "\n",
+	}
+	for _, data := range logs {
+		for _, size := range []int{16, 64, 200, 4096} {
+			for _, strict := range []bool{false, true} {
+				read := func(pend bool) string {
+					takeBuffered = pend
+					defer func() { takeBuffered = true }()
+					var ep *Episode
+					c := &readContext{source: "log", defaultID: "id", maxLine: 300, opts: Options{Strict: strict},
+						emit: func(e *Episode) error { ep = e; return nil }}
+					src := &recordSource{br: bufio.NewReaderSize(strings.NewReader(data), size), max: c.maxLine}
+					err := readAttempts(src, c)
+					out := fmt.Sprint(err)
+					if ep != nil {
+						out += fmt.Sprint(ep.Diag.Lines, ep.Diag.Skipped, ep.Diag.Problems)
+						for i := range ep.NumAttempts() {
+							out += fmt.Sprint(ep.Attempt(i))
+						}
+					}
+					return out
+				}
+				if got, want := read(true), read(false); got != want {
+					t.Fatalf("%q (buffer %d, strict %v):\n%s\nread by ReadSlice:\n%s", data, size, strict, got, want)
+				}
+			}
+		}
+	}
 }
