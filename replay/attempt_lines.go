@@ -10,6 +10,7 @@ package replay
 import (
 	"bytes"
 	"math/bits"
+	"time"
 )
 
 // attemptLines holds lines read whole (attemptFlat) by their bytes up to
@@ -21,6 +22,15 @@ type attemptLines struct {
 	slots        [attemptLineSlots]attemptLine
 	hits, misses int
 	off          bool // missed far more than hit: not looked at again
+	// tail is the bytes from the time's key to the line's end in the
+	// last line found whose time was a string ([1]) or not ([0]): find
+	// looks for the key there first, where lastComma searched the line
+	// from its end (some 70 instructions a line). A line of an entry's
+	// bytes up to its time's value and a valid value after is that
+	// entry's however its key was found, so a key found there is the
+	// one lastComma finds (or a line lastComma would not find, read the
+	// same by the general way: a time with ", \"" in it).
+	tail [2]int
 }
 
 // attemptLineSlots is the number of entries: a few times the records an
@@ -49,34 +59,42 @@ type attemptLine struct {
 // find returns the memo of a line whose bytes up to its last member's
 // value are an entry's, and that value, the time's: the line is then
 // read as flatLine and addFlat read the entry's, but for the time, which
-// is a string (flatString's) or digits (a number with no fraction,
-// exponent or sign) and ends the line with its '}'. ok is false for any
-// other line, read the usual way.
+// is digits (a number with no fraction, exponent or sign) or a string
+// and ends the line with its '}'. ok is false for any other line, read
+// the usual way. A string's body is not tested here: the caller tests it
+// (attemptReader.timeAt) before it takes the line.
 func (a *attemptLines) find(line []byte) (e *attemptLine, ts rawValue, ok bool) {
 	n := len(line)
 	if a.off || n < 48 || line[n-1] != '}' {
 		return nil, nil, false
 	}
-	b := lastComma(line, 32) + 2
-	if b < 34 || b >= n || line[b-1] != ' ' || line[b] != '"' {
-		a.missed()
-		return nil, nil, false
+	str := 0
+	if line[n-2] == '"' {
+		str = 1
 	}
-	s := lineSlot(line, b)
-	e = &a.slots[s]
-	k := len(e.prefix)
-	if k <= b || k >= n-1 || !bytes.Equal(line[:k], e.prefix) {
-		// The slot after: where note puts a prefix whose own slot
-		// holds another.
-		e = &a.slots[(s+1)%attemptLineSlots]
-		if k = len(e.prefix); k <= b || k >= n-1 || !bytes.Equal(line[:k], e.prefix) {
+	k := 0
+	// The time's key where the last line found of its kind had it,
+	// found by its ", \"" and the entry's bytes; else lastComma's.
+	b := n - a.tail[str]
+	if b >= 34 && b < n && pairAt(line, b-2) == ','|' '<<8 && line[b] == '"' {
+		e, k = a.lookup(line, b)
+	}
+	if e == nil {
+		b = lastComma(line, 32) + 2
+		if b < 34 || b >= n || line[b-1] != ' ' || line[b] != '"' {
+			a.missed()
+			return nil, nil, false
+		}
+		if e, k = a.lookup(line, b); e == nil {
 			a.missed()
 			return nil, nil, false
 		}
 	}
 	switch c := line[k]; {
 	case c == '"':
-		if !stringEndsLine(line, k) {
+		// Its closing quote is the line's last byte but one; its body
+		// is tested by readLine (timeAt), with the time read.
+		if str == 0 || k >= n-2 {
 			return nil, nil, false
 		}
 	case c == '0':
@@ -94,7 +112,27 @@ func (a *attemptLines) find(line []byte) (e *attemptLine, ts rawValue, ok bool) 
 	}
 	a.hits++
 	e.used = a.hits
+	a.tail[str] = n - b
 	return e, line[k : n-1 : n-1], true
+}
+
+// lookup is the entry whose bytes are line's up to its time's value,
+// the key at line[b] (34 <= b < len(line)), and the length of those
+// bytes; nil when none is.
+func (a *attemptLines) lookup(line []byte, b int) (*attemptLine, int) {
+	n := len(line)
+	s := lineSlot(line, b)
+	e := &a.slots[s]
+	k := len(e.prefix)
+	if k <= b || k >= n-1 || !bytes.Equal(line[:k], e.prefix) {
+		// The slot after: where note puts a prefix whose own slot
+		// holds another.
+		e = &a.slots[(s+1)%attemptLineSlots]
+		if k = len(e.prefix); k <= b || k >= n-1 || !bytes.Equal(line[:k], e.prefix) {
+			return nil, 0
+		}
+	}
+	return e, k
 }
 
 // stringEndsLine says whether the string at line[k] closes at the
@@ -195,20 +233,25 @@ func lineSlot(line []byte, b int) int {
 // skipped.
 func (r *attemptReader) readLine(line []byte, flat *attemptFlat, lines *attemptLines, vals []rawValue) string {
 	if e, ts, ok := lines.find(line); ok {
-		// As addFlat's memo hit: the bytes before the time's passed
-		// the checks before it.
-		r.hits++
-		sec, nsec, zone, reason := r.when(ts)
-		if reason != "" {
-			return reason
-		}
-		if e.shape != 0 && e.zone == zone && e.hi == sec>>32 {
-			r.appendRow(attemptRow{lo: uint32(sec), nsec: nsec, shape: e.shape - 1})
+		if sec, nsec, fast, valid := r.timeAt(line, ts); valid {
+			// As addFlat's memo hit: the bytes before the time's
+			// passed the checks before it.
+			r.hits++
+			zone, reason := r.utc, ""
+			if !fast {
+				sec, nsec, zone, reason = r.when(ts)
+			}
+			if reason != "" {
+				return reason
+			}
+			if e.shape != 0 && e.zone == zone && e.hi == sec>>32 {
+				r.appendRow(attemptRow{lo: uint32(sec), nsec: nsec, shape: e.shape - 1})
+				return ""
+			}
+			r.row(e.m, sec, nsec, zone)
+			e.shape, e.zone, e.hi = r.rows.at(r.nrows-1).shape+1, zone, sec>>32
 			return ""
 		}
-		r.row(e.m, sec, nsec, zone)
-		e.shape, e.zone, e.hi = r.rows.at(r.nrows-1).shape+1, zone, sec>>32
-		return ""
 	}
 	if fv, ok := flat.read(line); ok {
 		reason := r.addFlat(fv, true)
@@ -221,6 +264,25 @@ func (r *attemptReader) readLine(line []byte, flat *attemptFlat, lines *attemptL
 		return err.Error()
 	}
 	return r.add(vals) // a row of Syms and indices (attempt_rows.go)
+}
+
+// timeAt says whether time value ts, found at the end of line by
+// attemptLines.find, is valid JSON (valid): digits as find tested them,
+// or a string closed at the line's last byte but one (stringEndsLine's).
+// A string fastTime reads whole holds only digits and "-T:.Z" between
+// its quotes, and is valid with no test of its own: stringEndsLine's
+// three words' stop test was some 70 instructions a line. fast says the
+// time was read so, as r.time reads it (in UTC, r.utc).
+func (r *attemptReader) timeAt(line []byte, ts rawValue) (sec int64, nsec int32, fast, valid bool) {
+	// (fastTime's date before any was read is ten zero bytes, which no
+	// string it reads holds: its fifth is '-'.)
+	if sec, nsec, ok := r.fastTime(ts); ok {
+		if r.utc < 0 {
+			r.utc = r.ep.attemptZone(time.Unix(0, 0).UTC(), &r.in)
+		}
+		return sec, nsec, true, true
+	}
+	return 0, 0, false, ts[0] != '"' || stringEndsLine(line, len(line)-1-len(ts))
 }
 
 // lastMemo is what the last row's task, status, session and lists read

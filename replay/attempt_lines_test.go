@@ -45,6 +45,17 @@ func TestAttemptLinesAsRead(t *testing.T) {
 			}
 		}
 	}
+	keptLines := linesAsRead(t, lines)
+	if keptLines.hits < len(lines)/8 {
+		t.Errorf("%d lines of %d found", keptLines.hits, len(lines))
+	}
+}
+
+// linesAsRead reads lines by readLine with the lines kept and found, and
+// by a reader that never finds one, and fails unless both give the same
+// reason line by line and the same attempts; it returns the lines kept.
+func linesAsRead(t *testing.T, lines []string) *attemptLines {
+	t.Helper()
 	kept, plain := newAttemptReader(&Episode{}), newAttemptReader(&Episode{})
 	keptFlat, plainFlat := newAttemptFlat(), newAttemptFlat()
 	keptLines, noLines := &attemptLines{}, &attemptLines{off: true}
@@ -54,9 +65,6 @@ func TestAttemptLinesAsRead(t *testing.T) {
 		if want := plain.readLine([]byte(s), plainFlat, noLines, plainVals); got != want {
 			t.Fatalf("line %d %q: reason %q, read without the lines kept %q", i+1, s, got, want)
 		}
-	}
-	if keptLines.hits < len(lines)/8 {
-		t.Errorf("%d lines of %d found", keptLines.hits, len(lines))
 	}
 	kept.finish()
 	plain.finish()
@@ -69,6 +77,7 @@ func TestAttemptLinesAsRead(t *testing.T) {
 			t.Fatalf("attempt %d: %+v, without the lines kept %+v", i, got, want)
 		}
 	}
+	return keptLines
 }
 
 // TestLastComma holds lastComma to a search byte by byte.

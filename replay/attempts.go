@@ -108,6 +108,21 @@ func readAttempts(src *recordSource, c *readContext) error {
 	src.reuse = true // an attempt keeps nothing of its line
 	skip := func(line int, reason string) error { return c.skip(d, line, reason) }
 	for {
+		// A record's line of pend, cut here as nextLine cuts it
+		// (nextLine, a call of six results over the inlining budget,
+		// was some 60 instructions a line).
+		if rest := src.pend[src.at:]; len(rest) > 0 {
+			if i := bytes.IndexByte(rest, '\n'); i > 0 && i < src.max+2 && rest[0]-'!' < 0x7f-'!' && rest[i-1]-'!' < 0x7f-'!' {
+				lineNo := src.took(i + 1)
+				d.Lines++
+				if reason := r.readLine(rest[:i], flat, lines, vals); reason != "" {
+					if perr := skip(lineNo, reason); perr != nil {
+						return perr
+					}
+				}
+				continue
+			}
+		}
 		line, lineNo, tooLong, err := src.nextLine()
 		if tooLong {
 			d.Lines++

@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"bufio"
 	"bytes"
 	"fmt"
 	"runtime"
@@ -237,6 +238,105 @@ func TestAttemptStringsAsStr(t *testing.T) {
 			}
 			if got := ep.AttemptTask(i); got != ep.Str(s.task) {
 				t.Fatalf("attempt %d: AttemptTask %q, Str %q", i, got, ep.Str(s.task))
+			}
+		}
+	}
+}
+
+// TestFastTimeDigits holds fastTime's epoch milliseconds, read by words
+// past eight digits, to the byte loop it stands for (fastTimeDigits):
+// every length to 16 bytes, all nines, and each byte in turn made every
+// digit and the bytes about and past them (a carry into the next byte
+// of eightDigits' sum, a high nibble 3 or a low nibble under 10 alone).
+func TestFastTimeDigits(t *testing.T) {
+	r := newAttemptReader(&Episode{})
+	bad := []byte{0x00, 0x06, 0x2f, 0x3a, 0x3f, 0x40, 0x70, 0x79, 0xb0, 0xb9, 0xf9, 0xfa, 0xff}
+	for n := 1; n <= 16; n++ {
+		base := make([]byte, n)
+		for i := range base {
+			base[i] = "3141592653589793"[i]
+		}
+		cases := [][]byte{bytes.Repeat([]byte{'9'}, n), bytes.Repeat([]byte{'0'}, n)}
+		for i := range n {
+			for c := '0'; c <= '9'; c++ {
+				b := bytes.Clone(base)
+				b[i] = byte(c)
+				cases = append(cases, b)
+			}
+			for _, c := range bad {
+				b := bytes.Clone(base)
+				b[i] = c
+				cases = append(cases, b)
+			}
+		}
+		for _, v := range cases {
+			// Within a longer array, as a line holds a time: the bytes
+			// after it are no digits.
+			line := append(bytes.Clone(v), '}', '\n')
+			sec, nsec, ok := r.fastTime(rawValue(line[:n:n]))
+			wsec, wnsec, wok := fastTimeDigits(v)
+			if sec != wsec || nsec != wnsec || ok != wok {
+				t.Fatalf("%q: %d %d %v, the byte loop's %d %d %v", v, sec, nsec, ok, wsec, wnsec, wok)
+			}
+		}
+	}
+}
+
+// fastTimeDigits is fastTime of epoch milliseconds a byte at a time.
+func fastTimeDigits(v []byte) (sec int64, nsec int32, ok bool) {
+	if len(v) > 15 {
+		return 0, 0, false
+	}
+	var ms int64
+	for _, c := range v {
+		if c < '0' || c > '9' {
+			return 0, 0, false
+		}
+		ms = ms*10 + int64(c-'0')
+	}
+	return ms / 1000, int32(ms%1000) * 1e6, true
+}
+
+// TestReadAttemptsPend holds readAttempts' lines cut in its loop from
+// pend (as nextLine cuts them, without its call) to the lines read one
+// by one by ReadSlice (takeBuffered off: pend is then never filled):
+// lines blank, led or ended by white space, CRLF, past the longest line,
+// invalid, unterminated, over buffers of several sizes, Strict or not.
+// The same attempts, lines, skips, problems and error.
+func TestReadAttemptsPend(t *testing.T) {
+	rec := func(task, ts string) string {
+		return `{"task_id": "` + task + `", "status": "done", "blockers": [], "completed_work": ["w"], "session_id": "s1", "timestamp": ` + ts + `}`
+	}
+	logs := []string{
+		rec("a", `"2025-11-14T08:00:00Z"`) + "\n" + rec("b", "1763107920000") + "\n" + rec("a", `"2025-11-14T08:01:00Z"`) + "\n",
+		rec("a", `"2025-11-14T08:00:00Z"`) + "\r\n\n  " + rec("b", "1763107920000") + " \n\t" + rec("c", "5") + "\r\n\n\n" + rec("a", `"x"`),
+		rec("a", "1") + "\n" + rec("a", "2") + "\nnot json\n" + rec("a", "3") + "\n" + rec("a", strings.Repeat("1", 300)) + "\n{}\n" + rec("a", "4") + "\n",
+		"\n\n" + rec("toolong"+strings.Repeat("x", 400), "1") + "\n" + rec("a", "2") + "\n" + rec("a", "3"),
+		rec("a", "1") + "\n" + " \n" + "\x0b" + rec("a", "2") + "\n" + rec("a", "3") + "\x0b\n" + rec("a", "4") + "\n",
+	}
+	for _, data := range logs {
+		for _, size := range []int{16, 64, 200, 4096} {
+			for _, strict := range []bool{false, true} {
+				read := func(pend bool) string {
+					takeBuffered = pend
+					defer func() { takeBuffered = true }()
+					var ep *Episode
+					c := &readContext{source: "log", defaultID: "id", maxLine: 300, opts: Options{Strict: strict},
+						emit: func(e *Episode) error { ep = e; return nil }}
+					src := &recordSource{br: bufio.NewReaderSize(strings.NewReader(data), size), max: c.maxLine}
+					err := readAttempts(src, c)
+					out := fmt.Sprint(err)
+					if ep != nil {
+						out += fmt.Sprint(ep.Diag.Lines, ep.Diag.Skipped, ep.Diag.Problems)
+						for i := range ep.NumAttempts() {
+							out += fmt.Sprint(ep.Attempt(i))
+						}
+					}
+					return out
+				}
+				if got, want := read(true), read(false); got != want {
+					t.Fatalf("%q (buffer %d, strict %v):\n%s\nread by ReadSlice:\n%s", data, size, strict, got, want)
+				}
 			}
 		}
 	}
