@@ -28,7 +28,8 @@ type canonWriter struct {
 	keyed   []keyedString
 	scratch []byte // a string's unescaped bytes
 	memo    canonMemo
-	both    []byte // appendBoth's second form
+	shapes  shapeMemo // appendCanon's objects' keys (rawcanon_shape.go)
+	both    []byte    // appendBoth's second form
 }
 
 // keyedString is a string appendKeyed wrote as its Sym: at is where its
@@ -266,6 +267,17 @@ func skipped(skip map[string]bool, k []byte) bool {
 func (w *canonWriter) keepAll(ix *valueIndex, v rawValue) {
 	if ix != nil && len(ix.objs) > 0 && v.Kind() == '{' {
 		if ms, ok := ix.noted(v); ok {
+			w.keepNoted(ix, ms)
+			return
+		}
+	}
+	ix.members(v, w.keep(nil))
+}
+
+// keepNoted is keepAll of an object whose members the index noted (ms).
+func (w *canonWriter) keepNoted(ix *valueIndex, ms []ixMember) {
+	{
+		{
 			base := ix.base
 			p := unsafe.Pointer(unsafe.SliceData(base))
 			// Lengthened once and written in place: an appended literal
@@ -291,10 +303,8 @@ func (w *canonWriter) keepAll(ix *valueIndex, v rawValue) {
 				}
 				*(*sliceHeader)(unsafe.Pointer(&d.val)) = sliceHeader{unsafe.Add(p, m.val), int(m.end - m.val), c - int(m.val)}
 			}
-			return
 		}
 	}
-	ix.members(v, w.keep(nil))
 }
 
 // writeMembers writes the members collected from base as an object, its
