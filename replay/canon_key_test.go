@@ -93,6 +93,14 @@ func TestKeepAll(t *testing.T) {
 					if w := want.members[i]; string(m.key) != string(w.key) || string(m.val) != string(w.val) {
 						t.Fatalf("%s (indexed %v): member %d %q: %q, want %q: %q", v, x != nil, i, m.key, m.val, w.key, w.val)
 					}
+					// A key or value read in place is a slice of the
+					// record to its end, as the record sliced is
+					// (appendKeyColon reads a short key's word past it).
+					for _, b := range [][]byte{m.key, m.val} {
+						if off := offsetIn(src, b); len(b) > 0 && off >= 0 && off < len(src) && cap(b) != cap(src)-off {
+							t.Fatalf("%s (indexed %v): member %d %q: cap %d, want %d", v, x != nil, i, b, cap(b), cap(src)-off)
+						}
+					}
 				}
 			}
 		}

@@ -316,12 +316,15 @@ func (o *openHandsV1Reader) kept(recs []stepRecord, reason string) ([]stepRecord
 func (o *openHandsV1Reader) read(v rawValue, f *[len(v1Keys)]rawValue) ([]stepRecord, string) {
 	// kind, src and parent are only compared or copied while the event
 	// is read: views of the record (strView), not copies.
-	kind, ok := strView(f[v1kKind])
+	kind, ok := v1Kind(f[v1kKind])
 	if !ok {
 		return nil, `not an OpenHands V1 event (no "kind")`
 	}
-	src, _ := strView(f[v1kSource])
-	id := textView(f[v1kID]) // a view: copied where kept (the last node, a pending action's id, an observation's event)
+	src := v1Source(f[v1kSource])
+	// The id (textView: a view, copied where kept) is read where it is
+	// kept: the last node, a pending action's ids, an agent error's
+	// event (event); no other event's is read.
+	idRaw := f[v1kID]
 	parent, tree := strView(f[v1kParentID])
 	if tree && kind != "ConversationStateUpdateEvent" && kind != "ConversationErrorEvent" {
 		// The active branch is the path from the last event to the root;
@@ -331,7 +334,7 @@ func (o *openHandsV1Reader) read(v rawValue, f *[len(v1Keys)]rawValue) ([]stepRe
 			o.branched = true
 			o.ep.Diag.note("a branched conversation (an event's parent_id is not the event before it): replayed in log order, not along its active branch")
 		}
-		o.lastNode = strings.Clone(id)
+		o.lastNode = strings.Clone(textView(idRaw))
 	}
 	// Its source is kept for a message only: the detector reads no
 	// other's (the window ends at a user's message, the monologue counts
@@ -401,7 +404,7 @@ func (o *openHandsV1Reader) read(v rawValue, f *[len(v1Keys)]rawValue) ([]stepRe
 		default:
 			r.action = o.keepAction([]byte(tool), []byte(" {}"))
 		}
-		o.ids = append(o.ids, o.keepID(id), o.keepID(textView(f[v1kToolCallID])))
+		o.ids = append(o.ids, o.keepID(textView(idRaw)), o.keepID(textView(f[v1kToolCallID])))
 	case "ObservationEvent", "AgentErrorEvent", "UserRejectObservation":
 		r := o.attach(textView(f[v1kActionID]), textView(f[v1kToolCallID]))
 		var text string
@@ -475,15 +478,52 @@ func (o *openHandsV1Reader) read(v rawValue, f *[len(v1Keys)]rawValue) ([]stepRe
 		ev.Artifact = true
 		if f[v1kKey].StrEq("execution_status") && f[v1kValue].StrEq("stuck") {
 			o.askBefore() // the check that set it
-			o.event(ev, id)
+			o.event(ev, idRaw)
 			if o.ep != nil {
 				o.ep.Live = append(o.ep.Live, LiveEvent{Kind: LiveOpenHandsV1Stuck, Turn: max(o.n, 1)})
 			}
 			return out, ""
 		}
 	}
-	o.event(ev, id)
+	o.event(ev, idRaw)
 	return out, ""
+}
+
+// v1Kind is strView(v) for an event's kind, which is only compared
+// with the classes' names: a kind written as one of them, quotes and
+// all, is that name, told by one switch with no scan of its bytes (an
+// escaped one is strView's).
+func v1Kind(v rawValue) (string, bool) {
+	switch string(v) {
+	case `"ActionEvent"`:
+		return "ActionEvent", true
+	case `"ObservationEvent"`:
+		return "ObservationEvent", true
+	case `"MessageEvent"`:
+		return "MessageEvent", true
+	case `"ConversationStateUpdateEvent"`:
+		return "ConversationStateUpdateEvent", true
+	case `"SystemPromptEvent"`:
+		return "SystemPromptEvent", true
+	case `"AgentErrorEvent"`:
+		return "AgentErrorEvent", true
+	}
+	return strView(v)
+}
+
+// v1Source is strView(v)'s string for an event's source: one of the
+// three the SDK writes, quotes and all, is that name, with no scan.
+func v1Source(v rawValue) string {
+	switch string(v) {
+	case `"agent"`:
+		return "agent"
+	case `"environment"`:
+		return "environment"
+	case `"user"`:
+		return "user"
+	}
+	s, _ := strView(v)
+	return s
 }
 
 // obsFields are an observation's content, is_error and exit_code, each
@@ -546,13 +586,13 @@ func (o *openHandsV1Reader) sym(s string) Sym {
 // observation's with the one it last nudged at, and nudges only when
 // that observation ends a streak of agent errors), and a log's ids are
 // UUIDs, each hashed and copied into the table for nothing.
-func (o *openHandsV1Reader) event(ev OpenHandsV1Event, id string) {
+func (o *openHandsV1Reader) event(ev OpenHandsV1Event, id rawValue) {
 	if o.ep == nil {
 		return
 	}
 	ev.N = int32(max(o.n, 1))
 	if ev.Class == OHV1AgentError {
-		ev.ID = o.ep.historyString(id)
+		ev.ID = o.ep.historyString(textView(id))
 	}
 	o.ep.OpenHandsV1 = append(o.ep.OpenHandsV1, ev)
 }

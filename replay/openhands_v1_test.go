@@ -291,3 +291,30 @@ func FuzzPlainASCII(f *testing.F) {
 		}
 	})
 }
+
+// TestV1KindSource holds v1Kind and v1Source to strView, the reading
+// they skip for a name written plainly: every kind and source the SDK
+// writes, plainly and escaped, names near them, other values, none.
+func TestV1KindSource(t *testing.T) {
+	names := []string{"ActionEvent", "ObservationEvent", "MessageEvent", "ConversationStateUpdateEvent",
+		"SystemPromptEvent", "AgentErrorEvent", "UserRejectObservation", "Condensation", "ConversationErrorEvent",
+		"agent", "environment", "user", "Agent", "agent ", "", "ActionEven", "ActionEventt"}
+	vals := []rawValue{nil, rawValue(`null`), rawValue(`1`), rawValue(`{}`), rawValue(`[]`), rawValue(`true`),
+		rawValue(`"\u0041ctionEvent"`), rawValue(`"a\u0067ent"`), rawValue(`"agent\ud800"`),
+		rawValue("\"agent\xff\""), rawValue("\"Action\xc3\xa9Event\""), rawValue(`"\"agent\""`)}
+	for _, n := range names {
+		vals = append(vals, rawValue(`"`+n+`"`))
+		if n != "" {
+			vals = append(vals, rawValue(`"\u00`+strconv.FormatInt(int64(n[0]), 16)+n[1:]+`"`))
+		}
+	}
+	for _, v := range vals {
+		want, wantOK := strView(v)
+		if got, ok := v1Kind(v); got != want || ok != wantOK {
+			t.Errorf("v1Kind(%s) = %q, %v; want %q, %v", v, got, ok, want, wantOK)
+		}
+		if got := v1Source(v); got != want {
+			t.Errorf("v1Source(%s) = %q; want %q", v, got, want)
+		}
+	}
+}

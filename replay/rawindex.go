@@ -349,8 +349,24 @@ func (ix *valueIndex) appendCanon(w *canonWriter, v rawValue, canonical bool, sk
 		from := len(w.buf)
 		// appendObject's members, each value skipped over with the index.
 		base := len(w.members)
-		if skip == nil {
-			w.keepAll(ix, v) // the noted members in one loop, no visitor
+		if skip == nil && ix != nil && len(ix.objs) > 0 {
+			ms, ok := ix.noted(v)
+			if !ok {
+				ix.members(v, w.keep(nil))
+			} else if s, stag, hit := w.shapes.find(ix.base, ms); hit || s.note(stag, ix.base, ms) {
+				// Keys as an object of its shape wrote them
+				// (rawcanon_shape.go): no member collected or sorted.
+				w.appendShaped(ix, s, ms, canonical)
+				if slot != nil {
+					w.memo.open--
+					slot.keep(tag, v, mode, skip, w.buf[from:], nil)
+				}
+				return
+			} else {
+				w.keepNoted(ix, ms) // the noted members in one loop, no visitor
+			}
+		} else if skip == nil {
+			w.keepAll(ix, v)
 		} else {
 			ix.members(v, w.keep(skip))
 		}
