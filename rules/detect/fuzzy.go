@@ -393,6 +393,20 @@ func (d *FuzzyRepeat) Match(s *Step) (matched int, similarity float64, fired boo
 		if cutoff > min(cur.count, p.count) { // a better match found is to be beaten
 			continue
 		}
+		// The bound: the ASCII counts' smaller summed (the others', if
+		// any, added), from byte counts for two short ASCII outputs. Those
+		// are bounded before the nested test: most such pairs fail the
+		// bound (some 30 instructions once both are counted, and each is
+		// counted once), where nested took some 100 for each. The order
+		// changes no result: a nested pair passes the bound, the shorter's
+		// counts being within the longer's.
+		var shared int
+		small := cur.smallPair(p)
+		if small {
+			if shared = sharedSmall(cur.smallCounts(), p.smallCounts()); shared < cutoff {
+				continue
+			}
+		}
 		if cur.canon && p.canon && nested(cur.out, p.out) {
 			// The shorter is all of the LCS (lcsShared's common prefix
 			// and suffix leave none of it): known from the bytes, where
@@ -402,19 +416,11 @@ func (d *FuzzyRepeat) Match(s *Step) (matched int, similarity float64, fired boo
 			}
 			continue
 		}
-		// The bound: the ASCII counts' smaller summed (the others', if
-		// any, added), from byte counts for two short ASCII outputs.
-		var shared int
 		var ok bool
-		small := cur.smallPair(p)
-		if small {
-			shared = sharedSmall(cur.smallCounts(), p.smallCounts())
-			ok = shared >= cutoff
-		} else {
-			shared, ok = cur.histogram().boundAtLeast(p.histogram(), cutoff)
-		}
-		if !ok {
-			continue
+		if !small {
+			if shared, ok = cur.histogram().boundAtLeast(p.histogram(), cutoff); !ok {
+				continue
+			}
 		}
 		if d.mt == nil {
 			d.mt = newMatcher()

@@ -241,21 +241,66 @@ func (mt *lcsMatcher) lcsBytes(a, b string, cutoff, shared int) (int, bool) {
 	return lcsShared(mt, unsafe.Slice(unsafe.StringData(a), len(a)), unsafe.Slice(unsafe.StringData(b), len(b)), cutoff, shared)
 }
 
+// commonAffix returns the length p of a's and b's common prefix, and s
+// of the common suffix of what follows it in each (so p+s is at most the
+// shorter's length): bytes eight at a time (commonAffixBytes), code
+// points one at a time.
+func commonAffix[T symbol](a, b []T) (p, s int) {
+	if x, ok := any(a).([]byte); ok {
+		return commonAffixBytes(x, any(b).([]byte))
+	}
+	for p < len(a) && p < len(b) && a[p] == b[p] {
+		p++
+	}
+	a, b = a[p:], b[p:]
+	for s < len(a) && s < len(b) && a[len(a)-1-s] == b[len(b)-1-s] {
+		s++
+	}
+	return p, s
+}
+
+// commonAffixBytes is commonAffix of two byte strings, a word of eight
+// bytes at a time, the first that differs told by its XOR's trailing
+// (the prefix) or leading (the suffix) zero bytes: a byte at a time, the
+// prefix of two outputs that share a long start (an OpenHands V0 log's
+// near-duplicates) cost some six instructions a byte.
+// TestCommonAffixBytes holds it to the byte loops.
+func commonAffixBytes(a, b []byte) (p, s int) {
+	n := min(len(a), len(b))
+	for p+8 <= n {
+		if x := binary.LittleEndian.Uint64(a[p:]) ^ binary.LittleEndian.Uint64(b[p:]); x != 0 {
+			p += bits.TrailingZeros64(x) / 8
+			goto suffix
+		}
+		p += 8
+	}
+	for p < n && a[p] == b[p] {
+		p++
+	}
+suffix:
+	a, b = a[p:], b[p:]
+	n = min(len(a), len(b))
+	for s+8 <= n {
+		// The eight bytes that end s before each end: the last byte is
+		// the word's highest.
+		if x := binary.LittleEndian.Uint64(a[len(a)-s-8:]) ^ binary.LittleEndian.Uint64(b[len(b)-s-8:]); x != 0 {
+			return p, s + bits.LeadingZeros64(x)/8
+		}
+		s += 8
+	}
+	for s < n && a[len(a)-1-s] == b[len(b)-1-s] {
+		s++
+	}
+	return p, s
+}
+
 func lcsShared[T symbol](mt *lcsMatcher, a, b []T, cutoff, shared int) (int, bool) {
 	if cutoff > min(len(a), len(b)) {
 		return 0, false
 	}
 	// A common prefix and suffix belong to some longest common subsequence.
-	p := 0
-	for p < len(a) && p < len(b) && a[p] == b[p] {
-		p++
-	}
-	a, b = a[p:], b[p:]
-	s := 0
-	for s < len(a) && s < len(b) && a[len(a)-1-s] == b[len(b)-1-s] {
-		s++
-	}
-	a, b = a[:len(a)-s], b[:len(b)-s]
+	p, s := commonAffix(a, b)
+	a, b = a[p:len(a)-s], b[p:len(b)-s]
 	affix := p + s
 	mt.pre, mt.suf = p, s
 	if len(a) == 0 || len(b) == 0 {

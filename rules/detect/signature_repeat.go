@@ -174,9 +174,14 @@ func sameOutput(a, b *sigSlot) bool {
 // TrimSpace cuts an action only at white space). False when the bytes do
 // not tell.
 func actionsDiffer(a, b string) bool {
-	if len(a) == 0 || len(b) == 0 || fallbackByte[a[0]] >= 1<<8 || fallbackByte[b[0]] >= 1<<8 {
+	if len(a) > 0 && fallbackByte[a[0]] >= 1<<8 || len(b) > 0 && fallbackByte[b[0]] >= 1<<8 {
 		return false // white space, or a byte that is not ASCII
 	}
+	// An empty action is a prefix of every other: its norm, "", differs
+	// from one that starts with a byte that is no white space, which the
+	// loop below tells at its first index. Ruled out before, a message
+	// (no action) beside a tool call, as Cline's steps alternate, took
+	// both norms made, the call's copied and lowered whole.
 	// Equal ASCII bytes only go on to the next (fallbackByte has one
 	// value for each): a common prefix is passed eight bytes at a time
 	// first. OpenHands V1's actions (JSON objects) share some 20 bytes,

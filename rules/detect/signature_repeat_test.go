@@ -135,7 +135,7 @@ func TestJoinedEqual(t *testing.T) {
 // actionsDifferBytes is actionsDiffer as it was, a byte at a time from
 // the first: TestActionsDifferWords holds the word skip to it.
 func actionsDifferBytes(a, b string) bool {
-	if len(a) == 0 || len(b) == 0 || fallbackByte[a[0]] >= 1<<8 || fallbackByte[b[0]] >= 1<<8 {
+	if len(a) > 0 && fallbackByte[a[0]] >= 1<<8 || len(b) > 0 && fallbackByte[b[0]] >= 1<<8 {
 		return false
 	}
 	for k := 0; ; k++ {
