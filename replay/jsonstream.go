@@ -204,7 +204,7 @@ func (s *jsonStream) valueIx(ix *valueIndex) (raw []byte, line int, err error) {
 	line = s.line
 	for {
 		window := s.buf[s.pos:]
-		end, lines := validValueLines(window, ix)
+		end, lines, nonFinite := validValueLinesNF(window, ix)
 		// A value that reaches the end of the window may go on past it
 		// (a number, or an invalid value cut short): read more, unless
 		// the input has ended.
@@ -213,9 +213,10 @@ func (s *jsonStream) valueIx(ix *valueIndex) (raw []byte, line int, err error) {
 		}
 		if end > 0 && (end < len(window) || s.eof) {
 			raw = window[:end]
-			// The pass that indexed raw met its NaN and infinities, if
-			// any (valueIndex.nonFinite): no second search of it.
-			if ix != nil && ix.nonFinite || ix == nil && hasNonFinite(raw) {
+			// The walk that validated raw met its NaN and infinities, if
+			// any (valueIndex.nonFinite, validValueWalk): no second search
+			// of it.
+			if nonFinite {
 				return nil, line, fmt.Errorf("invalid JSON: NaN or Infinity")
 			}
 			s.line += lines

@@ -209,14 +209,11 @@ var nonFinite = [][]byte{[]byte("-Infinity"), []byte("Infinity"), []byte("NaN")}
 
 // ValidJSON reports whether s is one JSON value, white space around it
 // allowed: json.Valid without its copy of a string or its state machine
-// a byte (validValue, which accepts what json.Valid does plus NaN and the
-// infinities; a value that may hold one goes to json.Valid).
+// a byte (validValueWalk, which accepts what json.Valid does plus NaN
+// and the infinities, and says when it met one).
 func ValidJSON(s string) bool {
 	b := unsafe.Slice(unsafe.StringData(s), len(s)) // read only
 	i := skipSpace(b, 0)
-	end := validValue(b, i)
-	if end < 0 || skipSpace(b, end) != len(b) {
-		return false
-	}
-	return !hasNonFinite(b)
+	end, _, nonFinite := validValueWalk(b, i)
+	return end >= 0 && !nonFinite && skipSpace(b, end) == len(b)
 }

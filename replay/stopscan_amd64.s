@@ -179,14 +179,17 @@ rat:
 	RET
 
 // STRINGSTOP32 sets AX to the mask of the bytes of Y0 that are '"' or at
-// most 0x1f (one test: XORed with 0x02 (Y1), exactly they are at most
-// 0x20 (Y3), as in stopMask) or '\\' (Y2), using Y4 and Y5; Y0 is lost.
+// most 0x1f or '\\' (Y2), using Y4; Y0 is lost. The quote and the control
+// bytes are one signed compare: XORed with 0x82 (Y1), exactly they are
+// -128 to -96 as signed bytes (0x02 moves '"' to 0x20 and the control
+// bytes among themselves, as in stopMask; 0x80 moves 0x00-0x7f to
+// -128..-1 and the bytes over 0x7f to 0..127), below -95 (Y3): five
+// instructions, where an unsigned test (VPMINUB, VPCMPEQB) took six.
 #define STRINGSTOP32 \
 	VPXOR	Y1, Y0, Y4 \
-	VPMINUB	Y3, Y4, Y5 \
-	VPCMPEQB	Y4, Y5, Y5 \
+	VPCMPGTB	Y4, Y3, Y4 \
 	VPCMPEQB	Y2, Y0, Y0 \
-	VPOR	Y5, Y0, Y0 \
+	VPOR	Y4, Y0, Y0 \
 	VPMOVMSKB	Y0, AX
 
 // func stringRun(b []byte, j int) (stop int, esc bool)
@@ -211,7 +214,7 @@ TEXT ·stringRun(SB), NOSPLIT, $0-41
 	LEAQ	twoByteEscape<>(SB), R8
 	VPBROADCASTB	stopQuoteXor<>(SB), Y1
 	VPBROADCASTB	stopBackslash<>(SB), Y2
-	VPBROADCASTB	stopSpace<>(SB), Y3
+	VPBROADCASTB	stopSigned<>(SB), Y3
 
 anext:
 	LEAQ	32(R9), R10
@@ -289,7 +292,9 @@ sse2:
 // byte, an invalid escape or b's end (returning -1). validString was a
 // loop of calls, one each time stringRun stopped: at a \u escape, after
 // a first word's escape, and at the quote itself, tested again in Go.
-// R8 is escapeLen, R11 hexDigit; R9, R10 and AX as in stringRun.
+// R8 is escapeKind, R11 hexDigit; R9, R10 and AX as in stringRun, but for
+// the steps from a stop on, where R9 is 2 past the stop (past it, if it
+// starts a two-byte escape).
 TEXT ·stringClose(SB), NOSPLIT, $0-41
 	MOVQ	b_base+0(FP), SI
 	MOVQ	b_len+8(FP), DX
@@ -297,11 +302,11 @@ TEXT ·stringClose(SB), NOSPLIT, $0-41
 	XORL	DI, DI         // esc
 	CMPQ	R9, DX
 	JAE	ecut           // j >= len(b), unsigned: no closing quote
-	LEAQ	escapeLen<>(SB), R8
+	LEAQ	escapeKind<>(SB), R8
 	LEAQ	hexDigit<>(SB), R11
 	VPBROADCASTB	stopQuoteXor<>(SB), Y1
 	VPBROADCASTB	stopBackslash<>(SB), Y2
-	VPBROADCASTB	stopSpace<>(SB), Y3
+	VPBROADCASTB	stopSigned<>(SB), Y3
 
 enext:
 	LEAQ	32(R9), R10
@@ -338,59 +343,60 @@ etailshift:
 
 efound:
 	BSFL	AX, CX
-	ADDQ	CX, R9         // the stop
-	CMPB	(SI)(R9*1), $0x5c
+	ADDL	$2, CX         // the bits to shift out if the stop starts a two-byte escape
+	ADDQ	CX, R9         // the stop + 2
+	CMPB	-2(SI)(R9*1), $0x5c
 	JNE	enotescape     // tested first: a string stops at one quote, at many escapes
 
 	// A backslash, never b's last byte (etail): past its escape, on at
 	// the mask's next bit (AX fits 32 bits: a shift of up to 37 empties
-	// it).
-	MOVBLZX	1(SI)(R9*1), BX
-	MOVBLZX	(R8)(BX*1), BX // 2, 6 for \u, 0: invalid
-	CMPL	BX, $2
+	// it). R9 is already past a two-byte escape, and DI, its kind (1),
+	// says the string holds an escape.
+	MOVBLZX	-1(SI)(R9*1), BX
+	MOVBLZX	(R8)(BX*1), DI // 1, 6 for \u, 0: invalid
+	CMPL	DI, $1
 	JNE	eunicode
-	MOVL	$1, DI
-	ADDQ	$2, R9
-	ADDL	$2, CX
 
 eshift:
-	SHRQ	CX, AX
-	TESTQ	AX, AX
+	SHRQ	CX, AX         // CX is 2 to 37, never 0: the flags are the result's
 	JNZ	efound
 
 	// No stop left in the mask: on from its end, or from past the escape
 	// when it ran past it.
 	CMPQ	R9, R10
 	CMOVQCS	R10, R9
-	JMP	enext
+	LEAQ	32(R9), R10
+	CMPQ	R10, DX
+	JB	eloop
+	JMP	etail
 
 eunicode:
-	TESTL	BX, BX
+	TESTL	DI, DI
 	JZ	ecut
-	LEAQ	6(R9), BX
+	LEAQ	4(R9), BX      // the escape's end: the stop + 6
 	CMPQ	BX, DX
 	JA	ecut
+	MOVBLZX	(SI)(R9*1), BX
+	CMPB	(R11)(BX*1), $0
+	JEQ	ecut
+	MOVBLZX	1(SI)(R9*1), BX
+	CMPB	(R11)(BX*1), $0
+	JEQ	ecut
 	MOVBLZX	2(SI)(R9*1), BX
 	CMPB	(R11)(BX*1), $0
 	JEQ	ecut
 	MOVBLZX	3(SI)(R9*1), BX
 	CMPB	(R11)(BX*1), $0
 	JEQ	ecut
-	MOVBLZX	4(SI)(R9*1), BX
-	CMPB	(R11)(BX*1), $0
-	JEQ	ecut
-	MOVBLZX	5(SI)(R9*1), BX
-	CMPB	(R11)(BX*1), $0
-	JEQ	ecut
 	MOVL	$1, DI
-	ADDQ	$6, R9
-	ADDL	$6, CX
+	ADDQ	$4, R9
+	ADDL	$4, CX
 	JMP	eshift
 
 enotescape:
-	CMPB	(SI)(R9*1), $0x22
+	CMPB	-2(SI)(R9*1), $0x22
 	JNE	ecut           // a control byte
-	INCQ	R9             // the closing quote
+	DECQ	R9             // past the closing quote
 	VZEROUPPER
 	MOVQ	R9, end+32(FP)
 	MOVB	DI, esc+40(FP)
@@ -425,19 +431,19 @@ DATA twoByteEscape<>+0x72(SB)/1, $1
 DATA twoByteEscape<>+0x74(SB)/1, $1
 GLOBL twoByteEscape<>(SB), RODATA|NOPTR, $256
 
-// escapeLen is the length of the escape a backslash starts, by the byte
-// after it: 2 for a two-byte escape, 6 for \u (its hex digits checked
-// apart), 0 for none.
-DATA escapeLen<>+0x22(SB)/1, $2
-DATA escapeLen<>+0x2f(SB)/1, $2
-DATA escapeLen<>+0x5c(SB)/1, $2
-DATA escapeLen<>+0x62(SB)/1, $2
-DATA escapeLen<>+0x66(SB)/1, $2
-DATA escapeLen<>+0x6e(SB)/1, $2
-DATA escapeLen<>+0x72(SB)/1, $2
-DATA escapeLen<>+0x74(SB)/1, $2
-DATA escapeLen<>+0x75(SB)/1, $6
-GLOBL escapeLen<>(SB), RODATA|NOPTR, $256
+// escapeKind tells the escape a backslash starts, by the byte after it:
+// 1 for a two-byte escape (stringClose's esc as it is), 6 for \u (its hex
+// digits checked apart), 0 for none.
+DATA escapeKind<>+0x22(SB)/1, $1
+DATA escapeKind<>+0x2f(SB)/1, $1
+DATA escapeKind<>+0x5c(SB)/1, $1
+DATA escapeKind<>+0x62(SB)/1, $1
+DATA escapeKind<>+0x66(SB)/1, $1
+DATA escapeKind<>+0x6e(SB)/1, $1
+DATA escapeKind<>+0x72(SB)/1, $1
+DATA escapeKind<>+0x74(SB)/1, $1
+DATA escapeKind<>+0x75(SB)/1, $6
+GLOBL escapeKind<>(SB), RODATA|NOPTR, $256
 
 // hexDigit flags the hex digits: 0-9, a-f, A-F.
 DATA hexDigit<>+0x30(SB)/1, $1
@@ -464,9 +470,9 @@ DATA hexDigit<>+0x65(SB)/1, $1
 DATA hexDigit<>+0x66(SB)/1, $1
 GLOBL hexDigit<>(SB), RODATA|NOPTR, $256
 
-// The bytes STRINGSTOP32 compares with: 0x02, XORed to move '"' to 0x20,
-// and 0x20.
-DATA stopQuoteXor<>+0(SB)/1, $0x02
+// The bytes STRINGSTOP32 compares with: 0x82, XORed to move '"' to 0x20
+// and the bytes up to 0x20 to -128..-96, and -95 (0xa1).
+DATA stopQuoteXor<>+0(SB)/1, $0x82
 GLOBL stopQuoteXor<>(SB), RODATA|NOPTR, $1
-DATA stopSpace<>+0(SB)/1, $0x20
-GLOBL stopSpace<>(SB), RODATA|NOPTR, $1
+DATA stopSigned<>+0(SB)/1, $0xa1
+GLOBL stopSigned<>(SB), RODATA|NOPTR, $1

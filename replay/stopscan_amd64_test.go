@@ -182,7 +182,9 @@ func TestStringClose(t *testing.T) {
 	if !stringCloses {
 		t.Skip("stringClose runs where the CPU has AVX2 only")
 	}
-	kinds := []byte{0, 0x1f, ' ', '"', '\\', '/', 'n', 'u', '0', 'F', 'g', 0x7f, 0x80, 0xff}
+	// Each byte STRINGSTOP32's signed compare sits between, and those
+	// that differ from them in their high bit alone.
+	kinds := []byte{0, 0x1f, ' ', '!', '"', '#', '\\', '/', 'n', 'u', '0', 'F', 'g', 0x7f, 0x80, 0x9f, 0xa0, 0xa1, 0xa2, 0xdc, 0xff}
 	for _, fill := range []string{"a", `\n`, `xy\/`, `\\`, `abcdefghijklm\"`, `ab\u00e9`, `\uD83D\uDE00`} {
 		for n := 32; n <= 100; n++ {
 			b := []byte(strings.Repeat(fill, n))[:n]
