@@ -140,13 +140,21 @@ colon: // past the key's colon
 	}
 	switch c = b[i]; {
 	case c == '"':
-		// A string of under 16 bytes is told by its two words' first
-		// stop, a quote, as the pass tells it.
+		// A string of under 32 bytes is told by its words' first stop,
+		// a quote, as the pass tells it: a message's time (24 bytes)
+		// went to validString, which read its first word again and
+		// called stringClose.
 		if q := i + 1; q+16 <= n {
 			m := stopMask(word(b, q))
 			if m == 0 {
 				q += 8
-				m = stopMask(word(b, q))
+				if m = stopMask(word(b, q)); m == 0 && q+24 <= n {
+					q += 8
+					if m = stopMask(word(b, q)); m == 0 {
+						q += 8
+						m = stopMask(word(b, q))
+					}
+				}
 			}
 			if m != 0 {
 				if q += bits.TrailingZeros64(m) / 8; b[q] == '"' {

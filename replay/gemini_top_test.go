@@ -266,3 +266,27 @@ func TestGeminiTopSpellings(t *testing.T) {
 		}
 	}
 }
+
+// TestGeminiTopStrings: a record's own string values of every length to
+// 40 bytes, plain or with an escape, a control byte, a byte over 0x7f or
+// a bad escape at each place (what topMembers' words and validString
+// tell), or a stop before what would pass for more members, at the
+// record's end and before more members, are read as checkGeminiTop
+// reads them.
+func TestGeminiTopStrings(t *testing.T) {
+	for l := 0; l <= 40; l++ {
+		plain := strings.Repeat("a", l)
+		bodies := []string{plain}
+		for p := 0; p < l; p++ {
+			// The last two not valid JSON, but for a string told to
+			// end at its first stop, whatever it is.
+			for _, s := range []string{`\"`, `\\`, `\n`, `\u0041`, "\x01", "\xe9", "\xff", `\q`, `"`, `\,"x":"`, "\x01,\"x\":\""} {
+				bodies = append(bodies, plain[:p]+s+plain[p:])
+			}
+		}
+		for _, body := range bodies {
+			checkGeminiTop(t, `{"id":"a","timestamp":"`+body+`"}`)
+			checkGeminiTop(t, `{"timestamp":"`+body+`","id":"a","type":"gemini","content":"`+body+`"}`)
+		}
+	}
+}
