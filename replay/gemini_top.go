@@ -45,19 +45,20 @@ func (g *geminiReader) recordTop(raw []byte, f *geminiFields) (ok bool) {
 // when it is the one of them that is an object or an array. A value is
 // validated alone, its nesting counted from itself: the caller tells an
 // object of geminiTopMax bytes or more.
+//
+// The object's own members are walked here, the values below them by
+// validUnread: one loop over every level held the member being read,
+// where its value starts, the index's state and the indentation word
+// live across the walk of a value's members, and spilled them.
 func (g *geminiReader) topMembers(b []byte, f *geminiFields) int {
 	n := len(b)
 	if n < 2 || b[0] != '{' {
 		return -1
 	}
 	var (
-		// The containers open below the object, by their closing
-		// bytes: d of them.
-		closers [geminiValidDepth]byte
-		d       int
-		k       = -1 // the object's member being read: its key's index in geminiRecordKeys
+		k       int  // the member being read: its key's index in geminiRecordKeys, or -1
 		vs      int  // where its value starts
-		indexed bool
+		indexed bool // a value was indexed into g.ix
 		i, end  int
 		c       byte
 		// sep is the white space before the object's first member and
@@ -83,7 +84,19 @@ func (g *geminiReader) topMembers(b []byte, f *geminiFields) int {
 		return i + 1
 	}
 
-key: // a key at b[i], of the record's object when d == 0
+key: // a member's key at b[i]
+	// A key spelled as geminiTopSpellings holds it, its colon just
+	// after it, is told by its two words: one look-up where the stop
+	// scan, geminiTopKey's compares and the colon's test took ~60
+	// instructions (a record's own keys are the Gemini CLI's own, one
+	// of a dozen names).
+	if i+16 <= n {
+		w0, w1 := word(b, i), word(b, i+8)
+		if e := &geminiTopSpellings[(w0&(1<<40-1))*geminiTopMul>>60]; w0&e.mask[0] == e.word[0] && w1&e.mask[1] == e.word[1] {
+			k, i = int(e.k), i+int(e.n)
+			goto colon
+		}
+	}
 	if i >= n || b[i] != '"' {
 		return -1
 	}
@@ -108,10 +121,144 @@ key: // a key at b[i], of the record's object when d == 0
 			return -1
 		}
 	}
-	if d == 0 {
-		// b[i+1:end-1], with no bounds tests: the key was just read
-		// within b, its quotes at i and end-1.
-		k = geminiTopKey(unsafe.String((*byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), i+1)), end-i-2))
+	// b[i+1:end-1], with no bounds tests: the key was just read within
+	// b, its quotes at i and end-1.
+	k = geminiTopKey(unsafe.String((*byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), i+1)), end-i-2))
+	// The colon, most often just after the key's quote: one test.
+	if i = end; i >= n || b[i] != ':' {
+		if i = skipSpace(b, i); i >= n || b[i] != ':' {
+			return -1
+		}
+	}
+	i++
+colon: // past the key's colon
+	if i < n && b[i] <= ' ' {
+		i = skipSpace(b, i)
+	}
+	if vs = i; i >= n {
+		return -1
+	}
+	switch c = b[i]; {
+	case c == '"':
+		// A string of under 32 bytes is told by its words' first stop,
+		// a quote, as the pass tells it: a message's time (24 bytes)
+		// went to validString, which read its first word again and
+		// called stringClose.
+		if q := i + 1; q+16 <= n {
+			m := stopMask(word(b, q))
+			if m == 0 {
+				q += 8
+				if m = stopMask(word(b, q)); m == 0 && q+24 <= n {
+					q += 8
+					if m = stopMask(word(b, q)); m == 0 {
+						q += 8
+						m = stopMask(word(b, q))
+					}
+				}
+			}
+			if m != 0 {
+				if q += bits.TrailingZeros64(m) / 8; b[q] == '"' {
+					i = q + 1
+					break
+				}
+			}
+		}
+		if i, _ = validString(b, i); i < 0 {
+			return -1
+		}
+	case k >= 0 && (c == '{' || c == '['):
+		// A value the reader reads the members or elements of.
+		if indexed {
+			return -1
+		}
+		indexed = true
+		if i = g.ix.pass(b, i); i < 0 || g.ix.nonFinite {
+			return -1
+		}
+	default:
+		if i = validUnread(b, i); i < 0 {
+			return -1
+		}
+	}
+	if k >= 0 {
+		// b[vs:i], its three words set with no bounds check and none
+		// of unsafe.Slice's tests: the value was just read within b,
+		// and is not empty (as jsFields sets a noted one).
+		*(*sliceHeader)(unsafe.Pointer(&f[k])) = sliceHeader{unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), vs), i - vs, i - vs}
+	}
+	if i >= n {
+		return -1
+	}
+	// The byte after the value, most often its comma or the closing
+	// brace: one load; white space before it to skipSpace, the byte
+	// loaded again.
+	if c = b[i]; c <= ' ' {
+		if i = skipSpace(b, i); i >= n {
+			return -1
+		}
+		c = b[i]
+	}
+	if c == ',' {
+		if i++; i < n && b[i] <= ' ' {
+			// A session document's indentation, before each member:
+			// the object's own members' as its first's.
+			if i+8 <= n && word(b, i)&sepMask == sep {
+				i += sepLen
+				goto key
+			}
+			i = skipBlankRun(b, i)
+		}
+		goto key
+	}
+	if c != '}' {
+		return -1
+	}
+	if !indexed {
+		g.ix.reset(b) // nothing of b indexed: not the last record's index
+	}
+	return i + 1
+}
+
+// validUnread validates the value at b[i], a record's member's that the
+// reader does not read, as the validating pass does (no NaN or
+// infinity), and returns its end, or -1. Its containers are walked here
+// to geminiValidDepth levels, deeper ones by validValue.
+func validUnread(b []byte, i int) int {
+	n := len(b)
+	var (
+		// The containers open, by their closing bytes: d of them.
+		closers [geminiValidDepth]byte
+		d       int
+		end     int
+		c       byte
+	)
+	goto value
+
+key: // a key at b[i]
+	if i >= n || b[i] != '"' {
+		return -1
+	}
+	// A key that ends within its first 16 bytes with no escape is told
+	// by its words' first stop, a quote, as the pass tells it; any other
+	// by validString.
+	end = -1
+	if q := i + 1; q+16 <= n {
+		if m := stopMask(word(b, q)); m != 0 {
+			q += bits.TrailingZeros64(m) / 8
+		} else if m := stopMask(word(b, q+8)); m != 0 {
+			q += 8 + bits.TrailingZeros64(m)/8
+		}
+		if b[q] == '"' {
+			end = q + 1
+		}
+	}
+	if end < 0 {
+		// One with an escape is refused, as topMembers refuses one of
+		// the record's own: the caller reads the record whole.
+		var esc bool
+		if end, esc = validString(b, i); end < 0 || esc {
+			return -1
+		}
 	}
 	// The colon, most often just after the key's quote: one test.
 	if i = end; i >= n || b[i] != ':' {
@@ -121,21 +268,6 @@ key: // a key at b[i], of the record's object when d == 0
 	}
 	if i++; i < n && b[i] <= ' ' {
 		i = skipSpace(b, i)
-	}
-	if d == 0 {
-		vs = i
-		// k first: half of the record's own members are not read.
-		if k >= 0 && i < n && (b[i] == '{' || b[i] == '[') {
-			// A value the reader reads the members or elements of.
-			if indexed {
-				return -1
-			}
-			indexed = true
-			if i = g.ix.pass(b, i); i < 0 || g.ix.nonFinite {
-				return -1
-			}
-			goto after
-		}
 	}
 
 value: // a value at b[i]
@@ -197,7 +329,7 @@ value: // a value at b[i]
 		}
 	case c == '{' || c == '[':
 		if d == len(closers) {
-			// Deeper than the values the reader passes over: validValue.
+			// Deeper than the values walked here: validValue.
 			end = validValue(b, i)
 			if end < 0 || bytes.Contains(b[i:end], []byte("NaN")) || bytes.Contains(b[i:end], []byte("Infinity")) {
 				return -1 // perhaps a token, not in a string
@@ -227,14 +359,8 @@ value: // a value at b[i]
 	}
 
 after: // after a value
-	// k >= 0 only at the record's own level (d == 0): a value read
-	// there that is an object or an array went to the pass, so the
-	// containers walked here are all below members not read (k < 0).
-	if k >= 0 {
-		// b[vs:i], its three words set with no bounds check and none
-		// of unsafe.Slice's tests: the value was just read within b,
-		// and is not empty (as jsFields sets a noted one).
-		*(*sliceHeader)(unsafe.Pointer(&f[k])) = sliceHeader{unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), vs), i - vs, i - vs}
+	if d == 0 {
+		return i
 	}
 	if i >= n {
 		return -1
@@ -249,27 +375,12 @@ after: // after a value
 	}
 	if c == ',' {
 		if i++; i < n && b[i] <= ' ' {
-			// A session document's indentation, before each member
-			// and element: the object's own members' as its first's.
-			if d == 0 && i+8 <= n && word(b, i)&sepMask == sep {
-				i += sepLen
-				goto key
-			}
 			i = skipBlankRun(b, i)
 		}
-		if d == 0 || closers[d-1] == '}' {
+		if closers[d-1] == '}' {
 			goto key
 		}
 		goto value
-	}
-	if d == 0 {
-		if c != '}' {
-			return -1
-		}
-		if !indexed {
-			g.ix.reset(b) // nothing of b indexed: not the last record's index
-		}
-		return i + 1
 	}
 	if c != closers[d-1] {
 		return -1
@@ -283,6 +394,48 @@ after: // after a value
 // record's object (a tool call's result parts are three levels down):
 // deeper, validValue does.
 const geminiValidDepth = 8
+
+// geminiTopSpellings holds the keys a Gemini CLI record's own members
+// have (geminiRecordKeys and a message's other members), each spelled
+// with its quotes and colon as JSON.stringify writes them, in the slot
+// of its first five bytes' hash (geminiTopMul, chosen so that no two
+// share a slot: TestGeminiTopSpellings); an empty slot's mask and word
+// match no bytes.
+var geminiTopSpellings = func() (t [16]geminiTopSpelling) {
+	for k := range t {
+		t[k].word[0] = 1
+	}
+	for _, name := range append(geminiRecordKeys.names[:len(geminiRecordKeys.names):len(geminiRecordKeys.names)], "timestamp", "thoughts", "tokens", "model") {
+		sp := `"` + name + `":`
+		var b [24]byte
+		copy(b[:], sp)
+		if len(sp) > 16 {
+			continue // told by the stop scan
+		}
+		e := &t[(word(b[:], 0)&(1<<40-1))*geminiTopMul>>60]
+		if e.n != 0 {
+			continue // a slot taken: told by the stop scan
+		}
+		e.n, e.k = int32(len(sp)), int32(geminiTopKey(name))
+		for j := range sp {
+			e.mask[j/8] |= 0xff << (8 * (j % 8))
+		}
+		e.word = [2]uint64{word(b[:], 0) & e.mask[0], word(b[:], 8) & e.mask[1]}
+	}
+	return t
+}()
+
+// geminiTopMul hashes a key's first five bytes (its quote and four
+// more) to its slot in geminiTopSpellings, the product's top four bits.
+const geminiTopMul = 0xf0dfb4a5d8a064df
+
+// geminiTopSpelling is a key spelled as topMembers reads it: the bytes
+// from its opening quote to its colon, n of them (at most 16), as two
+// words and their masks, and its index in geminiRecordKeys (or -1).
+type geminiTopSpelling struct {
+	word, mask [2]uint64
+	n, k       int32
+}
 
 // geminiTopKey is the index of key, a key's bytes with no escape, in
 // geminiRecordKeys, or -1.

@@ -226,3 +226,67 @@ func TestGeminiTopIndented(t *testing.T) {
 		}
 	}
 }
+
+// TestGeminiTopSpellings: every name geminiTopSpellings is built from
+// has a slot of its own (geminiTopMul hashes no two alike), its
+// spelling's words and index as topMembers' stop scan and geminiTopKey
+// read the key, and a record spelling each of them, compact and with
+// white space around its colon, is read as checkGeminiTop reads it.
+func TestGeminiTopSpellings(t *testing.T) {
+	names := append(append([]string(nil), geminiRecordKeys.names...), "timestamp", "thoughts", "tokens", "model")
+	for _, name := range names {
+		sp := `"` + name + `":`
+		var b [24]byte
+		copy(b[:], sp)
+		e := geminiTopSpellings[(word(b[:], 0)&(1<<40-1))*geminiTopMul>>60]
+		if int(e.n) != len(sp) || int(e.k) != geminiTopKey(name) || word(b[:], 0)&e.mask[0] != e.word[0] || word(b[:], 8)&e.mask[1] != e.word[1] {
+			t.Errorf("%s: slot %+v", sp, e)
+		}
+		for _, rec := range []string{
+			`{` + sp + `"a string value","n":1}`,
+			`{"n":1,` + sp + `{"a":[1,"b"]}}`,
+			`{"n":1,` + sp + `[{"id":"x","type":"gemini","content":"y"}],"n":2}`,
+			`{"n":1,"` + name + `" : 2,"n":2}`,
+			`{"n":1,"` + name + `x":"a string value","n":2}`,
+			`{"n":1,"` + name + `":1}`,
+		} {
+			checkGeminiTop(t, rec)
+		}
+		// The spelling with one byte changed, then a value and more
+		// members: another key, or no valid JSON (a control byte in the
+		// key, an unclosed key, no colon), which a slot's words compared
+		// short would read as the name's.
+		for j := range sp {
+			for _, x := range []byte{0x40, 0x01} {
+				bad := []byte(sp)
+				bad[j] ^= x
+				checkGeminiTop(t, `{`+string(bad)+`1,"padding-padding":1}`)
+				checkGeminiTop(t, `{`+string(bad)+`"a string value","padding-padding":1}`)
+			}
+		}
+	}
+}
+
+// TestGeminiTopStrings: a record's own string values of every length to
+// 40 bytes, plain or with an escape, a control byte, a byte over 0x7f or
+// a bad escape at each place (what topMembers' words and validString
+// tell), or a stop before what would pass for more members, at the
+// record's end and before more members, are read as checkGeminiTop
+// reads them.
+func TestGeminiTopStrings(t *testing.T) {
+	for l := 0; l <= 40; l++ {
+		plain := strings.Repeat("a", l)
+		bodies := []string{plain}
+		for p := 0; p < l; p++ {
+			// The last two not valid JSON, but for a string told to
+			// end at its first stop, whatever it is.
+			for _, s := range []string{`\"`, `\\`, `\n`, `\u0041`, "\x01", "\xe9", "\xff", `\q`, `"`, `\,"x":"`, "\x01,\"x\":\""} {
+				bodies = append(bodies, plain[:p]+s+plain[p:])
+			}
+		}
+		for _, body := range bodies {
+			checkGeminiTop(t, `{"id":"a","timestamp":"`+body+`"}`)
+			checkGeminiTop(t, `{"timestamp":"`+body+`","id":"a","type":"gemini","content":"`+body+`"}`)
+		}
+	}
+}
