@@ -577,8 +577,7 @@ func (o *openHandsReader) observationEvent(obs string, cause, contentV rawValue,
 		cls = OHCmdObs
 		w.buf = append(w.buf[:0], "c:"...)
 		w.appendText(x.m[ohxCommand])
-		w.buf = append(w.buf, 0)
-		w.appendValue(x.exitCode(), true, nil)
+		w.buf = appendCanonicalExit(append(w.buf, 0), w, x.exitCode())
 	default:
 		w.buf = append(append(append(w.buf[:0], "o:"...), obs...), 0)
 		if contentV.Kind() == '"' {
