@@ -576,7 +576,7 @@ func (o *openHandsReader) observationEvent(obs string, cause, contentV rawValue,
 	case "run":
 		cls = OHCmdObs
 		w.buf = append(w.buf[:0], "c:"...)
-		w.appendText(x.m[ohxCommand])
+		appendCommand(w, x.m[ohxCommand])
 		w.buf = appendCanonicalExit(append(w.buf, 0), w, x.exitCode())
 	default:
 		w.buf = append(append(append(w.buf[:0], "o:"...), obs...), 0)

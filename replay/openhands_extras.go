@@ -137,3 +137,16 @@ func plainInt(v rawValue) bool {
 	}
 	return true
 }
+
+// appendCommand is w.appendText(cmd): a string's text unescaped straight
+// into w.buf (appendText, as Str decodes), where w.appendText made a
+// string of it first when it holds an escape (a command of several
+// lines: ~1,700 instructions each). TestAppendCommand holds the two
+// together.
+func appendCommand(w *canonWriter, cmd rawValue) {
+	if cmd.Kind() == '"' {
+		w.buf = appendText(w.buf, cmd[1:len(cmd)-1])
+		return
+	}
+	w.appendText(cmd)
+}

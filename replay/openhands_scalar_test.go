@@ -61,3 +61,24 @@ func checkCanonicalExit(t *testing.T, v string) {
 		t.Errorf("appendCanonicalExit(%q) = %q, appendValue %q", v, w.buf, ref.buf)
 	}
 }
+
+// TestAppendCommand holds appendCommand to canonWriter.appendText: a
+// command of every kind, plain, escaped (two-byte and \u escapes,
+// surrogates paired and lone), non-ASCII, not UTF-8, long and short,
+// after a prefix in the buffer.
+func TestAppendCommand(t *testing.T) {
+	cmds := []string{``, `null`, `1`, `-0`, `true`, `false`, `[1,"a"]`, `{"a":1}`,
+		`""`, `"ls"`, `"ls -la /tmp"`, `"a\nb"`, `"a\"b\\c\/d\b\f\r\t"`, `"\u00e9t\u00e9"`, `"\ud83d\ude00"`,
+		`"\ud800"`, `"x\udc00y"`, `"héllo €"`, "\"a\xffb\"", "\"\xe2\x82\"", "\"\xff\\n\"",
+		`"` + strings.Repeat(`python -m pytest\n    line`, 40) + `"`, `"` + strings.Repeat("é", 50) + `\n"`}
+	for _, c := range cmds {
+		var w, ref canonWriter
+		w.buf = append(w.buf, "c:"...)
+		ref.buf = append(ref.buf, "c:"...)
+		appendCommand(&w, rawValue(c))
+		ref.appendText(rawValue(c))
+		if string(w.buf) != string(ref.buf) {
+			t.Errorf("appendCommand(%q) = %q, appendText %q", c, w.buf, ref.buf)
+		}
+	}
+}
