@@ -576,9 +576,8 @@ func (o *openHandsReader) observationEvent(obs string, cause, contentV rawValue,
 	case "run":
 		cls = OHCmdObs
 		w.buf = append(w.buf[:0], "c:"...)
-		w.appendText(x.m[ohxCommand])
-		w.buf = append(w.buf, 0)
-		w.appendValue(x.exitCode(), true, nil)
+		appendCommand(w, x.m[ohxCommand])
+		w.buf = appendCanonicalExit(append(w.buf, 0), w, x.exitCode())
 	default:
 		w.buf = append(append(append(w.buf[:0], "o:"...), obs...), 0)
 		if contentV.Kind() == '"' {

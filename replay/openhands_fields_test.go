@@ -118,7 +118,9 @@ func TestReadExtras(t *testing.T) {
 		`hiddem`, `agent_statf`, `reasom`, `Command`, `exit_codf`, `metadatb`, `pid`, "hidde\xff", `\ud800idden`, ``}
 	metas := []string{`null`, `1`, `"x"`, `[{"exit_code":1}]`, `{}`, `{"exit_code":0}`, `{"pid":-1,"exit_code":127,"prefix":""}`,
 		`{"exit_code":1,"exit_code":2}`, `{"exit_c\u006fde":3}`, `{"exit_codf":4,"x":{"exit_code":5}}`,
-		`{"exit_code":"` + strings.Repeat("e", 80) + `","hostname":"runtime"}`}
+		`{"exit_code":"` + strings.Repeat("e", 80) + `","hostname":"runtime"}`,
+		"{\"exit_cod\xff\":6,\"pid\":1}", `{"exit_code":7,"p\u0069d":1,"exit_code":8}`, `{"exit_code":9,"exit_codes":10,"exit_cod":11}`,
+		`{"pid":-1,"username":"openhands","hostname":"runtime","working_dir":"/workspace","exit_code":12,"prefix":"","suffix":"\n[done]"}`}
 	vals := []string{`true`, `false`, `"ls"`, `null`, `0`, `-1`, `"` + strings.Repeat("long ", 30) + `"`, `{"exit_code":9}`}
 	rng := rand.New(rand.NewSource(2))
 	var ix valueIndex
