@@ -111,6 +111,9 @@ func (t *stepTable) added(out string, copied bool) {
 		}
 		t.stepped = last + 1
 		t.actionsStepped()
+		if t.recycle {
+			t.copies.recycle()
+		}
 		return
 	}
 	for len(t.outs)-t.outsHead < len(ep.Turns)-t.stepped-1 {
@@ -348,6 +351,23 @@ func (c *outputCopies) take(t []byte) string {
 	}
 	return bytesString(t)
 }
+
+// recycle lets the block's texts be written over: every string taken
+// from it is dead (stepTable.recycle). Under a test (poisonRecycled) the
+// bytes are written over at once, so that a text held past its step
+// reads as garbage and its detector's firings change.
+func (c *outputCopies) recycle() {
+	if poisonRecycled {
+		b := c.block[:len(c.block)]
+		for i := range b {
+			b[i] = 0xa5
+		}
+	}
+	c.block = c.block[:0]
+}
+
+// poisonRecycled is set by tests (TestRecycledOutputsNotHeld).
+var poisonRecycled bool
 
 // room starts a new block, not cleared first (only the bytes appended
 // are read), when the block has less than n bytes free; n is at most
