@@ -9,3 +9,12 @@ func SetStreamBounds(history, actions, events int) (restore func()) {
 	historyTable, actionTable, v1EventsKept = history, actions, events
 	return func() { historyTable, actionTable, v1EventsKept = h, a, e }
 }
+
+// SetPoisonRecycled has a steps log's recycled output block written over
+// as it is recycled (outputCopies.recycle), for
+// TestRecycledOutputsNotHeld; it returns a function that puts it back.
+func SetPoisonRecycled(on bool) (restore func()) {
+	old := poisonRecycled
+	poisonRecycled = on
+	return func() { poisonRecycled = old }
+}

@@ -86,6 +86,9 @@ func (t *stepTable) added(out string, copied bool) {
 	if !copied {
 		out = t.copies.clone(out)
 	}
+	if t.recycle {
+		t.copies.hand(out)
+	}
 	// The turns added with none queued (a steps log's turn, and the
 	// turns filling a gap before it, which have no output) are stepped
 	// at once, as stepTo steps them, with no trip through the queue:
@@ -111,6 +114,9 @@ func (t *stepTable) added(out string, copied bool) {
 		}
 		t.stepped = last + 1
 		t.actionsStepped()
+		if t.recycle {
+			t.copies.recycleStepped()
+		}
 		return
 	}
 	for len(t.outs)-t.outsHead < len(ep.Turns)-t.stepped-1 {
@@ -159,6 +165,9 @@ func (t *stepTable) stepTo(end int) {
 	}
 	t.actionsStepped()
 	t.outsConsumed()
+	if t.recycle && len(t.outs) == 0 {
+		t.copies.recycleStepped() // every output handed over is stepped
+	}
 }
 
 // keptOuts bounds the queue of outputs (stepTable.outs) kept for reuse
@@ -315,7 +324,17 @@ func (t *stepTable) stepRest() {
 // step while the reader's buffer moves on, and the rules keep a bounded
 // few (fuzzy_repeat's window, the detectors' rings), so a block is
 // collected once none of its outputs is held.
-type outputCopies struct{ block []byte }
+type outputCopies struct {
+	block []byte
+	// handedEnd says block[:handedEnd] holds the outputs handed to the
+	// table (hand), one after another in the order written; mixed says
+	// one was handed from elsewhere in the block. Only a block wholly
+	// handed over and stepped is written over (recycleStepped): a text
+	// a reader wrote there and holds for a later step (a message waiting
+	// for its tool calls) is never between.
+	handedEnd int
+	mixed     bool
+}
 
 const outputBlock = 64 << 10
 
@@ -349,11 +368,51 @@ func (c *outputCopies) take(t []byte) string {
 	return bytesString(t)
 }
 
+// hand notes an output handed to the table (stepTable.added): in the
+// block, right after the last one handed, or it is mixed.
+func (c *outputCopies) hand(out string) {
+	if len(out) == 0 {
+		return
+	}
+	// An output not in the block (an array of its own, a reader's
+	// buffer) wraps round to an offset past its capacity.
+	off := uintptr(unsafe.Pointer(unsafe.StringData(out))) - uintptr(unsafe.Pointer(unsafe.SliceData(c.block)))
+	if off >= uintptr(cap(c.block)) {
+		return
+	}
+	if int(off) != c.handedEnd {
+		c.mixed = true
+		return
+	}
+	c.handedEnd += len(out)
+}
+
+// recycleStepped lets the block's texts be written over once they are
+// the outputs handed over, all of them stepped (stepTable.recycle):
+// every string taken from it is then dead. Under a test
+// (poisonRecycled) the bytes are written over at once, so that a text
+// held past its step reads as garbage and its detector's firings change.
+func (c *outputCopies) recycleStepped() {
+	if c.mixed || c.handedEnd != len(c.block) {
+		return
+	}
+	if poisonRecycled {
+		b := c.block[:len(c.block)]
+		for i := range b {
+			b[i] = 0xa5
+		}
+	}
+	c.block, c.handedEnd = c.block[:0], 0
+}
+
+// poisonRecycled is set by tests (TestRecycledOutputsNotHeld).
+var poisonRecycled bool
+
 // room starts a new block, not cleared first (only the bytes appended
 // are read), when the block has less than n bytes free; n is at most
 // outputBlock/4.
 func (c *outputCopies) room(n int) {
 	if cap(c.block)-len(c.block) < n {
-		c.block = makeNoZero(outputBlock)
+		c.block, c.handedEnd, c.mixed = makeNoZero(outputBlock), 0, false
 	}
 }

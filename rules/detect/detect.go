@@ -56,6 +56,11 @@ type Step struct {
 	// action on an action step is no call; the peer detectors skip it.
 	Action string
 	// Output is the tool result, the message text or the condensation text.
+	// It lives only while the step is checked: a reader replaying a log
+	// as it is read writes the next step's output over it (a steps log's,
+	// replay's stepTable.recycle), so a detector that keeps an output
+	// past its step keeps a copy (fuzzy_repeat's window, signature_repeat's
+	// last step, the OpenHands detector's events).
 	Output string
 	// Error says the tool call failed.
 	Error bool

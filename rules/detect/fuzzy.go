@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"sync"
+	"unsafe"
 )
 
 // FuzzyConfig configures fuzzy_repeat.
@@ -53,8 +54,12 @@ type FuzzyFiring struct {
 }
 
 type fuzzyEntry struct {
-	n   int
-	out string // the output (a string is immutable: held, not copied)
+	n int
+	// out is the step's output, a copy in buf: Step.Output lives only
+	// while its step is checked, and the entry outlives it in the window.
+	// buf is the entry's own, written again each time it is reused.
+	out string
+	buf []byte
 	// count is out's code points (an invalid byte counts as one); canon
 	// says out is valid UTF-8, so that it is the only text of its code
 	// points and two outputs' code points are equal when their bytes are.
@@ -334,7 +339,8 @@ func (d *FuzzyRepeat) Match(s *Step) (matched int, similarity float64, fired boo
 	}
 	d.spare = nil
 	cur.n = s.N
-	cur.out = s.Output
+	cur.buf = append(cur.buf[:0], s.Output...)
+	cur.out = unsafe.String(unsafe.SliceData(cur.buf), len(cur.buf))
 	cur.count, cur.canon = countRunes(s.Output)
 	cur.hasRunes, cur.hasHis, cur.hasSmall = false, false, false
 
@@ -553,6 +559,9 @@ func newFuzzyEntry() *fuzzyEntry {
 
 func freeFuzzyEntry(e *fuzzyEntry) {
 	e.out = "" // not the episode's text
+	if cap(e.buf) > 64<<10 {
+		e.buf = nil // a long output's copy is not kept in the free list
+	}
 	select {
 	case freeEntries <- e:
 	default:

@@ -183,6 +183,19 @@ type ohSlab struct {
 
 func newOHSlab(n int) ohSlab { return ohSlab{evs: make([]OpenHandsEvent, n), keys: make([][]byte, n)} }
 
+// getCopy is get with key copied into the slot's key buffer, for an
+// output as key: Step.Output lives only while its step is checked, and
+// the event stays in a ring after it (the buffer is the slot's, as
+// cmdKey's, and holds the key exactly as long as the event).
+func (s *ohSlab) getCopy(class OpenHandsClass, key string) *OpenHandsEvent {
+	i := s.next
+	e := s.get(class, "")
+	b := append(s.keys[i][:0], key...)
+	s.keys[i] = b
+	e.Key = unsafe.String(unsafe.SliceData(b), len(b))
+	return e
+}
+
 func (s *ohSlab) get(class OpenHandsClass, key string) *OpenHandsEvent {
 	e := &s.evs[s.next]
 	*e = OpenHandsEvent{Class: class, Key: key}
@@ -346,7 +359,7 @@ func (d *OpenHands) StepRule(s *Step) string {
 	switch s.Kind {
 	case KindAction:
 		d.pushAction(d.ownActs.get(OHOtherAction, s.Action))
-		o := d.ownObs.get(OHOtherObs, s.Output)
+		o := d.ownObs.getCopy(OHOtherObs, s.Output)
 		switch {
 		case s.HasExitCode:
 			o.Class = OHCmdObs
@@ -356,9 +369,9 @@ func (d *OpenHands) StepRule(s *Step) string {
 		}
 		d.pushObs(o)
 	case KindMessage:
-		d.pushAction(d.ownMsgs.get(OHAgentMessage, s.Output))
+		d.pushAction(d.ownMsgs.getCopy(OHAgentMessage, s.Output))
 	case KindCondensation:
-		d.pushObs(d.ownObs.get(OHCondensation, s.Output))
+		d.pushObs(d.ownObs.getCopy(OHCondensation, s.Output))
 	default:
 		return ""
 	}

@@ -72,6 +72,9 @@ type sigSlot struct {
 	// without their norm(action)).
 	norm, out      []byte
 	action, output string
+	// outBuf holds output's bytes: Step.Output lives only while its
+	// step is checked, and the slot is read again at the next step.
+	outBuf []byte
 	// plain says out is a fallback signature, and one no structured
 	// signature can be equal to (of another output, only a fallback the
 	// same); bar says the action holds a '|'.
@@ -120,6 +123,9 @@ func (d *SignatureRepeat) Reset() {
 		}
 		if t := &d.slots[i]; cap(t.out) > 16*sigCap {
 			t.out = nil
+		}
+		if t := &d.slots[i]; cap(t.outBuf) > 64<<10 {
+			t.outBuf = nil
 		}
 	}
 }
@@ -315,7 +321,8 @@ func (d *SignatureRepeat) Fires(s *Step) (sig string, ok bool) {
 	// write barrier's test).
 	cur, prev := &d.slots[d.n&1], &d.slots[(d.n+1)&1]
 	cur.norm, cur.out = cur.norm[:0], cur.out[:0]
-	cur.action, cur.output = s.Action, s.Output
+	cur.outBuf = append(cur.outBuf[:0], s.Output...) // kept for the next step's compare
+	cur.action, cur.output = s.Action, unsafe.String(unsafe.SliceData(cur.outBuf), len(cur.outBuf))
 	switch {
 	case d.n == 0 || prev.action != s.Action:
 		cur.normed, cur.made, cur.plain, cur.bar = false, false, false, strings.IndexByte(s.Action, '|') >= 0
