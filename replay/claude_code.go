@@ -164,7 +164,7 @@ func (c *claudeCodeReader) recordRaw(raw []byte, _ int) ([]stepRecord, string) {
 					continue
 				}
 				var w string
-				if blocks, set, kindBad, w = readBlocksRawText(ix, r.val(p), blocks[:0]); why == "" {
+				if blocks, set, kindBad, w = readBlocksViews(ix, r.val(p), blocks[:0]); why == "" {
 					why = w
 				}
 			}
@@ -218,8 +218,9 @@ func (c *claudeCodeReader) recordRaw(raw []byte, _ int) ([]stepRecord, string) {
 				c.q.push(stepRecord{info: StepInfo{Kind: StepMessage}, output: text, hasText: true}, "")
 			}
 		case "thinking":
-			if strings.TrimSpace(b.Thinking) != "" {
-				c.q.push(stepRecord{info: StepInfo{Kind: StepMessage, Thinking: true}, output: b.Thinking, hasText: true}, "")
+			// Left as written (blockViews): unescaped as a text is.
+			if text := c.output(rawValue(stringBytes(b.Thinking))); strings.TrimSpace(text) != "" {
+				c.q.push(stepRecord{info: StepInfo{Kind: StepMessage, Thinking: true}, output: text, hasText: true}, "")
 			}
 		case "tool_use", "server_tool_use":
 			action, canon := c.callForms(b.Name, b.Input)
@@ -242,7 +243,7 @@ func roleWhy(role rawValue, why string) string {
 // msgIndexed reads the role and content of message msg, indexed whole
 // into c.ix (readTopIndexed), as recordRaw reads readTop's: the content's
 // blocks appended to blocks[:0], set, kindBad and why as
-// readBlocksRawText's (why also a role's of another type than a string's,
+// readBlocksViews's (why also a role's of another type than a string's,
 // the first kept).
 func (c *claudeCodeReader) msgIndexed(msg rawValue, blocks []contentBlock) (out []contentBlock, set, kindBad bool, why string) {
 	ix := &c.ix
@@ -256,7 +257,7 @@ func (c *claudeCodeReader) msgIndexed(msg rawValue, blocks []contentBlock) (out 
 			// whatever the content (encoding/json keeps its first
 			// error).
 			var w string
-			if out, set, kindBad, w = readBlocksRawText(ix, val, out[:0]); why == "" {
+			if out, set, kindBad, w = readBlocksViews(ix, val, out[:0]); why == "" {
 				why = w
 			}
 		}
@@ -401,12 +402,15 @@ func (c *claudeCodeReader) ready(all bool) []stepRecord {
 // callForms is callActionRawIx(&c.ix, name, input): the forms of the
 // same tool use read before (a loop repeats its calls byte for byte),
 // from c.calls, or written and kept there. Both forms are a function of
-// the name and the input's bytes alone (the index only skips); the name
-// is a string of its own (readBlock's), as are the forms written.
+// the name and the input's bytes alone (the index only skips). The name
+// is a view of the record (blockViews): copied before the forms, and the
+// memo, keep it or strings made of it (a call of no input has its name
+// as its forms).
 func (c *claudeCodeReader) callForms(name string, input rawValue) (action, canonical string) {
 	if action, canonical, ok := c.calls.find('t', name, input); ok {
 		return action, canonical
 	}
+	name = strings.Clone(name)
 	action, canonical = callActionRawIx(&c.ix, name, input)
 	c.calls.keep('t', name, input, action, canonical)
 	return action, canonical

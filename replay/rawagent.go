@@ -121,6 +121,25 @@ func wordView(v rawValue) (string, bool) {
 	return rawStringView(v)
 }
 
+// idView is rawStringView for a block's id, name or tool_use_id: a
+// string of 8 to 16 bytes, quotes included (the ids and tool names the
+// bench's logs hold), is its body when neither of the two words that
+// cover it (overlapping) holds a backslash or a byte over 0x7f, as
+// plainASCII tests a body's words, with no call (strView and plainASCII
+// took some 100 instructions a value: a Claude Code tool use's three).
+// The quotes are neither. Any other value is rawStringView's.
+func idView(v rawValue) (string, bool) {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	if n := len(v); n >= 8 && n <= 16 && v[0] == '"' {
+		// A string validated: its last byte is its closing quote.
+		x, y := word(v, 0), word(v, n-8)
+		if ((x^ones*'\\'-ones)|x|(y^ones*'\\'-ones)|y)&highs == 0 {
+			return bytesString(v[1 : n-1]), true
+		}
+	}
+	return rawStringView(v)
+}
+
 // rawBool reads a field decoded into a Go bool: true or false, or null or
 // absent as false; ok is false for another kind of value.
 func rawBool(v rawValue) (b, ok bool) {
@@ -161,6 +180,11 @@ func hasNonFinite(raw []byte) bool {
 // are views of the record when written without escapes (strView): the
 // readers compare them, and look a result's call up by its id, while
 // the record is read, and keep neither (a call's ID is kept: copied).
+// Read with blockViews, ID and Name are such views too, and Thinking is
+// the thinking as written (quotes and escapes: a view of the record, ""
+// when absent), its type checked, not decoded: a field of its own for
+// that grew the block by a slice, 24 bytes zeroed at each block
+// appended (Cline's 0.65 M).
 type contentBlock struct {
 	Type, Text, Thinking, ID, Name, ToolUseID string
 	Input, Content                            rawValue // nil when absent; null is "null"
@@ -170,12 +194,27 @@ type contentBlock struct {
 	TextRaw rawValue
 }
 
+// blockMode says how a content block's strings are read.
+type blockMode uint8
+
+const (
+	// blockRawText leaves a text as written (TextRaw), not decoded.
+	blockRawText blockMode = 1 << iota
+	// blockViews reads a tool use's ID and Name as views of the record
+	// (rawStringView) and leaves a thinking as written (in Thinking),
+	// for a reader that copies what it keeps of them (Claude Code: a
+	// call's id is copied by stepQueue.push, its name on a memo miss,
+	// a thinking unescaped into the outputs' block), where each was
+	// decoded into a string of its own (an allocation a tool use).
+	blockViews
+)
+
 // readBlock reads one content block into b, a zero block: an object, or
 // null (b left zero); bad names the first field of a wrong type ("" when
-// none). A text is not decoded when rawText is set (readBlocksRawText).
+// none). A text is not decoded with blockRawText (readBlocksRawText).
 // The block is written in place: returned, it was copied twice on its
 // way into the caller's slice (176 bytes, at each block of a record).
-func readBlock(ix *valueIndex, v rawValue, rawText bool, b *contentBlock) (bad string) {
+func readBlock(ix *valueIndex, v rawValue, mode blockMode, b *contentBlock) (bad string) {
 	switch v.Kind() {
 	case 'n':
 		return ""
@@ -184,10 +223,10 @@ func readBlock(ix *valueIndex, v rawValue, rawText bool, b *contentBlock) (bad s
 		return "a content block that is not an object"
 	}
 	if ms, ok := ix.notedIn(v); ok {
-		return readNotedBlock(ix, ms, rawText, b)
+		return readNotedBlock(ix, ms, mode, b)
 	}
 	ix.members(v, func(k []byte, esc bool, val rawValue) bool {
-		b.member(keyBytes(k, esc), val, rawText, &bad)
+		b.member(keyBytes(k, esc), val, mode, &bad)
 		return true
 	})
 	return bad
@@ -197,7 +236,7 @@ func readBlock(ix *valueIndex, v rawValue, rawText bool, b *contentBlock) (bad s
 // pass noted in ix: read in a loop with no closure a member (a block is
 // three levels down a Claude Code record: noted); a key that is not
 // UTF-8 is none of the names compared, read either way.
-func readNotedBlock(ix *valueIndex, ms []ixMember, rawText bool, b *contentBlock) (bad string) {
+func readNotedBlock(ix *valueIndex, ms []ixMember, mode blockMode, b *contentBlock) (bad string) {
 	p := unsafe.Pointer(unsafe.SliceData(ix.base))
 	for k := range ms {
 		m := &ms[k]
@@ -216,7 +255,7 @@ func readNotedBlock(ix *valueIndex, ms []ixMember, rawText bool, b *contentBlock
 				}
 				continue
 			case "text":
-				if rawText {
+				if mode&blockRawText != 0 {
 					b.TextRaw = val
 					if k := val.Kind(); k != 0 && k != 'n' && k != '"' && bad == "" {
 						bad = `a content block whose "text" is not a string` // as rawString
@@ -225,14 +264,14 @@ func readNotedBlock(ix *valueIndex, ms []ixMember, rawText bool, b *contentBlock
 				}
 			}
 		}
-		b.member(key, val, rawText, &bad)
+		b.member(key, val, mode, &bad)
 	}
 	return bad
 }
 
 // member reads a block's member, its key unescaped, into b; bad is set
 // to name the first field of a wrong type.
-func (b *contentBlock) member(name []byte, val rawValue, rawText bool, bad *string) {
+func (b *contentBlock) member(name []byte, val rawValue, mode blockMode, bad *string) {
 	var dst, view *string // view: a view of the record (contentBlock)
 	switch string(name) {
 	case "type":
@@ -243,17 +282,30 @@ func (b *contentBlock) member(name []byte, val rawValue, rawText bool, bad *stri
 		return
 	case "text":
 		b.TextRaw = val
-		if !rawText {
+		if mode&blockRawText == 0 {
 			dst = &b.Text
 		} else if k := val.Kind(); k != 0 && k != 'n' && k != '"' && *bad == "" {
 			*bad = `a content block whose "text" is not a string` // as rawString
 		}
 	case "thinking":
-		dst = &b.Thinking
+		if mode&blockViews == 0 {
+			dst = &b.Thinking
+			break
+		}
+		b.Thinking = bytesString(val)
+		if k := val.Kind(); k != 0 && k != 'n' && k != '"' && *bad == "" {
+			*bad = `a content block whose "thinking" is not a string` // as rawString
+		}
 	case "id":
 		dst = &b.ID
+		if mode&blockViews != 0 {
+			dst, view = nil, &b.ID
+		}
 	case "name":
 		dst = &b.Name
+		if mode&blockViews != 0 {
+			dst, view = nil, &b.Name
+		}
 	case "tool_use_id":
 		view = &b.ToolUseID
 	case "input":
@@ -271,7 +323,7 @@ func (b *contentBlock) member(name []byte, val rawValue, rawText bool, bad *stri
 	case dst != nil:
 		*dst, ok = rawString(val)
 	case view != nil:
-		*view, ok = rawStringView(val)
+		*view, ok = idView(val)
 	default:
 		return
 	}
@@ -312,17 +364,23 @@ func (ix *valueIndex) notedIn(v rawValue) ([]ixMember, bool) {
 // and dropped. set is false for null or absent content; kindBad for
 // content of another kind; bad names a block of a wrong shape.
 func readBlocksRawText(ix *valueIndex, v rawValue, blocks []contentBlock) (out []contentBlock, set, kindBad bool, bad string) {
-	return readBlocksText(ix, v, blocks, true)
+	return readBlocksText(ix, v, blocks, blockRawText)
 }
 
-// readBlocksText is readBlocksRawText that, without rawText, also decodes
-// each block's text (Text).
-func readBlocksText(ix *valueIndex, v rawValue, blocks []contentBlock, rawText bool) (out []contentBlock, set, kindBad bool, bad string) {
+// readBlocksViews is readBlocksRawText with blockViews: a tool use's id
+// and name views of the record, a thinking left as written.
+func readBlocksViews(ix *valueIndex, v rawValue, blocks []contentBlock) (out []contentBlock, set, kindBad bool, bad string) {
+	return readBlocksText(ix, v, blocks, blockRawText|blockViews)
+}
+
+// readBlocksText is readBlocksRawText that, without blockRawText, also
+// decodes each block's text (Text).
+func readBlocksText(ix *valueIndex, v rawValue, blocks []contentBlock, mode blockMode) (out []contentBlock, set, kindBad bool, bad string) {
 	switch v.Kind() {
 	case 0, 'n':
 		return blocks, false, false, ""
 	case '"':
-		if rawText {
+		if mode&blockRawText != 0 {
 			return append(blocks, contentBlock{Type: "text", TextRaw: v}), true, false, ""
 		}
 		s, _ := v.Str()
@@ -359,10 +417,10 @@ func readBlocksText(ix *valueIndex, v rawValue, blocks []contentBlock, rawText b
 		if k < len(objs) && objs[k].start == at {
 			o := &objs[k]
 			end = int(o.end) - off
-			why = readNotedBlock(ix, ix.mems[o.depth][o.first:o.last], rawText, b)
+			why = readNotedBlock(ix, ix.mems[o.depth][o.first:o.last], mode, b)
 		} else {
 			end = ix.skip(v, i)
-			why = readBlock(ix, v[i:end], rawText, b)
+			why = readBlock(ix, v[i:end], mode, b)
 		}
 		if why != "" && bad == "" {
 			bad = why

@@ -717,3 +717,40 @@ func TestLineDroppersKeepNoLine(t *testing.T) {
 		}
 	}
 }
+
+// TestIDView holds idView, a block's id, name and tool_use_id read by
+// its two words, to rawStringView: every value of a string's shape (of
+// 0 to 20 bytes, quotes included, each body byte a letter, a backslash,
+// a quote, a byte over 0x7f, a control byte or a NUL, alone and beside
+// others), and values that are no string, read the same. A body's bytes
+// need not be valid JSON here: idView's test is its words' alone.
+func TestIDView(t *testing.T) {
+	specials := []byte{'\\', '"', 0x80, 0xc3, 0xa9, 0xff, 0x7f, 0x1f, 0, '/', 'u'}
+	check := func(v rawValue) {
+		t.Helper()
+		gs, gok := idView(v)
+		ws, wok := rawStringView(v)
+		if gs != ws || gok != wok {
+			t.Fatalf("idView(%q) = %q, %v; rawStringView %q, %v", v, gs, gok, ws, wok)
+		}
+	}
+	for _, v := range []string{``, `null`, `5`, `true`, `{"a":"b"}`, `["abcdefgh"]`, `""`, `"a"`, `"é"`, `"\u00e9abcd"`, `"toolu_01"`, `"Bash"`} {
+		check(rawValue(v))
+	}
+	for n := 0; n <= 18; n++ {
+		body := bytes.Repeat([]byte{'a'}, n)
+		check(rawValue(`"` + string(body) + `"`))
+		for i := 0; i < n; i++ {
+			for _, c := range specials {
+				b := slices.Clone(body)
+				b[i] = c
+				check(rawValue(`"` + string(b) + `"`))
+				for j := i + 1; j < n; j++ {
+					b2 := slices.Clone(b)
+					b2[j] = 0xe9
+					check(rawValue(`"` + string(b2) + `"`))
+				}
+			}
+		}
+	}
+}
