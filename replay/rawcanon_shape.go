@@ -97,8 +97,8 @@ func (sm *shapeMemo) find(base []byte, ms []ixMember) (s *objShape, tag uint64, 
 		for ; k < n; k++ {
 			m := &ms[k]
 			h, t, md, ok := shapeKeyWords(p, last, m)
-			if !ok || s.lens[k&(shapeMembers-1)] != uint8(m.keyEnd-m.key) || s.head[k&(shapeMembers-1)] != h ||
-				s.tail[k&(shapeMembers-1)] != t || s.mid[k&(shapeMembers-1)] != md {
+			if !ok || s.lens[k] != uint8(m.keyEnd-m.key) || s.head[k] != h ||
+				s.tail[k] != t || s.mid[k] != md {
 				break
 			}
 		}

@@ -25,11 +25,21 @@ func TestCanonShapes(t *testing.T) {
 	shapes := [][]string{{"kind", "abcdefgh_mid1_qrstuvwx"}, {"kind", "abcdefgh_mid2_qrstuvwx"},
 		{"kind", "abcdefgh1pqrstuvwx"}, {"kind", "abcdefgh2pqrstuvwx"}, {"kind", "a1cdefghijklmnop"}, {"kind", "a2cdefghijklmnop"},
 		{"kind", "abc"}, {"kind", "abcd"}, {"kind", "kind", "a"}, {"kind", "kind", "b"}}
+	// Shapes of 8 to 24 members, pairs alike but for one key past the
+	// eighth (the review found members 8 to 15 compared with 0 to 7's
+	// slots: {"a",...,"h","a"} taken for {"a",...,"h","i"}).
+	eight := []string{"a", "b", "c", "d", "e", "f", "g", "h"}
+	cat := func(parts ...[]string) []string { return slicesJoin(parts) }
+	shapes = append(shapes, cat(eight, []string{"i"}), cat(eight, []string{"a"}),
+		cat(eight, strings.Split("i,j,k,l,m,n,o,p", ",")), cat(eight, eight),
+		cat(eight, eight, eight), cat(eight, eight, strings.Split("a,b,c,d,e,f,g,x", ",")),
+		cat(eight, strings.Split("i,j,k,l,m,n,o,p,q,r,s,t,u,v,w,x", ",")))
+	fixed := len(shapes)
 	for range 12 {
 		shapes = append(shapes, nil)
 	}
-	for i := 10; i < len(shapes); i++ {
-		for m, n := 0, 1+rng.Intn(7); m < n; m++ {
+	for i := fixed; i < len(shapes); i++ {
+		for m, n := 0, 1+rng.Intn([]int{7, 24}[i%2]); m < n; m++ {
 			shapes[i] = append(shapes[i], keys[rng.Intn(len(keys))])
 		}
 	}
@@ -87,4 +97,13 @@ func TestCanonShapes(t *testing.T) {
 	if noted < 4 {
 		t.Fatalf("%d shapes noted", noted)
 	}
+}
+
+// slicesJoin is the lists' elements in order, one list.
+func slicesJoin(parts [][]string) []string {
+	var out []string
+	for _, p := range parts {
+		out = append(out, p...)
+	}
+	return out
 }

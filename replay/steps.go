@@ -258,6 +258,7 @@ func readSteps(br *bufio.Reader, c *readContext) error {
 			case *fieldReader:
 				r.paths.copies = &t.copies
 				t.recycle = true // it writes there only the outputs it hands over (stepcopy.go)
+				t.ep.outputsRecycled = true
 			case *openHandsReader:
 				r.copies = &t.copies
 			case *openHandsV1Reader:

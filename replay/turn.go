@@ -186,7 +186,10 @@ type Episode struct {
 	// syms, which keeps every string to the end.
 	stepping stepOutput
 	streamed bool
-	hist     symtab
+	// outputsRecycled: Output's string is written over once its turn is
+	// stepped (stepTable.recycle; OutputsRecycled).
+	outputsRecycled bool
+	hist            symtab
 	// acts holds the actions and canonical calls of a Stepped episode's
 	// turns (their Syms carry actTag), made anew as the replay moves on
 	// (stepTable.actionsStepped): nothing reads a turn's action once it
@@ -354,6 +357,12 @@ func (e *Episode) Output(n int) string {
 	}
 	return e.storedOutput(n)
 }
+
+// OutputsRecycled says the string Output returns for the turn being
+// stepped is written over once it is stepped (a steps log replayed as
+// read, stepTable.recycle): a rule that keeps it past the step keeps a
+// copy (detect.Step.OutputTransient).
+func (e *Episode) OutputsRecycled() bool { return e.outputsRecycled }
 
 // storedOutput is Output of a turn not being stepped: Outputs' Sym.
 func (e *Episode) storedOutput(n int) string {

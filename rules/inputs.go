@@ -147,7 +147,7 @@ func (e *Env) makeStep(t *replay.Turn) {
 	}
 	s.N, s.Kind, s.Error, s.ExitCode, s.HasExitCode, s.NewPrompt, s.LLMLoopVerdict = t.N, kind, failed, code, hasCode, prompt, loop
 	s.Action = ep.Str(t.Action)
-	s.Output = ep.Output(t.N)
+	s.Output, s.OutputTransient = ep.Output(t.N), ep.OutputsRecycled()
 	e.stepOK = true
 }
 

@@ -45,7 +45,7 @@ func makeStepOfRef(t *replay.Turn, ep *replay.Episode) (detect.Step, bool) {
 	if t.Filled {
 		return detect.Step{}, false
 	}
-	s := detect.Step{N: t.N, Kind: detect.KindAction, Action: ep.Str(t.Action), Output: ep.Output(t.N)}
+	s := detect.Step{N: t.N, Kind: detect.KindAction, Action: ep.Str(t.Action), Output: ep.Output(t.N), OutputTransient: ep.OutputsRecycled()}
 	if len(ep.Steps) > 0 {
 		i := t.N - ep.Turns[0].N
 		info := &ep.Steps[i]

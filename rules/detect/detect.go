@@ -20,6 +20,7 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // Kind is what a step of a `steps` log is (RULES.md §11).
@@ -47,6 +48,22 @@ func (k Kind) String() string {
 }
 
 // Step is one step of an episode as the detectors see it. For ZorkGPT turns
+// keptOutput is s.Output as a detector keeps it past the step: held when
+// it lives on, else copied into buf (its array reused), and buf as
+// grown. An array grown for a long output is let go once the outputs
+// are short again, so that what a detector holds stays within its
+// window's outputs (or 64 KB a slot).
+func keptOutput(s *Step, buf []byte) (string, []byte) {
+	if !s.OutputTransient {
+		return s.Output, buf
+	}
+	if cap(buf) > 64<<10 && cap(buf) > 4*len(s.Output) {
+		buf = nil
+	}
+	buf = append(buf[:0], s.Output...)
+	return unsafe.String(unsafe.SliceData(buf), len(buf)), buf
+}
+
 // (§8) a step is a turn: Action the executed action, Output the game's reply.
 type Step struct {
 	// N is the step (or turn) number as logged; firings report it.
@@ -56,12 +73,14 @@ type Step struct {
 	// action on an action step is no call; the peer detectors skip it.
 	Action string
 	// Output is the tool result, the message text or the condensation text.
-	// It lives only while the step is checked: a reader replaying a log
-	// as it is read writes the next step's output over it (a steps log's,
-	// replay's stepTable.recycle), so a detector that keeps an output
-	// past its step keeps a copy (fuzzy_repeat's window, signature_repeat's
-	// last step, the OpenHands detector's events).
 	Output string
+	// OutputTransient says Output lives only while the step is checked:
+	// a reader replaying a log as it is read writes the next step's
+	// output over it (a steps log's, replay's stepTable.recycle), so a
+	// detector that keeps an output past its step keeps a copy
+	// (fuzzy_repeat's window, signature_repeat's last step, the
+	// OpenHands detector's events: keptOutput). Otherwise it is held.
+	OutputTransient bool
 	// Error says the tool call failed.
 	Error bool
 	// ExitCode is a shell command's result's, when HasExitCode (a value,

@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strconv"
 	"sync"
-	"unsafe"
 )
 
 // FuzzyConfig configures fuzzy_repeat.
@@ -55,9 +54,10 @@ type FuzzyFiring struct {
 
 type fuzzyEntry struct {
 	n int
-	// out is the step's output, a copy in buf: Step.Output lives only
-	// while its step is checked, and the entry outlives it in the window.
-	// buf is the entry's own, written again each time it is reused.
+	// out is the step's output, a copy in buf when Step.Output lives
+	// only while its step is checked (OutputTransient), as the entry
+	// outlives it in the window; buf is the entry's own, written again
+	// each time it is reused.
 	out string
 	buf []byte
 	// count is out's code points (an invalid byte counts as one); canon
@@ -339,8 +339,7 @@ func (d *FuzzyRepeat) Match(s *Step) (matched int, similarity float64, fired boo
 	}
 	d.spare = nil
 	cur.n = s.N
-	cur.buf = append(cur.buf[:0], s.Output...)
-	cur.out = unsafe.String(unsafe.SliceData(cur.buf), len(cur.buf))
+	cur.out, cur.buf = keptOutput(s, cur.buf)
 	cur.count, cur.canon = countRunes(s.Output)
 	cur.hasRunes, cur.hasHis, cur.hasSmall = false, false, false
 

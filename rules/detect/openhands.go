@@ -183,16 +183,15 @@ type ohSlab struct {
 
 func newOHSlab(n int) ohSlab { return ohSlab{evs: make([]OpenHandsEvent, n), keys: make([][]byte, n)} }
 
-// getCopy is get with key copied into the slot's key buffer, for an
-// output as key: Step.Output lives only while its step is checked, and
-// the event stays in a ring after it (the buffer is the slot's, as
-// cmdKey's, and holds the key exactly as long as the event).
-func (s *ohSlab) getCopy(class OpenHandsClass, key string) *OpenHandsEvent {
+// getOutput is get with a step's output as key, copied into the slot's
+// key buffer when it lives only while its step is checked
+// (Step.OutputTransient): the event stays in a ring after it (the
+// buffer is the slot's, as cmdKey's, and holds the key exactly as long
+// as the event).
+func (s *ohSlab) getOutput(class OpenHandsClass, st *Step) *OpenHandsEvent {
 	i := s.next
 	e := s.get(class, "")
-	b := append(s.keys[i][:0], key...)
-	s.keys[i] = b
-	e.Key = unsafe.String(unsafe.SliceData(b), len(b))
+	e.Key, s.keys[i] = keptOutput(st, s.keys[i])
 	return e
 }
 
@@ -359,7 +358,7 @@ func (d *OpenHands) StepRule(s *Step) string {
 	switch s.Kind {
 	case KindAction:
 		d.pushAction(d.ownActs.get(OHOtherAction, s.Action))
-		o := d.ownObs.getCopy(OHOtherObs, s.Output)
+		o := d.ownObs.getOutput(OHOtherObs, s)
 		switch {
 		case s.HasExitCode:
 			o.Class = OHCmdObs
@@ -369,9 +368,9 @@ func (d *OpenHands) StepRule(s *Step) string {
 		}
 		d.pushObs(o)
 	case KindMessage:
-		d.pushAction(d.ownMsgs.getCopy(OHAgentMessage, s.Output))
+		d.pushAction(d.ownMsgs.getOutput(OHAgentMessage, s))
 	case KindCondensation:
-		d.pushObs(d.ownObs.getCopy(OHCondensation, s.Output))
+		d.pushObs(d.ownObs.getOutput(OHCondensation, s))
 	default:
 		return ""
 	}

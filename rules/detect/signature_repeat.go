@@ -72,8 +72,9 @@ type sigSlot struct {
 	// without their norm(action)).
 	norm, out      []byte
 	action, output string
-	// outBuf holds output's bytes: Step.Output lives only while its
-	// step is checked, and the slot is read again at the next step.
+	// outBuf holds output's bytes when Step.Output lives only while its
+	// step is checked (OutputTransient): the slot is read again at the
+	// next step.
 	outBuf []byte
 	// plain says out is a fallback signature, and one no structured
 	// signature can be equal to (of another output, only a fallback the
@@ -321,8 +322,8 @@ func (d *SignatureRepeat) Fires(s *Step) (sig string, ok bool) {
 	// write barrier's test).
 	cur, prev := &d.slots[d.n&1], &d.slots[(d.n+1)&1]
 	cur.norm, cur.out = cur.norm[:0], cur.out[:0]
-	cur.outBuf = append(cur.outBuf[:0], s.Output...) // kept for the next step's compare
-	cur.action, cur.output = s.Action, unsafe.String(unsafe.SliceData(cur.outBuf), len(cur.outBuf))
+	cur.action = s.Action
+	cur.output, cur.outBuf = keptOutput(s, cur.outBuf) // read again at the next step
 	switch {
 	case d.n == 0 || prev.action != s.Action:
 		cur.normed, cur.made, cur.plain, cur.bar = false, false, false, strings.IndexByte(s.Action, '|') >= 0
