@@ -15,7 +15,7 @@ import (
 )
 
 // TestRecycledOutputsNotHeld: a steps log replayed as read writes each
-// turn's output over the last one's (stepTable.recycle), so a detector
+// turn's output over the last one's (Episode.outputsRecycled), so a detector
 // that holds an output past its step must copy it (detect.Step.Output).
 // Here the block is written over with garbage as it is recycled
 // (SetPoisonRecycled): every rule on, the firings must be those of the

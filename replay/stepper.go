@@ -86,7 +86,7 @@ func (t *stepTable) added(out string, copied bool) {
 	if !copied {
 		out = t.copies.clone(out)
 	}
-	if t.recycle {
+	if ep.outputsRecycled {
 		t.copies.hand(out)
 	}
 	// The turns added with none queued (a steps log's turn, and the
@@ -114,7 +114,7 @@ func (t *stepTable) added(out string, copied bool) {
 		}
 		t.stepped = last + 1
 		t.actionsStepped()
-		if t.recycle {
+		if ep.outputsRecycled {
 			t.copies.recycleStepped()
 		}
 		return
@@ -165,7 +165,7 @@ func (t *stepTable) stepTo(end int) {
 	}
 	t.actionsStepped()
 	t.outsConsumed()
-	if t.recycle && len(t.outs) == 0 {
+	if ep.outputsRecycled && len(t.outs) == 0 {
 		t.copies.recycleStepped() // every output handed over is stepped
 	}
 }
@@ -388,7 +388,7 @@ func (c *outputCopies) hand(out string) {
 }
 
 // recycleStepped lets the block's texts be written over once they are
-// the outputs handed over, all of them stepped (stepTable.recycle):
+// the outputs handed over, all of them stepped (Episode.outputsRecycled):
 // every string taken from it is then dead. Under a test
 // (poisonRecycled) the bytes are written over at once, so that a text
 // held past its step reads as garbage and its detector's firings change.

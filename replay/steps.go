@@ -257,8 +257,7 @@ func readSteps(br *bufio.Reader, c *readContext) error {
 			switch r := sr.(type) {
 			case *fieldReader:
 				r.paths.copies = &t.copies
-				t.recycle = true // it writes there only the outputs it hands over (stepcopy.go)
-				t.ep.outputsRecycled = true
+				t.ep.outputsRecycled = true // it writes there only the outputs it hands over (stepcopy.go)
 			case *openHandsReader:
 				r.copies = &t.copies
 			case *openHandsV1Reader:

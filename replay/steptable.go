@@ -48,25 +48,13 @@ type stepTable struct {
 	// eventsZeroed those whose Syms were zeroed when the history's table
 	// was made anew (historyStepped). With a stepper the outputs are not
 	// kept (Episode.Stepped).
-	input    inputGauge // its read's, for presize
-	stepper  TurnStepper
-	mode     int
-	stepped  int
-	outs     []string
-	outsHead int
-	copies   outputCopies
-	// recycle says the outputs in copies are dead once stepped, so a
-	// block holding only outputs handed over and stepped is written over
-	// from its start (outputCopies.recycleStepped): a stepper's
-	// detectors copy what they keep of an output (the contract on
-	// detect.Step.Output), and the reader that sets it (a steps log's)
-	// keeps no output it hands over. Each output written into a new
-	// block was a page first touched: on a steps log of 100 MB, 51 MB
-	// of blocks and half the run's page faults. (Claude Code's reader
-	// writes texts it hands over later or not at all, between those it
-	// hands: its blocks were mixed at 11,529 of 11,961 checks on 20 MB,
-	// so it does not set it.)
-	recycle      bool
+	input        inputGauge // its read's, for presize
+	stepper      TurnStepper
+	mode         int
+	stepped      int
+	outs         []string
+	outsHead     int
+	copies       outputCopies
 	eventsDone   int
 	eventsZeroed int
 	actsZeroed   int // the turns whose action Syms were zeroed (actionsStepped)

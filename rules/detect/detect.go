@@ -76,7 +76,7 @@ type Step struct {
 	Output string
 	// OutputTransient says Output lives only while the step is checked:
 	// a reader replaying a log as it is read writes the next step's
-	// output over it (a steps log's, replay's stepTable.recycle), so a
+	// output over it (a steps log's, replay's Episode.OutputsRecycled), so a
 	// detector that keeps an output past its step keeps a copy
 	// (fuzzy_repeat's window, signature_repeat's last step, the
 	// OpenHands detector's events: keptOutput). Otherwise it is held.
